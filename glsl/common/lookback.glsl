@@ -1,0 +1,112 @@
+// Decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled
+// Look-back", NVIDIA 2016) made safe without a forward-progress guarantee by the fallback of
+// Smith, Levien & Owens ("Decoupled Fallback: A Portable Single-Pass GPU Scan", SPAA 2025):
+// a waiter that has spun SPIN_LIMIT times on a tile that published nothing computes that tile's
+// aggregate itself from the input, so every wait is bounded and no schedule can hang it.
+//
+// Status words are 64-bit: flag in bits 32..33, the u32 value in bits 0..31; flag and value
+// travel in one atomic word, so no further ordering is needed to read them consistently.
+//
+// The includer defines, before including this file:
+//   uint lookback_fallback_thread_value(uint tile);
+// returning this invocation's share of tile `tile`'s aggregate (summed over the workgroup here).
+// Everything here runs in workgroup-uniform control flow (lavapipe drops invocations that spin
+// in divergent control flow).
+#ifndef VKALGO_LOOKBACK_GLSL
+#define VKALGO_LOOKBACK_GLSL
+
+#extension GL_EXT_shader_atomic_int64 : require
+#extension GL_KHR_memory_scope_semantics : require
+
+#include "workgroup_scan.glsl"
+
+#define LOOKBACK_NOT_READY 0u
+#define LOOKBACK_AGGREGATE 1u
+#define LOOKBACK_INCLUSIVE 2u
+
+#define LOOKBACK_STEP_PROGRESS 0u
+#define LOOKBACK_STEP_STALLED 1u
+#define LOOKBACK_STEP_DONE 2u
+
+uint64_t lookback_pack(uint flag, uint value) {
+    return (uint64_t(flag) << 32) | uint64_t(value);
+}
+
+void lookback_publish(uint64_t status_addr, uint tile, uint flag, uint value) {
+    atomicStore(U64AtomicRef(status_addr).v[tile], lookback_pack(flag, value), gl_ScopeDevice,
+                gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+}
+
+shared uint s_lookback_add;
+shared int s_lookback_next;
+shared uint s_lookback_step;
+
+// Returns the exclusive prefix of `tile` (> 0), summing the published aggregates and the first
+// inclusive prefix found walking backwards; the first subgroup reads gl_SubgroupSize status
+// words per step.
+uint lookback_exclusive_prefix(uint64_t status_addr, uint tile) {
+    uint prefix = 0;
+    int look = int(tile) - 1;
+    uint spins = 0;
+    while (true) {
+        if (gl_SubgroupID == 0) {
+            int idx = look - int(gl_SubgroupInvocationID);
+            uint64_t status = idx >= 0
+                ? atomicLoad(U64AtomicRef(status_addr).v[idx], gl_ScopeDevice,
+                             gl_StorageSemanticsNone, gl_SemanticsRelaxed)
+                : lookback_pack(LOOKBACK_INCLUSIVE, 0u);
+            uint flag = uint(status >> 32);
+            uint value = uint(status);
+            uvec4 stops = subgroupBallot(flag != LOOKBACK_AGGREGATE);
+            uint add;
+            int next;
+            uint step;
+            if (stops == uvec4(0u)) {
+                add = subgroupAdd(value);
+                next = look - int(gl_SubgroupSize);
+                step = LOOKBACK_STEP_PROGRESS;
+            } else {
+                uint first = subgroupBallotFindLSB(stops);
+                uint first_flag = subgroupShuffle(flag, first);
+                bool take = gl_SubgroupInvocationID < first ||
+                            (gl_SubgroupInvocationID == first && flag == LOOKBACK_INCLUSIVE);
+                add = subgroupAdd(take ? value : 0u);
+                next = look - int(first);
+                step = first_flag == LOOKBACK_INCLUSIVE ? LOOKBACK_STEP_DONE
+                     : (first == 0u ? LOOKBACK_STEP_STALLED : LOOKBACK_STEP_PROGRESS);
+            }
+            if (subgroupElect()) {
+                s_lookback_add = add;
+                s_lookback_next = next;
+                s_lookback_step = step;
+            }
+        }
+        barrier();
+        prefix += s_lookback_add;
+        look = s_lookback_next;
+        uint step = s_lookback_step;
+        barrier();
+        if (step == LOOKBACK_STEP_DONE) {
+            break;
+        }
+        if (step == LOOKBACK_STEP_STALLED) {
+            spins += 1u;
+            if (spins >= SPIN_LIMIT) {
+                // Fallback: compute the stalled tile's aggregate ourselves and share it.
+                uint aggregate = workgroup_reduce_add(lookback_fallback_thread_value(uint(look)));
+                if (gl_LocalInvocationIndex == 0) {
+                    atomicCompSwap(U64AtomicRef(status_addr).v[look], 0ul,
+                                   lookback_pack(LOOKBACK_AGGREGATE, aggregate));
+                }
+                prefix += aggregate;
+                look -= 1;
+                spins = 0;
+            }
+        } else {
+            spins = 0;
+        }
+    }
+    return prefix;
+}
+
+#endif

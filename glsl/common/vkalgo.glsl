@@ -1,0 +1,48 @@
+// vkalgo: shared declarations for every compute shader.
+//
+// Buffers are reached through buffer device addresses (GL_EXT_buffer_reference); arguments come
+// in push constants. Tuning values are specialization constants:
+//   constant_id 0: workgroup size (local_size_x_id)
+//   constant_id 1: uvec4 vectors loaded per invocation per tile
+//   constant_id 2: spin limit of a look-back wait before the waiter does the work itself
+#ifndef VKALGO_COMMON_GLSL
+#define VKALGO_COMMON_GLSL
+
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const uint VECS_PER_THREAD = 4;
+layout(constant_id = 2) const uint SPIN_LIMIT = 1024;
+
+#define WG_SIZE (gl_WorkGroupSize.x)
+
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Ref { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer U32x4Ref { uvec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) coherent buffer U64AtomicRef { uint64_t v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer U32AtomicRef { uint v[]; };
+
+// Byte address of element `index` of a u32 array starting at `base`: 64-bit arithmetic, so
+// ranges beyond 4 GiB and beyond maxStorageBufferRange are reached.
+uint64_t u32_addr(uint64_t base, uint index) { return base + uint64_t(index) * 4ul; }
+
+// The element count of a pass: direct (from push constants) or indirect (a u32 in a GPU
+// buffer, clamped to the plan's maximum so an out-of-range count can never overrun buffers).
+uint load_count(uint64_t count_addr, uint direct_count, uint max_count) {
+    if (count_addr == 0ul) {
+        return direct_count;
+    }
+    return min(U32Ref(count_addr).v[0], max_count);
+}
+
+// Linear workgroup index of a 2-D dispatch (grids larger than maxComputeWorkGroupCount[0]
+// are split over y by the host).
+uint linear_workgroup_id() {
+    return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+}
+
+#endif

@@ -1,0 +1,206 @@
+//! Buffers: the caller's `{VkBuffer, offset, size}` ranges of the record layer, and
+//! [`GpuBuffer`], a buffer with its own memory for the host layer, tests and benchmarks.
+
+use crate::error::{Error, Result, VkResultExt};
+use crate::Context;
+use ash::vk;
+use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
+pub use gpu_allocator::MemoryLocation;
+
+/// A range of a caller's buffer. The buffer must have been created with
+/// `SHADER_DEVICE_ADDRESS` and `STORAGE_BUFFER` usage; `offset` and `size` are in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub struct BufferRange {
+    /// The buffer.
+    pub buffer: vk::Buffer,
+    /// Start of the range within the buffer, in bytes.
+    pub offset: u64,
+    /// Length of the range, in bytes.
+    pub size: u64,
+}
+
+impl BufferRange {
+    /// A range of `buffer`.
+    pub fn new(buffer: vk::Buffer, offset: u64, size: u64) -> Self {
+        BufferRange { buffer, offset, size }
+    }
+
+    /// Whether two ranges share any byte.
+    pub fn overlaps(&self, other: &BufferRange) -> bool {
+        self.buffer == other.buffer
+            && self.size > 0
+            && other.size > 0
+            && self.offset < other.offset.saturating_add(other.size)
+            && other.offset < self.offset.saturating_add(self.size)
+    }
+
+    /// Checks that the range is usable for `bytes` bytes at `align`-byte alignment; `what`
+    /// names it in the error.
+    pub(crate) fn check(&self, what: &str, bytes: u64, align: u64) -> Result<()> {
+        if self.buffer == vk::Buffer::null() {
+            return Err(Error::invalid(format!("{what}: the buffer is VK_NULL_HANDLE")));
+        }
+        if self.offset % align != 0 {
+            return Err(Error::invalid(format!(
+                "{what}: offset {} is not a multiple of {align} bytes",
+                self.offset
+            )));
+        }
+        if self.offset.checked_add(self.size).is_none() {
+            return Err(Error::invalid(format!("{what}: offset + size overflows")));
+        }
+        if bytes > self.size {
+            return Err(Error::invalid(format!(
+                "{what}: needs {bytes} bytes but the range holds {}",
+                self.size
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl Context {
+    /// Device address of the start of `range` (the buffer needs SHADER_DEVICE_ADDRESS usage).
+    pub(crate) fn address_of(&self, range: &BufferRange) -> u64 {
+        let info = vk::BufferDeviceAddressInfo::default().buffer(range.buffer);
+        unsafe { self.device.get_buffer_device_address(&info) + range.offset }
+    }
+}
+
+/// Usage flags of every buffer vkalgo creates or asks the caller for.
+pub const BUFFER_USAGE: vk::BufferUsageFlags = vk::BufferUsageFlags::from_raw(
+    vk::BufferUsageFlags::STORAGE_BUFFER.as_raw()
+        | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS.as_raw()
+        | vk::BufferUsageFlags::TRANSFER_SRC.as_raw()
+        | vk::BufferUsageFlags::TRANSFER_DST.as_raw(),
+);
+
+/// A buffer with its own memory (from the context's allocator), usable as a [`BufferRange`].
+/// Free it with [`GpuBuffer::destroy`] (or let it drop: it frees itself through its context).
+pub struct GpuBuffer<'a> {
+    ctx: &'a Context,
+    buffer: vk::Buffer,
+    allocation: Option<Allocation>,
+    size: u64,
+    address: u64,
+}
+
+impl<'a> GpuBuffer<'a> {
+    /// Creates a buffer of `size` bytes (at least 16) in `location`
+    /// (`GpuOnly` for working buffers, `CpuToGpu`/`GpuToCpu` for staging).
+    pub fn new(ctx: &'a Context, size: u64, location: MemoryLocation, name: &str) -> Result<Self> {
+        let size = size.max(16);
+        if size > ctx.profile.max_memory_allocation_size && ctx.profile.max_memory_allocation_size > 0 {
+            return Err(Error::OutOfMemory(format!(
+                "{name}: {size} bytes exceed the device's largest allocation ({} bytes)",
+                ctx.profile.max_memory_allocation_size
+            )));
+        }
+        let device = &ctx.device;
+        let info = vk::BufferCreateInfo::default().size(size).usage(BUFFER_USAGE).sharing_mode(vk::SharingMode::EXCLUSIVE);
+        let buffer = unsafe { device.create_buffer(&info, None) }.during("vkCreateBuffer")?;
+        let requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
+        let allocation = {
+            let mut guard = ctx.allocator();
+            let allocator = guard.as_mut().ok_or_else(|| Error::Internal("allocator gone".into()))?;
+            allocator.allocate(&AllocationCreateDesc {
+                name,
+                requirements,
+                location,
+                linear: true,
+                allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+            })
+        };
+        let allocation = match allocation {
+            Ok(a) => a,
+            Err(e) => {
+                unsafe { device.destroy_buffer(buffer, None) };
+                return Err(e.into());
+            }
+        };
+        if let Err(e) = unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) } {
+            unsafe { device.destroy_buffer(buffer, None) };
+            if let Some(a) = ctx.allocator().as_mut() {
+                let _ = a.free(allocation);
+            }
+            return Err(Error::vk("vkBindBufferMemory", e));
+        }
+        let address = unsafe { device.get_buffer_device_address(&vk::BufferDeviceAddressInfo::default().buffer(buffer)) };
+        Ok(GpuBuffer { ctx, buffer, allocation: Some(allocation), size, address })
+    }
+
+    /// The Vulkan buffer.
+    pub fn buffer(&self) -> vk::Buffer {
+        self.buffer
+    }
+
+    /// Size in bytes.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Device address of byte 0.
+    pub fn address(&self) -> u64 {
+        self.address
+    }
+
+    /// The whole buffer as a range.
+    pub fn range(&self) -> BufferRange {
+        BufferRange::new(self.buffer, 0, self.size)
+    }
+
+    /// `len` bytes from `offset` as a range.
+    pub fn sub_range(&self, offset: u64, len: u64) -> BufferRange {
+        BufferRange::new(self.buffer, offset, len)
+    }
+
+    /// Host view of a host-visible buffer (`None` for device-local memory).
+    pub fn mapped(&mut self) -> Option<&mut [u8]> {
+        self.allocation.as_mut().and_then(|a| a.mapped_slice_mut())
+    }
+
+    /// Frees the buffer now.
+    pub fn destroy(self) {}
+
+    /// Leaks the buffer (after a timed-out submission that may still use it).
+    pub(crate) fn leak(mut self) {
+        self.allocation.take().map(std::mem::forget);
+        self.buffer = vk::Buffer::null();
+    }
+}
+
+impl Drop for GpuBuffer<'_> {
+    fn drop(&mut self) {
+        if let Some(a) = self.allocation.take() {
+            if let Some(allocator) = self.ctx.allocator().as_mut() {
+                let _ = allocator.free(a);
+            }
+        }
+        if self.buffer != vk::Buffer::null() {
+            unsafe { self.ctx.device.destroy_buffer(self.buffer, None) };
+        }
+    }
+}
+
+/// What a plan needs from the caller besides its data buffers: one scratch range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub struct MemoryRequirements {
+    /// Bytes of scratch memory (0: none needed).
+    pub scratch_size: u64,
+    /// Required alignment of the scratch range's offset, in bytes.
+    pub scratch_alignment: u64,
+    /// Usage flags the scratch buffer must have been created with.
+    pub scratch_usage: vk::BufferUsageFlags,
+}
+
+/// An element count: a host integer, or a u32 in a GPU buffer written by earlier GPU work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElementCount {
+    /// The count, known on the host when recording.
+    Direct(u64),
+    /// A u32 at the start of this range, read by the GPU when the commands execute; counts
+    /// above the plan's maximum are clamped to it.
+    Indirect(BufferRange),
+}

@@ -1,0 +1,556 @@
+//! The vkalgo context: a Vulkan device (vkalgo's own, or the caller's), its profile, memory
+//! allocator and pipelines.
+
+use super::pipelines::Pipelines;
+use super::profile::{self, query_capabilities, DeviceProfile, DeviceType};
+use super::runner::HostRunner;
+use super::validation::{messenger_callback, ValidationState, VALIDATION_LAYER};
+use crate::error::{Error, Result, VkResultExt};
+use ash::vk;
+use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
+use std::ffi::{c_char, CStr};
+use std::sync::atomic::Ordering;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+/// Which device the default context uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeviceSelector {
+    /// The best device: discrete > integrated > virtual > CPU (ties: enumeration order).
+    Best,
+    /// The device at this index in the instance's enumeration order.
+    Index(usize),
+    /// The first device (in preference order) whose name contains this text, ignoring case.
+    NameContains(String),
+}
+
+impl DeviceSelector {
+    /// Parses the `VKALGO_DEVICE` syntax: an index, or a name substring.
+    pub fn parse(text: &str) -> Self {
+        let text = text.trim();
+        if text.is_empty() {
+            DeviceSelector::Best
+        } else if let Ok(i) = text.parse() {
+            DeviceSelector::Index(i)
+        } else {
+            DeviceSelector::NameContains(text.to_string())
+        }
+    }
+}
+
+/// Options of the default context. [`ContextOptions::from_env`] reads the `VKALGO_*`
+/// environment variables; [`Default`] does too.
+#[derive(Debug, Clone)]
+pub struct ContextOptions {
+    /// Which device to use (`VKALGO_DEVICE`: index or name substring).
+    pub device: DeviceSelector,
+    /// Enable the Khronos validation layer with synchronization validation
+    /// (`VKALGO_VALIDATION=1`). Fails if the layer is not installed.
+    pub validation: bool,
+    /// Force single-pass look-back algorithms on or off (`None`: the device profile decides).
+    /// `VKALGO_LOOKBACK=on|off` overrides this.
+    pub lookback: Option<bool>,
+    /// Longest blocking wait of the host convenience calls (`VKALGO_TIMEOUT_MS`).
+    pub timeout: Duration,
+}
+
+impl ContextOptions {
+    /// Options from the environment: `VKALGO_DEVICE`, `VKALGO_VALIDATION`, `VKALGO_TIMEOUT_MS`.
+    pub fn from_env() -> Self {
+        let env = |k: &str| std::env::var(k).ok();
+        ContextOptions {
+            device: env("VKALGO_DEVICE").map(|s| DeviceSelector::parse(&s)).unwrap_or(DeviceSelector::Best),
+            validation: env("VKALGO_VALIDATION").is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("on")),
+            lookback: None,
+            timeout: env("VKALGO_TIMEOUT_MS")
+                .and_then(|v| v.parse().ok())
+                .map(Duration::from_millis)
+                .unwrap_or(Duration::from_secs(120)),
+        }
+    }
+}
+
+impl Default for ContextOptions {
+    fn default() -> Self {
+        Self::from_env()
+    }
+}
+
+/// The caller's Vulkan objects for [`Context::from_external`]. vkalgo never destroys them.
+///
+/// The device must have been created with Vulkan 1.2+, `bufferDeviceAddress` and `shaderInt64`
+/// enabled (and `shaderBufferInt64Atomics` for look-back paths; `computeFullSubgroups` where
+/// the device supports it); vkalgo cannot read back enabled features, so it trusts this.
+#[derive(Clone, Copy)]
+pub struct ExternalContextDesc {
+    /// The caller's instance.
+    pub instance: vk::Instance,
+    /// The physical device `device` was created from.
+    pub physical_device: vk::PhysicalDevice,
+    /// The caller's device.
+    pub device: vk::Device,
+    /// A queue family of `device` with compute support (used by the host convenience calls).
+    pub queue_family_index: u32,
+    /// A queue of that family for host convenience calls; null: queue 0 of the family. The
+    /// caller must not use it from another thread while a vkalgo host call runs.
+    pub queue: vk::Queue,
+    /// The loader entry point the caller used (no second loader is opened).
+    pub get_instance_proc_addr: vk::PFN_vkGetInstanceProcAddr,
+    /// Optional pipeline cache to create vkalgo's pipelines with (null: none).
+    pub pipeline_cache: vk::PipelineCache,
+    /// Whether the caller enabled VK_EXT_debug_utils on the instance (vkalgo then names its
+    /// pipelines).
+    pub debug_utils: bool,
+    /// Force look-back on or off (`None`: device profile).
+    pub lookback: Option<bool>,
+    /// Longest blocking wait of host convenience calls.
+    pub timeout: Duration,
+}
+
+struct Messenger {
+    loader: ash::ext::debug_utils::Instance,
+    handle: vk::DebugUtilsMessengerEXT,
+}
+
+/// A Vulkan device ready for vkalgo: profile, allocator and pipelines. Create it once and reuse
+/// it; record-layer calls may come from several threads.
+pub struct Context {
+    // Field order matters for Drop: see `impl Drop`.
+    pub(crate) pipelines: Pipelines,
+    pub(crate) runner: Mutex<Option<HostRunner>>,
+    pub(crate) allocator: Mutex<Option<Allocator>>,
+    pub(crate) profile: DeviceProfile,
+    pub(crate) device: ash::Device,
+    pub(crate) instance: ash::Instance,
+    pub(crate) physical_device: vk::PhysicalDevice,
+    pub(crate) queue: vk::Queue,
+    pub(crate) queue_family_index: u32,
+    pub(crate) timeout: Duration,
+    pub(crate) debug_utils: Option<ash::ext::debug_utils::Device>,
+    messenger: Option<Messenger>,
+    validation: Option<Box<ValidationState>>,
+    owns_device: bool,
+    _entry: Option<ash::Entry>,
+}
+
+// SAFETY: all Vulkan handles are plain ids; mutable state is behind mutexes. Vulkan's
+// external-synchronization rules (queue submission) are met through the runner mutex.
+unsafe impl Send for Context {}
+unsafe impl Sync for Context {}
+
+impl Context {
+    /// Creates vkalgo's own instance and device with options from the environment.
+    pub fn new() -> Result<Self> {
+        Self::with_options(&ContextOptions::from_env())
+    }
+
+    /// Creates vkalgo's own instance and device (the Vulkan loader is found at run time).
+    pub fn with_options(options: &ContextOptions) -> Result<Self> {
+        let entry = unsafe { ash::Entry::load() }
+            .map_err(|e| Error::unsupported(format!("the Vulkan loader (libvulkan.so.1) could not be loaded: {e}")))?;
+        unsafe { Self::create_default(entry, options) }
+    }
+
+    unsafe fn create_default(entry: ash::Entry, options: &ContextOptions) -> Result<Self> {
+        let layers = entry.enumerate_instance_layer_properties().unwrap_or_default();
+        let instance_exts = entry.enumerate_instance_extension_properties(None).unwrap_or_default();
+        let has_instance_ext =
+            |n: &CStr| instance_exts.iter().any(|e| e.extension_name_as_c_str() == Ok(n));
+        let mut layer_names: Vec<*const c_char> = Vec::new();
+        let mut ext_names: Vec<*const c_char> = Vec::new();
+        if options.validation {
+            if !layers.iter().any(|l| l.layer_name_as_c_str() == Ok(VALIDATION_LAYER)) {
+                return Err(Error::unsupported(
+                    "validation was requested (VKALGO_VALIDATION=1) but the layer VK_LAYER_KHRONOS_validation is not installed",
+                ));
+            }
+            layer_names.push(VALIDATION_LAYER.as_ptr());
+        }
+        let debug_utils_available = has_instance_ext(ash::ext::debug_utils::NAME);
+        if options.validation && !debug_utils_available {
+            return Err(Error::unsupported("validation needs VK_EXT_debug_utils, which the loader lacks"));
+        }
+        if debug_utils_available {
+            ext_names.push(ash::ext::debug_utils::NAME.as_ptr());
+        }
+        let app = vk::ApplicationInfo::default()
+            .application_name(c"vkalgo")
+            .engine_name(c"vkalgo")
+            .api_version(vk::API_VERSION_1_3);
+        let enables = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
+        let mut validation_features = vk::ValidationFeaturesEXT::default().enabled_validation_features(&enables);
+        let validation_state = options.validation.then(|| Box::new(ValidationState::default()));
+        let mut messenger_info = vk::DebugUtilsMessengerCreateInfoEXT::default()
+            .message_severity(
+                vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
+                    | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR
+                    | vk::DebugUtilsMessageSeverityFlagsEXT::INFO,
+            )
+            .message_type(vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE)
+            .pfn_user_callback(Some(messenger_callback));
+        if let Some(state) = &validation_state {
+            messenger_info = messenger_info.user_data(&**state as *const ValidationState as *mut _);
+        }
+        let mut create = vk::InstanceCreateInfo::default()
+            .application_info(&app)
+            .enabled_layer_names(&layer_names)
+            .enabled_extension_names(&ext_names);
+        if options.validation {
+            create = create.push_next(&mut validation_features).push_next(&mut messenger_info);
+        }
+        let instance = entry.create_instance(&create, None).during("vkCreateInstance")?;
+        // From here on, clean up the instance on failure.
+        let result = Self::create_default_device(&entry, &instance, options, debug_utils_available, validation_state, &messenger_info);
+        if result.is_err() {
+            instance.destroy_instance(None);
+        }
+        result.map(|mut ctx| {
+            ctx._entry = Some(entry);
+            ctx
+        })
+    }
+
+    unsafe fn create_default_device(
+        entry: &ash::Entry,
+        instance: &ash::Instance,
+        options: &ContextOptions,
+        debug_utils_available: bool,
+        validation_state: Option<Box<ValidationState>>,
+        messenger_info: &vk::DebugUtilsMessengerCreateInfoEXT<'_>,
+    ) -> Result<Self> {
+        let physical = instance.enumerate_physical_devices().during("vkEnumeratePhysicalDevices")?;
+        if physical.is_empty() {
+            return Err(Error::unsupported("no Vulkan device found"));
+        }
+        let caps: Vec<_> = physical.iter().map(|&pd| query_capabilities(instance, pd)).collect();
+        let describe = |i: usize| format!("device {i} ({})", caps[i].profile.device_name);
+        // Preference order: device type, then enumeration order.
+        let mut order: Vec<usize> = (0..physical.len()).collect();
+        order.sort_by_key(|&i| (caps[i].profile.device_type, i));
+        let chosen = match &options.device {
+            DeviceSelector::Best => order.iter().copied().find(|&i| caps[i].missing.is_empty()).ok_or_else(|| {
+                let reasons: Vec<String> =
+                    order.iter().map(|&i| format!("{} lacks {}", describe(i), caps[i].missing.join(", "))).collect();
+                Error::unsupported(format!("no usable Vulkan device: {}", reasons.join("; ")))
+            })?,
+            DeviceSelector::Index(i) => {
+                if *i >= physical.len() {
+                    return Err(Error::invalid(format!(
+                        "VKALGO_DEVICE={i}: only {} device(s) present",
+                        physical.len()
+                    )));
+                }
+                *i
+            }
+            DeviceSelector::NameContains(s) => {
+                let needle = s.to_lowercase();
+                order
+                    .iter()
+                    .copied()
+                    .find(|&i| caps[i].profile.device_name.to_lowercase().contains(&needle))
+                    .ok_or_else(|| Error::invalid(format!("VKALGO_DEVICE={s:?}: no device name contains it")))?
+            }
+        };
+        let cap = &caps[chosen];
+        if !cap.missing.is_empty() {
+            return Err(Error::unsupported(format!("{} lacks {}", describe(chosen), cap.missing.join(", "))));
+        }
+        let pd = physical[chosen];
+        let queue_family_index = cap.queue_family.unwrap();
+        let mut profile = cap.profile.clone();
+        profile.lookback = resolve_lookback(&profile, options.lookback)?;
+
+        // Device creation: required features plus the optional ones that help.
+        let priorities = [1.0f32];
+        let queue_info = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(queue_family_index)
+            .queue_priorities(&priorities)];
+        let features = vk::PhysicalDeviceFeatures::default().shader_int64(true);
+        let mut f12 = vk::PhysicalDeviceVulkan12Features::default()
+            .buffer_device_address(true)
+            .shader_buffer_int64_atomics(profile.int64_atomics);
+        let mut f13 = vk::PhysicalDeviceVulkan13Features::default()
+            .subgroup_size_control(profile.full_subgroups)
+            .compute_full_subgroups(profile.full_subgroups);
+        let mut f_size_control = vk::PhysicalDeviceSubgroupSizeControlFeatures::default()
+            .subgroup_size_control(profile.full_subgroups)
+            .compute_full_subgroups(profile.full_subgroups);
+        let mut device_exts: Vec<*const c_char> = Vec::new();
+        let mut create = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queue_info)
+            .enabled_features(&features)
+            .push_next(&mut f12);
+        if cap.core13 {
+            create = create.push_next(&mut f13);
+        } else if profile.full_subgroups && cap.subgroup_size_control_ext {
+            device_exts.push(ash::ext::subgroup_size_control::NAME.as_ptr());
+            create = create.push_next(&mut f_size_control);
+        }
+        create = create.enabled_extension_names(&device_exts);
+        let device = instance.create_device(pd, &create, None).during("vkCreateDevice")?;
+        let queue = device.get_device_queue(queue_family_index, 0);
+
+        let messenger = match &validation_state {
+            Some(state) => {
+                let loader = ash::ext::debug_utils::Instance::new(entry, instance);
+                let info = vk::DebugUtilsMessengerCreateInfoEXT::default()
+                    .message_severity(messenger_info.message_severity)
+                    .message_type(messenger_info.message_type)
+                    .pfn_user_callback(messenger_info.pfn_user_callback)
+                    .user_data(&**state as *const ValidationState as *mut _);
+                match loader.create_debug_utils_messenger(&info, None) {
+                    Ok(handle) => Some(Messenger { loader, handle }),
+                    Err(e) => {
+                        device.destroy_device(None);
+                        return Err(Error::vk("vkCreateDebugUtilsMessengerEXT", e));
+                    }
+                }
+            }
+            None => None,
+        };
+        let debug_utils = debug_utils_available.then(|| ash::ext::debug_utils::Device::new(instance, &device));
+        let ctx = Self::finish(
+            instance.clone(),
+            pd,
+            device,
+            queue,
+            queue_family_index,
+            profile,
+            vk::PipelineCache::null(),
+            debug_utils,
+            options.timeout,
+            true,
+        );
+        match ctx {
+            Ok(mut ctx) => {
+                ctx.messenger = messenger;
+                ctx.validation = validation_state;
+                Ok(ctx)
+            }
+            Err(e) => {
+                if let Some(m) = messenger {
+                    m.loader.destroy_debug_utils_messenger(m.handle, None);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Wraps the caller's instance and device. No loader is opened: every function is fetched
+    /// through `desc.get_instance_proc_addr`. The caller keeps ownership of its objects and must
+    /// destroy the context before destroying the device.
+    ///
+    /// # Safety
+    /// The handles must be valid, `device` must come from `physical_device` of `instance`, and
+    /// the device must have the features listed on [`ExternalContextDesc`] enabled.
+    pub unsafe fn from_external(desc: &ExternalContextDesc) -> Result<Self> {
+        if desc.instance == vk::Instance::null()
+            || desc.physical_device == vk::PhysicalDevice::null()
+            || desc.device == vk::Device::null()
+        {
+            return Err(Error::invalid("external context: instance, physical device and device must not be null"));
+        }
+        let static_fn = ash::StaticFn { get_instance_proc_addr: desc.get_instance_proc_addr };
+        let instance = ash::Instance::load(&static_fn, desc.instance);
+        let cap = query_capabilities(&instance, desc.physical_device);
+        if !cap.missing.is_empty() {
+            return Err(Error::unsupported(format!(
+                "device {} lacks {}",
+                cap.profile.device_name,
+                cap.missing.join(", ")
+            )));
+        }
+        let families = instance.get_physical_device_queue_family_properties(desc.physical_device);
+        let family_ok = families
+            .get(desc.queue_family_index as usize)
+            .is_some_and(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE));
+        if !family_ok {
+            return Err(Error::invalid(format!(
+                "external context: queue family {} does not exist or lacks compute",
+                desc.queue_family_index
+            )));
+        }
+        let device = ash::Device::load(instance.fp_v1_0(), desc.device);
+        let queue = if desc.queue == vk::Queue::null() {
+            device.get_device_queue(desc.queue_family_index, 0)
+        } else {
+            desc.queue
+        };
+        let mut profile = cap.profile;
+        profile.timestamps = families[desc.queue_family_index as usize].timestamp_valid_bits > 0;
+        profile.lookback = resolve_lookback(&profile, desc.lookback)?;
+        let debug_utils = desc.debug_utils.then(|| ash::ext::debug_utils::Device::new(&instance, &device));
+        Self::finish(
+            instance,
+            desc.physical_device,
+            device,
+            queue,
+            desc.queue_family_index,
+            profile,
+            desc.pipeline_cache,
+            debug_utils,
+            desc.timeout,
+            false,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn finish(
+        instance: ash::Instance,
+        physical_device: vk::PhysicalDevice,
+        device: ash::Device,
+        queue: vk::Queue,
+        queue_family_index: u32,
+        profile: DeviceProfile,
+        pipeline_cache: vk::PipelineCache,
+        debug_utils: Option<ash::ext::debug_utils::Device>,
+        timeout: Duration,
+        owns_device: bool,
+    ) -> Result<Self> {
+        let allocator = Allocator::new(&AllocatorCreateDesc {
+            instance: instance.clone(),
+            device: device.clone(),
+            physical_device,
+            debug_settings: Default::default(),
+            buffer_device_address: true,
+            allocation_sizes: Default::default(),
+        });
+        let allocator = match allocator {
+            Ok(a) => a,
+            Err(e) => {
+                if owns_device {
+                    device.destroy_device(None);
+                }
+                return Err(e.into());
+            }
+        };
+        let pipelines = match Pipelines::new(&device, pipeline_cache, profile.full_subgroups) {
+            Ok(p) => p,
+            Err(e) => {
+                drop(allocator);
+                if owns_device {
+                    device.destroy_device(None);
+                }
+                return Err(e);
+            }
+        };
+        log::info!(
+            "vkalgo: {} ({:?}, Vulkan {}, {}), subgroup {}..{}, look-back {}",
+            profile.device_name,
+            profile.device_type,
+            profile.api_version_string(),
+            profile.driver,
+            profile.min_subgroup_size,
+            profile.max_subgroup_size,
+            if profile.lookback { "on" } else { "off" }
+        );
+        Ok(Context {
+            pipelines,
+            runner: Mutex::new(None),
+            allocator: Mutex::new(Some(allocator)),
+            profile,
+            device,
+            instance,
+            physical_device,
+            queue,
+            queue_family_index,
+            timeout,
+            debug_utils,
+            messenger: None,
+            validation: None,
+            owns_device,
+            _entry: None,
+        })
+    }
+
+    /// The device profile (limits, subgroup sizes, look-back policy).
+    pub fn profile(&self) -> &DeviceProfile {
+        &self.profile
+    }
+
+    /// The device's name.
+    pub fn device_name(&self) -> &str {
+        &self.profile.device_name
+    }
+
+    /// The `ash` device table (to record the caller's own commands around vkalgo's).
+    pub fn device(&self) -> &ash::Device {
+        &self.device
+    }
+
+    /// The `ash` instance table.
+    pub fn instance(&self) -> &ash::Instance {
+        &self.instance
+    }
+
+    /// The physical device.
+    pub fn physical_device(&self) -> vk::PhysicalDevice {
+        self.physical_device
+    }
+
+    /// The queue family used by host convenience calls.
+    pub fn queue_family_index(&self) -> u32 {
+        self.queue_family_index
+    }
+
+    /// Whether the validation layer is on (default context with validation requested).
+    pub fn validation_enabled(&self) -> bool {
+        self.validation.is_some()
+    }
+
+    /// Number of validation-layer warnings and errors received so far (0 without validation).
+    pub fn validation_message_count(&self) -> u64 {
+        self.validation.as_ref().map_or(0, |v| v.count.load(Ordering::SeqCst))
+    }
+
+    /// The first validation messages received (at most 64).
+    pub fn validation_messages(&self) -> Vec<String> {
+        self.validation.as_ref().map_or_else(Vec::new, |v| v.messages.lock().map(|m| m.clone()).unwrap_or_default())
+    }
+
+    /// Whether the device is a CPU implementation (lavapipe and the like).
+    pub fn is_cpu_device(&self) -> bool {
+        self.profile.device_type == DeviceType::Cpu
+    }
+
+    pub(crate) fn allocator(&self) -> MutexGuard<'_, Option<Allocator>> {
+        self.allocator.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+fn resolve_lookback(profile: &DeviceProfile, requested: Option<bool>) -> Result<bool> {
+    let wanted = profile::lookback_from_env()?.or(requested).unwrap_or(profile.lookback);
+    if wanted && !profile.int64_atomics {
+        return Err(Error::unsupported(format!(
+            "look-back requested, but {} lacks shaderBufferInt64Atomics",
+            profile.device_name
+        )));
+    }
+    Ok(wanted)
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        unsafe {
+            if self.owns_device {
+                let _ = self.device.device_wait_idle();
+            }
+            if let Ok(mut runner) = self.runner.lock() {
+                if let Some(r) = runner.take() {
+                    r.destroy(&self.device);
+                }
+            }
+            self.pipelines.destroy(&self.device);
+            if let Ok(mut a) = self.allocator.lock() {
+                a.take();
+            }
+            if self.owns_device {
+                self.device.destroy_device(None);
+                if let Some(m) = self.messenger.take() {
+                    m.loader.destroy_debug_utils_messenger(m.handle, None);
+                }
+                self.instance.destroy_instance(None);
+            }
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! Core: context (vkalgo's own device or the caller's), device profile, pipelines, buffers,
+//! barriers and the host runner shared by every algorithm.
+
+pub(crate) mod barrier;
+pub(crate) mod buffer;
+pub(crate) mod context;
+pub(crate) mod copy;
+pub(crate) mod pipelines;
+pub(crate) mod profile;
+pub(crate) mod runner;
+pub(crate) mod shaders;
+pub(crate) mod spirv;
+pub(crate) mod validation;
+
+pub use buffer::{BufferRange, ElementCount, GpuBuffer, MemoryLocation, MemoryRequirements, BUFFER_USAGE};
+pub use context::{Context, ContextOptions, DeviceSelector, ExternalContextDesc};
+pub use profile::{DeviceProfile, DeviceType};

@@ -1,0 +1,124 @@
+//! Compute pipelines: one layout (push constants only, no descriptor sets) shared by every
+//! pass, and pipelines created once per context for each (shader, specialization) pair.
+
+use super::shaders::ShaderSource;
+use crate::error::{Error, Result, VkResultExt};
+use crate::Context;
+use ash::vk;
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// Bytes of push constants every pipeline layout declares (the Vulkan minimum guarantee).
+pub(crate) const PUSH_CONSTANT_BYTES: u32 = 128;
+
+/// Tuning values passed as specialization constants (ids 0, 1, 2 in glsl/common/vkalgo.glsl).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Specialization {
+    /// Invocations per workgroup (constant_id 0, local_size_x_id).
+    pub workgroup_size: u32,
+    /// uvec4 vectors per invocation per tile (constant_id 1).
+    pub vecs_per_thread: u32,
+    /// Look-back spins before the fallback (constant_id 2).
+    pub spin_limit: u32,
+}
+
+/// A pipeline ready to dispatch, with the layout its push constants go through.
+#[derive(Clone, Copy)]
+pub(crate) struct Kernel {
+    pub pipeline: vk::Pipeline,
+    pub layout: vk::PipelineLayout,
+}
+
+pub(crate) struct Pipelines {
+    layout: vk::PipelineLayout,
+    cache: vk::PipelineCache,
+    full_subgroups: bool,
+    created: Mutex<HashMap<(&'static str, Specialization), vk::Pipeline>>,
+}
+
+impl Pipelines {
+    pub(crate) unsafe fn new(device: &ash::Device, cache: vk::PipelineCache, full_subgroups: bool) -> Result<Self> {
+        let ranges = [vk::PushConstantRange::default()
+            .stage_flags(vk::ShaderStageFlags::COMPUTE)
+            .offset(0)
+            .size(PUSH_CONSTANT_BYTES)];
+        let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges);
+        let layout = device.create_pipeline_layout(&info, None).during("vkCreatePipelineLayout")?;
+        Ok(Pipelines { layout, cache, full_subgroups, created: Mutex::new(HashMap::new()) })
+    }
+
+    pub(crate) unsafe fn destroy(&self, device: &ash::Device) {
+        if let Ok(mut created) = self.created.lock() {
+            for (_, p) in created.drain() {
+                device.destroy_pipeline(p, None);
+            }
+        }
+        device.destroy_pipeline_layout(self.layout, None);
+    }
+}
+
+impl Context {
+    /// The pipeline for `shader` with `spec`, created on first use and kept for the context's
+    /// lifetime.
+    pub(crate) fn kernel(&self, shader: &ShaderSource, spec: Specialization) -> Result<Kernel> {
+        let pipelines = &self.pipelines;
+        let mut created = pipelines.created.lock().map_err(|_| Error::Internal("pipeline map poisoned".into()))?;
+        if let Some(&pipeline) = created.get(&(shader.name, spec)) {
+            return Ok(Kernel { pipeline, layout: pipelines.layout });
+        }
+        let pipeline = unsafe { self.create_pipeline(shader, spec)? };
+        created.insert((shader.name, spec), pipeline);
+        Ok(Kernel { pipeline, layout: pipelines.layout })
+    }
+
+    unsafe fn create_pipeline(&self, shader: &ShaderSource, spec: Specialization) -> Result<vk::Pipeline> {
+        let code = ash::util::read_spv(&mut std::io::Cursor::new(shader.spirv))
+            .map_err(|e| Error::Internal(format!("embedded SPIR-V {}: {e}", shader.name)))?;
+        let module_info = vk::ShaderModuleCreateInfo::default().code(&code);
+        let module = self.device.create_shader_module(&module_info, None).during("vkCreateShaderModule")?;
+        let values = [spec.workgroup_size, spec.vecs_per_thread, spec.spin_limit];
+        let entries: Vec<vk::SpecializationMapEntry> = (0..values.len() as u32)
+            .map(|i| vk::SpecializationMapEntry { constant_id: i, offset: i * 4, size: 4 })
+            .collect();
+        let spec_info = vk::SpecializationInfo::default().map_entries(&entries).data(bytemuck::cast_slice(&values));
+        let mut flags = vk::PipelineShaderStageCreateFlags::empty();
+        if self.pipelines.full_subgroups {
+            flags |= vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS;
+        }
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .flags(flags)
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(c"main")
+            .specialization_info(&spec_info);
+        let info = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(self.pipelines.layout)];
+        let result = self.device.create_compute_pipelines(self.pipelines.cache, &info, None);
+        self.device.destroy_shader_module(module, None);
+        let pipeline = result.map_err(|(_, e)| Error::vk("vkCreateComputePipelines", e))?[0];
+        if let Some(debug) = &self.debug_utils {
+            let name = format!(
+                "vkalgo:{} wg{} v{}\0",
+                shader.name, spec.workgroup_size, spec.vecs_per_thread
+            );
+            let name = std::ffi::CStr::from_bytes_with_nul(name.as_bytes()).unwrap_or(c"vkalgo");
+            let info = vk::DebugUtilsObjectNameInfoEXT::default().object_handle(pipeline).object_name(name);
+            let _ = debug.set_debug_utils_object_name(&info);
+        }
+        Ok(pipeline)
+    }
+
+    /// Records a dispatch of `groups` workgroups (split over y when beyond the x limit) with
+    /// `push` as push constants.
+    pub(crate) unsafe fn dispatch<P: bytemuck::Pod>(&self, cmd: vk::CommandBuffer, kernel: Kernel, push: &P, groups: u32) {
+        debug_assert!(std::mem::size_of::<P>() <= PUSH_CONSTANT_BYTES as usize);
+        if groups == 0 {
+            return;
+        }
+        let d = &self.device;
+        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, kernel.pipeline);
+        d.cmd_push_constants(cmd, kernel.layout, vk::ShaderStageFlags::COMPUTE, 0, bytemuck::bytes_of(push));
+        let max_x = self.profile.max_workgroup_count[0].clamp(1, 65535);
+        let (x, y) = if groups <= max_x { (groups, 1) } else { (max_x, groups.div_ceil(max_x)) };
+        d.cmd_dispatch(cmd, x, y, 1);
+    }
+}

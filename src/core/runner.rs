@@ -1,0 +1,134 @@
+//! Host-side submission for the convenience layer: one command buffer, one fence, bounded waits.
+
+use super::buffer::{GpuBuffer, MemoryLocation};
+use crate::error::{Error, Result, VkResultExt};
+use crate::Context;
+use ash::vk;
+
+pub(crate) struct HostRunner {
+    pool: vk::CommandPool,
+    cmd: vk::CommandBuffer,
+    fence: vk::Fence,
+}
+
+impl HostRunner {
+    unsafe fn new(ctx: &Context) -> Result<Self> {
+        let d = &ctx.device;
+        let pool_info = vk::CommandPoolCreateInfo::default()
+            .queue_family_index(ctx.queue_family_index)
+            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
+        let pool = d.create_command_pool(&pool_info, None).during("vkCreateCommandPool")?;
+        let alloc = vk::CommandBufferAllocateInfo::default()
+            .command_pool(pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(1);
+        let cmd = match d.allocate_command_buffers(&alloc) {
+            Ok(c) => c[0],
+            Err(e) => {
+                d.destroy_command_pool(pool, None);
+                return Err(Error::vk("vkAllocateCommandBuffers", e));
+            }
+        };
+        let fence = match d.create_fence(&vk::FenceCreateInfo::default(), None) {
+            Ok(f) => f,
+            Err(e) => {
+                d.destroy_command_pool(pool, None);
+                return Err(Error::vk("vkCreateFence", e));
+            }
+        };
+        Ok(HostRunner { pool, cmd, fence })
+    }
+
+    pub(crate) unsafe fn destroy(self, device: &ash::Device) {
+        device.destroy_fence(self.fence, None);
+        device.destroy_command_pool(self.pool, None);
+    }
+}
+
+impl Context {
+    /// Records commands with `record` into a one-time command buffer, submits it to the
+    /// context's queue and waits for it (at most the context's timeout). Calls are serialized.
+    ///
+    /// On [`Error::Timeout`] the work may still be running: the context keeps its command
+    /// buffer alive and starts a fresh one next time.
+    pub fn submit_and_wait(&self, record: impl FnOnce(vk::CommandBuffer) -> Result<()>) -> Result<()> {
+        let mut guard = self.runner.lock().unwrap_or_else(|p| p.into_inner());
+        if guard.is_none() {
+            *guard = Some(unsafe { HostRunner::new(self)? });
+        }
+        let runner = guard.as_ref().unwrap();
+        let d = &self.device;
+        unsafe {
+            d.reset_command_buffer(runner.cmd, vk::CommandBufferResetFlags::empty())
+                .during("vkResetCommandBuffer")?;
+            let begin = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+            d.begin_command_buffer(runner.cmd, &begin).during("vkBeginCommandBuffer")?;
+            let recorded = record(runner.cmd);
+            let ended = d.end_command_buffer(runner.cmd).during("vkEndCommandBuffer");
+            recorded?;
+            ended?;
+            let cmds = [runner.cmd];
+            let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
+            d.queue_submit(self.queue, &submit, runner.fence).during("vkQueueSubmit")?;
+            let timeout_ns = u64::try_from(self.timeout.as_nanos()).unwrap_or(u64::MAX);
+            match d.wait_for_fences(&[runner.fence], true, timeout_ns) {
+                Ok(()) => {
+                    d.reset_fences(&[runner.fence]).during("vkResetFences")?;
+                    Ok(())
+                }
+                Err(vk::Result::TIMEOUT) => {
+                    // The command buffer may still execute: abandon it rather than reuse it.
+                    guard.take().map(std::mem::forget);
+                    Err(Error::Timeout(format!("GPU work did not finish within {:?}", self.timeout)))
+                }
+                Err(e) => Err(Error::vk("vkWaitForFences", e)),
+            }
+        }
+    }
+
+    /// A device-local buffer of `bytes` bytes for the host layer.
+    pub(crate) fn device_buffer(&self, bytes: u64, name: &str) -> Result<GpuBuffer<'_>> {
+        GpuBuffer::new(self, bytes, MemoryLocation::GpuOnly, name)
+    }
+
+    /// A host-visible staging buffer holding a copy of `data`.
+    pub(crate) fn staging_from<T: bytemuck::Pod>(&self, data: &[T]) -> Result<GpuBuffer<'_>> {
+        let bytes: &[u8] = bytemuck::cast_slice(data);
+        let mut staging = GpuBuffer::new(self, bytes.len() as u64, MemoryLocation::CpuToGpu, "vkalgo upload")?;
+        let mapped = staging.mapped().ok_or_else(|| Error::Internal("staging buffer is not mapped".into()))?;
+        mapped[..bytes.len()].copy_from_slice(bytes);
+        Ok(staging)
+    }
+
+    /// A host-visible buffer to download `bytes` bytes into.
+    pub(crate) fn readback_buffer(&self, bytes: u64) -> Result<GpuBuffer<'_>> {
+        GpuBuffer::new(self, bytes, MemoryLocation::GpuToCpu, "vkalgo download")
+    }
+
+    /// Records a copy of `bytes` bytes between two buffers (offsets 0).
+    pub(crate) unsafe fn record_copy(&self, cmd: vk::CommandBuffer, src: &GpuBuffer, dst: &GpuBuffer, bytes: u64) {
+        if bytes > 0 {
+            let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: bytes }];
+            self.device.cmd_copy_buffer(cmd, src.buffer(), dst.buffer(), &region);
+        }
+    }
+
+    /// Makes transfer writes visible to host reads after the fence.
+    pub(crate) unsafe fn transfer_to_host(&self, cmd: vk::CommandBuffer) {
+        self.memory_barrier(
+            cmd,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::AccessFlags::TRANSFER_WRITE,
+            vk::PipelineStageFlags::HOST,
+            vk::AccessFlags::HOST_READ,
+        );
+    }
+}
+
+/// Copies the first `out.len()` elements of a mapped readback buffer into `out`.
+pub(crate) fn read_back<T: bytemuck::Pod>(buffer: &mut GpuBuffer, out: &mut [T]) -> Result<()> {
+    let bytes = std::mem::size_of_val(out);
+    let mapped = buffer.mapped().ok_or_else(|| Error::Internal("readback buffer is not mapped".into()))?;
+    bytemuck::cast_slice_mut::<T, u8>(out).copy_from_slice(&mapped[..bytes]);
+    Ok(())
+}

@@ -1,0 +1,75 @@
+//! Push-constant layouts: the `push_constants!` macro that defines a Rust push-constant struct
+//! together with its field offsets, and a small SPIR-V reader that extracts the push-constant
+//! block of a compiled shader, so a test can prove both sides agree.
+
+/// Field names and byte offsets of a push-constant struct.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) trait PushLayout: bytemuck::Pod {
+    /// (field name, byte offset) in declaration order.
+    const FIELDS: &'static [(&'static str, usize)];
+}
+
+/// Defines a `#[repr(C)]` push-constant struct and its [`PushLayout`]. Field names must equal
+/// the GLSL block's member names (fields named `_pad...` are padding, absent from GLSL).
+macro_rules! push_constants {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident {
+        $($(#[$fmeta:meta])* $fvis:vis $field:ident : $ty:ty),* $(,)?
+    }) => {
+        $(#[$meta])*
+        #[repr(C)]
+        #[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
+        $vis struct $name {
+            $($(#[$fmeta])* $fvis $field: $ty),*
+        }
+        impl $crate::core::spirv::PushLayout for $name {
+            const FIELDS: &'static [(&'static str, usize)] =
+                &[$((stringify!($field), ::core::mem::offset_of!($name, $field))),*];
+        }
+    };
+}
+pub(crate) use push_constants;
+
+/// The members (name, offset) of the push-constant block of a SPIR-V module, in member order.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) fn push_constant_members(spirv: &[u8]) -> Vec<(String, u32)> {
+    use std::collections::HashMap;
+    const OP_MEMBER_NAME: u32 = 6;
+    const OP_TYPE_POINTER: u32 = 32;
+    const OP_MEMBER_DECORATE: u32 = 72;
+    const DECORATION_OFFSET: u32 = 35;
+    const STORAGE_PUSH_CONSTANT: u32 = 9;
+    let words: Vec<u32> = spirv.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let mut names: HashMap<(u32, u32), String> = HashMap::new();
+    let mut offsets: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut block = None;
+    let mut i = 5;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        let op = words[i] & 0xffff;
+        if count == 0 || i + count > words.len() {
+            break;
+        }
+        let args = &words[i + 1..i + count];
+        match op {
+            OP_MEMBER_NAME => {
+                let bytes: Vec<u8> = args[2..].iter().flat_map(|w| w.to_le_bytes()).collect();
+                let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+                names.insert((args[0], args[1]), String::from_utf8_lossy(&bytes[..end]).into_owned());
+            }
+            OP_MEMBER_DECORATE if args[2] == DECORATION_OFFSET => {
+                offsets.insert((args[0], args[1]), args[3]);
+            }
+            OP_TYPE_POINTER if args[1] == STORAGE_PUSH_CONSTANT => block = Some(args[2]),
+            _ => {}
+        }
+        i += count;
+    }
+    let Some(block) = block else { return Vec::new() };
+    let mut members: Vec<(u32, String, u32)> = offsets
+        .iter()
+        .filter(|((ty, _), _)| *ty == block)
+        .map(|(&(_, m), &off)| (m, names.get(&(block, m)).cloned().unwrap_or_default(), off))
+        .collect();
+    members.sort();
+    members.into_iter().map(|(_, n, o)| (n, o)).collect()
+}

@@ -1,0 +1,65 @@
+//! # vkalgo
+//!
+//! GPU data-organization algorithms on Vulkan: prefix scan today; sort, multisplit, merge,
+//! hash tables and set operations on the same foundation.
+//!
+//! Three layers, one implementation:
+//! - **Record layer** for engines: plan once, then record passes into your own command
+//!   buffer on your own `{VkBuffer, offset, size}` ranges ([`ScanPlan::record`]).
+//! - **Host convenience layer**: blocking calls on host slices ([`Context::scan_u32`]).
+//! - **C ABI** (`include/vkalgo.h`) and a CMake package over both.
+//!
+//! ## Quick start
+//! ```no_run
+//! use vkalgo::{Context, ScanOp};
+//! let ctx = Context::new()?; // finds the Vulkan loader, picks the best device
+//! let input: Vec<u32> = (0..1_000_000).map(|i| i % 7).collect();
+//! let mut output = vec![0u32; input.len()];
+//! ctx.scan_u32(&input, &mut output, ScanOp::Exclusive)?;
+//! assert_eq!(output[3], 0 + 1 + 2);
+//! # Ok::<(), vkalgo::Error>(())
+//! ```
+//!
+//! ## Environment
+//! `VKALGO_DEVICE` (index or name substring), `VKALGO_VALIDATION=1` (Khronos validation with
+//! synchronization validation), `VKALGO_LOOKBACK=on|off` (single-pass look-back policy),
+//! `VKALGO_TIMEOUT_MS` (longest host wait).
+
+pub mod capi;
+pub mod core;
+mod error;
+pub mod scan;
+
+pub use crate::core::{
+    BufferRange, Context, ContextOptions, DeviceProfile, DeviceSelector, DeviceType, ElementCount,
+    ExternalContextDesc, GpuBuffer, MemoryLocation, MemoryRequirements, BUFFER_USAGE,
+};
+pub use ash;
+pub use error::{Error, Result};
+pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
+
+#[cfg(test)]
+mod push_constant_tests {
+    use crate::core::spirv::push_constant_members;
+
+    /// Every push-constant struct matches its GLSL block member for member.
+    #[test]
+    fn push_constant_structs_match_glsl() {
+        let mut checked = 0;
+        let layouts = crate::scan::push_layouts().into_iter().chain(crate::core::copy::push_layouts());
+        for (shader, fields, size) in layouts {
+            let glsl = push_constant_members(shader.spirv);
+            assert!(!glsl.is_empty(), "{}: no push-constant block found", shader.name);
+            let rust: Vec<(String, u32)> = fields
+                .iter()
+                .filter(|(n, _)| !n.starts_with("_pad"))
+                .map(|(n, o)| (n.to_string(), *o as u32))
+                .collect();
+            assert_eq!(glsl, rust, "{}: GLSL block vs Rust struct", shader.name);
+            let end = glsl.last().unwrap().1 + 4;
+            assert!(end as usize <= size && size <= 128, "{}: size {size}", shader.name);
+            checked += 1;
+        }
+        assert_eq!(checked, crate::core::shaders::ALL_SHADERS.len(), "every shader has a push layout");
+    }
+}

@@ -1,0 +1,351 @@
+//! Prefix scan (exclusive and inclusive sums of u32), in place or out of place, any count up
+//! to the largest buffer, direct or indirect counts.
+//!
+//! Two paths:
+//! - [`ScanPath::Lookback`]: single pass, decoupled look-back with dynamic tile ids and a
+//!   bounded wait that falls back to recomputing a stalled predecessor (never hangs, whatever
+//!   the scheduling). Reads the input once and writes the output once.
+//! - [`ScanPath::ReduceThenScan`]: three passes (reduce partitions, scan the partials, scan the
+//!   partitions) with no inter-workgroup waiting at all; reads the input twice.
+//!
+//! [`ScanPath::Auto`] takes the device profile's choice (look-back where the driver keeps
+//! started workgroups running; never on CPU drivers such as lavapipe). In-place scans always
+//! take reduce-then-scan: the look-back fallback re-reads a predecessor's input.
+//!
+//! # Synchronization contract of [`ScanPlan::record`]
+//! - Before: writes to `input` and to the indirect count must be visible to the
+//!   `COMPUTE_SHADER` stage (`SHADER_READ`); earlier accesses to `output` and `scratch` must be
+//!   complete before `COMPUTE_SHADER` and `TRANSFER` (vkalgo clears scratch with
+//!   `vkCmdFillBuffer`).
+//! - vkalgo records the barriers between its own passes.
+//! - After: `output` is written by the `COMPUTE_SHADER` stage (`SHADER_WRITE`); add a barrier
+//!   from there before reading it. `scratch` holds nothing of use afterwards.
+
+mod host;
+mod lookback;
+mod reduce_then_scan;
+pub mod reference;
+
+use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements, BUFFER_USAGE};
+use crate::core::pipelines::Specialization;
+#[cfg(test)]
+use crate::core::shaders;
+use crate::core::shaders::ShaderSource;
+use crate::core::spirv::push_constants;
+use crate::error::{Error, Result};
+use crate::Context;
+use ash::vk;
+
+/// Exclusive or inclusive scan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum ScanOp {
+    /// `out[i] = in[0] + ... + in[i-1]` (`out[0] = 0`).
+    Exclusive = 0,
+    /// `out[i] = in[0] + ... + in[i]`.
+    Inclusive = 1,
+}
+
+/// Which scan algorithm to record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum ScanPath {
+    /// The device profile decides (look-back where allowed).
+    Auto = 0,
+    /// Single-pass decoupled look-back (needs 64-bit buffer atomics).
+    Lookback = 1,
+    /// Reduce-then-scan: no inter-workgroup waiting.
+    ReduceThenScan = 2,
+}
+
+/// Tuning of the scan kernels (a tile is `workgroup_size * vecs_per_thread * 4` elements).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ScanTuning {
+    /// Invocations per workgroup: a power of two from 32 to the device's limit.
+    pub workgroup_size: u32,
+    /// uvec4 vectors each invocation loads per tile (1..=8).
+    pub vecs_per_thread: u32,
+}
+
+impl ScanTuning {
+    /// The tuning vkalgo uses on this device.
+    pub fn for_device(ctx: &Context) -> Self {
+        let _ = ctx;
+        ScanTuning { workgroup_size: 256, vecs_per_thread: 4 }
+    }
+
+    fn tile_elements(&self) -> u64 {
+        self.workgroup_size as u64 * self.vecs_per_thread as u64 * 4
+    }
+}
+
+/// What to plan for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScanDesc {
+    /// Exclusive or inclusive.
+    pub op: ScanOp,
+    /// Which algorithm ([`ScanPath::Auto`]: the device profile's choice).
+    pub path: ScanPath,
+    /// The largest count any call of this plan will scan (sizes scratch; bounds indirect counts).
+    pub max_count: u64,
+    /// Kernel tuning (`None`: vkalgo's choice for the device).
+    pub tuning: Option<ScanTuning>,
+}
+
+impl ScanDesc {
+    /// An exclusive or inclusive scan of up to `max_count` elements on the default path.
+    pub fn new(op: ScanOp, max_count: u64) -> Self {
+        ScanDesc { op, path: ScanPath::Auto, max_count, tuning: None }
+    }
+}
+
+/// The buffers of one recorded scan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScanArgs {
+    /// u32 input elements (offset a multiple of 4; 16 is faster).
+    pub input: BufferRange,
+    /// u32 output elements; the same range as `input` scans in place; any other overlap is
+    /// refused.
+    pub output: BufferRange,
+    /// Scratch memory as [`ScanPlan::memory_requirements`] asks.
+    pub scratch: BufferRange,
+    /// How many elements to scan.
+    pub count: ElementCount,
+}
+
+/// Largest number of partitions of the reduce-then-scan path (one scan tile of partials).
+const MAX_PARTITIONS: u64 = 4096;
+/// Bytes at the start of the look-back scratch holding the tile counter.
+const LOOKBACK_HEADER_BYTES: u64 = 16;
+/// Alignment vkalgo asks for scratch ranges.
+const SCRATCH_ALIGNMENT: u64 = 16;
+
+push_constants! {
+    /// Push constants of every scan pass (glsl/scan/scan_common.glsl, block `ScanPush`).
+    pub(crate) struct ScanPush {
+        input_addr: u64,
+        output_addr: u64,
+        aux_addr: u64,
+        count_addr: u64,
+        count: u32,
+        max_count: u32,
+        inclusive: u32,
+        tiles_per_partition: u32,
+        num_partitions: u32,
+        _pad0: u32,
+    }
+}
+
+/// A scan planned for one context: path, tuning and scratch size are fixed. Cheap to keep and
+/// to record many times.
+#[derive(Clone, Debug)]
+pub struct ScanPlan {
+    desc: ScanDesc,
+    path: ScanPath,
+    tuning: ScanTuning,
+    spin_limit: u32,
+    requirements: MemoryRequirements,
+}
+
+/// How the reduce-then-scan path splits `tiles` tiles: (partitions, tiles per partition).
+fn partitioning(tiles: u64) -> (u64, u64) {
+    if tiles == 0 {
+        return (0, 1);
+    }
+    let per = tiles.div_ceil(tiles.min(MAX_PARTITIONS));
+    (tiles.div_ceil(per), per)
+}
+
+impl Context {
+    /// Plans a scan: checks the description against the device and fixes path and tuning.
+    pub fn scan_plan(&self, desc: &ScanDesc) -> Result<ScanPlan> {
+        if desc.max_count > u32::MAX as u64 {
+            return Err(Error::invalid(format!(
+                "scan: max_count {} exceeds the largest supported count {}",
+                desc.max_count,
+                u32::MAX
+            )));
+        }
+        let tuning = desc.tuning.unwrap_or_else(|| ScanTuning::for_device(self));
+        let wg = tuning.workgroup_size;
+        if !wg.is_power_of_two() || wg < 32 || wg > self.profile.max_workgroup_invocations.min(1024) {
+            return Err(Error::invalid(format!("scan: workgroup size {wg} is not a power of two in 32..=device limit")));
+        }
+        if !(1..=8).contains(&tuning.vecs_per_thread) {
+            return Err(Error::invalid(format!("scan: vecs_per_thread {} not in 1..=8", tuning.vecs_per_thread)));
+        }
+        let path = match desc.path {
+            ScanPath::Auto if self.profile.lookback => ScanPath::Lookback,
+            ScanPath::Auto => ScanPath::ReduceThenScan,
+            ScanPath::Lookback if !self.profile.int64_atomics => {
+                return Err(Error::unsupported(format!(
+                    "scan: the look-back path needs shaderBufferInt64Atomics, which {} lacks",
+                    self.profile.device_name
+                )))
+            }
+            p => p,
+        };
+        let max_tiles = desc.max_count.div_ceil(tuning.tile_elements());
+        let (max_partitions, _) = partitioning(max_tiles);
+        let rts_bytes = max_partitions * 4;
+        // A look-back plan also fits reduce-then-scan scratch: in-place calls use that path.
+        let scratch_size = match path {
+            ScanPath::Lookback => (LOOKBACK_HEADER_BYTES + max_tiles * 8).max(rts_bytes),
+            _ => rts_bytes,
+        };
+        let spin_limit = if self.is_cpu_device() { 32 } else { 256 };
+        Ok(ScanPlan {
+            desc: *desc,
+            path,
+            tuning,
+            spin_limit,
+            requirements: MemoryRequirements {
+                scratch_size,
+                scratch_alignment: SCRATCH_ALIGNMENT,
+                scratch_usage: BUFFER_USAGE,
+            },
+        })
+    }
+}
+
+impl ScanPlan {
+    /// Scratch memory every [`ScanPlan::record`] call needs.
+    pub fn memory_requirements(&self) -> MemoryRequirements {
+        self.requirements
+    }
+
+    /// The path this plan records (never [`ScanPath::Auto`]); in-place calls of a look-back
+    /// plan record reduce-then-scan.
+    pub fn path(&self) -> ScanPath {
+        self.path
+    }
+
+    /// Elements per tile (one workgroup's unit of work).
+    pub fn tile_size(&self) -> u64 {
+        self.tuning.tile_elements()
+    }
+
+    /// The description the plan was made from.
+    pub fn desc(&self) -> &ScanDesc {
+        &self.desc
+    }
+
+    fn specialization(&self) -> Specialization {
+        Specialization {
+            workgroup_size: self.tuning.workgroup_size,
+            vecs_per_thread: self.tuning.vecs_per_thread,
+            spin_limit: self.spin_limit,
+        }
+    }
+
+    /// Records the scan into `cmd` (see the module's synchronization contract). Arguments are
+    /// checked first; on error nothing is recorded.
+    pub fn record(&self, ctx: &Context, cmd: vk::CommandBuffer, args: &ScanArgs) -> Result<()> {
+        if cmd == vk::CommandBuffer::null() {
+            return Err(Error::invalid("scan: the command buffer is null"));
+        }
+        let max = self.desc.max_count;
+        let (direct, elements) = match args.count {
+            ElementCount::Direct(n) => {
+                if n > max {
+                    return Err(Error::invalid(format!("scan: count {n} exceeds the plan's max_count {max}")));
+                }
+                (Some(n), n)
+            }
+            ElementCount::Indirect(range) => {
+                range.check("scan count buffer", 4, 4)?;
+                if range.overlaps(&args.output) || range.overlaps(&args.scratch) {
+                    return Err(Error::invalid("scan: the count buffer overlaps the output or scratch range"));
+                }
+                (None, max)
+            }
+        };
+        if direct == Some(0) {
+            return Ok(());
+        }
+        let bytes = elements * 4;
+        args.input.check("scan input", bytes, 4)?;
+        args.output.check("scan output", bytes, 4)?;
+        args.scratch.check("scan scratch", self.requirements.scratch_size, SCRATCH_ALIGNMENT)?;
+        let in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
+        if !in_place && args.input.overlaps(&args.output) {
+            return Err(Error::invalid(
+                "scan: input and output ranges overlap without being the same range",
+            ));
+        }
+        if args.scratch.overlaps(&args.input) || args.scratch.overlaps(&args.output) {
+            return Err(Error::invalid("scan: the scratch range overlaps the input or output range"));
+        }
+        let input_addr = ctx.address_of(&args.input);
+        let output_addr = ctx.address_of(&args.output);
+        let vec4 = input_addr % 16 == 0 && output_addr % 16 == 0;
+        let push = ScanPush {
+            input_addr,
+            output_addr,
+            aux_addr: ctx.address_of(&args.scratch),
+            count_addr: match args.count {
+                ElementCount::Direct(_) => 0,
+                ElementCount::Indirect(range) => ctx.address_of(&range),
+            },
+            count: direct.unwrap_or(0) as u32,
+            max_count: max as u32,
+            inclusive: (self.desc.op == ScanOp::Inclusive) as u32,
+            ..Default::default()
+        };
+        let pass = Pass { ctx, cmd, spec: self.specialization(), vec4 };
+        let tiles = elements.div_ceil(self.tile_size());
+        match self.path {
+            ScanPath::Lookback if !in_place => lookback::record(&pass, push, tiles, &args.scratch),
+            _ => reduce_then_scan::record(&pass, push, tiles),
+        }
+    }
+}
+
+/// What every pass of one recorded scan shares.
+pub(crate) struct Pass<'a> {
+    ctx: &'a Context,
+    cmd: vk::CommandBuffer,
+    spec: Specialization,
+    vec4: bool,
+}
+
+impl Pass<'_> {
+    fn shader(&self, vec4: &'static ShaderSource, scalar: &'static ShaderSource) -> &'static ShaderSource {
+        if self.vec4 {
+            vec4
+        } else {
+            scalar
+        }
+    }
+}
+
+/// Every scan shader with its push-constant layout (checked against the SPIR-V by a test).
+#[cfg(test)]
+pub(crate) fn push_layouts() -> Vec<(ShaderSource, &'static [(&'static str, usize)], usize)> {
+    use crate::core::spirv::PushLayout;
+    [
+        shaders::SCAN_REDUCE_VEC4,
+        shaders::SCAN_REDUCE_SCALAR,
+        shaders::SCAN_DOWNSWEEP_VEC4,
+        shaders::SCAN_DOWNSWEEP_SCALAR,
+        shaders::SCAN_LOOKBACK_VEC4,
+        shaders::SCAN_LOOKBACK_SCALAR,
+    ]
+    .into_iter()
+    .map(|s| (s, ScanPush::FIELDS, std::mem::size_of::<ScanPush>()))
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::partitioning;
+
+    #[test]
+    fn partitions_cover_all_tiles() {
+        for tiles in [1u64, 2, 4095, 4096, 4097, 65536, 131072, 1 << 20, 1_000_003] {
+            let (parts, per) = partitioning(tiles);
+            assert!(parts <= super::MAX_PARTITIONS, "{tiles}");
+            assert!(parts * per >= tiles && (parts - 1) * per < tiles, "{tiles}: {parts} x {per}");
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! Reduce-then-scan: three passes, no inter-workgroup waiting (glsl/scan/reduce.comp and
+//! glsl/scan/downsweep.comp). Safe on every Vulkan implementation.
+
+use super::{partitioning, Pass, ScanPush};
+use crate::core::shaders;
+use crate::error::Result;
+
+/// Records reduce (partials), scan of the partials, and the seeded scan of every partition.
+/// A single partition needs only the last pass.
+pub(super) fn record(pass: &Pass, push: ScanPush, tiles: u64) -> Result<()> {
+    let ctx = pass.ctx;
+    let (partitions, per_partition) = partitioning(tiles);
+    let downsweep = ctx.kernel(pass.shader(&shaders::SCAN_DOWNSWEEP_VEC4, &shaders::SCAN_DOWNSWEEP_SCALAR), pass.spec)?;
+    let partitioned = ScanPush {
+        tiles_per_partition: per_partition as u32,
+        num_partitions: partitions as u32,
+        ..push
+    };
+    if partitions <= 1 {
+        let single = ScanPush { aux_addr: 0, ..partitioned };
+        unsafe { ctx.dispatch(pass.cmd, downsweep, &single, 1) };
+        return Ok(());
+    }
+    let reduce = ctx.kernel(pass.shader(&shaders::SCAN_REDUCE_VEC4, &shaders::SCAN_REDUCE_SCALAR), pass.spec)?;
+    // The partials live at the start of scratch (16-byte aligned), so the vec4 kernel serves.
+    let spine_kernel = ctx.kernel(&shaders::SCAN_DOWNSWEEP_VEC4, pass.spec)?;
+    let tile = pass.spec.workgroup_size as u64 * pass.spec.vecs_per_thread as u64 * 4;
+    let spine = ScanPush {
+        input_addr: push.aux_addr,
+        output_addr: push.aux_addr,
+        aux_addr: 0,
+        count_addr: 0,
+        count: partitions as u32,
+        max_count: partitions as u32,
+        inclusive: 0,
+        tiles_per_partition: partitions.div_ceil(tile) as u32,
+        num_partitions: 1,
+        _pad0: 0,
+    };
+    unsafe {
+        ctx.dispatch(pass.cmd, reduce, &partitioned, partitions as u32);
+        ctx.compute_to_compute(pass.cmd);
+        ctx.dispatch(pass.cmd, spine_kernel, &spine, 1);
+        ctx.compute_to_compute(pass.cmd);
+        ctx.dispatch(pass.cmd, downsweep, &partitioned, partitions as u32);
+    }
+    Ok(())
+}
