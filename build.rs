@@ -94,11 +94,17 @@ fn generate_header(root: &Path, out: &Path) {
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-env-changed=VKALGO_UPDATE_HEADER");
     let config = cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
-    let bindings = cbindgen::Builder::new()
-        .with_config(config)
-        .with_src(root.join("src/capi/mod.rs"))
-        .with_src(root.join("src/capi/types.rs"))
-        .with_src(root.join("src/capi/scan.rs"))
+    let mut builder = cbindgen::Builder::new().with_config(config);
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(root.join("src/capi"))
+        .expect("src/capi")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .collect();
+    sources.sort();
+    for source in sources {
+        builder = builder.with_src(source);
+    }
+    let bindings = builder
         .generate()
         .expect("cbindgen failed on src/capi");
     bindings.write_to_file(out.join("vkalgo.h"));

@@ -1,1 +1,283 @@
-//! C ABI.
+//! The C ABI (the only place with `extern "C"`). Every function validates its arguments,
+//! catches panics, and reports errors as a negative [`VkalgoResult`] plus a thread-local
+//! message ([`vkalgo_last_error_message`]). Nothing aborts, nothing prints.
+
+pub mod scan;
+pub mod types;
+
+use crate::error::Error;
+use crate::{Context, ContextOptions};
+use std::cell::RefCell;
+use std::ffi::{c_char, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
+use types::*;
+
+/// Major version of the library (also `VKALGO_VERSION_MAJOR`).
+pub const VKALGO_VERSION_MAJOR: u32 = 0;
+/// Minor version of the library.
+pub const VKALGO_VERSION_MINOR: u32 = 1;
+/// Patch version of the library.
+pub const VKALGO_VERSION_PATCH: u32 = 0;
+
+/// Status of every vkalgo call: 0 is success, errors are negative and distinct.
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VkalgoResult {
+    /// The call succeeded.
+    VkalgoSuccess = 0,
+    /// An argument is wrong (NULL, size, alignment, overlap, count over the maximum, unknown
+    /// enum value). Nothing was changed.
+    VkalgoErrorInvalidArgument = -1,
+    /// The device or driver lacks a needed feature (the message names it).
+    VkalgoErrorUnsupported = -2,
+    /// Host or device memory ran out.
+    VkalgoErrorOutOfMemory = -3,
+    /// The Vulkan device was lost.
+    VkalgoErrorDeviceLost = -4,
+    /// A GPU wait exceeded the context's timeout.
+    VkalgoErrorTimeout = -5,
+    /// A table or pool is full.
+    VkalgoErrorTableFull = -6,
+    /// A shader compiled at run time failed to compile.
+    VkalgoErrorCompile = -7,
+    /// Another Vulkan error.
+    VkalgoErrorVulkan = -8,
+    /// A bug inside vkalgo.
+    VkalgoErrorInternal = -9,
+}
+
+/// A vkalgo context: a Vulkan device with vkalgo's pipelines and allocator.
+pub struct VkalgoContext {
+    pub(crate) ctx: Context,
+    device_name_c: CString,
+}
+
+impl VkalgoContext {
+    fn new(ctx: Context) -> Self {
+        let device_name_c = CString::new(ctx.device_name().replace('\0', " ")).unwrap_or_default();
+        VkalgoContext { ctx, device_name_c }
+    }
+}
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+fn set_last_error(message: &str) {
+    let text = CString::new(message.replace('\0', " ")).unwrap_or_default();
+    LAST_ERROR.with(|e| *e.borrow_mut() = text);
+}
+
+impl From<&Error> for VkalgoResult {
+    fn from(e: &Error) -> Self {
+        match e {
+            Error::InvalidArgument(_) => VkalgoResult::VkalgoErrorInvalidArgument,
+            Error::Unsupported(_) => VkalgoResult::VkalgoErrorUnsupported,
+            Error::OutOfMemory(_) => VkalgoResult::VkalgoErrorOutOfMemory,
+            Error::DeviceLost => VkalgoResult::VkalgoErrorDeviceLost,
+            Error::Timeout(_) => VkalgoResult::VkalgoErrorTimeout,
+            Error::TableFull(_) => VkalgoResult::VkalgoErrorTableFull,
+            Error::CompileError(_) => VkalgoResult::VkalgoErrorCompile,
+            Error::Vulkan { .. } => VkalgoResult::VkalgoErrorVulkan,
+            Error::Internal(_) => VkalgoResult::VkalgoErrorInternal,
+        }
+    }
+}
+
+/// Runs `body`, converting errors and panics into a [`VkalgoResult`] and the thread-local
+/// message. `name` prefixes the message.
+pub(crate) fn guard(name: &str, body: impl FnOnce() -> crate::Result<()>) -> VkalgoResult {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => {
+            set_last_error("");
+            VkalgoResult::VkalgoSuccess
+        }
+        Ok(Err(e)) => {
+            set_last_error(&format!("{name}: {e}"));
+            log::warn!("{name}: {e}");
+            VkalgoResult::from(&e)
+        }
+        Err(_) => {
+            set_last_error(&format!("{name}: internal panic"));
+            VkalgoResult::VkalgoErrorInternal
+        }
+    }
+}
+
+/// Checks a pointer argument for NULL.
+pub(crate) fn non_null<T>(ptr: *const T, what: &str) -> crate::Result<()> {
+    if ptr.is_null() {
+        Err(Error::invalid(format!("{what} is NULL")))
+    } else {
+        Ok(())
+    }
+}
+
+/// A shared reference to the context behind a C handle.
+pub(crate) unsafe fn context_ref<'a>(ctx: *const VkalgoContext) -> crate::Result<&'a Context> {
+    non_null(ctx, "ctx")?;
+    Ok(&(*ctx).ctx)
+}
+
+/// Writes `value` to `out` after checking it.
+unsafe fn write_out<T>(out: *mut *mut T, value: T) -> crate::Result<()> {
+    *out = Box::into_raw(Box::new(value));
+    Ok(())
+}
+
+/// Library version as `(major << 22) | (minor << 12) | patch` (Vulkan's encoding).
+#[no_mangle]
+pub extern "C" fn vkalgo_version() -> u32 {
+    (VKALGO_VERSION_MAJOR << 22) | (VKALGO_VERSION_MINOR << 12) | VKALGO_VERSION_PATCH
+}
+
+/// Creates a context on vkalgo's own Vulkan instance and device (the loader is found at run
+/// time; `VKALGO_DEVICE`, `VKALGO_VALIDATION`, `VKALGO_LOOKBACK`, `VKALGO_TIMEOUT_MS` apply).
+/// `*out` is set only on success.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_context_create_default(out: *mut *mut VkalgoContext) -> VkalgoResult {
+    guard("vkalgo_context_create_default", || {
+        non_null(out, "out")?;
+        let ctx = Context::with_options(&ContextOptions::from_env())?;
+        write_out(out, VkalgoContext::new(ctx))
+    })
+}
+
+/// Context flag: the caller enabled VK_EXT_debug_utils (vkalgo names its pipelines).
+pub const VKALGO_CONTEXT_DEBUG_UTILS: u32 = 1;
+/// Context flag: force single-pass look-back algorithms on.
+pub const VKALGO_CONTEXT_LOOKBACK_ON: u32 = 2;
+/// Context flag: force single-pass look-back algorithms off.
+pub const VKALGO_CONTEXT_LOOKBACK_OFF: u32 = 4;
+
+/// The caller's Vulkan objects for [`vkalgo_context_create_external`]; vkalgo never destroys
+/// them. The device needs Vulkan 1.2+ with `bufferDeviceAddress` and `shaderInt64` enabled
+/// (`shaderBufferInt64Atomics` for look-back; `computeFullSubgroups` where supported).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoExternalContextDesc {
+    /// The caller's instance.
+    pub instance: VkInstance,
+    /// The physical device of `device`.
+    pub physical_device: VkPhysicalDevice,
+    /// The caller's device.
+    pub device: VkDevice,
+    /// A queue family with compute support.
+    pub queue_family_index: u32,
+    /// Queue for the blocking `_host` calls (NULL: queue 0 of the family). Do not use it from
+    /// another thread during those calls.
+    pub queue: VkQueue,
+    /// The loader entry point the caller uses (vkalgo opens no loader of its own).
+    pub get_instance_proc_addr: PFN_vkGetInstanceProcAddr,
+    /// Pipeline cache for vkalgo's pipelines (VK_NULL_HANDLE: none).
+    pub pipeline_cache: VkPipelineCache,
+    /// `VKALGO_CONTEXT_*` flags.
+    pub flags: u32,
+    /// Longest wait of `_host` calls in nanoseconds (0: 120 s).
+    pub timeout_ns: u64,
+}
+
+/// Creates a context on the caller's device (record-layer calls record into the caller's
+/// command buffers; `_host` calls submit to `desc->queue`). `*out` is set only on success.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_context_create_external(
+    desc: *const VkalgoExternalContextDesc,
+    out: *mut *mut VkalgoContext,
+) -> VkalgoResult {
+    guard("vkalgo_context_create_external", || {
+        non_null(desc, "desc")?;
+        non_null(out, "out")?;
+        let d = &*desc;
+        let known = VKALGO_CONTEXT_DEBUG_UTILS | VKALGO_CONTEXT_LOOKBACK_ON | VKALGO_CONTEXT_LOOKBACK_OFF;
+        if d.flags & !known != 0 {
+            return Err(Error::invalid(format!("unknown flags 0x{:x}", d.flags & !known)));
+        }
+        let lookback = match (d.flags & VKALGO_CONTEXT_LOOKBACK_ON != 0, d.flags & VKALGO_CONTEXT_LOOKBACK_OFF != 0) {
+            (true, true) => return Err(Error::invalid("LOOKBACK_ON and LOOKBACK_OFF are both set")),
+            (true, false) => Some(true),
+            (false, true) => Some(false),
+            (false, false) => None,
+        };
+        let gipa = d.get_instance_proc_addr.ok_or_else(|| Error::invalid("get_instance_proc_addr is NULL"))?;
+        // SAFETY: same ABI; handles are transparent wrappers of the same bits.
+        let gipa: ash::vk::PFN_vkGetInstanceProcAddr = std::mem::transmute(gipa);
+        let rust_desc = crate::ExternalContextDesc {
+            instance: d.instance.to_vk(),
+            physical_device: d.physical_device.to_vk(),
+            device: d.device.to_vk(),
+            queue_family_index: d.queue_family_index,
+            queue: d.queue.to_vk(),
+            get_instance_proc_addr: gipa,
+            pipeline_cache: d.pipeline_cache.to_vk(),
+            debug_utils: d.flags & VKALGO_CONTEXT_DEBUG_UTILS != 0,
+            lookback,
+            timeout: if d.timeout_ns == 0 { Duration::from_secs(120) } else { Duration::from_nanos(d.timeout_ns) },
+        };
+        let ctx = Context::from_external(&rust_desc)?;
+        write_out(out, VkalgoContext::new(ctx))
+    })
+}
+
+/// Destroys a context (NULL: no-op). Work recorded with it must have finished.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_context_destroy(ctx: *mut VkalgoContext) {
+    if !ctx.is_null() {
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(Box::from_raw(ctx))));
+    }
+}
+
+/// Name of the context's device (NULL context: ""). Valid while the context lives.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_context_device_name(ctx: *const VkalgoContext) -> *const c_char {
+    if ctx.is_null() {
+        return c"".as_ptr();
+    }
+    (*ctx).device_name_c.as_ptr()
+}
+
+/// 1 if the context uses single-pass look-back algorithms by default, 0 if not (or NULL).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_context_lookback_enabled(ctx: *const VkalgoContext) -> u32 {
+    if ctx.is_null() {
+        return 0;
+    }
+    (*ctx).ctx.profile().lookback as u32
+}
+
+/// Number of validation-layer messages the context received (0 without validation or NULL).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_context_validation_message_count(ctx: *const VkalgoContext) -> u64 {
+    if ctx.is_null() {
+        return 0;
+    }
+    (*ctx).ctx.validation_message_count()
+}
+
+/// A static description of a result code (never NULL).
+#[no_mangle]
+pub extern "C" fn vkalgo_result_string(r: VkalgoResult) -> *const c_char {
+    // Read as an integer: a C caller may pass any value.
+    let code: i32 = unsafe { std::mem::transmute::<VkalgoResult, i32>(r) };
+    let text: &'static std::ffi::CStr = match code {
+        0 => c"VKALGO_SUCCESS",
+        -1 => c"VKALGO_ERROR_INVALID_ARGUMENT",
+        -2 => c"VKALGO_ERROR_UNSUPPORTED",
+        -3 => c"VKALGO_ERROR_OUT_OF_MEMORY",
+        -4 => c"VKALGO_ERROR_DEVICE_LOST",
+        -5 => c"VKALGO_ERROR_TIMEOUT",
+        -6 => c"VKALGO_ERROR_TABLE_FULL",
+        -7 => c"VKALGO_ERROR_COMPILE",
+        -8 => c"VKALGO_ERROR_VULKAN",
+        -9 => c"VKALGO_ERROR_INTERNAL",
+        _ => c"VKALGO_RESULT_UNKNOWN",
+    };
+    text.as_ptr()
+}
+
+/// The detail of the last failed call on this thread ("" after a success; never NULL). Valid
+/// until the next vkalgo call on this thread.
+#[no_mangle]
+pub extern "C" fn vkalgo_last_error_message() -> *const c_char {
+    LAST_ERROR.with(|e| e.borrow().as_ptr())
+}

@@ -1,0 +1,190 @@
+//! C ABI of prefix scan: the host convenience calls and the record layer.
+
+use super::types::*;
+use super::{context_ref, guard, non_null, VkalgoContext, VkalgoResult};
+use crate::error::Error;
+use crate::{ElementCount, ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan};
+
+/// Scan operation: exclusive sum.
+pub const VKALGO_SCAN_EXCLUSIVE: u32 = 0;
+/// Scan operation: inclusive sum.
+pub const VKALGO_SCAN_INCLUSIVE: u32 = 1;
+/// Scan path: the device profile decides.
+pub const VKALGO_SCAN_PATH_AUTO: u32 = 0;
+/// Scan path: single-pass decoupled look-back.
+pub const VKALGO_SCAN_PATH_LOOKBACK: u32 = 1;
+/// Scan path: reduce-then-scan (no inter-workgroup waiting).
+pub const VKALGO_SCAN_PATH_REDUCE_THEN_SCAN: u32 = 2;
+
+/// A scan plan (path, tuning, scratch size fixed for one context).
+pub struct VkalgoScanPlan {
+    plan: ScanPlan,
+}
+
+/// What to plan a scan for.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoScanDesc {
+    /// `VKALGO_SCAN_EXCLUSIVE` or `VKALGO_SCAN_INCLUSIVE`.
+    pub op: u32,
+    /// `VKALGO_SCAN_PATH_*`.
+    pub path: u32,
+    /// Largest element count any call of the plan scans.
+    pub max_count: u64,
+}
+
+/// The buffers of one recorded scan (u32 elements).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoScanArgs {
+    /// Input elements.
+    pub input: VkalgoBufferRange,
+    /// Output elements: the same range as `input` scans in place; other overlaps are refused.
+    pub output: VkalgoBufferRange,
+    /// Scratch memory as `vkalgo_scan_plan_memory_requirements` reports.
+    pub scratch: VkalgoBufferRange,
+    /// Element count when `count_buffer.buffer` is VK_NULL_HANDLE.
+    pub count: u64,
+    /// Indirect count: a u32 at `count_buffer.offset`, read on the GPU (clamped to the plan's
+    /// max_count). VK_NULL_HANDLE: use `count`.
+    pub count_buffer: VkalgoBufferRange,
+}
+
+fn scan_op(op: u32) -> crate::Result<ScanOp> {
+    match op {
+        VKALGO_SCAN_EXCLUSIVE => Ok(ScanOp::Exclusive),
+        VKALGO_SCAN_INCLUSIVE => Ok(ScanOp::Inclusive),
+        other => Err(Error::invalid(format!("unknown scan op {other}"))),
+    }
+}
+
+fn scan_path(path: u32) -> crate::Result<ScanPath> {
+    match path {
+        VKALGO_SCAN_PATH_AUTO => Ok(ScanPath::Auto),
+        VKALGO_SCAN_PATH_LOOKBACK => Ok(ScanPath::Lookback),
+        VKALGO_SCAN_PATH_REDUCE_THEN_SCAN => Ok(ScanPath::ReduceThenScan),
+        other => Err(Error::invalid(format!("unknown scan path {other}"))),
+    }
+}
+
+unsafe fn host_scan(ctx: *mut VkalgoContext, input: *const u32, output: *mut u32, count: usize, op: ScanOp) -> crate::Result<()> {
+    let ctx = context_ref(ctx)?;
+    if count == 0 {
+        return Ok(());
+    }
+    non_null(input, "input")?;
+    non_null(output, "output")?;
+    // The input is copied to a staging buffer before anything is written, so input == output
+    // (or any overlap) is fine.
+    let source = std::slice::from_raw_parts(input, count).to_vec();
+    let mut result = vec![0u32; count];
+    ctx.scan_u32(&source, &mut result, op)?;
+    std::ptr::copy_nonoverlapping(result.as_ptr(), output, count);
+    Ok(())
+}
+
+/// Exclusive sum of `count` u32 from `input` into `output` on the GPU (blocking).
+/// `input == output` is allowed. On error `output` is unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_scan_exclusive_u32_host(
+    ctx: *mut VkalgoContext,
+    input: *const u32,
+    output: *mut u32,
+    count: usize,
+) -> VkalgoResult {
+    guard("vkalgo_scan_exclusive_u32_host", || host_scan(ctx, input, output, count, ScanOp::Exclusive))
+}
+
+/// Inclusive sum of `count` u32 from `input` into `output` on the GPU (blocking).
+/// `input == output` is allowed. On error `output` is unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_scan_inclusive_u32_host(
+    ctx: *mut VkalgoContext,
+    input: *const u32,
+    output: *mut u32,
+    count: usize,
+) -> VkalgoResult {
+    guard("vkalgo_scan_inclusive_u32_host", || host_scan(ctx, input, output, count, ScanOp::Inclusive))
+}
+
+/// Plans a scan on `ctx`. `*out` is set only on success; destroy it with
+/// `vkalgo_scan_plan_destroy`.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_scan_plan_create(
+    ctx: *mut VkalgoContext,
+    desc: *const VkalgoScanDesc,
+    out: *mut *mut VkalgoScanPlan,
+) -> VkalgoResult {
+    guard("vkalgo_scan_plan_create", || {
+        let ctx = context_ref(ctx)?;
+        non_null(desc, "desc")?;
+        non_null(out, "out")?;
+        let d = &*desc;
+        let desc = ScanDesc { op: scan_op(d.op)?, path: scan_path(d.path)?, max_count: d.max_count, tuning: None };
+        let plan = ctx.scan_plan(&desc)?;
+        *out = Box::into_raw(Box::new(VkalgoScanPlan { plan }));
+        Ok(())
+    })
+}
+
+/// Destroys a scan plan (NULL: no-op).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_scan_plan_destroy(plan: *mut VkalgoScanPlan) {
+    if !plan.is_null() {
+        drop(Box::from_raw(plan));
+    }
+}
+
+/// The scratch memory each `vkalgo_scan_record` of this plan needs.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_scan_plan_memory_requirements(
+    plan: *const VkalgoScanPlan,
+    out: *mut VkalgoMemoryRequirements,
+) -> VkalgoResult {
+    guard("vkalgo_scan_plan_memory_requirements", || {
+        non_null(plan, "plan")?;
+        non_null(out, "out")?;
+        *out = (*plan).plan.memory_requirements().into();
+        Ok(())
+    })
+}
+
+/// Elements per tile of the plan (0 for a NULL plan): sizes around it are the edge cases.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_scan_plan_tile_size(plan: *const VkalgoScanPlan) -> u64 {
+    if plan.is_null() {
+        return 0;
+    }
+    (*plan).plan.tile_size()
+}
+
+/// Records the scan into the caller's command buffer. Synchronization: writes to the input
+/// and count buffer must be visible to COMPUTE_SHADER reads; earlier uses of output and
+/// scratch must be complete before COMPUTE_SHADER and TRANSFER; afterwards the output is
+/// written by COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_scan_record(
+    ctx: *mut VkalgoContext,
+    plan: *const VkalgoScanPlan,
+    command_buffer: VkCommandBuffer,
+    args: *const VkalgoScanArgs,
+) -> VkalgoResult {
+    guard("vkalgo_scan_record", || {
+        let ctx = context_ref(ctx)?;
+        non_null(plan, "plan")?;
+        non_null(args, "args")?;
+        let a = &*args;
+        let count = if a.count_buffer.buffer.0 == 0 {
+            ElementCount::Direct(a.count)
+        } else {
+            ElementCount::Indirect(a.count_buffer.to_rust())
+        };
+        let args = ScanArgs {
+            input: a.input.to_rust(),
+            output: a.output.to_rust(),
+            scratch: a.scratch.to_rust(),
+            count,
+        };
+        (*plan).plan.record(ctx, command_buffer.to_vk(), &args)
+    })
+}

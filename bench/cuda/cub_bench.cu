@@ -1,0 +1,296 @@
+// CUB baseline for the vkalgo benchmarks.
+//
+//   cub_bench scan <log2 sizes...>   cub::DeviceScan::ExclusiveSum on uint32_t
+//   cub_bench copy <log2 size>       uint4 device-to-device copy kernel (bandwidth yardstick)
+//
+// Build: nvcc -O3 -std=c++17 -arch=sm_90 -o cub_bench bench/cuda/cub_bench.cu
+//
+// Every measurement prints one tab-separated line for bench/compare.py:
+//   RESULT <impl> <algo> <variant> <N> <median ms> <rate> <extra>
+// The rate is G elements/s for scans and GB/s (bytes read + written) for the copy.
+//
+// Timing: each repeat regenerates its input on the GPU, then a short spin kernel holds the
+// stream while the host queues the start event, the work and the stop event, so the events
+// bracket device time only (no host launch gaps). The median of the timed repeats is reported.
+
+#include <cub/cub.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#define CUDA_CHECK(expr)                                                                       \
+  do {                                                                                         \
+    cudaError_t err_ = (expr);                                                                 \
+    if (err_ != cudaSuccess) {                                                                 \
+      std::fprintf(stderr, "CUDA error %s at %s:%d: %s\n  in: %s\n", cudaGetErrorName(err_), \
+                   __FILE__, __LINE__, cudaGetErrorString(err_), #expr);                      \
+      std::exit(2);                                                                            \
+    }                                                                                          \
+  } while (0)
+
+// After every kernel launch: catches bad launch configurations.
+#define CUDA_CHECK_LAUNCH() CUDA_CHECK(cudaGetLastError())
+
+namespace {
+
+constexpr int kWarmup = 3;
+constexpr int kRepeats = 20;
+constexpr int kBlock = 256;
+// ~100 us at H100/H200 SM clocks; long enough for the host to queue one repeat's work.
+constexpr long long kSpinCycles = 200000;
+
+// Integer finalizer-style hash: a bijection on 32-bit values with good avalanche.
+__device__ __forceinline__ uint32_t mix32(uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
+  return x;
+}
+
+// Full-range pseudo-random u32 values, different for every seed.
+__global__ void fill_random(uint32_t* out, size_t n, uint32_t seed) {
+  const uint32_t salt = mix32(seed * 0x9e3779b9U + 0x632be5abU);
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    out[i] = mix32(uint32_t(i) * 0x9e3779b9U + salt);
+  }
+}
+
+// Plain vectorized copy, one uint4 per thread per iteration.
+__global__ void copy_u32x4(const uint4* __restrict__ src, uint4* __restrict__ dst, size_t n4) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n4; i += stride) {
+    dst[i] = src[i];
+  }
+}
+
+// Busy-waits on one thread so that the work queued behind it starts back to back.
+__global__ void spin(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+struct Gpu {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr;
+  cudaEvent_t stop = nullptr;
+  int sm_count = 0;
+};
+
+unsigned grid_for(size_t items, int sm_count) {
+  const size_t blocks = (items + kBlock - 1) / kBlock;
+  const size_t cap = size_t(sm_count) * 32;  // grid-stride loops cover the rest
+  return unsigned(std::max<size_t>(1, std::min(blocks, cap)));
+}
+
+void launch_fill(const Gpu& gpu, uint32_t* d, size_t n, uint32_t seed) {
+  fill_random<<<grid_for(n, gpu.sm_count), kBlock, 0, gpu.stream>>>(d, n, seed);
+  CUDA_CHECK_LAUNCH();
+}
+
+// Times one call of `work` (which only enqueues onto gpu.stream) in milliseconds.
+template <class Work>
+float time_once(const Gpu& gpu, Work&& work) {
+  spin<<<1, 1, 0, gpu.stream>>>(kSpinCycles);
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaEventRecord(gpu.start, gpu.stream));
+  work();
+  CUDA_CHECK(cudaEventRecord(gpu.stop, gpu.stream));
+  CUDA_CHECK(cudaEventSynchronize(gpu.stop));
+  float ms = 0.0f;
+  CUDA_CHECK(cudaEventElapsedTime(&ms, gpu.start, gpu.stop));
+  return ms;
+}
+
+double median(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? double(v[m]) : 0.5 * (double(v[m - 1]) + double(v[m]));
+}
+
+// Parses a log2 size in [lo, hi]; exits with a message otherwise.
+int parse_log2(const char* s, int lo, int hi) {
+  char* end = nullptr;
+  const long v = std::strtol(s, &end, 10);
+  if (end == s || *end != '\0' || v < lo || v > hi) {
+    std::fprintf(stderr, "invalid log2 size '%s' (expected %d..%d)\n", s, lo, hi);
+    std::exit(2);
+  }
+  return int(v);
+}
+
+void bench_scan(const Gpu& gpu, int log2n) {
+  const size_t n = size_t(1) << log2n;
+  const int num_items = int(n);  // log2n <= 30, so this fits
+  const size_t bytes = n * sizeof(uint32_t);
+
+  uint32_t* d_in = nullptr;
+  uint32_t* d_out = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_in, bytes));
+  CUDA_CHECK(cudaMalloc(&d_out, bytes));
+
+  // Phase one: ask CUB how much scratch it needs.
+  size_t temp_bytes = 0;
+  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, d_in, d_out, num_items, gpu.stream));
+  void* d_temp = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_temp, std::max<size_t>(temp_bytes, 1)));
+
+  auto scan = [&] {
+    size_t tb = temp_bytes;
+    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(d_temp, tb, d_in, d_out, num_items, gpu.stream));
+    CUDA_CHECK_LAUNCH();
+  };
+
+  uint32_t seed = 0x5ca1ab1eU ^ uint32_t(log2n);
+  for (int i = 0; i < kWarmup; ++i) {
+    launch_fill(gpu, d_in, n, seed++);
+    scan();
+  }
+  CUDA_CHECK(cudaStreamSynchronize(gpu.stream));
+
+  std::vector<float> times;
+  times.reserve(kRepeats);
+  for (int i = 0; i < kRepeats; ++i) {
+    launch_fill(gpu, d_in, n, seed++);  // outside the timed region
+    times.push_back(time_once(gpu, scan));
+  }
+  CUDA_CHECK(cudaStreamSynchronize(gpu.stream));
+
+  // Check the last repeat against a wrapping u32 scan on the host.
+  std::vector<uint32_t> h_in(n), h_out(n);
+  CUDA_CHECK(cudaMemcpy(h_in.data(), d_in, bytes, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, bytes, cudaMemcpyDeviceToHost));
+  uint32_t acc = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (h_out[i] != acc) {
+      std::printf("FAIL scan N=%zu: first mismatch at %zu: got %u, expected %u\n", n, i, h_out[i], acc);
+      std::exit(1);
+    }
+    acc += h_in[i];
+  }
+
+  const double ms = median(times);
+  const double gelems = double(n) / (ms * 1e-3) / 1e9;
+  std::printf("cub ExclusiveSum u32  N=2^%d  median %.4f ms  %.2f G elem/s  (%.1f GB/s at 8 B/elem)  temp %zu B  ok\n",
+              log2n, ms, gelems, gelems * 8.0, temp_bytes);
+  std::printf("RESULT\tcub\tscan_exclusive_u32\tcub\t%zu\t%.6f\t%.4f\t%zu\n", n, ms, gelems, temp_bytes);
+  std::fflush(stdout);
+
+  CUDA_CHECK(cudaFree(d_temp));
+  CUDA_CHECK(cudaFree(d_out));
+  CUDA_CHECK(cudaFree(d_in));
+}
+
+void bench_copy(const Gpu& gpu, int log2n) {
+  const size_t n = size_t(1) << log2n;  // u32 elements; log2n >= 2 so n4 is exact
+  const size_t n4 = n / 4;
+  const size_t bytes = n * sizeof(uint32_t);
+
+  uint32_t* d_src = nullptr;
+  uint32_t* d_dst = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_src, bytes));
+  CUDA_CHECK(cudaMalloc(&d_dst, bytes));
+
+  // One uint4 per thread; the grid-stride loop only matters if the grid would overflow.
+  const size_t blocks = (n4 + kBlock - 1) / kBlock;
+  const unsigned grid = unsigned(std::min<size_t>(blocks, 0x7fffffff));
+  auto copy = [&] {
+    copy_u32x4<<<grid, kBlock, 0, gpu.stream>>>(reinterpret_cast<const uint4*>(d_src),
+                                                 reinterpret_cast<uint4*>(d_dst), n4);
+    CUDA_CHECK_LAUNCH();
+  };
+
+  uint32_t seed = 0xc0ffee00U ^ uint32_t(log2n);
+  for (int i = 0; i < kWarmup; ++i) {
+    launch_fill(gpu, d_src, n, seed++);
+    copy();
+  }
+  CUDA_CHECK(cudaStreamSynchronize(gpu.stream));
+
+  std::vector<float> times;
+  times.reserve(kRepeats);
+  for (int i = 0; i < kRepeats; ++i) {
+    launch_fill(gpu, d_src, n, seed++);
+    times.push_back(time_once(gpu, copy));
+  }
+  CUDA_CHECK(cudaStreamSynchronize(gpu.stream));
+
+  std::vector<uint32_t> h_src(n), h_dst(n);
+  CUDA_CHECK(cudaMemcpy(h_src.data(), d_src, bytes, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(h_dst.data(), d_dst, bytes, cudaMemcpyDeviceToHost));
+  if (std::memcmp(h_src.data(), h_dst.data(), bytes) != 0) {
+    std::printf("FAIL copy N=%zu: destination differs from source\n", n);
+    std::exit(1);
+  }
+
+  const double ms = median(times);
+  const double gbps = 2.0 * double(bytes) / (ms * 1e-3) / 1e9;
+  std::printf("cuda copy u32x4  N=2^%d u32  median %.4f ms  %.1f GB/s (read+write)  ok\n", log2n, ms, gbps);
+  std::printf("RESULT\tcuda\tcopy_u32x4\tkernel\t%zu\t%.6f\t%.4f\t0\n", n, ms, gbps);
+  std::fflush(stdout);
+
+  CUDA_CHECK(cudaFree(d_dst));
+  CUDA_CHECK(cudaFree(d_src));
+}
+
+void usage() {
+  std::fprintf(stderr,
+               "usage: cub_bench scan <log2 sizes...>   (each 1..30)\n"
+               "       cub_bench copy <log2 size>       (2..30, u32 elements)\n");
+  std::exit(2);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) usage();
+  const bool is_scan = std::strcmp(argv[1], "scan") == 0;
+  const bool is_copy = std::strcmp(argv[1], "copy") == 0;
+  if (!is_scan && !is_copy) usage();
+  if (is_copy && argc != 3) usage();
+
+  // Validate every size before touching the GPU.
+  std::vector<int> sizes;
+  for (int i = 2; i < argc; ++i) sizes.push_back(parse_log2(argv[i], is_copy ? 2 : 1, 30));
+
+  int dev = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+  Gpu gpu;
+  gpu.sm_count = prop.multiProcessorCount;
+  int runtime_version = 0;
+  CUDA_CHECK(cudaRuntimeGetVersion(&runtime_version));
+#ifdef CUB_VERSION
+  std::printf("device: %s (sm_%d%d, %d SMs), CUDA runtime %d, CUB %d\n", prop.name, prop.major, prop.minor,
+              prop.multiProcessorCount, runtime_version, int(CUB_VERSION));
+#else
+  std::printf("device: %s (sm_%d%d, %d SMs), CUDA runtime %d\n", prop.name, prop.major, prop.minor,
+              prop.multiProcessorCount, runtime_version);
+#endif
+
+  CUDA_CHECK(cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaEventCreate(&gpu.start));
+  CUDA_CHECK(cudaEventCreate(&gpu.stop));
+
+  for (int log2n : sizes) {
+    if (is_scan) {
+      bench_scan(gpu, log2n);
+    } else {
+      bench_copy(gpu, log2n);
+    }
+  }
+
+  CUDA_CHECK(cudaEventDestroy(gpu.stop));
+  CUDA_CHECK(cudaEventDestroy(gpu.start));
+  CUDA_CHECK(cudaStreamDestroy(gpu.stream));
+  return 0;
+}
