@@ -281,3 +281,41 @@ pub extern "C" fn vkalgo_result_string(r: VkalgoResult) -> *const c_char {
 pub extern "C" fn vkalgo_last_error_message() -> *const c_char {
     LAST_ERROR.with(|e| e.borrow().as_ptr())
 }
+
+#[cfg(test)]
+mod tests {
+    /// The committed header equals what cbindgen generates from src/capi now.
+    #[test]
+    fn committed_header_is_fresh() {
+        let generated = include_str!(concat!(env!("OUT_DIR"), "/vkalgo.h"));
+        let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/include/vkalgo.h"))
+            .expect("include/vkalgo.h");
+        assert!(
+            generated == committed,
+            "include/vkalgo.h is stale: run `VKALGO_UPDATE_HEADER=1 cargo build` and commit it"
+        );
+    }
+
+    #[test]
+    fn result_codes_are_distinct_and_named() {
+        use super::*;
+        let codes = [
+            VkalgoResult::VkalgoSuccess,
+            VkalgoResult::VkalgoErrorInvalidArgument,
+            VkalgoResult::VkalgoErrorUnsupported,
+            VkalgoResult::VkalgoErrorOutOfMemory,
+            VkalgoResult::VkalgoErrorDeviceLost,
+            VkalgoResult::VkalgoErrorTimeout,
+            VkalgoResult::VkalgoErrorTableFull,
+            VkalgoResult::VkalgoErrorCompile,
+            VkalgoResult::VkalgoErrorVulkan,
+            VkalgoResult::VkalgoErrorInternal,
+        ];
+        let mut names = std::collections::HashSet::new();
+        for (i, c) in codes.iter().enumerate() {
+            assert_eq!(*c as i32, -(i as i32));
+            let name = unsafe { std::ffi::CStr::from_ptr(vkalgo_result_string(*c)) };
+            assert!(names.insert(name.to_owned()), "{name:?}");
+        }
+    }
+}

@@ -41,7 +41,7 @@ pub(crate) fn push_constant_members(spirv: &[u8]) -> Vec<(String, u32)> {
     let words: Vec<u32> = spirv.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
     let mut names: HashMap<(u32, u32), String> = HashMap::new();
     let mut offsets: HashMap<(u32, u32), u32> = HashMap::new();
-    let mut block = None;
+    let mut pointees = Vec::new();
     let mut i = 5;
     while i < words.len() {
         let count = (words[i] >> 16) as usize;
@@ -59,12 +59,15 @@ pub(crate) fn push_constant_members(spirv: &[u8]) -> Vec<(String, u32)> {
             OP_MEMBER_DECORATE if args[2] == DECORATION_OFFSET => {
                 offsets.insert((args[0], args[1]), args[3]);
             }
-            OP_TYPE_POINTER if args[1] == STORAGE_PUSH_CONSTANT => block = Some(args[2]),
+            OP_TYPE_POINTER if args[1] == STORAGE_PUSH_CONSTANT => pointees.push(args[2]),
             _ => {}
         }
         i += count;
     }
-    let Some(block) = block else { return Vec::new() };
+    // Pointers to single members share the storage class: the block is the struct pointee.
+    let Some(block) = pointees.into_iter().find(|t| offsets.keys().any(|(ty, _)| ty == t)) else {
+        return Vec::new();
+    };
     let mut members: Vec<(u32, String, u32)> = offsets
         .iter()
         .filter(|((ty, _), _)| *ty == block)

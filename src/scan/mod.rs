@@ -65,13 +65,16 @@ pub struct ScanTuning {
     pub workgroup_size: u32,
     /// uvec4 vectors each invocation loads per tile (1..=8).
     pub vecs_per_thread: u32,
+    /// Look-back: spins on a silent predecessor before computing its aggregate from the
+    /// input instead (0: the device's default). 1 forces the fallback nearly always.
+    pub lookback_spins: u32,
 }
 
 impl ScanTuning {
     /// The tuning vkalgo uses on this device.
     pub fn for_device(ctx: &Context) -> Self {
         let _ = ctx;
-        ScanTuning { workgroup_size: 256, vecs_per_thread: 4 }
+        ScanTuning { workgroup_size: 256, vecs_per_thread: 4, lookback_spins: 0 }
     }
 
     fn tile_elements(&self) -> u64 {
@@ -193,7 +196,11 @@ impl Context {
             ScanPath::Lookback => (LOOKBACK_HEADER_BYTES + max_tiles * 8).max(rts_bytes),
             _ => rts_bytes,
         };
-        let spin_limit = if self.is_cpu_device() { 32 } else { 256 };
+        let spin_limit = match tuning.lookback_spins {
+            0 if self.is_cpu_device() => 32,
+            0 => 256,
+            spins => spins,
+        };
         Ok(ScanPlan {
             desc: *desc,
             path,

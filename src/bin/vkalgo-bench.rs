@@ -1,0 +1,257 @@
+//! vkalgo benchmark: times every algorithm on the best Vulkan device with GPU timestamps
+//! (warm-up, median of repeats, fresh random data, every result verified against the CPU
+//! reference) and prints a table per algorithm, with the device's copy bandwidth measured by a
+//! compute-shader copy as the yardstick.
+//!
+//! Usage: vkalgo-bench [--sizes 20,24,28] [--reps 20] [--tuning 256x4,256x6] [--paths lookback,rts]
+//! Each measurement is also printed as a tab-separated `RESULT` line (see bench/compare.py).
+
+use ash::vk;
+use std::time::Instant;
+use vkalgo::scan::reference;
+use vkalgo::{
+    Context, ElementCount, GpuBuffer, MemoryLocation, Result, ScanArgs, ScanDesc, ScanOp, ScanPath, ScanTuning,
+};
+
+struct Options {
+    sizes: Vec<u32>,
+    reps: usize,
+    tunings: Vec<Option<ScanTuning>>,
+    paths: Vec<ScanPath>,
+}
+
+fn parse_options(ctx: &Context) -> Options {
+    let gpu = !ctx.is_cpu_device();
+    let mut options = Options {
+        sizes: if gpu { vec![20, 24, 28] } else { vec![16, 20, 22] },
+        reps: if gpu { 20 } else { 5 },
+        tunings: vec![None],
+        paths: vec![ScanPath::Lookback, ScanPath::ReduceThenScan],
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).cloned().unwrap_or_default();
+        match args[i].as_str() {
+            "--sizes" => options.sizes = value.split(',').filter_map(|s| s.trim().parse().ok()).collect(),
+            "--reps" => options.reps = value.parse().unwrap_or(options.reps).max(1),
+            "--tuning" => {
+                options.tunings = value
+                    .split(',')
+                    .filter_map(|t| {
+                        let (wg, v) = t.split_once('x')?;
+                        Some(Some(ScanTuning { workgroup_size: wg.parse().ok()?, vecs_per_thread: v.parse().ok()?, lookback_spins: 0 }))
+                    })
+                    .collect()
+            }
+            "--paths" => {
+                options.paths = value
+                    .split(',')
+                    .filter_map(|p| match p {
+                        "lookback" => Some(ScanPath::Lookback),
+                        "rts" | "reduce_then_scan" => Some(ScanPath::ReduceThenScan),
+                        _ => None,
+                    })
+                    .collect()
+            }
+            other => {
+                eprintln!("unknown argument {other}");
+                std::process::exit(2);
+            }
+        }
+        i += 2;
+    }
+    options
+}
+
+/// GPU timing of recorded work: a two-entry timestamp query pool.
+struct Timer<'a> {
+    ctx: &'a Context,
+    pool: vk::QueryPool,
+}
+
+impl<'a> Timer<'a> {
+    fn new(ctx: &'a Context) -> Result<Self> {
+        let info = vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(2);
+        let pool = unsafe { ctx.device().create_query_pool(&info, None) }
+            .map_err(|e| vkalgo::Error::vk("vkCreateQueryPool", e))?;
+        Ok(Timer { ctx, pool })
+    }
+
+    /// Runs `record` in one submission and returns the GPU milliseconds between its start and end.
+    fn time(&self, record: impl FnOnce(vk::CommandBuffer) -> Result<()>) -> Result<f64> {
+        let d = self.ctx.device();
+        self.ctx.submit_and_wait(|cmd| unsafe {
+            d.cmd_reset_query_pool(cmd, self.pool, 0, 2);
+            d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::TOP_OF_PIPE, self.pool, 0);
+            record(cmd)?;
+            d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, self.pool, 1);
+            Ok(())
+        })?;
+        let mut stamps = [0u64; 2];
+        unsafe { d.get_query_pool_results(self.pool, 0, &mut stamps, vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT) }
+            .map_err(|e| vkalgo::Error::vk("vkGetQueryPoolResults", e))?;
+        let ticks = stamps[1].wrapping_sub(stamps[0]) as f64;
+        Ok(ticks * self.ctx.profile().timestamp_period as f64 / 1e6)
+    }
+}
+
+impl Drop for Timer<'_> {
+    fn drop(&mut self) {
+        unsafe { self.ctx.device().destroy_query_pool(self.pool, None) };
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// Fills a device buffer with `data` through a staging buffer.
+fn upload(ctx: &Context, dst: &GpuBuffer, data: &[u32]) -> Result<()> {
+    let bytes = std::mem::size_of_val(data) as u64;
+    let mut staging = GpuBuffer::new(ctx, bytes, MemoryLocation::CpuToGpu, "bench upload")?;
+    staging.mapped().expect("mapped")[..bytes as usize].copy_from_slice(bytemuck::cast_slice(data));
+    ctx.submit_and_wait(|cmd| unsafe {
+        ctx.device().cmd_copy_buffer(cmd, staging.buffer(), dst.buffer(), &[vk::BufferCopy { src_offset: 0, dst_offset: 0, size: bytes }]);
+        Ok(())
+    })
+}
+
+fn download(ctx: &Context, src: &GpuBuffer, n: usize) -> Result<Vec<u32>> {
+    let bytes = n as u64 * 4;
+    let mut staging = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuToCpu, "bench download")?;
+    ctx.submit_and_wait(|cmd| unsafe {
+        ctx.device().cmd_copy_buffer(cmd, src.buffer(), staging.buffer(), &[vk::BufferCopy { src_offset: 0, dst_offset: 0, size: bytes }]);
+        let barrier = [vk::MemoryBarrier::default().src_access_mask(vk::AccessFlags::TRANSFER_WRITE).dst_access_mask(vk::AccessFlags::HOST_READ)];
+        ctx.device().cmd_pipeline_barrier(cmd, vk::PipelineStageFlags::TRANSFER, vk::PipelineStageFlags::HOST, vk::DependencyFlags::empty(), &barrier, &[], &[]);
+        Ok(())
+    })?;
+    Ok(bytemuck::cast_slice(&staging.mapped().expect("mapped")[..bytes as usize]).to_vec())
+}
+
+fn random_u32(n: usize, seed: u64) -> Vec<u32> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 16) as u32
+        })
+        .collect()
+}
+
+/// Copy bandwidth (bytes read + written per second) of the compute-shader copy.
+fn copy_bandwidth(ctx: &Context, timer: &Timer, bytes: u64, reps: usize) -> Result<(f64, f64)> {
+    let src = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, "bench copy src")?;
+    let dst = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, "bench copy dst")?;
+    let data = random_u32((bytes / 4) as usize, 7);
+    upload(ctx, &src, &data)?;
+    let mut times = Vec::new();
+    for rep in 0..reps + 2 {
+        let ms = timer.time(|cmd| ctx.record_compute_copy(cmd, &src.range(), &dst.range()))?;
+        if rep >= 2 {
+            times.push(ms);
+        }
+    }
+    let check = download(ctx, &dst, data.len())?;
+    assert!(check == data, "compute copy produced wrong data");
+    let ms = median(times);
+    Ok((ms, 2.0 * bytes as f64 / (ms * 1e-3) / 1e9))
+}
+
+fn main() -> Result<()> {
+    let ctx = Context::new()?;
+    let options = parse_options(&ctx);
+    let p = ctx.profile();
+    println!("device: {} ({:?}), Vulkan {}, driver {}", p.device_name, p.device_type, p.api_version_string(), p.driver);
+    println!(
+        "subgroup {}..{}, shared memory {} KiB, look-back policy {}",
+        p.min_subgroup_size,
+        p.max_subgroup_size,
+        p.max_shared_memory / 1024,
+        if p.lookback { "on" } else { "off" }
+    );
+    if !p.timestamps {
+        return Err(vkalgo::Error::Unsupported("the queue has no timestamps".into()));
+    }
+    let timer = Timer::new(&ctx)?;
+    let copy_bytes: u64 = if ctx.is_cpu_device() { 64 << 20 } else { 1 << 30 };
+    let (copy_ms, copy_gbs) = copy_bandwidth(&ctx, &timer, copy_bytes, options.reps)?;
+    println!("copy bandwidth (compute shader, uvec4, {} MiB): {copy_gbs:.0} GB/s (read + write), {copy_ms:.3} ms", copy_bytes >> 20);
+    println!("RESULT\tvkalgo\tcopy_u32x4\tshader\t{}\t{copy_ms:.6}\t{copy_gbs:.1}\t0", copy_bytes / 4);
+
+    println!("\nscan_exclusive_u32 (bytes moved per element: 8)");
+    println!("| path | tuning | N | ms | G elements/s | GB/s | % of copy | scratch bytes | verified |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let mut rows = Vec::new();
+    for &log2 in &options.sizes {
+        let n = 1usize << log2;
+        let input = random_u32(n, log2 as u64 * 1000 + 1);
+        let expected = reference::scan_u32(&input, ScanOp::Exclusive);
+        let in_buf = GpuBuffer::new(&ctx, n as u64 * 4, MemoryLocation::GpuOnly, "bench scan in")?;
+        let out_buf = GpuBuffer::new(&ctx, n as u64 * 4, MemoryLocation::GpuOnly, "bench scan out")?;
+        upload(&ctx, &in_buf, &input)?;
+        for &path in &options.paths {
+            for &tuning in &options.tunings {
+                let desc = ScanDesc { op: ScanOp::Exclusive, path, max_count: n as u64, tuning };
+                let plan = match ctx.scan_plan(&desc) {
+                    Ok(plan) => plan,
+                    Err(e) => {
+                        println!("| {path:?} | - | 2^{log2} | skipped: {e} |");
+                        continue;
+                    }
+                };
+                let scratch = GpuBuffer::new(&ctx, plan.memory_requirements().scratch_size, MemoryLocation::GpuOnly, "bench scratch")?;
+                let args = ScanArgs {
+                    input: in_buf.range(),
+                    output: out_buf.range(),
+                    scratch: scratch.range(),
+                    count: ElementCount::Direct(n as u64),
+                };
+                let wall = Instant::now();
+                let mut times = Vec::new();
+                for rep in 0..options.reps + 3 {
+                    let ms = timer.time(|cmd| plan.record(&ctx, cmd, &args))?;
+                    if rep >= 3 {
+                        times.push(ms);
+                    }
+                }
+                let got = download(&ctx, &out_buf, n)?;
+                let verified = got == expected;
+                let ms = median(times);
+                let gelems = n as f64 / (ms * 1e-3) / 1e9;
+                let gbs = 8.0 * n as f64 / (ms * 1e-3) / 1e9;
+                let variant = match plan.path() {
+                    ScanPath::Lookback => "lookback",
+                    _ => "reduce_then_scan",
+                };
+                let tuning_text = desc.tuning.map_or("default".to_string(), |t| format!("{}x{}", t.workgroup_size, t.vecs_per_thread));
+                rows.push(format!(
+                    "| {variant} | {tuning_text} | 2^{log2} | {ms:.4} | {gelems:.1} | {gbs:.0} | {:.0}% | {} | {} |",
+                    100.0 * gbs / copy_gbs,
+                    plan.memory_requirements().scratch_size,
+                    if verified { "yes" } else { "NO" }
+                ));
+                println!("{}", rows.last().unwrap());
+                println!(
+                    "RESULT\tvkalgo\tscan_exclusive_u32\t{variant}{}\t{n}\t{ms:.6}\t{gelems:.2}\t{}",
+                    desc.tuning.map_or(String::new(), |_| format!("_{tuning_text}")),
+                    plan.memory_requirements().scratch_size
+                );
+                if !verified {
+                    eprintln!("MISMATCH: {variant} {tuning_text} n={n} (wall {:?})", wall.elapsed());
+                    std::process::exit(1);
+                }
+            }
+        }
+    }
+    println!("\nsummary: device {}, copy {copy_gbs:.0} GB/s", p.device_name);
+    println!("| path | tuning | N | ms | G elements/s | GB/s | % of copy | scratch bytes | verified |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for r in rows {
+        println!("{r}");
+    }
+    Ok(())
+}
