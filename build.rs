@@ -7,7 +7,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// One shader permutation: (name, source under glsl/, preprocessor definitions).
-type Permutation = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+type Permutation = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
 
 /// The permutation table: every structural variant of every pass. Tuning values are
 /// specialization constants chosen at pipeline creation, not permutations.
@@ -37,10 +41,7 @@ fn compile_shaders(root: &Path, out: &Path) {
         let path = glsl.join(file);
         let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
         let mut options = shaderc::CompileOptions::new().unwrap();
-        options.set_target_env(
-            shaderc::TargetEnv::Vulkan,
-            shaderc::EnvVersion::Vulkan1_2 as u32,
-        );
+        options.set_target_env(shaderc::TargetEnv::Vulkan, shaderc::EnvVersion::Vulkan1_2 as u32);
         options.set_target_spirv(shaderc::SpirvVersion::V1_5);
         options.set_optimization_level(shaderc::OptimizationLevel::Performance);
         options.set_generate_debug_info(); // keeps OpName/OpMemberName for the push-constant test
@@ -50,13 +51,16 @@ fn compile_shaders(root: &Path, out: &Path) {
         let dir = path.parent().unwrap().to_path_buf();
         let glsl_root = glsl.clone();
         options.set_include_callback(move |requested, _kind, requester, _depth| {
-            let base = Path::new(requester).parent().map(Path::to_path_buf).unwrap_or(dir.clone());
+            let base = Path::new(requester)
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or(dir.clone());
             let mut candidate = base.join(requested);
             if !candidate.exists() {
                 candidate = glsl_root.join("common").join(requested);
             }
-            let content = std::fs::read_to_string(&candidate)
-                .map_err(|e| format!("{}: {e}", candidate.display()))?;
+            let content =
+                std::fs::read_to_string(&candidate).map_err(|e| format!("{}: {e}", candidate.display()))?;
             Ok(shaderc::ResolvedInclude {
                 resolved_name: candidate.to_string_lossy().into_owned(),
                 content,
@@ -104,9 +108,7 @@ fn generate_header(root: &Path, out: &Path) {
     for source in sources {
         builder = builder.with_src(source);
     }
-    let bindings = builder
-        .generate()
-        .expect("cbindgen failed on src/capi");
+    let bindings = builder.generate().expect("cbindgen failed on src/capi");
     bindings.write_to_file(out.join("vkalgo.h"));
     if std::env::var("VKALGO_UPDATE_HEADER").is_ok_and(|v| v == "1") {
         bindings.write_to_file(root.join("include/vkalgo.h"));

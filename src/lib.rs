@@ -46,7 +46,9 @@ mod push_constant_tests {
     #[test]
     fn push_constant_structs_match_glsl() {
         let mut checked = 0;
-        let layouts = crate::scan::push_layouts().into_iter().chain(crate::core::copy::push_layouts());
+        let layouts = crate::scan::push_layouts()
+            .into_iter()
+            .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {
             let glsl = push_constant_members(shader.spirv);
             assert!(!glsl.is_empty(), "{}: no push-constant block found", shader.name);
@@ -57,9 +59,17 @@ mod push_constant_tests {
                 .collect();
             assert_eq!(glsl, rust, "{}: GLSL block vs Rust struct", shader.name);
             let end = glsl.last().unwrap().1 + 4;
-            assert!(end as usize <= size && size <= 128, "{}: size {size}", shader.name);
+            assert!(
+                end as usize <= size && size <= 128,
+                "{}: size {size}",
+                shader.name
+            );
             checked += 1;
         }
-        assert_eq!(checked, crate::core::shaders::ALL_SHADERS.len(), "every shader has a push layout");
+        assert_eq!(
+            checked,
+            crate::core::shaders::ALL_SHADERS.len(),
+            "every shader has a push layout"
+        );
     }
 }

@@ -22,8 +22,23 @@ fn datasets(n: usize, seed: u64) -> Vec<(&'static str, Vec<u32>)> {
     ]
 }
 
-fn check(ctx: &vkalgo::Context, path: ScanPath, op: ScanOp, n: usize, layout: Layout, data: &[u32], what: &str) {
-    let plan = ctx.scan_plan(&ScanDesc { op, path, max_count: n as u64, tuning: None }).unwrap();
+fn check(
+    ctx: &vkalgo::Context,
+    path: ScanPath,
+    op: ScanOp,
+    n: usize,
+    layout: Layout,
+    data: &[u32],
+    what: &str,
+) {
+    let plan = ctx
+        .scan_plan(&ScanDesc {
+            op,
+            path,
+            max_count: n as u64,
+            tuning: None,
+        })
+        .unwrap();
     let got = record_scan(ctx, &plan, data, n as u64, layout).unwrap();
     let expected = reference::scan_u32(data, op);
     if got != expected {
@@ -38,8 +53,26 @@ fn check(ctx: &vkalgo::Context, path: ScanPath, op: ScanOp, n: usize, layout: La
 #[test]
 fn sizes_around_tiles_both_paths_both_ops() {
     let ctx = context();
-    let tile = ctx.scan_plan(&ScanDesc::new(ScanOp::Exclusive, 1)).unwrap().tile_size() as usize;
-    let sizes = [1, 2, 3, 31, 255, tile - 1, tile, tile + 1, 2 * tile - 1, 3 * tile + 7, 65_537, 1 << 16, 1 << 18, 999_983];
+    let tile = ctx
+        .scan_plan(&ScanDesc::new(ScanOp::Exclusive, 1))
+        .unwrap()
+        .tile_size() as usize;
+    let sizes = [
+        1,
+        2,
+        3,
+        31,
+        255,
+        tile - 1,
+        tile,
+        tile + 1,
+        2 * tile - 1,
+        3 * tile + 7,
+        65_537,
+        1 << 16,
+        1 << 18,
+        999_983,
+    ];
     for path in PATHS {
         for op in [ScanOp::Exclusive, ScanOp::Inclusive] {
             for &n in &sizes {
@@ -56,7 +89,14 @@ fn sizes_around_tiles_both_paths_both_ops() {
 fn count_zero_records_nothing() {
     let ctx = context();
     for path in PATHS {
-        let plan = ctx.scan_plan(&ScanDesc { op: ScanOp::Exclusive, path, max_count: 64, tuning: None }).unwrap();
+        let plan = ctx
+            .scan_plan(&ScanDesc {
+                op: ScanOp::Exclusive,
+                path,
+                max_count: 64,
+                tuning: None,
+            })
+            .unwrap();
         let got = record_scan(&ctx, &plan, &[7; 64], 0, Layout::default()).unwrap();
         assert!(got.iter().all(|&w| w == POISON), "{path:?}: count 0 wrote output");
     }
@@ -69,11 +109,27 @@ fn large_inputs() {
     for path in PATHS {
         let n = 1 << 22;
         let data = Rng(22).vec_u32(n);
-        check(&ctx, path, ScanOp::Exclusive, n, Layout::default(), &data, "random 2^22");
+        check(
+            &ctx,
+            path,
+            ScanOp::Exclusive,
+            n,
+            Layout::default(),
+            &data,
+            "random 2^22",
+        );
     }
     let n = (1 << 23) + 12345;
     let data = Rng(23).vec_u32(n);
-    check(&ctx, ScanPath::Lookback, ScanOp::Inclusive, n, Layout::default(), &data, "random 2^23+12345");
+    check(
+        &ctx,
+        ScanPath::Lookback,
+        ScanOp::Inclusive,
+        n,
+        Layout::default(),
+        &data,
+        "random 2^23+12345",
+    );
     assert_no_validation_messages(&ctx);
 }
 
@@ -85,7 +141,11 @@ fn buffer_offsets_and_unaligned_ranges() {
     // 16-byte aligned (vector path), and 4-byte aligned (scalar path) offsets.
     for (input_offset, output_offset) in [(16, 32), (4, 8), (12, 256), (1 << 16, 4)] {
         for path in PATHS {
-            let layout = Layout { input_offset, output_offset, ..Default::default() };
+            let layout = Layout {
+                input_offset,
+                output_offset,
+                ..Default::default()
+            };
             check(&ctx, path, ScanOp::Exclusive, n, layout, &data, "offsets");
         }
     }
@@ -98,7 +158,11 @@ fn in_place() {
     for path in PATHS {
         for (n, offset) in [(1usize, 0u64), (4097, 4), (300_000, 64)] {
             let data = Rng(n as u64).vec_u32(n);
-            let layout = Layout { input_offset: offset, in_place: true, ..Default::default() };
+            let layout = Layout {
+                input_offset: offset,
+                in_place: true,
+                ..Default::default()
+            };
             check(&ctx, path, ScanOp::Inclusive, n, layout, &data, "in place");
         }
     }
@@ -111,17 +175,47 @@ fn indirect_counts_below_the_maximum() {
     let max = 100_000u64;
     let data = Rng(9).vec_u32(max as usize);
     for path in PATHS {
-        let plan = ctx.scan_plan(&ScanDesc { op: ScanOp::Exclusive, path, max_count: max, tuning: None }).unwrap();
+        let plan = ctx
+            .scan_plan(&ScanDesc {
+                op: ScanOp::Exclusive,
+                path,
+                max_count: max,
+                tuning: None,
+            })
+            .unwrap();
         for count in [0u64, 1, 4095, 4096, 4097, 77_777, max] {
-            let layout = Layout { indirect: true, output_offset: 16, ..Default::default() };
+            let layout = Layout {
+                indirect: true,
+                output_offset: 16,
+                ..Default::default()
+            };
             let got = record_scan(&ctx, &plan, &data, count, layout).unwrap();
             let expected = reference::scan_u32(&data[..count as usize], ScanOp::Exclusive);
-            assert!(got[..count as usize] == expected[..], "{path:?} indirect count {count}");
-            assert!(got[count as usize..].iter().all(|&w| w == POISON), "{path:?} wrote past indirect count {count}");
+            assert!(
+                got[..count as usize] == expected[..],
+                "{path:?} indirect count {count}"
+            );
+            assert!(
+                got[count as usize..].iter().all(|&w| w == POISON),
+                "{path:?} wrote past indirect count {count}"
+            );
         }
         // A count above the plan's maximum is clamped to it, never overruns.
-        let got = record_scan(&ctx, &plan, &data, max + 1000, Layout { indirect: true, ..Default::default() }).unwrap();
-        assert!(got == reference::scan_u32(&data, ScanOp::Exclusive), "{path:?}: clamped indirect count");
+        let got = record_scan(
+            &ctx,
+            &plan,
+            &data,
+            max + 1000,
+            Layout {
+                indirect: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(
+            got == reference::scan_u32(&data, ScanOp::Exclusive),
+            "{path:?}: clamped indirect count"
+        );
     }
     assert_no_validation_messages(&ctx);
 }
@@ -132,11 +226,25 @@ fn tunings() {
     let n = 123_457;
     let data = Rng(3).vec_u32(n);
     for (workgroup_size, vecs_per_thread) in [(64, 1), (128, 3), (256, 6), (512, 8)] {
-        let tuning = Some(vkalgo::ScanTuning { workgroup_size, vecs_per_thread, lookback_spins: 0 });
+        let tuning = Some(vkalgo::ScanTuning {
+            workgroup_size,
+            vecs_per_thread,
+            lookback_spins: 0,
+        });
         for path in PATHS {
-            let plan = ctx.scan_plan(&ScanDesc { op: ScanOp::Exclusive, path, max_count: n as u64, tuning }).unwrap();
+            let plan = ctx
+                .scan_plan(&ScanDesc {
+                    op: ScanOp::Exclusive,
+                    path,
+                    max_count: n as u64,
+                    tuning,
+                })
+                .unwrap();
             let got = record_scan(&ctx, &plan, &data, n as u64, Layout::default()).unwrap();
-            assert!(got == reference::scan_u32(&data, ScanOp::Exclusive), "{path:?} {workgroup_size}x{vecs_per_thread}");
+            assert!(
+                got == reference::scan_u32(&data, ScanOp::Exclusive),
+                "{path:?} {workgroup_size}x{vecs_per_thread}"
+            );
         }
     }
     assert_no_validation_messages(&ctx);
@@ -149,13 +257,22 @@ fn host_layer() {
         let data = Rng(n as u64 + 1).vec_u32(n);
         let mut out = vec![POISON; n];
         ctx.scan_u32(&data, &mut out, ScanOp::Exclusive).unwrap();
-        assert!(out == reference::scan_u32(&data, ScanOp::Exclusive), "host exclusive n={n}");
+        assert!(
+            out == reference::scan_u32(&data, ScanOp::Exclusive),
+            "host exclusive n={n}"
+        );
         let mut in_place = data.clone();
         ctx.scan_u32_in_place(&mut in_place, ScanOp::Inclusive).unwrap();
-        assert!(in_place == reference::scan_u32(&data, ScanOp::Inclusive), "host in place n={n}");
+        assert!(
+            in_place == reference::scan_u32(&data, ScanOp::Inclusive),
+            "host in place n={n}"
+        );
     }
     let mut short = vec![0u32; 3];
-    assert!(matches!(ctx.scan_u32(&[1, 2, 3, 4], &mut short, ScanOp::Exclusive), Err(vkalgo::Error::InvalidArgument(_))));
+    assert!(matches!(
+        ctx.scan_u32(&[1, 2, 3, 4], &mut short, ScanOp::Exclusive),
+        Err(vkalgo::Error::InvalidArgument(_))
+    ));
     assert_eq!(short, vec![0; 3]);
     assert_no_validation_messages(&ctx);
 }
@@ -168,11 +285,25 @@ fn lookback_fallback_is_exact() {
     let n = 1_000_003;
     let data = Rng(77).vec_u32(n);
     for vecs_per_thread in [1, 4] {
-        let tuning = Some(vkalgo::ScanTuning { workgroup_size: 64, vecs_per_thread, lookback_spins: 1 });
-        let plan = ctx.scan_plan(&ScanDesc { op: ScanOp::Inclusive, path: ScanPath::Lookback, max_count: n as u64, tuning }).unwrap();
+        let tuning = Some(vkalgo::ScanTuning {
+            workgroup_size: 64,
+            vecs_per_thread,
+            lookback_spins: 1,
+        });
+        let plan = ctx
+            .scan_plan(&ScanDesc {
+                op: ScanOp::Inclusive,
+                path: ScanPath::Lookback,
+                max_count: n as u64,
+                tuning,
+            })
+            .unwrap();
         for _ in 0..3 {
             let got = record_scan(&ctx, &plan, &data, n as u64, Layout::default()).unwrap();
-            assert!(got == reference::scan_u32(&data, ScanOp::Inclusive), "fallback v={vecs_per_thread}");
+            assert!(
+                got == reference::scan_u32(&data, ScanOp::Inclusive),
+                "fallback v={vecs_per_thread}"
+            );
         }
     }
     assert_no_validation_messages(&ctx);
@@ -184,7 +315,13 @@ fn bad_input_is_refused_and_changes_nothing() {
     let ctx = context();
     let plan = ctx.scan_plan(&ScanDesc::new(ScanOp::Exclusive, 1000)).unwrap();
     let buf = GpuBuffer::new(&ctx, 1 << 16, MemoryLocation::GpuOnly, "bad input").unwrap();
-    let scratch = GpuBuffer::new(&ctx, plan.memory_requirements().scratch_size, MemoryLocation::GpuOnly, "s").unwrap();
+    let scratch = GpuBuffer::new(
+        &ctx,
+        plan.memory_requirements().scratch_size,
+        MemoryLocation::GpuOnly,
+        "s",
+    )
+    .unwrap();
     let good = ScanArgs {
         input: buf.sub_range(0, 4000),
         output: buf.sub_range(8192, 4000),
@@ -193,17 +330,83 @@ fn bad_input_is_refused_and_changes_nothing() {
     };
     let null = vkalgo::ash::vk::Buffer::null();
     let cases: Vec<(&str, ScanArgs)> = vec![
-        ("count over max", ScanArgs { count: ElementCount::Direct(1001), ..good }),
-        ("misaligned input", ScanArgs { input: buf.sub_range(2, 4000), ..good }),
-        ("misaligned output", ScanArgs { output: buf.sub_range(8194, 4000), ..good }),
-        ("input too small", ScanArgs { input: buf.sub_range(0, 3996), ..good }),
-        ("null input", ScanArgs { input: BufferRange::new(null, 0, 4000), ..good }),
-        ("partial overlap", ScanArgs { output: buf.sub_range(400, 4000), ..good }),
-        ("scratch too small", ScanArgs { scratch: scratch.sub_range(0, plan.memory_requirements().scratch_size - 4), ..good }),
-        ("scratch misaligned", ScanArgs { scratch: scratch.sub_range(4, plan.memory_requirements().scratch_size), ..good }),
-        ("scratch overlaps input", ScanArgs { scratch: buf.sub_range(0, 4096), ..good }),
-        ("count buffer overlaps output", ScanArgs { count: ElementCount::Indirect(buf.sub_range(8192, 4)), ..good }),
-        ("count buffer misaligned", ScanArgs { count: ElementCount::Indirect(buf.sub_range(16386, 4)), ..good }),
+        (
+            "count over max",
+            ScanArgs {
+                count: ElementCount::Direct(1001),
+                ..good
+            },
+        ),
+        (
+            "misaligned input",
+            ScanArgs {
+                input: buf.sub_range(2, 4000),
+                ..good
+            },
+        ),
+        (
+            "misaligned output",
+            ScanArgs {
+                output: buf.sub_range(8194, 4000),
+                ..good
+            },
+        ),
+        (
+            "input too small",
+            ScanArgs {
+                input: buf.sub_range(0, 3996),
+                ..good
+            },
+        ),
+        (
+            "null input",
+            ScanArgs {
+                input: BufferRange::new(null, 0, 4000),
+                ..good
+            },
+        ),
+        (
+            "partial overlap",
+            ScanArgs {
+                output: buf.sub_range(400, 4000),
+                ..good
+            },
+        ),
+        (
+            "scratch too small",
+            ScanArgs {
+                scratch: scratch.sub_range(0, plan.memory_requirements().scratch_size - 4),
+                ..good
+            },
+        ),
+        (
+            "scratch misaligned",
+            ScanArgs {
+                scratch: scratch.sub_range(4, plan.memory_requirements().scratch_size),
+                ..good
+            },
+        ),
+        (
+            "scratch overlaps input",
+            ScanArgs {
+                scratch: buf.sub_range(0, 4096),
+                ..good
+            },
+        ),
+        (
+            "count buffer overlaps output",
+            ScanArgs {
+                count: ElementCount::Indirect(buf.sub_range(8192, 4)),
+                ..good
+            },
+        ),
+        (
+            "count buffer misaligned",
+            ScanArgs {
+                count: ElementCount::Indirect(buf.sub_range(16386, 4)),
+                ..good
+            },
+        ),
     ];
     ctx.submit_and_wait(|cmd| {
         for (what, args) in &cases {
@@ -212,14 +415,29 @@ fn bad_input_is_refused_and_changes_nothing() {
                 other => panic!("{what}: expected InvalidArgument, got {other:?}"),
             }
         }
-        assert!(matches!(plan.record(&ctx, vkalgo::ash::vk::CommandBuffer::null(), &good), Err(Error::InvalidArgument(_))));
+        assert!(matches!(
+            plan.record(&ctx, vkalgo::ash::vk::CommandBuffer::null(), &good),
+            Err(Error::InvalidArgument(_))
+        ));
         Ok(())
     })
     .unwrap();
-    assert!(matches!(ctx.scan_plan(&ScanDesc::new(ScanOp::Exclusive, 1 << 33)), Err(Error::InvalidArgument(_))));
-    let bad_tuning = Some(vkalgo::ScanTuning { workgroup_size: 100, vecs_per_thread: 4, lookback_spins: 0 });
     assert!(matches!(
-        ctx.scan_plan(&ScanDesc { op: ScanOp::Exclusive, path: ScanPath::Auto, max_count: 10, tuning: bad_tuning }),
+        ctx.scan_plan(&ScanDesc::new(ScanOp::Exclusive, 1 << 33)),
+        Err(Error::InvalidArgument(_))
+    ));
+    let bad_tuning = Some(vkalgo::ScanTuning {
+        workgroup_size: 100,
+        vecs_per_thread: 4,
+        lookback_spins: 0,
+    });
+    assert!(matches!(
+        ctx.scan_plan(&ScanDesc {
+            op: ScanOp::Exclusive,
+            path: ScanPath::Auto,
+            max_count: 10,
+            tuning: bad_tuning
+        }),
         Err(Error::InvalidArgument(_))
     ));
     // The context stays usable.

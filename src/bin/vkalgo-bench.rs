@@ -10,7 +10,8 @@ use ash::vk;
 use std::time::Instant;
 use vkalgo::scan::reference;
 use vkalgo::{
-    Context, ElementCount, GpuBuffer, MemoryLocation, Result, ScanArgs, ScanDesc, ScanOp, ScanPath, ScanTuning,
+    Context, ElementCount, GpuBuffer, MemoryLocation, Result, ScanArgs, ScanDesc, ScanOp, ScanPath,
+    ScanTuning,
 };
 
 struct Options {
@@ -18,6 +19,7 @@ struct Options {
     reps: usize,
     tunings: Vec<Option<ScanTuning>>,
     paths: Vec<ScanPath>,
+    spins: Vec<u32>,
 }
 
 fn parse_options(ctx: &Context) -> Options {
@@ -27,6 +29,7 @@ fn parse_options(ctx: &Context) -> Options {
         reps: if gpu { 20 } else { 5 },
         tunings: vec![None],
         paths: vec![ScanPath::Lookback, ScanPath::ReduceThenScan],
+        spins: vec![0],
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -40,10 +43,15 @@ fn parse_options(ctx: &Context) -> Options {
                     .split(',')
                     .filter_map(|t| {
                         let (wg, v) = t.split_once('x')?;
-                        Some(Some(ScanTuning { workgroup_size: wg.parse().ok()?, vecs_per_thread: v.parse().ok()?, lookback_spins: 0 }))
+                        Some(Some(ScanTuning {
+                            workgroup_size: wg.parse().ok()?,
+                            vecs_per_thread: v.parse().ok()?,
+                            lookback_spins: 0,
+                        }))
                     })
                     .collect()
             }
+            "--spins" => options.spins = value.split(',').filter_map(|s| s.trim().parse().ok()).collect(),
             "--paths" => {
                 options.paths = value
                     .split(',')
@@ -72,7 +80,9 @@ struct Timer<'a> {
 
 impl<'a> Timer<'a> {
     fn new(ctx: &'a Context) -> Result<Self> {
-        let info = vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(2);
+        let info = vk::QueryPoolCreateInfo::default()
+            .query_type(vk::QueryType::TIMESTAMP)
+            .query_count(2);
         let pool = unsafe { ctx.device().create_query_pool(&info, None) }
             .map_err(|e| vkalgo::Error::vk("vkCreateQueryPool", e))?;
         Ok(Timer { ctx, pool })
@@ -89,8 +99,15 @@ impl<'a> Timer<'a> {
             Ok(())
         })?;
         let mut stamps = [0u64; 2];
-        unsafe { d.get_query_pool_results(self.pool, 0, &mut stamps, vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT) }
-            .map_err(|e| vkalgo::Error::vk("vkGetQueryPoolResults", e))?;
+        unsafe {
+            d.get_query_pool_results(
+                self.pool,
+                0,
+                &mut stamps,
+                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+            )
+        }
+        .map_err(|e| vkalgo::Error::vk("vkGetQueryPoolResults", e))?;
         let ticks = stamps[1].wrapping_sub(stamps[0]) as f64;
         Ok(ticks * self.ctx.profile().timestamp_period as f64 / 1e6)
     }
@@ -107,27 +124,64 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// Fills a device buffer with `data` through a staging buffer.
+/// Bytes moved per staging round trip: big host-visible allocations can fragment device memory
+/// and leave later large buffers on small pages (seen on an H200: copies at 1.5 TB/s instead of
+/// 4 TB/s), so uploads and downloads go through one modest staging buffer.
+const STAGING_BYTES: u64 = 64 << 20;
+
+/// Fills the start of a device buffer with `data` through a staging buffer.
 fn upload(ctx: &Context, dst: &GpuBuffer, data: &[u32]) -> Result<()> {
-    let bytes = std::mem::size_of_val(data) as u64;
-    let mut staging = GpuBuffer::new(ctx, bytes, MemoryLocation::CpuToGpu, "bench upload")?;
-    staging.mapped().expect("mapped")[..bytes as usize].copy_from_slice(bytemuck::cast_slice(data));
-    ctx.submit_and_wait(|cmd| unsafe {
-        ctx.device().cmd_copy_buffer(cmd, staging.buffer(), dst.buffer(), &[vk::BufferCopy { src_offset: 0, dst_offset: 0, size: bytes }]);
-        Ok(())
-    })
+    let bytes: &[u8] = bytemuck::cast_slice(data);
+    let mut staging = GpuBuffer::new(ctx, STAGING_BYTES, MemoryLocation::CpuToGpu, "bench upload")?;
+    for (i, chunk) in bytes.chunks(STAGING_BYTES as usize).enumerate() {
+        staging.mapped().expect("mapped")[..chunk.len()].copy_from_slice(chunk);
+        let region = [vk::BufferCopy {
+            src_offset: 0,
+            dst_offset: i as u64 * STAGING_BYTES,
+            size: chunk.len() as u64,
+        }];
+        ctx.submit_and_wait(|cmd| unsafe {
+            ctx.device()
+                .cmd_copy_buffer(cmd, staging.buffer(), dst.buffer(), &region);
+            Ok(())
+        })?;
+    }
+    Ok(())
 }
 
+/// Reads the first `n` u32 of a device buffer.
 fn download(ctx: &Context, src: &GpuBuffer, n: usize) -> Result<Vec<u32>> {
-    let bytes = n as u64 * 4;
-    let mut staging = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuToCpu, "bench download")?;
-    ctx.submit_and_wait(|cmd| unsafe {
-        ctx.device().cmd_copy_buffer(cmd, src.buffer(), staging.buffer(), &[vk::BufferCopy { src_offset: 0, dst_offset: 0, size: bytes }]);
-        let barrier = [vk::MemoryBarrier::default().src_access_mask(vk::AccessFlags::TRANSFER_WRITE).dst_access_mask(vk::AccessFlags::HOST_READ)];
-        ctx.device().cmd_pipeline_barrier(cmd, vk::PipelineStageFlags::TRANSFER, vk::PipelineStageFlags::HOST, vk::DependencyFlags::empty(), &barrier, &[], &[]);
-        Ok(())
-    })?;
-    Ok(bytemuck::cast_slice(&staging.mapped().expect("mapped")[..bytes as usize]).to_vec())
+    let mut out = vec![0u32; n];
+    let mut staging = GpuBuffer::new(ctx, STAGING_BYTES, MemoryLocation::GpuToCpu, "bench download")?;
+    for (i, chunk) in bytemuck::cast_slice_mut::<u32, u8>(&mut out)
+        .chunks_mut(STAGING_BYTES as usize)
+        .enumerate()
+    {
+        let region = [vk::BufferCopy {
+            src_offset: i as u64 * STAGING_BYTES,
+            dst_offset: 0,
+            size: chunk.len() as u64,
+        }];
+        ctx.submit_and_wait(|cmd| unsafe {
+            ctx.device()
+                .cmd_copy_buffer(cmd, src.buffer(), staging.buffer(), &region);
+            let barrier = [vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                .dst_access_mask(vk::AccessFlags::HOST_READ)];
+            ctx.device().cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &barrier,
+                &[],
+                &[],
+            );
+            Ok(())
+        })?;
+        chunk.copy_from_slice(&staging.mapped().expect("mapped")[..chunk.len()]);
+    }
+    Ok(out)
 }
 
 fn random_u32(n: usize, seed: u64) -> Vec<u32> {
@@ -142,20 +196,27 @@ fn random_u32(n: usize, seed: u64) -> Vec<u32> {
         .collect()
 }
 
-/// Copy bandwidth (bytes read + written per second) of the compute-shader copy.
-fn copy_bandwidth(ctx: &Context, timer: &Timer, bytes: u64, reps: usize) -> Result<(f64, f64)> {
-    let src = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, "bench copy src")?;
-    let dst = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, "bench copy dst")?;
+/// Copy bandwidth (bytes read + written per second) of the compute-shader copy of `bytes`
+/// bytes from `src` to `dst`.
+fn copy_bandwidth(
+    ctx: &Context,
+    timer: &Timer,
+    src: &GpuBuffer,
+    dst: &GpuBuffer,
+    bytes: u64,
+    reps: usize,
+) -> Result<(f64, f64)> {
     let data = random_u32((bytes / 4) as usize, 7);
-    upload(ctx, &src, &data)?;
+    upload(ctx, src, &data)?;
+    let (from, to) = (src.sub_range(0, bytes), dst.sub_range(0, bytes));
     let mut times = Vec::new();
     for rep in 0..reps + 2 {
-        let ms = timer.time(|cmd| ctx.record_compute_copy(cmd, &src.range(), &dst.range()))?;
+        let ms = timer.time(|cmd| ctx.record_compute_copy(cmd, &from, &to))?;
         if rep >= 2 {
             times.push(ms);
         }
     }
-    let check = download(ctx, &dst, data.len())?;
+    let check = download(ctx, dst, data.len())?;
     assert!(check == data, "compute copy produced wrong data");
     let ms = median(times);
     Ok((ms, 2.0 * bytes as f64 / (ms * 1e-3) / 1e9))
@@ -165,7 +226,13 @@ fn main() -> Result<()> {
     let ctx = Context::new()?;
     let options = parse_options(&ctx);
     let p = ctx.profile();
-    println!("device: {} ({:?}), Vulkan {}, driver {}", p.device_name, p.device_type, p.api_version_string(), p.driver);
+    println!(
+        "device: {} ({:?}), Vulkan {}, driver {}",
+        p.device_name,
+        p.device_type,
+        p.api_version_string(),
+        p.driver
+    );
     println!(
         "subgroup {}..{}, shared memory {} KiB, look-back policy {}",
         p.min_subgroup_size,
@@ -177,10 +244,22 @@ fn main() -> Result<()> {
         return Err(vkalgo::Error::Unsupported("the queue has no timestamps".into()));
     }
     let timer = Timer::new(&ctx)?;
+    // The large buffers are allocated once, first, and reused for every size (as an engine
+    // would): no large allocation comes after other traffic has fragmented device memory.
+    let max_n = 1u64 << options.sizes.iter().copied().max().unwrap_or(20);
     let copy_bytes: u64 = if ctx.is_cpu_device() { 64 << 20 } else { 1 << 30 };
-    let (copy_ms, copy_gbs) = copy_bandwidth(&ctx, &timer, copy_bytes, options.reps)?;
-    println!("copy bandwidth (compute shader, uvec4, {} MiB): {copy_gbs:.0} GB/s (read + write), {copy_ms:.3} ms", copy_bytes >> 20);
-    println!("RESULT\tvkalgo\tcopy_u32x4\tshader\t{}\t{copy_ms:.6}\t{copy_gbs:.1}\t0", copy_bytes / 4);
+    let buffer_bytes = (max_n * 4).max(copy_bytes);
+    let in_buf = GpuBuffer::new(&ctx, buffer_bytes, MemoryLocation::GpuOnly, "bench in")?;
+    let out_buf = GpuBuffer::new(&ctx, buffer_bytes, MemoryLocation::GpuOnly, "bench out")?;
+    let (copy_ms, copy_gbs) = copy_bandwidth(&ctx, &timer, &in_buf, &out_buf, copy_bytes, options.reps)?;
+    println!(
+        "copy bandwidth (compute shader, uvec4, {} MiB): {copy_gbs:.0} GB/s (read + write), {copy_ms:.3} ms",
+        copy_bytes >> 20
+    );
+    println!(
+        "RESULT\tvkalgo\tcopy_u32x4\tshader\t{}\t{copy_ms:.6}\t{copy_gbs:.1}\t0",
+        copy_bytes / 4
+    );
 
     println!("\nscan_exclusive_u32 (bytes moved per element: 8)");
     println!("| path | tuning | N | ms | G elements/s | GB/s | % of copy | scratch bytes | verified |");
@@ -190,12 +269,47 @@ fn main() -> Result<()> {
         let n = 1usize << log2;
         let input = random_u32(n, log2 as u64 * 1000 + 1);
         let expected = reference::scan_u32(&input, ScanOp::Exclusive);
-        let in_buf = GpuBuffer::new(&ctx, n as u64 * 4, MemoryLocation::GpuOnly, "bench scan in")?;
-        let out_buf = GpuBuffer::new(&ctx, n as u64 * 4, MemoryLocation::GpuOnly, "bench scan out")?;
+        let (scan_in, scan_out) = (
+            in_buf.sub_range(0, n as u64 * 4),
+            out_buf.sub_range(0, n as u64 * 4),
+        );
         upload(&ctx, &in_buf, &input)?;
+        let copy_ms = median(
+            (0..options.reps.max(3))
+                .map(|_| timer.time(|cmd| ctx.record_compute_copy(cmd, &scan_in, &scan_out)))
+                .collect::<Result<Vec<_>>>()?,
+        );
+        println!(
+            "| copy on the scan buffers | - | 2^{log2} | {copy_ms:.4} | {:.1} | {:.0} | - | - | - |",
+            n as f64 / copy_ms / 1e6,
+            8.0 * n as f64 / copy_ms / 1e6
+        );
+        let tunings: Vec<Option<ScanTuning>> = options
+            .tunings
+            .iter()
+            .flat_map(|t| {
+                options.spins.iter().map(move |&spins| match (t, spins) {
+                    (t, 0) => *t,
+                    (Some(t), spins) => Some(ScanTuning {
+                        lookback_spins: spins,
+                        ..*t
+                    }),
+                    (None, spins) => Some(ScanTuning {
+                        workgroup_size: 256,
+                        vecs_per_thread: 4,
+                        lookback_spins: spins,
+                    }),
+                })
+            })
+            .collect();
         for &path in &options.paths {
-            for &tuning in &options.tunings {
-                let desc = ScanDesc { op: ScanOp::Exclusive, path, max_count: n as u64, tuning };
+            for &tuning in &tunings {
+                let desc = ScanDesc {
+                    op: ScanOp::Exclusive,
+                    path,
+                    max_count: n as u64,
+                    tuning,
+                };
                 let plan = match ctx.scan_plan(&desc) {
                     Ok(plan) => plan,
                     Err(e) => {
@@ -203,10 +317,15 @@ fn main() -> Result<()> {
                         continue;
                     }
                 };
-                let scratch = GpuBuffer::new(&ctx, plan.memory_requirements().scratch_size, MemoryLocation::GpuOnly, "bench scratch")?;
+                let scratch = GpuBuffer::new(
+                    &ctx,
+                    plan.memory_requirements().scratch_size,
+                    MemoryLocation::GpuOnly,
+                    "bench scratch",
+                )?;
                 let args = ScanArgs {
-                    input: in_buf.range(),
-                    output: out_buf.range(),
+                    input: scan_in,
+                    output: scan_out,
                     scratch: scratch.range(),
                     count: ElementCount::Direct(n as u64),
                 };
@@ -220,6 +339,19 @@ fn main() -> Result<()> {
                 }
                 let got = download(&ctx, &out_buf, n)?;
                 let verified = got == expected;
+                if std::env::var("VKALGO_BENCH_DIAG").is_ok() {
+                    let copy_after = median(
+                        (0..5)
+                            .map(|_| timer.time(|cmd| ctx.record_compute_copy(cmd, &scan_in, &scan_out)))
+                            .collect::<Result<Vec<_>>>()?,
+                    );
+                    let again = median(
+                        (0..5)
+                            .map(|_| timer.time(|cmd| plan.record(&ctx, cmd, &args)))
+                            .collect::<Result<Vec<_>>>()?,
+                    );
+                    println!("diag: copy after {copy_after:.4} ms; scan again {again:.4} ms (first reps median {:.4})", median(times.clone()));
+                }
                 let ms = median(times);
                 let gelems = n as f64 / (ms * 1e-3) / 1e9;
                 let gbs = 8.0 * n as f64 / (ms * 1e-3) / 1e9;
@@ -227,7 +359,13 @@ fn main() -> Result<()> {
                     ScanPath::Lookback => "lookback",
                     _ => "reduce_then_scan",
                 };
-                let tuning_text = desc.tuning.map_or("default".to_string(), |t| format!("{}x{}", t.workgroup_size, t.vecs_per_thread));
+                let tuning_text = desc.tuning.map_or("default".to_string(), |t| {
+                    if t.lookback_spins == 0 {
+                        format!("{}x{}", t.workgroup_size, t.vecs_per_thread)
+                    } else {
+                        format!("{}x{}s{}", t.workgroup_size, t.vecs_per_thread, t.lookback_spins)
+                    }
+                });
                 rows.push(format!(
                     "| {variant} | {tuning_text} | 2^{log2} | {ms:.4} | {gelems:.1} | {gbs:.0} | {:.0}% | {} | {} |",
                     100.0 * gbs / copy_gbs,
@@ -241,7 +379,10 @@ fn main() -> Result<()> {
                     plan.memory_requirements().scratch_size
                 );
                 if !verified {
-                    eprintln!("MISMATCH: {variant} {tuning_text} n={n} (wall {:?})", wall.elapsed());
+                    eprintln!(
+                        "MISMATCH: {variant} {tuning_text} n={n} (wall {:?})",
+                        wall.elapsed()
+                    );
                     std::process::exit(1);
                 }
             }

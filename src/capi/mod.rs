@@ -1,6 +1,10 @@
 //! The C ABI (the only place with `extern "C"`). Every function validates its arguments,
 //! catches panics, and reports errors as a negative [`VkalgoResult`] plus a thread-local
 //! message ([`vkalgo_last_error_message`]). Nothing aborts, nothing prints.
+//!
+//! Safety (all functions): non-NULL pointers must point to valid objects of the documented
+//! type and length; handles must come from the matching create call and not be destroyed.
+#![allow(clippy::missing_safety_doc)]
 
 pub mod scan;
 pub mod types;
@@ -193,13 +197,18 @@ pub unsafe extern "C" fn vkalgo_context_create_external(
         if d.flags & !known != 0 {
             return Err(Error::invalid(format!("unknown flags 0x{:x}", d.flags & !known)));
         }
-        let lookback = match (d.flags & VKALGO_CONTEXT_LOOKBACK_ON != 0, d.flags & VKALGO_CONTEXT_LOOKBACK_OFF != 0) {
+        let lookback = match (
+            d.flags & VKALGO_CONTEXT_LOOKBACK_ON != 0,
+            d.flags & VKALGO_CONTEXT_LOOKBACK_OFF != 0,
+        ) {
             (true, true) => return Err(Error::invalid("LOOKBACK_ON and LOOKBACK_OFF are both set")),
             (true, false) => Some(true),
             (false, true) => Some(false),
             (false, false) => None,
         };
-        let gipa = d.get_instance_proc_addr.ok_or_else(|| Error::invalid("get_instance_proc_addr is NULL"))?;
+        let gipa = d
+            .get_instance_proc_addr
+            .ok_or_else(|| Error::invalid("get_instance_proc_addr is NULL"))?;
         // SAFETY: same ABI; handles are transparent wrappers of the same bits.
         let gipa: ash::vk::PFN_vkGetInstanceProcAddr = std::mem::transmute(gipa);
         let rust_desc = crate::ExternalContextDesc {
@@ -212,7 +221,11 @@ pub unsafe extern "C" fn vkalgo_context_create_external(
             pipeline_cache: d.pipeline_cache.to_vk(),
             debug_utils: d.flags & VKALGO_CONTEXT_DEBUG_UTILS != 0,
             lookback,
-            timeout: if d.timeout_ns == 0 { Duration::from_secs(120) } else { Duration::from_nanos(d.timeout_ns) },
+            timeout: if d.timeout_ns == 0 {
+                Duration::from_secs(120)
+            } else {
+                Duration::from_nanos(d.timeout_ns)
+            },
         };
         let ctx = Context::from_external(&rust_desc)?;
         write_out(out, VkalgoContext::new(ctx))

@@ -67,7 +67,13 @@ fn scan_path(path: u32) -> crate::Result<ScanPath> {
     }
 }
 
-unsafe fn host_scan(ctx: *mut VkalgoContext, input: *const u32, output: *mut u32, count: usize, op: ScanOp) -> crate::Result<()> {
+unsafe fn host_scan(
+    ctx: *mut VkalgoContext,
+    input: *const u32,
+    output: *mut u32,
+    count: usize,
+    op: ScanOp,
+) -> crate::Result<()> {
     let ctx = context_ref(ctx)?;
     if count == 0 {
         return Ok(());
@@ -92,7 +98,9 @@ pub unsafe extern "C" fn vkalgo_scan_exclusive_u32_host(
     output: *mut u32,
     count: usize,
 ) -> VkalgoResult {
-    guard("vkalgo_scan_exclusive_u32_host", || host_scan(ctx, input, output, count, ScanOp::Exclusive))
+    guard("vkalgo_scan_exclusive_u32_host", || {
+        host_scan(ctx, input, output, count, ScanOp::Exclusive)
+    })
 }
 
 /// Inclusive sum of `count` u32 from `input` into `output` on the GPU (blocking).
@@ -104,7 +112,9 @@ pub unsafe extern "C" fn vkalgo_scan_inclusive_u32_host(
     output: *mut u32,
     count: usize,
 ) -> VkalgoResult {
-    guard("vkalgo_scan_inclusive_u32_host", || host_scan(ctx, input, output, count, ScanOp::Inclusive))
+    guard("vkalgo_scan_inclusive_u32_host", || {
+        host_scan(ctx, input, output, count, ScanOp::Inclusive)
+    })
 }
 
 /// Plans a scan on `ctx`. `*out` is set only on success; destroy it with
@@ -120,7 +130,12 @@ pub unsafe extern "C" fn vkalgo_scan_plan_create(
         non_null(desc, "desc")?;
         non_null(out, "out")?;
         let d = &*desc;
-        let desc = ScanDesc { op: scan_op(d.op)?, path: scan_path(d.path)?, max_count: d.max_count, tuning: None };
+        let desc = ScanDesc {
+            op: scan_op(d.op)?,
+            path: scan_path(d.path)?,
+            max_count: d.max_count,
+            tuning: None,
+        };
         let plan = ctx.scan_plan(&desc)?;
         *out = Box::into_raw(Box::new(VkalgoScanPlan { plan }));
         Ok(())

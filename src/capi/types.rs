@@ -44,7 +44,8 @@ pub type VkDeviceSize = u64;
 pub type VkBufferUsageFlags = u32;
 /// `PFN_vkGetInstanceProcAddr` from vulkan_core.h.
 #[allow(non_camel_case_types)]
-pub type PFN_vkGetInstanceProcAddr = Option<unsafe extern "system" fn(VkInstance, *const c_char) -> *const c_void>;
+pub type PFN_vkGetInstanceProcAddr =
+    Option<unsafe extern "system" fn(VkInstance, *const c_char) -> *const c_void>;
 
 /// A range of a buffer created with `VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
 /// VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT`; offset and size in bytes.

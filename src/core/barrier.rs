@@ -14,8 +14,18 @@ impl Context {
         dst_stage: vk::PipelineStageFlags,
         dst_access: vk::AccessFlags,
     ) {
-        let barrier = [vk::MemoryBarrier::default().src_access_mask(src_access).dst_access_mask(dst_access)];
-        self.device.cmd_pipeline_barrier(cmd, src_stage, dst_stage, vk::DependencyFlags::empty(), &barrier, &[], &[]);
+        let barrier = [vk::MemoryBarrier::default()
+            .src_access_mask(src_access)
+            .dst_access_mask(dst_access)];
+        self.device.cmd_pipeline_barrier(
+            cmd,
+            src_stage,
+            dst_stage,
+            vk::DependencyFlags::empty(),
+            &barrier,
+            &[],
+            &[],
+        );
     }
 
     /// Between two compute passes: the first's shader writes are visible to the second's

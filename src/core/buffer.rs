@@ -98,12 +98,17 @@ impl<'a> GpuBuffer<'a> {
             )));
         }
         let device = &ctx.device;
-        let info = vk::BufferCreateInfo::default().size(size).usage(BUFFER_USAGE).sharing_mode(vk::SharingMode::EXCLUSIVE);
+        let info = vk::BufferCreateInfo::default()
+            .size(size)
+            .usage(BUFFER_USAGE)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
         let buffer = unsafe { device.create_buffer(&info, None) }.during("vkCreateBuffer")?;
         let requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
         let allocation = {
             let mut guard = ctx.allocator();
-            let allocator = guard.as_mut().ok_or_else(|| Error::Internal("allocator gone".into()))?;
+            let allocator = guard
+                .as_mut()
+                .ok_or_else(|| Error::Internal("allocator gone".into()))?;
             allocator.allocate(&AllocationCreateDesc {
                 name,
                 requirements,
@@ -119,15 +124,24 @@ impl<'a> GpuBuffer<'a> {
                 return Err(e.into());
             }
         };
-        if let Err(e) = unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) } {
+        if let Err(e) = unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) }
+        {
             unsafe { device.destroy_buffer(buffer, None) };
             if let Some(a) = ctx.allocator().as_mut() {
                 let _ = a.free(allocation);
             }
             return Err(Error::vk("vkBindBufferMemory", e));
         }
-        let address = unsafe { device.get_buffer_device_address(&vk::BufferDeviceAddressInfo::default().buffer(buffer)) };
-        Ok(GpuBuffer { ctx, buffer, allocation: Some(allocation), size, address })
+        let address = unsafe {
+            device.get_buffer_device_address(&vk::BufferDeviceAddressInfo::default().buffer(buffer))
+        };
+        Ok(GpuBuffer {
+            ctx,
+            buffer,
+            allocation: Some(allocation),
+            size,
+            address,
+        })
     }
 
     /// The Vulkan buffer.
@@ -165,7 +179,9 @@ impl<'a> GpuBuffer<'a> {
 
     /// Leaks the buffer (after a timed-out submission that may still use it).
     pub(crate) fn leak(mut self) {
-        self.allocation.take().map(std::mem::forget);
+        if let Some(a) = self.allocation.take() {
+            std::mem::forget(a);
+        }
         self.buffer = vk::Buffer::null();
     }
 }

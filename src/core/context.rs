@@ -59,7 +59,9 @@ impl ContextOptions {
     pub fn from_env() -> Self {
         let env = |k: &str| std::env::var(k).ok();
         ContextOptions {
-            device: env("VKALGO_DEVICE").map(|s| DeviceSelector::parse(&s)).unwrap_or(DeviceSelector::Best),
+            device: env("VKALGO_DEVICE")
+                .map(|s| DeviceSelector::parse(&s))
+                .unwrap_or(DeviceSelector::Best),
             validation: env("VKALGO_VALIDATION").is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("on")),
             lookback: None,
             timeout: env("VKALGO_TIMEOUT_MS")
@@ -146,20 +148,27 @@ impl Context {
 
     /// Creates vkalgo's own instance and device (the Vulkan loader is found at run time).
     pub fn with_options(options: &ContextOptions) -> Result<Self> {
-        let entry = unsafe { ash::Entry::load() }
-            .map_err(|e| Error::unsupported(format!("the Vulkan loader (libvulkan.so.1) could not be loaded: {e}")))?;
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| {
+            Error::unsupported(format!(
+                "the Vulkan loader (libvulkan.so.1) could not be loaded: {e}"
+            ))
+        })?;
         unsafe { Self::create_default(entry, options) }
     }
 
     unsafe fn create_default(entry: ash::Entry, options: &ContextOptions) -> Result<Self> {
         let layers = entry.enumerate_instance_layer_properties().unwrap_or_default();
-        let instance_exts = entry.enumerate_instance_extension_properties(None).unwrap_or_default();
-        let has_instance_ext =
-            |n: &CStr| instance_exts.iter().any(|e| e.extension_name_as_c_str() == Ok(n));
+        let instance_exts = entry
+            .enumerate_instance_extension_properties(None)
+            .unwrap_or_default();
+        let has_instance_ext = |n: &CStr| instance_exts.iter().any(|e| e.extension_name_as_c_str() == Ok(n));
         let mut layer_names: Vec<*const c_char> = Vec::new();
         let mut ext_names: Vec<*const c_char> = Vec::new();
         if options.validation {
-            if !layers.iter().any(|l| l.layer_name_as_c_str() == Ok(VALIDATION_LAYER)) {
+            if !layers
+                .iter()
+                .any(|l| l.layer_name_as_c_str() == Ok(VALIDATION_LAYER))
+            {
                 return Err(Error::unsupported(
                     "validation was requested (VKALGO_VALIDATION=1) but the layer VK_LAYER_KHRONOS_validation is not installed",
                 ));
@@ -168,7 +177,9 @@ impl Context {
         }
         let debug_utils_available = has_instance_ext(ash::ext::debug_utils::NAME);
         if options.validation && !debug_utils_available {
-            return Err(Error::unsupported("validation needs VK_EXT_debug_utils, which the loader lacks"));
+            return Err(Error::unsupported(
+                "validation needs VK_EXT_debug_utils, which the loader lacks",
+            ));
         }
         if debug_utils_available {
             ext_names.push(ash::ext::debug_utils::NAME.as_ptr());
@@ -178,7 +189,8 @@ impl Context {
             .engine_name(c"vkalgo")
             .api_version(vk::API_VERSION_1_3);
         let enables = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
-        let mut validation_features = vk::ValidationFeaturesEXT::default().enabled_validation_features(&enables);
+        let mut validation_features =
+            vk::ValidationFeaturesEXT::default().enabled_validation_features(&enables);
         let validation_state = options.validation.then(|| Box::new(ValidationState::default()));
         let mut messenger_info = vk::DebugUtilsMessengerCreateInfoEXT::default()
             .message_severity(
@@ -186,7 +198,10 @@ impl Context {
                     | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR
                     | vk::DebugUtilsMessageSeverityFlagsEXT::INFO,
             )
-            .message_type(vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE)
+            .message_type(
+                vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+                    | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
+            )
             .pfn_user_callback(Some(messenger_callback));
         if let Some(state) = &validation_state {
             messenger_info = messenger_info.user_data(&**state as *const ValidationState as *mut _);
@@ -196,11 +211,20 @@ impl Context {
             .enabled_layer_names(&layer_names)
             .enabled_extension_names(&ext_names);
         if options.validation {
-            create = create.push_next(&mut validation_features).push_next(&mut messenger_info);
+            create = create
+                .push_next(&mut validation_features)
+                .push_next(&mut messenger_info);
         }
         let instance = entry.create_instance(&create, None).during("vkCreateInstance")?;
         // From here on, clean up the instance on failure.
-        let result = Self::create_default_device(&entry, &instance, options, debug_utils_available, validation_state, &messenger_info);
+        let result = Self::create_default_device(
+            &entry,
+            &instance,
+            options,
+            debug_utils_available,
+            validation_state,
+            &messenger_info,
+        );
         if result.is_err() {
             instance.destroy_instance(None);
         }
@@ -218,21 +242,32 @@ impl Context {
         validation_state: Option<Box<ValidationState>>,
         messenger_info: &vk::DebugUtilsMessengerCreateInfoEXT<'_>,
     ) -> Result<Self> {
-        let physical = instance.enumerate_physical_devices().during("vkEnumeratePhysicalDevices")?;
+        let physical = instance
+            .enumerate_physical_devices()
+            .during("vkEnumeratePhysicalDevices")?;
         if physical.is_empty() {
             return Err(Error::unsupported("no Vulkan device found"));
         }
-        let caps: Vec<_> = physical.iter().map(|&pd| query_capabilities(instance, pd)).collect();
+        let caps: Vec<_> = physical
+            .iter()
+            .map(|&pd| query_capabilities(instance, pd))
+            .collect();
         let describe = |i: usize| format!("device {i} ({})", caps[i].profile.device_name);
         // Preference order: device type, then enumeration order.
         let mut order: Vec<usize> = (0..physical.len()).collect();
         order.sort_by_key(|&i| (caps[i].profile.device_type, i));
         let chosen = match &options.device {
-            DeviceSelector::Best => order.iter().copied().find(|&i| caps[i].missing.is_empty()).ok_or_else(|| {
-                let reasons: Vec<String> =
-                    order.iter().map(|&i| format!("{} lacks {}", describe(i), caps[i].missing.join(", "))).collect();
-                Error::unsupported(format!("no usable Vulkan device: {}", reasons.join("; ")))
-            })?,
+            DeviceSelector::Best => order
+                .iter()
+                .copied()
+                .find(|&i| caps[i].missing.is_empty())
+                .ok_or_else(|| {
+                    let reasons: Vec<String> = order
+                        .iter()
+                        .map(|&i| format!("{} lacks {}", describe(i), caps[i].missing.join(", ")))
+                        .collect();
+                    Error::unsupported(format!("no usable Vulkan device: {}", reasons.join("; ")))
+                })?,
             DeviceSelector::Index(i) => {
                 if *i >= physical.len() {
                     return Err(Error::invalid(format!(
@@ -248,12 +283,18 @@ impl Context {
                     .iter()
                     .copied()
                     .find(|&i| caps[i].profile.device_name.to_lowercase().contains(&needle))
-                    .ok_or_else(|| Error::invalid(format!("VKALGO_DEVICE={s:?}: no device name contains it")))?
+                    .ok_or_else(|| {
+                        Error::invalid(format!("VKALGO_DEVICE={s:?}: no device name contains it"))
+                    })?
             }
         };
         let cap = &caps[chosen];
         if !cap.missing.is_empty() {
-            return Err(Error::unsupported(format!("{} lacks {}", describe(chosen), cap.missing.join(", "))));
+            return Err(Error::unsupported(format!(
+                "{} lacks {}",
+                describe(chosen),
+                cap.missing.join(", ")
+            )));
         }
         let pd = physical[chosen];
         let queue_family_index = cap.queue_family.unwrap();
@@ -287,7 +328,9 @@ impl Context {
             create = create.push_next(&mut f_size_control);
         }
         create = create.enabled_extension_names(&device_exts);
-        let device = instance.create_device(pd, &create, None).during("vkCreateDevice")?;
+        let device = instance
+            .create_device(pd, &create, None)
+            .during("vkCreateDevice")?;
         let queue = device.get_device_queue(queue_family_index, 0);
 
         let messenger = match &validation_state {
@@ -308,7 +351,8 @@ impl Context {
             }
             None => None,
         };
-        let debug_utils = debug_utils_available.then(|| ash::ext::debug_utils::Device::new(instance, &device));
+        let debug_utils =
+            debug_utils_available.then(|| ash::ext::debug_utils::Device::new(instance, &device));
         let ctx = Self::finish(
             instance.clone(),
             pd,
@@ -348,9 +392,13 @@ impl Context {
             || desc.physical_device == vk::PhysicalDevice::null()
             || desc.device == vk::Device::null()
         {
-            return Err(Error::invalid("external context: instance, physical device and device must not be null"));
+            return Err(Error::invalid(
+                "external context: instance, physical device and device must not be null",
+            ));
         }
-        let static_fn = ash::StaticFn { get_instance_proc_addr: desc.get_instance_proc_addr };
+        let static_fn = ash::StaticFn {
+            get_instance_proc_addr: desc.get_instance_proc_addr,
+        };
         let instance = ash::Instance::load(&static_fn, desc.instance);
         let cap = query_capabilities(&instance, desc.physical_device);
         if !cap.missing.is_empty() {
@@ -379,7 +427,9 @@ impl Context {
         let mut profile = cap.profile;
         profile.timestamps = families[desc.queue_family_index as usize].timestamp_valid_bits > 0;
         profile.lookback = resolve_lookback(&profile, desc.lookback)?;
-        let debug_utils = desc.debug_utils.then(|| ash::ext::debug_utils::Device::new(&instance, &device));
+        let debug_utils = desc
+            .debug_utils
+            .then(|| ash::ext::debug_utils::Device::new(&instance, &device));
         Self::finish(
             instance,
             desc.physical_device,
@@ -500,12 +550,16 @@ impl Context {
 
     /// Number of validation-layer warnings and errors received so far (0 without validation).
     pub fn validation_message_count(&self) -> u64 {
-        self.validation.as_ref().map_or(0, |v| v.count.load(Ordering::SeqCst))
+        self.validation
+            .as_ref()
+            .map_or(0, |v| v.count.load(Ordering::SeqCst))
     }
 
     /// The first validation messages received (at most 64).
     pub fn validation_messages(&self) -> Vec<String> {
-        self.validation.as_ref().map_or_else(Vec::new, |v| v.messages.lock().map(|m| m.clone()).unwrap_or_default())
+        self.validation.as_ref().map_or_else(Vec::new, |v| {
+            v.messages.lock().map(|m| m.clone()).unwrap_or_default()
+        })
     }
 
     /// Whether the device is a CPU implementation (lavapipe and the like).
@@ -519,7 +573,9 @@ impl Context {
 }
 
 fn resolve_lookback(profile: &DeviceProfile, requested: Option<bool>) -> Result<bool> {
-    let wanted = profile::lookback_from_env()?.or(requested).unwrap_or(profile.lookback);
+    let wanted = profile::lookback_from_env()?
+        .or(requested)
+        .unwrap_or(profile.lookback);
     if wanted && !profile.int64_atomics {
         return Err(Error::unsupported(format!(
             "look-back requested, but {} lacks shaderBufferInt64Atomics",

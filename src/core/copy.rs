@@ -26,19 +26,35 @@ impl Context {
     /// Records a compute-shader copy of `src` into `dst` (same size, a multiple of 16 bytes,
     /// device addresses 16-byte aligned, no overlap). Synchronization: like a compute pass that
     /// reads `src` and writes `dst` (`COMPUTE_SHADER`, `SHADER_READ` / `SHADER_WRITE`).
-    pub fn record_compute_copy(&self, cmd: vk::CommandBuffer, src: &BufferRange, dst: &BufferRange) -> Result<()> {
+    pub fn record_compute_copy(
+        &self,
+        cmd: vk::CommandBuffer,
+        src: &BufferRange,
+        dst: &BufferRange,
+    ) -> Result<()> {
         src.check("copy source", src.size, 16)?;
         dst.check("copy destination", src.size, 16)?;
         if src.size % 16 != 0 || src.size / 16 > u32::MAX as u64 {
-            return Err(Error::invalid("copy: size must be a multiple of 16 bytes and below 64 GiB"));
+            return Err(Error::invalid(
+                "copy: size must be a multiple of 16 bytes and below 64 GiB",
+            ));
         }
         if src.overlaps(dst) {
             return Err(Error::invalid("copy: source and destination overlap"));
         }
         let vec_count = (src.size / 16) as u32;
-        let spec = Specialization { workgroup_size: COPY_WORKGROUP, vecs_per_thread: 1, spin_limit: 1 };
+        let spec = Specialization {
+            workgroup_size: COPY_WORKGROUP,
+            vecs_per_thread: 1,
+            spin_limit: 1,
+        };
         let kernel = self.kernel(&shaders::COPY_U32X4, spec)?;
-        let push = CopyPush { src_addr: self.address_of(src), dst_addr: self.address_of(dst), vec_count, _pad0: 0 };
+        let push = CopyPush {
+            src_addr: self.address_of(src),
+            dst_addr: self.address_of(dst),
+            vec_count,
+            _pad0: 0,
+        };
         if push.src_addr % 16 != 0 || push.dst_addr % 16 != 0 {
             return Err(Error::invalid("copy: device addresses must be 16-byte aligned"));
         }
@@ -48,7 +64,11 @@ impl Context {
 }
 
 #[cfg(test)]
-pub(crate) fn push_layouts() -> Vec<(shaders::ShaderSource, &'static [(&'static str, usize)], usize)> {
+pub(crate) fn push_layouts() -> Vec<super::spirv::PushCheck> {
     use super::spirv::PushLayout;
-    vec![(shaders::COPY_U32X4, CopyPush::FIELDS, std::mem::size_of::<CopyPush>())]
+    vec![(
+        shaders::COPY_U32X4,
+        CopyPush::FIELDS,
+        std::mem::size_of::<CopyPush>(),
+    )]
 }

@@ -37,14 +37,25 @@ pub(crate) struct Pipelines {
 }
 
 impl Pipelines {
-    pub(crate) unsafe fn new(device: &ash::Device, cache: vk::PipelineCache, full_subgroups: bool) -> Result<Self> {
+    pub(crate) unsafe fn new(
+        device: &ash::Device,
+        cache: vk::PipelineCache,
+        full_subgroups: bool,
+    ) -> Result<Self> {
         let ranges = [vk::PushConstantRange::default()
             .stage_flags(vk::ShaderStageFlags::COMPUTE)
             .offset(0)
             .size(PUSH_CONSTANT_BYTES)];
         let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges);
-        let layout = device.create_pipeline_layout(&info, None).during("vkCreatePipelineLayout")?;
-        Ok(Pipelines { layout, cache, full_subgroups, created: Mutex::new(HashMap::new()) })
+        let layout = device
+            .create_pipeline_layout(&info, None)
+            .during("vkCreatePipelineLayout")?;
+        Ok(Pipelines {
+            layout,
+            cache,
+            full_subgroups,
+            created: Mutex::new(HashMap::new()),
+        })
     }
 
     pub(crate) unsafe fn destroy(&self, device: &ash::Device) {
@@ -62,25 +73,43 @@ impl Context {
     /// lifetime.
     pub(crate) fn kernel(&self, shader: &ShaderSource, spec: Specialization) -> Result<Kernel> {
         let pipelines = &self.pipelines;
-        let mut created = pipelines.created.lock().map_err(|_| Error::Internal("pipeline map poisoned".into()))?;
+        let mut created = pipelines
+            .created
+            .lock()
+            .map_err(|_| Error::Internal("pipeline map poisoned".into()))?;
         if let Some(&pipeline) = created.get(&(shader.name, spec)) {
-            return Ok(Kernel { pipeline, layout: pipelines.layout });
+            return Ok(Kernel {
+                pipeline,
+                layout: pipelines.layout,
+            });
         }
         let pipeline = unsafe { self.create_pipeline(shader, spec)? };
         created.insert((shader.name, spec), pipeline);
-        Ok(Kernel { pipeline, layout: pipelines.layout })
+        Ok(Kernel {
+            pipeline,
+            layout: pipelines.layout,
+        })
     }
 
     unsafe fn create_pipeline(&self, shader: &ShaderSource, spec: Specialization) -> Result<vk::Pipeline> {
         let code = ash::util::read_spv(&mut std::io::Cursor::new(shader.spirv))
             .map_err(|e| Error::Internal(format!("embedded SPIR-V {}: {e}", shader.name)))?;
         let module_info = vk::ShaderModuleCreateInfo::default().code(&code);
-        let module = self.device.create_shader_module(&module_info, None).during("vkCreateShaderModule")?;
+        let module = self
+            .device
+            .create_shader_module(&module_info, None)
+            .during("vkCreateShaderModule")?;
         let values = [spec.workgroup_size, spec.vecs_per_thread, spec.spin_limit];
         let entries: Vec<vk::SpecializationMapEntry> = (0..values.len() as u32)
-            .map(|i| vk::SpecializationMapEntry { constant_id: i, offset: i * 4, size: 4 })
+            .map(|i| vk::SpecializationMapEntry {
+                constant_id: i,
+                offset: i * 4,
+                size: 4,
+            })
             .collect();
-        let spec_info = vk::SpecializationInfo::default().map_entries(&entries).data(bytemuck::cast_slice(&values));
+        let spec_info = vk::SpecializationInfo::default()
+            .map_entries(&entries)
+            .data(bytemuck::cast_slice(&values));
         let mut flags = vk::PipelineShaderStageCreateFlags::empty();
         if self.pipelines.full_subgroups {
             flags |= vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS;
@@ -91,8 +120,12 @@ impl Context {
             .module(module)
             .name(c"main")
             .specialization_info(&spec_info);
-        let info = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(self.pipelines.layout)];
-        let result = self.device.create_compute_pipelines(self.pipelines.cache, &info, None);
+        let info = [vk::ComputePipelineCreateInfo::default()
+            .stage(stage)
+            .layout(self.pipelines.layout)];
+        let result = self
+            .device
+            .create_compute_pipelines(self.pipelines.cache, &info, None);
         self.device.destroy_shader_module(module, None);
         let pipeline = result.map_err(|(_, e)| Error::vk("vkCreateComputePipelines", e))?[0];
         if let Some(debug) = &self.debug_utils {
@@ -101,7 +134,9 @@ impl Context {
                 shader.name, spec.workgroup_size, spec.vecs_per_thread
             );
             let name = std::ffi::CStr::from_bytes_with_nul(name.as_bytes()).unwrap_or(c"vkalgo");
-            let info = vk::DebugUtilsObjectNameInfoEXT::default().object_handle(pipeline).object_name(name);
+            let info = vk::DebugUtilsObjectNameInfoEXT::default()
+                .object_handle(pipeline)
+                .object_name(name);
             let _ = debug.set_debug_utils_object_name(&info);
         }
         Ok(pipeline)
@@ -109,16 +144,32 @@ impl Context {
 
     /// Records a dispatch of `groups` workgroups (split over y when beyond the x limit) with
     /// `push` as push constants.
-    pub(crate) unsafe fn dispatch<P: bytemuck::Pod>(&self, cmd: vk::CommandBuffer, kernel: Kernel, push: &P, groups: u32) {
+    pub(crate) unsafe fn dispatch<P: bytemuck::Pod>(
+        &self,
+        cmd: vk::CommandBuffer,
+        kernel: Kernel,
+        push: &P,
+        groups: u32,
+    ) {
         debug_assert!(std::mem::size_of::<P>() <= PUSH_CONSTANT_BYTES as usize);
         if groups == 0 {
             return;
         }
         let d = &self.device;
         d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, kernel.pipeline);
-        d.cmd_push_constants(cmd, kernel.layout, vk::ShaderStageFlags::COMPUTE, 0, bytemuck::bytes_of(push));
+        d.cmd_push_constants(
+            cmd,
+            kernel.layout,
+            vk::ShaderStageFlags::COMPUTE,
+            0,
+            bytemuck::bytes_of(push),
+        );
         let max_x = self.profile.max_workgroup_count[0].clamp(1, 65535);
-        let (x, y) = if groups <= max_x { (groups, 1) } else { (max_x, groups.div_ceil(max_x)) };
+        let (x, y) = if groups <= max_x {
+            (groups, 1)
+        } else {
+            (max_x, groups.div_ceil(max_x))
+        };
         d.cmd_dispatch(cmd, x, y, 1);
     }
 }

@@ -33,7 +33,11 @@ impl DeviceType {
 
 /// PCI vendor ids of vendors whose drivers keep workgroups that have started running (the
 /// forward-progress behaviour single-pass look-back relies on for speed).
-const VENDORS_WITH_FORWARD_PROGRESS: &[u32] = &[0x10DE /* NVIDIA */, 0x1002 /* AMD */, 0x8086 /* Intel */];
+const VENDORS_WITH_FORWARD_PROGRESS: &[u32] = &[
+    0x10DE, /* NVIDIA */
+    0x1002, /* AMD */
+    0x8086, /* Intel */
+];
 
 /// What vkalgo knows about a device: identity, limits, features it enabled, and policies.
 #[derive(Debug, Clone)]
@@ -116,12 +120,16 @@ pub(crate) unsafe fn query_capabilities(instance: &ash::Instance, pd: vk::Physic
     let mut driver = vk::PhysicalDeviceDriverProperties::default();
     let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
     let mut size_control = vk::PhysicalDeviceSubgroupSizeControlProperties::default();
-    let extensions = instance.enumerate_device_extension_properties(pd).unwrap_or_default();
+    let extensions = instance
+        .enumerate_device_extension_properties(pd)
+        .unwrap_or_default();
     let has_ext = |name: &CStr| extensions.iter().any(|e| e.extension_name_as_c_str() == Ok(name));
     let size_control_ext = has_ext(ash::ext::subgroup_size_control::NAME);
     let core13 = api >= vk::API_VERSION_1_3;
     {
-        let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut driver).push_next(&mut subgroup);
+        let mut props2 = vk::PhysicalDeviceProperties2::default()
+            .push_next(&mut driver)
+            .push_next(&mut subgroup);
         if core13 || size_control_ext {
             props2 = props2.push_next(&mut size_control);
         }
@@ -177,7 +185,11 @@ pub(crate) unsafe fn query_capabilities(instance: &ash::Instance, pd: vk::Physic
     let int64_atomics = f12.shader_buffer_int64_atomics != 0;
     let limits = props.limits;
     let profile = DeviceProfile {
-        device_name: props.device_name_as_c_str().unwrap_or(c"?").to_string_lossy().into_owned(),
+        device_name: props
+            .device_name_as_c_str()
+            .unwrap_or(c"?")
+            .to_string_lossy()
+            .into_owned(),
         device_type,
         vendor_id: props.vendor_id,
         device_id: props.device_id,
@@ -203,7 +215,13 @@ pub(crate) unsafe fn query_capabilities(instance: &ash::Instance, pd: vk::Physic
         full_subgroups,
         lookback: DeviceProfile::default_lookback_policy(device_type, props.vendor_id, int64_atomics),
     };
-    Capabilities { profile, missing, queue_family, subgroup_size_control_ext: size_control_ext, core13 }
+    Capabilities {
+        profile,
+        missing,
+        queue_family,
+        subgroup_size_control_ext: size_control_ext,
+        core13,
+    }
 }
 
 unsafe fn max_allocation_size(instance: &ash::Instance, pd: vk::PhysicalDevice) -> u64 {
@@ -221,7 +239,9 @@ pub(crate) fn lookback_from_env() -> crate::Result<Option<bool>> {
             "" => Ok(None),
             "on" | "1" | "true" | "yes" => Ok(Some(true)),
             "off" | "0" | "false" | "no" => Ok(Some(false)),
-            other => Err(crate::Error::invalid(format!("VKALGO_LOOKBACK={other:?}: expected on or off"))),
+            other => Err(crate::Error::invalid(format!(
+                "VKALGO_LOOKBACK={other:?}: expected on or off"
+            ))),
         },
     }
 }

@@ -17,7 +17,9 @@ impl HostRunner {
         let pool_info = vk::CommandPoolCreateInfo::default()
             .queue_family_index(ctx.queue_family_index)
             .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
-        let pool = d.create_command_pool(&pool_info, None).during("vkCreateCommandPool")?;
+        let pool = d
+            .create_command_pool(&pool_info, None)
+            .during("vkCreateCommandPool")?;
         let alloc = vk::CommandBufferAllocateInfo::default()
             .command_pool(pool)
             .level(vk::CommandBufferLevel::PRIMARY)
@@ -61,15 +63,18 @@ impl Context {
         unsafe {
             d.reset_command_buffer(runner.cmd, vk::CommandBufferResetFlags::empty())
                 .during("vkResetCommandBuffer")?;
-            let begin = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
-            d.begin_command_buffer(runner.cmd, &begin).during("vkBeginCommandBuffer")?;
+            let begin =
+                vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+            d.begin_command_buffer(runner.cmd, &begin)
+                .during("vkBeginCommandBuffer")?;
             let recorded = record(runner.cmd);
             let ended = d.end_command_buffer(runner.cmd).during("vkEndCommandBuffer");
             recorded?;
             ended?;
             let cmds = [runner.cmd];
             let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
-            d.queue_submit(self.queue, &submit, runner.fence).during("vkQueueSubmit")?;
+            d.queue_submit(self.queue, &submit, runner.fence)
+                .during("vkQueueSubmit")?;
             let timeout_ns = u64::try_from(self.timeout.as_nanos()).unwrap_or(u64::MAX);
             match d.wait_for_fences(&[runner.fence], true, timeout_ns) {
                 Ok(()) => {
@@ -78,8 +83,13 @@ impl Context {
                 }
                 Err(vk::Result::TIMEOUT) => {
                     // The command buffer may still execute: abandon it rather than reuse it.
-                    guard.take().map(std::mem::forget);
-                    Err(Error::Timeout(format!("GPU work did not finish within {:?}", self.timeout)))
+                    // (HostRunner has no Drop: dropping the handles without destroying them
+                    // abandons them.)
+                    guard.take();
+                    Err(Error::Timeout(format!(
+                        "GPU work did not finish within {:?}",
+                        self.timeout
+                    )))
                 }
                 Err(e) => Err(Error::vk("vkWaitForFences", e)),
             }
@@ -94,8 +104,15 @@ impl Context {
     /// A host-visible staging buffer holding a copy of `data`.
     pub(crate) fn staging_from<T: bytemuck::Pod>(&self, data: &[T]) -> Result<GpuBuffer<'_>> {
         let bytes: &[u8] = bytemuck::cast_slice(data);
-        let mut staging = GpuBuffer::new(self, bytes.len() as u64, MemoryLocation::CpuToGpu, "vkalgo upload")?;
-        let mapped = staging.mapped().ok_or_else(|| Error::Internal("staging buffer is not mapped".into()))?;
+        let mut staging = GpuBuffer::new(
+            self,
+            bytes.len() as u64,
+            MemoryLocation::CpuToGpu,
+            "vkalgo upload",
+        )?;
+        let mapped = staging
+            .mapped()
+            .ok_or_else(|| Error::Internal("staging buffer is not mapped".into()))?;
         mapped[..bytes.len()].copy_from_slice(bytes);
         Ok(staging)
     }
@@ -106,10 +123,21 @@ impl Context {
     }
 
     /// Records a copy of `bytes` bytes between two buffers (offsets 0).
-    pub(crate) unsafe fn record_copy(&self, cmd: vk::CommandBuffer, src: &GpuBuffer, dst: &GpuBuffer, bytes: u64) {
+    pub(crate) unsafe fn record_copy(
+        &self,
+        cmd: vk::CommandBuffer,
+        src: &GpuBuffer,
+        dst: &GpuBuffer,
+        bytes: u64,
+    ) {
         if bytes > 0 {
-            let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: bytes }];
-            self.device.cmd_copy_buffer(cmd, src.buffer(), dst.buffer(), &region);
+            let region = [vk::BufferCopy {
+                src_offset: 0,
+                dst_offset: 0,
+                size: bytes,
+            }];
+            self.device
+                .cmd_copy_buffer(cmd, src.buffer(), dst.buffer(), &region);
         }
     }
 
@@ -128,7 +156,9 @@ impl Context {
 /// Copies the first `out.len()` elements of a mapped readback buffer into `out`.
 pub(crate) fn read_back<T: bytemuck::Pod>(buffer: &mut GpuBuffer, out: &mut [T]) -> Result<()> {
     let bytes = std::mem::size_of_val(out);
-    let mapped = buffer.mapped().ok_or_else(|| Error::Internal("readback buffer is not mapped".into()))?;
+    let mapped = buffer
+        .mapped()
+        .ok_or_else(|| Error::Internal("readback buffer is not mapped".into()))?;
     bytemuck::cast_slice_mut::<T, u8>(out).copy_from_slice(&mapped[..bytes]);
     Ok(())
 }

@@ -29,6 +29,14 @@ macro_rules! push_constants {
 }
 pub(crate) use push_constants;
 
+/// A shader with the push-constant layout its Rust side uses: (shader, fields, struct size).
+#[cfg(test)]
+pub(crate) type PushCheck = (
+    super::shaders::ShaderSource,
+    &'static [(&'static str, usize)],
+    usize,
+);
+
 /// The members (name, offset) of the push-constant block of a SPIR-V module, in member order.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn push_constant_members(spirv: &[u8]) -> Vec<(String, u32)> {
@@ -38,7 +46,10 @@ pub(crate) fn push_constant_members(spirv: &[u8]) -> Vec<(String, u32)> {
     const OP_MEMBER_DECORATE: u32 = 72;
     const DECORATION_OFFSET: u32 = 35;
     const STORAGE_PUSH_CONSTANT: u32 = 9;
-    let words: Vec<u32> = spirv.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let words: Vec<u32> = spirv
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
     let mut names: HashMap<(u32, u32), String> = HashMap::new();
     let mut offsets: HashMap<(u32, u32), u32> = HashMap::new();
     let mut pointees = Vec::new();
@@ -54,7 +65,10 @@ pub(crate) fn push_constant_members(spirv: &[u8]) -> Vec<(String, u32)> {
             OP_MEMBER_NAME => {
                 let bytes: Vec<u8> = args[2..].iter().flat_map(|w| w.to_le_bytes()).collect();
                 let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-                names.insert((args[0], args[1]), String::from_utf8_lossy(&bytes[..end]).into_owned());
+                names.insert(
+                    (args[0], args[1]),
+                    String::from_utf8_lossy(&bytes[..end]).into_owned(),
+                );
             }
             OP_MEMBER_DECORATE if args[2] == DECORATION_OFFSET => {
                 offsets.insert((args[0], args[1]), args[3]);
@@ -65,7 +79,10 @@ pub(crate) fn push_constant_members(spirv: &[u8]) -> Vec<(String, u32)> {
         i += count;
     }
     // Pointers to single members share the storage class: the block is the struct pointee.
-    let Some(block) = pointees.into_iter().find(|t| offsets.keys().any(|(ty, _)| ty == t)) else {
+    let Some(block) = pointees
+        .into_iter()
+        .find(|t| offsets.keys().any(|(ty, _)| ty == t))
+    else {
         return Vec::new();
     };
     let mut members: Vec<(u32, String, u32)> = offsets

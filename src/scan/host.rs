@@ -19,7 +19,13 @@ impl Context {
     }
 
     /// Like [`Context::scan_u32`] with an explicit path.
-    pub fn scan_u32_with_path(&self, input: &[u32], output: &mut [u32], op: ScanOp, path: ScanPath) -> Result<()> {
+    pub fn scan_u32_with_path(
+        &self,
+        input: &[u32],
+        output: &mut [u32],
+        op: ScanOp,
+        path: ScanPath,
+    ) -> Result<()> {
         if input.len() != output.len() {
             return Err(Error::invalid(format!(
                 "scan: input has {} elements but output has {}",
@@ -28,7 +34,12 @@ impl Context {
             )));
         }
         let n = input.len() as u64;
-        let plan = self.scan_plan(&ScanDesc { op, path, max_count: n, tuning: None })?;
+        let plan = self.scan_plan(&ScanDesc {
+            op,
+            path,
+            max_count: n,
+            tuning: None,
+        })?;
         if n == 0 {
             return Ok(());
         }

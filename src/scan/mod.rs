@@ -74,7 +74,11 @@ impl ScanTuning {
     /// The tuning vkalgo uses on this device.
     pub fn for_device(ctx: &Context) -> Self {
         let _ = ctx;
-        ScanTuning { workgroup_size: 256, vecs_per_thread: 4, lookback_spins: 0 }
+        ScanTuning {
+            workgroup_size: 256,
+            vecs_per_thread: 4,
+            lookback_spins: 0,
+        }
     }
 
     fn tile_elements(&self) -> u64 {
@@ -98,7 +102,12 @@ pub struct ScanDesc {
 impl ScanDesc {
     /// An exclusive or inclusive scan of up to `max_count` elements on the default path.
     pub fn new(op: ScanOp, max_count: u64) -> Self {
-        ScanDesc { op, path: ScanPath::Auto, max_count, tuning: None }
+        ScanDesc {
+            op,
+            path: ScanPath::Auto,
+            max_count,
+            tuning: None,
+        }
     }
 }
 
@@ -172,10 +181,15 @@ impl Context {
         let tuning = desc.tuning.unwrap_or_else(|| ScanTuning::for_device(self));
         let wg = tuning.workgroup_size;
         if !wg.is_power_of_two() || wg < 32 || wg > self.profile.max_workgroup_invocations.min(1024) {
-            return Err(Error::invalid(format!("scan: workgroup size {wg} is not a power of two in 32..=device limit")));
+            return Err(Error::invalid(format!(
+                "scan: workgroup size {wg} is not a power of two in 32..=device limit"
+            )));
         }
         if !(1..=8).contains(&tuning.vecs_per_thread) {
-            return Err(Error::invalid(format!("scan: vecs_per_thread {} not in 1..=8", tuning.vecs_per_thread)));
+            return Err(Error::invalid(format!(
+                "scan: vecs_per_thread {} not in 1..=8",
+                tuning.vecs_per_thread
+            )));
         }
         let path = match desc.path {
             ScanPath::Auto if self.profile.lookback => ScanPath::Lookback,
@@ -255,14 +269,18 @@ impl ScanPlan {
         let (direct, elements) = match args.count {
             ElementCount::Direct(n) => {
                 if n > max {
-                    return Err(Error::invalid(format!("scan: count {n} exceeds the plan's max_count {max}")));
+                    return Err(Error::invalid(format!(
+                        "scan: count {n} exceeds the plan's max_count {max}"
+                    )));
                 }
                 (Some(n), n)
             }
             ElementCount::Indirect(range) => {
                 range.check("scan count buffer", 4, 4)?;
                 if range.overlaps(&args.output) || range.overlaps(&args.scratch) {
-                    return Err(Error::invalid("scan: the count buffer overlaps the output or scratch range"));
+                    return Err(Error::invalid(
+                        "scan: the count buffer overlaps the output or scratch range",
+                    ));
                 }
                 (None, max)
             }
@@ -273,7 +291,8 @@ impl ScanPlan {
         let bytes = elements * 4;
         args.input.check("scan input", bytes, 4)?;
         args.output.check("scan output", bytes, 4)?;
-        args.scratch.check("scan scratch", self.requirements.scratch_size, SCRATCH_ALIGNMENT)?;
+        args.scratch
+            .check("scan scratch", self.requirements.scratch_size, SCRATCH_ALIGNMENT)?;
         let in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
         if !in_place && args.input.overlaps(&args.output) {
             return Err(Error::invalid(
@@ -281,7 +300,9 @@ impl ScanPlan {
             ));
         }
         if args.scratch.overlaps(&args.input) || args.scratch.overlaps(&args.output) {
-            return Err(Error::invalid("scan: the scratch range overlaps the input or output range"));
+            return Err(Error::invalid(
+                "scan: the scratch range overlaps the input or output range",
+            ));
         }
         let input_addr = ctx.address_of(&args.input);
         let output_addr = ctx.address_of(&args.output);
@@ -299,7 +320,12 @@ impl ScanPlan {
             inclusive: (self.desc.op == ScanOp::Inclusive) as u32,
             ..Default::default()
         };
-        let pass = Pass { ctx, cmd, spec: self.specialization(), vec4 };
+        let pass = Pass {
+            ctx,
+            cmd,
+            spec: self.specialization(),
+            vec4,
+        };
         let tiles = elements.div_ceil(self.tile_size());
         match self.path {
             ScanPath::Lookback if !in_place => lookback::record(&pass, push, tiles, &args.scratch),
@@ -328,7 +354,7 @@ impl Pass<'_> {
 
 /// Every scan shader with its push-constant layout (checked against the SPIR-V by a test).
 #[cfg(test)]
-pub(crate) fn push_layouts() -> Vec<(ShaderSource, &'static [(&'static str, usize)], usize)> {
+pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
     use crate::core::spirv::PushLayout;
     [
         shaders::SCAN_REDUCE_VEC4,
@@ -352,7 +378,10 @@ mod tests {
         for tiles in [1u64, 2, 4095, 4096, 4097, 65536, 131072, 1 << 20, 1_000_003] {
             let (parts, per) = partitioning(tiles);
             assert!(parts <= super::MAX_PARTITIONS, "{tiles}");
-            assert!(parts * per >= tiles && (parts - 1) * per < tiles, "{tiles}: {parts} x {per}");
+            assert!(
+                parts * per >= tiles && (parts - 1) * per < tiles,
+                "{tiles}: {parts} x {per}"
+            );
         }
     }
 }

@@ -10,18 +10,27 @@ use crate::error::Result;
 pub(super) fn record(pass: &Pass, push: ScanPush, tiles: u64) -> Result<()> {
     let ctx = pass.ctx;
     let (partitions, per_partition) = partitioning(tiles);
-    let downsweep = ctx.kernel(pass.shader(&shaders::SCAN_DOWNSWEEP_VEC4, &shaders::SCAN_DOWNSWEEP_SCALAR), pass.spec)?;
+    let downsweep = ctx.kernel(
+        pass.shader(&shaders::SCAN_DOWNSWEEP_VEC4, &shaders::SCAN_DOWNSWEEP_SCALAR),
+        pass.spec,
+    )?;
     let partitioned = ScanPush {
         tiles_per_partition: per_partition as u32,
         num_partitions: partitions as u32,
         ..push
     };
     if partitions <= 1 {
-        let single = ScanPush { aux_addr: 0, ..partitioned };
+        let single = ScanPush {
+            aux_addr: 0,
+            ..partitioned
+        };
         unsafe { ctx.dispatch(pass.cmd, downsweep, &single, 1) };
         return Ok(());
     }
-    let reduce = ctx.kernel(pass.shader(&shaders::SCAN_REDUCE_VEC4, &shaders::SCAN_REDUCE_SCALAR), pass.spec)?;
+    let reduce = ctx.kernel(
+        pass.shader(&shaders::SCAN_REDUCE_VEC4, &shaders::SCAN_REDUCE_SCALAR),
+        pass.spec,
+    )?;
     // The partials live at the start of scratch (16-byte aligned), so the vec4 kernel serves.
     let spine_kernel = ctx.kernel(&shaders::SCAN_DOWNSWEEP_VEC4, pass.spec)?;
     let tile = pass.spec.workgroup_size as u64 * pass.spec.vecs_per_thread as u64 * 4;

@@ -73,19 +73,45 @@ pub struct Layout {
 
 impl Default for Layout {
     fn default() -> Self {
-        Layout { input_offset: 0, output_offset: 0, in_place: false, indirect: false }
+        Layout {
+            input_offset: 0,
+            output_offset: 0,
+            in_place: false,
+            indirect: false,
+        }
     }
 }
 
 /// Runs `plan` through the record layer on `input` (the plan's max_count elements are
 /// allocated; `count` are scanned) and returns the whole output range (max_count elements),
 /// poisoned beforehand so unwritten elements show.
-pub fn record_scan(ctx: &Context, plan: &ScanPlan, input: &[u32], count: u64, layout: Layout) -> vkalgo::Result<Vec<u32>> {
+pub fn record_scan(
+    ctx: &Context,
+    plan: &ScanPlan,
+    input: &[u32],
+    count: u64,
+    layout: Layout,
+) -> vkalgo::Result<Vec<u32>> {
     let max = plan.desc().max_count.max(input.len() as u64);
     let bytes = max * 4;
-    let data_buf = GpuBuffer::new(ctx, layout.input_offset + bytes, MemoryLocation::CpuToGpu, "test input")?;
-    let out_buf = GpuBuffer::new(ctx, layout.output_offset + bytes, MemoryLocation::CpuToGpu, "test output")?;
-    let scratch = GpuBuffer::new(ctx, 64 + plan.memory_requirements().scratch_size, MemoryLocation::GpuOnly, "test scratch")?;
+    let data_buf = GpuBuffer::new(
+        ctx,
+        layout.input_offset + bytes,
+        MemoryLocation::CpuToGpu,
+        "test input",
+    )?;
+    let out_buf = GpuBuffer::new(
+        ctx,
+        layout.output_offset + bytes,
+        MemoryLocation::CpuToGpu,
+        "test output",
+    )?;
+    let scratch = GpuBuffer::new(
+        ctx,
+        64 + plan.memory_requirements().scratch_size,
+        MemoryLocation::GpuOnly,
+        "test scratch",
+    )?;
     let mut count_buf = GpuBuffer::new(ctx, 16, MemoryLocation::CpuToGpu, "test count")?;
     let mut data_buf = data_buf;
     let mut out_buf = out_buf;
@@ -101,12 +127,20 @@ pub fn record_scan(ctx: &Context, plan: &ScanPlan, input: &[u32], count: u64, la
         c[..4].copy_from_slice(&(count as u32).to_le_bytes());
     }
     let input_range = data_buf.sub_range(layout.input_offset, bytes);
-    let output_range = if layout.in_place { input_range } else { out_buf.sub_range(layout.output_offset, bytes) };
+    let output_range = if layout.in_place {
+        input_range
+    } else {
+        out_buf.sub_range(layout.output_offset, bytes)
+    };
     let args = ScanArgs {
         input: input_range,
         output: output_range,
         scratch: scratch.sub_range(16, plan.memory_requirements().scratch_size),
-        count: if layout.indirect { ElementCount::Indirect(count_buf.sub_range(0, 4)) } else { ElementCount::Direct(count) },
+        count: if layout.indirect {
+            ElementCount::Indirect(count_buf.sub_range(0, 4))
+        } else {
+            ElementCount::Direct(count)
+        },
     };
     ctx.submit_and_wait(|cmd| unsafe {
         host_to_compute(ctx, cmd);
@@ -114,22 +148,49 @@ pub fn record_scan(ctx: &Context, plan: &ScanPlan, input: &[u32], count: u64, la
         compute_to_host(ctx, cmd);
         Ok(())
     })?;
-    let (buf, offset) = if layout.in_place { (&mut data_buf, layout.input_offset) } else { (&mut out_buf, layout.output_offset) };
+    let (buf, offset) = if layout.in_place {
+        (&mut data_buf, layout.input_offset)
+    } else {
+        (&mut out_buf, layout.output_offset)
+    };
     let words: &[u32] = bytemuck::cast_slice(buf.mapped().unwrap());
     let start = (offset / 4) as usize;
     // Nothing before the range may change.
-    assert!(words[..start].iter().all(|&w| w == POISON), "bytes before the output range were written");
+    assert!(
+        words[..start].iter().all(|&w| w == POISON),
+        "bytes before the output range were written"
+    );
     Ok(words[start..start + max as usize].to_vec())
 }
 
 /// Barrier: host writes visible to compute shaders.
 pub unsafe fn host_to_compute(ctx: &Context, cmd: vk::CommandBuffer) {
-    let b = [vk::MemoryBarrier::default().src_access_mask(vk::AccessFlags::HOST_WRITE).dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE)];
-    ctx.device().cmd_pipeline_barrier(cmd, vk::PipelineStageFlags::HOST, vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER, vk::DependencyFlags::empty(), &b, &[], &[]);
+    let b = [vk::MemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::HOST_WRITE)
+        .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE)];
+    ctx.device().cmd_pipeline_barrier(
+        cmd,
+        vk::PipelineStageFlags::HOST,
+        vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+        vk::DependencyFlags::empty(),
+        &b,
+        &[],
+        &[],
+    );
 }
 
 /// Barrier: compute shader writes visible to the host.
 pub unsafe fn compute_to_host(ctx: &Context, cmd: vk::CommandBuffer) {
-    let b = [vk::MemoryBarrier::default().src_access_mask(vk::AccessFlags::SHADER_WRITE).dst_access_mask(vk::AccessFlags::HOST_READ)];
-    ctx.device().cmd_pipeline_barrier(cmd, vk::PipelineStageFlags::COMPUTE_SHADER, vk::PipelineStageFlags::HOST, vk::DependencyFlags::empty(), &b, &[], &[]);
+    let b = [vk::MemoryBarrier::default()
+        .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+        .dst_access_mask(vk::AccessFlags::HOST_READ)];
+    ctx.device().cmd_pipeline_barrier(
+        cmd,
+        vk::PipelineStageFlags::COMPUTE_SHADER,
+        vk::PipelineStageFlags::HOST,
+        vk::DependencyFlags::empty(),
+        &b,
+        &[],
+        &[],
+    );
 }

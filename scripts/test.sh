@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The one test command (README.md; .ci/run calls it): installs the system packages it needs
+# when missing, then checks formatting and lints, runs the Rust tests on the Vulkan device
+# (lavapipe without a GPU) with validation on, under several lavapipe thread counts and
+# subgroup sizes, checks the committed C header, and builds + installs the CMake package and
+# runs the C/C++ tests against the installed package.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers libshaderc-dev cmake pkg-config)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  echo "installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+step() { echo; echo "=== $* ($(date +%T))"; }
+
+step "format and lints"
+cargo fmt --check
+cargo clippy --release --all-targets -- -D warnings
+
+# GPU tests run one at a time (two Vulkan processes or more lavapipe threads than cores slow
+# spinning kernels down badly). Every test enables the validation layer with synchronization
+# validation and fails on any message. The header drift check is a unit test.
+step "Rust tests (default lavapipe settings)"
+cargo test --release -- --test-threads=1
+
+for threads in 1 4; do
+  step "scan tests, LP_NUM_THREADS=$threads"
+  LP_NUM_THREADS=$threads cargo test --release --test scan -- --test-threads=1
+done
+for width in 128 512; do
+  step "scan tests, LP_NATIVE_VECTOR_WIDTH=$width (subgroup size $((width / 32)))"
+  LP_NATIVE_VECTOR_WIDTH=$width cargo test --release --test scan -- --test-threads=1
+done
+
+step "CMake package + C/C++ tests against the installed package"
+scripts/ffi-test.sh
+
+step "all tests passed"
