@@ -59,7 +59,7 @@ use vkalgo::{ElementCount, GpuBuffer, MemoryLocation, ScanArgs, ScanPlan};
 pub const POISON: u32 = 0xA5A5_5A5A;
 
 /// Where the record-layer harness puts the data.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Layout {
     /// Byte offset of the input range in its buffer.
     pub input_offset: u64,
@@ -69,17 +69,6 @@ pub struct Layout {
     pub in_place: bool,
     /// Pass the count through a GPU buffer.
     pub indirect: bool,
-}
-
-impl Default for Layout {
-    fn default() -> Self {
-        Layout {
-            input_offset: 0,
-            output_offset: 0,
-            in_place: false,
-            indirect: false,
-        }
-    }
 }
 
 /// Runs `plan` through the record layer on `input` (the plan's max_count elements are
