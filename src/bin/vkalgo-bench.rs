@@ -73,6 +73,9 @@ fn parse_options(ctx: &Context) -> Options {
 }
 
 /// GPU timing of recorded work: a two-entry timestamp query pool.
+/// Most repetitions timed back to back in one submission.
+const MAX_BATCH: u32 = 64;
+
 struct Timer<'a> {
     ctx: &'a Context,
     pool: vk::QueryPool,
@@ -82,23 +85,47 @@ impl<'a> Timer<'a> {
     fn new(ctx: &'a Context) -> Result<Self> {
         let info = vk::QueryPoolCreateInfo::default()
             .query_type(vk::QueryType::TIMESTAMP)
-            .query_count(2);
+            .query_count(MAX_BATCH + 1);
         let pool = unsafe { ctx.device().create_query_pool(&info, None) }
             .map_err(|e| vkalgo::Error::vk("vkCreateQueryPool", e))?;
         Ok(Timer { ctx, pool })
     }
 
-    /// Runs `record` in one submission and returns the GPU milliseconds between its start and end.
-    fn time(&self, record: impl FnOnce(vk::CommandBuffer) -> Result<()>) -> Result<f64> {
+    /// Records `reps` repetitions back to back in one submission (a full barrier between
+    /// them, so each starts after the previous one ends, as stream-ordered CUDA launches do)
+    /// and returns each repetition's GPU milliseconds.
+    fn time_batch(
+        &self,
+        reps: u32,
+        mut record: impl FnMut(vk::CommandBuffer, u32) -> Result<()>,
+    ) -> Result<Vec<f64>> {
+        assert!((1..=MAX_BATCH).contains(&reps));
         let d = self.ctx.device();
         self.ctx.submit_and_wait(|cmd| unsafe {
-            d.cmd_reset_query_pool(cmd, self.pool, 0, 2);
+            d.cmd_reset_query_pool(cmd, self.pool, 0, reps + 1);
             d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::TOP_OF_PIPE, self.pool, 0);
-            record(cmd)?;
-            d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, self.pool, 1);
+            for rep in 0..reps {
+                if rep > 0 {
+                    let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
+                    let b = [vk::MemoryBarrier::default()
+                        .src_access_mask(all)
+                        .dst_access_mask(all)];
+                    d.cmd_pipeline_barrier(
+                        cmd,
+                        vk::PipelineStageFlags::ALL_COMMANDS,
+                        vk::PipelineStageFlags::ALL_COMMANDS,
+                        vk::DependencyFlags::empty(),
+                        &b,
+                        &[],
+                        &[],
+                    );
+                }
+                record(cmd, rep)?;
+                d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, self.pool, rep + 1);
+            }
             Ok(())
         })?;
-        let mut stamps = [0u64; 2];
+        let mut stamps = vec![0u64; reps as usize + 1];
         unsafe {
             d.get_query_pool_results(
                 self.pool,
@@ -108,8 +135,11 @@ impl<'a> Timer<'a> {
             )
         }
         .map_err(|e| vkalgo::Error::vk("vkGetQueryPoolResults", e))?;
-        let ticks = stamps[1].wrapping_sub(stamps[0]) as f64;
-        Ok(ticks * self.ctx.profile().timestamp_period as f64 / 1e6)
+        let period = self.ctx.profile().timestamp_period as f64 / 1e6;
+        Ok(stamps
+            .windows(2)
+            .map(|w| w[1].wrapping_sub(w[0]) as f64 * period)
+            .collect())
     }
 }
 
@@ -209,13 +239,10 @@ fn copy_bandwidth(
     let data = random_u32((bytes / 4) as usize, 7);
     upload(ctx, src, &data)?;
     let (from, to) = (src.sub_range(0, bytes), dst.sub_range(0, bytes));
-    let mut times = Vec::new();
-    for rep in 0..reps + 2 {
-        let ms = timer.time(|cmd| ctx.record_compute_copy(cmd, &from, &to))?;
-        if rep >= 2 {
-            times.push(ms);
-        }
-    }
+    timer.time_batch(3, |cmd, _| ctx.record_compute_copy(cmd, &from, &to))?;
+    let times = timer.time_batch(reps.clamp(1, MAX_BATCH as usize) as u32, |cmd, _| {
+        ctx.record_compute_copy(cmd, &from, &to)
+    })?;
     let check = download(ctx, dst, data.len())?;
     assert!(check == data, "compute copy produced wrong data");
     let ms = median(times);
@@ -275,9 +302,9 @@ fn main() -> Result<()> {
         );
         upload(&ctx, &in_buf, &input)?;
         let copy_ms = median(
-            (0..options.reps.max(3))
-                .map(|_| timer.time(|cmd| ctx.record_compute_copy(cmd, &scan_in, &scan_out)))
-                .collect::<Result<Vec<_>>>()?,
+            timer.time_batch(options.reps.clamp(3, MAX_BATCH as usize) as u32, |cmd, _| {
+                ctx.record_compute_copy(cmd, &scan_in, &scan_out)
+            })?,
         );
         println!(
             "| copy on the scan buffers | - | 2^{log2} | {copy_ms:.4} | {:.1} | {:.0} | - | - | - |",
@@ -330,28 +357,18 @@ fn main() -> Result<()> {
                     count: ElementCount::Direct(n as u64),
                 };
                 let wall = Instant::now();
-                let mut times = Vec::new();
-                for rep in 0..options.reps + 3 {
-                    let ms = timer.time(|cmd| plan.record(&ctx, cmd, &args))?;
-                    if rep >= 3 {
-                        times.push(ms);
-                    }
-                }
+                // Warm-up: ~50 ms of back-to-back work, so clocks and memory are in their busy
+                // state; then the timed repetitions back to back in one submission.
+                let warm_reps = ((50.0 / copy_ms.max(1e-3)) as u32).clamp(1, MAX_BATCH);
+                timer.time_batch(warm_reps, |cmd, _| {
+                    ctx.record_compute_copy(cmd, &scan_in, &scan_out)
+                })?;
+                timer.time_batch(3, |cmd, _| plan.record(&ctx, cmd, &args))?;
+                let times = timer.time_batch(options.reps.min(MAX_BATCH as usize) as u32, |cmd, _| {
+                    plan.record(&ctx, cmd, &args)
+                })?;
                 let got = download(&ctx, &out_buf, n)?;
                 let verified = got == expected;
-                if std::env::var("VKALGO_BENCH_DIAG").is_ok() {
-                    let copy_after = median(
-                        (0..5)
-                            .map(|_| timer.time(|cmd| ctx.record_compute_copy(cmd, &scan_in, &scan_out)))
-                            .collect::<Result<Vec<_>>>()?,
-                    );
-                    let again = median(
-                        (0..5)
-                            .map(|_| timer.time(|cmd| plan.record(&ctx, cmd, &args)))
-                            .collect::<Result<Vec<_>>>()?,
-                    );
-                    println!("diag: copy after {copy_after:.4} ms; scan again {again:.4} ms (first reps median {:.4})", median(times.clone()));
-                }
                 let ms = median(times);
                 let gelems = n as f64 / (ms * 1e-3) / 1e9;
                 let gbs = 8.0 * n as f64 / (ms * 1e-3) / 1e9;
