@@ -98,16 +98,10 @@ fn generate_header(root: &Path, out: &Path) {
     println!("cargo:rerun-if-changed=cbindgen.toml");
     println!("cargo:rerun-if-env-changed=VKALGO_UPDATE_HEADER");
     let config = cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
-    let mut builder = cbindgen::Builder::new().with_config(config);
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(root.join("src/capi"))
-        .expect("src/capi")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
-        .collect();
-    sources.sort();
-    for source in sources {
-        builder = builder.with_src(source);
-    }
+    // cbindgen follows the `pub mod` declarations of src/capi/mod.rs.
+    let builder = cbindgen::Builder::new()
+        .with_config(config)
+        .with_src(root.join("src/capi/mod.rs"));
     let bindings = builder.generate().expect("cbindgen failed on src/capi");
     bindings.write_to_file(out.join("vkalgo.h"));
     if std::env::var("VKALGO_UPDATE_HEADER").is_ok_and(|v| v == "1") {

@@ -228,45 +228,6 @@ VkalgoResult vkalgo_scan_record(struct VkalgoContext *ctx,
                                 VkCommandBuffer command_buffer,
                                 const struct VkalgoScanArgs *args);
 
-// Exclusive sum of `count` u32 from `input` into `output` on the GPU (blocking).
-// `input == output` is allowed. On error `output` is unchanged.
-VkalgoResult vkalgo_scan_exclusive_u32_host(struct VkalgoContext *ctx,
-                                            const uint32_t *input,
-                                            uint32_t *output,
-                                            size_t count);
-
-// Inclusive sum of `count` u32 from `input` into `output` on the GPU (blocking).
-// `input == output` is allowed. On error `output` is unchanged.
-VkalgoResult vkalgo_scan_inclusive_u32_host(struct VkalgoContext *ctx,
-                                            const uint32_t *input,
-                                            uint32_t *output,
-                                            size_t count);
-
-// Plans a scan on `ctx`. `*out` is set only on success; destroy it with
-// `vkalgo_scan_plan_destroy`.
-VkalgoResult vkalgo_scan_plan_create(struct VkalgoContext *ctx,
-                                     const struct VkalgoScanDesc *desc,
-                                     struct VkalgoScanPlan **out);
-
-// Destroys a scan plan (NULL: no-op).
-void vkalgo_scan_plan_destroy(struct VkalgoScanPlan *plan);
-
-// The scratch memory each `vkalgo_scan_record` of this plan needs.
-VkalgoResult vkalgo_scan_plan_memory_requirements(const struct VkalgoScanPlan *plan,
-                                                  struct VkalgoMemoryRequirements *out);
-
-// Elements per tile of the plan (0 for a NULL plan): sizes around it are the edge cases.
-uint64_t vkalgo_scan_plan_tile_size(const struct VkalgoScanPlan *plan);
-
-// Records the scan into the caller's command buffer. Synchronization: writes to the input
-// and count buffer must be visible to COMPUTE_SHADER reads; earlier uses of output and
-// scratch must be complete before COMPUTE_SHADER and TRANSFER; afterwards the output is
-// written by COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
-VkalgoResult vkalgo_scan_record(struct VkalgoContext *ctx,
-                                const struct VkalgoScanPlan *plan,
-                                VkCommandBuffer command_buffer,
-                                const struct VkalgoScanArgs *args);
-
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -270,8 +270,9 @@ pub unsafe extern "C" fn vkalgo_context_validation_message_count(ctx: *const Vka
 /// A static description of a result code (never NULL).
 #[no_mangle]
 pub extern "C" fn vkalgo_result_string(r: VkalgoResult) -> *const c_char {
-    // Read as an integer: a C caller may pass any value.
-    let code: i32 = unsafe { std::mem::transmute::<VkalgoResult, i32>(r) };
+    // A C caller may pass any int32_t. Read the argument's bits through a volatile load so no
+    // enum range is assumed (a plain match compiled to an unchecked table lookup).
+    let code: i32 = unsafe { std::ptr::read_volatile(&r as *const VkalgoResult as *const i32) };
     let text: &'static std::ffi::CStr = match code {
         0 => c"VKALGO_SUCCESS",
         -1 => c"VKALGO_ERROR_INVALID_ARGUMENT",

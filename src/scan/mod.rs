@@ -285,8 +285,8 @@ impl ScanPlan {
                 (None, max)
             }
         };
-        if direct == Some(0) {
-            return Ok(());
+        if elements == 0 {
+            return Ok(()); // nothing to scan (a direct count of 0, or a plan for 0 elements)
         }
         let bytes = elements * 4;
         args.input.check("scan input", bytes, 4)?;

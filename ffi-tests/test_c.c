@@ -1,0 +1,1127 @@
+/* C11 tests of vkalgo's C ABI (include/vkalgo.h), against the installed package.
+ *
+ * 1. Host calls on the default context (VKALGO_VALIDATION=1 in the test environment turns the
+ *    Khronos validation layer on inside it; the test then requires zero messages).
+ * 2. The record layer on a VkInstance/VkDevice this test creates itself (the external-device
+ *    path): buffers at non-zero offsets, both scan paths, indirect counts, in-place scans,
+ *    chained scans, exact comparison with a CPU scan, and argument errors.
+ *    The test's own instance enables VK_LAYER_KHRONOS_validation (with synchronization
+ *    validation) when it is installed, unless VKALGO_TEST_NO_VALIDATION=1; every validation
+ *    warning or error is a failure. (Synchronization validation cannot see accesses through
+ *    buffer device addresses, which is how vkalgo's shaders reach every buffer: it checks the
+ *    API usage and the scratch clear, not the hazards between shader passes.)
+ *
+ * Prints every check; exits 1 on any failure. */
+#include <vkalgo.h>
+#include <vulkan/vulkan.h>
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reporting                                                                                  */
+
+static unsigned g_checks;
+static unsigned g_failures;
+static unsigned g_validation_messages;
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+static bool check(bool ok, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static bool check(bool ok, const char *fmt, ...) {
+    va_list ap;
+    g_checks++;
+    if (!ok) {
+        g_failures++;
+    }
+    fputs(ok ? "  ok    " : "  FAIL  ", stdout);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    fputc('\n', stdout);
+    fflush(stdout);
+    return ok;
+}
+
+static const char *result_name(VkalgoResult r) {
+    const char *s = vkalgo_result_string(r);
+    return s ? s : "(NULL)";
+}
+
+/* Checks a vkalgo result; on an error result also that the message is non-empty. */
+static bool expect(VkalgoResult got, VkalgoResult want, const char *what) {
+    const char *msg = vkalgo_last_error_message();
+    bool ok = got == want;
+    if (ok && want != VKALGO_SUCCESS) {
+        ok = msg != NULL && msg[0] != '\0';
+        return check(ok, "%s -> %s (message: \"%s\")", what, result_name(got), msg ? msg : "(NULL)");
+    }
+    if (ok) {
+        return check(msg != NULL && msg[0] == '\0', "%s -> %s", what, result_name(got));
+    }
+    return check(false, "%s -> %s, want %s (message: \"%s\")", what, result_name(got),
+                 result_name(want), msg ? msg : "(NULL)");
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Data                                                                                       */
+
+/* SplitMix64: small, fast, deterministic. */
+static uint64_t g_rng = 0x5eed5eed12345678ull;
+static uint64_t rng_u64(void) {
+    uint64_t z = (g_rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static uint32_t rng_u32(void) { return (uint32_t)(rng_u64() >> 32); }
+static void fill_random(uint32_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        p[i] = rng_u32();
+    }
+}
+
+/* Reference scan (wrapping u32 sums); in == out allowed. */
+static void cpu_scan(const uint32_t *in, uint32_t *out, size_t n, bool inclusive) {
+    uint32_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = in[i];
+        out[i] = inclusive ? sum + x : sum;
+        sum += x;
+    }
+}
+
+/* Index of the first difference, or SIZE_MAX. */
+static size_t first_diff(const uint32_t *a, const uint32_t *b, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] != b[i]) {
+            return i;
+        }
+    }
+    return SIZE_MAX;
+}
+
+static bool check_equal(const uint32_t *got, const uint32_t *want, size_t n, const char *what) {
+    size_t d = first_diff(got, want, n);
+    if (d == SIZE_MAX) {
+        return check(true, "%s", what);
+    }
+    return check(false, "%s: first difference at word %zu: got 0x%08" PRIx32 ", want 0x%08" PRIx32,
+                 what, d, got[d], want[d]);
+}
+
+static void *xmalloc(size_t bytes) {
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "out of host memory (%zu bytes)\n", bytes);
+        exit(2);
+    }
+    return p;
+}
+
+static VkDeviceSize align_up(VkDeviceSize x, VkDeviceSize a) {
+    return a <= 1 ? x : (x + a - 1) / a * a;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 1. Host calls                                                                              */
+
+static void test_static_calls(void) {
+    printf("== static calls\n");
+    uint32_t v = vkalgo_version();
+    check(v == ((uint32_t)VKALGO_VERSION_MAJOR << 22 | (uint32_t)VKALGO_VERSION_MINOR << 12 |
+                (uint32_t)VKALGO_VERSION_PATCH),
+          "vkalgo_version() = %" PRIu32 ".%" PRIu32 ".%" PRIu32 " matches the header macros", v >> 22,
+          (v >> 12) & 0x3ff, v & 0xfff);
+    static const VkalgoResult codes[] = {
+        VKALGO_SUCCESS,          VKALGO_ERROR_INVALID_ARGUMENT, VKALGO_ERROR_UNSUPPORTED,
+        VKALGO_ERROR_OUT_OF_MEMORY, VKALGO_ERROR_DEVICE_LOST,   VKALGO_ERROR_TIMEOUT,
+        VKALGO_ERROR_TABLE_FULL, VKALGO_ERROR_COMPILE,          VKALGO_ERROR_VULKAN,
+        VKALGO_ERROR_INTERNAL,
+    };
+    const char *seen[sizeof codes / sizeof codes[0]];
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        const char *s = vkalgo_result_string(codes[i]);
+        bool distinct = true;
+        for (size_t j = 0; j < i; j++) {
+            distinct = distinct && s && seen[j] && strcmp(s, seen[j]) != 0;
+        }
+        seen[i] = s;
+        check(s != NULL && s[0] != '\0' && distinct, "vkalgo_result_string(%d) = \"%s\" (non-empty, distinct)",
+              (int)codes[i], s ? s : "(NULL)");
+    }
+    /* Codes outside -9..0 (any int32_t a caller may pass) answer "VKALGO_RESULT_UNKNOWN". */
+    static const int32_t unknown_codes[] = {1, 5, 77, 100, -10, 12345, -12345, INT32_MAX, INT32_MIN};
+    for (size_t i = 0; i < sizeof unknown_codes / sizeof unknown_codes[0]; i++) {
+        const char *s = vkalgo_result_string((VkalgoResult)unknown_codes[i]);
+        check(s != NULL && strcmp(s, "VKALGO_RESULT_UNKNOWN") == 0, "vkalgo_result_string(%" PRId32 ") = \"%.40s\"",
+              unknown_codes[i], s ? s : "(NULL)");
+    }
+    vkalgo_context_destroy(NULL);
+    vkalgo_scan_plan_destroy(NULL);
+    check(true, "vkalgo_context_destroy(NULL) and vkalgo_scan_plan_destroy(NULL) are no-ops");
+    const char *name = vkalgo_context_device_name(NULL);
+    check(name != NULL && name[0] == '\0', "vkalgo_context_device_name(NULL) = \"\"");
+    check(vkalgo_context_lookback_enabled(NULL) == 0, "vkalgo_context_lookback_enabled(NULL) = 0");
+    check(vkalgo_context_validation_message_count(NULL) == 0, "vkalgo_context_validation_message_count(NULL) = 0");
+    check(vkalgo_scan_plan_tile_size(NULL) == 0, "vkalgo_scan_plan_tile_size(NULL) = 0");
+    expect(vkalgo_context_create_default(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "vkalgo_context_create_default(NULL)");
+    const char *msg = vkalgo_last_error_message();
+    check(msg != NULL, "vkalgo_last_error_message() is never NULL");
+}
+
+typedef VkalgoResult (*HostScanFn)(VkalgoContext *, const uint32_t *, uint32_t *, size_t);
+
+static void host_scan_case(VkalgoContext *ctx, HostScanFn fn, bool inclusive, size_t n, bool in_place,
+                           const char *label) {
+    uint32_t *in = xmalloc((n + 1) * sizeof *in);
+    uint32_t *out = xmalloc((n + 1) * sizeof *out);
+    uint32_t *want = xmalloc((n + 1) * sizeof *want);
+    fill_random(in, n);
+    cpu_scan(in, want, n, inclusive);
+    char what[160];
+    snprintf(what, sizeof what, "%s n=%zu%s", label, n, in_place ? " in place" : "");
+    VkalgoResult r;
+    if (in_place) {
+        memcpy(out, in, n * sizeof *in);
+        out[n] = 0xC0FFEEu;
+        r = fn(ctx, out, out, n);
+    } else {
+        for (size_t i = 0; i <= n; i++) {
+            out[i] = 0xDEADBEEFu;
+        }
+        r = fn(ctx, in, out, n);
+    }
+    want[n] = out[n]; /* the word after the output: must be untouched */
+    if (expect(r, VKALGO_SUCCESS, what)) {
+        check_equal(out, want, n + 1, what);
+    }
+    free(in);
+    free(out);
+    free(want);
+}
+
+static void test_host(void) {
+    printf("== host calls on the default context\n");
+    VkalgoContext *ctx = NULL;
+    double t0 = now_s();
+    VkalgoResult r = vkalgo_context_create_default(&ctx);
+    if (!expect(r, VKALGO_SUCCESS, "vkalgo_context_create_default") || !ctx) {
+        return;
+    }
+    const char *name = vkalgo_context_device_name(ctx);
+    check(name != NULL && name[0] != '\0', "device name \"%s\" (%.2f s to create)", name ? name : "(NULL)", now_s() - t0);
+    printf("  info  look-back by default: %" PRIu32 "\n", vkalgo_context_lookback_enabled(ctx));
+
+    static const size_t counts[] = {0, 1, 4095, 4096, 4097, 100003, (size_t)1 << 20};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        host_scan_case(ctx, vkalgo_scan_exclusive_u32_host, false, counts[i], false, "exclusive_u32_host");
+        host_scan_case(ctx, vkalgo_scan_inclusive_u32_host, true, counts[i], false, "inclusive_u32_host");
+    }
+    host_scan_case(ctx, vkalgo_scan_exclusive_u32_host, false, 100003, true, "exclusive_u32_host");
+    host_scan_case(ctx, vkalgo_scan_inclusive_u32_host, true, 4097, true, "inclusive_u32_host");
+    expect(vkalgo_scan_exclusive_u32_host(ctx, NULL, NULL, 0), VKALGO_SUCCESS, "exclusive_u32_host(ctx, NULL, NULL, 0)");
+
+    /* Bad input: INVALID_ARGUMENT, a message, and the output untouched. */
+    enum { N = 1000 };
+    uint32_t in[N], out[N], before[N];
+    fill_random(in, N);
+    for (size_t i = 0; i < N; i++) {
+        out[i] = before[i] = 0x5A5A0000u + (uint32_t)i;
+    }
+    expect(vkalgo_scan_exclusive_u32_host(NULL, in, out, N), VKALGO_ERROR_INVALID_ARGUMENT, "exclusive_u32_host(NULL ctx)");
+    check_equal(out, before, N, "  output untouched after the NULL-ctx call");
+    expect(vkalgo_scan_inclusive_u32_host(NULL, in, out, 0), VKALGO_ERROR_INVALID_ARGUMENT, "inclusive_u32_host(NULL ctx, count 0)");
+    expect(vkalgo_scan_exclusive_u32_host(ctx, NULL, out, N), VKALGO_ERROR_INVALID_ARGUMENT, "exclusive_u32_host(NULL input)");
+    check_equal(out, before, N, "  output untouched after the NULL-input call");
+    expect(vkalgo_scan_inclusive_u32_host(ctx, NULL, out, N), VKALGO_ERROR_INVALID_ARGUMENT, "inclusive_u32_host(NULL input)");
+    check_equal(out, before, N, "  output untouched after the NULL-input call");
+    expect(vkalgo_scan_exclusive_u32_host(ctx, in, NULL, N), VKALGO_ERROR_INVALID_ARGUMENT, "exclusive_u32_host(NULL output)");
+    expect(vkalgo_scan_inclusive_u32_host(ctx, in, NULL, N), VKALGO_ERROR_INVALID_ARGUMENT, "inclusive_u32_host(NULL output)");
+    /* A success clears the message. */
+    expect(vkalgo_scan_inclusive_u32_host(ctx, in, out, N), VKALGO_SUCCESS, "inclusive_u32_host after errors");
+
+    uint64_t messages = vkalgo_context_validation_message_count(ctx);
+    const char *validation = getenv("VKALGO_VALIDATION");
+    check(messages == 0, "validation messages of the default context: %" PRIu64 " (VKALGO_VALIDATION=%s)", messages,
+          validation ? validation : "unset");
+    vkalgo_context_destroy(ctx);
+    check(true, "vkalgo_context_destroy");
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 2. Record layer on the test's own device                                                   */
+
+typedef struct Gpu {
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger;
+    PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger;
+    bool validation;
+    bool debug_utils;
+    VkPhysicalDevice physical_device;
+    VkPhysicalDeviceMemoryProperties memory;
+    uint32_t queue_family;
+    VkDevice device;
+    VkQueue queue;
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    bool int64_atomics;
+    bool full_subgroups;
+} Gpu;
+
+typedef struct Buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    VkDeviceSize size;
+    uint32_t *words; /* persistently mapped */
+} Buffer;
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL messenger_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                         VkDebugUtilsMessageTypeFlagsEXT types,
+                                                         const VkDebugUtilsMessengerCallbackDataEXT *data,
+                                                         void *user) {
+    (void)user;
+    const char *text = data && data->pMessage ? data->pMessage : "(no message)";
+    bool bad = (types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) &&
+               (severity & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT));
+    if (bad) {
+        g_validation_messages++;
+        g_failures++;
+        printf("  FAIL  validation: %s\n", text);
+    } else {
+        printf("  info  vulkan: %s\n", text);
+    }
+    fflush(stdout);
+    return VK_FALSE;
+}
+
+static bool has_layer(const char *name) {
+    uint32_t n = 0;
+    if (vkEnumerateInstanceLayerProperties(&n, NULL) != VK_SUCCESS || n == 0) {
+        return false;
+    }
+    VkLayerProperties *props = xmalloc(n * sizeof *props);
+    bool found = false;
+    if (vkEnumerateInstanceLayerProperties(&n, props) == VK_SUCCESS) {
+        for (uint32_t i = 0; i < n; i++) {
+            found = found || strcmp(props[i].layerName, name) == 0;
+        }
+    }
+    free(props);
+    return found;
+}
+
+static bool has_instance_extension(const char *layer, const char *name) {
+    uint32_t n = 0;
+    if (vkEnumerateInstanceExtensionProperties(layer, &n, NULL) != VK_SUCCESS || n == 0) {
+        return false;
+    }
+    VkExtensionProperties *props = xmalloc(n * sizeof *props);
+    bool found = false;
+    if (vkEnumerateInstanceExtensionProperties(layer, &n, props) == VK_SUCCESS) {
+        for (uint32_t i = 0; i < n; i++) {
+            found = found || strcmp(props[i].extensionName, name) == 0;
+        }
+    }
+    free(props);
+    return found;
+}
+
+static bool vk_ok(VkResult r, const char *what) {
+    return check(r == VK_SUCCESS, "%s (VkResult %d)", what, (int)r);
+}
+
+static bool gpu_create(Gpu *g) {
+    memset(g, 0, sizeof *g);
+    const char *no_validation = getenv("VKALGO_TEST_NO_VALIDATION");
+    const char *layer = "VK_LAYER_KHRONOS_validation";
+    g->validation = !(no_validation && strcmp(no_validation, "1") == 0) && has_layer(layer);
+    g->debug_utils = has_instance_extension(NULL, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    if (g->validation && !g->debug_utils) {
+        g->validation = false;
+    }
+    bool validation_features = g->validation && has_instance_extension(layer, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+    printf("  info  own instance: validation layer %s%s\n", g->validation ? "on" : "off",
+           validation_features ? " + synchronization validation" : "");
+
+    const char *extensions[2];
+    uint32_t extension_count = 0;
+    if (g->debug_utils) {
+        extensions[extension_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    }
+    if (validation_features) {
+        extensions[extension_count++] = VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME;
+    }
+    VkApplicationInfo app = {
+        .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+        .pApplicationName = "vkalgo test_c",
+        .apiVersion = VK_API_VERSION_1_3,
+    };
+    VkDebugUtilsMessengerCreateInfoEXT messenger_info = {
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+        .pfnUserCallback = messenger_callback,
+    };
+    VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    VkValidationFeaturesEXT features = {
+        .sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
+        .pNext = &messenger_info,
+        .enabledValidationFeatureCount = 1,
+        .pEnabledValidationFeatures = enables,
+    };
+    VkInstanceCreateInfo instance_info = {
+        .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+        .pNext = g->validation ? (validation_features ? (const void *)&features : (const void *)&messenger_info) : NULL,
+        .pApplicationInfo = &app,
+        .enabledLayerCount = g->validation ? 1u : 0u,
+        .ppEnabledLayerNames = &layer,
+        .enabledExtensionCount = extension_count,
+        .ppEnabledExtensionNames = extensions,
+    };
+    if (!vk_ok(vkCreateInstance(&instance_info, NULL, &g->instance), "vkCreateInstance (apiVersion 1.3)")) {
+        return false;
+    }
+    if (g->validation) {
+        PFN_vkCreateDebugUtilsMessengerEXT create =
+            (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(g->instance, "vkCreateDebugUtilsMessengerEXT");
+        g->destroy_messenger =
+            (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(g->instance, "vkDestroyDebugUtilsMessengerEXT");
+        if (!create || !g->destroy_messenger ||
+            !vk_ok(create(g->instance, &messenger_info, NULL, &g->messenger), "vkCreateDebugUtilsMessengerEXT")) {
+            return false;
+        }
+    }
+
+    /* The first physical device with Vulkan 1.2+ and a compute queue. */
+    uint32_t count = 0;
+    vkEnumeratePhysicalDevices(g->instance, &count, NULL);
+    VkPhysicalDevice *devices = xmalloc((count ? count : 1) * sizeof *devices);
+    vkEnumeratePhysicalDevices(g->instance, &count, devices);
+    VkPhysicalDeviceProperties props;
+    bool found = false;
+    for (uint32_t i = 0; i < count && !found; i++) {
+        vkGetPhysicalDeviceProperties(devices[i], &props);
+        if (props.apiVersion < VK_API_VERSION_1_2) {
+            continue;
+        }
+        uint32_t nf = 0;
+        vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &nf, NULL);
+        VkQueueFamilyProperties *families = xmalloc((nf ? nf : 1) * sizeof *families);
+        vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &nf, families);
+        for (uint32_t f = 0; f < nf && !found; f++) {
+            if (families[f].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+                g->physical_device = devices[i];
+                g->queue_family = f;
+                found = true;
+            }
+        }
+        free(families);
+    }
+    free(devices);
+    if (!check(found, "a Vulkan 1.2+ device with a compute queue among %" PRIu32, count)) {
+        return false;
+    }
+    vkGetPhysicalDeviceProperties(g->physical_device, &props);
+    bool core13 = props.apiVersion >= VK_API_VERSION_1_3;
+    printf("  info  own device: %s (Vulkan %u.%u), queue family %" PRIu32 "\n", props.deviceName,
+           VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion), g->queue_family);
+    vkGetPhysicalDeviceMemoryProperties(g->physical_device, &g->memory);
+
+    /* Query, then enable exactly what vkalgo needs. */
+    VkPhysicalDeviceVulkan13Features q13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceVulkan12Features q12 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+        .pNext = core13 ? &q13 : NULL,
+    };
+    VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &q12};
+    vkGetPhysicalDeviceFeatures2(g->physical_device, &q);
+    if (!check(q12.bufferDeviceAddress && q.features.shaderInt64, "device supports bufferDeviceAddress and shaderInt64")) {
+        return false;
+    }
+    g->int64_atomics = q12.shaderBufferInt64Atomics == VK_TRUE;
+    g->full_subgroups = core13 && q13.subgroupSizeControl && q13.computeFullSubgroups;
+    printf("  info  shaderBufferInt64Atomics %s, subgroupSizeControl+computeFullSubgroups %s\n",
+           g->int64_atomics ? "supported (enabled)" : "unsupported",
+           g->full_subgroups ? "supported (enabled)" : "unsupported");
+
+    VkPhysicalDeviceVulkan13Features e13 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+        .subgroupSizeControl = g->full_subgroups ? VK_TRUE : VK_FALSE,
+        .computeFullSubgroups = g->full_subgroups ? VK_TRUE : VK_FALSE,
+    };
+    VkPhysicalDeviceVulkan12Features e12 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+        .pNext = g->full_subgroups ? &e13 : NULL,
+        .bufferDeviceAddress = VK_TRUE,
+        .shaderBufferInt64Atomics = g->int64_atomics ? VK_TRUE : VK_FALSE,
+    };
+    VkPhysicalDeviceFeatures2 enabled = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &e12};
+    enabled.features.shaderInt64 = VK_TRUE;
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue_info = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+        .queueFamilyIndex = g->queue_family,
+        .queueCount = 1,
+        .pQueuePriorities = &priority,
+    };
+    VkDeviceCreateInfo device_info = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+        .pNext = &enabled,
+        .queueCreateInfoCount = 1,
+        .pQueueCreateInfos = &queue_info,
+    };
+    if (!vk_ok(vkCreateDevice(g->physical_device, &device_info, NULL, &g->device), "vkCreateDevice")) {
+        return false;
+    }
+    vkGetDeviceQueue(g->device, g->queue_family, 0, &g->queue);
+    VkCommandPoolCreateInfo pool_info = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+        .queueFamilyIndex = g->queue_family,
+    };
+    if (!vk_ok(vkCreateCommandPool(g->device, &pool_info, NULL, &g->pool), "vkCreateCommandPool")) {
+        return false;
+    }
+    VkCommandBufferAllocateInfo cmd_info = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+        .commandPool = g->pool,
+        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+        .commandBufferCount = 1,
+    };
+    if (!vk_ok(vkAllocateCommandBuffers(g->device, &cmd_info, &g->cmd), "vkAllocateCommandBuffers")) {
+        return false;
+    }
+    VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    return vk_ok(vkCreateFence(g->device, &fence_info, NULL, &g->fence), "vkCreateFence");
+}
+
+static void gpu_destroy(Gpu *g) {
+    if (g->device) {
+        vkDeviceWaitIdle(g->device);
+        if (g->fence) {
+            vkDestroyFence(g->device, g->fence, NULL);
+        }
+        if (g->pool) {
+            vkDestroyCommandPool(g->device, g->pool, NULL);
+        }
+        vkDestroyDevice(g->device, NULL);
+    }
+    if (g->messenger) {
+        g->destroy_messenger(g->instance, g->messenger, NULL);
+    }
+    if (g->instance) {
+        vkDestroyInstance(g->instance, NULL);
+    }
+    memset(g, 0, sizeof *g);
+}
+
+static const VkBufferUsageFlags BUFFER_USAGE = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                               VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+                                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+/* A host-visible, host-coherent buffer with device-address memory, mapped. */
+static bool buffer_create(Gpu *g, VkDeviceSize size, const char *name, Buffer *b) {
+    memset(b, 0, sizeof *b);
+    size = align_up(size, 4);
+    VkBufferCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = size,
+        .usage = BUFFER_USAGE,
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+    };
+    if (vkCreateBuffer(g->device, &info, NULL, &b->buffer) != VK_SUCCESS) {
+        return check(false, "vkCreateBuffer %s (%" PRIu64 " bytes)", name, (uint64_t)size);
+    }
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(g->device, b->buffer, &req);
+    const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    uint32_t type = UINT32_MAX;
+    for (uint32_t i = 0; i < g->memory.memoryTypeCount && type == UINT32_MAX; i++) {
+        if ((req.memoryTypeBits & (1u << i)) && (g->memory.memoryTypes[i].propertyFlags & want) == want) {
+            type = i;
+        }
+    }
+    if (type == UINT32_MAX) {
+        return check(false, "%s: no HOST_VISIBLE|HOST_COHERENT memory type in bits 0x%" PRIx32, name, req.memoryTypeBits);
+    }
+    VkMemoryAllocateFlagsInfo flags = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+        .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
+    };
+    VkMemoryAllocateInfo alloc = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .pNext = &flags,
+        .allocationSize = req.size,
+        .memoryTypeIndex = type,
+    };
+    void *map = NULL;
+    if (vkAllocateMemory(g->device, &alloc, NULL, &b->memory) != VK_SUCCESS ||
+        vkBindBufferMemory(g->device, b->buffer, b->memory, 0) != VK_SUCCESS ||
+        vkMapMemory(g->device, b->memory, 0, VK_WHOLE_SIZE, 0, &map) != VK_SUCCESS) {
+        return check(false, "allocate/bind/map %s (%" PRIu64 " bytes)", name, (uint64_t)size);
+    }
+    b->size = size;
+    b->words = map;
+    return true;
+}
+
+static void buffer_destroy(Gpu *g, Buffer *b) {
+    if (b->memory) {
+        vkFreeMemory(g->device, b->memory, NULL); /* unmaps implicitly */
+    }
+    if (b->buffer) {
+        vkDestroyBuffer(g->device, b->buffer, NULL);
+    }
+    memset(b, 0, sizeof *b);
+}
+
+static bool cmd_begin(Gpu *g) {
+    VkCommandBufferBeginInfo begin = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+    };
+    VkResult r = vkBeginCommandBuffer(g->cmd, &begin);
+    return r == VK_SUCCESS || check(false, "vkBeginCommandBuffer (VkResult %d)", (int)r);
+}
+
+static void memory_barrier(Gpu *g, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                           VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
+    VkMemoryBarrier barrier = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+        .srcAccessMask = src_access,
+        .dstAccessMask = dst_access,
+    };
+    vkCmdPipelineBarrier(g->cmd, src_stage, dst_stage, 0, 1, &barrier, 0, NULL, 0, NULL);
+}
+
+/* Before a scan: host writes (input, count, the output's sentinels) and every earlier GPU use of
+ * the buffers (previous submissions) are complete and visible to vkalgo's compute and transfer
+ * (scratch clear) commands. */
+static void barrier_before(Gpu *g) {
+    memory_barrier(g, VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+}
+
+/* Between two scans of one command buffer: the first's output is read by the second, and the
+ * second may clear (TRANSFER) and rewrite the scratch the first used. */
+static void barrier_between(Gpu *g) {
+    memory_barrier(g, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+}
+
+/* After a scan: its output (COMPUTE_SHADER, SHADER_WRITE) is visible to host reads. */
+static void barrier_after(Gpu *g) {
+    memory_barrier(g, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                   VK_ACCESS_HOST_READ_BIT);
+}
+
+/* Ends, submits and waits (60 s at most: a timeout is a failure). */
+static bool cmd_submit_wait(Gpu *g, const char *what) {
+    VkResult r = vkEndCommandBuffer(g->cmd);
+    if (r != VK_SUCCESS) {
+        return check(false, "%s: vkEndCommandBuffer (VkResult %d)", what, (int)r);
+    }
+    VkSubmitInfo submit = {
+        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+        .commandBufferCount = 1,
+        .pCommandBuffers = &g->cmd,
+    };
+    r = vkQueueSubmit(g->queue, 1, &submit, g->fence);
+    if (r != VK_SUCCESS) {
+        return check(false, "%s: vkQueueSubmit (VkResult %d)", what, (int)r);
+    }
+    r = vkWaitForFences(g->device, 1, &g->fence, VK_TRUE, 60ull * 1000 * 1000 * 1000);
+    if (r == VK_TIMEOUT) {
+        fprintf(stderr, "%s: the GPU did not finish within 60 s\n", what);
+        check(false, "%s: fence wait timed out after 60 s", what);
+        exit(1); /* the device may still use the buffers: do not free them under it */
+    }
+    if (r != VK_SUCCESS) {
+        return check(false, "%s: vkWaitForFences (VkResult %d)", what, (int)r);
+    }
+    vkResetFences(g->device, 1, &g->fence);
+    return true;
+}
+
+static VkalgoBufferRange range_of(const Buffer *b, VkDeviceSize offset, VkDeviceSize size) {
+    VkalgoBufferRange r = {b->buffer, offset, size};
+    return r;
+}
+
+static void fill_sentinel(Buffer *b, uint32_t salt) {
+    size_t n = (size_t)(b->size / 4);
+    for (size_t i = 0; i < n; i++) {
+        b->words[i] = 0xA5A50000u ^ salt ^ (uint32_t)(i * 2654435761u);
+    }
+}
+
+/* The test's shared state for the record layer. */
+enum { MAX_N = 1 << 20 };
+typedef struct Rec {
+    Gpu *g;
+    VkalgoContext *ctx;
+    Buffer in, out, scratch, count;
+    VkDeviceSize scratch_offset;
+    uint32_t *want_in, *want_out; /* expected contents of whole buffers */
+} Rec;
+
+typedef struct PlanInfo {
+    VkalgoScanPlan *plan;
+    uint32_t op;
+    uint32_t path;
+    uint64_t max_count;
+    VkalgoMemoryRequirements req;
+    const char *name;
+} PlanInfo;
+
+static bool plan_create(Rec *t, uint32_t op, uint32_t path, uint64_t max_count, PlanInfo *p) {
+    memset(p, 0, sizeof *p);
+    p->op = op;
+    p->path = path;
+    p->max_count = max_count;
+    p->name = path == VKALGO_SCAN_PATH_LOOKBACK ? (op == VKALGO_SCAN_INCLUSIVE ? "look-back inclusive" : "look-back exclusive")
+              : path == VKALGO_SCAN_PATH_REDUCE_THEN_SCAN
+                  ? (op == VKALGO_SCAN_INCLUSIVE ? "reduce-then-scan inclusive" : "reduce-then-scan exclusive")
+                  : (op == VKALGO_SCAN_INCLUSIVE ? "auto inclusive" : "auto exclusive");
+    VkalgoScanDesc desc = {op, path, max_count};
+    char what[160];
+    snprintf(what, sizeof what, "vkalgo_scan_plan_create %s max_count=%" PRIu64, p->name, max_count);
+    VkalgoResult r = vkalgo_scan_plan_create(t->ctx, &desc, &p->plan);
+    if (path == VKALGO_SCAN_PATH_LOOKBACK && r == VKALGO_ERROR_UNSUPPORTED && !t->g->int64_atomics) {
+        printf("  skip  %s: UNSUPPORTED without shaderBufferInt64Atomics (%s)\n", what, vkalgo_last_error_message());
+        p->plan = NULL;
+        return false;
+    }
+    if (!expect(r, VKALGO_SUCCESS, what) || !p->plan) {
+        p->plan = NULL;
+        return false;
+    }
+    r = vkalgo_scan_plan_memory_requirements(p->plan, &p->req);
+    expect(r, VKALGO_SUCCESS, "  vkalgo_scan_plan_memory_requirements");
+    check(p->req.scratch_alignment > 0 && (p->req.scratch_alignment & (p->req.scratch_alignment - 1)) == 0 &&
+              (p->req.scratch_usage & ~BUFFER_USAGE) == 0 && p->req.scratch_size + t->scratch_offset <= t->scratch.size,
+          "  scratch %" PRIu64 " bytes, alignment %" PRIu64 ", usage 0x%" PRIx32 " (fits the scratch buffer), tile %" PRIu64,
+          (uint64_t)p->req.scratch_size, (uint64_t)p->req.scratch_alignment, (uint32_t)p->req.scratch_usage,
+          vkalgo_scan_plan_tile_size(p->plan));
+    return true;
+}
+
+enum Mode { DIRECT, INDIRECT, IN_PLACE };
+
+/* One recorded scan: input at in_off of `in` (or of `out` in place), output at out_off of `out`.
+ * DIRECT scans n elements; INDIRECT stores count_value in the count buffer and gives ranges of
+ * the plan's max_count elements. Checks every word of both buffers afterwards. */
+static void record_case(Rec *t, const PlanInfo *p, enum Mode mode, uint64_t n, VkDeviceSize in_off,
+                        VkDeviceSize out_off, uint32_t count_value) {
+    Gpu *g = t->g;
+    uint64_t range_elems = mode == INDIRECT ? p->max_count : n;
+    uint64_t scanned = mode == INDIRECT ? (count_value < p->max_count ? count_value : p->max_count) : n;
+    char what[200];
+    if (mode == INDIRECT) {
+        snprintf(what, sizeof what, "%s indirect count %" PRIu32 " (max_count %" PRIu64 ") in@%" PRIu64 " out@%" PRIu64,
+                 p->name, count_value, p->max_count, (uint64_t)in_off, (uint64_t)out_off);
+    } else {
+        snprintf(what, sizeof what, "%s n=%" PRIu64 " %s@%" PRIu64 " out@%" PRIu64, p->name, n,
+                 mode == IN_PLACE ? "in place" : "in", (uint64_t)(mode == IN_PLACE ? out_off : in_off), (uint64_t)out_off);
+    }
+    fill_sentinel(&t->in, 0x1111u);
+    fill_sentinel(&t->out, 0x2222u);
+    fill_sentinel(&t->scratch, 0x3333u);
+    fill_sentinel(&t->count, 0x4444u);
+    Buffer *src = mode == IN_PLACE ? &t->out : &t->in;
+    VkDeviceSize src_off = mode == IN_PLACE ? out_off : in_off;
+    fill_random(src->words + src_off / 4, (size_t)range_elems);
+    memcpy(t->want_in, t->in.words, (size_t)t->in.size);
+    memcpy(t->want_out, t->out.words, (size_t)t->out.size);
+    cpu_scan(src->words + src_off / 4, t->want_out + out_off / 4, (size_t)scanned, p->op == VKALGO_SCAN_INCLUSIVE);
+    const VkDeviceSize count_offset = 12;
+    t->count.words[count_offset / 4] = count_value;
+
+    VkalgoScanArgs args;
+    memset(&args, 0, sizeof args);
+    args.input = range_of(src, src_off, range_elems * 4);
+    args.output = range_of(&t->out, out_off, range_elems * 4);
+    args.scratch = range_of(&t->scratch, t->scratch_offset, p->req.scratch_size);
+    args.count = mode == INDIRECT ? 0xFFFFFFFFFFull : n; /* ignored with a count buffer */
+    if (mode == INDIRECT) {
+        args.count_buffer = range_of(&t->count, count_offset, 4);
+    }
+    if (!cmd_begin(g)) {
+        return;
+    }
+    barrier_before(g);
+    VkalgoResult r = vkalgo_scan_record(t->ctx, p->plan, g->cmd, &args);
+    barrier_after(g);
+    bool recorded = r == VKALGO_SUCCESS;
+    if (!cmd_submit_wait(g, what) || !expect(r, VKALGO_SUCCESS, what) || !recorded) {
+        return;
+    }
+    check_equal(t->out.words, t->want_out, (size_t)(t->out.size / 4), "  output buffer (scanned range, untouched rest)");
+    if (mode != IN_PLACE) {
+        check_equal(t->in.words, t->want_in, (size_t)(t->in.size / 4), "  input buffer unchanged");
+    }
+}
+
+/* Two scans in one command buffer: exclusive (plan a) from in@64 into out@4, then inclusive
+ * (plan b) from out@4 into in@second, with a barrier between and the scratch shared. */
+static void record_chained(Rec *t, const PlanInfo *a, const PlanInfo *b, uint64_t n) {
+    Gpu *g = t->g;
+    char what[200];
+    snprintf(what, sizeof what, "chained: %s then %s, n=%" PRIu64 ", shared scratch", a->name, b->name, n);
+    const VkDeviceSize in_off = 64, out_off = 4, second_off = align_up(in_off + n * 4 + 64, 16) + 8;
+    fill_sentinel(&t->in, 0x5555u);
+    fill_sentinel(&t->out, 0x6666u);
+    fill_random(t->in.words + in_off / 4, (size_t)n);
+    memcpy(t->want_in, t->in.words, (size_t)t->in.size);
+    memcpy(t->want_out, t->out.words, (size_t)t->out.size);
+    cpu_scan(t->in.words + in_off / 4, t->want_out + out_off / 4, (size_t)n, a->op == VKALGO_SCAN_INCLUSIVE);
+    cpu_scan(t->want_out + out_off / 4, t->want_in + second_off / 4, (size_t)n, b->op == VKALGO_SCAN_INCLUSIVE);
+    VkDeviceSize scratch_size = a->req.scratch_size > b->req.scratch_size ? a->req.scratch_size : b->req.scratch_size;
+    VkalgoScanArgs first;
+    memset(&first, 0, sizeof first);
+    first.input = range_of(&t->in, in_off, n * 4);
+    first.output = range_of(&t->out, out_off, n * 4);
+    first.scratch = range_of(&t->scratch, t->scratch_offset, scratch_size);
+    first.count = n;
+    VkalgoScanArgs second = first;
+    second.input = first.output;
+    second.output = range_of(&t->in, second_off, n * 4);
+    if (!cmd_begin(g)) {
+        return;
+    }
+    barrier_before(g);
+    VkalgoResult r1 = vkalgo_scan_record(t->ctx, a->plan, g->cmd, &first);
+    barrier_between(g);
+    VkalgoResult r2 = vkalgo_scan_record(t->ctx, b->plan, g->cmd, &second);
+    barrier_after(g);
+    if (!cmd_submit_wait(g, what) || !expect(r1, VKALGO_SUCCESS, what) ||
+        !expect(r2, VKALGO_SUCCESS, "  second scan recorded")) {
+        return;
+    }
+    check_equal(t->out.words, t->want_out, (size_t)(t->out.size / 4), "  first output");
+    check_equal(t->in.words, t->want_in, (size_t)(t->in.size / 4), "  second output (input of the first unchanged)");
+}
+
+/* Argument errors of the record layer: INVALID_ARGUMENT, a message, nothing recorded. All the
+ * refused calls go into one command buffer, which then still ends and submits. */
+static void record_bad_input(Rec *t, const PlanInfo *p) {
+    Gpu *g = t->g;
+    printf("-- record-layer argument errors (%s)\n", p->name);
+    const uint64_t n = 4097;
+    fill_sentinel(&t->in, 0x7777u);
+    fill_sentinel(&t->out, 0x8888u);
+    memcpy(t->want_in, t->in.words, (size_t)t->in.size);
+    memcpy(t->want_out, t->out.words, (size_t)t->out.size);
+    VkalgoScanArgs ok;
+    memset(&ok, 0, sizeof ok);
+    ok.input = range_of(&t->in, 64, n * 4);
+    ok.output = range_of(&t->out, 4, n * 4);
+    ok.scratch = range_of(&t->scratch, t->scratch_offset, p->req.scratch_size);
+    ok.count = n;
+    VkalgoScanArgs a;
+    if (!cmd_begin(g)) {
+        return;
+    }
+    barrier_before(g);
+#define BAD(setup, call, label)                                    \
+    do {                                                           \
+        a = ok;                                                    \
+        setup;                                                     \
+        expect((call), VKALGO_ERROR_INVALID_ARGUMENT, "  " label); \
+    } while (0)
+    BAD((void)0, vkalgo_scan_record(NULL, p->plan, g->cmd, &a), "NULL ctx");
+    BAD((void)0, vkalgo_scan_record(t->ctx, NULL, g->cmd, &a), "NULL plan");
+    BAD((void)0, vkalgo_scan_record(t->ctx, p->plan, g->cmd, NULL), "NULL args");
+    BAD((void)0, vkalgo_scan_record(t->ctx, p->plan, VK_NULL_HANDLE, &a), "NULL command buffer");
+    BAD(a.input.offset = 66, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "input offset 66 (not a multiple of 4)");
+    BAD(a.output.offset = 6, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "output offset 6 (not a multiple of 4)");
+    BAD(a.count = p->max_count + 1, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "count = max_count + 1");
+    BAD((a.output.buffer = t->in.buffer, a.output.offset = 64 + 4), vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a),
+        "output overlapping the input partially (4 bytes later)");
+    BAD((a.output.buffer = t->in.buffer, a.output.offset = 64 - 4), vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a),
+        "output overlapping the input partially (4 bytes earlier)");
+    BAD(a.input.size = n * 4 - 4, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "input range one element short");
+    BAD(a.output.size = n * 4 - 4, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "output range one element short");
+    BAD(a.input.buffer = VK_NULL_HANDLE, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "input buffer VK_NULL_HANDLE");
+    BAD(a.output.buffer = VK_NULL_HANDLE, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "output buffer VK_NULL_HANDLE");
+    BAD(a.scratch.buffer = VK_NULL_HANDLE, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "scratch buffer VK_NULL_HANDLE");
+    BAD(a.scratch.size = p->req.scratch_size - 4, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "scratch 4 bytes short");
+    if (p->req.scratch_alignment > 4) {
+        BAD(a.scratch.offset += 4, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "scratch offset misaligned by 4");
+    }
+    BAD((a.scratch.buffer = t->in.buffer, a.scratch.offset = align_up(64 + 8, p->req.scratch_alignment)),
+        vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "scratch overlapping the input");
+    BAD((a.scratch.buffer = t->out.buffer, a.scratch.offset = align_up(4 + n * 4 - 64, p->req.scratch_alignment)),
+        vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "scratch overlapping the output");
+    BAD(a.count_buffer = range_of(&t->count, 2, 4), vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a),
+        "count buffer offset 2 (not a multiple of 4)");
+    BAD(a.count_buffer = range_of(&t->count, 12, 2), vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a),
+        "count buffer range of 2 bytes");
+    BAD(a.count_buffer = range_of(&t->out, 4 + 40, 4), vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a),
+        "count buffer inside the output range");
+#undef BAD
+    barrier_after(g);
+    if (cmd_submit_wait(g, "command buffer with only refused calls")) {
+        check(true, "  the command buffer with only refused calls ended and ran");
+        check_equal(t->out.words, t->want_out, (size_t)(t->out.size / 4), "  output buffer untouched");
+        check_equal(t->in.words, t->want_in, (size_t)(t->in.size / 4), "  input buffer untouched");
+    }
+}
+
+static void plan_bad_input(Rec *t) {
+    printf("-- plan argument errors\n");
+    static int marker;
+    VkalgoScanPlan *const untouched = (VkalgoScanPlan *)(void *)&marker;
+    VkalgoScanPlan *plan = untouched;
+    VkalgoScanDesc desc = {VKALGO_SCAN_EXCLUSIVE, VKALGO_SCAN_PATH_REDUCE_THEN_SCAN, 1000};
+    VkalgoScanDesc bad = desc;
+    bad.op = 7;
+    expect(vkalgo_scan_plan_create(t->ctx, &bad, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  unknown op 7 in VkalgoScanDesc");
+    check(plan == untouched, "  *out unchanged on error");
+    bad = desc;
+    bad.path = 9;
+    expect(vkalgo_scan_plan_create(t->ctx, &bad, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  unknown path 9 in VkalgoScanDesc");
+    bad = desc;
+    bad.max_count = (uint64_t)UINT32_MAX + 1;
+    expect(vkalgo_scan_plan_create(t->ctx, &bad, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  max_count 2^32");
+    expect(vkalgo_scan_plan_create(NULL, &desc, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL ctx");
+    expect(vkalgo_scan_plan_create(t->ctx, NULL, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL desc");
+    expect(vkalgo_scan_plan_create(t->ctx, &desc, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL out");
+    check(plan == untouched, "  *out unchanged after every refused plan");
+    VkalgoMemoryRequirements req;
+    expect(vkalgo_scan_plan_memory_requirements(NULL, &req), VKALGO_ERROR_INVALID_ARGUMENT, "  memory_requirements(NULL plan)");
+    VkalgoScanPlan *good = NULL;
+    if (expect(vkalgo_scan_plan_create(t->ctx, &desc, &good), VKALGO_SUCCESS, "  a valid plan")) {
+        expect(vkalgo_scan_plan_memory_requirements(good, NULL), VKALGO_ERROR_INVALID_ARGUMENT,
+               "  memory_requirements(plan, NULL)");
+        vkalgo_scan_plan_destroy(good);
+    }
+}
+
+static void external_context_bad_input(Gpu *g, const VkalgoExternalContextDesc *valid) {
+    printf("-- external context argument errors\n");
+    static int marker;
+    VkalgoContext *const untouched = (VkalgoContext *)(void *)&marker;
+    VkalgoContext *ctx = untouched;
+    VkalgoExternalContextDesc d;
+    expect(vkalgo_context_create_external(NULL, &ctx), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL desc");
+    expect(vkalgo_context_create_external(valid, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL out");
+    d = *valid;
+    d.flags = 0x100;
+    expect(vkalgo_context_create_external(&d, &ctx), VKALGO_ERROR_INVALID_ARGUMENT, "  unknown flag 0x100");
+    d = *valid;
+    d.flags = VKALGO_CONTEXT_LOOKBACK_ON | VKALGO_CONTEXT_LOOKBACK_OFF;
+    expect(vkalgo_context_create_external(&d, &ctx), VKALGO_ERROR_INVALID_ARGUMENT, "  LOOKBACK_ON | LOOKBACK_OFF");
+    d = *valid;
+    d.get_instance_proc_addr = NULL;
+    expect(vkalgo_context_create_external(&d, &ctx), VKALGO_ERROR_INVALID_ARGUMENT, "  get_instance_proc_addr NULL");
+    d = *valid;
+    d.device = VK_NULL_HANDLE;
+    expect(vkalgo_context_create_external(&d, &ctx), VKALGO_ERROR_INVALID_ARGUMENT, "  device NULL");
+    d = *valid;
+    d.queue_family_index = 999;
+    expect(vkalgo_context_create_external(&d, &ctx), VKALGO_ERROR_INVALID_ARGUMENT, "  queue family 999");
+    check(ctx == untouched, "  *out unchanged after every refused context");
+    /* Forcing look-back on: allowed exactly when the device has 64-bit buffer atomics. */
+    d = *valid;
+    d.flags = VKALGO_CONTEXT_LOOKBACK_ON;
+    VkalgoResult r = vkalgo_context_create_external(&d, &ctx);
+    if (g->int64_atomics) {
+        if (expect(r, VKALGO_SUCCESS, "  LOOKBACK_ON with 64-bit atomics")) {
+            check(vkalgo_context_lookback_enabled(ctx) == 1, "  vkalgo_context_lookback_enabled = 1");
+            vkalgo_context_destroy(ctx);
+        }
+    } else {
+        expect(r, VKALGO_ERROR_UNSUPPORTED, "  LOOKBACK_ON without 64-bit atomics");
+    }
+}
+
+/* Scans of more than 4096 tiles: reduce-then-scan partitions then hold several tiles each. */
+static void record_large(Rec *t, uint32_t path, uint64_t n) {
+    Gpu *g = t->g;
+    PlanInfo p;
+    Buffer in, out, scratch;
+    if (!plan_create(t, VKALGO_SCAN_EXCLUSIVE, path, n, &p)) {
+        return;
+    }
+    if (!buffer_create(g, n * 4 + 64, "large input", &in) || !buffer_create(g, n * 4 + 64, "large output", &out) ||
+        !buffer_create(g, p.req.scratch_size + p.req.scratch_alignment, "large scratch", &scratch)) {
+        vkalgo_scan_plan_destroy(p.plan);
+        return;
+    }
+    char what[160];
+    snprintf(what, sizeof what, "%s n=%" PRIu64 " (%" PRIu64 " tiles)", p.name, n,
+             (n + vkalgo_scan_plan_tile_size(p.plan) - 1) / vkalgo_scan_plan_tile_size(p.plan));
+    uint32_t *want = xmalloc((size_t)out.size);
+    fill_random(in.words, (size_t)(in.size / 4));
+    fill_sentinel(&out, 0x9999u);
+    memcpy(want, out.words, (size_t)out.size);
+    cpu_scan(in.words + 16 / 4, want + 32 / 4, (size_t)n, false);
+    VkalgoScanArgs args;
+    memset(&args, 0, sizeof args);
+    args.input = range_of(&in, 16, n * 4);
+    args.output = range_of(&out, 32, n * 4);
+    args.scratch = range_of(&scratch, p.req.scratch_alignment, p.req.scratch_size);
+    args.count = n;
+    double t0 = now_s();
+    if (cmd_begin(g)) {
+        barrier_before(g);
+        VkalgoResult r = vkalgo_scan_record(t->ctx, p.plan, g->cmd, &args);
+        barrier_after(g);
+        if (cmd_submit_wait(g, what) && expect(r, VKALGO_SUCCESS, what)) {
+            check_equal(out.words, want, (size_t)(out.size / 4), "  output buffer");
+            printf("  info  %.2f s\n", now_s() - t0);
+        }
+    }
+    free(want);
+    buffer_destroy(g, &in);
+    buffer_destroy(g, &out);
+    buffer_destroy(g, &scratch);
+    vkalgo_scan_plan_destroy(p.plan);
+}
+
+static void test_record(void) {
+    printf("== record layer on the test's own VkDevice\n");
+    Gpu gpu;
+    Rec t;
+    memset(&t, 0, sizeof t);
+    t.g = &gpu;
+    double t0 = now_s();
+    if (!gpu_create(&gpu)) {
+        gpu_destroy(&gpu);
+        return;
+    }
+    VkalgoExternalContextDesc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.instance = gpu.instance;
+    desc.physical_device = gpu.physical_device;
+    desc.device = gpu.device;
+    desc.queue_family_index = gpu.queue_family;
+    desc.queue = gpu.queue;
+    desc.get_instance_proc_addr = vkGetInstanceProcAddr;
+    desc.pipeline_cache = VK_NULL_HANDLE;
+    desc.flags = gpu.debug_utils ? VKALGO_CONTEXT_DEBUG_UTILS : 0u;
+    desc.timeout_ns = 0;
+    external_context_bad_input(&gpu, &desc);
+    if (!expect(vkalgo_context_create_external(&desc, &t.ctx), VKALGO_SUCCESS, "vkalgo_context_create_external")) {
+        gpu_destroy(&gpu);
+        return;
+    }
+    const char *name = vkalgo_context_device_name(t.ctx);
+    check(name && name[0], "external context device name \"%s\" (%.2f s for instance, device, context)", name ? name : "",
+          now_s() - t0);
+
+    const VkDeviceSize buffer_bytes = (VkDeviceSize)(2 * MAX_N + 4096) * 4;
+    bool buffers = buffer_create(&gpu, buffer_bytes, "input", &t.in) && buffer_create(&gpu, buffer_bytes, "output", &t.out) &&
+                   buffer_create(&gpu, (VkDeviceSize)MAX_N * 8 + 65536, "scratch", &t.scratch) &&
+                   buffer_create(&gpu, 256, "count", &t.count);
+    t.want_in = xmalloc((size_t)buffer_bytes);
+    t.want_out = xmalloc((size_t)buffer_bytes);
+    t.scratch_offset = 256; /* a non-zero offset, a multiple of any alignment up to 256 */
+
+    PlanInfo plans[4];
+    int nplans = 0;
+    if (buffers) {
+        static const uint32_t paths[] = {VKALGO_SCAN_PATH_REDUCE_THEN_SCAN, VKALGO_SCAN_PATH_LOOKBACK};
+        for (int pi = 0; pi < 2; pi++) {
+            for (uint32_t op = 0; op < 2; op++) {
+                if (plan_create(&t, op, paths[pi], MAX_N, &plans[nplans])) {
+                    check(plans[nplans].req.scratch_alignment <= t.scratch_offset, "  scratch alignment <= 256");
+                    nplans++;
+                }
+            }
+        }
+    }
+    for (int i = 0; i < nplans; i++) {
+        const PlanInfo *p = &plans[i];
+        uint64_t tile = vkalgo_scan_plan_tile_size(p->plan);
+        const uint64_t sizes[] = {1, 3, 4, 5, tile - 1, tile, tile + 1, 2 * tile + 3, 100003, MAX_N};
+        printf("-- %s: direct counts, input at offset 64, output at offset 4 (scalar kernels)\n", p->name);
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            record_case(&t, p, DIRECT, sizes[s], 64, 4, 0);
+        }
+        printf("-- %s: input at offset 64, output at offset 16 (vector kernels)\n", p->name);
+        record_case(&t, p, DIRECT, tile + 1, 64, 16, 0);
+        record_case(&t, p, DIRECT, 100003, 64, 16, 0);
+        record_case(&t, p, DIRECT, MAX_N, 64, 16, 0);
+        record_case(&t, p, DIRECT, 0, 64, 4, 0);
+        printf("-- %s: in place\n", p->name);
+        record_case(&t, p, IN_PLACE, 100003, 0, 4, 0);
+        record_case(&t, p, IN_PLACE, MAX_N, 0, 16, 0);
+        printf("-- %s: indirect counts\n", p->name);
+        record_case(&t, p, INDIRECT, 0, 64, 4, 100003);
+        record_case(&t, p, INDIRECT, 0, 64, 4, 0);
+        record_case(&t, p, INDIRECT, 0, 64, 16, MAX_N - 1);
+        record_case(&t, p, INDIRECT, 0, 64, 4, MAX_N + 12345); /* clamped to max_count */
+    }
+    /* A small plan: an indirect count above it is clamped; ranges sized for max_count only. */
+    PlanInfo small;
+    if (buffers && plan_create(&t, VKALGO_SCAN_INCLUSIVE, VKALGO_SCAN_PATH_AUTO, 5000, &small)) {
+        record_case(&t, &small, INDIRECT, 0, 64, 4, 4097);
+        record_case(&t, &small, INDIRECT, 0, 64, 4, 6000);
+        record_case(&t, &small, DIRECT, 5000, 64, 4, 0);
+        vkalgo_scan_plan_destroy(small.plan);
+    }
+    if (nplans >= 2) {
+        record_chained(&t, &plans[0], &plans[nplans - 1], 300007);
+    }
+    if (nplans >= 1) {
+        record_bad_input(&t, &plans[0]);
+        record_bad_input(&t, &plans[nplans - 1]);
+        plan_bad_input(&t);
+    }
+    if (buffers) {
+        printf("-- more than 4096 tiles\n");
+        record_large(&t, VKALGO_SCAN_PATH_REDUCE_THEN_SCAN, (uint64_t)4096 * 4097 + 123);
+        record_large(&t, VKALGO_SCAN_PATH_LOOKBACK, (uint64_t)4096 * 4097 + 123);
+    }
+
+    printf("-- host call on the external context (its queue)\n");
+    host_scan_case(t.ctx, vkalgo_scan_inclusive_u32_host, true, 100003, false, "inclusive_u32_host (external)");
+
+    for (int i = 0; i < nplans; i++) {
+        vkalgo_scan_plan_destroy(plans[i].plan);
+    }
+    vkalgo_context_destroy(t.ctx); /* before the device */
+    buffer_destroy(&gpu, &t.in);
+    buffer_destroy(&gpu, &t.out);
+    buffer_destroy(&gpu, &t.scratch);
+    buffer_destroy(&gpu, &t.count);
+    free(t.want_in);
+    free(t.want_out);
+    gpu_destroy(&gpu);
+    check(g_validation_messages == 0, "validation messages on the test's own instance: %u", g_validation_messages);
+}
+
+int main(void) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    double t0 = now_s();
+    test_static_calls();
+    test_host();
+    test_record();
+    printf("== %u checks, %u failures, %.1f s\n", g_checks, g_failures, now_s() - t0);
+    return g_failures == 0 ? 0 : 1;
+}
