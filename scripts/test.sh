@@ -23,6 +23,11 @@ fi
 step() { echo; echo "=== $* ($(date +%T))"; }
 
 step "format and lints"
+for component in rustfmt clippy; do
+  if ! cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1; then
+    rustup component add "$component"
+  fi
+done
 cargo fmt --check
 cargo clippy --release --all-targets -- -D warnings
 
