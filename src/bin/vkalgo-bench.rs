@@ -107,18 +107,8 @@ impl<'a> Timer<'a> {
             for rep in 0..reps {
                 if rep > 0 {
                     let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
-                    let b = [vk::MemoryBarrier::default()
-                        .src_access_mask(all)
-                        .dst_access_mask(all)];
-                    d.cmd_pipeline_barrier(
-                        cmd,
-                        vk::PipelineStageFlags::ALL_COMMANDS,
-                        vk::PipelineStageFlags::ALL_COMMANDS,
-                        vk::DependencyFlags::empty(),
-                        &b,
-                        &[],
-                        &[],
-                    );
+                    let all_stages = vk::PipelineStageFlags::ALL_COMMANDS;
+                    self.ctx.memory_barrier(cmd, all_stages, all, all_stages, all);
                 }
                 record(cmd, rep)?;
                 d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, self.pool, rep + 1);
@@ -195,17 +185,12 @@ fn download(ctx: &Context, src: &GpuBuffer, n: usize) -> Result<Vec<u32>> {
         ctx.submit_and_wait(|cmd| unsafe {
             ctx.device()
                 .cmd_copy_buffer(cmd, src.buffer(), staging.buffer(), &region);
-            let barrier = [vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ)];
-            ctx.device().cmd_pipeline_barrier(
+            ctx.memory_barrier(
                 cmd,
                 vk::PipelineStageFlags::TRANSFER,
+                vk::AccessFlags::TRANSFER_WRITE,
                 vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &barrier,
-                &[],
-                &[],
+                vk::AccessFlags::HOST_READ,
             );
             Ok(())
         })?;

@@ -4,9 +4,13 @@ use crate::Context;
 use ash::vk;
 
 impl Context {
-    /// Global memory barrier: everything `src_stage` wrote with `src_access` becomes visible to
-    /// `dst_stage` accesses `dst_access`.
-    pub(crate) unsafe fn memory_barrier(
+    /// Records a global memory barrier: everything `src_stage` wrote with `src_access` becomes
+    /// visible to `dst_stage` accesses `dst_access` (for the caller's own commands around
+    /// vkalgo's, e.g. host writes before a scan and shader writes before a readback).
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state.
+    pub unsafe fn memory_barrier(
         &self,
         cmd: vk::CommandBuffer,
         src_stage: vk::PipelineStageFlags,

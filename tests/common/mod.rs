@@ -154,32 +154,22 @@ pub fn record_scan(
 
 /// Barrier: host writes visible to compute shaders.
 pub unsafe fn host_to_compute(ctx: &Context, cmd: vk::CommandBuffer) {
-    let b = [vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::HOST_WRITE)
-        .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE)];
-    ctx.device().cmd_pipeline_barrier(
+    ctx.memory_barrier(
         cmd,
         vk::PipelineStageFlags::HOST,
+        vk::AccessFlags::HOST_WRITE,
         vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
-        vk::DependencyFlags::empty(),
-        &b,
-        &[],
-        &[],
+        vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
     );
 }
 
 /// Barrier: compute shader writes visible to the host.
 pub unsafe fn compute_to_host(ctx: &Context, cmd: vk::CommandBuffer) {
-    let b = [vk::MemoryBarrier::default()
-        .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-        .dst_access_mask(vk::AccessFlags::HOST_READ)];
-    ctx.device().cmd_pipeline_barrier(
+    ctx.memory_barrier(
         cmd,
         vk::PipelineStageFlags::COMPUTE_SHADER,
+        vk::AccessFlags::SHADER_WRITE,
         vk::PipelineStageFlags::HOST,
-        vk::DependencyFlags::empty(),
-        &b,
-        &[],
-        &[],
+        vk::AccessFlags::HOST_READ,
     );
 }
