@@ -1,0 +1,168 @@
+//! Shared benchmark machinery: GPU timestamps, staging uploads and downloads, random data, and
+//! the compute-copy bandwidth yardstick.
+
+use ash::vk;
+use vkalgo::{Context, GpuBuffer, MemoryLocation, Result};
+
+/// GPU timing of recorded work: a two-entry timestamp query pool.
+/// Most repetitions timed back to back in one submission.
+pub const MAX_BATCH: u32 = 64;
+
+pub struct Timer<'a> {
+    ctx: &'a Context,
+    pool: vk::QueryPool,
+}
+
+impl<'a> Timer<'a> {
+    pub fn new(ctx: &'a Context) -> Result<Self> {
+        let info = vk::QueryPoolCreateInfo::default()
+            .query_type(vk::QueryType::TIMESTAMP)
+            .query_count(MAX_BATCH + 1);
+        let pool = unsafe { ctx.device().create_query_pool(&info, None) }
+            .map_err(|e| vkalgo::Error::vk("vkCreateQueryPool", e))?;
+        Ok(Timer { ctx, pool })
+    }
+
+    /// Records `reps` repetitions back to back in one submission (a full barrier between
+    /// them, so each starts after the previous one ends, as stream-ordered CUDA launches do)
+    /// and returns each repetition's GPU milliseconds.
+    pub fn time_batch(
+        &self,
+        reps: u32,
+        mut record: impl FnMut(vk::CommandBuffer, u32) -> Result<()>,
+    ) -> Result<Vec<f64>> {
+        assert!((1..=MAX_BATCH).contains(&reps));
+        let d = self.ctx.device();
+        self.ctx.submit_and_wait(|cmd| unsafe {
+            d.cmd_reset_query_pool(cmd, self.pool, 0, reps + 1);
+            d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::TOP_OF_PIPE, self.pool, 0);
+            for rep in 0..reps {
+                if rep > 0 {
+                    let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
+                    let all_stages = vk::PipelineStageFlags::ALL_COMMANDS;
+                    self.ctx.memory_barrier(cmd, all_stages, all, all_stages, all);
+                }
+                record(cmd, rep)?;
+                d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, self.pool, rep + 1);
+            }
+            Ok(())
+        })?;
+        let mut stamps = vec![0u64; reps as usize + 1];
+        unsafe {
+            d.get_query_pool_results(
+                self.pool,
+                0,
+                &mut stamps,
+                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+            )
+        }
+        .map_err(|e| vkalgo::Error::vk("vkGetQueryPoolResults", e))?;
+        let period = self.ctx.profile().timestamp_period as f64 / 1e6;
+        Ok(stamps
+            .windows(2)
+            .map(|w| w[1].wrapping_sub(w[0]) as f64 * period)
+            .collect())
+    }
+}
+
+impl Drop for Timer<'_> {
+    fn drop(&mut self) {
+        unsafe { self.ctx.device().destroy_query_pool(self.pool, None) };
+    }
+}
+
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// Bytes moved per staging round trip: big host-visible allocations can fragment device memory
+/// and leave later large buffers on small pages (seen on an H200: copies at 1.5 TB/s instead of
+/// 4 TB/s), so uploads and downloads go through one modest staging buffer.
+pub const STAGING_BYTES: u64 = 64 << 20;
+
+/// Fills the start of a device buffer with `data` through a staging buffer.
+pub fn upload<T: bytemuck::Pod>(ctx: &Context, dst: &GpuBuffer, data: &[T]) -> Result<()> {
+    let bytes: &[u8] = bytemuck::cast_slice(data);
+    let mut staging = GpuBuffer::new(ctx, STAGING_BYTES, MemoryLocation::CpuToGpu, "bench upload")?;
+    for (i, chunk) in bytes.chunks(STAGING_BYTES as usize).enumerate() {
+        staging.mapped().expect("mapped")[..chunk.len()].copy_from_slice(chunk);
+        let region = [vk::BufferCopy {
+            src_offset: 0,
+            dst_offset: i as u64 * STAGING_BYTES,
+            size: chunk.len() as u64,
+        }];
+        ctx.submit_and_wait(|cmd| unsafe {
+            ctx.device()
+                .cmd_copy_buffer(cmd, staging.buffer(), dst.buffer(), &region);
+            Ok(())
+        })?;
+    }
+    Ok(())
+}
+
+/// Reads the first `n` elements of a device buffer.
+pub fn download<T: bytemuck::Pod>(ctx: &Context, src: &GpuBuffer, n: usize) -> Result<Vec<T>> {
+    let mut out = vec![T::zeroed(); n];
+    let mut staging = GpuBuffer::new(ctx, STAGING_BYTES, MemoryLocation::GpuToCpu, "bench download")?;
+    for (i, chunk) in bytemuck::cast_slice_mut::<T, u8>(&mut out)
+        .chunks_mut(STAGING_BYTES as usize)
+        .enumerate()
+    {
+        let region = [vk::BufferCopy {
+            src_offset: i as u64 * STAGING_BYTES,
+            dst_offset: 0,
+            size: chunk.len() as u64,
+        }];
+        ctx.submit_and_wait(|cmd| unsafe {
+            ctx.device()
+                .cmd_copy_buffer(cmd, src.buffer(), staging.buffer(), &region);
+            ctx.memory_barrier(
+                cmd,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::AccessFlags::TRANSFER_WRITE,
+                vk::PipelineStageFlags::HOST,
+                vk::AccessFlags::HOST_READ,
+            );
+            Ok(())
+        })?;
+        chunk.copy_from_slice(&staging.mapped().expect("mapped")[..chunk.len()]);
+    }
+    Ok(out)
+}
+
+/// Deterministic xorshift data, different for every seed.
+pub fn random_u32(n: usize, seed: u64) -> Vec<u32> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 16) as u32
+        })
+        .collect()
+}
+
+/// Copy bandwidth (bytes read + written per second) of the compute-shader copy of `bytes`
+/// bytes from `src` to `dst`.
+pub fn copy_bandwidth(
+    ctx: &Context,
+    timer: &Timer,
+    src: &GpuBuffer,
+    dst: &GpuBuffer,
+    bytes: u64,
+    reps: usize,
+) -> Result<(f64, f64)> {
+    let data = random_u32((bytes / 4) as usize, 7);
+    upload(ctx, src, &data)?;
+    let (from, to) = (src.sub_range(0, bytes), dst.sub_range(0, bytes));
+    timer.time_batch(3, |cmd, _| ctx.record_compute_copy(cmd, &from, &to))?;
+    let times = timer.time_batch(reps.clamp(1, MAX_BATCH as usize) as u32, |cmd, _| {
+        ctx.record_compute_copy(cmd, &from, &to)
+    })?;
+    let check: Vec<u32> = download(ctx, dst, data.len())?;
+    assert!(check == data, "compute copy produced wrong data");
+    let ms = median(times);
+    Ok((ms, 2.0 * bytes as f64 / (ms * 1e-3) / 1e9))
+}
