@@ -23,6 +23,117 @@ const PERMUTATIONS: &[Permutation] = &[
     ("scan_downsweep_scalar", "scan/downsweep.comp", &[("VEC_IO", "0")]),
     ("scan_lookback_vec4", "scan/lookback.comp", &[("VEC_IO", "1")]),
     ("scan_lookback_scalar", "scan/lookback.comp", &[("VEC_IO", "0")]),
+    // Radix sort: key width (KEY_BITS) x payload (VALUE_WORDS: 0 none, 1 u32, 2 u64).
+    (
+        "sort_histogram_k32",
+        "sort/histogram.comp",
+        &[("KEY_BITS", "32"), ("VALUE_WORDS", "0")],
+    ),
+    (
+        "sort_upsweep_k32",
+        "sort/upsweep.comp",
+        &[("KEY_BITS", "32"), ("VALUE_WORDS", "0")],
+    ),
+    (
+        "sort_onesweep_k32_v0",
+        "sort/onesweep.comp",
+        &[("KEY_BITS", "32"), ("VALUE_WORDS", "0")],
+    ),
+    (
+        "sort_downsweep_k32_v0",
+        "sort/downsweep.comp",
+        &[("KEY_BITS", "32"), ("VALUE_WORDS", "0")],
+    ),
+    (
+        "sort_small_k32_v0",
+        "sort/small.comp",
+        &[("KEY_BITS", "32"), ("VALUE_WORDS", "0"), ("SORT_COHERENT", "1")],
+    ),
+    (
+        "sort_onesweep_k32_v1",
+        "sort/onesweep.comp",
+        &[("KEY_BITS", "32"), ("VALUE_WORDS", "1")],
+    ),
+    (
+        "sort_downsweep_k32_v1",
+        "sort/downsweep.comp",
+        &[("KEY_BITS", "32"), ("VALUE_WORDS", "1")],
+    ),
+    (
+        "sort_small_k32_v1",
+        "sort/small.comp",
+        &[("KEY_BITS", "32"), ("VALUE_WORDS", "1"), ("SORT_COHERENT", "1")],
+    ),
+    (
+        "sort_onesweep_k32_v2",
+        "sort/onesweep.comp",
+        &[("KEY_BITS", "32"), ("VALUE_WORDS", "2")],
+    ),
+    (
+        "sort_downsweep_k32_v2",
+        "sort/downsweep.comp",
+        &[("KEY_BITS", "32"), ("VALUE_WORDS", "2")],
+    ),
+    (
+        "sort_small_k32_v2",
+        "sort/small.comp",
+        &[("KEY_BITS", "32"), ("VALUE_WORDS", "2"), ("SORT_COHERENT", "1")],
+    ),
+    (
+        "sort_histogram_k64",
+        "sort/histogram.comp",
+        &[("KEY_BITS", "64"), ("VALUE_WORDS", "0")],
+    ),
+    (
+        "sort_upsweep_k64",
+        "sort/upsweep.comp",
+        &[("KEY_BITS", "64"), ("VALUE_WORDS", "0")],
+    ),
+    (
+        "sort_onesweep_k64_v0",
+        "sort/onesweep.comp",
+        &[("KEY_BITS", "64"), ("VALUE_WORDS", "0")],
+    ),
+    (
+        "sort_downsweep_k64_v0",
+        "sort/downsweep.comp",
+        &[("KEY_BITS", "64"), ("VALUE_WORDS", "0")],
+    ),
+    (
+        "sort_small_k64_v0",
+        "sort/small.comp",
+        &[("KEY_BITS", "64"), ("VALUE_WORDS", "0"), ("SORT_COHERENT", "1")],
+    ),
+    (
+        "sort_onesweep_k64_v1",
+        "sort/onesweep.comp",
+        &[("KEY_BITS", "64"), ("VALUE_WORDS", "1")],
+    ),
+    (
+        "sort_downsweep_k64_v1",
+        "sort/downsweep.comp",
+        &[("KEY_BITS", "64"), ("VALUE_WORDS", "1")],
+    ),
+    (
+        "sort_small_k64_v1",
+        "sort/small.comp",
+        &[("KEY_BITS", "64"), ("VALUE_WORDS", "1"), ("SORT_COHERENT", "1")],
+    ),
+    (
+        "sort_onesweep_k64_v2",
+        "sort/onesweep.comp",
+        &[("KEY_BITS", "64"), ("VALUE_WORDS", "2")],
+    ),
+    (
+        "sort_downsweep_k64_v2",
+        "sort/downsweep.comp",
+        &[("KEY_BITS", "64"), ("VALUE_WORDS", "2")],
+    ),
+    (
+        "sort_small_k64_v2",
+        "sort/small.comp",
+        &[("KEY_BITS", "64"), ("VALUE_WORDS", "2"), ("SORT_COHERENT", "1")],
+    ),
 ];
 
 fn main() {

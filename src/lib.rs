@@ -29,6 +29,7 @@ pub mod capi;
 pub mod core;
 mod error;
 pub mod scan;
+pub mod sort;
 
 pub use crate::core::{
     BufferRange, Context, ContextOptions, DeviceProfile, DeviceSelector, DeviceType, ElementCount,
@@ -37,6 +38,10 @@ pub use crate::core::{
 pub use ash;
 pub use error::{Error, Result};
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
+pub use sort::{
+    KeyType, SortArgs, SortDesc, SortKey, SortMemoryRequirements, SortOptions, SortPath, SortPlan,
+    SortResult, SortTuning, SortValue, ValueType,
+};
 
 #[cfg(test)]
 mod push_constant_tests {
@@ -48,6 +53,7 @@ mod push_constant_tests {
         let mut checked = 0;
         let layouts = crate::scan::push_layouts()
             .into_iter()
+            .chain(crate::sort::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {
             let glsl = push_constant_members(shader.spirv);

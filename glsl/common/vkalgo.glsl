@@ -5,6 +5,7 @@
 //   constant_id 0: workgroup size (local_size_x_id)
 //   constant_id 1: uvec4 vectors loaded per invocation per tile
 //   constant_id 2: spin limit of a look-back wait before the waiter does the work itself
+//   constant_id 3, 4: the device's minimum and maximum subgroup size (set for every pipeline)
 #ifndef VKALGO_COMMON_GLSL
 #define VKALGO_COMMON_GLSL
 
@@ -18,6 +19,8 @@
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint VECS_PER_THREAD = 4;
 layout(constant_id = 2) const uint SPIN_LIMIT = 1024;
+layout(constant_id = 3) const uint MIN_SUBGROUP_SIZE = 32;
+layout(constant_id = 4) const uint MAX_SUBGROUP_SIZE = 32;
 
 #define WG_SIZE (gl_WorkGroupSize.x)
 

@@ -11,7 +11,8 @@ use std::sync::Mutex;
 /// Bytes of push constants every pipeline layout declares (the Vulkan minimum guarantee).
 pub(crate) const PUSH_CONSTANT_BYTES: u32 = 128;
 
-/// Tuning values passed as specialization constants (ids 0, 1, 2 in glsl/common/vkalgo.glsl).
+/// Tuning values passed as specialization constants (ids 0, 1, 2 in glsl/common/vkalgo.glsl;
+/// ids 3 and 4 always carry the device's minimum and maximum subgroup size).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Specialization {
     /// Invocations per workgroup (constant_id 0, local_size_x_id).
@@ -99,7 +100,14 @@ impl Context {
             .device
             .create_shader_module(&module_info, None)
             .during("vkCreateShaderModule")?;
-        let values = [spec.workgroup_size, spec.vecs_per_thread, spec.spin_limit];
+        // Ids 3 and 4 (the device's subgroup size range) are the same for every pipeline.
+        let values = [
+            spec.workgroup_size,
+            spec.vecs_per_thread,
+            spec.spin_limit,
+            self.profile.min_subgroup_size.max(1),
+            self.profile.max_subgroup_size.max(1),
+        ];
         let entries: Vec<vk::SpecializationMapEntry> = (0..values.len() as u32)
             .map(|i| vk::SpecializationMapEntry {
                 constant_id: i,

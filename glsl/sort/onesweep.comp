@@ -1,0 +1,210 @@
+#version 460
+// One Onesweep digit pass (Adinets & Merrill 2022): rank a tile, find the tile's global offset
+// per digit by decoupled look-back (Merrill & Garland 2016), scatter. Tiles are numbered by an
+// atomic counter, so a tile only waits on tiles whose workgroups have already started.
+//
+// The look-back status lives in a FIXED-SIZE circular buffer of RING_TILES tiles x 256 digits
+// (the circular-buffer Onesweep of the AMD Capsaicin/ORO radix sort, seeds/000): slot =
+// sequence number mod RING_TILES, where the sequence number runs on across the passes of one
+// sort. Each 64-bit entry carries the sequence number (bits 34..63) beside the flag (32..33) and
+// the count (0..31), so a reader tells a stale or overwritten entry from the one it wants.
+// A tail iterator per pass counts tiles that finished their look-back; its low TAIL_BITS bits
+// advance out of order. A tile writes its slot only when the tail says the tiles that could
+// still read the slot's previous entry are done (at most RING_LOOKBACK tiles back).
+//
+// No wait can hang: every wait is bounded, in workgroup-uniform control flow. A digit whose
+// predecessor stays silent for SPIN_LIMIT polls (or whose entry was already overwritten) gets
+// that predecessor's count by counting the predecessor's keys itself (the "Decoupled Fallback"
+// of Smith, Levien & Owens, SPAA 2025); the tail and ring waits simply give up after their
+// bound, which costs speed, never correctness, because entries are tagged.
+#extension GL_EXT_shader_atomic_int64 : require
+#extension GL_KHR_memory_scope_semantics : require
+#include "sort_common.glsl"
+
+#define RING_TILES 1016u
+#define RING_LOOKBACK (RING_TILES / 2u)
+#define TAIL_BITS 5u
+#define TAIL_MASK (0xFFFFFFFFu << TAIL_BITS)
+#define FLAG_AGGREGATE 1u
+#define FLAG_INCLUSIVE 2u
+#define WAIT_LIMIT (SPIN_LIMIT * 16u)
+
+shared uint s_pending[2];
+shared int s_fallback[2];
+shared uint s_fallback_hist[RADIX];
+
+uint64_t ring_entry(uint seq, uint flag, uint value) {
+    return (uint64_t(seq) << 34) | (uint64_t(flag) << 32) | uint64_t(value);
+}
+
+// The tail iterator of this pass, read by one invocation and shared (uniform control flow).
+uint read_tail(uint index) {
+    uint t = 0u;
+    if (gl_LocalInvocationIndex == 0u) {
+        t = atomicLoad(U32AtomicRef(pc.scratch).v[index], gl_ScopeDevice, gl_StorageSemanticsNone,
+                       gl_SemanticsRelaxed);
+    }
+    return workgroup_broadcast_first(t);
+}
+
+void main() {
+    use_push_constant_pass();
+    uint n = element_count();
+    uint tiles = tiles_of(n);
+    uint ticket = 0u;
+    if (gl_LocalInvocationIndex == 0u) {
+        ticket = atomicAdd(U32AtomicRef(pc.scratch).v[pc.pass_index], 1u);
+    }
+    uint tile = workgroup_broadcast_first(ticket);
+    if (tile >= tiles) {
+        return;
+    }
+    uint start = tile * TILE_KEYS;
+    uint valid = min(TILE_KEYS, n - start);
+    rank_tile(start, valid, g_pass);
+
+    U64AtomicRef ring = U64AtomicRef(pc.scratch + SCRATCH_RING);
+    uint tail_index = 8u + pc.pass_index;
+    uint seq = pc.pass_index * pc.max_tiles + tile;
+    uint slot = (seq % RING_TILES) * RADIX;
+    // Ring space: the slot's previous entry may still be read by tiles up to RING_LOOKBACK
+    // after it; wait (bounded) until the tail has passed them.
+    if (tile >= RING_TILES - RING_LOOKBACK) {
+        for (uint spin = 0u; spin < WAIT_LIMIT; ++spin) {
+            if ((read_tail(tail_index) & TAIL_MASK) + (RING_TILES - RING_LOOKBACK) > tile) {
+                break;
+            }
+        }
+    }
+    for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+        uint d = owned_digit(j);
+        if (d < RADIX) {
+            uint flag = tile == 0u ? FLAG_INCLUSIVE : FLAG_AGGREGATE;
+            atomicStore(ring.v[slot + d], ring_entry(seq, flag, g_tile_count[j]), gl_ScopeDevice,
+                        gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+        }
+    }
+
+    // Decoupled look-back, one digit per invocation (several when WG_SIZE < RADIX), inside a
+    // workgroup-uniform loop that ends when no digit is pending.
+    uint prefix[DIGITS_PER_THREAD];
+    int look[DIGITS_PER_THREAD];
+    uint spins[DIGITS_PER_THREAD];
+    bool done[DIGITS_PER_THREAD];
+    for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+        prefix[j] = 0u;
+        look[j] = int(tile) - 1;
+        spins[j] = 0u;
+        done[j] = tile == 0u || owned_digit(j) >= RADIX;
+    }
+    if (gl_LocalInvocationIndex == 0u) {
+        s_pending[0] = 0u;
+        s_pending[1] = 0u;
+        s_fallback[0] = -1;
+        s_fallback[1] = -1;
+    }
+    barrier();
+    uint parity = 0u;
+    while (true) {
+        bool pending = false;
+        int stalled = -1;
+        for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+            if (done[j]) {
+                continue;
+            }
+            uint want = pc.pass_index * pc.max_tiles + uint(look[j]);
+            uint64_t e = atomicLoad(ring.v[(want % RING_TILES) * RADIX + owned_digit(j)],
+                                    gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+            uint tag = uint(e >> 34);
+            uint flag = uint(e >> 32) & 3u;
+            if (tag == want && flag != 0u) {
+                prefix[j] += uint(e);
+                spins[j] = 0u;
+                if (flag == FLAG_INCLUSIVE) {
+                    done[j] = true;
+                } else {
+                    look[j] -= 1;
+                }
+            } else if (tag > want) {
+                spins[j] = SPIN_LIMIT; // overwritten: only the fallback can help
+            } else {
+                spins[j] += 1u;
+            }
+            if (!done[j]) {
+                pending = true;
+                if (spins[j] >= SPIN_LIMIT) {
+                    stalled = max(stalled, look[j]);
+                }
+            }
+        }
+        if (pending) {
+            atomicOr(s_pending[parity], 1u);
+        }
+        if (stalled >= 0) {
+            atomicMax(s_fallback[parity], stalled);
+        }
+        barrier();
+        bool any_pending = s_pending[parity] != 0u;
+        int fallback = s_fallback[parity];
+        if (gl_LocalInvocationIndex == 0u) {
+            s_pending[parity ^ 1u] = 0u;
+            s_fallback[parity ^ 1u] = -1;
+        }
+        barrier();
+        parity ^= 1u;
+        if (!any_pending) {
+            break;
+        }
+        if (fallback >= 0) {
+            // Count the silent predecessor's digits ourselves (it is a full tile: only the last
+            // tile is partial).
+            for (uint i = gl_LocalInvocationIndex; i < RADIX; i += WG_SIZE) {
+                s_fallback_hist[i] = 0u;
+            }
+            barrier();
+            KeyRef keys = KeyRef(g_keys_in);
+            for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
+                uint idx = uint(fallback) * TILE_KEYS + i * WG_SIZE + gl_LocalInvocationIndex;
+                atomicAdd(s_fallback_hist[key_digit(keys.v[idx], g_pass)], 1u);
+            }
+            barrier();
+            for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+                if (!done[j] && look[j] == fallback) {
+                    prefix[j] += s_fallback_hist[owned_digit(j)];
+                    look[j] -= 1;
+                    spins[j] = 0u;
+                    done[j] = look[j] < 0;
+                }
+            }
+            barrier();
+        }
+    }
+    if (tile > 0u) {
+        for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+            uint d = owned_digit(j);
+            if (d < RADIX) {
+                atomicStore(ring.v[slot + d], ring_entry(seq, FLAG_INCLUSIVE, prefix[j] + g_tile_count[j]),
+                            gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+            }
+        }
+    }
+    // Tail iterator: the high bits advance in tile order, the low TAIL_BITS out of order.
+    for (uint spin = 0u; spin < WAIT_LIMIT; ++spin) {
+        if ((read_tail(tail_index) & TAIL_MASK) == (tile & TAIL_MASK)) {
+            break;
+        }
+    }
+    if (gl_LocalInvocationIndex == 0u) {
+        atomicAdd(U32AtomicRef(pc.scratch).v[tail_index], 1u);
+    }
+
+    scan_global_histogram(pc.scratch + SCRATCH_HISTOGRAMS + uint64_t(g_pass) * uint64_t(RADIX * 4u));
+    for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+        uint d = owned_digit(j);
+        if (d < RADIX) {
+            s_digit_offset[d] = g_digit_prefix[j] + prefix[j] - s_local_start[d];
+        }
+    }
+    barrier();
+    scatter_tile(start, valid);
+}

@@ -1,0 +1,346 @@
+// LSD radix sort: declarations and the tile ranking shared by every sort pass.
+//
+// Permutation defines: KEY_BITS (32 or 64), VALUE_WORDS (0: keys only, 1: u32 values,
+// 2: u64 values). Key type (unsigned, signed, float) and direction come in push constants.
+//
+// Digits are RADIX_BITS = 8 bits of the key's ORDER-PRESERVING bits: unsigned keys as they are,
+// signed keys with the sign bit flipped, floats in IEEE-754 totalOrder (sign set: all bits
+// flipped; sign clear: the sign bit set), and all bits complemented for a descending sort. Keys
+// are stored unchanged; the transform is applied whenever a digit is taken, so no pass has to
+// undo it.
+//
+// Tile ranking (after Adinets & Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort
+// for GPUs", 2022, and the warp-level multisplit of Ashkiani et al., 2016): subgroup s owns a
+// contiguous run of the tile; lane l holds the run's keys i * gl_SubgroupSize + l. For each i,
+// the lanes holding the same digit find each other with one ballot per digit bit; the lowest
+// of them adds their number to the subgroup's digit counter in shared memory. Ranks therefore
+// follow the input order (stable), and the tile is then reordered in shared memory so that the
+// global writes of each digit are contiguous.
+#ifndef VKALGO_SORT_COMMON_GLSL
+#define VKALGO_SORT_COMMON_GLSL
+
+#include "../common/workgroup_scan.glsl"
+
+#if !defined(KEY_BITS) || !defined(VALUE_WORDS)
+#error "KEY_BITS and VALUE_WORDS must be defined by the permutation table"
+#endif
+
+#ifdef SORT_COHERENT
+#define SORT_MEMORY coherent
+#else
+#define SORT_MEMORY
+#endif
+
+#if KEY_BITS == 64
+#define KEY_T uint64_t
+#define KEY_WORDS 2u
+layout(buffer_reference, std430, buffer_reference_align = 8) SORT_MEMORY buffer KeyRef { uint64_t v[]; };
+#else
+#define KEY_T uint
+#define KEY_WORDS 1u
+layout(buffer_reference, std430, buffer_reference_align = 4) SORT_MEMORY buffer KeyRef { uint v[]; };
+#endif
+
+#if VALUE_WORDS == 2
+#define VALUE_T uint64_t
+layout(buffer_reference, std430, buffer_reference_align = 8) SORT_MEMORY buffer ValueRef { uint64_t v[]; };
+#elif VALUE_WORDS == 1
+#define VALUE_T uint
+layout(buffer_reference, std430, buffer_reference_align = 4) SORT_MEMORY buffer ValueRef { uint v[]; };
+#endif
+
+// Must match src/sort/mod.rs (SortPush).
+layout(push_constant) uniform SortPush {
+    uint64_t keys_in;      // this pass's keys
+    uint64_t keys_out;     // where this pass writes them
+    uint64_t values_in;    // this pass's values (0 without values)
+    uint64_t values_out;
+    uint64_t scratch;      // counters, histograms, look-back ring or block counts
+    uint64_t count_addr;   // 0: use `count`; else the address of a u32 count
+    uint count;            // direct element count
+    uint max_count;        // the plan's maximum (clamps an indirect count)
+    uint key_kind;         // bits 0-1: 0 unsigned, 1 signed, 2 float; bit 2: descending
+    uint begin_bit;        // first key bit sorted on
+    uint end_bit;          // one past the last key bit sorted on
+    uint pass_index;       // digit pass of this dispatch (0: least significant)
+    uint pass_count;       // digit passes of the whole sort
+    uint max_tiles;        // tiles of max_count (numbers look-back entries across passes)
+    uint blocks;           // safe path: workgroups of the upsweep/downsweep
+    uint tiles_per_block;  // safe path: tiles per workgroup
+} pc;
+
+#define RADIX 256u
+#define RADIX_BITS 8u
+#define KEYS_PER_THREAD VECS_PER_THREAD
+#define TILE_KEYS (WG_SIZE * KEYS_PER_THREAD)
+// Rows of per-subgroup digit counters: enough for the smallest subgroup size.
+#define HIST_ROWS (WG_SIZE / MIN_SUBGROUP_SIZE)
+// Digits owned by one invocation in the per-digit phases (workgroups smaller than RADIX).
+#define DIGITS_PER_THREAD ((RADIX + WG_SIZE - 1u) / WG_SIZE)
+#define STAGE_WORDS (VALUE_WORDS > KEY_WORDS ? VALUE_WORDS : KEY_WORDS)
+
+// Scratch layout (bytes), shared with src/sort/mod.rs.
+#define SCRATCH_TILE_COUNTERS 0ul     // u32 per pass: dynamic tile ids (Onesweep)
+#define SCRATCH_TAILS 32ul            // u32 per pass: tail iterators (Onesweep)
+#define SCRATCH_HISTOGRAMS 64ul       // u32[8][256]: global digit counts of every pass
+#define SCRATCH_RING 8256ul           // Onesweep: u64[RING_TILES][256]; safe path: block counts
+
+// ---- keys and digits ----
+
+#if KEY_BITS == 64
+uint64_t ordered_bits(uint64_t k) {
+    uint kind = pc.key_kind & 3u;
+    const uint64_t sign = 0x8000000000000000ul;
+    if (kind == 1u) {
+        k ^= sign;
+    } else if (kind == 2u) {
+        k = (k & sign) != 0ul ? ~k : (k | sign);
+    }
+    return (pc.key_kind & 4u) != 0u ? ~k : k;
+}
+#else
+uint ordered_bits(uint k) {
+    uint kind = pc.key_kind & 3u;
+    if (kind == 1u) {
+        k ^= 0x80000000u;
+    } else if (kind == 2u) {
+        k = (k & 0x80000000u) != 0u ? ~k : (k | 0x80000000u);
+    }
+    return (pc.key_kind & 4u) != 0u ? ~k : k;
+}
+#endif
+
+// The digit of pass `pass` (bits begin_bit + 8 * pass, up to end_bit).
+uint key_digit(KEY_T key, uint pass) {
+    uint shift = pc.begin_bit + pass * RADIX_BITS;
+    uint bits = min(RADIX_BITS, pc.end_bit - shift);
+    return uint(ordered_bits(key) >> shift) & ((1u << bits) - 1u);
+}
+
+uint element_count() {
+    return load_count(pc.count_addr, pc.count, pc.max_count);
+}
+
+uint tiles_of(uint n) {
+    return n / TILE_KEYS + (n % TILE_KEYS != 0u ? 1u : 0u);
+}
+
+// Index in the tile of key i of this invocation (subgroup-contiguous runs, lane-interleaved).
+uint key_index_in_tile(uint i) {
+    return (gl_SubgroupID * KEYS_PER_THREAD + i) * gl_SubgroupSize + gl_SubgroupInvocationID;
+}
+
+// ---- workgroup helpers ----
+
+// Exclusive scan of one u32 per invocation over the workgroup (uniform control flow).
+uint workgroup_exclusive_scan(uint x, out uint total) {
+    uint inner = subgroupExclusiveAdd(x);
+    return workgroup_exclusive_scan_subgroup_values(subgroupAdd(x), total) + inner;
+}
+
+// ---- tile ranking ----
+
+// The pass being run and its buffers (set by main: the small-N kernel runs every pass).
+uint g_pass;
+uint64_t g_keys_in;
+uint64_t g_keys_out;
+uint64_t g_values_in;
+uint64_t g_values_out;
+
+void use_push_constant_pass() {
+    g_pass = pc.pass_index;
+    g_keys_in = pc.keys_in;
+    g_keys_out = pc.keys_out;
+    g_values_in = pc.values_in;
+    g_values_out = pc.values_out;
+}
+
+shared uint s_hist[HIST_ROWS * RADIX];        // per subgroup and digit: counts, then prefixes
+shared uint s_local_start[RADIX];             // first position of each digit in the ranked tile
+shared uint s_digit_offset[RADIX];            // global index of the tile's digit run - local start
+shared uint s_stage[TILE_KEYS * STAGE_WORDS]; // the tile reordered by digit (keys, then values)
+
+KEY_T g_keys[KEYS_PER_THREAD];
+uint g_digit[KEYS_PER_THREAD];   // digit of each key held (RADIX: past the end of the input)
+uint g_rank[KEYS_PER_THREAD];    // rank among the subgroup's keys of that digit, then position
+uint g_tile_count[DIGITS_PER_THREAD]; // this invocation's digits: count in the tile
+
+// The digits this invocation owns in the per-digit phases: lid * DIGITS_PER_THREAD + j.
+uint owned_digit(uint j) {
+    return gl_LocalInvocationIndex * DIGITS_PER_THREAD + j;
+}
+
+// Lanes of the subgroup holding digit `d` (valid lanes only); returns the lane's rank among them
+// and their number.
+uint match_digit(uint d, bool valid, out uint peers_count, out uint leader) {
+    if (MAX_SUBGROUP_SIZE <= 32u) {
+        uint peers = subgroupBallot(valid).x;
+        for (uint b = 0; b < RADIX_BITS; ++b) {
+            bool bit = ((d >> b) & 1u) != 0u;
+            uint vote = subgroupBallot(bit).x;
+            peers &= bit ? vote : ~vote;
+        }
+        peers_count = bitCount(peers);
+        leader = uint(findLSB(peers));
+        return bitCount(peers & gl_SubgroupLtMask.x);
+    }
+    uvec4 peers = subgroupBallot(valid);
+    for (uint b = 0; b < RADIX_BITS; ++b) {
+        bool bit = ((d >> b) & 1u) != 0u;
+        uvec4 vote = subgroupBallot(bit);
+        peers &= bit ? vote : ~vote;
+    }
+    uvec4 below = peers & gl_SubgroupLtMask;
+    peers_count = uint(bitCount(peers.x) + bitCount(peers.y) + bitCount(peers.z) + bitCount(peers.w));
+    leader = subgroupBallotFindLSB(peers);
+    return uint(bitCount(below.x) + bitCount(below.y) + bitCount(below.z) + bitCount(below.w));
+}
+
+// Loads the tile starting at element `tile_start` (`valid` keys of it exist) and ranks it for
+// pass `pass` (= g_pass). Afterwards: g_tile_count holds the counts of the owned digits, s_local_start the
+// digit runs of the ranked tile, g_rank each key's position in it. Uniform control flow.
+void rank_tile(uint tile_start, uint valid, uint pass) {
+    for (uint i = gl_LocalInvocationIndex; i < gl_NumSubgroups * RADIX; i += WG_SIZE) {
+        s_hist[i] = 0u;
+    }
+    KeyRef keys = KeyRef(g_keys_in);
+    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+        uint idx = key_index_in_tile(i);
+        bool ok = idx < valid;
+        g_keys[i] = ok ? keys.v[tile_start + idx] : KEY_T(0);
+        g_digit[i] = ok ? key_digit(g_keys[i], pass) : RADIX;
+    }
+    barrier();
+    uint row = gl_SubgroupID * RADIX;
+    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+        bool ok = g_digit[i] < RADIX;
+        uint d = ok ? g_digit[i] : 0u;
+        uint peers_count;
+        uint leader;
+        uint below = match_digit(d, ok, peers_count, leader);
+        uint base = 0u;
+        if (ok && below == 0u) {
+            base = atomicAdd(s_hist[row + d], peers_count);
+        }
+        g_rank[i] = subgroupShuffle(base, leader) + below;
+    }
+    barrier();
+    // Per digit: exclusive scan over the subgroups, and the tile's count.
+    uint thread_total = 0u;
+    for (uint j = 0; j < DIGITS_PER_THREAD; ++j) {
+        uint d = owned_digit(j);
+        uint running = 0u;
+        if (d < RADIX) {
+            for (uint r = 0; r < gl_NumSubgroups; ++r) {
+                uint c = s_hist[r * RADIX + d];
+                s_hist[r * RADIX + d] = running;
+                running += c;
+            }
+        }
+        g_tile_count[j] = running;
+        thread_total += running;
+    }
+    uint total;
+    uint start = workgroup_exclusive_scan(thread_total, total);
+    for (uint j = 0; j < DIGITS_PER_THREAD; ++j) {
+        uint d = owned_digit(j);
+        if (d < RADIX) {
+            s_local_start[d] = start;
+        }
+        start += g_tile_count[j];
+    }
+    barrier();
+    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+        uint d = g_digit[i];
+        if (d < RADIX) {
+            g_rank[i] += s_local_start[d] + s_hist[row + d];
+        }
+    }
+}
+
+// Writes the ranked tile: keys (and values) go through shared memory in digit order, then to
+// keys_out[s_digit_offset[digit] + position], contiguous per digit. s_digit_offset must be set
+// (and a barrier passed) before the call. Uniform control flow.
+void scatter_tile(uint tile_start, uint valid) {
+    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+        if (g_digit[i] < RADIX) {
+#if KEY_BITS == 64
+            s_stage[2u * g_rank[i]] = uint(g_keys[i]);
+            s_stage[2u * g_rank[i] + 1u] = uint(g_keys[i] >> 32);
+#else
+            s_stage[g_rank[i]] = g_keys[i];
+#endif
+        }
+    }
+    barrier();
+    KeyRef out_keys = KeyRef(g_keys_out);
+    uint out_digit[KEYS_PER_THREAD];
+    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+        uint p = gl_LocalInvocationIndex + i * WG_SIZE;
+        out_digit[i] = RADIX;
+        if (p < valid) {
+#if KEY_BITS == 64
+            KEY_T key = uint64_t(s_stage[2u * p]) | (uint64_t(s_stage[2u * p + 1u]) << 32);
+#else
+            KEY_T key = s_stage[p];
+#endif
+            uint d = key_digit(key, g_pass);
+            out_digit[i] = d;
+            out_keys.v[s_digit_offset[d] + p] = key;
+        }
+    }
+#if VALUE_WORDS > 0
+    ValueRef values = ValueRef(g_values_in);
+    VALUE_T held[KEYS_PER_THREAD];
+    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+        uint idx = key_index_in_tile(i);
+        held[i] = idx < valid ? values.v[tile_start + idx] : VALUE_T(0);
+    }
+    barrier();
+    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+        if (g_digit[i] < RADIX) {
+#if VALUE_WORDS == 2
+            s_stage[2u * g_rank[i]] = uint(held[i]);
+            s_stage[2u * g_rank[i] + 1u] = uint(held[i] >> 32);
+#else
+            s_stage[g_rank[i]] = held[i];
+#endif
+        }
+    }
+    barrier();
+    ValueRef out_values = ValueRef(g_values_out);
+    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+        uint p = gl_LocalInvocationIndex + i * WG_SIZE;
+        if (out_digit[i] < RADIX) {
+#if VALUE_WORDS == 2
+            VALUE_T v = uint64_t(s_stage[2u * p]) | (uint64_t(s_stage[2u * p + 1u]) << 32);
+#else
+            VALUE_T v = s_stage[p];
+#endif
+            out_values.v[s_digit_offset[out_digit[i]] + p] = v;
+        }
+    }
+#endif
+    barrier(); // shared memory is reused by the next tile
+}
+
+// Exclusive scan over the digits of a 256-entry u32 histogram in global memory: leaves each
+// owned digit's prefix in `g_digit_prefix[j]`. Uniform control flow.
+uint g_digit_prefix[DIGITS_PER_THREAD];
+void scan_global_histogram(uint64_t hist_addr) {
+    uint counts[DIGITS_PER_THREAD];
+    uint thread_total = 0u;
+    for (uint j = 0; j < DIGITS_PER_THREAD; ++j) {
+        uint d = owned_digit(j);
+        counts[j] = d < RADIX ? U32Ref(hist_addr).v[d] : 0u;
+        thread_total += counts[j];
+    }
+    uint total;
+    uint start = workgroup_exclusive_scan(thread_total, total);
+    for (uint j = 0; j < DIGITS_PER_THREAD; ++j) {
+        g_digit_prefix[j] = start;
+        start += counts[j];
+    }
+}
+
+#endif

@@ -1,0 +1,704 @@
+//! LSD radix sort of keys or key-value pairs: keys u32, i32, f32, u64, i64, f64 (floats in
+//! IEEE-754 totalOrder: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN), optional u32 or
+//! u64 values, ascending or descending, on a bit range of the key's order-preserving bits.
+//! Stable in every mode: equal keys keep their input order.
+//!
+//! Three paths, 8-bit digits:
+//! - [`SortPath::Onesweep`]: one upfront pass counts the digits of every pass in one read of
+//!   the keys; then one pass per digit ranks each tile and finds its global offsets by
+//!   decoupled look-back (Adinets & Merrill, "Onesweep", 2022). The look-back status lives in a
+//!   fixed-size circular buffer (under 2 MiB, whatever the count), so scratch is that plus the
+//!   alternate key/value buffers. Every wait is bounded and falls back to counting a silent
+//!   predecessor's keys: no schedule can hang it.
+//! - [`SortPath::Safe`]: per digit: count per block, scan the counts, rank and scatter. No
+//!   workgroup ever waits on another; the profile picks it on drivers without a
+//!   forward-progress promise (CPU drivers such as lavapipe).
+//! - [`SortPath::Small`]: one workgroup runs every pass in a single dispatch; [`SortPath::Auto`]
+//!   takes it up to [`SortPlan::small_limit`] elements.
+//!
+//! Each digit pass moves the data between the caller's buffers and the alternate buffers, so
+//! after an odd number of passes the result is in the alternate buffers:
+//! [`SortPlan::record`] returns where it is ([`SortResult`]). Full-width keys take 4 (32-bit)
+//! or 8 (64-bit) passes, so their result is in the original buffers.
+//!
+//! # Synchronization contract of [`SortPlan::record`]
+//! - Before: writes to the keys, values and indirect count must be visible to the
+//!   `COMPUTE_SHADER` stage (`SHADER_READ | SHADER_WRITE`: the buffers are also written);
+//!   earlier accesses to the alternate buffers and scratch must be complete before
+//!   `COMPUTE_SHADER` and `TRANSFER` (vkalgo clears scratch with `vkCmdFillBuffer`).
+//! - vkalgo records the barriers between its own passes.
+//! - After: the result buffers are written by the `COMPUTE_SHADER` stage (`SHADER_WRITE`); add a
+//!   barrier from there before reading them. The other pair and scratch hold nothing of use.
+
+mod host;
+mod keys;
+mod onesweep;
+pub mod reference;
+mod safe;
+mod small;
+
+pub use host::SortOptions;
+pub use keys::{SortKey, SortValue};
+
+use crate::core::buffer::{BufferRange, ElementCount, BUFFER_USAGE};
+use crate::core::pipelines::Specialization;
+use crate::core::shaders::{self, ShaderSource};
+use crate::core::spirv::push_constants;
+use crate::error::{Error, Result};
+use crate::scan::{ScanDesc, ScanOp, ScanPath, ScanPlan};
+use crate::Context;
+use ash::vk;
+
+/// Key type of a sort (the values match the C constants `VKALGO_KEY_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum KeyType {
+    /// `u32`.
+    U32 = 0,
+    /// `i32`.
+    I32 = 1,
+    /// `f32`, in IEEE-754 totalOrder.
+    F32 = 2,
+    /// `u64`.
+    U64 = 3,
+    /// `i64`.
+    I64 = 4,
+    /// `f64`, in IEEE-754 totalOrder.
+    F64 = 5,
+}
+
+impl KeyType {
+    /// Bits of the key (32 or 64).
+    pub fn bits(self) -> u32 {
+        match self {
+            KeyType::U32 | KeyType::I32 | KeyType::F32 => 32,
+            _ => 64,
+        }
+    }
+
+    /// Bytes of the key (4 or 8).
+    pub fn bytes(self) -> u64 {
+        self.bits() as u64 / 8
+    }
+
+    /// The key type with the C value `raw`.
+    pub fn from_raw(raw: u32) -> Result<Self> {
+        Ok(match raw {
+            0 => KeyType::U32,
+            1 => KeyType::I32,
+            2 => KeyType::F32,
+            3 => KeyType::U64,
+            4 => KeyType::I64,
+            5 => KeyType::F64,
+            other => return Err(Error::invalid(format!("sort: unknown key type {other}"))),
+        })
+    }
+
+    fn kind(self) -> u32 {
+        match self {
+            KeyType::U32 | KeyType::U64 => 0,
+            KeyType::I32 | KeyType::I64 => 1,
+            KeyType::F32 | KeyType::F64 => 2,
+        }
+    }
+}
+
+/// Payload carried with each key (the values match the C constants `VKALGO_VALUE_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum ValueType {
+    /// Keys only.
+    None = 0,
+    /// 4-byte values.
+    U32 = 1,
+    /// 8-byte values.
+    U64 = 2,
+}
+
+impl ValueType {
+    /// Bytes of one value (0 for [`ValueType::None`]).
+    pub fn bytes(self) -> u64 {
+        match self {
+            ValueType::None => 0,
+            ValueType::U32 => 4,
+            ValueType::U64 => 8,
+        }
+    }
+
+    /// The value type with the C value `raw`.
+    pub fn from_raw(raw: u32) -> Result<Self> {
+        Ok(match raw {
+            0 => ValueType::None,
+            1 => ValueType::U32,
+            2 => ValueType::U64,
+            other => return Err(Error::invalid(format!("sort: unknown value type {other}"))),
+        })
+    }
+}
+
+/// Which sort algorithm to record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u32)]
+pub enum SortPath {
+    /// Small counts: one workgroup; larger: Onesweep where the device profile allows
+    /// inter-workgroup waiting, else the safe path.
+    #[default]
+    Auto = 0,
+    /// Onesweep with a circular look-back buffer (needs 64-bit buffer atomics).
+    Onesweep = 1,
+    /// Count, scan, scatter per digit: no inter-workgroup waiting.
+    Safe = 2,
+    /// One workgroup for everything (counts up to [`SortPlan::small_limit`]).
+    Small = 3,
+}
+
+/// Where a recorded sort left its result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortResult {
+    /// In the caller's key (and value) buffers.
+    InPlace,
+    /// In the alternate key (and value) buffers.
+    Alternate,
+}
+
+/// Tuning of the sort kernels (a tile is `workgroup_size * keys_per_thread` keys).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SortTuning {
+    /// Invocations per workgroup: a power of two from 32 to the device's limit.
+    pub workgroup_size: u32,
+    /// Keys each invocation ranks per tile (1..=32).
+    pub keys_per_thread: u32,
+    /// Look-back polls of a silent predecessor before counting its keys instead (0: default).
+    pub lookback_spins: u32,
+}
+
+impl SortTuning {
+    /// The tuning vkalgo uses on this device: GPUs 256 x 16 (4096-key tiles); CPU drivers
+    /// 64 x 8 (their small subgroups need a counter row per subgroup in 32 KiB).
+    pub fn for_device(ctx: &Context) -> Self {
+        if ctx.is_cpu_device() {
+            SortTuning {
+                workgroup_size: 64,
+                keys_per_thread: 8,
+                lookback_spins: 0,
+            }
+        } else {
+            SortTuning {
+                workgroup_size: 256,
+                keys_per_thread: 16,
+                lookback_spins: 0,
+            }
+        }
+    }
+
+    fn tile_keys(&self) -> u64 {
+        self.workgroup_size as u64 * self.keys_per_thread as u64
+    }
+}
+
+/// What to plan a sort for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SortDesc {
+    /// Key type.
+    pub key_type: KeyType,
+    /// Payload type ([`ValueType::None`]: keys only).
+    pub value_type: ValueType,
+    /// The largest count any call of this plan sorts (sizes buffers; bounds indirect counts).
+    pub max_count: u64,
+    /// First order-preserving key bit sorted on (usually 0).
+    pub begin_bit: u32,
+    /// One past the last bit sorted on; 0 means the key's full width.
+    pub end_bit: u32,
+    /// Largest key first (still stable).
+    pub descending: bool,
+    /// Which algorithm ([`SortPath::Auto`]: by count and device profile).
+    pub path: SortPath,
+    /// Kernel tuning (`None`: vkalgo's choice for the device).
+    pub tuning: Option<SortTuning>,
+}
+
+impl SortDesc {
+    /// An ascending full-width sort of up to `max_count` keys of `key_type` with `value_type`
+    /// payloads.
+    pub fn new(key_type: KeyType, value_type: ValueType, max_count: u64) -> Self {
+        SortDesc {
+            key_type,
+            value_type,
+            max_count,
+            begin_bit: 0,
+            end_bit: 0,
+            descending: false,
+            path: SortPath::Auto,
+            tuning: None,
+        }
+    }
+}
+
+/// The buffers of one recorded sort. Keys and values are sorted "in place" in the sense that
+/// the result is in `keys`/`values` or in the alternates, as [`SortPlan::record`] returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SortArgs {
+    /// The keys (offset a multiple of the key size).
+    pub keys: BufferRange,
+    /// The values (`None` exactly when the plan's value type is [`ValueType::None`]).
+    pub values: Option<BufferRange>,
+    /// Alternate keys buffer, as large as the keys.
+    pub keys_alt: BufferRange,
+    /// Alternate values buffer (`None` exactly when `values` is).
+    pub values_alt: Option<BufferRange>,
+    /// Scratch memory as [`SortPlan::memory_requirements`] asks.
+    pub scratch: BufferRange,
+    /// How many elements to sort.
+    pub count: ElementCount,
+}
+
+/// Memory a sort plan needs from the caller besides the keys and values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SortMemoryRequirements {
+    /// Bytes of the alternate keys buffer (max_count keys).
+    pub keys_alt_size: u64,
+    /// Bytes of the alternate values buffer (0 without values).
+    pub values_alt_size: u64,
+    /// Bytes of scratch (constant in max_count on the Onesweep path: under 2 MiB).
+    pub scratch_size: u64,
+    /// Alignment of every range's offset (keys and values need their element size too).
+    pub alignment: u64,
+    /// Usage flags every buffer passed to the sort must have.
+    pub usage: vk::BufferUsageFlags,
+}
+
+/// Status ring of the Onesweep path: tiles (glsl/sort/onesweep.comp RING_TILES).
+const RING_TILES: u64 = 1016;
+/// Start of the ring / block counts in scratch (glsl/sort/sort_common.glsl SCRATCH_RING).
+const SCRATCH_RING: u64 = 8256;
+/// Largest number of blocks of the safe path (the block-count matrix is 256 x blocks).
+const MAX_BLOCKS: u64 = 1024;
+/// Largest number of workgroups of the upfront histogram pass.
+const MAX_HISTOGRAM_GROUPS: u64 = 1024;
+/// Tiles the small path handles (one workgroup: every pass reads its input twice).
+const SMALL_TILES: u64 = 4;
+/// Alignment vkalgo asks for every range.
+const ALIGNMENT: u64 = 16;
+const RADIX_BITS: u32 = 8;
+
+push_constants! {
+    /// Push constants of every sort pass (glsl/sort/sort_common.glsl, block `SortPush`).
+    pub(crate) struct SortPush {
+        keys_in: u64,
+        keys_out: u64,
+        values_in: u64,
+        values_out: u64,
+        scratch: u64,
+        count_addr: u64,
+        count: u32,
+        max_count: u32,
+        key_kind: u32,
+        begin_bit: u32,
+        end_bit: u32,
+        pass_index: u32,
+        pass_count: u32,
+        max_tiles: u32,
+        blocks: u32,
+        tiles_per_block: u32,
+    }
+}
+
+/// A sort planned for one context: paths, tuning and memory sizes are fixed. Cheap to keep and
+/// to record many times.
+#[derive(Clone, Debug)]
+pub struct SortPlan {
+    desc: SortDesc,
+    path: SortPath,
+    tuning: SortTuning,
+    spin_limit: u32,
+    end_bit: u32,
+    pass_count: u32,
+    requirements: SortMemoryRequirements,
+    block_scan: Option<ScanPlan>,
+}
+
+/// How the safe path splits `tiles` tiles: (blocks, tiles per block).
+fn blocking(tiles: u64, max_blocks: u64) -> (u64, u64) {
+    if tiles == 0 {
+        return (0, 1);
+    }
+    let per = tiles.div_ceil(tiles.min(max_blocks));
+    (tiles.div_ceil(per), per)
+}
+
+/// Shared memory (bytes) the rank-and-scatter kernels declare for `tuning`.
+fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc) -> u64 {
+    let wg = tuning.workgroup_size as u64;
+    let rows = wg / ctx.profile.min_subgroup_size.max(1) as u64;
+    let stage_words = (desc.key_type.bytes() / 4).max(desc.value_type.bytes() / 4);
+    rows * 1024 + 3 * 1024 + tuning.tile_keys() * stage_words * 4 + wg * 4 + 64
+}
+
+impl Context {
+    /// Plans a sort: checks the description against the device and fixes paths, tuning and
+    /// memory sizes.
+    pub fn sort_plan(&self, desc: &SortDesc) -> Result<SortPlan> {
+        if desc.max_count > u32::MAX as u64 {
+            return Err(Error::invalid(format!(
+                "sort: max_count {} exceeds the largest supported count {}",
+                desc.max_count,
+                u32::MAX
+            )));
+        }
+        let width = desc.key_type.bits();
+        let end_bit = if desc.end_bit == 0 { width } else { desc.end_bit };
+        if end_bit > width {
+            return Err(Error::invalid(format!(
+                "sort: end_bit {end_bit} is beyond the {width}-bit key"
+            )));
+        }
+        if desc.begin_bit >= end_bit {
+            return Err(Error::invalid(format!(
+                "sort: begin_bit {} must be below end_bit {end_bit}",
+                desc.begin_bit
+            )));
+        }
+        let tuning = desc.tuning.unwrap_or_else(|| SortTuning::for_device(self));
+        let wg = tuning.workgroup_size;
+        if !wg.is_power_of_two() || wg < 32 || wg > self.profile.max_workgroup_invocations.min(1024) {
+            return Err(Error::invalid(format!(
+                "sort: workgroup size {wg} is not a power of two in 32..=device limit"
+            )));
+        }
+        if !(1..=32).contains(&tuning.keys_per_thread) {
+            return Err(Error::invalid(format!(
+                "sort: keys_per_thread {} not in 1..=32",
+                tuning.keys_per_thread
+            )));
+        }
+        let shared = shared_bytes(self, &tuning, desc);
+        if shared > self.profile.max_shared_memory as u64 {
+            return Err(Error::invalid(format!(
+                "sort: tuning {}x{} needs {shared} bytes of shared memory; {} has {}",
+                wg, tuning.keys_per_thread, self.profile.device_name, self.profile.max_shared_memory
+            )));
+        }
+        let path = match desc.path {
+            SortPath::Auto if desc.max_count <= SMALL_TILES * tuning.tile_keys() => SortPath::Small,
+            SortPath::Auto if self.profile.lookback => SortPath::Onesweep,
+            SortPath::Auto => SortPath::Safe,
+            SortPath::Onesweep if !self.profile.int64_atomics => {
+                return Err(Error::unsupported(format!(
+                    "sort: the Onesweep path needs shaderBufferInt64Atomics, which {} lacks",
+                    self.profile.device_name
+                )))
+            }
+            SortPath::Small if desc.max_count > SMALL_TILES * tuning.tile_keys() => {
+                return Err(Error::invalid(format!(
+                    "sort: the small path sorts at most {} elements with this tuning; max_count is {}",
+                    SMALL_TILES * tuning.tile_keys(),
+                    desc.max_count
+                )))
+            }
+            p => p,
+        };
+        let max_tiles = desc.max_count.div_ceil(tuning.tile_keys());
+        let (blocks, _) = blocking(max_tiles, MAX_BLOCKS);
+        let block_scan = if path == SortPath::Safe {
+            Some(self.scan_plan(&ScanDesc {
+                op: ScanOp::Exclusive,
+                path: ScanPath::ReduceThenScan,
+                max_count: 256 * blocks.max(1),
+                tuning: None,
+            })?)
+        } else {
+            None
+        };
+        let safe_bytes = block_scan.as_ref().map_or(0, |scan| {
+            let counts = (256 * blocks * 4).next_multiple_of(ALIGNMENT);
+            SCRATCH_RING + counts + scan.memory_requirements().scratch_size
+        });
+        let scratch_size = match path {
+            SortPath::Onesweep => SCRATCH_RING + RING_TILES * 256 * 8,
+            SortPath::Safe => safe_bytes,
+            _ => ALIGNMENT,
+        };
+        let spin_limit = match tuning.lookback_spins {
+            0 if self.is_cpu_device() => 32,
+            0 => 256,
+            spins => spins,
+        };
+        Ok(SortPlan {
+            desc: *desc,
+            path,
+            tuning,
+            spin_limit,
+            end_bit,
+            pass_count: (end_bit - desc.begin_bit).div_ceil(RADIX_BITS),
+            requirements: SortMemoryRequirements {
+                keys_alt_size: desc.max_count * desc.key_type.bytes(),
+                values_alt_size: desc.max_count * desc.value_type.bytes(),
+                scratch_size,
+                alignment: ALIGNMENT,
+                usage: BUFFER_USAGE,
+            },
+            block_scan,
+        })
+    }
+}
+
+impl SortPlan {
+    /// Alternate buffers and scratch every [`SortPlan::record`] call needs.
+    pub fn memory_requirements(&self) -> SortMemoryRequirements {
+        self.requirements
+    }
+
+    /// The path this plan records for counts above [`SortPlan::small_limit`] (never
+    /// [`SortPath::Auto`]).
+    pub fn path(&self) -> SortPath {
+        self.path
+    }
+
+    /// Keys per tile (one workgroup's unit of work).
+    pub fn tile_size(&self) -> u64 {
+        self.tuning.tile_keys()
+    }
+
+    /// Largest count the single-workgroup path handles; [`SortPath::Auto`] plans use it for
+    /// direct counts up to this size.
+    pub fn small_limit(&self) -> u64 {
+        SMALL_TILES * self.tuning.tile_keys()
+    }
+
+    /// Digit passes of one sort (8 bits each over `[begin_bit, end_bit)`).
+    pub fn pass_count(&self) -> u32 {
+        self.pass_count
+    }
+
+    /// Where every [`SortPlan::record`] of this plan leaves the result.
+    pub fn result_location(&self) -> SortResult {
+        if self.pass_count % 2 == 0 {
+            SortResult::InPlace
+        } else {
+            SortResult::Alternate
+        }
+    }
+
+    /// The description the plan was made from.
+    pub fn desc(&self) -> &SortDesc {
+        &self.desc
+    }
+
+    fn specialization(&self) -> Specialization {
+        Specialization {
+            workgroup_size: self.tuning.workgroup_size,
+            vecs_per_thread: self.tuning.keys_per_thread,
+            spin_limit: self.spin_limit,
+        }
+    }
+
+    fn check_args(&self, args: &SortArgs) -> Result<(Option<u64>, u64)> {
+        let max = self.desc.max_count;
+        let (direct, elements) = match args.count {
+            ElementCount::Direct(n) => {
+                if n > max {
+                    return Err(Error::invalid(format!(
+                        "sort: count {n} exceeds the plan's max_count {max}"
+                    )));
+                }
+                (Some(n), n)
+            }
+            ElementCount::Indirect(range) => {
+                range.check("sort count buffer", 4, 4)?;
+                (None, max)
+            }
+        };
+        let has_values = self.desc.value_type != ValueType::None;
+        if args.values.is_some() != has_values || args.values_alt.is_some() != has_values {
+            return Err(Error::invalid(if has_values {
+                "sort: the plan sorts pairs: values and values_alt are required"
+            } else {
+                "sort: the plan sorts keys only: values and values_alt must be None"
+            }));
+        }
+        let key_bytes = elements * self.desc.key_type.bytes();
+        let key_align = self.desc.key_type.bytes();
+        args.keys.check("sort keys", key_bytes, key_align)?;
+        args.keys_alt.check("sort keys_alt", key_bytes, key_align)?;
+        let value_bytes = elements * self.desc.value_type.bytes();
+        if let (Some(values), Some(values_alt)) = (args.values, args.values_alt) {
+            let align = self.desc.value_type.bytes();
+            values.check("sort values", value_bytes, align)?;
+            values_alt.check("sort values_alt", value_bytes, align)?;
+        }
+        args.scratch
+            .check("sort scratch", self.requirements.scratch_size, ALIGNMENT)?;
+        let mut ranges = vec![
+            ("keys", args.keys),
+            ("keys_alt", args.keys_alt),
+            ("scratch", args.scratch),
+        ];
+        if let (Some(values), Some(values_alt)) = (args.values, args.values_alt) {
+            ranges.push(("values", values));
+            ranges.push(("values_alt", values_alt));
+        }
+        if let ElementCount::Indirect(count) = args.count {
+            for (name, range) in &ranges {
+                if count.overlaps(range) {
+                    return Err(Error::invalid(format!(
+                        "sort: the count buffer overlaps the {name} range"
+                    )));
+                }
+            }
+        }
+        for (i, (a_name, a)) in ranges.iter().enumerate() {
+            for (b_name, b) in &ranges[i + 1..] {
+                if a.overlaps(b) {
+                    return Err(Error::invalid(format!(
+                        "sort: the {a_name} and {b_name} ranges overlap"
+                    )));
+                }
+            }
+        }
+        Ok((direct, elements))
+    }
+
+    /// Records the sort into `cmd` (see the module's synchronization contract) and says where
+    /// the result will be. Arguments are checked first; on error nothing is recorded.
+    pub fn record(&self, ctx: &Context, cmd: vk::CommandBuffer, args: &SortArgs) -> Result<SortResult> {
+        if cmd == vk::CommandBuffer::null() {
+            return Err(Error::invalid("sort: the command buffer is null"));
+        }
+        let (direct, elements) = self.check_args(args)?;
+        if elements == 0 {
+            return Ok(self.result_location());
+        }
+        let max_tiles = self.desc.max_count.div_ceil(self.tile_size());
+        let push = SortPush {
+            keys_in: ctx.address_of(&args.keys),
+            keys_out: ctx.address_of(&args.keys_alt),
+            values_in: args.values.map_or(0, |r| ctx.address_of(&r)),
+            values_out: args.values_alt.map_or(0, |r| ctx.address_of(&r)),
+            scratch: ctx.address_of(&args.scratch),
+            count_addr: match args.count {
+                ElementCount::Direct(_) => 0,
+                ElementCount::Indirect(range) => ctx.address_of(&range),
+            },
+            count: direct.unwrap_or(0) as u32,
+            max_count: self.desc.max_count as u32,
+            key_kind: self.desc.key_type.kind() | ((self.desc.descending as u32) << 2),
+            begin_bit: self.desc.begin_bit,
+            end_bit: self.end_bit,
+            pass_index: 0,
+            pass_count: self.pass_count,
+            max_tiles: max_tiles as u32,
+            blocks: 0,
+            tiles_per_block: 1,
+        };
+        let pass = Pass {
+            ctx,
+            cmd,
+            spec: self.specialization(),
+            key_bits: self.desc.key_type.bits(),
+            value_type: self.desc.value_type,
+            tiles: elements.div_ceil(self.tile_size()),
+        };
+        let small = match self.path {
+            SortPath::Small => true,
+            SortPath::Auto => unreachable!("plans never keep the Auto path"),
+            _ => self.desc.path == SortPath::Auto && elements <= self.small_limit(),
+        };
+        if small {
+            small::record(&pass, push)?;
+        } else if self.path == SortPath::Onesweep {
+            onesweep::record(&pass, push, &args.scratch)?;
+        } else {
+            let scan = self
+                .block_scan
+                .as_ref()
+                .ok_or_else(|| Error::Internal("sort: safe plan without block scan".into()))?;
+            safe::record(&pass, push, &args.scratch, scan)?;
+        }
+        Ok(self.result_location())
+    }
+}
+
+/// What every pass of one recorded sort shares.
+pub(crate) struct Pass<'a> {
+    ctx: &'a Context,
+    cmd: vk::CommandBuffer,
+    spec: Specialization,
+    key_bits: u32,
+    value_type: ValueType,
+    /// Tiles of the recorded count (of max_count for indirect counts).
+    tiles: u64,
+}
+
+impl Pass<'_> {
+    /// The shader of `family` ("onesweep", "downsweep", "small") for this key width and payload.
+    fn shader(&self, family: &str) -> Result<&'static ShaderSource> {
+        let name = format!("sort_{family}_k{}_v{}", self.key_bits, self.value_type as u32);
+        sort_shaders()
+            .iter()
+            .find(|s| s.name == name)
+            .copied()
+            .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+    }
+
+    /// Swaps input and output of the push constants (the next digit pass).
+    fn next_pass(push: &mut SortPush) {
+        std::mem::swap(&mut push.keys_in, &mut push.keys_out);
+        std::mem::swap(&mut push.values_in, &mut push.values_out);
+        push.pass_index += 1;
+    }
+}
+
+/// Every sort shader.
+fn sort_shaders() -> &'static [&'static ShaderSource] {
+    &[
+        &shaders::SORT_HISTOGRAM_K32,
+        &shaders::SORT_HISTOGRAM_K64,
+        &shaders::SORT_UPSWEEP_K32,
+        &shaders::SORT_UPSWEEP_K64,
+        &shaders::SORT_ONESWEEP_K32_V0,
+        &shaders::SORT_ONESWEEP_K32_V1,
+        &shaders::SORT_ONESWEEP_K32_V2,
+        &shaders::SORT_ONESWEEP_K64_V0,
+        &shaders::SORT_ONESWEEP_K64_V1,
+        &shaders::SORT_ONESWEEP_K64_V2,
+        &shaders::SORT_DOWNSWEEP_K32_V0,
+        &shaders::SORT_DOWNSWEEP_K32_V1,
+        &shaders::SORT_DOWNSWEEP_K32_V2,
+        &shaders::SORT_DOWNSWEEP_K64_V0,
+        &shaders::SORT_DOWNSWEEP_K64_V1,
+        &shaders::SORT_DOWNSWEEP_K64_V2,
+        &shaders::SORT_SMALL_K32_V0,
+        &shaders::SORT_SMALL_K32_V1,
+        &shaders::SORT_SMALL_K32_V2,
+        &shaders::SORT_SMALL_K64_V0,
+        &shaders::SORT_SMALL_K64_V1,
+        &shaders::SORT_SMALL_K64_V2,
+    ]
+}
+
+/// Every sort shader with its push-constant layout (checked against the SPIR-V by a test).
+#[cfg(test)]
+pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
+    use crate::core::spirv::PushLayout;
+    sort_shaders()
+        .iter()
+        .map(|s| (**s, SortPush::FIELDS, std::mem::size_of::<SortPush>()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::blocking;
+
+    #[test]
+    fn blocks_cover_all_tiles() {
+        for tiles in [1u64, 2, 1023, 1024, 1025, 65536, 1_000_003] {
+            let (blocks, per) = blocking(tiles, super::MAX_BLOCKS);
+            assert!(blocks <= super::MAX_BLOCKS, "{tiles}");
+            assert!(
+                blocks * per >= tiles && (blocks - 1) * per < tiles,
+                "{tiles}: {blocks} x {per}"
+            );
+        }
+    }
+}
