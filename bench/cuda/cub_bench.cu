@@ -2,6 +2,10 @@
 //
 //   cub_bench scan <log2 sizes...>   cub::DeviceScan::ExclusiveSum on uint32_t
 //   cub_bench copy <log2 size>       uint4 device-to-device copy kernel (bandwidth yardstick)
+//   cub_bench sort_u32|sort_pairs|sort_u64|sort_f32 <log2 sizes...>
+//                                    cub::DeviceRadixSort::SortKeys / SortPairs (u32 -> u32
+//                                    values), keys in and out in separate buffers; also
+//                                    prints the temp storage of the DoubleBuffer API
 //
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 -o cub_bench bench/cuda/cub_bench.cu
 //
@@ -21,6 +25,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #define CUDA_CHECK(expr)                                                                       \
@@ -241,10 +247,150 @@ void bench_copy(const Gpu& gpu, int log2n) {
   CUDA_CHECK(cudaFree(d_src));
 }
 
+// Random keys of every width: u32 and f32 from one 32-bit draw (f32 with bit 30 clear, so no
+// NaN or infinity), u64 from two.
+template <class K>
+__global__ void fill_keys(K* out, size_t n, uint32_t seed) {
+  const uint32_t salt = mix32(seed * 0x9e3779b9U + 0x632be5abU);
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const uint32_t lo = mix32(uint32_t(i) * 0x9e3779b9U + salt);
+    if constexpr (sizeof(K) == 8) {
+      const uint32_t hi = mix32(lo ^ 0x85ebca6bU ^ uint32_t(i >> 32));
+      out[i] = K((uint64_t(hi) << 32) | lo);
+    } else if constexpr (std::is_same<K, float>::value) {
+      const uint32_t bits = lo & 0xbfffffffU;
+      out[i] = __uint_as_float(bits);
+    } else {
+      out[i] = K(lo);
+    }
+  }
+}
+
+__global__ void fill_iota(uint32_t* out, size_t n) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    out[i] = uint32_t(i);
+  }
+}
+
+template <class K>
+bool key_less(K a, K b) {
+  return a < b;
+}
+
+// Floats in the order CUB's bit twiddle gives (IEEE-754 totalOrder: -0.0 before +0.0).
+template <>
+bool key_less<float>(float a, float b) {
+  uint32_t x, y;
+  std::memcpy(&x, &a, 4);
+  std::memcpy(&y, &b, 4);
+  x = (x & 0x80000000U) ? ~x : (x | 0x80000000U);
+  y = (y & 0x80000000U) ? ~y : (y | 0x80000000U);
+  return x < y;
+}
+
+// Keys (and, with values, index payloads) sorted: ascending, and for pairs each value points
+// at an input key equal to the output key, with equal keys keeping input order (stability).
+template <class K, bool kPairs>
+void bench_sort(const Gpu& gpu, const char* name, int log2n) {
+  const size_t n = size_t(1) << log2n;
+  const int num_items = int(n);
+  K* d_keys_in = nullptr;
+  K* d_keys_out = nullptr;
+  uint32_t* d_vals_in = nullptr;
+  uint32_t* d_vals_out = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_keys_in, n * sizeof(K)));
+  CUDA_CHECK(cudaMalloc(&d_keys_out, n * sizeof(K)));
+  if (kPairs) {
+    CUDA_CHECK(cudaMalloc(&d_vals_in, n * sizeof(uint32_t)));
+    CUDA_CHECK(cudaMalloc(&d_vals_out, n * sizeof(uint32_t)));
+  }
+  size_t temp_bytes = 0;
+  size_t double_buffer_temp = 0;
+  cub::DoubleBuffer<K> db_keys(d_keys_in, d_keys_out);
+  cub::DoubleBuffer<uint32_t> db_vals(d_vals_in, d_vals_out);
+  if (kPairs) {
+    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, d_keys_in, d_keys_out, d_vals_in,
+                                               d_vals_out, num_items, 0, int(sizeof(K) * 8), gpu.stream));
+    CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, double_buffer_temp, db_keys, db_vals, num_items, 0,
+                                               int(sizeof(K) * 8), gpu.stream));
+  } else {
+    CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, d_keys_in, d_keys_out, num_items, 0,
+                                              int(sizeof(K) * 8), gpu.stream));
+    CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, double_buffer_temp, db_keys, num_items, 0,
+                                              int(sizeof(K) * 8), gpu.stream));
+  }
+  void* d_temp = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_temp, std::max<size_t>(temp_bytes, 1)));
+  auto sort = [&] {
+    size_t tb = temp_bytes;
+    if (kPairs) {
+      CUDA_CHECK(cub::DeviceRadixSort::SortPairs(d_temp, tb, d_keys_in, d_keys_out, d_vals_in, d_vals_out,
+                                                 num_items, 0, int(sizeof(K) * 8), gpu.stream));
+    } else {
+      CUDA_CHECK(cub::DeviceRadixSort::SortKeys(d_temp, tb, d_keys_in, d_keys_out, num_items, 0,
+                                                int(sizeof(K) * 8), gpu.stream));
+    }
+    CUDA_CHECK_LAUNCH();
+  };
+  auto refill = [&](uint32_t seed) {
+    fill_keys<K><<<grid_for(n, gpu.sm_count), kBlock, 0, gpu.stream>>>(d_keys_in, n, seed);
+    CUDA_CHECK_LAUNCH();
+    if (kPairs) {
+      fill_iota<<<grid_for(n, gpu.sm_count), kBlock, 0, gpu.stream>>>(d_vals_in, n);
+      CUDA_CHECK_LAUNCH();
+    }
+  };
+  uint32_t seed = 0x50f7U ^ uint32_t(log2n);
+  for (int i = 0; i < kWarmup; ++i) {
+    refill(seed++);
+    sort();
+  }
+  std::vector<float> times;
+  for (int i = 0; i < kRepeats; ++i) {
+    refill(seed++);
+    times.push_back(time_once(gpu, sort));
+  }
+  CUDA_CHECK(cudaStreamSynchronize(gpu.stream));
+  std::vector<K> h_in(n), h_out(n);
+  std::vector<uint32_t> h_vals(kPairs ? n : 0);
+  CUDA_CHECK(cudaMemcpy(h_in.data(), d_keys_in, n * sizeof(K), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(h_out.data(), d_keys_out, n * sizeof(K), cudaMemcpyDeviceToHost));
+  if (kPairs) CUDA_CHECK(cudaMemcpy(h_vals.data(), d_vals_out, n * 4, cudaMemcpyDeviceToHost));
+  std::vector<K> expected = h_in;
+  std::stable_sort(expected.begin(), expected.end(), key_less<K>);
+  for (size_t i = 0; i < n; ++i) {
+    bool ok = std::memcmp(&h_out[i], &expected[i], sizeof(K)) == 0;
+    if (ok && kPairs) {
+      ok = std::memcmp(&h_in[h_vals[i]], &h_out[i], sizeof(K)) == 0 &&
+           (i == 0 || std::memcmp(&h_out[i - 1], &h_out[i], sizeof(K)) != 0 || h_vals[i - 1] < h_vals[i]);
+    }
+    if (!ok) {
+      std::printf("FAIL %s N=%zu at %zu\n", name, n, i);
+      std::exit(1);
+    }
+  }
+  const double ms = median(times);
+  const double gkeys = double(n) / (ms * 1e-3) / 1e9;
+  std::printf("cub %s N=2^%d  median %.4f ms  %.2f G keys/s  temp %zu B (DoubleBuffer API: %zu B)  ok\n", name,
+              log2n, ms, gkeys, temp_bytes, double_buffer_temp);
+  std::printf("RESULT\tcub\t%s\tcub\t%zu\t%.6f\t%.4f\t%zu\n", name, n, ms, gkeys, temp_bytes);
+  std::fflush(stdout);
+  CUDA_CHECK(cudaFree(d_temp));
+  CUDA_CHECK(cudaFree(d_keys_in));
+  CUDA_CHECK(cudaFree(d_keys_out));
+  if (kPairs) {
+    CUDA_CHECK(cudaFree(d_vals_in));
+    CUDA_CHECK(cudaFree(d_vals_out));
+  }
+}
+
 void usage() {
   std::fprintf(stderr,
                "usage: cub_bench scan <log2 sizes...>   (each 1..30)\n"
-               "       cub_bench copy <log2 size>       (2..30, u32 elements)\n");
+               "       cub_bench copy <log2 size>       (2..30, u32 elements)\n"
+               "       cub_bench sort_u32|sort_pairs|sort_u64|sort_f32 <log2 sizes...>\n");
   std::exit(2);
 }
 
@@ -254,7 +400,9 @@ int main(int argc, char** argv) {
   if (argc < 3) usage();
   const bool is_scan = std::strcmp(argv[1], "scan") == 0;
   const bool is_copy = std::strcmp(argv[1], "copy") == 0;
-  if (!is_scan && !is_copy) usage();
+  const std::string mode = argv[1];
+  const bool is_sort = mode.rfind("sort_", 0) == 0;
+  if (!is_scan && !is_copy && !is_sort) usage();
   if (is_copy && argc != 3) usage();
 
   // Validate every size before touching the GPU.
@@ -282,7 +430,17 @@ int main(int argc, char** argv) {
   CUDA_CHECK(cudaEventCreate(&gpu.stop));
 
   for (int log2n : sizes) {
-    if (is_scan) {
+    if (mode == "sort_u32") {
+      bench_sort<uint32_t, false>(gpu, "sort_u32", log2n);
+    } else if (mode == "sort_pairs") {
+      bench_sort<uint32_t, true>(gpu, "sort_pairs_u32_u32", log2n);
+    } else if (mode == "sort_u64") {
+      bench_sort<uint64_t, false>(gpu, "sort_u64", log2n);
+    } else if (mode == "sort_f32") {
+      bench_sort<float, false>(gpu, "sort_f32", log2n);
+    } else if (is_sort) {
+      usage();
+    } else if (is_scan) {
       bench_scan(gpu, log2n);
     } else {
       bench_copy(gpu, log2n);

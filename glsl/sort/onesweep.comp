@@ -33,6 +33,15 @@ shared uint s_pending[2];
 shared int s_fallback[2];
 shared uint s_fallback_hist[RADIX];
 
+// Event counters in scratch (cheap: one atomic per tile and event kind), read by the
+// benchmark to explain timings: 0 fallbacks, 1 ring-wait timeouts, 2 tail-wait timeouts,
+// 3 ring-wait polls, 4 tail-wait polls, 5 look-back rounds.
+void count_event(uint which, uint amount) {
+    if (gl_LocalInvocationIndex == 0u && amount != 0u) {
+        atomicAdd(U32AtomicRef(pc.scratch + SCRATCH_STATS).v[which], amount);
+    }
+}
+
 uint64_t ring_entry(uint seq, uint flag, uint value) {
     return (uint64_t(seq) << 34) | (uint64_t(flag) << 32) | uint64_t(value);
 }
@@ -70,11 +79,14 @@ void main() {
     // Ring space: the slot's previous entry may still be read by tiles up to RING_LOOKBACK
     // after it; wait (bounded) until the tail has passed them.
     if (tile >= RING_TILES - RING_LOOKBACK) {
-        for (uint spin = 0u; spin < WAIT_LIMIT; ++spin) {
+        uint spin = 0u;
+        for (; spin < WAIT_LIMIT; ++spin) {
             if ((read_tail(tail_index) & TAIL_MASK) + (RING_TILES - RING_LOOKBACK) > tile) {
                 break;
             }
         }
+        count_event(1u, spin == WAIT_LIMIT ? 1u : 0u);
+        count_event(3u, spin);
     }
     for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
         uint d = owned_digit(j);
@@ -105,7 +117,10 @@ void main() {
     }
     barrier();
     uint parity = 0u;
+    uint rounds = 0u;
+    uint fallbacks = 0u;
     while (true) {
+        rounds += 1u;
         bool pending = false;
         int stalled = -1;
         for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
@@ -156,6 +171,7 @@ void main() {
             break;
         }
         if (fallback >= 0) {
+            fallbacks += 1u;
             // Count the silent predecessor's digits ourselves (it is a full tile: only the last
             // tile is partial).
             for (uint i = gl_LocalInvocationIndex; i < RADIX; i += WG_SIZE) {
@@ -188,12 +204,17 @@ void main() {
             }
         }
     }
+    count_event(0u, fallbacks);
+    count_event(5u, rounds);
     // Tail iterator: the high bits advance in tile order, the low TAIL_BITS out of order.
-    for (uint spin = 0u; spin < WAIT_LIMIT; ++spin) {
+    uint tail_spin = 0u;
+    for (; tail_spin < WAIT_LIMIT; ++tail_spin) {
         if ((read_tail(tail_index) & TAIL_MASK) == (tile & TAIL_MASK)) {
             break;
         }
     }
+    count_event(2u, tail_spin == WAIT_LIMIT ? 1u : 0u);
+    count_event(4u, tail_spin);
     if (gl_LocalInvocationIndex == 0u) {
         atomicAdd(U32AtomicRef(pc.scratch).v[tail_index], 1u);
     }

@@ -83,7 +83,8 @@ layout(push_constant) uniform SortPush {
 #define SCRATCH_TILE_COUNTERS 0ul     // u32 per pass: dynamic tile ids (Onesweep)
 #define SCRATCH_TAILS 32ul            // u32 per pass: tail iterators (Onesweep)
 #define SCRATCH_HISTOGRAMS 64ul       // u32[8][256]: global digit counts of every pass
-#define SCRATCH_RING 8256ul           // Onesweep: u64[RING_TILES][256]; safe path: block counts
+#define SCRATCH_STATS 8256ul          // Onesweep: u32[16] event counters (see src/sort/mod.rs)
+#define SCRATCH_RING 8320ul           // Onesweep: u64[RING_TILES][256]; safe path: block counts
 
 // ---- keys and digits ----
 

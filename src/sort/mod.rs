@@ -270,7 +270,12 @@ pub struct SortMemoryRequirements {
 /// Status ring of the Onesweep path: tiles (glsl/sort/onesweep.comp RING_TILES).
 const RING_TILES: u64 = 1016;
 /// Start of the ring / block counts in scratch (glsl/sort/sort_common.glsl SCRATCH_RING).
-const SCRATCH_RING: u64 = 8256;
+const SCRATCH_RING: u64 = 8320;
+/// Where a Onesweep sort leaves its event counters in scratch (16 u32, valid until the next
+/// sort with the same scratch): fallbacks, ring-wait timeouts, tail-wait timeouts, ring-wait
+/// polls, tail-wait polls, look-back rounds. For benchmarks and diagnostics.
+#[doc(hidden)]
+pub const ONESWEEP_STATS_OFFSET: u64 = 8256;
 /// Largest number of blocks of the safe path (the block-count matrix is 256 x blocks).
 const MAX_BLOCKS: u64 = 1024;
 /// Largest number of workgroups of the upfront histogram pass.

@@ -17,7 +17,7 @@ impl<'a> Timer<'a> {
     pub fn new(ctx: &'a Context) -> Result<Self> {
         let info = vk::QueryPoolCreateInfo::default()
             .query_type(vk::QueryType::TIMESTAMP)
-            .query_count(MAX_BATCH + 1);
+            .query_count(2 * MAX_BATCH);
         let pool = unsafe { ctx.device().create_query_pool(&info, None) }
             .map_err(|e| vkalgo::Error::vk("vkCreateQueryPool", e))?;
         Ok(Timer { ctx, pool })
@@ -60,6 +60,55 @@ impl<'a> Timer<'a> {
         let period = self.ctx.profile().timestamp_period as f64 / 1e6;
         Ok(stamps
             .windows(2)
+            .map(|w| w[1].wrapping_sub(w[0]) as f64 * period)
+            .collect())
+    }
+}
+
+impl Timer<'_> {
+    /// Records `reps` repetitions of `setup` then `work` in one submission (full barriers
+    /// between all of them) and returns each repetition's GPU milliseconds of `work` alone
+    /// (e.g. a sort timed without the copy that restores its unsorted input).
+    pub fn time_each(
+        &self,
+        reps: u32,
+        mut setup: impl FnMut(vk::CommandBuffer, u32) -> Result<()>,
+        mut work: impl FnMut(vk::CommandBuffer, u32) -> Result<()>,
+    ) -> Result<Vec<f64>> {
+        assert!((1..=MAX_BATCH).contains(&reps));
+        let d = self.ctx.device();
+        let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
+        let all_stages = vk::PipelineStageFlags::ALL_COMMANDS;
+        self.ctx.submit_and_wait(|cmd| unsafe {
+            d.cmd_reset_query_pool(cmd, self.pool, 0, 2 * reps);
+            for rep in 0..reps {
+                setup(cmd, rep)?;
+                self.ctx.memory_barrier(cmd, all_stages, all, all_stages, all);
+                d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, self.pool, 2 * rep);
+                work(cmd, rep)?;
+                d.cmd_write_timestamp(
+                    cmd,
+                    vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                    self.pool,
+                    2 * rep + 1,
+                );
+                self.ctx.memory_barrier(cmd, all_stages, all, all_stages, all);
+            }
+            Ok(())
+        })?;
+        let mut stamps = vec![0u64; 2 * reps as usize];
+        unsafe {
+            d.get_query_pool_results(
+                self.pool,
+                0,
+                &mut stamps,
+                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+            )
+        }
+        .map_err(|e| vkalgo::Error::vk("vkGetQueryPoolResults", e))?;
+        let period = self.ctx.profile().timestamp_period as f64 / 1e6;
+        Ok(stamps
+            .chunks(2)
             .map(|w| w[1].wrapping_sub(w[0]) as f64 * period)
             .collect())
     }

@@ -9,6 +9,7 @@
 
 mod common;
 mod scan;
+mod sort;
 
 use vkalgo::{Context, Result};
 
@@ -39,8 +40,9 @@ fn main() -> Result<()> {
     };
     match algorithm.as_str() {
         "scan" => scan::run(&ctx, &args),
+        "sort" => sort::run(&ctx, &args),
         other => {
-            eprintln!("unknown algorithm {other} (scan)");
+            eprintln!("unknown algorithm {other} (scan, sort)");
             std::process::exit(2);
         }
     }

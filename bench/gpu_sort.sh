@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs CUB DeviceRadixSort and the vkalgo sort benchmark on the GPU machine, in one command,
+# and prints a comparison table last. Run from the repository root; arguments go to
+# `.devbin/vkalgo-bench sort`.
+#
+# Environment:
+#   OUT    output folder (default /tmp/out): cub-sort.txt, vkalgo-sort.txt, sort-table.md
+#   SIZES  log2 sizes for CUB (default "16 20 24 26 28")
+#   TYPES  CUB cases (default "u32 pairs u64 f32")
+#   ARCH   nvcc target (default sm_90)
+set -euo pipefail
+
+OUT="${OUT:-/tmp/out}"
+SIZES="${SIZES:-16 20 24 26 28}"
+TYPES="${TYPES:-u32 pairs u64 f32}"
+ARCH="${ARCH:-sm_90}"
+mkdir -p "$OUT"
+
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
+
+NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
+"$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/cub_bench bench/cuda/cub_bench.cu
+
+# shellcheck disable=SC2086
+{
+  for t in $TYPES; do /tmp/cub_bench "sort_$t" $SIZES; done
+} | tee "$OUT/cub-sort.txt"
+
+vk_rc=0
+.devbin/vkalgo-bench sort "$@" | tee "$OUT/vkalgo-sort.txt" || vk_rc=$?
+
+echo
+python3 bench/compare.py "$OUT/cub-sort.txt" "$OUT/vkalgo-sort.txt" | tee "$OUT/sort-table.md"
+exit "$vk_rc"

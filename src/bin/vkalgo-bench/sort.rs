@@ -1,0 +1,344 @@
+//! Radix-sort benchmark: `vkalgo-bench sort [--sizes 16,20,24,26,28] [--reps 20]
+//! [--types u32,pairs,u64,f32] [--paths auto,onesweep,safe] [--tuning 256x16,512x8]
+//! [--end-bits 8,16,0]` (end bits other than 0 sort fewer digits: the cost of each pass).
+//!
+//! Each repetition restores the unsorted input with a compute copy (not timed: GPU timestamps
+//! bracket the sort alone), so every sort sees fresh random data. Verification: the output is
+//! sorted and a permutation of the input (pairs: every value, an input index, points at an
+//! equal key, in stable order; keys only: exact comparison with a CPU sort up to 2^24, above
+//! that sortedness plus multiset fingerprints).
+
+use crate::common::{download, median, random_u32, upload, Timer, MAX_BATCH};
+use vkalgo::sort::reference::rank_key;
+use vkalgo::sort::ONESWEEP_STATS_OFFSET;
+use vkalgo::{
+    Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, Result, SortArgs, SortDesc, SortPath,
+    SortResult, SortTuning, ValueType,
+};
+
+struct Options {
+    sizes: Vec<u32>,
+    reps: usize,
+    types: Vec<String>,
+    paths: Vec<SortPath>,
+    tunings: Vec<Option<SortTuning>>,
+    end_bits: Vec<u32>,
+}
+
+fn parse_options(ctx: &Context, args: &[String]) -> Options {
+    let gpu = !ctx.is_cpu_device();
+    let mut options = Options {
+        sizes: if gpu {
+            vec![16, 20, 24, 26, 28]
+        } else {
+            vec![12, 16, 18]
+        },
+        reps: if gpu { 20 } else { 3 },
+        types: ["u32", "pairs", "u64", "f32"].map(String::from).to_vec(),
+        paths: vec![SortPath::Auto],
+        tunings: vec![None],
+        end_bits: vec![0],
+    };
+    let list = |v: &str| -> Vec<String> { v.split(',').map(|s| s.trim().to_string()).collect() };
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).cloned().unwrap_or_default();
+        match args[i].as_str() {
+            "--sizes" => options.sizes = list(&value).iter().filter_map(|s| s.parse().ok()).collect(),
+            "--reps" => options.reps = value.parse().unwrap_or(options.reps).max(1),
+            "--types" => options.types = list(&value),
+            "--end-bits" => options.end_bits = list(&value).iter().filter_map(|s| s.parse().ok()).collect(),
+            "--paths" => {
+                options.paths = list(&value)
+                    .iter()
+                    .filter_map(|p| match p.as_str() {
+                        "auto" => Some(SortPath::Auto),
+                        "onesweep" => Some(SortPath::Onesweep),
+                        "safe" => Some(SortPath::Safe),
+                        "small" => Some(SortPath::Small),
+                        _ => None,
+                    })
+                    .collect()
+            }
+            "--tuning" => {
+                options.tunings = list(&value)
+                    .iter()
+                    .filter_map(|t| {
+                        let (wg, k) = t.split_once('x')?;
+                        Some(Some(SortTuning {
+                            workgroup_size: wg.parse().ok()?,
+                            keys_per_thread: k.parse().ok()?,
+                            lookback_spins: 0,
+                        }))
+                    })
+                    .collect()
+            }
+            other => {
+                eprintln!("unknown argument {other}");
+                std::process::exit(2);
+            }
+        }
+        i += 2;
+    }
+    options
+}
+
+/// One benchmarked key type: name in RESULT lines, key type, payload.
+fn case(name: &str) -> Option<(&'static str, KeyType, ValueType)> {
+    Some(match name {
+        "u32" => ("sort_u32", KeyType::U32, ValueType::None),
+        "pairs" => ("sort_pairs_u32_u32", KeyType::U32, ValueType::U32),
+        "u64" => ("sort_u64", KeyType::U64, ValueType::None),
+        "f32" => ("sort_f32", KeyType::F32, ValueType::None),
+        _ => return None,
+    })
+}
+
+/// Random keys as raw words: u32/f32 one word per key (f32 with bit 30 clear: finite), u64 two.
+fn random_keys(key_type: KeyType, n: usize, seed: u64) -> Vec<u32> {
+    let mut words = random_u32(n * (key_type.bytes() as usize / 4), seed);
+    if key_type == KeyType::F32 {
+        words.iter_mut().for_each(|w| *w &= 0xbfff_ffff);
+    }
+    words
+}
+
+fn ranks(key_type: KeyType, words: &[u32]) -> Vec<u64> {
+    match key_type {
+        KeyType::U64 => bytemuck::cast_slice::<u32, u64>(words)
+            .iter()
+            .map(|&k| rank_key(k, 0, 0, false))
+            .collect(),
+        KeyType::F32 => words
+            .iter()
+            .map(|&k| rank_key(f32::from_bits(k), 0, 0, false))
+            .collect(),
+        _ => words.iter().map(|&k| rank_key(k, 0, 0, false)).collect(),
+    }
+}
+
+/// Checks the sorted output (see the module docs). Returns a description of the first error.
+fn verify(input: &[u64], output: &[u64], values: Option<&[u32]>) -> std::result::Result<(), String> {
+    if let Some(i) = output.windows(2).position(|w| w[0] > w[1]) {
+        return Err(format!("not sorted at {i}"));
+    }
+    if let Some(values) = values {
+        let mut seen = vec![false; input.len()];
+        for (i, (&k, &v)) in output.iter().zip(values).enumerate() {
+            let v = v as usize;
+            if v >= input.len() || seen[v] || input[v] != k {
+                return Err(format!("value {v} at {i} is not the index of its key"));
+            }
+            seen[v] = true;
+            if i > 0 && output[i - 1] == k && values[i - 1] as usize > v {
+                return Err(format!("equal keys out of input order at {i}"));
+            }
+        }
+        return Ok(());
+    }
+    if input.len() <= 1 << 24 {
+        let mut expected = input.to_vec();
+        expected.sort_unstable();
+        return if expected == output {
+            Ok(())
+        } else {
+            Err("differs from the CPU sort".into())
+        };
+    }
+    let fingerprint = |v: &[u64]| {
+        v.iter().fold((0u64, 0u64), |(s, m), &k| {
+            let h = k.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29) ^ k;
+            (s.wrapping_add(k), m.wrapping_add(h.wrapping_mul(h | 1)))
+        })
+    };
+    if fingerprint(input) == fingerprint(output) {
+        Ok(())
+    } else {
+        Err("not a permutation of the input (fingerprint)".into())
+    }
+}
+
+/// Runs the sort benchmark with the command-line arguments after `sort`.
+pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
+    let options = parse_options(ctx, args);
+    println!("\nradix sort (G keys/s; scratch = bytes beyond the keys, values and their alternates)");
+    println!("| keys | path | tuning | N | ms | G keys/s | scratch bytes | alternates bytes | verified |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let timer = Timer::new(ctx)?;
+    let mut failed = false;
+    for type_name in &options.types {
+        let Some((algo, key_type, value_type)) = case(type_name) else {
+            eprintln!("unknown key type {type_name} (u32, pairs, u64, f32)");
+            std::process::exit(2);
+        };
+        for &log2 in &options.sizes {
+            let n = 1usize << log2;
+            let key_bytes = n as u64 * key_type.bytes();
+            let value_bytes = n as u64 * value_type.bytes();
+            let gpu =
+                |bytes: u64, name: &str| GpuBuffer::new(ctx, bytes.max(16), MemoryLocation::GpuOnly, name);
+            let pristine_keys = gpu(key_bytes, "bench pristine keys")?;
+            let keys = gpu(key_bytes, "bench keys")?;
+            let keys_alt = gpu(key_bytes, "bench keys alt")?;
+            let value_buffers = if value_bytes > 0 {
+                Some((
+                    gpu(value_bytes, "bench pristine values")?,
+                    gpu(value_bytes, "bench values")?,
+                    gpu(value_bytes, "bench values alt")?,
+                ))
+            } else {
+                None
+            };
+            for &path in &options.paths {
+                for (&tuning, &end_bit) in options
+                    .tunings
+                    .iter()
+                    .flat_map(|t| options.end_bits.iter().map(move |e| (t, e)))
+                {
+                    let desc = SortDesc {
+                        path,
+                        tuning,
+                        end_bit,
+                        ..SortDesc::new(key_type, value_type, n as u64)
+                    };
+                    let plan = match ctx.sort_plan(&desc) {
+                        Ok(plan) => plan,
+                        Err(e) => {
+                            println!("| {type_name} | {path:?} | - | 2^{log2} | skipped: {e} |");
+                            continue;
+                        }
+                    };
+                    let requirements = plan.memory_requirements();
+                    let scratch = gpu(requirements.scratch_size, "bench sort scratch")?;
+                    let words = random_keys(key_type, n, log2 as u64 * 7919 + 13);
+                    upload(ctx, &pristine_keys, &words)?;
+                    if let Some((pristine_values, _, _)) = &value_buffers {
+                        let iota: Vec<u32> = (0..n as u32).collect();
+                        upload(ctx, pristine_values, &iota)?;
+                    }
+                    let sort_args = SortArgs {
+                        keys: keys.sub_range(0, key_bytes),
+                        values: value_buffers
+                            .as_ref()
+                            .map(|(_, v, _)| v.sub_range(0, value_bytes)),
+                        keys_alt: keys_alt.sub_range(0, key_bytes),
+                        values_alt: value_buffers
+                            .as_ref()
+                            .map(|(_, _, a)| a.sub_range(0, value_bytes)),
+                        scratch: scratch.range(),
+                        count: ElementCount::Direct(n as u64),
+                    };
+                    let restore = |cmd| {
+                        ctx.record_compute_copy(
+                            cmd,
+                            &pristine_keys.sub_range(0, key_bytes),
+                            &keys.sub_range(0, key_bytes),
+                        )?;
+                        if let Some((pristine_values, values, _)) = &value_buffers {
+                            ctx.record_compute_copy(
+                                cmd,
+                                &pristine_values.sub_range(0, value_bytes),
+                                &values.sub_range(0, value_bytes),
+                            )?;
+                        }
+                        Ok(())
+                    };
+                    timer.time_each(
+                        3,
+                        |cmd, _| restore(cmd),
+                        |cmd, _| plan.record(ctx, cmd, &sort_args).map(|_| ()),
+                    )?;
+                    let times = timer.time_each(
+                        options.reps.min(MAX_BATCH as usize) as u32,
+                        |cmd, _| restore(cmd),
+                        |cmd, _| plan.record(ctx, cmd, &sort_args).map(|_| ()),
+                    )?;
+                    let (result_keys, result_values) = match plan.result_location() {
+                        SortResult::InPlace => (&keys, value_buffers.as_ref().map(|v| &v.1)),
+                        SortResult::Alternate => (&keys_alt, value_buffers.as_ref().map(|v| &v.2)),
+                    };
+                    let out_words: Vec<u32> = download(ctx, result_keys, words.len())?;
+                    let out_values: Option<Vec<u32>> = match result_values {
+                        Some(b) => Some(download(ctx, b, n)?),
+                        None => None,
+                    };
+                    let mask = if end_bit == 0 || end_bit >= 64 {
+                        u64::MAX
+                    } else {
+                        (1u64 << end_bit) - 1
+                    };
+                    let masked =
+                        |w: &[u32]| -> Vec<u64> { ranks(key_type, w).iter().map(|r| r & mask).collect() };
+                    let verdict = if end_bit == 0 || value_type != ValueType::None {
+                        verify(&masked(&words), &masked(&out_words), out_values.as_deref())
+                    } else {
+                        // Keys only on a bit range: sorted on the range and a permutation.
+                        let out_ranks = ranks(key_type, &out_words);
+                        let sorted = out_ranks.windows(2).all(|w| w[0] & mask <= w[1] & mask);
+                        let mut a = ranks(key_type, &words);
+                        let mut b = out_ranks;
+                        a.sort_unstable();
+                        b.sort_unstable();
+                        if sorted && a == b {
+                            Ok(())
+                        } else {
+                            Err("bit-range sort wrong".to_string())
+                        }
+                    };
+                    let stats = if plan.path() == SortPath::Onesweep && n as u64 > plan.small_limit() {
+                        let words: Vec<u32> =
+                            download(ctx, &scratch, (ONESWEEP_STATS_OFFSET / 4 + 6) as usize)?;
+                        let w = &words[(ONESWEEP_STATS_OFFSET / 4) as usize..];
+                        format!(
+                            "fallbacks {}, ring-wait timeouts {}, tail-wait timeouts {}, ring polls {}, tail polls {}, look-back rounds {} ({} tiles x {} passes)",
+                            w[0], w[1], w[2], w[3], w[4], w[5], n as u64 / plan.tile_size(), plan.pass_count()
+                        )
+                    } else {
+                        String::new()
+                    };
+                    let ms = median(times);
+                    let rate = n as f64 / (ms * 1e-3) / 1e9;
+                    let path_name = format!("{:?}", plan.path()).to_lowercase();
+                    let variant = if path == SortPath::Auto && n as u64 <= plan.small_limit() {
+                        "small".to_string()
+                    } else {
+                        path_name
+                    };
+                    let mut tuning_text = tuning.map_or("default".to_string(), |t| {
+                        format!("{}x{}", t.workgroup_size, t.keys_per_thread)
+                    });
+                    if end_bit != 0 {
+                        tuning_text += &format!("_bits{end_bit}");
+                    }
+                    println!(
+                        "| {type_name} | {variant} | {tuning_text} | 2^{log2} | {ms:.4} | {rate:.2} | {} | {} | {} |",
+                        requirements.scratch_size,
+                        requirements.keys_alt_size + requirements.values_alt_size,
+                        match &verdict {
+                            Ok(()) => "yes".to_string(),
+                            Err(e) => format!("NO: {e}"),
+                        }
+                    );
+                    println!(
+                        "RESULT\tvkalgo\t{algo}\t{variant}{}\t{n}\t{ms:.6}\t{rate:.4}\t{}",
+                        if tuning_text == "default" {
+                            String::new()
+                        } else {
+                            format!("_{tuning_text}")
+                        },
+                        requirements.scratch_size
+                    );
+                    if !stats.is_empty() {
+                        println!("stats: {type_name} 2^{log2} {tuning_text}: {stats}");
+                    }
+                    failed |= verdict.is_err();
+                }
+            }
+        }
+    }
+    if failed {
+        eprintln!("a sort produced wrong results");
+        std::process::exit(1);
+    }
+    Ok(())
+}
