@@ -25,6 +25,11 @@ const PERMUTATIONS: &[Permutation] = &[
     ("scan_lookback_scalar", "scan/lookback.comp", &[("VEC_IO", "0")]),
     // Radix sort: key width (KEY_BITS) x payload (VALUE_WORDS: 0 none, 1 u32, 2 u64).
     (
+        "sort_histogram_scan",
+        "sort/histogram_scan.comp",
+        &[("KEY_BITS", "32"), ("VALUE_WORDS", "0")],
+    ),
+    (
         "sort_histogram_k32",
         "sort/histogram.comp",
         &[("KEY_BITS", "32"), ("VALUE_WORDS", "0")],

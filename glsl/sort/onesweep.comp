@@ -28,6 +28,8 @@
 #define FLAG_AGGREGATE 1u
 #define FLAG_INCLUSIVE 2u
 #define WAIT_LIMIT (SPIN_LIMIT * 16u)
+// Published entries one invocation reads per look-back round.
+#define LOOKBACK_WALK 16u
 
 shared uint s_pending[2];
 shared int s_fallback[2];
@@ -56,29 +58,42 @@ uint read_tail(uint index) {
     return workgroup_broadcast_first(t);
 }
 
+shared uint s_ticket;
+shared uint s_early_tail;
+
 void main() {
     use_push_constant_pass();
     uint n = element_count();
     uint tiles = tiles_of(n);
-    uint ticket = 0u;
+    uint tail_index = 8u + pc.pass_index;
+    // The tile id and a first reading of the tail in one round trip.
     if (gl_LocalInvocationIndex == 0u) {
-        ticket = atomicAdd(U32AtomicRef(pc.scratch).v[pc.pass_index], 1u);
+        s_ticket = atomicAdd(U32AtomicRef(pc.scratch).v[pc.pass_index], 1u);
+        s_early_tail = atomicLoad(U32AtomicRef(pc.scratch).v[tail_index], gl_ScopeDevice,
+                                  gl_StorageSemanticsNone, gl_SemanticsRelaxed);
     }
-    uint tile = workgroup_broadcast_first(ticket);
+    barrier();
+    uint tile = s_ticket;
+    uint early_tail = s_early_tail;
     if (tile >= tiles) {
         return;
+    }
+    // Digit starts of this pass (exclusive scan of the upfront histogram).
+    U32Ref digit_starts = U32Ref(pc.scratch + SCRATCH_HISTOGRAMS + uint64_t(g_pass) * uint64_t(RADIX * 4u));
+    for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+        uint d = owned_digit(j);
+        g_digit_prefix[j] = d < RADIX ? digit_starts.v[d] : 0u;
     }
     uint start = tile * TILE_KEYS;
     uint valid = min(TILE_KEYS, n - start);
     rank_tile(start, valid, g_pass);
 
     U64AtomicRef ring = U64AtomicRef(pc.scratch + SCRATCH_RING);
-    uint tail_index = 8u + pc.pass_index;
     uint seq = pc.pass_index * pc.max_tiles + tile;
     uint slot = (seq % RING_TILES) * RADIX;
     // Ring space: the slot's previous entry may still be read by tiles up to RING_LOOKBACK
     // after it; wait (bounded) until the tail has passed them.
-    if (tile >= RING_TILES - RING_LOOKBACK) {
+    if ((early_tail & TAIL_MASK) + (RING_TILES - RING_LOOKBACK) <= tile) {
         uint spin = 0u;
         for (; spin < WAIT_LIMIT; ++spin) {
             if ((read_tail(tail_index) & TAIL_MASK) + (RING_TILES - RING_LOOKBACK) > tile) {
@@ -124,26 +139,24 @@ void main() {
         bool pending = false;
         int stalled = -1;
         for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
-            if (done[j]) {
-                continue;
-            }
-            uint want = pc.pass_index * pc.max_tiles + uint(look[j]);
-            uint64_t e = atomicLoad(ring.v[(want % RING_TILES) * RADIX + owned_digit(j)],
-                                    gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
-            uint tag = uint(e >> 34);
-            uint flag = uint(e >> 32) & 3u;
-            if (tag == want && flag != 0u) {
-                prefix[j] += uint(e);
-                spins[j] = 0u;
-                if (flag == FLAG_INCLUSIVE) {
-                    done[j] = true;
-                } else {
+            // Walk back over published entries without waiting; stop at an inclusive prefix
+            // or at a predecessor that has not published yet.
+            for (uint step = 0u; step < LOOKBACK_WALK && !done[j]; ++step) {
+                uint want = pc.pass_index * pc.max_tiles + uint(look[j]);
+                uint64_t e = atomicLoad(ring.v[(want % RING_TILES) * RADIX + owned_digit(j)],
+                                        gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+                uint tag = uint(e >> 34);
+                uint flag = uint(e >> 32) & 3u;
+                if (tag == want && flag != 0u) {
+                    prefix[j] += uint(e);
+                    spins[j] = 0u;
                     look[j] -= 1;
+                    done[j] = flag == FLAG_INCLUSIVE || look[j] < 0;
+                } else {
+                    // Not yet published, or already overwritten (only the fallback helps).
+                    spins[j] = tag > want ? SPIN_LIMIT : spins[j] + 1u;
+                    break;
                 }
-            } else if (tag > want) {
-                spins[j] = SPIN_LIMIT; // overwritten: only the fallback can help
-            } else {
-                spins[j] += 1u;
             }
             if (!done[j]) {
                 pending = true;
@@ -219,7 +232,6 @@ void main() {
         atomicAdd(U32AtomicRef(pc.scratch).v[tail_index], 1u);
     }
 
-    scan_global_histogram(pc.scratch + SCRATCH_HISTOGRAMS + uint64_t(g_pass) * uint64_t(RADIX * 4u));
     for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
         uint d = owned_digit(j);
         if (d < RADIX) {

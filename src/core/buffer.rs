@@ -86,6 +86,9 @@ pub struct GpuBuffer<'a> {
     address: u64,
 }
 
+/// Device-local buffers from this size up get a dedicated allocation.
+const DEDICATED_BYTES: u64 = 32 << 20;
+
 impl<'a> GpuBuffer<'a> {
     /// Creates a buffer of `size` bytes (at least 16) in `location`
     /// (`GpuOnly` for working buffers, `CpuToGpu`/`GpuToCpu` for staging).
@@ -114,7 +117,14 @@ impl<'a> GpuBuffer<'a> {
                 requirements,
                 location,
                 linear: true,
-                allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+                // Large device-local buffers get their own VkDeviceMemory (as VMA does for big
+                // resources): the driver can back them with large pages, and freeing them
+                // returns the memory instead of leaving holes in a shared block.
+                allocation_scheme: if location == MemoryLocation::GpuOnly && size >= DEDICATED_BYTES {
+                    AllocationScheme::DedicatedBuffer(buffer)
+                } else {
+                    AllocationScheme::GpuAllocatorManaged
+                },
             })
         };
         let allocation = match allocation {

@@ -656,6 +656,7 @@ impl Pass<'_> {
 /// Every sort shader.
 fn sort_shaders() -> &'static [&'static ShaderSource] {
     &[
+        &shaders::SORT_HISTOGRAM_SCAN,
         &shaders::SORT_HISTOGRAM_K32,
         &shaders::SORT_HISTOGRAM_K64,
         &shaders::SORT_UPSWEEP_K32,

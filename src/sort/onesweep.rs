@@ -6,7 +6,7 @@ use crate::core::shaders;
 use crate::error::Result;
 
 /// Clears the counters, histograms and look-back ring; counts every pass's digits in one read
-/// of the keys; then one dispatch per digit pass.
+/// of the keys and turns the counts into digit starts; then one dispatch per digit pass.
 pub(super) fn record(pass: &Pass, mut push: SortPush, scratch: &BufferRange) -> Result<()> {
     let histogram = pass.ctx.kernel(
         if pass.key_bits == 64 {
@@ -16,6 +16,7 @@ pub(super) fn record(pass: &Pass, mut push: SortPush, scratch: &BufferRange) -> 
         },
         pass.spec,
     )?;
+    let histogram_scan = pass.ctx.kernel(&shaders::SORT_HISTOGRAM_SCAN, pass.spec)?;
     let binning = pass.ctx.kernel(pass.shader("onesweep")?, pass.spec)?;
     let groups = pass.tiles.min(MAX_HISTOGRAM_GROUPS);
     push.tiles_per_block = pass.tiles.div_ceil(groups) as u32;
@@ -31,6 +32,8 @@ pub(super) fn record(pass: &Pass, mut push: SortPush, scratch: &BufferRange) -> 
             &push,
             pass.tiles.div_ceil(push.tiles_per_block as u64) as u32,
         );
+        pass.ctx.compute_to_compute(pass.cmd);
+        pass.ctx.dispatch(pass.cmd, histogram_scan, &push, 1);
         for p in 0..push.pass_count {
             pass.ctx.compute_to_compute(pass.cmd);
             pass.ctx.dispatch(pass.cmd, binning, &push, pass.tiles as u32);
