@@ -243,6 +243,16 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         }
                         Ok(())
                     };
+                    // Bandwidth of a plain copy on these very buffers: tells placement effects
+                    // apart from the sort's own cost.
+                    let copy_ms = median(timer.time_batch(5, |cmd, _| {
+                        ctx.record_compute_copy(
+                            cmd,
+                            &pristine_keys.sub_range(0, key_bytes),
+                            &keys.sub_range(0, key_bytes),
+                        )
+                    })?);
+                    let copy_gbs = 2.0 * key_bytes as f64 / (copy_ms * 1e-3) / 1e9;
                     timer.time_each(
                         3,
                         |cmd, _| restore(cmd),
@@ -328,9 +338,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         },
                         requirements.scratch_size
                     );
-                    if !stats.is_empty() {
-                        println!("stats: {type_name} 2^{log2} {tuning_text}: {stats}");
-                    }
+                    println!("stats: {type_name} 2^{log2} {tuning_text}: key-buffer copy {copy_gbs:.0} GB/s; {stats}");
                     failed |= verdict.is_err();
                 }
             }
