@@ -24,6 +24,25 @@ const PERMUTATIONS: &[Permutation] = &[
     ("scan_lookback_vec4", "scan/lookback.comp", &[("VEC_IO", "1")]),
     ("scan_lookback_scalar", "scan/lookback.comp", &[("VEC_IO", "0")]),
     // Radix sort: key width (KEY_BITS) x payload (VALUE_WORDS: 0 none, 1 u32, 2 u64).
+    // Experiment: keys per thread fixed at compile time instead of by specialization.
+    (
+        "sort_onesweep_k32_v0_fixed8",
+        "sort/onesweep.comp",
+        &[
+            ("KEY_BITS", "32"),
+            ("VALUE_WORDS", "0"),
+            ("FIXED_KEYS_PER_THREAD", "8u"),
+        ],
+    ),
+    (
+        "sort_onesweep_k32_v0_fixed16",
+        "sort/onesweep.comp",
+        &[
+            ("KEY_BITS", "32"),
+            ("VALUE_WORDS", "0"),
+            ("FIXED_KEYS_PER_THREAD", "16u"),
+        ],
+    ),
     (
         "sort_histogram_scan",
         "sort/histogram_scan.comp",

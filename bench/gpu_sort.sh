@@ -31,6 +31,13 @@ NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 vk_rc=0
 .devbin/vkalgo-bench sort "$@" | tee "$OUT/vkalgo-sort.txt" || vk_rc=$?
 
+# CUB once more after vkalgo: shows whether the machine's speed drifted during the run.
+# shellcheck disable=SC2086
+{
+  for t in $TYPES; do /tmp/cub_bench "sort_$t" $SIZES; done
+} > "$OUT/cub-sort-after.txt"
+grep -v RESULT "$OUT/cub-sort-after.txt" | sed 's/^/after: /'
+
 echo
 python3 bench/compare.py "$OUT/cub-sort.txt" "$OUT/vkalgo-sort.txt" | tee "$OUT/sort-table.md"
 exit "$vk_rc"

@@ -9,6 +9,9 @@ void main() {
     uint n = element_count();
     uint tiles = tiles_of(n);
     uint block = linear_workgroup_id();
+    if (block >= pc.blocks) {
+        return; // past the last block of a split dispatch
+    }
     uint first = block * pc.tiles_per_block;
     uint last = min(tiles, first + pc.tiles_per_block);
     U32Ref positions = U32Ref(pc.scratch + SCRATCH_RING);

@@ -71,7 +71,11 @@ layout(push_constant) uniform SortPush {
 
 #define RADIX 256u
 #define RADIX_BITS 8u
+#ifdef FIXED_KEYS_PER_THREAD
+#define KEYS_PER_THREAD FIXED_KEYS_PER_THREAD
+#else
 #define KEYS_PER_THREAD VECS_PER_THREAD
+#endif
 #define TILE_KEYS (WG_SIZE * KEYS_PER_THREAD)
 // Rows of per-subgroup digit counters: enough for the smallest subgroup size.
 #define HIST_ROWS (WG_SIZE / MIN_SUBGROUP_SIZE)

@@ -173,10 +173,13 @@ impl Context {
             bytemuck::bytes_of(push),
         );
         let max_x = self.profile.max_workgroup_count[0].clamp(1, 65535);
+        // Beyond the x limit: as few rows as needed, split evenly (x * y >= groups, the
+        // excess under one row; kernels skip linear ids past their work).
         let (x, y) = if groups <= max_x {
             (groups, 1)
         } else {
-            (max_x, groups.div_ceil(max_x))
+            let y = groups.div_ceil(max_x);
+            (groups.div_ceil(y), y)
         };
         d.cmd_dispatch(cmd, x, y, 1);
     }

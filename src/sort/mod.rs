@@ -566,6 +566,33 @@ impl SortPlan {
     /// Records the sort into `cmd` (see the module's synchronization contract) and says where
     /// the result will be. Arguments are checked first; on error nothing is recorded.
     pub fn record(&self, ctx: &Context, cmd: vk::CommandBuffer, args: &SortArgs) -> Result<SortResult> {
+        self.record_inner(ctx, cmd, args, None)
+    }
+
+    /// Like [`SortPlan::record`], and writes a timestamp into `pool` after every dispatch,
+    /// from query `first_query` on (for benchmarks: the cost of each pass). Returns the
+    /// result location and the number of timestamps written.
+    #[doc(hidden)]
+    pub fn record_profiled(
+        &self,
+        ctx: &Context,
+        cmd: vk::CommandBuffer,
+        args: &SortArgs,
+        pool: vk::QueryPool,
+        first_query: u32,
+    ) -> Result<(SortResult, u32)> {
+        let marks = std::cell::Cell::new(first_query);
+        let location = self.record_inner(ctx, cmd, args, Some((pool, &marks)))?;
+        Ok((location, marks.get() - first_query))
+    }
+
+    fn record_inner(
+        &self,
+        ctx: &Context,
+        cmd: vk::CommandBuffer,
+        args: &SortArgs,
+        timestamps: Option<(vk::QueryPool, &std::cell::Cell<u32>)>,
+    ) -> Result<SortResult> {
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("sort: the command buffer is null"));
         }
@@ -602,6 +629,7 @@ impl SortPlan {
             key_bits: self.desc.key_type.bits(),
             value_type: self.desc.value_type,
             tiles: elements.div_ceil(self.tile_size()),
+            timestamps,
         };
         let small = match self.path {
             SortPath::Small => true,
@@ -632,12 +660,35 @@ pub(crate) struct Pass<'a> {
     value_type: ValueType,
     /// Tiles of the recorded count (of max_count for indirect counts).
     tiles: u64,
+    /// Profiling: a timestamp after every dispatch (pool, next query).
+    timestamps: Option<(vk::QueryPool, &'a std::cell::Cell<u32>)>,
 }
 
 impl Pass<'_> {
+    /// Records a dispatch, then (when profiling) a timestamp.
+    unsafe fn dispatch(&self, kernel: crate::core::pipelines::Kernel, push: &SortPush, groups: u32) {
+        self.ctx.dispatch(self.cmd, kernel, push, groups);
+        if let Some((pool, next)) = self.timestamps {
+            self.ctx.device.cmd_write_timestamp(
+                self.cmd,
+                vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                pool,
+                next.get(),
+            );
+            next.set(next.get() + 1);
+        }
+    }
+
     /// The shader of `family` ("onesweep", "downsweep", "small") for this key width and payload.
     fn shader(&self, family: &str) -> Result<&'static ShaderSource> {
-        let name = format!("sort_{family}_k{}_v{}", self.key_bits, self.value_type as u32);
+        let mut name = format!("sort_{family}_k{}_v{}", self.key_bits, self.value_type as u32);
+        // Experiment switch (benchmarks only): the compile-time keys-per-thread variants.
+        if family == "onesweep" && std::env::var("VKALGO_SORT_FIXED").is_ok_and(|v| v == "1") {
+            let fixed = format!("{name}_fixed{}", self.spec.vecs_per_thread);
+            if sort_shaders().iter().any(|s| s.name == fixed) {
+                name = fixed;
+            }
+        }
         sort_shaders()
             .iter()
             .find(|s| s.name == name)
@@ -657,6 +708,8 @@ impl Pass<'_> {
 fn sort_shaders() -> &'static [&'static ShaderSource] {
     &[
         &shaders::SORT_HISTOGRAM_SCAN,
+        &shaders::SORT_ONESWEEP_K32_V0_FIXED8,
+        &shaders::SORT_ONESWEEP_K32_V0_FIXED16,
         &shaders::SORT_HISTOGRAM_K32,
         &shaders::SORT_HISTOGRAM_K64,
         &shaders::SORT_UPSWEEP_K32,

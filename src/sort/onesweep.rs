@@ -26,17 +26,16 @@ pub(super) fn record(pass: &Pass, mut push: SortPush, scratch: &BufferRange) -> 
             .device
             .cmd_fill_buffer(pass.cmd, scratch.buffer, scratch.offset, clear_bytes, 0);
         pass.ctx.transfer_to_compute(pass.cmd);
-        pass.ctx.dispatch(
-            pass.cmd,
+        pass.dispatch(
             histogram,
             &push,
             pass.tiles.div_ceil(push.tiles_per_block as u64) as u32,
         );
         pass.ctx.compute_to_compute(pass.cmd);
-        pass.ctx.dispatch(pass.cmd, histogram_scan, &push, 1);
+        pass.dispatch(histogram_scan, &push, 1);
         for p in 0..push.pass_count {
             pass.ctx.compute_to_compute(pass.cmd);
-            pass.ctx.dispatch(pass.cmd, binning, &push, pass.tiles as u32);
+            pass.dispatch(binning, &push, pass.tiles as u32);
             if p + 1 < push.pass_count {
                 Pass::next_pass(&mut push);
             }

@@ -40,11 +40,11 @@ pub(super) fn record(pass: &Pass, mut push: SortPush, scratch: &BufferRange, sca
             if p > 0 {
                 pass.ctx.compute_to_compute(pass.cmd);
             }
-            pass.ctx.dispatch(pass.cmd, upsweep, &push, blocks as u32);
+            pass.dispatch(upsweep, &push, blocks as u32);
             pass.ctx.compute_to_compute(pass.cmd);
             scan.record(pass.ctx, pass.cmd, &scan_args)?;
             pass.ctx.compute_to_compute(pass.cmd);
-            pass.ctx.dispatch(pass.cmd, downsweep, &push, blocks as u32);
+            pass.dispatch(downsweep, &push, blocks as u32);
         }
         if p + 1 < push.pass_count {
             Pass::next_pass(&mut push);

@@ -6,6 +6,6 @@ use crate::error::Result;
 /// One dispatch of one workgroup.
 pub(super) fn record(pass: &Pass, push: SortPush) -> Result<()> {
     let kernel = pass.ctx.kernel(pass.shader("small")?, pass.spec)?;
-    unsafe { pass.ctx.dispatch(pass.cmd, kernel, &push, 1) };
+    unsafe { pass.dispatch(kernel, &push, 1) };
     Ok(())
 }

@@ -9,6 +9,7 @@
 //! that sortedness plus multiset fingerprints).
 
 use crate::common::{download, median, random_u32, upload, Timer, MAX_BATCH};
+use ash::vk;
 use vkalgo::sort::reference::rank_key;
 use vkalgo::sort::ONESWEEP_STATS_OFFSET;
 use vkalgo::{
@@ -158,6 +159,52 @@ fn verify(input: &[u64], output: &[u64], values: Option<&[u32]>) -> std::result:
     }
 }
 
+/// GPU time of each dispatch of one sort (after restoring its input), as text.
+fn phase_times(
+    ctx: &Context,
+    plan: &vkalgo::SortPlan,
+    args: &SortArgs,
+    restore: impl Fn(vk::CommandBuffer) -> Result<()>,
+) -> Result<String> {
+    let d = ctx.device();
+    let info = vk::QueryPoolCreateInfo::default()
+        .query_type(vk::QueryType::TIMESTAMP)
+        .query_count(128);
+    let pool =
+        unsafe { d.create_query_pool(&info, None) }.map_err(|e| vkalgo::Error::vk("vkCreateQueryPool", e))?;
+    let mut written = 0;
+    let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
+    let stages = vk::PipelineStageFlags::ALL_COMMANDS;
+    let result = ctx.submit_and_wait(|cmd| unsafe {
+        d.cmd_reset_query_pool(cmd, pool, 0, 128);
+        restore(cmd)?;
+        ctx.memory_barrier(cmd, stages, all, stages, all);
+        d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 0);
+        written = plan.record_profiled(ctx, cmd, args, pool, 1)?.1;
+        Ok(())
+    });
+    let mut stamps = vec![0u64; written as usize + 1];
+    let read = result.and_then(|_| {
+        unsafe {
+            d.get_query_pool_results(
+                pool,
+                0,
+                &mut stamps,
+                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+            )
+        }
+        .map_err(|e| vkalgo::Error::vk("vkGetQueryPoolResults", e))
+    });
+    unsafe { d.destroy_query_pool(pool, None) };
+    read?;
+    let period = ctx.profile().timestamp_period as f64 / 1e6;
+    Ok(stamps
+        .windows(2)
+        .map(|w| format!("{:.4}", w[1].wrapping_sub(w[0]) as f64 * period))
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
 /// Runs the sort benchmark with the command-line arguments after `sort`.
 pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let options = parse_options(ctx, args);
@@ -263,6 +310,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         |cmd, _| restore(cmd),
                         |cmd, _| plan.record(ctx, cmd, &sort_args).map(|_| ()),
                     )?;
+                    let phases = phase_times(ctx, &plan, &sort_args, restore)?;
                     let (result_keys, result_values) = match plan.result_location() {
                         SortResult::InPlace => (&keys, value_buffers.as_ref().map(|v| &v.1)),
                         SortResult::Alternate => (&keys_alt, value_buffers.as_ref().map(|v| &v.2)),
@@ -339,6 +387,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         requirements.scratch_size
                     );
                     println!("stats: {type_name} 2^{log2} {tuning_text}: key-buffer copy {copy_gbs:.0} GB/s; {stats}");
+                    println!("phases (ms, one dispatch each): {phases}");
                     failed |= verdict.is_err();
                 }
             }
