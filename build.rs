@@ -13,6 +13,9 @@ type Permutation = (
     &'static [(&'static str, &'static str)],
 );
 
+/// A permutation built in code: (name, source under glsl/, definitions).
+type OwnedPermutation = (String, &'static str, Vec<(&'static str, String)>);
+
 /// The permutation table: every structural variant of every pass. Tuning values are
 /// specialization constants chosen at pipeline creation, not permutations.
 const PERMUTATIONS: &[Permutation] = &[
@@ -23,142 +26,65 @@ const PERMUTATIONS: &[Permutation] = &[
     ("scan_downsweep_scalar", "scan/downsweep.comp", &[("VEC_IO", "0")]),
     ("scan_lookback_vec4", "scan/lookback.comp", &[("VEC_IO", "1")]),
     ("scan_lookback_scalar", "scan/lookback.comp", &[("VEC_IO", "0")]),
-    // Radix sort: key width (KEY_BITS) x payload (VALUE_WORDS: 0 none, 1 u32, 2 u64).
-    // Experiment: keys per thread fixed at compile time instead of by specialization.
-    (
-        "sort_onesweep_k32_v0_fixed8",
-        "sort/onesweep.comp",
-        &[
-            ("KEY_BITS", "32"),
-            ("VALUE_WORDS", "0"),
-            ("FIXED_KEYS_PER_THREAD", "8u"),
-        ],
-    ),
-    (
-        "sort_onesweep_k32_v0_fixed16",
-        "sort/onesweep.comp",
-        &[
-            ("KEY_BITS", "32"),
-            ("VALUE_WORDS", "0"),
-            ("FIXED_KEYS_PER_THREAD", "16u"),
-        ],
-    ),
-    (
-        "sort_histogram_scan",
-        "sort/histogram_scan.comp",
-        &[("KEY_BITS", "32"), ("VALUE_WORDS", "0")],
-    ),
-    (
-        "sort_histogram_k32",
-        "sort/histogram.comp",
-        &[("KEY_BITS", "32"), ("VALUE_WORDS", "0")],
-    ),
-    (
-        "sort_upsweep_k32",
-        "sort/upsweep.comp",
-        &[("KEY_BITS", "32"), ("VALUE_WORDS", "0")],
-    ),
-    (
-        "sort_onesweep_k32_v0",
-        "sort/onesweep.comp",
-        &[("KEY_BITS", "32"), ("VALUE_WORDS", "0")],
-    ),
-    (
-        "sort_downsweep_k32_v0",
-        "sort/downsweep.comp",
-        &[("KEY_BITS", "32"), ("VALUE_WORDS", "0")],
-    ),
-    (
-        "sort_small_k32_v0",
-        "sort/small.comp",
-        &[("KEY_BITS", "32"), ("VALUE_WORDS", "0"), ("SORT_COHERENT", "1")],
-    ),
-    (
-        "sort_onesweep_k32_v1",
-        "sort/onesweep.comp",
-        &[("KEY_BITS", "32"), ("VALUE_WORDS", "1")],
-    ),
-    (
-        "sort_downsweep_k32_v1",
-        "sort/downsweep.comp",
-        &[("KEY_BITS", "32"), ("VALUE_WORDS", "1")],
-    ),
-    (
-        "sort_small_k32_v1",
-        "sort/small.comp",
-        &[("KEY_BITS", "32"), ("VALUE_WORDS", "1"), ("SORT_COHERENT", "1")],
-    ),
-    (
-        "sort_onesweep_k32_v2",
-        "sort/onesweep.comp",
-        &[("KEY_BITS", "32"), ("VALUE_WORDS", "2")],
-    ),
-    (
-        "sort_downsweep_k32_v2",
-        "sort/downsweep.comp",
-        &[("KEY_BITS", "32"), ("VALUE_WORDS", "2")],
-    ),
-    (
-        "sort_small_k32_v2",
-        "sort/small.comp",
-        &[("KEY_BITS", "32"), ("VALUE_WORDS", "2"), ("SORT_COHERENT", "1")],
-    ),
-    (
-        "sort_histogram_k64",
-        "sort/histogram.comp",
-        &[("KEY_BITS", "64"), ("VALUE_WORDS", "0")],
-    ),
-    (
-        "sort_upsweep_k64",
-        "sort/upsweep.comp",
-        &[("KEY_BITS", "64"), ("VALUE_WORDS", "0")],
-    ),
-    (
-        "sort_onesweep_k64_v0",
-        "sort/onesweep.comp",
-        &[("KEY_BITS", "64"), ("VALUE_WORDS", "0")],
-    ),
-    (
-        "sort_downsweep_k64_v0",
-        "sort/downsweep.comp",
-        &[("KEY_BITS", "64"), ("VALUE_WORDS", "0")],
-    ),
-    (
-        "sort_small_k64_v0",
-        "sort/small.comp",
-        &[("KEY_BITS", "64"), ("VALUE_WORDS", "0"), ("SORT_COHERENT", "1")],
-    ),
-    (
-        "sort_onesweep_k64_v1",
-        "sort/onesweep.comp",
-        &[("KEY_BITS", "64"), ("VALUE_WORDS", "1")],
-    ),
-    (
-        "sort_downsweep_k64_v1",
-        "sort/downsweep.comp",
-        &[("KEY_BITS", "64"), ("VALUE_WORDS", "1")],
-    ),
-    (
-        "sort_small_k64_v1",
-        "sort/small.comp",
-        &[("KEY_BITS", "64"), ("VALUE_WORDS", "1"), ("SORT_COHERENT", "1")],
-    ),
-    (
-        "sort_onesweep_k64_v2",
-        "sort/onesweep.comp",
-        &[("KEY_BITS", "64"), ("VALUE_WORDS", "2")],
-    ),
-    (
-        "sort_downsweep_k64_v2",
-        "sort/downsweep.comp",
-        &[("KEY_BITS", "64"), ("VALUE_WORDS", "2")],
-    ),
-    (
-        "sort_small_k64_v2",
-        "sort/small.comp",
-        &[("KEY_BITS", "64"), ("VALUE_WORDS", "2"), ("SORT_COHERENT", "1")],
-    ),
 ];
+
+/// The radix-sort permutations (glsl/sort/): key width (KEY_BITS 32/64) x payload
+/// (VALUE_WORDS 0 none, 1 u32, 2 u64) x digit matching (ballots, or PARTITIONED with
+/// subgroupPartitionNV), for the passes that rank tiles; one per key width for the counting
+/// passes.
+fn sort_permutations() -> Vec<OwnedPermutation> {
+    let mut table = vec![(
+        "sort_histogram_scan".to_string(),
+        "sort/histogram_scan.comp",
+        vec![("KEY_BITS", "32".to_string()), ("VALUE_WORDS", "0".to_string())],
+    )];
+    for key_bits in [32, 64] {
+        let keys_only = vec![
+            ("KEY_BITS", key_bits.to_string()),
+            ("VALUE_WORDS", "0".to_string()),
+        ];
+        for pass in ["histogram", "upsweep"] {
+            table.push((
+                format!("sort_{pass}_k{key_bits}"),
+                pass_file(pass),
+                keys_only.clone(),
+            ));
+        }
+        for value_words in [0, 1, 2] {
+            for pass in ["onesweep", "downsweep", "small"] {
+                for partitioned in [false, true] {
+                    let mut defines = vec![
+                        ("KEY_BITS", key_bits.to_string()),
+                        ("VALUE_WORDS", value_words.to_string()),
+                    ];
+                    if pass == "small" {
+                        defines.push(("SORT_COHERENT", "1".to_string()));
+                    }
+                    if partitioned {
+                        defines.push(("PARTITIONED", "1".to_string()));
+                    }
+                    let suffix = if partitioned { "_part" } else { "" };
+                    table.push((
+                        format!("sort_{pass}_k{key_bits}_v{value_words}{suffix}"),
+                        pass_file(pass),
+                        defines,
+                    ));
+                }
+            }
+        }
+    }
+    table
+}
+
+fn pass_file(pass: &str) -> &'static str {
+    match pass {
+        "histogram" => "sort/histogram.comp",
+        "upsweep" => "sort/upsweep.comp",
+        "onesweep" => "sort/onesweep.comp",
+        "downsweep" => "sort/downsweep.comp",
+        _ => "sort/small.comp",
+    }
+}
 
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
@@ -172,7 +98,15 @@ fn compile_shaders(root: &Path, out: &Path) {
     println!("cargo:rerun-if-changed=glsl");
     let compiler = shaderc::Compiler::new().expect("shaderc compiler");
     let mut table = String::from("// Generated by build.rs from the permutation table.\n");
-    for (name, file, defines) in PERMUTATIONS {
+    let mut all: Vec<OwnedPermutation> = PERMUTATIONS
+        .iter()
+        .map(|(name, file, defines)| {
+            let defines = defines.iter().map(|(k, v)| (*k, v.to_string())).collect();
+            (name.to_string(), *file, defines)
+        })
+        .collect();
+    all.extend(sort_permutations());
+    for (name, file, defines) in &all {
         let path = glsl.join(file);
         let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
         let mut options = shaderc::CompileOptions::new().unwrap();
@@ -180,7 +114,7 @@ fn compile_shaders(root: &Path, out: &Path) {
         options.set_target_spirv(shaderc::SpirvVersion::V1_5);
         options.set_optimization_level(shaderc::OptimizationLevel::Performance);
         options.set_generate_debug_info(); // keeps OpName/OpMemberName for the push-constant test
-        for (key, value) in *defines {
+        for (key, value) in defines {
             options.add_macro_definition(key, Some(value));
         }
         let dir = path.parent().unwrap().to_path_buf();
@@ -221,7 +155,7 @@ fn compile_shaders(root: &Path, out: &Path) {
         .unwrap();
     }
     table.push_str("/// Every compiled shader, for tests that walk them all.\n#[allow(dead_code)]\npub(crate) const ALL_SHADERS: &[ShaderSource] = &[\n");
-    for (name, _, _) in PERMUTATIONS {
+    for (name, _, _) in &all {
         writeln!(table, "    {},", name.to_uppercase()).unwrap();
     }
     table.push_str("];\n");

@@ -1,7 +1,8 @@
 // LSD radix sort: declarations and the tile ranking shared by every sort pass.
 //
 // Permutation defines: KEY_BITS (32 or 64), VALUE_WORDS (0: keys only, 1: u32 values,
-// 2: u64 values). Key type (unsigned, signed, float) and direction come in push constants.
+// 2: u64 values), PARTITIONED (1: lanes with equal digits found by subgroupPartitionNV where
+// the device offers it, instead of one ballot per digit bit). Key type (unsigned, signed, float) and direction come in push constants.
 //
 // Digits are RADIX_BITS = 8 bits of the key's ORDER-PRESERVING bits: unsigned keys as they are,
 // signed keys with the sign bit flipped, floats in IEEE-754 totalOrder (sign set: all bits
@@ -23,6 +24,10 @@
 
 #if !defined(KEY_BITS) || !defined(VALUE_WORDS)
 #error "KEY_BITS and VALUE_WORDS must be defined by the permutation table"
+#endif
+
+#ifdef PARTITIONED
+#extension GL_NV_shader_subgroup_partitioned : require
 #endif
 
 #ifdef SORT_COHERENT
@@ -71,11 +76,7 @@ layout(push_constant) uniform SortPush {
 
 #define RADIX 256u
 #define RADIX_BITS 8u
-#ifdef FIXED_KEYS_PER_THREAD
-#define KEYS_PER_THREAD FIXED_KEYS_PER_THREAD
-#else
 #define KEYS_PER_THREAD VECS_PER_THREAD
-#endif
 #define TILE_KEYS (WG_SIZE * KEYS_PER_THREAD)
 // Rows of per-subgroup digit counters: enough for the smallest subgroup size.
 #define HIST_ROWS (WG_SIZE / MIN_SUBGROUP_SIZE)
@@ -178,6 +179,15 @@ uint owned_digit(uint j) {
 // Lanes of the subgroup holding digit `d` (valid lanes only); returns the lane's rank among them
 // and their number.
 uint match_digit(uint d, bool valid, out uint peers_count, out uint leader) {
+#ifdef PARTITIONED
+    // One instruction: the lanes whose value equals ours (invalid lanes form their own group).
+    uvec4 peers = subgroupPartitionNV(valid ? d : 0xFFFFFFFFu);
+    if (MAX_SUBGROUP_SIZE <= 32u) {
+        peers_count = bitCount(peers.x);
+        leader = uint(findLSB(peers.x));
+        return bitCount(peers.x & gl_SubgroupLtMask.x);
+    }
+#else
     if (MAX_SUBGROUP_SIZE <= 32u) {
         uint peers = subgroupBallot(valid).x;
         for (uint b = 0; b < RADIX_BITS; ++b) {
@@ -195,6 +205,7 @@ uint match_digit(uint d, bool valid, out uint peers_count, out uint leader) {
         uvec4 vote = subgroupBallot(bit);
         peers &= bit ? vote : ~vote;
     }
+#endif
     uvec4 below = peers & gl_SubgroupLtMask;
     peers_count = uint(bitCount(peers.x) + bitCount(peers.y) + bitCount(peers.z) + bitCount(peers.w));
     leader = subgroupBallotFindLSB(peers);

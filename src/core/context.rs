@@ -327,6 +327,9 @@ impl Context {
             device_exts.push(ash::ext::subgroup_size_control::NAME.as_ptr());
             create = create.push_next(&mut f_size_control);
         }
+        if profile.partitioned_subgroups {
+            device_exts.push(ash::nv::shader_subgroup_partitioned::NAME.as_ptr());
+        }
         create = create.enabled_extension_names(&device_exts);
         let device = instance
             .create_device(pd, &create, None)
@@ -425,6 +428,8 @@ impl Context {
             desc.queue
         };
         let mut profile = cap.profile;
+        // Whether the caller enabled VK_NV_shader_subgroup_partitioned is unknown: do without.
+        profile.partitioned_subgroups = false;
         profile.timestamps = families[desc.queue_family_index as usize].timestamp_valid_bits > 0;
         profile.lookback = resolve_lookback(&profile, desc.lookback)?;
         let debug_utils = desc

@@ -681,18 +681,17 @@ impl Pass<'_> {
 
     /// The shader of `family` ("onesweep", "downsweep", "small") for this key width and payload.
     fn shader(&self, family: &str) -> Result<&'static ShaderSource> {
-        let mut name = format!("sort_{family}_k{}_v{}", self.key_bits, self.value_type as u32);
-        // Experiment switch (benchmarks only): the compile-time keys-per-thread variants.
-        if family == "onesweep" && std::env::var("VKALGO_SORT_FIXED").is_ok_and(|v| v == "1") {
-            let fixed = format!("{name}_fixed{}", self.spec.vecs_per_thread);
-            if sort_shaders().iter().any(|s| s.name == fixed) {
-                name = fixed;
-            }
-        }
+        let partitioned = if self.ctx.profile.partitioned_subgroups {
+            "_part"
+        } else {
+            ""
+        };
+        let name = format!(
+            "sort_{family}_k{}_v{}{partitioned}",
+            self.key_bits, self.value_type as u32
+        );
         sort_shaders()
-            .iter()
             .find(|s| s.name == name)
-            .copied()
             .ok_or_else(|| Error::Internal(format!("no shader {name}")))
     }
 
@@ -704,35 +703,11 @@ impl Pass<'_> {
     }
 }
 
-/// Every sort shader.
-fn sort_shaders() -> &'static [&'static ShaderSource] {
-    &[
-        &shaders::SORT_HISTOGRAM_SCAN,
-        &shaders::SORT_ONESWEEP_K32_V0_FIXED8,
-        &shaders::SORT_ONESWEEP_K32_V0_FIXED16,
-        &shaders::SORT_HISTOGRAM_K32,
-        &shaders::SORT_HISTOGRAM_K64,
-        &shaders::SORT_UPSWEEP_K32,
-        &shaders::SORT_UPSWEEP_K64,
-        &shaders::SORT_ONESWEEP_K32_V0,
-        &shaders::SORT_ONESWEEP_K32_V1,
-        &shaders::SORT_ONESWEEP_K32_V2,
-        &shaders::SORT_ONESWEEP_K64_V0,
-        &shaders::SORT_ONESWEEP_K64_V1,
-        &shaders::SORT_ONESWEEP_K64_V2,
-        &shaders::SORT_DOWNSWEEP_K32_V0,
-        &shaders::SORT_DOWNSWEEP_K32_V1,
-        &shaders::SORT_DOWNSWEEP_K32_V2,
-        &shaders::SORT_DOWNSWEEP_K64_V0,
-        &shaders::SORT_DOWNSWEEP_K64_V1,
-        &shaders::SORT_DOWNSWEEP_K64_V2,
-        &shaders::SORT_SMALL_K32_V0,
-        &shaders::SORT_SMALL_K32_V1,
-        &shaders::SORT_SMALL_K32_V2,
-        &shaders::SORT_SMALL_K64_V0,
-        &shaders::SORT_SMALL_K64_V1,
-        &shaders::SORT_SMALL_K64_V2,
-    ]
+/// Every sort shader (the permutations build.rs generates).
+fn sort_shaders() -> impl Iterator<Item = &'static ShaderSource> {
+    shaders::ALL_SHADERS
+        .iter()
+        .filter(|s| s.name.starts_with("sort_"))
 }
 
 /// Every sort shader with its push-constant layout (checked against the SPIR-V by a test).
@@ -740,8 +715,7 @@ fn sort_shaders() -> &'static [&'static ShaderSource] {
 pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
     use crate::core::spirv::PushLayout;
     sort_shaders()
-        .iter()
-        .map(|s| (**s, SortPush::FIELDS, std::mem::size_of::<SortPush>()))
+        .map(|s| (*s, SortPush::FIELDS, std::mem::size_of::<SortPush>()))
         .collect()
 }
 
