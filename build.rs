@@ -29,9 +29,8 @@ const PERMUTATIONS: &[Permutation] = &[
 ];
 
 /// The radix-sort permutations (glsl/sort/): key width (KEY_BITS 32/64) x payload
-/// (VALUE_WORDS 0 none, 1 u32, 2 u64) x digit matching (ballots, or PARTITIONED with
-/// subgroupPartitionNV), for the passes that rank tiles; one per key width for the counting
-/// passes.
+/// (VALUE_WORDS 0 none, 1 u32, 2 u64) for the passes that rank tiles; one per key width for
+/// the counting passes.
 fn sort_permutations() -> Vec<OwnedPermutation> {
     let mut table = vec![(
         "sort_histogram_scan".to_string(),
@@ -52,24 +51,18 @@ fn sort_permutations() -> Vec<OwnedPermutation> {
         }
         for value_words in [0, 1, 2] {
             for pass in ["onesweep", "downsweep", "small"] {
-                for partitioned in [false, true] {
-                    let mut defines = vec![
-                        ("KEY_BITS", key_bits.to_string()),
-                        ("VALUE_WORDS", value_words.to_string()),
-                    ];
-                    if pass == "small" {
-                        defines.push(("SORT_COHERENT", "1".to_string()));
-                    }
-                    if partitioned {
-                        defines.push(("PARTITIONED", "1".to_string()));
-                    }
-                    let suffix = if partitioned { "_part" } else { "" };
-                    table.push((
-                        format!("sort_{pass}_k{key_bits}_v{value_words}{suffix}"),
-                        pass_file(pass),
-                        defines,
-                    ));
+                let mut defines = vec![
+                    ("KEY_BITS", key_bits.to_string()),
+                    ("VALUE_WORDS", value_words.to_string()),
+                ];
+                if pass == "small" {
+                    defines.push(("SORT_COHERENT", "1".to_string()));
                 }
+                table.push((
+                    format!("sort_{pass}_k{key_bits}_v{value_words}"),
+                    pass_file(pass),
+                    defines,
+                ));
             }
         }
     }

@@ -1,8 +1,7 @@
 // LSD radix sort: declarations and the tile ranking shared by every sort pass.
 //
 // Permutation defines: KEY_BITS (32 or 64), VALUE_WORDS (0: keys only, 1: u32 values,
-// 2: u64 values), PARTITIONED (1: lanes with equal digits found by subgroupPartitionNV where
-// the device offers it, instead of one ballot per digit bit). Key type (unsigned, signed, float) and direction come in push constants.
+// 2: u64 values). Key type (unsigned, signed, float) and direction come in push constants.
 //
 // Digits are RADIX_BITS = 8 bits of the key's ORDER-PRESERVING bits: unsigned keys as they are,
 // signed keys with the sign bit flipped, floats in IEEE-754 totalOrder (sign set: all bits
@@ -24,10 +23,6 @@
 
 #if !defined(KEY_BITS) || !defined(VALUE_WORDS)
 #error "KEY_BITS and VALUE_WORDS must be defined by the permutation table"
-#endif
-
-#ifdef PARTITIONED
-#extension GL_NV_shader_subgroup_partitioned : require
 #endif
 
 #ifdef SORT_COHERENT
@@ -179,15 +174,6 @@ uint owned_digit(uint j) {
 // Lanes of the subgroup holding digit `d` (valid lanes only); returns the lane's rank among them
 // and their number.
 uint match_digit(uint d, bool valid, out uint peers_count, out uint leader) {
-#ifdef PARTITIONED
-    // One instruction: the lanes whose value equals ours (invalid lanes form their own group).
-    uvec4 peers = subgroupPartitionNV(valid ? d : 0xFFFFFFFFu);
-    if (MAX_SUBGROUP_SIZE <= 32u) {
-        peers_count = bitCount(peers.x);
-        leader = uint(findLSB(peers.x));
-        return bitCount(peers.x & gl_SubgroupLtMask.x);
-    }
-#else
     if (MAX_SUBGROUP_SIZE <= 32u) {
         uint peers = subgroupBallot(valid).x;
         for (uint b = 0; b < RADIX_BITS; ++b) {
@@ -205,7 +191,6 @@ uint match_digit(uint d, bool valid, out uint peers_count, out uint leader) {
         uvec4 vote = subgroupBallot(bit);
         peers &= bit ? vote : ~vote;
     }
-#endif
     uvec4 below = peers & gl_SubgroupLtMask;
     peers_count = uint(bitCount(peers.x) + bitCount(peers.y) + bitCount(peers.z) + bitCount(peers.w));
     leader = subgroupBallotFindLSB(peers);

@@ -327,8 +327,18 @@ impl Context {
             device_exts.push(ash::ext::subgroup_size_control::NAME.as_ptr());
             create = create.push_next(&mut f_size_control);
         }
-        if profile.partitioned_subgroups {
-            device_exts.push(ash::nv::shader_subgroup_partitioned::NAME.as_ptr());
+        // Diagnostics: pipeline statistics from the driver, on request.
+        let statistics = std::env::var("VKALGO_PIPELINE_STATS").is_ok_and(|v| v == "1")
+            && instance
+                .enumerate_device_extension_properties(pd)
+                .unwrap_or_default()
+                .iter()
+                .any(|e| e.extension_name_as_c_str() == Ok(ash::khr::pipeline_executable_properties::NAME));
+        let mut f_statistics = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
+            .pipeline_executable_info(true);
+        if statistics {
+            device_exts.push(ash::khr::pipeline_executable_properties::NAME.as_ptr());
+            create = create.push_next(&mut f_statistics);
         }
         create = create.enabled_extension_names(&device_exts);
         let device = instance
@@ -372,6 +382,12 @@ impl Context {
             Ok(mut ctx) => {
                 ctx.messenger = messenger;
                 ctx.validation = validation_state;
+                if statistics {
+                    ctx.pipelines.statistics = Some(ash::khr::pipeline_executable_properties::Device::new(
+                        instance,
+                        &ctx.device,
+                    ));
+                }
                 Ok(ctx)
             }
             Err(e) => {
@@ -428,8 +444,6 @@ impl Context {
             desc.queue
         };
         let mut profile = cap.profile;
-        // Whether the caller enabled VK_NV_shader_subgroup_partitioned is unknown: do without.
-        profile.partitioned_subgroups = false;
         profile.timestamps = families[desc.queue_family_index as usize].timestamp_valid_bits > 0;
         profile.lookback = resolve_lookback(&profile, desc.lookback)?;
         let debug_utils = desc

@@ -35,6 +35,10 @@ pub(crate) struct Pipelines {
     cache: vk::PipelineCache,
     full_subgroups: bool,
     created: Mutex<HashMap<(&'static str, Specialization), vk::Pipeline>>,
+    /// Diagnostics (`VKALGO_PIPELINE_STATS=1` on vkalgo's own devices): the driver's
+    /// statistics of every pipeline created (registers, shared memory, ...).
+    pub(crate) statistics: Option<ash::khr::pipeline_executable_properties::Device>,
+    pub(crate) collected_statistics: Mutex<Vec<String>>,
 }
 
 impl Pipelines {
@@ -56,6 +60,8 @@ impl Pipelines {
             cache,
             full_subgroups,
             created: Mutex::new(HashMap::new()),
+            statistics: None,
+            collected_statistics: Mutex::new(Vec::new()),
         })
     }
 
@@ -128,7 +134,12 @@ impl Context {
             .module(module)
             .name(c"main")
             .specialization_info(&spec_info);
+        let mut create_flags = vk::PipelineCreateFlags::empty();
+        if self.pipelines.statistics.is_some() {
+            create_flags |= vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR;
+        }
         let info = [vk::ComputePipelineCreateInfo::default()
+            .flags(create_flags)
             .stage(stage)
             .layout(self.pipelines.layout)];
         let result = self
@@ -136,6 +147,9 @@ impl Context {
             .create_compute_pipelines(self.pipelines.cache, &info, None);
         self.device.destroy_shader_module(module, None);
         let pipeline = result.map_err(|(_, e)| Error::vk("vkCreateComputePipelines", e))?[0];
+        if let Some(stats) = &self.pipelines.statistics {
+            self.collect_statistics(stats, pipeline, shader.name, spec);
+        }
         if let Some(debug) = &self.debug_utils {
             let name = format!(
                 "vkalgo:{} wg{} v{}\0",
@@ -148,6 +162,57 @@ impl Context {
             let _ = debug.set_debug_utils_object_name(&info);
         }
         Ok(pipeline)
+    }
+
+    unsafe fn collect_statistics(
+        &self,
+        loader: &ash::khr::pipeline_executable_properties::Device,
+        pipeline: vk::Pipeline,
+        name: &str,
+        spec: Specialization,
+    ) {
+        let info = vk::PipelineInfoKHR::default().pipeline(pipeline);
+        let count = loader
+            .get_pipeline_executable_properties(&info)
+            .map(|v| v.len())
+            .unwrap_or(0);
+        let mut text = format!("{name} wg{} x{}:", spec.workgroup_size, spec.vecs_per_thread);
+        for index in 0..count as u32 {
+            let exec = vk::PipelineExecutableInfoKHR::default()
+                .pipeline(pipeline)
+                .executable_index(index);
+            let Ok(stats) = loader.get_pipeline_executable_statistics(&exec) else {
+                continue;
+            };
+            for stat in &stats {
+                let value = match stat.format {
+                    vk::PipelineExecutableStatisticFormatKHR::BOOL32 => stat.value.b32 as u64,
+                    vk::PipelineExecutableStatisticFormatKHR::INT64 => stat.value.i64 as u64,
+                    vk::PipelineExecutableStatisticFormatKHR::UINT64 => stat.value.u64,
+                    _ => stat.value.f64 as u64,
+                };
+                let label = stat
+                    .name_as_c_str()
+                    .map(|c| c.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                text += &format!(" {label}={value};");
+            }
+        }
+        if let Ok(mut collected) = self.pipelines.collected_statistics.lock() {
+            collected.push(text);
+        }
+    }
+
+    /// Driver statistics of the pipelines created so far (register counts, shared memory,
+    /// ...), one line per pipeline; empty unless `VKALGO_PIPELINE_STATS=1` was set when a
+    /// default context was created on a driver with VK_KHR_pipeline_executable_properties.
+    #[doc(hidden)]
+    pub fn pipeline_statistics(&self) -> Vec<String> {
+        self.pipelines
+            .collected_statistics
+            .lock()
+            .map(|c| c.clone())
+            .unwrap_or_default()
     }
 
     /// Records a dispatch of `groups` workgroups (split over y when beyond the x limit) with

@@ -79,9 +79,6 @@ pub struct DeviceProfile {
     pub int64_atomics: bool,
     /// Whether pipelines can require full subgroups (VK_EXT_subgroup_size_control / 1.3).
     pub full_subgroups: bool,
-    /// Partitioned subgroup operations (VK_NV_shader_subgroup_partitioned: one instruction
-    /// finds the lanes holding equal values); enabled on vkalgo's own devices when offered.
-    pub partitioned_subgroups: bool,
     /// Whether single-pass decoupled look-back algorithms are used by default. Chosen from the
     /// device (GPUs of vendors known to keep started workgroups running; never CPU drivers),
     /// then overridden by the caller's options, then by `VKALGO_LOOKBACK=on|off`.
@@ -186,10 +183,6 @@ pub(crate) unsafe fn query_capabilities(instance: &ash::Instance, pd: vk::Physic
     };
     let device_type = DeviceType::from_vk(props.device_type);
     let int64_atomics = f12.shader_buffer_int64_atomics != 0;
-    let partitioned_subgroups = has_ext(ash::nv::shader_subgroup_partitioned::NAME)
-        && subgroup
-            .supported_operations
-            .contains(vk::SubgroupFeatureFlags::PARTITIONED_NV);
     let limits = props.limits;
     let profile = DeviceProfile {
         device_name: props
@@ -220,7 +213,6 @@ pub(crate) unsafe fn query_capabilities(instance: &ash::Instance, pd: vk::Physic
         timestamps,
         int64_atomics,
         full_subgroups,
-        partitioned_subgroups,
         lookback: DeviceProfile::default_lookback_policy(device_type, props.vendor_id, int64_atomics),
     };
     Capabilities {

@@ -681,15 +681,7 @@ impl Pass<'_> {
 
     /// The shader of `family` ("onesweep", "downsweep", "small") for this key width and payload.
     fn shader(&self, family: &str) -> Result<&'static ShaderSource> {
-        let partitioned = if self.ctx.profile.partitioned_subgroups {
-            "_part"
-        } else {
-            ""
-        };
-        let name = format!(
-            "sort_{family}_k{}_v{}{partitioned}",
-            self.key_bits, self.value_type as u32
-        );
+        let name = format!("sort_{family}_k{}_v{}", self.key_bits, self.value_type as u32);
         sort_shaders()
             .find(|s| s.name == name)
             .ok_or_else(|| Error::Internal(format!("no shader {name}")))

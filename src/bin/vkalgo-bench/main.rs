@@ -38,12 +38,16 @@ fn main() -> Result<()> {
         Some(a) if !a.starts_with("--") => args.remove(0),
         _ => "scan".to_string(),
     };
-    match algorithm.as_str() {
+    let result = match algorithm.as_str() {
         "scan" => scan::run(&ctx, &args),
         "sort" => sort::run(&ctx, &args),
         other => {
             eprintln!("unknown algorithm {other} (scan, sort)");
             std::process::exit(2);
         }
+    };
+    for line in ctx.pipeline_statistics() {
+        println!("pipeline statistics: {line}");
     }
+    result
 }
