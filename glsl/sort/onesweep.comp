@@ -28,8 +28,8 @@
 #define FLAG_AGGREGATE 1u
 #define FLAG_INCLUSIVE 2u
 #define WAIT_LIMIT (SPIN_LIMIT * 16u)
-// Published entries one invocation reads per look-back round.
-#define LOOKBACK_WALK 16u
+// Predecessor entries one invocation reads at once per look-back round.
+#define LOOKBACK_WINDOW 8u
 
 shared uint s_pending[2];
 shared int s_fallback[2];
@@ -139,12 +139,23 @@ void main() {
         bool pending = false;
         int stalled = -1;
         for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
-            // Walk back over published entries without waiting; stop at an inclusive prefix
-            // or at a predecessor that has not published yet.
-            for (uint step = 0u; step < LOOKBACK_WALK && !done[j]; ++step) {
-                uint want = pc.pass_index * pc.max_tiles + uint(look[j]);
-                uint64_t e = atomicLoad(ring.v[(want % RING_TILES) * RADIX + owned_digit(j)],
-                                        gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+            // Read a window of predecessors at once (independent loads, one latency), then
+            // consume it from the nearest: add published counts, stop at an inclusive prefix or
+            // at a predecessor that has not published yet.
+            if (done[j]) {
+                continue;
+            }
+            uint base_seq = pc.pass_index * pc.max_tiles;
+            uint64_t window[LOOKBACK_WINDOW];
+            for (uint w = 0u; w < LOOKBACK_WINDOW; ++w) {
+                int idx = look[j] - int(w);
+                window[w] = idx < 0 ? 0ul
+                    : atomicLoad(ring.v[((base_seq + uint(idx)) % RING_TILES) * RADIX + owned_digit(j)],
+                                 gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+            }
+            for (uint w = 0u; w < LOOKBACK_WINDOW && !done[j]; ++w) {
+                uint want = base_seq + uint(look[j]);
+                uint64_t e = window[w];
                 uint tag = uint(e >> 34);
                 uint flag = uint(e >> 32) & 3u;
                 if (tag == want && flag != 0u) {
