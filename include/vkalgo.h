@@ -40,6 +40,46 @@
 // Scan path: reduce-then-scan (no inter-workgroup waiting).
 #define VKALGO_SCAN_PATH_REDUCE_THEN_SCAN 2
 
+// Sort path: small counts on one workgroup, else Onesweep where the device profile allows
+// inter-workgroup waiting, else the safe path.
+#define VKALGO_SORT_PATH_AUTO 0
+
+// Sort path: Onesweep with a circular look-back buffer.
+#define VKALGO_SORT_PATH_ONESWEEP 1
+
+// Sort path: count, scan, scatter per digit (no inter-workgroup waiting).
+#define VKALGO_SORT_PATH_SAFE 2
+
+// Sort path: one workgroup for everything (small counts only).
+#define VKALGO_SORT_PATH_SMALL 3
+
+// Key type: `uint32_t`.
+#define VKALGO_KEY_U32 0
+
+// Key type: `int32_t`.
+#define VKALGO_KEY_I32 1
+
+// Key type: `float` (IEEE-754 totalOrder).
+#define VKALGO_KEY_F32 2
+
+// Key type: `uint64_t`.
+#define VKALGO_KEY_U64 3
+
+// Key type: `int64_t`.
+#define VKALGO_KEY_I64 4
+
+// Key type: `double` (IEEE-754 totalOrder).
+#define VKALGO_KEY_F64 5
+
+// Value type: no values.
+#define VKALGO_VALUE_NONE 0
+
+// Value type: 4-byte values.
+#define VKALGO_VALUE_U32 1
+
+// Value type: 8-byte values.
+#define VKALGO_VALUE_U64 2
+
 // Status of every vkalgo call: 0 is success, errors are negative and distinct.
 enum VkalgoResult
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -81,6 +121,9 @@ typedef struct VkalgoContext VkalgoContext;
 
 // A scan plan (path, tuning, scratch size fixed for one context).
 typedef struct VkalgoScanPlan VkalgoScanPlan;
+
+// A sort plan (paths, tuning and memory sizes fixed for one context).
+typedef struct VkalgoSortPlan VkalgoSortPlan;
 
 // The caller's Vulkan objects for [`vkalgo_context_create_external`]; vkalgo never destroys
 // them. The device needs Vulkan 1.2+ with `bufferDeviceAddress` and `shaderInt64` enabled
@@ -152,6 +195,53 @@ typedef struct VkalgoScanArgs {
   // max_count). VK_NULL_HANDLE: use `count`.
   struct VkalgoBufferRange count_buffer;
 } VkalgoScanArgs;
+
+// What to sort: key and value types, bit range, direction.
+typedef struct VkalgoSortDesc {
+  // `VKALGO_KEY_*`.
+  uint32_t key_type;
+  // `VKALGO_VALUE_*`.
+  uint32_t value_type;
+  // First order-preserving key bit sorted on (usually 0).
+  uint32_t begin_bit;
+  // One past the last bit sorted on; 0 means the key's full width.
+  uint32_t end_bit;
+  // 0: ascending, 1: descending (both stable).
+  uint32_t descending;
+} VkalgoSortDesc;
+
+// Buffers and scratch a sort plan needs from the caller.
+typedef struct VkalgoSortMemoryRequirements {
+  // Bytes of the alternate keys buffer.
+  VkDeviceSize keys_alt_size;
+  // Bytes of the alternate values buffer (0 without values).
+  VkDeviceSize values_alt_size;
+  // Bytes of scratch.
+  VkDeviceSize scratch_size;
+  // Alignment of every range's offset.
+  VkDeviceSize alignment;
+  // Usage flags every buffer passed to the sort must have.
+  VkBufferUsageFlags usage;
+} VkalgoSortMemoryRequirements;
+
+// The buffers of one recorded sort.
+typedef struct VkalgoSortArgs {
+  // The keys.
+  struct VkalgoBufferRange keys;
+  // The values (`buffer` VK_NULL_HANDLE exactly when the plan has no value type).
+  struct VkalgoBufferRange values;
+  // Alternate keys (as large as the keys).
+  struct VkalgoBufferRange keys_alt;
+  // Alternate values (VK_NULL_HANDLE exactly when `values` is).
+  struct VkalgoBufferRange values_alt;
+  // Scratch memory as `vkalgo_sort_plan_memory_requirements` reports.
+  struct VkalgoBufferRange scratch;
+  // Element count when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count: a u32 at `count_buffer.offset`, read on the GPU (clamped to the plan's
+  // max_count). VK_NULL_HANDLE: use `count`.
+  struct VkalgoBufferRange count_buffer;
+} VkalgoSortArgs;
 
 #ifdef __cplusplus
 extern "C" {
@@ -227,6 +317,45 @@ VkalgoResult vkalgo_scan_record(struct VkalgoContext *ctx,
                                 const struct VkalgoScanPlan *plan,
                                 VkCommandBuffer command_buffer,
                                 const struct VkalgoScanArgs *args);
+
+// Sorts `count` keys (and their values) in place on the GPU (blocking), stable.
+// `values` is NULL exactly when `desc->value_type` is `VKALGO_VALUE_NONE`. On error the
+// arrays are unchanged.
+VkalgoResult vkalgo_sort_host(struct VkalgoContext *ctx,
+                              const struct VkalgoSortDesc *desc,
+                              void *keys,
+                              void *values,
+                              size_t count);
+
+// Plans a sort of up to `max_count` elements on `path` (`VKALGO_SORT_PATH_*`). `*out` is set
+// only on success; destroy it with `vkalgo_sort_plan_destroy`.
+VkalgoResult vkalgo_sort_plan_create(struct VkalgoContext *ctx,
+                                     const struct VkalgoSortDesc *desc,
+                                     uint64_t max_count,
+                                     uint32_t path,
+                                     struct VkalgoSortPlan **out);
+
+// Destroys a sort plan (NULL: no-op).
+void vkalgo_sort_plan_destroy(struct VkalgoSortPlan *plan);
+
+// The alternate buffers and scratch each `vkalgo_sort_record` of this plan needs.
+VkalgoResult vkalgo_sort_plan_memory_requirements(const struct VkalgoSortPlan *plan,
+                                                  struct VkalgoSortMemoryRequirements *out);
+
+// Keys per tile of the plan (0 for a NULL plan): sizes around it are the edge cases.
+uint64_t vkalgo_sort_plan_tile_size(const struct VkalgoSortPlan *plan);
+
+// Records the sort into the caller's command buffer. `*result_in_alternate` (may be NULL)
+// becomes 1 when the sorted data ends in the alternate buffers, 0 when in `keys`/`values`.
+// Synchronization: writes to keys, values and the count buffer must be visible to
+// COMPUTE_SHADER reads and writes; earlier uses of the alternates and scratch must be complete
+// before COMPUTE_SHADER and TRANSFER; afterwards the result is written by COMPUTE_SHADER
+// (SHADER_WRITE). Nothing is recorded on error.
+VkalgoResult vkalgo_sort_record(struct VkalgoContext *ctx,
+                                const struct VkalgoSortPlan *plan,
+                                VkCommandBuffer command_buffer,
+                                const struct VkalgoSortArgs *args,
+                                uint32_t *result_in_alternate);
 
 #ifdef __cplusplus
 }  // extern "C"

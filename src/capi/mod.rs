@@ -7,6 +7,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod scan;
+pub mod sort;
 pub mod types;
 
 use crate::error::Error;

@@ -1,0 +1,762 @@
+//! Radix sort on the Vulkan device (lavapipe in CI), compared exactly with a stable CPU sort:
+//! every path, every key type, pairs (stability), descending, bit ranges, adversarial data,
+//! sizes around the tile and the small-path limit, the record layer with offsets and indirect
+//! counts, and bad input through the Rust API and the C ABI.
+
+mod common;
+
+use common::{assert_no_validation_messages, context, Rng};
+use vkalgo::ash::vk;
+use vkalgo::sort::reference;
+use vkalgo::{
+    Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, SortArgs, SortDesc, SortKey, SortOptions,
+    SortPath, SortResult, SortValue, ValueType,
+};
+
+const PATHS: [SortPath; 4] = [
+    SortPath::Auto,
+    SortPath::Small,
+    SortPath::Safe,
+    SortPath::Onesweep,
+];
+
+/// A named u32 data generator (element index in, key out).
+type Distribution = (&'static str, fn(&mut Rng, usize) -> u32);
+
+/// Adversarial u32 data sets.
+fn distributions() -> Vec<Distribution> {
+    vec![
+        ("uniform", |r, _| r.next_u32()),
+        ("all equal", |_, _| 0x1234_5678),
+        ("sorted", |_, i| i as u32),
+        ("reversed", |_, i| u32::MAX - i as u32),
+        ("few distinct", |r, _| r.next_u32() % 5),
+        ("low entropy", |r, _| r.next_u32() & r.next_u32() & r.next_u32()),
+        ("high bits only", |r, _| r.next_u32() & 0xFF00_0000),
+        ("low bits only", |r, _| r.next_u32() & 0xFF),
+    ]
+}
+
+/// The plan's tile and small-path limit for the default tuning of (key, value) types.
+fn geometry(ctx: &Context, key_type: KeyType, value_type: ValueType) -> (usize, usize) {
+    let plan = ctx
+        .sort_plan(&SortDesc::new(key_type, value_type, 1 << 20))
+        .expect("plan");
+    (plan.tile_size() as usize, plan.small_limit() as usize)
+}
+
+/// Sorts pairs (key, input index) on the GPU and checks keys and values exactly against the
+/// stable CPU sort (the values prove stability).
+fn check_pairs<K: SortKey + PartialEq + std::fmt::Debug>(
+    ctx: &Context,
+    keys: &[K],
+    options: &SortOptions,
+    what: &str,
+) {
+    let mut got_keys = keys.to_vec();
+    let mut got_values: Vec<u32> = (0..keys.len() as u32).collect();
+    ctx.sort_pairs_with(&mut got_keys, &mut got_values, options)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let mut want_keys = keys.to_vec();
+    let mut want_values: Vec<u32> = (0..keys.len() as u32).collect();
+    reference::sort_pairs(
+        &mut want_keys,
+        Some(&mut want_values),
+        options.begin_bit,
+        options.end_bit,
+        options.descending,
+    );
+    // Bit patterns, so NaNs compare exactly.
+    let bits = |k: &[K]| -> Vec<u8> { bytemuck::cast_slice(k).to_vec() };
+    if bits(&got_keys) != bits(&want_keys) || got_values != want_values {
+        let first = got_values.iter().zip(&want_values).position(|(a, b)| a != b);
+        panic!(
+            "{what}: n={} first difference at {first:?}: got {:?} want {:?}",
+            keys.len(),
+            first.map(|i| (got_keys[i], got_values[i])),
+            first.map(|i| (want_keys[i], want_values[i]))
+        );
+    }
+}
+
+/// Keys only, compared bit for bit with the CPU sort.
+fn check_keys<K: SortKey + std::fmt::Debug>(ctx: &Context, keys: &[K], options: &SortOptions, what: &str) {
+    let mut got = keys.to_vec();
+    ctx.sort_keys_with(&mut got, options)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let mut want = keys.to_vec();
+    reference::sort_pairs::<K, u32>(
+        &mut want,
+        None,
+        options.begin_bit,
+        options.end_bit,
+        options.descending,
+    );
+    let got_bits: &[u8] = bytemuck::cast_slice(&got);
+    let want_bits: &[u8] = bytemuck::cast_slice(&want);
+    assert!(got_bits == want_bits, "{what}: n={} keys differ", keys.len());
+}
+
+#[test]
+fn u32_every_path_size_and_distribution() {
+    let ctx = context();
+    let (tile, small) = geometry(&ctx, KeyType::U32, ValueType::U32);
+    let mut sizes = vec![
+        0,
+        1,
+        2,
+        3,
+        tile - 1,
+        tile,
+        tile + 1,
+        2 * tile + 3,
+        small - 1,
+        small,
+        small + 1,
+    ];
+    sizes.extend([1000, 3001, 1 << 14, (1 << 14) + 7]);
+    let mut rng = Rng(7);
+    for path in PATHS {
+        for &n in &sizes {
+            if path == SortPath::Small && n > small {
+                continue;
+            }
+            for (name, generate) in distributions() {
+                let keys: Vec<u32> = (0..n).map(|i| generate(&mut rng, i)).collect();
+                let options = SortOptions {
+                    path,
+                    ..Default::default()
+                };
+                check_pairs(&ctx, &keys, &options, &format!("{path:?} {name}"));
+            }
+            let keys = rng.vec_u32(n);
+            check_keys(
+                &ctx,
+                &keys,
+                &SortOptions {
+                    path,
+                    ..Default::default()
+                },
+                &format!("{path:?} keys only"),
+            );
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+fn special_f32() -> Vec<f32> {
+    let mut v = vec![
+        0.0,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -f32::NAN,
+        f32::from_bits(0x7F80_0001), // signalling NaN
+        f32::from_bits(0xFFC0_1234), // negative NaN with payload
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+        f32::from_bits(1), // smallest denormal
+        f32::from_bits(0x8000_0001),
+        f32::from_bits(0x007F_FFFF), // largest denormal
+        f32::MAX,
+        f32::MIN,
+        1.0,
+        -1.0,
+    ];
+    v.extend(v.clone());
+    v
+}
+
+fn special_f64() -> Vec<f64> {
+    let mut v = vec![
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        -f64::NAN,
+        f64::from_bits(0x7FF0_0000_0000_0001),
+        f64::from_bits(0xFFF8_0000_0000_1234),
+        f64::MIN_POSITIVE,
+        f64::from_bits(1),
+        f64::from_bits(0x8000_0000_0000_0001),
+        f64::MAX,
+        f64::MIN,
+        1.0,
+        -1.0,
+    ];
+    v.extend(v.clone());
+    v
+}
+
+/// Random keys of every type with the special values mixed in.
+fn mixed<K: Copy>(n: usize, rng: &mut Rng, random: impl Fn(&mut Rng) -> K, specials: &[K]) -> Vec<K> {
+    (0..n)
+        .map(|i| {
+            if i % 7 == 3 {
+                specials[(rng.next_u32() as usize) % specials.len()]
+            } else {
+                random(rng)
+            }
+        })
+        .collect()
+}
+
+fn every_key_type_on(ctx: &Context, path: SortPath, n: usize, seed: u64) {
+    let mut rng = Rng(seed);
+    for descending in [false, true] {
+        let options = SortOptions {
+            path,
+            descending,
+            ..Default::default()
+        };
+        let what = |t: &str| format!("{t} {path:?} descending={descending}");
+        let i32_specials = [i32::MIN, i32::MAX, -1, 0, 1, i32::MIN + 1];
+        let keys = mixed(n, &mut rng, |r| r.next_u32() as i32, &i32_specials);
+        check_pairs(ctx, &keys, &options, &what("i32"));
+        let keys = mixed(n, &mut rng, |r| f32::from_bits(r.next_u32()), &special_f32());
+        check_pairs(ctx, &keys, &options, &what("f32"));
+        let u64_specials = [0, u64::MAX, 1 << 32, (1 << 32) - 1, 1 << 63];
+        let keys = mixed(n, &mut rng, |r| r.next_u64(), &u64_specials);
+        check_pairs(ctx, &keys, &options, &what("u64"));
+        let i64_specials = [i64::MIN, i64::MAX, -1, 0, 1];
+        let keys = mixed(n, &mut rng, |r| r.next_u64() as i64, &i64_specials);
+        check_pairs(ctx, &keys, &options, &what("i64"));
+        let keys = mixed(n, &mut rng, |r| f64::from_bits(r.next_u64()), &special_f64());
+        check_pairs(ctx, &keys, &options, &what("f64"));
+        // 8-byte values with 4-byte keys and keys only for the 64-bit types.
+        let keys = mixed(n, &mut rng, |r| r.next_u32() % 97, &[0u32, u32::MAX]);
+        let mut got_keys = keys.clone();
+        let mut got_values: Vec<u64> = (0..n as u64).map(|i| i << 20 | 5).collect();
+        let mut want_keys = keys.clone();
+        let mut want_values = got_values.clone();
+        ctx.sort_pairs_with(&mut got_keys, &mut got_values, &options)
+            .expect("u32 -> u64 pairs");
+        reference::sort_pairs(&mut want_keys, Some(&mut want_values), 0, 0, descending);
+        assert_eq!(
+            (got_keys, got_values),
+            (want_keys, want_values),
+            "{}",
+            what("u32->u64")
+        );
+        let keys = mixed(n, &mut rng, |r| r.next_u64() % 1000, &u64_specials);
+        check_keys(ctx, &keys, &options, &what("u64 keys only"));
+        let keys = mixed(n, &mut rng, |r| f64::from_bits(r.next_u64()), &special_f64());
+        check_keys(ctx, &keys, &options, &what("f64 keys only"));
+    }
+}
+
+#[test]
+fn every_key_type_with_special_values_both_directions() {
+    let ctx = context();
+    let (tile, small) = geometry(&ctx, KeyType::U64, ValueType::U64);
+    every_key_type_on(&ctx, SortPath::Small, small - 3, 11);
+    for path in [SortPath::Safe, SortPath::Onesweep] {
+        every_key_type_on(&ctx, path, 3 * tile + 17, 12);
+        every_key_type_on(&ctx, path, 20_011, 13);
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn bit_ranges_both_directions() {
+    let ctx = context();
+    let mut rng = Rng(21);
+    let n = 9_000;
+    let keys32 = rng.vec_u32(n);
+    let keys64: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
+    let floats: Vec<f32> = mixed(n, &mut rng, |r| f32::from_bits(r.next_u32()), &special_f32());
+    for path in [SortPath::Auto, SortPath::Safe, SortPath::Onesweep] {
+        for descending in [false, true] {
+            for (begin_bit, end_bit) in [(0, 8), (4, 12), (8, 32), (0, 20), (16, 17), (31, 32), (0, 0)] {
+                let options = SortOptions {
+                    path,
+                    descending,
+                    begin_bit,
+                    end_bit,
+                };
+                let what = format!("u32 [{begin_bit},{end_bit}) {path:?} desc={descending}");
+                check_pairs(&ctx, &keys32, &options, &what);
+                check_pairs(&ctx, &floats, &options, &format!("f32 {what}"));
+            }
+            for (begin_bit, end_bit) in [(32, 64), (0, 40), (60, 64), (7, 23)] {
+                let options = SortOptions {
+                    path,
+                    descending,
+                    begin_bit,
+                    end_bit,
+                };
+                check_pairs(
+                    &ctx,
+                    &keys64,
+                    &options,
+                    &format!("u64 [{begin_bit},{end_bit}) {path:?} desc={descending}"),
+                );
+            }
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn large_sort_once() {
+    let ctx = context();
+    let mut rng = Rng(99);
+    let keys = rng.vec_u32(1 << 22);
+    check_keys(
+        &ctx,
+        &keys,
+        &SortOptions::default(),
+        "2^22 u32 keys, default path",
+    );
+    let keys = rng.vec_u32(1 << 20);
+    let options = SortOptions {
+        path: SortPath::Onesweep,
+        ..Default::default()
+    };
+    check_pairs(&ctx, &keys, &options, "2^20 pairs, Onesweep");
+    assert_no_validation_messages(&ctx);
+}
+
+const POISON: u32 = 0xA5A5_5A5A;
+
+/// Runs a sort through the record layer with keys, values, alternates and scratch at odd
+/// offsets inside larger buffers, poisoned around the data; checks the result where the plan
+/// says it is and that nothing outside the first `count` elements changed.
+fn record_layer_case(ctx: &Context, path: SortPath, max_count: usize, count: usize, indirect: bool) {
+    let desc = SortDesc {
+        path,
+        ..SortDesc::new(KeyType::U32, ValueType::U32, max_count as u64)
+    };
+    let plan = ctx.sort_plan(&desc).expect("plan");
+    let req = plan.memory_requirements();
+    let bytes = max_count as u64 * 4;
+    let offset = 256u64; // keys and values start mid-buffer
+    let total = offset + bytes + 256;
+    let mut rng = Rng(count as u64 + 5);
+    let keys: Vec<u32> = (0..max_count).map(|_| rng.next_u32() % 1000).collect();
+    let mut initial = vec![POISON; (total / 4) as usize];
+    initial[64..64 + max_count].copy_from_slice(&keys);
+    let values: Vec<u32> = (0..max_count as u32).collect();
+    let mut initial_values = vec![POISON; (total / 4) as usize];
+    initial_values[64..64 + max_count].copy_from_slice(&values);
+    let host = |data: &[u32], name: &str| {
+        let mut b = GpuBuffer::new(ctx, total, MemoryLocation::CpuToGpu, name).expect("buffer");
+        b.mapped().unwrap()[..data.len() * 4].copy_from_slice(bytemuck::cast_slice(data));
+        b
+    };
+    let mut keys_buffer = host(&initial, "keys");
+    let mut values_buffer = host(&initial_values, "values");
+    let mut keys_alt = host(&vec![POISON; (total / 4) as usize], "keys alt");
+    let mut values_alt = host(&vec![POISON; (total / 4) as usize], "values alt");
+    let scratch = GpuBuffer::new(ctx, req.scratch_size + 512, MemoryLocation::GpuOnly, "scratch").unwrap();
+    let count_buffer = host(&[count as u32, 0, 0, 0], "count");
+    let args = SortArgs {
+        keys: keys_buffer.sub_range(offset, bytes),
+        values: Some(values_buffer.sub_range(offset, bytes)),
+        keys_alt: keys_alt.sub_range(offset, bytes),
+        values_alt: Some(values_alt.sub_range(offset, bytes)),
+        scratch: scratch.sub_range(256, req.scratch_size),
+        count: if indirect {
+            ElementCount::Indirect(count_buffer.sub_range(0, 4))
+        } else {
+            ElementCount::Direct(count as u64)
+        },
+    };
+    let mut location = None;
+    ctx.submit_and_wait(|cmd| unsafe {
+        location = Some(plan.record(ctx, cmd, &args)?);
+        ctx.memory_barrier(
+            cmd,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::AccessFlags::SHADER_WRITE,
+            vk::PipelineStageFlags::HOST,
+            vk::AccessFlags::HOST_READ,
+        );
+        Ok(())
+    })
+    .expect("submit");
+    let location = location.unwrap();
+    assert_eq!(location, plan.result_location());
+    let (k, v) = match location {
+        SortResult::InPlace => (read(&mut keys_buffer), read(&mut values_buffer)),
+        SortResult::Alternate => (read(&mut keys_alt), read(&mut values_alt)),
+    };
+    let mut want_keys = keys[..count].to_vec();
+    let mut want_values = values[..count].to_vec();
+    reference::sort_pairs(&mut want_keys, Some(&mut want_values), 0, 0, false);
+    let what = format!("{path:?} max {max_count} count {count} indirect {indirect}");
+    assert_eq!(&k[64..64 + count], &want_keys[..], "{what}: keys");
+    assert_eq!(&v[64..64 + count], &want_values[..], "{what}: values");
+    // Poison before the ranges and past `count` is untouched in every buffer.
+    for (name, b) in [
+        ("keys", &mut keys_buffer),
+        ("values", &mut values_buffer),
+        ("keys_alt", &mut keys_alt),
+        ("values_alt", &mut values_alt),
+    ] {
+        let data = read(b);
+        assert!(
+            data[..64].iter().all(|&x| x == POISON),
+            "{what}: {name} written before its range"
+        );
+        let is_original = |i: usize| match name {
+            "keys" => data[i] == keys[i - 64],
+            "values" => data[i] == values[i - 64],
+            _ => data[i] == POISON,
+        };
+        assert!(
+            (64 + count..64 + max_count).all(is_original),
+            "{what}: {name} written past count"
+        );
+        assert!(
+            data[64 + max_count..].iter().all(|&x| x == POISON),
+            "{what}: {name} written past its range"
+        );
+    }
+}
+
+/// The contents of a host-visible test buffer as u32.
+fn read(b: &mut GpuBuffer) -> Vec<u32> {
+    bytemuck::cast_slice(b.mapped().expect("mapped")).to_vec()
+}
+
+#[test]
+fn record_layer_offsets_indirect_counts_and_result_location() {
+    let ctx = context();
+    let (tile, small) = geometry(&ctx, KeyType::U32, ValueType::U32);
+    for path in PATHS {
+        let max = if path == SortPath::Small {
+            small
+        } else {
+            5 * tile + 9
+        };
+        record_layer_case(&ctx, path, max, max, false);
+        record_layer_case(&ctx, path, max, max - tile - 3, true);
+        record_layer_case(&ctx, path, max, 1, true);
+        record_layer_case(&ctx, path, max, 0, true);
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn result_location_follows_the_pass_count() {
+    let ctx = context();
+    let plan = |begin_bit, end_bit, key_type| {
+        ctx.sort_plan(&SortDesc {
+            begin_bit,
+            end_bit,
+            ..SortDesc::new(key_type, ValueType::None, 100)
+        })
+        .unwrap()
+    };
+    assert_eq!(plan(0, 0, KeyType::U32).pass_count(), 4);
+    assert_eq!(plan(0, 0, KeyType::U32).result_location(), SortResult::InPlace);
+    assert_eq!(plan(0, 0, KeyType::F64).pass_count(), 8);
+    assert_eq!(plan(0, 8, KeyType::U32).result_location(), SortResult::Alternate);
+    assert_eq!(plan(0, 20, KeyType::U32).pass_count(), 3);
+    assert_eq!(plan(3, 4, KeyType::U64).pass_count(), 1);
+}
+
+#[test]
+fn onesweep_scratch_is_constant_and_small() {
+    let ctx = context();
+    for max_count in [1u64 << 12, 1 << 20, u32::MAX as u64] {
+        let plan = ctx
+            .sort_plan(&SortDesc {
+                path: SortPath::Onesweep,
+                ..SortDesc::new(KeyType::U64, ValueType::U64, max_count)
+            })
+            .unwrap();
+        let req = plan.memory_requirements();
+        assert!(
+            req.scratch_size <= 2 << 20,
+            "{max_count}: {} bytes",
+            req.scratch_size
+        );
+        assert_eq!(req.keys_alt_size, max_count * 8);
+        assert_eq!(req.values_alt_size, max_count * 8);
+    }
+}
+
+#[test]
+fn bad_input_is_refused_and_changes_nothing() {
+    let ctx = context();
+    let err = |r: vkalgo::Result<vkalgo::SortPlan>| matches!(r, Err(vkalgo::Error::InvalidArgument(_)));
+    let plan = |f: &dyn Fn(&mut SortDesc)| {
+        let mut d = SortDesc::new(KeyType::U32, ValueType::None, 1000);
+        f(&mut d);
+        ctx.sort_plan(&d)
+    };
+    assert!(err(plan(&|d| d.end_bit = 33)), "end_bit beyond the key");
+    assert!(err(plan(&|d| {
+        d.begin_bit = 12;
+        d.end_bit = 12
+    })));
+    assert!(err(plan(&|d| d.begin_bit = 32)), "begin_bit at the width");
+    assert!(err(plan(&|d| d.max_count = u32::MAX as u64 + 1)));
+    assert!(err(plan(&|d| {
+        d.path = SortPath::Small;
+        d.max_count = 1 << 24
+    })));
+    assert!(err(plan(&|d| d.tuning = Some(vkalgo::SortTuning {
+        workgroup_size: 48,
+        keys_per_thread: 8,
+        lookback_spins: 0
+    }))));
+    assert!(KeyType::from_raw(6).is_err() && ValueType::from_raw(3).is_err());
+
+    // Host calls: nothing changes on error.
+    let mut keys: Vec<u32> = (0..100).rev().collect();
+    let before = keys.clone();
+    let mut short_values = vec![0u32; 99];
+    assert!(ctx.sort_pairs(&mut keys, &mut short_values).is_err());
+    let bad = SortOptions {
+        begin_bit: 40,
+        ..Default::default()
+    };
+    assert!(ctx.sort_keys_with(&mut keys, &bad).is_err());
+    assert_eq!(keys, before);
+
+    // Record layer: wrong buffers are refused before anything is recorded.
+    let p = ctx
+        .sort_plan(&SortDesc::new(KeyType::U32, ValueType::U32, 1000))
+        .unwrap();
+    let req = p.memory_requirements();
+    let buf = |bytes: u64| GpuBuffer::new(&ctx, bytes, MemoryLocation::GpuOnly, "bad input").unwrap();
+    let (k, v, ka, va, s) = (buf(4096), buf(4096), buf(4096), buf(4096), buf(req.scratch_size));
+    let good = SortArgs {
+        keys: k.sub_range(0, 4000),
+        values: Some(v.sub_range(0, 4000)),
+        keys_alt: ka.sub_range(0, 4000),
+        values_alt: Some(va.sub_range(0, 4000)),
+        scratch: s.range(),
+        count: ElementCount::Direct(1000),
+    };
+    let cases: Vec<(&str, SortArgs)> = vec![
+        (
+            "count over max",
+            SortArgs {
+                count: ElementCount::Direct(1001),
+                ..good
+            },
+        ),
+        ("no values", SortArgs { values: None, ..good }),
+        (
+            "keys too small",
+            SortArgs {
+                keys: k.sub_range(0, 3996),
+                ..good
+            },
+        ),
+        (
+            "misaligned keys",
+            SortArgs {
+                keys: k.sub_range(2, 4000),
+                ..good
+            },
+        ),
+        (
+            "alt overlaps keys",
+            SortArgs {
+                keys_alt: k.sub_range(0, 4000),
+                ..good
+            },
+        ),
+        (
+            "scratch too small",
+            SortArgs {
+                scratch: s.sub_range(0, req.scratch_size - 4),
+                ..good
+            },
+        ),
+        (
+            "count buffer in keys",
+            SortArgs {
+                count: ElementCount::Indirect(k.sub_range(0, 4)),
+                ..good
+            },
+        ),
+    ];
+    ctx.submit_and_wait(|cmd| {
+        for (what, args) in &cases {
+            assert!(
+                matches!(p.record(&ctx, cmd, args), Err(vkalgo::Error::InvalidArgument(_))),
+                "{what}"
+            );
+        }
+        assert!(p.record(&ctx, vk::CommandBuffer::null(), &good).is_err());
+        Ok(())
+    })
+    .unwrap();
+    let keys_only = ctx
+        .sort_plan(&SortDesc::new(KeyType::U32, ValueType::None, 1000))
+        .unwrap();
+    ctx.submit_and_wait(|cmd| {
+        assert!(
+            keys_only.record(&ctx, cmd, &good).is_err(),
+            "values given to a keys-only plan"
+        );
+        Ok(())
+    })
+    .unwrap();
+
+    // The context still sorts.
+    let mut keys: Vec<u32> = (0..5000).rev().collect();
+    ctx.sort(&mut keys).unwrap();
+    assert!(keys.windows(2).all(|w| w[0] <= w[1]));
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn c_abi_sort_host() {
+    use vkalgo::capi::sort::*;
+    use vkalgo::capi::types::*;
+    use vkalgo::capi::*;
+    assert_eq!(
+        (
+            VKALGO_KEY_U32,
+            VKALGO_KEY_I32,
+            VKALGO_KEY_F32,
+            VKALGO_KEY_U64,
+            VKALGO_KEY_I64,
+            VKALGO_KEY_F64
+        ),
+        (0, 1, 2, 3, 4, 5)
+    );
+    assert_eq!((VKALGO_VALUE_NONE, VKALGO_VALUE_U32, VKALGO_VALUE_U64), (0, 1, 2));
+    unsafe {
+        let mut ctx = std::ptr::null_mut();
+        assert_eq!(
+            vkalgo_context_create_default(&mut ctx),
+            VkalgoResult::VkalgoSuccess
+        );
+        let desc = |key_type, value_type| VkalgoSortDesc {
+            key_type,
+            value_type,
+            begin_bit: 0,
+            end_bit: 0,
+            descending: 0,
+        };
+        let mut rng = Rng(3);
+        let mut keys: Vec<f32> = (0..3000).map(|_| f32::from_bits(rng.next_u32())).collect();
+        let mut values: Vec<u64> = (0..3000).collect();
+        let mut want = keys.clone();
+        let mut want_values = values.clone();
+        reference::sort_pairs(&mut want, Some(&mut want_values), 0, 0, false);
+        let d = desc(VKALGO_KEY_F32, VKALGO_VALUE_U64);
+        let r = vkalgo_sort_host(
+            ctx,
+            &d,
+            keys.as_mut_ptr().cast(),
+            values.as_mut_ptr().cast(),
+            keys.len(),
+        );
+        assert_eq!(r, VkalgoResult::VkalgoSuccess);
+        assert_eq!(
+            bytemuck::cast_slice::<f32, u32>(&keys),
+            bytemuck::cast_slice::<f32, u32>(&want)
+        );
+        assert_eq!(values, want_values);
+
+        // Bad input: a negative result, a message, nothing changed.
+        let mut k: Vec<u32> = vec![3, 2, 1];
+        let mut v: Vec<u32> = vec![1, 2, 3];
+        let kp = k.as_mut_ptr().cast();
+        let vp = v.as_mut_ptr().cast();
+        let null = std::ptr::null_mut();
+        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
+        let with = |f: &dyn Fn(&mut VkalgoSortDesc)| {
+            let mut d = desc(VKALGO_KEY_U32, VKALGO_VALUE_U32);
+            f(&mut d);
+            d
+        };
+        let cases = [
+            (
+                "unknown key type",
+                vkalgo_sort_host(ctx, &with(&|d| d.key_type = 6), kp, vp, 3),
+            ),
+            (
+                "unknown value type",
+                vkalgo_sort_host(ctx, &with(&|d| d.value_type = 3), kp, vp, 3),
+            ),
+            (
+                "begin >= end",
+                vkalgo_sort_host(
+                    ctx,
+                    &with(&|d| {
+                        d.begin_bit = 9;
+                        d.end_bit = 9
+                    }),
+                    kp,
+                    vp,
+                    3,
+                ),
+            ),
+            (
+                "end beyond width",
+                vkalgo_sort_host(ctx, &with(&|d| d.end_bit = 33), kp, vp, 3),
+            ),
+            (
+                "descending 2",
+                vkalgo_sort_host(ctx, &with(&|d| d.descending = 2), kp, vp, 3),
+            ),
+            ("NULL keys", vkalgo_sort_host(ctx, &with(&|_| {}), null, vp, 3)),
+            (
+                "NULL values with a type",
+                vkalgo_sort_host(ctx, &with(&|_| {}), kp, null, 3),
+            ),
+            (
+                "values without a type",
+                vkalgo_sort_host(ctx, &with(&|d| d.value_type = 0), kp, vp, 3),
+            ),
+            ("NULL desc", vkalgo_sort_host(ctx, std::ptr::null(), kp, vp, 3)),
+        ];
+        for (what, r) in cases {
+            assert_eq!(r, invalid, "{what}");
+            let message = std::ffi::CStr::from_ptr(vkalgo_last_error_message())
+                .to_string_lossy()
+                .into_owned();
+            assert!(message.contains("vkalgo_sort_host"), "{what}: {message}");
+        }
+        assert_eq!(
+            vkalgo_sort_host(std::ptr::null_mut(), &with(&|_| {}), kp, vp, 3),
+            invalid,
+            "NULL context"
+        );
+        assert_eq!((k.clone(), v.clone()), (vec![3, 2, 1], vec![1, 2, 3]));
+        // Count 0 with NULL arrays is fine; the context is still usable.
+        assert_eq!(
+            vkalgo_sort_host(ctx, &with(&|d| d.value_type = 0), null, null, 0),
+            VkalgoResult::VkalgoSuccess
+        );
+        assert_eq!(
+            vkalgo_sort_host(ctx, &with(&|_| {}), kp, vp, 3),
+            VkalgoResult::VkalgoSuccess
+        );
+        assert_eq!((k, v), (vec![1, 2, 3], vec![3, 2, 1]));
+        vkalgo_context_destroy(ctx);
+    }
+}
+
+/// Keeps the generic bounds honest: every documented key and value type is accepted.
+#[test]
+fn generic_calls_cover_every_type() {
+    fn accepts<K: SortKey, V: SortValue>() {}
+    accepts::<u32, u32>();
+    accepts::<i32, i64>();
+    accepts::<f32, f64>();
+    accepts::<u64, i32>();
+    accepts::<i64, f32>();
+    accepts::<f64, u64>();
+    let ctx = context();
+    let mut a = [3i64, -5, 9];
+    ctx.sort(&mut a).unwrap();
+    assert_eq!(a, [-5, 3, 9]);
+    let mut b = [2.5f64, -0.0, 0.0, -1.0];
+    let mut c = [1u32, 2, 3, 4];
+    ctx.sort_pairs(&mut b, &mut c).unwrap();
+    assert_eq!(c, [4, 2, 3, 1]);
+    assert_no_validation_messages(&ctx);
+}
