@@ -46,6 +46,17 @@ for width in 128 512; do
   LP_NATIVE_VECTOR_WIDTH=$width cargo test --release --test scan -- --test-threads=1
 done
 
+# The sort's look-back waits on other workgroups: every lavapipe thread count and subgroup
+# size the issue names (the 2^22 case is in the default run above).
+for threads in 1 2 4; do
+  step "sort tests, LP_NUM_THREADS=$threads"
+  LP_NUM_THREADS=$threads cargo test --release --test sort -- --test-threads=1 --skip large_sort_once
+done
+for width in 128 256 512; do
+  step "sort tests, LP_NATIVE_VECTOR_WIDTH=$width (subgroup size $((width / 32)))"
+  LP_NATIVE_VECTOR_WIDTH=$width cargo test --release --test sort -- --test-threads=1 --skip large_sort_once
+done
+
 step "CMake package + C/C++ tests against the installed package"
 scripts/ffi-test.sh
 

@@ -760,3 +760,74 @@ fn generic_calls_cover_every_type() {
     assert_eq!(c, [4, 2, 3, 1]);
     assert_no_validation_messages(&ctx);
 }
+
+/// Onesweep with a look-back that gives up after one poll: predecessors that have not
+/// published are counted by the waiting tile itself (the fallback), and results stay exact.
+/// With several lavapipe threads (scripts/test.sh runs LP_NUM_THREADS=4) tiles really do
+/// run concurrently; the ring wraps (over 1016 tiles per pass) in the larger case.
+#[test]
+fn onesweep_forced_fallback_and_ring_wrap() {
+    let ctx = context();
+    let mut rng = Rng(77);
+    for (wg, keys_per_thread, n) in [(64u32, 8u32, 50_000usize), (32, 1, 40_000)] {
+        let tuning = vkalgo::SortTuning {
+            workgroup_size: wg,
+            keys_per_thread,
+            lookback_spins: 1,
+        };
+        let keys: Vec<u32> = (0..n).map(|_| rng.next_u32() % 3000).collect();
+        let desc = SortDesc {
+            path: SortPath::Onesweep,
+            tuning: Some(tuning),
+            ..SortDesc::new(KeyType::U32, ValueType::U32, n as u64)
+        };
+        let plan = ctx.sort_plan(&desc).unwrap();
+        assert!(n as u64 / plan.tile_size() > 1016 || keys_per_thread == 8);
+        let bytes = n as u64 * 4;
+        let upload = |data: &[u32]| {
+            let mut b = GpuBuffer::new(&ctx, bytes, MemoryLocation::CpuToGpu, "fallback data").unwrap();
+            b.mapped().unwrap()[..bytes as usize].copy_from_slice(bytemuck::cast_slice(data));
+            b
+        };
+        let values: Vec<u32> = (0..n as u32).collect();
+        let (mut k, mut v) = (upload(&keys), upload(&values));
+        let (mut ka, mut va) = (upload(&values), upload(&values));
+        let scratch = GpuBuffer::new(
+            &ctx,
+            plan.memory_requirements().scratch_size,
+            MemoryLocation::GpuOnly,
+            "s",
+        )
+        .unwrap();
+        let args = SortArgs {
+            keys: k.range(),
+            values: Some(v.range()),
+            keys_alt: ka.range(),
+            values_alt: Some(va.range()),
+            scratch: scratch.range(),
+            count: ElementCount::Direct(n as u64),
+        };
+        ctx.submit_and_wait(|cmd| unsafe {
+            plan.record(&ctx, cmd, &args)?;
+            ctx.memory_barrier(
+                cmd,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::AccessFlags::SHADER_WRITE,
+                vk::PipelineStageFlags::HOST,
+                vk::AccessFlags::HOST_READ,
+            );
+            Ok(())
+        })
+        .unwrap();
+        let (got_keys, got_values) = match plan.result_location() {
+            SortResult::InPlace => (read(&mut k), read(&mut v)),
+            SortResult::Alternate => (read(&mut ka), read(&mut va)),
+        };
+        let mut want_keys = keys.clone();
+        let mut want_values = values.clone();
+        reference::sort_pairs(&mut want_keys, Some(&mut want_values), 0, 0, false);
+        assert_eq!(got_keys[..n], want_keys[..], "{wg}x{keys_per_thread}");
+        assert_eq!(got_values[..n], want_values[..], "{wg}x{keys_per_thread}");
+    }
+    assert_no_validation_messages(&ctx);
+}
