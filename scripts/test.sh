@@ -57,6 +57,9 @@ for width in 128 256 512; do
   LP_NATIVE_VECTOR_WIDTH=$width cargo test --release --test sort -- --test-threads=1 --skip large_sort_once
 done
 
+step "Rust example: Morton codes sorted with their indices"
+cargo run --release --example morton_sort 100000
+
 step "CMake package + C/C++ tests against the installed package"
 scripts/ffi-test.sh
 
