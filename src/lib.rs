@@ -1,12 +1,14 @@
 //! # vkalgo
 //!
-//! GPU data-organization algorithms on Vulkan: prefix scan today; sort, multisplit, merge,
-//! hash tables and set operations on the same foundation.
+//! GPU data-organization algorithms on Vulkan: prefix scan ([`scan`]) and radix sort
+//! ([`sort`]) today; multisplit, merge, hash tables and set operations on the same foundation.
 //!
 //! Three layers, one implementation:
 //! - **Record layer** for engines: plan once, then record passes into your own command
-//!   buffer on your own `{VkBuffer, offset, size}` ranges ([`ScanPlan::record`]).
-//! - **Host convenience layer**: blocking calls on host slices ([`Context::scan_u32`]).
+//!   buffer on your own `{VkBuffer, offset, size}` ranges ([`ScanPlan::record`],
+//!   [`SortPlan::record`]).
+//! - **Host convenience layer**: blocking calls on host slices ([`Context::scan_u32`],
+//!   [`Context::sort`], [`Context::sort_pairs`]).
 //! - **C ABI** (`include/vkalgo.h`) and a CMake package over both.
 //!
 //! ## Quick start
@@ -17,6 +19,12 @@
 //! let mut output = vec![0u32; input.len()];
 //! ctx.scan_u32(&input, &mut output, ScanOp::Exclusive)?;
 //! assert_eq!(output[3], 0 + 1 + 2);
+//!
+//! // Stable radix sort of keys with payloads (any of u32, i32, f32, u64, i64, f64 keys).
+//! let mut keys = vec![5i64, -7, 5, 0];
+//! let mut values = vec![0u32, 1, 2, 3];
+//! ctx.sort_pairs(&mut keys, &mut values)?;
+//! assert_eq!((keys, values), (vec![-7, 0, 5, 5], vec![1, 3, 0, 2]));
 //! # Ok::<(), vkalgo::Error>(())
 //! ```
 //!
