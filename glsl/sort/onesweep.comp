@@ -44,6 +44,24 @@ void count_event(uint which, uint amount) {
     }
 }
 
+#ifdef SORT_CLOCK
+// Diagnostics permutation: invocation 0 adds the cycles (/16) each phase of a tile took to
+// event counters 8..14 (phases: ticket, rank, publish, look-back, tail, offsets, scatter).
+#extension GL_ARB_shader_clock : require
+uint64_t g_clock_last;
+void clock_mark(uint phase) {
+    if (gl_LocalInvocationIndex == 0u) {
+        uint64_t now = packUint2x32(clock2x32ARB());
+        if (phase > 0u) {
+            atomicAdd(U32AtomicRef(pc.scratch + SCRATCH_STATS).v[7u + phase], uint((now - g_clock_last) >> 4));
+        }
+        g_clock_last = now;
+    }
+}
+#else
+#define clock_mark(phase)
+#endif
+
 uint64_t ring_entry(uint seq, uint flag, uint value) {
     return (uint64_t(seq) << 34) | (uint64_t(flag) << 32) | uint64_t(value);
 }
@@ -63,6 +81,7 @@ shared uint s_early_tail;
 
 void main() {
     use_push_constant_pass();
+    clock_mark(0u);
     uint n = element_count();
     uint tiles = tiles_of(n);
     uint tail_index = 8u + pc.pass_index;
@@ -78,6 +97,7 @@ void main() {
     if (tile >= tiles) {
         return;
     }
+    clock_mark(1u);
     // Digit starts of this pass (exclusive scan of the upfront histogram).
     U32Ref digit_starts = U32Ref(pc.scratch + SCRATCH_HISTOGRAMS + uint64_t(g_pass) * uint64_t(RADIX * 4u));
     for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
@@ -87,6 +107,7 @@ void main() {
     uint start = tile * TILE_KEYS;
     uint valid = min(TILE_KEYS, n - start);
     rank_tile(start, valid, g_pass);
+    clock_mark(2u);
 
     U64AtomicRef ring = U64AtomicRef(pc.scratch + SCRATCH_RING);
     uint seq = pc.pass_index * pc.max_tiles + tile;
@@ -111,6 +132,7 @@ void main() {
                         gl_StorageSemanticsNone, gl_SemanticsRelaxed);
         }
     }
+    clock_mark(3u);
 
     // Decoupled look-back, one digit per invocation (several when WG_SIZE < RADIX), inside a
     // workgroup-uniform loop that ends when no digit is pending.
@@ -228,6 +250,7 @@ void main() {
             }
         }
     }
+    clock_mark(4u);
     count_event(0u, fallbacks);
     count_event(5u, rounds);
     // Tail iterator: the high bits advance in tile order, the low TAIL_BITS out of order.
@@ -239,6 +262,7 @@ void main() {
     }
     count_event(2u, tail_spin == WAIT_LIMIT ? 1u : 0u);
     count_event(4u, tail_spin);
+    clock_mark(5u);
     if (gl_LocalInvocationIndex == 0u) {
         atomicAdd(U32AtomicRef(pc.scratch).v[tail_index], 1u);
     }
@@ -250,5 +274,7 @@ void main() {
         }
     }
     barrier();
+    clock_mark(6u);
     scatter_tile(start, valid);
+    clock_mark(7u);
 }

@@ -340,6 +340,17 @@ impl Context {
             device_exts.push(ash::khr::pipeline_executable_properties::NAME.as_ptr());
             create = create.push_next(&mut f_statistics);
         }
+        let shader_clock = std::env::var("VKALGO_PIPELINE_STATS").is_ok_and(|v| v == "1")
+            && instance
+                .enumerate_device_extension_properties(pd)
+                .unwrap_or_default()
+                .iter()
+                .any(|e| e.extension_name_as_c_str() == Ok(ash::khr::shader_clock::NAME));
+        let mut f_clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default().shader_subgroup_clock(true);
+        if shader_clock {
+            device_exts.push(ash::khr::shader_clock::NAME.as_ptr());
+            create = create.push_next(&mut f_clock);
+        }
         create = create.enabled_extension_names(&device_exts);
         let device = instance
             .create_device(pd, &create, None)
@@ -382,6 +393,7 @@ impl Context {
             Ok(mut ctx) => {
                 ctx.messenger = messenger;
                 ctx.validation = validation_state;
+                ctx.pipelines.shader_clock = shader_clock;
                 if statistics {
                     ctx.pipelines.statistics = Some(ash::khr::pipeline_executable_properties::Device::new(
                         instance,

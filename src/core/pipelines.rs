@@ -39,6 +39,9 @@ pub(crate) struct Pipelines {
     /// statistics of every pipeline created (registers, shared memory, ...).
     pub(crate) statistics: Option<ash::khr::pipeline_executable_properties::Device>,
     pub(crate) collected_statistics: Mutex<Vec<String>>,
+    /// Diagnostics: VK_KHR_shader_clock is enabled (kernels may use clock-instrumented
+    /// permutations).
+    pub(crate) shader_clock: bool,
 }
 
 impl Pipelines {
@@ -62,6 +65,7 @@ impl Pipelines {
             created: Mutex::new(HashMap::new()),
             statistics: None,
             collected_statistics: Mutex::new(Vec::new()),
+            shader_clock: false,
         })
     }
 

@@ -276,7 +276,9 @@ const RING_TILES: u64 = 1016;
 const SCRATCH_RING: u64 = 8320;
 /// Where a Onesweep sort leaves its event counters in scratch (16 u32, valid until the next
 /// sort with the same scratch): fallbacks, ring-wait timeouts, tail-wait timeouts, ring-wait
-/// polls, tail-wait polls, look-back rounds. For benchmarks and diagnostics.
+/// polls, tail-wait polls, look-back rounds; with `VKALGO_PIPELINE_STATS=1` on a driver with
+/// VK_KHR_shader_clock, u32-key passes also add each phase's cycles / 16 in counters 8..14
+/// (ticket, rank, publish, look-back, tail, offsets, scatter). For benchmarks and diagnostics.
 #[doc(hidden)]
 pub const ONESWEEP_STATS_OFFSET: u64 = 8256;
 /// Largest number of blocks of the safe path (the block-count matrix is 256 x blocks).
@@ -686,7 +688,10 @@ impl Pass<'_> {
 
     /// The shader of `family` ("onesweep", "downsweep", "small") for this key width and payload.
     fn shader(&self, family: &str) -> Result<&'static ShaderSource> {
-        let name = format!("sort_{family}_k{}_v{}", self.key_bits, self.value_type as u32);
+        let mut name = format!("sort_{family}_k{}_v{}", self.key_bits, self.value_type as u32);
+        if self.ctx.pipelines.shader_clock && name == "sort_onesweep_k32_v0" {
+            name += "_clock"; // diagnostics: per-phase cycle counters
+        }
         sort_shaders()
             .find(|s| s.name == name)
             .ok_or_else(|| Error::Internal(format!("no shader {name}")))

@@ -363,8 +363,19 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     };
                     let stats = if plan.path() == SortPath::Onesweep && n as u64 > plan.small_limit() {
                         let words: Vec<u32> =
-                            download(ctx, &scratch, (ONESWEEP_STATS_OFFSET / 4 + 6) as usize)?;
+                            download(ctx, &scratch, (ONESWEEP_STATS_OFFSET / 4 + 16) as usize)?;
                         let w = &words[(ONESWEEP_STATS_OFFSET / 4) as usize..];
+                        let tile_passes = (n as u64).div_ceil(plan.tile_size()) * plan.pass_count() as u64;
+                        if w[8..15].iter().any(|&c| c != 0) {
+                            let clocks: Vec<String> = w[8..15]
+                                .iter()
+                                .map(|&c| format!("{}", c as u64 * 16 / tile_passes.max(1)))
+                                .collect();
+                            println!(
+                                "cycles per tile (ticket rank publish look-back tail offsets scatter): {}",
+                                clocks.join(" ")
+                            );
+                        }
                         format!(
                             "fallbacks {}, ring-wait timeouts {}, tail-wait timeouts {}, ring polls {}, tail polls {}, look-back rounds {} ({} tiles x {} passes)",
                             w[0], w[1], w[2], w[3], w[4], w[5], n as u64 / plan.tile_size(), plan.pass_count()
