@@ -19,7 +19,31 @@
 // bound, which costs speed, never correctness, because entries are tagged.
 #extension GL_EXT_shader_atomic_int64 : require
 #extension GL_KHR_memory_scope_semantics : require
+#ifdef SORT_CLOCK
+// Diagnostics permutation: invocation 0 adds the cycles (/16) each phase of a tile took to
+// event counters 8..14 (phases: ticket, key loads, digit matching, rest of the ranking,
+// publish + look-back, tail, offsets + scatter).
+#extension GL_ARB_shader_clock : require
+void clock_mark(uint phase);
+#define RANK_MARK(phase) clock_mark(phase)
+#else
+#define clock_mark(phase)
+#endif
 #include "sort_common.glsl"
+
+#ifdef SORT_CLOCK
+uint64_t g_clock_last;
+void clock_mark(uint phase) {
+    if (gl_LocalInvocationIndex == 0u) {
+        uint64_t now = packUint2x32(clock2x32ARB());
+        if (phase > 0u) {
+            atomicAdd(U32AtomicRef(pc.scratch + SCRATCH_STATS).v[7u + phase],
+                      uint((now - g_clock_last) >> 4));
+        }
+        g_clock_last = now;
+    }
+}
+#endif
 
 #define RING_TILES 1016u
 #define RING_LOOKBACK (RING_TILES / 2u)
@@ -44,23 +68,6 @@ void count_event(uint which, uint amount) {
     }
 }
 
-#ifdef SORT_CLOCK
-// Diagnostics permutation: invocation 0 adds the cycles (/16) each phase of a tile took to
-// event counters 8..14 (phases: ticket, rank, publish, look-back, tail, offsets, scatter).
-#extension GL_ARB_shader_clock : require
-uint64_t g_clock_last;
-void clock_mark(uint phase) {
-    if (gl_LocalInvocationIndex == 0u) {
-        uint64_t now = packUint2x32(clock2x32ARB());
-        if (phase > 0u) {
-            atomicAdd(U32AtomicRef(pc.scratch + SCRATCH_STATS).v[7u + phase], uint((now - g_clock_last) >> 4));
-        }
-        g_clock_last = now;
-    }
-}
-#else
-#define clock_mark(phase)
-#endif
 
 uint64_t ring_entry(uint seq, uint flag, uint value) {
     return (uint64_t(seq) << 34) | (uint64_t(flag) << 32) | uint64_t(value);
@@ -107,7 +114,7 @@ void main() {
     uint start = tile * TILE_KEYS;
     uint valid = min(TILE_KEYS, n - start);
     rank_tile(start, valid, g_pass);
-    clock_mark(2u);
+    clock_mark(4u);
 
     U64AtomicRef ring = U64AtomicRef(pc.scratch + SCRATCH_RING);
     uint seq = pc.pass_index * pc.max_tiles + tile;
@@ -132,7 +139,6 @@ void main() {
                         gl_StorageSemanticsNone, gl_SemanticsRelaxed);
         }
     }
-    clock_mark(3u);
 
     // Decoupled look-back, one digit per invocation (several when WG_SIZE < RADIX), inside a
     // workgroup-uniform loop that ends when no digit is pending.
@@ -250,7 +256,7 @@ void main() {
             }
         }
     }
-    clock_mark(4u);
+    clock_mark(5u);
     count_event(0u, fallbacks);
     count_event(5u, rounds);
     // Tail iterator: the high bits advance in tile order, the low TAIL_BITS out of order.
@@ -262,7 +268,7 @@ void main() {
     }
     count_event(2u, tail_spin == WAIT_LIMIT ? 1u : 0u);
     count_event(4u, tail_spin);
-    clock_mark(5u);
+    clock_mark(6u);
     if (gl_LocalInvocationIndex == 0u) {
         atomicAdd(U32AtomicRef(pc.scratch).v[tail_index], 1u);
     }
@@ -274,7 +280,6 @@ void main() {
         }
     }
     barrier();
-    clock_mark(6u);
     scatter_tile(start, valid);
     clock_mark(7u);
 }

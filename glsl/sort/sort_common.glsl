@@ -141,6 +141,11 @@ uint workgroup_exclusive_scan(uint x, out uint total) {
 
 // ---- tile ranking ----
 
+// Diagnostics hook: an includer may define RANK_MARK(phase) to time the ranking's phases.
+#ifndef RANK_MARK
+#define RANK_MARK(phase)
+#endif
+
 // The pass being run and its buffers (set by main: the small-N kernel runs every pass).
 uint g_pass;
 uint64_t g_keys_in;
@@ -212,6 +217,7 @@ void rank_tile(uint tile_start, uint valid, uint pass) {
         g_digit[i] = ok ? key_digit(g_keys[i], pass) : RADIX;
     }
     barrier();
+    RANK_MARK(2u);
     uint row = gl_SubgroupID * RADIX;
     for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
         bool ok = g_digit[i] < RADIX;
@@ -226,6 +232,7 @@ void rank_tile(uint tile_start, uint valid, uint pass) {
         g_rank[i] = subgroupShuffle(base, leader) + below;
     }
     barrier();
+    RANK_MARK(3u);
     // Per digit: exclusive scan over the subgroups, and the tile's count.
     uint thread_total = 0u;
     for (uint j = 0; j < DIGITS_PER_THREAD; ++j) {

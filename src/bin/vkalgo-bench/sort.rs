@@ -372,7 +372,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                                 .map(|&c| format!("{}", c as u64 * 16 / tile_passes.max(1)))
                                 .collect();
                             println!(
-                                "cycles per tile (ticket rank publish look-back tail offsets scatter): {}",
+                                "cycles per tile (ticket, key loads, matching, rest of ranking, publish + look-back, tail, offsets + scatter): {}",
                                 clocks.join(" ")
                             );
                         }
