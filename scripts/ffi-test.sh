@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds vkalgo through CMake (cargo underneath), installs it into build/prefix, checks the
 # installed shared library's SONAME and the pkg-config file, then builds and runs the C/C++ ABI
-# tests of ffi-tests/ as a separate CMake project against the installed package.
+# tests of ffi-tests/ and the C example of examples/c/ as separate CMake projects against the
+# installed package.
 # Usage: scripts/ffi-test.sh   (from anywhere; everything goes under build/, which git ignores)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -58,5 +59,14 @@ ldd build/ffi-tests/test_c | grep -E 'vkalgo|vulkan'
 
 step "run the tests"
 ctest --test-dir build/ffi-tests --output-on-failure
+
+# The C example (examples/c): a user's standalone project with its own VkInstance/VkDevice and
+# the record layer, built against the same installed package. A small N keeps it quick on
+# lavapipe; VKALGO_VALIDATION=1 runs it under the validation layer (synchronization validation
+# included), where any message fails it.
+step "configure + build + run the C example (examples/c) against the installed package"
+cmake -S examples/c -B build/examples-c -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"
+cmake --build build/examples-c
+VKALGO_VALIDATION=1 build/examples-c/morton_sort 200000
 
 step "all passed"

@@ -1,0 +1,644 @@
+/* C11 tests of vkalgo's sort through the C ABI (include/vkalgo.h), against the installed package:
+ *
+ * 1. The constants and struct layouts of the sort section (static checks, plus runtime checks).
+ * 2. vkalgo_sort_host on the default context: every key type (u32, i32, f32, u64, i64, f64),
+ *    ascending and descending, without values and with u32 and u64 values, counts 0, 1, 1000,
+ *    100003 and around the plan's tile size; bit ranges. Each result is compared exactly (keys
+ *    and values, bit for bit) with a stable CPU reference; the element after the sorted range
+ *    must stay untouched.
+ * 3. Bad input: INVALID_ARGUMENT, a non-empty vkalgo_last_error_message, the arrays unchanged;
+ *    then a good sort on the same context.
+ * 4. A few plan calls on the default context (sizes, alignment, usage, argument errors).
+ *
+ * VKALGO_VALIDATION=1 in the test environment runs the default context under the Khronos
+ * validation layer; the test then requires zero messages. Prints every check; exits 1 on any
+ * failure. */
+#include <vkalgo.h>
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ------------------------------------------------------------------------------------------ */
+/* 1. Constants and layouts (the values are ABI: the Rust side matches on them)               */
+
+_Static_assert(VKALGO_KEY_U32 == 0 && VKALGO_KEY_I32 == 1 && VKALGO_KEY_F32 == 2, "32-bit key constants");
+_Static_assert(VKALGO_KEY_U64 == 3 && VKALGO_KEY_I64 == 4 && VKALGO_KEY_F64 == 5, "64-bit key constants");
+_Static_assert(VKALGO_VALUE_NONE == 0 && VKALGO_VALUE_U32 == 1 && VKALGO_VALUE_U64 == 2, "value constants");
+_Static_assert(VKALGO_SORT_PATH_AUTO == 0 && VKALGO_SORT_PATH_ONESWEEP == 1 && VKALGO_SORT_PATH_SAFE == 2 &&
+                   VKALGO_SORT_PATH_SMALL == 3,
+               "sort path constants");
+_Static_assert(sizeof(VkalgoSortDesc) == 20, "VkalgoSortDesc is five uint32_t");
+_Static_assert(offsetof(VkalgoSortDesc, value_type) == 4 && offsetof(VkalgoSortDesc, begin_bit) == 8 &&
+                   offsetof(VkalgoSortDesc, end_bit) == 12 && offsetof(VkalgoSortDesc, descending) == 16,
+               "VkalgoSortDesc field offsets");
+_Static_assert(offsetof(VkalgoSortMemoryRequirements, values_alt_size) == 8 &&
+                   offsetof(VkalgoSortMemoryRequirements, scratch_size) == 16 &&
+                   offsetof(VkalgoSortMemoryRequirements, alignment) == 24 &&
+                   offsetof(VkalgoSortMemoryRequirements, usage) == 32,
+               "VkalgoSortMemoryRequirements field offsets");
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reporting                                                                                  */
+
+static unsigned g_checks;
+static unsigned g_failures;
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+static bool check(bool ok, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static bool check(bool ok, const char *fmt, ...) {
+    va_list ap;
+    g_checks++;
+    if (!ok) {
+        g_failures++;
+    }
+    fputs(ok ? "  ok    " : "  FAIL  ", stdout);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    fputc('\n', stdout);
+    return ok;
+}
+
+/* A vkalgo result as expected; errors need a message, successes an empty one. */
+static bool expect(VkalgoResult got, VkalgoResult want, const char *what) {
+    const char *msg = vkalgo_last_error_message();
+    if (got != want) {
+        return check(false, "%s -> %s, want %s (message: \"%s\")", what, vkalgo_result_string(got),
+                     vkalgo_result_string(want), msg ? msg : "(NULL)");
+    }
+    if (want != VKALGO_SUCCESS) {
+        return check(msg != NULL && msg[0] != '\0', "%s -> %s (message: \"%s\")", what, vkalgo_result_string(got),
+                     msg ? msg : "(NULL)");
+    }
+    return check(msg != NULL && msg[0] == '\0', "%s -> %s", what, vkalgo_result_string(got));
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Zeroed (calloc): no buffer is ever read uninitialized, and GCC's -Wmaybe-uninitialized
+ * stays quiet about arrays of zero elements. */
+static void *xmalloc(size_t bytes) {
+    void *p = calloc(bytes ? bytes : 1, 1);
+    if (!p) {
+        fprintf(stderr, "out of host memory (%zu bytes)\n", bytes);
+        exit(2);
+    }
+    return p;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Key types, data, and the CPU reference                                                      */
+
+typedef struct KeyInfo {
+    uint32_t type;
+    const char *name;
+    unsigned bits;
+} KeyInfo;
+
+static const KeyInfo KEY_TYPES[] = {
+    {VKALGO_KEY_U32, "u32", 32}, {VKALGO_KEY_I32, "i32", 32}, {VKALGO_KEY_F32, "f32", 32},
+    {VKALGO_KEY_U64, "u64", 64}, {VKALGO_KEY_I64, "i64", 64}, {VKALGO_KEY_F64, "f64", 64},
+};
+enum { KEY_TYPE_COUNT = sizeof KEY_TYPES / sizeof KEY_TYPES[0] };
+
+static const char *value_name(uint32_t value_type) {
+    return value_type == VKALGO_VALUE_U32 ? "u32" : value_type == VKALGO_VALUE_U64 ? "u64" : "none";
+}
+static size_t value_bytes(uint32_t value_type) {
+    return value_type == VKALGO_VALUE_U32 ? 4 : value_type == VKALGO_VALUE_U64 ? 8 : 0;
+}
+
+/* SplitMix64: small, fast, deterministic. */
+static uint64_t g_rng = 0x0DDB1A5E5BAD5EEDull;
+static uint64_t rng_u64(void) {
+    uint64_t z = (g_rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Keys are handled as raw bit patterns (uint32_t/uint64_t), never as float values, so NaN
+ * payloads and signs survive exactly. */
+static uint64_t key_get(const void *keys, unsigned bits, size_t i) {
+    return bits == 32 ? ((const uint32_t *)keys)[i] : ((const uint64_t *)keys)[i];
+}
+static void key_set(void *keys, unsigned bits, size_t i, uint64_t v) {
+    if (bits == 32) {
+        ((uint32_t *)keys)[i] = (uint32_t)v;
+    } else {
+        ((uint64_t *)keys)[i] = v;
+    }
+}
+
+/* Edge values of every type (as bit patterns; 64-bit patterns truncate for 32-bit types only
+ * where the 32-bit table is used). */
+static const uint32_t SPECIAL_INT32[] = {
+    0x00000000u, 0x00000001u, 0x7FFFFFFFu, 0x80000000u, 0x80000001u, 0xFFFFFFFFu, 0xFFFFFFFEu, 0x00000100u,
+};
+static const uint64_t SPECIAL_INT64[] = {
+    0x0000000000000000ull, 0x0000000000000001ull, 0x7FFFFFFFFFFFFFFFull, 0x8000000000000000ull,
+    0x8000000000000001ull, 0xFFFFFFFFFFFFFFFFull, 0xFFFFFFFFFFFFFFFEull, 0x00000000FFFFFFFFull,
+    0x0000000100000000ull, 0xFFFFFFFF00000000ull,
+};
+static const uint32_t SPECIAL_F32[] = {
+    0x00000000u, /* +0.0 */
+    0x80000000u, /* -0.0 */
+    0x7F800000u, /* +inf */
+    0xFF800000u, /* -inf */
+    0x7FC00000u, /* +quiet NaN */
+    0xFFC00000u, /* -quiet NaN */
+    0x7F800001u, /* +signaling NaN */
+    0xFF800001u, /* -signaling NaN */
+    0x7FFFFFFFu, /* +NaN, largest payload */
+    0xFFFFFFFFu, /* -NaN, largest payload */
+    0x00000001u, /* smallest +denormal */
+    0x80000001u, /* smallest -denormal */
+    0x007FFFFFu, /* largest +denormal */
+    0x807FFFFFu, /* largest -denormal */
+    0x00800000u, /* FLT_MIN */
+    0x80800000u, /* -FLT_MIN */
+    0x7F7FFFFFu, /* FLT_MAX */
+    0xFF7FFFFFu, /* -FLT_MAX */
+    0x3F800000u, /* 1.0 */
+    0xBF800000u, /* -1.0 */
+};
+static const uint64_t SPECIAL_F64[] = {
+    0x0000000000000000ull, /* +0.0 */
+    0x8000000000000000ull, /* -0.0 */
+    0x7FF0000000000000ull, /* +inf */
+    0xFFF0000000000000ull, /* -inf */
+    0x7FF8000000000000ull, /* +quiet NaN */
+    0xFFF8000000000000ull, /* -quiet NaN */
+    0x7FF0000000000001ull, /* +signaling NaN */
+    0xFFF0000000000001ull, /* -signaling NaN */
+    0x7FFFFFFFFFFFFFFFull, /* +NaN, largest payload */
+    0xFFFFFFFFFFFFFFFFull, /* -NaN, largest payload */
+    0x0000000000000001ull, /* smallest +denormal */
+    0x8000000000000001ull, /* smallest -denormal */
+    0x000FFFFFFFFFFFFFull, /* largest +denormal */
+    0x800FFFFFFFFFFFFFull, /* largest -denormal */
+    0x0010000000000000ull, /* DBL_MIN */
+    0x8010000000000000ull, /* -DBL_MIN */
+    0x7FEFFFFFFFFFFFFFull, /* DBL_MAX */
+    0xFFEFFFFFFFFFFFFFull, /* -DBL_MAX */
+    0x3FF0000000000000ull, /* 1.0 */
+    0xBFF0000000000000ull, /* -1.0 */
+};
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static uint64_t special_key(uint32_t type) {
+    uint64_t r = rng_u64();
+    switch (type) {
+    case VKALGO_KEY_F32:
+        return SPECIAL_F32[r % COUNT_OF(SPECIAL_F32)];
+    case VKALGO_KEY_F64:
+        return SPECIAL_F64[r % COUNT_OF(SPECIAL_F64)];
+    case VKALGO_KEY_U32:
+    case VKALGO_KEY_I32:
+        return SPECIAL_INT32[r % COUNT_OF(SPECIAL_INT32)];
+    default:
+        return SPECIAL_INT64[r % COUNT_OF(SPECIAL_INT64)];
+    }
+}
+
+/* A mix that exercises every digit and stability: random words, low-entropy words (AND of
+ * three), a small pool of repeated values (many equal keys), near neighbours of the pool
+ * (equal high digits), and the type's edge values. */
+static void fill_keys(void *keys, const KeyInfo *k, size_t n) {
+    const uint64_t width_mask = k->bits == 64 ? UINT64_MAX : 0xFFFFFFFFull;
+    uint64_t pool[16];
+    for (size_t i = 0; i < COUNT_OF(pool); i++) {
+        pool[i] = rng_u64() & width_mask;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v;
+        switch (rng_u64() % 8) {
+        case 0:
+        case 1:
+        case 2:
+            v = rng_u64();
+            break;
+        case 3:
+            v = rng_u64() & rng_u64() & rng_u64();
+            break;
+        case 4:
+        case 5:
+            v = pool[rng_u64() % COUNT_OF(pool)];
+            break;
+        case 6:
+            v = pool[rng_u64() % COUNT_OF(pool)] ^ (rng_u64() & 0xFF);
+            break;
+        default:
+            v = special_key(k->type);
+            break;
+        }
+        key_set(keys, k->bits, i, v & width_mask);
+    }
+}
+
+/* Unique values (the low 32 bits are the index): comparing them checks the permutation and,
+ * for equal keys, stability. The high bits of u64 values are random so that both halves move. */
+static void fill_values(void *values, uint32_t value_type, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (value_type == VKALGO_VALUE_U32) {
+            ((uint32_t *)values)[i] = (uint32_t)i ^ 0x5A000000u;
+        } else if (value_type == VKALGO_VALUE_U64) {
+            ((uint64_t *)values)[i] = (rng_u64() << 32) | (uint32_t)i;
+        }
+    }
+}
+
+/* The order-preserving transform: comparing the results as unsigned integers orders the keys
+ * (floats in IEEE-754 totalOrder: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN).
+ * Unsigned: as is. Signed: the sign bit flipped. Floats: negative (sign bit set) -> all bits
+ * flipped; positive -> the sign bit set. */
+static uint64_t ordered_bits(uint32_t type, uint64_t raw) {
+    switch (type) {
+    case VKALGO_KEY_I32:
+        return raw ^ 0x80000000ull;
+    case VKALGO_KEY_I64:
+        return raw ^ 0x8000000000000000ull;
+    case VKALGO_KEY_F32:
+        return (raw & 0x80000000ull) ? (~raw & 0xFFFFFFFFull) : (raw | 0x80000000ull);
+    case VKALGO_KEY_F64:
+        return (raw & 0x8000000000000000ull) ? ~raw : (raw | 0x8000000000000000ull);
+    default:
+        return raw;
+    }
+}
+
+/* What the sort orders by: the transformed key (complemented within the key's width when
+ * descending), bits [begin, end) of it; end 0 means the full width. */
+static uint64_t rank_of(const KeyInfo *k, uint64_t raw, uint32_t begin, uint32_t end, bool descending) {
+    const uint64_t width_mask = k->bits == 64 ? UINT64_MAX : 0xFFFFFFFFull;
+    uint64_t t = ordered_bits(k->type, raw);
+    if (descending) {
+        t = ~t & width_mask;
+    }
+    const unsigned span = (end ? end : k->bits) - begin;
+    return (t >> begin) & (span >= 64 ? UINT64_MAX : (UINT64_C(1) << span) - 1);
+}
+
+/* Stable bottom-up merge sort of the indices 0..n-1 by rank (the right element goes first only
+ * when strictly smaller). */
+static void stable_order(const uint64_t *rank, uint32_t *order, size_t n) {
+    uint32_t *tmp = xmalloc(n * sizeof *tmp);
+    uint32_t *src = order, *dst = tmp;
+    for (size_t i = 0; i < n; i++) {
+        order[i] = (uint32_t)i;
+    }
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi) {
+                dst[o++] = rank[src[j]] < rank[src[i]] ? src[j++] : src[i++];
+            }
+            while (i < mid) {
+                dst[o++] = src[i++];
+            }
+            while (j < hi) {
+                dst[o++] = src[j++];
+            }
+        }
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != order) {
+        memcpy(order, src, n * sizeof *order);
+    }
+    free(tmp);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 2. Host sorts compared with the reference                                                  */
+
+static double g_gpu_seconds;
+
+/* Sorts n keys (and values) of the given types; compares keys and values bit for bit with the
+ * reference, and checks that the element after the n sorted ones is untouched. */
+static void sort_case(VkalgoContext *ctx, const KeyInfo *k, uint32_t value_type, size_t n, uint32_t begin,
+                      uint32_t end, uint32_t descending) {
+    const size_t kb = k->bits / 8, vb = value_bytes(value_type);
+    unsigned char *keys = xmalloc((n + 1) * kb), *want_keys = xmalloc((n + 1) * kb);
+    unsigned char *values = vb ? xmalloc((n + 1) * vb) : NULL;
+    unsigned char *want_values = vb ? xmalloc((n + 1) * vb) : NULL;
+    uint64_t *rank = xmalloc(n * sizeof *rank);
+    uint32_t *order = xmalloc(n * sizeof *order);
+
+    fill_keys(keys, k, n + 1); /* element n is a sentinel */
+    if (vb) {
+        fill_values(values, value_type, n + 1);
+    }
+    for (size_t i = 0; i < n; i++) {
+        rank[i] = rank_of(k, key_get(keys, k->bits, i), begin, end, descending != 0);
+    }
+    stable_order(rank, order, n);
+    for (size_t i = 0; i < n; i++) {
+        memcpy(want_keys + i * kb, keys + (size_t)order[i] * kb, kb);
+        if (vb) {
+            memcpy(want_values + i * vb, values + (size_t)order[i] * vb, vb);
+        }
+    }
+    memcpy(want_keys + n * kb, keys + n * kb, kb);
+    if (vb) {
+        memcpy(want_values + n * vb, values + n * vb, vb);
+    }
+
+    char what[200];
+    snprintf(what, sizeof what, "sort_host %s keys, values %s, n=%zu, bits [%" PRIu32 ",%" PRIu32 ")%s", k->name,
+             value_name(value_type), n, begin, end ? end : (uint32_t)k->bits, descending ? ", descending" : "");
+    const VkalgoSortDesc desc = {k->type, value_type, begin, end, descending};
+    double t0 = now_s();
+    VkalgoResult r = vkalgo_sort_host(ctx, &desc, keys, values, n);
+    g_gpu_seconds += now_s() - t0;
+    if (expect(r, VKALGO_SUCCESS, what)) {
+        size_t bad_key = SIZE_MAX, bad_value = SIZE_MAX;
+        for (size_t i = 0; i <= n && bad_key == SIZE_MAX; i++) {
+            if (memcmp(keys + i * kb, want_keys + i * kb, kb) != 0) {
+                bad_key = i;
+            }
+        }
+        for (size_t i = 0; vb && i <= n && bad_value == SIZE_MAX; i++) {
+            if (memcmp(values + i * vb, want_values + i * vb, vb) != 0) {
+                bad_value = i;
+            }
+        }
+        if (bad_key != SIZE_MAX) {
+            check(false, "  keys: first difference at %zu%s: got 0x%" PRIx64 ", want 0x%" PRIx64, bad_key,
+                  bad_key == n ? " (the element after the sorted range)" : "", key_get(keys, k->bits, bad_key),
+                  key_get(want_keys, k->bits, bad_key));
+        } else if (bad_value != SIZE_MAX) {
+            uint64_t got = vb == 4 ? ((uint32_t *)values)[bad_value] : ((uint64_t *)values)[bad_value];
+            uint64_t want = vb == 4 ? ((uint32_t *)want_values)[bad_value] : ((uint64_t *)want_values)[bad_value];
+            check(false, "  values: first difference at %zu%s: got 0x%" PRIx64 ", want 0x%" PRIx64 " (keys equal)",
+                  bad_value, bad_value == n ? " (the element after the sorted range)" : "", got, want);
+        } else {
+            check(true, "  keys%s match the stable reference exactly", vb ? " and values" : "");
+        }
+    }
+    free(keys);
+    free(want_keys);
+    free(values);
+    free(want_values);
+    free(rank);
+    free(order);
+}
+
+static void test_all_types(VkalgoContext *ctx) {
+    printf("== every key type, both directions, every value type\n");
+    static const size_t counts[] = {0, 1, 1000, 100003};
+    static const uint32_t value_types[] = {VKALGO_VALUE_NONE, VKALGO_VALUE_U32, VKALGO_VALUE_U64};
+    for (size_t t = 0; t < KEY_TYPE_COUNT; t++) {
+        for (uint32_t descending = 0; descending <= 1; descending++) {
+            for (size_t v = 0; v < COUNT_OF(value_types); v++) {
+                for (size_t c = 0; c < COUNT_OF(counts); c++) {
+                    sort_case(ctx, &KEY_TYPES[t], value_types[v], counts[c], 0, 0, descending);
+                }
+            }
+        }
+    }
+}
+
+/* Bit ranges: only [begin, end) of the transformed key orders the elements; keys differing
+ * elsewhere are "equal", so even keys-only sorts show whether their input order was kept. */
+static void test_bit_ranges(VkalgoContext *ctx) {
+    printf("== bit ranges\n");
+    typedef struct Range {
+        uint32_t begin, end;
+    } Range;
+    static const Range r32[] = {{0, 8}, {4, 20}, {24, 32}, {31, 32}, {0, 32}};
+    static const Range r64[] = {{0, 8}, {4, 20}, {20, 52}, {56, 64}, {0, 64}};
+    for (size_t t = 0; t < KEY_TYPE_COUNT; t++) {
+        const KeyInfo *k = &KEY_TYPES[t];
+        const Range *ranges = k->bits == 32 ? r32 : r64;
+        for (size_t r = 0; r < COUNT_OF(r32); r++) {
+            for (uint32_t descending = 0; descending <= 1; descending++) {
+                sort_case(ctx, k, VKALGO_VALUE_U32, 1000, ranges[r].begin, ranges[r].end, descending);
+            }
+        }
+        sort_case(ctx, k, VKALGO_VALUE_NONE, 100003, 4, 20, 0);
+        sort_case(ctx, k, VKALGO_VALUE_U64, 100003, 0, 8, 1);
+    }
+}
+
+/* Counts around the plan's tile size (the edge cases of the tiled passes) and across the
+ * single-workgroup path's limit, on a plan of the default context. */
+static void test_tile_edges(VkalgoContext *ctx) {
+    printf("== counts around the tile size\n");
+    const VkalgoSortDesc desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 0, 0, 0};
+    VkalgoSortPlan *plan = NULL;
+    if (!expect(vkalgo_sort_plan_create(ctx, &desc, 1u << 20, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_SUCCESS,
+                "vkalgo_sort_plan_create (u32 pairs, max_count 2^20)")) {
+        return;
+    }
+    const uint64_t tile = vkalgo_sort_plan_tile_size(plan);
+    vkalgo_sort_plan_destroy(plan);
+    if (!check(tile > 0 && tile <= 65536, "tile size %" PRIu64, tile)) {
+        return;
+    }
+    const uint64_t sizes[] = {tile - 1, tile, tile + 1, 4 * tile, 4 * tile + 1, 7 * tile + 3};
+    for (size_t i = 0; i < COUNT_OF(sizes); i++) {
+        sort_case(ctx, &KEY_TYPES[0], VKALGO_VALUE_U32, (size_t)sizes[i], 0, 0, 0);
+        sort_case(ctx, &KEY_TYPES[5], VKALGO_VALUE_U64, (size_t)sizes[i], 0, 0, 1);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 3. Bad input                                                                                */
+
+enum { BAD_N = 1000 };
+
+typedef struct BadInput {
+    uint64_t keys[BAD_N], values[BAD_N]; /* room for 8-byte keys and values */
+    uint64_t keys_before[BAD_N], values_before[BAD_N];
+} BadInput;
+
+static void bad_case(VkalgoContext *ctx, BadInput *b, const VkalgoSortDesc *desc, void *keys, void *values,
+                     size_t n, const char *label) {
+    char what[200];
+    snprintf(what, sizeof what, "sort_host with %s", label);
+    expect(vkalgo_sort_host(ctx, desc, keys, values, n), VKALGO_ERROR_INVALID_ARGUMENT, what);
+    check(memcmp(b->keys, b->keys_before, sizeof b->keys) == 0 &&
+              memcmp(b->values, b->values_before, sizeof b->values) == 0,
+          "  keys and values unchanged");
+}
+
+static void test_bad_input(VkalgoContext *ctx) {
+    printf("== bad input\n");
+    static BadInput b;
+    for (size_t i = 0; i < BAD_N; i++) {
+        b.keys[i] = b.keys_before[i] = rng_u64();
+        b.values[i] = b.values_before[i] = rng_u64();
+    }
+    const VkalgoSortDesc good = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 0, 0, 0};
+    VkalgoSortDesc d;
+
+    bad_case(NULL, &b, &good, b.keys, b.values, BAD_N, "NULL ctx");
+    expect(vkalgo_sort_host(NULL, &good, b.keys, b.values, 0), VKALGO_ERROR_INVALID_ARGUMENT,
+           "sort_host with NULL ctx, count 0");
+    bad_case(ctx, &b, NULL, b.keys, b.values, BAD_N, "NULL desc");
+    d = good, d.key_type = 6;
+    bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "key_type 6");
+    bad_case(ctx, &b, &d, b.keys, b.values, 0, "key_type 6, count 0");
+    d = good, d.key_type = UINT32_MAX;
+    bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "key_type 0xFFFFFFFF");
+    d = good, d.value_type = 3;
+    bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "value_type 3");
+    d = good, d.begin_bit = 8, d.end_bit = 8;
+    bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "begin_bit 8 == end_bit 8");
+    d = good, d.begin_bit = 20, d.end_bit = 4;
+    bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "begin_bit 20 > end_bit 4");
+    bad_case(ctx, &b, &d, b.keys, b.values, 0, "begin_bit 20 > end_bit 4, count 0");
+    d = good, d.begin_bit = 32, d.end_bit = 0;
+    bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "u32 keys, begin_bit 32 (end_bit 0: full width)");
+    d = good, d.end_bit = 33;
+    bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "u32 keys, end_bit 33");
+    bad_case(ctx, &b, &d, b.keys, b.values, 0, "u32 keys, end_bit 33, count 0");
+    d = good, d.key_type = VKALGO_KEY_F64, d.end_bit = 65;
+    bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "f64 keys, end_bit 65");
+    d = good, d.key_type = VKALGO_KEY_I64, d.begin_bit = 64, d.end_bit = 64;
+    bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "i64 keys, begin_bit 64, end_bit 64");
+    d = good, d.descending = 2;
+    bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "descending 2");
+    bad_case(ctx, &b, &good, NULL, b.values, BAD_N, "NULL keys, count > 0");
+    bad_case(ctx, &b, &good, b.keys, NULL, BAD_N, "NULL values with VKALGO_VALUE_U32, count > 0");
+    d = good, d.value_type = VKALGO_VALUE_U64;
+    bad_case(ctx, &b, &d, b.keys, NULL, BAD_N, "NULL values with VKALGO_VALUE_U64, count > 0");
+    d = good, d.value_type = VKALGO_VALUE_NONE;
+    bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "values given with VKALGO_VALUE_NONE");
+    bad_case(ctx, &b, &d, b.keys, b.values, 0, "values given with VKALGO_VALUE_NONE, count 0");
+
+    /* Count 0 needs no arrays. */
+    expect(vkalgo_sort_host(ctx, &good, NULL, NULL, 0), VKALGO_SUCCESS, "sort_host count 0 with NULL keys and values");
+    d = good, d.value_type = VKALGO_VALUE_NONE;
+    expect(vkalgo_sort_host(ctx, &d, NULL, NULL, 0), VKALGO_SUCCESS, "sort_host count 0, keys only, NULL keys");
+
+    /* The context is still usable: a good sort (the message is cleared by the success). */
+    printf("-- after the errors\n");
+    bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "values given with VKALGO_VALUE_NONE (again)");
+    sort_case(ctx, &KEY_TYPES[0], VKALGO_VALUE_U32, 100003, 0, 0, 0);
+    sort_case(ctx, &KEY_TYPES[2], VKALGO_VALUE_NONE, 1000, 0, 0, 1);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 4. Plan calls                                                                               */
+
+static void test_plans(VkalgoContext *ctx) {
+    printf("== sort plans on the default context\n");
+    vkalgo_sort_plan_destroy(NULL);
+    check(vkalgo_sort_plan_tile_size(NULL) == 0, "vkalgo_sort_plan_destroy(NULL) is a no-op; tile_size(NULL) = 0");
+    VkalgoSortMemoryRequirements req;
+    expect(vkalgo_sort_plan_memory_requirements(NULL, &req), VKALGO_ERROR_INVALID_ARGUMENT,
+           "vkalgo_sort_plan_memory_requirements(NULL plan)");
+
+    static const VkalgoSortDesc descs[] = {
+        {VKALGO_KEY_U32, VKALGO_VALUE_U32, 0, 30, 0},
+        {VKALGO_KEY_F64, VKALGO_VALUE_U64, 0, 0, 1},
+        {VKALGO_KEY_I32, VKALGO_VALUE_NONE, 4, 20, 0},
+    };
+    const uint64_t max_count = 1000003;
+    for (size_t i = 0; i < COUNT_OF(descs); i++) {
+        const VkalgoSortDesc *d = &descs[i];
+        VkalgoSortPlan *plan = NULL;
+        char what[160];
+        snprintf(what, sizeof what,
+                 "vkalgo_sort_plan_create key %" PRIu32 " value %" PRIu32 " begin_bit %" PRIu32 " end_bit %" PRIu32
+                 " descending %" PRIu32,
+                 d->key_type, d->value_type, d->begin_bit, d->end_bit, d->descending);
+        if (!expect(vkalgo_sort_plan_create(ctx, d, max_count, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_SUCCESS, what)) {
+            continue;
+        }
+        const uint64_t kb = d->key_type >= VKALGO_KEY_U64 ? 8 : 4;
+        const uint64_t vb = value_bytes(d->value_type);
+        const VkBufferUsageFlags need = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+        if (expect(vkalgo_sort_plan_memory_requirements(plan, &req), VKALGO_SUCCESS, "  memory requirements")) {
+            check(req.keys_alt_size >= max_count * kb && req.values_alt_size >= max_count * vb &&
+                      (vb != 0 || req.values_alt_size == 0) && req.alignment > 0 &&
+                      (req.alignment & (req.alignment - 1)) == 0 && (req.usage & need) == need,
+                  "  keys_alt %" PRIu64 ", values_alt %" PRIu64 ", scratch %" PRIu64 " bytes, alignment %" PRIu64
+                  ", usage 0x%" PRIx32,
+                  (uint64_t)req.keys_alt_size, (uint64_t)req.values_alt_size, (uint64_t)req.scratch_size,
+                  (uint64_t)req.alignment, (uint32_t)req.usage);
+        }
+        check(vkalgo_sort_plan_tile_size(plan) > 0, "  tile size %" PRIu64, vkalgo_sort_plan_tile_size(plan));
+        expect(vkalgo_sort_plan_memory_requirements(plan, NULL), VKALGO_ERROR_INVALID_ARGUMENT,
+               "  memory_requirements(plan, NULL)");
+        vkalgo_sort_plan_destroy(plan);
+    }
+
+    static int marker;
+    VkalgoSortPlan *const untouched = (VkalgoSortPlan *)(void *)&marker;
+    VkalgoSortPlan *plan = untouched;
+    const VkalgoSortDesc good = descs[0];
+    VkalgoSortDesc bad = good;
+    expect(vkalgo_sort_plan_create(ctx, &good, 1000, 4, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "plan with path 4");
+    expect(vkalgo_sort_plan_create(NULL, &good, 1000, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
+           "plan with NULL ctx");
+    expect(vkalgo_sort_plan_create(ctx, NULL, 1000, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
+           "plan with NULL desc");
+    expect(vkalgo_sort_plan_create(ctx, &good, 1000, VKALGO_SORT_PATH_AUTO, NULL), VKALGO_ERROR_INVALID_ARGUMENT,
+           "plan with NULL out");
+    bad.key_type = 6;
+    expect(vkalgo_sort_plan_create(ctx, &bad, 1000, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
+           "plan with key_type 6");
+    bad = good, bad.end_bit = 33;
+    expect(vkalgo_sort_plan_create(ctx, &bad, 1000, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
+           "plan with end_bit 33");
+    expect(vkalgo_sort_plan_create(ctx, &good, (uint64_t)UINT32_MAX + 1, VKALGO_SORT_PATH_AUTO, &plan),
+           VKALGO_ERROR_INVALID_ARGUMENT, "plan with max_count 2^32");
+    check(plan == untouched, "*out unchanged after every refused plan");
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+int main(void) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const double t0 = now_s();
+    printf("== constants\n");
+    check(VKALGO_KEY_U32 == 0 && VKALGO_KEY_I32 == 1 && VKALGO_KEY_F32 == 2 && VKALGO_KEY_U64 == 3 &&
+              VKALGO_KEY_I64 == 4 && VKALGO_KEY_F64 == 5,
+          "VKALGO_KEY_U32..VKALGO_KEY_F64 = 0..5");
+    check(VKALGO_VALUE_NONE == 0 && VKALGO_VALUE_U32 == 1 && VKALGO_VALUE_U64 == 2, "VKALGO_VALUE_NONE/U32/U64 = 0/1/2");
+
+    VkalgoContext *ctx = NULL;
+    if (!expect(vkalgo_context_create_default(&ctx), VKALGO_SUCCESS, "vkalgo_context_create_default") || !ctx) {
+        printf("== %u checks, %u failures\n", g_checks, g_failures);
+        return 1;
+    }
+    printf("  info  device \"%s\", look-back %s\n", vkalgo_context_device_name(ctx),
+           vkalgo_context_lookback_enabled(ctx) ? "on" : "off");
+
+    test_all_types(ctx);
+    test_bit_ranges(ctx);
+    test_tile_edges(ctx);
+    test_bad_input(ctx);
+    test_plans(ctx);
+
+    const uint64_t messages = vkalgo_context_validation_message_count(ctx);
+    const char *validation = getenv("VKALGO_VALIDATION");
+    check(messages == 0, "validation messages of the default context: %" PRIu64 " (VKALGO_VALIDATION=%s)", messages,
+          validation ? validation : "unset");
+    vkalgo_context_destroy(ctx);
+    printf("== %u checks, %u failures, %.1f s (%.1f s in vkalgo_sort_host)\n", g_checks, g_failures, now_s() - t0,
+           g_gpu_seconds);
+    return g_failures == 0 ? 0 : 1;
+}
