@@ -23,7 +23,7 @@ void main() {
     for (uint t = first; t < last; ++t) {
         uint start = t * TILE_KEYS;
         uint valid = min(TILE_KEYS, n - start);
-        rank_tile(start, valid, g_pass);
+        rank_tile(start, valid, g_pass, false);
         for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
             uint d = owned_digit(j);
             if (d < RADIX) {

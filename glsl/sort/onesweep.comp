@@ -83,8 +83,12 @@ uint read_tail(uint index) {
     return workgroup_broadcast_first(t);
 }
 
-shared uint s_ticket;
+shared uint s_ticket;      // the workgroup's first tile
+shared uint s_next_ticket; // the tile after the current one
 shared uint s_early_tail;
+
+void onesweep_tile(uint tile, uint n, uint tail_index, uint early_tail, bool prefetched, bool take_next,
+                   uint tiles);
 
 void main() {
     use_push_constant_pass();
@@ -101,9 +105,6 @@ void main() {
     barrier();
     uint tile = s_ticket;
     uint early_tail = s_early_tail;
-    if (tile >= tiles) {
-        return;
-    }
     clock_mark(1u);
     // Digit starts of this pass (exclusive scan of the upfront histogram).
     U32Ref digit_starts = U32Ref(pc.scratch + SCRATCH_HISTOGRAMS + uint64_t(g_pass) * uint64_t(RADIX * 4u));
@@ -111,10 +112,45 @@ void main() {
         uint d = owned_digit(j);
         g_digit_prefix[j] = d < RADIX ? digit_starts.v[d] : 0u;
     }
+    // Up to pc.tiles_per_block tiles per workgroup: each takes the next ticket while ranking the
+    // current tile and (32-bit keys) loads the next tile's keys while its look-back waits.
+    // Holding the next ticket early cannot deadlock: every tile waits only on smaller tickets,
+    // all held by running workgroups, and this workgroup finishes its current tile first.
+    bool prefetched = false;
+    for (uint round = 0u; round < pc.tiles_per_block && tile < tiles; ++round) {
+        bool take_next = round + 1u < pc.tiles_per_block;
+        if (gl_LocalInvocationIndex == 0u && take_next) {
+            s_next_ticket = atomicAdd(U32AtomicRef(pc.scratch).v[pc.pass_index], 1u); // read after barriers
+        }
+        onesweep_tile(tile, n, tail_index, early_tail, prefetched, take_next, tiles);
+        tile = take_next ? s_next_ticket : tiles;
+        barrier(); // everyone has read s_next_ticket before the next round overwrites it
+        prefetched = true;
+    }
+}
+
+// One tile of the pass (see main).
+void onesweep_tile(uint tile, uint n, uint tail_index, uint early_tail, bool prefetched, bool take_next,
+                   uint tiles) {
     uint start = tile * TILE_KEYS;
     uint valid = min(TILE_KEYS, n - start);
-    rank_tile(start, valid, g_pass);
+    rank_tile(start, valid, g_pass, prefetched);
     clock_mark(4u);
+#ifdef PREFETCH_KEYS
+    // The next ticket is known (rank_tile's barriers passed): start loading its keys now, so
+    // the loads travel while the look-back below waits.
+    uint next = take_next ? s_next_ticket : tiles;
+    KEY_T next_keys[KEYS_PER_THREAD];
+    if (next < tiles) {
+        uint next_start = next * TILE_KEYS;
+        uint next_valid = min(TILE_KEYS, n - next_start);
+        KeyRef keys = KeyRef(g_keys_in);
+        for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
+            uint idx = key_index_in_tile(i);
+            next_keys[i] = idx < next_valid ? keys.v[next_start + idx] : KEY_T(0);
+        }
+    }
+#endif
 
     U64AtomicRef ring = U64AtomicRef(pc.scratch + SCRATCH_RING);
     uint seq = pc.pass_index * pc.max_tiles + tile;
@@ -279,6 +315,13 @@ void main() {
             s_digit_offset[d] = g_digit_prefix[j] + prefix[j] - s_local_start[d];
         }
     }
+#ifdef PREFETCH_KEYS
+    if (next < tiles) {
+        for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
+            s_prefetch[key_index_in_tile(i)] = next_keys[i];
+        }
+    }
+#endif
     barrier();
     scatter_tile(start, valid);
     clock_mark(7u);

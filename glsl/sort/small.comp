@@ -47,7 +47,7 @@ void main() {
         for (uint t = 0u; t < tiles; ++t) {
             uint tile_start = t * TILE_KEYS;
             uint valid = min(TILE_KEYS, n - tile_start);
-            rank_tile(tile_start, valid, pass);
+            rank_tile(tile_start, valid, pass, false);
             for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
                 uint d = owned_digit(j);
                 if (d < RADIX) {

@@ -161,10 +161,22 @@ void use_push_constant_pass() {
     g_values_out = pc.values_out;
 }
 
-shared uint s_hist[HIST_ROWS * RADIX];        // per subgroup and digit: counts, then prefixes
+// One pool serves two phases of a tile: the per-subgroup digit counters while ranking
+// (s_hist: per subgroup and digit, counts then prefixes), then the tile reordered by digit
+// (s_stage: keys, then values). Barriers separate the last counter read from the first stage
+// write (in every includer) and the last stage read from the next tile's counters.
+#define HIST_WORDS (HIST_ROWS * RADIX)
+#define STAGE_POOL_WORDS (TILE_KEYS * STAGE_WORDS)
+shared uint s_pool[HIST_WORDS > STAGE_POOL_WORDS ? HIST_WORDS : STAGE_POOL_WORDS];
+#define s_hist s_pool
+#define s_stage s_pool
 shared uint s_local_start[RADIX];             // first position of each digit in the ranked tile
 shared uint s_digit_offset[RADIX];            // global index of the tile's digit run - local start
-shared uint s_stage[TILE_KEYS * STAGE_WORDS]; // the tile reordered by digit (keys, then values)
+
+#ifdef PREFETCH_KEYS
+// The next tile's keys, loaded while this tile waits in its look-back (Onesweep).
+shared KEY_T s_prefetch[TILE_KEYS];
+#endif
 
 KEY_T g_keys[KEYS_PER_THREAD];
 uint g_digit[KEYS_PER_THREAD];   // digit of each key held (RADIX: past the end of the input)
@@ -202,10 +214,10 @@ uint match_digit(uint d, bool valid, out uint peers_count, out uint leader) {
     return uint(bitCount(below.x) + bitCount(below.y) + bitCount(below.z) + bitCount(below.w));
 }
 
-// Loads the tile starting at element `tile_start` (`valid` keys of it exist) and ranks it for
-// pass `pass` (= g_pass). Afterwards: g_tile_count holds the counts of the owned digits, s_local_start the
+// Loads the tile starting at element `tile_start` (`valid` keys of it exist; from s_prefetch
+// when `prefetched`) and ranks it for pass `pass` (= g_pass). Afterwards: g_tile_count holds the counts of the owned digits, s_local_start the
 // digit runs of the ranked tile, g_rank each key's position in it. Uniform control flow.
-void rank_tile(uint tile_start, uint valid, uint pass) {
+void rank_tile(uint tile_start, uint valid, uint pass, bool prefetched) {
     for (uint i = gl_LocalInvocationIndex; i < gl_NumSubgroups * RADIX; i += WG_SIZE) {
         s_hist[i] = 0u;
     }
@@ -213,7 +225,15 @@ void rank_tile(uint tile_start, uint valid, uint pass) {
     for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
         uint idx = key_index_in_tile(i);
         bool ok = idx < valid;
+#ifdef PREFETCH_KEYS
+        if (prefetched) {
+            g_keys[i] = s_prefetch[idx]; // written by this invocation: no barrier needed
+        } else {
+            g_keys[i] = ok ? keys.v[tile_start + idx] : KEY_T(0);
+        }
+#else
         g_keys[i] = ok ? keys.v[tile_start + idx] : KEY_T(0);
+#endif
         g_digit[i] = ok ? key_digit(g_keys[i], pass) : RADIX;
     }
     barrier();

@@ -285,6 +285,8 @@ pub const ONESWEEP_STATS_OFFSET: u64 = 8256;
 const MAX_BLOCKS: u64 = 1024;
 /// Largest number of workgroups of the upfront histogram pass.
 const MAX_HISTOGRAM_GROUPS: u64 = 1024;
+/// Largest number of workgroups of a Onesweep digit pass (each then ranks several tiles).
+const MAX_BINNING_GROUPS: u64 = 1024;
 /// Tiles the small path handles (one workgroup: every pass reads its input twice).
 const SMALL_TILES: u64 = 4;
 /// Alignment vkalgo asks for every range.
@@ -341,7 +343,15 @@ fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc) -> u64 {
     let wg = tuning.workgroup_size as u64;
     let rows = wg / ctx.profile.min_subgroup_size.max(1) as u64;
     let stage_words = (desc.key_type.bytes() / 4).max(desc.value_type.bytes() / 4);
-    rows * 1024 + 3 * 1024 + tuning.tile_keys() * stage_words * 4 + wg * 4 + 64
+    // The digit counters and the staged tile share one pool; Onesweep with 32-bit keys also
+    // keeps the next tile's keys.
+    let pool = (rows * 256).max(tuning.tile_keys() * stage_words) * 4;
+    let prefetch = if desc.key_type.bytes() == 4 {
+        tuning.tile_keys() * 4
+    } else {
+        0
+    };
+    pool + prefetch + 3 * 1024 + wg * 4 + 64
 }
 
 impl Context {
