@@ -112,16 +112,14 @@ void main() {
         uint d = owned_digit(j);
         g_digit_prefix[j] = d < RADIX ? digit_starts.v[d] : 0u;
     }
-    // Up to pc.tiles_per_block tiles per workgroup: each takes the next ticket while ranking the
-    // current tile and (32-bit keys) loads the next tile's keys while its look-back waits.
-    // Holding the next ticket early cannot deadlock: every tile waits only on smaller tickets,
-    // all held by running workgroups, and this workgroup finishes its current tile first.
+    // Up to pc.tiles_per_block tiles per workgroup: after its look-back a tile takes the next
+    // ticket and (32-bit keys) loads that tile's keys while it scatters. The ticket is taken
+    // only once this tile's inclusive prefixes are published, so the tile holding the next
+    // ticket is never left waiting on this workgroup's scatter for long; every tile waits only
+    // on smaller tickets, all held by running workgroups: no deadlock.
     bool prefetched = false;
     for (uint round = 0u; round < pc.tiles_per_block && tile < tiles; ++round) {
         bool take_next = round + 1u < pc.tiles_per_block;
-        if (gl_LocalInvocationIndex == 0u && take_next) {
-            s_next_ticket = atomicAdd(U32AtomicRef(pc.scratch).v[pc.pass_index], 1u); // read after barriers
-        }
         onesweep_tile(tile, n, tail_index, early_tail, prefetched, take_next, tiles);
         tile = take_next ? s_next_ticket : tiles;
         barrier(); // everyone has read s_next_ticket before the next round overwrites it
@@ -136,21 +134,7 @@ void onesweep_tile(uint tile, uint n, uint tail_index, uint early_tail, bool pre
     uint valid = min(TILE_KEYS, n - start);
     rank_tile(start, valid, g_pass, prefetched);
     clock_mark(4u);
-#ifdef PREFETCH_KEYS
-    // The next ticket is known (rank_tile's barriers passed): start loading its keys now, so
-    // the loads travel while the look-back below waits.
-    uint next = take_next ? s_next_ticket : tiles;
-    KEY_T next_keys[KEYS_PER_THREAD];
-    if (next < tiles) {
-        uint next_start = next * TILE_KEYS;
-        uint next_valid = min(TILE_KEYS, n - next_start);
-        KeyRef keys = KeyRef(g_keys_in);
-        for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
-            uint idx = key_index_in_tile(i);
-            next_keys[i] = idx < next_valid ? keys.v[next_start + idx] : KEY_T(0);
-        }
-    }
-#endif
+
 
     U64AtomicRef ring = U64AtomicRef(pc.scratch + SCRATCH_RING);
     uint seq = pc.pass_index * pc.max_tiles + tile;
@@ -307,6 +291,9 @@ void onesweep_tile(uint tile, uint n, uint tail_index, uint early_tail, bool pre
     clock_mark(6u);
     if (gl_LocalInvocationIndex == 0u) {
         atomicAdd(U32AtomicRef(pc.scratch).v[tail_index], 1u);
+        if (take_next) {
+            s_next_ticket = atomicAdd(U32AtomicRef(pc.scratch).v[pc.pass_index], 1u);
+        }
     }
 
     for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
@@ -315,6 +302,22 @@ void onesweep_tile(uint tile, uint n, uint tail_index, uint early_tail, bool pre
             s_digit_offset[d] = g_digit_prefix[j] + prefix[j] - s_local_start[d];
         }
     }
+    barrier();
+#ifdef PREFETCH_KEYS
+    // The next tile's keys travel while this tile scatters.
+    uint next = take_next ? s_next_ticket : tiles;
+    KEY_T next_keys[KEYS_PER_THREAD];
+    if (next < tiles) {
+        uint next_start = next * TILE_KEYS;
+        uint next_valid = min(TILE_KEYS, n - next_start);
+        KeyRef keys = KeyRef(g_keys_in);
+        for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
+            uint idx = key_index_in_tile(i);
+            next_keys[i] = idx < next_valid ? keys.v[next_start + idx] : KEY_T(0);
+        }
+    }
+#endif
+    scatter_tile(start, valid);
 #ifdef PREFETCH_KEYS
     if (next < tiles) {
         for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
@@ -322,7 +325,5 @@ void onesweep_tile(uint tile, uint n, uint tail_index, uint early_tail, bool pre
         }
     }
 #endif
-    barrier();
-    scatter_tile(start, valid);
     clock_mark(7u);
 }
