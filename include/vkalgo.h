@@ -345,6 +345,14 @@ VkalgoResult vkalgo_sort_plan_memory_requirements(const struct VkalgoSortPlan *p
 // Keys per tile of the plan (0 for a NULL plan): sizes around it are the edge cases.
 uint64_t vkalgo_sort_plan_tile_size(const struct VkalgoSortPlan *plan);
 
+// Digit passes one sort of this plan runs (0 for a NULL plan).
+uint32_t vkalgo_sort_plan_pass_count(const struct VkalgoSortPlan *plan);
+
+// 1 when every sort of this plan leaves its result in the alternate buffers (an odd number of
+// digit passes), 0 when in `keys`/`values` (also 0 for a NULL plan). `vkalgo_sort_record`
+// reports the same.
+uint32_t vkalgo_sort_plan_result_in_alternate(const struct VkalgoSortPlan *plan);
+
 // Records the sort into the caller's command buffer. `*result_in_alternate` (may be NULL)
 // becomes 1 when the sorted data ends in the alternate buffers, 0 when in `keys`/`values`.
 // Synchronization: writes to keys, values and the count buffer must be visible to

@@ -199,6 +199,26 @@ pub unsafe extern "C" fn vkalgo_sort_plan_tile_size(plan: *const VkalgoSortPlan)
     (*plan).plan.tile_size()
 }
 
+/// Digit passes one sort of this plan runs (0 for a NULL plan).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_sort_plan_pass_count(plan: *const VkalgoSortPlan) -> u32 {
+    if plan.is_null() {
+        return 0;
+    }
+    (*plan).plan.pass_count()
+}
+
+/// 1 when every sort of this plan leaves its result in the alternate buffers (an odd number of
+/// digit passes), 0 when in `keys`/`values` (also 0 for a NULL plan). `vkalgo_sort_record`
+/// reports the same.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_sort_plan_result_in_alternate(plan: *const VkalgoSortPlan) -> u32 {
+    if plan.is_null() {
+        return 0;
+    }
+    ((*plan).plan.result_location() == SortResult::Alternate) as u32
+}
+
 /// Records the sort into the caller's command buffer. `*result_in_alternate` (may be NULL)
 /// becomes 1 when the sorted data ends in the alternate buffers, 0 when in `keys`/`values`.
 /// Synchronization: writes to keys, values and the count buffer must be visible to
