@@ -29,6 +29,10 @@ void clock_mark(uint phase);
 #else
 #define clock_mark(phase)
 #endif
+// rank_tile calls tile_counts_ready() as soon as the tile's digit counts are known: the
+// aggregate is published before the rest of the ranking, so successors wait less.
+#define TILE_COUNTS_HOOK
+void tile_counts_ready();
 #include "sort_common.glsl"
 
 #ifdef SORT_CLOCK
@@ -56,6 +60,7 @@ void clock_mark(uint phase) {
 #define LOOKBACK_WINDOW 8u
 
 shared uint s_pending[2];
+shared uint s_tail_seen;
 shared int s_fallback[2];
 shared uint s_fallback_hist[RADIX];
 
@@ -81,6 +86,42 @@ uint read_tail(uint index) {
                        gl_SemanticsRelaxed);
     }
     return workgroup_broadcast_first(t);
+}
+
+
+// The current tile and what tile_counts_ready needs of it.
+uint g_tile;
+uint g_early_tail;
+uint g_tail_index;
+
+// Waits (bounded) for ring space, then publishes the tile's digit counts as aggregates
+// (inclusive prefixes for tile 0). Called by rank_tile in uniform control flow.
+void tile_counts_ready() {
+    uint tile = g_tile;
+    U64AtomicRef ring = U64AtomicRef(pc.scratch + SCRATCH_RING);
+    uint seq = pc.pass_index * pc.max_tiles + tile;
+    uint slot = (seq % RING_TILES) * RADIX;
+    // Ring space: the slot's previous entry may still be read by tiles up to RING_LOOKBACK
+    // after it; wait (bounded) until the tail has passed them.
+    if ((g_early_tail & TAIL_MASK) + (RING_TILES - RING_LOOKBACK) <= tile) {
+        uint spin = 0u;
+        for (; spin < WAIT_LIMIT; ++spin) {
+            if ((read_tail(g_tail_index) & TAIL_MASK) + (RING_TILES - RING_LOOKBACK) > tile) {
+                break;
+            }
+        }
+        count_event(1u, spin == WAIT_LIMIT ? 1u : 0u);
+        count_event(3u, spin);
+    }
+    for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+        uint d = owned_digit(j);
+        if (d < RADIX) {
+            uint flag = tile == 0u ? FLAG_INCLUSIVE : FLAG_AGGREGATE;
+            atomicStore(ring.v[slot + d], ring_entry(seq, flag, g_tile_count[j]), gl_ScopeDevice,
+                        gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+        }
+    }
+
 }
 
 shared uint s_ticket;      // the workgroup's first tile
@@ -132,6 +173,9 @@ void onesweep_tile(uint tile, uint n, uint tail_index, uint early_tail, bool pre
                    uint tiles) {
     uint start = tile * TILE_KEYS;
     uint valid = min(TILE_KEYS, n - start);
+    g_tile = tile;
+    g_early_tail = early_tail;
+    g_tail_index = tail_index;
     rank_tile(start, valid, g_pass, prefetched);
     clock_mark(4u);
 
@@ -139,26 +183,6 @@ void onesweep_tile(uint tile, uint n, uint tail_index, uint early_tail, bool pre
     U64AtomicRef ring = U64AtomicRef(pc.scratch + SCRATCH_RING);
     uint seq = pc.pass_index * pc.max_tiles + tile;
     uint slot = (seq % RING_TILES) * RADIX;
-    // Ring space: the slot's previous entry may still be read by tiles up to RING_LOOKBACK
-    // after it; wait (bounded) until the tail has passed them.
-    if ((early_tail & TAIL_MASK) + (RING_TILES - RING_LOOKBACK) <= tile) {
-        uint spin = 0u;
-        for (; spin < WAIT_LIMIT; ++spin) {
-            if ((read_tail(tail_index) & TAIL_MASK) + (RING_TILES - RING_LOOKBACK) > tile) {
-                break;
-            }
-        }
-        count_event(1u, spin == WAIT_LIMIT ? 1u : 0u);
-        count_event(3u, spin);
-    }
-    for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
-        uint d = owned_digit(j);
-        if (d < RADIX) {
-            uint flag = tile == 0u ? FLAG_INCLUSIVE : FLAG_AGGREGATE;
-            atomicStore(ring.v[slot + d], ring_entry(seq, flag, g_tile_count[j]), gl_ScopeDevice,
-                        gl_StorageSemanticsNone, gl_SemanticsRelaxed);
-        }
-    }
 
     // Decoupled look-back, one digit per invocation (several when WG_SIZE < RADIX), inside a
     // workgroup-uniform loop that ends when no digit is pending.
@@ -227,6 +251,12 @@ void onesweep_tile(uint tile, uint n, uint tail_index, uint early_tail, bool pre
         if (pending) {
             atomicOr(s_pending[parity], 1u);
         }
+        if (gl_LocalInvocationIndex == 0u) {
+            // The tail, read along with the look-back: usually the last reading already lets
+            // this tile count itself in below without another round trip.
+            s_tail_seen = atomicLoad(U32AtomicRef(pc.scratch).v[tail_index], gl_ScopeDevice,
+                                     gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+        }
         if (stalled >= 0) {
             atomicMax(s_fallback[parity], stalled);
         }
@@ -281,9 +311,11 @@ void onesweep_tile(uint tile, uint n, uint tail_index, uint early_tail, bool pre
     count_event(5u, rounds);
     // Tail iterator: the high bits advance in tile order, the low TAIL_BITS out of order.
     uint tail_spin = 0u;
-    for (; tail_spin < WAIT_LIMIT; ++tail_spin) {
-        if ((read_tail(tail_index) & TAIL_MASK) == (tile & TAIL_MASK)) {
-            break;
+    if ((s_tail_seen & TAIL_MASK) != (tile & TAIL_MASK)) {
+        for (; tail_spin < WAIT_LIMIT; ++tail_spin) {
+            if ((read_tail(tail_index) & TAIL_MASK) == (tile & TAIL_MASK)) {
+                break;
+            }
         }
     }
     count_event(2u, tail_spin == WAIT_LIMIT ? 1u : 0u);

@@ -268,6 +268,9 @@ void rank_tile(uint tile_start, uint valid, uint pass, bool prefetched) {
         g_tile_count[j] = running;
         thread_total += running;
     }
+#ifdef TILE_COUNTS_HOOK
+    tile_counts_ready(); // the includer publishes the counts as early as possible
+#endif
     uint total;
     uint start = workgroup_exclusive_scan(thread_total, total);
     for (uint j = 0; j < DIGITS_PER_THREAD; ++j) {
