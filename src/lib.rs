@@ -28,6 +28,7 @@
 pub mod capi;
 pub mod core;
 mod error;
+pub mod hash;
 pub mod scan;
 
 pub use crate::core::{
@@ -36,6 +37,10 @@ pub use crate::core::{
 };
 pub use ash;
 pub use error::{Error, Result};
+pub use hash::{
+    HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashMapDeviceView,
+    HashMapStats, HashRetrieveArgs, HashValueType, InsertStatus,
+};
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
 
 #[cfg(test)]
@@ -48,7 +53,8 @@ mod push_constant_tests {
         let mut checked = 0;
         let layouts = crate::scan::push_layouts()
             .into_iter()
-            .chain(crate::core::copy::push_layouts());
+            .chain(crate::core::copy::push_layouts())
+            .chain(crate::hash::push_layouts());
         for (shader, fields, size) in layouts {
             let glsl = push_constant_members(shader.spirv);
             assert!(!glsl.is_empty(), "{}: no push-constant block found", shader.name);
