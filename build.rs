@@ -25,29 +25,121 @@ const PERMUTATIONS: &[Permutation] = &[
     ("scan_lookback_scalar", "scan/lookback.comp", &[("VEC_IO", "0")]),
     // Hash map (src/hash): one permutation per key/value layout; u32/u32 inserts also with a
     // packed 64-bit pair CAS.
-    ("hash_insert_k32v32_packed", "hash/insert.comp", &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("PACKED_CAS", "1")]),
-    ("hash_insert_k32v32", "hash/insert.comp", &[("KEY_BITS", "32"), ("VALUE_BITS", "32")]),
-    ("hash_insert_k32v64", "hash/insert.comp", &[("KEY_BITS", "32"), ("VALUE_BITS", "64")]),
-    ("hash_insert_k64v32", "hash/insert.comp", &[("KEY_BITS", "64"), ("VALUE_BITS", "32")]),
-    ("hash_insert_k64v64", "hash/insert.comp", &[("KEY_BITS", "64"), ("VALUE_BITS", "64")]),
-    ("hash_migrate_k32v32_packed", "hash/migrate.comp", &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("PACKED_CAS", "1")]),
-    ("hash_migrate_k32v32", "hash/migrate.comp", &[("KEY_BITS", "32"), ("VALUE_BITS", "32")]),
-    ("hash_migrate_k32v64", "hash/migrate.comp", &[("KEY_BITS", "32"), ("VALUE_BITS", "64")]),
-    ("hash_migrate_k64v32", "hash/migrate.comp", &[("KEY_BITS", "64"), ("VALUE_BITS", "32")]),
-    ("hash_migrate_k64v64", "hash/migrate.comp", &[("KEY_BITS", "64"), ("VALUE_BITS", "64")]),
-    ("hash_find_k32v32", "hash/find.comp", &[("KEY_BITS", "32"), ("VALUE_BITS", "32")]),
-    ("hash_find_k32v64", "hash/find.comp", &[("KEY_BITS", "32"), ("VALUE_BITS", "64")]),
-    ("hash_find_k64v32", "hash/find.comp", &[("KEY_BITS", "64"), ("VALUE_BITS", "32")]),
-    ("hash_find_k64v64", "hash/find.comp", &[("KEY_BITS", "64"), ("VALUE_BITS", "64")]),
-    ("hash_erase_k32v32", "hash/erase.comp", &[("KEY_BITS", "32"), ("VALUE_BITS", "32")]),
-    ("hash_erase_k32v64", "hash/erase.comp", &[("KEY_BITS", "32"), ("VALUE_BITS", "64")]),
-    ("hash_erase_k64v32", "hash/erase.comp", &[("KEY_BITS", "64"), ("VALUE_BITS", "32")]),
-    ("hash_erase_k64v64", "hash/erase.comp", &[("KEY_BITS", "64"), ("VALUE_BITS", "64")]),
-    ("hash_retrieve_k32v32", "hash/retrieve.comp", &[("KEY_BITS", "32"), ("VALUE_BITS", "32")]),
-    ("hash_retrieve_k32v64", "hash/retrieve.comp", &[("KEY_BITS", "32"), ("VALUE_BITS", "64")]),
-    ("hash_retrieve_k64v32", "hash/retrieve.comp", &[("KEY_BITS", "64"), ("VALUE_BITS", "32")]),
-    ("hash_retrieve_k64v64", "hash/retrieve.comp", &[("KEY_BITS", "64"), ("VALUE_BITS", "64")]),
-    ("hash_meta", "hash/meta.comp", &[("KEY_BITS", "32"), ("VALUE_BITS", "32")]),
+    (
+        "hash_insert_k32v32_packed",
+        "hash/insert.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("PACKED_CAS", "1")],
+    ),
+    (
+        "hash_insert_k32v32",
+        "hash/insert.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32")],
+    ),
+    (
+        "hash_insert_k32v64",
+        "hash/insert.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "64")],
+    ),
+    (
+        "hash_insert_k64v32",
+        "hash/insert.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "32")],
+    ),
+    (
+        "hash_insert_k64v64",
+        "hash/insert.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "64")],
+    ),
+    (
+        "hash_migrate_k32v32_packed",
+        "hash/migrate.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("PACKED_CAS", "1")],
+    ),
+    (
+        "hash_migrate_k32v32",
+        "hash/migrate.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32")],
+    ),
+    (
+        "hash_migrate_k32v64",
+        "hash/migrate.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "64")],
+    ),
+    (
+        "hash_migrate_k64v32",
+        "hash/migrate.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "32")],
+    ),
+    (
+        "hash_migrate_k64v64",
+        "hash/migrate.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "64")],
+    ),
+    (
+        "hash_find_k32v32",
+        "hash/find.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32")],
+    ),
+    (
+        "hash_find_k32v64",
+        "hash/find.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "64")],
+    ),
+    (
+        "hash_find_k64v32",
+        "hash/find.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "32")],
+    ),
+    (
+        "hash_find_k64v64",
+        "hash/find.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "64")],
+    ),
+    (
+        "hash_erase_k32v32",
+        "hash/erase.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32")],
+    ),
+    (
+        "hash_erase_k32v64",
+        "hash/erase.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "64")],
+    ),
+    (
+        "hash_erase_k64v32",
+        "hash/erase.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "32")],
+    ),
+    (
+        "hash_erase_k64v64",
+        "hash/erase.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "64")],
+    ),
+    (
+        "hash_retrieve_k32v32",
+        "hash/retrieve.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32")],
+    ),
+    (
+        "hash_retrieve_k32v64",
+        "hash/retrieve.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "64")],
+    ),
+    (
+        "hash_retrieve_k64v32",
+        "hash/retrieve.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "32")],
+    ),
+    (
+        "hash_retrieve_k64v64",
+        "hash/retrieve.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "64")],
+    ),
+    (
+        "hash_meta",
+        "hash/meta.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32")],
+    ),
 ];
 
 fn main() {

@@ -135,7 +135,16 @@ impl<'a> HashMap<'a> {
             }
             Ok(())
         });
-        finish_submission!(submitted, up_keys, up_values, dev_keys, dev_values, dev_status, down_status, counter);
+        finish_submission!(
+            submitted,
+            up_keys,
+            up_values,
+            dev_keys,
+            dev_values,
+            dev_status,
+            down_status,
+            counter
+        );
         if let Some(status) = status {
             let mut codes = vec![0u32; keys.len()];
             read_back(&mut down_status, &mut codes)?;
@@ -168,7 +177,9 @@ impl<'a> HashMap<'a> {
     ) -> Result<()> {
         self.check_types::<K, V>("hash find")?;
         if values.len() != keys.len() || found.as_ref().is_some_and(|f| f.len() != keys.len()) {
-            return Err(Error::invalid("hash find: keys, values and found differ in length"));
+            return Err(Error::invalid(
+                "hash find: keys, values and found differ in length",
+            ));
         }
         let mut flags = vec![0u32; if found.is_some() { keys.len() } else { 0 }];
         self.lookup(keys, Some(values), found.is_some().then_some(&mut flags[..]))?;
@@ -234,7 +245,15 @@ impl<'a> HashMap<'a> {
             ctx.transfer_to_host(cmd);
             Ok(())
         });
-        finish_submission!(submitted, up_keys, dev_keys, dev_values, dev_flags, down_values, down_flags);
+        finish_submission!(
+            submitted,
+            up_keys,
+            dev_keys,
+            dev_values,
+            dev_flags,
+            down_values,
+            down_flags
+        );
         if let Some(values) = values {
             read_back(&mut down_values, values)?;
         }
@@ -312,10 +331,16 @@ impl<'a> HashMap<'a> {
     /// Writes every live entry into `keys` and `values` (same length, at least the map's size)
     /// and returns how many. Too small: [`Error::InvalidArgument`] naming the needed count,
     /// nothing written.
-    pub fn retrieve_all_into<K: HashKey, V: HashValue>(&self, keys: &mut [K], values: &mut [V]) -> Result<usize> {
+    pub fn retrieve_all_into<K: HashKey, V: HashValue>(
+        &self,
+        keys: &mut [K],
+        values: &mut [V],
+    ) -> Result<usize> {
         self.check_types::<K, V>("hash retrieve_all")?;
         if keys.len() != values.len() {
-            return Err(Error::invalid("hash retrieve_all: keys and values differ in length"));
+            return Err(Error::invalid(
+                "hash retrieve_all: keys and values differ in length",
+            ));
         }
         let size = self.size()?;
         if (keys.len() as u64) < size {

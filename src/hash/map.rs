@@ -259,7 +259,13 @@ impl<'a> HashMap<'a> {
         }
     }
 
-    fn run(&self, cmd: vk::CommandBuffer, shader: &ShaderSource, push: &HashPush, threads: u64) -> Result<()> {
+    fn run(
+        &self,
+        cmd: vk::CommandBuffer,
+        shader: &ShaderSource,
+        push: &HashPush,
+        threads: u64,
+    ) -> Result<()> {
         let kernel = self.ctx.kernel(shader, specialization())?;
         let groups = threads.div_ceil(WORKGROUP as u64);
         // SAFETY: the caller's command buffer is recording (documented on every record call).
@@ -455,7 +461,11 @@ impl<'a> HashMap<'a> {
             &[Some(args.keys), args.values, Some(args.count_out)],
         )?;
         let push = HashPush {
-            keys_addr: if capacity > 0 { self.ctx.address_of(&args.keys) } else { 0 },
+            keys_addr: if capacity > 0 {
+                self.ctx.address_of(&args.keys)
+            } else {
+                0
+            },
             values_addr: match args.values {
                 Some(r) if capacity > 0 => self.ctx.address_of(&r),
                 _ => 0,
@@ -581,10 +591,15 @@ fn resolve_count(what: &str, count: ElementCount, max_count: u64) -> Result<Coun
 }
 
 /// Outputs must not overlap each other or any input.
-fn check_no_overlap(what: &str, inputs: &[Option<BufferRange>], outputs: &[Option<BufferRange>]) -> Result<()> {
+fn check_no_overlap(
+    what: &str,
+    inputs: &[Option<BufferRange>],
+    outputs: &[Option<BufferRange>],
+) -> Result<()> {
     let outs: Vec<BufferRange> = outputs.iter().flatten().copied().collect();
     for (i, o) in outs.iter().enumerate() {
-        let clash = inputs.iter().flatten().any(|r| r.overlaps(o)) || outs[i + 1..].iter().any(|r| r.overlaps(o));
+        let clash =
+            inputs.iter().flatten().any(|r| r.overlaps(o)) || outs[i + 1..].iter().any(|r| r.overlaps(o));
         if clash {
             return Err(Error::invalid(format!(
                 "{what}: an output range overlaps another input or output range"

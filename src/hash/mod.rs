@@ -66,9 +66,9 @@ mod map;
 pub mod reference;
 
 pub use geometry::{BUCKET_SLOTS, PROBE_LIMIT};
-pub use map::HashMap;
 #[cfg(test)]
 pub(crate) use map::push_layouts;
+pub use map::HashMap;
 
 use crate::core::buffer::{BufferRange, ElementCount};
 
