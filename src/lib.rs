@@ -39,7 +39,7 @@ pub use ash;
 pub use error::{Error, Result};
 pub use hash::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashMapDeviceView,
-    HashMapStats, HashRetrieveArgs, HashValueType, InsertStatus,
+    HashMapStats, HashRetrieveArgs, HashTuning, HashValueType, InsertStatus,
 };
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
 

@@ -1177,13 +1177,14 @@ fn user_shader_lookup<K: TestKey, V: TestValue>(
         "VALUE64",
         Some(if V::TYPE == HashValueType::U64 { "1" } else { "0" }),
     );
-    let public = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("glsl/public");
-    options.set_include_callback(move |name, _, _, _| {
-        let path = public.join(name);
-        Ok(shaderc::ResolvedInclude {
-            resolved_name: path.to_string_lossy().into_owned(),
-            content: std::fs::read_to_string(&path).map_err(|e| format!("{name}: {e}"))?,
-        })
+    // Embedded at build time, so the test binary also runs on a machine without the sources.
+    const INCLUDE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/glsl/public/vkalgo_hash_map.glsl"));
+    options.set_include_callback(|name, _, _, _| match name {
+        "vkalgo_hash_map.glsl" => Ok(shaderc::ResolvedInclude {
+            resolved_name: name.to_string(),
+            content: INCLUDE.to_string(),
+        }),
+        other => Err(format!("unknown include {other}")),
     });
     let spirv = compiler
         .compile_into_spirv(

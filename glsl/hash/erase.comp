@@ -1,5 +1,5 @@
 #version 460
-// Hash map erase: one invocation per key. The key's slot gets the ERASED marker (a tombstone,
+// Hash map erase: KEYS_PER_INVOCATION keys per invocation. The key's slot gets the ERASED marker (a tombstone,
 // as in the seed: keys never move, so concurrent lookups stay correct) through a CAS, so of
 // several erases of one key exactly one succeeds and the size drops by one. Writes a u32
 // erased flag per key when asked (1: this invocation erased it).
@@ -36,18 +36,20 @@ bool erase_key(KEY_T key) {
 
 void main() {
     uint n = load_count(pc.count_addr, pc.count, pc.max_count);
-    if (linear_workgroup_id() * WG_SIZE >= n) {
+    uint first = tile_start();
+    if (first >= n) {
         return;
     }
-    uint i = global_index();
     uint erased = 0u;
-    if (i < n) {
-        KEY_T key = load_key(pc.keys_addr, i);
-        if (!is_reserved(key) && erase_key(key)) {
-            erased = 1u;
-        }
-        if (pc.flags_addr != 0ul) {
-            U32Ref(pc.flags_addr).v[i] = erased;
+    for (uint r = 0u; r < KEYS_PER_INVOCATION; ++r) {
+        uint i = first + r * WG_SIZE + gl_LocalInvocationIndex;
+        if (i < n) {
+            KEY_T key = load_key(pc.keys_addr, i);
+            bool done = !is_reserved(key) && erase_key(key);
+            erased += done ? 1u : 0u;
+            if (pc.flags_addr != 0ul) {
+                U32Ref(pc.flags_addr).v[i] = done ? 1u : 0u;
+            }
         }
     }
     // size -= erased, tombstones += erased

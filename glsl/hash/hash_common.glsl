@@ -265,4 +265,13 @@ uint global_index() {
     return linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
 }
 
+// Keys handled by one invocation (specialization constant 1; the per-key kernels insert, find
+// and erase process a tile of WG_SIZE * KEYS_PER_INVOCATION keys per workgroup, key
+// tile_start + r * WG_SIZE + local index in round r, so every round's loads are coalesced).
+#define KEYS_PER_INVOCATION VECS_PER_THREAD
+
+uint tile_start() {
+    return linear_workgroup_id() * WG_SIZE * KEYS_PER_INVOCATION;
+}
+
 #endif

@@ -4,7 +4,7 @@
 use super::geometry::{self, BUCKET_SLOTS, HEADER_BYTES};
 use super::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMapDesc, HashMapDeviceView,
-    HashRetrieveArgs, HashValueType,
+    HashRetrieveArgs, HashTuning, HashValueType,
 };
 use crate::core::buffer::{BufferRange, ElementCount, GpuBuffer, MemoryLocation};
 use crate::core::pipelines::Specialization;
@@ -33,8 +33,6 @@ push_constants! {
     }
 }
 
-/// Invocations per workgroup of every hash kernel.
-const WORKGROUP: u32 = 256;
 
 /// meta.comp modes.
 const META_RESET_CURSOR: u32 = 0;
@@ -65,6 +63,7 @@ pub struct HashMap<'a> {
     num_buckets: u32,
     max_probes: u32,
     packed: bool,
+    tuning: HashTuning,
 }
 
 impl Context {
@@ -116,6 +115,19 @@ impl<'a> HashMap<'a> {
             }
             Some(p) => p,
         };
+        let tuning = desc.tuning.unwrap_or_else(|| HashTuning::for_device(ctx));
+        let wg = tuning.workgroup_size;
+        if !wg.is_power_of_two() || wg < 32 || wg > ctx.profile.max_workgroup_invocations.min(1024) {
+            return Err(Error::invalid(format!(
+                "hash map: workgroup size {wg} is not a power of two in 32..=device limit"
+            )));
+        }
+        if !(1..=8).contains(&tuning.keys_per_invocation) {
+            return Err(Error::invalid(format!(
+                "hash map: keys_per_invocation {} not in 1..=8",
+                tuning.keys_per_invocation
+            )));
+        }
         let buckets = geometry::buckets_for_capacity(desc.capacity).ok_or_else(|| {
             Error::invalid(format!(
                 "hash map capacity {} is not in 1..={}",
@@ -134,6 +146,7 @@ impl<'a> HashMap<'a> {
             num_buckets: buckets as u32,
             max_probes: geometry::max_probes(buckets),
             packed,
+            tuning,
         })
     }
 
@@ -170,6 +183,11 @@ impl<'a> HashMap<'a> {
     /// Whether inserts claim slots with one 64-bit CAS of the `{key, value}` pair.
     pub fn packed_insert(&self) -> bool {
         self.packed
+    }
+
+    /// The kernel tuning in use.
+    pub fn tuning(&self) -> HashTuning {
+        self.tuning
     }
 
     /// Bytes of device memory the map holds.
@@ -249,6 +267,15 @@ impl<'a> HashMap<'a> {
         table[layout]
     }
 
+    fn items_per_invocation(&self, shader: &ShaderSource) -> u64 {
+        let per_key = ["hash_insert", "hash_find", "hash_erase"];
+        if per_key.iter().any(|p| shader.name.starts_with(p)) {
+            self.tuning.keys_per_invocation as u64
+        } else {
+            1
+        }
+    }
+
     fn base_push(&self) -> HashPush {
         HashPush {
             buckets_addr: self.buckets_address(),
@@ -259,15 +286,20 @@ impl<'a> HashMap<'a> {
         }
     }
 
-    fn run(
-        &self,
-        cmd: vk::CommandBuffer,
-        shader: &ShaderSource,
-        push: &HashPush,
-        threads: u64,
-    ) -> Result<()> {
-        let kernel = self.ctx.kernel(shader, specialization())?;
-        let groups = threads.div_ceil(WORKGROUP as u64);
+    fn specialization(&self) -> Specialization {
+        Specialization {
+            workgroup_size: self.tuning.workgroup_size,
+            vecs_per_thread: self.tuning.keys_per_invocation,
+            spin_limit: 1,
+        }
+    }
+
+    /// Dispatches `shader` over `items` work items (keys for insert/find/erase: several per
+    /// invocation; buckets or a single item for the others: one per invocation).
+    fn run(&self, cmd: vk::CommandBuffer, shader: &ShaderSource, push: &HashPush, items: u64) -> Result<()> {
+        let kernel = self.ctx.kernel(shader, self.specialization())?;
+        let per_group = self.tuning.workgroup_size as u64 * self.items_per_invocation(shader);
+        let groups = items.div_ceil(per_group);
         // SAFETY: the caller's command buffer is recording (documented on every record call).
         unsafe { self.ctx.dispatch(cmd, kernel, push, groups as u32) };
         Ok(())
@@ -473,10 +505,10 @@ impl<'a> HashMap<'a> {
             max_count: capacity as u32,
             ..self.base_push()
         };
-        let retrieve = self.ctx.kernel(self.shader(Op::Retrieve), specialization())?;
-        self.ctx.kernel(&shaders::HASH_META, specialization())?; // fail before recording
+        let retrieve = self.ctx.kernel(self.shader(Op::Retrieve), self.specialization())?;
+        self.ctx.kernel(&shaders::HASH_META, self.specialization())?; // fail before recording
         self.record_meta(cmd, META_RESET_CURSOR, 0)?;
-        let groups = (self.num_buckets as u64).div_ceil(WORKGROUP as u64) as u32;
+        let groups = (self.num_buckets as u64).div_ceil(self.tuning.workgroup_size as u64) as u32;
         // SAFETY: `cmd` is recording (documented).
         unsafe {
             self.ctx.compute_to_compute(cmd);
@@ -532,14 +564,6 @@ fn slot_bytes(key: HashKeyType, value: HashValueType) -> u64 {
         8
     } else {
         16
-    }
-}
-
-fn specialization() -> Specialization {
-    Specialization {
-        workgroup_size: WORKGROUP,
-        vecs_per_thread: 1,
-        spin_limit: 1,
     }
 }
 

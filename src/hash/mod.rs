@@ -136,6 +136,28 @@ pub struct HashMapDesc {
     /// (`Some(true)`, needs `shaderBufferInt64Atomics`) or with a 32-bit key CAS plus a value
     /// store (`Some(false)`). `None`: packed where the device allows. Ignored for other layouts.
     pub packed_insert: Option<bool>,
+    /// Kernel tuning (`None`: vkalgo's choice for the device).
+    pub tuning: Option<HashTuning>,
+}
+
+/// Tuning of the per-key kernels (insert, find, erase): a workgroup handles
+/// `workgroup_size * keys_per_invocation` keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HashTuning {
+    /// Invocations per workgroup: a power of two from 32 to the device's limit (at most 1024).
+    pub workgroup_size: u32,
+    /// Keys each invocation handles (1..=8), one after the other.
+    pub keys_per_invocation: u32,
+}
+
+impl HashTuning {
+    /// The tuning vkalgo uses on this device.
+    pub fn for_device(_ctx: &crate::Context) -> Self {
+        HashTuning {
+            workgroup_size: 256,
+            keys_per_invocation: 1,
+        }
+    }
 }
 
 impl HashMapDesc {
@@ -146,6 +168,7 @@ impl HashMapDesc {
             value_type,
             capacity,
             packed_insert: None,
+            tuning: None,
         }
     }
 }

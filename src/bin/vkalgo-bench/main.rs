@@ -8,6 +8,7 @@
 //! tab-separated `RESULT` line (see bench/compare.py).
 
 mod common;
+mod hash;
 mod scan;
 
 use vkalgo::{Context, Result};
@@ -39,8 +40,9 @@ fn main() -> Result<()> {
     };
     match algorithm.as_str() {
         "scan" => scan::run(&ctx, &args),
+        "hash" => hash::run(&ctx, &args),
         other => {
-            eprintln!("unknown algorithm {other} (scan)");
+            eprintln!("unknown algorithm {other} (scan, hash)");
             std::process::exit(2);
         }
     }
