@@ -156,8 +156,9 @@ typedef struct VkalgoHashMapDesc {
   uint32_t key_type;
   // `VKALGO_VALUE_U32` (1) or `VKALGO_VALUE_U64` (2).
   uint32_t value_type;
-  // Slots wanted (> 0). The map rounds it up to 4 * p slots, p the smallest prime
-  // >= max(2, ceil(capacity / 4)); `vkalgo_hash_map_capacity` returns the result.
+  // Slots wanted (> 0). The map rounds it up to s * p slots, s the slots per 64-byte bucket
+  // (8 for u32 keys and values, else 4) and p the smallest prime >= max(2, ceil(capacity /
+  // s)); `vkalgo_hash_map_capacity` returns the result.
   uint64_t capacity;
 } VkalgoHashMapDesc;
 
@@ -177,8 +178,8 @@ typedef struct VkalgoHashMapDeviceView {
   uint32_t value_bits;
   // Bytes per slot: 8 (u32 keys and values) or 16.
   uint32_t slot_bytes;
-  // 0.
-  uint32_t reserved;
+  // Slots per bucket.
+  uint32_t bucket_slots;
 } VkalgoHashMapDeviceView;
 
 // A range of a buffer created with `VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |

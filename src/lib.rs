@@ -1,7 +1,7 @@
 //! # vkalgo
 //!
-//! GPU data-organization algorithms on Vulkan: prefix scan today; sort, multisplit, merge,
-//! hash tables and set operations on the same foundation.
+//! GPU data-organization algorithms on Vulkan: prefix scan and a GPU hash map ([`HashMap`],
+//! module [`hash`]) today; sort, multisplit, merge and set operations on the same foundation.
 //!
 //! Three layers, one implementation:
 //! - **Record layer** for engines: plan once, then record passes into your own command

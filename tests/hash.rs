@@ -12,7 +12,8 @@ use vkalgo::hash::reference::HashModel;
 use vkalgo::hash::{HashKey, HashValue};
 use vkalgo::{
     BufferRange, Context, ElementCount, Error, GpuBuffer, HashEraseArgs, HashFindArgs, HashInsertArgs,
-    HashKeyType, HashMap, HashMapDesc, HashRetrieveArgs, HashValueType, InsertStatus, MemoryLocation,
+    HashKeyType, HashMap, HashMapDesc, HashRetrieveArgs, HashTuning, HashValueType, InsertStatus,
+    MemoryLocation,
 };
 
 /// Key types with test helpers.
@@ -174,8 +175,22 @@ fn model_sequence<K: TestKey, V: TestValue>(
     seed: u64,
     steps: usize,
 ) {
+    // Odd seeds use 32-byte buckets, even ones the default (64).
+    let bucket_bytes = (seed % 2 == 1).then_some(32);
+    model_sequence_tuned::<K, V>(ctx, capacity, packed, bucket_bytes, None, seed, steps)
+}
+
+fn model_sequence_tuned<K: TestKey, V: TestValue>(
+    ctx: &Context,
+    capacity: u64,
+    packed: Option<bool>,
+    bucket_bytes: Option<u32>,
+    tuning: Option<HashTuning>,
+    seed: u64,
+    steps: usize,
+) {
     let what = format!(
-        "{:?}/{:?} cap {capacity} packed {packed:?} seed {seed}",
+        "{:?}/{:?} cap {capacity} packed {packed:?} bucket {bucket_bytes:?} {tuning:?} seed {seed}",
         K::TYPE,
         V::TYPE
     );
@@ -184,11 +199,14 @@ fn model_sequence<K: TestKey, V: TestValue>(
         ctx,
         &HashMapDesc {
             packed_insert: packed,
+            bucket_bytes,
+            tuning,
             ..desc::<K, V>(capacity)
         },
     )
     .unwrap();
-    assert!(map.capacity() >= capacity && map.capacity() % 4 == 0);
+    assert_eq!(map.bucket_bytes(), bucket_bytes.unwrap_or(64), "{what}");
+    assert!(map.capacity() >= capacity && map.capacity() % map.bucket_slots() as u64 == 0);
     let mut model = HashModel::new();
     // Keys come from a pool (so inserts overwrite and erases hit); `misses` never go in.
     let pool: Vec<K> = (0..(capacity * 3 / 2) as usize)
@@ -297,11 +315,16 @@ fn model_sequence<K: TestKey, V: TestValue>(
 fn model_random_sequences_every_layout() {
     let ctx = context();
     // Capacities that are not powers of two (they round up to 4 * prime slots).
-    model_sequence::<u32, u32>(&ctx, 3001, None, 1, 40);
-    model_sequence::<u32, u32>(&ctx, 1000, Some(false), 2, 40);
-    model_sequence::<u32, u64>(&ctx, 2222, None, 3, 40);
-    model_sequence::<u64, u32>(&ctx, 1777, None, 4, 40);
-    model_sequence::<u64, u64>(&ctx, 4099, None, 5, 40);
+    for seed in 0..3 {
+        model_sequence::<u32, u32>(&ctx, 3001 + seed * 1000, None, 1 + seed * 10, 60);
+        model_sequence::<u32, u32>(&ctx, 1000 + seed * 77, Some(false), 2 + seed * 10, 60);
+        model_sequence::<u32, u64>(&ctx, 2222 + seed, None, 3 + seed * 10, 60);
+        model_sequence::<u64, u32>(&ctx, 1777 + seed * 3, None, 4 + seed * 10, 60);
+        model_sequence::<u64, u64>(&ctx, 4099 + seed * 100, None, 5 + seed * 10, 60);
+    }
+    // Tiny maps: 8 slots (2 buckets) and 12 (3 buckets).
+    model_sequence::<u32, u32>(&ctx, 5, None, 8, 60);
+    model_sequence::<u64, u64>(&ctx, 9, None, 9, 60);
     // Bigger than 4 * PROBE_LIMIT slots: bounded probing, not whole-table scans.
     model_sequence::<u32, u32>(&ctx, 40_000, None, 6, 16);
     model_sequence::<u64, u64>(&ctx, 20_011, None, 7, 12);
@@ -313,7 +336,15 @@ fn model_random_sequences_every_layout() {
 fn high_load_batches_to_097() {
     let ctx = context();
     fn fill<K: TestKey, V: TestValue>(ctx: &Context, capacity: u64, seed: u64) {
-        let map = HashMap::new(ctx, &desc::<K, V>(capacity)).unwrap();
+        let bucket_bytes = if seed % 2 == 1 { 32 } else { 64 };
+        let map = HashMap::new(
+            ctx,
+            &HashMapDesc {
+                bucket_bytes: Some(bucket_bytes),
+                ..desc::<K, V>(capacity)
+            },
+        )
+        .unwrap();
         let mut model = HashModel::new();
         let mut rng = Rng(seed);
         let target = (map.capacity() as f64 * 0.97) as usize;
@@ -344,8 +375,10 @@ fn high_load_batches_to_097() {
         check_retrieve::<K, V>(&map, &mut model, "0.97");
     }
     fill::<u32, u32>(&ctx, 100_000, 11);
-    fill::<u64, u64>(&ctx, 30_000, 12);
-    fill::<u32, u64>(&ctx, 9_000, 13);
+    fill::<u32, u32>(&ctx, 100_000, 12);
+    fill::<u64, u64>(&ctx, 30_000, 13);
+    fill::<u64, u64>(&ctx, 30_000, 14);
+    fill::<u32, u64>(&ctx, 9_000, 15);
     assert_no_validation_messages(&ctx);
 }
 
@@ -355,17 +388,25 @@ fn high_load_batches_to_097() {
 #[test]
 fn overfilling_a_small_table() {
     let ctx = context();
-    fn overfill<K: TestKey, V: TestValue>(ctx: &Context, packed: Option<bool>) {
+    fn overfill<K: TestKey, V: TestValue>(ctx: &Context, packed: Option<bool>, bucket_bytes: u32) {
         let mut map = HashMap::new(
             ctx,
             &HashMapDesc {
                 packed_insert: packed,
+                bucket_bytes: Some(bucket_bytes),
                 ..desc::<K, V>(50)
             },
         )
         .unwrap();
         let cap = map.capacity() as usize;
-        assert_eq!(cap, 52); // 13 buckets
+        // 50 rounded up: slots per bucket times the next prime of ceil(50 / slots).
+        let expected = match map.bucket_slots() {
+            2 => 2 * 29,
+            4 => 4 * 13,
+            8 => 8 * 7,
+            other => panic!("{other} slots per bucket"),
+        };
+        assert_eq!(cap, expected);
         let mut model = HashModel::new();
         let mut rng = Rng(99);
         let mut keys: Vec<K> = Vec::new();
@@ -419,14 +460,19 @@ fn overfilling_a_small_table() {
         check_size(&map, &model, "after rehash");
         check_lookups::<K, V>(&map, &mut model, &keys, "after rehash");
         // A rehash into fewer slots than keys is refused; the map is unchanged.
-        assert!(matches!(map.rehash(40), Err(Error::InvalidArgument(_))));
+        assert!(matches!(
+            map.rehash(cap as u64 - 20),
+            Err(Error::InvalidArgument(_))
+        ));
         check_lookups::<K, V>(&map, &mut model, &keys, "after refused rehash");
     }
-    overfill::<u32, u32>(&ctx, None);
-    overfill::<u32, u32>(&ctx, Some(false));
-    overfill::<u32, u64>(&ctx, None);
-    overfill::<u64, u32>(&ctx, None);
-    overfill::<u64, u64>(&ctx, None);
+    for bucket_bytes in [32, 64] {
+        overfill::<u32, u32>(&ctx, None, bucket_bytes);
+        overfill::<u32, u32>(&ctx, Some(false), bucket_bytes);
+        overfill::<u32, u64>(&ctx, None, bucket_bytes);
+        overfill::<u64, u32>(&ctx, None, bucket_bytes);
+        overfill::<u64, u64>(&ctx, None, bucket_bytes);
+    }
     assert_no_validation_messages(&ctx);
 }
 
@@ -1022,7 +1068,7 @@ fn c_abi() {
             vkalgo_hash_map_capacity(map, &mut cap),
             VkalgoResult::VkalgoSuccess
         );
-        assert_eq!(cap, 1004);
+        assert_eq!(cap, 1016); // 8 slots per 64-byte bucket, 127 buckets
         assert_eq!(vkalgo_hash_map_size(map, &mut size), VkalgoResult::VkalgoSuccess);
         assert_eq!(size, 2);
         // insert with status on an overfilled table: TABLE_FULL and the statuses.
@@ -1089,7 +1135,20 @@ fn c_abi() {
 fn lookups_from_a_user_shader() {
     let ctx = context();
     fn run<K: TestKey, V: TestValue>(ctx: &Context, seed: u64) {
-        let map = HashMap::new(ctx, &desc::<K, V>(3000)).unwrap();
+        for bucket_bytes in [32, 64] {
+            run_bucket::<K, V>(ctx, seed, bucket_bytes);
+        }
+    }
+    fn run_bucket<K: TestKey, V: TestValue>(ctx: &Context, seed: u64, bucket_bytes: u32) {
+        let desc = HashMapDesc {
+            bucket_bytes: Some(bucket_bytes),
+            ..desc::<K, V>(3000)
+        };
+        let map = HashMap::new(ctx, &desc).unwrap();
+        assert_eq!(
+            map.device_view().bucket_slots as u64 * map.slot_bytes(),
+            bucket_bytes as u64
+        );
         let mut model = HashModel::new();
         let mut rng = Rng(seed);
         let keys: Vec<K> = (0..2600).map(|_| K::random(&mut rng)).collect();
@@ -1178,7 +1237,10 @@ fn user_shader_lookup<K: TestKey, V: TestValue>(
         Some(if V::TYPE == HashValueType::U64 { "1" } else { "0" }),
     );
     // Embedded at build time, so the test binary also runs on a machine without the sources.
-    const INCLUDE: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/glsl/public/vkalgo_hash_map.glsl"));
+    const INCLUDE: &str = include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/glsl/public/vkalgo_hash_map.glsl"
+    ));
     options.set_include_callback(|name, _, _, _| match name {
         "vkalgo_hash_map.glsl" => Ok(shaderc::ResolvedInclude {
             resolved_name: name.to_string(),
@@ -1276,4 +1338,69 @@ fn user_shader_lookup<K: TestKey, V: TestValue>(
     let found: Vec<u32> = bytemuck::cast_slice(&m[f_at as usize..c_at as usize]).to_vec();
     let contains: Vec<u32> = bytemuck::cast_slice(&m[c_at as usize..(c_at + n * 4) as usize]).to_vec();
     (values, found, contains)
+}
+
+/// Other kernel tunings (workgroup size x keys per invocation) give the same results; invalid
+/// ones are refused.
+#[test]
+fn tunings() {
+    let ctx = context();
+    let valid = [(32, 1), (64, 3), (128, 8), (512, 2)];
+    for (i, (workgroup_size, keys_per_invocation)) in valid.into_iter().enumerate() {
+        let tuning = Some(HashTuning {
+            workgroup_size,
+            keys_per_invocation,
+        });
+        model_sequence_tuned::<u32, u32>(&ctx, 5000, None, None, tuning, 100 + i as u64, 30);
+        model_sequence_tuned::<u64, u64>(&ctx, 3000, None, Some(32), tuning, 200 + i as u64, 20);
+    }
+    for (workgroup_size, keys_per_invocation) in [(100, 1), (16, 1), (2048, 1), (256, 0), (256, 9)] {
+        let desc = HashMapDesc {
+            tuning: Some(HashTuning {
+                workgroup_size,
+                keys_per_invocation,
+            }),
+            ..desc::<u32, u32>(100)
+        };
+        assert!(
+            matches!(HashMap::new(&ctx, &desc), Err(Error::InvalidArgument(_))),
+            "{workgroup_size}x{keys_per_invocation}"
+        );
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// Many invocations inserting, then erasing, the same few keys at once: one slot per key, one
+/// Inserted per key, exact size; one erase per key succeeds.
+#[test]
+fn heavy_contention_on_few_keys() {
+    let ctx = context();
+    for packed in [Some(true), Some(false)] {
+        let map = HashMap::new(
+            &ctx,
+            &HashMapDesc {
+                packed_insert: packed,
+                ..desc::<u32, u32>(1000)
+            },
+        )
+        .unwrap();
+        let mut model = HashModel::new();
+        let keys: Vec<u32> = (0..200_000u32).map(|i| i % 3).collect();
+        let values: Vec<u32> = (0..200_000u32).collect();
+        insert(&map, &mut model, &keys, &values);
+        assert_eq!(map.size().unwrap(), 3);
+        check_lookups::<u32, u32>(&map, &mut model, &[0, 1, 2, 3], "contention");
+        let mut rng = Rng(4);
+        let many: Vec<u32> = (0..100_000).map(|_| rng.next_u32() % 5).collect();
+        assert_eq!(map.erase(&many).unwrap(), 3);
+        let stats = map.stats().unwrap();
+        assert_eq!((stats.size, stats.tombstones), (0, 3));
+    }
+    let map = HashMap::new(&ctx, &desc::<u64, u64>(100)).unwrap();
+    let mut model = HashModel::new();
+    let keys: Vec<u64> = (0..100_000u64).map(|i| (i % 2) << 40).collect();
+    let values: Vec<u64> = (0..100_000u64).map(|i| i << 33).collect();
+    insert(&map, &mut model, &keys, &values);
+    check_lookups::<u64, u64>(&map, &mut model, &[0, 1 << 40, 7], "contention u64");
+    assert_no_validation_messages(&ctx);
 }

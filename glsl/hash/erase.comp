@@ -11,10 +11,10 @@ bool erase_key(KEY_T key) {
     uint step = vkalgo_hash_step(h, pc.num_buckets);
     for (uint probe = 0u; probe < pc.max_probes; ++probe) {
         uint64_t bucket_addr = bucket_address(pc.buckets_addr, bucket);
-        KEY_T k[4];
+        KEY_T k[BUCKET_SLOTS];
         load_bucket_keys(bucket_addr, k);
         bool any_empty = false;
-        for (uint j = 0u; j < 4u; ++j) {
+        for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
             if (k[j] == key) {
                 uint64_t slot = slot_address(bucket_addr, j);
 #if KEY_BITS == 32

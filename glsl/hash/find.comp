@@ -7,7 +7,8 @@
 void main() {
     uint n = load_count(pc.count_addr, pc.count, pc.max_count);
     VkalgoHashMapView map = VkalgoHashMapView(pc.buckets_addr, pc.num_buckets, pc.max_probes,
-                                              uint(KEY_BITS), uint(VALUE_BITS), uint(SLOT_BYTES), 0u);
+                                              uint(KEY_BITS), uint(VALUE_BITS), uint(SLOT_BYTES),
+                                              uint(BUCKET_SLOTS));
     uint first = tile_start();
     for (uint r = 0u; r < KEYS_PER_INVOCATION; ++r) {
         uint i = first + r * WG_SIZE + gl_LocalInvocationIndex;

@@ -1,7 +1,8 @@
 // Shared code of the hash-map kernels (src/hash/): push constants, slot layout, key/value
 // loads, and the bounded insert of one key.
 //
-// Permutations (build.rs): KEY_BITS and VALUE_BITS (32 or 64); PACKED_CAS = 1 claims an empty
+// Permutations (build.rs): KEY_BITS and VALUE_BITS (32 or 64); BUCKET_BYTES (32 or 64: 4 or 8
+// slots of 8 bytes, 2 or 4 of 16 bytes); PACKED_CAS = 1 claims an empty
 // slot of a u32/u32 map with one 64-bit compare-and-swap of the whole {key, value} pair (as
 // cuCollections does for pairs of up to 8 bytes), 0 with a 32-bit key CAS followed by a value
 // store (no 64-bit atomics needed).
@@ -24,8 +25,8 @@
 #include "../common/vkalgo.glsl"
 #include "../public/vkalgo_hash_map.glsl"
 
-#if !defined(KEY_BITS) || !defined(VALUE_BITS)
-#error "KEY_BITS and VALUE_BITS must be defined by the permutation table"
+#if !defined(KEY_BITS) || !defined(VALUE_BITS) || !defined(BUCKET_BYTES)
+#error "KEY_BITS, VALUE_BITS and BUCKET_BYTES must be defined by the permutation table"
 #endif
 #ifndef PACKED_CAS
 #define PACKED_CAS 0
@@ -90,7 +91,7 @@ uvec2 hash_key(uint64_t key) { return vkalgo_hash_u64(key); }
 #else
 #define SLOT_BYTES 16
 #endif
-#define BUCKET_BYTES (uint(SLOT_BYTES) * VKALGO_HASH_BUCKET_SLOTS)
+#define BUCKET_SLOTS (BUCKET_BYTES / SLOT_BYTES)
 // Byte offset of the value within a slot.
 #define VALUE_OFFSET (SLOT_BYTES == 8 ? 4u : 8u)
 
@@ -119,25 +120,29 @@ void store_value(uint64_t base, uint i, VALUE_T value) {
 }
 
 uint64_t bucket_address(uint64_t buckets, uint bucket) {
-    return buckets + uint64_t(bucket) * uint64_t(BUCKET_BYTES);
+    return buckets + uint64_t(bucket) * uint64_t(uint(BUCKET_BYTES));
 }
 
 uint64_t slot_address(uint64_t bucket_addr, uint j) {
     return bucket_addr + uint64_t(j * uint(SLOT_BYTES));
 }
 
-// The keys of the four slots of a bucket (one 32-byte load for 8-byte slots).
-void load_bucket_keys(uint64_t bucket_addr, out KEY_T k[4]) {
+// The keys of the slots of a bucket (whole uvec4 loads for 8-byte slots).
+void load_bucket_keys(uint64_t bucket_addr, out KEY_T k[BUCKET_SLOTS]) {
 #if SLOT_BYTES == 8
-    uvec4 a = U32x4Ref(bucket_addr).v[0];
-    uvec4 b = U32x4Ref(bucket_addr).v[1];
-    k = uint[4](a.x, a.z, b.x, b.z);
+    for (uint q = 0u; q < BUCKET_SLOTS / 2; ++q) {
+        uvec4 a = U32x4Ref(bucket_addr).v[q];
+        k[2 * q] = a.x;
+        k[2 * q + 1] = a.z;
+    }
 #elif KEY_BITS == 32
-    U32Ref r = U32Ref(bucket_addr);
-    k = uint[4](r.v[0], r.v[4], r.v[8], r.v[12]);
+    for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
+        k[j] = U32Ref(bucket_addr).v[4 * j];
+    }
 #else
-    U64Ref r = U64Ref(bucket_addr);
-    k = uint64_t[4](r.v[0], r.v[2], r.v[4], r.v[6]);
+    for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
+        k[j] = U64Ref(bucket_addr).v[2 * j];
+    }
 #endif
 }
 
@@ -198,22 +203,22 @@ KEY_T claim_slot(uint64_t slot_addr, KEY_T key, VALUE_T value) {
 }
 
 // Inserts or updates one (non-reserved) key: STATUS_INSERTED, STATUS_UPDATED or STATUS_FULL.
-// Bounded: at most max_probes buckets, at most 4 CAS per bucket.
+// Bounded: at most max_probes buckets, at most one CAS per slot of a bucket.
 uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, VALUE_T value) {
     uvec2 h = hash_key(key);
     uint bucket = vkalgo_hash_first_bucket(h, num_buckets);
     uint step = vkalgo_hash_step(h, num_buckets);
     for (uint probe = 0u; probe < max_probes; ++probe) {
         uint64_t bucket_addr = bucket_address(buckets, bucket);
-        KEY_T k[4];
+        KEY_T k[BUCKET_SLOTS];
         load_bucket_keys(bucket_addr, k);
-        for (uint j = 0u; j < 4u; ++j) {
+        for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
             if (k[j] == key) {
                 exchange_value(slot_address(bucket_addr, j), value);
                 return STATUS_UPDATED;
             }
         }
-        for (uint j = 0u; j < 4u; ++j) {
+        for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
             if (k[j] == EMPTY_KEY) {
                 KEY_T old = claim_slot(slot_address(bucket_addr, j), key, value);
                 if (old == EMPTY_KEY) {

@@ -14,7 +14,7 @@ void main() {
     uint failed = 0u;
     if (bucket < pc.count) {
         uint64_t bucket_addr = bucket_address(pc.keys_addr, bucket);
-        for (uint j = 0u; j < 4u; ++j) {
+        for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
             KEY_T key;
             VALUE_T value;
             load_slot(slot_address(bucket_addr, j), key, value);

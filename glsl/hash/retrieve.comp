@@ -11,12 +11,12 @@ void main() {
         return;
     }
     uint bucket = global_index();
-    KEY_T k[4];
-    VALUE_T v[4];
+    KEY_T k[BUCKET_SLOTS];
+    VALUE_T v[BUCKET_SLOTS];
     uint live = 0u;
     if (bucket < pc.num_buckets) {
         uint64_t bucket_addr = bucket_address(pc.buckets_addr, bucket);
-        for (uint j = 0u; j < 4u; ++j) {
+        for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
             load_slot(slot_address(bucket_addr, j), k[j], v[j]);
             if (!is_reserved(k[j])) {
                 live |= 1u << j;
@@ -32,7 +32,7 @@ void main() {
     }
     base = subgroupBroadcastFirst(base);
     uint pos = base + prefix;
-    for (uint j = 0u; j < 4u; ++j) {
+    for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
         if ((live & (1u << j)) != 0u) {
             if (pos < pc.max_count) {
 #if KEY_BITS == 32

@@ -24,9 +24,10 @@
 // writes concurrently with your lookups.
 //
 // Table layout (what the functions below rely on): the map is an array of `num_buckets`
-// buckets of VKALGO_HASH_BUCKET_SLOTS slots. A slot is {u32 key, u32 value} (8 bytes) when key
-// and value are both u32, else 16 bytes: {u32 key, u32 unused, u64 value},
-// {u64 key, u32 value, u32 unused} or {u64 key, u64 value} (little endian). The two largest
+// buckets of `bucket_slots` slots; a bucket is 32 or 64 bytes (chosen when the map is made). A
+// slot is {u32 key, u32 value} (8 bytes) when key and value are both u32, else 16 bytes:
+// {u32 key, u32 unused, u64 value}, {u64 key, u32 value, u32 unused} or {u64 key, u64 value}
+// (little endian). The two largest
 // key values are reserved: all ones marks an empty slot, all ones minus one an erased one.
 // A key lives in the first bucket of its probe sequence that had a free slot when it was
 // inserted: bucket h1 mod n, then + step, + 2 step, ... (mod n), where n = num_buckets is a
@@ -39,8 +40,6 @@
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 
-// Slots per bucket (a bucket is 32 bytes with 8-byte slots, 64 bytes with 16-byte slots).
-const uint VKALGO_HASH_BUCKET_SLOTS = 4u;
 // Reserved keys.
 const uint VKALGO_HASH_EMPTY_U32 = 0xFFFFFFFFu;
 const uint VKALGO_HASH_ERASED_U32 = 0xFFFFFFFEu;
@@ -55,7 +54,7 @@ struct VkalgoHashMapView {
     uint key_bits;      // 32 or 64
     uint value_bits;    // 32 or 64
     uint slot_bytes;    // 8 (u32 keys and values) or 16
-    uint reserved;      // 0
+    uint bucket_slots;  // slots per bucket: bucket bytes (32 or 64) / slot_bytes
 };
 
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer VkalgoHashBucketRef {
@@ -114,10 +113,28 @@ uint vkalgo_hash_next_bucket(uint bucket, uint step, uint num_buckets) {
 }
 
 uint64_t vkalgo_hash_bucket_address(VkalgoHashMapView map, uint bucket) {
-    return map.buckets + uint64_t(bucket) * uint64_t(map.slot_bytes * VKALGO_HASH_BUCKET_SLOTS);
+    return map.buckets + uint64_t(bucket) * uint64_t(map.slot_bytes * map.bucket_slots);
 }
 
-// ---- u32 keys, u32 values (8-byte slots, a bucket is one 32-byte sector) -------------------
+// Stands in for the missing half of a 32-byte bucket: an ERASED key (u32 or u64), which
+// matches no lookup and is not empty.
+const uvec4 VKALGO_HASH_NO_SLOTS = uvec4(0xFFFFFFFEu, 0xFFFFFFFFu, 0xFFFFFFFEu, 0xFFFFFFFFu);
+
+// The bucket as four uvec4 (a 32-byte bucket: the last two are VKALGO_HASH_NO_SLOTS). The
+// loads of one bucket are independent, so they are in flight together.
+void vkalgo_hash_load_bucket(VkalgoHashMapView map, uint bucket, out uvec4 s[4]) {
+    VkalgoHashBucketRef b = VkalgoHashBucketRef(vkalgo_hash_bucket_address(map, bucket));
+    s[0] = b.v[0];
+    s[1] = b.v[1];
+    s[2] = VKALGO_HASH_NO_SLOTS;
+    s[3] = VKALGO_HASH_NO_SLOTS;
+    if (map.slot_bytes * map.bucket_slots == 64u) {
+        s[2] = b.v[2];
+        s[3] = b.v[3];
+    }
+}
+
+// ---- u32 keys, u32 values (8-byte slots: 4 or 8 per bucket) -------------------------------
 
 bool vkalgo_hash_map_find_u32_u32(VkalgoHashMapView map, uint key, out uint value) {
     value = 0u;
@@ -128,14 +145,15 @@ bool vkalgo_hash_map_find_u32_u32(VkalgoHashMapView map, uint key, out uint valu
     uint bucket = vkalgo_hash_first_bucket(h, map.num_buckets);
     uint step = vkalgo_hash_step(h, map.num_buckets);
     for (uint probe = 0u; probe < map.max_probes; ++probe) {
-        VkalgoHashBucketRef b = VkalgoHashBucketRef(map.buckets + uint64_t(bucket) * 32ul);
-        uvec4 s01 = b.v[0];
-        uvec4 s23 = b.v[1];
-        if (s01.x == key) { value = s01.y; return true; }
-        if (s01.z == key) { value = s01.w; return true; }
-        if (s23.x == key) { value = s23.y; return true; }
-        if (s23.z == key) { value = s23.w; return true; }
-        if (any(equal(uvec4(s01.x, s01.z, s23.x, s23.z), uvec4(VKALGO_HASH_EMPTY_U32)))) {
+        uvec4 s[4];
+        vkalgo_hash_load_bucket(map, bucket, s);
+        bool any_empty = false;
+        for (uint j = 0u; j < 4u; ++j) {
+            if (s[j].x == key) { value = s[j].y; return true; }
+            if (s[j].z == key) { value = s[j].w; return true; }
+            any_empty = any_empty || s[j].x == VKALGO_HASH_EMPTY_U32 || s[j].z == VKALGO_HASH_EMPTY_U32;
+        }
+        if (any_empty) {
             return false;
         }
         bucket = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
@@ -143,7 +161,7 @@ bool vkalgo_hash_map_find_u32_u32(VkalgoHashMapView map, uint key, out uint valu
     return false;
 }
 
-// ---- 16-byte slots: one uvec4 per slot --------------------------------------------------------
+// ---- 16-byte slots: one uvec4 per slot, 2 or 4 per bucket -----------------------------------
 
 // Finds `key` (its low 32 bits in key_lo, high in key_hi; key_hi unused for u32 keys) in a
 // map with 16-byte slots; returns the slot (.zw: the value words) or false.
@@ -153,8 +171,8 @@ bool vkalgo_hash_find_slot16(VkalgoHashMapView map, uvec2 h, uint key_lo, uint k
     uint bucket = vkalgo_hash_first_bucket(h, map.num_buckets);
     uint step = vkalgo_hash_step(h, map.num_buckets);
     for (uint probe = 0u; probe < map.max_probes; ++probe) {
-        VkalgoHashBucketRef b = VkalgoHashBucketRef(map.buckets + uint64_t(bucket) * 64ul);
-        uvec4 s[4] = uvec4[4](b.v[0], b.v[1], b.v[2], b.v[3]);
+        uvec4 s[4];
+        vkalgo_hash_load_bucket(map, bucket, s);
         bool any_empty = false;
         for (uint j = 0u; j < 4u; ++j) {
             bool hi_match = !key64 || s[j].y == key_hi;

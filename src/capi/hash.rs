@@ -36,8 +36,9 @@ pub struct VkalgoHashMapDesc {
     pub key_type: u32,
     /// `VKALGO_VALUE_U32` (1) or `VKALGO_VALUE_U64` (2).
     pub value_type: u32,
-    /// Slots wanted (> 0). The map rounds it up to 4 * p slots, p the smallest prime
-    /// >= max(2, ceil(capacity / 4)); `vkalgo_hash_map_capacity` returns the result.
+    /// Slots wanted (> 0). The map rounds it up to s * p slots, s the slots per 64-byte bucket
+    /// (8 for u32 keys and values, else 4) and p the smallest prime >= max(2, ceil(capacity /
+    /// s)); `vkalgo_hash_map_capacity` returns the result.
     pub capacity: u64,
 }
 
@@ -59,8 +60,8 @@ pub struct VkalgoHashMapDeviceView {
     pub value_bits: u32,
     /// Bytes per slot: 8 (u32 keys and values) or 16.
     pub slot_bytes: u32,
-    /// 0.
-    pub reserved: u32,
+    /// Slots per bucket.
+    pub bucket_slots: u32,
 }
 
 /// The buffers of a recorded insert. Optional ranges: `buffer = VK_NULL_HANDLE` for none.
@@ -502,7 +503,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_device_view(
             key_bits: v.key_bits,
             value_bits: v.value_bits,
             slot_bytes: v.slot_bytes,
-            reserved: 0,
+            bucket_slots: v.bucket_slots,
         };
         Ok(())
     })

@@ -1,10 +1,7 @@
 //! Table geometry: how a requested capacity becomes buckets, and how far operations probe.
 
-/// Slots per bucket (glsl/public/vkalgo_hash_map.glsl: `VKALGO_HASH_BUCKET_SLOTS`).
-pub const BUCKET_SLOTS: u64 = 4;
-
 /// Most buckets an operation visits before it gives up (an insert then reports the key as not
-/// stored, a lookup as absent). Tables of up to `4 * PROBE_LIMIT` slots are scanned whole, so an
+/// stored, a lookup as absent). Tables of up to `PROBE_LIMIT` buckets are scanned whole, so an
 /// insert into them fails only when no slot at all is free; in larger tables a key needs 4096
 /// full buckets in a row to fail, which happens in practice only above ~99.9% load. The bound
 /// also keeps every loop far below lavapipe's cap of 65535 loop iterations per invocation.
@@ -17,18 +14,19 @@ pub const HEADER_BYTES: u64 = 256;
 /// Largest number of slots of a map (counters and indices are u32).
 pub const MAX_SLOTS: u64 = 1 << 31;
 
-/// The bucket count for a requested capacity: the smallest prime that is at least
-/// `max(2, ceil(capacity / 4))`. A prime count lets double hashing use any step in
-/// `1..buckets` and still visit every bucket. `None` when the map would exceed [`MAX_SLOTS`].
-pub fn buckets_for_capacity(capacity: u64) -> Option<u64> {
+/// The bucket count for a requested capacity with `slots` slots per bucket: the smallest prime
+/// that is at least `max(2, ceil(capacity / slots))`. A prime count lets double hashing use any
+/// step in `1..buckets` and still visit every bucket. `None` when the map would exceed
+/// [`MAX_SLOTS`].
+pub fn buckets_for_capacity(capacity: u64, slots: u64) -> Option<u64> {
     if capacity == 0 || capacity > MAX_SLOTS {
         return None;
     }
-    let mut n = capacity.div_ceil(BUCKET_SLOTS).max(2);
+    let mut n = capacity.div_ceil(slots).max(2);
     while !is_prime(n) {
         n += 1;
     }
-    (n * BUCKET_SLOTS <= MAX_SLOTS).then_some(n)
+    (n * slots <= MAX_SLOTS).then_some(n)
 }
 
 /// Buckets an operation visits at most in a map of `buckets` buckets.
@@ -60,18 +58,21 @@ mod tests {
 
     #[test]
     fn capacities_round_up_to_prime_bucket_counts() {
-        assert_eq!(buckets_for_capacity(0), None);
-        assert_eq!(buckets_for_capacity(1), Some(2));
-        assert_eq!(buckets_for_capacity(8), Some(2));
-        assert_eq!(buckets_for_capacity(9), Some(3));
-        assert_eq!(buckets_for_capacity(100), Some(29)); // ceil(100/4) = 25 -> 29
-        assert_eq!(buckets_for_capacity(1 << 27), Some((1 << 25) + 35));
-        assert_eq!(buckets_for_capacity(MAX_SLOTS + 1), None);
-        for cap in [1u64, 2, 3, 5, 1000, 12345, 1 << 20, (1 << 20) + 1] {
-            let b = buckets_for_capacity(cap).unwrap();
-            assert!(is_prime(b) && b * BUCKET_SLOTS >= cap, "{cap} -> {b}");
-            // Little waste: the next prime is close.
-            assert!(b * BUCKET_SLOTS < cap + 4 * 200, "{cap} -> {b}");
+        assert_eq!(buckets_for_capacity(0, 4), None);
+        assert_eq!(buckets_for_capacity(1, 4), Some(2));
+        assert_eq!(buckets_for_capacity(8, 4), Some(2));
+        assert_eq!(buckets_for_capacity(9, 4), Some(3));
+        assert_eq!(buckets_for_capacity(100, 4), Some(29)); // ceil(100/4) = 25 -> 29
+        assert_eq!(buckets_for_capacity(100, 8), Some(13)); // ceil(100/8) = 13
+        assert_eq!(buckets_for_capacity(1 << 27, 4), Some((1 << 25) + 35));
+        assert_eq!(buckets_for_capacity(MAX_SLOTS + 1, 4), None);
+        for slots in [2u64, 4, 8] {
+            for cap in [1u64, 2, 3, 5, 1000, 12345, 1 << 20, (1 << 20) + 1] {
+                let b = buckets_for_capacity(cap, slots).unwrap();
+                assert!(is_prime(b) && b * slots >= cap, "{cap} -> {b}");
+                // Little waste: the next prime is close.
+                assert!(b * slots < cap + slots * 200, "{cap} -> {b}");
+            }
         }
     }
 

@@ -410,6 +410,7 @@ impl<'a> HashMap<'a> {
             value_type: self.value_type(),
             capacity: new_capacity,
             packed_insert: Some(self.packed_insert()),
+            bucket_bytes: Some(self.bucket_bytes()),
             tuning: Some(self.tuning()),
         };
         if new_capacity == 0 {

@@ -1,7 +1,7 @@
 //! The map object: its storage (one gpu-allocator buffer: counters, then the buckets), its
 //! geometry, the kernel of each operation, and the record layer.
 
-use super::geometry::{self, BUCKET_SLOTS, HEADER_BYTES};
+use super::geometry::{self, HEADER_BYTES};
 use super::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMapDesc, HashMapDeviceView,
     HashRetrieveArgs, HashTuning, HashValueType,
@@ -33,7 +33,6 @@ push_constants! {
     }
 }
 
-
 /// meta.comp modes.
 const META_RESET_CURSOR: u32 = 0;
 const META_WRITE_SIZE: u32 = 1;
@@ -42,11 +41,39 @@ const META_WRITE_HEADER: u32 = 3;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Op {
-    Insert,
-    Migrate,
-    Find,
-    Erase,
-    Retrieve,
+    Insert = 0,
+    Migrate = 1,
+    Find = 2,
+    Erase = 3,
+    Retrieve = 4,
+}
+
+/// The shader of each [`Op`] for a layout (build.rs names them
+/// `hash_<op>_k<bits>v<bits>[_packed]_b<bucket bytes>`).
+fn kernels(
+    key: HashKeyType,
+    value: HashValueType,
+    bucket_bytes: u32,
+    packed: bool,
+) -> Result<[&'static ShaderSource; 5]> {
+    let layout = format!("k{}v{}", key.bytes() * 8, value.bytes() * 8);
+    let find = |op: &str, packed: bool| -> Result<&'static ShaderSource> {
+        let name = format!(
+            "hash_{op}_{layout}{}_b{bucket_bytes}",
+            if packed { "_packed" } else { "" }
+        );
+        shaders::ALL_SHADERS
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+    };
+    Ok([
+        find("insert", packed)?,
+        find("migrate", packed)?,
+        find("find", false)?,
+        find("erase", false)?,
+        find("retrieve", false)?,
+    ])
 }
 
 /// A GPU hash map on a [`Context`]: owns its storage (through the context's gpu-allocator),
@@ -61,9 +88,11 @@ pub struct HashMap<'a> {
     key_type: HashKeyType,
     value_type: HashValueType,
     num_buckets: u32,
+    bucket_slots: u32,
     max_probes: u32,
     packed: bool,
     tuning: HashTuning,
+    kernels: [&'static ShaderSource; 5],
 }
 
 impl Context {
@@ -128,15 +157,25 @@ impl<'a> HashMap<'a> {
                 tuning.keys_per_invocation
             )));
         }
-        let buckets = geometry::buckets_for_capacity(desc.capacity).ok_or_else(|| {
+        let bucket_bytes = desc
+            .bucket_bytes
+            .unwrap_or_else(|| HashMapDesc::default_bucket_bytes(desc.key_type, desc.value_type));
+        if bucket_bytes != 32 && bucket_bytes != 64 {
+            return Err(Error::invalid(format!(
+                "hash map: bucket_bytes {bucket_bytes} is neither 32 nor 64"
+            )));
+        }
+        let slot_bytes = slot_bytes(desc.key_type, desc.value_type);
+        let bucket_slots = bucket_bytes as u64 / slot_bytes;
+        let buckets = geometry::buckets_for_capacity(desc.capacity, bucket_slots).ok_or_else(|| {
             Error::invalid(format!(
                 "hash map capacity {} is not in 1..={}",
                 desc.capacity,
                 geometry::MAX_SLOTS
             ))
         })?;
-        let slot_bytes = slot_bytes(desc.key_type, desc.value_type);
-        let bytes = HEADER_BYTES + buckets * BUCKET_SLOTS * slot_bytes;
+        let kernels = kernels(desc.key_type, desc.value_type, bucket_bytes, packed)?;
+        let bytes = HEADER_BYTES + buckets * bucket_bytes as u64;
         let storage = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, "vkalgo hash map")?;
         Ok(HashMap {
             ctx,
@@ -144,9 +183,11 @@ impl<'a> HashMap<'a> {
             key_type: desc.key_type,
             value_type: desc.value_type,
             num_buckets: buckets as u32,
+            bucket_slots: bucket_slots as u32,
             max_probes: geometry::max_probes(buckets),
             packed,
             tuning,
+            kernels,
         })
     }
 
@@ -165,9 +206,19 @@ impl<'a> HashMap<'a> {
         self.value_type
     }
 
-    /// Slots of the map (the requested capacity rounded up: `4 * buckets`).
+    /// Slots of the map (the requested capacity rounded up: slots per bucket * buckets).
     pub fn capacity(&self) -> u64 {
-        self.num_buckets as u64 * BUCKET_SLOTS
+        self.num_buckets as u64 * self.bucket_slots as u64
+    }
+
+    /// Slots per bucket.
+    pub fn bucket_slots(&self) -> u32 {
+        self.bucket_slots
+    }
+
+    /// Bytes per bucket (32 or 64).
+    pub fn bucket_bytes(&self) -> u32 {
+        self.bucket_slots * self.slot_bytes() as u32
     }
 
     /// Buckets of the map (a prime).
@@ -210,7 +261,7 @@ impl<'a> HashMap<'a> {
             key_bits: self.key_type.bytes() as u32 * 8,
             value_bits: self.value_type.bytes() as u32 * 8,
             slot_bytes: self.slot_bytes() as u32,
-            reserved: 0,
+            bucket_slots: self.bucket_slots,
         }
     }
 
@@ -223,48 +274,7 @@ impl<'a> HashMap<'a> {
     }
 
     fn shader(&self, op: Op) -> &'static ShaderSource {
-        use shaders::*;
-        let layout = match (self.key_type, self.value_type) {
-            (HashKeyType::U32, HashValueType::U32) => 0,
-            (HashKeyType::U32, HashValueType::U64) => 1,
-            (HashKeyType::U64, HashValueType::U32) => 2,
-            (HashKeyType::U64, HashValueType::U64) => 3,
-        };
-        let table: [&'static ShaderSource; 4] = match op {
-            Op::Insert if self.packed => return &HASH_INSERT_K32V32_PACKED,
-            Op::Migrate if self.packed => return &HASH_MIGRATE_K32V32_PACKED,
-            Op::Insert => [
-                &HASH_INSERT_K32V32,
-                &HASH_INSERT_K32V64,
-                &HASH_INSERT_K64V32,
-                &HASH_INSERT_K64V64,
-            ],
-            Op::Migrate => [
-                &HASH_MIGRATE_K32V32,
-                &HASH_MIGRATE_K32V64,
-                &HASH_MIGRATE_K64V32,
-                &HASH_MIGRATE_K64V64,
-            ],
-            Op::Find => [
-                &HASH_FIND_K32V32,
-                &HASH_FIND_K32V64,
-                &HASH_FIND_K64V32,
-                &HASH_FIND_K64V64,
-            ],
-            Op::Erase => [
-                &HASH_ERASE_K32V32,
-                &HASH_ERASE_K32V64,
-                &HASH_ERASE_K64V32,
-                &HASH_ERASE_K64V64,
-            ],
-            Op::Retrieve => [
-                &HASH_RETRIEVE_K32V32,
-                &HASH_RETRIEVE_K32V64,
-                &HASH_RETRIEVE_K64V32,
-                &HASH_RETRIEVE_K64V64,
-            ],
-        };
-        table[layout]
+        self.kernels[op as usize]
     }
 
     fn items_per_invocation(&self, shader: &ShaderSource) -> u64 {
@@ -505,7 +515,9 @@ impl<'a> HashMap<'a> {
             max_count: capacity as u32,
             ..self.base_push()
         };
-        let retrieve = self.ctx.kernel(self.shader(Op::Retrieve), self.specialization())?;
+        let retrieve = self
+            .ctx
+            .kernel(self.shader(Op::Retrieve), self.specialization())?;
         self.ctx.kernel(&shaders::HASH_META, self.specialization())?; // fail before recording
         self.record_meta(cmd, META_RESET_CURSOR, 0)?;
         let groups = (self.num_buckets as u64).div_ceil(self.tuning.workgroup_size as u64) as u32;

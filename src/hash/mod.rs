@@ -3,8 +3,25 @@
 //! layer (your command buffers and buffers), and from your own shaders
 //! (`glsl/public/vkalgo_hash_map.glsl`).
 //!
+//! ```no_run
+//! use vkalgo::{Context, HashKeyType, HashMapDesc, HashValueType};
+//! let ctx = Context::new()?;
+//! let mut map = ctx.hash_map(&HashMapDesc::new(HashKeyType::U64, HashValueType::U32, 1 << 20))?;
+//! map.insert(&[7u64, 8, 9], &[70u32, 80, 90])?;
+//! let mut values = [0u32; 2];
+//! let mut found = [false; 2];
+//! map.find(&[8u64, 1], &mut values, Some(&mut found))?;
+//! assert_eq!((values, found), ([80, 0], [true, false]));
+//! assert_eq!(map.erase(&[7u64, 1])?, 1);
+//! assert_eq!(map.size()?, 2);
+//! let (keys, values): (Vec<u64>, Vec<u32>) = map.retrieve_all()?;
+//! map.rehash(1 << 21)?;
+//! # Ok::<(), vkalgo::Error>(())
+//! ```
+//!
 //! # Scheme
-//! Open addressing over **buckets of 4 slots** (a 32-byte sector for u32/u32 maps), with
+//! Open addressing over **buckets of 32 or 64 bytes** (4 or 8 slots of a u32/u32 map, 2 or 4
+//! slots of 16 bytes otherwise; [`HashMapDesc::bucket_bytes`]), with
 //! **double hashing over buckets**: a key's probe sequence is bucket `h1 mod n`, then
 //! `+ step`, `+ 2 step`, ... (mod n) with `1 <= step < n` from a second hash and `n` a prime,
 //! so the sequence visits every bucket once. One invocation handles one key and reads a whole
@@ -33,10 +50,10 @@
 //!   seed): split the batch, or deduplicate it, where the last one must win. One occurrence
 //!   reports [`InsertStatus::Inserted`] if the key was new, the others `Updated`.
 //! - **Bounded, never hangs**: every operation visits at most
-//!   `min(buckets, 4096)` buckets ([`geometry::PROBE_LIMIT`]). An insert that finds no free
+//!   `min(buckets, 4096)` buckets ([`PROBE_LIMIT`]). An insert that finds no free
 //!   slot there does not store its key and reports it ([`InsertStatus::Full`], the failure
 //!   counter, and [`Error::TableFull`](crate::Error) from host calls); everything stored stays
-//!   stored and findable, and the size stays exact. Maps of up to 16384 slots are scanned
+//!   stored and findable, and the size stays exact. Maps of up to 4096 buckets are scanned
 //!   whole, so an insert fails there only when no slot at all is free.
 //! - **Exact size**: a counter updated by the kernels (new keys add, successful erases
 //!   subtract), exact after any sequence of operations.
@@ -44,8 +61,9 @@
 //!   inserts of one key in a batch land in different slots); they count as occupied until a
 //!   [`HashMap::rehash`] (to any capacity, the same one included) drops them.
 //!   [`HashMap::stats`] reports how many there are.
-//! - **Capacity rounding**: a map asked for `capacity` slots gets `4 * p` slots, `p` the
-//!   smallest prime `>= max(2, ceil(capacity / 4))` (e.g. 100 -> 116, 2^27 -> 2^27 + 140).
+//! - **Capacity rounding**: a map asked for `capacity` slots gets `s * p` slots, `s` the slots
+//!   per bucket and `p` the smallest prime `>= max(2, ceil(capacity / s))` (e.g. with 4 slots
+//!   per bucket 100 -> 116 and 2^27 -> 2^27 + 140; with 8, 100 -> 104).
 //!   [`HashMap::capacity`] returns it. At most 2^31 slots, and the storage (8 bytes per slot
 //!   for u32/u32, else 16) must fit one device allocation.
 //! - **Features**: u64 keys or u64 values need `shaderBufferInt64Atomics`
@@ -65,7 +83,7 @@ mod host;
 mod map;
 pub mod reference;
 
-pub use geometry::{BUCKET_SLOTS, PROBE_LIMIT};
+pub use geometry::PROBE_LIMIT;
 #[cfg(test)]
 pub(crate) use map::push_layouts;
 pub use map::HashMap;
@@ -136,6 +154,11 @@ pub struct HashMapDesc {
     /// (`Some(true)`, needs `shaderBufferInt64Atomics`) or with a 32-bit key CAS plus a value
     /// store (`Some(false)`). `None`: packed where the device allows. Ignored for other layouts.
     pub packed_insert: Option<bool>,
+    /// Bytes per bucket, 32 or 64 (`None`: [`HashMapDesc::default_bucket_bytes`]). A lookup
+    /// reads one bucket per probe; 64-byte buckets hold twice the slots, so probe sequences
+    /// are shorter (fewer dependent memory round trips, especially for absent keys and at high
+    /// load) for one more (adjacent) 32-byte sector per probe.
+    pub bucket_bytes: Option<u32>,
     /// Kernel tuning (`None`: vkalgo's choice for the device).
     pub tuning: Option<HashTuning>,
 }
@@ -168,8 +191,14 @@ impl HashMapDesc {
             value_type,
             capacity,
             packed_insert: None,
+            bucket_bytes: None,
             tuning: None,
         }
+    }
+
+    /// The bucket size vkalgo uses when none is given: 64 bytes.
+    pub fn default_bucket_bytes(_key_type: HashKeyType, _value_type: HashValueType) -> u32 {
+        64
     }
 }
 
@@ -265,8 +294,8 @@ pub struct HashMapDeviceView {
     pub value_bits: u32,
     /// Bytes per slot: 8 (u32 keys and values) or 16.
     pub slot_bytes: u32,
-    /// 0.
-    pub reserved: u32,
+    /// Slots per bucket (bucket bytes / slot bytes).
+    pub bucket_slots: u32,
 }
 
 /// Counters of a map.

@@ -1,6 +1,7 @@
 //! Hash-map benchmark: `vkalgo-bench hash [--log2n 26] [--loads 0.5,0.8] [--reps 10]
-//! [--tuning 256x1,256x4] [--unpacked] [--sweep-log2cap 27] [--sweep-log2batch 22]
-//! [--sweep-to 0.95] [--no-sweep]`.
+//! [--tuning 256x1,256x4] [--buckets 32,64] [--unpacked] [--sweep-log2cap 27]
+//! [--sweep-log2batch 22] [--sweep-to 0.95] [--no-sweep]`. The sweep uses the first tuning and
+//! bucket size.
 //!
 //! u32 keys and values, as the cuCollections static_map benchmark: N unique random keys
 //! (`--log2n`, default 2^26 on GPUs) inserted into an empty map of N / load slots, then N
@@ -22,6 +23,7 @@ struct Options {
     loads: Vec<f64>,
     reps: u32,
     tunings: Vec<Option<HashTuning>>,
+    buckets: Vec<Option<u32>>,
     unpacked: bool,
     sweep: bool,
     sweep_log2cap: u32,
@@ -36,6 +38,7 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
         loads: vec![0.5, 0.8],
         reps: if gpu { 10 } else { 3 },
         tunings: vec![None],
+        buckets: vec![None],
         unpacked: false,
         sweep: true,
         sweep_log2cap: if gpu { 27 } else { 20 },
@@ -60,6 +63,12 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
                             keys_per_invocation: k.parse().ok()?,
                         }))
                     })
+                    .collect()
+            }
+            "--buckets" => {
+                o.buckets = value
+                    .split(',')
+                    .filter_map(|s| s.parse().ok().map(Some))
                     .collect()
             }
             "--unpacked" => (o.unpacked, flag) = (true, true),
@@ -202,7 +211,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let started = std::time::Instant::now();
     let keys = unique_keys(2 * n, 0x5bd1_e995);
     let values: Vec<u32> = keys[..n].iter().map(|&k| mix32(k ^ 0x2545_f491) | 1).collect();
-    println!("generated {} keys in {:.1} s", keys.len(), started.elapsed().as_secs_f64());
+    println!(
+        "generated {} keys in {:.1} s",
+        keys.len(),
+        started.elapsed().as_secs_f64()
+    );
     let key_buf = GpuBuffer::new(ctx, 8 * n as u64, MemoryLocation::GpuOnly, "bench keys")?;
     let value_buf = GpuBuffer::new(ctx, 4 * n as u64, MemoryLocation::GpuOnly, "bench values")?;
     let out_buf = GpuBuffer::new(ctx, 4 * n as u64, MemoryLocation::GpuOnly, "bench out")?;
@@ -244,24 +257,29 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     println!("| op | variant | N | ms | G keys/s | verified |");
     println!("|---|---|---|---|---|---|");
     let mut rows = Vec::new();
-    let mut variants: Vec<(Option<HashTuning>, Option<bool>)> = o.tunings.iter().map(|&t| (t, None)).collect();
-    if o.unpacked {
-        variants.push((o.tunings[0], Some(false)));
+    let mut variants: Vec<(Option<HashTuning>, Option<u32>, Option<bool>)> = Vec::new();
+    for &bucket in &o.buckets {
+        variants.extend(o.tunings.iter().map(|&t| (t, bucket, None)));
+        if o.unpacked {
+            variants.push((o.tunings[0], bucket, Some(false)));
+        }
     }
     for &load in &o.loads {
-        for &(tuning, packed) in &variants {
+        for &(tuning, bucket_bytes, packed) in &variants {
             let capacity = (n as f64 / load).round() as u64;
             let map = HashMap::new(
                 ctx,
                 &HashMapDesc {
                     packed_insert: packed,
+                    bucket_bytes,
                     tuning,
                     ..HashMapDesc::new(HashKeyType::U32, HashValueType::U32, capacity)
                 },
             )?;
             let t = map.tuning();
             let variant = format!(
-                "load{load}_{}x{}{}",
+                "load{load}_b{}_{}x{}{}",
+                map.bucket_bytes(),
                 t.workgroup_size,
                 t.keys_per_invocation,
                 if map.packed_insert() { "" } else { "_unpacked" }
@@ -343,7 +361,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         }
     }
     if o.sweep {
-        sweep(ctx, &o, &stamps, &o.tunings[0])?;
+        sweep(ctx, &o, &stamps, &o.tunings[0], o.buckets[0])?;
     }
     println!("\nsummary: device {}, copy {copy_gbs:.0} GB/s", ctx.device_name());
     println!("| op | variant | N | ms | G keys/s | verified |");
@@ -369,9 +387,16 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
 
 /// The load sweep: one map of 2^sweep_log2cap slots (rounded up to 4 * prime), batches of
 /// 2^sweep_log2batch new keys until the load reaches `sweep_to`, each batch timed.
-fn sweep(ctx: &Context, o: &Options, stamps: &Stamps, tuning: &Option<HashTuning>) -> Result<()> {
+fn sweep(
+    ctx: &Context,
+    o: &Options,
+    stamps: &Stamps,
+    tuning: &Option<HashTuning>,
+    bucket_bytes: Option<u32>,
+) -> Result<()> {
     let desc = HashMapDesc {
         tuning: *tuning,
+        bucket_bytes,
         ..HashMapDesc::new(HashKeyType::U32, HashValueType::U32, 1 << o.sweep_log2cap)
     };
     let map = HashMap::new(ctx, &desc)?;
@@ -390,7 +415,8 @@ fn sweep(ctx: &Context, o: &Options, stamps: &Stamps, tuning: &Option<HashTuning
     upload(ctx, &key_buf, &keys)?;
     upload(ctx, &value_buf, &values)?;
     println!(
-        "\nload sweep: capacity {capacity} slots, batches of 2^{} keys (the last shorter), to load {:.3}",
+        "\nload sweep: capacity {capacity} slots ({}-byte buckets), batches of 2^{} keys (the last shorter), to load {:.3}",
+        map.bucket_bytes(),
         o.sweep_log2batch,
         total as f64 / capacity as f64
     );
@@ -430,7 +456,9 @@ fn sweep(ctx: &Context, o: &Options, stamps: &Stamps, tuning: &Option<HashTuning
             in_band.1 += ms;
         }
     }
-    let failed = [u32::from_le_bytes(counter.mapped().expect("mapped")[..4].try_into().unwrap())];
+    let failed = [u32::from_le_bytes(
+        counter.mapped().expect("mapped")[..4].try_into().unwrap(),
+    )];
     let size = map.size()?;
     // Every key findable at the final load; time that too.
     let out_buf = GpuBuffer::new(ctx, 4 * total, MemoryLocation::GpuOnly, "sweep out")?;
