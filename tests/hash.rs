@@ -175,8 +175,8 @@ fn model_sequence<K: TestKey, V: TestValue>(
     seed: u64,
     steps: usize,
 ) {
-    // Odd seeds use 32-byte buckets, even ones the default (64).
-    let bucket_bytes = (seed % 2 == 1).then_some(32);
+    // Odd seeds use 64-byte buckets, even ones the default (32).
+    let bucket_bytes = (seed % 2 == 1).then_some(64);
     model_sequence_tuned::<K, V>(ctx, capacity, packed, bucket_bytes, None, seed, steps)
 }
 
@@ -205,7 +205,7 @@ fn model_sequence_tuned<K: TestKey, V: TestValue>(
         },
     )
     .unwrap();
-    assert_eq!(map.bucket_bytes(), bucket_bytes.unwrap_or(64), "{what}");
+    assert_eq!(map.bucket_bytes(), bucket_bytes.unwrap_or(32), "{what}");
     assert!(map.capacity() >= capacity && map.capacity() % map.bucket_slots() as u64 == 0);
     let mut model = HashModel::new();
     // Keys come from a pool (so inserts overwrite and erases hit); `misses` never go in.
@@ -728,7 +728,7 @@ fn record_layer() {
         .unwrap();
     std::mem::swap(&mut map, &mut bigger);
     drop(bigger);
-    assert_eq!(map.capacity(), 20_012);
+    assert_eq!(map.capacity(), 20_014); // 2 slots per 32-byte bucket, 10007 buckets
     assert_eq!(map.stats().unwrap().tombstones, 0);
     check_size(&map, &model, "record rehash");
     check_lookups::<u64, u32>(&map, &mut model, &keys, "record rehash");
@@ -1068,7 +1068,7 @@ fn c_abi() {
             vkalgo_hash_map_capacity(map, &mut cap),
             VkalgoResult::VkalgoSuccess
         );
-        assert_eq!(cap, 1016); // 8 slots per 64-byte bucket, 127 buckets
+        assert_eq!(cap, 1004); // 4 slots per 32-byte bucket, 251 buckets
         assert_eq!(vkalgo_hash_map_size(map, &mut size), VkalgoResult::VkalgoSuccess);
         assert_eq!(size, 2);
         // insert with status on an overfilled table: TABLE_FULL and the statuses.
@@ -1082,14 +1082,17 @@ fn c_abi() {
             vkalgo_hash_map_create(ctx, &small_desc, &mut small),
             VkalgoResult::VkalgoSuccess
         );
-        let k10: Vec<u64> = (100..110).collect();
-        let mut status = [9u32; 10];
+        let mut cap_small = 0u64;
+        vkalgo_hash_map_capacity(small, &mut cap_small);
+        assert_eq!(cap_small, 10); // 2 slots per 32-byte bucket, 5 buckets
+        let k12: Vec<u64> = (100..112).collect();
+        let mut status = [9u32; 12];
         let r = vkalgo_hash_map_insert_status_host(
             small,
-            k10.as_ptr() as *const _,
-            k10.as_ptr() as *const _,
+            k12.as_ptr() as *const _,
+            k12.as_ptr() as *const _,
             status.as_mut_ptr(),
-            10,
+            12,
         );
         assert_eq!(r, VkalgoResult::VkalgoErrorTableFull);
         assert_eq!(
@@ -1097,14 +1100,14 @@ fn c_abi() {
                 .iter()
                 .filter(|&&s| s == VKALGO_HASH_STATUS_INSERTED)
                 .count(),
-            8
+            10
         );
         assert_eq!(
             status.iter().filter(|&&s| s == VKALGO_HASH_STATUS_FULL).count(),
             2
         );
         assert_eq!(
-            vkalgo_hash_map_insert_host(small, k10.as_ptr() as *const _, k10.as_ptr() as *const _, 10),
+            vkalgo_hash_map_insert_host(small, k12.as_ptr() as *const _, k12.as_ptr() as *const _, 12),
             VkalgoResult::VkalgoErrorTableFull
         );
         // A misaligned u64 array is refused.
@@ -1119,8 +1122,14 @@ fn c_abi() {
             VkalgoResult::VkalgoSuccess
         );
         assert_eq!(
-            (view.key_bits, view.value_bits, view.slot_bytes, view.num_buckets),
-            (64, 64, 16, 2)
+            (
+                view.key_bits,
+                view.value_bits,
+                view.slot_bytes,
+                view.bucket_slots,
+                view.num_buckets
+            ),
+            (64, 64, 16, 2, 5)
         );
         vkalgo_hash_map_destroy(small);
         vkalgo_hash_map_destroy(map);
@@ -1351,8 +1360,10 @@ fn tunings() {
             workgroup_size,
             keys_per_invocation,
         });
-        model_sequence_tuned::<u32, u32>(&ctx, 5000, None, None, tuning, 100 + i as u64, 30);
-        model_sequence_tuned::<u64, u64>(&ctx, 3000, None, Some(32), tuning, 200 + i as u64, 20);
+        // Small enough that a key probing every bucket stays under lavapipe's loop cap with 8
+        // keys per invocation (see HashTuning::for_device).
+        model_sequence_tuned::<u32, u32>(&ctx, 2000, None, None, tuning, 100 + i as u64, 30);
+        model_sequence_tuned::<u64, u64>(&ctx, 1000, None, Some(64), tuning, 200 + i as u64, 20);
     }
     for (workgroup_size, keys_per_invocation) in [(100, 1), (16, 1), (2048, 1), (256, 0), (256, 9)] {
         let desc = HashMapDesc {
@@ -1402,5 +1413,56 @@ fn heavy_contention_on_few_keys() {
     let values: Vec<u64> = (0..100_000u64).map(|i| i << 33).collect();
     insert(&map, &mut model, &keys, &values);
     check_lookups::<u64, u64>(&map, &mut model, &[0, 1 << 40, 7], "contention u64");
+    assert_no_validation_messages(&ctx);
+}
+
+/// Tables of just under 4096 buckets (scanned whole) filled to 100%: the last keys sit
+/// thousands of buckets deep in their probe sequences, failing keys walk all of them. Every
+/// stored key must still be found, exactly the free slots get used, and absent keys walk the
+/// whole table. (Also guards lavapipe's cap of 65535 loop iterations per invocation.)
+#[test]
+fn deep_probe_sequences_at_full_load() {
+    let ctx = context();
+    fn run<K: TestKey, V: TestValue>(ctx: &Context, bucket_bytes: u32) {
+        let slots = (bucket_bytes as u64
+            / if K::TYPE == HashKeyType::U32 && V::TYPE == HashValueType::U32 {
+                8
+            } else {
+                16
+            }) as u64;
+        let desc = HashMapDesc {
+            bucket_bytes: Some(bucket_bytes),
+            ..desc::<K, V>(4093 * slots) // 4093 is prime
+        };
+        let map = HashMap::new(ctx, &desc).unwrap();
+        assert_eq!(map.num_buckets(), 4093);
+        let cap = map.capacity() as usize;
+        let mut model = HashModel::new();
+        let mut rng = Rng(bucket_bytes as u64 + slots);
+        let mut seen = std::collections::HashSet::new();
+        let keys: Vec<K> = std::iter::from_fn(|| Some(K::random(&mut rng)))
+            .filter(|k| seen.insert(k.to_u64()))
+            .take(cap + cap / 10)
+            .collect();
+        let values: Vec<V> = keys.iter().map(|k| V::from_u64(k.to_u64() ^ 0xABCD)).collect();
+        // Fill in a few batches so the last ones probe deep.
+        let mut failed = 0;
+        for chunk in 0..4 {
+            let (a, b) = (chunk * keys.len() / 4, (chunk + 1) * keys.len() / 4);
+            failed += insert(&map, &mut model, &keys[a..b], &values[a..b]);
+        }
+        assert_eq!(
+            failed,
+            keys.len() - cap,
+            "{bucket_bytes}: the table fills exactly"
+        );
+        check_size(&map, &model, "full");
+        check_lookups::<K, V>(&map, &mut model, &keys, "full table");
+        check_retrieve::<K, V>(&map, &mut model, "full table");
+    }
+    run::<u32, u32>(&ctx, 64);
+    run::<u32, u32>(&ctx, 32);
+    run::<u64, u64>(&ctx, 64);
+    run::<u64, u32>(&ctx, 32);
     assert_no_validation_messages(&ctx);
 }
