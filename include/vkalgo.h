@@ -156,8 +156,8 @@ typedef struct VkalgoHashMapDesc {
   uint32_t key_type;
   // `VKALGO_VALUE_U32` (1) or `VKALGO_VALUE_U64` (2).
   uint32_t value_type;
-  // Slots wanted (> 0). The map rounds it up to s * p slots, s the slots per 64-byte bucket
-  // (8 for u32 keys and values, else 4) and p the smallest prime >= max(2, ceil(capacity /
+  // Slots wanted (> 0). The map rounds it up to s * p slots, s the slots per 32-byte bucket
+  // (4 for u32 keys and values, else 2) and p the smallest prime >= max(2, ceil(capacity /
   // s)); `vkalgo_hash_map_capacity` returns the result.
   uint64_t capacity;
 } VkalgoHashMapDesc;

@@ -1424,12 +1424,12 @@ fn heavy_contention_on_few_keys() {
 fn deep_probe_sequences_at_full_load() {
     let ctx = context();
     fn run<K: TestKey, V: TestValue>(ctx: &Context, bucket_bytes: u32) {
-        let slots = (bucket_bytes as u64
-            / if K::TYPE == HashKeyType::U32 && V::TYPE == HashValueType::U32 {
-                8
-            } else {
-                16
-            }) as u64;
+        let slot_bytes = if K::TYPE == HashKeyType::U32 && V::TYPE == HashValueType::U32 {
+            8
+        } else {
+            16
+        };
+        let slots = bucket_bytes as u64 / slot_bytes;
         let desc = HashMapDesc {
             bucket_bytes: Some(bucket_bytes),
             ..desc::<K, V>(4093 * slots) // 4093 is prime
