@@ -27,8 +27,8 @@
 // buckets of `bucket_slots` slots; a bucket is 32 or 64 bytes (chosen when the map is made). A
 // slot is {u32 key, u32 value} (8 bytes) when key and value are both u32, else 16 bytes:
 // {u32 key, u32 unused, u64 value}, {u64 key, u32 value, u32 unused} or {u64 key, u64 value}
-// (little endian). The two largest
-// key values are reserved: all ones marks an empty slot, all ones minus one an erased one.
+// (little endian). The two largest key values are reserved: all ones marks an empty slot, all
+// ones minus one an erased one.
 // A key lives in the first bucket of its probe sequence that had a free slot when it was
 // inserted: bucket h1 mod n, then + step, + 2 step, ... (mod n), where n = num_buckets is a
 // prime and 1 <= step < n, so the sequence visits every bucket once (double hashing over

@@ -24,8 +24,9 @@
 //! of 16 bytes otherwise; 64-byte buckets on request, [`HashMapDesc::bucket_bytes`]), with
 //! **double hashing over buckets**: a key's probe sequence is bucket `h1 mod n`, then
 //! `+ step`, `+ 2 step`, ... (mod n) with `1 <= step < n` from a second hash and `n` a prime,
-//! so the sequence visits every bucket once. One invocation handles one key and reads a whole
-//! bucket with vector loads. This is the windowed double-hashing layout of cuCollections
+//! so the sequence visits every bucket once. An invocation handles one key at a time (2 per
+//! invocation by default on GPUs, [`HashTuning`]) and reads a whole bucket per probe with
+//! vector loads. This is the windowed double-hashing layout of cuCollections
 //! (NVIDIA/cuCollections, `double_hashing` with bucket storage); the seed
 //! (seeds/003, "A Simple GPU Hash Table") used plain linear probing over single slots, whose
 //! probe lengths explode with primary clustering past ~0.8 load (mean 10, max 6474 probes at
@@ -77,6 +78,10 @@
 //! between two operations on one map (and between your writes of the inputs and the operation)
 //! record a barrier: [`HashMap::record_barrier`] covers map-to-map ordering. Lookups from your
 //! own shaders need the map's writes made visible to their stage first.
+//!
+//! The host calls (and [`HashMap::new`], which clears the new storage) submit to the context's
+//! queue and wait: do not call them from inside [`Context::submit_and_wait`](crate::Context)'s
+//! closure, which holds the context's submission lock.
 
 mod geometry;
 mod host;
