@@ -26,6 +26,253 @@ const PERMUTATIONS: &[Permutation] = &[
     ("scan_downsweep_scalar", "scan/downsweep.comp", &[("VEC_IO", "0")]),
     ("scan_lookback_vec4", "scan/lookback.comp", &[("VEC_IO", "1")]),
     ("scan_lookback_scalar", "scan/lookback.comp", &[("VEC_IO", "0")]),
+    // Hash map (src/hash): one permutation per key/value layout and bucket size (32 or 64
+    // bytes); u32/u32 inserts also with a packed 64-bit pair CAS.
+    (
+        "hash_insert_k32v32_packed_b32",
+        "hash/insert.comp",
+        &[
+            ("KEY_BITS", "32"),
+            ("VALUE_BITS", "32"),
+            ("BUCKET_BYTES", "32"),
+            ("PACKED_CAS", "1"),
+        ],
+    ),
+    (
+        "hash_insert_k32v32_b32",
+        "hash/insert.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_insert_k32v64_b32",
+        "hash/insert.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_insert_k64v32_b32",
+        "hash/insert.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_insert_k64v64_b32",
+        "hash/insert.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_migrate_k32v32_packed_b32",
+        "hash/migrate.comp",
+        &[
+            ("KEY_BITS", "32"),
+            ("VALUE_BITS", "32"),
+            ("BUCKET_BYTES", "32"),
+            ("PACKED_CAS", "1"),
+        ],
+    ),
+    (
+        "hash_migrate_k32v32_b32",
+        "hash/migrate.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_migrate_k32v64_b32",
+        "hash/migrate.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_migrate_k64v32_b32",
+        "hash/migrate.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_migrate_k64v64_b32",
+        "hash/migrate.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_find_k32v32_b32",
+        "hash/find.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_find_k32v64_b32",
+        "hash/find.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_find_k64v32_b32",
+        "hash/find.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_find_k64v64_b32",
+        "hash/find.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_erase_k32v32_b32",
+        "hash/erase.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_erase_k32v64_b32",
+        "hash/erase.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_erase_k64v32_b32",
+        "hash/erase.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_erase_k64v64_b32",
+        "hash/erase.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_retrieve_k32v32_b32",
+        "hash/retrieve.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_retrieve_k32v64_b32",
+        "hash/retrieve.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_retrieve_k64v32_b32",
+        "hash/retrieve.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_retrieve_k64v64_b32",
+        "hash/retrieve.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
+    ),
+    (
+        "hash_insert_k32v32_packed_b64",
+        "hash/insert.comp",
+        &[
+            ("KEY_BITS", "32"),
+            ("VALUE_BITS", "32"),
+            ("BUCKET_BYTES", "64"),
+            ("PACKED_CAS", "1"),
+        ],
+    ),
+    (
+        "hash_insert_k32v32_b64",
+        "hash/insert.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_insert_k32v64_b64",
+        "hash/insert.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_insert_k64v32_b64",
+        "hash/insert.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_insert_k64v64_b64",
+        "hash/insert.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_migrate_k32v32_packed_b64",
+        "hash/migrate.comp",
+        &[
+            ("KEY_BITS", "32"),
+            ("VALUE_BITS", "32"),
+            ("BUCKET_BYTES", "64"),
+            ("PACKED_CAS", "1"),
+        ],
+    ),
+    (
+        "hash_migrate_k32v32_b64",
+        "hash/migrate.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_migrate_k32v64_b64",
+        "hash/migrate.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_migrate_k64v32_b64",
+        "hash/migrate.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_migrate_k64v64_b64",
+        "hash/migrate.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_find_k32v32_b64",
+        "hash/find.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_find_k32v64_b64",
+        "hash/find.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_find_k64v32_b64",
+        "hash/find.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_find_k64v64_b64",
+        "hash/find.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_erase_k32v32_b64",
+        "hash/erase.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_erase_k32v64_b64",
+        "hash/erase.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_erase_k64v32_b64",
+        "hash/erase.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_erase_k64v64_b64",
+        "hash/erase.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_retrieve_k32v32_b64",
+        "hash/retrieve.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_retrieve_k32v64_b64",
+        "hash/retrieve.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_retrieve_k64v32_b64",
+        "hash/retrieve.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_retrieve_k64v64_b64",
+        "hash/retrieve.comp",
+        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
+    ),
+    (
+        "hash_meta",
+        "hash/meta.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
+    ),
 ];
 
 /// The radix-sort permutations (glsl/sort/): key width (KEY_BITS 32/64) x payload

@@ -25,6 +25,19 @@
 // Context flag: force single-pass look-back algorithms off.
 #define VKALGO_CONTEXT_LOOKBACK_OFF 4
 
+// Insert status: the key was new and is now in the map.
+#define VKALGO_HASH_STATUS_INSERTED 0
+
+// Insert status: the key was present (or inserted by another occurrence in the batch); its
+// value was overwritten.
+#define VKALGO_HASH_STATUS_UPDATED 1
+
+// Insert status: no free slot within the probe bound; the key was not stored.
+#define VKALGO_HASH_STATUS_FULL 2
+
+// Insert status: a reserved key (the two largest values of the key type); not stored.
+#define VKALGO_HASH_STATUS_RESERVED 3
+
 // Scan operation: exclusive sum.
 #define VKALGO_SCAN_EXCLUSIVE 0
 
@@ -53,31 +66,31 @@
 // Sort path: one workgroup for everything (small counts only).
 #define VKALGO_SORT_PATH_SMALL 3
 
-// Key type: `uint32_t`.
+// Key type: unsigned 32-bit integers (hash map and sort).
 #define VKALGO_KEY_U32 0
 
-// Key type: `int32_t`.
+// Key type: signed 32-bit integers (sort).
 #define VKALGO_KEY_I32 1
 
-// Key type: `float` (IEEE-754 totalOrder).
+// Key type: 32-bit floats (sort; IEEE-754 totalOrder).
 #define VKALGO_KEY_F32 2
 
-// Key type: `uint64_t`.
+// Key type: unsigned 64-bit integers (hash map and sort).
 #define VKALGO_KEY_U64 3
 
-// Key type: `int64_t`.
+// Key type: signed 64-bit integers (sort).
 #define VKALGO_KEY_I64 4
 
-// Key type: `double` (IEEE-754 totalOrder).
+// Key type: 64-bit floats (sort; IEEE-754 totalOrder).
 #define VKALGO_KEY_F64 5
 
-// Value type: no values.
+// Value type: no values (sort of keys only).
 #define VKALGO_VALUE_NONE 0
 
-// Value type: 4-byte values.
+// Value type: 32-bit values.
 #define VKALGO_VALUE_U32 1
 
-// Value type: 8-byte values.
+// Value type: 64-bit values.
 #define VKALGO_VALUE_U64 2
 
 // Status of every vkalgo call: 0 is success, errors are negative and distinct.
@@ -119,6 +132,9 @@ typedef int32_t VkalgoResult;
 // A vkalgo context: a Vulkan device with vkalgo's pipelines and allocator.
 typedef struct VkalgoContext VkalgoContext;
 
+// A GPU hash map (owns its device memory). Destroy it before its context.
+typedef struct VkalgoHashMap VkalgoHashMap;
+
 // A scan plan (path, tuning, scratch size fixed for one context).
 typedef struct VkalgoScanPlan VkalgoScanPlan;
 
@@ -150,6 +166,110 @@ typedef struct VkalgoExternalContextDesc {
   uint64_t timeout_ns;
 } VkalgoExternalContextDesc;
 
+// What hash map to create.
+typedef struct VkalgoHashMapDesc {
+  // `VKALGO_KEY_U32` (0) or `VKALGO_KEY_U64` (3). The two largest key values are reserved.
+  uint32_t key_type;
+  // `VKALGO_VALUE_U32` (1) or `VKALGO_VALUE_U64` (2).
+  uint32_t value_type;
+  // Slots wanted (> 0). The map rounds it up to s * p slots, s the slots per 32-byte bucket
+  // (4 for u32 keys and values, else 2) and p the smallest prime >= max(2, ceil(capacity /
+  // s)); `vkalgo_hash_map_capacity` returns the result.
+  uint64_t capacity;
+} VkalgoHashMapDesc;
+
+// What a shader needs to look keys up in a map: `VkalgoHashMapView` of
+// `vkalgo/glsl/vkalgo_hash_map.glsl` (same 32-byte layout). Valid until the map is destroyed
+// or rehashed.
+typedef struct VkalgoHashMapDeviceView {
+  // Device address of bucket 0.
+  uint64_t buckets;
+  // Number of buckets (a prime, or 2).
+  uint32_t num_buckets;
+  // Buckets a lookup visits at most.
+  uint32_t max_probes;
+  // 32 or 64.
+  uint32_t key_bits;
+  // 32 or 64.
+  uint32_t value_bits;
+  // Bytes per slot: 8 (u32 keys and values) or 16.
+  uint32_t slot_bytes;
+  // Slots per bucket.
+  uint32_t bucket_slots;
+} VkalgoHashMapDeviceView;
+
+// A range of a buffer created with `VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+// VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT`; offset and size in bytes.
+typedef struct VkalgoBufferRange {
+  // The buffer (VK_NULL_HANDLE: no range).
+  VkBuffer buffer;
+  // First byte of the range.
+  VkDeviceSize offset;
+  // Bytes in the range.
+  VkDeviceSize size;
+} VkalgoBufferRange;
+
+// The buffers of a recorded insert. Optional ranges: `buffer = VK_NULL_HANDLE` for none.
+typedef struct VkalgoHashInsertArgs {
+  // Keys (the map's key type).
+  struct VkalgoBufferRange keys;
+  // Values (the map's value type), one per key.
+  struct VkalgoBufferRange values;
+  // Number of keys when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count: a u32 at `count_buffer.offset`, read on the GPU, clamped to
+  // `max_count`. VK_NULL_HANDLE: use `count`.
+  struct VkalgoBufferRange count_buffer;
+  // The largest indirect count (sizes the dispatch and the range checks).
+  uint64_t max_count;
+  // Optional per-key u32 `VKALGO_HASH_STATUS_*` codes.
+  struct VkalgoBufferRange status;
+  // Optional u32 that the number of keys not stored (full or reserved) is ADDED to.
+  struct VkalgoBufferRange failed_count;
+} VkalgoHashInsertArgs;
+
+// The buffers of a recorded find (or contains, without values).
+typedef struct VkalgoHashFindArgs {
+  // Keys to look up.
+  struct VkalgoBufferRange keys;
+  // Optional output values (0 for absent keys).
+  struct VkalgoBufferRange values;
+  // Optional output u32 flags: 1 found, 0 not.
+  struct VkalgoBufferRange found;
+  // Number of keys when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count (see `VkalgoHashInsertArgs`).
+  struct VkalgoBufferRange count_buffer;
+  // The largest indirect count.
+  uint64_t max_count;
+} VkalgoHashFindArgs;
+
+// The buffers of a recorded erase.
+typedef struct VkalgoHashEraseArgs {
+  // Keys to erase.
+  struct VkalgoBufferRange keys;
+  // Optional output u32 flags: 1 if this key erased an entry.
+  struct VkalgoBufferRange erased;
+  // Number of keys when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count (see `VkalgoHashInsertArgs`).
+  struct VkalgoBufferRange count_buffer;
+  // The largest indirect count.
+  uint64_t max_count;
+} VkalgoHashEraseArgs;
+
+// The buffers of a recorded retrieve_all.
+typedef struct VkalgoHashRetrieveArgs {
+  // Output keys (room for `capacity`).
+  struct VkalgoBufferRange keys;
+  // Optional output values (room for `capacity`).
+  struct VkalgoBufferRange values;
+  // Entries the outputs can take.
+  uint64_t capacity;
+  // A u32 receiving the number of live entries (may exceed `capacity`).
+  struct VkalgoBufferRange count_out;
+} VkalgoHashRetrieveArgs;
+
 // What to plan a scan for.
 typedef struct VkalgoScanDesc {
   // `VKALGO_SCAN_EXCLUSIVE` or `VKALGO_SCAN_INCLUSIVE`.
@@ -169,17 +289,6 @@ typedef struct VkalgoMemoryRequirements {
   // Usage flags the scratch buffer must have.
   VkBufferUsageFlags scratch_usage;
 } VkalgoMemoryRequirements;
-
-// A range of a buffer created with `VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-// VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT`; offset and size in bytes.
-typedef struct VkalgoBufferRange {
-  // The buffer (VK_NULL_HANDLE: no range).
-  VkBuffer buffer;
-  // First byte of the range.
-  VkDeviceSize offset;
-  // Bytes in the range.
-  VkDeviceSize size;
-} VkalgoBufferRange;
 
 // The buffers of one recorded scan (u32 elements).
 typedef struct VkalgoScanArgs {
@@ -278,6 +387,121 @@ const char *vkalgo_result_string(VkalgoResult r);
 // The detail of the last failed call on this thread ("" after a success; never NULL). Valid
 // until the next vkalgo call on this thread.
 const char *vkalgo_last_error_message(void);
+
+// Creates an empty hash map on `ctx` (allocates and clears its storage; blocking). `*out` is
+// set only on success. Errors: unknown key/value type or capacity 0 (INVALID_ARGUMENT), u64
+// keys/values on a device without 64-bit buffer atomics (UNSUPPORTED), too large
+// (OUT_OF_MEMORY or INVALID_ARGUMENT).
+VkalgoResult vkalgo_hash_map_create(struct VkalgoContext *ctx,
+                                    const struct VkalgoHashMapDesc *desc,
+                                    struct VkalgoHashMap **out);
+
+// Destroys a map and frees its memory (NULL: no-op). Work recorded with it must have finished.
+void vkalgo_hash_map_destroy(struct VkalgoHashMap *map);
+
+// Inserts `count` keys with their values (blocking). A present key gets the new value; of
+// duplicate keys in one call one value is stored, unspecified which. A reserved key (the
+// two largest values of the key type) refuses the whole call with INVALID_ARGUMENT before
+// anything changes. Keys that find no free slot are not stored: VKALGO_ERROR_TABLE_FULL,
+// with every other key stored and the size exact.
+VkalgoResult vkalgo_hash_map_insert_host(struct VkalgoHashMap *map,
+                                         const void *keys,
+                                         const void *values,
+                                         size_t count);
+
+// `vkalgo_hash_map_insert_host` that also writes each key's `VKALGO_HASH_STATUS_*` code to
+// `status_out` (`count` u32; written also when the result is VKALGO_ERROR_TABLE_FULL).
+VkalgoResult vkalgo_hash_map_insert_status_host(struct VkalgoHashMap *map,
+                                                const void *keys,
+                                                const void *values,
+                                                uint32_t *status_out,
+                                                size_t count);
+
+// Looks up `count` keys (blocking): `values_out[i]` gets the value (0 when absent) and, if
+// `found_out` is not NULL, `found_out[i]` 1 (found) or 0. On error the outputs are unchanged.
+VkalgoResult vkalgo_hash_map_find_host(struct VkalgoHashMap *map,
+                                       const void *keys,
+                                       void *values_out,
+                                       uint8_t *found_out,
+                                       size_t count);
+
+// Whether each of `count` keys is in the map (blocking): `found_out[i]` 1 or 0.
+VkalgoResult vkalgo_hash_map_contains_host(struct VkalgoHashMap *map,
+                                           const void *keys,
+                                           uint8_t *found_out,
+                                           size_t count);
+
+// Erases `count` keys (blocking; tombstones). Absent and reserved keys are no error.
+VkalgoResult vkalgo_hash_map_erase_host(struct VkalgoHashMap *map, const void *keys, size_t count);
+
+// The exact number of live keys.
+VkalgoResult vkalgo_hash_map_size(struct VkalgoHashMap *map, uint64_t *out);
+
+// The number of slots (the requested capacity rounded up).
+VkalgoResult vkalgo_hash_map_capacity(const struct VkalgoHashMap *map, uint64_t *out);
+
+// The number of erased slots not yet reclaimed (a rehash reclaims them).
+VkalgoResult vkalgo_hash_map_tombstones(struct VkalgoHashMap *map, uint64_t *out);
+
+// Moves the entries into new storage of `new_capacity` slots (rounded up), dropping
+// tombstones; the same capacity is fine. Below the number of live keys: INVALID_ARGUMENT.
+// If keys find no slot: VKALGO_ERROR_TABLE_FULL and the map is unchanged. The device view
+// changes.
+VkalgoResult vkalgo_hash_map_rehash(struct VkalgoHashMap *map, uint64_t new_capacity);
+
+// Removes every entry (blocking).
+VkalgoResult vkalgo_hash_map_clear_host(struct VkalgoHashMap *map);
+
+// Copies every live entry (in no particular order) into `keys_out` / `values_out`, which
+// have room for `capacity_out` entries, and sets `*count_out` to the number of entries. If
+// they do not fit: INVALID_ARGUMENT, `*count_out` = the needed count, nothing else written.
+VkalgoResult vkalgo_hash_map_retrieve_all_host(struct VkalgoHashMap *map,
+                                               void *keys_out,
+                                               void *values_out,
+                                               size_t capacity_out,
+                                               size_t *count_out);
+
+// What a shader needs to look keys up in the map (see `VkalgoHashMapDeviceView`).
+VkalgoResult vkalgo_hash_map_device_view(const struct VkalgoHashMap *map,
+                                         struct VkalgoHashMapDeviceView *out);
+
+// Records a barrier ordering map operations with each other (COMPUTE_SHADER and TRANSFER
+// writes before COMPUTE_SHADER and TRANSFER reads and writes). Record it between two
+// operations on a map.
+VkalgoResult vkalgo_hash_map_record_barrier(const struct VkalgoHashMap *map,
+                                            VkCommandBuffer command_buffer);
+
+// Records emptying the map (TRANSFER fills, then a barrier to COMPUTE_SHADER).
+VkalgoResult vkalgo_hash_map_record_clear(const struct VkalgoHashMap *map,
+                                          VkCommandBuffer command_buffer);
+
+// Records an insert (see `vkalgo_hash_map_insert_host` for the semantics; reserved keys are
+// skipped and reported per key). Inputs are read and outputs written in COMPUTE_SHADER.
+// Nothing is recorded on error.
+VkalgoResult vkalgo_hash_map_record_insert(const struct VkalgoHashMap *map,
+                                           VkCommandBuffer command_buffer,
+                                           const struct VkalgoHashInsertArgs *args);
+
+// Records a lookup (values and/or found flags). Nothing is recorded on error.
+VkalgoResult vkalgo_hash_map_record_find(const struct VkalgoHashMap *map,
+                                         VkCommandBuffer command_buffer,
+                                         const struct VkalgoHashFindArgs *args);
+
+// Records an erase. Nothing is recorded on error.
+VkalgoResult vkalgo_hash_map_record_erase(const struct VkalgoHashMap *map,
+                                          VkCommandBuffer command_buffer,
+                                          const struct VkalgoHashEraseArgs *args);
+
+// Records writing the size (a u32) to `dst` (COMPUTE_SHADER write).
+VkalgoResult vkalgo_hash_map_record_size(const struct VkalgoHashMap *map,
+                                         VkCommandBuffer command_buffer,
+                                         struct VkalgoBufferRange dst);
+
+// Records compacting the live entries into the caller's buffers and their number into
+// `count_out`. Nothing is recorded on error.
+VkalgoResult vkalgo_hash_map_record_retrieve_all(const struct VkalgoHashMap *map,
+                                                 VkCommandBuffer command_buffer,
+                                                 const struct VkalgoHashRetrieveArgs *args);
 
 // Exclusive sum of `count` u32 from `input` into `output` on the GPU (blocking).
 // `input == output` is allowed. On error `output` is unchanged.

@@ -60,6 +60,15 @@ done
 step "Rust example: Morton codes sorted with their indices"
 cargo run --release --example morton_sort 100000
 
+for threads in 1 4; do
+  step "hash map tests, LP_NUM_THREADS=$threads"
+  LP_NUM_THREADS=$threads cargo test --release --test hash -- --test-threads=1
+done
+for width in 128 512; do
+  step "hash map tests, LP_NATIVE_VECTOR_WIDTH=$width (subgroup size $((width / 32)))"
+  LP_NATIVE_VECTOR_WIDTH=$width cargo test --release --test hash -- --test-threads=1
+done
+
 step "CMake package + C/C++ tests against the installed package"
 scripts/ffi-test.sh
 

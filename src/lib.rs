@@ -1,7 +1,8 @@
 //! # vkalgo
 //!
-//! GPU data-organization algorithms on Vulkan: prefix scan ([`scan`]) and radix sort
-//! ([`sort`]) today; multisplit, merge, hash tables and set operations on the same foundation.
+//! GPU data-organization algorithms on Vulkan: prefix scan ([`scan`]), radix sort ([`sort`])
+//! and a GPU hash map ([`HashMap`], module [`hash`]) today; multisplit, merge and set
+//! operations on the same foundation.
 //!
 //! Three layers, one implementation:
 //! - **Record layer** for engines: plan once, then record passes into your own command
@@ -36,6 +37,7 @@
 pub mod capi;
 pub mod core;
 mod error;
+pub mod hash;
 pub mod scan;
 pub mod sort;
 
@@ -45,6 +47,10 @@ pub use crate::core::{
 };
 pub use ash;
 pub use error::{Error, Result};
+pub use hash::{
+    HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashMapDeviceView,
+    HashMapStats, HashRetrieveArgs, HashTuning, HashValueType, InsertStatus,
+};
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
 pub use sort::{
     KeyType, SortArgs, SortDesc, SortKey, SortMemoryRequirements, SortOptions, SortPath, SortPlan,
@@ -62,6 +68,7 @@ mod push_constant_tests {
         let layouts = crate::scan::push_layouts()
             .into_iter()
             .chain(crate::sort::push_layouts())
+            .chain(crate::hash::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {
             let glsl = push_constant_members(shader.spirv);

@@ -6,6 +6,7 @@
 //! type and length; handles must come from the matching create call and not be destroyed.
 #![allow(clippy::missing_safety_doc)]
 
+pub mod hash;
 pub mod scan;
 pub mod sort;
 pub mod types;

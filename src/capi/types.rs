@@ -88,21 +88,21 @@ impl From<crate::MemoryRequirements> for VkalgoMemoryRequirements {
     }
 }
 
-/// Key type: `uint32_t`.
+/// Key type: unsigned 32-bit integers (hash map and sort).
 pub const VKALGO_KEY_U32: u32 = 0;
-/// Key type: `int32_t`.
+/// Key type: signed 32-bit integers (sort).
 pub const VKALGO_KEY_I32: u32 = 1;
-/// Key type: `float` (IEEE-754 totalOrder).
+/// Key type: 32-bit floats (sort; IEEE-754 totalOrder).
 pub const VKALGO_KEY_F32: u32 = 2;
-/// Key type: `uint64_t`.
+/// Key type: unsigned 64-bit integers (hash map and sort).
 pub const VKALGO_KEY_U64: u32 = 3;
-/// Key type: `int64_t`.
+/// Key type: signed 64-bit integers (sort).
 pub const VKALGO_KEY_I64: u32 = 4;
-/// Key type: `double` (IEEE-754 totalOrder).
+/// Key type: 64-bit floats (sort; IEEE-754 totalOrder).
 pub const VKALGO_KEY_F64: u32 = 5;
-/// Value type: no values.
+/// Value type: no values (sort of keys only).
 pub const VKALGO_VALUE_NONE: u32 = 0;
-/// Value type: 4-byte values.
+/// Value type: 32-bit values.
 pub const VKALGO_VALUE_U32: u32 = 1;
-/// Value type: 8-byte values.
+/// Value type: 64-bit values.
 pub const VKALGO_VALUE_U64: u32 = 2;

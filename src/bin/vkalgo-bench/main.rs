@@ -8,6 +8,7 @@
 //! tab-separated `RESULT` line (see bench/compare.py).
 
 mod common;
+mod hash;
 mod scan;
 mod sort;
 
@@ -41,8 +42,9 @@ fn main() -> Result<()> {
     let result = match algorithm.as_str() {
         "scan" => scan::run(&ctx, &args),
         "sort" => sort::run(&ctx, &args),
+        "hash" => hash::run(&ctx, &args),
         other => {
-            eprintln!("unknown algorithm {other} (scan, sort)");
+            eprintln!("unknown algorithm {other} (scan, sort, hash)");
             std::process::exit(2);
         }
     };

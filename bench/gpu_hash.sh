@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Hash-map benchmark on the GPU machine: builds the linear-probing CUDA baseline
+# (bench/cuda/hash_bench.cu) with nvcc, runs it and `vkalgo-bench hash` in one command, and
+# prints the comparison (bench/hash_compare.py) last. Run from the repository root. Arguments
+# are passed to `vkalgo-bench hash`.
+#
+# Environment:
+#   OUT           output folder (default /tmp/out): cuda_lp.txt, vkalgo.txt, table.md
+#   VKALGO_BENCH  the vkalgo-bench binary (default .devbin/vkalgo-bench)
+#   CUDA_SRC      the CUDA source (default bench/cuda/hash_bench.cu)
+#   COMPARE       the comparison script (default bench/hash_compare.py)
+#   LP_ARGS       arguments of the CUDA program (default "26 10 27 22 0.95")
+#   ARCH          nvcc target (default sm_90)
+set -euo pipefail
+
+OUT="${OUT:-/tmp/out}"
+VKALGO_BENCH="${VKALGO_BENCH:-.devbin/vkalgo-bench}"
+CUDA_SRC="${CUDA_SRC:-bench/cuda/hash_bench.cu}"
+COMPARE="${COMPARE:-bench/hash_compare.py}"
+LP_ARGS="${LP_ARGS:-26 10 27 22 0.95}"
+ARCH="${ARCH:-sm_90}"
+mkdir -p "$OUT"
+
+# Vulkan loader (and GL libraries) shipped as .deb files next to the checkout.
+if [ -d .gl ]; then
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+fi
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
+NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
+"$NVCC" --version | tail -n 2
+"$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/hash_bench "$CUDA_SRC"
+
+lp_rc=0
+# LP_ARGS is split into separate arguments on purpose.
+# shellcheck disable=SC2086
+/tmp/hash_bench $LP_ARGS | tee "$OUT/cuda_lp.txt" || lp_rc=$?
+
+vk_rc=0
+"$VKALGO_BENCH" hash "$@" | tee "$OUT/vkalgo.txt" || vk_rc=$?
+
+echo
+python3 "$COMPARE" "$OUT/cuda_lp.txt" "$OUT/vkalgo.txt" | tee "$OUT/table.md"
+[ "$lp_rc" -eq 0 ] || echo "hash_bench exited with status $lp_rc" >&2
+[ "$vk_rc" -eq 0 ] || echo "vkalgo-bench exited with status $vk_rc" >&2
+exit $((lp_rc | vk_rc))

@@ -1,0 +1,244 @@
+// vkalgo_hash_map.glsl: look up keys of a vkalgo GPU hash map from your own shaders.
+//
+// Installed with the C header (CMake package: <prefix>/include/vkalgo/glsl/vkalgo_hash_map.glsl;
+// in the source tree: glsl/public/). vkalgo's own hash-map kernels include this file too, so
+// the hashing and the probe sequence here are exactly the ones the map was built with.
+//
+// Usage (GLSL 4.60, Vulkan 1.2+, bufferDeviceAddress, shaderInt64):
+//
+//     #version 460
+//     #include "vkalgo_hash_map.glsl"
+//     layout(push_constant) uniform Push { VkalgoHashMapView map; uint64_t keys; ... } pc;
+//     ...
+//     uint value;
+//     if (vkalgo_hash_map_find_u32_u32(pc.map, key, value)) { ... }
+//
+// Fill `map` with what vkalgo returns for the map: `HashMap::device_view()` (Rust) or
+// `vkalgo_hash_map_device_view()` (C). The struct is 32 bytes, 8-byte aligned, with the same
+// layout in push constants, std140 and std430 blocks and in C/Rust (VkalgoHashMapDeviceView).
+// The view stays valid until the map is destroyed or rehashed (a rehash moves the storage).
+//
+// Synchronization: a lookup reads the map's storage with plain loads. Make the map operations
+// that wrote it (insert, erase, clear, rehash: COMPUTE_SHADER writes; clear also TRANSFER
+// writes) visible to your shader's stage with a memory barrier first, and do not run map
+// writes concurrently with your lookups.
+//
+// Table layout (what the functions below rely on): the map is an array of `num_buckets`
+// buckets of `bucket_slots` slots; a bucket is 32 or 64 bytes (chosen when the map is made). A
+// slot is {u32 key, u32 value} (8 bytes) when key and value are both u32, else 16 bytes:
+// {u32 key, u32 unused, u64 value}, {u64 key, u32 value, u32 unused} or {u64 key, u64 value}
+// (little endian). The two largest key values are reserved: all ones marks an empty slot, all
+// ones minus one an erased one.
+// A key lives in the first bucket of its probe sequence that had a free slot when it was
+// inserted: bucket h1 mod n, then + step, + 2 step, ... (mod n), where n = num_buckets is a
+// prime and 1 <= step < n, so the sequence visits every bucket once (double hashing over
+// buckets, as in cuCollections' double_hashing probing scheme with bucket/"window" storage).
+// A bucket with an empty slot ends a lookup; so does max_probes buckets.
+#ifndef VKALGO_HASH_MAP_GLSL
+#define VKALGO_HASH_MAP_GLSL
+
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+
+// Reserved keys.
+const uint VKALGO_HASH_EMPTY_U32 = 0xFFFFFFFFu;
+const uint VKALGO_HASH_ERASED_U32 = 0xFFFFFFFEu;
+const uint64_t VKALGO_HASH_EMPTY_U64 = 0xFFFFFFFFFFFFFFFFul;
+const uint64_t VKALGO_HASH_ERASED_U64 = 0xFFFFFFFFFFFFFFFEul;
+
+// What a shader needs to know about a map (VkalgoHashMapDeviceView in C and Rust).
+struct VkalgoHashMapView {
+    uint64_t buckets;   // device address of bucket 0
+    uint num_buckets;   // a prime (or 2)
+    uint max_probes;    // buckets a lookup visits at most: min(num_buckets, 4096)
+    uint key_bits;      // 32 or 64
+    uint value_bits;    // 32 or 64
+    uint slot_bytes;    // 8 (u32 keys and values) or 16
+    uint bucket_slots;  // slots per bucket: bucket bytes (32 or 64) / slot_bytes
+};
+
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer VkalgoHashBucketRef {
+    uvec4 v[];
+};
+
+// murmur3's 32-bit finalizer (the seed's hash): a bijection with full avalanche.
+uint vkalgo_hash_fmix32(uint h) {
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+// murmur3's 64-bit finalizer.
+uint64_t vkalgo_hash_fmix64(uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdul;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ul;
+    h ^= h >> 33;
+    return h;
+}
+
+// The two hashes of a key: x picks the first bucket, y the step.
+uvec2 vkalgo_hash_u32(uint key) {
+    return uvec2(vkalgo_hash_fmix32(key), vkalgo_hash_fmix32(key ^ 0x9e3779b9u));
+}
+
+uvec2 vkalgo_hash_u64(uint64_t key) {
+    uint64_t h = vkalgo_hash_fmix64(key);
+    return uvec2(uint(h >> 32), uint(h));
+}
+
+// floor(h * n / 2^32): h mapped onto [0, n) without a division (Lemire's fast range).
+uint vkalgo_hash_range(uint h, uint n) {
+    uint hi, lo;
+    umulExtended(h, n, hi, lo);
+    return hi;
+}
+
+uint vkalgo_hash_first_bucket(uvec2 h, uint num_buckets) {
+    return vkalgo_hash_range(h.x, num_buckets);
+}
+
+// In [1, num_buckets - 1] (1 when num_buckets < 2): coprime with the prime bucket count.
+uint vkalgo_hash_step(uvec2 h, uint num_buckets) {
+    return 1u + vkalgo_hash_range(h.y, max(num_buckets, 2u) - 1u);
+}
+
+uint vkalgo_hash_next_bucket(uint bucket, uint step, uint num_buckets) {
+    bucket += step;
+    return bucket >= num_buckets ? bucket - num_buckets : bucket;
+}
+
+uint64_t vkalgo_hash_bucket_address(VkalgoHashMapView map, uint bucket) {
+    return map.buckets + uint64_t(bucket) * uint64_t(map.slot_bytes * map.bucket_slots);
+}
+
+// Stands in for the missing half of a 32-byte bucket: an ERASED key (u32 or u64), which
+// matches no lookup and is not empty.
+const uvec4 VKALGO_HASH_NO_SLOTS = uvec4(0xFFFFFFFEu, 0xFFFFFFFFu, 0xFFFFFFFEu, 0xFFFFFFFFu);
+
+// The bucket as four uvec4 (a 32-byte bucket: the last two are VKALGO_HASH_NO_SLOTS). The
+// loads of one bucket are independent, so they are in flight together.
+void vkalgo_hash_load_bucket(VkalgoHashMapView map, uint bucket, out uvec4 s[4]) {
+    VkalgoHashBucketRef b = VkalgoHashBucketRef(vkalgo_hash_bucket_address(map, bucket));
+    s[0] = b.v[0];
+    s[1] = b.v[1];
+    s[2] = VKALGO_HASH_NO_SLOTS;
+    s[3] = VKALGO_HASH_NO_SLOTS;
+    if (map.slot_bytes * map.bucket_slots == 64u) {
+        s[2] = b.v[2];
+        s[3] = b.v[3];
+    }
+}
+
+// ---- u32 keys, u32 values (8-byte slots: 4 or 8 per bucket) -------------------------------
+
+bool vkalgo_hash_map_find_u32_u32(VkalgoHashMapView map, uint key, out uint value) {
+    value = 0u;
+    if (key >= VKALGO_HASH_ERASED_U32) {
+        return false;
+    }
+    uvec2 h = vkalgo_hash_u32(key);
+    uint bucket = vkalgo_hash_first_bucket(h, map.num_buckets);
+    uint step = vkalgo_hash_step(h, map.num_buckets);
+    for (uint probe = 0u; probe < map.max_probes; ++probe) {
+        uvec4 s[4];
+        vkalgo_hash_load_bucket(map, bucket, s);
+        bool any_empty = false;
+        for (uint j = 0u; j < 4u; ++j) {
+            if (s[j].x == key) { value = s[j].y; return true; }
+            if (s[j].z == key) { value = s[j].w; return true; }
+            any_empty = any_empty || s[j].x == VKALGO_HASH_EMPTY_U32 || s[j].z == VKALGO_HASH_EMPTY_U32;
+        }
+        if (any_empty) {
+            return false;
+        }
+        bucket = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
+    }
+    return false;
+}
+
+// ---- 16-byte slots: one uvec4 per slot, 2 or 4 per bucket -----------------------------------
+
+// Finds `key` (its low 32 bits in key_lo, high in key_hi; key_hi unused for u32 keys) in a
+// map with 16-byte slots; returns the slot (.zw: the value words) or false.
+bool vkalgo_hash_find_slot16(VkalgoHashMapView map, uvec2 h, uint key_lo, uint key_hi,
+                             bool key64, out uvec4 slot) {
+    slot = uvec4(0u);
+    uint bucket = vkalgo_hash_first_bucket(h, map.num_buckets);
+    uint step = vkalgo_hash_step(h, map.num_buckets);
+    for (uint probe = 0u; probe < map.max_probes; ++probe) {
+        uvec4 s[4];
+        vkalgo_hash_load_bucket(map, bucket, s);
+        bool any_empty = false;
+        for (uint j = 0u; j < 4u; ++j) {
+            bool hi_match = !key64 || s[j].y == key_hi;
+            if (s[j].x == key_lo && hi_match) {
+                slot = s[j];
+                return true;
+            }
+            any_empty = any_empty || (s[j].x == 0xFFFFFFFFu && (!key64 || s[j].y == 0xFFFFFFFFu));
+        }
+        if (any_empty) {
+            return false;
+        }
+        bucket = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
+    }
+    return false;
+}
+
+bool vkalgo_hash_map_find_u32_u64(VkalgoHashMapView map, uint key, out uint64_t value) {
+    value = 0ul;
+    if (key >= VKALGO_HASH_ERASED_U32) {
+        return false;
+    }
+    uvec4 slot;
+    bool found = vkalgo_hash_find_slot16(map, vkalgo_hash_u32(key), key, 0u, false, slot);
+    value = found ? packUint2x32(slot.zw) : 0ul;
+    return found;
+}
+
+bool vkalgo_hash_map_find_u64_u32(VkalgoHashMapView map, uint64_t key, out uint value) {
+    value = 0u;
+    if (key >= VKALGO_HASH_ERASED_U64) {
+        return false;
+    }
+    uvec2 k = unpackUint2x32(key);
+    uvec4 slot;
+    bool found = vkalgo_hash_find_slot16(map, vkalgo_hash_u64(key), k.x, k.y, true, slot);
+    value = found ? slot.z : 0u;
+    return found;
+}
+
+bool vkalgo_hash_map_find_u64_u64(VkalgoHashMapView map, uint64_t key, out uint64_t value) {
+    value = 0ul;
+    if (key >= VKALGO_HASH_ERASED_U64) {
+        return false;
+    }
+    uvec2 k = unpackUint2x32(key);
+    uvec4 slot;
+    bool found = vkalgo_hash_find_slot16(map, vkalgo_hash_u64(key), k.x, k.y, true, slot);
+    value = found ? packUint2x32(slot.zw) : 0ul;
+    return found;
+}
+
+// ---- contains: any value type -----------------------------------------------------------------
+
+bool vkalgo_hash_map_contains_u32(VkalgoHashMapView map, uint key) {
+    if (map.slot_bytes == 8u) {
+        uint unused;
+        return vkalgo_hash_map_find_u32_u32(map, key, unused);
+    }
+    uint64_t unused64;
+    return vkalgo_hash_map_find_u32_u64(map, key, unused64);
+}
+
+bool vkalgo_hash_map_contains_u64(VkalgoHashMapView map, uint64_t key) {
+    uint unused;
+    return vkalgo_hash_map_find_u64_u32(map, key, unused);
+}
+
+#endif

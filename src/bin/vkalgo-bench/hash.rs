@@ -1,0 +1,513 @@
+//! Hash-map benchmark: `vkalgo-bench hash [--log2n 26] [--loads 0.5,0.8] [--reps 10]
+//! [--tuning 256x1,256x4] [--buckets 32,64] [--unpacked] [--sweep-log2cap 27]
+//! [--sweep-log2batch 22] [--sweep-to 0.95] [--no-sweep]`. The sweep uses the first tuning and
+//! bucket size.
+//!
+//! u32 keys and values, as the cuCollections static_map benchmark: N unique random keys
+//! (`--log2n`, default 2^26 on GPUs) inserted into an empty map of N / load slots, then N
+//! lookups of those keys (hits), N lookups of other keys (misses), and N erases; each timed
+//! alone with GPU timestamps (median of `--reps` after a warm-up; inserts and erases start
+//! from a freshly cleared / filled map outside the timed region). Then the load sweep: a map of
+//! 2^27 slots filled in batches of 2^22 keys up to load 0.95, each batch timed. Every result is
+//! verified (size, every found value, misses not found, size 0 after the erase).
+
+use crate::common::{copy_bandwidth, download, median, upload};
+use ash::vk;
+use vkalgo::{
+    Context, ElementCount, GpuBuffer, HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap,
+    HashMapDesc, HashTuning, HashValueType, MemoryLocation, Result,
+};
+
+struct Options {
+    log2n: u32,
+    loads: Vec<f64>,
+    reps: u32,
+    tunings: Vec<Option<HashTuning>>,
+    buckets: Vec<Option<u32>>,
+    unpacked: bool,
+    sweep: bool,
+    sweep_log2cap: u32,
+    sweep_log2batch: u32,
+    sweep_to: f64,
+}
+
+fn parse_options(ctx: &Context, args: &[String]) -> Options {
+    let gpu = !ctx.is_cpu_device();
+    let mut o = Options {
+        log2n: if gpu { 26 } else { 18 },
+        loads: vec![0.5, 0.8],
+        reps: if gpu { 10 } else { 3 },
+        tunings: vec![None],
+        buckets: vec![None],
+        unpacked: false,
+        sweep: true,
+        sweep_log2cap: if gpu { 27 } else { 20 },
+        sweep_log2batch: if gpu { 22 } else { 15 },
+        sweep_to: 0.95,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).cloned().unwrap_or_default();
+        let mut flag = false;
+        match args[i].as_str() {
+            "--log2n" => o.log2n = value.parse().unwrap_or(o.log2n),
+            "--loads" => o.loads = value.split(',').filter_map(|s| s.parse().ok()).collect(),
+            "--reps" => o.reps = value.parse().unwrap_or(o.reps).clamp(1, 20),
+            "--tuning" => {
+                o.tunings = value
+                    .split(',')
+                    .filter_map(|t| {
+                        let (wg, k) = t.split_once('x')?;
+                        Some(Some(HashTuning {
+                            workgroup_size: wg.parse().ok()?,
+                            keys_per_invocation: k.parse().ok()?,
+                        }))
+                    })
+                    .collect()
+            }
+            "--buckets" => {
+                o.buckets = value
+                    .split(',')
+                    .filter_map(|s| s.parse().ok().map(Some))
+                    .collect()
+            }
+            "--unpacked" => (o.unpacked, flag) = (true, true),
+            "--no-sweep" => (o.sweep, flag) = (false, true),
+            "--sweep-log2cap" => o.sweep_log2cap = value.parse().unwrap_or(o.sweep_log2cap),
+            "--sweep-log2batch" => o.sweep_log2batch = value.parse().unwrap_or(o.sweep_log2batch),
+            "--sweep-to" => o.sweep_to = value.parse().unwrap_or(o.sweep_to),
+            other => {
+                eprintln!("unknown argument {other}");
+                std::process::exit(2);
+            }
+        }
+        i += if flag { 1 } else { 2 };
+    }
+    o
+}
+
+/// Timestamps written at chosen points of one submission.
+struct Stamps<'a> {
+    ctx: &'a Context,
+    pool: vk::QueryPool,
+    capacity: u32,
+}
+
+impl<'a> Stamps<'a> {
+    fn new(ctx: &'a Context, capacity: u32) -> Result<Self> {
+        let info = vk::QueryPoolCreateInfo::default()
+            .query_type(vk::QueryType::TIMESTAMP)
+            .query_count(capacity);
+        let pool = unsafe { ctx.device().create_query_pool(&info, None) }
+            .map_err(|e| vkalgo::Error::vk("vkCreateQueryPool", e))?;
+        Ok(Stamps { ctx, pool, capacity })
+    }
+
+    /// Records `body` in one submission; `body` calls the given closure to start and to end
+    /// each timed region (a timestamp after everything before it completes). Returns each
+    /// region's milliseconds.
+    fn regions(
+        &self,
+        mut body: impl FnMut(vk::CommandBuffer, &mut dyn FnMut(vk::CommandBuffer)) -> Result<()>,
+    ) -> Result<Vec<f64>> {
+        let d = self.ctx.device();
+        let mut used = 0u32;
+        self.ctx.submit_and_wait(|cmd| unsafe {
+            d.cmd_reset_query_pool(cmd, self.pool, 0, self.capacity);
+            let mut mark = |cmd: vk::CommandBuffer| {
+                assert!(used < self.capacity, "too many timestamps");
+                d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, self.pool, used);
+                used += 1;
+            };
+            body(cmd, &mut mark)
+        })?;
+        assert!(used % 2 == 0, "unbalanced timed regions");
+        let mut stamps = vec![0u64; used as usize];
+        if used > 0 {
+            unsafe {
+                d.get_query_pool_results(
+                    self.pool,
+                    0,
+                    &mut stamps,
+                    vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+                )
+            }
+            .map_err(|e| vkalgo::Error::vk("vkGetQueryPoolResults", e))?;
+        }
+        let period = self.ctx.profile().timestamp_period as f64 / 1e6;
+        Ok(stamps
+            .chunks(2)
+            .map(|w| w[1].wrapping_sub(w[0]) as f64 * period)
+            .collect())
+    }
+}
+
+impl Drop for Stamps<'_> {
+    fn drop(&mut self) {
+        unsafe { self.ctx.device().destroy_query_pool(self.pool, None) };
+    }
+}
+
+/// murmur3's fmix32: a bijection, so distinct indices give distinct keys.
+fn mix32(mut h: u32) -> u32 {
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x85eb_ca6b);
+    h ^= h >> 13;
+    h = h.wrapping_mul(0xc2b2_ae35);
+    h ^ (h >> 16)
+}
+
+/// `n` distinct storable keys: key i = mix32(i ^ salt), skipping the two reserved values.
+fn unique_keys(n: usize, salt: u32) -> Vec<u32> {
+    (0u32..)
+        .map(|i| mix32(i ^ salt))
+        .filter(|&k| k < u32::MAX - 1)
+        .take(n)
+        .collect()
+}
+
+fn all_commands_barrier(ctx: &Context, cmd: vk::CommandBuffer) {
+    let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
+    let stages = vk::PipelineStageFlags::ALL_COMMANDS;
+    unsafe { ctx.memory_barrier(cmd, stages, all, stages, all) };
+}
+
+struct Row {
+    op: &'static str,
+    variant: String,
+    n: u64,
+    ms: f64,
+    ok: bool,
+}
+
+impl Row {
+    fn print(&self, copy_gbs: f64) {
+        let rate = self.n as f64 / (self.ms * 1e-3) / 1e9;
+        println!(
+            "| {} | {} | {} | {:.3} | {:.2} | {} |",
+            self.op,
+            self.variant,
+            self.n,
+            self.ms,
+            rate,
+            if self.ok { "yes" } else { "NO" }
+        );
+        println!(
+            "RESULT\tvkalgo\thash_{}_u32\t{}\t{}\t{:.6}\t{:.3}\t{copy_gbs:.0}",
+            self.op, self.variant, self.n, self.ms, rate
+        );
+    }
+}
+
+/// Runs the hash-map benchmark with the command-line arguments after `hash`.
+pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
+    let o = parse_options(ctx, args);
+    let n = 1usize << o.log2n;
+    let stamps = Stamps::new(ctx, 128)?;
+    let timer = crate::common::Timer::new(ctx)?;
+
+    // Inputs, generated once: N keys (hits), N other keys (misses), values never 0 (so a 0
+    // output means "not found").
+    let started = std::time::Instant::now();
+    let keys = unique_keys(2 * n, 0x5bd1_e995);
+    let values: Vec<u32> = keys[..n].iter().map(|&k| mix32(k ^ 0x2545_f491) | 1).collect();
+    println!(
+        "generated {} keys in {:.1} s",
+        keys.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let key_buf = GpuBuffer::new(ctx, 8 * n as u64, MemoryLocation::GpuOnly, "bench keys")?;
+    let value_buf = GpuBuffer::new(ctx, 4 * n as u64, MemoryLocation::GpuOnly, "bench values")?;
+    let out_buf = GpuBuffer::new(ctx, 4 * n as u64, MemoryLocation::GpuOnly, "bench out")?;
+    upload(ctx, &key_buf, &keys)?;
+    upload(ctx, &value_buf, &values)?;
+    let copy_bytes = (4 * n as u64).min(1 << 30);
+    let (_, copy_gbs) = copy_bandwidth(ctx, &timer, &key_buf, &out_buf, copy_bytes, 10)?;
+    upload(ctx, &key_buf, &keys)?; // the copy benchmark overwrote the keys
+    println!("copy bandwidth (compute shader): {copy_gbs:.0} GB/s (read + write)");
+
+    let nn = n as u64;
+    let hits = key_buf.sub_range(0, 4 * nn);
+    let misses = key_buf.sub_range(4 * nn, 4 * nn);
+    let vals = value_buf.sub_range(0, 4 * nn);
+    let outs = out_buf.sub_range(0, 4 * nn);
+    let insert_args = HashInsertArgs {
+        keys: hits,
+        values: vals,
+        count: ElementCount::Direct(nn),
+        max_count: nn,
+        status: None,
+        failed_count: None,
+    };
+    let find_args = |keys| HashFindArgs {
+        keys,
+        values: Some(outs),
+        found: None,
+        count: ElementCount::Direct(nn),
+        max_count: nn,
+    };
+    let erase_args = HashEraseArgs {
+        keys: hits,
+        erased: None,
+        count: ElementCount::Direct(nn),
+        max_count: nn,
+    };
+
+    println!("\nhash map, u32 keys and values, N = 2^{} keys", o.log2n);
+    println!("| op | variant | N | ms | G keys/s | verified |");
+    println!("|---|---|---|---|---|---|");
+    let mut rows = Vec::new();
+    let mut variants: Vec<(Option<HashTuning>, Option<u32>, Option<bool>)> = Vec::new();
+    for &bucket in &o.buckets {
+        variants.extend(o.tunings.iter().map(|&t| (t, bucket, None)));
+        if o.unpacked {
+            variants.push((o.tunings[0], bucket, Some(false)));
+        }
+    }
+    for &load in &o.loads {
+        for &(tuning, bucket_bytes, packed) in &variants {
+            let capacity = (n as f64 / load).round() as u64;
+            let map = HashMap::new(
+                ctx,
+                &HashMapDesc {
+                    packed_insert: packed,
+                    bucket_bytes,
+                    tuning,
+                    ..HashMapDesc::new(HashKeyType::U32, HashValueType::U32, capacity)
+                },
+            )?;
+            let t = map.tuning();
+            let variant = format!(
+                "load{load}_b{}_{}x{}{}",
+                map.bucket_bytes(),
+                t.workgroup_size,
+                t.keys_per_invocation,
+                if map.packed_insert() { "" } else { "_unpacked" }
+            );
+            let reps = o.reps;
+            // insert: clear, then the timed insert (warm-up rep first, dropped).
+            let times = stamps.regions(|cmd, mark| {
+                for _ in 0..=reps {
+                    map.record_clear(cmd)?;
+                    all_commands_barrier(ctx, cmd);
+                    mark(cmd);
+                    map.record_insert(cmd, &insert_args)?;
+                    mark(cmd);
+                    all_commands_barrier(ctx, cmd);
+                }
+                Ok(())
+            })?;
+            let ok = map.size()? == nn;
+            rows.push(Row {
+                op: "insert",
+                variant: variant.clone(),
+                n: nn,
+                ms: median(times[1..].to_vec()),
+                ok,
+            });
+            rows.last().unwrap().print(copy_gbs);
+            // find, hits then misses.
+            for (op, keys) in [("find_hit", hits), ("find_miss", misses)] {
+                let args = find_args(keys);
+                let times = stamps.regions(|cmd, mark| {
+                    for _ in 0..=reps {
+                        mark(cmd);
+                        map.record_find(cmd, &args)?;
+                        mark(cmd);
+                        all_commands_barrier(ctx, cmd);
+                    }
+                    Ok(())
+                })?;
+                let got: Vec<u32> = download(ctx, &out_buf, n)?;
+                let ok = if op == "find_hit" {
+                    got == values
+                } else {
+                    got.iter().all(|&v| v == 0)
+                };
+                rows.push(Row {
+                    op,
+                    variant: variant.clone(),
+                    n: nn,
+                    ms: median(times[1..].to_vec()),
+                    ok,
+                });
+                rows.last().unwrap().print(copy_gbs);
+            }
+            // erase: refill (untimed), then the timed erase.
+            let times = stamps.regions(|cmd, mark| {
+                for rep in 0..=reps {
+                    if rep > 0 {
+                        map.record_clear(cmd)?;
+                        all_commands_barrier(ctx, cmd);
+                        map.record_insert(cmd, &insert_args)?;
+                        all_commands_barrier(ctx, cmd);
+                    }
+                    mark(cmd);
+                    map.record_erase(cmd, &erase_args)?;
+                    mark(cmd);
+                    all_commands_barrier(ctx, cmd);
+                }
+                Ok(())
+            })?;
+            let stats = map.stats()?;
+            rows.push(Row {
+                op: "erase",
+                variant: variant.clone(),
+                n: nn,
+                ms: median(times[1..].to_vec()),
+                ok: stats.size == 0 && stats.tombstones == nn,
+            });
+            rows.last().unwrap().print(copy_gbs);
+        }
+    }
+    if o.sweep {
+        sweep(ctx, &o, &stamps, &o.tunings[0], o.buckets[0])?;
+    }
+    println!("\nsummary: device {}, copy {copy_gbs:.0} GB/s", ctx.device_name());
+    println!("| op | variant | N | ms | G keys/s | verified |");
+    println!("|---|---|---|---|---|---|");
+    for r in &rows {
+        let rate = r.n as f64 / (r.ms * 1e-3) / 1e9;
+        println!(
+            "| {} | {} | {} | {:.3} | {:.2} | {} |",
+            r.op,
+            r.variant,
+            r.n,
+            r.ms,
+            rate,
+            if r.ok { "yes" } else { "NO" }
+        );
+    }
+    if rows.iter().any(|r| !r.ok) {
+        eprintln!("VERIFICATION FAILED");
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+/// The load sweep: one map of 2^sweep_log2cap slots (rounded up to 4 * prime), batches of
+/// 2^sweep_log2batch new keys until the load reaches `sweep_to`, each batch timed.
+fn sweep(
+    ctx: &Context,
+    o: &Options,
+    stamps: &Stamps,
+    tuning: &Option<HashTuning>,
+    bucket_bytes: Option<u32>,
+) -> Result<()> {
+    let desc = HashMapDesc {
+        tuning: *tuning,
+        bucket_bytes,
+        ..HashMapDesc::new(HashKeyType::U32, HashValueType::U32, 1 << o.sweep_log2cap)
+    };
+    let map = HashMap::new(ctx, &desc)?;
+    let capacity = map.capacity();
+    let batch = 1u64 << o.sweep_log2batch;
+    // Batches of `batch` keys; the last one shorter so the sweep ends at `sweep_to`.
+    let total = (capacity as f64 * o.sweep_to) as u64;
+    let batches: Vec<(u64, u64)> = (0..total.div_ceil(batch))
+        .map(|b| (b * batch, batch.min(total - b * batch)))
+        .collect();
+    let keys = unique_keys(total as usize, 0x1234_5678);
+    let values: Vec<u32> = keys.iter().map(|&k| k.wrapping_add(1)).collect();
+    let key_buf = GpuBuffer::new(ctx, 4 * total, MemoryLocation::GpuOnly, "sweep keys")?;
+    let value_buf = GpuBuffer::new(ctx, 4 * total, MemoryLocation::GpuOnly, "sweep values")?;
+    let mut counter = GpuBuffer::new(ctx, 16, MemoryLocation::GpuToCpu, "sweep failures")?;
+    upload(ctx, &key_buf, &keys)?;
+    upload(ctx, &value_buf, &values)?;
+    println!(
+        "\nload sweep: capacity {capacity} slots ({}-byte buckets), batches of 2^{} keys (the last shorter), to load {:.3}",
+        map.bucket_bytes(),
+        o.sweep_log2batch,
+        total as f64 / capacity as f64
+    );
+    println!("| batch | load before | load after | ms | G keys/s |");
+    println!("|---|---|---|---|---|");
+    let failed_range = counter.sub_range(0, 4);
+    let times = stamps.regions(|cmd, mark| {
+        unsafe {
+            ctx.device().cmd_fill_buffer(cmd, counter.buffer(), 0, 16, 0);
+        }
+        all_commands_barrier(ctx, cmd);
+        for &(start, len) in &batches {
+            let args = HashInsertArgs {
+                keys: key_buf.sub_range(4 * start, 4 * len),
+                values: value_buf.sub_range(4 * start, 4 * len),
+                count: ElementCount::Direct(len),
+                max_count: len,
+                status: None,
+                failed_count: Some(failed_range),
+            };
+            mark(cmd);
+            map.record_insert(cmd, &args)?;
+            mark(cmd);
+            all_commands_barrier(ctx, cmd);
+        }
+        Ok(())
+    })?;
+    let mut in_band = (0u64, 0.0f64);
+    for (b, (&ms, &(start, len))) in times.iter().zip(&batches).enumerate() {
+        let before = start as f64 / capacity as f64;
+        let after = (start + len) as f64 / capacity as f64;
+        let rate = len as f64 / (ms * 1e-3) / 1e9;
+        println!("| {b} | {before:.3} | {after:.3} | {ms:.3} | {rate:.2} |");
+        println!("RESULT\tvkalgo\thash_sweep_insert_u32\t{before:.4}-{after:.4}\t{len}\t{ms:.6}\t{rate:.3}\t{capacity}");
+        if before >= 0.9 - 1e-9 {
+            in_band.0 += len;
+            in_band.1 += ms;
+        }
+    }
+    let failed = [u32::from_le_bytes(
+        counter.mapped().expect("mapped")[..4].try_into().unwrap(),
+    )];
+    let size = map.size()?;
+    // Every key findable at the final load; time that too.
+    let out_buf = GpuBuffer::new(ctx, 4 * total, MemoryLocation::GpuOnly, "sweep out")?;
+    let args = HashFindArgs {
+        keys: key_buf.sub_range(0, 4 * total),
+        values: Some(out_buf.sub_range(0, 4 * total)),
+        found: None,
+        count: ElementCount::Direct(total),
+        max_count: total,
+    };
+    let find_times = stamps.regions(|cmd, mark| {
+        for _ in 0..4 {
+            mark(cmd);
+            map.record_find(cmd, &args)?;
+            mark(cmd);
+            all_commands_barrier(ctx, cmd);
+        }
+        Ok(())
+    })?;
+    let got: Vec<u32> = download(ctx, &out_buf, total as usize)?;
+    let ok = failed[0] == 0 && size == total && got == values;
+    let find_ms = median(find_times[1..].to_vec());
+    println!(
+        "sweep: {} keys, failures {}, size {size}, all found with their values: {}",
+        total,
+        failed[0],
+        if got == values { "yes" } else { "NO" }
+    );
+    println!(
+        "RESULT\tvkalgo\thash_find_hit_u32\tload{:.3}_sweep\t{total}\t{find_ms:.6}\t{:.3}\t0",
+        total as f64 / capacity as f64,
+        total as f64 / (find_ms * 1e-3) / 1e9
+    );
+    if in_band.0 > 0 {
+        let rate = in_band.0 as f64 / (in_band.1 * 1e-3) / 1e9;
+        println!(
+            "sweep: insert between loads 0.90 and {:.3}: {} keys in {:.3} ms = {rate:.3} G keys/s",
+            total as f64 / capacity as f64,
+            in_band.0,
+            in_band.1
+        );
+        println!(
+            "RESULT\tvkalgo\thash_sweep_band_u32\t0.90-0.95\t{}\t{:.6}\t{rate:.3}\t0",
+            in_band.0, in_band.1
+        );
+    }
+    if !ok {
+        eprintln!("SWEEP VERIFICATION FAILED");
+        std::process::exit(1);
+    }
+    Ok(())
+}

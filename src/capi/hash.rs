@@ -1,0 +1,641 @@
+//! C ABI of the GPU hash map: create/destroy, blocking host calls, the record layer, and the
+//! device view for lookups from the caller's shaders (glsl/public/vkalgo_hash_map.glsl).
+//!
+//! Keys and values are arrays of the map's key and value types (`uint32_t` or `uint64_t`,
+//! naturally aligned). A map must be destroyed before its context.
+
+use super::types::*;
+use super::{context_ref, guard, non_null, VkalgoContext, VkalgoResult};
+use crate::error::Error;
+use crate::hash::{
+    HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashRetrieveArgs,
+    HashValueType, InsertStatus,
+};
+use crate::{BufferRange, Context, ElementCount};
+
+/// Insert status: the key was new and is now in the map.
+pub const VKALGO_HASH_STATUS_INSERTED: u32 = 0;
+/// Insert status: the key was present (or inserted by another occurrence in the batch); its
+/// value was overwritten.
+pub const VKALGO_HASH_STATUS_UPDATED: u32 = 1;
+/// Insert status: no free slot within the probe bound; the key was not stored.
+pub const VKALGO_HASH_STATUS_FULL: u32 = 2;
+/// Insert status: a reserved key (the two largest values of the key type); not stored.
+pub const VKALGO_HASH_STATUS_RESERVED: u32 = 3;
+
+/// A GPU hash map (owns its device memory). Destroy it before its context.
+pub struct VkalgoHashMap {
+    map: HashMap<'static>,
+}
+
+/// What hash map to create.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoHashMapDesc {
+    /// `VKALGO_KEY_U32` (0) or `VKALGO_KEY_U64` (3). The two largest key values are reserved.
+    pub key_type: u32,
+    /// `VKALGO_VALUE_U32` (1) or `VKALGO_VALUE_U64` (2).
+    pub value_type: u32,
+    /// Slots wanted (> 0). The map rounds it up to s * p slots, s the slots per 32-byte bucket
+    /// (4 for u32 keys and values, else 2) and p the smallest prime >= max(2, ceil(capacity /
+    /// s)); `vkalgo_hash_map_capacity` returns the result.
+    pub capacity: u64,
+}
+
+/// What a shader needs to look keys up in a map: `VkalgoHashMapView` of
+/// `vkalgo/glsl/vkalgo_hash_map.glsl` (same 32-byte layout). Valid until the map is destroyed
+/// or rehashed.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VkalgoHashMapDeviceView {
+    /// Device address of bucket 0.
+    pub buckets: u64,
+    /// Number of buckets (a prime, or 2).
+    pub num_buckets: u32,
+    /// Buckets a lookup visits at most.
+    pub max_probes: u32,
+    /// 32 or 64.
+    pub key_bits: u32,
+    /// 32 or 64.
+    pub value_bits: u32,
+    /// Bytes per slot: 8 (u32 keys and values) or 16.
+    pub slot_bytes: u32,
+    /// Slots per bucket.
+    pub bucket_slots: u32,
+}
+
+/// The buffers of a recorded insert. Optional ranges: `buffer = VK_NULL_HANDLE` for none.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoHashInsertArgs {
+    /// Keys (the map's key type).
+    pub keys: VkalgoBufferRange,
+    /// Values (the map's value type), one per key.
+    pub values: VkalgoBufferRange,
+    /// Number of keys when `count_buffer.buffer` is VK_NULL_HANDLE.
+    pub count: u64,
+    /// Indirect count: a u32 at `count_buffer.offset`, read on the GPU, clamped to
+    /// `max_count`. VK_NULL_HANDLE: use `count`.
+    pub count_buffer: VkalgoBufferRange,
+    /// The largest indirect count (sizes the dispatch and the range checks).
+    pub max_count: u64,
+    /// Optional per-key u32 `VKALGO_HASH_STATUS_*` codes.
+    pub status: VkalgoBufferRange,
+    /// Optional u32 that the number of keys not stored (full or reserved) is ADDED to.
+    pub failed_count: VkalgoBufferRange,
+}
+
+/// The buffers of a recorded find (or contains, without values).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoHashFindArgs {
+    /// Keys to look up.
+    pub keys: VkalgoBufferRange,
+    /// Optional output values (0 for absent keys).
+    pub values: VkalgoBufferRange,
+    /// Optional output u32 flags: 1 found, 0 not.
+    pub found: VkalgoBufferRange,
+    /// Number of keys when `count_buffer.buffer` is VK_NULL_HANDLE.
+    pub count: u64,
+    /// Indirect count (see `VkalgoHashInsertArgs`).
+    pub count_buffer: VkalgoBufferRange,
+    /// The largest indirect count.
+    pub max_count: u64,
+}
+
+/// The buffers of a recorded erase.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoHashEraseArgs {
+    /// Keys to erase.
+    pub keys: VkalgoBufferRange,
+    /// Optional output u32 flags: 1 if this key erased an entry.
+    pub erased: VkalgoBufferRange,
+    /// Number of keys when `count_buffer.buffer` is VK_NULL_HANDLE.
+    pub count: u64,
+    /// Indirect count (see `VkalgoHashInsertArgs`).
+    pub count_buffer: VkalgoBufferRange,
+    /// The largest indirect count.
+    pub max_count: u64,
+}
+
+/// The buffers of a recorded retrieve_all.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoHashRetrieveArgs {
+    /// Output keys (room for `capacity`).
+    pub keys: VkalgoBufferRange,
+    /// Optional output values (room for `capacity`).
+    pub values: VkalgoBufferRange,
+    /// Entries the outputs can take.
+    pub capacity: u64,
+    /// A u32 receiving the number of live entries (may exceed `capacity`).
+    pub count_out: VkalgoBufferRange,
+}
+
+fn key_type(code: u32) -> crate::Result<HashKeyType> {
+    match code {
+        VKALGO_KEY_U32 => Ok(HashKeyType::U32),
+        VKALGO_KEY_U64 => Ok(HashKeyType::U64),
+        other => Err(Error::invalid(format!(
+            "hash map key type {other}: expected VKALGO_KEY_U32 (0) or VKALGO_KEY_U64 (3)"
+        ))),
+    }
+}
+
+fn value_type(code: u32) -> crate::Result<HashValueType> {
+    match code {
+        VKALGO_VALUE_U32 => Ok(HashValueType::U32),
+        VKALGO_VALUE_U64 => Ok(HashValueType::U64),
+        other => Err(Error::invalid(format!(
+            "hash map value type {other}: expected VKALGO_VALUE_U32 (1) or VKALGO_VALUE_U64 (2)"
+        ))),
+    }
+}
+
+unsafe fn map_ref<'a>(map: *const VkalgoHashMap) -> crate::Result<&'a HashMap<'static>> {
+    non_null(map, "map")?;
+    Ok(&(*map).map)
+}
+
+unsafe fn map_mut<'a>(map: *mut VkalgoHashMap) -> crate::Result<&'a mut HashMap<'static>> {
+    non_null(map, "map")?;
+    Ok(&mut (*map).map)
+}
+
+fn optional(range: VkalgoBufferRange) -> Option<BufferRange> {
+    (range.buffer.0 != 0).then(|| range.to_rust())
+}
+
+fn count_of(count: u64, count_buffer: VkalgoBufferRange) -> ElementCount {
+    if count_buffer.buffer.0 == 0 {
+        ElementCount::Direct(count)
+    } else {
+        ElementCount::Indirect(count_buffer.to_rust())
+    }
+}
+
+/// Runs `$body` with `$K`/`$V` bound to the map's key and value types.
+macro_rules! with_types {
+    ($map:expr, |$K:ident, $V:ident| $body:expr) => {
+        match ($map.key_type(), $map.value_type()) {
+            (HashKeyType::U32, HashValueType::U32) => {
+                type $K = u32;
+                type $V = u32;
+                $body
+            }
+            (HashKeyType::U32, HashValueType::U64) => {
+                type $K = u32;
+                type $V = u64;
+                $body
+            }
+            (HashKeyType::U64, HashValueType::U32) => {
+                type $K = u64;
+                type $V = u32;
+                $body
+            }
+            (HashKeyType::U64, HashValueType::U64) => {
+                type $K = u64;
+                type $V = u64;
+                $body
+            }
+        }
+    };
+}
+
+/// A host array of `count` elements of T at `ptr` (checked for NULL and alignment).
+unsafe fn host_slice<'a, T>(
+    ptr: *const std::ffi::c_void,
+    count: usize,
+    what: &str,
+) -> crate::Result<&'a [T]> {
+    non_null(ptr, what)?;
+    if (ptr as usize) % std::mem::align_of::<T>() != 0 {
+        return Err(Error::invalid(format!(
+            "{what} is not aligned to {} bytes",
+            std::mem::align_of::<T>()
+        )));
+    }
+    Ok(std::slice::from_raw_parts(ptr as *const T, count))
+}
+
+unsafe fn host_slice_mut<'a, T>(
+    ptr: *mut std::ffi::c_void,
+    count: usize,
+    what: &str,
+) -> crate::Result<&'a mut [T]> {
+    host_slice::<T>(ptr, count, what)?;
+    Ok(std::slice::from_raw_parts_mut(ptr as *mut T, count))
+}
+
+/// Creates an empty hash map on `ctx` (allocates and clears its storage; blocking). `*out` is
+/// set only on success. Errors: unknown key/value type or capacity 0 (INVALID_ARGUMENT), u64
+/// keys/values on a device without 64-bit buffer atomics (UNSUPPORTED), too large
+/// (OUT_OF_MEMORY or INVALID_ARGUMENT).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_create(
+    ctx: *mut VkalgoContext,
+    desc: *const VkalgoHashMapDesc,
+    out: *mut *mut VkalgoHashMap,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_create", || {
+        // SAFETY: the caller keeps the context alive until the map is destroyed (documented).
+        let ctx: &'static Context = context_ref(ctx)?;
+        non_null(desc, "desc")?;
+        non_null(out, "out")?;
+        let d = &*desc;
+        let desc = HashMapDesc::new(key_type(d.key_type)?, value_type(d.value_type)?, d.capacity);
+        if desc.capacity == 0 {
+            return Err(Error::invalid("hash map capacity 0"));
+        }
+        let map = HashMap::new(ctx, &desc)?;
+        *out = Box::into_raw(Box::new(VkalgoHashMap { map }));
+        Ok(())
+    })
+}
+
+/// Destroys a map and frees its memory (NULL: no-op). Work recorded with it must have finished.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_destroy(map: *mut VkalgoHashMap) {
+    if !map.is_null() {
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(Box::from_raw(map))));
+    }
+}
+
+/// Inserts `count` keys with their values (blocking). A present key gets the new value; of
+/// duplicate keys in one call one value is stored, unspecified which. A reserved key (the
+/// two largest values of the key type) refuses the whole call with INVALID_ARGUMENT before
+/// anything changes. Keys that find no free slot are not stored: VKALGO_ERROR_TABLE_FULL,
+/// with every other key stored and the size exact.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_insert_host(
+    map: *mut VkalgoHashMap,
+    keys: *const std::ffi::c_void,
+    values: *const std::ffi::c_void,
+    count: usize,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_insert_host", || {
+        let map = map_ref(map)?;
+        if count == 0 {
+            return Ok(());
+        }
+        with_types!(map, |K, V| {
+            let keys = host_slice::<K>(keys, count, "keys")?;
+            let values = host_slice::<V>(values, count, "values")?;
+            map.insert(keys, values)
+        })
+    })
+}
+
+/// `vkalgo_hash_map_insert_host` that also writes each key's `VKALGO_HASH_STATUS_*` code to
+/// `status_out` (`count` u32; written also when the result is VKALGO_ERROR_TABLE_FULL).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_insert_status_host(
+    map: *mut VkalgoHashMap,
+    keys: *const std::ffi::c_void,
+    values: *const std::ffi::c_void,
+    status_out: *mut u32,
+    count: usize,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_insert_status_host", || {
+        let map = map_ref(map)?;
+        if count == 0 {
+            return Ok(());
+        }
+        non_null(status_out, "status_out")?;
+        let mut status = vec![InsertStatus::Full; count];
+        let result = with_types!(map, |K, V| {
+            let keys = host_slice::<K>(keys, count, "keys")?;
+            let values = host_slice::<V>(values, count, "values")?;
+            map.insert_with_status(keys, values, &mut status)
+        });
+        if matches!(result, Ok(()) | Err(Error::TableFull(_))) {
+            for (i, s) in status.iter().enumerate() {
+                *status_out.add(i) = *s as u32;
+            }
+        }
+        result
+    })
+}
+
+/// Looks up `count` keys (blocking): `values_out[i]` gets the value (0 when absent) and, if
+/// `found_out` is not NULL, `found_out[i]` 1 (found) or 0. On error the outputs are unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_find_host(
+    map: *mut VkalgoHashMap,
+    keys: *const std::ffi::c_void,
+    values_out: *mut std::ffi::c_void,
+    found_out: *mut u8,
+    count: usize,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_find_host", || {
+        let map = map_ref(map)?;
+        if count == 0 {
+            return Ok(());
+        }
+        with_types!(map, |K, V| {
+            let keys = host_slice::<K>(keys, count, "keys")?;
+            let out = host_slice_mut::<V>(values_out, count, "values_out")?;
+            let mut values = vec![0 as V; count];
+            let mut found = vec![false; count];
+            map.find(keys, &mut values, Some(&mut found))?;
+            out.copy_from_slice(&values);
+            if !found_out.is_null() {
+                for (i, f) in found.iter().enumerate() {
+                    *found_out.add(i) = *f as u8;
+                }
+            }
+            Ok(())
+        })
+    })
+}
+
+/// Whether each of `count` keys is in the map (blocking): `found_out[i]` 1 or 0.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_contains_host(
+    map: *mut VkalgoHashMap,
+    keys: *const std::ffi::c_void,
+    found_out: *mut u8,
+    count: usize,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_contains_host", || {
+        let map = map_ref(map)?;
+        if count == 0 {
+            return Ok(());
+        }
+        non_null(found_out, "found_out")?;
+        let mut found = vec![false; count];
+        with_types!(map, |K, V| {
+            let _ = std::marker::PhantomData::<V>;
+            let keys = host_slice::<K>(keys, count, "keys")?;
+            map.contains(keys, &mut found)
+        })?;
+        for (i, f) in found.iter().enumerate() {
+            *found_out.add(i) = *f as u8;
+        }
+        Ok(())
+    })
+}
+
+/// Erases `count` keys (blocking; tombstones). Absent and reserved keys are no error.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_erase_host(
+    map: *mut VkalgoHashMap,
+    keys: *const std::ffi::c_void,
+    count: usize,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_erase_host", || {
+        let map = map_ref(map)?;
+        if count == 0 {
+            return Ok(());
+        }
+        with_types!(map, |K, V| {
+            let _ = std::marker::PhantomData::<V>;
+            let keys = host_slice::<K>(keys, count, "keys")?;
+            map.erase(keys).map(|_| ())
+        })
+    })
+}
+
+/// The exact number of live keys.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_size(map: *mut VkalgoHashMap, out: *mut u64) -> VkalgoResult {
+    guard("vkalgo_hash_map_size", || {
+        let map = map_ref(map)?;
+        non_null(out, "out")?;
+        *out = map.size()?;
+        Ok(())
+    })
+}
+
+/// The number of slots (the requested capacity rounded up).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_capacity(map: *const VkalgoHashMap, out: *mut u64) -> VkalgoResult {
+    guard("vkalgo_hash_map_capacity", || {
+        let map = map_ref(map)?;
+        non_null(out, "out")?;
+        *out = map.capacity();
+        Ok(())
+    })
+}
+
+/// The number of erased slots not yet reclaimed (a rehash reclaims them).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_tombstones(map: *mut VkalgoHashMap, out: *mut u64) -> VkalgoResult {
+    guard("vkalgo_hash_map_tombstones", || {
+        let map = map_ref(map)?;
+        non_null(out, "out")?;
+        *out = map.stats()?.tombstones;
+        Ok(())
+    })
+}
+
+/// Moves the entries into new storage of `new_capacity` slots (rounded up), dropping
+/// tombstones; the same capacity is fine. Below the number of live keys: INVALID_ARGUMENT.
+/// If keys find no slot: VKALGO_ERROR_TABLE_FULL and the map is unchanged. The device view
+/// changes.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_rehash(map: *mut VkalgoHashMap, new_capacity: u64) -> VkalgoResult {
+    guard("vkalgo_hash_map_rehash", || map_mut(map)?.rehash(new_capacity))
+}
+
+/// Removes every entry (blocking).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_clear_host(map: *mut VkalgoHashMap) -> VkalgoResult {
+    guard("vkalgo_hash_map_clear_host", || map_ref(map)?.clear())
+}
+
+/// Copies every live entry (in no particular order) into `keys_out` / `values_out`, which
+/// have room for `capacity_out` entries, and sets `*count_out` to the number of entries. If
+/// they do not fit: INVALID_ARGUMENT, `*count_out` = the needed count, nothing else written.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_retrieve_all_host(
+    map: *mut VkalgoHashMap,
+    keys_out: *mut std::ffi::c_void,
+    values_out: *mut std::ffi::c_void,
+    capacity_out: usize,
+    count_out: *mut usize,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_retrieve_all_host", || {
+        let map = map_ref(map)?;
+        non_null(count_out, "count_out")?;
+        let size = map.size()? as usize;
+        if size > capacity_out {
+            *count_out = size;
+            return Err(Error::invalid(format!(
+                "the map holds {size} entries but the output has room for {capacity_out} (count_out = {size})"
+            )));
+        }
+        if capacity_out > 0 {
+            non_null(keys_out, "keys_out")?;
+            non_null(values_out, "values_out")?;
+        }
+        if size == 0 {
+            *count_out = 0;
+            return Ok(());
+        }
+        with_types!(map, |K, V| {
+            let keys = host_slice_mut::<K>(keys_out, capacity_out, "keys_out")?;
+            let values = host_slice_mut::<V>(values_out, capacity_out, "values_out")?;
+            let (k, v) = map.retrieve_all::<K, V>()?;
+            keys[..k.len()].copy_from_slice(&k);
+            values[..v.len()].copy_from_slice(&v);
+            *count_out = k.len();
+            Ok(())
+        })
+    })
+}
+
+/// What a shader needs to look keys up in the map (see `VkalgoHashMapDeviceView`).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_device_view(
+    map: *const VkalgoHashMap,
+    out: *mut VkalgoHashMapDeviceView,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_device_view", || {
+        let map = map_ref(map)?;
+        non_null(out, "out")?;
+        let v = map.device_view();
+        *out = VkalgoHashMapDeviceView {
+            buckets: v.buckets,
+            num_buckets: v.num_buckets,
+            max_probes: v.max_probes,
+            key_bits: v.key_bits,
+            value_bits: v.value_bits,
+            slot_bytes: v.slot_bytes,
+            bucket_slots: v.bucket_slots,
+        };
+        Ok(())
+    })
+}
+
+/// Records a barrier ordering map operations with each other (COMPUTE_SHADER and TRANSFER
+/// writes before COMPUTE_SHADER and TRANSFER reads and writes). Record it between two
+/// operations on a map.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_record_barrier(
+    map: *const VkalgoHashMap,
+    command_buffer: VkCommandBuffer,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_record_barrier", || {
+        let map = map_ref(map)?;
+        if command_buffer.0.is_null() {
+            return Err(Error::invalid("the command buffer is NULL"));
+        }
+        map.record_barrier(command_buffer.to_vk());
+        Ok(())
+    })
+}
+
+/// Records emptying the map (TRANSFER fills, then a barrier to COMPUTE_SHADER).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_record_clear(
+    map: *const VkalgoHashMap,
+    command_buffer: VkCommandBuffer,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_record_clear", || {
+        map_ref(map)?.record_clear(command_buffer.to_vk())
+    })
+}
+
+/// Records an insert (see `vkalgo_hash_map_insert_host` for the semantics; reserved keys are
+/// skipped and reported per key). Inputs are read and outputs written in COMPUTE_SHADER.
+/// Nothing is recorded on error.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_record_insert(
+    map: *const VkalgoHashMap,
+    command_buffer: VkCommandBuffer,
+    args: *const VkalgoHashInsertArgs,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_record_insert", || {
+        let map = map_ref(map)?;
+        non_null(args, "args")?;
+        let a = &*args;
+        let args = HashInsertArgs {
+            keys: a.keys.to_rust(),
+            values: a.values.to_rust(),
+            count: count_of(a.count, a.count_buffer),
+            max_count: a.max_count,
+            status: optional(a.status),
+            failed_count: optional(a.failed_count),
+        };
+        map.record_insert(command_buffer.to_vk(), &args)
+    })
+}
+
+/// Records a lookup (values and/or found flags). Nothing is recorded on error.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_record_find(
+    map: *const VkalgoHashMap,
+    command_buffer: VkCommandBuffer,
+    args: *const VkalgoHashFindArgs,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_record_find", || {
+        let map = map_ref(map)?;
+        non_null(args, "args")?;
+        let a = &*args;
+        let args = HashFindArgs {
+            keys: a.keys.to_rust(),
+            values: optional(a.values),
+            found: optional(a.found),
+            count: count_of(a.count, a.count_buffer),
+            max_count: a.max_count,
+        };
+        map.record_find(command_buffer.to_vk(), &args)
+    })
+}
+
+/// Records an erase. Nothing is recorded on error.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_record_erase(
+    map: *const VkalgoHashMap,
+    command_buffer: VkCommandBuffer,
+    args: *const VkalgoHashEraseArgs,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_record_erase", || {
+        let map = map_ref(map)?;
+        non_null(args, "args")?;
+        let a = &*args;
+        let args = HashEraseArgs {
+            keys: a.keys.to_rust(),
+            erased: optional(a.erased),
+            count: count_of(a.count, a.count_buffer),
+            max_count: a.max_count,
+        };
+        map.record_erase(command_buffer.to_vk(), &args)
+    })
+}
+
+/// Records writing the size (a u32) to `dst` (COMPUTE_SHADER write).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_record_size(
+    map: *const VkalgoHashMap,
+    command_buffer: VkCommandBuffer,
+    dst: VkalgoBufferRange,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_record_size", || {
+        map_ref(map)?.record_size(command_buffer.to_vk(), &dst.to_rust())
+    })
+}
+
+/// Records compacting the live entries into the caller's buffers and their number into
+/// `count_out`. Nothing is recorded on error.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_record_retrieve_all(
+    map: *const VkalgoHashMap,
+    command_buffer: VkCommandBuffer,
+    args: *const VkalgoHashRetrieveArgs,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_record_retrieve_all", || {
+        let map = map_ref(map)?;
+        non_null(args, "args")?;
+        let a = &*args;
+        let args = HashRetrieveArgs {
+            keys: a.keys.to_rust(),
+            values: optional(a.values),
+            capacity: a.capacity,
+            count_out: a.count_out.to_rust(),
+        };
+        map.record_retrieve_all(command_buffer.to_vk(), &args)
+    })
+}

@@ -1,0 +1,657 @@
+//! The map object: its storage (one gpu-allocator buffer: counters, then the buckets), its
+//! geometry, the kernel of each operation, and the record layer.
+
+use super::geometry::{self, HEADER_BYTES};
+use super::{
+    HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMapDesc, HashMapDeviceView,
+    HashRetrieveArgs, HashTuning, HashValueType,
+};
+use crate::core::buffer::{BufferRange, ElementCount, GpuBuffer, MemoryLocation};
+use crate::core::pipelines::Specialization;
+use crate::core::shaders::{self, ShaderSource};
+use crate::core::spirv::push_constants;
+use crate::error::{Error, Result};
+use crate::Context;
+use ash::vk;
+
+push_constants! {
+    /// Push constants of every hash-map kernel (glsl/hash/hash_common.glsl, block `HashPush`).
+    pub(crate) struct HashPush {
+        buckets_addr: u64,
+        header_addr: u64,
+        keys_addr: u64,
+        values_addr: u64,
+        flags_addr: u64,
+        count_addr: u64,
+        failed_addr: u64,
+        count: u32,
+        max_count: u32,
+        num_buckets: u32,
+        max_probes: u32,
+        mode: u32,
+        _pad0: u32,
+    }
+}
+
+/// meta.comp modes.
+const META_RESET_CURSOR: u32 = 0;
+const META_WRITE_SIZE: u32 = 1;
+const META_WRITE_CURSOR: u32 = 2;
+const META_WRITE_HEADER: u32 = 3;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Insert = 0,
+    Migrate = 1,
+    Find = 2,
+    Erase = 3,
+    Retrieve = 4,
+}
+
+/// The shader of each [`Op`] for a layout (build.rs names them
+/// `hash_<op>_k<bits>v<bits>[_packed]_b<bucket bytes>`).
+fn kernels(
+    key: HashKeyType,
+    value: HashValueType,
+    bucket_bytes: u32,
+    packed: bool,
+) -> Result<[&'static ShaderSource; 5]> {
+    let layout = format!("k{}v{}", key.bytes() * 8, value.bytes() * 8);
+    let find = |op: &str, packed: bool| -> Result<&'static ShaderSource> {
+        let name = format!(
+            "hash_{op}_{layout}{}_b{bucket_bytes}",
+            if packed { "_packed" } else { "" }
+        );
+        shaders::ALL_SHADERS
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+    };
+    Ok([
+        find("insert", packed)?,
+        find("migrate", packed)?,
+        find("find", false)?,
+        find("erase", false)?,
+        find("retrieve", false)?,
+    ])
+}
+
+/// A GPU hash map on a [`Context`]: owns its storage (through the context's gpu-allocator),
+/// records its operations into your command buffers (`record_*`) and offers blocking host
+/// calls (`insert`, `find`, ...). See the [`hash`](crate::hash) module for the scheme and the
+/// guarantees.
+///
+/// Dropping the map frees its storage at once: work recorded with it must have finished.
+pub struct HashMap<'a> {
+    pub(super) ctx: &'a Context,
+    storage: GpuBuffer<'a>,
+    key_type: HashKeyType,
+    value_type: HashValueType,
+    num_buckets: u32,
+    bucket_slots: u32,
+    max_probes: u32,
+    packed: bool,
+    tuning: HashTuning,
+    kernels: [&'static ShaderSource; 5],
+}
+
+impl Context {
+    /// Creates a hash map (see [`HashMap::new`]).
+    pub fn hash_map(&self, desc: &HashMapDesc) -> Result<HashMap<'_>> {
+        HashMap::new(self, desc)
+    }
+}
+
+impl<'a> HashMap<'a> {
+    /// Creates an empty map: allocates its storage (device-local) and clears it with a blocking
+    /// submission on the context's queue. Errors: capacity 0 or over 2^31 slots
+    /// ([`Error::InvalidArgument`]), storage larger than the device's largest allocation or
+    /// memory exhausted ([`Error::OutOfMemory`]), u64 keys/values or a packed insert on a device
+    /// without `shaderBufferInt64Atomics` ([`Error::Unsupported`]).
+    pub fn new(ctx: &'a Context, desc: &HashMapDesc) -> Result<Self> {
+        let map = Self::new_uninitialized(ctx, desc)?;
+        let cleared = ctx.submit_and_wait(|cmd| {
+            map.record_clear(cmd)?;
+            Ok(())
+        });
+        if let Err(Error::Timeout(m)) = cleared {
+            map.storage.leak();
+            return Err(Error::Timeout(m));
+        }
+        cleared?;
+        Ok(map)
+    }
+
+    /// Like [`HashMap::new`] without the clear (no submission): record
+    /// [`HashMap::record_clear`] (and a barrier) before any other operation.
+    pub fn new_uninitialized(ctx: &'a Context, desc: &HashMapDesc) -> Result<Self> {
+        let int64_atomics = ctx.profile.int64_atomics;
+        let wide = desc.key_type == HashKeyType::U64 || desc.value_type == HashValueType::U64;
+        if wide && !int64_atomics {
+            return Err(Error::unsupported(format!(
+                "hash map with {:?} keys and {:?} values needs shaderBufferInt64Atomics, which {} lacks",
+                desc.key_type, desc.value_type, ctx.profile.device_name
+            )));
+        }
+        let packed = match desc.packed_insert {
+            _ if wide => false,
+            None => int64_atomics,
+            Some(true) if !int64_atomics => {
+                return Err(Error::unsupported(format!(
+                    "packed hash-map insert needs shaderBufferInt64Atomics, which {} lacks",
+                    ctx.profile.device_name
+                )))
+            }
+            Some(p) => p,
+        };
+        let tuning = desc.tuning.unwrap_or_else(|| HashTuning::for_device(ctx));
+        let wg = tuning.workgroup_size;
+        if !wg.is_power_of_two() || wg < 32 || wg > ctx.profile.max_workgroup_invocations.min(1024) {
+            return Err(Error::invalid(format!(
+                "hash map: workgroup size {wg} is not a power of two in 32..=device limit"
+            )));
+        }
+        if !(1..=8).contains(&tuning.keys_per_invocation) {
+            return Err(Error::invalid(format!(
+                "hash map: keys_per_invocation {} not in 1..=8",
+                tuning.keys_per_invocation
+            )));
+        }
+        let bucket_bytes = desc
+            .bucket_bytes
+            .unwrap_or_else(|| HashMapDesc::default_bucket_bytes(desc.key_type, desc.value_type));
+        if bucket_bytes != 32 && bucket_bytes != 64 {
+            return Err(Error::invalid(format!(
+                "hash map: bucket_bytes {bucket_bytes} is neither 32 nor 64"
+            )));
+        }
+        let slot_bytes = slot_bytes(desc.key_type, desc.value_type);
+        let bucket_slots = bucket_bytes as u64 / slot_bytes;
+        let buckets = geometry::buckets_for_capacity(desc.capacity, bucket_slots).ok_or_else(|| {
+            Error::invalid(format!(
+                "hash map capacity {} is not in 1..={}",
+                desc.capacity,
+                geometry::MAX_SLOTS
+            ))
+        })?;
+        let kernels = kernels(desc.key_type, desc.value_type, bucket_bytes, packed)?;
+        let bytes = HEADER_BYTES + buckets * bucket_bytes as u64;
+        let storage = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, "vkalgo hash map")?;
+        Ok(HashMap {
+            ctx,
+            storage,
+            key_type: desc.key_type,
+            value_type: desc.value_type,
+            num_buckets: buckets as u32,
+            bucket_slots: bucket_slots as u32,
+            max_probes: geometry::max_probes(buckets),
+            packed,
+            tuning,
+            kernels,
+        })
+    }
+
+    /// The context the map lives on.
+    pub fn context(&self) -> &'a Context {
+        self.ctx
+    }
+
+    /// Key type.
+    pub fn key_type(&self) -> HashKeyType {
+        self.key_type
+    }
+
+    /// Value type.
+    pub fn value_type(&self) -> HashValueType {
+        self.value_type
+    }
+
+    /// Slots of the map (the requested capacity rounded up: slots per bucket * buckets).
+    pub fn capacity(&self) -> u64 {
+        self.num_buckets as u64 * self.bucket_slots as u64
+    }
+
+    /// Slots per bucket.
+    pub fn bucket_slots(&self) -> u32 {
+        self.bucket_slots
+    }
+
+    /// Bytes per bucket (32 or 64).
+    pub fn bucket_bytes(&self) -> u32 {
+        self.bucket_slots * self.slot_bytes() as u32
+    }
+
+    /// Buckets of the map (a prime).
+    pub fn num_buckets(&self) -> u32 {
+        self.num_buckets
+    }
+
+    /// Buckets an operation visits at most.
+    pub fn max_probes(&self) -> u32 {
+        self.max_probes
+    }
+
+    /// Whether inserts claim slots with one 64-bit CAS of the `{key, value}` pair.
+    pub fn packed_insert(&self) -> bool {
+        self.packed
+    }
+
+    /// The kernel tuning in use.
+    pub fn tuning(&self) -> HashTuning {
+        self.tuning
+    }
+
+    /// Bytes of device memory the map holds.
+    pub fn memory_bytes(&self) -> u64 {
+        self.storage.size()
+    }
+
+    /// Bytes per slot: 8 for u32/u32 maps, else 16.
+    pub fn slot_bytes(&self) -> u64 {
+        slot_bytes(self.key_type, self.value_type)
+    }
+
+    /// What a shader needs to look keys up (glsl/public/vkalgo_hash_map.glsl). Valid until the
+    /// map is dropped or rehashed.
+    pub fn device_view(&self) -> HashMapDeviceView {
+        HashMapDeviceView {
+            buckets: self.buckets_address(),
+            num_buckets: self.num_buckets,
+            max_probes: self.max_probes,
+            key_bits: self.key_type.bytes() as u32 * 8,
+            value_bits: self.value_type.bytes() as u32 * 8,
+            slot_bytes: self.slot_bytes() as u32,
+            bucket_slots: self.bucket_slots,
+        }
+    }
+
+    fn header_address(&self) -> u64 {
+        self.storage.address()
+    }
+
+    fn buckets_address(&self) -> u64 {
+        self.storage.address() + HEADER_BYTES
+    }
+
+    fn shader(&self, op: Op) -> &'static ShaderSource {
+        self.kernels[op as usize]
+    }
+
+    fn items_per_invocation(&self, shader: &ShaderSource) -> u64 {
+        let per_key = ["hash_insert", "hash_find", "hash_erase"];
+        if per_key.iter().any(|p| shader.name.starts_with(p)) {
+            self.tuning.keys_per_invocation as u64
+        } else {
+            1
+        }
+    }
+
+    fn base_push(&self) -> HashPush {
+        HashPush {
+            buckets_addr: self.buckets_address(),
+            header_addr: self.header_address(),
+            num_buckets: self.num_buckets,
+            max_probes: self.max_probes,
+            ..Default::default()
+        }
+    }
+
+    fn specialization(&self) -> Specialization {
+        Specialization {
+            workgroup_size: self.tuning.workgroup_size,
+            vecs_per_thread: self.tuning.keys_per_invocation,
+            spin_limit: 1,
+        }
+    }
+
+    /// Dispatches `shader` over `items` work items (keys for insert/find/erase: several per
+    /// invocation; buckets or a single item for the others: one per invocation).
+    fn run(&self, cmd: vk::CommandBuffer, shader: &ShaderSource, push: &HashPush, items: u64) -> Result<()> {
+        let kernel = self.ctx.kernel(shader, self.specialization())?;
+        let per_group = self.tuning.workgroup_size as u64 * self.items_per_invocation(shader);
+        let groups = items.div_ceil(per_group);
+        // SAFETY: the caller's command buffer is recording (documented on every record call).
+        unsafe { self.ctx.dispatch(cmd, kernel, push, groups as u32) };
+        Ok(())
+    }
+
+    /// Records a barrier that orders map operations (and `record_clear`'s fills) with each
+    /// other: COMPUTE_SHADER and TRANSFER writes before COMPUTE_SHADER and TRANSFER reads and
+    /// writes. Record it between two operations on a map.
+    pub fn record_barrier(&self, cmd: vk::CommandBuffer) {
+        let stages = vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER;
+        let writes = vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE;
+        let all = writes | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_READ;
+        // SAFETY: `cmd` is recording (documented).
+        unsafe { self.ctx.memory_barrier(cmd, stages, writes, stages, all) };
+    }
+
+    /// Records emptying the map (size and tombstones 0): two `vkCmdFillBuffer` on the map's
+    /// storage (TRANSFER writes), followed by a barrier to COMPUTE_SHADER. Order it after
+    /// earlier operations on the map with [`HashMap::record_barrier`].
+    pub fn record_clear(&self, cmd: vk::CommandBuffer) -> Result<()> {
+        check_cmd(cmd, "hash clear")?;
+        let d = &self.ctx.device;
+        let buffer = self.storage.buffer();
+        let bucket_bytes = self.storage.size() - HEADER_BYTES;
+        // SAFETY: `cmd` is recording (documented); both ranges lie inside the map's buffer.
+        unsafe {
+            d.cmd_fill_buffer(cmd, buffer, 0, HEADER_BYTES, 0);
+            d.cmd_fill_buffer(cmd, buffer, HEADER_BYTES, bucket_bytes, u32::MAX);
+            self.ctx.transfer_to_compute(cmd);
+        }
+        Ok(())
+    }
+
+    /// Records an insert of `args.count` keys with their values. Keys already in the map get
+    /// the new value; keys that find no free slot within the probe bound and reserved keys are
+    /// not stored (per-key status and failure counter report them). See the module docs for
+    /// duplicates in one batch. Nothing is recorded on error.
+    pub fn record_insert(&self, cmd: vk::CommandBuffer, args: &HashInsertArgs) -> Result<()> {
+        check_cmd(cmd, "hash insert")?;
+        let count = resolve_count("hash insert", args.count, args.max_count)?;
+        let n = count.elements;
+        let (kb, vb) = (self.key_type.bytes(), self.value_type.bytes());
+        args.keys.check("hash insert keys", n * kb, kb)?;
+        args.values.check("hash insert values", n * vb, vb)?;
+        if let Some(status) = &args.status {
+            status.check("hash insert status", n * 4, 4)?;
+        }
+        if let Some(failed) = &args.failed_count {
+            failed.check("hash insert failed_count", 4, 4)?;
+        }
+        check_no_overlap(
+            "hash insert",
+            &[Some(args.keys), Some(args.values), count.range],
+            &[args.status, args.failed_count],
+        )?;
+        if n == 0 {
+            return Ok(());
+        }
+        let push = HashPush {
+            keys_addr: self.ctx.address_of(&args.keys),
+            values_addr: self.ctx.address_of(&args.values),
+            flags_addr: args.status.map_or(0, |r| self.ctx.address_of(&r)),
+            failed_addr: args.failed_count.map_or(0, |r| self.ctx.address_of(&r)),
+            count_addr: count.range.map_or(0, |r| self.ctx.address_of(&r)),
+            count: count.direct,
+            max_count: n as u32,
+            ..self.base_push()
+        };
+        self.run(cmd, self.shader(Op::Insert), &push, n)
+    }
+
+    /// Records a lookup of `args.count` keys: values (0 when absent) and/or found flags.
+    /// With neither output it records nothing. Nothing is recorded on error.
+    pub fn record_find(&self, cmd: vk::CommandBuffer, args: &HashFindArgs) -> Result<()> {
+        check_cmd(cmd, "hash find")?;
+        let count = resolve_count("hash find", args.count, args.max_count)?;
+        let n = count.elements;
+        let (kb, vb) = (self.key_type.bytes(), self.value_type.bytes());
+        args.keys.check("hash find keys", n * kb, kb)?;
+        if let Some(values) = &args.values {
+            values.check("hash find values", n * vb, vb)?;
+        }
+        if let Some(found) = &args.found {
+            found.check("hash find found flags", n * 4, 4)?;
+        }
+        check_no_overlap(
+            "hash find",
+            &[Some(args.keys), count.range],
+            &[args.values, args.found],
+        )?;
+        if n == 0 || (args.values.is_none() && args.found.is_none()) {
+            return Ok(());
+        }
+        let push = HashPush {
+            keys_addr: self.ctx.address_of(&args.keys),
+            values_addr: args.values.map_or(0, |r| self.ctx.address_of(&r)),
+            flags_addr: args.found.map_or(0, |r| self.ctx.address_of(&r)),
+            count_addr: count.range.map_or(0, |r| self.ctx.address_of(&r)),
+            count: count.direct,
+            max_count: n as u32,
+            ..self.base_push()
+        };
+        self.run(cmd, self.shader(Op::Find), &push, n)
+    }
+
+    /// Records a contains query: u32 flags (1 present, 0 not) for `count` keys.
+    pub fn record_contains(
+        &self,
+        cmd: vk::CommandBuffer,
+        keys: &BufferRange,
+        found: &BufferRange,
+        count: ElementCount,
+        max_count: u64,
+    ) -> Result<()> {
+        self.record_find(
+            cmd,
+            &HashFindArgs {
+                keys: *keys,
+                values: None,
+                found: Some(*found),
+                count,
+                max_count,
+            },
+        )
+    }
+
+    /// Records an erase of `args.count` keys (tombstones; absent and reserved keys are no
+    /// error). Nothing is recorded on error.
+    pub fn record_erase(&self, cmd: vk::CommandBuffer, args: &HashEraseArgs) -> Result<()> {
+        check_cmd(cmd, "hash erase")?;
+        let count = resolve_count("hash erase", args.count, args.max_count)?;
+        let n = count.elements;
+        let kb = self.key_type.bytes();
+        args.keys.check("hash erase keys", n * kb, kb)?;
+        if let Some(erased) = &args.erased {
+            erased.check("hash erase flags", n * 4, 4)?;
+        }
+        check_no_overlap("hash erase", &[Some(args.keys), count.range], &[args.erased])?;
+        if n == 0 {
+            return Ok(());
+        }
+        let push = HashPush {
+            keys_addr: self.ctx.address_of(&args.keys),
+            flags_addr: args.erased.map_or(0, |r| self.ctx.address_of(&r)),
+            count_addr: count.range.map_or(0, |r| self.ctx.address_of(&r)),
+            count: count.direct,
+            max_count: n as u32,
+            ..self.base_push()
+        };
+        self.run(cmd, self.shader(Op::Erase), &push, n)
+    }
+
+    /// Records writing the map's size (live keys, a u32) to `dst` (COMPUTE_SHADER write).
+    pub fn record_size(&self, cmd: vk::CommandBuffer, dst: &BufferRange) -> Result<()> {
+        check_cmd(cmd, "hash size")?;
+        dst.check("hash size output", 4, 4)?;
+        self.record_meta(cmd, META_WRITE_SIZE, self.ctx.address_of(dst))
+    }
+
+    /// Records writing the map's counters (size, tombstones, retrieve cursor, 0: four u32) to
+    /// `dst` (16 bytes, 16-byte aligned device address).
+    pub(crate) fn record_header_copy(&self, cmd: vk::CommandBuffer, dst_address: u64) -> Result<()> {
+        self.record_meta(cmd, META_WRITE_HEADER, dst_address)
+    }
+
+    fn record_meta(&self, cmd: vk::CommandBuffer, mode: u32, dst: u64) -> Result<()> {
+        let push = HashPush {
+            flags_addr: dst,
+            mode,
+            ..self.base_push()
+        };
+        self.run(cmd, &shaders::HASH_META, &push, 1)
+    }
+
+    /// Records compacting every live entry into `args.keys` / `args.values` (in no particular
+    /// order; at most `args.capacity` written) and the number of live entries into
+    /// `args.count_out`: three passes (reset the map's cursor, compact, write the count) with
+    /// barriers between them. Nothing is recorded on error.
+    pub fn record_retrieve_all(&self, cmd: vk::CommandBuffer, args: &HashRetrieveArgs) -> Result<()> {
+        check_cmd(cmd, "hash retrieve_all")?;
+        let capacity = args.capacity.min(self.capacity());
+        let (kb, vb) = (self.key_type.bytes(), self.value_type.bytes());
+        args.keys.check("hash retrieve_all keys", capacity * kb, kb)?;
+        if let Some(values) = &args.values {
+            values.check("hash retrieve_all values", capacity * vb, vb)?;
+        }
+        args.count_out.check("hash retrieve_all count_out", 4, 4)?;
+        check_no_overlap(
+            "hash retrieve_all",
+            &[],
+            &[Some(args.keys), args.values, Some(args.count_out)],
+        )?;
+        let push = HashPush {
+            keys_addr: if capacity > 0 {
+                self.ctx.address_of(&args.keys)
+            } else {
+                0
+            },
+            values_addr: match args.values {
+                Some(r) if capacity > 0 => self.ctx.address_of(&r),
+                _ => 0,
+            },
+            max_count: capacity as u32,
+            ..self.base_push()
+        };
+        let retrieve = self
+            .ctx
+            .kernel(self.shader(Op::Retrieve), self.specialization())?;
+        self.ctx.kernel(&shaders::HASH_META, self.specialization())?; // fail before recording
+        self.record_meta(cmd, META_RESET_CURSOR, 0)?;
+        let groups = (self.num_buckets as u64).div_ceil(self.tuning.workgroup_size as u64) as u32;
+        // SAFETY: `cmd` is recording (documented).
+        unsafe {
+            self.ctx.compute_to_compute(cmd);
+            self.ctx.dispatch(cmd, retrieve, &push, groups);
+            self.ctx.compute_to_compute(cmd);
+        }
+        self.record_meta(cmd, META_WRITE_CURSOR, self.ctx.address_of(&args.count_out))
+    }
+
+    /// Records moving every live entry of this map into `dst` (tombstones are dropped): the
+    /// record-layer rehash. `dst` must have the same key and value types and be empty (new or
+    /// cleared, with a barrier after the clear); then swap the two maps (`std::mem::swap`) and
+    /// drop the old one once the GPU is done. Keys that find no slot in `dst` are not moved:
+    /// their number is ADDED to the optional u32 `failed_count` (zero it first). Reads this
+    /// map and writes `dst` in COMPUTE_SHADER. Nothing is recorded on error.
+    pub fn record_rehash_into(
+        &self,
+        cmd: vk::CommandBuffer,
+        dst: &HashMap,
+        failed_count: Option<&BufferRange>,
+    ) -> Result<()> {
+        check_cmd(cmd, "hash rehash")?;
+        if dst.key_type != self.key_type || dst.value_type != self.value_type {
+            return Err(Error::invalid(format!(
+                "hash rehash: destination holds {:?}/{:?}, source {:?}/{:?}",
+                dst.key_type, dst.value_type, self.key_type, self.value_type
+            )));
+        }
+        if dst.storage.buffer() == self.storage.buffer() {
+            return Err(Error::invalid("hash rehash: the destination is the source map"));
+        }
+        if let Some(f) = failed_count {
+            f.check("hash rehash failed_count", 4, 4)?;
+        }
+        let push = HashPush {
+            keys_addr: self.buckets_address(),
+            failed_addr: failed_count.map_or(0, |r| self.ctx.address_of(r)),
+            count: self.num_buckets,
+            ..dst.base_push()
+        };
+        dst.run(cmd, dst.shader(Op::Migrate), &push, self.num_buckets as u64)
+    }
+
+    /// Leaks the storage (after a timed-out submission that may still use it: never free
+    /// memory under the GPU).
+    pub(super) fn leak(self) {
+        self.storage.leak();
+    }
+}
+
+fn slot_bytes(key: HashKeyType, value: HashValueType) -> u64 {
+    if key == HashKeyType::U32 && value == HashValueType::U32 {
+        8
+    } else {
+        16
+    }
+}
+
+fn check_cmd(cmd: vk::CommandBuffer, what: &str) -> Result<()> {
+    if cmd == vk::CommandBuffer::null() {
+        return Err(Error::invalid(format!("{what}: the command buffer is null")));
+    }
+    Ok(())
+}
+
+/// A resolved element count: how many elements to size and dispatch for, the direct count for
+/// the push constants, and the indirect count's range.
+struct Count {
+    elements: u64,
+    direct: u32,
+    range: Option<BufferRange>,
+}
+
+fn resolve_count(what: &str, count: ElementCount, max_count: u64) -> Result<Count> {
+    match count {
+        ElementCount::Direct(n) => {
+            if n > u32::MAX as u64 {
+                return Err(Error::invalid(format!(
+                    "{what}: count {n} exceeds the largest supported count {}",
+                    u32::MAX
+                )));
+            }
+            Ok(Count {
+                elements: n,
+                direct: n as u32,
+                range: None,
+            })
+        }
+        ElementCount::Indirect(range) => {
+            range.check(&format!("{what} count buffer"), 4, 4)?;
+            if max_count > u32::MAX as u64 {
+                return Err(Error::invalid(format!(
+                    "{what}: max_count {max_count} exceeds the largest supported count {}",
+                    u32::MAX
+                )));
+            }
+            Ok(Count {
+                elements: max_count,
+                direct: 0,
+                range: Some(range),
+            })
+        }
+    }
+}
+
+/// Outputs must not overlap each other or any input.
+fn check_no_overlap(
+    what: &str,
+    inputs: &[Option<BufferRange>],
+    outputs: &[Option<BufferRange>],
+) -> Result<()> {
+    let outs: Vec<BufferRange> = outputs.iter().flatten().copied().collect();
+    for (i, o) in outs.iter().enumerate() {
+        let clash =
+            inputs.iter().flatten().any(|r| r.overlaps(o)) || outs[i + 1..].iter().any(|r| r.overlaps(o));
+        if clash {
+            return Err(Error::invalid(format!(
+                "{what}: an output range overlaps another input or output range"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Every hash shader with its push-constant layout (checked against the SPIR-V by a test).
+#[cfg(test)]
+pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
+    use crate::core::spirv::PushLayout;
+    crate::core::shaders::ALL_SHADERS
+        .iter()
+        .filter(|s| s.name.starts_with("hash_"))
+        .map(|&s| (s, HashPush::FIELDS, std::mem::size_of::<HashPush>()))
+        .collect()
+}
