@@ -316,7 +316,7 @@ fn sort_permutations() -> Vec<OwnedPermutation> {
                 if pass == "small" {
                     defines.push(("SORT_COHERENT", "1".to_string()));
                 }
-                if pass == "onesweep" && key_bits == 32 {
+                if pass == "onesweep" && key_bits == 32 && value_words < 2 {
                     defines.push(("PREFETCH_KEYS", "1".to_string()));
                 }
                 table.push((

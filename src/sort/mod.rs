@@ -343,10 +343,10 @@ fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc) -> u64 {
     let wg = tuning.workgroup_size as u64;
     let rows = wg / ctx.profile.min_subgroup_size.max(1) as u64;
     let stage_words = (desc.key_type.bytes() / 4).max(desc.value_type.bytes() / 4);
-    // The digit counters and the staged tile share one pool; Onesweep with 32-bit keys also
-    // keeps the next tile's keys.
+    // The digit counters and the staged tile share one pool; Onesweep with 32-bit keys and at
+    // most 32-bit values also keeps the next tile's keys.
     let pool = (rows * 256).max(tuning.tile_keys() * stage_words) * 4;
-    let prefetch = if desc.key_type.bytes() == 4 {
+    let prefetch = if desc.key_type.bytes() == 4 && desc.value_type.bytes() <= 4 {
         tuning.tile_keys() * 4
     } else {
         0
