@@ -259,10 +259,16 @@ void rank_tile(uint tile_start, uint valid, uint pass, bool prefetched) {
         uint d = owned_digit(j);
         uint running = 0u;
         if (d < RADIX) {
-            for (uint r = 0; r < gl_NumSubgroups; ++r) {
-                uint c = s_hist[r * RADIX + d];
-                s_hist[r * RADIX + d] = running;
-                running += c;
+            // All loads first (independent), then the prefixes: no load waits on a store.
+            uint counts[HIST_ROWS];
+            for (uint r = 0; r < HIST_ROWS; ++r) {
+                counts[r] = r < gl_NumSubgroups ? s_hist[r * RADIX + d] : 0u;
+            }
+            for (uint r = 0; r < HIST_ROWS; ++r) {
+                if (r < gl_NumSubgroups) {
+                    s_hist[r * RADIX + d] = running;
+                }
+                running += counts[r];
             }
         }
         g_tile_count[j] = running;
