@@ -947,7 +947,7 @@ static void external_context_bad_input(Gpu *g, const VkalgoExternalContextDesc *
     check(ctx == untouched, "  *out unchanged after every refused context");
     /* Forcing look-back on: allowed exactly when the device has 64-bit buffer atomics. */
     d = *valid;
-    d.flags = VKALGO_CONTEXT_LOOKBACK_ON;
+    d.flags = valid->flags | VKALGO_CONTEXT_LOOKBACK_ON;
     VkalgoResult r = vkalgo_context_create_external(&d, &ctx);
     if (g->int64_atomics) {
         if (expect(r, VKALGO_SUCCESS, "  LOOKBACK_ON with 64-bit atomics")) {
@@ -957,6 +957,13 @@ static void external_context_bad_input(Gpu *g, const VkalgoExternalContextDesc *
     } else {
         expect(r, VKALGO_ERROR_UNSUPPORTED, "  LOOKBACK_ON without 64-bit atomics");
     }
+    /* Not declaring the 64-bit atomics enabled: vkalgo must not use them (look-back refused). */
+    ctx = untouched;
+    d = *valid;
+    d.flags = (valid->flags & ~VKALGO_CONTEXT_INT64_ATOMICS_ENABLED) | VKALGO_CONTEXT_LOOKBACK_ON;
+    expect(vkalgo_context_create_external(&d, &ctx), VKALGO_ERROR_UNSUPPORTED,
+           "  LOOKBACK_ON without INT64_ATOMICS_ENABLED");
+    check(ctx == untouched, "  *out unchanged");
 }
 
 /* Scans of more than 4096 tiles: reduce-then-scan partitions then hold several tiles each. */
@@ -1023,7 +1030,10 @@ static void test_record(void) {
     desc.queue = gpu.queue;
     desc.get_instance_proc_addr = vkGetInstanceProcAddr;
     desc.pipeline_cache = VK_NULL_HANDLE;
-    desc.flags = gpu.debug_utils ? VKALGO_CONTEXT_DEBUG_UTILS : 0u;
+    /* The optional features this test enabled on its device (vkalgo cannot query them). */
+    desc.flags = (gpu.debug_utils ? VKALGO_CONTEXT_DEBUG_UTILS : 0u) |
+                 (gpu.int64_atomics ? VKALGO_CONTEXT_INT64_ATOMICS_ENABLED : 0u) |
+                 (gpu.full_subgroups ? VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED : 0u);
     desc.timeout_ns = 0;
     external_context_bad_input(&gpu, &desc);
     if (!expect(vkalgo_context_create_external(&desc, &t.ctx), VKALGO_SUCCESS, "vkalgo_context_create_external")) {

@@ -560,6 +560,9 @@ void test_record() {
     desc.queue_family_index = dev.family;
     desc.queue = dev.queue;
     desc.get_instance_proc_addr = vkGetInstanceProcAddr;
+    // Declare the optional features the device was created with (full subgroups are left
+    // undeclared: vkalgo then never requires them).
+    desc.flags = dev.int64_atomics ? VKALGO_CONTEXT_INT64_ATOMICS_ENABLED : 0u;
     Fixture f{dev, nullptr, {}, {}, {}, {}, {}, {}};
     if (!expect(vkalgo_context_create_external(&desc, &f.ctx), VKALGO_SUCCESS, "vkalgo_context_create_external")) return;
     const VkDeviceSize bytes = (kMaxN + 1024) * 4;

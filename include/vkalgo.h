@@ -25,6 +25,13 @@
 // Context flag: force single-pass look-back algorithms off.
 #define VKALGO_CONTEXT_LOOKBACK_OFF 4
 
+// Context flag: the caller enabled `shaderBufferInt64Atomics` on its device (needed by the
+// look-back scan, Onesweep and 64-bit hash maps; vkalgo never uses it otherwise).
+#define VKALGO_CONTEXT_INT64_ATOMICS_ENABLED 8
+
+// Context flag: the caller enabled `subgroupSizeControl` + `computeFullSubgroups` on its device.
+#define VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED 16
+
 // Insert status: the key was new and is now in the map.
 #define VKALGO_HASH_STATUS_INSERTED 0
 
@@ -142,8 +149,9 @@ typedef struct VkalgoScanPlan VkalgoScanPlan;
 typedef struct VkalgoSortPlan VkalgoSortPlan;
 
 // The caller's Vulkan objects for [`vkalgo_context_create_external`]; vkalgo never destroys
-// them. The device needs Vulkan 1.2+ with `bufferDeviceAddress` and `shaderInt64` enabled
-// (`shaderBufferInt64Atomics` for look-back; `computeFullSubgroups` where supported).
+// them. The device needs Vulkan 1.2+ with `bufferDeviceAddress` and `shaderInt64` enabled.
+// Optional features vkalgo uses only when `flags` declares them enabled:
+// `VKALGO_CONTEXT_INT64_ATOMICS_ENABLED`, `VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED`.
 typedef struct VkalgoExternalContextDesc {
   // The caller's instance.
   VkInstance instance;

@@ -57,8 +57,12 @@ fn scan_on_a_caller_created_device() {
                 debug_utils: false,
                 lookback: None,
                 timeout: Duration::from_secs(120),
+                shader_buffer_int64_atomics: int64_atomics,
+                compute_full_subgroups: false,
             })
             .unwrap();
+            assert_eq!(ctx.profile().int64_atomics, int64_atomics);
+            assert!(!ctx.profile().full_subgroups, "not declared enabled: never used");
             let n = 200_001usize;
             let data = Rng(42).vec_u32(n);
             for path in [ScanPath::ReduceThenScan, ScanPath::Lookback] {

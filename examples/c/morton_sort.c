@@ -147,6 +147,8 @@ typedef struct App {
     VkDebugUtilsMessengerEXT messenger;
     PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger;
     bool debug_utils;
+    bool int64_atomics;  /* shaderBufferInt64Atomics enabled on our device */
+    bool full_subgroups; /* subgroupSizeControl + computeFullSubgroups enabled */
     VkPhysicalDevice physical_device;
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties memory;
@@ -421,6 +423,8 @@ static bool create_device(App *a) {
         return false;
     }
     vkGetDeviceQueue(a->device, a->queue_family, 0, &a->queue);
+    a->int64_atomics = q12.shaderBufferInt64Atomics == VK_TRUE;
+    a->full_subgroups = full_subgroups;
     printf("device: %s (Vulkan %u.%u), queue family %" PRIu32 ", shaderBufferInt64Atomics %s, "
            "computeFullSubgroups %s\n",
            a->props.deviceName, VK_API_VERSION_MAJOR(a->props.apiVersion), VK_API_VERSION_MINOR(a->props.apiVersion),
@@ -617,7 +621,11 @@ static bool run(App *a, uint32_t n) {
         .queue = a->queue, /* only vkalgo's blocking _host calls would submit to it */
         .get_instance_proc_addr = vkGetInstanceProcAddr, /* vkalgo uses our loader */
         .pipeline_cache = VK_NULL_HANDLE,                /* an engine passes its own cache */
-        .flags = a->debug_utils ? VKALGO_CONTEXT_DEBUG_UTILS : 0u, /* vkalgo names its objects */
+        /* vkalgo names its objects with debug utils, and uses the optional features we enabled
+         * (it cannot ask the device which ones were). */
+        .flags = (a->debug_utils ? VKALGO_CONTEXT_DEBUG_UTILS : 0u) |
+                 (a->int64_atomics ? VKALGO_CONTEXT_INT64_ATOMICS_ENABLED : 0u) |
+                 (a->full_subgroups ? VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED : 0u),
         .timeout_ns = 0,
     };
     if (!VKALGO_CHECK(vkalgo_context_create_external(&ctx_desc, &a->ctx))) {

@@ -156,10 +156,16 @@ pub const VKALGO_CONTEXT_DEBUG_UTILS: u32 = 1;
 pub const VKALGO_CONTEXT_LOOKBACK_ON: u32 = 2;
 /// Context flag: force single-pass look-back algorithms off.
 pub const VKALGO_CONTEXT_LOOKBACK_OFF: u32 = 4;
+/// Context flag: the caller enabled `shaderBufferInt64Atomics` on its device (needed by the
+/// look-back scan, Onesweep and 64-bit hash maps; vkalgo never uses it otherwise).
+pub const VKALGO_CONTEXT_INT64_ATOMICS_ENABLED: u32 = 8;
+/// Context flag: the caller enabled `subgroupSizeControl` + `computeFullSubgroups` on its device.
+pub const VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED: u32 = 16;
 
 /// The caller's Vulkan objects for [`vkalgo_context_create_external`]; vkalgo never destroys
-/// them. The device needs Vulkan 1.2+ with `bufferDeviceAddress` and `shaderInt64` enabled
-/// (`shaderBufferInt64Atomics` for look-back; `computeFullSubgroups` where supported).
+/// them. The device needs Vulkan 1.2+ with `bufferDeviceAddress` and `shaderInt64` enabled.
+/// Optional features vkalgo uses only when `flags` declares them enabled:
+/// `VKALGO_CONTEXT_INT64_ATOMICS_ENABLED`, `VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoExternalContextDesc {
@@ -195,7 +201,11 @@ pub unsafe extern "C" fn vkalgo_context_create_external(
         non_null(desc, "desc")?;
         non_null(out, "out")?;
         let d = &*desc;
-        let known = VKALGO_CONTEXT_DEBUG_UTILS | VKALGO_CONTEXT_LOOKBACK_ON | VKALGO_CONTEXT_LOOKBACK_OFF;
+        let known = VKALGO_CONTEXT_DEBUG_UTILS
+            | VKALGO_CONTEXT_LOOKBACK_ON
+            | VKALGO_CONTEXT_LOOKBACK_OFF
+            | VKALGO_CONTEXT_INT64_ATOMICS_ENABLED
+            | VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED;
         if d.flags & !known != 0 {
             return Err(Error::invalid(format!("unknown flags 0x{:x}", d.flags & !known)));
         }
@@ -228,6 +238,8 @@ pub unsafe extern "C" fn vkalgo_context_create_external(
             } else {
                 Duration::from_nanos(d.timeout_ns)
             },
+            shader_buffer_int64_atomics: d.flags & VKALGO_CONTEXT_INT64_ATOMICS_ENABLED != 0,
+            compute_full_subgroups: d.flags & VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED != 0,
         };
         let ctx = Context::from_external(&rust_desc)?;
         write_out(out, VkalgoContext::new(ctx))

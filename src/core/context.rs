@@ -81,8 +81,9 @@ impl Default for ContextOptions {
 /// The caller's Vulkan objects for [`Context::from_external`]. vkalgo never destroys them.
 ///
 /// The device must have been created with Vulkan 1.2+, `bufferDeviceAddress` and `shaderInt64`
-/// enabled (and `shaderBufferInt64Atomics` for look-back paths; `computeFullSubgroups` where
-/// the device supports it); vkalgo cannot read back enabled features, so it trusts this.
+/// enabled. Vulkan cannot report which optional features a device was created with, so the
+/// caller says it: vkalgo uses `shaderBufferInt64Atomics` (look-back scan, Onesweep, 64-bit
+/// hash maps) and `computeFullSubgroups` only when declared enabled here (and supported).
 #[derive(Clone, Copy)]
 pub struct ExternalContextDesc {
     /// The caller's instance.
@@ -107,6 +108,11 @@ pub struct ExternalContextDesc {
     pub lookback: Option<bool>,
     /// Longest blocking wait of host convenience calls.
     pub timeout: Duration,
+    /// The caller enabled `shaderBufferInt64Atomics` on `device`.
+    pub shader_buffer_int64_atomics: bool,
+    /// The caller enabled `subgroupSizeControl` and `computeFullSubgroups` (Vulkan 1.3 or
+    /// VK_EXT_subgroup_size_control) on `device`.
+    pub compute_full_subgroups: bool,
 }
 
 struct Messenger {
@@ -457,6 +463,14 @@ impl Context {
         };
         let mut profile = cap.profile;
         profile.timestamps = families[desc.queue_family_index as usize].timestamp_valid_bits > 0;
+        // Only what the caller declares enabled (and the device supports) is used.
+        profile.int64_atomics &= desc.shader_buffer_int64_atomics;
+        profile.full_subgroups &= desc.compute_full_subgroups;
+        profile.lookback = DeviceProfile::default_lookback_policy(
+            profile.device_type,
+            profile.vendor_id,
+            profile.int64_atomics,
+        );
         profile.lookback = resolve_lookback(&profile, desc.lookback)?;
         let debug_utils = desc
             .debug_utils
