@@ -4,10 +4,13 @@
 use ash::vk;
 use vkalgo::{Context, GpuBuffer, MemoryLocation, Result};
 
-/// GPU timing of recorded work: a two-entry timestamp query pool.
 /// Most repetitions timed back to back in one submission.
 pub const MAX_BATCH: u32 = 64;
+/// Timestamps one submission can write.
+const TIMESTAMPS: u32 = 256;
 
+/// GPU timing of recorded work with timestamp queries: every measurement of the benchmark
+/// goes through [`Timer::timestamps`].
 pub struct Timer<'a> {
     ctx: &'a Context,
     pool: vk::QueryPool,
@@ -17,10 +20,66 @@ impl<'a> Timer<'a> {
     pub fn new(ctx: &'a Context) -> Result<Self> {
         let info = vk::QueryPoolCreateInfo::default()
             .query_type(vk::QueryType::TIMESTAMP)
-            .query_count(2 * MAX_BATCH);
+            .query_count(TIMESTAMPS);
         let pool = unsafe { ctx.device().create_query_pool(&info, None) }
             .map_err(|e| vkalgo::Error::vk("vkCreateQueryPool", e))?;
         Ok(Timer { ctx, pool })
+    }
+
+    /// Records `body` in one submission; `body` gets the query pool and writes timestamps into
+    /// it from query 0 on, returning how many. Returns each timestamp in milliseconds after
+    /// the first.
+    pub fn timestamps(
+        &self,
+        body: impl FnOnce(vk::CommandBuffer, vk::QueryPool) -> Result<u32>,
+    ) -> Result<Vec<f64>> {
+        let d = self.ctx.device();
+        let mut used = 0;
+        self.ctx.submit_and_wait(|cmd| unsafe {
+            d.cmd_reset_query_pool(cmd, self.pool, 0, TIMESTAMPS);
+            used = body(cmd, self.pool)?;
+            Ok(())
+        })?;
+        assert!(used <= TIMESTAMPS, "too many timestamps");
+        let mut stamps = vec![0u64; used as usize];
+        if used > 0 {
+            unsafe {
+                d.get_query_pool_results(
+                    self.pool,
+                    0,
+                    &mut stamps,
+                    vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+                )
+            }
+            .map_err(|e| vkalgo::Error::vk("vkGetQueryPoolResults", e))?;
+        }
+        let period = self.ctx.profile().timestamp_period as f64 / 1e6;
+        Ok(stamps
+            .iter()
+            .map(|&t| t.wrapping_sub(stamps[0]) as f64 * period)
+            .collect())
+    }
+
+    /// Records `body` in one submission; `body` calls `mark` to start and to end each timed
+    /// region (a timestamp once everything before it has completed). Returns each region's
+    /// milliseconds.
+    pub fn regions(
+        &self,
+        mut body: impl FnMut(vk::CommandBuffer, &mut dyn FnMut(vk::CommandBuffer)) -> Result<()>,
+    ) -> Result<Vec<f64>> {
+        let d = self.ctx.device();
+        let times = self.timestamps(|cmd, pool| {
+            let mut used = 0u32;
+            let mut mark = |cmd: vk::CommandBuffer| {
+                assert!(used < TIMESTAMPS, "too many timestamps");
+                unsafe { d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, used) };
+                used += 1;
+            };
+            body(cmd, &mut mark)?;
+            Ok(used)
+        })?;
+        assert!(times.len() % 2 == 0, "unbalanced timed regions");
+        Ok(times.chunks(2).map(|w| w[1] - w[0]).collect())
     }
 
     /// Records `reps` repetitions back to back in one submission (a full barrier between
@@ -31,41 +90,9 @@ impl<'a> Timer<'a> {
         reps: u32,
         mut record: impl FnMut(vk::CommandBuffer, u32) -> Result<()>,
     ) -> Result<Vec<f64>> {
-        assert!((1..=MAX_BATCH).contains(&reps));
-        let d = self.ctx.device();
-        self.ctx.submit_and_wait(|cmd| unsafe {
-            d.cmd_reset_query_pool(cmd, self.pool, 0, reps + 1);
-            d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::TOP_OF_PIPE, self.pool, 0);
-            for rep in 0..reps {
-                if rep > 0 {
-                    let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
-                    let all_stages = vk::PipelineStageFlags::ALL_COMMANDS;
-                    self.ctx.memory_barrier(cmd, all_stages, all, all_stages, all);
-                }
-                record(cmd, rep)?;
-                d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, self.pool, rep + 1);
-            }
-            Ok(())
-        })?;
-        let mut stamps = vec![0u64; reps as usize + 1];
-        unsafe {
-            d.get_query_pool_results(
-                self.pool,
-                0,
-                &mut stamps,
-                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
-            )
-        }
-        .map_err(|e| vkalgo::Error::vk("vkGetQueryPoolResults", e))?;
-        let period = self.ctx.profile().timestamp_period as f64 / 1e6;
-        Ok(stamps
-            .windows(2)
-            .map(|w| w[1].wrapping_sub(w[0]) as f64 * period)
-            .collect())
+        self.time_each(reps, |_, _| Ok(()), &mut record)
     }
-}
 
-impl Timer<'_> {
     /// Records `reps` repetitions of `setup` then `work` in one submission (full barriers
     /// between all of them) and returns each repetition's GPU milliseconds of `work` alone
     /// (e.g. a sort timed without the copy that restores its unsorted input).
@@ -76,41 +103,19 @@ impl Timer<'_> {
         mut work: impl FnMut(vk::CommandBuffer, u32) -> Result<()>,
     ) -> Result<Vec<f64>> {
         assert!((1..=MAX_BATCH).contains(&reps));
-        let d = self.ctx.device();
         let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
-        let all_stages = vk::PipelineStageFlags::ALL_COMMANDS;
-        self.ctx.submit_and_wait(|cmd| unsafe {
-            d.cmd_reset_query_pool(cmd, self.pool, 0, 2 * reps);
+        let stages = vk::PipelineStageFlags::ALL_COMMANDS;
+        self.regions(|cmd, mark| {
             for rep in 0..reps {
                 setup(cmd, rep)?;
-                self.ctx.memory_barrier(cmd, all_stages, all, all_stages, all);
-                d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, self.pool, 2 * rep);
+                unsafe { self.ctx.memory_barrier(cmd, stages, all, stages, all) };
+                mark(cmd);
                 work(cmd, rep)?;
-                d.cmd_write_timestamp(
-                    cmd,
-                    vk::PipelineStageFlags::BOTTOM_OF_PIPE,
-                    self.pool,
-                    2 * rep + 1,
-                );
-                self.ctx.memory_barrier(cmd, all_stages, all, all_stages, all);
+                mark(cmd);
+                unsafe { self.ctx.memory_barrier(cmd, stages, all, stages, all) };
             }
             Ok(())
-        })?;
-        let mut stamps = vec![0u64; 2 * reps as usize];
-        unsafe {
-            d.get_query_pool_results(
-                self.pool,
-                0,
-                &mut stamps,
-                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
-            )
-        }
-        .map_err(|e| vkalgo::Error::vk("vkGetQueryPoolResults", e))?;
-        let period = self.ctx.profile().timestamp_period as f64 / 1e6;
-        Ok(stamps
-            .chunks(2)
-            .map(|w| w[1].wrapping_sub(w[0]) as f64 * period)
-            .collect())
+        })
     }
 }
 

@@ -11,7 +11,7 @@
 //! 2^27 slots filled in batches of 2^22 keys up to load 0.95, each batch timed. Every result is
 //! verified (size, every found value, misses not found, size 0 after the erase).
 
-use crate::common::{copy_bandwidth, download, median, upload};
+use crate::common::{copy_bandwidth, download, median, upload, Timer};
 use ash::vk;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap,
@@ -86,68 +86,6 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
     o
 }
 
-/// Timestamps written at chosen points of one submission.
-struct Stamps<'a> {
-    ctx: &'a Context,
-    pool: vk::QueryPool,
-    capacity: u32,
-}
-
-impl<'a> Stamps<'a> {
-    fn new(ctx: &'a Context, capacity: u32) -> Result<Self> {
-        let info = vk::QueryPoolCreateInfo::default()
-            .query_type(vk::QueryType::TIMESTAMP)
-            .query_count(capacity);
-        let pool = unsafe { ctx.device().create_query_pool(&info, None) }
-            .map_err(|e| vkalgo::Error::vk("vkCreateQueryPool", e))?;
-        Ok(Stamps { ctx, pool, capacity })
-    }
-
-    /// Records `body` in one submission; `body` calls the given closure to start and to end
-    /// each timed region (a timestamp after everything before it completes). Returns each
-    /// region's milliseconds.
-    fn regions(
-        &self,
-        mut body: impl FnMut(vk::CommandBuffer, &mut dyn FnMut(vk::CommandBuffer)) -> Result<()>,
-    ) -> Result<Vec<f64>> {
-        let d = self.ctx.device();
-        let mut used = 0u32;
-        self.ctx.submit_and_wait(|cmd| unsafe {
-            d.cmd_reset_query_pool(cmd, self.pool, 0, self.capacity);
-            let mut mark = |cmd: vk::CommandBuffer| {
-                assert!(used < self.capacity, "too many timestamps");
-                d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, self.pool, used);
-                used += 1;
-            };
-            body(cmd, &mut mark)
-        })?;
-        assert!(used % 2 == 0, "unbalanced timed regions");
-        let mut stamps = vec![0u64; used as usize];
-        if used > 0 {
-            unsafe {
-                d.get_query_pool_results(
-                    self.pool,
-                    0,
-                    &mut stamps,
-                    vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
-                )
-            }
-            .map_err(|e| vkalgo::Error::vk("vkGetQueryPoolResults", e))?;
-        }
-        let period = self.ctx.profile().timestamp_period as f64 / 1e6;
-        Ok(stamps
-            .chunks(2)
-            .map(|w| w[1].wrapping_sub(w[0]) as f64 * period)
-            .collect())
-    }
-}
-
-impl Drop for Stamps<'_> {
-    fn drop(&mut self) {
-        unsafe { self.ctx.device().destroy_query_pool(self.pool, None) };
-    }
-}
-
 /// murmur3's fmix32: a bijection, so distinct indices give distinct keys.
 fn mix32(mut h: u32) -> u32 {
     h ^= h >> 16;
@@ -203,8 +141,7 @@ impl Row {
 pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let o = parse_options(ctx, args);
     let n = 1usize << o.log2n;
-    let stamps = Stamps::new(ctx, 128)?;
-    let timer = crate::common::Timer::new(ctx)?;
+    let timer = Timer::new(ctx)?;
 
     // Inputs, generated once: N keys (hits), N other keys (misses), values never 0 (so a 0
     // output means "not found").
@@ -286,7 +223,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             );
             let reps = o.reps;
             // insert: clear, then the timed insert (warm-up rep first, dropped).
-            let times = stamps.regions(|cmd, mark| {
+            let times = timer.regions(|cmd, mark| {
                 for _ in 0..=reps {
                     map.record_clear(cmd)?;
                     all_commands_barrier(ctx, cmd);
@@ -309,7 +246,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             // find, hits then misses.
             for (op, keys) in [("find_hit", hits), ("find_miss", misses)] {
                 let args = find_args(keys);
-                let times = stamps.regions(|cmd, mark| {
+                let times = timer.regions(|cmd, mark| {
                     for _ in 0..=reps {
                         mark(cmd);
                         map.record_find(cmd, &args)?;
@@ -334,7 +271,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 rows.last().unwrap().print(copy_gbs);
             }
             // erase: refill (untimed), then the timed erase.
-            let times = stamps.regions(|cmd, mark| {
+            let times = timer.regions(|cmd, mark| {
                 for rep in 0..=reps {
                     if rep > 0 {
                         map.record_clear(cmd)?;
@@ -361,7 +298,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         }
     }
     if o.sweep {
-        sweep(ctx, &o, &stamps, &o.tunings[0], o.buckets[0])?;
+        sweep(ctx, &o, &timer, &o.tunings[0], o.buckets[0])?;
     }
     println!("\nsummary: device {}, copy {copy_gbs:.0} GB/s", ctx.device_name());
     println!("| op | variant | N | ms | G keys/s | verified |");
@@ -390,7 +327,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
 fn sweep(
     ctx: &Context,
     o: &Options,
-    stamps: &Stamps,
+    timer: &Timer,
     tuning: &Option<HashTuning>,
     bucket_bytes: Option<u32>,
 ) -> Result<()> {
@@ -423,7 +360,7 @@ fn sweep(
     println!("| batch | load before | load after | ms | G keys/s |");
     println!("|---|---|---|---|---|");
     let failed_range = counter.sub_range(0, 4);
-    let times = stamps.regions(|cmd, mark| {
+    let times = timer.regions(|cmd, mark| {
         unsafe {
             ctx.device().cmd_fill_buffer(cmd, counter.buffer(), 0, 16, 0);
         }
@@ -469,7 +406,7 @@ fn sweep(
         count: ElementCount::Direct(total),
         max_count: total,
     };
-    let find_times = stamps.regions(|cmd, mark| {
+    let find_times = timer.regions(|cmd, mark| {
         for _ in 0..4 {
             mark(cmd);
             map.record_find(cmd, &args)?;

@@ -165,45 +165,23 @@ fn verify(input: &[u64], output: &[u64], values: Option<&[u32]>) -> std::result:
 /// GPU time of each dispatch of one sort (after restoring its input), as text.
 fn phase_times(
     ctx: &Context,
+    timer: &Timer,
     plan: &vkalgo::SortPlan,
     args: &SortArgs,
     restore: impl Fn(vk::CommandBuffer) -> Result<()>,
 ) -> Result<String> {
-    let d = ctx.device();
-    let info = vk::QueryPoolCreateInfo::default()
-        .query_type(vk::QueryType::TIMESTAMP)
-        .query_count(128);
-    let pool =
-        unsafe { d.create_query_pool(&info, None) }.map_err(|e| vkalgo::Error::vk("vkCreateQueryPool", e))?;
-    let mut written = 0;
     let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
     let stages = vk::PipelineStageFlags::ALL_COMMANDS;
-    let result = ctx.submit_and_wait(|cmd| unsafe {
-        d.cmd_reset_query_pool(cmd, pool, 0, 128);
+    let stamps = timer.timestamps(|cmd, pool| unsafe {
         restore(cmd)?;
         ctx.memory_barrier(cmd, stages, all, stages, all);
-        d.cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 0);
-        written = plan.record_profiled(ctx, cmd, args, pool, 1)?.1;
-        Ok(())
-    });
-    let mut stamps = vec![0u64; written as usize + 1];
-    let read = result.and_then(|_| {
-        unsafe {
-            d.get_query_pool_results(
-                pool,
-                0,
-                &mut stamps,
-                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
-            )
-        }
-        .map_err(|e| vkalgo::Error::vk("vkGetQueryPoolResults", e))
-    });
-    unsafe { d.destroy_query_pool(pool, None) };
-    read?;
-    let period = ctx.profile().timestamp_period as f64 / 1e6;
+        ctx.device()
+            .cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 0);
+        Ok(1 + plan.record_profiled(ctx, cmd, args, pool, 1)?.1)
+    })?;
     Ok(stamps
         .windows(2)
-        .map(|w| format!("{:.4}", w[1].wrapping_sub(w[0]) as f64 * period))
+        .map(|w| format!("{:.4}", w[1] - w[0]))
         .collect::<Vec<_>>()
         .join(" "))
 }
@@ -346,7 +324,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         |cmd, _| restore(cmd),
                         |cmd, _| plan.record(ctx, cmd, &sort_args).map(|_| ()),
                     )?;
-                    let phases = phase_times(ctx, &plan, &sort_args, restore)?;
+                    let phases = phase_times(ctx, &timer, &plan, &sort_args, restore)?;
                     let (result_keys, result_values) = match plan.result_location() {
                         SortResult::InPlace => (&keys, value_buffers.as_ref().map(|v| &v.1)),
                         SortResult::Alternate => (&keys_alt, value_buffers.as_ref().map(|v| &v.2)),
