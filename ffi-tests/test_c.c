@@ -12,6 +12,8 @@
  *    API usage and the scratch clear, not the hazards between shader passes.)
  *
  * Prints every check; exits 1 on any failure. */
+#define TEST_RNG_SEED 0x5eed5eed12345678ull
+#include "check.h" /* check(), expect(), rng_u64(), xmalloc(), now_s() */
 #include <vkalgo.h>
 #include <vulkan/vulkan.h>
 
@@ -27,69 +29,11 @@
 /* ------------------------------------------------------------------------------------------ */
 /* Reporting                                                                                  */
 
-static unsigned g_checks;
-static unsigned g_failures;
 static unsigned g_validation_messages;
-
-#if defined(__GNUC__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
-
-static bool check(bool ok, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static bool check(bool ok, const char *fmt, ...) {
-    va_list ap;
-    g_checks++;
-    if (!ok) {
-        g_failures++;
-    }
-    fputs(ok ? "  ok    " : "  FAIL  ", stdout);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    fputc('\n', stdout);
-    fflush(stdout);
-    return ok;
-}
-
-static const char *result_name(VkalgoResult r) {
-    const char *s = vkalgo_result_string(r);
-    return s ? s : "(NULL)";
-}
-
-/* Checks a vkalgo result; on an error result also that the message is non-empty. */
-static bool expect(VkalgoResult got, VkalgoResult want, const char *what) {
-    const char *msg = vkalgo_last_error_message();
-    bool ok = got == want;
-    if (ok && want != VKALGO_SUCCESS) {
-        ok = msg != NULL && msg[0] != '\0';
-        return check(ok, "%s -> %s (message: \"%s\")", what, result_name(got), msg ? msg : "(NULL)");
-    }
-    if (ok) {
-        return check(msg != NULL && msg[0] == '\0', "%s -> %s", what, result_name(got));
-    }
-    return check(false, "%s -> %s, want %s (message: \"%s\")", what, result_name(got),
-                 result_name(want), msg ? msg : "(NULL)");
-}
-
-static double now_s(void) {
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Data                                                                                       */
 
-/* SplitMix64: small, fast, deterministic. */
-static uint64_t g_rng = 0x5eed5eed12345678ull;
-static uint64_t rng_u64(void) {
-    uint64_t z = (g_rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 static uint32_t rng_u32(void) { return (uint32_t)(rng_u64() >> 32); }
 static void fill_random(uint32_t *p, size_t n) {
     for (size_t i = 0; i < n; i++) {
@@ -124,15 +68,6 @@ static bool check_equal(const uint32_t *got, const uint32_t *want, size_t n, con
     }
     return check(false, "%s: first difference at word %zu: got 0x%08" PRIx32 ", want 0x%08" PRIx32,
                  what, d, got[d], want[d]);
-}
-
-static void *xmalloc(size_t bytes) {
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "out of host memory (%zu bytes)\n", bytes);
-        exit(2);
-    }
-    return p;
 }
 
 static VkDeviceSize align_up(VkDeviceSize x, VkDeviceSize a) {

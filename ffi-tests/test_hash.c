@@ -9,6 +9,8 @@
  * installed the public GLSL include (VKALGO_GLSL_INCLUDE, set by CMake from vkalgo_GLSL_DIR).
  *
  * Prints every check; exits 1 on any failure. */
+#define TEST_RNG_SEED 0x0123456789abcdefull
+#include "check.h" /* check(), expect(), rng_u64(), xmalloc(), now_s() */
 #include <vkalgo.h>
 
 #include <inttypes.h>
@@ -18,56 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static unsigned g_checks;
-static unsigned g_failures;
-
-#if defined(__GNUC__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
-
-static bool check(bool ok, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static bool check(bool ok, const char *fmt, ...) {
-    va_list ap;
-    g_checks++;
-    if (!ok) {
-        g_failures++;
-    }
-    fputs(ok ? "  ok    " : "  FAIL  ", stdout);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    fputc('\n', stdout);
-    fflush(stdout);
-    return ok;
-}
-
-/* The result, and for an error a non-empty message. */
-static bool expect(VkalgoResult got, VkalgoResult want, const char *what) {
-    const char *msg = vkalgo_last_error_message();
-    bool ok = got == want && (want == VKALGO_SUCCESS || (msg != NULL && msg[0] != '\0'));
-    return check(ok, "%s -> %s (want %s; message: \"%s\")", what, vkalgo_result_string(got),
-                 vkalgo_result_string(want), msg ? msg : "(NULL)");
-}
-
-static uint64_t g_rng = 0x0123456789abcdefull;
-static uint64_t rng_u64(void) {
-    uint64_t z = (g_rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static void *xmalloc(size_t bytes) {
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "out of host memory\n");
-        exit(2);
-    }
-    return p;
-}
 
 /* ---- a tiny CPU model: keys and values as u64, linear search (the tests are small) -------- */
 

@@ -13,6 +13,8 @@
  * VKALGO_VALIDATION=1 in the test environment runs the default context under the Khronos
  * validation layer; the test then requires zero messages. Prints every check; exits 1 on any
  * failure. */
+#define TEST_RNG_SEED 0x0DDB1A5E5BAD5EEDull
+#include "check.h" /* check(), expect(), rng_u64(), xmalloc(), now_s() */
 #include <vkalgo.h>
 
 #include <inttypes.h>
@@ -45,64 +47,6 @@ _Static_assert(offsetof(VkalgoSortMemoryRequirements, values_alt_size) == 8 &&
                "VkalgoSortMemoryRequirements field offsets");
 
 /* ------------------------------------------------------------------------------------------ */
-/* Reporting                                                                                  */
-
-static unsigned g_checks;
-static unsigned g_failures;
-
-#if defined(__GNUC__)
-#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PRINTF_LIKE(f, a)
-#endif
-
-static bool check(bool ok, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static bool check(bool ok, const char *fmt, ...) {
-    va_list ap;
-    g_checks++;
-    if (!ok) {
-        g_failures++;
-    }
-    fputs(ok ? "  ok    " : "  FAIL  ", stdout);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    fputc('\n', stdout);
-    return ok;
-}
-
-/* A vkalgo result as expected; errors need a message, successes an empty one. */
-static bool expect(VkalgoResult got, VkalgoResult want, const char *what) {
-    const char *msg = vkalgo_last_error_message();
-    if (got != want) {
-        return check(false, "%s -> %s, want %s (message: \"%s\")", what, vkalgo_result_string(got),
-                     vkalgo_result_string(want), msg ? msg : "(NULL)");
-    }
-    if (want != VKALGO_SUCCESS) {
-        return check(msg != NULL && msg[0] != '\0', "%s -> %s (message: \"%s\")", what, vkalgo_result_string(got),
-                     msg ? msg : "(NULL)");
-    }
-    return check(msg != NULL && msg[0] == '\0', "%s -> %s", what, vkalgo_result_string(got));
-}
-
-static double now_s(void) {
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Zeroed (calloc): no buffer is ever read uninitialized, and GCC's -Wmaybe-uninitialized
- * stays quiet about arrays of zero elements. */
-static void *xmalloc(size_t bytes) {
-    void *p = calloc(bytes ? bytes : 1, 1);
-    if (!p) {
-        fprintf(stderr, "out of host memory (%zu bytes)\n", bytes);
-        exit(2);
-    }
-    return p;
-}
-
-/* ------------------------------------------------------------------------------------------ */
 /* Key types, data, and the CPU reference                                                      */
 
 typedef struct KeyInfo {
@@ -125,13 +69,6 @@ static size_t value_bytes(uint32_t value_type) {
 }
 
 /* SplitMix64: small, fast, deterministic. */
-static uint64_t g_rng = 0x0DDB1A5E5BAD5EEDull;
-static uint64_t rng_u64(void) {
-    uint64_t z = (g_rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* Keys are handled as raw bit patterns (uint32_t/uint64_t), never as float values, so NaN
  * payloads and signs survive exactly. */
