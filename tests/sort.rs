@@ -367,13 +367,7 @@ fn record_layer_case(ctx: &Context, path: SortPath, max_count: usize, count: usi
     let mut location = None;
     ctx.submit_and_wait(|cmd| unsafe {
         location = Some(plan.record(ctx, cmd, &args)?);
-        ctx.memory_barrier(
-            cmd,
-            vk::PipelineStageFlags::COMPUTE_SHADER,
-            vk::AccessFlags::SHADER_WRITE,
-            vk::PipelineStageFlags::HOST,
-            vk::AccessFlags::HOST_READ,
-        );
+        common::compute_to_host(ctx, cmd);
         Ok(())
     })
     .expect("submit");
@@ -815,13 +809,7 @@ fn onesweep_forced_fallback_and_ring_wrap() {
         };
         ctx.submit_and_wait(|cmd| unsafe {
             plan.record(&ctx, cmd, &args)?;
-            ctx.memory_barrier(
-                cmd,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::AccessFlags::SHADER_WRITE,
-                vk::PipelineStageFlags::HOST,
-                vk::AccessFlags::HOST_READ,
-            );
+            common::compute_to_host(&ctx, cmd);
             Ok(())
         })
         .unwrap();
