@@ -34,6 +34,8 @@
 //! synchronization validation), `VKALGO_LOOKBACK=on|off` (single-pass look-back policy),
 //! `VKALGO_TIMEOUT_MS` (longest host wait).
 
+#![warn(missing_docs)]
+
 pub mod capi;
 pub mod core;
 mod error;
