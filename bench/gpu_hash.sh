@@ -13,23 +13,12 @@
 #   ARCH          nvcc target (default sm_90)
 set -euo pipefail
 
-OUT="${OUT:-/tmp/out}"
 VKALGO_BENCH="${VKALGO_BENCH:-.devbin/vkalgo-bench}"
 CUDA_SRC="${CUDA_SRC:-bench/cuda/hash_bench.cu}"
 COMPARE="${COMPARE:-bench/hash_compare.py}"
 LP_ARGS="${LP_ARGS:-26 10 27 22 0.95}"
-ARCH="${ARCH:-sm_90}"
-mkdir -p "$OUT"
-
-# Vulkan loader (and GL libraries) shipped as .deb files next to the checkout.
-if [ -d .gl ]; then
-  for f in .gl/*.deb; do dpkg -x "$f" /; done
-  ldconfig
-fi
-
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
-NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
-"$NVCC" --version | tail -n 2
+# shellcheck source=bench/gpu_setup.sh
+. "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
 "$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/hash_bench "$CUDA_SRC"
 
 lp_rc=0

@@ -8,19 +8,9 @@
 #   ARCH   nvcc target (default sm_90)
 set -euo pipefail
 
-OUT="${OUT:-/tmp/out}"
 SIZES="${SIZES:-20 24 28}"
-ARCH="${ARCH:-sm_90}"
-mkdir -p "$OUT"
-
-# Vulkan loader (and GL libraries) shipped as .deb files next to the checkout.
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
-
-NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
-"$NVCC" --version | tail -n 2
+# shellcheck source=bench/gpu_setup.sh
+. "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
 "$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/cub_bench bench/cuda/cub_bench.cu
 
 # SIZES is split into separate arguments on purpose.

@@ -10,17 +10,10 @@
 #   ARCH   nvcc target (default sm_90)
 set -euo pipefail
 
-OUT="${OUT:-/tmp/out}"
 SIZES="${SIZES:-16 20 24 26 28}"
 TYPES="${TYPES:-u32 pairs u64 f32}"
-ARCH="${ARCH:-sm_90}"
-mkdir -p "$OUT"
-
-for f in .gl/*.deb; do dpkg -x "$f" /; done
-ldconfig
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
-
-NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
+# shellcheck source=bench/gpu_setup.sh
+. "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
 "$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/cub_bench bench/cuda/cub_bench.cu
 
 # shellcheck disable=SC2086

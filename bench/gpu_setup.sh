@@ -1,0 +1,15 @@
+# Sourced by the bench/gpu_*.sh scripts on the GPU machine: output folder, the Vulkan loader
+# (shipped as .deb files in .gl/ next to the checkout), the GPU's state, and nvcc.
+#   OUT   output folder (default /tmp/out)
+#   ARCH  nvcc target (default sm_90)
+#   NVCC  the CUDA compiler (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc)
+OUT="${OUT:-/tmp/out}"
+ARCH="${ARCH:-sm_90}"
+mkdir -p "$OUT"
+if [ -d .gl ]; then
+  for f in .gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+fi
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
+NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
+"$NVCC" --version | tail -n 2
