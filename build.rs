@@ -292,7 +292,6 @@ fn sort_permutations() -> Vec<OwnedPermutation> {
             ("KEY_BITS", "32".to_string()),
             ("VALUE_WORDS", "0".to_string()),
             ("SORT_CLOCK", "1".to_string()),
-            ("PREFETCH_KEYS", "1".to_string()),
         ],
     ));
     for key_bits in [32, 64] {
@@ -315,9 +314,6 @@ fn sort_permutations() -> Vec<OwnedPermutation> {
                 ];
                 if pass == "small" {
                     defines.push(("SORT_COHERENT", "1".to_string()));
-                }
-                if pass == "onesweep" && key_bits == 32 && value_words < 2 {
-                    defines.push(("PREFETCH_KEYS", "1".to_string()));
                 }
                 table.push((
                     format!("sort_{pass}_k{key_bits}_v{value_words}"),

@@ -16,22 +16,23 @@ void main() {
     uint last = min(tiles, first + pc.tiles_per_block);
     U32Ref positions = U32Ref(pc.scratch + SCRATCH_RING);
     uint running[DIGITS_PER_THREAD];
-    for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+    [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
         uint d = owned_digit(j);
         running[j] = d < RADIX ? positions.v[d * pc.blocks + block] : 0u;
     }
     for (uint t = first; t < last; ++t) {
         uint start = t * TILE_KEYS;
         uint valid = min(TILE_KEYS, n - start);
-        rank_tile(start, valid, g_pass, false);
-        for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+        clear_digit_counters();
+        barrier();
+        rank_tile(start, valid, g_pass);
+        [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
             uint d = owned_digit(j);
             if (d < RADIX) {
-                s_digit_offset[d] = running[j] - s_local_start[d];
+                s_digit_offset[d] = running[j] - g_local_start[j];
             }
             running[j] += g_tile_count[j];
         }
-        barrier();
         scatter_tile(start, valid);
     }
 }

@@ -8,14 +8,14 @@ void main() {
     for (uint p = 0u; p < pc.pass_count; ++p) {
         uint counts[DIGITS_PER_THREAD];
         uint thread_total = 0u;
-        for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+        [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
             uint d = owned_digit(j);
             counts[j] = d < RADIX ? hist.v[p * RADIX + d] : 0u;
             thread_total += counts[j];
         }
         uint total;
         uint start = workgroup_exclusive_scan(thread_total, total);
-        for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+        [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
             uint d = owned_digit(j);
             if (d < RADIX) {
                 hist.v[p * RADIX + d] = start;

@@ -22,7 +22,7 @@ void main() {
         barrier();
         KeyRef keys = KeyRef(g_keys_in);
         for (uint t = 0u; t < tiles; ++t) {
-            for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+            [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
                 uint idx = t * TILE_KEYS + i * WG_SIZE + gl_LocalInvocationIndex;
                 if (idx < n) {
                     atomicAdd(s_count[key_digit(keys.v[idx], pass)], 1u);
@@ -32,7 +32,7 @@ void main() {
         barrier();
         uint counts[DIGITS_PER_THREAD];
         uint thread_total = 0u;
-        for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+        [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
             uint d = owned_digit(j);
             counts[j] = d < RADIX ? s_count[d] : 0u;
             thread_total += counts[j];
@@ -40,22 +40,23 @@ void main() {
         uint total;
         uint running[DIGITS_PER_THREAD];
         uint start = workgroup_exclusive_scan(thread_total, total);
-        for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+        [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
             running[j] = start;
             start += counts[j];
         }
         for (uint t = 0u; t < tiles; ++t) {
             uint tile_start = t * TILE_KEYS;
             uint valid = min(TILE_KEYS, n - tile_start);
-            rank_tile(tile_start, valid, pass, false);
-            for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+            clear_digit_counters();
+            barrier();
+            rank_tile(tile_start, valid, pass);
+            [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
                 uint d = owned_digit(j);
                 if (d < RADIX) {
-                    s_digit_offset[d] = running[j] - s_local_start[d];
+                    s_digit_offset[d] = running[j] - g_local_start[j];
                 }
                 running[j] += g_tile_count[j];
             }
-            barrier();
             scatter_tile(tile_start, valid);
         }
         memoryBarrierBuffer();

@@ -161,160 +161,202 @@ void use_push_constant_pass() {
     g_values_out = pc.values_out;
 }
 
-// One pool serves two phases of a tile: the per-subgroup digit counters while ranking
-// (s_hist: per subgroup and digit, counts then prefixes), then the tile reordered by digit
-// (s_stage: keys, then values). Barriers separate the last counter read from the first stage
-// write (in every includer) and the last stage read from the next tile's counters.
+// Shared memory of a tile, one pool for two phases: the per-subgroup digit counters while
+// ranking (s_hist: one row of RADIX counters per subgroup; counts, then each row's first
+// position per digit), then the tile reordered by digit (s_stage: keys, then values).
+// stage_keys passes a barrier before overwriting the counters.
 #define HIST_WORDS (HIST_ROWS * RADIX)
 #define STAGE_POOL_WORDS (TILE_KEYS * STAGE_WORDS)
 shared uint s_pool[HIST_WORDS > STAGE_POOL_WORDS ? HIST_WORDS : STAGE_POOL_WORDS];
 #define s_hist s_pool
 #define s_stage s_pool
-shared uint s_local_start[RADIX];             // first position of each digit in the ranked tile
-shared uint s_digit_offset[RADIX];            // global index of the tile's digit run - local start
+shared uint s_digit_offset[RADIX];   // global index of the tile's digit run - its local start
+shared uint s_scan_totals[WG_SIZE];  // digit scan: one total per subgroup
 
-#ifdef PREFETCH_KEYS
-// The next tile's keys, loaded while this tile waits in its look-back (Onesweep).
-shared KEY_T s_prefetch[TILE_KEYS];
+// Registers per key are what limits the workgroups an SM holds, so a key costs one word (two
+// for 64-bit keys) plus half a word of rank: ranks are 16-bit (tiles hold at most 32768 keys),
+// two per word, NO_RANK for a missing key; digits are recomputed from the keys when needed.
+#define NO_RANK 0xFFFFu
+#define RANK_WORDS ((KEYS_PER_THREAD + 1u) / 2u)
+KEY_T g_keys[KEYS_PER_THREAD];
+uint g_ranks[RANK_WORDS];
+uint g_tile_count[DIGITS_PER_THREAD]; // this invocation's digits: count in the tile
+uint g_local_start[DIGITS_PER_THREAD]; // ... and first position in the ranked tile
+#if VALUE_WORDS > 0
+VALUE_T g_values[KEYS_PER_THREAD];
 #endif
 
-KEY_T g_keys[KEYS_PER_THREAD];
-uint g_digit[KEYS_PER_THREAD];   // digit of each key held (RADIX: past the end of the input)
-uint g_rank[KEYS_PER_THREAD];    // rank among the subgroup's keys of that digit, then position
-uint g_tile_count[DIGITS_PER_THREAD]; // this invocation's digits: count in the tile
+uint get_rank(uint i) {
+    return (g_ranks[i >> 1] >> ((i & 1u) * 16u)) & 0xFFFFu;
+}
+
+void set_rank(uint i, uint rank) {
+    g_ranks[i >> 1] = bitfieldInsert(g_ranks[i >> 1], rank, int((i & 1u) * 16u), 16);
+}
 
 // The digits this invocation owns in the per-digit phases: lid * DIGITS_PER_THREAD + j.
 uint owned_digit(uint j) {
     return gl_LocalInvocationIndex * DIGITS_PER_THREAD + j;
 }
 
-// Lanes of the subgroup holding digit `d` (valid lanes only); returns the lane's rank among them
-// and their number.
-uint match_digit(uint d, bool valid, out uint peers_count, out uint leader) {
+// Zeroes the digit counters of every subgroup. The caller passes a barrier before rank_tile.
+void clear_digit_counters() {
+    for (uint i = gl_LocalInvocationIndex; i < gl_NumSubgroups * RADIX; i += WG_SIZE) {
+        s_hist[i] = 0u;
+    }
+}
+
+// Ranks digit `d` (of a valid key) among the subgroup's keys of this step: the lanes holding
+// the same digit find each other with one ballot per digit bit (warp-level multisplit,
+// Ashkiani et al. 2016); the lowest of them adds their number to the subgroup's counter
+// `s_hist[row + d]` and shares the old value. Returns the counter value + rank among the
+// peers, or NO_RANK for an invalid key. Subgroup-uniform control flow.
+uint rank_in_subgroup(uint d, bool valid, uint row) {
+    uint below;
+    uint peers_count;
+    uint leader;
     if (MAX_SUBGROUP_SIZE <= 32u) {
         uint peers = subgroupBallot(valid).x;
-        for (uint b = 0; b < RADIX_BITS; ++b) {
+        [[unroll]] for (uint b = 0; b < RADIX_BITS; ++b) {
             bool bit = ((d >> b) & 1u) != 0u;
             uint vote = subgroupBallot(bit).x;
             peers &= bit ? vote : ~vote;
         }
         peers_count = bitCount(peers);
         leader = uint(findLSB(peers));
-        return bitCount(peers & gl_SubgroupLtMask.x);
+        below = bitCount(peers & gl_SubgroupLtMask.x);
+    } else {
+        uvec4 peers = subgroupBallot(valid);
+        [[unroll]] for (uint b = 0; b < RADIX_BITS; ++b) {
+            bool bit = ((d >> b) & 1u) != 0u;
+            uvec4 vote = subgroupBallot(bit);
+            peers &= bit ? vote : ~vote;
+        }
+        uvec4 lower = peers & gl_SubgroupLtMask;
+        peers_count = uint(bitCount(peers.x) + bitCount(peers.y) + bitCount(peers.z) + bitCount(peers.w));
+        leader = subgroupBallotFindLSB(peers);
+        below = uint(bitCount(lower.x) + bitCount(lower.y) + bitCount(lower.z) + bitCount(lower.w));
     }
-    uvec4 peers = subgroupBallot(valid);
-    for (uint b = 0; b < RADIX_BITS; ++b) {
-        bool bit = ((d >> b) & 1u) != 0u;
-        uvec4 vote = subgroupBallot(bit);
-        peers &= bit ? vote : ~vote;
+    uint base = 0u;
+    if (valid && below == 0u) {
+        base = atomicAdd(s_hist[row + d], peers_count);
     }
-    uvec4 below = peers & gl_SubgroupLtMask;
-    peers_count = uint(bitCount(peers.x) + bitCount(peers.y) + bitCount(peers.z) + bitCount(peers.w));
-    leader = subgroupBallotFindLSB(peers);
-    return uint(bitCount(below.x) + bitCount(below.y) + bitCount(below.z) + bitCount(below.w));
+    uint rank = subgroupShuffle(base, valid ? leader : 0u) + below;
+    return valid ? rank : NO_RANK;
 }
 
-// Loads the tile starting at element `tile_start` (`valid` keys of it exist; from s_prefetch
-// when `prefetched`) and ranks it for pass `pass` (= g_pass). Afterwards: g_tile_count holds the counts of the owned digits, s_local_start the
-// digit runs of the ranked tile, g_rank each key's position in it. Uniform control flow.
-void rank_tile(uint tile_start, uint valid, uint pass, bool prefetched) {
-    for (uint i = gl_LocalInvocationIndex; i < gl_NumSubgroups * RADIX; i += WG_SIZE) {
-        s_hist[i] = 0u;
-    }
-    KeyRef keys = KeyRef(g_keys_in);
-    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-        uint idx = key_index_in_tile(i);
-        bool ok = idx < valid;
-#ifdef PREFETCH_KEYS
-        if (prefetched) {
-            g_keys[i] = s_prefetch[idx]; // written by this invocation: no barrier needed
-        } else {
-            g_keys[i] = ok ? keys.v[tile_start + idx] : KEY_T(0);
-        }
-#else
-        g_keys[i] = ok ? keys.v[tile_start + idx] : KEY_T(0);
-#endif
-        g_digit[i] = ok ? key_digit(g_keys[i], pass) : RADIX;
+// Exclusive scan over the workgroup of one u32 per invocation with a single barrier: each
+// subgroup adds the totals of the subgroups before it. Uniform control flow; s_scan_totals is
+// free again after the next barrier.
+uint digit_scan(uint x) {
+    uint inner = subgroupExclusiveAdd(x);
+    uint total = subgroupAdd(x);
+    if (subgroupElect()) {
+        s_scan_totals[gl_SubgroupID] = total;
     }
     barrier();
+    uint before = 0u;
+    if (gl_LocalInvocationIndex * DIGITS_PER_THREAD < RADIX) {
+        for (uint s = 0u; s < gl_SubgroupID; ++s) {
+            before += s_scan_totals[s];
+        }
+    }
+    return before + inner;
+}
+
+// Loads the tile starting at element `tile_start` (`valid` keys of it exist) and ranks it for
+// pass `pass`. The digit counters must be zero (clear_digit_counters, then a barrier).
+// Afterwards g_tile_count / g_local_start hold the owned digits' counts and first positions,
+// and get_rank(i) each key's position in the tile ordered by digit (stable). An includer that
+// defines TILE_COUNTS_HOOK gets tile_counts_ready() called as soon as g_tile_count is known.
+// Uniform control flow; three barriers.
+//
+// Layout (after Adinets & Merrill, "Onesweep", 2022, and Ashkiani et al., 2016): subgroup s
+// owns a contiguous run of the tile; lane l holds the run's keys i * gl_SubgroupSize + l, and
+// ranks them in order, one step per i (keys of earlier steps count first: stable).
+void rank_tile(uint tile_start, uint valid, uint pass) {
+    KeyRef keys = KeyRef(g_keys_in);
+    [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+        uint idx = key_index_in_tile(i);
+        g_keys[i] = idx < valid ? keys.v[tile_start + idx] : KEY_T(0);
+    }
     RANK_MARK(2u);
     uint row = gl_SubgroupID * RADIX;
-    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-        bool ok = g_digit[i] < RADIX;
-        uint d = ok ? g_digit[i] : 0u;
-        uint peers_count;
-        uint leader;
-        uint below = match_digit(d, ok, peers_count, leader);
-        uint base = 0u;
-        if (ok && below == 0u) {
-            base = atomicAdd(s_hist[row + d], peers_count);
-        }
-        g_rank[i] = subgroupShuffle(base, leader) + below;
+    [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+        bool ok = key_index_in_tile(i) < valid;
+        set_rank(i, rank_in_subgroup(ok ? key_digit(g_keys[i], pass) : 0u, ok, row));
     }
     barrier();
     RANK_MARK(3u);
-    // Per digit: exclusive scan over the subgroups, and the tile's count.
     uint thread_total = 0u;
-    for (uint j = 0; j < DIGITS_PER_THREAD; ++j) {
+    [[unroll]] for (uint j = 0; j < DIGITS_PER_THREAD; ++j) {
         uint d = owned_digit(j);
-        uint running = 0u;
+        uint count = 0u;
         if (d < RADIX) {
-            // All loads first (independent), then the prefixes: no load waits on a store.
-            uint counts[HIST_ROWS];
-            for (uint r = 0; r < HIST_ROWS; ++r) {
-                counts[r] = r < gl_NumSubgroups ? s_hist[r * RADIX + d] : 0u;
-            }
-            for (uint r = 0; r < HIST_ROWS; ++r) {
-                if (r < gl_NumSubgroups) {
-                    s_hist[r * RADIX + d] = running;
-                }
-                running += counts[r];
+            [[unroll]] for (uint r = 0; r < HIST_ROWS; ++r) {
+                count += r < gl_NumSubgroups ? s_hist[r * RADIX + d] : 0u;
             }
         }
-        g_tile_count[j] = running;
-        thread_total += running;
+        g_tile_count[j] = count;
+        thread_total += count;
     }
 #ifdef TILE_COUNTS_HOOK
     tile_counts_ready(); // the includer publishes the counts as early as possible
 #endif
-    uint total;
-    uint start = workgroup_exclusive_scan(thread_total, total);
-    for (uint j = 0; j < DIGITS_PER_THREAD; ++j) {
+    uint start = digit_scan(thread_total);
+    [[unroll]] for (uint j = 0; j < DIGITS_PER_THREAD; ++j) {
         uint d = owned_digit(j);
+        g_local_start[j] = start;
         if (d < RADIX) {
-            s_local_start[d] = start;
+            // Each row's counter becomes the row's first position of the digit.
+            uint running = start;
+            [[unroll]] for (uint r = 0; r < HIST_ROWS; ++r) {
+                if (r < gl_NumSubgroups) {
+                    uint c = s_hist[r * RADIX + d];
+                    s_hist[r * RADIX + d] = running;
+                    running += c;
+                }
+            }
         }
         start += g_tile_count[j];
     }
     barrier();
-    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-        uint d = g_digit[i];
-        if (d < RADIX) {
-            g_rank[i] += s_local_start[d] + s_hist[row + d];
+    [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+        uint rank = get_rank(i);
+        if (rank != NO_RANK) {
+            set_rank(i, rank + s_hist[row + key_digit(g_keys[i], pass)]);
         }
     }
 }
 
-// Writes the ranked tile: keys (and values) go through shared memory in digit order, then to
-// keys_out[s_digit_offset[digit] + position], contiguous per digit. s_digit_offset must be set
-// (and a barrier passed) before the call. Uniform control flow.
-void scatter_tile(uint tile_start, uint valid) {
-    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-        if (g_digit[i] < RADIX) {
+// Writes the held keys into shared memory at their ranks. Uniform control flow.
+void stage_keys() {
+    barrier(); // every rank has been read from the counters the stage overwrites
+    [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+        uint rank = get_rank(i);
+        if (rank != NO_RANK) {
 #if KEY_BITS == 64
-            s_stage[2u * g_rank[i]] = uint(g_keys[i]);
-            s_stage[2u * g_rank[i] + 1u] = uint(g_keys[i] >> 32);
+            s_stage[2u * rank] = uint(g_keys[i]);
+            s_stage[2u * rank + 1u] = uint(g_keys[i] >> 32);
 #else
-            s_stage[g_rank[i]] = g_keys[i];
+            s_stage[rank] = g_keys[i];
 #endif
         }
     }
-    barrier();
+}
+
+#if VALUE_WORDS > 0
+// write_staged_keys leaves the digit of each staged key it wrote here (8 bits each) for
+// scatter_values.
+uint g_out_digits[(KEYS_PER_THREAD + 3u) / 4u];
+#endif
+
+// Writes the staged keys to keys_out[s_digit_offset[digit] + position]: contiguous per digit.
+// Staged keys and s_digit_offset must be visible (a barrier passed).
+void write_staged_keys(uint valid) {
     KeyRef out_keys = KeyRef(g_keys_out);
-    uint out_digit[KEYS_PER_THREAD];
-    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
         uint p = gl_LocalInvocationIndex + i * WG_SIZE;
-        out_digit[i] = RADIX;
         if (p < valid) {
 #if KEY_BITS == 64
             KEY_T key = uint64_t(s_stage[2u * p]) | (uint64_t(s_stage[2u * p + 1u]) << 32);
@@ -322,43 +364,69 @@ void scatter_tile(uint tile_start, uint valid) {
             KEY_T key = s_stage[p];
 #endif
             uint d = key_digit(key, g_pass);
-            out_digit[i] = d;
+#if VALUE_WORDS > 0
+            g_out_digits[i >> 2] = bitfieldInsert(g_out_digits[i >> 2], d, int((i & 3u) * 8u), 8);
+#endif
             out_keys.v[s_digit_offset[d] + p] = key;
         }
     }
+}
+
 #if VALUE_WORDS > 0
+// Loads the tile's values (in the layout of the keys) into g_values.
+void load_tile_values(uint tile_start, uint valid) {
     ValueRef values = ValueRef(g_values_in);
-    VALUE_T held[KEYS_PER_THREAD];
-    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
         uint idx = key_index_in_tile(i);
-        held[i] = idx < valid ? values.v[tile_start + idx] : VALUE_T(0);
+        g_values[i] = idx < valid ? values.v[tile_start + idx] : VALUE_T(0);
     }
-    barrier();
-    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-        if (g_digit[i] < RADIX) {
+}
+
+// After write_staged_keys: stages the loaded values at their keys' ranks and writes them to
+// the same output indices. Uniform control flow.
+void scatter_values(uint valid) {
+    barrier(); // every staged key has been read
+    [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+        uint rank = get_rank(i);
+        if (rank != NO_RANK) {
 #if VALUE_WORDS == 2
-            s_stage[2u * g_rank[i]] = uint(held[i]);
-            s_stage[2u * g_rank[i] + 1u] = uint(held[i] >> 32);
+            s_stage[2u * rank] = uint(g_values[i]);
+            s_stage[2u * rank + 1u] = uint(g_values[i] >> 32);
 #else
-            s_stage[g_rank[i]] = held[i];
+            s_stage[rank] = g_values[i];
 #endif
         }
     }
     barrier();
     ValueRef out_values = ValueRef(g_values_out);
-    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
         uint p = gl_LocalInvocationIndex + i * WG_SIZE;
-        if (out_digit[i] < RADIX) {
+        if (p < valid) {
 #if VALUE_WORDS == 2
             VALUE_T v = uint64_t(s_stage[2u * p]) | (uint64_t(s_stage[2u * p + 1u]) << 32);
 #else
             VALUE_T v = s_stage[p];
 #endif
-            out_values.v[s_digit_offset[out_digit[i]] + p] = v;
+            uint d = (g_out_digits[i >> 2] >> ((i & 3u) * 8u)) & 0xFFu;
+            out_values.v[s_digit_offset[d] + p] = v;
         }
     }
+}
 #endif
-    barrier(); // shared memory is reused by the next tile
+
+// Writes a ranked tile whose s_digit_offset is set (no barrier passed yet) through shared
+// memory: keys, then values. Ends with a barrier, so shared memory can be reused.
+void scatter_tile(uint tile_start, uint valid) {
+#if VALUE_WORDS > 0
+    load_tile_values(tile_start, valid);
+#endif
+    stage_keys();
+    barrier();
+    write_staged_keys(valid);
+#if VALUE_WORDS > 0
+    scatter_values(valid);
+#endif
+    barrier();
 }
 
 // Exclusive scan over the digits of a 256-entry u32 histogram in global memory: leaves each
@@ -367,14 +435,14 @@ uint g_digit_prefix[DIGITS_PER_THREAD];
 void scan_global_histogram(uint64_t hist_addr) {
     uint counts[DIGITS_PER_THREAD];
     uint thread_total = 0u;
-    for (uint j = 0; j < DIGITS_PER_THREAD; ++j) {
+    [[unroll]] for (uint j = 0; j < DIGITS_PER_THREAD; ++j) {
         uint d = owned_digit(j);
         counts[j] = d < RADIX ? U32Ref(hist_addr).v[d] : 0u;
         thread_total += counts[j];
     }
     uint total;
     uint start = workgroup_exclusive_scan(thread_total, total);
-    for (uint j = 0; j < DIGITS_PER_THREAD; ++j) {
+    [[unroll]] for (uint j = 0; j < DIGITS_PER_THREAD; ++j) {
         g_digit_prefix[j] = start;
         start += counts[j];
     }

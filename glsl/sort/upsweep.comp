@@ -22,7 +22,7 @@ void main() {
     barrier();
     KeyRef keys = KeyRef(g_keys_in);
     for (uint t = first; t < last; ++t) {
-        for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+        [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
             uint idx = t * TILE_KEYS + i * WG_SIZE + gl_LocalInvocationIndex;
             if (idx < n) {
                 atomicAdd(s_count[key_digit(keys.v[idx], g_pass)], 1u);

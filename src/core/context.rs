@@ -346,7 +346,7 @@ impl Context {
             device_exts.push(ash::khr::pipeline_executable_properties::NAME.as_ptr());
             create = create.push_next(&mut f_statistics);
         }
-        let shader_clock = std::env::var("VKALGO_PIPELINE_STATS").is_ok_and(|v| v == "1")
+        let shader_clock = std::env::var("VKALGO_SORT_CLOCK").is_ok_and(|v| v == "1")
             && instance
                 .enumerate_device_extension_properties(pd)
                 .unwrap_or_default()

@@ -281,17 +281,17 @@ const RING_TILES: u64 = 1016;
 const SCRATCH_RING: u64 = 8320;
 /// Where a Onesweep sort leaves its event counters in scratch (16 u32, valid until the next
 /// sort with the same scratch): fallbacks, ring-wait timeouts, tail-wait timeouts, ring-wait
-/// polls, tail-wait polls, look-back rounds; with `VKALGO_PIPELINE_STATS=1` on a driver with
-/// VK_KHR_shader_clock, u32-key passes also add each phase's cycles / 16 in counters 8..14
-/// (ticket, rank, publish, look-back, tail, offsets, scatter). For benchmarks and diagnostics.
+/// polls, tail-wait polls, look-back steps; with `VKALGO_SORT_CLOCK=1` on a driver with
+/// VK_KHR_shader_clock, u32-key passes also add each phase's cycles / 16 in counters 8..13
+/// (ticket, key loads + ballots, counter updates, digit scan + ranks + staging, look-back,
+/// scatter) and keep the most workgroups in flight in counter 15. For benchmarks and
+/// diagnostics.
 #[doc(hidden)]
 pub const ONESWEEP_STATS_OFFSET: u64 = 8256;
 /// Largest number of blocks of the safe path (the block-count matrix is 256 x blocks).
 const MAX_BLOCKS: u64 = 1024;
 /// Largest number of workgroups of the upfront histogram pass.
 const MAX_HISTOGRAM_GROUPS: u64 = 1024;
-/// Largest number of workgroups of a Onesweep digit pass (each then ranks several tiles).
-const MAX_BINNING_GROUPS: u64 = 1024;
 /// Tiles the small path handles (one workgroup: every pass reads its input twice).
 const SMALL_TILES: u64 = 4;
 /// Alignment vkalgo asks for every range.
@@ -348,15 +348,10 @@ fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc) -> u64 {
     let wg = tuning.workgroup_size as u64;
     let rows = wg / ctx.profile.min_subgroup_size.max(1) as u64;
     let stage_words = (desc.key_type.bytes() / 4).max(desc.value_type.bytes() / 4);
-    // The digit counters and the staged tile share one pool; Onesweep with 32-bit keys and at
-    // most 32-bit values also keeps the next tile's keys.
+    // Digit counters, then the staged tile, in one pool (glsl/sort/sort_common.glsl).
     let pool = (rows * 256).max(tuning.tile_keys() * stage_words) * 4;
-    let prefetch = if desc.key_type.bytes() == 4 && desc.value_type.bytes() <= 4 {
-        tuning.tile_keys() * 4
-    } else {
-        0
-    };
-    pool + prefetch + 3 * 1024 + wg * 4 + 64
+    // Digit offsets, fallback counts, per-subgroup scan slots (two sets), small counters.
+    pool + 2 * 1024 + 2 * wg * 4 + 1024 + 64
 }
 
 impl Context {
@@ -392,6 +387,7 @@ impl Context {
                 "sort: workgroup size {wg} is not a power of two in 32..=device limit"
             )));
         }
+        // (At most 1024 x 32 = 32768 keys per tile: ranks in a tile are 16-bit.)
         if !(1..=32).contains(&tuning.keys_per_thread) {
             return Err(Error::invalid(format!(
                 "sort: keys_per_thread {} not in 1..=32",

@@ -1,12 +1,13 @@
 //! Onesweep (glsl/sort/histogram.comp, glsl/sort/onesweep.comp).
 
-use super::{Pass, SortPush, MAX_BINNING_GROUPS, MAX_HISTOGRAM_GROUPS, RING_TILES, SCRATCH_RING};
+use super::{Pass, SortPush, MAX_HISTOGRAM_GROUPS, RING_TILES, SCRATCH_RING};
 use crate::core::buffer::BufferRange;
 use crate::core::shaders;
 use crate::error::Result;
 
 /// Clears the counters, histograms and look-back ring; counts every pass's digits in one read
-/// of the keys and turns the counts into digit starts; then one dispatch per digit pass.
+/// of the keys and turns the counts into digit starts; then one dispatch per digit pass, one
+/// workgroup per tile.
 pub(super) fn record(pass: &Pass, mut push: SortPush, scratch: &BufferRange) -> Result<()> {
     let histogram = pass.ctx.kernel(
         if pass.key_bits == 64 {
@@ -33,13 +34,11 @@ pub(super) fn record(pass: &Pass, mut push: SortPush, scratch: &BufferRange) -> 
         );
         pass.ctx.compute_to_compute(pass.cmd);
         pass.dispatch(histogram_scan, &push, 1);
-        // Each workgroup ranks up to `per` tiles in turn (prefetching the next tile's keys
-        // while the current one waits in its look-back); at most MAX_BINNING_GROUPS of them.
-        let per = pass.tiles.div_ceil(pass.tiles.min(MAX_BINNING_GROUPS));
-        push.tiles_per_block = per as u32;
+        // One tile per workgroup (tile ids come from an atomic counter, not the workgroup id).
+        push.tiles_per_block = 1;
         for p in 0..push.pass_count {
             pass.ctx.compute_to_compute(pass.cmd);
-            pass.dispatch(binning, &push, pass.tiles.div_ceil(per) as u32);
+            pass.dispatch(binning, &push, pass.tiles as u32);
             if p + 1 < push.pass_count {
                 Pass::next_pass(&mut push);
             }

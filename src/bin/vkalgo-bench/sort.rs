@@ -362,18 +362,19 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                             download(ctx, &scratch, (ONESWEEP_STATS_OFFSET / 4 + 16) as usize)?;
                         let w = &words[(ONESWEEP_STATS_OFFSET / 4) as usize..];
                         let tile_passes = (n as u64).div_ceil(plan.tile_size()) * plan.pass_count() as u64;
-                        if w[8..15].iter().any(|&c| c != 0) {
-                            let clocks: Vec<String> = w[8..15]
+                        if w[8..14].iter().any(|&c| c != 0) {
+                            let clocks: Vec<String> = w[8..14]
                                 .iter()
                                 .map(|&c| format!("{}", c as u64 * 16 / tile_passes.max(1)))
                                 .collect();
                             println!(
-                                "cycles per tile (ticket, key loads, matching, rest of ranking, publish + look-back, tail, offsets + scatter): {}",
-                                clocks.join(" ")
+                                "cycles per tile (ticket, key loads + ballots, counter updates, digit scan + ranks + staging, look-back, scatter): {}; most workgroups in flight: {}",
+                                clocks.join(" "),
+                                w[15]
                             );
                         }
                         format!(
-                            "fallbacks {}, ring-wait timeouts {}, tail-wait timeouts {}, ring polls {}, tail polls {}, look-back rounds {} ({} tiles x {} passes)",
+                            "fallbacks {}, ring-wait timeouts {}, tail-wait timeouts {}, ring polls {}, tail polls {}, look-back steps {} ({} tiles x {} passes)",
                             w[0], w[1], w[2], w[3], w[4], w[5], n as u64 / plan.tile_size(), plan.pass_count()
                         )
                     } else {
