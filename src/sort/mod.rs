@@ -188,9 +188,13 @@ impl SortTuning {
         if ctx.is_cpu_device() {
             return tuning(64, 8);
         }
-        // The largest of these the device's invocation and shared-memory limits allow.
+        // The largest of these the device's invocation and shared-memory limits allow. Measured
+        // on an H200 (docs/benchmarks/): shared memory per SM, not registers, bounds how many
+        // workgroups run at once, so the staged tile stays at 16 KiB: 4096 keys of 4 bytes,
+        // 2048 of 8 bytes.
         let desc = SortDesc::new(key_type, value_type, 0);
-        [tuning(512, 8), tuning(256, 8), tuning(128, 8)]
+        let keys = if key_type.bytes() == 8 { 4 } else { 8 };
+        [tuning(512, keys), tuning(256, 8), tuning(128, 8)]
             .into_iter()
             .find(|t| {
                 t.workgroup_size <= ctx.profile.max_workgroup_invocations

@@ -296,18 +296,22 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         )
                     })?);
                     let copy_gbs = 2.0 * key_bytes as f64 / (copy_ms * 1e-3) / 1e9;
-                    // Warm-up: at least 200 ms of back-to-back GPU work, so clocks are up again
-                    // after the CPU-side verification of the previous case (on the H200, small
-                    // cases timed right after an idle second ran up to 4x slower).
+                    // Warm-up: at least 200 ms of heavy GPU work (copies of the largest
+                    // buffers, then a few sorts), so clocks are up again after the CPU-side
+                    // verification of the previous case. On the H200, small cases timed after
+                    // an idle second ran 4-5x slower (every dispatch, even one workgroup), and
+                    // back-to-back small sorts did not bring the clocks back.
                     let mut warm_ms = 0.0;
                     let warm_batches = if ctx.is_cpu_device() { 0 } else { 256 };
                     for _ in 0..warm_batches {
                         warm_ms += timer
-                            .time_each(
-                                8,
-                                |cmd, _| restore(cmd),
-                                |cmd, _| plan.record(ctx, cmd, &sort_args).map(|_| ()),
-                            )?
+                            .time_batch(8, |cmd, _| {
+                                ctx.record_compute_copy(
+                                    cmd,
+                                    &pristine_keys.sub_range(0, max_key_bytes),
+                                    &keys_alt.sub_range(0, max_key_bytes),
+                                )
+                            })?
                             .iter()
                             .sum::<f64>();
                         if warm_ms >= 200.0 {
