@@ -40,6 +40,8 @@ void clock_mark(uint phase);
 // aggregate is published before the rest of the ranking, so successors wait less.
 #define TILE_COUNTS_HOOK
 void tile_counts_ready();
+#define BEFORE_COUNTS_BARRIER_HOOK
+void before_counts_barrier();
 #include "sort_common.glsl"
 
 #ifdef SORT_CLOCK
@@ -77,12 +79,15 @@ void count_in_flight(int change) {
 #define FLAG_INCLUSIVE 2u
 #define WAIT_LIMIT (SPIN_LIMIT * 16u)
 // Predecessor entries one invocation reads at once per look-back step.
+// (Measured on an H200: 4 beats 2, 8 and 16.)
 #define LOOKBACK_WINDOW 4u
 
 shared uint s_ticket;
 shared uint s_early_tail;
 shared int s_fallback;
-shared uint s_fallback_hist[RADIX];
+// A silent predecessor's digit counts (look-back fallback). Shares s_digit_offset's memory:
+// that is written only once the look-back is over.
+#define s_fallback_hist s_digit_offset
 
 // Event counters in scratch (one atomic per tile and event kind), read by the benchmark to
 // explain timings: 0 fallbacks, 1 ring-wait timeouts, 2 tail-wait timeouts, 3 ring-wait polls,
@@ -117,14 +122,35 @@ uint read_tail(uint index) {
 
 uint g_tile;
 uint g_seq;
+uint g_tail_index;
+uint g_tail_loaded; // invocation 0: the tail read at the start, in flight while the tile ranks
 
-// Publishes the tile's digit counts as aggregates (inclusive prefixes for tile 0). Called by
-// rank_tile.
+// Invocation 0 shares the tail read at the start (its load had the ranking to arrive).
+void before_counts_barrier() {
+    if (gl_LocalInvocationIndex == 0u) {
+        s_early_tail = g_tail_loaded;
+    }
+}
+
+// Waits (bounded, rarely) for ring space, then publishes the tile's digit counts as aggregates
+// (inclusive prefixes for tile 0). Called by rank_tile in uniform control flow.
 void tile_counts_ready() {
+    // Ring space: the slot's previous entry may still be read by tiles up to RING_LOOKBACK
+    // after it; wait until the tail has passed them. The tail read at the start usually
+    // says so already.
+    if ((s_early_tail & TAIL_MASK) + (RING_TILES - RING_LOOKBACK) <= g_tile) {
+        if (gl_SubgroupID == 0u) {
+            uint polls;
+            WAIT_FOR_TAIL(g_tail_index, (tail & TAIL_MASK) + (RING_TILES - RING_LOOKBACK) > g_tile, polls);
+            count_event(1u, polls == WAIT_LIMIT ? 1u : 0u);
+            count_event(3u, polls);
+        }
+        barrier();
+    }
     U64AtomicRef ring = U64AtomicRef(pc.scratch + SCRATCH_RING);
     uint slot = (g_seq % RING_TILES) * RADIX;
     uint flag = g_tile == 0u ? FLAG_INCLUSIVE : FLAG_AGGREGATE;
-    [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+    for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
         uint d = owned_digit(j);
         if (d < RADIX) {
             atomicStore(ring.v[slot + d], ring_entry(g_seq, flag, g_tile_count[j]), gl_ScopeDevice,
@@ -268,10 +294,10 @@ void main() {
     uint n = element_count();
     uint tiles = tiles_of(n);
     uint tail_index = 8u + pc.pass_index;
-    // The tile id and a first reading of the tail in one round trip.
+    g_tail_index = tail_index;
     if (gl_LocalInvocationIndex == 0u) {
         s_ticket = atomicAdd(U32AtomicRef(pc.scratch).v[pc.pass_index], 1u);
-        s_early_tail = read_tail(tail_index);
+        g_tail_loaded = read_tail(tail_index);
         s_fallback = -1;
     }
     clear_digit_counters();
@@ -281,7 +307,7 @@ void main() {
     // Global digit starts of this pass (exclusive scan of the upfront histogram).
     U32Ref digit_starts = U32Ref(pc.scratch + SCRATCH_HISTOGRAMS + uint64_t(g_pass) * uint64_t(RADIX * 4u));
     uint digit_start[DIGITS_PER_THREAD];
-    [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+    for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
         uint d = owned_digit(j);
         digit_start[j] = d < RADIX ? digit_starts.v[d] : 0u;
     }
@@ -294,18 +320,6 @@ void main() {
     g_seq = pc.pass_index * pc.max_tiles + tile;
     clock_mark(1u);
     count_in_flight(1);
-    // Ring space: the slot's previous entry may still be read by tiles up to RING_LOOKBACK
-    // after it; wait (bounded) until the tail has passed them. Rare: the tail read with the
-    // ticket is usually far enough.
-    if ((s_early_tail & TAIL_MASK) + (RING_TILES - RING_LOOKBACK) <= tile) {
-        if (gl_SubgroupID == 0u) {
-            uint polls;
-            WAIT_FOR_TAIL(tail_index, (tail & TAIL_MASK) + (RING_TILES - RING_LOOKBACK) > tile, polls);
-            count_event(1u, polls == WAIT_LIMIT ? 1u : 0u);
-            count_event(3u, polls);
-        }
-        barrier();
-    }
     uint start = tile * TILE_KEYS;
     uint valid = min(TILE_KEYS, n - start);
     rank_tile(start, valid, g_pass);

@@ -171,7 +171,7 @@ shared uint s_pool[HIST_WORDS > STAGE_POOL_WORDS ? HIST_WORDS : STAGE_POOL_WORDS
 #define s_hist s_pool
 #define s_stage s_pool
 shared uint s_digit_offset[RADIX];   // global index of the tile's digit run - its local start
-shared uint s_scan_totals[WG_SIZE];  // digit scan: one total per subgroup
+shared uint s_scan_totals[HIST_ROWS]; // digit scan: one total per subgroup
 
 // Registers per key are what limits the workgroups an SM holds, so a key costs one word (two
 // for 64-bit keys) plus half a word of rank: ranks are 16-bit (tiles hold at most 32768 keys),
@@ -286,6 +286,9 @@ void rank_tile(uint tile_start, uint valid, uint pass) {
         bool ok = key_index_in_tile(i) < valid;
         set_rank(i, rank_in_subgroup(ok ? key_digit(g_keys[i], pass) : 0u, ok, row));
     }
+#ifdef BEFORE_COUNTS_BARRIER_HOOK
+    before_counts_barrier(); // the includer's last shared writes before the counts are read
+#endif
     barrier();
     RANK_MARK(3u);
     uint thread_total = 0u;

@@ -354,8 +354,9 @@ fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc) -> u64 {
     let stage_words = (desc.key_type.bytes() / 4).max(desc.value_type.bytes() / 4);
     // Digit counters, then the staged tile, in one pool (glsl/sort/sort_common.glsl).
     let pool = (rows * 256).max(tuning.tile_keys() * stage_words) * 4;
-    // Digit offsets, fallback counts, per-subgroup scan slots (two sets), small counters.
-    pool + 2 * 1024 + 2 * wg * 4 + 1024 + 64
+    // Digit offsets (shared with the fallback counts), per-subgroup scan slots, and the
+    // workgroup-scan slots of the kernels that use them; small counters.
+    pool + 1024 + rows * 4 + wg * 4 + 64
 }
 
 impl Context {
