@@ -175,10 +175,11 @@ pub struct SortTuning {
 impl SortTuning {
     /// The tuning vkalgo uses on this device for these key and value types.
     ///
-    /// GPUs: 512 x 8 (4096-key tiles) where the device's limits allow it, else 256 x 8 or
-    /// 128 x 8; on an H200, 512 x 8 beat 256 x 16 by 25-35% per pass for 4-byte keys and by 44%
-    /// for u64 keys (61 against 110 registers for u32). CPU drivers: 64 x 8 (their small subgroups need a
-    /// counter row per subgroup in 32 KiB).
+    /// GPUs: 512 x 8 for 4-byte keys and 512 x 4 for 8-byte keys (a 16 KiB staged tile) where
+    /// the device's limits allow it, else 256 x 8 or 128 x 8. On an H200 these beat every other
+    /// tuning measured but 256 x 14 at 2^24 and more (2-4%; 13% slower at 2^20), see
+    /// docs/benchmarks/2026-11-21-h200-sort-v2.md. CPU drivers: 64 x 8 (their small subgroups
+    /// need a counter row per subgroup in 32 KiB).
     pub fn for_device(ctx: &Context, key_type: KeyType, value_type: ValueType) -> Self {
         let tuning = |workgroup_size, keys_per_thread| SortTuning {
             workgroup_size,
