@@ -314,6 +314,7 @@ fn sort_permutations() -> Vec<OwnedPermutation> {
                 ];
                 if pass == "small" {
                     defines.push(("SORT_COHERENT", "1".to_string()));
+                    defines.push(("STAGE_ONE_ROUND", "1".to_string()));
                 }
                 table.push((
                     format!("sort_{pass}_k{key_bits}_v{value_words}"),

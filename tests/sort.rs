@@ -505,6 +505,26 @@ fn bad_input_is_refused_and_changes_nothing() {
         keys_per_thread: 8,
         lookback_spins: 0
     }))));
+    let odd = Some(vkalgo::SortTuning {
+        workgroup_size: 64,
+        keys_per_thread: 3,
+        lookback_spins: 0,
+    });
+    assert!(
+        !err(plan(&|d| d.tuning = odd)),
+        "odd keys per thread suit 4-byte keys"
+    );
+    assert!(
+        err(plan(&|d| {
+            d.key_type = KeyType::U64;
+            d.tuning = odd
+        })),
+        "8-byte keys are staged in two rounds: keys per thread must be even"
+    );
+    assert!(err(plan(&|d| {
+        d.value_type = ValueType::U64;
+        d.tuning = odd
+    })));
     assert!(KeyType::from_raw(6).is_err() && ValueType::from_raw(3).is_err());
 
     // Host calls: nothing changes on error.

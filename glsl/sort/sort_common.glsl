@@ -166,7 +166,19 @@ void use_push_constant_pass() {
 // position per digit), then the tile reordered by digit (s_stage: keys, then values).
 // stage_keys passes a barrier before overwriting the counters.
 #define HIST_WORDS (HIST_ROWS * RADIX)
+// Staging rounds per element type (see stage_keys). STAGE_ONE_ROUND (the one-workgroup
+// small-N kernel) stages 8-byte elements in one round in a pool twice as large: two rounds
+// gave wrong results in that kernel on an H200 (not on lavapipe, not in the other kernels);
+// the cause was not found.
+#ifdef STAGE_ONE_ROUND
+#define KEY_ROUNDS 1u
+#define VALUE_ROUNDS 1u
 #define STAGE_POOL_WORDS (TILE_KEYS * STAGE_WORDS)
+#else
+#define KEY_ROUNDS KEY_WORDS
+#define VALUE_ROUNDS VALUE_WORDS
+#define STAGE_POOL_WORDS TILE_KEYS
+#endif
 shared uint s_pool[HIST_WORDS > STAGE_POOL_WORDS ? HIST_WORDS : STAGE_POOL_WORDS];
 #define s_hist s_pool
 #define s_stage s_pool
@@ -332,47 +344,75 @@ void rank_tile(uint tile_start, uint valid, uint pass) {
     }
 }
 
-// Writes the held keys into shared memory at their ranks. Uniform control flow.
-void stage_keys() {
-    barrier(); // every rank has been read from the counters the stage overwrites
+// Staging: the ranked tile passes through s_stage on its way out, so each digit's run is
+// written to global memory contiguously. s_stage holds one word per tile element (16 KiB for
+// 4096 keys): shared memory per workgroup is what bounds the workgroups an SM holds (see
+// docs/benchmarks/), so 8-byte elements go through in two rounds, ranks [0, TILE_KEYS / 2)
+// first. Round r of R covers ranks [r * TILE_KEYS / R, (r + 1) * TILE_KEYS / R).
+#define ROUND_SLOTS(rounds) (TILE_KEYS / (rounds))
+#define ROUND_STEPS(rounds) ((KEYS_PER_THREAD + (rounds) - 1u) / (rounds))
+
+// Writes the held keys of staging round `round` into s_stage at their ranks.
+void stage_key_round(uint round) {
     [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-        uint rank = get_rank(i);
-        if (rank != NO_RANK) {
+        uint slot = get_rank(i) - round * ROUND_SLOTS(KEY_ROUNDS); // NO_RANK: out of range
+        if (slot < ROUND_SLOTS(KEY_ROUNDS)) {
 #if KEY_BITS == 64
-            s_stage[2u * rank] = uint(g_keys[i]);
-            s_stage[2u * rank + 1u] = uint(g_keys[i] >> 32);
+            s_stage[2u * slot] = uint(g_keys[i]);
+            s_stage[2u * slot + 1u] = uint(g_keys[i] >> 32);
 #else
-            s_stage[rank] = g_keys[i];
+            s_stage[slot] = g_keys[i];
 #endif
         }
     }
 }
 
+// Stages the first round of keys. Uniform control flow.
+void stage_keys() {
+    barrier(); // every rank has been read from the counters the stage overwrites
+    stage_key_round(0u);
+}
+
 #if VALUE_WORDS > 0
-// write_staged_keys leaves the digit of each staged key it wrote here (8 bits each) for
-// scatter_values.
+// write_staged_keys leaves the digit of each element it wrote here (8 bits each), indexed by
+// the element's step m: tile position gl_LocalInvocationIndex + m * WG_SIZE (every round
+// covers whole steps: keys per thread are even for 8-byte elements).
 uint g_out_digits[(KEYS_PER_THREAD + 3u) / 4u];
 #endif
 
-// Writes the staged keys to keys_out[s_digit_offset[digit] + position]: contiguous per digit.
-// Staged keys and s_digit_offset must be visible (a barrier passed).
-void write_staged_keys(uint valid) {
+// Writes the keys staged for round `round` to keys_out[s_digit_offset[digit] + position].
+void write_key_round(uint round, uint valid) {
     KeyRef out_keys = KeyRef(g_keys_out);
-    [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-        uint p = gl_LocalInvocationIndex + i * WG_SIZE;
-        if (p < valid) {
+    [[unroll]] for (uint i = 0; i < ROUND_STEPS(KEY_ROUNDS); ++i) {
+        uint q = gl_LocalInvocationIndex + i * WG_SIZE;
+        uint p = round * ROUND_SLOTS(KEY_ROUNDS) + q;
+        if (q < ROUND_SLOTS(KEY_ROUNDS) && p < valid) {
 #if KEY_BITS == 64
-            KEY_T key = uint64_t(s_stage[2u * p]) | (uint64_t(s_stage[2u * p + 1u]) << 32);
+            KEY_T key = uint64_t(s_stage[2u * q]) | (uint64_t(s_stage[2u * q + 1u]) << 32);
 #else
-            KEY_T key = s_stage[p];
+            KEY_T key = s_stage[q];
 #endif
             uint d = key_digit(key, g_pass);
 #if VALUE_WORDS > 0
-            g_out_digits[i >> 2] = bitfieldInsert(g_out_digits[i >> 2], d, int((i & 3u) * 8u), 8);
+            uint m = round * ROUND_STEPS(KEY_ROUNDS) + i;
+            g_out_digits[m >> 2] = bitfieldInsert(g_out_digits[m >> 2], d, int((m & 3u) * 8u), 8);
 #endif
             out_keys.v[s_digit_offset[d] + p] = key;
         }
     }
+}
+
+// Writes the staged keys to keys_out[s_digit_offset[digit] + position]: contiguous per digit.
+// The first round must be staged and s_digit_offset visible (a barrier passed); the second
+// round (8-byte keys) is staged here. Uniform control flow.
+void write_staged_keys(uint valid) {
+    write_key_round(0u, valid);
+#if KEY_BITS == 64 && !defined(STAGE_ONE_ROUND)
+    barrier(); // the first round has been read
+    stage_key_round(1u);
+    barrier();
+    write_key_round(1u, valid);
+#endif
 }
 
 #if VALUE_WORDS > 0
@@ -385,35 +425,45 @@ void load_tile_values(uint tile_start, uint valid) {
     }
 }
 
-// After write_staged_keys: stages the loaded values at their keys' ranks and writes them to
-// the same output indices. Uniform control flow.
-void scatter_values(uint valid) {
-    barrier(); // every staged key has been read
+// Stages the values of round `round` at their keys' ranks (after a barrier), then writes them
+// to their keys' output indices. Uniform control flow.
+void scatter_value_round(uint round, uint valid) {
+    barrier(); // every staged key (or the previous round) has been read
     [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-        uint rank = get_rank(i);
-        if (rank != NO_RANK) {
+        uint slot = get_rank(i) - round * ROUND_SLOTS(VALUE_ROUNDS);
+        if (slot < ROUND_SLOTS(VALUE_ROUNDS)) {
 #if VALUE_WORDS == 2
-            s_stage[2u * rank] = uint(g_values[i]);
-            s_stage[2u * rank + 1u] = uint(g_values[i] >> 32);
+            s_stage[2u * slot] = uint(g_values[i]);
+            s_stage[2u * slot + 1u] = uint(g_values[i] >> 32);
 #else
-            s_stage[rank] = g_values[i];
+            s_stage[slot] = g_values[i];
 #endif
         }
     }
     barrier();
     ValueRef out_values = ValueRef(g_values_out);
-    [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-        uint p = gl_LocalInvocationIndex + i * WG_SIZE;
-        if (p < valid) {
+    [[unroll]] for (uint i = 0; i < ROUND_STEPS(VALUE_ROUNDS); ++i) {
+        uint q = gl_LocalInvocationIndex + i * WG_SIZE;
+        uint p = round * ROUND_SLOTS(VALUE_ROUNDS) + q;
+        if (q < ROUND_SLOTS(VALUE_ROUNDS) && p < valid) {
 #if VALUE_WORDS == 2
-            VALUE_T v = uint64_t(s_stage[2u * p]) | (uint64_t(s_stage[2u * p + 1u]) << 32);
+            VALUE_T v = uint64_t(s_stage[2u * q]) | (uint64_t(s_stage[2u * q + 1u]) << 32);
 #else
-            VALUE_T v = s_stage[p];
+            VALUE_T v = s_stage[q];
 #endif
-            uint d = (g_out_digits[i >> 2] >> ((i & 3u) * 8u)) & 0xFFu;
+            uint m = round * ROUND_STEPS(VALUE_ROUNDS) + i;
+            uint d = (g_out_digits[m >> 2] >> ((m & 3u) * 8u)) & 0xFFu;
             out_values.v[s_digit_offset[d] + p] = v;
         }
     }
+}
+
+// After write_staged_keys: the values, through the stage in VALUE_WORDS rounds.
+void scatter_values(uint valid) {
+    scatter_value_round(0u, valid);
+#if VALUE_WORDS == 2 && !defined(STAGE_ONE_ROUND)
+    scatter_value_round(1u, valid);
+#endif
 }
 #endif
 

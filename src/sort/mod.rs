@@ -175,8 +175,8 @@ pub struct SortTuning {
 impl SortTuning {
     /// The tuning vkalgo uses on this device for these key and value types.
     ///
-    /// GPUs: 512 x 8 for 4-byte keys and 512 x 4 for 8-byte keys (a 16 KiB staged tile) where
-    /// the device's limits allow it, else 256 x 8 or 128 x 8. On an H200 these beat every other
+    /// GPUs: 512 x 8 (a 16 KiB staged tile; 8-byte keys and values are staged in two rounds)
+    /// where the device's limits allow it, else 256 x 8 or 128 x 8. On an H200 these beat every other
     /// tuning measured but 256 x 14 at 2^24 and more (2-4%; 13% slower at 2^20), see
     /// docs/benchmarks/2026-11-21-h200-sort-v2.md. CPU drivers: 64 x 8 (their small subgroups
     /// need a counter row per subgroup in 32 KiB).
@@ -190,12 +190,11 @@ impl SortTuning {
             return tuning(64, 8);
         }
         // The largest of these the device's invocation and shared-memory limits allow. Measured
-        // on an H200 (docs/benchmarks/): shared memory per SM, not registers, bounds how many
-        // workgroups run at once, so the staged tile stays at 16 KiB: 4096 keys of 4 bytes,
-        // 2048 of 8 bytes.
+        // on an H200 (docs/benchmarks/): shared memory per SM bounds how many workgroups run
+        // at once, so the staged tile stays at 16 KiB (4096 words; 8-byte keys or values in
+        // two rounds).
         let desc = SortDesc::new(key_type, value_type, 0);
-        let keys = if key_type.bytes() == 8 { 4 } else { 8 };
-        [tuning(512, keys), tuning(256, 8), tuning(128, 8)]
+        [tuning(512, 8), tuning(256, 8), tuning(128, 8)]
             .into_iter()
             .find(|t| {
                 t.workgroup_size <= ctx.profile.max_workgroup_invocations
@@ -352,8 +351,11 @@ fn blocking(tiles: u64, max_blocks: u64) -> (u64, u64) {
 fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc) -> u64 {
     let wg = tuning.workgroup_size as u64;
     let rows = wg / ctx.profile.min_subgroup_size.max(1) as u64;
-    let stage_words = (desc.key_type.bytes() / 4).max(desc.value_type.bytes() / 4);
-    // Digit counters, then the staged tile, in one pool (glsl/sort/sort_common.glsl).
+    // Digit counters, then the staged tile, in one pool (glsl/sort/sort_common.glsl): one
+    // word per tile element (8-byte keys and values are staged in two rounds), except in the
+    // small-N kernel, which stages 8-byte elements in one round.
+    let wide = desc.key_type.bytes() == 8 || desc.value_type.bytes() == 8;
+    let stage_words = if wide { 2 } else { 1 };
     let pool = (rows * 256).max(tuning.tile_keys() * stage_words) * 4;
     // Digit offsets (shared with the fallback counts), per-subgroup scan slots, and the
     // workgroup-scan slots of the kernels that use them; small counters.
@@ -397,6 +399,13 @@ impl Context {
         if !(1..=32).contains(&tuning.keys_per_thread) {
             return Err(Error::invalid(format!(
                 "sort: keys_per_thread {} not in 1..=32",
+                tuning.keys_per_thread
+            )));
+        }
+        let wide = desc.key_type.bytes() == 8 || desc.value_type.bytes() == 8;
+        if wide && tuning.keys_per_thread % 2 != 0 {
+            return Err(Error::invalid(format!(
+                "sort: keys_per_thread {} must be even for 8-byte keys or values (they are staged in two rounds)",
                 tuning.keys_per_thread
             )));
         }
