@@ -66,7 +66,7 @@ layout(push_constant) uniform SortPush {
     uint pass_count;       // digit passes of the whole sort
     uint max_tiles;        // tiles of max_count (numbers look-back entries across passes)
     uint blocks;           // safe path: workgroups of the upsweep/downsweep
-    uint tiles_per_block;  // safe path: tiles per workgroup
+    uint tiles_per_block;  // histogram and safe path: tiles per workgroup
 } pc;
 
 #define RADIX 256u

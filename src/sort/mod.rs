@@ -166,7 +166,8 @@ pub enum SortResult {
 pub struct SortTuning {
     /// Invocations per workgroup: a power of two from 32 to the device's limit.
     pub workgroup_size: u32,
-    /// Keys each invocation ranks per tile (1..=32).
+    /// Keys each invocation ranks per tile (1..=32; even for 8-byte keys or values, which are
+    /// staged in two rounds).
     pub keys_per_thread: u32,
     /// Look-back polls of a silent predecessor before counting its keys instead (0: default).
     pub lookback_spins: u32,
