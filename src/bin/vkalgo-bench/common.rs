@@ -125,6 +125,18 @@ impl Drop for Timer<'_> {
     }
 }
 
+/// Parses a `--tuning` list such as `512x8,256x16` into (workgroup size, per-invocation count)
+/// pairs; malformed entries are skipped.
+pub fn parse_tunings(value: &str) -> Vec<(u32, u32)> {
+    value
+        .split(',')
+        .filter_map(|t| {
+            let (wg, per) = t.trim().split_once('x')?;
+            Some((wg.parse().ok()?, per.parse().ok()?))
+        })
+        .collect()
+}
+
 pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
     v[v.len() / 2]

@@ -11,7 +11,7 @@
 //! 2^27 slots filled in batches of 2^22 keys up to load 0.95, each batch timed. Every result is
 //! verified (size, every found value, misses not found, size 0 after the erase).
 
-use crate::common::{copy_bandwidth, download, median, upload, Timer};
+use crate::common::{copy_bandwidth, download, median, parse_tunings, upload, Timer};
 use ash::vk;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap,
@@ -54,14 +54,13 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
             "--loads" => o.loads = value.split(',').filter_map(|s| s.parse().ok()).collect(),
             "--reps" => o.reps = value.parse().unwrap_or(o.reps).clamp(1, 20),
             "--tuning" => {
-                o.tunings = value
-                    .split(',')
-                    .filter_map(|t| {
-                        let (wg, k) = t.split_once('x')?;
-                        Some(Some(HashTuning {
-                            workgroup_size: wg.parse().ok()?,
-                            keys_per_invocation: k.parse().ok()?,
-                        }))
+                o.tunings = parse_tunings(&value)
+                    .into_iter()
+                    .map(|(workgroup_size, keys_per_invocation)| {
+                        Some(HashTuning {
+                            workgroup_size,
+                            keys_per_invocation,
+                        })
                     })
                     .collect()
             }

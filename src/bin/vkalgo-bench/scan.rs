@@ -1,7 +1,7 @@
 //! Prefix-scan benchmark: `vkalgo-bench scan [--sizes 20,24,28] [--reps 20] [--tuning 256x8,512x8]
 //! [--spins N,..] [--paths lookback,rts]`.
 
-use crate::common::{copy_bandwidth, download, median, random_u32, upload, Timer, MAX_BATCH};
+use crate::common::{copy_bandwidth, download, median, parse_tunings, random_u32, upload, Timer, MAX_BATCH};
 use std::time::Instant;
 use vkalgo::scan::reference;
 use vkalgo::{
@@ -33,15 +33,14 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
             "--sizes" => options.sizes = value.split(',').filter_map(|s| s.trim().parse().ok()).collect(),
             "--reps" => options.reps = value.parse().unwrap_or(options.reps).max(1),
             "--tuning" => {
-                options.tunings = value
-                    .split(',')
-                    .filter_map(|t| {
-                        let (wg, v) = t.split_once('x')?;
-                        Some(Some(ScanTuning {
-                            workgroup_size: wg.parse().ok()?,
-                            vecs_per_thread: v.parse().ok()?,
+                options.tunings = parse_tunings(&value)
+                    .into_iter()
+                    .map(|(workgroup_size, vecs_per_thread)| {
+                        Some(ScanTuning {
+                            workgroup_size,
+                            vecs_per_thread,
                             lookback_spins: 0,
-                        }))
+                        })
                     })
                     .collect()
             }

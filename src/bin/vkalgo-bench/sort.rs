@@ -8,7 +8,7 @@
 //! equal key, in stable order; keys only: exact comparison with a CPU sort up to 2^24, above
 //! that sortedness plus multiset fingerprints).
 
-use crate::common::{download, median, random_u32, upload, Timer, MAX_BATCH};
+use crate::common::{download, median, parse_tunings, random_u32, upload, Timer, MAX_BATCH};
 use ash::vk;
 use vkalgo::sort::reference::rank_key;
 use vkalgo::sort::ONESWEEP_STATS_OFFSET;
@@ -62,15 +62,14 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
                     .collect()
             }
             "--tuning" => {
-                options.tunings = list(&value)
-                    .iter()
-                    .filter_map(|t| {
-                        let (wg, k) = t.split_once('x')?;
-                        Some(Some(SortTuning {
-                            workgroup_size: wg.parse().ok()?,
-                            keys_per_thread: k.parse().ok()?,
+                options.tunings = parse_tunings(&value)
+                    .into_iter()
+                    .map(|(workgroup_size, keys_per_thread)| {
+                        Some(SortTuning {
+                            workgroup_size,
+                            keys_per_thread,
                             lookback_spins: 0,
-                        }))
+                        })
                     })
                     .collect()
             }
