@@ -27,16 +27,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CUDA_CHECK(expr)                                                                       \
-  do {                                                                                         \
-    cudaError_t err_ = (expr);                                                                 \
-    if (err_ != cudaSuccess) {                                                                 \
-      std::fprintf(stderr, "CUDA error %s at %s:%d: %s\n  in: %s\n", cudaGetErrorName(err_), \
-                   __FILE__, __LINE__, cudaGetErrorString(err_), #expr);                      \
-      std::exit(2);                                                                            \
-    }                                                                                          \
-  } while (0)
-#define CUDA_CHECK_LAUNCH() CUDA_CHECK(cudaGetLastError())
+#include "cuda_check.h"
 
 namespace {
 
