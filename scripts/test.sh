@@ -37,37 +37,31 @@ cargo clippy --release --all-targets -- -D warnings
 step "Rust tests (default lavapipe settings)"
 cargo test --release -- --test-threads=1
 
-for threads in 1 4; do
-  step "scan tests, LP_NUM_THREADS=$threads"
-  LP_NUM_THREADS=$threads cargo test --release --test scan -- --test-threads=1
-done
-for width in 128 512; do
-  step "scan tests, LP_NATIVE_VECTOR_WIDTH=$width (subgroup size $((width / 32)))"
-  LP_NATIVE_VECTOR_WIDTH=$width cargo test --release --test scan -- --test-threads=1
-done
+# lavapipe_variants TEST "THREAD COUNTS" "VECTOR WIDTHS" [test args...]: runs one test file under
+# each LP_NUM_THREADS, then each LP_NATIVE_VECTOR_WIDTH (subgroup size = width / 32).
+lavapipe_variants() {
+  local test=$1 threads_list=$2 widths=$3
+  shift 3
+  for threads in $threads_list; do
+    step "$test tests, LP_NUM_THREADS=$threads"
+    LP_NUM_THREADS=$threads cargo test --release --test "$test" -- --test-threads=1 "$@"
+  done
+  for width in $widths; do
+    step "$test tests, LP_NATIVE_VECTOR_WIDTH=$width (subgroup size $((width / 32)))"
+    LP_NATIVE_VECTOR_WIDTH=$width cargo test --release --test "$test" -- --test-threads=1 "$@"
+  done
+}
+
+lavapipe_variants scan "1 4" "128 512"
 
 # The sort's look-back waits on other workgroups: every lavapipe thread count and subgroup
 # size the issue names (the 2^22 case is in the default run above).
-for threads in 1 2 4; do
-  step "sort tests, LP_NUM_THREADS=$threads"
-  LP_NUM_THREADS=$threads cargo test --release --test sort -- --test-threads=1 --skip large_sort_once
-done
-for width in 128 256 512; do
-  step "sort tests, LP_NATIVE_VECTOR_WIDTH=$width (subgroup size $((width / 32)))"
-  LP_NATIVE_VECTOR_WIDTH=$width cargo test --release --test sort -- --test-threads=1 --skip large_sort_once
-done
+lavapipe_variants sort "1 2 4" "128 256 512" --skip large_sort_once
 
 step "Rust example: Morton codes sorted with their indices"
 cargo run --release --example morton_sort 100000
 
-for threads in 1 4; do
-  step "hash map tests, LP_NUM_THREADS=$threads"
-  LP_NUM_THREADS=$threads cargo test --release --test hash -- --test-threads=1
-done
-for width in 128 512; do
-  step "hash map tests, LP_NATIVE_VECTOR_WIDTH=$width (subgroup size $((width / 32)))"
-  LP_NATIVE_VECTOR_WIDTH=$width cargo test --release --test hash -- --test-threads=1
-done
+lavapipe_variants hash "1 4" "128 512"
 
 step "CMake package + C/C++ tests against the installed package"
 scripts/ffi-test.sh

@@ -165,6 +165,14 @@ void tile_counts_ready() {
 // a loop uniform over the subgroup; a digit stuck on a silent or overwritten predecessor leaves
 // it, and the workgroup counts that predecessor's keys itself (uniform outer loop).
 uint g_prefix[DIGITS_PER_THREAD];
+
+// Publishes owned digit j's inclusive prefix (its exclusive prefix is complete).
+void publish_inclusive(uint j) {
+    atomicStore(U64AtomicRef(pc.scratch + SCRATCH_RING).v[(g_seq % RING_TILES) * RADIX + owned_digit(j)],
+                ring_entry(g_seq, FLAG_INCLUSIVE, g_prefix[j] + g_tile_count[j]), gl_ScopeDevice,
+                gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+}
+
 void look_back() {
     U64AtomicRef ring = U64AtomicRef(pc.scratch + SCRATCH_RING);
     uint base_seq = g_seq - g_tile;
@@ -227,9 +235,7 @@ void look_back() {
                 if (done) {
                     pending[j] = false;
                     finished[j] = true;
-                    atomicStore(ring.v[(g_seq % RING_TILES) * RADIX + d],
-                                ring_entry(g_seq, FLAG_INCLUSIVE, g_prefix[j] + g_tile_count[j]),
-                                gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+                    publish_inclusive(j);
                 } else if (overwritten || spins[j] >= SPIN_LIMIT) {
                     pending[j] = false; // until the workgroup has counted the predecessor
                     stalled = max(stalled, look[j]);
@@ -269,9 +275,7 @@ void look_back() {
                 if (look[j] < 0) {
                     pending[j] = false;
                     finished[j] = true;
-                    atomicStore(ring.v[(g_seq % RING_TILES) * RADIX + owned_digit(j)],
-                                ring_entry(g_seq, FLAG_INCLUSIVE, g_prefix[j] + g_tile_count[j]),
-                                gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+                    publish_inclusive(j);
                 }
             }
         }

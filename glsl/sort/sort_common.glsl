@@ -352,14 +352,23 @@ void rank_tile(uint tile_start, uint valid, uint pass) {
 #define ROUND_SLOTS(rounds) (TILE_KEYS / (rounds))
 #define ROUND_STEPS(rounds) ((KEYS_PER_THREAD + (rounds) - 1u) / (rounds))
 
+// One stage slot of an 8-byte element: two words.
+void stage_u64(uint slot, uint64_t v) {
+    s_stage[2u * slot] = uint(v);
+    s_stage[2u * slot + 1u] = uint(v >> 32);
+}
+
+uint64_t staged_u64(uint slot) {
+    return uint64_t(s_stage[2u * slot]) | (uint64_t(s_stage[2u * slot + 1u]) << 32);
+}
+
 // Writes the held keys of staging round `round` into s_stage at their ranks.
 void stage_key_round(uint round) {
     [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
         uint slot = get_rank(i) - round * ROUND_SLOTS(KEY_ROUNDS); // NO_RANK: out of range
         if (slot < ROUND_SLOTS(KEY_ROUNDS)) {
 #if KEY_BITS == 64
-            s_stage[2u * slot] = uint(g_keys[i]);
-            s_stage[2u * slot + 1u] = uint(g_keys[i] >> 32);
+            stage_u64(slot, g_keys[i]);
 #else
             s_stage[slot] = g_keys[i];
 #endif
@@ -378,6 +387,14 @@ void stage_keys() {
 // the element's step m: tile position gl_LocalInvocationIndex + m * WG_SIZE (every round
 // covers whole steps: keys per thread are even for 8-byte elements).
 uint g_out_digits[(KEYS_PER_THREAD + 3u) / 4u];
+
+void set_out_digit(uint m, uint d) {
+    g_out_digits[m >> 2] = bitfieldInsert(g_out_digits[m >> 2], d, int((m & 3u) * 8u), 8);
+}
+
+uint out_digit(uint m) {
+    return bitfieldExtract(g_out_digits[m >> 2], int((m & 3u) * 8u), 8);
+}
 #endif
 
 // Writes the keys staged for round `round` to keys_out[s_digit_offset[digit] + position].
@@ -388,14 +405,13 @@ void write_key_round(uint round, uint valid) {
         uint p = round * ROUND_SLOTS(KEY_ROUNDS) + q;
         if (q < ROUND_SLOTS(KEY_ROUNDS) && p < valid) {
 #if KEY_BITS == 64
-            KEY_T key = uint64_t(s_stage[2u * q]) | (uint64_t(s_stage[2u * q + 1u]) << 32);
+            KEY_T key = staged_u64(q);
 #else
             KEY_T key = s_stage[q];
 #endif
             uint d = key_digit(key, g_pass);
 #if VALUE_WORDS > 0
-            uint m = round * ROUND_STEPS(KEY_ROUNDS) + i;
-            g_out_digits[m >> 2] = bitfieldInsert(g_out_digits[m >> 2], d, int((m & 3u) * 8u), 8);
+            set_out_digit(round * ROUND_STEPS(KEY_ROUNDS) + i, d);
 #endif
             out_keys.v[s_digit_offset[d] + p] = key;
         }
@@ -433,8 +449,7 @@ void scatter_value_round(uint round, uint valid) {
         uint slot = get_rank(i) - round * ROUND_SLOTS(VALUE_ROUNDS);
         if (slot < ROUND_SLOTS(VALUE_ROUNDS)) {
 #if VALUE_WORDS == 2
-            s_stage[2u * slot] = uint(g_values[i]);
-            s_stage[2u * slot + 1u] = uint(g_values[i] >> 32);
+            stage_u64(slot, g_values[i]);
 #else
             s_stage[slot] = g_values[i];
 #endif
@@ -447,13 +462,11 @@ void scatter_value_round(uint round, uint valid) {
         uint p = round * ROUND_SLOTS(VALUE_ROUNDS) + q;
         if (q < ROUND_SLOTS(VALUE_ROUNDS) && p < valid) {
 #if VALUE_WORDS == 2
-            VALUE_T v = uint64_t(s_stage[2u * q]) | (uint64_t(s_stage[2u * q + 1u]) << 32);
+            VALUE_T v = staged_u64(q);
 #else
             VALUE_T v = s_stage[q];
 #endif
-            uint m = round * ROUND_STEPS(VALUE_ROUNDS) + i;
-            uint d = (g_out_digits[m >> 2] >> ((m & 3u) * 8u)) & 0xFFu;
-            out_values.v[s_digit_offset[d] + p] = v;
+            out_values.v[s_digit_offset[out_digit(round * ROUND_STEPS(VALUE_ROUNDS) + i)] + p] = v;
         }
     }
 }
