@@ -91,7 +91,8 @@ shared int s_fallback;
 
 // Event counters in scratch (one atomic per tile and event kind), read by the benchmark to
 // explain timings: 0 fallbacks, 1 ring-wait timeouts, 2 tail-wait timeouts, 3 ring-wait polls,
-// 4 tail-wait polls, 5 look-back steps (of invocation 0).
+// 4 tail-wait polls, 5 look-back steps (of invocation 0); SORT_CLOCK builds: 6 steps of
+// invocation 0 without progress, 7 predecessors invocation 0 added.
 void count_event(uint which, uint amount) {
     if (gl_LocalInvocationIndex == 0u && amount != 0u) {
         atomicAdd(U32AtomicRef(pc.scratch + SCRATCH_STATS).v[which], amount);
@@ -189,6 +190,8 @@ void look_back() {
     }
     uint steps = 0u;
     uint fallbacks = 0u;
+    uint idle_steps = 0u;  // SORT_CLOCK: steps of invocation 0's digit without progress
+    uint consumed = 0u;    // ... and predecessors it added
     while (true) {
         int stalled = -1;
         bool any = false;
@@ -224,6 +227,7 @@ void look_back() {
                     if (tag == want && flag != 0u) {
                         g_prefix[j] += uint(e);
                         look[j] -= 1;
+                        consumed += 1u;
                         progress = true;
                         done = flag == FLAG_INCLUSIVE || look[j] < 0;
                     } else {
@@ -232,6 +236,7 @@ void look_back() {
                     }
                 }
                 spins[j] = progress ? 0u : spins[j] + 1u;
+                idle_steps += progress ? 0u : 1u;
                 if (done) {
                     pending[j] = false;
                     finished[j] = true;
@@ -290,6 +295,10 @@ void look_back() {
     }
     count_event(0u, fallbacks);
     count_event(5u, steps);
+#ifdef SORT_CLOCK
+    count_event(6u, idle_steps);
+    count_event(7u, consumed);
+#endif
 }
 
 void main() {

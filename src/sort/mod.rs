@@ -164,7 +164,8 @@ pub enum SortResult {
 /// Tuning of the sort kernels (a tile is `workgroup_size * keys_per_thread` keys).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SortTuning {
-    /// Invocations per workgroup: a power of two from 32 to the device's limit.
+    /// Invocations per workgroup: a multiple of 32 (and of the device's largest subgroup) up to
+    /// the device's limit.
     pub workgroup_size: u32,
     /// Keys each invocation ranks per tile (1..=32; even for 8-byte keys or values, which are
     /// staged in two rounds).
@@ -173,15 +174,21 @@ pub struct SortTuning {
     pub lookback_spins: u32,
 }
 
+/// Plans of at least this many elements take the large-sort tuning on GPUs (see
+/// [`SortTuning::for_device`]).
+const LARGE_SORT: u64 = 1 << 24;
+
 impl SortTuning {
-    /// The tuning vkalgo uses on this device for these key and value types.
+    /// The tuning vkalgo uses on this device for these key and value types and a plan of at
+    /// most `max_count` elements.
     ///
     /// GPUs: 512 x 8 (a 16 KiB staged tile; 8-byte keys and values are staged in two rounds)
-    /// where the device's limits allow it, else 256 x 8 or 128 x 8. On an H200 these beat every other
-    /// tuning measured but 256 x 14 at 2^24 and more (2-4%; 13% slower at 2^20), see
-    /// docs/benchmarks/2026-11-21-h200-sort-v2.md. CPU drivers: 64 x 8 (their small subgroups
+    /// where the device's limits allow it, else 256 x 8 or 128 x 8; from 2^24 elements with
+    /// no value or a 4-byte value, 256 x 14, which holds three workgroups per SM on an H200
+    /// (2-5% faster there from 2^24, 13% slower at 2^20), see
+    /// docs/benchmarks/2026-11-21-h200-sort-v3.md. CPU drivers: 64 x 8 (their small subgroups
     /// need a counter row per subgroup in 32 KiB).
-    pub fn for_device(ctx: &Context, key_type: KeyType, value_type: ValueType) -> Self {
+    pub fn for_device(ctx: &Context, key_type: KeyType, value_type: ValueType, max_count: u64) -> Self {
         let tuning = |workgroup_size, keys_per_thread| SortTuning {
             workgroup_size,
             keys_per_thread,
@@ -190,13 +197,20 @@ impl SortTuning {
         if ctx.is_cpu_device() {
             return tuning(64, 8);
         }
-        // The largest of these the device's invocation and shared-memory limits allow. Measured
-        // on an H200 (docs/benchmarks/): shared memory per SM bounds how many workgroups run
-        // at once, so the staged tile stays at 16 KiB (4096 words; 8-byte keys or values in
-        // two rounds).
+        // The first of these the device's invocation and shared-memory limits allow. Measured
+        // on an H200 (docs/benchmarks/): shared memory per SM and registers bound how many
+        // workgroups run at once, so the staged tile stays at 16 KiB or less (8-byte keys or
+        // values in two rounds).
         let desc = SortDesc::new(key_type, value_type, 0);
-        [tuning(512, 8), tuning(256, 8), tuning(128, 8)]
-            .into_iter()
+        let large = max_count >= LARGE_SORT && value_type.bytes() <= 4;
+        let candidates: &[SortTuning] = if large {
+            &[tuning(256, 14), tuning(512, 8), tuning(256, 8), tuning(128, 8)]
+        } else {
+            &[tuning(512, 8), tuning(256, 8), tuning(128, 8)]
+        };
+        candidates
+            .iter()
+            .copied()
             .find(|t| {
                 t.workgroup_size <= ctx.profile.max_workgroup_invocations
                     && shared_bytes(ctx, t, &desc) <= ctx.profile.max_shared_memory as u64
@@ -289,7 +303,8 @@ const SCRATCH_RING: u64 = 8320;
 /// polls, tail-wait polls, look-back steps; with `VKALGO_SORT_CLOCK=1` on a driver with
 /// VK_KHR_shader_clock, u32-key passes also add each phase's cycles / 16 in counters 8..13
 /// (ticket, key loads + ballots, counter updates, digit scan + ranks + staging, look-back,
-/// scatter) and keep the most workgroups in flight in counter 15. For benchmarks and
+/// scatter), count invocation 0's look-back steps without progress (6) and predecessors
+/// added (7), and keep the most workgroups in flight in counter 15. For benchmarks and
 /// diagnostics.
 #[doc(hidden)]
 pub const ONESWEEP_STATS_OFFSET: u64 = 8256;
@@ -389,11 +404,12 @@ impl Context {
         }
         let tuning = desc
             .tuning
-            .unwrap_or_else(|| SortTuning::for_device(self, desc.key_type, desc.value_type));
+            .unwrap_or_else(|| SortTuning::for_device(self, desc.key_type, desc.value_type, desc.max_count));
         let wg = tuning.workgroup_size;
-        if !wg.is_power_of_two() || wg < 32 || wg > self.profile.max_workgroup_invocations.min(1024) {
+        let subgroup = self.profile.max_subgroup_size.max(32);
+        if wg == 0 || wg % subgroup != 0 || wg > self.profile.max_workgroup_invocations.min(1024) {
             return Err(Error::invalid(format!(
-                "sort: workgroup size {wg} is not a power of two in 32..=device limit"
+                "sort: workgroup size {wg} is not a multiple of {subgroup} in {subgroup}..=device limit"
             )));
         }
         // (At most 1024 x 32 = 32768 keys per tile: ranks in a tile are 16-bit.)

@@ -371,9 +371,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                                 .map(|&c| format!("{}", c as u64 * 16 / tile_passes.max(1)))
                                 .collect();
                             println!(
-                                "cycles per tile (ticket, key loads + ballots, counter updates, digit scan + ranks + staging, look-back, scatter): {}; most workgroups in flight: {}",
+                                "cycles per tile (ticket, key loads + ballots, counter updates, digit scan + ranks + staging, look-back, scatter): {}; most workgroups in flight: {}; look-back per tile: {:.2} idle steps, {:.2} predecessors added",
                                 clocks.join(" "),
-                                w[15]
+                                w[15],
+                                w[6] as f64 / tile_passes.max(1) as f64,
+                                w[7] as f64 / tile_passes.max(1) as f64
                             );
                         }
                         format!(
