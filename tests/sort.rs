@@ -505,6 +505,19 @@ fn bad_input_is_refused_and_changes_nothing() {
         keys_per_thread: 8,
         lookback_spins: 0
     }))));
+    assert!(err(plan(&|d| d.tuning = Some(vkalgo::SortTuning {
+        workgroup_size: 0,
+        keys_per_thread: 8,
+        lookback_spins: 0
+    }))));
+    assert!(
+        !err(plan(&|d| d.tuning = Some(vkalgo::SortTuning {
+            workgroup_size: 96,
+            keys_per_thread: 8,
+            lookback_spins: 0
+        }))),
+        "any multiple of 32 is a workgroup size"
+    );
     let odd = Some(vkalgo::SortTuning {
         workgroup_size: 64,
         keys_per_thread: 3,
@@ -789,7 +802,8 @@ fn generic_calls_cover_every_type() {
 fn onesweep_forced_fallback_and_ring_wrap() {
     let ctx = context();
     let mut rng = Rng(77);
-    for (wg, keys_per_thread, n) in [(64u32, 8u32, 50_000usize), (32, 1, 40_000)] {
+    // (96 x 3: a workgroup size that is not a power of two, and an odd number of keys.)
+    for (wg, keys_per_thread, n) in [(64u32, 8u32, 50_000usize), (96, 3, 30_000), (32, 1, 40_000)] {
         let tuning = vkalgo::SortTuning {
             workgroup_size: wg,
             keys_per_thread,
@@ -802,7 +816,7 @@ fn onesweep_forced_fallback_and_ring_wrap() {
             ..SortDesc::new(KeyType::U32, ValueType::U32, n as u64)
         };
         let plan = ctx.sort_plan(&desc).unwrap();
-        assert!(n as u64 / plan.tile_size() > 1016 || keys_per_thread == 8);
+        assert!(n as u64 / plan.tile_size() > 1016 || wg != 32);
         let bytes = n as u64 * 4;
         let upload = |data: &[u32]| {
             let mut b = GpuBuffer::new(&ctx, bytes, MemoryLocation::CpuToGpu, "fallback data").unwrap();
