@@ -500,29 +500,20 @@ fn bad_input_is_refused_and_changes_nothing() {
         d.path = SortPath::Small;
         d.max_count = 1 << 24
     })));
-    assert!(err(plan(&|d| d.tuning = Some(vkalgo::SortTuning {
-        workgroup_size: 48,
-        keys_per_thread: 8,
-        lookback_spins: 0
-    }))));
-    assert!(err(plan(&|d| d.tuning = Some(vkalgo::SortTuning {
-        workgroup_size: 0,
-        keys_per_thread: 8,
-        lookback_spins: 0
-    }))));
+    let tuned = |workgroup_size, keys_per_thread| {
+        Some(vkalgo::SortTuning {
+            workgroup_size,
+            keys_per_thread,
+            lookback_spins: 0,
+        })
+    };
+    assert!(err(plan(&|d| d.tuning = tuned(48, 8))));
+    assert!(err(plan(&|d| d.tuning = tuned(0, 8))));
     assert!(
-        !err(plan(&|d| d.tuning = Some(vkalgo::SortTuning {
-            workgroup_size: 96,
-            keys_per_thread: 8,
-            lookback_spins: 0
-        }))),
+        !err(plan(&|d| d.tuning = tuned(96, 8))),
         "any multiple of 32 is a workgroup size"
     );
-    let odd = Some(vkalgo::SortTuning {
-        workgroup_size: 64,
-        keys_per_thread: 3,
-        lookback_spins: 0,
-    });
+    let odd = tuned(64, 3);
     assert!(
         !err(plan(&|d| d.tuning = odd)),
         "odd keys per thread suit 4-byte keys"
