@@ -10,7 +10,7 @@ use vkalgo::ash::vk;
 use vkalgo::sort::reference;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, SortArgs, SortDesc, SortKey, SortOptions,
-    SortPath, SortResult, SortValue, ValueType,
+    SortPath, SortResult, SortTuning, SortValue, ValueType,
 };
 
 const PATHS: [SortPath; 4] = [
@@ -204,11 +204,16 @@ fn mixed<K: Copy>(n: usize, rng: &mut Rng, random: impl Fn(&mut Rng) -> K, speci
 }
 
 fn every_key_type_on(ctx: &Context, path: SortPath, n: usize, seed: u64) {
+    every_key_type_tuned(ctx, path, None, n, seed)
+}
+
+fn every_key_type_tuned(ctx: &Context, path: SortPath, tuning: Option<SortTuning>, n: usize, seed: u64) {
     let mut rng = Rng(seed);
     for descending in [false, true] {
         let options = SortOptions {
             path,
             descending,
+            tuning,
             ..Default::default()
         };
         let what = |t: &str| format!("{t} {path:?} descending={descending}");
@@ -259,6 +264,24 @@ fn every_key_type_with_special_values_both_directions() {
     assert_no_validation_messages(&ctx);
 }
 
+/// The staged tile split in two (four rounds for 8-byte keys or values), on the paths that
+/// stage through the split pool.
+#[test]
+fn stage_split_in_two_every_key_type() {
+    let ctx = context();
+    let tuning = SortTuning {
+        workgroup_size: 64,
+        keys_per_thread: 8,
+        lookback_spins: 0,
+        stage_split: 2,
+    };
+    for path in [SortPath::Safe, SortPath::Onesweep] {
+        every_key_type_tuned(&ctx, path, Some(tuning), 3 * 512 + 17, 21);
+        every_key_type_tuned(&ctx, path, Some(tuning), 20_011, 22);
+    }
+    assert_no_validation_messages(&ctx);
+}
+
 #[test]
 fn bit_ranges_both_directions() {
     let ctx = context();
@@ -275,6 +298,7 @@ fn bit_ranges_both_directions() {
                     descending,
                     begin_bit,
                     end_bit,
+                    ..Default::default()
                 };
                 let what = format!("u32 [{begin_bit},{end_bit}) {path:?} desc={descending}");
                 check_pairs(&ctx, &keys32, &options, &what);
@@ -286,6 +310,7 @@ fn bit_ranges_both_directions() {
                     descending,
                     begin_bit,
                     end_bit,
+                    ..Default::default()
                 };
                 check_pairs(
                     &ctx,
@@ -500,13 +525,15 @@ fn bad_input_is_refused_and_changes_nothing() {
         d.path = SortPath::Small;
         d.max_count = 1 << 24
     })));
-    let tuned = |workgroup_size, keys_per_thread| {
+    let split = |workgroup_size, keys_per_thread, stage_split| {
         Some(vkalgo::SortTuning {
             workgroup_size,
             keys_per_thread,
             lookback_spins: 0,
+            stage_split,
         })
     };
+    let tuned = |workgroup_size, keys_per_thread| split(workgroup_size, keys_per_thread, 1);
     assert!(err(plan(&|d| d.tuning = tuned(48, 8))));
     assert!(err(plan(&|d| d.tuning = tuned(0, 8))));
     assert!(
@@ -528,6 +555,24 @@ fn bad_input_is_refused_and_changes_nothing() {
     assert!(err(plan(&|d| {
         d.value_type = ValueType::U64;
         d.tuning = odd
+    })));
+    assert!(err(plan(&|d| d.tuning = split(64, 8, 0))), "stage split 0");
+    assert!(err(plan(&|d| d.tuning = split(64, 8, 3))), "stage split 3");
+    assert!(
+        err(plan(&|d| d.tuning = split(64, 3, 2))),
+        "a split stage takes two rounds: keys per thread must be even"
+    );
+    assert!(!err(plan(&|d| d.tuning = split(64, 6, 2))));
+    assert!(
+        err(plan(&|d| {
+            d.key_type = KeyType::U64;
+            d.tuning = split(64, 6, 2)
+        })),
+        "8-byte keys in a split stage take four rounds"
+    );
+    assert!(!err(plan(&|d| {
+        d.value_type = ValueType::U64;
+        d.tuning = split(64, 8, 2)
     })));
     assert!(KeyType::from_raw(6).is_err() && ValueType::from_raw(3).is_err());
 
@@ -799,6 +844,7 @@ fn onesweep_forced_fallback_and_ring_wrap() {
             workgroup_size: wg,
             keys_per_thread,
             lookback_spins: 1,
+            stage_split: if keys_per_thread % 2 == 0 { 2 } else { 1 },
         };
         let keys: Vec<u32> = (0..n).map(|_| rng.next_u32() % 3000).collect();
         let desc = SortDesc {

@@ -69,6 +69,9 @@ layout(push_constant) uniform SortPush {
     uint tiles_per_block;  // histogram and safe path: tiles per workgroup
 } pc;
 
+// Parts the staged tile is split into per element word (1 or 2; SortTuning::stage_split).
+layout(constant_id = 5) const uint STAGE_SPLIT = 1;
+
 #define RADIX 256u
 #define RADIX_BITS 8u
 #define KEYS_PER_THREAD VECS_PER_THREAD
@@ -166,7 +169,8 @@ void use_push_constant_pass() {
 // position per digit), then the tile reordered by digit (s_stage: keys, then values).
 // stage_keys passes a barrier before overwriting the counters.
 #define HIST_WORDS (HIST_ROWS * RADIX)
-// Staging rounds per element type (see stage_keys). STAGE_ONE_ROUND (the one-workgroup
+// Staging rounds per element type (see stage_keys): STAGE_SPLIT parts per element word.
+// STAGE_ONE_ROUND (the one-workgroup
 // small-N kernel) stages 8-byte elements in one round in a pool twice as large: two rounds
 // gave wrong results in that kernel on an H200 (not on lavapipe, not in the other kernels);
 // the cause was not found.
@@ -175,9 +179,9 @@ void use_push_constant_pass() {
 #define VALUE_ROUNDS 1u
 #define STAGE_POOL_WORDS (TILE_KEYS * STAGE_WORDS)
 #else
-#define KEY_ROUNDS KEY_WORDS
-#define VALUE_ROUNDS VALUE_WORDS
-#define STAGE_POOL_WORDS TILE_KEYS
+#define KEY_ROUNDS (KEY_WORDS * STAGE_SPLIT)
+#define VALUE_ROUNDS (VALUE_WORDS * STAGE_SPLIT)
+#define STAGE_POOL_WORDS (TILE_KEYS / STAGE_SPLIT)
 #endif
 shared uint s_pool[HIST_WORDS > STAGE_POOL_WORDS ? HIST_WORDS : STAGE_POOL_WORDS];
 #define s_hist s_pool
@@ -347,10 +351,12 @@ void rank_tile(uint tile_start, uint valid, uint pass) {
 }
 
 // Staging: the ranked tile passes through s_stage on its way out, so each digit's run is
-// written to global memory contiguously. s_stage holds one word per tile element (16 KiB for
-// 4096 keys): shared memory per workgroup is what bounds the workgroups an SM holds (see
-// docs/benchmarks/), so 8-byte elements go through in two rounds, ranks [0, TILE_KEYS / 2)
-// first. Round r of R covers ranks [r * TILE_KEYS / R, (r + 1) * TILE_KEYS / R).
+// written to global memory contiguously. s_stage holds one word for each of TILE_KEYS /
+// STAGE_SPLIT tile elements: shared memory per workgroup is what bounds the workgroups an SM
+// holds (see docs/benchmarks/), so the tile goes through in STAGE_SPLIT rounds per element
+// word (8-byte elements: twice as many), ranks [0, TILE_KEYS / R) first. Round r of R covers
+// ranks [r * TILE_KEYS / R, (r + 1) * TILE_KEYS / R); keys per thread are a multiple of R,
+// so every round covers whole steps.
 #define ROUND_SLOTS(rounds) (TILE_KEYS / (rounds))
 #define ROUND_STEPS(rounds) ((KEYS_PER_THREAD + (rounds) - 1u) / (rounds))
 
@@ -387,7 +393,7 @@ void stage_keys() {
 #if VALUE_WORDS > 0
 // write_staged_keys leaves the digit of each element it wrote here (8 bits each), indexed by
 // the element's step m: tile position gl_LocalInvocationIndex + m * WG_SIZE (every round
-// covers whole steps: keys per thread are even for 8-byte elements).
+// covers whole steps).
 uint g_out_digits[(KEYS_PER_THREAD + 3u) / 4u];
 
 void set_out_digit(uint m, uint d) {
@@ -421,8 +427,8 @@ void write_key_round(uint round, uint valid) {
 }
 
 // Writes the staged keys to keys_out[s_digit_offset[digit] + position]: contiguous per digit.
-// The first round must be staged and s_digit_offset visible (a barrier passed); the second
-// round (8-byte keys) is staged here. Uniform control flow.
+// The first round must be staged and s_digit_offset visible (a barrier passed); later rounds
+// are staged here. Uniform control flow.
 void write_staged_keys(uint valid) {
 #if VALUE_WORDS > 0
     [[unroll]] for (uint k = 0u; k < (KEYS_PER_THREAD + 3u) / 4u; ++k) {
@@ -430,12 +436,12 @@ void write_staged_keys(uint valid) {
     }
 #endif
     write_key_round(0u, valid);
-#if KEY_BITS == 64 && !defined(STAGE_ONE_ROUND)
-    barrier(); // the first round has been read
-    stage_key_round(1u);
-    barrier();
-    write_key_round(1u, valid);
-#endif
+    [[unroll]] for (uint round = 1u; round < KEY_ROUNDS; ++round) {
+        barrier(); // the previous round has been read
+        stage_key_round(round);
+        barrier();
+        write_key_round(round, valid);
+    }
 }
 
 #if VALUE_WORDS > 0
@@ -478,12 +484,11 @@ void scatter_value_round(uint round, uint valid) {
     }
 }
 
-// After write_staged_keys: the values, through the stage in VALUE_WORDS rounds.
+// After write_staged_keys: the values, through the stage in VALUE_ROUNDS rounds.
 void scatter_values(uint valid) {
-    scatter_value_round(0u, valid);
-#if VALUE_WORDS == 2 && !defined(STAGE_ONE_ROUND)
-    scatter_value_round(1u, valid);
-#endif
+    [[unroll]] for (uint round = 0u; round < VALUE_ROUNDS; ++round) {
+        scatter_value_round(round, valid);
+    }
 }
 #endif
 

@@ -47,6 +47,7 @@ impl Context {
             workgroup_size: COPY_WORKGROUP,
             vecs_per_thread: 1,
             spin_limit: 1,
+            stage_split: 1,
         };
         let kernel = self.kernel(&shaders::COPY_U32X4, spec)?;
         let push = CopyPush {

@@ -11,8 +11,9 @@ use std::sync::Mutex;
 /// Bytes of push constants every pipeline layout declares (the Vulkan minimum guarantee).
 pub(crate) const PUSH_CONSTANT_BYTES: u32 = 128;
 
-/// Tuning values passed as specialization constants (ids 0, 1, 2 in glsl/common/vkalgo.glsl;
-/// ids 3 and 4 always carry the device's minimum and maximum subgroup size).
+/// Tuning values passed as specialization constants (ids 0, 1, 2 and 5 in
+/// glsl/common/vkalgo.glsl; ids 3 and 4 always carry the device's minimum and maximum subgroup
+/// size).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Specialization {
     /// Invocations per workgroup (constant_id 0, local_size_x_id).
@@ -21,6 +22,8 @@ pub(crate) struct Specialization {
     pub vecs_per_thread: u32,
     /// Look-back spins before the fallback (constant_id 2).
     pub spin_limit: u32,
+    /// The sort's stage split (constant_id 5); 1 for the other algorithms.
+    pub stage_split: u32,
 }
 
 /// A pipeline ready to dispatch, with the layout its push constants go through.
@@ -117,6 +120,7 @@ impl Context {
             spec.spin_limit,
             self.profile.min_subgroup_size.max(1),
             self.profile.max_subgroup_size.max(1),
+            spec.stage_split,
         ];
         let entries: Vec<vk::SpecializationMapEntry> = (0..values.len() as u32)
             .map(|i| vk::SpecializationMapEntry {

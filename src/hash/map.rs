@@ -301,6 +301,7 @@ impl<'a> HashMap<'a> {
             workgroup_size: self.tuning.workgroup_size,
             vecs_per_thread: self.tuning.keys_per_invocation,
             spin_limit: 1,
+            stage_split: 1,
         }
     }
 

@@ -259,6 +259,7 @@ impl ScanPlan {
             workgroup_size: self.tuning.workgroup_size,
             vecs_per_thread: self.tuning.vecs_per_thread,
             spin_limit: self.spin_limit,
+            stage_split: 1,
         }
     }
 

@@ -1,6 +1,6 @@
 //! Host convenience sorts: upload, record, submit, wait (bounded), download.
 
-use super::{KeyType, SortArgs, SortDesc, SortKey, SortPath, SortResult, SortValue, ValueType};
+use super::{KeyType, SortArgs, SortDesc, SortKey, SortPath, SortResult, SortTuning, SortValue, ValueType};
 use crate::core::buffer::ElementCount;
 use crate::core::runner::read_back;
 use crate::error::{Error, Result};
@@ -17,6 +17,8 @@ pub struct SortOptions {
     pub end_bit: u32,
     /// Which algorithm ([`SortPath::Auto`]: by count and device profile).
     pub path: SortPath,
+    /// Kernel tuning (None: [`SortTuning::for_device`]).
+    pub tuning: Option<SortTuning>,
 }
 
 impl Context {
@@ -171,6 +173,6 @@ fn host_desc(key_type: KeyType, value_type: ValueType, n: usize, options: &SortO
         end_bit: options.end_bit,
         descending: options.descending,
         path: options.path,
-        tuning: None,
+        tuning: options.tuning,
     }
 }

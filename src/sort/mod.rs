@@ -167,11 +167,15 @@ pub struct SortTuning {
     /// Invocations per workgroup: a multiple of 32 (and of the device's largest subgroup) up to
     /// the device's limit.
     pub workgroup_size: u32,
-    /// Keys each invocation ranks per tile (1..=32; even for 8-byte keys or values, which are
-    /// staged in two rounds).
+    /// Keys each invocation ranks per tile (1..=32; a multiple of the staging rounds per element
+    /// word: `stage_split`, twice that for 8-byte keys or values).
     pub keys_per_thread: u32,
     /// Look-back polls of a silent predecessor before counting its keys instead (0: default).
     pub lookback_spins: u32,
+    /// Parts the ranked tile passes through shared memory in on its way out (1 or 2): 2 halves
+    /// the staging memory, so more workgroups fit on a multiprocessor, for two more barriers
+    /// per element word. 8-byte keys and values take twice as many rounds either way.
+    pub stage_split: u32,
 }
 
 /// Plans of at least this many elements take the large-sort tuning on GPUs (see
@@ -189,13 +193,14 @@ impl SortTuning {
     /// docs/benchmarks/2026-11-21-h200-sort-v3.md. CPU drivers: 64 x 8 (their small subgroups
     /// need a counter row per subgroup in 32 KiB).
     pub fn for_device(ctx: &Context, key_type: KeyType, value_type: ValueType, max_count: u64) -> Self {
-        let tuning = |workgroup_size, keys_per_thread| SortTuning {
+        let tuning = |workgroup_size, keys_per_thread, stage_split| SortTuning {
             workgroup_size,
             keys_per_thread,
             lookback_spins: 0,
+            stage_split,
         };
         if ctx.is_cpu_device() {
-            return tuning(64, 8);
+            return tuning(64, 8, 1);
         }
         // The first of these the device's invocation and shared-memory limits allow. Measured
         // on an H200 (docs/benchmarks/): shared memory per SM and registers bound how many
@@ -203,10 +208,23 @@ impl SortTuning {
         // values in two rounds).
         let desc = SortDesc::new(key_type, value_type, 0);
         let large = max_count >= LARGE_SORT && value_type.bytes() <= 4;
-        let candidates: &[SortTuning] = if large {
-            &[tuning(256, 14), tuning(512, 8), tuning(256, 8), tuning(128, 8)]
+        let candidates: &[SortTuning] = if large && value_type == ValueType::None && key_type.bytes() == 4 {
+            &[
+                tuning(384, 16, 2),
+                tuning(256, 14, 1),
+                tuning(512, 8, 1),
+                tuning(256, 8, 1),
+                tuning(128, 8, 1),
+            ]
+        } else if large {
+            &[
+                tuning(256, 14, 1),
+                tuning(512, 8, 1),
+                tuning(256, 8, 1),
+                tuning(128, 8, 1),
+            ]
         } else {
-            &[tuning(512, 8), tuning(256, 8), tuning(128, 8)]
+            &[tuning(512, 8, 1), tuning(256, 8, 1), tuning(128, 8, 1)]
         };
         candidates
             .iter()
@@ -215,11 +233,18 @@ impl SortTuning {
                 t.workgroup_size <= ctx.profile.max_workgroup_invocations
                     && shared_bytes(ctx, t, &desc) <= ctx.profile.max_shared_memory as u64
             })
-            .unwrap_or(tuning(64, 8))
+            .unwrap_or(tuning(64, 8, 1))
     }
 
     fn tile_keys(&self) -> u64 {
         self.workgroup_size as u64 * self.keys_per_thread as u64
+    }
+
+    /// Staging rounds of the widest element type of `desc` (each round covers whole steps of
+    /// keys per thread).
+    fn staging_rounds(&self, desc: &SortDesc) -> u32 {
+        let words = desc.key_type.bytes().max(desc.value_type.bytes()).div_ceil(4) as u32;
+        self.stage_split * words
     }
 }
 
@@ -419,11 +444,17 @@ impl Context {
                 tuning.keys_per_thread
             )));
         }
-        let wide = desc.key_type.bytes() == 8 || desc.value_type.bytes() == 8;
-        if wide && tuning.keys_per_thread % 2 != 0 {
+        if !(1..=2).contains(&tuning.stage_split) {
             return Err(Error::invalid(format!(
-                "sort: keys_per_thread {} must be even for 8-byte keys or values (they are staged in two rounds)",
-                tuning.keys_per_thread
+                "sort: stage_split {} is not 1 or 2",
+                tuning.stage_split
+            )));
+        }
+        let rounds = tuning.staging_rounds(desc);
+        if tuning.keys_per_thread % rounds != 0 {
+            return Err(Error::invalid(format!(
+                "sort: keys_per_thread {} must be a multiple of {rounds}, the staging rounds of these types with stage_split {}",
+                tuning.keys_per_thread, tuning.stage_split
             )));
         }
         let shared = shared_bytes(self, &tuning, desc);
@@ -509,6 +540,11 @@ impl SortPlan {
         self.path
     }
 
+    /// The tuning the plan's kernels run with (the caller's, or [`SortTuning::for_device`]).
+    pub fn tuning(&self) -> SortTuning {
+        self.tuning
+    }
+
     /// Keys per tile (one workgroup's unit of work).
     pub fn tile_size(&self) -> u64 {
         self.tuning.tile_keys()
@@ -544,6 +580,7 @@ impl SortPlan {
             workgroup_size: self.tuning.workgroup_size,
             vecs_per_thread: self.tuning.keys_per_thread,
             spin_limit: self.spin_limit,
+            stage_split: self.tuning.stage_split,
         }
     }
 

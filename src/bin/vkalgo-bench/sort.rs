@@ -1,5 +1,5 @@
 //! Radix-sort benchmark: `vkalgo-bench sort [--sizes 16,20,24,26,28] [--reps 20]
-//! [--types u32,pairs,u64,f32] [--paths auto,onesweep,safe] [--tuning 256x16,512x8]
+//! [--types u32,pairs,u64,f32] [--paths auto,onesweep,safe] [--tuning 256x14,384x16/2]
 //! [--end-bits 8,16,0]` (end bits other than 0 sort fewer digits: the cost of each pass).
 //!
 //! Each repetition restores the unsorted input with a compute copy (not timed: GPU timestamps
@@ -62,14 +62,18 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
                     .collect()
             }
             "--tuning" => {
-                options.tunings = parse_tunings(&value)
-                    .into_iter()
-                    .map(|(workgroup_size, keys_per_thread)| {
-                        Some(SortTuning {
+                // WGxKEYS, or WGxKEYS/SPLIT for a stage split other than 1.
+                options.tunings = list(&value)
+                    .iter()
+                    .filter_map(|t| {
+                        let (size, split) = t.split_once('/').unwrap_or((t, "1"));
+                        let &(workgroup_size, keys_per_thread) = parse_tunings(size).first()?;
+                        Some(Some(SortTuning {
                             workgroup_size,
                             keys_per_thread,
                             lookback_spins: 0,
-                        })
+                            stage_split: split.parse().ok()?,
+                        }))
                     })
                     .collect()
             }
@@ -393,8 +397,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     } else {
                         path_name
                     };
-                    let mut tuning_text = tuning.map_or("default".to_string(), |t| {
-                        format!("{}x{}", t.workgroup_size, t.keys_per_thread)
+                    let mut tuning_text = tuning.map_or("default".to_string(), |t| match t.stage_split {
+                        1 => format!("{}x{}", t.workgroup_size, t.keys_per_thread),
+                        s => format!("{}x{}/{s}", t.workgroup_size, t.keys_per_thread),
                     });
                     if end_bit != 0 {
                         tuning_text += &format!("_bits{end_bit}");
@@ -417,7 +422,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         },
                         requirements.scratch_size
                     );
-                    println!("stats: {type_name} 2^{log2} {tuning_text}: key-buffer copy {copy_gbs:.0} GB/s; {stats}");
+                    let t = plan.tuning();
+                    println!(
+                        "stats: {type_name} 2^{log2} {tuning_text}: tuning {}x{}/{}; key-buffer copy {copy_gbs:.0} GB/s; {stats}",
+                        t.workgroup_size, t.keys_per_thread, t.stage_split
+                    );
                     println!("phases (ms, one dispatch each): {phases}");
                     failed |= verdict.is_err();
                 }
