@@ -19,7 +19,12 @@
 #ifndef VKALGO_SORT_COMMON_GLSL
 #define VKALGO_SORT_COMMON_GLSL
 
+#include "../common/vkalgo.glsl"
+// SORT_COUNTING_ONLY (the upfront histogram): only the key and digit helpers, no shared memory
+// (a kernel's declared shared memory bounds how many of its workgroups an SM holds).
+#ifndef SORT_COUNTING_ONLY
 #include "../common/workgroup_scan.glsl"
+#endif
 
 #if !defined(KEY_BITS) || !defined(VALUE_WORDS)
 #error "KEY_BITS and VALUE_WORDS must be defined by the permutation table"
@@ -134,6 +139,7 @@ uint key_index_in_tile(uint i) {
     return (gl_SubgroupID * KEYS_PER_THREAD + i) * gl_SubgroupSize + gl_SubgroupInvocationID;
 }
 
+#ifndef SORT_COUNTING_ONLY
 // ---- workgroup helpers ----
 
 // Exclusive scan of one u32 per invocation over the workgroup (uniform control flow).
@@ -525,5 +531,7 @@ void scan_global_histogram(uint64_t hist_addr) {
         start += counts[j];
     }
 }
+
+#endif // SORT_COUNTING_ONLY
 
 #endif

@@ -187,11 +187,12 @@ impl SortTuning {
     /// most `max_count` elements.
     ///
     /// GPUs: 512 x 8 (a 16 KiB staged tile; 8-byte keys and values are staged in two rounds)
-    /// where the device's limits allow it, else 256 x 8 or 128 x 8; from 2^24 elements with
-    /// no value or a 4-byte value, 256 x 14, which holds three workgroups per SM on an H200
-    /// (2-5% faster there from 2^24, 13% slower at 2^20), see
-    /// docs/benchmarks/2026-11-21-h200-sort-v3.md. CPU drivers: 64 x 8 (their small subgroups
-    /// need a counter row per subgroup in 32 KiB).
+    /// where the device's limits allow it, else 256 x 8 or 128 x 8. From 2^24 elements: 4-byte
+    /// keys alone take 384 x 16 with the stage split in two (12 KiB staged per round; three
+    /// workgroups per SM on an H200 at 56 registers: +19% against 256 x 14 at 2^26), and other
+    /// types with no value or a 4-byte value 256 x 14 (three workgroups per SM; 13% slower than
+    /// 512 x 8 at 2^20). See docs/benchmarks/2026-11-21-h200-sort-v4.md. CPU drivers: 64 x 8
+    /// (their small subgroups need a counter row per subgroup in 32 KiB).
     pub fn for_device(ctx: &Context, key_type: KeyType, value_type: ValueType, max_count: u64) -> Self {
         let tuning = |workgroup_size, keys_per_thread, stage_split| SortTuning {
             workgroup_size,
@@ -204,8 +205,8 @@ impl SortTuning {
         }
         // The first of these the device's invocation and shared-memory limits allow. Measured
         // on an H200 (docs/benchmarks/): shared memory per SM and registers bound how many
-        // workgroups run at once, so the staged tile stays at 16 KiB or less (8-byte keys or
-        // values in two rounds).
+        // workgroups run at once, so no more than 16 KiB is staged at a time (8-byte keys or
+        // values, or a split stage, in more rounds).
         let desc = SortDesc::new(key_type, value_type, 0);
         let large = max_count >= LARGE_SORT && value_type.bytes() <= 4;
         let candidates: &[SortTuning] = if large && value_type == ValueType::None && key_type.bytes() == 4 {
@@ -392,9 +393,9 @@ fn blocking(tiles: u64, max_blocks: u64) -> (u64, u64) {
 fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc) -> u64 {
     let wg = tuning.workgroup_size as u64;
     let rows = wg / ctx.profile.min_subgroup_size.max(1) as u64;
-    // Digit counters, then the staged tile, in one pool (glsl/sort/sort_common.glsl): one
-    // word per tile element (8-byte keys and values are staged in two rounds), except in the
-    // small-N kernel, which stages 8-byte elements in one round.
+    // Digit counters, then the staged tile, in one pool (glsl/sort/sort_common.glsl). The
+    // largest stage is the small-N kernel's, which stages the whole tile in one round (two
+    // words per 8-byte element); the others stage 1 / stage_split of the tile's words.
     let wide = desc.key_type.bytes() == 8 || desc.value_type.bytes() == 8;
     let stage_words = if wide { 2 } else { 1 };
     let pool = (rows * 256).max(tuning.tile_keys() * stage_words) * 4;
