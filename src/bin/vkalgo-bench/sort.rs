@@ -225,9 +225,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         None
     };
     let scratch = gpu(SCRATCH_BYTES, "bench sort scratch")?;
-    for (type_name, (algo, key_type, value_type)) in &cases {
-        let (algo, key_type, value_type) = (*algo, *key_type, *value_type);
-        for &log2 in &options.sizes {
+    // Sizes in the outer loop: a small case never follows the seconds of CPU-side verification
+    // of a large one, after which the H200's clocks were often still low.
+    for &log2 in &options.sizes {
+        for (type_name, (algo, key_type, value_type)) in &cases {
+            let (algo, key_type, value_type) = (*algo, *key_type, *value_type);
             let n = 1usize << log2;
             let key_bytes = n as u64 * key_type.bytes();
             let value_bytes = n as u64 * value_type.bytes();
