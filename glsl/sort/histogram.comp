@@ -22,6 +22,7 @@ void main() {
     barrier();
     uint digit_mask = (1u << RADIX_BITS) - 1u;
     KeyRef keys = KeyRef(pc.keys_in);
+    // Each pass's digit position; passes past pass_count get an empty mask (and are skipped).
     uint pass_shift[KEY_BITS / RADIX_BITS];
     uint pass_mask[KEY_BITS / RADIX_BITS];
     [[unroll]] for (uint p = 0; p < KEY_BITS / RADIX_BITS; ++p) {
