@@ -176,10 +176,9 @@ void use_push_constant_pass() {
 // stage_keys passes a barrier before overwriting the counters.
 #define HIST_WORDS (HIST_ROWS * RADIX)
 // Staging rounds per element type (see stage_keys): STAGE_SPLIT parts per element word.
-// STAGE_ONE_ROUND (the one-workgroup
-// small-N kernel) stages 8-byte elements in one round in a pool twice as large: two rounds
-// gave wrong results in that kernel on an H200 (not on lavapipe, not in the other kernels);
-// the cause was not found.
+// STAGE_ONE_ROUND (the one-workgroup small-N kernel) stages the whole tile in one round, 8-byte
+// elements in a pool twice as large: two rounds gave wrong results in that kernel on an H200
+// (not on lavapipe, not in the other kernels); the cause was not found.
 #ifdef STAGE_ONE_ROUND
 #define KEY_ROUNDS 1u
 #define VALUE_ROUNDS 1u
