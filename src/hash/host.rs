@@ -220,8 +220,10 @@ impl<'a> HashMap<'a> {
         let (kb, vb) = (self.key_type().bytes(), self.value_type().bytes());
         let up_keys = ctx.staging_from(keys)?;
         let dev_keys = ctx.device_buffer(n * kb, "vkalgo hash keys")?;
-        let dev_values = ctx.device_buffer(n * vb, "vkalgo hash values")?;
-        let dev_flags = ctx.device_buffer(n * 4, "vkalgo hash found")?;
+        // Outputs the caller did not ask for get a token buffer, on the device as on the host.
+        let dev_values =
+            ctx.device_buffer(if values.is_some() { n * vb } else { 16 }, "vkalgo hash values")?;
+        let dev_flags = ctx.device_buffer(if flags.is_some() { n * 4 } else { 16 }, "vkalgo hash found")?;
         let mut down_values = ctx.readback_buffer(if values.is_some() { n * vb } else { 16 })?;
         let mut down_flags = ctx.readback_buffer(if flags.is_some() { n * 4 } else { 16 })?;
         let args = HashFindArgs {
