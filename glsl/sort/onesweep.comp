@@ -21,8 +21,9 @@
 // bound, which costs speed, never correctness, because entries are tagged.
 //
 // Per tile: six barriers (ticket, counts, digit scan, ranks, stage, look-back); the tile is
-// staged in shared memory before the look-back, and the values (pairs) are loaded while it
-// waits.
+// staged in shared memory before the look-back. Values (pairs) are loaded only once the keys
+// are written, so they hold no registers while the keys rank: that lets pairs take the
+// 384 x 16 tuning of keys alone (docs/benchmarks/2026-11-21-h200-sort-v5.md).
 #extension GL_EXT_shader_atomic_int64 : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_vote : require
@@ -337,9 +338,6 @@ void main() {
     uint valid = min(TILE_KEYS, n - start);
     rank_tile(start, valid, g_pass);
     stage_keys();
-#if VALUE_WORDS > 0
-    load_tile_values(start, valid); // in flight during the look-back
-#endif
     clock_mark(4u);
     look_back();
     [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
@@ -352,6 +350,7 @@ void main() {
     clock_mark(5u);
     write_staged_keys(valid);
 #if VALUE_WORDS > 0
+    load_tile_values(start, valid);
     scatter_values(valid);
 #endif
     clock_mark(6u);

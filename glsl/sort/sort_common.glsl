@@ -1,7 +1,8 @@
 // LSD radix sort: declarations and the tile ranking shared by every sort pass.
 //
 // Permutation defines: KEY_BITS (32 or 64), VALUE_WORDS (0: keys only, 1: u32 values,
-// 2: u64 values). Key type (unsigned, signed, float) and direction come in push constants.
+// 2: u64 values). Key kind (unsigned, signed, float) and direction are a specialization
+// constant (KEY_ORDER), so the order transform compiles to what the plan's key type needs.
 //
 // Digits are RADIX_BITS = 8 bits of the key's ORDER-PRESERVING bits: unsigned keys as they are,
 // signed keys with the sign bit flipped, floats in IEEE-754 totalOrder (sign set: all bits
@@ -64,7 +65,6 @@ layout(push_constant) uniform SortPush {
     uint64_t count_addr;   // 0: use `count`; else the address of a u32 count
     uint count;            // direct element count
     uint max_count;        // the plan's maximum (clamps an indirect count)
-    uint key_kind;         // bits 0-1: 0 unsigned, 1 signed, 2 float; bit 2: descending
     uint begin_bit;        // first key bit sorted on
     uint end_bit;          // one past the last key bit sorted on
     uint pass_index;       // digit pass of this dispatch (0: least significant)
@@ -72,10 +72,15 @@ layout(push_constant) uniform SortPush {
     uint max_tiles;        // tiles of max_count (numbers look-back entries across passes)
     uint blocks;           // safe path: workgroups of the upsweep/downsweep
     uint tiles_per_block;  // histogram and safe path: tiles per workgroup
+    uint reserved;         // keeps the block a multiple of 8 bytes
 } pc;
 
 // Parts the staged tile is split into per element word (1 or 2; SortTuning::stage_split).
 layout(constant_id = 5) const uint STAGE_SPLIT = 1;
+// Key order: bits 0-1 the key kind (0 unsigned, 1 signed, 2 float), bit 2 descending.
+layout(constant_id = 6) const uint KEY_ORDER = 0;
+const uint KEY_KIND = KEY_ORDER & 3u;
+const bool KEY_DESCENDING = (KEY_ORDER & 4u) != 0u;
 
 #define RADIX 256u
 #define RADIX_BITS 8u
@@ -96,26 +101,27 @@ layout(constant_id = 5) const uint STAGE_SPLIT = 1;
 
 // ---- keys and digits ----
 
+// Branch-free: the key xor a mask (floats: all bits for a set sign bit, else the sign bit).
 #if KEY_BITS == 64
 uint64_t ordered_bits(uint64_t k) {
-    uint kind = pc.key_kind & 3u;
     const uint64_t sign = 0x8000000000000000ul;
-    if (kind == 1u) {
-        k ^= sign;
-    } else if (kind == 2u) {
-        k = (k & sign) != 0ul ? ~k : (k | sign);
+    uint64_t flip = 0ul;
+    if (KEY_KIND == 1u) {
+        flip = sign;
+    } else if (KEY_KIND == 2u) {
+        flip = uint64_t(int64_t(k) >> 63) | sign;
     }
-    return (pc.key_kind & 4u) != 0u ? ~k : k;
+    return k ^ (KEY_DESCENDING ? ~flip : flip);
 }
 #else
 uint ordered_bits(uint k) {
-    uint kind = pc.key_kind & 3u;
-    if (kind == 1u) {
-        k ^= 0x80000000u;
-    } else if (kind == 2u) {
-        k = (k & 0x80000000u) != 0u ? ~k : (k | 0x80000000u);
+    uint flip = 0u;
+    if (KEY_KIND == 1u) {
+        flip = 0x80000000u;
+    } else if (KEY_KIND == 2u) {
+        flip = uint(int(k) >> 31) | 0x80000000u;
     }
-    return (pc.key_kind & 4u) != 0u ? ~k : k;
+    return k ^ (KEY_DESCENDING ? ~flip : flip);
 }
 #endif
 

@@ -43,12 +43,7 @@ impl Context {
             return Err(Error::invalid("copy: source and destination overlap"));
         }
         let vec_count = (src.size / 16) as u32;
-        let spec = Specialization {
-            workgroup_size: COPY_WORKGROUP,
-            vecs_per_thread: 1,
-            spin_limit: 1,
-            stage_split: 1,
-        };
+        let spec = Specialization::new(COPY_WORKGROUP, 1, 1);
         let kernel = self.kernel(&shaders::COPY_U32X4, spec)?;
         let push = CopyPush {
             src_addr: self.address_of(src),

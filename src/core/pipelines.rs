@@ -11,7 +11,7 @@ use std::sync::Mutex;
 /// Bytes of push constants every pipeline layout declares (the Vulkan minimum guarantee).
 pub(crate) const PUSH_CONSTANT_BYTES: u32 = 128;
 
-/// Tuning values passed as specialization constants (ids 0, 1, 2 and 5 in
+/// Tuning values passed as specialization constants (ids 0, 1, 2, 5 and 6 in
 /// glsl/common/vkalgo.glsl; ids 3 and 4 always carry the device's minimum and maximum subgroup
 /// size).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -24,6 +24,22 @@ pub(crate) struct Specialization {
     pub spin_limit: u32,
     /// The sort's stage split (constant_id 5); 1 for the other algorithms.
     pub stage_split: u32,
+    /// The sort's key order (constant_id 6): key kind (0 unsigned, 1 signed, 2 float) | 4 for
+    /// descending; 0 for the other algorithms.
+    pub key_order: u32,
+}
+
+impl Specialization {
+    /// The constants of an algorithm other than the sort (ids 5 and 6 at their defaults).
+    pub fn new(workgroup_size: u32, vecs_per_thread: u32, spin_limit: u32) -> Self {
+        Specialization {
+            workgroup_size,
+            vecs_per_thread,
+            spin_limit,
+            stage_split: 1,
+            key_order: 0,
+        }
+    }
 }
 
 /// A pipeline ready to dispatch, with the layout its push constants go through.
@@ -121,6 +137,7 @@ impl Context {
             self.profile.min_subgroup_size.max(1),
             self.profile.max_subgroup_size.max(1),
             spec.stage_split,
+            spec.key_order,
         ];
         let entries: Vec<vk::SpecializationMapEntry> = (0..values.len() as u32)
             .map(|i| vk::SpecializationMapEntry {

@@ -297,12 +297,7 @@ impl<'a> HashMap<'a> {
     }
 
     fn specialization(&self) -> Specialization {
-        Specialization {
-            workgroup_size: self.tuning.workgroup_size,
-            vecs_per_thread: self.tuning.keys_per_invocation,
-            spin_limit: 1,
-            stage_split: 1,
-        }
+        Specialization::new(self.tuning.workgroup_size, self.tuning.keys_per_invocation, 1)
     }
 
     /// Dispatches `shader` over `items` work items (keys for insert/find/erase: several per

@@ -255,12 +255,11 @@ impl ScanPlan {
     }
 
     fn specialization(&self) -> Specialization {
-        Specialization {
-            workgroup_size: self.tuning.workgroup_size,
-            vecs_per_thread: self.tuning.vecs_per_thread,
-            spin_limit: self.spin_limit,
-            stage_split: 1,
-        }
+        Specialization::new(
+            self.tuning.workgroup_size,
+            self.tuning.vecs_per_thread,
+            self.spin_limit,
+        )
     }
 
     /// Records the scan into `cmd` (see the module's synchronization contract). Arguments are

@@ -355,7 +355,6 @@ push_constants! {
         count_addr: u64,
         count: u32,
         max_count: u32,
-        key_kind: u32,
         begin_bit: u32,
         end_bit: u32,
         pass_index: u32,
@@ -363,6 +362,7 @@ push_constants! {
         max_tiles: u32,
         blocks: u32,
         tiles_per_block: u32,
+        reserved: u32,
     }
 }
 
@@ -582,6 +582,7 @@ impl SortPlan {
             vecs_per_thread: self.tuning.keys_per_thread,
             spin_limit: self.spin_limit,
             stage_split: self.tuning.stage_split,
+            key_order: self.desc.key_type.kind() | ((self.desc.descending as u32) << 2),
         }
     }
 
@@ -701,7 +702,6 @@ impl SortPlan {
             },
             count: direct.unwrap_or(0) as u32,
             max_count: self.desc.max_count as u32,
-            key_kind: self.desc.key_type.kind() | ((self.desc.descending as u32) << 2),
             begin_bit: self.desc.begin_bit,
             end_bit: self.end_bit,
             pass_index: 0,
@@ -709,6 +709,7 @@ impl SortPlan {
             max_tiles: max_tiles as u32,
             blocks: 0,
             tiles_per_block: 1,
+            reserved: 0,
         };
         let pass = Pass {
             ctx,
