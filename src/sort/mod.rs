@@ -389,9 +389,15 @@ fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc) -> u64 {
     let wide = desc.key_type.bytes() == 8 || desc.value_type.bytes() == 8;
     let stage_words = if wide { 2 } else { 1 };
     let pool = (rows * 256).max(tuning.tile_keys() * stage_words) * 4;
-    // Digit offsets (shared with the fallback counts), per-subgroup scan slots, and the
-    // workgroup-scan slots of the kernels that use them; small counters.
-    pool + 1024 + rows * 4 + wg * 4 + 64
+    // Digit offsets (shared with the fallback counts), per-subgroup scan slots, the keys-only
+    // kernels' match table (32 lane masks per subgroup), and the workgroup-scan slots of the
+    // kernels that use them; small counters.
+    let match_table = if desc.value_type == ValueType::None {
+        rows * 32 * 4
+    } else {
+        0
+    };
+    pool + 1024 + rows * 4 + match_table + wg * 4 + 64
 }
 
 impl Context {
