@@ -22,8 +22,8 @@
 //
 // Per tile: six barriers (ticket, counts, digit scan, ranks, stage, look-back); the tile is
 // staged in shared memory before the look-back. Values (pairs) are loaded only once the keys
-// are written, so they hold no registers while the keys rank: that lets pairs take the
-// 384 x 16 tuning of keys alone (docs/benchmarks/2026-11-21-h200-sort-v5.md).
+// are written, not during the look-back (+5% for pairs on an H200,
+// docs/benchmarks/2026-11-21-h200-sort-v5.md).
 #extension GL_EXT_shader_atomic_int64 : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_vote : require

@@ -249,8 +249,8 @@ void clear_digit_counters() {
 // Ranks digit `d` (of a valid key) among the subgroup's keys of this step: the lanes holding
 // the same digit find each other with one ballot per digit bit (warp-level multisplit,
 // Ashkiani et al. 2016; keys alone match the low bits through a table of lane masks, as in
-// CUB's atomic-OR match ranking); every peer reads the subgroup's counter `s_hist[row + d]` and the
-// lowest of them stores it advanced by their number. `lanes` is subgroupBallot(valid): the
+// CUB's atomic-OR match ranking); every peer reads the subgroup's counter `s_hist[row + d]`
+// and the lowest of them stores it advanced by their number. `lanes` is subgroupBallot(valid): the
 // caller computes it once per tile where every key is valid (one vote less per key: +2% per
 // sort on an H200). Returns the counter value + rank among the peers, or NO_RANK for an
 // invalid key. Subgroup-uniform control flow.
@@ -358,7 +358,8 @@ void rank_tile(uint tile_start, uint valid, uint pass) {
     } else {
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
             bool ok = key_index_in_tile(i) < valid;
-            set_rank(i, rank_in_subgroup(ok ? key_digit(g_keys[i], pass) : 0u, ok, subgroupBallot(ok), row));
+            uint d = ok ? key_digit(g_keys[i], pass) : 0u;
+            set_rank(i, rank_in_subgroup(d, ok, subgroupBallot(ok), row));
         }
     }
 #ifdef BEFORE_COUNTS_BARRIER_HOOK
