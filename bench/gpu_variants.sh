@@ -9,12 +9,8 @@
 # Environment: OUT (output folder, default /tmp/out).
 set -uo pipefail
 
-OUT="${OUT:-/tmp/out}"
-mkdir -p "$OUT"
-if [ -d .gl ]; then
-  for f in .gl/*.deb; do dpkg -x "$f" /; done
-  ldconfig
-fi
+# shellcheck source=bench/gpu_setup.sh
+. "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
 export VKALGO_TEST_NO_VALIDATION=1
 args="$1"
 shift
