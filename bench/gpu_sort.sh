@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs CUB DeviceRadixSort and the vkalgo sort benchmark on the GPU machine, in one command,
 # and prints a comparison table last. Run from the repository root; arguments go to
-# `.devbin/vkalgo-bench sort`.
+# `.devbin/vkalgo-bench sort` (e.g. --reps 20). vkalgo runs each (type, size) case in its own
+# process: in one long process, later large cases sometimes ran with device memory about 2.5x
+# slower (docs/benchmarks/2026-11-21-h200-sort-v6.md).
 #
 # Environment:
 #   OUT    output folder (default /tmp/out): cub-sort.txt, vkalgo-sort.txt, sort-table.md
@@ -22,7 +24,12 @@ TYPES="${TYPES:-u32 pairs u64 f32}"
 } | tee "$OUT/cub-sort.txt"
 
 vk_rc=0
-.devbin/vkalgo-bench sort "$@" | tee "$OUT/vkalgo-sort.txt" || vk_rc=$?
+: > "$OUT/vkalgo-sort.txt"
+for t in $TYPES; do
+  for s in $SIZES; do
+    .devbin/vkalgo-bench sort "$@" --types "$t" --sizes "$s" | tee -a "$OUT/vkalgo-sort.txt" || vk_rc=$?
+  done
+done
 
 # CUB once more after vkalgo: shows whether the machine's speed drifted during the run.
 # shellcheck disable=SC2086

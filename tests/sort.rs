@@ -282,6 +282,47 @@ fn stage_split_in_two_every_key_type() {
     assert_no_validation_messages(&ctx);
 }
 
+/// A tuning whose tile fits the tile kernels but whose small-N kernel (which stages the whole
+/// tile at once) does not: the plan leaves the small path out, refuses it when asked, and an
+/// Auto sort of a small count takes a multi-workgroup path and is right.
+#[test]
+fn small_path_is_left_out_where_its_stage_does_not_fit() {
+    let ctx = context();
+    // 32 u64 keys per invocation fill shared memory in the small kernel's one-round stage.
+    let max_shared = ctx.profile().max_shared_memory;
+    let tuning = SortTuning {
+        workgroup_size: (max_shared / 256).div_ceil(32) * 32,
+        keys_per_thread: 32,
+        lookback_spins: 0,
+        stage_split: 2,
+    };
+    let n = 3000;
+    let mut desc = SortDesc::new(KeyType::U64, ValueType::U32, n as u64);
+    desc.tuning = Some(tuning);
+    match ctx.sort_plan(&desc) {
+        Ok(plan) => {
+            assert_eq!(plan.small_limit(), 0, "{tuning:?}");
+            desc.path = SortPath::Small;
+            let refused = ctx.sort_plan(&desc);
+            assert!(
+                matches!(&refused, Err(vkalgo::Error::InvalidArgument(m)) if m.contains("small path")),
+                "{refused:?}"
+            );
+            let mut rng = Rng(31);
+            let keys = mixed(n, &mut rng, |r| r.next_u64(), &[0, u64::MAX, 1 << 32]);
+            let options = SortOptions {
+                tuning: Some(tuning),
+                ..Default::default()
+            };
+            check_pairs(&ctx, &keys, &options, "u64 pairs without the small path");
+        }
+        // Subgroups of 4 need a counter row per 4 invocations: the tile kernels do not fit
+        // either, and the plan says why.
+        Err(e) => assert!(e.to_string().contains("shared memory"), "{e}"),
+    }
+    assert_no_validation_messages(&ctx);
+}
+
 #[test]
 fn bit_ranges_both_directions() {
     let ctx = context();

@@ -140,10 +140,41 @@ uint tiles_of(uint n) {
     return n / TILE_KEYS + (n % TILE_KEYS != 0u ? 1u : 0u);
 }
 
+// The subgroup size; a constant after specialization where the device has only one.
+uint tile_stride() {
+    return MIN_SUBGROUP_SIZE == MAX_SUBGROUP_SIZE ? MIN_SUBGROUP_SIZE : gl_SubgroupSize;
+}
+
 // Index in the tile of key i of this invocation (subgroup-contiguous runs, lane-interleaved).
 uint key_index_in_tile(uint i) {
-    return (gl_SubgroupID * KEYS_PER_THREAD + i) * gl_SubgroupSize + gl_SubgroupInvocationID;
+    return (gl_SubgroupID * KEYS_PER_THREAD + i) * tile_stride() + gl_SubgroupInvocationID;
 }
+
+// Loads this invocation's elements of the tile at element `tile_start` of the buffer at
+// `address` (element type REF's, BYTES each) into dst[0 .. KEYS_PER_THREAD), `zero` past `valid`.
+// Kernels that rank one tile per workgroup (ONE_TILE_PER_WORKGROUP) form one 64-bit address per
+// invocation, from which element i lies a constant distance away: fewer registers (pairs
+// 80 -> 74, +2% per sort on an H200, docs/benchmarks/2026-11-21-h200-sort-v6.md). The kernels
+// that loop over tiles index the buffer: in the safe path's loop the address form gave wrong
+// 64-bit keys on an H200 (right on lavapipe; the cause was not found).
+#ifdef ONE_TILE_PER_WORKGROUP
+#define LOAD_TILE(REF, BYTES, address, tile_start, valid, dst, zero)                           \
+    {                                                                                        \
+        REF run_ = REF(address + uint64_t(tile_start + key_index_in_tile(0u)) * (BYTES));    \
+        [[unroll]] for (uint i_ = 0; i_ < KEYS_PER_THREAD; ++i_) {                           \
+            dst[i_] = key_index_in_tile(i_) < valid ? run_.v[i_ * tile_stride()] : zero;     \
+        }                                                                                    \
+    }
+#else
+#define LOAD_TILE(REF, BYTES, address, tile_start, valid, dst, zero)                           \
+    {                                                                                        \
+        REF buffer_ = REF(address);                                                          \
+        [[unroll]] for (uint i_ = 0; i_ < KEYS_PER_THREAD; ++i_) {                           \
+            uint index_ = key_index_in_tile(i_);                                             \
+            dst[i_] = index_ < valid ? buffer_.v[tile_start + index_] : zero;                \
+        }                                                                                    \
+    }
+#endif
 
 #ifndef SORT_COUNTING_ONLY
 // ---- workgroup helpers ----
@@ -341,11 +372,7 @@ uint digit_scan(uint x) {
 // owns a contiguous run of the tile; lane l holds the run's keys i * gl_SubgroupSize + l, and
 // ranks them in order, one step per i (keys of earlier steps count first: stable).
 void rank_tile(uint tile_start, uint valid, uint pass) {
-    KeyRef keys = KeyRef(g_keys_in);
-    [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-        uint idx = key_index_in_tile(i);
-        g_keys[i] = idx < valid ? keys.v[tile_start + idx] : KEY_T(0);
-    }
+    LOAD_TILE(KeyRef, KEY_WORDS * 4u, g_keys_in, tile_start, valid, g_keys, KEY_T(0));
     RANK_MARK(2u);
     uint row = gl_SubgroupID * RADIX;
     if (valid == TILE_KEYS) {
@@ -505,11 +532,7 @@ void write_staged_keys(uint valid) {
 #if VALUE_WORDS > 0
 // Loads the tile's values (in the layout of the keys) into g_values.
 void load_tile_values(uint tile_start, uint valid) {
-    ValueRef values = ValueRef(g_values_in);
-    [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-        uint idx = key_index_in_tile(i);
-        g_values[i] = idx < valid ? values.v[tile_start + idx] : VALUE_T(0);
-    }
+    LOAD_TILE(ValueRef, VALUE_WORDS * 4u, g_values_in, tile_start, valid, g_values, VALUE_T(0));
 }
 
 // Stages the values of round `round` at their keys' ranks (after a barrier), then writes them

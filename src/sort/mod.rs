@@ -187,13 +187,13 @@ impl SortTuning {
     /// most `max_count` elements.
     ///
     /// GPUs: 512 x 8 (a 16 KiB staged tile; 8-byte keys and values are staged in two rounds)
-    /// where the device's limits allow it, else 256 x 8 or 128 x 8. From 2^22 elements:
-    /// 4-byte keys alone or with 4-byte values take 384 x 16 with the stage split in two
-    /// (12 KiB staged per round; three workgroups per SM on an H200 for keys alone), 8-byte
-    /// keys alone 256 x 16 split in two, and 8-byte keys with 4-byte values 256 x 14. Measured
-    /// on an H200: docs/benchmarks/2026-11-21-h200-sort-v5.md (384 x 16/2 against 512 x 8: u32
-    /// +14% at 2^22, -4% at 2^20). CPU drivers: 64 x 8 (their small subgroups need a counter
-    /// row per subgroup in 32 KiB).
+    /// where the device's limits allow it, else 256 x 8 or 128 x 8. From 2^22 elements, with
+    /// the stage split in two: 4-byte keys alone take 512 x 20, with 4-byte values 512 x 16,
+    /// 8-byte keys alone 512 x 12; 8-byte keys with 4-byte values take 256 x 14. Measured on
+    /// an H200 (docs/benchmarks/2026-11-21-h200-sort-v6.md): two workgroups of 512 per SM
+    /// (64 registers) beat three of 384 at 2^26 by 6% for u32 keys, 11% for pairs and 5% for
+    /// u64 keys. CPU drivers: 64 x 8 (their small subgroups need a counter row per subgroup
+    /// in 32 KiB).
     pub fn for_device(ctx: &Context, key_type: KeyType, value_type: ValueType, max_count: u64) -> Self {
         let tuning = |workgroup_size, keys_per_thread, stage_split| SortTuning {
             workgroup_size,
@@ -212,8 +212,9 @@ impl SortTuning {
         let large = max_count >= LARGE_SORT && value_type.bytes() <= 4;
         let fallbacks = [tuning(512, 8, 1), tuning(256, 8, 1), tuning(128, 8, 1)];
         let first = match (large, key_type.bytes(), value_type) {
-            (true, 4, _) => Some(tuning(384, 16, 2)),
-            (true, _, ValueType::None) => Some(tuning(256, 16, 2)),
+            (true, 4, ValueType::None) => Some(tuning(512, 20, 2)),
+            (true, 4, _) => Some(tuning(512, 16, 2)),
+            (true, _, ValueType::None) => Some(tuning(512, 12, 2)),
             (true, _, _) => Some(tuning(256, 14, 1)),
             (false, _, _) => None,
         };
@@ -222,7 +223,7 @@ impl SortTuning {
             .chain(fallbacks)
             .find(|t| {
                 t.workgroup_size <= ctx.profile.max_workgroup_invocations
-                    && shared_bytes(ctx, t, &desc) <= ctx.profile.max_shared_memory as u64
+                    && shared_bytes(ctx, t, &desc, false) <= ctx.profile.max_shared_memory as u64
             })
             .unwrap_or(tuning(64, 8, 1))
     }
@@ -327,7 +328,7 @@ pub const ONESWEEP_STATS_OFFSET: u64 = 8256;
 /// Largest number of blocks of the safe path (the block-count matrix is 256 x blocks).
 const MAX_BLOCKS: u64 = 1024;
 /// Largest number of workgroups of the upfront histogram pass.
-const MAX_HISTOGRAM_GROUPS: u64 = 1024;
+const MAX_HISTOGRAM_GROUPS: u64 = 2048;
 /// Tiles the small path handles (one workgroup: every pass reads its input twice).
 const SMALL_TILES: u64 = 4;
 /// Alignment vkalgo asks for every range.
@@ -368,6 +369,8 @@ pub struct SortPlan {
     pass_count: u32,
     requirements: SortMemoryRequirements,
     block_scan: Option<ScanPlan>,
+    /// Whether the small-N kernel fits the device with this tuning.
+    small_fits: bool,
 }
 
 /// How the safe path splits `tiles` tiles: (blocks, tiles per block).
@@ -379,16 +382,21 @@ fn blocking(tiles: u64, max_blocks: u64) -> (u64, u64) {
     (tiles.div_ceil(per), per)
 }
 
-/// Shared memory (bytes) the rank-and-scatter kernels declare for `tuning`.
-fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc) -> u64 {
+/// Shared memory (bytes) the rank-and-scatter kernels declare for `tuning`: the Onesweep and
+/// safe-path kernels, or with `whole_tile_stage` the small-N kernel.
+fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc, whole_tile_stage: bool) -> u64 {
     let wg = tuning.workgroup_size as u64;
     let rows = wg / ctx.profile.min_subgroup_size.max(1) as u64;
     // Digit counters, then the staged tile, in one pool (glsl/sort/sort_common.glsl). The
-    // largest stage is the small-N kernel's, which stages the whole tile in one round (two
-    // words per 8-byte element); the others stage 1 / stage_split of the tile's words.
+    // small-N kernel stages the whole tile in one round (two words per 8-byte element); the
+    // others stage 1 / stage_split of the tile's words per round.
     let wide = desc.key_type.bytes() == 8 || desc.value_type.bytes() == 8;
-    let stage_words = if wide { 2 } else { 1 };
-    let pool = (rows * 256).max(tuning.tile_keys() * stage_words) * 4;
+    let stage_words = match (whole_tile_stage, wide) {
+        (true, true) => tuning.tile_keys() * 2,
+        (true, false) => tuning.tile_keys(),
+        (false, _) => tuning.tile_keys() / tuning.stage_split as u64,
+    };
+    let pool = (rows * 256).max(stage_words) * 4;
     // Digit offsets (shared with the fallback counts), per-subgroup scan slots, the keys-only
     // kernels' match table (32 lane masks per subgroup), and the workgroup-scan slots of the
     // kernels that use them; small counters.
@@ -454,15 +462,26 @@ impl Context {
                 tuning.keys_per_thread, tuning.stage_split
             )));
         }
-        let shared = shared_bytes(self, &tuning, desc);
-        if shared > self.profile.max_shared_memory as u64 {
+        let max_shared = self.profile.max_shared_memory as u64;
+        let shared = shared_bytes(self, &tuning, desc, false);
+        if shared > max_shared {
             return Err(Error::invalid(format!(
-                "sort: tuning {}x{} needs {shared} bytes of shared memory; {} has {}",
-                wg, tuning.keys_per_thread, self.profile.device_name, self.profile.max_shared_memory
+                "sort: tuning {}x{} needs {shared} bytes of shared memory; {} has {max_shared}",
+                wg, tuning.keys_per_thread, self.profile.device_name
             )));
         }
+        // The small-N kernel stages its whole tile at once: with a large tile it may not fit,
+        // and then the plan never takes the small path.
+        let small_shared = shared_bytes(self, &tuning, desc, true);
+        let small_fits = small_shared <= max_shared;
         let path = match desc.path {
-            SortPath::Auto if desc.max_count <= SMALL_TILES * tuning.tile_keys() => SortPath::Small,
+            SortPath::Small if !small_fits => {
+                return Err(Error::invalid(format!(
+                    "sort: the small path with tuning {}x{} needs {small_shared} bytes of shared memory; {} has {max_shared}",
+                    wg, tuning.keys_per_thread, self.profile.device_name
+                )))
+            }
+            SortPath::Auto if small_fits && desc.max_count <= SMALL_TILES * tuning.tile_keys() => SortPath::Small,
             SortPath::Auto if self.profile.lookback => SortPath::Onesweep,
             SortPath::Auto => SortPath::Safe,
             SortPath::Onesweep if !self.profile.int64_atomics => {
@@ -521,6 +540,7 @@ impl Context {
                 usage: BUFFER_USAGE,
             },
             block_scan,
+            small_fits,
         })
     }
 }
@@ -548,9 +568,14 @@ impl SortPlan {
     }
 
     /// Largest count the single-workgroup path handles; [`SortPath::Auto`] plans use it for
-    /// direct counts up to this size.
+    /// direct counts up to this size. 0 where the small-N kernel does not fit the device with
+    /// the plan's tuning.
     pub fn small_limit(&self) -> u64 {
-        SMALL_TILES * self.tuning.tile_keys()
+        if self.small_fits {
+            SMALL_TILES * self.tuning.tile_keys()
+        } else {
+            0
+        }
     }
 
     /// Digit passes of one sort (8 bits each over `[begin_bit, end_bit)`).

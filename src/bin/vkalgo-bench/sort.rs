@@ -1,5 +1,5 @@
 //! Radix-sort benchmark: `vkalgo-bench sort [--sizes 16,20,24,26,28] [--reps 20]
-//! [--types u32,pairs,u64,f32] [--paths auto,onesweep,safe] [--tuning 256x14,384x16/2]
+//! [--types u32,pairs,u64,f32,pairs64] [--paths auto,onesweep,safe] [--tuning 512x8,512x20/2]
 //! [--end-bits 8,16,0]` (end bits other than 0 sort fewer digits: the cost of each pass).
 //!
 //! Each repetition restores the unsorted input with a compute copy (not timed: GPU timestamps
@@ -96,6 +96,7 @@ fn case(name: &str) -> Option<(&'static str, KeyType, ValueType)> {
         "u32" => ("sort_u32", KeyType::U32, ValueType::None),
         "pairs" => ("sort_pairs_u32_u32", KeyType::U32, ValueType::U32),
         "u64" => ("sort_u64", KeyType::U64, ValueType::None),
+        "pairs64" => ("sort_pairs_u64_u32", KeyType::U64, ValueType::U32),
         "f32" => ("sort_f32", KeyType::F32, ValueType::None),
         _ => return None,
     })
