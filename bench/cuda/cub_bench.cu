@@ -2,9 +2,10 @@
 //
 //   cub_bench scan <log2 sizes...>   cub::DeviceScan::ExclusiveSum on uint32_t
 //   cub_bench copy <log2 size>       uint4 device-to-device copy kernel (bandwidth yardstick)
-//   cub_bench sort_u32|sort_pairs|sort_u64|sort_f32 <log2 sizes...>
-//                                    cub::DeviceRadixSort::SortKeys / SortPairs (u32 -> u32
-//                                    values), keys in and out in separate buffers; also
+//   cub_bench sort_u32|sort_pairs|sort_u64|sort_f32|sort_pairs64 <log2 sizes...>
+//                                    cub::DeviceRadixSort::SortKeys / SortPairs (u32 values;
+//                                    pairs: u32 keys, pairs64: u64 keys), keys in and out in
+//                                    separate buffers; also
 //                                    prints the temp storage of the DoubleBuffer API
 //
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 -o cub_bench bench/cuda/cub_bench.cu
@@ -379,7 +380,7 @@ void usage() {
   std::fprintf(stderr,
                "usage: cub_bench scan <log2 sizes...>   (each 1..30)\n"
                "       cub_bench copy <log2 size>       (2..30, u32 elements)\n"
-               "       cub_bench sort_u32|sort_pairs|sort_u64|sort_f32 <log2 sizes...>\n");
+               "       cub_bench sort_u32|sort_pairs|sort_u64|sort_f32|sort_pairs64 <log2 sizes...>\n");
   std::exit(2);
 }
 
@@ -425,6 +426,8 @@ int main(int argc, char** argv) {
       bench_sort<uint32_t, true>(gpu, "sort_pairs_u32_u32", log2n);
     } else if (mode == "sort_u64") {
       bench_sort<uint64_t, false>(gpu, "sort_u64", log2n);
+    } else if (mode == "sort_pairs64") {
+      bench_sort<uint64_t, true>(gpu, "sort_pairs_u64_u32", log2n);
     } else if (mode == "sort_f32") {
       bench_sort<float, false>(gpu, "sort_f32", log2n);
     } else if (is_sort) {

@@ -21,9 +21,12 @@
 // bound, which costs speed, never correctness, because entries are tagged.
 //
 // Per tile: six barriers (ticket, counts, digit scan, ranks, stage, look-back); the tile is
-// staged in shared memory before the look-back. Values (pairs) are loaded only once the keys
-// are written, not during the look-back (+5% for pairs on an H200,
-// docs/benchmarks/2026-11-21-h200-sort-v5.md).
+// staged in shared memory before the look-back. Values (pairs) are loaded after the look-back,
+// so no register holds them while it waits (+5% for pairs on an H200,
+// docs/benchmarks/2026-11-21-h200-sort-v5.md). With 4-byte keys they are loaded before the keys
+// are written, so their latency overlaps the key scatter; with 8-byte keys, whose scatter takes
+// twice the rounds, after it (on an H200: u32 -> u32 pairs +2%, u64 -> u32 pairs +3% against
+// the other order, docs/benchmarks/2026-11-21-h200-sort-v6.md).
 #extension GL_EXT_shader_atomic_int64 : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_vote : require
@@ -349,9 +352,14 @@ void main() {
     }
     barrier();
     clock_mark(5u);
-    write_staged_keys(valid);
-#if VALUE_WORDS > 0
+#if VALUE_WORDS > 0 && KEY_BITS == 32
     load_tile_values(start, valid);
+#endif
+    write_staged_keys(valid);
+#if VALUE_WORDS > 0 && KEY_BITS == 64
+    load_tile_values(start, valid);
+#endif
+#if VALUE_WORDS > 0
     scatter_values(valid);
 #endif
     clock_mark(6u);

@@ -189,11 +189,11 @@ impl SortTuning {
     /// GPUs: 512 x 8 (a 16 KiB staged tile; 8-byte keys and values are staged in two rounds)
     /// where the device's limits allow it, else 256 x 8 or 128 x 8. From 2^22 elements, with
     /// the stage split in two: 4-byte keys alone take 512 x 20, with 4-byte values 512 x 16,
-    /// 8-byte keys alone 512 x 12; 8-byte keys with 4-byte values take 256 x 14. Measured on
-    /// an H200 (docs/benchmarks/2026-11-21-h200-sort-v6.md): two workgroups of 512 per SM
-    /// (64 registers) beat three of 384 at 2^26 by 6% for u32 keys, 11% for pairs and 5% for
-    /// u64 keys. CPU drivers: 64 x 8 (their small subgroups need a counter row per subgroup
-    /// in 32 KiB).
+    /// 8-byte keys alone 512 x 12, with 4-byte values 384 x 12. Measured on an H200
+    /// (docs/benchmarks/2026-11-21-h200-sort-v6.md): two workgroups of 512 per SM (64
+    /// registers) beat three of 384 at 2^26 by 6% for u32 keys, 11% for pairs and 5% for u64
+    /// keys; u64 -> u32 pairs at 384 x 12/2 beat 256 x 14 by 10%. CPU drivers: 64 x 8 (their
+    /// small subgroups need a counter row per subgroup in 32 KiB).
     pub fn for_device(ctx: &Context, key_type: KeyType, value_type: ValueType, max_count: u64) -> Self {
         let tuning = |workgroup_size, keys_per_thread, stage_split| SortTuning {
             workgroup_size,
@@ -215,7 +215,7 @@ impl SortTuning {
             (true, 4, ValueType::None) => Some(tuning(512, 20, 2)),
             (true, 4, _) => Some(tuning(512, 16, 2)),
             (true, _, ValueType::None) => Some(tuning(512, 12, 2)),
-            (true, _, _) => Some(tuning(256, 14, 1)),
+            (true, _, _) => Some(tuning(384, 12, 2)),
             (false, _, _) => None,
         };
         first
