@@ -155,8 +155,9 @@ uint key_index_in_tile(uint i) {
 // Kernels that rank one tile per workgroup (ONE_TILE_PER_WORKGROUP) form one 64-bit address per
 // invocation, from which element i lies a constant distance away: fewer registers (pairs
 // 80 -> 74, +2% per sort on an H200, docs/benchmarks/2026-11-21-h200-sort-v6.md). The kernels
-// that loop over tiles index the buffer: in the safe path's loop the address form gave wrong
-// 64-bit keys on an H200 (right on lavapipe; the cause was not found).
+// written as loops over tiles index the buffer: in the safe path's downsweep the address form
+// gave wrong 64-bit keys on an H200, even where each workgroup had one tile (right on lavapipe;
+// the cause was not found).
 #ifdef ONE_TILE_PER_WORKGROUP
 #define LOAD_TILE(REF, BYTES, address, tile_start, valid, dst, zero)                           \
     {                                                                                        \
