@@ -191,9 +191,9 @@ impl SortTuning {
     /// the stage split in two: 4-byte keys alone take 512 x 20, with 4-byte values 512 x 16,
     /// 8-byte keys alone 512 x 12, with 4-byte values 384 x 12. Measured on an H200
     /// (docs/benchmarks/2026-11-21-h200-sort-v6.md): two workgroups of 512 per SM (64
-    /// registers) beat three of 384 at 2^26 by 6% for u32 keys, 11% for pairs and 5% for u64
-    /// keys; u64 -> u32 pairs at 384 x 12/2 beat 256 x 14 by 10%. CPU drivers: 64 x 8 (their
-    /// small subgroups need a counter row per subgroup in 32 KiB).
+    /// registers) beat the 384- and 256-wide tunings before them at 2^26 by 6% for u32 keys,
+    /// 11% for pairs and 5% for u64 keys; u64 -> u32 pairs at 384 x 12/2 beat 256 x 14 by 10%.
+    /// CPU drivers: 64 x 8 (their small subgroups need a counter row per subgroup in 32 KiB).
     pub fn for_device(ctx: &Context, key_type: KeyType, value_type: ValueType, max_count: u64) -> Self {
         let tuning = |workgroup_size, keys_per_thread, stage_split| SortTuning {
             workgroup_size,
