@@ -353,13 +353,13 @@ void main() {
     barrier();
     clock_mark(5u);
 #if VALUE_WORDS > 0 && KEY_BITS == 32
-    load_tile_values(start, valid);
+    load_tile_values(start, valid); // 4-byte keys: in flight during the key scatter
 #endif
     write_staged_keys(valid);
-#if VALUE_WORDS > 0 && KEY_BITS == 64
-    load_tile_values(start, valid);
-#endif
 #if VALUE_WORDS > 0
+#if KEY_BITS == 64
+    load_tile_values(start, valid); // 8-byte keys: after the key scatter (see the header)
+#endif
     scatter_values(valid);
 #endif
     clock_mark(6u);

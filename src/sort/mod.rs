@@ -369,8 +369,8 @@ pub struct SortPlan {
     pass_count: u32,
     requirements: SortMemoryRequirements,
     block_scan: Option<ScanPlan>,
-    /// Whether the small-N kernel fits the device with this tuning.
-    small_fits: bool,
+    /// Largest count of the small path (0 where its kernel does not fit the device).
+    small_limit: u64,
 }
 
 /// How the safe path splits `tiles` tiles: (blocks, tiles per block).
@@ -474,6 +474,11 @@ impl Context {
         // and then the plan never takes the small path.
         let small_shared = shared_bytes(self, &tuning, desc, true);
         let small_fits = small_shared <= max_shared;
+        let small_limit = if small_fits {
+            SMALL_TILES * tuning.tile_keys()
+        } else {
+            0
+        };
         let path = match desc.path {
             SortPath::Small if !small_fits => {
                 return Err(Error::invalid(format!(
@@ -481,7 +486,7 @@ impl Context {
                     wg, tuning.keys_per_thread, self.profile.device_name
                 )))
             }
-            SortPath::Auto if small_fits && desc.max_count <= SMALL_TILES * tuning.tile_keys() => SortPath::Small,
+            SortPath::Auto if desc.max_count <= small_limit => SortPath::Small,
             SortPath::Auto if self.profile.lookback => SortPath::Onesweep,
             SortPath::Auto => SortPath::Safe,
             SortPath::Onesweep if !self.profile.int64_atomics => {
@@ -490,10 +495,9 @@ impl Context {
                     self.profile.device_name
                 )))
             }
-            SortPath::Small if desc.max_count > SMALL_TILES * tuning.tile_keys() => {
+            SortPath::Small if desc.max_count > small_limit => {
                 return Err(Error::invalid(format!(
-                    "sort: the small path sorts at most {} elements with this tuning; max_count is {}",
-                    SMALL_TILES * tuning.tile_keys(),
+                    "sort: the small path sorts at most {small_limit} elements with this tuning; max_count is {}",
                     desc.max_count
                 )))
             }
@@ -540,7 +544,7 @@ impl Context {
                 usage: BUFFER_USAGE,
             },
             block_scan,
-            small_fits,
+            small_limit,
         })
     }
 }
@@ -571,11 +575,7 @@ impl SortPlan {
     /// direct counts up to this size. 0 where the small-N kernel does not fit the device with
     /// the plan's tuning.
     pub fn small_limit(&self) -> u64 {
-        if self.small_fits {
-            SMALL_TILES * self.tuning.tile_keys()
-        } else {
-            0
-        }
+        self.small_limit
     }
 
     /// Digit passes of one sort (8 bits each over `[begin_bit, end_bit)`).
