@@ -264,8 +264,7 @@ fn every_key_type_with_special_values_both_directions() {
     assert_no_validation_messages(&ctx);
 }
 
-/// The staged tile split in two (four rounds for 8-byte keys or values), on the paths that
-/// stage through the split pool.
+/// The staged tile split in two, on the paths that stage through the split pool.
 #[test]
 fn stage_split_in_two_every_key_type() {
     let ctx = context();
@@ -279,6 +278,90 @@ fn stage_split_in_two_every_key_type() {
         every_key_type_tuned(&ctx, path, Some(tuning), 3 * 512 + 17, 21);
         every_key_type_tuned(&ctx, path, Some(tuning), 20_011, 22);
     }
+    assert_no_validation_messages(&ctx);
+}
+
+/// Staging in several rounds. The kernels take the fewest rounds that fit their pool of shared
+/// memory, which also holds the digit counters (a row per subgroup), so 64 x 8 stages in one
+/// round on lavapipe's 8-wide subgroups. 64 x 24 split in two takes one to four rounds by
+/// element width and subgroup size (8-byte elements: two with 8-wide subgroups, three with
+/// 16-wide ones, four with 32-wide ones).
+#[test]
+fn staging_in_several_rounds() {
+    let ctx = context();
+    let mut rng = Rng(23);
+    let keys_per_thread = 24;
+    let tuning = SortTuning {
+        workgroup_size: 64,
+        keys_per_thread,
+        lookback_spins: 0,
+        stage_split: 2,
+    };
+    let n = 3 * 64 * keys_per_thread as usize + 17;
+    for path in [SortPath::Safe, SortPath::Onesweep] {
+        let options = SortOptions {
+            path,
+            tuning: Some(tuning),
+            ..Default::default()
+        };
+        let what = |t: &str| format!("{t} {path:?} {keys_per_thread} keys per invocation");
+        let keys = mixed(n, &mut rng, |r| r.next_u32() % 3000, &[0, u32::MAX]);
+        check_pairs(&ctx, &keys, &options, &what("u32 -> u32 pairs"));
+        let keys = mixed(n, &mut rng, |r| r.next_u64() % 3000, &[0, u64::MAX, 1 << 32]);
+        check_pairs(&ctx, &keys, &options, &what("u64 -> u32 pairs"));
+        let mut got_keys = keys.clone();
+        let mut got_values: Vec<u64> = (0..n as u64).map(|i| i << 33 | 3).collect();
+        let mut want_keys = keys.clone();
+        let mut want_values = got_values.clone();
+        ctx.sort_pairs_with(&mut got_keys, &mut got_values, &options)
+            .unwrap_or_else(|e| panic!("{}: {e}", what("u64 -> u64 pairs")));
+        reference::sort_pairs(&mut want_keys, Some(&mut want_values), 0, 0, false);
+        assert!(
+            got_keys == want_keys && got_values == want_values,
+            "{}",
+            what("u64 -> u64 pairs")
+        );
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// The tunings the device takes for plans of 2^22 elements and more (on GPUs: the 512-wide
+/// large-sort tunings), for every key width with and without 4-byte values, on a few tiles.
+#[test]
+fn large_plan_tunings_every_key_width() {
+    let ctx = context();
+    let mut rng = Rng(25);
+    let tuned = |key_type, value_type| SortOptions {
+        path: SortPath::Onesweep,
+        tuning: Some(SortTuning::for_device(&ctx, key_type, value_type, 1 << 22)),
+        ..Default::default()
+    };
+    let tiles = |options: &SortOptions| {
+        let t = options.tuning.unwrap();
+        3 * (t.workgroup_size * t.keys_per_thread) as usize + 17
+    };
+    let options = tuned(KeyType::U32, ValueType::None);
+    let keys = mixed(tiles(&options), &mut rng, |r| r.next_u32(), &[0, u32::MAX]);
+    check_keys(&ctx, &keys, &options, "u32 keys, large tuning");
+    let options = tuned(KeyType::U32, ValueType::U32);
+    let keys = mixed(tiles(&options), &mut rng, |r| r.next_u32() % 1000, &[0, u32::MAX]);
+    check_pairs(&ctx, &keys, &options, "u32 -> u32 pairs, large tuning");
+    let options = tuned(KeyType::U64, ValueType::None);
+    let keys = mixed(
+        tiles(&options),
+        &mut rng,
+        |r| r.next_u64(),
+        &[0, u64::MAX, 1 << 32],
+    );
+    check_keys(&ctx, &keys, &options, "u64 keys, large tuning");
+    let options = tuned(KeyType::U64, ValueType::U32);
+    let keys = mixed(
+        tiles(&options),
+        &mut rng,
+        |r| r.next_u64() % 5000,
+        &[0, u64::MAX, 1 << 32],
+    );
+    check_pairs(&ctx, &keys, &options, "u64 -> u32 pairs, large tuning");
     assert_no_validation_messages(&ctx);
 }
 

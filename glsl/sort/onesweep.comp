@@ -21,12 +21,13 @@
 // bound, which costs speed, never correctness, because entries are tagged.
 //
 // Per tile: six barriers (ticket, counts, digit scan, ranks, stage, look-back); the tile is
-// staged in shared memory before the look-back. Values (pairs) are loaded after the look-back,
-// so no register holds them while it waits (+5% for pairs on an H200,
-// docs/benchmarks/2026-11-21-h200-sort-v5.md). With 4-byte keys they are loaded before the keys
-// are written, so their latency overlaps the key scatter; with 8-byte keys, whose scatter takes
-// twice the rounds, after it (on an H200: u32 -> u32 pairs +2%, u64 -> u32 pairs +3% against
-// the other order, docs/benchmarks/2026-11-21-h200-sort-v6.md).
+// staged in shared memory before the look-back. Where the values (pairs) are loaded was
+// measured on an H200 for each key width at its large-sort tuning:
+// - 4-byte keys: after the look-back, so no register holds them while it waits, and before the
+//   keys are written, so their latency overlaps the key scatter. Loading them before the
+//   look-back was 32% slower (docs/benchmarks/2026-11-21-h200-sort-v5.md, -v6.md, -v7.md).
+// - 8-byte keys (384 x 12, 80 registers either way): before the look-back, 3.5% faster than
+//   before the key scatter and 3.3% faster than after it (-v7.md).
 #extension GL_EXT_shader_atomic_int64 : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_vote : require
@@ -343,6 +344,9 @@ void main() {
     rank_tile(start, valid, g_pass);
     stage_keys();
     clock_mark(4u);
+#if VALUE_WORDS > 0 && KEY_BITS == 64
+    load_tile_values(start, valid); // 8-byte keys: in flight during the look-back (header)
+#endif
     look_back();
     [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
         uint d = owned_digit(j);
@@ -353,13 +357,10 @@ void main() {
     barrier();
     clock_mark(5u);
 #if VALUE_WORDS > 0 && KEY_BITS == 32
-    load_tile_values(start, valid); // 4-byte keys: in flight during the key scatter
+    load_tile_values(start, valid); // 4-byte keys: in flight during the key scatter (header)
 #endif
     write_staged_keys(valid);
 #if VALUE_WORDS > 0
-#if KEY_BITS == 64
-    load_tile_values(start, valid); // 8-byte keys: after the key scatter (see the header)
-#endif
     scatter_values(valid);
 #endif
     clock_mark(6u);

@@ -222,23 +222,34 @@ void use_push_constant_pass() {
 #define VALUE_ROUNDS 1u
 #define STAGE_POOL_WORDS (TILE_KEYS * STAGE_WORDS)
 #else
-#define KEY_ROUNDS (KEY_WORDS * STAGE_SPLIT)
-#define VALUE_ROUNDS (VALUE_WORDS * STAGE_SPLIT)
 #define STAGE_POOL_WORDS (TILE_KEYS / STAGE_SPLIT)
 #endif
-shared uint s_pool[HIST_WORDS > STAGE_POOL_WORDS ? HIST_WORDS : STAGE_POOL_WORDS];
+#define POOL_WORDS (HIST_WORDS > STAGE_POOL_WORDS ? HIST_WORDS : STAGE_POOL_WORDS)
+#ifndef STAGE_ONE_ROUND
+// The fewest rounds for elements of `words` words that fit the pool (sized for the larger of
+// the counters and 1 / STAGE_SPLIT of the tile's words) and cover whole steps (divide
+// KEYS_PER_THREAD). The plan makes KEYS_PER_THREAD a multiple of words * STAGE_SPLIT, which
+// always fits, so the search ends there at the latest. 8-byte keys at 512 x 12/2: 3 rounds.
+#define ROUNDS_NEEDED(words) ((TILE_KEYS * (words) + POOL_WORDS - 1u) / POOL_WORDS)
+#define ROUNDS_IF_WHOLE(r, otherwise) (KEYS_PER_THREAD % (r) == 0u ? (r) : (otherwise))
+#define FIT_ROUNDS(words)                                                                     \
+    ROUNDS_IF_WHOLE(ROUNDS_NEEDED(words),                                                     \
+    ROUNDS_IF_WHOLE(ROUNDS_NEEDED(words) + 1u,                                                \
+    ROUNDS_IF_WHOLE(ROUNDS_NEEDED(words) + 2u, (words) * STAGE_SPLIT)))
+#define KEY_ROUNDS FIT_ROUNDS(KEY_WORDS)
+#define VALUE_ROUNDS FIT_ROUNDS(VALUE_WORDS)
+#endif
+shared uint s_pool[POOL_WORDS];
 #define s_hist s_pool
 #define s_stage s_pool
 shared uint s_digit_offset[RADIX];   // global index of the tile's digit run - its local start
 shared uint s_scan_totals[HIST_ROWS]; // digit scan: one total per subgroup
-// Keys alone match their digit's low MATCH_BITS bits through a per-subgroup table of lane masks
-// (see rank_in_subgroup); pairs keep the ballots (the table was 3% slower for them on an H200).
-#if VALUE_WORDS == 0
-#define MATCH_TABLE
+// Keys match their digit's low MATCH_BITS bits through a per-subgroup table of lane masks (see
+// rank_in_subgroup). Pairs too since the 512-wide tunings: u32 -> u32 pairs +1.5% at 2^26 on an
+// H200 (at 384 x 16 with 80 registers it had been 3% slower).
 #define MATCH_BITS 5u
 #define MATCH_SLOTS (1u << MATCH_BITS)
 shared uint s_match[HIST_ROWS * MATCH_SLOTS];
-#endif
 
 // Registers per key are what limits the workgroups an SM holds, so a key costs one word (two
 // for 64-bit keys) plus half a word of rank: ranks are 16-bit (tiles hold at most 32768 keys),
@@ -271,17 +282,15 @@ void clear_digit_counters() {
     for (uint i = gl_LocalInvocationIndex; i < gl_NumSubgroups * RADIX; i += WG_SIZE) {
         s_hist[i] = 0u;
     }
-#ifdef MATCH_TABLE
     for (uint i = gl_LocalInvocationIndex; i < HIST_ROWS * MATCH_SLOTS; i += WG_SIZE) {
         s_match[i] = 0u;
     }
-#endif
 }
 
 // Ranks digit `d` (of a valid key) among the subgroup's keys of this step: the lanes holding
 // the same digit find each other with one ballot per digit bit (warp-level multisplit,
-// Ashkiani et al. 2016; keys alone match the low bits through a table of lane masks, as in
-// CUB's atomic-OR match ranking); every peer reads the subgroup's counter `s_hist[row + d]`
+// Ashkiani et al. 2016; the low bits match through a table of lane masks, as in CUB's
+// atomic-OR match ranking); every peer reads the subgroup's counter `s_hist[row + d]`
 // and the lowest of them stores it advanced by their number. `lanes` is subgroupBallot(valid): the
 // caller computes it once per tile where every key is valid (one vote less per key: +2% per
 // sort on an H200). Returns the counter value + rank among the peers, or NO_RANK for an
@@ -292,11 +301,8 @@ void clear_digit_counters() {
 uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
     uint below;
     uint peers_count;
-#ifdef MATCH_TABLE
     uint slot = gl_SubgroupID * MATCH_SLOTS + (d & (MATCH_SLOTS - 1u));
-#endif
     if (MAX_SUBGROUP_SIZE <= 32u) {
-#ifdef MATCH_TABLE
         // The low MATCH_BITS bits through the table: each lane ORs its bit into its slot, so
         // the slot holds the lanes sharing those bits; the high bits by ballots. One shared
         // atomic and load replace MATCH_BITS ballots (u32 +5%, f32 +7% per sort at 2^26 on an
@@ -308,10 +314,6 @@ uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
         subgroupBarrier();
         uint peers = valid ? s_match[slot] : 0u;
         const uint first_ballot_bit = MATCH_BITS;
-#else
-        uint peers = lanes.x;
-        const uint first_ballot_bit = 0u;
-#endif
         [[unroll]] for (uint b = first_ballot_bit; b < RADIX_BITS; ++b) {
             bool bit = ((d >> b) & 1u) != 0u;
             uint vote = subgroupBallot(bit).x;
@@ -334,9 +336,7 @@ uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
     subgroupBarrier(); // every peer has read the counter (and its match slot) before it changes
     if (valid && below == 0u) {
         s_hist[row + d] = base + peers_count;
-#ifdef MATCH_TABLE
         s_match[slot] = 0u; // untouched by subgroups wider than 32 lanes, which never set it
-#endif
     }
     subgroupMemoryBarrierShared();
     subgroupBarrier(); // the next step reads the stored counter

@@ -174,7 +174,9 @@ pub struct SortTuning {
     pub lookback_spins: u32,
     /// Parts the ranked tile passes through shared memory in on its way out (1 or 2): 2 halves
     /// the staging memory, so more workgroups fit on a multiprocessor, for two more barriers
-    /// per element word. 8-byte keys and values take twice as many rounds either way.
+    /// per element word. 8-byte keys and values take up to twice as many rounds; the kernels
+    /// take the fewest rounds that fit the shared memory they declare anyway (the digit
+    /// counters use the same memory), e.g. 3 for 8-byte keys at 512 x 12 split in two.
     pub stage_split: u32,
 }
 
@@ -189,10 +191,12 @@ impl SortTuning {
     /// GPUs: 512 x 8 (a 16 KiB staged tile; 8-byte keys and values are staged in two rounds)
     /// where the device's limits allow it, else 256 x 8 or 128 x 8. From 2^22 elements, with
     /// the stage split in two: 4-byte keys alone take 512 x 20, with 4-byte values 512 x 16,
-    /// 8-byte keys alone 512 x 12, with 4-byte values 384 x 12. Measured on an H200
-    /// (docs/benchmarks/2026-11-21-h200-sort-v6.md): two workgroups of 512 per SM (64
-    /// registers) beat the 384- and 256-wide tunings before them at 2^26 by 6% for u32 keys,
-    /// 11% for pairs and 5% for u64 keys; u64 -> u32 pairs at 384 x 12/2 beat 256 x 14 by 10%.
+    /// 8-byte keys alone 512 x 12; 8-byte keys with 4-byte values take 384 x 12 unsplit.
+    /// Measured on an H200 (docs/benchmarks/2026-11-21-h200-sort-v6.md and -v7.md): two
+    /// workgroups of 512 per SM (64 registers) beat the 384- and 256-wide tunings before them
+    /// at 2^26 by 6% for u32 keys, 11% for pairs and 5% for u64 keys; u64 -> u32 pairs at
+    /// 384 x 12 (two workgroups per SM at 80 registers either way) beat 256 x 14 by 10%, and
+    /// unsplit beat split by 1.7%.
     /// CPU drivers: 64 x 8 (their small subgroups need a counter row per subgroup in 32 KiB).
     pub fn for_device(ctx: &Context, key_type: KeyType, value_type: ValueType, max_count: u64) -> Self {
         let tuning = |workgroup_size, keys_per_thread, stage_split| SortTuning {
@@ -215,7 +219,7 @@ impl SortTuning {
             (true, 4, ValueType::None) => Some(tuning(512, 20, 2)),
             (true, 4, _) => Some(tuning(512, 16, 2)),
             (true, _, ValueType::None) => Some(tuning(512, 12, 2)),
-            (true, _, _) => Some(tuning(384, 12, 2)),
+            (true, _, _) => Some(tuning(384, 12, 1)),
             (false, _, _) => None,
         };
         first
@@ -232,8 +236,8 @@ impl SortTuning {
         self.workgroup_size as u64 * self.keys_per_thread as u64
     }
 
-    /// Staging rounds of the widest element type of `desc` (each round covers whole steps of
-    /// keys per thread).
+    /// Staging rounds of the widest element type of `desc` at most (each round covers whole
+    /// steps of keys per thread; glsl/sort/sort_common.glsl takes fewer where they fit).
     fn staging_rounds(&self, desc: &SortDesc) -> u32 {
         let words = desc.key_type.bytes().max(desc.value_type.bytes()).div_ceil(4) as u32;
         self.stage_split * words
@@ -397,14 +401,10 @@ fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc, whole_tile_
         (false, _) => tuning.tile_keys() / tuning.stage_split as u64,
     };
     let pool = (rows * 256).max(stage_words) * 4;
-    // Digit offsets (shared with the fallback counts), per-subgroup scan slots, the keys-only
-    // kernels' match table (32 lane masks per subgroup), and the workgroup-scan slots of the
-    // kernels that use them; small counters.
-    let match_table = if desc.value_type == ValueType::None {
-        rows * 32 * 4
-    } else {
-        0
-    };
+    // Digit offsets (shared with the fallback counts), per-subgroup scan slots, the match
+    // table (32 lane masks per subgroup), and the workgroup-scan slots of the kernels that use
+    // them; small counters.
+    let match_table = rows * 32 * 4;
     pool + 1024 + rows * 4 + match_table + wg * 4 + 64
 }
 
