@@ -26,8 +26,8 @@
 // - 4-byte keys: after the look-back, so no register holds them while it waits, and before the
 //   keys are written, so their latency overlaps the key scatter. Loading them before the
 //   look-back was 32% slower (docs/benchmarks/2026-11-21-h200-sort-v5.md, -v6.md, -v7.md).
-// - 8-byte keys (384 x 12, 80 registers either way): before the look-back, 3.5% faster than
-//   before the key scatter and 3.3% faster than after it (-v7.md).
+// - 8-byte keys (384 x 12, 80 registers either way): before the look-back, 3.6% faster than
+//   after the key scatter and 1.1% faster than before it (-v7.md).
 #extension GL_EXT_shader_atomic_int64 : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_vote : require
