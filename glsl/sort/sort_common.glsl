@@ -13,8 +13,9 @@
 // Tile ranking (after Adinets & Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort
 // for GPUs", 2022, and the warp-level multisplit of Ashkiani et al., 2016): subgroup s owns a
 // contiguous run of the tile; lane l holds the run's keys i * gl_SubgroupSize + l. For each i,
-// the lanes holding the same digit find each other with one ballot per digit bit; the lowest
-// of them adds their number to the subgroup's digit counter in shared memory. Ranks therefore
+// the lanes holding the same digit find each other (through a shared table of lane masks for
+// the digit's low bits and one ballot per high bit); the lowest of them adds their number to
+// the subgroup's digit counter in shared memory. Ranks therefore
 // follow the input order (stable), and the tile is then reordered in shared memory so that the
 // global writes of each digit are contiguous.
 #ifndef VKALGO_SORT_COMMON_GLSL
@@ -288,13 +289,13 @@ void clear_digit_counters() {
 }
 
 // Ranks digit `d` (of a valid key) among the subgroup's keys of this step: the lanes holding
-// the same digit find each other with one ballot per digit bit (warp-level multisplit,
-// Ashkiani et al. 2016; the low bits match through a table of lane masks, as in CUB's
-// atomic-OR match ranking); every peer reads the subgroup's counter `s_hist[row + d]`
-// and the lowest of them stores it advanced by their number. `lanes` is subgroupBallot(valid): the
-// caller computes it once per tile where every key is valid (one vote less per key: +2% per
-// sort on an H200). Returns the counter value + rank among the peers, or NO_RANK for an
-// invalid key. Subgroup-uniform control flow.
+// the same digit find each other, the low bits through a table of lane masks (as in CUB's
+// atomic-OR match ranking) and each high bit by a ballot (warp-level multisplit, Ashkiani et
+// al. 2016); subgroups wider than 32 lanes use a ballot per bit. Every peer reads the
+// subgroup's counter `s_hist[row + d]` and the lowest of them stores it advanced by their
+// number. `lanes` is subgroupBallot(valid), for the wide subgroups: the caller computes it once
+// per tile where every key is valid. Returns the counter value + rank among the peers, or
+// NO_RANK for an invalid key. Subgroup-uniform control flow.
 //
 // A plain load and store, ordered by subgroup barriers, instead of an atomic add whose result
 // the leader shuffles to its peers: 1-2% faster per pass on an H200 (docs/benchmarks/).
@@ -313,8 +314,7 @@ uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
         subgroupMemoryBarrierShared();
         subgroupBarrier();
         uint peers = valid ? s_match[slot] : 0u;
-        const uint first_ballot_bit = MATCH_BITS;
-        [[unroll]] for (uint b = first_ballot_bit; b < RADIX_BITS; ++b) {
+        [[unroll]] for (uint b = MATCH_BITS; b < RADIX_BITS; ++b) {
             bool bit = ((d >> b) & 1u) != 0u;
             uint vote = subgroupBallot(bit).x;
             peers &= bit ? vote : ~vote;
