@@ -167,8 +167,8 @@ pub struct SortTuning {
     /// Invocations per workgroup: a multiple of 32 (and of the device's largest subgroup) up to
     /// the device's limit.
     pub workgroup_size: u32,
-    /// Keys each invocation ranks per tile (1..=32; a multiple of the staging rounds per element
-    /// word: `stage_split`, twice that for 8-byte keys or values).
+    /// Keys each invocation ranks per tile (1..=32; a multiple of `stage_split`, twice that for
+    /// 8-byte keys or values: the most staging rounds the kernels may take).
     pub keys_per_thread: u32,
     /// Look-back polls of a silent predecessor before counting its keys instead (0: default).
     pub lookback_spins: u32,
@@ -458,7 +458,7 @@ impl Context {
         let rounds = tuning.staging_rounds(desc);
         if tuning.keys_per_thread % rounds != 0 {
             return Err(Error::invalid(format!(
-                "sort: keys_per_thread {} must be a multiple of {rounds}, the staging rounds of these types with stage_split {}",
+                "sort: keys_per_thread {} must be a multiple of {rounds}, the most staging rounds of these types with stage_split {}",
                 tuning.keys_per_thread, tuning.stage_split
             )));
         }
