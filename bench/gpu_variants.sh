@@ -25,6 +25,6 @@ done
 for name in "$@"; do
   for round in 1 2; do
     echo "== $name, round $round"
-    grep -E "^\| (u32|pairs|u64|f32) |^exit status|error|panicked" "$OUT/$name-$round.txt"
+    grep -E "^\| (u32|pairs|pairs64|u64|f32) |^exit status|error|panicked" "$OUT/$name-$round.txt"
   done
 done

@@ -79,6 +79,34 @@ fn check_pairs<K: SortKey + PartialEq + std::fmt::Debug>(
     }
 }
 
+/// Pairs with 8-byte values (the input index in the high bits, so every value word matters),
+/// compared exactly with the stable CPU sort.
+fn check_wide_pairs<K: SortKey + PartialEq + std::fmt::Debug>(
+    ctx: &Context,
+    keys: &[K],
+    options: &SortOptions,
+    what: &str,
+) {
+    let mut got_keys = keys.to_vec();
+    let mut got_values: Vec<u64> = (0..keys.len() as u64).map(|i| i << 33 | 5).collect();
+    let mut want_keys = keys.to_vec();
+    let mut want_values = got_values.clone();
+    ctx.sort_pairs_with(&mut got_keys, &mut got_values, options)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    reference::sort_pairs(
+        &mut want_keys,
+        Some(&mut want_values),
+        options.begin_bit,
+        options.end_bit,
+        options.descending,
+    );
+    assert!(
+        got_keys == want_keys && got_values == want_values,
+        "{what}: n={}",
+        keys.len()
+    );
+}
+
 /// Keys only, compared bit for bit with the CPU sort.
 fn check_keys<K: SortKey + std::fmt::Debug>(ctx: &Context, keys: &[K], options: &SortOptions, what: &str) {
     let mut got = keys.to_vec();
@@ -232,19 +260,7 @@ fn every_key_type_tuned(ctx: &Context, path: SortPath, tuning: Option<SortTuning
         check_pairs(ctx, &keys, &options, &what("f64"));
         // 8-byte values with 4-byte keys and keys only for the 64-bit types.
         let keys = mixed(n, &mut rng, |r| r.next_u32() % 97, &[0u32, u32::MAX]);
-        let mut got_keys = keys.clone();
-        let mut got_values: Vec<u64> = (0..n as u64).map(|i| i << 20 | 5).collect();
-        let mut want_keys = keys.clone();
-        let mut want_values = got_values.clone();
-        ctx.sort_pairs_with(&mut got_keys, &mut got_values, &options)
-            .expect("u32 -> u64 pairs");
-        reference::sort_pairs(&mut want_keys, Some(&mut want_values), 0, 0, descending);
-        assert_eq!(
-            (got_keys, got_values),
-            (want_keys, want_values),
-            "{}",
-            what("u32->u64")
-        );
+        check_wide_pairs(ctx, &keys, &options, &what("u32 -> u64 pairs"));
         let keys = mixed(n, &mut rng, |r| r.next_u64() % 1000, &u64_specials);
         check_keys(ctx, &keys, &options, &what("u64 keys only"));
         let keys = mixed(n, &mut rng, |r| f64::from_bits(r.next_u64()), &special_f64());
@@ -309,18 +325,7 @@ fn staging_in_several_rounds() {
         check_pairs(&ctx, &keys, &options, &what("u32 -> u32 pairs"));
         let keys = mixed(n, &mut rng, |r| r.next_u64() % 3000, &[0, u64::MAX, 1 << 32]);
         check_pairs(&ctx, &keys, &options, &what("u64 -> u32 pairs"));
-        let mut got_keys = keys.clone();
-        let mut got_values: Vec<u64> = (0..n as u64).map(|i| i << 33 | 3).collect();
-        let mut want_keys = keys.clone();
-        let mut want_values = got_values.clone();
-        ctx.sort_pairs_with(&mut got_keys, &mut got_values, &options)
-            .unwrap_or_else(|e| panic!("{}: {e}", what("u64 -> u64 pairs")));
-        reference::sort_pairs(&mut want_keys, Some(&mut want_values), 0, 0, false);
-        assert!(
-            got_keys == want_keys && got_values == want_values,
-            "{}",
-            what("u64 -> u64 pairs")
-        );
+        check_wide_pairs(&ctx, &keys, &options, &what("u64 -> u64 pairs"));
     }
     assert_no_validation_messages(&ctx);
 }
