@@ -53,12 +53,34 @@ fn check_pairs<K: SortKey + PartialEq + std::fmt::Debug>(
     options: &SortOptions,
     what: &str,
 ) {
+    let values: Vec<u32> = (0..keys.len() as u32).collect();
+    check_pairs_with_values(ctx, keys, values, options, what);
+}
+
+/// Pairs with 8-byte values (the input index in the high word, so both value words matter),
+/// compared exactly with the stable CPU sort.
+fn check_wide_pairs<K: SortKey + PartialEq + std::fmt::Debug>(
+    ctx: &Context,
+    keys: &[K],
+    options: &SortOptions,
+    what: &str,
+) {
+    let values: Vec<u64> = (0..keys.len() as u64).map(|i| i << 33 | 5).collect();
+    check_pairs_with_values(ctx, keys, values, options, what);
+}
+
+/// Sorts `keys` with distinct `values` and compares both exactly with the stable CPU sort.
+fn check_pairs_with_values<K, V>(ctx: &Context, keys: &[K], values: Vec<V>, options: &SortOptions, what: &str)
+where
+    K: SortKey + PartialEq + std::fmt::Debug,
+    V: SortValue + PartialEq + std::fmt::Debug,
+{
     let mut got_keys = keys.to_vec();
-    let mut got_values: Vec<u32> = (0..keys.len() as u32).collect();
+    let mut got_values = values.clone();
     ctx.sort_pairs_with(&mut got_keys, &mut got_values, options)
         .unwrap_or_else(|e| panic!("{what}: {e}"));
     let mut want_keys = keys.to_vec();
-    let mut want_values: Vec<u32> = (0..keys.len() as u32).collect();
+    let mut want_values = values;
     reference::sort_pairs(
         &mut want_keys,
         Some(&mut want_values),
@@ -77,34 +99,6 @@ fn check_pairs<K: SortKey + PartialEq + std::fmt::Debug>(
             first.map(|i| (want_keys[i], want_values[i]))
         );
     }
-}
-
-/// Pairs with 8-byte values (the input index in the high bits, so every value word matters),
-/// compared exactly with the stable CPU sort.
-fn check_wide_pairs<K: SortKey + PartialEq + std::fmt::Debug>(
-    ctx: &Context,
-    keys: &[K],
-    options: &SortOptions,
-    what: &str,
-) {
-    let mut got_keys = keys.to_vec();
-    let mut got_values: Vec<u64> = (0..keys.len() as u64).map(|i| i << 33 | 5).collect();
-    let mut want_keys = keys.to_vec();
-    let mut want_values = got_values.clone();
-    ctx.sort_pairs_with(&mut got_keys, &mut got_values, options)
-        .unwrap_or_else(|e| panic!("{what}: {e}"));
-    reference::sort_pairs(
-        &mut want_keys,
-        Some(&mut want_values),
-        options.begin_bit,
-        options.end_bit,
-        options.descending,
-    );
-    assert!(
-        got_keys == want_keys && got_values == want_values,
-        "{what}: n={}",
-        keys.len()
-    );
 }
 
 /// Keys only, compared bit for bit with the CPU sort.
