@@ -284,16 +284,19 @@ fn sort_permutations() -> Vec<OwnedPermutation> {
         "sort/histogram_scan.comp",
         vec![("KEY_BITS", "32".to_string()), ("VALUE_WORDS", "0".to_string())],
     )];
-    // Diagnostics: Onesweep with per-phase clock counters (VKALGO_PIPELINE_STATS=1).
-    table.push((
-        "sort_onesweep_k32_v0_clock".to_string(),
-        "sort/onesweep.comp",
-        vec![
-            ("KEY_BITS", "32".to_string()),
-            ("VALUE_WORDS", "0".to_string()),
-            ("SORT_CLOCK", "1".to_string()),
-        ],
-    ));
+    // Diagnostics: Onesweep with per-phase clock counters (VKALGO_SORT_CLOCK=1), for the
+    // benchmarked key widths with and without u32 values.
+    for (key_bits, value_words) in [(32, 0), (32, 1), (64, 0), (64, 1)] {
+        table.push((
+            format!("sort_onesweep_k{key_bits}_v{value_words}_clock"),
+            "sort/onesweep.comp",
+            vec![
+                ("KEY_BITS", key_bits.to_string()),
+                ("VALUE_WORDS", value_words.to_string()),
+                ("SORT_CLOCK", "1".to_string()),
+            ],
+        ));
+    }
     for key_bits in [32, 64] {
         let keys_only = vec![
             ("KEY_BITS", key_bits.to_string()),

@@ -218,14 +218,18 @@ void use_push_constant_pass() {
 // STAGE_ONE_ROUND (the one-workgroup small-N kernel) stages the whole tile in one round, 8-byte
 // elements in a pool twice as large: two rounds gave wrong results in that kernel on an H200
 // (not on lavapipe, not in the other kernels); the cause was not found.
+// The counts are constants, not macros: each use of a macro would emit its own chain of
+// specialization-constant operations into the SPIR-V.
 #ifdef STAGE_ONE_ROUND
-#define KEY_ROUNDS 1u
-#define VALUE_ROUNDS 1u
-#define STAGE_POOL_WORDS (TILE_KEYS * STAGE_WORDS)
-#else
-#define STAGE_POOL_WORDS (TILE_KEYS / STAGE_SPLIT)
+const uint KEY_ROUNDS = 1u;
+#if VALUE_WORDS > 0
+const uint VALUE_ROUNDS = 1u;
 #endif
-#define POOL_WORDS (HIST_WORDS > STAGE_POOL_WORDS ? HIST_WORDS : STAGE_POOL_WORDS)
+const uint STAGE_POOL_WORDS = TILE_KEYS * STAGE_WORDS;
+#else
+const uint STAGE_POOL_WORDS = TILE_KEYS / STAGE_SPLIT;
+#endif
+const uint POOL_WORDS = HIST_WORDS > STAGE_POOL_WORDS ? HIST_WORDS : STAGE_POOL_WORDS;
 #ifndef STAGE_ONE_ROUND
 // The fewest rounds for elements of `words` words that fit the pool (sized for the larger of
 // the counters and 1 / STAGE_SPLIT of the tile's words) and cover whole steps (divide
@@ -237,8 +241,10 @@ void use_push_constant_pass() {
     ROUNDS_IF_WHOLE(ROUNDS_NEEDED(words),                                                     \
     ROUNDS_IF_WHOLE(ROUNDS_NEEDED(words) + 1u,                                                \
     ROUNDS_IF_WHOLE(ROUNDS_NEEDED(words) + 2u, (words) * STAGE_SPLIT)))
-#define KEY_ROUNDS FIT_ROUNDS(KEY_WORDS)
-#define VALUE_ROUNDS FIT_ROUNDS(VALUE_WORDS)
+const uint KEY_ROUNDS = FIT_ROUNDS(KEY_WORDS);
+#if VALUE_WORDS > 0
+const uint VALUE_ROUNDS = FIT_ROUNDS(VALUE_WORDS);
+#endif
 #endif
 shared uint s_pool[POOL_WORDS];
 #define s_hist s_pool

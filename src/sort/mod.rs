@@ -322,7 +322,8 @@ const SCRATCH_RING: u64 = 8320;
 /// Where a Onesweep sort leaves its event counters in scratch (16 u32, valid until the next
 /// sort with the same scratch): fallbacks, ring-wait timeouts, tail-wait timeouts, ring-wait
 /// polls, tail-wait polls, look-back steps; with `VKALGO_SORT_CLOCK=1` on a driver with
-/// VK_KHR_shader_clock, u32-key passes also add each phase's cycles / 16 in counters 8..13
+/// VK_KHR_shader_clock, the passes of 4- and 8-byte keys without values or with u32 values
+/// also add each phase's cycles / 16 in counters 8..13
 /// (ticket, key loads + ballots, counter updates, digit scan + ranks + staging, look-back,
 /// scatter), count invocation 0's look-back steps without progress (6) and predecessors
 /// added (7), and keep the most workgroups in flight in counter 15. For benchmarks and
@@ -792,7 +793,10 @@ impl Pass<'_> {
     /// The shader of `family` ("onesweep", "downsweep", "small") for this key width and payload.
     fn shader(&self, family: &str) -> Result<&'static ShaderSource> {
         let mut name = format!("sort_{family}_k{}_v{}", self.key_bits, self.value_type as u32);
-        if self.ctx.pipelines.shader_clock && name == "sort_onesweep_k32_v0" {
+        if self.ctx.pipelines.shader_clock
+            && family == "onesweep"
+            && sort_shaders().any(|s| s.name == format!("{name}_clock"))
+        {
             name += "_clock"; // diagnostics: per-phase cycle counters
         }
         sort_shaders()
