@@ -269,7 +269,7 @@ void look_back() {
         KeyRef keys = KeyRef(g_keys_in);
         [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
             uint idx = uint(fallback) * TILE_KEYS + i * WG_SIZE + gl_LocalInvocationIndex;
-            atomicAdd(s_fallback_hist[key_digit(keys.v[idx], g_pass)], 1u);
+            atomicAdd(s_fallback_hist[pass_digit(keys.v[idx])], 1u);
         }
         barrier();
         [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
@@ -341,7 +341,7 @@ void main() {
     count_in_flight(1);
     uint start = tile * TILE_KEYS;
     uint valid = min(TILE_KEYS, n - start);
-    rank_tile(start, valid, g_pass);
+    rank_tile(start, valid);
     stage_keys();
     clock_mark(4u);
 #if VALUE_WORDS > 0 && KEY_BITS == 64

@@ -126,13 +126,6 @@ uint ordered_bits(uint k) {
 }
 #endif
 
-// The digit of pass `pass` (bits begin_bit + 8 * pass, up to end_bit).
-uint key_digit(KEY_T key, uint pass) {
-    uint shift = pc.begin_bit + pass * RADIX_BITS;
-    uint bits = min(RADIX_BITS, pc.end_bit - shift);
-    return uint(ordered_bits(key) >> shift) & ((1u << bits) - 1u);
-}
-
 uint element_count() {
     return load_count(pc.count_addr, pc.count, pc.max_count);
 }
@@ -196,13 +189,30 @@ uint workgroup_exclusive_scan(uint x, out uint total) {
 
 // The pass being run and its buffers (set by main: the small-N kernel runs every pass).
 uint g_pass;
+uint g_digit_shift; // the pass's digit: (ordered key >> g_digit_shift) & g_digit_mask
+uint g_digit_mask;
 uint64_t g_keys_in;
 uint64_t g_keys_out;
 uint64_t g_values_in;
 uint64_t g_values_out;
 
+// Makes `pass` the pass being run. Its digit is the ordered key's bits begin_bit + 8 * pass up
+// to end_bit. The shift and mask are computed here once: the NVIDIA driver recomputed them for
+// every key it wrote out (with the atomic below: u32 +8%, u64 +3% per sort at 2^26 on an H200,
+// docs/benchmarks/2026-11-21-h200-sort-v8.md).
+void select_pass(uint pass) {
+    g_pass = pass;
+    g_digit_shift = pc.begin_bit + pass * RADIX_BITS;
+    g_digit_mask = (1u << min(RADIX_BITS, pc.end_bit - g_digit_shift)) - 1u;
+}
+
+// The digit of the pass being run (select_pass).
+uint pass_digit(KEY_T key) {
+    return uint(ordered_bits(key) >> g_digit_shift) & g_digit_mask;
+}
+
 void use_push_constant_pass() {
-    g_pass = pc.pass_index;
+    select_pass(pc.pass_index);
     g_keys_in = pc.keys_in;
     g_keys_out = pc.keys_out;
     g_values_in = pc.values_in;
@@ -314,12 +324,17 @@ uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
         // the slot holds the lanes sharing those bits; the high bits by ballots. One shared
         // atomic and load replace MATCH_BITS ballots (u32 +5%, f32 +7% per sort at 2^26 on an
         // H200). The group's lowest lane clears the slot once every peer has read it.
+        // The atomic's result is used (it never holds the lane's own bit, so the OR adds
+        // nothing): with the result unused, the NVIDIA driver wraps the atomic in a test of
+        // whether all lanes hit one address (MATCH.ALL) on every step. Using it: u32 +1.3% per
+        // sort at 2^26 on an H200 (docs/benchmarks/2026-11-21-h200-sort-v8.md).
+        uint before = 0u;
         if (valid) {
-            atomicOr(s_match[slot], gl_SubgroupEqMask.x);
+            before = atomicOr(s_match[slot], gl_SubgroupEqMask.x);
         }
         subgroupMemoryBarrierShared();
         subgroupBarrier();
-        uint peers = valid ? s_match[slot] : 0u;
+        uint peers = valid ? s_match[slot] | (before & gl_SubgroupEqMask.x) : 0u;
         [[unroll]] for (uint b = MATCH_BITS; b < RADIX_BITS; ++b) {
             bool bit = ((d >> b) & 1u) != 0u;
             uint vote = subgroupBallot(bit).x;
@@ -369,7 +384,7 @@ uint digit_scan(uint x) {
 }
 
 // Loads the tile starting at element `tile_start` (`valid` keys of it exist) and ranks it for
-// pass `pass`. The digit counters must be zero (clear_digit_counters, then a barrier).
+// the pass being run (select_pass). The digit counters must be zero (clear_digit_counters, then a barrier).
 // Afterwards g_tile_count / g_local_start hold the owned digits' counts and first positions,
 // and get_rank(i) each key's position in the tile ordered by digit (stable). An includer that
 // defines TILE_COUNTS_HOOK gets tile_counts_ready() called as soon as g_tile_count is known.
@@ -378,7 +393,7 @@ uint digit_scan(uint x) {
 // Layout (after Adinets & Merrill, "Onesweep", 2022, and Ashkiani et al., 2016): subgroup s
 // owns a contiguous run of the tile; lane l holds the run's keys i * gl_SubgroupSize + l, and
 // ranks them in order, one step per i (keys of earlier steps count first: stable).
-void rank_tile(uint tile_start, uint valid, uint pass) {
+void rank_tile(uint tile_start, uint valid) {
     LOAD_TILE(KeyRef, KEY_WORDS * 4u, g_keys_in, tile_start, valid, g_keys, KEY_T(0));
     RANK_MARK(2u);
     uint row = gl_SubgroupID * RADIX;
@@ -387,12 +402,12 @@ void rank_tile(uint tile_start, uint valid, uint pass) {
         // sort on an H200, docs/benchmarks/2026-11-21-h200-sort-v4.md).
         uvec4 lanes = subgroupBallot(true);
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-            set_rank(i, rank_in_subgroup(key_digit(g_keys[i], pass), true, lanes, row));
+            set_rank(i, rank_in_subgroup(pass_digit(g_keys[i]), true, lanes, row));
         }
     } else {
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
             bool ok = key_index_in_tile(i) < valid;
-            uint d = ok ? key_digit(g_keys[i], pass) : 0u;
+            uint d = ok ? pass_digit(g_keys[i]) : 0u;
             set_rank(i, rank_in_subgroup(d, ok, subgroupBallot(ok), row));
         }
     }
@@ -437,7 +452,7 @@ void rank_tile(uint tile_start, uint valid, uint pass) {
     [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
         uint rank = get_rank(i);
         if (rank != NO_RANK) {
-            set_rank(i, rank + s_hist[row + key_digit(g_keys[i], pass)]);
+            set_rank(i, rank + s_hist[row + pass_digit(g_keys[i])]);
         }
     }
 }
@@ -509,7 +524,7 @@ void write_key_round(uint round, uint valid) {
 #else
             KEY_T key = s_stage[q];
 #endif
-            uint d = key_digit(key, g_pass);
+            uint d = pass_digit(key);
 #if VALUE_WORDS > 0
             set_out_digit(round * ROUND_STEPS(KEY_ROUNDS) + i, d);
 #endif
