@@ -10,13 +10,19 @@
 #   SIZES  log2 sizes for CUB (default "16 20 24 26 28")
 #   TYPES  CUB cases (default "u32 pairs u64 f32")
 #   ARCH   nvcc target (default sm_90)
+#   CUB_BENCH  a CUB benchmark binary built by an earlier run (/tmp/cub_bench there), carried
+#              to skip the nvcc build; default: build it
 set -euo pipefail
 
 SIZES="${SIZES:-16 20 24 26 28}"
 TYPES="${TYPES:-u32 pairs u64 f32}"
 # shellcheck source=bench/gpu_setup.sh
 . "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
-"$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/cub_bench bench/cuda/cub_bench.cu
+if [ -n "${CUB_BENCH:-}" ]; then
+  cp "$CUB_BENCH" /tmp/cub_bench
+else
+  "$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/cub_bench bench/cuda/cub_bench.cu
+fi
 
 # shellcheck disable=SC2086
 {
