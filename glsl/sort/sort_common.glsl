@@ -126,6 +126,16 @@ uint ordered_bits(uint k) {
 }
 #endif
 
+#ifndef ONE_TILE_PER_WORKGROUP
+// The digit of pass `pass` (bits begin_bit + 8 * pass, up to end_bit). Only the kernels that
+// loop over tiles compute digits this way (see LOOP_KERNEL_DIGITS below).
+uint key_digit(KEY_T key, uint pass) {
+    uint shift = pc.begin_bit + pass * RADIX_BITS;
+    uint bits = min(RADIX_BITS, pc.end_bit - shift);
+    return uint(ordered_bits(key) >> shift) & ((1u << bits) - 1u);
+}
+#endif
+
 uint element_count() {
     return load_count(pc.count_addr, pc.count, pc.max_count);
 }
@@ -189,12 +199,27 @@ uint workgroup_exclusive_scan(uint x, out uint total) {
 
 // The pass being run and its buffers (set by main: the small-N kernel runs every pass).
 uint g_pass;
+#ifdef ONE_TILE_PER_WORKGROUP
 uint g_digit_shift; // the pass's digit: (ordered key >> g_digit_shift) & g_digit_mask
 uint g_digit_mask;
+#endif
 uint64_t g_keys_in;
 uint64_t g_keys_out;
 uint64_t g_values_in;
 uint64_t g_values_out;
+
+// LOOP_KERNEL_DIGITS: the kernels that loop over tiles (the small-N kernel, the safe path) keep
+// their earlier forms, which compile to the same SPIR-V as before: each digit computed from
+// the pass where it is used (key_digit, rank_tile taking the pass), and the match-table atomic
+// without its result. The forms the Onesweep kernel takes (select_pass and pass_digit, the
+// atomic's result used) gave wrong results in the small-N kernel on an H200: right on
+// lavapipe, and right in that kernel in two other arrangements of the same code. The loop
+// kernels have failed this way before (two-round staging, address-form loads; see LOAD_TILE
+// and STAGE_ONE_ROUND); the cause is not found (docs/benchmarks/2026-11-21-h200-sort-v8.md).
+#ifdef ONE_TILE_PER_WORKGROUP
+#define RANK_TILE_PASS_PARAMETER
+#define TILE_DIGIT(key) pass_digit(key)
+#define STAGED_DIGIT(key) pass_digit(key)
 
 // Makes `pass` the pass being run. Its digit is the ordered key's bits begin_bit + 8 * pass up
 // to end_bit. The shift and mask are computed here once: the NVIDIA driver recomputed them for
@@ -210,9 +235,18 @@ void select_pass(uint pass) {
 uint pass_digit(KEY_T key) {
     return uint(ordered_bits(key) >> g_digit_shift) & g_digit_mask;
 }
+#else
+#define RANK_TILE_PASS_PARAMETER , uint pass
+#define TILE_DIGIT(key) key_digit(key, pass)
+#define STAGED_DIGIT(key) key_digit(key, g_pass)
+#endif
 
 void use_push_constant_pass() {
+#ifdef ONE_TILE_PER_WORKGROUP
     select_pass(pc.pass_index);
+#else
+    g_pass = pc.pass_index;
+#endif
     g_keys_in = pc.keys_in;
     g_keys_out = pc.keys_out;
     g_values_in = pc.values_in;
@@ -328,6 +362,14 @@ uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
         // nothing): with the result unused, the NVIDIA driver wraps the atomic in a test of
         // whether all lanes hit one address (MATCH.ALL) on every step. Using it: u32 +1.3% per
         // sort at 2^26 on an H200 (docs/benchmarks/2026-11-21-h200-sort-v8.md).
+#ifndef ONE_TILE_PER_WORKGROUP
+        if (valid) {
+            atomicOr(s_match[slot], gl_SubgroupEqMask.x); // LOOP_KERNEL_DIGITS
+        }
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
+        uint peers = valid ? s_match[slot] : 0u;
+#else
         uint before = 0u;
         if (valid) {
             before = atomicOr(s_match[slot], gl_SubgroupEqMask.x);
@@ -335,6 +377,7 @@ uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
         subgroupMemoryBarrierShared();
         subgroupBarrier();
         uint peers = valid ? s_match[slot] | (before & gl_SubgroupEqMask.x) : 0u;
+#endif
         [[unroll]] for (uint b = MATCH_BITS; b < RADIX_BITS; ++b) {
             bool bit = ((d >> b) & 1u) != 0u;
             uint vote = subgroupBallot(bit).x;
@@ -393,7 +436,7 @@ uint digit_scan(uint x) {
 // Layout (after Adinets & Merrill, "Onesweep", 2022, and Ashkiani et al., 2016): subgroup s
 // owns a contiguous run of the tile; lane l holds the run's keys i * gl_SubgroupSize + l, and
 // ranks them in order, one step per i (keys of earlier steps count first: stable).
-void rank_tile(uint tile_start, uint valid) {
+void rank_tile(uint tile_start, uint valid RANK_TILE_PASS_PARAMETER) {
     LOAD_TILE(KeyRef, KEY_WORDS * 4u, g_keys_in, tile_start, valid, g_keys, KEY_T(0));
     RANK_MARK(2u);
     uint row = gl_SubgroupID * RADIX;
@@ -402,12 +445,12 @@ void rank_tile(uint tile_start, uint valid) {
         // sort on an H200, docs/benchmarks/2026-11-21-h200-sort-v4.md).
         uvec4 lanes = subgroupBallot(true);
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-            set_rank(i, rank_in_subgroup(pass_digit(g_keys[i]), true, lanes, row));
+            set_rank(i, rank_in_subgroup(TILE_DIGIT(g_keys[i]), true, lanes, row));
         }
     } else {
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
             bool ok = key_index_in_tile(i) < valid;
-            uint d = ok ? pass_digit(g_keys[i]) : 0u;
+            uint d = ok ? TILE_DIGIT(g_keys[i]) : 0u;
             set_rank(i, rank_in_subgroup(d, ok, subgroupBallot(ok), row));
         }
     }
@@ -452,7 +495,7 @@ void rank_tile(uint tile_start, uint valid) {
     [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
         uint rank = get_rank(i);
         if (rank != NO_RANK) {
-            set_rank(i, rank + s_hist[row + pass_digit(g_keys[i])]);
+            set_rank(i, rank + s_hist[row + TILE_DIGIT(g_keys[i])]);
         }
     }
 }
@@ -524,7 +567,7 @@ void write_key_round(uint round, uint valid) {
 #else
             KEY_T key = s_stage[q];
 #endif
-            uint d = pass_digit(key);
+            uint d = STAGED_DIGIT(key);
 #if VALUE_WORDS > 0
             set_out_digit(round * ROUND_STEPS(KEY_ROUNDS) + i, d);
 #endif
