@@ -358,10 +358,11 @@ uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
         // the slot holds the lanes sharing those bits; the high bits by ballots. One shared
         // atomic and load replace MATCH_BITS ballots (u32 +5%, f32 +7% per sort at 2^26 on an
         // H200). The group's lowest lane clears the slot once every peer has read it.
-        // The atomic's result is used (it never holds the lane's own bit, so the OR adds
-        // nothing): with the result unused, the NVIDIA driver wraps the atomic in a test of
-        // whether all lanes hit one address (MATCH.ALL) on every step. Using it: u32 +1.3% per
-        // sort at 2^26 on an H200 (docs/benchmarks/2026-11-21-h200-sort-v8.md).
+        // The Onesweep kernel uses the atomic's result (it never holds the lane's own bit, so
+        // the OR adds nothing): with the result unused, the NVIDIA driver wraps the atomic in a
+        // test of whether all lanes hit one address (MATCH.ALL) on every step. Using it: u32
+        // +1.3% per sort at 2^26 on an H200 (docs/benchmarks/2026-11-21-h200-sort-v8.md). The
+        // loop kernels keep the earlier form (LOOP_KERNEL_DIGITS).
 #ifndef ONE_TILE_PER_WORKGROUP
         if (valid) {
             atomicOr(s_match[slot], gl_SubgroupEqMask.x); // LOOP_KERNEL_DIGITS
