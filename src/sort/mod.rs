@@ -792,16 +792,15 @@ impl Pass<'_> {
 
     /// The shader of `family` ("onesweep", "downsweep", "small") for this key width and payload.
     fn shader(&self, family: &str) -> Result<&'static ShaderSource> {
-        let mut name = format!("sort_{family}_k{}_v{}", self.key_bits, self.value_type as u32);
-        if self.ctx.pipelines.shader_clock
-            && family == "onesweep"
-            && sort_shaders().any(|s| s.name == format!("{name}_clock"))
-        {
-            name += "_clock"; // diagnostics: per-phase cycle counters
+        let name = format!("sort_{family}_k{}_v{}", self.key_bits, self.value_type as u32);
+        let find = |name: &str| sort_shaders().find(|s| s.name == name);
+        if self.ctx.pipelines.shader_clock && family == "onesweep" {
+            // Diagnostics: per-phase cycle counters, where a clock permutation exists.
+            if let Some(shader) = find(&format!("{name}_clock")) {
+                return Ok(shader);
+            }
         }
-        sort_shaders()
-            .find(|s| s.name == name)
-            .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+        find(&name).ok_or_else(|| Error::Internal(format!("no shader {name}")))
     }
 
     /// Swaps input and output of the push constants (the next digit pass).
