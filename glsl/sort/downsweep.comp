@@ -25,7 +25,7 @@ void main() {
         uint valid = min(TILE_KEYS, n - start);
         clear_digit_counters();
         barrier();
-        rank_tile(start, valid, g_pass);
+        rank_tile(start, valid);
         [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
             uint d = owned_digit(j);
             if (d < RADIX) {

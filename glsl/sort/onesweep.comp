@@ -47,7 +47,6 @@ void clock_mark(uint phase);
 void tile_counts_ready();
 #define BEFORE_COUNTS_BARRIER_HOOK
 void before_counts_barrier();
-#define ONE_TILE_PER_WORKGROUP
 #include "sort_common.glsl"
 
 #ifdef SORT_CLOCK

@@ -11,7 +11,7 @@ void main() {
     uint tiles = tiles_of(n);
     for (uint pass = 0u; pass < pc.pass_count; ++pass) {
         bool even = (pass & 1u) == 0u;
-        g_pass = pass;
+        select_pass(pass);
         g_keys_in = even ? pc.keys_in : pc.keys_out;
         g_keys_out = even ? pc.keys_out : pc.keys_in;
         g_values_in = even ? pc.values_in : pc.values_out;
@@ -25,7 +25,7 @@ void main() {
             [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
                 uint idx = t * TILE_KEYS + i * WG_SIZE + gl_LocalInvocationIndex;
                 if (idx < n) {
-                    atomicAdd(s_count[key_digit(keys.v[idx], pass)], 1u);
+                    atomicAdd(s_count[pass_digit(keys.v[idx])], 1u);
                 }
             }
         }
@@ -49,7 +49,7 @@ void main() {
             uint valid = min(TILE_KEYS, n - tile_start);
             clear_digit_counters();
             barrier();
-            rank_tile(tile_start, valid, pass);
+            rank_tile(tile_start, valid);
             [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
                 uint d = owned_digit(j);
                 if (d < RADIX) {

@@ -126,16 +126,6 @@ uint ordered_bits(uint k) {
 }
 #endif
 
-#ifndef ONE_TILE_PER_WORKGROUP
-// The digit of pass `pass` (bits begin_bit + 8 * pass, up to end_bit). Only the kernels that
-// loop over tiles compute digits this way (see LOOP_KERNEL_DIGITS below).
-uint key_digit(KEY_T key, uint pass) {
-    uint shift = pc.begin_bit + pass * RADIX_BITS;
-    uint bits = min(RADIX_BITS, pc.end_bit - shift);
-    return uint(ordered_bits(key) >> shift) & ((1u << bits) - 1u);
-}
-#endif
-
 uint element_count() {
     return load_count(pc.count_addr, pc.count, pc.max_count);
 }
@@ -156,13 +146,9 @@ uint key_index_in_tile(uint i) {
 
 // Loads this invocation's elements of the tile at element `tile_start` of the buffer at
 // `address` (element type REF's, BYTES each) into dst[0 .. KEYS_PER_THREAD), `zero` past `valid`.
-// Kernels that rank one tile per workgroup (ONE_TILE_PER_WORKGROUP) form one 64-bit address per
-// invocation, from which element i lies a constant distance away: fewer registers (pairs
-// 80 -> 74, +2% per sort on an H200, docs/benchmarks/2026-11-21-h200-sort-v6.md). The kernels
-// written as loops over tiles index the buffer: in the safe path's downsweep the address form
-// gave wrong 64-bit keys on an H200, even where each workgroup had one tile (right on lavapipe;
-// the cause was not found).
-#ifdef ONE_TILE_PER_WORKGROUP
+// One 64-bit address per invocation, from which element i lies a constant distance away: fewer
+// registers than indexing the buffer (pairs 80 -> 74, +2% per sort on an H200,
+// docs/benchmarks/2026-11-21-h200-sort-v6.md).
 #define LOAD_TILE(REF, BYTES, address, tile_start, valid, dst, zero)                           \
     {                                                                                        \
         REF run_ = REF(address + uint64_t(tile_start + key_index_in_tile(0u)) * (BYTES));    \
@@ -170,24 +156,26 @@ uint key_index_in_tile(uint i) {
             dst[i_] = key_index_in_tile(i_) < valid ? run_.v[i_ * tile_stride()] : zero;     \
         }                                                                                    \
     }
-#else
-#define LOAD_TILE(REF, BYTES, address, tile_start, valid, dst, zero)                           \
-    {                                                                                        \
-        REF buffer_ = REF(address);                                                          \
-        [[unroll]] for (uint i_ = 0; i_ < KEYS_PER_THREAD; ++i_) {                           \
-            uint index_ = key_index_in_tile(i_);                                             \
-            dst[i_] = index_ < valid ? buffer_.v[tile_start + index_] : zero;                \
-        }                                                                                    \
-    }
-#endif
 
 #ifndef SORT_COUNTING_ONLY
 // ---- workgroup helpers ----
 
+// The subgroup's total of x, given inner = subgroupExclusiveAdd(x): the last lane's inclusive
+// sum. Not subgroupAdd: in kernels that loop over tiles, the NVIDIA driver (580.159.04, H200)
+// compiled subgroupAdd to a REDUX.SUM predicated on a stale predicate register (the validity
+// test of a tile load), so in a partial last tile a subgroup whose lanes all had that
+// predicate set got a garbage total, its digits wrong starts, and the tile's keys landed in
+// the wrong places or nowhere (docs/benchmarks/2026-11-21-h200-sort-v9.md). With this, the
+// small-N and safe-path kernels dropped the code forms that earlier builds kept to avoid
+// failures of the same kind, and every sort test passes on the H200.
+uint subgroup_total(uint inner, uint x) {
+    return subgroupShuffle(inner + x, subgroupBallotFindMSB(subgroupBallot(true)));
+}
+
 // Exclusive scan of one u32 per invocation over the workgroup (uniform control flow).
 uint workgroup_exclusive_scan(uint x, out uint total) {
     uint inner = subgroupExclusiveAdd(x);
-    return workgroup_exclusive_scan_subgroup_values(subgroupAdd(x), total) + inner;
+    return workgroup_exclusive_scan_subgroup_values(subgroup_total(inner, x), total) + inner;
 }
 
 // ---- tile ranking ----
@@ -199,27 +187,12 @@ uint workgroup_exclusive_scan(uint x, out uint total) {
 
 // The pass being run and its buffers (set by main: the small-N kernel runs every pass).
 uint g_pass;
-#ifdef ONE_TILE_PER_WORKGROUP
 uint g_digit_shift; // the pass's digit: (ordered key >> g_digit_shift) & g_digit_mask
 uint g_digit_mask;
-#endif
 uint64_t g_keys_in;
 uint64_t g_keys_out;
 uint64_t g_values_in;
 uint64_t g_values_out;
-
-// LOOP_KERNEL_DIGITS: the kernels that loop over tiles (the small-N kernel, the safe path) keep
-// their earlier forms, which compile to the same SPIR-V as before: each digit computed from
-// the pass where it is used (key_digit, rank_tile taking the pass), and the match-table atomic
-// without its result. The forms the Onesweep kernel takes (select_pass and pass_digit, the
-// atomic's result used) gave wrong results in the small-N kernel on an H200: right on
-// lavapipe, and right in that kernel in two other arrangements of the same code. The loop
-// kernels have failed this way before (two-round staging, address-form loads; see LOAD_TILE
-// and STAGE_ONE_ROUND); the cause is not found (docs/benchmarks/2026-11-21-h200-sort-v8.md).
-#ifdef ONE_TILE_PER_WORKGROUP
-#define RANK_TILE_PASS_PARAMETER
-#define TILE_DIGIT(key) pass_digit(key)
-#define STAGED_DIGIT(key) pass_digit(key)
 
 // Makes `pass` the pass being run. Its digit is the ordered key's bits begin_bit + 8 * pass up
 // to end_bit. The shift and mask are computed here once: the NVIDIA driver recomputed them for
@@ -235,18 +208,9 @@ void select_pass(uint pass) {
 uint pass_digit(KEY_T key) {
     return uint(ordered_bits(key) >> g_digit_shift) & g_digit_mask;
 }
-#else
-#define RANK_TILE_PASS_PARAMETER , uint pass
-#define TILE_DIGIT(key) key_digit(key, pass)
-#define STAGED_DIGIT(key) key_digit(key, g_pass)
-#endif
 
 void use_push_constant_pass() {
-#ifdef ONE_TILE_PER_WORKGROUP
     select_pass(pc.pass_index);
-#else
-    g_pass = pc.pass_index;
-#endif
     g_keys_in = pc.keys_in;
     g_keys_out = pc.keys_out;
     g_values_in = pc.values_in;
@@ -261,7 +225,8 @@ void use_push_constant_pass() {
 // Staging rounds per element type (see stage_keys): STAGE_SPLIT parts per element word.
 // STAGE_ONE_ROUND (the one-workgroup small-N kernel) stages the whole tile in one round, 8-byte
 // elements in a pool twice as large: two rounds gave wrong results in that kernel on an H200
-// (not on lavapipe, not in the other kernels); the cause was not found.
+// (not on lavapipe, not in the other kernels), before subgroup_total replaced subgroupAdd;
+// two rounds have not been tried since.
 // The counts are constants, not macros: each use of a macro would emit its own chain of
 // specialization-constant operations into the SPIR-V.
 #ifdef STAGE_ONE_ROUND
@@ -358,19 +323,10 @@ uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
         // the slot holds the lanes sharing those bits; the high bits by ballots. One shared
         // atomic and load replace MATCH_BITS ballots (u32 +5%, f32 +7% per sort at 2^26 on an
         // H200). The group's lowest lane clears the slot once every peer has read it.
-        // The Onesweep kernel uses the atomic's result (it never holds the lane's own bit, so
-        // the OR adds nothing): with the result unused, the NVIDIA driver wraps the atomic in a
-        // test of whether all lanes hit one address (MATCH.ALL) on every step. Using it: u32
-        // +1.3% per sort at 2^26 on an H200 (docs/benchmarks/2026-11-21-h200-sort-v8.md). The
-        // loop kernels keep the earlier form (LOOP_KERNEL_DIGITS).
-#ifndef ONE_TILE_PER_WORKGROUP
-        if (valid) {
-            atomicOr(s_match[slot], gl_SubgroupEqMask.x); // LOOP_KERNEL_DIGITS
-        }
-        subgroupMemoryBarrierShared();
-        subgroupBarrier();
-        uint peers = valid ? s_match[slot] : 0u;
-#else
+        // The atomic's result is used (it never holds the lane's own bit, so the OR adds
+        // nothing): with the result unused, the NVIDIA driver wraps the atomic in a test of
+        // whether all lanes hit one address (MATCH.ALL) on every step. Using it: u32 +1.3% per
+        // sort at 2^26 on an H200 (docs/benchmarks/2026-11-21-h200-sort-v8.md).
         uint before = 0u;
         if (valid) {
             before = atomicOr(s_match[slot], gl_SubgroupEqMask.x);
@@ -378,7 +334,6 @@ uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
         subgroupMemoryBarrierShared();
         subgroupBarrier();
         uint peers = valid ? s_match[slot] | (before & gl_SubgroupEqMask.x) : 0u;
-#endif
         [[unroll]] for (uint b = MATCH_BITS; b < RADIX_BITS; ++b) {
             bool bit = ((d >> b) & 1u) != 0u;
             uint vote = subgroupBallot(bit).x;
@@ -413,7 +368,7 @@ uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
 // free again after the next barrier.
 uint digit_scan(uint x) {
     uint inner = subgroupExclusiveAdd(x);
-    uint total = subgroupAdd(x);
+    uint total = subgroup_total(inner, x);
     if (subgroupElect()) {
         s_scan_totals[gl_SubgroupID] = total;
     }
@@ -437,7 +392,7 @@ uint digit_scan(uint x) {
 // Layout (after Adinets & Merrill, "Onesweep", 2022, and Ashkiani et al., 2016): subgroup s
 // owns a contiguous run of the tile; lane l holds the run's keys i * gl_SubgroupSize + l, and
 // ranks them in order, one step per i (keys of earlier steps count first: stable).
-void rank_tile(uint tile_start, uint valid RANK_TILE_PASS_PARAMETER) {
+void rank_tile(uint tile_start, uint valid) {
     LOAD_TILE(KeyRef, KEY_WORDS * 4u, g_keys_in, tile_start, valid, g_keys, KEY_T(0));
     RANK_MARK(2u);
     uint row = gl_SubgroupID * RADIX;
@@ -446,12 +401,12 @@ void rank_tile(uint tile_start, uint valid RANK_TILE_PASS_PARAMETER) {
         // sort on an H200, docs/benchmarks/2026-11-21-h200-sort-v4.md).
         uvec4 lanes = subgroupBallot(true);
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-            set_rank(i, rank_in_subgroup(TILE_DIGIT(g_keys[i]), true, lanes, row));
+            set_rank(i, rank_in_subgroup(pass_digit(g_keys[i]), true, lanes, row));
         }
     } else {
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
             bool ok = key_index_in_tile(i) < valid;
-            uint d = ok ? TILE_DIGIT(g_keys[i]) : 0u;
+            uint d = ok ? pass_digit(g_keys[i]) : 0u;
             set_rank(i, rank_in_subgroup(d, ok, subgroupBallot(ok), row));
         }
     }
@@ -496,7 +451,7 @@ void rank_tile(uint tile_start, uint valid RANK_TILE_PASS_PARAMETER) {
     [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
         uint rank = get_rank(i);
         if (rank != NO_RANK) {
-            set_rank(i, rank + s_hist[row + TILE_DIGIT(g_keys[i])]);
+            set_rank(i, rank + s_hist[row + pass_digit(g_keys[i])]);
         }
     }
 }
@@ -568,7 +523,7 @@ void write_key_round(uint round, uint valid) {
 #else
             KEY_T key = s_stage[q];
 #endif
-            uint d = STAGED_DIGIT(key);
+            uint d = pass_digit(key);
 #if VALUE_WORDS > 0
             set_out_digit(round * ROUND_STEPS(KEY_ROUNDS) + i, d);
 #endif
