@@ -842,4 +842,36 @@ mod tests {
             );
         }
     }
+
+    /// The sort kernels take subgroup totals from subgroup_total, never subgroupAdd: in kernels
+    /// that loop over tiles, the NVIDIA driver compiled subgroupAdd under a stale predicate
+    /// (glsl/sort/sort_common.glsl, docs/benchmarks/2026-11-21-h200-sort-v9.md).
+    #[test]
+    fn sort_kernels_do_not_call_subgroup_add() {
+        let sources = [
+            (
+                "sort_common.glsl",
+                include_str!("../../glsl/sort/sort_common.glsl"),
+            ),
+            ("onesweep.comp", include_str!("../../glsl/sort/onesweep.comp")),
+            ("small.comp", include_str!("../../glsl/sort/small.comp")),
+            ("upsweep.comp", include_str!("../../glsl/sort/upsweep.comp")),
+            ("downsweep.comp", include_str!("../../glsl/sort/downsweep.comp")),
+            ("histogram.comp", include_str!("../../glsl/sort/histogram.comp")),
+            (
+                "histogram_scan.comp",
+                include_str!("../../glsl/sort/histogram_scan.comp"),
+            ),
+        ];
+        for (name, source) in sources {
+            for (number, line) in source.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or("");
+                assert!(
+                    !code.contains("subgroupAdd("),
+                    "{name}:{}: subgroupAdd; use subgroup_total",
+                    number + 1
+                );
+            }
+        }
+    }
 }
