@@ -158,26 +158,6 @@ uint key_index_in_tile(uint i) {
     }
 
 #ifndef SORT_COUNTING_ONLY
-// ---- workgroup helpers ----
-
-// The subgroup's total of x, given inner = subgroupExclusiveAdd(x): the last lane's inclusive
-// sum. Not subgroupAdd: in kernels that loop over tiles, the NVIDIA driver (580.159.04, H200)
-// compiled subgroupAdd to a REDUX.SUM predicated on a stale predicate register (the validity
-// test of a tile load), so in a partial last tile a subgroup whose lanes all had that
-// predicate set got a garbage total, its digits wrong starts, and the tile's keys landed in
-// the wrong places or nowhere (docs/benchmarks/2026-11-21-h200-sort-v9.md). With this, the
-// small-N and safe-path kernels dropped the code forms that earlier builds kept to avoid
-// failures of the same kind, and every sort test passes on the H200.
-uint subgroup_total(uint inner, uint x) {
-    return subgroupShuffle(inner + x, subgroupBallotFindMSB(subgroupBallot(true)));
-}
-
-// Exclusive scan of one u32 per invocation over the workgroup (uniform control flow).
-uint workgroup_exclusive_scan(uint x, out uint total) {
-    uint inner = subgroupExclusiveAdd(x);
-    return workgroup_exclusive_scan_subgroup_values(subgroup_total(inner, x), total) + inner;
-}
-
 // ---- tile ranking ----
 
 // Diagnostics hook: an includer may define RANK_MARK(phase) to time the ranking's phases.
