@@ -23,11 +23,16 @@
 // Per tile: six barriers (ticket, counts, digit scan, ranks, stage, look-back); the tile is
 // staged in shared memory before the look-back. Where the values (pairs) are loaded was
 // measured on an H200 for each key width at its large-sort tuning:
-// - 4-byte keys: after the look-back, so no register holds them while it waits, and before the
-//   keys are written, so their latency overlaps the key scatter. Loading them before the
-//   look-back was 32% slower (docs/benchmarks/2026-11-21-h200-sort-v5.md, -v6.md, -v7.md).
+// - 4-byte keys: after the look-back, so no register holds them while it waits, and once the
+//   last round of keys is staged (write_staged_keys), so keys and values never hold registers
+//   at once. Loading them before the look-back was 32% slower
+//   (docs/benchmarks/2026-11-21-h200-sort-v5.md, -v6.md, -v7.md); before the first round's
+//   key writes, 3% slower (-v10.md).
 // - 8-byte keys (384 x 12, 80 registers either way): before the look-back, 3.6% faster than
 //   after the key scatter and 1.1% faster than before it (-v7.md).
+#if KEY_BITS == 64
+#define VALUES_LOADED_EARLY
+#endif
 #extension GL_EXT_shader_atomic_int64 : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_vote : require
@@ -343,7 +348,7 @@ void main() {
     rank_tile(start, valid);
     stage_keys();
     clock_mark(4u);
-#if VALUE_WORDS > 0 && KEY_BITS == 64
+#if VALUE_WORDS > 0 && defined(VALUES_LOADED_EARLY)
     load_tile_values(start, valid); // 8-byte keys: in flight during the look-back (header)
 #endif
     look_back();
@@ -355,10 +360,7 @@ void main() {
     }
     barrier();
     clock_mark(5u);
-#if VALUE_WORDS > 0 && KEY_BITS == 32
-    load_tile_values(start, valid); // 4-byte keys: in flight during the key scatter (header)
-#endif
-    write_staged_keys(valid);
+    write_staged_keys(start, valid); // 4-byte keys: loads the values (header)
 #if VALUE_WORDS > 0
     scatter_values(valid);
 #endif

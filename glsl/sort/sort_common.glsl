@@ -491,6 +491,13 @@ uint out_digit(uint m) {
 }
 #endif
 
+#if VALUE_WORDS > 0
+// Loads the tile's values (in the layout of the keys) into g_values.
+void load_tile_values(uint tile_start, uint valid) {
+    LOAD_TILE(ValueRef, VALUE_WORDS * 4u, g_values_in, tile_start, valid, g_values, VALUE_T(0));
+}
+#endif
+
 // Writes the keys staged for round `round` to keys_out[s_digit_offset[digit] + position].
 void write_key_round(uint round, uint valid) {
     KeyRef out_keys = KeyRef(g_keys_out);
@@ -512,30 +519,44 @@ void write_key_round(uint round, uint valid) {
     }
 }
 
+// Loads the values of the tile at `tile_start` (pairs) for write_staged_keys, unless the
+// includer loads them earlier (VALUES_LOADED_EARLY).
+void load_values_for_scatter(uint tile_start, uint valid) {
+#if VALUE_WORDS > 0 && !defined(VALUES_LOADED_EARLY)
+    load_tile_values(tile_start, valid);
+#endif
+}
+
 // Writes the staged keys to keys_out[s_digit_offset[digit] + position]: contiguous per digit.
 // The first round must be staged and s_digit_offset visible (a barrier passed); later rounds
 // are staged here. Uniform control flow.
-void write_staged_keys(uint valid) {
+//
+// The values of the tile at `tile_start` (pairs) are loaded once the last round is staged: the
+// keys hold no registers any more, and the loads' latency overlaps the last round's writes.
+// Loading them before the first round's writes was 3% slower for u32 -> u32 pairs at
+// 2^24-2^28 on an H200 (docs/benchmarks/2026-11-21-h200-sort-v10.md).
+void write_staged_keys(uint tile_start, uint valid) {
 #if VALUE_WORDS > 0
     [[unroll]] for (uint k = 0u; k < (KEYS_PER_THREAD + 3u) / 4u; ++k) {
         g_out_digits[k] = 0u; // defined bits before the first insert
     }
 #endif
+    if (KEY_ROUNDS == 1u) {
+        load_values_for_scatter(tile_start, valid);
+    }
     write_key_round(0u, valid);
     [[unroll]] for (uint round = 1u; round < KEY_ROUNDS; ++round) {
         barrier(); // the previous round has been read
         stage_key_round(round);
         barrier();
+        if (round + 1u == KEY_ROUNDS) {
+            load_values_for_scatter(tile_start, valid);
+        }
         write_key_round(round, valid);
     }
 }
 
 #if VALUE_WORDS > 0
-// Loads the tile's values (in the layout of the keys) into g_values.
-void load_tile_values(uint tile_start, uint valid) {
-    LOAD_TILE(ValueRef, VALUE_WORDS * 4u, g_values_in, tile_start, valid, g_values, VALUE_T(0));
-}
-
 // Stages the values of round `round` at their keys' ranks (after a barrier), then writes them
 // to their keys' output indices. Uniform control flow.
 void scatter_value_round(uint round, uint valid) {
@@ -577,12 +598,9 @@ void scatter_values(uint valid) {
 // Writes a ranked tile whose s_digit_offset is set (no barrier passed yet) through shared
 // memory: keys, then values. Ends with a barrier, so shared memory can be reused.
 void scatter_tile(uint tile_start, uint valid) {
-#if VALUE_WORDS > 0
-    load_tile_values(tile_start, valid);
-#endif
     stage_keys();
     barrier();
-    write_staged_keys(valid);
+    write_staged_keys(tile_start, valid);
 #if VALUE_WORDS > 0
     scatter_values(valid);
 #endif
