@@ -14,14 +14,14 @@
 // for GPUs", 2022, and the warp-level multisplit of Ashkiani et al., 2016): subgroup s owns a
 // contiguous run of the tile; lane l holds the run's keys i * gl_SubgroupSize + l. For each i,
 // the lanes holding the same digit find each other (through a shared table of lane masks for
-// the digit's low bits and one ballot per high bit); the lowest of them adds their number to
-// the subgroup's digit counter in shared memory. Ranks therefore
-// follow the input order (stable), and the tile is then reordered in shared memory so that the
-// global writes of each digit are contiguous.
+// the digit's low bits and one ballot per high bit) and advance the subgroup's digit counter in
+// shared memory by their number. Ranks therefore follow the input order (stable), and the tile
+// is then reordered in shared memory so that the global writes of each digit are contiguous.
 #ifndef VKALGO_SORT_COMMON_GLSL
 #define VKALGO_SORT_COMMON_GLSL
 
 #include "../common/vkalgo.glsl"
+#extension GL_KHR_memory_scope_semantics : require
 // SORT_COUNTING_ONLY (the upfront histogram): only the key and digit helpers, no shared memory
 // (a kernel's declared shared memory bounds how many of its workgroups an SM holds).
 #ifndef SORT_COUNTING_ONLY
@@ -204,9 +204,10 @@ void use_push_constant_pass() {
 #define HIST_WORDS (HIST_ROWS * RADIX)
 // Staging rounds per element type (see stage_keys): STAGE_SPLIT parts per element word.
 // STAGE_ONE_ROUND (the one-workgroup small-N kernel) stages the whole tile in one round, 8-byte
-// elements in a pool twice as large: two rounds gave wrong results in that kernel on an H200
-// (not on lavapipe, not in the other kernels), before subgroup_total replaced subgroupAdd;
-// two rounds have not been tried since.
+// elements in a pool twice as large: with one workgroup, shared memory bounds no occupancy, and
+// one round saves two barriers per round. Two rounds pass the sort tests on an H200 (they did
+// not before subgroup_total replaced subgroupAdd) but were 1.5% slower for u64 keys at
+// 2^12-2^14, and equal for 4-byte keys (docs/benchmarks/2026-11-21-h200-sort-v10.md).
 // The counts are constants, not macros: each use of a macro would emit its own chain of
 // specialization-constant operations into the SPIR-V.
 #ifdef STAGE_ONE_ROUND
@@ -287,13 +288,15 @@ void clear_digit_counters() {
 // the same digit find each other, the low bits through a table of lane masks (as in CUB's
 // atomic-OR match ranking) and each high bit by a ballot (warp-level multisplit, Ashkiani et
 // al. 2016); subgroups wider than 32 lanes use a ballot per bit. Every peer reads the
-// subgroup's counter `s_hist[row + d]` and the lowest of them stores it advanced by their
-// number. `lanes` is subgroupBallot(valid), for the wide subgroups: the caller computes it once
-// per tile where every key is valid. Returns the counter value + rank among the peers, or
-// NO_RANK for an invalid key. Subgroup-uniform control flow.
+// subgroup's counter `s_hist[row + d]`, then every peer stores it advanced by their number
+// (the same value, so relaxed atomic stores; no branch on the lowest peer: 0.4-0.6% per sort at
+// 2^26 on an H200, docs/benchmarks/2026-11-21-h200-sort-v10.md). `lanes` is
+// subgroupBallot(valid), for the wide subgroups: the caller computes it once per tile where
+// every key is valid. Returns the counter value + rank among the peers, or NO_RANK for an
+// invalid key. Subgroup-uniform control flow.
 //
-// A plain load and store, ordered by subgroup barriers, instead of an atomic add whose result
-// the leader shuffles to its peers: 1-2% faster per pass on an H200 (docs/benchmarks/).
+// A load and store, ordered by subgroup barriers, instead of an atomic add whose result the
+// leader shuffles to its peers: 1-2% faster per pass on an H200 (docs/benchmarks/).
 uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
     uint below;
     uint peers_count;
@@ -302,7 +305,7 @@ uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
         // The low MATCH_BITS bits through the table: each lane ORs its bit into its slot, so
         // the slot holds the lanes sharing those bits; the high bits by ballots. One shared
         // atomic and load replace MATCH_BITS ballots (u32 +5%, f32 +7% per sort at 2^26 on an
-        // H200). The group's lowest lane clears the slot once every peer has read it.
+        // H200). The peers clear the slot once every peer has read it.
         // The atomic's result is used (it never holds the lane's own bit, so the OR adds
         // nothing): with the result unused, the NVIDIA driver wraps the atomic in a test of
         // whether all lanes hit one address (MATCH.ALL) on every step. Using it: u32 +1.3% per
@@ -334,9 +337,12 @@ uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
     }
     uint base = valid ? s_hist[row + d] : 0u;
     subgroupBarrier(); // every peer has read the counter (and its match slot) before it changes
-    if (valid && below == 0u) {
-        s_hist[row + d] = base + peers_count;
-        s_match[slot] = 0u; // untouched by subgroups wider than 32 lanes, which never set it
+    if (valid) {
+        // (Subgroups wider than 32 lanes never set the match slot; clearing it changes nothing.)
+        atomicStore(s_hist[row + d], base + peers_count, gl_ScopeWorkgroup,
+                    gl_StorageSemanticsShared, gl_SemanticsRelaxed);
+        atomicStore(s_match[slot], 0u, gl_ScopeWorkgroup, gl_StorageSemanticsShared,
+                    gl_SemanticsRelaxed);
     }
     subgroupMemoryBarrierShared();
     subgroupBarrier(); // the next step reads the stored counter
