@@ -273,7 +273,7 @@ void look_back() {
         KeyRef keys = KeyRef(g_keys_in);
         [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
             uint idx = uint(fallback) * TILE_KEYS + i * WG_SIZE + gl_LocalInvocationIndex;
-            atomicAdd(s_fallback_hist[pass_digit(keys.v[idx])], 1u);
+            atomicAdd(s_fallback_hist[stored_key_digit(keys.v[idx])], 1u);
         }
         barrier();
         [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {

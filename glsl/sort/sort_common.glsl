@@ -6,9 +6,12 @@
 //
 // Digits are RADIX_BITS = 8 bits of the key's ORDER-PRESERVING bits: unsigned keys as they are,
 // signed keys with the sign bit flipped, floats in IEEE-754 totalOrder (sign set: all bits
-// flipped; sign clear: the sign bit set), and all bits complemented for a descending sort. Keys
-// are stored unchanged; the transform is applied whenever a digit is taken, so no pass has to
-// undo it.
+// flipped; sign clear: the sign bit set), and all bits complemented for a descending sort. The
+// keys travel between passes in that ordered form: the first pass transforms them as it loads
+// them, the last transforms them back as it writes them, and the passes between take digits
+// with a shift and a mask. (CUB's radix sort transforms in and out in every pass. Taking the
+// transform at every digit, as an earlier version did, was 1.2% slower for f32 keys at 2^26 on
+// an H200, docs/benchmarks/2026-11-21-h200-sort-v10.md.)
 //
 // Tile ranking (after Adinets & Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort
 // for GPUs", 2022, and the warp-level multisplit of Ashkiani et al., 2016): subgroup s owns a
@@ -114,6 +117,19 @@ uint64_t ordered_bits(uint64_t k) {
     }
     return k ^ (KEY_DESCENDING ? ~flip : flip);
 }
+
+// The inverse of ordered_bits.
+uint64_t raw_bits(uint64_t o) {
+    const uint64_t sign = 0x8000000000000000ul;
+    uint64_t ascending = KEY_DESCENDING ? ~o : o;
+    uint64_t flip = 0ul;
+    if (KEY_KIND == 1u) {
+        flip = sign;
+    } else if (KEY_KIND == 2u) {
+        flip = ~uint64_t(int64_t(ascending) >> 63) | sign; // ordered sign set: was positive
+    }
+    return ascending ^ flip;
+}
 #else
 uint ordered_bits(uint k) {
     uint flip = 0u;
@@ -123,6 +139,18 @@ uint ordered_bits(uint k) {
         flip = uint(int(k) >> 31) | 0x80000000u;
     }
     return k ^ (KEY_DESCENDING ? ~flip : flip);
+}
+
+// The inverse of ordered_bits.
+uint raw_bits(uint o) {
+    uint ascending = KEY_DESCENDING ? ~o : o;
+    uint flip = 0u;
+    if (KEY_KIND == 1u) {
+        flip = 0x80000000u;
+    } else if (KEY_KIND == 2u) {
+        flip = ~uint(int(ascending) >> 31) | 0x80000000u; // ordered sign set: was positive
+    }
+    return ascending ^ flip;
 }
 #endif
 
@@ -169,6 +197,8 @@ uint key_index_in_tile(uint i) {
 uint g_pass;
 uint g_digit_shift; // the pass's digit: (ordered key >> g_digit_shift) & g_digit_mask
 uint g_digit_mask;
+bool g_keys_in_ordered; // the pass reads keys in ordered form (every pass but the first)
+bool g_keys_out_raw;    // ... and writes them in the caller's form (the last pass)
 uint64_t g_keys_in;
 uint64_t g_keys_out;
 uint64_t g_values_in;
@@ -182,11 +212,18 @@ void select_pass(uint pass) {
     g_pass = pass;
     g_digit_shift = pc.begin_bit + pass * RADIX_BITS;
     g_digit_mask = (1u << min(RADIX_BITS, pc.end_bit - g_digit_shift)) - 1u;
+    g_keys_in_ordered = pass > 0u;
+    g_keys_out_raw = pass + 1u == pc.pass_count;
 }
 
-// The digit of the pass being run (select_pass).
-uint pass_digit(KEY_T key) {
-    return uint(ordered_bits(key) >> g_digit_shift) & g_digit_mask;
+// The digit of the pass being run (select_pass) of a key in ordered form.
+uint pass_digit(KEY_T ordered) {
+    return uint(ordered >> g_digit_shift) & g_digit_mask;
+}
+
+// The digit of the pass being run of a key as the pass's input holds it.
+uint stored_key_digit(KEY_T key) {
+    return pass_digit(g_keys_in_ordered ? key : ordered_bits(key));
 }
 
 void use_push_constant_pass() {
@@ -371,8 +408,9 @@ uint digit_scan(uint x) {
 // Loads the tile starting at element `tile_start` (`valid` keys of it exist) and ranks it for
 // the pass being run (select_pass). The digit counters must be zero (clear_digit_counters, then a barrier).
 // Afterwards g_tile_count / g_local_start hold the owned digits' counts and first positions,
-// and get_rank(i) each key's position in the tile ordered by digit (stable). An includer that
-// defines TILE_COUNTS_HOOK gets tile_counts_ready() called as soon as g_tile_count is known.
+// g_keys the keys in ordered form, and get_rank(i) each key's position in the tile ordered by
+// digit (stable). An includer that defines TILE_COUNTS_HOOK gets tile_counts_ready() called as
+// soon as g_tile_count is known.
 // Uniform control flow; three barriers.
 //
 // Layout (after Adinets & Merrill, "Onesweep", 2022, and Ashkiani et al., 2016): subgroup s
@@ -380,6 +418,11 @@ uint digit_scan(uint x) {
 // ranks them in order, one step per i (keys of earlier steps count first: stable).
 void rank_tile(uint tile_start, uint valid) {
     LOAD_TILE(KeyRef, KEY_WORDS * 4u, g_keys_in, tile_start, valid, g_keys, KEY_T(0));
+    if (!g_keys_in_ordered) {
+        [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+            g_keys[i] = ordered_bits(g_keys[i]);
+        }
+    }
     RANK_MARK(2u);
     uint row = gl_SubgroupID * RADIX;
     if (valid == TILE_KEYS) {
@@ -520,7 +563,7 @@ void write_key_round(uint round, uint valid) {
 #if VALUE_WORDS > 0
             set_out_digit(round * ROUND_STEPS(KEY_ROUNDS) + i, d);
 #endif
-            out_keys.v[s_digit_offset[d] + p] = key;
+            out_keys.v[s_digit_offset[d] + p] = g_keys_out_raw ? raw_bits(key) : key;
         }
     }
 }

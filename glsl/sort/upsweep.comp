@@ -25,7 +25,7 @@ void main() {
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
             uint idx = t * TILE_KEYS + i * WG_SIZE + gl_LocalInvocationIndex;
             if (idx < n) {
-                atomicAdd(s_count[pass_digit(keys.v[idx])], 1u);
+                atomicAdd(s_count[stored_key_digit(keys.v[idx])], 1u);
             }
         }
     }
