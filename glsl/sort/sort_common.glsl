@@ -241,10 +241,10 @@ void use_push_constant_pass() {
 #define HIST_WORDS (HIST_ROWS * RADIX)
 // Staging rounds per element type (see stage_keys): STAGE_SPLIT parts per element word.
 // STAGE_ONE_ROUND (the one-workgroup small-N kernel) stages the whole tile in one round, 8-byte
-// elements in a pool twice as large: with one workgroup, shared memory bounds no occupancy, and
-// one round saves two barriers per round. Two rounds pass the sort tests on an H200 (they did
-// not before subgroup_total replaced subgroupAdd) but were 1.5% slower for u64 keys at
-// 2^12-2^14, and equal for 4-byte keys (docs/benchmarks/2026-11-21-h200-sort-v10.md).
+// elements in a pool twice as large: with one workgroup, shared memory bounds no occupancy,
+// and one round saves the barriers of the later rounds. Two rounds pass the sort tests on an
+// H200 (they did not before subgroup_total replaced subgroupAdd) but were 1.5% slower for u64
+// keys at 2^12-2^14, and equal for 4-byte keys (docs/benchmarks/2026-11-21-h200-sort-v10.md).
 // The counts are constants, not macros: each use of a macro would emit its own chain of
 // specialization-constant operations into the SPIR-V.
 #ifdef STAGE_ONE_ROUND
