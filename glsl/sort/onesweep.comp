@@ -34,7 +34,6 @@
 #define VALUES_LOADED_EARLY
 #endif
 #extension GL_EXT_shader_atomic_int64 : require
-#extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_vote : require
 #ifdef SORT_CLOCK
 // Diagnostics permutation: invocation 0 adds the cycles (/16) each phase of a tile took to

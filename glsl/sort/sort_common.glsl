@@ -105,54 +105,38 @@ const bool KEY_DESCENDING = (KEY_ORDER & 4u) != 0u;
 
 // ---- keys and digits ----
 
-// Branch-free: the key xor a mask (floats: all bits for a set sign bit, else the sign bit).
 #if KEY_BITS == 64
-uint64_t ordered_bits(uint64_t k) {
-    const uint64_t sign = 0x8000000000000000ul;
-    uint64_t flip = 0ul;
-    if (KEY_KIND == 1u) {
-        flip = sign;
-    } else if (KEY_KIND == 2u) {
-        flip = uint64_t(int64_t(k) >> 63) | sign;
-    }
-    return k ^ (KEY_DESCENDING ? ~flip : flip);
-}
-
-// The inverse of ordered_bits.
-uint64_t raw_bits(uint64_t o) {
-    const uint64_t sign = 0x8000000000000000ul;
-    uint64_t ascending = KEY_DESCENDING ? ~o : o;
-    uint64_t flip = 0ul;
-    if (KEY_KIND == 1u) {
-        flip = sign;
-    } else if (KEY_KIND == 2u) {
-        flip = ~uint64_t(int64_t(ascending) >> 63) | sign; // ordered sign set: was positive
-    }
-    return ascending ^ flip;
-}
+#define KEY_SIGNED_T int64_t
+const uint64_t KEY_SIGN = 0x8000000000000000ul;
 #else
-uint ordered_bits(uint k) {
-    uint flip = 0u;
+#define KEY_SIGNED_T int
+const uint KEY_SIGN = 0x80000000u;
+#endif
+
+// The mask ordered_bits xors a key with before the descending complement: none for unsigned
+// keys, the sign bit for signed ones, and for floats all bits where the sign is set, else the
+// sign bit. Branch-free.
+KEY_T order_flip(KEY_T k) {
     if (KEY_KIND == 1u) {
-        flip = 0x80000000u;
+        return KEY_SIGN;
     } else if (KEY_KIND == 2u) {
-        flip = uint(int(k) >> 31) | 0x80000000u;
+        return KEY_T(KEY_SIGNED_T(k) >> (KEY_BITS - 1)) | KEY_SIGN;
     }
-    return k ^ (KEY_DESCENDING ? ~flip : flip);
+    return KEY_T(0);
 }
 
-// The inverse of ordered_bits.
-uint raw_bits(uint o) {
-    uint ascending = KEY_DESCENDING ? ~o : o;
-    uint flip = 0u;
-    if (KEY_KIND == 1u) {
-        flip = 0x80000000u;
-    } else if (KEY_KIND == 2u) {
-        flip = ~uint(int(ascending) >> 31) | 0x80000000u; // ordered sign set: was positive
-    }
-    return ascending ^ flip;
+// The key's order-preserving bits.
+KEY_T ordered_bits(KEY_T k) {
+    KEY_T ascending = k ^ order_flip(k);
+    return KEY_DESCENDING ? ~ascending : ascending;
 }
-#endif
+
+// The inverse of ordered_bits. A float's ordered sign bit is the complement of its own, so
+// the flip is that of the complemented bits.
+KEY_T raw_bits(KEY_T ordered) {
+    KEY_T ascending = KEY_DESCENDING ? ~ordered : ordered;
+    return ascending ^ order_flip(~ascending);
+}
 
 uint element_count() {
     return load_count(pc.count_addr, pc.count, pc.max_count);
@@ -197,8 +181,6 @@ uint key_index_in_tile(uint i) {
 uint g_pass;
 uint g_digit_shift; // the pass's digit: (ordered key >> g_digit_shift) & g_digit_mask
 uint g_digit_mask;
-bool g_keys_in_ordered; // the pass reads keys in ordered form (every pass but the first)
-bool g_keys_out_raw;    // ... and writes them in the caller's form (the last pass)
 uint64_t g_keys_in;
 uint64_t g_keys_out;
 uint64_t g_values_in;
@@ -212,8 +194,16 @@ void select_pass(uint pass) {
     g_pass = pass;
     g_digit_shift = pc.begin_bit + pass * RADIX_BITS;
     g_digit_mask = (1u << min(RADIX_BITS, pc.end_bit - g_digit_shift)) - 1u;
-    g_keys_in_ordered = pass > 0u;
-    g_keys_out_raw = pass + 1u == pc.pass_count;
+}
+
+// Whether the pass being run reads keys in ordered form (every pass but the first) ...
+bool keys_in_ordered() {
+    return g_pass > 0u;
+}
+
+// ... and whether it writes them in the caller's form (the last pass).
+bool keys_out_raw() {
+    return g_pass + 1u == pc.pass_count;
 }
 
 // The digit of the pass being run (select_pass) of a key in ordered form.
@@ -223,7 +213,7 @@ uint pass_digit(KEY_T ordered) {
 
 // The digit of the pass being run of a key as the pass's input holds it.
 uint stored_key_digit(KEY_T key) {
-    return pass_digit(g_keys_in_ordered ? key : ordered_bits(key));
+    return pass_digit(keys_in_ordered() ? key : ordered_bits(key));
 }
 
 void use_push_constant_pass() {
@@ -418,7 +408,7 @@ uint digit_scan(uint x) {
 // ranks them in order, one step per i (keys of earlier steps count first: stable).
 void rank_tile(uint tile_start, uint valid) {
     LOAD_TILE(KeyRef, KEY_WORDS * 4u, g_keys_in, tile_start, valid, g_keys, KEY_T(0));
-    if (!g_keys_in_ordered) {
+    if (!keys_in_ordered()) {
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
             g_keys[i] = ordered_bits(g_keys[i]);
         }
@@ -563,7 +553,7 @@ void write_key_round(uint round, uint valid) {
 #if VALUE_WORDS > 0
             set_out_digit(round * ROUND_STEPS(KEY_ROUNDS) + i, d);
 #endif
-            out_keys.v[s_digit_offset[d] + p] = g_keys_out_raw ? raw_bits(key) : key;
+            out_keys.v[s_digit_offset[d] + p] = keys_out_raw() ? raw_bits(key) : key;
         }
     }
 }
@@ -590,14 +580,12 @@ void write_staged_keys(uint tile_start, uint valid) {
         g_out_digits[k] = 0u; // defined bits before the first insert
     }
 #endif
-    if (KEY_ROUNDS == 1u) {
-        load_values_for_scatter(tile_start, valid);
-    }
-    write_key_round(0u, valid);
-    [[unroll]] for (uint round = 1u; round < KEY_ROUNDS; ++round) {
-        barrier(); // the previous round has been read
-        stage_key_round(round);
-        barrier();
+    [[unroll]] for (uint round = 0u; round < KEY_ROUNDS; ++round) {
+        if (round > 0u) {
+            barrier(); // the previous round has been read
+            stage_key_round(round);
+            barrier();
+        }
         if (round + 1u == KEY_ROUNDS) {
             load_values_for_scatter(tile_start, valid);
         }
