@@ -62,7 +62,7 @@ uint lookback_exclusive_prefix(uint64_t status_addr, uint tile) {
             int next;
             uint step;
             if (stops == uvec4(0u)) {
-                add = subgroupAdd(value);
+                add = subgroup_sum(value);
                 next = look - int(gl_SubgroupSize);
                 step = LOOKBACK_STEP_PROGRESS;
             } else {
@@ -70,7 +70,7 @@ uint lookback_exclusive_prefix(uint64_t status_addr, uint tile) {
                 uint first_flag = subgroupShuffle(flag, first);
                 bool take = gl_SubgroupInvocationID < first ||
                             (gl_SubgroupInvocationID == first && flag == LOOKBACK_INCLUSIVE);
-                add = subgroupAdd(take ? value : 0u);
+                add = subgroup_sum(take ? value : 0u);
                 next = look - int(first);
                 step = first_flag == LOOKBACK_INCLUSIVE ? LOOKBACK_STEP_DONE
                      : (first == 0u ? LOOKBACK_STEP_STALLED : LOOKBACK_STEP_PROGRESS);

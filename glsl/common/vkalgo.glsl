@@ -32,6 +32,22 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer U32x4Ref { 
 layout(buffer_reference, std430, buffer_reference_align = 8) coherent buffer U64AtomicRef { uint64_t v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer U32AtomicRef { uint v[]; };
 
+// The subgroup's total of x, given inner = subgroupExclusiveAdd(x): the last active lane's
+// inclusive sum. vkalgo never calls subgroupAdd: in kernels that loop over tiles, the NVIDIA
+// driver (580.159.04, H200) compiled it to a REDUX.SUM predicated on a stale predicate register
+// (the validity test of a tile load), so in a partial last tile a subgroup whose lanes all had
+// that predicate set got a garbage total: in the radix sort, wrong digit starts and keys
+// written to the wrong places (docs/benchmarks/2026-11-21-h200-sort-v9.md). A unit test in
+// src/core/spirv.rs keeps subgroup reductions by addition out of every shader.
+uint subgroup_total(uint inner, uint x) {
+    return subgroupShuffle(inner + x, subgroupBallotFindMSB(subgroupBallot(true)));
+}
+
+// The sum of x over the subgroup's active lanes (subgroupAdd without the driver's reduction).
+uint subgroup_sum(uint x) {
+    return subgroup_total(subgroupExclusiveAdd(x), x);
+}
+
 // Byte address of element `index` of a u32 array starting at `base`: 64-bit arithmetic, so
 // ranges beyond 4 GiB and beyond maxStorageBufferRange are reached.
 uint64_t u32_addr(uint64_t base, uint index) { return base + uint64_t(index) * 4ul; }

@@ -40,17 +40,6 @@ uint workgroup_exclusive_scan_subgroup_values(uint subgroup_value, out uint tota
     return prefix;
 }
 
-// The subgroup's total of x, given inner = subgroupExclusiveAdd(x): the last lane's inclusive
-// sum. Not subgroupAdd: in kernels that loop over tiles, the NVIDIA driver (580.159.04, H200)
-// compiled subgroupAdd to a REDUX.SUM predicated on a stale predicate register (the validity
-// test of a tile load), so in a partial last tile a subgroup whose lanes all had that
-// predicate set got a garbage total: in the radix sort, wrong digit starts and keys written to
-// the wrong places (docs/benchmarks/2026-11-21-h200-sort-v9.md). The sort kernels use this; a
-// unit test in src/sort/mod.rs keeps subgroupAdd out of them.
-uint subgroup_total(uint inner, uint x) {
-    return subgroupShuffle(inner + x, subgroupBallotFindMSB(subgroupBallot(true)));
-}
-
 // Exclusive scan of one u32 per invocation over the workgroup (uniform control flow).
 uint workgroup_exclusive_scan(uint x, out uint total) {
     uint inner = subgroupExclusiveAdd(x);
@@ -61,7 +50,7 @@ uint workgroup_exclusive_scan(uint x, out uint total) {
 // Must be called in workgroup-uniform control flow.
 uint workgroup_reduce_add(uint value) {
     uint total;
-    workgroup_exclusive_scan_subgroup_values(subgroupAdd(value), total);
+    workgroup_exclusive_scan_subgroup_values(subgroup_sum(value), total);
     return total;
 }
 

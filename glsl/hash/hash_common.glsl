@@ -251,8 +251,8 @@ void add_to_counters(uint a, uint b, uint64_t counter_a, bool subtract_a, uint64
         s_count_b = 0u;
     }
     barrier();
-    uint sa = subgroupAdd(a);
-    uint sb = subgroupAdd(b);
+    uint sa = subgroup_sum(a);
+    uint sb = subgroup_sum(b);
     if (subgroupElect()) {
         if (sa != 0u) atomicAdd(s_count_a, sa);
         if (sb != 0u) atomicAdd(s_count_b, sb);

@@ -25,7 +25,7 @@ void main() {
     }
     uint c = bitCount(live);
     uint prefix = subgroupExclusiveAdd(c);
-    uint total = subgroupAdd(c);
+    uint total = subgroup_total(prefix, c);
     uint base = 0u;
     if (subgroupElect() && total != 0u) {
         base = atomicAdd(HashHeaderRef(pc.header_addr).cursor, total);

@@ -93,3 +93,47 @@ pub(crate) fn push_constant_members(spirv: &[u8]) -> Vec<(String, u32)> {
     members.sort();
     members.into_iter().map(|(_, n, o)| (n, o)).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::shaders::ALL_SHADERS;
+
+    /// No shader reduces a subgroup by addition (`subgroupAdd`): the NVIDIA driver compiled it
+    /// under a stale predicate in kernels that loop over tiles, so the kernels take sums from
+    /// `subgroup_total` and `subgroup_sum` (glsl/common/vkalgo.glsl) instead.
+    #[test]
+    fn no_shader_reduces_a_subgroup_by_addition() {
+        const OP_GROUP_NON_UNIFORM_IADD: u32 = 349;
+        const GROUP_OPERATION_REDUCE: u32 = 0;
+        let mut scans = 0;
+        for shader in ALL_SHADERS {
+            let words: Vec<u32> = shader
+                .spirv
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            let mut i = 5;
+            while i < words.len() {
+                let count = (words[i] >> 16) as usize;
+                assert!(count > 0, "{}: malformed SPIR-V", shader.name);
+                if words[i] & 0xffff == OP_GROUP_NON_UNIFORM_IADD {
+                    // Result type, result, scope, group operation, value.
+                    assert_ne!(
+                        words[i + 4],
+                        GROUP_OPERATION_REDUCE,
+                        "{}: subgroupAdd; use subgroup_sum or subgroup_total",
+                        shader.name
+                    );
+                    scans += 1;
+                }
+                i += count;
+            }
+        }
+        // The check sees the scans that subgroup_total is built on.
+        assert!(
+            scans > 0,
+            "no subgroup additions found in {} shaders",
+            ALL_SHADERS.len()
+        );
+    }
+}
