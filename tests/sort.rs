@@ -291,6 +291,57 @@ fn stage_split_in_two_every_key_type() {
     assert_no_validation_messages(&ctx);
 }
 
+/// Passes whose digit is the same in every key (the Onesweep path copies such a pass's tiles
+/// instead of ranking them): every key type, both directions, keys whose first digit (the
+/// transform in) and last digits (the transform out) are constant while the middle varies,
+/// with 4- and 8-byte values to prove the copy keeps them in place. Also keys that are all
+/// equal (every pass constant) and 64-bit keys below 2^32 (the upper four passes constant).
+#[test]
+fn constant_digit_passes_every_key_type() {
+    let ctx = context();
+    let (tile, _) = geometry(&ctx, KeyType::U64, ValueType::U64);
+    let mut rng = Rng(27);
+    for n in [3 * tile + 17, 20_011] {
+        for path in [SortPath::Safe, SortPath::Onesweep] {
+            for descending in [false, true] {
+                let options = SortOptions {
+                    path,
+                    descending,
+                    ..Default::default()
+                };
+                let what = |t: &str| format!("{t} {path:?} descending={descending} n={n}");
+                let middle32 = |r: &mut Rng| r.next_u32() & 0x00FF_FF00;
+                let middle64 = |r: &mut Rng| r.next_u64() & 0x0000_FFFF_FFFF_FF00;
+                let keys: Vec<u32> = (0..n).map(|_| middle32(&mut rng) | 0x5A).collect();
+                check_pairs(&ctx, &keys, &options, &what("u32"));
+                let keys: Vec<i32> = (0..n)
+                    .map(|_| (middle32(&mut rng) | 0xFF00_005A) as i32)
+                    .collect();
+                check_pairs(&ctx, &keys, &options, &what("negative i32"));
+                let keys: Vec<f32> = (0..n)
+                    .map(|_| f32::from_bits(middle32(&mut rng) | 0xC000_005A))
+                    .collect();
+                check_wide_pairs(&ctx, &keys, &options, &what("negative f32"));
+                let keys: Vec<u64> = (0..n).map(|_| middle64(&mut rng) | 0xA5).collect();
+                check_pairs(&ctx, &keys, &options, &what("u64"));
+                let keys: Vec<i64> = (0..n)
+                    .map(|_| (middle64(&mut rng) | 0xFFFF_0000_0000_00A5) as i64)
+                    .collect();
+                check_wide_pairs(&ctx, &keys, &options, &what("negative i64"));
+                let keys: Vec<f64> = (0..n)
+                    .map(|_| f64::from_bits(middle64(&mut rng) | 0x4010_0000_0000_00A5))
+                    .collect();
+                check_pairs(&ctx, &keys, &options, &what("f64"));
+                let keys = vec![0x8000_0000_0000_0001u64 ^ rng.next_u64(); n];
+                check_pairs(&ctx, &keys, &options, &what("u64 all equal"));
+                let keys: Vec<u64> = (0..n).map(|_| rng.next_u64() & 0xFFFF_FFFF).collect();
+                check_keys(&ctx, &keys, &options, &what("u64 below 2^32, keys only"));
+            }
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
 /// Staging in several rounds. The kernels take the fewest rounds that fit their pool of shared
 /// memory, which also holds the digit counters (a row per subgroup), so 64 x 8 stages in one
 /// round on lavapipe's 8-wide subgroups. 64 x 24 split in two takes one to four rounds by

@@ -1,6 +1,8 @@
 #version 460
 // Onesweep, after the upfront histogram: one workgroup turns every pass's digit counts into
-// exclusive digit starts, in place, so each tile of a digit pass just loads them.
+// exclusive digit starts, in place, so each tile of a digit pass just loads them. A pass whose
+// digit is the same in every key (one digit counts them all) moves no key: its tile counter
+// gets CONSTANT_DIGIT_PASS, and its tiles are copied instead of ranked (onesweep.comp).
 #include "sort_common.glsl"
 
 void main() {
@@ -19,6 +21,9 @@ void main() {
             uint d = owned_digit(j);
             if (d < RADIX) {
                 hist.v[p * RADIX + d] = start;
+                if (counts[j] == total && total != 0u) {
+                    U32Ref(pc.scratch + SCRATCH_TILE_COUNTERS).v[p] = CONSTANT_DIGIT_PASS;
+                }
             }
             start += counts[j];
         }

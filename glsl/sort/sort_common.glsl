@@ -98,6 +98,9 @@ const bool KEY_DESCENDING = (KEY_ORDER & 4u) != 0u;
 
 // Scratch layout (bytes), shared with src/sort/mod.rs.
 #define SCRATCH_TILE_COUNTERS 0ul     // u32 per pass: dynamic tile ids (Onesweep)
+// A pass's tile counter starts with this bit set when its digit is the same in every key
+// (histogram_scan.comp): its tiles are then copied in place (onesweep.comp copy_tile).
+#define CONSTANT_DIGIT_PASS 0x80000000u
 #define SCRATCH_TAILS 32ul            // u32 per pass: tail iterators (Onesweep)
 #define SCRATCH_HISTOGRAMS 64ul       // u32[8][256]: global digit counts of every pass
 #define SCRATCH_STATS 8256ul          // Onesweep: u32[16] event counters (see src/sort/mod.rs)

@@ -1,6 +1,8 @@
 //! Radix-sort benchmark: `vkalgo-bench sort [--sizes 16,20,24,26,28] [--reps 20]
 //! [--types u32,pairs,u64,f32,pairs64] [--paths auto,onesweep,safe] [--tuning 512x8,512x20/2]
-//! [--end-bits 8,16,0]` (end bits other than 0 sort fewer digits: the cost of each pass).
+//! [--end-bits 8,16,0] [--key-bits 32]` (end bits other than 0 sort fewer digits: the cost of
+//! each pass; key bits other than 0 draw keys below 2^bits, so the digits above are the same in
+//! every key: the cost of a pass whose digit is constant).
 //!
 //! Each repetition restores the unsorted input with a compute copy (not timed: GPU timestamps
 //! bracket the sort alone), so every sort sees fresh random data. Verification: the output is
@@ -24,6 +26,7 @@ struct Options {
     paths: Vec<SortPath>,
     tunings: Vec<Option<SortTuning>>,
     end_bits: Vec<u32>,
+    key_bits: u32,
 }
 
 fn parse_options(ctx: &Context, args: &[String]) -> Options {
@@ -39,6 +42,7 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
         paths: vec![SortPath::Auto],
         tunings: vec![None],
         end_bits: vec![0],
+        key_bits: 0,
     };
     let list = |v: &str| -> Vec<String> { v.split(',').map(|s| s.trim().to_string()).collect() };
     let mut i = 0;
@@ -49,6 +53,7 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
             "--reps" => options.reps = value.parse().unwrap_or(options.reps).max(1),
             "--types" => options.types = list(&value),
             "--end-bits" => options.end_bits = list(&value).iter().filter_map(|s| s.parse().ok()).collect(),
+            "--key-bits" => options.key_bits = value.parse().unwrap_or(0),
             "--paths" => {
                 options.paths = list(&value)
                     .iter()
@@ -103,10 +108,22 @@ fn case(name: &str) -> Option<(&'static str, KeyType, ValueType)> {
 }
 
 /// Random keys as raw words: u32/f32 one word per key (f32 with bit 30 clear: finite), u64 two.
-fn random_keys(key_type: KeyType, n: usize, seed: u64) -> Vec<u32> {
+/// `key_bits` other than 0 keeps each key below 2^key_bits (integer keys).
+fn random_keys(key_type: KeyType, n: usize, seed: u64, key_bits: u32) -> Vec<u32> {
     let mut words = random_u32(n * (key_type.bytes() as usize / 4), seed);
     if key_type == KeyType::F32 {
         words.iter_mut().for_each(|w| *w &= 0xbfff_ffff);
+    }
+    if key_bits != 0 && key_type != KeyType::F32 {
+        let mask = u64::MAX >> (64 - key_bits.min(key_type.bits()));
+        if key_type == KeyType::U64 {
+            for pair in words.chunks_exact_mut(2) {
+                pair[0] &= mask as u32;
+                pair[1] &= (mask >> 32) as u32;
+            }
+        } else {
+            words.iter_mut().for_each(|w| *w &= mask as u32);
+        }
     }
     words
 }
@@ -259,7 +276,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         println!("| {type_name} | {path:?} | - | 2^{log2} | skipped: scratch over {SCRATCH_BYTES} |");
                         continue;
                     }
-                    let words = random_keys(key_type, n, log2 as u64 * 7919 + 13);
+                    let words = random_keys(key_type, n, log2 as u64 * 7919 + 13, options.key_bits);
                     upload(ctx, &pristine_keys, &words)?;
                     if let Some((pristine_values, _, _)) = &value_buffers {
                         let iota: Vec<u32> = (0..n as u32).collect();
@@ -406,6 +423,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     });
                     if end_bit != 0 {
                         tuning_text += &format!("_bits{end_bit}");
+                    }
+                    if options.key_bits != 0 {
+                        tuning_text += &format!("_keybits{}", options.key_bits);
                     }
                     println!(
                         "| {type_name} | {variant} | {tuning_text} | 2^{log2} | {ms:.4} | {rate:.2} | {} | {} | {} |",
