@@ -314,13 +314,15 @@ void look_back() {
 // it is: the tile is copied to the same positions, keys in the form the next pass reads. Real
 // keys often leave whole digits unused (small integers in 64-bit keys, Morton codes of fewer
 // bits than the key); such a pass then costs a copy instead of a ranking and a look-back.
-// The copy moves one element per invocation at a time, in a loop that is not unrolled, so it
-// adds no registers to the kernel: its register count bounds how many workgroups the ranking
-// path runs per SM. Measured on an H200 at 2^26 (docs/benchmarks/2026-11-21-h200-sort-v11.md):
-// u32 keys below 2^16 (two of four passes constant) 1.77 -> 1.34 ms, u64 keys below 2^32 (four
-// of eight) 4.91 -> 3.77 ms; uniform keys within 0.3% of a kernel without the copy. Four
-// elements at a time copied faster (1.09 and 3.38 ms) but made the f32 kernel spill registers
-// (+3.4% on every f32 sort) and the u32 -> u32 pairs kernel drop to one workgroup per SM (+35%).
+// The copy moves one element per invocation per iteration, the next one's load in flight, in a
+// loop that is not unrolled, so it adds no registers to the kernel: its register count bounds
+// how many workgroups the ranking path runs per SM. Measured on an H200 at 2^26
+// (docs/benchmarks/2026-11-21-h200-sort-v11.md): u32 keys below 2^16 (two of four passes
+// constant) 1.77 ms ranked, 1.34 copied one load at a time, 1.19 with the next load in flight;
+// u64 keys below 2^32 (four of eight) 4.91, 3.77 and 3.56 ms; uniform keys within 0.3% of a
+// kernel without the copy. Four elements at a time copied faster (1.09 and 3.38 ms) but made
+// the f32 kernel spill registers (+3.4% on every f32 sort) and the u32 -> u32 pairs kernel drop
+// to one workgroup per SM (+35%).
 void copy_tile(uint tile_start, uint valid) {
     KeyRef in_keys = KeyRef(g_keys_in);
     KeyRef out_keys = KeyRef(g_keys_out);
@@ -328,9 +330,14 @@ void copy_tile(uint tile_start, uint valid) {
     ValueRef in_values = ValueRef(g_values_in);
     ValueRef out_values = ValueRef(g_values_out);
 #endif
-    [[dont_unroll]] for (uint i = gl_LocalInvocationIndex; i < valid; i += WG_SIZE) {
+    // Two elements in flight: the next one is loaded before the current one is stored.
+    uint i = gl_LocalInvocationIndex;
+    KEY_T next = i < valid ? in_keys.v[tile_start + i] : KEY_T(0);
+    [[dont_unroll]] for (; i < valid; i += WG_SIZE) {
         uint index = tile_start + i;
-        KEY_T key = keys_in_ordered() ? in_keys.v[index] : ordered_bits(in_keys.v[index]);
+        KEY_T key = next;
+        next = i + WG_SIZE < valid ? in_keys.v[index + WG_SIZE] : KEY_T(0);
+        key = keys_in_ordered() ? key : ordered_bits(key);
         out_keys.v[index] = keys_out_raw() ? raw_bits(key) : key;
 #if VALUE_WORDS > 0
         out_values.v[index] = in_values.v[index];
