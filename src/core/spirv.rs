@@ -37,6 +37,27 @@ pub(crate) type PushCheck = (
     usize,
 );
 
+/// The instructions of a SPIR-V module after its header: (opcode, operands) each; a truncated
+/// or malformed instruction ends the walk.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) fn instructions(spirv: &[u8]) -> Vec<(u32, Vec<u32>)> {
+    let words: Vec<u32> = spirv
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let mut found = Vec::new();
+    let mut i = 5;
+    while i < words.len() {
+        let count = (words[i] >> 16) as usize;
+        if count == 0 || i + count > words.len() {
+            break;
+        }
+        found.push((words[i] & 0xffff, words[i + 1..i + count].to_vec()));
+        i += count;
+    }
+    found
+}
+
 /// The members (name, offset) of the push-constant block of a SPIR-V module, in member order.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn push_constant_members(spirv: &[u8]) -> Vec<(String, u32)> {
@@ -46,21 +67,10 @@ pub(crate) fn push_constant_members(spirv: &[u8]) -> Vec<(String, u32)> {
     const OP_MEMBER_DECORATE: u32 = 72;
     const DECORATION_OFFSET: u32 = 35;
     const STORAGE_PUSH_CONSTANT: u32 = 9;
-    let words: Vec<u32> = spirv
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
     let mut names: HashMap<(u32, u32), String> = HashMap::new();
     let mut offsets: HashMap<(u32, u32), u32> = HashMap::new();
     let mut pointees = Vec::new();
-    let mut i = 5;
-    while i < words.len() {
-        let count = (words[i] >> 16) as usize;
-        let op = words[i] & 0xffff;
-        if count == 0 || i + count > words.len() {
-            break;
-        }
-        let args = &words[i + 1..i + count];
+    for (op, args) in instructions(spirv) {
         match op {
             OP_MEMBER_NAME => {
                 let bytes: Vec<u8> = args[2..].iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -76,7 +86,6 @@ pub(crate) fn push_constant_members(spirv: &[u8]) -> Vec<(String, u32)> {
             OP_TYPE_POINTER if args[1] == STORAGE_PUSH_CONSTANT => pointees.push(args[2]),
             _ => {}
         }
-        i += count;
     }
     // Pointers to single members share the storage class: the block is the struct pointee.
     let Some(block) = pointees
@@ -97,6 +106,7 @@ pub(crate) fn push_constant_members(spirv: &[u8]) -> Vec<(String, u32)> {
 #[cfg(test)]
 mod tests {
     use super::super::shaders::ALL_SHADERS;
+    use super::instructions;
 
     /// No shader reduces a subgroup by addition (`subgroupAdd`): the NVIDIA driver compiled it
     /// under a stale predicate in kernels that loop over tiles, so the kernels take sums from
@@ -107,26 +117,16 @@ mod tests {
         const GROUP_OPERATION_REDUCE: u32 = 0;
         let mut scans = 0;
         for shader in ALL_SHADERS {
-            let words: Vec<u32> = shader
-                .spirv
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect();
-            let mut i = 5;
-            while i < words.len() {
-                let count = (words[i] >> 16) as usize;
-                assert!(count > 0, "{}: malformed SPIR-V", shader.name);
-                if words[i] & 0xffff == OP_GROUP_NON_UNIFORM_IADD {
+            for (op, args) in instructions(shader.spirv) {
+                if op == OP_GROUP_NON_UNIFORM_IADD {
                     // Result type, result, scope, group operation, value.
                     assert_ne!(
-                        words[i + 4],
-                        GROUP_OPERATION_REDUCE,
+                        args[3], GROUP_OPERATION_REDUCE,
                         "{}: subgroupAdd; use subgroup_sum or subgroup_total",
                         shader.name
                     );
                     scans += 1;
                 }
-                i += count;
             }
         }
         // The check sees the scans that subgroup_total is built on.
