@@ -337,8 +337,7 @@ void copy_tile(uint tile_start, uint valid) {
         uint index = tile_start + i;
         KEY_T key = next;
         next = i + WG_SIZE < valid ? in_keys.v[index + WG_SIZE] : KEY_T(0);
-        key = keys_in_ordered() ? key : ordered_bits(key);
-        out_keys.v[index] = keys_out_raw() ? raw_bits(key) : key;
+        out_keys.v[index] = output_key(ordered_input_key(key));
 #if VALUE_WORDS > 0
         out_values.v[index] = in_values.v[index];
 #endif

@@ -214,9 +214,19 @@ uint pass_digit(KEY_T ordered) {
     return uint(ordered >> g_digit_shift) & g_digit_mask;
 }
 
+// A key as the pass's input holds it, in ordered form.
+KEY_T ordered_input_key(KEY_T stored) {
+    return keys_in_ordered() ? stored : ordered_bits(stored);
+}
+
+// An ordered key in the form the pass writes it.
+KEY_T output_key(KEY_T ordered) {
+    return keys_out_raw() ? raw_bits(ordered) : ordered;
+}
+
 // The digit of the pass being run of a key as the pass's input holds it.
 uint stored_key_digit(KEY_T key) {
-    return pass_digit(keys_in_ordered() ? key : ordered_bits(key));
+    return pass_digit(ordered_input_key(key));
 }
 
 void use_push_constant_pass() {
@@ -556,7 +566,7 @@ void write_key_round(uint round, uint valid) {
 #if VALUE_WORDS > 0
             set_out_digit(round * ROUND_STEPS(KEY_ROUNDS) + i, d);
 #endif
-            out_keys.v[s_digit_offset[d] + p] = keys_out_raw() ? raw_bits(key) : key;
+            out_keys.v[s_digit_offset[d] + p] = output_key(key);
         }
     }
 }
