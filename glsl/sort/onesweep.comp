@@ -51,6 +51,9 @@ void clock_mark(uint phase);
 void tile_counts_ready();
 #define BEFORE_COUNTS_BARRIER_HOOK
 void before_counts_barrier();
+// The tile's writes call before_last_write_round() once, before their last round.
+#define LAST_WRITE_ROUND_HOOK
+void before_last_write_round();
 #include "sort_common.glsl"
 
 #ifdef SORT_CLOCK
@@ -80,9 +83,15 @@ void count_in_flight(int change) {
 #define count_in_flight(change)
 #endif
 
+// The ring holds RING_TILES tiles. A look-back walks at most RING_LOOKBACK tiles back before an
+// overwritten entry can meet it (it then counts the predecessor itself); in practice it walks
+// about 10 at 2^26 on an H200 (docs/benchmarks/2026-11-21-h200-sort-v8.md). The tail's low TAIL_BITS bits advance out of order: a tile whose
+// predecessors of earlier groups of 2^TAIL_BITS tiles are done increments it at once. 8 bits
+// (groups of 256 tiles, about as many as an H200 runs at once) instead of 5: 0.2 tail polls per
+// tile instead of 0.8 (docs/benchmarks/2026-11-21-h200-sort-v12.md).
 #define RING_TILES 1016u
-#define RING_LOOKBACK (RING_TILES / 2u)
-#define TAIL_BITS 5u
+#define RING_LOOKBACK 256u
+#define TAIL_BITS 8u
 #define TAIL_MASK (0xFFFFFFFFu << TAIL_BITS)
 #define FLAG_AGGREGATE 1u
 #define FLAG_INCLUSIVE 2u
@@ -139,6 +148,18 @@ uint g_tail_loaded; // invocation 0: the tail read at the start, in flight while
 void before_counts_barrier() {
     if (gl_LocalInvocationIndex == 0u) {
         s_early_tail = g_tail_loaded;
+    }
+}
+
+// Subgroup 0 reads the tail again before the tile's last round of writes, so the read is in
+// flight during that round and the tail test at the end of the tile rarely waits for a load.
+// (The workgroup holds its SM slot until that test passes. With the tail read at the start,
+// 0.8 polls per tile at 2^26 on an H200; reading it here and TAIL_BITS 8 instead of 5: 1.1-3.3%
+// faster sorts, docs/benchmarks/2026-11-21-h200-sort-v12.md.)
+uint g_late_tail;
+void before_last_write_round() {
+    if (gl_SubgroupID == 0u) {
+        g_late_tail = subgroupElect() ? read_tail(g_tail_index) : 0u;
     }
 }
 
@@ -406,7 +427,7 @@ void main() {
     // Tail iterator: the high bits advance in tile order, the low TAIL_BITS out of order.
     if (gl_SubgroupID == 0u) {
         uint polls = 0u;
-        if ((s_early_tail & TAIL_MASK) != (tile & TAIL_MASK)) {
+        if ((subgroupBroadcastFirst(g_late_tail) & TAIL_MASK) != (tile & TAIL_MASK)) {
             WAIT_FOR_TAIL(tail_index, (tail & TAIL_MASK) == (tile & TAIL_MASK), polls);
         }
         count_event(2u, polls == WAIT_LIMIT ? 1u : 0u);

@@ -601,6 +601,9 @@ void write_staged_keys(uint tile_start, uint valid) {
         }
         if (round + 1u == KEY_ROUNDS) {
             load_values_for_scatter(tile_start, valid);
+#if defined(LAST_WRITE_ROUND_HOOK) && VALUE_WORDS == 0
+            before_last_write_round();
+#endif
         }
         write_key_round(round, valid);
     }
@@ -622,6 +625,11 @@ void scatter_value_round(uint round, uint valid) {
         }
     }
     barrier();
+#ifdef LAST_WRITE_ROUND_HOOK
+    if (round + 1u == VALUE_ROUNDS) {
+        before_last_write_round();
+    }
+#endif
     ValueRef out_values = ValueRef(g_values_out);
     [[unroll]] for (uint i = 0; i < ROUND_STEPS(VALUE_ROUNDS); ++i) {
         uint q = gl_LocalInvocationIndex + i * WG_SIZE;
