@@ -51,7 +51,7 @@ void clock_mark(uint phase);
 void tile_counts_ready();
 #define BEFORE_COUNTS_BARRIER_HOOK
 void before_counts_barrier();
-// The tile's writes call before_last_write_round() once, before their last round.
+// The tile's global writes call before_last_write_round() once, before their last round.
 #define LAST_WRITE_ROUND_HOOK
 void before_last_write_round();
 #include "sort_common.glsl"
@@ -85,10 +85,11 @@ void count_in_flight(int change) {
 
 // The ring holds RING_TILES tiles. A look-back walks at most RING_LOOKBACK tiles back before an
 // overwritten entry can meet it (it then counts the predecessor itself); in practice it walks
-// about 10 at 2^26 on an H200 (docs/benchmarks/2026-11-21-h200-sort-v8.md). The tail's low TAIL_BITS bits advance out of order: a tile whose
-// predecessors of earlier groups of 2^TAIL_BITS tiles are done increments it at once. 8 bits
-// (groups of 256 tiles, about as many as an H200 runs at once) instead of 5: 0.2 tail polls per
-// tile instead of 0.8 (docs/benchmarks/2026-11-21-h200-sort-v12.md).
+// about 10 at 2^26 on an H200 (docs/benchmarks/2026-11-21-h200-sort-v8.md). The tail's low
+// TAIL_BITS bits advance out of order: a tile increments it at once when every tile of the
+// earlier groups of 2^TAIL_BITS tiles is done. Groups of 256 tiles (about as many as an H200
+// runs at once) instead of 32: 0.07 failed tail polls per tile instead of 0.8 at 2^26
+// (docs/benchmarks/2026-11-21-h200-sort-v12.md).
 #define RING_TILES 1016u
 #define RING_LOOKBACK 256u
 #define TAIL_BITS 8u
@@ -153,9 +154,10 @@ void before_counts_barrier() {
 
 // Subgroup 0 reads the tail again before the tile's last round of writes, so the read is in
 // flight during that round and the tail test at the end of the tile rarely waits for a load.
-// (The workgroup holds its SM slot until that test passes. With the tail read at the start,
-// 0.8 polls per tile at 2^26 on an H200; reading it here and TAIL_BITS 8 instead of 5: 1.1-3.3%
-// faster sorts, docs/benchmarks/2026-11-21-h200-sort-v12.md.)
+// The workgroup holds its SM slot until that test passes: with the test on the tail read at
+// the start of the tile and TAIL_BITS 5, sorts at 2^26 on an H200 were 1.1-3.3% slower
+// (docs/benchmarks/2026-11-21-h200-sort-v12.md). Read right after the look-back, the value
+// held a register through the whole scatter, and 4-byte keys lost a workgroup per SM.
 uint g_late_tail;
 void before_last_write_round() {
     if (gl_SubgroupID == 0u) {

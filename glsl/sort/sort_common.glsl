@@ -581,7 +581,10 @@ void load_values_for_scatter(uint tile_start, uint valid) {
 
 // Writes the staged keys to keys_out[s_digit_offset[digit] + position]: contiguous per digit.
 // The first round must be staged and s_digit_offset visible (a barrier passed); later rounds
-// are staged here. Uniform control flow.
+// are staged here. Uniform control flow. An includer that defines LAST_WRITE_ROUND_HOOK gets
+// before_last_write_round() called once per tile, before the tile's last round of global
+// writes: the last key round here for keys alone, the last value round (scatter_values) for
+// pairs.
 //
 // The values of the tile at `tile_start` (pairs) are loaded once the last round is staged: the
 // keys hold no registers any more, and the loads' latency overlaps the last round's writes.
