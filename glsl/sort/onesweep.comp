@@ -98,7 +98,8 @@ void count_in_flight(int change) {
 #define FLAG_INCLUSIVE 2u
 #define WAIT_LIMIT (SPIN_LIMIT * 16u)
 // Predecessor entries one invocation reads at once per look-back step.
-// (Measured on an H200: 4 beats 2, 8 and 16.)
+// (Measured on an H200: 4 beats 2, 8 and 16; again with the v12 tail,
+// docs/benchmarks/2026-11-21-h200-sort-v12.md.)
 #define LOOKBACK_WINDOW 4u
 
 shared uint s_ticket;
