@@ -10,6 +10,11 @@
 //
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 -o cub_bench bench/cuda/cub_bench.cu
 //
+// Shared-memory experiment (CUB under the shared memory an SM gives a Vulkan pipeline): built
+// with -DCUB_LAUNCH_HOOK -cudart shared -ldl, every kernel launch goes through a hook that, when
+// CUB_CARVEOUT=<percent> is set, sets the kernel's preferred shared-memory carveout first, and
+// prints each kernel's registers, static shared memory and resident blocks per SM once.
+//
 // Every measurement prints one tab-separated line for bench/compare.py:
 //   RESULT <impl> <algo> <variant> <N> <median ms> <rate> <extra>
 // The rate is G elements/s for scans and GB/s (bytes read + written) for the copy.
@@ -31,6 +36,49 @@
 #include <vector>
 
 #include "cuda_check.h"
+
+#ifdef CUB_LAUNCH_HOOK
+#include <dlfcn.h>
+
+#include <set>
+
+// Applies CUB_CARVEOUT to a kernel and prints its resources the first time it is launched.
+static void prepare_launch(const void* func, dim3 block, size_t shared_mem) {
+  static const char* carveout = std::getenv("CUB_CARVEOUT");
+  static std::set<const void*> seen;
+  if (carveout != nullptr) {
+    CUDA_CHECK(cudaFuncSetAttribute(func, cudaFuncAttributePreferredSharedMemoryCarveout, std::atoi(carveout)));
+  }
+  if (seen.insert(func).second) {
+    cudaFuncAttributes attr{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, func));
+    int blocks = 0;
+    const int threads = int(block.x * block.y * block.z);
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, threads, shared_mem));
+    std::printf("kernel %p: %d threads, %d registers, %zu B static + %zu B dynamic shared, %d blocks/SM (carveout %s)\n",
+                func, threads, attr.numRegs, attr.sharedSizeBytes, shared_mem, blocks,
+                carveout != nullptr ? carveout : "default");
+  }
+}
+
+// Interposes the runtime entries that launches go through: the compiler's <<<>>> stubs and
+// cudaLaunchKernelEx (CUB's launches with programmatic dependent launch).
+extern "C" cudaError_t CUDARTAPI __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** args,
+                                                    size_t shared_mem, cudaStream_t stream) {
+  using Launch = cudaError_t (*)(cudaKernel_t, dim3, dim3, void**, size_t, cudaStream_t);
+  static const Launch real = reinterpret_cast<Launch>(dlsym(RTLD_NEXT, "__cudaLaunchKernel"));
+  prepare_launch(reinterpret_cast<const void*>(kernel), block, shared_mem);
+  return real(kernel, grid, block, args, shared_mem, stream);
+}
+
+extern "C" cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func,
+                                                     void** args) {
+  using Launch = cudaError_t (*)(const cudaLaunchConfig_t*, const void*, void**);
+  static const Launch real = reinterpret_cast<Launch>(dlsym(RTLD_NEXT, "cudaLaunchKernelExC"));
+  prepare_launch(func, config->blockDim, config->dynamicSmemBytes);
+  return real(config, func, args);
+}
+#endif
 
 namespace {
 

@@ -4,7 +4,10 @@
 // its counts to the global histograms (scratch, zeroed by the host) with one atomic per digit.
 // A tile's loads are all issued before its counting. The kernel declares no other shared
 // memory: on an H200 one copy of the counts beat two (per-subgroup-parity copies) and four,
-// 0.143 against 0.172 and 0.266 ms for 2^26 keys (docs/benchmarks/).
+// 0.143 against 0.172 and 0.266 ms for 2^26 keys (docs/benchmarks/), and beat counts interleaved
+// over 2-8 copies by lane (0.135 against 0.145-0.181 ms for u32 keys). The pass is bound by its
+// shared atomics: at 2^26, each digit counted beyond the second (u32) or fourth (u64) adds about
+// 0.02 ms (docs/benchmarks/2026-11-21-h200-sort-v13.md).
 #define SORT_COUNTING_ONLY
 #include "sort_common.glsl"
 
