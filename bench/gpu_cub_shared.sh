@@ -23,11 +23,9 @@ CARVEOUTS="${CARVEOUTS:-28 14}"
 for t in $TYPES; do
   for c in default $CARVEOUTS; do
     echo "-- $t, carveout $c"
+    carveout=()
+    [ "$c" = default ] || carveout=("CUB_CARVEOUT=$c")
     # shellcheck disable=SC2086
-    if [ "$c" = default ]; then
-      /tmp/cub_hook "sort_$t" $SIZES
-    else
-      CUB_CARVEOUT="$c" /tmp/cub_hook "sort_$t" $SIZES
-    fi | grep -E "RESULT|blocks/SM"
+    env "${carveout[@]}" /tmp/cub_hook "sort_$t" $SIZES | grep -E "RESULT|blocks/SM"
   done
 done

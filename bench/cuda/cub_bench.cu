@@ -42,14 +42,14 @@
 
 #include <set>
 
-// Applies CUB_CARVEOUT to a kernel and prints its resources the first time it is launched.
+// The first time a kernel is launched: applies CUB_CARVEOUT to it and prints its resources.
 static void prepare_launch(const void* func, dim3 block, size_t shared_mem) {
   static const char* carveout = std::getenv("CUB_CARVEOUT");
   static std::set<const void*> seen;
-  if (carveout != nullptr) {
-    CUDA_CHECK(cudaFuncSetAttribute(func, cudaFuncAttributePreferredSharedMemoryCarveout, std::atoi(carveout)));
-  }
   if (seen.insert(func).second) {
+    if (carveout != nullptr) {
+      CUDA_CHECK(cudaFuncSetAttribute(func, cudaFuncAttributePreferredSharedMemoryCarveout, std::atoi(carveout)));
+    }
     cudaFuncAttributes attr{};
     CUDA_CHECK(cudaFuncGetAttributes(&attr, func));
     int blocks = 0;
