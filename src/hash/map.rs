@@ -460,8 +460,8 @@ impl HashMap {
         )
     }
 
-    /// Records an erase of `args.count` keys (tombstones; absent and reserved keys are no
-    /// error). Nothing is recorded on error.
+    /// Records an erase of `args.count` keys (their slots become free for later inserts;
+    /// absent and reserved keys are no error). Nothing is recorded on error.
     ///
     /// # Safety
     /// `cmd` must be a command buffer of this context's device in the recording state; every
@@ -651,12 +651,7 @@ struct Count {
 fn resolve_count(what: &str, count: ElementCount, max_count: u64) -> Result<Count> {
     match count {
         ElementCount::Direct(n) => {
-            if n > u32::MAX as u64 {
-                return Err(Error::invalid(format!(
-                    "{what}: count {n} exceeds the largest supported count {}",
-                    u32::MAX
-                )));
-            }
+            check_batch(what, n)?;
             Ok(Count {
                 elements: n,
                 direct: n as u32,
@@ -665,12 +660,7 @@ fn resolve_count(what: &str, count: ElementCount, max_count: u64) -> Result<Coun
         }
         ElementCount::Indirect(range) => {
             range.check(&format!("{what} count buffer"), 4, 4)?;
-            if max_count > u32::MAX as u64 {
-                return Err(Error::invalid(format!(
-                    "{what}: max_count {max_count} exceeds the largest supported count {}",
-                    u32::MAX
-                )));
-            }
+            check_batch(what, max_count)?;
             Ok(Count {
                 elements: max_count,
                 direct: 0,
@@ -678,6 +668,17 @@ fn resolve_count(what: &str, count: ElementCount, max_count: u64) -> Result<Coun
             })
         }
     }
+}
+
+/// Refuses batches of more than [`geometry::MAX_BATCH`] keys.
+pub(super) fn check_batch(what: &str, n: u64) -> Result<()> {
+    if n > geometry::MAX_BATCH {
+        return Err(Error::invalid(format!(
+            "{what}: {n} keys exceed the largest batch, {} keys",
+            geometry::MAX_BATCH
+        )));
+    }
+    Ok(())
 }
 
 /// Outputs must not overlap each other or any input.

@@ -33,8 +33,12 @@
 //! 0.97). Buckets absorb most collisions, and double hashing keeps the chains of full buckets
 //! short: at load 0.95 a key still finds a free slot within a few buckets.
 //!
-//! As in the seed, a slot's key is claimed with a compare-and-swap and never moves; erase
-//! writes a tombstone (the ERASED key), so concurrent lookups stay correct without locks.
+//! As in the seed, a slot's key is claimed with a compare-and-swap and never moves, so
+//! concurrent lookups stay correct without locks. Erase frees the key's slot: it becomes EMPTY
+//! when its bucket still holds an EMPTY slot (no probe sequence ever went past such a bucket),
+//! else ERASED (a tombstone). Inserts reuse both: an insert searches the key's probe sequence
+//! (past tombstones, up to the first bucket holding an EMPTY slot) and, if the key is absent,
+//! claims the first free slot (EMPTY or ERASED) in probe order, as cuCollections does.
 //! u32/u32 maps claim a slot with one 64-bit CAS of the whole `{key, value}` pair where the
 //! device has 64-bit buffer atomics (cuCollections' packed CAS), else with a key CAS and a
 //! value store. How inserts of one key meet at one slot (no duplicates, exact counting) is
@@ -58,15 +62,26 @@
 //!   whole, so an insert fails there only when no slot at all is free.
 //! - **Exact size**: a counter updated by the kernels (new keys add, successful erases
 //!   subtract), exact after any sequence of operations.
-//! - **Tombstones**: erased slots are not reused by inserts (reusing them would let two
-//!   inserts of one key in a batch land in different slots); they count as occupied until a
-//!   [`HashMap::rehash`] (to any capacity, the same one included) drops them.
-//!   [`HashMap::stats`] reports how many there are.
+//! - **Churn**: erased slots are reused by later inserts, so a map whose live load stays at or
+//!   below ~0.9 survives any number of erase/insert rounds without [`Error::TableFull`](crate::Error)
+//!   and without a rehash. Tombstones (erased slots in buckets that were full) are counted
+//!   ([`HashMap::stats`]); they do not take room from new keys, but lookups of absent keys walk
+//!   past them (so do inserts of new keys, which must rule out that the key is further on), and
+//!   buckets with an EMPTY slot, which end such walks, get rarer as inserts fill them. A
+//!   [`HashMap::rehash`] (to any capacity, the same one included) drops every tombstone and
+//!   restores the shortest probe sequences.
 //! - **Capacity rounding**: a map asked for `capacity` slots gets `s * p` slots, `s` the slots
 //!   per bucket and `p` the smallest prime `>= max(2, ceil(capacity / s))` (default buckets:
 //!   u32/u32 maps 100 -> 116 and 2^27 -> 2^27 + 140; other layouts 100 -> 106).
-//!   [`HashMap::capacity`] returns it. At most 2^31 slots, and the storage (8 bytes per slot
-//!   for u32/u32, else 16) must fit one device allocation.
+//!   [`HashMap::capacity`] returns it. At most [`MAX_SLOTS`] = 2^31 slots after rounding: the
+//!   largest accepted capacities ([`max_capacity`]) are 2,147,483,578 (2-slot buckets: 16-byte
+//!   slots, 32-byte buckets), 2,147,483,636 (4-slot buckets) and 2,147,483,192 (8-slot
+//!   buckets); larger ones are refused with [`Error::InvalidArgument`](crate::Error). The
+//!   storage (8 bytes per slot for u32/u32, else 16) must also fit one device allocation.
+//! - **Batches**: at most [`MAX_BATCH`] = 2^32 - 1 keys per insert, find, contains or erase
+//!   (direct counts and indirect `max_count`); larger ones are refused with
+//!   [`Error::InvalidArgument`](crate::Error), nothing recorded. The kernels address every
+//!   key, value and output element with 64-bit byte addresses, so indices past 2^31 work.
 //! - **Features**: u64 keys or u64 values need `shaderBufferInt64Atomics`
 //!   ([`Error::Unsupported`](crate::Error) without it); u32/u32 maps work on any vkalgo device.
 //!
@@ -88,7 +103,7 @@ mod host;
 mod map;
 pub mod reference;
 
-pub use geometry::PROBE_LIMIT;
+pub use geometry::{max_capacity, MAX_BATCH, MAX_SLOTS, PROBE_LIMIT};
 #[cfg(test)]
 pub(crate) use map::push_layouts;
 pub use map::HashMap;
@@ -318,7 +333,8 @@ pub struct HashMapDeviceView {
 pub struct HashMapStats {
     /// Live keys.
     pub size: u64,
-    /// Erased slots not yet reclaimed by a rehash (they count as occupied).
+    /// Tombstones: erased slots of buckets that were full when erased (inserts reuse them; a
+    /// rehash drops them).
     pub tombstones: u64,
     /// Slots of the map.
     pub capacity: u64,
