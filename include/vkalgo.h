@@ -194,7 +194,8 @@ typedef struct VkalgoHashMapDesc {
   uint32_t value_type;
   // Slots wanted (> 0). The map rounds it up to s * p slots, s the slots per 32-byte bucket
   // (4 for u32 keys and values, else 2) and p the smallest prime >= max(2, ceil(capacity /
-  // s)); `vkalgo_hash_map_capacity` returns the result.
+  // s)); `vkalgo_hash_map_capacity` returns the result. At most 2^31 slots after rounding
+  // (larger: INVALID_ARGUMENT); batches hold at most 2^32 - 1 keys.
   uint64_t capacity;
 } VkalgoHashMapDesc;
 
@@ -455,7 +456,8 @@ VkalgoResult vkalgo_hash_map_contains_host(struct VkalgoHashMap *map,
                                            uint8_t *found_out,
                                            size_t count);
 
-// Erases `count` keys (blocking; tombstones). Absent and reserved keys are no error.
+// Erases `count` keys (blocking; their slots are reused by later inserts). Absent and reserved
+// keys are no error.
 VkalgoResult vkalgo_hash_map_erase_host(struct VkalgoHashMap *map, const void *keys, size_t count);
 
 // The exact number of live keys.
@@ -464,7 +466,8 @@ VkalgoResult vkalgo_hash_map_size(struct VkalgoHashMap *map, uint64_t *out);
 // The number of slots (the requested capacity rounded up).
 VkalgoResult vkalgo_hash_map_capacity(const struct VkalgoHashMap *map, uint64_t *out);
 
-// The number of erased slots not yet reclaimed (a rehash reclaims them).
+// The number of tombstones: erased slots of buckets that were full (later inserts reuse them,
+// a rehash drops them).
 VkalgoResult vkalgo_hash_map_tombstones(struct VkalgoHashMap *map, uint64_t *out);
 
 // Moves the entries into new storage of `new_capacity` slots (rounded up), dropping
