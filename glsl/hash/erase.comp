@@ -4,21 +4,26 @@
 // exactly one succeeds and the size drops by one. Writes a u32 erased flag per key when asked
 // (1: this invocation erased it).
 //
-// The freed slot becomes EMPTY when its bucket (as loaded) holds an EMPTY slot, else ERASED (a
-// tombstone, counted in the header). Why EMPTY is safe there: a bucket holding an EMPTY slot
-// lies before no stored key's own bucket in that key's probe sequence (invariant I in
-// hash_common.glsl), so no lookup needs to walk past it; emptying one more of its slots keeps
-// I for every key. The EMPTY seen is real: while erases run, EMPTY slots stay EMPTY, and an
-// erase writes EMPTY only into a bucket that already held one, so the bucket held an EMPTY
-// slot when the dispatch began. (A full bucket may lie on other keys' probe sequences: its
-// freed slot must stay a tombstone, which inserts reuse.)
+// The freed slot becomes EMPTY when its bucket (as loaded) holds an EMPTY slot or its overflow
+// counter is 0, else ERASED (a tombstone, counted in the header, reused by later inserts).
+// Then the erase lowers the overflow counters of the buckets its key passed (invariant J in
+// hash_common.glsl); a bucket whose counter it brings to 0 gets its tombstones turned EMPTY.
+// Why EMPTY is safe in both cases: such a bucket lies before no stored key's own bucket in
+// that key's probe sequence (I and J), so no lookup needs to walk past it; emptying its slots
+// keeps I for every key. The evidence is real: while erases run, EMPTY slots stay EMPTY and
+// counters only fall; a counter falls to 0 only after every key passing the bucket was erased.
+// (A tombstone written just after a concurrent sweep of its bucket stays: a later insert
+// reuses it, or a later sweep empties it.)
 #include "hash_common.glsl"
 
 // 0: not erased; 1: erased, the slot is EMPTY; 2: erased, the slot is a tombstone.
-uint erase_key(KEY_T key) {
+// `swept`: tombstones turned EMPTY by this erase.
+uint erase_key(KEY_T key, out uint swept) {
+    swept = 0u;
     uvec2 h = hash_key(key);
-    uint bucket = vkalgo_hash_first_bucket(h, pc.num_buckets);
+    uint first = vkalgo_hash_first_bucket(h, pc.num_buckets);
     uint step = vkalgo_hash_step(h, pc.num_buckets);
+    uint bucket = first;
     for (uint probe = 0u; probe < pc.max_probes; ++probe) {
         uint64_t bucket_addr = bucket_address(pc.buckets_addr, bucket);
         KEY_T k[BUCKET_SLOTS];
@@ -31,16 +36,21 @@ uint erase_key(KEY_T key) {
         [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
             if (k[j] == key) {
                 uint64_t slot = slot_address(bucket_addr, j);
-                KEY_T freed = any_empty ? EMPTY_KEY : ERASED_KEY;
+                bool to_empty = any_empty || load_counter(pc.buckets_addr, pc.num_buckets, bucket) == 0u;
+                KEY_T freed = to_empty ? EMPTY_KEY : ERASED_KEY;
 #if KEY_BITS == 32
                 uint old = atomicCompSwap(U32AtomicRef(slot).v[0], key, freed);
 #else
                 uint64_t old = atomicCompSwap(U64AtomicRef(slot).v[0], key, freed);
 #endif
-                return old != key ? 0u : (any_empty ? 1u : 2u);
+                if (old != key) {
+                    return 0u;  // another erase of the key in this batch won
+                }
+                add_to_passed(pc.buckets_addr, pc.num_buckets, first, step, probe, 0xFFFFFFFFu, swept);
+                return to_empty ? 1u : 2u;
             }
         }
-        if (any_empty) {
+        if (any_empty || load_counter(pc.buckets_addr, pc.num_buckets, bucket) == 0u) {
             return 0u;
         }
         bucket = vkalgo_hash_next_bucket(bucket, step, pc.num_buckets);
@@ -55,15 +65,16 @@ void main() {
         return;
     }
     uint erased = 0u;
-    uint tombstones = 0u;
+    uint tombstones = 0u;  // added minus swept (u32 arithmetic wraps)
     for (uint r = 0u; r < KEYS_PER_INVOCATION; ++r) {
         uint offset = key_offset(r);
         if (offset < n - first) {
             uint i = first + offset;
             KEY_T key = load_key(pc.keys_addr, i);
-            uint outcome = is_reserved(key) ? 0u : erase_key(key);
+            uint swept = 0u;
+            uint outcome = is_reserved(key) ? 0u : erase_key(key, swept);
             erased += outcome != 0u ? 1u : 0u;
-            tombstones += outcome == 2u ? 1u : 0u;
+            tombstones += (outcome == 2u ? 1u : 0u) - swept;
             if (pc.flags_addr != 0ul) {
                 store_flag(pc.flags_addr, i, outcome != 0u ? 1u : 0u);
             }

@@ -248,27 +248,82 @@ bool claim_slot(uint64_t slot_addr, KEY_T seen, uint seen_value, KEY_T key, VALU
 #endif
 }
 
+// Overflow counters (one u32 per bucket, after the buckets): how many stored keys passed the
+// bucket (found it without a free slot) on their way to their own bucket. Invariant J: for
+// every stored key, each bucket before its own in its probe sequence has a counter >= 1 (the
+// key's own contribution, added after its slot was claimed and removed after its erase).
+// A bucket without the key whose counter is 0 therefore also ends a search, and an erase may
+// leave EMPTY (not a tombstone) in it. This is the overflow counting of folly's F14 hash
+// tables (per chunk), kept here beside the EMPTY rule, which stays valid too.
+uint64_t counter_address(uint64_t buckets, uint num_buckets, uint bucket) {
+    return buckets + uint64_t(num_buckets) * uint64_t(uint(BUCKET_BYTES)) + uint64_t(bucket) * 4ul;
+}
+
+uint load_counter(uint64_t buckets, uint num_buckets, uint bucket) {
+    return U32AtomicRef(counter_address(buckets, num_buckets, bucket)).v[0];
+}
+
+// Adds `delta` to the counters of the first `probes` buckets of a probe sequence; returns the
+// number of those counters that this call brought to 0 (with delta = -1), after turning the
+// tombstones of each such bucket into EMPTY slots: `swept` gets how many.
+uint add_to_passed(uint64_t buckets, uint num_buckets, uint first, uint step, uint probes,
+                   uint delta, out uint swept) {
+    swept = 0u;
+    uint zeroed = 0u;
+    uint bucket = first;
+    for (uint q = 0u; q < probes; ++q) {
+        uint old = atomicAdd(U32AtomicRef(counter_address(buckets, num_buckets, bucket)).v[0], delta);
+        if (delta == 0xFFFFFFFFu && old == 1u) {
+            // No stored key passes this bucket any more (J): its tombstones can be EMPTY.
+            zeroed++;
+            uint64_t bucket_addr = bucket_address(buckets, bucket);
+            KEY_T k[BUCKET_SLOTS];
+            uint w[BUCKET_SLOTS];
+            load_bucket_keys(bucket_addr, k, w);
+            [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
+                if (k[j] == ERASED_KEY) {
+                    uint64_t slot = slot_address(bucket_addr, j);
+#if KEY_BITS == 32
+                    uint old_key = atomicCompSwap(U32AtomicRef(slot).v[0], ERASED_KEY, EMPTY_KEY);
+#else
+                    uint64_t old_key = atomicCompSwap(U64AtomicRef(slot).v[0], ERASED_KEY, EMPTY_KEY);
+#endif
+                    swept += old_key == ERASED_KEY ? 1u : 0u;
+                }
+            }
+        }
+        bucket = vkalgo_hash_next_bucket(bucket, step, num_buckets);
+    }
+    return zeroed;
+}
+
 // Inserts or updates one (non-reserved) key: STATUS_INSERTED, STATUS_UPDATED or STATUS_FULL;
 // `reused` tells whether a new key took an ERASED slot (the map's tombstone count drops).
-// Bounded: at most max_probes buckets searched, then at most max_probes buckets (one CAS, or
-// two for a packed claim, per slot) to claim a slot.
+// Bounded: at most max_probes buckets searched, at most max_probes buckets (one CAS, or two
+// for a packed claim, per free slot) to claim a slot, at most max_probes counters raised.
 //
-// 1. Search: the key's probe sequence up to the first bucket holding an EMPTY slot (no key is
-//    ever placed beyond such a bucket), or max_probes buckets, looking for the key (found:
-//    update its value) and remembering the first free (EMPTY or ERASED) slot.
-// 2. Claim the first free slot in probe order from there with a CAS; a slot taken meanwhile
-//    by the same key means another insert of the batch won (update the value), by another
-//    key: go on to the next free slot.
+// 1. Search: the key's probe sequence up to the first bucket that holds an EMPTY slot or has
+//    a zero overflow counter (no key is ever placed beyond such a bucket: invariants I and J),
+//    or max_probes buckets, looking for the key (found: update its value) and remembering the
+//    first free (EMPTY or ERASED) slot.
+// 2. Claim the first free slot in probe order from there (or, if the search saw none, from
+//    the bucket after the last one searched) with a CAS; a slot taken meanwhile by the same
+//    key means another insert of the batch won (update the value), by another key: go on to
+//    the next free slot.
+// 3. Raise the overflow counters of the buckets passed before the claimed one (J).
 // Why inserts of one key in one batch meet at one slot: while inserts run, slots only go from
 // free to a key (and keep that key), so every insert of a key walks the same sequence and
 // sees the same slots turn permanently to other keys; the first slot in probe order that the
-// key claims is the one every other insert of it either claims (one CAS wins) or finds.
+// key claims is the one every other insert of it either claims (one CAS wins) or finds. A
+// search that stops early (a counter not yet raised by a concurrent insert of the same key)
+// only starts the claim walk earlier on the same sequence, over slots taken for good.
 uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, VALUE_T value,
                 out bool reused) {
     reused = false;
     uvec2 h = hash_key(key);
-    uint bucket = vkalgo_hash_first_bucket(h, num_buckets);
+    uint first = vkalgo_hash_first_bucket(h, num_buckets);
     uint step = vkalgo_hash_step(h, num_buckets);
+    uint bucket = first;
     KEY_T k[BUCKET_SLOTS];
     uint w[BUCKET_SLOTS];
     uint free_probe = max_probes;  // probe index of the first bucket with a free slot
@@ -291,19 +346,25 @@ uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, 
             free_probe = probe;
             free_bucket = bucket;
         }
-        if (any_empty) {
+        if (any_empty || load_counter(buckets, num_buckets, bucket) == 0u) {
             break;
         }
         bucket = vkalgo_hash_next_bucket(bucket, step, num_buckets);
     }
-    if (free_probe == max_probes) {
-        return STATUS_FULL;
+    // The view `k` is still the one of the bucket where the claim starts when the search ended
+    // there (the common case: the key's first bucket has an EMPTY slot); else reload.
+    bool reload = true;
+    if (free_probe != max_probes) {
+        reload = free_probe != probe;
+        probe = free_probe;
+        bucket = free_bucket;
+    } else if (probe < max_probes) {
+        // Stopped at a full bucket with a zero counter: every bucket so far holds other keys
+        // for good; claim beyond it.
+        probe++;
+        bucket = vkalgo_hash_next_bucket(bucket, step, num_buckets);
     }
-    // The view `k` is still the one of the first free bucket when the search ended there
-    // (the common case: no tombstones on the way); else reload.
-    bool reload = free_probe != probe;
-    bucket = free_bucket;
-    for (probe = free_probe; probe < max_probes; ++probe) {
+    for (; probe < max_probes; ++probe) {
         uint64_t bucket_addr = bucket_address(buckets, bucket);
         if (reload) {
             load_bucket_keys(bucket_addr, k, w);
@@ -317,7 +378,9 @@ uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, 
             if (is_free(k[j])) {
                 KEY_T held;
                 if (claim_slot(slot_address(bucket_addr, j), k[j], w[j], key, value, held)) {
-                    reused = k[j] == ERASED_KEY;
+                    reused = held == ERASED_KEY;
+                    uint unused;
+                    add_to_passed(buckets, num_buckets, first, step, probe, 1u, unused);
                     return STATUS_INSERTED;
                 }
                 if (held == key) {

@@ -173,7 +173,8 @@ impl HashMap {
             ))
         })?;
         let kernels = kernels(desc.key_type, desc.value_type, bucket_bytes, packed)?;
-        let bytes = HEADER_BYTES + buckets * bucket_bytes as u64;
+        // Counters, buckets, then one u32 overflow counter per bucket (glsl/hash/hash_common.glsl).
+        let bytes = HEADER_BYTES + buckets * bucket_bytes as u64 + buckets * 4;
         let storage = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, "vkalgo hash map")?;
         Ok(HashMap {
             ctx: ctx.clone(),
@@ -326,7 +327,7 @@ impl HashMap {
         unsafe { self.ctx.memory_barrier(cmd, stages, writes, stages, all) };
     }
 
-    /// Records emptying the map (size and tombstones 0): two `vkCmdFillBuffer` on the map's
+    /// Records emptying the map (size and tombstones 0): three `vkCmdFillBuffer` on the map's
     /// storage (TRANSFER writes), followed by a barrier to COMPUTE_SHADER. Order it after
     /// earlier operations on the map with [`HashMap::record_barrier`].
     ///
@@ -339,11 +340,13 @@ impl HashMap {
         check_cmd(cmd, "hash clear")?;
         let d = &self.ctx.device;
         let buffer = self.storage.buffer();
-        let bucket_bytes = self.storage.size() - HEADER_BYTES;
-        // SAFETY: `cmd` is recording (documented); both ranges lie inside the map's buffer.
+        let bucket_bytes = self.num_buckets as u64 * self.bucket_bytes() as u64;
+        let counter_bytes = self.num_buckets as u64 * 4;
+        // SAFETY: `cmd` is recording (documented); the ranges lie inside the map's buffer.
         unsafe {
             d.cmd_fill_buffer(cmd, buffer, 0, HEADER_BYTES, 0);
             d.cmd_fill_buffer(cmd, buffer, HEADER_BYTES, bucket_bytes, u32::MAX);
+            d.cmd_fill_buffer(cmd, buffer, HEADER_BYTES + bucket_bytes, counter_bytes, 0);
             self.ctx.transfer_to_compute(cmd);
         }
         Ok(())

@@ -77,7 +77,8 @@
 //!   largest accepted capacities ([`max_capacity`]) are 2,147,483,578 (2-slot buckets: 16-byte
 //!   slots, 32-byte buckets), 2,147,483,636 (4-slot buckets) and 2,147,483,192 (8-slot
 //!   buckets); larger ones are refused with [`Error::InvalidArgument`](crate::Error). The
-//!   storage (8 bytes per slot for u32/u32, else 16) must also fit one device allocation.
+//!   storage (8 bytes per slot for u32/u32, else 16, plus a 4-byte overflow counter per
+//!   bucket and 256 bytes of counters) must also fit one device allocation.
 //! - **Batches**: at most [`MAX_BATCH`] = 2^32 - 1 keys per insert, find, contains or erase
 //!   (direct counts and indirect `max_count`); larger ones are refused with
 //!   [`Error::InvalidArgument`](crate::Error), nothing recorded. The kernels address every
