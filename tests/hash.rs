@@ -1692,3 +1692,48 @@ fn documented_maxima() {
     assert_eq!(map.size().unwrap(), 0);
     assert_no_validation_messages(&ctx);
 }
+
+/// 64-bit addressing (issue 20), for the GPU machine (about 35 GiB of device memory and 60 GiB
+/// of host memory; `cargo test --release --test hash -- --ignored past_2_31`): one insert batch
+/// of 2^31 + 5 keys (2^30 distinct keys, each twice or three times with the same value) into a
+/// map of the largest u32/u32 capacity (2^31 - 12 slots), a find of all 2^31 + 5 (every value
+/// checked, also at indices >= 2^31), and an erase batch of 2^31 + 5 keys whose only storable
+/// keys sit at indices >= 2^31.
+#[test]
+#[ignore]
+fn past_2_31_keys_in_one_batch() {
+    let ctx = context();
+    let map = HashMap::new(&ctx, &desc::<u32, u32>(vkalgo::hash::max_capacity(4))).unwrap();
+    assert_eq!(map.capacity(), 2_147_483_636);
+    let distinct = 1usize << 30;
+    let len = (1usize << 31) + 5;
+    // Key j: an odd multiplier is a bijection on u32; j < 2^30 never gives a reserved key
+    // after the mask below (the top bit is cleared).
+    let key = |j: usize| (j as u32).wrapping_mul(0x9E37_79B1) & 0x7FFF_FFFF;
+    let value = |k: u32| k ^ 0x5A5A_5A5A;
+    let keys: Vec<u32> = (0..len).map(|i| key(i % distinct)).collect();
+    let values: Vec<u32> = keys.iter().map(|&k| value(k)).collect();
+    map.insert(&keys, &values).unwrap();
+    assert_eq!(map.size().unwrap(), distinct as u64);
+    let mut got = vec![0u32; len];
+    let mut found = vec![false; len];
+    map.find(&keys, &mut got, Some(&mut found)).unwrap();
+    let wrong = (0..len).filter(|&i| !found[i] || got[i] != values[i]).count();
+    assert_eq!(wrong, 0, "find: {wrong} of {len} keys wrong");
+    assert!(found[len - 1] && got[len - 1] == value(key(4)));
+    drop((got, found, values));
+    // Erase: reserved keys everywhere (skipped) except the last 5 indices (>= 2^31).
+    let mut erase = keys;
+    erase[..1 << 31].fill(u32::MAX);
+    assert_eq!(map.erase(&erase).unwrap(), 5);
+    drop(erase);
+    let probe: Vec<u32> = (0..10).map(key).collect();
+    let mut got = vec![0u32; 10];
+    let mut found = vec![false; 10];
+    map.find(&probe, &mut got, Some(&mut found)).unwrap();
+    assert_eq!(
+        found,
+        [false, false, false, false, false, true, true, true, true, true]
+    );
+    assert_eq!(map.size().unwrap(), distinct as u64 - 5);
+}
