@@ -14,11 +14,13 @@
 // erase.comp), ERASED (a tombstone) or a key. Both EMPTY and ERASED slots are free for inserts
 // (erased slots are reused, as cuCollections does); a lookup stops at the first bucket that
 // holds an EMPTY slot, because no key is ever placed beyond such a bucket (invariant I: for
-// every stored key, the buckets before its own in its probe sequence hold no EMPTY slot).
+// every stored key, the buckets before its own in its probe sequence hold no EMPTY slot), or
+// at the first bucket whose overflow counter is 0 (invariant J, see counter_address below).
 //
 // Concurrency within one dispatch: inserts run with inserts (no erase in the same dispatch),
 // erases with erases. While inserts run a slot only goes from free to a key (a CAS) and then
-// keeps that key; while erases run a slot only goes from a key to ERASED or EMPTY (a CAS).
+// keeps that key, and counters only rise; while erases run a slot only goes from a key to
+// ERASED or EMPTY, or from ERASED to EMPTY (CASes), and counters only fall.
 // How inserts of one key meet at one slot (no duplicates, exactly one of them counts as new,
 // so the size stays exact) is explained at insert_key below.
 //

@@ -34,11 +34,16 @@
 //! short: at load 0.95 a key still finds a free slot within a few buckets.
 //!
 //! As in the seed, a slot's key is claimed with a compare-and-swap and never moves, so
-//! concurrent lookups stay correct without locks. Erase frees the key's slot: it becomes EMPTY
-//! when its bucket still holds an EMPTY slot (no probe sequence ever went past such a bucket),
-//! else ERASED (a tombstone). Inserts reuse both: an insert searches the key's probe sequence
-//! (past tombstones, up to the first bucket holding an EMPTY slot) and, if the key is absent,
-//! claims the first free slot (EMPTY or ERASED) in probe order, as cuCollections does.
+//! concurrent lookups stay correct without locks. Beside the buckets, each bucket has an
+//! **overflow counter**: how many stored keys passed it (found it without a free slot) on the
+//! way to their own bucket (the overflow counting of folly's F14 tables). A search (lookup,
+//! erase, or an insert looking for its key) ends at the first bucket that holds the key, holds
+//! an EMPTY slot, or has a zero counter: no key lies beyond such a bucket. Erase frees the
+//! key's slot: EMPTY when its bucket holds an EMPTY slot or has a zero counter, else ERASED (a
+//! tombstone); it then lowers the counters of the buckets its key passed, and a bucket whose
+//! counter falls to 0 gets its tombstones turned EMPTY. Inserts reuse both kinds of free slot:
+//! if the key is absent, an insert claims the first free slot (EMPTY or ERASED) in probe
+//! order, as cuCollections does, and raises the counters of the buckets it passed.
 //! u32/u32 maps claim a slot with one 64-bit CAS of the whole `{key, value}` pair where the
 //! device has 64-bit buffer atomics (cuCollections' packed CAS), else with a key CAS and a
 //! value store. How inserts of one key meet at one slot (no duplicates, exact counting) is
@@ -55,7 +60,8 @@
 //!   seed): split the batch, or deduplicate it, where the last one must win. One occurrence
 //!   reports [`InsertStatus::Inserted`] if the key was new, the others `Updated`.
 //! - **Bounded, never hangs**: every operation visits at most
-//!   `min(buckets, 4096)` buckets ([`PROBE_LIMIT`]). An insert that finds no free
+//!   `min(buckets, 4096)` buckets ([`PROBE_LIMIT`]) per phase (an insert: search, claim,
+//!   counters; an erase: search, counters). An insert that finds no free
 //!   slot there does not store its key and reports it ([`InsertStatus::Full`], the failure
 //!   counter, and [`Error::TableFull`](crate::Error) from host calls); everything stored stays
 //!   stored and findable, and the size stays exact. Maps of up to 4096 buckets are scanned
@@ -64,12 +70,13 @@
 //!   subtract), exact after any sequence of operations.
 //! - **Churn**: erased slots are reused by later inserts, so a map whose live load stays at or
 //!   below ~0.9 survives any number of erase/insert rounds without [`Error::TableFull`](crate::Error)
-//!   and without a rehash. Tombstones (erased slots in buckets that were full) are counted
-//!   ([`HashMap::stats`]); they do not take room from new keys, but lookups of absent keys walk
-//!   past them (so do inserts of new keys, which must rule out that the key is further on), and
-//!   buckets with an EMPTY slot, which end such walks, get rarer as inserts fill them. A
-//!   [`HashMap::rehash`] (to any capacity, the same one included) drops every tombstone and
-//!   restores the shortest probe sequences.
+//!   and without a rehash (tests: 50 rounds of 10% erased and 10% inserted at loads 0.8 and
+//!   0.9). Tombstones ([`HashMap::stats`]) do not take room from new keys. Under long churn the
+//!   probe sequences of absent keys grow longer than in a freshly built map (keys stay where
+//!   they were placed; a CPU simulation of 4-slot buckets settles at about 5 buckets per absent
+//!   key at load 0.8 and 50 at 0.9, where without the counters every search would walk to the
+//!   probe bound within a few dozen rounds); a [`HashMap::rehash`] (to any capacity, the same
+//!   one included) restores the shortest sequences.
 //! - **Capacity rounding**: a map asked for `capacity` slots gets `s * p` slots, `s` the slots
 //!   per bucket and `p` the smallest prime `>= max(2, ceil(capacity / s))` (default buckets:
 //!   u32/u32 maps 100 -> 116 and 2^27 -> 2^27 + 140; other layouts 100 -> 106).
