@@ -161,19 +161,27 @@ bool vkalgo_hash_map_find_u32_u32(VkalgoHashMapView map, uint key, out uint valu
     uvec2 h = vkalgo_hash_u32(key);
     uint bucket = vkalgo_hash_first_bucket(h, map.num_buckets);
     uint step = vkalgo_hash_step(h, map.num_buckets);
+    uvec4 s[4];
+    vkalgo_hash_load_bucket(map, bucket, s);
     for (uint probe = 0u; probe < map.max_probes; ++probe) {
-        uvec4 s[4];
-        vkalgo_hash_load_bucket(map, bucket, s);
         bool any_empty = false;
         for (uint j = 0u; j < 4u; ++j) {
             if (s[j].x == key) { value = s[j].y; return true; }
             if (s[j].z == key) { value = s[j].w; return true; }
             any_empty = any_empty || s[j].x == VKALGO_HASH_EMPTY_U32 || s[j].z == VKALGO_HASH_EMPTY_U32;
         }
-        if (any_empty || vkalgo_hash_overflow(map, bucket) == 0u) {
+        if (any_empty) {
             return false;
         }
-        bucket = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
+        // A full bucket without the key: its counter and the next bucket are loaded together
+        // (one memory round trip per bucket, as without counters).
+        uint next = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
+        uint passed = vkalgo_hash_overflow(map, bucket);
+        vkalgo_hash_load_bucket(map, next, s);
+        if (passed == 0u) {
+            return false;
+        }
+        bucket = next;
     }
     return false;
 }
@@ -187,9 +195,9 @@ bool vkalgo_hash_find_slot16(VkalgoHashMapView map, uvec2 h, uint key_lo, uint k
     slot = uvec4(0u);
     uint bucket = vkalgo_hash_first_bucket(h, map.num_buckets);
     uint step = vkalgo_hash_step(h, map.num_buckets);
+    uvec4 s[4];
+    vkalgo_hash_load_bucket(map, bucket, s);
     for (uint probe = 0u; probe < map.max_probes; ++probe) {
-        uvec4 s[4];
-        vkalgo_hash_load_bucket(map, bucket, s);
         bool any_empty = false;
         for (uint j = 0u; j < 4u; ++j) {
             bool hi_match = !key64 || s[j].y == key_hi;
@@ -199,10 +207,17 @@ bool vkalgo_hash_find_slot16(VkalgoHashMapView map, uvec2 h, uint key_lo, uint k
             }
             any_empty = any_empty || (s[j].x == 0xFFFFFFFFu && (!key64 || s[j].y == 0xFFFFFFFFu));
         }
-        if (any_empty || vkalgo_hash_overflow(map, bucket) == 0u) {
+        if (any_empty) {
             return false;
         }
-        bucket = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
+        // As in vkalgo_hash_map_find_u32_u32: counter and next bucket in one round trip.
+        uint next = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
+        uint passed = vkalgo_hash_overflow(map, bucket);
+        vkalgo_hash_load_bucket(map, next, s);
+        if (passed == 0u) {
+            return false;
+        }
+        bucket = next;
     }
     return false;
 }
