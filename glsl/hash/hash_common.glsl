@@ -331,9 +331,10 @@ uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, 
     uint free_probe = max_probes;  // probe index of the first bucket with a free slot
     uint free_bucket = 0u;
     uint probe = 0u;
+    // `k` holds the bucket at `probe` throughout.
+    load_bucket_keys(bucket_address(buckets, bucket), k, w);
     for (; probe < max_probes; ++probe) {
         uint64_t bucket_addr = bucket_address(buckets, bucket);
-        load_bucket_keys(bucket_addr, k, w);
         bool any_empty = false;
         bool any_free = false;
         [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
@@ -348,23 +349,28 @@ uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, 
             free_probe = probe;
             free_bucket = bucket;
         }
-        if (any_empty || load_counter(buckets, num_buckets, bucket) == 0u) {
+        if (any_empty) {
             break;
         }
-        bucket = vkalgo_hash_next_bucket(bucket, step, num_buckets);
+        // A full bucket without the key: its counter and the next bucket are loaded together
+        // (one memory round trip per bucket).
+        uint next = vkalgo_hash_next_bucket(bucket, step, num_buckets);
+        uint passed = load_counter(buckets, num_buckets, bucket);
+        load_bucket_keys(bucket_address(buckets, next), k, w);
+        bucket = next;
+        if (passed == 0u) {
+            // No key lies beyond: the search ends; `k` holds the bucket after the last one
+            // searched, where a claim starts if the search saw no free slot (every bucket so
+            // far holds other keys for good).
+            ++probe;
+            break;
+        }
     }
-    // The view `k` is still the one of the bucket where the claim starts when the search ended
-    // there (the common case: the key's first bucket has an EMPTY slot); else reload.
-    bool reload = true;
+    bool reload = false;
     if (free_probe != max_probes) {
         reload = free_probe != probe;
         probe = free_probe;
         bucket = free_bucket;
-    } else if (probe < max_probes) {
-        // Stopped at a full bucket with a zero counter: every bucket so far holds other keys
-        // for good; claim beyond it.
-        probe++;
-        bucket = vkalgo_hash_next_bucket(bucket, step, num_buckets);
     }
     for (; probe < max_probes; ++probe) {
         uint64_t bucket_addr = bucket_address(buckets, bucket);
