@@ -152,6 +152,54 @@ static void host_scan_case(VkalgoContext *ctx, HostScanFn fn, bool inclusive, si
     free(want);
 }
 
+/* The test's queue lock: vkalgo's host calls take it around vkQueueSubmit. */
+static struct {
+    int held;
+    int taken;
+} queue_lock_state;
+
+static void test_queue_lock(void *user_data, uint32_t lock) {
+    struct { int held; int taken; } *state = user_data;
+    if (lock) {
+        check(!state->held, "queue lock: taken while free");
+        state->held = 1;
+        state->taken++;
+    } else {
+        check(state->held, "queue lock: released while held");
+        state->held = 0;
+    }
+}
+
+/* Objects keep their context alive: the context handle destroyed first, then the map and the
+ * plan still work, and the last of them frees the context. */
+static void context_lifetime_case(void) {
+    VkalgoContext *ctx = NULL;
+    if (!expect(vkalgo_context_create_default(&ctx), VKALGO_SUCCESS, "lifetime: second default context")) {
+        return;
+    }
+    VkalgoHashMapDesc desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 1000};
+    VkalgoHashMap *map = NULL;
+    VkalgoScanDesc scan_desc = {VKALGO_SCAN_EXCLUSIVE, VKALGO_SCAN_PATH_AUTO, 1000};
+    VkalgoScanPlan *plan = NULL;
+    bool made = expect(vkalgo_hash_map_create(ctx, &desc, &map), VKALGO_SUCCESS, "lifetime: map") &&
+                expect(vkalgo_scan_plan_create(ctx, &scan_desc, &plan), VKALGO_SUCCESS, "lifetime: plan");
+    vkalgo_context_destroy(ctx); /* the caller's handle only */
+    if (made) {
+        uint32_t keys[3] = {7, 8, 9}, values[3] = {70, 80, 90}, out[3] = {0, 0, 0};
+        uint8_t found[3] = {0, 0, 0};
+        uint64_t size = 0;
+        expect(vkalgo_hash_map_insert_host(map, keys, values, 3), VKALGO_SUCCESS, "lifetime: insert after context destroy");
+        expect(vkalgo_hash_map_find_host(map, keys, out, found, 3), VKALGO_SUCCESS, "lifetime: find after context destroy");
+        expect(vkalgo_hash_map_size(map, &size), VKALGO_SUCCESS, "lifetime: size");
+        check(out[0] == 70 && out[1] == 80 && out[2] == 90 && found[0] && found[1] && found[2] && size == 3,
+              "  the map works without its context handle");
+        VkalgoMemoryRequirements req;
+        expect(vkalgo_scan_plan_memory_requirements(plan, &req), VKALGO_SUCCESS, "lifetime: plan query after context destroy");
+    }
+    vkalgo_scan_plan_destroy(plan); /* in either order */
+    vkalgo_hash_map_destroy(map);   /* the last handle frees the context */
+}
+
 static void test_host(void) {
     printf("== host calls on the default context\n");
     VkalgoContext *ctx = NULL;
@@ -172,6 +220,8 @@ static void test_host(void) {
     host_scan_case(ctx, vkalgo_scan_exclusive_u32_host, false, 100003, true, "exclusive_u32_host");
     host_scan_case(ctx, vkalgo_scan_inclusive_u32_host, true, 4097, true, "inclusive_u32_host");
     expect(vkalgo_scan_exclusive_u32_host(ctx, NULL, NULL, 0), VKALGO_SUCCESS, "exclusive_u32_host(ctx, NULL, NULL, 0)");
+
+    context_lifetime_case();
 
     /* Bad input: INVALID_ARGUMENT, a message, and the output untouched. */
     enum { N = 1000 };
@@ -787,7 +837,14 @@ static void record_bad_input(Rec *t, const PlanInfo *p) {
         setup;                                                     \
         expect((call), VKALGO_ERROR_INVALID_ARGUMENT, "  " label); \
     } while (0)
-    BAD((void)0, vkalgo_scan_record(NULL, p->plan, g->cmd, &a), "NULL ctx");
+    {
+        /* ctx NULL means the plan's own context; another context is refused. */
+        VkalgoContext *other = NULL;
+        if (vkalgo_context_create_default(&other) == VKALGO_SUCCESS) {
+            BAD((void)0, vkalgo_scan_record(other, p->plan, g->cmd, &a), "a context other than the plan's");
+            vkalgo_context_destroy(other);
+        }
+    }
     BAD((void)0, vkalgo_scan_record(t->ctx, NULL, g->cmd, &a), "NULL plan");
     BAD((void)0, vkalgo_scan_record(t->ctx, p->plan, g->cmd, NULL), "NULL args");
     BAD((void)0, vkalgo_scan_record(t->ctx, p->plan, VK_NULL_HANDLE, &a), "NULL command buffer");
@@ -970,10 +1027,25 @@ static void test_record(void) {
                  (gpu.int64_atomics ? VKALGO_CONTEXT_INT64_ATOMICS_ENABLED : 0u) |
                  (gpu.full_subgroups ? VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED : 0u);
     desc.timeout_ns = 0;
+    desc.queue_lock = test_queue_lock; /* the test's own submissions are on this thread */
+    desc.queue_lock_user_data = &queue_lock_state;
     external_context_bad_input(&gpu, &desc);
     if (!expect(vkalgo_context_create_external(&desc, &t.ctx), VKALGO_SUCCESS, "vkalgo_context_create_external")) {
         gpu_destroy(&gpu);
         return;
+    }
+    {
+        /* Host calls on an external context need the caller's queue lock: refused, untouched. */
+        VkalgoExternalContextDesc unlocked = desc;
+        unlocked.queue_lock = NULL;
+        VkalgoContext *no_lock = NULL;
+        if (expect(vkalgo_context_create_external(&unlocked, &no_lock), VKALGO_SUCCESS, "external context without queue_lock")) {
+            uint32_t data[3] = {1, 2, 3};
+            expect(vkalgo_scan_exclusive_u32_host(no_lock, data, data, 3), VKALGO_ERROR_INVALID_ARGUMENT,
+                   "  host call without queue_lock");
+            check(data[0] == 1 && data[1] == 2 && data[2] == 3, "  data untouched");
+            vkalgo_context_destroy(no_lock);
+        }
     }
     const char *name = vkalgo_context_device_name(t.ctx);
     check(name && name[0], "external context device name \"%s\" (%.2f s for instance, device, context)", name ? name : "",
@@ -1045,7 +1117,9 @@ static void test_record(void) {
     }
 
     printf("-- host call on the external context (its queue)\n");
+    int taken_before = queue_lock_state.taken;
     host_scan_case(t.ctx, vkalgo_scan_inclusive_u32_host, true, 100003, false, "inclusive_u32_host (external)");
+    check(queue_lock_state.taken > taken_before && !queue_lock_state.held, "  the caller's queue lock was taken and released");
 
     for (int i = 0; i < nplans; i++) {
         vkalgo_scan_plan_destroy(plans[i].plan);
