@@ -883,6 +883,122 @@ static void record_bad_input(Rec *t, const PlanInfo *p) {
     }
 }
 
+/* The sort's record layer on the test's buffers: plan queries, argument errors that record
+ * nothing and change nothing (buffers read back), then a sort of u32 -> u32 pairs checked
+ * against a CPU stable sort. */
+static int cmp_pair(const void *a, const void *b) {
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void sort_record_case(Rec *t) {
+    Gpu *g = t->g;
+    printf("-- sort record layer\n");
+    const uint64_t n = 5003;
+    VkalgoSortDesc desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 0, 0, 0};
+    VkalgoSortPlan *plan = NULL;
+    expect(vkalgo_sort_plan_create(t->ctx, &desc, n, 99, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  unknown path 99");
+    VkalgoSortDesc bad_desc = desc;
+    bad_desc.key_type = 17;
+    expect(vkalgo_sort_plan_create(t->ctx, &bad_desc, n, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
+           "  unknown key type 17");
+    bad_desc = desc;
+    bad_desc.begin_bit = 20;
+    bad_desc.end_bit = 10;
+    expect(vkalgo_sort_plan_create(t->ctx, &bad_desc, n, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
+           "  bit range [20, 10)");
+    check(plan == NULL, "  *out unchanged on error");
+    if (!expect(vkalgo_sort_plan_create(t->ctx, &desc, n, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_SUCCESS, "  plan")) {
+        return;
+    }
+    VkalgoSortMemoryRequirements req;
+    if (!expect(vkalgo_sort_plan_memory_requirements(plan, &req), VKALGO_SUCCESS, "  memory requirements")) {
+        vkalgo_sort_plan_destroy(plan);
+        return;
+    }
+    check(req.keys_alt_size == n * 4 && req.values_alt_size == n * 4 && req.alignment > 0 && req.alignment <= 256 &&
+              req.scratch_size + 256 <= t->scratch.size,
+          "  requirements: alternates %" PRIu64 "/%" PRIu64 " bytes, scratch %" PRIu64 ", alignment %" PRIu64,
+          (uint64_t)req.keys_alt_size, (uint64_t)req.values_alt_size, (uint64_t)req.scratch_size, (uint64_t)req.alignment);
+    check(vkalgo_sort_plan_tile_size(plan) > 0, "  tile size %" PRIu64, vkalgo_sort_plan_tile_size(plan));
+    const VkDeviceSize values_at = 32768; /* past n keys, a multiple of any alignment */
+    fill_sentinel(&t->in, 0x5151u);
+    fill_sentinel(&t->out, 0x6161u);
+    for (uint64_t i = 0; i < n; i++) {
+        t->in.words[i] = t->in.words[i] % 1000u; /* many equal keys: stability shows */
+        t->in.words[values_at / 4 + i] = (uint32_t)i;
+    }
+    memcpy(t->want_in, t->in.words, (size_t)t->in.size);
+    memcpy(t->want_out, t->out.words, (size_t)t->out.size);
+    VkalgoSortArgs ok;
+    memset(&ok, 0, sizeof ok);
+    ok.keys = range_of(&t->in, 0, n * 4);
+    ok.values = range_of(&t->in, values_at, n * 4);
+    ok.keys_alt = range_of(&t->out, 0, n * 4);
+    ok.values_alt = range_of(&t->out, values_at, n * 4);
+    ok.scratch = range_of(&t->scratch, 256, req.scratch_size);
+    ok.count = n;
+    VkalgoSortArgs a;
+    uint32_t where = 7;
+    if (!cmd_begin(g)) {
+        vkalgo_sort_plan_destroy(plan);
+        return;
+    }
+    barrier_before(g);
+#define BAD(setup, label)                                                                           \
+    do {                                                                                            \
+        a = ok;                                                                                     \
+        setup;                                                                                      \
+        expect(vkalgo_sort_record(t->ctx, plan, g->cmd, &a, &where), VKALGO_ERROR_INVALID_ARGUMENT, \
+               "  " label);                                                                         \
+    } while (0)
+    BAD(a.count = n + 1, "count over max_count");
+    BAD(a.keys.buffer = VK_NULL_HANDLE, "keys VK_NULL_HANDLE");
+    BAD(a.values.buffer = VK_NULL_HANDLE, "values missing with a value type");
+    BAD(a.values_alt.buffer = VK_NULL_HANDLE, "alternate values missing");
+    BAD(a.keys_alt.size = n * 4 - 4, "alternate keys 4 bytes short");
+    BAD(a.keys.offset = 2, "keys offset 2");
+    BAD(a.scratch.size = req.scratch_size - 4, "scratch 4 bytes short");
+    BAD(a.keys_alt = a.keys, "alternate keys = keys");
+    BAD(a.values = range_of(&t->in, 64, n * 4), "values overlapping the keys");
+    BAD(a.count_buffer = range_of(&t->count, 2, 4), "count buffer offset 2");
+#undef BAD
+    expect(vkalgo_sort_record(t->ctx, NULL, g->cmd, &ok, &where), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL plan");
+    expect(vkalgo_sort_record(t->ctx, plan, g->cmd, NULL, &where), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL args");
+    expect(vkalgo_sort_record(t->ctx, plan, VK_NULL_HANDLE, &ok, &where), VKALGO_ERROR_INVALID_ARGUMENT,
+           "  NULL command buffer");
+    barrier_after(g);
+    if (cmd_submit_wait(g, "sort: only refused calls")) {
+        check(where == 7, "  result location untouched by refused calls");
+        check_equal(t->in.words, t->want_in, (size_t)(t->in.size / 4), "  keys and values untouched");
+        check_equal(t->out.words, t->want_out, (size_t)(t->out.size / 4), "  alternates untouched");
+    }
+    /* The good call; ctx NULL means the plan's context. */
+    uint64_t *want = xmalloc((size_t)n * 8);
+    for (uint64_t i = 0; i < n; i++) {
+        want[i] = ((uint64_t)t->in.words[i] << 32) | i; /* (key, index): the stable order */
+    }
+    qsort(want, (size_t)n, 8, cmp_pair);
+    if (cmd_begin(g)) {
+        barrier_before(g);
+        VkalgoResult r = vkalgo_sort_record(NULL, plan, g->cmd, &ok, &where);
+        barrier_after(g);
+        if (cmd_submit_wait(g, "sort record") && expect(r, VKALGO_SUCCESS, "  u32 -> u32 pairs, n = 5003")) {
+            const Buffer *res = where == 1 ? &t->out : &t->in;
+            size_t bad = (size_t)n;
+            for (size_t i = 0; i < (size_t)n && bad == (size_t)n; i++) {
+                if (res->words[i] != (uint32_t)(want[i] >> 32) || res->words[values_at / 4 + i] != (uint32_t)want[i]) {
+                    bad = i;
+                }
+            }
+            check(where <= 1 && bad == (size_t)n, "  sorted, stable (result in %s; first mismatch %zu)",
+                  where == 1 ? "the alternates" : "place", bad);
+        }
+    }
+    free(want);
+    vkalgo_sort_plan_destroy(plan);
+}
+
 static void plan_bad_input(Rec *t) {
     printf("-- plan argument errors\n");
     static int marker;
@@ -1108,6 +1224,7 @@ static void test_record(void) {
     if (nplans >= 1) {
         record_bad_input(&t, &plans[0]);
         record_bad_input(&t, &plans[nplans - 1]);
+        sort_record_case(&t);
         plan_bad_input(&t);
     }
     if (buffers) {
