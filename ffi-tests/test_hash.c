@@ -1140,6 +1140,17 @@ static void record_bad_input(Gpu *g, VkalgoContext *ctx, RecBuffers *b) {
     vkalgo_hash_map_destroy(map);
 }
 
+/* The test's queue lock (host calls on an external context, here the maps' creation, take it
+ * around vkQueueSubmit; the test's own submissions are on this thread). */
+static int g_queue_locked;
+static void test_queue_lock(void *user_data, uint32_t lock) {
+    (void)user_data;
+    if (lock) {
+        check(!g_queue_locked, "queue lock: taken while free");
+    }
+    g_queue_locked = lock != 0;
+}
+
 static void test_record_layer(void) {
     printf("== record layer on the test's own device\n");
     Gpu gpu;
@@ -1155,6 +1166,8 @@ static void test_record_layer(void) {
     desc.queue_family_index = gpu.queue_family;
     desc.queue = gpu.queue;
     desc.get_instance_proc_addr = vkGetInstanceProcAddr;
+    desc.queue_lock = test_queue_lock;
+    desc.queue_lock_user_data = NULL;
     desc.flags = (gpu.debug_utils ? VKALGO_CONTEXT_DEBUG_UTILS : 0u) |
                  (gpu.int64_atomics ? VKALGO_CONTEXT_INT64_ATOMICS_ENABLED : 0u) |
                  (gpu.full_subgroups ? VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED : 0u);
