@@ -18,7 +18,7 @@
 //! 10 (steady state: the last group), then verified (size, the live window found with its
 //! values, the first erased keys absent).
 
-use crate::common::{copy_bandwidth, download, median, parse_tunings, upload, Timer};
+use crate::common::{download, median, parse_tunings, upload, yardstick, Timer, Yardstick};
 use ash::vk;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap,
@@ -176,10 +176,19 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let out_buf = GpuBuffer::new(ctx, 4 * n as u64, MemoryLocation::GpuOnly, "bench out")?;
     upload(ctx, &key_buf, &keys)?;
     upload(ctx, &value_buf, &values)?;
-    let copy_bytes = (4 * n as u64).min(1 << 30);
-    let (_, copy_gbs) = copy_bandwidth(ctx, &timer, &key_buf, &out_buf, copy_bytes, 10)?;
-    upload(ctx, &key_buf, &keys)?; // the copy benchmark overwrote the keys
-    println!("copy bandwidth (compute shader): {copy_gbs:.0} GB/s (read + write)");
+    let yard = yardstick(ctx, &timer)?;
+    let copy_gbs = yard.gbs;
+    // The copy on the benchmark's own key and output buffers beside the yardstick (the copy
+    // goes from the output buffer into the miss keys' half of the key buffer, re-uploaded).
+    yard.check_buffers(
+        ctx,
+        &timer,
+        "hash",
+        n as u64,
+        &out_buf.sub_range(0, 4 * n as u64),
+        &key_buf.sub_range(4 * n as u64, 4 * n as u64),
+    )?;
+    upload(ctx, &key_buf, &keys)?;
 
     let nn = n as u64;
     let hits = key_buf.sub_range(0, 4 * nn);
@@ -241,6 +250,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             );
             let reps = o.reps;
             // insert: clear, then the timed insert (warm-up rep first, dropped).
+            yard.warm(ctx, &timer)?;
             let times = timer.regions(|cmd, mark| {
                 for _ in 0..=reps {
                     unsafe { map.record_clear(cmd) }?;
@@ -264,6 +274,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             // find, hits then misses.
             for (op, keys) in [("find_hit", hits), ("find_miss", misses)] {
                 let args = find_args(keys);
+                yard.warm(ctx, &timer)?;
                 let times = timer.regions(|cmd, mark| {
                     for _ in 0..=reps {
                         mark(cmd);
@@ -289,6 +300,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 rows.last().unwrap().print(copy_gbs);
             }
             // erase: refill (untimed), then the timed erase.
+            yard.warm(ctx, &timer)?;
             let times = timer.regions(|cmd, mark| {
                 for rep in 0..=reps {
                     if rep > 0 {
@@ -316,11 +328,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         }
     }
     if o.sweep {
-        sweep(ctx, &o, &timer, &o.tunings[0], o.buckets[0])?;
+        sweep(ctx, &o, &timer, yard, &o.tunings[0], o.buckets[0])?;
     }
     if o.churn {
         for &load in &o.churn_loads {
-            rows.push(churn(ctx, &o, &timer, load, copy_gbs)?);
+            rows.push(churn(ctx, &o, &timer, yard, load)?);
         }
     }
     println!("\nsummary: device {}, copy {copy_gbs:.0} GB/s", ctx.device_name());
@@ -351,6 +363,7 @@ fn sweep(
     ctx: &Context,
     o: &Options,
     timer: &Timer,
+    yard: &Yardstick,
     tuning: &Option<HashTuning>,
     bucket_bytes: Option<u32>,
 ) -> Result<()> {
@@ -383,6 +396,7 @@ fn sweep(
     println!("| batch | load before | load after | ms | G keys/s |");
     println!("|---|---|---|---|---|");
     let failed_range = counter.sub_range(0, 4);
+    yard.warm(ctx, timer)?;
     let times = timer.regions(|cmd, mark| {
         unsafe {
             ctx.device().cmd_fill_buffer(cmd, counter.buffer(), 0, 16, 0);
@@ -429,6 +443,7 @@ fn sweep(
         count: ElementCount::Direct(total),
         max_count: total,
     };
+    yard.warm(ctx, timer)?;
     let find_times = timer.regions(|cmd, mark| {
         for _ in 0..4 {
             mark(cmd);
@@ -475,7 +490,8 @@ fn sweep(
 /// Churn at a steady live load: rounds of erasing the oldest 10% of the live keys and inserting
 /// as many new ones (keys[r * m .. r * m + live) live after round r). Returns the steady-state
 /// row (the last group of 10 rounds: erased + inserted keys per second).
-fn churn(ctx: &Context, o: &Options, timer: &Timer, load: f64, copy_gbs: f64) -> Result<Row> {
+fn churn(ctx: &Context, o: &Options, timer: &Timer, yard: &Yardstick, load: f64) -> Result<Row> {
+    let copy_gbs = yard.gbs;
     let live = 1u64 << o.churn_log2n;
     let m = live / 10;
     let rounds = o.churn_rounds as u64;
@@ -513,6 +529,7 @@ fn churn(ctx: &Context, o: &Options, timer: &Timer, load: f64, copy_gbs: f64) ->
         max_count: len,
     };
     // Fill (untimed), then the rounds: erase timed, insert timed.
+    yard.warm(ctx, timer)?;
     let times = timer.regions(|cmd, mark| {
         unsafe { ctx.device().cmd_fill_buffer(cmd, counter.buffer(), 0, 16, 0) };
         all_commands_barrier(ctx, cmd);
