@@ -104,7 +104,7 @@ static void test_static_calls(void) {
     /* Codes outside -9..0 (any int32_t a caller may pass) answer "VKALGO_RESULT_UNKNOWN". */
     static const int32_t unknown_codes[] = {1, 5, 77, 100, -10, 12345, -12345, INT32_MAX, INT32_MIN};
     for (size_t i = 0; i < sizeof unknown_codes / sizeof unknown_codes[0]; i++) {
-        const char *s = vkalgo_result_string((VkalgoResult)unknown_codes[i]);
+        const char *s = vkalgo_result_string(unknown_codes[i]);
         check(s != NULL && strcmp(s, "VKALGO_RESULT_UNKNOWN") == 0, "vkalgo_result_string(%" PRId32 ") = \"%.40s\"",
               unknown_codes[i], s ? s : "(NULL)");
     }

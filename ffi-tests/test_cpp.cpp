@@ -98,7 +98,7 @@ void test_host() {
         check(s && *s, "vkalgo_result_string(" + std::to_string(code) + ") = " + (s ? s : "(NULL)"));
     }
     for (int32_t code : {1, 100, -10, INT32_MIN}) {
-        const char *s = vkalgo_result_string(static_cast<VkalgoResult>(code));
+        const char *s = vkalgo_result_string(code);
         check(s && std::string(s) == "VKALGO_RESULT_UNKNOWN", "vkalgo_result_string(" + std::to_string(code) + ")");
     }
     vkalgo_context_destroy(nullptr);

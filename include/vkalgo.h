@@ -100,6 +100,18 @@
 // Value type: 64-bit values.
 #define VKALGO_VALUE_U64 2
 
+// Set operation: intersection (sorted-array set operations and bitmap sets).
+#define VKALGO_SET_AND 0
+
+// Set operation: union.
+#define VKALGO_SET_OR 1
+
+// Set operation: difference, a minus b.
+#define VKALGO_SET_ANDNOT 2
+
+// Set operation: symmetric difference.
+#define VKALGO_SET_XOR 3
+
 // Status of every vkalgo call: 0 is success, errors are negative and distinct.
 enum VkalgoResult
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -377,7 +389,10 @@ VkalgoResult vkalgo_context_create_default(struct VkalgoContext **out);
 VkalgoResult vkalgo_context_create_external(const struct VkalgoExternalContextDesc *desc,
                                             struct VkalgoContext **out);
 
-// Destroys a context (NULL: no-op). Work recorded with it must have finished.
+// Drops the caller's handle of a context (NULL: no-op). The context itself lives on while any
+// object created from it (hash map, plan, ...) exists, and is freed with the last of them, so
+// objects may be destroyed before or after their context in any order. Work the caller
+// recorded with it must have finished before the last handle goes.
 void vkalgo_context_destroy(struct VkalgoContext *ctx);
 
 // Name of the context's device (NULL context: ""). Valid while the context lives.
@@ -389,8 +404,9 @@ uint32_t vkalgo_context_lookback_enabled(const struct VkalgoContext *ctx);
 // Number of validation-layer messages the context received (0 without validation or NULL).
 uint64_t vkalgo_context_validation_message_count(const struct VkalgoContext *ctx);
 
-// A static description of a result code (never NULL).
-const char *vkalgo_result_string(VkalgoResult r);
+// A static description of a result code (never NULL); any value, known or not, is answered
+// (unknown codes: "VKALGO_RESULT_UNKNOWN").
+const char *vkalgo_result_string(int32_t code);
 
 // The detail of the last failed call on this thread ("" after a success; never NULL). Valid
 // until the next vkalgo call on this thread.
@@ -541,11 +557,12 @@ VkalgoResult vkalgo_scan_plan_memory_requirements(const struct VkalgoScanPlan *p
 // Elements per tile of the plan (0 for a NULL plan): sizes around it are the edge cases.
 uint64_t vkalgo_scan_plan_tile_size(const struct VkalgoScanPlan *plan);
 
-// Records the scan into the caller's command buffer. Synchronization: writes to the input
+// Records the scan into the caller's command buffer. `ctx` may be NULL (the plan's context, which the
+// plan keeps alive, is used); otherwise it must be the plan's context. Synchronization: writes to the input
 // and count buffer must be visible to COMPUTE_SHADER reads; earlier uses of output and
 // scratch must be complete before COMPUTE_SHADER and TRANSFER; afterwards the output is
 // written by COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
-VkalgoResult vkalgo_scan_record(struct VkalgoContext *ctx,
+VkalgoResult vkalgo_scan_record(const struct VkalgoContext *ctx,
                                 const struct VkalgoScanPlan *plan,
                                 VkCommandBuffer command_buffer,
                                 const struct VkalgoScanArgs *args);
@@ -585,13 +602,14 @@ uint32_t vkalgo_sort_plan_pass_count(const struct VkalgoSortPlan *plan);
 // reports the same.
 uint32_t vkalgo_sort_plan_result_in_alternate(const struct VkalgoSortPlan *plan);
 
-// Records the sort into the caller's command buffer. `*result_in_alternate` (may be NULL)
+// Records the sort into the caller's command buffer. `ctx` may be NULL (the plan's context, which the
+// plan keeps alive, is used); otherwise it must be the plan's context. `*result_in_alternate` (may be NULL)
 // becomes 1 when the sorted data ends in the alternate buffers, 0 when in `keys`/`values`.
 // Synchronization: writes to keys, values and the count buffer must be visible to
 // COMPUTE_SHADER reads and writes; earlier uses of the alternates and scratch must be complete
 // before COMPUTE_SHADER and TRANSFER; afterwards the result is written by COMPUTE_SHADER
 // (SHADER_WRITE). Nothing is recorded on error.
-VkalgoResult vkalgo_sort_record(struct VkalgoContext *ctx,
+VkalgoResult vkalgo_sort_record(const struct VkalgoContext *ctx,
                                 const struct VkalgoSortPlan *plan,
                                 VkCommandBuffer command_buffer,
                                 const struct VkalgoSortArgs *args,

@@ -44,8 +44,8 @@ pub mod scan;
 pub mod sort;
 
 pub use crate::core::{
-    BufferRange, Context, ContextOptions, DeviceProfile, DeviceSelector, DeviceType, ElementCount,
-    ExternalContextDesc, GpuBuffer, MemoryLocation, MemoryRequirements, BUFFER_USAGE,
+    BufferRange, Context, ContextOptions, ContextState, DeviceProfile, DeviceSelector, DeviceType,
+    ElementCount, ExternalContextDesc, GpuBuffer, MemoryLocation, MemoryRequirements, SetOp, BUFFER_USAGE,
 };
 pub use ash;
 pub use error::{Error, Result};

@@ -724,7 +724,7 @@ fn record_layer() {
 
     // Record-layer rehash into a bigger map, then swap.
     let mut bigger = HashMap::new(&ctx, &desc::<u64, u32>(20_000)).unwrap();
-    ctx.submit_and_wait(|cmd| map.record_rehash_into(cmd, &bigger, None))
+    ctx.submit_and_wait(|cmd| unsafe { map.record_rehash_into(cmd, &bigger, None) })
         .unwrap();
     std::mem::swap(&mut map, &mut bigger);
     drop(bigger);
@@ -884,13 +884,13 @@ fn bad_input_rust_api() {
     ];
     ctx.submit_and_wait(|cmd| {
         for (what, args) in &cases {
-            match map.record_insert(cmd, args) {
+            match unsafe { map.record_insert(cmd, args) } {
                 Err(Error::InvalidArgument(m)) => assert!(!m.is_empty(), "{what}"),
                 other => panic!("{what}: expected InvalidArgument, got {other:?}"),
             }
         }
         assert!(matches!(
-            map.record_insert(vk::CommandBuffer::null(), &good),
+            unsafe { map.record_insert(vk::CommandBuffer::null(), &good) },
             Err(Error::InvalidArgument(_))
         ));
         let find = HashFindArgs {
@@ -901,7 +901,7 @@ fn bad_input_rust_api() {
             max_count: 0,
         };
         assert!(matches!(
-            map.record_find(cmd, &find),
+            unsafe { map.record_find(cmd, &find) },
             Err(Error::InvalidArgument(_))
         ));
         let retrieve = HashRetrieveArgs {
@@ -911,15 +911,15 @@ fn bad_input_rust_api() {
             count_out: buf.sub_range(8192, 4),
         };
         assert!(matches!(
-            map.record_retrieve_all(cmd, &retrieve),
+            unsafe { map.record_retrieve_all(cmd, &retrieve) },
             Err(Error::InvalidArgument(_))
         ));
         assert!(matches!(
-            map.record_rehash_into(cmd, &other, None),
+            unsafe { map.record_rehash_into(cmd, &other, None) },
             Err(Error::InvalidArgument(_))
         ));
         assert!(matches!(
-            map.record_rehash_into(cmd, &map, None),
+            unsafe { map.record_rehash_into(cmd, &map, None) },
             Err(Error::InvalidArgument(_))
         ));
         Ok(())

@@ -410,13 +410,13 @@ fn bad_input_is_refused_and_changes_nothing() {
     ];
     ctx.submit_and_wait(|cmd| {
         for (what, args) in &cases {
-            match plan.record(&ctx, cmd, args) {
+            match unsafe { plan.record(&ctx, cmd, args) } {
                 Err(Error::InvalidArgument(m)) => assert!(!m.is_empty(), "{what}"),
                 other => panic!("{what}: expected InvalidArgument, got {other:?}"),
             }
         }
         assert!(matches!(
-            plan.record(&ctx, vkalgo::ash::vk::CommandBuffer::null(), &good),
+            unsafe { plan.record(&ctx, vkalgo::ash::vk::CommandBuffer::null(), &good) },
             Err(Error::InvalidArgument(_))
         ));
         Ok(())

@@ -825,11 +825,14 @@ fn bad_input_is_refused_and_changes_nothing() {
     ctx.submit_and_wait(|cmd| {
         for (what, args) in &cases {
             assert!(
-                matches!(p.record(&ctx, cmd, args), Err(vkalgo::Error::InvalidArgument(_))),
+                matches!(
+                    unsafe { p.record(&ctx, cmd, args) },
+                    Err(vkalgo::Error::InvalidArgument(_))
+                ),
                 "{what}"
             );
         }
-        assert!(p.record(&ctx, vk::CommandBuffer::null(), &good).is_err());
+        assert!(unsafe { p.record(&ctx, vk::CommandBuffer::null(), &good) }.is_err());
         Ok(())
     })
     .unwrap();
@@ -838,7 +841,7 @@ fn bad_input_is_refused_and_changes_nothing() {
         .unwrap();
     ctx.submit_and_wait(|cmd| {
         assert!(
-            keys_only.record(&ctx, cmd, &good).is_err(),
+            unsafe { keys_only.record(&ctx, cmd, &good) }.is_err(),
             "values given to a keys-only plan"
         );
         Ok(())

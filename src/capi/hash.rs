@@ -25,7 +25,7 @@ pub const VKALGO_HASH_STATUS_RESERVED: u32 = 3;
 
 /// A GPU hash map (owns its device memory). Destroy it before its context.
 pub struct VkalgoHashMap {
-    map: HashMap<'static>,
+    map: HashMap,
 }
 
 /// What hash map to create.
@@ -153,12 +153,12 @@ fn value_type(code: u32) -> crate::Result<HashValueType> {
     }
 }
 
-unsafe fn map_ref<'a>(map: *const VkalgoHashMap) -> crate::Result<&'a HashMap<'static>> {
+unsafe fn map_ref<'a>(map: *const VkalgoHashMap) -> crate::Result<&'a HashMap> {
     non_null(map, "map")?;
     Ok(&(*map).map)
 }
 
-unsafe fn map_mut<'a>(map: *mut VkalgoHashMap) -> crate::Result<&'a mut HashMap<'static>> {
+unsafe fn map_mut<'a>(map: *mut VkalgoHashMap) -> crate::Result<&'a mut HashMap> {
     non_null(map, "map")?;
     Ok(&mut (*map).map)
 }

@@ -126,6 +126,21 @@ pub(crate) unsafe fn context_ref<'a>(ctx: *const VkalgoContext) -> crate::Result
     Ok(&(*ctx).ctx)
 }
 
+/// The context a record call runs on: the plan's own context (which the plan keeps alive), or
+/// `ctx` when given, which must then be that same context.
+pub(crate) unsafe fn plan_context<'a>(
+    ctx: *const VkalgoContext,
+    plan_ctx: &'a Context,
+    what: &str,
+) -> crate::Result<&'a Context> {
+    if !ctx.is_null() && !(*ctx).ctx.same_as(plan_ctx) {
+        return Err(Error::invalid(format!(
+            "{what}: ctx is not the context the plan was created on"
+        )));
+    }
+    Ok(plan_ctx)
+}
+
 /// Writes `value` to `out` after checking it.
 unsafe fn write_out<T>(out: *mut *mut T, value: T) -> crate::Result<()> {
     *out = Box::into_raw(Box::new(value));
@@ -246,7 +261,10 @@ pub unsafe extern "C" fn vkalgo_context_create_external(
     })
 }
 
-/// Destroys a context (NULL: no-op). Work recorded with it must have finished.
+/// Drops the caller's handle of a context (NULL: no-op). The context itself lives on while any
+/// object created from it (hash map, plan, ...) exists, and is freed with the last of them, so
+/// objects may be destroyed before or after their context in any order. Work the caller
+/// recorded with it must have finished before the last handle goes.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_context_destroy(ctx: *mut VkalgoContext) {
     if !ctx.is_null() {
@@ -281,12 +299,10 @@ pub unsafe extern "C" fn vkalgo_context_validation_message_count(ctx: *const Vka
     (*ctx).ctx.validation_message_count()
 }
 
-/// A static description of a result code (never NULL).
+/// A static description of a result code (never NULL); any value, known or not, is answered
+/// (unknown codes: "VKALGO_RESULT_UNKNOWN").
 #[no_mangle]
-pub extern "C" fn vkalgo_result_string(r: VkalgoResult) -> *const c_char {
-    // A C caller may pass any int32_t. Read the argument's bits through a volatile load so no
-    // enum range is assumed (a plain match compiled to an unchecked table lookup).
-    let code: i32 = unsafe { std::ptr::read_volatile(&r as *const VkalgoResult as *const i32) };
+pub extern "C" fn vkalgo_result_string(code: i32) -> *const c_char {
     let text: &'static std::ffi::CStr = match code {
         0 => c"VKALGO_SUCCESS",
         -1 => c"VKALGO_ERROR_INVALID_ARGUMENT",
@@ -342,7 +358,7 @@ mod tests {
         let mut names = std::collections::HashSet::new();
         for (i, c) in codes.iter().enumerate() {
             assert_eq!(*c as i32, -(i as i32));
-            let name = unsafe { std::ffi::CStr::from_ptr(vkalgo_result_string(*c)) };
+            let name = unsafe { std::ffi::CStr::from_ptr(vkalgo_result_string(*c as i32)) };
             assert!(names.insert(name.to_owned()), "{name:?}");
         }
     }

@@ -10,7 +10,7 @@ use ash::vk;
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
 use std::ffi::{c_char, CStr};
 use std::sync::atomic::Ordering;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 /// Which device the default context uses.
@@ -121,8 +121,51 @@ struct Messenger {
 }
 
 /// A Vulkan device ready for vkalgo: profile, allocator and pipelines. Create it once and reuse
-/// it; record-layer calls may come from several threads.
-pub struct Context {
+/// it.
+///
+/// A `Context` is a shared handle: cloning it is cheap (a reference count), every clone refers
+/// to the same device, and every object created from it (hash maps, plans, buffers) holds a
+/// clone, so the device and its pipelines live until the last of them is dropped, whatever the
+/// order. Its state ([`ContextState`]) is reached through `Deref`.
+///
+/// # Threads
+/// `Context` is `Send + Sync`. Every method may be called from several threads at once: the
+/// allocator, the pipeline caches and the host runner are behind locks, and host calls on one
+/// context are serialized on its queue (see [`Context::from_external`] for the caller's queue).
+#[derive(Clone)]
+pub struct Context(Arc<ContextState>);
+
+impl std::ops::Deref for Context {
+    type Target = ContextState;
+    fn deref(&self) -> &ContextState {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("device", &self.profile.device_name)
+            .field("handles", &self.handle_count())
+            .finish()
+    }
+}
+
+impl Context {
+    /// Whether two handles refer to the same context.
+    pub fn same_as(&self, other: &Context) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// Number of handles (this one included, and objects holding one) keeping the context alive.
+    pub fn handle_count(&self) -> usize {
+        Arc::strong_count(&self.0)
+    }
+}
+
+/// The state behind a [`Context`] (its device, profile, allocator and pipelines), shared by
+/// every clone. Reached through the context's `Deref`; it cannot be created on its own.
+pub struct ContextState {
     // Field order matters for Drop: see `impl Drop`.
     pub(crate) pipelines: Pipelines,
     pub(crate) runner: Mutex<Option<HostRunner>>,
@@ -141,10 +184,12 @@ pub struct Context {
     _entry: Option<ash::Entry>,
 }
 
-// SAFETY: all Vulkan handles are plain ids; mutable state is behind mutexes. Vulkan's
-// external-synchronization rules (queue submission) are met through the runner mutex.
-unsafe impl Send for Context {}
-unsafe impl Sync for Context {}
+/// Compile-time proof that contexts move and share between threads without an `unsafe impl`.
+const _: fn() = || {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Context>();
+    send_sync::<ContextState>();
+};
 
 impl Context {
     /// Creates vkalgo's own instance and device with options from the environment.
@@ -159,9 +204,23 @@ impl Context {
                 "the Vulkan loader (libvulkan.so.1) could not be loaded: {e}"
             ))
         })?;
-        unsafe { Self::create_default(entry, options) }
+        unsafe { ContextState::create_default(entry, options) }.map(|s| Context(Arc::new(s)))
     }
 
+    /// Wraps the caller's instance and device. No loader is opened: every function is fetched
+    /// through `desc.get_instance_proc_addr`. The caller keeps ownership of its objects and must
+    /// keep them alive until the last handle of the context (and of every object created from
+    /// it) is dropped.
+    ///
+    /// # Safety
+    /// The handles must be valid, `device` must come from `physical_device` of `instance`, and
+    /// the device must have the features listed on [`ExternalContextDesc`] enabled.
+    pub unsafe fn from_external(desc: &ExternalContextDesc) -> Result<Self> {
+        ContextState::from_external(desc).map(|s| Context(Arc::new(s)))
+    }
+}
+
+impl ContextState {
     unsafe fn create_default(entry: ash::Entry, options: &ContextOptions) -> Result<Self> {
         let layers = entry.enumerate_instance_layer_properties().unwrap_or_default();
         let instance_exts = entry
@@ -417,14 +476,7 @@ impl Context {
         }
     }
 
-    /// Wraps the caller's instance and device. No loader is opened: every function is fetched
-    /// through `desc.get_instance_proc_addr`. The caller keeps ownership of its objects and must
-    /// destroy the context before destroying the device.
-    ///
-    /// # Safety
-    /// The handles must be valid, `device` must come from `physical_device` of `instance`, and
-    /// the device must have the features listed on [`ExternalContextDesc`] enabled.
-    pub unsafe fn from_external(desc: &ExternalContextDesc) -> Result<Self> {
+    unsafe fn from_external(desc: &ExternalContextDesc) -> Result<Self> {
         if desc.instance == vk::Instance::null()
             || desc.physical_device == vk::PhysicalDevice::null()
             || desc.device == vk::Device::null()
@@ -539,7 +591,7 @@ impl Context {
             profile.max_subgroup_size,
             if profile.lookback { "on" } else { "off" }
         );
-        Ok(Context {
+        Ok(ContextState {
             pipelines,
             runner: Mutex::new(None),
             allocator: Mutex::new(Some(allocator)),
@@ -557,7 +609,9 @@ impl Context {
             _entry: None,
         })
     }
+}
 
+impl Context {
     /// The device profile (limits, subgroup sizes, look-back policy).
     pub fn profile(&self) -> &DeviceProfile {
         &self.profile
@@ -630,7 +684,7 @@ fn resolve_lookback(profile: &DeviceProfile, requested: Option<bool>) -> Result<
     Ok(wanted)
 }
 
-impl Drop for Context {
+impl Drop for ContextState {
     fn drop(&mut self) {
         unsafe {
             if self.owns_device {

@@ -26,7 +26,13 @@ impl Context {
     /// Records a compute-shader copy of `src` into `dst` (same size, a multiple of 16 bytes,
     /// device addresses 16-byte aligned, no overlap). Synchronization: like a compute pass that
     /// reads `src` and writes `dst` (`COMPUTE_SHADER`, `SHADER_READ` / `SHADER_WRITE`).
-    pub fn record_compute_copy(
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub unsafe fn record_compute_copy(
         &self,
         cmd: vk::CommandBuffer,
         src: &BufferRange,

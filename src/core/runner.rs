@@ -97,12 +97,12 @@ impl Context {
     }
 
     /// A device-local buffer of `bytes` bytes for the host layer.
-    pub(crate) fn device_buffer(&self, bytes: u64, name: &str) -> Result<GpuBuffer<'_>> {
+    pub(crate) fn device_buffer(&self, bytes: u64, name: &str) -> Result<GpuBuffer> {
         GpuBuffer::new(self, bytes, MemoryLocation::GpuOnly, name)
     }
 
     /// A host-visible staging buffer holding a copy of `data`.
-    pub(crate) fn staging_from<T: bytemuck::Pod>(&self, data: &[T]) -> Result<GpuBuffer<'_>> {
+    pub(crate) fn staging_from<T: bytemuck::Pod>(&self, data: &[T]) -> Result<GpuBuffer> {
         let bytes: &[u8] = bytemuck::cast_slice(data);
         let mut staging = GpuBuffer::new(
             self,
@@ -118,7 +118,7 @@ impl Context {
     }
 
     /// A host-visible buffer to download `bytes` bytes into.
-    pub(crate) fn readback_buffer(&self, bytes: u64) -> Result<GpuBuffer<'_>> {
+    pub(crate) fn readback_buffer(&self, bytes: u64) -> Result<GpuBuffer> {
         GpuBuffer::new(self, bytes, MemoryLocation::GpuToCpu, "vkalgo download")
     }
 

@@ -680,15 +680,32 @@ impl SortPlan {
 
     /// Records the sort into `cmd` (see the module's synchronization contract) and says where
     /// the result will be. Arguments are checked first; on error nothing is recorded.
-    pub fn record(&self, ctx: &Context, cmd: vk::CommandBuffer, args: &SortArgs) -> Result<SortResult> {
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub unsafe fn record(
+        &self,
+        ctx: &Context,
+        cmd: vk::CommandBuffer,
+        args: &SortArgs,
+    ) -> Result<SortResult> {
         self.record_inner(ctx, cmd, args, None)
     }
 
     /// Like [`SortPlan::record`], and writes a timestamp into `pool` after every dispatch,
     /// from query `first_query` on (for benchmarks: the cost of each pass). Returns the
     /// result location and the number of timestamps written.
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
     #[doc(hidden)]
-    pub fn record_profiled(
+    pub unsafe fn record_profiled(
         &self,
         ctx: &Context,
         cmd: vk::CommandBuffer,

@@ -223,8 +223,8 @@ pub fn copy_bandwidth(
     let data = random_u32((bytes / 4) as usize, 7);
     upload(ctx, src, &data)?;
     let (from, to) = (src.sub_range(0, bytes), dst.sub_range(0, bytes));
-    timer.time_batch(3, |cmd, _| ctx.record_compute_copy(cmd, &from, &to))?;
-    let times = timer.time_batch(reps.clamp(1, MAX_BATCH as usize) as u32, |cmd, _| {
+    timer.time_batch(3, |cmd, _| unsafe { ctx.record_compute_copy(cmd, &from, &to) })?;
+    let times = timer.time_batch(reps.clamp(1, MAX_BATCH as usize) as u32, |cmd, _| unsafe {
         ctx.record_compute_copy(cmd, &from, &to)
     })?;
     let check: Vec<u32> = download(ctx, dst, data.len())?;

@@ -224,10 +224,10 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             // insert: clear, then the timed insert (warm-up rep first, dropped).
             let times = timer.regions(|cmd, mark| {
                 for _ in 0..=reps {
-                    map.record_clear(cmd)?;
+                    unsafe { map.record_clear(cmd) }?;
                     all_commands_barrier(ctx, cmd);
                     mark(cmd);
-                    map.record_insert(cmd, &insert_args)?;
+                    unsafe { map.record_insert(cmd, &insert_args) }?;
                     mark(cmd);
                     all_commands_barrier(ctx, cmd);
                 }
@@ -248,7 +248,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 let times = timer.regions(|cmd, mark| {
                     for _ in 0..=reps {
                         mark(cmd);
-                        map.record_find(cmd, &args)?;
+                        unsafe { map.record_find(cmd, &args) }?;
                         mark(cmd);
                         all_commands_barrier(ctx, cmd);
                     }
@@ -273,13 +273,13 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             let times = timer.regions(|cmd, mark| {
                 for rep in 0..=reps {
                     if rep > 0 {
-                        map.record_clear(cmd)?;
+                        unsafe { map.record_clear(cmd) }?;
                         all_commands_barrier(ctx, cmd);
-                        map.record_insert(cmd, &insert_args)?;
+                        unsafe { map.record_insert(cmd, &insert_args) }?;
                         all_commands_barrier(ctx, cmd);
                     }
                     mark(cmd);
-                    map.record_erase(cmd, &erase_args)?;
+                    unsafe { map.record_erase(cmd, &erase_args) }?;
                     mark(cmd);
                     all_commands_barrier(ctx, cmd);
                 }
@@ -374,7 +374,7 @@ fn sweep(
                 failed_count: Some(failed_range),
             };
             mark(cmd);
-            map.record_insert(cmd, &args)?;
+            unsafe { map.record_insert(cmd, &args) }?;
             mark(cmd);
             all_commands_barrier(ctx, cmd);
         }
@@ -408,7 +408,7 @@ fn sweep(
     let find_times = timer.regions(|cmd, mark| {
         for _ in 0..4 {
             mark(cmd);
-            map.record_find(cmd, &args)?;
+            unsafe { map.record_find(cmd, &args) }?;
             mark(cmd);
             all_commands_barrier(ctx, cmd);
         }

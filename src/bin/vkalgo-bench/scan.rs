@@ -100,11 +100,10 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             out_buf.sub_range(0, n as u64 * 4),
         );
         upload(ctx, &in_buf, &input)?;
-        let copy_ms = median(
-            timer.time_batch(options.reps.clamp(3, MAX_BATCH as usize) as u32, |cmd, _| {
-                ctx.record_compute_copy(cmd, &scan_in, &scan_out)
-            })?,
-        );
+        let copy_ms = median(timer.time_batch(
+            options.reps.clamp(3, MAX_BATCH as usize) as u32,
+            |cmd, _| unsafe { ctx.record_compute_copy(cmd, &scan_in, &scan_out) },
+        )?);
         println!(
             "| copy on the scan buffers | - | 2^{log2} | {copy_ms:.4} | {:.1} | {:.0} | - | - | - |",
             n as f64 / copy_ms / 1e6,
@@ -159,13 +158,14 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 // Warm-up: ~50 ms of back-to-back work, so clocks and memory are in their busy
                 // state; then the timed repetitions back to back in one submission.
                 let warm_reps = ((50.0 / copy_ms.max(1e-3)) as u32).clamp(1, MAX_BATCH);
-                timer.time_batch(warm_reps, |cmd, _| {
+                timer.time_batch(warm_reps, |cmd, _| unsafe {
                     ctx.record_compute_copy(cmd, &scan_in, &scan_out)
                 })?;
-                timer.time_batch(3, |cmd, _| plan.record(ctx, cmd, &args))?;
-                let times = timer.time_batch(options.reps.min(MAX_BATCH as usize) as u32, |cmd, _| {
-                    plan.record(ctx, cmd, &args)
-                })?;
+                timer.time_batch(3, |cmd, _| unsafe { plan.record(ctx, cmd, &args) })?;
+                let times = timer
+                    .time_batch(options.reps.min(MAX_BATCH as usize) as u32, |cmd, _| unsafe {
+                        plan.record(ctx, cmd, &args)
+                    })?;
                 let got: Vec<u32> = download(ctx, &out_buf, n)?;
                 let verified = got == expected;
                 let ms = median(times);

@@ -295,23 +295,27 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         count: ElementCount::Direct(n as u64),
                     };
                     let restore = |cmd| {
-                        ctx.record_compute_copy(
-                            cmd,
-                            &pristine_keys.sub_range(0, key_bytes),
-                            &keys.sub_range(0, key_bytes),
-                        )?;
-                        if let Some((pristine_values, values, _)) = &value_buffers {
+                        unsafe {
                             ctx.record_compute_copy(
                                 cmd,
-                                &pristine_values.sub_range(0, value_bytes),
-                                &values.sub_range(0, value_bytes),
-                            )?;
+                                &pristine_keys.sub_range(0, key_bytes),
+                                &keys.sub_range(0, key_bytes),
+                            )
+                        }?;
+                        if let Some((pristine_values, values, _)) = &value_buffers {
+                            unsafe {
+                                ctx.record_compute_copy(
+                                    cmd,
+                                    &pristine_values.sub_range(0, value_bytes),
+                                    &values.sub_range(0, value_bytes),
+                                )
+                            }?;
                         }
                         Ok(())
                     };
                     // Bandwidth of a plain copy on these very buffers: tells placement effects
                     // apart from the sort's own cost.
-                    let copy_ms = median(timer.time_batch(5, |cmd, _| {
+                    let copy_ms = median(timer.time_batch(5, |cmd, _| unsafe {
                         ctx.record_compute_copy(
                             cmd,
                             &pristine_keys.sub_range(0, key_bytes),
@@ -328,7 +332,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     let warm_batches = if ctx.is_cpu_device() { 0 } else { 256 };
                     for _ in 0..warm_batches {
                         warm_ms += timer
-                            .time_batch(8, |cmd, _| {
+                            .time_batch(8, |cmd, _| unsafe {
                                 ctx.record_compute_copy(
                                     cmd,
                                     &pristine_keys.sub_range(0, max_key_bytes),
@@ -344,12 +348,12 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     timer.time_each(
                         3,
                         |cmd, _| restore(cmd),
-                        |cmd, _| plan.record(ctx, cmd, &sort_args).map(|_| ()),
+                        |cmd, _| unsafe { plan.record(ctx, cmd, &sort_args) }.map(|_| ()),
                     )?;
                     let times = timer.time_each(
                         options.reps.min(MAX_BATCH as usize) as u32,
                         |cmd, _| restore(cmd),
-                        |cmd, _| plan.record(ctx, cmd, &sort_args).map(|_| ()),
+                        |cmd, _| unsafe { plan.record(ctx, cmd, &sort_args) }.map(|_| ()),
                     )?;
                     let phases = phase_times(ctx, &timer, &plan, &sort_args, restore)?;
                     let (result_keys, result_values) = match plan.result_location() {
