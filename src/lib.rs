@@ -41,6 +41,7 @@ pub mod core;
 mod error;
 pub mod hash;
 pub mod scan;
+pub mod set;
 pub mod sort;
 
 pub use crate::core::{
@@ -53,6 +54,7 @@ pub use hash::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashMapDeviceView,
     HashMapStats, HashRetrieveArgs, HashTuning, HashValueType, InsertStatus,
 };
+pub use set::{GpuSet, SetOpStatus, SetOperand};
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
 pub use sort::{
     KeyType, SortArgs, SortDesc, SortKey, SortMemoryRequirements, SortOptions, SortPath, SortPlan,
@@ -71,6 +73,7 @@ mod push_constant_tests {
             .into_iter()
             .chain(crate::sort::push_layouts())
             .chain(crate::hash::push_layouts())
+            .chain(crate::set::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {
             let glsl = push_constant_members(shader.spirv);

@@ -56,7 +56,7 @@ void main() {
     }
     for (uint item = linear_workgroup_id(); item < n; item += pc.grid) {
         uint c = U32Ref(pc.scratch).v[S_WORK + item];
-        uvec2 old_d = dir_entry(pc.meta_d, c);
+        uvec2 old_d = write ? dir_entry(pc.meta_d, c) : uvec2(0u);
         barrier();
         load_chunk(pc.meta_a, c, 0u);
         if (pc.mode == 0u) {
