@@ -13,7 +13,7 @@ shared uint sb[BITMAP_WORDS];
 shared uint s_card;
 shared uint s_pos;
 shared uint s_ids[ARRAY_BLOCK_WORDS];
-shared uint s_scan[256];
+shared uint s_scan[WG_SIZE];
 
 // Expands chunk c of the set at `meta` into sa (which == 0) or sb (which == 1).
 void load_chunk(uint64_t meta, uint c, uint which) {
@@ -135,10 +135,11 @@ void main() {
             if (t < k) {
                 s_ids[t] = U32Ref(SetMetaRef(pc.meta_d).ar_ring).v[(pos + t) & SetMetaRef(pc.meta_d).ar_mask];
             }
-            // Compaction: invocation t owns bitmap words [8t, 8t + 8) (WG_SIZE 256).
-            uint base_w = t * (BITMAP_WORDS / 256u);
+            // Compaction: invocation t owns bitmap words [t * per, (t + 1) * per).
+            uint per = BITMAP_WORDS / WG_SIZE;
+            uint base_w = t * per;
             uint mine = 0u;
-            for (uint w = 0u; w < BITMAP_WORDS / 256u; w++) {
+            for (uint w = 0u; w < per; w++) {
                 mine += bitCount(sa[base_w + w]);
             }
             s_scan[t] = mine;
@@ -146,15 +147,15 @@ void main() {
                 sb[w] = 0u;
             }
             barrier();
-            // Hillis-Steele inclusive scan of the 256 counts.
-            for (uint d = 1u; d < 256u; d <<= 1) {
+            // Hillis-Steele inclusive scan of the per-invocation counts.
+            for (uint d = 1u; d < WG_SIZE; d <<= 1) {
                 uint add = t >= d ? s_scan[t - d] : 0u;
                 barrier();
                 s_scan[t] += add;
                 barrier();
             }
             uint p = s_scan[t] - mine;
-            for (uint w = 0u; w < BITMAP_WORDS / 256u; w++) {
+            for (uint w = 0u; w < per; w++) {
                 uint bits = sa[base_w + w];
                 while (bits != 0u) {
                     uint b = uint(findLSB(bits));

@@ -1,40 +1,40 @@
 #version 460
-// One workgroup of 256 invocations.
+// One workgroup (64 to 1024 invocations, a power of two).
 // mode 0: to_array offsets: exclusive sums of the chunk cardinalities into scratch
 //         (S_START + c; u32: valid while the total is below 2^32), the total (u64 as two u32)
-//         to out_addr.
+//         to out_addr, the non-empty chunks (ascending) to the work list.
 // mode 1: cardinality of [range_lo, range_hi) (u64 as two u32) to out_addr.
 // mode 2: filter: exclusive sums of the `count` tile counts in scratch (S_START + tile, in
 //         place), the total (a u32) to out_addr.
 #include "set_common.glsl"
 
-shared uint s_scan[256];
-shared uint64_t s_sum[256];
+shared uint s_scan[WG_SIZE];
+shared uint64_t s_sum[WG_SIZE];
 
-// Exclusive scan of one u32 per invocation (256); the total in `total`.
-uint scan256(uint x, out uint total) {
+// Exclusive scan of one u32 per invocation; the total in `total`.
+uint scan_wg(uint x, out uint total) {
     uint t = gl_LocalInvocationIndex;
     barrier();
     s_scan[t] = x;
     barrier();
-    for (uint d = 1u; d < 256u; d <<= 1) {
+    for (uint d = 1u; d < WG_SIZE; d <<= 1) {
         uint add = t >= d ? s_scan[t - d] : 0u;
         barrier();
         s_scan[t] += add;
         barrier();
     }
-    total = s_scan[255];
+    total = s_scan[WG_SIZE - 1u];
     uint r = s_scan[t] - x;
     barrier();
     return r;
 }
 
-uint64_t sum256(uint64_t x) {
+uint64_t sum_wg(uint64_t x) {
     uint t = gl_LocalInvocationIndex;
     barrier();
     s_sum[t] = x;
     barrier();
-    for (uint d = 128u; d > 0u; d >>= 1) {
+    for (uint d = WG_SIZE / 2u; d > 0u; d >>= 1) {
         if (t < d) {
             s_sum[t] += s_sum[t + d];
         }
@@ -70,30 +70,41 @@ uint count_in_chunk(uint64_t meta, uint c, uint lo, uint hi) {
             mine += (2u * j + 1u < e.x && v1 >= lo && v1 < hi) ? 1u : 0u;
         }
     }
-    return uint(sum256(uint64_t(mine)));
+    return uint(sum_wg(uint64_t(mine)));
 }
 
 void main() {
     uint t = gl_LocalInvocationIndex;
     if (pc.mode == 0u) {
-        uint per = CHUNKS / 256u;
+        uint per = CHUNKS / WG_SIZE;
         uint64_t mine = 0ul;
+        uint nonempty = 0u;
         for (uint i = 0u; i < per; i++) {
-            mine += uint64_t(dir_entry(pc.meta_d, t * per + i).x);
+            uint card = dir_entry(pc.meta_d, t * per + i).x;
+            mine += uint64_t(card);
+            nonempty += card != 0u ? 1u : 0u;
         }
-        // The sums of 256 chunks fit 2^24: scan them as u32, carry the total in 64 bits.
+        // Offsets as u32 (to_array needs a total below 2^32), the total in 64 bits.
         uint total32;
-        uint base = scan256(uint(mine), total32);
-        uint64_t total = sum256(mine);
+        uint base = scan_wg(uint(mine), total32);
+        uint64_t total = sum_wg(mine);
+        uint listed;
+        uint slot = scan_wg(nonempty, listed);
         uint run = base;
         for (uint i = 0u; i < per; i++) {
             uint c = t * per + i;
+            uint card = dir_entry(pc.meta_d, c).x;
             U32Ref(pc.scratch).v[S_START + c] = run;
-            run += dir_entry(pc.meta_d, c).x;
+            run += card;
+            if (card != 0u) {
+                U32Ref(pc.scratch).v[S_WORK + slot] = c;
+                slot++;
+            }
         }
         if (t == 0u) {
             U32Ref(pc.out_addr).v[0] = uint(total);
             U32Ref(pc.out_addr).v[1] = uint(total >> 32);
+            U32Ref(pc.scratch).v[S_WORK_COUNT] = listed;
         }
     } else if (pc.mode == 1u) {
         uint64_t lo = pc.range_lo;
@@ -103,13 +114,13 @@ void main() {
             uint c0 = uint(lo >> 16);
             uint c1 = uint((hi - 1ul) >> 16);
             uint64_t mine = 0ul;
-            for (uint c = c0 + t; c <= c1; c += 256u) {
+            for (uint c = c0 + t; c <= c1; c += WG_SIZE) {
                 uint64_t b0 = uint64_t(c) << 16;
                 if (lo <= b0 && b0 + 65536ul <= hi) {
                     mine += uint64_t(dir_entry(pc.meta_d, c).x);
                 }
             }
-            total = sum256(mine);
+            total = sum_wg(mine);
             uint64_t b0 = uint64_t(c0) << 16;
             if (!(lo <= b0 && b0 + 65536ul <= hi)) {
                 total += uint64_t(count_in_chunk(pc.meta_d, c0, uint(lo - b0), uint(min(hi, b0 + 65536ul) - b0)));
@@ -125,14 +136,14 @@ void main() {
         }
     } else {
         uint tiles = pc.count;
-        uint per = (tiles + 255u) / 256u;
+        uint per = (tiles + WG_SIZE - 1u) / WG_SIZE;
         uint mine = 0u;
         for (uint i = 0u; i < per; i++) {
             uint k = t * per + i;
             mine += k < tiles ? U32Ref(pc.scratch).v[S_START + k] : 0u;
         }
         uint total;
-        uint run = scan256(mine, total);
+        uint run = scan_wg(mine, total);
         for (uint i = 0u; i < per; i++) {
             uint k = t * per + i;
             if (k < tiles) {

@@ -1,10 +1,10 @@
 #version 460
 // Writes the set's values in ascending order to out_addr (after info.comp mode 0 wrote the
-// chunk offsets into scratch), at most max_count values (the output's capacity). Grid-stride
-// over the chunks, one workgroup per chunk.
+// chunk offsets and the list of non-empty chunks into scratch), at most max_count values (the
+// output's capacity). Grid-stride over the listed chunks, one workgroup per chunk.
 #include "set_common.glsl"
 
-shared uint s_scan[256];
+shared uint s_scan[WG_SIZE];
 
 void emit(uint index, uint value) {
     if (index < pc.max_count) {
@@ -14,11 +14,10 @@ void emit(uint index, uint value) {
 
 void main() {
     uint t = gl_LocalInvocationIndex;
-    for (uint c = linear_workgroup_id(); c < CHUNKS; c += pc.grid) {
+    uint n = U32Ref(pc.scratch).v[S_WORK_COUNT];
+    for (uint item = linear_workgroup_id(); item < n; item += pc.grid) {
+        uint c = U32Ref(pc.scratch).v[S_WORK + item];
         uvec2 e = dir_entry(pc.meta_d, c);
-        if (e.x == 0u) {
-            continue;
-        }
         uint off = U32Ref(pc.scratch).v[S_START + c];
         if (off >= pc.max_count) {
             continue;
@@ -39,29 +38,28 @@ void main() {
                 }
             }
         } else {
-            // Invocation t owns bitmap words [8t, 8t + 8).
-            uint words[8];
+            // Invocation t owns bitmap words [t * per, (t + 1) * per).
+            uint per = BITMAP_WORDS / WG_SIZE;
             uint mine = 0u;
-            for (uint w = 0u; w < 8u; w++) {
-                words[w] = U32Ref(bitmap_word_addr(pc.meta_d, e.y, t * 8u + w)).v[0];
-                mine += bitCount(words[w]);
+            for (uint w = 0u; w < per; w++) {
+                mine += bitCount(U32Ref(bitmap_word_addr(pc.meta_d, e.y, t * per + w)).v[0]);
             }
             barrier();
             s_scan[t] = mine;
             barrier();
-            for (uint d = 1u; d < 256u; d <<= 1) {
+            for (uint d = 1u; d < WG_SIZE; d <<= 1) {
                 uint add = t >= d ? s_scan[t - d] : 0u;
                 barrier();
                 s_scan[t] += add;
                 barrier();
             }
             uint p = off + s_scan[t] - mine;
-            for (uint w = 0u; w < 8u; w++) {
-                uint bits = words[w];
+            for (uint w = 0u; w < per; w++) {
+                uint bits = U32Ref(bitmap_word_addr(pc.meta_d, e.y, t * per + w)).v[0];
                 while (bits != 0u) {
                     uint b = uint(findLSB(bits));
                     bits &= bits - 1u;
-                    emit(p, hi | ((t * 8u + w) * 32u + b));
+                    emit(p, hi | ((t * per + w) * 32u + b));
                     p++;
                 }
             }

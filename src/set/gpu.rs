@@ -42,7 +42,6 @@ const SCRATCH_WORDS: u64 = 16 + 4 * CHUNKS;
 pub const SET_SCRATCH_BYTES: u64 = SCRATCH_WORDS * 4;
 /// Bytes of the status a recorded modifying operation writes ([`SetOpStatus`]: 8 u32).
 pub const SET_STATUS_BYTES: u64 = 32;
-const WG: u32 = 256;
 /// Largest value count of one recorded insert/remove/contains/filter.
 pub(crate) const MAX_BATCH: u64 = 1 << 24;
 
@@ -499,13 +498,21 @@ fn tail_count(head: u32, tail: u32) -> u32 {
     tail.wrapping_sub(head)
 }
 
-/// Workgroups of a grid-stride pass over chunks: CPU drivers end an invocation's loops after
-/// 65535 iterations in total, so they get more workgroups (fewer chunks each).
-fn chunk_grid(ctx: &Context) -> u32 {
+/// Workgroups of a grid-stride pass over chunks (at most 32 chunks each: CPU drivers end an
+/// invocation's loops after 65535 iterations in total, and one chunk may take an invocation
+/// over 1024 iterations with 64 invocations).
+fn chunk_grid(_ctx: &Context) -> u32 {
+    2048
+}
+
+/// Invocations per workgroup: 256 on GPUs; 64 on CPU drivers, where each invocation of a
+/// kernel with barriers is a coroutine and a chunk's work spread over fewer of them is several
+/// times faster (lavapipe).
+pub(crate) fn wg(ctx: &Context) -> u32 {
     if ctx.is_cpu_device() {
-        1024
+        64
     } else {
-        2048
+        256
     }
 }
 
@@ -524,7 +531,7 @@ pub(crate) struct Update {
 }
 
 fn kernel(ctx: &Context, s: &ShaderSource) -> Result<crate::core::pipelines::Kernel> {
-    ctx.kernel(s, Specialization::new(WG, 1, 1))
+    ctx.kernel(s, Specialization::new(wg(ctx), 1, 1))
 }
 
 /// Records the passes of one update: clear the scratch counters (and the batch's failure
@@ -570,16 +577,16 @@ pub(crate) unsafe fn record_update(
     ctx.transfer_to_compute(cmd);
     let source_mode = match u.mode {
         MODE_VALUES => {
-            let groups = (u.max_count as u64).div_ceil(WG as u64) as u32;
+            let groups = (u.max_count as u64).div_ceil(wg(ctx) as u64) as u32;
             ctx.dispatch(cmd, boundaries, &push(0, 0), groups);
             1
         }
         MODE_RANGE => {
-            ctx.dispatch(cmd, classify, &push(2, 0), (CHUNKS / WG as u64) as u32);
+            ctx.dispatch(cmd, classify, &push(2, 0), (CHUNKS / wg(ctx) as u64) as u32);
             2
         }
         m => {
-            ctx.dispatch(cmd, classify, &push(m, 0), (CHUNKS / WG as u64) as u32);
+            ctx.dispatch(cmd, classify, &push(m, 0), (CHUNKS / wg(ctx) as u64) as u32);
             0
         }
     };
@@ -592,7 +599,7 @@ pub(crate) unsafe fn record_update(
         ctx.dispatch(cmd, update, &push(source_mode, 1), grid);
         ctx.compute_to_compute(cmd);
         if u.mode != MODE_VALUES {
-            ctx.dispatch(cmd, trivial, &push(0, 0), (CHUNKS / WG as u64) as u32);
+            ctx.dispatch(cmd, trivial, &push(0, 0), (CHUNKS / wg(ctx) as u64) as u32);
             ctx.compute_to_compute(cmd);
         }
     }
@@ -787,13 +794,13 @@ impl GpuSet {
             ..Default::default()
         };
         let k = kernel(&self.ctx, &shaders::SET_CONTAINS)?;
-        self.ctx.dispatch(cmd, k, &push, n.div_ceil(WG as u64) as u32);
+        self.ctx.dispatch(cmd, k, &push, n.div_ceil(wg(&self.ctx) as u64) as u32);
         Ok(())
     }
 
     /// Records a filter: the values of `values` that are in the set, in input order, into
-    /// `out` (room for `count` values), their number (a u32) into `out_count`. At most 2^24
-    /// values.
+    /// `out` (room for `count` values), their number (a u32) into `out_count`. At most 65536
+    /// workgroups of values: 2^24 on GPUs, 2^22 on CPU drivers.
     ///
     /// # Safety
     /// As [`GpuSet::record_op`].
@@ -816,14 +823,15 @@ impl GpuSet {
                 (max_count, ctx.address_of(&r))
             }
         };
-        if n > MAX_BATCH {
-            return Err(Error::invalid("set filter: count above 2^24"));
+        let max = 65536 * wg(ctx) as u64;
+        if n > max {
+            return Err(Error::invalid(format!("set filter: count {n} above {max} (65536 workgroups)")));
         }
         values.check("set values", n * 4, 4)?;
         out.check("set filter output", n * 4, 4)?;
         out_count.check("set filter count", 4, 4)?;
         scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
-        let tiles = n.div_ceil(WG as u64) as u32;
+        let tiles = n.div_ceil(wg(ctx) as u64) as u32;
         let mut push = SetPush {
             meta_d: self.meta(),
             scratch: ctx.address_of(scratch),

@@ -311,7 +311,7 @@ impl GpuSet {
     pub fn filter(&self, values: &[u32]) -> Result<Vec<u32>> {
         let ctx = &self.ctx;
         let mut result = Vec::new();
-        for vals in values.chunks(MAX_BATCH as usize) {
+        for vals in values.chunks(1 << 22) {
             let n = vals.len() as u64;
             let scratch = scratch(ctx)?;
             let upload = ctx.staging_from(vals)?;
