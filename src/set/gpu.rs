@@ -572,6 +572,14 @@ pub(crate) unsafe fn record_update(
     let update = kernel(ctx, &shaders::SET_CHUNK_UPDATE)?;
     let check = kernel(ctx, &shaders::SET_CHECK)?;
     let trivial = kernel(ctx, &shaders::SET_TRIVIAL)?;
+    // Earlier passes on the scratch (another operation of a batch) before its clear.
+    ctx.memory_barrier(
+        cmd,
+        vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_WRITE,
+        vk::PipelineStageFlags::TRANSFER,
+        vk::AccessFlags::TRANSFER_WRITE,
+    );
     ctx.device
         .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset, if first { 32 } else { 28 }, 0);
     ctx.transfer_to_compute(cmd);
