@@ -69,8 +69,8 @@ fn build_contains_and_to_array() {
 fn ops_against_model() {
     let ctx = context();
     let mut rng = Rng(2);
-    let va = mixed_values(&mut rng, 12_000, 9 << 16);
-    let vb = mixed_values(&mut rng, 12_000, (9 << 16) + 10_000);
+    let va = mixed_values(&mut rng, 6000, 9 << 16);
+    let vb = mixed_values(&mut rng, 6000, (9 << 16) + 10_000);
     let a = GpuSet::from_values(&ctx, &va).unwrap();
     let mut b = GpuSet::from_values(&ctx, &vb).unwrap();
     b.insert_range(3 << 16, 6 << 16).unwrap(); // full chunks
@@ -293,8 +293,8 @@ fn thresholds_and_pool_growth() {
 fn in_place_operations() {
     let ctx = context();
     let mut rng = Rng(6);
-    let va = mixed_values(&mut rng, 6000, 20 << 16);
-    let vb = mixed_values(&mut rng, 6000, (20 << 16) + 30_000);
+    let va = mixed_values(&mut rng, 3000, 20 << 16);
+    let vb = mixed_values(&mut rng, 3000, (20 << 16) + 30_000);
     let (ma, mb) = (model_of(&va), model_of(&vb));
     let b = GpuSet::from_values(&ctx, &vb).unwrap();
     for op in SetOp::ALL {

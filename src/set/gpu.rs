@@ -544,6 +544,29 @@ pub(crate) unsafe fn record_update(
     status: u64,
     first: bool,
 ) -> Result<()> {
+    record_update_phase(ctx, cmd, u, scratch, status, first, Phase::All)
+}
+
+/// Which passes of an update [`record_update_phase`] records.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// Everything.
+    All,
+    /// After the pools grew: clear the failure flag, check again, write (the lists and counts
+    /// in scratch are still those of the failed attempt, which changed nothing).
+    Retry,
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn record_update_phase(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    u: &Update,
+    scratch: &BufferRange,
+    status: u64,
+    first: bool,
+    phase: Phase,
+) -> Result<()> {
     let scratch_addr = ctx.address_of(scratch);
     let grid = chunk_grid(ctx);
     let (count, count_addr) = match u.count {
@@ -580,27 +603,31 @@ pub(crate) unsafe fn record_update(
         vk::PipelineStageFlags::TRANSFER,
         vk::AccessFlags::TRANSFER_WRITE,
     );
-    ctx.device
-        .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset, if first { 32 } else { 28 }, 0);
-    ctx.transfer_to_compute(cmd);
     let source_mode = match u.mode {
-        MODE_VALUES => {
-            let groups = (u.max_count as u64).div_ceil(wg(ctx) as u64) as u32;
-            ctx.dispatch(cmd, boundaries, &push(0, 0), groups);
-            1
-        }
-        MODE_RANGE => {
-            ctx.dispatch(cmd, classify, &push(2, 0), (CHUNKS / wg(ctx) as u64) as u32);
-            2
-        }
-        m => {
-            ctx.dispatch(cmd, classify, &push(m, 0), (CHUNKS / wg(ctx) as u64) as u32);
-            0
-        }
+        MODE_VALUES => 1,
+        MODE_RANGE => 2,
+        _ => 0,
     };
-    ctx.compute_to_compute(cmd);
-    ctx.dispatch(cmd, update, &push(source_mode, 0), grid);
-    ctx.compute_to_compute(cmd);
+    if phase == Phase::All {
+        ctx.device
+            .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset, if first { 32 } else { 28 }, 0);
+        ctx.transfer_to_compute(cmd);
+        match u.mode {
+            MODE_VALUES => {
+                let groups = (u.max_count as u64).div_ceil(wg(ctx) as u64) as u32;
+                ctx.dispatch(cmd, boundaries, &push(0, 0), groups);
+            }
+            m => ctx.dispatch(cmd, classify, &push(m, 0), (CHUNKS / wg(ctx) as u64) as u32),
+        }
+        ctx.compute_to_compute(cmd);
+        ctx.dispatch(cmd, update, &push(source_mode, 0), grid);
+        ctx.compute_to_compute(cmd);
+    } else {
+        // The failure flag (word 7).
+        ctx.device
+            .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset + 28, 4, 0);
+        ctx.transfer_to_compute(cmd);
+    }
     ctx.dispatch(cmd, check, &push(if u.mode == MODE_CARD { 1 } else { 0 }, 0), 1);
     ctx.compute_to_compute(cmd);
     if u.mode != MODE_CARD {

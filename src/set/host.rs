@@ -3,7 +3,7 @@
 //! on an argument error nothing changes. Modifying calls grow the destination's pools and run
 //! again when the GPU reports them short (the failed attempt wrote nothing).
 
-use super::gpu::{check_range, record_update, GpuSet, SetOpStatus, SetOperand, Update, MAX_BATCH};
+use super::gpu::{check_range, record_update, record_update_phase, GpuSet, Phase, SetOpStatus, SetOperand, Update, MAX_BATCH};
 use super::gpu::{SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use super::roaring;
 use crate::core::buffer::{ElementCount, GpuBuffer};
@@ -48,10 +48,13 @@ impl GpuSet {
         let ctx = self.ctx.clone();
         let scratch = scratch(&ctx)?;
         let mut status_buf = ctx.readback_buffer(SET_STATUS_BYTES)?;
-        for _attempt in 0..4 {
+        for attempt in 0..4 {
+            // After a growth only the check and the write run again: the failed attempt
+            // changed nothing, so its chunk lists and block counts in scratch still hold.
+            let phase = if attempt == 0 { Phase::All } else { Phase::Retry };
             let u = update(self)?;
             let done = ctx.submit_and_wait(|cmd| unsafe {
-                record_update(&ctx, cmd, &u, &scratch.range(), status_buf.address(), true)?;
+                record_update_phase(&ctx, cmd, &u, &scratch.range(), status_buf.address(), true, phase)?;
                 compute_to_host(&ctx, cmd);
                 Ok(())
             });
