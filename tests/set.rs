@@ -484,3 +484,63 @@ fn bytemuck_from(words: &[u32]) -> &SetOpStatus {
     assert!(words.len() >= 8);
     unsafe { &*(words.as_ptr() as *const SetOpStatus) }
 }
+
+/// Files both ways with CRoaring through pyroaring (tests/roaring_interchange.py). Runs when
+/// `python3 -c "import pyroaring"` works; `VKALGO_REQUIRE_PYROARING=1` (scripts/test.sh, which
+/// installs it) makes its absence a failure.
+#[test]
+fn roaring_interchange_with_croaring() {
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let have = std::process::Command::new(&python)
+        .args(["-c", "import pyroaring"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !have {
+        assert!(
+            std::env::var("VKALGO_REQUIRE_PYROARING").map_or(true, |v| v != "1"),
+            "pyroaring is required (VKALGO_REQUIRE_PYROARING=1) but {python} cannot import it"
+        );
+        eprintln!("pyroaring not importable: CRoaring interchange not checked");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("vkalgo-roaring-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/roaring_interchange.py");
+    let run = |verb: &str| {
+        let out = std::process::Command::new(&python).args([script, verb, dir.to_str().unwrap()]).output().unwrap();
+        assert!(out.status.success(), "{verb}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    };
+    run("make");
+    let ctx = context();
+    let read_u32 = |path: &std::path::Path| -> Vec<u32> {
+        std::fs::read(path).unwrap().chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+    };
+    let mut cases = 0;
+    for name in ["sparse", "dense", "runs", "empty", "edges"] {
+        let bytes = std::fs::read(dir.join(format!("p_{name}.bin"))).unwrap();
+        let values = read_u32(&dir.join(format!("p_{name}.u32")));
+        // CRoaring -> vkalgo.
+        let set = GpuSet::deserialize(&ctx, &bytes).unwrap();
+        let model = model_of(&values);
+        check(&set, &model, &format!("pyroaring {name}"));
+        if bytes[..4] == 12346u32.to_le_bytes() {
+            // No run containers in CRoaring's file: vkalgo writes the very same bytes.
+            assert_eq!(set.serialize().unwrap(), bytes, "{name}: same bytes as CRoaring");
+        } else {
+            assert_eq!(bytes[..2], 12347u16.to_le_bytes(), "{name}: run containers");
+        }
+        // vkalgo -> CRoaring: a set built on the GPU from the values, then modified.
+        let mut built = GpuSet::from_values(&ctx, &values).unwrap();
+        built.insert(&[42, 1 << 31]).unwrap();
+        let mut m2 = model.clone();
+        m2.extend([42, 1 << 31]);
+        std::fs::write(dir.join(format!("g_{name}.bin")), built.serialize().unwrap()).unwrap();
+        let flat: Vec<u8> = m2.iter().flat_map(|v| v.to_le_bytes()).collect();
+        std::fs::write(dir.join(format!("g_{name}.u32")), flat).unwrap();
+        cases += 1;
+    }
+    assert_eq!(cases, 5);
+    run("check");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_no_validation_messages(&ctx);
+}
