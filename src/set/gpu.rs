@@ -11,6 +11,7 @@ use crate::core::spirv::push_constants;
 use crate::error::{Error, Result};
 use crate::{Context, SetOp};
 use ash::vk;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 push_constants! {
     /// Push constants of every set kernel (glsl/set/set_common.glsl, block `SetPush`).
@@ -107,6 +108,9 @@ pub struct GpuSet {
     pub(super) ar_ring: GpuBuffer,
     pub(super) bm_blocks: u32,
     pub(super) ar_blocks: u32,
+    /// At least the number of non-empty chunks (tracked on the host through every operation,
+    /// so passes over listed chunks launch no more workgroups than can have work).
+    pub(super) chunk_bound: AtomicU32,
 }
 
 fn ring_capacity(blocks: u32) -> u64 {
@@ -278,6 +282,7 @@ impl GpuSet {
             ar_ring,
             bm_blocks,
             ar_blocks,
+            chunk_bound: AtomicU32::new(chunks.len() as u32),
         })
     }
 
@@ -462,6 +467,17 @@ impl GpuSet {
         self.reserve(bm, ar)
     }
 
+    /// The host's bound on non-empty chunks.
+    pub(super) fn chunk_bound(&self) -> u32 {
+        self.chunk_bound.load(Ordering::Relaxed)
+    }
+
+    /// Raises the bound after recording an update into this set (bounds never shrink: a
+    /// bound too high only costs idle workgroups).
+    pub(super) fn note_update(&self, u: &Update) {
+        self.chunk_bound.fetch_max(u.result_bound, Ordering::Relaxed);
+    }
+
     pub(super) fn meta(&self) -> u64 {
         self.control.address()
     }
@@ -498,11 +514,12 @@ fn tail_count(head: u32, tail: u32) -> u32 {
     tail.wrapping_sub(head)
 }
 
-/// Workgroups of a grid-stride pass over chunks (at most 32 chunks each: CPU drivers end an
-/// invocation's loops after 65535 iterations in total, and one chunk may take an invocation
-/// over 1024 iterations with 64 invocations).
-fn chunk_grid(_ctx: &Context) -> u32 {
-    2048
+/// Workgroups of a grid-stride pass over at most `bound` listed chunks: at most 2048, so each
+/// takes at most 32 chunks (CPU drivers end an invocation's loops after 65535 iterations in
+/// total, and one chunk may take an invocation over 1024 iterations with 64 invocations),
+/// and no more than there can be chunks (idle workgroups cost a lot on CPU drivers).
+fn chunk_grid(bound: u32) -> u32 {
+    bound.clamp(1, 2048)
 }
 
 /// Invocations per workgroup: 256 on GPUs; 64 on CPU drivers, where each invocation of a
@@ -528,6 +545,10 @@ pub(crate) struct Update {
     pub values: u64,
     pub count: ElementCount,
     pub max_count: u32,
+    /// At most this many chunks can be listed (work or trivial).
+    pub bound: u32,
+    /// The destination's bound on non-empty chunks afterwards.
+    pub result_bound: u32,
 }
 
 fn kernel(ctx: &Context, s: &ShaderSource) -> Result<crate::core::pipelines::Kernel> {
@@ -568,7 +589,7 @@ pub(crate) unsafe fn record_update_phase(
     phase: Phase,
 ) -> Result<()> {
     let scratch_addr = ctx.address_of(scratch);
-    let grid = chunk_grid(ctx);
+    let grid = chunk_grid(u.bound);
     let (count, count_addr) = match u.count {
         ElementCount::Direct(n) => (n as u32, 0),
         ElementCount::Indirect(r) => (0, ctx.address_of(&r)),
@@ -634,7 +655,7 @@ pub(crate) unsafe fn record_update_phase(
         ctx.dispatch(cmd, update, &push(source_mode, 1), grid);
         ctx.compute_to_compute(cmd);
         if u.mode != MODE_VALUES {
-            ctx.dispatch(cmd, trivial, &push(0, 0), (CHUNKS / wg(ctx) as u64) as u32);
+            ctx.dispatch(cmd, trivial, &push(0, 0), u.bound.div_ceil(wg(ctx)));
             ctx.compute_to_compute(cmd);
         }
     }
@@ -653,7 +674,19 @@ impl GpuSet {
     }
 
     pub(super) fn op_update(&self, a: SetOperand, b: SetOperand, op: SetOp) -> Result<Update> {
+        let bound_of = |x: SetOperand| match x {
+            SetOperand::This => self.chunk_bound(),
+            SetOperand::Set(s) => s.chunk_bound(),
+        };
+        let (ba, bb) = (bound_of(a), bound_of(b));
+        let result = match op {
+            SetOp::And => ba.min(bb),
+            SetOp::AndNot => ba,
+            _ => ba.saturating_add(bb).min(CHUNKS as u32),
+        };
         Ok(Update {
+            bound: ba.saturating_add(bb).saturating_add(self.chunk_bound()).min(CHUNKS as u32),
+            result_bound: result,
             d: self.meta(),
             a: self.operand_meta(a, "set op")?,
             b: self.operand_meta(b, "set op")?,
@@ -669,6 +702,8 @@ impl GpuSet {
     pub(super) fn card_update(a: &GpuSet, b: &GpuSet, op: SetOp) -> Result<Update> {
         a.check_same_context(b, "set op cardinality")?;
         Ok(Update {
+            bound: a.chunk_bound().saturating_add(b.chunk_bound()).min(CHUNKS as u32),
+            result_bound: 0,
             d: 0,
             a: a.meta(),
             b: b.meta(),
@@ -682,7 +717,10 @@ impl GpuSet {
     }
 
     pub(super) fn range_update(&self, begin: u64, end: u64) -> Update {
+        let chunks = if begin < end { ((end - 1) >> 16) - (begin >> 16) + 1 } else { 0 } as u32;
         Update {
+            bound: chunks,
+            result_bound: self.chunk_bound().saturating_add(chunks).min(CHUNKS as u32),
             d: self.meta(),
             a: self.meta(),
             b: 0,
@@ -696,7 +734,14 @@ impl GpuSet {
     }
 
     pub(super) fn values_update(&self, sorted: u64, count: ElementCount, max_count: u32, remove: bool) -> Update {
+        let touched = max_count.min(CHUNKS as u32);
         Update {
+            bound: touched,
+            result_bound: if remove {
+                self.chunk_bound()
+            } else {
+                self.chunk_bound().saturating_add(touched).min(CHUNKS as u32)
+            },
             d: self.meta(),
             a: self.meta(),
             b: 0,
@@ -734,6 +779,7 @@ impl GpuSet {
             return Err(Error::invalid("set op: scratch and status overlap"));
         }
         let u = self.op_update(a, b, op)?;
+        self.note_update(&u);
         record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
     }
 
@@ -791,6 +837,7 @@ impl GpuSet {
             return Ok(());
         }
         let u = self.values_update(self.ctx.address_of(sorted), count, max as u32, remove);
+        self.note_update(&u);
         record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
     }
 
@@ -931,7 +978,7 @@ impl GpuSet {
         let push = SetPush {
             out_addr: ctx.address_of(out),
             max_count: capacity as u32,
-            grid: chunk_grid(ctx),
+            grid: chunk_grid(self.chunk_bound()),
             ..push
         };
         ctx.dispatch(cmd, kernel(ctx, &shaders::SET_TO_ARRAY)?, &push, push.grid);

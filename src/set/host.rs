@@ -53,6 +53,7 @@ impl GpuSet {
             // changed nothing, so its chunk lists and block counts in scratch still hold.
             let phase = if attempt == 0 { Phase::All } else { Phase::Retry };
             let u = update(self)?;
+            self.note_update(&u);
             let done = ctx.submit_and_wait(|cmd| unsafe {
                 record_update_phase(&ctx, cmd, &u, &scratch.range(), status_buf.address(), true, phase)?;
                 compute_to_host(&ctx, cmd);
