@@ -362,6 +362,7 @@ void main() {
         }
         if (t == 0u) {
             set_dir_entry(pc.meta_d, c, uvec2(card, id0));
+            note_nonempty(pc.meta_d, old_d.x, card);
         }
     }
 }

@@ -7,9 +7,6 @@
 // pairs); mode 2: insert the range [range_lo, range_hi) into d.
 #include "set_common.glsl"
 
-shared uint s_partial;
-shared uint s_full;
-
 // Result of `op` on two chunks decided by their cardinalities: returns true and the result's
 // source (0 a, 1 b, 2 complement of a, 3 complement of b, 4 empty, 5 full) when decided.
 bool decide(uint op, uint ca, uint cb, out uint src) {
@@ -46,11 +43,11 @@ void push_trivial(uint c, bool full) {
 }
 
 void main() {
-    if (gl_LocalInvocationIndex == 0u) {
-        s_partial = 0u;
-        s_full = 0u;
-    }
-    barrier();
+    // Cardinality mode: decided chunks' values (partial chunks) and full chunks, summed over
+    // the subgroup and added by one invocation (no barrier: CPU drivers run kernels without
+    // barriers much faster).
+    uint partial = 0u;
+    uint full_chunks = 0u;
     uint c = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
     if (c < CHUNKS) {
         if (pc.mode == 2u) {
@@ -76,9 +73,9 @@ void main() {
                           : src == 4u ? 0u : FULL;
                 if (pc.mode == 1u) {
                     if (card == FULL) {
-                        atomicAdd(s_full, 1u);
+                        full_chunks = 1u;
                     } else {
-                        atomicAdd(s_partial, card);
+                        partial = card;
                     }
                 } else {
                     uint cd = dir_entry(pc.meta_d, c).x;
@@ -96,13 +93,16 @@ void main() {
             }
         }
     }
-    barrier();
-    if (gl_LocalInvocationIndex == 0u && pc.mode == 1u) {
-        if (s_partial != 0u) {
-            atomicAdd(U32AtomicRef(pc.scratch).v[S_CARD_PARTIAL], s_partial);
-        }
-        if (s_full != 0u) {
-            atomicAdd(U32AtomicRef(pc.scratch).v[S_CARD_FULL], s_full);
+    if (pc.mode == 1u) {
+        partial = subgroup_sum(partial);
+        full_chunks = subgroup_sum(full_chunks);
+        if (subgroupElect()) {
+            if (partial != 0u) {
+                atomicAdd(U32AtomicRef(pc.scratch).v[S_CARD_PARTIAL], partial);
+            }
+            if (full_chunks != 0u) {
+                atomicAdd(U32AtomicRef(pc.scratch).v[S_CARD_FULL], full_chunks);
+            }
         }
     }
 }

@@ -58,6 +58,8 @@ layout(push_constant) uniform SetPush {
 
 // Byte offsets in a set's control buffer.
 #define META_CURSORS 64ul
+// A u32: the number of non-empty chunks, kept exact by the writing passes.
+#define META_NONEMPTY 80ul
 #define META_DIR 256ul
 
 // Scratch words.
@@ -184,6 +186,13 @@ uint apply_op(uint op, uint a, uint b) {
         return a & ~b;
     }
     return a ^ b;
+}
+
+// Counts a chunk that became empty or non-empty (one invocation).
+void note_nonempty(uint64_t meta, uint old_card, uint new_card) {
+    if ((old_card == 0u) != (new_card == 0u)) {
+        atomicAdd(U32AtomicRef(meta + META_NONEMPTY).v[0], new_card == 0u ? 0xFFFFFFFFu : 1u);
+    }
 }
 
 // Gives a chunk's blocks back to its pool (one invocation; e the chunk's old entry).

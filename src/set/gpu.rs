@@ -264,6 +264,7 @@ impl GpuSet {
         );
         let mut control_image = vec![0u8; CONTROL_BYTES as usize];
         control_image[..80].copy_from_slice(&meta);
+        control_image[80..84].copy_from_slice(&(chunks.len() as u32).to_le_bytes());
         control_image[META_DIR as usize..].copy_from_slice(bytemuck::cast_slice(&dir));
         Self::upload(
             ctx,
@@ -472,6 +473,11 @@ impl GpuSet {
         self.chunk_bound.load(Ordering::Relaxed)
     }
 
+    /// Sets the bound to the exact count of non-empty chunks read back after an update.
+    pub(super) fn set_chunk_bound(&self, nonempty: u32) {
+        self.chunk_bound.store(nonempty, Ordering::Relaxed);
+    }
+
     /// Raises the bound after recording an update into this set (bounds never shrink: a
     /// bound too high only costs idle workgroups).
     pub(super) fn note_update(&self, u: &Update) {
@@ -655,7 +661,7 @@ pub(crate) unsafe fn record_update_phase(
         ctx.dispatch(cmd, update, &push(source_mode, 1), grid);
         ctx.compute_to_compute(cmd);
         if u.mode != MODE_VALUES {
-            ctx.dispatch(cmd, trivial, &push(0, 0), u.bound.div_ceil(wg(ctx)));
+            ctx.dispatch(cmd, trivial, &push(0, 0), u.bound.div_ceil(wg(ctx)).max(1));
             ctx.compute_to_compute(cmd);
         }
     }

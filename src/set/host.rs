@@ -47,7 +47,8 @@ impl GpuSet {
     fn run_update(&mut self, update: impl Fn(&GpuSet) -> Result<Update>) -> Result<SetOpStatus> {
         let ctx = self.ctx.clone();
         let scratch = scratch(&ctx)?;
-        let mut status_buf = ctx.readback_buffer(SET_STATUS_BYTES)?;
+        // The status, then (at 32) the destination's count of non-empty chunks.
+        let mut status_buf = ctx.readback_buffer(64)?;
         for attempt in 0..4 {
             // After a growth only the check and the write run again: the failed attempt
             // changed nothing, so its chunk lists and block counts in scratch still hold.
@@ -56,15 +57,31 @@ impl GpuSet {
             self.note_update(&u);
             let done = ctx.submit_and_wait(|cmd| unsafe {
                 record_update_phase(&ctx, cmd, &u, &scratch.range(), status_buf.address(), true, phase)?;
-                compute_to_host(&ctx, cmd);
+                ctx.compute_to_transfer(cmd);
+                let region = [vk::BufferCopy {
+                    src_offset: 80,
+                    dst_offset: 32,
+                    size: 4,
+                }];
+                ctx.device.cmd_copy_buffer(cmd, self.control.buffer(), status_buf.buffer(), &region);
+                ctx.memory_barrier(
+                    cmd,
+                    vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+                    vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE,
+                    vk::PipelineStageFlags::HOST,
+                    vk::AccessFlags::HOST_READ,
+                );
                 Ok(())
             });
             finish_submission!(done, scratch, status_buf);
-            let mut status = [SetOpStatus::default()];
-            read_back(&mut status_buf, &mut status)?;
-            if status[0].ok == 1 {
-                return Ok(status[0]);
+            let mut words = [0u32; 9];
+            read_back(&mut status_buf, &mut words)?;
+            let status: SetOpStatus = bytemuck::cast(<[u32; 8]>::try_from(&words[..8]).unwrap());
+            if status.ok == 1 {
+                self.set_chunk_bound(words[8]);
+                return Ok(status);
             }
+            let status = [status];
             self.grow_for(&status[0])?;
         }
         Err(Error::Internal("set: pool growth did not converge".into()))
