@@ -54,8 +54,8 @@ pub use hash::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashMapDeviceView,
     HashMapStats, HashRetrieveArgs, HashTuning, HashValueType, InsertStatus,
 };
-pub use set::{GpuSet, SetOpStatus, SetOperand};
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
+pub use set::{GpuSet, SetOpStatus, SetOperand};
 pub use sort::{
     KeyType, SortArgs, SortDesc, SortKey, SortMemoryRequirements, SortOptions, SortPath, SortPlan,
     SortResult, SortTuning, SortValue, ValueType,

@@ -7,9 +7,11 @@
 mod common;
 use common::*;
 use std::collections::BTreeSet;
-use vkalgo::set::reference;
 use vkalgo::ash::vk;
-use vkalgo::{BufferRange, Context, ElementCount, Error, GpuBuffer, GpuSet, MemoryLocation, SetOp, SetOpStatus, SetOperand};
+use vkalgo::set::reference;
+use vkalgo::{
+    BufferRange, ElementCount, Error, GpuBuffer, GpuSet, MemoryLocation, SetOp, SetOpStatus, SetOperand,
+};
 
 fn model_of(values: &[u32]) -> BTreeSet<u32> {
     values.iter().copied().collect()
@@ -20,8 +22,16 @@ fn check(set: &GpuSet, model: &BTreeSet<u32>, what: &str) {
     let got = set.to_vec().unwrap();
     let want: Vec<u32> = model.iter().copied().collect();
     assert_eq!(got.len(), want.len(), "{what}: cardinality");
-    assert!(got == want, "{what}: values differ (first difference at {:?})", got.iter().zip(&want).position(|(a, b)| a != b));
-    assert_eq!(set.cardinality().unwrap(), want.len() as u64, "{what}: cardinality()");
+    assert!(
+        got == want,
+        "{what}: values differ (first difference at {:?})",
+        got.iter().zip(&want).position(|(a, b)| a != b)
+    );
+    assert_eq!(
+        set.cardinality().unwrap(),
+        want.len() as u64,
+        "{what}: cardinality()"
+    );
     let bytes = set.serialize().unwrap();
     assert_eq!(bytes, reference::serialize(model), "{what}: serialization");
 }
@@ -59,8 +69,18 @@ fn build_contains_and_to_array() {
     let filtered = set.filter(&queries).unwrap();
     let want: Vec<u32> = queries.iter().copied().filter(|q| model.contains(q)).collect();
     assert_eq!(filtered, want, "filter");
-    for (b, e) in [(0u64, 1u64 << 32), (5 << 16, (5 << 16) + 12345), (1, 65536 * 7 + 3), ((1 << 32) - 1, 1 << 32), (10, 10)] {
-        assert_eq!(set.range_cardinality(b, e).unwrap(), reference::range_cardinality(&model, b, e), "range [{b}, {e})");
+    for (b, e) in [
+        (0u64, 1u64 << 32),
+        (5 << 16, (5 << 16) + 12345),
+        (1, 65536 * 7 + 3),
+        ((1 << 32) - 1, 1 << 32),
+        (10, 10),
+    ] {
+        assert_eq!(
+            set.range_cardinality(b, e).unwrap(),
+            reference::range_cardinality(&model, b, e),
+            "range [{b}, {e})"
+        );
     }
     assert_no_validation_messages(&ctx);
 }
@@ -84,8 +104,15 @@ fn ops_against_model() {
         let want = reference::op(&ma, &mb, op);
         let c = GpuSet::op(&a, &b, op).unwrap();
         check(&c, &want, &format!("{op:?}"));
-        assert_eq!(GpuSet::op_cardinality(&a, &b, op).unwrap(), want.len() as u64, "{op:?} cardinality");
-        assert_eq!(GpuSet::op_cardinality(&b, &a, op).unwrap(), reference::op(&mb, &ma, op).len() as u64);
+        assert_eq!(
+            GpuSet::op_cardinality(&a, &b, op).unwrap(),
+            want.len() as u64,
+            "{op:?} cardinality"
+        );
+        assert_eq!(
+            GpuSet::op_cardinality(&b, &a, op).unwrap(),
+            reference::op(&mb, &ma, op).len() as u64
+        );
     }
     // One query set against many, in one call.
     let others: Vec<GpuSet> = (0..3u32)
@@ -101,7 +128,6 @@ fn ops_against_model() {
     }
     assert_no_validation_messages(&ctx);
 }
-
 
 /// Random sequences of every operation on three sets (aliasing included), against BTreeSets.
 #[test]
@@ -155,8 +181,16 @@ fn model_random_sequences() {
                 let (a_op, b_op, dst) = (j, k, i);
                 // Split borrows: operands equal to dst are `This`.
                 let (d, others) = split(&mut sets, dst);
-                let a = if a_op == dst { SetOperand::This } else { SetOperand::Set(others[a_op]) };
-                let b = if b_op == dst { SetOperand::This } else { SetOperand::Set(others[b_op]) };
+                let a = if a_op == dst {
+                    SetOperand::This
+                } else {
+                    SetOperand::Set(others[a_op])
+                };
+                let b = if b_op == dst {
+                    SetOperand::This
+                } else {
+                    SetOperand::Set(others[b_op])
+                };
                 d.assign(a, b, op).unwrap();
                 models[i] = want;
             }
@@ -166,7 +200,11 @@ fn model_random_sequences() {
                 check(s, m, &format!("step {step}"));
             }
         } else {
-            assert_eq!(sets[i].cardinality().unwrap(), models[i].len() as u64, "step {step} ({what})");
+            assert_eq!(
+                sets[i].cardinality().unwrap(),
+                models[i].len() as u64,
+                "step {step} ({what})"
+            );
         }
     }
     // Lookups against the final sets.
@@ -182,7 +220,10 @@ fn model_random_sequences() {
         for _ in 0..4 {
             let b = value(&mut rng) as u64;
             let e = (b + rng.next_u32() as u64 % 300_000).min(1 << 32);
-            assert_eq!(s.range_cardinality(b, e).unwrap(), reference::range_cardinality(m, b, e));
+            assert_eq!(
+                s.range_cardinality(b, e).unwrap(),
+                reference::range_cardinality(m, b, e)
+            );
         }
     }
     assert_no_validation_messages(&ctx);
@@ -238,7 +279,8 @@ fn full_universe_and_edges() {
     assert_eq!(s.cardinality().unwrap(), (1 << 32) - 3);
     let mut keep = GpuSet::new(&ctx).unwrap();
     keep.insert_range(3, 200_000).unwrap();
-    s.assign(SetOperand::This, SetOperand::Set(&keep), SetOp::And).unwrap();
+    s.assign(SetOperand::This, SetOperand::Set(&keep), SetOp::And)
+        .unwrap();
     let mut want: BTreeSet<u32> = (3..200_000).collect();
     for v in [5, 6, 7] {
         want.remove(&v);
@@ -268,7 +310,9 @@ fn thresholds_and_pool_growth() {
     check(&s, &m, "back to an array");
     // Many chunks at once: the pools grow while the operation reruns.
     let mut rng = Rng(5);
-    let many: Vec<u32> = (0..3000).map(|_| (rng.next_u32() % 300) << 16 | rng.next_u32() % 65536).collect();
+    let many: Vec<u32> = (0..3000)
+        .map(|_| ((rng.next_u32() % 300) << 16) | (rng.next_u32() % 65536))
+        .collect();
     let dense: Vec<u32> = (0..20_000).map(|i| (400 << 16) + i * 3).collect();
     s.insert(&many).unwrap();
     s.insert(&dense).unwrap();
@@ -404,12 +448,27 @@ fn bad_arguments() {
     let other = context();
     let mut a = GpuSet::from_values(&ctx, &[1, 2, 3]).unwrap();
     let b = GpuSet::from_values(&other, &[3]).unwrap();
-    assert!(matches!(GpuSet::op(&a, &b, SetOp::And), Err(Error::InvalidArgument(_))));
-    assert!(matches!(GpuSet::op_cardinality(&a, &b, SetOp::Or), Err(Error::InvalidArgument(_))));
-    assert!(matches!(a.assign(SetOperand::This, SetOperand::Set(&b), SetOp::Or), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        GpuSet::op(&a, &b, SetOp::And),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        GpuSet::op_cardinality(&a, &b, SetOp::Or),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        a.assign(SetOperand::This, SetOperand::Set(&b), SetOp::Or),
+        Err(Error::InvalidArgument(_))
+    ));
     assert!(matches!(a.insert_range(5, 4), Err(Error::InvalidArgument(_))));
-    assert!(matches!(a.insert_range(0, (1 << 32) + 1), Err(Error::InvalidArgument(_))));
-    assert!(matches!(a.range_cardinality(0, (1 << 32) + 1), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        a.insert_range(0, (1 << 32) + 1),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        a.range_cardinality(0, (1 << 32) + 1),
+        Err(Error::InvalidArgument(_))
+    ));
     let mut small = [0u32; 2];
     assert!(matches!(a.to_array(&mut small), Err(Error::InvalidArgument(_))));
     assert_eq!(small, [0, 0]);
@@ -435,19 +494,60 @@ fn record_layer() {
     let mut flags = GpuBuffer::new(&ctx, 4096, MemoryLocation::GpuToCpu, "flags").unwrap();
     let mut out = GpuBuffer::new(&ctx, 4096, MemoryLocation::GpuToCpu, "out").unwrap();
     let mut misc = GpuBuffer::new(&ctx, 4096, MemoryLocation::GpuToCpu, "misc").unwrap();
-    let scratch = GpuBuffer::new(&ctx, vkalgo::set::SET_SCRATCH_BYTES, MemoryLocation::GpuOnly, "scratch").unwrap();
+    let scratch = GpuBuffer::new(
+        &ctx,
+        vkalgo::set::SET_SCRATCH_BYTES,
+        MemoryLocation::GpuOnly,
+        "scratch",
+    )
+    .unwrap();
     let sorted = up(&[5, 5, 6, 1 << 20, 1 << 21]);
     a.reserve(0, 8).unwrap(); // recorded operations cannot grow the pools
     ctx.submit_and_wait(|cmd| unsafe {
         let q = BufferRange::new(queries.buffer(), 16, 24);
-        a.record_contains(cmd, &q, ElementCount::Indirect(count.sub_range(0, 4)), 6, &flags.sub_range(8, 24))?;
-        a.record_filter(cmd, &q, ElementCount::Direct(6), 6, &out.sub_range(0, 24), &misc.sub_range(0, 4), &scratch.range())?;
+        a.record_contains(
+            cmd,
+            &q,
+            ElementCount::Indirect(count.sub_range(0, 4)),
+            6,
+            &flags.sub_range(8, 24),
+        )?;
+        a.record_filter(
+            cmd,
+            &q,
+            ElementCount::Direct(6),
+            6,
+            &out.sub_range(0, 24),
+            &misc.sub_range(0, 4),
+            &scratch.range(),
+        )?;
         a.record_barrier(cmd);
-        a.record_op(cmd, SetOperand::This, SetOperand::Set(&b), SetOp::Or, &scratch.range(), &misc.sub_range(64, 32))?;
+        a.record_op(
+            cmd,
+            SetOperand::This,
+            SetOperand::Set(&b),
+            SetOp::Or,
+            &scratch.range(),
+            &misc.sub_range(64, 32),
+        )?;
         a.record_barrier(cmd);
-        a.record_insert_sorted(cmd, &sorted.sub_range(0, 20), ElementCount::Direct(5), 5, false, &scratch.range(), &misc.sub_range(128, 32))?;
+        a.record_insert_sorted(
+            cmd,
+            &sorted.sub_range(0, 20),
+            ElementCount::Direct(5),
+            5,
+            false,
+            &scratch.range(),
+            &misc.sub_range(128, 32),
+        )?;
         a.record_barrier(cmd);
-        a.record_to_array(cmd, &out.sub_range(256, 4 * 8), 8, &misc.sub_range(32, 8), &scratch.range())?;
+        a.record_to_array(
+            cmd,
+            &out.sub_range(256, 4 * 8),
+            8,
+            &misc.sub_range(32, 8),
+            &scratch.range(),
+        )?;
         a.record_range_cardinality(cmd, 11, 1 << 32, &misc.sub_range(40, 8))?;
         ctx.memory_barrier(
             cmd,
@@ -460,9 +560,16 @@ fn record_layer() {
     })
     .unwrap();
     let words = |buf: &mut GpuBuffer, at: usize, n: usize| -> Vec<u32> {
-        buf.mapped().unwrap()[at..at + 4 * n].chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+        buf.mapped().unwrap()[at..at + 4 * n]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
     };
-    assert_eq!(words(&mut flags, 8, 6)[..5], [1, 0, 1, 1, 1], "contains, indirect count 5");
+    assert_eq!(
+        words(&mut flags, 8, 6)[..5],
+        [1, 0, 1, 1, 1],
+        "contains, indirect count 5"
+    );
     assert_eq!(words(&mut misc, 0, 1), [4], "filter count");
     let kept = words(&mut out, 0, 4);
     assert_eq!(kept, [10, 20, u32::MAX, 1 << 20], "filter keeps input order");
@@ -472,7 +579,10 @@ fn record_layer() {
     assert_eq!(words(&mut misc, 32, 2), [9, 0], "cardinality of the result");
     assert_eq!(words(&mut out, 256, 8), [5, 6, 10, 20, 30, 40, 1 << 20, 1 << 21]);
     assert_eq!(words(&mut misc, 40, 2), [6, 0], "range [11, 2^32)");
-    assert_eq!(a.to_vec().unwrap(), vec![5, 6, 10, 20, 30, 40, 1 << 20, 1 << 21, u32::MAX]);
+    assert_eq!(
+        a.to_vec().unwrap(),
+        vec![5, 6, 10, 20, 30, 40, 1 << 20, 1 << 21, u32::MAX]
+    );
     assert_no_validation_messages(&ctx);
 }
 
@@ -507,13 +617,25 @@ fn roaring_interchange_with_croaring() {
     std::fs::create_dir_all(&dir).unwrap();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/roaring_interchange.py");
     let run = |verb: &str| {
-        let out = std::process::Command::new(&python).args([script, verb, dir.to_str().unwrap()]).output().unwrap();
-        assert!(out.status.success(), "{verb}: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        let out = std::process::Command::new(&python)
+            .args([script, verb, dir.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{verb}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
     };
     run("make");
     let ctx = context();
     let read_u32 = |path: &std::path::Path| -> Vec<u32> {
-        std::fs::read(path).unwrap().chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+        std::fs::read(path)
+            .unwrap()
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
     };
     let mut cases = 0;
     for name in ["sparse", "dense", "runs", "empty", "edges"] {

@@ -37,7 +37,10 @@ unsafe fn slice_mut<'a, T>(ptr: *mut T, count: usize, what: &str) -> crate::Resu
 
 /// Creates an empty set on `ctx` into `*out`.
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_set_create(ctx: *mut VkalgoContext, out: *mut *mut VkalgoSet) -> VkalgoResult {
+pub unsafe extern "C" fn vkalgo_set_create(
+    ctx: *mut VkalgoContext,
+    out: *mut *mut VkalgoSet,
+) -> VkalgoResult {
     guard("vkalgo_set_create", || {
         let ctx = context_ref(ctx)?;
         non_null(out, "out")?;
@@ -57,7 +60,11 @@ pub unsafe extern "C" fn vkalgo_set_destroy(set: *mut VkalgoSet) {
 
 /// Inserts `count` values (any order, duplicates allowed).
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_set_insert_host(set: *mut VkalgoSet, values: *const u32, count: usize) -> VkalgoResult {
+pub unsafe extern "C" fn vkalgo_set_insert_host(
+    set: *mut VkalgoSet,
+    values: *const u32,
+    count: usize,
+) -> VkalgoResult {
     guard("vkalgo_set_insert_host", || {
         non_null(set, "set")?;
         let values = slice(values, count, "values")?;
@@ -67,7 +74,11 @@ pub unsafe extern "C" fn vkalgo_set_insert_host(set: *mut VkalgoSet, values: *co
 
 /// Removes `count` values (any order, duplicates and absent values allowed).
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_set_remove_host(set: *mut VkalgoSet, values: *const u32, count: usize) -> VkalgoResult {
+pub unsafe extern "C" fn vkalgo_set_remove_host(
+    set: *mut VkalgoSet,
+    values: *const u32,
+    count: usize,
+) -> VkalgoResult {
     guard("vkalgo_set_remove_host", || {
         non_null(set, "set")?;
         let values = slice(values, count, "values")?;
@@ -148,8 +159,16 @@ pub unsafe extern "C" fn vkalgo_set_op(
         let op = SetOp::from_raw(op)?;
         let is_dst = |p: *const VkalgoSet| std::ptr::eq(p, dst as *const VkalgoSet);
         // Operands that are dst are passed as `This`: no shared reference to dst is made.
-        let a_op = if is_dst(a) { SetOperand::This } else { SetOperand::Set(&(*a).set) };
-        let b_op = if is_dst(b) { SetOperand::This } else { SetOperand::Set(&(*b).set) };
+        let a_op = if is_dst(a) {
+            SetOperand::This
+        } else {
+            SetOperand::Set(&(*a).set)
+        };
+        let b_op = if is_dst(b) {
+            SetOperand::This
+        } else {
+            SetOperand::Set(&(*b).set)
+        };
         (*dst).set.assign(a_op, b_op, op)
     })
 }

@@ -137,7 +137,11 @@ impl GpuSet {
     fn upload(ctx: &Context, parts: &[(&GpuBuffer, u64, &[u8])]) -> Result<()> {
         let mut staging = Vec::new();
         for (_, _, bytes) in parts {
-            staging.push(if bytes.is_empty() { None } else { Some(ctx.staging_from(bytes)?) });
+            staging.push(if bytes.is_empty() {
+                None
+            } else {
+                Some(ctx.staging_from(bytes)?)
+            });
         }
         let done = ctx.submit_and_wait(|cmd| unsafe {
             for ((dst, offset, bytes), s) in parts.iter().zip(&staging) {
@@ -213,7 +217,10 @@ impl GpuSet {
 
     /// A set holding exactly `chunks` (pools sized to fit, no free blocks).
     pub(crate) fn from_chunks(ctx: &Context, chunks: &Chunks) -> Result<Self> {
-        let bm_blocks = chunks.iter().filter(|(_, c)| matches!(c, Container::Bitmap(_))).count() as u32;
+        let bm_blocks = chunks
+            .iter()
+            .filter(|(_, c)| matches!(c, Container::Bitmap(_)))
+            .count() as u32;
         let ar_blocks: u32 = chunks
             .iter()
             .map(|(_, c)| match c {
@@ -255,7 +262,12 @@ impl GpuSet {
             }
         }
         let meta = meta_bytes(
-            [bm_pool.address(), ar_pool.address(), bm_ring.address(), ar_ring.address()],
+            [
+                bm_pool.address(),
+                ar_pool.address(),
+                bm_ring.address(),
+                ar_ring.address(),
+            ],
             [
                 (ring_capacity(bm_blocks) - 1) as u32,
                 (ring_capacity(ar_blocks) - 1) as u32,
@@ -298,8 +310,14 @@ impl GpuSet {
             ],
         )?;
         let dir: &[u32] = bytemuck::cast_slice(&parts[0]);
-        let bm: Vec<u64> = parts[1].chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().unwrap())).collect();
-        let ar: Vec<u32> = parts[2].chunks_exact(4).map(|b| u32::from_le_bytes(b.try_into().unwrap())).collect();
+        let bm: Vec<u64> = parts[1]
+            .chunks_exact(8)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        let ar: Vec<u32> = parts[2]
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+            .collect();
         let corrupt = |m: String| Error::Internal(format!("set download: {m}"));
         let mut chunks = Chunks::new();
         for c in 0..CHUNKS as usize {
@@ -317,7 +335,11 @@ impl GpuSet {
                 n => {
                     let k = array_blocks(n);
                     let word = |blk: u32, off: u32| -> Result<u32> {
-                        let b = if blk == 0 { id } else { ar[id as usize * 48 + blk as usize - 1] };
+                        let b = if blk == 0 {
+                            id
+                        } else {
+                            ar[id as usize * 48 + blk as usize - 1]
+                        };
                         if b >= self.ar_blocks {
                             return Err(corrupt(format!("chunk {c} array block {b}")));
                         }
@@ -386,7 +408,9 @@ impl GpuSet {
         let free_ids = |ring: &[u8], head: u32, tail: u32, total: u32, new_total: u32| -> Vec<u32> {
             let ring: &[u32] = bytemuck::cast_slice(ring);
             let mask = ring.len() as u32 - 1;
-            let mut ids: Vec<u32> = (0..tail.wrapping_sub(head)).map(|i| ring[(head.wrapping_add(i) & mask) as usize]).collect();
+            let mut ids: Vec<u32> = (0..tail.wrapping_sub(head))
+                .map(|i| ring[(head.wrapping_add(i) & mask) as usize])
+                .collect();
             ids.extend(total..new_total);
             ids.resize(ring_capacity(new_total) as usize, 0);
             ids
@@ -397,7 +421,12 @@ impl GpuSet {
         let ar_ring_image = free_ids(&old[2], cursors[2], cursors[3], self.ar_blocks, new_ar);
         let [_, bm_pool, ar_pool, bm_ring, ar_ring] = Self::buffers(&ctx, new_bm, new_ar)?;
         let meta = meta_bytes(
-            [bm_pool.address(), ar_pool.address(), bm_ring.address(), ar_ring.address()],
+            [
+                bm_pool.address(),
+                ar_pool.address(),
+                bm_ring.address(),
+                ar_ring.address(),
+            ],
             [
                 (ring_capacity(new_bm) - 1) as u32,
                 (ring_capacity(new_ar) - 1) as u32,
@@ -420,7 +449,8 @@ impl GpuSet {
                         dst_offset: 0,
                         size: bytes,
                     }];
-                    ctx.device.cmd_copy_buffer(cmd, src.buffer(), dst.buffer(), &region);
+                    ctx.device
+                        .cmd_copy_buffer(cmd, src.buffer(), dst.buffer(), &region);
                 }
             }
             ctx.transfer_to_compute(cmd);
@@ -458,7 +488,11 @@ impl GpuSet {
                 (need - free).saturating_add(total / 8)
             }
         };
-        let bm = short(status.need_bitmap_blocks, status.free_bitmap_blocks, self.bm_blocks);
+        let bm = short(
+            status.need_bitmap_blocks,
+            status.free_bitmap_blocks,
+            self.bm_blocks,
+        );
         let ar = short(status.need_array_blocks, status.free_array_blocks, self.ar_blocks);
         if bm == 0 && ar == 0 {
             return Err(Error::Internal(
@@ -636,8 +670,13 @@ pub(crate) unsafe fn record_update_phase(
         _ => 0,
     };
     if phase == Phase::All {
-        ctx.device
-            .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset, if first { 32 } else { 28 }, 0);
+        ctx.device.cmd_fill_buffer(
+            cmd,
+            scratch.buffer,
+            scratch.offset,
+            if first { 32 } else { 28 },
+            0,
+        );
         ctx.transfer_to_compute(cmd);
         match u.mode {
             MODE_VALUES => {
@@ -691,7 +730,10 @@ impl GpuSet {
             _ => ba.saturating_add(bb).min(CHUNKS as u32),
         };
         Ok(Update {
-            bound: ba.saturating_add(bb).saturating_add(self.chunk_bound()).min(CHUNKS as u32),
+            bound: ba
+                .saturating_add(bb)
+                .saturating_add(self.chunk_bound())
+                .min(CHUNKS as u32),
             result_bound: result,
             d: self.meta(),
             a: self.operand_meta(a, "set op")?,
@@ -723,7 +765,11 @@ impl GpuSet {
     }
 
     pub(super) fn range_update(&self, begin: u64, end: u64) -> Update {
-        let chunks = if begin < end { ((end - 1) >> 16) - (begin >> 16) + 1 } else { 0 } as u32;
+        let chunks = if begin < end {
+            ((end - 1) >> 16) - (begin >> 16) + 1
+        } else {
+            0
+        } as u32;
         Update {
             bound: chunks,
             result_bound: self.chunk_bound().saturating_add(chunks).min(CHUNKS as u32),
@@ -739,7 +785,13 @@ impl GpuSet {
         }
     }
 
-    pub(super) fn values_update(&self, sorted: u64, count: ElementCount, max_count: u32, remove: bool) -> Update {
+    pub(super) fn values_update(
+        &self,
+        sorted: u64,
+        count: ElementCount,
+        max_count: u32,
+        remove: bool,
+    ) -> Update {
         let touched = max_count.min(CHUNKS as u32);
         Update {
             bound: touched,
@@ -882,7 +934,8 @@ impl GpuSet {
             ..Default::default()
         };
         let k = kernel(&self.ctx, &shaders::SET_CONTAINS)?;
-        self.ctx.dispatch(cmd, k, &push, n.div_ceil(wg(&self.ctx) as u64) as u32);
+        self.ctx
+            .dispatch(cmd, k, &push, n.div_ceil(wg(&self.ctx) as u64) as u32);
         Ok(())
     }
 
@@ -913,7 +966,9 @@ impl GpuSet {
         };
         let max = 65536 * wg(ctx) as u64;
         if n > max {
-            return Err(Error::invalid(format!("set filter: count {n} above {max} (65536 workgroups)")));
+            return Err(Error::invalid(format!(
+                "set filter: count {n} above {max} (65536 workgroups)"
+            )));
         }
         values.check("set values", n * 4, 4)?;
         out.check("set filter output", n * 4, 4)?;
@@ -933,7 +988,8 @@ impl GpuSet {
         let filter = kernel(ctx, &shaders::SET_FILTER)?;
         let info = kernel(ctx, &shaders::SET_INFO)?;
         if tiles == 0 {
-            ctx.device.cmd_fill_buffer(cmd, out_count.buffer, out_count.offset, 4, 0);
+            ctx.device
+                .cmd_fill_buffer(cmd, out_count.buffer, out_count.offset, 4, 0);
             return Ok(());
         }
         push.mode = 0;
@@ -1012,7 +1068,8 @@ impl GpuSet {
             mode: 1,
             ..Default::default()
         };
-        self.ctx.dispatch(cmd, kernel(&self.ctx, &shaders::SET_INFO)?, &push, 1);
+        self.ctx
+            .dispatch(cmd, kernel(&self.ctx, &shaders::SET_INFO)?, &push, 1);
         Ok(())
     }
 }

@@ -3,7 +3,10 @@
 //! on an argument error nothing changes. Modifying calls grow the destination's pools and run
 //! again when the GPU reports them short (the failed attempt wrote nothing).
 
-use super::gpu::{check_range, record_update, record_update_phase, GpuSet, Phase, SetOpStatus, SetOperand, Update, MAX_BATCH};
+use super::gpu::{
+    check_range, record_update, record_update_phase, GpuSet, Phase, SetOpStatus, SetOperand, Update,
+    MAX_BATCH,
+};
 use super::gpu::{SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use super::roaring;
 use crate::core::buffer::{ElementCount, GpuBuffer};
@@ -63,7 +66,8 @@ impl GpuSet {
                     dst_offset: 32,
                     size: 4,
                 }];
-                ctx.device.cmd_copy_buffer(cmd, self.control.buffer(), status_buf.buffer(), &region);
+                ctx.device
+                    .cmd_copy_buffer(cmd, self.control.buffer(), status_buf.buffer(), &region);
                 ctx.memory_barrier(
                     cmd,
                     vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
@@ -205,7 +209,9 @@ impl GpuSet {
         let mut updates = Vec::with_capacity(pairs.len());
         for (a, b) in pairs {
             if !a.ctx.same_as(&ctx) {
-                return Err(Error::invalid("set op cardinality: the sets come from different contexts"));
+                return Err(Error::invalid(
+                    "set op cardinality: the sets come from different contexts",
+                ));
             }
             updates.push(GpuSet::card_update(a, b, op)?);
         }
@@ -214,7 +220,14 @@ impl GpuSet {
         let base = status_buf.address();
         let done = ctx.submit_and_wait(|cmd| unsafe {
             for (i, u) in updates.iter().enumerate() {
-                record_update(&ctx, cmd, u, &scratch.range(), base + i as u64 * SET_STATUS_BYTES, true)?;
+                record_update(
+                    &ctx,
+                    cmd,
+                    u,
+                    &scratch.range(),
+                    base + i as u64 * SET_STATUS_BYTES,
+                    true,
+                )?;
             }
             compute_to_host(&ctx, cmd);
             Ok(())

@@ -111,7 +111,7 @@ pub(crate) fn serialize(chunks: &Chunks) -> Vec<u8> {
                     out.extend_from_slice(&w.to_le_bytes());
                 }
             }
-            Container::Full => out.extend(std::iter::repeat_n(0xFFu8, 8192)),
+            Container::Full => out.resize(out.len() + 8192, 0xFF),
         }
     }
     debug_assert_eq!(out.len(), size);
@@ -175,7 +175,9 @@ pub(crate) fn deserialize(data: &[u8]) -> Result<Chunks> {
         let card = r.u16("a container cardinality")? as u32 + 1;
         if let Some(&(prev, _)) = headers.last() {
             if key <= prev {
-                return Err(bad(format!("container {i}: key {key} not above the previous {prev}")));
+                return Err(bad(format!(
+                    "container {i}: key {key} not above the previous {prev}"
+                )));
             }
         }
         headers.push((key, card));
@@ -218,14 +220,21 @@ pub(crate) fn deserialize(data: &[u8]) -> Result<Chunks> {
                 next_free = start + len;
             }
             if total != card {
-                return Err(bad(format!("container {i}: runs hold {total} values, header says {card}")));
+                return Err(bad(format!(
+                    "container {i}: runs hold {total} values, header says {card}"
+                )));
             }
             Container::from_bitmap(bits)
         } else if card <= ARRAY_MAX {
             let bytes = r.take(2 * card as usize, "an array container")?;
-            let values: Vec<u16> = bytes.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])).collect();
+            let values: Vec<u16> = bytes
+                .chunks_exact(2)
+                .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                .collect();
             if values.windows(2).any(|w| w[0] >= w[1]) {
-                return Err(bad(format!("container {i}: array values not strictly increasing")));
+                return Err(bad(format!(
+                    "container {i}: array values not strictly increasing"
+                )));
             }
             Some(Container::Array(values))
         } else {
@@ -236,7 +245,9 @@ pub(crate) fn deserialize(data: &[u8]) -> Result<Chunks> {
                 .collect();
             let total: u32 = bits.iter().map(|w| w.count_ones()).sum();
             if total != card {
-                return Err(bad(format!("container {i}: bitmap holds {total} values, header says {card}")));
+                return Err(bad(format!(
+                    "container {i}: bitmap holds {total} values, header says {card}"
+                )));
             }
             Container::from_bitmap(bits)
         };
@@ -246,7 +257,10 @@ pub(crate) fn deserialize(data: &[u8]) -> Result<Chunks> {
         }
     }
     if r.pos != data.len() {
-        return Err(bad(format!("{} trailing bytes after the last container", data.len() - r.pos)));
+        return Err(bad(format!(
+            "{} trailing bytes after the last container",
+            data.len() - r.pos
+        )));
     }
     Ok(chunks)
 }

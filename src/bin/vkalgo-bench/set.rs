@@ -136,10 +136,25 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         let times = timer.time_each(
             reps,
             |cmd, _| unsafe {
-                d.record_op(cmd, SetOperand::Set(&empty), SetOperand::Set(&empty), SetOp::And, &scratch.range(), &status.sub_range(0, SET_STATUS_BYTES))
+                d.record_op(
+                    cmd,
+                    SetOperand::Set(&empty),
+                    SetOperand::Set(&empty),
+                    SetOp::And,
+                    &scratch.range(),
+                    &status.sub_range(0, SET_STATUS_BYTES),
+                )
             },
             |cmd, _| unsafe {
-                d.record_insert_sorted(cmd, &sorted.sub_range(0, batch as u64 * 4), ElementCount::Direct(batch as u64), batch as u64, false, &scratch.range(), &status.sub_range(64, SET_STATUS_BYTES))
+                d.record_insert_sorted(
+                    cmd,
+                    &sorted.sub_range(0, batch as u64 * 4),
+                    ElementCount::Direct(batch as u64),
+                    batch as u64,
+                    false,
+                    &scratch.range(),
+                    &status.sub_range(64, SET_STATUS_BYTES),
+                )
             },
         )?;
         assert!(d.to_vec()? == va[..batch], "build: wrong set");
@@ -149,26 +164,61 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             // Once through the host call: grows d's pools to fit the result.
             d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
             let times = timer.time_batch(reps, |cmd, _| unsafe {
-                d.record_op(cmd, SetOperand::Set(&a), SetOperand::Set(&b), op, &scratch.range(), &status.sub_range(0, SET_STATUS_BYTES))
+                d.record_op(
+                    cmd,
+                    SetOperand::Set(&a),
+                    SetOperand::Set(&b),
+                    op,
+                    &scratch.range(),
+                    &status.sub_range(0, SET_STATUS_BYTES),
+                )
             })?;
             let want = merge(&va, &vb, op);
             assert!(d.to_vec()? == want, "{op:?}: wrong result");
             let bitmap_bytes = 3 * (a.pool_blocks().0 as u64 * 8192);
             let ms = median(times);
-            let extra = format!("{:.1}%copyBW(bitmap bytes)", 100.0 * bitmap_bytes as f64 / (ms * 1e-3) / 1e9 / copy_gbs);
-            result_line(&format!("{op:?}").to_lowercase(), case, va.len() + vb.len(), ms, &extra);
+            let extra = format!(
+                "{:.1}%copyBW(bitmap bytes)",
+                100.0 * bitmap_bytes as f64 / (ms * 1e-3) / 1e9 / copy_gbs
+            );
+            result_line(
+                &format!("{op:?}").to_lowercase(),
+                case,
+                va.len() + vb.len(),
+                ms,
+                &extra,
+            );
             let times = timer.time_batch(reps, |cmd, _| unsafe {
-                GpuSet::record_op_cardinality(cmd, &a, &b, op, &scratch.range(), &status.sub_range(128, SET_STATUS_BYTES))
+                GpuSet::record_op_cardinality(
+                    cmd,
+                    &a,
+                    &b,
+                    op,
+                    &scratch.range(),
+                    &status.sub_range(128, SET_STATUS_BYTES),
+                )
             })?;
             assert_eq!(GpuSet::op_cardinality(&a, &b, op)?, want.len() as u64);
-            result_line(&format!("{op:?}_cardinality").to_lowercase(), case, va.len() + vb.len(), median(times), "");
+            result_line(
+                &format!("{op:?}_cardinality").to_lowercase(),
+                case,
+                va.len() + vb.len(),
+                median(times),
+                "",
+            );
         }
         // contains: the values of b (about half in a for the dense case) and to_array.
         let q = GpuBuffer::new(ctx, vb.len() as u64 * 4, MemoryLocation::GpuOnly, "bench queries")?;
         let flags = GpuBuffer::new(ctx, vb.len() as u64 * 4, MemoryLocation::GpuOnly, "bench flags")?;
         crate::common::upload(ctx, &q, &vb)?;
         let times = timer.time_batch(reps, |cmd, _| unsafe {
-            a.record_contains(cmd, &q.range(), ElementCount::Direct(vb.len() as u64), vb.len() as u64, &flags.range())
+            a.record_contains(
+                cmd,
+                &q.range(),
+                ElementCount::Direct(vb.len() as u64),
+                vb.len() as u64,
+                &flags.range(),
+            )
         })?;
         let got: Vec<u32> = crate::common::download(ctx, &flags, vb.len())?;
         let hits = got.iter().filter(|&&f| f == 1).count();
@@ -176,7 +226,13 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         result_line("contains", case, vb.len(), median(times), "");
         let out = GpuBuffer::new(ctx, va.len() as u64 * 4, MemoryLocation::GpuOnly, "bench out")?;
         let times = timer.time_batch(reps, |cmd, _| unsafe {
-            a.record_to_array(cmd, &out.range(), va.len() as u64, &status.sub_range(192, 8), &scratch.range())
+            a.record_to_array(
+                cmd,
+                &out.range(),
+                va.len() as u64,
+                &status.sub_range(192, 8),
+                &scratch.range(),
+            )
         })?;
         let got: Vec<u32> = crate::common::download(ctx, &out, va.len())?;
         assert!(got == va, "to_array");
