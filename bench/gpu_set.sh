@@ -12,7 +12,8 @@
 #   OUT          output folder (default /tmp/out): set_tests.txt, cuda.txt, vkalgo.txt,
 #                croaring.txt, table.md
 #   VKALGO_BENCH the vkalgo-bench binary (default .devbin/vkalgo-bench)
-#   SET_TESTS    the set tests binary (default: .devbin/set-tests if present)
+#   SET_TESTS    the set tests binary (default: .devbin/set-tests if present; copy it from
+#                target/release/deps/set-<hash> after `cargo test --release --test set --no-run`)
 #   LOG2N        set size (default 24)
 #   ARCH         nvcc target (default sm_90)
 set -euo pipefail
@@ -23,8 +24,19 @@ LOG2N="${LOG2N:-24}"
 # shellcheck source=bench/gpu_setup.sh
 . "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
 
+# pyroaring from the carried wheel, for the tests' CRoaring exchange and the CRoaring timings.
+if [ -d .pywheels ]; then
+  rm -rf /tmp/pyroaring_pkg
+  mkdir -p /tmp/pyroaring_pkg
+  python3 -m zipfile -e .pywheels/pyroaring-*.whl /tmp/pyroaring_pkg
+  export PYTHONPATH=/tmp/pyroaring_pkg
+fi
+have_pyroaring=0
+python3 -c "import pyroaring" 2>/dev/null && have_pyroaring=1
+
 rc=0
 if [ -x "$SET_TESTS" ]; then
+  [ "$have_pyroaring" -eq 1 ] && export VKALGO_REQUIRE_PYROARING=1
   VKALGO_TEST_NO_VALIDATION=1 "$SET_TESTS" --test-threads=1 2>&1 | tee "$OUT/set_tests.txt" || rc=1
 fi
 
@@ -33,13 +45,10 @@ fi
 
 "$VKALGO_BENCH" set --log2n "$LOG2N" "$@" | tee "$OUT/vkalgo.txt" || rc=1
 
-if [ -d .pywheels ]; then
-  rm -rf /tmp/pyroaring_pkg
-  mkdir -p /tmp/pyroaring_pkg
-  python3 -m zipfile -e .pywheels/pyroaring-*.whl /tmp/pyroaring_pkg
-  PYTHONPATH=/tmp/pyroaring_pkg taskset -c 0 python3 bench/croaring_set.py "$LOG2N" 3 | tee "$OUT/croaring.txt" || rc=1
+if [ "$have_pyroaring" -eq 1 ]; then
+  taskset -c 0 python3 bench/croaring_set.py "$LOG2N" 3 | tee "$OUT/croaring.txt" || rc=1
 else
-  echo "no .pywheels/: CRoaring not measured" >&2
+  echo "pyroaring not importable (no .pywheels/ or another Python version): CRoaring not measured" >&2
 fi
 
 echo

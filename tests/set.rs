@@ -615,7 +615,14 @@ fn roaring_interchange_with_croaring() {
     }
     let dir = std::env::temp_dir().join(format!("vkalgo-roaring-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/roaring_interchange.py");
+    // The script next to this file when built here, else relative to the working directory
+    // (a test binary copied to another machine runs from the repository root).
+    let built_here = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/roaring_interchange.py");
+    let script = if std::path::Path::new(built_here).exists() {
+        built_here
+    } else {
+        "tests/roaring_interchange.py"
+    };
     let run = |verb: &str| {
         let out = std::process::Command::new(&python)
             .args([script, verb, dir.to_str().unwrap()])

@@ -29,10 +29,20 @@ fn memory() {
             let v = case(name, 1 << log2n, &mut rng);
             let bytes = vkalgo::set::reference::serialize(&v.iter().copied().collect());
             let exact = GpuSet::deserialize(&ctx, &bytes).unwrap();
-            let line = format!("2^{log2n} {name}: {} values, Roaring {} B, exact-fit {} B = {:.3}x", v.len(), bytes.len(), exact.memory_bytes(), exact.memory_bytes() as f64 / bytes.len() as f64);
+            let line = format!(
+                "2^{log2n} {name}: {} values, Roaring {} B, exact-fit {} B = {:.3}x",
+                v.len(),
+                bytes.len(),
+                exact.memory_bytes(),
+                exact.memory_bytes() as f64 / bytes.len() as f64
+            );
             if log2n <= 20 {
                 let built = GpuSet::from_values(&ctx, &v).unwrap();
-                eprintln!("{line}; built by insert {} B = {:.3}x", built.memory_bytes(), built.memory_bytes() as f64 / bytes.len() as f64);
+                eprintln!(
+                    "{line}; built by insert {} B = {:.3}x",
+                    built.memory_bytes(),
+                    built.memory_bytes() as f64 / bytes.len() as f64
+                );
             } else {
                 eprintln!("{line}");
             }
