@@ -673,3 +673,65 @@ fn roaring_interchange_with_croaring() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert_no_validation_messages(&ctx);
 }
+
+/// A recorded operation whose destination lacks free blocks writes nothing and says so; after
+/// `reserve` the same recording succeeds.
+#[test]
+fn recorded_exhaustion_writes_nothing() {
+    let ctx = context();
+    let va: Vec<u32> = (0..3000u32).map(|i| i * 7919).collect();
+    let vb: Vec<u32> = (0..3000u32).map(|i| i * 7919 + 3).collect();
+    let mut a = GpuSet::deserialize(&ctx, &reference::serialize(&model_of(&va))).unwrap();
+    let b = GpuSet::from_values(&ctx, &vb).unwrap();
+    let scratch = GpuBuffer::new(
+        &ctx,
+        vkalgo::set::SET_SCRATCH_BYTES,
+        MemoryLocation::GpuOnly,
+        "scratch",
+    )
+    .unwrap();
+    let mut status = GpuBuffer::new(&ctx, 64, MemoryLocation::GpuToCpu, "status").unwrap();
+    let record = |a: &GpuSet, status: &GpuBuffer| {
+        ctx.submit_and_wait(|cmd| unsafe {
+            a.record_op(
+                cmd,
+                SetOperand::This,
+                SetOperand::Set(&b),
+                SetOp::Or,
+                &scratch.range(),
+                &status.sub_range(0, 32),
+            )?;
+            ctx.memory_barrier(
+                cmd,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::AccessFlags::SHADER_WRITE,
+                vk::PipelineStageFlags::HOST,
+                vk::AccessFlags::HOST_READ,
+            );
+            Ok(())
+        })
+        .unwrap();
+    };
+    record(&a, &status);
+    let s: SetOpStatus = *bytemuck_from(&read_words(&mut status, 8));
+    assert_eq!(s.ok, 0, "exact-fit pools have no free block: {s:?}");
+    assert!(s.need_array_blocks > s.free_array_blocks);
+    assert_eq!(a.to_vec().unwrap(), va, "nothing written");
+    a.reserve(s.need_bitmap_blocks, s.need_array_blocks).unwrap();
+    record(&a, &status);
+    let s: SetOpStatus = *bytemuck_from(&read_words(&mut status, 8));
+    assert_eq!(s.ok, 1, "{s:?}");
+    check(
+        &a,
+        &reference::op(&model_of(&va), &model_of(&vb), SetOp::Or),
+        "after reserve",
+    );
+    assert_no_validation_messages(&ctx);
+}
+
+fn read_words(buf: &mut GpuBuffer, n: usize) -> Vec<u32> {
+    buf.mapped().unwrap()[..4 * n]
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
