@@ -735,3 +735,43 @@ fn read_words(buf: &mut GpuBuffer, n: usize) -> Vec<u32> {
         .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
         .collect()
 }
+
+/// Many operations in one call, later ones reading earlier results; pools grow midway.
+#[test]
+fn batched_operations() {
+    let ctx = context();
+    let mut rng = Rng(11);
+    let vq = mixed_values(&mut rng, 2000, 30 << 16);
+    let q = GpuSet::from_values(&ctx, &vq).unwrap();
+    let mq = model_of(&vq);
+    let vals: Vec<Vec<u32>> = (0..3)
+        .map(|i| mixed_values(&mut rng, 1500, (30 + i) << 16))
+        .collect();
+    let mut sets: Vec<GpuSet> = vals
+        .iter()
+        .map(|v| GpuSet::from_values(&ctx, v).unwrap())
+        .collect();
+    let mut models: Vec<BTreeSet<u32>> = vals.iter().map(|v| model_of(v)).collect();
+    let mut acc = GpuSet::new(&ctx).unwrap();
+    let mut macc = BTreeSet::new();
+    {
+        let (s0, rest) = sets.split_at_mut(1);
+        let (s1, s2) = rest.split_at_mut(1);
+        let mut jobs: Vec<(&mut GpuSet, SetOperand, SetOperand, SetOp)> = vec![
+            (&mut s0[0], SetOperand::This, SetOperand::Set(&q), SetOp::Or),
+            (&mut s1[0], SetOperand::Set(&q), SetOperand::This, SetOp::AndNot),
+            (&mut s2[0], SetOperand::This, SetOperand::Set(&q), SetOp::Xor),
+            (&mut acc, SetOperand::Set(&q), SetOperand::Set(&q), SetOp::Or),
+        ];
+        GpuSet::assign_batch(&mut jobs).unwrap();
+    }
+    models[0] = reference::op(&models[0], &mq, SetOp::Or);
+    models[1] = reference::op(&mq, &models[1], SetOp::AndNot);
+    models[2] = reference::op(&models[2], &mq, SetOp::Xor);
+    macc.extend(mq.iter().copied());
+    for (s, m) in sets.iter().zip(&models) {
+        check(s, m, "batch");
+    }
+    check(&acc, &macc, "batch acc");
+    assert_no_validation_messages(&ctx);
+}

@@ -186,10 +186,81 @@ impl GpuSet {
     }
 
     /// Several operations `dst_i = a_i op_i b_i` in order (later ones see the results of
-    /// earlier ones), each in one submission with the pool growth of [`GpuSet::assign`].
+    /// earlier ones) in one submission. When a destination's pools are short, that operation
+    /// and the ones after it write nothing (the check pass sees the batch's failure flag); the
+    /// pools grow and the batch goes on from the failed operation in another submission.
     pub fn assign_batch(jobs: &mut [(&mut GpuSet, SetOperand, SetOperand, SetOp)]) -> Result<()> {
-        for (d, a, b, op) in jobs.iter_mut() {
-            d.assign(*a, *b, *op)?;
+        let Some(first) = jobs.first() else {
+            return Ok(());
+        };
+        let ctx = first.0.ctx.clone();
+        for (d, a, b, _) in jobs.iter() {
+            if !d.ctx.same_as(&ctx) {
+                return Err(Error::invalid(
+                    "set assign_batch: the sets come from different contexts",
+                ));
+            }
+            d.operand_meta(*a, "set assign_batch")?;
+            d.operand_meta(*b, "set assign_batch")?;
+        }
+        let scratch = scratch(&ctx)?;
+        let stride = 64u64;
+        let mut status_buf = ctx.readback_buffer(stride * jobs.len() as u64)?;
+        let mut start = 0;
+        let mut growths = 0;
+        while start < jobs.len() {
+            let mut updates = Vec::with_capacity(jobs.len() - start);
+            for (d, a, b, op) in jobs[start..].iter() {
+                let u = d.op_update(*a, *b, *op)?;
+                d.note_update(&u);
+                updates.push(u);
+            }
+            let base = status_buf.address();
+            let done = ctx.submit_and_wait(|cmd| unsafe {
+                for (j, u) in updates.iter().enumerate() {
+                    record_update(&ctx, cmd, u, &scratch.range(), base + j as u64 * stride, j == 0)?;
+                    ctx.compute_to_transfer(cmd);
+                    let region = [vk::BufferCopy {
+                        src_offset: 80,
+                        dst_offset: j as u64 * stride + 32,
+                        size: 4,
+                    }];
+                    let control = jobs[start + j].0.control.buffer();
+                    ctx.device
+                        .cmd_copy_buffer(cmd, control, status_buf.buffer(), &region);
+                }
+                ctx.memory_barrier(
+                    cmd,
+                    vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+                    vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE,
+                    vk::PipelineStageFlags::HOST,
+                    vk::AccessFlags::HOST_READ,
+                );
+                Ok(())
+            });
+            finish_submission!(done, scratch, status_buf);
+            let mut words = vec![0u32; (stride / 4) as usize * updates.len()];
+            read_back(&mut status_buf, &mut words)?;
+            let mut failed = None;
+            for (j, w) in words.chunks_exact((stride / 4) as usize).enumerate() {
+                let status: SetOpStatus = bytemuck::cast(<[u32; 8]>::try_from(&w[..8]).unwrap());
+                if status.ok != 1 {
+                    failed = Some((j, status));
+                    break;
+                }
+                jobs[start + j].0.set_chunk_bound(w[8]);
+            }
+            match failed {
+                None => break,
+                Some((j, status)) => {
+                    growths += 1;
+                    if growths > 4 * jobs.len() {
+                        return Err(Error::Internal("set: pool growth did not converge".into()));
+                    }
+                    jobs[start + j].0.grow_for(&status)?;
+                    start += j;
+                }
+            }
         }
         Ok(())
     }
