@@ -583,6 +583,40 @@ fn record_layer() {
         a.to_vec().unwrap(),
         vec![5, 6, 10, 20, 30, 40, 1 << 20, 1 << 21, u32::MAX]
     );
+    // Unsorted values with duplicates through the record layer's own sort, indirect count.
+    let plan = GpuSet::insert_plan(&ctx, 8).unwrap();
+    let req = plan.memory_requirements();
+    let unsorted = up(&[9, 3, 1 << 22, 3, 9, 7, 999, 999]);
+    let count6 = up(&[6]);
+    let alt = GpuBuffer::new(&ctx, req.keys_alt_size.max(64), MemoryLocation::GpuOnly, "alt").unwrap();
+    let sort_scratch = GpuBuffer::new(
+        &ctx,
+        req.scratch_size.max(64),
+        MemoryLocation::GpuOnly,
+        "sort scratch",
+    )
+    .unwrap();
+    let mut b2 = GpuSet::new(&ctx).unwrap();
+    b2.reserve(0, 4).unwrap();
+    ctx.submit_and_wait(|cmd| unsafe {
+        b2.record_insert(
+            cmd,
+            &plan,
+            &unsorted.sub_range(0, 32),
+            &alt.range(),
+            &sort_scratch.range(),
+            ElementCount::Indirect(count6.sub_range(0, 4)),
+            false,
+            &scratch.range(),
+            &misc.sub_range(128, 32),
+        )
+    })
+    .unwrap();
+    assert_eq!(
+        b2.to_vec().unwrap(),
+        vec![3, 7, 9, 1 << 22],
+        "record_insert, first 6 values"
+    );
     assert_no_validation_messages(&ctx);
 }
 

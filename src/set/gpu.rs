@@ -899,6 +899,79 @@ impl GpuSet {
         record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
     }
 
+    /// The sort plan and its memory needs for [`GpuSet::record_insert`] of up to `max_count`
+    /// values: `values_alt` needs `keys_alt_size` bytes, `sort_scratch` `scratch_size`.
+    pub fn insert_plan(ctx: &Context, max_count: u64) -> Result<crate::SortPlan> {
+        if max_count > MAX_BATCH {
+            return Err(Error::invalid(format!(
+                "set insert: max_count {max_count} above 2^24"
+            )));
+        }
+        ctx.sort_plan(&crate::SortDesc::new(
+            crate::KeyType::U32,
+            crate::ValueType::None,
+            max_count.max(1),
+        ))
+    }
+
+    /// Records an insert (`remove = false`) or removal of `count` values in any order,
+    /// duplicates allowed (at most 2^24; `max_count` bounds an indirect count and must be
+    /// the plan's): the values are sorted with `plan` ([`GpuSet::insert_plan`]) IN PLACE, so
+    /// `values` (and `values_alt`, `sort_scratch`) hold scratch contents afterwards; then as
+    /// [`GpuSet::record_insert_sorted`].
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn record_insert(
+        &self,
+        cmd: vk::CommandBuffer,
+        plan: &crate::SortPlan,
+        values: &BufferRange,
+        values_alt: &BufferRange,
+        sort_scratch: &BufferRange,
+        count: ElementCount,
+        remove: bool,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        let max_count = plan.desc().max_count;
+        if max_count > MAX_BATCH || plan.desc().key_type != crate::KeyType::U32 {
+            return Err(Error::invalid(
+                "set insert: the plan must sort u32 keys, at most 2^24",
+            ));
+        }
+        let bytes = match count {
+            ElementCount::Direct(n) if n > max_count => {
+                return Err(Error::invalid(format!(
+                    "set insert: count {n} above the plan's {max_count}"
+                )));
+            }
+            ElementCount::Direct(n) => n * 4,
+            ElementCount::Indirect(_) => max_count * 4,
+        };
+        values.check("set insert values", bytes, 4)?;
+        values_alt.check("set insert values_alt", bytes, 4)?;
+        let sorted = plan.record(
+            &self.ctx,
+            cmd,
+            &crate::SortArgs {
+                keys: BufferRange::new(values.buffer, values.offset, bytes),
+                values: None,
+                keys_alt: BufferRange::new(values_alt.buffer, values_alt.offset, bytes),
+                values_alt: None,
+                scratch: *sort_scratch,
+                count,
+            },
+        )?;
+        self.ctx.compute_to_compute(cmd);
+        let src = match sorted {
+            crate::SortResult::InPlace => values,
+            crate::SortResult::Alternate => values_alt,
+        };
+        self.record_insert_sorted(cmd, src, count, max_count, remove, scratch, status)
+    }
+
     /// Records `contains`: for each of `count` values (u32) a u32 flag (1 in the set, 0 not)
     /// into `flags`. At most 2^32 - 1 values.
     ///
