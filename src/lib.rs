@@ -56,6 +56,7 @@ pub mod core;
 mod error;
 pub mod hash;
 pub mod scan;
+pub mod set;
 pub mod sort;
 
 pub use crate::core::{
@@ -70,6 +71,7 @@ pub use hash::{
     HashMapStats, HashRetrieveArgs, HashTuning, HashValueType, InsertStatus,
 };
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
+pub use set::{GpuSet, SetOpStatus, SetOperand};
 pub use sort::{
     KeyType, SortArgs, SortDesc, SortKey, SortMemoryRequirements, SortOptions, SortPath, SortPlan,
     SortResult, SortTuning, SortValue, ValueType,
@@ -87,6 +89,7 @@ mod push_constant_tests {
             .into_iter()
             .chain(crate::sort::push_layouts())
             .chain(crate::hash::push_layouts())
+            .chain(crate::set::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {
             let glsl = push_constant_members(shader.spirv);

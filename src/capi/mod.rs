@@ -8,6 +8,7 @@
 
 pub mod hash;
 pub mod scan;
+pub mod set;
 pub mod sort;
 pub mod types;
 

@@ -3,7 +3,7 @@
 //! reference) and prints a table per algorithm, with the device's copy bandwidth measured by a
 //! compute-shader copy as the yardstick.
 //!
-//! Usage: `vkalgo-bench [scan|sort|hash|memory] [options]` (every algorithm, one after the
+//! Usage: `vkalgo-bench [scan|sort|hash|set|memory] [options]` (every algorithm, one after the
 //! other in this one process, when none is named; `memory` is the memory-speed probe); each
 //! algorithm's module documents its options. Each measurement is also printed as a
 //! tab-separated `RESULT` line (see bench/compare.py).
@@ -12,13 +12,19 @@ mod common;
 mod hash;
 mod memory;
 mod scan;
+mod set;
 mod sort;
 
 use vkalgo::{Context, Result};
 
 /// The benchmarked algorithms, in the order `vkalgo-bench` (no algorithm named) runs them.
 type RunFn = fn(&Context, &[String]) -> Result<()>;
-const ALGORITHMS: &[(&str, RunFn)] = &[("scan", scan::run), ("sort", sort::run), ("hash", hash::run)];
+const ALGORITHMS: &[(&str, RunFn)] = &[
+    ("scan", scan::run),
+    ("sort", sort::run),
+    ("hash", hash::run),
+    ("set", set::run),
+];
 
 fn main() -> Result<()> {
     let ctx = Context::new()?;
