@@ -11,7 +11,7 @@
 //! memory of each set is compared with the size of its Roaring portable serialization.
 //! `RESULT` lines: vkalgo, set_<op>, case, n, ms, G values/s (inputs per second), extra.
 
-use crate::common::{copy_bandwidth, median, Timer};
+use crate::common::{median, yardstick, Timer};
 use ash::vk;
 use vkalgo::set::{SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use vkalgo::{Context, ElementCount, GpuBuffer, GpuSet, MemoryLocation, Result, SetOp, SetOperand};
@@ -101,8 +101,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let bytes = (n as u64 * 4).max(1 << 20);
     let src = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, "bench src")?;
     let dst = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, "bench dst")?;
-    let (copy_ms, copy_gbs) = copy_bandwidth(ctx, &timer, &src, &dst, bytes, reps as usize)?;
-    println!("compute copy of {bytes} bytes: {copy_ms:.4} ms, {copy_gbs:.0} GB/s (read + write)");
+    let yard = yardstick(ctx, &timer)?;
+    let copy_gbs = yard.gbs;
+    yard.check_buffers(ctx, &timer, "set", n as u64, &src.range(), &dst.range())?;
     drop((src, dst));
     let scratch = GpuBuffer::new(ctx, SET_SCRATCH_BYTES, MemoryLocation::GpuOnly, "bench scratch")?;
     let status = GpuBuffer::new(ctx, 4096, MemoryLocation::GpuToCpu, "bench status")?;
@@ -133,6 +134,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         let (bm, ar) = a.pool_blocks();
         d.reserve(bm, ar)?;
         let batch = va.len().min(1 << 24);
+        yard.warm(ctx, &timer)?;
         let times = timer.time_each(
             reps,
             |cmd, _| unsafe {
@@ -163,6 +165,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         for op in SetOp::ALL {
             // Once through the host call: grows d's pools to fit the result.
             d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
+            yard.warm(ctx, &timer)?;
             let times = timer.time_batch(reps, |cmd, _| unsafe {
                 d.record_op(
                     cmd,
@@ -188,6 +191,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 ms,
                 &extra,
             );
+            yard.warm(ctx, &timer)?;
             let times = timer.time_batch(reps, |cmd, _| unsafe {
                 GpuSet::record_op_cardinality(
                     cmd,
@@ -211,6 +215,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         let q = GpuBuffer::new(ctx, vb.len() as u64 * 4, MemoryLocation::GpuOnly, "bench queries")?;
         let flags = GpuBuffer::new(ctx, vb.len() as u64 * 4, MemoryLocation::GpuOnly, "bench flags")?;
         crate::common::upload(ctx, &q, &vb)?;
+        yard.warm(ctx, &timer)?;
         let times = timer.time_batch(reps, |cmd, _| unsafe {
             a.record_contains(
                 cmd,
@@ -225,6 +230,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         assert_eq!(hits, merge(&va, &vb, SetOp::And).len(), "contains");
         result_line("contains", case, vb.len(), median(times), "");
         let out = GpuBuffer::new(ctx, va.len() as u64 * 4, MemoryLocation::GpuOnly, "bench out")?;
+        yard.warm(ctx, &timer)?;
         let times = timer.time_batch(reps, |cmd, _| unsafe {
             a.record_to_array(
                 cmd,
