@@ -9,6 +9,7 @@
 
 mod common;
 mod hash;
+mod large;
 mod scan;
 mod sort;
 
@@ -43,6 +44,7 @@ fn main() -> Result<()> {
         "scan" => scan::run(&ctx, &args),
         "sort" => sort::run(&ctx, &args),
         "hash" => hash::run(&ctx, &args),
+        "large" => large::run(&ctx, &args),
         other => {
             eprintln!("unknown algorithm {other} (scan, sort, hash)");
             std::process::exit(2);
