@@ -1,5 +1,6 @@
-//! `vkalgo-bench large`: the large-count check. Sorts 2^31 + 5 u32 keys (every sort path the
-//! device runs: Onesweep where the profile allows it, and the safe path), scans 2^31 + 5 u32
+//! `vkalgo-bench large`: the large-count check. Sorts 2^31 + 5 u32 keys and 2^31 + 5 u32 -> u32
+//! pairs (every sort path the device runs: Onesweep where the device has 64-bit atomics, and
+//! the safe path), scans 2^31 + 5 u32
 //! elements (look-back and reduce-then-scan, exclusive, inclusive and in place), copies
 //! 2^31 + 5 uvec4 vectors with the compute copy, and inserts into / finds in a hash map of more
 //! than 2^31 slots (or the largest the device allows), each verified EXACTLY against a CPU
@@ -18,7 +19,7 @@
 //! - `--hash-log2 N` (default: `--log2`): the hash map asks for 2^N + 2^(N-3) slots first,
 //!   then smaller capacities until the device accepts one; `--hash-load L` (default 0.5):
 //!   keys inserted per slot.
-//! - `--only sort,scan,copy,hash` (default: all).
+//! - `--only sort,pairs,scan,copy,hash` (default: all).
 //! - `--threads T` (default: the machine's cores): CPU threads of the reference checks.
 //!
 //! Exits with status 1 when a check ran and failed (a refused allocation is reported, not
@@ -78,7 +79,9 @@ fn parse(args: &[String]) -> Options {
         extra: 5,
         hash_log2: 0,
         hash_load: 0.5,
-        only: vec!["sort".into(), "scan".into(), "copy".into(), "hash".into()],
+        only: ["sort", "pairs", "scan", "copy", "hash"]
+            .map(String::from)
+            .to_vec(),
         threads: std::thread::available_parallelism().map_or(4, |n| n.get()),
     };
     let mut hash_log2 = None;
@@ -129,6 +132,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let mut rows = Vec::new();
     if o.only.iter().any(|s| s == "sort") {
         sort_check(ctx, &o, n, &mut rows)?;
+    }
+    if o.only.iter().any(|s| s == "pairs") {
+        pairs_check(ctx, &o, n, &mut rows)?;
     }
     if o.only.iter().any(|s| s == "scan") {
         scan_check(ctx, &o, n, &mut rows)?;
@@ -439,21 +445,24 @@ fn par_random(n: u64, seed: u64, threads: usize) -> Vec<u32> {
     v
 }
 
-/// The keys sorted ascending: bucketed by the top 8 bits on several threads, then each bucket
-/// sorted with the standard library.
-fn cpu_sort(keys: &[u32], threads: usize) -> Vec<u32> {
+/// `keys` sorted ascending: bucketed on several threads by `top(key)` (0..256, monotonic in
+/// the key), then each bucket sorted with the standard library.
+fn cpu_sort<T>(keys: &[T], top: fn(T) -> usize, threads: usize) -> Vec<T>
+where
+    T: Copy + Ord + Send + Sync + Default,
+{
     let per = keys.len().div_ceil(threads).max(1);
     // Each thread splits its part of the input into 256 buckets.
-    let parts: Vec<Vec<Vec<u32>>> = std::thread::scope(|s| {
+    let parts: Vec<Vec<Vec<T>>> = std::thread::scope(|s| {
         let handles: Vec<_> = keys
             .chunks(per)
             .map(|chunk| {
                 s.spawn(move || {
-                    let mut buckets: Vec<Vec<u32>> = (0..256)
+                    let mut buckets: Vec<Vec<T>> = (0..256)
                         .map(|_| Vec::with_capacity(chunk.len() / 256 * 11 / 10))
                         .collect();
                     for &k in chunk {
-                        buckets[(k >> 24) as usize].push(k);
+                        buckets[top(k)].push(k);
                     }
                     buckets
                 })
@@ -461,10 +470,10 @@ fn cpu_sort(keys: &[u32], threads: usize) -> Vec<u32> {
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    let mut out = vec![0u32; keys.len()];
+    let mut out = vec![T::default(); keys.len()];
     // The output slice of every bucket, dealt round-robin to the threads.
-    let mut slices: Vec<Vec<(usize, &mut [u32])>> = (0..threads).map(|_| Vec::new()).collect();
-    let mut rest: &mut [u32] = &mut out;
+    let mut slices: Vec<Vec<(usize, &mut [T])>> = (0..threads).map(|_| Vec::new()).collect();
+    let mut rest: &mut [T] = &mut out;
     for b in 0..256 {
         let len: usize = parts.iter().map(|p| p[b].len()).sum();
         let (head, tail) = rest.split_at_mut(len);
@@ -592,7 +601,7 @@ fn sort_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result
     let keys = par_random(n, 31, o.threads);
     println!("sort: {n} random keys generated in {:.0} ms", ms_since(t));
     let t = Instant::now();
-    let want = cpu_sort(&keys, o.threads);
+    let want = cpu_sort(&keys, |k| (k >> 24) as usize, o.threads);
     println!("sort: CPU reference sorted in {:.0} ms", ms_since(t));
     let bytes = n * 4;
     let plans: Vec<_> = paths
@@ -673,6 +682,141 @@ fn sort_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result
             ms: Some(times[0]),
             timing: "GPU",
             verdict,
+        });
+    }
+    Ok(())
+}
+
+/// Sorts `n` u32 -> u32 pairs (random keys, values = input index) on every sort path and
+/// compares keys and values exactly with the stable CPU sort (of `key << 32 | index`).
+fn pairs_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result<()> {
+    let mut paths = vec![SortPath::Safe];
+    if ctx.profile().int64_atomics {
+        paths.insert(0, SortPath::Onesweep);
+    }
+    let what = |path: SortPath| format!("sort u32 -> u32 pairs, {path:?} (record layer)");
+    if n > SORT_MAX_COUNT || n > u32::MAX as u64 {
+        // (The count refusal is checked by sort_check.)
+        return Ok(());
+    }
+    let t = Instant::now();
+    let keys = par_random(n, 32, o.threads);
+    let mut packed = vec![0u64; n as usize];
+    let per = (n as usize).div_ceil(o.threads).max(1);
+    std::thread::scope(|s| {
+        for (c, (p, k)) in packed.chunks_mut(per).zip(keys.chunks(per)).enumerate() {
+            s.spawn(move || {
+                for (j, (x, &key)) in p.iter_mut().zip(k).enumerate() {
+                    *x = (key as u64) << 32 | (c * per + j) as u64;
+                }
+            });
+        }
+    });
+    let want = cpu_sort(&packed, |p| (p >> 56) as usize, o.threads);
+    drop(packed);
+    println!("pairs: data and CPU reference in {:.0} ms", ms_since(t));
+    let bytes = n * 4;
+    let plans: Vec<_> = paths
+        .iter()
+        .map(|&path| {
+            ctx.sort_plan(&SortDesc {
+                path,
+                ..SortDesc::new(KeyType::U32, ValueType::U32, n)
+            })
+        })
+        .collect::<Result<_>>()?;
+    let scratch_bytes = plans
+        .iter()
+        .map(|p| p.memory_requirements().scratch_size)
+        .max()
+        .unwrap_or(16);
+    let buffers = (|| -> std::result::Result<_, String> {
+        Ok((
+            RawBuffer::new(ctx, OFFSET + bytes, "pairs keys")?,
+            RawBuffer::new(ctx, OFFSET + bytes, "pairs keys_alt")?,
+            RawBuffer::new(ctx, OFFSET + bytes, "pairs values")?,
+            RawBuffer::new(ctx, OFFSET + bytes, "pairs values_alt")?,
+            RawBuffer::new(ctx, OFFSET + scratch_bytes, "pairs scratch")?,
+        ))
+    })();
+    let (keys_buf, alt_buf, values_buf, values_alt_buf, scratch_buf) = match buffers {
+        Ok(b) => b,
+        Err(m) => {
+            println!("pairs: {m}");
+            for path in paths {
+                rows.push(Row {
+                    what: what(path),
+                    n,
+                    ms: None,
+                    timing: "-",
+                    verdict: Verdict::Refused(m.clone()),
+                });
+            }
+            return Ok(());
+        }
+    };
+    let timer = Timer::new(ctx)?;
+    let threads = o.threads;
+    for (path, plan) in paths.iter().zip(&plans) {
+        upload_u32(ctx, keys_buf.buffer, OFFSET, &keys, threads)?;
+        upload_with(ctx, values_buf.buffer, OFFSET, bytes, |first, chunk| {
+            let words: &mut [u32] = bytemuck::cast_slice_mut(chunk);
+            for (j, x) in words.iter_mut().enumerate() {
+                *x = (first / 4) as u32 + j as u32;
+            }
+        })?;
+        let args = SortArgs {
+            keys: keys_buf.range(OFFSET, bytes),
+            values: Some(values_buf.range(OFFSET, bytes)),
+            keys_alt: alt_buf.range(OFFSET, bytes),
+            values_alt: Some(values_alt_buf.range(OFFSET, bytes)),
+            scratch: scratch_buf.range(OFFSET, plan.memory_requirements().scratch_size),
+            count: ElementCount::Direct(n),
+        };
+        let mut location = SortResult::InPlace;
+        let times = timer.regions(|cmd, mark| {
+            unsafe { full_barrier(ctx, cmd) };
+            mark(cmd);
+            location = unsafe { plan.record(ctx, cmd, &args)? };
+            mark(cmd);
+            Ok(())
+        })?;
+        let (result_keys, result_values) = match location {
+            SortResult::InPlace => (&keys_buf, &values_buf),
+            SortResult::Alternate => (&alt_buf, &values_alt_buf),
+        };
+        let t = Instant::now();
+        let mut wrong: Option<String> = None;
+        for (buffer, part) in [(result_keys, "key"), (result_values, "value")] {
+            let want = &want;
+            download_with(ctx, buffer.buffer, OFFSET, bytes, |first, chunk| {
+                if wrong.is_some() {
+                    return;
+                }
+                let words: &[u32] = bytemuck::cast_slice(chunk);
+                let e0 = (first / 4) as usize;
+                let expect = |p: u64| if part == "key" { (p >> 32) as u32 } else { p as u32 };
+                if let Some(j) = words
+                    .iter()
+                    .zip(&want[e0..e0 + words.len()])
+                    .position(|(&g, &p)| g != expect(p))
+                {
+                    wrong = Some(format!(
+                        "first wrong {part} at {}: got {} want {}",
+                        e0 + j,
+                        words[j],
+                        expect(want[e0 + j])
+                    ));
+                }
+            })?;
+        }
+        println!("pairs {path:?}: downloaded and compared in {:.0} ms", ms_since(t));
+        rows.push(Row {
+            what: what(*path),
+            n,
+            ms: Some(times[0]),
+            timing: "GPU",
+            verdict: wrong.map_or(Verdict::Exact, Verdict::Wrong),
         });
     }
     Ok(())
