@@ -659,7 +659,7 @@ fn record_layer_offsets_indirect_counts_and_result_location() {
 
 /// Tiles that are not powers of two (288 and 384 keys), an odd number of them, at a
 /// large byte offset that is not a multiple of 16: the per-tile 64-bit base addresses of the
-/// counting kernels, the Onesweep constant-digit copy and fallback, the small path and the
+/// counting kernels, the Onesweep constant-digit copy, the small path and the
 /// 64-bit scatter addresses, with direct and indirect counts on every path.
 #[test]
 fn odd_tiles_at_large_offsets() {
