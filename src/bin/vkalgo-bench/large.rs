@@ -21,6 +21,8 @@
 //!   keys inserted per slot.
 //! - `--only sort,pairs,scan,copy,hash` (default: all).
 //! - `--threads T` (default: the machine's cores): CPU threads of the reference checks.
+//! - `--corrupt`: flips one bit of every GPU result before it is checked (a self-test of the
+//!   checks: every row must then say NO).
 //!
 //! Exits with status 1 when a check ran and failed (a refused allocation is reported, not
 //! failed).
@@ -71,6 +73,7 @@ struct Options {
     hash_load: f64,
     only: Vec<String>,
     threads: usize,
+    corrupt: bool,
 }
 
 fn parse(args: &[String]) -> Options {
@@ -83,6 +86,7 @@ fn parse(args: &[String]) -> Options {
             .map(String::from)
             .to_vec(),
         threads: std::thread::available_parallelism().map_or(4, |n| n.get()),
+        corrupt: false,
     };
     let mut hash_log2 = None;
     let mut i = 0;
@@ -95,6 +99,11 @@ fn parse(args: &[String]) -> Options {
             "--hash-load" => o.hash_load = value.parse().expect("--hash-load L"),
             "--only" => o.only = value.split(',').map(|s| s.trim().to_string()).collect(),
             "--threads" => o.threads = value.parse().expect("--threads T"),
+            "--corrupt" => {
+                o.corrupt = true;
+                i += 1;
+                continue;
+            }
             other => {
                 eprintln!("large: unknown option {other}");
                 std::process::exit(2);
@@ -667,7 +676,10 @@ fn sort_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result
             SortResult::Alternate => &alt_buf,
         };
         let t = Instant::now();
-        let got = download_u32(ctx, result.buffer, OFFSET, n, o.threads)?;
+        let mut got = download_u32(ctx, result.buffer, OFFSET, n, o.threads)?;
+        if o.corrupt {
+            got[(n / 2) as usize] ^= 1;
+        }
         let verdict = match first_difference(&got, &want, o.threads) {
             None => Verdict::Exact,
             Some(i) => Verdict::Wrong(format!(
@@ -756,7 +768,7 @@ fn pairs_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Resul
         }
     };
     let timer = Timer::new(ctx)?;
-    let threads = o.threads;
+    let (threads, corrupt) = (o.threads, o.corrupt);
     for (path, plan) in paths.iter().zip(&plans) {
         upload_u32(ctx, keys_buf.buffer, OFFSET, &keys, threads)?;
         upload_with(ctx, values_buf.buffer, OFFSET, bytes, |first, chunk| {
@@ -793,7 +805,10 @@ fn pairs_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Resul
                 if wrong.is_some() {
                     return;
                 }
-                let words: &[u32] = bytemuck::cast_slice(chunk);
+                let mut words: Vec<u32> = bytemuck::cast_slice(chunk).to_vec();
+                if corrupt && part == "value" && first + chunk.len() as u64 >= bytes {
+                    *words.last_mut().unwrap() ^= 1;
+                }
                 let e0 = (first / 4) as usize;
                 let expect = |p: u64| if part == "key" { (p >> 32) as u32 } else { p as u32 };
                 if let Some(j) = words
@@ -940,7 +955,10 @@ fn scan_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result
             Ok(())
         })?;
         let t = Instant::now();
-        let got = download_u32(ctx, output.buffer, OFFSET, n, o.threads)?;
+        let mut got = download_u32(ctx, output.buffer, OFFSET, n, o.threads)?;
+        if o.corrupt {
+            got[(n - 1) as usize] ^= 1 << 31;
+        }
         let verdict = match check_scan(&input, &got, *op == ScanOp::Inclusive, o.threads) {
             None => Verdict::Exact,
             Some(i) => Verdict::Wrong(format!("first wrong element {i}: got {}", got[i])),
@@ -995,7 +1013,7 @@ fn copy_check(ctx: &Context, o: &Options, vectors: u64, rows: &mut Vec<Row>) -> 
             return Ok(());
         }
     };
-    let threads = o.threads;
+    let (threads, corrupt) = (o.threads, o.corrupt);
     let t = Instant::now();
     upload_with(ctx, src.buffer, OFFSET, bytes, |first, chunk| {
         let words: &mut [u32] = bytemuck::cast_slice_mut(chunk);
@@ -1027,7 +1045,11 @@ fn copy_check(ctx: &Context, o: &Options, vectors: u64, rows: &mut Vec<Row>) -> 
         if wrong.is_some() {
             return;
         }
-        let words: &[u32] = bytemuck::cast_slice(chunk);
+        let mut words: Vec<u32> = bytemuck::cast_slice(chunk).to_vec();
+        if corrupt && first + chunk.len() as u64 >= bytes {
+            *words.last_mut().unwrap() ^= 1;
+        }
+        let words = &words;
         let per = words.len().div_ceil(threads).max(1);
         wrong = std::thread::scope(|s| {
             let handles: Vec<_> = words
@@ -1144,7 +1166,7 @@ fn hash_check(ctx: &Context, o: &Options, rows: &mut Vec<Row>) -> Result<()> {
         first += count;
     }
     let insert_ms = ms_since(t);
-    let size = map.size()?;
+    let size = map.size()? ^ o.corrupt as u64;
     let insert_verdict = if size == stored {
         Verdict::Exact
     } else {
@@ -1164,6 +1186,9 @@ fn hash_check(ctx: &Context, o: &Options, rows: &mut Vec<Row>) -> Result<()> {
         let mut values = vec![0u32; keys.len()];
         let mut found = vec![false; keys.len()];
         map.find(&keys, &mut values, Some(&mut found))?;
+        if o.corrupt && first == 0 {
+            found[0] = !found[0];
+        }
         let present = first < inserted;
         let bad = (0..keys.len()).find(|&i| {
             if present {
