@@ -1,10 +1,11 @@
-//! `vkalgo-bench large`: the large-count check. Sorts 2^31 + 5 u32 keys and 2^31 + 5 u32 -> u32
-//! pairs (every sort path the device runs: Onesweep where the device has 64-bit atomics, and
-//! the safe path), scans 2^31 + 5 u32
-//! elements (look-back and reduce-then-scan, exclusive, inclusive and in place), copies
-//! 2^31 + 5 uvec4 vectors with the compute copy, and inserts into / finds in a hash map of more
-//! than 2^31 slots (or the largest the device allows), each verified EXACTLY against a CPU
-//! reference; prints a table (what, N, ms, verified).
+//! `vkalgo-bench large`: the large-count check. Sorts 2^31 + 5 u32 keys and 2^31 + 5
+//! u32 -> u32 pairs (every sort path the device runs: Onesweep where the device has 64-bit
+//! atomics, and the safe path), scans 2^31 + 5 u32 elements (look-back and reduce-then-scan,
+//! exclusive, inclusive and in place), copies 2^31 + 5 uvec4 vectors (32 GiB) with the compute
+//! copy, and inserts into / finds in a hash map of more than 2^31 slots (or the largest the
+//! device allows), each verified EXACTLY against a CPU reference; prints a table (what, N, ms,
+//! verified). Peak device memory: 64 GiB (the copy); host memory: about 56 GiB (the pairs'
+//! reference sort).
 //!
 //! The sort, scan and copy run through the record layer on buffers this check allocates itself:
 //! one VkBuffer of more than 8 GiB may exceed the device's maxMemoryAllocationSize, so each
