@@ -10,6 +10,7 @@
 
 mod common;
 mod hash;
+mod large;
 mod memory;
 mod scan;
 mod set;
@@ -55,11 +56,15 @@ fn main() -> Result<()> {
         // Every algorithm at its default sizes, in this one process (options go to each).
         "all" => ALGORITHMS.iter().try_for_each(|(_, run)| run(&ctx, &args)),
         "memory" => memory::run(&ctx, &args),
+        "large" => large::run(&ctx, &args),
         other => match ALGORITHMS.iter().find(|(name, _)| *name == other) {
             Some((_, run)) => run(&ctx, &args),
             None => {
                 let names: Vec<&str> = ALGORITHMS.iter().map(|(n, _)| *n).collect();
-                eprintln!("unknown algorithm {other} (all, memory, {})", names.join(", "));
+                eprintln!(
+                    "unknown algorithm {other} (all, memory, large, {})",
+                    names.join(", ")
+                );
                 std::process::exit(2);
             }
         },
