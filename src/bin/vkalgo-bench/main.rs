@@ -3,8 +3,9 @@
 //! reference) and prints a table per algorithm, with the device's copy bandwidth measured by a
 //! compute-shader copy as the yardstick.
 //!
-//! Usage: `vkalgo-bench [scan|sort|hash|set|memory] [options]` (every algorithm, one after the
-//! other in this one process, when none is named; `memory` is the memory-speed probe); each
+//! Usage: `vkalgo-bench [scan|sort|hash|set|memory|large] [options]` (every algorithm, one
+//! after the other in this one process, when none is named; `memory` is the memory-speed probe,
+//! `large` the check of counts past 2^31); each
 //! algorithm's module documents its options. Each measurement is also printed as a
 //! tab-separated `RESULT` line (see bench/compare.py).
 
