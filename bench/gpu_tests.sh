@@ -4,6 +4,9 @@
 # prints a summary table last. Arguments name test binaries (default: all); TEST_ARGS adds
 # arguments for every binary (e.g. "--ignored" for the GPU-only large cases).
 set -uo pipefail
+if [ -f .devpack/devbin.tar.xz ]; then
+  tar -xJf .devpack/devbin.tar.xz
+fi
 if [ -d .gl ]; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
   ldconfig

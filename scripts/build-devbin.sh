@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds what the lent GPU machine runs into .devbin/ (git-ignored; name it in the device
 # tool's `carry` with .gl): the benchmark and every integration-test binary
-# (.devbin/tests/<name>), built here in release mode (they run there as they are).
+# (.devbin/tests/<name>), built here in release mode (they run there as they are), stripped and
+# packed into .devpack/devbin.tar.xz (carry .devpack: the device tool carries 64 MiB at most;
+# bench/gpu_setup.sh unpacks it there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --bin vkalgo-bench --examples
@@ -23,4 +25,7 @@ for line in sys.stdin:
     if "test" in kinds:
         shutil.copy(m["executable"], os.path.join(".devbin/tests", m["target"]["name"]))
 '
-ls .devbin .devbin/tests
+strip .devbin/vkalgo-bench .devbin/tests/* .devbin/examples/*
+mkdir -p .devpack
+tar -cJf .devpack/devbin.tar.xz .devbin
+ls -la .devbin .devbin/tests .devpack
