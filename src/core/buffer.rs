@@ -95,12 +95,11 @@ impl GpuBuffer {
     /// (`GpuOnly` for working buffers, `CpuToGpu`/`GpuToCpu` for staging).
     pub fn new(ctx: &Context, size: u64, location: MemoryLocation, name: &str) -> Result<Self> {
         let size = size.max(16);
-        if size > ctx.profile.max_memory_allocation_size && ctx.profile.max_memory_allocation_size > 0 {
-            return Err(Error::OutOfMemory(format!(
-                "{name}: {size} bytes exceed the device's largest allocation ({} bytes)",
-                ctx.profile.max_memory_allocation_size
-            )));
-        }
+        // Beyond maxMemoryAllocationSize an allocation may fail (Vulkan 1.1: it is not invalid
+        // usage); NVIDIA's driver reports 4 GiB but grants far more. Such buffers get their own
+        // allocation, and a refusal is reported as OutOfMemory naming the reported limit.
+        let beyond_reported_max =
+            ctx.profile.max_memory_allocation_size > 0 && size > ctx.profile.max_memory_allocation_size;
         let device = &ctx.device;
         let info = vk::BufferCreateInfo::default()
             .size(size)
@@ -121,7 +120,9 @@ impl GpuBuffer {
                 // Large device-local buffers get their own VkDeviceMemory (as VMA does for big
                 // resources): the driver can back them with large pages, and freeing them
                 // returns the memory instead of leaving holes in a shared block.
-                allocation_scheme: if location == MemoryLocation::GpuOnly && size >= DEDICATED_BYTES {
+                allocation_scheme: if (location == MemoryLocation::GpuOnly && size >= DEDICATED_BYTES)
+                    || beyond_reported_max
+                {
                     AllocationScheme::DedicatedBuffer(buffer)
                 } else {
                     AllocationScheme::GpuAllocatorManaged
@@ -132,7 +133,15 @@ impl GpuBuffer {
             Ok(a) => a,
             Err(e) => {
                 unsafe { device.destroy_buffer(buffer, None) };
-                return Err(e.into());
+                let e: Error = e.into();
+                return Err(if beyond_reported_max {
+                    Error::OutOfMemory(format!(
+                        "{name}: {size} bytes (over the device's reported largest allocation of {} bytes) were refused: {e}",
+                        ctx.profile.max_memory_allocation_size
+                    ))
+                } else {
+                    e
+                });
             }
         };
         if let Err(e) = unsafe { device.bind_buffer_memory(buffer, allocation.memory(), allocation.offset()) }
