@@ -42,6 +42,7 @@ mod error;
 pub mod hash;
 pub mod scan;
 pub mod sort;
+pub mod split;
 
 pub use crate::core::{
     BufferRange, Context, ContextOptions, DeviceProfile, DeviceSelector, DeviceType, ElementCount,
@@ -58,6 +59,7 @@ pub use sort::{
     KeyType, SortArgs, SortDesc, SortKey, SortMemoryRequirements, SortOptions, SortPath, SortPlan,
     SortResult, SortTuning, SortValue, ValueType,
 };
+pub use split::{BucketFn, Bucketing, SplitArgs, SplitDesc, SplitMemoryRequirements, SplitPlan};
 
 #[cfg(test)]
 mod push_constant_tests {
@@ -71,6 +73,7 @@ mod push_constant_tests {
             .into_iter()
             .chain(crate::sort::push_layouts())
             .chain(crate::hash::push_layouts())
+            .chain(crate::split::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {
             let glsl = push_constant_members(shader.spirv);
