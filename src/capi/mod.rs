@@ -9,6 +9,7 @@
 pub mod hash;
 pub mod scan;
 pub mod sort;
+pub mod split;
 pub mod types;
 
 use crate::error::Error;

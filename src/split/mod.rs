@@ -49,7 +49,7 @@
 //!   The input buffers are only read.
 
 mod glsl;
-mod host;
+pub(crate) mod host;
 pub mod reference;
 
 pub use glsl::glsl_compilations;
