@@ -63,6 +63,10 @@ cargo run --release --example morton_sort 100000
 
 lavapipe_variants hash "1 4" "128 512"
 
+# Multisplit: no inter-workgroup waiting; two thread counts and subgroup sizes 4 and 16 (the
+# 2^22 case is in the default run).
+lavapipe_variants split "1 4" "128 512" --skip large_split_once
+
 step "CMake package + C/C++ tests against the installed package"
 scripts/ffi-test.sh
 
