@@ -4,6 +4,8 @@
 // (that element is not counted). See split_common.glsl.
 #include "split_common.glsl"
 
+shared uint s_counters[COUNTER_WORDS];
+
 void main() {
     vkalgo_params = pc.params;
     uint n = element_count();
@@ -11,7 +13,15 @@ void main() {
     uint64_t start = uint64_t(column) * column_length();
     uvec4 gmask = group_mask();
     bool bad = false;
-    KeyRef keys = KeyRef(pc.keys_in);
+    bool in_shared = shared_counters();
+    uint row = group_in_workgroup() * pc.bucket_count;
+    if (in_shared) {
+        for (uint b = lane_in_group(); b < pc.bucket_count; b += G) {
+            s_counters[row + b] = 0u;
+        }
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
+    }
     for (uint s = 0u; s < pc.column_steps; ++s) {
         uint64_t index = start + uint64_t(s * G + lane_in_group());
         bool ok = column < pc.columns && index < uint64_t(n);
@@ -29,8 +39,21 @@ void main() {
         }
         uvec4 peers = peers_of(b, subgroupBallot(ok) & gmask);
         bool leader = ok && (peers & gl_SubgroupGtMask) == uvec4(0u);
-        if (leader) {
+        if (in_shared) {
+            // One leader per bucket and group: the group's row is its own.
+            if (leader) {
+                s_counters[row + b] += popcount4(peers);
+            }
+            subgroupMemoryBarrierShared();
+            subgroupBarrier();
+        } else if (leader) {
             atomicAdd(U32AtomicRef(matrix_addr(b, column)).v[0], popcount4(peers));
+        }
+    }
+    if (in_shared && column < pc.columns) {
+        // Every entry of the column is written (the matrix is not cleared in this mode).
+        for (uint b = lane_in_group(); b < pc.bucket_count; b += G) {
+            U32Ref(matrix_addr(b, column)).v[0] = s_counters[row + b];
         }
     }
     if (bad) {

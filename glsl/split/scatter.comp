@@ -5,6 +5,8 @@
 // group alone). Writes nothing when the status word reports a bad bucket.
 #include "split_common.glsl"
 
+shared uint s_counters[COUNTER_WORDS];
+
 void main() {
     if (U32AtomicRef(pc.scratch).v[0] != 0u) {
         return; // workgroup-uniform
@@ -14,6 +16,15 @@ void main() {
     uint column = column_of_lane();
     uint64_t start = uint64_t(column) * column_length();
     uvec4 gmask = group_mask();
+    bool in_shared = shared_counters();
+    uint row = group_in_workgroup() * pc.bucket_count;
+    if (in_shared) {
+        for (uint b = lane_in_group(); b < pc.bucket_count; b += G) {
+            s_counters[row + b] = column < pc.columns ? U32Ref(matrix_addr(b, column)).v[0] : 0u;
+        }
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
+    }
     for (uint s = 0u; s < pc.column_steps; ++s) {
         uint64_t index = start + uint64_t(s * G + lane_in_group());
         bool ok = column < pc.columns && index < uint64_t(n);
@@ -33,14 +44,26 @@ void main() {
         uvec4 peers = peers_of(b, subgroupBallot(ok) & gmask);
         uint below = popcount4(peers & gl_SubgroupLtMask);
         bool leader = ok && (peers & gl_SubgroupGtMask) == uvec4(0u);
-        uint base = ok ? U32AtomicRef(matrix_addr(b, column)).v[0] : 0u;
-        subgroupMemoryBarrierBuffer();
-        subgroupBarrier(); // every peer has read the entry before the leader advances it
-        if (leader) {
-            U32AtomicRef(matrix_addr(b, column)).v[0] = base + popcount4(peers);
+        uint base;
+        if (in_shared) {
+            base = ok ? s_counters[row + b] : 0u;
+            subgroupMemoryBarrierShared();
+            subgroupBarrier(); // every peer has read the counter before the leader advances it
+            if (leader) {
+                s_counters[row + b] = base + popcount4(peers);
+            }
+            subgroupMemoryBarrierShared();
+            subgroupBarrier(); // the next step reads the advanced counter
+        } else {
+            base = ok ? U32AtomicRef(matrix_addr(b, column)).v[0] : 0u;
+            subgroupMemoryBarrierBuffer();
+            subgroupBarrier();
+            if (leader) {
+                U32AtomicRef(matrix_addr(b, column)).v[0] = base + popcount4(peers);
+            }
+            subgroupMemoryBarrierBuffer();
+            subgroupBarrier();
         }
-        subgroupMemoryBarrierBuffer();
-        subgroupBarrier(); // the next step reads the advanced entry
         if (ok) {
             uint64_t pos = uint64_t(base + below);
             KeyRef(pc.keys_out + pos * uint64_t(KEY_BITS / 8)).v[0] = key;

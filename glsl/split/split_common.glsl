@@ -70,7 +70,7 @@ layout(push_constant) uniform SplitPush {
     uint columns;          // columns of the count matrix
     uint column_steps;     // steps of G elements per column
     uint id_bits;          // ceil(log2(m)): bits of a bucket id
-    uint reserved;
+    uint flags;            // FLAG_SHARED_COUNTERS: each lane group's m counters in shared memory
     uvec4 params;          // GLSL: vkalgo_params
 } pc;
 
@@ -80,6 +80,13 @@ layout(push_constant) uniform SplitPush {
 
 layout(constant_id = 6) const uint KEY_ORDER = 0;
 const uint KEY_KIND = KEY_ORDER & 3u;
+
+#define FLAG_SHARED_COUNTERS 1u
+
+// Words of shared counters (VECS_PER_THREAD, constant_id 1, carries it for the split): with
+// FLAG_SHARED_COUNTERS, lane group g of the workgroup keeps its column's m counters at
+// s_counters[g * m ...]; else the counters live in the matrix itself (any m).
+#define COUNTER_WORDS VECS_PER_THREAD
 
 #define G MIN_SUBGROUP_SIZE
 // Bucket ids have at most this many bits (m <= 65536).
@@ -204,6 +211,15 @@ uvec4 peers_of(uint b, uvec4 okmask) {
 // Byte address of matrix entry (bucket, column).
 uint64_t matrix_addr(uint bucket, uint column) {
     return pc.scratch + MATRIX_OFFSET + (uint64_t(bucket) * uint64_t(pc.columns) + uint64_t(column)) * 4ul;
+}
+
+// Index of this lane's group in the workgroup.
+uint group_in_workgroup() {
+    return (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) / G;
+}
+
+bool shared_counters() {
+    return (pc.flags & FLAG_SHARED_COUNTERS) != 0u;
 }
 
 uint64_t column_length() {

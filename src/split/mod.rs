@@ -111,6 +111,10 @@ pub const STATUS_OFFSET: u64 = 0;
 pub const STATUS_BAD_BUCKET: u32 = 1;
 /// Byte offset of the count matrix in scratch (glsl/split/split_common.glsl MATRIX_OFFSET).
 const MATRIX_OFFSET: u64 = 16;
+/// SplitPush::flags: the lane groups' counters are in shared memory.
+const FLAG_SHARED_COUNTERS: u32 = 1;
+/// Most shared memory (bytes) the counters of one workgroup take.
+const MAX_COUNTER_BYTES: u64 = 16384;
 /// Alignment vkalgo asks for every range.
 const ALIGNMENT: u64 = 16;
 
@@ -214,7 +218,7 @@ push_constants! {
         columns: u32,
         column_steps: u32,
         id_bits: u32,
-        reserved: u32,
+        flags: u32,
         params: [u32; 4],
     }
 }
@@ -229,6 +233,8 @@ pub struct SplitPlan {
     group_lanes: u32,
     column_steps: u32,
     max_columns: u64,
+    /// Words of shared counters per workgroup (1: the counters live in the matrix).
+    counter_words: u32,
     scan: ScanPlan,
     histogram: &'static ShaderSource,
     scatter: &'static ShaderSource,
@@ -363,7 +369,7 @@ impl SplitPlan {
         let matrix_entries = m * columns;
         let spec = Specialization {
             workgroup_size: self.workgroup_size,
-            vecs_per_thread: 1,
+            vecs_per_thread: self.counter_words,
             spin_limit: 1,
             stage_split: 1,
             key_order: key_kind(self.desc.key_type),
@@ -394,7 +400,7 @@ impl SplitPlan {
             columns: columns as u32,
             column_steps: self.column_steps,
             id_bits: self.id_bits(),
-            reserved: 0,
+            flags: if self.counter_words > 1 { FLAG_SHARED_COUNTERS } else { 0 },
             params: args.params,
         };
         let matrix_bytes = matrix_entries * 4;
@@ -417,14 +423,16 @@ impl SplitPlan {
         let wg = self.workgroup_size as u64;
         let column_groups = (columns * self.group_lanes as u64).div_ceil(wg) as u32;
         let offset_groups = (m + 1).div_ceil(wg) as u32;
+        // With shared counters the histogram writes every matrix entry: only the status word
+        // is cleared.
+        let cleared = if self.counter_words > 1 {
+            MATRIX_OFFSET
+        } else {
+            MATRIX_OFFSET + matrix_bytes
+        };
         unsafe {
-            ctx.device.cmd_fill_buffer(
-                cmd,
-                args.scratch.buffer,
-                args.scratch.offset,
-                MATRIX_OFFSET + matrix_bytes,
-                0,
-            );
+            ctx.device
+                .cmd_fill_buffer(cmd, args.scratch.buffer, args.scratch.offset, cleared, 0);
             ctx.transfer_to_compute(cmd);
             ctx.dispatch(cmd, histogram, &push, column_groups);
             ctx.compute_to_compute(cmd);
@@ -517,6 +525,12 @@ impl Context {
                 "multisplit: {m} buckets x {max_columns} columns exceed the count matrix's 2^32 - 1 entries"
             )));
         }
+        // Shared counters where every lane group's row of m fits (a power of two of words, so
+        // few pipelines); else the counters live in the matrix.
+        let rows = (workgroup_size / group_lanes) as u64;
+        let row_words = (rows * m as u64).next_power_of_two();
+        let budget = MAX_COUNTER_BYTES.min(self.profile.max_shared_memory as u64 / 2);
+        let counter_words = if row_words * 4 <= budget { row_words as u32 } else { 1 };
         let scan = self.scan_plan(&ScanDesc {
             op: ScanOp::Exclusive,
             path: ScanPath::ReduceThenScan,
@@ -531,6 +545,7 @@ impl Context {
             group_lanes,
             column_steps: column_steps as u32,
             max_columns,
+            counter_words,
             scan,
             histogram,
             scatter,
