@@ -59,7 +59,7 @@ pub use sort::{
     KeyType, SortArgs, SortDesc, SortKey, SortMemoryRequirements, SortOptions, SortPath, SortPlan,
     SortResult, SortTuning, SortValue, ValueType,
 };
-pub use split::{BucketFn, Bucketing, SplitArgs, SplitDesc, SplitMemoryRequirements, SplitPlan};
+pub use split::{BucketFn, Bucketing, SplitArgs, SplitDesc, SplitMemoryRequirements, SplitPath, SplitPlan};
 
 #[cfg(test)]
 mod push_constant_tests {

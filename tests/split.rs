@@ -11,7 +11,7 @@ use vkalgo::split::reference;
 use vkalgo::ash::vk;
 use vkalgo::{
     BucketFn, Bucketing, Context, ElementCount, Error, GpuBuffer, KeyType, MemoryLocation, SortKey, SplitArgs,
-    SplitDesc, ValueType,
+    SplitDesc, SplitPath, ValueType,
 };
 
 /// The CPU buckets of `keys` for a bucketing.
@@ -437,10 +437,15 @@ fn read(b: &mut GpuBuffer) -> Vec<u32> {
 
 /// The record layer with every range mid-buffer, poisoned around, direct or indirect counts;
 /// `bad` makes one id >= m: the status word reports it and no output is written.
-fn record_case(ctx: &Context, max_count: usize, count: usize, m: u32, indirect: bool, bad: bool) {
-    let plan = ctx
-        .split_plan(&SplitDesc::new(KeyType::U32, ValueType::U32, m, BucketFn::Ids, max_count as u64))
-        .expect("plan");
+fn record_case(ctx: &Context, path: SplitPath, max_count: usize, count: usize, m: u32, indirect: bool, bad: bool) {
+    let desc = SplitDesc {
+        path,
+        ..SplitDesc::new(KeyType::U32, ValueType::U32, m, BucketFn::Ids, max_count as u64)
+    };
+    let plan = ctx.split_plan(&desc).expect("plan");
+    if path != SplitPath::Auto {
+        assert_eq!(plan.path(), path);
+    }
     let req = plan.memory_requirements();
     let bytes = max_count as u64 * 4;
     let pad = 64usize; // words before every range
@@ -496,7 +501,7 @@ fn record_case(ctx: &Context, max_count: usize, count: usize, m: u32, indirect: 
         Ok(())
     })
     .expect("submit");
-    let what = format!("max {max_count} count {count} m {m} indirect {indirect} bad {bad}");
+    let what = format!("{path:?} max {max_count} count {count} m {m} indirect {indirect} bad {bad}");
     let status = read(&mut scratch)[64];
     let (ko, vo, oo) = (read(&mut keys_out), read(&mut values_out), read(&mut offsets_b));
     if bad && count > 0 {
@@ -523,16 +528,21 @@ fn record_case(ctx: &Context, max_count: usize, count: usize, m: u32, indirect: 
 #[test]
 fn record_layer_offsets_indirect_counts_and_status() {
     let ctx = context();
-    for m in [3u32, 300] {
+    for (m, path) in [
+        (3u32, SplitPath::SharedCounters),
+        (3, SplitPath::GlobalCounters),
+        (64, SplitPath::GlobalCounters),
+        (300, SplitPath::Auto),
+    ] {
         let col = column_length(&ctx, m);
         let max = 4 * col + 5;
-        record_case(&ctx, max, max, m, false, false);
-        record_case(&ctx, max, max - col - 1, m, true, false);
-        record_case(&ctx, max, 1, m, true, false);
-        record_case(&ctx, max, 0, m, true, false);
-        record_case(&ctx, max, 0, m, false, false);
-        record_case(&ctx, max, max - 3, m, false, true);
-        record_case(&ctx, max, col + 1, m, true, true);
+        record_case(&ctx, path, max, max, m, false, false);
+        record_case(&ctx, path, max, max - col - 1, m, true, false);
+        record_case(&ctx, path, max, 1, m, true, false);
+        record_case(&ctx, path, max, 0, m, true, false);
+        record_case(&ctx, path, max, 0, m, false, false);
+        record_case(&ctx, path, max, max - 3, m, false, true);
+        record_case(&ctx, path, max, col + 1, m, true, true);
     }
     // Record-layer argument checks: nothing recorded.
     let plan = ctx

@@ -101,6 +101,22 @@ impl BucketFn {
     }
 }
 
+/// Where the lane groups keep their bucket counters (both paths are the safe kind: no
+/// workgroup waits on another).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u32)]
+pub enum SplitPath {
+    /// Shared counters where each lane group's row of `m` fits the workgroup's counter budget
+    /// (16 KiB, at most half the device's shared memory), else global counters.
+    #[default]
+    Auto = 0,
+    /// Each lane group's `m` counters in shared memory (small `m`; refused where they do not
+    /// fit).
+    SharedCounters = 1,
+    /// The counters are the count matrix's entries in global memory (any `m`).
+    GlobalCounters = 2,
+}
+
 /// Largest number of buckets.
 pub const MAX_BUCKETS: u32 = 65536;
 /// Largest element count of a multisplit.
@@ -136,6 +152,8 @@ pub struct SplitDesc {
     pub glsl: Option<String>,
     /// The largest count any call of this plan splits (sizes scratch; bounds indirect counts).
     pub max_count: u64,
+    /// Where the counters live ([`SplitPath::Auto`]: by `m` and the device).
+    pub path: SplitPath,
 }
 
 impl SplitDesc {
@@ -156,6 +174,7 @@ impl SplitDesc {
             bit_offset: 0,
             glsl: None,
             max_count,
+            path: SplitPath::Auto,
         }
     }
 }
@@ -250,6 +269,16 @@ impl SplitPlan {
     /// The description the plan was made from.
     pub fn desc(&self) -> &SplitDesc {
         &self.desc
+    }
+
+    /// The path the plan records ([`SplitPath::SharedCounters`] or
+    /// [`SplitPath::GlobalCounters`]).
+    pub fn path(&self) -> SplitPath {
+        if self.counter_words > 1 {
+            SplitPath::SharedCounters
+        } else {
+            SplitPath::GlobalCounters
+        }
     }
 
     /// Elements of one column (one lane group's run of the input).
@@ -530,7 +559,17 @@ impl Context {
         let rows = (workgroup_size / group_lanes) as u64;
         let row_words = (rows * m as u64).next_power_of_two();
         let budget = MAX_COUNTER_BYTES.min(self.profile.max_shared_memory as u64 / 2);
-        let counter_words = if row_words * 4 <= budget { row_words as u32 } else { 1 };
+        let fits = row_words * 4 <= budget && row_words > 1;
+        let counter_words = match desc.path {
+            SplitPath::Auto if fits => row_words as u32,
+            SplitPath::SharedCounters if fits => row_words as u32,
+            SplitPath::SharedCounters => {
+                return Err(Error::invalid(format!(
+                    "multisplit: {m} shared counters per lane group do not fit {budget} bytes for {rows} groups"
+                )))
+            }
+            _ => 1,
+        };
         let scan = self.scan_plan(&ScanDesc {
             op: ScanOp::Exclusive,
             path: ScanPath::ReduceThenScan,

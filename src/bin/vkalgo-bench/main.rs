@@ -3,7 +3,7 @@
 //! reference) and prints a table per algorithm, with the device's copy bandwidth measured by a
 //! compute-shader copy as the yardstick.
 //!
-//! Usage: `vkalgo-bench [scan|sort|hash] [options]` (scan when no algorithm is named); each
+//! Usage: `vkalgo-bench [scan|sort|hash|multisplit] [options]` (scan when no algorithm is named); each
 //! algorithm's module documents its options. Each measurement is also printed as a
 //! tab-separated `RESULT` line (see bench/compare.py).
 
@@ -11,6 +11,7 @@ mod common;
 mod hash;
 mod scan;
 mod sort;
+mod split;
 
 use vkalgo::{Context, Result};
 
@@ -43,8 +44,9 @@ fn main() -> Result<()> {
         "scan" => scan::run(&ctx, &args),
         "sort" => sort::run(&ctx, &args),
         "hash" => hash::run(&ctx, &args),
+        "multisplit" => split::run(&ctx, &args),
         other => {
-            eprintln!("unknown algorithm {other} (scan, sort, hash)");
+            eprintln!("unknown algorithm {other} (scan, sort, hash, multisplit)");
             std::process::exit(2);
         }
     };
