@@ -121,6 +121,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         })?);
         let copy_gbs = 2.0 * nb as f64 / (copy_ms * 1e-3) / 1e9;
         println!("copy of the keys: {copy_ms:.4} ms, {copy_gbs:.0} GB/s");
+        println!("RESULT\tvkalgo\tcopy_keys\tcompute\t{n}\t{copy_ms:.6}\t{copy_gbs:.4}\t0");
         for &m in &o.ms {
             let buckets: Vec<u32> = input.iter().map(|&k| bucket_of(k, m)).collect();
             let mut want_keys = input.clone();
@@ -195,7 +196,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                             if ok { "yes" } else { "NO" }
                         );
                         println!(
-                            "RESULT\tvkalgo\tmultisplit_{type_name}\t{fn_name}_{path_name}_m{m}\t{n}\t{ms:.6}\t{rate:.4}\t{}",
+                            "RESULT\tvkalgo\tmultisplit_{type_name}_m{m}\t{fn_name}_{path_name}\t{n}\t{ms:.6}\t{rate:.4}\t{}",
                             req.scratch_size
                         );
                     }
@@ -239,7 +240,10 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         plan.path(),
                         100.0 * gbs / copy_gbs
                     );
-                    println!("RESULT\tvkalgo\tsort_topbits_{type_name}\tm{m}\t{n}\t{ms:.6}\t{rate:.4}\t{}", req.scratch_size);
+                    println!(
+                        "RESULT\tvkalgo\tmultisplit_{type_name}_m{m}\tsort_topbits\t{n}\t{ms:.6}\t{rate:.4}\t{}",
+                        req.scratch_size
+                    );
                 }
             }
         }
