@@ -339,7 +339,11 @@ fn split_permutations() -> Vec<OwnedPermutation> {
     let mut table = vec![(
         "split_offsets".to_string(),
         "split/offsets.comp",
-        vec![define("KEY_BITS", 32), define("VALUE_WORDS", 0), define("BUCKET_FN", 0)],
+        vec![
+            define("KEY_BITS", 32),
+            define("VALUE_WORDS", 0),
+            define("BUCKET_FN", 0),
+        ],
     )];
     for key_bits in [32, 64] {
         for (fn_code, fn_name) in [(0, "bits"), (1, "splitters"), (2, "ids")] {

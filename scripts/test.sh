@@ -67,6 +67,9 @@ lavapipe_variants hash "1 4" "128 512"
 # 2^22 case is in the default run).
 lavapipe_variants split "1 4" "128 512" --skip large_split_once
 
+step "Rust example: delta-stepping shortest paths with multisplit buckets, checked against Dijkstra"
+cargo run --release --example delta_stepping 20000 8 40
+
 step "CMake package + C/C++ tests against the installed package"
 scripts/ffi-test.sh
 

@@ -7,11 +7,11 @@
 mod common;
 
 use common::{assert_no_validation_messages, context, Rng};
-use vkalgo::split::reference;
 use vkalgo::ash::vk;
+use vkalgo::split::reference;
 use vkalgo::{
-    BucketFn, Bucketing, Context, ElementCount, Error, GpuBuffer, KeyType, MemoryLocation, SortKey, SplitArgs,
-    SplitDesc, SplitPath, ValueType,
+    BucketFn, Bucketing, Context, ElementCount, Error, GpuBuffer, KeyType, MemoryLocation, SortKey,
+    SplitArgs, SplitDesc, SplitPath, ValueType,
 };
 
 /// The CPU buckets of `keys` for a bucketing.
@@ -97,7 +97,10 @@ fn bits_u32_smoke() {
 
 /// A BITS bucketing for any key type.
 fn bits<K>(bucket_count: u32, bit_offset: u32) -> Bucketing<'static, K> {
-    Bucketing::Bits { bucket_count, bit_offset }
+    Bucketing::Bits {
+        bucket_count,
+        bit_offset,
+    }
 }
 
 /// Adversarial u32 data sets (element index in, key out).
@@ -116,9 +119,15 @@ fn distributions() -> Vec<Distribution> {
 
 /// The plan's column length for u32 keys and `m` buckets (sizes around it are the edges).
 fn column_length(ctx: &Context, m: u32) -> usize {
-    ctx.split_plan(&SplitDesc::new(KeyType::U32, ValueType::U32, m, BucketFn::Ids, 1 << 16))
-        .expect("plan")
-        .column_length() as usize
+    ctx.split_plan(&SplitDesc::new(
+        KeyType::U32,
+        ValueType::U32,
+        m,
+        BucketFn::Ids,
+        1 << 16,
+    ))
+    .expect("plan")
+    .column_length() as usize
 }
 
 #[test]
@@ -161,10 +170,26 @@ fn adversarial_buckets() {
             ("all in 0", vec![0; n]),
             ("all in last", vec![m - 1; n]),
             ("all in middle", vec![m / 2; n]),
-            ("sorted", (0..n).map(|i| (i as u64 * m as u64 / n as u64) as u32).collect()),
-            ("reversed", (0..n).map(|i| m - 1 - (i as u64 * m as u64 / n as u64) as u32).collect()),
-            ("alternating", (0..n).map(|i| if i % 2 == 0 { 0 } else { m - 1 }).collect()),
-            ("two buckets", (0..n).map(|_| if rng.next_u32() % 2 == 0 { 1 } else { m - 1 }).collect()),
+            (
+                "sorted",
+                (0..n).map(|i| (i as u64 * m as u64 / n as u64) as u32).collect(),
+            ),
+            (
+                "reversed",
+                (0..n)
+                    .map(|i| m - 1 - (i as u64 * m as u64 / n as u64) as u32)
+                    .collect(),
+            ),
+            (
+                "alternating",
+                (0..n).map(|i| if i % 2 == 0 { 0 } else { m - 1 }).collect(),
+            ),
+            (
+                "two buckets",
+                (0..n)
+                    .map(|_| if rng.next_u32() % 2 == 0 { 1 } else { m - 1 })
+                    .collect(),
+            ),
         ];
         for (name, ids) in patterns {
             let keys = rng.vec_u32(n);
@@ -198,17 +223,53 @@ fn bits_every_key_type() {
             let what = format!("bits {name} m={m} offset={offset}");
             check(&ctx, &raw, &b, None, &format!("u32 {what}"));
             let i: Vec<i32> = raw.iter().map(|&x| x as i32).collect();
-            check(&ctx, &i, &Bucketing::Bits { bucket_count: m, bit_offset: offset }, None, &format!("i32 {what}"));
+            check(
+                &ctx,
+                &i,
+                &Bucketing::Bits {
+                    bucket_count: m,
+                    bit_offset: offset,
+                },
+                None,
+                &format!("i32 {what}"),
+            );
             let f: Vec<f32> = raw.iter().map(|&x| f32::from_bits(x)).collect();
-            check(&ctx, &f, &Bucketing::Bits { bucket_count: m, bit_offset: offset }, None, &format!("f32 {what}"));
+            check(
+                &ctx,
+                &f,
+                &Bucketing::Bits {
+                    bucket_count: m,
+                    bit_offset: offset,
+                },
+                None,
+                &format!("f32 {what}"),
+            );
             let wide = |x: u32, i: usize| ((x as u64) << 32) | (x.rotate_left(i as u32 % 32) as u64);
             let u: Vec<u64> = raw.iter().enumerate().map(|(i, &x)| wide(x, i)).collect();
             for off64 in [offset, offset + 32] {
-                check(&ctx, &u, &bits(m, off64), None, &format!("u64 {what} off64={off64}"));
+                check(
+                    &ctx,
+                    &u,
+                    &bits(m, off64),
+                    None,
+                    &format!("u64 {what} off64={off64}"),
+                );
                 let i: Vec<i64> = u.iter().map(|&x| x as i64).collect();
-                check(&ctx, &i, &bits(m, off64), None, &format!("i64 {what} off64={off64}"));
+                check(
+                    &ctx,
+                    &i,
+                    &bits(m, off64),
+                    None,
+                    &format!("i64 {what} off64={off64}"),
+                );
                 let f: Vec<f64> = u.iter().map(|&x| f64::from_bits(x)).collect();
-                check(&ctx, &f, &bits(m, off64), None, &format!("f64 {what} off64={off64}"));
+                check(
+                    &ctx,
+                    &f,
+                    &bits(m, off64),
+                    None,
+                    &format!("f64 {what} off64={off64}"),
+                );
             }
         }
     }
@@ -221,32 +282,62 @@ fn splitters_every_key_type() {
     let mut rng = Rng(5);
     let n = 4099;
     // Floats with -0.0, +0.0, NaNs and infinities among keys and splitters.
-    let specials = [0x8000_0000u32, 0, 0x7F80_0000, 0xFF80_0000, 0x7FC0_0000, 0xFFC0_0001, 1, 0x8000_0001];
+    let specials = [
+        0x8000_0000u32,
+        0,
+        0x7F80_0000,
+        0xFF80_0000,
+        0x7FC0_0000,
+        0xFFC0_0001,
+        1,
+        0x8000_0001,
+    ];
     let raw: Vec<u32> = (0..n)
-        .map(|i| if i % 7 == 0 { specials[i / 7 % specials.len()] } else { rng.next_u32() })
+        .map(|i| {
+            if i % 7 == 0 {
+                specials[i / 7 % specials.len()]
+            } else {
+                rng.next_u32()
+            }
+        })
         .collect();
     for m in [1u32, 2, 3, 33, 257, 4096] {
-        let mut picks: Vec<u32> = (0..m.saturating_sub(1)).map(|i| raw[(i as usize * 37) % n]).collect();
+        let mut picks: Vec<u32> = (0..m.saturating_sub(1))
+            .map(|i| raw[(i as usize * 37) % n])
+            .collect();
         if m > 3 {
             picks[1] = picks[0]; // repeated splitters: an empty bucket
         }
         macro_rules! run {
             ($t:ty, $conv:expr) => {{
                 let keys: Vec<$t> = raw.iter().enumerate().map(|(i, &x)| $conv(x, i)).collect();
-                let mut s: Vec<$t> = picks.iter().enumerate().map(|(i, &x)| $conv(x, i)).collect();
+                let mut s: Vec<$t> = picks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &x)| $conv(x, i))
+                    .collect();
                 s.sort_by_key(|k| k.ordered_bits());
                 if m > 3 {
                     s[1] = s[0];
                 }
-                check(&ctx, &keys, &Bucketing::Splitters(&s), None, &format!("splitters {} m={m}", stringify!($t)));
+                check(
+                    &ctx,
+                    &keys,
+                    &Bucketing::Splitters(&s),
+                    None,
+                    &format!("splitters {} m={m}", stringify!($t)),
+                );
             }};
         }
         run!(u32, |x: u32, _| x);
         run!(i32, |x: u32, _| x as i32);
         run!(f32, |x: u32, _| f32::from_bits(x));
         run!(u64, |x: u32, i: usize| ((x as u64) << 32) | (i as u64 & 3));
-        run!(i64, |x: u32, i: usize| (((x as u64) << 32) | (i as u64 & 3)) as i64);
-        run!(f64, |x: u32, i: usize| f64::from_bits(((x as u64) << 32) | (i as u64 & 3)));
+        run!(i64, |x: u32, i: usize| (((x as u64) << 32) | (i as u64 & 3))
+            as i64);
+        run!(f64, |x: u32, i: usize| f64::from_bits(
+            ((x as u64) << 32) | (i as u64 & 3)
+        ));
     }
     assert_no_validation_messages(&ctx);
 }
@@ -265,7 +356,14 @@ fn eight_byte_values_keep_their_order() {
         let mut got_keys = keys.clone();
         let mut got_values = values.clone();
         let offsets = ctx
-            .multisplit_pairs(&mut got_keys, &mut got_values, &Bucketing::Ids { bucket_count: m, ids: &ids })
+            .multisplit_pairs(
+                &mut got_keys,
+                &mut got_values,
+                &Bucketing::Ids {
+                    bucket_count: m,
+                    ids: &ids,
+                },
+            )
             .expect("split");
         assert_eq!(offsets, want, "n={n} m={m}");
         assert_eq!(got_keys, want_keys, "n={n} m={m}");
@@ -285,25 +383,72 @@ fn glsl_every_key_type_with_params() {
     let src = "uint vkalgo_bucket(uint k) { return uint((uint64_t(k) * uint64_t(vkalgo_params.x)) >> 32); }";
     let keys: Vec<u32> = raw.iter().map(|&x| x as u32).collect();
     for m in [2u32, 3, 8, 1024] {
-        let cpu: Vec<u32> = keys.iter().map(|&k| ((k as u64 * m as u64) >> 32) as u32).collect();
-        let b = Bucketing::Glsl { bucket_count: m, source: src, params: [m, 0, 0, 0] };
+        let cpu: Vec<u32> = keys
+            .iter()
+            .map(|&k| ((k as u64 * m as u64) >> 32) as u32)
+            .collect();
+        let b = Bucketing::Glsl {
+            bucket_count: m,
+            source: src,
+            params: [m, 0, 0, 0],
+        };
         check(&ctx, &keys, &b, Some((&cpu, m)), &format!("glsl u32 m={m}"));
     }
     let src = "uint vkalgo_bucket(int k) { return uint(k) % vkalgo_params.x; }";
     let keys: Vec<i32> = raw.iter().map(|&x| x as i32).collect();
     let cpu: Vec<u32> = keys.iter().map(|&k| k as u32 % 33).collect();
-    check(&ctx, &keys, &Bucketing::Glsl { bucket_count: 33, source: src, params: [33, 0, 0, 0] }, Some((&cpu, 33)), "glsl i32");
+    check(
+        &ctx,
+        &keys,
+        &Bucketing::Glsl {
+            bucket_count: 33,
+            source: src,
+            params: [33, 0, 0, 0],
+        },
+        Some((&cpu, 33)),
+        "glsl i32",
+    );
     let src = "uint vkalgo_bucket(float k) { return floatBitsToUint(k) >> 28; }";
     let keys: Vec<f32> = raw.iter().map(|&x| f32::from_bits(x as u32)).collect();
     let cpu: Vec<u32> = keys.iter().map(|&k| k.to_bits() >> 28).collect();
-    check(&ctx, &keys, &Bucketing::Glsl { bucket_count: 16, source: src, params: [0; 4] }, Some((&cpu, 16)), "glsl f32");
+    check(
+        &ctx,
+        &keys,
+        &Bucketing::Glsl {
+            bucket_count: 16,
+            source: src,
+            params: [0; 4],
+        },
+        Some((&cpu, 16)),
+        "glsl f32",
+    );
     let src = "uint vkalgo_bucket(uint64_t k) { return uint(k % uint64_t(vkalgo_params.x)); }";
     let cpu: Vec<u32> = raw.iter().map(|&k| (k % 257) as u32).collect();
-    check(&ctx, &raw, &Bucketing::Glsl { bucket_count: 257, source: src, params: [257, 0, 0, 0] }, Some((&cpu, 257)), "glsl u64");
+    check(
+        &ctx,
+        &raw,
+        &Bucketing::Glsl {
+            bucket_count: 257,
+            source: src,
+            params: [257, 0, 0, 0],
+        },
+        Some((&cpu, 257)),
+        "glsl u64",
+    );
     let src = "uint vkalgo_bucket(int64_t k) { return uint(uint64_t(k) >> 60); }";
     let keys: Vec<i64> = raw.iter().map(|&x| x as i64).collect();
     let cpu: Vec<u32> = raw.iter().map(|&k| (k >> 60) as u32).collect();
-    check(&ctx, &keys, &Bucketing::Glsl { bucket_count: 16, source: src, params: [0; 4] }, Some((&cpu, 16)), "glsl i64");
+    check(
+        &ctx,
+        &keys,
+        &Bucketing::Glsl {
+            bucket_count: 16,
+            source: src,
+            params: [0; 4],
+        },
+        Some((&cpu, 16)),
+        "glsl i64",
+    );
     let src = "uint vkalgo_bucket(double k) { return k < 0.0 ? 0u : (k < 1.0 ? 1u : 2u); }";
     let keys: Vec<f64> = raw
         .iter()
@@ -317,9 +462,27 @@ fn glsl_every_key_type_with_params() {
         .collect();
     let cpu: Vec<u32> = keys
         .iter()
-        .map(|&k| if k < 0.0 { 0 } else if k < 1.0 { 1 } else { 2 })
+        .map(|&k| {
+            if k < 0.0 {
+                0
+            } else if k < 1.0 {
+                1
+            } else {
+                2
+            }
+        })
         .collect();
-    check(&ctx, &keys, &Bucketing::Glsl { bucket_count: 3, source: src, params: [0; 4] }, Some((&cpu, 3)), "glsl f64");
+    check(
+        &ctx,
+        &keys,
+        &Bucketing::Glsl {
+            bucket_count: 3,
+            source: src,
+            params: [0; 4],
+        },
+        Some((&cpu, 3)),
+        "glsl f64",
+    );
     assert_no_validation_messages(&ctx);
 }
 
@@ -334,17 +497,32 @@ fn glsl_repeated_source_compiles_once() {
     let mut compiled = None;
     for (round, width) in [1000u32, 1600, 50_000, 1000].into_iter().enumerate() {
         let cpu: Vec<u32> = keys.iter().map(|&d| (d / width).min(m - 1)).collect();
-        let b = Bucketing::Glsl { bucket_count: m, source: src, params: [width, m - 1, 0, 0] };
+        let b = Bucketing::Glsl {
+            bucket_count: m,
+            source: src,
+            params: [width, m - 1, 0, 0],
+        };
         check(&ctx, &keys, &b, Some((&cpu, m)), &format!("glsl width {width}"));
         // The first round compiles (pairs and keys only); later rounds compile nothing.
         let now = vkalgo::split::glsl_compilations();
-        assert_eq!(*compiled.get_or_insert(now), now, "round {round}: a repeated source compiled again");
+        assert_eq!(
+            *compiled.get_or_insert(now),
+            now,
+            "round {round}: a repeated source compiled again"
+        );
     }
     // A second context reuses the compiled source too (its pipelines are its own).
     let other = context();
     let mut k = keys.clone();
     other
-        .multisplit(&mut k, &Bucketing::Glsl { bucket_count: m, source: src, params: [7, m - 1, 0, 0] })
+        .multisplit(
+            &mut k,
+            &Bucketing::Glsl {
+                bucket_count: m,
+                source: src,
+                params: [7, m - 1, 0, 0],
+            },
+        )
         .expect("second context");
     assert_eq!(Some(vkalgo::split::glsl_compilations()), compiled);
     assert_no_validation_messages(&ctx);
@@ -361,7 +539,11 @@ fn large_split_once() {
     check(
         &ctx,
         &keys,
-        &Bucketing::Glsl { bucket_count: 1000, source: src, params: [1000, 0, 0, 0] },
+        &Bucketing::Glsl {
+            bucket_count: 1000,
+            source: src,
+            params: [1000, 0, 0, 0],
+        },
         Some((&cpu, 1000)),
         "2^22 u32 keys, 1000 GLSL buckets",
     );
@@ -387,39 +569,98 @@ fn bad_input_rust() {
     };
     run(&bits(0, 0), "m = 0");
     run(&bits(1 << 17, 0), "m beyond the maximum");
-    run(&Bucketing::Ids { bucket_count: 65537, ids: &[0; 5] }, "IDS m beyond the maximum");
+    run(
+        &Bucketing::Ids {
+            bucket_count: 65537,
+            ids: &[0; 5],
+        },
+        "IDS m beyond the maximum",
+    );
     run(&bits(3, 0), "BITS m not a power of two");
     run(&bits(2, 32), "BITS offset at the width");
     run(&Bucketing::Splitters(&[5, 3]), "unsorted splitters");
-    run(&Bucketing::Ids { bucket_count: 4, ids: &[0, 1, 2] }, "missing ids");
-    run(&Bucketing::Ids { bucket_count: 4, ids: &[0, 1, 4, 2, 3] }, "an id >= m");
+    run(
+        &Bucketing::Ids {
+            bucket_count: 4,
+            ids: &[0, 1, 2],
+        },
+        "missing ids",
+    );
+    run(
+        &Bucketing::Ids {
+            bucket_count: 4,
+            ids: &[0, 1, 4, 2, 3],
+        },
+        "an id >= m",
+    );
     let src = "uint vkalgo_bucket(uint k) { return k % vkalgo_params.x; }";
-    run(&Bucketing::Glsl { bucket_count: 4, source: src, params: [5, 0, 0, 0] }, "GLSL bucket >= m");
-    run(&Bucketing::Glsl { bucket_count: 4, source: "\0", params: [0; 4] }, "GLSL with NUL");
+    run(
+        &Bucketing::Glsl {
+            bucket_count: 4,
+            source: src,
+            params: [5, 0, 0, 0],
+        },
+        "GLSL bucket >= m",
+    );
+    run(
+        &Bucketing::Glsl {
+            bucket_count: 4,
+            source: "\0",
+            params: [0; 4],
+        },
+        "GLSL with NUL",
+    );
     // 64-bit keys too: the GPU status word, not a host check, catches GLSL's bad buckets.
     let mut k64: Vec<u64> = (0..10_000).collect();
     let src64 = "uint vkalgo_bucket(uint64_t k) { return k == 9999ul ? 7u : 0u; }";
     invalid(
-        ctx.multisplit(&mut k64, &Bucketing::Glsl { bucket_count: 7, source: src64, params: [0; 4] }),
+        ctx.multisplit(
+            &mut k64,
+            &Bucketing::Glsl {
+                bucket_count: 7,
+                source: src64,
+                params: [0; 4],
+            },
+        ),
         "GLSL u64 bucket >= m in the last element",
     );
-    assert!(k64.iter().enumerate().all(|(i, &k)| k == i as u64), "u64 keys changed");
+    assert!(
+        k64.iter().enumerate().all(|(i, &k)| k == i as u64),
+        "u64 keys changed"
+    );
     // GLSL that does not compile: CompileError with shaderc's message.
     let mut k = keys0.clone();
     let bad = "uint vkalgo_bucket(uint k) { return undefined_thing_42; }";
-    match ctx.multisplit(&mut k, &Bucketing::Glsl { bucket_count: 4, source: bad, params: [0; 4] }) {
+    match ctx.multisplit(
+        &mut k,
+        &Bucketing::Glsl {
+            bucket_count: 4,
+            source: bad,
+            params: [0; 4],
+        },
+    ) {
         Err(Error::CompileError(m)) => assert!(m.contains("undefined_thing_42"), "{m}"),
         other => panic!("compile error expected: {other:?}"),
     }
     let no_function = "uint other_name(uint k) { return 0u; }";
-    match ctx.multisplit(&mut k, &Bucketing::Glsl { bucket_count: 4, source: no_function, params: [0; 4] }) {
+    match ctx.multisplit(
+        &mut k,
+        &Bucketing::Glsl {
+            bucket_count: 4,
+            source: no_function,
+            params: [0; 4],
+        },
+    ) {
         Err(Error::CompileError(_)) => {}
         other => panic!("compile error expected without vkalgo_bucket: {other:?}"),
     }
     assert_eq!(k, keys0);
     // Mismatched lengths.
     let mut v = vec![0u32; 4];
-    invalid(ctx.multisplit_pairs(&mut k, &mut v, &bits(2, 0)), "values shorter than keys");
+    invalid(
+        ctx.multisplit_pairs(&mut k, &mut v, &bits(2, 0)),
+        "values shorter than keys",
+    );
     // The context is still usable.
     let mut k = keys0.clone();
     let offsets = ctx.multisplit(&mut k, &bits(2, 0)).expect("usable");
@@ -437,7 +678,15 @@ fn read(b: &mut GpuBuffer) -> Vec<u32> {
 
 /// The record layer with every range mid-buffer, poisoned around, direct or indirect counts;
 /// `bad` makes one id >= m: the status word reports it and no output is written.
-fn record_case(ctx: &Context, path: SplitPath, max_count: usize, count: usize, m: u32, indirect: bool, bad: bool) {
+fn record_case(
+    ctx: &Context,
+    path: SplitPath,
+    max_count: usize,
+    count: usize,
+    m: u32,
+    indirect: bool,
+    bad: bool,
+) {
     let desc = SplitDesc {
         path,
         ..SplitDesc::new(KeyType::U32, ValueType::U32, m, BucketFn::Ids, max_count as u64)
@@ -470,7 +719,8 @@ fn record_case(ctx: &Context, path: SplitPath, max_count: usize, count: usize, m
     let mut keys_out = host(&[], "keys_out");
     let mut values_out = host(&[], "values_out");
     let mut offsets_b = host(&[], "offsets");
-    let mut scratch = GpuBuffer::new(ctx, req.scratch_size + 512, MemoryLocation::GpuToCpu, "scratch").unwrap();
+    let mut scratch =
+        GpuBuffer::new(ctx, req.scratch_size + 512, MemoryLocation::GpuToCpu, "scratch").unwrap();
     let count_b = host(&[count as u32], "count");
     let at = |b: &GpuBuffer, len: u64| b.sub_range(pad as u64 * 4, len);
     let args = SplitArgs {
@@ -507,7 +757,10 @@ fn record_case(ctx: &Context, path: SplitPath, max_count: usize, count: usize, m
     if bad && count > 0 {
         assert_eq!(status, vkalgo::split::STATUS_BAD_BUCKET, "{what}: status");
         for (name, data) in [("keys_out", &ko), ("values_out", &vo), ("offsets", &oo)] {
-            assert!(data.iter().all(|&x| x == POISON), "{what}: {name} written despite a bad id");
+            assert!(
+                data.iter().all(|&x| x == POISON),
+                "{what}: {name} written despite a bad id"
+            );
         }
         return;
     }
@@ -519,9 +772,19 @@ fn record_case(ctx: &Context, path: SplitPath, max_count: usize, count: usize, m
     assert_eq!(&vo[pad..pad + count], &want_values[..], "{what}: values");
     let got_offsets: Vec<u64> = oo[pad..pad + m as usize + 1].iter().map(|&x| x as u64).collect();
     assert_eq!(got_offsets, want_offsets, "{what}: offsets");
-    for (name, data, len) in [("keys_out", &ko, count), ("values_out", &vo, count), ("offsets", &oo, m as usize + 1)] {
-        assert!(data[..pad].iter().all(|&x| x == POISON), "{what}: {name} written before its range");
-        assert!(data[pad + len..].iter().all(|&x| x == POISON), "{what}: {name} written past its end");
+    for (name, data, len) in [
+        ("keys_out", &ko, count),
+        ("values_out", &vo, count),
+        ("offsets", &oo, m as usize + 1),
+    ] {
+        assert!(
+            data[..pad].iter().all(|&x| x == POISON),
+            "{what}: {name} written before its range"
+        );
+        assert!(
+            data[pad + len..].iter().all(|&x| x == POISON),
+            "{what}: {name} written past its end"
+        );
     }
 }
 
@@ -546,7 +809,13 @@ fn record_layer_offsets_indirect_counts_and_status() {
     }
     // Record-layer argument checks: nothing recorded.
     let plan = ctx
-        .split_plan(&SplitDesc::new(KeyType::U32, ValueType::None, 4, BucketFn::Bits, 100))
+        .split_plan(&SplitDesc::new(
+            KeyType::U32,
+            ValueType::None,
+            4,
+            BucketFn::Bits,
+            100,
+        ))
         .unwrap();
     let req = plan.memory_requirements();
     let b = GpuBuffer::new(&ctx, 4096 + req.scratch_size, MemoryLocation::GpuOnly, "b").unwrap();
@@ -563,12 +832,48 @@ fn record_layer_offsets_indirect_counts_and_status() {
         params: [0; 4],
     };
     let cases = [
-        ("count over max", SplitArgs { count: ElementCount::Direct(101), ..good }),
-        ("keys_out overlaps keys", SplitArgs { keys_out: b.sub_range(200, 400), ..good }),
-        ("offsets too small", SplitArgs { offsets: b.sub_range(1024, 8), ..good }),
-        ("values without a value type", SplitArgs { values: Some(b.sub_range(0, 400)), ..good }),
-        ("bucket ids for BITS", SplitArgs { bucket_ids: Some(b.sub_range(0, 400)), ..good }),
-        ("scratch overlaps offsets", SplitArgs { scratch: b.sub_range(1024, req.scratch_size), ..good }),
+        (
+            "count over max",
+            SplitArgs {
+                count: ElementCount::Direct(101),
+                ..good
+            },
+        ),
+        (
+            "keys_out overlaps keys",
+            SplitArgs {
+                keys_out: b.sub_range(200, 400),
+                ..good
+            },
+        ),
+        (
+            "offsets too small",
+            SplitArgs {
+                offsets: b.sub_range(1024, 8),
+                ..good
+            },
+        ),
+        (
+            "values without a value type",
+            SplitArgs {
+                values: Some(b.sub_range(0, 400)),
+                ..good
+            },
+        ),
+        (
+            "bucket ids for BITS",
+            SplitArgs {
+                bucket_ids: Some(b.sub_range(0, 400)),
+                ..good
+            },
+        ),
+        (
+            "scratch overlaps offsets",
+            SplitArgs {
+                scratch: b.sub_range(1024, req.scratch_size),
+                ..good
+            },
+        ),
     ];
     ctx.submit_and_wait(|cmd| {
         for (what, args) in &cases {
@@ -589,12 +894,20 @@ fn c_abi_multisplit_host() {
     use vkalgo::capi::types::*;
     use vkalgo::capi::*;
     assert_eq!(
-        (VKALGO_BUCKET_BITS, VKALGO_BUCKET_SPLITTERS, VKALGO_BUCKET_IDS, VKALGO_BUCKET_GLSL),
+        (
+            VKALGO_BUCKET_BITS,
+            VKALGO_BUCKET_SPLITTERS,
+            VKALGO_BUCKET_IDS,
+            VKALGO_BUCKET_GLSL
+        ),
         (0, 1, 2, 3)
     );
     unsafe {
         let mut ctx = std::ptr::null_mut();
-        assert_eq!(vkalgo_context_create_default(&mut ctx), VkalgoResult::VkalgoSuccess);
+        assert_eq!(
+            vkalgo_context_create_default(&mut ctx),
+            VkalgoResult::VkalgoSuccess
+        );
         let desc = |key_type, value_type, m, f| VkalgoMultisplitDesc {
             key_type,
             value_type,
@@ -611,14 +924,24 @@ fn c_abi_multisplit_host() {
         let mut keys: Vec<f32> = (0..3000).map(|_| f32::from_bits(rng.next_u32())).collect();
         let mut values: Vec<u64> = (0..3000).collect();
         let splitters = [-1.0f32, 0.0, 0.0, 2.5];
-        let buckets: Vec<u32> = keys.iter().map(|&k| reference::splitters_bucket(k, &splitters)).collect();
+        let buckets: Vec<u32> = keys
+            .iter()
+            .map(|&k| reference::splitters_bucket(k, &splitters))
+            .collect();
         let mut want = keys.clone();
         let mut want_values = values.clone();
         let want_offsets = reference::multisplit(&mut want, Some(&mut want_values), &buckets, 5);
         let mut d = desc(VKALGO_KEY_F32, VKALGO_VALUE_U64, 5, VKALGO_BUCKET_SPLITTERS);
         d.splitters = splitters.as_ptr().cast();
         let mut offsets = vec![0u64; 6];
-        let r = vkalgo_multisplit_host(ctx, &d, keys.as_mut_ptr().cast(), values.as_mut_ptr().cast(), keys.len(), offsets.as_mut_ptr());
+        let r = vkalgo_multisplit_host(
+            ctx,
+            &d,
+            keys.as_mut_ptr().cast(),
+            values.as_mut_ptr().cast(),
+            keys.len(),
+            offsets.as_mut_ptr(),
+        );
         assert_eq!(r, VkalgoResult::VkalgoSuccess);
         assert!(same_bits(&keys, &want));
         assert_eq!(values, want_values);
@@ -629,7 +952,14 @@ fn c_abi_multisplit_host() {
         let mut d = desc(VKALGO_KEY_U32, VKALGO_VALUE_NONE, 10, VKALGO_BUCKET_GLSL);
         d.glsl = src.as_ptr();
         d.params = [10, 0, 0, 0];
-        let r = vkalgo_multisplit_host(ctx, &d, k.as_mut_ptr().cast(), std::ptr::null_mut(), k.len(), std::ptr::null_mut());
+        let r = vkalgo_multisplit_host(
+            ctx,
+            &d,
+            k.as_mut_ptr().cast(),
+            std::ptr::null_mut(),
+            k.len(),
+            std::ptr::null_mut(),
+        );
         assert_eq!(r, VkalgoResult::VkalgoSuccess);
         let ids: Vec<u32> = (0..1000u32).rev().map(|x| x % 10).collect();
         let mut want: Vec<u32> = (0..1000).rev().collect();
@@ -656,32 +986,166 @@ fn c_abi_multisplit_host() {
         let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let expect = |what: &str, r: VkalgoResult, want: VkalgoResult| {
             assert_eq!(r, want, "{what}");
-            let message = std::ffi::CStr::from_ptr(vkalgo_last_error_message()).to_string_lossy().into_owned();
+            let message = std::ffi::CStr::from_ptr(vkalgo_last_error_message())
+                .to_string_lossy()
+                .into_owned();
             assert!(!message.is_empty(), "{what}: no message");
             if want == VkalgoResult::VkalgoErrorCompile {
                 assert!(message.contains("nope"), "{what}: {message}");
             }
         };
-        expect("m = 0", vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_count = 0), kp, vp, 3, op), invalid);
-        expect("m too large", vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_count = 1 << 20), kp, vp, 3, op), invalid);
-        expect("BITS m = 3", vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_count = 3), kp, vp, 3, op), invalid);
-        expect("BITS offset 32", vkalgo_multisplit_host(ctx, &with(&|d| d.bit_offset = 32), kp, vp, 3, op), invalid);
-        expect("unknown key", vkalgo_multisplit_host(ctx, &with(&|d| d.key_type = 6), kp, vp, 3, op), invalid);
-        expect("unknown value", vkalgo_multisplit_host(ctx, &with(&|d| d.value_type = 3), kp, vp, 3, op), invalid);
-        expect("unknown fn", vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_fn = 4), kp, vp, 3, op), invalid);
-        expect("missing splitters", vkalgo_multisplit_host(ctx, &with(&|d| { d.bucket_fn = VKALGO_BUCKET_SPLITTERS; d.bucket_count = 3 }), kp, vp, 3, op), invalid);
-        expect("unsorted splitters", vkalgo_multisplit_host(ctx, &with(&|d| { d.bucket_fn = VKALGO_BUCKET_SPLITTERS; d.bucket_count = 3; d.splitters = unsorted.as_ptr().cast() }), kp, vp, 3, op), invalid);
-        expect("missing ids", vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_fn = VKALGO_BUCKET_IDS), kp, vp, 3, op), invalid);
-        expect("id >= m", vkalgo_multisplit_host(ctx, &with(&|d| { d.bucket_fn = VKALGO_BUCKET_IDS; d.bucket_count = 3; d.bucket_ids = ids_bad.as_ptr() }), kp, vp, 3, op), invalid);
-        expect("missing GLSL", vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_fn = VKALGO_BUCKET_GLSL), kp, vp, 3, op), invalid);
-        expect("GLSL does not compile", vkalgo_multisplit_host(ctx, &with(&|d| { d.bucket_fn = VKALGO_BUCKET_GLSL; d.glsl = bad_src.as_ptr() }), kp, vp, 3, op), VkalgoResult::VkalgoErrorCompile);
-        expect("GLSL bucket >= m", vkalgo_multisplit_host(ctx, &with(&|d| { d.bucket_fn = VKALGO_BUCKET_GLSL; d.glsl = over_src.as_ptr() }), kp, vp, 3, op), invalid);
-        expect("NULL keys", vkalgo_multisplit_host(ctx, &with(&|_| {}), null, vp, 3, op), invalid);
-        expect("NULL values with a type", vkalgo_multisplit_host(ctx, &with(&|_| {}), kp, null, 3, op), invalid);
-        expect("values without a type", vkalgo_multisplit_host(ctx, &with(&|d| d.value_type = 0), kp, vp, 3, op), invalid);
-        expect("NULL desc", vkalgo_multisplit_host(ctx, std::ptr::null(), kp, vp, 3, op), invalid);
-        expect("NULL ctx", vkalgo_multisplit_host(null.cast(), &with(&|_| {}), kp, vp, 3, op), invalid);
-        assert_eq!((k, v, off), (vec![3, 2, 1], vec![1, 2, 3], [77; 4]), "data changed");
+        expect(
+            "m = 0",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_count = 0), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "m too large",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_count = 1 << 20), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "BITS m = 3",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_count = 3), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "BITS offset 32",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.bit_offset = 32), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "unknown key",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.key_type = 6), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "unknown value",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.value_type = 3), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "unknown fn",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_fn = 4), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "missing splitters",
+            vkalgo_multisplit_host(
+                ctx,
+                &with(&|d| {
+                    d.bucket_fn = VKALGO_BUCKET_SPLITTERS;
+                    d.bucket_count = 3
+                }),
+                kp,
+                vp,
+                3,
+                op,
+            ),
+            invalid,
+        );
+        expect(
+            "unsorted splitters",
+            vkalgo_multisplit_host(
+                ctx,
+                &with(&|d| {
+                    d.bucket_fn = VKALGO_BUCKET_SPLITTERS;
+                    d.bucket_count = 3;
+                    d.splitters = unsorted.as_ptr().cast()
+                }),
+                kp,
+                vp,
+                3,
+                op,
+            ),
+            invalid,
+        );
+        expect(
+            "missing ids",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_fn = VKALGO_BUCKET_IDS), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "id >= m",
+            vkalgo_multisplit_host(
+                ctx,
+                &with(&|d| {
+                    d.bucket_fn = VKALGO_BUCKET_IDS;
+                    d.bucket_count = 3;
+                    d.bucket_ids = ids_bad.as_ptr()
+                }),
+                kp,
+                vp,
+                3,
+                op,
+            ),
+            invalid,
+        );
+        expect(
+            "missing GLSL",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_fn = VKALGO_BUCKET_GLSL), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "GLSL does not compile",
+            vkalgo_multisplit_host(
+                ctx,
+                &with(&|d| {
+                    d.bucket_fn = VKALGO_BUCKET_GLSL;
+                    d.glsl = bad_src.as_ptr()
+                }),
+                kp,
+                vp,
+                3,
+                op,
+            ),
+            VkalgoResult::VkalgoErrorCompile,
+        );
+        expect(
+            "GLSL bucket >= m",
+            vkalgo_multisplit_host(
+                ctx,
+                &with(&|d| {
+                    d.bucket_fn = VKALGO_BUCKET_GLSL;
+                    d.glsl = over_src.as_ptr()
+                }),
+                kp,
+                vp,
+                3,
+                op,
+            ),
+            invalid,
+        );
+        expect(
+            "NULL keys",
+            vkalgo_multisplit_host(ctx, &with(&|_| {}), null, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "NULL values with a type",
+            vkalgo_multisplit_host(ctx, &with(&|_| {}), kp, null, 3, op),
+            invalid,
+        );
+        expect(
+            "values without a type",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.value_type = 0), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "NULL desc",
+            vkalgo_multisplit_host(ctx, std::ptr::null(), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "NULL ctx",
+            vkalgo_multisplit_host(null.cast(), &with(&|_| {}), kp, vp, 3, op),
+            invalid,
+        );
+        assert_eq!(
+            (k, v, off),
+            (vec![3, 2, 1], vec![1, 2, 3], [77; 4]),
+            "data changed"
+        );
         assert_eq!(vkalgo_context_validation_message_count(ctx), 0);
         vkalgo_context_destroy(ctx);
     }

@@ -40,7 +40,9 @@ pub fn glsl_compilations() -> u64 {
 /// The histogram and scatter shaders of `source` for these types, compiled on first use.
 pub(super) fn compile(source: &str, key_type: KeyType, value_type: ValueType) -> Result<Compiled> {
     if source.contains('\0') {
-        return Err(Error::invalid("multisplit: the GLSL source contains a NUL character"));
+        return Err(Error::invalid(
+            "multisplit: the GLSL source contains a NUL character",
+        ));
     }
     let key = (source.to_string(), key_type, value_type);
     let mut cache = CACHE

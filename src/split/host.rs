@@ -108,7 +108,13 @@ impl Context {
     /// [`Error::InvalidArgument`], and then `keys` are unchanged.
     pub fn multisplit<K: SortKey>(&self, keys: &mut [K], bucketing: &Bucketing<K>) -> Result<Vec<u64>> {
         let host = bucketing.to_host()?;
-        self.split_host_bytes(K::KEY_TYPE, ValueType::None, &host, bytemuck::cast_slice_mut(keys), None)
+        self.split_host_bytes(
+            K::KEY_TYPE,
+            ValueType::None,
+            &host,
+            bytemuck::cast_slice_mut(keys),
+            None,
+        )
     }
 
     /// Like [`Context::multisplit`], moving `values` (same length) with their keys.
@@ -207,7 +213,7 @@ impl Context {
         let offsets_bytes = requirements.offsets_size;
         let key_upload = self.staging_from(&*keys)?;
         let value_upload = match &values {
-            Some(v) => Some(self.staging_from(&**v)?),
+            Some(v) => Some(self.staging_from(v)?),
             None => None,
         };
         let aux_upload = match (bucketing.splitters, bucketing.ids) {

@@ -87,7 +87,11 @@ impl BucketFn {
             1 => BucketFn::Splitters,
             2 => BucketFn::Ids,
             3 => BucketFn::Glsl,
-            other => return Err(Error::invalid(format!("multisplit: unknown bucket function {other}"))),
+            other => {
+                return Err(Error::invalid(format!(
+                    "multisplit: unknown bucket function {other}"
+                )))
+            }
         })
     }
 
@@ -324,7 +328,8 @@ impl SplitPlan {
             }));
         }
         let key_size = self.desc.key_type.bytes();
-        args.keys.check("multisplit keys", elements * key_size, key_size)?;
+        args.keys
+            .check("multisplit keys", elements * key_size, key_size)?;
         args.keys_out
             .check("multisplit keys_out", elements * key_size, key_size)?;
         let mut ranges = vec![("keys", args.keys, false), ("keys_out", args.keys_out, true)];
@@ -429,7 +434,11 @@ impl SplitPlan {
             columns: columns as u32,
             column_steps: self.column_steps,
             id_bits: self.id_bits(),
-            flags: if self.counter_words > 1 { FLAG_SHARED_COUNTERS } else { 0 },
+            flags: if self.counter_words > 1 {
+                FLAG_SHARED_COUNTERS
+            } else {
+                0
+            },
             params: args.params,
         };
         let matrix_bytes = matrix_entries * 4;
@@ -563,11 +572,9 @@ impl Context {
         let counter_words = match desc.path {
             SplitPath::Auto if fits => row_words as u32,
             SplitPath::SharedCounters if fits => row_words as u32,
-            SplitPath::SharedCounters => {
-                return Err(Error::invalid(format!(
-                    "multisplit: {m} shared counters per lane group do not fit {budget} bytes for {rows} groups"
-                )))
-            }
+            SplitPath::SharedCounters => return Err(Error::invalid(format!(
+                "multisplit: {m} shared counters per lane group do not fit {budget} bytes for {rows} groups"
+            ))),
             _ => 1,
         };
         let scan = self.scan_plan(&ScanDesc {

@@ -16,11 +16,12 @@
 use crate::common::{download, median, random_u32, upload, Timer, MAX_BATCH};
 use vkalgo::split::reference;
 use vkalgo::{
-    BucketFn, Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, Result, SortArgs, SortDesc, SplitArgs,
-    SplitDesc, SplitPath, ValueType,
+    BucketFn, Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, Result, SortArgs, SortDesc,
+    SplitArgs, SplitDesc, SplitPath, ValueType,
 };
 
-const GLSL: &str = "uint vkalgo_bucket(uint k) { return uint((uint64_t(k) * uint64_t(vkalgo_params.x)) >> 32); }";
+const GLSL: &str =
+    "uint vkalgo_bucket(uint k) { return uint((uint64_t(k) * uint64_t(vkalgo_params.x)) >> 32); }";
 
 struct Options {
     sizes: Vec<u32>,
@@ -137,7 +138,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 for fn_name in &o.fns {
                     let (bucket_fn, glsl, bit_offset) = match fn_name.as_str() {
                         "glsl" => (BucketFn::Glsl, Some(GLSL.to_string()), 0),
-                        "bits" if m.is_power_of_two() && m > 1 => (BucketFn::Bits, None, 32 - m.trailing_zeros()),
+                        "bits" if m.is_power_of_two() && m > 1 => {
+                            (BucketFn::Bits, None, 32 - m.trailing_zeros())
+                        }
                         "ids" => (BucketFn::Ids, None, 0),
                         _ => continue,
                     };
@@ -151,7 +154,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         let plan = match ctx.split_plan(&desc) {
                             Ok(p) => p,
                             Err(e) => {
-                                println!("| {type_name} | {fn_name} | {path:?} | {m} | 2^{log2} | skipped: {e} |");
+                                println!(
+                                    "| {type_name} | {fn_name} | {path:?} | {m} | 2^{log2} | skipped: {e} |"
+                                );
                                 continue;
                             }
                         };
@@ -177,7 +182,10 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         let got_keys: Vec<u32> = download(ctx, &keys_out, n)?;
                         let got_offsets: Vec<u32> = download(ctx, &offsets, m as usize + 1)?;
                         let mut ok = got_keys == want_keys
-                            && got_offsets.iter().map(|&x| x as u64).eq(want_offsets.iter().copied());
+                            && got_offsets
+                                .iter()
+                                .map(|&x| x as u64)
+                                .eq(want_offsets.iter().copied());
                         if pairs {
                             let got_values: Vec<u32> = download(ctx, &values_out, n)?;
                             ok &= got_values == want_values;
@@ -226,7 +234,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     let restore = |cmd| {
                         ctx.record_compute_copy(cmd, &keys.sub_range(0, nb), &keys_out.sub_range(0, nb))
                     };
-                    timer.time_each(2, |cmd, _| restore(cmd), |cmd, _| plan.record(ctx, cmd, &sort_args).map(|_| ()))?;
+                    timer.time_each(
+                        2,
+                        |cmd, _| restore(cmd),
+                        |cmd, _| plan.record(ctx, cmd, &sort_args).map(|_| ()),
+                    )?;
                     let times = timer.time_each(
                         o.reps.min(MAX_BATCH as usize) as u32,
                         |cmd, _| restore(cmd),
