@@ -213,9 +213,12 @@ fn bits_every_key_type() {
     let ctx = context();
     let mut rng = Rng(4);
     let n = 3001;
-    for (name, gen) in distributions() {
+    for (d, (name, gen)) in distributions().into_iter().enumerate() {
         let raw: Vec<u32> = (0..n).map(|i| gen(&mut rng, i)).collect();
-        for (m, offset) in [(1u32, 0u32), (2, 31), (8, 29), (256, 0), (4096, 20)] {
+        // Every distribution with a few bucket counts; all five on uniform data.
+        let all = [(1u32, 0u32), (2, 31), (8, 29), (256, 0), (4096, 20)];
+        let cases = if d == 0 { &all[..] } else { &all[1..3] };
+        for &(m, offset) in cases {
             let b = Bucketing::Bits {
                 bucket_count: m,
                 bit_offset: offset,

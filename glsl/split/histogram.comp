@@ -1,7 +1,8 @@
 #version 460
 // Multisplit step 1: every lane group counts the buckets of its column into the bucket-major
-// matrix (cleared by the host's vkCmdFillBuffer), and raises the status word on a bucket >= m
-// (that element is not counted). See split_common.glsl.
+// matrix, and raises the status word on a bucket >= m (that element is not counted). Counters
+// in shared memory (FLAG_SHARED_COUNTERS; each column's entries are then written at the end)
+// or in the matrix itself (cleared by the host's vkCmdFillBuffer). See split_common.glsl.
 #include "split_common.glsl"
 
 shared uint s_counters[COUNTER_WORDS];
@@ -22,32 +23,42 @@ void main() {
         subgroupMemoryBarrierShared();
         subgroupBarrier();
     }
-    for (uint s = 0u; s < pc.column_steps; ++s) {
-        uint64_t index = start + uint64_t(s * G + lane_in_group());
-        bool ok = column < pc.columns && index < uint64_t(n);
-        if (subgroupAll(!ok)) {
+    for (uint s0 = 0u; s0 < pc.column_steps; s0 += BATCH) {
+        // BATCH independent loads first, then the ranking.
+        uint64_t first = start + uint64_t(s0 * G + lane_in_group());
+        if (subgroupAll(!(column < pc.columns && first < uint64_t(n)))) {
             break; // every later step of every group of this subgroup is past the end too
         }
-        uint b = 0u;
-        if (ok) {
-            b = bucket_of(KeyRef(pc.keys_in + index * uint64_t(KEY_BITS / 8)).v[0], index);
-            if (b >= pc.bucket_count) {
-                bad = true;
-                ok = false;
-                b = 0u;
-            }
+        KEY_T keys[BATCH];
+        [[unroll]] for (uint j = 0u; j < BATCH; ++j) {
+            uint64_t index = first + uint64_t(j * G);
+            bool ok = column < pc.columns && index < uint64_t(n);
+            keys[j] = ok ? KeyRef(pc.keys_in + index * uint64_t(KEY_BITS / 8)).v[0] : KEY_T(0);
         }
-        uvec4 peers = peers_of(b, subgroupBallot(ok) & gmask);
-        bool leader = ok && (peers & gl_SubgroupGtMask) == uvec4(0u);
-        if (in_shared) {
-            // One leader per bucket and group: the group's row is its own.
-            if (leader) {
-                s_counters[row + b] += popcount4(peers);
+        [[unroll]] for (uint j = 0u; j < BATCH; ++j) {
+            uint64_t index = first + uint64_t(j * G);
+            bool ok = column < pc.columns && index < uint64_t(n);
+            uint b = 0u;
+            if (ok) {
+                b = bucket_of(keys[j], index);
+                if (b >= pc.bucket_count) {
+                    bad = true;
+                    ok = false;
+                    b = 0u;
+                }
             }
-            subgroupMemoryBarrierShared();
-            subgroupBarrier();
-        } else if (leader) {
-            atomicAdd(U32AtomicRef(matrix_addr(b, column)).v[0], popcount4(peers));
+            uvec4 peers = peers_of(b, subgroupBallot(ok) & gmask);
+            bool leader = ok && (peers & gl_SubgroupGtMask) == uvec4(0u);
+            if (in_shared) {
+                // One leader per bucket and group: the group's row is its own.
+                if (leader) {
+                    s_counters[row + b] += popcount4(peers);
+                }
+                subgroupMemoryBarrierShared();
+                subgroupBarrier();
+            } else if (leader) {
+                atomicAdd(U32AtomicRef(matrix_addr(b, column)).v[0], popcount4(peers));
+            }
         }
     }
     if (in_shared && column < pc.columns) {

@@ -2,7 +2,8 @@
 // Multisplit step 4 (after the scan): every lane group walks its column again, recomputes each
 // element's bucket and its rank among the step's peers, writes it to matrix entry (b, column)
 // + rank, and advances the entry by the peers' number (the entries of a column belong to its
-// group alone). Writes nothing when the status word reports a bad bucket.
+// group alone; with FLAG_SHARED_COUNTERS they are copied to shared memory first). Writes
+// nothing when the status word reports a bad bucket.
 #include "split_common.glsl"
 
 shared uint s_counters[COUNTER_WORDS];
@@ -25,52 +26,65 @@ void main() {
         subgroupMemoryBarrierShared();
         subgroupBarrier();
     }
-    for (uint s = 0u; s < pc.column_steps; ++s) {
-        uint64_t index = start + uint64_t(s * G + lane_in_group());
-        bool ok = column < pc.columns && index < uint64_t(n);
-        if (subgroupAll(!ok)) {
+    for (uint s0 = 0u; s0 < pc.column_steps; s0 += BATCH) {
+        uint64_t first = start + uint64_t(s0 * G + lane_in_group());
+        if (subgroupAll(!(column < pc.columns && first < uint64_t(n)))) {
             break;
         }
-        KEY_T key = KEY_T(0);
-        uint b = 0u;
-        if (ok) {
-            key = KeyRef(pc.keys_in + index * uint64_t(KEY_BITS / 8)).v[0];
-            b = bucket_of(key, index);
-            if (b >= pc.bucket_count) {
-                ok = false; // (the histogram raised the status: never reached)
-                b = 0u;
-            }
-        }
-        uvec4 peers = peers_of(b, subgroupBallot(ok) & gmask);
-        uint below = popcount4(peers & gl_SubgroupLtMask);
-        bool leader = ok && (peers & gl_SubgroupGtMask) == uvec4(0u);
-        uint base;
-        if (in_shared) {
-            base = ok ? s_counters[row + b] : 0u;
-            subgroupMemoryBarrierShared();
-            subgroupBarrier(); // every peer has read the counter before the leader advances it
-            if (leader) {
-                s_counters[row + b] = base + popcount4(peers);
-            }
-            subgroupMemoryBarrierShared();
-            subgroupBarrier(); // the next step reads the advanced counter
-        } else {
-            base = ok ? U32AtomicRef(matrix_addr(b, column)).v[0] : 0u;
-            subgroupMemoryBarrierBuffer();
-            subgroupBarrier();
-            if (leader) {
-                U32AtomicRef(matrix_addr(b, column)).v[0] = base + popcount4(peers);
-            }
-            subgroupMemoryBarrierBuffer();
-            subgroupBarrier();
-        }
-        if (ok) {
-            uint64_t pos = uint64_t(base + below);
-            KeyRef(pc.keys_out + pos * uint64_t(KEY_BITS / 8)).v[0] = key;
+        // BATCH independent loads (keys, values) first, then ranking and writes.
+        KEY_T keys[BATCH];
 #if VALUE_WORDS > 0
-            ValueRef(pc.values_out + pos * uint64_t(VALUE_WORDS * 4u)).v[0] =
-                ValueRef(pc.values_in + index * uint64_t(VALUE_WORDS * 4u)).v[0];
+        VALUE_T values[BATCH];
 #endif
+        [[unroll]] for (uint j = 0u; j < BATCH; ++j) {
+            uint64_t index = first + uint64_t(j * G);
+            bool ok = column < pc.columns && index < uint64_t(n);
+            keys[j] = ok ? KeyRef(pc.keys_in + index * uint64_t(KEY_BITS / 8)).v[0] : KEY_T(0);
+#if VALUE_WORDS > 0
+            values[j] = ok ? ValueRef(pc.values_in + index * uint64_t(VALUE_WORDS * 4u)).v[0] : VALUE_T(0);
+#endif
+        }
+        [[unroll]] for (uint j = 0u; j < BATCH; ++j) {
+            uint64_t index = first + uint64_t(j * G);
+            bool ok = column < pc.columns && index < uint64_t(n);
+            uint b = 0u;
+            if (ok) {
+                b = bucket_of(keys[j], index);
+                if (b >= pc.bucket_count) {
+                    ok = false; // (the histogram raised the status: never reached)
+                    b = 0u;
+                }
+            }
+            uvec4 peers = peers_of(b, subgroupBallot(ok) & gmask);
+            uint below = popcount4(peers & gl_SubgroupLtMask);
+            bool leader = ok && (peers & gl_SubgroupGtMask) == uvec4(0u);
+            uint base;
+            if (in_shared) {
+                base = ok ? s_counters[row + b] : 0u;
+                subgroupMemoryBarrierShared();
+                subgroupBarrier(); // every peer has read the counter before the leader advances it
+                if (leader) {
+                    s_counters[row + b] = base + popcount4(peers);
+                }
+                subgroupMemoryBarrierShared();
+                subgroupBarrier(); // the next step reads the advanced counter
+            } else {
+                base = ok ? U32AtomicRef(matrix_addr(b, column)).v[0] : 0u;
+                subgroupMemoryBarrierBuffer();
+                subgroupBarrier();
+                if (leader) {
+                    U32AtomicRef(matrix_addr(b, column)).v[0] = base + popcount4(peers);
+                }
+                subgroupMemoryBarrierBuffer();
+                subgroupBarrier();
+            }
+            if (ok) {
+                uint64_t pos = uint64_t(base + below);
+                KeyRef(pc.keys_out + pos * uint64_t(KEY_BITS / 8)).v[0] = keys[j];
+#if VALUE_WORDS > 0
+                ValueRef(pc.values_out + pos * uint64_t(VALUE_WORDS * 4u)).v[0] = values[j];
+#endif
+            }
         }
     }
 }

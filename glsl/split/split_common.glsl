@@ -222,6 +222,11 @@ bool shared_counters() {
     return (pc.flags & FLAG_SHARED_COUNTERS) != 0u;
 }
 
+// Steps whose elements a lane loads before ranking any of them (independent loads in flight;
+// the plan makes column_steps a multiple of it): specialization constant 5 (the sort's stage
+// split). GPUs take 8; CPU drivers 1 (their compiler's time grows with the unrolled batch).
+layout(constant_id = 5) const uint BATCH = 1;
+
 uint64_t column_length() {
     return uint64_t(pc.column_steps) * uint64_t(G);
 }

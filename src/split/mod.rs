@@ -258,6 +258,8 @@ pub struct SplitPlan {
     max_columns: u64,
     /// Words of shared counters per workgroup (1: the counters live in the matrix).
     counter_words: u32,
+    /// Steps each lane loads before ranking them (glsl/split/split_common.glsl BATCH).
+    batch: u32,
     scan: ScanPlan,
     histogram: &'static ShaderSource,
     scatter: &'static ShaderSource,
@@ -405,7 +407,7 @@ impl SplitPlan {
             workgroup_size: self.workgroup_size,
             vecs_per_thread: self.counter_words,
             spin_limit: 1,
-            stage_split: 1,
+            stage_split: self.batch,
             key_order: key_kind(self.desc.key_type),
         };
         let histogram = ctx.kernel(self.histogram, spec)?;
@@ -554,7 +556,14 @@ impl Context {
         // count matrix has at most about count / 8 + m entries; CPU drivers stop every
         // invocation after 65535 loop iterations, so their columns stay short.
         let max_steps: u64 = if self.is_cpu_device() { 2048 } else { 1 << 16 };
-        let column_steps = (8 * m as u64).div_ceil(group_lanes as u64).clamp(8, max_steps);
+        // Steps loaded before any is ranked: 8 on GPUs (loads in flight); 1 on CPU drivers,
+        // whose shader compiler took minutes over the unrolled batches of the tests' pipelines.
+        let batch: u32 = if self.is_cpu_device() { 1 } else { 8 };
+        // (A multiple of 8 steps, so of every batch.)
+        let column_steps = (8 * m as u64)
+            .div_ceil(group_lanes as u64)
+            .clamp(8, max_steps)
+            .next_multiple_of(8);
         let column_length = column_steps * group_lanes as u64;
         let max_columns = desc.max_count.div_ceil(column_length).max(1);
         let matrix_entries = m as u64 * max_columns;
@@ -572,9 +581,11 @@ impl Context {
         let counter_words = match desc.path {
             SplitPath::Auto if fits => row_words as u32,
             SplitPath::SharedCounters if fits => row_words as u32,
-            SplitPath::SharedCounters => return Err(Error::invalid(format!(
+            SplitPath::SharedCounters => {
+                return Err(Error::invalid(format!(
                 "multisplit: {m} shared counters per lane group do not fit {budget} bytes for {rows} groups"
-            ))),
+            )))
+            }
             _ => 1,
         };
         let scan = self.scan_plan(&ScanDesc {
@@ -592,6 +603,7 @@ impl Context {
             column_steps: column_steps as u32,
             max_columns,
             counter_words,
+            batch,
             scan,
             histogram,
             scatter,
