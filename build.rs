@@ -332,7 +332,7 @@ fn sort_permutations() -> Vec<OwnedPermutation> {
 
 /// The multisplit permutations (glsl/split/): key width (KEY_BITS 32/64) x built-in bucket
 /// function (BUCKET_FN 0 BITS, 1 SPLITTERS, 2 IDS) for the histogram, x payload (VALUE_WORDS
-/// 0/1/2) for the scatter; one offsets pass. GLSL bucket functions (BUCKET_FN 3) are compiled
+/// 0/1/2) for the scatter and the one-workgroup small path; one offsets pass. GLSL bucket functions (BUCKET_FN 3) are compiled
 /// at run time from the same sources (src/split/glsl.rs).
 fn split_permutations() -> Vec<OwnedPermutation> {
     let define = |k: &'static str, v: u32| (k, v.to_string());
@@ -357,6 +357,15 @@ fn split_permutations() -> Vec<OwnedPermutation> {
                 ],
             ));
             for value_words in [0, 1, 2] {
+                table.push((
+                    format!("split_small_k{key_bits}_v{value_words}_{fn_name}"),
+                    "split/small.comp",
+                    vec![
+                        define("KEY_BITS", key_bits),
+                        define("VALUE_WORDS", value_words),
+                        define("BUCKET_FN", fn_code),
+                    ],
+                ));
                 table.push((
                     format!("split_scatter_k{key_bits}_v{value_words}_{fn_name}"),
                     "split/scatter.comp",

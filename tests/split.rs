@@ -380,7 +380,8 @@ fn eight_byte_values_keep_their_order() {
 fn glsl_every_key_type_with_params() {
     let ctx = context();
     let mut rng = Rng(7);
-    let n = 2049;
+    // Above the small path's limit on lavapipe (4096): the multi-pass kernels.
+    let n = 5001;
     let raw: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
     // u32: (k * params.x) >> 32, as the benchmark's bucket function.
     let src = "uint vkalgo_bucket(uint k) { return uint((uint64_t(k) * uint64_t(vkalgo_params.x)) >> 32); }";
@@ -795,13 +796,27 @@ fn record_case(
 fn record_layer_offsets_indirect_counts_and_status() {
     let ctx = context();
     for (m, path) in [
+        (3u32, SplitPath::Small),
+        (300, SplitPath::Small),
         (3u32, SplitPath::SharedCounters),
         (3, SplitPath::GlobalCounters),
         (64, SplitPath::GlobalCounters),
         (300, SplitPath::Auto),
     ] {
         let col = column_length(&ctx, m);
-        let max = 4 * col + 5;
+        let mut max = 4 * col + 5;
+        if path == SplitPath::Small {
+            let plan = ctx
+                .split_plan(&SplitDesc::new(
+                    KeyType::U32,
+                    ValueType::U32,
+                    m,
+                    BucketFn::Ids,
+                    1 << 16,
+                ))
+                .unwrap();
+            max = max.min(plan.small_limit() as usize);
+        }
         record_case(&ctx, path, max, max, m, false, false);
         record_case(&ctx, path, max, max - col - 1, m, true, false);
         record_case(&ctx, path, max, 1, m, true, false);

@@ -1,5 +1,5 @@
 //! Run-time compilation of GLSL bucket functions: the caller's source is included as
-//! "vkalgo_bucket.glsl" into the histogram and scatter passes (glsl/split/, embedded here) and
+//! "vkalgo_bucket.glsl" into the histogram, scatter and small passes (glsl/split/, embedded here) and
 //! compiled with shaderc.
 //!
 //! Caching: the SPIR-V of each (source text, key type, value type) is compiled once per
@@ -20,12 +20,19 @@ const COMMON: &str = include_str!("../../glsl/common/vkalgo.glsl");
 const SPLIT_COMMON: &str = include_str!("../../glsl/split/split_common.glsl");
 const HISTOGRAM: &str = include_str!("../../glsl/split/histogram.comp");
 const SCATTER: &str = include_str!("../../glsl/split/scatter.comp");
+const SMALL: &str = include_str!("../../glsl/split/small.comp");
+const WORKGROUP_SCAN: &str = include_str!("../../glsl/common/workgroup_scan.glsl");
 
 /// The name under which the caller's source is included (it appears in compile errors).
 const USER_FILE: &str = "vkalgo_bucket.glsl";
 
 type CacheKey = (String, KeyType, ValueType);
-type Compiled = (&'static ShaderSource, &'static ShaderSource);
+/// (histogram, scatter, small) of one source and pair of types.
+pub(super) type Compiled = (
+    &'static ShaderSource,
+    &'static ShaderSource,
+    &'static ShaderSource,
+);
 
 static CACHE: Mutex<Option<HashMap<CacheKey, Compiled>>> = Mutex::new(None);
 static COMPILATIONS: AtomicU64 = AtomicU64::new(0);
@@ -55,8 +62,9 @@ pub(super) fn compile(source: &str, key_type: KeyType, value_type: ValueType) ->
     let id = COMPILATIONS.fetch_add(1, Ordering::Relaxed);
     let histogram = compile_pass("histogram", HISTOGRAM, source, key_type, ValueType::None, id)?;
     let scatter = compile_pass("scatter", SCATTER, source, key_type, value_type, id)?;
-    cache.insert(key, (histogram, scatter));
-    Ok((histogram, scatter))
+    let small = compile_pass("small", SMALL, source, key_type, value_type, id)?;
+    cache.insert(key, (histogram, scatter, small));
+    Ok((histogram, scatter, small))
 }
 
 fn compile_pass(
@@ -82,7 +90,8 @@ fn compile_pass(
     options.set_include_callback(move |requested, _kind, _requester, _depth| {
         let content = match requested {
             "split_common.glsl" => SPLIT_COMMON,
-            "../common/vkalgo.glsl" => COMMON,
+            "../common/vkalgo.glsl" | "vkalgo.glsl" => COMMON,
+            "../common/workgroup_scan.glsl" => WORKGROUP_SCAN,
             USER_FILE => user.as_str(),
             other => return Err(format!("no include file {other}")),
         };

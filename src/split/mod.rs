@@ -119,6 +119,10 @@ pub enum SplitPath {
     SharedCounters = 1,
     /// The counters are the count matrix's entries in global memory (any `m`).
     GlobalCounters = 2,
+    /// One workgroup, one dispatch, the count matrix in shared memory: counts up to
+    /// [`SplitPlan::small_limit`] (refused above). [`SplitPath::Auto`] takes it for direct
+    /// counts up to that limit.
+    Small = 3,
 }
 
 /// Largest number of buckets.
@@ -131,6 +135,8 @@ pub const STATUS_OFFSET: u64 = 0;
 pub const STATUS_BAD_BUCKET: u32 = 1;
 /// Byte offset of the count matrix in scratch (glsl/split/split_common.glsl MATRIX_OFFSET).
 const MATRIX_OFFSET: u64 = 16;
+/// Entries of the small path's shared count matrix (glsl/split/small.comp SMALL_WORDS).
+const SMALL_WORDS: u64 = 4096;
 /// SplitPush::flags: the lane groups' counters are in shared memory.
 const FLAG_SHARED_COUNTERS: u32 = 1;
 /// Most shared memory (bytes) the counters of one workgroup take.
@@ -263,6 +269,9 @@ pub struct SplitPlan {
     scan: ScanPlan,
     histogram: &'static ShaderSource,
     scatter: &'static ShaderSource,
+    small: &'static ShaderSource,
+    /// Largest count of the one-workgroup path (0: none).
+    small_limit: u64,
     requirements: SplitMemoryRequirements,
 }
 
@@ -277,14 +286,22 @@ impl SplitPlan {
         &self.desc
     }
 
-    /// The path the plan records ([`SplitPath::SharedCounters`] or
-    /// [`SplitPath::GlobalCounters`]).
+    /// The path the plan records above [`SplitPlan::small_limit`] ([`SplitPath::Small`],
+    /// [`SplitPath::SharedCounters`] or [`SplitPath::GlobalCounters`]).
     pub fn path(&self) -> SplitPath {
-        if self.counter_words > 1 {
+        if self.desc.path == SplitPath::Small {
+            SplitPath::Small
+        } else if self.counter_words > 1 {
             SplitPath::SharedCounters
         } else {
             SplitPath::GlobalCounters
         }
+    }
+
+    /// Largest count the one-workgroup path handles ([`SplitPath::Auto`] takes it for direct
+    /// counts up to this).
+    pub fn small_limit(&self) -> u64 {
+        self.small_limit
     }
 
     /// Elements of one column (one lane group's run of the input).
@@ -460,6 +477,16 @@ impl SplitPlan {
             ),
             count: ElementCount::Direct(matrix_entries),
         };
+        let small = match self.desc.path {
+            SplitPath::Small => true,
+            SplitPath::Auto => direct.is_some_and(|n| n <= self.small_limit),
+            _ => false,
+        };
+        if small {
+            let kernel = ctx.kernel(self.small, spec)?;
+            unsafe { ctx.dispatch(cmd, kernel, &push, 1) };
+            return Ok(());
+        }
         let wg = self.workgroup_size as u64;
         let column_groups = (columns * self.group_lanes as u64).div_ceil(wg) as u32;
         let offset_groups = (m + 1).div_ceil(wg) as u32;
@@ -506,6 +533,7 @@ impl Context {
         let key_bits = width;
         let histogram;
         let scatter;
+        let small;
         match desc.bucket_fn {
             BucketFn::Bits => {
                 if !m.is_power_of_two() {
@@ -536,6 +564,7 @@ impl Context {
             let shaders = glsl::compile(source, desc.key_type, desc.value_type)?;
             histogram = shaders.0;
             scatter = shaders.1;
+            small = shaders.2;
         } else {
             let suffix = desc.bucket_fn.shader_suffix();
             let find = |name: String| {
@@ -546,6 +575,10 @@ impl Context {
             histogram = find(format!("split_histogram_k{key_bits}_{suffix}"))?;
             scatter = find(format!(
                 "split_scatter_k{key_bits}_v{}_{suffix}",
+                desc.value_type as u32
+            ))?;
+            small = find(format!(
+                "split_small_k{key_bits}_v{}_{suffix}",
                 desc.value_type as u32
             ))?;
         }
@@ -578,6 +611,16 @@ impl Context {
         let row_words = (rows * m as u64).next_power_of_two();
         let budget = MAX_COUNTER_BYTES.min(self.profile.max_shared_memory as u64 / 2);
         let fits = row_words * 4 <= budget && row_words > 1;
+        // The one-workgroup path: its matrix (m x columns) in SMALL_WORDS of shared memory,
+        // and few enough elements that one workgroup beats several dispatches.
+        let small_cap = if self.is_cpu_device() { 4096 } else { 16384 };
+        let small_limit = (SMALL_WORDS / m as u64 * column_length).min(small_cap);
+        if desc.path == SplitPath::Small && (small_limit == 0 || desc.max_count > small_limit) {
+            return Err(Error::invalid(format!(
+                "multisplit: the small path splits at most {small_limit} elements into {m} buckets; max_count is {}",
+                desc.max_count
+            )));
+        }
         let counter_words = match desc.path {
             SplitPath::Auto if fits => row_words as u32,
             SplitPath::SharedCounters if fits => row_words as u32,
@@ -607,6 +650,8 @@ impl Context {
             scan,
             histogram,
             scatter,
+            small,
+            small_limit,
             requirements: SplitMemoryRequirements {
                 scratch_size,
                 offsets_size: (m as u64 + 1) * 4,
