@@ -798,6 +798,7 @@ fn record_layer_offsets_indirect_counts_and_status() {
     for (m, path) in [
         (3u32, SplitPath::Small),
         (300, SplitPath::Small),
+        (3u32, SplitPath::RegisterCounters),
         (3u32, SplitPath::SharedCounters),
         (3, SplitPath::GlobalCounters),
         (64, SplitPath::GlobalCounters),

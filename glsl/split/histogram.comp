@@ -1,8 +1,9 @@
 #version 460
 // Multisplit step 1: every lane group counts the buckets of its column into the bucket-major
 // matrix, and raises the status word on a bucket >= m (that element is not counted). Counters
-// in shared memory (FLAG_SHARED_COUNTERS; each column's entries are then written at the end)
-// or in the matrix itself (cleared by the host's vkCmdFillBuffer). See split_common.glsl.
+// in registers (FLAG_REGISTER_COUNTERS) or shared memory (FLAG_SHARED_COUNTERS): each
+// column's entries are then written at the end; else in the matrix itself (cleared by the
+// host's vkCmdFillBuffer). See split_common.glsl.
 #include "split_common.glsl"
 
 shared uint s_counters[COUNTER_WORDS];
@@ -15,6 +16,8 @@ void main() {
     uvec4 gmask = group_mask();
     bool bad = false;
     bool in_shared = shared_counters();
+    bool in_registers = register_counters();
+    uint counter = 0u; // register counters: bucket lane_in_group()'s count
     uint row = group_in_workgroup() * pc.bucket_count;
     if (in_shared) {
         for (uint b = lane_in_group(); b < pc.bucket_count; b += G) {
@@ -47,6 +50,12 @@ void main() {
                     b = 0u;
                 }
             }
+            if (in_registers) {
+                uint own_count;
+                peers_and_own_count(b, subgroupBallot(ok) & gmask, own_count);
+                counter += own_count;
+                continue;
+            }
             uvec4 peers = peers_of(b, subgroupBallot(ok) & gmask);
             bool leader = ok && (peers & gl_SubgroupGtMask) == uvec4(0u);
             if (in_shared) {
@@ -60,6 +69,9 @@ void main() {
                 atomicAdd(U32AtomicRef(matrix_addr(b, column)).v[0], popcount4(peers));
             }
         }
+    }
+    if (in_registers && column < pc.columns && lane_in_group() < pc.bucket_count) {
+        U32Ref(matrix_addr(lane_in_group(), column)).v[0] = counter;
     }
     if (in_shared && column < pc.columns) {
         // Every entry of the column is written (the matrix is not cleared in this mode).

@@ -2,7 +2,8 @@
 // Multisplit step 4 (after the scan): every lane group walks its column again, recomputes each
 // element's bucket and its rank among the step's peers, writes it to matrix entry (b, column)
 // + rank, and advances the entry by the peers' number (the entries of a column belong to its
-// group alone; with FLAG_SHARED_COUNTERS they are copied to shared memory first). Writes
+// group alone; with FLAG_REGISTER_COUNTERS or FLAG_SHARED_COUNTERS they are copied to
+// registers or shared memory first). Writes
 // nothing when the status word reports a bad bucket.
 #include "split_common.glsl"
 
@@ -18,7 +19,12 @@ void main() {
     uint64_t start = uint64_t(column) * column_length();
     uvec4 gmask = group_mask();
     bool in_shared = shared_counters();
+    bool in_registers = register_counters();
     uint row = group_in_workgroup() * pc.bucket_count;
+    uint counter = 0u; // register counters: bucket lane_in_group()'s next position
+    if (in_registers && column < pc.columns && lane_in_group() < pc.bucket_count) {
+        counter = U32Ref(matrix_addr(lane_in_group(), column)).v[0];
+    }
     if (in_shared) {
         for (uint b = lane_in_group(); b < pc.bucket_count; b += G) {
             s_counters[row + b] = column < pc.columns ? U32Ref(matrix_addr(b, column)).v[0] : 0u;
@@ -55,11 +61,17 @@ void main() {
                     b = 0u;
                 }
             }
-            uvec4 peers = peers_of(b, subgroupBallot(ok) & gmask);
+            uint own_count = 0u;
+            uvec4 peers = in_registers ? peers_and_own_count(b, subgroupBallot(ok) & gmask, own_count)
+                                       : peers_of(b, subgroupBallot(ok) & gmask);
             uint below = popcount4(peers & gl_SubgroupLtMask);
             bool leader = ok && (peers & gl_SubgroupGtMask) == uvec4(0u);
             uint base;
-            if (in_shared) {
+            if (in_registers) {
+                // Lane b of the group holds bucket b's next position.
+                base = subgroupShuffle(counter, group_in_subgroup() * G + b);
+                counter += own_count;
+            } else if (in_shared) {
                 base = ok ? s_counters[row + b] : 0u;
                 subgroupMemoryBarrierShared();
                 subgroupBarrier(); // every peer has read the counter before the leader advances it

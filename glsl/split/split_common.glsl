@@ -82,6 +82,9 @@ layout(constant_id = 6) const uint KEY_ORDER = 0;
 const uint KEY_KIND = KEY_ORDER & 3u;
 
 #define FLAG_SHARED_COUNTERS 1u
+// m <= G: lane t of a group holds the column's counter of bucket t in a register; no shared
+// memory, no barriers.
+#define FLAG_REGISTER_COUNTERS 2u
 
 // Words of shared counters (VECS_PER_THREAD, constant_id 1, carries it for the split): with
 // FLAG_SHARED_COUNTERS, lane group g of the workgroup keeps its column's m counters at
@@ -206,6 +209,28 @@ uvec4 peers_of(uint b, uvec4 okmask) {
         }
     }
     return peers;
+}
+
+// peers_of, and (register counters) the number of the group's ok lanes holding bucket
+// lane_in_group() in `own_count`, from the same ballots.
+uvec4 peers_and_own_count(uint b, uvec4 okmask, out uint own_count) {
+    uvec4 peers = okmask;
+    uvec4 own = okmask;
+    uint t = lane_in_group();
+    [[unroll]] for (uint bit = 0u; bit < MAX_ID_BITS; ++bit) {
+        if (bit < pc.id_bits) {
+            bool set = ((b >> bit) & 1u) != 0u;
+            uvec4 vote = subgroupBallot(set);
+            peers &= set ? vote : ~vote;
+            own &= ((t >> bit) & 1u) != 0u ? vote : ~vote;
+        }
+    }
+    own_count = t < pc.bucket_count ? popcount4(own) : 0u;
+    return peers;
+}
+
+bool register_counters() {
+    return (pc.flags & FLAG_REGISTER_COUNTERS) != 0u;
 }
 
 // Byte address of matrix entry (bucket, column).

@@ -110,8 +110,9 @@ impl BucketFn {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[repr(u32)]
 pub enum SplitPath {
-    /// Shared counters where each lane group's row of `m` fits the workgroup's counter budget
-    /// (16 KiB, at most half the device's shared memory), else global counters.
+    /// Register counters where `m` is at most the smallest subgroup size, else shared counters
+    /// where each lane group's row of `m` fits the workgroup's counter budget (16 KiB, at most
+    /// half the device's shared memory), else global counters.
     #[default]
     Auto = 0,
     /// Each lane group's `m` counters in shared memory (small `m`; refused where they do not
@@ -119,6 +120,9 @@ pub enum SplitPath {
     SharedCounters = 1,
     /// The counters are the count matrix's entries in global memory (any `m`).
     GlobalCounters = 2,
+    /// `m` at most the device's smallest subgroup size: lane `b` of each lane group holds the
+    /// counter of bucket `b` in a register (no shared memory, no barriers).
+    RegisterCounters = 4,
     /// One workgroup, one dispatch, the count matrix in shared memory: counts up to
     /// [`SplitPlan::small_limit`] (refused above). [`SplitPath::Auto`] takes it for direct
     /// counts up to that limit.
@@ -139,6 +143,8 @@ const MATRIX_OFFSET: u64 = 16;
 const SMALL_WORDS: u64 = 4096;
 /// SplitPush::flags: the lane groups' counters are in shared memory.
 const FLAG_SHARED_COUNTERS: u32 = 1;
+/// SplitPush::flags: the lane groups' counters are in registers (m <= the lane group size).
+const FLAG_REGISTER_COUNTERS: u32 = 2;
 /// Most shared memory (bytes) the counters of one workgroup take.
 const MAX_COUNTER_BYTES: u64 = 16384;
 /// Alignment vkalgo asks for every range.
@@ -266,6 +272,8 @@ pub struct SplitPlan {
     counter_words: u32,
     /// Steps each lane loads before ranking them (glsl/split/split_common.glsl BATCH).
     batch: u32,
+    /// Lane `b` of each group keeps bucket `b`'s counter in a register.
+    registers: bool,
     scan: ScanPlan,
     histogram: &'static ShaderSource,
     scatter: &'static ShaderSource,
@@ -291,6 +299,8 @@ impl SplitPlan {
     pub fn path(&self) -> SplitPath {
         if self.desc.path == SplitPath::Small {
             SplitPath::Small
+        } else if self.registers {
+            SplitPath::RegisterCounters
         } else if self.counter_words > 1 {
             SplitPath::SharedCounters
         } else {
@@ -453,7 +463,9 @@ impl SplitPlan {
             columns: columns as u32,
             column_steps: self.column_steps,
             id_bits: self.id_bits(),
-            flags: if self.counter_words > 1 {
+            flags: if self.registers {
+                FLAG_REGISTER_COUNTERS
+            } else if self.counter_words > 1 {
                 FLAG_SHARED_COUNTERS
             } else {
                 0
@@ -492,7 +504,7 @@ impl SplitPlan {
         let offset_groups = (m + 1).div_ceil(wg) as u32;
         // With shared counters the histogram writes every matrix entry: only the status word
         // is cleared.
-        let cleared = if self.counter_words > 1 {
+        let cleared = if self.counter_words > 1 || self.registers {
             MATRIX_OFFSET
         } else {
             MATRIX_OFFSET + matrix_bytes
@@ -621,7 +633,18 @@ impl Context {
                 desc.max_count
             )));
         }
+        let registers = match desc.path {
+            SplitPath::Auto => m <= group_lanes,
+            SplitPath::RegisterCounters if m <= group_lanes => true,
+            SplitPath::RegisterCounters => {
+                return Err(Error::invalid(format!(
+                    "multisplit: register counters need bucket_count <= {group_lanes} (the smallest subgroup), not {m}"
+                )))
+            }
+            _ => false,
+        };
         let counter_words = match desc.path {
+            _ if registers => 1,
             SplitPath::Auto if fits => row_words as u32,
             SplitPath::SharedCounters if fits => row_words as u32,
             SplitPath::SharedCounters => {
@@ -647,6 +670,7 @@ impl Context {
             max_columns,
             counter_words,
             batch,
+            registers,
             scan,
             histogram,
             scatter,
