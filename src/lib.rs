@@ -1,8 +1,8 @@
 //! # vkalgo
 //!
-//! GPU data-organization algorithms on Vulkan: prefix scan ([`scan`]), radix sort ([`sort`])
-//! and a GPU hash map ([`HashMap`], module [`hash`]) today; multisplit, merge and set
-//! operations on the same foundation.
+//! GPU data-organization algorithms on Vulkan: prefix scan ([`scan`]), radix sort ([`sort`]),
+//! stable multisplit into buckets ([`split`]) and a GPU hash map ([`HashMap`], module
+//! [`hash`]) today; merge and set operations on the same foundation.
 //!
 //! Three layers, one implementation:
 //! - **Record layer** for engines: plan once, then record passes into your own command

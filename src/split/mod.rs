@@ -24,7 +24,23 @@
 //! (1) per-column bucket histograms into a bucket-major matrix, (2) one exclusive scan of the
 //! matrix (the scan module's record layer), (3) the offsets, (4) a stable scatter that
 //! recomputes the buckets and ranks. No workgroup ever waits on another (the safe path on
-//! every device), so no schedule can hang it.
+//! every device), so no schedule can hang it. Each lane loads 8 steps of its column (keys and
+//! values) before ranking them, on GPUs, so that loads are in flight together.
+//!
+//! Where a lane group keeps its column's `m` counters ([`SplitPath`]):
+//! - `m <= G`: in registers, lane `b` holding bucket `b`'s (the same ballots give each lane
+//!   its bucket's count in the step; a shuffle gives each element its base);
+//! - small `m` (the workgroup's rows of `m` fit 16 KiB): in shared memory;
+//! - any `m` up to 65536: the matrix entries themselves, in global memory.
+//!
+//! Counts up to [`SplitPlan::small_limit`] take one workgroup and one dispatch
+//! ([`SplitPath::Small`], the matrix in shared memory); larger counts take the fill of the
+//! status word, the histogram, the three scan dispatches, the offsets and the scatter.
+//!
+//! No single-pass (decoupled look-back) variant: the output position of an element needs the
+//! total of every smaller bucket over the WHOLE input, so a one-pass scatter needs a counting
+//! pass first anyway (as Onesweep's upfront histogram): the same two reads of the keys and one
+//! write as here, with the small matrix scan replaced by look-back waits on other workgroups.
 //!
 //! # Bucket ids out of range
 //! A bucket id `>= m` (from [`BucketFn::Ids`] or [`BucketFn::Glsl`]) sets bit

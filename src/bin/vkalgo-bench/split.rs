@@ -1,5 +1,6 @@
 //! Multisplit benchmark: `vkalgo-bench multisplit [--sizes 24,26] [--ms 2,3,8,32,256,1024]
-//! [--types keys,pairs] [--fns glsl,bits,ids] [--paths auto,shared,global] [--reps 20]`.
+//! [--types keys,pairs] [--fns glsl,bits,ids] [--paths auto,register,shared,global,small]
+//! [--reps 20]` (a path the plan refuses for an m is skipped with a note).
 //!
 //! u32 keys (and u32 -> u32 pairs) into m buckets by bucket = (k * m) >> 32: as GLSL
 //! (`glsl`, compiled at run time), as the built-in BITS function for power-of-two m (`bits`:
@@ -59,6 +60,8 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
                         "auto" => Some(SplitPath::Auto),
                         "shared" => Some(SplitPath::SharedCounters),
                         "global" => Some(SplitPath::GlobalCounters),
+                        "register" => Some(SplitPath::RegisterCounters),
+                        "small" => Some(SplitPath::Small),
                         _ => None,
                     })
                     .collect()
@@ -195,6 +198,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         let rate = n as f64 / (ms * 1e-3) / 1e9;
                         let gbs = n as f64 * elem_bytes / (ms * 1e-3) / 1e9;
                         let path_name = match plan.path() {
+                            _ if path == SplitPath::Auto && n as u64 <= plan.small_limit() => "small",
+                            SplitPath::Small => "small",
+                            SplitPath::RegisterCounters => "register",
                             SplitPath::SharedCounters => "shared",
                             _ => "global",
                         };
