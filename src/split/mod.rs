@@ -628,7 +628,9 @@ impl Context {
         let column_length = column_steps * group_lanes as u64;
         let max_columns = desc.max_count.div_ceil(column_length).max(1);
         let matrix_entries = m as u64 * max_columns;
-        if matrix_entries > u32::MAX as u64 || max_columns * group_lanes as u64 > u32::MAX as u64 {
+        // (Lane indices of the dispatch, up to one workgroup past the last column, are u32.)
+        let lanes = max_columns * group_lanes as u64 + workgroup_size as u64;
+        if matrix_entries > u32::MAX as u64 || lanes > u32::MAX as u64 {
             return Err(Error::invalid(format!(
                 "multisplit: {m} buckets x {max_columns} columns exceed the count matrix's 2^32 - 1 entries"
             )));
