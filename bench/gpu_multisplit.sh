@@ -11,8 +11,8 @@
 #            multisplit-table.md, multisplit-tests.txt
 #   SIZES    log2 sizes (default "24 26")
 #   MS       bucket counts (default "2 3 8 32 256 1024")
-#   TESTS    the multisplit test binary (default: .devbin/split-tests if present, else the
-#            newest target/release/deps/split-*; set it empty to skip the tests)
+#   TESTS    the multisplit test binary (default: .devbin/tests/split from
+#            scripts/build-devbin.sh, else target/release/deps/split-*; empty: no tests)
 #   VKALGO_BENCH  the benchmark binary (default .devbin/vkalgo-bench)
 #   ARCH     nvcc target (default sm_90)
 set -euo pipefail
@@ -24,8 +24,8 @@ VKALGO_BENCH="${VKALGO_BENCH:-.devbin/vkalgo-bench}"
 . "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
 
 if [ -z "${TESTS+x}" ]; then
-  if [ -x .devbin/split-tests ]; then
-    TESTS=.devbin/split-tests
+  if [ -x .devbin/tests/split ]; then
+    TESTS=.devbin/tests/split
   else
     TESTS=$(find target/release/deps -maxdepth 1 -name 'split-*' -type f -perm -u+x 2>/dev/null | head -n 1 || true)
   fi

@@ -98,7 +98,7 @@ void test_host() {
         check(s && *s, "vkalgo_result_string(" + std::to_string(code) + ") = " + (s ? s : "(NULL)"));
     }
     for (int32_t code : {1, 100, -10, INT32_MIN}) {
-        const char *s = vkalgo_result_string(static_cast<VkalgoResult>(code));
+        const char *s = vkalgo_result_string(code);
         check(s && std::string(s) == "VKALGO_RESULT_UNKNOWN", "vkalgo_result_string(" + std::to_string(code) + ")");
     }
     vkalgo_context_destroy(nullptr);
@@ -530,7 +530,15 @@ void bad_input(Fixture &f, const Plan &p) {
         expect(vkalgo_scan_record(f.ctx, p.plan, f.dev.cmd, &a), VKALGO_ERROR_INVALID_ARGUMENT, std::string("  ") + c.name);
     }
     expect(vkalgo_scan_record(f.ctx, nullptr, f.dev.cmd, &good), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL plan");
-    expect(vkalgo_scan_record(nullptr, p.plan, f.dev.cmd, &good), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL ctx");
+    {
+        // ctx nullptr means the plan's own context; another context is refused.
+        VkalgoContext *other = nullptr;
+        if (vkalgo_context_create_default(&other) == VKALGO_SUCCESS) {
+            expect(vkalgo_scan_record(other, p.plan, f.dev.cmd, &good), VKALGO_ERROR_INVALID_ARGUMENT,
+                   "  a context other than the plan's");
+            vkalgo_context_destroy(other);
+        }
+    }
     expect(vkalgo_scan_record(f.ctx, p.plan, f.dev.cmd, nullptr), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL args");
     VkalgoScanDesc desc{};
     desc.op = 3;

@@ -120,6 +120,18 @@
 // Value type: 64-bit values.
 #define VKALGO_VALUE_U64 2
 
+// Set operation: intersection (sorted-array set operations and bitmap sets).
+#define VKALGO_SET_AND 0
+
+// Set operation: union.
+#define VKALGO_SET_OR 1
+
+// Set operation: difference, a minus b.
+#define VKALGO_SET_ANDNOT 2
+
+// Set operation: symmetric difference.
+#define VKALGO_SET_XOR 3
+
 // Status of every vkalgo call: 0 is success, errors are negative and distinct.
 enum VkalgoResult
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -157,6 +169,17 @@ typedef int32_t VkalgoResult;
 #endif // __cplusplus
 
 // A vkalgo context: a Vulkan device with vkalgo's pipelines and allocator.
+//
+// Lifetime: every object created from a context (hash maps, plans, ...) keeps it alive;
+// `vkalgo_context_destroy` drops the caller's handle, and the context is freed with the last
+// handle, so objects and their context may be destroyed in any order.
+//
+// Threads: every function taking a context may be called from several threads at once.
+// `_host` calls on one context are serialized on its queue (each runs as a whole, in some
+// order); record calls only record into the caller's command buffers (the caller orders
+// them). On an external context `_host` calls need the caller's queue and queue lock. A
+// `_host` call that times out marks the context lost: later `_host` calls return
+// VKALGO_ERROR_DEVICE_LOST and nothing the GPU may still use is freed.
 typedef struct VkalgoContext VkalgoContext;
 
 // A GPU hash map (owns its device memory). Destroy it before its context.
@@ -166,10 +189,22 @@ typedef struct VkalgoHashMap VkalgoHashMap;
 typedef struct VkalgoMultisplitPlan VkalgoMultisplitPlan;
 
 // A scan plan (path, tuning, scratch size fixed for one context).
+//
+// Keeps its context alive. Immutable once created: any thread may query it or record it,
+// concurrently; destroying it while another thread uses it is the caller's error.
 typedef struct VkalgoScanPlan VkalgoScanPlan;
 
+// A set of uint32_t values on the GPU (owns its device memory, keeps its context alive).
+typedef struct VkalgoSet VkalgoSet;
+
 // A sort plan (paths, tuning and memory sizes fixed for one context).
+//
+// Keeps its context alive. Immutable once created: any thread may query it or record it,
+// concurrently; destroying it while another thread uses it is the caller's error.
 typedef struct VkalgoSortPlan VkalgoSortPlan;
+
+// The caller's queue lock: `lock` is 1 to lock, 0 to unlock.
+typedef void (*VkalgoQueueLockFn)(void *user_data, uint32_t lock);
 
 // The caller's Vulkan objects for [`vkalgo_context_create_external`]; vkalgo never destroys
 // them. The device needs Vulkan 1.2+ with `bufferDeviceAddress` and `shaderInt64` enabled.
@@ -184,8 +219,8 @@ typedef struct VkalgoExternalContextDesc {
   VkDevice device;
   // A queue family with compute support.
   uint32_t queue_family_index;
-  // Queue for the blocking `_host` calls (NULL: queue 0 of the family). Do not use it from
-  // another thread during those calls.
+  // Queue for the blocking `_host` calls (NULL: no host calls on this context). vkalgo
+  // submits to it only while holding `queue_lock`.
   VkQueue queue;
   // The loader entry point the caller uses (vkalgo opens no loader of its own).
   PFN_vkGetInstanceProcAddr get_instance_proc_addr;
@@ -195,6 +230,12 @@ typedef struct VkalgoExternalContextDesc {
   uint32_t flags;
   // Longest wait of `_host` calls in nanoseconds (0: 120 s).
   uint64_t timeout_ns;
+  // The caller's lock for `queue`: called with 1 before and 0 after each `vkQueueSubmit`
+  // of a `_host` call, from the thread making the call. `_host` calls need `queue` and
+  // `queue_lock` (else VKALGO_ERROR_INVALID_ARGUMENT); record-layer calls need neither.
+  VkalgoQueueLockFn queue_lock;
+  // Passed to `queue_lock` as is.
+  void *queue_lock_user_data;
 } VkalgoExternalContextDesc;
 
 // What hash map to create.
@@ -205,7 +246,8 @@ typedef struct VkalgoHashMapDesc {
   uint32_t value_type;
   // Slots wanted (> 0). The map rounds it up to s * p slots, s the slots per 32-byte bucket
   // (4 for u32 keys and values, else 2) and p the smallest prime >= max(2, ceil(capacity /
-  // s)); `vkalgo_hash_map_capacity` returns the result.
+  // s)); `vkalgo_hash_map_capacity` returns the result. At most 2^31 slots after rounding
+  // (larger: INVALID_ARGUMENT); batches hold at most 2^32 - 1 keys.
   uint64_t capacity;
 } VkalgoHashMapDesc;
 
@@ -461,7 +503,10 @@ VkalgoResult vkalgo_context_create_default(struct VkalgoContext **out);
 VkalgoResult vkalgo_context_create_external(const struct VkalgoExternalContextDesc *desc,
                                             struct VkalgoContext **out);
 
-// Destroys a context (NULL: no-op). Work recorded with it must have finished.
+// Drops the caller's handle of a context (NULL: no-op). The context itself lives on while any
+// object created from it (hash map, plan, ...) exists, and is freed with the last of them, so
+// objects may be destroyed before or after their context in any order. Work the caller
+// recorded with it must have finished before the last handle goes.
 void vkalgo_context_destroy(struct VkalgoContext *ctx);
 
 // Name of the context's device (NULL context: ""). Valid while the context lives.
@@ -473,8 +518,9 @@ uint32_t vkalgo_context_lookback_enabled(const struct VkalgoContext *ctx);
 // Number of validation-layer messages the context received (0 without validation or NULL).
 uint64_t vkalgo_context_validation_message_count(const struct VkalgoContext *ctx);
 
-// A static description of a result code (never NULL).
-const char *vkalgo_result_string(VkalgoResult r);
+// A static description of a result code (never NULL); any value, known or not, is answered
+// (unknown codes: "VKALGO_RESULT_UNKNOWN").
+const char *vkalgo_result_string(int32_t code);
 
 // The detail of the last failed call on this thread ("" after a success; never NULL). Valid
 // until the next vkalgo call on this thread.
@@ -523,7 +569,8 @@ VkalgoResult vkalgo_hash_map_contains_host(struct VkalgoHashMap *map,
                                            uint8_t *found_out,
                                            size_t count);
 
-// Erases `count` keys (blocking; tombstones). Absent and reserved keys are no error.
+// Erases `count` keys (blocking; their slots are reused by later inserts). Absent and reserved
+// keys are no error.
 VkalgoResult vkalgo_hash_map_erase_host(struct VkalgoHashMap *map, const void *keys, size_t count);
 
 // The exact number of live keys.
@@ -532,7 +579,8 @@ VkalgoResult vkalgo_hash_map_size(struct VkalgoHashMap *map, uint64_t *out);
 // The number of slots (the requested capacity rounded up).
 VkalgoResult vkalgo_hash_map_capacity(const struct VkalgoHashMap *map, uint64_t *out);
 
-// The number of erased slots not yet reclaimed (a rehash reclaims them).
+// The number of tombstones: erased slots of buckets that were full (later inserts reuse them,
+// a rehash drops them).
 VkalgoResult vkalgo_hash_map_tombstones(struct VkalgoHashMap *map, uint64_t *out);
 
 // Moves the entries into new storage of `new_capacity` slots (rounded up), dropping
@@ -625,14 +673,91 @@ VkalgoResult vkalgo_scan_plan_memory_requirements(const struct VkalgoScanPlan *p
 // Elements per tile of the plan (0 for a NULL plan): sizes around it are the edge cases.
 uint64_t vkalgo_scan_plan_tile_size(const struct VkalgoScanPlan *plan);
 
-// Records the scan into the caller's command buffer. Synchronization: writes to the input
+// Records the scan into the caller's command buffer. `ctx` may be NULL (the plan's context, which the
+// plan keeps alive, is used); otherwise it must be the plan's context. Synchronization: writes to the input
 // and count buffer must be visible to COMPUTE_SHADER reads; earlier uses of output and
 // scratch must be complete before COMPUTE_SHADER and TRANSFER; afterwards the output is
 // written by COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
-VkalgoResult vkalgo_scan_record(struct VkalgoContext *ctx,
+VkalgoResult vkalgo_scan_record(const struct VkalgoContext *ctx,
                                 const struct VkalgoScanPlan *plan,
                                 VkCommandBuffer command_buffer,
                                 const struct VkalgoScanArgs *args);
+
+// Creates an empty set on `ctx` into `*out`.
+VkalgoResult vkalgo_set_create(struct VkalgoContext *ctx, struct VkalgoSet **out);
+
+// Destroys a set and frees its memory (NULL: no-op). Work recorded with it must have finished.
+void vkalgo_set_destroy(struct VkalgoSet *set);
+
+// Inserts `count` values (any order, duplicates allowed).
+VkalgoResult vkalgo_set_insert_host(struct VkalgoSet *set, const uint32_t *values, size_t count);
+
+// Removes `count` values (any order, duplicates and absent values allowed).
+VkalgoResult vkalgo_set_remove_host(struct VkalgoSet *set, const uint32_t *values, size_t count);
+
+// Inserts every value of `[begin, end)`; `begin <= end <= 2^32`, else INVALID_ARGUMENT.
+VkalgoResult vkalgo_set_insert_range(struct VkalgoSet *set, uint64_t begin, uint64_t end);
+
+// `out[i]` = 1 if `values[i]` is in the set, else 0.
+VkalgoResult vkalgo_set_contains_host(const struct VkalgoSet *set,
+                                      const uint32_t *values,
+                                      uint8_t *out,
+                                      size_t count);
+
+// The number of values in the set (up to 2^32) into `*out`.
+VkalgoResult vkalgo_set_cardinality(const struct VkalgoSet *set, uint64_t *out);
+
+// The number of values in `[begin, end)` into `*out` (`begin <= end <= 2^32`).
+VkalgoResult vkalgo_set_range_cardinality(const struct VkalgoSet *set,
+                                          uint64_t begin,
+                                          uint64_t end,
+                                          uint64_t *out);
+
+// `*dst = a op b` (`op` one of `VKALGO_SET_*`); `dst` may be `a` or `b` (or both). All three
+// sets must come from the same context.
+VkalgoResult vkalgo_set_op(struct VkalgoSet *dst,
+                           const struct VkalgoSet *a,
+                           const struct VkalgoSet *b,
+                           uint32_t op);
+
+// The cardinality of `a op b` into `*out`, without materializing it.
+VkalgoResult vkalgo_set_op_cardinality(const struct VkalgoSet *a,
+                                       const struct VkalgoSet *b,
+                                       uint32_t op,
+                                       uint64_t *out);
+
+// The values in ascending order into `out` (room for `capacity`), their number into
+// `*count`. Capacity too small: INVALID_ARGUMENT, `*count` = the cardinality, nothing written.
+VkalgoResult vkalgo_set_to_array_host(const struct VkalgoSet *set,
+                                      uint32_t *out,
+                                      size_t capacity,
+                                      size_t *count);
+
+// The values of `values` that are in the set, in input order, into `out` (room for `count`),
+// their number into `*out_count`.
+VkalgoResult vkalgo_set_filter_host(const struct VkalgoSet *set,
+                                    const uint32_t *values,
+                                    size_t count,
+                                    uint32_t *out,
+                                    size_t *out_count);
+
+// Writes the Roaring portable serialization (cookie 12346; array and bitmap containers) into
+// `out` (room for `capacity` bytes) and its size into `*size`. `out` NULL with capacity 0:
+// reports the size and succeeds. Capacity too small: INVALID_ARGUMENT, `*size` = the size
+// needed, nothing written.
+VkalgoResult vkalgo_set_serialize(const struct VkalgoSet *set,
+                                  void *out,
+                                  size_t capacity,
+                                  size_t *size);
+
+// Creates a set on `ctx` from a Roaring portable serialization (`size` bytes at `data`;
+// cookies 12346 and 12347; array, bitmap and run containers). Malformed input (truncated,
+// wrong cookie, counts or offsets out of range, unsorted arrays, trailing bytes, ...):
+// INVALID_ARGUMENT and no set.
+VkalgoResult vkalgo_set_deserialize(struct VkalgoContext *ctx,
+                                    const void *data,
+                                    size_t size,
+                                    struct VkalgoSet **out);
 
 // Sorts `count` keys (and their values) in place on the GPU (blocking), stable.
 // `values` is NULL exactly when `desc->value_type` is `VKALGO_VALUE_NONE`. On error the
@@ -669,13 +794,14 @@ uint32_t vkalgo_sort_plan_pass_count(const struct VkalgoSortPlan *plan);
 // reports the same.
 uint32_t vkalgo_sort_plan_result_in_alternate(const struct VkalgoSortPlan *plan);
 
-// Records the sort into the caller's command buffer. `*result_in_alternate` (may be NULL)
+// Records the sort into the caller's command buffer. `ctx` may be NULL (the plan's context, which the
+// plan keeps alive, is used); otherwise it must be the plan's context. `*result_in_alternate` (may be NULL)
 // becomes 1 when the sorted data ends in the alternate buffers, 0 when in `keys`/`values`.
 // Synchronization: writes to keys, values and the count buffer must be visible to
 // COMPUTE_SHADER reads and writes; earlier uses of the alternates and scratch must be complete
 // before COMPUTE_SHADER and TRANSFER; afterwards the result is written by COMPUTE_SHADER
 // (SHADER_WRITE). Nothing is recorded on error.
-VkalgoResult vkalgo_sort_record(struct VkalgoContext *ctx,
+VkalgoResult vkalgo_sort_record(const struct VkalgoContext *ctx,
                                 const struct VkalgoSortPlan *plan,
                                 VkCommandBuffer command_buffer,
                                 const struct VkalgoSortArgs *args,
@@ -710,13 +836,14 @@ VkalgoResult vkalgo_multisplit_plan_memory_requirements(const struct VkalgoMulti
                                                         struct VkalgoMultisplitMemoryRequirements *out);
 
 // Records the multisplit into the caller's command buffer (out of place: inputs are only
-// read). Synchronization: writes to the inputs and the count buffer must be visible to
+// read). `ctx` may be NULL (the plan's context, which the plan keeps alive, is used);
+// otherwise it must be the plan's context. Synchronization: writes to the inputs and the count buffer must be visible to
 // COMPUTE_SHADER reads; earlier uses of the outputs and scratch must be complete before
 // COMPUTE_SHADER and TRANSFER (scratch is cleared with vkCmdFillBuffer); afterwards the
 // outputs and the status word (u32 at byte 0 of scratch) are written by COMPUTE_SHADER
 // (SHADER_WRITE). A bucket id >= bucket_count sets VKALGO_MULTISPLIT_STATUS_BAD_BUCKET in the
 // status word, and then no output is written. Nothing is recorded on error.
-VkalgoResult vkalgo_multisplit_record(struct VkalgoContext *ctx,
+VkalgoResult vkalgo_multisplit_record(const struct VkalgoContext *ctx,
                                       const struct VkalgoMultisplitPlan *plan,
                                       VkCommandBuffer command_buffer,
                                       const struct VkalgoMultisplitArgs *args);

@@ -8,6 +8,7 @@
 
 pub mod hash;
 pub mod scan;
+pub mod set;
 pub mod sort;
 pub mod split;
 pub mod types;
@@ -55,6 +56,17 @@ pub enum VkalgoResult {
 }
 
 /// A vkalgo context: a Vulkan device with vkalgo's pipelines and allocator.
+///
+/// Lifetime: every object created from a context (hash maps, plans, ...) keeps it alive;
+/// `vkalgo_context_destroy` drops the caller's handle, and the context is freed with the last
+/// handle, so objects and their context may be destroyed in any order.
+///
+/// Threads: every function taking a context may be called from several threads at once.
+/// `_host` calls on one context are serialized on its queue (each runs as a whole, in some
+/// order); record calls only record into the caller's command buffers (the caller orders
+/// them). On an external context `_host` calls need the caller's queue and queue lock. A
+/// `_host` call that times out marks the context lost: later `_host` calls return
+/// VKALGO_ERROR_DEVICE_LOST and nothing the GPU may still use is freed.
 pub struct VkalgoContext {
     pub(crate) ctx: Context,
     device_name_c: CString,
@@ -127,6 +139,21 @@ pub(crate) unsafe fn context_ref<'a>(ctx: *const VkalgoContext) -> crate::Result
     Ok(&(*ctx).ctx)
 }
 
+/// The context a record call runs on: the plan's own context (which the plan keeps alive), or
+/// `ctx` when given, which must then be that same context.
+pub(crate) unsafe fn plan_context<'a>(
+    ctx: *const VkalgoContext,
+    plan_ctx: &'a Context,
+    what: &str,
+) -> crate::Result<&'a Context> {
+    if !ctx.is_null() && !(*ctx).ctx.same_as(plan_ctx) {
+        return Err(Error::invalid(format!(
+            "{what}: ctx is not the context the plan was created on"
+        )));
+    }
+    Ok(plan_ctx)
+}
+
 /// Writes `value` to `out` after checking it.
 unsafe fn write_out<T>(out: *mut *mut T, value: T) -> crate::Result<()> {
     *out = Box::into_raw(Box::new(value));
@@ -178,8 +205,8 @@ pub struct VkalgoExternalContextDesc {
     pub device: VkDevice,
     /// A queue family with compute support.
     pub queue_family_index: u32,
-    /// Queue for the blocking `_host` calls (NULL: queue 0 of the family). Do not use it from
-    /// another thread during those calls.
+    /// Queue for the blocking `_host` calls (NULL: no host calls on this context). vkalgo
+    /// submits to it only while holding `queue_lock`.
     pub queue: VkQueue,
     /// The loader entry point the caller uses (vkalgo opens no loader of its own).
     pub get_instance_proc_addr: PFN_vkGetInstanceProcAddr,
@@ -189,6 +216,33 @@ pub struct VkalgoExternalContextDesc {
     pub flags: u32,
     /// Longest wait of `_host` calls in nanoseconds (0: 120 s).
     pub timeout_ns: u64,
+    /// The caller's lock for `queue`: called with 1 before and 0 after each `vkQueueSubmit`
+    /// of a `_host` call, from the thread making the call. `_host` calls need `queue` and
+    /// `queue_lock` (else VKALGO_ERROR_INVALID_ARGUMENT); record-layer calls need neither.
+    pub queue_lock: VkalgoQueueLockFn,
+    /// Passed to `queue_lock` as is.
+    pub queue_lock_user_data: *mut std::ffi::c_void,
+}
+
+/// The caller's queue lock: `lock` is 1 to lock, 0 to unlock.
+pub type VkalgoQueueLockFn = Option<unsafe extern "C" fn(user_data: *mut std::ffi::c_void, lock: u32)>;
+
+/// The caller's queue-lock callback and its user data.
+struct CallerQueueLock {
+    lock: unsafe extern "C" fn(*mut std::ffi::c_void, u32),
+    user_data: *mut std::ffi::c_void,
+}
+
+// SAFETY: the header documents that `queue_lock` is called from any thread making a host call
+// and must be thread-safe; `user_data` is only passed back to it.
+unsafe impl Send for CallerQueueLock {}
+unsafe impl Sync for CallerQueueLock {}
+
+impl CallerQueueLock {
+    fn call(&self, on: bool) {
+        // SAFETY: the caller's callback with its own user data (see above).
+        unsafe { (self.lock)(self.user_data, on as u32) }
+    }
 }
 
 /// Creates a context on the caller's device (record-layer calls record into the caller's
@@ -241,13 +295,24 @@ pub unsafe extern "C" fn vkalgo_context_create_external(
             },
             shader_buffer_int64_atomics: d.flags & VKALGO_CONTEXT_INT64_ATOMICS_ENABLED != 0,
             compute_full_subgroups: d.flags & VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED != 0,
+            queue_lock: d.queue_lock.map(|lock| {
+                let caller = CallerQueueLock {
+                    lock,
+                    user_data: d.queue_lock_user_data,
+                };
+                let f: crate::core::QueueLock = std::sync::Arc::new(move |on: bool| caller.call(on));
+                f
+            }),
         };
         let ctx = Context::from_external(&rust_desc)?;
         write_out(out, VkalgoContext::new(ctx))
     })
 }
 
-/// Destroys a context (NULL: no-op). Work recorded with it must have finished.
+/// Drops the caller's handle of a context (NULL: no-op). The context itself lives on while any
+/// object created from it (hash map, plan, ...) exists, and is freed with the last of them, so
+/// objects may be destroyed before or after their context in any order. Work the caller
+/// recorded with it must have finished before the last handle goes.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_context_destroy(ctx: *mut VkalgoContext) {
     if !ctx.is_null() {
@@ -282,12 +347,10 @@ pub unsafe extern "C" fn vkalgo_context_validation_message_count(ctx: *const Vka
     (*ctx).ctx.validation_message_count()
 }
 
-/// A static description of a result code (never NULL).
+/// A static description of a result code (never NULL); any value, known or not, is answered
+/// (unknown codes: "VKALGO_RESULT_UNKNOWN").
 #[no_mangle]
-pub extern "C" fn vkalgo_result_string(r: VkalgoResult) -> *const c_char {
-    // A C caller may pass any int32_t. Read the argument's bits through a volatile load so no
-    // enum range is assumed (a plain match compiled to an unchecked table lookup).
-    let code: i32 = unsafe { std::ptr::read_volatile(&r as *const VkalgoResult as *const i32) };
+pub extern "C" fn vkalgo_result_string(code: i32) -> *const c_char {
     let text: &'static std::ffi::CStr = match code {
         0 => c"VKALGO_SUCCESS",
         -1 => c"VKALGO_ERROR_INVALID_ARGUMENT",
@@ -343,7 +406,7 @@ mod tests {
         let mut names = std::collections::HashSet::new();
         for (i, c) in codes.iter().enumerate() {
             assert_eq!(*c as i32, -(i as i32));
-            let name = unsafe { std::ffi::CStr::from_ptr(vkalgo_result_string(*c)) };
+            let name = unsafe { std::ffi::CStr::from_ptr(vkalgo_result_string(*c as i32)) };
             assert!(names.insert(name.to_owned()), "{name:?}");
         }
     }

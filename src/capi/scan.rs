@@ -1,7 +1,7 @@
 //! C ABI of prefix scan: the host convenience calls and the record layer.
 
 use super::types::*;
-use super::{context_ref, guard, non_null, VkalgoContext, VkalgoResult};
+use super::{context_ref, guard, non_null, plan_context, VkalgoContext, VkalgoResult};
 use crate::error::Error;
 use crate::{ElementCount, ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan};
 
@@ -17,8 +17,13 @@ pub const VKALGO_SCAN_PATH_LOOKBACK: u32 = 1;
 pub const VKALGO_SCAN_PATH_REDUCE_THEN_SCAN: u32 = 2;
 
 /// A scan plan (path, tuning, scratch size fixed for one context).
+///
+/// Keeps its context alive. Immutable once created: any thread may query it or record it,
+/// concurrently; destroying it while another thread uses it is the caller's error.
 pub struct VkalgoScanPlan {
     plan: ScanPlan,
+    /// The context the plan was made for (kept alive by the plan).
+    ctx: crate::Context,
 }
 
 /// What to plan a scan for.
@@ -80,6 +85,8 @@ unsafe fn host_scan(
     }
     non_null(input, "input")?;
     non_null(output, "output")?;
+    // The count is checked (at most SCAN_MAX_COUNT) before the input is read.
+    ctx.scan_plan(&ScanDesc::new(op, count as u64))?;
     // The input is copied to a staging buffer before anything is written, so input == output
     // (or any overlap) is fine.
     let source = std::slice::from_raw_parts(input, count).to_vec();
@@ -137,7 +144,10 @@ pub unsafe extern "C" fn vkalgo_scan_plan_create(
             tuning: None,
         };
         let plan = ctx.scan_plan(&desc)?;
-        *out = Box::into_raw(Box::new(VkalgoScanPlan { plan }));
+        *out = Box::into_raw(Box::new(VkalgoScanPlan {
+            plan,
+            ctx: ctx.clone(),
+        }));
         Ok(())
     })
 }
@@ -173,20 +183,21 @@ pub unsafe extern "C" fn vkalgo_scan_plan_tile_size(plan: *const VkalgoScanPlan)
     (*plan).plan.tile_size()
 }
 
-/// Records the scan into the caller's command buffer. Synchronization: writes to the input
+/// Records the scan into the caller's command buffer. `ctx` may be NULL (the plan's context, which the
+/// plan keeps alive, is used); otherwise it must be the plan's context. Synchronization: writes to the input
 /// and count buffer must be visible to COMPUTE_SHADER reads; earlier uses of output and
 /// scratch must be complete before COMPUTE_SHADER and TRANSFER; afterwards the output is
 /// written by COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_scan_record(
-    ctx: *mut VkalgoContext,
+    ctx: *const VkalgoContext,
     plan: *const VkalgoScanPlan,
     command_buffer: VkCommandBuffer,
     args: *const VkalgoScanArgs,
 ) -> VkalgoResult {
     guard("vkalgo_scan_record", || {
-        let ctx = context_ref(ctx)?;
         non_null(plan, "plan")?;
+        let ctx = plan_context(ctx, &(*plan).ctx, "scan record")?;
         non_null(args, "args")?;
         let a = &*args;
         let count = if a.count_buffer.buffer.0 == 0 {

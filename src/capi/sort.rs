@@ -1,7 +1,7 @@
 //! C ABI of the radix sort: the host convenience call and the record layer.
 
 use super::types::*;
-use super::{context_ref, guard, non_null, VkalgoContext, VkalgoResult};
+use super::{context_ref, guard, non_null, plan_context, VkalgoContext, VkalgoResult};
 use crate::error::Error;
 use crate::sort::{KeyType, SortArgs, SortDesc, SortPath, SortPlan, SortResult, ValueType};
 use crate::ElementCount;
@@ -70,8 +70,13 @@ pub struct VkalgoSortArgs {
 }
 
 /// A sort plan (paths, tuning and memory sizes fixed for one context).
+///
+/// Keeps its context alive. Immutable once created: any thread may query it or record it,
+/// concurrently; destroying it while another thread uses it is the caller's error.
 pub struct VkalgoSortPlan {
     plan: SortPlan,
+    /// The context the plan was made for (kept alive by the plan).
+    ctx: crate::Context,
 }
 
 fn sort_desc(d: &VkalgoSortDesc, max_count: u64, path: u32) -> crate::Result<SortDesc> {
@@ -156,7 +161,10 @@ pub unsafe extern "C" fn vkalgo_sort_plan_create(
         non_null(desc, "desc")?;
         non_null(out, "out")?;
         let plan = ctx.sort_plan(&sort_desc(&*desc, max_count, path)?)?;
-        *out = Box::into_raw(Box::new(VkalgoSortPlan { plan }));
+        *out = Box::into_raw(Box::new(VkalgoSortPlan {
+            plan,
+            ctx: ctx.clone(),
+        }));
         Ok(())
     })
 }
@@ -219,7 +227,8 @@ pub unsafe extern "C" fn vkalgo_sort_plan_result_in_alternate(plan: *const Vkalg
     ((*plan).plan.result_location() == SortResult::Alternate) as u32
 }
 
-/// Records the sort into the caller's command buffer. `*result_in_alternate` (may be NULL)
+/// Records the sort into the caller's command buffer. `ctx` may be NULL (the plan's context, which the
+/// plan keeps alive, is used); otherwise it must be the plan's context. `*result_in_alternate` (may be NULL)
 /// becomes 1 when the sorted data ends in the alternate buffers, 0 when in `keys`/`values`.
 /// Synchronization: writes to keys, values and the count buffer must be visible to
 /// COMPUTE_SHADER reads and writes; earlier uses of the alternates and scratch must be complete
@@ -227,15 +236,15 @@ pub unsafe extern "C" fn vkalgo_sort_plan_result_in_alternate(plan: *const Vkalg
 /// (SHADER_WRITE). Nothing is recorded on error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_sort_record(
-    ctx: *mut VkalgoContext,
+    ctx: *const VkalgoContext,
     plan: *const VkalgoSortPlan,
     command_buffer: VkCommandBuffer,
     args: *const VkalgoSortArgs,
     result_in_alternate: *mut u32,
 ) -> VkalgoResult {
     guard("vkalgo_sort_record", || {
-        let ctx = context_ref(ctx)?;
         non_null(plan, "plan")?;
+        let ctx = plan_context(ctx, &(*plan).ctx, "sort record")?;
         non_null(args, "args")?;
         let a = &*args;
         let optional = |r: VkalgoBufferRange| (r.buffer.0 != 0).then(|| r.to_rust());

@@ -1,7 +1,7 @@
 //! C ABI of the multisplit: the host convenience call and the record layer.
 
 use super::types::*;
-use super::{context_ref, guard, non_null, VkalgoContext, VkalgoResult};
+use super::{context_ref, guard, non_null, plan_context, VkalgoContext, VkalgoResult};
 use crate::error::Error;
 use crate::sort::{KeyType, ValueType};
 use crate::split::host::HostBucketing;
@@ -94,6 +94,8 @@ pub struct VkalgoMultisplitArgs {
 /// A multisplit plan (kernels, geometry and memory sizes fixed for one context).
 pub struct VkalgoMultisplitPlan {
     plan: SplitPlan,
+    /// The context the plan was made for (kept alive by the plan).
+    ctx: crate::Context,
 }
 
 unsafe fn glsl_text<'a>(glsl: *const c_char) -> crate::Result<Option<&'a str>> {
@@ -235,7 +237,10 @@ pub unsafe extern "C" fn vkalgo_multisplit_plan_create(
         non_null(desc, "desc")?;
         non_null(out, "out")?;
         let plan = ctx.split_plan(&split_desc(&*desc, max_count)?)?;
-        *out = Box::into_raw(Box::new(VkalgoMultisplitPlan { plan }));
+        *out = Box::into_raw(Box::new(VkalgoMultisplitPlan {
+            plan,
+            ctx: ctx.clone(),
+        }));
         Ok(())
     })
 }
@@ -269,7 +274,8 @@ pub unsafe extern "C" fn vkalgo_multisplit_plan_memory_requirements(
 }
 
 /// Records the multisplit into the caller's command buffer (out of place: inputs are only
-/// read). Synchronization: writes to the inputs and the count buffer must be visible to
+/// read). `ctx` may be NULL (the plan's context, which the plan keeps alive, is used);
+/// otherwise it must be the plan's context. Synchronization: writes to the inputs and the count buffer must be visible to
 /// COMPUTE_SHADER reads; earlier uses of the outputs and scratch must be complete before
 /// COMPUTE_SHADER and TRANSFER (scratch is cleared with vkCmdFillBuffer); afterwards the
 /// outputs and the status word (u32 at byte 0 of scratch) are written by COMPUTE_SHADER
@@ -277,14 +283,14 @@ pub unsafe extern "C" fn vkalgo_multisplit_plan_memory_requirements(
 /// status word, and then no output is written. Nothing is recorded on error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_multisplit_record(
-    ctx: *mut VkalgoContext,
+    ctx: *const VkalgoContext,
     plan: *const VkalgoMultisplitPlan,
     command_buffer: VkCommandBuffer,
     args: *const VkalgoMultisplitArgs,
 ) -> VkalgoResult {
     guard("vkalgo_multisplit_record", || {
-        let ctx = context_ref(ctx)?;
         non_null(plan, "plan")?;
+        let ctx = plan_context(ctx, &(*plan).ctx, "multisplit record")?;
         non_null(args, "args")?;
         let a = &*args;
         let optional = |r: VkalgoBufferRange| (r.buffer.0 != 0).then(|| r.to_rust());

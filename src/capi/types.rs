@@ -106,3 +106,12 @@ pub const VKALGO_VALUE_NONE: u32 = 0;
 pub const VKALGO_VALUE_U32: u32 = 1;
 /// Value type: 64-bit values.
 pub const VKALGO_VALUE_U64: u32 = 2;
+
+/// Set operation: intersection (sorted-array set operations and bitmap sets).
+pub const VKALGO_SET_AND: u32 = 0;
+/// Set operation: union.
+pub const VKALGO_SET_OR: u32 = 1;
+/// Set operation: difference, a minus b.
+pub const VKALGO_SET_ANDNOT: u32 = 2;
+/// Set operation: symmetric difference.
+pub const VKALGO_SET_XOR: u32 = 3;

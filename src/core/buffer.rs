@@ -77,9 +77,10 @@ pub const BUFFER_USAGE: vk::BufferUsageFlags = vk::BufferUsageFlags::from_raw(
 );
 
 /// A buffer with its own memory (from the context's allocator), usable as a [`BufferRange`].
-/// Free it with [`GpuBuffer::destroy`] (or let it drop: it frees itself through its context).
-pub struct GpuBuffer<'a> {
-    ctx: &'a Context,
+/// Free it with [`GpuBuffer::destroy`] (or let it drop: it frees itself through its context,
+/// which it keeps alive).
+pub struct GpuBuffer {
+    ctx: Context,
     buffer: vk::Buffer,
     allocation: Option<Allocation>,
     size: u64,
@@ -89,10 +90,10 @@ pub struct GpuBuffer<'a> {
 /// Device-local buffers from this size up get a dedicated allocation.
 const DEDICATED_BYTES: u64 = 32 << 20;
 
-impl<'a> GpuBuffer<'a> {
+impl GpuBuffer {
     /// Creates a buffer of `size` bytes (at least 16) in `location`
     /// (`GpuOnly` for working buffers, `CpuToGpu`/`GpuToCpu` for staging).
-    pub fn new(ctx: &'a Context, size: u64, location: MemoryLocation, name: &str) -> Result<Self> {
+    pub fn new(ctx: &Context, size: u64, location: MemoryLocation, name: &str) -> Result<Self> {
         let size = size.max(16);
         if size > ctx.profile.max_memory_allocation_size && ctx.profile.max_memory_allocation_size > 0 {
             return Err(Error::OutOfMemory(format!(
@@ -146,7 +147,7 @@ impl<'a> GpuBuffer<'a> {
             device.get_buffer_device_address(&vk::BufferDeviceAddressInfo::default().buffer(buffer))
         };
         Ok(GpuBuffer {
-            ctx,
+            ctx: ctx.clone(),
             buffer,
             allocation: Some(allocation),
             size,
@@ -196,8 +197,12 @@ impl<'a> GpuBuffer<'a> {
     }
 }
 
-impl Drop for GpuBuffer<'_> {
+impl Drop for GpuBuffer {
     fn drop(&mut self) {
+        if self.ctx.is_lost() {
+            // The GPU may still use it (a host call timed out): leave it allocated.
+            return;
+        }
         if let Some(a) = self.allocation.take() {
             if let Some(allocator) = self.ctx.allocator().as_mut() {
                 let _ = allocator.free(a);

@@ -10,7 +10,7 @@ use ash::vk;
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
 use std::ffi::{c_char, CStr};
 use std::sync::atomic::Ordering;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 /// Which device the default context uses.
@@ -78,13 +78,18 @@ impl Default for ContextOptions {
     }
 }
 
+/// Locks (`true`) or unlocks (`false`) the caller's queue: vkalgo calls it around each
+/// `vkQueueSubmit` of a host call on an external context, since Vulkan requires the
+/// application to synchronize access to a queue.
+pub type QueueLock = Arc<dyn Fn(bool) + Send + Sync>;
+
 /// The caller's Vulkan objects for [`Context::from_external`]. vkalgo never destroys them.
 ///
 /// The device must have been created with Vulkan 1.2+, `bufferDeviceAddress` and `shaderInt64`
 /// enabled. Vulkan cannot report which optional features a device was created with, so the
 /// caller says it: vkalgo uses `shaderBufferInt64Atomics` (look-back scan, Onesweep, 64-bit
 /// hash maps) and `computeFullSubgroups` only when declared enabled here (and supported).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct ExternalContextDesc {
     /// The caller's instance.
     pub instance: vk::Instance,
@@ -94,9 +99,13 @@ pub struct ExternalContextDesc {
     pub device: vk::Device,
     /// A queue family of `device` with compute support (used by the host convenience calls).
     pub queue_family_index: u32,
-    /// A queue of that family for host convenience calls; null: queue 0 of the family. The
-    /// caller must not use it from another thread while a vkalgo host call runs.
+    /// A queue of that family for host convenience calls (null: the context makes no host
+    /// calls). vkalgo submits to it only while holding `queue_lock`.
     pub queue: vk::Queue,
+    /// The caller's lock for `queue` (the same one its own submissions take). Host calls on an
+    /// external context need both `queue` and `queue_lock`; without them they fail with
+    /// [`Error::InvalidArgument`] and record-layer calls still work.
+    pub queue_lock: Option<QueueLock>,
     /// The loader entry point the caller used (no second loader is opened).
     pub get_instance_proc_addr: vk::PFN_vkGetInstanceProcAddr,
     /// Optional pipeline cache to create vkalgo's pipelines with (null: none).
@@ -121,8 +130,51 @@ struct Messenger {
 }
 
 /// A Vulkan device ready for vkalgo: profile, allocator and pipelines. Create it once and reuse
-/// it; record-layer calls may come from several threads.
-pub struct Context {
+/// it.
+///
+/// A `Context` is a shared handle: cloning it is cheap (a reference count), every clone refers
+/// to the same device, and every object created from it (hash maps, plans, buffers) holds a
+/// clone, so the device and its pipelines live until the last of them is dropped, whatever the
+/// order. Its state ([`ContextState`]) is reached through `Deref`.
+///
+/// # Threads
+/// `Context` is `Send + Sync`. Every method may be called from several threads at once: the
+/// allocator, the pipeline caches and the host runner are behind locks, and host calls on one
+/// context are serialized on its queue (see [`Context::from_external`] for the caller's queue).
+#[derive(Clone)]
+pub struct Context(Arc<ContextState>);
+
+impl std::ops::Deref for Context {
+    type Target = ContextState;
+    fn deref(&self) -> &ContextState {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("device", &self.profile.device_name)
+            .field("handles", &self.handle_count())
+            .finish()
+    }
+}
+
+impl Context {
+    /// Whether two handles refer to the same context.
+    pub fn same_as(&self, other: &Context) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// Number of handles (this one included, and objects holding one) keeping the context alive.
+    pub fn handle_count(&self) -> usize {
+        Arc::strong_count(&self.0)
+    }
+}
+
+/// The state behind a [`Context`] (its device, profile, allocator and pipelines), shared by
+/// every clone. Reached through the context's `Deref`; it cannot be created on its own.
+pub struct ContextState {
     // Field order matters for Drop: see `impl Drop`.
     pub(crate) pipelines: Pipelines,
     pub(crate) runner: Mutex<Option<HostRunner>>,
@@ -135,16 +187,23 @@ pub struct Context {
     pub(crate) queue_family_index: u32,
     pub(crate) timeout: Duration,
     pub(crate) debug_utils: Option<ash::ext::debug_utils::Device>,
+    /// The caller's queue lock (external contexts).
+    pub(crate) queue_lock: Option<QueueLock>,
+    /// Set when a host call timed out: the GPU may still use what vkalgo allocated, so nothing
+    /// is freed any more and later host calls fail.
+    pub(crate) lost: std::sync::atomic::AtomicBool,
     messenger: Option<Messenger>,
     validation: Option<Box<ValidationState>>,
     owns_device: bool,
     _entry: Option<ash::Entry>,
 }
 
-// SAFETY: all Vulkan handles are plain ids; mutable state is behind mutexes. Vulkan's
-// external-synchronization rules (queue submission) are met through the runner mutex.
-unsafe impl Send for Context {}
-unsafe impl Sync for Context {}
+/// Compile-time proof that contexts move and share between threads without an `unsafe impl`.
+const _: fn() = || {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Context>();
+    send_sync::<ContextState>();
+};
 
 impl Context {
     /// Creates vkalgo's own instance and device with options from the environment.
@@ -159,9 +218,23 @@ impl Context {
                 "the Vulkan loader (libvulkan.so.1) could not be loaded: {e}"
             ))
         })?;
-        unsafe { Self::create_default(entry, options) }
+        unsafe { ContextState::create_default(entry, options) }.map(|s| Context(Arc::new(s)))
     }
 
+    /// Wraps the caller's instance and device. No loader is opened: every function is fetched
+    /// through `desc.get_instance_proc_addr`. The caller keeps ownership of its objects and must
+    /// keep them alive until the last handle of the context (and of every object created from
+    /// it) is dropped.
+    ///
+    /// # Safety
+    /// The handles must be valid, `device` must come from `physical_device` of `instance`, and
+    /// the device must have the features listed on [`ExternalContextDesc`] enabled.
+    pub unsafe fn from_external(desc: &ExternalContextDesc) -> Result<Self> {
+        ContextState::from_external(desc).map(|s| Context(Arc::new(s)))
+    }
+}
+
+impl ContextState {
     unsafe fn create_default(entry: ash::Entry, options: &ContextOptions) -> Result<Self> {
         let layers = entry.enumerate_instance_layer_properties().unwrap_or_default();
         let instance_exts = entry
@@ -421,14 +494,7 @@ impl Context {
         }
     }
 
-    /// Wraps the caller's instance and device. No loader is opened: every function is fetched
-    /// through `desc.get_instance_proc_addr`. The caller keeps ownership of its objects and must
-    /// destroy the context before destroying the device.
-    ///
-    /// # Safety
-    /// The handles must be valid, `device` must come from `physical_device` of `instance`, and
-    /// the device must have the features listed on [`ExternalContextDesc`] enabled.
-    pub unsafe fn from_external(desc: &ExternalContextDesc) -> Result<Self> {
+    unsafe fn from_external(desc: &ExternalContextDesc) -> Result<Self> {
         if desc.instance == vk::Instance::null()
             || desc.physical_device == vk::PhysicalDevice::null()
             || desc.device == vk::Device::null()
@@ -460,11 +526,7 @@ impl Context {
             )));
         }
         let device = ash::Device::load(instance.fp_v1_0(), desc.device);
-        let queue = if desc.queue == vk::Queue::null() {
-            device.get_device_queue(desc.queue_family_index, 0)
-        } else {
-            desc.queue
-        };
+        let queue = desc.queue;
         let mut profile = cap.profile;
         profile.timestamps = families[desc.queue_family_index as usize].timestamp_valid_bits > 0;
         // Only what the caller declares enabled (and the device supports) is used.
@@ -479,7 +541,7 @@ impl Context {
         let debug_utils = desc
             .debug_utils
             .then(|| ash::ext::debug_utils::Device::new(&instance, &device));
-        Self::finish(
+        let mut state = Self::finish(
             instance,
             desc.physical_device,
             device,
@@ -490,7 +552,9 @@ impl Context {
             debug_utils,
             desc.timeout,
             false,
-        )
+        )?;
+        state.queue_lock = desc.queue_lock.clone();
+        Ok(state)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -543,7 +607,7 @@ impl Context {
             profile.max_subgroup_size,
             if profile.lookback { "on" } else { "off" }
         );
-        Ok(Context {
+        Ok(ContextState {
             pipelines,
             runner: Mutex::new(None),
             allocator: Mutex::new(Some(allocator)),
@@ -555,13 +619,17 @@ impl Context {
             queue_family_index,
             timeout,
             debug_utils,
+            queue_lock: None,
+            lost: std::sync::atomic::AtomicBool::new(false),
             messenger: None,
             validation: None,
             owns_device,
             _entry: None,
         })
     }
+}
 
+impl Context {
     /// The device profile (limits, subgroup sizes, look-back policy).
     pub fn profile(&self) -> &DeviceProfile {
         &self.profile
@@ -616,6 +684,17 @@ impl Context {
         self.profile.device_type == DeviceType::Cpu
     }
 
+    /// Whether vkalgo created the device (default context) rather than the caller.
+    pub(crate) fn owns_device(&self) -> bool {
+        self.owns_device
+    }
+
+    /// Whether a host call timed out on this context (it is then unusable for host calls and
+    /// frees nothing, since the GPU may still use it).
+    pub fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::SeqCst)
+    }
+
     pub(crate) fn allocator(&self) -> MutexGuard<'_, Option<Allocator>> {
         self.allocator.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -634,8 +713,18 @@ fn resolve_lookback(profile: &DeviceProfile, requested: Option<bool>) -> Result<
     Ok(wanted)
 }
 
-impl Drop for Context {
+impl Drop for ContextState {
     fn drop(&mut self) {
+        if self.lost.load(Ordering::SeqCst) {
+            // A host call timed out: the GPU may still run work that uses the pipelines and
+            // memory, so everything is left as it is (leaked) rather than freed under it.
+            log::warn!("vkalgo: a lost context is dropped; its Vulkan objects are leaked");
+            if let Ok(mut allocator) = self.allocator.lock() {
+                // The allocator would free every memory block on drop.
+                std::mem::forget(allocator.take());
+            }
+            return;
+        }
         unsafe {
             if self.owns_device {
                 let _ = self.device.device_wait_idle();

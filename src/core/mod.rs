@@ -8,10 +8,12 @@ pub(crate) mod copy;
 pub(crate) mod pipelines;
 pub(crate) mod profile;
 pub(crate) mod runner;
+pub(crate) mod set_op;
 pub(crate) mod shaders;
 pub(crate) mod spirv;
 pub(crate) mod validation;
 
 pub use buffer::{BufferRange, ElementCount, GpuBuffer, MemoryLocation, MemoryRequirements, BUFFER_USAGE};
-pub use context::{Context, ContextOptions, DeviceSelector, ExternalContextDesc};
+pub use context::{Context, ContextOptions, ContextState, DeviceSelector, ExternalContextDesc, QueueLock};
 pub use profile::{DeviceProfile, DeviceType};
+pub use set_op::SetOp;

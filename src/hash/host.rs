@@ -10,7 +10,6 @@ use super::{
 use crate::core::buffer::ElementCount;
 use crate::core::runner::read_back;
 use crate::error::{Error, Result};
-use crate::Context;
 use ash::vk;
 
 /// Leaks buffers the GPU may still use after a timed-out submission, then returns the error.
@@ -26,7 +25,7 @@ macro_rules! finish_submission {
     };
 }
 
-impl<'a> HashMap<'a> {
+impl HashMap {
     fn check_types<K: HashKey, V: HashValue>(&self, what: &str) -> Result<()> {
         if K::TYPE != self.key_type() || V::TYPE != self.value_type() {
             return Err(Error::invalid(format!(
@@ -92,6 +91,7 @@ impl<'a> HashMap<'a> {
                 values.len()
             )));
         }
+        super::map::check_batch("hash insert", keys.len() as u64)?;
         if let Some(i) = keys.iter().position(|k| k.is_reserved()) {
             return Err(Error::invalid(format!(
                 "hash insert: key {} (index {i}) is reserved (the two largest values of the key type \
@@ -102,7 +102,7 @@ impl<'a> HashMap<'a> {
         if keys.is_empty() {
             return Ok(());
         }
-        let ctx = self.ctx;
+        let ctx = &self.ctx;
         let n = keys.len() as u64;
         let (kb, vb) = (self.key_type().bytes(), self.value_type().bytes());
         let up_keys = ctx.staging_from(keys)?;
@@ -212,10 +212,11 @@ impl<'a> HashMap<'a> {
         values: Option<&mut [V]>,
         flags: Option<&mut [u32]>,
     ) -> Result<()> {
+        super::map::check_batch("hash find", keys.len() as u64)?;
         if keys.is_empty() {
             return Ok(());
         }
-        let ctx = self.ctx;
+        let ctx = &self.ctx;
         let n = keys.len() as u64;
         let (kb, vb) = (self.key_type().bytes(), self.value_type().bytes());
         let up_keys = ctx.staging_from(keys)?;
@@ -269,11 +270,12 @@ impl<'a> HashMap<'a> {
     /// erased.
     pub fn erase<K: HashKey>(&self, keys: &[K]) -> Result<u64> {
         self.check_key_type::<K>("hash erase")?;
+        super::map::check_batch("hash erase", keys.len() as u64)?;
         if keys.is_empty() {
             return Ok(0);
         }
         let before = self.size()?;
-        let ctx = self.ctx;
+        let ctx = &self.ctx;
         let n = keys.len() as u64;
         let kb = self.key_type().bytes();
         let up_keys = ctx.staging_from(keys)?;
@@ -300,12 +302,15 @@ impl<'a> HashMap<'a> {
 
     /// Live keys, tombstones and capacity.
     pub fn stats(&self) -> Result<HashMapStats> {
-        let ctx = self.ctx;
+        let ctx = &self.ctx;
         let mut header = ctx.readback_buffer(16)?;
         let address = header.address();
         let submitted = ctx.submit_and_wait(|cmd| {
-            self.record_header_copy(cmd, address)?;
-            unsafe { self.compute_to_host(cmd) };
+            // SAFETY: `cmd` is the runner's recording command buffer; `header` outlives it.
+            unsafe {
+                self.record_header_copy(cmd, address)?;
+                self.compute_to_host(cmd);
+            }
             Ok(())
         });
         finish_submission!(submitted, header);
@@ -354,7 +359,7 @@ impl<'a> HashMap<'a> {
         if size == 0 {
             return Ok(0);
         }
-        let ctx = self.ctx;
+        let ctx = &self.ctx;
         let (kb, vb) = (self.key_type().bytes(), self.value_type().bytes());
         let dev_keys = ctx.device_buffer(size * kb, "vkalgo hash keys out")?;
         let dev_values = ctx.device_buffer(size * vb, "vkalgo hash values out")?;
@@ -393,7 +398,8 @@ impl<'a> HashMap<'a> {
 
     /// Removes every entry (size and tombstones 0; capacity unchanged).
     pub fn clear(&self) -> Result<()> {
-        let submitted = self.ctx.submit_and_wait(|cmd| self.record_clear(cmd));
+        // SAFETY: `cmd` is the runner's recording command buffer.
+        let submitted = self.ctx.submit_and_wait(|cmd| unsafe { self.record_clear(cmd) });
         if let Err(Error::Timeout(m)) = submitted {
             return Err(Error::Timeout(m));
         }
@@ -405,7 +411,7 @@ impl<'a> HashMap<'a> {
     /// live keys is refused ([`Error::InvalidArgument`]); if some keys find no slot in the new
     /// storage, [`Error::TableFull`] and the map is unchanged. The device view changes.
     pub fn rehash(&mut self, new_capacity: u64) -> Result<()> {
-        let ctx: &'a Context = self.ctx;
+        let ctx = self.ctx.clone();
         let stats = self.stats()?;
         let desc = HashMapDesc {
             key_type: self.key_type(),
@@ -424,7 +430,7 @@ impl<'a> HashMap<'a> {
                 stats.size
             )));
         }
-        let mut target = HashMap::new(ctx, &desc)?;
+        let mut target = HashMap::new(&ctx, &desc)?;
         let mut counter = ctx.readback_buffer(16)?;
         let failed_range = counter.sub_range(0, 4);
         let submitted = ctx.submit_and_wait(|cmd| unsafe {

@@ -82,9 +82,9 @@ fn kernels(
 /// guarantees.
 ///
 /// Dropping the map frees its storage at once: work recorded with it must have finished.
-pub struct HashMap<'a> {
-    pub(super) ctx: &'a Context,
-    storage: GpuBuffer<'a>,
+pub struct HashMap {
+    pub(super) ctx: Context,
+    storage: GpuBuffer,
     key_type: HashKeyType,
     value_type: HashValueType,
     num_buckets: u32,
@@ -97,23 +97,21 @@ pub struct HashMap<'a> {
 
 impl Context {
     /// Creates a hash map (see [`HashMap::new`]).
-    pub fn hash_map(&self, desc: &HashMapDesc) -> Result<HashMap<'_>> {
+    pub fn hash_map(&self, desc: &HashMapDesc) -> Result<HashMap> {
         HashMap::new(self, desc)
     }
 }
 
-impl<'a> HashMap<'a> {
+impl HashMap {
     /// Creates an empty map: allocates its storage (device-local) and clears it with a blocking
     /// submission on the context's queue. Errors: capacity 0 or over 2^31 slots
     /// ([`Error::InvalidArgument`]), storage larger than the device's largest allocation or
     /// memory exhausted ([`Error::OutOfMemory`]), u64 keys/values or a packed insert on a device
     /// without `shaderBufferInt64Atomics` ([`Error::Unsupported`]).
-    pub fn new(ctx: &'a Context, desc: &HashMapDesc) -> Result<Self> {
+    pub fn new(ctx: &Context, desc: &HashMapDesc) -> Result<Self> {
         let map = Self::new_uninitialized(ctx, desc)?;
-        let cleared = ctx.submit_and_wait(|cmd| {
-            map.record_clear(cmd)?;
-            Ok(())
-        });
+        // SAFETY: `cmd` is the runner's recording command buffer.
+        let cleared = ctx.submit_and_wait(|cmd| unsafe { map.record_clear(cmd) });
         if let Err(Error::Timeout(m)) = cleared {
             map.storage.leak();
             return Err(Error::Timeout(m));
@@ -124,7 +122,7 @@ impl<'a> HashMap<'a> {
 
     /// Like [`HashMap::new`] without the clear (no submission): record
     /// [`HashMap::record_clear`] (and a barrier) before any other operation.
-    pub fn new_uninitialized(ctx: &'a Context, desc: &HashMapDesc) -> Result<Self> {
+    pub fn new_uninitialized(ctx: &Context, desc: &HashMapDesc) -> Result<Self> {
         let int64_atomics = ctx.profile.int64_atomics;
         let wide = desc.key_type == HashKeyType::U64 || desc.value_type == HashValueType::U64;
         if wide && !int64_atomics {
@@ -175,10 +173,11 @@ impl<'a> HashMap<'a> {
             ))
         })?;
         let kernels = kernels(desc.key_type, desc.value_type, bucket_bytes, packed)?;
-        let bytes = HEADER_BYTES + buckets * bucket_bytes as u64;
+        // Counters, buckets, then one u32 overflow counter per bucket (glsl/hash/hash_common.glsl).
+        let bytes = HEADER_BYTES + buckets * bucket_bytes as u64 + buckets * 4;
         let storage = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, "vkalgo hash map")?;
         Ok(HashMap {
-            ctx,
+            ctx: ctx.clone(),
             storage,
             key_type: desc.key_type,
             value_type: desc.value_type,
@@ -192,8 +191,8 @@ impl<'a> HashMap<'a> {
     }
 
     /// The context the map lives on.
-    pub fn context(&self) -> &'a Context {
-        self.ctx
+    pub fn context(&self) -> &Context {
+        &self.ctx
     }
 
     /// Key type.
@@ -314,7 +313,13 @@ impl<'a> HashMap<'a> {
     /// Records a barrier that orders map operations (and `record_clear`'s fills) with each
     /// other: COMPUTE_SHADER and TRANSFER writes before COMPUTE_SHADER and TRANSFER reads and
     /// writes. Record it between two operations on a map.
-    pub fn record_barrier(&self, cmd: vk::CommandBuffer) {
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub unsafe fn record_barrier(&self, cmd: vk::CommandBuffer) {
         let stages = vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER;
         let writes = vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE;
         let all = writes | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_READ;
@@ -322,18 +327,26 @@ impl<'a> HashMap<'a> {
         unsafe { self.ctx.memory_barrier(cmd, stages, writes, stages, all) };
     }
 
-    /// Records emptying the map (size and tombstones 0): two `vkCmdFillBuffer` on the map's
+    /// Records emptying the map (size and tombstones 0): three `vkCmdFillBuffer` on the map's
     /// storage (TRANSFER writes), followed by a barrier to COMPUTE_SHADER. Order it after
     /// earlier operations on the map with [`HashMap::record_barrier`].
-    pub fn record_clear(&self, cmd: vk::CommandBuffer) -> Result<()> {
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub unsafe fn record_clear(&self, cmd: vk::CommandBuffer) -> Result<()> {
         check_cmd(cmd, "hash clear")?;
         let d = &self.ctx.device;
         let buffer = self.storage.buffer();
-        let bucket_bytes = self.storage.size() - HEADER_BYTES;
-        // SAFETY: `cmd` is recording (documented); both ranges lie inside the map's buffer.
+        let bucket_bytes = self.num_buckets as u64 * self.bucket_bytes() as u64;
+        let counter_bytes = self.num_buckets as u64 * 4;
+        // SAFETY: `cmd` is recording (documented); the ranges lie inside the map's buffer.
         unsafe {
             d.cmd_fill_buffer(cmd, buffer, 0, HEADER_BYTES, 0);
             d.cmd_fill_buffer(cmd, buffer, HEADER_BYTES, bucket_bytes, u32::MAX);
+            d.cmd_fill_buffer(cmd, buffer, HEADER_BYTES + bucket_bytes, counter_bytes, 0);
             self.ctx.transfer_to_compute(cmd);
         }
         Ok(())
@@ -343,7 +356,13 @@ impl<'a> HashMap<'a> {
     /// the new value; keys that find no free slot within the probe bound and reserved keys are
     /// not stored (per-key status and failure counter report them). See the module docs for
     /// duplicates in one batch. Nothing is recorded on error.
-    pub fn record_insert(&self, cmd: vk::CommandBuffer, args: &HashInsertArgs) -> Result<()> {
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub unsafe fn record_insert(&self, cmd: vk::CommandBuffer, args: &HashInsertArgs) -> Result<()> {
         check_cmd(cmd, "hash insert")?;
         let count = resolve_count("hash insert", args.count, args.max_count)?;
         let n = count.elements;
@@ -379,7 +398,13 @@ impl<'a> HashMap<'a> {
 
     /// Records a lookup of `args.count` keys: values (0 when absent) and/or found flags.
     /// With neither output it records nothing. Nothing is recorded on error.
-    pub fn record_find(&self, cmd: vk::CommandBuffer, args: &HashFindArgs) -> Result<()> {
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub unsafe fn record_find(&self, cmd: vk::CommandBuffer, args: &HashFindArgs) -> Result<()> {
         check_cmd(cmd, "hash find")?;
         let count = resolve_count("hash find", args.count, args.max_count)?;
         let n = count.elements;
@@ -412,7 +437,13 @@ impl<'a> HashMap<'a> {
     }
 
     /// Records a contains query: u32 flags (1 present, 0 not) for `count` keys.
-    pub fn record_contains(
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub unsafe fn record_contains(
         &self,
         cmd: vk::CommandBuffer,
         keys: &BufferRange,
@@ -432,9 +463,15 @@ impl<'a> HashMap<'a> {
         )
     }
 
-    /// Records an erase of `args.count` keys (tombstones; absent and reserved keys are no
-    /// error). Nothing is recorded on error.
-    pub fn record_erase(&self, cmd: vk::CommandBuffer, args: &HashEraseArgs) -> Result<()> {
+    /// Records an erase of `args.count` keys (their slots become free for later inserts;
+    /// absent and reserved keys are no error). Nothing is recorded on error.
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub unsafe fn record_erase(&self, cmd: vk::CommandBuffer, args: &HashEraseArgs) -> Result<()> {
         check_cmd(cmd, "hash erase")?;
         let count = resolve_count("hash erase", args.count, args.max_count)?;
         let n = count.elements;
@@ -459,7 +496,13 @@ impl<'a> HashMap<'a> {
     }
 
     /// Records writing the map's size (live keys, a u32) to `dst` (COMPUTE_SHADER write).
-    pub fn record_size(&self, cmd: vk::CommandBuffer, dst: &BufferRange) -> Result<()> {
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub unsafe fn record_size(&self, cmd: vk::CommandBuffer, dst: &BufferRange) -> Result<()> {
         check_cmd(cmd, "hash size")?;
         dst.check("hash size output", 4, 4)?;
         self.record_meta(cmd, META_WRITE_SIZE, self.ctx.address_of(dst))
@@ -467,7 +510,13 @@ impl<'a> HashMap<'a> {
 
     /// Records writing the map's counters (size, tombstones, retrieve cursor, 0: four u32) to
     /// `dst` (16 bytes, 16-byte aligned device address).
-    pub(crate) fn record_header_copy(&self, cmd: vk::CommandBuffer, dst_address: u64) -> Result<()> {
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub(crate) unsafe fn record_header_copy(&self, cmd: vk::CommandBuffer, dst_address: u64) -> Result<()> {
         self.record_meta(cmd, META_WRITE_HEADER, dst_address)
     }
 
@@ -484,7 +533,13 @@ impl<'a> HashMap<'a> {
     /// order; at most `args.capacity` written) and the number of live entries into
     /// `args.count_out`: three passes (reset the map's cursor, compact, write the count) with
     /// barriers between them. Nothing is recorded on error.
-    pub fn record_retrieve_all(&self, cmd: vk::CommandBuffer, args: &HashRetrieveArgs) -> Result<()> {
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub unsafe fn record_retrieve_all(&self, cmd: vk::CommandBuffer, args: &HashRetrieveArgs) -> Result<()> {
         check_cmd(cmd, "hash retrieve_all")?;
         let capacity = args.capacity.min(self.capacity());
         let (kb, vb) = (self.key_type.bytes(), self.value_type.bytes());
@@ -532,7 +587,13 @@ impl<'a> HashMap<'a> {
     /// drop the old one once the GPU is done. Keys that find no slot in `dst` are not moved:
     /// their number is ADDED to the optional u32 `failed_count` (zero it first). Reads this
     /// map and writes `dst` in COMPUTE_SHADER. Nothing is recorded on error.
-    pub fn record_rehash_into(
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub unsafe fn record_rehash_into(
         &self,
         cmd: vk::CommandBuffer,
         dst: &HashMap,
@@ -593,12 +654,7 @@ struct Count {
 fn resolve_count(what: &str, count: ElementCount, max_count: u64) -> Result<Count> {
     match count {
         ElementCount::Direct(n) => {
-            if n > u32::MAX as u64 {
-                return Err(Error::invalid(format!(
-                    "{what}: count {n} exceeds the largest supported count {}",
-                    u32::MAX
-                )));
-            }
+            check_batch(what, n)?;
             Ok(Count {
                 elements: n,
                 direct: n as u32,
@@ -607,12 +663,7 @@ fn resolve_count(what: &str, count: ElementCount, max_count: u64) -> Result<Coun
         }
         ElementCount::Indirect(range) => {
             range.check(&format!("{what} count buffer"), 4, 4)?;
-            if max_count > u32::MAX as u64 {
-                return Err(Error::invalid(format!(
-                    "{what}: max_count {max_count} exceeds the largest supported count {}",
-                    u32::MAX
-                )));
-            }
+            check_batch(what, max_count)?;
             Ok(Count {
                 elements: max_count,
                 direct: 0,
@@ -620,6 +671,17 @@ fn resolve_count(what: &str, count: ElementCount, max_count: u64) -> Result<Coun
             })
         }
     }
+}
+
+/// Refuses batches of more than [`geometry::MAX_BATCH`] keys.
+pub(super) fn check_batch(what: &str, n: u64) -> Result<()> {
+    if n > geometry::MAX_BATCH {
+        return Err(Error::invalid(format!(
+            "{what}: {n} keys exceed the largest batch, {} keys",
+            geometry::MAX_BATCH
+        )));
+    }
+    Ok(())
 }
 
 /// Outputs must not overlap each other or any input.

@@ -438,7 +438,13 @@ impl SplitPlan {
 
     /// Records the multisplit into `cmd` (see the module's synchronization contract).
     /// Arguments are checked first; on error nothing is recorded.
-    pub fn record(&self, ctx: &Context, cmd: vk::CommandBuffer, args: &SplitArgs) -> Result<()> {
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub unsafe fn record(&self, ctx: &Context, cmd: vk::CommandBuffer, args: &SplitArgs) -> Result<()> {
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("multisplit: the command buffer is null"));
         }

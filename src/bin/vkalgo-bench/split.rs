@@ -121,7 +121,8 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         upload(ctx, &keys, &input)?;
         upload(ctx, &values, &iota)?;
         let copy_ms = median(timer.time_batch(5, |cmd, _| {
-            ctx.record_compute_copy(cmd, &keys.sub_range(0, nb), &keys_out.sub_range(0, nb))
+            // SAFETY: live buffers of this context, in a command buffer being recorded.
+            unsafe { ctx.record_compute_copy(cmd, &keys.sub_range(0, nb), &keys_out.sub_range(0, nb)) }
         })?);
         let copy_gbs = 2.0 * nb as f64 / (copy_ms * 1e-3) / 1e9;
         println!("copy of the keys: {copy_ms:.4} ms, {copy_gbs:.0} GB/s");
@@ -178,10 +179,13 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         };
                         // Warm-up (clocks up), then the timed batch.
                         let warm = if ctx.is_cpu_device() { 1 } else { 8 };
-                        timer.time_batch(warm, |cmd, _| plan.record(ctx, cmd, &split_args))?;
-                        let times = timer.time_batch(o.reps.min(MAX_BATCH as usize) as u32, |cmd, _| {
-                            plan.record(ctx, cmd, &split_args)
-                        })?;
+                        // SAFETY: the buffers are live until the end of the run; the batches
+                        // separate the repetitions with full barriers.
+                        timer.time_batch(warm, |cmd, _| unsafe { plan.record(ctx, cmd, &split_args) })?;
+                        let times = timer
+                            .time_batch(o.reps.min(MAX_BATCH as usize) as u32, |cmd, _| unsafe {
+                                plan.record(ctx, cmd, &split_args)
+                            })?;
                         let got_keys: Vec<u32> = download(ctx, &keys_out, n)?;
                         let got_offsets: Vec<u32> = download(ctx, &offsets, m as usize + 1)?;
                         let mut ok = got_keys == want_keys
@@ -237,18 +241,19 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         scratch: scratch.sub_range(0, req.scratch_size),
                         count: ElementCount::Direct(n as u64),
                     };
-                    let restore = |cmd| {
+                    // SAFETY (here and below): live buffers, full barriers between repetitions.
+                    let restore = |cmd| unsafe {
                         ctx.record_compute_copy(cmd, &keys.sub_range(0, nb), &keys_out.sub_range(0, nb))
                     };
                     timer.time_each(
                         2,
                         |cmd, _| restore(cmd),
-                        |cmd, _| plan.record(ctx, cmd, &sort_args).map(|_| ()),
+                        |cmd, _| unsafe { plan.record(ctx, cmd, &sort_args) }.map(|_| ()),
                     )?;
                     let times = timer.time_each(
                         o.reps.min(MAX_BATCH as usize) as u32,
                         |cmd, _| restore(cmd),
-                        |cmd, _| plan.record(ctx, cmd, &sort_args).map(|_| ()),
+                        |cmd, _| unsafe { plan.record(ctx, cmd, &sort_args) }.map(|_| ()),
                     )?;
                     let ms = median(times);
                     let rate = n as f64 / (ms * 1e-3) / 1e9;
