@@ -340,6 +340,57 @@ fn sort_permutations() -> Vec<OwnedPermutation> {
     table
 }
 
+/// The multisplit permutations (glsl/split/): key width (KEY_BITS 32/64) x built-in bucket
+/// function (BUCKET_FN 0 BITS, 1 SPLITTERS, 2 IDS) for the histogram, x payload (VALUE_WORDS
+/// 0/1/2) for the scatter and the one-workgroup small path; one offsets pass. GLSL bucket functions (BUCKET_FN 3) are compiled
+/// at run time from the same sources (src/split/glsl.rs).
+fn split_permutations() -> Vec<OwnedPermutation> {
+    let define = |k: &'static str, v: u32| (k, v.to_string());
+    let mut table = vec![(
+        "split_offsets".to_string(),
+        "split/offsets.comp",
+        vec![
+            define("KEY_BITS", 32),
+            define("VALUE_WORDS", 0),
+            define("BUCKET_FN", 0),
+        ],
+    )];
+    for key_bits in [32, 64] {
+        for (fn_code, fn_name) in [(0, "bits"), (1, "splitters"), (2, "ids")] {
+            table.push((
+                format!("split_histogram_k{key_bits}_{fn_name}"),
+                "split/histogram.comp",
+                vec![
+                    define("KEY_BITS", key_bits),
+                    define("VALUE_WORDS", 0),
+                    define("BUCKET_FN", fn_code),
+                ],
+            ));
+            for value_words in [0, 1, 2] {
+                table.push((
+                    format!("split_small_k{key_bits}_v{value_words}_{fn_name}"),
+                    "split/small.comp",
+                    vec![
+                        define("KEY_BITS", key_bits),
+                        define("VALUE_WORDS", value_words),
+                        define("BUCKET_FN", fn_code),
+                    ],
+                ));
+                table.push((
+                    format!("split_scatter_k{key_bits}_v{value_words}_{fn_name}"),
+                    "split/scatter.comp",
+                    vec![
+                        define("KEY_BITS", key_bits),
+                        define("VALUE_WORDS", value_words),
+                        define("BUCKET_FN", fn_code),
+                    ],
+                ));
+            }
+        }
+    }
+    table
+}
+
 fn pass_file(pass: &str) -> &'static str {
     match pass {
         "histogram" => "sort/histogram.comp",
@@ -370,6 +421,7 @@ fn compile_shaders(root: &Path, out: &Path) {
         })
         .collect();
     all.extend(sort_permutations());
+    all.extend(split_permutations());
     for (name, file, defines) in &all {
         let path = glsl.join(file);
         let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));

@@ -73,6 +73,26 @@
 // Sort path: one workgroup for everything (small counts only).
 #define VKALGO_SORT_PATH_SMALL 3
 
+// Bucket function: `(ordered key bits >> bit_offset) & (bucket_count - 1)`, bucket_count a
+// power of two.
+#define VKALGO_BUCKET_BITS 0
+
+// Bucket function: the number of the `bucket_count - 1` splitters `<=` the key (sort order).
+#define VKALGO_BUCKET_SPLITTERS 1
+
+// Bucket function: one caller-given u32 bucket id per element.
+#define VKALGO_BUCKET_IDS 2
+
+// Bucket function: GLSL source defining `uint vkalgo_bucket(T key)`, compiled at run time.
+#define VKALGO_BUCKET_GLSL 3
+
+// Largest bucket count of a multisplit.
+#define VKALGO_MULTISPLIT_MAX_BUCKETS 65536
+
+// Bit of the multisplit status word (the u32 at byte 0 of the scratch range after a recorded
+// multisplit): a bucket id was `>= bucket_count`, and no output was written.
+#define VKALGO_MULTISPLIT_STATUS_BAD_BUCKET 1
+
 // Key type: unsigned 32-bit integers (hash map and sort).
 #define VKALGO_KEY_U32 0
 
@@ -164,6 +184,9 @@ typedef struct VkalgoContext VkalgoContext;
 
 // A GPU hash map (owns its device memory). Destroy it before its context.
 typedef struct VkalgoHashMap VkalgoHashMap;
+
+// A multisplit plan (kernels, geometry and memory sizes fixed for one context).
+typedef struct VkalgoMultisplitPlan VkalgoMultisplitPlan;
 
 // A scan plan (path, tuning, scratch size fixed for one context).
 //
@@ -401,6 +424,67 @@ typedef struct VkalgoSortArgs {
   // max_count). VK_NULL_HANDLE: use `count`.
   struct VkalgoBufferRange count_buffer;
 } VkalgoSortArgs;
+
+// What to split and how (the pointers are used by `vkalgo_multisplit_host` only; a plan takes
+// the types, bucket count, bucket function, bit offset and GLSL source).
+typedef struct VkalgoMultisplitDesc {
+  // `VKALGO_KEY_*` (the sort's six).
+  uint32_t key_type;
+  // `VKALGO_VALUE_NONE` / `_U32` / `_U64`.
+  uint32_t value_type;
+  // m: 1..=VKALGO_MULTISPLIT_MAX_BUCKETS.
+  uint32_t bucket_count;
+  // `VKALGO_BUCKET_BITS` = 0, `_SPLITTERS` = 1, `_IDS` = 2, `_GLSL` = 3.
+  uint32_t bucket_fn;
+  // BITS: first order-preserving key bit of the bucket id.
+  uint32_t bit_offset;
+  // SPLITTERS: bucket_count - 1 keys of key_type, non-decreasing in the sort's key order.
+  const void *splitters;
+  // IDS: one per element.
+  const uint32_t *bucket_ids;
+  // GLSL: NUL-terminated source.
+  const char *glsl;
+  // GLSL: vkalgo_params.
+  uint32_t params[4];
+} VkalgoMultisplitDesc;
+
+// Memory a multisplit plan needs from the caller.
+typedef struct VkalgoMultisplitMemoryRequirements {
+  // Bytes of scratch (holds the status word at byte 0).
+  VkDeviceSize scratch_size;
+  // Bytes of the offsets range: (bucket_count + 1) u32.
+  VkDeviceSize offsets_size;
+  // Alignment of every range's offset.
+  VkDeviceSize alignment;
+  // Usage flags every buffer passed to the multisplit must have.
+  VkBufferUsageFlags usage;
+} VkalgoMultisplitMemoryRequirements;
+
+// The buffers of one recorded multisplit (out of place).
+typedef struct VkalgoMultisplitArgs {
+  // Input keys.
+  struct VkalgoBufferRange keys;
+  // Input values (VK_NULL_HANDLE exactly when the plan has no value type).
+  struct VkalgoBufferRange values;
+  // Output keys, bucket by bucket.
+  struct VkalgoBufferRange keys_out;
+  // Output values (VK_NULL_HANDLE exactly when `values` is).
+  struct VkalgoBufferRange values_out;
+  // SPLITTERS: bucket_count - 1 keys (else VK_NULL_HANDLE).
+  struct VkalgoBufferRange splitters;
+  // IDS: one u32 per element (else VK_NULL_HANDLE).
+  struct VkalgoBufferRange bucket_ids;
+  // bucket_count + 1 u32 offsets (offsets[bucket_count] = count).
+  struct VkalgoBufferRange offsets;
+  // Scratch as `vkalgo_multisplit_plan_memory_requirements` reports.
+  struct VkalgoBufferRange scratch;
+  // Element count when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count: a u32 read on the GPU (clamped to the plan's max_count).
+  struct VkalgoBufferRange count_buffer;
+  // GLSL: vkalgo_params of this call.
+  uint32_t params[4];
+} VkalgoMultisplitArgs;
 
 #ifdef __cplusplus
 extern "C" {
@@ -722,6 +806,47 @@ VkalgoResult vkalgo_sort_record(const struct VkalgoContext *ctx,
                                 VkCommandBuffer command_buffer,
                                 const struct VkalgoSortArgs *args,
                                 uint32_t *result_in_alternate);
+
+// Splits `count` keys (and their values) stably into `desc->bucket_count` buckets on the GPU,
+// in place (blocking). `values` is NULL exactly when `desc->value_type` is
+// `VKALGO_VALUE_NONE`. `bucket_offsets` (NULL: not wanted) receives bucket_count + 1 offsets:
+// bucket b is `[offsets[b], offsets[b + 1])`. A bucket id >= bucket_count (IDS or GLSL) is
+// VKALGO_ERROR_INVALID_ARGUMENT; a GLSL source that does not compile is
+// VKALGO_ERROR_COMPILE with shaderc's message. On any error nothing is changed.
+VkalgoResult vkalgo_multisplit_host(struct VkalgoContext *ctx,
+                                    const struct VkalgoMultisplitDesc *desc,
+                                    void *keys,
+                                    void *values,
+                                    size_t count,
+                                    uint64_t *bucket_offsets);
+
+// Plans a multisplit of up to `max_count` elements (`desc`'s splitters and bucket_ids
+// pointers are not used; a GLSL source is compiled now, or found in the cache). `*out` is set
+// only on success; destroy it with `vkalgo_multisplit_plan_destroy`.
+VkalgoResult vkalgo_multisplit_plan_create(struct VkalgoContext *ctx,
+                                           const struct VkalgoMultisplitDesc *desc,
+                                           uint64_t max_count,
+                                           struct VkalgoMultisplitPlan **out);
+
+// Destroys a multisplit plan (NULL: no-op).
+void vkalgo_multisplit_plan_destroy(struct VkalgoMultisplitPlan *plan);
+
+// The scratch and offsets sizes each `vkalgo_multisplit_record` of this plan needs.
+VkalgoResult vkalgo_multisplit_plan_memory_requirements(const struct VkalgoMultisplitPlan *plan,
+                                                        struct VkalgoMultisplitMemoryRequirements *out);
+
+// Records the multisplit into the caller's command buffer (out of place: inputs are only
+// read). `ctx` may be NULL (the plan's context, which the plan keeps alive, is used);
+// otherwise it must be the plan's context. Synchronization: writes to the inputs and the count buffer must be visible to
+// COMPUTE_SHADER reads; earlier uses of the outputs and scratch must be complete before
+// COMPUTE_SHADER and TRANSFER (scratch is cleared with vkCmdFillBuffer); afterwards the
+// outputs and the status word (u32 at byte 0 of scratch) are written by COMPUTE_SHADER
+// (SHADER_WRITE). A bucket id >= bucket_count sets VKALGO_MULTISPLIT_STATUS_BAD_BUCKET in the
+// status word, and then no output is written. Nothing is recorded on error.
+VkalgoResult vkalgo_multisplit_record(const struct VkalgoContext *ctx,
+                                      const struct VkalgoMultisplitPlan *plan,
+                                      VkCommandBuffer command_buffer,
+                                      const struct VkalgoMultisplitArgs *args);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -81,6 +81,13 @@ lavapipe_variants hash "1 4" "128 512"
 # run only (the variants keep CI time down).
 lavapipe_variants set "1 4" "128 512" --skip model_random --skip in_place --skip roaring_interchange --skip ops_against
 
+# Multisplit: no inter-workgroup waiting; two thread counts and subgroup sizes 4 and 16 (the
+# 2^22 case is in the default run).
+lavapipe_variants split "1 4" "128 512" --skip large_split_once
+
+step "Rust example: delta-stepping shortest paths with multisplit buckets, checked against Dijkstra"
+cargo run --release --example delta_stepping 20000 8 40
+
 step "CMake package + C/C++ tests against the installed package"
 scripts/ffi-test.sh
 

@@ -1,8 +1,8 @@
 //! # vkalgo
 //!
-//! GPU data-organization algorithms on Vulkan: prefix scan ([`scan`]), radix sort ([`sort`])
-//! and a GPU hash map ([`HashMap`], module [`hash`]) today; multisplit, merge and set
-//! operations on the same foundation.
+//! GPU data-organization algorithms on Vulkan: prefix scan ([`scan`]), radix sort ([`sort`]),
+//! stable multisplit into buckets ([`split`]) and a GPU hash map ([`HashMap`], module
+//! [`hash`]) today; merge and set operations on the same foundation.
 //!
 //! Three layers, one implementation:
 //! - **Record layer** for engines: plan once, then record passes into your own command
@@ -58,6 +58,7 @@ pub mod hash;
 pub mod scan;
 pub mod set;
 pub mod sort;
+pub mod split;
 
 pub use crate::core::{
     BufferRange, Context, ContextOptions, ContextState, DeviceProfile, DeviceSelector, DeviceType,
@@ -76,6 +77,7 @@ pub use sort::{
     KeyType, SortArgs, SortDesc, SortKey, SortMemoryRequirements, SortOptions, SortPath, SortPlan,
     SortResult, SortTuning, SortValue, ValueType,
 };
+pub use split::{BucketFn, Bucketing, SplitArgs, SplitDesc, SplitMemoryRequirements, SplitPath, SplitPlan};
 
 #[cfg(test)]
 mod push_constant_tests {
@@ -89,6 +91,7 @@ mod push_constant_tests {
             .into_iter()
             .chain(crate::sort::push_layouts())
             .chain(crate::hash::push_layouts())
+            .chain(crate::split::push_layouts())
             .chain(crate::set::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {

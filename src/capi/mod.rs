@@ -10,6 +10,7 @@ pub mod hash;
 pub mod scan;
 pub mod set;
 pub mod sort;
+pub mod split;
 pub mod types;
 
 use crate::error::Error;

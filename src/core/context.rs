@@ -385,7 +385,11 @@ impl ContextState {
         let queue_info = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(queue_family_index)
             .queue_priorities(&priorities)];
-        let features = vk::PhysicalDeviceFeatures::default().shader_int64(true);
+        // shaderFloat64 where the device has it: multisplit GLSL bucket functions of f64 keys.
+        let float64 = instance.get_physical_device_features(pd).shader_float64 == vk::TRUE;
+        let features = vk::PhysicalDeviceFeatures::default()
+            .shader_int64(true)
+            .shader_float64(float64);
         let mut f12 = vk::PhysicalDeviceVulkan12Features::default()
             .buffer_device_address(true)
             .shader_buffer_int64_atomics(profile.int64_atomics);

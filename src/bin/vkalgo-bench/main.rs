@@ -3,7 +3,7 @@
 //! reference) and prints a table per algorithm, with the device's copy bandwidth measured by a
 //! compute-shader copy as the yardstick.
 //!
-//! Usage: `vkalgo-bench [scan|sort|hash|set|memory|large] [options]` (every algorithm, one
+//! Usage: `vkalgo-bench [scan|sort|hash|set|multisplit|memory|large] [options]` (every algorithm, one
 //! after the other in this one process, when none is named; `memory` is the memory-speed probe,
 //! `large` the check of counts past 2^31); each
 //! algorithm's module documents its options. Each measurement is also printed as a
@@ -16,6 +16,7 @@ mod memory;
 mod scan;
 mod set;
 mod sort;
+mod split;
 
 use vkalgo::{Context, Result};
 
@@ -26,6 +27,7 @@ const ALGORITHMS: &[(&str, RunFn)] = &[
     ("sort", sort::run),
     ("hash", hash::run),
     ("set", set::run),
+    ("multisplit", split::run),
 ];
 
 fn main() -> Result<()> {

@@ -1,0 +1,259 @@
+// Multisplit: declarations, key forms, bucket functions and the subgroup-level ranking shared by
+// every split pass.
+//
+// Method (Ashkiani, Davidson, Meyer & Owens, "GPU Multisplit", PPoPP 2016): the input is cut into
+// COLUMNS, contiguous runs of column_steps * G elements (G = MIN_SUBGROUP_SIZE lanes: a "lane
+// group"; a subgroup of S lanes holds S / G lane groups, so the layout does not depend on the
+// subgroup size the driver picks). Each lane group walks its column G elements at a time. In a
+// step, the lanes holding the same bucket find each other with one ballot per bit of the bucket
+// id (the warp-level multisplit's match), so each knows how many peers of its bucket come before
+// it in input order (stable) and how many there are.
+//  1. histogram.comp: every column counts its buckets into the bucket-major matrix
+//     counts[bucket * columns + column].
+//  2. One exclusive scan over the whole matrix (the scan module): entry (b, c) becomes the output
+//     index of the first element of bucket b in column c.
+//  3. offsets.comp: offsets[b] = entry (b, 0), offsets[m] = count.
+//  4. scatter.comp: every column walks its elements again, recomputes buckets and ranks, and
+//     writes each element to entry (b, c) + its rank, advancing the entry by the step's count.
+// No workgroup ever waits on another.
+//
+// Permutation defines: KEY_BITS (32 or 64), VALUE_WORDS (0 keys only, 1 u32 values, 2 u64
+// values), BUCKET_FN (0 BITS, 1 SPLITTERS, 2 IDS, 3 GLSL: the includer supplies
+// `uint vkalgo_bucket(T key)` in "vkalgo_bucket.glsl" and KEY_TYPE_CODE 0..5 names T).
+// The key kind (unsigned, signed, float) is specialization constant 6 (as in the sort).
+#ifndef VKALGO_SPLIT_COMMON_GLSL
+#define VKALGO_SPLIT_COMMON_GLSL
+
+#include "../common/vkalgo.glsl"
+#extension GL_KHR_shader_subgroup_vote : require
+#if defined(KEY_TYPE_CODE) && KEY_TYPE_CODE == 5
+// GLSL bucket functions of double keys take a double.
+#extension GL_EXT_shader_explicit_arithmetic_types_float64 : require
+#endif
+
+#if !defined(KEY_BITS) || !defined(VALUE_WORDS) || !defined(BUCKET_FN)
+#error "KEY_BITS, VALUE_WORDS and BUCKET_FN must be defined by the permutation table"
+#endif
+
+#if KEY_BITS == 64
+#define KEY_T uint64_t
+#define KEY_SIGNED_T int64_t
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer KeyRef { uint64_t v[]; };
+#else
+#define KEY_T uint
+#define KEY_SIGNED_T int
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyRef { uint v[]; };
+#endif
+
+#if VALUE_WORDS == 2
+#define VALUE_T uint64_t
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer ValueRef { uint64_t v[]; };
+#elif VALUE_WORDS == 1
+#define VALUE_T uint
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer ValueRef { uint v[]; };
+#endif
+
+// Must match src/split/mod.rs (SplitPush).
+layout(push_constant) uniform SplitPush {
+    uint64_t keys_in;      // input keys
+    uint64_t keys_out;     // output keys (bucket-major)
+    uint64_t values_in;    // input values (0 without values)
+    uint64_t values_out;   // output values
+    uint64_t scratch;      // u32 status word at +0, the count matrix at +MATRIX_OFFSET
+    uint64_t count_addr;   // 0: use `count`; else the address of a u32 count
+    uint64_t aux;          // SPLITTERS: m - 1 keys; IDS: one u32 per element; else 0
+    uint64_t offsets;      // u32[m + 1] bucket offsets
+    uint count;            // direct element count
+    uint max_count;        // the plan's maximum (clamps an indirect count)
+    uint bucket_count;     // m
+    uint bit_offset;       // BITS: first ordered key bit of the bucket id
+    uint columns;          // columns of the count matrix
+    uint column_steps;     // steps of G elements per column
+    uint id_bits;          // ceil(log2(m)): bits of a bucket id
+    uint flags;            // FLAG_SHARED_COUNTERS: each lane group's m counters in shared memory
+    uvec4 params;          // GLSL: vkalgo_params
+} pc;
+
+// Must match src/split/mod.rs (STATUS_* and MATRIX_OFFSET).
+#define STATUS_BAD_BUCKET 1u
+#define MATRIX_OFFSET 16ul
+
+layout(constant_id = 6) const uint KEY_ORDER = 0;
+const uint KEY_KIND = KEY_ORDER & 3u;
+
+#define FLAG_SHARED_COUNTERS 1u
+// m <= G: lane t of a group holds the column's counter of bucket t in a register; no shared
+// memory, no barriers.
+#define FLAG_REGISTER_COUNTERS 2u
+
+// Words of shared counters (VECS_PER_THREAD, constant_id 1, carries it for the split): with
+// FLAG_SHARED_COUNTERS, lane group g of the workgroup keeps its column's m counters at
+// s_counters[g * m ...]; else the counters live in the matrix itself (any m).
+#define COUNTER_WORDS VECS_PER_THREAD
+
+#define G MIN_SUBGROUP_SIZE
+// Bucket ids have at most this many bits (m <= 65536).
+#define MAX_ID_BITS 16u
+
+#if KEY_BITS == 64
+const uint64_t KEY_SIGN = 0x8000000000000000ul;
+#else
+const uint KEY_SIGN = 0x80000000u;
+#endif
+
+// The key's order-preserving bits (as the sort's: unsigned as is, signed with the sign bit
+// flipped, floats in IEEE-754 totalOrder).
+KEY_T ordered_bits(KEY_T k) {
+    if (KEY_KIND == 1u) {
+        return k ^ KEY_SIGN;
+    } else if (KEY_KIND == 2u) {
+        return k ^ (KEY_T(KEY_SIGNED_T(k) >> (KEY_BITS - 1)) | KEY_SIGN);
+    }
+    return k;
+}
+
+uint element_count() {
+    return load_count(pc.count_addr, pc.count, pc.max_count);
+}
+
+uvec4 vkalgo_params;
+
+#if BUCKET_FN == 3
+// The caller's bucket function, on the key in its own type.
+#include "vkalgo_bucket.glsl"
+#endif
+
+// The bucket of element `index` whose key is `key` (raw bits). May be >= m (an error the
+// histogram reports) for IDS and GLSL.
+uint bucket_of(KEY_T key, uint64_t index) {
+#if BUCKET_FN == 0
+    return uint(ordered_bits(key) >> pc.bit_offset) & (pc.bucket_count - 1u);
+#elif BUCKET_FN == 1
+    // Number of splitters <= key (upper bound), in a loop of constant trip count (lavapipe
+    // counts loop iterations per invocation).
+    KEY_T k = ordered_bits(key);
+    uint base = 0u;
+    uint len = pc.bucket_count - 1u;
+    [[unroll]] for (uint i = 0u; i <= MAX_ID_BITS; ++i) {
+        if (len > 0u) {
+            uint half_len = len >> 1;
+            KEY_T s = ordered_bits(KeyRef(pc.aux + uint64_t(base + half_len) * uint64_t(KEY_BITS / 8)).v[0]);
+            if (s <= k) {
+                base += half_len + 1u;
+                len -= half_len + 1u;
+            } else {
+                len = half_len;
+            }
+        }
+    }
+    return base;
+#elif BUCKET_FN == 2
+    return U32Ref(pc.aux + index * 4ul).v[0];
+#else
+#if KEY_TYPE_CODE == 0
+    return vkalgo_bucket(uint(key));
+#elif KEY_TYPE_CODE == 1
+    return vkalgo_bucket(int(key));
+#elif KEY_TYPE_CODE == 2
+    return vkalgo_bucket(uintBitsToFloat(key));
+#elif KEY_TYPE_CODE == 3
+    return vkalgo_bucket(uint64_t(key));
+#elif KEY_TYPE_CODE == 4
+    return vkalgo_bucket(int64_t(key));
+#else
+    return vkalgo_bucket(uint64BitsToDouble(key));
+#endif
+#endif
+}
+
+// ---- lane groups and columns ----
+
+// This lane's group in the subgroup and its lane in the group.
+uint group_in_subgroup() { return gl_SubgroupInvocationID / G; }
+uint lane_in_group() { return gl_SubgroupInvocationID % G; }
+
+// The column of this lane's group: groups are numbered through the dispatch in subgroup order.
+uint column_of_lane() {
+    return (linear_workgroup_id() * WG_SIZE + gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) / G;
+}
+
+// Ballot bits of this lane's group.
+uvec4 group_mask() {
+    uint first = group_in_subgroup() * G;
+    uvec4 mask = uvec4(0u);
+    [[unroll]] for (uint w = 0u; w < 4u; ++w) {
+        uint lo = max(first, w * 32u);
+        uint hi = min(first + G, (w + 1u) * 32u);
+        if (lo < hi) {
+            uint n = hi - lo;
+            uint bits = n == 32u ? 0xFFFFFFFFu : ((1u << n) - 1u);
+            mask[w] = bits << (lo - w * 32u);
+        }
+    }
+    return mask;
+}
+
+uint popcount4(uvec4 m) {
+    return uint(bitCount(m.x) + bitCount(m.y) + bitCount(m.z) + bitCount(m.w));
+}
+
+// The lanes of this lane's group that hold bucket `b` and are `ok` (in `okmask`, the ballot of
+// ok within the group). One ballot per id bit. Subgroup-uniform control flow.
+uvec4 peers_of(uint b, uvec4 okmask) {
+    uvec4 peers = okmask;
+    [[unroll]] for (uint bit = 0u; bit < MAX_ID_BITS; ++bit) {
+        if (bit < pc.id_bits) {
+            bool set = ((b >> bit) & 1u) != 0u;
+            uvec4 vote = subgroupBallot(set);
+            peers &= set ? vote : ~vote;
+        }
+    }
+    return peers;
+}
+
+// peers_of, and (register counters) the number of the group's ok lanes holding bucket
+// lane_in_group() in `own_count`, from the same ballots.
+uvec4 peers_and_own_count(uint b, uvec4 okmask, out uint own_count) {
+    uvec4 peers = okmask;
+    uvec4 own = okmask;
+    uint t = lane_in_group();
+    [[unroll]] for (uint bit = 0u; bit < MAX_ID_BITS; ++bit) {
+        if (bit < pc.id_bits) {
+            bool set = ((b >> bit) & 1u) != 0u;
+            uvec4 vote = subgroupBallot(set);
+            peers &= set ? vote : ~vote;
+            own &= ((t >> bit) & 1u) != 0u ? vote : ~vote;
+        }
+    }
+    own_count = t < pc.bucket_count ? popcount4(own) : 0u;
+    return peers;
+}
+
+bool register_counters() {
+    return (pc.flags & FLAG_REGISTER_COUNTERS) != 0u;
+}
+
+// Byte address of matrix entry (bucket, column).
+uint64_t matrix_addr(uint bucket, uint column) {
+    return pc.scratch + MATRIX_OFFSET + (uint64_t(bucket) * uint64_t(pc.columns) + uint64_t(column)) * 4ul;
+}
+
+// Index of this lane's group in the workgroup.
+uint group_in_workgroup() {
+    return (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) / G;
+}
+
+bool shared_counters() {
+    return (pc.flags & FLAG_SHARED_COUNTERS) != 0u;
+}
+
+// Steps whose elements a lane loads before ranking any of them (independent loads in flight;
+// the plan makes column_steps a multiple of it): specialization constant 5 (the sort's stage
+// split). GPUs take 8; CPU drivers 1 (their compiler's time grows with the unrolled batch).
+layout(constant_id = 5) const uint BATCH = 1;
+
+uint64_t column_length() {
+    return uint64_t(pc.column_steps) * uint64_t(G);
+}
+
+#endif

@@ -1,0 +1,754 @@
+//! Multisplit: a STABLE split of keys, or key-value pairs, into `m` buckets chosen by a bucket
+//! function; the buckets are laid out in bucket order in one output array (elements of one
+//! bucket in their input order) and the `m + 1` bucket offsets are written too.
+//!
+//! Keys are any of the sort's six types ([`KeyType`]), optionally with 4- or 8-byte values.
+//! Bucket functions ([`BucketFn`]):
+//! - [`BucketFn::Bits`]: `(ordered key bits >> bit_offset) & (m - 1)`, `m` a power of two (the
+//!   sort's order-preserving bits: floats in IEEE-754 totalOrder);
+//! - [`BucketFn::Splitters`]: the number of the `m - 1` splitters `<=` the key, in the sort's
+//!   key order (splitters non-decreasing; repeated splitters give empty buckets);
+//! - [`BucketFn::Ids`]: one caller-given `u32` bucket id per element;
+//! - [`BucketFn::Glsl`]: GLSL source defining `uint vkalgo_bucket(T key)` (`T` is `uint`,
+//!   `int`, `float`, `uint64_t`, `int64_t` or `double`), which may read `uvec4 vkalgo_params`
+//!   (four u32 set per call). Compiled at run time with shaderc; the SPIR-V is cached by source
+//!   text for the process and the pipelines per context, so a second plan with the same
+//!   source compiles nothing. A compile error is [`Error::CompileError`] with shaderc's
+//!   message. `double` keys need the device feature `shaderFloat64`.
+//!
+//! # Method
+//! The seed technique (Ashkiani, Davidson, Meyer & Owens, "GPU Multisplit", PPoPP 2016): the
+//! input is cut into columns of `column_steps * G` elements, `G` the device's smallest
+//! subgroup size; one lane group of `G` lanes walks each column, `G` elements per step, and
+//! finds the lanes of its bucket with one subgroup ballot per bucket-id bit. Then:
+//! (1) per-column bucket histograms into a bucket-major matrix, (2) one exclusive scan of the
+//! matrix (the scan module's record layer), (3) the offsets, (4) a stable scatter that
+//! recomputes the buckets and ranks. No workgroup ever waits on another (the safe path on
+//! every device), so no schedule can hang it. Each lane loads 8 steps of its column (keys and
+//! values) before ranking them, on GPUs, so that loads are in flight together.
+//!
+//! Where a lane group keeps its column's `m` counters ([`SplitPath`]):
+//! - `m <= G`: in registers, lane `b` holding bucket `b`'s (the same ballots give each lane
+//!   its bucket's count in the step; a shuffle gives each element its base);
+//! - small `m` (the workgroup's rows of `m` fit 16 KiB): in shared memory;
+//! - any `m` up to 65536: the matrix entries themselves, in global memory.
+//!
+//! Counts up to [`SplitPlan::small_limit`] take one workgroup and one dispatch
+//! ([`SplitPath::Small`], the matrix in shared memory); larger counts take the fill of the
+//! status word, the histogram, the three scan dispatches, the offsets and the scatter.
+//!
+//! No single-pass (decoupled look-back) variant: the output position of an element needs the
+//! total of every smaller bucket over the WHOLE input, so a one-pass scatter needs a counting
+//! pass first anyway (as Onesweep's upfront histogram): the same two reads of the keys and one
+//! write as here, with the small matrix scan replaced by look-back waits on other workgroups.
+//!
+//! # Bucket ids out of range
+//! A bucket id `>= m` (from [`BucketFn::Ids`] or [`BucketFn::Glsl`]) sets bit
+//! [`STATUS_BAD_BUCKET`] of the STATUS WORD, the u32 at byte [`STATUS_OFFSET`] of the scratch
+//! range, and then the outputs (`keys_out`, `values_out`, `offsets`) are not written at all.
+//! The status word is cleared by every recorded multisplit; the caller may copy it out after
+//! the split (the host layer does, and returns [`Error::InvalidArgument`]).
+//!
+//! # Maximum count
+//! [`MAX_COUNT`] = 2^32 - 1 elements; element addresses are 64-bit, so no index arithmetic
+//! wraps below that. The count matrix must also fit a scan (at most 2^32 - 1 entries): the
+//! plan refuses larger combinations.
+//!
+//! # Synchronization contract of [`SplitPlan::record`]
+//! - Before: writes to the keys, values, splitters, bucket ids and the indirect count must be
+//!   visible to the `COMPUTE_SHADER` stage (`SHADER_READ`); earlier accesses to `keys_out`,
+//!   `values_out`, `offsets` and `scratch` must be complete before `COMPUTE_SHADER` and
+//!   `TRANSFER` (vkalgo clears the scratch with `vkCmdFillBuffer`).
+//! - vkalgo records the barriers between its own passes.
+//! - After: `keys_out`, `values_out`, `offsets` and the status word are written by the
+//!   `COMPUTE_SHADER` stage (`SHADER_WRITE`); add a barrier from there before reading them.
+//!   The input buffers are only read.
+
+mod glsl;
+pub(crate) mod host;
+pub mod reference;
+
+pub use glsl::glsl_compilations;
+pub use host::Bucketing;
+
+use crate::core::buffer::{BufferRange, ElementCount, BUFFER_USAGE};
+use crate::core::pipelines::Specialization;
+use crate::core::shaders::{self, ShaderSource};
+use crate::core::spirv::push_constants;
+use crate::error::{Error, Result};
+use crate::scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan};
+use crate::sort::{KeyType, ValueType};
+use crate::Context;
+use ash::vk;
+
+/// A bucket function (the values match the C constants `VKALGO_BUCKET_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum BucketFn {
+    /// `(ordered key bits >> bit_offset) & (m - 1)`, `m` a power of two.
+    Bits = 0,
+    /// The number of the `m - 1` splitters `<=` the key (sort order).
+    Splitters = 1,
+    /// One `u32` bucket id per element, given by the caller.
+    Ids = 2,
+    /// GLSL source defining `uint vkalgo_bucket(T key)`, compiled at run time.
+    Glsl = 3,
+}
+
+impl BucketFn {
+    /// The bucket function with the C value `raw`.
+    pub fn from_raw(raw: u32) -> Result<Self> {
+        Ok(match raw {
+            0 => BucketFn::Bits,
+            1 => BucketFn::Splitters,
+            2 => BucketFn::Ids,
+            3 => BucketFn::Glsl,
+            other => {
+                return Err(Error::invalid(format!(
+                    "multisplit: unknown bucket function {other}"
+                )))
+            }
+        })
+    }
+
+    fn shader_suffix(self) -> &'static str {
+        match self {
+            BucketFn::Bits => "bits",
+            BucketFn::Splitters => "splitters",
+            BucketFn::Ids => "ids",
+            BucketFn::Glsl => "glsl",
+        }
+    }
+}
+
+/// Where the lane groups keep their bucket counters (both paths are the safe kind: no
+/// workgroup waits on another).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u32)]
+pub enum SplitPath {
+    /// Register counters where `m` is at most the smallest subgroup size, else shared counters
+    /// where each lane group's row of `m` fits the workgroup's counter budget (16 KiB, at most
+    /// half the device's shared memory), else global counters.
+    #[default]
+    Auto = 0,
+    /// Each lane group's `m` counters in shared memory (small `m`; refused where they do not
+    /// fit).
+    SharedCounters = 1,
+    /// The counters are the count matrix's entries in global memory (any `m`).
+    GlobalCounters = 2,
+    /// `m` at most the device's smallest subgroup size: lane `b` of each lane group holds the
+    /// counter of bucket `b` in a register (no shared memory, no barriers).
+    RegisterCounters = 4,
+    /// One workgroup, one dispatch, the count matrix in shared memory: counts up to
+    /// [`SplitPlan::small_limit`] (refused above). [`SplitPath::Auto`] takes it for direct
+    /// counts up to that limit.
+    Small = 3,
+}
+
+/// Largest number of buckets.
+pub const MAX_BUCKETS: u32 = 65536;
+/// Largest element count of a multisplit.
+pub const MAX_COUNT: u64 = u32::MAX as u64;
+/// Byte offset of the status word in the scratch range.
+pub const STATUS_OFFSET: u64 = 0;
+/// Status-word bit: some bucket id was `>= m`; nothing was written.
+pub const STATUS_BAD_BUCKET: u32 = 1;
+/// Byte offset of the count matrix in scratch (glsl/split/split_common.glsl MATRIX_OFFSET).
+const MATRIX_OFFSET: u64 = 16;
+/// Entries of the small path's shared count matrix (glsl/split/small.comp SMALL_WORDS).
+const SMALL_WORDS: u64 = 4096;
+/// SplitPush::flags: the lane groups' counters are in shared memory.
+const FLAG_SHARED_COUNTERS: u32 = 1;
+/// SplitPush::flags: the lane groups' counters are in registers (m <= the lane group size).
+const FLAG_REGISTER_COUNTERS: u32 = 2;
+/// Most shared memory (bytes) the counters of one workgroup take.
+const MAX_COUNTER_BYTES: u64 = 16384;
+/// Alignment vkalgo asks for every range.
+const ALIGNMENT: u64 = 16;
+
+/// What to plan a multisplit for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitDesc {
+    /// Key type.
+    pub key_type: KeyType,
+    /// Payload type ([`ValueType::None`]: keys only).
+    pub value_type: ValueType,
+    /// `m`, the number of buckets (1..=[`MAX_BUCKETS`]).
+    pub bucket_count: u32,
+    /// The bucket function.
+    pub bucket_fn: BucketFn,
+    /// [`BucketFn::Bits`]: first order-preserving key bit of the bucket id (below the key's
+    /// width). Ignored otherwise.
+    pub bit_offset: u32,
+    /// [`BucketFn::Glsl`]: the source defining `uint vkalgo_bucket(T key)`. Ignored otherwise.
+    pub glsl: Option<String>,
+    /// The largest count any call of this plan splits (sizes scratch; bounds indirect counts).
+    pub max_count: u64,
+    /// Where the counters live ([`SplitPath::Auto`]: by `m` and the device).
+    pub path: SplitPath,
+}
+
+impl SplitDesc {
+    /// A split of up to `max_count` elements into `bucket_count` buckets by `bucket_fn`
+    /// (bit offset 0, no GLSL source).
+    pub fn new(
+        key_type: KeyType,
+        value_type: ValueType,
+        bucket_count: u32,
+        bucket_fn: BucketFn,
+        max_count: u64,
+    ) -> Self {
+        SplitDesc {
+            key_type,
+            value_type,
+            bucket_count,
+            bucket_fn,
+            bit_offset: 0,
+            glsl: None,
+            max_count,
+            path: SplitPath::Auto,
+        }
+    }
+}
+
+/// The buffers of one recorded multisplit (out of place: the inputs are only read).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitArgs {
+    /// Input keys (offset a multiple of the key size).
+    pub keys: BufferRange,
+    /// Input values (`None` exactly when the plan's value type is [`ValueType::None`]).
+    pub values: Option<BufferRange>,
+    /// Output keys, bucket by bucket (as large as the keys; must not overlap any other range).
+    pub keys_out: BufferRange,
+    /// Output values (`None` exactly when `values` is).
+    pub values_out: Option<BufferRange>,
+    /// [`BucketFn::Splitters`]: `m - 1` keys of the key type, non-decreasing in the sort's key
+    /// order (not checked on the GPU: unsorted splitters give buckets that are still `< m`).
+    pub splitters: Option<BufferRange>,
+    /// [`BucketFn::Ids`]: one u32 bucket id per element.
+    pub bucket_ids: Option<BufferRange>,
+    /// `m + 1` u32 bucket offsets: bucket `b` is `[offsets[b], offsets[b + 1])`, offsets[m] is
+    /// the count.
+    pub offsets: BufferRange,
+    /// Scratch as [`SplitPlan::memory_requirements`] asks; holds the status word.
+    pub scratch: BufferRange,
+    /// How many elements to split.
+    pub count: ElementCount,
+    /// [`BucketFn::Glsl`]: `vkalgo_params` of this call.
+    pub params: [u32; 4],
+}
+
+/// Memory a multisplit plan needs from the caller besides inputs and outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitMemoryRequirements {
+    /// Bytes of scratch (status word, count matrix, scan scratch).
+    pub scratch_size: u64,
+    /// Bytes of the offsets range (`(m + 1) * 4`).
+    pub offsets_size: u64,
+    /// Alignment of every range's offset (keys and values need their element size too).
+    pub alignment: u64,
+    /// Usage flags every buffer passed to the multisplit must have.
+    pub usage: vk::BufferUsageFlags,
+}
+
+push_constants! {
+    /// Push constants of every multisplit pass (glsl/split/split_common.glsl, block `SplitPush`).
+    pub(crate) struct SplitPush {
+        keys_in: u64,
+        keys_out: u64,
+        values_in: u64,
+        values_out: u64,
+        scratch: u64,
+        count_addr: u64,
+        aux: u64,
+        offsets: u64,
+        count: u32,
+        max_count: u32,
+        bucket_count: u32,
+        bit_offset: u32,
+        columns: u32,
+        column_steps: u32,
+        id_bits: u32,
+        flags: u32,
+        params: [u32; 4],
+    }
+}
+
+/// A multisplit planned for one context: kernels, geometry and memory sizes are fixed. Cheap to
+/// keep and to record many times.
+#[derive(Clone, Debug)]
+pub struct SplitPlan {
+    desc: SplitDesc,
+    workgroup_size: u32,
+    /// Lanes of a lane group (the device's smallest subgroup size).
+    group_lanes: u32,
+    column_steps: u32,
+    max_columns: u64,
+    /// Words of shared counters per workgroup (1: the counters live in the matrix).
+    counter_words: u32,
+    /// Steps each lane loads before ranking them (glsl/split/split_common.glsl BATCH).
+    batch: u32,
+    /// Lane `b` of each group keeps bucket `b`'s counter in a register.
+    registers: bool,
+    scan: ScanPlan,
+    histogram: &'static ShaderSource,
+    scatter: &'static ShaderSource,
+    small: &'static ShaderSource,
+    /// Largest count of the one-workgroup path (0: none).
+    small_limit: u64,
+    requirements: SplitMemoryRequirements,
+}
+
+impl SplitPlan {
+    /// Memory every [`SplitPlan::record`] call needs.
+    pub fn memory_requirements(&self) -> SplitMemoryRequirements {
+        self.requirements
+    }
+
+    /// The description the plan was made from.
+    pub fn desc(&self) -> &SplitDesc {
+        &self.desc
+    }
+
+    /// The path the plan records above [`SplitPlan::small_limit`] ([`SplitPath::Small`],
+    /// [`SplitPath::SharedCounters`] or [`SplitPath::GlobalCounters`]).
+    pub fn path(&self) -> SplitPath {
+        if self.desc.path == SplitPath::Small {
+            SplitPath::Small
+        } else if self.registers {
+            SplitPath::RegisterCounters
+        } else if self.counter_words > 1 {
+            SplitPath::SharedCounters
+        } else {
+            SplitPath::GlobalCounters
+        }
+    }
+
+    /// Largest count the one-workgroup path handles ([`SplitPath::Auto`] takes it for direct
+    /// counts up to this).
+    pub fn small_limit(&self) -> u64 {
+        self.small_limit
+    }
+
+    /// Elements of one column (one lane group's run of the input).
+    pub fn column_length(&self) -> u64 {
+        self.column_steps as u64 * self.group_lanes as u64
+    }
+
+    fn columns(&self, elements: u64) -> u64 {
+        elements.div_ceil(self.column_length()).max(1)
+    }
+
+    fn id_bits(&self) -> u32 {
+        let m = self.desc.bucket_count;
+        if m <= 1 {
+            0
+        } else {
+            32 - (m - 1).leading_zeros()
+        }
+    }
+
+    fn check_args(&self, args: &SplitArgs) -> Result<(Option<u64>, u64)> {
+        let max = self.desc.max_count;
+        let (direct, elements) = match args.count {
+            ElementCount::Direct(n) => {
+                if n > max {
+                    return Err(Error::invalid(format!(
+                        "multisplit: count {n} exceeds the plan's max_count {max}"
+                    )));
+                }
+                (Some(n), n)
+            }
+            ElementCount::Indirect(range) => {
+                range.check("multisplit count buffer", 4, 4)?;
+                (None, max)
+            }
+        };
+        let has_values = self.desc.value_type != ValueType::None;
+        if args.values.is_some() != has_values || args.values_out.is_some() != has_values {
+            return Err(Error::invalid(if has_values {
+                "multisplit: the plan splits pairs: values and values_out are required"
+            } else {
+                "multisplit: the plan splits keys only: values and values_out must be None"
+            }));
+        }
+        let key_size = self.desc.key_type.bytes();
+        args.keys
+            .check("multisplit keys", elements * key_size, key_size)?;
+        args.keys_out
+            .check("multisplit keys_out", elements * key_size, key_size)?;
+        let mut ranges = vec![("keys", args.keys, false), ("keys_out", args.keys_out, true)];
+        if let (Some(values), Some(values_out)) = (args.values, args.values_out) {
+            let size = self.desc.value_type.bytes();
+            values.check("multisplit values", elements * size, size)?;
+            values_out.check("multisplit values_out", elements * size, size)?;
+            ranges.push(("values", values, false));
+            ranges.push(("values_out", values_out, true));
+        }
+        match (self.desc.bucket_fn, args.splitters, args.bucket_ids) {
+            (BucketFn::Splitters, splitters, None) if splitters.is_some() || self.desc.bucket_count == 1 => {
+                let bytes = (self.desc.bucket_count as u64 - 1) * key_size;
+                if let (Some(splitters), true) = (splitters, bytes > 0) {
+                    splitters.check("multisplit splitters", bytes, key_size)?;
+                    ranges.push(("splitters", splitters, false));
+                }
+            }
+            (BucketFn::Splitters, _, _) => {
+                return Err(Error::invalid(
+                    "multisplit: SPLITTERS needs the splitters range and no bucket_ids",
+                ))
+            }
+            (BucketFn::Ids, None, Some(ids)) => {
+                ids.check("multisplit bucket_ids", elements * 4, 4)?;
+                ranges.push(("bucket_ids", ids, false));
+            }
+            (BucketFn::Ids, _, _) => {
+                return Err(Error::invalid(
+                    "multisplit: IDS needs the bucket_ids range and no splitters",
+                ))
+            }
+            (_, None, None) => {}
+            _ => {
+                return Err(Error::invalid(
+                    "multisplit: splitters and bucket_ids are only for SPLITTERS and IDS",
+                ))
+            }
+        }
+        args.offsets
+            .check("multisplit offsets", self.requirements.offsets_size, 4)?;
+        args.scratch
+            .check("multisplit scratch", self.requirements.scratch_size, ALIGNMENT)?;
+        ranges.push(("offsets", args.offsets, true));
+        ranges.push(("scratch", args.scratch, true));
+        if let ElementCount::Indirect(count) = args.count {
+            ranges.push(("count", count, false));
+        }
+        // Anything written must overlap nothing else (inputs may share a buffer).
+        for (i, (a_name, a, a_written)) in ranges.iter().enumerate() {
+            for (b_name, b, b_written) in &ranges[i + 1..] {
+                if (*a_written || *b_written) && a.size > 0 && b.size > 0 && a.overlaps(b) {
+                    return Err(Error::invalid(format!(
+                        "multisplit: the {a_name} and {b_name} ranges overlap"
+                    )));
+                }
+            }
+        }
+        Ok((direct, elements))
+    }
+
+    /// Records the multisplit into `cmd` (see the module's synchronization contract).
+    /// Arguments are checked first; on error nothing is recorded.
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub unsafe fn record(&self, ctx: &Context, cmd: vk::CommandBuffer, args: &SplitArgs) -> Result<()> {
+        if cmd == vk::CommandBuffer::null() {
+            return Err(Error::invalid("multisplit: the command buffer is null"));
+        }
+        let (direct, elements) = self.check_args(args)?;
+        let columns = self.columns(elements);
+        let m = self.desc.bucket_count as u64;
+        let matrix_entries = m * columns;
+        let spec = Specialization {
+            workgroup_size: self.workgroup_size,
+            vecs_per_thread: self.counter_words,
+            spin_limit: 1,
+            stage_split: self.batch,
+            key_order: key_kind(self.desc.key_type),
+        };
+        let histogram = ctx.kernel(self.histogram, spec)?;
+        let scatter = ctx.kernel(self.scatter, spec)?;
+        let offsets_kernel = ctx.kernel(&shaders::SPLIT_OFFSETS, spec)?;
+        let push = SplitPush {
+            keys_in: ctx.address_of(&args.keys),
+            keys_out: ctx.address_of(&args.keys_out),
+            values_in: args.values.map_or(0, |r| ctx.address_of(&r)),
+            values_out: args.values_out.map_or(0, |r| ctx.address_of(&r)),
+            scratch: ctx.address_of(&args.scratch),
+            count_addr: match args.count {
+                ElementCount::Direct(_) => 0,
+                ElementCount::Indirect(range) => ctx.address_of(&range),
+            },
+            aux: match (args.splitters, args.bucket_ids) {
+                (Some(r), _) if r.size > 0 => ctx.address_of(&r),
+                (_, Some(r)) if r.size > 0 => ctx.address_of(&r),
+                _ => 0,
+            },
+            offsets: ctx.address_of(&args.offsets),
+            count: direct.unwrap_or(0) as u32,
+            max_count: self.desc.max_count as u32,
+            bucket_count: self.desc.bucket_count,
+            bit_offset: self.desc.bit_offset,
+            columns: columns as u32,
+            column_steps: self.column_steps,
+            id_bits: self.id_bits(),
+            flags: if self.registers {
+                FLAG_REGISTER_COUNTERS
+            } else if self.counter_words > 1 {
+                FLAG_SHARED_COUNTERS
+            } else {
+                0
+            },
+            params: args.params,
+        };
+        let matrix_bytes = matrix_entries * 4;
+        let matrix = BufferRange::new(
+            args.scratch.buffer,
+            args.scratch.offset + MATRIX_OFFSET,
+            matrix_bytes,
+        );
+        let scan_scratch_offset = (MATRIX_OFFSET + matrix_bytes).next_multiple_of(ALIGNMENT);
+        let scan_args = ScanArgs {
+            input: matrix,
+            output: matrix,
+            scratch: BufferRange::new(
+                args.scratch.buffer,
+                args.scratch.offset + scan_scratch_offset,
+                self.scan.memory_requirements().scratch_size,
+            ),
+            count: ElementCount::Direct(matrix_entries),
+        };
+        let small = match self.desc.path {
+            SplitPath::Small => true,
+            SplitPath::Auto => direct.is_some_and(|n| n <= self.small_limit),
+            _ => false,
+        };
+        if small {
+            let kernel = ctx.kernel(self.small, spec)?;
+            unsafe { ctx.dispatch(cmd, kernel, &push, 1) };
+            return Ok(());
+        }
+        let wg = self.workgroup_size as u64;
+        let column_groups = (columns * self.group_lanes as u64).div_ceil(wg) as u32;
+        let offset_groups = (m + 1).div_ceil(wg) as u32;
+        // With shared counters the histogram writes every matrix entry: only the status word
+        // is cleared.
+        let cleared = if self.counter_words > 1 || self.registers {
+            MATRIX_OFFSET
+        } else {
+            MATRIX_OFFSET + matrix_bytes
+        };
+        unsafe {
+            ctx.device
+                .cmd_fill_buffer(cmd, args.scratch.buffer, args.scratch.offset, cleared, 0);
+            ctx.transfer_to_compute(cmd);
+            ctx.dispatch(cmd, histogram, &push, column_groups);
+            ctx.compute_to_compute(cmd);
+            self.scan.record(ctx, cmd, &scan_args)?;
+            ctx.compute_to_compute(cmd);
+            ctx.dispatch(cmd, offsets_kernel, &push, offset_groups);
+            ctx.compute_to_compute(cmd);
+            ctx.dispatch(cmd, scatter, &push, column_groups);
+        }
+        Ok(())
+    }
+}
+
+impl Context {
+    /// Plans a multisplit: checks the description against the device, compiles a GLSL bucket
+    /// function (or takes it from the cache) and fixes geometry and memory sizes.
+    pub fn split_plan(&self, desc: &SplitDesc) -> Result<SplitPlan> {
+        if desc.max_count > MAX_COUNT {
+            return Err(Error::invalid(format!(
+                "multisplit: max_count {} exceeds the largest supported count {MAX_COUNT}",
+                desc.max_count
+            )));
+        }
+        let m = desc.bucket_count;
+        if m == 0 || m > MAX_BUCKETS {
+            return Err(Error::invalid(format!(
+                "multisplit: bucket_count {m} not in 1..={MAX_BUCKETS}"
+            )));
+        }
+        let width = desc.key_type.bits();
+        let key_bits = width;
+        let histogram;
+        let scatter;
+        let small;
+        match desc.bucket_fn {
+            BucketFn::Bits => {
+                if !m.is_power_of_two() {
+                    return Err(Error::invalid(format!(
+                        "multisplit: BITS needs a power-of-two bucket_count, not {m}"
+                    )));
+                }
+                if desc.bit_offset >= width {
+                    return Err(Error::invalid(format!(
+                        "multisplit: bit_offset {} is not below the key's {width} bits",
+                        desc.bit_offset
+                    )));
+                }
+            }
+            BucketFn::Glsl if desc.glsl.is_none() => {
+                return Err(Error::invalid("multisplit: GLSL needs a source text"));
+            }
+            _ => {}
+        }
+        if desc.bucket_fn == BucketFn::Glsl {
+            let source = desc.glsl.as_deref().unwrap_or_default();
+            if desc.key_type == KeyType::F64 && !self.supports_float64() {
+                return Err(Error::unsupported(format!(
+                    "multisplit: GLSL bucket functions of double keys need shaderFloat64, which {} lacks",
+                    self.profile.device_name
+                )));
+            }
+            let shaders = glsl::compile(source, desc.key_type, desc.value_type)?;
+            histogram = shaders.0;
+            scatter = shaders.1;
+            small = shaders.2;
+        } else {
+            let suffix = desc.bucket_fn.shader_suffix();
+            let find = |name: String| {
+                split_shaders()
+                    .find(|s| s.name == name)
+                    .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+            };
+            histogram = find(format!("split_histogram_k{key_bits}_{suffix}"))?;
+            scatter = find(format!(
+                "split_scatter_k{key_bits}_v{}_{suffix}",
+                desc.value_type as u32
+            ))?;
+            small = find(format!(
+                "split_small_k{key_bits}_v{}_{suffix}",
+                desc.value_type as u32
+            ))?;
+        }
+        let group_lanes = self.profile.min_subgroup_size.max(1);
+        let subgroup = self.profile.max_subgroup_size.max(1);
+        let workgroup_size = if self.is_cpu_device() { 64 } else { 256 }.max(subgroup);
+        // Steps per column: a column holds at least 8 steps and 8 elements per bucket, so the
+        // count matrix has at most about count / 8 + m entries; CPU drivers stop every
+        // invocation after 65535 loop iterations, so their columns stay short.
+        let max_steps: u64 = if self.is_cpu_device() { 2048 } else { 1 << 16 };
+        // Steps loaded before any is ranked: 8 on GPUs (loads in flight); 1 on CPU drivers,
+        // whose shader compiler took minutes over the unrolled batches of the tests' pipelines.
+        let batch: u32 = if self.is_cpu_device() { 1 } else { 8 };
+        // (A multiple of 8 steps, so of every batch.)
+        let column_steps = (8 * m as u64)
+            .div_ceil(group_lanes as u64)
+            .clamp(8, max_steps)
+            .next_multiple_of(8);
+        let column_length = column_steps * group_lanes as u64;
+        let max_columns = desc.max_count.div_ceil(column_length).max(1);
+        let matrix_entries = m as u64 * max_columns;
+        // (Lane indices of the dispatch, up to one workgroup past the last column, are u32.)
+        let lanes = max_columns * group_lanes as u64 + workgroup_size as u64;
+        if matrix_entries > u32::MAX as u64 || lanes > u32::MAX as u64 {
+            return Err(Error::invalid(format!(
+                "multisplit: {m} buckets x {max_columns} columns exceed the count matrix's 2^32 - 1 entries"
+            )));
+        }
+        // Shared counters where every lane group's row of m fits (a power of two of words, so
+        // few pipelines); else the counters live in the matrix.
+        let rows = (workgroup_size / group_lanes) as u64;
+        let row_words = (rows * m as u64).next_power_of_two();
+        let budget = MAX_COUNTER_BYTES.min(self.profile.max_shared_memory as u64 / 2);
+        let fits = row_words * 4 <= budget && row_words > 1;
+        // The one-workgroup path: its matrix (m x columns) in SMALL_WORDS of shared memory,
+        // and few enough elements that one workgroup beats several dispatches.
+        let small_cap = if self.is_cpu_device() { 4096 } else { 16384 };
+        let small_limit = (SMALL_WORDS / m as u64 * column_length).min(small_cap);
+        if desc.path == SplitPath::Small && (small_limit == 0 || desc.max_count > small_limit) {
+            return Err(Error::invalid(format!(
+                "multisplit: the small path splits at most {small_limit} elements into {m} buckets; max_count is {}",
+                desc.max_count
+            )));
+        }
+        let registers = match desc.path {
+            SplitPath::Auto => m <= group_lanes,
+            SplitPath::RegisterCounters if m <= group_lanes => true,
+            SplitPath::RegisterCounters => {
+                return Err(Error::invalid(format!(
+                    "multisplit: register counters need bucket_count <= {group_lanes} (the smallest subgroup), not {m}"
+                )))
+            }
+            _ => false,
+        };
+        let counter_words = match desc.path {
+            _ if registers => 1,
+            SplitPath::Auto if fits => row_words as u32,
+            SplitPath::SharedCounters if fits => row_words as u32,
+            SplitPath::SharedCounters => {
+                return Err(Error::invalid(format!(
+                "multisplit: {m} shared counters per lane group do not fit {budget} bytes for {rows} groups"
+            )))
+            }
+            _ => 1,
+        };
+        let scan = self.scan_plan(&ScanDesc {
+            op: ScanOp::Exclusive,
+            path: ScanPath::ReduceThenScan,
+            max_count: matrix_entries,
+            tuning: None,
+        })?;
+        let scratch_size = (MATRIX_OFFSET + matrix_entries * 4).next_multiple_of(ALIGNMENT)
+            + scan.memory_requirements().scratch_size;
+        Ok(SplitPlan {
+            desc: desc.clone(),
+            workgroup_size,
+            group_lanes,
+            column_steps: column_steps as u32,
+            max_columns,
+            counter_words,
+            batch,
+            registers,
+            scan,
+            histogram,
+            scatter,
+            small,
+            small_limit,
+            requirements: SplitMemoryRequirements {
+                scratch_size,
+                offsets_size: (m as u64 + 1) * 4,
+                alignment: ALIGNMENT,
+                usage: BUFFER_USAGE,
+            },
+        })
+    }
+
+    fn supports_float64(&self) -> bool {
+        unsafe {
+            self.instance
+                .get_physical_device_features(self.physical_device)
+                .shader_float64
+                == vk::TRUE
+        }
+    }
+}
+
+/// The key kind of specialization constant 6 (0 unsigned, 1 signed, 2 float).
+fn key_kind(key_type: KeyType) -> u32 {
+    match key_type {
+        KeyType::U32 | KeyType::U64 => 0,
+        KeyType::I32 | KeyType::I64 => 1,
+        KeyType::F32 | KeyType::F64 => 2,
+    }
+}
+
+/// Every built-in multisplit shader.
+fn split_shaders() -> impl Iterator<Item = &'static ShaderSource> {
+    shaders::ALL_SHADERS
+        .iter()
+        .filter(|s| s.name.starts_with("split_"))
+}
+
+/// Every multisplit shader with its push-constant layout (checked against the SPIR-V by a
+/// test).
+#[cfg(test)]
+pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
+    use crate::core::spirv::PushLayout;
+    split_shaders()
+        .map(|s| (*s, SplitPush::FIELDS, std::mem::size_of::<SplitPush>()))
+        .collect()
+}
+
+impl SplitPlan {
+    #[doc(hidden)]
+    /// Largest number of columns of the plan (diagnostics).
+    pub fn max_columns(&self) -> u64 {
+        self.max_columns
+    }
+}

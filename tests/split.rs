@@ -1,0 +1,1172 @@
+//! Multisplit on the Vulkan device (lavapipe in CI), compared exactly with a stable CPU
+//! counting sort: every bucket function, every key type, pairs with 4- and 8-byte values
+//! (their values prove stability), bucket counts 1..65536, sizes around the column length,
+//! adversarial data, GLSL with parameters and repeated sources, the record layer with offsets
+//! and indirect counts, and bad input (nothing changed).
+
+mod common;
+
+use common::{assert_no_validation_messages, context, Rng};
+use vkalgo::ash::vk;
+use vkalgo::split::reference;
+use vkalgo::{
+    BucketFn, Bucketing, Context, ElementCount, Error, GpuBuffer, KeyType, MemoryLocation, SortKey,
+    SplitArgs, SplitDesc, SplitPath, ValueType,
+};
+
+/// The CPU buckets of `keys` for a bucketing.
+fn cpu_buckets<K: SortKey>(keys: &[K], bucketing: &Bucketing<K>) -> (Vec<u32>, u32) {
+    match *bucketing {
+        Bucketing::Bits {
+            bucket_count,
+            bit_offset,
+        } => (
+            keys.iter()
+                .map(|&k| reference::bits_bucket(k, bucket_count, bit_offset))
+                .collect(),
+            bucket_count,
+        ),
+        Bucketing::Splitters(s) => (
+            keys.iter().map(|&k| reference::splitters_bucket(k, s)).collect(),
+            s.len() as u32 + 1,
+        ),
+        Bucketing::Ids { bucket_count, ids } => (ids.to_vec(), bucket_count),
+        Bucketing::Glsl { .. } => panic!("GLSL buckets come from the caller"),
+    }
+}
+
+/// Splits keys with their input indices as values (u32) on the GPU and compares keys,
+/// values and offsets exactly with the CPU counting sort.
+fn check<K: SortKey + PartialEq + std::fmt::Debug>(
+    ctx: &Context,
+    keys: &[K],
+    bucketing: &Bucketing<K>,
+    cpu: Option<(&[u32], u32)>,
+    what: &str,
+) {
+    let (buckets, m) = match cpu {
+        Some((b, m)) => (b.to_vec(), m),
+        None => cpu_buckets(keys, bucketing),
+    };
+    let mut want_keys = keys.to_vec();
+    let mut want_values: Vec<u32> = (0..keys.len() as u32).collect();
+    let want_offsets = reference::multisplit(&mut want_keys, Some(&mut want_values), &buckets, m);
+    let mut got_keys = keys.to_vec();
+    let mut got_values: Vec<u32> = (0..keys.len() as u32).collect();
+    let offsets = ctx
+        .multisplit_pairs(&mut got_keys, &mut got_values, bucketing)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert_eq!(offsets, want_offsets, "{what}: offsets");
+    assert!(got_values == want_values, "{what}: values (stability) differ");
+    assert!(same_bits(&got_keys, &want_keys), "{what}: keys differ");
+    // Keys only.
+    let mut only = keys.to_vec();
+    let offsets = ctx
+        .multisplit(&mut only, bucketing)
+        .unwrap_or_else(|e| panic!("{what} keys only: {e}"));
+    assert_eq!(offsets, want_offsets, "{what}: keys-only offsets");
+    assert!(same_bits(&only, &want_keys), "{what}: keys-only keys differ");
+}
+
+/// Bitwise equality (NaN keys compare equal to themselves).
+fn same_bits<K: SortKey>(a: &[K], b: &[K]) -> bool {
+    bytemuck::cast_slice::<K, u8>(a) == bytemuck::cast_slice::<K, u8>(b)
+}
+
+#[test]
+fn bits_u32_smoke() {
+    let ctx = context();
+    let mut rng = Rng(1);
+    for n in [0usize, 1, 2, 31, 1000, 4097] {
+        for m in [1u32, 2, 32, 256, 4096] {
+            let keys = rng.vec_u32(n);
+            check(
+                &ctx,
+                &keys,
+                &Bucketing::Bits {
+                    bucket_count: m,
+                    bit_offset: 3,
+                },
+                None,
+                &format!("bits n={n} m={m}"),
+            );
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// A BITS bucketing for any key type.
+fn bits<K>(bucket_count: u32, bit_offset: u32) -> Bucketing<'static, K> {
+    Bucketing::Bits {
+        bucket_count,
+        bit_offset,
+    }
+}
+
+/// Adversarial u32 data sets (element index in, key out).
+type Distribution = (&'static str, fn(&mut Rng, usize) -> u32);
+
+fn distributions() -> Vec<Distribution> {
+    vec![
+        ("uniform", |r, _| r.next_u32()),
+        ("all equal", |_, _| 0x1234_5678),
+        ("sorted", |_, i| i as u32),
+        ("reversed", |_, i| u32::MAX - i as u32),
+        ("few distinct", |r, _| r.next_u32() % 5),
+        ("low entropy", |r, _| r.next_u32() & r.next_u32() & r.next_u32()),
+    ]
+}
+
+/// The plan's column length for u32 keys and `m` buckets (sizes around it are the edges).
+fn column_length(ctx: &Context, m: u32) -> usize {
+    ctx.split_plan(&SplitDesc::new(
+        KeyType::U32,
+        ValueType::U32,
+        m,
+        BucketFn::Ids,
+        1 << 16,
+    ))
+    .expect("plan")
+    .column_length() as usize
+}
+
+#[test]
+fn ids_every_bucket_count_and_size() {
+    let ctx = context();
+    let mut rng = Rng(2);
+    for m in [1u32, 2, 3, 31, 32, 33, 256, 257, 4096, 65536] {
+        let col = column_length(&ctx, m);
+        let mut sizes = vec![0usize, 1, col - 1, col, col + 1, 3 * col + 7];
+        if m <= 4096 {
+            sizes.push(10_007);
+        }
+        for n in sizes {
+            let keys = rng.vec_u32(n);
+            let ids: Vec<u32> = (0..n).map(|_| rng.next_u32() % m).collect();
+            check(
+                &ctx,
+                &keys,
+                &Bucketing::Ids {
+                    bucket_count: m,
+                    ids: &ids,
+                },
+                None,
+                &format!("ids m={m} n={n}"),
+            );
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn adversarial_buckets() {
+    let ctx = context();
+    let mut rng = Rng(3);
+    let n = 5003;
+    for m in [2u32, 3, 33, 257] {
+        // One bucket holding everything (first, last, middle), sorted and reversed bucket ids,
+        // alternating, and most buckets empty.
+        let patterns: Vec<(&str, Vec<u32>)> = vec![
+            ("all in 0", vec![0; n]),
+            ("all in last", vec![m - 1; n]),
+            ("all in middle", vec![m / 2; n]),
+            (
+                "sorted",
+                (0..n).map(|i| (i as u64 * m as u64 / n as u64) as u32).collect(),
+            ),
+            (
+                "reversed",
+                (0..n)
+                    .map(|i| m - 1 - (i as u64 * m as u64 / n as u64) as u32)
+                    .collect(),
+            ),
+            (
+                "alternating",
+                (0..n).map(|i| if i % 2 == 0 { 0 } else { m - 1 }).collect(),
+            ),
+            (
+                "two buckets",
+                (0..n)
+                    .map(|_| if rng.next_u32() % 2 == 0 { 1 } else { m - 1 })
+                    .collect(),
+            ),
+        ];
+        for (name, ids) in patterns {
+            let keys = rng.vec_u32(n);
+            check(
+                &ctx,
+                &keys,
+                &Bucketing::Ids {
+                    bucket_count: m,
+                    ids: &ids,
+                },
+                None,
+                &format!("ids {name} m={m}"),
+            );
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn bits_every_key_type() {
+    let ctx = context();
+    let mut rng = Rng(4);
+    let n = 3001;
+    for (d, (name, gen)) in distributions().into_iter().enumerate() {
+        let raw: Vec<u32> = (0..n).map(|i| gen(&mut rng, i)).collect();
+        // Every distribution with a few bucket counts; all five on uniform data.
+        let all = [(1u32, 0u32), (2, 31), (8, 29), (256, 0), (4096, 20)];
+        let cases = if d == 0 { &all[..] } else { &all[1..3] };
+        for &(m, offset) in cases {
+            let b = Bucketing::Bits {
+                bucket_count: m,
+                bit_offset: offset,
+            };
+            let what = format!("bits {name} m={m} offset={offset}");
+            check(&ctx, &raw, &b, None, &format!("u32 {what}"));
+            let i: Vec<i32> = raw.iter().map(|&x| x as i32).collect();
+            check(
+                &ctx,
+                &i,
+                &Bucketing::Bits {
+                    bucket_count: m,
+                    bit_offset: offset,
+                },
+                None,
+                &format!("i32 {what}"),
+            );
+            let f: Vec<f32> = raw.iter().map(|&x| f32::from_bits(x)).collect();
+            check(
+                &ctx,
+                &f,
+                &Bucketing::Bits {
+                    bucket_count: m,
+                    bit_offset: offset,
+                },
+                None,
+                &format!("f32 {what}"),
+            );
+            let wide = |x: u32, i: usize| ((x as u64) << 32) | (x.rotate_left(i as u32 % 32) as u64);
+            let u: Vec<u64> = raw.iter().enumerate().map(|(i, &x)| wide(x, i)).collect();
+            for off64 in [offset, offset + 32] {
+                check(
+                    &ctx,
+                    &u,
+                    &bits(m, off64),
+                    None,
+                    &format!("u64 {what} off64={off64}"),
+                );
+                let i: Vec<i64> = u.iter().map(|&x| x as i64).collect();
+                check(
+                    &ctx,
+                    &i,
+                    &bits(m, off64),
+                    None,
+                    &format!("i64 {what} off64={off64}"),
+                );
+                let f: Vec<f64> = u.iter().map(|&x| f64::from_bits(x)).collect();
+                check(
+                    &ctx,
+                    &f,
+                    &bits(m, off64),
+                    None,
+                    &format!("f64 {what} off64={off64}"),
+                );
+            }
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn splitters_every_key_type() {
+    let ctx = context();
+    let mut rng = Rng(5);
+    let n = 4099;
+    // Floats with -0.0, +0.0, NaNs and infinities among keys and splitters.
+    let specials = [
+        0x8000_0000u32,
+        0,
+        0x7F80_0000,
+        0xFF80_0000,
+        0x7FC0_0000,
+        0xFFC0_0001,
+        1,
+        0x8000_0001,
+    ];
+    let raw: Vec<u32> = (0..n)
+        .map(|i| {
+            if i % 7 == 0 {
+                specials[i / 7 % specials.len()]
+            } else {
+                rng.next_u32()
+            }
+        })
+        .collect();
+    for m in [1u32, 2, 3, 33, 257, 4096] {
+        let mut picks: Vec<u32> = (0..m.saturating_sub(1))
+            .map(|i| raw[(i as usize * 37) % n])
+            .collect();
+        if m > 3 {
+            picks[1] = picks[0]; // repeated splitters: an empty bucket
+        }
+        macro_rules! run {
+            ($t:ty, $conv:expr) => {{
+                let keys: Vec<$t> = raw.iter().enumerate().map(|(i, &x)| $conv(x, i)).collect();
+                let mut s: Vec<$t> = picks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &x)| $conv(x, i))
+                    .collect();
+                s.sort_by_key(|k| k.ordered_bits());
+                if m > 3 {
+                    s[1] = s[0];
+                }
+                check(
+                    &ctx,
+                    &keys,
+                    &Bucketing::Splitters(&s),
+                    None,
+                    &format!("splitters {} m={m}", stringify!($t)),
+                );
+            }};
+        }
+        run!(u32, |x: u32, _| x);
+        run!(i32, |x: u32, _| x as i32);
+        run!(f32, |x: u32, _| f32::from_bits(x));
+        run!(u64, |x: u32, i: usize| ((x as u64) << 32) | (i as u64 & 3));
+        run!(i64, |x: u32, i: usize| (((x as u64) << 32) | (i as u64 & 3))
+            as i64);
+        run!(f64, |x: u32, i: usize| f64::from_bits(
+            ((x as u64) << 32) | (i as u64 & 3)
+        ));
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn eight_byte_values_keep_their_order() {
+    let ctx = context();
+    let mut rng = Rng(6);
+    for (n, m) in [(1usize, 3u32), (777, 3), (9001, 256), (3000, 65536)] {
+        let keys: Vec<u64> = (0..n).map(|_| rng.next_u64() % 1000).collect();
+        let ids: Vec<u32> = keys.iter().map(|&k| (k % m as u64) as u32).collect();
+        let values: Vec<u64> = (0..n as u64).map(|i| i << 33 | 5).collect();
+        let mut want_keys = keys.clone();
+        let mut want_values = values.clone();
+        let want = reference::multisplit(&mut want_keys, Some(&mut want_values), &ids, m);
+        let mut got_keys = keys.clone();
+        let mut got_values = values.clone();
+        let offsets = ctx
+            .multisplit_pairs(
+                &mut got_keys,
+                &mut got_values,
+                &Bucketing::Ids {
+                    bucket_count: m,
+                    ids: &ids,
+                },
+            )
+            .expect("split");
+        assert_eq!(offsets, want, "n={n} m={m}");
+        assert_eq!(got_keys, want_keys, "n={n} m={m}");
+        assert_eq!(got_values, want_values, "n={n} m={m}");
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// GLSL bucket functions of every key type: (source, m, params, CPU bucket of a key as u64 bits).
+#[test]
+fn glsl_every_key_type_with_params() {
+    let ctx = context();
+    let mut rng = Rng(7);
+    // Above the small path's limit on lavapipe (4096): the multi-pass kernels.
+    let n = 5001;
+    let raw: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
+    // u32: (k * params.x) >> 32, as the benchmark's bucket function.
+    let src = "uint vkalgo_bucket(uint k) { return uint((uint64_t(k) * uint64_t(vkalgo_params.x)) >> 32); }";
+    let keys: Vec<u32> = raw.iter().map(|&x| x as u32).collect();
+    for m in [2u32, 3, 8, 1024] {
+        let cpu: Vec<u32> = keys
+            .iter()
+            .map(|&k| ((k as u64 * m as u64) >> 32) as u32)
+            .collect();
+        let b = Bucketing::Glsl {
+            bucket_count: m,
+            source: src,
+            params: [m, 0, 0, 0],
+        };
+        check(&ctx, &keys, &b, Some((&cpu, m)), &format!("glsl u32 m={m}"));
+    }
+    let src = "uint vkalgo_bucket(int k) { return uint(k) % vkalgo_params.x; }";
+    let keys: Vec<i32> = raw.iter().map(|&x| x as i32).collect();
+    let cpu: Vec<u32> = keys.iter().map(|&k| k as u32 % 33).collect();
+    check(
+        &ctx,
+        &keys,
+        &Bucketing::Glsl {
+            bucket_count: 33,
+            source: src,
+            params: [33, 0, 0, 0],
+        },
+        Some((&cpu, 33)),
+        "glsl i32",
+    );
+    let src = "uint vkalgo_bucket(float k) { return floatBitsToUint(k) >> 28; }";
+    let keys: Vec<f32> = raw.iter().map(|&x| f32::from_bits(x as u32)).collect();
+    let cpu: Vec<u32> = keys.iter().map(|&k| k.to_bits() >> 28).collect();
+    check(
+        &ctx,
+        &keys,
+        &Bucketing::Glsl {
+            bucket_count: 16,
+            source: src,
+            params: [0; 4],
+        },
+        Some((&cpu, 16)),
+        "glsl f32",
+    );
+    let src = "uint vkalgo_bucket(uint64_t k) { return uint(k % uint64_t(vkalgo_params.x)); }";
+    let cpu: Vec<u32> = raw.iter().map(|&k| (k % 257) as u32).collect();
+    check(
+        &ctx,
+        &raw,
+        &Bucketing::Glsl {
+            bucket_count: 257,
+            source: src,
+            params: [257, 0, 0, 0],
+        },
+        Some((&cpu, 257)),
+        "glsl u64",
+    );
+    let src = "uint vkalgo_bucket(int64_t k) { return uint(uint64_t(k) >> 60); }";
+    let keys: Vec<i64> = raw.iter().map(|&x| x as i64).collect();
+    let cpu: Vec<u32> = raw.iter().map(|&k| (k >> 60) as u32).collect();
+    check(
+        &ctx,
+        &keys,
+        &Bucketing::Glsl {
+            bucket_count: 16,
+            source: src,
+            params: [0; 4],
+        },
+        Some((&cpu, 16)),
+        "glsl i64",
+    );
+    let src = "uint vkalgo_bucket(double k) { return k < 0.0 ? 0u : (k < 1.0 ? 1u : 2u); }";
+    let keys: Vec<f64> = raw
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| match i % 4 {
+            0 => f64::from_bits(x),
+            1 => (x % 1000) as f64 / 1000.0,
+            2 => -((x % 1000) as f64),
+            _ => f64::NAN,
+        })
+        .collect();
+    let cpu: Vec<u32> = keys
+        .iter()
+        .map(|&k| {
+            if k < 0.0 {
+                0
+            } else if k < 1.0 {
+                1
+            } else {
+                2
+            }
+        })
+        .collect();
+    check(
+        &ctx,
+        &keys,
+        &Bucketing::Glsl {
+            bucket_count: 3,
+            source: src,
+            params: [0; 4],
+        },
+        Some((&cpu, 3)),
+        "glsl f64",
+    );
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn glsl_repeated_source_compiles_once() {
+    let ctx = context();
+    let mut rng = Rng(8);
+    // A source no other test uses; delta-stepping's bucket: distance / width, width a parameter.
+    let src = "uint vkalgo_bucket(uint d) {\n    return min(d / vkalgo_params.x, vkalgo_params.y);\n}\n";
+    let keys: Vec<u32> = (0..3000).map(|_| rng.next_u32() % 100_000).collect();
+    let m = 64u32;
+    let mut compiled = None;
+    for (round, width) in [1000u32, 1600, 50_000, 1000].into_iter().enumerate() {
+        let cpu: Vec<u32> = keys.iter().map(|&d| (d / width).min(m - 1)).collect();
+        let b = Bucketing::Glsl {
+            bucket_count: m,
+            source: src,
+            params: [width, m - 1, 0, 0],
+        };
+        check(&ctx, &keys, &b, Some((&cpu, m)), &format!("glsl width {width}"));
+        // The first round compiles (pairs and keys only); later rounds compile nothing.
+        let now = vkalgo::split::glsl_compilations();
+        assert_eq!(
+            *compiled.get_or_insert(now),
+            now,
+            "round {round}: a repeated source compiled again"
+        );
+    }
+    // A second context reuses the compiled source too (its pipelines are its own).
+    let other = context();
+    let mut k = keys.clone();
+    other
+        .multisplit(
+            &mut k,
+            &Bucketing::Glsl {
+                bucket_count: m,
+                source: src,
+                params: [7, m - 1, 0, 0],
+            },
+        )
+        .expect("second context");
+    assert_eq!(Some(vkalgo::split::glsl_compilations()), compiled);
+    assert_no_validation_messages(&ctx);
+    assert_no_validation_messages(&other);
+}
+
+#[test]
+fn large_split_once() {
+    let ctx = context();
+    let mut rng = Rng(9);
+    let keys = rng.vec_u32(1 << 22);
+    let src = "uint vkalgo_bucket(uint k) { return uint((uint64_t(k) * uint64_t(vkalgo_params.x)) >> 32); }";
+    let cpu: Vec<u32> = keys.iter().map(|&k| ((k as u64 * 1000) >> 32) as u32).collect();
+    check(
+        &ctx,
+        &keys,
+        &Bucketing::Glsl {
+            bucket_count: 1000,
+            source: src,
+            params: [1000, 0, 0, 0],
+        },
+        Some((&cpu, 1000)),
+        "2^22 u32 keys, 1000 GLSL buckets",
+    );
+    assert_no_validation_messages(&ctx);
+}
+
+/// Every bad input of the Rust API: an InvalidArgument (CompileError for GLSL that does not
+/// compile, with shaderc's message), the data unchanged, the context usable.
+#[test]
+fn bad_input_rust() {
+    let ctx = context();
+    let keys0: Vec<u32> = vec![9, 3, 7, 1, 5];
+    let values0: Vec<u32> = vec![0, 1, 2, 3, 4];
+    let invalid = |r: vkalgo::Result<Vec<u64>>, what: &str| match r {
+        Err(Error::InvalidArgument(m)) => assert!(!m.is_empty(), "{what}"),
+        other => panic!("{what}: {other:?}"),
+    };
+    let run = |b: &Bucketing<u32>, what: &str| {
+        let mut k = keys0.clone();
+        let mut v = values0.clone();
+        invalid(ctx.multisplit_pairs(&mut k, &mut v, b), what);
+        assert_eq!((k, v), (keys0.clone(), values0.clone()), "{what}: data changed");
+    };
+    run(&bits(0, 0), "m = 0");
+    run(&bits(1 << 17, 0), "m beyond the maximum");
+    run(
+        &Bucketing::Ids {
+            bucket_count: 65537,
+            ids: &[0; 5],
+        },
+        "IDS m beyond the maximum",
+    );
+    run(&bits(3, 0), "BITS m not a power of two");
+    run(&bits(2, 32), "BITS offset at the width");
+    run(&Bucketing::Splitters(&[5, 3]), "unsorted splitters");
+    run(
+        &Bucketing::Ids {
+            bucket_count: 4,
+            ids: &[0, 1, 2],
+        },
+        "missing ids",
+    );
+    run(
+        &Bucketing::Ids {
+            bucket_count: 4,
+            ids: &[0, 1, 4, 2, 3],
+        },
+        "an id >= m",
+    );
+    let src = "uint vkalgo_bucket(uint k) { return k % vkalgo_params.x; }";
+    run(
+        &Bucketing::Glsl {
+            bucket_count: 4,
+            source: src,
+            params: [5, 0, 0, 0],
+        },
+        "GLSL bucket >= m",
+    );
+    run(
+        &Bucketing::Glsl {
+            bucket_count: 4,
+            source: "\0",
+            params: [0; 4],
+        },
+        "GLSL with NUL",
+    );
+    // 64-bit keys too: the GPU status word, not a host check, catches GLSL's bad buckets.
+    let mut k64: Vec<u64> = (0..10_000).collect();
+    let src64 = "uint vkalgo_bucket(uint64_t k) { return k == 9999ul ? 7u : 0u; }";
+    invalid(
+        ctx.multisplit(
+            &mut k64,
+            &Bucketing::Glsl {
+                bucket_count: 7,
+                source: src64,
+                params: [0; 4],
+            },
+        ),
+        "GLSL u64 bucket >= m in the last element",
+    );
+    assert!(
+        k64.iter().enumerate().all(|(i, &k)| k == i as u64),
+        "u64 keys changed"
+    );
+    // GLSL that does not compile: CompileError with shaderc's message.
+    let mut k = keys0.clone();
+    let bad = "uint vkalgo_bucket(uint k) { return undefined_thing_42; }";
+    match ctx.multisplit(
+        &mut k,
+        &Bucketing::Glsl {
+            bucket_count: 4,
+            source: bad,
+            params: [0; 4],
+        },
+    ) {
+        Err(Error::CompileError(m)) => assert!(m.contains("undefined_thing_42"), "{m}"),
+        other => panic!("compile error expected: {other:?}"),
+    }
+    let no_function = "uint other_name(uint k) { return 0u; }";
+    match ctx.multisplit(
+        &mut k,
+        &Bucketing::Glsl {
+            bucket_count: 4,
+            source: no_function,
+            params: [0; 4],
+        },
+    ) {
+        Err(Error::CompileError(_)) => {}
+        other => panic!("compile error expected without vkalgo_bucket: {other:?}"),
+    }
+    assert_eq!(k, keys0);
+    // Mismatched lengths.
+    let mut v = vec![0u32; 4];
+    invalid(
+        ctx.multisplit_pairs(&mut k, &mut v, &bits(2, 0)),
+        "values shorter than keys",
+    );
+    // The context is still usable.
+    let mut k = keys0.clone();
+    let offsets = ctx.multisplit(&mut k, &bits(2, 0)).expect("usable");
+    assert_eq!(offsets, vec![0, 0, 5]);
+    assert_eq!(k, keys0);
+    assert_no_validation_messages(&ctx);
+}
+
+const POISON: u32 = 0xA5A5_5A5A;
+
+fn read(b: &mut GpuBuffer) -> Vec<u32> {
+    let size = b.size() as usize;
+    bytemuck::cast_slice(&b.mapped().expect("mapped")[..size]).to_vec()
+}
+
+/// The record layer with every range mid-buffer, poisoned around, direct or indirect counts;
+/// `bad` makes one id >= m: the status word reports it and no output is written.
+fn record_case(
+    ctx: &Context,
+    path: SplitPath,
+    max_count: usize,
+    count: usize,
+    m: u32,
+    indirect: bool,
+    bad: bool,
+) {
+    let desc = SplitDesc {
+        path,
+        ..SplitDesc::new(KeyType::U32, ValueType::U32, m, BucketFn::Ids, max_count as u64)
+    };
+    let plan = ctx.split_plan(&desc).expect("plan");
+    if path != SplitPath::Auto {
+        assert_eq!(plan.path(), path);
+    }
+    let req = plan.memory_requirements();
+    let bytes = max_count as u64 * 4;
+    let pad = 64usize; // words before every range
+    let total = (pad as u64 * 4) + bytes.max(req.offsets_size) + 256;
+    let mut rng = Rng(count as u64 * 31 + m as u64);
+    let keys: Vec<u32> = rng.vec_u32(max_count);
+    let values: Vec<u32> = (0..max_count as u32).collect();
+    let mut ids: Vec<u32> = (0..max_count).map(|_| rng.next_u32() % m).collect();
+    if bad && count > 0 {
+        ids[count - 1] = m;
+    }
+    let host = |data: &[u32], name: &str| {
+        let mut words = vec![POISON; (total / 4) as usize];
+        words[pad..pad + data.len()].copy_from_slice(data);
+        let mut b = GpuBuffer::new(ctx, total, MemoryLocation::CpuToGpu, name).expect("buffer");
+        b.mapped().unwrap()[..total as usize].copy_from_slice(bytemuck::cast_slice(&words));
+        b
+    };
+    let keys_b = host(&keys, "keys");
+    let values_b = host(&values, "values");
+    let ids_b = host(&ids, "ids");
+    let mut keys_out = host(&[], "keys_out");
+    let mut values_out = host(&[], "values_out");
+    let mut offsets_b = host(&[], "offsets");
+    let mut scratch =
+        GpuBuffer::new(ctx, req.scratch_size + 512, MemoryLocation::GpuToCpu, "scratch").unwrap();
+    let count_b = host(&[count as u32], "count");
+    let at = |b: &GpuBuffer, len: u64| b.sub_range(pad as u64 * 4, len);
+    let args = SplitArgs {
+        keys: at(&keys_b, bytes),
+        values: Some(at(&values_b, bytes)),
+        keys_out: at(&keys_out, bytes),
+        values_out: Some(at(&values_out, bytes)),
+        splitters: None,
+        bucket_ids: Some(at(&ids_b, bytes)),
+        offsets: at(&offsets_b, req.offsets_size),
+        scratch: scratch.sub_range(256, req.scratch_size),
+        count: if indirect {
+            ElementCount::Indirect(at(&count_b, 4))
+        } else {
+            ElementCount::Direct(count as u64)
+        },
+        params: [0; 4],
+    };
+    ctx.submit_and_wait(|cmd| unsafe {
+        plan.record(ctx, cmd, &args)?;
+        ctx.memory_barrier(
+            cmd,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::AccessFlags::SHADER_WRITE,
+            vk::PipelineStageFlags::HOST,
+            vk::AccessFlags::HOST_READ,
+        );
+        Ok(())
+    })
+    .expect("submit");
+    let what = format!("{path:?} max {max_count} count {count} m {m} indirect {indirect} bad {bad}");
+    let status = read(&mut scratch)[64];
+    let (ko, vo, oo) = (read(&mut keys_out), read(&mut values_out), read(&mut offsets_b));
+    if bad && count > 0 {
+        assert_eq!(status, vkalgo::split::STATUS_BAD_BUCKET, "{what}: status");
+        for (name, data) in [("keys_out", &ko), ("values_out", &vo), ("offsets", &oo)] {
+            assert!(
+                data.iter().all(|&x| x == POISON),
+                "{what}: {name} written despite a bad id"
+            );
+        }
+        return;
+    }
+    assert_eq!(status, 0, "{what}: status");
+    let mut want_keys = keys[..count].to_vec();
+    let mut want_values = values[..count].to_vec();
+    let want_offsets = reference::multisplit(&mut want_keys, Some(&mut want_values), &ids[..count], m);
+    assert_eq!(&ko[pad..pad + count], &want_keys[..], "{what}: keys");
+    assert_eq!(&vo[pad..pad + count], &want_values[..], "{what}: values");
+    let got_offsets: Vec<u64> = oo[pad..pad + m as usize + 1].iter().map(|&x| x as u64).collect();
+    assert_eq!(got_offsets, want_offsets, "{what}: offsets");
+    for (name, data, len) in [
+        ("keys_out", &ko, count),
+        ("values_out", &vo, count),
+        ("offsets", &oo, m as usize + 1),
+    ] {
+        assert!(
+            data[..pad].iter().all(|&x| x == POISON),
+            "{what}: {name} written before its range"
+        );
+        assert!(
+            data[pad + len..].iter().all(|&x| x == POISON),
+            "{what}: {name} written past its end"
+        );
+    }
+}
+
+#[test]
+fn record_layer_offsets_indirect_counts_and_status() {
+    let ctx = context();
+    for (m, path) in [
+        (3u32, SplitPath::Small),
+        (300, SplitPath::Small),
+        (3u32, SplitPath::RegisterCounters),
+        (3u32, SplitPath::SharedCounters),
+        (3, SplitPath::GlobalCounters),
+        (64, SplitPath::GlobalCounters),
+        (300, SplitPath::Auto),
+    ] {
+        let col = column_length(&ctx, m);
+        let mut max = 4 * col + 5;
+        if path == SplitPath::Small {
+            let plan = ctx
+                .split_plan(&SplitDesc::new(
+                    KeyType::U32,
+                    ValueType::U32,
+                    m,
+                    BucketFn::Ids,
+                    1 << 16,
+                ))
+                .unwrap();
+            max = max.min(plan.small_limit() as usize);
+        }
+        record_case(&ctx, path, max, max, m, false, false);
+        record_case(&ctx, path, max, max - col - 1, m, true, false);
+        record_case(&ctx, path, max, 1, m, true, false);
+        record_case(&ctx, path, max, 0, m, true, false);
+        record_case(&ctx, path, max, 0, m, false, false);
+        record_case(&ctx, path, max, max - 3, m, false, true);
+        record_case(&ctx, path, max, col + 1, m, true, true);
+    }
+    // Record-layer argument checks: nothing recorded.
+    let plan = ctx
+        .split_plan(&SplitDesc::new(
+            KeyType::U32,
+            ValueType::None,
+            4,
+            BucketFn::Bits,
+            100,
+        ))
+        .unwrap();
+    let req = plan.memory_requirements();
+    let b = GpuBuffer::new(&ctx, 4096 + req.scratch_size, MemoryLocation::GpuOnly, "b").unwrap();
+    let good = SplitArgs {
+        keys: b.sub_range(0, 400),
+        values: None,
+        keys_out: b.sub_range(512, 400),
+        values_out: None,
+        splitters: None,
+        bucket_ids: None,
+        offsets: b.sub_range(1024, req.offsets_size),
+        scratch: b.sub_range(2048, req.scratch_size),
+        count: ElementCount::Direct(100),
+        params: [0; 4],
+    };
+    let cases = [
+        (
+            "count over max",
+            SplitArgs {
+                count: ElementCount::Direct(101),
+                ..good
+            },
+        ),
+        (
+            "keys_out overlaps keys",
+            SplitArgs {
+                keys_out: b.sub_range(200, 400),
+                ..good
+            },
+        ),
+        (
+            "offsets too small",
+            SplitArgs {
+                offsets: b.sub_range(1024, 8),
+                ..good
+            },
+        ),
+        (
+            "values without a value type",
+            SplitArgs {
+                values: Some(b.sub_range(0, 400)),
+                ..good
+            },
+        ),
+        (
+            "bucket ids for BITS",
+            SplitArgs {
+                bucket_ids: Some(b.sub_range(0, 400)),
+                ..good
+            },
+        ),
+        (
+            "scratch overlaps offsets",
+            SplitArgs {
+                scratch: b.sub_range(1024, req.scratch_size),
+                ..good
+            },
+        ),
+    ];
+    ctx.submit_and_wait(|cmd| {
+        for (what, args) in &cases {
+            // SAFETY: nothing is recorded: every case is refused by the argument checks.
+            match unsafe { plan.record(&ctx, cmd, args) } {
+                Err(Error::InvalidArgument(_)) => {}
+                other => panic!("{what}: {other:?}"),
+            }
+        }
+        Ok(())
+    })
+    .unwrap();
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn c_abi_multisplit_host() {
+    use vkalgo::capi::split::*;
+    use vkalgo::capi::types::*;
+    use vkalgo::capi::*;
+    assert_eq!(
+        (
+            VKALGO_BUCKET_BITS,
+            VKALGO_BUCKET_SPLITTERS,
+            VKALGO_BUCKET_IDS,
+            VKALGO_BUCKET_GLSL
+        ),
+        (0, 1, 2, 3)
+    );
+    unsafe {
+        let mut ctx = std::ptr::null_mut();
+        assert_eq!(
+            vkalgo_context_create_default(&mut ctx),
+            VkalgoResult::VkalgoSuccess
+        );
+        let desc = |key_type, value_type, m, f| VkalgoMultisplitDesc {
+            key_type,
+            value_type,
+            bucket_count: m,
+            bucket_fn: f,
+            bit_offset: 0,
+            splitters: std::ptr::null(),
+            bucket_ids: std::ptr::null(),
+            glsl: std::ptr::null(),
+            params: [0; 4],
+        };
+        // f32 keys with u64 values by splitters.
+        let mut rng = Rng(11);
+        let mut keys: Vec<f32> = (0..3000).map(|_| f32::from_bits(rng.next_u32())).collect();
+        let mut values: Vec<u64> = (0..3000).collect();
+        let splitters = [-1.0f32, 0.0, 0.0, 2.5];
+        let buckets: Vec<u32> = keys
+            .iter()
+            .map(|&k| reference::splitters_bucket(k, &splitters))
+            .collect();
+        let mut want = keys.clone();
+        let mut want_values = values.clone();
+        let want_offsets = reference::multisplit(&mut want, Some(&mut want_values), &buckets, 5);
+        let mut d = desc(VKALGO_KEY_F32, VKALGO_VALUE_U64, 5, VKALGO_BUCKET_SPLITTERS);
+        d.splitters = splitters.as_ptr().cast();
+        let mut offsets = vec![0u64; 6];
+        let r = vkalgo_multisplit_host(
+            ctx,
+            &d,
+            keys.as_mut_ptr().cast(),
+            values.as_mut_ptr().cast(),
+            keys.len(),
+            offsets.as_mut_ptr(),
+        );
+        assert_eq!(r, VkalgoResult::VkalgoSuccess);
+        assert!(same_bits(&keys, &want));
+        assert_eq!(values, want_values);
+        assert_eq!(offsets, want_offsets);
+        // GLSL with params, keys only, NULL offsets.
+        let src = c"uint vkalgo_bucket(uint k) { return k % vkalgo_params.x; }";
+        let mut k: Vec<u32> = (0..1000).rev().collect();
+        let mut d = desc(VKALGO_KEY_U32, VKALGO_VALUE_NONE, 10, VKALGO_BUCKET_GLSL);
+        d.glsl = src.as_ptr();
+        d.params = [10, 0, 0, 0];
+        let r = vkalgo_multisplit_host(
+            ctx,
+            &d,
+            k.as_mut_ptr().cast(),
+            std::ptr::null_mut(),
+            k.len(),
+            std::ptr::null_mut(),
+        );
+        assert_eq!(r, VkalgoResult::VkalgoSuccess);
+        let ids: Vec<u32> = (0..1000u32).rev().map(|x| x % 10).collect();
+        let mut want: Vec<u32> = (0..1000).rev().collect();
+        reference::multisplit::<u32, u32>(&mut want, None, &ids, 10);
+        assert_eq!(k, want);
+
+        // Bad input: a negative result, a message, nothing changed.
+        let mut k: Vec<u32> = vec![3, 2, 1];
+        let mut v: Vec<u32> = vec![1, 2, 3];
+        let mut off = [77u64; 4];
+        let kp: *mut std::ffi::c_void = k.as_mut_ptr().cast();
+        let vp: *mut std::ffi::c_void = v.as_mut_ptr().cast();
+        let op = off.as_mut_ptr();
+        let null = std::ptr::null_mut();
+        let ids_bad = [0u32, 3, 1];
+        let bad_src = c"uint vkalgo_bucket(uint k) { return nope; }";
+        let over_src = c"uint vkalgo_bucket(uint k) { return 3u; }";
+        let unsorted = [5u32, 1];
+        let with = |f: &dyn Fn(&mut VkalgoMultisplitDesc)| {
+            let mut d = desc(VKALGO_KEY_U32, VKALGO_VALUE_U32, 2, VKALGO_BUCKET_BITS);
+            f(&mut d);
+            d
+        };
+        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
+        let expect = |what: &str, r: VkalgoResult, want: VkalgoResult| {
+            assert_eq!(r, want, "{what}");
+            let message = std::ffi::CStr::from_ptr(vkalgo_last_error_message())
+                .to_string_lossy()
+                .into_owned();
+            assert!(!message.is_empty(), "{what}: no message");
+            if want == VkalgoResult::VkalgoErrorCompile {
+                assert!(message.contains("nope"), "{what}: {message}");
+            }
+        };
+        expect(
+            "m = 0",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_count = 0), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "m too large",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_count = 1 << 20), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "BITS m = 3",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_count = 3), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "BITS offset 32",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.bit_offset = 32), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "unknown key",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.key_type = 6), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "unknown value",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.value_type = 3), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "unknown fn",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_fn = 4), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "missing splitters",
+            vkalgo_multisplit_host(
+                ctx,
+                &with(&|d| {
+                    d.bucket_fn = VKALGO_BUCKET_SPLITTERS;
+                    d.bucket_count = 3
+                }),
+                kp,
+                vp,
+                3,
+                op,
+            ),
+            invalid,
+        );
+        expect(
+            "unsorted splitters",
+            vkalgo_multisplit_host(
+                ctx,
+                &with(&|d| {
+                    d.bucket_fn = VKALGO_BUCKET_SPLITTERS;
+                    d.bucket_count = 3;
+                    d.splitters = unsorted.as_ptr().cast()
+                }),
+                kp,
+                vp,
+                3,
+                op,
+            ),
+            invalid,
+        );
+        expect(
+            "missing ids",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_fn = VKALGO_BUCKET_IDS), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "id >= m",
+            vkalgo_multisplit_host(
+                ctx,
+                &with(&|d| {
+                    d.bucket_fn = VKALGO_BUCKET_IDS;
+                    d.bucket_count = 3;
+                    d.bucket_ids = ids_bad.as_ptr()
+                }),
+                kp,
+                vp,
+                3,
+                op,
+            ),
+            invalid,
+        );
+        expect(
+            "missing GLSL",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_fn = VKALGO_BUCKET_GLSL), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "GLSL does not compile",
+            vkalgo_multisplit_host(
+                ctx,
+                &with(&|d| {
+                    d.bucket_fn = VKALGO_BUCKET_GLSL;
+                    d.glsl = bad_src.as_ptr()
+                }),
+                kp,
+                vp,
+                3,
+                op,
+            ),
+            VkalgoResult::VkalgoErrorCompile,
+        );
+        expect(
+            "GLSL bucket >= m",
+            vkalgo_multisplit_host(
+                ctx,
+                &with(&|d| {
+                    d.bucket_fn = VKALGO_BUCKET_GLSL;
+                    d.glsl = over_src.as_ptr()
+                }),
+                kp,
+                vp,
+                3,
+                op,
+            ),
+            invalid,
+        );
+        expect(
+            "NULL keys",
+            vkalgo_multisplit_host(ctx, &with(&|_| {}), null, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "NULL values with a type",
+            vkalgo_multisplit_host(ctx, &with(&|_| {}), kp, null, 3, op),
+            invalid,
+        );
+        expect(
+            "values without a type",
+            vkalgo_multisplit_host(ctx, &with(&|d| d.value_type = 0), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "NULL desc",
+            vkalgo_multisplit_host(ctx, std::ptr::null(), kp, vp, 3, op),
+            invalid,
+        );
+        expect(
+            "NULL ctx",
+            vkalgo_multisplit_host(null.cast(), &with(&|_| {}), kp, vp, 3, op),
+            invalid,
+        );
+        assert_eq!(
+            (k, v, off),
+            (vec![3, 2, 1], vec![1, 2, 3], [77; 4]),
+            "data changed"
+        );
+        assert_eq!(vkalgo_context_validation_message_count(ctx), 0);
+        vkalgo_context_destroy(ctx);
+    }
+}
