@@ -40,6 +40,7 @@ pub mod capi;
 pub mod core;
 mod error;
 pub mod hash;
+pub mod merge;
 pub mod scan;
 pub mod sort;
 
@@ -52,6 +53,10 @@ pub use error::{Error, Result};
 pub use hash::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashMapDeviceView,
     HashMapStats, HashRetrieveArgs, HashTuning, HashValueType, InsertStatus,
+};
+pub use merge::{
+    MergeArgs, MergeDesc, MergeOptions, MergePath, MergePlan, MergeSortArgs, MergeSortDesc, MergeSortPlan,
+    MergeTuning, SetOpArgs, SetOpDesc, SetOpPlan,
 };
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
 pub use sort::{
@@ -71,6 +76,7 @@ mod push_constant_tests {
             .into_iter()
             .chain(crate::sort::push_layouts())
             .chain(crate::hash::push_layouts())
+            .chain(crate::merge::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {
             let glsl = push_constant_members(shader.spirv);

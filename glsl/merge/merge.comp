@@ -1,0 +1,58 @@
+#version 460
+// Stable merge of two sorted runs (or of pairs of runs of one array, by the tile table):
+// one tile of TILE outputs per workgroup. Keys of A come first among equal keys. With values
+// (VALUE_WORDS > 0) each output's source is kept in shared memory and its value is read from
+// the source run (the reads of a tile stay within the tile's two spans).
+#include "merge_tile.glsl"
+
+#if VALUE_WORDS > 0
+shared uint s_src[TILE];
+#endif
+
+void main() {
+    uint t = linear_workgroup_id();
+    if (t >= pc.max_tiles) {
+        return;
+    }
+    TileSpan s = tile_span(t);
+    uint len = s.la + s.lb;
+    if (len == 0u) {
+        return;
+    }
+    stage_tile(s);
+    uint first = gl_LocalInvocationIndex * ITEMS;
+    uint d = min(first, len);
+    uint ai = co_rank_shared(s.la, s.lb, d);
+    uint bi = s.la + d - ai;
+    KEY_T keys[ITEMS];
+    uint src[ITEMS];
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        KEY_T ka = s_keys[min(ai, TILE - 1u)];
+        KEY_T kb = s_keys[min(bi, TILE - 1u)];
+        bool take_a = ai < s.la && (bi >= len || ka <= kb);
+        keys[e] = take_a ? ka : kb;
+        src[e] = take_a ? ai : bi;
+        ai += take_a ? 1u : 0u;
+        bi += take_a ? 0u : 1u;
+    }
+    barrier();
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        uint x = first + e;
+        if (x < len) {
+            s_keys[x] = keys[e];
+#if VALUE_WORDS > 0
+            s_src[x] = src[e];
+#endif
+        }
+    }
+    barrier();
+    for (uint x = gl_LocalInvocationIndex; x < len; x += WG_SIZE) {
+        store_key(pc.out_keys, s.out0 + uint64_t(x), raw_bits(s_keys[x]));
+#if VALUE_WORDS > 0
+        uint from = s_src[x];
+        VALUE_T v = from < s.la ? load_value(pc.a_values, uint64_t(s.a0 + from))
+                                : load_value(pc.b_values, uint64_t(s.b0 + (from - s.la)));
+        store_value(pc.out_values, s.out0 + uint64_t(x), v);
+#endif
+    }
+}
