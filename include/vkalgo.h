@@ -290,6 +290,16 @@ typedef struct VkalgoHashRetrieveArgs {
   struct VkalgoBufferRange count_out;
 } VkalgoHashRetrieveArgs;
 
+// What to merge: key and value types and the order of both inputs and the output.
+typedef struct VkalgoMergeDesc {
+  // `VKALGO_KEY_*`.
+  uint32_t key_type;
+  // `VKALGO_VALUE_*`.
+  uint32_t value_type;
+  // 0 or 1: the order of both inputs and the output (1: descending).
+  uint32_t descending;
+} VkalgoMergeDesc;
+
 // What to plan a scan for.
 typedef struct VkalgoScanDesc {
   // `VKALGO_SCAN_EXCLUSIVE` or `VKALGO_SCAN_INCLUSIVE`.
@@ -526,6 +536,44 @@ VkalgoResult vkalgo_hash_map_record_size(const struct VkalgoHashMap *map,
 VkalgoResult vkalgo_hash_map_record_retrieve_all(const struct VkalgoHashMap *map,
                                                  VkCommandBuffer command_buffer,
                                                  const struct VkalgoHashRetrieveArgs *args);
+
+// Merges the sorted runs A (`a_count` keys, and values when `desc->value_type` is not
+// `VKALGO_VALUE_NONE`) and B into `out_keys` / `out_values` (`a_count + b_count` elements) on
+// the GPU (blocking). Stable: equal keys keep A's elements first, each run in its own order.
+// Floats in IEEE-754 totalOrder. The value pointers are NULL exactly when the value type is
+// NONE (inputs with count 0 and outputs with a total of 0 may be NULL). Each input is checked
+// on the GPU to be sorted in the stated order: unsorted input, like any bad argument, returns
+// `VKALGO_ERROR_INVALID_ARGUMENT` and writes nothing.
+VkalgoResult vkalgo_merge_host(struct VkalgoContext *ctx,
+                               const struct VkalgoMergeDesc *desc,
+                               const void *a_keys,
+                               const void *a_values,
+                               size_t a_count,
+                               const void *b_keys,
+                               const void *b_values,
+                               size_t b_count,
+                               void *out_keys,
+                               void *out_values);
+
+// The set operation `op` (`VKALGO_SET_AND`, `_OR`, `_ANDNOT`, `_XOR`) on the ascending
+// sorted arrays `a` and `b` of `key_type` keys, with std::set_* multiset semantics (a value
+// present ca times in a and cb times in b appears min(ca, cb), max(ca, cb), max(ca - cb, 0)
+// and |ca - cb| times), into `out`, ascending (blocking). `*out_count` receives the result's
+// size. With `out` NULL and `out_capacity` 0 only the size is reported (success); with a
+// non-NULL `out` smaller than the result, `VKALGO_ERROR_INVALID_ARGUMENT` is returned,
+// `*out_count` holds the size needed and nothing is written to `out`. Each input is checked
+// on the GPU to be sorted: unsorted input returns `VKALGO_ERROR_INVALID_ARGUMENT`, nothing
+// written (`*out_count` included).
+VkalgoResult vkalgo_sorted_set_op_host(struct VkalgoContext *ctx,
+                                       uint32_t key_type,
+                                       uint32_t op,
+                                       const void *a,
+                                       size_t a_count,
+                                       const void *b,
+                                       size_t b_count,
+                                       void *out,
+                                       size_t out_capacity,
+                                       size_t *out_count);
 
 // Exclusive sum of `count` u32 from `input` into `output` on the GPU (blocking).
 // `input == output` is allowed. On error `output` is unchanged.
