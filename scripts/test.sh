@@ -63,6 +63,9 @@ cargo run --release --example morton_sort 100000
 
 lavapipe_variants hash "1 4" "128 512"
 
+# Merge, set operations, merge sort (the 2^21 + 2^21 merge is in the default run above).
+lavapipe_variants merge "1 4" "128 512" --skip large_merge_once
+
 step "CMake package + C/C++ tests against the installed package"
 scripts/ffi-test.sh
 

@@ -287,7 +287,14 @@ fn merge_both_paths_around_tiles() {
                 path,
                 ..Default::default()
             };
-            check_merge(&ctx, &a, &b, ValueType::U32, &options, &format!("{path:?} ({m}, {n})"));
+            check_merge(
+                &ctx,
+                &a,
+                &b,
+                ValueType::U32,
+                &options,
+                &format!("{path:?} ({m}, {n})"),
+            );
         }
     }
     // Other tunings: the smallest workgroup with one and with many outputs per invocation.
@@ -327,7 +334,14 @@ fn stability_cases<K: TestKey>(ctx: &Context, rng: &mut Rng) {
         };
         let what = |case: &str| format!("{:?} desc={descending}: {case}", K::KEY_TYPE);
         let same = vec![K::from_small(5); 2 * tile + 3];
-        check_merge(ctx, &same, &same[..tile + 1], ValueType::U32, &options, &what("all keys equal"));
+        check_merge(
+            ctx,
+            &same,
+            &same[..tile + 1],
+            ValueType::U32,
+            &options,
+            &what("all keys equal"),
+        );
         let a = sorted_run::<K>(rng, 1500, 8, descending);
         check_merge(ctx, &a, &a, ValueType::U64, &options, &what("identical runs"));
         let (lo, hi) = if descending { (9, 1) } else { (1, 9) };
@@ -336,9 +350,30 @@ fn stability_cases<K: TestKey>(ctx: &Context, rng: &mut Rng) {
             .map(|_| K::from_small(lo))
             .collect();
         let high: Vec<K> = vec![K::from_small(hi); 2 * tile - 3];
-        check_merge(ctx, &low, &high, ValueType::U32, &options, &what("all of A first"));
-        check_merge(ctx, &high, &low, ValueType::U32, &options, &what("all of B first"));
-        check_merge(ctx, &high, &low, ValueType::None, &options, &what("all of B first, keys"));
+        check_merge(
+            ctx,
+            &low,
+            &high,
+            ValueType::U32,
+            &options,
+            &what("all of A first"),
+        );
+        check_merge(
+            ctx,
+            &high,
+            &low,
+            ValueType::U32,
+            &options,
+            &what("all of B first"),
+        );
+        check_merge(
+            ctx,
+            &high,
+            &low,
+            ValueType::None,
+            &options,
+            &what("all of B first, keys"),
+        );
     }
 }
 
@@ -393,7 +428,14 @@ fn large_merge_once() {
     let n = 1 << 21;
     let a = sorted_run::<u32>(&mut rng, n, 0, false);
     let b = sorted_run::<u32>(&mut rng, n, 1 << 20, false);
-    check_merge(&ctx, &a, &b, ValueType::U32, &MergeOptions::default(), "2^21 + 2^21 pairs");
+    check_merge(
+        &ctx,
+        &a,
+        &b,
+        ValueType::U32,
+        &MergeOptions::default(),
+        "2^21 + 2^21 pairs",
+    );
     assert_no_validation_messages(&ctx);
 }
 
@@ -432,11 +474,24 @@ fn record_merge_case(ctx: &Context, path: MergePath, m: usize, n: usize, indirec
     let plan = ctx.merge_plan(&desc).unwrap();
     let total = max_a + max_b;
     // One buffer for the inputs, one for the outputs, at odd word offsets.
-    let input: Vec<u32> = [a.clone(), vec![POISON; max_a - m], av.clone(), vec![POISON; max_a - m]]
-        .concat()
-        .into_iter()
-        .chain([b.clone(), vec![POISON; max_b - n], bv.clone(), vec![POISON; max_b - n]].concat())
-        .collect();
+    let input: Vec<u32> = [
+        a.clone(),
+        vec![POISON; max_a - m],
+        av.clone(),
+        vec![POISON; max_a - m],
+    ]
+    .concat()
+    .into_iter()
+    .chain(
+        [
+            b.clone(),
+            vec![POISON; max_b - n],
+            bv.clone(),
+            vec![POISON; max_b - n],
+        ]
+        .concat(),
+    )
+    .collect();
     let in_buf = poisoned(ctx, input.len() + 8, 3, &input);
     let mut out_buf = poisoned(ctx, 2 * total + 10, 0, &[]);
     let scratch = GpuBuffer::new(
@@ -506,7 +561,15 @@ fn set_ops_for<K: TestKey>(ctx: &Context, rng: &mut Rng) {
         v.dedup_by(|x, y| bits(std::slice::from_ref(x)) == bits(std::slice::from_ref(y)));
         v
     };
-    let sizes = [(0, 0), (0, 9), (9, 0), (1, 1), (tile + 1, tile - 1), (2000, 3000), (5, 3000)];
+    let sizes = [
+        (0, 0),
+        (0, 9),
+        (9, 0),
+        (1, 1),
+        (tile + 1, tile - 1),
+        (2000, 3000),
+        (5, 3000),
+    ];
     for op in SetOp::ALL {
         for &(m, n) in &sizes {
             // Repeated values (runs of equal keys crossing tiles) and unique values.
@@ -514,7 +577,10 @@ fn set_ops_for<K: TestKey>(ctx: &Context, rng: &mut Rng) {
                 let (a, b) = if dedup {
                     (unique(rng, m, domain), unique(rng, n, domain))
                 } else {
-                    (sorted_run::<K>(rng, m, domain, false), sorted_run::<K>(rng, n, domain, false))
+                    (
+                        sorted_run::<K>(rng, m, domain, false),
+                        sorted_run::<K>(rng, n, domain, false),
+                    )
                 };
                 let want = reference::set_op(op, &a, &b);
                 let got = ctx
@@ -545,12 +611,16 @@ fn set_ops_every_key_type_unique_and_repeated() {
     set_ops_for::<i64>(&ctx, &mut rng);
     set_ops_for::<f64>(&ctx, &mut rng);
     // Multiset counts: value v present v % 4 times in a and v % 3 times in b.
-    let a: Vec<u32> = (0..400u32).flat_map(|v| std::iter::repeat_n(v, (v % 4) as usize)).collect();
-    let b: Vec<u32> = (0..400u32).flat_map(|v| std::iter::repeat_n(v, (v % 3) as usize)).collect();
+    let a: Vec<u32> = (0..400u32)
+        .flat_map(|v| std::iter::repeat(v).take((v % 4) as usize))
+        .collect();
+    let b: Vec<u32> = (0..400u32)
+        .flat_map(|v| std::iter::repeat(v).take((v % 3) as usize))
+        .collect();
     for op in SetOp::ALL {
         let got = ctx.sorted_set_op(op, &a, &b).unwrap();
         let want: Vec<u32> = (0..400u32)
-            .flat_map(|v| std::iter::repeat_n(v, op.copies((v % 4) as u64, (v % 3) as u64) as usize))
+            .flat_map(|v| std::iter::repeat(v).take(op.copies((v % 4) as u64, (v % 3) as u64) as usize))
             .collect();
         assert_eq!(got, want, "{op:?} multiset counts");
         assert_eq!(got, reference::set_op(op, &a, &b), "{op:?} reference");
@@ -623,7 +693,10 @@ fn set_ops_record_layer_indirect_counts() {
         let want = reference::set_op(op, &a, &b);
         assert_eq!(got[0] as usize, want.len(), "{op:?} count");
         assert_eq!(&got[2..2 + want.len()], &want[..], "{op:?} keys");
-        assert!(got[1] == POISON && got[2 + want.len()..].iter().all(|&w| w == POISON), "{op:?} poison");
+        assert!(
+            got[1] == POISON && got[2 + want.len()..].iter().all(|&w| w == POISON),
+            "{op:?} poison"
+        );
     }
     assert_no_validation_messages(&ctx);
 }
@@ -759,7 +832,10 @@ fn bad_input_is_refused_and_nothing_written() {
             descending: true,
             ..options
         };
-        is_invalid(ctx.merge_with(&b, &b, &mut out[..200], &descending), "ascending runs, descending merge");
+        is_invalid(
+            ctx.merge_with(&b, &b, &mut out[..200], &descending),
+            "ascending runs, descending merge",
+        );
         let mut out_values = vec![7u32; out.len()];
         let av = vec![1u32; a.len()];
         let bv = vec![2u32; b.len()];
@@ -771,7 +847,10 @@ fn bad_input_is_refused_and_nothing_written() {
     }
     // A NaN out of place is unsorted too.
     let mut out = [0f32; 4];
-    is_invalid(ctx.merge(&[f32::NAN, 1.0], &[1.0, 2.0], &mut out), "NaN before 1.0");
+    is_invalid(
+        ctx.merge(&[f32::NAN, 1.0], &[1.0, 2.0], &mut out),
+        "NaN before 1.0",
+    );
     for op in SetOp::ALL {
         is_invalid(ctx.sorted_set_op(op, &a, &b), "unsorted set input A");
         is_invalid(ctx.sorted_set_op(op, &b, &a), "unsorted set input B");
@@ -782,7 +861,14 @@ fn bad_input_is_refused_and_nothing_written() {
     let mut out_values = vec![0u64; 4];
     let mut out = vec![0u32; 4];
     is_invalid(
-        ctx.merge_pairs(&[1u32, 2], &[1u64], &[3u32, 4], &[1u64, 2], &mut out, &mut out_values),
+        ctx.merge_pairs(
+            &[1u32, 2],
+            &[1u64],
+            &[3u32, 4],
+            &[1u64, 2],
+            &mut out,
+            &mut out_values,
+        ),
         "values shorter than keys",
     );
     // Plans.
@@ -830,17 +916,62 @@ fn bad_input_is_refused_and_nothing_written() {
         b_count: ElementCount::Direct(100),
     };
     let bad_cases: Vec<(&str, MergeArgs)> = vec![
-        ("count over max", MergeArgs { a_count: ElementCount::Direct(101), ..good }),
-        ("output too small", MergeArgs { out_keys: buf.sub_range(800, 796), ..good }),
-        ("output overlaps input", MergeArgs { out_keys: buf.sub_range(396, 800), ..good }),
-        ("scratch overlaps output", MergeArgs { scratch: buf.sub_range(800, 800), ..good }),
-        ("values without a value type", MergeArgs { a_values: Some(buf.sub_range(1600, 400)), ..good }),
-        ("misaligned keys", MergeArgs { a_keys: buf.sub_range(2, 400), ..good }),
-        ("null buffer", MergeArgs { b_keys: BufferRange::new(vk::Buffer::null(), 0, 400), ..good }),
-        ("indirect count overlapping output", MergeArgs {
-            a_count: ElementCount::Indirect(buf.sub_range(800, 4)),
-            ..good
-        }),
+        (
+            "count over max",
+            MergeArgs {
+                a_count: ElementCount::Direct(101),
+                ..good
+            },
+        ),
+        (
+            "output too small",
+            MergeArgs {
+                out_keys: buf.sub_range(800, 796),
+                ..good
+            },
+        ),
+        (
+            "output overlaps input",
+            MergeArgs {
+                out_keys: buf.sub_range(396, 800),
+                ..good
+            },
+        ),
+        (
+            "scratch overlaps output",
+            MergeArgs {
+                scratch: buf.sub_range(800, 800),
+                ..good
+            },
+        ),
+        (
+            "values without a value type",
+            MergeArgs {
+                a_values: Some(buf.sub_range(1600, 400)),
+                ..good
+            },
+        ),
+        (
+            "misaligned keys",
+            MergeArgs {
+                a_keys: buf.sub_range(2, 400),
+                ..good
+            },
+        ),
+        (
+            "null buffer",
+            MergeArgs {
+                b_keys: BufferRange::new(vk::Buffer::null(), 0, 400),
+                ..good
+            },
+        ),
+        (
+            "indirect count overlapping output",
+            MergeArgs {
+                a_count: ElementCount::Indirect(buf.sub_range(800, 4)),
+                ..good
+            },
+        ),
     ];
     for (what, args) in bad_cases {
         let r = ctx.submit_and_wait(|cmd| unsafe { plan.record(&ctx, cmd, &args) });
@@ -873,7 +1004,10 @@ fn c_abi_merge_and_set_ops() {
     use vkalgo::capi::*;
     unsafe {
         let mut ctx = std::ptr::null_mut();
-        assert_eq!(vkalgo_context_create_default(&mut ctx), VkalgoResult::VkalgoSuccess);
+        assert_eq!(
+            vkalgo_context_create_default(&mut ctx),
+            VkalgoResult::VkalgoSuccess
+        );
         let ok = VkalgoResult::VkalgoSuccess;
         let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let null = std::ptr::null();
@@ -925,28 +1059,198 @@ fn c_abi_merge_and_set_ops() {
         let vals = [0u32; 3];
         let vp = vals.as_ptr().cast();
         let cases = [
-            ("unknown key type", vkalgo_merge_host(ctx, &d(6, 0, 0), ka.as_ptr().cast(), null, 3, kb.as_ptr().cast(), null, 2, op, null_mut)),
-            ("unknown value type", vkalgo_merge_host(ctx, &d(0, 3, 0), ka.as_ptr().cast(), null, 3, kb.as_ptr().cast(), null, 2, op, null_mut)),
-            ("descending 2", vkalgo_merge_host(ctx, &d(0, 0, 2), ka.as_ptr().cast(), null, 3, kb.as_ptr().cast(), null, 2, op, null_mut)),
-            ("NULL a_keys", vkalgo_merge_host(ctx, &keys_only, null, null, 3, kb.as_ptr().cast(), null, 2, op, null_mut)),
-            ("NULL out_keys", vkalgo_merge_host(ctx, &keys_only, ka.as_ptr().cast(), null, 3, kb.as_ptr().cast(), null, 2, null_mut, null_mut)),
-            ("values without a type", vkalgo_merge_host(ctx, &keys_only, ka.as_ptr().cast(), vp, 3, kb.as_ptr().cast(), null, 2, op, null_mut)),
-            ("missing values", vkalgo_merge_host(ctx, &pairs, ka.as_ptr().cast(), vp, 3, kb.as_ptr().cast(), null, 2, op, ovp)),
-            ("missing out values", vkalgo_merge_host(ctx, &pairs, ka.as_ptr().cast(), vp, 3, kb.as_ptr().cast(), vp, 2, op, null_mut)),
-            ("unsorted b", vkalgo_merge_host(ctx, &keys_only, ka.as_ptr().cast(), null, 3, unsorted.as_ptr().cast(), null, 2, op, null_mut)),
-            ("NULL desc", vkalgo_merge_host(ctx, std::ptr::null(), ka.as_ptr().cast(), null, 3, kb.as_ptr().cast(), null, 2, op, null_mut)),
-            ("NULL context", vkalgo_merge_host(std::ptr::null_mut(), &keys_only, ka.as_ptr().cast(), null, 3, kb.as_ptr().cast(), null, 2, op, null_mut)),
+            (
+                "unknown key type",
+                vkalgo_merge_host(
+                    ctx,
+                    &d(6, 0, 0),
+                    ka.as_ptr().cast(),
+                    null,
+                    3,
+                    kb.as_ptr().cast(),
+                    null,
+                    2,
+                    op,
+                    null_mut,
+                ),
+            ),
+            (
+                "unknown value type",
+                vkalgo_merge_host(
+                    ctx,
+                    &d(0, 3, 0),
+                    ka.as_ptr().cast(),
+                    null,
+                    3,
+                    kb.as_ptr().cast(),
+                    null,
+                    2,
+                    op,
+                    null_mut,
+                ),
+            ),
+            (
+                "descending 2",
+                vkalgo_merge_host(
+                    ctx,
+                    &d(0, 0, 2),
+                    ka.as_ptr().cast(),
+                    null,
+                    3,
+                    kb.as_ptr().cast(),
+                    null,
+                    2,
+                    op,
+                    null_mut,
+                ),
+            ),
+            (
+                "NULL a_keys",
+                vkalgo_merge_host(
+                    ctx,
+                    &keys_only,
+                    null,
+                    null,
+                    3,
+                    kb.as_ptr().cast(),
+                    null,
+                    2,
+                    op,
+                    null_mut,
+                ),
+            ),
+            (
+                "NULL out_keys",
+                vkalgo_merge_host(
+                    ctx,
+                    &keys_only,
+                    ka.as_ptr().cast(),
+                    null,
+                    3,
+                    kb.as_ptr().cast(),
+                    null,
+                    2,
+                    null_mut,
+                    null_mut,
+                ),
+            ),
+            (
+                "values without a type",
+                vkalgo_merge_host(
+                    ctx,
+                    &keys_only,
+                    ka.as_ptr().cast(),
+                    vp,
+                    3,
+                    kb.as_ptr().cast(),
+                    null,
+                    2,
+                    op,
+                    null_mut,
+                ),
+            ),
+            (
+                "missing values",
+                vkalgo_merge_host(
+                    ctx,
+                    &pairs,
+                    ka.as_ptr().cast(),
+                    vp,
+                    3,
+                    kb.as_ptr().cast(),
+                    null,
+                    2,
+                    op,
+                    ovp,
+                ),
+            ),
+            (
+                "missing out values",
+                vkalgo_merge_host(
+                    ctx,
+                    &pairs,
+                    ka.as_ptr().cast(),
+                    vp,
+                    3,
+                    kb.as_ptr().cast(),
+                    vp,
+                    2,
+                    op,
+                    null_mut,
+                ),
+            ),
+            (
+                "unsorted b",
+                vkalgo_merge_host(
+                    ctx,
+                    &keys_only,
+                    ka.as_ptr().cast(),
+                    null,
+                    3,
+                    unsorted.as_ptr().cast(),
+                    null,
+                    2,
+                    op,
+                    null_mut,
+                ),
+            ),
+            (
+                "NULL desc",
+                vkalgo_merge_host(
+                    ctx,
+                    std::ptr::null(),
+                    ka.as_ptr().cast(),
+                    null,
+                    3,
+                    kb.as_ptr().cast(),
+                    null,
+                    2,
+                    op,
+                    null_mut,
+                ),
+            ),
+            (
+                "NULL context",
+                vkalgo_merge_host(
+                    std::ptr::null_mut(),
+                    &keys_only,
+                    ka.as_ptr().cast(),
+                    null,
+                    3,
+                    kb.as_ptr().cast(),
+                    null,
+                    2,
+                    op,
+                    null_mut,
+                ),
+            ),
         ];
         for (what, r) in cases {
             assert_eq!(r, invalid, "{what}");
-            let message = std::ffi::CStr::from_ptr(vkalgo_last_error_message()).to_string_lossy().into_owned();
+            let message = std::ffi::CStr::from_ptr(vkalgo_last_error_message())
+                .to_string_lossy()
+                .into_owned();
             assert!(message.contains("vkalgo_merge_host"), "{what}: {message}");
         }
         assert_eq!((out, out_values), ([9; 5], [9; 5]), "nothing written");
         // Empty inputs with NULL pointers are fine.
-        assert_eq!(vkalgo_merge_host(ctx, &pairs, null, null, 0, null, null, 0, null_mut, null_mut), ok);
         assert_eq!(
-            vkalgo_merge_host(ctx, &keys_only, ka.as_ptr().cast(), null, 3, kb.as_ptr().cast(), null, 2, op, null_mut),
+            vkalgo_merge_host(ctx, &pairs, null, null, 0, null, null, 0, null_mut, null_mut),
+            ok
+        );
+        assert_eq!(
+            vkalgo_merge_host(
+                ctx,
+                &keys_only,
+                ka.as_ptr().cast(),
+                null,
+                3,
+                kb.as_ptr().cast(),
+                null,
+                2,
+                op,
+                null_mut
+            ),
             ok
         );
         assert_eq!(out, [1, 2, 2, 3, 5]);
@@ -963,40 +1267,156 @@ fn c_abi_merge_and_set_ops() {
         for (code, want) in sizes {
             let mut count = 12345usize;
             let set = |out: *mut std::ffi::c_void, cap: usize, count: *mut usize| {
-                vkalgo_sorted_set_op_host(ctx, VKALGO_KEY_I64, code, sa.as_ptr().cast(), 7, sb.as_ptr().cast(), 5, out, cap, count)
+                vkalgo_sorted_set_op_host(
+                    ctx,
+                    VKALGO_KEY_I64,
+                    code,
+                    sa.as_ptr().cast(),
+                    7,
+                    sb.as_ptr().cast(),
+                    5,
+                    out,
+                    cap,
+                    count,
+                )
             };
             assert_eq!(set(null_mut, 0, &mut count), ok, "size query {code}");
             assert_eq!(count, want.len());
             let mut out = vec![100i64; want.len() + 1];
             count = 0;
-            assert_eq!(set(out.as_mut_ptr().cast(), want.len() - 1, &mut count), invalid, "too small {code}");
+            assert_eq!(
+                set(out.as_mut_ptr().cast(), want.len() - 1, &mut count),
+                invalid,
+                "too small {code}"
+            );
             assert_eq!(count, want.len(), "needed size reported");
             assert!(out.iter().all(|&x| x == 100), "nothing written when too small");
             count = 0;
             assert_eq!(set(out.as_mut_ptr().cast(), want.len(), &mut count), ok);
-            assert_eq!((count, &out[..want.len()], out[want.len()]), (want.len(), &want[..], 100));
+            assert_eq!(
+                (count, &out[..want.len()], out[want.len()]),
+                (want.len(), &want[..], 100)
+            );
         }
         let mut count = 77usize;
         let mut out = [0u32; 8];
         let set_cases = [
-            ("unknown op", vkalgo_sorted_set_op_host(ctx, 0, 4, ka.as_ptr().cast(), 3, kb.as_ptr().cast(), 2, out.as_mut_ptr().cast(), 8, &mut count)),
-            ("unknown key type", vkalgo_sorted_set_op_host(ctx, 9, 0, ka.as_ptr().cast(), 3, kb.as_ptr().cast(), 2, out.as_mut_ptr().cast(), 8, &mut count)),
-            ("NULL a", vkalgo_sorted_set_op_host(ctx, 0, 0, null, 3, kb.as_ptr().cast(), 2, out.as_mut_ptr().cast(), 8, &mut count)),
-            ("NULL out with capacity", vkalgo_sorted_set_op_host(ctx, 0, 0, ka.as_ptr().cast(), 3, kb.as_ptr().cast(), 2, null_mut, 8, &mut count)),
-            ("unsorted", vkalgo_sorted_set_op_host(ctx, 0, 1, unsorted.as_ptr().cast(), 2, kb.as_ptr().cast(), 2, out.as_mut_ptr().cast(), 8, &mut count)),
-            ("NULL context", vkalgo_sorted_set_op_host(std::ptr::null_mut(), 0, 0, ka.as_ptr().cast(), 3, kb.as_ptr().cast(), 2, out.as_mut_ptr().cast(), 8, &mut count)),
+            (
+                "unknown op",
+                vkalgo_sorted_set_op_host(
+                    ctx,
+                    0,
+                    4,
+                    ka.as_ptr().cast(),
+                    3,
+                    kb.as_ptr().cast(),
+                    2,
+                    out.as_mut_ptr().cast(),
+                    8,
+                    &mut count,
+                ),
+            ),
+            (
+                "unknown key type",
+                vkalgo_sorted_set_op_host(
+                    ctx,
+                    9,
+                    0,
+                    ka.as_ptr().cast(),
+                    3,
+                    kb.as_ptr().cast(),
+                    2,
+                    out.as_mut_ptr().cast(),
+                    8,
+                    &mut count,
+                ),
+            ),
+            (
+                "NULL a",
+                vkalgo_sorted_set_op_host(
+                    ctx,
+                    0,
+                    0,
+                    null,
+                    3,
+                    kb.as_ptr().cast(),
+                    2,
+                    out.as_mut_ptr().cast(),
+                    8,
+                    &mut count,
+                ),
+            ),
+            (
+                "NULL out with capacity",
+                vkalgo_sorted_set_op_host(
+                    ctx,
+                    0,
+                    0,
+                    ka.as_ptr().cast(),
+                    3,
+                    kb.as_ptr().cast(),
+                    2,
+                    null_mut,
+                    8,
+                    &mut count,
+                ),
+            ),
+            (
+                "unsorted",
+                vkalgo_sorted_set_op_host(
+                    ctx,
+                    0,
+                    1,
+                    unsorted.as_ptr().cast(),
+                    2,
+                    kb.as_ptr().cast(),
+                    2,
+                    out.as_mut_ptr().cast(),
+                    8,
+                    &mut count,
+                ),
+            ),
+            (
+                "NULL context",
+                vkalgo_sorted_set_op_host(
+                    std::ptr::null_mut(),
+                    0,
+                    0,
+                    ka.as_ptr().cast(),
+                    3,
+                    kb.as_ptr().cast(),
+                    2,
+                    out.as_mut_ptr().cast(),
+                    8,
+                    &mut count,
+                ),
+            ),
         ];
         for (what, r) in set_cases {
             assert_eq!(r, invalid, "{what}");
         }
         assert_eq!((count, out), (77, [0; 8]), "nothing written");
         assert_eq!(
-            vkalgo_sorted_set_op_host(ctx, 0, 0, ka.as_ptr().cast(), 3, kb.as_ptr().cast(), 2, out.as_mut_ptr().cast(), 8, std::ptr::null_mut()),
+            vkalgo_sorted_set_op_host(
+                ctx,
+                0,
+                0,
+                ka.as_ptr().cast(),
+                3,
+                kb.as_ptr().cast(),
+                2,
+                out.as_mut_ptr().cast(),
+                8,
+                std::ptr::null_mut()
+            ),
             invalid,
             "NULL out_count"
         );
         // Empty inputs.
-        assert_eq!(vkalgo_sorted_set_op_host(ctx, 0, 1, null, 0, null, 0, null_mut, 0, &mut count), ok);
+        assert_eq!(
+            vkalgo_sorted_set_op_host(ctx, 0, 1, null, 0, null, 0, null_mut, 0, &mut count),
+            ok
+        );
         assert_eq!(count, 0);
         assert_eq!(vkalgo_context_validation_message_count(ctx), 0);
         vkalgo_context_destroy(ctx);

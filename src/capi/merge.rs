@@ -117,7 +117,13 @@ pub unsafe extern "C" fn vkalgo_merge_host(
         let out_value_bytes = byte_len(total, vb, "merge")?;
         let mut keys_copy = vec![0u8; out_key_bytes];
         let mut values_copy = has_values.then(|| vec![0u8; out_value_bytes]);
-        ctx.merge_host_bytes(&merge_desc, [a, b], values, &mut keys_copy, values_copy.as_deref_mut())?;
+        ctx.merge_host_bytes(
+            &merge_desc,
+            [a, b],
+            values,
+            &mut keys_copy,
+            values_copy.as_deref_mut(),
+        )?;
         std::ptr::copy_nonoverlapping(keys_copy.as_ptr(), out_keys as *mut u8, out_key_bytes);
         if let Some(v) = values_copy {
             std::ptr::copy_nonoverlapping(v.as_ptr(), out_values as *mut u8, out_value_bytes);

@@ -80,7 +80,13 @@ impl Context {
     }
 
     /// Like [`Context::merge`] with options (order, path, tuning).
-    pub fn merge_with<K: SortKey>(&self, a: &[K], b: &[K], out: &mut [K], options: &MergeOptions) -> Result<()> {
+    pub fn merge_with<K: SortKey>(
+        &self,
+        a: &[K],
+        b: &[K],
+        out: &mut [K],
+        options: &MergeOptions,
+    ) -> Result<()> {
         let desc = host_desc(K::KEY_TYPE, ValueType::None, a.len(), b.len(), options);
         if out.len() != a.len() + b.len() {
             return Err(Error::invalid(format!(
@@ -175,10 +181,16 @@ impl Context {
         let sizes_ok = keys[0].len() as u64 == m * kb
             && keys[1].len() as u64 == n * kb
             && out_keys.len() as u64 == (m + n) * kb
-            && values.is_none_or(|v| v[0].len() as u64 == m * vb && v[1].len() as u64 == n * vb)
-            && out_values.as_ref().is_none_or(|v| v.len() as u64 == (m + n) * vb);
+            && values.map_or(true, |v| {
+                v[0].len() as u64 == m * vb && v[1].len() as u64 == n * vb
+            })
+            && out_values
+                .as_ref()
+                .map_or(true, |v| v.len() as u64 == (m + n) * vb);
         if !sizes_ok {
-            return Err(Error::Internal("merge: host slices do not match the description".into()));
+            return Err(Error::Internal(
+                "merge: host slices do not match the description".into(),
+            ));
         }
         if m + n == 0 {
             return Ok(());
@@ -201,8 +213,14 @@ impl Context {
             )),
             None => None,
         };
-        let scratch = bufs.add(self.device_buffer(plan.memory_requirements().scratch_size, "vkalgo merge scratch")?);
-        let flags = bufs.add(GpuBuffer::new(self, 16, MemoryLocation::GpuToCpu, "vkalgo merge flags")?);
+        let scratch =
+            bufs.add(self.device_buffer(plan.memory_requirements().scratch_size, "vkalgo merge scratch")?);
+        let flags = bufs.add(GpuBuffer::new(
+            self,
+            16,
+            MemoryLocation::GpuToCpu,
+            "vkalgo merge flags",
+        )?);
         let b = &bufs.0;
         let args = MergeArgs {
             a_keys: b[dev_a].sub_range(0, m * kb),
@@ -289,8 +307,14 @@ impl Context {
         let dev_a = bufs.add(self.device_buffer(m * kb, "vkalgo set a")?);
         let dev_b = bufs.add(self.device_buffer(n * kb, "vkalgo set b")?);
         let dev_out = bufs.add(self.device_buffer((m + n) * kb, "vkalgo set out")?);
-        let scratch = bufs.add(self.device_buffer(plan.memory_requirements().scratch_size, "vkalgo set scratch")?);
-        let small = bufs.add(GpuBuffer::new(self, 32, MemoryLocation::GpuToCpu, "vkalgo set flags")?);
+        let scratch =
+            bufs.add(self.device_buffer(plan.memory_requirements().scratch_size, "vkalgo set scratch")?);
+        let small = bufs.add(GpuBuffer::new(
+            self,
+            32,
+            MemoryLocation::GpuToCpu,
+            "vkalgo set flags",
+        )?);
         let bb = &bufs.0;
         let args = SetOpArgs {
             a: bb[dev_a].sub_range(0, m * kb),
@@ -381,7 +405,9 @@ impl Context {
         options: &MergeOptions,
     ) -> Result<()> {
         if values.as_ref().is_some_and(|v| v.len() != keys.len()) {
-            return Err(Error::invalid("segmented merge: as many values as keys are needed"));
+            return Err(Error::invalid(
+                "segmented merge: as many values as keys are needed",
+            ));
         }
         let bad_offsets = offsets.is_empty()
             || offsets[0] != 0
@@ -401,7 +427,11 @@ impl Context {
             }
         }
         let runs = offsets.len() - 1;
-        let value_type = if values.is_some() { V::VALUE_TYPE } else { ValueType::None };
+        let value_type = if values.is_some() {
+            V::VALUE_TYPE
+        } else {
+            ValueType::None
+        };
         let desc = sort_desc(K::KEY_TYPE, value_type, keys.len(), runs as u64, options);
         self.merge_sort_host_bytes(
             &desc,
@@ -423,7 +453,9 @@ impl Context {
         let n = desc.max_count;
         let (kb, vb) = (desc.key_type.bytes(), desc.value_type.bytes());
         if values.is_some() != (desc.value_type != ValueType::None) {
-            return Err(Error::invalid("merge sort: values must be given exactly when a value type is"));
+            return Err(Error::invalid(
+                "merge sort: values must be given exactly when a value type is",
+            ));
         }
         if n <= 1 || offsets.is_some_and(|o| o.len() <= 2) {
             return Ok(());
@@ -449,7 +481,10 @@ impl Context {
             )),
             None => None,
         };
-        let scratch = bufs.add(self.device_buffer(plan.memory_requirements().scratch_size, "vkalgo merge sort scratch")?);
+        let scratch = bufs.add(self.device_buffer(
+            plan.memory_requirements().scratch_size,
+            "vkalgo merge sort scratch",
+        )?);
         let b = &bufs.0;
         let args = MergeSortArgs {
             keys: b[dev_keys].sub_range(0, n * kb),
@@ -498,7 +533,13 @@ impl Context {
     }
 }
 
-fn host_desc(key_type: KeyType, value_type: ValueType, m: usize, n: usize, options: &MergeOptions) -> MergeDesc {
+fn host_desc(
+    key_type: KeyType,
+    value_type: ValueType,
+    m: usize,
+    n: usize,
+    options: &MergeOptions,
+) -> MergeDesc {
     MergeDesc {
         key_type,
         value_type,
@@ -510,7 +551,13 @@ fn host_desc(key_type: KeyType, value_type: ValueType, m: usize, n: usize, optio
     }
 }
 
-fn sort_desc(key_type: KeyType, value_type: ValueType, n: usize, runs: u64, options: &MergeOptions) -> MergeSortDesc {
+fn sort_desc(
+    key_type: KeyType,
+    value_type: ValueType,
+    n: usize,
+    runs: u64,
+    options: &MergeOptions,
+) -> MergeSortDesc {
     MergeSortDesc {
         key_type,
         value_type,

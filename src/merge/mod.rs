@@ -451,7 +451,13 @@ impl MergePlan {
         Ok((a_direct, b_direct, a, b))
     }
 
-    fn push(&self, ctx: &Context, args: &MergeArgs, a_direct: Option<u64>, b_direct: Option<u64>) -> MergePush {
+    fn push(
+        &self,
+        ctx: &Context,
+        args: &MergeArgs,
+        a_direct: Option<u64>,
+        b_direct: Option<u64>,
+    ) -> MergePush {
         MergePush {
             a_keys: ctx.address_of(&args.a_keys),
             b_keys: ctx.address_of(&args.b_keys),
@@ -499,14 +505,22 @@ impl MergePlan {
             MergePath::Auto => total <= self.small_limit(),
         };
         let spec = self.spec();
-        let merge = ctx.kernel(shader("merge", self.desc.key_type, Some(self.desc.value_type))?, spec)?;
+        let merge = ctx.kernel(
+            shader("merge", self.desc.key_type, Some(self.desc.value_type))?,
+            spec,
+        )?;
         let mut push = self.push(ctx, args, a_direct, b_direct);
         push.max_tiles = tiles as u32;
         if fused {
             push.tiles_addr = 0;
         } else {
             let partition = ctx.kernel(shader("partition", self.desc.key_type, None)?, spec)?;
-            ctx.dispatch(cmd, partition, &push, groups(tiles, self.tuning.workgroup_size as u64)?);
+            ctx.dispatch(
+                cmd,
+                partition,
+                &push,
+                groups(tiles, self.tuning.workgroup_size as u64)?,
+            );
             ctx.compute_to_compute(cmd);
         }
         ctx.dispatch(cmd, merge, &push, groups(tiles, 1)?);
@@ -551,7 +565,10 @@ unsafe fn record_check(
         return Ok(());
     }
     flags.check("merge check flags", 8, 4)?;
-    let kernel = ctx.kernel(shader("check", key_type, None)?, specialization(tuning, key_type, descending))?;
+    let kernel = ctx.kernel(
+        shader("check", key_type, None)?,
+        specialization(tuning, key_type, descending),
+    )?;
     push.aux_addr = ctx.address_of(flags);
     ctx.dispatch(cmd, kernel, &push, groups(longest, tuning.tile())?);
     Ok(())
@@ -691,7 +708,13 @@ impl SetOpPlan {
         Ok((a_direct, b_direct, a, b))
     }
 
-    fn push(&self, ctx: &Context, args: &SetOpArgs, a_direct: Option<u64>, b_direct: Option<u64>) -> MergePush {
+    fn push(
+        &self,
+        ctx: &Context,
+        args: &SetOpArgs,
+        a_direct: Option<u64>,
+        b_direct: Option<u64>,
+    ) -> MergePush {
         MergePush {
             a_keys: ctx.address_of(&args.a),
             b_keys: ctx.address_of(&args.b),
@@ -742,7 +765,12 @@ impl SetOpPlan {
             args.scratch.offset + self.scan_offset,
             self.scan.memory_requirements().scratch_size.max(ALIGNMENT),
         );
-        ctx.dispatch(cmd, partition, &push, groups(tiles, self.tuning.workgroup_size as u64)?);
+        ctx.dispatch(
+            cmd,
+            partition,
+            &push,
+            groups(tiles, self.tuning.workgroup_size as u64)?,
+        );
         ctx.compute_to_compute(cmd);
         ctx.dispatch(cmd, count, &push, groups(tiles, 1)?);
         ctx.compute_to_compute(cmd);
@@ -928,10 +956,15 @@ impl SortPasses<'_> {
         self.push.width = width;
         self.push.max_tiles = tiles as u32;
         self.ctx.compute_to_compute(self.cmd);
-        self.ctx
-            .dispatch(self.cmd, self.partition, &self.push, groups(tiles, self.workgroup_size)?);
+        self.ctx.dispatch(
+            self.cmd,
+            self.partition,
+            &self.push,
+            groups(tiles, self.workgroup_size)?,
+        );
         self.ctx.compute_to_compute(self.cmd);
-        self.ctx.dispatch(self.cmd, self.merge, &self.push, groups(tiles, 1)?);
+        self.ctx
+            .dispatch(self.cmd, self.merge, &self.push, groups(tiles, 1)?);
         self.current = 1 - self.current;
         Ok(())
     }
@@ -1002,13 +1035,21 @@ impl MergeSortPlan {
         check_overlaps("merge sort", &all, &all)
     }
 
-    fn passes<'a>(&self, ctx: &'a Context, cmd: vk::CommandBuffer, args: &MergeSortArgs) -> Result<SortPasses<'a>> {
+    fn passes<'a>(
+        &self,
+        ctx: &'a Context,
+        cmd: vk::CommandBuffer,
+        args: &MergeSortArgs,
+    ) -> Result<SortPasses<'a>> {
         let spec = specialization(&self.tuning, self.desc.key_type, self.desc.descending);
         Ok(SortPasses {
             ctx,
             cmd,
             partition: ctx.kernel(shader("partition", self.desc.key_type, None)?, spec)?,
-            merge: ctx.kernel(shader("merge", self.desc.key_type, Some(self.desc.value_type))?, spec)?,
+            merge: ctx.kernel(
+                shader("merge", self.desc.key_type, Some(self.desc.value_type))?,
+                spec,
+            )?,
             push: MergePush {
                 tiles_addr: ctx.address_of(&args.scratch),
                 a_count: args.count as u32,
@@ -1038,7 +1079,12 @@ impl MergeSortPlan {
     ///
     /// # Safety
     /// As [`MergePlan::record`].
-    pub unsafe fn record(&self, ctx: &Context, cmd: vk::CommandBuffer, args: &MergeSortArgs) -> Result<SortResult> {
+    pub unsafe fn record(
+        &self,
+        ctx: &Context,
+        cmd: vk::CommandBuffer,
+        args: &MergeSortArgs,
+    ) -> Result<SortResult> {
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("merge sort: the command buffer is null"));
         }
@@ -1049,7 +1095,10 @@ impl MergeSortPlan {
         }
         let mut passes = self.passes(ctx, cmd, args)?;
         let spec = specialization(&self.tuning, self.desc.key_type, self.desc.descending);
-        let blocksort = ctx.kernel(shader("blocksort", self.desc.key_type, Some(self.desc.value_type))?, spec)?;
+        let blocksort = ctx.kernel(
+            shader("blocksort", self.desc.key_type, Some(self.desc.value_type))?,
+            spec,
+        )?;
         let tile = self.tile_size();
         let (keys, values) = passes.buffers[0];
         let mut push = passes.push;
@@ -1144,7 +1193,12 @@ impl MergeSortPlan {
                 ctx.compute_to_compute(cmd); // the previous round's partition read the starts
             }
             first = false;
-            ctx.dispatch(cmd, count_tiles, &push, groups(pairs + 1, self.tuning.workgroup_size as u64)?);
+            ctx.dispatch(
+                cmd,
+                count_tiles,
+                &push,
+                groups(pairs + 1, self.tuning.workgroup_size as u64)?,
+            );
             ctx.compute_to_compute(cmd);
             scan.record(
                 ctx,
