@@ -3,12 +3,13 @@
 //! reference) and prints a table per algorithm, with the device's copy bandwidth measured by a
 //! compute-shader copy as the yardstick.
 //!
-//! Usage: `vkalgo-bench [scan|sort|hash] [options]` (scan when no algorithm is named); each
+//! Usage: `vkalgo-bench [scan|sort|hash|merge] [options]` (scan when no algorithm is named); each
 //! algorithm's module documents its options. Each measurement is also printed as a
 //! tab-separated `RESULT` line (see bench/compare.py).
 
 mod common;
 mod hash;
+mod merge;
 mod scan;
 mod sort;
 
@@ -43,8 +44,9 @@ fn main() -> Result<()> {
         "scan" => scan::run(&ctx, &args),
         "sort" => sort::run(&ctx, &args),
         "hash" => hash::run(&ctx, &args),
+        "merge" => merge::run(&ctx, &args),
         other => {
-            eprintln!("unknown algorithm {other} (scan, sort, hash)");
+            eprintln!("unknown algorithm {other} (scan, sort, hash, merge)");
             std::process::exit(2);
         }
     };
