@@ -26,14 +26,19 @@ void main() {
     uint bi = s.la + d - ai;
     KEY_T keys[ITEMS];
     uint src[ITEMS];
+    // The next key of each side stays in a register; each output reads one key from shared
+    // memory, the successor of the side it took (ModernGPU's serial merge has the same shape).
+    KEY_T ka = s_keys[min(ai, TILE - 1u)];
+    KEY_T kb = s_keys[min(bi, TILE - 1u)];
     [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
-        KEY_T ka = s_keys[min(ai, TILE - 1u)];
-        KEY_T kb = s_keys[min(bi, TILE - 1u)];
         bool take_a = ai < s.la && (bi >= len || ka <= kb);
         keys[e] = take_a ? ka : kb;
         src[e] = take_a ? ai : bi;
         ai += take_a ? 1u : 0u;
         bi += take_a ? 0u : 1u;
+        KEY_T next = s_keys[min(take_a ? ai : bi, TILE - 1u)];
+        ka = take_a ? next : ka;
+        kb = take_a ? kb : next;
     }
     barrier();
     [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {

@@ -19,15 +19,17 @@
 //!   [`SetOp`]), sorted. Partition, count the kept outputs per tile, scan the counts, write;
 //!   the output count goes to a caller buffer.
 //! - [`MergeSortPlan`]: merges k sorted runs of one array (given by their offsets) pairwise in
-//!   rounds ([`MergeSortPlan::record_segmented`]), or sorts a whole array stably
-//!   ([`MergeSortPlan::record`]): each workgroup sorts a block of [`MergeSortPlan::tile_size`]
-//!   elements, then rounds merge runs of 1, 2, 4, ... blocks. It is a comparison-free merge
-//!   sort in the sense that every comparison is on the keys' ordered bits; the radix sort
-//!   ([`crate::SortPlan`]) orders the same key types in a fixed 4 (32-bit) or 8 (64-bit) passes
-//!   over the data, the merge sort in 1 + ceil(log2(n / tile)) passes, so the radix sort is the
-//!   better choice for large arrays of these key types (from about 2^16 elements, where the
-//!   merge sort's passes outnumber the radix sort's); the merge sort is for merging runs that
-//!   are already sorted (k runs: ceil(log2 k) passes) and for small arrays.
+//!   rounds ([`MergeSortPlan::record_segmented`]: ceil(log2 k) rounds), or sorts a whole array
+//!   stably ([`MergeSortPlan::record`]): each workgroup sorts a block of
+//!   [`MergeSortPlan::tile_size`] elements, then rounds merge runs of 1, 2, 4, ... blocks.
+//!   Choosing between it and the radix sort ([`crate::SortPlan`]): both are stable and order
+//!   the same key types the same way. The radix sort reads and writes the data a fixed 4
+//!   (32-bit keys) or 8 (64-bit keys) times, the merge sort 1 + ceil(log2(n / tile)) times
+//!   (2^16 u32 keys: 6 passes at the GPU tile of 2816; 2^24: 14), so the radix sort is the
+//!   better choice for whole arrays beyond a few tiles, and the merge sort for data that is
+//!   already in k sorted runs (ceil(log2 k) passes: a sorted array plus a sorted batch of new
+//!   keys is one merge). `vkalgo-bench merge --sort-sizes 16,20,24` times both on the same
+//!   keys; measured figures belong in docs/benchmarks/.
 //!
 //! Counts: each run holds at most 2^32 - 1 elements ([`MAX_RUN`]); the output of a merge of
 //! two runs may reach 2^33 - 2 elements and is addressed with 64-bit positions. Set operations
