@@ -51,13 +51,25 @@ void main() {
         }
     }
     barrier();
-    for (uint x = gl_LocalInvocationIndex; x < len; x += WG_SIZE) {
-        store_key(pc.out_keys, s.out0 + uint64_t(x), raw_bits(s_keys[x]));
 #if VALUE_WORDS > 0
-        uint from = s_src[x];
-        VALUE_T v = from < s.la ? load_value(pc.a_values, uint64_t(s.a0 + from))
-                                : load_value(pc.b_values, uint64_t(s.b0 + (from - s.la)));
-        store_value(pc.out_values, s.out0 + uint64_t(x), v);
+    // Values: every gather is issued before the first store.
+    VALUE_T values[ITEMS];
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        uint x = e * WG_SIZE + gl_LocalInvocationIndex;
+        if (x < len) {
+            uint from = s_src[x];
+            values[e] = from < s.la ? load_value(pc.a_values, uint64_t(s.a0 + from))
+                                    : load_value(pc.b_values, uint64_t(s.b0 + (from - s.la)));
+        }
+    }
 #endif
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        uint x = e * WG_SIZE + gl_LocalInvocationIndex;
+        if (x < len) {
+            store_key(pc.out_keys, s.out0 + uint64_t(x), raw_bits(s_keys[x]));
+#if VALUE_WORDS > 0
+            store_value(pc.out_values, s.out0 + uint64_t(x), values[e]);
+#endif
+        }
     }
 }

@@ -41,12 +41,26 @@ TileSpan tile_span(uint t) {
     return pc.tiles_addr != 0ul ? read_tile(t) : fused_span(t);
 }
 
-// Stages the tile's ordered keys: A's span at [0, la), B's at [la, la + lb).
+// Stages the tile's ordered keys: A's span at [0, la), B's at [la, la + lb). Every load is
+// issued before the first shared-memory store (unrolled over ITEMS), so an invocation keeps
+// ITEMS loads in flight.
 void stage_tile(TileSpan s) {
     uint len = s.la + s.lb;
-    for (uint x = gl_LocalInvocationIndex; x < len; x += WG_SIZE) {
-        s_keys[x] = x < s.la ? load_ordered(pc.a_keys, uint64_t(s.a0 + x))
-                             : load_ordered(pc.b_keys, uint64_t(s.b0 + (x - s.la)));
+    KEY_T staged[ITEMS];
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        uint x = e * WG_SIZE + gl_LocalInvocationIndex;
+        staged[e] = KEY_T(0);
+        if (x < s.la) {
+            staged[e] = load_ordered(pc.a_keys, uint64_t(s.a0 + x));
+        } else if (x < len) {
+            staged[e] = load_ordered(pc.b_keys, uint64_t(s.b0 + (x - s.la)));
+        }
+    }
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        uint x = e * WG_SIZE + gl_LocalInvocationIndex;
+        if (x < len) {
+            s_keys[x] = staged[e];
+        }
     }
     barrier();
 }
