@@ -347,7 +347,7 @@ fn merge_permutations() -> Vec<OwnedPermutation> {
             keys(&[]),
         ));
         table.push((format!("merge_check_k{key_bits}"), "merge/check.comp", keys(&[])));
-        for (phase, write) in [("count", "0"), ("write", "1")] {
+        for (phase, write) in [("count", "0"), ("write", "1"), ("lookback", "2")] {
             table.push((
                 format!("merge_setop_{phase}_k{key_bits}"),
                 "merge/setop.comp",

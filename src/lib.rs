@@ -56,7 +56,7 @@ pub use hash::{
 };
 pub use merge::{
     MergeArgs, MergeDesc, MergeOptions, MergePath, MergePlan, MergeSortArgs, MergeSortDesc, MergeSortPlan,
-    MergeTuning, SetOpArgs, SetOpDesc, SetOpPlan,
+    MergeTuning, SetOpArgs, SetOpDesc, SetOpPath, SetOpPlan,
 };
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
 pub use sort::{

@@ -12,8 +12,8 @@ use vkalgo::merge::reference;
 use vkalgo::sort::reference::sort_pairs;
 use vkalgo::{
     BufferRange, Context, ElementCount, Error, GpuBuffer, KeyType, MemoryLocation, MergeArgs, MergeDesc,
-    MergeOptions, MergePath, MergeSortDesc, MergeTuning, SetOp, SetOpArgs, SetOpDesc, SortKey, SortValue,
-    ValueType,
+    MergeOptions, MergePath, MergeSortDesc, MergeTuning, SetOp, SetOpArgs, SetOpDesc, SetOpPath, SortKey,
+    SortValue, ValueType,
 };
 
 /// A key type of the tests: built from small integers (so runs have many equal keys) and with
@@ -303,6 +303,7 @@ fn merge_both_paths_around_tiles() {
             tuning: Some(MergeTuning {
                 workgroup_size,
                 items_per_thread,
+                lookback_spins: 0,
             }),
             path: MergePath::Partitioned,
             ..Default::default()
@@ -628,9 +629,10 @@ fn set_ops_every_key_type_unique_and_repeated() {
     assert_no_validation_messages(&ctx);
 }
 
-#[test]
-fn set_ops_record_layer_indirect_counts() {
-    let ctx = context();
+/// Set operations through the record layer with indirect counts, ranges inside larger
+/// buffers and poison around the output.
+fn record_set_ops(ctx: &Context, path: SetOpPath, tuning: Option<MergeTuning>) {
+    let ctx = ctx.clone();
     let mut rng = Rng(61);
     let (m, n) = (1000usize, 1700usize);
     let a = sorted_run::<u32>(&mut rng, m, 900, false);
@@ -642,9 +644,11 @@ fn set_ops_record_layer_indirect_counts() {
                 op,
                 max_a: m as u64 + 100,
                 max_b: n as u64 + 50,
-                tuning: None,
+                path,
+                tuning,
             })
             .unwrap();
+        assert_eq!(plan.path(), path);
         let input = [a.clone(), b.clone()].concat();
         let in_buf = poisoned(&ctx, input.len() + 4, 1, &input);
         let mut out_buf = poisoned(&ctx, m + n + 150 + 8, 0, &[]);
@@ -698,6 +702,33 @@ fn set_ops_record_layer_indirect_counts() {
             "{op:?} poison"
         );
     }
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn set_ops_record_layer_indirect_counts() {
+    record_set_ops(&context(), SetOpPath::CountScanWrite, None);
+}
+
+/// The single-pass look-back path (the default where the device allows inter-workgroup
+/// waiting), with the default spin limit and with the fallback taken nearly always.
+#[test]
+fn set_ops_lookback_path() {
+    let ctx = common::context_with_lookback(true);
+    let plan = ctx
+        .set_op_plan(&SetOpDesc::new(KeyType::U32, SetOp::Or, 10, 10))
+        .unwrap();
+    assert_eq!(plan.path(), SetOpPath::Lookback);
+    let mut rng = Rng(52);
+    set_ops_for::<u32>(&ctx, &mut rng);
+    set_ops_for::<f64>(&ctx, &mut rng);
+    record_set_ops(&ctx, SetOpPath::Lookback, None);
+    let small = MergeTuning {
+        workgroup_size: 32,
+        items_per_thread: 3,
+        lookback_spins: 1,
+    };
+    record_set_ops(&ctx, SetOpPath::Lookback, Some(small));
     assert_no_validation_messages(&ctx);
 }
 
@@ -882,6 +913,7 @@ fn bad_input_is_refused_and_nothing_written() {
             op: SetOp::And,
             max_a: 1 << 31,
             max_b: 1 << 31,
+            path: SetOpPath::Auto,
             tuning: None,
         }),
         "set operation over 2^32 - 1",
@@ -892,6 +924,7 @@ fn bad_input_is_refused_and_nothing_written() {
                 tuning: Some(MergeTuning {
                     workgroup_size,
                     items_per_thread,
+                    lookback_spins: 0,
                 }),
                 ..MergeDesc::new(KeyType::U32, ValueType::None, 10, 10)
             }),

@@ -17,6 +17,11 @@
 // clears aux_addr[max_tiles], so an exclusive scan of max_tiles + 1 entries ends with the
 // total). SETOP_WRITE 1: aux_addr holds that scan; write the kept keys of tile t from
 // aux_addr[t] on, and the total (aux_addr[max_tiles]) to aux2_addr.
+// SETOP_WRITE 2: one pass: tiles numbered by an atomic counter (aux_addr), each finds its
+// output offset by decoupled look-back over the tiles before it (status words after the
+// counter, all zero at the start); a waiter that spins SPIN_LIMIT times on a silent tile merges
+// and counts that tile itself (glsl/common/lookback.glsl), so no schedule can hang it. The
+// last tile writes the total to aux2_addr.
 #include "merge_tile.glsl"
 #include "../common/workgroup_scan.glsl"
 
@@ -59,26 +64,16 @@ uint copies_from_b(uint j, KEY_T v) {
     return search_global(pc.b_keys, j + 1u, g_n, v, true) - j;
 }
 
-void main() {
-    uint t = linear_workgroup_id();
-    if (t >= pc.max_tiles) {
-        return;
-    }
+// Merges the staged tile g_s: this invocation's ITEMS outputs in `keys`, bit e of the result
+// set when output e is kept.
+uint merge_and_filter(inout KEY_T keys[ITEMS]) {
     uint op = pc.runs;
-    g_m = count_a();
-    g_n = count_b();
-    g_s = tile_span(t);
     uint len = g_s.la + g_s.lb;
-    if (len > 0u) {
-        stage_tile(g_s);
-    }
     uint first = gl_LocalInvocationIndex * ITEMS;
     uint d = min(first, len);
     uint ai = co_rank_shared(g_s.la, g_s.lb, d);
     uint bi = g_s.la + d - ai;
-    KEY_T keys[ITEMS];
-    uint kept = 0u;  // bit e: output e is kept
-    uint kept_count = 0u;
+    uint kept = 0u;
     for (uint e = 0u; e < ITEMS; ++e) {
         if (first + e >= len) {
             keys[e] = KEY_T(0);
@@ -113,20 +108,23 @@ void main() {
         }
         if (keep) {
             kept |= 1u << e;
-            kept_count += 1u;
         }
     }
-#if SETOP_WRITE == 0
-    uint total = workgroup_reduce_add(kept_count);
-    if (gl_LocalInvocationIndex == 0u) {
-        U32Ref(u32_addr(pc.aux_addr, t)).v[0] = total;
-        if (t == 0u) {
-            U32Ref(u32_addr(pc.aux_addr, pc.max_tiles)).v[0] = 0u;
-        }
+    return kept;
+}
+
+// Stages and merges tile t (workgroup-uniform control flow).
+uint tile_kept(uint t, inout KEY_T keys[ITEMS]) {
+    g_s = tile_span(t);
+    if (g_s.la + g_s.lb > 0u) {
+        stage_tile(g_s);
     }
-#else
-    uint total;
-    uint prefix = workgroup_exclusive_scan(kept_count, total);
+    return merge_and_filter(keys);
+}
+
+// Writes this invocation's kept keys (`prefix` kept keys of the workgroup before them, the
+// workgroup's `total`) from output position `base` on, staged through shared memory.
+void write_kept(KEY_T keys[ITEMS], uint kept, uint prefix, uint total, uint64_t base) {
     barrier();  // every invocation is done reading the staged keys
     for (uint e = 0u; e < ITEMS; ++e) {
         if ((kept & (1u << e)) != 0u) {
@@ -135,12 +133,77 @@ void main() {
         }
     }
     barrier();
-    uint64_t base = uint64_t(U32Ref(u32_addr(pc.aux_addr, t)).v[0]);
     for (uint x = gl_LocalInvocationIndex; x < total; x += WG_SIZE) {
         store_key(pc.out_keys, base + uint64_t(x), raw_bits(s_keys[x]));
     }
+}
+
+#if SETOP_WRITE == 2
+// The look-back fallback: this invocation's kept outputs of a silent tile, merged here.
+uint lookback_fallback_thread_value(uint tile) {
+    TileSpan own = g_s;
+    KEY_T other_keys[ITEMS];
+    barrier();  // the staged keys may still be read
+    uint kept = tile_kept(tile, other_keys);
+    barrier();
+    g_s = own;
+    return bitCount(kept);
+}
+
+#include "../common/lookback.glsl"
+#endif
+
+void main() {
+    g_m = count_a();
+    g_n = count_b();
+#if SETOP_WRITE == 2
+    uint ticket = 0u;
+    if (gl_LocalInvocationIndex == 0u) {
+        ticket = atomicAdd(U32AtomicRef(pc.aux_addr).v[0], 1u);
+    }
+    uint t = workgroup_broadcast_first(ticket);
+#else
+    uint t = linear_workgroup_id();
+#endif
+    if (t >= pc.max_tiles) {
+        return;
+    }
+    KEY_T keys[ITEMS];
+    uint kept = tile_kept(t, keys);
+    uint kept_count = bitCount(kept);
+#if SETOP_WRITE == 0
+    uint total = workgroup_reduce_add(kept_count);
+    if (gl_LocalInvocationIndex == 0u) {
+        U32Ref(u32_addr(pc.aux_addr, t)).v[0] = total;
+        if (t == 0u) {
+            U32Ref(u32_addr(pc.aux_addr, pc.max_tiles)).v[0] = 0u;
+        }
+    }
+#elif SETOP_WRITE == 1
+    uint total;
+    uint prefix = workgroup_exclusive_scan(kept_count, total);
+    uint64_t base = uint64_t(U32Ref(u32_addr(pc.aux_addr, t)).v[0]);
+    write_kept(keys, kept, prefix, total, base);
     if (t == 0u && gl_LocalInvocationIndex == 0u) {
         U32Ref(pc.aux2_addr).v[0] = U32Ref(u32_addr(pc.aux_addr, pc.max_tiles)).v[0];
+    }
+#else
+    uint total;
+    uint prefix = workgroup_exclusive_scan(kept_count, total);
+    uint64_t status_addr = pc.aux_addr + 16ul;
+    if (gl_LocalInvocationIndex == 0u) {
+        lookback_publish(status_addr, t, t == 0u ? LOOKBACK_INCLUSIVE : LOOKBACK_AGGREGATE, total);
+    }
+    uint before = 0u;
+    if (t > 0u) {
+        before = lookback_exclusive_prefix(status_addr, t);
+        if (gl_LocalInvocationIndex == 0u) {
+            lookback_publish(status_addr, t, LOOKBACK_INCLUSIVE, before + total);
+        }
+    }
+    write_kept(keys, kept, prefix, total, uint64_t(before));
+    if (t == pc.max_tiles - 1u && gl_LocalInvocationIndex == 0u) {
+        U32Ref(pc.aux2_addr).v[0] = before + total;
     }
 #endif
 }

@@ -5,6 +5,7 @@
 
 use super::{
     MergeArgs, MergeDesc, MergePath, MergeSortArgs, MergeSortDesc, MergeTuning, SetOpArgs, SetOpDesc,
+    SetOpPath,
 };
 use crate::core::buffer::{ElementCount, GpuBuffer, MemoryLocation};
 use crate::core::runner::read_back;
@@ -299,6 +300,7 @@ impl Context {
             op,
             max_a: m,
             max_b: n,
+            path: SetOpPath::Auto,
             tuning,
         })?;
         let mut bufs = Buffers(Vec::new());

@@ -40,7 +40,8 @@
 //! - Before: writes to the inputs (keys, values, offsets) and to indirect counts must be visible
 //!   to the `COMPUTE_SHADER` stage (`SHADER_READ`; the merge sort also writes its keys and
 //!   values: `SHADER_READ | SHADER_WRITE`); earlier accesses to the outputs, the alternate
-//!   buffers and scratch must be complete before `COMPUTE_SHADER`.
+//!   buffers and scratch must be complete before `COMPUTE_SHADER` and `TRANSFER` (the set
+//!   operations' look-back path clears its scratch with `vkCmdFillBuffer`).
 //! - vkalgo records the barriers between its own passes.
 //! - After: the outputs (and a set operation's output count) are written by the
 //!   `COMPUTE_SHADER` stage (`SHADER_WRITE`); add a barrier from there before reading them.
@@ -67,6 +68,8 @@ pub const MAX_RUN: u64 = u32::MAX as u64;
 const ALIGNMENT: u64 = 16;
 /// Bytes of one tile-table entry (glsl/merge/merge_common.glsl write_tile).
 const TILE_ENTRY_BYTES: u64 = 32;
+/// Bytes before the look-back status words of a set operation (the tile counter).
+const LOOKBACK_HEADER: u64 = 16;
 /// Merges of at most this many tiles take the fused path (no partition kernel) by default.
 const SMALL_TILES: u64 = 8;
 
@@ -109,6 +112,9 @@ pub struct MergeTuning {
     /// Outputs each invocation merges per tile (1..=32). Odd counts keep the invocations'
     /// shared-memory writes (stride `items_per_thread`) free of bank conflicts.
     pub items_per_thread: u32,
+    /// Set operations on the look-back path: polls of a silent predecessor before merging its
+    /// tile instead (0: the device's default; 1 takes the fallback nearly always).
+    pub lookback_spins: u32,
 }
 
 impl MergeTuning {
@@ -122,6 +128,7 @@ impl MergeTuning {
             return MergeTuning {
                 workgroup_size: 64,
                 items_per_thread: 7,
+                lookback_spins: 0,
             };
         }
         let limit = ctx.profile.max_workgroup_invocations.clamp(32, 256);
@@ -129,6 +136,7 @@ impl MergeTuning {
         MergeTuning {
             workgroup_size,
             items_per_thread: if key_type.bytes() == 8 { 7 } else { 11 },
+            lookback_spins: 0,
         }
     }
 
@@ -576,6 +584,22 @@ unsafe fn record_check(
     Ok(())
 }
 
+/// Which set-operation kernels to record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum SetOpPath {
+    /// Look-back where the device profile allows inter-workgroup waiting, else count, scan,
+    /// write.
+    #[default]
+    Auto,
+    /// One pass after the partition: each tile finds its output offset by decoupled look-back
+    /// (bounded waits with a fallback that merges a silent tile itself; needs 64-bit buffer
+    /// atomics).
+    Lookback,
+    /// Count the kept outputs per tile, scan the counts, merge again and write: no workgroup
+    /// waits on another.
+    CountScanWrite,
+}
+
 /// What to plan a set operation on two sorted runs for (ascending keys).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SetOpDesc {
@@ -587,8 +611,24 @@ pub struct SetOpDesc {
     pub max_a: u64,
     /// The largest count of B any call takes (max_a + max_b at most 2^32 - 1).
     pub max_b: u64,
+    /// Which kernels to record.
+    pub path: SetOpPath,
     /// Kernel tuning (`None`: [`MergeTuning::for_device`]).
     pub tuning: Option<MergeTuning>,
+}
+
+impl SetOpDesc {
+    /// `op` on up to `max_a` and `max_b` keys of `key_type`, default path and tuning.
+    pub fn new(key_type: KeyType, op: SetOp, max_a: u64, max_b: u64) -> Self {
+        SetOpDesc {
+            key_type,
+            op,
+            max_a,
+            max_b,
+            path: SetOpPath::Auto,
+            tuning: None,
+        }
+    }
 }
 
 /// The buffers of one recorded set operation.
@@ -615,6 +655,8 @@ pub struct SetOpArgs {
 #[derive(Clone, Debug)]
 pub struct SetOpPlan {
     desc: SetOpDesc,
+    path: SetOpPath,
+    spin_limit: u32,
     tuning: MergeTuning,
     max_tiles: u64,
     scan: ScanPlan,
@@ -643,11 +685,36 @@ impl Context {
             max_count: max_tiles + 1,
             tuning: None,
         })?;
+        let path = match desc.path {
+            SetOpPath::Auto if self.profile.lookback => SetOpPath::Lookback,
+            SetOpPath::Auto => SetOpPath::CountScanWrite,
+            SetOpPath::Lookback if !self.profile.int64_atomics => {
+                return Err(Error::unsupported(format!(
+                    "set operation: the look-back path needs shaderBufferInt64Atomics, which {} lacks",
+                    self.profile.device_name
+                )))
+            }
+            p => p,
+        };
         let counts_offset = ((max_tiles + 1) * TILE_ENTRY_BYTES).next_multiple_of(ALIGNMENT);
-        let scan_offset = counts_offset + ((max_tiles + 1) * 4).next_multiple_of(ALIGNMENT);
-        let scratch_size = scan_offset + scan.memory_requirements().scratch_size.max(ALIGNMENT);
+        let (scan_offset, scratch_size) = if path == SetOpPath::Lookback {
+            // The tile counter (16 bytes) and one status word per tile.
+            (counts_offset, counts_offset + LOOKBACK_HEADER + max_tiles * 8)
+        } else {
+            let scan_offset = counts_offset + ((max_tiles + 1) * 4).next_multiple_of(ALIGNMENT);
+            (
+                scan_offset,
+                scan_offset + scan.memory_requirements().scratch_size.max(ALIGNMENT),
+            )
+        };
         Ok(SetOpPlan {
             desc: *desc,
+            path,
+            spin_limit: match tuning.lookback_spins {
+                0 if self.is_cpu_device() => 32,
+                0 => 256,
+                spins => spins,
+            },
             tuning,
             max_tiles,
             scan,
@@ -671,6 +738,11 @@ impl SetOpPlan {
     /// Merge outputs per tile.
     pub fn tile_size(&self) -> u64 {
         self.tuning.tile()
+    }
+
+    /// The path this plan records (never [`SetOpPath::Auto`]).
+    pub fn path(&self) -> SetOpPath {
+        self.path
     }
 
     /// The description the plan was made from.
@@ -750,13 +822,36 @@ impl SetOpPlan {
         // At least one tile, so that an empty result still writes its count.
         let tiles = (a + b).div_ceil(self.tile_size()).max(1);
         let key_type = self.desc.key_type;
-        let spec = specialization(&self.tuning, key_type, false);
+        let spec = Specialization {
+            spin_limit: self.spin_limit,
+            ..specialization(&self.tuning, key_type, false)
+        };
         let partition = ctx.kernel(shader("partition", key_type, None)?, spec)?;
-        let count = ctx.kernel(shader("setop_count", key_type, None)?, spec)?;
-        let write = ctx.kernel(shader("setop_write", key_type, None)?, spec)?;
         let mut push = self.push(ctx, args, a_direct, b_direct);
         push.max_tiles = tiles as u32;
         debug_assert!(tiles <= self.max_tiles);
+        if self.path == SetOpPath::Lookback {
+            let lookback = ctx.kernel(shader("setop_lookback", key_type, None)?, spec)?;
+            ctx.device.cmd_fill_buffer(
+                cmd,
+                args.scratch.buffer,
+                args.scratch.offset + self.counts_offset,
+                LOOKBACK_HEADER + tiles * 8,
+                0,
+            );
+            ctx.transfer_to_compute(cmd);
+            ctx.dispatch(
+                cmd,
+                partition,
+                &push,
+                groups(tiles, self.tuning.workgroup_size as u64)?,
+            );
+            ctx.compute_to_compute(cmd);
+            ctx.dispatch(cmd, lookback, &push, groups(tiles, 1)?);
+            return Ok(());
+        }
+        let count = ctx.kernel(shader("setop_count", key_type, None)?, spec)?;
+        let write = ctx.kernel(shader("setop_write", key_type, None)?, spec)?;
         let counts = BufferRange::new(
             args.scratch.buffer,
             args.scratch.offset + self.counts_offset,

@@ -16,7 +16,8 @@ use crate::common::{copy_bandwidth, download, median, parse_tunings, random_u32,
 use vkalgo::merge::reference;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, MergeArgs, MergeDesc, MergeSortArgs,
-    MergeSortDesc, MergeTuning, Result, SetOp, SetOpArgs, SetOpDesc, SortArgs, SortDesc, ValueType,
+    MergeSortDesc, MergeTuning, Result, SetOp, SetOpArgs, SetOpDesc, SetOpPath, SortArgs, SortDesc,
+    ValueType,
 };
 
 struct Options {
@@ -75,6 +76,7 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
                         Some(MergeTuning {
                             workgroup_size,
                             items_per_thread,
+                            lookback_spins: 0,
                         })
                     })
                     .collect()
@@ -279,6 +281,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     op,
                     max_a: n as u64,
                     max_b: n as u64,
+                    path: SetOpPath::Auto,
                     tuning: *tuning,
                 })?;
                 let scratch = GpuBuffer::new(
