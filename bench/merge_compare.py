@@ -9,7 +9,8 @@ from bench/cuda/merge_bench.cu and `vkalgo-bench merge`. Copy lines (algo copy_u
 GB/s) give each implementation's copy bandwidth: the CUDA kernel's for cub/thrust rows, the
 compute shader's for vkalgo rows. Every other row gets its GB/s (bytes moved / time), that as
 % of its own copy bandwidth, and its rate as a ratio to the reference (cub, else thrust) at the
-same algo and N (above 1.00: faster than the reference).
+same algo and N (above 1.00: faster than the reference; vkalgo's set_*_csw rows, the
+count-scan-write path, are compared with the same operation's reference).
 
 Usage: merge_compare.py FILE...
 """
@@ -50,8 +51,9 @@ def main(paths):
     for algo in sorted({k[0] for k in rows}):
         for n in sorted({k[1] for k in rows if k[0] == algo}):
             ref = None
+            base = algo[:-4] if algo.endswith("_csw") else algo  # count-scan-write rows
             for r in REFERENCES:
-                rates = [v[1] for k, v in rows.items() if k[0] == algo and k[1] == n and k[2] == r]
+                rates = [v[1] for k, v in rows.items() if k[0] == base and k[1] == n and k[2] == r]
                 if rates:
                     ref = max(rates)
                     break

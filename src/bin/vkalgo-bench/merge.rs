@@ -1,5 +1,6 @@
 //! Merge benchmark: `vkalgo-bench merge [--sizes 23,26] [--set-sizes 24] [--reps 20]
-//! [--types keys,pairs] [--ops and,or,andnot,xor] [--tuning 256x11,128x15] [--sort-sizes 20,24]`.
+//! [--types keys,pairs] [--ops and,or,andnot,xor] [--set-paths auto,lookback,csw]
+//! [--tuning 256x11,128x15] [--sort-sizes 20,24]`.
 //!
 //! Sizes are log2 of EACH run: `--sizes 26` merges 2^26 + 2^26 u32 keys (or u32 -> u32 pairs).
 //! Runs hold the same data as bench/cuda/merge_bench.cu: run r (0: A, 1: B) element i is
@@ -7,6 +8,9 @@
 //! closely (about a quarter of the values are in both). Set operations take the same unique
 //! runs. `--sort-sizes` also times the stable merge sort of random u32 keys (and the radix sort
 //! of the same keys, for the choice the merge module documents); default none.
+//!
+//! Set operations on the count-scan-write path are reported as `set_<op>_u32_csw` (the
+//! look-back path, the default on GPUs, as `set_<op>_u32`).
 //!
 //! Every result is verified against the CPU reference. Rates are input elements per second
 //! (m + n); GB/s counts the bytes read and written (a set operation writes its output only);
@@ -27,6 +31,7 @@ struct Options {
     reps: usize,
     types: Vec<String>,
     ops: Vec<SetOp>,
+    set_paths: Vec<SetOpPath>,
     tunings: Vec<Option<MergeTuning>>,
 }
 
@@ -39,6 +44,7 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
         reps: if gpu { 20 } else { 3 },
         types: vec!["keys".into(), "pairs".into()],
         ops: SetOp::ALL.to_vec(),
+        set_paths: vec![SetOpPath::Auto],
         tunings: vec![None],
     };
     let list = |v: &str| -> Vec<String> {
@@ -65,6 +71,17 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
                         "or" => Some(SetOp::Or),
                         "andnot" => Some(SetOp::AndNot),
                         "xor" => Some(SetOp::Xor),
+                        _ => None,
+                    })
+                    .collect()
+            }
+            "--set-paths" => {
+                options.set_paths = list(&value)
+                    .iter()
+                    .filter_map(|p| match p.as_str() {
+                        "auto" => Some(SetOpPath::Auto),
+                        "lookback" => Some(SetOpPath::Lookback),
+                        "csw" | "count_scan_write" => Some(SetOpPath::CountScanWrite),
                         _ => None,
                     })
                     .collect()
@@ -275,15 +292,23 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         for &op in &options.ops {
             let algo = format!("set_{}_u32", format!("{op:?}").to_lowercase());
             let want = reference::set_op(op, &a, &b);
-            for tuning in &options.tunings {
+            for (tuning, &path) in options
+                .tunings
+                .iter()
+                .flat_map(|t| options.set_paths.iter().map(move |p| (t, p)))
+            {
                 let plan = ctx.set_op_plan(&SetOpDesc {
                     key_type: KeyType::U32,
                     op,
                     max_a: n as u64,
                     max_b: n as u64,
-                    path: SetOpPath::Auto,
+                    path,
                     tuning: *tuning,
                 })?;
+                let algo = match plan.path() {
+                    SetOpPath::Lookback => algo.clone(),
+                    _ => format!("{algo}_csw"),
+                };
                 let scratch = GpuBuffer::new(
                     ctx,
                     plan.memory_requirements().scratch_size,
