@@ -154,11 +154,17 @@ typedef struct VkalgoContext VkalgoContext;
 // A GPU hash map (owns its device memory). Destroy it before its context.
 typedef struct VkalgoHashMap VkalgoHashMap;
 
+// A merge plan (tuning and scratch size fixed for one context; keeps the context alive).
+typedef struct VkalgoMergePlan VkalgoMergePlan;
+
 // A scan plan (path, tuning, scratch size fixed for one context).
 typedef struct VkalgoScanPlan VkalgoScanPlan;
 
 // A sort plan (paths, tuning and memory sizes fixed for one context).
 typedef struct VkalgoSortPlan VkalgoSortPlan;
+
+// A sorted-array set-operation plan (keeps its context alive).
+typedef struct VkalgoSortedSetOpPlan VkalgoSortedSetOpPlan;
 
 // The caller's Vulkan objects for [`vkalgo_context_create_external`]; vkalgo never destroys
 // them. The device needs Vulkan 1.2+ with `bufferDeviceAddress` and `shaderInt64` enabled.
@@ -300,16 +306,6 @@ typedef struct VkalgoMergeDesc {
   uint32_t descending;
 } VkalgoMergeDesc;
 
-// What to plan a scan for.
-typedef struct VkalgoScanDesc {
-  // `VKALGO_SCAN_EXCLUSIVE` or `VKALGO_SCAN_INCLUSIVE`.
-  uint32_t op;
-  // `VKALGO_SCAN_PATH_*`.
-  uint32_t path;
-  // Largest element count any call of the plan scans.
-  uint64_t max_count;
-} VkalgoScanDesc;
-
 // Scratch memory a plan needs from the caller.
 typedef struct VkalgoMemoryRequirements {
   // Bytes of scratch memory (0: none).
@@ -319,6 +315,70 @@ typedef struct VkalgoMemoryRequirements {
   // Usage flags the scratch buffer must have.
   VkBufferUsageFlags scratch_usage;
 } VkalgoMemoryRequirements;
+
+// The buffers of one recorded merge. A count is read from `*_count_buffer` (a u32 at its
+// offset, written by earlier GPU work, clamped to the plan's maximum) when that buffer is not
+// VK_NULL_HANDLE, else `*_count` is used. Value ranges are VK_NULL_HANDLE exactly when the
+// plan has no value type. The output ranges hold count(A) + count(B) elements (the maxima
+// with indirect counts).
+typedef struct VkalgoMergeArgs {
+  // Keys of run A.
+  struct VkalgoBufferRange a_keys;
+  // Values of run A.
+  struct VkalgoBufferRange a_values;
+  // Keys of run B.
+  struct VkalgoBufferRange b_keys;
+  // Values of run B.
+  struct VkalgoBufferRange b_values;
+  // Output keys.
+  struct VkalgoBufferRange out_keys;
+  // Output values.
+  struct VkalgoBufferRange out_values;
+  // Scratch as `vkalgo_merge_plan_memory_requirements` reports.
+  struct VkalgoBufferRange scratch;
+  // Elements of A (direct).
+  uint64_t a_count;
+  // Indirect count of A (VK_NULL_HANDLE: use `a_count`).
+  struct VkalgoBufferRange a_count_buffer;
+  // Elements of B (direct).
+  uint64_t b_count;
+  // Indirect count of B (VK_NULL_HANDLE: use `b_count`).
+  struct VkalgoBufferRange b_count_buffer;
+} VkalgoMergeArgs;
+
+// The buffers of one recorded set operation (counts as in `VkalgoMergeArgs`). `out` holds
+// count(A) + count(B) keys (the maxima with indirect counts); `out_count` receives the number
+// of output keys as a u32.
+typedef struct VkalgoSortedSetOpArgs {
+  // Run A (ascending).
+  struct VkalgoBufferRange a;
+  // Run B (ascending).
+  struct VkalgoBufferRange b;
+  // Output keys.
+  struct VkalgoBufferRange out;
+  // A u32 receiving the output count.
+  struct VkalgoBufferRange out_count;
+  // Scratch as `vkalgo_sorted_set_op_plan_memory_requirements` reports.
+  struct VkalgoBufferRange scratch;
+  // Elements of A (direct).
+  uint64_t a_count;
+  // Indirect count of A (VK_NULL_HANDLE: use `a_count`).
+  struct VkalgoBufferRange a_count_buffer;
+  // Elements of B (direct).
+  uint64_t b_count;
+  // Indirect count of B (VK_NULL_HANDLE: use `b_count`).
+  struct VkalgoBufferRange b_count_buffer;
+} VkalgoSortedSetOpArgs;
+
+// What to plan a scan for.
+typedef struct VkalgoScanDesc {
+  // `VKALGO_SCAN_EXCLUSIVE` or `VKALGO_SCAN_INCLUSIVE`.
+  uint32_t op;
+  // `VKALGO_SCAN_PATH_*`.
+  uint32_t path;
+  // Largest element count any call of the plan scans.
+  uint64_t max_count;
+} VkalgoScanDesc;
 
 // The buffers of one recorded scan (u32 elements).
 typedef struct VkalgoScanArgs {
@@ -574,6 +634,62 @@ VkalgoResult vkalgo_sorted_set_op_host(struct VkalgoContext *ctx,
                                        void *out,
                                        size_t out_capacity,
                                        size_t *out_count);
+
+// Plans merges of up to `max_a` + `max_b` elements (each at most 2^32 - 1). `*out` is set only
+// on success; destroy it with `vkalgo_merge_plan_destroy`.
+VkalgoResult vkalgo_merge_plan_create(struct VkalgoContext *ctx,
+                                      const struct VkalgoMergeDesc *desc,
+                                      uint64_t max_a,
+                                      uint64_t max_b,
+                                      struct VkalgoMergePlan **out);
+
+// Destroys a merge plan (NULL: no-op).
+void vkalgo_merge_plan_destroy(struct VkalgoMergePlan *plan);
+
+// The scratch each `vkalgo_merge_record` of this plan needs.
+VkalgoResult vkalgo_merge_plan_memory_requirements(const struct VkalgoMergePlan *plan,
+                                                   struct VkalgoMemoryRequirements *out);
+
+// Outputs per tile of the plan (0 for a NULL plan).
+uint64_t vkalgo_merge_plan_tile_size(const struct VkalgoMergePlan *plan);
+
+// Records the merge into the caller's command buffer. `ctx` may be NULL (the plan's context
+// is used); otherwise it must be the plan's context. Synchronization: writes to the inputs and
+// count buffers must be visible to COMPUTE_SHADER reads; earlier uses of the outputs and
+// scratch must be complete before COMPUTE_SHADER; afterwards the outputs are written by
+// COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
+VkalgoResult vkalgo_merge_record(const struct VkalgoContext *ctx,
+                                 const struct VkalgoMergePlan *plan,
+                                 VkCommandBuffer command_buffer,
+                                 const struct VkalgoMergeArgs *args);
+
+// Plans set operations `op` (`VKALGO_SET_*`) on ascending runs of `key_type` keys, up to
+// `max_a` + `max_b` keys (at most 2^32 - 1 together). `*out` is set only on success; destroy
+// it with `vkalgo_sorted_set_op_plan_destroy`.
+VkalgoResult vkalgo_sorted_set_op_plan_create(struct VkalgoContext *ctx,
+                                              uint32_t key_type,
+                                              uint32_t op,
+                                              uint64_t max_a,
+                                              uint64_t max_b,
+                                              struct VkalgoSortedSetOpPlan **out);
+
+// Destroys a set-operation plan (NULL: no-op).
+void vkalgo_sorted_set_op_plan_destroy(struct VkalgoSortedSetOpPlan *plan);
+
+// The scratch each `vkalgo_sorted_set_op_record` of this plan needs.
+VkalgoResult vkalgo_sorted_set_op_plan_memory_requirements(const struct VkalgoSortedSetOpPlan *plan,
+                                                           struct VkalgoMemoryRequirements *out);
+
+// Records the set operation into the caller's command buffer (`ctx` as in
+// `vkalgo_merge_record`). Synchronization: writes to the inputs and count buffers must be
+// visible to COMPUTE_SHADER reads; earlier uses of `out`, `out_count` and scratch must be
+// complete before COMPUTE_SHADER and TRANSFER (scratch may be cleared with vkCmdFillBuffer);
+// afterwards `out` and `out_count` are written by COMPUTE_SHADER (SHADER_WRITE). Nothing is
+// recorded on error. Unsorted input gives an unspecified result inside `out`.
+VkalgoResult vkalgo_sorted_set_op_record(const struct VkalgoContext *ctx,
+                                         const struct VkalgoSortedSetOpPlan *plan,
+                                         VkCommandBuffer command_buffer,
+                                         const struct VkalgoSortedSetOpArgs *args);
 
 // Exclusive sum of `count` u32 from `input` into `output` on the GPU (blocking).
 // `input == output` is allowed. On error `output` is unchanged.

@@ -1455,3 +1455,207 @@ fn c_abi_merge_and_set_ops() {
         vkalgo_context_destroy(ctx);
     }
 }
+
+/// The C record layer (plans, memory requirements, record into the caller's command buffer)
+/// on a C context made over this test's device.
+#[test]
+fn c_abi_record_layer() {
+    use vkalgo::ash::vk::Handle;
+    use vkalgo::capi::merge::*;
+    use vkalgo::capi::types::*;
+    use vkalgo::capi::*;
+    let ctx = context();
+    let entry = unsafe { vkalgo::ash::Entry::load() }.expect("Vulkan loader");
+    unsafe {
+        let gipa = entry.static_fn().get_instance_proc_addr;
+        let desc = VkalgoExternalContextDesc {
+            instance: VkInstance(ctx.instance().handle().as_raw() as *mut std::ffi::c_void),
+            physical_device: VkPhysicalDevice(ctx.physical_device().as_raw() as *mut std::ffi::c_void),
+            device: VkDevice(ctx.device().handle().as_raw() as *mut std::ffi::c_void),
+            queue_family_index: ctx.queue_family_index(),
+            queue: VkQueue(std::ptr::null_mut()),
+            get_instance_proc_addr: Some(std::mem::transmute::<
+                vk::PFN_vkGetInstanceProcAddr,
+                unsafe extern "system" fn(VkInstance, *const std::ffi::c_char) -> *const std::ffi::c_void,
+            >(gipa)),
+            pipeline_cache: VkPipelineCache(0),
+            flags: if ctx.profile().int64_atomics {
+                VKALGO_CONTEXT_INT64_ATOMICS_ENABLED
+            } else {
+                0
+            },
+            timeout_ns: 0,
+        };
+        let mut cctx = std::ptr::null_mut();
+        assert_eq!(
+            vkalgo_context_create_external(&desc, &mut cctx),
+            VkalgoResult::VkalgoSuccess
+        );
+        let range = |b: &GpuBuffer, word: usize, words: usize| VkalgoBufferRange {
+            buffer: VkBuffer(b.buffer().as_raw()),
+            offset: word as u64 * 4,
+            size: words as u64 * 4,
+        };
+        let none = VkalgoBufferRange {
+            buffer: VkBuffer(0),
+            offset: 0,
+            size: 0,
+        };
+        let cmd_of = |cmd: vk::CommandBuffer| VkCommandBuffer(cmd.as_raw() as *mut std::ffi::c_void);
+
+        // A merge of u32 pairs, descending, B's count indirect.
+        let mut rng = Rng(101);
+        let (m, n) = (1700usize, 2300usize);
+        let a = sorted_run::<u32>(&mut rng, m, 100, true);
+        let b = sorted_run::<u32>(&mut rng, n, 100, true);
+        let av: Vec<u32> = (0..m as u32).collect();
+        let bv: Vec<u32> = (0..n as u32).map(|j| j | 1 << 31).collect();
+        let mut plan = std::ptr::null_mut();
+        let mdesc = VkalgoMergeDesc {
+            key_type: VKALGO_KEY_U32,
+            value_type: VKALGO_VALUE_U32,
+            descending: 1,
+        };
+        assert_eq!(
+            vkalgo_merge_plan_create(cctx, &mdesc, m as u64, n as u64 + 5, &mut plan),
+            VkalgoResult::VkalgoSuccess
+        );
+        assert!(vkalgo_merge_plan_tile_size(plan) > 0);
+        let mut req = VkalgoMemoryRequirements {
+            scratch_size: 0,
+            scratch_alignment: 0,
+            scratch_usage: 0,
+        };
+        assert_eq!(
+            vkalgo_merge_plan_memory_requirements(plan, &mut req),
+            VkalgoResult::VkalgoSuccess
+        );
+        let input = [
+            a.clone(),
+            av.clone(),
+            b.clone(),
+            vec![0; 5],
+            bv.clone(),
+            vec![0; 5],
+            vec![n as u32],
+        ]
+        .concat();
+        let in_buf = poisoned(&ctx, input.len(), 0, &input);
+        let total = m + n + 5;
+        let mut out_buf = poisoned(&ctx, 2 * total, 0, &[]);
+        let scratch = GpuBuffer::new(&ctx, req.scratch_size, MemoryLocation::GpuOnly, "scratch").unwrap();
+        let args = VkalgoMergeArgs {
+            a_keys: range(&in_buf, 0, m),
+            a_values: range(&in_buf, m, m),
+            b_keys: range(&in_buf, 2 * m, n + 5),
+            b_values: range(&in_buf, 2 * m + n + 5, n + 5),
+            out_keys: range(&out_buf, 0, total),
+            out_values: range(&out_buf, total, total),
+            scratch: VkalgoBufferRange {
+                buffer: VkBuffer(scratch.buffer().as_raw()),
+                offset: 0,
+                size: req.scratch_size,
+            },
+            a_count: m as u64,
+            a_count_buffer: none,
+            b_count: 0,
+            b_count_buffer: range(&in_buf, input.len() - 1, 1),
+        };
+        ctx.submit_and_wait(|cmd| {
+            common::host_to_compute(&ctx, cmd);
+            assert_eq!(
+                vkalgo_merge_record(std::ptr::null(), plan, cmd_of(cmd), &args),
+                VkalgoResult::VkalgoSuccess
+            );
+            common::compute_to_host(&ctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+        let got = words(&mut out_buf);
+        let (wk, wv) = reference::merge(&a, Some(&av), &b, Some(&bv), true);
+        assert_eq!(&got[..m + n], &wk[..], "C record merge keys");
+        assert_eq!(
+            &got[total..total + m + n],
+            &wv.unwrap()[..],
+            "C record merge values"
+        );
+        assert!(got[m + n..total].iter().all(|&w| w == POISON));
+        // Bad arguments: nothing recorded, a message.
+        let bad = VkalgoMergeArgs {
+            a_values: none,
+            ..args
+        };
+        ctx.submit_and_wait(|cmd| {
+            assert_eq!(
+                vkalgo_merge_record(cctx, plan, cmd_of(cmd), &bad),
+                VkalgoResult::VkalgoErrorInvalidArgument
+            );
+            assert_eq!(
+                vkalgo_merge_record(cctx, plan, VkCommandBuffer(std::ptr::null_mut()), &args),
+                VkalgoResult::VkalgoErrorInvalidArgument
+            );
+            Ok(())
+        })
+        .unwrap();
+        vkalgo_merge_plan_destroy(plan);
+
+        // A set operation (i64 keys, union) with direct counts.
+        let a: Vec<i64> = sorted_run::<i64>(&mut rng, 900, 50, false);
+        let b: Vec<i64> = sorted_run::<i64>(&mut rng, 1300, 50, false);
+        let mut splan = std::ptr::null_mut();
+        assert_eq!(
+            vkalgo_sorted_set_op_plan_create(cctx, VKALGO_KEY_I64, VKALGO_SET_OR, 900, 1300, &mut splan),
+            VkalgoResult::VkalgoSuccess
+        );
+        assert_eq!(
+            vkalgo_sorted_set_op_plan_memory_requirements(splan, &mut req),
+            VkalgoResult::VkalgoSuccess
+        );
+        let words_of = |k: &[i64]| -> Vec<u32> { bytemuck::cast_slice(k).to_vec() };
+        let input = [words_of(&a), words_of(&b)].concat();
+        let in_buf = poisoned(&ctx, input.len(), 0, &input);
+        let mut out_buf = poisoned(&ctx, 2 + 2 * 2200, 0, &[]);
+        let scratch = GpuBuffer::new(&ctx, req.scratch_size, MemoryLocation::GpuOnly, "scratch").unwrap();
+        let sargs = VkalgoSortedSetOpArgs {
+            a: range(&in_buf, 0, 1800),
+            b: range(&in_buf, 1800, 2600),
+            out: range(&out_buf, 2, 2 * 2200),
+            out_count: range(&out_buf, 0, 1),
+            scratch: VkalgoBufferRange {
+                buffer: VkBuffer(scratch.buffer().as_raw()),
+                offset: 0,
+                size: req.scratch_size,
+            },
+            a_count: 900,
+            a_count_buffer: none,
+            b_count: 1300,
+            b_count_buffer: none,
+        };
+        ctx.submit_and_wait(|cmd| {
+            common::host_to_compute(&ctx, cmd);
+            assert_eq!(
+                vkalgo_sorted_set_op_record(cctx, splan, cmd_of(cmd), &sargs),
+                VkalgoResult::VkalgoSuccess
+            );
+            common::compute_to_host(&ctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+        let got = words(&mut out_buf);
+        let want = reference::set_op(SetOp::Or, &a, &b);
+        assert_eq!(got[0] as usize, want.len(), "C record set count");
+        assert_eq!(
+            &got[2..2 + 2 * want.len()],
+            &words_of(&want)[..],
+            "C record set keys"
+        );
+        assert_eq!(
+            vkalgo_sorted_set_op_plan_create(cctx, VKALGO_KEY_I64, 9, 1, 1, &mut splan),
+            VkalgoResult::VkalgoErrorInvalidArgument,
+            "unknown op"
+        );
+        vkalgo_sorted_set_op_plan_destroy(splan);
+        vkalgo_context_destroy(cctx);
+    }
+    assert_no_validation_messages(&ctx);
+}
