@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs CUB DeviceRadixSort and the vkalgo sort benchmark on the GPU machine, in one command,
 # and prints a comparison table last. Run from the repository root; arguments go to
-# `.devbin/vkalgo-bench sort` (e.g. --reps 20). vkalgo runs each (type, size) case in its own
-# process: in one long process, later large cases sometimes ran with device memory about 2.5x
-# slower (docs/benchmarks/2026-11-21-h200-sort-v6.md).
+# `.devbin/vkalgo-bench sort` (e.g. --reps 20). vkalgo runs every case in one process: each
+# timed case starts after a warm-up that brings the GPU out of its post-idle state (the slow
+# "memory" of docs/benchmarks/2026-11-21-h200-sort-v6.md; see
+# docs/benchmarks/2026-11-22-memory-speed.md).
 #
 # Environment:
 #   OUT    output folder (default /tmp/out): cub-sort.txt, vkalgo-sort.txt, sort-table.md
@@ -30,12 +31,7 @@ fi
 } | tee "$OUT/cub-sort.txt"
 
 vk_rc=0
-: > "$OUT/vkalgo-sort.txt"
-for t in $TYPES; do
-  for s in $SIZES; do
-    .devbin/vkalgo-bench sort "$@" --types "$t" --sizes "$s" | tee -a "$OUT/vkalgo-sort.txt" || vk_rc=$?
-  done
-done
+.devbin/vkalgo-bench sort "$@" --types "${TYPES// /,}" --sizes "${SIZES// /,}" | tee "$OUT/vkalgo-sort.txt" || vk_rc=$?
 
 # CUB once more after vkalgo: shows whether the machine's speed drifted during the run.
 # shellcheck disable=SC2086

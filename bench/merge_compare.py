@@ -37,8 +37,9 @@ def main(paths):
                     n, ms, rate, extra = int(n), float(ms), float(rate), float(extra)
                 except ValueError:
                     continue
-                if algo.startswith("copy"):
+                if algo == "copy_u32x4":
                     copy["vkalgo" if impl == "vkalgo" else "cuda"] = rate
+                if algo.startswith("copy"):
                     continue
                 rows[(algo, n, impl, variant)] = (ms, rate, extra)
     if not rows:

@@ -152,6 +152,54 @@ static void host_scan_case(VkalgoContext *ctx, HostScanFn fn, bool inclusive, si
     free(want);
 }
 
+/* The test's queue lock: vkalgo's host calls take it around vkQueueSubmit. */
+static struct {
+    int held;
+    int taken;
+} queue_lock_state;
+
+static void test_queue_lock(void *user_data, uint32_t lock) {
+    struct { int held; int taken; } *state = user_data;
+    if (lock) {
+        check(!state->held, "queue lock: taken while free");
+        state->held = 1;
+        state->taken++;
+    } else {
+        check(state->held, "queue lock: released while held");
+        state->held = 0;
+    }
+}
+
+/* Objects keep their context alive: the context handle destroyed first, then the map and the
+ * plan still work, and the last of them frees the context. */
+static void context_lifetime_case(void) {
+    VkalgoContext *ctx = NULL;
+    if (!expect(vkalgo_context_create_default(&ctx), VKALGO_SUCCESS, "lifetime: second default context")) {
+        return;
+    }
+    VkalgoHashMapDesc desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 1000};
+    VkalgoHashMap *map = NULL;
+    VkalgoScanDesc scan_desc = {VKALGO_SCAN_EXCLUSIVE, VKALGO_SCAN_PATH_AUTO, 1000};
+    VkalgoScanPlan *plan = NULL;
+    bool made = expect(vkalgo_hash_map_create(ctx, &desc, &map), VKALGO_SUCCESS, "lifetime: map") &&
+                expect(vkalgo_scan_plan_create(ctx, &scan_desc, &plan), VKALGO_SUCCESS, "lifetime: plan");
+    vkalgo_context_destroy(ctx); /* the caller's handle only */
+    if (made) {
+        uint32_t keys[3] = {7, 8, 9}, values[3] = {70, 80, 90}, out[3] = {0, 0, 0};
+        uint8_t found[3] = {0, 0, 0};
+        uint64_t size = 0;
+        expect(vkalgo_hash_map_insert_host(map, keys, values, 3), VKALGO_SUCCESS, "lifetime: insert after context destroy");
+        expect(vkalgo_hash_map_find_host(map, keys, out, found, 3), VKALGO_SUCCESS, "lifetime: find after context destroy");
+        expect(vkalgo_hash_map_size(map, &size), VKALGO_SUCCESS, "lifetime: size");
+        check(out[0] == 70 && out[1] == 80 && out[2] == 90 && found[0] && found[1] && found[2] && size == 3,
+              "  the map works without its context handle");
+        VkalgoMemoryRequirements req;
+        expect(vkalgo_scan_plan_memory_requirements(plan, &req), VKALGO_SUCCESS, "lifetime: plan query after context destroy");
+    }
+    vkalgo_scan_plan_destroy(plan); /* in either order */
+    vkalgo_hash_map_destroy(map);   /* the last handle frees the context */
+}
+
 static void test_host(void) {
     printf("== host calls on the default context\n");
     VkalgoContext *ctx = NULL;
@@ -172,6 +220,8 @@ static void test_host(void) {
     host_scan_case(ctx, vkalgo_scan_exclusive_u32_host, false, 100003, true, "exclusive_u32_host");
     host_scan_case(ctx, vkalgo_scan_inclusive_u32_host, true, 4097, true, "inclusive_u32_host");
     expect(vkalgo_scan_exclusive_u32_host(ctx, NULL, NULL, 0), VKALGO_SUCCESS, "exclusive_u32_host(ctx, NULL, NULL, 0)");
+
+    context_lifetime_case();
 
     /* Bad input: INVALID_ARGUMENT, a message, and the output untouched. */
     enum { N = 1000 };
@@ -787,7 +837,14 @@ static void record_bad_input(Rec *t, const PlanInfo *p) {
         setup;                                                     \
         expect((call), VKALGO_ERROR_INVALID_ARGUMENT, "  " label); \
     } while (0)
-    BAD((void)0, vkalgo_scan_record(NULL, p->plan, g->cmd, &a), "NULL ctx");
+    {
+        /* ctx NULL means the plan's own context; another context is refused. */
+        VkalgoContext *other = NULL;
+        if (vkalgo_context_create_default(&other) == VKALGO_SUCCESS) {
+            BAD((void)0, vkalgo_scan_record(other, p->plan, g->cmd, &a), "a context other than the plan's");
+            vkalgo_context_destroy(other);
+        }
+    }
     BAD((void)0, vkalgo_scan_record(t->ctx, NULL, g->cmd, &a), "NULL plan");
     BAD((void)0, vkalgo_scan_record(t->ctx, p->plan, g->cmd, NULL), "NULL args");
     BAD((void)0, vkalgo_scan_record(t->ctx, p->plan, VK_NULL_HANDLE, &a), "NULL command buffer");
@@ -824,6 +881,122 @@ static void record_bad_input(Rec *t, const PlanInfo *p) {
         check_equal(t->out.words, t->want_out, (size_t)(t->out.size / 4), "  output buffer untouched");
         check_equal(t->in.words, t->want_in, (size_t)(t->in.size / 4), "  input buffer untouched");
     }
+}
+
+/* The sort's record layer on the test's buffers: plan queries, argument errors that record
+ * nothing and change nothing (buffers read back), then a sort of u32 -> u32 pairs checked
+ * against a CPU stable sort. */
+static int cmp_pair(const void *a, const void *b) {
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void sort_record_case(Rec *t) {
+    Gpu *g = t->g;
+    printf("-- sort record layer\n");
+    const uint64_t n = 5003;
+    VkalgoSortDesc desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 0, 0, 0};
+    VkalgoSortPlan *plan = NULL;
+    expect(vkalgo_sort_plan_create(t->ctx, &desc, n, 99, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  unknown path 99");
+    VkalgoSortDesc bad_desc = desc;
+    bad_desc.key_type = 17;
+    expect(vkalgo_sort_plan_create(t->ctx, &bad_desc, n, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
+           "  unknown key type 17");
+    bad_desc = desc;
+    bad_desc.begin_bit = 20;
+    bad_desc.end_bit = 10;
+    expect(vkalgo_sort_plan_create(t->ctx, &bad_desc, n, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
+           "  bit range [20, 10)");
+    check(plan == NULL, "  *out unchanged on error");
+    if (!expect(vkalgo_sort_plan_create(t->ctx, &desc, n, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_SUCCESS, "  plan")) {
+        return;
+    }
+    VkalgoSortMemoryRequirements req;
+    if (!expect(vkalgo_sort_plan_memory_requirements(plan, &req), VKALGO_SUCCESS, "  memory requirements")) {
+        vkalgo_sort_plan_destroy(plan);
+        return;
+    }
+    check(req.keys_alt_size == n * 4 && req.values_alt_size == n * 4 && req.alignment > 0 && req.alignment <= 256 &&
+              req.scratch_size + 256 <= t->scratch.size,
+          "  requirements: alternates %" PRIu64 "/%" PRIu64 " bytes, scratch %" PRIu64 ", alignment %" PRIu64,
+          (uint64_t)req.keys_alt_size, (uint64_t)req.values_alt_size, (uint64_t)req.scratch_size, (uint64_t)req.alignment);
+    check(vkalgo_sort_plan_tile_size(plan) > 0, "  tile size %" PRIu64, vkalgo_sort_plan_tile_size(plan));
+    const VkDeviceSize values_at = 32768; /* past n keys, a multiple of any alignment */
+    fill_sentinel(&t->in, 0x5151u);
+    fill_sentinel(&t->out, 0x6161u);
+    for (uint64_t i = 0; i < n; i++) {
+        t->in.words[i] = t->in.words[i] % 1000u; /* many equal keys: stability shows */
+        t->in.words[values_at / 4 + i] = (uint32_t)i;
+    }
+    memcpy(t->want_in, t->in.words, (size_t)t->in.size);
+    memcpy(t->want_out, t->out.words, (size_t)t->out.size);
+    VkalgoSortArgs ok;
+    memset(&ok, 0, sizeof ok);
+    ok.keys = range_of(&t->in, 0, n * 4);
+    ok.values = range_of(&t->in, values_at, n * 4);
+    ok.keys_alt = range_of(&t->out, 0, n * 4);
+    ok.values_alt = range_of(&t->out, values_at, n * 4);
+    ok.scratch = range_of(&t->scratch, 256, req.scratch_size);
+    ok.count = n;
+    VkalgoSortArgs a;
+    uint32_t where = 7;
+    if (!cmd_begin(g)) {
+        vkalgo_sort_plan_destroy(plan);
+        return;
+    }
+    barrier_before(g);
+#define BAD(setup, label)                                                                           \
+    do {                                                                                            \
+        a = ok;                                                                                     \
+        setup;                                                                                      \
+        expect(vkalgo_sort_record(t->ctx, plan, g->cmd, &a, &where), VKALGO_ERROR_INVALID_ARGUMENT, \
+               "  " label);                                                                         \
+    } while (0)
+    BAD(a.count = n + 1, "count over max_count");
+    BAD(a.keys.buffer = VK_NULL_HANDLE, "keys VK_NULL_HANDLE");
+    BAD(a.values.buffer = VK_NULL_HANDLE, "values missing with a value type");
+    BAD(a.values_alt.buffer = VK_NULL_HANDLE, "alternate values missing");
+    BAD(a.keys_alt.size = n * 4 - 4, "alternate keys 4 bytes short");
+    BAD(a.keys.offset = 2, "keys offset 2");
+    BAD(a.scratch.size = req.scratch_size - 4, "scratch 4 bytes short");
+    BAD(a.keys_alt = a.keys, "alternate keys = keys");
+    BAD(a.values = range_of(&t->in, 64, n * 4), "values overlapping the keys");
+    BAD(a.count_buffer = range_of(&t->count, 2, 4), "count buffer offset 2");
+#undef BAD
+    expect(vkalgo_sort_record(t->ctx, NULL, g->cmd, &ok, &where), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL plan");
+    expect(vkalgo_sort_record(t->ctx, plan, g->cmd, NULL, &where), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL args");
+    expect(vkalgo_sort_record(t->ctx, plan, VK_NULL_HANDLE, &ok, &where), VKALGO_ERROR_INVALID_ARGUMENT,
+           "  NULL command buffer");
+    barrier_after(g);
+    if (cmd_submit_wait(g, "sort: only refused calls")) {
+        check(where == 7, "  result location untouched by refused calls");
+        check_equal(t->in.words, t->want_in, (size_t)(t->in.size / 4), "  keys and values untouched");
+        check_equal(t->out.words, t->want_out, (size_t)(t->out.size / 4), "  alternates untouched");
+    }
+    /* The good call; ctx NULL means the plan's context. */
+    uint64_t *want = xmalloc((size_t)n * 8);
+    for (uint64_t i = 0; i < n; i++) {
+        want[i] = ((uint64_t)t->in.words[i] << 32) | i; /* (key, index): the stable order */
+    }
+    qsort(want, (size_t)n, 8, cmp_pair);
+    if (cmd_begin(g)) {
+        barrier_before(g);
+        VkalgoResult r = vkalgo_sort_record(NULL, plan, g->cmd, &ok, &where);
+        barrier_after(g);
+        if (cmd_submit_wait(g, "sort record") && expect(r, VKALGO_SUCCESS, "  u32 -> u32 pairs, n = 5003")) {
+            const Buffer *res = where == 1 ? &t->out : &t->in;
+            size_t bad = (size_t)n;
+            for (size_t i = 0; i < (size_t)n && bad == (size_t)n; i++) {
+                if (res->words[i] != (uint32_t)(want[i] >> 32) || res->words[values_at / 4 + i] != (uint32_t)want[i]) {
+                    bad = i;
+                }
+            }
+            check(where <= 1 && bad == (size_t)n, "  sorted, stable (result in %s; first mismatch %zu)",
+                  where == 1 ? "the alternates" : "place", bad);
+        }
+    }
+    free(want);
+    vkalgo_sort_plan_destroy(plan);
 }
 
 static void plan_bad_input(Rec *t) {
@@ -970,10 +1143,25 @@ static void test_record(void) {
                  (gpu.int64_atomics ? VKALGO_CONTEXT_INT64_ATOMICS_ENABLED : 0u) |
                  (gpu.full_subgroups ? VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED : 0u);
     desc.timeout_ns = 0;
+    desc.queue_lock = test_queue_lock; /* the test's own submissions are on this thread */
+    desc.queue_lock_user_data = &queue_lock_state;
     external_context_bad_input(&gpu, &desc);
     if (!expect(vkalgo_context_create_external(&desc, &t.ctx), VKALGO_SUCCESS, "vkalgo_context_create_external")) {
         gpu_destroy(&gpu);
         return;
+    }
+    {
+        /* Host calls on an external context need the caller's queue lock: refused, untouched. */
+        VkalgoExternalContextDesc unlocked = desc;
+        unlocked.queue_lock = NULL;
+        VkalgoContext *no_lock = NULL;
+        if (expect(vkalgo_context_create_external(&unlocked, &no_lock), VKALGO_SUCCESS, "external context without queue_lock")) {
+            uint32_t data[3] = {1, 2, 3};
+            expect(vkalgo_scan_exclusive_u32_host(no_lock, data, data, 3), VKALGO_ERROR_INVALID_ARGUMENT,
+                   "  host call without queue_lock");
+            check(data[0] == 1 && data[1] == 2 && data[2] == 3, "  data untouched");
+            vkalgo_context_destroy(no_lock);
+        }
     }
     const char *name = vkalgo_context_device_name(t.ctx);
     check(name && name[0], "external context device name \"%s\" (%.2f s for instance, device, context)", name ? name : "",
@@ -1036,6 +1224,7 @@ static void test_record(void) {
     if (nplans >= 1) {
         record_bad_input(&t, &plans[0]);
         record_bad_input(&t, &plans[nplans - 1]);
+        sort_record_case(&t);
         plan_bad_input(&t);
     }
     if (buffers) {
@@ -1045,7 +1234,9 @@ static void test_record(void) {
     }
 
     printf("-- host call on the external context (its queue)\n");
+    int taken_before = queue_lock_state.taken;
     host_scan_case(t.ctx, vkalgo_scan_inclusive_u32_host, true, 100003, false, "inclusive_u32_host (external)");
+    check(queue_lock_state.taken > taken_before && !queue_lock_state.held, "  the caller's queue lock was taken and released");
 
     for (int i = 0; i < nplans; i++) {
         vkalgo_scan_plan_destroy(plans[i].plan);

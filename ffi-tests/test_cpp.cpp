@@ -530,7 +530,15 @@ void bad_input(Fixture &f, const Plan &p) {
         expect(vkalgo_scan_record(f.ctx, p.plan, f.dev.cmd, &a), VKALGO_ERROR_INVALID_ARGUMENT, std::string("  ") + c.name);
     }
     expect(vkalgo_scan_record(f.ctx, nullptr, f.dev.cmd, &good), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL plan");
-    expect(vkalgo_scan_record(nullptr, p.plan, f.dev.cmd, &good), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL ctx");
+    {
+        // ctx nullptr means the plan's own context; another context is refused.
+        VkalgoContext *other = nullptr;
+        if (vkalgo_context_create_default(&other) == VKALGO_SUCCESS) {
+            expect(vkalgo_scan_record(other, p.plan, f.dev.cmd, &good), VKALGO_ERROR_INVALID_ARGUMENT,
+                   "  a context other than the plan's");
+            vkalgo_context_destroy(other);
+        }
+    }
     expect(vkalgo_scan_record(f.ctx, p.plan, f.dev.cmd, nullptr), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL args");
     VkalgoScanDesc desc{};
     desc.op = 3;

@@ -149,6 +149,17 @@ typedef int32_t VkalgoResult;
 #endif // __cplusplus
 
 // A vkalgo context: a Vulkan device with vkalgo's pipelines and allocator.
+//
+// Lifetime: every object created from a context (hash maps, plans, ...) keeps it alive;
+// `vkalgo_context_destroy` drops the caller's handle, and the context is freed with the last
+// handle, so objects and their context may be destroyed in any order.
+//
+// Threads: every function taking a context may be called from several threads at once.
+// `_host` calls on one context are serialized on its queue (each runs as a whole, in some
+// order); record calls only record into the caller's command buffers (the caller orders
+// them). On an external context `_host` calls need the caller's queue and queue lock. A
+// `_host` call that times out marks the context lost: later `_host` calls return
+// VKALGO_ERROR_DEVICE_LOST and nothing the GPU may still use is freed.
 typedef struct VkalgoContext VkalgoContext;
 
 // A GPU hash map (owns its device memory). Destroy it before its context.
@@ -158,13 +169,22 @@ typedef struct VkalgoHashMap VkalgoHashMap;
 typedef struct VkalgoMergePlan VkalgoMergePlan;
 
 // A scan plan (path, tuning, scratch size fixed for one context).
+//
+// Keeps its context alive. Immutable once created: any thread may query it or record it,
+// concurrently; destroying it while another thread uses it is the caller's error.
 typedef struct VkalgoScanPlan VkalgoScanPlan;
 
 // A sort plan (paths, tuning and memory sizes fixed for one context).
+//
+// Keeps its context alive. Immutable once created: any thread may query it or record it,
+// concurrently; destroying it while another thread uses it is the caller's error.
 typedef struct VkalgoSortPlan VkalgoSortPlan;
 
 // A sorted-array set-operation plan (keeps its context alive).
 typedef struct VkalgoSortedSetOpPlan VkalgoSortedSetOpPlan;
+
+// The caller's queue lock: `lock` is 1 to lock, 0 to unlock.
+typedef void (*VkalgoQueueLockFn)(void *user_data, uint32_t lock);
 
 // The caller's Vulkan objects for [`vkalgo_context_create_external`]; vkalgo never destroys
 // them. The device needs Vulkan 1.2+ with `bufferDeviceAddress` and `shaderInt64` enabled.
@@ -179,8 +199,8 @@ typedef struct VkalgoExternalContextDesc {
   VkDevice device;
   // A queue family with compute support.
   uint32_t queue_family_index;
-  // Queue for the blocking `_host` calls (NULL: queue 0 of the family). Do not use it from
-  // another thread during those calls.
+  // Queue for the blocking `_host` calls (NULL: no host calls on this context). vkalgo
+  // submits to it only while holding `queue_lock`.
   VkQueue queue;
   // The loader entry point the caller uses (vkalgo opens no loader of its own).
   PFN_vkGetInstanceProcAddr get_instance_proc_addr;
@@ -190,6 +210,12 @@ typedef struct VkalgoExternalContextDesc {
   uint32_t flags;
   // Longest wait of `_host` calls in nanoseconds (0: 120 s).
   uint64_t timeout_ns;
+  // The caller's lock for `queue`: called with 1 before and 0 after each `vkQueueSubmit`
+  // of a `_host` call, from the thread making the call. `_host` calls need `queue` and
+  // `queue_lock` (else VKALGO_ERROR_INVALID_ARGUMENT); record-layer calls need neither.
+  VkalgoQueueLockFn queue_lock;
+  // Passed to `queue_lock` as is.
+  void *queue_lock_user_data;
 } VkalgoExternalContextDesc;
 
 // What hash map to create.

@@ -29,6 +29,21 @@
 //! # Ok::<(), vkalgo::Error>(())
 //! ```
 //!
+//! ## Lifetimes and threads
+//! - [`Context`] is a shared handle (`Clone`, `Send + Sync`): every object created from it
+//!   ([`HashMap`], plans, [`GpuBuffer`]) holds a clone, so nothing dangles whatever the drop
+//!   order; the device is destroyed with the last handle.
+//! - Host calls (`ctx.sort`, `map.insert`, ...) may come from several threads at once; on one
+//!   context they are serialized on its queue. Record calls (`plan.record`, `map.record_*`) are
+//!   `unsafe fn`: they record into the caller's command buffer, which the caller owns and
+//!   orders. Plans are immutable and shareable. A [`HashMap`] takes `&mut self` only to change
+//!   its storage ([`HashMap::rehash`]); every other call takes `&self`.
+//! - On an external context ([`Context::from_external`]) host calls submit to the caller's
+//!   queue under the caller's lock ([`ExternalContextDesc::queue_lock`]); without one they fail
+//!   with [`Error::InvalidArgument`].
+//! - A host call that times out marks the context lost ([`Context::is_lost`]): later host calls
+//!   fail with [`Error::DeviceLost`] and nothing the GPU may still use is ever freed.
+//!
 //! ## Environment
 //! `VKALGO_DEVICE` (index or name substring), `VKALGO_VALIDATION=1` (Khronos validation with
 //! synchronization validation), `VKALGO_LOOKBACK=on|off` (single-pass look-back policy),
@@ -46,7 +61,8 @@ pub mod sort;
 
 pub use crate::core::{
     BufferRange, Context, ContextOptions, ContextState, DeviceProfile, DeviceSelector, DeviceType,
-    ElementCount, ExternalContextDesc, GpuBuffer, MemoryLocation, MemoryRequirements, SetOp, BUFFER_USAGE,
+    ElementCount, ExternalContextDesc, GpuBuffer, MemoryLocation, MemoryRequirements, QueueLock, SetOp,
+    BUFFER_USAGE,
 };
 pub use ash;
 pub use error::{Error, Result};

@@ -3,6 +3,9 @@
 
 mod common;
 use common::*;
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 use vkalgo::ash::{self, vk};
 use vkalgo::scan::reference;
@@ -11,14 +14,99 @@ use vkalgo::{
     ScanPath,
 };
 
+/// Validation messages the caller's messenger received (every test of this file).
+static VALIDATION_MESSAGES: AtomicU64 = AtomicU64::new(0);
+
+unsafe extern "system" fn count_message(
+    severity: vk::DebugUtilsMessageSeverityFlagsEXT,
+    _kind: vk::DebugUtilsMessageTypeFlagsEXT,
+    data: *const vk::DebugUtilsMessengerCallbackDataEXT<'_>,
+    _user: *mut c_void,
+) -> vk::Bool32 {
+    if severity.intersects(
+        vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+    ) {
+        VALIDATION_MESSAGES.fetch_add(1, Ordering::SeqCst);
+        if let Some(d) = data.as_ref() {
+            if !d.p_message.is_null() {
+                eprintln!(
+                    "validation: {}",
+                    std::ffi::CStr::from_ptr(d.p_message).to_string_lossy()
+                );
+            }
+        }
+    }
+    vk::FALSE
+}
+
+/// The caller's instance, with the Khronos validation layer and synchronization validation on
+/// (unless VKALGO_TEST_NO_VALIDATION=1) and a messenger counting warnings and errors.
+unsafe fn caller_instance(entry: &ash::Entry) -> ash::Instance {
+    let validate = std::env::var("VKALGO_TEST_NO_VALIDATION").map_or(true, |v| v != "1");
+    let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_3);
+    let layers = [c"VK_LAYER_KHRONOS_validation".as_ptr()];
+    let extensions = [ash::ext::debug_utils::NAME.as_ptr()];
+    let enables = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
+    let mut features = vk::ValidationFeaturesEXT::default().enabled_validation_features(&enables);
+    let mut messenger = vk::DebugUtilsMessengerCreateInfoEXT::default()
+        .message_severity(
+            vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR,
+        )
+        .message_type(
+            vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
+                | vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
+                | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
+        )
+        .pfn_user_callback(Some(count_message));
+    let mut info = vk::InstanceCreateInfo::default().application_info(&app);
+    if validate {
+        // The messenger chained into instance creation reports for the instance's lifetime.
+        info = info
+            .enabled_layer_names(&layers)
+            .enabled_extension_names(&extensions)
+            .push_next(&mut features)
+            .push_next(&mut messenger);
+    }
+    entry
+        .create_instance(&info, None)
+        .expect("an instance (with VK_LAYER_KHRONOS_validation unless VKALGO_TEST_NO_VALIDATION=1)")
+}
+
+/// A queue lock as an engine keeps one: a flag taken before and released after each submit
+/// (vkalgo's and the test's), counting how often vkalgo took it.
+struct TestQueueLock {
+    held: AtomicBool,
+    taken: AtomicU64,
+}
+
+impl TestQueueLock {
+    fn new() -> Arc<Self> {
+        Arc::new(TestQueueLock {
+            held: AtomicBool::new(false),
+            taken: AtomicU64::new(0),
+        })
+    }
+
+    fn callback(self: &Arc<Self>) -> vkalgo::QueueLock {
+        let me = self.clone();
+        Arc::new(move |lock: bool| {
+            if lock {
+                while me.held.swap(true, Ordering::Acquire) {
+                    std::hint::spin_loop();
+                }
+                me.taken.fetch_add(1, Ordering::SeqCst);
+            } else {
+                assert!(me.held.swap(false, Ordering::Release), "unlock without lock");
+            }
+        })
+    }
+}
+
 #[test]
 fn scan_on_a_caller_created_device() {
     unsafe {
         let entry = ash::Entry::load().expect("Vulkan loader");
-        let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_3);
-        let instance = entry
-            .create_instance(&vk::InstanceCreateInfo::default().application_info(&app), None)
-            .unwrap();
+        let instance = caller_instance(&entry);
         let pd = instance.enumerate_physical_devices().unwrap()[0];
         let family = instance
             .get_physical_device_queue_family_properties(pd)
@@ -45,13 +133,15 @@ fn scan_on_a_caller_created_device() {
             .push_next(&mut f12);
         let device = instance.create_device(pd, &info, None).unwrap();
         let queue = device.get_device_queue(family, 0);
+        let queue_lock = TestQueueLock::new();
         {
-            let ctx = Context::from_external(&ExternalContextDesc {
+            let desc = ExternalContextDesc {
                 instance: instance.handle(),
                 physical_device: pd,
                 device: device.handle(),
                 queue_family_index: family,
                 queue,
+                queue_lock: None,
                 get_instance_proc_addr: entry.static_fn().get_instance_proc_addr,
                 pipeline_cache: vk::PipelineCache::null(),
                 debug_utils: false,
@@ -59,8 +149,31 @@ fn scan_on_a_caller_created_device() {
                 timeout: Duration::from_secs(120),
                 shader_buffer_int64_atomics: int64_atomics,
                 compute_full_subgroups: false,
+            };
+            // Without the caller's queue lock, host calls refuse (record-layer calls work).
+            let unlocked = Context::from_external(&desc).unwrap();
+            let mut out = [0u32; 3];
+            let refused = unlocked.scan_u32(&[1, 2, 3], &mut out, ScanOp::Exclusive);
+            assert!(
+                matches!(&refused, Err(vkalgo::Error::InvalidArgument(m)) if m.contains("queue lock")),
+                "{refused:?}"
+            );
+            assert_eq!(out, [0, 0, 0], "nothing written");
+            drop(unlocked);
+            let ctx = Context::from_external(&ExternalContextDesc {
+                queue_lock: Some(queue_lock.callback()),
+                ..desc
             })
             .unwrap();
+            // Host calls take the caller's lock around their submissions.
+            let mut keys = vec![5u32, 1, 4, 1, 3];
+            ctx.sort(&mut keys).unwrap();
+            assert_eq!(keys, [1, 1, 3, 4, 5]);
+            assert!(
+                queue_lock.taken.load(Ordering::SeqCst) > 0,
+                "the queue lock was taken"
+            );
+            assert!(!queue_lock.held.load(Ordering::SeqCst), "and released");
             assert_eq!(ctx.profile().int64_atomics, int64_atomics);
             assert!(!ctx.profile().full_subgroups, "not declared enabled: never used");
             let n = 200_001usize;
@@ -151,4 +264,9 @@ fn scan_on_a_caller_created_device() {
         device.destroy_device(None);
         instance.destroy_instance(None);
     }
+    assert_eq!(
+        VALIDATION_MESSAGES.load(Ordering::SeqCst),
+        0,
+        "validation messages (printed above)"
+    );
 }

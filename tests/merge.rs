@@ -1485,6 +1485,8 @@ fn c_abi_record_layer() {
                 0
             },
             timeout_ns: 0,
+            queue_lock: None, // record-layer calls only
+            queue_lock_user_data: std::ptr::null_mut(),
         };
         let mut cctx = std::ptr::null_mut();
         assert_eq!(

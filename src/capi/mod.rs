@@ -55,6 +55,17 @@ pub enum VkalgoResult {
 }
 
 /// A vkalgo context: a Vulkan device with vkalgo's pipelines and allocator.
+///
+/// Lifetime: every object created from a context (hash maps, plans, ...) keeps it alive;
+/// `vkalgo_context_destroy` drops the caller's handle, and the context is freed with the last
+/// handle, so objects and their context may be destroyed in any order.
+///
+/// Threads: every function taking a context may be called from several threads at once.
+/// `_host` calls on one context are serialized on its queue (each runs as a whole, in some
+/// order); record calls only record into the caller's command buffers (the caller orders
+/// them). On an external context `_host` calls need the caller's queue and queue lock. A
+/// `_host` call that times out marks the context lost: later `_host` calls return
+/// VKALGO_ERROR_DEVICE_LOST and nothing the GPU may still use is freed.
 pub struct VkalgoContext {
     pub(crate) ctx: Context,
     device_name_c: CString,
@@ -193,8 +204,8 @@ pub struct VkalgoExternalContextDesc {
     pub device: VkDevice,
     /// A queue family with compute support.
     pub queue_family_index: u32,
-    /// Queue for the blocking `_host` calls (NULL: queue 0 of the family). Do not use it from
-    /// another thread during those calls.
+    /// Queue for the blocking `_host` calls (NULL: no host calls on this context). vkalgo
+    /// submits to it only while holding `queue_lock`.
     pub queue: VkQueue,
     /// The loader entry point the caller uses (vkalgo opens no loader of its own).
     pub get_instance_proc_addr: PFN_vkGetInstanceProcAddr,
@@ -204,6 +215,33 @@ pub struct VkalgoExternalContextDesc {
     pub flags: u32,
     /// Longest wait of `_host` calls in nanoseconds (0: 120 s).
     pub timeout_ns: u64,
+    /// The caller's lock for `queue`: called with 1 before and 0 after each `vkQueueSubmit`
+    /// of a `_host` call, from the thread making the call. `_host` calls need `queue` and
+    /// `queue_lock` (else VKALGO_ERROR_INVALID_ARGUMENT); record-layer calls need neither.
+    pub queue_lock: VkalgoQueueLockFn,
+    /// Passed to `queue_lock` as is.
+    pub queue_lock_user_data: *mut std::ffi::c_void,
+}
+
+/// The caller's queue lock: `lock` is 1 to lock, 0 to unlock.
+pub type VkalgoQueueLockFn = Option<unsafe extern "C" fn(user_data: *mut std::ffi::c_void, lock: u32)>;
+
+/// The caller's queue-lock callback and its user data.
+struct CallerQueueLock {
+    lock: unsafe extern "C" fn(*mut std::ffi::c_void, u32),
+    user_data: *mut std::ffi::c_void,
+}
+
+// SAFETY: the header documents that `queue_lock` is called from any thread making a host call
+// and must be thread-safe; `user_data` is only passed back to it.
+unsafe impl Send for CallerQueueLock {}
+unsafe impl Sync for CallerQueueLock {}
+
+impl CallerQueueLock {
+    fn call(&self, on: bool) {
+        // SAFETY: the caller's callback with its own user data (see above).
+        unsafe { (self.lock)(self.user_data, on as u32) }
+    }
 }
 
 /// Creates a context on the caller's device (record-layer calls record into the caller's
@@ -256,6 +294,14 @@ pub unsafe extern "C" fn vkalgo_context_create_external(
             },
             shader_buffer_int64_atomics: d.flags & VKALGO_CONTEXT_INT64_ATOMICS_ENABLED != 0,
             compute_full_subgroups: d.flags & VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED != 0,
+            queue_lock: d.queue_lock.map(|lock| {
+                let caller = CallerQueueLock {
+                    lock,
+                    user_data: d.queue_lock_user_data,
+                };
+                let f: crate::core::QueueLock = std::sync::Arc::new(move |on: bool| caller.call(on));
+                f
+            }),
         };
         let ctx = Context::from_external(&rust_desc)?;
         write_out(out, VkalgoContext::new(ctx))

@@ -17,6 +17,9 @@ pub const VKALGO_SCAN_PATH_LOOKBACK: u32 = 1;
 pub const VKALGO_SCAN_PATH_REDUCE_THEN_SCAN: u32 = 2;
 
 /// A scan plan (path, tuning, scratch size fixed for one context).
+///
+/// Keeps its context alive. Immutable once created: any thread may query it or record it,
+/// concurrently; destroying it while another thread uses it is the caller's error.
 pub struct VkalgoScanPlan {
     plan: ScanPlan,
     /// The context the plan was made for (kept alive by the plan).

@@ -70,6 +70,9 @@ pub struct VkalgoSortArgs {
 }
 
 /// A sort plan (paths, tuning and memory sizes fixed for one context).
+///
+/// Keeps its context alive. Immutable once created: any thread may query it or record it,
+/// concurrently; destroying it while another thread uses it is the caller's error.
 pub struct VkalgoSortPlan {
     plan: SortPlan,
     /// The context the plan was made for (kept alive by the plan).

@@ -199,6 +199,10 @@ impl GpuBuffer {
 
 impl Drop for GpuBuffer {
     fn drop(&mut self) {
+        if self.ctx.is_lost() {
+            // The GPU may still use it (a host call timed out): leave it allocated.
+            return;
+        }
         if let Some(a) = self.allocation.take() {
             if let Some(allocator) = self.ctx.allocator().as_mut() {
                 let _ = allocator.free(a);

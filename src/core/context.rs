@@ -78,13 +78,18 @@ impl Default for ContextOptions {
     }
 }
 
+/// Locks (`true`) or unlocks (`false`) the caller's queue: vkalgo calls it around each
+/// `vkQueueSubmit` of a host call on an external context, since Vulkan requires the
+/// application to synchronize access to a queue.
+pub type QueueLock = Arc<dyn Fn(bool) + Send + Sync>;
+
 /// The caller's Vulkan objects for [`Context::from_external`]. vkalgo never destroys them.
 ///
 /// The device must have been created with Vulkan 1.2+, `bufferDeviceAddress` and `shaderInt64`
 /// enabled. Vulkan cannot report which optional features a device was created with, so the
 /// caller says it: vkalgo uses `shaderBufferInt64Atomics` (look-back scan, Onesweep, 64-bit
 /// hash maps) and `computeFullSubgroups` only when declared enabled here (and supported).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct ExternalContextDesc {
     /// The caller's instance.
     pub instance: vk::Instance,
@@ -94,9 +99,13 @@ pub struct ExternalContextDesc {
     pub device: vk::Device,
     /// A queue family of `device` with compute support (used by the host convenience calls).
     pub queue_family_index: u32,
-    /// A queue of that family for host convenience calls; null: queue 0 of the family. The
-    /// caller must not use it from another thread while a vkalgo host call runs.
+    /// A queue of that family for host convenience calls (null: the context makes no host
+    /// calls). vkalgo submits to it only while holding `queue_lock`.
     pub queue: vk::Queue,
+    /// The caller's lock for `queue` (the same one its own submissions take). Host calls on an
+    /// external context need both `queue` and `queue_lock`; without them they fail with
+    /// [`Error::InvalidArgument`] and record-layer calls still work.
+    pub queue_lock: Option<QueueLock>,
     /// The loader entry point the caller used (no second loader is opened).
     pub get_instance_proc_addr: vk::PFN_vkGetInstanceProcAddr,
     /// Optional pipeline cache to create vkalgo's pipelines with (null: none).
@@ -178,6 +187,11 @@ pub struct ContextState {
     pub(crate) queue_family_index: u32,
     pub(crate) timeout: Duration,
     pub(crate) debug_utils: Option<ash::ext::debug_utils::Device>,
+    /// The caller's queue lock (external contexts).
+    pub(crate) queue_lock: Option<QueueLock>,
+    /// Set when a host call timed out: the GPU may still use what vkalgo allocated, so nothing
+    /// is freed any more and later host calls fail.
+    pub(crate) lost: std::sync::atomic::AtomicBool,
     messenger: Option<Messenger>,
     validation: Option<Box<ValidationState>>,
     owns_device: bool,
@@ -508,11 +522,7 @@ impl ContextState {
             )));
         }
         let device = ash::Device::load(instance.fp_v1_0(), desc.device);
-        let queue = if desc.queue == vk::Queue::null() {
-            device.get_device_queue(desc.queue_family_index, 0)
-        } else {
-            desc.queue
-        };
+        let queue = desc.queue;
         let mut profile = cap.profile;
         profile.timestamps = families[desc.queue_family_index as usize].timestamp_valid_bits > 0;
         // Only what the caller declares enabled (and the device supports) is used.
@@ -527,7 +537,7 @@ impl ContextState {
         let debug_utils = desc
             .debug_utils
             .then(|| ash::ext::debug_utils::Device::new(&instance, &device));
-        Self::finish(
+        let mut state = Self::finish(
             instance,
             desc.physical_device,
             device,
@@ -538,7 +548,9 @@ impl ContextState {
             debug_utils,
             desc.timeout,
             false,
-        )
+        )?;
+        state.queue_lock = desc.queue_lock.clone();
+        Ok(state)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -603,6 +615,8 @@ impl ContextState {
             queue_family_index,
             timeout,
             debug_utils,
+            queue_lock: None,
+            lost: std::sync::atomic::AtomicBool::new(false),
             messenger: None,
             validation: None,
             owns_device,
@@ -666,6 +680,17 @@ impl Context {
         self.profile.device_type == DeviceType::Cpu
     }
 
+    /// Whether vkalgo created the device (default context) rather than the caller.
+    pub(crate) fn owns_device(&self) -> bool {
+        self.owns_device
+    }
+
+    /// Whether a host call timed out on this context (it is then unusable for host calls and
+    /// frees nothing, since the GPU may still use it).
+    pub fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::SeqCst)
+    }
+
     pub(crate) fn allocator(&self) -> MutexGuard<'_, Option<Allocator>> {
         self.allocator.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -686,6 +711,16 @@ fn resolve_lookback(profile: &DeviceProfile, requested: Option<bool>) -> Result<
 
 impl Drop for ContextState {
     fn drop(&mut self) {
+        if self.lost.load(Ordering::SeqCst) {
+            // A host call timed out: the GPU may still run work that uses the pipelines and
+            // memory, so everything is left as it is (leaked) rather than freed under it.
+            log::warn!("vkalgo: a lost context is dropped; its Vulkan objects are leaked");
+            if let Ok(mut allocator) = self.allocator.lock() {
+                // The allocator would free every memory block on drop.
+                std::mem::forget(allocator.take());
+            }
+            return;
+        }
         unsafe {
             if self.owns_device {
                 let _ = self.device.device_wait_idle();

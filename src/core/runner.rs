@@ -51,9 +51,22 @@ impl Context {
     /// Records commands with `record` into a one-time command buffer, submits it to the
     /// context's queue and waits for it (at most the context's timeout). Calls are serialized.
     ///
-    /// On [`Error::Timeout`] the work may still be running: the context keeps its command
-    /// buffer alive and starts a fresh one next time.
+    /// On [`Error::Timeout`] the work may still be running: the context is marked lost
+    /// ([`Context::is_lost`]): its command buffer, buffers and pipelines are never freed, and
+    /// later host calls fail with [`Error::DeviceLost`].
+    ///
+    /// On an external context this needs the caller's queue and queue lock
+    /// ([`crate::ExternalContextDesc`]); the lock is held around `vkQueueSubmit`.
     pub fn submit_and_wait(&self, record: impl FnOnce(vk::CommandBuffer) -> Result<()>) -> Result<()> {
+        if self.is_lost() {
+            return Err(Error::DeviceLost);
+        }
+        if !self.owns_device() && (self.queue == vk::Queue::null() || self.queue_lock.is_none()) {
+            return Err(Error::invalid(
+                "host calls on an external context need the caller's queue and its queue lock \
+                 (ExternalContextDesc::queue and queue_lock; C: queue and queue_lock)",
+            ));
+        }
         let mut guard = self.runner.lock().unwrap_or_else(|p| p.into_inner());
         if guard.is_none() {
             *guard = Some(unsafe { HostRunner::new(self)? });
@@ -73,8 +86,14 @@ impl Context {
             ended?;
             let cmds = [runner.cmd];
             let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
-            d.queue_submit(self.queue, &submit, runner.fence)
-                .during("vkQueueSubmit")?;
+            if let Some(lock) = &self.queue_lock {
+                lock(true);
+            }
+            let submitted = d.queue_submit(self.queue, &submit, runner.fence);
+            if let Some(lock) = &self.queue_lock {
+                lock(false);
+            }
+            submitted.during("vkQueueSubmit")?;
             let timeout_ns = u64::try_from(self.timeout.as_nanos()).unwrap_or(u64::MAX);
             match d.wait_for_fences(&[runner.fence], true, timeout_ns) {
                 Ok(()) => {
@@ -86,8 +105,10 @@ impl Context {
                     // (HostRunner has no Drop: dropping the handles without destroying them
                     // abandons them.)
                     guard.take();
+                    self.lost.store(true, std::sync::atomic::Ordering::SeqCst);
                     Err(Error::Timeout(format!(
-                        "GPU work did not finish within {:?}",
+                        "GPU work did not finish within {:?}; the context is lost (nothing it \
+                         allocated is freed, later host calls fail)",
                         self.timeout
                     )))
                 }

@@ -3,17 +3,28 @@
 //! reference) and prints a table per algorithm, with the device's copy bandwidth measured by a
 //! compute-shader copy as the yardstick.
 //!
-//! Usage: `vkalgo-bench [scan|sort|hash|merge] [options]` (scan when no algorithm is named); each
+//! Usage: `vkalgo-bench [scan|sort|hash|merge|memory] [options]` (every algorithm, one after the
+//! other in this one process, when none is named; `memory` is the memory-speed probe); each
 //! algorithm's module documents its options. Each measurement is also printed as a
 //! tab-separated `RESULT` line (see bench/compare.py).
 
 mod common;
 mod hash;
+mod memory;
 mod merge;
 mod scan;
 mod sort;
 
 use vkalgo::{Context, Result};
+
+/// The benchmarked algorithms, in the order `vkalgo-bench` (no algorithm named) runs them.
+type RunFn = fn(&Context, &[String]) -> Result<()>;
+const ALGORITHMS: &[(&str, RunFn)] = &[
+    ("scan", scan::run),
+    ("sort", sort::run),
+    ("hash", hash::run),
+    ("merge", merge::run),
+];
 
 fn main() -> Result<()> {
     let ctx = Context::new()?;
@@ -38,18 +49,22 @@ fn main() -> Result<()> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let algorithm = match args.first() {
         Some(a) if !a.starts_with("--") => args.remove(0),
-        _ => "scan".to_string(),
+        _ => "all".to_string(),
     };
     let result = match algorithm.as_str() {
-        "scan" => scan::run(&ctx, &args),
-        "sort" => sort::run(&ctx, &args),
-        "hash" => hash::run(&ctx, &args),
-        "merge" => merge::run(&ctx, &args),
-        other => {
-            eprintln!("unknown algorithm {other} (scan, sort, hash, merge)");
-            std::process::exit(2);
-        }
+        // Every algorithm at its default sizes, in this one process (options go to each).
+        "all" => ALGORITHMS.iter().try_for_each(|(_, run)| run(&ctx, &args)),
+        "memory" => memory::run(&ctx, &args),
+        other => match ALGORITHMS.iter().find(|(name, _)| *name == other) {
+            Some((_, run)) => run(&ctx, &args),
+            None => {
+                let names: Vec<&str> = ALGORITHMS.iter().map(|(n, _)| *n).collect();
+                eprintln!("unknown algorithm {other} (all, memory, {})", names.join(", "));
+                std::process::exit(2);
+            }
+        },
     };
+    common::print_copy_checks();
     for line in ctx.pipeline_statistics() {
         println!("pipeline statistics: {line}");
     }

@@ -16,7 +16,7 @@
 //! (m + n); GB/s counts the bytes read and written (a set operation writes its output only);
 //! "% of copy" compares that with the compute-shader copy.
 
-use crate::common::{copy_bandwidth, download, median, parse_tunings, random_u32, upload, Timer, MAX_BATCH};
+use crate::common::{download, median, parse_tunings, random_u32, upload, yardstick, Timer, MAX_BATCH};
 use vkalgo::merge::reference;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, MergeArgs, MergeDesc, MergeSortArgs,
@@ -148,31 +148,22 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             .copied()
             .max()
             .unwrap_or(16);
-    let copy_bytes: u64 = if ctx.is_cpu_device() { 64 << 20 } else { 1 << 30 };
-    // Inputs: A keys, A values, B keys, B values (one run each); outputs: keys and values of
-    // both runs. Allocated once, reused for every case.
+    // The yardstick first (it allocates its buffers before the algorithm's), then the merge's
+    // buffers: A keys, A values, B keys, B values (one run each) and the outputs of both runs,
+    // allocated once and reused for every case.
+    let yard = yardstick(ctx, &timer)?;
+    let copy_gbs = yard.gbs;
     let run_bytes = max_run * 4;
-    let in_buf = GpuBuffer::new(
+    let in_buf = GpuBuffer::new(ctx, 4 * run_bytes, MemoryLocation::GpuOnly, "bench in")?;
+    let out_buf = GpuBuffer::new(ctx, 4 * run_bytes, MemoryLocation::GpuOnly, "bench out")?;
+    yard.check_buffers(
         ctx,
-        (4 * run_bytes).max(copy_bytes),
-        MemoryLocation::GpuOnly,
-        "bench in",
+        &timer,
+        "merge",
+        2 * max_run,
+        &in_buf.sub_range(0, 2 * run_bytes),
+        &out_buf.sub_range(0, 2 * run_bytes),
     )?;
-    let out_buf = GpuBuffer::new(
-        ctx,
-        (4 * run_bytes).max(copy_bytes),
-        MemoryLocation::GpuOnly,
-        "bench out",
-    )?;
-    let (copy_ms, copy_gbs) = copy_bandwidth(ctx, &timer, &in_buf, &out_buf, copy_bytes, options.reps)?;
-    println!(
-        "copy bandwidth (compute shader, uvec4, {} MiB): {copy_gbs:.0} GB/s (read + write), {copy_ms:.3} ms",
-        copy_bytes >> 20
-    );
-    println!(
-        "RESULT\tvkalgo\tcopy_u32x4\tshader\t{}\t{copy_ms:.6}\t{copy_gbs:.1}\t0",
-        copy_bytes / 4
-    );
     let mut rows: Vec<Row> = Vec::new();
     let header = "| algorithm | tuning | A + B | ms | G elements/s | GB/s | % of copy | verified |\n|---|---|---|---|---|---|---|---|";
     println!("\n{header}");
@@ -262,6 +253,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     b_count: ElementCount::Direct(n as u64),
                 };
                 timer.time_batch(3, |cmd, _| unsafe { plan.record(ctx, cmd, &args) })?;
+                yard.warm(ctx, &timer)?;
                 let ms = median(timer.time_batch(reps, |cmd, _| unsafe { plan.record(ctx, cmd, &args) })?);
                 let got: Vec<u32> = download(ctx, &out_buf, 2 * n)?;
                 let mut ok = got == want_keys;
@@ -325,6 +317,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     b_count: ElementCount::Direct(n as u64),
                 };
                 timer.time_batch(3, |cmd, _| unsafe { plan.record(ctx, cmd, &args) })?;
+                yard.warm(ctx, &timer)?;
                 let ms = median(timer.time_batch(reps, |cmd, _| unsafe { plan.record(ctx, cmd, &args) })?);
                 let got: Vec<u32> = download(ctx, &out_buf, 4 + want.len())?;
                 let ok = got[0] as usize == want.len() && got[4..] == want[..];
@@ -372,6 +365,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 count: n as u64,
             };
             let mut location = vkalgo::SortResult::InPlace;
+            yard.warm(ctx, &timer)?;
             let times = timer.time_each(
                 reps,
                 |cmd, _| unsafe { ctx.record_compute_copy(cmd, &input, &work) },
@@ -416,6 +410,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             count: ElementCount::Direct(n as u64),
         };
         let mut location = vkalgo::SortResult::InPlace;
+        yard.warm(ctx, &timer)?;
         let times = timer.time_each(
             reps,
             |cmd, _| unsafe { ctx.record_compute_copy(cmd, &input, &work) },

@@ -1,7 +1,7 @@
 //! Prefix-scan benchmark: `vkalgo-bench scan [--sizes 20,24,28] [--reps 20] [--tuning 256x8,512x8]
 //! [--spins N,..] [--paths lookback,rts]`.
 
-use crate::common::{copy_bandwidth, download, median, parse_tunings, random_u32, upload, Timer, MAX_BATCH};
+use crate::common::{download, median, parse_tunings, random_u32, upload, yardstick, Timer, MAX_BATCH};
 use std::time::Instant;
 use vkalgo::scan::reference;
 use vkalgo::{
@@ -20,7 +20,11 @@ struct Options {
 fn parse_options(ctx: &Context, args: &[String]) -> Options {
     let gpu = !ctx.is_cpu_device();
     let mut options = Options {
-        sizes: if gpu { vec![20, 24, 28] } else { vec![16, 20, 22] },
+        sizes: if gpu {
+            vec![16, 20, 24, 28]
+        } else {
+            vec![16, 20, 22]
+        },
         reps: if gpu { 20 } else { 5 },
         tunings: vec![None],
         paths: vec![ScanPath::Lookback, ScanPath::ReduceThenScan],
@@ -70,22 +74,13 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let options = parse_options(ctx, args);
     let p = ctx.profile();
     let timer = Timer::new(ctx)?;
-    // The large buffers are allocated once, first, and reused for every size (as an engine
-    // would): no large allocation comes after other traffic has fragmented device memory.
+    let yard = yardstick(ctx, &timer)?;
+    let copy_gbs = yard.gbs;
+    // The scan's buffers are allocated once and reused for every size (as an engine would).
     let max_n = 1u64 << options.sizes.iter().copied().max().unwrap_or(20);
-    let copy_bytes: u64 = if ctx.is_cpu_device() { 64 << 20 } else { 1 << 30 };
-    let buffer_bytes = (max_n * 4).max(copy_bytes);
+    let buffer_bytes = (max_n * 4).max(16);
     let in_buf = GpuBuffer::new(ctx, buffer_bytes, MemoryLocation::GpuOnly, "bench in")?;
     let out_buf = GpuBuffer::new(ctx, buffer_bytes, MemoryLocation::GpuOnly, "bench out")?;
-    let (copy_ms, copy_gbs) = copy_bandwidth(ctx, &timer, &in_buf, &out_buf, copy_bytes, options.reps)?;
-    println!(
-        "copy bandwidth (compute shader, uvec4, {} MiB): {copy_gbs:.0} GB/s (read + write), {copy_ms:.3} ms",
-        copy_bytes >> 20
-    );
-    println!(
-        "RESULT\tvkalgo\tcopy_u32x4\tshader\t{}\t{copy_ms:.6}\t{copy_gbs:.1}\t0",
-        copy_bytes / 4
-    );
 
     println!("\nscan_exclusive_u32 (bytes moved per element: 8)");
     println!("| path | tuning | N | ms | G elements/s | GB/s | % of copy | scratch bytes | verified |");
@@ -100,15 +95,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             out_buf.sub_range(0, n as u64 * 4),
         );
         upload(ctx, &in_buf, &input)?;
-        let copy_ms = median(timer.time_batch(
-            options.reps.clamp(3, MAX_BATCH as usize) as u32,
-            |cmd, _| unsafe { ctx.record_compute_copy(cmd, &scan_in, &scan_out) },
-        )?);
-        println!(
-            "| copy on the scan buffers | - | 2^{log2} | {copy_ms:.4} | {:.1} | {:.0} | - | - | - |",
-            n as f64 / copy_ms / 1e6,
-            8.0 * n as f64 / copy_ms / 1e6
-        );
+        yard.check_buffers(ctx, &timer, "scan", n as u64, &scan_in, &scan_out)?;
         let tunings: Vec<Option<ScanTuning>> = options
             .tunings
             .iter()
@@ -155,12 +142,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     count: ElementCount::Direct(n as u64),
                 };
                 let wall = Instant::now();
-                // Warm-up: ~50 ms of back-to-back work, so clocks and memory are in their busy
-                // state; then the timed repetitions back to back in one submission.
-                let warm_reps = ((50.0 / copy_ms.max(1e-3)) as u32).clamp(1, MAX_BATCH);
-                timer.time_batch(warm_reps, |cmd, _| unsafe {
-                    ctx.record_compute_copy(cmd, &scan_in, &scan_out)
-                })?;
+                yard.warm(ctx, &timer)?;
                 timer.time_batch(3, |cmd, _| unsafe { plan.record(ctx, cmd, &args) })?;
                 let times = timer
                     .time_batch(options.reps.min(MAX_BATCH as usize) as u32, |cmd, _| unsafe {

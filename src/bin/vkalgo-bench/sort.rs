@@ -10,7 +10,7 @@
 //! equal key, in stable order; keys only: exact comparison with a CPU sort up to 2^24, above
 //! that sortedness plus multiset fingerprints).
 
-use crate::common::{download, median, parse_tunings, random_u32, upload, Timer, MAX_BATCH};
+use crate::common::{download, median, parse_tunings, random_u32, upload, yardstick, Timer, MAX_BATCH};
 use ash::vk;
 use vkalgo::sort::reference::rank_key;
 use vkalgo::sort::ONESWEEP_STATS_OFFSET;
@@ -214,10 +214,10 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     println!("| keys | path | tuning | N | ms | G keys/s | scratch bytes | alternates bytes | verified |");
     println!("|---|---|---|---|---|---|---|---|---|");
     let timer = Timer::new(ctx)?;
+    let yard = yardstick(ctx, &timer)?;
     let mut failed = false;
-    // Every large buffer is allocated once, first, at the largest size any case needs (as an
-    // engine would), before any staging traffic: on the H200, device-local buffers allocated
-    // later sometimes copied at 1.4-1.7 TB/s instead of 4 TB/s.
+    // Every large buffer is allocated once at the largest size any case needs (as an engine
+    // would).
     let mut cases = Vec::new();
     for type_name in &options.types {
         let Some(case) = case(type_name) else {
@@ -313,38 +313,17 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         }
                         Ok(())
                     };
-                    // Bandwidth of a plain copy on these very buffers: tells placement effects
-                    // apart from the sort's own cost.
-                    let copy_ms = median(timer.time_batch(5, |cmd, _| unsafe {
-                        ctx.record_compute_copy(
-                            cmd,
-                            &pristine_keys.sub_range(0, key_bytes),
-                            &keys.sub_range(0, key_bytes),
-                        )
-                    })?);
-                    let copy_gbs = 2.0 * key_bytes as f64 / (copy_ms * 1e-3) / 1e9;
-                    // Warm-up: at least 200 ms of heavy GPU work (copies of the largest
-                    // buffers, then a few sorts), so clocks are up again after the CPU-side
-                    // verification of the previous case. On the H200, small cases timed after
-                    // an idle second ran 4-5x slower (every dispatch, even one workgroup), and
-                    // back-to-back small sorts did not bring the clocks back.
-                    let mut warm_ms = 0.0;
-                    let warm_batches = if ctx.is_cpu_device() { 0 } else { 256 };
-                    for _ in 0..warm_batches {
-                        warm_ms += timer
-                            .time_batch(8, |cmd, _| unsafe {
-                                ctx.record_compute_copy(
-                                    cmd,
-                                    &pristine_keys.sub_range(0, max_key_bytes),
-                                    &keys_alt.sub_range(0, max_key_bytes),
-                                )
-                            })?
-                            .iter()
-                            .sum::<f64>();
-                        if warm_ms >= 200.0 {
-                            break;
-                        }
-                    }
+                    // A plain copy on these very buffers beside the yardstick's (tells placement
+                    // effects apart from the sort's own cost), then the warm-up.
+                    let (_, copy_gbs) = yard.check_buffers(
+                        ctx,
+                        &timer,
+                        &format!("sort_{type_name}"),
+                        n as u64,
+                        &pristine_keys.sub_range(0, key_bytes),
+                        &keys.sub_range(0, key_bytes),
+                    )?;
+                    yard.warm(ctx, &timer)?;
                     timer.time_each(
                         3,
                         |cmd, _| restore(cmd),

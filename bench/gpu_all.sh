@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Every algorithm in one command on the GPU machine: the CUDA baselines (CUB copy, scan and
+# sort, built with nvcc from bench/cuda/), then `.devbin/vkalgo-bench` with no algorithm named
+# (every algorithm and size in ONE process, each timed case after a warm-up, the copy on each
+# algorithm's own buffers beside the yardstick), then the comparison table. Run from the
+# repository root; arguments go to vkalgo-bench.
+#
+# Environment:
+#   OUT    output folder (default /tmp/out): cub-all.txt, vkalgo-all.txt, all-table.md
+#   SIZES  log2 sizes for CUB's scan (default "16 20 24 28")
+#   SORT_SIZES  log2 sizes for CUB's sort (default "16 20 24 26 28")
+#   TYPES  CUB sort cases (default "u32 pairs u64 f32")
+#   ARCH   nvcc target (default sm_90)
+set -euo pipefail
+
+SIZES="${SIZES:-16 20 24 28}"
+SORT_SIZES="${SORT_SIZES:-16 20 24 26 28}"
+TYPES="${TYPES:-u32 pairs u64 f32}"
+# shellcheck source=bench/gpu_setup.sh
+. "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
+"$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/cub_bench bench/cuda/cub_bench.cu
+
+# shellcheck disable=SC2086
+{
+  /tmp/cub_bench copy 28
+  /tmp/cub_bench scan $SIZES
+  for t in $TYPES; do /tmp/cub_bench "sort_$t" $SORT_SIZES; done
+} | tee "$OUT/cub-all.txt"
+
+vk_rc=0
+.devbin/vkalgo-bench "$@" | tee "$OUT/vkalgo-all.txt" || vk_rc=$?
+
+echo
+python3 bench/compare.py "$OUT/cub-all.txt" "$OUT/vkalgo-all.txt" | tee "$OUT/all-table.md"
+grep -A100 "^copy on each algorithm" "$OUT/vkalgo-all.txt" | grep "^|" || true
+exit "$vk_rc"
