@@ -16,8 +16,11 @@
 //! - [`SetOpPlan`]: intersection, union, difference and symmetric difference of two sorted
 //!   (ascending) runs with std::set_* multiset semantics (a value present ca times in A and cb
 //!   times in B appears min(ca, cb), max(ca, cb), max(ca - cb, 0) and |ca - cb| times; see
-//!   [`SetOp`]), sorted. Partition, count the kept outputs per tile, scan the counts, write;
-//!   the output count goes to a caller buffer.
+//!   [`SetOp`]), sorted; the output count goes to a caller buffer. After the partition, either
+//!   one pass in which each tile finds its output offset by decoupled look-back (bounded waits
+//!   whose fallback merges the silent tile itself: [`SetOpPath::Lookback`], where the device
+//!   profile allows inter-workgroup waiting) or count per tile, scan, merge again and write
+//!   ([`SetOpPath::CountScanWrite`]: no workgroup waits on another; CPU drivers).
 //! - [`MergeSortPlan`]: merges k sorted runs of one array (given by their offsets) pairwise in
 //!   rounds ([`MergeSortPlan::record_segmented`]: ceil(log2 k) rounds), or sorts a whole array
 //!   stably ([`MergeSortPlan::record`]): each workgroup sorts a block of
