@@ -1,13 +1,12 @@
 #version 460
 // Stable merge of two sorted runs (or of pairs of runs of one array, by the tile table):
 // one tile of TILE outputs per workgroup. Keys of A come first among equal keys. With values
-// (VALUE_WORDS > 0) each output's source is kept in shared memory and its value is read from
-// the source run (the reads of a tile stay within the tile's two spans).
+// (VALUE_WORDS > 0) each output's source index passes through the same shared array once the
+// keys are out, and its value is read from the source run (the reads of a tile stay within
+// the tile's two spans). One tile of keys is all the shared memory the kernel declares: on
+// NVIDIA's Vulkan driver a multiprocessor gives about 48 KiB to workgroups (measured for the
+// radix sort, docs/benchmarks/), so this decides how many workgroups run at once.
 #include "merge_tile.glsl"
-
-#if VALUE_WORDS > 0
-shared uint s_src[TILE];
-#endif
 
 void main() {
     uint t = linear_workgroup_id();
@@ -45,31 +44,39 @@ void main() {
         uint x = first + e;
         if (x < len) {
             s_keys[x] = keys[e];
-#if VALUE_WORDS > 0
-            s_src[x] = src[e];
-#endif
         }
     }
     barrier();
-#if VALUE_WORDS > 0
-    // Values: every gather is issued before the first store.
-    VALUE_T values[ITEMS];
-    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
-        uint x = e * WG_SIZE + gl_LocalInvocationIndex;
-        if (x < len) {
-            uint from = s_src[x];
-            values[e] = from < s.la ? load_value(pc.a_values, uint64_t(s.a0 + from))
-                                    : load_value(pc.b_values, uint64_t(s.b0 + (from - s.la)));
-        }
-    }
-#endif
     [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
         uint x = e * WG_SIZE + gl_LocalInvocationIndex;
         if (x < len) {
             store_key(pc.out_keys, s.out0 + uint64_t(x), raw_bits(s_keys[x]));
-#if VALUE_WORDS > 0
-            store_value(pc.out_values, s.out0 + uint64_t(x), values[e]);
-#endif
         }
     }
+#if VALUE_WORDS > 0
+    barrier();  // the keys are out: the array takes the sources
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        uint x = first + e;
+        if (x < len) {
+            s_keys[x] = KEY_T(src[e]);
+        }
+    }
+    barrier();
+    // Every gather is issued before the first store.
+    VALUE_T values[ITEMS];
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        uint x = e * WG_SIZE + gl_LocalInvocationIndex;
+        if (x < len) {
+            uint from = uint(s_keys[x]);
+            values[e] = from < s.la ? load_value(pc.a_values, uint64_t(s.a0 + from))
+                                    : load_value(pc.b_values, uint64_t(s.b0 + (from - s.la)));
+        }
+    }
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        uint x = e * WG_SIZE + gl_LocalInvocationIndex;
+        if (x < len) {
+            store_value(pc.out_values, s.out0 + uint64_t(x), values[e]);
+        }
+    }
+#endif
 }

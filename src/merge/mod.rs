@@ -123,9 +123,11 @@ pub struct MergeTuning {
 impl MergeTuning {
     /// The tuning vkalgo uses on this device for `key_type` keys.
     ///
-    /// GPUs: 256 invocations x 11 outputs for 4-byte keys, x 7 for 8-byte keys (tiles of about
-    /// 11 KiB of keys; odd counts avoid shared-memory bank conflicts, as ModernGPU's merge
-    /// tunings do). Not yet measured against alternatives. CPU drivers: 64 x 7.
+    /// GPUs: 256 invocations x 11 outputs for 4-byte keys, x 7 for 8-byte keys (tiles of 11
+    /// and 14 KiB of keys, the merge kernel's only shared memory, so that several workgroups
+    /// share a multiprocessor's ~48 KiB under NVIDIA's Vulkan driver; odd counts avoid
+    /// shared-memory bank conflicts, as ModernGPU's merge tunings do). Not yet measured against
+    /// alternatives (`vkalgo-bench merge --tuning ...`). CPU drivers: 64 x 7.
     pub fn for_device(ctx: &Context, key_type: KeyType) -> Self {
         if ctx.is_cpu_device() {
             return MergeTuning {
