@@ -273,6 +273,16 @@ const PERMUTATIONS: &[Permutation] = &[
         "hash/meta.comp",
         &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
     ),
+    // Sets of u32 (src/set): one permutation per pass.
+    ("set_classify", "set/classify.comp", &[]),
+    ("set_boundaries", "set/boundaries.comp", &[]),
+    ("set_chunk_update", "set/chunk_update.comp", &[]),
+    ("set_trivial", "set/trivial.comp", &[]),
+    ("set_check", "set/check.comp", &[]),
+    ("set_info", "set/info.comp", &[]),
+    ("set_to_array", "set/to_array.comp", &[]),
+    ("set_contains", "set/contains.comp", &[]),
+    ("set_filter", "set/filter.comp", &[]),
 ];
 
 /// The radix-sort permutations (glsl/sort/): key width (KEY_BITS 32/64) x payload

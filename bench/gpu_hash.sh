@@ -11,6 +11,12 @@
 #   COMPARE       the comparison script (default bench/hash_compare.py)
 #   LP_ARGS       arguments of the CUDA program (default "26 10 27 22 0.95")
 #   ARCH          nvcc target (default sm_90)
+#   HASH_TESTS    the hash integration-test binary (built here with
+#                 `cargo test --release --test hash --no-run`: target/release/deps/hash-<hash>,
+#                 carried e.g. as .devbin/hash-tests); when set, it runs first on the GPU with
+#                 the ignored large test included (one batch of 2^31 + 5 keys in a map of
+#                 2^31 - 12 slots: about 35 GiB of device and 60 GiB of host memory), output in
+#                 $OUT/hash-tests.txt
 set -euo pipefail
 
 VKALGO_BENCH="${VKALGO_BENCH:-.devbin/vkalgo-bench}"
@@ -19,6 +25,13 @@ COMPARE="${COMPARE:-bench/hash_compare.py}"
 LP_ARGS="${LP_ARGS:-26 10 27 22 0.95}"
 # shellcheck source=bench/gpu_setup.sh
 . "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
+
+tests_rc=0
+if [ -n "${HASH_TESTS:-}" ]; then
+  VKALGO_TEST_NO_VALIDATION=1 "$HASH_TESTS" --include-ignored --test-threads=1 2>&1 \
+    | tee "$OUT/hash-tests.txt" || tests_rc=$?
+fi
+
 "$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/hash_bench "$CUDA_SRC"
 
 lp_rc=0
@@ -33,4 +46,5 @@ echo
 python3 "$COMPARE" "$OUT/cuda_lp.txt" "$OUT/vkalgo.txt" | tee "$OUT/table.md"
 [ "$lp_rc" -eq 0 ] || echo "hash_bench exited with status $lp_rc" >&2
 [ "$vk_rc" -eq 0 ] || echo "vkalgo-bench exited with status $vk_rc" >&2
-exit $((lp_rc | vk_rc))
+[ "$tests_rc" -eq 0 ] || echo "the hash tests exited with status $tests_rc" >&2
+exit $((lp_rc | vk_rc | tests_rc))

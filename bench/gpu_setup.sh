@@ -6,6 +6,9 @@
 OUT="${OUT:-/tmp/out}"
 ARCH="${ARCH:-sm_90}"
 mkdir -p "$OUT"
+if [ -f .devpack/devbin.tar.xz ]; then
+  tar -xJf .devpack/devbin.tar.xz
+fi
 if [ -d .gl ]; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
   ldconfig

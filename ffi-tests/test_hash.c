@@ -8,10 +8,18 @@
  * input (NULL handles and arrays, unknown types, capacity 0). Also checks that the package
  * installed the public GLSL include (VKALGO_GLSL_INCLUDE, set by CMake from vkalgo_GLSL_DIR).
  *
+ * The record layer on a VkDevice this test creates itself (an external context; the Vulkan
+ * helpers are test_c.c's, with the validation layer when installed, unless
+ * VKALGO_TEST_NO_VALIDATION=1, and every message a failure): every record call
+ * (clear, barrier, insert, find, size, erase, retrieve_all) on u32/u32 and u64/u64 maps at
+ * non-zero offsets, direct and indirect counts, checked exactly; and bad input to each of them
+ * (INVALID_ARGUMENT, nothing recorded, every output buffer and the map unchanged, read back).
+ *
  * Prints every check; exits 1 on any failure. */
 #define TEST_RNG_SEED 0x0123456789abcdefull
 #include "check.h" /* check(), expect(), rng_u64(), xmalloc(), now_s() */
 #include <vkalgo.h>
+#include <vulkan/vulkan.h>
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -306,6 +314,891 @@ static void bad_input(VkalgoContext *ctx) {
     check(true, "vkalgo_hash_map_destroy(NULL) is a no-op");
 }
 
+
+/* ------------------------------------------------------------------------------------------ */
+/* Record layer on the test's own Vulkan device (the external-device path); the Vulkan       */
+/* helpers are those of test_c.c.                                                              */
+
+static unsigned g_validation_messages;
+
+static VkDeviceSize align_up(VkDeviceSize x, VkDeviceSize a) {
+    return a <= 1 ? x : (x + a - 1) / a * a;
+}
+
+typedef struct Gpu {
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger;
+    PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger;
+    bool validation;
+    bool debug_utils;
+    VkPhysicalDevice physical_device;
+    VkPhysicalDeviceMemoryProperties memory;
+    uint32_t queue_family;
+    VkDevice device;
+    VkQueue queue;
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    bool int64_atomics;
+    bool full_subgroups;
+} Gpu;
+
+typedef struct Buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    VkDeviceSize size;
+    uint32_t *words; /* persistently mapped */
+} Buffer;
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL messenger_callback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                         VkDebugUtilsMessageTypeFlagsEXT types,
+                                                         const VkDebugUtilsMessengerCallbackDataEXT *data,
+                                                         void *user) {
+    (void)user;
+    const char *text = data && data->pMessage ? data->pMessage : "(no message)";
+    bool bad = (types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) &&
+               (severity & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT));
+    if (bad) {
+        g_validation_messages++;
+        g_failures++;
+        printf("  FAIL  validation: %s\n", text);
+    } else {
+        printf("  info  vulkan: %s\n", text);
+    }
+    fflush(stdout);
+    return VK_FALSE;
+}
+
+static bool has_layer(const char *name) {
+    uint32_t n = 0;
+    if (vkEnumerateInstanceLayerProperties(&n, NULL) != VK_SUCCESS || n == 0) {
+        return false;
+    }
+    VkLayerProperties *props = xmalloc(n * sizeof *props);
+    bool found = false;
+    if (vkEnumerateInstanceLayerProperties(&n, props) == VK_SUCCESS) {
+        for (uint32_t i = 0; i < n; i++) {
+            found = found || strcmp(props[i].layerName, name) == 0;
+        }
+    }
+    free(props);
+    return found;
+}
+
+static bool has_instance_extension(const char *layer, const char *name) {
+    uint32_t n = 0;
+    if (vkEnumerateInstanceExtensionProperties(layer, &n, NULL) != VK_SUCCESS || n == 0) {
+        return false;
+    }
+    VkExtensionProperties *props = xmalloc(n * sizeof *props);
+    bool found = false;
+    if (vkEnumerateInstanceExtensionProperties(layer, &n, props) == VK_SUCCESS) {
+        for (uint32_t i = 0; i < n; i++) {
+            found = found || strcmp(props[i].extensionName, name) == 0;
+        }
+    }
+    free(props);
+    return found;
+}
+
+static bool vk_ok(VkResult r, const char *what) {
+    return check(r == VK_SUCCESS, "%s (VkResult %d)", what, (int)r);
+}
+
+static bool gpu_create(Gpu *g) {
+    memset(g, 0, sizeof *g);
+    const char *no_validation = getenv("VKALGO_TEST_NO_VALIDATION");
+    const char *layer = "VK_LAYER_KHRONOS_validation";
+    g->validation = !(no_validation && strcmp(no_validation, "1") == 0) && has_layer(layer);
+    g->debug_utils = has_instance_extension(NULL, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    if (g->validation && !g->debug_utils) {
+        g->validation = false;
+    }
+    bool validation_features = g->validation && has_instance_extension(layer, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+    printf("  info  own instance: validation layer %s%s\n", g->validation ? "on" : "off",
+           validation_features ? " + synchronization validation" : "");
+
+    const char *extensions[2];
+    uint32_t extension_count = 0;
+    if (g->debug_utils) {
+        extensions[extension_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    }
+    if (validation_features) {
+        extensions[extension_count++] = VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME;
+    }
+    VkApplicationInfo app = {
+        .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+        .pApplicationName = "vkalgo test_hash",
+        .apiVersion = VK_API_VERSION_1_3,
+    };
+    VkDebugUtilsMessengerCreateInfoEXT messenger_info = {
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                       VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+        .pfnUserCallback = messenger_callback,
+    };
+    VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    VkValidationFeaturesEXT features = {
+        .sType = VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT,
+        .pNext = &messenger_info,
+        .enabledValidationFeatureCount = 1,
+        .pEnabledValidationFeatures = enables,
+    };
+    VkInstanceCreateInfo instance_info = {
+        .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+        .pNext = g->validation ? (validation_features ? (const void *)&features : (const void *)&messenger_info) : NULL,
+        .pApplicationInfo = &app,
+        .enabledLayerCount = g->validation ? 1u : 0u,
+        .ppEnabledLayerNames = &layer,
+        .enabledExtensionCount = extension_count,
+        .ppEnabledExtensionNames = extensions,
+    };
+    if (!vk_ok(vkCreateInstance(&instance_info, NULL, &g->instance), "vkCreateInstance (apiVersion 1.3)")) {
+        return false;
+    }
+    if (g->validation) {
+        PFN_vkCreateDebugUtilsMessengerEXT create =
+            (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(g->instance, "vkCreateDebugUtilsMessengerEXT");
+        g->destroy_messenger =
+            (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(g->instance, "vkDestroyDebugUtilsMessengerEXT");
+        if (!create || !g->destroy_messenger ||
+            !vk_ok(create(g->instance, &messenger_info, NULL, &g->messenger), "vkCreateDebugUtilsMessengerEXT")) {
+            return false;
+        }
+    }
+
+    /* The first physical device with Vulkan 1.2+ and a compute queue. */
+    uint32_t count = 0;
+    vkEnumeratePhysicalDevices(g->instance, &count, NULL);
+    VkPhysicalDevice *devices = xmalloc((count ? count : 1) * sizeof *devices);
+    vkEnumeratePhysicalDevices(g->instance, &count, devices);
+    VkPhysicalDeviceProperties props;
+    bool found = false;
+    for (uint32_t i = 0; i < count && !found; i++) {
+        vkGetPhysicalDeviceProperties(devices[i], &props);
+        if (props.apiVersion < VK_API_VERSION_1_2) {
+            continue;
+        }
+        uint32_t nf = 0;
+        vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &nf, NULL);
+        VkQueueFamilyProperties *families = xmalloc((nf ? nf : 1) * sizeof *families);
+        vkGetPhysicalDeviceQueueFamilyProperties(devices[i], &nf, families);
+        for (uint32_t f = 0; f < nf && !found; f++) {
+            if (families[f].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+                g->physical_device = devices[i];
+                g->queue_family = f;
+                found = true;
+            }
+        }
+        free(families);
+    }
+    free(devices);
+    if (!check(found, "a Vulkan 1.2+ device with a compute queue among %" PRIu32, count)) {
+        return false;
+    }
+    vkGetPhysicalDeviceProperties(g->physical_device, &props);
+    bool core13 = props.apiVersion >= VK_API_VERSION_1_3;
+    printf("  info  own device: %s (Vulkan %u.%u), queue family %" PRIu32 "\n", props.deviceName,
+           VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion), g->queue_family);
+    vkGetPhysicalDeviceMemoryProperties(g->physical_device, &g->memory);
+
+    /* Query, then enable exactly what vkalgo needs. */
+    VkPhysicalDeviceVulkan13Features q13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceVulkan12Features q12 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+        .pNext = core13 ? &q13 : NULL,
+    };
+    VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &q12};
+    vkGetPhysicalDeviceFeatures2(g->physical_device, &q);
+    if (!check(q12.bufferDeviceAddress && q.features.shaderInt64, "device supports bufferDeviceAddress and shaderInt64")) {
+        return false;
+    }
+    g->int64_atomics = q12.shaderBufferInt64Atomics == VK_TRUE;
+    g->full_subgroups = core13 && q13.subgroupSizeControl && q13.computeFullSubgroups;
+    printf("  info  shaderBufferInt64Atomics %s, subgroupSizeControl+computeFullSubgroups %s\n",
+           g->int64_atomics ? "supported (enabled)" : "unsupported",
+           g->full_subgroups ? "supported (enabled)" : "unsupported");
+
+    VkPhysicalDeviceVulkan13Features e13 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+        .subgroupSizeControl = g->full_subgroups ? VK_TRUE : VK_FALSE,
+        .computeFullSubgroups = g->full_subgroups ? VK_TRUE : VK_FALSE,
+    };
+    VkPhysicalDeviceVulkan12Features e12 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+        .pNext = g->full_subgroups ? &e13 : NULL,
+        .bufferDeviceAddress = VK_TRUE,
+        .shaderBufferInt64Atomics = g->int64_atomics ? VK_TRUE : VK_FALSE,
+    };
+    VkPhysicalDeviceFeatures2 enabled = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &e12};
+    enabled.features.shaderInt64 = VK_TRUE;
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue_info = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+        .queueFamilyIndex = g->queue_family,
+        .queueCount = 1,
+        .pQueuePriorities = &priority,
+    };
+    VkDeviceCreateInfo device_info = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+        .pNext = &enabled,
+        .queueCreateInfoCount = 1,
+        .pQueueCreateInfos = &queue_info,
+    };
+    if (!vk_ok(vkCreateDevice(g->physical_device, &device_info, NULL, &g->device), "vkCreateDevice")) {
+        return false;
+    }
+    vkGetDeviceQueue(g->device, g->queue_family, 0, &g->queue);
+    VkCommandPoolCreateInfo pool_info = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+        .queueFamilyIndex = g->queue_family,
+    };
+    if (!vk_ok(vkCreateCommandPool(g->device, &pool_info, NULL, &g->pool), "vkCreateCommandPool")) {
+        return false;
+    }
+    VkCommandBufferAllocateInfo cmd_info = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+        .commandPool = g->pool,
+        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+        .commandBufferCount = 1,
+    };
+    if (!vk_ok(vkAllocateCommandBuffers(g->device, &cmd_info, &g->cmd), "vkAllocateCommandBuffers")) {
+        return false;
+    }
+    VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    return vk_ok(vkCreateFence(g->device, &fence_info, NULL, &g->fence), "vkCreateFence");
+}
+
+static void gpu_destroy(Gpu *g) {
+    if (g->device) {
+        vkDeviceWaitIdle(g->device);
+        if (g->fence) {
+            vkDestroyFence(g->device, g->fence, NULL);
+        }
+        if (g->pool) {
+            vkDestroyCommandPool(g->device, g->pool, NULL);
+        }
+        vkDestroyDevice(g->device, NULL);
+    }
+    if (g->messenger) {
+        g->destroy_messenger(g->instance, g->messenger, NULL);
+    }
+    if (g->instance) {
+        vkDestroyInstance(g->instance, NULL);
+    }
+    memset(g, 0, sizeof *g);
+}
+
+static const VkBufferUsageFlags BUFFER_USAGE = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                               VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+                                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+/* A host-visible, host-coherent buffer with device-address memory, mapped. */
+static bool buffer_create(Gpu *g, VkDeviceSize size, const char *name, Buffer *b) {
+    memset(b, 0, sizeof *b);
+    size = align_up(size, 4);
+    VkBufferCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = size,
+        .usage = BUFFER_USAGE,
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+    };
+    if (vkCreateBuffer(g->device, &info, NULL, &b->buffer) != VK_SUCCESS) {
+        return check(false, "vkCreateBuffer %s (%" PRIu64 " bytes)", name, (uint64_t)size);
+    }
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(g->device, b->buffer, &req);
+    const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    uint32_t type = UINT32_MAX;
+    for (uint32_t i = 0; i < g->memory.memoryTypeCount && type == UINT32_MAX; i++) {
+        if ((req.memoryTypeBits & (1u << i)) && (g->memory.memoryTypes[i].propertyFlags & want) == want) {
+            type = i;
+        }
+    }
+    if (type == UINT32_MAX) {
+        return check(false, "%s: no HOST_VISIBLE|HOST_COHERENT memory type in bits 0x%" PRIx32, name, req.memoryTypeBits);
+    }
+    VkMemoryAllocateFlagsInfo flags = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+        .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
+    };
+    VkMemoryAllocateInfo alloc = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .pNext = &flags,
+        .allocationSize = req.size,
+        .memoryTypeIndex = type,
+    };
+    void *map = NULL;
+    if (vkAllocateMemory(g->device, &alloc, NULL, &b->memory) != VK_SUCCESS ||
+        vkBindBufferMemory(g->device, b->buffer, b->memory, 0) != VK_SUCCESS ||
+        vkMapMemory(g->device, b->memory, 0, VK_WHOLE_SIZE, 0, &map) != VK_SUCCESS) {
+        return check(false, "allocate/bind/map %s (%" PRIu64 " bytes)", name, (uint64_t)size);
+    }
+    b->size = size;
+    b->words = map;
+    return true;
+}
+
+static void buffer_destroy(Gpu *g, Buffer *b) {
+    if (b->memory) {
+        vkFreeMemory(g->device, b->memory, NULL); /* unmaps implicitly */
+    }
+    if (b->buffer) {
+        vkDestroyBuffer(g->device, b->buffer, NULL);
+    }
+    memset(b, 0, sizeof *b);
+}
+
+static bool cmd_begin(Gpu *g) {
+    VkCommandBufferBeginInfo begin = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+    };
+    VkResult r = vkBeginCommandBuffer(g->cmd, &begin);
+    return r == VK_SUCCESS || check(false, "vkBeginCommandBuffer (VkResult %d)", (int)r);
+}
+
+static void memory_barrier(Gpu *g, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                           VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
+    VkMemoryBarrier barrier = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+        .srcAccessMask = src_access,
+        .dstAccessMask = dst_access,
+    };
+    vkCmdPipelineBarrier(g->cmd, src_stage, dst_stage, 0, 1, &barrier, 0, NULL, 0, NULL);
+}
+
+/* Before a scan: host writes (input, count, the output's sentinels) and every earlier GPU use of
+ * the buffers (previous submissions) are complete and visible to vkalgo's compute and transfer
+ * (scratch clear) commands. */
+static void barrier_before(Gpu *g) {
+    memory_barrier(g, VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+}
+
+/* After a scan: its output (COMPUTE_SHADER, SHADER_WRITE) is visible to host reads. */
+static void barrier_after(Gpu *g) {
+    memory_barrier(g, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                   VK_ACCESS_HOST_READ_BIT);
+}
+
+/* Ends, submits and waits (60 s at most: a timeout is a failure). */
+static bool cmd_submit_wait(Gpu *g, const char *what) {
+    VkResult r = vkEndCommandBuffer(g->cmd);
+    if (r != VK_SUCCESS) {
+        return check(false, "%s: vkEndCommandBuffer (VkResult %d)", what, (int)r);
+    }
+    VkSubmitInfo submit = {
+        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+        .commandBufferCount = 1,
+        .pCommandBuffers = &g->cmd,
+    };
+    r = vkQueueSubmit(g->queue, 1, &submit, g->fence);
+    if (r != VK_SUCCESS) {
+        return check(false, "%s: vkQueueSubmit (VkResult %d)", what, (int)r);
+    }
+    r = vkWaitForFences(g->device, 1, &g->fence, VK_TRUE, 60ull * 1000 * 1000 * 1000);
+    if (r == VK_TIMEOUT) {
+        fprintf(stderr, "%s: the GPU did not finish within 60 s\n", what);
+        check(false, "%s: fence wait timed out after 60 s", what);
+        exit(1); /* the device may still use the buffers: do not free them under it */
+    }
+    if (r != VK_SUCCESS) {
+        return check(false, "%s: vkWaitForFences (VkResult %d)", what, (int)r);
+    }
+    vkResetFences(g->device, 1, &g->fence);
+    return true;
+}
+
+static VkalgoBufferRange range_of(const Buffer *b, VkDeviceSize offset, VkDeviceSize size) {
+    VkalgoBufferRange r = {b->buffer, offset, size};
+    return r;
+}
+
+
+/* Element i of a mapped buffer at byte offset `off`, as u32 or u64. */
+static uint64_t buf_get(const Buffer *b, VkDeviceSize off, size_t i, bool wide) {
+    const uint8_t *p = (const uint8_t *)b->words + off;
+    if (wide) {
+        uint64_t v;
+        memcpy(&v, p + i * 8, 8);
+        return v;
+    }
+    uint32_t v;
+    memcpy(&v, p + i * 4, 4);
+    return v;
+}
+
+static void buf_put(Buffer *b, VkDeviceSize off, size_t i, uint64_t v, bool wide) {
+    uint8_t *p = (uint8_t *)b->words + off;
+    if (wide) {
+        memcpy(p + i * 8, &v, 8);
+    } else {
+        uint32_t w = (uint32_t)v;
+        memcpy(p + i * 4, &w, 4);
+    }
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void sentinel(Buffer *b) {
+    for (size_t i = 0; i < b->size / 4; i++) {
+        b->words[i] = 0xA5A55A5Au ^ (uint32_t)i;
+    }
+}
+
+static bool sentinel_intact(const Buffer *b, VkDeviceSize from, VkDeviceSize to) {
+    for (VkDeviceSize i = from / 4; i < to / 4 && i < b->size / 4; i++) {
+        if (b->words[i] != (0xA5A55A5Au ^ (uint32_t)i)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static VkalgoBufferRange no_range(void) {
+    VkalgoBufferRange r = {VK_NULL_HANDLE, 0, 0};
+    return r;
+}
+
+/* The buffers of the record-layer test. */
+typedef struct RecBuffers {
+    Buffer keys, values, out, count;
+} RecBuffers;
+
+enum { REC_N = 600, REC_DUP = 40, REC_ABSENT = 100, REC_ERASE = 100, REC_CAP = 1000 };
+/* Byte offsets in `out`: status, found, values, erased flags, size words, retrieve keys,
+ * retrieve values, retrieve count (all multiples of 256). */
+enum {
+    O_STATUS = 256,
+    O_FOUND = O_STATUS + 4096,
+    O_VALUES = O_FOUND + 4096,
+    O_ERASED = O_VALUES + 8192,
+    O_SIZE = O_ERASED + 4096,
+    O_RKEYS = O_SIZE + 256,
+    O_RVALUES = O_RKEYS + 16384,
+    O_RCOUNT = O_RVALUES + 16384,
+    O_END = O_RCOUNT + 256
+};
+enum { K_OFF = 64, V_OFF = 128 }; /* non-zero input offsets */
+
+/* One map (u32/u32 or u64/u64) through every record call: clear, insert (direct count, per-key
+ * status, failure counter, duplicates), find (values and found flags, absent keys), size,
+ * erase (erased flags), retrieve_all, then indirect counts; compared exactly with a CPU model. */
+static void record_round_trip(Gpu *g, VkalgoContext *ctx, RecBuffers *b, bool wide) {
+    const char *name = wide ? "u64/u64" : "u32/u32";
+    printf("-- record layer, %s map\n", name);
+    const size_t kb = wide ? 8 : 4;
+    VkalgoHashMapDesc desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, REC_CAP};
+    if (wide) {
+        desc.key_type = VKALGO_KEY_U64;
+        desc.value_type = VKALGO_VALUE_U64;
+    }
+    VkalgoHashMap *map = NULL;
+    if (!expect(vkalgo_hash_map_create(ctx, &desc, &map), VKALGO_SUCCESS, "  vkalgo_hash_map_create")) {
+        return;
+    }
+    /* Keys: REC_N - REC_DUP distinct keys, then REC_DUP repeats (same value); then REC_ABSENT
+     * absent keys right after them (the find covers both). */
+    const size_t distinct = REC_N - REC_DUP;
+    uint64_t *k = xmalloc((REC_N + REC_ABSENT) * sizeof *k);
+    uint64_t *v = xmalloc(REC_N * sizeof *v);
+    for (size_t i = 0; i < distinct + REC_ABSENT; i++) {
+        bool fresh;
+        do {
+            k[i] = wide ? (rng_u64() % 3 == 0 ? rng_u64() & 0xffffffffu : rng_u64()) : (uint64_t)(rng_u64() >> 32);
+            fresh = k[i] < (wide ? UINT64_MAX - 1 : (uint64_t)UINT32_MAX - 1);
+            for (size_t j = 0; j < i && fresh; j++) {
+                fresh = k[j] != k[i];
+            }
+        } while (!fresh);
+    }
+    /* Move the absent keys to the end, put the duplicates before them. */
+    uint64_t absent[REC_ABSENT];
+    memcpy(absent, k + distinct, sizeof absent);
+    for (size_t i = 0; i < REC_DUP; i++) {
+        k[distinct + i] = k[(i * 13) % distinct];
+    }
+    memcpy(k + REC_N, absent, sizeof absent);
+    for (size_t i = 0; i < REC_N; i++) {
+        v[i] = i < distinct ? (wide ? rng_u64() : rng_u64() >> 32) : v[(i - distinct) * 13 % distinct];
+    }
+    sentinel(&b->keys);
+    sentinel(&b->values);
+    sentinel(&b->out);
+    sentinel(&b->count);
+    for (size_t i = 0; i < REC_N + REC_ABSENT; i++) {
+        buf_put(&b->keys, K_OFF, i, k[i], wide);
+    }
+    for (size_t i = 0; i < REC_N; i++) {
+        buf_put(&b->values, V_OFF, i, v[i], wide);
+    }
+    b->count.words[1] = 0; /* failure counter at byte 4 */
+
+    VkalgoHashInsertArgs ins = {
+        .keys = range_of(&b->keys, K_OFF, REC_N * kb),
+        .values = range_of(&b->values, V_OFF, REC_N * kb),
+        .count = REC_N,
+        .count_buffer = no_range(),
+        .max_count = 0,
+        .status = range_of(&b->out, O_STATUS, REC_N * 4),
+        .failed_count = range_of(&b->count, 4, 4),
+    };
+    VkalgoHashFindArgs find = {
+        .keys = range_of(&b->keys, K_OFF, (REC_N + REC_ABSENT) * kb),
+        .values = range_of(&b->out, O_VALUES, (REC_N + REC_ABSENT) * kb),
+        .found = range_of(&b->out, O_FOUND, (REC_N + REC_ABSENT) * 4),
+        .count = REC_N + REC_ABSENT,
+        .count_buffer = no_range(),
+        .max_count = 0,
+    };
+    /* Erase the first REC_ERASE distinct keys, and REC_ERASE / 2 of them a second time. */
+    VkalgoHashEraseArgs er = {
+        .keys = range_of(&b->keys, K_OFF, REC_ERASE * kb),
+        .erased = range_of(&b->out, O_ERASED, REC_ERASE * 4),
+        .count = REC_ERASE,
+        .count_buffer = no_range(),
+        .max_count = 0,
+    };
+    VkalgoHashRetrieveArgs ret = {
+        .keys = range_of(&b->out, O_RKEYS, REC_CAP * kb),
+        .values = range_of(&b->out, O_RVALUES, REC_CAP * kb),
+        .capacity = REC_CAP,
+        .count_out = range_of(&b->out, O_RCOUNT, 4),
+    };
+    bool ok = cmd_begin(g);
+    barrier_before(g);
+    ok = expect(vkalgo_hash_map_record_clear(map, g->cmd), VKALGO_SUCCESS, "  record_clear") && ok;
+    ok = expect(vkalgo_hash_map_record_barrier(map, g->cmd), VKALGO_SUCCESS, "  record_barrier") && ok;
+    ok = expect(vkalgo_hash_map_record_insert(map, g->cmd, &ins), VKALGO_SUCCESS, "  record_insert (direct)") && ok;
+    ok = expect(vkalgo_hash_map_record_barrier(map, g->cmd), VKALGO_SUCCESS, "  record_barrier") && ok;
+    ok = expect(vkalgo_hash_map_record_find(map, g->cmd, &find), VKALGO_SUCCESS, "  record_find") && ok;
+    ok = expect(vkalgo_hash_map_record_size(map, g->cmd, range_of(&b->out, O_SIZE, 4)), VKALGO_SUCCESS,
+                "  record_size") && ok;
+    ok = expect(vkalgo_hash_map_record_barrier(map, g->cmd), VKALGO_SUCCESS, "  record_barrier") && ok;
+    ok = expect(vkalgo_hash_map_record_erase(map, g->cmd, &er), VKALGO_SUCCESS, "  record_erase") && ok;
+    ok = expect(vkalgo_hash_map_record_barrier(map, g->cmd), VKALGO_SUCCESS, "  record_barrier") && ok;
+    ok = expect(vkalgo_hash_map_record_size(map, g->cmd, range_of(&b->out, O_SIZE + 4, 4)), VKALGO_SUCCESS,
+                "  record_size") && ok;
+    ok = expect(vkalgo_hash_map_record_retrieve_all(map, g->cmd, &ret), VKALGO_SUCCESS, "  record_retrieve_all") && ok;
+    barrier_after(g);
+    ok = cmd_submit_wait(g, "record round trip") && ok;
+    if (ok) {
+        size_t inserted = 0, bad_status = 0;
+        for (size_t i = 0; i < REC_N; i++) {
+            uint32_t s = *(const uint32_t *)((const uint8_t *)b->out.words + O_STATUS + 4 * i);
+            inserted += s == VKALGO_HASH_STATUS_INSERTED;
+            bad_status += s != VKALGO_HASH_STATUS_INSERTED && s != VKALGO_HASH_STATUS_UPDATED;
+        }
+        check(inserted == distinct && bad_status == 0, "  status: %zu INSERTED (want %zu), %zu neither inserted nor updated",
+              inserted, distinct, bad_status);
+        check(b->count.words[1] == 0, "  failure counter %" PRIu32 " (want 0)", b->count.words[1]);
+        size_t wrong = 0;
+        for (size_t i = 0; i < REC_N + REC_ABSENT; i++) {
+            uint32_t f = *(const uint32_t *)((const uint8_t *)b->out.words + O_FOUND + 4 * i);
+            uint64_t got = buf_get(&b->out, O_VALUES, i, wide);
+            bool want_found = i < REC_N;
+            wrong += f != (want_found ? 1u : 0u) || got != (want_found ? v[i] : 0);
+        }
+        check(wrong == 0, "  find: %zu of %d keys wrong (values and found flags)", wrong, REC_N + REC_ABSENT);
+        check(sentinel_intact(&b->out, O_STATUS + REC_N * 4, O_FOUND) &&
+                  sentinel_intact(&b->out, O_FOUND + (REC_N + REC_ABSENT) * 4, O_VALUES) &&
+                  sentinel_intact(&b->out, O_VALUES + (REC_N + REC_ABSENT) * kb, O_ERASED),
+              "  nothing written past the outputs");
+        const uint32_t *size = (const uint32_t *)((const uint8_t *)b->out.words + O_SIZE);
+        check(size[0] == distinct && size[1] == distinct - REC_ERASE, "  sizes %" PRIu32 ", %" PRIu32 " (want %zu, %zu)",
+              size[0], size[1], distinct, distinct - REC_ERASE);
+        size_t erased = 0;
+        for (size_t i = 0; i < REC_ERASE; i++) {
+            erased += *(const uint32_t *)((const uint8_t *)b->out.words + O_ERASED + 4 * i) == 1;
+        }
+        check(erased == REC_ERASE, "  erase flags: %zu of %d", erased, REC_ERASE);
+        uint32_t count = *(const uint32_t *)((const uint8_t *)b->out.words + O_RCOUNT);
+        bool same = count == distinct - REC_ERASE;
+        if (same) {
+            uint64_t *got = xmalloc(count * sizeof *got);
+            uint64_t *want = xmalloc(count * sizeof *want);
+            for (size_t i = 0; i < count; i++) {
+                got[i] = buf_get(&b->out, O_RKEYS, i, wide) ^ (buf_get(&b->out, O_RVALUES, i, wide) * 0x9E3779B97F4A7C15ull);
+                want[i] = k[REC_ERASE + i] ^ (v[REC_ERASE + i] * 0x9E3779B97F4A7C15ull);
+            }
+            qsort(got, count, sizeof *got, cmp_u64);
+            qsort(want, count, sizeof *want, cmp_u64);
+            same = memcmp(got, want, count * sizeof *got) == 0;
+            free(got);
+            free(want);
+        }
+        check(same, "  retrieve_all: %" PRIu32 " entries, exactly the live ones", count);
+    }
+
+    /* Indirect counts: insert 7 of REC_ABSENT new keys (max_count REC_ABSENT), then find 5. */
+    sentinel(&b->out);
+    b->count.words[0] = 7;
+    b->count.words[1] = 0;
+    b->count.words[2] = 5;
+    for (size_t i = 0; i < REC_ABSENT; i++) {
+        buf_put(&b->values, V_OFF, i, 1000 + i, wide);
+    }
+    ins.keys = range_of(&b->keys, K_OFF + REC_N * kb, REC_ABSENT * kb);
+    ins.values = range_of(&b->values, V_OFF, REC_ABSENT * kb);
+    ins.count = 0;
+    ins.count_buffer = range_of(&b->count, 0, 4);
+    ins.max_count = REC_ABSENT;
+    ins.status = range_of(&b->out, O_STATUS, REC_ABSENT * 4);
+    find.keys = ins.keys;
+    find.values = range_of(&b->out, O_VALUES, REC_ABSENT * kb);
+    find.found = range_of(&b->out, O_FOUND, REC_ABSENT * 4);
+    find.count = 0;
+    find.count_buffer = range_of(&b->count, 8, 4);
+    find.max_count = REC_ABSENT;
+    ok = cmd_begin(g);
+    barrier_before(g);
+    ok = expect(vkalgo_hash_map_record_insert(map, g->cmd, &ins), VKALGO_SUCCESS, "  record_insert (indirect count 7)") && ok;
+    ok = expect(vkalgo_hash_map_record_barrier(map, g->cmd), VKALGO_SUCCESS, "  record_barrier") && ok;
+    ok = expect(vkalgo_hash_map_record_find(map, g->cmd, &find), VKALGO_SUCCESS, "  record_find (indirect count 5)") && ok;
+    ok = expect(vkalgo_hash_map_record_size(map, g->cmd, range_of(&b->out, O_SIZE, 4)), VKALGO_SUCCESS,
+                "  record_size") && ok;
+    barrier_after(g);
+    ok = cmd_submit_wait(g, "record indirect") && ok;
+    if (ok) {
+        size_t wrong = 0;
+        for (size_t i = 0; i < 5; i++) {
+            uint32_t f = *(const uint32_t *)((const uint8_t *)b->out.words + O_FOUND + 4 * i);
+            wrong += f != 1 || buf_get(&b->out, O_VALUES, i, wide) != 1000 + i;
+        }
+        check(wrong == 0, "  the 5 looked-up keys found with their values");
+        check(sentinel_intact(&b->out, O_STATUS + 7 * 4, O_FOUND) && sentinel_intact(&b->out, O_FOUND + 5 * 4, O_VALUES) &&
+                  sentinel_intact(&b->out, O_VALUES + 5 * kb, O_SIZE),
+              "  statuses past 7 and lookups past 5 not written");
+        uint32_t size = *(const uint32_t *)((const uint8_t *)b->out.words + O_SIZE);
+        check(size == distinct - REC_ERASE + 7, "  size %" PRIu32 " (want %zu)", size, distinct - REC_ERASE + 7);
+    }
+    free(k);
+    free(v);
+    vkalgo_hash_map_destroy(map);
+}
+
+/* Argument errors of every record call: INVALID_ARGUMENT with a message, nothing recorded,
+ * nothing changed: the outputs keep their sentinels and the map its contents (read back). */
+static void record_bad_input(Gpu *g, VkalgoContext *ctx, RecBuffers *b) {
+    printf("-- record layer argument errors\n");
+    VkalgoHashMapDesc desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, REC_CAP};
+    VkalgoHashMap *map = NULL;
+    if (!expect(vkalgo_hash_map_create(ctx, &desc, &map), VKALGO_SUCCESS, "  vkalgo_hash_map_create")) {
+        return;
+    }
+    /* Contents: 10 keys through the record layer. */
+    sentinel(&b->out);
+    sentinel(&b->count);
+    for (uint32_t i = 0; i < 10; i++) {
+        buf_put(&b->keys, K_OFF, i, 100 + i, false);
+        buf_put(&b->values, V_OFF, i, 200 + i, false);
+    }
+    VkalgoHashInsertArgs ins = {
+        .keys = range_of(&b->keys, K_OFF, 40),
+        .values = range_of(&b->values, V_OFF, 40),
+        .count = 10,
+        .count_buffer = no_range(),
+        .max_count = 0,
+        .status = range_of(&b->out, O_STATUS, 40),
+        .failed_count = no_range(),
+    };
+    bool ok = cmd_begin(g);
+    barrier_before(g);
+    ok = expect(vkalgo_hash_map_record_insert(map, g->cmd, &ins), VKALGO_SUCCESS, "  record_insert 10 keys") && ok;
+    barrier_after(g);
+    ok = cmd_submit_wait(g, "setup") && ok;
+    if (!ok) {
+        vkalgo_hash_map_destroy(map);
+        return;
+    }
+    sentinel(&b->out);
+    VkalgoHashFindArgs find = {
+        .keys = range_of(&b->keys, K_OFF, 40),
+        .values = range_of(&b->out, O_VALUES, 40),
+        .found = range_of(&b->out, O_FOUND, 40),
+        .count = 10,
+        .count_buffer = no_range(),
+        .max_count = 0,
+    };
+    VkalgoHashEraseArgs er = {
+        .keys = range_of(&b->keys, K_OFF, 40),
+        .erased = range_of(&b->out, O_ERASED, 40),
+        .count = 10,
+        .count_buffer = no_range(),
+        .max_count = 0,
+    };
+    VkalgoHashRetrieveArgs ret = {
+        .keys = range_of(&b->out, O_RKEYS, REC_CAP * 4),
+        .values = range_of(&b->out, O_RVALUES, REC_CAP * 4),
+        .capacity = REC_CAP,
+        .count_out = range_of(&b->out, O_RCOUNT, 4),
+    };
+    VkalgoHashInsertArgs i2;
+    VkalgoHashFindArgs f2;
+    VkalgoHashEraseArgs e2;
+    VkalgoHashRetrieveArgs r2;
+    int refused = 0, calls = 0;
+#define BAD(setup, call, what)                                                                                      \
+    do {                                                                                                            \
+        i2 = ins;                                                                                                   \
+        f2 = find;                                                                                                  \
+        e2 = er;                                                                                                    \
+        r2 = ret;                                                                                                   \
+        setup;                                                                                                      \
+        VkalgoResult r_ = (call);                                                                                   \
+        calls++;                                                                                                    \
+        const char *m_ = vkalgo_last_error_message();                                                               \
+        if (check(r_ == VKALGO_ERROR_INVALID_ARGUMENT && m_ && m_[0], "  %s: %s (%s)", what, result_name(r_), m_)) { \
+            refused++;                                                                                              \
+        }                                                                                                           \
+    } while (0)
+    ok = cmd_begin(g);
+    VkCommandBuffer cmd = g->cmd;
+    /* Handles and pointers. */
+    BAD((void)0, vkalgo_hash_map_record_insert(NULL, cmd, &i2), "insert: NULL map");
+    BAD((void)0, vkalgo_hash_map_record_insert(map, VK_NULL_HANDLE, &i2), "insert: NULL command buffer");
+    BAD((void)0, vkalgo_hash_map_record_insert(map, cmd, NULL), "insert: NULL args");
+    BAD((void)0, vkalgo_hash_map_record_find(NULL, cmd, &f2), "find: NULL map");
+    BAD((void)0, vkalgo_hash_map_record_find(map, VK_NULL_HANDLE, &f2), "find: NULL command buffer");
+    BAD((void)0, vkalgo_hash_map_record_find(map, cmd, NULL), "find: NULL args");
+    BAD((void)0, vkalgo_hash_map_record_erase(NULL, cmd, &e2), "erase: NULL map");
+    BAD((void)0, vkalgo_hash_map_record_erase(map, VK_NULL_HANDLE, &e2), "erase: NULL command buffer");
+    BAD((void)0, vkalgo_hash_map_record_erase(map, cmd, NULL), "erase: NULL args");
+    BAD((void)0, vkalgo_hash_map_record_retrieve_all(NULL, cmd, &r2), "retrieve_all: NULL map");
+    BAD((void)0, vkalgo_hash_map_record_retrieve_all(map, VK_NULL_HANDLE, &r2), "retrieve_all: NULL command buffer");
+    BAD((void)0, vkalgo_hash_map_record_retrieve_all(map, cmd, NULL), "retrieve_all: NULL args");
+    BAD((void)0, vkalgo_hash_map_record_size(NULL, cmd, range_of(&b->out, O_SIZE, 4)), "size: NULL map");
+    BAD((void)0, vkalgo_hash_map_record_size(map, VK_NULL_HANDLE, range_of(&b->out, O_SIZE, 4)), "size: NULL command buffer");
+    BAD((void)0, vkalgo_hash_map_record_clear(NULL, cmd), "clear: NULL map");
+    BAD((void)0, vkalgo_hash_map_record_clear(map, VK_NULL_HANDLE), "clear: NULL command buffer");
+    BAD((void)0, vkalgo_hash_map_record_barrier(NULL, cmd), "barrier: NULL map");
+    BAD((void)0, vkalgo_hash_map_record_barrier(map, VK_NULL_HANDLE), "barrier: NULL command buffer");
+    /* Ranges. */
+    BAD(i2.keys.offset = K_OFF + 2, vkalgo_hash_map_record_insert(map, cmd, &i2), "insert: keys offset not a multiple of 4");
+    BAD(i2.keys.size = 36, vkalgo_hash_map_record_insert(map, cmd, &i2), "insert: keys range too small");
+    BAD(i2.values.size = 36, vkalgo_hash_map_record_insert(map, cmd, &i2), "insert: values range too small");
+    BAD(i2.keys.buffer = VK_NULL_HANDLE, vkalgo_hash_map_record_insert(map, cmd, &i2), "insert: keys buffer NULL");
+    BAD(i2.status = range_of(&b->keys, K_OFF, 40), vkalgo_hash_map_record_insert(map, cmd, &i2), "insert: status overlaps the keys");
+    BAD(i2.status.size = 4, vkalgo_hash_map_record_insert(map, cmd, &i2), "insert: status range too small");
+    BAD(i2.failed_count = range_of(&b->out, O_STATUS + 8, 4), vkalgo_hash_map_record_insert(map, cmd, &i2),
+        "insert: failed_count overlaps the status");
+    BAD(i2.failed_count = range_of(&b->count, 2, 4), vkalgo_hash_map_record_insert(map, cmd, &i2),
+        "insert: failed_count offset 2");
+    BAD((i2.count = 0, i2.count_buffer = range_of(&b->count, 2, 4), i2.max_count = 10),
+        vkalgo_hash_map_record_insert(map, cmd, &i2), "insert: count buffer offset 2");
+    BAD((i2.count = 0, i2.count_buffer = range_of(&b->count, 0, 4), i2.max_count = 11),
+        vkalgo_hash_map_record_insert(map, cmd, &i2), "insert: max_count 11 past the 10-key ranges");
+    BAD((i2.count = 0, i2.count_buffer = range_of(&b->count, 0, 4), i2.max_count = (uint64_t)UINT32_MAX + 1),
+        vkalgo_hash_map_record_insert(map, cmd, &i2), "insert: max_count 2^32 (past the largest batch)");
+    BAD(i2.count = (uint64_t)UINT32_MAX + 1, vkalgo_hash_map_record_insert(map, cmd, &i2),
+        "insert: count 2^32 (past the largest batch)");
+    BAD(f2.values.offset = O_VALUES + 2, vkalgo_hash_map_record_find(map, cmd, &f2), "find: values offset 2");
+    BAD(f2.found = f2.values, vkalgo_hash_map_record_find(map, cmd, &f2), "find: found overlaps values");
+    BAD(f2.keys.size = 8, vkalgo_hash_map_record_find(map, cmd, &f2), "find: keys range too small");
+    BAD(f2.count = (uint64_t)UINT32_MAX + 1, vkalgo_hash_map_record_find(map, cmd, &f2), "find: count 2^32");
+    BAD(e2.keys.size = 8, vkalgo_hash_map_record_erase(map, cmd, &e2), "erase: keys range too small");
+    BAD(e2.erased = range_of(&b->keys, K_OFF + 4, 40), vkalgo_hash_map_record_erase(map, cmd, &e2), "erase: flags overlap keys");
+    BAD(e2.count = (uint64_t)UINT32_MAX + 1, vkalgo_hash_map_record_erase(map, cmd, &e2), "erase: count 2^32");
+    BAD(r2.keys.size = 16, vkalgo_hash_map_record_retrieve_all(map, cmd, &r2), "retrieve_all: keys too small for capacity");
+    BAD(r2.count_out = range_of(&b->out, O_RKEYS, 4), vkalgo_hash_map_record_retrieve_all(map, cmd, &r2),
+        "retrieve_all: count_out overlaps the keys");
+    BAD(r2.count_out.size = 0, vkalgo_hash_map_record_retrieve_all(map, cmd, &r2), "retrieve_all: count_out empty");
+    BAD((void)0, vkalgo_hash_map_record_size(map, cmd, range_of(&b->out, O_SIZE + 2, 4)), "size: dst offset 2");
+    BAD((void)0, vkalgo_hash_map_record_size(map, cmd, range_of(&b->out, O_SIZE, 2)), "size: dst 2 bytes");
+    BAD((void)0, vkalgo_hash_map_record_size(map, cmd, no_range()), "size: dst buffer NULL");
+#undef BAD
+    check(refused == calls, "  %d of %d bad calls refused with INVALID_ARGUMENT and a message", refused, calls);
+    /* Nothing was recorded: the command buffer (with the test's barriers only) runs, every
+     * output keeps its sentinel; then the map still holds its 10 keys. */
+    barrier_before(g);
+    barrier_after(g);
+    ok = cmd_submit_wait(g, "bad calls") && ok;
+    check(ok && sentinel_intact(&b->out, 0, b->out.size) && sentinel_intact(&b->count, 0, b->count.size),
+          "  nothing written to any output buffer");
+    ok = cmd_begin(g);
+    barrier_before(g);
+    ok = expect(vkalgo_hash_map_record_find(map, cmd, &find), VKALGO_SUCCESS, "  record_find") && ok;
+    ok = expect(vkalgo_hash_map_record_size(map, cmd, range_of(&b->out, O_SIZE, 4)), VKALGO_SUCCESS, "  record_size") && ok;
+    barrier_after(g);
+    ok = cmd_submit_wait(g, "after bad calls") && ok;
+    if (ok) {
+        size_t wrong = 0;
+        for (uint32_t i = 0; i < 10; i++) {
+            wrong += buf_get(&b->out, O_FOUND, i, false) != 1 || buf_get(&b->out, O_VALUES, i, false) != 200 + i;
+        }
+        uint32_t size = *(const uint32_t *)((const uint8_t *)b->out.words + O_SIZE);
+        check(wrong == 0 && size == 10, "  the map is unchanged (10 keys, their values; size %" PRIu32 ")", size);
+    }
+    vkalgo_hash_map_destroy(map);
+}
+
+/* The test's queue lock (host calls on an external context, here the maps' creation, take it
+ * around vkQueueSubmit; the test's own submissions are on this thread). */
+static int g_queue_locked;
+static void test_queue_lock(void *user_data, uint32_t lock) {
+    (void)user_data;
+    if (lock) {
+        check(!g_queue_locked, "queue lock: taken while free");
+    }
+    g_queue_locked = lock != 0;
+}
+
+static void test_record_layer(void) {
+    printf("== record layer on the test's own device\n");
+    Gpu gpu;
+    if (!gpu_create(&gpu)) {
+        gpu_destroy(&gpu);
+        return;
+    }
+    VkalgoExternalContextDesc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.instance = gpu.instance;
+    desc.physical_device = gpu.physical_device;
+    desc.device = gpu.device;
+    desc.queue_family_index = gpu.queue_family;
+    desc.queue = gpu.queue;
+    desc.get_instance_proc_addr = vkGetInstanceProcAddr;
+    desc.queue_lock = test_queue_lock;
+    desc.queue_lock_user_data = NULL;
+    desc.flags = (gpu.debug_utils ? VKALGO_CONTEXT_DEBUG_UTILS : 0u) |
+                 (gpu.int64_atomics ? VKALGO_CONTEXT_INT64_ATOMICS_ENABLED : 0u) |
+                 (gpu.full_subgroups ? VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED : 0u);
+    VkalgoContext *ctx = NULL;
+    if (!expect(vkalgo_context_create_external(&desc, &ctx), VKALGO_SUCCESS, "vkalgo_context_create_external")) {
+        gpu_destroy(&gpu);
+        return;
+    }
+    RecBuffers b;
+    memset(&b, 0, sizeof b);
+    const VkDeviceSize in_bytes = 256 + (REC_N + REC_ABSENT) * 8;
+    if (buffer_create(&gpu, in_bytes, "keys", &b.keys) && buffer_create(&gpu, in_bytes, "values", &b.values) &&
+        buffer_create(&gpu, O_END, "outputs", &b.out) && buffer_create(&gpu, 256, "counts", &b.count)) {
+        record_round_trip(&gpu, ctx, &b, false);
+        if (gpu.int64_atomics) {
+            record_round_trip(&gpu, ctx, &b, true);
+        } else {
+            printf("  skip  u64/u64 map: no shaderBufferInt64Atomics\n");
+        }
+        record_bad_input(&gpu, ctx, &b);
+    }
+    vkDeviceWaitIdle(gpu.device);
+    buffer_destroy(&gpu, &b.keys);
+    buffer_destroy(&gpu, &b.values);
+    buffer_destroy(&gpu, &b.out);
+    buffer_destroy(&gpu, &b.count);
+    vkalgo_context_destroy(ctx);
+    check(g_validation_messages == 0, "validation messages on the test's own device: %u", g_validation_messages);
+    gpu_destroy(&gpu);
+}
+
 int main(void) {
     VkalgoContext *ctx = NULL;
     if (!expect(vkalgo_context_create_default(&ctx), VKALGO_SUCCESS, "vkalgo_context_create_default")) {
@@ -331,6 +1224,7 @@ int main(void) {
     round_trip(ctx, VKALGO_KEY_U64, VKALGO_VALUE_U64);
     overfill(ctx);
     bad_input(ctx);
+    test_record_layer();
     uint64_t messages = vkalgo_context_validation_message_count(ctx);
     check(messages == 0, "validation messages: %" PRIu64, messages);
     vkalgo_context_destroy(ctx);

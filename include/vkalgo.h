@@ -174,6 +174,9 @@ typedef struct VkalgoMergePlan VkalgoMergePlan;
 // concurrently; destroying it while another thread uses it is the caller's error.
 typedef struct VkalgoScanPlan VkalgoScanPlan;
 
+// A set of uint32_t values on the GPU (owns its device memory, keeps its context alive).
+typedef struct VkalgoSet VkalgoSet;
+
 // A sort plan (paths, tuning and memory sizes fixed for one context).
 //
 // Keeps its context alive. Immutable once created: any thread may query it or record it,
@@ -226,7 +229,8 @@ typedef struct VkalgoHashMapDesc {
   uint32_t value_type;
   // Slots wanted (> 0). The map rounds it up to s * p slots, s the slots per 32-byte bucket
   // (4 for u32 keys and values, else 2) and p the smallest prime >= max(2, ceil(capacity /
-  // s)); `vkalgo_hash_map_capacity` returns the result.
+  // s)); `vkalgo_hash_map_capacity` returns the result. At most 2^31 slots after rounding
+  // (larger: INVALID_ARGUMENT); batches hold at most 2^32 - 1 keys.
   uint64_t capacity;
 } VkalgoHashMapDesc;
 
@@ -551,7 +555,8 @@ VkalgoResult vkalgo_hash_map_contains_host(struct VkalgoHashMap *map,
                                            uint8_t *found_out,
                                            size_t count);
 
-// Erases `count` keys (blocking; tombstones). Absent and reserved keys are no error.
+// Erases `count` keys (blocking; their slots are reused by later inserts). Absent and reserved
+// keys are no error.
 VkalgoResult vkalgo_hash_map_erase_host(struct VkalgoHashMap *map, const void *keys, size_t count);
 
 // The exact number of live keys.
@@ -560,7 +565,8 @@ VkalgoResult vkalgo_hash_map_size(struct VkalgoHashMap *map, uint64_t *out);
 // The number of slots (the requested capacity rounded up).
 VkalgoResult vkalgo_hash_map_capacity(const struct VkalgoHashMap *map, uint64_t *out);
 
-// The number of erased slots not yet reclaimed (a rehash reclaims them).
+// The number of tombstones: erased slots of buckets that were full (later inserts reuse them,
+// a rehash drops them).
 VkalgoResult vkalgo_hash_map_tombstones(struct VkalgoHashMap *map, uint64_t *out);
 
 // Moves the entries into new storage of `new_capacity` slots (rounded up), dropping
@@ -756,6 +762,82 @@ VkalgoResult vkalgo_scan_record(const struct VkalgoContext *ctx,
                                 const struct VkalgoScanPlan *plan,
                                 VkCommandBuffer command_buffer,
                                 const struct VkalgoScanArgs *args);
+
+// Creates an empty set on `ctx` into `*out`.
+VkalgoResult vkalgo_set_create(struct VkalgoContext *ctx, struct VkalgoSet **out);
+
+// Destroys a set and frees its memory (NULL: no-op). Work recorded with it must have finished.
+void vkalgo_set_destroy(struct VkalgoSet *set);
+
+// Inserts `count` values (any order, duplicates allowed).
+VkalgoResult vkalgo_set_insert_host(struct VkalgoSet *set, const uint32_t *values, size_t count);
+
+// Removes `count` values (any order, duplicates and absent values allowed).
+VkalgoResult vkalgo_set_remove_host(struct VkalgoSet *set, const uint32_t *values, size_t count);
+
+// Inserts every value of `[begin, end)`; `begin <= end <= 2^32`, else INVALID_ARGUMENT.
+VkalgoResult vkalgo_set_insert_range(struct VkalgoSet *set, uint64_t begin, uint64_t end);
+
+// `out[i]` = 1 if `values[i]` is in the set, else 0.
+VkalgoResult vkalgo_set_contains_host(const struct VkalgoSet *set,
+                                      const uint32_t *values,
+                                      uint8_t *out,
+                                      size_t count);
+
+// The number of values in the set (up to 2^32) into `*out`.
+VkalgoResult vkalgo_set_cardinality(const struct VkalgoSet *set, uint64_t *out);
+
+// The number of values in `[begin, end)` into `*out` (`begin <= end <= 2^32`).
+VkalgoResult vkalgo_set_range_cardinality(const struct VkalgoSet *set,
+                                          uint64_t begin,
+                                          uint64_t end,
+                                          uint64_t *out);
+
+// `*dst = a op b` (`op` one of `VKALGO_SET_*`); `dst` may be `a` or `b` (or both). All three
+// sets must come from the same context.
+VkalgoResult vkalgo_set_op(struct VkalgoSet *dst,
+                           const struct VkalgoSet *a,
+                           const struct VkalgoSet *b,
+                           uint32_t op);
+
+// The cardinality of `a op b` into `*out`, without materializing it.
+VkalgoResult vkalgo_set_op_cardinality(const struct VkalgoSet *a,
+                                       const struct VkalgoSet *b,
+                                       uint32_t op,
+                                       uint64_t *out);
+
+// The values in ascending order into `out` (room for `capacity`), their number into
+// `*count`. Capacity too small: INVALID_ARGUMENT, `*count` = the cardinality, nothing written.
+VkalgoResult vkalgo_set_to_array_host(const struct VkalgoSet *set,
+                                      uint32_t *out,
+                                      size_t capacity,
+                                      size_t *count);
+
+// The values of `values` that are in the set, in input order, into `out` (room for `count`),
+// their number into `*out_count`.
+VkalgoResult vkalgo_set_filter_host(const struct VkalgoSet *set,
+                                    const uint32_t *values,
+                                    size_t count,
+                                    uint32_t *out,
+                                    size_t *out_count);
+
+// Writes the Roaring portable serialization (cookie 12346; array and bitmap containers) into
+// `out` (room for `capacity` bytes) and its size into `*size`. `out` NULL with capacity 0:
+// reports the size and succeeds. Capacity too small: INVALID_ARGUMENT, `*size` = the size
+// needed, nothing written.
+VkalgoResult vkalgo_set_serialize(const struct VkalgoSet *set,
+                                  void *out,
+                                  size_t capacity,
+                                  size_t *size);
+
+// Creates a set on `ctx` from a Roaring portable serialization (`size` bytes at `data`;
+// cookies 12346 and 12347; array, bitmap and run containers). Malformed input (truncated,
+// wrong cookie, counts or offsets out of range, unsorted arrays, trailing bytes, ...):
+// INVALID_ARGUMENT and no set.
+VkalgoResult vkalgo_set_deserialize(struct VkalgoContext *ctx,
+                                    const void *data,
+                                    size_t size,
+                                    struct VkalgoSet **out);
 
 // Sorts `count` keys (and their values) in place on the GPU (blocking), stable.
 // `values` is NULL exactly when `desc->value_type` is `VKALGO_VALUE_NONE`. On error the

@@ -57,6 +57,7 @@ mod error;
 pub mod hash;
 pub mod merge;
 pub mod scan;
+pub mod set;
 pub mod sort;
 
 pub use crate::core::{
@@ -75,6 +76,7 @@ pub use merge::{
     MergeTuning, SetOpArgs, SetOpDesc, SetOpPath, SetOpPlan,
 };
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
+pub use set::{GpuSet, SetOpStatus, SetOperand};
 pub use sort::{
     KeyType, SortArgs, SortDesc, SortKey, SortMemoryRequirements, SortOptions, SortPath, SortPlan,
     SortResult, SortTuning, SortValue, ValueType,
@@ -93,6 +95,7 @@ mod push_constant_tests {
             .chain(crate::sort::push_layouts())
             .chain(crate::hash::push_layouts())
             .chain(crate::merge::push_layouts())
+            .chain(crate::set::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {
             let glsl = push_constant_members(shader.spirv);

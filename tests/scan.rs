@@ -446,3 +446,87 @@ fn bad_input_is_refused_and_changes_nothing() {
     assert_eq!(out, vec![0, 1, 3]);
     assert_no_validation_messages(&ctx);
 }
+
+/// Counts up to SCAN_MAX_COUNT (2^32 - 1) are planned on both paths; one more is refused with
+/// InvalidArgument by the plan and by the host calls of Rust and C, from the count alone (the
+/// arrays, far shorter than the count, are neither read nor written).
+#[test]
+fn counts_beyond_the_maximum_are_refused() {
+    use vkalgo::scan::SCAN_MAX_COUNT;
+    use vkalgo::Error;
+    let ctx = context();
+    assert_eq!(SCAN_MAX_COUNT, u32::MAX as u64);
+    for path in [ScanPath::Auto, ScanPath::ReduceThenScan, ScanPath::Lookback] {
+        let desc = |max_count| ScanDesc {
+            path,
+            ..ScanDesc::new(ScanOp::Inclusive, max_count)
+        };
+        let plan = ctx.scan_plan(&desc(SCAN_MAX_COUNT)).unwrap();
+        assert!(plan.memory_requirements().scratch_size < 64 << 20, "{path:?}");
+        for over in [SCAN_MAX_COUNT + 1, 1 << 33, u64::MAX] {
+            match ctx.scan_plan(&desc(over)) {
+                Err(Error::InvalidArgument(m)) => assert!(m.contains("max_count"), "{m}"),
+                other => panic!("{path:?} max_count {over}: {other:?}"),
+            }
+        }
+    }
+    unsafe {
+        use vkalgo::capi::scan::*;
+        use vkalgo::capi::*;
+        let mut c = std::ptr::null_mut();
+        assert_eq!(vkalgo_context_create_default(&mut c), VkalgoResult::VkalgoSuccess);
+        let input = [1u32, 2, 3];
+        let mut output = [7u32; 3];
+        let over = (SCAN_MAX_COUNT + 1) as usize;
+        for scan in [vkalgo_scan_exclusive_u32_host, vkalgo_scan_inclusive_u32_host] {
+            let r = scan(c, input.as_ptr(), output.as_mut_ptr(), over);
+            assert_eq!(r, VkalgoResult::VkalgoErrorInvalidArgument);
+            assert_eq!(output, [7; 3]);
+        }
+        vkalgo_context_destroy(c);
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// Ranges far into their buffers (16 MiB and more; 4-byte aligned for the scalar kernels,
+/// 16-byte aligned for the vector ones) with a tile that is not a power of two and an odd
+/// tile count, direct and indirect, on both paths.
+#[test]
+fn large_offsets_odd_tiles() {
+    let ctx = context();
+    let tuning = vkalgo::ScanTuning {
+        workgroup_size: 64,
+        vecs_per_thread: 3, // 768-element tiles
+        lookback_spins: 0,
+    };
+    let n = 9 * 768 + 5;
+    let data = Rng(41).vec_u32(n);
+    for path in PATHS {
+        for (input_offset, output_offset) in [((16 << 20) + 4, (20 << 20) + 8), (24 << 20, 16 << 20)] {
+            for (indirect, count) in [(false, n), (true, n - 768 - 1)] {
+                let plan = ctx
+                    .scan_plan(&ScanDesc {
+                        op: ScanOp::Exclusive,
+                        path,
+                        max_count: n as u64,
+                        tuning: Some(tuning),
+                    })
+                    .unwrap();
+                let layout = Layout {
+                    input_offset,
+                    output_offset,
+                    in_place: false,
+                    indirect,
+                };
+                let got = record_scan(&ctx, &plan, &data, count as u64, layout).unwrap();
+                let want = reference::scan_u32(&data[..count], ScanOp::Exclusive);
+                assert_eq!(&got[..count], &want[..], "{path:?} {layout:?} count {count}");
+                assert!(
+                    got[count..].iter().all(|&x| x == POISON),
+                    "{path:?} {layout:?}: written past count"
+                );
+            }
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}

@@ -524,22 +524,39 @@ const POISON: u32 = 0xA5A5_5A5A;
 /// offsets inside larger buffers, poisoned around the data; checks the result where the plan
 /// says it is and that nothing outside the first `count` elements changed.
 fn record_layer_case(ctx: &Context, path: SortPath, max_count: usize, count: usize, indirect: bool) {
+    record_layer_case_at(ctx, path, None, 256, max_count, count, indirect);
+}
+
+/// [`record_layer_case`] with a tuning and the byte offset (a multiple of 4) of every data
+/// range in its buffer.
+fn record_layer_case_at(
+    ctx: &Context,
+    path: SortPath,
+    tuning: Option<SortTuning>,
+    offset: u64,
+    max_count: usize,
+    count: usize,
+    indirect: bool,
+) {
     let desc = SortDesc {
         path,
+        tuning,
         ..SortDesc::new(KeyType::U32, ValueType::U32, max_count as u64)
     };
     let plan = ctx.sort_plan(&desc).expect("plan");
     let req = plan.memory_requirements();
     let bytes = max_count as u64 * 4;
-    let offset = 256u64; // keys and values start mid-buffer
-    let total = offset + bytes + 256;
+    let total = offset + bytes + 256; // keys and values start mid-buffer
+    let lead = (offset / 4) as usize; // words before the ranges
     let mut rng = Rng(count as u64 + 5);
+    // Keys below 1000: the upper two digits are the same in every key (on the Onesweep path,
+    // those passes copy their tiles in place).
     let keys: Vec<u32> = (0..max_count).map(|_| rng.next_u32() % 1000).collect();
     let mut initial = vec![POISON; (total / 4) as usize];
-    initial[64..64 + max_count].copy_from_slice(&keys);
+    initial[lead..lead + max_count].copy_from_slice(&keys);
     let values: Vec<u32> = (0..max_count as u32).collect();
     let mut initial_values = vec![POISON; (total / 4) as usize];
-    initial_values[64..64 + max_count].copy_from_slice(&values);
+    initial_values[lead..lead + max_count].copy_from_slice(&values);
     let host = |data: &[u32], name: &str| {
         let mut b = GpuBuffer::new(ctx, total, MemoryLocation::CpuToGpu, name).expect("buffer");
         b.mapped().unwrap()[..data.len() * 4].copy_from_slice(bytemuck::cast_slice(data));
@@ -579,9 +596,10 @@ fn record_layer_case(ctx: &Context, path: SortPath, max_count: usize, count: usi
     let mut want_keys = keys[..count].to_vec();
     let mut want_values = values[..count].to_vec();
     reference::sort_pairs(&mut want_keys, Some(&mut want_values), 0, 0, false);
-    let what = format!("{path:?} max {max_count} count {count} indirect {indirect}");
-    assert_eq!(&k[64..64 + count], &want_keys[..], "{what}: keys");
-    assert_eq!(&v[64..64 + count], &want_values[..], "{what}: values");
+    let what =
+        format!("{path:?} {tuning:?} offset {offset} max {max_count} count {count} indirect {indirect}");
+    assert_eq!(&k[lead..lead + count], &want_keys[..], "{what}: keys");
+    assert_eq!(&v[lead..lead + count], &want_values[..], "{what}: values");
     // Poison before the ranges and past `count` is untouched in every buffer.
     for (name, b) in [
         ("keys", &mut keys_buffer),
@@ -591,19 +609,19 @@ fn record_layer_case(ctx: &Context, path: SortPath, max_count: usize, count: usi
     ] {
         let data = read(b);
         assert!(
-            data[..64].iter().all(|&x| x == POISON),
+            data[..lead].iter().all(|&x| x == POISON),
             "{what}: {name} written before its range"
         );
         let is_original = |i: usize| match name {
-            "keys" => data[i] == keys[i - 64],
-            "values" => data[i] == values[i - 64],
+            "keys" => data[i] == keys[i - lead],
+            "values" => data[i] == values[i - lead],
             _ => data[i] == POISON,
         };
         assert!(
-            (64 + count..64 + max_count).all(is_original),
+            (lead + count..lead + max_count).all(is_original),
             "{what}: {name} written past count"
         );
-        let past: Vec<(usize, u32)> = data[64 + max_count..]
+        let past: Vec<(usize, u32)> = data[lead + max_count..]
             .iter()
             .enumerate()
             .filter(|(_, &x)| x != POISON)
@@ -639,6 +657,102 @@ fn record_layer_offsets_indirect_counts_and_result_location() {
     assert_no_validation_messages(&ctx);
 }
 
+/// Tiles that are not a power of two (288 keys: 96 invocations x 3), an odd number of them, at a
+/// large byte offset that is not a multiple of 16: the per-tile 64-bit base addresses of the
+/// counting kernels, the Onesweep constant-digit copy, the small path and the
+/// 64-bit scatter addresses, with direct and indirect counts on every path.
+#[test]
+fn odd_tiles_at_large_offsets() {
+    let ctx = context();
+    let offset = (16 << 20) + 4;
+    // One tuning: each costs its own pipeline compilations on lavapipe in every CI variant.
+    let tuning = SortTuning {
+        workgroup_size: 96,
+        keys_per_thread: 3,
+        lookback_spins: 0,
+        stage_split: 1,
+    };
+    let tile = 96 * 3;
+    for path in [SortPath::Safe, SortPath::Onesweep, SortPath::Small] {
+        // Odd tile counts: 7 and 5 (the small path: 3 and 1).
+        let max = if path == SortPath::Small {
+            2 * tile + 7
+        } else {
+            6 * tile + 9
+        };
+        record_layer_case_at(&ctx, path, Some(tuning), offset, max, max, false);
+        record_layer_case_at(&ctx, path, Some(tuning), offset, max, max - 2 * tile - 1, true);
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// Counts up to SORT_MAX_COUNT (2^32 - 2^15) are planned on every path but the small one;
+/// one more is refused with InvalidArgument by the plan, the host sort and the C ABI, before
+/// anything is read or written.
+#[test]
+fn counts_beyond_the_maximum_are_refused() {
+    use vkalgo::sort::SORT_MAX_COUNT;
+    let ctx = context();
+    assert_eq!(SORT_MAX_COUNT, (1u64 << 32) - (1 << 15));
+    for path in [SortPath::Auto, SortPath::Safe, SortPath::Onesweep] {
+        for (key_type, value_type) in [(KeyType::U32, ValueType::None), (KeyType::F64, ValueType::U64)] {
+            let desc = |max_count| SortDesc {
+                path,
+                ..SortDesc::new(key_type, value_type, max_count)
+            };
+            let plan = ctx
+                .sort_plan(&desc(SORT_MAX_COUNT))
+                .unwrap_or_else(|e| panic!("{path:?} {key_type:?}: {e}"));
+            let req = plan.memory_requirements();
+            assert_eq!(req.keys_alt_size, SORT_MAX_COUNT * key_type.bytes());
+            assert_eq!(req.values_alt_size, SORT_MAX_COUNT * value_type.bytes());
+            for over in [SORT_MAX_COUNT + 1, u32::MAX as u64, 1 << 32, u64::MAX] {
+                match ctx.sort_plan(&desc(over)) {
+                    Err(vkalgo::Error::InvalidArgument(m)) => {
+                        assert!(m.contains("max_count"), "{m}")
+                    }
+                    other => panic!("{path:?} {key_type:?} max_count {over}: {other:?}"),
+                }
+            }
+        }
+    }
+    // The C ABI refuses from the count alone: the arrays (far shorter than the count) are
+    // neither read nor written.
+    unsafe {
+        use vkalgo::capi::sort::*;
+        use vkalgo::capi::types::*;
+        use vkalgo::capi::*;
+        let mut c = std::ptr::null_mut();
+        assert_eq!(vkalgo_context_create_default(&mut c), VkalgoResult::VkalgoSuccess);
+        let desc = VkalgoSortDesc {
+            key_type: VKALGO_KEY_U32,
+            value_type: VKALGO_VALUE_NONE,
+            begin_bit: 0,
+            end_bit: 0,
+            descending: 0,
+        };
+        let mut keys = [3u32, 2, 1];
+        let r = vkalgo_sort_host(
+            c,
+            &desc,
+            keys.as_mut_ptr().cast(),
+            std::ptr::null_mut(),
+            (SORT_MAX_COUNT + 1) as usize,
+        );
+        assert_eq!(r, VkalgoResult::VkalgoErrorInvalidArgument);
+        assert_eq!(keys, [3, 2, 1]);
+        let mut plan = std::ptr::null_mut();
+        let r = vkalgo_sort_plan_create(c, &desc, SORT_MAX_COUNT + 1, VKALGO_SORT_PATH_AUTO, &mut plan);
+        assert_eq!(r, VkalgoResult::VkalgoErrorInvalidArgument);
+        assert!(plan.is_null());
+        let r = vkalgo_sort_plan_create(c, &desc, SORT_MAX_COUNT, VKALGO_SORT_PATH_AUTO, &mut plan);
+        assert_eq!(r, VkalgoResult::VkalgoSuccess);
+        vkalgo_sort_plan_destroy(plan);
+        vkalgo_context_destroy(c);
+    }
+    assert_no_validation_messages(&ctx);
+}
+
 #[test]
 fn result_location_follows_the_pass_count() {
     let ctx = context();
@@ -661,7 +775,7 @@ fn result_location_follows_the_pass_count() {
 #[test]
 fn onesweep_scratch_is_constant_and_small() {
     let ctx = context();
-    for max_count in [1u64 << 12, 1 << 20, u32::MAX as u64] {
+    for max_count in [1u64 << 12, 1 << 20, vkalgo::sort::SORT_MAX_COUNT] {
         let plan = ctx
             .sort_plan(&SortDesc {
                 path: SortPath::Onesweep,

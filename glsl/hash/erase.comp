@@ -1,37 +1,61 @@
 #version 460
-// Hash map erase: KEYS_PER_INVOCATION keys per invocation. The key's slot gets the ERASED marker (a tombstone,
-// as in the seed: keys never move, so concurrent lookups stay correct) through a CAS, so of
-// several erases of one key exactly one succeeds and the size drops by one. Writes a u32
-// erased flag per key when asked (1: this invocation erased it).
+// Hash map erase: KEYS_PER_INVOCATION keys per invocation. The key's slot is freed with a CAS
+// (keys never move, so concurrent lookups stay correct), so of several erases of one key
+// exactly one succeeds and the size drops by one. Writes a u32 erased flag per key when asked
+// (1: this invocation erased it).
+//
+// The freed slot becomes EMPTY when its bucket (as loaded) holds an EMPTY slot or its overflow
+// counter is 0, else ERASED (a tombstone, counted in the header, reused by later inserts).
+// Then the erase lowers the overflow counters of the buckets its key passed (invariant J in
+// hash_common.glsl); a bucket whose counter it brings to 0 gets its tombstones turned EMPTY.
+// Why EMPTY is safe in both cases: such a bucket lies before no stored key's own bucket in
+// that key's probe sequence (I and J), so no lookup needs to walk past it; emptying its slots
+// keeps I for every key. The evidence is real: while erases run, EMPTY slots stay EMPTY and
+// counters only fall; a counter falls to 0 only after every key passing the bucket was erased.
+// (A tombstone written just after a concurrent sweep of its bucket stays: a later insert
+// reuses it, or a later sweep empties it.)
 #include "hash_common.glsl"
 
-bool erase_key(KEY_T key) {
+// 0: not erased; 1: erased, the slot is EMPTY; 2: erased, the slot is a tombstone.
+// `swept`: tombstones turned EMPTY by this erase.
+uint erase_key(KEY_T key, out uint swept) {
+    swept = 0u;
     uvec2 h = hash_key(key);
-    uint bucket = vkalgo_hash_first_bucket(h, pc.num_buckets);
+    uint first = vkalgo_hash_first_bucket(h, pc.num_buckets);
     uint step = vkalgo_hash_step(h, pc.num_buckets);
+    uint bucket = first;
     for (uint probe = 0u; probe < pc.max_probes; ++probe) {
         uint64_t bucket_addr = bucket_address(pc.buckets_addr, bucket);
         KEY_T k[BUCKET_SLOTS];
-        load_bucket_keys(bucket_addr, k);
+        uint w[BUCKET_SLOTS];
+        load_bucket_keys(bucket_addr, k, w);
         bool any_empty = false;
-        for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
-            if (k[j] == key) {
-                uint64_t slot = slot_address(bucket_addr, j);
-#if KEY_BITS == 32
-                uint old = atomicCompSwap(U32AtomicRef(slot).v[0], key, ERASED_KEY);
-#else
-                uint64_t old = atomicCompSwap(U64AtomicRef(slot).v[0], key, ERASED_KEY);
-#endif
-                return old == key;
-            }
+        [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
             any_empty = any_empty || k[j] == EMPTY_KEY;
         }
-        if (any_empty) {
-            return false;
+        [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
+            if (k[j] == key) {
+                uint64_t slot = slot_address(bucket_addr, j);
+                bool to_empty = any_empty || load_counter(pc.buckets_addr, pc.num_buckets, bucket) == 0u;
+                KEY_T freed = to_empty ? EMPTY_KEY : ERASED_KEY;
+#if KEY_BITS == 32
+                uint old = atomicCompSwap(U32AtomicRef(slot).v[0], key, freed);
+#else
+                uint64_t old = atomicCompSwap(U64AtomicRef(slot).v[0], key, freed);
+#endif
+                if (old != key) {
+                    return 0u;  // another erase of the key in this batch won
+                }
+                add_to_passed(pc.buckets_addr, pc.num_buckets, first, step, probe, 0xFFFFFFFFu, swept);
+                return to_empty ? 1u : 2u;
+            }
+        }
+        if (any_empty || load_counter(pc.buckets_addr, pc.num_buckets, bucket) == 0u) {
+            return 0u;
         }
         bucket = vkalgo_hash_next_bucket(bucket, step, pc.num_buckets);
     }
-    return false;
+    return 0u;
 }
 
 void main() {
@@ -41,17 +65,21 @@ void main() {
         return;
     }
     uint erased = 0u;
+    uint tombstones = 0u;  // added minus swept (u32 arithmetic wraps)
     for (uint r = 0u; r < KEYS_PER_INVOCATION; ++r) {
-        uint i = first + r * WG_SIZE + gl_LocalInvocationIndex;
-        if (i < n) {
+        uint offset = key_offset(r);
+        if (offset < n - first) {
+            uint i = first + offset;
             KEY_T key = load_key(pc.keys_addr, i);
-            bool done = !is_reserved(key) && erase_key(key);
-            erased += done ? 1u : 0u;
+            uint swept = 0u;
+            uint outcome = is_reserved(key) ? 0u : erase_key(key, swept);
+            erased += outcome != 0u ? 1u : 0u;
+            tombstones += (outcome == 2u ? 1u : 0u) - swept;
             if (pc.flags_addr != 0ul) {
-                U32Ref(pc.flags_addr).v[i] = done ? 1u : 0u;
+                store_flag(pc.flags_addr, i, outcome != 0u ? 1u : 0u);
             }
         }
     }
-    // size -= erased, tombstones += erased
-    add_to_counters(erased, erased, pc.header_addr, true, pc.header_addr + 4ul);
+    // size -= erased, tombstones += tombstones
+    add_to_counters(uvec3(0u - erased, tombstones, 0u), pc.header_addr, pc.header_addr + 4ul, 0ul);
 }

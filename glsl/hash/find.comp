@@ -10,11 +10,15 @@ void main() {
                                               uint(KEY_BITS), uint(VALUE_BITS), uint(SLOT_BYTES),
                                               uint(BUCKET_SLOTS));
     uint first = tile_start();
+    if (first >= n) {
+        return;
+    }
     for (uint r = 0u; r < KEYS_PER_INVOCATION; ++r) {
-        uint i = first + r * WG_SIZE + gl_LocalInvocationIndex;
-        if (i >= n) {
+        uint offset = key_offset(r);
+        if (offset >= n - first) {
             return;
         }
+        uint i = first + offset;
         KEY_T key = load_key(pc.keys_addr, i);
         VALUE_T value;
 #if KEY_BITS == 32 && VALUE_BITS == 32
@@ -30,7 +34,7 @@ void main() {
             store_value(pc.values_addr, i, value);
         }
         if (pc.flags_addr != 0ul) {
-            U32Ref(pc.flags_addr).v[i] = found ? 1u : 0u;
+            store_flag(pc.flags_addr, i, found ? 1u : 0u);
         }
     }
 }

@@ -2,7 +2,7 @@
 // loads, and the bounded insert of one key.
 //
 // Permutations (build.rs): KEY_BITS and VALUE_BITS (32 or 64); BUCKET_BYTES (32 or 64: 4 or 8
-// slots of 8 bytes, 2 or 4 of 16 bytes); PACKED_CAS = 1 claims an empty
+// slots of 8 bytes, 2 or 4 of 16 bytes); PACKED_CAS = 1 claims a free
 // slot of a u32/u32 map with one 64-bit compare-and-swap of the whole {key, value} pair (as
 // cuCollections does for pairs of up to 8 bytes), 0 with a 32-bit key CAS followed by a value
 // store (no 64-bit atomics needed).
@@ -10,15 +10,26 @@
 // The probing itself (hashes, bucket sequence, bucket layout, reserved keys) comes from the
 // public include, so maps built here are read by exactly the code users include.
 //
-// Concurrency within one dispatch (insert vs. insert of the same or other keys): a slot goes
-// from EMPTY to a key exactly once (a CAS), keys never move, and no slot becomes EMPTY again
-// (erase writes the ERASED marker; only clear and rehash reset slots, in their own passes).
-// An insert walks the probe sequence and, per bucket, first looks for its key, then claims the
-// bucket's empty slots in slot order; a failed CAS returns the winner's key, so a stale view of
-// the bucket can only show a slot as empty that is already taken, never the reverse. All
-// inserts of one key therefore meet at the same slot: no duplicates, and exactly one of them
-// counts as new (size stays exact). A key moves to its next bucket only when the bucket is
-// full, which is what lets lookups stop at the first bucket with an empty slot.
+// Slot states: EMPTY (never used since the last clear, or emptied by an erase, see
+// erase.comp), ERASED (a tombstone) or a key. Both EMPTY and ERASED slots are free for inserts
+// (erased slots are reused, as cuCollections does); a lookup stops at the first bucket that
+// holds an EMPTY slot, because no key is ever placed beyond such a bucket (invariant I: for
+// every stored key, the buckets before its own in its probe sequence hold no EMPTY slot), or
+// at the first bucket whose overflow counter is 0 (invariant J, see counter_address below).
+//
+// Concurrency within one dispatch: inserts run with inserts (no erase in the same dispatch),
+// erases with erases. While inserts run a slot only goes from free to a key (a CAS) and then
+// keeps that key, and counters only rise; while erases run a slot only goes from a key to
+// ERASED or EMPTY, or from ERASED to EMPTY (CASes), and counters only fall.
+// How inserts of one key meet at one slot (no duplicates, exactly one of them counts as new,
+// so the size stays exact) is explained at insert_key below.
+//
+// Index arithmetic: element i of a caller's array is reached at the 64-bit byte address
+// base + i * bytes (never an array index that can reach 2^31); bucket b at
+// buckets + b * BUCKET_BYTES. Batches hold at most 2^32 - 1 keys and maps at most 2^31 slots
+// (src/hash/geometry.rs), so no u32 here wraps: key indices are formed as tile start + an
+// offset checked against n - tile start, bucket indices stay below 2^30, and the retrieve
+// cursor below 2^31.
 #ifndef VKALGO_HASH_COMMON_GLSL
 #define VKALGO_HASH_COMMON_GLSL
 
@@ -95,28 +106,42 @@ uvec2 hash_key(uint64_t key) { return vkalgo_hash_u64(key); }
 // Byte offset of the value within a slot.
 #define VALUE_OFFSET (SLOT_BYTES == 8 ? 4u : 8u)
 
+// Element i of a key / value / u32 array: 64-bit byte addresses (an array index that reaches
+// 2^31 would be negative in SPIR-V's signed access chains).
 KEY_T load_key(uint64_t base, uint i) {
 #if KEY_BITS == 32
-    return U32Ref(base).v[i];
+    return U32Ref(base + uint64_t(i) * 4ul).v[0];
 #else
-    return U64Ref(base).v[i];
+    return U64Ref(base + uint64_t(i) * 8ul).v[0];
+#endif
+}
+
+void store_key(uint64_t base, uint i, KEY_T key) {
+#if KEY_BITS == 32
+    U32Ref(base + uint64_t(i) * 4ul).v[0] = key;
+#else
+    U64Ref(base + uint64_t(i) * 8ul).v[0] = key;
 #endif
 }
 
 VALUE_T load_value(uint64_t base, uint i) {
 #if VALUE_BITS == 32
-    return U32Ref(base).v[i];
+    return U32Ref(base + uint64_t(i) * 4ul).v[0];
 #else
-    return U64Ref(base).v[i];
+    return U64Ref(base + uint64_t(i) * 8ul).v[0];
 #endif
 }
 
 void store_value(uint64_t base, uint i, VALUE_T value) {
 #if VALUE_BITS == 32
-    U32Ref(base).v[i] = value;
+    U32Ref(base + uint64_t(i) * 4ul).v[0] = value;
 #else
-    U64Ref(base).v[i] = value;
+    U64Ref(base + uint64_t(i) * 8ul).v[0] = value;
 #endif
+}
+
+void store_flag(uint64_t base, uint i, uint flag) {
+    U32Ref(u32_addr(base, i)).v[0] = flag;
 }
 
 uint64_t bucket_address(uint64_t buckets, uint bucket) {
@@ -127,21 +152,26 @@ uint64_t slot_address(uint64_t bucket_addr, uint j) {
     return bucket_addr + uint64_t(j * uint(SLOT_BYTES));
 }
 
-// The keys of the slots of a bucket (whole uvec4 loads for 8-byte slots).
-void load_bucket_keys(uint64_t bucket_addr, out KEY_T k[BUCKET_SLOTS]) {
+// The keys of the slots of a bucket (whole uvec4 loads for 8-byte slots), and for 8-byte slots
+// the value words too (the packed claim compares the whole slot).
+void load_bucket_keys(uint64_t bucket_addr, out KEY_T k[BUCKET_SLOTS], out uint w[BUCKET_SLOTS]) {
 #if SLOT_BYTES == 8
-    for (uint q = 0u; q < BUCKET_SLOTS / 2; ++q) {
+    [[unroll]] for (uint q = 0u; q < BUCKET_SLOTS / 2; ++q) {
         uvec4 a = U32x4Ref(bucket_addr).v[q];
         k[2 * q] = a.x;
+        w[2 * q] = a.y;
         k[2 * q + 1] = a.z;
+        w[2 * q + 1] = a.w;
     }
 #elif KEY_BITS == 32
-    for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
+    [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
         k[j] = U32Ref(bucket_addr).v[4 * j];
+        w[j] = 0u;
     }
 #else
-    for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
+    [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
         k[j] = U64Ref(bucket_addr).v[2 * j];
+        w[j] = 0u;
     }
 #endif
 }
@@ -176,20 +206,37 @@ void exchange_value(uint64_t slot_addr, VALUE_T value) {
 #endif
 }
 
-// Tries to claim an empty slot for `key`; returns the key the slot held before (EMPTY_KEY: it
-// is ours now, with `value` stored).
-KEY_T claim_slot(uint64_t slot_addr, KEY_T key, VALUE_T value) {
+// A slot that an insert may claim: EMPTY or ERASED (the two reserved keys).
+bool is_free(KEY_T k) {
+    return k >= ERASED_KEY;
+}
+
+// Tries to claim a free slot for `key`: `seen` is the key the slot held when its bucket was
+// loaded (EMPTY or ERASED), `seen_value` the value word loaded with it (8-byte slots). Returns
+// true when the slot is ours (with `value` stored); else `held` is the key the slot holds now.
+bool claim_slot(uint64_t slot_addr, KEY_T seen, uint seen_value, KEY_T key, VALUE_T value,
+                out KEY_T held) {
 #if PACKED_CAS
+    // The whole {key, value} pair is compared: a free slot's value word is whatever the clear
+    // or the erased entry left. If only the value word differs from what the (non-atomic)
+    // bucket load saw, the slot is still free: try once more with the current pair (a free
+    // slot's value does not change while inserts run, so one retry suffices).
     uint64_t desired = packUint2x32(uvec2(key, value));
-    uint64_t old = atomicCompSwap(U64AtomicRef(slot_addr).v[0], 0xFFFFFFFFFFFFFFFFul, desired);
-    return uint(old);
+    uint64_t expected = packUint2x32(uvec2(seen, seen_value));
+    uint64_t old = atomicCompSwap(U64AtomicRef(slot_addr).v[0], expected, desired);
+    if (old != expected && is_free(uint(old))) {
+        expected = old;
+        old = atomicCompSwap(U64AtomicRef(slot_addr).v[0], expected, desired);
+    }
+    held = uint(old);
+    return old == expected;
 #else
 #if KEY_BITS == 32
-    uint old = atomicCompSwap(U32AtomicRef(slot_addr).v[0], EMPTY_KEY, key);
+    uint old = atomicCompSwap(U32AtomicRef(slot_addr).v[0], seen, key);
 #else
-    uint64_t old = atomicCompSwap(U64AtomicRef(slot_addr).v[0], EMPTY_KEY, key);
+    uint64_t old = atomicCompSwap(U64AtomicRef(slot_addr).v[0], seen, key);
 #endif
-    if (old == EMPTY_KEY) {
+    if (old == seen) {
 #if VALUE_BITS == 32
         // A plain store: only inserts of the same key write this value concurrently, and
         // those use atomicExchange after seeing the key.
@@ -198,33 +245,153 @@ KEY_T claim_slot(uint64_t slot_addr, KEY_T key, VALUE_T value) {
         atomicExchange(U64AtomicRef(slot_addr + VALUE_OFFSET).v[0], value);
 #endif
     }
-    return old;
+    held = old;
+    return old == seen;
 #endif
 }
 
-// Inserts or updates one (non-reserved) key: STATUS_INSERTED, STATUS_UPDATED or STATUS_FULL.
-// Bounded: at most max_probes buckets, at most one CAS per slot of a bucket.
-uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, VALUE_T value) {
+// Overflow counters (one u32 per bucket, after the buckets): how many stored keys passed the
+// bucket (found it without a free slot) on their way to their own bucket. Invariant J: for
+// every stored key, each bucket before its own in its probe sequence has a counter >= 1 (the
+// key's own contribution, added after its slot was claimed and removed after its erase).
+// A bucket without the key whose counter is 0 therefore also ends a search, and an erase may
+// leave EMPTY (not a tombstone) in it. This is the overflow counting of folly's F14 hash
+// tables (per chunk), kept here beside the EMPTY rule, which stays valid too.
+uint64_t counter_address(uint64_t buckets, uint num_buckets, uint bucket) {
+    return buckets + uint64_t(num_buckets) * uint64_t(uint(BUCKET_BYTES)) + uint64_t(bucket) * 4ul;
+}
+
+uint load_counter(uint64_t buckets, uint num_buckets, uint bucket) {
+    return U32AtomicRef(counter_address(buckets, num_buckets, bucket)).v[0];
+}
+
+// Adds `delta` to the counters of the first `probes` buckets of a probe sequence; returns the
+// number of those counters that this call brought to 0 (with delta = -1), after turning the
+// tombstones of each such bucket into EMPTY slots: `swept` gets how many.
+uint add_to_passed(uint64_t buckets, uint num_buckets, uint first, uint step, uint probes,
+                   uint delta, out uint swept) {
+    swept = 0u;
+    uint zeroed = 0u;
+    uint bucket = first;
+    for (uint q = 0u; q < probes; ++q) {
+        uint old = atomicAdd(U32AtomicRef(counter_address(buckets, num_buckets, bucket)).v[0], delta);
+        if (delta == 0xFFFFFFFFu && old == 1u) {
+            // No stored key passes this bucket any more (J): its tombstones can be EMPTY.
+            zeroed++;
+            uint64_t bucket_addr = bucket_address(buckets, bucket);
+            KEY_T k[BUCKET_SLOTS];
+            uint w[BUCKET_SLOTS];
+            load_bucket_keys(bucket_addr, k, w);
+            [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
+                if (k[j] == ERASED_KEY) {
+                    uint64_t slot = slot_address(bucket_addr, j);
+#if KEY_BITS == 32
+                    uint old_key = atomicCompSwap(U32AtomicRef(slot).v[0], ERASED_KEY, EMPTY_KEY);
+#else
+                    uint64_t old_key = atomicCompSwap(U64AtomicRef(slot).v[0], ERASED_KEY, EMPTY_KEY);
+#endif
+                    swept += old_key == ERASED_KEY ? 1u : 0u;
+                }
+            }
+        }
+        bucket = vkalgo_hash_next_bucket(bucket, step, num_buckets);
+    }
+    return zeroed;
+}
+
+// Inserts or updates one (non-reserved) key: STATUS_INSERTED, STATUS_UPDATED or STATUS_FULL;
+// `reused` tells whether a new key took an ERASED slot (the map's tombstone count drops).
+// Bounded: at most max_probes buckets searched, at most max_probes buckets (one CAS, or two
+// for a packed claim, per free slot) to claim a slot, at most max_probes counters raised.
+//
+// 1. Search: the key's probe sequence up to the first bucket that holds an EMPTY slot or has
+//    a zero overflow counter (no key is ever placed beyond such a bucket: invariants I and J),
+//    or max_probes buckets, looking for the key (found: update its value) and remembering the
+//    first free (EMPTY or ERASED) slot.
+// 2. Claim the first free slot in probe order from there (or, if the search saw none, from
+//    the bucket after the last one searched) with a CAS; a slot taken meanwhile by the same
+//    key means another insert of the batch won (update the value), by another key: go on to
+//    the next free slot.
+// 3. Raise the overflow counters of the buckets passed before the claimed one (J).
+// Why inserts of one key in one batch meet at one slot: while inserts run, slots only go from
+// free to a key (and keep that key), so every insert of a key walks the same sequence and
+// sees the same slots turn permanently to other keys; the first slot in probe order that the
+// key claims is the one every other insert of it either claims (one CAS wins) or finds. A
+// search that stops early (a counter not yet raised by a concurrent insert of the same key)
+// only starts the claim walk earlier on the same sequence, over slots taken for good.
+uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, VALUE_T value,
+                out bool reused) {
+    reused = false;
     uvec2 h = hash_key(key);
-    uint bucket = vkalgo_hash_first_bucket(h, num_buckets);
+    uint first = vkalgo_hash_first_bucket(h, num_buckets);
     uint step = vkalgo_hash_step(h, num_buckets);
-    for (uint probe = 0u; probe < max_probes; ++probe) {
+    uint bucket = first;
+    KEY_T k[BUCKET_SLOTS];
+    uint w[BUCKET_SLOTS];
+    uint free_probe = max_probes;  // probe index of the first bucket with a free slot
+    uint free_bucket = 0u;
+    uint probe = 0u;
+    // `k` holds the bucket at `probe` throughout.
+    load_bucket_keys(bucket_address(buckets, bucket), k, w);
+    for (; probe < max_probes; ++probe) {
         uint64_t bucket_addr = bucket_address(buckets, bucket);
-        KEY_T k[BUCKET_SLOTS];
-        load_bucket_keys(bucket_addr, k);
-        for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
+        bool any_empty = false;
+        bool any_free = false;
+        [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
             if (k[j] == key) {
                 exchange_value(slot_address(bucket_addr, j), value);
                 return STATUS_UPDATED;
             }
+            any_empty = any_empty || k[j] == EMPTY_KEY;
+            any_free = any_free || is_free(k[j]);
         }
-        for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
-            if (k[j] == EMPTY_KEY) {
-                KEY_T old = claim_slot(slot_address(bucket_addr, j), key, value);
-                if (old == EMPTY_KEY) {
+        if (any_free && free_probe == max_probes) {
+            free_probe = probe;
+            free_bucket = bucket;
+        }
+        if (any_empty) {
+            break;
+        }
+        // A full bucket without the key: its counter and the next bucket are loaded together
+        // (one memory round trip per bucket).
+        uint next = vkalgo_hash_next_bucket(bucket, step, num_buckets);
+        uint passed = load_counter(buckets, num_buckets, bucket);
+        load_bucket_keys(bucket_address(buckets, next), k, w);
+        bucket = next;
+        if (passed == 0u) {
+            // No key lies beyond: the search ends; `k` holds the bucket after the last one
+            // searched, where a claim starts if the search saw no free slot (every bucket so
+            // far holds other keys for good).
+            ++probe;
+            break;
+        }
+    }
+    bool reload = false;
+    if (free_probe != max_probes) {
+        reload = free_probe != probe;
+        probe = free_probe;
+        bucket = free_bucket;
+    }
+    for (; probe < max_probes; ++probe) {
+        uint64_t bucket_addr = bucket_address(buckets, bucket);
+        if (reload) {
+            load_bucket_keys(bucket_addr, k, w);
+        }
+        reload = true;
+        [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
+            if (k[j] == key) {
+                exchange_value(slot_address(bucket_addr, j), value);
+                return STATUS_UPDATED;
+            }
+            if (is_free(k[j])) {
+                KEY_T held;
+                if (claim_slot(slot_address(bucket_addr, j), k[j], w[j], key, value, held)) {
+                    reused = held == ERASED_KEY;
+                    uint unused;
+                    add_to_passed(buckets, num_buckets, first, step, probe, 1u, unused);
                     return STATUS_INSERTED;
                 }
-                if (old == key) {
+                if (held == key) {
                     exchange_value(slot_address(bucket_addr, j), value);
                     return STATUS_UPDATED;
                 }
@@ -239,30 +406,30 @@ bool is_reserved(KEY_T key) {
     return key >= ERASED_KEY;
 }
 
-// Workgroup-wide sums of two per-invocation counts, added to (a: subtracted from, when
-// subtract_a) global u32 counters by one invocation: one atomic per workgroup instead of one
-// per key. Counter address 0: skipped. Workgroup-uniform control flow.
-shared uint s_count_a;
-shared uint s_count_b;
+// Workgroup-wide sums of three per-invocation counts, added to global u32 counters by one
+// invocation: one atomic per counter and workgroup instead of one per key. Pass 0u - x to
+// subtract x (u32 arithmetic wraps, so the sums of negated counts are the negated sums).
+// Counter address 0: skipped. Workgroup-uniform control flow.
+shared uint s_counts[3];
 
-void add_to_counters(uint a, uint b, uint64_t counter_a, bool subtract_a, uint64_t counter_b) {
+void add_to_counters(uvec3 x, uint64_t counter_a, uint64_t counter_b, uint64_t counter_c) {
     if (gl_LocalInvocationIndex == 0u) {
-        s_count_a = 0u;
-        s_count_b = 0u;
+        s_counts[0] = 0u;
+        s_counts[1] = 0u;
+        s_counts[2] = 0u;
     }
     barrier();
-    uint sa = subgroup_sum(a);
-    uint sb = subgroup_sum(b);
+    uvec3 s = uvec3(subgroup_sum(x.x), subgroup_sum(x.y), subgroup_sum(x.z));
     if (subgroupElect()) {
-        if (sa != 0u) atomicAdd(s_count_a, sa);
-        if (sb != 0u) atomicAdd(s_count_b, sb);
+        if (s.x != 0u) atomicAdd(s_counts[0], s.x);
+        if (s.y != 0u) atomicAdd(s_counts[1], s.y);
+        if (s.z != 0u) atomicAdd(s_counts[2], s.z);
     }
     barrier();
     if (gl_LocalInvocationIndex == 0u) {
-        if (s_count_a != 0u && counter_a != 0ul) {
-            atomicAdd(U32AtomicRef(counter_a).v[0], subtract_a ? 0u - s_count_a : s_count_a);
-        }
-        if (s_count_b != 0u && counter_b != 0ul) atomicAdd(U32AtomicRef(counter_b).v[0], s_count_b);
+        if (s_counts[0] != 0u && counter_a != 0ul) atomicAdd(U32AtomicRef(counter_a).v[0], s_counts[0]);
+        if (s_counts[1] != 0u && counter_b != 0ul) atomicAdd(U32AtomicRef(counter_b).v[0], s_counts[1]);
+        if (s_counts[2] != 0u && counter_c != 0ul) atomicAdd(U32AtomicRef(counter_c).v[0], s_counts[2]);
     }
 }
 
@@ -277,6 +444,13 @@ uint global_index() {
 
 uint tile_start() {
     return linear_workgroup_id() * WG_SIZE * KEYS_PER_INVOCATION;
+}
+
+// Offset of this invocation's key in round r within its tile (below WG_SIZE * 8 <= 8192).
+// A key index is tile_start() + key_offset(r) when key_offset(r) < n - tile_start(): that test
+// cannot wrap for n up to 2^32 - 1, where tile_start() + key_offset(r) itself could.
+uint key_offset(uint r) {
+    return r * WG_SIZE + gl_LocalInvocationIndex;
 }
 
 #endif

@@ -19,11 +19,13 @@ void main() {
             VALUE_T value;
             load_slot(slot_address(bucket_addr, j), key, value);
             if (!is_reserved(key)) {
-                uint status = insert_key(pc.buckets_addr, pc.num_buckets, pc.max_probes, key, value);
+                bool reused;  // never: the destination is empty
+                uint status = insert_key(pc.buckets_addr, pc.num_buckets, pc.max_probes, key, value,
+                                         reused);
                 inserted += status == STATUS_INSERTED ? 1u : 0u;
                 failed += status == STATUS_FULL ? 1u : 0u;
             }
         }
     }
-    add_to_counters(inserted, failed, pc.header_addr, false, pc.failed_addr);
+    add_to_counters(uvec3(inserted, failed, 0u), pc.header_addr, pc.failed_addr, 0ul);
 }

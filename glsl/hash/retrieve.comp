@@ -35,11 +35,7 @@ void main() {
     for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
         if ((live & (1u << j)) != 0u) {
             if (pos < pc.max_count) {
-#if KEY_BITS == 32
-                U32Ref(pc.keys_addr).v[pos] = k[j];
-#else
-                U64Ref(pc.keys_addr).v[pos] = k[j];
-#endif
+                store_key(pc.keys_addr, pos, k[j]);
                 if (pc.values_addr != 0ul) {
                     store_value(pc.values_addr, pos, v[j]);
                 }

@@ -29,11 +29,17 @@
 // {u32 key, u32 unused, u64 value}, {u64 key, u32 value, u32 unused} or {u64 key, u64 value}
 // (little endian). The two largest key values are reserved: all ones marks an empty slot, all
 // ones minus one an erased one.
-// A key lives in the first bucket of its probe sequence that had a free slot when it was
-// inserted: bucket h1 mod n, then + step, + 2 step, ... (mod n), where n = num_buckets is a
-// prime and 1 <= step < n, so the sequence visits every bucket once (double hashing over
-// buckets, as in cuCollections' double_hashing probing scheme with bucket/"window" storage).
-// A bucket with an empty slot ends a lookup; so does max_probes buckets.
+// A key lives in the first bucket of its probe sequence that had a free (empty or erased) slot
+// when it was inserted: bucket h1 mod n, then + step, + 2 step, ... (mod n), where n =
+// num_buckets is a prime and 1 <= step < n, so the sequence visits every bucket once (double
+// hashing over buckets, as in cuCollections' double_hashing probing scheme with bucket/"window"
+// storage). After the buckets (at buckets + num_buckets * bucket bytes) lies one u32 overflow
+// counter per bucket: how many stored keys passed that bucket on their way to their own. A
+// lookup ends at a bucket that holds the key, holds an empty slot, or has a zero counter (no
+// stored key lies beyond it then); so does max_probes buckets.
+//
+// Addressing: buckets and counters are reached at 64-bit byte addresses
+// (buckets + bucket * bucket bytes), never through an array index that could reach 2^31.
 #ifndef VKALGO_HASH_MAP_GLSL
 #define VKALGO_HASH_MAP_GLSL
 
@@ -59,6 +65,10 @@ struct VkalgoHashMapView {
 
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer VkalgoHashBucketRef {
     uvec4 v[];
+};
+
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer VkalgoHashCounterRef {
+    uint v;
 };
 
 // murmur3's 32-bit finalizer (the seed's hash): a bijection with full avalanche.
@@ -116,6 +126,13 @@ uint64_t vkalgo_hash_bucket_address(VkalgoHashMapView map, uint bucket) {
     return map.buckets + uint64_t(bucket) * uint64_t(map.slot_bytes * map.bucket_slots);
 }
 
+// The overflow counter of a bucket (see the table layout above).
+uint vkalgo_hash_overflow(VkalgoHashMapView map, uint bucket) {
+    uint64_t bucket_bytes = uint64_t(map.slot_bytes * map.bucket_slots);
+    return VkalgoHashCounterRef(map.buckets + uint64_t(map.num_buckets) * bucket_bytes +
+                                uint64_t(bucket) * 4ul).v;
+}
+
 // Stands in for the missing half of a 32-byte bucket: an ERASED key (u32 or u64), which
 // matches no lookup and is not empty.
 const uvec4 VKALGO_HASH_NO_SLOTS = uvec4(0xFFFFFFFEu, 0xFFFFFFFFu, 0xFFFFFFFEu, 0xFFFFFFFFu);
@@ -144,9 +161,9 @@ bool vkalgo_hash_map_find_u32_u32(VkalgoHashMapView map, uint key, out uint valu
     uvec2 h = vkalgo_hash_u32(key);
     uint bucket = vkalgo_hash_first_bucket(h, map.num_buckets);
     uint step = vkalgo_hash_step(h, map.num_buckets);
+    uvec4 s[4];
+    vkalgo_hash_load_bucket(map, bucket, s);
     for (uint probe = 0u; probe < map.max_probes; ++probe) {
-        uvec4 s[4];
-        vkalgo_hash_load_bucket(map, bucket, s);
         bool any_empty = false;
         for (uint j = 0u; j < 4u; ++j) {
             if (s[j].x == key) { value = s[j].y; return true; }
@@ -156,7 +173,15 @@ bool vkalgo_hash_map_find_u32_u32(VkalgoHashMapView map, uint key, out uint valu
         if (any_empty) {
             return false;
         }
-        bucket = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
+        // A full bucket without the key: its counter and the next bucket are loaded together
+        // (one memory round trip per bucket, as without counters).
+        uint next = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
+        uint passed = vkalgo_hash_overflow(map, bucket);
+        vkalgo_hash_load_bucket(map, next, s);
+        if (passed == 0u) {
+            return false;
+        }
+        bucket = next;
     }
     return false;
 }
@@ -170,9 +195,9 @@ bool vkalgo_hash_find_slot16(VkalgoHashMapView map, uvec2 h, uint key_lo, uint k
     slot = uvec4(0u);
     uint bucket = vkalgo_hash_first_bucket(h, map.num_buckets);
     uint step = vkalgo_hash_step(h, map.num_buckets);
+    uvec4 s[4];
+    vkalgo_hash_load_bucket(map, bucket, s);
     for (uint probe = 0u; probe < map.max_probes; ++probe) {
-        uvec4 s[4];
-        vkalgo_hash_load_bucket(map, bucket, s);
         bool any_empty = false;
         for (uint j = 0u; j < 4u; ++j) {
             bool hi_match = !key64 || s[j].y == key_hi;
@@ -185,7 +210,14 @@ bool vkalgo_hash_find_slot16(VkalgoHashMapView map, uvec2 h, uint key_lo, uint k
         if (any_empty) {
             return false;
         }
-        bucket = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
+        // As in vkalgo_hash_map_find_u32_u32: counter and next bucket in one round trip.
+        uint next = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
+        uint passed = vkalgo_hash_overflow(map, bucket);
+        vkalgo_hash_load_bucket(map, next, s);
+        if (passed == 0u) {
+            return false;
+        }
+        bucket = next;
     }
     return false;
 }

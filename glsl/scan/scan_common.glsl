@@ -5,6 +5,14 @@
 // k * gl_SubgroupSize + l of that run (k < VECS_PER_THREAD), so every load and store
 // instruction of a subgroup touches one contiguous span of memory.
 //
+// 64-bit addressing: every tile is reached through the 64-bit byte address of its first
+// element (u32_addr) and indexed only by offsets within the tile, so elements at 2^31 and
+// beyond are addressed right (SPIR-V access-chain indices are signed). Maximum count
+// (src/scan/mod.rs SCAN_MAX_COUNT): 2^32 - 1. No index arithmetic wraps below it: a tile is
+// only visited when it starts below the count (t < tile_count(n), so t * TILE_ELEMS < n), the
+// tile count, partition bounds and look-back tile indices stay below 2^25 (tiles hold at least
+// 128 elements), and sums are taken modulo 2^32 by definition.
+//
 // Permutation: VEC_IO = 1 when input and output addresses are 16-byte aligned (full tiles move
 // as uvec4), 0 for 4-byte aligned ranges (scalar loads and stores).
 #ifndef VKALGO_SCAN_COMMON_GLSL

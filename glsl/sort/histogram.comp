@@ -24,7 +24,6 @@ void main() {
     }
     barrier();
     uint digit_mask = (1u << RADIX_BITS) - 1u;
-    KeyRef keys = KeyRef(pc.keys_in);
     // Each pass's digit position; passes past pass_count get an empty mask (and are skipped).
     uint pass_shift[KEY_BITS / RADIX_BITS];
     uint pass_mask[KEY_BITS / RADIX_BITS];
@@ -34,14 +33,18 @@ void main() {
         pass_mask[p] = digit_mask >> (RADIX_BITS - width);
     }
     for (uint t = first; t < last; ++t) {
+        // A 64-bit base address per tile, indexed by the offset in the tile.
+        uint tile_start = t * TILE_KEYS;
+        uint valid = n - tile_start;
+        KeyRef keys = tile_keys_at(pc.keys_in, tile_start);
         KEY_T held[KEYS_PER_THREAD];
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-            uint idx = t * TILE_KEYS + i * WG_SIZE + gl_LocalInvocationIndex;
-            held[i] = idx < n ? keys.v[idx] : KEY_T(0);
+            uint idx = i * WG_SIZE + gl_LocalInvocationIndex;
+            held[i] = idx < valid ? keys.v[idx] : KEY_T(0);
         }
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-            uint idx = t * TILE_KEYS + i * WG_SIZE + gl_LocalInvocationIndex;
-            if (idx < n) {
+            uint idx = i * WG_SIZE + gl_LocalInvocationIndex;
+            if (idx < valid) {
                 KEY_T bits = ordered_bits(held[i]);
                 [[unroll]] for (uint p = 0; p < KEY_BITS / RADIX_BITS; ++p) {
                     if (p < pc.pass_count) {

@@ -293,10 +293,9 @@ void look_back() {
         // Count the silent predecessor's digits ourselves (a full tile: only the last tile is
         // partial), then resume every stalled digit.
         fallbacks += 1u;
-        KeyRef keys = KeyRef(g_keys_in);
+        KeyRef keys = tile_keys_at(g_keys_in, uint(fallback) * TILE_KEYS);
         [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
-            uint idx = uint(fallback) * TILE_KEYS + i * WG_SIZE + gl_LocalInvocationIndex;
-            atomicAdd(s_fallback_hist[stored_key_digit(keys.v[idx])], 1u);
+            atomicAdd(s_fallback_hist[stored_key_digit(keys.v[i * WG_SIZE + gl_LocalInvocationIndex])], 1u);
         }
         barrier();
         [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
@@ -348,22 +347,22 @@ void look_back() {
 // the f32 kernel spill registers (+3.4% on every f32 sort) and the u32 -> u32 pairs kernel drop
 // to one workgroup per SM (+35%).
 void copy_tile(uint tile_start, uint valid) {
-    KeyRef in_keys = KeyRef(g_keys_in);
-    KeyRef out_keys = KeyRef(g_keys_out);
+    // Per-tile base addresses, indexed by the offset in the tile (64-bit addressing).
+    KeyRef in_keys = tile_keys_at(g_keys_in, tile_start);
+    KeyRef out_keys = tile_keys_at(g_keys_out, tile_start);
 #if VALUE_WORDS > 0
-    ValueRef in_values = ValueRef(g_values_in);
-    ValueRef out_values = ValueRef(g_values_out);
+    ValueRef in_values = value_at(g_values_in, tile_start);
+    ValueRef out_values = value_at(g_values_out, tile_start);
 #endif
     // Two elements in flight: the next one is loaded before the current one is stored.
     uint i = gl_LocalInvocationIndex;
-    KEY_T next = i < valid ? in_keys.v[tile_start + i] : KEY_T(0);
+    KEY_T next = i < valid ? in_keys.v[i] : KEY_T(0);
     [[dont_unroll]] for (; i < valid; i += WG_SIZE) {
-        uint index = tile_start + i;
         KEY_T key = next;
-        next = i + WG_SIZE < valid ? in_keys.v[index + WG_SIZE] : KEY_T(0);
-        out_keys.v[index] = output_key(ordered_input_key(key));
+        next = i + WG_SIZE < valid ? in_keys.v[i + WG_SIZE] : KEY_T(0);
+        out_keys.v[i] = output_key(ordered_input_key(key));
 #if VALUE_WORDS > 0
-        out_values.v[index] = in_values.v[index];
+        out_values.v[i] = in_values.v[i];
 #endif
     }
 }

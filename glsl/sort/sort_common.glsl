@@ -59,6 +59,39 @@ layout(buffer_reference, std430, buffer_reference_align = 8) SORT_MEMORY buffer 
 layout(buffer_reference, std430, buffer_reference_align = 4) SORT_MEMORY buffer ValueRef { uint v[]; };
 #endif
 
+// ---- 64-bit addressing ----
+//
+// SPIR-V access-chain indices are signed: a buffer_reference array indexed at 2^31 or more
+// addresses memory BEFORE the array on drivers that follow the spec. Every key or value an
+// index of which can reach 2^31 is therefore reached through a reference made at its 64-bit
+// byte address (key_at, value_at), or from a per-tile base address (tile_keys_at) indexed
+// only by an offset within the tile (< TILE_KEYS <= 32768). Computing `base + zext(i) * 4` is
+// what the hardware does for an access chain anyway (one wide multiply-add on NVIDIA), so the
+// per-element scatter costs the same.
+//
+// Maximum count (src/sort/mod.rs SORT_MAX_COUNT = 2^32 - 2^15): with tiles of at most 2^15
+// keys, tiles * TILE_KEYS <= count + TILE_KEYS - 1 <= 2^32 - 1, so no u32 element index of a
+// tile (tile_start + offset in the tile, even past the count in the last tile) wraps, and the
+// Onesweep sequence numbers (pass * max_tiles + tile < 8 * 2^27) fit the ring's 30-bit tags.
+#define KEY_BYTES (KEY_WORDS * 4u)
+
+// The key at element `index` of the key array at `base`.
+KeyRef key_at(uint64_t base, uint index) {
+    return KeyRef(base + uint64_t(index) * uint64_t(KEY_BYTES));
+}
+
+// The key array of the tile starting at element `tile_start`: index it with offsets in the tile.
+KeyRef tile_keys_at(uint64_t base, uint tile_start) {
+    return key_at(base, tile_start);
+}
+
+#if VALUE_WORDS > 0
+#define VALUE_BYTES (VALUE_WORDS * 4u)
+ValueRef value_at(uint64_t base, uint index) {
+    return ValueRef(base + uint64_t(index) * uint64_t(VALUE_BYTES));
+}
+#endif
+
 // Must match src/sort/mod.rs (SortPush).
 layout(push_constant) uniform SortPush {
     uint64_t keys_in;      // this pass's keys
@@ -164,6 +197,7 @@ uint key_index_in_tile(uint i) {
 // One 64-bit address per invocation, from which element i lies a constant distance away: fewer
 // registers than indexing the buffer (pairs 80 -> 74, +2% per sort on an H200,
 // docs/benchmarks/2026-11-21-h200-sort-v6.md).
+// (tile_start + key_index_in_tile(0) is below tiles * TILE_KEYS <= 2^32: no wrap, see above.)
 #define LOAD_TILE(REF, BYTES, address, tile_start, valid, dst, zero)                           \
     {                                                                                        \
         REF run_ = REF(address + uint64_t(tile_start + key_index_in_tile(0u)) * (BYTES));    \
@@ -552,7 +586,6 @@ void load_tile_values(uint tile_start, uint valid) {
 
 // Writes the keys staged for round `round` to keys_out[s_digit_offset[digit] + position].
 void write_key_round(uint round, uint valid) {
-    KeyRef out_keys = KeyRef(g_keys_out);
     [[unroll]] for (uint i = 0; i < ROUND_STEPS(KEY_ROUNDS); ++i) {
         uint q = gl_LocalInvocationIndex + i * WG_SIZE;
         uint p = round * ROUND_SLOTS(KEY_ROUNDS) + q;
@@ -566,7 +599,8 @@ void write_key_round(uint round, uint valid) {
 #if VALUE_WORDS > 0
             set_out_digit(round * ROUND_STEPS(KEY_ROUNDS) + i, d);
 #endif
-            out_keys.v[s_digit_offset[d] + p] = output_key(key);
+            // (s_digit_offset[d] + p < count: a u32 that wraps nowhere, but may be >= 2^31.)
+            key_at(g_keys_out, s_digit_offset[d] + p).v[0] = output_key(key);
         }
     }
 }
@@ -633,7 +667,6 @@ void scatter_value_round(uint round, uint valid) {
         before_last_write_round();
     }
 #endif
-    ValueRef out_values = ValueRef(g_values_out);
     [[unroll]] for (uint i = 0; i < ROUND_STEPS(VALUE_ROUNDS); ++i) {
         uint q = gl_LocalInvocationIndex + i * WG_SIZE;
         uint p = round * ROUND_SLOTS(VALUE_ROUNDS) + q;
@@ -643,7 +676,7 @@ void scatter_value_round(uint round, uint valid) {
 #else
             VALUE_T v = s_stage[q];
 #endif
-            out_values.v[s_digit_offset[out_digit(round * ROUND_STEPS(VALUE_ROUNDS) + i)] + p] = v;
+            value_at(g_values_out, s_digit_offset[out_digit(round * ROUND_STEPS(VALUE_ROUNDS) + i)] + p).v[0] = v;
         }
     }
 }

@@ -20,11 +20,13 @@ void main() {
         s_count[i] = 0u;
     }
     barrier();
-    KeyRef keys = KeyRef(g_keys_in);
     for (uint t = first; t < last; ++t) {
+        // A 64-bit base address per tile, indexed by the offset in the tile.
+        uint valid = n - t * TILE_KEYS;
+        KeyRef keys = tile_keys_at(g_keys_in, t * TILE_KEYS);
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-            uint idx = t * TILE_KEYS + i * WG_SIZE + gl_LocalInvocationIndex;
-            if (idx < n) {
+            uint idx = i * WG_SIZE + gl_LocalInvocationIndex;
+            if (idx < valid) {
                 atomicAdd(s_count[stored_key_digit(keys.v[idx])], 1u);
             }
         }

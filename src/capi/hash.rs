@@ -38,7 +38,8 @@ pub struct VkalgoHashMapDesc {
     pub value_type: u32,
     /// Slots wanted (> 0). The map rounds it up to s * p slots, s the slots per 32-byte bucket
     /// (4 for u32 keys and values, else 2) and p the smallest prime >= max(2, ceil(capacity /
-    /// s)); `vkalgo_hash_map_capacity` returns the result.
+    /// s)); `vkalgo_hash_map_capacity` returns the result. At most 2^31 slots after rounding
+    /// (larger: INVALID_ARGUMENT); batches hold at most 2^32 - 1 keys.
     pub capacity: u64,
 }
 
@@ -377,7 +378,8 @@ pub unsafe extern "C" fn vkalgo_hash_map_contains_host(
     })
 }
 
-/// Erases `count` keys (blocking; tombstones). Absent and reserved keys are no error.
+/// Erases `count` keys (blocking; their slots are reused by later inserts). Absent and reserved
+/// keys are no error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_hash_map_erase_host(
     map: *mut VkalgoHashMap,
@@ -419,7 +421,8 @@ pub unsafe extern "C" fn vkalgo_hash_map_capacity(map: *const VkalgoHashMap, out
     })
 }
 
-/// The number of erased slots not yet reclaimed (a rehash reclaims them).
+/// The number of tombstones: erased slots of buckets that were full (later inserts reuse them,
+/// a rehash drops them).
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_hash_map_tombstones(map: *mut VkalgoHashMap, out: *mut u64) -> VkalgoResult {
     guard("vkalgo_hash_map_tombstones", || {

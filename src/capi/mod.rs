@@ -9,6 +9,7 @@
 pub mod hash;
 pub mod merge;
 pub mod scan;
+pub mod set;
 pub mod sort;
 pub mod types;
 

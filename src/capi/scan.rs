@@ -85,6 +85,8 @@ unsafe fn host_scan(
     }
     non_null(input, "input")?;
     non_null(output, "output")?;
+    // The count is checked (at most SCAN_MAX_COUNT) before the input is read.
+    ctx.scan_plan(&ScanDesc::new(op, count as u64))?;
     // The input is copied to a staging buffer before anything is written, so input == output
     // (or any overlap) is fine.
     let source = std::slice::from_raw_parts(input, count).to_vec();

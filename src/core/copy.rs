@@ -22,10 +22,16 @@ push_constants! {
 
 const COPY_WORKGROUP: u32 = 256;
 
+/// The largest compute-shader copy: 2^32 - 1 vectors of 16 bytes (the vector count is a u32;
+/// glsl/util/copy.comp addresses each workgroup's vectors from a 64-bit byte address, so
+/// copies beyond 32 GiB are right).
+pub(crate) const COPY_MAX_BYTES: u64 = (u32::MAX as u64) * 16;
+
 impl Context {
-    /// Records a compute-shader copy of `src` into `dst` (same size, a multiple of 16 bytes,
-    /// device addresses 16-byte aligned, no overlap). Synchronization: like a compute pass that
-    /// reads `src` and writes `dst` (`COMPUTE_SHADER`, `SHADER_READ` / `SHADER_WRITE`).
+    /// Records a compute-shader copy of `src` into `dst` (same size, a multiple of 16 bytes and
+    /// at most 64 GiB - 16, that is 2^32 - 1 vectors; device addresses 16-byte aligned; no
+    /// overlap). Synchronization: like a compute pass that reads `src` and writes `dst`
+    /// (`COMPUTE_SHADER`, `SHADER_READ` / `SHADER_WRITE`).
     ///
     /// # Safety
     /// `cmd` must be a command buffer of this context's device in the recording state; every
@@ -40,10 +46,11 @@ impl Context {
     ) -> Result<()> {
         src.check("copy source", src.size, 16)?;
         dst.check("copy destination", src.size, 16)?;
-        if src.size % 16 != 0 || src.size / 16 > u32::MAX as u64 {
-            return Err(Error::invalid(
-                "copy: size must be a multiple of 16 bytes and below 64 GiB",
-            ));
+        if src.size % 16 != 0 || src.size > COPY_MAX_BYTES {
+            return Err(Error::invalid(format!(
+                "copy: size {} must be a multiple of 16 bytes and at most {COPY_MAX_BYTES} (64 GiB - 16)",
+                src.size
+            )));
         }
         if src.overlaps(dst) {
             return Err(Error::invalid("copy: source and destination overlap"));

@@ -11,8 +11,28 @@ pub const PROBE_LIMIT: u32 = 4096;
 /// padding so the buckets start 256-byte aligned).
 pub const HEADER_BYTES: u64 = 256;
 
-/// Largest number of slots of a map (counters and indices are u32).
+/// Largest number of slots of a map, 2^31 (the size, tombstone and retrieve counters are u32,
+/// bucket indices stay below 2^30). A requested capacity is refused
+/// ([`Error::InvalidArgument`](crate::Error)) when its rounding (the `vkalgo::hash` module docs)
+/// would exceed it: the largest accepted capacities are [`max_capacity`] = 2,147,483,578 slots
+/// with 2-slot buckets, 2,147,483,636 with 4-slot buckets and 2,147,483,192 with 8-slot buckets.
 pub const MAX_SLOTS: u64 = 1 << 31;
+
+/// Largest number of keys in one batch (insert, find, contains, erase), 2^32 - 1: counts are
+/// u32 on the GPU. Larger batches are refused with [`Error::InvalidArgument`](crate::Error)
+/// before anything is recorded or uploaded; the kernels reach every index below it with 64-bit
+/// byte addresses and without wrapping arithmetic.
+pub const MAX_BATCH: u64 = u32::MAX as u64;
+
+/// The largest capacity accepted for a map with `slots` slots per bucket (2, 4 or 8): the
+/// largest prime `p` with `p * slots <= MAX_SLOTS`, times `slots`.
+pub fn max_capacity(slots: u64) -> u64 {
+    let mut p = MAX_SLOTS / slots;
+    while !is_prime(p) {
+        p -= 1;
+    }
+    p * slots
+}
 
 /// The bucket count for a requested capacity with `slots` slots per bucket: the smallest prime
 /// that is at least `max(2, ceil(capacity / slots))`. A prime count lets double hashing use any
@@ -66,6 +86,15 @@ mod tests {
         assert_eq!(buckets_for_capacity(100, 8), Some(13)); // ceil(100/8) = 13
         assert_eq!(buckets_for_capacity(1 << 27, 4), Some((1 << 25) + 35));
         assert_eq!(buckets_for_capacity(MAX_SLOTS + 1, 4), None);
+        // The largest capacities, exactly as the docs state them.
+        assert_eq!(max_capacity(2), 2_147_483_578);
+        assert_eq!(max_capacity(4), 2_147_483_636);
+        assert_eq!(max_capacity(8), 2_147_483_192);
+        for slots in [2u64, 4, 8] {
+            let max = max_capacity(slots);
+            assert_eq!(buckets_for_capacity(max, slots), Some(max / slots));
+            assert_eq!(buckets_for_capacity(max + 1, slots), None);
+        }
         for slots in [2u64, 4, 8] {
             for cap in [1u64, 2, 3, 5, 1000, 12345, 1 << 20, (1 << 20) + 1] {
                 let b = buckets_for_capacity(cap, slots).unwrap();

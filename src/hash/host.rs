@@ -91,6 +91,7 @@ impl HashMap {
                 values.len()
             )));
         }
+        super::map::check_batch("hash insert", keys.len() as u64)?;
         if let Some(i) = keys.iter().position(|k| k.is_reserved()) {
             return Err(Error::invalid(format!(
                 "hash insert: key {} (index {i}) is reserved (the two largest values of the key type \
@@ -211,6 +212,7 @@ impl HashMap {
         values: Option<&mut [V]>,
         flags: Option<&mut [u32]>,
     ) -> Result<()> {
+        super::map::check_batch("hash find", keys.len() as u64)?;
         if keys.is_empty() {
             return Ok(());
         }
@@ -268,6 +270,7 @@ impl HashMap {
     /// erased.
     pub fn erase<K: HashKey>(&self, keys: &[K]) -> Result<u64> {
         self.check_key_type::<K>("hash erase")?;
+        super::map::check_batch("hash erase", keys.len() as u64)?;
         if keys.is_empty() {
             return Ok(0);
         }

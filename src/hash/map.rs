@@ -173,7 +173,8 @@ impl HashMap {
             ))
         })?;
         let kernels = kernels(desc.key_type, desc.value_type, bucket_bytes, packed)?;
-        let bytes = HEADER_BYTES + buckets * bucket_bytes as u64;
+        // Counters, buckets, then one u32 overflow counter per bucket (glsl/hash/hash_common.glsl).
+        let bytes = HEADER_BYTES + buckets * bucket_bytes as u64 + buckets * 4;
         let storage = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, "vkalgo hash map")?;
         Ok(HashMap {
             ctx: ctx.clone(),
@@ -326,7 +327,7 @@ impl HashMap {
         unsafe { self.ctx.memory_barrier(cmd, stages, writes, stages, all) };
     }
 
-    /// Records emptying the map (size and tombstones 0): two `vkCmdFillBuffer` on the map's
+    /// Records emptying the map (size and tombstones 0): three `vkCmdFillBuffer` on the map's
     /// storage (TRANSFER writes), followed by a barrier to COMPUTE_SHADER. Order it after
     /// earlier operations on the map with [`HashMap::record_barrier`].
     ///
@@ -339,11 +340,13 @@ impl HashMap {
         check_cmd(cmd, "hash clear")?;
         let d = &self.ctx.device;
         let buffer = self.storage.buffer();
-        let bucket_bytes = self.storage.size() - HEADER_BYTES;
-        // SAFETY: `cmd` is recording (documented); both ranges lie inside the map's buffer.
+        let bucket_bytes = self.num_buckets as u64 * self.bucket_bytes() as u64;
+        let counter_bytes = self.num_buckets as u64 * 4;
+        // SAFETY: `cmd` is recording (documented); the ranges lie inside the map's buffer.
         unsafe {
             d.cmd_fill_buffer(cmd, buffer, 0, HEADER_BYTES, 0);
             d.cmd_fill_buffer(cmd, buffer, HEADER_BYTES, bucket_bytes, u32::MAX);
+            d.cmd_fill_buffer(cmd, buffer, HEADER_BYTES + bucket_bytes, counter_bytes, 0);
             self.ctx.transfer_to_compute(cmd);
         }
         Ok(())
@@ -460,8 +463,8 @@ impl HashMap {
         )
     }
 
-    /// Records an erase of `args.count` keys (tombstones; absent and reserved keys are no
-    /// error). Nothing is recorded on error.
+    /// Records an erase of `args.count` keys (their slots become free for later inserts;
+    /// absent and reserved keys are no error). Nothing is recorded on error.
     ///
     /// # Safety
     /// `cmd` must be a command buffer of this context's device in the recording state; every
@@ -651,12 +654,7 @@ struct Count {
 fn resolve_count(what: &str, count: ElementCount, max_count: u64) -> Result<Count> {
     match count {
         ElementCount::Direct(n) => {
-            if n > u32::MAX as u64 {
-                return Err(Error::invalid(format!(
-                    "{what}: count {n} exceeds the largest supported count {}",
-                    u32::MAX
-                )));
-            }
+            check_batch(what, n)?;
             Ok(Count {
                 elements: n,
                 direct: n as u32,
@@ -665,12 +663,7 @@ fn resolve_count(what: &str, count: ElementCount, max_count: u64) -> Result<Coun
         }
         ElementCount::Indirect(range) => {
             range.check(&format!("{what} count buffer"), 4, 4)?;
-            if max_count > u32::MAX as u64 {
-                return Err(Error::invalid(format!(
-                    "{what}: max_count {max_count} exceeds the largest supported count {}",
-                    u32::MAX
-                )));
-            }
+            check_batch(what, max_count)?;
             Ok(Count {
                 elements: max_count,
                 direct: 0,
@@ -678,6 +671,17 @@ fn resolve_count(what: &str, count: ElementCount, max_count: u64) -> Result<Coun
             })
         }
     }
+}
+
+/// Refuses batches of more than [`geometry::MAX_BATCH`] keys.
+pub(super) fn check_batch(what: &str, n: u64) -> Result<()> {
+    if n > geometry::MAX_BATCH {
+        return Err(Error::invalid(format!(
+            "{what}: {n} keys exceed the largest batch, {} keys",
+            geometry::MAX_BATCH
+        )));
+    }
+    Ok(())
 }
 
 /// Outputs must not overlap each other or any input.

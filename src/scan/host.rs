@@ -7,13 +7,16 @@ use crate::error::{Error, Result};
 use crate::Context;
 
 impl Context {
-    /// Scans `input` into `output` (same length) on the GPU with the profile's path.
+    /// Scans `input` into `output` (same length) on the GPU with the profile's path. Counts
+    /// over [`super::SCAN_MAX_COUNT`] are refused ([`Error::InvalidArgument`]) before any work.
     pub fn scan_u32(&self, input: &[u32], output: &mut [u32], op: ScanOp) -> Result<()> {
         self.scan_u32_with_path(input, output, op, ScanPath::Auto)
     }
 
     /// Scans `data` in place on the GPU.
     pub fn scan_u32_in_place(&self, data: &mut [u32], op: ScanOp) -> Result<()> {
+        // The count is checked before the copy.
+        self.scan_plan(&ScanDesc::new(op, data.len() as u64))?;
         let input = data.to_vec();
         self.scan_u32(&input, data, op)
     }

@@ -1,5 +1,5 @@
 //! Prefix scan (exclusive and inclusive sums of u32), in place or out of place, any count up
-//! to the largest buffer, direct or indirect counts.
+//! to [`SCAN_MAX_COUNT`] (2^32 - 1), direct or indirect counts.
 //!
 //! Two paths:
 //! - [`ScanPath::Lookback`]: single pass, decoupled look-back with dynamic tile ids and a
@@ -128,6 +128,14 @@ pub struct ScanArgs {
     pub count: ElementCount,
 }
 
+/// The largest count a scan plan accepts: 2^32 - 1 elements (16 GiB of u32). Larger plans are
+/// refused with [`Error::InvalidArgument`] by [`Context::scan_plan`] and therefore by every
+/// host call and C function. Below it no index arithmetic of the kernels wraps (tiles are only
+/// visited when they start below the count; tile and partition counts stay below 2^25), and
+/// every element is reached through a 64-bit byte address (glsl/scan/scan_common.glsl), so
+/// elements at 2^31 and beyond are scanned right. Sums are modulo 2^32.
+pub const SCAN_MAX_COUNT: u64 = u32::MAX as u64;
+
 /// Largest number of partitions of the reduce-then-scan path (one scan tile of partials).
 const MAX_PARTITIONS: u64 = 4096;
 /// Bytes at the start of the look-back scratch holding the tile counter.
@@ -174,11 +182,10 @@ fn partitioning(tiles: u64) -> (u64, u64) {
 impl Context {
     /// Plans a scan: checks the description against the device and fixes path and tuning.
     pub fn scan_plan(&self, desc: &ScanDesc) -> Result<ScanPlan> {
-        if desc.max_count > u32::MAX as u64 {
+        if desc.max_count > SCAN_MAX_COUNT {
             return Err(Error::invalid(format!(
-                "scan: max_count {} exceeds the largest supported count {}",
-                desc.max_count,
-                u32::MAX
+                "scan: max_count {} exceeds the largest supported count {SCAN_MAX_COUNT} (2^32 - 1)",
+                desc.max_count
             )));
         }
         let tuning = desc.tuning.unwrap_or_else(|| ScanTuning::for_device(self));

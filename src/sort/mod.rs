@@ -1,7 +1,8 @@
 //! LSD radix sort of keys or key-value pairs: keys u32, i32, f32, u64, i64, f64 (floats in
 //! IEEE-754 totalOrder: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN), optional u32 or
 //! u64 values, ascending or descending, on a bit range of the key's order-preserving bits.
-//! Stable in every mode: equal keys keep their input order.
+//! Stable in every mode: equal keys keep their input order. Counts up to [`SORT_MAX_COUNT`]
+//! (2^32 - 2^15); elements at 2^31 and beyond are reached through 64-bit addresses.
 //!
 //! Three paths, 8-bit digits:
 //! - [`SortPath::Onesweep`]: one upfront pass counts the digits of every pass in one read of
@@ -319,6 +320,22 @@ pub struct SortMemoryRequirements {
     pub usage: vk::BufferUsageFlags,
 }
 
+/// The largest count a sort plan accepts: 2^32 - 2^15 = 4,294,934,528 elements. Larger plans
+/// are refused with [`Error::InvalidArgument`] by [`Context::sort_plan`], and therefore by every
+/// host call and C function.
+///
+/// Why this bound: the kernels index elements with u32 arithmetic within the tile grid and
+/// reach memory through 64-bit byte addresses (glsl/sort/sort_common.glsl), so elements at
+/// 2^31 and beyond are sorted right. A tile holds at most 2^15 keys (1024 invocations x 32
+/// keys), so below this count `tiles * tile_size <= count + tile_size - 1 <= 2^32 - 1`: no
+/// element index of any tile wraps, whatever the tile size (also the tiles that are not powers
+/// of two, 512 x 20 for example); digit counts and offsets are below 2^32; and the Onesweep
+/// ring's sequence numbers (`pass * max_tiles + tile`, below 8 * 2^27 with tiles of at least
+/// 32 keys) fit its 30-bit tags.
+pub const SORT_MAX_COUNT: u64 = (1 << 32) - (1 << 15);
+/// Most keys in one tile (1024 invocations x 32 keys per invocation).
+const MAX_TILE_KEYS: u64 = 1024 * 32;
+
 /// Status ring of the Onesweep path: tiles (glsl/sort/onesweep.comp RING_TILES).
 const RING_TILES: u64 = 1016;
 /// Start of the ring / block counts in scratch (glsl/sort/sort_common.glsl SCRATCH_RING).
@@ -417,11 +434,10 @@ impl Context {
     /// Plans a sort: checks the description against the device and fixes paths, tuning and
     /// memory sizes.
     pub fn sort_plan(&self, desc: &SortDesc) -> Result<SortPlan> {
-        if desc.max_count > u32::MAX as u64 {
+        if desc.max_count > SORT_MAX_COUNT {
             return Err(Error::invalid(format!(
-                "sort: max_count {} exceeds the largest supported count {}",
-                desc.max_count,
-                u32::MAX
+                "sort: max_count {} exceeds the largest supported count {SORT_MAX_COUNT} (2^32 - 2^15)",
+                desc.max_count
             )));
         }
         let width = desc.key_type.bits();
@@ -454,6 +470,8 @@ impl Context {
                 tuning.keys_per_thread
             )));
         }
+        // (So a tile holds at most MAX_TILE_KEYS keys: SORT_MAX_COUNT rests on it.)
+        debug_assert!(tuning.tile_keys() <= MAX_TILE_KEYS);
         if !(1..=2).contains(&tuning.stage_split) {
             return Err(Error::invalid(format!(
                 "sort: stage_split {} is not 1 or 2",
@@ -851,6 +869,29 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
 #[cfg(test)]
 mod tests {
     use super::blocking;
+
+    /// The arithmetic SORT_MAX_COUNT rests on, for every tile size a plan accepts (32..=1024
+    /// invocations in steps of 32, 1..=32 keys each): the tile grid of the largest count ends
+    /// at or below 2^32 - 1 (u32 element indices never wrap), and the Onesweep sequence numbers
+    /// of 8 passes fit 30 bits.
+    #[test]
+    fn max_count_keeps_tile_arithmetic_in_range() {
+        let max = super::SORT_MAX_COUNT;
+        assert_eq!(max, 4_294_934_528);
+        for wg in (32..=1024u64).step_by(32) {
+            for kpt in 1..=32u64 {
+                let tile = wg * kpt;
+                assert!(tile <= super::MAX_TILE_KEYS);
+                let tiles = max.div_ceil(tile);
+                assert!(tiles * tile <= u32::MAX as u64 + 1, "{wg}x{kpt}");
+                // The last tile's largest element index (past the count included).
+                assert!(tiles * tile - 1 <= u32::MAX as u64, "{wg}x{kpt}");
+                assert!(8 * tiles <= 1 << 30, "{wg}x{kpt}: sequence numbers");
+                // A ticket never reaches the constant-digit flag (bit 31).
+                assert!(tiles + 65535 < 1 << 31);
+            }
+        }
+    }
 
     #[test]
     fn blocks_cover_all_tiles() {

@@ -212,29 +212,6 @@ pub fn random_u32(n: usize, seed: u64) -> Vec<u32> {
         .collect()
 }
 
-/// Copy bandwidth (bytes read + written per second) of the compute-shader copy of `bytes`
-/// bytes from `src` to `dst`.
-pub fn copy_bandwidth(
-    ctx: &Context,
-    timer: &Timer,
-    src: &GpuBuffer,
-    dst: &GpuBuffer,
-    bytes: u64,
-    reps: usize,
-) -> Result<(f64, f64)> {
-    let data = random_u32((bytes / 4) as usize, 7);
-    upload(ctx, src, &data)?;
-    let (from, to) = (src.sub_range(0, bytes), dst.sub_range(0, bytes));
-    timer.time_batch(3, |cmd, _| unsafe { ctx.record_compute_copy(cmd, &from, &to) })?;
-    let times = timer.time_batch(reps.clamp(1, MAX_BATCH as usize) as u32, |cmd, _| unsafe {
-        ctx.record_compute_copy(cmd, &from, &to)
-    })?;
-    let check: Vec<u32> = download(ctx, dst, data.len())?;
-    assert!(check == data, "compute copy produced wrong data");
-    let ms = median(times);
-    Ok((ms, 2.0 * bytes as f64 / (ms * 1e-3) / 1e9))
-}
-
 /// The bandwidth yardstick and the warm-up every timed measurement starts with.
 ///
 /// Why the warm-up: after about a second without GPU work (the CPU verifying a result,

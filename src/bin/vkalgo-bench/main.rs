@@ -3,16 +3,19 @@
 //! reference) and prints a table per algorithm, with the device's copy bandwidth measured by a
 //! compute-shader copy as the yardstick.
 //!
-//! Usage: `vkalgo-bench [scan|sort|hash|merge|memory] [options]` (every algorithm, one after the
-//! other in this one process, when none is named; `memory` is the memory-speed probe); each
+//! Usage: `vkalgo-bench [scan|sort|hash|merge|set|memory|large] [options]` (every algorithm, one
+//! after the other in this one process, when none is named; `memory` is the memory-speed probe,
+//! `large` the check of counts past 2^31); each
 //! algorithm's module documents its options. Each measurement is also printed as a
 //! tab-separated `RESULT` line (see bench/compare.py).
 
 mod common;
 mod hash;
+mod large;
 mod memory;
 mod merge;
 mod scan;
+mod set;
 mod sort;
 
 use vkalgo::{Context, Result};
@@ -24,6 +27,7 @@ const ALGORITHMS: &[(&str, RunFn)] = &[
     ("sort", sort::run),
     ("hash", hash::run),
     ("merge", merge::run),
+    ("set", set::run),
 ];
 
 fn main() -> Result<()> {
@@ -55,11 +59,15 @@ fn main() -> Result<()> {
         // Every algorithm at its default sizes, in this one process (options go to each).
         "all" => ALGORITHMS.iter().try_for_each(|(_, run)| run(&ctx, &args)),
         "memory" => memory::run(&ctx, &args),
+        "large" => large::run(&ctx, &args),
         other => match ALGORITHMS.iter().find(|(name, _)| *name == other) {
             Some((_, run)) => run(&ctx, &args),
             None => {
                 let names: Vec<&str> = ALGORITHMS.iter().map(|(n, _)| *n).collect();
-                eprintln!("unknown algorithm {other} (all, memory, {})", names.join(", "));
+                eprintln!(
+                    "unknown algorithm {other} (all, memory, large, {})",
+                    names.join(", ")
+                );
                 std::process::exit(2);
             }
         },

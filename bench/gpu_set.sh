@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Set benchmark on the GPU machine, in one command: the set tests on the GPU, the CUDA
+# baselines (bench/cuda/set_bench.cu: flat 2^32-bit bitmaps, array <-> flat bitmap, Thrust
+# set operations on sorted arrays) built with nvcc, `vkalgo-bench set`, and CRoaring on this
+# machine's CPU through pyroaring (a wheel carried in .pywheels/, which git ignores: fetch it
+# with `pip download pyroaring --only-binary=:all: --python-version 3.12
+# --platform manylinux2014_x86_64 -d .pywheels` and pass `.pywheels` in the run's carry), then
+# the ratio table (bench/set_compare.py). Run from the repository root; arguments go to
+# `vkalgo-bench set`.
+#
+# Environment:
+#   OUT          output folder (default /tmp/out): set_tests.txt, cuda.txt, vkalgo.txt,
+#                croaring.txt, table.md
+#   VKALGO_BENCH the vkalgo-bench binary (default .devbin/vkalgo-bench)
+#   SET_TESTS    the set tests binary (default: .devbin/set-tests if present; copy it from
+#                target/release/deps/set-<hash> after `cargo test --release --test set --no-run`)
+#   LOG2N        set size (default 24)
+#   ARCH         nvcc target (default sm_90)
+set -euo pipefail
+
+VKALGO_BENCH="${VKALGO_BENCH:-.devbin/vkalgo-bench}"
+SET_TESTS="${SET_TESTS:-.devbin/set-tests}"
+LOG2N="${LOG2N:-24}"
+# shellcheck source=bench/gpu_setup.sh
+. "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
+
+# pyroaring from the carried wheel, for the tests' CRoaring exchange and the CRoaring timings.
+if [ -d .pywheels ]; then
+  rm -rf /tmp/pyroaring_pkg
+  mkdir -p /tmp/pyroaring_pkg
+  python3 -m zipfile -e .pywheels/pyroaring-*.whl /tmp/pyroaring_pkg
+  export PYTHONPATH=/tmp/pyroaring_pkg
+fi
+have_pyroaring=0
+python3 -c "import pyroaring" 2>/dev/null && have_pyroaring=1
+
+rc=0
+if [ -x "$SET_TESTS" ]; then
+  [ "$have_pyroaring" -eq 1 ] && export VKALGO_REQUIRE_PYROARING=1
+  VKALGO_TEST_NO_VALIDATION=1 "$SET_TESTS" --test-threads=1 2>&1 | tee "$OUT/set_tests.txt" || rc=1
+fi
+
+"$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/set_bench bench/cuda/set_bench.cu
+/tmp/set_bench "$LOG2N" 5 | tee "$OUT/cuda.txt" || rc=1
+
+"$VKALGO_BENCH" set --log2n "$LOG2N" "$@" | tee "$OUT/vkalgo.txt" || rc=1
+
+if [ "$have_pyroaring" -eq 1 ]; then
+  taskset -c 0 python3 bench/croaring_set.py "$LOG2N" 3 | tee "$OUT/croaring.txt" || rc=1
+else
+  echo "pyroaring not importable (no .pywheels/ or another Python version): CRoaring not measured" >&2
+fi
+
+echo
+python3 bench/set_compare.py "$OUT/cuda.txt" "$OUT/vkalgo.txt" "$OUT/croaring.txt" | tee "$OUT/table.md"
+exit "$rc"

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""Ratio table of the set benchmark: vkalgo-bench set vs the CUDA baselines (set_bench.cu)
+and CRoaring (croaring_set.py). Usage: set_compare.py cuda.txt vkalgo.txt croaring.txt"""
+import sys
+
+
+def load(path):
+    rows = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                p = line.rstrip("\n").split("\t")
+                if len(p) >= 6 and p[0] == "RESULT":
+                    rows[(p[2], p[3])] = p
+    except FileNotFoundError:
+        pass
+    return rows
+
+
+cuda, vk, cr = (load(p) for p in sys.argv[1:4])
+print("| vkalgo | case | vkalgo ms | baseline | baseline ms | speedup |")
+print("|---|---|---|---|---|---|")
+pairs = [
+    ("set_and", "sparse", cuda, "thrust_set_intersection", "sparse"),
+    ("set_or", "sparse", cuda, "thrust_set_union", "sparse"),
+    ("set_andnot", "sparse", cuda, "thrust_set_difference", "sparse"),
+    ("set_build_sorted", "sparse", cuda, "array_to_flat_bitmap", "sparse"),
+    ("set_to_array", "sparse", cuda, "flat_bitmap_to_array", "sparse"),
+    ("set_and", "sparse", cuda, "flat_and", "sparse"),
+    ("set_or", "sparse", cuda, "flat_or", "sparse"),
+    ("set_and", "dense", cuda, "flat_and", "sparse"),
+    ("set_or", "dense", cuda, "flat_or", "sparse"),
+]
+for case in ["sparse", "dense", "clustered"]:
+    for op in ["build_sorted", "and", "or", "andnot", "xor", "and_cardinality", "or_cardinality",
+               "andnot_cardinality", "xor_cardinality", "contains", "to_array"]:
+        pairs.append(("set_" + op, case, cr, "set_" + op, case))
+for name, case, base, bname, bcase in pairs:
+    v = vk.get((name, case))
+    b = base.get((bname, bcase))
+    if v and b:
+        label = ("croaring " if base is cr else "cuda ") + bname
+        vm, bm = float(v[5]), float(b[5])
+        print(f"| {name} | {case} | {vm:.4f} | {label} | {bm:.4f} | {bm / vm:.2f}x |")
+print()
+print("| case | vkalgo memory / Roaring portable size |")
+print("|---|---|")
+for case in ["sparse", "dense", "clustered"]:
+    v = vk.get(("set_memory_ratio", case))
+    if v:
+        print(f"| {case} | {float(v[6]):.3f} (Roaring {v[7]} bytes) |")

@@ -1,0 +1,261 @@
+/* C11 tests of vkalgo's GPU sets of uint32_t (include/vkalgo.h), against the installed package.
+ *
+ * Host calls on the default context (VKALGO_VALIDATION=1 in the test environment turns the
+ * Khronos validation layer on inside it; the test then requires zero messages): build from
+ * unsorted values with duplicates, remove, ranges (one ending at 2^32), contains, cardinality,
+ * range cardinality, the four operations into a new set and in place (dst = a, dst = b,
+ * dst = a = b), operation cardinalities, to_array and filter against a sorted CPU model,
+ * serialization round trips (size query, capacity too small), malformed serializations, and
+ * bad input (NULL handles and arrays, unknown op, bad ranges, sets of two contexts). A set
+ * destroyed after its context still works until then (sets keep their context alive).
+ *
+ * Prints every check; exits 1 on any failure. */
+#define TEST_RNG_SEED 0x5e75e75e75e75e70ull
+#include "check.h"
+#include <vkalgo.h>
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorts and removes duplicates in place; returns the new length. */
+static size_t sort_unique(uint32_t *v, size_t n) {
+    if (n == 0) {
+        return 0;
+    }
+    qsort(v, n, sizeof *v, cmp_u32);
+    size_t k = 1;
+    for (size_t i = 1; i < n; i++) {
+        if (v[i] != v[k - 1]) {
+            v[k++] = v[i];
+        }
+    }
+    return k;
+}
+
+static bool model_has(const uint32_t *m, size_t n, uint32_t x) {
+    return bsearch(&x, m, n, sizeof *m, cmp_u32) != NULL;
+}
+
+/* The model of a op b (both sorted unique) into out; returns its length. */
+static size_t model_op(const uint32_t *a, size_t na, const uint32_t *b, size_t nb, uint32_t op, uint32_t *out) {
+    size_t k = 0, i = 0, j = 0;
+    while (i < na || j < nb) {
+        if (j == nb || (i < na && a[i] < b[j])) {
+            if (op != VKALGO_SET_AND) out[k++] = a[i];
+            i++;
+        } else if (i == na || b[j] < a[i]) {
+            if (op == VKALGO_SET_OR || op == VKALGO_SET_XOR) out[k++] = b[j];
+            j++;
+        } else {
+            if (op == VKALGO_SET_AND || op == VKALGO_SET_OR) out[k++] = a[i];
+            i++;
+            j++;
+        }
+    }
+    return k;
+}
+
+/* Checks a set's content against a sorted unique model. */
+static void check_set(const VkalgoSet *s, const uint32_t *m, size_t n, const char *what) {
+    uint64_t card = 0;
+    expect(vkalgo_set_cardinality(s, &card), VKALGO_SUCCESS, "vkalgo_set_cardinality");
+    check(card == n, "%s: cardinality %" PRIu64 " (want %zu)", what, card, n);
+    uint32_t *got = xmalloc((n + 1) * sizeof *got);
+    size_t count = 0;
+    expect(vkalgo_set_to_array_host(s, got, n + 1, &count), VKALGO_SUCCESS, "vkalgo_set_to_array_host");
+    check(count == n && memcmp(got, m, n * sizeof *m) == 0, "%s: to_array equals the model", what);
+    free(got);
+}
+
+static VkalgoSet *make_set(VkalgoContext *ctx, const uint32_t *v, size_t n) {
+    VkalgoSet *s = NULL;
+    expect(vkalgo_set_create(ctx, &s), VKALGO_SUCCESS, "vkalgo_set_create");
+    expect(vkalgo_set_insert_host(s, v, n), VKALGO_SUCCESS, "vkalgo_set_insert_host");
+    return s;
+}
+
+static uint32_t random_value(void) {
+    uint64_t r = rng_u64();
+    switch (r % 4) {
+    case 0: return (uint32_t)(r >> 32);
+    case 1: return (7u << 16) + (uint32_t)((r >> 32) % 9000);
+    case 2: return (9u << 16) + (uint32_t)((r >> 32) % 65536);
+    default: return (r >> 40) % 2 ? 0u : UINT32_MAX;
+    }
+}
+
+static void operations(VkalgoContext *ctx) {
+    enum { N = 4000 };
+    uint32_t *va = xmalloc(N * sizeof *va), *vb = xmalloc(N * sizeof *vb);
+    for (size_t i = 0; i < N; i++) {
+        va[i] = random_value();
+        vb[i] = random_value();
+    }
+    VkalgoSet *a = make_set(ctx, va, N);
+    VkalgoSet *b = make_set(ctx, vb, N);
+    size_t na = sort_unique(va, N), nb = sort_unique(vb, N);
+    check_set(a, va, na, "a");
+    check_set(b, vb, nb, "b");
+
+    /* contains and filter (queries: the values of a, then random ones) */
+    uint32_t q[2 * N];
+    uint8_t flags[2 * N];
+    for (size_t i = 0; i < 2 * N; i++) {
+        q[i] = i < na ? va[i] : random_value();
+    }
+    expect(vkalgo_set_contains_host(b, q, flags, 2 * N), VKALGO_SUCCESS, "vkalgo_set_contains_host");
+    bool ok = true;
+    size_t kept = 0;
+    for (size_t i = 0; i < 2 * N; i++) {
+        ok = ok && flags[i] == (model_has(vb, nb, q[i]) ? 1 : 0);
+        kept += flags[i];
+    }
+    check(ok, "contains matches the model");
+    uint32_t *filtered = xmalloc(2 * N * sizeof *filtered);
+    size_t out_count = 0;
+    expect(vkalgo_set_filter_host(b, q, 2 * N, filtered, &out_count), VKALGO_SUCCESS, "vkalgo_set_filter_host");
+    ok = out_count == kept;
+    for (size_t i = 0, k = 0; ok && i < 2 * N; i++) {
+        if (flags[i]) ok = filtered[k++] == q[i];
+    }
+    check(ok, "filter keeps the members in input order (%zu)", out_count);
+    free(filtered);
+
+    uint32_t *want = xmalloc(2 * N * sizeof *want);
+    for (uint32_t op = VKALGO_SET_AND; op <= VKALGO_SET_XOR; op++) {
+        size_t nw = model_op(va, na, vb, nb, op, want);
+        VkalgoSet *d = NULL;
+        expect(vkalgo_set_create(ctx, &d), VKALGO_SUCCESS, "vkalgo_set_create");
+        expect(vkalgo_set_op(d, a, b, op), VKALGO_SUCCESS, "vkalgo_set_op");
+        check_set(d, want, nw, "d = a op b");
+        uint64_t card = 0;
+        expect(vkalgo_set_op_cardinality(a, b, op, &card), VKALGO_SUCCESS, "vkalgo_set_op_cardinality");
+        check(card == nw, "op %u cardinality %" PRIu64 " (want %zu)", op, card, nw);
+        /* in place: d (= a op b) op= b, then b op d into d */
+        VkalgoSet *e = make_set(ctx, va, na);
+        expect(vkalgo_set_op(e, e, b, op), VKALGO_SUCCESS, "vkalgo_set_op(e, e, b)");
+        check_set(e, want, nw, "e = e op b");
+        vkalgo_set_destroy(e);
+        e = make_set(ctx, vb, nb);
+        expect(vkalgo_set_op(e, a, e, op), VKALGO_SUCCESS, "vkalgo_set_op(e, a, e)");
+        check_set(e, want, nw, "e = a op e");
+        expect(vkalgo_set_op(e, e, e, op), VKALGO_SUCCESS, "vkalgo_set_op(e, e, e)");
+        size_t self = (op == VKALGO_SET_AND || op == VKALGO_SET_OR) ? nw : 0;
+        check_set(e, want, self, "e = e op e");
+        vkalgo_set_destroy(e);
+        vkalgo_set_destroy(d);
+    }
+    free(want);
+
+    /* ranges, remove, range cardinality */
+    expect(vkalgo_set_insert_range(a, (1ull << 32) - 100000, 1ull << 32), VKALGO_SUCCESS, "insert_range to 2^32");
+    uint64_t c = 0;
+    expect(vkalgo_set_range_cardinality(a, (1ull << 32) - 100000, 1ull << 32, &c), VKALGO_SUCCESS,
+           "vkalgo_set_range_cardinality");
+    check(c == 100000, "range cardinality %" PRIu64, c);
+    expect(vkalgo_set_remove_host(a, va, na), VKALGO_SUCCESS, "vkalgo_set_remove_host");
+    expect(vkalgo_set_cardinality(a, &c), VKALGO_SUCCESS, "vkalgo_set_cardinality");
+    size_t in_range = 0;
+    for (size_t i = 0; i < na; i++) in_range += va[i] >= UINT32_MAX - 99999u;
+    check(c == 100000 - in_range, "after remove: %" PRIu64, c);
+
+    /* serialization */
+    size_t size = 0;
+    expect(vkalgo_set_serialize(b, NULL, 0, &size), VKALGO_SUCCESS, "serialize size query");
+    uint8_t *bytes = xmalloc(size);
+    size_t size2 = 0;
+    expect(vkalgo_set_serialize(b, bytes, size - 1, &size2), VKALGO_ERROR_INVALID_ARGUMENT, "serialize, capacity too small");
+    check(size2 == size && bytes[0] == 0, "needed size reported (%zu), nothing written", size2);
+    expect(vkalgo_set_serialize(b, bytes, size, &size2), VKALGO_SUCCESS, "vkalgo_set_serialize");
+    check(bytes[0] == 0x3A && bytes[1] == 0x30 && bytes[2] == 0 && bytes[3] == 0, "cookie 12346");
+    VkalgoSet *r = NULL;
+    expect(vkalgo_set_deserialize(ctx, bytes, size, &r), VKALGO_SUCCESS, "vkalgo_set_deserialize");
+    check_set(r, vb, nb, "deserialized");
+    vkalgo_set_destroy(r);
+    r = NULL;
+    expect(vkalgo_set_deserialize(ctx, bytes, size - 1, &r), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize truncated");
+    check(r == NULL, "no set from a truncated serialization");
+    bytes[0] ^= 1;
+    expect(vkalgo_set_deserialize(ctx, bytes, size, &r), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize wrong cookie");
+    free(bytes);
+
+    /* to_array with too little room */
+    size_t count = 0;
+    uint32_t small[4] = {0};
+    expect(vkalgo_set_to_array_host(b, small, 4, &count), VKALGO_ERROR_INVALID_ARGUMENT, "to_array, capacity too small");
+    check(count == nb && small[0] == 0, "needed count reported (%zu), nothing written", count);
+
+    vkalgo_set_destroy(a);
+    vkalgo_set_destroy(b);
+    free(va);
+    free(vb);
+}
+
+static void bad_input(VkalgoContext *ctx) {
+    VkalgoSet *s = NULL;
+    uint32_t v[2] = {1, 2};
+    uint8_t f[2];
+    uint64_t c;
+    size_t n;
+    expect(vkalgo_set_create(NULL, &s), VKALGO_ERROR_INVALID_ARGUMENT, "create with ctx NULL");
+    expect(vkalgo_set_create(ctx, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "create with out NULL");
+    expect(vkalgo_set_create(ctx, &s), VKALGO_SUCCESS, "vkalgo_set_create");
+    expect(vkalgo_set_insert_host(NULL, v, 2), VKALGO_ERROR_INVALID_ARGUMENT, "insert into NULL");
+    expect(vkalgo_set_insert_host(s, NULL, 2), VKALGO_ERROR_INVALID_ARGUMENT, "insert NULL values");
+    expect(vkalgo_set_insert_host(s, NULL, 0), VKALGO_SUCCESS, "insert 0 values (NULL)");
+    expect(vkalgo_set_insert_host(s, v, 2), VKALGO_SUCCESS, "vkalgo_set_insert_host");
+    expect(vkalgo_set_remove_host(s, NULL, 1), VKALGO_ERROR_INVALID_ARGUMENT, "remove NULL values");
+    expect(vkalgo_set_insert_range(s, 5, 4), VKALGO_ERROR_INVALID_ARGUMENT, "range begin > end");
+    expect(vkalgo_set_insert_range(s, 0, (1ull << 32) + 1), VKALGO_ERROR_INVALID_ARGUMENT, "range end > 2^32");
+    expect(vkalgo_set_contains_host(s, v, NULL, 2), VKALGO_ERROR_INVALID_ARGUMENT, "contains, out NULL");
+    expect(vkalgo_set_contains_host(NULL, v, f, 2), VKALGO_ERROR_INVALID_ARGUMENT, "contains, set NULL");
+    expect(vkalgo_set_cardinality(s, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "cardinality, out NULL");
+    expect(vkalgo_set_range_cardinality(s, 3, 2, &c), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, begin > end");
+    expect(vkalgo_set_op(s, s, s, 4), VKALGO_ERROR_INVALID_ARGUMENT, "unknown op");
+    expect(vkalgo_set_op(s, NULL, s, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "op with a NULL");
+    expect(vkalgo_set_op_cardinality(s, s, 7, &c), VKALGO_ERROR_INVALID_ARGUMENT, "op cardinality, unknown op");
+    expect(vkalgo_set_to_array_host(s, NULL, 0, &n), VKALGO_ERROR_INVALID_ARGUMENT, "to_array into nothing");
+    check(n == 2, "needed count 2 reported");
+    expect(vkalgo_set_filter_host(s, v, 2, NULL, &n), VKALGO_ERROR_INVALID_ARGUMENT, "filter, out NULL");
+    expect(vkalgo_set_serialize(s, NULL, 0, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "serialize, size NULL");
+    expect(vkalgo_set_deserialize(ctx, NULL, 8, &s), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize NULL data");
+    /* A set of another context. */
+    VkalgoContext *other = NULL;
+    expect(vkalgo_context_create_default(&other), VKALGO_SUCCESS, "a second context");
+    VkalgoSet *t = NULL;
+    expect(vkalgo_set_create(other, &t), VKALGO_SUCCESS, "a set on it");
+    vkalgo_context_destroy(other); /* the set keeps it alive */
+    expect(vkalgo_set_insert_host(t, v, 1), VKALGO_SUCCESS, "insert after the context handle is gone");
+    expect(vkalgo_set_op(s, s, t, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "sets of two contexts");
+    expect(vkalgo_set_op_cardinality(s, t, VKALGO_SET_OR, &c), VKALGO_ERROR_INVALID_ARGUMENT, "cardinality, two contexts");
+    expect(vkalgo_set_cardinality(s, &c), VKALGO_SUCCESS, "the set still works");
+    check(c == 2, "and still holds 2 values");
+    vkalgo_set_destroy(t);
+    vkalgo_set_destroy(s);
+    vkalgo_set_destroy(NULL);
+    check(true, "vkalgo_set_destroy(NULL) is a no-op");
+}
+
+int main(void) {
+    VkalgoContext *ctx = NULL;
+    if (!expect(vkalgo_context_create_default(&ctx), VKALGO_SUCCESS, "vkalgo_context_create_default")) {
+        return 1;
+    }
+    printf("device: %s\n", vkalgo_context_device_name(ctx));
+    operations(ctx);
+    bad_input(ctx);
+    uint64_t messages = vkalgo_context_validation_message_count(ctx);
+    check(messages == 0, "validation messages: %" PRIu64, messages);
+    vkalgo_context_destroy(ctx);
+    printf("%u checks, %u failures\n", g_checks, g_failures);
+    return g_failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,36 @@
+#version 460
+// One invocation between an operation's counting and writing passes: whether the destination
+// has enough free blocks (and no earlier operation of the batch failed). Writes the
+// operation's status (8 u32 at out_addr): ok, bitmap blocks needed, array blocks needed,
+// free bitmap blocks, free array blocks, partial cardinality sum, full chunks, work chunks.
+// mode 1: cardinality only (no destination; always ok).
+#include "set_common.glsl"
+
+void main() {
+    if (gl_LocalInvocationIndex != 0u || linear_workgroup_id() != 0u) {
+        return;
+    }
+    U32Ref s = U32Ref(pc.scratch);
+    uint free_bm = 0u;
+    uint free_ar = 0u;
+    bool ok = true;
+    if (pc.mode != 1u) {
+        U32Ref cur = U32Ref(cursor_addr(pc.meta_d, 0u));
+        free_bm = cur.v[1] - cur.v[0];
+        free_ar = cur.v[3] - cur.v[2];
+        ok = s.v[S_FAILED] == 0u && s.v[S_NEED_BM] <= free_bm && s.v[S_NEED_AR] <= free_ar;
+        if (!ok) {
+            s.v[S_FAILED] = 1u;
+        }
+    }
+    s.v[S_OK] = ok ? 1u : 0u;
+    U32Ref o = U32Ref(pc.out_addr);
+    o.v[0] = ok ? 1u : 0u;
+    o.v[1] = s.v[S_NEED_BM];
+    o.v[2] = s.v[S_NEED_AR];
+    o.v[3] = free_bm;
+    o.v[4] = free_ar;
+    o.v[5] = s.v[S_CARD_PARTIAL];
+    o.v[6] = s.v[S_CARD_FULL];
+    o.v[7] = s.v[S_WORK_COUNT];
+}

@@ -1,0 +1,108 @@
+#version 460
+// One invocation per chunk (65536): decides what an operation does with each chunk from the
+// operands' cardinalities alone (the empty/full summary), and lists the chunks that need a
+// workgroup (scratch work list) or only a directory change (trivial list: chunk | full << 16).
+// mode 0: materialize `op` of a and b into d; mode 1: cardinality of `op` of a and b (decided
+// chunks add their cardinality to the totals at once, nothing is listed but the undecided
+// pairs); mode 2: insert the range [range_lo, range_hi) into d.
+#include "set_common.glsl"
+
+// Result of `op` on two chunks decided by their cardinalities: returns true and the result's
+// source (0 a, 1 b, 2 complement of a, 3 complement of b, 4 empty, 5 full) when decided.
+bool decide(uint op, uint ca, uint cb, out uint src) {
+    src = 4u;
+    if (op == OP_AND) {
+        if (ca == 0u || cb == 0u) { src = 4u; return true; }
+        if (ca == FULL) { src = 1u; return true; }
+        if (cb == FULL) { src = 0u; return true; }
+    } else if (op == OP_OR) {
+        if (ca == FULL || cb == FULL) { src = 5u; return true; }
+        if (ca == 0u) { src = 1u; return true; }
+        if (cb == 0u) { src = 0u; return true; }
+    } else if (op == OP_ANDNOT) {
+        if (ca == 0u || cb == FULL) { src = 4u; return true; }
+        if (cb == 0u) { src = 0u; return true; }
+        if (ca == FULL) { src = 3u; return true; }
+    } else {
+        if (ca == 0u) { src = 1u; return true; }
+        if (cb == 0u) { src = 0u; return true; }
+        if (ca == FULL) { src = 3u; return true; }
+        if (cb == FULL) { src = 2u; return true; }
+    }
+    return false;
+}
+
+void push_work(uint c) {
+    uint i = atomicAdd(U32AtomicRef(pc.scratch).v[S_WORK_COUNT], 1u);
+    U32Ref(pc.scratch).v[S_WORK + i] = c;
+}
+
+void push_trivial(uint c, bool full) {
+    uint i = atomicAdd(U32AtomicRef(pc.scratch).v[S_TRIVIAL_COUNT], 1u);
+    U32Ref(pc.scratch).v[S_TRIVIAL + i] = c | (full ? FULL : 0u);
+}
+
+void main() {
+    // Cardinality mode: decided chunks' values (partial chunks) and full chunks, summed over
+    // the subgroup and added by one invocation (no barrier: CPU drivers run kernels without
+    // barriers much faster).
+    uint partial = 0u;
+    uint full_chunks = 0u;
+    uint c = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
+    if (c < CHUNKS) {
+        if (pc.mode == 2u) {
+            uint64_t c0 = uint64_t(c) << 16;
+            uint64_t c1 = c0 + 65536ul;
+            uint cd = dir_entry(pc.meta_d, c).x;
+            if (pc.range_lo < c1 && c0 < pc.range_hi && cd != FULL) {
+                if (pc.range_lo <= c0 && c1 <= pc.range_hi) {
+                    push_trivial(c, true);
+                } else {
+                    push_work(c);
+                }
+            }
+        } else {
+            uint ca = dir_entry(pc.meta_a, c).x;
+            uint cb = dir_entry(pc.meta_b, c).x;
+            uint src;
+            if (decide(pc.op, ca, cb, src)) {
+                uint card = src == 0u ? ca
+                          : src == 1u ? cb
+                          : src == 2u ? FULL - ca
+                          : src == 3u ? FULL - cb
+                          : src == 4u ? 0u : FULL;
+                if (pc.mode == 1u) {
+                    if (card == FULL) {
+                        full_chunks = 1u;
+                    } else {
+                        partial = card;
+                    }
+                } else {
+                    uint cd = dir_entry(pc.meta_d, c).x;
+                    bool same = (src == 0u && pc.meta_d == pc.meta_a) || (src == 1u && pc.meta_d == pc.meta_b);
+                    if (card == 0u || card == FULL) {
+                        if (cd != card) {
+                            push_trivial(c, card == FULL);
+                        }
+                    } else if (!same) {
+                        push_work(c);
+                    }
+                }
+            } else {
+                push_work(c);
+            }
+        }
+    }
+    if (pc.mode == 1u) {
+        partial = subgroup_sum(partial);
+        full_chunks = subgroup_sum(full_chunks);
+        if (subgroupElect()) {
+            if (partial != 0u) {
+                atomicAdd(U32AtomicRef(pc.scratch).v[S_CARD_PARTIAL], partial);
+            }
+            if (full_chunks != 0u) {
+                atomicAdd(U32AtomicRef(pc.scratch).v[S_CARD_FULL], full_chunks);
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+#version 460
+// Filter values by the set in tiles of WG_SIZE (one per workgroup, one value per invocation),
+// keeping input order. mode 0: the tile's count of kept values to scratch (S_START + tile);
+// mode 1 (after info.comp mode 2 turned the counts into offsets): the kept values to out_addr.
+#include "set_common.glsl"
+
+shared uint s_scan[WG_SIZE];
+
+void main() {
+    uint n = load_count(pc.count_addr, pc.count, pc.max_count);
+    uint tile = linear_workgroup_id();
+    uint tiles = (n + WG_SIZE - 1u) / WG_SIZE;
+    if (tile >= tiles) {
+        return;
+    }
+    uint t = gl_LocalInvocationIndex;
+    uint i = tile * WG_SIZE + t;
+    uint v = 0u;
+    uint keep = 0u;
+    if (i < n) {
+        v = U32Ref(u32_addr(pc.values, i)).v[0];
+        keep = set_contains(pc.meta_d, v) ? 1u : 0u;
+    }
+    s_scan[t] = keep;
+    barrier();
+    for (uint d = 1u; d < WG_SIZE; d <<= 1) {
+        uint add = t >= d ? s_scan[t - d] : 0u;
+        barrier();
+        s_scan[t] += add;
+        barrier();
+    }
+    if (pc.mode == 0u) {
+        if (t == WG_SIZE - 1u) {
+            U32Ref(pc.scratch).v[S_START + tile] = s_scan[WG_SIZE - 1u];
+        }
+    } else if (keep != 0u) {
+        uint base = U32Ref(pc.scratch).v[S_START + tile];
+        U32Ref(u32_addr(pc.out_addr, base + s_scan[t] - 1u)).v[0] = v;
+    }
+}

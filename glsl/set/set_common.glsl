@@ -1,0 +1,216 @@
+// Shared code of the set kernels (src/set/): push constants, the set's control block, the
+// chunk directory, the two block pools and their rings, and chunk reads.
+//
+// A set is a subset of [0, 2^32) cut into 65536 chunks of 2^16 values. Its control buffer
+// holds the SetMeta block (pool and ring addresses, ring masks), the ring cursors and the
+// directory: per chunk a uvec2 (cardinality 0..65536, block id). The cardinality alone gives
+// the chunk's kind: 0 empty, 65536 full (neither has storage), 1..=ARRAY_MAX a sorted array of
+// u16 in the array pool, above that an 8 KiB bitmap in the bitmap pool.
+//
+// Array storage: blocks of ARRAY_BLOCK_WORDS u32 words (192 bytes). A chunk of n values uses
+// k = array_blocks(n) blocks taken from the array ring in any order; block 0 starts with the
+// ids of blocks 1..k-1 (k-1 words), followed by the values, two per word (low half first), in
+// one word stream that continues in block 1, 2, ...: word w of the stream lies in block
+// w / ARRAY_BLOCK_WORDS at offset w % ARRAY_BLOCK_WORDS.
+//
+// Pools: each pool has a ring of free block ids (a power-of-two array) with two cursors that
+// only grow (mod 2^32): head (next id to take) and tail (next free slot). Free ids are ring
+// [head, tail). Kernels take ids with atomicAdd(head) and give them back with atomicAdd(tail)
+// (the seed's atomicAdd-and-mask ring). An operation counts the blocks it needs first and
+// a one-invocation check pass compares them with the free ids before any write: short of
+// blocks, nothing is written and the host grows the pool and runs the operation again. Within
+// the write pass, ids are taken only from [head, tail) as it was before the pass and returned
+// ones are appended after it, so a freed block is never reused by the same pass.
+#ifndef VKALGO_SET_COMMON_GLSL
+#define VKALGO_SET_COMMON_GLSL
+
+#include "../common/vkalgo.glsl"
+
+// Must match src/set/gpu.rs (SetPush).
+layout(push_constant) uniform SetPush {
+    uint64_t meta_d;     // destination set (or the only set)
+    uint64_t meta_a;     // first operand
+    uint64_t meta_b;     // second operand
+    uint64_t scratch;    // operation scratch (counters and chunk lists)
+    uint64_t values;     // input values (u32)
+    uint64_t out_addr;   // output
+    uint64_t count_addr; // indirect count (a u32); 0: direct
+    uint64_t range_lo;   // ranges: first value
+    uint64_t range_hi;   // ranges: one past the last value (<= 2^32)
+    uint count;          // direct count
+    uint max_count;      // clamp of an indirect count
+    uint op;             // 0 AND, 1 OR, 2 ANDNOT, 3 XOR
+    uint mode;           // kernel-specific
+    uint grid;           // workgroups of a grid-stride dispatch
+    uint aux;            // kernel-specific
+} pc;
+
+#define CHUNKS 65536u
+#define FULL 65536u
+#define ARRAY_MAX 4096u
+#define ARRAY_BLOCK_WORDS 48u
+#define BITMAP_WORDS 2048u
+
+#define OP_AND 0u
+#define OP_OR 1u
+#define OP_ANDNOT 2u
+#define OP_XOR 3u
+
+// Byte offsets in a set's control buffer.
+#define META_CURSORS 64ul
+// A u32: the number of non-empty chunks, kept exact by the writing passes.
+#define META_NONEMPTY 80ul
+#define META_DIR 256ul
+
+// Scratch words.
+#define S_WORK_COUNT 0u
+#define S_TRIVIAL_COUNT 1u
+#define S_NEED_BM 2u
+#define S_NEED_AR 3u
+#define S_CARD_PARTIAL 4u
+#define S_CARD_FULL 5u
+#define S_OK 6u
+#define S_FAILED 7u
+#define S_WORK 16u
+#define S_TRIVIAL (16u + CHUNKS)
+#define S_START (16u + 2u * CHUNKS)
+#define S_END (16u + 3u * CHUNKS)
+
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer SetMetaRef {
+    uint64_t bm_pool;
+    uint64_t ar_pool;
+    uint64_t bm_ring;
+    uint64_t ar_ring;
+    uint bm_mask;
+    uint ar_mask;
+};
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer UVec2Ref { uvec2 v[]; };
+
+uvec2 dir_entry(uint64_t meta, uint c) {
+    return UVec2Ref(meta + META_DIR + uint64_t(c) * 8ul).v[0];
+}
+
+void set_dir_entry(uint64_t meta, uint c, uvec2 e) {
+    UVec2Ref(meta + META_DIR + uint64_t(c) * 8ul).v[0] = e;
+}
+
+// Cursor i: 0 bitmap head, 1 bitmap tail, 2 array head, 3 array tail.
+uint64_t cursor_addr(uint64_t meta, uint i) {
+    return meta + META_CURSORS + uint64_t(i) * 4ul;
+}
+
+uint array_blocks(uint n) {
+    uint words = (n + 1u) / 2u;
+    return max(1u, (words - 1u + ARRAY_BLOCK_WORDS - 2u) / (ARRAY_BLOCK_WORDS - 1u));
+}
+
+// Blocks (bitmap, array) a chunk of cardinality n holds.
+uvec2 chunk_blocks(uint n) {
+    if (n == 0u || n == FULL) {
+        return uvec2(0u);
+    }
+    return n > ARRAY_MAX ? uvec2(1u, 0u) : uvec2(0u, array_blocks(n));
+}
+
+uint64_t bitmap_word_addr(uint64_t meta, uint id, uint w) {
+    return SetMetaRef(meta).bm_pool + uint64_t(id) * 8192ul + uint64_t(w) * 4ul;
+}
+
+uint64_t array_block_addr(uint64_t meta, uint id) {
+    return SetMetaRef(meta).ar_pool + uint64_t(id) * uint64_t(ARRAY_BLOCK_WORDS * 4u);
+}
+
+// Word w of an array chunk's stream (header words first), first block id0, k blocks.
+uint array_stream_word(uint64_t meta, uint id0, uint w) {
+    uint blk = w / ARRAY_BLOCK_WORDS;
+    uint id = blk == 0u ? id0 : U32Ref(array_block_addr(meta, id0)).v[blk - 1u];
+    return U32Ref(array_block_addr(meta, id)).v[w % ARRAY_BLOCK_WORDS];
+}
+
+// Value j (0..n-1) of an array chunk of n values.
+uint array_value(uint64_t meta, uint id0, uint n, uint j) {
+    uint h = array_blocks(n) - 1u;
+    uint word = array_stream_word(meta, id0, h + j / 2u);
+    return (j & 1u) == 0u ? (word & 0xFFFFu) : (word >> 16);
+}
+
+// Whether v is in the set.
+bool set_contains(uint64_t meta, uint v) {
+    uint c = v >> 16;
+    uint x = v & 0xFFFFu;
+    uvec2 e = dir_entry(meta, c);
+    if (e.x == 0u) {
+        return false;
+    }
+    if (e.x == FULL) {
+        return true;
+    }
+    if (e.x > ARRAY_MAX) {
+        uint word = U32Ref(bitmap_word_addr(meta, e.y, x >> 5)).v[0];
+        return ((word >> (x & 31u)) & 1u) != 0u;
+    }
+    uint lo = 0u;
+    uint hi = e.x;
+    while (lo < hi) {
+        uint mid = (lo + hi) / 2u;
+        if (array_value(meta, e.y, e.x, mid) < x) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < e.x && array_value(meta, e.y, e.x, lo) == x;
+}
+
+// Bits [lo, hi) of word w (a 32-bit word of a chunk bitmap), lo <= hi <= 65536.
+uint range_mask(uint w, uint lo, uint hi) {
+    uint b0 = w * 32u;
+    uint s = clamp(lo, b0, b0 + 32u) - b0;
+    uint e = clamp(hi, b0, b0 + 32u) - b0;
+    if (s >= e) {
+        return 0u;
+    }
+    uint width = e - s;
+    uint m = width == 32u ? 0xFFFFFFFFu : ((1u << width) - 1u);
+    return m << s;
+}
+
+uint apply_op(uint op, uint a, uint b) {
+    if (op == OP_AND) {
+        return a & b;
+    }
+    if (op == OP_OR) {
+        return a | b;
+    }
+    if (op == OP_ANDNOT) {
+        return a & ~b;
+    }
+    return a ^ b;
+}
+
+// Counts a chunk that became empty or non-empty (one invocation).
+void note_nonempty(uint64_t meta, uint old_card, uint new_card) {
+    if ((old_card == 0u) != (new_card == 0u)) {
+        atomicAdd(U32AtomicRef(meta + META_NONEMPTY).v[0], new_card == 0u ? 0xFFFFFFFFu : 1u);
+    }
+}
+
+// Gives a chunk's blocks back to its pool (one invocation; e the chunk's old entry).
+void free_chunk_storage_serial(uint64_t meta, uvec2 e) {
+    uvec2 blocks = chunk_blocks(e.x);
+    if (blocks.x != 0u) {
+        uint pos = atomicAdd(U32AtomicRef(cursor_addr(meta, 1u)).v[0], 1u);
+        U32Ref(SetMetaRef(meta).bm_ring).v[pos & SetMetaRef(meta).bm_mask] = e.y;
+    } else if (blocks.y != 0u) {
+        uint k = blocks.y;
+        uint pos = atomicAdd(U32AtomicRef(cursor_addr(meta, 3u)).v[0], k);
+        uint64_t ring = SetMetaRef(meta).ar_ring;
+        uint mask = SetMetaRef(meta).ar_mask;
+        U32Ref(ring).v[pos & mask] = e.y;
+        for (uint i = 1u; i < k; i++) {
+            U32Ref(ring).v[(pos + i) & mask] = U32Ref(array_block_addr(meta, e.y)).v[i - 1u];
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,249 @@
+//! Set benchmark: `vkalgo-bench set [--log2n 24] [--reps 5] [--cases sparse,dense,clustered]`.
+//!
+//! For each case two sets of about 2^log2n values (sparse: uniform over 2^32; dense: uniform
+//! over [0, 2^(log2n+1)), so bitmap chunks half full; clustered: runs of 1..4096 values at
+//! random places) are built, then each operation is timed alone with GPU timestamps (median
+//! of `--reps` after a warm-up), through the record layer on pools reserved beforehand:
+//! build from sorted values (an emptied set, the sort itself not included: it is vkalgo's
+//! radix sort, benchmarked by `vkalgo-bench sort`), AND / OR / XOR / ANDNOT into a third set,
+//! the cardinality of AND without materializing it, contains of 2^log2n queries (half hits),
+//! and to_array. Every result is verified against a CPU merge of the sorted inputs. The
+//! memory of each set is compared with the size of its Roaring portable serialization.
+//! `RESULT` lines: vkalgo, set_<op>, case, n, ms, G values/s (inputs per second), extra.
+
+use crate::common::{median, yardstick, Timer};
+use ash::vk;
+use vkalgo::set::{SET_SCRATCH_BYTES, SET_STATUS_BYTES};
+use vkalgo::{Context, ElementCount, GpuBuffer, GpuSet, MemoryLocation, Result, SetOp, SetOperand};
+
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    }
+}
+
+/// Sorted distinct values of a case.
+fn case_values(case: &str, n: usize, seed: u64) -> Vec<u32> {
+    let mut r = xorshift(seed);
+    let mut v: Vec<u32> = match case {
+        "sparse" => (0..n).map(|_| (r() >> 32) as u32).collect(),
+        "dense" => (0..n).map(|_| ((r() >> 32) % (2 * n as u64)) as u32).collect(),
+        _ => {
+            let mut v = Vec::with_capacity(n + 4096);
+            while v.len() < n {
+                let start = (r() >> 32) as u32;
+                let len = 1 + (r() % 4096) as u32;
+                v.extend((0..len).map(|i| start.wrapping_add(i)));
+            }
+            v
+        }
+    };
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+fn merge(a: &[u32], b: &[u32], op: SetOp) -> Vec<u32> {
+    let (mut i, mut j, mut out) = (0, 0, Vec::with_capacity(a.len() + b.len()));
+    while i < a.len() || j < b.len() {
+        if j == b.len() || (i < a.len() && a[i] < b[j]) {
+            if op != SetOp::And {
+                out.push(a[i]);
+            }
+            i += 1;
+        } else if i == a.len() || b[j] < a[i] {
+            if matches!(op, SetOp::Or | SetOp::Xor) {
+                out.push(b[j]);
+            }
+            j += 1;
+        } else {
+            if matches!(op, SetOp::And | SetOp::Or) {
+                out.push(a[i]);
+            }
+            i += 1;
+            j += 1;
+        }
+    }
+    out
+}
+
+fn result_line(name: &str, case: &str, n: usize, ms: f64, extra: &str) {
+    let rate = n as f64 / (ms * 1e-3) / 1e9;
+    println!("{name:<22} {case:<10} n={n:<10} {ms:>9.4} ms {rate:>8.2} G/s {extra}");
+    println!("RESULT\tvkalgo\tset_{name}\t{case}\t{n}\t{ms:.6}\t{rate:.3}\t{extra}");
+}
+
+pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
+    let gpu = !ctx.is_cpu_device();
+    let mut log2n: u32 = if gpu { 24 } else { 14 };
+    let mut reps: u32 = if gpu { 5 } else { 2 };
+    let mut cases = vec!["sparse".to_string(), "dense".into(), "clustered".into()];
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).cloned().unwrap_or_default();
+        match args[i].as_str() {
+            "--log2n" => log2n = value.parse().unwrap_or(log2n),
+            "--reps" => reps = value.parse().unwrap_or(reps).clamp(1, 20),
+            "--cases" => cases = value.split(',').map(|s| s.to_string()).collect(),
+            other => {
+                eprintln!("unknown argument {other}");
+                std::process::exit(2);
+            }
+        }
+        i += 2;
+    }
+    let n = 1usize << log2n;
+    let timer = Timer::new(ctx)?;
+    let bytes = (n as u64 * 4).max(1 << 20);
+    let src = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, "bench src")?;
+    let dst = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, "bench dst")?;
+    let yard = yardstick(ctx, &timer)?;
+    let copy_gbs = yard.gbs;
+    yard.check_buffers(ctx, &timer, "set", n as u64, &src.range(), &dst.range())?;
+    drop((src, dst));
+    let scratch = GpuBuffer::new(ctx, SET_SCRATCH_BYTES, MemoryLocation::GpuOnly, "bench scratch")?;
+    let status = GpuBuffer::new(ctx, 4096, MemoryLocation::GpuToCpu, "bench status")?;
+    let empty = GpuSet::new(ctx)?;
+    for case in &cases {
+        let va = case_values(case, n, 1);
+        let vb = case_values(case, n, 2);
+        let a = GpuSet::from_values(ctx, &va)?;
+        let b = GpuSet::from_values(ctx, &vb)?;
+        let roaring_a = a.serialized_size()?;
+        println!(
+            "{case}: a holds {} values; memory {} bytes, Roaring portable serialization {} bytes: {:.3}x",
+            va.len(),
+            a.memory_bytes(),
+            roaring_a,
+            a.memory_bytes() as f64 / roaring_a as f64
+        );
+        println!(
+            "RESULT\tvkalgo\tset_memory_ratio\t{case}\t{}\t0\t{:.4}\t{}",
+            va.len(),
+            a.memory_bytes() as f64 / roaring_a as f64,
+            roaring_a
+        );
+        // Build from sorted values into an emptied set whose pools fit the result.
+        let sorted = GpuBuffer::new(ctx, va.len() as u64 * 4, MemoryLocation::GpuOnly, "bench sorted")?;
+        crate::common::upload(ctx, &sorted, &va)?;
+        let mut d = GpuSet::from_values(ctx, &va)?;
+        let (bm, ar) = a.pool_blocks();
+        d.reserve(bm, ar)?;
+        let batch = va.len().min(1 << 24);
+        yard.warm(ctx, &timer)?;
+        let times = timer.time_each(
+            reps,
+            |cmd, _| unsafe {
+                d.record_op(
+                    cmd,
+                    SetOperand::Set(&empty),
+                    SetOperand::Set(&empty),
+                    SetOp::And,
+                    &scratch.range(),
+                    &status.sub_range(0, SET_STATUS_BYTES),
+                )
+            },
+            |cmd, _| unsafe {
+                d.record_insert_sorted(
+                    cmd,
+                    &sorted.sub_range(0, batch as u64 * 4),
+                    ElementCount::Direct(batch as u64),
+                    batch as u64,
+                    false,
+                    &scratch.range(),
+                    &status.sub_range(64, SET_STATUS_BYTES),
+                )
+            },
+        )?;
+        assert!(d.to_vec()? == va[..batch], "build: wrong set");
+        result_line("build_sorted", case, batch, median(times), "");
+        drop(sorted);
+        for op in SetOp::ALL {
+            // Once through the host call: grows d's pools to fit the result.
+            d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
+            yard.warm(ctx, &timer)?;
+            let times = timer.time_batch(reps, |cmd, _| unsafe {
+                d.record_op(
+                    cmd,
+                    SetOperand::Set(&a),
+                    SetOperand::Set(&b),
+                    op,
+                    &scratch.range(),
+                    &status.sub_range(0, SET_STATUS_BYTES),
+                )
+            })?;
+            let want = merge(&va, &vb, op);
+            assert!(d.to_vec()? == want, "{op:?}: wrong result");
+            let bitmap_bytes = 3 * (a.pool_blocks().0 as u64 * 8192);
+            let ms = median(times);
+            let extra = format!(
+                "{:.1}%copyBW(bitmap bytes)",
+                100.0 * bitmap_bytes as f64 / (ms * 1e-3) / 1e9 / copy_gbs
+            );
+            result_line(
+                &format!("{op:?}").to_lowercase(),
+                case,
+                va.len() + vb.len(),
+                ms,
+                &extra,
+            );
+            yard.warm(ctx, &timer)?;
+            let times = timer.time_batch(reps, |cmd, _| unsafe {
+                GpuSet::record_op_cardinality(
+                    cmd,
+                    &a,
+                    &b,
+                    op,
+                    &scratch.range(),
+                    &status.sub_range(128, SET_STATUS_BYTES),
+                )
+            })?;
+            assert_eq!(GpuSet::op_cardinality(&a, &b, op)?, want.len() as u64);
+            result_line(
+                &format!("{op:?}_cardinality").to_lowercase(),
+                case,
+                va.len() + vb.len(),
+                median(times),
+                "",
+            );
+        }
+        // contains: the values of b (about half in a for the dense case) and to_array.
+        let q = GpuBuffer::new(ctx, vb.len() as u64 * 4, MemoryLocation::GpuOnly, "bench queries")?;
+        let flags = GpuBuffer::new(ctx, vb.len() as u64 * 4, MemoryLocation::GpuOnly, "bench flags")?;
+        crate::common::upload(ctx, &q, &vb)?;
+        yard.warm(ctx, &timer)?;
+        let times = timer.time_batch(reps, |cmd, _| unsafe {
+            a.record_contains(
+                cmd,
+                &q.range(),
+                ElementCount::Direct(vb.len() as u64),
+                vb.len() as u64,
+                &flags.range(),
+            )
+        })?;
+        let got: Vec<u32> = crate::common::download(ctx, &flags, vb.len())?;
+        let hits = got.iter().filter(|&&f| f == 1).count();
+        assert_eq!(hits, merge(&va, &vb, SetOp::And).len(), "contains");
+        result_line("contains", case, vb.len(), median(times), "");
+        let out = GpuBuffer::new(ctx, va.len() as u64 * 4, MemoryLocation::GpuOnly, "bench out")?;
+        yard.warm(ctx, &timer)?;
+        let times = timer.time_batch(reps, |cmd, _| unsafe {
+            a.record_to_array(
+                cmd,
+                &out.range(),
+                va.len() as u64,
+                &status.sub_range(192, 8),
+                &scratch.range(),
+            )
+        })?;
+        let got: Vec<u32> = crate::common::download(ctx, &out, va.len())?;
+        assert!(got == va, "to_array");
+        result_line("to_array", case, va.len(), median(times), "");
+        let _ = vk::Buffer::null();
+    }
+    Ok(())
+}

@@ -1,0 +1,291 @@
+//! C ABI of the GPU sets of u32: create/destroy, blocking host calls, set operations and the
+//! Roaring portable serialization. A set keeps its context alive (destroy them in any order).
+//! Every call checks its arguments first; on an error nothing changes and nothing is written
+//! (except the needed count or size that `vkalgo_set_to_array_host` and
+//! `vkalgo_set_serialize` report).
+
+use super::{context_ref, guard, non_null, VkalgoContext, VkalgoResult};
+use crate::error::Error;
+use crate::set::{GpuSet, SetOperand};
+use crate::SetOp;
+
+/// A set of uint32_t values on the GPU (owns its device memory, keeps its context alive).
+pub struct VkalgoSet {
+    set: GpuSet,
+}
+
+unsafe fn set_ref<'a>(set: *const VkalgoSet, what: &str) -> crate::Result<&'a GpuSet> {
+    non_null(set, what)?;
+    Ok(&(*set).set)
+}
+
+unsafe fn slice<'a, T>(ptr: *const T, count: usize, what: &str) -> crate::Result<&'a [T]> {
+    if count == 0 {
+        return Ok(&[]);
+    }
+    non_null(ptr, what)?;
+    Ok(std::slice::from_raw_parts(ptr, count))
+}
+
+unsafe fn slice_mut<'a, T>(ptr: *mut T, count: usize, what: &str) -> crate::Result<&'a mut [T]> {
+    if count == 0 {
+        return Ok(&mut []);
+    }
+    non_null(ptr, what)?;
+    Ok(std::slice::from_raw_parts_mut(ptr, count))
+}
+
+/// Creates an empty set on `ctx` into `*out`.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_create(
+    ctx: *mut VkalgoContext,
+    out: *mut *mut VkalgoSet,
+) -> VkalgoResult {
+    guard("vkalgo_set_create", || {
+        let ctx = context_ref(ctx)?;
+        non_null(out, "out")?;
+        let set = GpuSet::new(ctx)?;
+        *out = Box::into_raw(Box::new(VkalgoSet { set }));
+        Ok(())
+    })
+}
+
+/// Destroys a set and frees its memory (NULL: no-op). Work recorded with it must have finished.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_destroy(set: *mut VkalgoSet) {
+    if !set.is_null() {
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(Box::from_raw(set))));
+    }
+}
+
+/// Inserts `count` values (any order, duplicates allowed).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_insert_host(
+    set: *mut VkalgoSet,
+    values: *const u32,
+    count: usize,
+) -> VkalgoResult {
+    guard("vkalgo_set_insert_host", || {
+        non_null(set, "set")?;
+        let values = slice(values, count, "values")?;
+        (*set).set.insert(values)
+    })
+}
+
+/// Removes `count` values (any order, duplicates and absent values allowed).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_remove_host(
+    set: *mut VkalgoSet,
+    values: *const u32,
+    count: usize,
+) -> VkalgoResult {
+    guard("vkalgo_set_remove_host", || {
+        non_null(set, "set")?;
+        let values = slice(values, count, "values")?;
+        (*set).set.remove(values)
+    })
+}
+
+/// Inserts every value of `[begin, end)`; `begin <= end <= 2^32`, else INVALID_ARGUMENT.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_insert_range(set: *mut VkalgoSet, begin: u64, end: u64) -> VkalgoResult {
+    guard("vkalgo_set_insert_range", || {
+        non_null(set, "set")?;
+        (*set).set.insert_range(begin, end)
+    })
+}
+
+/// `out[i]` = 1 if `values[i]` is in the set, else 0.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_contains_host(
+    set: *const VkalgoSet,
+    values: *const u32,
+    out: *mut u8,
+    count: usize,
+) -> VkalgoResult {
+    guard("vkalgo_set_contains_host", || {
+        let set = set_ref(set, "set")?;
+        let values = slice(values, count, "values")?;
+        let out = slice_mut(out, count, "out")?;
+        let mut flags = vec![0u32; count];
+        set.contains_flags(values, &mut flags)?;
+        for (o, f) in out.iter_mut().zip(flags) {
+            *o = f as u8;
+        }
+        Ok(())
+    })
+}
+
+/// The number of values in the set (up to 2^32) into `*out`.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_cardinality(set: *const VkalgoSet, out: *mut u64) -> VkalgoResult {
+    guard("vkalgo_set_cardinality", || {
+        let set = set_ref(set, "set")?;
+        non_null(out, "out")?;
+        *out = set.cardinality()?;
+        Ok(())
+    })
+}
+
+/// The number of values in `[begin, end)` into `*out` (`begin <= end <= 2^32`).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_range_cardinality(
+    set: *const VkalgoSet,
+    begin: u64,
+    end: u64,
+    out: *mut u64,
+) -> VkalgoResult {
+    guard("vkalgo_set_range_cardinality", || {
+        let set = set_ref(set, "set")?;
+        non_null(out, "out")?;
+        *out = set.range_cardinality(begin, end)?;
+        Ok(())
+    })
+}
+
+/// `*dst = a op b` (`op` one of `VKALGO_SET_*`); `dst` may be `a` or `b` (or both). All three
+/// sets must come from the same context.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_op(
+    dst: *mut VkalgoSet,
+    a: *const VkalgoSet,
+    b: *const VkalgoSet,
+    op: u32,
+) -> VkalgoResult {
+    guard("vkalgo_set_op", || {
+        non_null(dst, "dst")?;
+        non_null(a, "a")?;
+        non_null(b, "b")?;
+        let op = SetOp::from_raw(op)?;
+        let is_dst = |p: *const VkalgoSet| std::ptr::eq(p, dst as *const VkalgoSet);
+        // Operands that are dst are passed as `This`: no shared reference to dst is made.
+        let a_op = if is_dst(a) {
+            SetOperand::This
+        } else {
+            SetOperand::Set(&(*a).set)
+        };
+        let b_op = if is_dst(b) {
+            SetOperand::This
+        } else {
+            SetOperand::Set(&(*b).set)
+        };
+        (*dst).set.assign(a_op, b_op, op)
+    })
+}
+
+/// The cardinality of `a op b` into `*out`, without materializing it.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_op_cardinality(
+    a: *const VkalgoSet,
+    b: *const VkalgoSet,
+    op: u32,
+    out: *mut u64,
+) -> VkalgoResult {
+    guard("vkalgo_set_op_cardinality", || {
+        let a = set_ref(a, "a")?;
+        let b = set_ref(b, "b")?;
+        non_null(out, "out")?;
+        let op = SetOp::from_raw(op)?;
+        *out = GpuSet::op_cardinality(a, b, op)?;
+        Ok(())
+    })
+}
+
+/// The values in ascending order into `out` (room for `capacity`), their number into
+/// `*count`. Capacity too small: INVALID_ARGUMENT, `*count` = the cardinality, nothing written.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_to_array_host(
+    set: *const VkalgoSet,
+    out: *mut u32,
+    capacity: usize,
+    count: *mut usize,
+) -> VkalgoResult {
+    guard("vkalgo_set_to_array_host", || {
+        let set = set_ref(set, "set")?;
+        non_null(count, "count")?;
+        let card = set.cardinality()?;
+        if card > capacity as u64 {
+            *count = usize::try_from(card).unwrap_or(usize::MAX);
+            return Err(Error::invalid(format!(
+                "the set holds {card} values, out has room for {capacity}"
+            )));
+        }
+        let out = slice_mut(out, capacity, "out")?;
+        *count = set.to_array(out)?;
+        Ok(())
+    })
+}
+
+/// The values of `values` that are in the set, in input order, into `out` (room for `count`),
+/// their number into `*out_count`.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_filter_host(
+    set: *const VkalgoSet,
+    values: *const u32,
+    count: usize,
+    out: *mut u32,
+    out_count: *mut usize,
+) -> VkalgoResult {
+    guard("vkalgo_set_filter_host", || {
+        let set = set_ref(set, "set")?;
+        let values = slice(values, count, "values")?;
+        let out = slice_mut(out, count, "out")?;
+        non_null(out_count, "out_count")?;
+        let kept = set.filter(values)?;
+        out[..kept.len()].copy_from_slice(&kept);
+        *out_count = kept.len();
+        Ok(())
+    })
+}
+
+/// Writes the Roaring portable serialization (cookie 12346; array and bitmap containers) into
+/// `out` (room for `capacity` bytes) and its size into `*size`. `out` NULL with capacity 0:
+/// reports the size and succeeds. Capacity too small: INVALID_ARGUMENT, `*size` = the size
+/// needed, nothing written.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_serialize(
+    set: *const VkalgoSet,
+    out: *mut std::ffi::c_void,
+    capacity: usize,
+    size: *mut usize,
+) -> VkalgoResult {
+    guard("vkalgo_set_serialize", || {
+        let set = set_ref(set, "set")?;
+        non_null(size, "size")?;
+        let bytes = set.serialize()?;
+        *size = bytes.len();
+        if out.is_null() && capacity == 0 {
+            return Ok(());
+        }
+        if bytes.len() > capacity {
+            return Err(Error::invalid(format!(
+                "the serialization takes {} bytes, out has room for {capacity}",
+                bytes.len()
+            )));
+        }
+        let out = slice_mut(out as *mut u8, bytes.len(), "out")?;
+        out.copy_from_slice(&bytes);
+        Ok(())
+    })
+}
+
+/// Creates a set on `ctx` from a Roaring portable serialization (`size` bytes at `data`;
+/// cookies 12346 and 12347; array, bitmap and run containers). Malformed input (truncated,
+/// wrong cookie, counts or offsets out of range, unsorted arrays, trailing bytes, ...):
+/// INVALID_ARGUMENT and no set.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_deserialize(
+    ctx: *mut VkalgoContext,
+    data: *const std::ffi::c_void,
+    size: usize,
+    out: *mut *mut VkalgoSet,
+) -> VkalgoResult {
+    guard("vkalgo_set_deserialize", || {
+        let ctx = context_ref(ctx)?;
+        non_null(out, "out")?;
+        let data = slice(data as *const u8, size, "data")?;
+        let set = GpuSet::deserialize(ctx, data)?;
+        *out = Box::into_raw(Box::new(VkalgoSet { set }));
+        Ok(())
+    })
+}

@@ -1,0 +1,1176 @@
+//! The set object: its buffers (control block with the directory, two block pools and their
+//! rings), upload and download of its chunk image, pool growth, and the record layer.
+
+use super::roaring::{Chunks, Container, ARRAY_MAX, CHUNK_VALUES};
+use super::{ARRAY_BLOCK_BYTES, BITMAP_BLOCK_BYTES};
+use crate::core::buffer::{BufferRange, ElementCount, GpuBuffer, MemoryLocation};
+use crate::core::pipelines::Specialization;
+use crate::core::runner::read_back;
+use crate::core::shaders::{self, ShaderSource};
+use crate::core::spirv::push_constants;
+use crate::error::{Error, Result};
+use crate::{Context, SetOp};
+use ash::vk;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+push_constants! {
+    /// Push constants of every set kernel (glsl/set/set_common.glsl, block `SetPush`).
+    pub(crate) struct SetPush {
+        meta_d: u64,
+        meta_a: u64,
+        meta_b: u64,
+        scratch: u64,
+        values: u64,
+        out_addr: u64,
+        count_addr: u64,
+        range_lo: u64,
+        range_hi: u64,
+        count: u32,
+        max_count: u32,
+        op: u32,
+        mode: u32,
+        grid: u32,
+        aux: u32,
+    }
+}
+
+pub(crate) const CHUNKS: u64 = 65536;
+/// Byte offset of the directory in the control buffer.
+const META_DIR: u64 = 256;
+const CONTROL_BYTES: u64 = META_DIR + CHUNKS * 8;
+const SCRATCH_WORDS: u64 = 16 + 4 * CHUNKS;
+/// Bytes of the scratch range a recorded operation needs (its counters and chunk lists).
+pub const SET_SCRATCH_BYTES: u64 = SCRATCH_WORDS * 4;
+/// Bytes of the status a recorded modifying operation writes ([`SetOpStatus`]: 8 u32).
+pub const SET_STATUS_BYTES: u64 = 32;
+/// Largest value count of one recorded insert/remove/contains/filter.
+pub(crate) const MAX_BATCH: u64 = 1 << 24;
+
+const MODE_OP: u32 = 0;
+const MODE_CARD: u32 = 1;
+const MODE_RANGE: u32 = 2;
+const MODE_VALUES: u32 = 3;
+
+/// Array blocks a chunk of `n` values (1..=4096) takes.
+pub(crate) fn array_blocks(n: u32) -> u32 {
+    let words = n.div_ceil(2);
+    1.max((words - 1).div_ceil(47))
+}
+
+/// An operand of [`GpuSet::assign`]: the destination itself, or another set.
+#[derive(Clone, Copy)]
+pub enum SetOperand<'a> {
+    /// The set being assigned to (its value before the operation).
+    This,
+    /// Another set of the same context.
+    Set(&'a GpuSet),
+}
+
+/// The status a recorded modifying operation writes (8 u32, [`SET_STATUS_BYTES`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
+pub struct SetOpStatus {
+    /// 1: the result was written; 0: the destination's pool was short (or an earlier
+    /// operation of the batch failed) and nothing was written.
+    pub ok: u32,
+    /// Bitmap blocks the result needed.
+    pub need_bitmap_blocks: u32,
+    /// Array blocks the result needed.
+    pub need_array_blocks: u32,
+    /// Free bitmap blocks before the operation.
+    pub free_bitmap_blocks: u32,
+    /// Free array blocks before the operation.
+    pub free_array_blocks: u32,
+    /// Cardinality-only operations: the result's values in chunks that are not full.
+    pub partial_cardinality: u32,
+    /// Cardinality-only operations: the result's full chunks.
+    pub full_chunks: u32,
+    /// Chunk pairs that needed a workgroup.
+    pub work_chunks: u32,
+}
+
+impl SetOpStatus {
+    /// The result's cardinality (cardinality-only operations).
+    pub fn cardinality(&self) -> u64 {
+        self.partial_cardinality as u64 + self.full_chunks as u64 * CHUNK_VALUES as u64
+    }
+}
+
+/// A set of u32 values on the GPU (see the [`set`](crate::set) module). Holds its
+/// [`Context`] alive. Dropping the set frees its memory at once: work recorded with it must
+/// have finished.
+pub struct GpuSet {
+    pub(super) ctx: Context,
+    pub(super) control: GpuBuffer,
+    pub(super) bm_pool: GpuBuffer,
+    pub(super) ar_pool: GpuBuffer,
+    pub(super) bm_ring: GpuBuffer,
+    pub(super) ar_ring: GpuBuffer,
+    pub(super) bm_blocks: u32,
+    pub(super) ar_blocks: u32,
+    /// At least the number of non-empty chunks (tracked on the host through every operation,
+    /// so passes over listed chunks launch no more workgroups than can have work).
+    pub(super) chunk_bound: AtomicU32,
+}
+
+fn ring_capacity(blocks: u32) -> u64 {
+    (blocks.max(1) as u64).next_power_of_two()
+}
+
+/// The 80 bytes at the start of the control buffer: pool and ring addresses, ring masks,
+/// then (at 64) the cursors.
+fn meta_bytes(set_addrs: [u64; 4], masks: [u32; 2], cursors: [u32; 4]) -> Vec<u8> {
+    let mut m = vec![0u8; 80];
+    for (i, a) in set_addrs.iter().enumerate() {
+        m[i * 8..i * 8 + 8].copy_from_slice(&a.to_le_bytes());
+    }
+    m[32..36].copy_from_slice(&masks[0].to_le_bytes());
+    m[36..40].copy_from_slice(&masks[1].to_le_bytes());
+    for (i, c) in cursors.iter().enumerate() {
+        m[64 + i * 4..68 + i * 4].copy_from_slice(&c.to_le_bytes());
+    }
+    m
+}
+
+impl GpuSet {
+    /// Uploads byte images into buffers (one submission).
+    fn upload(ctx: &Context, parts: &[(&GpuBuffer, u64, &[u8])]) -> Result<()> {
+        let mut staging = Vec::new();
+        for (_, _, bytes) in parts {
+            staging.push(if bytes.is_empty() {
+                None
+            } else {
+                Some(ctx.staging_from(bytes)?)
+            });
+        }
+        let done = ctx.submit_and_wait(|cmd| unsafe {
+            for ((dst, offset, bytes), s) in parts.iter().zip(&staging) {
+                if let Some(s) = s {
+                    let region = [vk::BufferCopy {
+                        src_offset: 0,
+                        dst_offset: *offset,
+                        size: bytes.len() as u64,
+                    }];
+                    ctx.device.cmd_copy_buffer(cmd, s.buffer(), dst.buffer(), &region);
+                }
+            }
+            ctx.transfer_to_compute(cmd);
+            Ok(())
+        });
+        if let Err(Error::Timeout(m)) = done {
+            staging.into_iter().flatten().for_each(|s| s.leak());
+            return Err(Error::Timeout(m));
+        }
+        done
+    }
+
+    /// Downloads byte ranges of buffers (one submission).
+    fn download(ctx: &Context, parts: &[(&GpuBuffer, u64, u64)]) -> Result<Vec<Vec<u8>>> {
+        let mut readback = Vec::new();
+        for (_, _, len) in parts {
+            readback.push(ctx.readback_buffer((*len).max(16))?);
+        }
+        let done = ctx.submit_and_wait(|cmd| unsafe {
+            ctx.compute_to_transfer(cmd);
+            for ((src, offset, len), r) in parts.iter().zip(&readback) {
+                if *len > 0 {
+                    let region = [vk::BufferCopy {
+                        src_offset: *offset,
+                        dst_offset: 0,
+                        size: *len,
+                    }];
+                    ctx.device.cmd_copy_buffer(cmd, src.buffer(), r.buffer(), &region);
+                }
+            }
+            ctx.transfer_to_host(cmd);
+            Ok(())
+        });
+        if let Err(Error::Timeout(m)) = done {
+            readback.into_iter().for_each(|s| s.leak());
+            return Err(Error::Timeout(m));
+        }
+        done?;
+        let mut out = Vec::new();
+        for ((_, _, len), mut r) in parts.iter().zip(readback) {
+            let mut v = vec![0u8; *len as usize];
+            read_back(&mut r, &mut v)?;
+            out.push(v);
+        }
+        Ok(out)
+    }
+
+    fn buffers(ctx: &Context, bm_blocks: u32, ar_blocks: u32) -> Result<[GpuBuffer; 5]> {
+        let dev = |bytes: u64, name: &str| GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, name);
+        Ok([
+            dev(CONTROL_BYTES, "vkalgo set directory")?,
+            dev(bm_blocks as u64 * BITMAP_BLOCK_BYTES, "vkalgo set bitmap pool")?,
+            dev(ar_blocks as u64 * ARRAY_BLOCK_BYTES, "vkalgo set array pool")?,
+            dev(ring_capacity(bm_blocks) * 4, "vkalgo set bitmap ring")?,
+            dev(ring_capacity(ar_blocks) * 4, "vkalgo set array ring")?,
+        ])
+    }
+
+    /// An empty set (no pool blocks yet: the first operations grow the pools).
+    pub fn new(ctx: &Context) -> Result<Self> {
+        Self::from_chunks(ctx, &Chunks::new())
+    }
+
+    /// A set holding exactly `chunks` (pools sized to fit, no free blocks).
+    pub(crate) fn from_chunks(ctx: &Context, chunks: &Chunks) -> Result<Self> {
+        let bm_blocks = chunks
+            .iter()
+            .filter(|(_, c)| matches!(c, Container::Bitmap(_)))
+            .count() as u32;
+        let ar_blocks: u32 = chunks
+            .iter()
+            .map(|(_, c)| match c {
+                Container::Array(a) => array_blocks(a.len() as u32),
+                _ => 0,
+            })
+            .sum();
+        let [control, bm_pool, ar_pool, bm_ring, ar_ring] = Self::buffers(ctx, bm_blocks, ar_blocks)?;
+        let mut dir = vec![0u32; 2 * CHUNKS as usize];
+        let mut bm = Vec::<u64>::with_capacity(bm_blocks as usize * 1024);
+        let mut ar = Vec::<u32>::with_capacity(ar_blocks as usize * 48);
+        let (mut next_bm, mut next_ar) = (0u32, 0u32);
+        for (key, c) in chunks {
+            let k = *key as usize;
+            dir[2 * k] = c.cardinality();
+            match c {
+                Container::Full => {}
+                Container::Bitmap(b) => {
+                    dir[2 * k + 1] = next_bm;
+                    next_bm += 1;
+                    bm.extend_from_slice(b);
+                }
+                Container::Array(a) => {
+                    let blocks = array_blocks(a.len() as u32);
+                    dir[2 * k + 1] = next_ar;
+                    let start = ar.len();
+                    ar.resize(start + blocks as usize * 48, 0);
+                    let stream = &mut ar[start..];
+                    for i in 1..blocks {
+                        stream[i as usize - 1] = next_ar + i;
+                    }
+                    let h = blocks as usize - 1;
+                    for (j, pair) in a.chunks(2).enumerate() {
+                        let hi = if pair.len() > 1 { pair[1] as u32 } else { 0 };
+                        stream[h + j] = pair[0] as u32 | (hi << 16);
+                    }
+                    next_ar += blocks;
+                }
+            }
+        }
+        let meta = meta_bytes(
+            [
+                bm_pool.address(),
+                ar_pool.address(),
+                bm_ring.address(),
+                ar_ring.address(),
+            ],
+            [
+                (ring_capacity(bm_blocks) - 1) as u32,
+                (ring_capacity(ar_blocks) - 1) as u32,
+            ],
+            [0; 4],
+        );
+        let mut control_image = vec![0u8; CONTROL_BYTES as usize];
+        control_image[..80].copy_from_slice(&meta);
+        control_image[80..84].copy_from_slice(&(chunks.len() as u32).to_le_bytes());
+        control_image[META_DIR as usize..].copy_from_slice(bytemuck::cast_slice(&dir));
+        Self::upload(
+            ctx,
+            &[
+                (&control, 0, &control_image),
+                (&bm_pool, 0, bytemuck::cast_slice(&bm)),
+                (&ar_pool, 0, bytemuck::cast_slice(&ar)),
+            ],
+        )?;
+        Ok(GpuSet {
+            ctx: ctx.clone(),
+            control,
+            bm_pool,
+            ar_pool,
+            bm_ring,
+            ar_ring,
+            bm_blocks,
+            ar_blocks,
+            chunk_bound: AtomicU32::new(chunks.len() as u32),
+        })
+    }
+
+    /// The set's chunks, downloaded and decoded.
+    pub(crate) fn to_chunks(&self) -> Result<Chunks> {
+        let parts = Self::download(
+            &self.ctx,
+            &[
+                (&self.control, META_DIR, CHUNKS * 8),
+                (&self.bm_pool, 0, self.bm_blocks as u64 * BITMAP_BLOCK_BYTES),
+                (&self.ar_pool, 0, self.ar_blocks as u64 * ARRAY_BLOCK_BYTES),
+            ],
+        )?;
+        let dir: &[u32] = bytemuck::cast_slice(&parts[0]);
+        let bm: Vec<u64> = parts[1]
+            .chunks_exact(8)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        let ar: Vec<u32> = parts[2]
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        let corrupt = |m: String| Error::Internal(format!("set download: {m}"));
+        let mut chunks = Chunks::new();
+        for c in 0..CHUNKS as usize {
+            let (card, id) = (dir[2 * c], dir[2 * c + 1]);
+            let container = match card {
+                0 => continue,
+                CHUNK_VALUES => Container::Full,
+                n if n > CHUNK_VALUES => return Err(corrupt(format!("chunk {c} cardinality {n}"))),
+                n if n > ARRAY_MAX => {
+                    if id >= self.bm_blocks {
+                        return Err(corrupt(format!("chunk {c} bitmap block {id}")));
+                    }
+                    Container::Bitmap(bm[id as usize * 1024..id as usize * 1024 + 1024].to_vec())
+                }
+                n => {
+                    let k = array_blocks(n);
+                    let word = |blk: u32, off: u32| -> Result<u32> {
+                        let b = if blk == 0 {
+                            id
+                        } else {
+                            ar[id as usize * 48 + blk as usize - 1]
+                        };
+                        if b >= self.ar_blocks {
+                            return Err(corrupt(format!("chunk {c} array block {b}")));
+                        }
+                        Ok(ar[b as usize * 48 + off as usize])
+                    };
+                    if id >= self.ar_blocks {
+                        return Err(corrupt(format!("chunk {c} array block {id}")));
+                    }
+                    let mut values = Vec::with_capacity(n as usize);
+                    for j in 0..n {
+                        let w = k - 1 + j / 2;
+                        let x = word(w / 48, w % 48)?;
+                        values.push(if j % 2 == 0 { x as u16 } else { (x >> 16) as u16 });
+                    }
+                    Container::Array(values)
+                }
+            };
+            chunks.push((c as u16, container));
+        }
+        Ok(chunks)
+    }
+
+    /// The context the set lives on.
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    /// Bytes of device memory the set holds: directory, pools (free blocks included) and
+    /// rings.
+    pub fn memory_bytes(&self) -> u64 {
+        CONTROL_BYTES
+            + self.bm_blocks as u64 * BITMAP_BLOCK_BYTES
+            + self.ar_blocks as u64 * ARRAY_BLOCK_BYTES
+            + 4 * (ring_capacity(self.bm_blocks) + ring_capacity(self.ar_blocks))
+    }
+
+    /// Blocks in the (bitmap, array) pools, free ones included.
+    pub fn pool_blocks(&self) -> (u32, u32) {
+        (self.bm_blocks, self.ar_blocks)
+    }
+
+    /// Adds `bitmap_blocks` and `array_blocks` free blocks to the pools (for recorded
+    /// operations, which cannot grow them). Blocking: downloads the rings, builds the new pools
+    /// and rings (the old contents copied, block ids unchanged), uploads them. Errors: more than
+    /// 2^31 blocks in a pool ([`Error::InvalidArgument`]), memory ([`Error::OutOfMemory`]).
+    pub fn reserve(&mut self, bitmap_blocks: u32, array_blocks: u32) -> Result<()> {
+        if bitmap_blocks == 0 && array_blocks == 0 {
+            return Ok(());
+        }
+        let new_bm = self.bm_blocks as u64 + bitmap_blocks as u64;
+        let new_ar = self.ar_blocks as u64 + array_blocks as u64;
+        if new_bm > 1 << 31 || new_ar > 1 << 31 {
+            return Err(Error::invalid("set reserve: a pool would exceed 2^31 blocks"));
+        }
+        let (new_bm, new_ar) = (new_bm as u32, new_ar as u32);
+        let ctx = self.ctx.clone();
+        let old = Self::download(
+            &ctx,
+            &[
+                (&self.control, 0, 80),
+                (&self.bm_ring, 0, self.bm_ring.size()),
+                (&self.ar_ring, 0, self.ar_ring.size()),
+            ],
+        )?;
+        let cursors: &[u32] = bytemuck::cast_slice(&old[0][64..80]);
+        let free_ids = |ring: &[u8], head: u32, tail: u32, total: u32, new_total: u32| -> Vec<u32> {
+            let ring: &[u32] = bytemuck::cast_slice(ring);
+            let mask = ring.len() as u32 - 1;
+            let mut ids: Vec<u32> = (0..tail.wrapping_sub(head))
+                .map(|i| ring[(head.wrapping_add(i) & mask) as usize])
+                .collect();
+            ids.extend(total..new_total);
+            ids.resize(ring_capacity(new_total) as usize, 0);
+            ids
+        };
+        let bm_free = tail_count(cursors[0], cursors[1]) + (new_bm - self.bm_blocks);
+        let ar_free = tail_count(cursors[2], cursors[3]) + (new_ar - self.ar_blocks);
+        let bm_ring_image = free_ids(&old[1], cursors[0], cursors[1], self.bm_blocks, new_bm);
+        let ar_ring_image = free_ids(&old[2], cursors[2], cursors[3], self.ar_blocks, new_ar);
+        let [_, bm_pool, ar_pool, bm_ring, ar_ring] = Self::buffers(&ctx, new_bm, new_ar)?;
+        let meta = meta_bytes(
+            [
+                bm_pool.address(),
+                ar_pool.address(),
+                bm_ring.address(),
+                ar_ring.address(),
+            ],
+            [
+                (ring_capacity(new_bm) - 1) as u32,
+                (ring_capacity(new_ar) - 1) as u32,
+            ],
+            [0, bm_free, 0, ar_free],
+        );
+        let (old_bm_bytes, old_ar_bytes) = (
+            self.bm_blocks as u64 * BITMAP_BLOCK_BYTES,
+            self.ar_blocks as u64 * ARRAY_BLOCK_BYTES,
+        );
+        let copied = ctx.submit_and_wait(|cmd| unsafe {
+            ctx.compute_to_transfer(cmd);
+            for (src, dst, bytes) in [
+                (&self.bm_pool, &bm_pool, old_bm_bytes),
+                (&self.ar_pool, &ar_pool, old_ar_bytes),
+            ] {
+                if bytes > 0 {
+                    let region = [vk::BufferCopy {
+                        src_offset: 0,
+                        dst_offset: 0,
+                        size: bytes,
+                    }];
+                    ctx.device
+                        .cmd_copy_buffer(cmd, src.buffer(), dst.buffer(), &region);
+                }
+            }
+            ctx.transfer_to_compute(cmd);
+            Ok(())
+        });
+        if let Err(Error::Timeout(m)) = copied {
+            bm_pool.leak();
+            ar_pool.leak();
+            return Err(Error::Timeout(m));
+        }
+        copied?;
+        Self::upload(
+            &ctx,
+            &[
+                (&self.control, 0, &meta),
+                (&bm_ring, 0, bytemuck::cast_slice(&bm_ring_image)),
+                (&ar_ring, 0, bytemuck::cast_slice(&ar_ring_image)),
+            ],
+        )?;
+        self.bm_pool = bm_pool;
+        self.ar_pool = ar_pool;
+        self.bm_ring = bm_ring;
+        self.ar_ring = ar_ring;
+        self.bm_blocks = new_bm;
+        self.ar_blocks = new_ar;
+        Ok(())
+    }
+
+    /// Grows the pools after a failed operation: the shortfall plus an eighth of the pool.
+    pub(super) fn grow_for(&mut self, status: &SetOpStatus) -> Result<()> {
+        let short = |need: u32, free: u32, total: u32| -> u32 {
+            if need <= free {
+                0
+            } else {
+                (need - free).saturating_add(total / 8)
+            }
+        };
+        let bm = short(
+            status.need_bitmap_blocks,
+            status.free_bitmap_blocks,
+            self.bm_blocks,
+        );
+        let ar = short(status.need_array_blocks, status.free_array_blocks, self.ar_blocks);
+        if bm == 0 && ar == 0 {
+            return Err(Error::Internal(
+                "set: an operation failed with enough free blocks".into(),
+            ));
+        }
+        self.reserve(bm, ar)
+    }
+
+    /// The host's bound on non-empty chunks.
+    pub(super) fn chunk_bound(&self) -> u32 {
+        self.chunk_bound.load(Ordering::Relaxed)
+    }
+
+    /// Sets the bound to the exact count of non-empty chunks read back after an update.
+    pub(super) fn set_chunk_bound(&self, nonempty: u32) {
+        self.chunk_bound.store(nonempty, Ordering::Relaxed);
+    }
+
+    /// Raises the bound after recording an update into this set (bounds never shrink: a
+    /// bound too high only costs idle workgroups).
+    pub(super) fn note_update(&self, u: &Update) {
+        self.chunk_bound.fetch_max(u.result_bound, Ordering::Relaxed);
+    }
+
+    pub(super) fn meta(&self) -> u64 {
+        self.control.address()
+    }
+
+    fn check_same_context(&self, other: &GpuSet, what: &str) -> Result<()> {
+        if !self.ctx.same_as(&other.ctx) {
+            return Err(Error::invalid(format!(
+                "{what}: the sets come from different contexts"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Records a barrier ordering every earlier set pass (and transfer) before every later
+    /// one: between two recorded operations on the same set.
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of the set's device in the recording state.
+    pub unsafe fn record_barrier(&self, cmd: vk::CommandBuffer) {
+        self.ctx.memory_barrier(
+            cmd,
+            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+            vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE,
+            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+            vk::AccessFlags::SHADER_READ
+                | vk::AccessFlags::SHADER_WRITE
+                | vk::AccessFlags::TRANSFER_READ
+                | vk::AccessFlags::TRANSFER_WRITE,
+        );
+    }
+}
+
+fn tail_count(head: u32, tail: u32) -> u32 {
+    tail.wrapping_sub(head)
+}
+
+/// Workgroups of a grid-stride pass over at most `bound` listed chunks: at most 2048, so each
+/// takes at most 32 chunks (CPU drivers end an invocation's loops after 65535 iterations in
+/// total, and one chunk may take an invocation over 1024 iterations with 64 invocations),
+/// and no more than there can be chunks (idle workgroups cost a lot on CPU drivers).
+fn chunk_grid(bound: u32) -> u32 {
+    bound.clamp(1, 2048)
+}
+
+/// Invocations per workgroup: 256 on GPUs; 64 on CPU drivers, where each invocation of a
+/// kernel with barriers is a coroutine and a chunk's work spread over fewer of them is several
+/// times faster (lavapipe).
+pub(crate) fn wg(ctx: &Context) -> u32 {
+    if ctx.is_cpu_device() {
+        64
+    } else {
+        256
+    }
+}
+
+/// One modifying (or counting) operation as passes: the push constants that differ.
+pub(crate) struct Update {
+    pub d: u64,
+    pub a: u64,
+    pub b: u64,
+    pub op: u32,
+    pub mode: u32,
+    pub range: (u64, u64),
+    /// Sorted values (MODE_VALUES) and their count.
+    pub values: u64,
+    pub count: ElementCount,
+    pub max_count: u32,
+    /// At most this many chunks can be listed (work or trivial).
+    pub bound: u32,
+    /// The destination's bound on non-empty chunks afterwards.
+    pub result_bound: u32,
+}
+
+fn kernel(ctx: &Context, s: &ShaderSource) -> Result<crate::core::pipelines::Kernel> {
+    ctx.kernel(s, Specialization::new(wg(ctx), 1, 1))
+}
+
+/// Records the passes of one update: clear the scratch counters (and the batch's failure
+/// flag when `first`), classify or boundaries, count, check (status to `status`), write.
+pub(crate) unsafe fn record_update(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    u: &Update,
+    scratch: &BufferRange,
+    status: u64,
+    first: bool,
+) -> Result<()> {
+    record_update_phase(ctx, cmd, u, scratch, status, first, Phase::All)
+}
+
+/// Which passes of an update [`record_update_phase`] records.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// Everything.
+    All,
+    /// After the pools grew: clear the failure flag, check again, write (the lists and counts
+    /// in scratch are still those of the failed attempt, which changed nothing).
+    Retry,
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn record_update_phase(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    u: &Update,
+    scratch: &BufferRange,
+    status: u64,
+    first: bool,
+    phase: Phase,
+) -> Result<()> {
+    let scratch_addr = ctx.address_of(scratch);
+    let grid = chunk_grid(u.bound);
+    let (count, count_addr) = match u.count {
+        ElementCount::Direct(n) => (n as u32, 0),
+        ElementCount::Indirect(r) => (0, ctx.address_of(&r)),
+    };
+    let push = |mode: u32, aux: u32| SetPush {
+        meta_d: u.d,
+        meta_a: u.a,
+        meta_b: u.b,
+        scratch: scratch_addr,
+        values: u.values,
+        out_addr: status,
+        count_addr,
+        range_lo: u.range.0,
+        range_hi: u.range.1,
+        count,
+        max_count: u.max_count,
+        op: u.op,
+        mode,
+        grid,
+        aux,
+    };
+    let classify = kernel(ctx, &shaders::SET_CLASSIFY)?;
+    let boundaries = kernel(ctx, &shaders::SET_BOUNDARIES)?;
+    let update = kernel(ctx, &shaders::SET_CHUNK_UPDATE)?;
+    let check = kernel(ctx, &shaders::SET_CHECK)?;
+    let trivial = kernel(ctx, &shaders::SET_TRIVIAL)?;
+    // Earlier passes on the scratch (another operation of a batch) before its clear.
+    ctx.memory_barrier(
+        cmd,
+        vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_WRITE,
+        vk::PipelineStageFlags::TRANSFER,
+        vk::AccessFlags::TRANSFER_WRITE,
+    );
+    let source_mode = match u.mode {
+        MODE_VALUES => 1,
+        MODE_RANGE => 2,
+        _ => 0,
+    };
+    if phase == Phase::All {
+        ctx.device.cmd_fill_buffer(
+            cmd,
+            scratch.buffer,
+            scratch.offset,
+            if first { 32 } else { 28 },
+            0,
+        );
+        ctx.transfer_to_compute(cmd);
+        match u.mode {
+            MODE_VALUES => {
+                let groups = (u.max_count as u64).div_ceil(wg(ctx) as u64) as u32;
+                ctx.dispatch(cmd, boundaries, &push(0, 0), groups);
+            }
+            m => ctx.dispatch(cmd, classify, &push(m, 0), (CHUNKS / wg(ctx) as u64) as u32),
+        }
+        ctx.compute_to_compute(cmd);
+        ctx.dispatch(cmd, update, &push(source_mode, 0), grid);
+        ctx.compute_to_compute(cmd);
+    } else {
+        // The failure flag (word 7).
+        ctx.device
+            .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset + 28, 4, 0);
+        ctx.transfer_to_compute(cmd);
+    }
+    ctx.dispatch(cmd, check, &push(if u.mode == MODE_CARD { 1 } else { 0 }, 0), 1);
+    ctx.compute_to_compute(cmd);
+    if u.mode != MODE_CARD {
+        ctx.dispatch(cmd, update, &push(source_mode, 1), grid);
+        ctx.compute_to_compute(cmd);
+        if u.mode != MODE_VALUES {
+            ctx.dispatch(cmd, trivial, &push(0, 0), u.bound.div_ceil(wg(ctx)).max(1));
+            ctx.compute_to_compute(cmd);
+        }
+    }
+    Ok(())
+}
+
+impl GpuSet {
+    pub(super) fn operand_meta(&self, x: SetOperand, what: &str) -> Result<u64> {
+        match x {
+            SetOperand::This => Ok(self.meta()),
+            SetOperand::Set(s) => {
+                self.check_same_context(s, what)?;
+                Ok(s.meta())
+            }
+        }
+    }
+
+    pub(super) fn op_update(&self, a: SetOperand, b: SetOperand, op: SetOp) -> Result<Update> {
+        let bound_of = |x: SetOperand| match x {
+            SetOperand::This => self.chunk_bound(),
+            SetOperand::Set(s) => s.chunk_bound(),
+        };
+        let (ba, bb) = (bound_of(a), bound_of(b));
+        let result = match op {
+            SetOp::And => ba.min(bb),
+            SetOp::AndNot => ba,
+            _ => ba.saturating_add(bb).min(CHUNKS as u32),
+        };
+        Ok(Update {
+            bound: ba
+                .saturating_add(bb)
+                .saturating_add(self.chunk_bound())
+                .min(CHUNKS as u32),
+            result_bound: result,
+            d: self.meta(),
+            a: self.operand_meta(a, "set op")?,
+            b: self.operand_meta(b, "set op")?,
+            op: op as u32,
+            mode: MODE_OP,
+            range: (0, 0),
+            values: 0,
+            count: ElementCount::Direct(0),
+            max_count: 0,
+        })
+    }
+
+    pub(super) fn card_update(a: &GpuSet, b: &GpuSet, op: SetOp) -> Result<Update> {
+        a.check_same_context(b, "set op cardinality")?;
+        Ok(Update {
+            bound: a.chunk_bound().saturating_add(b.chunk_bound()).min(CHUNKS as u32),
+            result_bound: 0,
+            d: 0,
+            a: a.meta(),
+            b: b.meta(),
+            op: op as u32,
+            mode: MODE_CARD,
+            range: (0, 0),
+            values: 0,
+            count: ElementCount::Direct(0),
+            max_count: 0,
+        })
+    }
+
+    pub(super) fn range_update(&self, begin: u64, end: u64) -> Update {
+        let chunks = if begin < end {
+            ((end - 1) >> 16) - (begin >> 16) + 1
+        } else {
+            0
+        } as u32;
+        Update {
+            bound: chunks,
+            result_bound: self.chunk_bound().saturating_add(chunks).min(CHUNKS as u32),
+            d: self.meta(),
+            a: self.meta(),
+            b: 0,
+            op: SetOp::Or as u32,
+            mode: MODE_RANGE,
+            range: (begin, end),
+            values: 0,
+            count: ElementCount::Direct(0),
+            max_count: 0,
+        }
+    }
+
+    pub(super) fn values_update(
+        &self,
+        sorted: u64,
+        count: ElementCount,
+        max_count: u32,
+        remove: bool,
+    ) -> Update {
+        let touched = max_count.min(CHUNKS as u32);
+        Update {
+            bound: touched,
+            result_bound: if remove {
+                self.chunk_bound()
+            } else {
+                self.chunk_bound().saturating_add(touched).min(CHUNKS as u32)
+            },
+            d: self.meta(),
+            a: self.meta(),
+            b: 0,
+            op: if remove { SetOp::AndNot } else { SetOp::Or } as u32,
+            mode: MODE_VALUES,
+            range: (0, 0),
+            values: sorted,
+            count,
+            max_count,
+        }
+    }
+
+    /// Records `self = a op b` (operands may be the set itself) into `cmd`: see the module's
+    /// synchronization contract. `scratch`: [`SET_SCRATCH_BYTES`] bytes (16-byte aligned
+    /// offset); `status`: [`SET_STATUS_BYTES`] bytes receiving a [`SetOpStatus`]. When the
+    /// destination's pools lack free blocks ([`GpuSet::reserve`]) nothing is written and the
+    /// status says what was needed.
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of the set's device in the recording state; the ranges
+    /// must stay valid until it has executed; other work must not use the sets meanwhile
+    /// without barriers.
+    pub unsafe fn record_op(
+        &self,
+        cmd: vk::CommandBuffer,
+        a: SetOperand,
+        b: SetOperand,
+        op: SetOp,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check("set status", SET_STATUS_BYTES, 4)?;
+        if scratch.overlaps(status) {
+            return Err(Error::invalid("set op: scratch and status overlap"));
+        }
+        let u = self.op_update(a, b, op)?;
+        self.note_update(&u);
+        record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
+    }
+
+    /// Records the cardinality of `a op b` without materializing it: a [`SetOpStatus`] to
+    /// `status` ([`SetOpStatus::cardinality`]).
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_op_cardinality(
+        cmd: vk::CommandBuffer,
+        a: &GpuSet,
+        b: &GpuSet,
+        op: SetOp,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check("set status", SET_STATUS_BYTES, 4)?;
+        let u = Self::card_update(a, b, op)?;
+        record_update(&a.ctx, cmd, &u, scratch, a.ctx.address_of(status), true)
+    }
+
+    /// Records an insert (`remove = false`) or removal of `count` values that are already
+    /// SORTED ascending in `sorted` (duplicates allowed; sort them with
+    /// [`SortPlan::record`](crate::SortPlan::record) first). At most 2^24 values
+    /// (`max_count` bounds an indirect count). Status and scratch as [`GpuSet::record_op`].
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn record_insert_sorted(
+        &self,
+        cmd: vk::CommandBuffer,
+        sorted: &BufferRange,
+        count: ElementCount,
+        max_count: u64,
+        remove: bool,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        let max = match count {
+            ElementCount::Direct(n) => n,
+            ElementCount::Indirect(r) => {
+                r.check("set count", 4, 4)?;
+                max_count
+            }
+        };
+        if max > MAX_BATCH {
+            return Err(Error::invalid(format!("set insert: count {max} above 2^24")));
+        }
+        sorted.check("set values", max * 4, 4)?;
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check("set status", SET_STATUS_BYTES, 4)?;
+        if max == 0 {
+            return Ok(());
+        }
+        let u = self.values_update(self.ctx.address_of(sorted), count, max as u32, remove);
+        self.note_update(&u);
+        record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
+    }
+
+    /// The sort plan and its memory needs for [`GpuSet::record_insert`] of up to `max_count`
+    /// values: `values_alt` needs `keys_alt_size` bytes, `sort_scratch` `scratch_size`.
+    pub fn insert_plan(ctx: &Context, max_count: u64) -> Result<crate::SortPlan> {
+        if max_count > MAX_BATCH {
+            return Err(Error::invalid(format!(
+                "set insert: max_count {max_count} above 2^24"
+            )));
+        }
+        ctx.sort_plan(&crate::SortDesc::new(
+            crate::KeyType::U32,
+            crate::ValueType::None,
+            max_count.max(1),
+        ))
+    }
+
+    /// Records an insert (`remove = false`) or removal of `count` values in any order,
+    /// duplicates allowed (at most 2^24; `max_count` bounds an indirect count and must be
+    /// the plan's): the values are sorted with `plan` ([`GpuSet::insert_plan`]) IN PLACE, so
+    /// `values` (and `values_alt`, `sort_scratch`) hold scratch contents afterwards; then as
+    /// [`GpuSet::record_insert_sorted`].
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn record_insert(
+        &self,
+        cmd: vk::CommandBuffer,
+        plan: &crate::SortPlan,
+        values: &BufferRange,
+        values_alt: &BufferRange,
+        sort_scratch: &BufferRange,
+        count: ElementCount,
+        remove: bool,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        let max_count = plan.desc().max_count;
+        if max_count > MAX_BATCH || plan.desc().key_type != crate::KeyType::U32 {
+            return Err(Error::invalid(
+                "set insert: the plan must sort u32 keys, at most 2^24",
+            ));
+        }
+        let bytes = match count {
+            ElementCount::Direct(n) if n > max_count => {
+                return Err(Error::invalid(format!(
+                    "set insert: count {n} above the plan's {max_count}"
+                )));
+            }
+            ElementCount::Direct(n) => n * 4,
+            ElementCount::Indirect(_) => max_count * 4,
+        };
+        values.check("set insert values", bytes, 4)?;
+        values_alt.check("set insert values_alt", bytes, 4)?;
+        let sorted = plan.record(
+            &self.ctx,
+            cmd,
+            &crate::SortArgs {
+                keys: BufferRange::new(values.buffer, values.offset, bytes),
+                values: None,
+                keys_alt: BufferRange::new(values_alt.buffer, values_alt.offset, bytes),
+                values_alt: None,
+                scratch: *sort_scratch,
+                count,
+            },
+        )?;
+        self.ctx.compute_to_compute(cmd);
+        let src = match sorted {
+            crate::SortResult::InPlace => values,
+            crate::SortResult::Alternate => values_alt,
+        };
+        self.record_insert_sorted(cmd, src, count, max_count, remove, scratch, status)
+    }
+
+    /// Records `contains`: for each of `count` values (u32) a u32 flag (1 in the set, 0 not)
+    /// into `flags`. At most 2^32 - 1 values.
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_contains(
+        &self,
+        cmd: vk::CommandBuffer,
+        values: &BufferRange,
+        count: ElementCount,
+        max_count: u64,
+        flags: &BufferRange,
+    ) -> Result<()> {
+        let (n, addr) = match count {
+            ElementCount::Direct(n) => (n, 0),
+            ElementCount::Indirect(r) => {
+                r.check("set count", 4, 4)?;
+                (max_count, self.ctx.address_of(&r))
+            }
+        };
+        if n > u32::MAX as u64 {
+            return Err(Error::invalid("set contains: count above 2^32 - 1"));
+        }
+        values.check("set values", n * 4, 4)?;
+        flags.check("set flags", n * 4, 4)?;
+        let push = SetPush {
+            meta_d: self.meta(),
+            values: self.ctx.address_of(values),
+            out_addr: self.ctx.address_of(flags),
+            count_addr: addr,
+            count: n as u32,
+            max_count: n as u32,
+            ..Default::default()
+        };
+        let k = kernel(&self.ctx, &shaders::SET_CONTAINS)?;
+        self.ctx
+            .dispatch(cmd, k, &push, n.div_ceil(wg(&self.ctx) as u64) as u32);
+        Ok(())
+    }
+
+    /// Records a filter: the values of `values` that are in the set, in input order, into
+    /// `out` (room for `count` values), their number (a u32) into `out_count`. At most 65536
+    /// workgroups of values: 2^24 on GPUs, 2^22 on CPU drivers.
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn record_filter(
+        &self,
+        cmd: vk::CommandBuffer,
+        values: &BufferRange,
+        count: ElementCount,
+        max_count: u64,
+        out: &BufferRange,
+        out_count: &BufferRange,
+        scratch: &BufferRange,
+    ) -> Result<()> {
+        let ctx = &self.ctx;
+        let (n, addr) = match count {
+            ElementCount::Direct(n) => (n, 0),
+            ElementCount::Indirect(r) => {
+                r.check("set count", 4, 4)?;
+                (max_count, ctx.address_of(&r))
+            }
+        };
+        let max = 65536 * wg(ctx) as u64;
+        if n > max {
+            return Err(Error::invalid(format!(
+                "set filter: count {n} above {max} (65536 workgroups)"
+            )));
+        }
+        values.check("set values", n * 4, 4)?;
+        out.check("set filter output", n * 4, 4)?;
+        out_count.check("set filter count", 4, 4)?;
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        let tiles = n.div_ceil(wg(ctx) as u64) as u32;
+        let mut push = SetPush {
+            meta_d: self.meta(),
+            scratch: ctx.address_of(scratch),
+            values: ctx.address_of(values),
+            out_addr: ctx.address_of(out),
+            count_addr: addr,
+            count: n as u32,
+            max_count: n as u32,
+            ..Default::default()
+        };
+        let filter = kernel(ctx, &shaders::SET_FILTER)?;
+        let info = kernel(ctx, &shaders::SET_INFO)?;
+        if tiles == 0 {
+            ctx.device
+                .cmd_fill_buffer(cmd, out_count.buffer, out_count.offset, 4, 0);
+            return Ok(());
+        }
+        push.mode = 0;
+        ctx.dispatch(cmd, filter, &push, tiles);
+        ctx.compute_to_compute(cmd);
+        let info_push = SetPush {
+            scratch: push.scratch,
+            out_addr: ctx.address_of(out_count),
+            count: tiles,
+            mode: 2,
+            ..Default::default()
+        };
+        ctx.dispatch(cmd, info, &info_push, 1);
+        ctx.compute_to_compute(cmd);
+        push.mode = 1;
+        ctx.dispatch(cmd, filter, &push, tiles);
+        Ok(())
+    }
+
+    /// Records to-array: the set's values ascending into `out` (at most `capacity` of them:
+    /// values past it are not written) and the cardinality (u64 as two u32, low first) into
+    /// `count_out`.
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_to_array(
+        &self,
+        cmd: vk::CommandBuffer,
+        out: &BufferRange,
+        capacity: u64,
+        count_out: &BufferRange,
+        scratch: &BufferRange,
+    ) -> Result<()> {
+        let ctx = &self.ctx;
+        let capacity = capacity.min(u32::MAX as u64);
+        out.check("set to_array output", capacity * 4, 4)?;
+        count_out.check("set to_array count", 8, 4)?;
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        let push = SetPush {
+            meta_d: self.meta(),
+            scratch: ctx.address_of(scratch),
+            out_addr: ctx.address_of(count_out),
+            mode: 0,
+            ..Default::default()
+        };
+        ctx.dispatch(cmd, kernel(ctx, &shaders::SET_INFO)?, &push, 1);
+        ctx.compute_to_compute(cmd);
+        let push = SetPush {
+            out_addr: ctx.address_of(out),
+            max_count: capacity as u32,
+            grid: chunk_grid(self.chunk_bound()),
+            ..push
+        };
+        ctx.dispatch(cmd, kernel(ctx, &shaders::SET_TO_ARRAY)?, &push, push.grid);
+        Ok(())
+    }
+
+    /// Records the cardinality of `[begin, end)` (u64 as two u32, low first) into `out`.
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_range_cardinality(
+        &self,
+        cmd: vk::CommandBuffer,
+        begin: u64,
+        end: u64,
+        out: &BufferRange,
+    ) -> Result<()> {
+        check_range(begin, end, "set range cardinality")?;
+        out.check("set range cardinality output", 8, 4)?;
+        let push = SetPush {
+            meta_d: self.meta(),
+            out_addr: self.ctx.address_of(out),
+            range_lo: begin,
+            range_hi: end,
+            mode: 1,
+            ..Default::default()
+        };
+        self.ctx
+            .dispatch(cmd, kernel(&self.ctx, &shaders::SET_INFO)?, &push, 1);
+        Ok(())
+    }
+}
+
+pub(crate) fn check_range(begin: u64, end: u64, what: &str) -> Result<()> {
+    if begin > end || end > 1 << 32 {
+        return Err(Error::invalid(format!(
+            "{what}: [{begin}, {end}) is not a range within [0, 2^32]"
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
+    use crate::core::spirv::PushLayout;
+    [
+        shaders::SET_CLASSIFY,
+        shaders::SET_BOUNDARIES,
+        shaders::SET_CHUNK_UPDATE,
+        shaders::SET_TRIVIAL,
+        shaders::SET_CHECK,
+        shaders::SET_INFO,
+        shaders::SET_TO_ARRAY,
+        shaders::SET_CONTAINS,
+        shaders::SET_FILTER,
+    ]
+    .into_iter()
+    .map(|s| (s, SetPush::FIELDS, std::mem::size_of::<SetPush>()))
+    .collect()
+}

@@ -1,0 +1,477 @@
+//! Blocking host calls on sets: upload, record (through the record layer), submit, wait
+//! (bounded by the context's timeout), download. Arguments are checked before any GPU work;
+//! on an argument error nothing changes. Modifying calls grow the destination's pools and run
+//! again when the GPU reports them short (the failed attempt wrote nothing).
+
+use super::gpu::{
+    check_range, record_update, record_update_phase, GpuSet, Phase, SetOpStatus, SetOperand, Update,
+    MAX_BATCH,
+};
+use super::gpu::{SET_SCRATCH_BYTES, SET_STATUS_BYTES};
+use super::roaring;
+use crate::core::buffer::{ElementCount, GpuBuffer};
+use crate::core::runner::read_back;
+use crate::error::{Error, Result};
+use crate::sort::{KeyType, SortArgs, SortDesc, SortResult, ValueType};
+use crate::{Context, SetOp};
+use ash::vk;
+
+/// Leaks buffers the GPU may still use after a timed-out submission, then returns the error.
+macro_rules! finish_submission {
+    ($result:expr, $($buffer:expr),* $(,)?) => {
+        match $result {
+            Err(Error::Timeout(m)) => {
+                $($buffer.leak();)*
+                return Err(Error::Timeout(m));
+            }
+            other => other?,
+        }
+    };
+}
+
+/// Compute-shader writes visible to host reads.
+unsafe fn compute_to_host(ctx: &Context, cmd: vk::CommandBuffer) {
+    ctx.memory_barrier(
+        cmd,
+        vk::PipelineStageFlags::COMPUTE_SHADER,
+        vk::AccessFlags::SHADER_WRITE,
+        vk::PipelineStageFlags::HOST,
+        vk::AccessFlags::HOST_READ,
+    );
+}
+
+fn scratch(ctx: &Context) -> Result<GpuBuffer> {
+    ctx.device_buffer(SET_SCRATCH_BYTES, "vkalgo set scratch")
+}
+
+impl GpuSet {
+    /// Runs updates built by `update` (called again after each growth), growing the pools
+    /// while the GPU reports them short.
+    fn run_update(&mut self, update: impl Fn(&GpuSet) -> Result<Update>) -> Result<SetOpStatus> {
+        let ctx = self.ctx.clone();
+        let scratch = scratch(&ctx)?;
+        // The status, then (at 32) the destination's count of non-empty chunks.
+        let mut status_buf = ctx.readback_buffer(64)?;
+        for attempt in 0..4 {
+            // After a growth only the check and the write run again: the failed attempt
+            // changed nothing, so its chunk lists and block counts in scratch still hold.
+            let phase = if attempt == 0 { Phase::All } else { Phase::Retry };
+            let u = update(self)?;
+            self.note_update(&u);
+            let done = ctx.submit_and_wait(|cmd| unsafe {
+                record_update_phase(&ctx, cmd, &u, &scratch.range(), status_buf.address(), true, phase)?;
+                ctx.compute_to_transfer(cmd);
+                let region = [vk::BufferCopy {
+                    src_offset: 80,
+                    dst_offset: 32,
+                    size: 4,
+                }];
+                ctx.device
+                    .cmd_copy_buffer(cmd, self.control.buffer(), status_buf.buffer(), &region);
+                ctx.memory_barrier(
+                    cmd,
+                    vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+                    vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE,
+                    vk::PipelineStageFlags::HOST,
+                    vk::AccessFlags::HOST_READ,
+                );
+                Ok(())
+            });
+            finish_submission!(done, scratch, status_buf);
+            let mut words = [0u32; 9];
+            read_back(&mut status_buf, &mut words)?;
+            let status: SetOpStatus = bytemuck::cast(<[u32; 8]>::try_from(&words[..8]).unwrap());
+            if status.ok == 1 {
+                self.set_chunk_bound(words[8]);
+                return Ok(status);
+            }
+            let status = [status];
+            self.grow_for(&status[0])?;
+        }
+        Err(Error::Internal("set: pool growth did not converge".into()))
+    }
+
+    /// Builds a set from values in any order, duplicates allowed.
+    pub fn from_values(ctx: &Context, values: &[u32]) -> Result<Self> {
+        let mut s = GpuSet::new(ctx)?;
+        s.insert(values)?;
+        Ok(s)
+    }
+
+    /// Inserts values (any order, duplicates allowed).
+    pub fn insert(&mut self, values: &[u32]) -> Result<()> {
+        self.insert_or_remove(values, false)
+    }
+
+    /// Removes values (any order, duplicates and absent values allowed).
+    pub fn remove(&mut self, values: &[u32]) -> Result<()> {
+        self.insert_or_remove(values, true)
+    }
+
+    fn insert_or_remove(&mut self, values: &[u32], remove: bool) -> Result<()> {
+        // Batches of 2^22: bounded per-invocation loops on CPU drivers (a chunk's run of
+        // values is read by one workgroup) and bounded temporary memory.
+        for batch in values.chunks(1 << 22) {
+            self.insert_batch(batch, remove)?;
+        }
+        Ok(())
+    }
+
+    fn insert_batch(&mut self, values: &[u32], remove: bool) -> Result<()> {
+        debug_assert!(values.len() as u64 <= MAX_BATCH);
+        if values.is_empty() {
+            return Ok(());
+        }
+        let ctx = self.ctx.clone();
+        let n = values.len() as u64;
+        let plan = ctx.sort_plan(&SortDesc::new(KeyType::U32, ValueType::None, n))?;
+        let req = plan.memory_requirements();
+        let upload = ctx.staging_from(values)?;
+        let keys = ctx.device_buffer(n * 4, "vkalgo set values")?;
+        let keys_alt = ctx.device_buffer(req.keys_alt_size.max(n * 4), "vkalgo set values alt")?;
+        let sort_scratch = ctx.device_buffer(req.scratch_size.max(16), "vkalgo set sort scratch")?;
+        let mut location = SortResult::InPlace;
+        let done = ctx.submit_and_wait(|cmd| unsafe {
+            ctx.record_copy(cmd, &upload, &keys, n * 4);
+            ctx.transfer_to_compute(cmd);
+            location = plan.record(
+                &ctx,
+                cmd,
+                &SortArgs {
+                    keys: keys.sub_range(0, n * 4),
+                    values: None,
+                    keys_alt: keys_alt.sub_range(0, n * 4),
+                    values_alt: None,
+                    scratch: sort_scratch.range(),
+                    count: ElementCount::Direct(n),
+                },
+            )?;
+            ctx.compute_to_compute(cmd);
+            Ok(())
+        });
+        finish_submission!(done, upload, keys, keys_alt, sort_scratch);
+        let sorted = match location {
+            SortResult::InPlace => keys.address(),
+            SortResult::Alternate => keys_alt.address(),
+        };
+        self.run_update(|s| Ok(s.values_update(sorted, ElementCount::Direct(n), n as u32, remove)))?;
+        drop((keys, keys_alt, sort_scratch));
+        Ok(())
+    }
+
+    /// Inserts every value of `[begin, end)` (`begin <= end <= 2^32`).
+    pub fn insert_range(&mut self, begin: u64, end: u64) -> Result<()> {
+        check_range(begin, end, "set insert_range")?;
+        if begin == end {
+            return Ok(());
+        }
+        self.run_update(|s| Ok(s.range_update(begin, end)))?;
+        Ok(())
+    }
+
+    /// `self = a op b`, where either operand may be the set itself ([`SetOperand::This`]).
+    /// Sets of different contexts: [`Error::InvalidArgument`].
+    pub fn assign(&mut self, a: SetOperand, b: SetOperand, op: SetOp) -> Result<()> {
+        self.operand_meta(a, "set op")?;
+        self.operand_meta(b, "set op")?;
+        self.run_update(|s| s.op_update(a, b, op))?;
+        Ok(())
+    }
+
+    /// A new set `a op b`.
+    pub fn op(a: &GpuSet, b: &GpuSet, op: SetOp) -> Result<GpuSet> {
+        let mut d = GpuSet::new(&a.ctx)?;
+        d.assign(SetOperand::Set(a), SetOperand::Set(b), op)?;
+        Ok(d)
+    }
+
+    /// Several operations `dst_i = a_i op_i b_i` in order (later ones see the results of
+    /// earlier ones) in one submission. When a destination's pools are short, that operation
+    /// and the ones after it write nothing (the check pass sees the batch's failure flag); the
+    /// pools grow and the batch goes on from the failed operation in another submission.
+    pub fn assign_batch(jobs: &mut [(&mut GpuSet, SetOperand, SetOperand, SetOp)]) -> Result<()> {
+        let Some(first) = jobs.first() else {
+            return Ok(());
+        };
+        let ctx = first.0.ctx.clone();
+        for (d, a, b, _) in jobs.iter() {
+            if !d.ctx.same_as(&ctx) {
+                return Err(Error::invalid(
+                    "set assign_batch: the sets come from different contexts",
+                ));
+            }
+            d.operand_meta(*a, "set assign_batch")?;
+            d.operand_meta(*b, "set assign_batch")?;
+        }
+        let scratch = scratch(&ctx)?;
+        let stride = 64u64;
+        let mut status_buf = ctx.readback_buffer(stride * jobs.len() as u64)?;
+        let mut start = 0;
+        let mut growths = 0;
+        while start < jobs.len() {
+            let mut updates = Vec::with_capacity(jobs.len() - start);
+            for (d, a, b, op) in jobs[start..].iter() {
+                let u = d.op_update(*a, *b, *op)?;
+                d.note_update(&u);
+                updates.push(u);
+            }
+            let base = status_buf.address();
+            let done = ctx.submit_and_wait(|cmd| unsafe {
+                for (j, u) in updates.iter().enumerate() {
+                    record_update(&ctx, cmd, u, &scratch.range(), base + j as u64 * stride, j == 0)?;
+                    ctx.compute_to_transfer(cmd);
+                    let region = [vk::BufferCopy {
+                        src_offset: 80,
+                        dst_offset: j as u64 * stride + 32,
+                        size: 4,
+                    }];
+                    let control = jobs[start + j].0.control.buffer();
+                    ctx.device
+                        .cmd_copy_buffer(cmd, control, status_buf.buffer(), &region);
+                }
+                ctx.memory_barrier(
+                    cmd,
+                    vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+                    vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE,
+                    vk::PipelineStageFlags::HOST,
+                    vk::AccessFlags::HOST_READ,
+                );
+                Ok(())
+            });
+            finish_submission!(done, scratch, status_buf);
+            let mut words = vec![0u32; (stride / 4) as usize * updates.len()];
+            read_back(&mut status_buf, &mut words)?;
+            let mut failed = None;
+            for (j, w) in words.chunks_exact((stride / 4) as usize).enumerate() {
+                let status: SetOpStatus = bytemuck::cast(<[u32; 8]>::try_from(&w[..8]).unwrap());
+                if status.ok != 1 {
+                    failed = Some((j, status));
+                    break;
+                }
+                jobs[start + j].0.set_chunk_bound(w[8]);
+            }
+            match failed {
+                None => break,
+                Some((j, status)) => {
+                    growths += 1;
+                    if growths > 4 * jobs.len() {
+                        return Err(Error::Internal("set: pool growth did not converge".into()));
+                    }
+                    jobs[start + j].0.grow_for(&status)?;
+                    start += j;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The cardinality of `a op b` without materializing it.
+    pub fn op_cardinality(a: &GpuSet, b: &GpuSet, op: SetOp) -> Result<u64> {
+        Ok(Self::op_cardinality_batch(&[(a, b)], op)?[0])
+    }
+
+    /// The cardinalities of `a_i op b_i` for many pairs (e.g. one query set against many), in
+    /// one submission.
+    pub fn op_cardinality_batch(pairs: &[(&GpuSet, &GpuSet)], op: SetOp) -> Result<Vec<u64>> {
+        let Some(first) = pairs.first() else {
+            return Ok(Vec::new());
+        };
+        let ctx = first.0.ctx.clone();
+        let mut updates = Vec::with_capacity(pairs.len());
+        for (a, b) in pairs {
+            if !a.ctx.same_as(&ctx) {
+                return Err(Error::invalid(
+                    "set op cardinality: the sets come from different contexts",
+                ));
+            }
+            updates.push(GpuSet::card_update(a, b, op)?);
+        }
+        let scratch = scratch(&ctx)?;
+        let mut status_buf = ctx.readback_buffer(SET_STATUS_BYTES * pairs.len() as u64)?;
+        let base = status_buf.address();
+        let done = ctx.submit_and_wait(|cmd| unsafe {
+            for (i, u) in updates.iter().enumerate() {
+                record_update(
+                    &ctx,
+                    cmd,
+                    u,
+                    &scratch.range(),
+                    base + i as u64 * SET_STATUS_BYTES,
+                    true,
+                )?;
+            }
+            compute_to_host(&ctx, cmd);
+            Ok(())
+        });
+        finish_submission!(done, scratch, status_buf);
+        let mut status = vec![SetOpStatus::default(); pairs.len()];
+        read_back(&mut status_buf, &mut status)?;
+        Ok(status.iter().map(|s| s.cardinality()).collect())
+    }
+
+    /// Whether each value is in the set (`found` as long as `values`).
+    pub fn contains(&self, values: &[u32], found: &mut [bool]) -> Result<()> {
+        if found.len() != values.len() {
+            return Err(Error::invalid("set contains: values and found differ in length"));
+        }
+        let mut flags = vec![0u32; values.len()];
+        self.contains_flags(values, &mut flags)?;
+        for (f, c) in found.iter_mut().zip(flags) {
+            *f = c != 0;
+        }
+        Ok(())
+    }
+
+    /// [`GpuSet::contains`] with u32 flags (1 in the set, 0 not).
+    pub fn contains_flags(&self, values: &[u32], flags: &mut [u32]) -> Result<()> {
+        if flags.len() != values.len() {
+            return Err(Error::invalid("set contains: values and flags differ in length"));
+        }
+        let ctx = &self.ctx;
+        for (vals, out) in values.chunks(1 << 24).zip(flags.chunks_mut(1 << 24)) {
+            let n = vals.len() as u64;
+            let upload = ctx.staging_from(vals)?;
+            let dev_in = ctx.device_buffer(n * 4, "vkalgo set queries")?;
+            let dev_out = ctx.device_buffer(n * 4, "vkalgo set flags")?;
+            let mut down = ctx.readback_buffer(n * 4)?;
+            let done = ctx.submit_and_wait(|cmd| unsafe {
+                ctx.record_copy(cmd, &upload, &dev_in, n * 4);
+                ctx.transfer_to_compute(cmd);
+                self.record_contains(cmd, &dev_in.range(), ElementCount::Direct(n), n, &dev_out.range())?;
+                ctx.compute_to_transfer(cmd);
+                ctx.record_copy(cmd, &dev_out, &down, n * 4);
+                ctx.transfer_to_host(cmd);
+                Ok(())
+            });
+            finish_submission!(done, upload, dev_in, dev_out, down);
+            read_back(&mut down, out)?;
+        }
+        Ok(())
+    }
+
+    /// The number of values in the set (up to 2^32).
+    pub fn cardinality(&self) -> Result<u64> {
+        self.range_cardinality(0, 1 << 32)
+    }
+
+    /// The number of values in `[begin, end)` (`begin <= end <= 2^32`).
+    pub fn range_cardinality(&self, begin: u64, end: u64) -> Result<u64> {
+        check_range(begin, end, "set range_cardinality")?;
+        let ctx = &self.ctx;
+        let mut out = ctx.readback_buffer(16)?;
+        let done = ctx.submit_and_wait(|cmd| unsafe {
+            self.record_range_cardinality(cmd, begin, end, &out.sub_range(0, 8))?;
+            compute_to_host(ctx, cmd);
+            Ok(())
+        });
+        finish_submission!(done, out);
+        let mut v = [0u32; 2];
+        read_back(&mut out, &mut v)?;
+        Ok(v[0] as u64 | (v[1] as u64) << 32)
+    }
+
+    /// The values in ascending order into `out`; returns how many. When `out` is too small,
+    /// [`Error::InvalidArgument`] naming the cardinality, and nothing is written.
+    pub fn to_array(&self, out: &mut [u32]) -> Result<usize> {
+        let card = self.cardinality()?;
+        if card > out.len() as u64 {
+            return Err(Error::invalid(format!(
+                "set to_array: the set holds {card} values, the output has room for {}",
+                out.len()
+            )));
+        }
+        if card == 0 {
+            return Ok(0);
+        }
+        let ctx = &self.ctx;
+        let scratch = scratch(ctx)?;
+        let dev = ctx.device_buffer(card * 4, "vkalgo set values out")?;
+        let mut down = ctx.readback_buffer(card * 4)?;
+        let count = ctx.device_buffer(16, "vkalgo set count")?;
+        let done = ctx.submit_and_wait(|cmd| unsafe {
+            self.record_to_array(cmd, &dev.range(), card, &count.sub_range(0, 8), &scratch.range())?;
+            ctx.compute_to_transfer(cmd);
+            ctx.record_copy(cmd, &dev, &down, card * 4);
+            ctx.transfer_to_host(cmd);
+            Ok(())
+        });
+        finish_submission!(done, scratch, dev, down, count);
+        read_back(&mut down, &mut out[..card as usize])?;
+        Ok(card as usize)
+    }
+
+    /// The values in ascending order.
+    pub fn to_vec(&self) -> Result<Vec<u32>> {
+        let card = self.cardinality()?;
+        if card > isize::MAX as u64 / 4 {
+            return Err(Error::OutOfMemory("set to_vec: too many values".into()));
+        }
+        let mut out = vec![0u32; card as usize];
+        let n = self.to_array(&mut out)?;
+        out.truncate(n);
+        Ok(out)
+    }
+
+    /// The values of `values` that are in the set, in input order.
+    pub fn filter(&self, values: &[u32]) -> Result<Vec<u32>> {
+        let ctx = &self.ctx;
+        let mut result = Vec::new();
+        for vals in values.chunks(1 << 22) {
+            let n = vals.len() as u64;
+            let scratch = scratch(ctx)?;
+            let upload = ctx.staging_from(vals)?;
+            let dev_in = ctx.device_buffer(n * 4, "vkalgo set queries")?;
+            let dev_out = ctx.device_buffer(n * 4, "vkalgo set filtered")?;
+            let mut down = ctx.readback_buffer(n * 4)?;
+            let mut count = ctx.readback_buffer(16)?;
+            let done = ctx.submit_and_wait(|cmd| unsafe {
+                ctx.record_copy(cmd, &upload, &dev_in, n * 4);
+                ctx.transfer_to_compute(cmd);
+                self.record_filter(
+                    cmd,
+                    &dev_in.range(),
+                    ElementCount::Direct(n),
+                    n,
+                    &dev_out.range(),
+                    &count.sub_range(0, 4),
+                    &scratch.range(),
+                )?;
+                ctx.memory_barrier(
+                    cmd,
+                    vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+                    vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE,
+                    vk::PipelineStageFlags::TRANSFER | vk::PipelineStageFlags::HOST,
+                    vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::HOST_READ,
+                );
+                ctx.record_copy(cmd, &dev_out, &down, n * 4);
+                ctx.transfer_to_host(cmd);
+                Ok(())
+            });
+            finish_submission!(done, scratch, upload, dev_in, dev_out, down, count);
+            let mut kept = [0u32];
+            read_back(&mut count, &mut kept)?;
+            let start = result.len();
+            result.resize(start + kept[0] as usize, 0);
+            read_back(&mut down, &mut result[start..])?;
+        }
+        Ok(result)
+    }
+
+    /// Bytes of the Roaring portable serialization [`GpuSet::serialize`] writes.
+    pub fn serialized_size(&self) -> Result<u64> {
+        Ok(roaring::serialized_size(&self.to_chunks()?))
+    }
+
+    /// The Roaring portable serialization (cookie 12346: array and bitmap containers, the
+    /// format CRoaring's `roaring_bitmap_portable_serialize` writes for such a bitmap).
+    pub fn serialize(&self) -> Result<Vec<u8>> {
+        Ok(roaring::serialize(&self.to_chunks()?))
+    }
+
+    /// A set from a Roaring portable serialization (cookies 12346 and 12347; array, bitmap
+    /// and run containers). Malformed input: [`Error::InvalidArgument`], no set created.
+    pub fn deserialize(ctx: &Context, data: &[u8]) -> Result<GpuSet> {
+        let chunks = roaring::deserialize(data)?;
+        GpuSet::from_chunks(ctx, &chunks)
+    }
+}

@@ -1,0 +1,83 @@
+//! GPU sets of 32-bit integers ([`GpuSet`]): subsets of `[0, 2^32)` in chunked bitmap/array
+//! containers from GPU block pools, with insert, remove, ranges, contains, (range)
+//! cardinality, AND / OR / ANDNOT / XOR (materialized or counted only), to-array, filter and
+//! the Roaring portable serialization for interchange with CRoaring, pyroaring, Java's
+//! RoaringBitmap and Iceberg deletion vectors.
+//!
+//! ```no_run
+//! use vkalgo::{Context, GpuSet, SetOp};
+//! let ctx = Context::new()?;
+//! let mut a = GpuSet::new(&ctx)?;
+//! a.insert(&[7, 3, 7, 1 << 31])?;
+//! a.insert_range(100, 200)?;
+//! let mut b = GpuSet::new(&ctx)?;
+//! b.insert(&[3, 150, 4_000_000_000])?;
+//! assert_eq!(GpuSet::op_cardinality(&a, &b, SetOp::And)?, 2);
+//! let c = GpuSet::op(&a, &b, SetOp::Or)?;
+//! assert_eq!(c.cardinality()?, 104);
+//! let bytes = c.serialize()?; // Roaring portable format
+//! let d = GpuSet::deserialize(&ctx, &bytes)?;
+//! assert_eq!(d.to_vec()?, c.to_vec()?);
+//! # Ok::<(), vkalgo::Error>(())
+//! ```
+//!
+//! # Layout
+//! The universe is cut into 65536 **chunks** of 2^16 values (Roaring's containers, so that
+//! interchange maps chunk to container exactly). A **directory** on the GPU holds per chunk its
+//! cardinality (0..=65536) and a block id; the cardinality alone gives the kind: empty (0) and
+//! full (65536) chunks have no storage; up to 4096 values (Roaring's threshold) a chunk is a
+//! sorted array of u16, above it an 8 KiB bitmap. A chunk converts between the kinds whenever
+//! an operation moves its cardinality across the threshold.
+//!
+//! Storage comes from two **pools of fixed-size blocks** per set, each with a ring of free
+//! block ids and two atomic cursors on the GPU (the seed's in-kernel pool: take with
+//! `atomicAdd(head)`, give back with `atomicAdd(tail)`, index masked):
+//! - bitmap blocks of 8 KiB: one per bitmap chunk;
+//! - array blocks of 192 bytes (48 words): an array chunk of `n` values takes
+//!   `k = max(1, ceil((ceil(n/2) - 1) / 47))` blocks in any order; block 0 starts with the ids
+//!   of the other `k - 1` blocks, then the values follow two per word across the blocks, so
+//!   value `j` is two dependent loads away (binary search in `contains`). 192 bytes keep the
+//!   rounding waste small for the sparse chunks of large sets (256 values take 3 blocks, 576
+//!   bytes, against Roaring's 520 with its container header) while a 4096-value array's 43
+//!   header ids still fit block 0.
+//!
+//! Memory of a set ([`GpuSet::memory_bytes`]): the directory (512 KiB, fixed), the pools and
+//! the rings (4 bytes per block). `docs/benchmarks/` reports the ratio to CRoaring's portable
+//! serialization for sparse, dense and clustered sets.
+//!
+//! # Operations and the pool
+//! Every modifying operation runs as passes over the directory: a classification pass (one
+//! invocation per chunk) decides from the operands' cardinalities which chunks are settled
+//! (empty, full, or an unchanged operand: no work) and lists the chunk pairs that need a
+//! workgroup; a counting pass computes each listed chunk's result in shared memory (two 8 KiB
+//! bitmaps) and sums the blocks it needs; a one-invocation check compares them with the free
+//! blocks; then, only if enough are free, the writing pass gives the old blocks back, takes new
+//! ones and writes the results. When the pool is short, nothing has been written: the host
+//! layer grows the pool (to the shortfall plus an eighth) and runs the operation again. No
+//! kernel waits on another workgroup, so nothing can hang on any driver.
+//!
+//! # Record layer and synchronization
+//! `record_*` functions record into your command buffer on your buffers (inputs read and
+//! outputs written in `COMPUTE_SHADER` with `SHADER_READ` / `SHADER_WRITE`; make your writes of
+//! the inputs visible to that stage first, and record a compute-to-whatever barrier before
+//! reading the outputs). The set's own buffers are read and written in `COMPUTE_SHADER` (and
+//! `TRANSFER` for the scratch counters a recorded operation clears first): between two
+//! recorded operations that touch the same set, record [`GpuSet::record_barrier`]. Recorded
+//! modifications need the pool large enough ([`GpuSet::reserve`]); when it is not, the
+//! operation writes nothing and its status says so. The host calls submit to the context's
+//! queue and wait.
+
+mod gpu;
+mod host;
+pub mod reference;
+pub(crate) mod roaring;
+
+#[cfg(test)]
+pub(crate) use gpu::push_layouts;
+pub use gpu::{GpuSet, SetOpStatus, SetOperand, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
+pub use roaring::{ARRAY_MAX, CHUNK_VALUES};
+
+/// Bytes of one array block.
+pub const ARRAY_BLOCK_BYTES: u64 = 192;
+/// Bytes of one bitmap block.
+pub const BITMAP_BLOCK_BYTES: u64 = 8192;

@@ -1,0 +1,85 @@
+//! CPU reference of the set operations (what the tests compare the GPU against), and the
+//! conversions between sorted values and the Roaring chunk image.
+
+use super::roaring::{self, Chunks, Container};
+use crate::SetOp;
+use std::collections::BTreeSet;
+
+/// The set `op` of two sets.
+pub fn op(a: &BTreeSet<u32>, b: &BTreeSet<u32>, op: SetOp) -> BTreeSet<u32> {
+    match op {
+        SetOp::And => a.intersection(b).copied().collect(),
+        SetOp::Or => a.union(b).copied().collect(),
+        SetOp::AndNot => a.difference(b).copied().collect(),
+        SetOp::Xor => a.symmetric_difference(b).copied().collect(),
+    }
+}
+
+/// How many values of `set` lie in `[begin, end)`.
+pub fn range_cardinality(set: &BTreeSet<u32>, begin: u64, end: u64) -> u64 {
+    if begin >= end || begin > u32::MAX as u64 {
+        return 0;
+    }
+    let end = end.min(1 << 32);
+    if end == 1 << 32 {
+        set.range(begin as u32..).count() as u64
+    } else {
+        set.range(begin as u32..end as u32).count() as u64
+    }
+}
+
+/// The chunks of ascending distinct values.
+pub(crate) fn chunks_from_sorted(values: &[u32]) -> Chunks {
+    let mut chunks = Chunks::new();
+    let mut i = 0;
+    while i < values.len() {
+        let key = values[i] >> 16;
+        let mut j = i;
+        let mut bits = vec![0u64; 1024];
+        while j < values.len() && values[j] >> 16 == key {
+            let low = values[j] & 0xFFFF;
+            bits[(low / 64) as usize] |= 1 << (low % 64);
+            j += 1;
+        }
+        if let Some(c) = Container::from_bitmap(bits) {
+            chunks.push((key as u16, c));
+        }
+        i = j;
+    }
+    chunks
+}
+
+/// The ascending values of chunks.
+pub(crate) fn values_from_chunks(chunks: &Chunks) -> Vec<u32> {
+    let mut out = Vec::new();
+    for (key, c) in chunks {
+        let hi = (*key as u32) << 16;
+        match c {
+            Container::Array(a) => out.extend(a.iter().map(|&v| hi | v as u32)),
+            Container::Bitmap(b) => {
+                for (i, &w) in b.iter().enumerate() {
+                    let mut w = w;
+                    while w != 0 {
+                        out.push(hi | (i as u32 * 64 + w.trailing_zeros()));
+                        w &= w - 1;
+                    }
+                }
+            }
+            Container::Full => out.extend((0..65536u32).map(|v| hi | v)),
+        }
+    }
+    out
+}
+
+/// The portable Roaring serialization of a set (arrays and bitmaps, cookie 12346), as
+/// [`GpuSet::serialize`](super::GpuSet::serialize) writes it.
+pub fn serialize(set: &BTreeSet<u32>) -> Vec<u8> {
+    let values: Vec<u32> = set.iter().copied().collect();
+    roaring::serialize(&chunks_from_sorted(&values))
+}
+
+/// Reads a portable Roaring serialization into sorted values (errors as
+/// [`GpuSet::deserialize`](super::GpuSet::deserialize)).
+pub fn deserialize(data: &[u8]) -> crate::Result<Vec<u32>> {
+    Ok(values_from_chunks(&roaring::deserialize(data)?))
+}

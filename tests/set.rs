@@ -1,0 +1,811 @@
+//! GPU sets of u32 on a real Vulkan device (lavapipe in CI), checked against a CPU model
+//! (`BTreeSet<u32>`): random sequences of every operation, sparse sets over the whole universe,
+//! dense ranges, full chunks, the values 0 and 2^32 - 1, ranges ending at 2^32, pool growth,
+//! in-place operations, the record layer, the Roaring serialization (round trips and malformed
+//! input) and bad arguments.
+
+mod common;
+use common::*;
+use std::collections::BTreeSet;
+use vkalgo::ash::vk;
+use vkalgo::set::reference;
+use vkalgo::{
+    BufferRange, ElementCount, Error, GpuBuffer, GpuSet, MemoryLocation, SetOp, SetOpStatus, SetOperand,
+};
+
+fn model_of(values: &[u32]) -> BTreeSet<u32> {
+    values.iter().copied().collect()
+}
+
+/// Compares everything observable of `set` with `model`.
+fn check(set: &GpuSet, model: &BTreeSet<u32>, what: &str) {
+    let got = set.to_vec().unwrap();
+    let want: Vec<u32> = model.iter().copied().collect();
+    assert_eq!(got.len(), want.len(), "{what}: cardinality");
+    assert!(
+        got == want,
+        "{what}: values differ (first difference at {:?})",
+        got.iter().zip(&want).position(|(a, b)| a != b)
+    );
+    assert_eq!(
+        set.cardinality().unwrap(),
+        want.len() as u64,
+        "{what}: cardinality()"
+    );
+    let bytes = set.serialize().unwrap();
+    assert_eq!(bytes, reference::serialize(model), "{what}: serialization");
+}
+
+/// Random values: a mix of sparse values over the universe, a dense cluster, edges.
+fn mixed_values(rng: &mut Rng, n: usize, cluster_base: u32) -> Vec<u32> {
+    let mut v = Vec::with_capacity(n);
+    for i in 0..n {
+        let x = match i % 4 {
+            0 => rng.next_u32(),
+            1 => cluster_base.wrapping_add(rng.next_u32() % 20_000),
+            2 => cluster_base.wrapping_add(70_000 + rng.next_u32() % 3000),
+            _ => [0, 1, u32::MAX, u32::MAX - 1, 65535, 65536][rng.next_u32() as usize % 6],
+        };
+        v.push(x);
+    }
+    v
+}
+
+#[test]
+fn build_contains_and_to_array() {
+    let ctx = context();
+    let mut rng = Rng(1);
+    let values = mixed_values(&mut rng, 20_000, 5 << 16);
+    let set = GpuSet::from_values(&ctx, &values).unwrap();
+    let model = model_of(&values);
+    check(&set, &model, "build");
+    let mut queries = values.clone();
+    queries.extend((0..5000).map(|_| rng.next_u32()));
+    let mut found = vec![false; queries.len()];
+    set.contains(&queries, &mut found).unwrap();
+    for (q, f) in queries.iter().zip(&found) {
+        assert_eq!(*f, model.contains(q), "contains {q}");
+    }
+    let filtered = set.filter(&queries).unwrap();
+    let want: Vec<u32> = queries.iter().copied().filter(|q| model.contains(q)).collect();
+    assert_eq!(filtered, want, "filter");
+    for (b, e) in [
+        (0u64, 1u64 << 32),
+        (5 << 16, (5 << 16) + 12345),
+        (1, 65536 * 7 + 3),
+        ((1 << 32) - 1, 1 << 32),
+        (10, 10),
+    ] {
+        assert_eq!(
+            set.range_cardinality(b, e).unwrap(),
+            reference::range_cardinality(&model, b, e),
+            "range [{b}, {e})"
+        );
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+#[test]
+fn ops_against_model() {
+    let ctx = context();
+    let mut rng = Rng(2);
+    let va = mixed_values(&mut rng, 6000, 9 << 16);
+    let vb = mixed_values(&mut rng, 6000, (9 << 16) + 10_000);
+    let a = GpuSet::from_values(&ctx, &va).unwrap();
+    let mut b = GpuSet::from_values(&ctx, &vb).unwrap();
+    b.insert_range(3 << 16, 6 << 16).unwrap(); // full chunks
+    b.insert_range((9 << 16) + 5, (10 << 16) + 100).unwrap();
+    let ma = model_of(&va);
+    let mut mb = model_of(&vb);
+    mb.extend((3u32 << 16)..(6 << 16));
+    mb.extend(((9u32 << 16) + 5)..((10 << 16) + 100));
+    check(&b, &mb, "b");
+    for op in SetOp::ALL {
+        let want = reference::op(&ma, &mb, op);
+        let c = GpuSet::op(&a, &b, op).unwrap();
+        check(&c, &want, &format!("{op:?}"));
+        assert_eq!(
+            GpuSet::op_cardinality(&a, &b, op).unwrap(),
+            want.len() as u64,
+            "{op:?} cardinality"
+        );
+        assert_eq!(
+            GpuSet::op_cardinality(&b, &a, op).unwrap(),
+            reference::op(&mb, &ma, op).len() as u64
+        );
+    }
+    // One query set against many, in one call.
+    let others: Vec<GpuSet> = (0..3u32)
+        .map(|i| GpuSet::from_values(&ctx, &va[(i as usize * 1000)..(i as usize * 1000 + 3000)]).unwrap())
+        .collect();
+    let pairs: Vec<(&GpuSet, &GpuSet)> = others.iter().map(|o| (&b, o)).collect();
+    for op in SetOp::ALL {
+        let got = GpuSet::op_cardinality_batch(&pairs, op).unwrap();
+        for (i, g) in got.iter().enumerate() {
+            let mo = model_of(&va[(i * 1000)..(i * 1000 + 3000)]);
+            assert_eq!(*g, reference::op(&mb, &mo, op).len() as u64, "batch {op:?} {i}");
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// Random sequences of every operation on three sets (aliasing included), against BTreeSets.
+#[test]
+fn model_random_sequences() {
+    let ctx = context();
+    let mut rng = Rng(3);
+    let mut sets: Vec<GpuSet> = (0..3).map(|_| GpuSet::new(&ctx).unwrap()).collect();
+    let mut models: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); 3];
+    // Values concentrated in a few chunks (so chunks cross the array/bitmap threshold both
+    // ways), plus sparse ones over the universe and the edges.
+    let base = [0u32, 7 << 16, 0xFFFF_0000];
+    let value = |rng: &mut Rng| -> u32 {
+        match rng.next_u32() % 8 {
+            0 => rng.next_u32(),
+            1 => [0, 1, u32::MAX, u32::MAX - 1][rng.next_u32() as usize % 4],
+            k => base[(k % 3) as usize] + (rng.next_u32() % (1 << 16)) / (1 + (k / 3) * 7),
+        }
+    };
+    for step in 0..36 {
+        let i = (rng.next_u32() % 3) as usize;
+        let what = rng.next_u32() % 6;
+        match what {
+            0 | 1 => {
+                let n = [10usize, 500, 3000, 6000][rng.next_u32() as usize % 4];
+                let vals: Vec<u32> = (0..n).map(|_| value(&mut rng)).collect();
+                if what == 0 {
+                    sets[i].insert(&vals).unwrap();
+                    models[i].extend(&vals);
+                } else {
+                    // Remove mostly present values.
+                    let present: Vec<u32> = models[i].iter().copied().step_by(3).collect();
+                    let mut vals = vals;
+                    vals.extend(present);
+                    sets[i].remove(&vals).unwrap();
+                    for v in &vals {
+                        models[i].remove(v);
+                    }
+                }
+            }
+            2 => {
+                let b = base[rng.next_u32() as usize % 3] as u64 + (rng.next_u32() % 70_000) as u64;
+                let e = (b + (rng.next_u32() % 140_000) as u64).min(1 << 32);
+                sets[i].insert_range(b, e).unwrap();
+                models[i].extend((b..e).map(|x| x as u32));
+            }
+            _ => {
+                let op = SetOp::ALL[rng.next_u32() as usize % 4];
+                let j = (rng.next_u32() % 3) as usize;
+                let k = (rng.next_u32() % 3) as usize;
+                let want = reference::op(&models[j], &models[k], op);
+                let (a_op, b_op, dst) = (j, k, i);
+                // Split borrows: operands equal to dst are `This`.
+                let (d, others) = split(&mut sets, dst);
+                let a = if a_op == dst {
+                    SetOperand::This
+                } else {
+                    SetOperand::Set(others[a_op])
+                };
+                let b = if b_op == dst {
+                    SetOperand::This
+                } else {
+                    SetOperand::Set(others[b_op])
+                };
+                d.assign(a, b, op).unwrap();
+                models[i] = want;
+            }
+        }
+        if step % 6 == 5 {
+            for (s, m) in sets.iter().zip(&models) {
+                check(s, m, &format!("step {step}"));
+            }
+        } else {
+            assert_eq!(
+                sets[i].cardinality().unwrap(),
+                models[i].len() as u64,
+                "step {step} ({what})"
+            );
+        }
+    }
+    // Lookups against the final sets.
+    let queries: Vec<u32> = (0..4000).map(|_| value(&mut rng)).collect();
+    for (s, m) in sets.iter().zip(&models) {
+        let mut found = vec![false; queries.len()];
+        s.contains(&queries, &mut found).unwrap();
+        for (q, f) in queries.iter().zip(&found) {
+            assert_eq!(*f, m.contains(q), "contains {q}");
+        }
+        let want: Vec<u32> = queries.iter().copied().filter(|q| m.contains(q)).collect();
+        assert_eq!(s.filter(&queries).unwrap(), want);
+        for _ in 0..4 {
+            let b = value(&mut rng) as u64;
+            let e = (b + rng.next_u32() as u64 % 300_000).min(1 << 32);
+            assert_eq!(
+                s.range_cardinality(b, e).unwrap(),
+                reference::range_cardinality(m, b, e)
+            );
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// `dst` mutably and every set (dst's own slot included, never used) shared.
+fn split(sets: &mut [GpuSet], dst: usize) -> (&mut GpuSet, Vec<&GpuSet>) {
+    let ptr = sets.as_mut_ptr();
+    // SAFETY: the shared reference to sets[dst] is never dereferenced (callers pass `This`).
+    unsafe {
+        let d = &mut *ptr.add(dst);
+        let all = (0..sets.len()).map(|i| &*ptr.add(i)).collect();
+        (d, all)
+    }
+}
+
+/// The whole universe, full chunks, 0 and 2^32 - 1, ranges ending at 2^32.
+#[test]
+fn full_universe_and_edges() {
+    let ctx = context();
+    let mut s = GpuSet::new(&ctx).unwrap();
+    s.insert(&[0, u32::MAX]).unwrap();
+    let mut found = [false; 4];
+    s.contains(&[0, u32::MAX, 1, u32::MAX - 1], &mut found).unwrap();
+    assert_eq!(found, [true, true, false, false]);
+    assert_eq!(s.to_vec().unwrap(), vec![0, u32::MAX]);
+    s.insert_range((1 << 32) - 70_000, 1 << 32).unwrap();
+    assert_eq!(s.cardinality().unwrap(), 70_001);
+    assert_eq!(s.range_cardinality((1 << 32) - 1, 1 << 32).unwrap(), 1);
+    assert_eq!(s.pool_blocks().0, 1, "the partial last-but-one chunk is a bitmap");
+    s.insert_range(0, 1 << 32).unwrap();
+    assert_eq!(s.cardinality().unwrap(), 1 << 32);
+    assert_eq!(s.range_cardinality(5, (1 << 32) - 5).unwrap(), (1 << 32) - 10);
+    let mut found = [false; 3];
+    s.contains(&[0, 123_456_789, u32::MAX], &mut found).unwrap();
+    assert_eq!(found, [true; 3]);
+    // Full minus a few values: complement chunks through XOR and ANDNOT.
+    let holes = GpuSet::from_values(&ctx, &[0, 65_536, 1 << 31, u32::MAX]).unwrap();
+    let x = GpuSet::op(&s, &holes, SetOp::Xor).unwrap();
+    assert_eq!(x.cardinality().unwrap(), (1 << 32) - 4);
+    let d = GpuSet::op(&s, &holes, SetOp::AndNot).unwrap();
+    assert_eq!(d.cardinality().unwrap(), (1 << 32) - 4);
+    assert_eq!(GpuSet::op_cardinality(&holes, &d, SetOp::Or).unwrap(), 1 << 32);
+    assert_eq!(GpuSet::op_cardinality(&holes, &d, SetOp::And).unwrap(), 0);
+    let mut found = [true; 5];
+    d.contains(&[0, 1, 65_536, 65_537, u32::MAX], &mut found).unwrap();
+    assert_eq!(found, [false, true, false, true, false]);
+    let back = GpuSet::op(&x, &d, SetOp::Xor).unwrap();
+    assert_eq!(back.cardinality().unwrap(), 0);
+    assert_eq!(back.memory_bytes(), GpuSet::new(&ctx).unwrap().memory_bytes());
+    // Removing everything but a range.
+    s.remove(&[5, 6, 7]).unwrap();
+    assert_eq!(s.cardinality().unwrap(), (1 << 32) - 3);
+    let mut keep = GpuSet::new(&ctx).unwrap();
+    keep.insert_range(3, 200_000).unwrap();
+    s.assign(SetOperand::This, SetOperand::Set(&keep), SetOp::And)
+        .unwrap();
+    let mut want: BTreeSet<u32> = (3..200_000).collect();
+    for v in [5, 6, 7] {
+        want.remove(&v);
+    }
+    check(&s, &want, "full AND range");
+    assert_no_validation_messages(&ctx);
+}
+
+/// Chunks across the array/bitmap threshold both ways; pools grow and blocks are reused.
+#[test]
+fn thresholds_and_pool_growth() {
+    let ctx = context();
+    let mut s = GpuSet::new(&ctx).unwrap();
+    assert_eq!(s.pool_blocks(), (0, 0));
+    let chunk = 11u32 << 16;
+    let evens: Vec<u32> = (0..4096).map(|i| chunk + 2 * i).collect();
+    s.insert(&evens).unwrap();
+    let mut m: BTreeSet<u32> = evens.iter().copied().collect();
+    check(&s, &m, "4096: array");
+    assert_eq!(s.pool_blocks().0, 0);
+    s.insert(&[chunk + 1]).unwrap();
+    m.insert(chunk + 1);
+    check(&s, &m, "4097: bitmap");
+    assert_eq!(s.pool_blocks().0, 1);
+    s.remove(&[chunk + 1]).unwrap();
+    m.remove(&(chunk + 1));
+    check(&s, &m, "back to an array");
+    // Many chunks at once: the pools grow while the operation reruns.
+    let mut rng = Rng(5);
+    let many: Vec<u32> = (0..3000)
+        .map(|_| ((rng.next_u32() % 300) << 16) | (rng.next_u32() % 65536))
+        .collect();
+    let dense: Vec<u32> = (0..20_000).map(|i| (400 << 16) + i * 3).collect();
+    s.insert(&many).unwrap();
+    s.insert(&dense).unwrap();
+    m.extend(&many);
+    m.extend(&dense);
+    check(&s, &m, "grown");
+    let (bm, ar) = s.pool_blocks();
+    // Removing and inserting the same amount again reuses freed blocks: no growth.
+    s.remove(&many).unwrap();
+    s.insert(&many).unwrap();
+    check(&s, &m, "reinserted");
+    assert_eq!(s.pool_blocks(), (bm, ar));
+    // Explicit reserve keeps the content.
+    s.reserve(3, 100).unwrap();
+    assert_eq!(s.pool_blocks(), (bm + 3, ar + 100));
+    check(&s, &m, "reserved");
+    assert_no_validation_messages(&ctx);
+}
+
+/// In-place operations: dst = dst op b, dst = a op dst, dst = dst op dst.
+#[test]
+fn in_place_operations() {
+    let ctx = context();
+    let mut rng = Rng(6);
+    let va = mixed_values(&mut rng, 3000, 20 << 16);
+    let vb = mixed_values(&mut rng, 3000, (20 << 16) + 30_000);
+    let (ma, mb) = (model_of(&va), model_of(&vb));
+    let b = GpuSet::from_values(&ctx, &vb).unwrap();
+    for op in SetOp::ALL {
+        let mut a = GpuSet::from_values(&ctx, &va).unwrap();
+        a.assign(SetOperand::This, SetOperand::Set(&b), op).unwrap();
+        check(&a, &reference::op(&ma, &mb, op), &format!("a = a {op:?} b"));
+        let mut a = GpuSet::from_values(&ctx, &va).unwrap();
+        a.assign(SetOperand::Set(&b), SetOperand::This, op).unwrap();
+        check(&a, &reference::op(&mb, &ma, op), &format!("a = b {op:?} a"));
+        let mut a = GpuSet::from_values(&ctx, &va).unwrap();
+        a.assign(SetOperand::This, SetOperand::This, op).unwrap();
+        check(&a, &reference::op(&ma, &ma, op), &format!("a = a {op:?} a"));
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+fn roaring_header(cookie: u32, count: u32) -> Vec<u8> {
+    let mut v = cookie.to_le_bytes().to_vec();
+    v.extend_from_slice(&count.to_le_bytes());
+    v
+}
+
+/// Malformed serializations are refused; hand-written run containers are read.
+#[test]
+fn roaring_malformed_and_runs() {
+    let ctx = context();
+    let mut m: BTreeSet<u32> = [1u32, 5, 70_000].into_iter().collect();
+    m.extend((3 << 16)..((3 << 16) + 5000));
+    let good = reference::serialize(&m);
+    let s = GpuSet::deserialize(&ctx, &good).unwrap();
+    check(&s, &m, "round trip");
+    let bad = |bytes: &[u8], what: &str| {
+        assert!(
+            matches!(GpuSet::deserialize(&ctx, bytes), Err(Error::InvalidArgument(_))),
+            "{what} accepted"
+        );
+        assert!(reference::deserialize(bytes).is_err());
+    };
+    for len in 0..good.len() {
+        bad(&good[..len], &format!("truncated to {len}"));
+    }
+    let mut t = good.clone();
+    t.push(0);
+    bad(&t, "trailing byte");
+    let mut t = good.clone();
+    t[0] = 0x3B; // 12347 without its run bitset
+    t[1] = 0x30;
+    t[2] = 0xFF;
+    t[3] = 0xFF;
+    bad(&t, "run cookie with 65536 containers");
+    let mut t = good.clone();
+    t[0] ^= 1;
+    bad(&t, "wrong cookie");
+    bad(&roaring_header(12346, 65537), "65537 containers");
+    bad(&roaring_header(12346, u32::MAX), "2^32 - 1 containers");
+    let mut t = good.clone();
+    t[8 + 3 * 4 - 2] = 0; // key of container 3 (= 3) below container 2's (1)
+    t[8 + 3 * 4 - 1] = 0;
+    bad(&t, "unsorted keys");
+    let offsets = 8 + 3 * 4;
+    let mut t = good.clone();
+    t[offsets] += 2;
+    bad(&t, "offset off by two");
+    let mut t = good.clone();
+    t[offsets + 4 * 2 + 3] = 0x7F;
+    bad(&t, "offset out of range");
+    let data = offsets + 3 * 4;
+    let mut t = good.clone();
+    t.swap(data, data + 2); // array values 1, 5 -> 5, 1
+    t.swap(data + 1, data + 3);
+    bad(&t, "unsorted array");
+    let mut t = good.clone();
+    t[8 + 2] = 2; // container 0 claims 3 values: its array then overlaps the next container
+    bad(&t, "cardinality mismatch");
+    // Bitmap container whose popcount disagrees with the header.
+    let mut t = good.clone();
+    let bitmap_at = data + 2 * 2 + 2;
+    t[bitmap_at + 8191] ^= 0x80;
+    bad(&t, "bitmap popcount mismatch");
+    // Run containers (cookie 12347, fewer than 4 containers: no offsets).
+    let mut r = (12347u32 | (1 << 16)).to_le_bytes().to_vec(); // 2 containers
+    r.push(0b11); // both are run containers
+    r.extend_from_slice(&[0, 0, 9, 0]); // key 0, 10 values
+    r.extend_from_slice(&[2, 0, 0xFF, 0xFF]); // key 2, 65536 values
+    r.extend_from_slice(&[2, 0, 3, 0, 4, 0, 100, 0, 4, 0]); // runs [3, 8) and [100, 105)
+    r.extend_from_slice(&[1, 0, 0, 0, 0xFF, 0xFF]); // one run [0, 65536)
+    let s = GpuSet::deserialize(&ctx, &r).unwrap();
+    let mut want: BTreeSet<u32> = (3..8).chain(100..105).collect();
+    want.extend((2 << 16)..(3 << 16));
+    check(&s, &want, "runs");
+    let mut t = r.clone();
+    t[17] = 2; // second run starts at 2, inside the first
+    bad(&t, "overlapping runs");
+    let mut t = r.clone();
+    t[12] = 10; // header says 11 values
+    bad(&t, "run cardinality mismatch");
+    let mut t = r.clone();
+    t[25] = 1; // run [256, 65792) leaves the chunk
+    bad(&t, "run past the chunk");
+    assert_no_validation_messages(&ctx);
+}
+
+/// Sets from different contexts and bad arguments: clear errors, nothing changed.
+#[test]
+fn bad_arguments() {
+    let ctx = context();
+    let other = context();
+    let mut a = GpuSet::from_values(&ctx, &[1, 2, 3]).unwrap();
+    let b = GpuSet::from_values(&other, &[3]).unwrap();
+    assert!(matches!(
+        GpuSet::op(&a, &b, SetOp::And),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        GpuSet::op_cardinality(&a, &b, SetOp::Or),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        a.assign(SetOperand::This, SetOperand::Set(&b), SetOp::Or),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(a.insert_range(5, 4), Err(Error::InvalidArgument(_))));
+    assert!(matches!(
+        a.insert_range(0, (1 << 32) + 1),
+        Err(Error::InvalidArgument(_))
+    ));
+    assert!(matches!(
+        a.range_cardinality(0, (1 << 32) + 1),
+        Err(Error::InvalidArgument(_))
+    ));
+    let mut small = [0u32; 2];
+    assert!(matches!(a.to_array(&mut small), Err(Error::InvalidArgument(_))));
+    assert_eq!(small, [0, 0]);
+    assert_eq!(a.to_vec().unwrap(), vec![1, 2, 3]);
+    assert_no_validation_messages(&ctx);
+    assert_no_validation_messages(&other);
+}
+
+/// The record layer on caller buffers: contains with an indirect count, filter, to_array,
+/// an operation with its status, a pre-sorted insert.
+#[test]
+fn record_layer() {
+    let ctx = context();
+    let mut a = GpuSet::from_values(&ctx, &[10, 20, 30, 1 << 20, u32::MAX]).unwrap();
+    let b = GpuSet::from_values(&ctx, &[20, 40]).unwrap();
+    let up = |data: &[u32]| {
+        let mut buf = GpuBuffer::new(&ctx, 4096, MemoryLocation::CpuToGpu, "test").unwrap();
+        buf.mapped().unwrap()[..data.len() * 4].copy_from_slice(bytemuck_cast(data));
+        buf
+    };
+    let queries = up(&[0, 0, 0, 0, 10, 11, 20, u32::MAX, 1 << 20, 7]); // values at offset 16
+    let count = up(&[5]);
+    let mut flags = GpuBuffer::new(&ctx, 4096, MemoryLocation::GpuToCpu, "flags").unwrap();
+    let mut out = GpuBuffer::new(&ctx, 4096, MemoryLocation::GpuToCpu, "out").unwrap();
+    let mut misc = GpuBuffer::new(&ctx, 4096, MemoryLocation::GpuToCpu, "misc").unwrap();
+    let scratch = GpuBuffer::new(
+        &ctx,
+        vkalgo::set::SET_SCRATCH_BYTES,
+        MemoryLocation::GpuOnly,
+        "scratch",
+    )
+    .unwrap();
+    let sorted = up(&[5, 5, 6, 1 << 20, 1 << 21]);
+    a.reserve(0, 8).unwrap(); // recorded operations cannot grow the pools
+    ctx.submit_and_wait(|cmd| unsafe {
+        let q = BufferRange::new(queries.buffer(), 16, 24);
+        a.record_contains(
+            cmd,
+            &q,
+            ElementCount::Indirect(count.sub_range(0, 4)),
+            6,
+            &flags.sub_range(8, 24),
+        )?;
+        a.record_filter(
+            cmd,
+            &q,
+            ElementCount::Direct(6),
+            6,
+            &out.sub_range(0, 24),
+            &misc.sub_range(0, 4),
+            &scratch.range(),
+        )?;
+        a.record_barrier(cmd);
+        a.record_op(
+            cmd,
+            SetOperand::This,
+            SetOperand::Set(&b),
+            SetOp::Or,
+            &scratch.range(),
+            &misc.sub_range(64, 32),
+        )?;
+        a.record_barrier(cmd);
+        a.record_insert_sorted(
+            cmd,
+            &sorted.sub_range(0, 20),
+            ElementCount::Direct(5),
+            5,
+            false,
+            &scratch.range(),
+            &misc.sub_range(128, 32),
+        )?;
+        a.record_barrier(cmd);
+        a.record_to_array(
+            cmd,
+            &out.sub_range(256, 4 * 8),
+            8,
+            &misc.sub_range(32, 8),
+            &scratch.range(),
+        )?;
+        a.record_range_cardinality(cmd, 11, 1 << 32, &misc.sub_range(40, 8))?;
+        ctx.memory_barrier(
+            cmd,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::AccessFlags::SHADER_WRITE,
+            vk::PipelineStageFlags::HOST,
+            vk::AccessFlags::HOST_READ,
+        );
+        Ok(())
+    })
+    .unwrap();
+    let words = |buf: &mut GpuBuffer, at: usize, n: usize| -> Vec<u32> {
+        buf.mapped().unwrap()[at..at + 4 * n]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    assert_eq!(
+        words(&mut flags, 8, 6)[..5],
+        [1, 0, 1, 1, 1],
+        "contains, indirect count 5"
+    );
+    assert_eq!(words(&mut misc, 0, 1), [4], "filter count");
+    let kept = words(&mut out, 0, 4);
+    assert_eq!(kept, [10, 20, u32::MAX, 1 << 20], "filter keeps input order");
+    let status: SetOpStatus = *bytemuck_from(&words(&mut misc, 64, 8));
+    assert_eq!(status.ok, 1, "the pool had room: {status:?}");
+    assert_eq!(bytemuck_from(&words(&mut misc, 128, 8)).ok, 1);
+    assert_eq!(words(&mut misc, 32, 2), [9, 0], "cardinality of the result");
+    assert_eq!(words(&mut out, 256, 8), [5, 6, 10, 20, 30, 40, 1 << 20, 1 << 21]);
+    assert_eq!(words(&mut misc, 40, 2), [6, 0], "range [11, 2^32)");
+    assert_eq!(
+        a.to_vec().unwrap(),
+        vec![5, 6, 10, 20, 30, 40, 1 << 20, 1 << 21, u32::MAX]
+    );
+    // Unsorted values with duplicates through the record layer's own sort, indirect count.
+    let plan = GpuSet::insert_plan(&ctx, 8).unwrap();
+    let req = plan.memory_requirements();
+    let unsorted = up(&[9, 3, 1 << 22, 3, 9, 7, 999, 999]);
+    let count6 = up(&[6]);
+    let alt = GpuBuffer::new(&ctx, req.keys_alt_size.max(64), MemoryLocation::GpuOnly, "alt").unwrap();
+    let sort_scratch = GpuBuffer::new(
+        &ctx,
+        req.scratch_size.max(64),
+        MemoryLocation::GpuOnly,
+        "sort scratch",
+    )
+    .unwrap();
+    let mut b2 = GpuSet::new(&ctx).unwrap();
+    b2.reserve(0, 4).unwrap();
+    ctx.submit_and_wait(|cmd| unsafe {
+        b2.record_insert(
+            cmd,
+            &plan,
+            &unsorted.sub_range(0, 32),
+            &alt.range(),
+            &sort_scratch.range(),
+            ElementCount::Indirect(count6.sub_range(0, 4)),
+            false,
+            &scratch.range(),
+            &misc.sub_range(128, 32),
+        )
+    })
+    .unwrap();
+    assert_eq!(
+        b2.to_vec().unwrap(),
+        vec![3, 7, 9, 1 << 22],
+        "record_insert, first 6 values"
+    );
+    assert_no_validation_messages(&ctx);
+}
+
+fn bytemuck_cast(data: &[u32]) -> &[u8] {
+    unsafe { std::slice::from_raw_parts(data.as_ptr() as *const u8, data.len() * 4) }
+}
+
+fn bytemuck_from(words: &[u32]) -> &SetOpStatus {
+    assert!(words.len() >= 8);
+    unsafe { &*(words.as_ptr() as *const SetOpStatus) }
+}
+
+/// Files both ways with CRoaring through pyroaring (tests/roaring_interchange.py). Runs when
+/// `python3 -c "import pyroaring"` works; `VKALGO_REQUIRE_PYROARING=1` (scripts/test.sh, which
+/// installs it) makes its absence a failure.
+#[test]
+fn roaring_interchange_with_croaring() {
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let have = std::process::Command::new(&python)
+        .args(["-c", "import pyroaring"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !have {
+        assert!(
+            std::env::var("VKALGO_REQUIRE_PYROARING").map_or(true, |v| v != "1"),
+            "pyroaring is required (VKALGO_REQUIRE_PYROARING=1) but {python} cannot import it"
+        );
+        eprintln!("pyroaring not importable: CRoaring interchange not checked");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("vkalgo-roaring-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The script next to this file when built here, else relative to the working directory
+    // (a test binary copied to another machine runs from the repository root).
+    let built_here = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/roaring_interchange.py");
+    let script = if std::path::Path::new(built_here).exists() {
+        built_here
+    } else {
+        "tests/roaring_interchange.py"
+    };
+    let run = |verb: &str| {
+        let out = std::process::Command::new(&python)
+            .args([script, verb, dir.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{verb}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run("make");
+    let ctx = context();
+    let read_u32 = |path: &std::path::Path| -> Vec<u32> {
+        std::fs::read(path)
+            .unwrap()
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    let mut cases = 0;
+    for name in ["sparse", "dense", "runs", "empty", "edges"] {
+        let bytes = std::fs::read(dir.join(format!("p_{name}.bin"))).unwrap();
+        let values = read_u32(&dir.join(format!("p_{name}.u32")));
+        // CRoaring -> vkalgo.
+        let set = GpuSet::deserialize(&ctx, &bytes).unwrap();
+        let model = model_of(&values);
+        check(&set, &model, &format!("pyroaring {name}"));
+        if bytes[..4] == 12346u32.to_le_bytes() {
+            // No run containers in CRoaring's file: vkalgo writes the very same bytes.
+            assert_eq!(set.serialize().unwrap(), bytes, "{name}: same bytes as CRoaring");
+        } else {
+            assert_eq!(bytes[..2], 12347u16.to_le_bytes(), "{name}: run containers");
+        }
+        // vkalgo -> CRoaring: a set built on the GPU from the values, then modified.
+        let mut built = GpuSet::from_values(&ctx, &values).unwrap();
+        built.insert(&[42, 1 << 31]).unwrap();
+        let mut m2 = model.clone();
+        m2.extend([42, 1 << 31]);
+        std::fs::write(dir.join(format!("g_{name}.bin")), built.serialize().unwrap()).unwrap();
+        let flat: Vec<u8> = m2.iter().flat_map(|v| v.to_le_bytes()).collect();
+        std::fs::write(dir.join(format!("g_{name}.u32")), flat).unwrap();
+        cases += 1;
+    }
+    assert_eq!(cases, 5);
+    run("check");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_no_validation_messages(&ctx);
+}
+
+/// A recorded operation whose destination lacks free blocks writes nothing and says so; after
+/// `reserve` the same recording succeeds.
+#[test]
+fn recorded_exhaustion_writes_nothing() {
+    let ctx = context();
+    let va: Vec<u32> = (0..3000u32).map(|i| i * 7919).collect();
+    let vb: Vec<u32> = (0..3000u32).map(|i| i * 7919 + 3).collect();
+    let mut a = GpuSet::deserialize(&ctx, &reference::serialize(&model_of(&va))).unwrap();
+    let b = GpuSet::from_values(&ctx, &vb).unwrap();
+    let scratch = GpuBuffer::new(
+        &ctx,
+        vkalgo::set::SET_SCRATCH_BYTES,
+        MemoryLocation::GpuOnly,
+        "scratch",
+    )
+    .unwrap();
+    let mut status = GpuBuffer::new(&ctx, 64, MemoryLocation::GpuToCpu, "status").unwrap();
+    let record = |a: &GpuSet, status: &GpuBuffer| {
+        ctx.submit_and_wait(|cmd| unsafe {
+            a.record_op(
+                cmd,
+                SetOperand::This,
+                SetOperand::Set(&b),
+                SetOp::Or,
+                &scratch.range(),
+                &status.sub_range(0, 32),
+            )?;
+            ctx.memory_barrier(
+                cmd,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::AccessFlags::SHADER_WRITE,
+                vk::PipelineStageFlags::HOST,
+                vk::AccessFlags::HOST_READ,
+            );
+            Ok(())
+        })
+        .unwrap();
+    };
+    record(&a, &status);
+    let s: SetOpStatus = *bytemuck_from(&read_words(&mut status, 8));
+    assert_eq!(s.ok, 0, "exact-fit pools have no free block: {s:?}");
+    assert!(s.need_array_blocks > s.free_array_blocks);
+    assert_eq!(a.to_vec().unwrap(), va, "nothing written");
+    a.reserve(s.need_bitmap_blocks, s.need_array_blocks).unwrap();
+    record(&a, &status);
+    let s: SetOpStatus = *bytemuck_from(&read_words(&mut status, 8));
+    assert_eq!(s.ok, 1, "{s:?}");
+    check(
+        &a,
+        &reference::op(&model_of(&va), &model_of(&vb), SetOp::Or),
+        "after reserve",
+    );
+    assert_no_validation_messages(&ctx);
+}
+
+fn read_words(buf: &mut GpuBuffer, n: usize) -> Vec<u32> {
+    buf.mapped().unwrap()[..4 * n]
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// Many operations in one call, later ones reading earlier results; pools grow midway.
+#[test]
+fn batched_operations() {
+    let ctx = context();
+    let mut rng = Rng(11);
+    let vq = mixed_values(&mut rng, 2000, 30 << 16);
+    let q = GpuSet::from_values(&ctx, &vq).unwrap();
+    let mq = model_of(&vq);
+    let vals: Vec<Vec<u32>> = (0..3)
+        .map(|i| mixed_values(&mut rng, 1500, (30 + i) << 16))
+        .collect();
+    let mut sets: Vec<GpuSet> = vals
+        .iter()
+        .map(|v| GpuSet::from_values(&ctx, v).unwrap())
+        .collect();
+    let mut models: Vec<BTreeSet<u32>> = vals.iter().map(|v| model_of(v)).collect();
+    let mut acc = GpuSet::new(&ctx).unwrap();
+    let mut macc = BTreeSet::new();
+    {
+        let (s0, rest) = sets.split_at_mut(1);
+        let (s1, s2) = rest.split_at_mut(1);
+        let mut jobs: Vec<(&mut GpuSet, SetOperand, SetOperand, SetOp)> = vec![
+            (&mut s0[0], SetOperand::This, SetOperand::Set(&q), SetOp::Or),
+            (&mut s1[0], SetOperand::Set(&q), SetOperand::This, SetOp::AndNot),
+            (&mut s2[0], SetOperand::This, SetOperand::Set(&q), SetOp::Xor),
+            (&mut acc, SetOperand::Set(&q), SetOperand::Set(&q), SetOp::Or),
+        ];
+        GpuSet::assign_batch(&mut jobs).unwrap();
+    }
+    models[0] = reference::op(&models[0], &mq, SetOp::Or);
+    models[1] = reference::op(&mq, &models[1], SetOp::AndNot);
+    models[2] = reference::op(&models[2], &mq, SetOp::Xor);
+    macc.extend(mq.iter().copied());
+    for (s, m) in sets.iter().zip(&models) {
+        check(s, m, "batch");
+    }
+    check(&acc, &macc, "batch acc");
+    assert_no_validation_messages(&ctx);
+}
