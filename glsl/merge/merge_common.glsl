@@ -224,14 +224,11 @@ void write_tile(uint t, uint a0, uint a1, uint b0, uint b1, uint64_t out0) {
     e.v[7] = 0u;
 }
 
-// Co-ranks of the output range [k0, k1) of the merge of A (la elements at a_base) and B (lb at
-// b_base), consistent even for unsorted input: returns (i0, i1) with 0 <= i1 - i0 <= k1 - k0,
-// i0 <= la, i1 <= la, k0 - i0 <= lb and k1 - i1 <= lb.
-uvec2 tile_co_ranks(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t k0, uint64_t k1) {
-    uint i0 = co_rank_global(a_base, la, b_base, lb, k0);
-    uint i1 = co_rank_global(a_base, la, b_base, lb, k1);
-    // For sorted runs i0 <= i1 <= i0 + (k1 - k0); clamp into the range that keeps both runs'
-    // spans inside the runs.
+// Clamps the co-ranks i0 (of output k0) and i1 (of output k1) of the merge of runs of la and
+// lb elements so that they are consistent even for unsorted input: returns (i0, i1) with
+// 0 <= i1 - i0 <= k1 - k0, i1 <= la and k1 - i1 <= lb (i0 comes from a search bounded by
+// max(0, k0 - lb) and min(k0, la), so it needs nothing). Sorted input is left as it is.
+uvec2 clamp_co_ranks(uint i0, uint i1, uint la, uint lb, uint64_t k0, uint64_t k1) {
     uint len = uint(k1 - k0);
     uint b0 = uint(k0 - uint64_t(i0));
     uint lo_take = len > lb - b0 ? len - (lb - b0) : 0u;
@@ -239,6 +236,14 @@ uvec2 tile_co_ranks(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t
     uint take = i1 >= i0 ? i1 - i0 : 0u;
     take = clamp(take, lo_take, hi_take);
     return uvec2(i0, i0 + take);
+}
+
+// Co-ranks of the output range [k0, k1) of the merge of A (la elements at a_base) and B (lb at
+// b_base), consistent even for unsorted input (see clamp_co_ranks).
+uvec2 tile_co_ranks(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t k0, uint64_t k1) {
+    uint i0 = co_rank_global(a_base, la, b_base, lb, k0);
+    uint i1 = co_rank_global(a_base, la, b_base, lb, k1);
+    return clamp_co_ranks(i0, i1, la, lb, k0, k1);
 }
 
 #endif

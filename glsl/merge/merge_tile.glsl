@@ -12,23 +12,23 @@
 shared KEY_T s_keys[TILE];
 shared uint s_span[2];
 
-// The span of tile t when the plan has no tile table (small counts, MODE_TWO): invocation 0
-// finds both co-ranks in global memory. Workgroup-uniform control flow.
+// The span of tile t when the plan has no tile table (small counts, MODE_TWO): invocations 0
+// and 1 find the two co-ranks in global memory side by side. Workgroup-uniform control flow.
 TileSpan fused_span(uint t) {
     uint m = count_a();
     uint n = count_b();
     uint64_t total = uint64_t(m) + uint64_t(n);
     uint64_t k0 = min(uint64_t(t) * uint64_t(TILE), total);
     uint64_t k1 = min(k0 + uint64_t(TILE), total);
-    if (gl_LocalInvocationIndex == 0u) {
-        uvec2 i = tile_co_ranks(pc.a_keys, m, pc.b_keys, n, k0, k1);
-        s_span[0] = i.x;
-        s_span[1] = i.y;
+    if (gl_LocalInvocationIndex < 2u) {
+        s_span[gl_LocalInvocationIndex] =
+            co_rank_global(pc.a_keys, m, pc.b_keys, n, gl_LocalInvocationIndex == 0u ? k0 : k1);
     }
     barrier();
+    uvec2 i = clamp_co_ranks(s_span[0], s_span[1], m, n, k0, k1);
     TileSpan s;
-    s.a0 = s_span[0];
-    s.la = s_span[1] - s_span[0];
+    s.a0 = i.x;
+    s.la = i.y - i.x;
     s.b0 = uint(k0 - uint64_t(s_span[0]));
     s.lb = uint(k1 - k0) - s.la;
     s.out0 = k0;

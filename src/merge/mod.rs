@@ -534,7 +534,7 @@ impl MergePlan {
                 cmd,
                 partition,
                 &push,
-                groups(tiles, self.tuning.workgroup_size as u64)?,
+                groups(2 * tiles, self.tuning.workgroup_size as u64)?,
             );
             ctx.compute_to_compute(cmd);
         }
@@ -849,7 +849,7 @@ impl SetOpPlan {
                 cmd,
                 partition,
                 &push,
-                groups(tiles, self.tuning.workgroup_size as u64)?,
+                groups(2 * tiles, self.tuning.workgroup_size as u64)?,
             );
             ctx.compute_to_compute(cmd);
             ctx.dispatch(cmd, lookback, &push, groups(tiles, 1)?);
@@ -871,7 +871,7 @@ impl SetOpPlan {
             cmd,
             partition,
             &push,
-            groups(tiles, self.tuning.workgroup_size as u64)?,
+            groups(2 * tiles, self.tuning.workgroup_size as u64)?,
         );
         ctx.compute_to_compute(cmd);
         ctx.dispatch(cmd, count, &push, groups(tiles, 1)?);
@@ -1062,7 +1062,7 @@ impl SortPasses<'_> {
             self.cmd,
             self.partition,
             &self.push,
-            groups(tiles, self.workgroup_size)?,
+            groups(2 * tiles, self.workgroup_size)?,
         );
         self.ctx.compute_to_compute(self.cmd);
         self.ctx
