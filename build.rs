@@ -391,6 +391,47 @@ fn split_permutations() -> Vec<OwnedPermutation> {
     table
 }
 
+/// The merge permutations (glsl/merge/): key width (KEY_BITS 32/64) for every kernel, x payload
+/// (VALUE_WORDS 0 none, 1 u32, 2 u64) for the merge and block sort, x phase for the set
+/// operations.
+fn merge_permutations() -> Vec<OwnedPermutation> {
+    let mut table = Vec::new();
+    for key_bits in [32, 64] {
+        let keys = |extra: &[(&'static str, &str)]| {
+            let mut defines = vec![("KEY_BITS", key_bits.to_string())];
+            defines.extend(extra.iter().map(|(k, v)| (*k, v.to_string())));
+            defines
+        };
+        table.push((
+            format!("merge_partition_k{key_bits}"),
+            "merge/partition.comp",
+            keys(&[]),
+        ));
+        table.push((format!("merge_check_k{key_bits}"), "merge/check.comp", keys(&[])));
+        for (phase, write) in [("count", "0"), ("write", "1"), ("lookback", "2")] {
+            table.push((
+                format!("merge_setop_{phase}_k{key_bits}"),
+                "merge/setop.comp",
+                keys(&[("SETOP_WRITE", write)]),
+            ));
+        }
+        for value_words in ["0", "1", "2"] {
+            for pass in ["merge", "blocksort"] {
+                table.push((
+                    format!("merge_{pass}_k{key_bits}_v{value_words}"),
+                    if pass == "merge" {
+                        "merge/merge.comp"
+                    } else {
+                        "merge/blocksort.comp"
+                    },
+                    keys(&[("VALUE_WORDS", value_words)]),
+                ));
+            }
+        }
+    }
+    table
+}
+
 fn pass_file(pass: &str) -> &'static str {
     match pass {
         "histogram" => "sort/histogram.comp",
@@ -422,6 +463,7 @@ fn compile_shaders(root: &Path, out: &Path) {
         .collect();
     all.extend(sort_permutations());
     all.extend(split_permutations());
+    all.extend(merge_permutations());
     for (name, file, defines) in &all {
         let path = glsl.join(file);
         let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));

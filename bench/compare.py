@@ -7,8 +7,8 @@ Input lines (tab-separated, any other lines are ignored):
 
 The rate is G elements/s for compute algorithms and GB/s (read + write) for copy
 algorithms (algo names starting with "copy"). Every row is compared with the
-reference implementation at the same algo and N: "cub" for compute algorithms,
-"cuda" for copies. Ratio = rate / reference rate, so above 1.00 is faster.
+reference implementation at the same algo and N: "cub" for compute algorithms
+("thrust" where CUB has none: set operations), "cuda" for copies. Ratio = rate / reference rate, so above 1.00 is faster.
 
 Usage: compare.py [FILE ...]     (no files, or "-": read stdin)
 """
@@ -16,7 +16,7 @@ Usage: compare.py [FILE ...]     (no files, or "-": read stdin)
 import sys
 
 # Reference implementation for each kind of algorithm, in order of preference.
-REFERENCE_IMPLS = ("cub", "cuda")
+REFERENCE_IMPLS = ("cub", "thrust", "cuda")
 
 
 def parse(lines, source, results):

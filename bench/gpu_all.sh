@@ -19,12 +19,16 @@ TYPES="${TYPES:-u32 pairs u64 f32}"
 # shellcheck source=bench/gpu_setup.sh
 . "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
 "$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/cub_bench bench/cuda/cub_bench.cu
+"$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/merge_bench bench/cuda/merge_bench.cu
 
 # shellcheck disable=SC2086
 {
   /tmp/cub_bench copy 28
   /tmp/cub_bench scan $SIZES
   for t in $TYPES; do /tmp/cub_bench "sort_$t" $SORT_SIZES; done
+  # Merge (CUB DeviceMerge) and set operations (Thrust) at vkalgo-bench merge's default sizes.
+  for m in merge_keys merge_pairs; do /tmp/merge_bench "$m" 23 26; done
+  for op in set_and set_or set_andnot set_xor; do /tmp/merge_bench "$op" 24; done
 } | tee "$OUT/cub-all.txt"
 
 vk_rc=0

@@ -185,6 +185,9 @@ typedef struct VkalgoContext VkalgoContext;
 // A GPU hash map (owns its device memory). Destroy it before its context.
 typedef struct VkalgoHashMap VkalgoHashMap;
 
+// A merge plan (tuning and scratch size fixed for one context; keeps the context alive).
+typedef struct VkalgoMergePlan VkalgoMergePlan;
+
 // A multisplit plan (kernels, geometry and memory sizes fixed for one context).
 typedef struct VkalgoMultisplitPlan VkalgoMultisplitPlan;
 
@@ -202,6 +205,9 @@ typedef struct VkalgoSet VkalgoSet;
 // Keeps its context alive. Immutable once created: any thread may query it or record it,
 // concurrently; destroying it while another thread uses it is the caller's error.
 typedef struct VkalgoSortPlan VkalgoSortPlan;
+
+// A sorted-array set-operation plan (keeps its context alive).
+typedef struct VkalgoSortedSetOpPlan VkalgoSortedSetOpPlan;
 
 // The caller's queue lock: `lock` is 1 to lock, 0 to unlock.
 typedef void (*VkalgoQueueLockFn)(void *user_data, uint32_t lock);
@@ -343,15 +349,15 @@ typedef struct VkalgoHashRetrieveArgs {
   struct VkalgoBufferRange count_out;
 } VkalgoHashRetrieveArgs;
 
-// What to plan a scan for.
-typedef struct VkalgoScanDesc {
-  // `VKALGO_SCAN_EXCLUSIVE` or `VKALGO_SCAN_INCLUSIVE`.
-  uint32_t op;
-  // `VKALGO_SCAN_PATH_*`.
-  uint32_t path;
-  // Largest element count any call of the plan scans.
-  uint64_t max_count;
-} VkalgoScanDesc;
+// What to merge: key and value types and the order of both inputs and the output.
+typedef struct VkalgoMergeDesc {
+  // `VKALGO_KEY_*`.
+  uint32_t key_type;
+  // `VKALGO_VALUE_*`.
+  uint32_t value_type;
+  // 0 or 1: the order of both inputs and the output (1: descending).
+  uint32_t descending;
+} VkalgoMergeDesc;
 
 // Scratch memory a plan needs from the caller.
 typedef struct VkalgoMemoryRequirements {
@@ -362,6 +368,70 @@ typedef struct VkalgoMemoryRequirements {
   // Usage flags the scratch buffer must have.
   VkBufferUsageFlags scratch_usage;
 } VkalgoMemoryRequirements;
+
+// The buffers of one recorded merge. A count is read from `*_count_buffer` (a u32 at its
+// offset, written by earlier GPU work, clamped to the plan's maximum) when that buffer is not
+// VK_NULL_HANDLE, else `*_count` is used. Value ranges are VK_NULL_HANDLE exactly when the
+// plan has no value type. The output ranges hold count(A) + count(B) elements (the maxima
+// with indirect counts).
+typedef struct VkalgoMergeArgs {
+  // Keys of run A.
+  struct VkalgoBufferRange a_keys;
+  // Values of run A.
+  struct VkalgoBufferRange a_values;
+  // Keys of run B.
+  struct VkalgoBufferRange b_keys;
+  // Values of run B.
+  struct VkalgoBufferRange b_values;
+  // Output keys.
+  struct VkalgoBufferRange out_keys;
+  // Output values.
+  struct VkalgoBufferRange out_values;
+  // Scratch as `vkalgo_merge_plan_memory_requirements` reports.
+  struct VkalgoBufferRange scratch;
+  // Elements of A (direct).
+  uint64_t a_count;
+  // Indirect count of A (VK_NULL_HANDLE: use `a_count`).
+  struct VkalgoBufferRange a_count_buffer;
+  // Elements of B (direct).
+  uint64_t b_count;
+  // Indirect count of B (VK_NULL_HANDLE: use `b_count`).
+  struct VkalgoBufferRange b_count_buffer;
+} VkalgoMergeArgs;
+
+// The buffers of one recorded set operation (counts as in `VkalgoMergeArgs`). `out` holds
+// count(A) + count(B) keys (the maxima with indirect counts); `out_count` receives the number
+// of output keys as a u32.
+typedef struct VkalgoSortedSetOpArgs {
+  // Run A (ascending).
+  struct VkalgoBufferRange a;
+  // Run B (ascending).
+  struct VkalgoBufferRange b;
+  // Output keys.
+  struct VkalgoBufferRange out;
+  // A u32 receiving the output count.
+  struct VkalgoBufferRange out_count;
+  // Scratch as `vkalgo_sorted_set_op_plan_memory_requirements` reports.
+  struct VkalgoBufferRange scratch;
+  // Elements of A (direct).
+  uint64_t a_count;
+  // Indirect count of A (VK_NULL_HANDLE: use `a_count`).
+  struct VkalgoBufferRange a_count_buffer;
+  // Elements of B (direct).
+  uint64_t b_count;
+  // Indirect count of B (VK_NULL_HANDLE: use `b_count`).
+  struct VkalgoBufferRange b_count_buffer;
+} VkalgoSortedSetOpArgs;
+
+// What to plan a scan for.
+typedef struct VkalgoScanDesc {
+  // `VKALGO_SCAN_EXCLUSIVE` or `VKALGO_SCAN_INCLUSIVE`.
+  uint32_t op;
+  // `VKALGO_SCAN_PATH_*`.
+  uint32_t path;
+  // Largest element count any call of the plan scans.
+  uint64_t max_count;
+} VkalgoScanDesc;
 
 // The buffers of one recorded scan (u32 elements).
 typedef struct VkalgoScanArgs {
@@ -642,6 +712,100 @@ VkalgoResult vkalgo_hash_map_record_size(const struct VkalgoHashMap *map,
 VkalgoResult vkalgo_hash_map_record_retrieve_all(const struct VkalgoHashMap *map,
                                                  VkCommandBuffer command_buffer,
                                                  const struct VkalgoHashRetrieveArgs *args);
+
+// Merges the sorted runs A (`a_count` keys, and values when `desc->value_type` is not
+// `VKALGO_VALUE_NONE`) and B into `out_keys` / `out_values` (`a_count + b_count` elements) on
+// the GPU (blocking). Stable: equal keys keep A's elements first, each run in its own order.
+// Floats in IEEE-754 totalOrder. The value pointers are NULL exactly when the value type is
+// NONE (inputs with count 0 and outputs with a total of 0 may be NULL). Each input is checked
+// on the GPU to be sorted in the stated order: unsorted input, like any bad argument, returns
+// `VKALGO_ERROR_INVALID_ARGUMENT` and writes nothing.
+VkalgoResult vkalgo_merge_host(struct VkalgoContext *ctx,
+                               const struct VkalgoMergeDesc *desc,
+                               const void *a_keys,
+                               const void *a_values,
+                               size_t a_count,
+                               const void *b_keys,
+                               const void *b_values,
+                               size_t b_count,
+                               void *out_keys,
+                               void *out_values);
+
+// The set operation `op` (`VKALGO_SET_AND`, `_OR`, `_ANDNOT`, `_XOR`) on the ascending
+// sorted arrays `a` and `b` of `key_type` keys, with std::set_* multiset semantics (a value
+// present ca times in a and cb times in b appears min(ca, cb), max(ca, cb), max(ca - cb, 0)
+// and |ca - cb| times), into `out`, ascending (blocking). `*out_count` receives the result's
+// size. With `out` NULL and `out_capacity` 0 only the size is reported (success); with a
+// non-NULL `out` smaller than the result, `VKALGO_ERROR_INVALID_ARGUMENT` is returned,
+// `*out_count` holds the size needed and nothing is written to `out`. Each input is checked
+// on the GPU to be sorted: unsorted input returns `VKALGO_ERROR_INVALID_ARGUMENT`, nothing
+// written (`*out_count` included).
+VkalgoResult vkalgo_sorted_set_op_host(struct VkalgoContext *ctx,
+                                       uint32_t key_type,
+                                       uint32_t op,
+                                       const void *a,
+                                       size_t a_count,
+                                       const void *b,
+                                       size_t b_count,
+                                       void *out,
+                                       size_t out_capacity,
+                                       size_t *out_count);
+
+// Plans merges of up to `max_a` + `max_b` elements (each at most 2^32 - 1). `*out` is set only
+// on success; destroy it with `vkalgo_merge_plan_destroy`.
+VkalgoResult vkalgo_merge_plan_create(struct VkalgoContext *ctx,
+                                      const struct VkalgoMergeDesc *desc,
+                                      uint64_t max_a,
+                                      uint64_t max_b,
+                                      struct VkalgoMergePlan **out);
+
+// Destroys a merge plan (NULL: no-op).
+void vkalgo_merge_plan_destroy(struct VkalgoMergePlan *plan);
+
+// The scratch each `vkalgo_merge_record` of this plan needs.
+VkalgoResult vkalgo_merge_plan_memory_requirements(const struct VkalgoMergePlan *plan,
+                                                   struct VkalgoMemoryRequirements *out);
+
+// Outputs per tile of the plan (0 for a NULL plan).
+uint64_t vkalgo_merge_plan_tile_size(const struct VkalgoMergePlan *plan);
+
+// Records the merge into the caller's command buffer. `ctx` may be NULL (the plan's context
+// is used); otherwise it must be the plan's context. Synchronization: writes to the inputs and
+// count buffers must be visible to COMPUTE_SHADER reads; earlier uses of the outputs and
+// scratch must be complete before COMPUTE_SHADER; afterwards the outputs are written by
+// COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
+VkalgoResult vkalgo_merge_record(const struct VkalgoContext *ctx,
+                                 const struct VkalgoMergePlan *plan,
+                                 VkCommandBuffer command_buffer,
+                                 const struct VkalgoMergeArgs *args);
+
+// Plans set operations `op` (`VKALGO_SET_*`) on ascending runs of `key_type` keys, up to
+// `max_a` + `max_b` keys (at most 2^32 - 1 together). `*out` is set only on success; destroy
+// it with `vkalgo_sorted_set_op_plan_destroy`.
+VkalgoResult vkalgo_sorted_set_op_plan_create(struct VkalgoContext *ctx,
+                                              uint32_t key_type,
+                                              uint32_t op,
+                                              uint64_t max_a,
+                                              uint64_t max_b,
+                                              struct VkalgoSortedSetOpPlan **out);
+
+// Destroys a set-operation plan (NULL: no-op).
+void vkalgo_sorted_set_op_plan_destroy(struct VkalgoSortedSetOpPlan *plan);
+
+// The scratch each `vkalgo_sorted_set_op_record` of this plan needs.
+VkalgoResult vkalgo_sorted_set_op_plan_memory_requirements(const struct VkalgoSortedSetOpPlan *plan,
+                                                           struct VkalgoMemoryRequirements *out);
+
+// Records the set operation into the caller's command buffer (`ctx` as in
+// `vkalgo_merge_record`). Synchronization: writes to the inputs and count buffers must be
+// visible to COMPUTE_SHADER reads; earlier uses of `out`, `out_count` and scratch must be
+// complete before COMPUTE_SHADER and TRANSFER (scratch may be cleared with vkCmdFillBuffer);
+// afterwards `out` and `out_count` are written by COMPUTE_SHADER (SHADER_WRITE). Nothing is
+// recorded on error. Unsorted input gives an unspecified result inside `out`.
+VkalgoResult vkalgo_sorted_set_op_record(const struct VkalgoContext *ctx,
+                                         const struct VkalgoSortedSetOpPlan *plan,
+                                         VkCommandBuffer command_buffer,
+                                         const struct VkalgoSortedSetOpArgs *args);
 
 // Exclusive sum of `count` u32 from `input` into `output` on the GPU (blocking).
 // `input == output` is allowed. On error `output` is unchanged.

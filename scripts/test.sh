@@ -77,6 +77,9 @@ cargo run --release --example morton_sort 100000
 
 lavapipe_variants hash "1 4" "128 512"
 
+# Merge, set operations, merge sort (the 2^21 + 2^21 merge is in the default run above).
+lavapipe_variants merge "1 4" "128 512" --skip large_merge_once
+
 # Sets: the model sequences, in-place operations and the CRoaring exchange run in the default
 # run only (the variants keep CI time down).
 lavapipe_variants set "1 4" "128 512" --skip model_random --skip in_place --skip roaring_interchange --skip ops_against

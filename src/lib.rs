@@ -55,6 +55,7 @@ pub mod capi;
 pub mod core;
 mod error;
 pub mod hash;
+pub mod merge;
 pub mod scan;
 pub mod set;
 pub mod sort;
@@ -70,6 +71,10 @@ pub use error::{Error, Result};
 pub use hash::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashMapDeviceView,
     HashMapStats, HashRetrieveArgs, HashTuning, HashValueType, InsertStatus,
+};
+pub use merge::{
+    MergeArgs, MergeDesc, MergeOptions, MergePath, MergePlan, MergeSortArgs, MergeSortDesc, MergeSortPlan,
+    MergeTuning, SetOpArgs, SetOpDesc, SetOpPath, SetOpPlan,
 };
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
 pub use set::{GpuSet, SetOpStatus, SetOperand};
@@ -92,6 +97,7 @@ mod push_constant_tests {
             .chain(crate::sort::push_layouts())
             .chain(crate::hash::push_layouts())
             .chain(crate::split::push_layouts())
+            .chain(crate::merge::push_layouts())
             .chain(crate::set::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {

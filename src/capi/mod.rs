@@ -7,6 +7,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod hash;
+pub mod merge;
 pub mod scan;
 pub mod set;
 pub mod sort;

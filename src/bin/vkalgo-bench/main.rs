@@ -3,7 +3,7 @@
 //! reference) and prints a table per algorithm, with the device's copy bandwidth measured by a
 //! compute-shader copy as the yardstick.
 //!
-//! Usage: `vkalgo-bench [scan|sort|hash|set|multisplit|memory|large] [options]` (every algorithm, one
+//! Usage: `vkalgo-bench [scan|sort|hash|multisplit|merge|set|memory|large] [options]` (every algorithm, one
 //! after the other in this one process, when none is named; `memory` is the memory-speed probe,
 //! `large` the check of counts past 2^31); each
 //! algorithm's module documents its options. Each measurement is also printed as a
@@ -13,6 +13,7 @@ mod common;
 mod hash;
 mod large;
 mod memory;
+mod merge;
 mod scan;
 mod set;
 mod sort;
@@ -26,6 +27,7 @@ const ALGORITHMS: &[(&str, RunFn)] = &[
     ("scan", scan::run),
     ("sort", sort::run),
     ("hash", hash::run),
+    ("merge", merge::run),
     ("set", set::run),
     ("multisplit", split::run),
 ];

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Merge benchmark on the GPU machine, in one command: builds the CUB/Thrust baseline
+# (bench/cuda/merge_bench.cu) with nvcc, runs it (cub::DeviceMerge::MergeKeys / MergePairs,
+# thrust::set_intersection / set_union / set_difference / set_symmetric_difference, a copy
+# kernel as the bandwidth yardstick) and `vkalgo-bench merge`, and prints the comparison
+# (bench/merge_compare.py: ratios to CUB/Thrust at the same sizes, and every row as % of its
+# own copy bandwidth) last. Run from the repository root. Arguments go to `vkalgo-bench merge`
+# (e.g. --reps 20 --tuning 256x11,256x7,128x15).
+#
+# Environment:
+#   OUT           output folder (default /tmp/out): cuda-merge.txt, vkalgo-merge.txt, merge-table.md
+#   VKALGO_BENCH  the vkalgo-bench binary (default .devbin/vkalgo-bench)
+#   CUDA_SRC      the CUDA source (default bench/cuda/merge_bench.cu; cuda_check.h next to it)
+#   COMPARE       the comparison script (default bench/merge_compare.py)
+#   SIZES         log2 sizes of EACH run for the merges (default "23 26": 2^23 + 2^23, 2^26 + 2^26)
+#   SET_SIZES     log2 sizes of each run for the set operations (default "24")
+#   ARCH          nvcc target (default sm_90)
+set -euo pipefail
+
+VKALGO_BENCH="${VKALGO_BENCH:-.devbin/vkalgo-bench}"
+CUDA_SRC="${CUDA_SRC:-bench/cuda/merge_bench.cu}"
+COMPARE="${COMPARE:-bench/merge_compare.py}"
+SIZES="${SIZES:-23 26}"
+SET_SIZES="${SET_SIZES:-24}"
+# shellcheck source=bench/gpu_setup.sh
+. "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
+"$NVCC" -O3 -std=c++17 -arch="$ARCH" -I "$(dirname "$CUDA_SRC")" -o /tmp/merge_bench "$CUDA_SRC"
+
+cuda_rc=0
+# The size lists are split into separate arguments on purpose.
+# shellcheck disable=SC2086
+{
+  /tmp/merge_bench copy 28
+  /tmp/merge_bench merge_keys $SIZES
+  /tmp/merge_bench merge_pairs $SIZES
+  for op in set_and set_or set_andnot set_xor; do /tmp/merge_bench "$op" $SET_SIZES; done
+} | tee "$OUT/cuda-merge.txt" || cuda_rc=$?
+
+vk_rc=0
+"$VKALGO_BENCH" merge --sizes "$(echo $SIZES | tr ' ' ,)" --set-sizes "$(echo $SET_SIZES | tr ' ' ,)" "$@" \
+  | tee "$OUT/vkalgo-merge.txt" || vk_rc=$?
+
+echo
+python3 "$COMPARE" "$OUT/cuda-merge.txt" "$OUT/vkalgo-merge.txt" | tee "$OUT/merge-table.md"
+[ "$cuda_rc" -eq 0 ] || echo "merge_bench exited with status $cuda_rc" >&2
+[ "$vk_rc" -eq 0 ] || echo "vkalgo-bench exited with status $vk_rc" >&2
+exit $((cuda_rc | vk_rc))

@@ -1,0 +1,82 @@
+#version 460
+// Stable merge of two sorted runs (or of pairs of runs of one array, by the tile table):
+// one tile of TILE outputs per workgroup. Keys of A come first among equal keys. With values
+// (VALUE_WORDS > 0) each output's source index passes through the same shared array once the
+// keys are out, and its value is read from the source run (the reads of a tile stay within
+// the tile's two spans). One tile of keys is all the shared memory the kernel declares: on
+// NVIDIA's Vulkan driver a multiprocessor gives about 48 KiB to workgroups (measured for the
+// radix sort, docs/benchmarks/), so this decides how many workgroups run at once.
+#include "merge_tile.glsl"
+
+void main() {
+    uint t = linear_workgroup_id();
+    if (t >= pc.max_tiles) {
+        return;
+    }
+    TileSpan s = tile_span(t);
+    uint len = s.la + s.lb;
+    if (len == 0u) {
+        return;
+    }
+    stage_tile(s);
+    uint first = gl_LocalInvocationIndex * ITEMS;
+    uint d = min(first, len);
+    uint ai = co_rank_shared(s.la, s.lb, d);
+    uint bi = s.la + d - ai;
+    KEY_T keys[ITEMS];
+    uint src[ITEMS];
+    // The next key of each side stays in a register; each output reads one key from shared
+    // memory, the successor of the side it took (ModernGPU's serial merge has the same shape).
+    KEY_T ka = s_keys[min(ai, TILE - 1u)];
+    KEY_T kb = s_keys[min(bi, TILE - 1u)];
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        bool take_a = ai < s.la && (bi >= len || ka <= kb);
+        keys[e] = take_a ? ka : kb;
+        src[e] = take_a ? ai : bi;
+        ai += take_a ? 1u : 0u;
+        bi += take_a ? 0u : 1u;
+        KEY_T next = s_keys[min(take_a ? ai : bi, TILE - 1u)];
+        ka = take_a ? next : ka;
+        kb = take_a ? kb : next;
+    }
+    barrier();
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        uint x = first + e;
+        if (x < len) {
+            s_keys[x] = keys[e];
+        }
+    }
+    barrier();
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        uint x = e * WG_SIZE + gl_LocalInvocationIndex;
+        if (x < len) {
+            store_key(pc.out_keys, s.out0 + uint64_t(x), raw_bits(s_keys[x]));
+        }
+    }
+#if VALUE_WORDS > 0
+    barrier();  // the keys are out: the array takes the sources
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        uint x = first + e;
+        if (x < len) {
+            s_keys[x] = KEY_T(src[e]);
+        }
+    }
+    barrier();
+    // Every gather is issued before the first store.
+    VALUE_T values[ITEMS];
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        uint x = e * WG_SIZE + gl_LocalInvocationIndex;
+        if (x < len) {
+            uint from = uint(s_keys[x]);
+            values[e] = from < s.la ? load_value(pc.a_values, uint64_t(s.a0 + from))
+                                    : load_value(pc.b_values, uint64_t(s.b0 + (from - s.la)));
+        }
+    }
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        uint x = e * WG_SIZE + gl_LocalInvocationIndex;
+        if (x < len) {
+            store_value(pc.out_values, s.out0 + uint64_t(x), values[e]);
+        }
+    }
+#endif
+}

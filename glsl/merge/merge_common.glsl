@@ -1,0 +1,249 @@
+// Merge path: declarations shared by the merge, set-operation, block-sort and partition
+// kernels (src/merge/).
+//
+// Permutation defines: KEY_BITS (32 or 64), VALUE_WORDS (0: keys only, 1: 4-byte values,
+// 2: 8-byte values; 0 where undefined). The key kind (unsigned, signed, float) and the order
+// are a specialization constant (KEY_ORDER, id 6), as in the radix sort: keys are compared
+// through their order-preserving bits (floats in IEEE-754 totalOrder, all bits complemented
+// for a descending order), so every comparison below is an unsigned integer comparison and a
+// merge in either order is an ascending merge of ordered bits.
+//
+// Co-rank (merge path): the stable merge of A and B (equal keys: A's first) places, among its
+// first d outputs, exactly i elements of A and d - i of B, where i is the number of positions
+// m in [max(0, d - |B|), min(d, |A|)) with A[m] <= B[d - 1 - m] (the predicate is monotone in m).
+// A binary search finds it (Green, McColl & Bader, "GPU merge path", 2012; Odeh et al., "Merge
+// path - parallel merging made simple", 2012; the CUDA listing of Hwu, Kirk & El Hajj, PMPP
+// chapter 12, returns inside its loop and compares B[j-1] > A[i] where stability needs >=).
+//
+// Addressing: every position in a run is a u32 (runs hold at most 2^32 - 1 elements); output
+// positions of a two-run merge reach 2^33 - 2, so they are 64-bit. Buffers are only ever
+// indexed through a reference made at a 64-bit byte address (element 0 or small offsets).
+#ifndef VKALGO_MERGE_COMMON_GLSL
+#define VKALGO_MERGE_COMMON_GLSL
+
+#include "../common/vkalgo.glsl"
+
+#ifndef KEY_BITS
+#error "KEY_BITS must be defined by the permutation table"
+#endif
+#ifndef VALUE_WORDS
+#define VALUE_WORDS 0
+#endif
+
+#if KEY_BITS == 64
+#define KEY_T uint64_t
+#define KEY_SIGNED_T int64_t
+#define KEY_BYTES 8ul
+const uint64_t KEY_SIGN = 0x8000000000000000ul;
+const uint64_t KEY_MAX = 0xFFFFFFFFFFFFFFFFul;
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer KeyRef { uint64_t v[]; };
+#else
+#define KEY_T uint
+#define KEY_SIGNED_T int
+#define KEY_BYTES 4ul
+const uint KEY_SIGN = 0x80000000u;
+const uint KEY_MAX = 0xFFFFFFFFu;
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyRef { uint v[]; };
+#endif
+
+#if VALUE_WORDS == 2
+#define VALUE_T uint64_t
+#define VALUE_BYTES 8ul
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer ValueRef { uint64_t v[]; };
+#elif VALUE_WORDS == 1
+#define VALUE_T uint
+#define VALUE_BYTES 4ul
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer ValueRef { uint v[]; };
+#endif
+
+// Must match src/merge/mod.rs (MergePush).
+layout(push_constant) uniform MergePush {
+    uint64_t a_keys;        // run A (segmented modes: the whole input array)
+    uint64_t b_keys;        // run B (segmented modes: the whole input array)
+    uint64_t out_keys;      // output keys
+    uint64_t a_values;      // 0 without values
+    uint64_t b_values;
+    uint64_t out_values;
+    uint64_t tiles_addr;    // tile table (8 u32 per tile); 0: each workgroup partitions itself
+    uint64_t a_count_addr;  // 0: use a_count; else the address of a u32 count
+    uint64_t b_count_addr;  // 0: use b_count
+    uint64_t aux_addr;      // mode-specific: flags, per-tile counts, run offsets
+    uint64_t aux2_addr;     // mode-specific: tile starts of the pairs, the output count
+    uint a_count;           // direct count of A (segmented modes: of the whole array)
+    uint b_count;           // direct count of B
+    uint a_max;             // the plan's maxima (clamp indirect counts)
+    uint b_max;
+    uint mode;              // MODE_*
+    uint width;             // MODE_UNIFORM: run width; MODE_OFFSETS: runs per half pair
+    uint runs;              // MODE_OFFSETS: number of runs; set operations: the SET_* op
+    uint max_tiles;         // tiles of the plan's maxima (entries of the tile table)
+} pc;
+
+// Tile-table modes of the partition kernel.
+#define MODE_TWO 0u      // two runs in their own buffers
+#define MODE_UNIFORM 1u  // one array of runs of `width` elements, merged in pairs
+#define MODE_OFFSETS 2u  // one array of `runs` runs given by u32 offsets, merged in pairs
+#define MODE_COUNT_TILES 3u  // MODE_OFFSETS's first step: tiles per pair
+
+// Set operations (src/merge/mod.rs; the C constants VKALGO_SET_*).
+#define SET_AND 0u
+#define SET_OR 1u
+#define SET_ANDNOT 2u
+#define SET_XOR 3u
+
+// Key order: bits 0-1 the key kind (0 unsigned, 1 signed, 2 float), bit 2 descending (as the
+// radix sort's KEY_ORDER, glsl/sort/sort_common.glsl).
+layout(constant_id = 6) const uint KEY_ORDER = 0;
+const uint KEY_KIND = KEY_ORDER & 3u;
+const bool KEY_DESCENDING = (KEY_ORDER & 4u) != 0u;
+
+#define ITEMS VECS_PER_THREAD
+#define TILE (WG_SIZE * ITEMS)
+
+// The same transform as the radix sort's (glsl/sort/sort_common.glsl order_flip): none for
+// unsigned keys, the sign bit for signed ones, for floats all bits where the sign is set, else
+// the sign bit.
+KEY_T order_flip(KEY_T k) {
+    if (KEY_KIND == 1u) {
+        return KEY_SIGN;
+    } else if (KEY_KIND == 2u) {
+        return KEY_T(KEY_SIGNED_T(k) >> (KEY_BITS - 1)) | KEY_SIGN;
+    }
+    return KEY_T(0);
+}
+
+// The key's order-preserving bits (complemented for a descending order).
+KEY_T ordered_bits(KEY_T k) {
+    KEY_T ascending = k ^ order_flip(k);
+    return KEY_DESCENDING ? ~ascending : ascending;
+}
+
+// The inverse of ordered_bits.
+KEY_T raw_bits(KEY_T ordered) {
+    KEY_T ascending = KEY_DESCENDING ? ~ordered : ordered;
+    return ascending ^ order_flip(~ascending);
+}
+
+KEY_T load_key(uint64_t base, uint64_t i) {
+    return KeyRef(base + i * KEY_BYTES).v[0];
+}
+
+KEY_T load_ordered(uint64_t base, uint64_t i) {
+    return ordered_bits(load_key(base, i));
+}
+
+void store_key(uint64_t base, uint64_t i, KEY_T k) {
+    KeyRef(base + i * KEY_BYTES).v[0] = k;
+}
+
+#if VALUE_WORDS > 0
+VALUE_T load_value(uint64_t base, uint64_t i) {
+    return ValueRef(base + i * VALUE_BYTES).v[0];
+}
+
+void store_value(uint64_t base, uint64_t i, VALUE_T v) {
+    ValueRef(base + i * VALUE_BYTES).v[0] = v;
+}
+#endif
+
+uint count_a() {
+    return load_count(pc.a_count_addr, pc.a_count, pc.a_max);
+}
+
+uint count_b() {
+    return load_count(pc.b_count_addr, pc.b_count, pc.b_max);
+}
+
+// Co-rank in global memory: A elements among the first `diag` outputs of the stable merge of
+// the runs at byte addresses a_base (la elements) and b_base (lb elements); diag <= la + lb.
+// At most 33 probes.
+uint co_rank_global(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t diag) {
+    uint lo = diag > uint64_t(lb) ? uint(diag - uint64_t(lb)) : 0u;
+    uint hi = uint(min(diag, uint64_t(la)));
+    while (lo < hi) {
+        uint mid = lo + ((hi - lo) >> 1);
+        KEY_T a = load_ordered(a_base, uint64_t(mid));
+        KEY_T b = load_ordered(b_base, diag - 1ul - uint64_t(mid));
+        if (a <= b) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+// First position in [lo, hi) of the run at byte address `base` whose ordered key is >= key
+// (or > key when `upper`); hi when none. At most 33 probes.
+uint search_global(uint64_t base, uint lo, uint hi, KEY_T key, bool upper) {
+    while (lo < hi) {
+        uint mid = lo + ((hi - lo) >> 1);
+        KEY_T k = load_ordered(base, uint64_t(mid));
+        if (k < key || (upper && k == key)) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+// One tile of a merge: A[a0, a0 + la) and B[b0, b0 + lb) (positions in their runs) merge into
+// outputs [out0, out0 + la + lb).
+struct TileSpan {
+    uint a0;
+    uint la;
+    uint b0;
+    uint lb;
+    uint64_t out0;
+};
+
+// The tile table entry of tile t (written by partition.comp: a0, a1, b0, b1, out0 low, out0
+// high, 2 reserved). An entry is clamped on reading so that a tile never reaches outside its
+// runs, whatever the input (unsorted input gives unspecified output, never a stray access).
+TileSpan read_tile(uint t) {
+    U32Ref e = U32Ref(pc.tiles_addr + uint64_t(t) * 32ul);
+    TileSpan s;
+    s.a0 = e.v[0];
+    s.la = e.v[1] - e.v[0];
+    s.b0 = e.v[2];
+    s.lb = e.v[3] - e.v[2];
+    s.out0 = uint64_t(e.v[4]) | (uint64_t(e.v[5]) << 32);
+    return s;
+}
+
+void write_tile(uint t, uint a0, uint a1, uint b0, uint b1, uint64_t out0) {
+    U32Ref e = U32Ref(pc.tiles_addr + uint64_t(t) * 32ul);
+    e.v[0] = a0;
+    e.v[1] = a1;
+    e.v[2] = b0;
+    e.v[3] = b1;
+    e.v[4] = uint(out0);
+    e.v[5] = uint(out0 >> 32);
+    e.v[6] = 0u;
+    e.v[7] = 0u;
+}
+
+// Clamps the co-ranks i0 (of output k0) and i1 (of output k1) of the merge of runs of la and
+// lb elements so that they are consistent even for unsorted input: returns (i0, i1) with
+// 0 <= i1 - i0 <= k1 - k0, i1 <= la and k1 - i1 <= lb (i0 comes from a search bounded by
+// max(0, k0 - lb) and min(k0, la), so it needs nothing). Sorted input is left as it is.
+uvec2 clamp_co_ranks(uint i0, uint i1, uint la, uint lb, uint64_t k0, uint64_t k1) {
+    uint len = uint(k1 - k0);
+    uint b0 = uint(k0 - uint64_t(i0));
+    uint lo_take = len > lb - b0 ? len - (lb - b0) : 0u;
+    uint hi_take = min(len, la - i0);
+    uint take = i1 >= i0 ? i1 - i0 : 0u;
+    take = clamp(take, lo_take, hi_take);
+    return uvec2(i0, i0 + take);
+}
+
+// Co-ranks of the output range [k0, k1) of the merge of A (la elements at a_base) and B (lb at
+// b_base), consistent even for unsorted input (see clamp_co_ranks).
+uvec2 tile_co_ranks(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t k0, uint64_t k1) {
+    uint i0 = co_rank_global(a_base, la, b_base, lb, k0);
+    uint i1 = co_rank_global(a_base, la, b_base, lb, k1);
+    return clamp_co_ranks(i0, i1, la, lb, k0, k1);
+}
+
+#endif

@@ -1,0 +1,83 @@
+// The tiled merge of one workgroup (after the tiled kernel of Hwu, Kirk & El Hajj, PMPP
+// chapter 12, and ModernGPU's merge): the tile's spans of A and B are staged in shared memory
+// with coalesced loads (A's span, then B's: ordered keys), every invocation finds the co-rank
+// of its first output by binary search in shared memory and merges ITEMS outputs from there.
+// A tile's inputs are exactly as many as its outputs (at most TILE), so each workgroup stages
+// once and no circular buffer is needed.
+#ifndef VKALGO_MERGE_TILE_GLSL
+#define VKALGO_MERGE_TILE_GLSL
+
+#include "merge_common.glsl"
+
+shared KEY_T s_keys[TILE];
+shared uint s_span[2];
+
+// The span of tile t when the plan has no tile table (small counts, MODE_TWO): invocations 0
+// and 1 find the two co-ranks in global memory side by side. Workgroup-uniform control flow.
+TileSpan fused_span(uint t) {
+    uint m = count_a();
+    uint n = count_b();
+    uint64_t total = uint64_t(m) + uint64_t(n);
+    uint64_t k0 = min(uint64_t(t) * uint64_t(TILE), total);
+    uint64_t k1 = min(k0 + uint64_t(TILE), total);
+    if (gl_LocalInvocationIndex < 2u) {
+        s_span[gl_LocalInvocationIndex] =
+            co_rank_global(pc.a_keys, m, pc.b_keys, n, gl_LocalInvocationIndex == 0u ? k0 : k1);
+    }
+    barrier();
+    uvec2 i = clamp_co_ranks(s_span[0], s_span[1], m, n, k0, k1);
+    TileSpan s;
+    s.a0 = i.x;
+    s.la = i.y - i.x;
+    s.b0 = uint(k0 - uint64_t(s_span[0]));
+    s.lb = uint(k1 - k0) - s.la;
+    s.out0 = k0;
+    barrier();
+    return s;
+}
+
+// The span of this workgroup's tile t (workgroup-uniform control flow).
+TileSpan tile_span(uint t) {
+    return pc.tiles_addr != 0ul ? read_tile(t) : fused_span(t);
+}
+
+// Stages the tile's ordered keys: A's span at [0, la), B's at [la, la + lb). Every load is
+// issued before the first shared-memory store (unrolled over ITEMS), so an invocation keeps
+// ITEMS loads in flight.
+void stage_tile(TileSpan s) {
+    uint len = s.la + s.lb;
+    KEY_T staged[ITEMS];
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        uint x = e * WG_SIZE + gl_LocalInvocationIndex;
+        staged[e] = KEY_T(0);
+        if (x < s.la) {
+            staged[e] = load_ordered(pc.a_keys, uint64_t(s.a0 + x));
+        } else if (x < len) {
+            staged[e] = load_ordered(pc.b_keys, uint64_t(s.b0 + (x - s.la)));
+        }
+    }
+    [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+        uint x = e * WG_SIZE + gl_LocalInvocationIndex;
+        if (x < len) {
+            s_keys[x] = staged[e];
+        }
+    }
+    barrier();
+}
+
+// Co-rank of output d of the staged tile: A elements among its first d outputs.
+uint co_rank_shared(uint la, uint lb, uint d) {
+    uint lo = d > lb ? d - lb : 0u;
+    uint hi = min(d, la);
+    while (lo < hi) {
+        uint mid = (lo + hi) >> 1;
+        if (s_keys[mid] <= s_keys[la + d - 1u - mid]) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+#endif

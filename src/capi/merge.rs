@@ -1,0 +1,449 @@
+//! C ABI of the merge and the set operations on sorted arrays: host convenience calls and the
+//! record layer.
+
+use super::types::{VkCommandBuffer, VkalgoBufferRange, VkalgoMemoryRequirements};
+use super::{context_ref, guard, non_null, plan_context, VkalgoContext, VkalgoResult};
+use crate::error::Error;
+use crate::merge::{MergeDesc, MergePath};
+use crate::sort::{KeyType, ValueType};
+use crate::SetOp;
+use std::ffi::c_void;
+
+/// What to merge: key and value types and the order of both inputs and the output.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoMergeDesc {
+    /// `VKALGO_KEY_*`.
+    pub key_type: u32,
+    /// `VKALGO_VALUE_*`.
+    pub value_type: u32,
+    /// 0 or 1: the order of both inputs and the output (1: descending).
+    pub descending: u32,
+}
+
+/// A host slice of `bytes` bytes at `ptr` (NULL is allowed for 0 bytes).
+unsafe fn input<'a>(ptr: *const c_void, bytes: usize, what: &str) -> crate::Result<&'a [u8]> {
+    if bytes == 0 {
+        return Ok(&[]);
+    }
+    non_null(ptr, what)?;
+    Ok(std::slice::from_raw_parts(ptr as *const u8, bytes))
+}
+
+/// `count` elements of `size` bytes, or an error when the product overflows.
+fn byte_len(count: usize, size: u64, what: &str) -> crate::Result<usize> {
+    count
+        .checked_mul(size as usize)
+        .ok_or_else(|| Error::invalid(format!("{what}: count {count} is too large")))
+}
+
+/// Merges the sorted runs A (`a_count` keys, and values when `desc->value_type` is not
+/// `VKALGO_VALUE_NONE`) and B into `out_keys` / `out_values` (`a_count + b_count` elements) on
+/// the GPU (blocking). Stable: equal keys keep A's elements first, each run in its own order.
+/// Floats in IEEE-754 totalOrder. The value pointers are NULL exactly when the value type is
+/// NONE (inputs with count 0 and outputs with a total of 0 may be NULL). Each input is checked
+/// on the GPU to be sorted in the stated order: unsorted input, like any bad argument, returns
+/// `VKALGO_ERROR_INVALID_ARGUMENT` and writes nothing.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn vkalgo_merge_host(
+    ctx: *mut VkalgoContext,
+    desc: *const VkalgoMergeDesc,
+    a_keys: *const c_void,
+    a_values: *const c_void,
+    a_count: usize,
+    b_keys: *const c_void,
+    b_values: *const c_void,
+    b_count: usize,
+    out_keys: *mut c_void,
+    out_values: *mut c_void,
+) -> VkalgoResult {
+    guard("vkalgo_merge_host", || {
+        let ctx = context_ref(ctx)?;
+        non_null(desc, "desc")?;
+        let d = &*desc;
+        let key_type = KeyType::from_raw(d.key_type)?;
+        let value_type = ValueType::from_raw(d.value_type)?;
+        if d.descending > 1 {
+            return Err(Error::invalid(format!(
+                "merge: descending must be 0 or 1, not {}",
+                d.descending
+            )));
+        }
+        let has_values = value_type != ValueType::None;
+        let total = a_count
+            .checked_add(b_count)
+            .ok_or_else(|| Error::invalid("merge: a_count + b_count overflows"))?;
+        for (ptr, count, name) in [
+            (a_values, a_count, "a_values"),
+            (b_values, b_count, "b_values"),
+            (out_values as *const c_void, total, "out_values"),
+        ] {
+            if !has_values && !ptr.is_null() {
+                return Err(Error::invalid(format!(
+                    "merge: {name} given with VKALGO_VALUE_NONE"
+                )));
+            }
+            if has_values && ptr.is_null() && count > 0 {
+                return Err(Error::invalid(format!(
+                    "merge: {name} is NULL but a value type is given"
+                )));
+            }
+        }
+        let merge_desc = MergeDesc {
+            key_type,
+            value_type,
+            descending: d.descending == 1,
+            max_a: a_count as u64,
+            max_b: b_count as u64,
+            path: MergePath::Auto,
+            tuning: None,
+        };
+        ctx.merge_plan(&merge_desc)?; // checks the counts
+        let (kb, vb) = (key_type.bytes(), value_type.bytes());
+        let a = input(a_keys, byte_len(a_count, kb, "merge")?, "a_keys")?;
+        let b = input(b_keys, byte_len(b_count, kb, "merge")?, "b_keys")?;
+        let values = if has_values {
+            Some([
+                input(a_values, byte_len(a_count, vb, "merge")?, "a_values")?,
+                input(b_values, byte_len(b_count, vb, "merge")?, "b_values")?,
+            ])
+        } else {
+            None
+        };
+        if total == 0 {
+            return Ok(());
+        }
+        non_null(out_keys, "out_keys")?;
+        let out_key_bytes = byte_len(total, kb, "merge")?;
+        let out_value_bytes = byte_len(total, vb, "merge")?;
+        let mut keys_copy = vec![0u8; out_key_bytes];
+        let mut values_copy = has_values.then(|| vec![0u8; out_value_bytes]);
+        ctx.merge_host_bytes(
+            &merge_desc,
+            [a, b],
+            values,
+            &mut keys_copy,
+            values_copy.as_deref_mut(),
+        )?;
+        std::ptr::copy_nonoverlapping(keys_copy.as_ptr(), out_keys as *mut u8, out_key_bytes);
+        if let Some(v) = values_copy {
+            std::ptr::copy_nonoverlapping(v.as_ptr(), out_values as *mut u8, out_value_bytes);
+        }
+        Ok(())
+    })
+}
+
+/// The set operation `op` (`VKALGO_SET_AND`, `_OR`, `_ANDNOT`, `_XOR`) on the ascending
+/// sorted arrays `a` and `b` of `key_type` keys, with std::set_* multiset semantics (a value
+/// present ca times in a and cb times in b appears min(ca, cb), max(ca, cb), max(ca - cb, 0)
+/// and |ca - cb| times), into `out`, ascending (blocking). `*out_count` receives the result's
+/// size. With `out` NULL and `out_capacity` 0 only the size is reported (success); with a
+/// non-NULL `out` smaller than the result, `VKALGO_ERROR_INVALID_ARGUMENT` is returned,
+/// `*out_count` holds the size needed and nothing is written to `out`. Each input is checked
+/// on the GPU to be sorted: unsorted input returns `VKALGO_ERROR_INVALID_ARGUMENT`, nothing
+/// written (`*out_count` included).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn vkalgo_sorted_set_op_host(
+    ctx: *mut VkalgoContext,
+    key_type: u32,
+    op: u32,
+    a: *const c_void,
+    a_count: usize,
+    b: *const c_void,
+    b_count: usize,
+    out: *mut c_void,
+    out_capacity: usize,
+    out_count: *mut usize,
+) -> VkalgoResult {
+    guard("vkalgo_sorted_set_op_host", || {
+        let ctx = context_ref(ctx)?;
+        non_null(out_count, "out_count")?;
+        let key_type = KeyType::from_raw(key_type)?;
+        let op = SetOp::from_raw(op)?;
+        if out.is_null() && out_capacity != 0 {
+            return Err(Error::invalid(format!(
+                "set operation: out is NULL but out_capacity is {out_capacity}"
+            )));
+        }
+        let kb = key_type.bytes();
+        let a = input(a, byte_len(a_count, kb, "set operation")?, "a")?;
+        let b = input(b, byte_len(b_count, kb, "set operation")?, "b")?;
+        let result = ctx.sorted_set_op_bytes(key_type, op, a, b, None)?;
+        let count = result.len() / kb as usize;
+        *out_count = count;
+        if out.is_null() {
+            return Ok(());
+        }
+        if count > out_capacity {
+            return Err(Error::invalid(format!(
+                "set operation: the result holds {count} keys but out_capacity is {out_capacity}"
+            )));
+        }
+        std::ptr::copy_nonoverlapping(result.as_ptr(), out as *mut u8, result.len());
+        Ok(())
+    })
+}
+
+/// A merge plan (tuning and scratch size fixed for one context; keeps the context alive).
+pub struct VkalgoMergePlan {
+    plan: crate::merge::MergePlan,
+    ctx: crate::Context,
+}
+
+/// A sorted-array set-operation plan (keeps its context alive).
+pub struct VkalgoSortedSetOpPlan {
+    plan: crate::merge::SetOpPlan,
+    ctx: crate::Context,
+}
+
+/// The buffers of one recorded merge. A count is read from `*_count_buffer` (a u32 at its
+/// offset, written by earlier GPU work, clamped to the plan's maximum) when that buffer is not
+/// VK_NULL_HANDLE, else `*_count` is used. Value ranges are VK_NULL_HANDLE exactly when the
+/// plan has no value type. The output ranges hold count(A) + count(B) elements (the maxima
+/// with indirect counts).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoMergeArgs {
+    /// Keys of run A.
+    pub a_keys: VkalgoBufferRange,
+    /// Values of run A.
+    pub a_values: VkalgoBufferRange,
+    /// Keys of run B.
+    pub b_keys: VkalgoBufferRange,
+    /// Values of run B.
+    pub b_values: VkalgoBufferRange,
+    /// Output keys.
+    pub out_keys: VkalgoBufferRange,
+    /// Output values.
+    pub out_values: VkalgoBufferRange,
+    /// Scratch as `vkalgo_merge_plan_memory_requirements` reports.
+    pub scratch: VkalgoBufferRange,
+    /// Elements of A (direct).
+    pub a_count: u64,
+    /// Indirect count of A (VK_NULL_HANDLE: use `a_count`).
+    pub a_count_buffer: VkalgoBufferRange,
+    /// Elements of B (direct).
+    pub b_count: u64,
+    /// Indirect count of B (VK_NULL_HANDLE: use `b_count`).
+    pub b_count_buffer: VkalgoBufferRange,
+}
+
+/// The buffers of one recorded set operation (counts as in `VkalgoMergeArgs`). `out` holds
+/// count(A) + count(B) keys (the maxima with indirect counts); `out_count` receives the number
+/// of output keys as a u32.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoSortedSetOpArgs {
+    /// Run A (ascending).
+    pub a: VkalgoBufferRange,
+    /// Run B (ascending).
+    pub b: VkalgoBufferRange,
+    /// Output keys.
+    pub out: VkalgoBufferRange,
+    /// A u32 receiving the output count.
+    pub out_count: VkalgoBufferRange,
+    /// Scratch as `vkalgo_sorted_set_op_plan_memory_requirements` reports.
+    pub scratch: VkalgoBufferRange,
+    /// Elements of A (direct).
+    pub a_count: u64,
+    /// Indirect count of A (VK_NULL_HANDLE: use `a_count`).
+    pub a_count_buffer: VkalgoBufferRange,
+    /// Elements of B (direct).
+    pub b_count: u64,
+    /// Indirect count of B (VK_NULL_HANDLE: use `b_count`).
+    pub b_count_buffer: VkalgoBufferRange,
+}
+
+fn count_arg(direct: u64, buffer: VkalgoBufferRange) -> crate::ElementCount {
+    if buffer.buffer.0 == 0 {
+        crate::ElementCount::Direct(direct)
+    } else {
+        crate::ElementCount::Indirect(buffer.to_rust())
+    }
+}
+
+fn optional(r: VkalgoBufferRange) -> Option<crate::BufferRange> {
+    (r.buffer.0 != 0).then(|| r.to_rust())
+}
+
+/// Plans merges of up to `max_a` + `max_b` elements (each at most 2^32 - 1). `*out` is set only
+/// on success; destroy it with `vkalgo_merge_plan_destroy`.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_merge_plan_create(
+    ctx: *mut VkalgoContext,
+    desc: *const VkalgoMergeDesc,
+    max_a: u64,
+    max_b: u64,
+    out: *mut *mut VkalgoMergePlan,
+) -> VkalgoResult {
+    guard("vkalgo_merge_plan_create", || {
+        let ctx = context_ref(ctx)?;
+        non_null(desc, "desc")?;
+        non_null(out, "out")?;
+        let d = &*desc;
+        if d.descending > 1 {
+            return Err(Error::invalid(format!(
+                "merge: descending must be 0 or 1, not {}",
+                d.descending
+            )));
+        }
+        let plan = ctx.merge_plan(&MergeDesc {
+            key_type: KeyType::from_raw(d.key_type)?,
+            value_type: ValueType::from_raw(d.value_type)?,
+            descending: d.descending == 1,
+            max_a,
+            max_b,
+            path: MergePath::Auto,
+            tuning: None,
+        })?;
+        *out = Box::into_raw(Box::new(VkalgoMergePlan {
+            plan,
+            ctx: ctx.clone(),
+        }));
+        Ok(())
+    })
+}
+
+/// Destroys a merge plan (NULL: no-op).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_merge_plan_destroy(plan: *mut VkalgoMergePlan) {
+    if !plan.is_null() {
+        drop(Box::from_raw(plan));
+    }
+}
+
+/// The scratch each `vkalgo_merge_record` of this plan needs.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_merge_plan_memory_requirements(
+    plan: *const VkalgoMergePlan,
+    out: *mut VkalgoMemoryRequirements,
+) -> VkalgoResult {
+    guard("vkalgo_merge_plan_memory_requirements", || {
+        non_null(plan, "plan")?;
+        non_null(out, "out")?;
+        *out = (*plan).plan.memory_requirements().into();
+        Ok(())
+    })
+}
+
+/// Outputs per tile of the plan (0 for a NULL plan).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_merge_plan_tile_size(plan: *const VkalgoMergePlan) -> u64 {
+    if plan.is_null() {
+        return 0;
+    }
+    (*plan).plan.tile_size()
+}
+
+/// Records the merge into the caller's command buffer. `ctx` may be NULL (the plan's context
+/// is used); otherwise it must be the plan's context. Synchronization: writes to the inputs and
+/// count buffers must be visible to COMPUTE_SHADER reads; earlier uses of the outputs and
+/// scratch must be complete before COMPUTE_SHADER; afterwards the outputs are written by
+/// COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_merge_record(
+    ctx: *const VkalgoContext,
+    plan: *const VkalgoMergePlan,
+    command_buffer: VkCommandBuffer,
+    args: *const VkalgoMergeArgs,
+) -> VkalgoResult {
+    guard("vkalgo_merge_record", || {
+        non_null(plan, "plan")?;
+        let ctx = plan_context(ctx, &(*plan).ctx, "merge record")?;
+        non_null(args, "args")?;
+        let a = &*args;
+        let args = crate::merge::MergeArgs {
+            a_keys: a.a_keys.to_rust(),
+            a_values: optional(a.a_values),
+            b_keys: a.b_keys.to_rust(),
+            b_values: optional(a.b_values),
+            out_keys: a.out_keys.to_rust(),
+            out_values: optional(a.out_values),
+            scratch: a.scratch.to_rust(),
+            a_count: count_arg(a.a_count, a.a_count_buffer),
+            b_count: count_arg(a.b_count, a.b_count_buffer),
+        };
+        (*plan).plan.record(ctx, command_buffer.to_vk(), &args)
+    })
+}
+
+/// Plans set operations `op` (`VKALGO_SET_*`) on ascending runs of `key_type` keys, up to
+/// `max_a` + `max_b` keys (at most 2^32 - 1 together). `*out` is set only on success; destroy
+/// it with `vkalgo_sorted_set_op_plan_destroy`.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_sorted_set_op_plan_create(
+    ctx: *mut VkalgoContext,
+    key_type: u32,
+    op: u32,
+    max_a: u64,
+    max_b: u64,
+    out: *mut *mut VkalgoSortedSetOpPlan,
+) -> VkalgoResult {
+    guard("vkalgo_sorted_set_op_plan_create", || {
+        let ctx = context_ref(ctx)?;
+        non_null(out, "out")?;
+        let desc =
+            crate::merge::SetOpDesc::new(KeyType::from_raw(key_type)?, SetOp::from_raw(op)?, max_a, max_b);
+        let plan = ctx.set_op_plan(&desc)?;
+        *out = Box::into_raw(Box::new(VkalgoSortedSetOpPlan {
+            plan,
+            ctx: ctx.clone(),
+        }));
+        Ok(())
+    })
+}
+
+/// Destroys a set-operation plan (NULL: no-op).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_sorted_set_op_plan_destroy(plan: *mut VkalgoSortedSetOpPlan) {
+    if !plan.is_null() {
+        drop(Box::from_raw(plan));
+    }
+}
+
+/// The scratch each `vkalgo_sorted_set_op_record` of this plan needs.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_sorted_set_op_plan_memory_requirements(
+    plan: *const VkalgoSortedSetOpPlan,
+    out: *mut VkalgoMemoryRequirements,
+) -> VkalgoResult {
+    guard("vkalgo_sorted_set_op_plan_memory_requirements", || {
+        non_null(plan, "plan")?;
+        non_null(out, "out")?;
+        *out = (*plan).plan.memory_requirements().into();
+        Ok(())
+    })
+}
+
+/// Records the set operation into the caller's command buffer (`ctx` as in
+/// `vkalgo_merge_record`). Synchronization: writes to the inputs and count buffers must be
+/// visible to COMPUTE_SHADER reads; earlier uses of `out`, `out_count` and scratch must be
+/// complete before COMPUTE_SHADER and TRANSFER (scratch may be cleared with vkCmdFillBuffer);
+/// afterwards `out` and `out_count` are written by COMPUTE_SHADER (SHADER_WRITE). Nothing is
+/// recorded on error. Unsorted input gives an unspecified result inside `out`.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_sorted_set_op_record(
+    ctx: *const VkalgoContext,
+    plan: *const VkalgoSortedSetOpPlan,
+    command_buffer: VkCommandBuffer,
+    args: *const VkalgoSortedSetOpArgs,
+) -> VkalgoResult {
+    guard("vkalgo_sorted_set_op_record", || {
+        non_null(plan, "plan")?;
+        let ctx = plan_context(ctx, &(*plan).ctx, "set operation record")?;
+        non_null(args, "args")?;
+        let a = &*args;
+        let args = crate::merge::SetOpArgs {
+            a: a.a.to_rust(),
+            b: a.b.to_rust(),
+            out: a.out.to_rust(),
+            out_count: a.out_count.to_rust(),
+            scratch: a.scratch.to_rust(),
+            a_count: count_arg(a.a_count, a.a_count_buffer),
+            b_count: count_arg(a.b_count, a.b_count_buffer),
+        };
+        (*plan).plan.record(ctx, command_buffer.to_vk(), &args)
+    })
+}

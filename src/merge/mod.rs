@@ -1,0 +1,1320 @@
+//! Stable merge of sorted runs by the merge path (co-rank), set operations on sorted arrays,
+//! and a segmented merge / stable merge sort built on the same kernels.
+//!
+//! Keys are any of the radix sort's six key types ([`KeyType`]) in the sort's order (floats in
+//! IEEE-754 totalOrder: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN), ascending or
+//! descending, optionally with 4- or 8-byte values ([`ValueType`]).
+//!
+//! - [`MergePlan`]: merges two sorted runs A and B into one. Stable: equal keys keep A's
+//!   elements first, each run in its own order. A small partition kernel finds the co-ranks of
+//!   every output tile (one binary search per tile boundary, in global memory) and writes them
+//!   to a tile table; then each workgroup stages its tile's spans of A and B in shared memory
+//!   with coalesced loads, every invocation finds its own co-rank by binary search in shared
+//!   memory and merges several outputs, and the tile goes out coalesced. Small merges
+//!   ([`MergePlan::small_limit`]) skip the partition kernel: each workgroup finds its tile's
+//!   co-ranks itself, so the merge is one dispatch. No workgroup ever waits on another.
+//! - [`SetOpPlan`]: intersection, union, difference and symmetric difference of two sorted
+//!   (ascending) runs with std::set_* multiset semantics (a value present ca times in A and cb
+//!   times in B appears min(ca, cb), max(ca, cb), max(ca - cb, 0) and |ca - cb| times; see
+//!   [`SetOp`]), sorted; the output count goes to a caller buffer. After the partition, either
+//!   one pass in which each tile finds its output offset by decoupled look-back (bounded waits
+//!   whose fallback merges the silent tile itself: [`SetOpPath::Lookback`], where the device
+//!   profile allows inter-workgroup waiting) or count per tile, scan, merge again and write
+//!   ([`SetOpPath::CountScanWrite`]: no workgroup waits on another; CPU drivers).
+//! - [`MergeSortPlan`]: merges k sorted runs of one array (given by their offsets) pairwise in
+//!   rounds ([`MergeSortPlan::record_segmented`]: ceil(log2 k) rounds), or sorts a whole array
+//!   stably ([`MergeSortPlan::record`]): each workgroup sorts a block of
+//!   [`MergeSortPlan::tile_size`] elements, then rounds merge runs of 1, 2, 4, ... blocks.
+//!   Choosing between it and the radix sort ([`crate::SortPlan`]): both are stable and order
+//!   the same key types the same way. The radix sort reads and writes the data a fixed 4
+//!   (32-bit keys) or 8 (64-bit keys) times, the merge sort 1 + ceil(log2(n / tile)) times
+//!   (2^16 u32 keys: 6 passes at the GPU tile of 2816; 2^24: 14), so the radix sort is the
+//!   better choice for whole arrays beyond a few tiles, and the merge sort for data that is
+//!   already in k sorted runs (ceil(log2 k) passes: a sorted array plus a sorted batch of new
+//!   keys is one merge). `vkalgo-bench merge --sort-sizes 16,20,24` times both on the same
+//!   keys; measured figures belong in docs/benchmarks/.
+//!
+//! Counts: each run holds at most 2^32 - 1 elements ([`MAX_RUN`]); the output of a merge of
+//! two runs may reach 2^33 - 2 elements and is addressed with 64-bit positions. Set operations
+//! take at most 2^32 - 1 elements in A and B together (their output count is a u32); the merge
+//! sort at most 2^32 - 1 elements and 2^31 runs.
+//!
+//! # Synchronization contract of the `record` calls
+//! - Before: writes to the inputs (keys, values, offsets) and to indirect counts must be visible
+//!   to the `COMPUTE_SHADER` stage (`SHADER_READ`; the merge sort also writes its keys and
+//!   values: `SHADER_READ | SHADER_WRITE`); earlier accesses to the outputs, the alternate
+//!   buffers and scratch must be complete before `COMPUTE_SHADER` and `TRANSFER` (the set
+//!   operations' look-back path clears its scratch with `vkCmdFillBuffer`).
+//! - vkalgo records the barriers between its own passes.
+//! - After: the outputs (and a set operation's output count) are written by the
+//!   `COMPUTE_SHADER` stage (`SHADER_WRITE`); add a barrier from there before reading them.
+//!   Scratch holds nothing of use afterwards.
+
+mod host;
+pub mod reference;
+
+pub use host::MergeOptions;
+
+use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements, BUFFER_USAGE};
+use crate::core::pipelines::{Kernel, Specialization};
+use crate::core::shaders::{self, ShaderSource};
+use crate::core::spirv::push_constants;
+use crate::error::{Error, Result};
+use crate::scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan};
+use crate::sort::{KeyType, SortResult, ValueType};
+use crate::{Context, SetOp};
+use ash::vk;
+
+/// The most elements one run (and the merge sort's array) may hold.
+pub const MAX_RUN: u64 = u32::MAX as u64;
+/// Alignment vkalgo asks for scratch ranges.
+const ALIGNMENT: u64 = 16;
+/// Bytes of one tile-table entry (glsl/merge/merge_common.glsl write_tile).
+const TILE_ENTRY_BYTES: u64 = 32;
+/// Bytes before the look-back status words of a set operation (the tile counter).
+const LOOKBACK_HEADER: u64 = 16;
+/// Merges of at most this many tiles take the fused path (no partition kernel) by default.
+const SMALL_TILES: u64 = 8;
+
+// Partition modes (glsl/merge/merge_common.glsl MODE_*).
+const MODE_TWO: u32 = 0;
+const MODE_UNIFORM: u32 = 1;
+const MODE_OFFSETS: u32 = 2;
+const MODE_COUNT_TILES: u32 = 3;
+
+push_constants! {
+    /// Push constants of every merge kernel (glsl/merge/merge_common.glsl, block `MergePush`).
+    pub(crate) struct MergePush {
+        a_keys: u64,
+        b_keys: u64,
+        out_keys: u64,
+        a_values: u64,
+        b_values: u64,
+        out_values: u64,
+        tiles_addr: u64,
+        a_count_addr: u64,
+        b_count_addr: u64,
+        aux_addr: u64,
+        aux2_addr: u64,
+        a_count: u32,
+        b_count: u32,
+        a_max: u32,
+        b_max: u32,
+        mode: u32,
+        width: u32,
+        runs: u32,
+        max_tiles: u32,
+    }
+}
+
+/// Tuning of the merge kernels: a tile is `workgroup_size * items_per_thread` outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MergeTuning {
+    /// Invocations per workgroup: a power of two from 32 to the device's limit.
+    pub workgroup_size: u32,
+    /// Outputs each invocation merges per tile (1..=32). Odd counts keep the invocations'
+    /// shared-memory writes (stride `items_per_thread`) free of bank conflicts.
+    pub items_per_thread: u32,
+    /// Set operations on the look-back path: polls of a silent predecessor before merging its
+    /// tile instead (0: the device's default; 1 takes the fallback nearly always).
+    pub lookback_spins: u32,
+}
+
+impl MergeTuning {
+    /// The tuning vkalgo uses on this device for `key_type` keys.
+    ///
+    /// GPUs: 256 invocations x 11 outputs for 4-byte keys, x 7 for 8-byte keys (tiles of 11
+    /// and 14 KiB of keys, the merge kernel's only shared memory, so that several workgroups
+    /// share a multiprocessor's ~48 KiB under NVIDIA's Vulkan driver; odd counts avoid
+    /// shared-memory bank conflicts, as ModernGPU's merge tunings do). Not yet measured against
+    /// alternatives (`vkalgo-bench merge --tuning ...`). CPU drivers: 64 x 7.
+    pub fn for_device(ctx: &Context, key_type: KeyType) -> Self {
+        if ctx.is_cpu_device() {
+            return MergeTuning {
+                workgroup_size: 64,
+                items_per_thread: 7,
+                lookback_spins: 0,
+            };
+        }
+        let limit = ctx.profile.max_workgroup_invocations.clamp(32, 256);
+        let workgroup_size = 1 << (31 - limit.leading_zeros()); // largest power of two <= limit
+        MergeTuning {
+            workgroup_size,
+            items_per_thread: if key_type.bytes() == 8 { 7 } else { 11 },
+            lookback_spins: 0,
+        }
+    }
+
+    fn tile(&self) -> u64 {
+        self.workgroup_size as u64 * self.items_per_thread as u64
+    }
+
+    fn check(&self, ctx: &Context, key_type: KeyType, value_type: ValueType) -> Result<()> {
+        let wg = self.workgroup_size;
+        if !wg.is_power_of_two() || wg < 32 || wg > ctx.profile.max_workgroup_invocations.min(1024) {
+            return Err(Error::invalid(format!(
+                "merge: workgroup size {wg} is not a power of two in 32..=device limit"
+            )));
+        }
+        if !(1..=32).contains(&self.items_per_thread) {
+            return Err(Error::invalid(format!(
+                "merge: items_per_thread {} not in 1..=32",
+                self.items_per_thread
+            )));
+        }
+        let shared = shared_bytes(self, key_type, value_type);
+        let max = ctx.profile.max_shared_memory as u64;
+        if shared > max {
+            return Err(Error::invalid(format!(
+                "merge: tuning {wg}x{} needs {shared} bytes of shared memory; {} has {max}",
+                self.items_per_thread, ctx.profile.device_name
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Shared memory of the largest merge kernel of a tuning (keys and source indices of a tile,
+/// the workgroup-scan slots of the set operations).
+fn shared_bytes(tuning: &MergeTuning, key_type: KeyType, _value_type: ValueType) -> u64 {
+    let tile = tuning.tile();
+    tile * key_type.bytes() + tile * 4 + tuning.workgroup_size as u64 * 4 + 64
+}
+
+/// Which merge kernels to record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum MergePath {
+    /// Fused up to [`MergePlan::small_limit`] outputs, partitioned above.
+    #[default]
+    Auto,
+    /// A partition kernel writes the tile table, then the merge kernel runs.
+    Partitioned,
+    /// One dispatch: every workgroup finds its tile's co-ranks itself (any size; for small
+    /// merges).
+    Fused,
+}
+
+/// What to plan a merge of two sorted runs for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MergeDesc {
+    /// Key type of both runs.
+    pub key_type: KeyType,
+    /// Payload type ([`ValueType::None`]: keys only).
+    pub value_type: ValueType,
+    /// Both runs and the output are in descending order (still stable: A's first).
+    pub descending: bool,
+    /// The largest count of A any call merges (at most [`MAX_RUN`]).
+    pub max_a: u64,
+    /// The largest count of B any call merges (at most [`MAX_RUN`]).
+    pub max_b: u64,
+    /// Which kernels to record.
+    pub path: MergePath,
+    /// Kernel tuning (`None`: [`MergeTuning::for_device`]).
+    pub tuning: Option<MergeTuning>,
+}
+
+impl MergeDesc {
+    /// An ascending merge of up to `max_a` + `max_b` elements.
+    pub fn new(key_type: KeyType, value_type: ValueType, max_a: u64, max_b: u64) -> Self {
+        MergeDesc {
+            key_type,
+            value_type,
+            descending: false,
+            max_a,
+            max_b,
+            path: MergePath::Auto,
+            tuning: None,
+        }
+    }
+}
+
+/// The buffers of one recorded merge. Values are `None` exactly when the plan's value type is
+/// [`ValueType::None`]. No output range may overlap another range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MergeArgs {
+    /// Keys of run A (sorted in the plan's order).
+    pub a_keys: BufferRange,
+    /// Values of run A.
+    pub a_values: Option<BufferRange>,
+    /// Keys of run B.
+    pub b_keys: BufferRange,
+    /// Values of run B.
+    pub b_values: Option<BufferRange>,
+    /// Output keys: room for count(A) + count(B) keys (the maxima with indirect counts).
+    pub out_keys: BufferRange,
+    /// Output values.
+    pub out_values: Option<BufferRange>,
+    /// Scratch as [`MergePlan::memory_requirements`] asks.
+    pub scratch: BufferRange,
+    /// Elements of A.
+    pub a_count: ElementCount,
+    /// Elements of B.
+    pub b_count: ElementCount,
+}
+
+/// A merge planned for one context. Cheap to keep and to record many times.
+#[derive(Clone, Debug)]
+pub struct MergePlan {
+    desc: MergeDesc,
+    tuning: MergeTuning,
+    requirements: MemoryRequirements,
+}
+
+fn check_max(what: &str, max: u64) -> Result<()> {
+    if max > MAX_RUN {
+        return Err(Error::invalid(format!(
+            "{what} {max} exceeds the largest run {MAX_RUN}"
+        )));
+    }
+    Ok(())
+}
+
+impl Context {
+    /// Plans a merge of two sorted runs.
+    pub fn merge_plan(&self, desc: &MergeDesc) -> Result<MergePlan> {
+        check_max("merge: max_a", desc.max_a)?;
+        check_max("merge: max_b", desc.max_b)?;
+        let tuning = desc
+            .tuning
+            .unwrap_or_else(|| MergeTuning::for_device(self, desc.key_type));
+        tuning.check(self, desc.key_type, desc.value_type)?;
+        let max_tiles = (desc.max_a + desc.max_b).div_ceil(tuning.tile());
+        Ok(MergePlan {
+            desc: *desc,
+            tuning,
+            requirements: MemoryRequirements {
+                scratch_size: ((max_tiles + 1) * TILE_ENTRY_BYTES).max(ALIGNMENT),
+                scratch_alignment: ALIGNMENT,
+                scratch_usage: BUFFER_USAGE,
+            },
+        })
+    }
+}
+
+/// (direct count, elements to size buffers for) of a count argument with maximum `max`.
+fn count_of(what: &str, count: &ElementCount, max: u64) -> Result<(Option<u64>, u64)> {
+    match count {
+        ElementCount::Direct(n) => {
+            if *n > max {
+                return Err(Error::invalid(format!(
+                    "{what} {n} exceeds the plan's maximum {max}"
+                )));
+            }
+            Ok((Some(*n), *n))
+        }
+        ElementCount::Indirect(range) => {
+            range.check(what, 4, 4)?;
+            Ok((None, max))
+        }
+    }
+}
+
+/// Refuses overlaps between any of `written` and any other range of `all` (reads may share).
+fn check_overlaps(algo: &str, written: &[(&str, BufferRange)], all: &[(&str, BufferRange)]) -> Result<()> {
+    for (wn, w) in written {
+        for (an, a) in all {
+            if wn != an && w.overlaps(a) {
+                return Err(Error::invalid(format!(
+                    "{algo}: the {wn} and {an} ranges overlap"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn key_order(key_type: KeyType, descending: bool) -> u32 {
+    let kind = match key_type {
+        KeyType::U32 | KeyType::U64 => 0,
+        KeyType::I32 | KeyType::I64 => 1,
+        KeyType::F32 | KeyType::F64 => 2,
+    };
+    kind | ((descending as u32) << 2)
+}
+
+fn specialization(tuning: &MergeTuning, key_type: KeyType, descending: bool) -> Specialization {
+    Specialization {
+        workgroup_size: tuning.workgroup_size,
+        vecs_per_thread: tuning.items_per_thread,
+        spin_limit: 1,
+        stage_split: 1,
+        key_order: key_order(key_type, descending),
+    }
+}
+
+/// The merge shader `family` (partition, check, setop_count, setop_write: keys only; merge,
+/// blocksort: with the value suffix).
+fn shader(family: &str, key_type: KeyType, value_type: Option<ValueType>) -> Result<&'static ShaderSource> {
+    let name = match value_type {
+        Some(v) => format!("merge_{family}_k{}_v{}", key_type.bits(), v as u32),
+        None => format!("merge_{family}_k{}", key_type.bits()),
+    };
+    merge_shaders()
+        .find(|s| s.name == name)
+        .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+}
+
+/// Every merge shader (the permutations build.rs generates).
+fn merge_shaders() -> impl Iterator<Item = &'static ShaderSource> {
+    shaders::ALL_SHADERS
+        .iter()
+        .filter(|s| s.name.starts_with("merge_"))
+}
+
+/// Every merge shader with its push-constant layout (checked against the SPIR-V by a test).
+#[cfg(test)]
+pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
+    use crate::core::spirv::PushLayout;
+    merge_shaders()
+        .map(|s| (*s, MergePush::FIELDS, std::mem::size_of::<MergePush>()))
+        .collect()
+}
+
+fn addr(ctx: &Context, range: Option<BufferRange>) -> u64 {
+    range.map_or(0, |r| ctx.address_of(&r))
+}
+
+fn count_addr(ctx: &Context, count: &ElementCount) -> u64 {
+    match count {
+        ElementCount::Direct(_) => 0,
+        ElementCount::Indirect(range) => ctx.address_of(range),
+    }
+}
+
+/// Workgroups for `items` items at `per_group` items per workgroup (u32: the dispatch splits
+/// larger grids over y).
+fn groups(items: u64, per_group: u64) -> Result<u32> {
+    u32::try_from(items.div_ceil(per_group)).map_err(|_| Error::invalid("merge: too many workgroups"))
+}
+
+impl MergePlan {
+    /// Scratch every [`MergePlan::record`] needs (the tile table).
+    pub fn memory_requirements(&self) -> MemoryRequirements {
+        self.requirements
+    }
+
+    /// Outputs per tile (one workgroup's unit of work).
+    pub fn tile_size(&self) -> u64 {
+        self.tuning.tile()
+    }
+
+    /// The tuning the plan's kernels run with.
+    pub fn tuning(&self) -> MergeTuning {
+        self.tuning
+    }
+
+    /// Largest total count that [`MergePath::Auto`] merges in one dispatch (the fused path).
+    pub fn small_limit(&self) -> u64 {
+        SMALL_TILES * self.tile_size()
+    }
+
+    /// The description the plan was made from.
+    pub fn desc(&self) -> &MergeDesc {
+        &self.desc
+    }
+
+    fn check_args(&self, args: &MergeArgs) -> Result<(Option<u64>, Option<u64>, u64, u64)> {
+        let d = &self.desc;
+        let (a_direct, a) = count_of("merge: count of A", &args.a_count, d.max_a)?;
+        let (b_direct, b) = count_of("merge: count of B", &args.b_count, d.max_b)?;
+        let has_values = d.value_type != ValueType::None;
+        let given = [args.a_values, args.b_values, args.out_values];
+        if given.iter().any(|v| v.is_some() != has_values) {
+            return Err(Error::invalid(if has_values {
+                "merge: the plan merges pairs: a_values, b_values and out_values are required"
+            } else {
+                "merge: the plan merges keys only: the values must be None"
+            }));
+        }
+        let kb = d.key_type.bytes();
+        let vb = d.value_type.bytes();
+        args.a_keys.check("merge a_keys", a * kb, kb)?;
+        args.b_keys.check("merge b_keys", b * kb, kb)?;
+        args.out_keys.check("merge out_keys", (a + b) * kb, kb)?;
+        if let (Some(av), Some(bv), Some(ov)) = (args.a_values, args.b_values, args.out_values) {
+            av.check("merge a_values", a * vb, vb)?;
+            bv.check("merge b_values", b * vb, vb)?;
+            ov.check("merge out_values", (a + b) * vb, vb)?;
+        }
+        args.scratch
+            .check("merge scratch", self.requirements.scratch_size, ALIGNMENT)?;
+        let mut all = vec![
+            ("a_keys", args.a_keys),
+            ("b_keys", args.b_keys),
+            ("out_keys", args.out_keys),
+            ("scratch", args.scratch),
+        ];
+        let mut written = vec![("out_keys", args.out_keys), ("scratch", args.scratch)];
+        for (name, r) in [
+            ("a_values", args.a_values),
+            ("b_values", args.b_values),
+            ("out_values", args.out_values),
+        ] {
+            if let Some(r) = r {
+                all.push((name, r));
+            }
+        }
+        if let Some(ov) = args.out_values {
+            written.push(("out_values", ov));
+        }
+        for (name, c) in [("A count", &args.a_count), ("B count", &args.b_count)] {
+            if let ElementCount::Indirect(r) = c {
+                all.push((name, *r));
+            }
+        }
+        check_overlaps("merge", &written, &all)?;
+        Ok((a_direct, b_direct, a, b))
+    }
+
+    fn push(
+        &self,
+        ctx: &Context,
+        args: &MergeArgs,
+        a_direct: Option<u64>,
+        b_direct: Option<u64>,
+    ) -> MergePush {
+        MergePush {
+            a_keys: ctx.address_of(&args.a_keys),
+            b_keys: ctx.address_of(&args.b_keys),
+            out_keys: ctx.address_of(&args.out_keys),
+            a_values: addr(ctx, args.a_values),
+            b_values: addr(ctx, args.b_values),
+            out_values: addr(ctx, args.out_values),
+            tiles_addr: ctx.address_of(&args.scratch),
+            a_count_addr: count_addr(ctx, &args.a_count),
+            b_count_addr: count_addr(ctx, &args.b_count),
+            a_count: a_direct.unwrap_or(0) as u32,
+            b_count: b_direct.unwrap_or(0) as u32,
+            a_max: self.desc.max_a as u32,
+            b_max: self.desc.max_b as u32,
+            mode: MODE_TWO,
+            ..Default::default()
+        }
+    }
+
+    fn spec(&self) -> Specialization {
+        specialization(&self.tuning, self.desc.key_type, self.desc.descending)
+    }
+
+    /// Records the merge into `cmd` (see the module's synchronization contract). Arguments are
+    /// checked first; on error nothing is recorded.
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub unsafe fn record(&self, ctx: &Context, cmd: vk::CommandBuffer, args: &MergeArgs) -> Result<()> {
+        if cmd == vk::CommandBuffer::null() {
+            return Err(Error::invalid("merge: the command buffer is null"));
+        }
+        let (a_direct, b_direct, a, b) = self.check_args(args)?;
+        let total = a + b;
+        if total == 0 {
+            return Ok(());
+        }
+        let tiles = total.div_ceil(self.tile_size());
+        let fused = match self.desc.path {
+            MergePath::Fused => true,
+            MergePath::Partitioned => false,
+            MergePath::Auto => total <= self.small_limit(),
+        };
+        let spec = self.spec();
+        let merge = ctx.kernel(
+            shader("merge", self.desc.key_type, Some(self.desc.value_type))?,
+            spec,
+        )?;
+        let mut push = self.push(ctx, args, a_direct, b_direct);
+        push.max_tiles = tiles as u32;
+        if fused {
+            push.tiles_addr = 0;
+        } else {
+            let partition = ctx.kernel(shader("partition", self.desc.key_type, None)?, spec)?;
+            ctx.dispatch(
+                cmd,
+                partition,
+                &push,
+                groups(2 * tiles, self.tuning.workgroup_size as u64)?,
+            );
+            ctx.compute_to_compute(cmd);
+        }
+        ctx.dispatch(cmd, merge, &push, groups(tiles, 1)?);
+        Ok(())
+    }
+
+    /// Records the sortedness check of the host layer: sets the u32 at `flags` (cleared by the
+    /// caller) when A is not sorted in the plan's order, the u32 after it when B is not.
+    pub(crate) unsafe fn record_check(
+        &self,
+        ctx: &Context,
+        cmd: vk::CommandBuffer,
+        args: &MergeArgs,
+        flags: &BufferRange,
+    ) -> Result<()> {
+        let (a_direct, b_direct, a, b) = self.check_args(args)?;
+        record_check(
+            ctx,
+            cmd,
+            &self.tuning,
+            self.desc.key_type,
+            self.desc.descending,
+            self.push(ctx, args, a_direct, b_direct),
+            a.max(b),
+            flags,
+        )
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn record_check(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    tuning: &MergeTuning,
+    key_type: KeyType,
+    descending: bool,
+    mut push: MergePush,
+    longest: u64,
+    flags: &BufferRange,
+) -> Result<()> {
+    if longest < 2 {
+        return Ok(());
+    }
+    flags.check("merge check flags", 8, 4)?;
+    let kernel = ctx.kernel(
+        shader("check", key_type, None)?,
+        specialization(tuning, key_type, descending),
+    )?;
+    push.aux_addr = ctx.address_of(flags);
+    ctx.dispatch(cmd, kernel, &push, groups(longest, tuning.tile())?);
+    Ok(())
+}
+
+/// Which set-operation kernels to record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum SetOpPath {
+    /// Look-back where the device profile allows inter-workgroup waiting, else count, scan,
+    /// write.
+    #[default]
+    Auto,
+    /// One pass after the partition: each tile finds its output offset by decoupled look-back
+    /// (bounded waits with a fallback that merges a silent tile itself; needs 64-bit buffer
+    /// atomics).
+    Lookback,
+    /// Count the kept outputs per tile, scan the counts, merge again and write: no workgroup
+    /// waits on another.
+    CountScanWrite,
+}
+
+/// What to plan a set operation on two sorted runs for (ascending keys).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetOpDesc {
+    /// Key type of both runs and the output.
+    pub key_type: KeyType,
+    /// The operation.
+    pub op: SetOp,
+    /// The largest count of A any call takes.
+    pub max_a: u64,
+    /// The largest count of B any call takes (max_a + max_b at most 2^32 - 1).
+    pub max_b: u64,
+    /// Which kernels to record.
+    pub path: SetOpPath,
+    /// Kernel tuning (`None`: [`MergeTuning::for_device`]).
+    pub tuning: Option<MergeTuning>,
+}
+
+impl SetOpDesc {
+    /// `op` on up to `max_a` and `max_b` keys of `key_type`, default path and tuning.
+    pub fn new(key_type: KeyType, op: SetOp, max_a: u64, max_b: u64) -> Self {
+        SetOpDesc {
+            key_type,
+            op,
+            max_a,
+            max_b,
+            path: SetOpPath::Auto,
+            tuning: None,
+        }
+    }
+}
+
+/// The buffers of one recorded set operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetOpArgs {
+    /// Run A (ascending).
+    pub a: BufferRange,
+    /// Run B (ascending).
+    pub b: BufferRange,
+    /// Output keys: room for count(A) + count(B) keys (the maxima with indirect counts), the
+    /// most any operation writes.
+    pub out: BufferRange,
+    /// A u32 that receives the number of output keys.
+    pub out_count: BufferRange,
+    /// Scratch as [`SetOpPlan::memory_requirements`] asks.
+    pub scratch: BufferRange,
+    /// Elements of A.
+    pub a_count: ElementCount,
+    /// Elements of B.
+    pub b_count: ElementCount,
+}
+
+/// A set operation planned for one context.
+#[derive(Clone, Debug)]
+pub struct SetOpPlan {
+    desc: SetOpDesc,
+    path: SetOpPath,
+    spin_limit: u32,
+    tuning: MergeTuning,
+    max_tiles: u64,
+    scan: ScanPlan,
+    counts_offset: u64,
+    scan_offset: u64,
+    requirements: MemoryRequirements,
+}
+
+impl Context {
+    /// Plans a set operation on sorted runs.
+    pub fn set_op_plan(&self, desc: &SetOpDesc) -> Result<SetOpPlan> {
+        if desc.max_a.saturating_add(desc.max_b) > MAX_RUN {
+            return Err(Error::invalid(format!(
+                "set operation: max_a + max_b = {} exceeds {MAX_RUN}",
+                desc.max_a.saturating_add(desc.max_b)
+            )));
+        }
+        let tuning = desc
+            .tuning
+            .unwrap_or_else(|| MergeTuning::for_device(self, desc.key_type));
+        tuning.check(self, desc.key_type, ValueType::None)?;
+        let max_tiles = (desc.max_a + desc.max_b).div_ceil(tuning.tile()).max(1);
+        let scan = self.scan_plan(&ScanDesc {
+            op: ScanOp::Exclusive,
+            path: ScanPath::ReduceThenScan,
+            max_count: max_tiles + 1,
+            tuning: None,
+        })?;
+        let path = match desc.path {
+            SetOpPath::Auto if self.profile.lookback => SetOpPath::Lookback,
+            SetOpPath::Auto => SetOpPath::CountScanWrite,
+            SetOpPath::Lookback if !self.profile.int64_atomics => {
+                return Err(Error::unsupported(format!(
+                    "set operation: the look-back path needs shaderBufferInt64Atomics, which {} lacks",
+                    self.profile.device_name
+                )))
+            }
+            p => p,
+        };
+        let counts_offset = ((max_tiles + 1) * TILE_ENTRY_BYTES).next_multiple_of(ALIGNMENT);
+        let (scan_offset, scratch_size) = if path == SetOpPath::Lookback {
+            // The tile counter (16 bytes) and one status word per tile.
+            (counts_offset, counts_offset + LOOKBACK_HEADER + max_tiles * 8)
+        } else {
+            let scan_offset = counts_offset + ((max_tiles + 1) * 4).next_multiple_of(ALIGNMENT);
+            (
+                scan_offset,
+                scan_offset + scan.memory_requirements().scratch_size.max(ALIGNMENT),
+            )
+        };
+        Ok(SetOpPlan {
+            desc: *desc,
+            path,
+            spin_limit: match tuning.lookback_spins {
+                0 if self.is_cpu_device() => 32,
+                0 => 256,
+                spins => spins,
+            },
+            tuning,
+            max_tiles,
+            scan,
+            counts_offset,
+            scan_offset,
+            requirements: MemoryRequirements {
+                scratch_size,
+                scratch_alignment: ALIGNMENT,
+                scratch_usage: BUFFER_USAGE,
+            },
+        })
+    }
+}
+
+impl SetOpPlan {
+    /// Scratch every [`SetOpPlan::record`] needs.
+    pub fn memory_requirements(&self) -> MemoryRequirements {
+        self.requirements
+    }
+
+    /// Merge outputs per tile.
+    pub fn tile_size(&self) -> u64 {
+        self.tuning.tile()
+    }
+
+    /// The path this plan records (never [`SetOpPath::Auto`]).
+    pub fn path(&self) -> SetOpPath {
+        self.path
+    }
+
+    /// The description the plan was made from.
+    pub fn desc(&self) -> &SetOpDesc {
+        &self.desc
+    }
+
+    fn check_args(&self, args: &SetOpArgs) -> Result<(Option<u64>, Option<u64>, u64, u64)> {
+        let d = &self.desc;
+        let (a_direct, a) = count_of("set operation: count of A", &args.a_count, d.max_a)?;
+        let (b_direct, b) = count_of("set operation: count of B", &args.b_count, d.max_b)?;
+        let kb = d.key_type.bytes();
+        args.a.check("set operation a", a * kb, kb)?;
+        args.b.check("set operation b", b * kb, kb)?;
+        args.out.check("set operation out", (a + b) * kb, kb)?;
+        args.out_count.check("set operation out_count", 4, 4)?;
+        args.scratch
+            .check("set operation scratch", self.requirements.scratch_size, ALIGNMENT)?;
+        let mut all = vec![
+            ("a", args.a),
+            ("b", args.b),
+            ("out", args.out),
+            ("out_count", args.out_count),
+            ("scratch", args.scratch),
+        ];
+        for (name, c) in [("A count", &args.a_count), ("B count", &args.b_count)] {
+            if let ElementCount::Indirect(r) = c {
+                all.push((name, *r));
+            }
+        }
+        let written = [
+            ("out", args.out),
+            ("out_count", args.out_count),
+            ("scratch", args.scratch),
+        ];
+        check_overlaps("set operation", &written, &all)?;
+        Ok((a_direct, b_direct, a, b))
+    }
+
+    fn push(
+        &self,
+        ctx: &Context,
+        args: &SetOpArgs,
+        a_direct: Option<u64>,
+        b_direct: Option<u64>,
+    ) -> MergePush {
+        MergePush {
+            a_keys: ctx.address_of(&args.a),
+            b_keys: ctx.address_of(&args.b),
+            out_keys: ctx.address_of(&args.out),
+            tiles_addr: ctx.address_of(&args.scratch),
+            a_count_addr: count_addr(ctx, &args.a_count),
+            b_count_addr: count_addr(ctx, &args.b_count),
+            aux_addr: ctx.address_of(&args.scratch) + self.counts_offset,
+            aux2_addr: ctx.address_of(&args.out_count),
+            a_count: a_direct.unwrap_or(0) as u32,
+            b_count: b_direct.unwrap_or(0) as u32,
+            a_max: self.desc.max_a as u32,
+            b_max: self.desc.max_b as u32,
+            mode: MODE_TWO,
+            runs: self.desc.op as u32,
+            ..Default::default()
+        }
+    }
+
+    /// Records the set operation into `cmd` (see the module's synchronization contract): the
+    /// output keys and their count (a u32 at `out_count`). Arguments are checked first; on
+    /// error nothing is recorded. Unsorted input gives an unspecified result within `out`.
+    ///
+    /// # Safety
+    /// As [`MergePlan::record`].
+    pub unsafe fn record(&self, ctx: &Context, cmd: vk::CommandBuffer, args: &SetOpArgs) -> Result<()> {
+        if cmd == vk::CommandBuffer::null() {
+            return Err(Error::invalid("set operation: the command buffer is null"));
+        }
+        let (a_direct, b_direct, a, b) = self.check_args(args)?;
+        // At least one tile, so that an empty result still writes its count.
+        let tiles = (a + b).div_ceil(self.tile_size()).max(1);
+        let key_type = self.desc.key_type;
+        let spec = Specialization {
+            spin_limit: self.spin_limit,
+            ..specialization(&self.tuning, key_type, false)
+        };
+        let partition = ctx.kernel(shader("partition", key_type, None)?, spec)?;
+        let mut push = self.push(ctx, args, a_direct, b_direct);
+        push.max_tiles = tiles as u32;
+        debug_assert!(tiles <= self.max_tiles);
+        if self.path == SetOpPath::Lookback {
+            let lookback = ctx.kernel(shader("setop_lookback", key_type, None)?, spec)?;
+            ctx.device.cmd_fill_buffer(
+                cmd,
+                args.scratch.buffer,
+                args.scratch.offset + self.counts_offset,
+                LOOKBACK_HEADER + tiles * 8,
+                0,
+            );
+            ctx.transfer_to_compute(cmd);
+            ctx.dispatch(
+                cmd,
+                partition,
+                &push,
+                groups(2 * tiles, self.tuning.workgroup_size as u64)?,
+            );
+            ctx.compute_to_compute(cmd);
+            ctx.dispatch(cmd, lookback, &push, groups(tiles, 1)?);
+            return Ok(());
+        }
+        let count = ctx.kernel(shader("setop_count", key_type, None)?, spec)?;
+        let write = ctx.kernel(shader("setop_write", key_type, None)?, spec)?;
+        let counts = BufferRange::new(
+            args.scratch.buffer,
+            args.scratch.offset + self.counts_offset,
+            (tiles + 1) * 4,
+        );
+        let scan_scratch = BufferRange::new(
+            args.scratch.buffer,
+            args.scratch.offset + self.scan_offset,
+            self.scan.memory_requirements().scratch_size.max(ALIGNMENT),
+        );
+        ctx.dispatch(
+            cmd,
+            partition,
+            &push,
+            groups(2 * tiles, self.tuning.workgroup_size as u64)?,
+        );
+        ctx.compute_to_compute(cmd);
+        ctx.dispatch(cmd, count, &push, groups(tiles, 1)?);
+        ctx.compute_to_compute(cmd);
+        self.scan.record(
+            ctx,
+            cmd,
+            &ScanArgs {
+                input: counts,
+                output: counts,
+                scratch: scan_scratch,
+                count: ElementCount::Direct(tiles + 1),
+            },
+        )?;
+        ctx.compute_to_compute(cmd);
+        ctx.dispatch(cmd, write, &push, groups(tiles, 1)?);
+        Ok(())
+    }
+
+    /// The host layer's sortedness check (see [`MergePlan::record_check`]).
+    pub(crate) unsafe fn record_check(
+        &self,
+        ctx: &Context,
+        cmd: vk::CommandBuffer,
+        args: &SetOpArgs,
+        flags: &BufferRange,
+    ) -> Result<()> {
+        let (a_direct, b_direct, a, b) = self.check_args(args)?;
+        record_check(
+            ctx,
+            cmd,
+            &self.tuning,
+            self.desc.key_type,
+            false,
+            self.push(ctx, args, a_direct, b_direct),
+            a.max(b),
+            flags,
+        )
+    }
+}
+
+/// What to plan a merge sort or segmented merge for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MergeSortDesc {
+    /// Key type.
+    pub key_type: KeyType,
+    /// Payload type ([`ValueType::None`]: keys only).
+    pub value_type: ValueType,
+    /// Largest key first (still stable).
+    pub descending: bool,
+    /// The largest array any call sorts or merges (at most [`MAX_RUN`]).
+    pub max_count: u64,
+    /// The most runs a [`MergeSortPlan::record_segmented`] call merges (0: the plan only
+    /// sorts; at most 2^31).
+    pub max_runs: u64,
+    /// Kernel tuning (`None`: [`MergeTuning::for_device`]).
+    pub tuning: Option<MergeTuning>,
+}
+
+impl MergeSortDesc {
+    /// An ascending sort of up to `max_count` elements.
+    pub fn new(key_type: KeyType, value_type: ValueType, max_count: u64) -> Self {
+        MergeSortDesc {
+            key_type,
+            value_type,
+            descending: false,
+            max_count,
+            max_runs: 0,
+            tuning: None,
+        }
+    }
+}
+
+/// The buffers of one recorded merge sort or segmented merge. The result is in `keys`/`values`
+/// or in the alternates, as the record call returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MergeSortArgs {
+    /// The keys (segmented merge: the runs, each sorted in the plan's order).
+    pub keys: BufferRange,
+    /// The values (`None` exactly when the plan's value type is [`ValueType::None`]).
+    pub values: Option<BufferRange>,
+    /// Alternate keys, as large as the keys.
+    pub keys_alt: BufferRange,
+    /// Alternate values (`None` exactly when `values` is).
+    pub values_alt: Option<BufferRange>,
+    /// Scratch as [`MergeSortPlan::memory_requirements`] asks.
+    pub scratch: BufferRange,
+    /// Elements of the array.
+    pub count: u64,
+}
+
+/// A merge sort / segmented merge planned for one context.
+#[derive(Clone, Debug)]
+pub struct MergeSortPlan {
+    desc: MergeSortDesc,
+    tuning: MergeTuning,
+    scan: Option<ScanPlan>,
+    starts_offset: u64,
+    scan_offset: u64,
+    requirements: MemoryRequirements,
+}
+
+impl Context {
+    /// Plans a merge sort (and, with `max_runs`, segmented merges).
+    pub fn merge_sort_plan(&self, desc: &MergeSortDesc) -> Result<MergeSortPlan> {
+        check_max("merge sort: max_count", desc.max_count)?;
+        if desc.max_runs > 1 << 31 {
+            return Err(Error::invalid(format!(
+                "merge sort: max_runs {} exceeds 2^31",
+                desc.max_runs
+            )));
+        }
+        let tuning = desc
+            .tuning
+            .unwrap_or_else(|| MergeTuning::for_device(self, desc.key_type));
+        tuning.check(self, desc.key_type, desc.value_type)?;
+        let tile = tuning.tile();
+        // Tile-table entries of the largest round: uniform rounds take
+        // ceil(n / 2w) * 2w / tile tiles (w < n), segmented rounds ceil(n / tile) + pairs.
+        let n = desc.max_count;
+        let mut table = n.div_ceil(tile) + 1;
+        let mut w = tile;
+        while w < n {
+            table = table.max(n.div_ceil(2 * w) * (2 * w / tile));
+            w *= 2;
+        }
+        let max_pairs = desc.max_runs.div_ceil(2);
+        table = table.max(n.div_ceil(tile) + max_pairs + 1);
+        let starts_offset = (table * TILE_ENTRY_BYTES).next_multiple_of(ALIGNMENT);
+        let (scan, scan_offset, scratch_size) = if desc.max_runs > 1 {
+            let scan = self.scan_plan(&ScanDesc {
+                op: ScanOp::Exclusive,
+                path: ScanPath::ReduceThenScan,
+                max_count: max_pairs + 1,
+                tuning: None,
+            })?;
+            let scan_offset = starts_offset + ((max_pairs + 1) * 4).next_multiple_of(ALIGNMENT);
+            let size = scan_offset + scan.memory_requirements().scratch_size.max(ALIGNMENT);
+            (Some(scan), scan_offset, size)
+        } else {
+            (None, starts_offset, starts_offset)
+        };
+        Ok(MergeSortPlan {
+            desc: *desc,
+            tuning,
+            scan,
+            starts_offset,
+            scan_offset,
+            requirements: MemoryRequirements {
+                scratch_size: scratch_size.max(ALIGNMENT),
+                scratch_alignment: ALIGNMENT,
+                scratch_usage: BUFFER_USAGE,
+            },
+        })
+    }
+}
+
+/// Kernels and buffers of one recorded merge sort.
+struct SortPasses<'a> {
+    ctx: &'a Context,
+    cmd: vk::CommandBuffer,
+    partition: Kernel,
+    merge: Kernel,
+    push: MergePush,
+    /// (keys, values) addresses of the two buffers; `current` holds the data.
+    buffers: [(u64, u64); 2],
+    current: usize,
+    workgroup_size: u64,
+}
+
+impl SortPasses<'_> {
+    /// One merge round: partition into the tile table (`tiles` entries), merge into the other
+    /// buffer.
+    unsafe fn round(&mut self, mode: u32, width: u32, tiles: u64) -> Result<()> {
+        let (keys, values) = self.buffers[self.current];
+        let (out_keys, out_values) = self.buffers[1 - self.current];
+        self.push.a_keys = keys;
+        self.push.b_keys = keys;
+        self.push.a_values = values;
+        self.push.b_values = values;
+        self.push.out_keys = out_keys;
+        self.push.out_values = out_values;
+        self.push.mode = mode;
+        self.push.width = width;
+        self.push.max_tiles = tiles as u32;
+        self.ctx.compute_to_compute(self.cmd);
+        self.ctx.dispatch(
+            self.cmd,
+            self.partition,
+            &self.push,
+            groups(2 * tiles, self.workgroup_size)?,
+        );
+        self.ctx.compute_to_compute(self.cmd);
+        self.ctx
+            .dispatch(self.cmd, self.merge, &self.push, groups(tiles, 1)?);
+        self.current = 1 - self.current;
+        Ok(())
+    }
+}
+
+impl MergeSortPlan {
+    /// Scratch every record call needs.
+    pub fn memory_requirements(&self) -> MemoryRequirements {
+        self.requirements
+    }
+
+    /// Elements per block of the first step (and per merge tile).
+    pub fn tile_size(&self) -> u64 {
+        self.tuning.tile()
+    }
+
+    /// The description the plan was made from.
+    pub fn desc(&self) -> &MergeSortDesc {
+        &self.desc
+    }
+
+    /// Merge rounds after the block sort for `count` elements.
+    pub fn rounds(&self, count: u64) -> u32 {
+        let mut rounds = 0;
+        let mut w = self.tile_size();
+        while w < count {
+            rounds += 1;
+            w *= 2;
+        }
+        rounds
+    }
+
+    fn check_args(&self, args: &MergeSortArgs) -> Result<()> {
+        let d = &self.desc;
+        if args.count > d.max_count {
+            return Err(Error::invalid(format!(
+                "merge sort: count {} exceeds the plan's max_count {}",
+                args.count, d.max_count
+            )));
+        }
+        let has_values = d.value_type != ValueType::None;
+        if args.values.is_some() != has_values || args.values_alt.is_some() != has_values {
+            return Err(Error::invalid(if has_values {
+                "merge sort: the plan sorts pairs: values and values_alt are required"
+            } else {
+                "merge sort: the plan sorts keys only: values and values_alt must be None"
+            }));
+        }
+        let kb = d.key_type.bytes();
+        let vb = d.value_type.bytes();
+        args.keys.check("merge sort keys", args.count * kb, kb)?;
+        args.keys_alt.check("merge sort keys_alt", args.count * kb, kb)?;
+        if let (Some(v), Some(va)) = (args.values, args.values_alt) {
+            v.check("merge sort values", args.count * vb, vb)?;
+            va.check("merge sort values_alt", args.count * vb, vb)?;
+        }
+        args.scratch
+            .check("merge sort scratch", self.requirements.scratch_size, ALIGNMENT)?;
+        let mut all = vec![
+            ("keys", args.keys),
+            ("keys_alt", args.keys_alt),
+            ("scratch", args.scratch),
+        ];
+        if let (Some(v), Some(va)) = (args.values, args.values_alt) {
+            all.push(("values", v));
+            all.push(("values_alt", va));
+        }
+        check_overlaps("merge sort", &all, &all)
+    }
+
+    fn passes<'a>(
+        &self,
+        ctx: &'a Context,
+        cmd: vk::CommandBuffer,
+        args: &MergeSortArgs,
+    ) -> Result<SortPasses<'a>> {
+        let spec = specialization(&self.tuning, self.desc.key_type, self.desc.descending);
+        Ok(SortPasses {
+            ctx,
+            cmd,
+            partition: ctx.kernel(shader("partition", self.desc.key_type, None)?, spec)?,
+            merge: ctx.kernel(
+                shader("merge", self.desc.key_type, Some(self.desc.value_type))?,
+                spec,
+            )?,
+            push: MergePush {
+                tiles_addr: ctx.address_of(&args.scratch),
+                a_count: args.count as u32,
+                a_max: self.desc.max_count as u32,
+                ..Default::default()
+            },
+            buffers: [
+                (ctx.address_of(&args.keys), addr(ctx, args.values)),
+                (ctx.address_of(&args.keys_alt), addr(ctx, args.values_alt)),
+            ],
+            current: 0,
+            workgroup_size: self.tuning.workgroup_size as u64,
+        })
+    }
+
+    fn location(current: usize) -> SortResult {
+        if current == 0 {
+            SortResult::InPlace
+        } else {
+            SortResult::Alternate
+        }
+    }
+
+    /// Records a stable sort of the whole array (see the module's synchronization contract)
+    /// and says where the result will be. Arguments are checked first; on error nothing is
+    /// recorded.
+    ///
+    /// # Safety
+    /// As [`MergePlan::record`].
+    pub unsafe fn record(
+        &self,
+        ctx: &Context,
+        cmd: vk::CommandBuffer,
+        args: &MergeSortArgs,
+    ) -> Result<SortResult> {
+        if cmd == vk::CommandBuffer::null() {
+            return Err(Error::invalid("merge sort: the command buffer is null"));
+        }
+        self.check_args(args)?;
+        let n = args.count;
+        if n == 0 {
+            return Ok(SortResult::InPlace);
+        }
+        let mut passes = self.passes(ctx, cmd, args)?;
+        let spec = specialization(&self.tuning, self.desc.key_type, self.desc.descending);
+        let blocksort = ctx.kernel(
+            shader("blocksort", self.desc.key_type, Some(self.desc.value_type))?,
+            spec,
+        )?;
+        let tile = self.tile_size();
+        let (keys, values) = passes.buffers[0];
+        let mut push = passes.push;
+        push.a_keys = keys;
+        push.out_keys = keys;
+        push.a_values = values;
+        push.out_values = values;
+        ctx.dispatch(cmd, blocksort, &push, groups(n, tile)?);
+        let mut w = tile;
+        while w < n {
+            let tiles = n.div_ceil(2 * w) * (2 * w / tile);
+            passes.round(MODE_UNIFORM, w as u32, tiles)?;
+            w *= 2;
+        }
+        Ok(Self::location(passes.current))
+    }
+
+    /// Records a stable merge of the `runs` sorted runs of the array, run r covering
+    /// `[offsets[r], offsets[r + 1])` (`offsets`: `runs + 1` u32 in a GPU buffer, non-decreasing,
+    /// from 0 to the count; other offsets give an unspecified result inside the buffers),
+    /// pairwise in ceil(log2(runs)) rounds; equal keys keep the order of their runs. Says
+    /// where the result will be. See the module's synchronization contract (the offsets are
+    /// an input).
+    ///
+    /// # Safety
+    /// As [`MergePlan::record`].
+    pub unsafe fn record_segmented(
+        &self,
+        ctx: &Context,
+        cmd: vk::CommandBuffer,
+        args: &MergeSortArgs,
+        offsets: &BufferRange,
+        runs: u64,
+    ) -> Result<SortResult> {
+        if cmd == vk::CommandBuffer::null() {
+            return Err(Error::invalid("segmented merge: the command buffer is null"));
+        }
+        self.check_args(args)?;
+        if runs > self.desc.max_runs {
+            return Err(Error::invalid(format!(
+                "segmented merge: {runs} runs exceed the plan's max_runs {}",
+                self.desc.max_runs
+            )));
+        }
+        offsets.check("segmented merge offsets", (runs + 1) * 4, 4)?;
+        for (name, r) in [
+            ("keys", Some(args.keys)),
+            ("keys_alt", Some(args.keys_alt)),
+            ("values", args.values),
+            ("values_alt", args.values_alt),
+            ("scratch", Some(args.scratch)),
+        ] {
+            if r.is_some_and(|r| r.overlaps(offsets)) {
+                return Err(Error::invalid(format!(
+                    "segmented merge: the offsets and {name} ranges overlap"
+                )));
+            }
+        }
+        let n = args.count;
+        if n == 0 || runs <= 1 {
+            return Ok(SortResult::InPlace);
+        }
+        let scan = self
+            .scan
+            .as_ref()
+            .ok_or_else(|| Error::Internal("segmented merge: plan without scan".into()))?;
+        let mut passes = self.passes(ctx, cmd, args)?;
+        let count_tiles = passes.partition;
+        let starts = BufferRange::new(
+            args.scratch.buffer,
+            args.scratch.offset + self.starts_offset,
+            self.scan_offset - self.starts_offset,
+        );
+        let scan_scratch = BufferRange::new(
+            args.scratch.buffer,
+            args.scratch.offset + self.scan_offset,
+            scan.memory_requirements().scratch_size.max(ALIGNMENT),
+        );
+        passes.push.aux_addr = ctx.address_of(offsets);
+        passes.push.aux2_addr = ctx.address_of(&starts);
+        passes.push.runs = runs as u32;
+        let tile = self.tile_size();
+        let mut per_half = 1u64;
+        let mut first = true;
+        while per_half < runs {
+            let pairs = runs.div_ceil(2 * per_half);
+            let mut push = passes.push;
+            push.mode = MODE_COUNT_TILES;
+            push.width = per_half as u32;
+            push.max_tiles = (pairs + 1) as u32;
+            if !first {
+                ctx.compute_to_compute(cmd); // the previous round's partition read the starts
+            }
+            first = false;
+            ctx.dispatch(
+                cmd,
+                count_tiles,
+                &push,
+                groups(pairs + 1, self.tuning.workgroup_size as u64)?,
+            );
+            ctx.compute_to_compute(cmd);
+            scan.record(
+                ctx,
+                cmd,
+                &ScanArgs {
+                    input: BufferRange::new(starts.buffer, starts.offset, (pairs + 1) * 4),
+                    output: BufferRange::new(starts.buffer, starts.offset, (pairs + 1) * 4),
+                    scratch: scan_scratch,
+                    count: ElementCount::Direct(pairs + 1),
+                },
+            )?;
+            passes.round(MODE_OFFSETS, per_half as u32, n.div_ceil(tile) + pairs)?;
+            per_half *= 2;
+        }
+        Ok(Self::location(passes.current))
+    }
+}
