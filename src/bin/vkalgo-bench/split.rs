@@ -14,7 +14,7 @@
 //! bytes, pairs 16), and "% copy" relates it to the compute-shader copy bandwidth measured on
 //! the same buffers.
 
-use crate::common::{download, median, random_u32, upload, Timer, MAX_BATCH};
+use crate::common::{download, median, random_u32, upload, yardstick, Timer, MAX_BATCH};
 use vkalgo::split::reference;
 use vkalgo::{
     BucketFn, Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, Result, SortArgs, SortDesc,
@@ -84,6 +84,7 @@ fn bucket_of(k: u32, m: u32) -> u32 {
 pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let o = parse_options(ctx, args);
     let timer = Timer::new(ctx)?;
+    let yard = yardstick(ctx, &timer)?;
     let max_n = 1u64 << o.sizes.iter().copied().max().unwrap_or(16);
     let max_m = o.ms.iter().copied().max().unwrap_or(2) as u64;
     let bytes = max_n * 4;
@@ -120,12 +121,14 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         let iota: Vec<u32> = (0..n as u32).collect();
         upload(ctx, &keys, &input)?;
         upload(ctx, &values, &iota)?;
-        let copy_ms = median(timer.time_batch(5, |cmd, _| {
-            // SAFETY: live buffers of this context, in a command buffer being recorded.
-            unsafe { ctx.record_compute_copy(cmd, &keys.sub_range(0, nb), &keys_out.sub_range(0, nb)) }
-        })?);
-        let copy_gbs = 2.0 * nb as f64 / (copy_ms * 1e-3) / 1e9;
-        println!("copy of the keys: {copy_ms:.4} ms, {copy_gbs:.0} GB/s");
+        let (copy_ms, copy_gbs) = yard.check_buffers(
+            ctx,
+            &timer,
+            "multisplit",
+            n as u64,
+            &keys.sub_range(0, nb),
+            &keys_out.sub_range(0, nb),
+        )?;
         println!("RESULT\tvkalgo\tcopy_keys\tcompute\t{n}\t{copy_ms:.6}\t{copy_gbs:.4}\t0");
         for &m in &o.ms {
             let buckets: Vec<u32> = input.iter().map(|&k| bucket_of(k, m)).collect();
@@ -182,6 +185,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         // SAFETY: the buffers are live until the end of the run; the batches
                         // separate the repetitions with full barriers.
                         timer.time_batch(warm, |cmd, _| unsafe { plan.record(ctx, cmd, &split_args) })?;
+                        yard.warm(ctx, &timer)?;
                         let times = timer
                             .time_batch(o.reps.min(MAX_BATCH as usize) as u32, |cmd, _| unsafe {
                                 plan.record(ctx, cmd, &split_args)
@@ -250,6 +254,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         |cmd, _| restore(cmd),
                         |cmd, _| unsafe { plan.record(ctx, cmd, &sort_args) }.map(|_| ()),
                     )?;
+                    yard.warm(ctx, &timer)?;
                     let times = timer.time_each(
                         o.reps.min(MAX_BATCH as usize) as u32,
                         |cmd, _| restore(cmd),
