@@ -8,7 +8,7 @@
 // - emitting B[j] with the merge at A[i]: i = upper_bound_A(v); A's copies number
 //   i - lower_bound_A(v), its rank among B's copies is j - lower_bound_B(v).
 // A neighbour comparison settles most of these (0 when the neighbour differs); runs of equal
-// keys take a binary search in global memory. Kept: AND: A's copies of rank < count in B;
+// keys take a galloping search in global memory. Kept: AND: A's copies of rank < count in B;
 // OR: all of A and B's copies of rank >= count in A; ANDNOT: A's copies of rank >= count in B;
 // XOR: both of the latter. With the merge's order this yields, per value, min(ca, cb),
 // max(ca, cb), max(ca - cb, 0) and |ca - cb| copies, sorted.
@@ -41,19 +41,60 @@ KEY_T b_at(uint j) {
     return j - g_s.b0 < g_s.lb ? s_keys[g_s.la + (j - g_s.b0)] : load_ordered(pc.b_keys, uint64_t(j));
 }
 
+// The run of v's copies is found by galloping (exponential search, then a binary search in the
+// last step's interval) from the known copy outwards, so its cost grows with the log of the
+// run's length, not of the input's: a value present once in each input (unique sets) costs one
+// neighbour comparison. (Bentley & Yao's unbounded search, as in timsort's galloping merge.)
+
+// The first copy of v in A, given A[last] == v.
+uint first_copy_a(uint last, KEY_T v) {
+    uint known = last;
+    uint step = 1u;
+    while (step <= known && a_at(known - step) == v) {
+        known -= step;
+        step = step < 0x80000000u ? step * 2u : step;
+    }
+    uint lo = step <= known ? known - step + 1u : 0u;
+    return search_global(pc.a_keys, lo, known, v, false);
+}
+
+// The first copy of v in B, given B[last] == v.
+uint first_copy_b(uint last, KEY_T v) {
+    uint known = last;
+    uint step = 1u;
+    while (step <= known && b_at(known - step) == v) {
+        known -= step;
+        step = step < 0x80000000u ? step * 2u : step;
+    }
+    uint lo = step <= known ? known - step + 1u : 0u;
+    return search_global(pc.b_keys, lo, known, v, false);
+}
+
+// One past the last copy of v in B, given B[first] == v.
+uint end_copies_b(uint first, KEY_T v) {
+    uint known = first;
+    uint step = 1u;
+    while (step < g_n - known && b_at(known + step) == v) {
+        known += step;
+        step = step < 0x80000000u ? step * 2u : step;
+    }
+    uint hi = step < g_n - known ? known + step : g_n;
+    return search_global(pc.b_keys, known + 1u, hi, v, true);
+}
+
 // Copies of v in A before position i (A[i - 1] is v's last copy there, or not v).
 uint copies_before_a(uint i, KEY_T v) {
     if (i == 0u || a_at(i - 1u) != v) {
         return 0u;
     }
-    return i - search_global(pc.a_keys, 0u, i - 1u, v, false);
+    return i - first_copy_a(i - 1u, v);
 }
 
 uint copies_before_b(uint j, KEY_T v) {
     if (j == 0u || b_at(j - 1u) != v) {
         return 0u;
     }
-    return j - search_global(pc.b_keys, 0u, j - 1u, v, false);
+    return j - first_copy_b(j - 1u, v);
 }
 
 // Copies of v in B from position j on (B[j] is v's first copy there, or not v).
@@ -61,7 +102,7 @@ uint copies_from_b(uint j, KEY_T v) {
     if (j >= g_n || b_at(j) != v) {
         return 0u;
     }
-    return search_global(pc.b_keys, j + 1u, g_n, v, true) - j;
+    return end_copies_b(j, v) - j;
 }
 
 // Merges the staged tile g_s: this invocation's ITEMS outputs in `keys`, bit e of the result

@@ -23,7 +23,9 @@ pub const VKALGO_HASH_STATUS_FULL: u32 = 2;
 /// Insert status: a reserved key (the two largest values of the key type); not stored.
 pub const VKALGO_HASH_STATUS_RESERVED: u32 = 3;
 
-/// A GPU hash map (owns its device memory). Destroy it before its context.
+/// A GPU hash map (owns its device memory). Keeps its context alive: destroy it before or after
+/// the context handle. Host calls may come from several threads; `vkalgo_hash_map_rehash`
+/// needs exclusive use of the map.
 pub struct VkalgoHashMap {
     map: HashMap,
 }
