@@ -278,32 +278,44 @@ fn host_layer() {
 }
 
 /// With one spin allowed, look-back waiters compute stalled predecessors' aggregates from the
-/// input (the fallback) whenever a predecessor has not published yet: results stay exact.
+/// input (the fallback) whenever a predecessor has not published yet; with `u32::MAX` (the test
+/// mode) every tile computes its nearest predecessor's aggregate itself, and the counter in
+/// scratch proves the fallback ran. Results stay exact.
 #[test]
 fn lookback_fallback_is_exact() {
     let ctx = context();
     let n = 1_000_003;
     let data = Rng(77).vec_u32(n);
-    for vecs_per_thread in [1, 4] {
-        let tuning = Some(vkalgo::ScanTuning {
-            workgroup_size: 64,
-            vecs_per_thread,
-            lookback_spins: 1,
-        });
-        let plan = ctx
-            .scan_plan(&ScanDesc {
-                op: ScanOp::Inclusive,
-                path: ScanPath::Lookback,
-                max_count: n as u64,
-                tuning,
-            })
-            .unwrap();
-        for _ in 0..3 {
-            let got = record_scan(&ctx, &plan, &data, n as u64, Layout::default()).unwrap();
-            assert!(
-                got == reference::scan_u32(&data, ScanOp::Inclusive),
-                "fallback v={vecs_per_thread}"
-            );
+    for lookback_spins in [1, u32::MAX] {
+        for vecs_per_thread in [1, 4] {
+            let tuning = Some(vkalgo::ScanTuning {
+                workgroup_size: 64,
+                vecs_per_thread,
+                lookback_spins,
+            });
+            let plan = ctx
+                .scan_plan(&ScanDesc {
+                    op: ScanOp::Inclusive,
+                    path: ScanPath::Lookback,
+                    max_count: n as u64,
+                    tuning,
+                })
+                .unwrap();
+            let tiles = (n as u64).div_ceil(plan.tile_size());
+            for _ in 0..2 {
+                let (got, fallbacks) =
+                    record_scan_counted(&ctx, &plan, &data, n as u64, Layout::default()).unwrap();
+                assert!(
+                    got == reference::scan_u32(&data, ScanOp::Inclusive),
+                    "fallback v={vecs_per_thread} spins={lookback_spins}"
+                );
+                if lookback_spins == u32::MAX {
+                    assert!(
+                        fallbacks as u64 >= tiles - 1,
+                        "test mode: {fallbacks} fallbacks counted, {tiles} tiles"
+                    );
+                }
+            }
         }
     }
     assert_no_validation_messages(&ctx);

@@ -1130,11 +1130,20 @@ fn onesweep_forced_fallback_and_ring_wrap() {
     let ctx = context();
     let mut rng = Rng(77);
     // (96 x 3: a workgroup size that is not a power of two, and an odd number of keys.)
-    for (wg, keys_per_thread, n) in [(64u32, 8u32, 50_000usize), (96, 3, 30_000), (32, 1, 40_000)] {
+    // lookback_spins 1: a waiter gives up after one poll; u32::MAX: the test mode in which every
+    // tile counts its nearest predecessor itself (the counters must show it).
+    let cases = [
+        (64u32, 8u32, 50_000usize, 1u32),
+        (96, 3, 30_000, 1),
+        (32, 1, 40_000, 1),
+        (64, 8, 50_000, u32::MAX),
+        (96, 3, 30_000, u32::MAX),
+    ];
+    for (wg, keys_per_thread, n, lookback_spins) in cases {
         let tuning = vkalgo::SortTuning {
             workgroup_size: wg,
             keys_per_thread,
-            lookback_spins: 1,
+            lookback_spins,
             stage_split: if keys_per_thread % 2 == 0 { 2 } else { 1 },
         };
         let keys: Vec<u32> = (0..n).map(|_| rng.next_u32() % 3000).collect();
@@ -1154,10 +1163,10 @@ fn onesweep_forced_fallback_and_ring_wrap() {
         let values: Vec<u32> = (0..n as u32).collect();
         let (mut k, mut v) = (upload(&keys), upload(&values));
         let (mut ka, mut va) = (upload(&values), upload(&values));
-        let scratch = GpuBuffer::new(
+        let mut scratch = GpuBuffer::new(
             &ctx,
             plan.memory_requirements().scratch_size,
-            MemoryLocation::GpuOnly,
+            MemoryLocation::GpuToCpu,
             "s",
         )
         .unwrap();
@@ -1184,6 +1193,17 @@ fn onesweep_forced_fallback_and_ring_wrap() {
         reference::sort_pairs(&mut want_keys, Some(&mut want_values), 0, 0, false);
         assert_eq!(got_keys[..n], want_keys[..], "{wg}x{keys_per_thread}");
         assert_eq!(got_values[..n], want_values[..], "{wg}x{keys_per_thread}");
+        if lookback_spins == u32::MAX {
+            // Keys below 3000: the two low digits vary, the two high ones are copied (no
+            // look-back), so at least (tiles - 1) fallbacks per ranked pass.
+            let stats = read(&mut scratch);
+            let fallbacks = stats[(vkalgo::sort::ONESWEEP_STATS_OFFSET / 4) as usize] as u64;
+            let tiles = (n as u64).div_ceil(plan.tile_size());
+            assert!(
+                fallbacks >= 2 * (tiles - 1),
+                "{wg}x{keys_per_thread}: {fallbacks} fallbacks counted, {tiles} tiles"
+            );
+        }
     }
     assert_no_validation_messages(&ctx);
 }

@@ -12,6 +12,11 @@
 // returning this invocation's share of tile `tile`'s aggregate (summed over the workgroup here).
 // Everything here runs in workgroup-uniform control flow (lavapipe drops invocations that spin
 // in divergent control flow).
+//
+// Includers reserve 16 bytes before the status words; the u32 at byte 4 of them counts the
+// fallbacks (diagnostics and tests). SPIN_LIMIT 0 is a test mode: every tile computes its
+// nearest predecessor's aggregate itself, whatever that predecessor published, so the fallback
+// runs for every tile after the first whatever the schedule.
 #ifndef VKALGO_LOOKBACK_GLSL
 #define VKALGO_LOOKBACK_GLSL
 
@@ -37,6 +42,13 @@ void lookback_publish(uint64_t status_addr, uint tile, uint flag, uint value) {
                 gl_StorageSemanticsNone, gl_SemanticsRelaxed);
 }
 
+// Counts one fallback in the u32 12 bytes before the status words.
+void lookback_count_fallback(uint64_t status_addr) {
+    if (gl_LocalInvocationIndex == 0) {
+        atomicAdd(U32AtomicRef(status_addr - 12ul).v[0], 1u);
+    }
+}
+
 shared uint s_lookback_add;
 shared int s_lookback_next;
 shared uint s_lookback_step;
@@ -48,6 +60,20 @@ uint lookback_exclusive_prefix(uint64_t status_addr, uint tile) {
     uint prefix = 0;
     int look = int(tile) - 1;
     uint spins = 0;
+    if (SPIN_LIMIT == 0u) {
+        // Test mode: the nearest predecessor is always counted here.
+        uint aggregate = workgroup_reduce_add(lookback_fallback_thread_value(uint(look)));
+        if (gl_LocalInvocationIndex == 0) {
+            atomicCompSwap(U64AtomicRef(status_addr).v[look], 0ul,
+                           lookback_pack(LOOKBACK_AGGREGATE, aggregate));
+        }
+        lookback_count_fallback(status_addr);
+        prefix += aggregate;
+        look -= 1;
+        if (look < 0) {
+            return prefix;
+        }
+    }
     while (true) {
         if (gl_SubgroupID == 0) {
             int idx = look - int(gl_SubgroupInvocationID);
@@ -98,6 +124,7 @@ uint lookback_exclusive_prefix(uint64_t status_addr, uint tile) {
                     atomicCompSwap(U64AtomicRef(status_addr).v[look], 0ul,
                                    lookback_pack(LOOKBACK_AGGREGATE, aggregate));
                 }
+                lookback_count_fallback(status_addr);
                 prefix += aggregate;
                 look -= 1;
                 spins = 0;

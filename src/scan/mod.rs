@@ -66,7 +66,9 @@ pub struct ScanTuning {
     /// uvec4 vectors each invocation loads per tile (1..=8).
     pub vecs_per_thread: u32,
     /// Look-back: spins on a silent predecessor before computing its aggregate from the
-    /// input instead (0: the device's default). 1 forces the fallback nearly always.
+    /// input instead (0: the device's default). `u32::MAX` is a test mode: every tile computes
+    /// its nearest predecessor's aggregate itself, whatever the schedule (the fallbacks are
+    /// counted in scratch at [`LOOKBACK_FALLBACKS_OFFSET`]).
     pub lookback_spins: u32,
 }
 
@@ -159,6 +161,10 @@ push_constants! {
     }
 }
 
+/// Where a look-back scan counts its fallbacks in scratch (a u32; diagnostics and tests).
+#[doc(hidden)]
+pub const LOOKBACK_FALLBACKS_OFFSET: u64 = 4;
+
 /// A scan planned for one context: path, tuning and scratch size are fixed. Cheap to keep and
 /// to record many times.
 #[derive(Clone, Debug)]
@@ -223,6 +229,8 @@ impl Context {
         let spin_limit = match tuning.lookback_spins {
             0 if self.is_cpu_device() => 32,
             0 => 256,
+            // Test mode: the shader's SPIN_LIMIT 0 forces the fallback (see the field's docs).
+            u32::MAX => 0,
             spins => spins,
         };
         Ok(ScanPlan {

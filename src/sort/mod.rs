@@ -176,6 +176,9 @@ pub struct SortTuning {
     /// 8-byte keys or values: the most staging rounds the kernels may take).
     pub keys_per_thread: u32,
     /// Look-back polls of a silent predecessor before counting its keys instead (0: default).
+    /// `u32::MAX` is a test mode: every tile counts its nearest predecessor's keys itself, so
+    /// the fallback runs for every tile after the first whatever the schedule (counted in the
+    /// Onesweep event counters, [`ONESWEEP_STATS_OFFSET`]).
     pub lookback_spins: u32,
     /// Parts the ranked tile passes through shared memory in on its way out (1 or 2): 2 halves
     /// the staging memory, so more workgroups fit on a multiprocessor, for two more barriers
@@ -550,6 +553,8 @@ impl Context {
         let spin_limit = match tuning.lookback_spins {
             0 if self.is_cpu_device() => 32,
             0 => 256,
+            // Test mode: the shader's SPIN_LIMIT 0 forces the fallback (see the field's docs).
+            u32::MAX => 0,
             spins => spins,
         };
         Ok(SortPlan {

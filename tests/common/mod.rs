@@ -81,6 +81,18 @@ pub fn record_scan(
     count: u64,
     layout: Layout,
 ) -> vkalgo::Result<Vec<u32>> {
+    record_scan_counted(ctx, plan, input, count, layout).map(|(output, _)| output)
+}
+
+/// [`record_scan`], also returning the look-back fallbacks the scan counted in its scratch
+/// (meaningful on the look-back path).
+pub fn record_scan_counted(
+    ctx: &Context,
+    plan: &ScanPlan,
+    input: &[u32],
+    count: u64,
+    layout: Layout,
+) -> vkalgo::Result<(Vec<u32>, u32)> {
     let max = plan.desc().max_count.max(input.len() as u64);
     let bytes = max * 4;
     let data_buf = GpuBuffer::new(
@@ -95,10 +107,10 @@ pub fn record_scan(
         MemoryLocation::CpuToGpu,
         "test output",
     )?;
-    let scratch = GpuBuffer::new(
+    let mut scratch = GpuBuffer::new(
         ctx,
         64 + plan.memory_requirements().scratch_size,
-        MemoryLocation::GpuOnly,
+        MemoryLocation::GpuToCpu,
         "test scratch",
     )?;
     let mut count_buf = GpuBuffer::new(ctx, 16, MemoryLocation::CpuToGpu, "test count")?;
@@ -149,7 +161,10 @@ pub fn record_scan(
         words[..start].iter().all(|&w| w == POISON),
         "bytes before the output range were written"
     );
-    Ok(words[start..start + max as usize].to_vec())
+    let output = words[start..start + max as usize].to_vec();
+    let at = (16 + vkalgo::scan::LOOKBACK_FALLBACKS_OFFSET) as usize;
+    let fallbacks = u32::from_le_bytes(scratch.mapped().unwrap()[at..at + 4].try_into().unwrap());
+    Ok((output, fallbacks))
 }
 
 /// Barrier: host writes visible to compute shaders.
