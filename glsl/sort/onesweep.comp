@@ -96,7 +96,8 @@ void count_in_flight(int change) {
 #define TAIL_MASK (0xFFFFFFFFu << TAIL_BITS)
 #define FLAG_AGGREGATE 1u
 #define FLAG_INCLUSIVE 2u
-#define WAIT_LIMIT (max(SPIN_LIMIT, 1u) * 16u) // (test mode SPIN_LIMIT 0: as for 1)
+// (Test mode SPIN_LIMIT 0 waits as 1 does; a specialization-constant expression.)
+#define WAIT_LIMIT (SPIN_LIMIT == 0u ? 16u : SPIN_LIMIT * 16u)
 // Predecessor entries one invocation reads at once per look-back step.
 // (Measured on an H200: 4 beats 2, 8 and 16; again with the v12 tail,
 // docs/benchmarks/2026-11-21-h200-sort-v12.md.)
@@ -214,25 +215,24 @@ void look_back() {
     uint spins[DIGITS_PER_THREAD];
     bool pending[DIGITS_PER_THREAD];  // polling its predecessors
     bool finished[DIGITS_PER_THREAD]; // exclusive prefix known (neither: stalled)
-    // Test mode (SPIN_LIMIT 0, SortTuning::lookback_spins = u32::MAX): every digit treats its
-    // nearest predecessor as silent, so the workgroup counts it itself (the fallback runs for
-    // every tile after the first, whatever the schedule). A specialization constant: folded
-    // away otherwise.
-    bool forced[DIGITS_PER_THREAD];
     [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
-        forced[j] = SPIN_LIMIT == 0u;
         g_prefix[j] = 0u;
         look[j] = int(g_tile) - 1;
         spins[j] = 0u;
         finished[j] = g_tile == 0u || owned_digit(j) >= RADIX;
-        pending[j] = !finished[j];
+        // Test mode (SPIN_LIMIT 0, SortTuning::lookback_spins = u32::MAX): no digit polls at
+        // first; the nearest predecessor is counted by the workgroup itself (below), so the
+        // fallback runs for every tile after the first, whatever the schedule.
+        pending[j] = !finished[j] && SPIN_LIMIT != 0u;
     }
+    bool force_first = SPIN_LIMIT == 0u && g_tile > 0u;
     uint steps = 0u;
     uint fallbacks = 0u;
     uint idle_steps = 0u;  // SORT_CLOCK: steps of invocation 0's digit without progress
     uint consumed = 0u;    // ... and predecessors it added
     while (true) {
-        int stalled = -1;
+        int stalled = force_first ? int(g_tile) - 1 : -1;
+        force_first = false;
         bool any = false;
         [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
             any = any || pending[j];
@@ -258,7 +258,7 @@ void look_back() {
                 bool done = false;
                 bool progress = false;
                 bool overwritten = false;
-                [[unroll]] for (uint w = 0u; w < LOOKBACK_WINDOW && !done && !forced[j]; ++w) {
+                [[unroll]] for (uint w = 0u; w < LOOKBACK_WINDOW && !done; ++w) {
                     uint want = base_seq + uint(look[j]);
                     uint64_t e = window[w];
                     uint tag = uint(e >> 34);
@@ -315,7 +315,6 @@ void look_back() {
                 g_prefix[j] += s_fallback_hist[owned_digit(j)];
                 look[j] -= 1;
                 spins[j] = 0u;
-                forced[j] = false;
                 if (look[j] < 0) {
                     pending[j] = false;
                     finished[j] = true;
