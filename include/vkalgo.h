@@ -182,7 +182,9 @@ typedef int32_t VkalgoResult;
 // VKALGO_ERROR_DEVICE_LOST and nothing the GPU may still use is freed.
 typedef struct VkalgoContext VkalgoContext;
 
-// A GPU hash map (owns its device memory). Destroy it before its context.
+// A GPU hash map (owns its device memory). Keeps its context alive: destroy it before or after
+// the context handle. Host calls may come from several threads; `vkalgo_hash_map_rehash`
+// needs exclusive use of the map.
 typedef struct VkalgoHashMap VkalgoHashMap;
 
 // A merge plan (tuning and scratch size fixed for one context; keeps the context alive).
