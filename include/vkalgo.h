@@ -188,9 +188,14 @@ typedef struct VkalgoContext VkalgoContext;
 typedef struct VkalgoHashMap VkalgoHashMap;
 
 // A merge plan (tuning and scratch size fixed for one context; keeps the context alive).
+//
+// Threads: immutable once created; any thread may query or record it, concurrently.
 typedef struct VkalgoMergePlan VkalgoMergePlan;
 
 // A multisplit plan (kernels, geometry and memory sizes fixed for one context).
+//
+// Keeps its context alive. Threads: immutable once created; any thread may query or record
+// it, concurrently.
 typedef struct VkalgoMultisplitPlan VkalgoMultisplitPlan;
 
 // A scan plan (path, tuning, scratch size fixed for one context).
@@ -200,6 +205,10 @@ typedef struct VkalgoMultisplitPlan VkalgoMultisplitPlan;
 typedef struct VkalgoScanPlan VkalgoScanPlan;
 
 // A set of uint32_t values on the GPU (owns its device memory, keeps its context alive).
+//
+// Threads: calls that only read a set (contains, cardinality, to_array, filter, serialize, or
+// a set as an operand) may run concurrently; a call that changes a set (insert, remove, a
+// result of vkalgo_set_op) needs exclusive use of it.
 typedef struct VkalgoSet VkalgoSet;
 
 // A sort plan (paths, tuning and memory sizes fixed for one context).
@@ -209,6 +218,8 @@ typedef struct VkalgoSet VkalgoSet;
 typedef struct VkalgoSortPlan VkalgoSortPlan;
 
 // A sorted-array set-operation plan (keeps its context alive).
+//
+// Threads: immutable once created; any thread may query or record it, concurrently.
 typedef struct VkalgoSortedSetOpPlan VkalgoSortedSetOpPlan;
 
 // The caller's queue lock: `lock` is 1 to lock, 0 to unlock.

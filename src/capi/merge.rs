@@ -187,12 +187,16 @@ pub unsafe extern "C" fn vkalgo_sorted_set_op_host(
 }
 
 /// A merge plan (tuning and scratch size fixed for one context; keeps the context alive).
+///
+/// Threads: immutable once created; any thread may query or record it, concurrently.
 pub struct VkalgoMergePlan {
     plan: crate::merge::MergePlan,
     ctx: crate::Context,
 }
 
 /// A sorted-array set-operation plan (keeps its context alive).
+///
+/// Threads: immutable once created; any thread may query or record it, concurrently.
 pub struct VkalgoSortedSetOpPlan {
     plan: crate::merge::SetOpPlan,
     ctx: crate::Context,

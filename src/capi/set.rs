@@ -10,6 +10,10 @@ use crate::set::{GpuSet, SetOperand};
 use crate::SetOp;
 
 /// A set of uint32_t values on the GPU (owns its device memory, keeps its context alive).
+///
+/// Threads: calls that only read a set (contains, cardinality, to_array, filter, serialize, or
+/// a set as an operand) may run concurrently; a call that changes a set (insert, remove, a
+/// result of vkalgo_set_op) needs exclusive use of it.
 pub struct VkalgoSet {
     set: GpuSet,
 }

@@ -92,6 +92,9 @@ pub struct VkalgoMultisplitArgs {
 }
 
 /// A multisplit plan (kernels, geometry and memory sizes fixed for one context).
+///
+/// Keeps its context alive. Threads: immutable once created; any thread may query or record
+/// it, concurrently.
 pub struct VkalgoMultisplitPlan {
     plan: SplitPlan,
     /// The context the plan was made for (kept alive by the plan).
