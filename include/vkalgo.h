@@ -557,7 +557,7 @@ typedef struct VkalgoMultisplitArgs {
   struct VkalgoBufferRange splitters;
   // IDS: one u32 per element (else VK_NULL_HANDLE).
   struct VkalgoBufferRange bucket_ids;
-  // bucket_count + 1 u32 offsets (offsets[bucket_count] = count).
+  // bucket_count + 1 u32 offsets (`offsets[bucket_count]` = count).
   struct VkalgoBufferRange offsets;
   // Scratch as `vkalgo_multisplit_plan_memory_requirements` reports.
   struct VkalgoBufferRange scratch;

@@ -79,7 +79,7 @@ pub struct VkalgoMultisplitArgs {
     pub splitters: VkalgoBufferRange,
     /// IDS: one u32 per element (else VK_NULL_HANDLE).
     pub bucket_ids: VkalgoBufferRange,
-    /// bucket_count + 1 u32 offsets (offsets[bucket_count] = count).
+    /// bucket_count + 1 u32 offsets (`offsets[bucket_count]` = count).
     pub offsets: VkalgoBufferRange,
     /// Scratch as `vkalgo_multisplit_plan_memory_requirements` reports.
     pub scratch: VkalgoBufferRange,

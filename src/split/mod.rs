@@ -227,7 +227,7 @@ pub struct SplitArgs {
     pub splitters: Option<BufferRange>,
     /// [`BucketFn::Ids`]: one u32 bucket id per element.
     pub bucket_ids: Option<BufferRange>,
-    /// `m + 1` u32 bucket offsets: bucket `b` is `[offsets[b], offsets[b + 1])`, offsets[m] is
+    /// `m + 1` u32 bucket offsets: bucket `b` is `[offsets[b], offsets[b + 1])`, `offsets[m]` is
     /// the count.
     pub offsets: BufferRange,
     /// Scratch as [`SplitPlan::memory_requirements`] asks; holds the status word.
