@@ -9,7 +9,7 @@
 //! the cardinality of AND without materializing it, contains of 2^log2n queries (half hits),
 //! and to_array. Every result is verified against a CPU merge of the sorted inputs. The
 //! memory of each set is compared with the size of its Roaring portable serialization.
-//! `RESULT` lines: vkalgo, set_<op>, case, n, ms, G values/s (inputs per second), extra.
+//! `RESULT` lines: vkalgo, `set_<op>`, case, n, ms, G values/s (inputs per second), extra.
 
 use crate::common::{median, yardstick, Timer};
 use ash::vk;
