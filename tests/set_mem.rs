@@ -19,8 +19,12 @@ fn case(name: &str, n: usize, rng: &mut Rng) -> Vec<u32> {
     v.dedup();
     v
 }
+/// Memory of a set against CRoaring's portable serialization of the same values
+/// (docs/benchmarks/2026-11-22-set-memory.md): 2^24 values must fit within 1.25x (the issue's
+/// target; measured 1.09-1.17x); 2^20 values are printed only (the fixed chunk directory
+/// dominates there).
 #[test]
-#[ignore]
+#[ignore = "a measurement at 2^24 values (minutes on lavapipe); run with --ignored on the GPU machine or by hand"]
 fn memory() {
     let ctx = context();
     let mut rng = Rng(9);
@@ -45,6 +49,8 @@ fn memory() {
                 );
             } else {
                 eprintln!("{line}");
+                let ratio = exact.memory_bytes() as f64 / bytes.len() as f64;
+                assert!(ratio <= 1.25, "{line}: over 1.25x Roaring's size");
             }
         }
     }
