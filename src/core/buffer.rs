@@ -244,3 +244,21 @@ pub enum ElementCount {
     /// above the plan's maximum are clamped to it.
     Indirect(BufferRange),
 }
+
+impl ElementCount {
+    /// Checks the count against a plan's maximum `max` and returns (the direct count, if any;
+    /// the element count to size buffers for: the count, or `max` for an indirect count).
+    /// `what` names the count in errors ("sort: count", "merge: count of A").
+    pub(crate) fn resolve(&self, what: &str, max: u64) -> Result<(Option<u64>, u64)> {
+        match self {
+            ElementCount::Direct(n) if *n > max => Err(Error::invalid(format!(
+                "{what} {n} exceeds the plan's maximum {max}"
+            ))),
+            ElementCount::Direct(n) => Ok((Some(*n), *n)),
+            ElementCount::Indirect(range) => {
+                range.check(&format!("{what} buffer"), 4, 4)?;
+                Ok((None, max))
+            }
+        }
+    }
+}

@@ -294,24 +294,6 @@ impl Context {
     }
 }
 
-/// (direct count, elements to size buffers for) of a count argument with maximum `max`.
-fn count_of(what: &str, count: &ElementCount, max: u64) -> Result<(Option<u64>, u64)> {
-    match count {
-        ElementCount::Direct(n) => {
-            if *n > max {
-                return Err(Error::invalid(format!(
-                    "{what} {n} exceeds the plan's maximum {max}"
-                )));
-            }
-            Ok((Some(*n), *n))
-        }
-        ElementCount::Indirect(range) => {
-            range.check(what, 4, 4)?;
-            Ok((None, max))
-        }
-    }
-}
-
 /// Refuses overlaps between any of `written` and any other range of `all` (reads may share).
 fn check_overlaps(algo: &str, written: &[(&str, BufferRange)], all: &[(&str, BufferRange)]) -> Result<()> {
     for (wn, w) in written {
@@ -418,8 +400,8 @@ impl MergePlan {
 
     fn check_args(&self, args: &MergeArgs) -> Result<(Option<u64>, Option<u64>, u64, u64)> {
         let d = &self.desc;
-        let (a_direct, a) = count_of("merge: count of A", &args.a_count, d.max_a)?;
-        let (b_direct, b) = count_of("merge: count of B", &args.b_count, d.max_b)?;
+        let (a_direct, a) = args.a_count.resolve("merge: count of A", d.max_a)?;
+        let (b_direct, b) = args.b_count.resolve("merge: count of B", d.max_b)?;
         let has_values = d.value_type != ValueType::None;
         let given = [args.a_values, args.b_values, args.out_values];
         if given.iter().any(|v| v.is_some() != has_values) {
@@ -760,8 +742,8 @@ impl SetOpPlan {
 
     fn check_args(&self, args: &SetOpArgs) -> Result<(Option<u64>, Option<u64>, u64, u64)> {
         let d = &self.desc;
-        let (a_direct, a) = count_of("set operation: count of A", &args.a_count, d.max_a)?;
-        let (b_direct, b) = count_of("set operation: count of B", &args.b_count, d.max_b)?;
+        let (a_direct, a) = args.a_count.resolve("set operation: count of A", d.max_a)?;
+        let (b_direct, b) = args.b_count.resolve("set operation: count of B", d.max_b)?;
         let kb = d.key_type.bytes();
         args.a.check("set operation a", a * kb, kb)?;
         args.b.check("set operation b", b * kb, kb)?;

@@ -290,25 +290,14 @@ impl ScanPlan {
             return Err(Error::invalid("scan: the command buffer is null"));
         }
         let max = self.desc.max_count;
-        let (direct, elements) = match args.count {
-            ElementCount::Direct(n) => {
-                if n > max {
-                    return Err(Error::invalid(format!(
-                        "scan: count {n} exceeds the plan's max_count {max}"
-                    )));
-                }
-                (Some(n), n)
+        let (direct, elements) = args.count.resolve("scan: count", max)?;
+        if let ElementCount::Indirect(range) = args.count {
+            if range.overlaps(&args.output) || range.overlaps(&args.scratch) {
+                return Err(Error::invalid(
+                    "scan: the count buffer overlaps the output or scratch range",
+                ));
             }
-            ElementCount::Indirect(range) => {
-                range.check("scan count buffer", 4, 4)?;
-                if range.overlaps(&args.output) || range.overlaps(&args.scratch) {
-                    return Err(Error::invalid(
-                        "scan: the count buffer overlaps the output or scratch range",
-                    ));
-                }
-                (None, max)
-            }
-        };
+        }
         if elements == 0 {
             return Ok(()); // nothing to scan (a direct count of 0, or a plan for 0 elements)
         }

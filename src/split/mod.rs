@@ -350,20 +350,7 @@ impl SplitPlan {
 
     fn check_args(&self, args: &SplitArgs) -> Result<(Option<u64>, u64)> {
         let max = self.desc.max_count;
-        let (direct, elements) = match args.count {
-            ElementCount::Direct(n) => {
-                if n > max {
-                    return Err(Error::invalid(format!(
-                        "multisplit: count {n} exceeds the plan's max_count {max}"
-                    )));
-                }
-                (Some(n), n)
-            }
-            ElementCount::Indirect(range) => {
-                range.check("multisplit count buffer", 4, 4)?;
-                (None, max)
-            }
-        };
+        let (direct, elements) = args.count.resolve("multisplit: count", max)?;
         let has_values = self.desc.value_type != ValueType::None;
         if args.values.is_some() != has_values || args.values_out.is_some() != has_values {
             return Err(Error::invalid(if has_values {
