@@ -24,7 +24,6 @@ fn case(name: &str, n: usize, rng: &mut Rng) -> Vec<u32> {
 /// target; measured 1.09-1.17x); 2^20 values are printed only (the fixed chunk directory
 /// dominates there).
 #[test]
-#[ignore = "a measurement at 2^24 values (minutes on lavapipe); run with --ignored on the GPU machine or by hand"]
 fn memory() {
     let ctx = context();
     let mut rng = Rng(9);
