@@ -1446,7 +1446,8 @@ fn heavy_contention_on_few_keys() {
 /// Tables of just under 4096 buckets (scanned whole) filled to 100%: the last keys sit
 /// thousands of buckets deep in their probe sequences, failing keys walk all of them. Every
 /// stored key must still be found, exactly the free slots get used, and absent keys walk the
-/// whole table. (Also guards lavapipe's cap of 65535 loop iterations per invocation.)
+/// whole table. Then single free slots, found anywhere in a probe sequence. (Also guards
+/// lavapipe's cap on the loop iterations of an invocation.)
 #[test]
 fn deep_probe_sequences_at_full_load() {
     let ctx = context();
@@ -1486,6 +1487,40 @@ fn deep_probe_sequences_at_full_load() {
         check_size(&map, &model, "full");
         check_lookups::<K, V>(&map, &mut model, &keys, "full table");
         check_retrieve::<K, V>(&map, &mut model, "full table");
+        // One free slot in the whole table: erase one key, insert one new key. The new key's
+        // walk reaches anywhere in its probe sequence (up to all 4093 buckets), which on CPU
+        // drivers must stay under their per-invocation loop cap (HashTuning::for_device).
+        let stored: Vec<K> = keys
+            .iter()
+            .copied()
+            .filter(|k| model.contains(k.to_u64()))
+            .collect();
+        let absent: Vec<K> = keys
+            .iter()
+            .copied()
+            .filter(|k| !model.contains(k.to_u64()))
+            .collect();
+        for round in 0..24 {
+            let what = format!("{bucket_bytes}-byte buckets, one free slot, round {round}");
+            let gone = [stored[round * 37]];
+            assert_eq!(map.erase(&gone).unwrap(), 1, "{what}");
+            model.erase(&[gone[0].to_u64()]);
+            let new = [absent[round]];
+            let value = [V::from_u64(new[0].to_u64() ^ 0xABCD)];
+            assert_eq!(
+                insert(&map, &mut model, &new, &value),
+                0,
+                "{what}: the free slot is found"
+            );
+            check_lookups::<K, V>(
+                &map,
+                &mut model,
+                &[new[0], gone[0], stored[round * 37 + 1]],
+                &what,
+            );
+        }
+        check_size(&map, &model, "after single-slot rounds");
+        check_lookups::<K, V>(&map, &mut model, &keys, "after single-slot rounds");
     }
     run::<u32, u32>(&ctx, 64);
     run::<u32, u32>(&ctx, 32);

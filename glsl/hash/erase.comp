@@ -30,25 +30,26 @@ uint erase_key(KEY_T key, out uint swept) {
         uint w[BUCKET_SLOTS];
         load_bucket_keys(bucket_addr, k, w);
         bool any_empty = false;
+        uint hit = NO_SLOT;
+        // No break or return inside the slot loop (see insert_key in hash_common.glsl).
         [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
             any_empty = any_empty || k[j] == EMPTY_KEY;
+            hit = hit == NO_SLOT && k[j] == key ? j : hit;
         }
-        [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
-            if (k[j] == key) {
-                uint64_t slot = slot_address(bucket_addr, j);
-                bool to_empty = any_empty || load_counter(pc.buckets_addr, pc.num_buckets, bucket) == 0u;
-                KEY_T freed = to_empty ? EMPTY_KEY : ERASED_KEY;
+        if (hit != NO_SLOT) {
+            uint64_t slot = slot_address(bucket_addr, hit);
+            bool to_empty = any_empty || load_counter(pc.buckets_addr, pc.num_buckets, bucket) == 0u;
+            KEY_T freed = to_empty ? EMPTY_KEY : ERASED_KEY;
 #if KEY_BITS == 32
-                uint old = atomicCompSwap(U32AtomicRef(slot).v[0], key, freed);
+            uint old = atomicCompSwap(U32AtomicRef(slot).v[0], key, freed);
 #else
-                uint64_t old = atomicCompSwap(U64AtomicRef(slot).v[0], key, freed);
+            uint64_t old = atomicCompSwap(U64AtomicRef(slot).v[0], key, freed);
 #endif
-                if (old != key) {
-                    return 0u;  // another erase of the key in this batch won
-                }
-                add_to_passed(pc.buckets_addr, pc.num_buckets, first, step, probe, 0xFFFFFFFFu, swept);
-                return to_empty ? 1u : 2u;
+            if (old != key) {
+                return 0u;  // another erase of the key in this batch won
             }
+            add_to_passed(pc.buckets_addr, pc.num_buckets, first, step, probe, 0xFFFFFFFFu, swept);
+            return to_empty ? 1u : 2u;
         }
         if (any_empty || load_counter(pc.buckets_addr, pc.num_buckets, bucket) == 0u) {
             return 0u;

@@ -206,6 +206,9 @@ void exchange_value(uint64_t slot_addr, VALUE_T value) {
 #endif
 }
 
+// No slot (a slot index sentinel).
+const uint NO_SLOT = 0xFFFFFFFFu;
+
 // A slot that an insert may claim: EMPTY or ERASED (the two reserved keys).
 bool is_free(KEY_T k) {
     return k >= ERASED_KEY;
@@ -337,13 +340,17 @@ uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, 
         uint64_t bucket_addr = bucket_address(buckets, bucket);
         bool any_empty = false;
         bool any_free = false;
+        uint hit = NO_SLOT;
+        // No break or return inside the slot loop: CPU drivers unroll it then, and their
+        // per-invocation loop cap (hazard 1 in TOOLCHAIN.md) counts buckets, not slots.
         [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
-            if (k[j] == key) {
-                exchange_value(slot_address(bucket_addr, j), value);
-                return STATUS_UPDATED;
-            }
+            hit = hit == NO_SLOT && k[j] == key ? j : hit;
             any_empty = any_empty || k[j] == EMPTY_KEY;
             any_free = any_free || is_free(k[j]);
+        }
+        if (hit != NO_SLOT) {
+            exchange_value(slot_address(bucket_addr, hit), value);
+            return STATUS_UPDATED;
         }
         if (any_free && free_probe == max_probes) {
             free_probe = probe;
@@ -378,24 +385,34 @@ uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, 
             load_bucket_keys(bucket_addr, k, w);
         }
         reload = true;
+        // The slots in order until one holds the key or is claimed (no break inside, as above).
+        uint outcome = STATUS_FULL;
+        uint at = 0u;
         [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
-            if (k[j] == key) {
-                exchange_value(slot_address(bucket_addr, j), value);
-                return STATUS_UPDATED;
-            }
-            if (is_free(k[j])) {
-                KEY_T held;
-                if (claim_slot(slot_address(bucket_addr, j), k[j], w[j], key, value, held)) {
-                    reused = held == ERASED_KEY;
-                    uint unused;
-                    add_to_passed(buckets, num_buckets, first, step, probe, 1u, unused);
-                    return STATUS_INSERTED;
-                }
-                if (held == key) {
-                    exchange_value(slot_address(bucket_addr, j), value);
-                    return STATUS_UPDATED;
+            if (outcome == STATUS_FULL) {
+                if (k[j] == key) {
+                    outcome = STATUS_UPDATED;
+                    at = j;
+                } else if (is_free(k[j])) {
+                    KEY_T held;
+                    if (claim_slot(slot_address(bucket_addr, j), k[j], w[j], key, value, held)) {
+                        outcome = STATUS_INSERTED;
+                        reused = held == ERASED_KEY;
+                    } else if (held == key) {
+                        outcome = STATUS_UPDATED;
+                        at = j;
+                    }
                 }
             }
+        }
+        if (outcome == STATUS_UPDATED) {
+            exchange_value(slot_address(bucket_addr, at), value);
+            return STATUS_UPDATED;
+        }
+        if (outcome == STATUS_INSERTED) {
+            uint unused;
+            add_to_passed(buckets, num_buckets, first, step, probe, 1u, unused);
+            return STATUS_INSERTED;
         }
         bucket = vkalgo_hash_next_bucket(bucket, step, num_buckets);
     }

@@ -164,11 +164,19 @@ bool vkalgo_hash_map_find_u32_u32(VkalgoHashMapView map, uint key, out uint valu
     uvec4 s[4];
     vkalgo_hash_load_bucket(map, bucket, s);
     for (uint probe = 0u; probe < map.max_probes; ++probe) {
+        // The four uvec4 of the bucket without an early exit inside the inner loop (drivers
+        // unroll it then; CPU drivers cap the loop iterations of an invocation).
         bool any_empty = false;
+        bool hit = false;
         for (uint j = 0u; j < 4u; ++j) {
-            if (s[j].x == key) { value = s[j].y; return true; }
-            if (s[j].z == key) { value = s[j].w; return true; }
+            bool x = !hit && s[j].x == key;
+            bool z = !hit && !x && s[j].z == key;
+            value = x ? s[j].y : (z ? s[j].w : value);
+            hit = hit || x || z;
             any_empty = any_empty || s[j].x == VKALGO_HASH_EMPTY_U32 || s[j].z == VKALGO_HASH_EMPTY_U32;
+        }
+        if (hit) {
+            return true;
         }
         if (any_empty) {
             return false;
@@ -199,13 +207,16 @@ bool vkalgo_hash_find_slot16(VkalgoHashMapView map, uvec2 h, uint key_lo, uint k
     vkalgo_hash_load_bucket(map, bucket, s);
     for (uint probe = 0u; probe < map.max_probes; ++probe) {
         bool any_empty = false;
+        bool hit = false;
         for (uint j = 0u; j < 4u; ++j) {
             bool hi_match = !key64 || s[j].y == key_hi;
-            if (s[j].x == key_lo && hi_match) {
-                slot = s[j];
-                return true;
-            }
+            bool x = !hit && s[j].x == key_lo && hi_match;
+            slot = x ? s[j] : slot;
+            hit = hit || x;
             any_empty = any_empty || (s[j].x == 0xFFFFFFFFu && (!key64 || s[j].y == 0xFFFFFFFFu));
+        }
+        if (hit) {
+            return true;
         }
         if (any_empty) {
             return false;

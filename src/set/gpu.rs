@@ -554,12 +554,13 @@ fn tail_count(head: u32, tail: u32) -> u32 {
     tail.wrapping_sub(head)
 }
 
-/// Workgroups of a grid-stride pass over at most `bound` listed chunks: at most 2048, so each
-/// takes at most 32 chunks (CPU drivers end an invocation's loops after 65535 iterations in
-/// total, and one chunk may take an invocation over 1024 iterations with 64 invocations),
-/// and no more than there can be chunks (idle workgroups cost a lot on CPU drivers).
+/// Workgroups of a grid-stride pass over at most `bound` listed chunks: at most 4096, so each
+/// takes at most 16 chunks (lavapipe ends an invocation's loops after 32768 iterations in
+/// total, measured, and one chunk may take an invocation over 1024 iterations with 64
+/// invocations), and no more than there can be chunks (idle workgroups cost a lot on CPU
+/// drivers).
 fn chunk_grid(bound: u32) -> u32 {
-    bound.clamp(1, 2048)
+    bound.clamp(1, 4096)
 }
 
 /// Invocations per workgroup: 256 on GPUs; 64 on CPU drivers, where each invocation of a
