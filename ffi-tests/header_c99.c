@@ -29,7 +29,7 @@ STATIC_CHECK(offsetof(VkalgoMemoryRequirements, scratch_usage) == 16);
 STATIC_CHECK(sizeof(VkalgoScanArgs) == 104);
 STATIC_CHECK(offsetof(VkalgoScanArgs, output) == 24 && offsetof(VkalgoScanArgs, scratch) == 48);
 STATIC_CHECK(offsetof(VkalgoScanArgs, count) == 72 && offsetof(VkalgoScanArgs, count_buffer) == 80);
-STATIC_CHECK(sizeof(VkalgoExternalContextDesc) == 88);
+STATIC_CHECK(sizeof(VkalgoExternalContextDesc) == 104);
 STATIC_CHECK(offsetof(VkalgoExternalContextDesc, physical_device) == 8);
 STATIC_CHECK(offsetof(VkalgoExternalContextDesc, device) == 16);
 STATIC_CHECK(offsetof(VkalgoExternalContextDesc, queue_family_index) == 24);
@@ -40,6 +40,11 @@ STATIC_CHECK(offsetof(VkalgoExternalContextDesc, flags) == 56);
 STATIC_CHECK(offsetof(VkalgoExternalContextDesc, timeout_ns) == 64);
 STATIC_CHECK(offsetof(VkalgoExternalContextDesc, queue_lock) == 72);
 STATIC_CHECK(offsetof(VkalgoExternalContextDesc, queue_lock_user_data) == 80);
+STATIC_CHECK(offsetof(VkalgoExternalContextDesc, pipeline_cache_data) == 88);
+STATIC_CHECK(offsetof(VkalgoExternalContextDesc, pipeline_cache_data_size) == 96);
+STATIC_CHECK(sizeof(VkalgoContextDesc) == 16);
+STATIC_CHECK(sizeof(VkalgoMemoryUsage) == 16 && offsetof(VkalgoMemoryUsage, reserved_bytes) == 8);
+STATIC_CHECK(sizeof(VkalgoHashMapMemoryRequirements) == 24);
 #endif
 
 int main(void) {

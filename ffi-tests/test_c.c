@@ -332,6 +332,7 @@ static bool plan_create(Rec *t, uint32_t op, uint32_t path, uint64_t max_count, 
     p->name = path == VKALGO_SCAN_PATH_LOOKBACK ? (op == VKALGO_SCAN_INCLUSIVE ? "look-back inclusive" : "look-back exclusive")
               : path == VKALGO_SCAN_PATH_REDUCE_THEN_SCAN
                   ? (op == VKALGO_SCAN_INCLUSIVE ? "reduce-then-scan inclusive" : "reduce-then-scan exclusive")
+              : path == VKALGO_SCAN_PATH_SMALL ? (op == VKALGO_SCAN_INCLUSIVE ? "small inclusive" : "small exclusive")
                   : (op == VKALGO_SCAN_INCLUSIVE ? "auto inclusive" : "auto exclusive");
     VkalgoScanDesc desc = {op, path, max_count};
     char what[160];
@@ -760,6 +761,96 @@ static void record_large(Rec *t, uint32_t path, uint64_t n) {
     vkalgo_scan_plan_destroy(p.plan);
 }
 
+/* Engine integration: the pipeline cache's data (two-call), a context made from it, memory
+ * usage, warm-up, and a hash map on the test's own memory (cleared through the record layer). */
+static void engine_case(Gpu *g, VkalgoContext *ctx, const VkalgoExternalContextDesc *desc) {
+    printf("-- engine integration\n");
+    size_t size = 0;
+    expect(vkalgo_context_pipeline_cache_data(ctx, NULL, &size), VKALGO_SUCCESS, "pipeline cache size");
+    check(size >= 32, "  cache data of %zu bytes (a header at least)", size);
+    unsigned char *data = xmalloc(size + 1);
+    size_t too_small = 8;
+    expect(vkalgo_context_pipeline_cache_data(ctx, data, &too_small), VKALGO_ERROR_INVALID_ARGUMENT,
+           "pipeline cache data into 8 bytes");
+    size_t got = size;
+    expect(vkalgo_context_pipeline_cache_data(ctx, data, &got), VKALGO_SUCCESS, "pipeline cache data");
+    check(got == size, "  %zu bytes written", got);
+    VkalgoExternalContextDesc with_data = *desc;
+    with_data.pipeline_cache_data = data;
+    with_data.pipeline_cache_data_size = got;
+    VkalgoContext *second = NULL;
+    if (expect(vkalgo_context_create_external(&with_data, &second), VKALGO_SUCCESS, "external context from cache data")) {
+        const char *note = vkalgo_context_pipeline_cache_note(second);
+        check(note && note[0] == '\0', "  the data was used (note \"%s\")", note ? note : "(null)");
+        vkalgo_context_destroy(second);
+    }
+    data[8] ^= 0xFF; /* another vendor's data */
+    if (expect(vkalgo_context_create_external(&with_data, &second), VKALGO_SUCCESS, "external context from foreign data")) {
+        const char *note = vkalgo_context_pipeline_cache_note(second);
+        check(note && strstr(note, "ignored") != NULL, "  ignored, and said so (\"%s\")", note ? note : "(null)");
+        vkalgo_context_destroy(second);
+    }
+    with_data.pipeline_cache_data = NULL; /* a size without data */
+    expect(vkalgo_context_create_external(&with_data, &second), VKALGO_ERROR_INVALID_ARGUMENT, "cache size without data");
+    free(data);
+
+    VkalgoMemoryUsage usage = {0, 0};
+    expect(vkalgo_context_memory_usage(ctx, &usage), VKALGO_SUCCESS, "memory usage");
+    check(usage.reserved_bytes >= usage.allocated_bytes, "  %" PRIu64 " allocated, %" PRIu64 " reserved",
+          usage.allocated_bytes, usage.reserved_bytes);
+    expect(vkalgo_context_memory_usage(ctx, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "memory usage into NULL");
+    expect(vkalgo_context_warm_up(ctx, 1u << 30), VKALGO_ERROR_INVALID_ARGUMENT, "warm-up of an unknown algorithm");
+    expect(vkalgo_context_warm_up(ctx, VKALGO_ALGORITHM_SCAN | VKALGO_ALGORITHM_HASH_MAP), VKALGO_SUCCESS, "warm-up");
+
+    VkalgoHashMapDesc map_desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 5000};
+    VkalgoHashMapMemoryRequirements req;
+    if (!expect(vkalgo_hash_map_memory_requirements(ctx, &map_desc, &req), VKALGO_SUCCESS, "hash map memory requirements")) {
+        return;
+    }
+    check(req.size > 5000 * 8 && req.alignment >= 16 && (req.usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT),
+          "  %" PRIu64 " bytes, alignment %" PRIu64, (uint64_t)req.size, (uint64_t)req.alignment);
+    Buffer storage;
+    if (!buffer_create(g, req.size + 2 * req.alignment, "map storage", &storage)) {
+        return;
+    }
+    VkalgoHashMap *map = NULL;
+    expect(vkalgo_hash_map_create_in(ctx, &map_desc, storage.buffer, req.alignment, req.size - 4, 0, &map),
+           VKALGO_ERROR_INVALID_ARGUMENT, "map on a range 4 bytes short");
+    expect(vkalgo_hash_map_create_in(ctx, &map_desc, storage.buffer, 4, req.size, 0, &map), VKALGO_ERROR_INVALID_ARGUMENT,
+           "map on a misaligned range");
+    expect(vkalgo_hash_map_create_in(ctx, &map_desc, storage.buffer, req.alignment, req.size, 2, &map),
+           VKALGO_ERROR_INVALID_ARGUMENT, "map with unknown flags");
+    check(map == NULL, "  no map made");
+    memset(storage.words, 0x5A, (size_t)storage.size); /* garbage: the recorded clear must empty it */
+    if (expect(vkalgo_hash_map_create_in(ctx, &map_desc, storage.buffer, req.alignment, req.size,
+                                         VKALGO_HASH_MAP_UNINITIALIZED, &map),
+               VKALGO_SUCCESS, "map on the test's memory (uninitialized)") &&
+        cmd_begin(g)) {
+        expect(vkalgo_hash_map_record_clear(map, g->cmd), VKALGO_SUCCESS, "  record_clear");
+        expect(vkalgo_hash_map_record_barrier(map, g->cmd), VKALGO_SUCCESS, "  record_barrier");
+        if (cmd_submit_wait(g, "map clear")) {
+            uint32_t keys[4000], values[4000], out[4000];
+            uint8_t found[4000];
+            for (uint32_t i = 0; i < 4000; i++) {
+                keys[i] = i * 2654435761u % 0xFFFFFFF0u;
+                values[i] = ~keys[i];
+            }
+            expect(vkalgo_hash_map_insert_host(map, keys, values, 3000), VKALGO_SUCCESS, "  insert 3000");
+            expect(vkalgo_hash_map_find_host(map, keys, out, found, 4000), VKALGO_SUCCESS, "  find 4000");
+            bool ok = true;
+            for (uint32_t i = 0; i < 4000; i++) {
+                ok = ok && found[i] == (i < 3000) && out[i] == (i < 3000 ? values[i] : 0u);
+            }
+            uint64_t n = 0;
+            expect(vkalgo_hash_map_size(map, &n), VKALGO_SUCCESS, "  size");
+            check(ok && n == 3000, "  3000 found with their values, 1000 absent, size %" PRIu64, n);
+            expect(vkalgo_hash_map_rehash(map, 10000), VKALGO_ERROR_INVALID_ARGUMENT, "  rehash of a map on caller memory");
+        }
+    }
+    vkalgo_hash_map_destroy(map); /* frees nothing of the test's */
+    buffer_destroy(g, &storage);
+}
+
 static void test_record(void) {
     printf("== record layer on the test's own VkDevice\n");
     Gpu gpu;
@@ -805,6 +896,7 @@ static void test_record(void) {
             vkalgo_context_destroy(no_lock);
         }
     }
+    engine_case(&gpu, t.ctx, &desc);
     const char *name = vkalgo_context_device_name(t.ctx);
     check(name && name[0], "external context device name \"%s\" (%.2f s for instance, device, context)", name ? name : "",
           now_s() - t0);
@@ -817,11 +909,12 @@ static void test_record(void) {
     t.want_out = xmalloc((size_t)buffer_bytes);
     t.scratch_offset = 256; /* a non-zero offset, a multiple of any alignment up to 256 */
 
-    PlanInfo plans[4];
+    PlanInfo plans[6];
     int nplans = 0;
     if (buffers) {
-        static const uint32_t paths[] = {VKALGO_SCAN_PATH_REDUCE_THEN_SCAN, VKALGO_SCAN_PATH_LOOKBACK};
-        for (int pi = 0; pi < 2; pi++) {
+        static const uint32_t paths[] = {VKALGO_SCAN_PATH_REDUCE_THEN_SCAN, VKALGO_SCAN_PATH_LOOKBACK,
+                                         VKALGO_SCAN_PATH_SMALL};
+        for (int pi = 0; pi < 3; pi++) {
             for (uint32_t op = 0; op < 2; op++) {
                 if (plan_create(&t, op, paths[pi], MAX_N, &plans[nplans])) {
                     check(plans[nplans].req.scratch_alignment <= t.scratch_offset, "  scratch alignment <= 256");

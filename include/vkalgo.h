@@ -16,6 +16,27 @@
 // Patch version of the library.
 #define VKALGO_VERSION_PATCH 0
 
+// Warm-up mask bit: scans.
+#define VKALGO_ALGORITHM_SCAN 1
+
+// Warm-up mask bit: radix sorts (every key and value type).
+#define VKALGO_ALGORITHM_SORT 2
+
+// Warm-up mask bit: hash maps (every key/value layout).
+#define VKALGO_ALGORITHM_HASH_MAP 4
+
+// Warm-up mask bit: merges.
+#define VKALGO_ALGORITHM_MERGE 8
+
+// Warm-up mask bit: merge sorts.
+#define VKALGO_ALGORITHM_MERGE_SORT 16
+
+// Warm-up mask bit: sorted-array set operations.
+#define VKALGO_ALGORITHM_SET_OPS 32
+
+// Warm-up mask bit: bitmap sets.
+#define VKALGO_ALGORITHM_SETS 64
+
 // Context flag: the caller enabled VK_EXT_debug_utils (vkalgo names its pipelines).
 #define VKALGO_CONTEXT_DEBUG_UTILS 1
 
@@ -45,6 +66,10 @@
 // Insert status: a reserved key (the two largest values of the key type); not stored.
 #define VKALGO_HASH_STATUS_RESERVED 3
 
+// Flag of `vkalgo_hash_map_create_in`: do not clear the map (no submission); record
+// `vkalgo_hash_map_record_clear` and a barrier before any other operation on it.
+#define VKALGO_HASH_MAP_UNINITIALIZED 1
+
 // Scan operation: exclusive sum.
 #define VKALGO_SCAN_EXCLUSIVE 0
 
@@ -59,6 +84,9 @@
 
 // Scan path: reduce-then-scan (no inter-workgroup waiting).
 #define VKALGO_SCAN_PATH_REDUCE_THEN_SCAN 2
+
+// Scan path: one workgroup scans everything in one dispatch (lowest latency for small counts).
+#define VKALGO_SCAN_PATH_SMALL 3
 
 // Sort path: small counts on one workgroup, else Onesweep where the device profile allows
 // inter-workgroup waiting, else the safe path.
@@ -222,6 +250,24 @@ typedef struct VkalgoSortPlan VkalgoSortPlan;
 // Threads: immutable once created; any thread may query or record it, concurrently.
 typedef struct VkalgoSortedSetOpPlan VkalgoSortedSetOpPlan;
 
+// Options of [`vkalgo_context_create`] (zero-initialize, then set what you need).
+typedef struct VkalgoContextDesc {
+  // Pipeline cache data saved from `vkalgo_context_pipeline_cache_data` (NULL: none). Data
+  // made by another device or driver is ignored (`vkalgo_context_pipeline_cache_note` says
+  // so). Copied; the caller may free it after the call.
+  const void *pipeline_cache_data;
+  // Bytes at `pipeline_cache_data`.
+  size_t pipeline_cache_data_size;
+} VkalgoContextDesc;
+
+// What `vkalgo_context_memory_usage` reports.
+typedef struct VkalgoMemoryUsage {
+  // Bytes in vkalgo's live allocations (objects' storage, host-call staging).
+  uint64_t allocated_bytes;
+  // Bytes of Vulkan memory vkalgo holds (its memory blocks, allocated or not).
+  uint64_t reserved_bytes;
+} VkalgoMemoryUsage;
+
 // The caller's queue lock: `lock` is 1 to lock, 0 to unlock.
 typedef void (*VkalgoQueueLockFn)(void *user_data, uint32_t lock);
 
@@ -243,7 +289,8 @@ typedef struct VkalgoExternalContextDesc {
   VkQueue queue;
   // The loader entry point the caller uses (vkalgo opens no loader of its own).
   PFN_vkGetInstanceProcAddr get_instance_proc_addr;
-  // Pipeline cache for vkalgo's pipelines (VK_NULL_HANDLE: none).
+  // The caller's pipeline cache for vkalgo's pipelines (VK_NULL_HANDLE: vkalgo makes its
+  // own, from `pipeline_cache_data` when given).
   VkPipelineCache pipeline_cache;
   // `VKALGO_CONTEXT_*` flags.
   uint32_t flags;
@@ -255,6 +302,11 @@ typedef struct VkalgoExternalContextDesc {
   VkalgoQueueLockFn queue_lock;
   // Passed to `queue_lock` as is.
   void *queue_lock_user_data;
+  // Saved pipeline cache data for vkalgo's own cache, used when `pipeline_cache` is
+  // VK_NULL_HANDLE (NULL: none; copied). Data from another device or driver is ignored.
+  const void *pipeline_cache_data;
+  // Bytes at `pipeline_cache_data`.
+  size_t pipeline_cache_data_size;
 } VkalgoExternalContextDesc;
 
 // What hash map to create.
@@ -269,6 +321,16 @@ typedef struct VkalgoHashMapDesc {
   // (larger: INVALID_ARGUMENT); batches hold at most 2^32 - 1 keys.
   uint64_t capacity;
 } VkalgoHashMapDesc;
+
+// What a map of a given description takes on the caller's memory.
+typedef struct VkalgoHashMapMemoryRequirements {
+  // Bytes of the range.
+  VkDeviceSize size;
+  // Alignment of the range's offset (and device address).
+  VkDeviceSize alignment;
+  // Usage flags the buffer must have.
+  VkBufferUsageFlags usage;
+} VkalgoHashMapMemoryRequirements;
 
 // What a shader needs to look keys up in a map: `VkalgoHashMapView` of
 // `vkalgo/glsl/vkalgo_hash_map.glsl` (same 32-byte layout). Valid until the map is destroyed
@@ -581,6 +643,34 @@ uint32_t vkalgo_version(void);
 // `*out` is set only on success.
 VkalgoResult vkalgo_context_create_default(struct VkalgoContext **out);
 
+// Creates a context on vkalgo's own instance and device, as `vkalgo_context_create_default`
+// does, with the options of `desc`. `*out` is set only on success.
+VkalgoResult vkalgo_context_create(const struct VkalgoContextDesc *desc,
+                                   struct VkalgoContext **out);
+
+// The data of the context's pipeline cache, to save and pass back at the next creation
+// (`VkalgoContextDesc` or `VkalgoExternalContextDesc`). With `data` NULL, `*size` gets the
+// byte count; else `*size` must be at least that (else INVALID_ARGUMENT and nothing written)
+// and gets the bytes written.
+VkalgoResult vkalgo_context_pipeline_cache_data(const struct VkalgoContext *ctx,
+                                                void *data,
+                                                size_t *size);
+
+// Why the pipeline cache data given at creation was not used ("" when it was, or when none
+// was given; never NULL). Valid while the context lives.
+const char *vkalgo_context_pipeline_cache_note(const struct VkalgoContext *ctx);
+
+// Creates the pipelines of the algorithms in `algorithms` (a mask of `VKALGO_ALGORITHM_*`)
+// now, for every key and value type at the default tuning, through the context's pipeline
+// cache (plans and objects create theirs when made; recording never compiles). Unknown
+// bits: INVALID_ARGUMENT, nothing created.
+VkalgoResult vkalgo_context_warm_up(const struct VkalgoContext *ctx, uint32_t algorithms);
+
+// Bytes vkalgo has allocated and holds from Vulkan on this context (objects created on
+// caller memory count nothing). NULL ctx or out: INVALID_ARGUMENT.
+VkalgoResult vkalgo_context_memory_usage(const struct VkalgoContext *ctx,
+                                         struct VkalgoMemoryUsage *out);
+
 // Creates a context on the caller's device (record-layer calls record into the caller's
 // command buffers; `_host` calls submit to `desc->queue`). `*out` is set only on success.
 VkalgoResult vkalgo_context_create_external(const struct VkalgoExternalContextDesc *desc,
@@ -616,6 +706,26 @@ const char *vkalgo_last_error_message(void);
 VkalgoResult vkalgo_hash_map_create(struct VkalgoContext *ctx,
                                     const struct VkalgoHashMapDesc *desc,
                                     struct VkalgoHashMap **out);
+
+// The memory a map of `desc` takes on the caller's memory (`vkalgo_hash_map_create_in`).
+// Checks `desc` as `vkalgo_hash_map_create` does and creates the map's pipelines.
+VkalgoResult vkalgo_hash_map_memory_requirements(const struct VkalgoContext *ctx,
+                                                 const struct VkalgoHashMapDesc *desc,
+                                                 struct VkalgoHashMapMemoryRequirements *out);
+
+// Creates an empty hash map on the caller's memory: `size` bytes at `offset` of `buffer`
+// (at least what `vkalgo_hash_map_memory_requirements` says, aligned as it says, with its
+// usage flags; the buffer must outlive the map and serve nothing else meanwhile). vkalgo
+// allocates nothing. The map is cleared with a blocking submission, unless `flags` has
+// `VKALGO_HASH_MAP_UNINITIALIZED`. `vkalgo_hash_map_rehash` refuses such a map. `*out` is set
+// only on success.
+VkalgoResult vkalgo_hash_map_create_in(struct VkalgoContext *ctx,
+                                       const struct VkalgoHashMapDesc *desc,
+                                       VkBuffer buffer,
+                                       VkDeviceSize offset,
+                                       VkDeviceSize size,
+                                       uint32_t flags,
+                                       struct VkalgoHashMap **out);
 
 // Destroys a map and frees its memory (NULL: no-op). Work recorded with it must have finished.
 void vkalgo_hash_map_destroy(struct VkalgoHashMap *map);
@@ -849,6 +959,10 @@ VkalgoResult vkalgo_scan_plan_memory_requirements(const struct VkalgoScanPlan *p
 
 // Elements per tile of the plan (0 for a NULL plan): sizes around it are the edge cases.
 uint64_t vkalgo_scan_plan_tile_size(const struct VkalgoScanPlan *plan);
+
+// Counts up to this are scanned by one workgroup in one dispatch (the small path) when the
+// plan's path is AUTO (0: never, and for a NULL plan).
+uint64_t vkalgo_scan_plan_small_limit(const struct VkalgoScanPlan *plan);
 
 // Records the scan into the caller's command buffer. `ctx` may be NULL (the plan's context, which the
 // plan keeps alive, is used); otherwise it must be the plan's context. Synchronization: writes to the input

@@ -60,11 +60,12 @@ pub mod scan;
 pub mod set;
 pub mod sort;
 pub mod split;
+mod warm_up;
 
 pub use crate::core::{
     BufferRange, Context, ContextOptions, ContextState, DeviceProfile, DeviceSelector, DeviceType,
-    ElementCount, ExternalContextDesc, GpuBuffer, MemoryLocation, MemoryRequirements, QueueLock, SetOp,
-    BUFFER_USAGE,
+    ElementCount, ExternalContextDesc, GpuBuffer, MemoryLocation, MemoryRequirements, MemoryUsage, QueueLock,
+    SetOp, BUFFER_USAGE,
 };
 pub use ash;
 pub use error::{Error, Result};
@@ -83,6 +84,7 @@ pub use sort::{
     SortResult, SortTuning, SortValue, ValueType,
 };
 pub use split::{BucketFn, Bucketing, SplitArgs, SplitDesc, SplitMemoryRequirements, SplitPath, SplitPlan};
+pub use warm_up::Algorithm;
 
 #[cfg(test)]
 mod push_constant_tests {

@@ -144,6 +144,7 @@ fn scan_on_a_caller_created_device() {
                 queue_lock: None,
                 get_instance_proc_addr: entry.static_fn().get_instance_proc_addr,
                 pipeline_cache: vk::PipelineCache::null(),
+                pipeline_cache_data: None,
                 debug_utils: false,
                 lookback: None,
                 timeout: Duration::from_secs(120),

@@ -1487,6 +1487,8 @@ fn c_abi_record_layer() {
             timeout_ns: 0,
             queue_lock: None, // record-layer calls only
             queue_lock_user_data: std::ptr::null_mut(),
+            pipeline_cache_data: std::ptr::null(),
+            pipeline_cache_data_size: 0,
         };
         let mut cctx = std::ptr::null_mut();
         assert_eq!(

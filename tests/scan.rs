@@ -542,3 +542,51 @@ fn large_offsets_odd_tiles() {
     }
     assert_no_validation_messages(&ctx);
 }
+
+/// The small path (one workgroup, one dispatch): sizes around tiles, in place and out of
+/// place, direct and indirect counts, both ops; and its bound on CPU drivers.
+#[test]
+fn small_path() {
+    let ctx = context();
+    let tile = ctx
+        .scan_plan(&ScanDesc::new(ScanOp::Exclusive, 1))
+        .unwrap()
+        .tile_size() as usize;
+    for (i, n) in [1, 7, tile - 1, tile, tile + 1, 5 * tile + 3, 100_000]
+        .into_iter()
+        .enumerate()
+    {
+        for op in [ScanOp::Exclusive, ScanOp::Inclusive] {
+            for (name, data) in datasets(n, 50 + i as u64) {
+                check(&ctx, ScanPath::Small, op, n, Layout::default(), &data, name);
+            }
+            let data = Rng(60 + i as u64).vec_u32(n);
+            for layout in [
+                Layout {
+                    in_place: true,
+                    ..Default::default()
+                },
+                Layout {
+                    indirect: true,
+                    input_offset: 4,
+                    output_offset: 12,
+                    ..Default::default()
+                },
+            ] {
+                check(&ctx, ScanPath::Small, op, n, layout, &data, "random");
+            }
+        }
+    }
+    // Auto plans report their small limit (0 on CPU drivers); a forced small plan on a CPU
+    // driver is bounded by its loop cap.
+    let auto = ctx.scan_plan(&ScanDesc::new(ScanOp::Exclusive, 1 << 20)).unwrap();
+    assert_eq!(auto.small_limit() == 0, ctx.is_cpu_device());
+    if ctx.is_cpu_device() {
+        let huge = ctx.scan_plan(&ScanDesc {
+            path: ScanPath::Small,
+            ..ScanDesc::new(ScanOp::Exclusive, 1 << 30)
+        });
+        assert!(matches!(huge, Err(vkalgo::Error::InvalidArgument(_))), "{huge:?}");
+    }
+    assert_no_validation_messages(&ctx);
+}

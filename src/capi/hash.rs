@@ -257,6 +257,88 @@ pub unsafe extern "C" fn vkalgo_hash_map_create(
     })
 }
 
+/// What a map of a given description takes on the caller's memory.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VkalgoHashMapMemoryRequirements {
+    /// Bytes of the range.
+    pub size: VkDeviceSize,
+    /// Alignment of the range's offset (and device address).
+    pub alignment: VkDeviceSize,
+    /// Usage flags the buffer must have.
+    pub usage: VkBufferUsageFlags,
+}
+
+/// Flag of `vkalgo_hash_map_create_in`: do not clear the map (no submission); record
+/// `vkalgo_hash_map_record_clear` and a barrier before any other operation on it.
+pub const VKALGO_HASH_MAP_UNINITIALIZED: u32 = 1;
+
+/// The memory a map of `desc` takes on the caller's memory (`vkalgo_hash_map_create_in`).
+/// Checks `desc` as `vkalgo_hash_map_create` does and creates the map's pipelines.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_memory_requirements(
+    ctx: *const VkalgoContext,
+    desc: *const VkalgoHashMapDesc,
+    out: *mut VkalgoHashMapMemoryRequirements,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_memory_requirements", || {
+        let ctx = context_ref(ctx)?;
+        non_null(desc, "desc")?;
+        non_null(out, "out")?;
+        let d = &*desc;
+        if d.capacity == 0 {
+            return Err(Error::invalid("hash map capacity 0"));
+        }
+        let desc = HashMapDesc::new(key_type(d.key_type)?, value_type(d.value_type)?, d.capacity);
+        let r = HashMap::memory_requirements(ctx, &desc)?;
+        *out = VkalgoHashMapMemoryRequirements {
+            size: r.size,
+            alignment: r.alignment,
+            usage: r.usage.as_raw(),
+        };
+        Ok(())
+    })
+}
+
+/// Creates an empty hash map on the caller's memory: `size` bytes at `offset` of `buffer`
+/// (at least what `vkalgo_hash_map_memory_requirements` says, aligned as it says, with its
+/// usage flags; the buffer must outlive the map and serve nothing else meanwhile). vkalgo
+/// allocates nothing. The map is cleared with a blocking submission, unless `flags` has
+/// `VKALGO_HASH_MAP_UNINITIALIZED`. `vkalgo_hash_map_rehash` refuses such a map. `*out` is set
+/// only on success.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_create_in(
+    ctx: *mut VkalgoContext,
+    desc: *const VkalgoHashMapDesc,
+    buffer: VkBuffer,
+    offset: VkDeviceSize,
+    size: VkDeviceSize,
+    flags: u32,
+    out: *mut *mut VkalgoHashMap,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_create_in", || {
+        let ctx = context_ref(ctx)?;
+        non_null(desc, "desc")?;
+        non_null(out, "out")?;
+        if flags & !VKALGO_HASH_MAP_UNINITIALIZED != 0 {
+            return Err(Error::invalid(format!("unknown flags 0x{flags:x}")));
+        }
+        let d = &*desc;
+        if d.capacity == 0 {
+            return Err(Error::invalid("hash map capacity 0"));
+        }
+        let desc = HashMapDesc::new(key_type(d.key_type)?, value_type(d.value_type)?, d.capacity);
+        let range = crate::BufferRange::new(buffer.to_vk(), offset, size);
+        let map = if flags & VKALGO_HASH_MAP_UNINITIALIZED != 0 {
+            HashMap::new_uninitialized_in(ctx, &desc, range)?
+        } else {
+            HashMap::new_in(ctx, &desc, range)?
+        };
+        *out = Box::into_raw(Box::new(VkalgoHashMap { map }));
+        Ok(())
+    })
+}
+
 /// Destroys a map and frees its memory (NULL: no-op). Work recorded with it must have finished.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_hash_map_destroy(map: *mut VkalgoHashMap) {

@@ -71,12 +71,32 @@ pub enum VkalgoResult {
 pub struct VkalgoContext {
     pub(crate) ctx: Context,
     device_name_c: CString,
+    cache_note_c: CString,
 }
 
 impl VkalgoContext {
     fn new(ctx: Context) -> Self {
-        let device_name_c = CString::new(ctx.device_name().replace('\0', " ")).unwrap_or_default();
-        VkalgoContext { ctx, device_name_c }
+        let c_string = |s: &str| CString::new(s.replace('\0', " ")).unwrap_or_default();
+        let device_name_c = c_string(ctx.device_name());
+        let cache_note_c = c_string(ctx.pipeline_cache_note().unwrap_or(""));
+        VkalgoContext {
+            ctx,
+            device_name_c,
+            cache_note_c,
+        }
+    }
+}
+
+/// Copies `size` bytes at `data` (NULL with size 0: none).
+unsafe fn optional_bytes(
+    data: *const std::ffi::c_void,
+    size: usize,
+    what: &str,
+) -> crate::Result<Option<Vec<u8>>> {
+    match (data.is_null(), size) {
+        (true, 0) => Ok(None),
+        (true, _) => Err(Error::invalid(format!("{what} is NULL with a size of {size}"))),
+        (false, _) => Ok(Some(std::slice::from_raw_parts(data as *const u8, size).to_vec())),
     }
 }
 
@@ -179,6 +199,148 @@ pub unsafe extern "C" fn vkalgo_context_create_default(out: *mut *mut VkalgoCont
     })
 }
 
+/// Options of [`vkalgo_context_create`] (zero-initialize, then set what you need).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoContextDesc {
+    /// Pipeline cache data saved from `vkalgo_context_pipeline_cache_data` (NULL: none). Data
+    /// made by another device or driver is ignored (`vkalgo_context_pipeline_cache_note` says
+    /// so). Copied; the caller may free it after the call.
+    pub pipeline_cache_data: *const std::ffi::c_void,
+    /// Bytes at `pipeline_cache_data`.
+    pub pipeline_cache_data_size: usize,
+}
+
+/// Creates a context on vkalgo's own instance and device, as `vkalgo_context_create_default`
+/// does, with the options of `desc`. `*out` is set only on success.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_context_create(
+    desc: *const VkalgoContextDesc,
+    out: *mut *mut VkalgoContext,
+) -> VkalgoResult {
+    guard("vkalgo_context_create", || {
+        non_null(desc, "desc")?;
+        non_null(out, "out")?;
+        let d = &*desc;
+        let mut options = ContextOptions::from_env();
+        options.pipeline_cache_data = optional_bytes(
+            d.pipeline_cache_data,
+            d.pipeline_cache_data_size,
+            "pipeline_cache_data",
+        )?;
+        let ctx = Context::with_options(&options)?;
+        write_out(out, VkalgoContext::new(ctx))
+    })
+}
+
+/// The data of the context's pipeline cache, to save and pass back at the next creation
+/// (`VkalgoContextDesc` or `VkalgoExternalContextDesc`). With `data` NULL, `*size` gets the
+/// byte count; else `*size` must be at least that (else INVALID_ARGUMENT and nothing written)
+/// and gets the bytes written.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_context_pipeline_cache_data(
+    ctx: *const VkalgoContext,
+    data: *mut std::ffi::c_void,
+    size: *mut usize,
+) -> VkalgoResult {
+    guard("vkalgo_context_pipeline_cache_data", || {
+        non_null(ctx, "ctx")?;
+        non_null(size, "size")?;
+        let bytes = (*ctx).ctx.pipeline_cache_data()?;
+        if data.is_null() {
+            *size = bytes.len();
+            return Ok(());
+        }
+        if *size < bytes.len() {
+            return Err(Error::invalid(format!(
+                "pipeline cache data: *size is {}, the data takes {}",
+                *size,
+                bytes.len()
+            )));
+        }
+        std::ptr::copy_nonoverlapping(bytes.as_ptr(), data as *mut u8, bytes.len());
+        *size = bytes.len();
+        Ok(())
+    })
+}
+
+/// Why the pipeline cache data given at creation was not used ("" when it was, or when none
+/// was given; never NULL). Valid while the context lives.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_context_pipeline_cache_note(ctx: *const VkalgoContext) -> *const c_char {
+    if ctx.is_null() {
+        return c"".as_ptr();
+    }
+    (*ctx).cache_note_c.as_ptr()
+}
+
+/// Warm-up mask bit: scans.
+pub const VKALGO_ALGORITHM_SCAN: u32 = 1;
+/// Warm-up mask bit: radix sorts (every key and value type).
+pub const VKALGO_ALGORITHM_SORT: u32 = 2;
+/// Warm-up mask bit: hash maps (every key/value layout).
+pub const VKALGO_ALGORITHM_HASH_MAP: u32 = 4;
+/// Warm-up mask bit: merges.
+pub const VKALGO_ALGORITHM_MERGE: u32 = 8;
+/// Warm-up mask bit: merge sorts.
+pub const VKALGO_ALGORITHM_MERGE_SORT: u32 = 16;
+/// Warm-up mask bit: sorted-array set operations.
+pub const VKALGO_ALGORITHM_SET_OPS: u32 = 32;
+/// Warm-up mask bit: bitmap sets.
+pub const VKALGO_ALGORITHM_SETS: u32 = 64;
+
+/// Creates the pipelines of the algorithms in `algorithms` (a mask of `VKALGO_ALGORITHM_*`)
+/// now, for every key and value type at the default tuning, through the context's pipeline
+/// cache (plans and objects create theirs when made; recording never compiles). Unknown
+/// bits: INVALID_ARGUMENT, nothing created.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_context_warm_up(ctx: *const VkalgoContext, algorithms: u32) -> VkalgoResult {
+    guard("vkalgo_context_warm_up", || {
+        let ctx = context_ref(ctx)?;
+        let known = crate::Algorithm::ALL.iter().fold(0u32, |m, &a| m | a as u32);
+        if algorithms & !known != 0 {
+            return Err(Error::invalid(format!(
+                "warm-up: unknown algorithm bits 0x{:x}",
+                algorithms & !known
+            )));
+        }
+        let list: Vec<crate::Algorithm> = crate::Algorithm::ALL
+            .into_iter()
+            .filter(|&a| algorithms & a as u32 != 0)
+            .collect();
+        ctx.warm_up(&list)
+    })
+}
+
+/// What `vkalgo_context_memory_usage` reports.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VkalgoMemoryUsage {
+    /// Bytes in vkalgo's live allocations (objects' storage, host-call staging).
+    pub allocated_bytes: u64,
+    /// Bytes of Vulkan memory vkalgo holds (its memory blocks, allocated or not).
+    pub reserved_bytes: u64,
+}
+
+/// Bytes vkalgo has allocated and holds from Vulkan on this context (objects created on
+/// caller memory count nothing). NULL ctx or out: INVALID_ARGUMENT.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_context_memory_usage(
+    ctx: *const VkalgoContext,
+    out: *mut VkalgoMemoryUsage,
+) -> VkalgoResult {
+    guard("vkalgo_context_memory_usage", || {
+        non_null(ctx, "ctx")?;
+        non_null(out, "out")?;
+        let usage = (*ctx).ctx.memory_usage();
+        *out = VkalgoMemoryUsage {
+            allocated_bytes: usage.allocated_bytes,
+            reserved_bytes: usage.reserved_bytes,
+        };
+        Ok(())
+    })
+}
+
 /// Context flag: the caller enabled VK_EXT_debug_utils (vkalgo names its pipelines).
 pub const VKALGO_CONTEXT_DEBUG_UTILS: u32 = 1;
 /// Context flag: force single-pass look-back algorithms on.
@@ -211,7 +373,8 @@ pub struct VkalgoExternalContextDesc {
     pub queue: VkQueue,
     /// The loader entry point the caller uses (vkalgo opens no loader of its own).
     pub get_instance_proc_addr: PFN_vkGetInstanceProcAddr,
-    /// Pipeline cache for vkalgo's pipelines (VK_NULL_HANDLE: none).
+    /// The caller's pipeline cache for vkalgo's pipelines (VK_NULL_HANDLE: vkalgo makes its
+    /// own, from `pipeline_cache_data` when given).
     pub pipeline_cache: VkPipelineCache,
     /// `VKALGO_CONTEXT_*` flags.
     pub flags: u32,
@@ -223,6 +386,11 @@ pub struct VkalgoExternalContextDesc {
     pub queue_lock: VkalgoQueueLockFn,
     /// Passed to `queue_lock` as is.
     pub queue_lock_user_data: *mut std::ffi::c_void,
+    /// Saved pipeline cache data for vkalgo's own cache, used when `pipeline_cache` is
+    /// VK_NULL_HANDLE (NULL: none; copied). Data from another device or driver is ignored.
+    pub pipeline_cache_data: *const std::ffi::c_void,
+    /// Bytes at `pipeline_cache_data`.
+    pub pipeline_cache_data_size: usize,
 }
 
 /// The caller's queue lock: `lock` is 1 to lock, 0 to unlock.
@@ -287,6 +455,11 @@ pub unsafe extern "C" fn vkalgo_context_create_external(
             queue: d.queue.to_vk(),
             get_instance_proc_addr: gipa,
             pipeline_cache: d.pipeline_cache.to_vk(),
+            pipeline_cache_data: optional_bytes(
+                d.pipeline_cache_data,
+                d.pipeline_cache_data_size,
+                "pipeline_cache_data",
+            )?,
             debug_utils: d.flags & VKALGO_CONTEXT_DEBUG_UTILS != 0,
             lookback,
             timeout: if d.timeout_ns == 0 {

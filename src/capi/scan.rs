@@ -15,6 +15,8 @@ pub const VKALGO_SCAN_PATH_AUTO: u32 = 0;
 pub const VKALGO_SCAN_PATH_LOOKBACK: u32 = 1;
 /// Scan path: reduce-then-scan (no inter-workgroup waiting).
 pub const VKALGO_SCAN_PATH_REDUCE_THEN_SCAN: u32 = 2;
+/// Scan path: one workgroup scans everything in one dispatch (lowest latency for small counts).
+pub const VKALGO_SCAN_PATH_SMALL: u32 = 3;
 
 /// A scan plan (path, tuning, scratch size fixed for one context).
 ///
@@ -68,6 +70,7 @@ fn scan_path(path: u32) -> crate::Result<ScanPath> {
         VKALGO_SCAN_PATH_AUTO => Ok(ScanPath::Auto),
         VKALGO_SCAN_PATH_LOOKBACK => Ok(ScanPath::Lookback),
         VKALGO_SCAN_PATH_REDUCE_THEN_SCAN => Ok(ScanPath::ReduceThenScan),
+        VKALGO_SCAN_PATH_SMALL => Ok(ScanPath::Small),
         other => Err(Error::invalid(format!("unknown scan path {other}"))),
     }
 }
@@ -181,6 +184,16 @@ pub unsafe extern "C" fn vkalgo_scan_plan_tile_size(plan: *const VkalgoScanPlan)
         return 0;
     }
     (*plan).plan.tile_size()
+}
+
+/// Counts up to this are scanned by one workgroup in one dispatch (the small path) when the
+/// plan's path is AUTO (0: never, and for a NULL plan).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_scan_plan_small_limit(plan: *const VkalgoScanPlan) -> u64 {
+    if plan.is_null() {
+        return 0;
+    }
+    (*plan).plan.small_limit()
 }
 
 /// Records the scan into the caller's command buffer. `ctx` may be NULL (the plan's context, which the

@@ -52,6 +52,9 @@ pub struct ContextOptions {
     pub lookback: Option<bool>,
     /// Longest blocking wait of the host convenience calls (`VKALGO_TIMEOUT_MS`).
     pub timeout: Duration,
+    /// Pipeline cache data saved from an earlier run ([`Context::pipeline_cache_data`]). Data
+    /// made by another device or driver is ignored ([`Context::pipeline_cache_note`] says so).
+    pub pipeline_cache_data: Option<Vec<u8>>,
 }
 
 impl ContextOptions {
@@ -68,6 +71,7 @@ impl ContextOptions {
                 .and_then(|v| v.parse().ok())
                 .map(Duration::from_millis)
                 .unwrap_or(Duration::from_secs(120)),
+            pipeline_cache_data: None,
         }
     }
 }
@@ -76,6 +80,15 @@ impl Default for ContextOptions {
     fn default() -> Self {
         Self::from_env()
     }
+}
+
+/// What [`Context::memory_usage`] reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoryUsage {
+    /// Bytes in live allocations (objects' storage, host-call staging).
+    pub allocated_bytes: u64,
+    /// Bytes of Vulkan memory vkalgo holds (its memory blocks, allocated or not).
+    pub reserved_bytes: u64,
 }
 
 /// Locks (`true`) or unlocks (`false`) the caller's queue: vkalgo calls it around each
@@ -108,8 +121,13 @@ pub struct ExternalContextDesc {
     pub queue_lock: Option<QueueLock>,
     /// The loader entry point the caller used (no second loader is opened).
     pub get_instance_proc_addr: vk::PFN_vkGetInstanceProcAddr,
-    /// Optional pipeline cache to create vkalgo's pipelines with (null: none).
+    /// The caller's pipeline cache to create vkalgo's pipelines with (null: vkalgo creates its
+    /// own, from `pipeline_cache_data` when given). Either way
+    /// [`Context::pipeline_cache_data`] returns the cache's data.
     pub pipeline_cache: vk::PipelineCache,
+    /// Saved cache data for vkalgo's own cache (used only when `pipeline_cache` is null; data
+    /// from another device or driver is ignored, see [`Context::pipeline_cache_note`]).
+    pub pipeline_cache_data: Option<Vec<u8>>,
     /// Whether the caller enabled VK_EXT_debug_utils on the instance (vkalgo then names its
     /// pipelines).
     pub debug_utils: bool,
@@ -218,7 +236,17 @@ impl Context {
                 "the Vulkan loader (libvulkan.so.1) could not be loaded: {e}"
             ))
         })?;
-        unsafe { ContextState::create_default(entry, options) }.map(|s| Context(Arc::new(s)))
+        let ctx = unsafe { ContextState::create_default(entry, options) }.map(|s| Context(Arc::new(s)))?;
+        ctx.prepare_core_kernels()?;
+        Ok(ctx)
+    }
+
+    /// Creates the pipelines of the context's own record calls (the compute copy).
+    fn prepare_core_kernels(&self) -> Result<()> {
+        self.prepare_kernels(&[(
+            &super::shaders::COPY_U32X4,
+            super::pipelines::Specialization::new(super::copy::COPY_WORKGROUP, 1, 1),
+        )])
     }
 
     /// Wraps the caller's instance and device. No loader is opened: every function is fetched
@@ -230,7 +258,9 @@ impl Context {
     /// The handles must be valid, `device` must come from `physical_device` of `instance`, and
     /// the device must have the features listed on [`ExternalContextDesc`] enabled.
     pub unsafe fn from_external(desc: &ExternalContextDesc) -> Result<Self> {
-        ContextState::from_external(desc).map(|s| Context(Arc::new(s)))
+        let ctx = ContextState::from_external(desc).map(|s| Context(Arc::new(s)))?;
+        ctx.prepare_core_kernels()?;
+        Ok(ctx)
     }
 }
 
@@ -468,6 +498,7 @@ impl ContextState {
             queue_family_index,
             profile,
             vk::PipelineCache::null(),
+            options.pipeline_cache_data.as_deref(),
             debug_utils,
             options.timeout,
             true,
@@ -549,6 +580,7 @@ impl ContextState {
             desc.queue_family_index,
             profile,
             desc.pipeline_cache,
+            desc.pipeline_cache_data.as_deref(),
             debug_utils,
             desc.timeout,
             false,
@@ -566,17 +598,25 @@ impl ContextState {
         queue_family_index: u32,
         profile: DeviceProfile,
         pipeline_cache: vk::PipelineCache,
+        cache_data: Option<&[u8]>,
         debug_utils: Option<ash::ext::debug_utils::Device>,
         timeout: Duration,
         owns_device: bool,
     ) -> Result<Self> {
+        // Memory blocks start at 4 MiB and double per memory type as more are needed, up to
+        // gpu-allocator's defaults (256 MiB device, 64 MiB host), so small objects reserve
+        // little; allocations larger than a block get their own.
+        const MIB: u64 = 1 << 20;
+        let allocation_sizes = gpu_allocator::AllocationSizes::new(4 * MIB, 4 * MIB)
+            .with_max_device_memblock_size(256 * MIB)
+            .with_max_host_memblock_size(64 * MIB);
         let allocator = Allocator::new(&AllocatorCreateDesc {
             instance: instance.clone(),
             device: device.clone(),
             physical_device,
             debug_settings: Default::default(),
             buffer_device_address: true,
-            allocation_sizes: Default::default(),
+            allocation_sizes,
         });
         let allocator = match allocator {
             Ok(a) => a,
@@ -587,7 +627,17 @@ impl ContextState {
                 return Err(e.into());
             }
         };
-        let pipelines = match Pipelines::new(&device, pipeline_cache, profile.full_subgroups) {
+        let cache = if pipeline_cache == vk::PipelineCache::null() {
+            let properties = instance.get_physical_device_properties(physical_device);
+            super::pipelines::create_own_cache(&device, &properties, cache_data)
+        } else {
+            let note = cache_data
+                .map(|_| "pipeline cache data ignored: the caller's own VkPipelineCache is used".to_string());
+            Ok((pipeline_cache, false, note))
+        };
+        let pipelines = match cache
+            .and_then(|(cache, own, note)| Pipelines::new(&device, cache, own, note, profile.full_subgroups))
+        {
             Ok(p) => p,
             Err(e) => {
                 drop(allocator);
@@ -693,6 +743,21 @@ impl Context {
     /// frees nothing, since the GPU may still use it).
     pub fn is_lost(&self) -> bool {
         self.lost.load(Ordering::SeqCst)
+    }
+
+    /// Bytes of device and host memory vkalgo has allocated for its objects and buffers, and
+    /// the bytes it holds from Vulkan for them (memory blocks, allocated or not).
+    pub fn memory_usage(&self) -> MemoryUsage {
+        match self.allocator().as_ref() {
+            Some(a) => {
+                let report = a.generate_report();
+                MemoryUsage {
+                    allocated_bytes: report.total_allocated_bytes,
+                    reserved_bytes: report.total_capacity_bytes,
+                }
+            }
+            None => MemoryUsage::default(),
+        }
     }
 
     pub(crate) fn allocator(&self) -> MutexGuard<'_, Option<Allocator>> {

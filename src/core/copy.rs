@@ -20,7 +20,7 @@ push_constants! {
     }
 }
 
-const COPY_WORKGROUP: u32 = 256;
+pub(crate) const COPY_WORKGROUP: u32 = 256;
 
 /// The largest compute-shader copy: 2^32 - 1 vectors of 16 bytes (the vector count is a u32;
 /// glsl/util/copy.comp addresses each workgroup's vectors from a 64-bit byte address, so

@@ -14,6 +14,8 @@ pub(crate) mod spirv;
 pub(crate) mod validation;
 
 pub use buffer::{BufferRange, ElementCount, GpuBuffer, MemoryLocation, MemoryRequirements, BUFFER_USAGE};
-pub use context::{Context, ContextOptions, ContextState, DeviceSelector, ExternalContextDesc, QueueLock};
+pub use context::{
+    Context, ContextOptions, ContextState, DeviceSelector, ExternalContextDesc, MemoryUsage, QueueLock,
+};
 pub use profile::{DeviceProfile, DeviceType};
 pub use set_op::SetOp;

@@ -6,7 +6,9 @@ use crate::error::{Error, Result, VkResultExt};
 use crate::Context;
 use ash::vk;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::ffi::CStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, RwLock};
 
 /// Bytes of push constants every pipeline layout declares (the Vulkan minimum guarantee).
 pub(crate) const PUSH_CONSTANT_BYTES: u32 = 128;
@@ -47,13 +49,24 @@ impl Specialization {
 pub(crate) struct Kernel {
     pub pipeline: vk::Pipeline,
     pub layout: vk::PipelineLayout,
+    /// The shader's name (algorithm and pass, e.g. `sort_onesweep_k32_v1`): the debug label.
+    pub name: &'static str,
 }
 
 pub(crate) struct Pipelines {
     layout: vk::PipelineLayout,
     cache: vk::PipelineCache,
+    /// vkalgo created `cache` (and destroys it).
+    own_cache: bool,
+    /// Why saved cache data was not used (None: used, or none given).
+    cache_note: Option<String>,
     full_subgroups: bool,
-    created: Mutex<HashMap<(&'static str, Specialization), vk::Pipeline>>,
+    created: RwLock<HashMap<(&'static str, Specialization), vk::Pipeline>>,
+    /// Pipelines that had to be created while a pass was recorded (plans and objects create
+    /// theirs up front, so this stays 0; the tests check it).
+    created_while_recording: AtomicU64,
+    /// Debug labels recorded around dispatches (diagnostics for the tests).
+    pub(crate) labels_recorded: AtomicU64,
     /// Diagnostics (`VKALGO_PIPELINE_STATS=1` on vkalgo's own devices): the driver's
     /// statistics of every pipeline created (registers, shared memory, ...).
     pub(crate) statistics: Option<ash::khr::pipeline_executable_properties::Device>,
@@ -67,6 +80,8 @@ impl Pipelines {
     pub(crate) unsafe fn new(
         device: &ash::Device,
         cache: vk::PipelineCache,
+        own_cache: bool,
+        cache_note: Option<String>,
         full_subgroups: bool,
     ) -> Result<Self> {
         let ranges = [vk::PushConstantRange::default()
@@ -74,14 +89,24 @@ impl Pipelines {
             .offset(0)
             .size(PUSH_CONSTANT_BYTES)];
         let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges);
-        let layout = device
-            .create_pipeline_layout(&info, None)
-            .during("vkCreatePipelineLayout")?;
+        let layout = match device.create_pipeline_layout(&info, None) {
+            Ok(layout) => layout,
+            Err(e) => {
+                if own_cache {
+                    device.destroy_pipeline_cache(cache, None);
+                }
+                return Err(Error::vk("vkCreatePipelineLayout", e));
+            }
+        };
         Ok(Pipelines {
             layout,
             cache,
+            own_cache,
+            cache_note,
             full_subgroups,
-            created: Mutex::new(HashMap::new()),
+            created: RwLock::new(HashMap::new()),
+            created_while_recording: AtomicU64::new(0),
+            labels_recorded: AtomicU64::new(0),
             statistics: None,
             collected_statistics: Mutex::new(Vec::new()),
             shader_clock: false,
@@ -89,36 +114,137 @@ impl Pipelines {
     }
 
     pub(crate) unsafe fn destroy(&self, device: &ash::Device) {
-        if let Ok(mut created) = self.created.lock() {
+        if let Ok(mut created) = self.created.write() {
             for (_, p) in created.drain() {
                 device.destroy_pipeline(p, None);
             }
         }
         device.destroy_pipeline_layout(self.layout, None);
+        if self.own_cache {
+            device.destroy_pipeline_cache(self.cache, None);
+        }
     }
 }
 
+/// Creates vkalgo's own pipeline cache, from `data` when it was made by this device and
+/// driver (the header's vendor, device and pipelineCacheUUID match; else it is ignored and
+/// the note says why). Returns the cache, `true` (owned) and the note.
+pub(crate) unsafe fn create_own_cache(
+    device: &ash::Device,
+    properties: &vk::PhysicalDeviceProperties,
+    data: Option<&[u8]>,
+) -> Result<(vk::PipelineCache, bool, Option<String>)> {
+    let mut note = None;
+    let usable = data.filter(|d| match cache_header_mismatch(d, properties) {
+        None => true,
+        Some(why) => {
+            note = Some(format!("pipeline cache data ignored: {why}"));
+            false
+        }
+    });
+    if let Some(d) = usable {
+        let info = vk::PipelineCacheCreateInfo::default().initial_data(d);
+        match device.create_pipeline_cache(&info, None) {
+            Ok(cache) => return Ok((cache, true, None)),
+            Err(e) => {
+                note = Some(format!(
+                    "pipeline cache data ignored: the driver refused it ({e})"
+                ))
+            }
+        }
+    }
+    let cache = device
+        .create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
+        .during("vkCreatePipelineCache")?;
+    Ok((cache, true, note))
+}
+
+/// Why cache data does not belong to this device and driver (None: it does). The header is
+/// Vulkan's VkPipelineCacheHeaderVersionOne: u32 length (32), u32 version (1), u32 vendorID,
+/// u32 deviceID, u8 pipelineCacheUUID[16].
+fn cache_header_mismatch(data: &[u8], properties: &vk::PhysicalDeviceProperties) -> Option<String> {
+    if data.len() < 32 {
+        return Some(format!("{} bytes, shorter than a cache header", data.len()));
+    }
+    let word =
+        |i: usize| u32::from_le_bytes([data[4 * i], data[4 * i + 1], data[4 * i + 2], data[4 * i + 3]]);
+    if word(0) < 32 || word(1) != vk::PipelineCacheHeaderVersion::ONE.as_raw() as u32 {
+        return Some("not a Vulkan pipeline cache (bad header)".into());
+    }
+    if word(2) != properties.vendor_id || word(3) != properties.device_id {
+        return Some(format!(
+            "made for device {:04x}:{:04x}, this is {:04x}:{:04x}",
+            word(2),
+            word(3),
+            properties.vendor_id,
+            properties.device_id
+        ));
+    }
+    if data[16..32] != properties.pipeline_cache_uuid {
+        return Some("made by another driver version (pipelineCacheUUID differs)".into());
+    }
+    None
+}
+
 impl Context {
-    /// The pipeline for `shader` with `spec`, created on first use and kept for the context's
-    /// lifetime.
+    /// The pipeline for `shader` with `spec`, for recording. Plans and objects create their
+    /// pipelines when they are made ([`Context::prepare_kernels`]), so this is a lookup under
+    /// a shared lock; a pipeline missing here is created (and counted, see
+    /// [`Context::pipelines_created_while_recording`]).
     pub(crate) fn kernel(&self, shader: &ShaderSource, spec: Specialization) -> Result<Kernel> {
+        let pipelines = &self.pipelines;
+        {
+            let created = pipelines
+                .created
+                .read()
+                .map_err(|_| Error::Internal("pipeline map poisoned".into()))?;
+            if let Some(&pipeline) = created.get(&(shader.name, spec)) {
+                return Ok(Kernel {
+                    pipeline,
+                    layout: pipelines.layout,
+                    name: shader.name,
+                });
+            }
+        }
+        pipelines.created_while_recording.fetch_add(1, Ordering::Relaxed);
+        log::warn!("vkalgo: pipeline {} created while recording", shader.name);
+        self.prepare_kernels(&[(shader, spec)])?;
+        self.kernel(shader, spec)
+    }
+
+    /// Creates the pipelines of `list` that do not exist yet (when a plan or object is made,
+    /// or by [`Context::warm_up`]), through the context's pipeline cache.
+    pub(crate) fn prepare_kernels(&self, list: &[(&ShaderSource, Specialization)]) -> Result<()> {
         let pipelines = &self.pipelines;
         let mut created = pipelines
             .created
-            .lock()
+            .write()
             .map_err(|_| Error::Internal("pipeline map poisoned".into()))?;
-        if let Some(&pipeline) = created.get(&(shader.name, spec)) {
-            return Ok(Kernel {
-                pipeline,
-                layout: pipelines.layout,
-            });
+        for &(shader, spec) in list {
+            if let std::collections::hash_map::Entry::Vacant(slot) = created.entry((shader.name, spec)) {
+                slot.insert(unsafe { self.create_pipeline(shader, spec)? });
+            }
         }
-        let pipeline = unsafe { self.create_pipeline(shader, spec)? };
-        created.insert((shader.name, spec), pipeline);
-        Ok(Kernel {
-            pipeline,
-            layout: pipelines.layout,
-        })
+        Ok(())
+    }
+
+    /// How many pipelines had to be created while a pass was being recorded (0 unless a plan
+    /// failed to create one of its pipelines up front: a defect the tests check for).
+    pub fn pipelines_created_while_recording(&self) -> u64 {
+        self.pipelines.created_while_recording.load(Ordering::Relaxed)
+    }
+
+    /// The data of the context's pipeline cache (to save, and pass back as
+    /// [`crate::ContextOptions::pipeline_cache_data`] or [`crate::ExternalContextDesc::pipeline_cache_data`]
+    /// next time, so pipelines are created from the cache instead of compiled).
+    pub fn pipeline_cache_data(&self) -> Result<Vec<u8>> {
+        unsafe { self.device.get_pipeline_cache_data(self.pipelines.cache) }.during("vkGetPipelineCacheData")
+    }
+
+    /// Why the saved pipeline cache data given at creation was not used (another device or
+    /// driver, or not a cache at all); `None` when it was used or none was given.
+    pub fn pipeline_cache_note(&self) -> Option<&str> {
+        self.pipelines.cache_note.as_deref()
     }
 
     unsafe fn create_pipeline(&self, shader: &ShaderSource, spec: Specialization) -> Result<vk::Pipeline> {
@@ -254,6 +380,20 @@ impl Context {
             return;
         }
         let d = &self.device;
+        // A VK_EXT_debug_utils label around every dispatch, naming the algorithm and pass
+        // ("vkalgo scan_lookback_vec4"), for RenderDoc, Nsight and the validation layer.
+        if let Some(debug) = &self.debug_utils {
+            let mut text = [0u8; 96];
+            let label = format!("vkalgo {}", kernel.name);
+            let n = label.len().min(text.len() - 1);
+            text[..n].copy_from_slice(&label.as_bytes()[..n]);
+            let name = CStr::from_bytes_until_nul(&text).unwrap_or(c"vkalgo");
+            let info = vk::DebugUtilsLabelEXT::default()
+                .label_name(name)
+                .color([0.2, 0.6, 0.9, 1.0]);
+            debug.cmd_begin_debug_utils_label(cmd, &info);
+            self.pipelines.labels_recorded.fetch_add(1, Ordering::Relaxed);
+        }
         d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, kernel.pipeline);
         d.cmd_push_constants(
             cmd,
@@ -272,5 +412,14 @@ impl Context {
             (groups.div_ceil(y), y)
         };
         d.cmd_dispatch(cmd, x, y, 1);
+        if let Some(debug) = &self.debug_utils {
+            debug.cmd_end_debug_utils_label(cmd);
+        }
+    }
+
+    /// Debug labels recorded around dispatches so far (0 without VK_EXT_debug_utils).
+    #[doc(hidden)]
+    pub fn debug_labels_recorded(&self) -> u64 {
+        self.pipelines.labels_recorded.load(Ordering::Relaxed)
     }
 }

@@ -410,7 +410,16 @@ impl HashMap {
     /// map's), dropping tombstones; the same capacity is fine. A capacity below the number of
     /// live keys is refused ([`Error::InvalidArgument`]); if some keys find no slot in the new
     /// storage, [`Error::TableFull`] and the map is unchanged. The device view changes.
+    /// A map on the caller's memory ([`HashMap::new_in`]) is refused
+    /// ([`Error::InvalidArgument`]): make the new map on new memory of yours and record
+    /// [`HashMap::record_rehash_into`].
     pub fn rehash(&mut self, new_capacity: u64) -> Result<()> {
+        if self.on_caller_memory() {
+            return Err(Error::invalid(
+                "hash rehash: the map lives on the caller's memory; create the new map with \
+                 HashMap::new_in and record_rehash_into it",
+            ));
+        }
         let ctx = self.ctx.clone();
         let stats = self.stats()?;
         let desc = HashMapDesc {

@@ -6,7 +6,7 @@ use super::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMapDesc, HashMapDeviceView,
     HashRetrieveArgs, HashTuning, HashValueType,
 };
-use crate::core::buffer::{BufferRange, ElementCount, GpuBuffer, MemoryLocation};
+use crate::core::buffer::{BufferRange, ElementCount, GpuBuffer, MemoryLocation, BUFFER_USAGE};
 use crate::core::pipelines::Specialization;
 use crate::core::shaders::{self, ShaderSource};
 use crate::core::spirv::push_constants;
@@ -84,7 +84,7 @@ fn kernels(
 /// Dropping the map frees its storage at once: work recorded with it must have finished.
 pub struct HashMap {
     pub(super) ctx: Context,
-    storage: GpuBuffer,
+    storage: MapStorage,
     key_type: HashKeyType,
     value_type: HashValueType,
     num_buckets: u32,
@@ -123,71 +123,94 @@ impl HashMap {
     /// Like [`HashMap::new`] without the clear (no submission): record
     /// [`HashMap::record_clear`] (and a barrier) before any other operation.
     pub fn new_uninitialized(ctx: &Context, desc: &HashMapDesc) -> Result<Self> {
-        let int64_atomics = ctx.profile.int64_atomics;
-        let wide = desc.key_type == HashKeyType::U64 || desc.value_type == HashValueType::U64;
-        if wide && !int64_atomics {
-            return Err(Error::unsupported(format!(
-                "hash map with {:?} keys and {:?} values needs shaderBufferInt64Atomics, which {} lacks",
-                desc.key_type, desc.value_type, ctx.profile.device_name
-            )));
+        let layout = MapLayout::new(ctx, desc)?;
+        let storage = GpuBuffer::new(ctx, layout.bytes, MemoryLocation::GpuOnly, "vkalgo hash map")?;
+        Ok(Self::with_storage(ctx, layout, MapStorage::Own(storage)))
+    }
+
+    /// The memory a map of `desc` takes when it lives on the caller's memory
+    /// ([`HashMap::new_in`]): size, alignment and buffer usage. Checks `desc` as
+    /// [`HashMap::new`] does and creates the map's pipelines.
+    pub fn memory_requirements(ctx: &Context, desc: &HashMapDesc) -> Result<StorageRequirements> {
+        let layout = MapLayout::new(ctx, desc)?;
+        Ok(StorageRequirements {
+            size: layout.bytes,
+            alignment: STORAGE_ALIGNMENT,
+            usage: BUFFER_USAGE,
+        })
+    }
+
+    /// Creates an empty map on the caller's memory: `range` (at least
+    /// [`HashMap::memory_requirements`] bytes, aligned as it says, of a buffer with its usage
+    /// flags, device-local for speed) holds the whole map, and vkalgo allocates nothing. The
+    /// map is cleared with a blocking submission on the context's queue.
+    ///
+    /// # Safety
+    /// `range` must name a live buffer of this context's device with
+    /// [`crate::BUFFER_USAGE`], bound to memory, that outlives the map, and that nothing else
+    /// uses while the map lives.
+    pub unsafe fn new_in(ctx: &Context, desc: &HashMapDesc, range: BufferRange) -> Result<Self> {
+        let map = Self::new_uninitialized_in(ctx, desc, range)?;
+        // SAFETY: `cmd` is the runner's recording command buffer.
+        let cleared = ctx.submit_and_wait(|cmd| unsafe { map.record_clear(cmd) });
+        cleared?;
+        Ok(map)
+    }
+
+    /// Like [`HashMap::new_in`] without the clear (no submission, for engines that record
+    /// everything): record [`HashMap::record_clear`] (and a barrier) before any other
+    /// operation.
+    ///
+    /// # Safety
+    /// As for [`HashMap::new_in`].
+    pub unsafe fn new_uninitialized_in(
+        ctx: &Context,
+        desc: &HashMapDesc,
+        range: BufferRange,
+    ) -> Result<Self> {
+        let layout = MapLayout::new(ctx, desc)?;
+        if range.buffer == vk::Buffer::null() {
+            return Err(Error::invalid("hash map storage: the buffer is null"));
         }
-        let packed = match desc.packed_insert {
-            _ if wide => false,
-            None => int64_atomics,
-            Some(true) if !int64_atomics => {
-                return Err(Error::unsupported(format!(
-                    "packed hash-map insert needs shaderBufferInt64Atomics, which {} lacks",
-                    ctx.profile.device_name
-                )))
-            }
-            Some(p) => p,
-        };
-        let tuning = desc.tuning.unwrap_or_else(|| HashTuning::for_device(ctx));
-        let wg = tuning.workgroup_size;
-        if !wg.is_power_of_two() || wg < 32 || wg > ctx.profile.max_workgroup_invocations.min(1024) {
+        if range.size < layout.bytes {
             return Err(Error::invalid(format!(
-                "hash map: workgroup size {wg} is not a power of two in 32..=device limit"
+                "hash map storage: {} bytes given, the map takes {}",
+                range.size, layout.bytes
             )));
         }
-        if !(1..=8).contains(&tuning.keys_per_invocation) {
+        let address = ctx.address_of(&range);
+        if range.offset % STORAGE_ALIGNMENT != 0 || address % STORAGE_ALIGNMENT != 0 {
             return Err(Error::invalid(format!(
-                "hash map: keys_per_invocation {} not in 1..=8",
-                tuning.keys_per_invocation
+                "hash map storage: offset {} is not {STORAGE_ALIGNMENT}-byte aligned",
+                range.offset
             )));
         }
-        let bucket_bytes = desc
-            .bucket_bytes
-            .unwrap_or_else(|| HashMapDesc::default_bucket_bytes(desc.key_type, desc.value_type));
-        if bucket_bytes != 32 && bucket_bytes != 64 {
-            return Err(Error::invalid(format!(
-                "hash map: bucket_bytes {bucket_bytes} is neither 32 nor 64"
-            )));
-        }
-        let slot_bytes = slot_bytes(desc.key_type, desc.value_type);
-        let bucket_slots = bucket_bytes as u64 / slot_bytes;
-        let buckets = geometry::buckets_for_capacity(desc.capacity, bucket_slots).ok_or_else(|| {
-            Error::invalid(format!(
-                "hash map capacity {} is not in 1..={}",
-                desc.capacity,
-                geometry::MAX_SLOTS
-            ))
-        })?;
-        let kernels = kernels(desc.key_type, desc.value_type, bucket_bytes, packed)?;
-        // Counters, buckets, then one u32 overflow counter per bucket (glsl/hash/hash_common.glsl).
-        let bytes = HEADER_BYTES + buckets * bucket_bytes as u64 + buckets * 4;
-        let storage = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, "vkalgo hash map")?;
-        Ok(HashMap {
+        let range = BufferRange::new(range.buffer, range.offset, layout.bytes);
+        Ok(Self::with_storage(
+            ctx,
+            layout,
+            MapStorage::Caller { range, address },
+        ))
+    }
+
+    fn with_storage(ctx: &Context, layout: MapLayout, storage: MapStorage) -> Self {
+        HashMap {
             ctx: ctx.clone(),
             storage,
-            key_type: desc.key_type,
-            value_type: desc.value_type,
-            num_buckets: buckets as u32,
-            bucket_slots: bucket_slots as u32,
-            max_probes: geometry::max_probes(buckets),
-            packed,
-            tuning,
-            kernels,
-        })
+            key_type: layout.key_type,
+            value_type: layout.value_type,
+            num_buckets: layout.num_buckets,
+            bucket_slots: layout.bucket_slots,
+            max_probes: geometry::max_probes(layout.num_buckets as u64),
+            packed: layout.packed,
+            tuning: layout.tuning,
+            kernels: layout.kernels,
+        }
+    }
+
+    /// Whether the map lives on memory the caller gave ([`HashMap::new_in`]).
+    pub fn on_caller_memory(&self) -> bool {
+        matches!(self.storage, MapStorage::Caller { .. })
     }
 
     /// The context the map lives on.
@@ -340,13 +363,14 @@ impl HashMap {
         check_cmd(cmd, "hash clear")?;
         let d = &self.ctx.device;
         let buffer = self.storage.buffer();
+        let at = self.storage.offset();
         let bucket_bytes = self.num_buckets as u64 * self.bucket_bytes() as u64;
         let counter_bytes = self.num_buckets as u64 * 4;
         // SAFETY: `cmd` is recording (documented); the ranges lie inside the map's buffer.
         unsafe {
-            d.cmd_fill_buffer(cmd, buffer, 0, HEADER_BYTES, 0);
-            d.cmd_fill_buffer(cmd, buffer, HEADER_BYTES, bucket_bytes, u32::MAX);
-            d.cmd_fill_buffer(cmd, buffer, HEADER_BYTES + bucket_bytes, counter_bytes, 0);
+            d.cmd_fill_buffer(cmd, buffer, at, HEADER_BYTES, 0);
+            d.cmd_fill_buffer(cmd, buffer, at + HEADER_BYTES, bucket_bytes, u32::MAX);
+            d.cmd_fill_buffer(cmd, buffer, at + HEADER_BYTES + bucket_bytes, counter_bytes, 0);
             self.ctx.transfer_to_compute(cmd);
         }
         Ok(())
@@ -606,8 +630,11 @@ impl HashMap {
                 dst.key_type, dst.value_type, self.key_type, self.value_type
             )));
         }
-        if dst.storage.buffer() == self.storage.buffer() {
-            return Err(Error::invalid("hash rehash: the destination is the source map"));
+        let range = |m: &HashMap| BufferRange::new(m.storage.buffer(), m.storage.offset(), m.storage.size());
+        if range(dst).overlaps(&range(self)) {
+            return Err(Error::invalid(
+                "hash rehash: the destination overlaps the source map",
+            ));
         }
         if let Some(f) = failed_count {
             f.check("hash rehash failed_count", 4, 4)?;
@@ -625,6 +652,149 @@ impl HashMap {
     /// memory under the GPU).
     pub(super) fn leak(self) {
         self.storage.leak();
+    }
+}
+
+/// Byte alignment of a map's storage (its header and buckets start there).
+pub const STORAGE_ALIGNMENT: u64 = 256;
+
+/// What a map needs of the caller's memory ([`HashMap::memory_requirements`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StorageRequirements {
+    /// Bytes of the range.
+    pub size: u64,
+    /// Alignment of the range's offset (and device address), in bytes.
+    pub alignment: u64,
+    /// Usage flags the buffer needs.
+    pub usage: vk::BufferUsageFlags,
+}
+
+/// Where a map's counters, buckets and overflow counters live.
+enum MapStorage {
+    /// vkalgo's allocation.
+    Own(GpuBuffer),
+    /// The caller's range (vkalgo never frees it).
+    Caller { range: BufferRange, address: u64 },
+}
+
+impl MapStorage {
+    fn buffer(&self) -> vk::Buffer {
+        match self {
+            MapStorage::Own(b) => b.buffer(),
+            MapStorage::Caller { range, .. } => range.buffer,
+        }
+    }
+
+    /// Offset of the storage within `buffer()`.
+    fn offset(&self) -> u64 {
+        match self {
+            MapStorage::Own(_) => 0,
+            MapStorage::Caller { range, .. } => range.offset,
+        }
+    }
+
+    fn address(&self) -> u64 {
+        match self {
+            MapStorage::Own(b) => b.address(),
+            MapStorage::Caller { address, .. } => *address,
+        }
+    }
+
+    fn size(&self) -> u64 {
+        match self {
+            MapStorage::Own(b) => b.size(),
+            MapStorage::Caller { range, .. } => range.size,
+        }
+    }
+
+    /// Never frees vkalgo's allocation (the GPU may still use it); the caller's is theirs.
+    fn leak(self) {
+        if let MapStorage::Own(b) = self {
+            b.leak();
+        }
+    }
+}
+
+/// A checked description: types, geometry, kernels (with their pipelines created) and size.
+struct MapLayout {
+    key_type: HashKeyType,
+    value_type: HashValueType,
+    num_buckets: u32,
+    bucket_slots: u32,
+    packed: bool,
+    tuning: HashTuning,
+    kernels: [&'static ShaderSource; 5],
+    bytes: u64,
+}
+
+impl MapLayout {
+    fn new(ctx: &Context, desc: &HashMapDesc) -> Result<Self> {
+        let int64_atomics = ctx.profile.int64_atomics;
+        let wide = desc.key_type == HashKeyType::U64 || desc.value_type == HashValueType::U64;
+        if wide && !int64_atomics {
+            return Err(Error::unsupported(format!(
+                "hash map with {:?} keys and {:?} values needs shaderBufferInt64Atomics, which {} lacks",
+                desc.key_type, desc.value_type, ctx.profile.device_name
+            )));
+        }
+        let packed = match desc.packed_insert {
+            _ if wide => false,
+            None => int64_atomics,
+            Some(true) if !int64_atomics => {
+                return Err(Error::unsupported(format!(
+                    "packed hash-map insert needs shaderBufferInt64Atomics, which {} lacks",
+                    ctx.profile.device_name
+                )))
+            }
+            Some(p) => p,
+        };
+        let tuning = desc.tuning.unwrap_or_else(|| HashTuning::for_device(ctx));
+        let wg = tuning.workgroup_size;
+        if !wg.is_power_of_two() || wg < 32 || wg > ctx.profile.max_workgroup_invocations.min(1024) {
+            return Err(Error::invalid(format!(
+                "hash map: workgroup size {wg} is not a power of two in 32..=device limit"
+            )));
+        }
+        if !(1..=8).contains(&tuning.keys_per_invocation) {
+            return Err(Error::invalid(format!(
+                "hash map: keys_per_invocation {} not in 1..=8",
+                tuning.keys_per_invocation
+            )));
+        }
+        let bucket_bytes = desc
+            .bucket_bytes
+            .unwrap_or_else(|| HashMapDesc::default_bucket_bytes(desc.key_type, desc.value_type));
+        if bucket_bytes != 32 && bucket_bytes != 64 {
+            return Err(Error::invalid(format!(
+                "hash map: bucket_bytes {bucket_bytes} is neither 32 nor 64"
+            )));
+        }
+        let slot_bytes = slot_bytes(desc.key_type, desc.value_type);
+        let bucket_slots = bucket_bytes as u64 / slot_bytes;
+        let buckets = geometry::buckets_for_capacity(desc.capacity, bucket_slots).ok_or_else(|| {
+            Error::invalid(format!(
+                "hash map capacity {} is not in 1..={}",
+                desc.capacity,
+                geometry::MAX_SLOTS
+            ))
+        })?;
+        let kernels = kernels(desc.key_type, desc.value_type, bucket_bytes, packed)?;
+        let spec = Specialization::new(tuning.workgroup_size, tuning.keys_per_invocation, 1);
+        let mut list: Vec<_> = kernels.iter().map(|&k| (k, spec)).collect();
+        list.push((&shaders::HASH_META, spec));
+        ctx.prepare_kernels(&list)?;
+        // Counters, buckets, then one u32 overflow counter per bucket (glsl/hash/hash_common.glsl).
+        let bytes = HEADER_BYTES + buckets * bucket_bytes as u64 + buckets * 4;
+        Ok(MapLayout {
+            key_type: desc.key_type,
+            value_type: desc.value_type,
+            num_buckets: buckets as u32,
+            bucket_slots: bucket_slots as u32,
+            packed,
+            tuning,
+            kernels,
+            bytes,
+        })
     }
 }
 

@@ -282,6 +282,12 @@ impl Context {
             .unwrap_or_else(|| MergeTuning::for_device(self, desc.key_type));
         tuning.check(self, desc.key_type, desc.value_type)?;
         let max_tiles = (desc.max_a + desc.max_b).div_ceil(tuning.tile());
+        let spec = specialization(&tuning, desc.key_type, desc.descending);
+        self.prepare_kernels(&[
+            (shader("merge", desc.key_type, Some(desc.value_type))?, spec),
+            (shader("partition", desc.key_type, None)?, spec),
+            (shader("check", desc.key_type, None)?, spec),
+        ])?;
         Ok(MergePlan {
             desc: *desc,
             tuning,
@@ -697,14 +703,28 @@ impl Context {
                 scan_offset + scan.memory_requirements().scratch_size.max(ALIGNMENT),
             )
         };
+        let spin_limit = match tuning.lookback_spins {
+            0 if self.is_cpu_device() => 32,
+            0 => 256,
+            spins => spins,
+        };
+        let plain = specialization(&tuning, desc.key_type, false);
+        let spec = Specialization { spin_limit, ..plain };
+        let mut kernels = vec![
+            (shader("partition", desc.key_type, None)?, spec),
+            (shader("check", desc.key_type, None)?, plain),
+        ];
+        if path == SetOpPath::Lookback {
+            kernels.push((shader("setop_lookback", desc.key_type, None)?, spec));
+        } else {
+            kernels.push((shader("setop_count", desc.key_type, None)?, spec));
+            kernels.push((shader("setop_write", desc.key_type, None)?, spec));
+        }
+        self.prepare_kernels(&kernels)?;
         Ok(SetOpPlan {
             desc: *desc,
             path,
-            spin_limit: match tuning.lookback_spins {
-                0 if self.is_cpu_device() => 32,
-                0 => 256,
-                spins => spins,
-            },
+            spin_limit,
             tuning,
             max_tiles,
             scan,
@@ -999,6 +1019,12 @@ impl Context {
         } else {
             (None, starts_offset, starts_offset)
         };
+        let spec = specialization(&tuning, desc.key_type, desc.descending);
+        self.prepare_kernels(&[
+            (shader("partition", desc.key_type, None)?, spec),
+            (shader("merge", desc.key_type, Some(desc.value_type))?, spec),
+            (shader("blocksort", desc.key_type, Some(desc.value_type))?, spec),
+        ])?;
         Ok(MergeSortPlan {
             desc: *desc,
             tuning,

@@ -8,9 +8,12 @@
 //! - [`ScanPath::ReduceThenScan`]: three passes (reduce partitions, scan the partials, scan the
 //!   partitions) with no inter-workgroup waiting at all; reads the input twice.
 //!
-//! [`ScanPath::Auto`] takes the device profile's choice (look-back where the driver keeps
-//! started workgroups running; never on CPU drivers such as lavapipe). In-place scans always
-//! take reduce-then-scan: the look-back fallback re-reads a predecessor's input.
+//! - [`ScanPath::Small`]: one workgroup, one dispatch, for small counts.
+//!
+//! [`ScanPath::Auto`] takes the small path up to [`ScanPlan::small_limit`] elements, else the
+//! device profile's choice (look-back where the driver keeps started workgroups running; never
+//! on CPU drivers such as lavapipe). In-place scans never take the look-back path: its
+//! fallback re-reads a predecessor's input.
 //!
 //! # Synchronization contract of [`ScanPlan::record`]
 //! - Before: writes to `input` and to the indirect count must be visible to the
@@ -56,6 +59,11 @@ pub enum ScanPath {
     Lookback = 1,
     /// Reduce-then-scan: no inter-workgroup waiting.
     ReduceThenScan = 2,
+    /// One workgroup scans everything, tile after tile, in one dispatch: no scratch clear, no
+    /// waiting, the lowest latency for small counts ([`ScanPath::Auto`] takes it up to
+    /// [`ScanPlan::small_limit`] elements). Any count works, but large ones run on one
+    /// multiprocessor.
+    Small = 3,
 }
 
 /// Tuning of the scan kernels (a tile is `workgroup_size * vecs_per_thread * 4` elements).
@@ -173,6 +181,8 @@ pub struct ScanPlan {
     path: ScanPath,
     tuning: ScanTuning,
     spin_limit: u32,
+    /// Counts up to this take the small path when the plan's path was Auto (0: never).
+    small_limit: u64,
     requirements: MemoryRequirements,
 }
 
@@ -219,6 +229,15 @@ impl Context {
             p => p,
         };
         let max_tiles = desc.max_count.div_ceil(tuning.tile_elements());
+        if path == ScanPath::Small && self.is_cpu_device() && max_tiles > SMALL_PATH_MAX_TILES_CPU {
+            // One invocation walks every tile: CPU drivers end its loops after ~32768
+            // iterations in total.
+            return Err(Error::invalid(format!(
+                "scan: the small path on a CPU driver takes at most {} elements ({} requested)",
+                SMALL_PATH_MAX_TILES_CPU * tuning.tile_elements(),
+                desc.max_count
+            )));
+        }
         let (max_partitions, _) = partitioning(max_tiles);
         let rts_bytes = max_partitions * 4;
         // A look-back plan also fits reduce-then-scan scratch: in-place calls use that path.
@@ -233,19 +252,45 @@ impl Context {
             u32::MAX => 0,
             spins => spins,
         };
-        Ok(ScanPlan {
+        let small_limit = match desc.path {
+            ScanPath::Auto => small_scan_limit(self),
+            _ => 0,
+        };
+        let plan = ScanPlan {
             desc: *desc,
             path,
             tuning,
             spin_limit,
+            small_limit,
             requirements: MemoryRequirements {
                 scratch_size,
                 scratch_alignment: SCRATCH_ALIGNMENT,
                 scratch_usage: BUFFER_USAGE,
             },
-        })
+        };
+        self.prepare_kernels(&plan.kernels())?;
+        Ok(plan)
     }
 }
+
+/// Largest count [`ScanPath::Auto`] scans with one workgroup ([`ScanPath::Small`]): on GPUs
+/// the count where one workgroup stops beating the multi-workgroup paths with their scratch
+/// clear and extra dispatches (measured on an H100, docs/benchmarks/); on CPU drivers, one
+/// tile's worth (every workgroup there is one thread).
+fn small_scan_limit(ctx: &Context) -> u64 {
+    if ctx.is_cpu_device() {
+        0
+    } else {
+        SMALL_SCAN_LIMIT_GPU
+    }
+}
+
+/// See [`small_scan_limit`].
+const SMALL_SCAN_LIMIT_GPU: u64 = 1 << 15;
+
+/// Most tiles a forced [`ScanPath::Small`] plan may span on a CPU driver (its per-invocation
+/// loop cap; every tile costs the walking invocation a few loop iterations).
+const SMALL_PATH_MAX_TILES_CPU: u64 = 1024;
 
 impl ScanPlan {
     /// Scratch memory every [`ScanPlan::record`] call needs.
@@ -269,12 +314,32 @@ impl ScanPlan {
         &self.desc
     }
 
+    /// Counts up to this are scanned by one workgroup in one dispatch ([`ScanPath::Small`])
+    /// when the plan was made with [`ScanPath::Auto`] (0: never).
+    pub fn small_limit(&self) -> u64 {
+        self.small_limit
+    }
+
     fn specialization(&self) -> Specialization {
         Specialization::new(
             self.tuning.workgroup_size,
             self.tuning.vecs_per_thread,
             self.spin_limit,
         )
+    }
+
+    /// Every pipeline the plan's calls may record (created with the plan).
+    fn kernels(&self) -> Vec<(&'static ShaderSource, Specialization)> {
+        use crate::core::shaders::*;
+        let spec = self.specialization();
+        let mut list = vec![(&SCAN_DOWNSWEEP_VEC4, spec), (&SCAN_DOWNSWEEP_SCALAR, spec)];
+        if self.path != ScanPath::Small {
+            list.extend([(&SCAN_REDUCE_VEC4, spec), (&SCAN_REDUCE_SCALAR, spec)]);
+        }
+        if self.path == ScanPath::Lookback {
+            list.extend([(&SCAN_LOOKBACK_VEC4, spec), (&SCAN_LOOKBACK_SCALAR, spec)]);
+        }
+        list
     }
 
     /// Records the scan into `cmd` (see the module's synchronization contract). Arguments are
@@ -340,7 +405,11 @@ impl ScanPlan {
             vec4,
         };
         let tiles = elements.div_ceil(self.tile_size());
+        // Direct counts up to the small limit (and indirect ones whose bound is that small)
+        // take one workgroup.
+        let small = self.path == ScanPath::Small || elements <= self.small_limit;
         match self.path {
+            _ if small => reduce_then_scan::record_single(&pass, push, tiles),
             ScanPath::Lookback if !in_place => lookback::record(&pass, push, tiles, &args.scratch),
             _ => reduce_then_scan::record(&pass, push, tiles),
         }

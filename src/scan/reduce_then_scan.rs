@@ -5,6 +5,22 @@ use super::{partitioning, Pass, ScanPush};
 use crate::core::shaders;
 use crate::error::Result;
 
+/// One workgroup scans all `tiles` tiles in order (the small path): one dispatch.
+pub(super) fn record_single(pass: &Pass, push: ScanPush, tiles: u64) -> Result<()> {
+    let downsweep = pass.ctx.kernel(
+        pass.shader(&shaders::SCAN_DOWNSWEEP_VEC4, &shaders::SCAN_DOWNSWEEP_SCALAR),
+        pass.spec,
+    )?;
+    let single = ScanPush {
+        aux_addr: 0,
+        tiles_per_partition: tiles.max(1) as u32,
+        num_partitions: 1,
+        ..push
+    };
+    unsafe { pass.ctx.dispatch(pass.cmd, downsweep, &single, 1) };
+    Ok(())
+}
+
 /// Records reduce (partials), scan of the partials, and the seeded scan of every partition.
 /// A single partition needs only the last pass.
 pub(super) fn record(pass: &Pass, push: ScanPush, tiles: u64) -> Result<()> {

@@ -217,6 +217,7 @@ impl GpuSet {
 
     /// A set holding exactly `chunks` (pools sized to fit, no free blocks).
     pub(crate) fn from_chunks(ctx: &Context, chunks: &Chunks) -> Result<Self> {
+        prepare_kernels(ctx)?;
         let bm_blocks = chunks
             .iter()
             .filter(|(_, c)| matches!(c, Container::Bitmap(_)))
@@ -396,12 +397,14 @@ impl GpuSet {
         }
         let (new_bm, new_ar) = (new_bm as u32, new_ar as u32);
         let ctx = self.ctx.clone();
+        // The rings as the kernels see them: ring_capacity entries (the buffers may be larger),
+        // indexed by cursor & (capacity - 1).
         let old = Self::download(
             &ctx,
             &[
                 (&self.control, 0, 80),
-                (&self.bm_ring, 0, self.bm_ring.size()),
-                (&self.ar_ring, 0, self.ar_ring.size()),
+                (&self.bm_ring, 0, ring_capacity(self.bm_blocks) * 4),
+                (&self.ar_ring, 0, ring_capacity(self.ar_blocks) * 4),
             ],
         )?;
         let cursors: &[u32] = bytemuck::cast_slice(&old[0][64..80]);
@@ -590,6 +593,23 @@ pub(crate) struct Update {
     pub bound: u32,
     /// The destination's bound on non-empty chunks afterwards.
     pub result_bound: u32,
+}
+
+/// Creates every set pipeline (when a set is made, not while recording).
+pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
+    let spec = Specialization::new(wg(ctx), 1, 1);
+    let list = [
+        &shaders::SET_BOUNDARIES,
+        &shaders::SET_CHECK,
+        &shaders::SET_CHUNK_UPDATE,
+        &shaders::SET_CLASSIFY,
+        &shaders::SET_CONTAINS,
+        &shaders::SET_FILTER,
+        &shaders::SET_INFO,
+        &shaders::SET_TO_ARRAY,
+        &shaders::SET_TRIVIAL,
+    ];
+    ctx.prepare_kernels(&list.map(|s| (s, spec)))
 }
 
 fn kernel(ctx: &Context, s: &ShaderSource) -> Result<crate::core::pipelines::Kernel> {

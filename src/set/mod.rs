@@ -68,6 +68,7 @@
 //! queue and wait.
 
 mod gpu;
+pub(crate) use gpu::prepare_kernels;
 mod host;
 pub mod reference;
 pub(crate) mod roaring;

@@ -557,7 +557,7 @@ impl Context {
             u32::MAX => 0,
             spins => spins,
         };
-        Ok(SortPlan {
+        let plan = SortPlan {
             desc: *desc,
             path,
             tuning,
@@ -573,11 +573,39 @@ impl Context {
             },
             block_scan,
             small_limit,
-        })
+        };
+        self.prepare_kernels(&plan.kernels()?)?;
+        Ok(plan)
     }
 }
 
 impl SortPlan {
+    /// Every pipeline the plan's calls may record (created with the plan; the block scan of
+    /// the safe path is a scan plan with its own).
+    fn kernels(&self) -> Result<Vec<(&'static ShaderSource, Specialization)>> {
+        let spec = self.specialization();
+        let bits = self.desc.key_type.bits();
+        let shader = |family: &str| sort_shader(family, bits, self.desc.value_type);
+        let mut list = Vec::new();
+        if self.path == SortPath::Small || (self.desc.path == SortPath::Auto && self.small_limit > 0) {
+            list.push((shader("small")?, spec));
+        }
+        let (k32, k64) = match self.path {
+            SortPath::Onesweep => {
+                list.push((&shaders::SORT_HISTOGRAM_SCAN, spec));
+                list.push((shader("onesweep")?, spec));
+                (&shaders::SORT_HISTOGRAM_K32, &shaders::SORT_HISTOGRAM_K64)
+            }
+            SortPath::Safe => {
+                list.push((shader("downsweep")?, spec));
+                (&shaders::SORT_UPSWEEP_K32, &shaders::SORT_UPSWEEP_K64)
+            }
+            _ => return Ok(list),
+        };
+        list.push((if bits == 64 { k64 } else { k32 }, spec));
+        Ok(list)
+    }
+
     /// Alternate buffers and scratch every [`SortPlan::record`] call needs.
     pub fn memory_requirements(&self) -> SortMemoryRequirements {
         self.requirements
@@ -823,15 +851,17 @@ impl Pass<'_> {
 
     /// The shader of `family` ("onesweep", "downsweep", "small") for this key width and payload.
     fn shader(&self, family: &str) -> Result<&'static ShaderSource> {
-        let name = format!("sort_{family}_k{}_v{}", self.key_bits, self.value_type as u32);
-        let find = |name: &str| sort_shaders().find(|s| s.name == name);
         if self.ctx.pipelines.shader_clock && family == "onesweep" {
             // Diagnostics: per-phase cycle counters, where a clock permutation exists.
-            if let Some(shader) = find(&format!("{name}_clock")) {
+            let name = format!(
+                "sort_{family}_k{}_v{}_clock",
+                self.key_bits, self.value_type as u32
+            );
+            if let Some(shader) = sort_shaders().find(|s| s.name == name) {
                 return Ok(shader);
             }
         }
-        find(&name).ok_or_else(|| Error::Internal(format!("no shader {name}")))
+        sort_shader(family, self.key_bits, self.value_type)
     }
 
     /// Swaps input and output of the push constants (the next digit pass).
@@ -840,6 +870,14 @@ impl Pass<'_> {
         std::mem::swap(&mut push.values_in, &mut push.values_out);
         push.pass_index += 1;
     }
+}
+
+/// The sort shader of `family` for keys of `key_bits` and `value_type` values.
+fn sort_shader(family: &str, key_bits: u32, value_type: ValueType) -> Result<&'static ShaderSource> {
+    let name = format!("sort_{family}_k{key_bits}_v{}", value_type as u32);
+    sort_shaders()
+        .find(|s| s.name == name)
+        .ok_or_else(|| Error::Internal(format!("no shader {name}")))
 }
 
 /// Every sort shader (the permutations build.rs generates).

@@ -439,13 +439,7 @@ impl SplitPlan {
         let columns = self.columns(elements);
         let m = self.desc.bucket_count as u64;
         let matrix_entries = m * columns;
-        let spec = Specialization {
-            workgroup_size: self.workgroup_size,
-            vecs_per_thread: self.counter_words,
-            spin_limit: 1,
-            stage_split: self.batch,
-            key_order: key_kind(self.desc.key_type),
-        };
+        let spec = self.specialization();
         let histogram = ctx.kernel(self.histogram, spec)?;
         let scatter = ctx.kernel(self.scatter, spec)?;
         let offsets_kernel = ctx.kernel(&shaders::SPLIT_OFFSETS, spec)?;
@@ -673,7 +667,7 @@ impl Context {
         })?;
         let scratch_size = (MATRIX_OFFSET + matrix_entries * 4).next_multiple_of(ALIGNMENT)
             + scan.memory_requirements().scratch_size;
-        Ok(SplitPlan {
+        let plan = SplitPlan {
             desc: desc.clone(),
             workgroup_size,
             group_lanes,
@@ -693,7 +687,15 @@ impl Context {
                 alignment: ALIGNMENT,
                 usage: BUFFER_USAGE,
             },
-        })
+        };
+        let spec = plan.specialization();
+        self.prepare_kernels(&[
+            (plan.histogram, spec),
+            (plan.scatter, spec),
+            (&shaders::SPLIT_OFFSETS, spec),
+            (plan.small, spec),
+        ])?;
+        Ok(plan)
     }
 
     fn supports_float64(&self) -> bool {
@@ -733,6 +735,17 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
 }
 
 impl SplitPlan {
+    /// The specialization constants of every kernel of the plan.
+    fn specialization(&self) -> Specialization {
+        Specialization {
+            workgroup_size: self.workgroup_size,
+            vecs_per_thread: self.counter_words,
+            spin_limit: 1,
+            stage_split: self.batch,
+            key_order: key_kind(self.desc.key_type),
+        }
+    }
+
     #[doc(hidden)]
     /// Largest number of columns of the plan (diagnostics).
     pub fn max_columns(&self) -> u64 {

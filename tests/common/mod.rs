@@ -31,6 +31,12 @@ fn env_logger_init() -> Option<()> {
 pub fn assert_no_validation_messages(ctx: &Context) {
     let n = ctx.validation_message_count();
     assert_eq!(n, 0, "validation messages: {:#?}", ctx.validation_messages());
+    // Plans and objects create their pipelines when they are made, never while recording.
+    assert_eq!(
+        ctx.pipelines_created_while_recording(),
+        0,
+        "pipelines created while recording"
+    );
 }
 
 /// A small, fast, deterministic generator (SplitMix64).

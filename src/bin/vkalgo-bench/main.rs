@@ -9,6 +9,7 @@
 //! algorithm's module documents its options. Each measurement is also printed as a
 //! tab-separated `RESULT` line (see bench/compare.py).
 
+mod cache;
 mod common;
 mod hash;
 mod large;
@@ -62,12 +63,13 @@ fn main() -> Result<()> {
         "all" => ALGORITHMS.iter().try_for_each(|(_, run)| run(&ctx, &args)),
         "memory" => memory::run(&ctx, &args),
         "large" => large::run(&ctx, &args),
+        "cache" => cache::run(&ctx, &args),
         other => match ALGORITHMS.iter().find(|(name, _)| *name == other) {
             Some((_, run)) => run(&ctx, &args),
             None => {
                 let names: Vec<&str> = ALGORITHMS.iter().map(|(n, _)| *n).collect();
                 eprintln!(
-                    "unknown algorithm {other} (all, memory, large, {})",
+                    "unknown algorithm {other} (all, memory, large, cache, {})",
                     names.join(", ")
                 );
                 std::process::exit(2);

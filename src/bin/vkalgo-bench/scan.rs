@@ -1,5 +1,5 @@
 //! Prefix-scan benchmark: `vkalgo-bench scan [--sizes 20,24,28] [--reps 20] [--tuning 256x8,512x8]
-//! [--spins N,..] [--paths lookback,rts]`.
+//! [--spins N,..] [--paths lookback,rts,small,auto]`.
 
 use crate::common::{download, median, parse_tunings, random_u32, upload, yardstick, Timer, MAX_BATCH};
 use std::time::Instant;
@@ -55,6 +55,8 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
                     .filter_map(|p| match p {
                         "lookback" => Some(ScanPath::Lookback),
                         "rts" | "reduce_then_scan" => Some(ScanPath::ReduceThenScan),
+                        "small" => Some(ScanPath::Small),
+                        "auto" => Some(ScanPath::Auto),
                         _ => None,
                     })
                     .collect()
@@ -153,8 +155,10 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 let ms = median(times);
                 let gelems = n as f64 / (ms * 1e-3) / 1e9;
                 let gbs = 8.0 * n as f64 / (ms * 1e-3) / 1e9;
-                let variant = match plan.path() {
-                    ScanPath::Lookback => "lookback",
+                let variant = match path {
+                    ScanPath::Auto => "auto",
+                    ScanPath::Small => "small",
+                    _ if plan.path() == ScanPath::Lookback => "lookback",
                     _ => "reduce_then_scan",
                 };
                 let tuning_text = desc.tuning.map_or("default".to_string(), |t| {

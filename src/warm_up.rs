@@ -1,0 +1,125 @@
+//! Creating pipelines ahead of use: [`Context::warm_up`] for whole algorithms, with every key
+//! and value type at the default tuning. Plans and objects create their own pipelines when
+//! they are made, so recording never compiles anything; warm-up moves that cost to a moment
+//! the engine chooses (a loading screen), and a saved pipeline cache
+//! ([`Context::pipeline_cache_data`]) makes it cheap on later runs.
+
+use crate::hash::{HashKeyType, HashMapDesc, HashValueType};
+use crate::{
+    Context, Error, HashMap, KeyType, MergeDesc, MergeSortDesc, Result, ScanDesc, ScanOp, SetOp, SetOpDesc,
+    SortDesc, ValueType,
+};
+
+/// Algorithms [`Context::warm_up`] creates the pipelines of (the values are the C constants
+/// `VKALGO_ALGORITHM_*`, bits of a mask).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum Algorithm {
+    /// Scans (every path the device's default plans take).
+    Scan = 1,
+    /// Radix sorts of every key type, keys only and with u32 or u64 values.
+    Sort = 2,
+    /// Hash maps of every key/value layout (default buckets and insert).
+    HashMap = 4,
+    /// Merges of every key type, keys only and with values.
+    Merge = 8,
+    /// Merge sorts of every key type, keys only and with values.
+    MergeSort = 16,
+    /// Sorted-array set operations of every key type.
+    SetOps = 32,
+    /// Bitmap sets ([`crate::GpuSet`]).
+    Sets = 64,
+}
+
+impl Algorithm {
+    /// Every algorithm warm-up knows.
+    pub const ALL: [Algorithm; 7] = [
+        Algorithm::Scan,
+        Algorithm::Sort,
+        Algorithm::HashMap,
+        Algorithm::Merge,
+        Algorithm::MergeSort,
+        Algorithm::SetOps,
+        Algorithm::Sets,
+    ];
+}
+
+const KEY_TYPES: [KeyType; 6] = [
+    KeyType::U32,
+    KeyType::I32,
+    KeyType::F32,
+    KeyType::U64,
+    KeyType::I64,
+    KeyType::F64,
+];
+const VALUE_TYPES: [ValueType; 3] = [ValueType::None, ValueType::U32, ValueType::U64];
+
+/// Counts the warm-up plans are made for (large enough to take every multi-workgroup path).
+const PLAN_COUNT: u64 = 1 << 24;
+
+/// A combination the device cannot run is skipped (its plans would be refused as well).
+fn skip_unsupported<T>(made: Result<T>) -> Result<()> {
+    match made {
+        Ok(_) | Err(Error::Unsupported(_)) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+impl Context {
+    /// Creates the pipelines of `algorithms` now (through the context's pipeline cache), for
+    /// every key and value type at the default tuning, so that later plans and objects of
+    /// them find their pipelines made. Multisplit plans are left out: their pipelines depend
+    /// on the bucket function (a GLSL one is compiled for its plan) and are made with the plan.
+    pub fn warm_up(&self, algorithms: &[Algorithm]) -> Result<()> {
+        for &algorithm in algorithms {
+            match algorithm {
+                Algorithm::Scan => {
+                    skip_unsupported(self.scan_plan(&ScanDesc::new(ScanOp::Exclusive, PLAN_COUNT)))?;
+                }
+                Algorithm::Sort => {
+                    for k in KEY_TYPES {
+                        for v in VALUE_TYPES {
+                            skip_unsupported(self.sort_plan(&SortDesc::new(k, v, PLAN_COUNT)))?;
+                        }
+                    }
+                }
+                Algorithm::HashMap => {
+                    for k in [HashKeyType::U32, HashKeyType::U64] {
+                        for v in [HashValueType::U32, HashValueType::U64] {
+                            skip_unsupported(HashMap::memory_requirements(
+                                self,
+                                &HashMapDesc::new(k, v, 1024),
+                            ))?;
+                        }
+                    }
+                }
+                Algorithm::Merge => {
+                    for k in KEY_TYPES {
+                        for v in VALUE_TYPES {
+                            skip_unsupported(self.merge_plan(&MergeDesc::new(k, v, PLAN_COUNT, PLAN_COUNT)))?;
+                        }
+                    }
+                }
+                Algorithm::MergeSort => {
+                    for k in KEY_TYPES {
+                        for v in VALUE_TYPES {
+                            skip_unsupported(self.merge_sort_plan(&MergeSortDesc::new(k, v, PLAN_COUNT)))?;
+                        }
+                    }
+                }
+                Algorithm::SetOps => {
+                    for k in KEY_TYPES {
+                        skip_unsupported(self.set_op_plan(&SetOpDesc::new(
+                            k,
+                            SetOp::And,
+                            PLAN_COUNT,
+                            PLAN_COUNT,
+                        )))?;
+                    }
+                }
+                Algorithm::Sets => crate::set::prepare_kernels(self)?,
+            }
+        }
+        Ok(())
+    }
+}

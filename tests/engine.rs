@@ -1,0 +1,207 @@
+//! What an engine needs around the algorithms (issue 24), on a real Vulkan device (lavapipe in
+//! CI): objects on the caller's memory, memory usage, pipelines created up front and through a
+//! saved pipeline cache, warm-up, and debug labels around every pass.
+
+mod common;
+use common::*;
+use std::time::Instant;
+use vkalgo::hash::reference::HashModel;
+use vkalgo::{
+    Algorithm, Context, ContextOptions, Error, GpuBuffer, HashKeyType, HashMap, HashMapDesc, HashValueType,
+    KeyType, MemoryLocation, ScanDesc, ScanOp, SortDesc, ValueType,
+};
+
+fn context_with_cache(data: Option<Vec<u8>>) -> Context {
+    let mut options = ContextOptions::from_env();
+    options.validation = std::env::var("VKALGO_TEST_NO_VALIDATION").map_or(true, |v| v != "1");
+    options.pipeline_cache_data = data;
+    Context::with_options(&options).unwrap()
+}
+
+/// A map on the caller's memory behaves like one on vkalgo's (checked against the model), and
+/// vkalgo allocates nothing for it; bad ranges are refused, rehash in place too.
+#[test]
+fn hash_map_on_caller_memory() {
+    let ctx = context();
+    for (k, v) in [
+        (HashKeyType::U32, HashValueType::U32),
+        (HashKeyType::U64, HashValueType::U64),
+    ] {
+        let desc = HashMapDesc::new(k, v, 3000);
+        let req = HashMap::memory_requirements(&ctx, &desc).unwrap();
+        let own = HashMap::new(&ctx, &desc).unwrap();
+        assert_eq!(req.size, own.memory_bytes());
+        assert!(req.alignment >= 16 && req.alignment.is_power_of_two());
+        drop(own);
+        // The caller's buffer, with the map at an aligned offset past other data.
+        let offset = 2 * req.alignment;
+        let buffer = GpuBuffer::new(&ctx, offset + req.size + 64, MemoryLocation::GpuOnly, "caller").unwrap();
+        let range = buffer.sub_range(offset, req.size);
+        let before = ctx.memory_usage();
+        let mut map = unsafe { HashMap::new_in(&ctx, &desc, range) }.unwrap();
+        assert!(map.on_caller_memory());
+        assert_eq!(
+            ctx.memory_usage().allocated_bytes,
+            before.allocated_bytes,
+            "the map allocates nothing"
+        );
+        let mut model = HashModel::new();
+        let mut rng = Rng(k as u64 * 10 + v as u64);
+        let keys: Vec<u64> = (0..2500)
+            .map(|_| {
+                let x = rng.next_u64();
+                if k == HashKeyType::U32 {
+                    x % 0xFFFF_FFF0
+                } else {
+                    x % 0xFFFF_FFFF_FFFF_FFF0
+                }
+            })
+            .collect();
+        let values: Vec<u64> = keys.iter().map(|x| x ^ 0x1234_5678).collect();
+        let all = vec![true; keys.len()];
+        match k {
+            HashKeyType::U32 => {
+                let k32: Vec<u32> = keys.iter().map(|&x| x as u32).collect();
+                let v32: Vec<u32> = values.iter().map(|&x| x as u32).collect();
+                map.insert(&k32, &v32).unwrap();
+                model.insert(
+                    &keys,
+                    &values.iter().map(|&x| x as u32 as u64).collect::<Vec<_>>(),
+                    &all,
+                );
+                map.erase(&k32[..500]).unwrap();
+                model.erase(&keys[..500]);
+                let mut out = vec![0u32; k32.len()];
+                let mut found = vec![false; k32.len()];
+                map.find(&k32, &mut out, Some(&mut found)).unwrap();
+                for i in 0..k32.len() {
+                    model.check_find(keys[i], found[i], out[i] as u64).unwrap();
+                }
+            }
+            HashKeyType::U64 => {
+                map.insert(&keys, &values).unwrap();
+                model.insert(&keys, &values, &all);
+                map.erase(&keys[..500]).unwrap();
+                model.erase(&keys[..500]);
+                let mut out = vec![0u64; keys.len()];
+                let mut found = vec![false; keys.len()];
+                map.find(&keys, &mut out, Some(&mut found)).unwrap();
+                for i in 0..keys.len() {
+                    model.check_find(keys[i], found[i], out[i]).unwrap();
+                }
+            }
+        }
+        assert_eq!(map.size().unwrap(), model.len() as u64);
+        let refused = map.rehash(6000);
+        assert!(matches!(refused, Err(Error::InvalidArgument(_))), "{refused:?}");
+        assert_eq!(map.size().unwrap(), model.len() as u64, "unchanged");
+        // Bad ranges: too small, misaligned, null.
+        let bad = [
+            buffer.sub_range(offset, req.size - 4),
+            buffer.sub_range(offset + 4, req.size),
+            vkalgo::BufferRange::new(vkalgo::ash::vk::Buffer::null(), 0, req.size),
+        ];
+        for range in bad {
+            let made = unsafe { HashMap::new_uninitialized_in(&ctx, &desc, range) };
+            assert!(matches!(made, Err(Error::InvalidArgument(_))), "{range:?}");
+        }
+        drop(map);
+        drop(buffer);
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// Small objects reserve small blocks; usage reports what is allocated and held.
+#[test]
+fn memory_usage_of_small_objects() {
+    let ctx = context();
+    let before = ctx.memory_usage();
+    let map = HashMap::new(&ctx, &HashMapDesc::new(HashKeyType::U32, HashValueType::U32, 100)).unwrap();
+    let with_map = ctx.memory_usage();
+    assert!(with_map.allocated_bytes >= before.allocated_bytes + map.memory_bytes());
+    assert!(
+        with_map.reserved_bytes <= before.reserved_bytes + (8 << 20),
+        "a 100-slot map reserved {} more bytes",
+        with_map.reserved_bytes - before.reserved_bytes
+    );
+    assert!(with_map.reserved_bytes >= with_map.allocated_bytes);
+    drop(map);
+    assert_eq!(ctx.memory_usage().allocated_bytes, before.allocated_bytes);
+    assert_no_validation_messages(&ctx);
+}
+
+/// Pipelines come from a saved cache on the next run; data from another device or driver, or
+/// garbage, is ignored with a note and everything still works. Prints the first-plan latency
+/// with and without the cache.
+#[test]
+fn pipeline_cache_round_trip() {
+    let plans = |ctx: &Context| {
+        let start = Instant::now();
+        ctx.scan_plan(&ScanDesc::new(ScanOp::Exclusive, 1 << 20)).unwrap();
+        ctx.sort_plan(&SortDesc::new(KeyType::U32, ValueType::U32, 1 << 20))
+            .unwrap();
+        start.elapsed()
+    };
+    let cold = context_with_cache(None);
+    assert_eq!(cold.pipeline_cache_note(), None);
+    let cold_time = plans(&cold);
+    let data = cold.pipeline_cache_data().unwrap();
+    assert!(data.len() >= 32, "cache data has at least its header");
+    assert_no_validation_messages(&cold);
+    drop(cold);
+
+    let warm = context_with_cache(Some(data.clone()));
+    assert_eq!(warm.pipeline_cache_note(), None, "own data is used");
+    let warm_time = plans(&warm);
+    println!(
+        "first scan + sort plans (pipeline creation): {:.1} ms without a saved cache, {:.1} ms with",
+        cold_time.as_secs_f64() * 1e3,
+        warm_time.as_secs_f64() * 1e3
+    );
+    let mut keys = vec![3u32, 1, 2];
+    warm.sort(&mut keys).unwrap();
+    assert_eq!(keys, [1, 2, 3]);
+    assert_no_validation_messages(&warm);
+    drop(warm);
+
+    // Another vendor's data, another driver's (UUID), garbage, truncated: ignored, said so.
+    let mut other_device = data.clone();
+    other_device[8] ^= 0xFF;
+    let mut other_driver = data.clone();
+    other_driver[20] ^= 0xFF;
+    for (bad, why) in [
+        (other_device, "device"),
+        (other_driver, "driver"),
+        (vec![0xAB; 100], "header"),
+        (data[..16].to_vec(), "shorter"),
+    ] {
+        let ctx = context_with_cache(Some(bad));
+        let note = ctx.pipeline_cache_note().expect("a note").to_string();
+        assert!(note.contains(why), "{note}");
+        let mut keys = vec![9u32, 8, 7];
+        ctx.sort(&mut keys).unwrap();
+        assert_eq!(keys, [7, 8, 9]);
+        assert_no_validation_messages(&ctx);
+    }
+}
+
+/// Warm-up creates pipelines ahead of plans; every dispatch is wrapped in a debug label when
+/// VK_EXT_debug_utils is on (as it is with validation).
+#[test]
+fn warm_up_and_debug_labels() {
+    let ctx = context();
+    ctx.warm_up(&[Algorithm::Scan, Algorithm::Sets, Algorithm::HashMap])
+        .unwrap();
+    let labels = ctx.debug_labels_recorded();
+    let mut out = vec![0u32; 5];
+    ctx.scan_u32(&[1, 2, 3, 4, 5], &mut out, ScanOp::Exclusive)
+        .unwrap();
+    assert_eq!(out, [0, 1, 3, 6, 10]);
+    if ctx.validation_enabled() {
+        assert!(
+            ctx.debug_labels_recorded() > labels,
+            "the scan's dispatch was labelled"
+        );
+    }
+    assert_no_validation_messages(&ctx);
+}
