@@ -940,13 +940,14 @@ bool App::run(const Options& o, const std::vector<float>& tris) {
     const lbvh::Node& root = nodes[0];
     const float c[3] = {0.5f * (root.lo[0] + root.hi[0]), 0.5f * (root.lo[1] + root.hi[1]),
                         0.5f * (root.lo[2] + root.hi[2])};
-    float radius = 0.0f;
-    for (int a = 0; a < 3; a++) radius = std::max(radius, 0.5f * (root.hi[a] - root.lo[a]));
-    radius = std::max(radius * 1.7320508f, 1e-6f);  // the box's half diagonal at most
-    // The camera looks at the centre from above and to the side, 50 degrees vertical field.
-    const lbvh::V3 view_dir = lbvh::normalize({-0.55f, -0.45f, -0.70f});
+    float r2 = 0.0f;
+    for (int a = 0; a < 3; a++) r2 += 0.25f * (root.hi[a] - root.lo[a]) * (root.hi[a] - root.lo[a]);
+    const float radius = std::max(std::sqrt(r2), 1e-6f);  // the box's half diagonal
+    // The camera looks at the box's centre from above and to the side, 50 degrees vertical
+    // field, far enough back that the box's bounding sphere nearly fills the height.
+    const lbvh::V3 view_dir = lbvh::normalize({-0.6f, -0.38f, -0.7f});
     const float fov_tan = 0.4663077f;  // tan(25 degrees)
-    const float dist = radius / fov_tan * 1.05f;
+    const float dist = radius / fov_tan * 0.95f;
     const lbvh::V3 eye = {c[0] - view_dir.x * dist, c[1] - view_dir.y * dist, c[2] - view_dir.z * dist};
     const lbvh::V3 right = lbvh::normalize(lbvh::cross(view_dir, {0.0f, 1.0f, 0.0f}));
     const lbvh::V3 up = lbvh::cross(right, view_dir);

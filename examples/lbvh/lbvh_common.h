@@ -69,10 +69,11 @@ inline float dot(V3 a, V3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 inline V3 normalize(V3 a) { return scale(a, 1.0f / std::sqrt(dot(a, a))); }
 
 // N random triangles (9 floats each: x0 y0 z0 x1 y1 z1 x2 y2 z2) that look like a scene: seven
-// spheres floating over a square ground plate (100 x 100), all covered by small triangles
-// lying in the surface's tangent plane at a random point. 1/8 of the triangles go on the plate,
-// the rest on a sphere chosen uniformly. The triangle size shrinks with N so the surfaces stay
-// covered about once.
+// spheres floating over a square ground plate (100 x 100, y = 0), all covered by small triangles
+// lying in the surface's tangent plane at a random point. Half of the triangles go on the
+// plate, the other half on a sphere chosen uniformly. The triangle size shrinks with N so the
+// surfaces stay covered about twice (a random triangle in a square of side 2e has a mean area
+// of about 0.3 e^2).
 inline std::vector<float> generate_scene(uint32_t n, uint64_t seed) {
   Rng rng(seed);
   constexpr int kSpheres = 7;
@@ -80,19 +81,21 @@ inline std::vector<float> generate_scene(uint32_t n, uint64_t seed) {
   float radius[kSpheres];
   float area = 100.0f * 100.0f;
   for (int s = 0; s < kSpheres; s++) {
-    center[s] = {15.0f + 70.0f * rng.unit(), 12.0f + 25.0f * rng.unit(), 15.0f + 70.0f * rng.unit()};
-    radius[s] = 5.0f + 10.0f * rng.unit();
+    // Sphere s in cell (s mod 3, s / 3) of a 3 x 3 grid over the plate, floating over it.
+    radius[s] = 5.0f + 8.0f * rng.unit();
+    center[s] = {18.0f + 32.0f * float(s % 3) + 5.0f * rng.sym(), radius[s] + 2.0f + 15.0f * rng.unit(),
+                 18.0f + 32.0f * float(s / 3) + 5.0f * rng.sym()};
     area += 4.0f * 3.14159265f * radius[s] * radius[s];
   }
-  const float edge = 1.6f * std::sqrt(area / float(n));
+  const float edge = 2.6f * std::sqrt(area / float(n));
   std::vector<float> tris(size_t(n) * 9);
   for (uint32_t t = 0; t < n; t++) {
-    const uint32_t k = rng.u32() % 8u;
     V3 p, nrm;
-    if (k == 7u) {  // the ground plate
+    if (rng.u32() % 2u == 0u) {  // the ground plate
       p = {100.0f * rng.unit(), 0.0f, 100.0f * rng.unit()};
       nrm = {0.0f, 1.0f, 0.0f};
     } else {  // a sphere: a random direction by rejection in the unit cube
+      const uint32_t k = rng.u32() % uint32_t(kSpheres);
       V3 d;
       float l2;
       do {
