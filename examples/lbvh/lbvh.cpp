@@ -20,13 +20,12 @@
 //
 // The program creates its own VkInstance and VkDevice (a discrete GPU first, then integrated,
 // virtual, CPU), its own memory, and wraps the device with vkalgo_context_create_external. It
-// checks the tree on the CPU, prints the GPU time of each phase (timestamps; with --repeat R
-// the best and the median of R builds), and with --image traces one ray per pixel through the
+// checks the tree on the CPU, prints the GPU time of each phase (timestamps; a warm-up build,
+// then R timed ones: the best and the median), and with --image traces one ray per pixel through the
 // tree (shaders/trace.comp) and writes a PNG.
 //
-// All work runs on one queue of one family (compute, with timestamps). Recording vkalgo on a
-// compute-only queue of another family works the same way; the engine then adds the
-// queue-family ownership transfers and semaphores around it (README.md, "Async compute").
+// All work runs on one queue of one family (compute, preferably with timestamps), so no
+// queue-family ownership transfers or semaphores are needed.
 //
 // VKALGO_VALIDATION=1 enables the Khronos validation layer with synchronization validation;
 // any message fails the run. LBVH_WRITE_TRIANGLES=FILE (a test hook) also writes the
@@ -101,7 +100,8 @@ const char* kUsage =
     "  --output FILE  the BVH: u32 magic 0x4856424C, u32 N, u32 root, 2N - 1 nodes of 32 bytes\n"
     "  --image FILE   trace one ray per pixel through the BVH and write a PNG\n"
     "  --width W, --height H  image size (1 to 4000; default 1280 x 720)\n"
-    "  --repeat R     build R times, report the best and the median (1 to 1000; default 1)\n";
+    "  --repeat R     build R times after a warm-up build, report the best and the median\n"
+    "                 (1 to 1000; default 1)\n";
 
 // A whole decimal number in [lo, hi]; anything else (signs, spaces, trailing text) is an error.
 bool parse_u64(const char* s, uint64_t lo, uint64_t hi, uint64_t& out) {
@@ -877,6 +877,9 @@ bool App::run(const Options& o, const std::vector<float>& tris) {
   barrier(cmd, kTransfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   if (!VK_CHECK(vkEndCommandBuffer(cmd))) return false;
 
+  // One warm-up build (not counted: first dispatches include driver work, such as lavapipe's
+  // shader compiles or a GPU's clocks coming up), then the timed ones.
+  if (!submit_and_wait(cmd)) return false;
   std::vector<double> phase_ms[4], total_ms, wall_ms;
   for (uint32_t r = 0; r < o.repeat; r++) {
     const auto t0 = std::chrono::steady_clock::now();
