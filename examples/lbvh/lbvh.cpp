@@ -950,7 +950,7 @@ bool App::run(const Options& o, const std::vector<float>& tris) {
     // field, far enough back that the box's bounding sphere nearly fills the height.
     const lbvh::V3 view_dir = lbvh::normalize({-0.6f, -0.38f, -0.7f});
     const float fov_tan = 0.4663077f;  // tan(25 degrees)
-    const float dist = radius / fov_tan * 0.95f;
+    const float dist = radius / fov_tan * 0.9f;
     const lbvh::V3 eye = {c[0] - view_dir.x * dist, c[1] - view_dir.y * dist, c[2] - view_dir.z * dist};
     const lbvh::V3 right = lbvh::normalize(lbvh::cross(view_dir, {0.0f, 1.0f, 0.0f}));
     const lbvh::V3 up = lbvh::cross(right, view_dir);

@@ -72,7 +72,7 @@ inline V3 normalize(V3 a) { return scale(a, 1.0f / std::sqrt(dot(a, a))); }
 // spheres floating over a square ground plate (100 x 100, y = 0), all covered by small triangles
 // lying in the surface's tangent plane at a random point. Half of the triangles go on the
 // plate, the other half on a sphere chosen uniformly. The triangle size shrinks with N so the
-// surfaces stay covered about twice (a random triangle in a square of side 2e has a mean area
+// surfaces stay covered about three times (a random triangle in a square of side 2e has a mean area
 // of about 0.3 e^2).
 inline std::vector<float> generate_scene(uint32_t n, uint64_t seed) {
   Rng rng(seed);
@@ -87,7 +87,7 @@ inline std::vector<float> generate_scene(uint32_t n, uint64_t seed) {
                  18.0f + 32.0f * float(s / 3) + 5.0f * rng.sym()};
     area += 4.0f * 3.14159265f * radius[s] * radius[s];
   }
-  const float edge = 2.6f * std::sqrt(area / float(n));
+  const float edge = 3.2f * std::sqrt(area / float(n));
   std::vector<float> tris(size_t(n) * 9);
   for (uint32_t t = 0; t < n; t++) {
     V3 p, nrm;
