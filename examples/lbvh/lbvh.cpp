@@ -28,8 +28,9 @@
 // queue-family ownership transfers or semaphores are needed.
 //
 // VKALGO_VALIDATION=1 enables the Khronos validation layer with synchronization validation;
-// any message fails the run. LBVH_WRITE_TRIANGLES=FILE (a test hook) also writes the
-// triangles of the scene in the --input format.
+// any message fails the run. Test hooks: LBVH_WRITE_TRIANGLES=FILE also writes the triangles
+// of the scene in the --input format; LBVH_DEBUG=1 prints the first 64 nodes of a tree that
+// fails the check.
 //
 // Exit status: 0 success, 1 failure (a message says what), 2 bad command line or input.
 #include <png.h>
