@@ -7,13 +7,11 @@
 # milliseconds of each phase for both, and the ratio CUDA / vkalgo (> 1: vkalgo is faster).
 #
 # On the build machine, before the device command (the lbvh binary links libpng and zlib
-# statically; it needs libvkalgo.so.0, libvulkan.so.1 from .gl, and the C++ runtime):
-#   scripts/ffi-test.sh                      # installs vkalgo into build/prefix
-#   examples/lbvh/test.sh                    # builds build/examples-lbvh/lbvh (and tests it)
-#   mkdir -p .devbin/lib && cp build/examples-lbvh/lbvh .devbin/ && strip .devbin/lbvh &&
-#     cp -P build/prefix/lib/libvkalgo.so* .devbin/lib/ && strip .devbin/lib/libvkalgo.so.0
-#   scripts/build-devbin.sh                  # optional: packs .devbin into .devpack
-# Device command (carry .gl and .devbin, or .gl and .devpack):
+# statically, so the GPU machine needs no libpng; it needs libvkalgo.so.0, which travels with
+# it, libvulkan.so.1 from .gl, and the C++ runtime):
+#   scripts/ffi-test.sh        # installs vkalgo into build/prefix
+#   examples/lbvh/pack.sh      # .devbin/lbvh, .devbin/lib/libvkalgo.so.0, .devpack/lbvh.tar.xz
+# Device command (carry .gl and .devpack; this script unpacks .devpack/lbvh.tar.xz):
 #   bash bench/gpu_lbvh.sh
 #
 # Environment:
@@ -37,6 +35,9 @@ PICTURE_W="${PICTURE_W:-1920}"
 PICTURE_H="${PICTURE_H:-1080}"
 # shellcheck source=bench/gpu_setup.sh
 . "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
+if [ -f .devpack/lbvh.tar.xz ]; then
+  tar -xJf .devpack/lbvh.tar.xz
+fi
 LBVH="${LBVH:-.devbin/lbvh}"
 VKALGO_LIB="${VKALGO_LIB:-.devbin/lib}"
 export LD_LIBRARY_PATH="$(realpath "$VKALGO_LIB")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
