@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers libshaderc-dev cmake pkg-config)
+packages=(mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers libshaderc-dev cmake pkg-config
+  glslc libpng-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -93,5 +94,8 @@ cargo run --release --example delta_stepping 20000 8 40
 
 step "CMake package + C/C++ tests against the installed package"
 scripts/ffi-test.sh
+
+step "LBVH example (examples/lbvh) against the installed package, checked independently"
+examples/lbvh/test.sh build/prefix
 
 step "all tests passed"
