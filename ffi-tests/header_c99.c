@@ -21,7 +21,7 @@ STATIC_CHECK((VKALGO_CONTEXT_DEBUG_UTILS & VKALGO_CONTEXT_LOOKBACK_ON & VKALGO_C
 #if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
 STATIC_CHECK(sizeof(VkalgoBufferRange) == 24);
 STATIC_CHECK(offsetof(VkalgoBufferRange, offset) == 8 && offsetof(VkalgoBufferRange, size) == 16);
-STATIC_CHECK(sizeof(VkalgoScanDesc) == 16);
+STATIC_CHECK(sizeof(VkalgoScanDesc) == 24 && offsetof(VkalgoScanDesc, flags) == 16);
 STATIC_CHECK(offsetof(VkalgoScanDesc, path) == 4 && offsetof(VkalgoScanDesc, max_count) == 8);
 STATIC_CHECK(sizeof(VkalgoMemoryRequirements) == 24);
 STATIC_CHECK(offsetof(VkalgoMemoryRequirements, scratch_alignment) == 8);

@@ -176,7 +176,7 @@ static void context_lifetime_case(void) {
     }
     VkalgoHashMapDesc desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 1000};
     VkalgoHashMap *map = NULL;
-    VkalgoScanDesc scan_desc = {VKALGO_SCAN_EXCLUSIVE, VKALGO_SCAN_PATH_AUTO, 1000};
+    VkalgoScanDesc scan_desc = {VKALGO_SCAN_EXCLUSIVE, VKALGO_SCAN_PATH_AUTO, 1000, 0};
     VkalgoScanPlan *plan = NULL;
     bool made = expect(vkalgo_hash_map_create(ctx, &desc, &map), VKALGO_SUCCESS, "lifetime: map") &&
                 expect(vkalgo_scan_plan_create(ctx, &scan_desc, &plan), VKALGO_SUCCESS, "lifetime: plan");
@@ -334,7 +334,7 @@ static bool plan_create(Rec *t, uint32_t op, uint32_t path, uint64_t max_count, 
                   ? (op == VKALGO_SCAN_INCLUSIVE ? "reduce-then-scan inclusive" : "reduce-then-scan exclusive")
               : path == VKALGO_SCAN_PATH_SMALL ? (op == VKALGO_SCAN_INCLUSIVE ? "small inclusive" : "small exclusive")
                   : (op == VKALGO_SCAN_INCLUSIVE ? "auto inclusive" : "auto exclusive");
-    VkalgoScanDesc desc = {op, path, max_count};
+    VkalgoScanDesc desc = {op, path, max_count, 0};
     char what[160];
     snprintf(what, sizeof what, "vkalgo_scan_plan_create %s max_count=%" PRIu64, p->name, max_count);
     VkalgoResult r = vkalgo_scan_plan_create(t->ctx, &desc, &p->plan);
@@ -647,8 +647,11 @@ static void plan_bad_input(Rec *t) {
     static int marker;
     VkalgoScanPlan *const untouched = (VkalgoScanPlan *)(void *)&marker;
     VkalgoScanPlan *plan = untouched;
-    VkalgoScanDesc desc = {VKALGO_SCAN_EXCLUSIVE, VKALGO_SCAN_PATH_REDUCE_THEN_SCAN, 1000};
+    VkalgoScanDesc desc = {VKALGO_SCAN_EXCLUSIVE, VKALGO_SCAN_PATH_REDUCE_THEN_SCAN, 1000, 0};
     VkalgoScanDesc bad = desc;
+    bad.flags = 2;
+    expect(vkalgo_scan_plan_create(t->ctx, &bad, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  unknown flag 2 in VkalgoScanDesc");
+    check(plan == untouched, "  *out unchanged on error");
     bad.op = 7;
     expect(vkalgo_scan_plan_create(t->ctx, &bad, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  unknown op 7 in VkalgoScanDesc");
     check(plan == untouched, "  *out unchanged on error");

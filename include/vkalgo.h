@@ -88,6 +88,11 @@
 // Scan path: one workgroup scans everything in one dispatch (lowest latency for small counts).
 #define VKALGO_SCAN_PATH_SMALL 3
 
+// Scan plan flag: the look-back scratch is the plan's own and stays zeroed between calls
+// (zero it once before the first call; each look-back scan leaves it zeroed and no clear is
+// recorded before it). The scratch must then serve nothing else.
+#define VKALGO_SCAN_FLAG_KEEP_SCRATCH_ZEROED 1
+
 // Sort path: small counts on one workgroup, else Onesweep where the device profile allows
 // inter-workgroup waiting, else the safe path.
 #define VKALGO_SORT_PATH_AUTO 0
@@ -506,6 +511,8 @@ typedef struct VkalgoScanDesc {
   uint32_t path;
   // Largest element count any call of the plan scans.
   uint64_t max_count;
+  // `VKALGO_SCAN_FLAG_*` bits (0: none).
+  uint32_t flags;
 } VkalgoScanDesc;
 
 // The buffers of one recorded scan (u32 elements).

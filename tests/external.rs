@@ -189,6 +189,7 @@ fn scan_on_a_caller_created_device() {
                         path,
                         max_count: n as u64,
                         tuning: None,
+                        keep_scratch_zeroed: false,
                     })
                     .unwrap();
                 let got = record_scan(

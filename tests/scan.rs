@@ -37,6 +37,7 @@ fn check(
             path,
             max_count: n as u64,
             tuning: None,
+            keep_scratch_zeroed: false,
         })
         .unwrap();
     let got = record_scan(ctx, &plan, data, n as u64, layout).unwrap();
@@ -95,6 +96,7 @@ fn count_zero_records_nothing() {
                 path,
                 max_count: 64,
                 tuning: None,
+                keep_scratch_zeroed: false,
             })
             .unwrap();
         let got = record_scan(&ctx, &plan, &[7; 64], 0, Layout::default()).unwrap();
@@ -181,6 +183,7 @@ fn indirect_counts_below_the_maximum() {
                 path,
                 max_count: max,
                 tuning: None,
+                keep_scratch_zeroed: false,
             })
             .unwrap();
         for count in [0u64, 1, 4095, 4096, 4097, 77_777, max] {
@@ -238,6 +241,7 @@ fn tunings() {
                     path,
                     max_count: n as u64,
                     tuning,
+                    keep_scratch_zeroed: false,
                 })
                 .unwrap();
             let got = record_scan(&ctx, &plan, &data, n as u64, Layout::default()).unwrap();
@@ -299,6 +303,7 @@ fn lookback_fallback_is_exact() {
                     path: ScanPath::Lookback,
                     max_count: n as u64,
                     tuning,
+                    keep_scratch_zeroed: false,
                 })
                 .unwrap();
             let tiles = (n as u64).div_ceil(plan.tile_size());
@@ -448,7 +453,8 @@ fn bad_input_is_refused_and_changes_nothing() {
             op: ScanOp::Exclusive,
             path: ScanPath::Auto,
             max_count: 10,
-            tuning: bad_tuning
+            tuning: bad_tuning,
+            keep_scratch_zeroed: false,
         }),
         Err(Error::InvalidArgument(_))
     ));
@@ -522,6 +528,7 @@ fn large_offsets_odd_tiles() {
                         path,
                         max_count: n as u64,
                         tuning: Some(tuning),
+                        keep_scratch_zeroed: false,
                     })
                     .unwrap();
                 let layout = Layout {
@@ -587,6 +594,89 @@ fn small_path() {
             ..ScanDesc::new(ScanOp::Exclusive, 1 << 30)
         });
         assert!(matches!(huge, Err(vkalgo::Error::InvalidArgument(_))), "{huge:?}");
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// A look-back plan that keeps its scratch zeroed: no clear is recorded, every scan leaves the
+/// scratch zeroed again (the fallback count of the test mode aside), and results stay exact
+/// across many calls of different sizes, direct and indirect, with forced fallbacks too.
+#[test]
+fn lookback_keeps_scratch_zeroed() {
+    use vkalgo::{ElementCount, GpuBuffer, MemoryLocation, ScanArgs, ScanTuning};
+    let ctx = context_with_lookback(true);
+    if !ctx.profile().int64_atomics {
+        return; // the look-back path needs 64-bit atomics (checked in plan tests)
+    }
+    let max = 300_000u64;
+    for spins in [0, u32::MAX] {
+        let plan = ctx
+            .scan_plan(&ScanDesc {
+                op: ScanOp::Inclusive,
+                path: ScanPath::Lookback,
+                max_count: max,
+                tuning: Some(ScanTuning {
+                    lookback_spins: spins,
+                    ..ScanTuning::for_device(&ctx)
+                }),
+                keep_scratch_zeroed: true,
+            })
+            .unwrap();
+        let scratch_bytes = plan.memory_requirements().scratch_size;
+        let mut scratch = GpuBuffer::new(&ctx, scratch_bytes, MemoryLocation::GpuToCpu, "scratch").unwrap();
+        scratch.mapped().unwrap().fill(0);
+        let mut input = GpuBuffer::new(&ctx, max * 4, MemoryLocation::CpuToGpu, "in").unwrap();
+        let mut output = GpuBuffer::new(&ctx, max * 4, MemoryLocation::GpuToCpu, "out").unwrap();
+        let mut count = GpuBuffer::new(&ctx, 16, MemoryLocation::CpuToGpu, "count").unwrap();
+        for (round, n) in [300_000u64, 5, 123_457, 4096 * 3 + 1, 300_000, 77]
+            .into_iter()
+            .enumerate()
+        {
+            let data = Rng(round as u64 + spins as u64).vec_u32(n as usize);
+            bytemuck::cast_slice_mut::<u8, u32>(input.mapped().unwrap())[..n as usize].copy_from_slice(&data);
+            count.mapped().unwrap()[..4].copy_from_slice(&(n as u32).to_le_bytes());
+            let indirect = round % 2 == 1;
+            let args = ScanArgs {
+                input: input.sub_range(0, max * 4),
+                output: output.sub_range(0, max * 4),
+                scratch: scratch.range(),
+                count: if indirect {
+                    ElementCount::Indirect(count.sub_range(0, 4))
+                } else {
+                    ElementCount::Direct(n)
+                },
+            };
+            let args = if indirect {
+                args
+            } else {
+                ScanArgs {
+                    input: input.sub_range(0, n * 4),
+                    output: output.sub_range(0, n * 4),
+                    ..args
+                }
+            };
+            ctx.submit_and_wait(|cmd| unsafe {
+                host_to_compute(&ctx, cmd);
+                plan.record(&ctx, cmd, &args)?;
+                compute_to_host(&ctx, cmd);
+                Ok(())
+            })
+            .unwrap();
+            let got = &bytemuck::cast_slice::<u8, u32>(output.mapped().unwrap())[..n as usize];
+            assert!(
+                got == reference::scan_u32(&data, ScanOp::Inclusive),
+                "spins {spins} round {round} n {n}"
+            );
+            let words: &[u32] = bytemuck::cast_slice(scratch.mapped().unwrap());
+            let dirty = words.iter().enumerate().find(|&(i, &w)| i != 1 && w != 0);
+            assert!(
+                dirty.is_none(),
+                "spins {spins} round {round}: scratch word {dirty:?} left non-zero"
+            );
+            if spins == u32::MAX && n > 8192 {
+                assert!(words[1] > 0, "the test mode ran the fallback");
+            }
+        }
     }
     assert_no_validation_messages(&ctx);
 }

@@ -2,8 +2,15 @@
 // Single-pass scan with decoupled look-back and fallback (see common/lookback.glsl).
 // Tiles are numbered dynamically from an atomic counter, so a tile only ever waits on tiles
 // whose workgroups have already started. aux_addr holds the look-back state:
-//   u32 tile counter (16 bytes reserved), then one u64 status word per tile, all zero at start.
+//   u32 tile counter, u32 fallback count (test mode), u32 finished workgroups, u32 unused;
+//   then one u64 status word per tile; all zero at start.
 // Input and output must not overlap: the fallback re-reads a predecessor's input.
+//
+// With SCAN_FLAG_KEEP_SCRATCH_ZEROED the caller promises zeroed scratch (vkalgo records no
+// clear) and the last workgroup to finish zeroes it again for the next scan: every workgroup
+// counts itself finished after its last look-back read and status write (release), and the one
+// that brings the count to the dispatch's size (acquire) knows no workgroup reads or writes the
+// state any more.
 #include "scan_common.glsl"
 
 uint g_n;
@@ -14,6 +21,37 @@ uint lookback_fallback_thread_value(uint tile) {
 
 #include "../common/lookback.glsl"
 
+shared uint s_last;
+
+// SCAN_FLAG_KEEP_SCRATCH_ZEROED: counts this workgroup finished; the last one zeroes the
+// status words of the `tiles` tiles and the counters (the fallback count stays for the tests).
+// Workgroup-uniform control flow.
+void finish_and_clean(uint tiles) {
+    if ((pc.flags & SCAN_FLAG_KEEP_SCRATCH_ZEROED) == 0u) {
+        return;
+    }
+    // Every invocation's look-back reads and status writes happen before the count below.
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+    if (gl_LocalInvocationIndex == 0u) {
+        uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+        uint done = atomicAdd(U32AtomicRef(pc.aux_addr + 8ul).v[0], 1u, gl_ScopeDevice,
+                              gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+        s_last = done + 1u == groups ? 1u : 0u;
+    }
+    barrier();
+    if (s_last == 0u) {
+        return;
+    }
+    uint64_t status_addr = pc.aux_addr + 16ul;
+    for (uint t = gl_LocalInvocationIndex; t < tiles; t += WG_SIZE) {
+        U64AtomicRef(status_addr + uint64_t(t) * 8ul).v[0] = 0ul;
+    }
+    if (gl_LocalInvocationIndex == 0u) {
+        U32AtomicRef(pc.aux_addr).v[0] = 0u;
+        U32AtomicRef(pc.aux_addr + 8ul).v[0] = 0u;
+    }
+}
+
 void main() {
     g_n = load_count(pc.count_addr, pc.count, pc.max_count);
     uint num_tiles = tile_count(g_n);
@@ -23,6 +61,7 @@ void main() {
     }
     uint tile = workgroup_broadcast_first(ticket);
     if (tile >= num_tiles) {
+        finish_and_clean(num_tiles);
         return;
     }
     uint64_t status_addr = pc.aux_addr + 16ul;
@@ -43,4 +82,5 @@ void main() {
     }
     add_to_tile(prefix);
     store_tile(pc.output_addr, start, valid);
+    finish_and_clean(num_tiles);
 }

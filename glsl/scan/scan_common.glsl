@@ -35,7 +35,12 @@ layout(push_constant) uniform ScanPush {
     uint inclusive;          // 1: inclusive scan, 0: exclusive
     uint tiles_per_partition;// reduce-then-scan: tiles handled by one workgroup
     uint num_partitions;     // reduce-then-scan: partials written by the reduce pass
+    uint flags;              // look-back: SCAN_FLAG_* bits
 } pc;
+
+// Look-back: the scratch arrives zeroed and the last workgroup leaves it zeroed (no clear is
+// recorded before the dispatch).
+const uint SCAN_FLAG_KEEP_SCRATCH_ZEROED = 1u;
 
 #define TILE_VECS (WG_SIZE * VECS_PER_THREAD)
 #define TILE_ELEMS (TILE_VECS * 4u)

@@ -38,7 +38,14 @@ pub struct VkalgoScanDesc {
     pub path: u32,
     /// Largest element count any call of the plan scans.
     pub max_count: u64,
+    /// `VKALGO_SCAN_FLAG_*` bits (0: none).
+    pub flags: u32,
 }
+
+/// Scan plan flag: the look-back scratch is the plan's own and stays zeroed between calls
+/// (zero it once before the first call; each look-back scan leaves it zeroed and no clear is
+/// recorded before it). The scratch must then serve nothing else.
+pub const VKALGO_SCAN_FLAG_KEEP_SCRATCH_ZEROED: u32 = 1;
 
 /// The buffers of one recorded scan (u32 elements).
 #[repr(C)]
@@ -140,11 +147,15 @@ pub unsafe extern "C" fn vkalgo_scan_plan_create(
         non_null(desc, "desc")?;
         non_null(out, "out")?;
         let d = &*desc;
+        if d.flags & !VKALGO_SCAN_FLAG_KEEP_SCRATCH_ZEROED != 0 {
+            return Err(Error::invalid(format!("scan: unknown flags 0x{:x}", d.flags)));
+        }
         let desc = ScanDesc {
             op: scan_op(d.op)?,
             path: scan_path(d.path)?,
             max_count: d.max_count,
             tuning: None,
+            keep_scratch_zeroed: d.flags & VKALGO_SCAN_FLAG_KEEP_SCRATCH_ZEROED != 0,
         };
         let plan = ctx.scan_plan(&desc)?;
         *out = Box::into_raw(Box::new(VkalgoScanPlan {

@@ -680,6 +680,7 @@ impl Context {
             path: ScanPath::ReduceThenScan,
             max_count: max_tiles + 1,
             tuning: None,
+            keep_scratch_zeroed: false,
         })?;
         let path = match desc.path {
             SetOpPath::Auto if self.profile.lookback => SetOpPath::Lookback,
@@ -1012,6 +1013,7 @@ impl Context {
                 path: ScanPath::ReduceThenScan,
                 max_count: max_pairs + 1,
                 tuning: None,
+                keep_scratch_zeroed: false,
             })?;
             let scan_offset = starts_offset + ((max_pairs + 1) * 4).next_multiple_of(ALIGNMENT);
             let size = scan_offset + scan.memory_requirements().scratch_size.max(ALIGNMENT);

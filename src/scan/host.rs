@@ -42,6 +42,7 @@ impl Context {
             path,
             max_count: n,
             tuning: None,
+            keep_scratch_zeroed: false,
         })?;
         if n == 0 {
             return Ok(());

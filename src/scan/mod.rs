@@ -110,6 +110,12 @@ pub struct ScanDesc {
     pub max_count: u64,
     /// Kernel tuning (`None`: vkalgo's choice for the device).
     pub tuning: Option<ScanTuning>,
+    /// The look-back path's scratch is this plan's own and stays zeroed between calls: the
+    /// caller zeroes it once before the first call, every look-back scan leaves it zeroed
+    /// again (its last workgroup clears it), and no clear is recorded before the scan (one
+    /// `vkCmdFillBuffer` and one barrier less per call: about 5 us on an H100, most of a small
+    /// scan). The scratch must then serve no other plan or purpose. The other paths ignore it.
+    pub keep_scratch_zeroed: bool,
 }
 
 impl ScanDesc {
@@ -120,6 +126,7 @@ impl ScanDesc {
             path: ScanPath::Auto,
             max_count,
             tuning: None,
+            keep_scratch_zeroed: false,
         }
     }
 }
@@ -165,9 +172,12 @@ push_constants! {
         inclusive: u32,
         tiles_per_partition: u32,
         num_partitions: u32,
-        _pad0: u32,
+        flags: u32,
     }
 }
+
+/// ScanPush::flags: the look-back scratch arrives zeroed and is left zeroed.
+const SCAN_FLAG_KEEP_SCRATCH_ZEROED: u32 = 1;
 
 /// Where a look-back scan counts its fallbacks in scratch (a u32; diagnostics and tests).
 #[doc(hidden)]
@@ -273,10 +283,12 @@ impl Context {
     }
 }
 
-/// Largest count [`ScanPath::Auto`] scans with one workgroup ([`ScanPath::Small`]): on GPUs
-/// the count where one workgroup stops beating the multi-workgroup paths with their scratch
-/// clear and extra dispatches (measured on an H100, docs/benchmarks/); on CPU drivers, one
-/// tile's worth (every workgroup there is one thread).
+/// Largest count [`ScanPath::Auto`] scans with one workgroup ([`ScanPath::Small`]). GPUs: one
+/// tile of the default tuning (8192); on an H100 the small path took 5.4 us at 2^10 and 2^12
+/// against 10.7 us for the look-back path (scratch clear, barrier, dispatch), but 8.1 us at
+/// 2^14 and 23 us at 2^16, where the look-back path wins
+/// (docs/benchmarks/2026-11-22-engine-h100.md). CPU drivers: never (every workgroup there is
+/// one thread; the tests cover the path when asked for).
 fn small_scan_limit(ctx: &Context) -> u64 {
     if ctx.is_cpu_device() {
         0
@@ -286,7 +298,7 @@ fn small_scan_limit(ctx: &Context) -> u64 {
 }
 
 /// See [`small_scan_limit`].
-const SMALL_SCAN_LIMIT_GPU: u64 = 1 << 15;
+const SMALL_SCAN_LIMIT_GPU: u64 = 1 << 13;
 
 /// Most tiles a forced [`ScanPath::Small`] plan may span on a CPU driver (its per-invocation
 /// loop cap; every tile costs the walking invocation a few loop iterations).
@@ -396,6 +408,11 @@ impl ScanPlan {
             count: direct.unwrap_or(0) as u32,
             max_count: max as u32,
             inclusive: (self.desc.op == ScanOp::Inclusive) as u32,
+            flags: if self.desc.keep_scratch_zeroed {
+                SCAN_FLAG_KEEP_SCRATCH_ZEROED
+            } else {
+                0
+            },
             ..Default::default()
         };
         let pass = Pass {
@@ -410,7 +427,9 @@ impl ScanPlan {
         let small = self.path == ScanPath::Small || elements <= self.small_limit;
         match self.path {
             _ if small => reduce_then_scan::record_single(&pass, push, tiles),
-            ScanPath::Lookback if !in_place => lookback::record(&pass, push, tiles, &args.scratch),
+            ScanPath::Lookback if !in_place => {
+                lookback::record(&pass, push, tiles, &args.scratch, self.desc.keep_scratch_zeroed)
+            }
             _ => reduce_then_scan::record(&pass, push, tiles),
         }
     }

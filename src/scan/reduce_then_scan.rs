@@ -60,7 +60,7 @@ pub(super) fn record(pass: &Pass, push: ScanPush, tiles: u64) -> Result<()> {
         inclusive: 0,
         tiles_per_partition: partitions.div_ceil(tile) as u32,
         num_partitions: 1,
-        _pad0: 0,
+        flags: 0,
     };
     unsafe {
         ctx.dispatch(pass.cmd, reduce, &partitioned, partitions as u32);

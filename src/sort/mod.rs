@@ -537,6 +537,7 @@ impl Context {
                 path: ScanPath::ReduceThenScan,
                 max_count: 256 * blocks.max(1),
                 tuning: None,
+                keep_scratch_zeroed: false,
             })?)
         } else {
             None

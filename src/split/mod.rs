@@ -664,6 +664,7 @@ impl Context {
             path: ScanPath::ReduceThenScan,
             max_count: matrix_entries,
             tuning: None,
+            keep_scratch_zeroed: false,
         })?;
         let scratch_size = (MATRIX_OFFSET + matrix_entries * 4).next_multiple_of(ALIGNMENT)
             + scan.memory_requirements().scratch_size;

@@ -1,9 +1,11 @@
 //! Prefix-scan benchmark: `vkalgo-bench scan [--sizes 20,24,28] [--reps 20] [--tuning 256x8,512x8]
-//! [--spins N,..] [--paths lookback,rts,small,auto]`.
+//! [--spins N,..] [--paths lookback,rts,small,auto]` (a `+z` path, e.g. `auto+z`: the plan keeps
+//! its scratch zeroed, so no clear is recorded).
 
 use crate::common::{download, median, parse_tunings, random_u32, upload, yardstick, Timer, MAX_BATCH};
 use std::time::Instant;
 use vkalgo::scan::reference;
+use vkalgo::ash::vk;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, MemoryLocation, Result, ScanArgs, ScanDesc, ScanOp, ScanPath,
     ScanTuning,
@@ -13,7 +15,8 @@ struct Options {
     sizes: Vec<u32>,
     reps: usize,
     tunings: Vec<Option<ScanTuning>>,
-    paths: Vec<ScanPath>,
+    /// Paths, each with "the plan keeps its scratch zeroed" (`+z` on the command line).
+    paths: Vec<(ScanPath, bool)>,
     spins: Vec<u32>,
 }
 
@@ -27,7 +30,7 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
         },
         reps: if gpu { 20 } else { 5 },
         tunings: vec![None],
-        paths: vec![ScanPath::Lookback, ScanPath::ReduceThenScan],
+        paths: vec![(ScanPath::Lookback, false), (ScanPath::ReduceThenScan, false)],
         spins: vec![0],
     };
     let mut i = 0;
@@ -52,12 +55,16 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
             "--paths" => {
                 options.paths = value
                     .split(',')
-                    .filter_map(|p| match p {
-                        "lookback" => Some(ScanPath::Lookback),
-                        "rts" | "reduce_then_scan" => Some(ScanPath::ReduceThenScan),
-                        "small" => Some(ScanPath::Small),
-                        "auto" => Some(ScanPath::Auto),
-                        _ => None,
+                    .filter_map(|p| {
+                        let (name, kept) = p.strip_suffix("+z").map_or((p, false), |n| (n, true));
+                        let path = match name {
+                            "lookback" => ScanPath::Lookback,
+                            "rts" | "reduce_then_scan" => ScanPath::ReduceThenScan,
+                            "small" => ScanPath::Small,
+                            "auto" => ScanPath::Auto,
+                            _ => return None,
+                        };
+                        Some((path, kept))
                     })
                     .collect()
             }
@@ -116,13 +123,14 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 })
             })
             .collect();
-        for &path in &options.paths {
+        for &(path, kept) in &options.paths {
             for &tuning in &tunings {
                 let desc = ScanDesc {
                     op: ScanOp::Exclusive,
                     path,
                     max_count: n as u64,
                     tuning,
+                    keep_scratch_zeroed: kept,
                 };
                 let plan = match ctx.scan_plan(&desc) {
                     Ok(plan) => plan,
@@ -137,6 +145,13 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     MemoryLocation::GpuOnly,
                     "bench scratch",
                 )?;
+                if kept {
+                    // Zeroed once; every scan of the plan leaves it zeroed.
+                    ctx.submit_and_wait(|cmd| unsafe {
+                        ctx.device().cmd_fill_buffer(cmd, scratch.buffer(), 0, vk::WHOLE_SIZE, 0);
+                        Ok(())
+                    })?;
+                }
                 let args = ScanArgs {
                     input: scan_in,
                     output: scan_out,
@@ -160,6 +175,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     ScanPath::Small => "small",
                     _ if plan.path() == ScanPath::Lookback => "lookback",
                     _ => "reduce_then_scan",
+                };
+                let variant = if kept {
+                    format!("{variant}_kept_zeroed")
+                } else {
+                    variant.to_string()
                 };
                 let tuning_text = desc.tuning.map_or("default".to_string(), |t| {
                     if t.lookback_spins == 0 {
