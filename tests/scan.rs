@@ -609,7 +609,18 @@ fn lookback_keeps_scratch_zeroed() {
         return; // the look-back path needs 64-bit atomics (checked in plan tests)
     }
     let max = 300_000u64;
-    for spins in [0, u32::MAX] {
+    // Tiles of 128 elements: over 512 tiles, where the scan runs plain and a fill restores
+    // the zeros.
+    let tiny = ScanTuning {
+        workgroup_size: 32,
+        vecs_per_thread: 1,
+        lookback_spins: 0,
+    };
+    for (spins, tuning) in [
+        (0, ScanTuning::for_device(&ctx)),
+        (u32::MAX, ScanTuning::for_device(&ctx)),
+        (0, tiny),
+    ] {
         let plan = ctx
             .scan_plan(&ScanDesc {
                 op: ScanOp::Inclusive,
@@ -617,7 +628,7 @@ fn lookback_keeps_scratch_zeroed() {
                 max_count: max,
                 tuning: Some(ScanTuning {
                     lookback_spins: spins,
-                    ..ScanTuning::for_device(&ctx)
+                    ..tuning
                 }),
                 keep_scratch_zeroed: true,
             })
@@ -632,7 +643,7 @@ fn lookback_keeps_scratch_zeroed() {
             .into_iter()
             .enumerate()
         {
-            let data = Rng(round as u64 + spins as u64).vec_u32(n as usize);
+            let data = Rng(round as u64 + spins as u64 + tuning.workgroup_size as u64).vec_u32(n as usize);
             bytemuck::cast_slice_mut::<u8, u32>(input.mapped().unwrap())[..n as usize].copy_from_slice(&data);
             count.mapped().unwrap()[..4].copy_from_slice(&(n as u32).to_le_bytes());
             let indirect = round % 2 == 1;

@@ -4,8 +4,8 @@
 
 use crate::common::{download, median, parse_tunings, random_u32, upload, yardstick, Timer, MAX_BATCH};
 use std::time::Instant;
-use vkalgo::scan::reference;
 use vkalgo::ash::vk;
+use vkalgo::scan::reference;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, MemoryLocation, Result, ScanArgs, ScanDesc, ScanOp, ScanPath,
     ScanTuning,
@@ -148,7 +148,8 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 if kept {
                     // Zeroed once; every scan of the plan leaves it zeroed.
                     ctx.submit_and_wait(|cmd| unsafe {
-                        ctx.device().cmd_fill_buffer(cmd, scratch.buffer(), 0, vk::WHOLE_SIZE, 0);
+                        ctx.device()
+                            .cmd_fill_buffer(cmd, scratch.buffer(), 0, vk::WHOLE_SIZE, 0);
                         Ok(())
                     })?;
                 }
