@@ -591,7 +591,7 @@ void test_record() {
             p.max_count = kMaxN;
             p.name = std::string(path == VKALGO_SCAN_PATH_LOOKBACK ? "look-back" : "reduce-then-scan") +
                      (op == VKALGO_SCAN_INCLUSIVE ? " inclusive" : " exclusive");
-            VkalgoScanDesc d{op, path, kMaxN};
+            VkalgoScanDesc d{op, path, kMaxN, 0};
             VkalgoResult r = vkalgo_scan_plan_create(f.ctx, &d, &p.plan);
             if (path == VKALGO_SCAN_PATH_LOOKBACK && r == VKALGO_ERROR_UNSUPPORTED && !dev.int64_atomics) {
                 std::printf("  skip  %s: no shaderBufferInt64Atomics\n", p.name.c_str());
