@@ -44,7 +44,7 @@ STATIC_CHECK(offsetof(VkalgoExternalContextDesc, pipeline_cache_data) == 88);
 STATIC_CHECK(offsetof(VkalgoExternalContextDesc, pipeline_cache_data_size) == 96);
 STATIC_CHECK(sizeof(VkalgoContextDesc) == 16);
 STATIC_CHECK(sizeof(VkalgoMemoryUsage) == 16 && offsetof(VkalgoMemoryUsage, reserved_bytes) == 8);
-STATIC_CHECK(sizeof(VkalgoHashMapMemoryRequirements) == 24);
+STATIC_CHECK(sizeof(VkalgoStorageRequirements) == 24);
 #endif
 
 int main(void) {

@@ -806,7 +806,7 @@ static void engine_case(Gpu *g, VkalgoContext *ctx, const VkalgoExternalContextD
     expect(vkalgo_context_warm_up(ctx, VKALGO_ALGORITHM_SCAN | VKALGO_ALGORITHM_HASH_MAP), VKALGO_SUCCESS, "warm-up");
 
     VkalgoHashMapDesc map_desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 5000};
-    VkalgoHashMapMemoryRequirements req;
+    VkalgoStorageRequirements req;
     if (!expect(vkalgo_hash_map_memory_requirements(ctx, &map_desc, &req), VKALGO_SUCCESS, "hash map memory requirements")) {
         return;
     }
@@ -852,6 +852,43 @@ static void engine_case(Gpu *g, VkalgoContext *ctx, const VkalgoExternalContextD
     }
     vkalgo_hash_map_destroy(map); /* frees nothing of the test's */
     buffer_destroy(g, &storage);
+
+    /* A set on the test's memory: one bitmap block and 16 array blocks, fixed. */
+    VkalgoStorageRequirements set_req;
+    if (!expect(vkalgo_set_memory_requirements(ctx, 1, 16, &set_req), VKALGO_SUCCESS, "set memory requirements")) {
+        return;
+    }
+    Buffer set_storage;
+    if (!buffer_create(g, set_req.size + set_req.alignment, "set storage", &set_storage)) {
+        return;
+    }
+    VkalgoSet *set = NULL;
+    expect(vkalgo_set_create_in(ctx, set_storage.buffer, 8, set_req.size, 1, 16, &set), VKALGO_ERROR_INVALID_ARGUMENT,
+           "set on a misaligned range");
+    if (expect(vkalgo_set_create_in(ctx, set_storage.buffer, set_req.alignment, set_req.size, 1, 16, &set), VKALGO_SUCCESS,
+               "set on the test's memory")) {
+        static uint32_t dense[6000];
+        uint32_t sparse[100], probe[3] = {5u << 16, (5u << 16) + 3, 42};
+        uint8_t found[3] = {0, 0, 0};
+        for (uint32_t i = 0; i < 100; i++) {
+            sparse[i] = (5u << 16) + 3 * i;
+        }
+        for (uint32_t i = 0; i < 6000; i++) {
+            dense[i] = (8u << 16) + 7 * i;
+        }
+        expect(vkalgo_set_insert_host(set, sparse, 100), VKALGO_SUCCESS, "  insert 100 (an array chunk)");
+        expect(vkalgo_set_insert_host(set, dense, 6000), VKALGO_SUCCESS, "  insert 6000 (the one bitmap block)");
+        for (uint32_t i = 0; i < 6000; i++) {
+            dense[i] += 1u << 16; /* a second dense chunk: no bitmap block left */
+        }
+        expect(vkalgo_set_insert_host(set, dense, 6000), VKALGO_ERROR_OUT_OF_MEMORY, "  insert a second dense chunk");
+        uint64_t card = 0;
+        expect(vkalgo_set_cardinality(set, &card), VKALGO_SUCCESS, "  cardinality");
+        expect(vkalgo_set_contains_host(set, probe, found, 3), VKALGO_SUCCESS, "  contains");
+        check(card == 6100 && found[0] && found[1] && !found[2], "  6100 values, the refused insert changed nothing");
+    }
+    vkalgo_set_destroy(set);
+    buffer_destroy(g, &set_storage);
 }
 
 static void test_record(void) {

@@ -327,15 +327,15 @@ typedef struct VkalgoHashMapDesc {
   uint64_t capacity;
 } VkalgoHashMapDesc;
 
-// What a map of a given description takes on the caller's memory.
-typedef struct VkalgoHashMapMemoryRequirements {
+// What an object (hash map, set) takes on the caller's memory.
+typedef struct VkalgoStorageRequirements {
   // Bytes of the range.
   VkDeviceSize size;
   // Alignment of the range's offset (and device address).
   VkDeviceSize alignment;
   // Usage flags the buffer must have.
   VkBufferUsageFlags usage;
-} VkalgoHashMapMemoryRequirements;
+} VkalgoStorageRequirements;
 
 // What a shader needs to look keys up in a map: `VkalgoHashMapView` of
 // `vkalgo/glsl/vkalgo_hash_map.glsl` (same 32-byte layout). Valid until the map is destroyed
@@ -718,7 +718,7 @@ VkalgoResult vkalgo_hash_map_create(struct VkalgoContext *ctx,
 // Checks `desc` as `vkalgo_hash_map_create` does and creates the map's pipelines.
 VkalgoResult vkalgo_hash_map_memory_requirements(const struct VkalgoContext *ctx,
                                                  const struct VkalgoHashMapDesc *desc,
-                                                 struct VkalgoHashMapMemoryRequirements *out);
+                                                 struct VkalgoStorageRequirements *out);
 
 // Creates an empty hash map on the caller's memory: `size` bytes at `offset` of `buffer`
 // (at least what `vkalgo_hash_map_memory_requirements` says, aligned as it says, with its
@@ -983,6 +983,28 @@ VkalgoResult vkalgo_scan_record(const struct VkalgoContext *ctx,
 
 // Creates an empty set on `ctx` into `*out`.
 VkalgoResult vkalgo_set_create(struct VkalgoContext *ctx, struct VkalgoSet **out);
+
+// The memory an empty set with fixed pools of `bitmap_blocks` bitmap blocks (8 KiB, one per
+// chunk of more than 4096 values) and `array_blocks` array blocks (192 bytes, 1 to 23 per
+// chunk of up to 4096 values) takes on the caller's memory (`vkalgo_set_create_in`).
+VkalgoResult vkalgo_set_memory_requirements(const struct VkalgoContext *ctx,
+                                            uint32_t bitmap_blocks,
+                                            uint32_t array_blocks,
+                                            struct VkalgoStorageRequirements *out);
+
+// Creates an empty set on the caller's memory: `size` bytes at `offset` of `buffer` (at least
+// what `vkalgo_set_memory_requirements` says for the same pools, aligned as it says, with its
+// usage flags; the buffer must outlive the set and serve nothing else meanwhile). The pools
+// are fixed: an operation that needs more blocks fails with VKALGO_ERROR_OUT_OF_MEMORY and
+// changes nothing. Blocking (one submission writes the directory and free lists). `*out` is
+// set only on success.
+VkalgoResult vkalgo_set_create_in(struct VkalgoContext *ctx,
+                                  VkBuffer buffer,
+                                  uint64_t offset,
+                                  uint64_t size,
+                                  uint32_t bitmap_blocks,
+                                  uint32_t array_blocks,
+                                  struct VkalgoSet **out);
 
 // Destroys a set and frees its memory (NULL: no-op). Work recorded with it must have finished.
 void vkalgo_set_destroy(struct VkalgoSet *set);

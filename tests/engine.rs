@@ -205,3 +205,75 @@ fn warm_up_and_debug_labels() {
     }
     assert_no_validation_messages(&ctx);
 }
+
+/// A set on the caller's memory: fixed pools, exact contents (against a model), operations
+/// with sets on vkalgo's memory, exhaustion refused with nothing changed, reserve refused,
+/// bad ranges refused, and nothing allocated by vkalgo for it.
+#[test]
+fn set_on_caller_memory() {
+    use std::collections::BTreeSet;
+    use vkalgo::{GpuSet, SetOp, SetOperand};
+    let ctx = context();
+    // Two dense chunks (bitmaps) and a few sparse ones (arrays) fit; a third dense one does not.
+    let (bm, ar) = (2u32, 64u32);
+    let req = GpuSet::memory_requirements(&ctx, bm, ar).unwrap();
+    let offset = req.alignment * 3;
+    let buffer = GpuBuffer::new(&ctx, offset + req.size, MemoryLocation::GpuOnly, "caller set").unwrap();
+    let before = ctx.memory_usage();
+    let mut set = unsafe { GpuSet::new_in(&ctx, buffer.sub_range(offset, req.size), bm, ar) }.unwrap();
+    assert!(set.on_caller_memory());
+    assert_eq!(set.pool_blocks(), (bm, ar));
+    assert_eq!(
+        ctx.memory_usage().allocated_bytes,
+        before.allocated_bytes,
+        "nothing allocated"
+    );
+    let mut model = BTreeSet::new();
+    let dense: Vec<u32> = (0..6000).map(|i| (7 << 16) + i * 7).collect();
+    let sparse: Vec<u32> = (0..300)
+        .map(|i| (9 << 16) + i * 101)
+        .chain((0..50).map(|i| (200 << 16) | i))
+        .collect();
+    set.insert(&dense).unwrap();
+    set.insert(&sparse).unwrap();
+    model.extend(&dense);
+    model.extend(&sparse);
+    assert_eq!(set.to_vec().unwrap(), model.iter().copied().collect::<Vec<_>>());
+    // With a set on vkalgo's memory: OR into the caller's set (one more bitmap chunk fits).
+    let other = GpuSet::from_values(&ctx, &(0..5000).map(|i| (3 << 16) + i * 9).collect::<Vec<_>>()).unwrap();
+    set.assign(SetOperand::This, SetOperand::Set(&other), SetOp::Or)
+        .unwrap();
+    model.extend(other.to_vec().unwrap());
+    assert_eq!(set.to_vec().unwrap(), model.iter().copied().collect::<Vec<_>>());
+    // A third bitmap chunk does not fit: refused, nothing changed.
+    let more: Vec<u32> = (0..6000).map(|i| (11 << 16) + i * 5).collect();
+    let refused = set.insert(&more);
+    assert!(matches!(refused, Err(Error::OutOfMemory(_))), "{refused:?}");
+    assert_eq!(
+        set.to_vec().unwrap(),
+        model.iter().copied().collect::<Vec<_>>(),
+        "unchanged"
+    );
+    assert!(matches!(set.reserve(1, 0), Err(Error::InvalidArgument(_))));
+    // Removing frees blocks for reuse: then the chunk fits.
+    set.remove(&dense).unwrap();
+    for v in &dense {
+        model.remove(v);
+    }
+    set.insert(&more).unwrap();
+    model.extend(&more);
+    assert_eq!(set.to_vec().unwrap(), model.iter().copied().collect::<Vec<_>>());
+    assert_eq!(set.cardinality().unwrap(), model.len() as u64);
+    // Bad ranges: too small, misaligned, null.
+    for range in [
+        buffer.sub_range(offset, req.size - 16),
+        buffer.sub_range(offset + 16, req.size),
+        vkalgo::BufferRange::new(vkalgo::ash::vk::Buffer::null(), 0, req.size),
+    ] {
+        let made = unsafe { GpuSet::new_in(&ctx, range, bm, ar) };
+        assert!(matches!(made, Err(Error::InvalidArgument(_))), "{range:?}");
+    }
+    drop(set);
+    drop(buffer);
+    assert_no_validation_messages(&ctx);
+}

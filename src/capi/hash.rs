@@ -257,10 +257,10 @@ pub unsafe extern "C" fn vkalgo_hash_map_create(
     })
 }
 
-/// What a map of a given description takes on the caller's memory.
+/// What an object (hash map, set) takes on the caller's memory.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
-pub struct VkalgoHashMapMemoryRequirements {
+pub struct VkalgoStorageRequirements {
     /// Bytes of the range.
     pub size: VkDeviceSize,
     /// Alignment of the range's offset (and device address).
@@ -279,7 +279,7 @@ pub const VKALGO_HASH_MAP_UNINITIALIZED: u32 = 1;
 pub unsafe extern "C" fn vkalgo_hash_map_memory_requirements(
     ctx: *const VkalgoContext,
     desc: *const VkalgoHashMapDesc,
-    out: *mut VkalgoHashMapMemoryRequirements,
+    out: *mut VkalgoStorageRequirements,
 ) -> VkalgoResult {
     guard("vkalgo_hash_map_memory_requirements", || {
         let ctx = context_ref(ctx)?;
@@ -291,7 +291,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_memory_requirements(
         }
         let desc = HashMapDesc::new(key_type(d.key_type)?, value_type(d.value_type)?, d.capacity);
         let r = HashMap::memory_requirements(ctx, &desc)?;
-        *out = VkalgoHashMapMemoryRequirements {
+        *out = VkalgoStorageRequirements {
             size: r.size,
             alignment: r.alignment,
             usage: r.usage.as_raw(),

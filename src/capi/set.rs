@@ -54,6 +54,55 @@ pub unsafe extern "C" fn vkalgo_set_create(
     })
 }
 
+/// The memory an empty set with fixed pools of `bitmap_blocks` bitmap blocks (8 KiB, one per
+/// chunk of more than 4096 values) and `array_blocks` array blocks (192 bytes, 1 to 23 per
+/// chunk of up to 4096 values) takes on the caller's memory (`vkalgo_set_create_in`).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_memory_requirements(
+    ctx: *const VkalgoContext,
+    bitmap_blocks: u32,
+    array_blocks: u32,
+    out: *mut super::hash::VkalgoStorageRequirements,
+) -> VkalgoResult {
+    guard("vkalgo_set_memory_requirements", || {
+        let ctx = context_ref(ctx)?;
+        non_null(out, "out")?;
+        let r = GpuSet::memory_requirements(ctx, bitmap_blocks, array_blocks)?;
+        *out = super::hash::VkalgoStorageRequirements {
+            size: r.size,
+            alignment: r.alignment,
+            usage: r.usage.as_raw(),
+        };
+        Ok(())
+    })
+}
+
+/// Creates an empty set on the caller's memory: `size` bytes at `offset` of `buffer` (at least
+/// what `vkalgo_set_memory_requirements` says for the same pools, aligned as it says, with its
+/// usage flags; the buffer must outlive the set and serve nothing else meanwhile). The pools
+/// are fixed: an operation that needs more blocks fails with VKALGO_ERROR_OUT_OF_MEMORY and
+/// changes nothing. Blocking (one submission writes the directory and free lists). `*out` is
+/// set only on success.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_create_in(
+    ctx: *mut VkalgoContext,
+    buffer: super::types::VkBuffer,
+    offset: u64,
+    size: u64,
+    bitmap_blocks: u32,
+    array_blocks: u32,
+    out: *mut *mut VkalgoSet,
+) -> VkalgoResult {
+    guard("vkalgo_set_create_in", || {
+        let ctx = context_ref(ctx)?;
+        non_null(out, "out")?;
+        let range = crate::BufferRange::new(buffer.to_vk(), offset, size);
+        let set = GpuSet::new_in(ctx, range, bitmap_blocks, array_blocks)?;
+        *out = Box::into_raw(Box::new(VkalgoSet { set }));
+        Ok(())
+    })
+}
+
 /// Destroys a set and frees its memory (NULL: no-op). Work recorded with it must have finished.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_set_destroy(set: *mut VkalgoSet) {

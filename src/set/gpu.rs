@@ -101,16 +101,84 @@ impl SetOpStatus {
 /// have finished.
 pub struct GpuSet {
     pub(super) ctx: Context,
-    pub(super) control: GpuBuffer,
-    pub(super) bm_pool: GpuBuffer,
-    pub(super) ar_pool: GpuBuffer,
-    pub(super) bm_ring: GpuBuffer,
-    pub(super) ar_ring: GpuBuffer,
+    pub(super) control: Part,
+    pub(super) bm_pool: Part,
+    pub(super) ar_pool: Part,
+    pub(super) bm_ring: Part,
+    pub(super) ar_ring: Part,
+    /// The parts lie on the caller's memory ([`GpuSet::new_in`]): fixed pools.
+    pub(super) on_caller_memory: bool,
     pub(super) bm_blocks: u32,
     pub(super) ar_blocks: u32,
     /// At least the number of non-empty chunks (tracked on the host through every operation,
     /// so passes over listed chunks launch no more workgroups than can have work).
     pub(super) chunk_bound: AtomicU32,
+}
+
+/// One of a set's five storage parts (directory, two pools, two rings): a buffer of vkalgo's,
+/// or a piece of the caller's range.
+pub(super) struct Part {
+    buffer: vk::Buffer,
+    offset: u64,
+    address: u64,
+    own: Option<GpuBuffer>,
+}
+
+impl Part {
+    fn own(b: GpuBuffer) -> Self {
+        Part {
+            buffer: b.buffer(),
+            offset: 0,
+            address: b.address(),
+            own: Some(b),
+        }
+    }
+
+    pub(super) fn buffer(&self) -> vk::Buffer {
+        self.buffer
+    }
+
+    /// Offset of the part in `buffer()`.
+    pub(super) fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    pub(super) fn address(&self) -> u64 {
+        self.address
+    }
+
+    /// Never frees vkalgo's buffer (the GPU may still use it); the caller's is theirs.
+    fn leak(self) {
+        if let Some(b) = self.own {
+            b.leak();
+        }
+    }
+}
+
+/// Byte alignment of each part of a set on the caller's memory.
+const PART_ALIGNMENT: u64 = 256;
+
+/// Sizes of the five parts for pools of `bm` and `ar` blocks.
+fn part_sizes(bm: u32, ar: u32) -> [u64; 5] {
+    [
+        CONTROL_BYTES,
+        bm as u64 * BITMAP_BLOCK_BYTES,
+        ar as u64 * ARRAY_BLOCK_BYTES,
+        ring_capacity(bm) * 4,
+        ring_capacity(ar) * 4,
+    ]
+}
+
+/// Offsets of the five parts in a caller's range (each 256-byte aligned) and the bytes they
+/// take.
+fn caller_layout(bm: u32, ar: u32) -> ([u64; 5], u64) {
+    let mut at = 0u64;
+    let offsets = part_sizes(bm, ar).map(|size| {
+        let offset = at;
+        at = (at + size).next_multiple_of(PART_ALIGNMENT);
+        offset
+    });
+    (offsets, at)
 }
 
 fn ring_capacity(blocks: u32) -> u64 {
@@ -134,7 +202,7 @@ fn meta_bytes(set_addrs: [u64; 4], masks: [u32; 2], cursors: [u32; 4]) -> Vec<u8
 
 impl GpuSet {
     /// Uploads byte images into buffers (one submission).
-    fn upload(ctx: &Context, parts: &[(&GpuBuffer, u64, &[u8])]) -> Result<()> {
+    fn upload(ctx: &Context, parts: &[(&Part, u64, &[u8])]) -> Result<()> {
         let mut staging = Vec::new();
         for (_, _, bytes) in parts {
             staging.push(if bytes.is_empty() {
@@ -148,7 +216,7 @@ impl GpuSet {
                 if let Some(s) = s {
                     let region = [vk::BufferCopy {
                         src_offset: 0,
-                        dst_offset: *offset,
+                        dst_offset: dst.offset() + *offset,
                         size: bytes.len() as u64,
                     }];
                     ctx.device.cmd_copy_buffer(cmd, s.buffer(), dst.buffer(), &region);
@@ -165,7 +233,7 @@ impl GpuSet {
     }
 
     /// Downloads byte ranges of buffers (one submission).
-    fn download(ctx: &Context, parts: &[(&GpuBuffer, u64, u64)]) -> Result<Vec<Vec<u8>>> {
+    fn download(ctx: &Context, parts: &[(&Part, u64, u64)]) -> Result<Vec<Vec<u8>>> {
         let mut readback = Vec::new();
         for (_, _, len) in parts {
             readback.push(ctx.readback_buffer((*len).max(16))?);
@@ -175,7 +243,7 @@ impl GpuSet {
             for ((src, offset, len), r) in parts.iter().zip(&readback) {
                 if *len > 0 {
                     let region = [vk::BufferCopy {
-                        src_offset: *offset,
+                        src_offset: src.offset() + *offset,
                         dst_offset: 0,
                         size: *len,
                     }];
@@ -199,15 +267,132 @@ impl GpuSet {
         Ok(out)
     }
 
-    fn buffers(ctx: &Context, bm_blocks: u32, ar_blocks: u32) -> Result<[GpuBuffer; 5]> {
-        let dev = |bytes: u64, name: &str| GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, name);
+    fn buffers(ctx: &Context, bm_blocks: u32, ar_blocks: u32) -> Result<[Part; 5]> {
+        let dev =
+            |bytes: u64, name: &str| GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, name).map(Part::own);
+        let sizes = part_sizes(bm_blocks, ar_blocks);
         Ok([
-            dev(CONTROL_BYTES, "vkalgo set directory")?,
-            dev(bm_blocks as u64 * BITMAP_BLOCK_BYTES, "vkalgo set bitmap pool")?,
-            dev(ar_blocks as u64 * ARRAY_BLOCK_BYTES, "vkalgo set array pool")?,
-            dev(ring_capacity(bm_blocks) * 4, "vkalgo set bitmap ring")?,
-            dev(ring_capacity(ar_blocks) * 4, "vkalgo set array ring")?,
+            dev(sizes[0], "vkalgo set directory")?,
+            dev(sizes[1], "vkalgo set bitmap pool")?,
+            dev(sizes[2], "vkalgo set array pool")?,
+            dev(sizes[3], "vkalgo set bitmap ring")?,
+            dev(sizes[4], "vkalgo set array ring")?,
         ])
+    }
+
+    /// The five parts laid out in the caller's range (each 256-byte aligned from the range's
+    /// start: the offsets of [`caller_layout`]).
+    fn caller_parts(ctx: &Context, range: &BufferRange, bm_blocks: u32, ar_blocks: u32) -> [Part; 5] {
+        let base = ctx.address_of(range);
+        let (offsets, _) = caller_layout(bm_blocks, ar_blocks);
+        offsets.map(|at| Part {
+            buffer: range.buffer,
+            offset: range.offset + at,
+            address: base + at,
+            own: None,
+        })
+    }
+
+    /// The memory an empty set with fixed pools of `bitmap_blocks` bitmap blocks (8 KiB, one
+    /// per chunk of more than 4096 values) and `array_blocks` array blocks (192 bytes, 1 to 23
+    /// per chunk of up to 4096 values, see [`GpuSet::pool_blocks`]) takes on the caller's
+    /// memory ([`GpuSet::new_in`]): size, alignment and buffer usage.
+    pub fn memory_requirements(
+        _ctx: &Context,
+        bitmap_blocks: u32,
+        array_blocks: u32,
+    ) -> Result<crate::hash::StorageRequirements> {
+        check_pool_blocks(bitmap_blocks, array_blocks)?;
+        let (_, size) = caller_layout(bitmap_blocks, array_blocks);
+        Ok(crate::hash::StorageRequirements {
+            size,
+            alignment: PART_ALIGNMENT,
+            usage: crate::BUFFER_USAGE,
+        })
+    }
+
+    /// An empty set on the caller's memory, with fixed pools (every block free): `range` (at
+    /// least [`GpuSet::memory_requirements`] bytes, aligned as it says, of a buffer with its
+    /// usage flags) holds the whole set and vkalgo allocates nothing for it. Operations that
+    /// need more blocks than the pools have left fail with [`Error::OutOfMemory`] and change
+    /// nothing (a recorded one reports it in its status); [`GpuSet::reserve`] is refused.
+    /// Blocking: the directory and rings are written with one submission.
+    ///
+    /// # Safety
+    /// `range` must name a live buffer of this context's device with [`crate::BUFFER_USAGE`],
+    /// bound to memory, that outlives the set and serves nothing else while it lives.
+    pub unsafe fn new_in(
+        ctx: &Context,
+        range: BufferRange,
+        bitmap_blocks: u32,
+        array_blocks: u32,
+    ) -> Result<Self> {
+        check_pool_blocks(bitmap_blocks, array_blocks)?;
+        prepare_kernels(ctx)?;
+        if range.buffer == vk::Buffer::null() {
+            return Err(Error::invalid("set storage: the buffer is null"));
+        }
+        let (_, size) = caller_layout(bitmap_blocks, array_blocks);
+        if range.size < size {
+            return Err(Error::invalid(format!(
+                "set storage: {} bytes given, the set takes {size}",
+                range.size
+            )));
+        }
+        let parts = Self::caller_parts(ctx, &range, bitmap_blocks, array_blocks);
+        if range.offset % PART_ALIGNMENT != 0 || parts[0].address % PART_ALIGNMENT != 0 {
+            return Err(Error::invalid(format!(
+                "set storage: offset {} is not {PART_ALIGNMENT}-byte aligned",
+                range.offset
+            )));
+        }
+        let [control, bm_pool, ar_pool, bm_ring, ar_ring] = parts;
+        let meta = meta_bytes(
+            [
+                bm_pool.address(),
+                ar_pool.address(),
+                bm_ring.address(),
+                ar_ring.address(),
+            ],
+            [
+                (ring_capacity(bitmap_blocks) - 1) as u32,
+                (ring_capacity(array_blocks) - 1) as u32,
+            ],
+            [0, bitmap_blocks, 0, array_blocks],
+        );
+        let mut control_image = vec![0u8; CONTROL_BYTES as usize];
+        control_image[..80].copy_from_slice(&meta);
+        let ring = |blocks: u32| -> Vec<u32> {
+            let mut ids: Vec<u32> = (0..blocks).collect();
+            ids.resize(ring_capacity(blocks) as usize, 0);
+            ids
+        };
+        let (bm_ring_image, ar_ring_image) = (ring(bitmap_blocks), ring(array_blocks));
+        Self::upload(
+            ctx,
+            &[
+                (&control, 0, &control_image),
+                (&bm_ring, 0, bytemuck::cast_slice(&bm_ring_image)),
+                (&ar_ring, 0, bytemuck::cast_slice(&ar_ring_image)),
+            ],
+        )?;
+        Ok(GpuSet {
+            ctx: ctx.clone(),
+            control,
+            bm_pool,
+            ar_pool,
+            bm_ring,
+            ar_ring,
+            on_caller_memory: true,
+            bm_blocks: bitmap_blocks,
+            ar_blocks: array_blocks,
+            chunk_bound: AtomicU32::new(0),
+        })
+    }
+
+    /// Whether the set lives on the caller's memory ([`GpuSet::new_in`]).
+    pub fn on_caller_memory(&self) -> bool {
+        self.on_caller_memory
     }
 
     /// An empty set (no pool blocks yet: the first operations grow the pools).
@@ -294,6 +479,7 @@ impl GpuSet {
             ar_pool,
             bm_ring,
             ar_ring,
+            on_caller_memory: false,
             bm_blocks,
             ar_blocks,
             chunk_bound: AtomicU32::new(chunks.len() as u32),
@@ -389,6 +575,11 @@ impl GpuSet {
     pub fn reserve(&mut self, bitmap_blocks: u32, array_blocks: u32) -> Result<()> {
         if bitmap_blocks == 0 && array_blocks == 0 {
             return Ok(());
+        }
+        if self.on_caller_memory {
+            return Err(Error::invalid(
+                "set reserve: the set lives on the caller's memory, whose pools are fixed",
+            ));
         }
         let new_bm = self.bm_blocks as u64 + bitmap_blocks as u64;
         let new_ar = self.ar_blocks as u64 + array_blocks as u64;
@@ -497,6 +688,16 @@ impl GpuSet {
             self.bm_blocks,
         );
         let ar = short(status.need_array_blocks, status.free_array_blocks, self.ar_blocks);
+        if self.on_caller_memory {
+            return Err(Error::OutOfMemory(format!(
+                "set on the caller's memory: the operation needs {} bitmap and {} array blocks, \
+                 its fixed pools have {} and {} free; the operation changed nothing",
+                status.need_bitmap_blocks,
+                status.need_array_blocks,
+                status.free_bitmap_blocks,
+                status.free_array_blocks
+            )));
+        }
         if bm == 0 && ar == 0 {
             return Err(Error::Internal(
                 "set: an operation failed with enough free blocks".into(),
@@ -593,6 +794,14 @@ pub(crate) struct Update {
     pub bound: u32,
     /// The destination's bound on non-empty chunks afterwards.
     pub result_bound: u32,
+}
+
+/// Refuses pools of more than 2^31 blocks.
+fn check_pool_blocks(bitmap_blocks: u32, array_blocks: u32) -> Result<()> {
+    if bitmap_blocks > 1 << 31 || array_blocks > 1 << 31 {
+        return Err(Error::invalid("set storage: a pool would exceed 2^31 blocks"));
+    }
+    Ok(())
 }
 
 /// Creates every set pipeline (when a set is made, not while recording).

@@ -62,7 +62,7 @@ impl GpuSet {
                 record_update_phase(&ctx, cmd, &u, &scratch.range(), status_buf.address(), true, phase)?;
                 ctx.compute_to_transfer(cmd);
                 let region = [vk::BufferCopy {
-                    src_offset: 80,
+                    src_offset: self.control.offset() + 80,
                     dst_offset: 32,
                     size: 4,
                 }];
@@ -220,12 +220,13 @@ impl GpuSet {
                 for (j, u) in updates.iter().enumerate() {
                     record_update(&ctx, cmd, u, &scratch.range(), base + j as u64 * stride, j == 0)?;
                     ctx.compute_to_transfer(cmd);
+                    let control = &jobs[start + j].0.control;
                     let region = [vk::BufferCopy {
-                        src_offset: 80,
+                        src_offset: control.offset() + 80,
                         dst_offset: j as u64 * stride + 32,
                         size: 4,
                     }];
-                    let control = jobs[start + j].0.control.buffer();
+                    let control = control.buffer();
                     ctx.device
                         .cmd_copy_buffer(cmd, control, status_buf.buffer(), &region);
                 }
