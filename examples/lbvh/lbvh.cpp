@@ -46,6 +46,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,7 @@ struct Options {
   std::string input, output, image;
   uint32_t width = 1280, height = 720;
   uint32_t repeat = 1;
+  bool async_compute = false;
 };
 
 const char* kUsage =
@@ -102,7 +104,10 @@ const char* kUsage =
     "  --image FILE   trace one ray per pixel through the BVH and write a PNG\n"
     "  --width W, --height H  image size (1 to 4000; default 1280 x 720)\n"
     "  --repeat R     build R times after a warm-up build, report the best and the median\n"
-    "                 (1 to 1000; default 1)\n";
+    "                 (1 to 1000; default 1)\n"
+    "  --async-compute  sort on a queue of a compute-only family (async compute), with the\n"
+    "                 queue-family ownership transfers and semaphores that takes; without such\n"
+    "                 a family, the same three submissions on the one queue\n";
 
 // A whole decimal number in [lo, hi]; anything else (signs, spaces, trailing text) is an error.
 bool parse_u64(const char* s, uint64_t lo, uint64_t hi, uint64_t& out) {
@@ -138,6 +143,9 @@ bool parse_options(int argc, char** argv, Options& o) {
     } else if (arg == "--width" || arg == "--height") {
       if (!parse_u64(value, 1, 4000, v)) return bad("a size from 1 to 4000");
       (arg == "--width" ? o.width : o.height) = uint32_t(v);
+    } else if (arg == "--async-compute") {
+      o.async_compute = true;
+      continue;
     } else if (arg == "--repeat") {
       if (!parse_u64(value, 1, 1000, v)) return bad("a count from 1 to 1000");
       o.repeat = uint32_t(v);
@@ -334,6 +342,7 @@ struct PushTrace {
 
 class App {
  public:
+  explicit App(bool async_compute) : async_(async_compute) {}
   ~App() { destroy(); }
   bool run(const Options& o, const std::vector<float>& tris);
 
@@ -345,6 +354,7 @@ class App {
   bool buffer_create(VkDeviceSize size, VkBufferUsageFlags usage, bool host_visible, const char* name, Buffer& b);
   void buffer_destroy(Buffer& b);
   bool submit_and_wait(VkCommandBuffer cmd);
+  bool submit_build();
   void label_begin(VkCommandBuffer cmd, const char* name);
   void label_end(VkCommandBuffer cmd);
   void destroy();
@@ -368,6 +378,14 @@ class App {
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkCommandBuffer upload_cmd_ = VK_NULL_HANDLE, build_cmd_ = VK_NULL_HANDLE, trace_cmd_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
+  // --async-compute: the sort goes to compute_queue_ (of a compute-only family when the device
+  // has one), between two semaphores; the build is then three command buffers.
+  bool async_ = false;
+  uint32_t compute_family_ = 0;
+  VkQueue compute_queue_ = VK_NULL_HANDLE;
+  VkCommandPool compute_pool_ = VK_NULL_HANDLE;
+  VkCommandBuffer sort_cmd_ = VK_NULL_HANDLE, finish_cmd_ = VK_NULL_HANDLE;
+  VkSemaphore morton_done_ = VK_NULL_HANDLE, sort_done_ = VK_NULL_HANDLE;
   VkQueryPool timestamps_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipeline morton_ = VK_NULL_HANDLE, hierarchy_ = VK_NULL_HANDLE, refit_ = VK_NULL_HANDLE,
@@ -515,20 +533,37 @@ bool App::create_device() {
   enabled.features.shaderInt64 = VK_TRUE;
   const char* extensions[] = {VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME};
   const float priority = 1.0f;
-  VkDeviceQueueCreateInfo queue_info{};
-  queue_info.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
-  queue_info.queueFamilyIndex = queue_family_;
-  queue_info.queueCount = 1;
-  queue_info.pQueuePriorities = &priority;
+  VkDeviceQueueCreateInfo queue_infos[2]{};
+  queue_infos[0].sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+  queue_infos[0].queueFamilyIndex = queue_family_;
+  queue_infos[0].queueCount = 1;
+  queue_infos[0].pQueuePriorities = &priority;
+  // --async-compute: a queue of a compute-only family (the async-compute queue), if any.
+  compute_family_ = queue_family_;
+  if (async_) {
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(physical_device_, &n, nullptr);
+    std::vector<VkQueueFamilyProperties> families(n);
+    vkGetPhysicalDeviceQueueFamilyProperties(physical_device_, &n, families.data());
+    for (uint32_t f = 0; f < n && compute_family_ == queue_family_; f++) {
+      if ((families[f].queueFlags & VK_QUEUE_COMPUTE_BIT) && !(families[f].queueFlags & VK_QUEUE_GRAPHICS_BIT) &&
+          f != queue_family_) {
+        compute_family_ = f;
+      }
+    }
+    queue_infos[1] = queue_infos[0];
+    queue_infos[1].queueFamilyIndex = compute_family_;
+  }
   VkDeviceCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   info.pNext = &enabled;
-  info.queueCreateInfoCount = 1;
-  info.pQueueCreateInfos = &queue_info;
+  info.queueCreateInfoCount = compute_family_ != queue_family_ ? 2u : 1u;
+  info.pQueueCreateInfos = queue_infos;
   info.enabledExtensionCount = full_subgroups && size_control_ext ? 1u : 0u;
   info.ppEnabledExtensionNames = extensions;
   if (!VK_CHECK(vkCreateDevice(physical_device_, &info, nullptr, &device_))) return false;
   vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
+  vkGetDeviceQueue(device_, compute_family_, 0, &compute_queue_);
   int64_atomics_ = q12.shaderBufferInt64Atomics == VK_TRUE;
   full_subgroups_ = full_subgroups;
   std::printf("device: %s (Vulkan %u.%u), queue family %u, shaderBufferInt64Atomics %s, computeFullSubgroups %s\n",
@@ -552,6 +587,26 @@ bool App::create_device() {
   VkFenceCreateInfo fence_info{};
   fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
   if (!VK_CHECK(vkCreateFence(device_, &fence_info, nullptr, &fence_))) return false;
+  if (async_) {
+    if (compute_family_ != queue_family_) {
+      pool_info.queueFamilyIndex = compute_family_;
+      if (!VK_CHECK(vkCreateCommandPool(device_, &pool_info, nullptr, &compute_pool_))) return false;
+    }
+    cmd_info.commandPool = compute_pool_ ? compute_pool_ : pool_;
+    cmd_info.commandBufferCount = 1;
+    if (!VK_CHECK(vkAllocateCommandBuffers(device_, &cmd_info, &sort_cmd_))) return false;
+    cmd_info.commandPool = pool_;
+    if (!VK_CHECK(vkAllocateCommandBuffers(device_, &cmd_info, &finish_cmd_))) return false;
+    VkSemaphoreCreateInfo sem_info{};
+    sem_info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO;
+    if (!VK_CHECK(vkCreateSemaphore(device_, &sem_info, nullptr, &morton_done_)) ||
+        !VK_CHECK(vkCreateSemaphore(device_, &sem_info, nullptr, &sort_done_))) {
+      return false;
+    }
+    std::printf("async compute: the sort runs on queue family %u%s\n", compute_family_,
+                compute_family_ != queue_family_ ? " (compute-only), with queue-family ownership transfers"
+                                                 : " (no compute-only family: the same queue, three submissions)");
+  }
   if (timestamp_bits_ > 0) {
     VkQueryPoolCreateInfo query_info{};
     query_info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
@@ -682,6 +737,66 @@ bool App::submit_and_wait(VkCommandBuffer cmd) {
   return vk_check(wait, "vkWaitForFences");
 }
 
+// One build: one submission, or with --async-compute three: Morton codes on the main queue
+// (signals morton_done_), the sort on the compute queue (waits for it, signals sort_done_),
+// hierarchy, refit and download on the main queue (waits for that; the fence).
+bool App::submit_build() {
+  if (!async_) return submit_and_wait(build_cmd_);
+  const VkPipelineStageFlags sort_waits = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+  const VkPipelineStageFlags finish_waits = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+  VkSubmitInfo a{}, b{}, c{};
+  a.sType = b.sType = c.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  a.commandBufferCount = b.commandBufferCount = c.commandBufferCount = 1;
+  a.pCommandBuffers = &build_cmd_;
+  a.signalSemaphoreCount = 1;
+  a.pSignalSemaphores = &morton_done_;
+  b.pCommandBuffers = &sort_cmd_;
+  b.waitSemaphoreCount = 1;
+  b.pWaitSemaphores = &morton_done_;
+  b.pWaitDstStageMask = &sort_waits;
+  b.signalSemaphoreCount = 1;
+  b.pSignalSemaphores = &sort_done_;
+  c.pCommandBuffers = &finish_cmd_;
+  c.waitSemaphoreCount = 1;
+  c.pWaitSemaphores = &sort_done_;
+  c.pWaitDstStageMask = &finish_waits;
+  if (!VK_CHECK(vkResetFences(device_, 1, &fence_)) || !VK_CHECK(vkQueueSubmit(queue_, 1, &a, VK_NULL_HANDLE)) ||
+      !VK_CHECK(vkQueueSubmit(compute_queue_, 1, &b, VK_NULL_HANDLE)) ||
+      !VK_CHECK(vkQueueSubmit(queue_, 1, &c, fence_))) {
+    return false;
+  }
+  const VkResult wait = vkWaitForFences(device_, 1, &fence_, VK_TRUE, 600ull * 1000 * 1000 * 1000);
+  if (wait == VK_TIMEOUT) {
+    gpu_may_be_busy_ = true;
+    return fail("the GPU did not finish within 600 s");
+  }
+  return vk_check(wait, "vkWaitForFences");
+}
+
+// A queue-family ownership transfer of whole buffers: the release half (recorded on the
+// source family's queue after its last use) or the acquire half (on the destination's, before
+// its first use). Only for buffers whose contents the other family needs; the others (a
+// buffer the next user overwrites) change family without one, as the spec allows.
+void ownership_transfer(VkCommandBuffer cmd, std::initializer_list<VkBuffer> buffers, uint32_t from, uint32_t to,
+                        bool release, VkPipelineStageFlags stages, VkAccessFlags access) {
+  std::vector<VkBufferMemoryBarrier> barriers;
+  for (VkBuffer buffer : buffers) {
+    VkBufferMemoryBarrier b{};
+    b.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
+    b.srcAccessMask = release ? access : 0;
+    b.dstAccessMask = release ? 0 : access;
+    b.srcQueueFamilyIndex = from;
+    b.dstQueueFamilyIndex = to;
+    b.buffer = buffer;
+    b.offset = 0;
+    b.size = VK_WHOLE_SIZE;
+    barriers.push_back(b);
+  }
+  const VkPipelineStageFlags top = VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, bottom = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+  vkCmdPipelineBarrier(cmd, release ? stages : top, release ? bottom : stages, 0, 0, nullptr, uint32_t(barriers.size()),
+                       barriers.data(), 0, nullptr);
+}
+
 // Debug labels (RenderDoc, Nsight, validation messages name the pass).
 void App::label_begin(VkCommandBuffer cmd, const char* name) {
   if (!begin_label_) return;
@@ -716,6 +831,10 @@ void App::destroy() {
     if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
     if (timestamps_) vkDestroyQueryPool(device_, timestamps_, nullptr);
     if (fence_) vkDestroyFence(device_, fence_, nullptr);
+    for (VkSemaphore* sem : {&morton_done_, &sort_done_}) {
+      if (*sem) vkDestroySemaphore(device_, *sem, nullptr);
+    }
+    if (compute_pool_) vkDestroyCommandPool(device_, compute_pool_, nullptr);
     if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
     vkDestroyDevice(device_, nullptr);
     device_ = VK_NULL_HANDLE;
@@ -760,7 +879,8 @@ bool App::run(const Options& o, const std::vector<float>& tris) {
   ctx_desc.instance = instance_;
   ctx_desc.physical_device = physical_device_;
   ctx_desc.device = device_;
-  ctx_desc.queue_family_index = queue_family_;
+  // The family vkalgo's passes are recorded for (the compute queue's with --async-compute).
+  ctx_desc.queue_family_index = compute_family_;
   ctx_desc.queue = VK_NULL_HANDLE;  // record layer only: vkalgo never submits here
   ctx_desc.get_instance_proc_addr = vkGetInstanceProcAddr;
   ctx_desc.pipeline_cache = VK_NULL_HANDLE;
@@ -836,6 +956,25 @@ bool App::run(const Options& o, const std::vector<float>& tris) {
   barrier(cmd, kCompute, VK_ACCESS_SHADER_WRITE_BIT, kCompute | kTransfer, kShaderRW | VK_ACCESS_TRANSFER_WRITE_BIT);
   if (timestamps_) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 1);
 
+  // --async-compute: the sort goes into its own command buffer for the compute queue. The
+  // codes and indices change queue family with an ownership transfer (release here, acquire
+  // there); the alternates and scratch need none (the sort overwrites them). The semaphore
+  // between the two submissions orders them; the acquire makes the writes visible.
+  const bool transfer = async_ && compute_family_ != queue_family_;
+  if (async_) {
+    if (transfer) {
+      ownership_transfer(cmd, {keys_.buffer, values_.buffer}, queue_family_, compute_family_, true, kCompute,
+                         VK_ACCESS_SHADER_WRITE_BIT);
+    }
+    if (!VK_CHECK(vkEndCommandBuffer(cmd))) return false;
+    cmd = sort_cmd_;
+    if (!VK_CHECK(vkBeginCommandBuffer(cmd, &begin))) return false;
+    if (transfer) {
+      ownership_transfer(cmd, {keys_.buffer, values_.buffer}, queue_family_, compute_family_, false,
+                         kCompute | kTransfer, kShaderRW | VK_ACCESS_TRANSFER_WRITE_BIT);
+    }
+  }
+
   VkalgoSortArgs args{};
   args.keys = {keys_.buffer, 0, u32s};
   args.values = {values_.buffer, 0, u32s};
@@ -847,6 +986,21 @@ bool App::run(const Options& o, const std::vector<float>& tris) {
   if (!VKALGO_CHECK(vkalgo_sort_record(ctx_, plan_, cmd, &args, &in_alternate))) return false;
   const Buffer& sorted_keys = in_alternate ? keys_alt_ : keys_;
   const Buffer& sorted_values = in_alternate ? values_alt_ : values_;
+  if (async_) {
+    // Back to the main queue: the sorted codes and indices change family again (the other
+    // pair's contents are not needed there; the next build's Morton pass overwrites them).
+    if (transfer) {
+      ownership_transfer(cmd, {sorted_keys.buffer, sorted_values.buffer}, compute_family_, queue_family_, true,
+                         kCompute, VK_ACCESS_SHADER_WRITE_BIT);
+    }
+    if (!VK_CHECK(vkEndCommandBuffer(cmd))) return false;
+    cmd = finish_cmd_;
+    if (!VK_CHECK(vkBeginCommandBuffer(cmd, &begin))) return false;
+    if (transfer) {
+      ownership_transfer(cmd, {sorted_keys.buffer, sorted_values.buffer}, compute_family_, queue_family_, false,
+                         kCompute, kShaderRW);
+    }
+  }
   // The sort's result is written by COMPUTE_SHADER: visible to the hierarchy's and refit's reads.
   barrier(cmd, kCompute, VK_ACCESS_SHADER_WRITE_BIT, kCompute, kShaderRW);
   if (timestamps_) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 2);
@@ -880,11 +1034,11 @@ bool App::run(const Options& o, const std::vector<float>& tris) {
 
   // One warm-up build (not counted: first dispatches include driver work, such as lavapipe's
   // shader compiles or a GPU's clocks coming up), then the timed ones.
-  if (!submit_and_wait(cmd)) return false;
+  if (!submit_build()) return false;
   std::vector<double> phase_ms[4], total_ms, wall_ms;
   for (uint32_t r = 0; r < o.repeat; r++) {
     const auto t0 = std::chrono::steady_clock::now();
-    if (!submit_and_wait(cmd)) return false;
+    if (!submit_build()) return false;
     wall_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     if (timestamps_) {
       uint64_t ticks[kStamps];
@@ -1042,7 +1196,7 @@ int main(int argc, char** argv) {
   }
   bool ok;
   {
-    App app;
+    App app(o.async_compute);
     ok = app.run(o, tris);
   }
   if (ok && g_validation_messages > 0) {

@@ -71,6 +71,12 @@ LP_NATIVE_VECTOR_WIDTH=512 run width512 --triangles 20000 --seed 9
 
 step "--image"
 run image --triangles 20000 --seed 2 --image "$work/scene.png" --width 160 --height 90
+
+# --async-compute: the sort in its own submission between semaphores (lavapipe has one queue
+# family, so the ownership transfers are left out there; the GPU run takes them).
+run async1 --triangles 1 --async-compute
+run async100000 --triangles 100000 --seed 11 --repeat 2 --async-compute
+run async-duplicates --input "$work/duplicates.bin" --async-compute --image "$work/async.png" --width 64 --height 48
 python3 - "$work/scene.png" <<'PY'
 import struct, sys
 data = open(sys.argv[1], "rb").read()
