@@ -16,7 +16,7 @@
 #
 # Environment:
 #   OUT            output folder (default /tmp/out): lbvh-cuda.txt, lbvh-vkalgo.txt,
-#                  lbvh-table.md, lbvh-scene.png
+#                  lbvh-async.txt, lbvh-table.md, lbvh-scene.png
 #   LBVH           the lbvh binary (default .devbin/lbvh)
 #   VKALGO_LIB     folder with libvkalgo.so.0 (default .devbin/lib)
 #   SIZES          log2 triangle counts (default "16 20 24")
@@ -64,6 +64,11 @@ for s in $SIZES; do
     rc=1
   fi
 done
+
+# Async compute: the sort on a compute-only family's queue (ownership transfers, semaphores),
+# checked on the CPU like every build; its own log (the phases then include the hand-offs).
+echo "=== --async-compute, 2^20 triangles"
+"$LBVH" --triangles $((1 << 20)) --seed "$SEED" --repeat "$REPS" --async-compute | tee "$OUT/lbvh-async.txt" || rc=1
 
 echo "=== picture: 2^$PICTURE_LOG2 triangles, $PICTURE_W x $PICTURE_H"
 "$LBVH" --triangles $((1 << PICTURE_LOG2)) --seed "$SEED" --image "$OUT/lbvh-scene.png" \
