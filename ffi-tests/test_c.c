@@ -259,44 +259,6 @@ static void barrier_between(Gpu *g) {
                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
 }
 
-/* After a scan: its output (COMPUTE_SHADER, SHADER_WRITE) is visible to host reads. */
-static void barrier_after(Gpu *g) {
-    memory_barrier(g, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                   VK_ACCESS_HOST_READ_BIT);
-}
-
-/* Ends, submits and waits (60 s at most: a timeout is a failure). */
-static bool cmd_submit_wait(Gpu *g, const char *what) {
-    VkResult r = vkEndCommandBuffer(g->cmd);
-    if (r != VK_SUCCESS) {
-        return check(false, "%s: vkEndCommandBuffer (VkResult %d)", what, (int)r);
-    }
-    VkSubmitInfo submit = {
-        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-        .commandBufferCount = 1,
-        .pCommandBuffers = &g->cmd,
-    };
-    r = vkQueueSubmit(g->queue, 1, &submit, g->fence);
-    if (r != VK_SUCCESS) {
-        return check(false, "%s: vkQueueSubmit (VkResult %d)", what, (int)r);
-    }
-    r = vkWaitForFences(g->device, 1, &g->fence, VK_TRUE, 60ull * 1000 * 1000 * 1000);
-    if (r == VK_TIMEOUT) {
-        fprintf(stderr, "%s: the GPU did not finish within 60 s\n", what);
-        check(false, "%s: fence wait timed out after 60 s", what);
-        exit(1); /* the device may still use the buffers: do not free them under it */
-    }
-    if (r != VK_SUCCESS) {
-        return check(false, "%s: vkWaitForFences (VkResult %d)", what, (int)r);
-    }
-    vkResetFences(g->device, 1, &g->fence);
-    return true;
-}
-
-static VkalgoBufferRange range_of(const Buffer *b, VkDeviceSize offset, VkDeviceSize size) {
-    VkalgoBufferRange r = {b->buffer, offset, size};
-    return r;
-}
 
 static void fill_sentinel(Buffer *b, uint32_t salt) {
     size_t n = (size_t)(b->size / 4);

@@ -1,7 +1,7 @@
 /* The Vulkan fixture of the C record-layer tests (test_c.c, test_hash.c): the test's own
  * instance (with the validation layer and synchronization validation when present, messages
  * counted in g_validation_messages), device, queue, command buffer and host-visible buffers,
- * and the barriers around vkalgo's recorded passes. The includer defines VKALGO_TEST_APP_NAME
+ * the barriers around vkalgo's recorded passes, and a bounded submit-and-wait. The includer defines VKALGO_TEST_APP_NAME
  * and includes check.h, vkalgo.h and vulkan.h first. */
 #ifndef VKALGO_VK_FIXTURE_H
 #define VKALGO_VK_FIXTURE_H
@@ -374,5 +374,43 @@ static void barrier_before(Gpu *g) {
                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
 }
 
+/* After a vkalgo pass: its output (COMPUTE_SHADER, SHADER_WRITE) is visible to host reads. */
+static void barrier_after(Gpu *g) {
+    memory_barrier(g, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                   VK_ACCESS_HOST_READ_BIT);
+}
+
+/* Ends, submits and waits (60 s at most: a timeout is a failure). */
+static bool cmd_submit_wait(Gpu *g, const char *what) {
+    VkResult r = vkEndCommandBuffer(g->cmd);
+    if (r != VK_SUCCESS) {
+        return check(false, "%s: vkEndCommandBuffer (VkResult %d)", what, (int)r);
+    }
+    VkSubmitInfo submit = {
+        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+        .commandBufferCount = 1,
+        .pCommandBuffers = &g->cmd,
+    };
+    r = vkQueueSubmit(g->queue, 1, &submit, g->fence);
+    if (r != VK_SUCCESS) {
+        return check(false, "%s: vkQueueSubmit (VkResult %d)", what, (int)r);
+    }
+    r = vkWaitForFences(g->device, 1, &g->fence, VK_TRUE, 60ull * 1000 * 1000 * 1000);
+    if (r == VK_TIMEOUT) {
+        fprintf(stderr, "%s: the GPU did not finish within 60 s\n", what);
+        check(false, "%s: fence wait timed out after 60 s", what);
+        exit(1); /* the device may still use the buffers: do not free them under it */
+    }
+    if (r != VK_SUCCESS) {
+        return check(false, "%s: vkWaitForFences (VkResult %d)", what, (int)r);
+    }
+    vkResetFences(g->device, 1, &g->fence);
+    return true;
+}
+
+static VkalgoBufferRange range_of(const Buffer *b, VkDeviceSize offset, VkDeviceSize size) {
+    VkalgoBufferRange r = {b->buffer, offset, size};
+    return r;
+}
 
 #endif
