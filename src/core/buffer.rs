@@ -262,3 +262,109 @@ impl ElementCount {
         }
     }
 }
+
+/// What an object (hash map, set) needs of the caller's memory when it lives there: size,
+/// alignment of the range's offset and device address, and the buffer's usage flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StorageRequirements {
+    /// Bytes of the range.
+    pub size: u64,
+    /// Alignment of the range's offset (and device address), in bytes.
+    pub alignment: u64,
+    /// Usage flags the buffer needs.
+    pub usage: vk::BufferUsageFlags,
+}
+
+/// Alignment vkalgo asks of the caller's ranges that hold objects.
+pub(crate) const STORAGE_ALIGNMENT: u64 = 256;
+
+/// The storage of an object: vkalgo's own allocation, or a range of the caller's buffer that
+/// vkalgo never frees.
+pub(crate) struct ObjectStorage {
+    range: BufferRange,
+    address: u64,
+    own: Option<GpuBuffer>,
+}
+
+impl ObjectStorage {
+    /// vkalgo's allocation (freed with the storage).
+    pub(crate) fn own(buffer: GpuBuffer) -> Self {
+        ObjectStorage {
+            range: buffer.range(),
+            address: buffer.address(),
+            own: Some(buffer),
+        }
+    }
+
+    /// The caller's `range` for an object of `bytes` bytes (`what` names it in errors): a
+    /// non-null buffer, at least `bytes` long, offset and device address
+    /// [`STORAGE_ALIGNMENT`]-aligned. The storage is the first `bytes` of the range.
+    pub(crate) fn caller(ctx: &Context, what: &str, range: BufferRange, bytes: u64) -> Result<Self> {
+        if range.buffer == vk::Buffer::null() {
+            return Err(Error::invalid(format!("{what}: the buffer is null")));
+        }
+        if range.size < bytes {
+            return Err(Error::invalid(format!(
+                "{what}: {} bytes given, it takes {bytes}",
+                range.size
+            )));
+        }
+        let address = ctx.address_of(&range);
+        if range.offset % STORAGE_ALIGNMENT != 0 || address % STORAGE_ALIGNMENT != 0 {
+            return Err(Error::invalid(format!(
+                "{what}: offset {} is not {STORAGE_ALIGNMENT}-byte aligned",
+                range.offset
+            )));
+        }
+        Ok(ObjectStorage {
+            range: BufferRange::new(range.buffer, range.offset, bytes),
+            address,
+            own: None,
+        })
+    }
+
+    /// `size` bytes from `offset` of a storage on the caller's memory, as a storage of its own.
+    pub(crate) fn caller_part(&self, offset: u64, size: u64) -> Self {
+        debug_assert!(self.own.is_none() && offset + size <= self.range.size);
+        ObjectStorage {
+            range: BufferRange::new(self.range.buffer, self.range.offset + offset, size),
+            address: self.address + offset,
+            own: None,
+        }
+    }
+
+    pub(crate) fn buffer(&self) -> vk::Buffer {
+        self.range.buffer
+    }
+
+    /// Offset of the storage within [`ObjectStorage::buffer`].
+    pub(crate) fn offset(&self) -> u64 {
+        self.range.offset
+    }
+
+    pub(crate) fn size(&self) -> u64 {
+        self.range.size
+    }
+
+    /// Device address of the storage's first byte.
+    pub(crate) fn address(&self) -> u64 {
+        self.address
+    }
+
+    /// The storage as a buffer range.
+    pub(crate) fn range(&self) -> BufferRange {
+        self.range
+    }
+
+    /// Whether the storage is the caller's.
+    pub(crate) fn is_callers(&self) -> bool {
+        self.own.is_none()
+    }
+
+    /// Never frees vkalgo's allocation (the GPU may still use it); the caller's is theirs.
+    pub(crate) fn leak(self) {
+        if let Some(b) = self.own {
+            b.leak();
+        }
+    }
+}

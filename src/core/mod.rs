@@ -13,7 +13,10 @@ pub(crate) mod shaders;
 pub(crate) mod spirv;
 pub(crate) mod validation;
 
-pub use buffer::{BufferRange, ElementCount, GpuBuffer, MemoryLocation, MemoryRequirements, BUFFER_USAGE};
+pub use buffer::{
+    BufferRange, ElementCount, GpuBuffer, MemoryLocation, MemoryRequirements, StorageRequirements,
+    BUFFER_USAGE,
+};
 pub use context::{
     Context, ContextOptions, ContextState, DeviceSelector, ExternalContextDesc, MemoryUsage, QueueLock,
 };

@@ -6,7 +6,10 @@ use super::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMapDesc, HashMapDeviceView,
     HashRetrieveArgs, HashTuning, HashValueType,
 };
-use crate::core::buffer::{BufferRange, ElementCount, GpuBuffer, MemoryLocation, BUFFER_USAGE};
+use crate::core::buffer::{
+    BufferRange, ElementCount, GpuBuffer, MemoryLocation, ObjectStorage, StorageRequirements, BUFFER_USAGE,
+    STORAGE_ALIGNMENT,
+};
 use crate::core::pipelines::Specialization;
 use crate::core::shaders::{self, ShaderSource};
 use crate::core::spirv::push_constants;
@@ -84,7 +87,7 @@ fn kernels(
 /// Dropping the map frees its storage at once: work recorded with it must have finished.
 pub struct HashMap {
     pub(super) ctx: Context,
-    storage: MapStorage,
+    storage: ObjectStorage,
     key_type: HashKeyType,
     value_type: HashValueType,
     num_buckets: u32,
@@ -125,7 +128,7 @@ impl HashMap {
     pub fn new_uninitialized(ctx: &Context, desc: &HashMapDesc) -> Result<Self> {
         let layout = MapLayout::new(ctx, desc)?;
         let storage = GpuBuffer::new(ctx, layout.bytes, MemoryLocation::GpuOnly, "vkalgo hash map")?;
-        Ok(Self::with_storage(ctx, layout, MapStorage::Own(storage)))
+        Ok(Self::with_storage(ctx, layout, ObjectStorage::own(storage)))
     }
 
     /// The memory a map of `desc` takes when it lives on the caller's memory
@@ -169,31 +172,11 @@ impl HashMap {
         range: BufferRange,
     ) -> Result<Self> {
         let layout = MapLayout::new(ctx, desc)?;
-        if range.buffer == vk::Buffer::null() {
-            return Err(Error::invalid("hash map storage: the buffer is null"));
-        }
-        if range.size < layout.bytes {
-            return Err(Error::invalid(format!(
-                "hash map storage: {} bytes given, the map takes {}",
-                range.size, layout.bytes
-            )));
-        }
-        let address = ctx.address_of(&range);
-        if range.offset % STORAGE_ALIGNMENT != 0 || address % STORAGE_ALIGNMENT != 0 {
-            return Err(Error::invalid(format!(
-                "hash map storage: offset {} is not {STORAGE_ALIGNMENT}-byte aligned",
-                range.offset
-            )));
-        }
-        let range = BufferRange::new(range.buffer, range.offset, layout.bytes);
-        Ok(Self::with_storage(
-            ctx,
-            layout,
-            MapStorage::Caller { range, address },
-        ))
+        let storage = ObjectStorage::caller(ctx, "hash map storage", range, layout.bytes)?;
+        Ok(Self::with_storage(ctx, layout, storage))
     }
 
-    fn with_storage(ctx: &Context, layout: MapLayout, storage: MapStorage) -> Self {
+    fn with_storage(ctx: &Context, layout: MapLayout, storage: ObjectStorage) -> Self {
         HashMap {
             ctx: ctx.clone(),
             storage,
@@ -210,7 +193,7 @@ impl HashMap {
 
     /// Whether the map lives on memory the caller gave ([`HashMap::new_in`]).
     pub fn on_caller_memory(&self) -> bool {
-        matches!(self.storage, MapStorage::Caller { .. })
+        self.storage.is_callers()
     }
 
     /// The context the map lives on.
@@ -630,8 +613,7 @@ impl HashMap {
                 dst.key_type, dst.value_type, self.key_type, self.value_type
             )));
         }
-        let range = |m: &HashMap| BufferRange::new(m.storage.buffer(), m.storage.offset(), m.storage.size());
-        if range(dst).overlaps(&range(self)) {
+        if dst.storage.range().overlaps(&self.storage.range()) {
             return Err(Error::invalid(
                 "hash rehash: the destination overlaps the source map",
             ));
@@ -652,66 +634,6 @@ impl HashMap {
     /// memory under the GPU).
     pub(super) fn leak(self) {
         self.storage.leak();
-    }
-}
-
-/// Byte alignment of a map's storage (its header and buckets start there).
-pub const STORAGE_ALIGNMENT: u64 = 256;
-
-/// What a map needs of the caller's memory ([`HashMap::memory_requirements`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StorageRequirements {
-    /// Bytes of the range.
-    pub size: u64,
-    /// Alignment of the range's offset (and device address), in bytes.
-    pub alignment: u64,
-    /// Usage flags the buffer needs.
-    pub usage: vk::BufferUsageFlags,
-}
-
-/// Where a map's counters, buckets and overflow counters live.
-enum MapStorage {
-    /// vkalgo's allocation.
-    Own(GpuBuffer),
-    /// The caller's range (vkalgo never frees it).
-    Caller { range: BufferRange, address: u64 },
-}
-
-impl MapStorage {
-    fn buffer(&self) -> vk::Buffer {
-        match self {
-            MapStorage::Own(b) => b.buffer(),
-            MapStorage::Caller { range, .. } => range.buffer,
-        }
-    }
-
-    /// Offset of the storage within `buffer()`.
-    fn offset(&self) -> u64 {
-        match self {
-            MapStorage::Own(_) => 0,
-            MapStorage::Caller { range, .. } => range.offset,
-        }
-    }
-
-    fn address(&self) -> u64 {
-        match self {
-            MapStorage::Own(b) => b.address(),
-            MapStorage::Caller { address, .. } => *address,
-        }
-    }
-
-    fn size(&self) -> u64 {
-        match self {
-            MapStorage::Own(b) => b.size(),
-            MapStorage::Caller { range, .. } => range.size,
-        }
-    }
-
-    /// Never frees vkalgo's allocation (the GPU may still use it); the caller's is theirs.
-    fn leak(self) {
-        if let MapStorage::Own(b) = self {
-            b.leak();
-        }
     }
 }
 

@@ -114,7 +114,7 @@ pub mod reference;
 pub use geometry::{max_capacity, MAX_BATCH, MAX_SLOTS, PROBE_LIMIT};
 #[cfg(test)]
 pub(crate) use map::push_layouts;
-pub use map::{HashMap, StorageRequirements, STORAGE_ALIGNMENT};
+pub use map::HashMap;
 
 use crate::core::buffer::{BufferRange, ElementCount};
 

@@ -3,7 +3,10 @@
 
 use super::roaring::{Chunks, Container, ARRAY_MAX, CHUNK_VALUES};
 use super::{ARRAY_BLOCK_BYTES, BITMAP_BLOCK_BYTES};
-use crate::core::buffer::{BufferRange, ElementCount, GpuBuffer, MemoryLocation};
+use crate::core::buffer::{
+    BufferRange, ElementCount, GpuBuffer, MemoryLocation, ObjectStorage, StorageRequirements,
+    STORAGE_ALIGNMENT,
+};
 use crate::core::pipelines::Specialization;
 use crate::core::runner::read_back;
 use crate::core::shaders::{self, ShaderSource};
@@ -101,62 +104,17 @@ impl SetOpStatus {
 /// have finished.
 pub struct GpuSet {
     pub(super) ctx: Context,
-    pub(super) control: Part,
-    pub(super) bm_pool: Part,
-    pub(super) ar_pool: Part,
-    pub(super) bm_ring: Part,
-    pub(super) ar_ring: Part,
-    /// The parts lie on the caller's memory ([`GpuSet::new_in`]): fixed pools.
-    pub(super) on_caller_memory: bool,
+    pub(super) control: ObjectStorage,
+    pub(super) bm_pool: ObjectStorage,
+    pub(super) ar_pool: ObjectStorage,
+    pub(super) bm_ring: ObjectStorage,
+    pub(super) ar_ring: ObjectStorage,
     pub(super) bm_blocks: u32,
     pub(super) ar_blocks: u32,
     /// At least the number of non-empty chunks (tracked on the host through every operation,
     /// so passes over listed chunks launch no more workgroups than can have work).
     pub(super) chunk_bound: AtomicU32,
 }
-
-/// One of a set's five storage parts (directory, two pools, two rings): a buffer of vkalgo's,
-/// or a piece of the caller's range.
-pub(super) struct Part {
-    buffer: vk::Buffer,
-    offset: u64,
-    address: u64,
-    own: Option<GpuBuffer>,
-}
-
-impl Part {
-    fn own(b: GpuBuffer) -> Self {
-        Part {
-            buffer: b.buffer(),
-            offset: 0,
-            address: b.address(),
-            own: Some(b),
-        }
-    }
-
-    pub(super) fn buffer(&self) -> vk::Buffer {
-        self.buffer
-    }
-
-    /// Offset of the part in `buffer()`.
-    pub(super) fn offset(&self) -> u64 {
-        self.offset
-    }
-
-    pub(super) fn address(&self) -> u64 {
-        self.address
-    }
-
-    /// Never frees vkalgo's buffer (the GPU may still use it); the caller's is theirs.
-    fn leak(self) {
-        if let Some(b) = self.own {
-            b.leak();
-        }
-    }
-}
-
-/// Byte alignment of each part of a set on the caller's memory.
-const PART_ALIGNMENT: u64 = 256;
 
 /// Sizes of the five parts for pools of `bm` and `ar` blocks.
 fn part_sizes(bm: u32, ar: u32) -> [u64; 5] {
@@ -169,13 +127,13 @@ fn part_sizes(bm: u32, ar: u32) -> [u64; 5] {
     ]
 }
 
-/// Offsets of the five parts in a caller's range (each 256-byte aligned) and the bytes they
-/// take.
+/// Offsets of the five parts (directory, two pools, two rings) in a caller's range, each
+/// [`STORAGE_ALIGNMENT`]-aligned, and the bytes they take.
 fn caller_layout(bm: u32, ar: u32) -> ([u64; 5], u64) {
     let mut at = 0u64;
     let offsets = part_sizes(bm, ar).map(|size| {
         let offset = at;
-        at = (at + size).next_multiple_of(PART_ALIGNMENT);
+        at = (at + size).next_multiple_of(STORAGE_ALIGNMENT);
         offset
     });
     (offsets, at)
@@ -202,7 +160,7 @@ fn meta_bytes(set_addrs: [u64; 4], masks: [u32; 2], cursors: [u32; 4]) -> Vec<u8
 
 impl GpuSet {
     /// Uploads byte images into buffers (one submission).
-    fn upload(ctx: &Context, parts: &[(&Part, u64, &[u8])]) -> Result<()> {
+    fn upload(ctx: &Context, parts: &[(&ObjectStorage, u64, &[u8])]) -> Result<()> {
         let mut staging = Vec::new();
         for (_, _, bytes) in parts {
             staging.push(if bytes.is_empty() {
@@ -233,7 +191,7 @@ impl GpuSet {
     }
 
     /// Downloads byte ranges of buffers (one submission).
-    fn download(ctx: &Context, parts: &[(&Part, u64, u64)]) -> Result<Vec<Vec<u8>>> {
+    fn download(ctx: &Context, parts: &[(&ObjectStorage, u64, u64)]) -> Result<Vec<Vec<u8>>> {
         let mut readback = Vec::new();
         for (_, _, len) in parts {
             readback.push(ctx.readback_buffer((*len).max(16))?);
@@ -267,9 +225,10 @@ impl GpuSet {
         Ok(out)
     }
 
-    fn buffers(ctx: &Context, bm_blocks: u32, ar_blocks: u32) -> Result<[Part; 5]> {
-        let dev =
-            |bytes: u64, name: &str| GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, name).map(Part::own);
+    fn buffers(ctx: &Context, bm_blocks: u32, ar_blocks: u32) -> Result<[ObjectStorage; 5]> {
+        let dev = |bytes: u64, name: &str| {
+            GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, name).map(ObjectStorage::own)
+        };
         let sizes = part_sizes(bm_blocks, ar_blocks);
         Ok([
             dev(sizes[0], "vkalgo set directory")?,
@@ -280,19 +239,6 @@ impl GpuSet {
         ])
     }
 
-    /// The five parts laid out in the caller's range (each 256-byte aligned from the range's
-    /// start: the offsets of [`caller_layout`]).
-    fn caller_parts(ctx: &Context, range: &BufferRange, bm_blocks: u32, ar_blocks: u32) -> [Part; 5] {
-        let base = ctx.address_of(range);
-        let (offsets, _) = caller_layout(bm_blocks, ar_blocks);
-        offsets.map(|at| Part {
-            buffer: range.buffer,
-            offset: range.offset + at,
-            address: base + at,
-            own: None,
-        })
-    }
-
     /// The memory an empty set with fixed pools of `bitmap_blocks` bitmap blocks (8 KiB, one
     /// per chunk of more than 4096 values) and `array_blocks` array blocks (192 bytes, 1 to 23
     /// per chunk of up to 4096 values, see [`GpuSet::pool_blocks`]) takes on the caller's
@@ -301,12 +247,12 @@ impl GpuSet {
         _ctx: &Context,
         bitmap_blocks: u32,
         array_blocks: u32,
-    ) -> Result<crate::hash::StorageRequirements> {
+    ) -> Result<StorageRequirements> {
         check_pool_blocks(bitmap_blocks, array_blocks)?;
         let (_, size) = caller_layout(bitmap_blocks, array_blocks);
-        Ok(crate::hash::StorageRequirements {
+        Ok(StorageRequirements {
             size,
-            alignment: PART_ALIGNMENT,
+            alignment: STORAGE_ALIGNMENT,
             usage: crate::BUFFER_USAGE,
         })
     }
@@ -329,23 +275,10 @@ impl GpuSet {
     ) -> Result<Self> {
         check_pool_blocks(bitmap_blocks, array_blocks)?;
         prepare_kernels(ctx)?;
-        if range.buffer == vk::Buffer::null() {
-            return Err(Error::invalid("set storage: the buffer is null"));
-        }
-        let (_, size) = caller_layout(bitmap_blocks, array_blocks);
-        if range.size < size {
-            return Err(Error::invalid(format!(
-                "set storage: {} bytes given, the set takes {size}",
-                range.size
-            )));
-        }
-        let parts = Self::caller_parts(ctx, &range, bitmap_blocks, array_blocks);
-        if range.offset % PART_ALIGNMENT != 0 || parts[0].address % PART_ALIGNMENT != 0 {
-            return Err(Error::invalid(format!(
-                "set storage: offset {} is not {PART_ALIGNMENT}-byte aligned",
-                range.offset
-            )));
-        }
+        let (offsets, size) = caller_layout(bitmap_blocks, array_blocks);
+        let storage = ObjectStorage::caller(ctx, "set storage", range, size)?;
+        let sizes = part_sizes(bitmap_blocks, array_blocks);
+        let parts: [ObjectStorage; 5] = std::array::from_fn(|p| storage.caller_part(offsets[p], sizes[p]));
         let [control, bm_pool, ar_pool, bm_ring, ar_ring] = parts;
         let meta = meta_bytes(
             [
@@ -383,7 +316,6 @@ impl GpuSet {
             ar_pool,
             bm_ring,
             ar_ring,
-            on_caller_memory: true,
             bm_blocks: bitmap_blocks,
             ar_blocks: array_blocks,
             chunk_bound: AtomicU32::new(0),
@@ -392,7 +324,7 @@ impl GpuSet {
 
     /// Whether the set lives on the caller's memory ([`GpuSet::new_in`]).
     pub fn on_caller_memory(&self) -> bool {
-        self.on_caller_memory
+        self.control.is_callers()
     }
 
     /// An empty set (no pool blocks yet: the first operations grow the pools).
@@ -479,7 +411,6 @@ impl GpuSet {
             ar_pool,
             bm_ring,
             ar_ring,
-            on_caller_memory: false,
             bm_blocks,
             ar_blocks,
             chunk_bound: AtomicU32::new(chunks.len() as u32),
@@ -576,7 +507,7 @@ impl GpuSet {
         if bitmap_blocks == 0 && array_blocks == 0 {
             return Ok(());
         }
-        if self.on_caller_memory {
+        if self.on_caller_memory() {
             return Err(Error::invalid(
                 "set reserve: the set lives on the caller's memory, whose pools are fixed",
             ));
@@ -688,7 +619,7 @@ impl GpuSet {
             self.bm_blocks,
         );
         let ar = short(status.need_array_blocks, status.free_array_blocks, self.ar_blocks);
-        if self.on_caller_memory {
+        if self.on_caller_memory() {
             return Err(Error::OutOfMemory(format!(
                 "set on the caller's memory: the operation needs {} bitmap and {} array blocks, \
                  its fixed pools have {} and {} free; the operation changed nothing",
