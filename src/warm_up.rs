@@ -44,16 +44,6 @@ impl Algorithm {
     ];
 }
 
-const KEY_TYPES: [KeyType; 6] = [
-    KeyType::U32,
-    KeyType::I32,
-    KeyType::F32,
-    KeyType::U64,
-    KeyType::I64,
-    KeyType::F64,
-];
-const VALUE_TYPES: [ValueType; 3] = [ValueType::None, ValueType::U32, ValueType::U64];
-
 /// Counts the warm-up plans are made for (large enough to take every multi-workgroup path).
 const PLAN_COUNT: u64 = 1 << 24;
 
@@ -77,8 +67,8 @@ impl Context {
                     skip_unsupported(self.scan_plan(&ScanDesc::new(ScanOp::Exclusive, PLAN_COUNT)))?;
                 }
                 Algorithm::Sort => {
-                    for k in KEY_TYPES {
-                        for v in VALUE_TYPES {
+                    for k in KeyType::ALL {
+                        for v in ValueType::ALL {
                             skip_unsupported(self.sort_plan(&SortDesc::new(k, v, PLAN_COUNT)))?;
                         }
                     }
@@ -94,21 +84,21 @@ impl Context {
                     }
                 }
                 Algorithm::Merge => {
-                    for k in KEY_TYPES {
-                        for v in VALUE_TYPES {
+                    for k in KeyType::ALL {
+                        for v in ValueType::ALL {
                             skip_unsupported(self.merge_plan(&MergeDesc::new(k, v, PLAN_COUNT, PLAN_COUNT)))?;
                         }
                     }
                 }
                 Algorithm::MergeSort => {
-                    for k in KEY_TYPES {
-                        for v in VALUE_TYPES {
+                    for k in KeyType::ALL {
+                        for v in ValueType::ALL {
                             skip_unsupported(self.merge_sort_plan(&MergeSortDesc::new(k, v, PLAN_COUNT)))?;
                         }
                     }
                 }
                 Algorithm::SetOps => {
-                    for k in KEY_TYPES {
+                    for k in KeyType::ALL {
                         skip_unsupported(self.set_op_plan(&SetOpDesc::new(
                             k,
                             SetOp::And,

@@ -26,6 +26,9 @@ pub(super) fn record_single(pass: &Pass, push: ScanPush, tiles: u64) -> Result<(
 pub(super) fn record(pass: &Pass, push: ScanPush, tiles: u64) -> Result<()> {
     let ctx = pass.ctx;
     let (partitions, per_partition) = partitioning(tiles);
+    if partitions <= 1 {
+        return record_single(pass, push, tiles);
+    }
     let downsweep = ctx.kernel(
         pass.shader(&shaders::SCAN_DOWNSWEEP_VEC4, &shaders::SCAN_DOWNSWEEP_SCALAR),
         pass.spec,
@@ -35,14 +38,6 @@ pub(super) fn record(pass: &Pass, push: ScanPush, tiles: u64) -> Result<()> {
         num_partitions: partitions as u32,
         ..push
     };
-    if partitions <= 1 {
-        let single = ScanPush {
-            aux_addr: 0,
-            ..partitioned
-        };
-        unsafe { ctx.dispatch(pass.cmd, downsweep, &single, 1) };
-        return Ok(());
-    }
     let reduce = ctx.kernel(
         pass.shader(&shaders::SCAN_REDUCE_VEC4, &shaders::SCAN_REDUCE_SCALAR),
         pass.spec,

@@ -73,6 +73,16 @@ pub enum KeyType {
 }
 
 impl KeyType {
+    /// Every key type.
+    pub const ALL: [KeyType; 6] = [
+        KeyType::U32,
+        KeyType::I32,
+        KeyType::F32,
+        KeyType::U64,
+        KeyType::I64,
+        KeyType::F64,
+    ];
+
     /// Bits of the key (32 or 64).
     pub fn bits(self) -> u32 {
         match self {
@@ -121,6 +131,9 @@ pub enum ValueType {
 }
 
 impl ValueType {
+    /// Every value type (keys only first).
+    pub const ALL: [ValueType; 3] = [ValueType::None, ValueType::U32, ValueType::U64];
+
     /// Bytes of one value (0 for [`ValueType::None`]).
     pub fn bytes(self) -> u64 {
         match self {
