@@ -366,6 +366,15 @@ fn split_permutations() -> Vec<OwnedPermutation> {
                     define("BUCKET_FN", fn_code),
                 ],
             ));
+            table.push((
+                format!("split_tile_count_k{key_bits}_{fn_name}"),
+                "split/tile_count.comp",
+                vec![
+                    define("KEY_BITS", key_bits),
+                    define("VALUE_WORDS", 0),
+                    define("BUCKET_FN", fn_code),
+                ],
+            ));
             for value_words in [0, 1, 2] {
                 table.push((
                     format!("split_small_k{key_bits}_v{value_words}_{fn_name}"),
@@ -379,6 +388,15 @@ fn split_permutations() -> Vec<OwnedPermutation> {
                 table.push((
                     format!("split_scatter_k{key_bits}_v{value_words}_{fn_name}"),
                     "split/scatter.comp",
+                    vec![
+                        define("KEY_BITS", key_bits),
+                        define("VALUE_WORDS", value_words),
+                        define("BUCKET_FN", fn_code),
+                    ],
+                ));
+                table.push((
+                    format!("split_tile_scatter_k{key_bits}_v{value_words}_{fn_name}"),
+                    "split/tile_scatter.comp",
                     vec![
                         define("KEY_BITS", key_bits),
                         define("VALUE_WORDS", value_words),

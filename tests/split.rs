@@ -507,8 +507,8 @@ fn glsl_repeated_source_compiles_once() {
             params: [width, m - 1, 0, 0],
         };
         check(&ctx, &keys, &b, Some((&cpu, m)), &format!("glsl width {width}"));
-        // The first round compiles (pairs and keys only); later rounds compile nothing.
-        let now = vkalgo::split::glsl_compilations();
+        // The first round compiles (the passes of pairs and keys); later rounds compile nothing.
+        let now = vkalgo::split::glsl_compilations(src);
         assert_eq!(
             *compiled.get_or_insert(now),
             now,
@@ -528,7 +528,7 @@ fn glsl_repeated_source_compiles_once() {
             },
         )
         .expect("second context");
-    assert_eq!(Some(vkalgo::split::glsl_compilations()), compiled);
+    assert_eq!(Some(vkalgo::split::glsl_compilations(src)), compiled);
     assert_no_validation_messages(&ctx);
     assert_no_validation_messages(&other);
 }
@@ -798,6 +798,10 @@ fn record_layer_offsets_indirect_counts_and_status() {
     for (m, path) in [
         (3u32, SplitPath::Small),
         (300, SplitPath::Small),
+        (3u32, SplitPath::TileDirect),
+        (33u32, SplitPath::TileDirect),
+        (3u32, SplitPath::TileStaged),
+        (300u32, SplitPath::TileStaged),
         (3u32, SplitPath::RegisterCounters),
         (3u32, SplitPath::SharedCounters),
         (3, SplitPath::GlobalCounters),

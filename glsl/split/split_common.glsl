@@ -211,12 +211,11 @@ uvec4 peers_of(uint b, uvec4 okmask) {
     return peers;
 }
 
-// peers_of, and (register counters) the number of the group's ok lanes holding bucket
-// lane_in_group() in `own_count`, from the same ballots.
-uvec4 peers_and_own_count(uint b, uvec4 okmask, out uint own_count) {
+// peers_of, and the number of ok lanes (in `okmask`) holding bucket `t` in `t_count` (0 when
+// t >= m), from the same ballots: with t a lane index, lane t learns its bucket's count.
+uvec4 peers_and_count_of(uint b, uvec4 okmask, uint t, out uint t_count) {
     uvec4 peers = okmask;
     uvec4 own = okmask;
-    uint t = lane_in_group();
     [[unroll]] for (uint bit = 0u; bit < MAX_ID_BITS; ++bit) {
         if (bit < pc.id_bits) {
             bool set = ((b >> bit) & 1u) != 0u;
@@ -225,8 +224,14 @@ uvec4 peers_and_own_count(uint b, uvec4 okmask, out uint own_count) {
             own &= ((t >> bit) & 1u) != 0u ? vote : ~vote;
         }
     }
-    own_count = t < pc.bucket_count ? popcount4(own) : 0u;
+    t_count = t < pc.bucket_count ? popcount4(own) : 0u;
     return peers;
+}
+
+// peers_of, and (register counters) the number of the group's ok lanes holding bucket
+// lane_in_group() in `own_count`.
+uvec4 peers_and_own_count(uint b, uvec4 okmask, out uint own_count) {
+    return peers_and_count_of(b, okmask, lane_in_group(), own_count);
 }
 
 bool register_counters() {
@@ -254,6 +259,19 @@ layout(constant_id = 5) const uint BATCH = 1;
 
 uint64_t column_length() {
     return uint64_t(pc.column_steps) * uint64_t(G);
+}
+
+// ---- tiles (tile_count.comp, tile_scatter.comp) ----
+// A tile is TILE_LENGTH = WG_SIZE * BATCH consecutive elements, one workgroup's. Subgroup s
+// (of S = gl_SubgroupSize lanes) holds the run [s * S * BATCH, (s + 1) * S * BATCH) of it, and
+// its item i in lane l is element s * S * BATCH + i * S + l: input order within a subgroup is
+// (item, lane), so a ballot per item ranks stably. pc.columns is the number of tiles.
+#define TILE_LENGTH (WG_SIZE * BATCH)
+
+// Index of item `item` of this lane in tile `tile`.
+uint64_t tile_item_index(uint tile, uint item) {
+    return uint64_t(tile) * uint64_t(TILE_LENGTH)
+         + uint64_t((gl_SubgroupID * BATCH + item) * gl_SubgroupSize + gl_SubgroupInvocationID);
 }
 
 #endif

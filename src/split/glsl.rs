@@ -1,8 +1,8 @@
 //! Run-time compilation of GLSL bucket functions: the caller's source is included as
-//! "vkalgo_bucket.glsl" into the histogram, scatter and small passes (glsl/split/, embedded here) and
-//! compiled with shaderc.
+//! "vkalgo_bucket.glsl" into the passes a plan records (glsl/split/, embedded here) and compiled
+//! with shaderc.
 //!
-//! Caching: the SPIR-V of each (source text, key type, value type) is compiled once per
+//! Caching: the SPIR-V of each (source text, key type, value type, pass) is compiled once per
 //! process and kept for the process's lifetime (a few tens of KiB per distinct source), so it
 //! can serve as a `&'static` shader; pipelines are created from it once per context and
 //! destroyed with the context (the context's pipeline map, keyed by the shader's unique name).
@@ -21,37 +21,84 @@ const SPLIT_COMMON: &str = include_str!("../../glsl/split/split_common.glsl");
 const HISTOGRAM: &str = include_str!("../../glsl/split/histogram.comp");
 const SCATTER: &str = include_str!("../../glsl/split/scatter.comp");
 const SMALL: &str = include_str!("../../glsl/split/small.comp");
+const TILE_COUNT: &str = include_str!("../../glsl/split/tile_count.comp");
+const TILE_SCATTER: &str = include_str!("../../glsl/split/tile_scatter.comp");
 const WORKGROUP_SCAN: &str = include_str!("../../glsl/common/workgroup_scan.glsl");
 
 /// The name under which the caller's source is included (it appears in compile errors).
 const USER_FILE: &str = "vkalgo_bucket.glsl";
 
-type CacheKey = (String, KeyType, ValueType);
-/// (histogram, scatter, small) of one source and pair of types.
-pub(super) type Compiled = (
-    &'static ShaderSource,
-    &'static ShaderSource,
-    &'static ShaderSource,
-);
-
-static CACHE: Mutex<Option<HashMap<CacheKey, Compiled>>> = Mutex::new(None);
-static COMPILATIONS: AtomicU64 = AtomicU64::new(0);
-
-/// How many GLSL bucket functions this process has compiled (each source once per key and
-/// value type): lets tests prove that a repeated source compiles nothing.
-#[doc(hidden)]
-pub fn glsl_compilations() -> u64 {
-    COMPILATIONS.load(Ordering::Relaxed)
+/// A multisplit pass a GLSL bucket function is compiled into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Pass {
+    /// glsl/split/histogram.comp (keys only)
+    Histogram,
+    /// glsl/split/scatter.comp
+    Scatter,
+    /// glsl/split/small.comp
+    Small,
+    /// glsl/split/tile_count.comp (keys only)
+    TileCount,
+    /// glsl/split/tile_scatter.comp
+    TileScatter,
 }
 
-/// The histogram and scatter shaders of `source` for these types, compiled on first use.
-pub(super) fn compile(source: &str, key_type: KeyType, value_type: ValueType) -> Result<Compiled> {
+impl Pass {
+    fn name_and_source(self) -> (&'static str, &'static str) {
+        match self {
+            Pass::Histogram => ("histogram", HISTOGRAM),
+            Pass::Scatter => ("scatter", SCATTER),
+            Pass::Small => ("small", SMALL),
+            Pass::TileCount => ("tile_count", TILE_COUNT),
+            Pass::TileScatter => ("tile_scatter", TILE_SCATTER),
+        }
+    }
+
+    /// Whether the pass moves values (else it is compiled once for keys only).
+    fn moves_values(self) -> bool {
+        !matches!(self, Pass::Histogram | Pass::TileCount)
+    }
+}
+
+type CacheKey = (String, KeyType, ValueType, Pass);
+
+static CACHE: Mutex<Option<HashMap<CacheKey, &'static ShaderSource>>> = Mutex::new(None);
+/// Numbers the compiled shaders (unique pipeline names).
+static COMPILATIONS: AtomicU64 = AtomicU64::new(0);
+
+/// How many passes this process has compiled with the bucket function `source` (each once per
+/// key type, value type and pass): lets tests prove that a repeated source compiles nothing.
+#[doc(hidden)]
+pub fn glsl_compilations(source: &str) -> u64 {
+    CACHE
+        .lock()
+        .map(|cache| {
+            cache
+                .as_ref()
+                .map_or(0, |c| c.keys().filter(|k| k.0 == source).count() as u64)
+        })
+        .unwrap_or(0)
+}
+
+/// The shader of `pass` with the bucket function `source`, for these types, compiled on first
+/// use.
+pub(super) fn compile(
+    source: &str,
+    key_type: KeyType,
+    value_type: ValueType,
+    pass: Pass,
+) -> Result<&'static ShaderSource> {
     if source.contains('\0') {
         return Err(Error::invalid(
             "multisplit: the GLSL source contains a NUL character",
         ));
     }
-    let key = (source.to_string(), key_type, value_type);
+    let value_type = if pass.moves_values() {
+        value_type
+    } else {
+        ValueType::None
+    };
+    let key = (source.to_string(), key_type, value_type, pass);
     let mut cache = CACHE
         .lock()
         .map_err(|_| Error::Internal("multisplit: GLSL cache poisoned".into()))?;
@@ -60,11 +107,10 @@ pub(super) fn compile(source: &str, key_type: KeyType, value_type: ValueType) ->
         return Ok(*found);
     }
     let id = COMPILATIONS.fetch_add(1, Ordering::Relaxed);
-    let histogram = compile_pass("histogram", HISTOGRAM, source, key_type, ValueType::None, id)?;
-    let scatter = compile_pass("scatter", SCATTER, source, key_type, value_type, id)?;
-    let small = compile_pass("small", SMALL, source, key_type, value_type, id)?;
-    cache.insert(key, (histogram, scatter, small));
-    Ok((histogram, scatter, small))
+    let (name, main) = pass.name_and_source();
+    let shader = compile_pass(name, main, source, key_type, value_type, id)?;
+    cache.insert(key, shader);
+    Ok(shader)
 }
 
 fn compile_pass(

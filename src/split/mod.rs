@@ -143,6 +143,15 @@ pub enum SplitPath {
     /// [`SplitPlan::small_limit`] (refused above). [`SplitPath::Auto`] takes it for direct
     /// counts up to that limit.
     Small = 3,
+    /// Workgroup tiles: each workgroup ranks its tile with per-subgroup counters (registers
+    /// where `m` fits the subgroup, else shared memory) and writes every element straight to
+    /// its place (few contiguous runs per store for small `m`). Refused where the counter rows
+    /// do not fit.
+    TileDirect = 5,
+    /// Workgroup tiles as [`SplitPath::TileDirect`], the tile staged in shared memory in
+    /// bucket order and written in coalesced runs (larger `m`). Refused where the counter
+    /// rows or the staged tile do not fit.
+    TileStaged = 6,
 }
 
 /// Largest number of buckets.
@@ -161,8 +170,15 @@ const SMALL_WORDS: u64 = 4096;
 const FLAG_SHARED_COUNTERS: u32 = 1;
 /// SplitPush::flags: the lane groups' counters are in registers (m <= the lane group size).
 const FLAG_REGISTER_COUNTERS: u32 = 2;
+/// SplitPush::flags: the tile path stages its tile in shared memory (glsl/split/tile_scatter.comp).
+const FLAG_STAGED: u32 = 4;
+/// Largest `m` [`SplitPath::Auto`] writes straight from registers on the tile path (larger `m`
+/// is staged).
+const DIRECT_MAX_BUCKETS: u32 = 8;
 /// Most shared memory (bytes) the counters of one workgroup take.
 const MAX_COUNTER_BYTES: u64 = 16384;
+/// Largest [`SplitDesc::tile_items`].
+pub const MAX_TILE_ITEMS: u32 = 32;
 /// Alignment vkalgo asks for every range.
 const ALIGNMENT: u64 = 16;
 
@@ -186,6 +202,10 @@ pub struct SplitDesc {
     pub max_count: u64,
     /// Where the counters live ([`SplitPath::Auto`]: by `m` and the device).
     pub path: SplitPath,
+    /// Elements per invocation of a tile ([`SplitPath::TileDirect`] and
+    /// [`SplitPath::TileStaged`]); 0 picks the device's default (16 on GPUs, 8 with 8-byte
+    /// keys or values, 4 on CPU drivers). At most 32.
+    pub tile_items: u32,
 }
 
 impl SplitDesc {
@@ -207,6 +227,7 @@ impl SplitDesc {
             glsl: None,
             max_count,
             path: SplitPath::Auto,
+            tile_items: 0,
         }
     }
 }
@@ -290,6 +311,8 @@ pub struct SplitPlan {
     batch: u32,
     /// Lane `b` of each group keeps bucket `b`'s counter in a register.
     registers: bool,
+    /// The tile path's geometry (`None`: the lane-group column paths).
+    tile: Option<TileGeometry>,
     scan: ScanPlan,
     histogram: &'static ShaderSource,
     scatter: &'static ShaderSource,
@@ -297,6 +320,15 @@ pub struct SplitPlan {
     /// Largest count of the one-workgroup path (0: none).
     small_limit: u64,
     requirements: SplitMemoryRequirements,
+}
+
+/// How the tile path cuts the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TileGeometry {
+    /// Elements per invocation (BATCH in glsl/split/split_common.glsl).
+    items: u32,
+    /// Stage the tile in shared memory before writing it ([`SplitPath::TileStaged`]).
+    staged: bool,
 }
 
 impl SplitPlan {
@@ -315,6 +347,12 @@ impl SplitPlan {
     pub fn path(&self) -> SplitPath {
         if self.desc.path == SplitPath::Small {
             SplitPath::Small
+        } else if let Some(tile) = self.tile {
+            if tile.staged {
+                SplitPath::TileStaged
+            } else {
+                SplitPath::TileDirect
+            }
         } else if self.registers {
             SplitPath::RegisterCounters
         } else if self.counter_words > 1 {
@@ -330,13 +368,18 @@ impl SplitPlan {
         self.small_limit
     }
 
-    /// Elements of one column (one lane group's run of the input).
+    /// Elements of one column of the count matrix above [`SplitPlan::small_limit`]: a
+    /// workgroup's tile on the tile paths, else one lane group's run of the input.
     pub fn column_length(&self) -> u64 {
-        self.column_steps as u64 * self.group_lanes as u64
+        match self.tile {
+            Some(tile) => tile.items as u64 * self.workgroup_size as u64,
+            None => self.lane_column_length(),
+        }
     }
 
-    fn columns(&self, elements: u64) -> u64 {
-        elements.div_ceil(self.column_length()).max(1)
+    /// Elements of a lane group's column (the small path and the column paths).
+    fn lane_column_length(&self) -> u64 {
+        self.column_steps as u64 * self.group_lanes as u64
     }
 
     fn id_bits(&self) -> u32 {
@@ -436,11 +479,21 @@ impl SplitPlan {
             return Err(Error::invalid("multisplit: the command buffer is null"));
         }
         let (direct, elements) = self.check_args(args)?;
-        let columns = self.columns(elements);
+        let small = match self.desc.path {
+            SplitPath::Small => true,
+            SplitPath::Auto => direct.is_some_and(|n| n <= self.small_limit),
+            _ => false,
+        };
+        let column_length = if small {
+            self.lane_column_length()
+        } else {
+            self.column_length()
+        };
+        let columns = elements.div_ceil(column_length).max(1);
         let m = self.desc.bucket_count as u64;
         let matrix_entries = m * columns;
         let spec = self.specialization();
-        let histogram = ctx.kernel(self.histogram, spec)?;
+        let histogram = ctx.kernel(self.histogram, self.count_specialization())?;
         let scatter = ctx.kernel(self.scatter, spec)?;
         let offsets_kernel = ctx.kernel(&shaders::SPLIT_OFFSETS, spec)?;
         let push = SplitPush {
@@ -466,7 +519,13 @@ impl SplitPlan {
             columns: columns as u32,
             column_steps: self.column_steps,
             id_bits: self.id_bits(),
-            flags: if self.registers {
+            flags: if let Some(tile) = self.tile {
+                if tile.staged {
+                    FLAG_STAGED
+                } else {
+                    0
+                }
+            } else if self.registers {
                 FLAG_REGISTER_COUNTERS
             } else if self.counter_words > 1 {
                 FLAG_SHARED_COUNTERS
@@ -492,22 +551,21 @@ impl SplitPlan {
             ),
             count: ElementCount::Direct(matrix_entries),
         };
-        let small = match self.desc.path {
-            SplitPath::Small => true,
-            SplitPath::Auto => direct.is_some_and(|n| n <= self.small_limit),
-            _ => false,
-        };
         if small {
             let kernel = ctx.kernel(self.small, spec)?;
             unsafe { ctx.dispatch(cmd, kernel, &push, 1) };
             return Ok(());
         }
         let wg = self.workgroup_size as u64;
-        let column_groups = (columns * self.group_lanes as u64).div_ceil(wg) as u32;
+        let column_groups = if self.tile.is_some() {
+            columns as u32 // one workgroup per tile
+        } else {
+            (columns * self.group_lanes as u64).div_ceil(wg) as u32
+        };
         let offset_groups = (m + 1).div_ceil(wg) as u32;
         // With shared counters the histogram writes every matrix entry: only the status word
         // is cleared.
-        let cleared = if self.counter_words > 1 || self.registers {
+        let cleared = if self.counter_words > 1 || self.registers || self.tile.is_some() {
             MATRIX_OFFSET
         } else {
             MATRIX_OFFSET + matrix_bytes
@@ -544,11 +602,13 @@ impl Context {
                 "multisplit: bucket_count {m} not in 1..={MAX_BUCKETS}"
             )));
         }
+        if desc.tile_items > MAX_TILE_ITEMS {
+            return Err(Error::invalid(format!(
+                "multisplit: tile_items {} exceeds {MAX_TILE_ITEMS}",
+                desc.tile_items
+            )));
+        }
         let width = desc.key_type.bits();
-        let key_bits = width;
-        let histogram;
-        let scatter;
-        let small;
         match desc.bucket_fn {
             BucketFn::Bits => {
                 if !m.is_power_of_two() {
@@ -568,51 +628,86 @@ impl Context {
             }
             _ => {}
         }
-        if desc.bucket_fn == BucketFn::Glsl {
-            let source = desc.glsl.as_deref().unwrap_or_default();
-            if desc.key_type == KeyType::F64 && !self.supports_float64() {
-                return Err(Error::unsupported(format!(
-                    "multisplit: GLSL bucket functions of double keys need shaderFloat64, which {} lacks",
-                    self.profile.device_name
-                )));
-            }
-            let shaders = glsl::compile(source, desc.key_type, desc.value_type)?;
-            histogram = shaders.0;
-            scatter = shaders.1;
-            small = shaders.2;
-        } else {
-            let suffix = desc.bucket_fn.shader_suffix();
-            let find = |name: String| {
-                split_shaders()
-                    .find(|s| s.name == name)
-                    .ok_or_else(|| Error::Internal(format!("no shader {name}")))
-            };
-            histogram = find(format!("split_histogram_k{key_bits}_{suffix}"))?;
-            scatter = find(format!(
-                "split_scatter_k{key_bits}_v{}_{suffix}",
-                desc.value_type as u32
-            ))?;
-            small = find(format!(
-                "split_small_k{key_bits}_v{}_{suffix}",
-                desc.value_type as u32
-            ))?;
+        if desc.bucket_fn == BucketFn::Glsl && desc.key_type == KeyType::F64 && !self.supports_float64() {
+            return Err(Error::unsupported(format!(
+                "multisplit: GLSL bucket functions of double keys need shaderFloat64, which {} lacks",
+                self.profile.device_name
+            )));
         }
+        let cpu = self.is_cpu_device();
         let group_lanes = self.profile.min_subgroup_size.max(1);
         let subgroup = self.profile.max_subgroup_size.max(1);
-        let workgroup_size = if self.is_cpu_device() { 64 } else { 256 }.max(subgroup);
+        let workgroup_size = if cpu { 64 } else { 256 }.max(subgroup);
         // Steps per column: a column holds at least 8 steps and 8 elements per bucket, so the
         // count matrix has at most about count / 8 + m entries; CPU drivers stop every
         // invocation after 65535 loop iterations, so their columns stay short.
-        let max_steps: u64 = if self.is_cpu_device() { 2048 } else { 1 << 16 };
+        let max_steps: u64 = if cpu { 2048 } else { 1 << 16 };
         // Steps loaded before any is ranked: 8 on GPUs (loads in flight); 1 on CPU drivers,
         // whose shader compiler took minutes over the unrolled batches of the tests' pipelines.
-        let batch: u32 = if self.is_cpu_device() { 1 } else { 8 };
+        let column_batch: u32 = if cpu { 1 } else { 8 };
         // (A multiple of 8 steps, so of every batch.)
         let column_steps = (8 * m as u64)
             .div_ceil(group_lanes as u64)
             .clamp(8, max_steps)
             .next_multiple_of(8);
-        let column_length = column_steps * group_lanes as u64;
+        let lane_column_length = column_steps * group_lanes as u64;
+        // The one-workgroup path: its matrix (m x columns) in SMALL_WORDS of shared memory,
+        // and few enough elements that one workgroup beats several dispatches.
+        let small_cap = if cpu { 4096 } else { 16384 };
+        let small_limit = (SMALL_WORDS / m as u64 * lane_column_length).min(small_cap);
+        if desc.path == SplitPath::Small && (small_limit == 0 || desc.max_count > small_limit) {
+            return Err(Error::invalid(format!(
+                "multisplit: the small path splits at most {small_limit} elements into {m} buckets; max_count is {}",
+                desc.max_count
+            )));
+        }
+
+        // The tile paths: per-subgroup counter rows (rows x m words) within the counter budget;
+        // staged, the pool also holds the tile (one word per element and key or value word)
+        // and two words per bucket, next to the workgroup scan's words.
+        let rows = (workgroup_size / group_lanes) as u64;
+        let budget = MAX_COUNTER_BYTES.min(self.profile.max_shared_memory as u64 / 2);
+        let counter_fits = rows * m as u64 * 4 <= budget;
+        let word_size = desc.key_type.bytes().max(desc.value_type.bytes());
+        let tile_items = match desc.tile_items {
+            0 if cpu => 4,
+            0 if word_size == 8 => 8,
+            0 => 16,
+            items => items,
+        };
+        let tile_length = workgroup_size as u64 * tile_items as u64;
+        let pool_words = |staged: bool| -> u64 {
+            let counters = rows * m as u64;
+            let words = if staged {
+                counters.max(tile_length * (word_size / 4)) + 2 * m as u64
+            } else {
+                counters
+            };
+            words.max(1).next_multiple_of(256)
+        };
+        let staged_fits = counter_fits
+            && (pool_words(true) + workgroup_size as u64 + 16) * 4 <= self.profile.max_shared_memory as u64;
+        let tile = match desc.path {
+            SplitPath::Auto if counter_fits && m <= DIRECT_MAX_BUCKETS => Some(false),
+            SplitPath::Auto if staged_fits => Some(true),
+            SplitPath::TileDirect if counter_fits => Some(false),
+            SplitPath::TileStaged if staged_fits => Some(true),
+            SplitPath::TileDirect | SplitPath::TileStaged => return Err(Error::invalid(format!(
+                "multisplit: the {:?} path does not fit {m} buckets ({rows} counter rows, {} shared bytes)",
+                desc.path, self.profile.max_shared_memory
+            ))),
+            _ => None,
+        }
+        .map(|staged| TileGeometry {
+            items: tile_items,
+            staged,
+        });
+
+        let column_length = if tile.is_some() {
+            tile_length
+        } else {
+            lane_column_length
+        };
         let max_columns = desc.max_count.div_ceil(column_length).max(1);
         let matrix_entries = m as u64 * max_columns;
         // (Lane indices of the dispatch, up to one workgroup past the last column, are u32.)
@@ -624,21 +719,10 @@ impl Context {
         }
         // Shared counters where every lane group's row of m fits (a power of two of words, so
         // few pipelines); else the counters live in the matrix.
-        let rows = (workgroup_size / group_lanes) as u64;
         let row_words = (rows * m as u64).next_power_of_two();
-        let budget = MAX_COUNTER_BYTES.min(self.profile.max_shared_memory as u64 / 2);
         let fits = row_words * 4 <= budget && row_words > 1;
-        // The one-workgroup path: its matrix (m x columns) in SMALL_WORDS of shared memory,
-        // and few enough elements that one workgroup beats several dispatches.
-        let small_cap = if self.is_cpu_device() { 4096 } else { 16384 };
-        let small_limit = (SMALL_WORDS / m as u64 * column_length).min(small_cap);
-        if desc.path == SplitPath::Small && (small_limit == 0 || desc.max_count > small_limit) {
-            return Err(Error::invalid(format!(
-                "multisplit: the small path splits at most {small_limit} elements into {m} buckets; max_count is {}",
-                desc.max_count
-            )));
-        }
         let registers = match desc.path {
+            _ if tile.is_some() => false,
             SplitPath::Auto => m <= group_lanes,
             SplitPath::RegisterCounters if m <= group_lanes => true,
             SplitPath::RegisterCounters => {
@@ -648,17 +732,19 @@ impl Context {
             }
             _ => false,
         };
-        let counter_words = match desc.path {
+        let counter_words = match (desc.path, tile) {
+            (_, Some(tile)) => pool_words(tile.staged) as u32,
             _ if registers => 1,
-            SplitPath::Auto if fits => row_words as u32,
-            SplitPath::SharedCounters if fits => row_words as u32,
-            SplitPath::SharedCounters => {
+            (SplitPath::Auto, _) if fits => row_words as u32,
+            (SplitPath::SharedCounters, _) if fits => row_words as u32,
+            (SplitPath::SharedCounters, _) => {
                 return Err(Error::invalid(format!(
                 "multisplit: {m} shared counters per lane group do not fit {budget} bytes for {rows} groups"
             )))
             }
             _ => 1,
         };
+        let (histogram, scatter, small) = self.split_shaders_for(desc, tile.is_some())?;
         let scan = self.scan_plan(&ScanDesc {
             op: ScanOp::Exclusive,
             path: ScanPath::ReduceThenScan,
@@ -675,8 +761,9 @@ impl Context {
             column_steps: column_steps as u32,
             max_columns,
             counter_words,
-            batch,
+            batch: tile.map_or(column_batch, |t| t.items),
             registers,
+            tile,
             scan,
             histogram,
             scatter,
@@ -691,12 +778,57 @@ impl Context {
         };
         let spec = plan.specialization();
         self.prepare_kernels(&[
-            (plan.histogram, spec),
+            (plan.histogram, plan.count_specialization()),
             (plan.scatter, spec),
             (&shaders::SPLIT_OFFSETS, spec),
             (plan.small, spec),
         ])?;
         Ok(plan)
+    }
+
+    /// The (count, scatter, small) shaders of a plan: built in, or the GLSL bucket function
+    /// compiled into them (or taken from the cache).
+    fn split_shaders_for(
+        &self,
+        desc: &SplitDesc,
+        tiles: bool,
+    ) -> Result<(
+        &'static ShaderSource,
+        &'static ShaderSource,
+        &'static ShaderSource,
+    )> {
+        let (count_pass, scatter_pass) = if tiles {
+            (glsl::Pass::TileCount, glsl::Pass::TileScatter)
+        } else {
+            (glsl::Pass::Histogram, glsl::Pass::Scatter)
+        };
+        if desc.bucket_fn == BucketFn::Glsl {
+            let source = desc.glsl.as_deref().unwrap_or_default();
+            let compile = |pass| glsl::compile(source, desc.key_type, desc.value_type, pass);
+            return Ok((
+                compile(count_pass)?,
+                compile(scatter_pass)?,
+                compile(glsl::Pass::Small)?,
+            ));
+        }
+        let suffix = desc.bucket_fn.shader_suffix();
+        let key_bits = desc.key_type.bits();
+        let values = desc.value_type as u32;
+        let find = |name: String| {
+            split_shaders()
+                .find(|s| s.name == name)
+                .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+        };
+        let (count_name, scatter_name) = if tiles {
+            ("tile_count", "tile_scatter")
+        } else {
+            ("histogram", "scatter")
+        };
+        Ok((
+            find(format!("split_{count_name}_k{key_bits}_{suffix}"))?,
+            find(format!("split_{scatter_name}_k{key_bits}_v{values}_{suffix}"))?,
+            find(format!("split_small_k{key_bits}_v{values}_{suffix}"))?,
+        ))
     }
 
     fn supports_float64(&self) -> bool {
@@ -745,6 +877,16 @@ impl SplitPlan {
             stage_split: self.batch,
             key_order: key_kind(self.desc.key_type),
         }
+    }
+
+    /// The specialization of the counting pass: the tile count keeps only `m` shared
+    /// counters (not the scatter's pool, which would cut its occupancy).
+    fn count_specialization(&self) -> Specialization {
+        let mut spec = self.specialization();
+        if self.tile.is_some() {
+            spec.vecs_per_thread = self.desc.bucket_count.next_multiple_of(256);
+        }
+        spec
     }
 
     #[doc(hidden)]

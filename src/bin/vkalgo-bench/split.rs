@@ -1,6 +1,8 @@
 //! Multisplit benchmark: `vkalgo-bench multisplit [--sizes 24,26] [--ms 2,3,8,32,256,1024]
-//! [--types keys,pairs] [--fns glsl,bits,ids] [--paths auto,register,shared,global,small]
-//! [--reps 20]` (a path the plan refuses for an m is skipped with a note).
+//! [--types keys,pairs] [--fns glsl,bits,ids]
+//! [--paths auto,direct,staged,register,shared,global,small] [--tile-items 16] [--reps 20]`
+//! (a path the plan refuses for an m is skipped with a note; `--tile-items` sets the tile
+//! paths' elements per invocation, 0 the default).
 //!
 //! u32 keys (and u32 -> u32 pairs) into m buckets by bucket = (k * m) >> 32: as GLSL
 //! (`glsl`, compiled at run time), as the built-in BITS function for power-of-two m (`bits`:
@@ -30,6 +32,7 @@ struct Options {
     types: Vec<String>,
     fns: Vec<String>,
     paths: Vec<SplitPath>,
+    tile_items: u32,
     reps: usize,
 }
 
@@ -41,6 +44,7 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
         types: vec!["keys".into(), "pairs".into()],
         fns: vec!["glsl".into(), "bits".into()],
         paths: vec![SplitPath::Auto],
+        tile_items: 0,
         reps: if gpu { 20 } else { 3 },
     };
     let list = |v: &str| -> Vec<String> { v.split(',').map(|s| s.trim().to_string()).collect() };
@@ -53,11 +57,14 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
             "--types" => o.types = list(&value),
             "--fns" => o.fns = list(&value),
             "--reps" => o.reps = value.parse().unwrap_or(o.reps).max(1),
+            "--tile-items" => o.tile_items = value.parse().unwrap_or(0),
             "--paths" => {
                 o.paths = list(&value)
                     .iter()
                     .filter_map(|p| match p.as_str() {
                         "auto" => Some(SplitPath::Auto),
+                        "direct" => Some(SplitPath::TileDirect),
+                        "staged" => Some(SplitPath::TileStaged),
                         "shared" => Some(SplitPath::SharedCounters),
                         "global" => Some(SplitPath::GlobalCounters),
                         "register" => Some(SplitPath::RegisterCounters),
@@ -99,9 +106,15 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let offsets = gpu((max_m + 1) * 4, "bench split offsets")?;
     let mut scratch_size = 16u64 << 20;
     for &m in &o.ms {
-        for path in [SplitPath::Auto, SplitPath::GlobalCounters] {
+        for path in o
+            .paths
+            .iter()
+            .copied()
+            .chain([SplitPath::Auto, SplitPath::GlobalCounters])
+        {
             let desc = SplitDesc {
                 path,
+                tile_items: o.tile_items,
                 ..SplitDesc::new(KeyType::U32, ValueType::U32, m, BucketFn::Ids, max_n)
             };
             if let Ok(plan) = ctx.split_plan(&desc) {
@@ -156,6 +169,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                             glsl: glsl.clone(),
                             bit_offset,
                             path,
+                            tile_items: o.tile_items,
                             ..SplitDesc::new(KeyType::U32, value_type, m, bucket_fn, n as u64)
                         };
                         let plan = match ctx.split_plan(&desc) {
@@ -210,6 +224,8 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                             SplitPath::Small => "small",
                             SplitPath::RegisterCounters => "register",
                             SplitPath::SharedCounters => "shared",
+                            SplitPath::TileDirect => "direct",
+                            SplitPath::TileStaged => "staged",
                             _ => "global",
                         };
                         println!(

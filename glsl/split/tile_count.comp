@@ -1,0 +1,69 @@
+#version 460
+// Multisplit, tile path, step 1: every workgroup counts the buckets of its tile (TILE_LENGTH
+// elements, see split_common.glsl) into column `tile` of the bucket-major matrix (every entry
+// of the tile's column is written, zeros included, so the matrix needs no clearing), and raises
+// the status word on a bucket >= m (that element is not counted). Where m fits the subgroup,
+// lane b of each subgroup keeps bucket b's count in a register (one ballot per id bit and item,
+// no shared traffic); else each item's leader per bucket adds its peers' number to the tile's
+// shared counter.
+#include "split_common.glsl"
+
+// The tile's m counters (the plan gives this pass its own COUNTER_WORDS >= m).
+shared uint s_counts[COUNTER_WORDS];
+
+void main() {
+    uint tile = linear_workgroup_id();
+    if (tile >= pc.columns) {
+        return; // workgroup-uniform
+    }
+    vkalgo_params = pc.params;
+    uint n = element_count();
+    uint m = pc.bucket_count;
+    uint lid = gl_LocalInvocationIndex;
+    for (uint b = lid; b < m; b += WG_SIZE) {
+        s_counts[b] = 0u;
+    }
+    barrier();
+    bool in_registers = m <= gl_SubgroupSize;
+    uint counter = 0u; // register counters: bucket gl_SubgroupInvocationID's count
+    bool bad = false;
+    KEY_T keys[BATCH];
+    [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+        uint64_t index = tile_item_index(tile, i);
+        keys[i] = index < uint64_t(n) ? KeyRef(pc.keys_in + index * uint64_t(KEY_BITS / 8)).v[0] : KEY_T(0);
+    }
+    [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+        uint64_t index = tile_item_index(tile, i);
+        bool ok = index < uint64_t(n);
+        uint b = 0u;
+        if (ok) {
+            b = bucket_of(keys[i], index);
+            if (b >= m) {
+                bad = true;
+                ok = false;
+                b = 0u;
+            }
+        }
+        uvec4 okmask = subgroupBallot(ok);
+        if (in_registers) {
+            uint count_of_lane;
+            peers_and_count_of(b, okmask, gl_SubgroupInvocationID, count_of_lane);
+            counter += count_of_lane;
+        } else {
+            uvec4 peers = peers_of(b, okmask);
+            if (ok && (peers & gl_SubgroupGtMask) == uvec4(0u)) {
+                atomicAdd(s_counts[b], popcount4(peers));
+            }
+        }
+    }
+    if (in_registers && gl_SubgroupInvocationID < m && counter > 0u) {
+        atomicAdd(s_counts[gl_SubgroupInvocationID], counter);
+    }
+    barrier();
+    for (uint b = lid; b < m; b += WG_SIZE) {
+        U32Ref(matrix_addr(b, tile)).v[0] = s_counts[b];
+    }
+    if (bad) {
+        atomicOr(U32AtomicRef(pc.scratch).v[0], STATUS_BAD_BUCKET);
+    }
+}

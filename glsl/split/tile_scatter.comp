@@ -1,0 +1,225 @@
+#version 460
+// Multisplit, tile path, step 4 (after the exclusive scan of the matrix and the offsets): every
+// workgroup ranks its tile stably and writes it out. Writes nothing when the status word
+// reports a bad bucket.
+//  1. Each subgroup walks its items (see split_common.glsl, tiles) and ranks each element among
+//     the subgroup's earlier elements of its bucket: one ballot per id bit finds the item's
+//     peers; the running count per bucket is a register of lane b where m fits the subgroup,
+//     else row `subgroup` of shared counters (m words per subgroup).
+//  2. Per bucket, the rows become positions: an exclusive prefix over the subgroups, started
+//     at the tile's first position of the bucket. Without FLAG_STAGED that is the global
+//     position (matrix entry (b, tile)) and every element is written straight from its
+//     registers: for small m each store of a subgroup hits few contiguous runs.
+//  3. FLAG_STAGED: the start is the bucket's first slot in the tile (an exclusive scan of the
+//     tile's bucket totals); the keys, then the values, are staged in shared memory in bucket
+//     order, and each invocation writes consecutive slots (coalesced runs, one per bucket),
+//     finding a slot's bucket by a binary search of the tile's bucket starts.
+// Shared pool (COUNTER_WORDS words): the counter rows at [0, rows * m); the staged keys or
+// values at [0, TILE_LENGTH * words) (after the counters are consumed); with FLAG_STAGED the
+// tile's bucket starts at [aux, aux + m) and the global-minus-local bases at [aux + m, aux + 2m),
+// aux = max of both regions' ends (the plan sizes the pool).
+#include "split_common.glsl"
+#include "../common/workgroup_scan.glsl"
+
+shared uint s_pool[COUNTER_WORDS];
+shared uint s_status;
+
+#define FLAG_STAGED 4u
+#define KEY_WORDS (KEY_BITS / 32)
+#define NONE 0xFFFFFFFFu
+
+void main() {
+    uint tile = linear_workgroup_id();
+    if (tile >= pc.columns) {
+        return; // workgroup-uniform
+    }
+    uint lid = gl_LocalInvocationIndex;
+    uint m = pc.bucket_count;
+    uint rows = gl_NumSubgroups;
+    if (lid == 0u) {
+        s_status = U32AtomicRef(pc.scratch).v[0];
+    }
+    for (uint w = lid; w < rows * m; w += WG_SIZE) {
+        s_pool[w] = 0u;
+    }
+    barrier();
+    if (s_status != 0u) {
+        return; // workgroup-uniform
+    }
+    vkalgo_params = pc.params;
+    uint n = element_count();
+    if (uint64_t(tile) * uint64_t(TILE_LENGTH) >= uint64_t(n)) {
+        return; // workgroup-uniform: a tile past an indirect count
+    }
+    bool staged = (pc.flags & FLAG_STAGED) != 0u;
+    bool in_registers = m <= gl_SubgroupSize;
+    uint row = gl_SubgroupID * m;
+
+    // Loads first (independent, in flight together), then the ranking.
+    KEY_T keys[BATCH];
+#if VALUE_WORDS > 0
+    VALUE_T values[BATCH];
+#endif
+    [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+        uint64_t index = tile_item_index(tile, i);
+        bool ok = index < uint64_t(n);
+        keys[i] = ok ? KeyRef(pc.keys_in + index * uint64_t(KEY_BITS / 8)).v[0] : KEY_T(0);
+#if VALUE_WORDS > 0
+        values[i] = ok ? ValueRef(pc.values_in + index * uint64_t(VALUE_WORDS * 4u)).v[0] : VALUE_T(0);
+#endif
+    }
+
+    // 1. Ranks within the subgroup: packed[i] = (rank << 16) | bucket, NONE past the end.
+    uint packed[BATCH];
+    uint counter = 0u; // register counters: bucket gl_SubgroupInvocationID's running count
+    [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+        uint64_t index = tile_item_index(tile, i);
+        bool ok = index < uint64_t(n);
+        uint b = ok ? bucket_of(keys[i], index) : 0u;
+        if (b >= m) {
+            ok = false; // (the count pass raised the status: never reached)
+            b = 0u;
+        }
+        uvec4 okmask = subgroupBallot(ok);
+        uvec4 peers;
+        uint base;
+        if (in_registers) {
+            uint count_of_lane;
+            peers = peers_and_count_of(b, okmask, gl_SubgroupInvocationID, count_of_lane);
+            base = subgroupShuffle(counter, b);
+            counter += count_of_lane;
+        } else {
+            peers = peers_of(b, okmask);
+            base = ok ? s_pool[row + b] : 0u;
+            subgroupMemoryBarrierShared();
+            subgroupBarrier(); // every peer has read the counter before the leader advances it
+            if (ok && (peers & gl_SubgroupGtMask) == uvec4(0u)) {
+                s_pool[row + b] = base + popcount4(peers);
+            }
+            subgroupMemoryBarrierShared();
+            subgroupBarrier(); // the next item reads the advanced counter
+        }
+        packed[i] = ok ? ((base + popcount4(peers & gl_SubgroupLtMask)) << 16) | b : NONE;
+    }
+    if (in_registers && gl_SubgroupInvocationID < m) {
+        s_pool[row + gl_SubgroupInvocationID] = counter;
+    }
+    barrier();
+
+    // 2. Rows to positions. Invocation lid takes buckets [lid * per, lid * per + per).
+    uint per = (m + WG_SIZE - 1u) / WG_SIZE;
+    uint first_bucket = lid * per;
+    uint aux = max(rows * m, TILE_LENGTH * max(KEY_WORDS, VALUE_WORDS));
+    uint local = 0u; // staged: the first slot of my first bucket in the tile
+    if (staged) {
+        uint mine = 0u;
+        for (uint k = 0u; k < per; ++k) {
+            uint b = first_bucket + k;
+            for (uint r = 0u; b < m && r < rows; ++r) {
+                mine += s_pool[r * m + b];
+            }
+        }
+        uint total;
+        local = workgroup_exclusive_scan(mine, total);
+    }
+    for (uint k = 0u; k < per; ++k) {
+        uint b = first_bucket + k;
+        if (b < m) {
+            uint global = U32Ref(matrix_addr(b, tile)).v[0];
+            uint run = staged ? local : global;
+            for (uint r = 0u; r < rows; ++r) {
+                uint c = s_pool[r * m + b];
+                s_pool[r * m + b] = run;
+                run += c;
+            }
+            if (staged) {
+                s_pool[aux + b] = local;
+                s_pool[aux + m + b] = global - local; // (wraps back in pos = it + slot)
+                local = run;
+            }
+        }
+    }
+    barrier();
+
+    // Positions: global (direct) or the slot in the tile (staged).
+    [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+        if (packed[i] != NONE) {
+            packed[i] = s_pool[row + (packed[i] & 0xFFFFu)] + (packed[i] >> 16);
+        }
+    }
+    if (!staged) {
+        [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+            if (packed[i] != NONE) {
+                uint64_t pos = uint64_t(packed[i]);
+                KeyRef(pc.keys_out + pos * uint64_t(KEY_BITS / 8)).v[0] = keys[i];
+#if VALUE_WORDS > 0
+                ValueRef(pc.values_out + pos * uint64_t(VALUE_WORDS * 4u)).v[0] = values[i];
+#endif
+            }
+        }
+        return;
+    }
+
+    // 3. Staged: keys in bucket order, then each slot to its global position.
+    uint in_tile = uint(min(uint64_t(TILE_LENGTH), uint64_t(n) - uint64_t(tile) * uint64_t(TILE_LENGTH)));
+    barrier(); // every counter row is read
+    [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+        if (packed[i] != NONE) {
+            s_pool[packed[i]] = uint(keys[i]);
+#if KEY_BITS == 64
+            s_pool[TILE_LENGTH + packed[i]] = uint(keys[i] >> 32);
+#endif
+        }
+    }
+    barrier();
+    uint dest[BATCH]; // global position of slot k * WG_SIZE + lid
+    [[unroll]] for (uint k = 0u; k < BATCH; ++k) {
+        uint slot = k * WG_SIZE + lid;
+        dest[k] = NONE;
+        if (slot < in_tile) {
+            // The last bucket whose first slot is <= slot (empty buckets share their
+            // successor's start and are passed over).
+            uint lo = 0u;
+            uint len = m;
+            [[unroll]] for (uint bit = 0u; bit <= MAX_ID_BITS; ++bit) {
+                if (len > 0u) {
+                    uint half_len = len >> 1;
+                    if (s_pool[aux + lo + half_len] <= slot) {
+                        lo += half_len + 1u;
+                        len -= half_len + 1u;
+                    } else {
+                        len = half_len;
+                    }
+                }
+            }
+            dest[k] = s_pool[aux + m + lo - 1u] + slot;
+            KEY_T key = KEY_T(s_pool[slot]);
+#if KEY_BITS == 64
+            key |= uint64_t(s_pool[TILE_LENGTH + slot]) << 32;
+#endif
+            KeyRef(pc.keys_out + uint64_t(dest[k]) * uint64_t(KEY_BITS / 8)).v[0] = key;
+        }
+    }
+#if VALUE_WORDS > 0
+    barrier(); // every staged key is read
+    [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+        if (packed[i] != NONE) {
+            s_pool[packed[i]] = uint(values[i]);
+#if VALUE_WORDS == 2
+            s_pool[TILE_LENGTH + packed[i]] = uint(values[i] >> 32);
+#endif
+        }
+    }
+    barrier();
+    [[unroll]] for (uint k = 0u; k < BATCH; ++k) {
+        uint slot = k * WG_SIZE + lid;
+        if (dest[k] != NONE) {
+            VALUE_T value = VALUE_T(s_pool[slot]);
+#if VALUE_WORDS == 2
+            value |= uint64_t(s_pool[TILE_LENGTH + slot]) << 32;
+#endif
+            ValueRef(pc.values_out + uint64_t(dest[k]) * uint64_t(VALUE_WORDS * 4u)).v[0] = value;
+        }
+    }
+#endif
+}
