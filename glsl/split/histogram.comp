@@ -52,12 +52,12 @@ void main() {
             }
             if (in_registers) {
                 uint own_count;
-                peers_and_own_count(b, subgroupBallot(ok) & gmask, own_count);
+                peers_and_own_count(b, ballot(ok) & gmask, own_count);
                 counter += own_count;
                 continue;
             }
-            uvec4 peers = peers_of(b, subgroupBallot(ok) & gmask);
-            bool leader = ok && (peers & gl_SubgroupGtMask) == uvec4(0u);
+            uvec4 peers = peers_of(b, ballot(ok) & gmask);
+            bool leader = ok && (peers & fold_mask(gl_SubgroupGtMask)) == uvec4(0u);
             if (in_shared) {
                 // One leader per bucket and group: the group's row is its own.
                 if (leader) {

@@ -62,10 +62,10 @@ void main() {
                 }
             }
             uint own_count = 0u;
-            uvec4 peers = in_registers ? peers_and_own_count(b, subgroupBallot(ok) & gmask, own_count)
-                                       : peers_of(b, subgroupBallot(ok) & gmask);
-            uint below = popcount4(peers & gl_SubgroupLtMask);
-            bool leader = ok && (peers & gl_SubgroupGtMask) == uvec4(0u);
+            uvec4 peers = in_registers ? peers_and_own_count(b, ballot(ok) & gmask, own_count)
+                                       : peers_of(b, ballot(ok) & gmask);
+            uint below = popcount4(peers & fold_mask(gl_SubgroupLtMask));
+            bool leader = ok && (peers & fold_mask(gl_SubgroupGtMask)) == uvec4(0u);
             uint base;
             if (in_registers) {
                 // Lane b of the group holds bucket b's next position.

@@ -49,8 +49,8 @@ void main() {
                     b = 0u;
                 }
             }
-            uvec4 peers = peers_of(b, subgroupBallot(ok) & gmask);
-            if (ok && (peers & gl_SubgroupGtMask) == uvec4(0u)) {
+            uvec4 peers = peers_of(b, ballot(ok) & gmask);
+            if (ok && (peers & fold_mask(gl_SubgroupGtMask)) == uvec4(0u)) {
                 s_matrix[b * columns + c] += popcount4(peers);
             }
             subgroupMemoryBarrierShared();
@@ -106,12 +106,12 @@ void main() {
                 key = KeyRef(pc.keys_in + index * uint64_t(KEY_BITS / 8)).v[0];
                 b = min(bucket_of(key, index), pc.bucket_count - 1u); // (all < m: checked above)
             }
-            uvec4 peers = peers_of(b, subgroupBallot(ok) & gmask);
-            uint below = popcount4(peers & gl_SubgroupLtMask);
+            uvec4 peers = peers_of(b, ballot(ok) & gmask);
+            uint below = popcount4(peers & fold_mask(gl_SubgroupLtMask));
             uint base = ok ? s_matrix[b * columns + c] : 0u;
             subgroupMemoryBarrierShared();
             subgroupBarrier();
-            if (ok && (peers & gl_SubgroupGtMask) == uvec4(0u)) {
+            if (ok && (peers & fold_mask(gl_SubgroupGtMask)) == uvec4(0u)) {
                 s_matrix[b * columns + c] = base + popcount4(peers);
             }
             subgroupMemoryBarrierShared();

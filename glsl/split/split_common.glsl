@@ -95,6 +95,21 @@ const uint KEY_KIND = KEY_ORDER & 3u;
 // Bucket ids have at most this many bits (m <= 65536).
 #define MAX_ID_BITS 16u
 
+// The loops over bucket-id bits (ballots, binary searches). The column shaders run up to
+// thousands of steps per invocation: unrolled to MAX_ID_BITS with a guard, since lavapipe stops
+// an invocation after 32768 loop iterations. The tile shaders (SPLIT_TILES) run at most BATCH
+// items: plain loops of id_bits iterations, because the unrolled form made their machine code
+// 100-180 KB on an NVIDIA H100 (instruction-fetch bound: the count pass read at 0.4 TB/s).
+#ifdef SPLIT_TILES
+#define ID_LOOP [[dont_unroll]]
+#define ID_LOOP_END pc.id_bits
+#define ID_GUARD(bit) true
+#else
+#define ID_LOOP [[unroll]]
+#define ID_LOOP_END MAX_ID_BITS
+#define ID_GUARD(bit) ((bit) < pc.id_bits)
+#endif
+
 #if KEY_BITS == 64
 const uint64_t KEY_SIGN = 0x8000000000000000ul;
 #else
@@ -130,11 +145,12 @@ uint bucket_of(KEY_T key, uint64_t index) {
     return uint(ordered_bits(key) >> pc.bit_offset) & (pc.bucket_count - 1u);
 #elif BUCKET_FN == 1
     // Number of splitters <= key (upper bound), in a loop of constant trip count (lavapipe
-    // counts loop iterations per invocation).
+    // counts loop iterations per invocation) in the column shaders, of id_bits + 1 iterations
+    // in the tile shaders (whose machine code must stay small; see ID_LOOP).
     KEY_T k = ordered_bits(key);
     uint base = 0u;
     uint len = pc.bucket_count - 1u;
-    [[unroll]] for (uint i = 0u; i <= MAX_ID_BITS; ++i) {
+    ID_LOOP for (uint i = 0u; i < ID_LOOP_END + 1u; ++i) {
         if (len > 0u) {
             uint half_len = len >> 1;
             KEY_T s = ordered_bits(KeyRef(pc.aux + uint64_t(base + half_len) * uint64_t(KEY_BITS / 8)).v[0]);
@@ -197,14 +213,26 @@ uint popcount4(uvec4 m) {
     return uint(bitCount(m.x) + bitCount(m.y) + bitCount(m.z) + bitCount(m.w));
 }
 
+// Subgroup masks with the words past the largest subgroup size zero: on devices whose
+// subgroups have at most 32 lanes (MAX_SUBGROUP_SIZE is a specialization constant) the driver
+// folds every operation on the upper three words away.
+uvec4 fold_mask(uvec4 v) {
+    return MAX_SUBGROUP_SIZE <= 32u ? uvec4(v.x, 0u, 0u, 0u) : v;
+}
+
+// subgroupBallot, folded.
+uvec4 ballot(bool p) {
+    return fold_mask(subgroupBallot(p));
+}
+
 // The lanes of this lane's group that hold bucket `b` and are `ok` (in `okmask`, the ballot of
 // ok within the group). One ballot per id bit. Subgroup-uniform control flow.
 uvec4 peers_of(uint b, uvec4 okmask) {
     uvec4 peers = okmask;
-    [[unroll]] for (uint bit = 0u; bit < MAX_ID_BITS; ++bit) {
-        if (bit < pc.id_bits) {
+    ID_LOOP for (uint bit = 0u; bit < ID_LOOP_END; ++bit) {
+        if (ID_GUARD(bit)) {
             bool set = ((b >> bit) & 1u) != 0u;
-            uvec4 vote = subgroupBallot(set);
+            uvec4 vote = ballot(set);
             peers &= set ? vote : ~vote;
         }
     }
@@ -216,10 +244,10 @@ uvec4 peers_of(uint b, uvec4 okmask) {
 uvec4 peers_and_count_of(uint b, uvec4 okmask, uint t, out uint t_count) {
     uvec4 peers = okmask;
     uvec4 own = okmask;
-    [[unroll]] for (uint bit = 0u; bit < MAX_ID_BITS; ++bit) {
-        if (bit < pc.id_bits) {
+    ID_LOOP for (uint bit = 0u; bit < ID_LOOP_END; ++bit) {
+        if (ID_GUARD(bit)) {
             bool set = ((b >> bit) & 1u) != 0u;
-            uvec4 vote = subgroupBallot(set);
+            uvec4 vote = ballot(set);
             peers &= set ? vote : ~vote;
             own &= ((t >> bit) & 1u) != 0u ? vote : ~vote;
         }

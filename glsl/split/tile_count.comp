@@ -6,6 +6,7 @@
 // lane b of each subgroup keeps bucket b's count in a register (one ballot per id bit and item,
 // no shared traffic); else each item's leader per bucket adds its peers' number to the tile's
 // shared counter.
+#define SPLIT_TILES 1
 #include "split_common.glsl"
 
 // The tile's m counters (the plan gives this pass its own COUNTER_WORDS >= m).
@@ -44,14 +45,14 @@ void main() {
                 b = 0u;
             }
         }
-        uvec4 okmask = subgroupBallot(ok);
+        uvec4 okmask = ballot(ok);
         if (in_registers) {
             uint count_of_lane;
             peers_and_count_of(b, okmask, gl_SubgroupInvocationID, count_of_lane);
             counter += count_of_lane;
         } else {
             uvec4 peers = peers_of(b, okmask);
-            if (ok && (peers & gl_SubgroupGtMask) == uvec4(0u)) {
+            if (ok && (peers & fold_mask(gl_SubgroupGtMask)) == uvec4(0u)) {
                 atomicAdd(s_counts[b], popcount4(peers));
             }
         }

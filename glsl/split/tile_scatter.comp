@@ -18,6 +18,7 @@
 // values at [0, TILE_LENGTH * words) (after the counters are consumed); with FLAG_STAGED the
 // tile's bucket starts at [aux, aux + m) and the global-minus-local bases at [aux + m, aux + 2m),
 // aux = max of both regions' ends (the plan sizes the pool).
+#define SPLIT_TILES 1
 #include "split_common.glsl"
 #include "../common/workgroup_scan.glsl"
 
@@ -80,7 +81,7 @@ void main() {
             ok = false; // (the count pass raised the status: never reached)
             b = 0u;
         }
-        uvec4 okmask = subgroupBallot(ok);
+        uvec4 okmask = ballot(ok);
         uvec4 peers;
         uint base;
         if (in_registers) {
@@ -93,13 +94,13 @@ void main() {
             base = ok ? s_pool[row + b] : 0u;
             subgroupMemoryBarrierShared();
             subgroupBarrier(); // every peer has read the counter before the leader advances it
-            if (ok && (peers & gl_SubgroupGtMask) == uvec4(0u)) {
+            if (ok && (peers & fold_mask(gl_SubgroupGtMask)) == uvec4(0u)) {
                 s_pool[row + b] = base + popcount4(peers);
             }
             subgroupMemoryBarrierShared();
             subgroupBarrier(); // the next item reads the advanced counter
         }
-        packed[i] = ok ? ((base + popcount4(peers & gl_SubgroupLtMask)) << 16) | b : NONE;
+        packed[i] = ok ? ((base + popcount4(peers & fold_mask(gl_SubgroupLtMask))) << 16) | b : NONE;
     }
     if (in_registers && gl_SubgroupInvocationID < m) {
         s_pool[row + gl_SubgroupInvocationID] = counter;
@@ -181,7 +182,7 @@ void main() {
             // successor's start and are passed over).
             uint lo = 0u;
             uint len = m;
-            [[unroll]] for (uint bit = 0u; bit <= MAX_ID_BITS; ++bit) {
+            [[dont_unroll]] for (uint bit = 0u; bit <= pc.id_bits; ++bit) {
                 if (len > 0u) {
                     uint half_len = len >> 1;
                     if (s_pool[aux + lo + half_len] <= slot) {
