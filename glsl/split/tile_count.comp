@@ -2,10 +2,9 @@
 // Multisplit, tile path, step 1: every workgroup counts the buckets of its tile (TILE_LENGTH
 // elements, see split_common.glsl) into column `tile` of the bucket-major matrix (every entry
 // of the tile's column is written, zeros included, so the matrix needs no clearing), and raises
-// the status word on a bucket >= m (that element is not counted). Where m fits the subgroup,
-// lane b of each subgroup keeps bucket b's count in a register (one ballot per id bit and item,
-// no shared traffic); else each item's leader per bucket adds its peers' number to the tile's
-// shared counter.
+// the status word on a bucket >= m (that element is not counted). One shared atomic add per
+// element: on an NVIDIA H100 this read 2^26 keys in 0.15 ms at m <= 32 (0.20 ms at m = 256),
+// where ballots per id bit and a leader's add took 0.27-0.60 ms.
 #define SPLIT_TILES 1
 #include "split_common.glsl"
 
@@ -25,8 +24,6 @@ void main() {
         s_counts[b] = 0u;
     }
     barrier();
-    bool in_registers = m <= gl_SubgroupSize;
-    uint counter = 0u; // register counters: bucket gl_SubgroupInvocationID's count
     bool bad = false;
     KEY_T keys[BATCH];
     [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
@@ -45,20 +42,9 @@ void main() {
                 b = 0u;
             }
         }
-        uvec4 okmask = ballot(ok);
-        if (in_registers) {
-            uint count_of_lane;
-            peers_and_count_of(b, okmask, gl_SubgroupInvocationID, count_of_lane);
-            counter += count_of_lane;
-        } else {
-            uvec4 peers = peers_of(b, okmask);
-            if (ok && (peers & fold_mask(gl_SubgroupGtMask)) == uvec4(0u)) {
-                atomicAdd(s_counts[b], popcount4(peers));
-            }
+        if (ok) {
+            atomicAdd(s_counts[b], 1u);
         }
-    }
-    if (in_registers && gl_SubgroupInvocationID < m && counter > 0u) {
-        atomicAdd(s_counts[gl_SubgroupInvocationID], counter);
     }
     barrier();
     for (uint b = lid; b < m; b += WG_SIZE) {

@@ -26,6 +26,7 @@ shared uint s_pool[COUNTER_WORDS];
 shared uint s_status;
 
 #define FLAG_STAGED 4u
+#define FLAG_TILE_REGISTERS 8u
 #define KEY_WORDS (KEY_BITS / 32)
 #define NONE 0xFFFFFFFFu
 
@@ -53,7 +54,8 @@ void main() {
         return; // workgroup-uniform: a tile past an indirect count
     }
     bool staged = (pc.flags & FLAG_STAGED) != 0u;
-    bool in_registers = m <= gl_SubgroupSize;
+    // Register counters (lane b holds bucket b's) where m fits the subgroup: FLAG_TILE_REGISTERS.
+    bool in_registers = (pc.flags & FLAG_TILE_REGISTERS) != 0u && m <= gl_SubgroupSize;
     uint row = gl_SubgroupID * m;
 
     // Loads first (independent, in flight together), then the ranking.
