@@ -172,9 +172,15 @@ const FLAG_SHARED_COUNTERS: u32 = 1;
 const FLAG_REGISTER_COUNTERS: u32 = 2;
 /// SplitPush::flags: the tile path stages its tile in shared memory (glsl/split/tile_scatter.comp).
 const FLAG_STAGED: u32 = 4;
-/// Largest `m` [`SplitPath::Auto`] writes straight from registers on the tile path (larger `m`
-/// is staged).
-const DIRECT_MAX_BUCKETS: u32 = 8;
+/// SplitPush::flags: the tile scatter keeps bucket `b`'s running count in lane `b` where `m`
+/// fits the subgroup (glsl/split/tile_scatter.comp).
+const FLAG_TILE_REGISTERS: u32 = 8;
+/// Largest `m` [`SplitPath::Auto`] writes straight from registers on the tile path, keys only
+/// and with values (larger `m` is staged). Measured on an NVIDIA H100, 2^26 u32 keys, 8 items
+/// per invocation: keys direct 0.93 ms against staged 1.06 ms at m = 32, 1.47 against 1.27 at
+/// m = 256; pairs direct 0.58 against 1.11 at m = 2, 1.07 against 0.87 at m = 8
+/// (docs/benchmarks/2026-11-22-multisplit-h100.md).
+const DIRECT_MAX_BUCKETS: (u32, u32) = (32, 4);
 /// Most shared memory (bytes) the counters of one workgroup take.
 const MAX_COUNTER_BYTES: u64 = 16384;
 /// Largest [`SplitDesc::tile_items`].
@@ -203,8 +209,8 @@ pub struct SplitDesc {
     /// Where the counters live ([`SplitPath::Auto`]: by `m` and the device).
     pub path: SplitPath,
     /// Elements per invocation of a tile ([`SplitPath::TileDirect`] and
-    /// [`SplitPath::TileStaged`]); 0 picks the device's default (16 on GPUs, 8 with 8-byte
-    /// keys or values, 4 on CPU drivers). At most 32.
+    /// [`SplitPath::TileStaged`]); 0 picks the device's default (8 on GPUs, 4 on CPU
+    /// drivers). At most 32.
     pub tile_items: u32,
 }
 
@@ -520,11 +526,7 @@ impl SplitPlan {
             column_steps: self.column_steps,
             id_bits: self.id_bits(),
             flags: if let Some(tile) = self.tile {
-                if tile.staged {
-                    FLAG_STAGED
-                } else {
-                    0
-                }
+                FLAG_TILE_REGISTERS | if tile.staged { FLAG_STAGED } else { 0 }
             } else if self.registers {
                 FLAG_REGISTER_COUNTERS
             } else if self.counter_words > 1 {
@@ -671,8 +673,7 @@ impl Context {
         let word_size = desc.key_type.bytes().max(desc.value_type.bytes());
         let tile_items = match desc.tile_items {
             0 if cpu => 4,
-            0 if word_size == 8 => 8,
-            0 => 16,
+            0 => 8,
             items => items,
         };
         let tile_length = workgroup_size as u64 * tile_items as u64;
@@ -687,15 +688,22 @@ impl Context {
         };
         let staged_fits = counter_fits
             && (pool_words(true) + workgroup_size as u64 + 16) * 4 <= self.profile.max_shared_memory as u64;
+        let direct_max = if desc.value_type == ValueType::None {
+            DIRECT_MAX_BUCKETS.0
+        } else {
+            DIRECT_MAX_BUCKETS.1
+        };
         let tile = match desc.path {
-            SplitPath::Auto if counter_fits && m <= DIRECT_MAX_BUCKETS => Some(false),
+            SplitPath::Auto if counter_fits && m <= direct_max => Some(false),
             SplitPath::Auto if staged_fits => Some(true),
             SplitPath::TileDirect if counter_fits => Some(false),
             SplitPath::TileStaged if staged_fits => Some(true),
-            SplitPath::TileDirect | SplitPath::TileStaged => return Err(Error::invalid(format!(
+            SplitPath::TileDirect | SplitPath::TileStaged => {
+                return Err(Error::invalid(format!(
                 "multisplit: the {:?} path does not fit {m} buckets ({rows} counter rows, {} shared bytes)",
                 desc.path, self.profile.max_shared_memory
-            ))),
+            )))
+            }
             _ => None,
         }
         .map(|staged| TileGeometry {
