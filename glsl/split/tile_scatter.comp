@@ -7,15 +7,15 @@
 //     peers; the running count per bucket is a register of lane b where m fits the subgroup,
 //     else row `subgroup` of shared counters (m words per subgroup).
 //  2. Per bucket, the rows become positions: an exclusive prefix over the subgroups, started
-//     at the tile's first position of the bucket. Without FLAG_STAGED that is the global
+//     at the tile's first position of the bucket. Without TILE_STAGED that is the global
 //     position (matrix entry (b, tile)) and every element is written straight from its
 //     registers: for small m each store of a subgroup hits few contiguous runs.
-//  3. FLAG_STAGED: the start is the bucket's first slot in the tile (an exclusive scan of the
+//  3. TILE_STAGED: the start is the bucket's first slot in the tile (an exclusive scan of the
 //     tile's bucket totals); the keys, then the values, are staged in shared memory in bucket
 //     order, and each invocation writes consecutive slots (coalesced runs, one per bucket),
 //     finding a slot's bucket by a binary search of the tile's bucket starts.
 // Shared pool (COUNTER_WORDS words): the counter rows at [0, rows * m); the staged keys or
-// values at [0, TILE_LENGTH * words) (after the counters are consumed); with FLAG_STAGED the
+// values at [0, TILE_LENGTH * words) (after the counters are consumed); with TILE_STAGED the
 // tile's bucket starts at [aux, aux + m) and the global-minus-local bases at [aux + m, aux + 2m),
 // aux = max of both regions' ends (the plan sizes the pool).
 #define SPLIT_TILES 1
@@ -25,8 +25,13 @@
 shared uint s_pool[COUNTER_WORDS];
 shared uint s_status;
 
-#define FLAG_STAGED 4u
-#define FLAG_TILE_REGISTERS 8u
+// The variant, fixed per pipeline so the driver drops the other code paths (specialization
+// constant 2, which the tile shaders do not need as a spin limit; src/split/mod.rs
+// TILE_SPEC_*): bit 0 stages the tile (TILE_STAGED); bit 1 keeps bucket b's running count in
+// lane b (TILE_REGISTERS: the plan sets it only where m <= the smallest subgroup size; on an
+// H100 at m = 2 and 8, 8-15% faster splits than shared counters).
+const bool TILE_STAGED = (SPIN_LIMIT & 1u) != 0u;
+const bool TILE_REGISTERS = (SPIN_LIMIT & 2u) != 0u;
 #define KEY_WORDS (KEY_BITS / 32)
 #define NONE 0xFFFFFFFFu
 
@@ -53,10 +58,8 @@ void main() {
     if (uint64_t(tile) * uint64_t(TILE_LENGTH) >= uint64_t(n)) {
         return; // workgroup-uniform: a tile past an indirect count
     }
-    bool staged = (pc.flags & FLAG_STAGED) != 0u;
-    // Register counters (lane b holds bucket b's) where m fits the subgroup and the plan sets
-    // FLAG_TILE_REGISTERS (on an H100 at m = 2 and 8: 8-15% faster splits than shared counters).
-    bool in_registers = (pc.flags & FLAG_TILE_REGISTERS) != 0u && m <= gl_SubgroupSize;
+    bool staged = TILE_STAGED;
+    bool in_registers = TILE_REGISTERS;
     uint row = gl_SubgroupID * m;
 
     // Loads first (independent, in flight together), then the ranking.

@@ -18,24 +18,31 @@
 //!
 //! # Method
 //! The seed technique (Ashkiani, Davidson, Meyer & Owens, "GPU Multisplit", PPoPP 2016): the
-//! input is cut into columns of `column_steps * G` elements, `G` the device's smallest
-//! subgroup size; one lane group of `G` lanes walks each column, `G` elements per step, and
-//! finds the lanes of its bucket with one subgroup ballot per bucket-id bit. Then:
-//! (1) per-column bucket histograms into a bucket-major matrix, (2) one exclusive scan of the
-//! matrix (the scan module's record layer), (3) the offsets, (4) a stable scatter that
-//! recomputes the buckets and ranks. No workgroup ever waits on another (the safe path on
-//! every device), so no schedule can hang it. Each lane loads 8 steps of its column (keys and
-//! values) before ranking them, on GPUs, so that loads are in flight together.
+//! lanes of a subgroup holding the same bucket find each other with one subgroup ballot per
+//! bucket-id bit, which ranks them stably within the subgroup. Every path runs (1) a count of
+//! each column's buckets into a bucket-major matrix, (2) one exclusive scan of the matrix (the
+//! scan module's record layer), (3) the offsets, (4) a stable scatter that recomputes the
+//! buckets and ranks. No workgroup ever waits on another (the safe path on every device), so
+//! no schedule can hang it.
 //!
-//! Where a lane group keeps its column's `m` counters ([`SplitPath`]):
-//! - `m <= G`: in registers, lane `b` holding bucket `b`'s (the same ballots give each lane
-//!   its bucket's count in the step; a shuffle gives each element its base);
-//! - small `m` (the workgroup's rows of `m` fit 16 KiB): in shared memory;
-//! - any `m` up to 65536: the matrix entries themselves, in global memory.
+//! The paths ([`SplitPath`]) differ in what a column is and where its counters live:
+//! - tile paths ([`SplitPath::TileDirect`], [`SplitPath::TileStaged`]; [`SplitPath::Auto`]
+//!   takes them wherever the workgroup's counter rows fit, `m <= 512` on GPUs): a column is a
+//!   workgroup's tile of `workgroup size x tile_items` elements. The count adds one shared
+//!   atomic per element; the scatter ranks each item with ballots and per-subgroup running
+//!   counts (in registers, lane `b` holding bucket `b`'s, where `m` fits the subgroup; else a
+//!   shared row of `m` counters per subgroup), turns the rows into positions, and writes each
+//!   element straight from registers (direct: few contiguous runs per store for small `m`) or
+//!   stages the tile in shared memory in bucket order and writes coalesced runs (staged:
+//!   larger `m`; Auto stages above `m = 32` for keys and `m = 4` for pairs);
+//! - column paths (larger `m`, or by request): a column is `column_steps * G` elements, `G` the
+//!   device's smallest subgroup size, walked by one lane group of `G` lanes, its `m` counters
+//!   in registers (`m <= G`), in shared memory (the workgroup's rows of `m` fit 16 KiB) or in
+//!   the matrix entries themselves, in global memory (any `m` up to 65536).
 //!
 //! Counts up to [`SplitPlan::small_limit`] take one workgroup and one dispatch
 //! ([`SplitPath::Small`], the matrix in shared memory); larger counts take the fill of the
-//! status word, the histogram, the three scan dispatches, the offsets and the scatter.
+//! status word, the count, the three scan dispatches, the offsets and the scatter.
 //!
 //! No single-pass (decoupled look-back) variant: the output position of an element needs the
 //! total of every smaller bucket over the WHOLE input, so a one-pass scatter needs a counting
@@ -121,23 +128,24 @@ impl BucketFn {
     }
 }
 
-/// Where the lane groups keep their bucket counters (both paths are the safe kind: no
-/// workgroup waits on another).
+/// How a multisplit cuts its input and where it keeps its bucket counters (every path is the
+/// safe kind: no workgroup waits on another; see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[repr(u32)]
 pub enum SplitPath {
-    /// Register counters where `m` is at most the smallest subgroup size, else shared counters
-    /// where each lane group's row of `m` fits the workgroup's counter budget (16 KiB, at most
-    /// half the device's shared memory), else global counters.
+    /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it the
+    /// tile paths where the workgroup's counter rows fit ([`SplitPath::TileDirect`] up to
+    /// `m = 32` for keys and `m = 4` for pairs, else [`SplitPath::TileStaged`]), else the
+    /// column paths (register, shared or global counters, by `m`).
     #[default]
     Auto = 0,
-    /// Each lane group's `m` counters in shared memory (small `m`; refused where they do not
-    /// fit).
+    /// Column path: each lane group's `m` counters in shared memory (small `m`; refused where
+    /// they do not fit).
     SharedCounters = 1,
-    /// The counters are the count matrix's entries in global memory (any `m`).
+    /// Column path: the counters are the count matrix's entries in global memory (any `m`).
     GlobalCounters = 2,
-    /// `m` at most the device's smallest subgroup size: lane `b` of each lane group holds the
-    /// counter of bucket `b` in a register (no shared memory, no barriers).
+    /// Column path for `m` at most the device's smallest subgroup size: lane `b` of each lane
+    /// group holds the counter of bucket `b` in a register (no shared memory, no barriers).
     RegisterCounters = 4,
     /// One workgroup, one dispatch, the count matrix in shared memory: counts up to
     /// [`SplitPlan::small_limit`] (refused above). [`SplitPath::Auto`] takes it for direct
@@ -170,11 +178,12 @@ const SMALL_WORDS: u64 = 4096;
 const FLAG_SHARED_COUNTERS: u32 = 1;
 /// SplitPush::flags: the lane groups' counters are in registers (m <= the lane group size).
 const FLAG_REGISTER_COUNTERS: u32 = 2;
-/// SplitPush::flags: the tile path stages its tile in shared memory (glsl/split/tile_scatter.comp).
-const FLAG_STAGED: u32 = 4;
-/// SplitPush::flags: the tile scatter keeps bucket `b`'s running count in lane `b` where `m`
-/// fits the subgroup (glsl/split/tile_scatter.comp).
-const FLAG_TILE_REGISTERS: u32 = 8;
+/// Tile scatter variant (specialization constant 2, glsl/split/tile_scatter.comp): stage the
+/// tile in shared memory.
+const TILE_SPEC_STAGED: u32 = 1;
+/// Tile scatter variant: lane `b` keeps bucket `b`'s running count (`m` at most the smallest
+/// subgroup size).
+const TILE_SPEC_REGISTERS: u32 = 2;
 /// Largest `m` [`SplitPath::Auto`] writes straight from registers on the tile path, keys only
 /// and with values (larger `m` is staged). Measured on an NVIDIA H100, 2^26 u32 keys, 8 items
 /// per invocation: keys direct 0.93 ms against staged 1.06 ms at m = 32, 1.47 against 1.27 at
@@ -348,8 +357,8 @@ impl SplitPlan {
         &self.desc
     }
 
-    /// The path the plan records above [`SplitPlan::small_limit`] ([`SplitPath::Small`],
-    /// [`SplitPath::SharedCounters`] or [`SplitPath::GlobalCounters`]).
+    /// The path the plan records above [`SplitPlan::small_limit`] (never
+    /// [`SplitPath::Auto`]; [`SplitPath::Small`] when the plan asked for it).
     pub fn path(&self) -> SplitPath {
         if self.desc.path == SplitPath::Small {
             SplitPath::Small
@@ -525,8 +534,9 @@ impl SplitPlan {
             columns: columns as u32,
             column_steps: self.column_steps,
             id_bits: self.id_bits(),
-            flags: if let Some(tile) = self.tile {
-                FLAG_TILE_REGISTERS | if tile.staged { FLAG_STAGED } else { 0 }
+            // (Tile plans: the scatter's variant is a specialization constant.)
+            flags: if self.tile.is_some() {
+                0
             } else if self.registers {
                 FLAG_REGISTER_COUNTERS
             } else if self.counter_words > 1 {
@@ -881,7 +891,20 @@ impl SplitPlan {
         Specialization {
             workgroup_size: self.workgroup_size,
             vecs_per_thread: self.counter_words,
-            spin_limit: 1,
+            // (The tile scatter's variant; no split pass spins.)
+            spin_limit: match self.tile {
+                Some(tile) => {
+                    let mut variant = 0;
+                    if tile.staged {
+                        variant |= TILE_SPEC_STAGED;
+                    }
+                    if self.desc.bucket_count <= self.group_lanes {
+                        variant |= TILE_SPEC_REGISTERS;
+                    }
+                    variant
+                }
+                None => 1,
+            },
             stage_split: self.batch,
             key_order: key_kind(self.desc.key_type),
         }
