@@ -27,7 +27,8 @@
 //!
 //! The paths ([`SplitPath`]) differ in what a column is and where its counters live:
 //! - tile paths ([`SplitPath::TileDirect`], [`SplitPath::TileStaged`]; [`SplitPath::Auto`]
-//!   takes them wherever the workgroup's counter rows fit, `m <= 512` on GPUs): a column is a
+//!   takes them wherever the workgroup's counter rows fit, `m <= 1024` on a GPU with 48 KiB of
+//!   shared memory): a column is a
 //!   workgroup's tile of `workgroup size x tile_items` elements. The count adds one shared
 //!   atomic per element; the scatter ranks each item with ballots and per-subgroup running
 //!   counts (in registers, lane `b` holding bucket `b`'s, where `m` fits the subgroup; else a
@@ -696,8 +697,10 @@ impl Context {
             };
             words.max(1).next_multiple_of(256)
         };
-        let staged_fits = counter_fits
-            && (pool_words(true) + workgroup_size as u64 + 16) * 4 <= self.profile.max_shared_memory as u64;
+        // (Staged, the counter rows may take the device's shared memory beyond the counter
+        // budget: at m = 1024 on an H100 one workgroup per SM still beat the column paths.)
+        let staged_fits =
+            (pool_words(true) + workgroup_size as u64 + 16) * 4 <= self.profile.max_shared_memory as u64;
         let direct_max = if desc.value_type == ValueType::None {
             DIRECT_MAX_BUCKETS.0
         } else {
