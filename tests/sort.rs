@@ -42,7 +42,7 @@ fn geometry(ctx: &Context, key_type: KeyType, value_type: ValueType) -> (usize, 
     let plan = ctx
         .sort_plan(&SortDesc::new(key_type, value_type, 1 << 20))
         .expect("plan");
-    (plan.tile_size() as usize, plan.small_limit() as usize)
+    (plan.tile_size() as usize, plan.auto_small_limit() as usize)
 }
 
 /// Sorts pairs (key, input index) on the GPU and checks keys and values exactly against the

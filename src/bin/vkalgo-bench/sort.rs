@@ -395,7 +395,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     let ms = median(times);
                     let rate = n as f64 / (ms * 1e-3) / 1e9;
                     let path_name = format!("{:?}", plan.path()).to_lowercase();
-                    let variant = if path == SortPath::Auto && n as u64 <= plan.small_limit() {
+                    let variant = if path == SortPath::Auto && n as u64 <= plan.auto_small_limit() {
                         "small".to_string()
                     } else {
                         path_name
