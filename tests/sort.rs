@@ -37,12 +37,13 @@ fn distributions() -> Vec<Distribution> {
     ]
 }
 
-/// The plan's tile and small-path limit for the default tuning of (key, value) types.
+/// The plan's tile and small-path capacity for the default tuning of (key, value) types (Auto
+/// plans leave the small path at one tile where Onesweep runs: sizes around the tile cover it).
 fn geometry(ctx: &Context, key_type: KeyType, value_type: ValueType) -> (usize, usize) {
     let plan = ctx
         .sort_plan(&SortDesc::new(key_type, value_type, 1 << 20))
         .expect("plan");
-    (plan.tile_size() as usize, plan.auto_small_limit() as usize)
+    (plan.tile_size() as usize, plan.small_limit() as usize)
 }
 
 /// Sorts pairs (key, input index) on the GPU and checks keys and values exactly against the
