@@ -802,8 +802,6 @@ fn record_layer_offsets_indirect_counts_and_status() {
         (33u32, SplitPath::TileDirect),
         (3u32, SplitPath::TileStaged),
         (300u32, SplitPath::TileStaged),
-        (3u32, SplitPath::RegisterCounters),
-        (3u32, SplitPath::SharedCounters),
         (3, SplitPath::GlobalCounters),
         (64, SplitPath::GlobalCounters),
         (300, SplitPath::Auto),

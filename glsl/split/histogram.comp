@@ -1,12 +1,9 @@
 #version 460
-// Multisplit step 1: every lane group counts the buckets of its column into the bucket-major
-// matrix, and raises the status word on a bucket >= m (that element is not counted). Counters
-// in registers (FLAG_REGISTER_COUNTERS) or shared memory (FLAG_SHARED_COUNTERS): each
-// column's entries are then written at the end; else in the matrix itself (cleared by the
-// host's vkCmdFillBuffer). See split_common.glsl.
+// Multisplit, column path, step 1: every lane group counts the buckets of its column into the
+// bucket-major matrix (cleared by the host's vkCmdFillBuffer) with one atomic add per bucket
+// and step by the step's leader, and raises the status word on a bucket >= m (that element is
+// not counted). See split_common.glsl.
 #include "split_common.glsl"
-
-shared uint s_counters[COUNTER_WORDS];
 
 void main() {
     vkalgo_params = pc.params;
@@ -15,17 +12,6 @@ void main() {
     uint64_t start = uint64_t(column) * column_length();
     uvec4 gmask = group_mask();
     bool bad = false;
-    bool in_shared = shared_counters();
-    bool in_registers = register_counters();
-    uint counter = 0u; // register counters: bucket lane_in_group()'s count
-    uint row = group_in_workgroup() * pc.bucket_count;
-    if (in_shared) {
-        for (uint b = lane_in_group(); b < pc.bucket_count; b += G) {
-            s_counters[row + b] = 0u;
-        }
-        subgroupMemoryBarrierShared();
-        subgroupBarrier();
-    }
     for (uint s0 = 0u; s0 < pc.column_steps; s0 += BATCH) {
         // BATCH independent loads first, then the ranking.
         uint64_t first = start + uint64_t(s0 * G + lane_in_group());
@@ -50,33 +36,10 @@ void main() {
                     b = 0u;
                 }
             }
-            if (in_registers) {
-                uint own_count;
-                peers_and_own_count(b, ballot(ok) & gmask, own_count);
-                counter += own_count;
-                continue;
-            }
             uvec4 peers = peers_of(b, ballot(ok) & gmask);
-            bool leader = ok && (peers & fold_mask(gl_SubgroupGtMask)) == uvec4(0u);
-            if (in_shared) {
-                // One leader per bucket and group: the group's row is its own.
-                if (leader) {
-                    s_counters[row + b] += popcount4(peers);
-                }
-                subgroupMemoryBarrierShared();
-                subgroupBarrier();
-            } else if (leader) {
+            if (ok && (peers & fold_mask(gl_SubgroupGtMask)) == uvec4(0u)) {
                 atomicAdd(U32AtomicRef(matrix_addr(b, column)).v[0], popcount4(peers));
             }
-        }
-    }
-    if (in_registers && column < pc.columns && lane_in_group() < pc.bucket_count) {
-        U32Ref(matrix_addr(lane_in_group(), column)).v[0] = counter;
-    }
-    if (in_shared && column < pc.columns) {
-        // Every entry of the column is written (the matrix is not cleared in this mode).
-        for (uint b = lane_in_group(); b < pc.bucket_count; b += G) {
-            U32Ref(matrix_addr(b, column)).v[0] = s_counters[row + b];
         }
     }
     if (bad) {

@@ -70,7 +70,6 @@ layout(push_constant) uniform SplitPush {
     uint columns;          // columns of the count matrix
     uint column_steps;     // steps of G elements per column
     uint id_bits;          // ceil(log2(m)): bits of a bucket id
-    uint flags;            // FLAG_SHARED_COUNTERS: each lane group's m counters in shared memory
     uvec4 params;          // GLSL: vkalgo_params
 } pc;
 
@@ -81,14 +80,8 @@ layout(push_constant) uniform SplitPush {
 layout(constant_id = 6) const uint KEY_ORDER = 0;
 const uint KEY_KIND = KEY_ORDER & 3u;
 
-#define FLAG_SHARED_COUNTERS 1u
-// m <= G: lane t of a group holds the column's counter of bucket t in a register; no shared
-// memory, no barriers.
-#define FLAG_REGISTER_COUNTERS 2u
-
-// Words of shared counters (VECS_PER_THREAD, constant_id 1, carries it for the split): with
-// FLAG_SHARED_COUNTERS, lane group g of the workgroup keeps its column's m counters at
-// s_counters[g * m ...]; else the counters live in the matrix itself (any m).
+// Words of the tile shaders' shared pool (VECS_PER_THREAD, constant_id 1, carries it for the
+// split); the column shaders keep their counters in the matrix itself (any m).
 #define COUNTER_WORDS VECS_PER_THREAD
 
 #define G MIN_SUBGROUP_SIZE
@@ -256,16 +249,6 @@ uvec4 peers_and_count_of(uint b, uvec4 okmask, uint t, out uint t_count) {
     return peers;
 }
 
-// peers_of, and (register counters) the number of the group's ok lanes holding bucket
-// lane_in_group() in `own_count`.
-uvec4 peers_and_own_count(uint b, uvec4 okmask, out uint own_count) {
-    return peers_and_count_of(b, okmask, lane_in_group(), own_count);
-}
-
-bool register_counters() {
-    return (pc.flags & FLAG_REGISTER_COUNTERS) != 0u;
-}
-
 // Byte address of matrix entry (bucket, column).
 uint64_t matrix_addr(uint bucket, uint column) {
     return pc.scratch + MATRIX_OFFSET + (uint64_t(bucket) * uint64_t(pc.columns) + uint64_t(column)) * 4ul;
@@ -276,9 +259,6 @@ uint group_in_workgroup() {
     return (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID) / G;
 }
 
-bool shared_counters() {
-    return (pc.flags & FLAG_SHARED_COUNTERS) != 0u;
-}
 
 // Steps whose elements a lane loads before ranking any of them (independent loads in flight;
 // the plan makes column_steps a multiple of it): specialization constant 5 (the sort's stage

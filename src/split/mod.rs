@@ -36,10 +36,10 @@
 //!   element straight from registers (direct: few contiguous runs per store for small `m`) or
 //!   stages the tile in shared memory in bucket order and writes coalesced runs (staged:
 //!   larger `m`; Auto stages above `m = 32` for keys and `m = 4` for pairs);
-//! - column paths (larger `m`, or by request): a column is `column_steps * G` elements, `G` the
-//!   device's smallest subgroup size, walked by one lane group of `G` lanes, its `m` counters
-//!   in registers (`m <= G`), in shared memory (the workgroup's rows of `m` fit 16 KiB) or in
-//!   the matrix entries themselves, in global memory (any `m` up to 65536).
+//! - the column path ([`SplitPath::GlobalCounters`]: larger `m`, or by request): a column is
+//!   `column_steps * G` elements, `G` the device's smallest subgroup size, walked by one lane
+//!   group of `G` lanes; its `m` counters are the matrix entries themselves, in global memory
+//!   (any `m` up to 65536).
 //!
 //! Counts up to [`SplitPlan::small_limit`] take one workgroup and one dispatch
 //! ([`SplitPath::Small`], the matrix in shared memory); larger counts take the fill of the
@@ -136,18 +136,13 @@ impl BucketFn {
 pub enum SplitPath {
     /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it the
     /// tile paths where the workgroup's counter rows fit ([`SplitPath::TileDirect`] up to
-    /// `m = 32` for keys and `m = 4` for pairs, else [`SplitPath::TileStaged`]), else the
-    /// column paths (register, shared or global counters, by `m`).
+    /// `m = 32` for keys and `m = 4` for pairs, else [`SplitPath::TileStaged`]), else
+    /// [`SplitPath::GlobalCounters`].
     #[default]
     Auto = 0,
-    /// Column path: each lane group's `m` counters in shared memory (small `m`; refused where
-    /// they do not fit).
-    SharedCounters = 1,
-    /// Column path: the counters are the count matrix's entries in global memory (any `m`).
+    /// Column path: each lane group's counters are the count matrix's entries in global
+    /// memory (any `m`).
     GlobalCounters = 2,
-    /// Column path for `m` at most the device's smallest subgroup size: lane `b` of each lane
-    /// group holds the counter of bucket `b` in a register (no shared memory, no barriers).
-    RegisterCounters = 4,
     /// One workgroup, one dispatch, the count matrix in shared memory: counts up to
     /// [`SplitPlan::small_limit`] (refused above). [`SplitPath::Auto`] takes it for direct
     /// counts up to that limit.
@@ -175,10 +170,6 @@ pub const STATUS_BAD_BUCKET: u32 = 1;
 const MATRIX_OFFSET: u64 = 16;
 /// Entries of the small path's shared count matrix (glsl/split/small.comp SMALL_WORDS).
 const SMALL_WORDS: u64 = 4096;
-/// SplitPush::flags: the lane groups' counters are in shared memory.
-const FLAG_SHARED_COUNTERS: u32 = 1;
-/// SplitPush::flags: the lane groups' counters are in registers (m <= the lane group size).
-const FLAG_REGISTER_COUNTERS: u32 = 2;
 /// Tile scatter variant (specialization constant 2, glsl/split/tile_scatter.comp): stage the
 /// tile in shared memory.
 const TILE_SPEC_STAGED: u32 = 1;
@@ -306,7 +297,7 @@ push_constants! {
         columns: u32,
         column_steps: u32,
         id_bits: u32,
-        flags: u32,
+        _pad0: u32,
         params: [u32; 4],
     }
 }
@@ -321,12 +312,10 @@ pub struct SplitPlan {
     group_lanes: u32,
     column_steps: u32,
     max_columns: u64,
-    /// Words of shared counters per workgroup (1: the counters live in the matrix).
+    /// Words of the tile scatter's shared pool (1 on the column path).
     counter_words: u32,
     /// Steps each lane loads before ranking them (glsl/split/split_common.glsl BATCH).
     batch: u32,
-    /// Lane `b` of each group keeps bucket `b`'s counter in a register.
-    registers: bool,
     /// The tile path's geometry (`None`: the lane-group column paths).
     tile: Option<TileGeometry>,
     scan: ScanPlan,
@@ -369,10 +358,6 @@ impl SplitPlan {
             } else {
                 SplitPath::TileDirect
             }
-        } else if self.registers {
-            SplitPath::RegisterCounters
-        } else if self.counter_words > 1 {
-            SplitPath::SharedCounters
         } else {
             SplitPath::GlobalCounters
         }
@@ -535,16 +520,7 @@ impl SplitPlan {
             columns: columns as u32,
             column_steps: self.column_steps,
             id_bits: self.id_bits(),
-            // (Tile plans: the scatter's variant is a specialization constant.)
-            flags: if self.tile.is_some() {
-                0
-            } else if self.registers {
-                FLAG_REGISTER_COUNTERS
-            } else if self.counter_words > 1 {
-                FLAG_SHARED_COUNTERS
-            } else {
-                0
-            },
+            _pad0: 0,
             params: args.params,
         };
         let matrix_bytes = matrix_entries * 4;
@@ -576,9 +552,9 @@ impl SplitPlan {
             (columns * self.group_lanes as u64).div_ceil(wg) as u32
         };
         let offset_groups = (m + 1).div_ceil(wg) as u32;
-        // With shared counters the histogram writes every matrix entry: only the status word
-        // is cleared.
-        let cleared = if self.counter_words > 1 || self.registers || self.tile.is_some() {
+        // The tile count writes every matrix entry: only the status word is cleared; the column
+        // histogram adds into a cleared matrix.
+        let cleared = if self.tile.is_some() {
             MATRIX_OFFSET
         } else {
             MATRIX_OFFSET + matrix_bytes
@@ -738,33 +714,7 @@ impl Context {
                 "multisplit: {m} buckets x {max_columns} columns exceed the count matrix's 2^32 - 1 entries"
             )));
         }
-        // Shared counters where every lane group's row of m fits (a power of two of words, so
-        // few pipelines); else the counters live in the matrix.
-        let row_words = (rows * m as u64).next_power_of_two();
-        let fits = row_words * 4 <= budget && row_words > 1;
-        let registers = match desc.path {
-            _ if tile.is_some() => false,
-            SplitPath::Auto => m <= group_lanes,
-            SplitPath::RegisterCounters if m <= group_lanes => true,
-            SplitPath::RegisterCounters => {
-                return Err(Error::invalid(format!(
-                    "multisplit: register counters need bucket_count <= {group_lanes} (the smallest subgroup), not {m}"
-                )))
-            }
-            _ => false,
-        };
-        let counter_words = match (desc.path, tile) {
-            (_, Some(tile)) => pool_words(tile.staged) as u32,
-            _ if registers => 1,
-            (SplitPath::Auto, _) if fits => row_words as u32,
-            (SplitPath::SharedCounters, _) if fits => row_words as u32,
-            (SplitPath::SharedCounters, _) => {
-                return Err(Error::invalid(format!(
-                "multisplit: {m} shared counters per lane group do not fit {budget} bytes for {rows} groups"
-            )))
-            }
-            _ => 1,
-        };
+        let counter_words = tile.map_or(1, |tile| pool_words(tile.staged) as u32);
         let (histogram, scatter, small) = self.split_shaders_for(desc, tile.is_some())?;
         let scan = self.scan_plan(&ScanDesc {
             op: ScanOp::Exclusive,
@@ -783,7 +733,6 @@ impl Context {
             max_columns,
             counter_words,
             batch: tile.map_or(column_batch, |t| t.items),
-            registers,
             tile,
             scan,
             histogram,

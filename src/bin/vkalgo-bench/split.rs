@@ -1,6 +1,6 @@
 //! Multisplit benchmark: `vkalgo-bench multisplit [--sizes 24,26] [--ms 2,3,8,32,256,1024]
 //! [--types keys,pairs] [--fns glsl,bits,ids]
-//! [--paths auto,direct,staged,register,shared,global,small] [--tile-items 16] [--reps 20]`
+//! [--paths auto,direct,staged,global,small] [--tile-items 16] [--reps 20]`
 //! (a path the plan refuses for an m is skipped with a note; `--tile-items` sets the tile
 //! paths' elements per invocation, 0 the default).
 //!
@@ -65,9 +65,7 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
                         "auto" => Some(SplitPath::Auto),
                         "direct" => Some(SplitPath::TileDirect),
                         "staged" => Some(SplitPath::TileStaged),
-                        "shared" => Some(SplitPath::SharedCounters),
                         "global" => Some(SplitPath::GlobalCounters),
-                        "register" => Some(SplitPath::RegisterCounters),
                         "small" => Some(SplitPath::Small),
                         _ => None,
                     })
@@ -222,8 +220,6 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         let path_name = match plan.path() {
                             _ if path == SplitPath::Auto && n as u64 <= plan.small_limit() => "small",
                             SplitPath::Small => "small",
-                            SplitPath::RegisterCounters => "register",
-                            SplitPath::SharedCounters => "shared",
                             SplitPath::TileDirect => "direct",
                             SplitPath::TileStaged => "staged",
                             _ => "global",
