@@ -355,6 +355,7 @@ class App {
   void buffer_destroy(Buffer& b);
   bool submit_and_wait(VkCommandBuffer cmd);
   bool submit_build();
+  bool wait_for_fence();
   void label_begin(VkCommandBuffer cmd, const char* name);
   void label_end(VkCommandBuffer cmd);
   void destroy();
@@ -728,7 +729,11 @@ bool App::submit_and_wait(VkCommandBuffer cmd) {
   if (!VK_CHECK(vkResetFences(device_, 1, &fence_)) || !VK_CHECK(vkQueueSubmit(queue_, 1, &submit, fence_))) {
     return false;
   }
-  // A bounded wait: a hang is reported, not waited out forever.
+  return wait_for_fence();
+}
+
+// A bounded wait for fence_: a hang is reported, not waited out forever.
+bool App::wait_for_fence() {
   const VkResult wait = vkWaitForFences(device_, 1, &fence_, VK_TRUE, 600ull * 1000 * 1000 * 1000);
   if (wait == VK_TIMEOUT) {
     gpu_may_be_busy_ = true;
@@ -765,12 +770,7 @@ bool App::submit_build() {
       !VK_CHECK(vkQueueSubmit(queue_, 1, &c, fence_))) {
     return false;
   }
-  const VkResult wait = vkWaitForFences(device_, 1, &fence_, VK_TRUE, 600ull * 1000 * 1000 * 1000);
-  if (wait == VK_TIMEOUT) {
-    gpu_may_be_busy_ = true;
-    return fail("the GPU did not finish within 600 s");
-  }
-  return vk_check(wait, "vkWaitForFences");
+  return wait_for_fence();
 }
 
 // A queue-family ownership transfer of whole buffers: the release half (recorded on the
