@@ -732,6 +732,23 @@ fn set_ops_lookback_path() {
     assert_no_validation_messages(&ctx);
 }
 
+/// The walk's extremes: one element per invocation (starts that move by one past their
+/// diagonal on every pair) and 32 (a 33-step walk, the widest kept-output mask), on both paths.
+#[test]
+fn set_ops_extreme_tunings() {
+    let ctx = common::context_with_lookback(true);
+    for items_per_thread in [1, 2, 32] {
+        let tuning = MergeTuning {
+            workgroup_size: 32,
+            items_per_thread,
+            lookback_spins: 0,
+        };
+        record_set_ops(&ctx, SetOpPath::CountScanWrite, Some(tuning));
+        record_set_ops(&ctx, SetOpPath::Lookback, Some(tuning));
+    }
+    assert_no_validation_messages(&ctx);
+}
+
 fn merge_sort_for<K: TestKey>(ctx: &Context, rng: &mut Rng) {
     let tile = ctx
         .merge_sort_plan(&MergeSortDesc::new(K::KEY_TYPE, ValueType::U32, 1 << 20))

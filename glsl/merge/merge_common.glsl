@@ -84,6 +84,7 @@ layout(push_constant) uniform MergePush {
 #define MODE_UNIFORM 1u  // one array of runs of `width` elements, merged in pairs
 #define MODE_OFFSETS 2u  // one array of `runs` runs given by u32 offsets, merged in pairs
 #define MODE_COUNT_TILES 3u  // MODE_OFFSETS's first step: tiles per pair
+#define MODE_TWO_BALANCED 4u // MODE_TWO with tile bounds on the balanced path (set operations)
 
 // Set operations (src/merge/mod.rs; the C constants VKALGO_SET_*).
 #define SET_AND 0u
@@ -186,6 +187,89 @@ uint search_global(uint64_t base, uint lo, uint hi, KEY_T key, bool upper) {
         }
     }
     return lo;
+}
+
+// Galloping over a run of equal keys (Bentley & Yao's unbounded search, as in timsort's
+// galloping merge): from a known copy of v, doubling steps, then a binary search in the last
+// step's interval, so the cost grows with the log of the run's length (one probe for a value
+// present once).
+
+// The first copy of v in the run at byte address `base`, given run[known] == v.
+uint gallop_first_global(uint64_t base, uint known, KEY_T v) {
+    uint step = 1u;
+    while (step <= known && load_ordered(base, uint64_t(known - step)) == v) {
+        known -= step;
+        step = step < 0x80000000u ? step * 2u : step;
+    }
+    uint lo = step <= known ? known - step + 1u : 0u;
+    return search_global(base, lo, known, v, false);
+}
+
+// One past the last copy of v in the run at `base` (len elements), given run[known] == v.
+uint gallop_end_global(uint64_t base, uint len, uint known, KEY_T v) {
+    uint step = 1u;
+    while (step < len - known && load_ordered(base, uint64_t(known + step)) == v) {
+        known += step;
+        step = step < 0x80000000u ? step * 2u : step;
+    }
+    uint hi = step < len - known ? known + step : len;
+    return search_global(base, known + 1u, hi, v, true);
+}
+
+// The balanced path (ModernGPU's set operations, Baxter 2013): the set operations walk A and B
+// as std::set_* does, pairing the r-th copy of a value in A with its r-th copy in B, so a pair
+// step consumes one element of each. The stable merge path instead takes all of a value's
+// copies in A before those in B. Given that the merge path's point (i, j) has taken p = i - fa
+// of the value's ca copies in A (first at fa) and q = j - fb of its cb copies in B, the walk's
+// point after the same x = p + q of them takes the pairs first, then the surplus; a point
+// that would split a pair takes its B half too, so it consumes x or x + 1 of them (tiles and
+// invocations then hold one element more or less than their share). Returns the copies taken
+// from A and from B.
+uvec2 balanced_take(uint64_t x, uint ca, uint cb) {
+    uint pairs = min(ca, cb);
+    if (x <= uint64_t(pairs) * 2ul) {
+        uint t = uint((x + 1ul) >> 1);
+        return uvec2(t, t);
+    }
+    return ca >= cb ? uvec2(uint(x - uint64_t(cb)), cb) : uvec2(ca, uint(x - uint64_t(ca)));
+}
+
+// The balanced-path point of diagonal k of the runs at a_base (la elements) and b_base (lb),
+// given the merge path's co-rank i there: returns (i', e): i' elements of A among the first
+// k + e elements of the walk, e = 0 or 1.
+uvec2 balanced_point_global(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint i, uint64_t k) {
+    uint j = uint(k - uint64_t(i));
+    KEY_T ka = i < la ? load_ordered(a_base, uint64_t(i)) : KEY_T(0);
+    KEY_T kb = j < lb ? load_ordered(b_base, uint64_t(j)) : KEY_T(0);
+    uint fa;
+    uint ca;
+    uint fb;
+    uint cb;
+    if (i < la && (j >= lb || ka <= kb)) {
+        // The walk's next element is A[i] (value v): no copy of v in B is taken yet.
+        if (i == 0u || load_ordered(a_base, uint64_t(i - 1u)) != ka) {
+            return uvec2(i, 0u);  // v's block starts here
+        }
+        fa = gallop_first_global(a_base, i - 1u, ka);
+        ca = gallop_end_global(a_base, la, i, ka) - fa;
+        fb = j;
+        cb = j < lb && kb == ka ? gallop_end_global(b_base, lb, j, ka) - j : 0u;
+    } else if (j < lb) {
+        // The next element is B[j] (value v): every copy of v in A is taken.
+        if (i == 0u || load_ordered(a_base, uint64_t(i - 1u)) != kb) {
+            return uvec2(i, 0u);  // v is not in A: the walk takes B's copies alone
+        }
+        fa = gallop_first_global(a_base, i - 1u, kb);
+        ca = i - fa;
+        fb = j > 0u && load_ordered(b_base, uint64_t(j - 1u)) == kb ? gallop_first_global(b_base, j - 1u, kb) : j;
+        cb = gallop_end_global(b_base, lb, j, kb) - fb;
+    } else {
+        return uvec2(i, 0u);  // the end
+    }
+    uvec2 take = balanced_take(uint64_t(i - fa) + uint64_t(j - fb), ca, cb);
+    uint64_t k2 = uint64_t(fa + take.x) + uint64_t(fb + take.y);
+    // Sorted input gives k2 = k or k + 1; anything else (unsorted input) keeps the merge path.
+    return k2 == k || k2 == k + 1ul ? uvec2(fa + take.x, uint(k2 - k)) : uvec2(i, 0u);
 }
 
 // One tile of a merge: A[a0, a0 + la) and B[b0, b0 + lb) (positions in their runs) merge into

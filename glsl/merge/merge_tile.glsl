@@ -9,7 +9,14 @@
 
 #include "merge_common.glsl"
 
-shared KEY_T s_keys[TILE];
+// Elements a staged tile may hold: TILE, or TILE + 1 where the includer defines STAGE_EXTRA
+// as 1 (the set operations' tiles on the balanced path).
+#ifndef STAGE_EXTRA
+#define STAGE_EXTRA 0
+#endif
+#define STAGE_CAPACITY (TILE + uint(STAGE_EXTRA))
+
+shared KEY_T s_keys[STAGE_CAPACITY];
 shared uint s_span[2];
 
 // The span of tile t when the plan has no tile table (small counts, MODE_TWO): invocations 0
@@ -41,7 +48,8 @@ TileSpan tile_span(uint t) {
     return pc.tiles_addr != 0ul ? read_tile(t) : fused_span(t);
 }
 
-// Stages the tile's ordered keys: A's span at [0, la), B's at [la, la + lb). Every load is
+// Stages the tile's ordered keys (la + lb <= STAGE_CAPACITY): A's span at [0, la), B's at
+// [la, la + lb). Every load is
 // issued before the first shared-memory store (unrolled over ITEMS), so an invocation keeps
 // ITEMS loads in flight.
 void stage_tile(TileSpan s) {
@@ -62,6 +70,12 @@ void stage_tile(TileSpan s) {
             s_keys[x] = staged[e];
         }
     }
+#if STAGE_EXTRA
+    if (gl_LocalInvocationIndex == 0u && TILE < len) {
+        s_keys[TILE] = s.la > TILE ? load_ordered(pc.a_keys, uint64_t(s.a0 + TILE))
+                                   : load_ordered(pc.b_keys, uint64_t(s.b0 + (TILE - s.la)));
+    }
+#endif
     barrier();
 }
 

@@ -4,6 +4,9 @@
 // workgroup waits on another.
 //
 // MODE_TWO: tile t covers outputs [t * TILE, (t + 1) * TILE) of the merge of A and B.
+// MODE_TWO_BALANCED (set operations): the same diagonals, each moved onto the balanced path
+// (merge_common.glsl balanced_point_global), so a tile never splits a pair of equal keys and
+// holds TILE - 1 to TILE + 1 elements.
 // MODE_UNIFORM: the array holds runs of `width` elements (a multiple of TILE); pair p merges
 // runs 2p and 2p + 1 into [2p * width, (2p + 2) * width), in 2 * width / TILE tiles.
 // MODE_OFFSETS: `runs` runs with u32 offsets at aux_addr (runs + 1 of them); pair p merges
@@ -22,6 +25,7 @@ uint offset_of(uint run) {
 }
 
 shared uint s_co_rank[WG_SIZE];
+shared uint s_extra[WG_SIZE];
 
 // The merge one tile belongs to: A at a_base (la elements, starting at `start` in its buffer),
 // B at b_base (lb elements, starting at `mid`), the tile's outputs [k0, k1) of that merge, and
@@ -42,7 +46,7 @@ struct TileMerge {
 TileMerge tile_merge(uint t) {
     uint64_t tile = uint64_t(TILE);
     TileMerge r;
-    if (pc.mode == MODE_TWO) {
+    if (pc.mode == MODE_TWO || pc.mode == MODE_TWO_BALANCED) {
         uint m = count_a();
         uint n = count_b();
         uint64_t total = uint64_t(m) + uint64_t(n);
@@ -137,8 +141,19 @@ void main() {
     TileMerge r;
     if (in_range) {
         r = tile_merge(t);
-        s_co_rank[gl_LocalInvocationIndex] =
-            r.k0 == r.k1 ? 0u : co_rank_global(r.a_base, r.la, r.b_base, r.lb, second ? r.k1 : r.k0);
+        uint co_rank = 0u;
+        uint extra = 0u;
+        if (r.k0 != r.k1) {
+            uint64_t k = second ? r.k1 : r.k0;
+            co_rank = co_rank_global(r.a_base, r.la, r.b_base, r.lb, k);
+            if (pc.mode == MODE_TWO_BALANCED) {
+                uvec2 p = balanced_point_global(r.a_base, r.la, r.b_base, r.lb, co_rank, k);
+                co_rank = p.x;
+                extra = p.y;
+            }
+        }
+        s_co_rank[gl_LocalInvocationIndex] = co_rank;
+        s_extra[gl_LocalInvocationIndex] = extra;
     }
     barrier();
     if (!in_range || second) {
@@ -148,8 +163,10 @@ void main() {
         write_tile(t, 0u, 0u, 0u, 0u, 0ul);
         return;
     }
+    uint64_t k0 = r.k0 + uint64_t(s_extra[gl_LocalInvocationIndex]);
+    uint64_t k1 = r.k1 + uint64_t(s_extra[gl_LocalInvocationIndex + 1u]);
     uvec2 i = clamp_co_ranks(s_co_rank[gl_LocalInvocationIndex], s_co_rank[gl_LocalInvocationIndex + 1u],
-                             r.la, r.lb, r.k0, r.k1);
-    write_tile(t, r.start + i.x, r.start + i.y, r.mid + uint(r.k0 - i.x), r.mid + uint(r.k1 - i.y),
-               r.out_base + r.k0);
+                             r.la, r.lb, k0, k1);
+    write_tile(t, r.start + i.x, r.start + i.y, r.mid + uint(k0 - i.x), r.mid + uint(k1 - i.y),
+               r.out_base + k0);
 }

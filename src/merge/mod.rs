@@ -16,11 +16,15 @@
 //! - [`SetOpPlan`]: intersection, union, difference and symmetric difference of two sorted
 //!   (ascending) runs with std::set_* multiset semantics (a value present ca times in A and cb
 //!   times in B appears min(ca, cb), max(ca, cb), max(ca - cb, 0) and |ca - cb| times; see
-//!   [`SetOp`]), sorted; the output count goes to a caller buffer. After the partition, either
-//!   one pass in which each tile finds its output offset by decoupled look-back (bounded waits
-//!   whose fallback merges the silent tile itself: [`SetOpPath::Lookback`], where the device
-//!   profile allows inter-workgroup waiting) or count per tile, scan, merge again and write
-//!   ([`SetOpPath::CountScanWrite`]: no workgroup waits on another; CPU drivers).
+//!   [`SetOp`]), sorted; the output count goes to a caller buffer. The runs are walked as
+//!   std::set_* walks them (a pair of equal keys, one from each run, is one step) on the
+//!   balanced path: the partition kernel moves each tile boundary of the merge path so that
+//!   no pair is split, and each invocation finds its own start in the staged tile the same
+//!   way. After the partition, either one pass in which each tile finds its output offset by
+//!   decoupled look-back (bounded waits whose fallback walks the silent tile itself:
+//!   [`SetOpPath::Lookback`], where the device profile allows inter-workgroup waiting) or
+//!   count per tile, scan, walk again and write ([`SetOpPath::CountScanWrite`]: no workgroup
+//!   waits on another; CPU drivers).
 //! - [`MergeSortPlan`]: merges k sorted runs of one array (given by their offsets) pairwise in
 //!   rounds ([`MergeSortPlan::record_segmented`]: ceil(log2 k) rounds), or sorts a whole array
 //!   stably ([`MergeSortPlan::record`]): each workgroup sorts a block of
@@ -84,6 +88,7 @@ const MODE_TWO: u32 = 0;
 const MODE_UNIFORM: u32 = 1;
 const MODE_OFFSETS: u32 = 2;
 const MODE_COUNT_TILES: u32 = 3;
+const MODE_TWO_BALANCED: u32 = 4;
 
 push_constants! {
     /// Push constants of every merge kernel (glsl/merge/merge_common.glsl, block `MergePush`).
@@ -813,7 +818,7 @@ impl SetOpPlan {
             b_count: b_direct.unwrap_or(0) as u32,
             a_max: self.desc.max_a as u32,
             b_max: self.desc.max_b as u32,
-            mode: MODE_TWO,
+            mode: MODE_TWO_BALANCED,
             runs: self.desc.op as u32,
             ..Default::default()
         }
