@@ -729,6 +729,12 @@ fn set_ops_lookback_path() {
         lookback_spins: 1,
     };
     record_set_ops(&ctx, SetOpPath::Lookback, Some(small));
+    // Every tile after the first walks its predecessor's tile itself (the fallback).
+    let forced = MergeTuning {
+        lookback_spins: u32::MAX,
+        ..small
+    };
+    record_set_ops(&ctx, SetOpPath::Lookback, Some(forced));
     assert_no_validation_messages(&ctx);
 }
 

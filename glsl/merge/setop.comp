@@ -38,10 +38,13 @@ const uint STEPS = ITEMS + 1u;
 #define MASK_ONE 1ul
 #define MASK_COUNT(m) (bitCount(uint(m)) + bitCount(uint((m) >> 32)))
 
-shared uint s_start_a[WG_SIZE];
-shared uint s_start_d[WG_SIZE];
-
 TileSpan g_s;
+
+// The invocation's place in the walk order: subgroup by subgroup, lane by lane (the order of
+// the workgroup scans, so the kept outputs come out in walk order).
+uint walker_index() {
+    return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+}
 
 // The first copy of v in the staged span [lo, known] (s_keys[known] == v), by galloping.
 uint gallop_first_shared(uint lo, uint known, KEY_T v) {
@@ -121,29 +124,49 @@ uvec2 walk_start(uint la, uint lb, uint d) {
     return d2 == d || d2 == d + 1u ? uvec2(fa + take.x, d2) : uvec2(i, d);
 }
 
+// The starts of this invocation's and the next invocation's walks in the staged tile g_s
+// (A elements, all elements taken before them), clamped so that they are consistent even for
+// unsorted input: returns (a0, a1, d0, d1) with d0 <= d1 <= d0 + ITEMS + 1 and the A range
+// [a0, a1) and the B range [d0 - a0, d1 - a1) within the tile's spans. The next start comes
+// from the next lane, or for a subgroup's last lane through s_subgroup_values (free outside
+// the workgroup scans), packed as 2 * a + (d - diagonal).
+uvec4 walk_bounds() {
+    uint la = g_s.la;
+    uint lb = g_s.lb;
+    uint len = la + lb;
+    uint id = walker_index();
+    uint diagonal = min(id * ITEMS, len);
+    uvec2 start = len == 0u ? uvec2(0u) : walk_start(la, lb, diagonal);
+    uint packed = start.x * 2u + (start.y - diagonal);
+    if (gl_SubgroupInvocationID == 0u) {
+        s_subgroup_values[gl_SubgroupID] = packed;
+    }
+    uint next_lane = subgroupShuffle(packed, min(gl_SubgroupInvocationID + 1u, gl_SubgroupSize - 1u));
+    barrier();
+    uint next_id = id + 1u;
+    if (gl_SubgroupInvocationID + 1u == gl_SubgroupSize && next_id < WG_SIZE) {  // the next subgroup's first
+        next_lane = s_subgroup_values[gl_SubgroupID + 1u];
+    }
+    barrier();  // the slots are read before a workgroup scan writes them again
+    uvec2 end = next_id < WG_SIZE ? uvec2(next_lane >> 1, min(next_id * ITEMS, len) + (next_lane & 1u))
+                                  : uvec2(la, len);
+    // start.y <= end.y: diagonals grow by ITEMS >= 1 per invocation and move by at most one.
+    uint d0 = min(start.y, len);
+    uint d1 = clamp(end.y, d0, len);
+    uvec2 a = clamp_co_ranks(min(start.x, min(d0, la)), end.x, la, lb, uint64_t(d0), uint64_t(d1));
+    return uvec4(a.x, a.y, d0, d1);
+}
+
 // Walks this invocation's part of the staged tile g_s: the key of step e in keys[e], bit e of
 // the result set when it is kept.
 MASK_T walk_and_filter(inout KEY_T keys[STEPS]) {
     uint op = pc.runs;
     uint la = g_s.la;
-    uint lb = g_s.lb;
-    uint len = la + lb;
-    uint id = gl_LocalInvocationIndex;
-    uvec2 start = len == 0u ? uvec2(0u) : walk_start(la, lb, min(id * ITEMS, len));
-    s_start_a[id] = start.x;
-    s_start_d[id] = start.y;
-    barrier();
-    uvec2 end = id + 1u < WG_SIZE ? uvec2(s_start_a[id + 1u], s_start_d[id + 1u]) : uvec2(la, len);
-    barrier();  // the starts are read before the array is written again
-    // Consistent bounds even for unsorted input: start.y <= end.y (diagonals grow by ITEMS >= 1
-    // per invocation and move by at most one), the A range within [0, la], B's within [0, lb].
-    uint d0 = min(start.y, len);
-    uint d1 = clamp(end.y, d0, len);
-    uvec2 a = clamp_co_ranks(min(start.x, min(d0, la)), end.x, la, lb, uint64_t(d0), uint64_t(d1));
-    uint ai = a.x;
-    uint a_end = a.y;
-    uint bi = la + (d0 - a.x);
-    uint b_end = la + (d1 - a.y);
+    uvec4 bounds = walk_bounds();
+    uint ai = bounds.x;
+    uint a_end = bounds.y;
+    uint bi = la + (bounds.z - bounds.x);
+    uint b_end = la + (bounds.w - bounds.y);
     bool keep_a = op != SET_AND;  // an element of A alone
     bool keep_b = op == SET_OR || op == SET_XOR;
     bool keep_pair = op == SET_AND || op == SET_OR;
@@ -181,16 +204,19 @@ MASK_T tile_kept(uint t, inout KEY_T keys[STEPS]) {
     return walk_and_filter(keys);
 }
 
-// Writes this invocation's kept keys (`prefix` kept keys of the workgroup before them, the
-// workgroup's `total`) from output position `base` on, staged through shared memory.
-void write_kept(KEY_T keys[STEPS], MASK_T kept, uint prefix, uint total, uint64_t base) {
-    barrier();  // every invocation is done reading the staged keys
+// Compacts this invocation's kept keys into s_keys from `prefix` on (the kept keys of the
+// walkers before it). Call after a workgroup barrier that follows every walk.
+void compact_kept(KEY_T keys[STEPS], MASK_T kept, uint prefix) {
     [[unroll]] for (uint e = 0u; e < STEPS; ++e) {
         if ((kept & (MASK_ONE << e)) != MASK_T(0)) {
             s_keys[prefix] = keys[e];
             prefix += 1u;
         }
     }
+}
+
+// Writes the workgroup's `total` compacted keys from output position `base` on.
+void store_compacted(uint total, uint64_t base) {
     barrier();
     for (uint x = gl_LocalInvocationIndex; x < total; x += WG_SIZE) {
         store_key(pc.out_keys, base + uint64_t(x), raw_bits(s_keys[x]));
@@ -198,15 +224,49 @@ void write_kept(KEY_T keys[STEPS], MASK_T kept, uint prefix, uint total, uint64_
 }
 
 #if SETOP_WRITE == 2
-// The look-back fallback: this invocation's kept outputs of a silent tile, walked here.
+// The look-back fallback: this invocation's kept outputs of a silent tile, walked from global
+// memory (s_keys holds this tile's compacted output by then): the same walk as
+// walk_and_filter, its bounds found by searches in the tile's spans in global memory.
 uint lookback_fallback_thread_value(uint tile) {
-    TileSpan own = g_s;
-    KEY_T other_keys[STEPS];
-    barrier();  // the staged keys may still be read
-    MASK_T kept = tile_kept(tile, other_keys);
-    barrier();
-    g_s = own;
-    return MASK_COUNT(kept);
+    TileSpan s = tile_span(tile);
+    uint64_t a_base = pc.a_keys + uint64_t(s.a0) * KEY_BYTES;
+    uint64_t b_base = pc.b_keys + uint64_t(s.b0) * KEY_BYTES;
+    uint len = s.la + s.lb;
+    uint id = walker_index();
+    uint d0 = min(id * ITEMS, len);
+    uint d1 = min(d0 + ITEMS, len);
+    if (d0 == d1) {
+        return 0u;
+    }
+    uvec2 p0 = balanced_point_global(a_base, s.la, b_base, s.lb,
+                                     co_rank_global(a_base, s.la, b_base, s.lb, uint64_t(d0)), uint64_t(d0));
+    uvec2 p1 = id + 1u < WG_SIZE
+        ? balanced_point_global(a_base, s.la, b_base, s.lb,
+                                co_rank_global(a_base, s.la, b_base, s.lb, uint64_t(d1)), uint64_t(d1))
+        : uvec2(s.la, len - d1);
+    uint e0 = d0 + p0.y;
+    uint e1 = clamp(d1 + p1.y, e0, len);
+    uvec2 a = clamp_co_ranks(p0.x, p1.x, s.la, s.lb, uint64_t(e0), uint64_t(e1));
+    uint ai = a.x;
+    uint bi = e0 - a.x;
+    uint a_end = a.y;
+    uint b_end = e1 - a.y;
+    uint op = pc.runs;
+    uint count = 0u;
+    for (uint e = 0u; e < STEPS; ++e) {
+        bool has_a = ai < a_end;
+        bool has_b = bi < b_end;
+        KEY_T ka = has_a ? load_ordered(a_base, uint64_t(ai)) : KEY_T(0);
+        KEY_T kb = has_b ? load_ordered(b_base, uint64_t(bi)) : KEY_T(0);
+        bool step_a = has_a && (!has_b || ka <= kb);
+        bool step_b = has_b && (!has_a || kb <= ka);
+        bool keep = step_a && step_b ? (op == SET_AND || op == SET_OR)
+                                     : (step_a ? op != SET_AND : (step_b && (op == SET_OR || op == SET_XOR)));
+        count += keep ? 1u : 0u;
+        ai += step_a ? 1u : 0u;
+        bi += step_b ? 1u : 0u;
+    }
+    return count;
 }
 
 #include "../common/lookback.glsl"
@@ -239,8 +299,8 @@ void main() {
 #elif SETOP_WRITE == 1
     uint total;
     uint prefix = workgroup_exclusive_scan(kept_count, total);
-    uint64_t base = uint64_t(U32Ref(u32_addr(pc.aux_addr, t)).v[0]);
-    write_kept(keys, kept, prefix, total, base);
+    compact_kept(keys, kept, prefix);
+    store_compacted(total, uint64_t(U32Ref(u32_addr(pc.aux_addr, t)).v[0]));
     if (t == 0u && gl_LocalInvocationIndex == 0u) {
         U32Ref(pc.aux2_addr).v[0] = U32Ref(u32_addr(pc.aux_addr, pc.max_tiles)).v[0];
     }
@@ -251,6 +311,7 @@ void main() {
     if (gl_LocalInvocationIndex == 0u) {
         lookback_publish(status_addr, t, t == 0u ? LOOKBACK_INCLUSIVE : LOOKBACK_AGGREGATE, total);
     }
+    compact_kept(keys, kept, prefix);  // the keys leave the registers before the look-back
     uint before = 0u;
     if (t > 0u) {
         before = lookback_exclusive_prefix(status_addr, t);
@@ -258,7 +319,7 @@ void main() {
             lookback_publish(status_addr, t, LOOKBACK_INCLUSIVE, before + total);
         }
     }
-    write_kept(keys, kept, prefix, total, uint64_t(before));
+    store_compacted(total, uint64_t(before));
     if (t == pc.max_tiles - 1u && gl_LocalInvocationIndex == 0u) {
         U32Ref(pc.aux2_addr).v[0] = before + total;
     }

@@ -123,8 +123,10 @@ pub struct MergeTuning {
     /// Outputs each invocation merges per tile (1..=32). Odd counts keep the invocations'
     /// shared-memory writes (stride `items_per_thread`) free of bank conflicts.
     pub items_per_thread: u32,
-    /// Set operations on the look-back path: polls of a silent predecessor before merging its
-    /// tile instead (0: the device's default; 1 takes the fallback nearly always).
+    /// Set operations on the look-back path: polls of a silent predecessor before walking its
+    /// tile instead (0: the device's default; 1 takes the fallback nearly always). `u32::MAX`
+    /// is a test mode: every tile walks its nearest predecessor's tile itself, so the fallback
+    /// runs for every tile after the first whatever the schedule.
     pub lookback_spins: u32,
 }
 
@@ -712,6 +714,8 @@ impl Context {
         let spin_limit = match tuning.lookback_spins {
             0 if self.is_cpu_device() => 32,
             0 => 256,
+            // Test mode: the shader's SPIN_LIMIT 0 forces the fallback (see the field's docs).
+            u32::MAX => 0,
             spins => spins,
         };
         let plain = specialization(&tuning, desc.key_type, false);
