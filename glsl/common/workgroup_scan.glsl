@@ -6,8 +6,15 @@
 
 #include "vkalgo.glsl"
 
-// One slot per subgroup (at most one subgroup per invocation), plus the total.
+// One slot per subgroup, plus the total. By default a slot per invocation (subgroups of one
+// invocation); an includer that defines WORKGROUP_SCAN_COMPACT_SLOTS gets one per subgroup of
+// the device's smallest size (MIN_SUBGROUP_SIZE), which spares shared memory where every byte
+// decides how many workgroups share a multiprocessor.
+#ifdef WORKGROUP_SCAN_COMPACT_SLOTS
+shared uint s_subgroup_values[(WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE];
+#else
 shared uint s_subgroup_values[WG_SIZE];
+#endif
 shared uint s_workgroup_total;
 
 // Exclusive scan over the per-subgroup values `subgroup_value` (identical in all invocations

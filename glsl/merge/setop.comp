@@ -16,17 +16,18 @@
 // clears aux_addr[max_tiles], so an exclusive scan of max_tiles + 1 entries ends with the
 // total). SETOP_WRITE 1: aux_addr holds that scan; write the kept keys of tile t from
 // aux_addr[t] on, and the total (aux_addr[max_tiles]) to aux2_addr.
-// SETOP_WRITE 2: one pass: tiles numbered by an atomic counter (aux_addr), each finds its
-// output offset by decoupled look-back over the tiles before it (status words after the
-// counter, all zero at the start); a waiter that spins SPIN_LIMIT times on a silent tile walks
-// and counts that tile itself (glsl/common/lookback.glsl), so no schedule can hang it. The
-// last tile writes the total to aux2_addr.
+// SETOP_WRITE 2: one pass: each tile finds its output offset by decoupled look-back over the
+// tiles before it (status words 16 bytes after aux_addr, all zero at the start); a waiter
+// that spins SPIN_LIMIT times on a silent tile walks and counts that tile itself
+// (glsl/common/lookback.glsl), so no schedule can hang it. The last tile writes the total to
+// aux2_addr.
 //
 // Unsorted input gives an unspecified result, but every bound below is clamped, so no access
 // leaves the runs, the tile or the output's a_count + b_count elements.
 #define STAGE_EXTRA 1
-#include "merge_tile.glsl"
+#define WORKGROUP_SCAN_COMPACT_SLOTS
 #include "../common/workgroup_scan.glsl"
+#include "merge_tile.glsl"
 
 #ifndef SETOP_WRITE
 #error "SETOP_WRITE must be defined by the permutation table"
@@ -197,7 +198,7 @@ MASK_T walk_and_filter(inout KEY_T keys[STEPS]) {
 
 // Stages and walks tile t (workgroup-uniform control flow).
 MASK_T tile_kept(uint t, inout KEY_T keys[STEPS]) {
-    g_s = tile_span(t);
+    g_s = read_tile(t);  // set operations always have a tile table
     if (g_s.la + g_s.lb > 0u) {
         stage_tile(g_s);
     }
@@ -228,7 +229,7 @@ void store_compacted(uint total, uint64_t base) {
 // memory (s_keys holds this tile's compacted output by then): the same walk as
 // walk_and_filter, its bounds found by searches in the tile's spans in global memory.
 uint lookback_fallback_thread_value(uint tile) {
-    TileSpan s = tile_span(tile);
+    TileSpan s = read_tile(tile);
     uint64_t a_base = pc.a_keys + uint64_t(s.a0) * KEY_BYTES;
     uint64_t b_base = pc.b_keys + uint64_t(s.b0) * KEY_BYTES;
     uint len = s.la + s.lb;
@@ -273,15 +274,10 @@ uint lookback_fallback_thread_value(uint tile) {
 #endif
 
 void main() {
-#if SETOP_WRITE == 2
-    uint ticket = 0u;
-    if (gl_LocalInvocationIndex == 0u) {
-        ticket = atomicAdd(U32AtomicRef(pc.aux_addr).v[0], 1u);
-    }
-    uint t = workgroup_broadcast_first(ticket);
-#else
+    // Tiles by workgroup id, also on the look-back path: a wait on a tile whose workgroup has
+    // not started ends in the fallback, and GPUs start workgroups in order (a ticket from an
+    // atomic counter measured about 1% slower on an H100).
     uint t = linear_workgroup_id();
-#endif
     if (t >= pc.max_tiles) {
         return;
     }
