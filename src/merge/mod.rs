@@ -78,7 +78,8 @@ pub const MAX_RUN: u64 = u32::MAX as u64;
 const ALIGNMENT: u64 = 16;
 /// Bytes of one tile-table entry (glsl/merge/merge_common.glsl write_tile).
 const TILE_ENTRY_BYTES: u64 = 32;
-/// Bytes before the look-back status words of a set operation (the tile counter).
+/// Bytes before the look-back status words of a set operation (the fallback counter; see
+/// glsl/common/lookback.glsl).
 const LOOKBACK_HEADER: u64 = 16;
 /// Merges of at most this many tiles take the fused path (no partition kernel) by default.
 const SMALL_TILES: u64 = 8;
@@ -595,7 +596,7 @@ pub enum SetOpPath {
     #[default]
     Auto,
     /// One pass after the partition: each tile finds its output offset by decoupled look-back
-    /// (bounded waits with a fallback that merges a silent tile itself; needs 64-bit buffer
+    /// (bounded waits with a fallback that walks a silent tile itself; needs 64-bit buffer
     /// atomics).
     Lookback,
     /// Count the kept outputs per tile, scan the counts, merge again and write: no workgroup
@@ -702,7 +703,7 @@ impl Context {
         };
         let counts_offset = ((max_tiles + 1) * TILE_ENTRY_BYTES).next_multiple_of(ALIGNMENT);
         let (scan_offset, scratch_size) = if path == SetOpPath::Lookback {
-            // The tile counter (16 bytes) and one status word per tile.
+            // The look-back header (16 bytes) and one status word per tile.
             (counts_offset, counts_offset + LOOKBACK_HEADER + max_tiles * 8)
         } else {
             let scan_offset = counts_offset + ((max_tiles + 1) * 4).next_multiple_of(ALIGNMENT);
