@@ -1313,11 +1313,18 @@ fn resident_kernel_every_type_value_width_and_size() {
     for key_type in KeyType::ALL {
         for value_type in ValueType::ALL {
             let cap = resident_capacity(&ctx, key_type, value_type);
-            assert!(cap >= 256, "{key_type:?} -> {value_type:?}: resident capacity {cap}");
+            assert!(
+                cap >= 256,
+                "{key_type:?} -> {value_type:?}: resident capacity {cap}"
+            );
             let plan = ctx
                 .sort_plan(&SortDesc::new(key_type, value_type, cap as u64))
                 .expect("plan");
-            assert_eq!(plan.path(), SortPath::Small, "Auto takes the resident kernel at its capacity");
+            assert_eq!(
+                plan.path(),
+                SortPath::Small,
+                "Auto takes the resident kernel at its capacity"
+            );
             assert!(plan.auto_small_limit() >= cap as u64 && plan.small_limit() >= cap as u64);
             let wg = plan.tuning().workgroup_size as usize;
             for n in [0, 1, 2, 5, wg - 1, wg + 1, cap / 2 + 3, cap - 1, cap, cap + 1] {
@@ -1416,11 +1423,11 @@ fn resident_kernel_with_a_tuning_beside_the_tiled_kernel() {
     let ctx = context();
     let tuning = SortTuning {
         workgroup_size: 96,
-        keys_per_thread: 5,
+        keys_per_thread: 6,
         lookback_spins: 0,
         stage_split: 1,
     };
-    let tile = 96 * 5;
+    let tile = 96 * 6;
     let plan = ctx
         .sort_plan(&SortDesc {
             path: SortPath::Small,

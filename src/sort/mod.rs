@@ -21,7 +21,7 @@
 //! - [`SortPath::Small`]: one workgroup runs every pass in a single dispatch; [`SortPath::Auto`]
 //!   takes it up to [`SortPlan::auto_small_limit`] elements. Counts up to
 //!   [`SortPlan::resident_limit`] (as many elements as fit the workgroup's shared memory: on a
-//!   GPU with 48 KiB 8192 4-byte or 5120 8-byte elements) take a kernel that reads the input
+//!   GPU with 48 KiB, 8192 4-byte or 5120 8-byte elements) take a kernel that reads the input
 //!   once, keeps it in registers and shared memory through every digit pass and writes the
 //!   result once (after CUB's single-tile sort); larger ones go through global memory tile by
 //!   tile in every pass.
@@ -469,9 +469,12 @@ fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc, whole_tile_
 }
 
 /// Most keys per invocation of the resident kernel on GPUs (registers: 16 keys and 16 values of
-/// 4 bytes with 512 invocations stay well inside the register file) and on CPU drivers.
+/// 4 bytes with 512 invocations stay well inside the register file) ...
 const RESIDENT_MAX_KEYS_GPU: u32 = 16;
-const RESIDENT_MAX_KEYS_CPU: u32 = 32;
+/// ... and on CPU drivers: lavapipe compiles the unrolled kernel when it first runs, 1.4 s at 8
+/// keys per invocation (as long as the tiled kernel at 64 x 8), 4-5 s at 32, for each key type,
+/// value width and direction.
+const RESIDENT_MAX_KEYS_CPU: u32 = 8;
 
 /// The geometry of the shared-memory-resident kernel (glsl/sort/resident.comp): its workgroup
 /// size and keys per invocation, whose product is the most elements it sorts; `None` where it
@@ -480,10 +483,10 @@ const RESIDENT_MAX_KEYS_CPU: u32 = 32;
 /// With the caller's tuning, that tuning (its tile is then the resident capacity). Otherwise
 /// the widest workgroup of 512, 256, 128 invocations (CPU drivers: 64, whose small subgroups
 /// need a counter row per subgroup) the device allows, with the most keys per invocation (up
-/// to 16, CPU drivers 32) whose whole-tile stage fits the shared memory the device reports:
+/// to 16, CPU drivers 8) whose whole-tile stage fits the shared memory the device reports:
 /// the capacity is decided by the key and value widths (the stage holds max(key, value) words
 /// per element). With 48 KiB (NVIDIA) and 512 invocations: 8192 elements of 4-byte keys and
-/// values, 5120 with 8-byte keys or values; lavapipe (32 KiB, 64 invocations): 2048.
+/// values, 5120 with 8-byte keys or values; lavapipe (32 KiB, 64 invocations): 512.
 /// One workgroup of 512 as in the tile kernels; CUB's single-tile sort takes 256 x 19 for
 /// 4-byte keys, here the ranking runs ceil(n / workgroup size) steps per subgroup, so a wider
 /// workgroup shortens each pass.
