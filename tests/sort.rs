@@ -1416,18 +1416,23 @@ fn resident_kernel_record_layer_and_indirect_counts() {
 }
 
 /// With the caller's tuning the resident kernel runs with it (capacity one tile), and the tiled
-/// single-workgroup kernel takes the counts above: both kernels of one Small plan, and a
-/// resident geometry with a workgroup that is not a power of two.
+/// single-workgroup kernel takes the counts above: both kernels of one Small plan. 64 x 32 makes
+/// the resident stage larger than the digit counters, so the counts below cover its shared
+/// memory layouts: keys and values staged at once or in turns, with the stage reaching the
+/// counters (extra barriers) or not (at 2048 elements of 8-byte keys with 4- and 8-byte values,
+/// lavapipe's subgroups of 8: together below 1366 / 1025 elements, clear of the counters up to
+/// 682 / 512; subgroups of 16 also stage in turns clear of the counters, 1025-1536 with 8-byte
+/// values).
 #[test]
-fn resident_kernel_with_a_tuning_beside_the_tiled_kernel() {
+fn resident_kernel_stage_layouts_with_a_tuning_beside_the_tiled_kernel() {
     let ctx = context();
     let tuning = SortTuning {
-        workgroup_size: 96,
-        keys_per_thread: 6,
+        workgroup_size: 64,
+        keys_per_thread: 32,
         lookback_spins: 0,
         stage_split: 1,
     };
-    let tile = 96 * 6;
+    let tile = 64 * 32;
     let plan = ctx
         .sort_plan(&SortDesc {
             path: SortPath::Small,
@@ -1438,18 +1443,30 @@ fn resident_kernel_with_a_tuning_beside_the_tiled_kernel() {
     assert_eq!(plan.resident_limit(), tile as u64);
     assert_eq!(plan.small_limit(), 4 * tile as u64);
     let mut rng = Rng(47);
-    for n in [tile - 1, tile, tile + 1, 3 * tile] {
-        for key_type in [KeyType::U64, KeyType::F32] {
-            for descending in [false, true] {
-                let options = SortOptions {
-                    path: SortPath::Small,
-                    tuning: Some(tuning),
-                    descending,
-                    ..Default::default()
-                };
-                resident_case(&ctx, key_type, ValueType::U32, n, 0, &options, &mut rng);
-            }
+    let options = SortOptions {
+        path: SortPath::Small,
+        tuning: Some(tuning),
+        ..Default::default()
+    };
+    let sizes = [
+        1, 300, 511, 512, 513, 682, 683, 1024, 1025, 1365, 1366, 1536, 1537, 2047, 2048,
+    ];
+    for value_type in ValueType::ALL {
+        for n in sizes {
+            resident_case(&ctx, KeyType::U64, value_type, n, 0, &options, &mut rng);
         }
+    }
+    // 4-byte keys with 8-byte values, descending.
+    let descending = SortOptions {
+        descending: true,
+        ..options
+    };
+    for n in [683, 1366, 2048] {
+        resident_case(&ctx, KeyType::F32, ValueType::U64, n, 0, &descending, &mut rng);
+    }
+    // The tiled kernel beside it in the same plan shape.
+    for n in [tile + 1, 3 * tile] {
+        resident_case(&ctx, KeyType::U64, ValueType::U32, n, 0, &options, &mut rng);
     }
     assert_no_validation_messages(&ctx);
 }

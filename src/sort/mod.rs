@@ -727,7 +727,9 @@ impl SortPlan {
         self.path
     }
 
-    /// The tuning the plan's kernels run with (the caller's, or [`SortTuning::for_device`]).
+    /// The tuning the plan's tile kernels run with (the caller's, or [`SortTuning::for_device`];
+    /// the resident single-workgroup kernel takes its own geometry unless the caller gave one:
+    /// see [`SortPlan::resident_limit`]).
     pub fn tuning(&self) -> SortTuning {
         self.tuning
     }
