@@ -320,13 +320,16 @@ fn sort_permutations() -> Vec<OwnedPermutation> {
             ));
         }
         for value_words in [0, 1, 2] {
-            for pass in ["onesweep", "downsweep", "small"] {
+            for pass in ["onesweep", "downsweep", "small", "resident"] {
                 let mut defines = vec![
                     ("KEY_BITS", key_bits.to_string()),
                     ("VALUE_WORDS", value_words.to_string()),
                 ];
                 if pass == "small" {
                     defines.push(("SORT_COHERENT", "1".to_string()));
+                }
+                // The one-workgroup kernels stage their whole tile at once.
+                if pass == "small" || pass == "resident" {
                     defines.push(("STAGE_ONE_ROUND", "1".to_string()));
                 }
                 table.push((
@@ -456,6 +459,7 @@ fn pass_file(pass: &str) -> &'static str {
         "upsweep" => "sort/upsweep.comp",
         "onesweep" => "sort/onesweep.comp",
         "downsweep" => "sort/downsweep.comp",
+        "resident" => "sort/resident.comp",
         _ => "sort/small.comp",
     }
 }

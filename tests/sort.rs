@@ -1208,3 +1208,265 @@ fn onesweep_forced_fallback_and_ring_wrap() {
     }
     assert_no_validation_messages(&ctx);
 }
+
+/// The resident limit of an Auto plan of (key, value) types: the capacity of the
+/// shared-memory-resident single-workgroup kernel (independent of max_count).
+fn resident_capacity(ctx: &Context, key_type: KeyType, value_type: ValueType) -> usize {
+    let plan = ctx
+        .sort_plan(&SortDesc::new(key_type, value_type, 1 << 20))
+        .expect("plan");
+    plan.resident_limit() as usize
+}
+
+/// Keys of one type for the resident-kernel cases: random with the type's special values mixed
+/// in, all equal (stability: the values must keep their input order), or few distinct.
+fn resident_keys<K: Copy>(
+    data: usize,
+    n: usize,
+    rng: &mut Rng,
+    random: impl Fn(&mut Rng) -> K,
+    specials: &[K],
+) -> Vec<K> {
+    match data {
+        0 => mixed(n, rng, random, specials),
+        1 => vec![specials[0]; n],
+        _ => {
+            let few: Vec<K> = (0..3).map(|_| random(rng)).collect();
+            (0..n).map(|_| few[rng.next_u32() as usize % 3]).collect()
+        }
+    }
+}
+
+/// Sorts `keys` with the given value width (none, u32, u64: the values are the input indices,
+/// so stability shows) and checks against the CPU sort.
+fn resident_check<K: SortKey + PartialEq + std::fmt::Debug>(
+    ctx: &Context,
+    keys: &[K],
+    value_type: ValueType,
+    options: &SortOptions,
+    what: &str,
+) {
+    match value_type {
+        ValueType::None => check_keys(ctx, keys, options, what),
+        ValueType::U32 => check_pairs(ctx, keys, options, what),
+        ValueType::U64 => check_wide_pairs(ctx, keys, options, what),
+    }
+}
+
+/// One resident case of any key type (`data` as in [`resident_keys`]).
+fn resident_case(
+    ctx: &Context,
+    key_type: KeyType,
+    value_type: ValueType,
+    n: usize,
+    data: usize,
+    options: &SortOptions,
+    rng: &mut Rng,
+) {
+    let what = format!(
+        "{key_type:?} -> {value_type:?} n={n} data={data} [{},{}) desc={} {:?}",
+        options.begin_bit, options.end_bit, options.descending, options.path
+    );
+    match key_type {
+        KeyType::U32 => {
+            let keys = resident_keys(data, n, rng, |r| r.next_u32(), &[7, 0, u32::MAX, 1 << 31]);
+            resident_check(ctx, &keys, value_type, options, &what);
+        }
+        KeyType::I32 => {
+            let specials = [-5, i32::MIN, i32::MAX, -1, 0, 1];
+            let keys = resident_keys(data, n, rng, |r| r.next_u32() as i32, &specials);
+            resident_check(ctx, &keys, value_type, options, &what);
+        }
+        KeyType::F32 => {
+            let mut specials = special_f32();
+            specials.rotate_left(1); // all-equal keys of -0.0
+            let keys = resident_keys(data, n, rng, |r| f32::from_bits(r.next_u32()), &specials);
+            resident_check(ctx, &keys, value_type, options, &what);
+        }
+        KeyType::U64 => {
+            let specials = [1 << 40, 0, u64::MAX, 1 << 32, (1 << 32) - 1, 1 << 63];
+            let keys = resident_keys(data, n, rng, |r| r.next_u64(), &specials);
+            resident_check(ctx, &keys, value_type, options, &what);
+        }
+        KeyType::I64 => {
+            let specials = [-3, i64::MIN, i64::MAX, -1, 0, 1];
+            let keys = resident_keys(data, n, rng, |r| r.next_u64() as i64, &specials);
+            resident_check(ctx, &keys, value_type, options, &what);
+        }
+        KeyType::F64 => {
+            let specials = special_f64();
+            let keys = resident_keys(data, n, rng, |r| f64::from_bits(r.next_u64()), &specials);
+            resident_check(ctx, &keys, value_type, options, &what);
+        }
+    }
+}
+
+/// The shared-memory-resident kernel (Auto and Small plans up to its capacity): every key type
+/// with every value width, counts 0, 1, 2, a few, around the workgroup size, half the capacity,
+/// capacity - 1, capacity and capacity + 1 (another kernel), random keys with special values
+/// (floats: +-0, +-inf, NaNs, denormals), all-equal keys and few distinct keys (stability),
+/// ascending and descending.
+#[test]
+fn resident_kernel_every_type_value_width_and_size() {
+    let ctx = context();
+    let mut rng = Rng(41);
+    for key_type in KeyType::ALL {
+        for value_type in ValueType::ALL {
+            let cap = resident_capacity(&ctx, key_type, value_type);
+            assert!(
+                cap >= 256,
+                "{key_type:?} -> {value_type:?}: resident capacity {cap}"
+            );
+            let plan = ctx
+                .sort_plan(&SortDesc::new(key_type, value_type, cap as u64))
+                .expect("plan");
+            assert_eq!(
+                plan.path(),
+                SortPath::Small,
+                "Auto takes the resident kernel at its capacity"
+            );
+            assert!(plan.auto_small_limit() >= cap as u64 && plan.small_limit() >= cap as u64);
+            let wg = plan.tuning().workgroup_size as usize;
+            for n in [0, 1, 2, 5, wg - 1, wg + 1, cap / 2 + 3, cap - 1, cap, cap + 1] {
+                for data in 0..3 {
+                    // Both directions for the random keys; all-equal and few distinct ascending
+                    // (descending all-equal keys are the same case).
+                    for descending in [false, true] {
+                        if descending && data != 0 {
+                            continue;
+                        }
+                        let options = SortOptions {
+                            descending,
+                            ..Default::default()
+                        };
+                        resident_case(&ctx, key_type, value_type, n, data, &options, &mut rng);
+                    }
+                }
+            }
+            // The Small path asked for explicitly.
+            let options = SortOptions {
+                path: SortPath::Small,
+                ..Default::default()
+            };
+            resident_case(&ctx, key_type, value_type, cap - 7, 0, &options, &mut rng);
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// The resident kernel on partial bit ranges (odd pass counts leave the result in the
+/// alternate buffers; a single pass transforms the keys in and out at once), both directions.
+#[test]
+fn resident_kernel_bit_ranges() {
+    let ctx = context();
+    let mut rng = Rng(43);
+    for key_type in KeyType::ALL {
+        let cap = resident_capacity(&ctx, key_type, ValueType::U32);
+        let ranges: &[(u32, u32)] = if key_type.bits() == 32 {
+            &[(0, 8), (4, 12), (8, 32), (0, 20), (16, 17), (31, 32), (0, 0)]
+        } else {
+            &[(32, 64), (0, 40), (60, 64), (7, 23), (0, 8), (63, 64)]
+        };
+        for &(begin_bit, end_bit) in ranges {
+            for descending in [false, true] {
+                let options = SortOptions {
+                    descending,
+                    begin_bit,
+                    end_bit,
+                    ..Default::default()
+                };
+                for value_type in [ValueType::None, ValueType::U32] {
+                    resident_case(&ctx, key_type, value_type, cap - 1, 0, &options, &mut rng);
+                }
+                resident_case(&ctx, key_type, ValueType::U64, 301, 0, &options, &mut rng);
+            }
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// The resident kernel through the record layer: offsets, poison around the ranges, direct and
+/// indirect counts (the kernel is chosen from max_count; the count is read on the GPU), on Auto
+/// and Small plans at its capacity; one past the capacity the tiled kernel takes indirect counts
+/// even when the count read is small.
+#[test]
+fn resident_kernel_record_layer_and_indirect_counts() {
+    let ctx = context();
+    let cap = resident_capacity(&ctx, KeyType::U32, ValueType::U32);
+    for path in [SortPath::Auto, SortPath::Small] {
+        for (max, count, indirect) in [
+            (cap, cap, false),
+            (cap, cap, true),
+            (cap, cap - 3, true),
+            (cap, 1, true),
+            (cap, 0, true),
+            (cap, 2, false),
+            (cap + 1, cap + 1, true),
+            (cap + 1, 5, true),
+            (37, 37, false),
+            (37, 36, true),
+        ] {
+            if path == SortPath::Small && max > geometry(&ctx, KeyType::U32, ValueType::U32).1 {
+                continue;
+            }
+            record_layer_case(&ctx, path, max, count, indirect);
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// With the caller's tuning the resident kernel runs with it (capacity one tile), and the tiled
+/// single-workgroup kernel takes the counts above: both kernels of one Small plan. 64 x 32 makes
+/// the resident stage larger than the digit counters, so the counts below cover its shared
+/// memory layouts: keys and values staged at once or in turns, with the stage reaching the
+/// counters (extra barriers) or not (at 2048 elements of 8-byte keys with 4- and 8-byte values,
+/// lavapipe's subgroups of 8: together below 1366 / 1025 elements, clear of the counters up to
+/// 682 / 512; subgroups of 16 also stage in turns clear of the counters, 1025-1536 with 8-byte
+/// values).
+#[test]
+fn resident_kernel_stage_layouts_with_a_tuning_beside_the_tiled_kernel() {
+    let ctx = context();
+    let tuning = SortTuning {
+        workgroup_size: 64,
+        keys_per_thread: 32,
+        lookback_spins: 0,
+        stage_split: 1,
+    };
+    let tile = 64 * 32;
+    let plan = ctx
+        .sort_plan(&SortDesc {
+            path: SortPath::Small,
+            tuning: Some(tuning),
+            ..SortDesc::new(KeyType::U64, ValueType::U32, 3 * tile as u64)
+        })
+        .expect("plan");
+    assert_eq!(plan.resident_limit(), tile as u64);
+    assert_eq!(plan.small_limit(), 4 * tile as u64);
+    let mut rng = Rng(47);
+    let options = SortOptions {
+        path: SortPath::Small,
+        tuning: Some(tuning),
+        ..Default::default()
+    };
+    let sizes = [
+        1, 300, 511, 512, 513, 682, 683, 1024, 1025, 1365, 1366, 1536, 1537, 2047, 2048,
+    ];
+    for value_type in ValueType::ALL {
+        for n in sizes {
+            resident_case(&ctx, KeyType::U64, value_type, n, 0, &options, &mut rng);
+        }
+    }
+    // 4-byte keys with 8-byte values, descending.
+    let descending = SortOptions {
+        descending: true,
+        ..options
+    };
+    for n in [683, 1366, 2048] {
+        resident_case(&ctx, KeyType::F32, ValueType::U64, n, 0, &descending, &mut rng);
+    }
+    // The tiled kernel beside it in the same plan shape.
+    for n in [tile + 1, 3 * tile] {
+        resident_case(&ctx, KeyType::U64, ValueType::U32, n, 0, &options, &mut rng);
+    }
+    assert_no_validation_messages(&ctx);
+}

@@ -19,7 +19,12 @@
 //!   workgroup ever waits on another; the profile picks it on drivers without a
 //!   forward-progress promise (CPU drivers such as lavapipe).
 //! - [`SortPath::Small`]: one workgroup runs every pass in a single dispatch; [`SortPath::Auto`]
-//!   takes it up to [`SortPlan::auto_small_limit`] elements.
+//!   takes it up to [`SortPlan::auto_small_limit`] elements. Counts up to
+//!   [`SortPlan::resident_limit`] (as many elements as fit the workgroup's shared memory: on a
+//!   GPU with 48 KiB, 8192 4-byte or 5120 8-byte elements) take a kernel that reads the input
+//!   once, keeps it in registers and shared memory through every digit pass and writes the
+//!   result once (after CUB's single-tile sort); larger ones go through global memory tile by
+//!   tile in every pass.
 //!
 //! Each digit pass moves the data between the caller's buffers and the alternate buffers, so
 //! after an odd number of passes the result is in the alternate buffers:
@@ -166,7 +171,9 @@ pub enum SortPath {
     Onesweep = 1,
     /// Count, scan, scatter per digit: no inter-workgroup waiting.
     Safe = 2,
-    /// One workgroup for everything (counts up to [`SortPlan::small_limit`]).
+    /// One workgroup for everything (counts up to [`SortPlan::small_limit`]): counts up to
+    /// [`SortPlan::resident_limit`] sorted in shared memory, larger ones tile by tile through
+    /// global memory.
     Small = 3,
 }
 
@@ -179,7 +186,10 @@ pub enum SortResult {
     Alternate,
 }
 
-/// Tuning of the sort kernels (a tile is `workgroup_size * keys_per_thread` keys).
+/// Tuning of the sort kernels (a tile is `workgroup_size * keys_per_thread` keys). A plan made
+/// with the caller's tuning also runs the single-workgroup resident kernel with it (its
+/// capacity, [`SortPlan::resident_limit`], is then one tile); without one, that kernel takes
+/// its own geometry from the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SortTuning {
     /// Invocations per workgroup: a multiple of 32 (and of the device's largest subgroup) up to
@@ -416,8 +426,12 @@ pub struct SortPlan {
     pass_count: u32,
     requirements: SortMemoryRequirements,
     block_scan: Option<ScanPlan>,
-    /// Largest count of the small path (0 where its kernel does not fit the device).
+    /// Largest count of the small path (0 where its kernels do not fit the device).
     small_limit: u64,
+    /// Largest count of the shared-memory-resident kernel (0 where it does not fit).
+    resident_limit: u64,
+    /// Workgroup size and keys per invocation of the resident kernel.
+    resident_tuning: SortTuning,
     /// Largest count Auto sorts on the small path.
     auto_small_limit: u64,
 }
@@ -432,7 +446,8 @@ fn blocking(tiles: u64, max_blocks: u64) -> (u64, u64) {
 }
 
 /// Shared memory (bytes) the rank-and-scatter kernels declare for `tuning`: the Onesweep and
-/// safe-path kernels, or with `whole_tile_stage` the small-N kernel.
+/// safe-path kernels, or with `whole_tile_stage` the small-N kernels (glsl/sort/small.comp and
+/// glsl/sort/resident.comp declare the same pool and tables).
 fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc, whole_tile_stage: bool) -> u64 {
     let wg = tuning.workgroup_size as u64;
     let rows = wg / ctx.profile.min_subgroup_size.max(1) as u64;
@@ -451,6 +466,55 @@ fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc, whole_tile_
     // them; small counters.
     let match_table = rows * 32 * 4;
     pool + 1024 + rows * 4 + match_table + wg * 4 + 64
+}
+
+/// Most keys per invocation of the resident kernel on GPUs (registers: 16 keys and 16 values of
+/// 4 bytes with 512 invocations stay well inside the register file) ...
+const RESIDENT_MAX_KEYS_GPU: u32 = 16;
+/// ... and on CPU drivers: lavapipe compiles the unrolled kernel when it first runs, 1.4 s at 8
+/// keys per invocation (as long as the tiled kernel at 64 x 8), 4-5 s at 32, for each key type,
+/// value width and direction.
+const RESIDENT_MAX_KEYS_CPU: u32 = 8;
+
+/// The geometry of the shared-memory-resident kernel (glsl/sort/resident.comp): its workgroup
+/// size and keys per invocation, whose product is the most elements it sorts; `None` where it
+/// does not fit the device.
+///
+/// With the caller's tuning, that tuning (its tile is then the resident capacity). Otherwise
+/// the widest workgroup of 512, 256, 128 invocations (CPU drivers: 64, whose small subgroups
+/// need a counter row per subgroup) the device allows, with the most keys per invocation (up
+/// to 16, CPU drivers 8) whose whole-tile stage fits the shared memory the device reports:
+/// the capacity is decided by the key and value widths (the stage holds max(key, value) words
+/// per element). With 48 KiB (NVIDIA) and 512 invocations: 8192 elements of 4-byte keys and
+/// values, 5120 with 8-byte keys or values; lavapipe (32 KiB, 64 invocations): 512.
+/// One workgroup of 512 as in the tile kernels; CUB's single-tile sort takes 256 x 19 for
+/// 4-byte keys, here the ranking runs ceil(n / workgroup size) steps per subgroup, so a wider
+/// workgroup shortens each pass.
+fn resident_geometry(ctx: &Context, desc: &SortDesc, tuning: &SortTuning) -> Option<SortTuning> {
+    let fits = |t: &SortTuning| shared_bytes(ctx, t, desc, true) <= ctx.profile.max_shared_memory as u64;
+    if desc.tuning.is_some() {
+        return fits(tuning).then_some(*tuning);
+    }
+    let (sizes, most_keys): (&[u32], u32) = if ctx.is_cpu_device() {
+        (&[64], RESIDENT_MAX_KEYS_CPU)
+    } else {
+        (&[512, 256, 128], RESIDENT_MAX_KEYS_GPU)
+    };
+    let subgroup = ctx.profile.max_subgroup_size.max(32);
+    sizes
+        .iter()
+        .filter(|&&wg| wg <= ctx.profile.max_workgroup_invocations && wg % subgroup == 0)
+        .find_map(|&wg| {
+            (1..=most_keys).rev().find_map(|keys_per_thread| {
+                let t = SortTuning {
+                    workgroup_size: wg,
+                    keys_per_thread,
+                    lookback_spins: 0,
+                    stage_split: 1,
+                };
+                fits(&t).then_some(t)
+            })
+        })
 }
 
 impl Context {
@@ -516,22 +580,27 @@ impl Context {
                 wg, tuning.keys_per_thread, self.profile.device_name
             )));
         }
-        // The small-N kernel stages its whole tile at once: with a large tile it may not fit,
-        // and then the plan never takes the small path.
+        // The small-N kernels stage their whole tile at once: with a large tile they may not
+        // fit, and then the plan never takes the small path. The resident kernel sorts what
+        // fits its shared memory; the tiled one up to SMALL_TILES tiles.
         let small_shared = shared_bytes(self, &tuning, desc, true);
         let small_fits = small_shared <= max_shared;
-        let small_limit = if small_fits {
+        let tiled_limit = if small_fits {
             SMALL_TILES * tuning.tile_keys()
         } else {
             0
         };
-        let auto_small_limit = if self.profile.lookback {
-            small_limit.min(SMALL_TILES_BESIDE_ONESWEEP * tuning.tile_keys())
+        let tiled_auto_limit = if self.profile.lookback {
+            tiled_limit.min(SMALL_TILES_BESIDE_ONESWEEP * tuning.tile_keys())
         } else {
-            small_limit
+            tiled_limit
         };
+        let resident = resident_geometry(self, desc, &tuning);
+        let resident_limit = resident.map_or(0, |t| t.tile_keys());
+        let small_limit = tiled_limit.max(resident_limit);
+        let auto_small_limit = tiled_auto_limit.max(resident_limit);
         let path = match desc.path {
-            SortPath::Small if !small_fits => {
+            SortPath::Small if small_limit == 0 => {
                 return Err(Error::invalid(format!(
                     "sort: the small path with tuning {}x{} needs {small_shared} bytes of shared memory; {} has {max_shared}",
                     wg, tuning.keys_per_thread, self.profile.device_name
@@ -600,6 +669,8 @@ impl Context {
             block_scan,
             small_limit,
             auto_small_limit,
+            resident_limit,
+            resident_tuning: resident.unwrap_or(tuning),
         };
         self.prepare_kernels(&plan.kernels()?)?;
         Ok(plan)
@@ -615,7 +686,19 @@ impl SortPlan {
         let shader = |family: &str| sort_shader(family, bits, self.desc.value_type);
         let mut list = Vec::new();
         if self.path == SortPath::Small || (self.desc.path == SortPath::Auto && self.small_limit > 0) {
-            list.push((shader("small")?, spec));
+            // The kernels of the counts that may take the single-workgroup path: the resident
+            // one for counts up to its limit, the tiled one above it.
+            let single_most = if self.path == SortPath::Small {
+                self.desc.max_count
+            } else {
+                self.desc.max_count.min(self.auto_small_limit)
+            };
+            if self.resident_limit > 0 {
+                list.push((shader("resident")?, self.resident_specialization()));
+            }
+            if single_most > self.resident_limit {
+                list.push((shader("small")?, spec));
+            }
         }
         let (k32, k64) = match self.path {
             SortPath::Onesweep => {
@@ -644,7 +727,9 @@ impl SortPlan {
         self.path
     }
 
-    /// The tuning the plan's kernels run with (the caller's, or [`SortTuning::for_device`]).
+    /// The tuning the plan's tile kernels run with (the caller's, or [`SortTuning::for_device`];
+    /// the resident single-workgroup kernel takes its own geometry unless the caller gave one:
+    /// see [`SortPlan::resident_limit`]).
     pub fn tuning(&self) -> SortTuning {
         self.tuning
     }
@@ -654,16 +739,28 @@ impl SortPlan {
         self.tuning.tile_keys()
     }
 
-    /// Largest count the single-workgroup path handles ([`SortPath::Small`] plans up to it).
-    /// 0 where the small-N kernel does not fit the device with the plan's tuning.
+    /// Largest count the single-workgroup path handles ([`SortPath::Small`] plans up to it):
+    /// the larger of [`SortPlan::resident_limit`] and four tiles of the tiled single-workgroup
+    /// kernel. 0 where neither kernel fits the device with the plan's tuning.
     pub fn small_limit(&self) -> u64 {
         self.small_limit
     }
 
-    /// Largest count [`SortPath::Auto`] plans sort on the single-workgroup path: the small
-    /// limit, or one tile where the device runs the Onesweep path (faster from two tiles up).
+    /// Largest count [`SortPath::Auto`] plans sort on the single-workgroup path: the larger of
+    /// [`SortPlan::resident_limit`] and the tiled kernel's limit, which is the small limit, or
+    /// one tile where the device runs the Onesweep path (faster from two tiles up).
     pub fn auto_small_limit(&self) -> u64 {
         self.auto_small_limit
+    }
+
+    /// Largest count the single-workgroup path sorts with the shared-memory-resident kernel
+    /// (keys and values read once, every digit pass in registers and shared memory, the result
+    /// written once): as many elements as the stage of one workgroup's shared memory holds for
+    /// the plan's key and value widths (see [`SortPlan::small_limit`]; with the caller's tuning,
+    /// its tile). Counts up to it on the single-workgroup path take this kernel; an indirect
+    /// count takes it where the plan's `max_count` is up to it. 0 where it does not fit.
+    pub fn resident_limit(&self) -> u64 {
+        self.resident_limit
     }
 
     /// Digit passes of one sort (8 bits each over `[begin_bit, end_bit)`).
@@ -692,6 +789,17 @@ impl SortPlan {
             spin_limit: self.spin_limit,
             stage_split: self.tuning.stage_split,
             key_order: self.desc.key_type.kind() | ((self.desc.descending as u32) << 2),
+        }
+    }
+
+    /// The resident kernel's constants: its own geometry (stage split unused: it stages the
+    /// whole tile at once).
+    fn resident_specialization(&self) -> Specialization {
+        Specialization {
+            workgroup_size: self.resident_tuning.workgroup_size,
+            vecs_per_thread: self.resident_tuning.keys_per_thread,
+            stage_split: 1,
+            ..self.specialization()
         }
     }
 
@@ -838,7 +946,9 @@ impl SortPlan {
             SortPath::Auto => unreachable!("plans never keep the Auto path"),
             _ => self.desc.path == SortPath::Auto && elements <= self.auto_small_limit,
         };
-        if small {
+        if small && elements <= self.resident_limit {
+            small::record_resident(&pass, push, self.resident_specialization())?;
+        } else if small {
             small::record(&pass, push)?;
         } else if self.path == SortPath::Onesweep {
             onesweep::record(&pass, push, &args.scratch)?;
@@ -881,7 +991,8 @@ impl Pass<'_> {
         }
     }
 
-    /// The shader of `family` ("onesweep", "downsweep", "small") for this key width and payload.
+    /// The shader of `family` ("onesweep", "downsweep", "small", "resident") for this key width
+    /// and payload.
     fn shader(&self, family: &str) -> Result<&'static ShaderSource> {
         if self.ctx.pipelines.shader_clock && family == "onesweep" {
             // Diagnostics: per-phase cycle counters, where a clock permutation exists.

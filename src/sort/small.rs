@@ -1,11 +1,24 @@
-//! The small-N path (glsl/sort/small.comp): one workgroup, every pass, one dispatch.
+//! The small-N path: one workgroup, every pass, one dispatch. Counts up to the plan's resident
+//! limit take glsl/sort/resident.comp (the input read once, every pass in registers and shared
+//! memory, the result written once); larger ones glsl/sort/small.comp (tile by tile through
+//! global memory in every pass).
 
 use super::{Pass, SortPush};
+use crate::core::pipelines::Specialization;
 use crate::error::Result;
 
-/// One dispatch of one workgroup.
+/// One dispatch of one workgroup of the tiled kernel.
 pub(super) fn record(pass: &Pass, push: SortPush) -> Result<()> {
     let kernel = pass.ctx.kernel(pass.shader("small")?, pass.spec)?;
+    unsafe { pass.dispatch(kernel, &push, 1) };
+    Ok(())
+}
+
+/// One dispatch of one workgroup of the resident kernel (its own geometry, `spec`). It reads
+/// keys_in / values_in and writes the result where the plan's result location says: keys_in /
+/// values_in after an even number of passes, keys_out / values_out after an odd number.
+pub(super) fn record_resident(pass: &Pass, push: SortPush, spec: Specialization) -> Result<()> {
+    let kernel = pass.ctx.kernel(pass.shader("resident")?, spec)?;
     unsafe { pass.dispatch(kernel, &push, 1) };
     Ok(())
 }

@@ -1,5 +1,5 @@
 //! Radix-sort benchmark: `vkalgo-bench sort [--sizes 16,20,24,26,28] [--reps 20]
-//! [--types u32,pairs,u64,f32,pairs64] [--paths auto,onesweep,safe] [--tuning 512x8,512x20/2]
+//! [--types u32,pairs,u64,f32,pairs64] [--paths auto,onesweep,safe,small] [--tuning 512x8,512x20/2]
 //! [--end-bits 8,16,0] [--key-bits 32]` (end bits other than 0 sort fewer digits: the cost of
 //! each pass; key bits other than 0 draw keys below 2^bits, so the digits above are the same in
 //! every key: the cost of a pass whose digit is constant).
@@ -395,7 +395,13 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     let ms = median(times);
                     let rate = n as f64 / (ms * 1e-3) / 1e9;
                     let path_name = format!("{:?}", plan.path()).to_lowercase();
-                    let variant = if path == SortPath::Auto && n as u64 <= plan.auto_small_limit() {
+                    // The single-workgroup path: "resident" where the shared-memory-resident
+                    // kernel sorts the count, else "small" (the tiled kernel).
+                    let single = plan.path() == SortPath::Small
+                        || (path == SortPath::Auto && n as u64 <= plan.auto_small_limit());
+                    let variant = if single && n as u64 <= plan.resident_limit() {
+                        "resident".to_string()
+                    } else if single {
                         "small".to_string()
                     } else {
                         path_name
@@ -430,8 +436,8 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     );
                     let t = plan.tuning();
                     println!(
-                        "stats: {type_name} 2^{log2} {tuning_text}: tuning {}x{}/{}; key-buffer copy {copy_gbs:.0} GB/s; {stats}",
-                        t.workgroup_size, t.keys_per_thread, t.stage_split
+                        "stats: {type_name} 2^{log2} {tuning_text}: tuning {}x{}/{}; resident limit {}; key-buffer copy {copy_gbs:.0} GB/s; {stats}",
+                        t.workgroup_size, t.keys_per_thread, t.stage_split, plan.resident_limit()
                     );
                     println!("phases (ms, one dispatch each): {phases}");
                     failed |= verdict.is_err();

@@ -1,0 +1,271 @@
+#version 460
+// Small-N path, resident in shared memory: ONE workgroup sorts up to TILE_KEYS (= WG_SIZE x
+// KEYS_PER_THREAD) elements in a single dispatch. The keys (and values) are read from global
+// memory once, stay in registers through every digit pass, move between passes through shared
+// memory only, and are written to global memory once, after the last pass, to the buffer the
+// plan's result location names (pass_count even: keys_in / values_in, the caller's buffers;
+// odd: keys_out / values_out, the alternates).
+//
+// The shape is that of CUB's single-tile sort (DeviceRadixSortSingleTileKernel: a BlockRadixSort
+// over the whole input in registers, with a shared-memory exchange after each digit, and the
+// result stored in a striped arrangement for coalesced writes), with the ranking of the tile
+// kernels here (sort_common.glsl rank_in_subgroup: match ranking after Adinets & Merrill,
+// "Onesweep", 2022, and Ashkiani et al., 2016) and 8-bit digits.
+//
+// Layout: the n elements spread over every subgroup: each subgroup owns a contiguous run of
+// g_steps * subgroup size elements (g_steps = ceil(n / WG_SIZE) <= KEYS_PER_THREAD), lane l
+// holding the run's elements i * subgroup size + l for i < g_steps. Ranking visits them in
+// element order (subgroup, step, lane), so each pass is stable, and the critical path is
+// ceil(n / WG_SIZE) ranking steps whatever the plan's maximum.
+//
+// Shared memory (one pool, sized by STAGE_ONE_ROUND for the larger of the digit counters and
+// the whole tile at max(key, value) words per element): the per-subgroup digit counters sit at
+// the END of the pool, the stage (keys, then values where both fit at once) at its start, so a
+// count whose stage leaves the counters alone skips the barriers that otherwise keep the two
+// apart.
+//
+// Every loop is bounded by a constant (KEYS_PER_THREAD, the counter rows) or by the pass count:
+// no loop comes near lavapipe's cap on loop iterations per invocation.
+#include "sort_common.glsl"
+
+// First word of the digit counters (HIST_ROWS rows of RADIX) in the pool.
+const uint HIST_BASE = POOL_WORDS - HIST_WORDS;
+
+uint g_n;     // elements sorted
+uint g_steps; // steps of each subgroup's run: ceil(g_n / WG_SIZE)
+
+// Element index of this invocation's element i (i < g_steps).
+uint resident_index(uint i) {
+    return (gl_SubgroupID * g_steps + i) * tile_stride() + gl_SubgroupInvocationID;
+}
+
+// Whether this invocation holds an element at step i. Workgroup-uniform in i < g_steps.
+bool holds(uint i) {
+    return i < g_steps && resident_index(i) < g_n;
+}
+
+void stage_key(uint slot, KEY_T k) {
+#if KEY_BITS == 64
+    s_pool[2u * slot] = uint(k);
+    s_pool[2u * slot + 1u] = uint(k >> 32);
+#else
+    s_pool[slot] = k;
+#endif
+}
+
+KEY_T staged_key(uint slot) {
+#if KEY_BITS == 64
+    return uint64_t(s_pool[2u * slot]) | (uint64_t(s_pool[2u * slot + 1u]) << 32);
+#else
+    return s_pool[slot];
+#endif
+}
+
+#if VALUE_WORDS > 0
+void stage_value(uint base, uint slot, VALUE_T v) {
+#if VALUE_WORDS == 2
+    s_pool[base + 2u * slot] = uint(v);
+    s_pool[base + 2u * slot + 1u] = uint(v >> 32);
+#else
+    s_pool[base + slot] = v;
+#endif
+}
+
+VALUE_T staged_value(uint base, uint slot) {
+#if VALUE_WORDS == 2
+    return uint64_t(s_pool[base + 2u * slot]) | (uint64_t(s_pool[base + 2u * slot + 1u]) << 32);
+#else
+    return s_pool[base + slot];
+#endif
+}
+#endif
+
+// Zeroes the digit counters of every subgroup (the caller passes a barrier before ranking).
+void clear_counters() {
+    for (uint i = gl_LocalInvocationIndex; i < gl_NumSubgroups * RADIX; i += WG_SIZE) {
+        s_pool[HIST_BASE + i] = 0u;
+    }
+}
+
+// Ranks the held keys for the pass being run: afterwards get_rank(i) is each held key's
+// position in the elements ordered by digit (stable). The counters must be zero and visible.
+// Uniform control flow; three barriers (the last one before the ranks are complete).
+void rank_held_keys() {
+    uint row = HIST_BASE + gl_SubgroupID * RADIX;
+    // Within the subgroup: each step's peers by digit (sort_common.glsl rank_in_subgroup).
+    [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
+        if (i < g_steps) {
+            bool ok = holds(i);
+            uint d = ok ? pass_digit(g_keys[i]) : 0u;
+            set_rank(i, rank_in_subgroup(d, ok, subgroupBallot(ok), row));
+        }
+    }
+    barrier();
+    // Per digit: the total over the subgroups' rows, scanned over the digits; each row's
+    // counter becomes the row's first position of the digit.
+    uint counts[DIGITS_PER_THREAD];
+    uint thread_total = 0u;
+    [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+        uint d = owned_digit(j);
+        uint count = 0u;
+        if (d < RADIX) {
+            [[unroll]] for (uint r = 0u; r < HIST_ROWS; ++r) {
+                count += r < gl_NumSubgroups ? s_pool[HIST_BASE + r * RADIX + d] : 0u;
+            }
+        }
+        counts[j] = count;
+        thread_total += count;
+    }
+    uint start = digit_scan(thread_total);
+    [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
+        uint d = owned_digit(j);
+        if (d < RADIX) {
+            uint running = start;
+            [[unroll]] for (uint r = 0u; r < HIST_ROWS; ++r) {
+                if (r < gl_NumSubgroups) {
+                    uint c = s_pool[HIST_BASE + r * RADIX + d];
+                    s_pool[HIST_BASE + r * RADIX + d] = running;
+                    running += c;
+                }
+            }
+        }
+        start += counts[j];
+    }
+    barrier();
+    [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
+        if (holds(i)) {
+            set_rank(i, get_rank(i) + s_pool[row + pass_digit(g_keys[i])]);
+        }
+    }
+}
+
+void main() {
+    uint n = element_count();
+    if (n == 0u) {
+        return; // an indirect count of 0 (workgroup-uniform)
+    }
+    g_n = n;
+    // (n <= max_count <= TILE_KEYS: the plan takes this kernel only where its maximum fits.)
+    g_steps = min((n + WG_SIZE - 1u) / WG_SIZE, KEYS_PER_THREAD);
+
+    // The match table is zero between uses (rank_in_subgroup clears what it sets): once here.
+    for (uint i = gl_LocalInvocationIndex; i < HIST_ROWS * MATCH_SLOTS; i += WG_SIZE) {
+        s_match[i] = 0u;
+    }
+    clear_counters();
+    [[unroll]] for (uint k = 0u; k < RANK_WORDS; ++k) {
+        g_ranks[k] = 0u;
+    }
+
+    // The one read: one 64-bit address per invocation (its run's first element), element i a
+    // constant distance i * subgroup size away (64-bit addressing: sort_common.glsl).
+    uint first = resident_index(0u);
+    KeyRef key_run = KeyRef(pc.keys_in + uint64_t(first) * uint64_t(KEY_BYTES));
+    [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
+        g_keys[i] = holds(i) ? ordered_bits(key_run.v[i * tile_stride()]) : KEY_T(0);
+    }
+#if VALUE_WORDS > 0
+    ValueRef value_run = ValueRef(pc.values_in + uint64_t(first) * uint64_t(VALUE_BYTES));
+    [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
+        g_values[i] = holds(i) ? value_run.v[i * tile_stride()] : VALUE_T(0);
+    }
+#endif
+
+    // Where the result goes (SortPlan::result_location): after an even number of passes the
+    // caller's buffers, after an odd number the alternates.
+    bool in_place = (pc.pass_count & 1u) == 0u;
+    uint64_t keys_dst = in_place ? pc.keys_in : pc.keys_out;
+    // Striped output: invocation lid writes elements j * WG_SIZE + lid (coalesced).
+    KeyRef key_out = KeyRef(keys_dst + uint64_t(gl_LocalInvocationIndex) * uint64_t(KEY_BYTES));
+#if VALUE_WORDS > 0
+    uint64_t values_dst = in_place ? pc.values_in : pc.values_out;
+    ValueRef value_out = ValueRef(values_dst + uint64_t(gl_LocalInvocationIndex) * uint64_t(VALUE_BYTES));
+    // Keys and values through the stage at once where both fit the pool, else in two turns.
+    bool together = n * (KEY_WORDS + VALUE_WORDS) <= POOL_WORDS;
+    uint value_base = together ? n * KEY_WORDS : 0u;
+    uint stage_end = together ? n * (KEY_WORDS + VALUE_WORDS) : n * STAGE_WORDS;
+#else
+    uint stage_end = n * KEY_WORDS;
+#endif
+    // Whether the stage reaches the digit counters: then barriers keep the two phases apart.
+    bool overlap = stage_end > HIST_BASE;
+    barrier(); // the cleared counters and the match table are visible
+
+    for (uint pass = 0u; pass < pc.pass_count; ++pass) {
+        select_pass(pass);
+        bool last = pass + 1u == pc.pass_count;
+        rank_held_keys();
+        if (overlap) {
+            barrier(); // every rank has read its counter before the stage overwrites them
+        }
+        [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
+            if (holds(i)) {
+                stage_key(get_rank(i), g_keys[i]);
+#if VALUE_WORDS > 0
+                if (together) {
+                    stage_value(value_base, get_rank(i), g_values[i]);
+                }
+#endif
+            }
+        }
+        barrier();
+        if (last) {
+            [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+                uint p = j * WG_SIZE + gl_LocalInvocationIndex;
+                if (j < g_steps && p < n) {
+                    key_out.v[j * WG_SIZE] = raw_bits(staged_key(p));
+#if VALUE_WORDS > 0
+                    if (together) {
+                        value_out.v[j * WG_SIZE] = staged_value(value_base, p);
+                    }
+#endif
+                }
+            }
+        } else {
+            [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
+                if (holds(i)) {
+                    uint p = resident_index(i);
+                    g_keys[i] = staged_key(p);
+#if VALUE_WORDS > 0
+                    if (together) {
+                        g_values[i] = staged_value(value_base, p);
+                    }
+#endif
+                }
+            }
+        }
+#if VALUE_WORDS > 0
+        if (!together) {
+            barrier(); // every staged key has been read
+            [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
+                if (holds(i)) {
+                    stage_value(0u, get_rank(i), g_values[i]);
+                }
+            }
+            barrier();
+            if (last) {
+                [[unroll]] for (uint j = 0u; j < KEYS_PER_THREAD; ++j) {
+                    uint p = j * WG_SIZE + gl_LocalInvocationIndex;
+                    if (j < g_steps && p < n) {
+                        value_out.v[j * WG_SIZE] = staged_value(0u, p);
+                    }
+                }
+            } else {
+                [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
+                    if (holds(i)) {
+                        g_values[i] = staged_value(0u, resident_index(i));
+                    }
+                }
+            }
+        }
+#endif
+        if (!last) {
+            if (overlap) {
+                barrier(); // the stage has been read before the counters there are cleared
+            }
+            // Without overlap the counters were last read before the stage's barrier.
+            clear_counters();
+            barrier();
+        }
+    }
+}
