@@ -286,8 +286,9 @@ const PERMUTATIONS: &[Permutation] = &[
 ];
 
 /// The radix-sort permutations (glsl/sort/): key width (KEY_BITS 32/64) x payload
-/// (VALUE_WORDS 0 none, 1 u32, 2 u64) for the passes that rank tiles; one per key width for
-/// the counting passes.
+/// (VALUE_WORDS 0 none, 1 u32, 2 u64) for the passes that rank tiles (Onesweep, the safe
+/// path's downsweep, the tiled and the shared-memory-resident single-workgroup kernels); one per
+/// key width for the counting passes.
 fn sort_permutations() -> Vec<OwnedPermutation> {
     let mut table = vec![(
         "sort_histogram_scan".to_string(),
