@@ -486,7 +486,8 @@ const RESIDENT_MAX_KEYS_CPU: u32 = 8;
 /// to 16, CPU drivers 8) whose whole-tile stage fits the shared memory the device reports:
 /// the capacity is decided by the key and value widths (the stage holds max(key, value) words
 /// per element). With 48 KiB (NVIDIA) and 512 invocations: 8192 elements of 4-byte keys and
-/// values, 5120 with 8-byte keys or values; lavapipe (32 KiB, 64 invocations): 512.
+/// values, 5120 with 8-byte keys or values; lavapipe (32 KiB, 64 invocations): 512. Then no
+/// more keys per invocation than `max_count` needs (a plan for 2^10 keys runs 512 x 2).
 /// One workgroup of 512 as in the tile kernels; CUB's single-tile sort takes 256 x 19 for
 /// 4-byte keys, here the ranking runs ceil(n / workgroup size) steps per subgroup, so a wider
 /// workgroup shortens each pass.
@@ -501,7 +502,7 @@ fn resident_geometry(ctx: &Context, desc: &SortDesc, tuning: &SortTuning) -> Opt
         (&[512, 256, 128], RESIDENT_MAX_KEYS_GPU)
     };
     let subgroup = ctx.profile.max_subgroup_size.max(32);
-    sizes
+    let widest = sizes
         .iter()
         .filter(|&&wg| wg <= ctx.profile.max_workgroup_invocations && wg % subgroup == 0)
         .find_map(|&wg| {
@@ -514,7 +515,15 @@ fn resident_geometry(ctx: &Context, desc: &SortDesc, tuning: &SortTuning) -> Opt
                 };
                 fits(&t).then_some(t)
             })
-        })
+        })?;
+    // No more keys per invocation than the plan's largest count needs: every pass costs as
+    // many ranking steps as the kernel holds keys, used or not (H100, u32 keys at 2^10: 512 x 2
+    // 7.9 us, 512 x 16 14.5 us; at 2^12: 512 x 8 14.7 us, 512 x 16 18.5 us).
+    let needed = desc.max_count.div_ceil(widest.workgroup_size as u64).max(1);
+    Some(SortTuning {
+        keys_per_thread: widest.keys_per_thread.min(needed as u32),
+        ..widest
+    })
 }
 
 impl Context {
@@ -756,8 +765,9 @@ impl SortPlan {
     /// Largest count the single-workgroup path sorts with the shared-memory-resident kernel
     /// (keys and values read once, every digit pass in registers and shared memory, the result
     /// written once): as many elements as the stage of one workgroup's shared memory holds for
-    /// the plan's key and value widths (see [`SortPlan::small_limit`]; with the caller's tuning,
-    /// its tile). Counts up to it on the single-workgroup path take this kernel; an indirect
+    /// the plan's key and value widths, or fewer where the plan's `max_count` needs fewer
+    /// keys per invocation (see [`SortPlan::small_limit`]; with the caller's tuning, its tile).
+    /// Counts up to it on the single-workgroup path take this kernel; an indirect
     /// count takes it where the plan's `max_count` is up to it. 0 where it does not fit.
     pub fn resident_limit(&self) -> u64 {
         self.resident_limit
