@@ -5,9 +5,8 @@ use crate::core::buffer::BufferRange;
 use crate::core::shaders;
 use crate::error::Result;
 
-/// Clears the tile counter and the status words (unless the plan keeps its scratch zeroed),
-/// then scans in one dispatch of `tiles` workgroups (tile ids come from the counter, not the
-/// workgroup id).
+/// Clears the look-back header and the status words (unless the plan keeps its scratch
+/// zeroed), then scans in one dispatch of `tiles` workgroups (tile t is workgroup t).
 pub(super) fn record(
     pass: &Pass,
     push: ScanPush,

@@ -155,7 +155,8 @@ pub const SCAN_MAX_COUNT: u64 = u32::MAX as u64;
 
 /// Largest number of partitions of the reduce-then-scan path (one scan tile of partials).
 const MAX_PARTITIONS: u64 = 4096;
-/// Bytes at the start of the look-back scratch holding the tile counter.
+/// Bytes at the start of the look-back scratch before the status words (the fallback and
+/// finished-workgroup counters; glsl/scan/lookback.comp).
 const LOOKBACK_HEADER_BYTES: u64 = 16;
 /// Alignment vkalgo asks for scratch ranges.
 const SCRATCH_ALIGNMENT: u64 = 16;
