@@ -158,6 +158,23 @@ uvec4 walk_bounds() {
     return uvec4(a.x, a.y, d0, d1);
 }
 
+// One step of the walk, with A's next key ka (has_a: A's range not done) and B's kb: whether
+// it takes A's element and whether it takes B's (both: a pair of equal keys).
+bvec2 walk_step(bool has_a, bool has_b, KEY_T ka, KEY_T kb) {
+    return bvec2(has_a && (!has_b || ka <= kb), has_b && (!has_a || kb <= ka));
+}
+
+// What the operation keeps: x an element of A alone, y an element of B alone, z a pair (as
+// A's copy).
+bvec3 kept_steps(uint op) {
+    return bvec3(op != SET_AND, op == SET_OR || op == SET_XOR, op == SET_AND || op == SET_OR);
+}
+
+// Whether a step that took `step` (walk_step) is kept by an operation keeping `keeps`.
+bool step_kept(bvec3 keeps, bvec2 step) {
+    return step.x && step.y ? keeps.z : (step.x ? keeps.x : (step.y && keeps.y));
+}
+
 // Walks this invocation's part of the staged tile g_s: the key of step e in keys[e], bit e of
 // the result set when it is kept.
 MASK_T walk_and_filter(inout KEY_T keys[STEPS]) {
@@ -168,22 +185,17 @@ MASK_T walk_and_filter(inout KEY_T keys[STEPS]) {
     uint a_end = bounds.y;
     uint bi = la + (bounds.z - bounds.x);
     uint b_end = la + (bounds.w - bounds.y);
-    bool keep_a = op != SET_AND;  // an element of A alone
-    bool keep_b = op == SET_OR || op == SET_XOR;
-    bool keep_pair = op == SET_AND || op == SET_OR;
+    bvec3 keeps = kept_steps(op);
     uint last = STAGE_CAPACITY - 1u;
     KEY_T ka = s_keys[min(ai, last)];
     KEY_T kb = s_keys[min(bi, last)];
     MASK_T kept = MASK_T(0);
     [[unroll]] for (uint e = 0u; e < STEPS; ++e) {
-        bool has_a = ai < a_end;
-        bool has_b = bi < b_end;
-        bool step_a = has_a && (!has_b || ka <= kb);  // A's element, or a pair
-        bool step_b = has_b && (!has_a || kb <= ka);  // B's element, or a pair
-        bool pair = step_a && step_b;
-        bool keep = pair ? keep_pair : (step_a ? keep_a : (step_b && keep_b));
+        bvec2 step = walk_step(ai < a_end, bi < b_end, ka, kb);
+        bool step_a = step.x;
+        bool step_b = step.y;
         keys[e] = step_a ? ka : kb;
-        kept |= keep ? (MASK_ONE << e) : MASK_T(0);
+        kept |= step_kept(keeps, step) ? (MASK_ONE << e) : MASK_T(0);
         ai += step_a ? 1u : 0u;
         bi += step_b ? 1u : 0u;
         if (step_a) {
@@ -252,20 +264,17 @@ uint lookback_fallback_thread_value(uint tile) {
     uint bi = e0 - a.x;
     uint a_end = a.y;
     uint b_end = e1 - a.y;
-    uint op = pc.runs;
+    bvec3 keeps = kept_steps(pc.runs);
     uint count = 0u;
     for (uint e = 0u; e < STEPS; ++e) {
         bool has_a = ai < a_end;
         bool has_b = bi < b_end;
         KEY_T ka = has_a ? load_ordered(a_base, uint64_t(ai)) : KEY_T(0);
         KEY_T kb = has_b ? load_ordered(b_base, uint64_t(bi)) : KEY_T(0);
-        bool step_a = has_a && (!has_b || ka <= kb);
-        bool step_b = has_b && (!has_a || kb <= ka);
-        bool keep = step_a && step_b ? (op == SET_AND || op == SET_OR)
-                                     : (step_a ? op != SET_AND : (step_b && (op == SET_OR || op == SET_XOR)));
-        count += keep ? 1u : 0u;
-        ai += step_a ? 1u : 0u;
-        bi += step_b ? 1u : 0u;
+        bvec2 step = walk_step(has_a, has_b, ka, kb);
+        count += step_kept(keeps, step) ? 1u : 0u;
+        ai += step.x ? 1u : 0u;
+        bi += step.y ? 1u : 0u;
     }
     return count;
 }
