@@ -332,6 +332,82 @@ fn thresholds_and_pool_growth() {
     assert_no_validation_messages(&ctx);
 }
 
+/// Array chunk pairs around the small-pair limit (1024 values together: array_pairs.comp
+/// below, chunk_update.comp above), one pair per chunk, every operation, with values common to
+/// both lists and values in one only; then runs of inserted and removed values (with
+/// duplicates) around the same limit.
+#[test]
+fn array_pairs_around_the_limit() {
+    let ctx = context();
+    let mut rng = Rng(12);
+    let sizes = [
+        (0usize, 1usize),
+        (1, 0),
+        (1, 1),
+        (2, 3),
+        (512, 512),
+        (1000, 24),
+        (1024, 0),
+        (0, 1024),
+        (1023, 1),
+        (1024, 1),
+        (513, 512),
+        (600, 600),
+        (2000, 100),
+        (4096, 4096),
+    ];
+    // Chunk i holds pair i: values drawn from a window 1.5x the larger list, so the lists
+    // share about half their values.
+    let mut va = Vec::new();
+    let mut vb = Vec::new();
+    for (i, &(na, nb)) in sizes.iter().enumerate() {
+        let base = (i as u32 * 7 + 3) << 16;
+        let window = (na.max(nb) as u32 * 3 / 2).clamp(1, 65536);
+        for (n, v) in [(na, &mut va), (nb, &mut vb)] {
+            let mut chosen = BTreeSet::new();
+            while chosen.len() < n {
+                chosen.insert(base + rng.next_u32() % window.max(n as u32));
+            }
+            v.extend(chosen);
+        }
+    }
+    let a = GpuSet::from_values(&ctx, &va).unwrap();
+    let b = GpuSet::from_values(&ctx, &vb).unwrap();
+    let (ma, mb) = (model_of(&va), model_of(&vb));
+    check(&a, &ma, "a");
+    check(&b, &mb, "b");
+    for op in SetOp::ALL {
+        let want = reference::op(&ma, &mb, op);
+        check(&GpuSet::op(&a, &b, op).unwrap(), &want, &format!("{op:?}"));
+        check(
+            &GpuSet::op(&b, &a, op).unwrap(),
+            &reference::op(&mb, &ma, op),
+            &format!("{op:?} swapped"),
+        );
+        assert_eq!(
+            GpuSet::op_cardinality(&a, &b, op).unwrap(),
+            want.len() as u64,
+            "{op:?} cardinality"
+        );
+    }
+    // Runs: insert b's values three times over (duplicates in each chunk's run), then remove a
+    // run of a's values with duplicates.
+    let mut s = GpuSet::from_values(&ctx, &va).unwrap();
+    let mut tripled: Vec<u32> = vb.iter().flat_map(|&x| [x, x, x]).collect();
+    tripled.reverse();
+    s.insert(&tripled).unwrap();
+    let mut m = ma.clone();
+    m.extend(&mb);
+    check(&s, &m, "insert runs");
+    let removed: Vec<u32> = va.iter().step_by(2).flat_map(|&x| [x, x]).collect();
+    s.remove(&removed).unwrap();
+    for x in &removed {
+        m.remove(x);
+    }
+    check(&s, &m, "remove runs");
+    assert_no_validation_messages(&ctx);
+}
+
 /// In-place operations: dst = dst op b, dst = a op dst, dst = dst op dst.
 #[test]
 fn in_place_operations() {

@@ -1,8 +1,10 @@
 #version 460
-// Insert/remove of values, after the values were sorted: one invocation per value finds the
-// chunks' runs (start and end index per chunk in scratch) and lists each chunk with values
-// once (skipping chunks the operation cannot change: full ones for an insert (op OR), empty
-// ones for a remove (op ANDNOT)).
+// Insert/remove of values, after the values were sorted: the first value of each chunk's run
+// finds the run's end (binary search), records the run (start and end index per chunk in
+// scratch) and lists the chunk once, for array_pairs.comp when the chunk is an array (or
+// empty) small enough to take the run there, else for chunk_update.comp; chunks the operation
+// cannot change are skipped (full ones for an insert (op OR), empty ones for a remove (op
+// ANDNOT)).
 #include "set_common.glsl"
 
 void main() {
@@ -13,17 +15,26 @@ void main() {
     }
     uint c = U32Ref(u32_addr(pc.values, i)).v[0] >> 16;
     uint prev = i > 0u ? (U32Ref(u32_addr(pc.values, i - 1u)).v[0] >> 16) : 0xFFFFFFFFu;
-    uint next = i + 1u < n ? (U32Ref(u32_addr(pc.values, i + 1u)).v[0] >> 16) : 0xFFFFFFFFu;
-    if (c != prev) {
-        U32Ref(pc.scratch).v[S_START + c] = i;
-        uint cd = dir_entry(pc.meta_d, c).x;
-        bool unchanged = (pc.op == OP_OR && cd == FULL) || (pc.op == OP_ANDNOT && cd == 0u);
-        if (!unchanged) {
-            uint slot = atomicAdd(U32AtomicRef(pc.scratch).v[S_WORK_COUNT], 1u);
-            U32Ref(pc.scratch).v[S_WORK + slot] = c;
+    if (c == prev) {
+        return;
+    }
+    // The run's end: the first index after i whose value lies in a later chunk (n <= 2^24:
+    // at most 25 steps).
+    uint lo = i + 1u;
+    uint hi = n;
+    while (lo < hi) {
+        uint mid = lo + (hi - lo) / 2u;
+        if ((U32Ref(u32_addr(pc.values, mid)).v[0] >> 16) == c) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
         }
     }
-    if (c != next) {
-        U32Ref(pc.scratch).v[S_END + c] = i + 1u;
+    U32Ref(pc.scratch).v[S_START + c] = i;
+    U32Ref(pc.scratch).v[S_END + c] = lo;
+    uint cd = dir_entry(pc.meta_d, c).x;
+    bool unchanged = (pc.op == OP_OR && cd == FULL) || (pc.op == OP_ANDNOT && cd == 0u);
+    if (!unchanged) {
+        list_chunk(pc.scratch, c, small_pair(cd, lo - i));
     }
 }

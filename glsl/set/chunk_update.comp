@@ -7,91 +7,36 @@
 // mode 0: second operand the chunk of set b; mode 1: the chunk's run of sorted values
 // (scratch start/end); mode 2: the range [range_lo, range_hi).
 //
-// Sparse path: when both operands are arrays (or empty, or a run of at most 4096 sorted
-// values) and the result must be an array (AND, ANDNOT, or at most 4096 values together), the
-// operands stay sorted u16 lists in shared memory: each element finds itself in the other list
-// by binary search, the kept elements get bits in two 4096-bit masks with per-word prefix
-// counts, and a kept element's output position is (kept elements of its own list before it)
-// + (kept elements of the other list below it), the rank-merge idea of merge path (Green,
-// McColl, Bader, "GPU merge path", ICS 2012) without materializing the merge. This costs
-// O(na + nb) instead of the 2048-word bitmap passes, which dominate sparse chunks.
+// Sparse path (array_pair.glsl): when both operands are arrays (or empty, or a run of at most
+// 4096 sorted values) and the result must be an array (AND, ANDNOT, or at most 4096 values
+// together), the operands stay sorted u16 lists in sa and sb. Classify and boundaries list
+// the pairs of at most PAIR_VALUES values together for array_pairs.comp instead, so only the
+// larger ones come here.
+#define WORKGROUP_SCAN_COMPACT_SLOTS
 #include "set_common.glsl"
+#include "../common/workgroup_scan.glsl"
+
+#define KEEP_WORDS 128u
 
 shared uint sa[BITMAP_WORDS];
 shared uint sb[BITMAP_WORDS];
 shared uint s_card;
-shared uint s_pos;
 shared uint so[BITMAP_WORDS];
-shared uint s_ids[ARRAY_BLOCK_WORDS];
-shared uint s_scan[WG_SIZE];
 // Sparse path: kept-element masks of a and b (4096 bits each) and their per-word exclusive
-// prefix counts; entry 128 (mask 0, prefix the total) answers for index 4096.
-shared uint s_keep_a[129];
-shared uint s_keep_b[129];
-shared uint s_pre_a[129];
-shared uint s_pre_b[129];
+// prefix counts; entry KEEP_WORDS (mask 0, prefix the total) answers for index 4096.
+shared uint s_keep_a[KEEP_WORDS + 1u];
+shared uint s_keep_b[KEEP_WORDS + 1u];
+shared uint s_pre_a[KEEP_WORDS + 1u];
+shared uint s_pre_b[KEEP_WORDS + 1u];
 
 uint elem_a(uint j) { return (sa[j >> 1] >> ((j & 1u) * 16u)) & 0xFFFFu; }
 uint elem_b(uint j) { return (sb[j >> 1] >> ((j & 1u) * 16u)) & 0xFFFFu; }
 
-// Number of elements of a (which == 0) or b below x (lists sorted; b may repeat values).
-uint lower_bound(uint which, uint n, uint x) {
-    uint lo = 0u;
-    uint hi = n;
-    while (lo < hi) {
-        uint mid = (lo + hi) / 2u;
-        uint v = which == 0u ? elem_a(mid) : elem_b(mid);
-        if (v < x) {
-            lo = mid + 1u;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
+void store_list_word(uint which, uint j, uint word) {
+    if (which == 0u) { sa[j] = word; } else { sb[j] = word; }
 }
 
-// Kept elements of a (which == 0) or b with index below j.
-uint kept_before(uint which, uint j) {
-    uint w = j >> 5;
-    uint below = (1u << (j & 31u)) - 1u;
-    if (which == 0u) {
-        return s_pre_a[w] + bitCount(s_keep_a[w] & below);
-    }
-    return s_pre_b[w] + bitCount(s_keep_b[w] & below);
-}
-
-// Whether element j of a (which == 0) or b is in the result.
-bool keep_elem(uint which, uint j, uint na, uint nb) {
-    if (which == 0u) {
-        uint x = elem_a(j);
-        uint lb = lower_bound(1u, nb, x);
-        bool in_b = lb < nb && elem_b(lb) == x;
-        return pc.op == OP_AND ? in_b : (pc.op == OP_OR ? true : !in_b);
-    }
-    uint x = elem_b(j);
-    if (pc.op == OP_AND || pc.op == OP_ANDNOT || (j > 0u && elem_b(j - 1u) == x)) {
-        return false;
-    }
-    uint lb = lower_bound(0u, na, x);
-    return !(lb < na && elem_a(lb) == x);
-}
-
-// Sorted u16 list of an array (or empty) chunk into sa (which == 0) or sb, packed in pairs
-// as in the array blocks.
-void load_list(uint64_t meta, uvec2 e, uint which) {
-    if (e.x == 0u) {
-        return;
-    }
-    uint h = array_blocks(e.x) - 1u;
-    uint words = (e.x + 1u) / 2u;
-    for (uint j = gl_LocalInvocationIndex; j < words; j += WG_SIZE) {
-        uint word = array_stream_word(meta, e.y, h + j);
-        if (2u * j + 1u >= e.x) {
-            word &= 0xFFFFu;
-        }
-        if (which == 0u) { sa[j] = word; } else { sb[j] = word; }
-    }
-}
+#include "array_pair.glsl"
 
 // Expands chunk c of the set at `meta` into sa (which == 0) or sb (which == 1).
 void load_chunk(uint64_t meta, uint c, uint which) {
@@ -154,70 +99,14 @@ void main() {
         barrier();
         uint card;
         if (sparse) {
-            uint na = ea.x;
-            uint nb = eb.x;
             load_list(pc.meta_a, ea, 0u);
             if (pc.mode == 0u) {
                 load_list(pc.meta_b, eb, 1u);
             } else {
-                for (uint j = t; 2u * j < nb; j += WG_SIZE) {
-                    uint lo = U32Ref(u32_addr(pc.values, start + 2u * j)).v[0] & 0xFFFFu;
-                    uint hi = 2u * j + 1u < nb ? (U32Ref(u32_addr(pc.values, start + 2u * j + 1u)).v[0] & 0xFFFFu) : 0u;
-                    sb[j] = lo | (hi << 16);
-                }
-            }
-            for (uint w = t; w < 129u; w += WG_SIZE) {
-                s_keep_a[w] = 0u;
-                s_keep_b[w] = 0u;
+                load_run_list(start, eb.x);
             }
             barrier();
-            for (uint j = t; j < na; j += WG_SIZE) {
-                if (keep_elem(0u, j, na, nb)) {
-                    atomicOr(s_keep_a[j >> 5], 1u << (j & 31u));
-                }
-            }
-            if (pc.op == OP_OR || pc.op == OP_XOR) {
-                for (uint j = t; j < nb; j += WG_SIZE) {
-                    if (keep_elem(1u, j, na, nb)) {
-                        atomicOr(s_keep_b[j >> 5], 1u << (j & 31u));
-                    }
-                }
-            }
-            barrier();
-            // Per-word exclusive prefix counts: invocation t owns words [t * pw, t * pw + pw);
-            // both lists' counts (each at most 4096) travel packed in one u32.
-            uint pw = max(1u, 128u / WG_SIZE);
-            uint mine = 0u;
-            for (uint k = 0u; k < pw; k++) {
-                uint w = t * pw + k;
-                if (w < 128u) {
-                    mine += bitCount(s_keep_a[w]) | (bitCount(s_keep_b[w]) << 16);
-                }
-            }
-            s_scan[t] = mine;
-            barrier();
-            for (uint d = 1u; d < WG_SIZE; d <<= 1) {
-                uint add = t >= d ? s_scan[t - d] : 0u;
-                barrier();
-                s_scan[t] += add;
-                barrier();
-            }
-            uint run = s_scan[t] - mine;
-            for (uint k = 0u; k < pw; k++) {
-                uint w = t * pw + k;
-                if (w < 128u) {
-                    s_pre_a[w] = run & 0xFFFFu;
-                    s_pre_b[w] = run >> 16;
-                    run += bitCount(s_keep_a[w]) | (bitCount(s_keep_b[w]) << 16);
-                }
-            }
-            uint total = s_scan[WG_SIZE - 1u];
-            if (t == 0u) {
-                s_pre_a[128] = total & 0xFFFFu;
-                s_pre_b[128] = total >> 16;
-            }
-            card = (total & 0xFFFFu) + (total >> 16);
-            barrier();
+            card = mark_kept(ea.x, eb.x);
         } else {
             load_chunk(pc.meta_a, c, 0u);
             if (pc.mode == 0u) {
@@ -287,37 +176,13 @@ void main() {
             }
         } else if (need.y != 0u) {
             uint k = need.y;
-            if (t == 0u) {
-                s_pos = atomicAdd(U32AtomicRef(cursor_addr(pc.meta_d, 2u)).v[0], k);
-            }
-            barrier();
-            uint pos = s_pos;
-            if (t < k) {
-                s_ids[t] = U32Ref(SetMetaRef(pc.meta_d).ar_ring).v[(pos + t) & SetMetaRef(pc.meta_d).ar_mask];
-            }
-            for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
+            take_array_blocks(k);
+            for (uint w = t; w < (card + 1u) / 2u; w += WG_SIZE) {
                 so[w] = 0u;
             }
             barrier();
             if (sparse) {
-                uint na = ea.x;
-                uint nb = eb.x;
-                for (uint j = t; j < na; j += WG_SIZE) {
-                    if ((s_keep_a[j >> 5] & (1u << (j & 31u))) != 0u) {
-                        uint x = elem_a(j);
-                        uint p = kept_before(0u, j) + kept_before(1u, lower_bound(1u, nb, x));
-                        atomicOr(so[p >> 1], x << ((p & 1u) * 16u));
-                    }
-                }
-                if (pc.op == OP_OR || pc.op == OP_XOR) {
-                    for (uint j = t; j < nb; j += WG_SIZE) {
-                        if ((s_keep_b[j >> 5] & (1u << (j & 31u))) != 0u) {
-                            uint x = elem_b(j);
-                            uint p = kept_before(1u, j) + kept_before(0u, lower_bound(0u, na, x));
-                            atomicOr(so[p >> 1], x << ((p & 1u) * 16u));
-                        }
-                    }
-                }
+                place_kept(ea.x, eb.x);
             } else {
                 // Compaction: invocation t owns bitmap words [t * per, (t + 1) * per).
                 uint per = BITMAP_WORDS / WG_SIZE;
@@ -326,16 +191,8 @@ void main() {
                 for (uint w = 0u; w < per; w++) {
                     mine += bitCount(sa[base_w + w]);
                 }
-                s_scan[t] = mine;
-                barrier();
-                // Hillis-Steele inclusive scan of the per-invocation counts.
-                for (uint d = 1u; d < WG_SIZE; d <<= 1) {
-                    uint add = t >= d ? s_scan[t - d] : 0u;
-                    barrier();
-                    s_scan[t] += add;
-                    barrier();
-                }
-                uint p = s_scan[t] - mine;
+                uint total;
+                uint p = workgroup_exclusive_scan(mine, total);
                 for (uint w = 0u; w < per; w++) {
                     uint bits = sa[base_w + w];
                     while (bits != 0u) {
@@ -348,17 +205,8 @@ void main() {
                 }
             }
             barrier();
+            store_array_result(card, k);
             id0 = s_ids[0];
-            uint h = k - 1u;
-            if (t >= 1u && t < k) {
-                U32Ref(array_block_addr(pc.meta_d, id0)).v[t - 1u] = s_ids[t];
-            }
-            uint words = (card + 1u) / 2u;
-            for (uint j = t; j < words; j += WG_SIZE) {
-                uint w = h + j;
-                uint id = s_ids[w / ARRAY_BLOCK_WORDS];
-                U32Ref(array_block_addr(pc.meta_d, id)).v[w % ARRAY_BLOCK_WORDS] = so[j];
-            }
         }
         if (t == 0u) {
             set_dir_entry(pc.meta_d, c, uvec2(card, id0));

@@ -1,7 +1,8 @@
 #version 460
 // One invocation per chunk (65536): decides what an operation does with each chunk from the
 // operands' cardinalities alone (the empty/full summary), and lists the chunks that need a
-// workgroup (scratch work list) or only a directory change (trivial list: chunk | full << 16).
+// workgroup (small array pairs for array_pairs.comp, the rest for chunk_update.comp) or only a
+// directory change (trivial list: chunk | full << 16).
 // mode 0: materialize `op` of a and b into d; mode 1: cardinality of `op` of a and b (decided
 // chunks add their cardinality to the totals at once, nothing is listed but the undecided
 // pairs); mode 2: insert the range [range_lo, range_hi) into d.
@@ -32,10 +33,6 @@ bool decide(uint op, uint ca, uint cb, out uint src) {
     return false;
 }
 
-void push_work(uint c) {
-    uint i = atomicAdd(U32AtomicRef(pc.scratch).v[S_WORK_COUNT], 1u);
-    U32Ref(pc.scratch).v[S_WORK + i] = c;
-}
 
 void push_trivial(uint c, bool full) {
     uint i = atomicAdd(U32AtomicRef(pc.scratch).v[S_TRIVIAL_COUNT], 1u);
@@ -58,7 +55,7 @@ void main() {
                 if (pc.range_lo <= c0 && c1 <= pc.range_hi) {
                     push_trivial(c, true);
                 } else {
-                    push_work(c);
+                    list_chunk(pc.scratch, c, false);
                 }
             }
         } else {
@@ -85,11 +82,11 @@ void main() {
                             push_trivial(c, card == FULL);
                         }
                     } else if (!same) {
-                        push_work(c);
+                        list_chunk(pc.scratch, c, small_pair(ca, cb));
                     }
                 }
             } else {
-                push_work(c);
+                list_chunk(pc.scratch, c, small_pair(ca, cb));
             }
         }
     }

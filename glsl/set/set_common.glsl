@@ -62,7 +62,12 @@ layout(push_constant) uniform SetPush {
 #define META_NONEMPTY 80ul
 #define META_DIR 256ul
 
-// Scratch words.
+// Pairs of array (or empty) chunks with at most this many values together go to
+// array_pairs.comp (their result is an array too); larger work to chunk_update.comp.
+#define PAIR_VALUES 1024u
+
+// Scratch words (src/set/gpu.rs clears words 0..14 before each operation, and word 15 before
+// the first of a batch).
 #define S_WORK_COUNT 0u
 #define S_TRIVIAL_COUNT 1u
 #define S_NEED_BM 2u
@@ -70,11 +75,15 @@ layout(push_constant) uniform SetPush {
 #define S_CARD_PARTIAL 4u
 #define S_CARD_FULL 5u
 #define S_OK 6u
-#define S_FAILED 7u
+#define S_PAIR_COUNT 7u
+#define S_FAILED 15u
+// Lists of CHUNKS words each: chunk_update's work, trivial chunks, the chunks' runs of sorted
+// values (start and end index), array_pairs' work.
 #define S_WORK 16u
 #define S_TRIVIAL (16u + CHUNKS)
 #define S_START (16u + 2u * CHUNKS)
 #define S_END (16u + 3u * CHUNKS)
+#define S_PAIRS (16u + 4u * CHUNKS)
 
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer SetMetaRef {
     uint64_t bm_pool;
@@ -173,6 +182,17 @@ uint range_mask(uint w, uint lo, uint hi) {
     uint width = e - s;
     uint m = width == 32u ? 0xFFFFFFFFu : ((1u << width) - 1u);
     return m << s;
+}
+
+// Lists chunk c for array_pairs.comp (small) or chunk_update.comp.
+void list_chunk(uint64_t scratch, uint c, bool small) {
+    uint i = atomicAdd(U32AtomicRef(scratch).v[small ? S_PAIR_COUNT : S_WORK_COUNT], 1u);
+    U32Ref(scratch).v[(small ? S_PAIRS : S_WORK) + i] = c;
+}
+
+// Whether a pair of chunks of na and nb values (a run of nb values) goes to array_pairs.comp.
+bool small_pair(uint na, uint nb) {
+    return na <= PAIR_VALUES && nb <= PAIR_VALUES - na;
 }
 
 uint apply_op(uint op, uint a, uint b) {

@@ -41,7 +41,7 @@ pub(crate) const CHUNKS: u64 = 65536;
 /// Byte offset of the directory in the control buffer.
 const META_DIR: u64 = 256;
 const CONTROL_BYTES: u64 = META_DIR + CHUNKS * 8;
-const SCRATCH_WORDS: u64 = 16 + 4 * CHUNKS;
+const SCRATCH_WORDS: u64 = 16 + 5 * CHUNKS;
 /// Bytes of the scratch range a recorded operation needs (its counters and chunk lists).
 pub const SET_SCRATCH_BYTES: u64 = SCRATCH_WORDS * 4;
 /// Bytes of the status a recorded modifying operation writes ([`SetOpStatus`]: 8 u32).
@@ -749,12 +749,22 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         &shaders::SET_TO_ARRAY,
         &shaders::SET_TRIVIAL,
     ];
-    ctx.prepare_kernels(&list.map(|s| (s, spec)))
+    ctx.prepare_kernels(&list.map(|s| (s, spec)))?;
+    ctx.prepare_kernels(&[(&shaders::SET_ARRAY_PAIRS, pairs_spec())])
 }
 
 fn kernel(ctx: &Context, s: &ShaderSource) -> Result<crate::core::pipelines::Kernel> {
     ctx.kernel(s, Specialization::new(wg(ctx), 1, 1))
 }
+
+/// The small array-pair kernel (glsl/set/array_pairs.comp): 64 invocations on every device,
+/// a pair's lists take about 5 KiB of shared memory.
+fn pairs_spec() -> Specialization {
+    Specialization::new(PAIRS_WG, 1, 1)
+}
+
+/// Invocations per workgroup of glsl/set/array_pairs.comp.
+const PAIRS_WG: u32 = 64;
 
 /// Records the passes of one update: clear the scratch counters (and the batch's failure
 /// flag when `first`), classify or boundaries, count, check (status to `status`), write.
@@ -815,6 +825,7 @@ pub(crate) unsafe fn record_update_phase(
     let classify = kernel(ctx, &shaders::SET_CLASSIFY)?;
     let boundaries = kernel(ctx, &shaders::SET_BOUNDARIES)?;
     let update = kernel(ctx, &shaders::SET_CHUNK_UPDATE)?;
+    let pairs = ctx.kernel(&shaders::SET_ARRAY_PAIRS, pairs_spec())?;
     let check = kernel(ctx, &shaders::SET_CHECK)?;
     let trivial = kernel(ctx, &shaders::SET_TRIVIAL)?;
     // Earlier passes on the scratch (another operation of a batch) before its clear.
@@ -831,11 +842,12 @@ pub(crate) unsafe fn record_update_phase(
         _ => 0,
     };
     if phase == Phase::All {
+        // Counters (words 0..14) and, first in a batch, the failure flag (word 15).
         ctx.device.cmd_fill_buffer(
             cmd,
             scratch.buffer,
             scratch.offset,
-            if first { 32 } else { 28 },
+            if first { 64 } else { 60 },
             0,
         );
         ctx.transfer_to_compute(cmd);
@@ -847,23 +859,28 @@ pub(crate) unsafe fn record_update_phase(
             m => ctx.dispatch(cmd, classify, &push(m, 0), (CHUNKS / wg(ctx) as u64) as u32),
         }
         ctx.compute_to_compute(cmd);
+        // The two work lists are disjoint: their passes run side by side.
         ctx.dispatch(cmd, update, &push(source_mode, 0), grid);
+        ctx.dispatch(cmd, pairs, &push(source_mode, 0), grid);
         ctx.compute_to_compute(cmd);
     } else {
-        // The failure flag (word 7).
+        // The failure flag (word 15).
         ctx.device
-            .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset + 28, 4, 0);
+            .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset + 60, 4, 0);
         ctx.transfer_to_compute(cmd);
     }
     ctx.dispatch(cmd, check, &push(if u.mode == MODE_CARD { 1 } else { 0 }, 0), 1);
     ctx.compute_to_compute(cmd);
     if u.mode != MODE_CARD {
+        // The work lists and the trivial list are disjoint chunks, and each pass takes blocks
+        // only from the free ids as they were before the operation (the check pass counted
+        // them) while freed ids go after them: the writing passes run side by side.
         ctx.dispatch(cmd, update, &push(source_mode, 1), grid);
-        ctx.compute_to_compute(cmd);
+        ctx.dispatch(cmd, pairs, &push(source_mode, 1), grid);
         if u.mode != MODE_VALUES {
             ctx.dispatch(cmd, trivial, &push(0, 0), u.bound.div_ceil(wg(ctx)).max(1));
-            ctx.compute_to_compute(cmd);
         }
+        ctx.compute_to_compute(cmd);
     }
     Ok(())
 }
@@ -1324,6 +1341,7 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SET_CLASSIFY,
         shaders::SET_BOUNDARIES,
         shaders::SET_CHUNK_UPDATE,
+        shaders::SET_ARRAY_PAIRS,
         shaders::SET_TRIVIAL,
         shaders::SET_CHECK,
         shaders::SET_INFO,

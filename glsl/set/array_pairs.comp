@@ -1,0 +1,98 @@
+#version 460
+// The small array pairs of an operation (scratch list S_PAIRS, from classify or boundaries):
+// chunk pairs whose operands are both arrays or empty (or a chunk and a run of sorted values)
+// with at most PAIR_VALUES values together, so that the result is an array too. One workgroup
+// (64 invocations) per pair, grid-stride over the list, computes the result element by
+// element (array_pair.glsl) with both lists, the masks and the result in about 5 KiB of
+// shared memory: many pairs run on each multiprocessor at once, where chunk_update.comp's
+// 8 KiB bitmaps (25 KiB per workgroup) let one or two. Sparse sets are mostly such pairs: 2^24
+// random values over [0, 2^32) put about 256 in each chunk.
+// Stage (aux) 0 adds the result's cardinality and the array blocks it needs to the scratch
+// counters; stage 1 (after the check pass found enough free blocks) gives the destination
+// chunk's old blocks back, takes new ones and writes the result.
+// mode 0: second operand the chunk of set b; mode 1: the chunk's run of sorted values.
+#define WORKGROUP_SCAN_COMPACT_SLOTS
+#include "set_common.glsl"
+#include "../common/workgroup_scan.glsl"
+
+#define KEEP_WORDS (PAIR_VALUES / 32u)
+
+// List a in words [0, g_b_base), list b after it.
+shared uint s_lists[PAIR_VALUES / 2u + 1u];
+shared uint s_keep_a[KEEP_WORDS + 1u];
+shared uint s_keep_b[KEEP_WORDS + 1u];
+shared uint s_pre_a[KEEP_WORDS + 1u];
+shared uint s_pre_b[KEEP_WORDS + 1u];
+shared uint so[PAIR_VALUES / 2u];
+
+uint g_b_base;
+
+uint elem_a(uint j) { return (s_lists[j >> 1] >> ((j & 1u) * 16u)) & 0xFFFFu; }
+uint elem_b(uint j) { return (s_lists[g_b_base + (j >> 1)] >> ((j & 1u) * 16u)) & 0xFFFFu; }
+
+void store_list_word(uint which, uint j, uint word) {
+    s_lists[(which == 0u ? 0u : g_b_base) + j] = word;
+}
+
+#include "array_pair.glsl"
+
+void main() {
+    uint t = gl_LocalInvocationIndex;
+    uint n = U32Ref(pc.scratch).v[S_PAIR_COUNT];
+    bool write = pc.aux == 1u;
+    if (write && U32Ref(pc.scratch).v[S_OK] == 0u) {
+        return;
+    }
+    for (uint item = linear_workgroup_id(); item < n; item += pc.grid) {
+        uint c = U32Ref(pc.scratch).v[S_PAIRS + item];
+        uvec2 old_d = write ? dir_entry(pc.meta_d, c) : uvec2(0u);
+        uvec2 ea = dir_entry(pc.meta_a, c);
+        uvec2 eb = uvec2(0u);
+        uint start = 0u;
+        if (pc.mode == 0u) {
+            eb = dir_entry(pc.meta_b, c);
+        } else {
+            start = U32Ref(pc.scratch).v[S_START + c];
+            eb.x = U32Ref(pc.scratch).v[S_END + c] - start;
+        }
+        g_b_base = (ea.x + 1u) / 2u;
+        barrier(); // the previous pair's shared data is read no more
+        load_list(pc.meta_a, ea, 0u);
+        if (pc.mode == 0u) {
+            load_list(pc.meta_b, eb, 1u);
+        } else {
+            load_run_list(start, eb.x);
+        }
+        barrier();
+        uint card = mark_kept(ea.x, eb.x);
+        uint k = card == 0u ? 0u : array_blocks(card);
+        if (!write) {
+            if (t == 0u) {
+                atomicAdd(U32AtomicRef(pc.scratch).v[S_CARD_PARTIAL], card);
+                if (k != 0u) {
+                    atomicAdd(U32AtomicRef(pc.scratch).v[S_NEED_AR], k);
+                }
+            }
+            continue;
+        }
+        if (t == 0u) {
+            free_chunk_storage_serial(pc.meta_d, old_d);
+        }
+        uint id0 = 0u;
+        if (k != 0u) {
+            take_array_blocks(k);
+            for (uint w = t; w < (card + 1u) / 2u; w += WG_SIZE) {
+                so[w] = 0u;
+            }
+            barrier();
+            place_kept(ea.x, eb.x);
+            barrier();
+            store_array_result(card, k);
+            id0 = s_ids[0];
+        }
+        if (t == 0u) {
+            set_dir_entry(pc.meta_d, c, uvec2(card, id0));
+            note_nonempty(pc.meta_d, old_d.x, card);
+        }
+    }
+}
