@@ -277,7 +277,16 @@ const PERMUTATIONS: &[Permutation] = &[
     ("set_classify", "set/classify.comp", &[]),
     ("set_boundaries", "set/boundaries.comp", &[]),
     ("set_chunk_update", "set/chunk_update.comp", &[]),
-    ("set_array_pairs", "set/array_pairs.comp", &[]),
+    (
+        "set_array_pairs_small",
+        "set/array_pairs.comp",
+        &[("PAIR_CLASS", "0")],
+    ),
+    (
+        "set_array_pairs_medium",
+        "set/array_pairs.comp",
+        &[("PAIR_CLASS", "1")],
+    ),
     ("set_trivial", "set/trivial.comp", &[]),
     ("set_check", "set/check.comp", &[]),
     ("set_info", "set/info.comp", &[]),

@@ -332,12 +332,12 @@ fn thresholds_and_pool_growth() {
     assert_no_validation_messages(&ctx);
 }
 
-/// Array chunk pairs around the small-pair limit (1024 values together: array_pairs.comp
-/// below, chunk_update.comp above), one pair per chunk, every operation, with values common to
-/// both lists and values in one only; then runs of inserted and removed values (with
-/// duplicates) around the same limit.
+/// Array chunk pairs around the limits of the array-pair kernels' classes (640 and 2048
+/// values together; chunk_update.comp above), one pair per chunk, every operation, with values
+/// common to both lists and values in one only; then runs of inserted and removed values (with
+/// duplicates) around the same limits.
 #[test]
-fn array_pairs_around_the_limit() {
+fn array_pairs_around_the_limits() {
     let ctx = context();
     let mut rng = Rng(12);
     let sizes = [
@@ -345,14 +345,19 @@ fn array_pairs_around_the_limit() {
         (1, 0),
         (1, 1),
         (2, 3),
-        (512, 512),
+        (256, 256),
+        (320, 320),
+        (320, 321),
+        (640, 0),
+        (0, 640),
+        (639, 1),
+        (640, 1),
         (1000, 24),
-        (1024, 0),
-        (0, 1024),
-        (1023, 1),
-        (1024, 1),
-        (513, 512),
-        (600, 600),
+        (1024, 1024),
+        (2047, 1),
+        (2048, 0),
+        (2048, 1),
+        (1025, 1024),
         (2000, 100),
         (4096, 4096),
     ];

@@ -1,12 +1,13 @@
 #version 460
-// The small array pairs of an operation (scratch list S_PAIRS, from classify or boundaries):
-// chunk pairs whose operands are both arrays or empty (or a chunk and a run of sorted values)
-// with at most PAIR_VALUES values together, so that the result is an array too. One workgroup
-// (64 invocations) per pair, grid-stride over the list, computes the result element by
-// element (array_pair.glsl) with both lists, the masks and the result in about 5 KiB of
-// shared memory: many pairs run on each multiprocessor at once, where chunk_update.comp's
-// 8 KiB bitmaps (25 KiB per workgroup) let one or two. Sparse sets are mostly such pairs: 2^24
-// random values over [0, 2^32) put about 256 in each chunk.
+// The array pairs of an operation (scratch list S_PAIRS, from classify or boundaries): chunk
+// pairs whose operands are both arrays or empty (or a chunk and a run of sorted values) with
+// at most PAIR_VALUES values together, so that the result is an array too. One workgroup per
+// pair, grid-stride over the list, computes the result element by element (array_pair.glsl)
+// with both lists, the masks and the result in shared memory sized for PAIR_VALUES: small
+// pairs take about 3 KiB, so that many run on each multiprocessor at once, where
+// chunk_update.comp's 8 KiB bitmaps (26 KiB per workgroup) let one.
+// Two classes (set_common.glsl pair_class), one permutation each (PAIR_CLASS): small (at most
+// PAIR_SMALL_VALUES, the list's front) and medium (at most PAIR_MEDIUM_VALUES, its back).
 // Stage (aux) 0 adds the result's cardinality and the array blocks it needs to the scratch
 // counters; stage 1 (after the check pass found enough free blocks) gives the destination
 // chunk's old blocks back, takes new ones and writes the result.
@@ -15,6 +16,15 @@
 #include "set_common.glsl"
 #include "../common/workgroup_scan.glsl"
 
+#if PAIR_CLASS == 0
+#define PAIR_VALUES PAIR_SMALL_VALUES
+#define PAIR_LIST_COUNT S_PAIR_COUNT
+#define PAIR_LIST_ENTRY(i) (S_PAIRS + (i))
+#else
+#define PAIR_VALUES PAIR_MEDIUM_VALUES
+#define PAIR_LIST_COUNT S_PAIR_MEDIUM_COUNT
+#define PAIR_LIST_ENTRY(i) (S_PAIRS + CHUNKS - 1u - (i))
+#endif
 #define KEEP_WORDS (PAIR_VALUES / 32u)
 
 // List a in words [0, g_b_base), list b after it.
@@ -38,13 +48,13 @@ void store_list_word(uint which, uint j, uint word) {
 
 void main() {
     uint t = gl_LocalInvocationIndex;
-    uint n = U32Ref(pc.scratch).v[S_PAIR_COUNT];
+    uint n = U32Ref(pc.scratch).v[PAIR_LIST_COUNT];
     bool write = pc.aux == 1u;
     if (write && U32Ref(pc.scratch).v[S_OK] == 0u) {
         return;
     }
     for (uint item = linear_workgroup_id(); item < n; item += pc.grid) {
-        uint c = U32Ref(pc.scratch).v[S_PAIRS + item];
+        uint c = U32Ref(pc.scratch).v[PAIR_LIST_ENTRY(item)];
         uvec2 old_d = write ? dir_entry(pc.meta_d, c) : uvec2(0u);
         uvec2 ea = dir_entry(pc.meta_a, c);
         uvec2 eb = uvec2(0u);

@@ -2,7 +2,8 @@
 // Insert/remove of values, after the values were sorted: the first value of each chunk's run
 // finds the run's end (binary search), records the run (start and end index per chunk in
 // scratch) and lists the chunk once, for array_pairs.comp when the chunk is an array (or
-// empty) small enough to take the run there, else for chunk_update.comp; chunks the operation
+// empty) small enough to take the run there (set_common.glsl pair_class), else for
+// chunk_update.comp; chunks the operation
 // cannot change are skipped (full ones for an insert (op OR), empty ones for a remove (op
 // ANDNOT)).
 #include "set_common.glsl"
@@ -35,6 +36,6 @@ void main() {
     uint cd = dir_entry(pc.meta_d, c).x;
     bool unchanged = (pc.op == OP_OR && cd == FULL) || (pc.op == OP_ANDNOT && cd == 0u);
     if (!unchanged) {
-        list_chunk(pc.scratch, c, small_pair(cd, lo - i));
+        list_chunk(pc.scratch, c, pair_class(cd, lo - i));
     }
 }

@@ -10,8 +10,8 @@
 // Sparse path (array_pair.glsl): when both operands are arrays (or empty, or a run of at most
 // 4096 sorted values) and the result must be an array (AND, ANDNOT, or at most 4096 values
 // together), the operands stay sorted u16 lists in sa and sb. Classify and boundaries list
-// the pairs of at most PAIR_VALUES values together for array_pairs.comp instead, so only the
-// larger ones come here.
+// the pairs of at most PAIR_MEDIUM_VALUES values together for array_pairs.comp instead, so
+// only the larger ones come here.
 #define WORKGROUP_SCAN_COMPACT_SLOTS
 #include "set_common.glsl"
 #include "../common/workgroup_scan.glsl"

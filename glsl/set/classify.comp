@@ -1,7 +1,7 @@
 #version 460
 // One invocation per chunk (65536): decides what an operation does with each chunk from the
 // operands' cardinalities alone (the empty/full summary), and lists the chunks that need a
-// workgroup (small array pairs for array_pairs.comp, the rest for chunk_update.comp) or only a
+// workgroup (array pairs for array_pairs.comp, the rest for chunk_update.comp) or only a
 // directory change (trivial list: chunk | full << 16).
 // mode 0: materialize `op` of a and b into d; mode 1: cardinality of `op` of a and b (decided
 // chunks add their cardinality to the totals at once, nothing is listed but the undecided
@@ -55,7 +55,7 @@ void main() {
                 if (pc.range_lo <= c0 && c1 <= pc.range_hi) {
                     push_trivial(c, true);
                 } else {
-                    list_chunk(pc.scratch, c, false);
+                    list_chunk(pc.scratch, c, CLASS_CHUNK);
                 }
             }
         } else {
@@ -82,11 +82,11 @@ void main() {
                             push_trivial(c, card == FULL);
                         }
                     } else if (!same) {
-                        list_chunk(pc.scratch, c, small_pair(ca, cb));
+                        list_chunk(pc.scratch, c, pair_class(ca, cb));
                     }
                 }
             } else {
-                list_chunk(pc.scratch, c, small_pair(ca, cb));
+                list_chunk(pc.scratch, c, pair_class(ca, cb));
             }
         }
     }

@@ -62,9 +62,13 @@ layout(push_constant) uniform SetPush {
 #define META_NONEMPTY 80ul
 #define META_DIR 256ul
 
-// Pairs of array (or empty) chunks with at most this many values together go to
-// array_pairs.comp (their result is an array too); larger work to chunk_update.comp.
-#define PAIR_VALUES 1024u
+// Pairs of array (or empty) chunks with at most PAIR_SMALL_VALUES values together go to
+// array_pairs.comp's small class, with at most PAIR_MEDIUM_VALUES to its medium class (their
+// result is an array too); larger work to chunk_update.comp. The small class's shared memory
+// (about 3 KiB) lets 8 workgroups share a multiprocessor: sparse sets are mostly such pairs
+// (2^24 random values over [0, 2^32) put about 256 in each chunk, so pairs of about 512).
+#define PAIR_SMALL_VALUES 640u
+#define PAIR_MEDIUM_VALUES 2048u
 
 // Scratch words (src/set/gpu.rs clears words 0..14 before each operation, and word 15 before
 // the first of a batch).
@@ -76,9 +80,11 @@ layout(push_constant) uniform SetPush {
 #define S_CARD_FULL 5u
 #define S_OK 6u
 #define S_PAIR_COUNT 7u
+#define S_PAIR_MEDIUM_COUNT 8u
 #define S_FAILED 15u
 // Lists of CHUNKS words each: chunk_update's work, trivial chunks, the chunks' runs of sorted
-// values (start and end index), array_pairs' work.
+// values (start and end index), array_pairs' work (the small class from the front, the medium
+// class from the back).
 #define S_WORK 16u
 #define S_TRIVIAL (16u + CHUNKS)
 #define S_START (16u + 2u * CHUNKS)
@@ -184,15 +190,35 @@ uint range_mask(uint w, uint lo, uint hi) {
     return m << s;
 }
 
-// Lists chunk c for array_pairs.comp (small) or chunk_update.comp.
-void list_chunk(uint64_t scratch, uint c, bool small) {
-    uint i = atomicAdd(U32AtomicRef(scratch).v[small ? S_PAIR_COUNT : S_WORK_COUNT], 1u);
-    U32Ref(scratch).v[(small ? S_PAIRS : S_WORK) + i] = c;
+#define CLASS_SMALL 0u
+#define CLASS_MEDIUM 1u
+#define CLASS_CHUNK 2u
+
+// Which kernel takes a pair of chunks of na and nb values (or a chunk and a run of nb
+// values): array_pairs.comp's small or medium class where both are arrays (or empty) and
+// small enough together, else chunk_update.comp.
+uint pair_class(uint na, uint nb) {
+    if (na <= PAIR_SMALL_VALUES && nb <= PAIR_SMALL_VALUES - na) {
+        return CLASS_SMALL;
+    }
+    if (na <= PAIR_MEDIUM_VALUES && nb <= PAIR_MEDIUM_VALUES - na) {
+        return CLASS_MEDIUM;
+    }
+    return CLASS_CHUNK;
 }
 
-// Whether a pair of chunks of na and nb values (a run of nb values) goes to array_pairs.comp.
-bool small_pair(uint na, uint nb) {
-    return na <= PAIR_VALUES && nb <= PAIR_VALUES - na;
+// Lists chunk c for the kernel of class `cls`.
+void list_chunk(uint64_t scratch, uint c, uint cls) {
+    if (cls == CLASS_CHUNK) {
+        uint i = atomicAdd(U32AtomicRef(scratch).v[S_WORK_COUNT], 1u);
+        U32Ref(scratch).v[S_WORK + i] = c;
+    } else if (cls == CLASS_SMALL) {
+        uint i = atomicAdd(U32AtomicRef(scratch).v[S_PAIR_COUNT], 1u);
+        U32Ref(scratch).v[S_PAIRS + i] = c;
+    } else {
+        uint i = atomicAdd(U32AtomicRef(scratch).v[S_PAIR_MEDIUM_COUNT], 1u);
+        U32Ref(scratch).v[S_PAIRS + CHUNKS - 1u - i] = c;
+    }
 }
 
 uint apply_op(uint op, uint a, uint b) {

@@ -750,21 +750,28 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         &shaders::SET_TRIVIAL,
     ];
     ctx.prepare_kernels(&list.map(|s| (s, spec)))?;
-    ctx.prepare_kernels(&[(&shaders::SET_ARRAY_PAIRS, pairs_spec())])
+    ctx.prepare_kernels(&[
+        (&shaders::SET_ARRAY_PAIRS_SMALL, pairs_spec(ctx, false)),
+        (&shaders::SET_ARRAY_PAIRS_MEDIUM, pairs_spec(ctx, true)),
+    ])
 }
 
 fn kernel(ctx: &Context, s: &ShaderSource) -> Result<crate::core::pipelines::Kernel> {
     ctx.kernel(s, Specialization::new(wg(ctx), 1, 1))
 }
 
-/// The small array-pair kernel (glsl/set/array_pairs.comp): 64 invocations on every device,
-/// a pair's lists take about 5 KiB of shared memory.
-fn pairs_spec() -> Specialization {
-    Specialization::new(PAIRS_WG, 1, 1)
+/// The array-pair kernels (glsl/set/array_pairs.comp, small and medium class): on GPUs 128
+/// invocations per small pair and 256 per medium one (on an H100, small pairs of 2^24-value
+/// sparse sets took 0.27 ms per counting pass with 128, 0.30 with 64 and 0.52 with 32: the
+/// binary searches of more invocations run side by side); 64 on CPU drivers (see [`wg`]).
+fn pairs_spec(ctx: &Context, medium: bool) -> Specialization {
+    let invocations = match (ctx.is_cpu_device(), medium) {
+        (true, _) => 64,
+        (false, false) => 128,
+        (false, true) => 256,
+    };
+    Specialization::new(invocations, 1, 1)
 }
-
-/// Invocations per workgroup of glsl/set/array_pairs.comp.
-const PAIRS_WG: u32 = 64;
 
 /// Records the passes of one update: clear the scratch counters (and the batch's failure
 /// flag when `first`), classify or boundaries, count, check (status to `status`), write.
@@ -825,7 +832,8 @@ pub(crate) unsafe fn record_update_phase(
     let classify = kernel(ctx, &shaders::SET_CLASSIFY)?;
     let boundaries = kernel(ctx, &shaders::SET_BOUNDARIES)?;
     let update = kernel(ctx, &shaders::SET_CHUNK_UPDATE)?;
-    let pairs = ctx.kernel(&shaders::SET_ARRAY_PAIRS, pairs_spec())?;
+    let pairs_small = ctx.kernel(&shaders::SET_ARRAY_PAIRS_SMALL, pairs_spec(ctx, false))?;
+    let pairs_medium = ctx.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, pairs_spec(ctx, true))?;
     let check = kernel(ctx, &shaders::SET_CHECK)?;
     let trivial = kernel(ctx, &shaders::SET_TRIVIAL)?;
     // Earlier passes on the scratch (another operation of a batch) before its clear.
@@ -859,9 +867,10 @@ pub(crate) unsafe fn record_update_phase(
             m => ctx.dispatch(cmd, classify, &push(m, 0), (CHUNKS / wg(ctx) as u64) as u32),
         }
         ctx.compute_to_compute(cmd);
-        // The two work lists are disjoint: their passes run side by side.
+        // The work lists are disjoint: their passes run side by side.
         ctx.dispatch(cmd, update, &push(source_mode, 0), grid);
-        ctx.dispatch(cmd, pairs, &push(source_mode, 0), grid);
+        ctx.dispatch(cmd, pairs_small, &push(source_mode, 0), grid);
+        ctx.dispatch(cmd, pairs_medium, &push(source_mode, 0), grid);
         ctx.compute_to_compute(cmd);
     } else {
         // The failure flag (word 15).
@@ -876,7 +885,8 @@ pub(crate) unsafe fn record_update_phase(
         // only from the free ids as they were before the operation (the check pass counted
         // them) while freed ids go after them: the writing passes run side by side.
         ctx.dispatch(cmd, update, &push(source_mode, 1), grid);
-        ctx.dispatch(cmd, pairs, &push(source_mode, 1), grid);
+        ctx.dispatch(cmd, pairs_small, &push(source_mode, 1), grid);
+        ctx.dispatch(cmd, pairs_medium, &push(source_mode, 1), grid);
         if u.mode != MODE_VALUES {
             ctx.dispatch(cmd, trivial, &push(0, 0), u.bound.div_ceil(wg(ctx)).max(1));
         }
@@ -1341,7 +1351,8 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SET_CLASSIFY,
         shaders::SET_BOUNDARIES,
         shaders::SET_CHUNK_UPDATE,
-        shaders::SET_ARRAY_PAIRS,
+        shaders::SET_ARRAY_PAIRS_SMALL,
+        shaders::SET_ARRAY_PAIRS_MEDIUM,
         shaders::SET_TRIVIAL,
         shaders::SET_CHECK,
         shaders::SET_INFO,
