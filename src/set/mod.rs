@@ -49,10 +49,14 @@
 //! Every modifying operation runs as passes over the directory: a classification pass (one
 //! invocation per chunk) decides from the operands' cardinalities which chunks are settled
 //! (empty, full, or an unchanged operand: no work) and lists the chunk pairs that need a
-//! workgroup; a counting pass computes each listed chunk's result in shared memory (two 8 KiB
-//! bitmaps) and sums the blocks it needs; a one-invocation check compares them with the free
-//! blocks; then, only if enough are free, the writing pass gives the old blocks back, takes new
-//! ones and writes the results. When the pool is short, nothing has been written: the host
+//! workgroup, by kind; a counting pass computes each listed chunk's result in shared memory
+//! and sums the blocks it needs; a one-invocation check compares them with the free blocks;
+//! then, only if enough are free, the writing pass gives the old blocks back, takes new ones
+//! and writes the results. Two arrays (or an array and a run of inserted values) of at most
+//! 2048 values together go to kernels that work on the sorted lists element by element in
+//! small shared memory (two size classes, 640 and 2048 values), so that many such pairs share a
+//! multiprocessor: the chunks of sparse sets are mostly such pairs. Larger pairs and bitmaps
+//! expand into two 8 KiB bitmaps per workgroup. When the pool is short, nothing has been written: the host
 //! layer grows the pool (to the shortfall plus an eighth) and runs the operation again. No
 //! kernel waits on another workgroup, so nothing can hang on any driver.
 //!

@@ -71,6 +71,18 @@ fn merge(a: &[u32], b: &[u32], op: SetOp) -> Vec<u32> {
     out
 }
 
+/// Panics unless the last recorded operation whose status went to byte `offset` of `status`
+/// wrote its result (a timing of an operation that found the pools short would time no write).
+fn assert_status_ok(ctx: &Context, status: &GpuBuffer, offset: usize, what: &str) -> Result<()> {
+    let words: Vec<u32> = crate::common::download(ctx, status, offset / 4 + 8)?;
+    assert_eq!(
+        words[offset / 4],
+        1,
+        "{what}: the timed operation wrote nothing (pools short)"
+    );
+    Ok(())
+}
+
 fn result_line(name: &str, case: &str, n: usize, ms: f64, extra: &str) {
     let rate = n as f64 / (ms * 1e-3) / 1e9;
     println!("{name:<22} {case:<10} n={n:<10} {ms:>9.4} ms {rate:>8.2} G/s {extra}");
@@ -159,12 +171,17 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 )
             },
         )?;
+        assert_status_ok(ctx, &status, 64, "build")?;
         assert!(d.to_vec()? == va[..batch], "build: wrong set");
         result_line("build_sorted", case, batch, median(times), "");
         drop(sorted);
         for op in SetOp::ALL {
-            // Once through the host call: grows d's pools to fit the result.
+            // Once through the host call: grows d's pools to fit the result. A recorded
+            // operation counts the free blocks before it gives d's old ones back, so d gets as
+            // many again: otherwise the timed operations find the pools short and write nothing.
             d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
+            let (bm, ar) = d.pool_blocks();
+            d.reserve(bm, ar)?;
             yard.warm(ctx, &timer)?;
             let times = timer.time_batch(reps, |cmd, _| unsafe {
                 d.record_op(
@@ -176,6 +193,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     &status.sub_range(0, SET_STATUS_BYTES),
                 )
             })?;
+            assert_status_ok(ctx, &status, 0, &format!("{op:?}"))?;
             let want = merge(&va, &vb, op);
             assert!(d.to_vec()? == want, "{op:?}: wrong result");
             let bitmap_bytes = 3 * (a.pool_blocks().0 as u64 * 8192);
