@@ -369,6 +369,30 @@ fn split_permutations() -> Vec<OwnedPermutation> {
             define("BUCKET_FN", 0),
         ],
     )];
+    // The Onesweep split with SPLITTERS: the sort's histogram and Onesweep pass, the digit being
+    // the key's bucket (SPLIT_BUCKETS; BITS runs the plain sort kernels).
+    for key_bits in [32, 64] {
+        let split = |value_words: u32| {
+            vec![
+                define("KEY_BITS", key_bits),
+                define("VALUE_WORDS", value_words),
+                define("BUCKET_FN", 1),
+                define("SPLIT_BUCKETS", 1),
+            ]
+        };
+        table.push((
+            format!("split_onesweep_histogram_k{key_bits}_splitters"),
+            "sort/histogram.comp",
+            split(0),
+        ));
+        for value_words in [0, 1, 2] {
+            table.push((
+                format!("split_onesweep_k{key_bits}_v{value_words}_splitters"),
+                "sort/onesweep.comp",
+                split(value_words),
+            ));
+        }
+    }
     for key_bits in [32, 64] {
         for (fn_code, fn_name) in [(0, "bits"), (1, "splitters"), (2, "ids")] {
             table.push((

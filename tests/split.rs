@@ -6,12 +6,12 @@
 
 mod common;
 
-use common::{assert_no_validation_messages, context, Rng};
+use common::{assert_no_validation_messages, context, context_with_lookback, Rng};
 use vkalgo::ash::vk;
 use vkalgo::split::reference;
 use vkalgo::{
     BucketFn, Bucketing, Context, ElementCount, Error, GpuBuffer, KeyType, MemoryLocation, SortKey,
-    SplitArgs, SplitDesc, SplitPath, ValueType,
+    SortTuning, SplitArgs, SplitDesc, SplitPath, ValueType,
 };
 
 /// The CPU buckets of `keys` for a bucketing.
@@ -680,22 +680,26 @@ fn read(b: &mut GpuBuffer) -> Vec<u32> {
     bytemuck::cast_slice(&b.mapped().expect("mapped")[..size]).to_vec()
 }
 
-/// The record layer with every range mid-buffer, poisoned around, direct or indirect counts;
-/// `bad` makes one id >= m: the status word reports it and no output is written.
-fn record_case(
-    ctx: &Context,
-    path: SplitPath,
-    max_count: usize,
-    count: usize,
-    m: u32,
-    indirect: bool,
-    bad: bool,
-) {
-    let desc = SplitDesc {
+/// u32 -> u32 pairs by IDS on `path` (the record-layer cases).
+fn ids_desc(path: SplitPath, m: u32, max_count: usize) -> SplitDesc {
+    SplitDesc {
         path,
         ..SplitDesc::new(KeyType::U32, ValueType::U32, m, BucketFn::Ids, max_count as u64)
-    };
-    let plan = ctx.split_plan(&desc).expect("plan");
+    }
+}
+
+/// The GLSL bucket function of the record-layer cases: key % m, and m (a bad id) for the
+/// key 0xFFFFFFFF.
+const MOD_OR_BAD: &str =
+    "uint vkalgo_bucket(uint k) { return k == 0xFFFFFFFFu ? vkalgo_params.x : k % vkalgo_params.x; }";
+
+/// The record layer with every range mid-buffer, poisoned around, direct or indirect counts,
+/// for u32 -> u32 pairs (`desc`: its path and m; IDS, or GLSL [`MOD_OR_BAD`]); `bad` makes
+/// one id >= m: the status word reports it and no output is written.
+fn record_case(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool, bad: bool) {
+    let (path, m, max_count) = (desc.path, desc.bucket_count, desc.max_count as usize);
+    let glsl = desc.bucket_fn == BucketFn::Glsl;
+    let plan = ctx.split_plan(desc).expect("plan");
     if path != SplitPath::Auto {
         assert_eq!(plan.path(), path);
     }
@@ -704,11 +708,16 @@ fn record_case(
     let pad = 64usize; // words before every range
     let total = (pad as u64 * 4) + bytes.max(req.offsets_size) + 256;
     let mut rng = Rng(count as u64 * 31 + m as u64);
-    let keys: Vec<u32> = rng.vec_u32(max_count);
+    let mut keys: Vec<u32> = rng.vec_u32(max_count);
     let values: Vec<u32> = (0..max_count as u32).collect();
-    let mut ids: Vec<u32> = (0..max_count).map(|_| rng.next_u32() % m).collect();
+    let mut ids: Vec<u32> = if glsl {
+        keys.iter().map(|&k| k % m).collect()
+    } else {
+        (0..max_count).map(|_| rng.next_u32() % m).collect()
+    };
     if bad && count > 0 {
         ids[count - 1] = m;
+        keys[count - 1] = u32::MAX;
     }
     let host = |data: &[u32], name: &str| {
         let mut words = vec![POISON; (total / 4) as usize];
@@ -733,7 +742,7 @@ fn record_case(
         keys_out: at(&keys_out, bytes),
         values_out: Some(at(&values_out, bytes)),
         splitters: None,
-        bucket_ids: Some(at(&ids_b, bytes)),
+        bucket_ids: (!glsl).then(|| at(&ids_b, bytes)),
         offsets: at(&offsets_b, req.offsets_size),
         scratch: scratch.sub_range(256, req.scratch_size),
         count: if indirect {
@@ -741,7 +750,7 @@ fn record_case(
         } else {
             ElementCount::Direct(count as u64)
         },
-        params: [0; 4],
+        params: [m, 0, 0, 0],
     };
     ctx.submit_and_wait(|cmd| unsafe {
         plan.record(ctx, cmd, &args)?;
@@ -755,7 +764,10 @@ fn record_case(
         Ok(())
     })
     .expect("submit");
-    let what = format!("{path:?} max {max_count} count {count} m {m} indirect {indirect} bad {bad}");
+    let what = format!(
+        "{path:?} {:?} max {max_count} count {count} m {m} indirect {indirect} bad {bad}",
+        desc.bucket_fn
+    );
     let status = read(&mut scratch)[64];
     let (ko, vo, oo) = (read(&mut keys_out), read(&mut values_out), read(&mut offsets_b));
     if bad && count > 0 {
@@ -820,13 +832,14 @@ fn record_layer_offsets_indirect_counts_and_status() {
                 .unwrap();
             max = max.min(plan.small_limit() as usize);
         }
-        record_case(&ctx, path, max, max, m, false, false);
-        record_case(&ctx, path, max, max - col - 1, m, true, false);
-        record_case(&ctx, path, max, 1, m, true, false);
-        record_case(&ctx, path, max, 0, m, true, false);
-        record_case(&ctx, path, max, 0, m, false, false);
-        record_case(&ctx, path, max, max - 3, m, false, true);
-        record_case(&ctx, path, max, col + 1, m, true, true);
+        let desc = ids_desc(path, m, max);
+        record_case(&ctx, &desc, max, false, false);
+        record_case(&ctx, &desc, max - col - 1, true, false);
+        record_case(&ctx, &desc, 1, true, false);
+        record_case(&ctx, &desc, 0, true, false);
+        record_case(&ctx, &desc, 0, false, false);
+        record_case(&ctx, &desc, max - 3, false, true);
+        record_case(&ctx, &desc, col + 1, true, true);
     }
     // Record-layer argument checks: nothing recorded.
     let plan = ctx
@@ -907,6 +920,213 @@ fn record_layer_offsets_indirect_counts_and_status() {
         Ok(())
     })
     .unwrap();
+    assert_no_validation_messages(&ctx);
+}
+
+/// The Onesweep path (the sort's one-pass Onesweep with the bucket as its digit; Auto takes
+/// it from 16 buckets where the look-back runs): every key type with BITS (bucket bits
+/// clipped at the key's top too) and SPLITTERS (repeated splitters, float specials), GLSL
+/// with parameters, adversarial data (all keys in one bucket: the copy of a constant digit),
+/// sizes around the tile; the record layer with m = 2..256, indirect counts, a GLSL id >= m
+/// (status set, nothing written), and the look-back fallback forced for every tile.
+#[test]
+fn onesweep_path() {
+    let ctx = context_with_lookback(true);
+    let plan = ctx
+        .split_plan(&SplitDesc::new(
+            KeyType::U32,
+            ValueType::U32,
+            16,
+            BucketFn::Bits,
+            1 << 20,
+        ))
+        .expect("plan");
+    assert_eq!(plan.path(), SplitPath::Onesweep, "Auto from 16 buckets");
+    let small = ctx.split_plan(&SplitDesc::new(
+        KeyType::U32,
+        ValueType::U32,
+        15,
+        BucketFn::Bits,
+        1 << 20,
+    ));
+    assert!(small.is_err(), "15 buckets: BITS needs a power of two");
+    let tile = ctx
+        .sort_plan(&vkalgo::SortDesc::new(KeyType::U32, ValueType::U32, 1 << 20))
+        .expect("sort plan")
+        .tile_size() as usize;
+    let n = plan.small_limit() as usize + 3 * tile + 7;
+    let mut rng = Rng(11);
+    for (name, gen) in distributions() {
+        let raw: Vec<u32> = (0..n).map(|i| gen(&mut rng, i)).collect();
+        for (m, offset) in [(16u32, 28u32), (256, 0), (32, 30)] {
+            check(
+                &ctx,
+                &raw,
+                &bits(m, offset),
+                None,
+                &format!("onesweep u32 {name} m={m} offset={offset}"),
+            );
+        }
+    }
+    // Every key type: BITS and SPLITTERS (floats with -0.0, NaNs and infinities).
+    let specials = [
+        0x8000_0000u32,
+        0,
+        0x7F80_0000,
+        0xFF80_0000,
+        0x7FC0_0000,
+        0xFFC0_0001,
+    ];
+    let raw: Vec<u32> = (0..n)
+        .map(|i| {
+            if i % 7 == 0 {
+                specials[i / 7 % specials.len()]
+            } else {
+                rng.next_u32()
+            }
+        })
+        .collect();
+    for m in [17u32, 256] {
+        let mut picks: Vec<u32> = (0..m - 1).map(|i| raw[(i as usize * 37) % n]).collect();
+        picks[1] = picks[0];
+        macro_rules! run {
+            ($t:ty, $conv:expr, $offset:expr) => {{
+                let keys: Vec<$t> = raw.iter().enumerate().map(|(i, &x)| $conv(x, i)).collect();
+                let mut s: Vec<$t> = picks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &x)| $conv(x, i))
+                    .collect();
+                s.sort_by_key(|k| k.ordered_bits());
+                s[1] = s[0]; // repeated splitters: an empty bucket
+                let what = format!("onesweep {} m={m}", stringify!($t));
+                check(
+                    &ctx,
+                    &keys,
+                    &Bucketing::Splitters(&s),
+                    None,
+                    &format!("{what} splitters"),
+                );
+                let bm = m.next_power_of_two() / 2;
+                check(
+                    &ctx,
+                    &keys,
+                    &bits(bm, $offset),
+                    None,
+                    &format!("{what} bits {bm}"),
+                );
+            }};
+        }
+        run!(u32, |x: u32, _| x, 24);
+        run!(i32, |x: u32, _| x as i32, 3);
+        run!(f32, |x: u32, _| f32::from_bits(x), 27);
+        run!(u64, |x: u32, i: usize| ((x as u64) << 32) | (i as u64 & 3), 60);
+        run!(
+            i64,
+            |x: u32, i: usize| (((x as u64) << 32) | (i as u64 & 3)) as i64,
+            30
+        );
+        run!(
+            f64,
+            |x: u32, i: usize| f64::from_bits(((x as u64) << 32) | (i as u64 & 3)),
+            56
+        );
+    }
+    // GLSL with parameters.
+    let src = "uint vkalgo_bucket(uint k) { return uint((uint64_t(k) * uint64_t(vkalgo_params.x)) >> 32); }";
+    for m in [16u32, 100, 256] {
+        let keys = rng.vec_u32(n);
+        let cpu: Vec<u32> = keys
+            .iter()
+            .map(|&k| ((k as u64 * m as u64) >> 32) as u32)
+            .collect();
+        let b = Bucketing::Glsl {
+            bucket_count: m,
+            source: src,
+            params: [m, 0, 0, 0],
+        };
+        check(
+            &ctx,
+            &keys,
+            &b,
+            Some((&cpu, m)),
+            &format!("onesweep glsl u32 m={m}"),
+        );
+    }
+    let src = "uint vkalgo_bucket(double k) { return k < 0.0 ? 0u : (k < 1.0 ? 1u : 17u); }";
+    let keys: Vec<f64> = (0..n)
+        .map(|i| match i % 4 {
+            0 => f64::from_bits(rng.next_u64()),
+            1 => (i % 1000) as f64 / 1000.0,
+            2 => -((i % 1000) as f64),
+            _ => f64::NAN,
+        })
+        .collect();
+    let cpu: Vec<u32> = keys
+        .iter()
+        .map(|&k| {
+            if k < 0.0 {
+                0
+            } else if k < 1.0 {
+                1
+            } else {
+                17
+            }
+        })
+        .collect();
+    let b = Bucketing::Glsl {
+        bucket_count: 18,
+        source: src,
+        params: [0; 4],
+    };
+    check(&ctx, &keys, &b, Some((&cpu, 18)), "onesweep glsl f64");
+    // A GLSL id >= m: refused, keys unchanged.
+    let mut keys = rng.vec_u32(n);
+    keys[n / 2] = u32::MAX;
+    let before = keys.clone();
+    let b = Bucketing::Glsl {
+        bucket_count: 64,
+        source: MOD_OR_BAD,
+        params: [64, 0, 0, 0],
+    };
+    match ctx.multisplit(&mut keys, &b) {
+        Err(Error::InvalidArgument(_)) => {}
+        other => panic!("onesweep bad GLSL id: {other:?}"),
+    }
+    assert_eq!(keys, before, "onesweep bad GLSL id: keys changed");
+    // The record layer on the explicit path, with the sort's default tuning and with the
+    // look-back fallback forced for every tile.
+    let forced = SortTuning {
+        lookback_spins: u32::MAX,
+        ..SortTuning::for_device(&ctx, KeyType::U32, ValueType::U32, 1 << 20)
+    };
+    for (m, tuning) in [(2u32, None), (3, Some(forced)), (256, None), (200, Some(forced))] {
+        let max = 4 * tile + 5;
+        let desc = SplitDesc {
+            path: SplitPath::Onesweep,
+            glsl: Some(MOD_OR_BAD.to_string()),
+            onesweep_tuning: tuning,
+            ..SplitDesc::new(KeyType::U32, ValueType::U32, m, BucketFn::Glsl, max as u64)
+        };
+        record_case(&ctx, &desc, max, false, false);
+        record_case(&ctx, &desc, max - tile - 1, true, false);
+        record_case(&ctx, &desc, 1, false, false);
+        record_case(&ctx, &desc, 0, true, false);
+        record_case(&ctx, &desc, 0, false, false);
+        record_case(&ctx, &desc, max - 3, false, true);
+        record_case(&ctx, &desc, tile + 1, true, true);
+    }
+    // Refused: IDS, more than 256 buckets.
+    for (m, f) in [(16u32, BucketFn::Ids), (512, BucketFn::Bits)] {
+        let desc = SplitDesc {
+            path: SplitPath::Onesweep,
+            ..SplitDesc::new(KeyType::U32, ValueType::None, m, f, 1000)
+        };
+        match ctx.split_plan(&desc) {
+            Err(Error::InvalidArgument(_)) => {}
+            other => panic!("onesweep m={m} {f:?}: {other:?}"),
+        }
+    }
     assert_no_validation_messages(&ctx);
 }
 

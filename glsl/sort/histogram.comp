@@ -8,12 +8,17 @@
 // over 2-8 copies by lane (0.135 against 0.145-0.181 ms for u32 keys). The pass is bound by its
 // shared atomics: at 2^26, each digit counted beyond the second (u32) or fourth (u64) adds about
 // 0.02 ms (docs/benchmarks/2026-11-21-h200-sort-v13.md).
+// With SPLIT_BUCKETS (the Onesweep multisplit) it counts the buckets of one pass instead.
 #define SORT_COUNTING_ONLY
 #include "sort_common.glsl"
 
 shared uint s_pass_hist[KEY_BITS / RADIX_BITS * RADIX];
 
 void main() {
+#ifdef SPLIT_BUCKETS
+    vkalgo_params = pc.params;
+    bool bad = false;
+#endif
     uint n = element_count();
     uint tiles = tiles_of(n);
     uint first = linear_workgroup_id() * pc.tiles_per_block;
@@ -44,6 +49,18 @@ void main() {
         }
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
             uint idx = i * WG_SIZE + gl_LocalInvocationIndex;
+#ifdef SPLIT_BUCKETS
+            // The Onesweep split: one pass, the digit is the key's bucket; a bucket >= m is
+            // counted nowhere and raises the split's status word.
+            if (idx < valid) {
+                uint b = bucket_of(held[i], uint64_t(tile_start) + uint64_t(idx));
+                if (b < pc.bucket_count) {
+                    atomicAdd(s_pass_hist[b], 1u);
+                } else {
+                    bad = true;
+                }
+            }
+#else
             if (idx < valid) {
                 KEY_T bits = ordered_bits(held[i]);
                 [[unroll]] for (uint p = 0; p < KEY_BITS / RADIX_BITS; ++p) {
@@ -53,8 +70,14 @@ void main() {
                     }
                 }
             }
+#endif
         }
     }
+#ifdef SPLIT_BUCKETS
+    if (bad) {
+        atomicOr(U32AtomicRef(pc.split_status).v[0], 1u);
+    }
+#endif
     barrier();
     U32AtomicRef global_hist = U32AtomicRef(pc.scratch + SCRATCH_HISTOGRAMS);
     for (uint i = gl_LocalInvocationIndex; i < bins; i += WG_SIZE) {

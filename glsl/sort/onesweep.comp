@@ -374,6 +374,14 @@ void copy_tile(uint tile_start, uint valid) {
 }
 
 void main() {
+#ifdef SPLIT_BUCKETS
+    // The Onesweep multisplit writes nothing once the histogram saw a bucket >= m (every
+    // workgroup returns here, before taking a tile, so none waits on another).
+    if (U32Ref(pc.split_status).v[0] != 0u) {
+        return;
+    }
+    vkalgo_params = pc.params;
+#endif
     use_push_constant_pass();
     clock_mark(0u);
     uint n = element_count();

@@ -1,7 +1,9 @@
 // LSD radix sort: declarations and the tile ranking shared by every sort pass.
 //
 // Permutation defines: KEY_BITS (32 or 64), VALUE_WORDS (0: keys only, 1: u32 values,
-// 2: u64 values). Key kind (unsigned, signed, float) and direction are a specialization
+// 2: u64 values). SPLIT_BUCKETS (with BUCKET_FN and, for GLSL, KEY_TYPE_CODE as in
+// glsl/split/): the Onesweep multisplit, one pass whose digit is the key's bucket
+// (glsl/split/bucket_fn.glsl) instead of 8 key bits. Key kind (unsigned, signed, float) and direction are a specialization
 // constant (KEY_ORDER), so the order transform compiles to what the plan's key type needs.
 //
 // Digits are RADIX_BITS = 8 bits of the key's ORDER-PRESERVING bits: unsigned keys as they are,
@@ -25,6 +27,10 @@
 
 #include "../common/vkalgo.glsl"
 #extension GL_KHR_memory_scope_semantics : require
+#if defined(SPLIT_BUCKETS) && defined(KEY_TYPE_CODE) && KEY_TYPE_CODE == 5
+// GLSL bucket functions of double keys take a double.
+#extension GL_EXT_shader_explicit_arithmetic_types_float64 : require
+#endif
 // SORT_COUNTING_ONLY (the upfront histogram): only the key and digit helpers, no shared memory
 // (a kernel's declared shared memory bounds how many of its workgroups an SM holds).
 #ifndef SORT_COUNTING_ONLY
@@ -110,6 +116,13 @@ layout(push_constant) uniform SortPush {
     uint blocks;           // safe path: workgroups of the upsweep/downsweep
     uint tiles_per_block;  // histogram and safe path: tiles per workgroup
     uint reserved;         // keeps the block a multiple of 8 bytes
+    // The Onesweep split (SPLIT_BUCKETS; 0 for sorts): the bucket function's operands
+    // (glsl/split/bucket_fn.glsl) and the split's status word.
+    uint64_t aux;          // SPLITTERS: the m - 1 splitters
+    uint64_t split_status; // u32 status word (bit 0: a bucket id >= m)
+    uint bucket_count;     // m (<= RADIX)
+    uint id_bits;          // ceil(log2(m))
+    uvec4 params;          // GLSL: vkalgo_params (offset 112: 128 bytes in all)
 } pc;
 
 // Parts the staged tile is split into per element word (1 or 2; SortTuning::stage_split).
@@ -178,6 +191,16 @@ uint element_count() {
     return load_count(pc.count_addr, pc.count, pc.max_count);
 }
 
+#ifdef SPLIT_BUCKETS
+// The multisplit's bucket of a raw key: SPLITTERS or GLSL. (BITS needs no permutation: it is
+// a plain sort pass on bits [bit_offset, bit_offset + log2(m)). IDS has no Onesweep split:
+// the bucket of a staged key must come from the key alone.)
+#if BUCKET_FN != 1 && BUCKET_FN != 3
+#error "SPLIT_BUCKETS takes BUCKET_FN 1 (SPLITTERS) or 3 (GLSL)"
+#endif
+#include "../split/bucket_fn.glsl"
+#endif
+
 uint tiles_of(uint n) {
     return n / TILE_KEYS + (n % TILE_KEYS != 0u ? 1u : 0u);
 }
@@ -243,9 +266,14 @@ bool keys_out_raw() {
     return g_pass + 1u == pc.pass_count;
 }
 
-// The digit of the pass being run (select_pass) of a key in ordered form.
+// The digit of the pass being run (select_pass) of a key in ordered form; with SPLIT_BUCKETS
+// the key's bucket (< RADIX: the histogram refused larger ones).
 uint pass_digit(KEY_T ordered) {
+#ifdef SPLIT_BUCKETS
+    return bucket_of(raw_bits(ordered), 0ul);
+#else
     return uint(ordered >> g_digit_shift) & g_digit_mask;
+#endif
 }
 
 // A key as the pass's input holds it, in ordered form.

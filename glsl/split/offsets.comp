@@ -1,6 +1,8 @@
 #version 460
-// Multisplit step 3 (after the exclusive scan of the matrix): offsets[b] = entry (b, 0),
-// offsets[m] = count. Writes nothing when the status word reports a bad bucket.
+// Multisplit step 3: offsets[b] = the first output index of bucket b, offsets[m] = count.
+// The tile and column paths (after the exclusive scan of the matrix) find it at entry (b, 0);
+// the Onesweep path passes the sort histogram's bucket starts in `aux` (word b). Writes nothing
+// when the status word reports a bad bucket.
 #include "split_common.glsl"
 
 void main() {
@@ -11,6 +13,13 @@ void main() {
     if (b > pc.bucket_count) {
         return;
     }
-    uint value = b == pc.bucket_count ? element_count() : U32Ref(matrix_addr(b, 0u)).v[0];
-    U32Ref(pc.offsets + uint64_t(b) * 4ul).v[0] = value;
+    uint first;
+    if (b == pc.bucket_count) {
+        first = element_count();
+    } else if (pc.aux != 0ul) {
+        first = U32Ref(pc.aux + uint64_t(b) * 4ul).v[0];
+    } else {
+        first = U32Ref(matrix_addr(b, 0u)).v[0];
+    }
+    U32Ref(pc.offsets + uint64_t(b) * 4ul).v[0] = first;
 }

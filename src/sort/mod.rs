@@ -411,6 +411,16 @@ push_constants! {
         blocks: u32,
         tiles_per_block: u32,
         reserved: u32,
+        /// The Onesweep multisplit (src/split/onesweep.rs; 0 for sorts): SPLITTERS' splitters.
+        aux: u64,
+        /// ... the address of the split's status word,
+        split_status: u64,
+        /// ... m,
+        bucket_count: u32,
+        /// ... ceil(log2(m)),
+        id_bits: u32,
+        /// ... and the GLSL bucket function's vkalgo_params.
+        params: [u32; 4],
     }
 }
 
@@ -880,7 +890,33 @@ impl SortPlan {
         cmd: vk::CommandBuffer,
         args: &SortArgs,
     ) -> Result<SortResult> {
-        self.record_inner(ctx, cmd, args, None)
+        self.record_inner(ctx, cmd, args, None, None)
+    }
+
+    /// Records the plan (a one-pass Onesweep plan) as the Onesweep multisplit
+    /// (src/split/onesweep.rs): `split`'s kernels, bucket operands and status word.
+    ///
+    /// # Safety
+    /// As [`SortPlan::record`].
+    pub(crate) unsafe fn record_bucket_split(
+        &self,
+        ctx: &Context,
+        cmd: vk::CommandBuffer,
+        args: &SortArgs,
+        split: &BucketSplit,
+    ) -> Result<()> {
+        if self.path != SortPath::Onesweep || self.pass_count != 1 {
+            return Err(Error::Internal(
+                "multisplit: the bucket split needs a one-pass Onesweep plan".into(),
+            ));
+        }
+        self.record_inner(ctx, cmd, args, None, Some(split))?;
+        Ok(())
+    }
+
+    /// The specialization constants of the plan's tile kernels.
+    pub(crate) fn kernel_specialization(&self) -> Specialization {
+        self.specialization()
     }
 
     /// Like [`SortPlan::record`], and writes a timestamp into `pool` after every dispatch,
@@ -902,7 +938,7 @@ impl SortPlan {
         first_query: u32,
     ) -> Result<(SortResult, u32)> {
         let marks = std::cell::Cell::new(first_query);
-        let location = self.record_inner(ctx, cmd, args, Some((pool, &marks)))?;
+        let location = self.record_inner(ctx, cmd, args, Some((pool, &marks)), None)?;
         Ok((location, marks.get() - first_query))
     }
 
@@ -912,6 +948,7 @@ impl SortPlan {
         cmd: vk::CommandBuffer,
         args: &SortArgs,
         timestamps: Option<(vk::QueryPool, &std::cell::Cell<u32>)>,
+        split: Option<&BucketSplit>,
     ) -> Result<SortResult> {
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("sort: the command buffer is null"));
@@ -921,7 +958,7 @@ impl SortPlan {
             return Ok(self.result_location());
         }
         let max_tiles = self.desc.max_count.div_ceil(self.tile_size());
-        let push = SortPush {
+        let mut push = SortPush {
             keys_in: ctx.address_of(&args.keys),
             keys_out: ctx.address_of(&args.keys_alt),
             values_in: args.values.map_or(0, |r| ctx.address_of(&r)),
@@ -941,7 +978,15 @@ impl SortPlan {
             blocks: 0,
             tiles_per_block: 1,
             reserved: 0,
+            ..SortPush::default()
         };
+        if let Some(split) = split {
+            push.aux = split.aux;
+            push.split_status = split.status;
+            push.bucket_count = split.bucket_count;
+            push.id_bits = split.id_bits;
+            push.params = split.params;
+        }
         let pass = Pass {
             ctx,
             cmd,
@@ -956,12 +1001,13 @@ impl SortPlan {
             SortPath::Auto => unreachable!("plans never keep the Auto path"),
             _ => self.desc.path == SortPath::Auto && elements <= self.auto_small_limit,
         };
+        let kernels = split.and_then(|split| split.kernels);
         if small && elements <= self.resident_limit {
             small::record_resident(&pass, push, self.resident_specialization())?;
         } else if small {
             small::record(&pass, push)?;
         } else if self.path == SortPath::Onesweep {
-            onesweep::record(&pass, push, &args.scratch)?;
+            onesweep::record(&pass, push, &args.scratch, kernels)?;
         } else {
             let scan = self
                 .block_scan
@@ -971,6 +1017,25 @@ impl SortPlan {
         }
         Ok(self.result_location())
     }
+}
+
+/// The Onesweep multisplit's part of a one-pass sort (src/split/onesweep.rs): the bucket
+/// kernels (histogram, Onesweep pass) compiled with SPLIT_BUCKETS, or `None` for BITS (the
+/// plain sort kernels on the bucket's bits), and the push constants they read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BucketSplit {
+    /// (histogram, Onesweep pass) kernels of the bucket function.
+    pub kernels: Option<(&'static ShaderSource, &'static ShaderSource)>,
+    /// SPLITTERS: the address of the splitters.
+    pub aux: u64,
+    /// The address of the split's u32 status word.
+    pub status: u64,
+    /// m.
+    pub bucket_count: u32,
+    /// ceil(log2(m)).
+    pub id_bits: u32,
+    /// GLSL: vkalgo_params.
+    pub params: [u32; 4],
 }
 
 /// What every pass of one recorded sort shares.

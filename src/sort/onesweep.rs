@@ -2,23 +2,33 @@
 
 use super::{Pass, SortPush, MAX_HISTOGRAM_GROUPS, RING_TILES, SCRATCH_RING};
 use crate::core::buffer::BufferRange;
-use crate::core::shaders;
+use crate::core::shaders::{self, ShaderSource};
 use crate::error::Result;
 
 /// Clears the counters, histograms and look-back ring; counts every pass's digits in one read
 /// of the keys and turns the counts into digit starts; then one dispatch per digit pass, one
-/// workgroup per tile.
-pub(super) fn record(pass: &Pass, mut push: SortPush, scratch: &BufferRange) -> Result<()> {
-    let histogram = pass.ctx.kernel(
-        if pass.key_bits == 64 {
-            &shaders::SORT_HISTOGRAM_K64
-        } else {
-            &shaders::SORT_HISTOGRAM_K32
-        },
-        pass.spec,
-    )?;
+/// workgroup per tile. `kernels` replaces the histogram and Onesweep kernels (the multisplit's
+/// bucket kernels, src/split/onesweep.rs).
+pub(super) fn record(
+    pass: &Pass,
+    mut push: SortPush,
+    scratch: &BufferRange,
+    kernels: Option<(&'static ShaderSource, &'static ShaderSource)>,
+) -> Result<()> {
+    let (histogram, binning) = match kernels {
+        Some(pair) => pair,
+        None => (
+            if pass.key_bits == 64 {
+                &shaders::SORT_HISTOGRAM_K64
+            } else {
+                &shaders::SORT_HISTOGRAM_K32
+            },
+            pass.shader("onesweep")?,
+        ),
+    };
+    let histogram = pass.ctx.kernel(histogram, pass.spec)?;
     let histogram_scan = pass.ctx.kernel(&shaders::SORT_HISTOGRAM_SCAN, pass.spec)?;
-    let binning = pass.ctx.kernel(pass.shader("onesweep")?, pass.spec)?;
+    let binning = pass.ctx.kernel(binning, pass.spec)?;
     let groups = pass.tiles.min(MAX_HISTOGRAM_GROUPS);
     push.tiles_per_block = pass.tiles.div_ceil(groups) as u32;
     let clear_bytes = SCRATCH_RING + RING_TILES * 256 * 8;

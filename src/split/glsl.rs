@@ -24,6 +24,10 @@ const SMALL: &str = include_str!("../../glsl/split/small.comp");
 const TILE_COUNT: &str = include_str!("../../glsl/split/tile_count.comp");
 const TILE_SCATTER: &str = include_str!("../../glsl/split/tile_scatter.comp");
 const WORKGROUP_SCAN: &str = include_str!("../../glsl/common/workgroup_scan.glsl");
+const BUCKET_FN: &str = include_str!("../../glsl/split/bucket_fn.glsl");
+const SORT_COMMON: &str = include_str!("../../glsl/sort/sort_common.glsl");
+const SORT_HISTOGRAM: &str = include_str!("../../glsl/sort/histogram.comp");
+const SORT_ONESWEEP: &str = include_str!("../../glsl/sort/onesweep.comp");
 
 /// The name under which the caller's source is included (it appears in compile errors).
 const USER_FILE: &str = "vkalgo_bucket.glsl";
@@ -41,6 +45,10 @@ pub(super) enum Pass {
     TileCount,
     /// glsl/split/tile_scatter.comp
     TileScatter,
+    /// glsl/sort/histogram.comp with SPLIT_BUCKETS (the Onesweep split's count; keys only)
+    OnesweepHistogram,
+    /// glsl/sort/onesweep.comp with SPLIT_BUCKETS (the Onesweep split's pass)
+    Onesweep,
 }
 
 impl Pass {
@@ -51,12 +59,19 @@ impl Pass {
             Pass::Small => ("small", SMALL),
             Pass::TileCount => ("tile_count", TILE_COUNT),
             Pass::TileScatter => ("tile_scatter", TILE_SCATTER),
+            Pass::OnesweepHistogram => ("onesweep_histogram", SORT_HISTOGRAM),
+            Pass::Onesweep => ("onesweep", SORT_ONESWEEP),
         }
+    }
+
+    /// Whether the pass is one of the sort's kernels (compiled with SPLIT_BUCKETS).
+    fn is_sort_kernel(self) -> bool {
+        matches!(self, Pass::OnesweepHistogram | Pass::Onesweep)
     }
 
     /// Whether the pass moves values (else it is compiled once for keys only).
     fn moves_values(self) -> bool {
-        !matches!(self, Pass::Histogram | Pass::TileCount)
+        !matches!(self, Pass::Histogram | Pass::TileCount | Pass::OnesweepHistogram)
     }
 }
 
@@ -108,7 +123,15 @@ pub(super) fn compile(
     }
     let id = COMPILATIONS.fetch_add(1, Ordering::Relaxed);
     let (name, main) = pass.name_and_source();
-    let shader = compile_pass(name, main, source, key_type, value_type, id)?;
+    let shader = compile_pass(
+        name,
+        main,
+        source,
+        key_type,
+        value_type,
+        id,
+        pass.is_sort_kernel(),
+    )?;
     cache.insert(key, shader);
     Ok(shader)
 }
@@ -120,6 +143,7 @@ fn compile_pass(
     key_type: KeyType,
     value_type: ValueType,
     id: u64,
+    sort_kernel: bool,
 ) -> Result<&'static ShaderSource> {
     let compiler = shaderc::Compiler::new()
         .map_err(|e| Error::Internal(format!("multisplit: shaderc compiler unavailable: {e}")))?;
@@ -132,12 +156,17 @@ fn compile_pass(
     options.add_macro_definition("VALUE_WORDS", Some(&(value_type as u32).to_string()));
     options.add_macro_definition("BUCKET_FN", Some("3"));
     options.add_macro_definition("KEY_TYPE_CODE", Some(&(key_type as u32).to_string()));
+    if sort_kernel {
+        options.add_macro_definition("SPLIT_BUCKETS", Some("1"));
+    }
     let user = user.to_string();
     options.set_include_callback(move |requested, _kind, _requester, _depth| {
         let content = match requested {
             "split_common.glsl" => SPLIT_COMMON,
             "../common/vkalgo.glsl" | "vkalgo.glsl" => COMMON,
             "../common/workgroup_scan.glsl" => WORKGROUP_SCAN,
+            "bucket_fn.glsl" | "../split/bucket_fn.glsl" => BUCKET_FN,
+            "sort_common.glsl" => SORT_COMMON,
             USER_FILE => user.as_str(),
             other => return Err(format!("no include file {other}")),
         };
@@ -150,7 +179,7 @@ fn compile_pass(
         .compile_into_spirv(
             main,
             shaderc::ShaderKind::Compute,
-            &format!("split/{pass}.comp"),
+            &format!("{}/{pass}.comp", if sort_kernel { "sort" } else { "split" }),
             "main",
             Some(&options),
         )

@@ -74,6 +74,7 @@
 
 mod glsl;
 pub(crate) mod host;
+mod onesweep;
 pub mod reference;
 
 pub use glsl::glsl_compilations;
@@ -85,7 +86,7 @@ use crate::core::shaders::{self, ShaderSource};
 use crate::core::spirv::push_constants;
 use crate::error::{Error, Result};
 use crate::scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan};
-use crate::sort::{KeyType, ValueType};
+use crate::sort::{KeyType, SortTuning, ValueType};
 use crate::Context;
 use ash::vk;
 
@@ -156,6 +157,13 @@ pub enum SplitPath {
     /// bucket order and written in coalesced runs (larger `m`). Refused where the counter
     /// rows or the staged tile do not fit.
     TileStaged = 6,
+    /// The sort's one-pass Onesweep with the bucket as its digit: an upfront count of the
+    /// buckets, then one pass that ranks each tile, finds its offsets by decoupled look-back
+    /// (workgroups wait on earlier ones, bounded, with the sort's fallback) and writes it in
+    /// bucket order. `2 <= m <= 256`, bucket functions BITS, SPLITTERS and GLSL, devices with
+    /// 64-bit atomics; refused otherwise. [`SplitPath::Auto`] takes it from 16 buckets where
+    /// the device profile runs the look-back.
+    Onesweep = 7,
 }
 
 /// Largest number of buckets.
@@ -213,6 +221,9 @@ pub struct SplitDesc {
     /// [`SplitPath::TileStaged`]); 0 picks the device's default (8 on GPUs, 4 on CPU
     /// drivers). At most 32.
     pub tile_items: u32,
+    /// [`SplitPath::Onesweep`]: the sort kernels' tuning (`None`: the sort's for the device;
+    /// see [`crate::SortTuning`]).
+    pub onesweep_tuning: Option<SortTuning>,
 }
 
 impl SplitDesc {
@@ -235,6 +246,7 @@ impl SplitDesc {
             max_count,
             path: SplitPath::Auto,
             tile_items: 0,
+            onesweep_tuning: None,
         }
     }
 }
@@ -318,13 +330,22 @@ pub struct SplitPlan {
     batch: u32,
     /// The tile path's geometry (`None`: the lane-group column paths).
     tile: Option<TileGeometry>,
-    scan: ScanPlan,
-    histogram: &'static ShaderSource,
-    scatter: &'static ShaderSource,
+    /// The count-scan-scatter passes of the tile and column paths (`None` on the Onesweep path).
+    columns: Option<ColumnPasses>,
+    /// The Onesweep path.
+    onesweep: Option<onesweep::OnesweepSplit>,
     small: &'static ShaderSource,
     /// Largest count of the one-workgroup path (0: none).
     small_limit: u64,
     requirements: SplitMemoryRequirements,
+}
+
+/// The passes of the tile and column paths above the small path.
+#[derive(Clone, Debug)]
+struct ColumnPasses {
+    scan: ScanPlan,
+    histogram: &'static ShaderSource,
+    scatter: &'static ShaderSource,
 }
 
 /// How the tile path cuts the input.
@@ -352,6 +373,8 @@ impl SplitPlan {
     pub fn path(&self) -> SplitPath {
         if self.desc.path == SplitPath::Small {
             SplitPath::Small
+        } else if self.onesweep.is_some() {
+            SplitPath::Onesweep
         } else if let Some(tile) = self.tile {
             if tile.staged {
                 SplitPath::TileStaged
@@ -370,7 +393,8 @@ impl SplitPlan {
     }
 
     /// Elements of one column of the count matrix above [`SplitPlan::small_limit`]: a
-    /// workgroup's tile on the tile paths, else one lane group's run of the input.
+    /// workgroup's tile on the tile paths, else one lane group's run of the input (the
+    /// Onesweep path has no matrix).
     pub fn column_length(&self) -> u64 {
         match self.tile {
             Some(tile) => tile.items as u64 * self.workgroup_size as u64,
@@ -384,12 +408,7 @@ impl SplitPlan {
     }
 
     fn id_bits(&self) -> u32 {
-        let m = self.desc.bucket_count;
-        if m <= 1 {
-            0
-        } else {
-            32 - (m - 1).leading_zeros()
-        }
+        id_bits(self.desc.bucket_count)
     }
 
     fn check_args(&self, args: &SplitArgs) -> Result<(Option<u64>, u64)> {
@@ -494,9 +513,8 @@ impl SplitPlan {
         let m = self.desc.bucket_count as u64;
         let matrix_entries = m * columns;
         let spec = self.specialization();
-        let histogram = ctx.kernel(self.histogram, self.count_specialization())?;
-        let scatter = ctx.kernel(self.scatter, spec)?;
         let offsets_kernel = ctx.kernel(&shaders::SPLIT_OFFSETS, spec)?;
+        let offset_groups = (m + 1).div_ceil(self.workgroup_size as u64) as u32;
         let push = SplitPush {
             keys_in: ctx.address_of(&args.keys),
             keys_out: ctx.address_of(&args.keys_out),
@@ -523,6 +541,20 @@ impl SplitPlan {
             _pad0: 0,
             params: args.params,
         };
+        if small {
+            let kernel = ctx.kernel(self.small, spec)?;
+            unsafe { ctx.dispatch(cmd, kernel, &push, 1) };
+            return Ok(());
+        }
+        if let Some(onesweep) = &self.onesweep {
+            return unsafe { onesweep.record(ctx, cmd, args, push, (offsets_kernel, offset_groups)) };
+        }
+        let passes = self
+            .columns
+            .as_ref()
+            .ok_or_else(|| Error::Internal("multisplit: plan without passes".into()))?;
+        let histogram = ctx.kernel(passes.histogram, self.count_specialization())?;
+        let scatter = ctx.kernel(passes.scatter, spec)?;
         let matrix_bytes = matrix_entries * 4;
         let matrix = BufferRange::new(
             args.scratch.buffer,
@@ -536,22 +568,16 @@ impl SplitPlan {
             scratch: BufferRange::new(
                 args.scratch.buffer,
                 args.scratch.offset + scan_scratch_offset,
-                self.scan.memory_requirements().scratch_size,
+                passes.scan.memory_requirements().scratch_size,
             ),
             count: ElementCount::Direct(matrix_entries),
         };
-        if small {
-            let kernel = ctx.kernel(self.small, spec)?;
-            unsafe { ctx.dispatch(cmd, kernel, &push, 1) };
-            return Ok(());
-        }
         let wg = self.workgroup_size as u64;
         let column_groups = if self.tile.is_some() {
             columns as u32 // one workgroup per tile
         } else {
             (columns * self.group_lanes as u64).div_ceil(wg) as u32
         };
-        let offset_groups = (m + 1).div_ceil(wg) as u32;
         // The tile count writes every matrix entry: only the status word is cleared; the column
         // histogram adds into a cleared matrix.
         let cleared = if self.tile.is_some() {
@@ -565,7 +591,7 @@ impl SplitPlan {
             ctx.transfer_to_compute(cmd);
             ctx.dispatch(cmd, histogram, &push, column_groups);
             ctx.compute_to_compute(cmd);
-            self.scan.record(ctx, cmd, &scan_args)?;
+            passes.scan.record(ctx, cmd, &scan_args)?;
             ctx.compute_to_compute(cmd);
             ctx.dispatch(cmd, offsets_kernel, &push, offset_groups);
             ctx.compute_to_compute(cmd);
@@ -700,6 +726,18 @@ impl Context {
             staged,
         });
 
+        let onesweep_path = match desc.path {
+            SplitPath::Onesweep => match onesweep::refusal(self, desc) {
+                Some(why) => {
+                    return Err(Error::invalid(format!(
+                        "multisplit: the Onesweep path does not take this split: {why}"
+                    )))
+                }
+                None => true,
+            },
+            _ => onesweep::auto_takes(self, desc),
+        };
+        let tile = if onesweep_path { None } else { tile };
         let column_length = if tile.is_some() {
             tile_length
         } else {
@@ -709,22 +747,44 @@ impl Context {
         let matrix_entries = m as u64 * max_columns;
         // (Lane indices of the dispatch, up to one workgroup past the last column, are u32.)
         let lanes = max_columns * group_lanes as u64 + workgroup_size as u64;
-        if matrix_entries > u32::MAX as u64 || lanes > u32::MAX as u64 {
+        if !onesweep_path && (matrix_entries > u32::MAX as u64 || lanes > u32::MAX as u64) {
             return Err(Error::invalid(format!(
                 "multisplit: {m} buckets x {max_columns} columns exceed the count matrix's 2^32 - 1 entries"
             )));
         }
         let counter_words = tile.map_or(1, |tile| pool_words(tile.staged) as u32);
-        let (histogram, scatter, small) = self.split_shaders_for(desc, tile.is_some())?;
-        let scan = self.scan_plan(&ScanDesc {
-            op: ScanOp::Exclusive,
-            path: ScanPath::ReduceThenScan,
-            max_count: matrix_entries,
-            tuning: None,
-            keep_scratch_zeroed: false,
-        })?;
-        let scratch_size = (MATRIX_OFFSET + matrix_entries * 4).next_multiple_of(ALIGNMENT)
-            + scan.memory_requirements().scratch_size;
+        let small = self.split_shader(desc, Some(glsl::Pass::Small), "small", true)?;
+        let (columns, onesweep, scratch_size) = if onesweep_path {
+            let split = onesweep::OnesweepSplit::new(self, desc, id_bits(m))?;
+            let scratch_size = split.scratch_size();
+            (None, Some(split), scratch_size)
+        } else {
+            let (count, scatter, count_pass, scatter_pass) = if tile.is_some() {
+                (
+                    "tile_count",
+                    "tile_scatter",
+                    glsl::Pass::TileCount,
+                    glsl::Pass::TileScatter,
+                )
+            } else {
+                ("histogram", "scatter", glsl::Pass::Histogram, glsl::Pass::Scatter)
+            };
+            let scan = self.scan_plan(&ScanDesc {
+                op: ScanOp::Exclusive,
+                path: ScanPath::ReduceThenScan,
+                max_count: matrix_entries,
+                tuning: None,
+                keep_scratch_zeroed: false,
+            })?;
+            let scratch_size = (MATRIX_OFFSET + matrix_entries * 4).next_multiple_of(ALIGNMENT)
+                + scan.memory_requirements().scratch_size;
+            let passes = ColumnPasses {
+                scan,
+                histogram: self.split_shader(desc, Some(count_pass), count, false)?,
+                scatter: self.split_shader(desc, Some(scatter_pass), scatter, true)?,
+            };
+            (Some(passes), None, scratch_size)
+        };
         let plan = SplitPlan {
             desc: desc.clone(),
             workgroup_size,
@@ -734,9 +794,8 @@ impl Context {
             counter_words,
             batch: tile.map_or(column_batch, |t| t.items),
             tile,
-            scan,
-            histogram,
-            scatter,
+            columns,
+            onesweep,
             small,
             small_limit,
             requirements: SplitMemoryRequirements {
@@ -747,58 +806,42 @@ impl Context {
             },
         };
         let spec = plan.specialization();
-        self.prepare_kernels(&[
-            (plan.histogram, plan.count_specialization()),
-            (plan.scatter, spec),
-            (&shaders::SPLIT_OFFSETS, spec),
-            (plan.small, spec),
-        ])?;
+        let mut kernels = vec![(&shaders::SPLIT_OFFSETS, spec), (plan.small, spec)];
+        if let Some(passes) = &plan.columns {
+            kernels.push((passes.histogram, plan.count_specialization()));
+            kernels.push((passes.scatter, spec));
+        }
+        self.prepare_kernels(&kernels)?;
         Ok(plan)
     }
 
-    /// The (count, scatter, small) shaders of a plan: built in, or the GLSL bucket function
-    /// compiled into them (or taken from the cache).
-    fn split_shaders_for(
+    /// A split shader: the built-in `split_{name}_k{bits}[_v{values}]_{fn}` (with the value
+    /// width where `moves_values`), or for GLSL bucket functions `pass` compiled with the
+    /// caller's source (or taken from the cache).
+    fn split_shader(
         &self,
         desc: &SplitDesc,
-        tiles: bool,
-    ) -> Result<(
-        &'static ShaderSource,
-        &'static ShaderSource,
-        &'static ShaderSource,
-    )> {
-        let (count_pass, scatter_pass) = if tiles {
-            (glsl::Pass::TileCount, glsl::Pass::TileScatter)
-        } else {
-            (glsl::Pass::Histogram, glsl::Pass::Scatter)
-        };
-        if desc.bucket_fn == BucketFn::Glsl {
+        pass: Option<glsl::Pass>,
+        name: &str,
+        moves_values: bool,
+    ) -> Result<&'static ShaderSource> {
+        if let (BucketFn::Glsl, Some(pass)) = (desc.bucket_fn, pass) {
             let source = desc.glsl.as_deref().unwrap_or_default();
-            let compile = |pass| glsl::compile(source, desc.key_type, desc.value_type, pass);
-            return Ok((
-                compile(count_pass)?,
-                compile(scatter_pass)?,
-                compile(glsl::Pass::Small)?,
-            ));
+            return glsl::compile(source, desc.key_type, desc.value_type, pass);
         }
-        let suffix = desc.bucket_fn.shader_suffix();
         let key_bits = desc.key_type.bits();
-        let values = desc.value_type as u32;
-        let find = |name: String| {
-            split_shaders()
-                .find(|s| s.name == name)
-                .ok_or_else(|| Error::Internal(format!("no shader {name}")))
-        };
-        let (count_name, scatter_name) = if tiles {
-            ("tile_count", "tile_scatter")
+        let values = if moves_values {
+            format!("_v{}", desc.value_type as u32)
         } else {
-            ("histogram", "scatter")
+            String::new()
         };
-        Ok((
-            find(format!("split_{count_name}_k{key_bits}_{suffix}"))?,
-            find(format!("split_{scatter_name}_k{key_bits}_v{values}_{suffix}"))?,
-            find(format!("split_small_k{key_bits}_v{values}_{suffix}"))?,
-        ))
+        let name = format!(
+            "split_{name}_k{key_bits}{values}_{}",
+            desc.bucket_fn.shader_suffix()
+        );
+        split_shaders()
+            .find(|s| s.name == name)
+            .ok_or_else(|| Error::Internal(format!("no shader {name}")))
     }
 
     fn supports_float64(&self) -> bool {
@@ -808,6 +851,15 @@ impl Context {
                 .shader_float64
                 == vk::TRUE
         }
+    }
+}
+
+/// Bits of a bucket id below `m`: ceil(log2(m)).
+fn id_bits(m: u32) -> u32 {
+    if m <= 1 {
+        0
+    } else {
+        32 - (m - 1).leading_zeros()
     }
 }
 
@@ -832,8 +884,16 @@ fn split_shaders() -> impl Iterator<Item = &'static ShaderSource> {
 #[cfg(test)]
 pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
     use crate::core::spirv::PushLayout;
+    use crate::sort::SortPush;
     split_shaders()
-        .map(|s| (*s, SplitPush::FIELDS, std::mem::size_of::<SplitPush>()))
+        .map(|s| {
+            if s.name.starts_with("split_onesweep") {
+                // The sort's kernels (the Onesweep split, src/split/onesweep.rs).
+                (*s, SortPush::FIELDS, std::mem::size_of::<SortPush>())
+            } else {
+                (*s, SplitPush::FIELDS, std::mem::size_of::<SplitPush>())
+            }
+        })
         .collect()
 }
 

@@ -1,0 +1,85 @@
+// Multisplit bucket functions, shared by the split passes (split_common.glsl) and the Onesweep
+// split (the sort's histogram and onesweep kernels compiled with SPLIT_BUCKETS).
+//
+// The includer defines KEY_T, KEY_BITS, KeyRef, ordered_bits(KEY_T) (the sort's
+// order-preserving bits) and BUCKET_FN (0 BITS, 1 SPLITTERS, 2 IDS, 3 GLSL: then
+// KEY_TYPE_CODE 0..5 names the key type of the caller's `uint vkalgo_bucket(T key)`, included
+// as "vkalgo_bucket.glsl"), and a push block `pc` with aux (SPLITTERS: the m - 1 splitters;
+// IDS: one u32 per element), bucket_count, bit_offset (BITS), id_bits and params. With
+// KEY_TYPE_CODE 5 (double) the includer enables GL_EXT_shader_explicit_arithmetic_types_float64 first
+// (extension directives come before any code).
+#ifndef VKALGO_SPLIT_BUCKET_FN_GLSL
+#define VKALGO_SPLIT_BUCKET_FN_GLSL
+
+// Bucket ids have at most this many bits (m <= 65536).
+#define MAX_ID_BITS 16u
+
+// The loops over bucket-id bits (ballots, binary searches). The column shaders run up to
+// thousands of steps per invocation: unrolled to MAX_ID_BITS with a guard, since lavapipe stops
+// an invocation after 32768 loop iterations. The tile shaders (SPLIT_TILES) and the Onesweep
+// split (SPLIT_BUCKETS) run at most a tile's items per invocation: plain loops of id_bits
+// iterations, because the unrolled form made their machine code 100-180 KB on an NVIDIA
+// H100 (instruction-fetch bound: the count pass read at 0.4 TB/s).
+#if defined(SPLIT_TILES) || defined(SPLIT_BUCKETS)
+#define ID_LOOP [[dont_unroll]]
+#define ID_LOOP_END pc.id_bits
+#define ID_GUARD(bit) true
+#else
+#define ID_LOOP [[unroll]]
+#define ID_LOOP_END MAX_ID_BITS
+#define ID_GUARD(bit) ((bit) < pc.id_bits)
+#endif
+
+// The caller's four parameters (set from pc.params by main).
+uvec4 vkalgo_params;
+
+#if BUCKET_FN == 3
+// The caller's bucket function, on the key in its own type.
+#include "vkalgo_bucket.glsl"
+#endif
+
+// The bucket of element `index` whose key is `key` (raw bits). May be >= m (an error the
+// histogram reports) for IDS and GLSL.
+uint bucket_of(KEY_T key, uint64_t index) {
+#if BUCKET_FN == 0
+    return uint(ordered_bits(key) >> pc.bit_offset) & (pc.bucket_count - 1u);
+#elif BUCKET_FN == 1
+    // Number of splitters <= key (upper bound), in a loop of constant trip count (lavapipe
+    // counts loop iterations per invocation) in the column shaders, of id_bits + 1 iterations
+    // in the tile shaders (whose machine code must stay small; see ID_LOOP).
+    KEY_T k = ordered_bits(key);
+    uint base = 0u;
+    uint len = pc.bucket_count - 1u;
+    ID_LOOP for (uint i = 0u; i < ID_LOOP_END + 1u; ++i) {
+        if (len > 0u) {
+            uint half_len = len >> 1;
+            KEY_T s = ordered_bits(KeyRef(pc.aux + uint64_t(base + half_len) * uint64_t(KEY_BITS / 8)).v[0]);
+            if (s <= k) {
+                base += half_len + 1u;
+                len -= half_len + 1u;
+            } else {
+                len = half_len;
+            }
+        }
+    }
+    return base;
+#elif BUCKET_FN == 2
+    return U32Ref(pc.aux + index * 4ul).v[0];
+#else
+#if KEY_TYPE_CODE == 0
+    return vkalgo_bucket(uint(key));
+#elif KEY_TYPE_CODE == 1
+    return vkalgo_bucket(int(key));
+#elif KEY_TYPE_CODE == 2
+    return vkalgo_bucket(uintBitsToFloat(key));
+#elif KEY_TYPE_CODE == 3
+    return vkalgo_bucket(uint64_t(key));
+#elif KEY_TYPE_CODE == 4
+    return vkalgo_bucket(int64_t(key));
+#else
+    return vkalgo_bucket(uint64BitsToDouble(key));
+#endif
+#endif
+}
+
+#endif

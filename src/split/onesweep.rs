@@ -1,0 +1,196 @@
+//! The Onesweep multisplit ([`SplitPath::Onesweep`], `2 <= m <= 256`): the sort's one-pass
+//! Onesweep machinery (Adinets & Merrill 2022) with the key's bucket as its 8-bit digit. One
+//! read of the keys counts the buckets (the upfront histogram), one workgroup scans the counts
+//! into bucket starts, and one pass ranks each tile stably, finds the tile's offset per bucket
+//! by decoupled look-back and writes the tile through shared memory in bucket order.
+//!
+//! The seed's method ranks within a subgroup by ballots per bucket-id bit; the sort's ranking is
+//! the same technique with a shared table for the low bits, and its look-back replaces the tile
+//! paths' count matrix (m words per tile, written, scanned and read again) by m words per
+//! tile in a fixed ring. The bucket function:
+//! - BITS is a plain sort pass on the ordered key bits `[bit_offset, bit_offset + log2(m))`;
+//! - SPLITTERS and GLSL run the sort's histogram and Onesweep kernels compiled with
+//!   SPLIT_BUCKETS (glsl/split/bucket_fn.glsl), which recompute the bucket from the key where
+//!   the sort takes its digit, and raise the split's status word on a bucket `>= m` (the
+//!   Onesweep pass then writes nothing);
+//! - IDS has no Onesweep form (a staged key's bucket must follow from the key alone).
+//!
+//! Scratch: the status word at [`STATUS_OFFSET`], the sort's Onesweep scratch from
+//! [`SORT_SCRATCH_OFFSET`].
+
+use super::{glsl, BucketFn, SplitArgs, SplitDesc, SplitPath, SplitPush, ALIGNMENT, STATUS_OFFSET};
+use crate::core::buffer::{BufferRange, ElementCount};
+use crate::core::pipelines::Kernel;
+use crate::core::shaders::ShaderSource;
+use crate::error::{Error, Result};
+use crate::sort::{BucketSplit, SortArgs, SortDesc, SortPath, SortPlan};
+use crate::Context;
+use ash::vk;
+
+/// Byte offset of the sort's scratch in the split's scratch (after the status word).
+pub(super) const SORT_SCRATCH_OFFSET: u64 = 16;
+/// Byte offset of the bucket starts in the sort's scratch (glsl/sort/sort_common.glsl
+/// SCRATCH_HISTOGRAMS: the upfront histogram, turned into starts by histogram_scan.comp).
+const SORT_HISTOGRAMS: u64 = 64;
+/// Most buckets: the sort's 8-bit digit.
+pub(super) const MAX_BUCKETS: u32 = 256;
+
+/// A planned Onesweep split: a one-pass Onesweep sort plan and the bucket kernels.
+#[derive(Clone, Debug)]
+pub(super) struct OnesweepSplit {
+    sort: SortPlan,
+    /// (histogram, Onesweep pass) with the bucket function (`None`: BITS, the sort's own).
+    kernels: Option<(&'static ShaderSource, &'static ShaderSource)>,
+}
+
+/// Whether the Onesweep split can take `desc` on this device (else the reason).
+pub(super) fn refusal(ctx: &Context, desc: &SplitDesc) -> Option<String> {
+    let m = desc.bucket_count;
+    if !(2..=MAX_BUCKETS).contains(&m) {
+        Some(format!("it splits into 2..={MAX_BUCKETS} buckets, not {m}"))
+    } else if desc.bucket_fn == BucketFn::Ids {
+        Some("it takes BITS, SPLITTERS or GLSL bucket functions, not IDS".into())
+    } else if !ctx.profile.int64_atomics {
+        Some(format!(
+            "it needs shaderBufferInt64Atomics, which {} lacks",
+            ctx.profile.device_name
+        ))
+    } else {
+        None
+    }
+}
+
+impl OnesweepSplit {
+    /// Plans the split (the caller checked [`refusal`]).
+    pub(super) fn new(ctx: &Context, desc: &SplitDesc, id_bits: u32) -> Result<Self> {
+        let width = desc.key_type.bits();
+        let (begin_bit, end_bit) = match desc.bucket_fn {
+            BucketFn::Bits => (desc.bit_offset, (desc.bit_offset + id_bits).min(width)),
+            _ => (0, 8),
+        };
+        let sort = ctx.sort_plan(&SortDesc {
+            begin_bit,
+            end_bit,
+            path: SortPath::Onesweep,
+            tuning: desc.onesweep_tuning,
+            ..SortDesc::new(desc.key_type, desc.value_type, desc.max_count)
+        })?;
+        let kernels = match desc.bucket_fn {
+            BucketFn::Bits => None,
+            BucketFn::Glsl => {
+                let source = desc.glsl.as_deref().unwrap_or_default();
+                let compile = |pass| glsl::compile(source, desc.key_type, desc.value_type, pass);
+                Some((
+                    compile(glsl::Pass::OnesweepHistogram)?,
+                    compile(glsl::Pass::Onesweep)?,
+                ))
+            }
+            BucketFn::Splitters => {
+                let bits = desc.key_type.bits();
+                let find = |name: String| {
+                    super::split_shaders()
+                        .find(|s| s.name == name)
+                        .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+                };
+                Some((
+                    find(format!("split_onesweep_histogram_k{bits}_splitters"))?,
+                    find(format!(
+                        "split_onesweep_k{bits}_v{}_splitters",
+                        desc.value_type as u32
+                    ))?,
+                ))
+            }
+            BucketFn::Ids => return Err(Error::Internal("multisplit: IDS has no Onesweep split".into())),
+        };
+        if let Some((histogram, pass)) = kernels {
+            let spec = sort.kernel_specialization();
+            ctx.prepare_kernels(&[(histogram, spec), (pass, spec)])?;
+        }
+        Ok(OnesweepSplit { sort, kernels })
+    }
+
+    /// Scratch bytes: the status word and the sort's scratch.
+    pub(super) fn scratch_size(&self) -> u64 {
+        SORT_SCRATCH_OFFSET
+            + self
+                .sort
+                .memory_requirements()
+                .scratch_size
+                .next_multiple_of(ALIGNMENT)
+    }
+
+    /// Records the split: the status word cleared, the sort's pass, then the offsets (read from
+    /// the bucket starts; the barrier before the Onesweep pass orders it after the scan, so it
+    /// needs none of its own).
+    ///
+    /// # Safety
+    /// As [`super::SplitPlan::record`]; the arguments are checked.
+    pub(super) unsafe fn record(
+        &self,
+        ctx: &Context,
+        cmd: vk::CommandBuffer,
+        args: &SplitArgs,
+        mut push: SplitPush,
+        offsets: (Kernel, u32),
+    ) -> Result<()> {
+        let scratch = &args.scratch;
+        let status = ctx.address_of(scratch) + STATUS_OFFSET;
+        let sort_scratch = BufferRange::new(
+            scratch.buffer,
+            scratch.offset + SORT_SCRATCH_OFFSET,
+            self.sort.memory_requirements().scratch_size,
+        );
+        if args.count == ElementCount::Direct(0) {
+            // Nothing to split: a zero status word and zero offsets.
+            unsafe {
+                ctx.device
+                    .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset, 16, 0);
+                ctx.device.cmd_fill_buffer(
+                    cmd,
+                    args.offsets.buffer,
+                    args.offsets.offset,
+                    (push.bucket_count as u64 + 1) * 4,
+                    0,
+                );
+            }
+            return Ok(());
+        }
+        let sort_args = SortArgs {
+            keys: args.keys,
+            values: args.values,
+            keys_alt: args.keys_out,
+            values_alt: args.values_out,
+            scratch: sort_scratch,
+            count: args.count,
+        };
+        let split = BucketSplit {
+            kernels: self.kernels,
+            aux: push.aux,
+            status,
+            bucket_count: push.bucket_count,
+            id_bits: push.id_bits,
+            params: push.params,
+        };
+        push.aux = ctx.address_of(&sort_scratch) + SORT_HISTOGRAMS;
+        unsafe {
+            // (The sort's own clear and its barrier follow, covering this one.)
+            ctx.device
+                .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset, 16, 0);
+            self.sort.record_bucket_split(ctx, cmd, &sort_args, &split)?;
+            ctx.dispatch(cmd, offsets.0, &push, offsets.1);
+        }
+        Ok(())
+    }
+}
+
+/// The path [`SplitPath::Auto`] would take to the Onesweep split above the small path: from
+/// [`ONESWEEP_MIN_BUCKETS`] buckets on devices that run the look-back.
+pub(super) fn auto_takes(ctx: &Context, desc: &SplitDesc) -> bool {
+    desc.path == SplitPath::Auto
+        && ctx.profile.lookback
+        && desc.bucket_count >= ONESWEEP_MIN_BUCKETS
+        && refusal(ctx, desc).is_none()
+}
+
+/// Fewest buckets [`SplitPath::Auto`] takes the Onesweep split for (below, the tile paths).
+pub(super) const ONESWEEP_MIN_BUCKETS: u32 = 16;
