@@ -67,6 +67,7 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
                         "staged" => Some(SplitPath::TileStaged),
                         "global" => Some(SplitPath::GlobalCounters),
                         "small" => Some(SplitPath::Small),
+                        "onesweep" => Some(SplitPath::Onesweep),
                         _ => None,
                     })
                     .collect()
@@ -222,6 +223,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                             SplitPath::Small => "small",
                             SplitPath::TileDirect => "direct",
                             SplitPath::TileStaged => "staged",
+                            SplitPath::Onesweep => "onesweep",
                             _ => "global",
                         };
                         println!(
