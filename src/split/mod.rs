@@ -19,36 +19,42 @@
 //! # Method
 //! The seed technique (Ashkiani, Davidson, Meyer & Owens, "GPU Multisplit", PPoPP 2016): the
 //! lanes of a subgroup holding the same bucket find each other with one subgroup ballot per
-//! bucket-id bit, which ranks them stably within the subgroup. Every path runs (1) a count of
-//! each column's buckets into a bucket-major matrix, (2) one exclusive scan of the matrix (the
-//! scan module's record layer), (3) the offsets, (4) a stable scatter that recomputes the
-//! buckets and ranks. No workgroup ever waits on another (the safe path on every device), so
-//! no schedule can hang it.
+//! bucket-id bit, which ranks them stably within the subgroup. The paths ([`SplitPath`]):
+//! - the Onesweep path ([`SplitPath::Onesweep`]; [`SplitPath::Auto`] takes it for
+//!   `8 <= m <= 256` with BITS, SPLITTERS or GLSL where the device profile runs the
+//!   look-back): the sort's one-pass Onesweep (Adinets & Merrill 2022) with the bucket as its
+//!   digit. One read of the keys counts the buckets, one workgroup turns the counts into
+//!   bucket starts, and one pass ranks each tile (ballots, as the seed), finds the tile's
+//!   offset per bucket by decoupled look-back and writes the tile in bucket order; see
+//!   `src/split/onesweep.rs`. Workgroups wait on earlier ones there (bounded, with the sort's
+//!   fallback of counting a silent predecessor's keys itself).
 //!
-//! The paths ([`SplitPath`]) differ in what a column is and where its counters live:
+//! Every other path runs (1) a count of each column's buckets into a bucket-major matrix,
+//! (2) one exclusive scan of the matrix (the scan module's record layer), (3) the offsets,
+//! (4) a stable scatter that recomputes the buckets and ranks. No workgroup waits on another
+//! there (the safe kind, for every device). They differ in what a column is and where its
+//! counters live:
 //! - tile paths ([`SplitPath::TileDirect`], [`SplitPath::TileStaged`]; [`SplitPath::Auto`]
-//!   takes them wherever the workgroup's counter rows fit, `m <= 1024` on a GPU with 48 KiB of
-//!   shared memory): a column is a
-//!   workgroup's tile of `workgroup size x tile_items` elements. The count adds one shared
-//!   atomic per element; the scatter ranks each item with ballots and per-subgroup running
-//!   counts (in registers, lane `b` holding bucket `b`'s, where `m` fits the subgroup; else a
-//!   shared row of `m` counters per subgroup), turns the rows into positions, and writes each
-//!   element straight from registers (direct: few contiguous runs per store for small `m`) or
-//!   stages the tile in shared memory in bucket order and writes coalesced runs (staged:
-//!   larger `m`; Auto stages above `m = 32` for keys and `m = 4` for pairs);
+//!   takes them below 8 buckets, for IDS, without the look-back, and otherwise wherever the
+//!   workgroup's counter rows fit, `m <= 1024` on a GPU with 48 KiB of shared memory): a
+//!   column is a workgroup's tile of `workgroup size x tile_items` elements. The count adds one
+//!   shared atomic per element; the scatter ranks each item with ballots and per-subgroup
+//!   running counts (in registers, lane `b` holding bucket `b`'s, where `m` fits the subgroup;
+//!   else a shared row of `m` counters per subgroup), turns the rows into positions, and writes
+//!   each element straight from registers (direct: few contiguous runs per store for small
+//!   `m`) or stages the tile in shared memory in bucket order and writes coalesced runs
+//!   (staged: larger `m`; Auto stages above `m = 32` for keys and `m = 4` for pairs);
 //! - the column path ([`SplitPath::GlobalCounters`]: larger `m`, or by request): a column is
 //!   `column_steps * G` elements, `G` the device's smallest subgroup size, walked by one lane
 //!   group of `G` lanes; its `m` counters are the matrix entries themselves, in global memory
 //!   (any `m` up to 65536).
 //!
 //! Counts up to [`SplitPlan::small_limit`] take one workgroup and one dispatch
-//! ([`SplitPath::Small`], the matrix in shared memory); larger counts take the fill of the
-//! status word, the count, the three scan dispatches, the offsets and the scatter.
+//! ([`SplitPath::Small`], the matrix in shared memory) under [`SplitPath::Auto`].
 //!
-//! No single-pass (decoupled look-back) variant: the output position of an element needs the
-//! total of every smaller bucket over the WHOLE input, so a one-pass scatter needs a counting
-//! pass first anyway (as Onesweep's upfront histogram): the same two reads of the keys and one
-//! write as here, with the small matrix scan replaced by look-back waits on other workgroups.
+//! Every path reads the keys twice (count, then split) and writes them once: the output
+//! position of an element needs the total of every smaller bucket over the WHOLE input, so a
+//! one-pass split needs a counting pass first (as Onesweep's upfront histogram).
 //!
 //! # Bucket ids out of range
 //! A bucket id `>= m` (from [`BucketFn::Ids`] or [`BucketFn::Glsl`]) sets bit
@@ -60,7 +66,9 @@
 //! # Maximum count
 //! [`MAX_COUNT`] = 2^32 - 1 elements; element addresses are 64-bit, so no index arithmetic
 //! wraps below that. The count matrix must also fit a scan (at most 2^32 - 1 entries): the
-//! plan refuses larger combinations.
+//! plan refuses larger combinations. The Onesweep path splits up to the sort's
+//! [`crate::sort::SORT_MAX_COUNT`] (2^32 - 2^15); [`SplitPath::Auto`] plans above it take the
+//! tile paths.
 //!
 //! # Synchronization contract of [`SplitPlan::record`]
 //! - Before: writes to the keys, values, splitters, bucket ids and the indirect count must be
@@ -130,15 +138,17 @@ impl BucketFn {
     }
 }
 
-/// How a multisplit cuts its input and where it keeps its bucket counters (every path is the
-/// safe kind: no workgroup waits on another; see the module docs).
+/// How a multisplit cuts its input and where it keeps its bucket counters (every path but
+/// [`SplitPath::Onesweep`] is the safe kind: no workgroup waits on another; see the module
+/// docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[repr(u32)]
 pub enum SplitPath {
-    /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it the
-    /// tile paths where the workgroup's counter rows fit ([`SplitPath::TileDirect`] up to
-    /// `m = 32` for keys and `m = 4` for pairs, else [`SplitPath::TileStaged`]), else
-    /// [`SplitPath::GlobalCounters`].
+    /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it
+    /// [`SplitPath::Onesweep`] for `8 <= m <= 256` (not IDS) where the device profile runs
+    /// the look-back, else the tile paths where the workgroup's counter rows fit
+    /// ([`SplitPath::TileDirect`] up to `m = 32` for keys and `m = 4` for pairs, else
+    /// [`SplitPath::TileStaged`]), else [`SplitPath::GlobalCounters`].
     #[default]
     Auto = 0,
     /// Column path: each lane group's counters are the count matrix's entries in global
@@ -161,7 +171,7 @@ pub enum SplitPath {
     /// buckets, then one pass that ranks each tile, finds its offsets by decoupled look-back
     /// (workgroups wait on earlier ones, bounded, with the sort's fallback) and writes it in
     /// bucket order. `2 <= m <= 256`, bucket functions BITS, SPLITTERS and GLSL, devices with
-    /// 64-bit atomics; refused otherwise. [`SplitPath::Auto`] takes it from 16 buckets where
+    /// 64-bit atomics; refused otherwise. [`SplitPath::Auto`] takes it from 8 buckets where
     /// the device profile runs the look-back.
     Onesweep = 7,
 }
@@ -593,7 +603,8 @@ impl SplitPlan {
             ctx.compute_to_compute(cmd);
             passes.scan.record(ctx, cmd, &scan_args)?;
             ctx.compute_to_compute(cmd);
-            ctx.dispatch(cmd, offsets_kernel, &push, offset_groups);
+            // (aux 0: the offsets come from the matrix; see glsl/split/offsets.comp.)
+            ctx.dispatch(cmd, offsets_kernel, &SplitPush { aux: 0, ..push }, offset_groups);
             ctx.compute_to_compute(cmd);
             ctx.dispatch(cmd, scatter, &push, column_groups);
         }

@@ -23,7 +23,7 @@ use crate::core::buffer::{BufferRange, ElementCount};
 use crate::core::pipelines::Kernel;
 use crate::core::shaders::ShaderSource;
 use crate::error::{Error, Result};
-use crate::sort::{BucketSplit, SortArgs, SortDesc, SortPath, SortPlan};
+use crate::sort::{BucketSplit, SortArgs, SortDesc, SortPath, SortPlan, SORT_MAX_COUNT};
 use crate::Context;
 use ash::vk;
 
@@ -48,6 +48,10 @@ pub(super) fn refusal(ctx: &Context, desc: &SplitDesc) -> Option<String> {
     let m = desc.bucket_count;
     if !(2..=MAX_BUCKETS).contains(&m) {
         Some(format!("it splits into 2..={MAX_BUCKETS} buckets, not {m}"))
+    } else if desc.max_count > SORT_MAX_COUNT {
+        Some(format!(
+            "it splits at most {SORT_MAX_COUNT} elements (the sort's limit)"
+        ))
     } else if desc.bucket_fn == BucketFn::Ids {
         Some("it takes BITS, SPLITTERS or GLSL bucket functions, not IDS".into())
     } else if !ctx.profile.int64_atomics {
@@ -193,4 +197,9 @@ pub(super) fn auto_takes(ctx: &Context, desc: &SplitDesc) -> bool {
 }
 
 /// Fewest buckets [`SplitPath::Auto`] takes the Onesweep split for (below, the tile paths).
-pub(super) const ONESWEEP_MIN_BUCKETS: u32 = 16;
+/// Measured on an NVIDIA H100 (docs/benchmarks/2026-11-22-multisplit-onesweep-h100.md, GLSL
+/// bucket function, u32 keys at 2^24 and 2^26): at m = 8 the Onesweep split ran at 113 / 145
+/// G keys/s against 103 / 130 for the direct tile path (pairs 87 / 104 against the staged
+/// tile path's 72 / 87); at m = 3 the direct tile path won (120 / 158 against 110 / 140;
+/// pairs 91 / 110 against 86 / 102).
+pub(super) const ONESWEEP_MIN_BUCKETS: u32 = 8;
