@@ -21,8 +21,8 @@
 //! lanes of a subgroup holding the same bucket find each other with one subgroup ballot per
 //! bucket-id bit, which ranks them stably within the subgroup. The paths ([`SplitPath`]):
 //! - the Onesweep path ([`SplitPath::Onesweep`]; [`SplitPath::Auto`] takes it for
-//!   `8 <= m <= 256` with BITS, SPLITTERS or GLSL where the device profile runs the
-//!   look-back): the sort's one-pass Onesweep (Adinets & Merrill 2022) with the bucket as its
+//!   `5 <= m <= 256` (pairs: `4 <= m`) with BITS, SPLITTERS or GLSL where the device profile
+//!   runs the look-back): the sort's one-pass Onesweep (Adinets & Merrill 2022) with the bucket as its
 //!   digit. One read of the keys counts the buckets, one workgroup turns the counts into
 //!   bucket starts, and one pass ranks each tile (ballots, as the seed), finds the tile's
 //!   offset per bucket by decoupled look-back and writes the tile in bucket order; see
@@ -35,7 +35,7 @@
 //! there (the safe kind, for every device). They differ in what a column is and where its
 //! counters live:
 //! - tile paths ([`SplitPath::TileDirect`], [`SplitPath::TileStaged`]; [`SplitPath::Auto`]
-//!   takes them below 8 buckets, for IDS, without the look-back, and otherwise wherever the
+//!   takes them below those bucket counts, for IDS, without the look-back, and otherwise wherever the
 //!   workgroup's counter rows fit, `m <= 1024` on a GPU with 48 KiB of shared memory): a
 //!   column is a workgroup's tile of `workgroup size x tile_items` elements. The count adds one
 //!   shared atomic per element; the scatter ranks each item with ballots and per-subgroup
@@ -145,8 +145,8 @@ impl BucketFn {
 #[repr(u32)]
 pub enum SplitPath {
     /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it
-    /// [`SplitPath::Onesweep`] for `8 <= m <= 256` (not IDS) where the device profile runs
-    /// the look-back, else the tile paths where the workgroup's counter rows fit
+    /// [`SplitPath::Onesweep`] for `5 <= m <= 256` (pairs: `4 <= m`; not IDS) where the
+    /// device profile runs the look-back, else the tile paths where the workgroup's counter rows fit
     /// ([`SplitPath::TileDirect`] up to `m = 32` for keys and `m = 4` for pairs, else
     /// [`SplitPath::TileStaged`]), else [`SplitPath::GlobalCounters`].
     #[default]
@@ -171,8 +171,8 @@ pub enum SplitPath {
     /// buckets, then one pass that ranks each tile, finds its offsets by decoupled look-back
     /// (workgroups wait on earlier ones, bounded, with the sort's fallback) and writes it in
     /// bucket order. `2 <= m <= 256`, bucket functions BITS, SPLITTERS and GLSL, devices with
-    /// 64-bit atomics; refused otherwise. [`SplitPath::Auto`] takes it from 8 buckets where
-    /// the device profile runs the look-back.
+    /// 64-bit atomics; refused otherwise. [`SplitPath::Auto`] takes it from 5 buckets (keys
+    /// only) or 4 (pairs) where the device profile runs the look-back.
     Onesweep = 7,
 }
 

@@ -23,7 +23,7 @@ use crate::core::buffer::{BufferRange, ElementCount};
 use crate::core::pipelines::Kernel;
 use crate::core::shaders::ShaderSource;
 use crate::error::{Error, Result};
-use crate::sort::{BucketSplit, SortArgs, SortDesc, SortPath, SortPlan, SORT_MAX_COUNT};
+use crate::sort::{BucketSplit, SortArgs, SortDesc, SortPath, SortPlan, ValueType, SORT_MAX_COUNT};
 use crate::Context;
 use ash::vk;
 
@@ -187,19 +187,23 @@ impl OnesweepSplit {
     }
 }
 
-/// The path [`SplitPath::Auto`] would take to the Onesweep split above the small path: from
+/// Whether [`SplitPath::Auto`] takes the Onesweep split above the small path: from
 /// [`ONESWEEP_MIN_BUCKETS`] buckets on devices that run the look-back.
 pub(super) fn auto_takes(ctx: &Context, desc: &SplitDesc) -> bool {
+    let min = if desc.value_type == ValueType::None {
+        ONESWEEP_MIN_BUCKETS.0
+    } else {
+        ONESWEEP_MIN_BUCKETS.1
+    };
     desc.path == SplitPath::Auto
         && ctx.profile.lookback
-        && desc.bucket_count >= ONESWEEP_MIN_BUCKETS
+        && desc.bucket_count >= min
         && refusal(ctx, desc).is_none()
 }
 
-/// Fewest buckets [`SplitPath::Auto`] takes the Onesweep split for (below, the tile paths).
-/// Measured on an NVIDIA H100 (docs/benchmarks/2026-11-22-multisplit-onesweep-h100.md, GLSL
-/// bucket function, u32 keys at 2^24 and 2^26): at m = 8 the Onesweep split ran at 113 / 145
-/// G keys/s against 103 / 130 for the direct tile path (pairs 87 / 104 against the staged
-/// tile path's 72 / 87); at m = 3 the direct tile path won (120 / 158 against 110 / 140;
-/// pairs 91 / 110 against 86 / 102).
-pub(super) const ONESWEEP_MIN_BUCKETS: u32 = 8;
+/// Fewest buckets [`SplitPath::Auto`] takes the Onesweep split for, keys only and with values
+/// (below, the tile paths). Measured on an NVIDIA H100, 2^26 u32 keys, GLSL bucket function
+/// (docs/benchmarks/2026-11-22-multisplit-onesweep-h100.md), G keys/s of the Onesweep split
+/// against the best tile path: keys 143 / 156 at m = 4, 145 / 138 at m = 5, 145 / 130 at
+/// m = 8; pairs 102 / 110 at m = 3, 104 / 97 at m = 4, 104 / 87 at m = 8.
+pub(super) const ONESWEEP_MIN_BUCKETS: (u32, u32) = (5, 4);
