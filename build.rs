@@ -385,6 +385,18 @@ fn split_permutations() -> Vec<OwnedPermutation> {
             "sort/histogram.comp",
             split(0),
         ));
+        // The bucket starts of a two-pass split (BITS and SPLITTERS; GLSL at run time).
+        for (fn_code, fn_name) in [(0, "bits"), (1, "splitters")] {
+            table.push((
+                format!("split_bucket_starts_k{key_bits}_{fn_name}"),
+                "split/bucket_starts.comp",
+                vec![
+                    define("KEY_BITS", key_bits),
+                    define("VALUE_WORDS", 0),
+                    define("BUCKET_FN", fn_code),
+                ],
+            ));
+        }
         for value_words in [0, 1, 2] {
             table.push((
                 format!("split_onesweep_k{key_bits}_v{value_words}_splitters"),

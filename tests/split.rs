@@ -927,7 +927,8 @@ fn record_layer_offsets_indirect_counts_and_status() {
 /// it from 16 buckets where the look-back runs): every key type with BITS (bucket bits
 /// clipped at the key's top too) and SPLITTERS (repeated splitters, float specials), GLSL
 /// with parameters, adversarial data (all keys in one bucket: the copy of a constant digit),
-/// sizes around the tile; the record layer with m = 2..256, indirect counts, a GLSL id >= m
+/// sizes around the tile, up to 256 buckets (one digit pass) and above (two passes, offsets
+/// searched in the output); the record layer with m = 2..1000, indirect counts, a GLSL id >= m
 /// (status set, nothing written), and the look-back fallback forced for every tile.
 #[test]
 fn onesweep_path() {
@@ -986,7 +987,8 @@ fn onesweep_path() {
             }
         })
         .collect();
-    for m in [17u32, 256] {
+    // 257 and 4096 buckets: two digit passes, the offsets searched in the output.
+    for m in [17u32, 256, 257, 4096] {
         let mut picks: Vec<u32> = (0..m - 1).map(|i| raw[(i as usize * 37) % n]).collect();
         picks[1] = picks[0];
         macro_rules! run {
@@ -1034,7 +1036,7 @@ fn onesweep_path() {
     }
     // GLSL with parameters.
     let src = "uint vkalgo_bucket(uint k) { return uint((uint64_t(k) * uint64_t(vkalgo_params.x)) >> 32); }";
-    for m in [16u32, 100, 256] {
+    for m in [16u32, 100, 256, 300, 65536] {
         let keys = rng.vec_u32(n);
         let cpu: Vec<u32> = keys
             .iter()
@@ -1100,7 +1102,14 @@ fn onesweep_path() {
         lookback_spins: u32::MAX,
         ..SortTuning::for_device(&ctx, KeyType::U32, ValueType::U32, 1 << 20)
     };
-    for (m, tuning) in [(2u32, None), (3, Some(forced)), (256, None), (200, Some(forced))] {
+    for (m, tuning) in [
+        (2u32, None),
+        (3, Some(forced)),
+        (256, None),
+        (200, Some(forced)),
+        (1000, None),
+        (999, Some(forced)),
+    ] {
         let max = 4 * tile + 5;
         let desc = SplitDesc {
             path: SplitPath::Onesweep,
@@ -1116,8 +1125,8 @@ fn onesweep_path() {
         record_case(&ctx, &desc, max - 3, false, true);
         record_case(&ctx, &desc, tile + 1, true, true);
     }
-    // Refused: IDS, more than 256 buckets.
-    for (m, f) in [(16u32, BucketFn::Ids), (512, BucketFn::Bits)] {
+    // Refused: IDS, one bucket.
+    for (m, f) in [(16u32, BucketFn::Ids), (1, BucketFn::Bits)] {
         let desc = SplitDesc {
             path: SplitPath::Onesweep,
             ..SplitDesc::new(KeyType::U32, ValueType::None, m, f, 1000)

@@ -50,12 +50,17 @@ void main() {
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
             uint idx = i * WG_SIZE + gl_LocalInvocationIndex;
 #ifdef SPLIT_BUCKETS
-            // The Onesweep split: one pass, the digit is the key's bucket; a bucket >= m is
-            // counted nowhere and raises the split's status word.
+            // The Onesweep split: the digits are bits of the key's bucket (one pass up to 256
+            // buckets, two above); a bucket >= m is counted nowhere and raises the split's
+            // status word.
             if (idx < valid) {
                 uint b = bucket_of(held[i], uint64_t(tile_start) + uint64_t(idx));
                 if (b < pc.bucket_count) {
-                    atomicAdd(s_pass_hist[b], 1u);
+                    [[unroll]] for (uint p = 0; p < 2u; ++p) {
+                        if (p < pc.pass_count) {
+                            atomicAdd(s_pass_hist[p * RADIX + ((b >> pass_shift[p]) & pass_mask[p])], 1u);
+                        }
+                    }
                 } else {
                     bad = true;
                 }

@@ -267,10 +267,11 @@ bool keys_out_raw() {
 }
 
 // The digit of the pass being run (select_pass) of a key in ordered form; with SPLIT_BUCKETS
-// the key's bucket (< RADIX: the histogram refused larger ones).
+// the pass's 8 bits of the key's bucket (bits [begin_bit, end_bit) of the bucket id: the
+// histogram refused buckets >= m).
 uint pass_digit(KEY_T ordered) {
 #ifdef SPLIT_BUCKETS
-    return bucket_of(raw_bits(ordered), 0ul);
+    return (bucket_of(raw_bits(ordered), 0ul) >> g_digit_shift) & g_digit_mask;
 #else
     return uint(ordered >> g_digit_shift) & g_digit_mask;
 #endif

@@ -893,8 +893,9 @@ impl SortPlan {
         self.record_inner(ctx, cmd, args, None, None)
     }
 
-    /// Records the plan (a one-pass Onesweep plan) as the Onesweep multisplit
-    /// (src/split/onesweep.rs): `split`'s kernels, bucket operands and status word.
+    /// Records the plan (a one- or two-pass Onesweep plan) as the Onesweep multisplit
+    /// (src/split/onesweep.rs): `split`'s kernels, bucket operands, status word and output
+    /// (the last pass's; the first of two writes the alternates).
     ///
     /// # Safety
     /// As [`SortPlan::record`].
@@ -905,9 +906,9 @@ impl SortPlan {
         args: &SortArgs,
         split: &BucketSplit,
     ) -> Result<()> {
-        if self.path != SortPath::Onesweep || self.pass_count != 1 {
+        if self.path != SortPath::Onesweep || self.pass_count > 2 {
             return Err(Error::Internal(
-                "multisplit: the bucket split needs a one-pass Onesweep plan".into(),
+                "multisplit: the bucket split needs a one- or two-pass Onesweep plan".into(),
             ));
         }
         self.record_inner(ctx, cmd, args, None, Some(split))?;
@@ -1001,13 +1002,12 @@ impl SortPlan {
             SortPath::Auto => unreachable!("plans never keep the Auto path"),
             _ => self.desc.path == SortPath::Auto && elements <= self.auto_small_limit,
         };
-        let kernels = split.and_then(|split| split.kernels);
         if small && elements <= self.resident_limit {
             small::record_resident(&pass, push, self.resident_specialization())?;
         } else if small {
             small::record(&pass, push)?;
         } else if self.path == SortPath::Onesweep {
-            onesweep::record(&pass, push, &args.scratch, kernels)?;
+            onesweep::record(&pass, push, &args.scratch, split)?;
         } else {
             let scan = self
                 .block_scan
@@ -1019,9 +1019,10 @@ impl SortPlan {
     }
 }
 
-/// The Onesweep multisplit's part of a one-pass sort (src/split/onesweep.rs): the bucket
-/// kernels (histogram, Onesweep pass) compiled with SPLIT_BUCKETS, or `None` for BITS (the
-/// plain sort kernels on the bucket's bits), and the push constants they read.
+/// The Onesweep multisplit's part of a one- or two-pass sort (src/split/onesweep.rs): the
+/// bucket kernels (histogram, Onesweep pass) compiled with SPLIT_BUCKETS, or `None` for BITS
+/// (the plain sort kernels on the bucket's bits), the push constants they read, and where the
+/// last pass writes.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BucketSplit {
     /// (histogram, Onesweep pass) kernels of the bucket function.
@@ -1036,6 +1037,10 @@ pub(crate) struct BucketSplit {
     pub id_bits: u32,
     /// GLSL: vkalgo_params.
     pub params: [u32; 4],
+    /// Addresses the last pass writes the keys and values to.
+    pub keys_out: u64,
+    /// ... (0 without values).
+    pub values_out: u64,
 }
 
 /// What every pass of one recorded sort shares.

@@ -1,21 +1,23 @@
 //! Onesweep (glsl/sort/histogram.comp, glsl/sort/onesweep.comp).
 
-use super::{Pass, SortPush, MAX_HISTOGRAM_GROUPS, RING_TILES, SCRATCH_RING};
+use super::{BucketSplit, Pass, SortPush, MAX_HISTOGRAM_GROUPS, RING_TILES, SCRATCH_RING};
 use crate::core::buffer::BufferRange;
-use crate::core::shaders::{self, ShaderSource};
+use crate::core::shaders;
 use crate::error::Result;
 
 /// Clears the counters, histograms and look-back ring; counts every pass's digits in one read
 /// of the keys and turns the counts into digit starts; then one dispatch per digit pass, one
-/// workgroup per tile. `kernels` replaces the histogram and Onesweep kernels (the multisplit's
-/// bucket kernels, src/split/onesweep.rs).
+/// workgroup per tile. `split` (the Onesweep multisplit, src/split/onesweep.rs) replaces the
+/// histogram and Onesweep kernels with its bucket kernels where it has them, and sends the
+/// last pass to its output (its input is only read, so a two-pass split runs input ->
+/// alternate -> output).
 pub(super) fn record(
     pass: &Pass,
     mut push: SortPush,
     scratch: &BufferRange,
-    kernels: Option<(&'static ShaderSource, &'static ShaderSource)>,
+    split: Option<&BucketSplit>,
 ) -> Result<()> {
-    let (histogram, binning) = match kernels {
+    let (histogram, binning) = match split.and_then(|s| s.kernels) {
         Some(pair) => pair,
         None => (
             if pass.key_bits == 64 {
@@ -47,6 +49,10 @@ pub(super) fn record(
         // One tile per workgroup (tile ids come from an atomic counter, not the workgroup id).
         push.tiles_per_block = 1;
         for p in 0..push.pass_count {
+            if let (Some(split), true) = (split, p + 1 == push.pass_count) {
+                push.keys_out = split.keys_out;
+                push.values_out = split.values_out;
+            }
             pass.ctx.compute_to_compute(pass.cmd);
             pass.dispatch(binning, &push, pass.tiles as u32);
             if p + 1 < push.pass_count {

@@ -23,6 +23,7 @@ const SCATTER: &str = include_str!("../../glsl/split/scatter.comp");
 const SMALL: &str = include_str!("../../glsl/split/small.comp");
 const TILE_COUNT: &str = include_str!("../../glsl/split/tile_count.comp");
 const TILE_SCATTER: &str = include_str!("../../glsl/split/tile_scatter.comp");
+const BUCKET_STARTS: &str = include_str!("../../glsl/split/bucket_starts.comp");
 const WORKGROUP_SCAN: &str = include_str!("../../glsl/common/workgroup_scan.glsl");
 const BUCKET_FN: &str = include_str!("../../glsl/split/bucket_fn.glsl");
 const SORT_COMMON: &str = include_str!("../../glsl/sort/sort_common.glsl");
@@ -49,6 +50,8 @@ pub(super) enum Pass {
     OnesweepHistogram,
     /// glsl/sort/onesweep.comp with SPLIT_BUCKETS (the Onesweep split's pass)
     Onesweep,
+    /// glsl/split/bucket_starts.comp (the two-pass Onesweep split's offsets; keys only)
+    BucketStarts,
 }
 
 impl Pass {
@@ -61,6 +64,7 @@ impl Pass {
             Pass::TileScatter => ("tile_scatter", TILE_SCATTER),
             Pass::OnesweepHistogram => ("onesweep_histogram", SORT_HISTOGRAM),
             Pass::Onesweep => ("onesweep", SORT_ONESWEEP),
+            Pass::BucketStarts => ("bucket_starts", BUCKET_STARTS),
         }
     }
 
@@ -71,7 +75,10 @@ impl Pass {
 
     /// Whether the pass moves values (else it is compiled once for keys only).
     fn moves_values(self) -> bool {
-        !matches!(self, Pass::Histogram | Pass::TileCount | Pass::OnesweepHistogram)
+        !matches!(
+            self,
+            Pass::Histogram | Pass::TileCount | Pass::OnesweepHistogram | Pass::BucketStarts
+        )
     }
 }
 

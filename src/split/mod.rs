@@ -20,14 +20,16 @@
 //! The seed technique (Ashkiani, Davidson, Meyer & Owens, "GPU Multisplit", PPoPP 2016): the
 //! lanes of a subgroup holding the same bucket find each other with one subgroup ballot per
 //! bucket-id bit, which ranks them stably within the subgroup. The paths ([`SplitPath`]):
-//! - the Onesweep path ([`SplitPath::Onesweep`]; [`SplitPath::Auto`] takes it for
-//!   `5 <= m <= 256` (pairs: `4 <= m`) with BITS, SPLITTERS or GLSL where the device profile
-//!   runs the look-back): the sort's one-pass Onesweep (Adinets & Merrill 2022) with the bucket as its
-//!   digit. One read of the keys counts the buckets, one workgroup turns the counts into
-//!   bucket starts, and one pass ranks each tile (ballots, as the seed), finds the tile's
-//!   offset per bucket by decoupled look-back and writes the tile in bucket order; see
-//!   `src/split/onesweep.rs`. Workgroups wait on earlier ones there (bounded, with the sort's
-//!   fallback of counting a silent predecessor's keys itself).
+//! - the Onesweep path ([`SplitPath::Onesweep`]; [`SplitPath::Auto`] takes it from `m = 5`
+//!   (pairs: `m = 4`) with BITS, SPLITTERS or GLSL where the device profile runs the
+//!   look-back): the sort's Onesweep (Adinets & Merrill 2022) with the bucket as its digit.
+//!   One read of the keys counts the buckets, one workgroup turns the counts into bucket
+//!   starts, and one pass ranks each tile (ballots, as the seed), finds the tile's offset per
+//!   bucket by decoupled look-back and writes the tile in bucket order. Above 256 buckets, two
+//!   such passes (the bucket id's low 8 bits, then the rest) through alternate buffers in
+//!   scratch, then a search of the output for the offsets; see `src/split/onesweep.rs`.
+//!   Workgroups wait on earlier ones there (bounded, with the sort's fallback of counting a
+//!   silent predecessor's keys itself).
 //!
 //! Every other path runs (1) a count of each column's buckets into a bucket-major matrix,
 //! (2) one exclusive scan of the matrix (the scan module's record layer), (3) the offsets,
@@ -145,8 +147,8 @@ impl BucketFn {
 #[repr(u32)]
 pub enum SplitPath {
     /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it
-    /// [`SplitPath::Onesweep`] for `5 <= m <= 256` (pairs: `4 <= m`; not IDS) where the
-    /// device profile runs the look-back, else the tile paths where the workgroup's counter rows fit
+    /// [`SplitPath::Onesweep`] from `m = 5` (pairs: `m = 4`; not IDS) where the device
+    /// profile runs the look-back, else the tile paths where the workgroup's counter rows fit
     /// ([`SplitPath::TileDirect`] up to `m = 32` for keys and `m = 4` for pairs, else
     /// [`SplitPath::TileStaged`]), else [`SplitPath::GlobalCounters`].
     #[default]
@@ -167,11 +169,13 @@ pub enum SplitPath {
     /// bucket order and written in coalesced runs (larger `m`). Refused where the counter
     /// rows or the staged tile do not fit.
     TileStaged = 6,
-    /// The sort's one-pass Onesweep with the bucket as its digit: an upfront count of the
-    /// buckets, then one pass that ranks each tile, finds its offsets by decoupled look-back
+    /// The sort's Onesweep with the bucket as its digit: an upfront count of the buckets,
+    /// then one pass that ranks each tile, finds its offsets by decoupled look-back
     /// (workgroups wait on earlier ones, bounded, with the sort's fallback) and writes it in
-    /// bucket order. `2 <= m <= 256`, bucket functions BITS, SPLITTERS and GLSL, devices with
-    /// 64-bit atomics; refused otherwise. [`SplitPath::Auto`] takes it from 5 buckets (keys
+    /// bucket order; above 256 buckets two passes (scratch then holds alternate keys and
+    /// values) and a search of the output for the offsets. `m >= 2`, bucket functions BITS,
+    /// SPLITTERS and GLSL, devices with 64-bit atomics, up to the sort's maximum count;
+    /// refused otherwise. [`SplitPath::Auto`] takes it from 5 buckets (keys
     /// only) or 4 (pairs) where the device profile runs the look-back.
     Onesweep = 7,
 }
@@ -291,7 +295,8 @@ pub struct SplitArgs {
 /// Memory a multisplit plan needs from the caller besides inputs and outputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SplitMemoryRequirements {
-    /// Bytes of scratch (status word, count matrix, scan scratch).
+    /// Bytes of scratch (status word; count matrix and scan scratch, or on the Onesweep path
+    /// the sort's scratch and, above 256 buckets, `max_count` alternate keys and values).
     pub scratch_size: u64,
     /// Bytes of the offsets range (`(m + 1) * 4`).
     pub offsets_size: u64,
@@ -557,7 +562,12 @@ impl SplitPlan {
             return Ok(());
         }
         if let Some(onesweep) = &self.onesweep {
-            return unsafe { onesweep.record(ctx, cmd, args, push, (offsets_kernel, offset_groups)) };
+            let starts = match onesweep.bucket_starts() {
+                Some(shader) => Some(ctx.kernel(shader, spec)?),
+                None => None,
+            };
+            let offsets = (offsets_kernel, offset_groups);
+            return unsafe { onesweep.record(ctx, cmd, args, push, offsets, starts) };
         }
         let passes = self
             .columns
@@ -818,6 +828,9 @@ impl Context {
         };
         let spec = plan.specialization();
         let mut kernels = vec![(&shaders::SPLIT_OFFSETS, spec), (plan.small, spec)];
+        if let Some(starts) = plan.onesweep.as_ref().and_then(|o| o.bucket_starts()) {
+            kernels.push((starts, spec));
+        }
         if let Some(passes) = &plan.columns {
             kernels.push((passes.histogram, plan.count_specialization()));
             kernels.push((passes.scatter, spec));

@@ -1,8 +1,11 @@
-//! The Onesweep multisplit ([`SplitPath::Onesweep`], `2 <= m <= 256`): the sort's one-pass
-//! Onesweep machinery (Adinets & Merrill 2022) with the key's bucket as its 8-bit digit. One
-//! read of the keys counts the buckets (the upfront histogram), one workgroup scans the counts
-//! into bucket starts, and one pass ranks each tile stably, finds the tile's offset per bucket
-//! by decoupled look-back and writes the tile through shared memory in bucket order.
+//! The Onesweep multisplit ([`SplitPath::Onesweep`]): the sort's Onesweep machinery (Adinets &
+//! Merrill 2022) with the key's bucket as its digits. Up to 256 buckets: one read of the keys
+//! counts the buckets (the upfront histogram), one workgroup scans the counts into bucket
+//! starts, and one pass ranks each tile stably, finds the tile's offset per bucket by decoupled
+//! look-back and writes the tile through shared memory in bucket order. More buckets: an LSD
+//! radix sort of the bucket ids in two such passes (low 8 bits, then the rest; input ->
+//! alternate buffers in scratch -> output), then one search per bucket of the bucket-ordered
+//! output for the offsets (glsl/split/bucket_starts.comp).
 //!
 //! The seed's method ranks within a subgroup by ballots per bucket-id bit; the sort's ranking is
 //! the same technique with a shared table for the low bits, and its look-back replaces the tile
@@ -16,7 +19,7 @@
 //! - IDS has no Onesweep form (a staged key's bucket must follow from the key alone).
 //!
 //! Scratch: the status word at [`STATUS_OFFSET`], the sort's Onesweep scratch from
-//! [`SORT_SCRATCH_OFFSET`].
+//! [`SORT_SCRATCH_OFFSET`], then (two passes) the alternate keys and values.
 
 use super::{glsl, BucketFn, SplitArgs, SplitDesc, SplitPath, SplitPush, ALIGNMENT, STATUS_OFFSET};
 use crate::core::buffer::{BufferRange, ElementCount};
@@ -32,22 +35,26 @@ pub(super) const SORT_SCRATCH_OFFSET: u64 = 16;
 /// Byte offset of the bucket starts in the sort's scratch (glsl/sort/sort_common.glsl
 /// SCRATCH_HISTOGRAMS: the upfront histogram, turned into starts by histogram_scan.comp).
 const SORT_HISTOGRAMS: u64 = 64;
-/// Most buckets: the sort's 8-bit digit.
-pub(super) const MAX_BUCKETS: u32 = 256;
+/// Most buckets of one digit pass.
+const ONE_PASS_BUCKETS: u32 = 256;
 
-/// A planned Onesweep split: a one-pass Onesweep sort plan and the bucket kernels.
+/// A planned Onesweep split: a one- or two-pass Onesweep sort plan and the bucket kernels.
 #[derive(Clone, Debug)]
 pub(super) struct OnesweepSplit {
     sort: SortPlan,
     /// (histogram, Onesweep pass) with the bucket function (`None`: BITS, the sort's own).
     kernels: Option<(&'static ShaderSource, &'static ShaderSource)>,
+    /// More than 256 buckets: the search for the bucket starts (else the histogram has them).
+    bucket_starts: Option<&'static ShaderSource>,
+    /// Bytes of the alternate keys and values (two passes; else 0).
+    alternate: (u64, u64),
 }
 
 /// Whether the Onesweep split can take `desc` on this device (else the reason).
 pub(super) fn refusal(ctx: &Context, desc: &SplitDesc) -> Option<String> {
     let m = desc.bucket_count;
-    if !(2..=MAX_BUCKETS).contains(&m) {
-        Some(format!("it splits into 2..={MAX_BUCKETS} buckets, not {m}"))
+    if m < 2 {
+        Some(format!("it splits into at least 2 buckets, not {m}"))
     } else if desc.max_count > SORT_MAX_COUNT {
         Some(format!(
             "it splits at most {SORT_MAX_COUNT} elements (the sort's limit)"
@@ -68,9 +75,11 @@ impl OnesweepSplit {
     /// Plans the split (the caller checked [`refusal`]).
     pub(super) fn new(ctx: &Context, desc: &SplitDesc, id_bits: u32) -> Result<Self> {
         let width = desc.key_type.bits();
+        // The bucket id's bits [begin_bit, end_bit): of the ordered key (BITS), else of the
+        // bucket itself (at least 8 bits: one pass up to 256 buckets).
         let (begin_bit, end_bit) = match desc.bucket_fn {
             BucketFn::Bits => (desc.bit_offset, (desc.bit_offset + id_bits).min(width)),
-            _ => (0, 8),
+            _ => (0, id_bits.max(8)),
         };
         let sort = ctx.sort_plan(&SortDesc {
             begin_bit,
@@ -110,22 +119,61 @@ impl OnesweepSplit {
             let spec = sort.kernel_specialization();
             ctx.prepare_kernels(&[(histogram, spec), (pass, spec)])?;
         }
-        Ok(OnesweepSplit { sort, kernels })
+        let bucket_starts = if desc.bucket_count > ONE_PASS_BUCKETS {
+            Some(match desc.bucket_fn {
+                BucketFn::Glsl => glsl::compile(
+                    desc.glsl.as_deref().unwrap_or_default(),
+                    desc.key_type,
+                    desc.value_type,
+                    glsl::Pass::BucketStarts,
+                )?,
+                f => {
+                    let name = format!(
+                        "split_bucket_starts_k{}_{}",
+                        desc.key_type.bits(),
+                        f.shader_suffix()
+                    );
+                    super::split_shaders()
+                        .find(|s| s.name == name)
+                        .ok_or_else(|| Error::Internal(format!("no shader {name}")))?
+                }
+            })
+        } else {
+            None
+        };
+        let requirements = sort.memory_requirements();
+        let alternate = if sort.pass_count() > 1 {
+            (requirements.keys_alt_size, requirements.values_alt_size)
+        } else {
+            (0, 0)
+        };
+        Ok(OnesweepSplit {
+            sort,
+            kernels,
+            bucket_starts,
+            alternate,
+        })
     }
 
-    /// Scratch bytes: the status word and the sort's scratch.
+    /// The search for the bucket starts (more than 256 buckets); the plan prepares it.
+    pub(super) fn bucket_starts(&self) -> Option<&'static ShaderSource> {
+        self.bucket_starts
+    }
+
+    /// Byte offsets in scratch of the alternate keys and values.
+    fn alternate_at(&self) -> (u64, u64) {
+        let sort_bytes = self.sort.memory_requirements().scratch_size;
+        let keys_at = SORT_SCRATCH_OFFSET + sort_bytes.next_multiple_of(ALIGNMENT);
+        (keys_at, keys_at + self.alternate.0.next_multiple_of(ALIGNMENT))
+    }
+
+    /// Scratch bytes: the status word, the sort's scratch and the alternate buffers.
     pub(super) fn scratch_size(&self) -> u64 {
-        SORT_SCRATCH_OFFSET
-            + self
-                .sort
-                .memory_requirements()
-                .scratch_size
-                .next_multiple_of(ALIGNMENT)
+        self.alternate_at().1 + self.alternate.1.next_multiple_of(ALIGNMENT)
     }
 
-    /// Records the split: the status word cleared, the sort's pass, then the offsets (read from
-    /// the bucket starts; the barrier before the Onesweep pass orders it after the scan, so it
-    /// needs none of its own).
+    /// Records the split: the status word cleared, the sort's passes, then the offsets (from
+    /// the histogram's bucket starts, or searched in the output above 256 buckets).
     ///
     /// # Safety
     /// As [`super::SplitPlan::record`]; the arguments are checked.
@@ -136,6 +184,7 @@ impl OnesweepSplit {
         args: &SplitArgs,
         mut push: SplitPush,
         offsets: (Kernel, u32),
+        bucket_starts: Option<Kernel>,
     ) -> Result<()> {
         let scratch = &args.scratch;
         let status = ctx.address_of(scratch) + STATUS_OFFSET;
@@ -159,11 +208,22 @@ impl OnesweepSplit {
             }
             return Ok(());
         }
+        // One pass: input -> output; two: input -> alternates (in scratch) -> output.
+        let (keys_alt, values_alt) = if self.alternate.0 > 0 {
+            let (keys_at, values_at) = self.alternate_at();
+            let range = |at: u64, size: u64| BufferRange::new(scratch.buffer, scratch.offset + at, size);
+            (
+                range(keys_at, args.keys_out.size),
+                args.values_out.map(|v| range(values_at, v.size)),
+            )
+        } else {
+            (args.keys_out, args.values_out)
+        };
         let sort_args = SortArgs {
             keys: args.keys,
             values: args.values,
-            keys_alt: args.keys_out,
-            values_alt: args.values_out,
+            keys_alt,
+            values_alt,
             scratch: sort_scratch,
             count: args.count,
         };
@@ -174,14 +234,27 @@ impl OnesweepSplit {
             bucket_count: push.bucket_count,
             id_bits: push.id_bits,
             params: push.params,
+            keys_out: push.keys_out,
+            values_out: push.values_out,
         };
-        push.aux = ctx.address_of(&sort_scratch) + SORT_HISTOGRAMS;
         unsafe {
             // (The sort's own clear and its barrier follow, covering this one.)
             ctx.device
                 .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset, 16, 0);
             self.sort.record_bucket_split(ctx, cmd, &sort_args, &split)?;
-            ctx.dispatch(cmd, offsets.0, &push, offsets.1);
+            match bucket_starts {
+                // Searched in the output (the barrier makes the last pass's writes visible).
+                Some(kernel) => {
+                    ctx.compute_to_compute(cmd);
+                    ctx.dispatch(cmd, kernel, &push, offsets.1);
+                }
+                // The histogram's bucket starts: the barrier before the Onesweep pass already
+                // ordered them before this dispatch.
+                None => {
+                    push.aux = ctx.address_of(&sort_scratch) + SORT_HISTOGRAMS;
+                    ctx.dispatch(cmd, offsets.0, &push, offsets.1);
+                }
+            }
         }
         Ok(())
     }
