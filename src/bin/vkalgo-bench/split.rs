@@ -111,13 +111,17 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             .copied()
             .chain([SplitPath::Auto, SplitPath::GlobalCounters])
         {
-            let desc = SplitDesc {
-                path,
-                tile_items: o.tile_items,
-                ..SplitDesc::new(KeyType::U32, ValueType::U32, m, BucketFn::Ids, max_n)
-            };
-            if let Ok(plan) = ctx.split_plan(&desc) {
-                scratch_size = scratch_size.max(plan.memory_requirements().scratch_size);
+            // (IDS and GLSL plans: the tile paths' matrix, the Onesweep path's alternates.)
+            for (bucket_fn, glsl) in [(BucketFn::Ids, None), (BucketFn::Glsl, Some(GLSL.to_string()))] {
+                let desc = SplitDesc {
+                    path,
+                    glsl,
+                    tile_items: o.tile_items,
+                    ..SplitDesc::new(KeyType::U32, ValueType::U32, m, bucket_fn, max_n)
+                };
+                if let Ok(plan) = ctx.split_plan(&desc) {
+                    scratch_size = scratch_size.max(plan.memory_requirements().scratch_size);
+                }
             }
         }
     }
