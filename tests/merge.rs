@@ -297,6 +297,29 @@ fn merge_both_paths_around_tiles() {
             );
         }
     }
+    // The GPUs' tuning of 4-byte pairs (512 x 7), around its tile.
+    let pairs_tuning = MergeTuning {
+        workgroup_size: 512,
+        items_per_thread: 7,
+        lookback_spins: 0,
+    };
+    for (m, n) in [(1792, 1791), (1792, 1793), (3 * 3584 + 5, 1000)] {
+        let a = sorted_run::<u32>(&mut rng, m, 40, false);
+        let b = sorted_run::<u32>(&mut rng, n, 40, false);
+        let options = MergeOptions {
+            tuning: Some(pairs_tuning),
+            path: MergePath::Partitioned,
+            ..Default::default()
+        };
+        check_merge(
+            &ctx,
+            &a,
+            &b,
+            ValueType::U32,
+            &options,
+            &format!("512x7 ({m}, {n})"),
+        );
+    }
     // Other tunings: the smallest workgroup with one and with many outputs per invocation.
     for (workgroup_size, items_per_thread) in [(32, 1), (32, 32), (128, 4)] {
         let options = MergeOptions {

@@ -21,7 +21,7 @@ pub struct MergeOptions {
     pub descending: bool,
     /// Which merge kernels (merges only).
     pub path: MergePath,
-    /// Kernel tuning (`None`: [`MergeTuning::for_device`]).
+    /// Kernel tuning (`None`: the plan's default, [`MergeTuning::for_merge`] for merges).
     pub tuning: Option<MergeTuning>,
 }
 

@@ -156,6 +156,24 @@ impl MergeTuning {
         }
     }
 
+    /// The tuning of the two-run merge ([`Context::merge_plan`]): [`MergeTuning::for_device`],
+    /// except 4-byte keys with 4-byte values on GPUs that allow 512 invocations: 512 x 7
+    /// (measured on an H100 for u32 -> u32 pairs: 2^26 + 2^26 in 0.815 ms against 0.892 ms
+    /// at 256 x 11, 2^23 + 2^23 in 0.119 against 0.127 ms; keys alone gain nothing from it,
+    /// docs/benchmarks/2026-11-22-merge-pairs-h100.md).
+    pub fn for_merge(ctx: &Context, key_type: KeyType, value_type: ValueType) -> Self {
+        let base = Self::for_device(ctx, key_type);
+        let four_byte_pairs = key_type.bytes() == 4 && value_type == ValueType::U32;
+        if !ctx.is_cpu_device() && four_byte_pairs && ctx.profile.max_workgroup_invocations >= 512 {
+            return MergeTuning {
+                workgroup_size: 512,
+                items_per_thread: 7,
+                ..base
+            };
+        }
+        base
+    }
+
     fn tile(&self) -> u64 {
         self.workgroup_size as u64 * self.items_per_thread as u64
     }
@@ -220,7 +238,7 @@ pub struct MergeDesc {
     pub max_b: u64,
     /// Which kernels to record.
     pub path: MergePath,
-    /// Kernel tuning (`None`: [`MergeTuning::for_device`]).
+    /// Kernel tuning (`None`: [`MergeTuning::for_merge`]).
     pub tuning: Option<MergeTuning>,
 }
 
@@ -287,7 +305,7 @@ impl Context {
         check_max("merge: max_b", desc.max_b)?;
         let tuning = desc
             .tuning
-            .unwrap_or_else(|| MergeTuning::for_device(self, desc.key_type));
+            .unwrap_or_else(|| MergeTuning::for_merge(self, desc.key_type, desc.value_type));
         tuning.check(self, desc.key_type, desc.value_type)?;
         let max_tiles = (desc.max_a + desc.max_b).div_ceil(tuning.tile());
         let spec = specialization(&tuning, desc.key_type, desc.descending);
