@@ -616,19 +616,22 @@ fn lookback_keeps_scratch_zeroed() {
         vecs_per_thread: 1,
         lookback_spins: 0,
     };
+    // No tuning: the default plan, whose counts up to 2^18 run in smaller tiles, so the rounds
+    // below switch between the two tile sizes on one scratch.
     for (spins, tuning) in [
-        (0, ScanTuning::for_device(&ctx)),
-        (u32::MAX, ScanTuning::for_device(&ctx)),
-        (0, tiny),
+        (0, Some(ScanTuning::for_device(&ctx))),
+        (u32::MAX, Some(ScanTuning::for_device(&ctx))),
+        (0, Some(tiny)),
+        (0, None),
     ] {
         let plan = ctx
             .scan_plan(&ScanDesc {
                 op: ScanOp::Inclusive,
                 path: ScanPath::Lookback,
                 max_count: max,
-                tuning: Some(ScanTuning {
+                tuning: tuning.map(|t| ScanTuning {
                     lookback_spins: spins,
-                    ..tuning
+                    ..t
                 }),
                 keep_scratch_zeroed: true,
             })
@@ -643,7 +646,8 @@ fn lookback_keeps_scratch_zeroed() {
             .into_iter()
             .enumerate()
         {
-            let data = Rng(round as u64 + spins as u64 + tuning.workgroup_size as u64).vec_u32(n as usize);
+            let seed = round as u64 + spins as u64 + tuning.map_or(1, |t| t.workgroup_size as u64);
+            let data = Rng(seed).vec_u32(n as usize);
             bytemuck::cast_slice_mut::<u8, u32>(input.mapped().unwrap())[..n as usize].copy_from_slice(&data);
             count.mapped().unwrap()[..4].copy_from_slice(&(n as u32).to_le_bytes());
             let indirect = round % 2 == 1;

@@ -194,6 +194,9 @@ pub struct ScanPlan {
     spin_limit: u32,
     /// Counts up to this take the small path when the plan's path was Auto (0: never).
     small_limit: u64,
+    /// The look-back path's tuning for counts up to [`SMALL_TILE_SCAN_LIMIT`] (plans with the
+    /// default tuning only).
+    small_tiles: Option<ScanTuning>,
     requirements: MemoryRequirements,
 }
 
@@ -239,7 +242,18 @@ impl Context {
             }
             p => p,
         };
-        let max_tiles = desc.max_count.div_ceil(tuning.tile_elements());
+        let small_tiles = (desc.tuning.is_none() && path == ScanPath::Lookback).then_some(ScanTuning {
+            vecs_per_thread: SMALL_TILE_VECS,
+            ..tuning
+        });
+        let max_tiles = desc
+            .max_count
+            .div_ceil(tuning.tile_elements())
+            .max(small_tiles.map_or(0, |t| {
+                desc.max_count
+                    .min(SMALL_TILE_SCAN_LIMIT)
+                    .div_ceil(t.tile_elements())
+            }));
         if path == ScanPath::Small && self.is_cpu_device() && max_tiles > SMALL_PATH_MAX_TILES_CPU {
             // One invocation walks every tile: CPU drivers end its loops after ~32768
             // iterations in total.
@@ -273,6 +287,7 @@ impl Context {
             tuning,
             spin_limit,
             small_limit,
+            small_tiles,
             requirements: MemoryRequirements {
                 scratch_size,
                 scratch_alignment: SCRATCH_ALIGNMENT,
@@ -300,6 +315,17 @@ fn small_scan_limit(ctx: &Context) -> u64 {
 
 /// See [`small_scan_limit`].
 const SMALL_SCAN_LIMIT_GPU: u64 = 1 << 13;
+
+/// Largest count the look-back path scans in smaller tiles ([`SMALL_TILE_VECS`] vectors per
+/// invocation, 2048 elements at 256 invocations, instead of 8192 on GPUs) when the plan has the
+/// default tuning: more workgroups share a small scan, and each finishes sooner. On an H100,
+/// with the scratch kept zeroed: 2^14 in 6.3 against 7.4 us, 2^16 in 6.7 against 7.8 us, 2^18
+/// in 8.1 against 8.4 us; at 2^20 the two were even and at 2^22 the large tiles won (16 against
+/// 21 us) (docs/benchmarks/2026-11-22-merge-scan-h100.md).
+const SMALL_TILE_SCAN_LIMIT: u64 = 1 << 18;
+
+/// Vectors per invocation of the look-back path's small tiles (see [`SMALL_TILE_SCAN_LIMIT`]).
+const SMALL_TILE_VECS: u32 = 2;
 
 /// Most tiles a forced [`ScanPath::Small`] plan may span on a CPU driver (its per-invocation
 /// loop cap; every tile costs the walking invocation a few loop iterations).
@@ -334,11 +360,11 @@ impl ScanPlan {
     }
 
     fn specialization(&self) -> Specialization {
-        Specialization::new(
-            self.tuning.workgroup_size,
-            self.tuning.vecs_per_thread,
-            self.spin_limit,
-        )
+        self.specialization_of(&self.tuning)
+    }
+
+    fn specialization_of(&self, tuning: &ScanTuning) -> Specialization {
+        Specialization::new(tuning.workgroup_size, tuning.vecs_per_thread, self.spin_limit)
     }
 
     /// Every pipeline the plan's calls may record (created with the plan).
@@ -351,6 +377,10 @@ impl ScanPlan {
         }
         if self.path == ScanPath::Lookback {
             list.extend([(&SCAN_LOOKBACK_VEC4, spec), (&SCAN_LOOKBACK_SCALAR, spec)]);
+            if let Some(small) = &self.small_tiles {
+                let small = self.specialization_of(small);
+                list.extend([(&SCAN_LOOKBACK_VEC4, small), (&SCAN_LOOKBACK_SCALAR, small)]);
+            }
         }
         list
     }
@@ -416,7 +446,7 @@ impl ScanPlan {
             },
             ..Default::default()
         };
-        let pass = Pass {
+        let mut pass = Pass {
             ctx,
             cmd,
             spec: self.specialization(),
@@ -429,6 +459,13 @@ impl ScanPlan {
         match self.path {
             _ if small => reduce_then_scan::record_single(&pass, push, tiles),
             ScanPath::Lookback if !in_place => {
+                let tiles = match &self.small_tiles {
+                    Some(t) if elements <= SMALL_TILE_SCAN_LIMIT => {
+                        pass.spec = self.specialization_of(t);
+                        elements.div_ceil(t.tile_elements())
+                    }
+                    _ => tiles,
+                };
                 lookback::record(&pass, push, tiles, &args.scratch, self.desc.keep_scratch_zeroed)
             }
             _ => reduce_then_scan::record(&pass, push, tiles),
