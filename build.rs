@@ -20,6 +20,7 @@ type OwnedPermutation = (String, &'static str, Vec<(&'static str, String)>);
 /// specialization constants chosen at pipeline creation, not permutations.
 const PERMUTATIONS: &[Permutation] = &[
     ("copy_u32x4", "util/copy.comp", &[]),
+    ("fill_u32", "util/fill.comp", &[]),
     ("scan_reduce_vec4", "scan/reduce.comp", &[("VEC_IO", "1")]),
     ("scan_reduce_scalar", "scan/reduce.comp", &[("VEC_IO", "0")]),
     ("scan_downsweep_vec4", "scan/downsweep.comp", &[("VEC_IO", "1")]),

@@ -241,12 +241,13 @@ impl Context {
         Ok(ctx)
     }
 
-    /// Creates the pipelines of the context's own record calls (the compute copy).
+    /// Creates the pipelines of the context's own record calls (the compute copy and fill).
     fn prepare_core_kernels(&self) -> Result<()> {
-        self.prepare_kernels(&[(
-            &super::shaders::COPY_U32X4,
-            super::pipelines::Specialization::new(super::copy::COPY_WORKGROUP, 1, 1),
-        )])
+        let spec = super::pipelines::Specialization::new(super::copy::COPY_WORKGROUP, 1, 1);
+        self.prepare_kernels(&[
+            (&super::shaders::COPY_U32X4, spec),
+            (&super::shaders::FILL_U32, spec),
+        ])
     }
 
     /// Wraps the caller's instance and device. No loader is opened: every function is fetched

@@ -20,6 +20,15 @@ push_constants! {
     }
 }
 
+push_constants! {
+    /// Push constants of glsl/util/fill.comp (block `FillPush`).
+    pub(crate) struct FillPush {
+        dst_addr: u64,
+        word_count: u32,
+        value: u32,
+    }
+}
+
 pub(crate) const COPY_WORKGROUP: u32 = 256;
 
 /// The largest compute-shader copy: 2^32 - 1 vectors of 16 bytes (the vector count is a u32;
@@ -72,12 +81,46 @@ impl Context {
     }
 }
 
+impl Context {
+    /// Records a compute-shader fill of `words` u32 words at `dst` with `value` (`dst` 4-byte
+    /// aligned, at least `words * 4` bytes). Synchronization: like a compute pass that writes
+    /// `dst`. Internal: the look-back scan's scratch clear.
+    ///
+    /// # Safety
+    /// As [`Context::record_compute_copy`].
+    pub(crate) unsafe fn record_compute_fill(
+        &self,
+        cmd: vk::CommandBuffer,
+        dst: &BufferRange,
+        words: u32,
+        value: u32,
+    ) -> Result<()> {
+        dst.check("fill destination", words as u64 * 4, 4)?;
+        let spec = Specialization::new(COPY_WORKGROUP, 1, 1);
+        let kernel = self.kernel(&shaders::FILL_U32, spec)?;
+        let push = FillPush {
+            dst_addr: self.address_of(dst),
+            word_count: words,
+            value,
+        };
+        unsafe { self.dispatch(cmd, kernel, &push, words.div_ceil(COPY_WORKGROUP)) };
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 pub(crate) fn push_layouts() -> Vec<super::spirv::PushCheck> {
     use super::spirv::PushLayout;
-    vec![(
-        shaders::COPY_U32X4,
-        CopyPush::FIELDS,
-        std::mem::size_of::<CopyPush>(),
-    )]
+    vec![
+        (
+            shaders::COPY_U32X4,
+            CopyPush::FIELDS,
+            std::mem::size_of::<CopyPush>(),
+        ),
+        (
+            shaders::FILL_U32,
+            FillPush::FIELDS,
+            std::mem::size_of::<FillPush>(),
+        ),
+    ]
 }

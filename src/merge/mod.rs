@@ -160,7 +160,7 @@ impl MergeTuning {
     /// except 4-byte keys with 4-byte values on GPUs that allow 512 invocations: 512 x 7
     /// (measured on an H100 for u32 -> u32 pairs: 2^26 + 2^26 in 0.815 ms against 0.892 ms
     /// at 256 x 11, 2^23 + 2^23 in 0.119 against 0.127 ms; keys alone gain nothing from it,
-    /// docs/benchmarks/2026-11-22-merge-pairs-h100.md).
+    /// docs/benchmarks/2026-11-22-merge-scan-h100.md).
     pub fn for_merge(ctx: &Context, key_type: KeyType, value_type: ValueType) -> Self {
         let base = Self::for_device(ctx, key_type);
         let four_byte_pairs = key_type.bytes() == 4 && value_type == ValueType::U32;
@@ -871,14 +871,13 @@ impl SetOpPlan {
         debug_assert!(tiles <= self.max_tiles);
         if self.path == SetOpPath::Lookback {
             let lookback = ctx.kernel(shader("setop_lookback", key_type, None)?, spec)?;
-            ctx.device.cmd_fill_buffer(
-                cmd,
+            let status = BufferRange::new(
                 args.scratch.buffer,
                 args.scratch.offset + self.counts_offset,
                 LOOKBACK_HEADER + tiles * 8,
-                0,
             );
-            ctx.transfer_to_compute(cmd);
+            ctx.record_compute_fill(cmd, &status, (status.size / 4) as u32, 0)?;
+            ctx.compute_to_compute(cmd);
             ctx.dispatch(
                 cmd,
                 partition,

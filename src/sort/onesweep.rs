@@ -35,10 +35,11 @@ pub(super) fn record(
     push.tiles_per_block = pass.tiles.div_ceil(groups) as u32;
     let clear_bytes = SCRATCH_RING + RING_TILES * 256 * 8;
     unsafe {
+        // A compute clear and a compute-to-compute barrier: cheaper than vkCmdFillBuffer and
+        // a transfer-to-compute barrier (src/scan/lookback.rs).
         pass.ctx
-            .device
-            .cmd_fill_buffer(pass.cmd, scratch.buffer, scratch.offset, clear_bytes, 0);
-        pass.ctx.transfer_to_compute(pass.cmd);
+            .record_compute_fill(pass.cmd, scratch, (clear_bytes / 4) as u32, 0)?;
+        pass.ctx.compute_to_compute(pass.cmd);
         pass.dispatch(
             histogram,
             &push,

@@ -606,9 +606,8 @@ impl SplitPlan {
             MATRIX_OFFSET + matrix_bytes
         };
         unsafe {
-            ctx.device
-                .cmd_fill_buffer(cmd, args.scratch.buffer, args.scratch.offset, cleared, 0);
-            ctx.transfer_to_compute(cmd);
+            ctx.record_compute_fill(cmd, &args.scratch, (cleared / 4) as u32, 0)?;
+            ctx.compute_to_compute(cmd);
             ctx.dispatch(cmd, histogram, &push, column_groups);
             ctx.compute_to_compute(cmd);
             passes.scan.record(ctx, cmd, &scan_args)?;

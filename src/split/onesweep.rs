@@ -238,9 +238,8 @@ impl OnesweepSplit {
             values_out: push.values_out,
         };
         unsafe {
-            // (The sort's own clear and its barrier follow, covering this one.)
-            ctx.device
-                .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset, 16, 0);
+            // (The sort's own compute clear and its barrier follow, covering this one.)
+            ctx.record_compute_fill(cmd, scratch, 4, 0)?;
             self.sort.record_bucket_split(ctx, cmd, &sort_args, &split)?;
             match bucket_starts {
                 // Searched in the output (the barrier makes the last pass's writes visible).

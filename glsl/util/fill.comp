@@ -1,0 +1,22 @@
+#version 460
+// Fills u32 words with one value with a compute shader: the look-back scan's scratch clear
+// (a compute dispatch and a compute-to-compute barrier cost less than vkCmdFillBuffer and a
+// transfer-to-compute barrier on an H100, src/scan/lookback.rs).
+//
+// 64-bit addressing: each workgroup makes its reference at its first word's 64-bit byte address
+// and indexes it by the invocation (SPIR-V access-chain indices are signed).
+#include "../common/vkalgo.glsl"
+
+// Must match src/core/copy.rs (FillPush).
+layout(push_constant) uniform FillPush {
+    uint64_t dst_addr;
+    uint word_count;  // u32 words to fill
+    uint value;
+} pc;
+
+void main() {
+    uint64_t first = uint64_t(linear_workgroup_id()) * uint64_t(WG_SIZE);
+    if (first + uint64_t(gl_LocalInvocationIndex) < uint64_t(pc.word_count)) {
+        U32Ref(pc.dst_addr + first * 4ul).v[gl_LocalInvocationIndex] = pc.value;
+    }
+}
