@@ -18,8 +18,8 @@
 //! # Synchronization contract of [`ScanPlan::record`]
 //! - Before: writes to `input` and to the indirect count must be visible to the
 //!   `COMPUTE_SHADER` stage (`SHADER_READ`); earlier accesses to `output` and `scratch` must be
-//!   complete before `COMPUTE_SHADER` and `TRANSFER` (vkalgo clears scratch with
-//!   `vkCmdFillBuffer`).
+//!   complete before `COMPUTE_SHADER` and `TRANSFER` (vkalgo clears scratch; today with a
+//!   compute dispatch, the contract keeps `TRANSFER` free for a fill).
 //! - vkalgo records the barriers between its own passes.
 //! - After: `output` is written by the `COMPUTE_SHADER` stage (`SHADER_WRITE`); add a barrier
 //!   from there before reading it. `scratch` holds nothing of use afterwards.
@@ -113,7 +113,7 @@ pub struct ScanDesc {
     /// The look-back path's scratch is this plan's own and stays zeroed between calls: the
     /// caller zeroes it once before the first call, every look-back scan leaves it zeroed
     /// again (its last workgroup clears it), and no clear is recorded before the scan (one
-    /// `vkCmdFillBuffer` and one barrier less per call: about 5 us on an H100, most of a small
+    /// clear dispatch and one barrier less per call: 0.6-0.8 us on an H100, a tenth of a small
     /// scan). The scratch must then serve no other plan or purpose. The other paths ignore it.
     pub keep_scratch_zeroed: bool,
 }
