@@ -270,7 +270,20 @@ fn merge_both_paths_around_tiles() {
     let tile = plan.tile_size() as usize;
     let small = plan.small_limit() as usize;
     let mut rng = Rng(11);
-    for path in [MergePath::Auto, MergePath::Fused, MergePath::Partitioned] {
+    // Each path with the default tuning, and the GPUs' tuning of 4-byte pairs (512 x 7) around
+    // its own tile.
+    let pairs_tuning = MergeTuning {
+        workgroup_size: 512,
+        items_per_thread: 7,
+        lookback_spins: 0,
+    };
+    for (path, tuning) in [
+        (MergePath::Auto, None),
+        (MergePath::Fused, None),
+        (MergePath::Partitioned, None),
+        (MergePath::Partitioned, Some(pairs_tuning)),
+    ] {
+        let tile = tuning.map_or(tile, |t| (t.workgroup_size * t.items_per_thread) as usize);
         for (m, n) in [
             (1, 0),
             (tile / 2, tile / 2 - 1),
@@ -285,6 +298,7 @@ fn merge_both_paths_around_tiles() {
             let b = sorted_run::<u32>(&mut rng, n, 40, false);
             let options = MergeOptions {
                 path,
+                tuning,
                 ..Default::default()
             };
             check_merge(
@@ -293,32 +307,9 @@ fn merge_both_paths_around_tiles() {
                 &b,
                 ValueType::U32,
                 &options,
-                &format!("{path:?} ({m}, {n})"),
+                &format!("{path:?} {tuning:?} ({m}, {n})"),
             );
         }
-    }
-    // The GPUs' tuning of 4-byte pairs (512 x 7), around its tile.
-    let pairs_tuning = MergeTuning {
-        workgroup_size: 512,
-        items_per_thread: 7,
-        lookback_spins: 0,
-    };
-    for (m, n) in [(1792, 1791), (1792, 1793), (3 * 3584 + 5, 1000)] {
-        let a = sorted_run::<u32>(&mut rng, m, 40, false);
-        let b = sorted_run::<u32>(&mut rng, n, 40, false);
-        let options = MergeOptions {
-            tuning: Some(pairs_tuning),
-            path: MergePath::Partitioned,
-            ..Default::default()
-        };
-        check_merge(
-            &ctx,
-            &a,
-            &b,
-            ValueType::U32,
-            &options,
-            &format!("512x7 ({m}, {n})"),
-        );
     }
     // Other tunings: the smallest workgroup with one and with many outputs per invocation.
     for (workgroup_size, items_per_thread) in [(32, 1), (32, 32), (128, 4)] {
