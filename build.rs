@@ -360,26 +360,26 @@ fn sort_permutations() -> Vec<OwnedPermutation> {
 /// 0/1/2) for the scatter and the one-workgroup small path; one offsets pass. GLSL bucket functions (BUCKET_FN 3) are compiled
 /// at run time from the same sources (src/split/glsl.rs).
 fn split_permutations() -> Vec<OwnedPermutation> {
-    let define = |k: &'static str, v: u32| (k, v.to_string());
+    // KEY_BITS, VALUE_WORDS and BUCKET_FN, the defines of every multisplit kernel.
+    let defines = |key_bits: u32, value_words: u32, bucket_fn: u32| {
+        vec![
+            ("KEY_BITS", key_bits.to_string()),
+            ("VALUE_WORDS", value_words.to_string()),
+            ("BUCKET_FN", bucket_fn.to_string()),
+        ]
+    };
     let mut table = vec![(
         "split_offsets".to_string(),
         "split/offsets.comp",
-        vec![
-            define("KEY_BITS", 32),
-            define("VALUE_WORDS", 0),
-            define("BUCKET_FN", 0),
-        ],
+        defines(32, 0, 0),
     )];
     // The Onesweep split with SPLITTERS: the sort's histogram and Onesweep pass, the digit being
     // the key's bucket (SPLIT_BUCKETS; BITS runs the plain sort kernels).
     for key_bits in [32, 64] {
         let split = |value_words: u32| {
-            vec![
-                define("KEY_BITS", key_bits),
-                define("VALUE_WORDS", value_words),
-                define("BUCKET_FN", 1),
-                define("SPLIT_BUCKETS", 1),
-            ]
+            let mut d = defines(key_bits, value_words, 1);
+            d.push(("SPLIT_BUCKETS", "1".to_string()));
+            d
         };
         table.push((
             format!("split_onesweep_histogram_k{key_bits}_splitters"),
@@ -391,11 +391,7 @@ fn split_permutations() -> Vec<OwnedPermutation> {
             table.push((
                 format!("split_bucket_starts_k{key_bits}_{fn_name}"),
                 "split/bucket_starts.comp",
-                vec![
-                    define("KEY_BITS", key_bits),
-                    define("VALUE_WORDS", 0),
-                    define("BUCKET_FN", fn_code),
-                ],
+                defines(key_bits, 0, fn_code),
             ));
         }
         for value_words in [0, 1, 2] {
@@ -408,56 +404,37 @@ fn split_permutations() -> Vec<OwnedPermutation> {
     }
     for key_bits in [32, 64] {
         for (fn_code, fn_name) in [(0, "bits"), (1, "splitters"), (2, "ids")] {
-            table.push((
-                format!("split_histogram_k{key_bits}_{fn_name}"),
-                "split/histogram.comp",
-                vec![
-                    define("KEY_BITS", key_bits),
-                    define("VALUE_WORDS", 0),
-                    define("BUCKET_FN", fn_code),
-                ],
-            ));
-            table.push((
-                format!("split_tile_count_k{key_bits}_{fn_name}"),
-                "split/tile_count.comp",
-                vec![
-                    define("KEY_BITS", key_bits),
-                    define("VALUE_WORDS", 0),
-                    define("BUCKET_FN", fn_code),
-                ],
-            ));
+            for kernel in ["histogram", "tile_count"] {
+                table.push((
+                    format!("split_{kernel}_k{key_bits}_{fn_name}"),
+                    kernel_path(kernel),
+                    defines(key_bits, 0, fn_code),
+                ));
+            }
             for value_words in [0, 1, 2] {
-                table.push((
-                    format!("split_small_k{key_bits}_v{value_words}_{fn_name}"),
-                    "split/small.comp",
-                    vec![
-                        define("KEY_BITS", key_bits),
-                        define("VALUE_WORDS", value_words),
-                        define("BUCKET_FN", fn_code),
-                    ],
-                ));
-                table.push((
-                    format!("split_scatter_k{key_bits}_v{value_words}_{fn_name}"),
-                    "split/scatter.comp",
-                    vec![
-                        define("KEY_BITS", key_bits),
-                        define("VALUE_WORDS", value_words),
-                        define("BUCKET_FN", fn_code),
-                    ],
-                ));
-                table.push((
-                    format!("split_tile_scatter_k{key_bits}_v{value_words}_{fn_name}"),
-                    "split/tile_scatter.comp",
-                    vec![
-                        define("KEY_BITS", key_bits),
-                        define("VALUE_WORDS", value_words),
-                        define("BUCKET_FN", fn_code),
-                    ],
-                ));
+                for kernel in ["small", "scatter", "tile_scatter"] {
+                    table.push((
+                        format!("split_{kernel}_k{key_bits}_v{value_words}_{fn_name}"),
+                        kernel_path(kernel),
+                        defines(key_bits, value_words, fn_code),
+                    ));
+                }
             }
         }
     }
     table
+}
+
+/// The source of multisplit kernel `kernel` (glsl/split/).
+fn kernel_path(kernel: &str) -> &'static str {
+    match kernel {
+        "histogram" => "split/histogram.comp",
+        "tile_count" => "split/tile_count.comp",
+        "small" => "split/small.comp",
+        "scatter" => "split/scatter.comp",
+        "tile_scatter" => "split/tile_scatter.comp",
+        _ => unreachable!("no multisplit kernel {kernel}"),
+    }
 }
 
 /// The merge permutations (glsl/merge/): key width (KEY_BITS 32/64) for every kernel, x payload

@@ -103,6 +103,105 @@ fn bits<K>(bucket_count: u32, bit_offset: u32) -> Bucketing<'static, K> {
     }
 }
 
+/// A key of each key type made from a random word (8-byte keys: the word on top, element
+/// index bits below, so equal words still give a few distinct keys).
+trait FromWord: SortKey + PartialEq + std::fmt::Debug {
+    fn from_word(x: u32, i: usize) -> Self;
+}
+
+impl FromWord for u32 {
+    fn from_word(x: u32, _: usize) -> Self {
+        x
+    }
+}
+
+impl FromWord for i32 {
+    fn from_word(x: u32, _: usize) -> Self {
+        x as i32
+    }
+}
+
+impl FromWord for f32 {
+    fn from_word(x: u32, _: usize) -> Self {
+        f32::from_bits(x)
+    }
+}
+
+impl FromWord for u64 {
+    fn from_word(x: u32, i: usize) -> Self {
+        ((x as u64) << 32) | (i as u64 & 3)
+    }
+}
+
+impl FromWord for i64 {
+    fn from_word(x: u32, i: usize) -> Self {
+        u64::from_word(x, i) as i64
+    }
+}
+
+impl FromWord for f64 {
+    fn from_word(x: u32, i: usize) -> Self {
+        f64::from_bits(u64::from_word(x, i))
+    }
+}
+
+/// `n` random words with `specials` (float bit patterns) at every seventh place.
+fn words_with_specials(rng: &mut Rng, n: usize, specials: &[u32]) -> Vec<u32> {
+    (0..n)
+        .map(|i| {
+            if i % 7 == 0 {
+                specials[i / 7 % specials.len()]
+            } else {
+                rng.next_u32()
+            }
+        })
+        .collect()
+}
+
+/// Splits the keys made from `words` by the splitters made from `picks` (sorted in the key
+/// order, the first repeated where `repeat`: an empty bucket) and, with `bits`, by BITS
+/// (bucket count, bit offset) as well.
+fn check_splitters<K: FromWord>(
+    ctx: &Context,
+    words: &[u32],
+    picks: &[u32],
+    repeat: bool,
+    bits_too: Option<(u32, u32)>,
+    what: &str,
+) {
+    let keys: Vec<K> = words
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| K::from_word(x, i))
+        .collect();
+    let mut splitters: Vec<K> = picks
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| K::from_word(x, i))
+        .collect();
+    splitters.sort_by_key(|k| k.ordered_bits());
+    if repeat {
+        splitters[1] = splitters[0];
+    }
+    let m = picks.len() + 1;
+    check(
+        ctx,
+        &keys,
+        &Bucketing::Splitters(&splitters),
+        None,
+        &format!("{what} splitters m={m}"),
+    );
+    if let Some((bucket_count, offset)) = bits_too {
+        check(
+            ctx,
+            &keys,
+            &bits(bucket_count, offset),
+            None,
+            &format!("{what} bits {bucket_count}"),
+        );
+    }
+}
+
 /// Adversarial u32 data sets (element index in, key out).
 type Distribution = (&'static str, fn(&mut Rng, usize) -> u32);
 
@@ -115,6 +214,12 @@ fn distributions() -> Vec<Distribution> {
         ("few distinct", |r, _| r.next_u32() % 5),
         ("low entropy", |r, _| r.next_u32() & r.next_u32() & r.next_u32()),
     ]
+}
+
+/// [`check`] with the caller's bucket ids.
+fn check_ids(ctx: &Context, keys: &[u32], ids: &[u32], m: u32, what: &str) {
+    let bucketing = Bucketing::Ids { bucket_count: m, ids };
+    check(ctx, keys, &bucketing, None, what);
 }
 
 /// The plan's column length for u32 keys and `m` buckets (sizes around it are the edges).
@@ -143,16 +248,7 @@ fn ids_every_bucket_count_and_size() {
         for n in sizes {
             let keys = rng.vec_u32(n);
             let ids: Vec<u32> = (0..n).map(|_| rng.next_u32() % m).collect();
-            check(
-                &ctx,
-                &keys,
-                &Bucketing::Ids {
-                    bucket_count: m,
-                    ids: &ids,
-                },
-                None,
-                &format!("ids m={m} n={n}"),
-            );
+            check_ids(&ctx, &keys, &ids, m, &format!("ids m={m} n={n}"));
         }
     }
     assert_no_validation_messages(&ctx);
@@ -193,16 +289,7 @@ fn adversarial_buckets() {
         ];
         for (name, ids) in patterns {
             let keys = rng.vec_u32(n);
-            check(
-                &ctx,
-                &keys,
-                &Bucketing::Ids {
-                    bucket_count: m,
-                    ids: &ids,
-                },
-                None,
-                &format!("ids {name} m={m}"),
-            );
+            check_ids(&ctx, &keys, &ids, m, &format!("ids {name} m={m}"));
         }
     }
     assert_no_validation_messages(&ctx);
@@ -295,52 +382,19 @@ fn splitters_every_key_type() {
         1,
         0x8000_0001,
     ];
-    let raw: Vec<u32> = (0..n)
-        .map(|i| {
-            if i % 7 == 0 {
-                specials[i / 7 % specials.len()]
-            } else {
-                rng.next_u32()
-            }
-        })
-        .collect();
+    let raw = words_with_specials(&mut rng, n, &specials);
     for m in [1u32, 2, 3, 33, 257, 4096] {
-        let mut picks: Vec<u32> = (0..m.saturating_sub(1))
+        let picks: Vec<u32> = (0..m.saturating_sub(1))
             .map(|i| raw[(i as usize * 37) % n])
             .collect();
-        if m > 3 {
-            picks[1] = picks[0]; // repeated splitters: an empty bucket
-        }
-        macro_rules! run {
-            ($t:ty, $conv:expr) => {{
-                let keys: Vec<$t> = raw.iter().enumerate().map(|(i, &x)| $conv(x, i)).collect();
-                let mut s: Vec<$t> = picks
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &x)| $conv(x, i))
-                    .collect();
-                s.sort_by_key(|k| k.ordered_bits());
-                if m > 3 {
-                    s[1] = s[0];
-                }
-                check(
-                    &ctx,
-                    &keys,
-                    &Bucketing::Splitters(&s),
-                    None,
-                    &format!("splitters {} m={m}", stringify!($t)),
-                );
-            }};
-        }
-        run!(u32, |x: u32, _| x);
-        run!(i32, |x: u32, _| x as i32);
-        run!(f32, |x: u32, _| f32::from_bits(x));
-        run!(u64, |x: u32, i: usize| ((x as u64) << 32) | (i as u64 & 3));
-        run!(i64, |x: u32, i: usize| (((x as u64) << 32) | (i as u64 & 3))
-            as i64);
-        run!(f64, |x: u32, i: usize| f64::from_bits(
-            ((x as u64) << 32) | (i as u64 & 3)
-        ));
+        // Repeated splitters (from 4 buckets): an empty bucket.
+        let repeat = m > 3;
+        check_splitters::<u32>(&ctx, &raw, &picks, repeat, None, "u32");
+        check_splitters::<i32>(&ctx, &raw, &picks, repeat, None, "i32");
+        check_splitters::<f32>(&ctx, &raw, &picks, repeat, None, "f32");
+        check_splitters::<u64>(&ctx, &raw, &picks, repeat, None, "u64");
+        check_splitters::<i64>(&ctx, &raw, &picks, repeat, None, "i64");
+        check_splitters::<f64>(&ctx, &raw, &picks, repeat, None, "f64");
     }
     assert_no_validation_messages(&ctx);
 }
@@ -978,61 +1032,19 @@ fn onesweep_path() {
         0x7FC0_0000,
         0xFFC0_0001,
     ];
-    let raw: Vec<u32> = (0..n)
-        .map(|i| {
-            if i % 7 == 0 {
-                specials[i / 7 % specials.len()]
-            } else {
-                rng.next_u32()
-            }
-        })
-        .collect();
+    let raw = words_with_specials(&mut rng, n, &specials);
     // 257 and 4096 buckets: two digit passes, the offsets searched in the output.
     for m in [17u32, 256, 257, 4096] {
-        let mut picks: Vec<u32> = (0..m - 1).map(|i| raw[(i as usize * 37) % n]).collect();
-        picks[1] = picks[0];
-        macro_rules! run {
-            ($t:ty, $conv:expr, $offset:expr) => {{
-                let keys: Vec<$t> = raw.iter().enumerate().map(|(i, &x)| $conv(x, i)).collect();
-                let mut s: Vec<$t> = picks
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &x)| $conv(x, i))
-                    .collect();
-                s.sort_by_key(|k| k.ordered_bits());
-                s[1] = s[0]; // repeated splitters: an empty bucket
-                let what = format!("onesweep {} m={m}", stringify!($t));
-                check(
-                    &ctx,
-                    &keys,
-                    &Bucketing::Splitters(&s),
-                    None,
-                    &format!("{what} splitters"),
-                );
-                let bm = m.next_power_of_two() / 2;
-                check(
-                    &ctx,
-                    &keys,
-                    &bits(bm, $offset),
-                    None,
-                    &format!("{what} bits {bm}"),
-                );
-            }};
-        }
-        run!(u32, |x: u32, _| x, 24);
-        run!(i32, |x: u32, _| x as i32, 3);
-        run!(f32, |x: u32, _| f32::from_bits(x), 27);
-        run!(u64, |x: u32, i: usize| ((x as u64) << 32) | (i as u64 & 3), 60);
-        run!(
-            i64,
-            |x: u32, i: usize| (((x as u64) << 32) | (i as u64 & 3)) as i64,
-            30
-        );
-        run!(
-            f64,
-            |x: u32, i: usize| f64::from_bits(((x as u64) << 32) | (i as u64 & 3)),
-            56
-        );
+        let picks: Vec<u32> = (0..m - 1).map(|i| raw[(i as usize * 37) % n]).collect();
+        // BITS with the largest power of two below m, at an offset inside each key width.
+        let bm = m.next_power_of_two() / 2;
+        let what = |t: &str| format!("onesweep {t} m={m}");
+        check_splitters::<u32>(&ctx, &raw, &picks, true, Some((bm, 24)), &what("u32"));
+        check_splitters::<i32>(&ctx, &raw, &picks, true, Some((bm, 3)), &what("i32"));
+        check_splitters::<f32>(&ctx, &raw, &picks, true, Some((bm, 27)), &what("f32"));
+        check_splitters::<u64>(&ctx, &raw, &picks, true, Some((bm, 60)), &what("u64"));
+        check_splitters::<i64>(&ctx, &raw, &picks, true, Some((bm, 30)), &what("i64"));
+        check_splitters::<f64>(&ctx, &raw, &picks, true, Some((bm, 56)), &what("f64"));
     }
     // GLSL with parameters.
     let src = "uint vkalgo_bucket(uint k) { return uint((uint64_t(k) * uint64_t(vkalgo_params.x)) >> 32); }";
