@@ -270,8 +270,9 @@ fn merge_both_paths_around_tiles() {
     let tile = plan.tile_size() as usize;
     let small = plan.small_limit() as usize;
     let mut rng = Rng(11);
-    // Each path with the default tuning, and the GPUs' tuning of 4-byte pairs (512 x 7) around
-    // its own tile.
+    // Each path with the default tuning, and the GPUs' tuning of 4-byte keys (512 x 7) around
+    // its own tile, with values and without (keys alone merge two tiles per workgroup: odd
+    // and even tile counts).
     let pairs_tuning = MergeTuning {
         workgroup_size: 512,
         items_per_thread: 7,
@@ -291,6 +292,7 @@ fn merge_both_paths_around_tiles() {
             (tile / 2, tile / 2 + 1),
             (small / 2, small / 2),
             (small / 2, small / 2 + 1),
+            (2 * tile, 1),
             (5 * tile + 1, 2),
             (4000, 5000),
         ] {
@@ -301,14 +303,16 @@ fn merge_both_paths_around_tiles() {
                 tuning,
                 ..Default::default()
             };
-            check_merge(
-                &ctx,
-                &a,
-                &b,
-                ValueType::U32,
-                &options,
-                &format!("{path:?} {tuning:?} ({m}, {n})"),
-            );
+            for value_type in [ValueType::U32, ValueType::None] {
+                check_merge(
+                    &ctx,
+                    &a,
+                    &b,
+                    value_type,
+                    &options,
+                    &format!("{path:?} {tuning:?} {value_type:?} ({m}, {n})"),
+                );
+            }
         }
     }
     // Other tunings: the smallest workgroup with one and with many outputs per invocation.
@@ -1128,171 +1132,53 @@ fn c_abi_merge_and_set_ops() {
         let pairs = d(VKALGO_KEY_U32, VKALGO_VALUE_U32, 0);
         let vals = [0u32; 3];
         let vp = vals.as_ptr().cast();
+        let (pa, pb, pu) = (ka.as_ptr().cast(), kb.as_ptr().cast(), unsorted.as_ptr().cast());
+        let no_ctx = std::ptr::null_mut();
+        // A merge of 3 and 2 elements with the arguments given.
+        let merge = |c: *mut VkalgoContext, desc: *const VkalgoMergeDesc, a, av, b, bv, o, ov| {
+            vkalgo_merge_host(c, desc, a, av, 3, b, bv, 2, o, ov)
+        };
         let cases = [
             (
                 "unknown key type",
-                vkalgo_merge_host(
-                    ctx,
-                    &d(6, 0, 0),
-                    ka.as_ptr().cast(),
-                    null,
-                    3,
-                    kb.as_ptr().cast(),
-                    null,
-                    2,
-                    op,
-                    null_mut,
-                ),
+                merge(ctx, &d(6, 0, 0), pa, null, pb, null, op, null_mut),
             ),
             (
                 "unknown value type",
-                vkalgo_merge_host(
-                    ctx,
-                    &d(0, 3, 0),
-                    ka.as_ptr().cast(),
-                    null,
-                    3,
-                    kb.as_ptr().cast(),
-                    null,
-                    2,
-                    op,
-                    null_mut,
-                ),
+                merge(ctx, &d(0, 3, 0), pa, null, pb, null, op, null_mut),
             ),
             (
                 "descending 2",
-                vkalgo_merge_host(
-                    ctx,
-                    &d(0, 0, 2),
-                    ka.as_ptr().cast(),
-                    null,
-                    3,
-                    kb.as_ptr().cast(),
-                    null,
-                    2,
-                    op,
-                    null_mut,
-                ),
+                merge(ctx, &d(0, 0, 2), pa, null, pb, null, op, null_mut),
             ),
             (
                 "NULL a_keys",
-                vkalgo_merge_host(
-                    ctx,
-                    &keys_only,
-                    null,
-                    null,
-                    3,
-                    kb.as_ptr().cast(),
-                    null,
-                    2,
-                    op,
-                    null_mut,
-                ),
+                merge(ctx, &keys_only, null, null, pb, null, op, null_mut),
             ),
             (
                 "NULL out_keys",
-                vkalgo_merge_host(
-                    ctx,
-                    &keys_only,
-                    ka.as_ptr().cast(),
-                    null,
-                    3,
-                    kb.as_ptr().cast(),
-                    null,
-                    2,
-                    null_mut,
-                    null_mut,
-                ),
+                merge(ctx, &keys_only, pa, null, pb, null, null_mut, null_mut),
             ),
             (
                 "values without a type",
-                vkalgo_merge_host(
-                    ctx,
-                    &keys_only,
-                    ka.as_ptr().cast(),
-                    vp,
-                    3,
-                    kb.as_ptr().cast(),
-                    null,
-                    2,
-                    op,
-                    null_mut,
-                ),
+                merge(ctx, &keys_only, pa, vp, pb, null, op, null_mut),
             ),
-            (
-                "missing values",
-                vkalgo_merge_host(
-                    ctx,
-                    &pairs,
-                    ka.as_ptr().cast(),
-                    vp,
-                    3,
-                    kb.as_ptr().cast(),
-                    null,
-                    2,
-                    op,
-                    ovp,
-                ),
-            ),
+            ("missing values", merge(ctx, &pairs, pa, vp, pb, null, op, ovp)),
             (
                 "missing out values",
-                vkalgo_merge_host(
-                    ctx,
-                    &pairs,
-                    ka.as_ptr().cast(),
-                    vp,
-                    3,
-                    kb.as_ptr().cast(),
-                    vp,
-                    2,
-                    op,
-                    null_mut,
-                ),
+                merge(ctx, &pairs, pa, vp, pb, vp, op, null_mut),
             ),
             (
                 "unsorted b",
-                vkalgo_merge_host(
-                    ctx,
-                    &keys_only,
-                    ka.as_ptr().cast(),
-                    null,
-                    3,
-                    unsorted.as_ptr().cast(),
-                    null,
-                    2,
-                    op,
-                    null_mut,
-                ),
+                merge(ctx, &keys_only, pa, null, pu, null, op, null_mut),
             ),
             (
                 "NULL desc",
-                vkalgo_merge_host(
-                    ctx,
-                    std::ptr::null(),
-                    ka.as_ptr().cast(),
-                    null,
-                    3,
-                    kb.as_ptr().cast(),
-                    null,
-                    2,
-                    op,
-                    null_mut,
-                ),
+                merge(ctx, std::ptr::null(), pa, null, pb, null, op, null_mut),
             ),
             (
                 "NULL context",
-                vkalgo_merge_host(
-                    std::ptr::null_mut(),
-                    &keys_only,
-                    ka.as_ptr().cast(),
-                    null,
-                    3,
-                    kb.as_ptr().cast(),
-                    null,
-                    2,
-                    op,
-                    null_mut,
-                ),
+                merge(no_ctx, &keys_only, pa, null, pb, null, op, null_mut),
             ),
         ];
         for (what, r) in cases {
@@ -1370,97 +1256,21 @@ fn c_abi_merge_and_set_ops() {
         }
         let mut count = 77usize;
         let mut out = [0u32; 8];
+        let po = out.as_mut_ptr().cast();
+        // A set operation on 3 and 2 elements into 8 with the arguments given.
+        let set_op = |c: *mut VkalgoContext, key_type, op, a, an, b, o, count| {
+            vkalgo_sorted_set_op_host(c, key_type, op, a, an, b, 2, o, 8, count)
+        };
         let set_cases = [
-            (
-                "unknown op",
-                vkalgo_sorted_set_op_host(
-                    ctx,
-                    0,
-                    4,
-                    ka.as_ptr().cast(),
-                    3,
-                    kb.as_ptr().cast(),
-                    2,
-                    out.as_mut_ptr().cast(),
-                    8,
-                    &mut count,
-                ),
-            ),
-            (
-                "unknown key type",
-                vkalgo_sorted_set_op_host(
-                    ctx,
-                    9,
-                    0,
-                    ka.as_ptr().cast(),
-                    3,
-                    kb.as_ptr().cast(),
-                    2,
-                    out.as_mut_ptr().cast(),
-                    8,
-                    &mut count,
-                ),
-            ),
-            (
-                "NULL a",
-                vkalgo_sorted_set_op_host(
-                    ctx,
-                    0,
-                    0,
-                    null,
-                    3,
-                    kb.as_ptr().cast(),
-                    2,
-                    out.as_mut_ptr().cast(),
-                    8,
-                    &mut count,
-                ),
-            ),
+            ("unknown op", set_op(ctx, 0, 4, pa, 3, pb, po, &mut count)),
+            ("unknown key type", set_op(ctx, 9, 0, pa, 3, pb, po, &mut count)),
+            ("NULL a", set_op(ctx, 0, 0, null, 3, pb, po, &mut count)),
             (
                 "NULL out with capacity",
-                vkalgo_sorted_set_op_host(
-                    ctx,
-                    0,
-                    0,
-                    ka.as_ptr().cast(),
-                    3,
-                    kb.as_ptr().cast(),
-                    2,
-                    null_mut,
-                    8,
-                    &mut count,
-                ),
+                set_op(ctx, 0, 0, pa, 3, pb, null_mut, &mut count),
             ),
-            (
-                "unsorted",
-                vkalgo_sorted_set_op_host(
-                    ctx,
-                    0,
-                    1,
-                    unsorted.as_ptr().cast(),
-                    2,
-                    kb.as_ptr().cast(),
-                    2,
-                    out.as_mut_ptr().cast(),
-                    8,
-                    &mut count,
-                ),
-            ),
-            (
-                "NULL context",
-                vkalgo_sorted_set_op_host(
-                    std::ptr::null_mut(),
-                    0,
-                    0,
-                    ka.as_ptr().cast(),
-                    3,
-                    kb.as_ptr().cast(),
-                    2,
-                    out.as_mut_ptr().cast(),
-                    8,
-                    &mut count,
-                ),
-            ),
+            ("unsorted", set_op(ctx, 0, 1, pu, 2, pb, po, &mut count)),
+            ("NULL context", set_op(no_ctx, 0, 0, pa, 3, pb, po, &mut count)),
         ];
         for (what, r) in set_cases {
             assert_eq!(r, invalid, "{what}");

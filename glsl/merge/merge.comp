@@ -1,6 +1,6 @@
 #version 460
-// Stable merge of two sorted runs (or of pairs of runs of one array, by the tile table):
-// one tile of TILE outputs per workgroup. Keys of A come first among equal keys. With values
+// Stable merge of two sorted runs (or of pairs of runs of one array, by the tile table) in
+// tiles of TILE outputs. Keys of A come first among equal keys. With values
 // (VALUE_WORDS > 0) each output's source index passes through the same shared array once the
 // keys are out, and its value is read from the source run (the reads of a tile stay within
 // the tile's two spans). One tile of keys is all the shared memory the kernel declares: on
@@ -8,17 +8,16 @@
 // radix sort, docs/benchmarks/), so this decides how many workgroups run at once.
 #include "merge_tile.glsl"
 
-void main() {
-    uint t = linear_workgroup_id();
-    if (t >= pc.max_tiles) {
-        return;
-    }
-    TileSpan s = tile_span(t);
+// Consecutive tiles each workgroup merges (keys alone; the plan's MERGE_TILES_PER_GROUP).
+layout(constant_id = 5) const uint TILES_PER_GROUP = 1;
+
+// Merges the staged tile s (workgroup-uniform control flow; ends with the tile's outputs
+// written, s_keys free again after a barrier).
+void merge_staged(TileSpan s) {
     uint len = s.la + s.lb;
     if (len == 0u) {
         return;
     }
-    stage_tile(s);
     uint first = gl_LocalInvocationIndex * ITEMS;
     uint d = min(first, len);
     uint ai = co_rank_shared(s.la, s.lb, d);
@@ -80,3 +79,53 @@ void main() {
     }
 #endif
 }
+
+#if VALUE_WORDS == 0
+// Keys alone: each workgroup merges TILES_PER_GROUP consecutive tiles, loading the next tile's
+// keys (and the table entry after it) into registers while the current one merges, so that
+// registers hold a second tile in flight where shared memory has room for one (H100, u32
+// 2^26 + 2^26 at 512 x 7: 0.464 ms against 0.49 ms with one tile per workgroup,
+// docs/benchmarks/2026-11-23-merge-prefetch-h100.md). With values the extra registers cost
+// more than they gain (12-14% slower), so the pairs merge takes one tile per workgroup.
+void main() {
+    uint first_tile = linear_workgroup_id() * TILES_PER_GROUP;
+    if (first_tile >= pc.max_tiles) {
+        return;
+    }
+    uint end_tile = first_tile + min(TILES_PER_GROUP, pc.max_tiles - first_tile);
+    bool table = pc.tiles_addr != 0ul;
+    TileSpan s = tile_span(first_tile);
+    KEY_T staged[ITEMS];
+    load_tile(s, staged);
+    TileSpan next = s;
+    if (table && first_tile + 1u < end_tile) {
+        next = read_tile(first_tile + 1u);
+    }
+    for (uint t = first_tile; t < end_tile; ++t) {
+        TileSpan current = s;
+        stage_loaded(current, staged);
+        if (t + 1u < end_tile) {
+            s = table ? next : fused_span(t + 1u);
+            load_tile(s, staged);
+            if (table && t + 2u < end_tile) {
+                next = read_tile(t + 2u);
+            }
+        }
+        merge_staged(current);
+        barrier();  // every read of s_keys is done before the next tile is staged
+    }
+}
+#else
+void main() {
+    uint t = linear_workgroup_id();
+    if (t >= pc.max_tiles) {
+        return;
+    }
+    TileSpan s = tile_span(t);
+    if (s.la + s.lb == 0u) {
+        return;
+    }
+    stage_tile(s);
+    merge_staged(s);
+}
+#endif

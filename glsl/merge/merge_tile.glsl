@@ -48,13 +48,11 @@ TileSpan tile_span(uint t) {
     return pc.tiles_addr != 0ul ? read_tile(t) : fused_span(t);
 }
 
-// Stages the tile's ordered keys (la + lb <= STAGE_CAPACITY): A's span at [0, la), B's at
-// [la, la + lb). Every load is
-// issued before the first shared-memory store (unrolled over ITEMS), so an invocation keeps
-// ITEMS loads in flight.
-void stage_tile(TileSpan s) {
+// Loads the tile's ordered keys into registers, striped as stage_loaded stores them (A's span,
+// then B's). Every load is issued before any is used (unrolled over ITEMS), so an invocation
+// keeps ITEMS loads in flight.
+void load_tile(TileSpan s, out KEY_T staged[ITEMS]) {
     uint len = s.la + s.lb;
-    KEY_T staged[ITEMS];
     [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
         uint x = e * WG_SIZE + gl_LocalInvocationIndex;
         staged[e] = KEY_T(0);
@@ -64,6 +62,12 @@ void stage_tile(TileSpan s) {
             staged[e] = load_ordered(pc.b_keys, uint64_t(s.b0 + (x - s.la)));
         }
     }
+}
+
+// Stores keys loaded by load_tile into the staged tile (la + lb <= STAGE_CAPACITY): A's span
+// at [0, la), B's at [la, la + lb); then a workgroup barrier.
+void stage_loaded(TileSpan s, KEY_T staged[ITEMS]) {
+    uint len = s.la + s.lb;
     [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
         uint x = e * WG_SIZE + gl_LocalInvocationIndex;
         if (x < len) {
@@ -77,6 +81,13 @@ void stage_tile(TileSpan s) {
     }
 #endif
     barrier();
+}
+
+// Stages the tile's ordered keys (load_tile, then stage_loaded).
+void stage_tile(TileSpan s) {
+    KEY_T staged[ITEMS];
+    load_tile(s, staged);
+    stage_loaded(s, staged);
 }
 
 // Co-rank of output d of the staged tile: A elements among its first d outputs.

@@ -157,14 +157,15 @@ impl MergeTuning {
     }
 
     /// The tuning of the two-run merge ([`Context::merge_plan`]): [`MergeTuning::for_device`],
-    /// except 4-byte keys with 4-byte values on GPUs that allow 512 invocations: 512 x 7
-    /// (measured on an H100 for u32 -> u32 pairs: 2^26 + 2^26 in 0.815 ms against 0.892 ms
-    /// at 256 x 11, 2^23 + 2^23 in 0.119 against 0.127 ms; keys alone gain nothing from it,
-    /// docs/benchmarks/2026-11-22-merge-scan-h100.md).
+    /// except 4-byte keys alone or with 4-byte values on GPUs that allow 512 invocations:
+    /// 512 x 7. Measured on an H100 at 2^26 + 2^26: u32 -> u32 pairs in 0.815 ms against 0.892
+    /// ms at 256 x 11 (docs/benchmarks/2026-11-22-merge-scan-h100.md); u32 keys, which merge two
+    /// tiles per workgroup, in 0.464 ms against 0.489 at 256 x 9 and 0.492 at 256 x 11
+    /// (docs/benchmarks/2026-11-23-merge-prefetch-h100.md).
     pub fn for_merge(ctx: &Context, key_type: KeyType, value_type: ValueType) -> Self {
         let base = Self::for_device(ctx, key_type);
-        let four_byte_pairs = key_type.bytes() == 4 && value_type == ValueType::U32;
-        if !ctx.is_cpu_device() && four_byte_pairs && ctx.profile.max_workgroup_invocations >= 512 {
+        let four_byte = key_type.bytes() == 4 && matches!(value_type, ValueType::None | ValueType::U32);
+        if !ctx.is_cpu_device() && four_byte && ctx.profile.max_workgroup_invocations >= 512 {
             return MergeTuning {
                 workgroup_size: 512,
                 items_per_thread: 7,
@@ -310,7 +311,10 @@ impl Context {
         let max_tiles = (desc.max_a + desc.max_b).div_ceil(tuning.tile());
         let spec = specialization(&tuning, desc.key_type, desc.descending);
         self.prepare_kernels(&[
-            (shader("merge", desc.key_type, Some(desc.value_type))?, spec),
+            (
+                shader("merge", desc.key_type, Some(desc.value_type))?,
+                merge_spec(spec, desc.value_type),
+            ),
             (shader("partition", desc.key_type, None)?, spec),
             (shader("check", desc.key_type, None)?, spec),
         ])?;
@@ -357,6 +361,31 @@ fn specialization(tuning: &MergeTuning, key_type: KeyType, descending: bool) -> 
         stage_split: 1,
         key_order: key_order(key_type, descending),
     }
+}
+
+/// Consecutive tiles one workgroup of the merge kernel takes: 2 for keys alone (it loads the
+/// second tile's keys into registers while the first merges: 5% faster for u32 keys at 2^26 +
+/// 2^26 on an H100, docs/benchmarks/2026-11-23-merge-prefetch-h100.md), 1 with values, where
+/// the extra registers cost more than they gain.
+fn tiles_per_group(value_type: ValueType) -> u32 {
+    if value_type == ValueType::None {
+        2
+    } else {
+        1
+    }
+}
+
+/// The merge kernel's specialization: the plan's, with its tiles per workgroup.
+fn merge_spec(spec: Specialization, value_type: ValueType) -> Specialization {
+    Specialization {
+        stage_split: tiles_per_group(value_type),
+        ..spec
+    }
+}
+
+/// Workgroups of the merge kernel for `tiles` tiles.
+fn merge_groups(tiles: u64, value_type: ValueType) -> Result<u32> {
+    groups(tiles, tiles_per_group(value_type) as u64)
 }
 
 /// The merge shader `family` (partition, check, setop_count, setop_write: keys only; merge,
@@ -539,7 +568,7 @@ impl MergePlan {
         let spec = self.spec();
         let merge = ctx.kernel(
             shader("merge", self.desc.key_type, Some(self.desc.value_type))?,
-            spec,
+            merge_spec(spec, self.desc.value_type),
         )?;
         let mut push = self.push(ctx, args, a_direct, b_direct);
         push.max_tiles = tiles as u32;
@@ -555,7 +584,7 @@ impl MergePlan {
             );
             ctx.compute_to_compute(cmd);
         }
-        ctx.dispatch(cmd, merge, &push, groups(tiles, 1)?);
+        ctx.dispatch(cmd, merge, &push, merge_groups(tiles, self.desc.value_type)?);
         Ok(())
     }
 
@@ -1051,7 +1080,10 @@ impl Context {
         let spec = specialization(&tuning, desc.key_type, desc.descending);
         self.prepare_kernels(&[
             (shader("partition", desc.key_type, None)?, spec),
-            (shader("merge", desc.key_type, Some(desc.value_type))?, spec),
+            (
+                shader("merge", desc.key_type, Some(desc.value_type))?,
+                merge_spec(spec, desc.value_type),
+            ),
             (shader("blocksort", desc.key_type, Some(desc.value_type))?, spec),
         ])?;
         Ok(MergeSortPlan {
@@ -1080,6 +1112,7 @@ struct SortPasses<'a> {
     buffers: [(u64, u64); 2],
     current: usize,
     workgroup_size: u64,
+    value_type: ValueType,
 }
 
 impl SortPasses<'_> {
@@ -1105,8 +1138,12 @@ impl SortPasses<'_> {
             groups(2 * tiles, self.workgroup_size)?,
         );
         self.ctx.compute_to_compute(self.cmd);
-        self.ctx
-            .dispatch(self.cmd, self.merge, &self.push, groups(tiles, 1)?);
+        self.ctx.dispatch(
+            self.cmd,
+            self.merge,
+            &self.push,
+            merge_groups(tiles, self.value_type)?,
+        );
         self.current = 1 - self.current;
         Ok(())
     }
@@ -1190,7 +1227,7 @@ impl MergeSortPlan {
             partition: ctx.kernel(shader("partition", self.desc.key_type, None)?, spec)?,
             merge: ctx.kernel(
                 shader("merge", self.desc.key_type, Some(self.desc.value_type))?,
-                spec,
+                merge_spec(spec, self.desc.value_type),
             )?,
             push: MergePush {
                 tiles_addr: ctx.address_of(&args.scratch),
@@ -1204,6 +1241,7 @@ impl MergeSortPlan {
             ],
             current: 0,
             workgroup_size: self.tuning.workgroup_size as u64,
+            value_type: self.desc.value_type,
         })
     }
 
