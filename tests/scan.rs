@@ -550,8 +550,9 @@ fn large_offsets_odd_tiles() {
     assert_no_validation_messages(&ctx);
 }
 
-/// The small path (one workgroup, one dispatch): sizes around tiles, in place and out of
-/// place, direct and indirect counts, both ops; and its bound on CPU drivers.
+/// The small path (one workgroup, one dispatch): sizes around tiles (the plan's, and the
+/// small geometries' 1024, 4096 / 8192 and 16384 elements), in place and out of place, direct
+/// and indirect counts, both ops; and its bound on CPU drivers.
 #[test]
 fn small_path() {
     let ctx = context();
@@ -559,9 +560,21 @@ fn small_path() {
         .scan_plan(&ScanDesc::new(ScanOp::Exclusive, 1))
         .unwrap()
         .tile_size() as usize;
-    for (i, n) in [1, 7, tile - 1, tile, tile + 1, 5 * tile + 3, 100_000]
-        .into_iter()
-        .enumerate()
+    for (i, n) in [
+        1,
+        7,
+        1025,
+        tile - 1,
+        tile,
+        tile + 1,
+        8193,
+        16_384,
+        16_385,
+        5 * tile + 3,
+        100_000,
+    ]
+    .into_iter()
+    .enumerate()
     {
         for op in [ScanOp::Exclusive, ScanOp::Inclusive] {
             for (name, data) in datasets(n, 50 + i as u64) {

@@ -8,7 +8,9 @@
 //! - [`ScanPath::ReduceThenScan`]: three passes (reduce partitions, scan the partials, scan the
 //!   partitions) with no inter-workgroup waiting at all; reads the input twice.
 //!
-//! - [`ScanPath::Small`]: one workgroup, one dispatch, for small counts.
+//! - [`ScanPath::Small`]: one workgroup, one dispatch, for small counts. Plans with the default
+//!   tuning size that workgroup to the count (from 256 x 1 for 1024 elements to 1024 x 4 for
+//!   16384).
 //!
 //! [`ScanPath::Auto`] takes the small path up to [`ScanPlan::small_limit`] elements, else the
 //! device profile's choice (look-back where the driver keeps started workgroups running; never
@@ -197,6 +199,9 @@ pub struct ScanPlan {
     /// The look-back path's tuning for counts up to [`SMALL_TILE_SCAN_LIMIT`] (plans with the
     /// default tuning only).
     small_tiles: Option<ScanTuning>,
+    /// The small path's workgroup geometries by growing tile (plans with the default tuning
+    /// only; see [`small_geometries`]).
+    small_geometries: Vec<ScanTuning>,
     requirements: MemoryRequirements,
 }
 
@@ -277,8 +282,13 @@ impl Context {
             u32::MAX => 0,
             spins => spins,
         };
+        let small_geometries = if desc.tuning.is_none() {
+            small_geometries(self)
+        } else {
+            Vec::new()
+        };
         let small_limit = match desc.path {
-            ScanPath::Auto => small_scan_limit(self),
+            ScanPath::Auto => small_scan_limit(self, &small_geometries),
             _ => 0,
         };
         let plan = ScanPlan {
@@ -288,6 +298,7 @@ impl Context {
             spin_limit,
             small_limit,
             small_tiles,
+            small_geometries,
             requirements: MemoryRequirements {
                 scratch_size,
                 scratch_alignment: SCRATCH_ALIGNMENT,
@@ -299,22 +310,52 @@ impl Context {
     }
 }
 
-/// Largest count [`ScanPath::Auto`] scans with one workgroup ([`ScanPath::Small`]). GPUs: one
-/// tile of the default tuning (8192); on an H100 the small path took 5.4 us at 2^10 and 2^12
-/// against 10.7 us for the look-back path (scratch clear, barrier, dispatch), but 8.1 us at
-/// 2^14 and 23 us at 2^16, where the look-back path wins
-/// (docs/benchmarks/2026-11-22-engine-h100.md). CPU drivers: never (every workgroup there is
-/// one thread; the tests cover the path when asked for).
-fn small_scan_limit(ctx: &Context) -> u64 {
+/// Largest count [`ScanPath::Auto`] scans with one workgroup ([`ScanPath::Small`]). GPUs: the
+/// largest tile of the small geometries (16384 elements where workgroups of 1024 invocations
+/// are allowed), or with the caller's tuning 8192. On an H100 one workgroup of 1024 x 4 scanned
+/// 2^14 elements in 6.2 us against 6.5 us for the look-back path with its scratch kept zeroed
+/// (and 6.9 us with the clear), while at 2^15 the look-back path won (6.7 against 8.7 us at
+/// 1024 x 8) (docs/benchmarks/2026-11-23-merge-prefetch-h100.md). CPU drivers: never (every
+/// workgroup there is one thread; the tests cover the path when asked for).
+fn small_scan_limit(ctx: &Context, geometries: &[ScanTuning]) -> u64 {
     if ctx.is_cpu_device() {
         0
     } else {
-        SMALL_SCAN_LIMIT_GPU
+        geometries
+            .last()
+            .map_or(SMALL_SCAN_LIMIT_GPU, |g| g.tile_elements())
     }
 }
 
 /// See [`small_scan_limit`].
 const SMALL_SCAN_LIMIT_GPU: u64 = 1 << 13;
+
+/// The small path's geometries for plans with the default tuning, by growing tile: 256 x 1
+/// (1024 elements), then the widest workgroup up to 1024 invocations with 1, 2 and 4 vectors
+/// per invocation. A count runs on the smallest tile that holds it: one workgroup scans fastest
+/// when its tile fits the count (H100, us: 2^10 3.7 at 256 x 1 against 4.3 at 1024 x 1; 2^12
+/// 4.3 at 1024 x 1 against 6.1 at 1024 x 4; 2^13 4.8 at 1024 x 2 against 5.6 at the default
+/// 256 x 8; 2^14 6.2 at 1024 x 4 against 6.7 at 1024 x 2).
+fn small_geometries(ctx: &Context) -> Vec<ScanTuning> {
+    let limit = ctx.profile.max_workgroup_invocations.clamp(32, 1024);
+    let widest = 1 << (31 - limit.leading_zeros()); // largest power of two <= limit
+    let geometry = |workgroup_size: u32, vecs_per_thread| ScanTuning {
+        workgroup_size,
+        vecs_per_thread,
+        lookback_spins: 0,
+    };
+    let mut list = vec![geometry(widest.min(256), 1)];
+    for vecs in [1, 2, 4] {
+        let next = geometry(widest, vecs);
+        if list
+            .last()
+            .is_some_and(|g| next.tile_elements() > g.tile_elements())
+        {
+            list.push(next);
+        }
+    }
+    list
+}
 
 /// Largest count the look-back path scans in smaller tiles ([`SMALL_TILE_VECS`] vectors per
 /// invocation, 2048 elements at 256 invocations, instead of 8192 on GPUs) when the plan has the
@@ -367,6 +408,14 @@ impl ScanPlan {
         Specialization::new(tuning.workgroup_size, tuning.vecs_per_thread, self.spin_limit)
     }
 
+    /// The small path's geometry for `elements`: the smallest tile that holds them (`None`:
+    /// the plan's tuning, for plans with the caller's tuning and counts above every tile).
+    fn small_geometry(&self, elements: u64) -> Option<&ScanTuning> {
+        self.small_geometries
+            .iter()
+            .find(|g| g.tile_elements() >= elements)
+    }
+
     /// Every pipeline the plan's calls may record (created with the plan).
     fn kernels(&self) -> Vec<(&'static ShaderSource, Specialization)> {
         use crate::core::shaders::*;
@@ -374,6 +423,12 @@ impl ScanPlan {
         let mut list = vec![(&SCAN_DOWNSWEEP_VEC4, spec), (&SCAN_DOWNSWEEP_SCALAR, spec)];
         if self.path != ScanPath::Small {
             list.extend([(&SCAN_REDUCE_VEC4, spec), (&SCAN_REDUCE_SCALAR, spec)]);
+        }
+        if self.path == ScanPath::Small || self.small_limit > 0 {
+            for g in &self.small_geometries {
+                let g = self.specialization_of(g);
+                list.extend([(&SCAN_DOWNSWEEP_VEC4, g), (&SCAN_DOWNSWEEP_SCALAR, g)]);
+            }
         }
         if self.path == ScanPath::Lookback {
             list.extend([(&SCAN_LOOKBACK_VEC4, spec), (&SCAN_LOOKBACK_SCALAR, spec)]);
@@ -457,7 +512,16 @@ impl ScanPlan {
         // take one workgroup.
         let small = self.path == ScanPath::Small || elements <= self.small_limit;
         match self.path {
-            _ if small => reduce_then_scan::record_single(&pass, push, tiles),
+            _ if small => {
+                let tiles = match self.small_geometry(elements) {
+                    Some(g) => {
+                        pass.spec = self.specialization_of(g);
+                        elements.div_ceil(g.tile_elements())
+                    }
+                    None => tiles,
+                };
+                reduce_then_scan::record_single(&pass, push, tiles)
+            }
             ScanPath::Lookback if !in_place => {
                 let tiles = match &self.small_tiles {
                     Some(t) if elements <= SMALL_TILE_SCAN_LIMIT => {
