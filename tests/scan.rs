@@ -132,6 +132,23 @@ fn large_inputs() {
         &data,
         "random 2^23+12345",
     );
+    // Above 2^25 a look-back plan with the default tuning takes large tiles (GPUs that allow
+    // workgroups of 1024 invocations; too slow for a CPU driver in every test configuration).
+    if !ctx.is_cpu_device() {
+        let n = (1 << 25) + 12345;
+        let data = Rng(25).vec_u32(n);
+        for op in [ScanOp::Exclusive, ScanOp::Inclusive] {
+            check(
+                &ctx,
+                ScanPath::Auto,
+                op,
+                n,
+                Layout::default(),
+                &data,
+                "random 2^25+12345",
+            );
+        }
+    }
     assert_no_validation_messages(&ctx);
 }
 

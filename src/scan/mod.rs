@@ -199,6 +199,9 @@ pub struct ScanPlan {
     /// The look-back path's tuning for counts up to [`SMALL_TILE_SCAN_LIMIT`] (plans with the
     /// default tuning only).
     small_tiles: Option<ScanTuning>,
+    /// The look-back path's tuning for counts above [`LARGE_TILE_SCAN_MIN`] (plans with the
+    /// default tuning on GPUs that allow workgroups of 1024 invocations).
+    large_tiles: Option<ScanTuning>,
     /// The small path's workgroup geometries by growing tile (plans with the default tuning
     /// only; see [`small_geometries`]).
     small_geometries: Vec<ScanTuning>,
@@ -251,6 +254,15 @@ impl Context {
             vecs_per_thread: SMALL_TILE_VECS,
             ..tuning
         });
+        let large_tiles = (desc.tuning.is_none()
+            && path == ScanPath::Lookback
+            && !self.is_cpu_device()
+            && self.profile.max_workgroup_invocations >= LARGE_TILE_WORKGROUP)
+            .then_some(ScanTuning {
+                workgroup_size: LARGE_TILE_WORKGROUP,
+                vecs_per_thread: 8,
+                ..tuning
+            });
         let max_tiles = desc
             .max_count
             .div_ceil(tuning.tile_elements())
@@ -298,6 +310,7 @@ impl Context {
             spin_limit,
             small_limit,
             small_tiles,
+            large_tiles,
             small_geometries,
             requirements: MemoryRequirements {
                 scratch_size,
@@ -364,6 +377,16 @@ fn small_geometries(ctx: &Context) -> Vec<ScanTuning> {
 /// in 8.1 against 8.4 us; at 2^20 the two were even and at 2^22 the large tiles won (16 against
 /// 21 us) (docs/benchmarks/2026-11-22-merge-scan-h100.md).
 const SMALL_TILE_SCAN_LIMIT: u64 = 1 << 18;
+
+/// Counts above this take the look-back path's large tiles ([`LARGE_TILE_WORKGROUP`] x 8
+/// vectors, 32768 elements) when the plan has the default tuning: on an H100 with the scratch
+/// kept zeroed, 2^26 in 0.225 against 0.235 ms (256 x 8), 2^28 in 0.871 against 0.910 ms, as
+/// fast as CUB; at 2^24 they lost (0.069 against 0.064 ms) and at 2^22 they were even
+/// (docs/benchmarks/2026-11-23-merge-prefetch-h100.md).
+const LARGE_TILE_SCAN_MIN: u64 = 1 << 25;
+
+/// Workgroup size of the look-back path's large tiles (see [`LARGE_TILE_SCAN_MIN`]).
+const LARGE_TILE_WORKGROUP: u32 = 1024;
 
 /// Vectors per invocation of the look-back path's small tiles (see [`SMALL_TILE_SCAN_LIMIT`]).
 const SMALL_TILE_VECS: u32 = 2;
@@ -432,9 +455,9 @@ impl ScanPlan {
         }
         if self.path == ScanPath::Lookback {
             list.extend([(&SCAN_LOOKBACK_VEC4, spec), (&SCAN_LOOKBACK_SCALAR, spec)]);
-            if let Some(small) = &self.small_tiles {
-                let small = self.specialization_of(small);
-                list.extend([(&SCAN_LOOKBACK_VEC4, small), (&SCAN_LOOKBACK_SCALAR, small)]);
+            for tiles in self.small_tiles.iter().chain(&self.large_tiles) {
+                let spec = self.specialization_of(tiles);
+                list.extend([(&SCAN_LOOKBACK_VEC4, spec), (&SCAN_LOOKBACK_SCALAR, spec)]);
             }
         }
         list
@@ -523,8 +546,12 @@ impl ScanPlan {
                 reduce_then_scan::record_single(&pass, push, tiles)
             }
             ScanPath::Lookback if !in_place => {
-                let tiles = match &self.small_tiles {
-                    Some(t) if elements <= SMALL_TILE_SCAN_LIMIT => {
+                let tiles = match (&self.small_tiles, &self.large_tiles) {
+                    (Some(t), _) if elements <= SMALL_TILE_SCAN_LIMIT => {
+                        pass.spec = self.specialization_of(t);
+                        elements.div_ceil(t.tile_elements())
+                    }
+                    (_, Some(t)) if elements > LARGE_TILE_SCAN_MIN => {
                         pass.spec = self.specialization_of(t);
                         elements.div_ceil(t.tile_elements())
                     }
