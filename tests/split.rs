@@ -202,6 +202,29 @@ fn check_splitters<K: FromWord>(
     }
 }
 
+/// Doubles for the GLSL bucket functions on signs and fractions: element i is, by i % 4, the
+/// double with bits `bits` (any value, NaNs and infinities too), a fraction in [0, 1) and a
+/// negative whole number (both from `small`), or NaN.
+fn mixed_f64(i: usize, bits: u64, small: usize) -> f64 {
+    match i % 4 {
+        0 => f64::from_bits(bits),
+        1 => (small % 1000) as f64 / 1000.0,
+        2 => -((small % 1000) as f64),
+        _ => f64::NAN,
+    }
+}
+
+/// The CPU bucket of those functions: 0 below zero, 1 in [0, 1), `high` otherwise (NaN too).
+fn sign_fraction_bucket(k: f64, high: u32) -> u32 {
+    if k < 0.0 {
+        0
+    } else if k < 1.0 {
+        1
+    } else {
+        high
+    }
+}
+
 /// Adversarial u32 data sets (element index in, key out).
 type Distribution = (&'static str, fn(&mut Rng, usize) -> u32);
 
@@ -511,25 +534,9 @@ fn glsl_every_key_type_with_params() {
     let keys: Vec<f64> = raw
         .iter()
         .enumerate()
-        .map(|(i, &x)| match i % 4 {
-            0 => f64::from_bits(x),
-            1 => (x % 1000) as f64 / 1000.0,
-            2 => -((x % 1000) as f64),
-            _ => f64::NAN,
-        })
+        .map(|(i, &x)| mixed_f64(i, x, x as usize))
         .collect();
-    let cpu: Vec<u32> = keys
-        .iter()
-        .map(|&k| {
-            if k < 0.0 {
-                0
-            } else if k < 1.0 {
-                1
-            } else {
-                2
-            }
-        })
-        .collect();
+    let cpu: Vec<u32> = keys.iter().map(|&k| sign_fraction_bucket(k, 2)).collect();
     check(
         &ctx,
         &keys,
@@ -1068,26 +1075,8 @@ fn onesweep_path() {
         );
     }
     let src = "uint vkalgo_bucket(double k) { return k < 0.0 ? 0u : (k < 1.0 ? 1u : 17u); }";
-    let keys: Vec<f64> = (0..n)
-        .map(|i| match i % 4 {
-            0 => f64::from_bits(rng.next_u64()),
-            1 => (i % 1000) as f64 / 1000.0,
-            2 => -((i % 1000) as f64),
-            _ => f64::NAN,
-        })
-        .collect();
-    let cpu: Vec<u32> = keys
-        .iter()
-        .map(|&k| {
-            if k < 0.0 {
-                0
-            } else if k < 1.0 {
-                1
-            } else {
-                17
-            }
-        })
-        .collect();
+    let keys: Vec<f64> = (0..n).map(|i| mixed_f64(i, rng.next_u64(), i)).collect();
+    let cpu: Vec<u32> = keys.iter().map(|&k| sign_fraction_bucket(k, 17)).collect();
     let b = Bucketing::Glsl {
         bucket_count: 18,
         source: src,
