@@ -35,7 +35,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "cuda_check.h"
+#include "bench_common.h"
 
 #ifdef CUB_LAUNCH_HOOK
 #include <dlfcn.h>
@@ -82,22 +82,6 @@ extern "C" cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* c
 
 namespace {
 
-constexpr int kWarmup = 3;
-constexpr int kRepeats = 20;
-constexpr int kBlock = 256;
-// ~100 us at H100/H200 SM clocks; long enough for the host to queue one repeat's work.
-constexpr long long kSpinCycles = 200000;
-
-// Integer finalizer-style hash: a bijection on 32-bit values with good avalanche.
-__device__ __forceinline__ uint32_t mix32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
-
 // Full-range pseudo-random u32 values, different for every seed.
 __global__ void fill_random(uint32_t* out, size_t n, uint32_t seed) {
   const uint32_t salt = mix32(seed * 0x9e3779b9U + 0x632be5abU);
@@ -107,68 +91,9 @@ __global__ void fill_random(uint32_t* out, size_t n, uint32_t seed) {
   }
 }
 
-// Plain vectorized copy, one uint4 per thread per iteration.
-__global__ void copy_u32x4(const uint4* __restrict__ src, uint4* __restrict__ dst, size_t n4) {
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n4; i += stride) {
-    dst[i] = src[i];
-  }
-}
-
-// Busy-waits on one thread so that the work queued behind it starts back to back.
-__global__ void spin(long long cycles) {
-  const long long start = clock64();
-  while (clock64() - start < cycles) {
-  }
-}
-
-struct Gpu {
-  cudaStream_t stream = nullptr;
-  cudaEvent_t start = nullptr;
-  cudaEvent_t stop = nullptr;
-  int sm_count = 0;
-};
-
-unsigned grid_for(size_t items, int sm_count) {
-  const size_t blocks = (items + kBlock - 1) / kBlock;
-  const size_t cap = size_t(sm_count) * 32;  // grid-stride loops cover the rest
-  return unsigned(std::max<size_t>(1, std::min(blocks, cap)));
-}
-
 void launch_fill(const Gpu& gpu, uint32_t* d, size_t n, uint32_t seed) {
   fill_random<<<grid_for(n, gpu.sm_count), kBlock, 0, gpu.stream>>>(d, n, seed);
   CUDA_CHECK_LAUNCH();
-}
-
-// Times one call of `work` (which only enqueues onto gpu.stream) in milliseconds.
-template <class Work>
-float time_once(const Gpu& gpu, Work&& work) {
-  spin<<<1, 1, 0, gpu.stream>>>(kSpinCycles);
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaEventRecord(gpu.start, gpu.stream));
-  work();
-  CUDA_CHECK(cudaEventRecord(gpu.stop, gpu.stream));
-  CUDA_CHECK(cudaEventSynchronize(gpu.stop));
-  float ms = 0.0f;
-  CUDA_CHECK(cudaEventElapsedTime(&ms, gpu.start, gpu.stop));
-  return ms;
-}
-
-double median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.size() % 2 ? double(v[m]) : 0.5 * (double(v[m - 1]) + double(v[m]));
-}
-
-// Parses a log2 size in [lo, hi]; exits with a message otherwise.
-int parse_log2(const char* s, int lo, int hi) {
-  char* end = nullptr;
-  const long v = std::strtol(s, &end, 10);
-  if (end == s || *end != '\0' || v < lo || v > hi) {
-    std::fprintf(stderr, "invalid log2 size '%s' (expected %d..%d)\n", s, lo, hi);
-    std::exit(2);
-  }
-  return int(v);
 }
 
 void bench_scan(const Gpu& gpu, int log2n) {

@@ -41,23 +41,9 @@
 #include <string>
 #include <vector>
 
-#include "cuda_check.h"
+#include "bench_common.h"
 
 namespace {
-
-constexpr int kWarmup = 3;
-constexpr int kRepeats = 20;
-constexpr int kBlock = 256;
-constexpr long long kSpinCycles = 200000;
-
-__host__ __device__ __forceinline__ uint32_t mix32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
 
 __host__ __device__ __forceinline__ uint32_t run_key(uint32_t i, uint32_t run, uint32_t seed) {
   return 2U * i + (mix32(i * 2U + run + seed) & 1U);
@@ -71,61 +57,6 @@ __global__ void fill_run(uint32_t* keys, uint32_t* values, size_t n, uint32_t ru
       values[i] = uint32_t(i) | (run << 31);
     }
   }
-}
-
-__global__ void copy_u32x4(const uint4* __restrict__ src, uint4* __restrict__ dst, size_t n4) {
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n4; i += stride) {
-    dst[i] = src[i];
-  }
-}
-
-__global__ void spin(long long cycles) {
-  const long long start = clock64();
-  while (clock64() - start < cycles) {
-  }
-}
-
-struct Gpu {
-  cudaStream_t stream = nullptr;
-  cudaEvent_t start = nullptr;
-  cudaEvent_t stop = nullptr;
-  int sm_count = 0;
-};
-
-unsigned grid_for(size_t items, int sm_count) {
-  const size_t blocks = (items + kBlock - 1) / kBlock;
-  const size_t cap = size_t(sm_count) * 32;
-  return unsigned(std::max<size_t>(1, std::min(blocks, cap)));
-}
-
-template <class Work>
-float time_once(const Gpu& gpu, Work&& work) {
-  spin<<<1, 1, 0, gpu.stream>>>(kSpinCycles);
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaEventRecord(gpu.start, gpu.stream));
-  work();
-  CUDA_CHECK(cudaEventRecord(gpu.stop, gpu.stream));
-  CUDA_CHECK(cudaEventSynchronize(gpu.stop));
-  float ms = 0.0f;
-  CUDA_CHECK(cudaEventElapsedTime(&ms, gpu.start, gpu.stop));
-  return ms;
-}
-
-double median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.size() % 2 ? double(v[m]) : 0.5 * (double(v[m - 1]) + double(v[m]));
-}
-
-int parse_log2(const char* s, int lo, int hi) {
-  char* end = nullptr;
-  const long v = std::strtol(s, &end, 10);
-  if (end == s || *end != '\0' || v < lo || v > hi) {
-    std::fprintf(stderr, "invalid log2 size '%s' (expected %d..%d)\n", s, lo, hi);
-    std::exit(2);
-  }
-  return int(v);
 }
 
 // Thrust's temporary storage from a cache of device blocks (after Thrust's

@@ -35,23 +35,9 @@
 #include <string>
 #include <vector>
 
-#include "cuda_check.h"
+#include "bench_common.h"
 
 namespace {
-
-constexpr int kWarmup = 3;
-constexpr int kRepeats = 20;
-constexpr int kBlock = 256;
-constexpr long long kSpinCycles = 200000;
-
-__device__ __host__ __forceinline__ uint32_t mix32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352dU;
-  x ^= x >> 15;
-  x *= 0x846ca68bU;
-  x ^= x >> 16;
-  return x;
-}
 
 __device__ __host__ __forceinline__ uint32_t bucket_of(uint32_t k, uint32_t m) {
   return uint32_t((uint64_t(k) * uint64_t(m)) >> 32);
@@ -93,12 +79,6 @@ __global__ void pack(const uint32_t* __restrict__ keys, const uint32_t* __restri
   }
 }
 
-__global__ void spin(long long cycles) {
-  const long long start = clock64();
-  while (clock64() - start < cycles) {
-  }
-}
-
 struct InFirstBucket {
   __device__ __forceinline__ bool operator()(uint32_t k) const { return bucket_of(k, 2) == 0; }
 };
@@ -106,31 +86,6 @@ struct InFirstBucket {
 struct PackedInFirstBucket {
   __device__ __forceinline__ bool operator()(uint64_t p) const { return bucket_of(uint32_t(p >> 32), 2) == 0; }
 };
-
-struct Gpu {
-  cudaStream_t stream = nullptr;
-  cudaEvent_t start = nullptr;
-  cudaEvent_t stop = nullptr;
-  int sm_count = 0;
-};
-
-unsigned grid_for(size_t items, int sm_count) {
-  const size_t blocks = (items + kBlock - 1) / kBlock;
-  return unsigned(std::max<size_t>(1, std::min(blocks, size_t(sm_count) * 32)));
-}
-
-template <class Work>
-float time_once(const Gpu& gpu, Work&& work) {
-  spin<<<1, 1, 0, gpu.stream>>>(kSpinCycles);
-  CUDA_CHECK_LAUNCH();
-  CUDA_CHECK(cudaEventRecord(gpu.start, gpu.stream));
-  work();
-  CUDA_CHECK(cudaEventRecord(gpu.stop, gpu.stream));
-  CUDA_CHECK(cudaEventSynchronize(gpu.stop));
-  float ms = 0.0f;
-  CUDA_CHECK(cudaEventElapsedTime(&ms, gpu.start, gpu.stop));
-  return ms;
-}
 
 template <class Work>
 double median_time(const Gpu& gpu, Work&& work) {

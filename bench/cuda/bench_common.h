@@ -1,0 +1,97 @@
+// Timing and data helpers shared by the CUB baselines (cub_bench.cu, merge_bench.cu,
+// multisplit_bench.cu). Each benchmark is one translation unit, so everything here has
+// internal linkage.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "cuda_check.h"
+
+namespace {
+
+constexpr int kWarmup = 3;
+constexpr int kRepeats = 20;
+constexpr int kBlock = 256;
+// ~100 us at H100/H200 SM clocks; long enough for the host to queue one repeat's work.
+constexpr long long kSpinCycles = 200000;
+
+// Integer finalizer-style hash: a bijection on 32-bit values with good avalanche.
+__host__ __device__ __forceinline__ uint32_t mix32(uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
+  return x;
+}
+
+// Plain vectorized copy, one uint4 per thread per iteration (the bandwidth yardstick).
+__global__ void copy_u32x4(const uint4* __restrict__ src, uint4* __restrict__ dst, size_t n4) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n4; i += stride) {
+    dst[i] = src[i];
+  }
+}
+
+// Busy-waits on one thread so that the work queued behind it starts back to back.
+__global__ void spin(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+// The stream, timing events and multiprocessor count every measurement uses.
+struct Gpu {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr;
+  cudaEvent_t stop = nullptr;
+  int sm_count = 0;
+};
+
+// Blocks of kBlock threads for `items` items, at most 32 per multiprocessor (grid-stride loops
+// cover the rest).
+unsigned grid_for(size_t items, int sm_count) {
+  const size_t blocks = (items + kBlock - 1) / kBlock;
+  const size_t cap = size_t(sm_count) * 32;
+  return unsigned(std::max<size_t>(1, std::min(blocks, cap)));
+}
+
+// Times one call of `work` (which only enqueues onto gpu.stream) in milliseconds: a spin kernel
+// holds the stream while the host queues the events and the work, so they bracket device time.
+template <class Work>
+float time_once(const Gpu& gpu, Work&& work) {
+  spin<<<1, 1, 0, gpu.stream>>>(kSpinCycles);
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaEventRecord(gpu.start, gpu.stream));
+  work();
+  CUDA_CHECK(cudaEventRecord(gpu.stop, gpu.stream));
+  CUDA_CHECK(cudaEventSynchronize(gpu.stop));
+  float ms = 0.0f;
+  CUDA_CHECK(cudaEventElapsedTime(&ms, gpu.start, gpu.stop));
+  return ms;
+}
+
+double median(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? double(v[m]) : 0.5 * (double(v[m - 1]) + double(v[m]));
+}
+
+// Parses a log2 size in [lo, hi]; exits with a message otherwise.
+int parse_log2(const char* s, int lo, int hi) {
+  char* end = nullptr;
+  const long v = std::strtol(s, &end, 10);
+  if (end == s || *end != '\0' || v < lo || v > hi) {
+    std::fprintf(stderr, "invalid log2 size '%s' (expected %d..%d)\n", s, lo, hi);
+    std::exit(2);
+  }
+  return int(v);
+}
+
+}  // namespace
