@@ -1246,128 +1246,67 @@ fn c_abi_multisplit_host() {
                 assert!(message.contains("nope"), "{what}: {message}");
             }
         };
-        expect(
-            "m = 0",
-            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_count = 0), kp, vp, 3, op),
-            invalid,
-        );
-        expect(
-            "m too large",
-            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_count = 1 << 20), kp, vp, 3, op),
-            invalid,
-        );
-        expect(
-            "BITS m = 3",
-            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_count = 3), kp, vp, 3, op),
-            invalid,
-        );
-        expect(
-            "BITS offset 32",
-            vkalgo_multisplit_host(ctx, &with(&|d| d.bit_offset = 32), kp, vp, 3, op),
-            invalid,
-        );
-        expect(
-            "unknown key",
-            vkalgo_multisplit_host(ctx, &with(&|d| d.key_type = 6), kp, vp, 3, op),
-            invalid,
-        );
-        expect(
-            "unknown value",
-            vkalgo_multisplit_host(ctx, &with(&|d| d.value_type = 3), kp, vp, 3, op),
-            invalid,
-        );
-        expect(
-            "unknown fn",
-            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_fn = 4), kp, vp, 3, op),
-            invalid,
-        );
-        expect(
-            "missing splitters",
-            vkalgo_multisplit_host(
-                ctx,
-                &with(&|d| {
+        // Descriptions the call refuses, with the keys, values and offsets above.
+        let bad_descs: [(&str, &dyn Fn(&mut VkalgoMultisplitDesc), VkalgoResult); 14] = [
+            ("m = 0", &|d| d.bucket_count = 0, invalid),
+            ("m too large", &|d| d.bucket_count = 1 << 20, invalid),
+            ("BITS m = 3", &|d| d.bucket_count = 3, invalid),
+            ("BITS offset 32", &|d| d.bit_offset = 32, invalid),
+            ("unknown key", &|d| d.key_type = 6, invalid),
+            ("unknown value", &|d| d.value_type = 3, invalid),
+            ("unknown fn", &|d| d.bucket_fn = 4, invalid),
+            (
+                "missing splitters",
+                &|d| {
                     d.bucket_fn = VKALGO_BUCKET_SPLITTERS;
                     d.bucket_count = 3
-                }),
-                kp,
-                vp,
-                3,
-                op,
+                },
+                invalid,
             ),
-            invalid,
-        );
-        expect(
-            "unsorted splitters",
-            vkalgo_multisplit_host(
-                ctx,
-                &with(&|d| {
+            (
+                "unsorted splitters",
+                &|d| {
                     d.bucket_fn = VKALGO_BUCKET_SPLITTERS;
                     d.bucket_count = 3;
                     d.splitters = unsorted.as_ptr().cast()
-                }),
-                kp,
-                vp,
-                3,
-                op,
+                },
+                invalid,
             ),
-            invalid,
-        );
-        expect(
-            "missing ids",
-            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_fn = VKALGO_BUCKET_IDS), kp, vp, 3, op),
-            invalid,
-        );
-        expect(
-            "id >= m",
-            vkalgo_multisplit_host(
-                ctx,
-                &with(&|d| {
+            ("missing ids", &|d| d.bucket_fn = VKALGO_BUCKET_IDS, invalid),
+            (
+                "id >= m",
+                &|d| {
                     d.bucket_fn = VKALGO_BUCKET_IDS;
                     d.bucket_count = 3;
                     d.bucket_ids = ids_bad.as_ptr()
-                }),
-                kp,
-                vp,
-                3,
-                op,
+                },
+                invalid,
             ),
-            invalid,
-        );
-        expect(
-            "missing GLSL",
-            vkalgo_multisplit_host(ctx, &with(&|d| d.bucket_fn = VKALGO_BUCKET_GLSL), kp, vp, 3, op),
-            invalid,
-        );
-        expect(
-            "GLSL does not compile",
-            vkalgo_multisplit_host(
-                ctx,
-                &with(&|d| {
+            ("missing GLSL", &|d| d.bucket_fn = VKALGO_BUCKET_GLSL, invalid),
+            (
+                "GLSL does not compile",
+                &|d| {
                     d.bucket_fn = VKALGO_BUCKET_GLSL;
                     d.glsl = bad_src.as_ptr()
-                }),
-                kp,
-                vp,
-                3,
-                op,
+                },
+                VkalgoResult::VkalgoErrorCompile,
             ),
-            VkalgoResult::VkalgoErrorCompile,
-        );
-        expect(
-            "GLSL bucket >= m",
-            vkalgo_multisplit_host(
-                ctx,
-                &with(&|d| {
+            (
+                "GLSL bucket >= m",
+                &|d| {
                     d.bucket_fn = VKALGO_BUCKET_GLSL;
                     d.glsl = over_src.as_ptr()
-                }),
-                kp,
-                vp,
-                3,
-                op,
+                },
+                invalid,
             ),
-            invalid,
-        );
+        ];
+        for (what, change, want) in bad_descs {
+            expect(
+                what,
+                vkalgo_multisplit_host(ctx, &with(change), kp, vp, 3, op),
+                want,
+            );
+        }
         expect(
             "NULL keys",
             vkalgo_multisplit_host(ctx, &with(&|_| {}), null, vp, 3, op),
