@@ -1247,7 +1247,9 @@ fn c_abi_multisplit_host() {
             }
         };
         // Descriptions the call refuses, with the keys, values and offsets above.
-        let bad_descs: [(&str, &dyn Fn(&mut VkalgoMultisplitDesc), VkalgoResult); 14] = [
+        // A refused description: its name, its change to a valid one, the expected result.
+        type BadDesc<'a> = (&'a str, &'a dyn Fn(&mut VkalgoMultisplitDesc), VkalgoResult);
+        let bad_descs: [BadDesc; 14] = [
             ("m = 0", &|d| d.bucket_count = 0, invalid),
             ("m too large", &|d| d.bucket_count = 1 << 20, invalid),
             ("BITS m = 3", &|d| d.bucket_count = 3, invalid),
