@@ -85,7 +85,7 @@ void merge_staged(TileSpan s) {
 // keys (and the table entry after it) into registers while the current one merges, so that
 // registers hold a second tile in flight where shared memory has room for one (H100, u32
 // 2^26 + 2^26 at 512 x 7: 0.464 ms against 0.49 ms with one tile per workgroup,
-// docs/benchmarks/2026-11-23-merge-prefetch-h100.md). With values the extra registers cost
+// docs/benchmarks/2026-11-22-merge-keys-scan-tiles-h100.md). With values the extra registers cost
 // more than they gain (12-14% slower), so the pairs merge takes one tile per workgroup.
 void main() {
     uint first_tile = linear_workgroup_id() * TILES_PER_GROUP;

@@ -161,7 +161,7 @@ impl MergeTuning {
     /// 512 x 7. Measured on an H100 at 2^26 + 2^26: u32 -> u32 pairs in 0.815 ms against 0.892
     /// ms at 256 x 11 (docs/benchmarks/2026-11-22-merge-scan-h100.md); u32 keys, which merge two
     /// tiles per workgroup, in 0.464 ms against 0.489 at 256 x 9 and 0.492 at 256 x 11
-    /// (docs/benchmarks/2026-11-23-merge-prefetch-h100.md).
+    /// (docs/benchmarks/2026-11-22-merge-keys-scan-tiles-h100.md).
     pub fn for_merge(ctx: &Context, key_type: KeyType, value_type: ValueType) -> Self {
         let base = Self::for_device(ctx, key_type);
         let four_byte = key_type.bytes() == 4 && matches!(value_type, ValueType::None | ValueType::U32);
@@ -365,7 +365,7 @@ fn specialization(tuning: &MergeTuning, key_type: KeyType, descending: bool) -> 
 
 /// Consecutive tiles one workgroup of the merge kernel takes: 2 for keys alone (it loads the
 /// second tile's keys into registers while the first merges: 5% faster for u32 keys at 2^26 +
-/// 2^26 on an H100, docs/benchmarks/2026-11-23-merge-prefetch-h100.md), 1 with values, where
+/// 2^26 on an H100, docs/benchmarks/2026-11-22-merge-keys-scan-tiles-h100.md), 1 with values, where
 /// the extra registers cost more than they gain.
 fn tiles_per_group(value_type: ValueType) -> u32 {
     if value_type == ValueType::None {

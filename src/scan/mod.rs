@@ -328,7 +328,7 @@ impl Context {
 /// are allowed), or with the caller's tuning 8192. On an H100 one workgroup of 1024 x 4 scanned
 /// 2^14 elements in 6.2 us against 6.5 us for the look-back path with its scratch kept zeroed
 /// (and 6.9 us with the clear), while at 2^15 the look-back path won (6.7 against 8.7 us at
-/// 1024 x 8) (docs/benchmarks/2026-11-23-merge-prefetch-h100.md). CPU drivers: never (every
+/// 1024 x 8) (docs/benchmarks/2026-11-22-merge-keys-scan-tiles-h100.md). CPU drivers: never (every
 /// workgroup there is one thread; the tests cover the path when asked for).
 fn small_scan_limit(ctx: &Context, geometries: &[ScanTuning]) -> u64 {
     if ctx.is_cpu_device() {
@@ -382,7 +382,7 @@ const SMALL_TILE_SCAN_LIMIT: u64 = 1 << 18;
 /// vectors, 32768 elements) when the plan has the default tuning: on an H100 with the scratch
 /// kept zeroed, 2^26 in 0.225 against 0.235 ms (256 x 8), 2^28 in 0.871 against 0.910 ms, as
 /// fast as CUB; at 2^24 they lost (0.069 against 0.064 ms) and at 2^22 they were even
-/// (docs/benchmarks/2026-11-23-merge-prefetch-h100.md).
+/// (docs/benchmarks/2026-11-22-merge-keys-scan-tiles-h100.md).
 const LARGE_TILE_SCAN_MIN: u64 = 1 << 25;
 
 /// Workgroup size of the look-back path's large tiles (see [`LARGE_TILE_SCAN_MIN`]).
