@@ -757,13 +757,14 @@ fn set_ops_lookback_path() {
 }
 
 /// The walk's extremes: one element per invocation (starts that move by one past their
-/// diagonal on every pair) and 32 (a 33-step walk, the widest kept-output mask), on both paths.
+/// diagonal on every pair) and 32 (a 33-step walk, the widest kept-output mask), on both paths;
+/// and the GPUs' tuning of 4-byte keys (256 x 15).
 #[test]
 fn set_ops_extreme_tunings() {
     let ctx = common::context_with_lookback(true);
-    for items_per_thread in [1, 2, 32] {
+    for (workgroup_size, items_per_thread) in [(32, 1), (32, 2), (32, 32), (256, 15)] {
         let tuning = MergeTuning {
-            workgroup_size: 32,
+            workgroup_size,
             items_per_thread,
             lookback_spins: 0,
         };
