@@ -10,7 +10,9 @@
 //!   every output tile (one binary search per tile boundary, in global memory) and writes them
 //!   to a tile table; then each workgroup stages its tile's spans of A and B in shared memory
 //!   with coalesced loads, every invocation finds its own co-rank by binary search in shared
-//!   memory and merges several outputs, and the tile goes out coalesced. Small merges
+//!   memory and merges several outputs, and the tile goes out coalesced (a merge of keys alone
+//!   gives each workgroup two consecutive tiles and loads the second one's keys while the first
+//!   merges). Small merges
 //!   ([`MergePlan::small_limit`]) skip the partition kernel: each workgroup finds its tile's
 //!   co-ranks itself, so the merge is one dispatch. No workgroup ever waits on another.
 //! - [`SetOpPlan`]: intersection, union, difference and symmetric difference of two sorted
@@ -51,7 +53,8 @@
 //!   to the `COMPUTE_SHADER` stage (`SHADER_READ`; the merge sort also writes its keys and
 //!   values: `SHADER_READ | SHADER_WRITE`); earlier accesses to the outputs, the alternate
 //!   buffers and scratch must be complete before `COMPUTE_SHADER` and `TRANSFER` (the set
-//!   operations' look-back path clears its scratch with `vkCmdFillBuffer`).
+//!   operations' look-back path clears its scratch; today with a compute dispatch, the contract
+//!   keeps `TRANSFER` free for a fill).
 //! - vkalgo records the barriers between its own passes.
 //! - After: the outputs (and a set operation's output count) are written by the
 //!   `COMPUTE_SHADER` stage (`SHADER_WRITE`); add a barrier from there before reading them.
@@ -454,7 +457,7 @@ impl MergePlan {
         self.requirements
     }
 
-    /// Outputs per tile (one workgroup's unit of work).
+    /// Outputs per tile (the unit of the tile table; a workgroup merging keys alone takes two).
     pub fn tile_size(&self) -> u64 {
         self.tuning.tile()
     }
