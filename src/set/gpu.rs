@@ -836,13 +836,15 @@ pub(crate) unsafe fn record_update_phase(
     let pairs_medium = ctx.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, pairs_spec(ctx, true))?;
     let check = kernel(ctx, &shaders::SET_CHECK)?;
     let trivial = kernel(ctx, &shaders::SET_TRIVIAL)?;
-    // Earlier passes on the scratch (another operation of a batch) before its clear.
+    // Earlier passes on the scratch (another operation of a batch) before its clear, which is
+    // a compute dispatch followed by a compute-to-compute barrier (cheaper than a transfer
+    // fill and its barrier: docs/benchmarks/2026-11-22-merge-scan-h100.md).
     ctx.memory_barrier(
         cmd,
         vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
         vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_WRITE,
-        vk::PipelineStageFlags::TRANSFER,
-        vk::AccessFlags::TRANSFER_WRITE,
+        vk::PipelineStageFlags::COMPUTE_SHADER,
+        vk::AccessFlags::SHADER_WRITE,
     );
     let source_mode = match u.mode {
         MODE_VALUES => 1,
@@ -851,14 +853,8 @@ pub(crate) unsafe fn record_update_phase(
     };
     if phase == Phase::All {
         // Counters (words 0..14) and, first in a batch, the failure flag (word 15).
-        ctx.device.cmd_fill_buffer(
-            cmd,
-            scratch.buffer,
-            scratch.offset,
-            if first { 64 } else { 60 },
-            0,
-        );
-        ctx.transfer_to_compute(cmd);
+        ctx.record_compute_fill(cmd, scratch, if first { 16 } else { 15 }, 0)?;
+        ctx.compute_to_compute(cmd);
         match u.mode {
             MODE_VALUES => {
                 let groups = (u.max_count as u64).div_ceil(wg(ctx) as u64) as u32;
@@ -874,9 +870,9 @@ pub(crate) unsafe fn record_update_phase(
         ctx.compute_to_compute(cmd);
     } else {
         // The failure flag (word 15).
-        ctx.device
-            .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset + 60, 4, 0);
-        ctx.transfer_to_compute(cmd);
+        let flag = BufferRange::new(scratch.buffer, scratch.offset + 60, 4);
+        ctx.record_compute_fill(cmd, &flag, 1, 0)?;
+        ctx.compute_to_compute(cmd);
     }
     ctx.dispatch(cmd, check, &push(if u.mode == MODE_CARD { 1 } else { 0 }, 0), 1);
     ctx.compute_to_compute(cmd);
