@@ -65,7 +65,8 @@
 //! outputs written in `COMPUTE_SHADER` with `SHADER_READ` / `SHADER_WRITE`; make your writes of
 //! the inputs visible to that stage first, and record a compute-to-whatever barrier before
 //! reading the outputs). The set's own buffers are read and written in `COMPUTE_SHADER` (and
-//! `TRANSFER` for the scratch counters a recorded operation clears first): between two
+//! `TRANSFER`: a recorded operation clears its scratch counters first, today with a compute
+//! dispatch, and the contract keeps `TRANSFER` free for a fill): between two
 //! recorded operations that touch the same set, record [`GpuSet::record_barrier`]. Recorded
 //! modifications need the pool large enough ([`GpuSet::reserve`]); when it is not, the
 //! operation writes nothing and its status says so. The host calls submit to the context's
