@@ -530,36 +530,37 @@ impl ScanPlan {
             spec: self.specialization(),
             vec4,
         };
-        let tiles = elements.div_ceil(self.tile_size());
         // Direct counts up to the small limit (and indirect ones whose bound is that small)
         // take one workgroup.
         let small = self.path == ScanPath::Small || elements <= self.small_limit;
         match self.path {
             _ if small => {
-                let tiles = match self.small_geometry(elements) {
-                    Some(g) => {
-                        pass.spec = self.specialization_of(g);
-                        elements.div_ceil(g.tile_elements())
-                    }
-                    None => tiles,
-                };
+                let tiles = self.retile(&mut pass, self.small_geometry(elements), elements);
                 reduce_then_scan::record_single(&pass, push, tiles)
             }
             ScanPath::Lookback if !in_place => {
-                let tiles = match (&self.small_tiles, &self.large_tiles) {
-                    (Some(t), _) if elements <= SMALL_TILE_SCAN_LIMIT => {
-                        pass.spec = self.specialization_of(t);
-                        elements.div_ceil(t.tile_elements())
-                    }
-                    (_, Some(t)) if elements > LARGE_TILE_SCAN_MIN => {
-                        pass.spec = self.specialization_of(t);
-                        elements.div_ceil(t.tile_elements())
-                    }
-                    _ => tiles,
-                };
+                let tiles = self.retile(&mut pass, self.lookback_tiles(elements), elements);
                 lookback::record(&pass, push, tiles, &args.scratch, self.desc.keep_scratch_zeroed)
             }
-            _ => reduce_then_scan::record(&pass, push, tiles),
+            _ => reduce_then_scan::record(&pass, push, elements.div_ceil(self.tile_size())),
+        }
+    }
+
+    /// The tiles of `elements` under `tuning` (whose specialization `pass` then takes), or
+    /// under the plan's tuning when there is none.
+    fn retile(&self, pass: &mut Pass, tuning: Option<&ScanTuning>, elements: u64) -> u64 {
+        let tuning = tuning.unwrap_or(&self.tuning);
+        pass.spec = self.specialization_of(tuning);
+        elements.div_ceil(tuning.tile_elements())
+    }
+
+    /// The look-back path's tuning for `elements` other than the plan's: small tiles up to
+    /// [`SMALL_TILE_SCAN_LIMIT`], large tiles above [`LARGE_TILE_SCAN_MIN`].
+    fn lookback_tiles(&self, elements: u64) -> Option<&ScanTuning> {
+        match (&self.small_tiles, &self.large_tiles) {
+            (Some(t), _) if elements <= SMALL_TILE_SCAN_LIMIT => Some(t),
+            (_, Some(t)) if elements > LARGE_TILE_SCAN_MIN => Some(t),
+            _ => None,
         }
     }
 }
