@@ -8,7 +8,8 @@
 // radix sort, docs/benchmarks/), so this decides how many workgroups run at once.
 #include "merge_tile.glsl"
 
-// Consecutive tiles each workgroup merges (keys alone; the plan's MERGE_TILES_PER_GROUP).
+// Consecutive tiles each workgroup merges (src/merge/mod.rs tiles_per_group: 2 for keys alone,
+// 1 with values).
 layout(constant_id = 5) const uint TILES_PER_GROUP = 1;
 
 // Merges the staged tile s (workgroup-uniform control flow; ends with the tile's outputs

@@ -84,7 +84,7 @@ impl Context {
 impl Context {
     /// Records a compute-shader fill of `words` u32 words at `dst` with `value` (`dst` 4-byte
     /// aligned, at least `words * 4` bytes). Synchronization: like a compute pass that writes
-    /// `dst`. Internal: the look-back scan's scratch clear.
+    /// `dst`. Internal: the scratch clears of the scan, sort, multisplit and set passes.
     ///
     /// # Safety
     /// As [`Context::record_compute_copy`].
