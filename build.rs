@@ -298,7 +298,8 @@ const PERMUTATIONS: &[Permutation] = &[
 
 /// The radix-sort permutations (glsl/sort/): key width (KEY_BITS 32/64) x payload
 /// (VALUE_WORDS 0 none, 1 u32, 2 u64) for the passes that rank tiles (Onesweep, the safe
-/// path's downsweep, the tiled and the shared-memory-resident single-workgroup kernels); one per
+/// path's downsweep, the tiled and the shared-memory-resident single-workgroup kernels, the
+/// latter also as `resident_all` for counts that use every ranking step); one per
 /// key width for the counting passes.
 fn sort_permutations() -> Vec<OwnedPermutation> {
     let mut table = vec![(
@@ -332,7 +333,7 @@ fn sort_permutations() -> Vec<OwnedPermutation> {
             ));
         }
         for value_words in [0, 1, 2] {
-            for pass in ["onesweep", "downsweep", "small", "resident"] {
+            for pass in ["onesweep", "downsweep", "small", "resident", "resident_all"] {
                 let mut defines = vec![
                     ("KEY_BITS", key_bits.to_string()),
                     ("VALUE_WORDS", value_words.to_string()),
@@ -341,8 +342,12 @@ fn sort_permutations() -> Vec<OwnedPermutation> {
                     defines.push(("SORT_COHERENT", "1".to_string()));
                 }
                 // The one-workgroup kernels stage their whole tile at once.
-                if pass == "small" || pass == "resident" {
+                if pass == "small" || pass.starts_with("resident") {
                     defines.push(("STAGE_ONE_ROUND", "1".to_string()));
+                }
+                // The resident kernel for counts that use every ranking step: no per-step test.
+                if pass == "resident_all" {
+                    defines.push(("ALL_STEPS", "1".to_string()));
                 }
                 table.push((
                     format!("sort_{pass}_k{key_bits}_v{value_words}"),
@@ -484,7 +489,7 @@ fn pass_file(pass: &str) -> &'static str {
         "upsweep" => "sort/upsweep.comp",
         "onesweep" => "sort/onesweep.comp",
         "downsweep" => "sort/downsweep.comp",
-        "resident" => "sort/resident.comp",
+        "resident" | "resident_all" => "sort/resident.comp",
         _ => "sort/small.comp",
     }
 }

@@ -31,6 +31,15 @@
 // First word of the digit counters (HIST_ROWS rows of RADIX) in the pool.
 const uint HIST_BASE = POOL_WORDS - HIST_WORDS;
 
+// ALL_STEPS 1 (the `resident_all` permutation): the count uses every step of the geometry
+// (g_steps = KEYS_PER_THREAD; the host checks: SortPlan::resident_all_steps), so ranking runs
+// each step without testing it. The test's branch costs a MATCH instruction per step in
+// NVIDIA's machine code, even on a value from the push constants (u32 keys at 2^12 on an
+// H100: 14.8 -> 13.2 us).
+#ifndef ALL_STEPS
+#define ALL_STEPS 0
+#endif
+
 uint g_n;     // elements sorted
 uint g_steps; // steps of each subgroup's run: ceil(g_n / WG_SIZE)
 
@@ -94,7 +103,11 @@ void rank_held_keys() {
     uint row = HIST_BASE + gl_SubgroupID * RADIX;
     // Within the subgroup: each step's peers by digit (sort_common.glsl rank_in_subgroup).
     [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
+#if ALL_STEPS
+        {
+#else
         if (i < g_steps) {
+#endif
             bool ok = holds(i);
             uint d = ok ? pass_digit(g_keys[i]) : 0u;
             set_rank(i, rank_in_subgroup(d, ok, subgroupBallot(ok), row));

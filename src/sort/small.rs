@@ -14,11 +14,12 @@ pub(super) fn record(pass: &Pass, push: SortPush) -> Result<()> {
     Ok(())
 }
 
-/// One dispatch of one workgroup of the resident kernel (its own geometry, `spec`). It reads
-/// keys_in / values_in and writes the result where the plan's result location says: keys_in /
-/// values_in after an even number of passes, keys_out / values_out after an odd number.
-pub(super) fn record_resident(pass: &Pass, push: SortPush, spec: Specialization) -> Result<()> {
-    let kernel = pass.ctx.kernel(pass.shader("resident")?, spec)?;
+/// One dispatch of one workgroup of the resident kernel (its own geometry, `spec`; `family`
+/// "resident", or "resident_all" for a count that uses every ranking step). It reads keys_in /
+/// values_in and writes the result where the plan's result location says: keys_in / values_in
+/// after an even number of passes, keys_out / values_out after an odd number.
+pub(super) fn record_resident(pass: &Pass, push: SortPush, family: &str, spec: Specialization) -> Result<()> {
+    let kernel = pass.ctx.kernel(pass.shader(family)?, spec)?;
     unsafe { pass.dispatch(kernel, &push, 1) };
     Ok(())
 }
