@@ -1,7 +1,8 @@
 //! The small-N path: one workgroup, every pass, one dispatch. Counts up to the plan's resident
 //! limit take glsl/sort/resident.comp (the input read once, every pass in registers and shared
-//! memory, the result written once); larger ones glsl/sort/small.comp (tile by tile through
-//! global memory in every pass).
+//! memory, the result written once; built twice, the `resident_all` build without a per-step
+//! test for counts that use every ranking step); larger ones glsl/sort/small.comp (tile by
+//! tile through global memory in every pass).
 
 use super::{Pass, SortPush};
 use crate::core::pipelines::Specialization;
