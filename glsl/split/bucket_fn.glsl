@@ -16,11 +16,20 @@
 
 // The loops over bucket-id bits (ballots, binary searches). The column shaders run up to
 // thousands of steps per invocation: unrolled to MAX_ID_BITS with a guard, since lavapipe stops
-// an invocation after 32768 loop iterations. The tile shaders (SPLIT_TILES) and the Onesweep
-// split (SPLIT_BUCKETS) run at most a tile's items per invocation: plain loops of id_bits
-// iterations, because the unrolled form made their machine code 100-180 KB on an NVIDIA
-// H100 (instruction-fetch bound: the count pass read at 0.4 TB/s).
-#if defined(SPLIT_TILES) || defined(SPLIT_BUCKETS)
+// an invocation after 32768 loop iterations (that form made the tile kernels' machine code
+// 100-180 KB on an NVIDIA H100: instruction-fetch bound, the count pass read at 0.4 TB/s).
+// The tile kernels (SPLIT_TILE_KERNEL) unroll their loops to exactly the plan's id-bit count,
+// ceil(log2 m) <= 10 there, which the plan fixes in bits 8..13 of specialization constant 2
+// (UNROLLED_ID_BITS; src/split/mod.rs TILE_SPEC_ID_BITS_SHIFT): on an H100, keys split 13-25%
+// faster at m = 2..4, and -2% to +14% at m = 16..1024 (a bound that selected between this
+// constant and id_bits was not unrolled by the driver). The other tile shaders (SPLIT_TILES) and the
+// Onesweep split (SPLIT_BUCKETS) run plain loops of id_bits iterations.
+#if defined(SPLIT_TILE_KERNEL)
+const uint UNROLLED_ID_BITS = (SPIN_LIMIT >> 8) & 63u;
+#define ID_LOOP [[unroll]]
+#define ID_LOOP_END UNROLLED_ID_BITS
+#define ID_GUARD(bit) true
+#elif defined(SPLIT_TILES) || defined(SPLIT_BUCKETS)
 #define ID_LOOP [[dont_unroll]]
 #define ID_LOOP_END pc.id_bits
 #define ID_GUARD(bit) true

@@ -6,6 +6,7 @@
 // element: on an NVIDIA H100 this read 2^26 keys in 0.15 ms at m <= 32 (0.20 ms at m = 256),
 // where ballots per id bit and a leader's add took 0.27-0.60 ms.
 #define SPLIT_TILES 1
+#define SPLIT_TILE_KERNEL 1 // loops over id bits unrolled to the plan's count (bucket_fn.glsl)
 #include "split_common.glsl"
 
 // The tile's m counters (the plan gives this pass its own COUNTER_WORDS >= m).

@@ -19,6 +19,7 @@
 // tile's bucket starts at [aux, aux + m) and the global-minus-local bases at [aux + m, aux + 2m),
 // aux = max of both regions' ends (the plan sizes the pool).
 #define SPLIT_TILES 1
+#define SPLIT_TILE_KERNEL 1 // loops over id bits unrolled to the plan's count (bucket_fn.glsl)
 #include "split_common.glsl"
 #include "../common/workgroup_scan.glsl"
 
@@ -29,7 +30,8 @@ shared uint s_status;
 // constant 2, which the tile shaders do not need as a spin limit; src/split/mod.rs
 // TILE_SPEC_*): bit 0 stages the tile (TILE_STAGED); bit 1 keeps bucket b's running count in
 // lane b (TILE_REGISTERS: the plan sets it only where m <= the smallest subgroup size; on an
-// H100 at m = 2 and 8, 8-15% faster splits than shared counters).
+// H100 at m = 2 and 8, 8-15% faster splits than shared counters); bits 8..13 hold the plan's
+// bucket-id bits (bucket_fn.glsl UNROLLED_ID_BITS).
 const bool TILE_STAGED = (SPIN_LIMIT & 1u) != 0u;
 const bool TILE_REGISTERS = (SPIN_LIMIT & 2u) != 0u;
 #define KEY_WORDS (KEY_BITS / 32)

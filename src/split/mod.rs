@@ -198,6 +198,11 @@ const TILE_SPEC_STAGED: u32 = 1;
 /// Tile scatter variant: lane `b` keeps bucket `b`'s running count (`m` at most the smallest
 /// subgroup size).
 const TILE_SPEC_REGISTERS: u32 = 2;
+/// Tile kernels' variant, bits 8..13: the bucket-id bits ceil(log2 m), to which the tile
+/// kernels unroll their loops over id bits (glsl/split/bucket_fn.glsl UNROLLED_ID_BITS). On an
+/// NVIDIA H100, 2^26 u32 keys: m = 2 0.380 -> 0.329 ms, m = 4 0.435 -> 0.359 ms, staged
+/// m = 1024 4.04 -> 3.66 ms (docs/benchmarks/2026-11-23-resident-steps-h100.md).
+const TILE_SPEC_ID_BITS_SHIFT: u32 = 8;
 /// Largest `m` [`SplitPath::Auto`] writes straight from registers on the tile path, keys only
 /// and with values (larger `m` is staged). Measured on an NVIDIA H100, 2^26 u32 keys, 8 items
 /// per invocation: keys direct 0.93 ms against staged 1.06 ms at m = 32, 1.47 against 1.27 at
@@ -936,6 +941,7 @@ impl SplitPlan {
                     if self.desc.bucket_count <= self.group_lanes {
                         variant |= TILE_SPEC_REGISTERS;
                     }
+                    variant |= self.id_bits() << TILE_SPEC_ID_BITS_SHIFT;
                     variant
                 }
                 None => 1,
