@@ -5,6 +5,12 @@
 // the status word on a bucket >= m (that element is not counted). One shared atomic add per
 // element: on an NVIDIA H100 this read 2^26 keys in 0.15 ms at m <= 32 (0.20 ms at m = 256),
 // where ballots per id bit and a leader's add took 0.27-0.60 ms.
+//
+// Workgroups take the tiles in reverse (workgroup w counts tile columns - 1 - w): GPUs start
+// workgroups in id order, so the tiles this pass reads last are the first ones the scatter pass
+// (in tile order) reads again, while some are still in L2. On an H200 the direct path gained
+// 1.7-1.9% for keys and 3.5-5% for u32 -> u32 pairs at 2^24 (m = 2, 3), under 1% at 2^26
+// (docs/benchmarks/2026-11-23-h200-multisplit-scan.md).
 #define SPLIT_TILES 1
 #define SPLIT_TILE_KERNEL 1 // loops over id bits unrolled to the plan's count (bucket_fn.glsl)
 #include "split_common.glsl"
@@ -13,10 +19,11 @@
 shared uint s_counts[COUNTER_WORDS];
 
 void main() {
-    uint tile = linear_workgroup_id();
-    if (tile >= pc.columns) {
+    uint wg = linear_workgroup_id();
+    if (wg >= pc.columns) {
         return; // workgroup-uniform
     }
+    uint tile = pc.columns - 1u - wg;
     vkalgo_params = pc.params;
     uint n = element_count();
     uint m = pc.bucket_count;
