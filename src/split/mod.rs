@@ -20,7 +20,7 @@
 //! The seed technique (Ashkiani, Davidson, Meyer & Owens, "GPU Multisplit", PPoPP 2016): the
 //! lanes of a subgroup holding the same bucket find each other with one subgroup ballot per
 //! bucket-id bit, which ranks them stably within the subgroup. The paths ([`SplitPath`]):
-//! - the Onesweep path ([`SplitPath::Onesweep`]; [`SplitPath::Auto`] takes it from `m = 5`
+//! - the Onesweep path ([`SplitPath::Onesweep`]; [`SplitPath::Auto`] takes it from `m = 8`
 //!   (pairs: `m = 4`) with BITS, SPLITTERS or GLSL where the device profile runs the
 //!   look-back): the sort's Onesweep (Adinets & Merrill 2022) with the bucket as its digit.
 //!   One read of the keys counts the buckets, one workgroup turns the counts into bucket
@@ -147,7 +147,7 @@ impl BucketFn {
 #[repr(u32)]
 pub enum SplitPath {
     /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it
-    /// [`SplitPath::Onesweep`] from `m = 5` (pairs: `m = 4`; not IDS) where the device
+    /// [`SplitPath::Onesweep`] from `m = 8` (pairs: `m = 4`; not IDS) where the device
     /// profile runs the look-back, else the tile paths where the workgroup's counter rows fit
     /// ([`SplitPath::TileDirect`] up to `m = 32` for keys and `m = 4` for pairs, else
     /// [`SplitPath::TileStaged`]), else [`SplitPath::GlobalCounters`].
@@ -175,7 +175,7 @@ pub enum SplitPath {
     /// bucket order; above 256 buckets two passes (scratch then holds alternate keys and
     /// values) and a search of the output for the offsets. `m >= 2`, bucket functions BITS,
     /// SPLITTERS and GLSL, devices with 64-bit atomics, up to the sort's maximum count;
-    /// refused otherwise. [`SplitPath::Auto`] takes it from 5 buckets (keys
+    /// refused otherwise. [`SplitPath::Auto`] takes it from 8 buckets (keys
     /// only) or 4 (pairs) where the device profile runs the look-back.
     Onesweep = 7,
 }

@@ -274,8 +274,10 @@ pub(super) fn auto_takes(ctx: &Context, desc: &SplitDesc) -> bool {
 }
 
 /// Fewest buckets [`SplitPath::Auto`] takes the Onesweep split for, keys only and with values
-/// (below, the tile paths). Measured on an NVIDIA H100, 2^26 u32 keys, GLSL bucket function
-/// (docs/benchmarks/2026-11-22-multisplit-onesweep-h100.md), G keys/s of the Onesweep split
-/// against the best tile path: keys 143 / 156 at m = 4, 145 / 138 at m = 5, 145 / 130 at
-/// m = 8; pairs 102 / 110 at m = 3, 104 / 97 at m = 4, 104 / 87 at m = 8.
-pub(super) const ONESWEEP_MIN_BUCKETS: (u32, u32) = (5, 4);
+/// (below, the tile paths). u32 keys, GLSL bucket function, G keys/s of the direct tile path
+/// against the Onesweep split since the tile kernels unroll their id-bit loops
+/// (docs/benchmarks/2026-11-23-h200-multisplit-scan.md): keys on an NVIDIA H100 at 2^24 / 2^26
+/// 144 / 126 and 183 / 148 at m = 5, 126 / 126 and 156 / 148 at m = 7, 120 / 126 and 141 / 148
+/// at m = 8 (an H200 likewise: 158 / 133 and 197 / 156 at m = 5); pairs at m = 4 87 / 93 and
+/// 92 / 105 on the H100 (the H200 the other way round, 105 / 98 and 120 / 111).
+pub(super) const ONESWEEP_MIN_BUCKETS: (u32, u32) = (8, 4);
