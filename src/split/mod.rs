@@ -619,7 +619,13 @@ impl SplitPlan {
             ctx.compute_to_compute(cmd);
             // (aux 0: the offsets come from the matrix; see glsl/split/offsets.comp.)
             ctx.dispatch(cmd, offsets_kernel, &SplitPush { aux: 0, ..push }, offset_groups);
-            ctx.compute_to_compute(cmd);
+            if self.tile.is_none() {
+                // The column scatter advances the matrix entries the offsets pass reads.
+                ctx.compute_to_compute(cmd);
+            }
+            // The tile scatter only reads the matrix: it runs beside the offsets pass, with no
+            // barrier between them. On an H200, u32 keys into 2-4 buckets: 2^20 12-14%, 2^22 8%,
+            // 2^24 2-3%, 2^26 1% faster (docs/benchmarks/2026-11-23-h200-multisplit-scan.md).
             ctx.dispatch(cmd, scatter, &push, column_groups);
         }
         Ok(())
