@@ -795,6 +795,8 @@ fn record_case(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool, ba
     let mut offsets_b = host(&[], "offsets");
     let mut scratch =
         GpuBuffer::new(ctx, req.scratch_size + 512, MemoryLocation::GpuToCpu, "scratch").unwrap();
+    // Dirty scratch (a stale status word and matrix): no path may rely on what it holds.
+    scratch.mapped().expect("mapped scratch").fill(0xA5);
     let count_b = host(&[count as u32], "count");
     let at = |b: &GpuBuffer, len: u64| b.sub_range(pad as u64 * 4, len);
     let args = SplitArgs {
