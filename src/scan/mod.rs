@@ -220,6 +220,17 @@ fn partitioning(tiles: u64) -> (u64, u64) {
 impl Context {
     /// Plans a scan: checks the description against the device and fixes path and tuning.
     pub fn scan_plan(&self, desc: &ScanDesc) -> Result<ScanPlan> {
+        self.plan_scan(desc, false)
+    }
+
+    /// A plan whose calls all scan in place (input = output), which never take the look-back
+    /// path: `Auto` keeps its one-workgroup path for small counts and is reduce-then-scan
+    /// above, without the look-back pipelines a general plan creates.
+    pub(crate) fn scan_plan_in_place(&self, desc: &ScanDesc) -> Result<ScanPlan> {
+        self.plan_scan(desc, true)
+    }
+
+    fn plan_scan(&self, desc: &ScanDesc, in_place: bool) -> Result<ScanPlan> {
         if desc.max_count > SCAN_MAX_COUNT {
             return Err(Error::invalid(format!(
                 "scan: max_count {} exceeds the largest supported count {SCAN_MAX_COUNT} (2^32 - 1)",
@@ -240,7 +251,7 @@ impl Context {
             )));
         }
         let path = match desc.path {
-            ScanPath::Auto if self.profile.lookback => ScanPath::Lookback,
+            ScanPath::Auto if self.profile.lookback && !in_place => ScanPath::Lookback,
             ScanPath::Auto => ScanPath::ReduceThenScan,
             ScanPath::Lookback if !self.profile.int64_atomics => {
                 return Err(Error::unsupported(format!(

@@ -800,12 +800,12 @@ impl Context {
             } else {
                 ("histogram", "scatter", glsl::Pass::Histogram, glsl::Pass::Scatter)
             };
-            // The matrix scan runs in place, so never on the look-back path; `Auto` gives
-            // matrices up to the small limit the one-workgroup scan sized to them, instead of
-            // reduce-then-scan's three dispatches (or one 8192-element tile). On an H200: 2^24
-            // u32 keys into 2 buckets (16384 entries) 11% faster, 2^20 at m = 2..32 4-25%
+            // The matrix is scanned in place: `Auto` gives matrices up to the small limit the
+            // one-workgroup scan sized to them, instead of reduce-then-scan's three dispatches
+            // (or one 8192-element tile). On an H200: 2^24 u32 keys into 2 buckets (16384
+            // entries) 11% faster, 2^20 at m = 2..32 4-25%
             // (docs/benchmarks/2026-11-23-h200-multisplit-scan.md).
-            let scan = self.scan_plan(&ScanDesc {
+            let scan = self.scan_plan_in_place(&ScanDesc {
                 op: ScanOp::Exclusive,
                 path: ScanPath::Auto,
                 max_count: matrix_entries,
