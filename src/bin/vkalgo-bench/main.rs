@@ -11,6 +11,7 @@
 
 mod cache;
 mod common;
+mod fresh;
 mod hash;
 mod large;
 mod memory;

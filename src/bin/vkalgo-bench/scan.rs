@@ -1,8 +1,15 @@
 //! Prefix-scan benchmark: `vkalgo-bench scan [--sizes 20,24,28] [--reps 20] [--tuning 256x8,512x8]
 //! [--spins N,..] [--paths lookback,rts,small,auto]` (a `+z` path, e.g. `auto+z`: the plan keeps
-//! its scratch zeroed, so no clear is recorded).
+//! its scratch zeroed, so no clear is recorded) [--fixed-input].
+//!
+//! Each timed repetition scans fresh random input that a compute shader wrote just before it
+//! (outside the timed region), as bench/cuda/cub_bench.cu does for CUB, so both start with the
+//! input in the same cache state. `--fixed-input` scans one uploaded input again and again
+//! instead (what this benchmark did before 2026-11-23: from 2^23 the input is then no longer
+//! in L2 when a repetition starts, while CUB's freshly written input partly is).
 
 use crate::common::{download, median, parse_tunings, random_u32, upload, yardstick, Timer, MAX_BATCH};
+use crate::fresh::{random_values, RandomFill};
 use std::time::Instant;
 use vkalgo::ash::vk;
 use vkalgo::scan::reference;
@@ -18,6 +25,8 @@ struct Options {
     /// Paths, each with "the plan keeps its scratch zeroed" (`+z` on the command line).
     paths: Vec<(ScanPath, bool)>,
     spins: Vec<u32>,
+    /// Scan one uploaded input every repetition instead of fresh input.
+    fixed_input: bool,
 }
 
 fn parse_options(ctx: &Context, args: &[String]) -> Options {
@@ -32,10 +41,16 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
         tunings: vec![None],
         paths: vec![(ScanPath::Lookback, false), (ScanPath::ReduceThenScan, false)],
         spins: vec![0],
+        fixed_input: false,
     };
     let mut i = 0;
     while i < args.len() {
         let value = args.get(i + 1).cloned().unwrap_or_default();
+        if args[i] == "--fixed-input" {
+            options.fixed_input = true;
+            i += 1;
+            continue;
+        }
         match args[i].as_str() {
             "--sizes" => options.sizes = value.split(',').filter_map(|s| s.trim().parse().ok()).collect(),
             "--reps" => options.reps = value.parse().unwrap_or(options.reps).max(1),
@@ -90,15 +105,24 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let buffer_bytes = (max_n * 4).max(16);
     let in_buf = GpuBuffer::new(ctx, buffer_bytes, MemoryLocation::GpuOnly, "bench in")?;
     let out_buf = GpuBuffer::new(ctx, buffer_bytes, MemoryLocation::GpuOnly, "bench out")?;
+    let fill = RandomFill::new(ctx)?;
+    let mut batch_seed = 0u32;
 
-    println!("\nscan_exclusive_u32 (bytes moved per element: 8)");
+    println!(
+        "\nscan_exclusive_u32 (bytes moved per element: 8; input: {})",
+        if options.fixed_input {
+            "one upload, scanned every repetition"
+        } else {
+            "fresh random values written before each repetition"
+        }
+    );
     println!("| path | tuning | N | ms | G elements/s | GB/s | % of copy | scratch bytes | verified |");
     println!("|---|---|---|---|---|---|---|---|---|");
     let mut rows = Vec::new();
     for &log2 in &options.sizes {
         let n = 1usize << log2;
         let input = random_u32(n, log2 as u64 * 1000 + 1);
-        let expected = reference::scan_u32(&input, ScanOp::Exclusive);
+        let fixed_expected = reference::scan_u32(&input, ScanOp::Exclusive);
         let (scan_in, scan_out) = (
             in_buf.sub_range(0, n as u64 * 4),
             out_buf.sub_range(0, n as u64 * 4),
@@ -160,14 +184,40 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     count: ElementCount::Direct(n as u64),
                 };
                 let wall = Instant::now();
+                let reps = options.reps.min(MAX_BATCH as usize) as u32;
+                let fixed = options.fixed_input;
+                if fixed {
+                    // The fresh-input runs overwrite the uploaded input.
+                    upload(ctx, &in_buf, &input)?;
+                }
+                let refill = |cmd: vk::CommandBuffer, seed: u32| {
+                    if !fixed {
+                        unsafe { fill.record(cmd, in_buf.address(), n as u64, seed) };
+                    }
+                    Ok(())
+                };
                 yard.warm(ctx, &timer)?;
-                timer.time_batch(3, |cmd, _| unsafe { plan.record(ctx, cmd, &args) })?;
-                let times = timer
-                    .time_batch(options.reps.min(MAX_BATCH as usize) as u32, |cmd, _| unsafe {
-                        plan.record(ctx, cmd, &args)
-                    })?;
+                batch_seed += 1;
+                let warm_seed = batch_seed;
+                timer.time_each(
+                    3,
+                    |cmd, rep| refill(cmd, RandomFill::seed(warm_seed, rep)),
+                    |cmd, _| unsafe { plan.record(ctx, cmd, &args) },
+                )?;
+                batch_seed += 1;
+                let seed = batch_seed;
+                let times = timer.time_each(
+                    reps,
+                    |cmd, rep| refill(cmd, RandomFill::seed(seed, rep)),
+                    |cmd, _| unsafe { plan.record(ctx, cmd, &args) },
+                )?;
                 let got: Vec<u32> = download(ctx, &out_buf, n)?;
-                let verified = got == expected;
+                let verified = if fixed {
+                    got == fixed_expected
+                } else {
+                    let last = random_values(n, RandomFill::seed(seed, reps - 1));
+                    got == reference::scan_u32(&last, ScanOp::Exclusive)
+                };
                 let ms = median(times);
                 let gelems = n as f64 / (ms * 1e-3) / 1e9;
                 let gbs = 8.0 * n as f64 / (ms * 1e-3) / 1e9;
