@@ -844,6 +844,193 @@ fn recorded_exhaustion_writes_nothing() {
     assert_no_validation_messages(&ctx);
 }
 
+/// Blocks (bitmap, array) a chunk of `n` values holds (the layout in the set module's docs).
+fn chunk_blocks(n: usize) -> (u32, u32) {
+    match n {
+        0 | 65536 => (0, 0),
+        n if n > 4096 => (1, 0),
+        n => (0, 1.max((n.div_ceil(2) as u32 - 1).div_ceil(47))),
+    }
+}
+
+/// The blocks a set of these values holds.
+fn exact_blocks(model: &BTreeSet<u32>) -> (u32, u32) {
+    let mut cards = std::collections::BTreeMap::<u32, usize>::new();
+    for v in model {
+        *cards.entry(v >> 16).or_default() += 1;
+    }
+    cards.values().fold((0, 0), |t, &n| {
+        let b = chunk_blocks(n);
+        (t.0 + b.0, t.1 + b.1)
+    })
+}
+
+/// The one-pass path: with free blocks for the bound `reserve_for_op` computes from the
+/// operands' cardinalities, a recorded operation skips its counting pass and reports that bound
+/// as its need; with free blocks for the exact result only, it counts and reports the exact
+/// need. Both write the right result, into a fresh set and in place.
+#[test]
+fn one_pass_and_counting_paths() {
+    let ctx = context();
+    let mut rng = Rng(23);
+    // Sparse values over the universe (array pairs, where the intersection's bound is far above
+    // its result), dense chunks (bitmaps), a full chunk in a only, and chunks empty in either.
+    let mut va = mixed_values(&mut rng, 6000, 40 << 16);
+    va.extend((9u32 << 16)..(10u32 << 16));
+    va.extend((3u32 << 16)..(3u32 << 16) + 5000);
+    let mut vb = mixed_values(&mut rng, 6000, 40 << 16);
+    vb.extend((3u32 << 16) + 2500..(3u32 << 16) + 9000);
+    vb.extend((9u32 << 16) + 100..(9u32 << 16) + 200);
+    let (ma, mb) = (model_of(&va), model_of(&vb));
+    let a = GpuSet::from_values(&ctx, &va).unwrap();
+    let b = GpuSet::from_values(&ctx, &vb).unwrap();
+    let scratch = GpuBuffer::new(
+        &ctx,
+        vkalgo::set::SET_SCRATCH_BYTES,
+        MemoryLocation::GpuOnly,
+        "scratch",
+    )
+    .unwrap();
+    let mut status = GpuBuffer::new(&ctx, 64, MemoryLocation::GpuToCpu, "status").unwrap();
+    let mut record = |d: &GpuSet, a: SetOperand, op: SetOp| -> SetOpStatus {
+        ctx.submit_and_wait(|cmd| unsafe {
+            d.record_op(
+                cmd,
+                a,
+                SetOperand::Set(&b),
+                op,
+                &scratch.range(),
+                &status.sub_range(0, 32),
+            )?;
+            ctx.memory_barrier(
+                cmd,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::AccessFlags::SHADER_WRITE,
+                vk::PipelineStageFlags::HOST,
+                vk::AccessFlags::HOST_READ,
+            );
+            Ok(())
+        })
+        .unwrap();
+        *bytemuck_from(&read_words(&mut status, 8))
+    };
+    for op in SetOp::ALL {
+        let want = reference::op(&ma, &mb, op);
+        let exact = exact_blocks(&want);
+        // One pass: a fresh set's pools hold exactly the bound after reserve_for_op.
+        let mut d = GpuSet::new(&ctx).unwrap();
+        d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)
+            .unwrap();
+        let bound = d.pool_blocks();
+        assert!(
+            bound.0 >= exact.0 && bound.1 >= exact.1,
+            "{op:?}: bound {bound:?} below {exact:?}"
+        );
+        let s = record(&d, SetOperand::Set(&a), op);
+        assert_eq!(s.ok, 1, "{op:?} one pass: {s:?}");
+        assert_eq!(
+            (s.need_bitmap_blocks, s.need_array_blocks),
+            bound,
+            "{op:?}: the bound is the need"
+        );
+        check(&d, &want, &format!("{op:?} one pass"));
+        // Counting: free blocks for the exact result only (the bound is higher for AND).
+        let mut d = GpuSet::new(&ctx).unwrap();
+        d.reserve(exact.0, exact.1).unwrap();
+        let s = record(&d, SetOperand::Set(&a), op);
+        assert_eq!(s.ok, 1, "{op:?} counting: {s:?}");
+        if bound != exact {
+            assert_eq!(
+                (s.need_bitmap_blocks, s.need_array_blocks),
+                exact,
+                "{op:?}: counted need"
+            );
+        }
+        check(&d, &want, &format!("{op:?} counting"));
+        if op == SetOp::And {
+            assert!(
+                bound.1 > exact.1,
+                "the intersection's bound should exceed its result"
+            );
+        }
+        // In place, one pass: d = a first, then d = d op b.
+        let mut d = GpuSet::from_values(&ctx, &va).unwrap();
+        d.reserve_for_op(SetOperand::This, SetOperand::Set(&b), op)
+            .unwrap();
+        let s = record(&d, SetOperand::This, op);
+        assert_eq!(s.ok, 1, "{op:?} in place: {s:?}");
+        check(&d, &want, &format!("{op:?} in place"));
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// Recorded inserts and removals of sorted values take the one-pass path too: the bound of an
+/// insert is the chunk's values plus the run's (duplicates included), of a removal the chunk's.
+#[test]
+fn one_pass_inserts_and_removals() {
+    let ctx = context();
+    let base: Vec<u32> = (0..300).collect();
+    // Values already present (duplicates of each other too) and new ones in another chunk.
+    let mut sorted: Vec<u32> = (0..300).flat_map(|v| [v, v]).collect();
+    sorted.extend((5u32 << 16)..(5u32 << 16) + 40);
+    let mut buf = GpuBuffer::new(&ctx, 4096, MemoryLocation::CpuToGpu, "values").unwrap();
+    buf.mapped().unwrap()[..sorted.len() * 4].copy_from_slice(bytemuck_cast(&sorted));
+    let scratch = GpuBuffer::new(
+        &ctx,
+        vkalgo::set::SET_SCRATCH_BYTES,
+        MemoryLocation::GpuOnly,
+        "scratch",
+    )
+    .unwrap();
+    let mut status = GpuBuffer::new(&ctx, 64, MemoryLocation::GpuToCpu, "status").unwrap();
+    let mut record = |d: &GpuSet, remove: bool| -> SetOpStatus {
+        ctx.submit_and_wait(|cmd| unsafe {
+            d.record_insert_sorted(
+                cmd,
+                &buf.sub_range(0, sorted.len() as u64 * 4),
+                ElementCount::Direct(sorted.len() as u64),
+                sorted.len() as u64,
+                remove,
+                &scratch.range(),
+                &status.sub_range(0, 32),
+            )?;
+            ctx.memory_barrier(
+                cmd,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::AccessFlags::SHADER_WRITE,
+                vk::PipelineStageFlags::HOST,
+                vk::AccessFlags::HOST_READ,
+            );
+            Ok(())
+        })
+        .unwrap();
+        *bytemuck_from(&read_words(&mut status, 8))
+    };
+    let inserted = model_of(&[base.clone(), sorted.clone()].concat());
+    // Bound: chunk 0 at most 300 + 600 values (10 array blocks), chunk 5 at most 40 (1); the
+    // result holds 300 (4 blocks) and 40 (1).
+    let (bound, exact) = ((0, chunk_blocks(900).1 + 1), (0, chunk_blocks(300).1 + 1));
+    assert!(bound.1 > exact.1);
+    for (free, want_need) in [(bound, bound), (exact, exact)] {
+        let mut d = GpuSet::from_values(&ctx, &base).unwrap();
+        d.reserve(free.0, free.1).unwrap();
+        let s = record(&d, false);
+        assert_eq!(s.ok, 1, "insert with {free:?} free: {s:?}");
+        assert_eq!(
+            (s.need_bitmap_blocks, s.need_array_blocks),
+            want_need,
+            "insert: {s:?}"
+        );
+        check(&d, &inserted, "insert");
+        // Removing them all leaves nothing (a removal's bound is the chunks' own blocks, which
+        // the insert's free blocks cover).
+        let s = record(&d, true);
+        assert_eq!(s.ok, 1, "remove: {s:?}");
+        check(&d, &BTreeSet::new(), "remove");
+    }
+    assert_no_validation_messages(&ctx);
+}
+
 fn read_words(buf: &mut GpuBuffer, n: usize) -> Vec<u32> {
     buf.mapped().unwrap()[..4 * n]
         .chunks_exact(4)

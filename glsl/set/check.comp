@@ -3,7 +3,9 @@
 // has enough free blocks (and no earlier operation of the batch failed). Writes the
 // operation's status (8 u32 at out_addr): ok, bitmap blocks needed, array blocks needed,
 // free bitmap blocks, free array blocks, partial cardinality sum, full chunks, work chunks.
-// mode 1: cardinality only (no destination; always ok).
+// mode 1: cardinality only (no destination; always ok). On the one-pass path
+// (set_common.glsl one_pass) the counting pass did not run, and the bound classify computed
+// stands for the blocks needed.
 #include "set_common.glsl"
 
 void main() {
@@ -14,20 +16,27 @@ void main() {
     uint free_bm = 0u;
     uint free_ar = 0u;
     bool ok = true;
+    uint need_bm = s.v[S_NEED_BM];
+    uint need_ar = s.v[S_NEED_AR];
     if (pc.mode != 1u) {
         U32Ref cur = U32Ref(cursor_addr(pc.meta_d, 0u));
         free_bm = cur.v[1] - cur.v[0];
         free_ar = cur.v[3] - cur.v[2];
-        ok = s.v[S_FAILED] == 0u && s.v[S_NEED_BM] <= free_bm && s.v[S_NEED_AR] <= free_ar;
-        if (!ok) {
-            s.v[S_FAILED] = 1u;
+        if (one_pass(pc.scratch, pc.meta_d)) {
+            need_bm = s.v[S_BOUND_BM];
+            need_ar = s.v[S_BOUND_AR];
+        } else {
+            ok = s.v[S_FAILED] == 0u && need_bm <= free_bm && need_ar <= free_ar;
+            if (!ok) {
+                s.v[S_FAILED] = 1u;
+            }
         }
     }
     s.v[S_OK] = ok ? 1u : 0u;
     U32Ref o = U32Ref(pc.out_addr);
     o.v[0] = ok ? 1u : 0u;
-    o.v[1] = s.v[S_NEED_BM];
-    o.v[2] = s.v[S_NEED_AR];
+    o.v[1] = need_bm;
+    o.v[2] = need_ar;
     o.v[3] = free_bm;
     o.v[4] = free_ar;
     o.v[5] = s.v[S_CARD_PARTIAL];

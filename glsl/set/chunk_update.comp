@@ -74,8 +74,8 @@ void main() {
     uint t = gl_LocalInvocationIndex;
     uint n = U32Ref(pc.scratch).v[S_WORK_COUNT];
     bool write = pc.aux == 1u;
-    if (write && U32Ref(pc.scratch).v[S_OK] == 0u) {
-        return;
+    if (write ? U32Ref(pc.scratch).v[S_OK] == 0u : one_pass(pc.scratch, pc.meta_d)) {
+        return;  // nothing to write, or nothing to count (the one-pass path)
     }
     for (uint item = linear_workgroup_id(); item < n; item += pc.grid) {
         uint c = U32Ref(pc.scratch).v[S_WORK + item];

@@ -10,6 +10,17 @@
 
 // Result of `op` on two chunks decided by their cardinalities: returns true and the result's
 // source (0 a, 1 b, 2 complement of a, 3 complement of b, 4 empty, 5 full) when decided.
+// The most values `op` of chunks of ca and cb values can give.
+uint result_bound(uint op, uint ca, uint cb) {
+    if (op == OP_AND) {
+        return min(ca, cb);
+    }
+    if (op == OP_ANDNOT) {
+        return ca;
+    }
+    return min(ca + cb, FULL);
+}
+
 bool decide(uint op, uint ca, uint cb, out uint src) {
     src = 4u;
     if (op == OP_AND) {
@@ -45,6 +56,7 @@ void main() {
     // barriers much faster).
     uint partial = 0u;
     uint full_chunks = 0u;
+    uvec2 bound = uvec2(0u);
     uint c = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
     if (c < CHUNKS) {
         if (pc.mode == 2u) {
@@ -83,10 +95,27 @@ void main() {
                         }
                     } else if (!same) {
                         list_chunk(pc.scratch, c, pair_class(ca, cb));
+                        bound = chunk_blocks(card);
                     }
                 }
             } else {
                 list_chunk(pc.scratch, c, pair_class(ca, cb));
+                bound = chunk_blocks_bound(result_bound(pc.op, ca, cb));
+            }
+        }
+    }
+    if (pc.mode == 0u) {
+        bound.x = subgroup_sum(bound.x);
+        bound.y = subgroup_sum(bound.y);
+        if (subgroupElect()) {
+            if (bound.x != 0u) {
+                atomicAdd(U32AtomicRef(pc.scratch).v[S_BOUND_BM], bound.x);
+            }
+            if (bound.y != 0u) {
+                atomicAdd(U32AtomicRef(pc.scratch).v[S_BOUND_AR], bound.y);
+            }
+            if (linear_workgroup_id() == 0u) {
+                U32Ref(pc.scratch).v[S_BOUND_VALID] = 1u;
             }
         }
     }

@@ -81,6 +81,11 @@ layout(push_constant) uniform SetPush {
 #define S_OK 6u
 #define S_PAIR_COUNT 7u
 #define S_PAIR_MEDIUM_COUNT 8u
+// One-pass path (classify, mode 0): an upper bound on the blocks the result needs, and 1 once
+// it is computed. See one_pass().
+#define S_BOUND_BM 9u
+#define S_BOUND_AR 10u
+#define S_BOUND_VALID 11u
 #define S_FAILED 15u
 // Lists of CHUNKS words each: chunk_update's work, trivial chunks, the chunks' runs of sorted
 // values (start and end index), array_pairs' work (the small class from the front, the medium
@@ -125,6 +130,29 @@ uvec2 chunk_blocks(uint n) {
         return uvec2(0u);
     }
     return n > ARRAY_MAX ? uvec2(1u, 0u) : uvec2(0u, array_blocks(n));
+}
+
+// Blocks (bitmap, array) enough for any result of at most `bound` values: the largest of
+// chunk_blocks(n) over n <= bound, per kind.
+uvec2 chunk_blocks_bound(uint bound) {
+    if (bound == 0u) {
+        return uvec2(0u);
+    }
+    return uvec2(bound > ARRAY_MAX ? 1u : 0u, array_blocks(min(bound, ARRAY_MAX)));
+}
+
+// The one-pass path of a set operation: when the destination's free blocks cover the bound
+// classify computed from the operands' cardinalities (and no earlier operation of the batch
+// failed), the counting pass is skipped, the check pass reports the bound as the need, and
+// the writing pass runs at once. Every kernel that asks sees the same answer: the counters and
+// the destination's cursors do not change between classify and the writing pass.
+bool one_pass(uint64_t scratch, uint64_t meta_d) {
+    U32Ref s = U32Ref(scratch);
+    if (s.v[S_BOUND_VALID] == 0u || s.v[S_FAILED] != 0u) {
+        return false;
+    }
+    U32Ref cur = U32Ref(cursor_addr(meta_d, 0u));
+    return s.v[S_BOUND_BM] <= cur.v[1] - cur.v[0] && s.v[S_BOUND_AR] <= cur.v[3] - cur.v[2];
 }
 
 uint64_t bitmap_word_addr(uint64_t meta, uint id, uint w) {

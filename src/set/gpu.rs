@@ -60,6 +60,77 @@ pub(crate) fn array_blocks(n: u32) -> u32 {
     1.max((words - 1).div_ceil(47))
 }
 
+/// Blocks (bitmap, array) a chunk of cardinality `n` holds (glsl/set/set_common.glsl
+/// chunk_blocks).
+fn chunk_blocks(n: u32) -> (u64, u64) {
+    match n {
+        0 | CHUNK_VALUES => (0, 0),
+        n if n > ARRAY_MAX => (1, 0),
+        n => (0, array_blocks(n) as u64),
+    }
+}
+
+/// Blocks enough for any chunk of at most `bound` values (set_common.glsl chunk_blocks_bound).
+fn chunk_blocks_bound(bound: u32) -> (u64, u64) {
+    if bound == 0 {
+        return (0, 0);
+    }
+    (
+        (bound > ARRAY_MAX) as u64,
+        array_blocks(bound.min(ARRAY_MAX)) as u64,
+    )
+}
+
+/// The bound on the blocks `op` of sets with chunk cardinalities `card_a` and `card_b` needs,
+/// as glsl/set/classify.comp sums it for the one-pass path: per chunk, the exact blocks where
+/// the cardinalities decide the result (none where it is empty, full, or the destination's own
+/// chunk: `d_is_a`, `d_is_b`), else the blocks enough for the most values `op` can give.
+pub(crate) fn op_block_bound(
+    op: SetOp,
+    card_a: &[u32],
+    card_b: &[u32],
+    d_is_a: bool,
+    d_is_b: bool,
+) -> (u64, u64) {
+    let full = CHUNK_VALUES;
+    let mut total = (0u64, 0u64);
+    for (&ca, &cb) in card_a.iter().zip(card_b) {
+        // (result cardinality, it is operand a's chunk, it is operand b's chunk) when decided.
+        let decided = match op {
+            SetOp::And if ca == 0 || cb == 0 => Some((0, false, false)),
+            SetOp::And if ca == full => Some((cb, false, true)),
+            SetOp::And if cb == full => Some((ca, true, false)),
+            SetOp::Or if ca == full || cb == full => Some((full, false, false)),
+            SetOp::Or if ca == 0 => Some((cb, false, true)),
+            SetOp::Or if cb == 0 => Some((ca, true, false)),
+            SetOp::AndNot if ca == 0 || cb == full => Some((0, false, false)),
+            SetOp::AndNot if cb == 0 => Some((ca, true, false)),
+            SetOp::AndNot if ca == full => Some((full - cb, false, false)),
+            SetOp::Xor if ca == 0 => Some((cb, false, true)),
+            SetOp::Xor if cb == 0 => Some((ca, true, false)),
+            SetOp::Xor if ca == full => Some((full - cb, false, false)),
+            SetOp::Xor if cb == full => Some((full - ca, false, false)),
+            _ => None,
+        };
+        let blocks = match decided {
+            Some((card, is_a, is_b)) => {
+                if card == 0 || card == full || (is_a && d_is_a) || (is_b && d_is_b) {
+                    (0, 0)
+                } else {
+                    chunk_blocks(card)
+                }
+            }
+            None => chunk_blocks_bound(match op {
+                SetOp::And => ca.min(cb),
+                SetOp::AndNot => ca,
+                SetOp::Or | SetOp::Xor => (ca + cb).min(full),
+            }),
+        };
+        total = (total.0 + blocks.0, total.1 + blocks.1);
+    }
+    total
+}
+
 /// An operand of [`GpuSet::assign`]: the destination itself, or another set.
 #[derive(Clone, Copy)]
 pub enum SetOperand<'a> {
@@ -76,9 +147,10 @@ pub struct SetOpStatus {
     /// 1: the result was written; 0: the destination's pool was short (or an earlier
     /// operation of the batch failed) and nothing was written.
     pub ok: u32,
-    /// Bitmap blocks the result needed.
+    /// Bitmap blocks the result needed (on the one-pass path, the bound it was checked
+    /// against: see [`GpuSet::reserve_for_op`]).
     pub need_bitmap_blocks: u32,
-    /// Array blocks the result needed.
+    /// Array blocks the result needed (on the one-pass path, the bound).
     pub need_array_blocks: u32,
     /// Free bitmap blocks before the operation.
     pub free_bitmap_blocks: u32,
@@ -604,6 +676,55 @@ impl GpuSet {
         Ok(())
     }
 
+    /// Reserves free blocks so that a recorded `op` of `a` and `b` into this set takes the
+    /// one-pass path: its counting pass is skipped when the free blocks cover a bound computed
+    /// from the operands' chunk cardinalities (per chunk that needs work: enough blocks for the
+    /// most values `op` can give, the intersection's `min(|a|, |b|)`, the difference's `|a|`,
+    /// the union's `|a| + |b|`). That bound is what the operation's status then reports as
+    /// needed. Blocking (downloads the directories); errors as [`GpuSet::reserve`].
+    pub fn reserve_for_op(&mut self, a: SetOperand, b: SetOperand, op: SetOp) -> Result<()> {
+        self.operand_meta(a, "set reserve_for_op")?;
+        self.operand_meta(b, "set reserve_for_op")?;
+        let control_a = match a {
+            SetOperand::This => &self.control,
+            SetOperand::Set(s) => &s.control,
+        };
+        let control_b = match b {
+            SetOperand::This => &self.control,
+            SetOperand::Set(s) => &s.control,
+        };
+        let parts = Self::download(
+            &self.ctx,
+            &[
+                (control_a, META_DIR, CHUNKS * 8),
+                (control_b, META_DIR, CHUNKS * 8),
+                (&self.control, 64, 16),
+            ],
+        )?;
+        let cards = |bytes: &[u8]| -> Vec<u32> {
+            bytemuck::cast_slice::<u8, u32>(bytes)
+                .iter()
+                .step_by(2)
+                .copied()
+                .collect()
+        };
+        let (bm, ar) = op_block_bound(
+            op,
+            &cards(&parts[0]),
+            &cards(&parts[1]),
+            matches!(a, SetOperand::This),
+            matches!(b, SetOperand::This),
+        );
+        let cursors: &[u32] = bytemuck::cast_slice(&parts[2]);
+        let free_bm = cursors[1].wrapping_sub(cursors[0]) as u64;
+        let free_ar = cursors[3].wrapping_sub(cursors[2]) as u64;
+        let short = |need: u64, free: u64| -> Result<u32> {
+            u32::try_from(need.saturating_sub(free))
+                .map_err(|_| Error::invalid("set reserve_for_op: a pool would exceed 2^31 blocks"))
+        };
+        self.reserve(short(bm, free_bm)?, short(ar, free_ar)?)
+    }
+
     /// Grows the pools after a failed operation: the shortfall plus an eighth of the pool.
     pub(super) fn grow_for(&mut self, status: &SetOpStatus) -> Result<()> {
         let short = |need: u32, free: u32, total: u32| -> u32 {
@@ -1000,7 +1121,8 @@ impl GpuSet {
     /// synchronization contract. `scratch`: [`SET_SCRATCH_BYTES`] bytes (16-byte aligned
     /// offset); `status`: [`SET_STATUS_BYTES`] bytes receiving a [`SetOpStatus`]. When the
     /// destination's pools lack free blocks ([`GpuSet::reserve`]) nothing is written and the
-    /// status says what was needed.
+    /// status says what was needed. With free blocks for the bound of
+    /// [`GpuSet::reserve_for_op`] the operation takes its one-pass path (no counting pass).
     ///
     /// # Safety
     /// `cmd` must be a command buffer of the set's device in the recording state; the ranges

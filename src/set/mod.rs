@@ -52,7 +52,13 @@
 //! workgroup, by kind; a counting pass computes each listed chunk's result in shared memory
 //! and sums the blocks it needs; a one-invocation check compares them with the free blocks;
 //! then, only if enough are free, the writing pass gives the old blocks back, takes new ones
-//! and writes the results. Two arrays (or an array and a run of inserted values) of at most
+//! and writes the results. An operation of two sets (AND, OR, ANDNOT, XOR) has a **one-pass
+//! path**: classification also sums, per listed chunk, the blocks enough for the most values
+//! the operation can give there (the intersection's `min(|a|, |b|)`, the difference's `|a|`,
+//! the union's and symmetric difference's `|a| + |b|`); when the destination's free blocks
+//! cover that bound, the counting pass does nothing and the writing pass runs at once
+//! ([`GpuSet::reserve_for_op`] reserves that many; the status then reports the bound as the
+//! need). The counting pass costs as much as the writing pass for sparse sets. Two arrays (or an array and a run of inserted values) of at most
 //! 2048 values together go to kernels that work on the sorted lists element by element in
 //! small shared memory (two size classes, 640 and 2048 values), so that many such pairs share a
 //! multiprocessor: the chunks of sparse sets are mostly such pairs. Larger pairs and bitmaps

@@ -3,7 +3,8 @@
 //! For each case two sets of about 2^log2n values (sparse: uniform over 2^32; dense: uniform
 //! over [0, 2^(log2n+1)), so bitmap chunks half full; clustered: runs of 1..4096 values at
 //! random places) are built, then each operation is timed alone with GPU timestamps (median
-//! of `--reps` after a warm-up), through the record layer on pools reserved beforehand:
+//! of `--reps` after a warm-up), through the record layer on pools reserved beforehand
+//! (`GpuSet::reserve_for_op`, so that the operations take their one-pass path):
 //! build from sorted values (an emptied set, the sort itself not included: it is vkalgo's
 //! radix sort, benchmarked by `vkalgo-bench sort`), AND / OR / XOR / ANDNOT into a third set,
 //! the cardinality of AND without materializing it, contains of 2^log2n queries (half hits),
@@ -176,12 +177,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         result_line("build_sorted", case, batch, median(times), "");
         drop(sorted);
         for op in SetOp::ALL {
-            // Once through the host call: grows d's pools to fit the result. A recorded
-            // operation counts the free blocks before it gives d's old ones back, so d gets as
-            // many again: otherwise the timed operations find the pools short and write nothing.
+            // Once through the host call, then free blocks for the bound the one-pass path
+            // needs (as an engine recording operations would reserve them): a recorded
+            // operation counts the free blocks before it gives d's old ones back.
             d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
-            let (bm, ar) = d.pool_blocks();
-            d.reserve(bm, ar)?;
+            d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
             yard.warm(ctx, &timer)?;
             let times = timer.time_batch(reps, |cmd, _| unsafe {
                 d.record_op(
