@@ -288,6 +288,7 @@ const PERMUTATIONS: &[Permutation] = &[
         "set/array_pairs.comp",
         &[("PAIR_CLASS", "1")],
     ),
+    ("set_bitmap_pairs", "set/bitmap_pairs.comp", &[]),
     ("set_trivial", "set/trivial.comp", &[]),
     ("set_check", "set/check.comp", &[]),
     ("set_info", "set/info.comp", &[]),

@@ -964,6 +964,59 @@ fn one_pass_and_counting_paths() {
     assert_no_validation_messages(&ctx);
 }
 
+/// Pairs of bitmap chunks (both operands above the array limit) whose results are empty, full,
+/// small arrays or bitmaps, for every operation: into a new set, in place, and counted only.
+#[test]
+fn bitmap_pairs_every_result_kind() {
+    let ctx = context();
+    let c = |chunk: u32, v: u32| (chunk << 16) | v;
+    let mut va = Vec::new();
+    let mut vb = Vec::new();
+    // Chunk 0: evens against odds (AND empty, OR and XOR full).
+    va.extend((0..32768).map(|i| c(0, 2 * i)));
+    vb.extend((0..32768).map(|i| c(0, 2 * i + 1)));
+    // Chunk 1: overlapping ranges (AND a 10-value array, the rest bitmaps).
+    va.extend((0..5000).map(|v| c(1, v)));
+    vb.extend((4990..10000).map(|v| c(1, v)));
+    // Chunk 2: equal bitmaps but for a few values (ANDNOT a small array or empty, XOR small).
+    va.extend((0..6000).map(|v| c(2, v)));
+    vb.extend((0..6000).filter(|v| v % 1000 != 7).map(|v| c(2, v)));
+    // Chunk 3: nearly full chunks (AND a bitmap, OR full).
+    va.extend((0..65536).filter(|v| v % 700 != 1).map(|v| c(3, v)));
+    vb.extend(
+        (0..65536)
+            .filter(|v| v % 700 == 1 || v % 900 != 2)
+            .map(|v| c(3, v)),
+    );
+    // Chunk 65535: bitmaps at the top of the universe.
+    va.extend((0..65536).step_by(3).map(|v| c(65535, v)));
+    vb.extend((0..65536).step_by(5).map(|v| c(65535, v)));
+    let (ma, mb) = (model_of(&va), model_of(&vb));
+    let a = GpuSet::from_values(&ctx, &va).unwrap();
+    let b = GpuSet::from_values(&ctx, &vb).unwrap();
+    for op in SetOp::ALL {
+        let want = reference::op(&ma, &mb, op);
+        let d = GpuSet::op(&a, &b, op).unwrap();
+        check(&d, &want, &format!("{op:?}"));
+        assert_eq!(
+            GpuSet::op_cardinality(&a, &b, op).unwrap(),
+            want.len() as u64,
+            "{op:?} cardinality"
+        );
+        let mut x = GpuSet::from_values(&ctx, &va).unwrap();
+        x.assign(SetOperand::This, SetOperand::Set(&b), op).unwrap();
+        check(&x, &want, &format!("{op:?} in place"));
+        // Again in place on the result (bitmaps, arrays and full chunks as operand a).
+        x.assign(SetOperand::This, SetOperand::Set(&b), op).unwrap();
+        check(
+            &x,
+            &reference::op(&want, &mb, op),
+            &format!("{op:?} twice in place"),
+        );
+    }
+    assert_no_validation_messages(&ctx);
+}
+
 /// Recorded inserts and removals of sorted values take the one-pass path too: the bound of an
 /// insert is the chunk's values plus the run's (duplicates included), of a removal the chunk's.
 #[test]

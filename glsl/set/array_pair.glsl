@@ -16,9 +16,7 @@
 #ifndef VKALGO_SET_ARRAY_PAIR_GLSL
 #define VKALGO_SET_ARRAY_PAIR_GLSL
 
-// Ids of the array blocks a result takes (at most 43 for 4096 values).
-shared uint s_ids[ARRAY_BLOCK_WORDS];
-shared uint s_pos;
+#include "array_store.glsl"
 
 // Number of elements of list a (which == 0) or b below x.
 uint lower_bound(uint which, uint n, uint x) {
@@ -159,37 +157,6 @@ void place_kept(uint na, uint nb) {
                 atomicOr(so[p >> 1], x << ((p & 1u) * 16u));
             }
         }
-    }
-}
-
-// Takes k array blocks of the destination into s_ids (workgroup-uniform; a barrier follows
-// before s_ids is read).
-void take_array_blocks(uint k) {
-    uint t = gl_LocalInvocationIndex;
-    if (t == 0u) {
-        s_pos = atomicAdd(U32AtomicRef(cursor_addr(pc.meta_d, 2u)).v[0], k);
-    }
-    barrier();
-    uint pos = s_pos;
-    for (uint i = t; i < k; i += WG_SIZE) {
-        s_ids[i] = U32Ref(SetMetaRef(pc.meta_d).ar_ring).v[(pos + i) & SetMetaRef(pc.meta_d).ar_mask];
-    }
-}
-
-// Writes the array result of card values in so to the k blocks in s_ids: block 0's header
-// (the ids of blocks 1..k-1), then the value words.
-void store_array_result(uint card, uint k) {
-    uint t = gl_LocalInvocationIndex;
-    uint id0 = s_ids[0];
-    uint h = k - 1u;
-    for (uint i = t + 1u; i < k; i += WG_SIZE) {
-        U32Ref(array_block_addr(pc.meta_d, id0)).v[i - 1u] = s_ids[i];
-    }
-    uint words = (card + 1u) / 2u;
-    for (uint j = t; j < words; j += WG_SIZE) {
-        uint w = h + j;
-        uint id = s_ids[w / ARRAY_BLOCK_WORDS];
-        U32Ref(array_block_addr(pc.meta_d, id)).v[w % ARRAY_BLOCK_WORDS] = so[j];
     }
 }
 

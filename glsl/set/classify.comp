@@ -1,8 +1,8 @@
 #version 460
 // One invocation per chunk (65536): decides what an operation does with each chunk from the
 // operands' cardinalities alone (the empty/full summary), and lists the chunks that need a
-// workgroup (array pairs for array_pairs.comp, the rest for chunk_update.comp) or only a
-// directory change (trivial list: chunk | full << 16).
+// workgroup (array pairs for array_pairs.comp, bitmap pairs for bitmap_pairs.comp, the rest
+// for chunk_update.comp) or only a directory change (trivial list: chunk | full << 16).
 // mode 0: materialize `op` of a and b into d; mode 1: cardinality of `op` of a and b (decided
 // chunks add their cardinality to the totals at once, nothing is listed but the undecided
 // pairs); mode 2: insert the range [range_lo, range_hi) into d.
@@ -99,7 +99,9 @@ void main() {
                     }
                 }
             } else {
-                list_chunk(pc.scratch, c, pair_class(ca, cb));
+                // Undecided: both are arrays or bitmaps here (neither empty nor full).
+                bool bitmaps = ca > ARRAY_MAX && cb > ARRAY_MAX;
+                list_chunk(pc.scratch, c, bitmaps ? CLASS_BITMAPS : pair_class(ca, cb));
                 bound = chunk_blocks_bound(result_bound(pc.op, ca, cb));
             }
         }

@@ -86,8 +86,12 @@ layout(push_constant) uniform SetPush {
 #define S_BOUND_BM 9u
 #define S_BOUND_AR 10u
 #define S_BOUND_VALID 11u
+// bitmap_pairs.comp's list (pairs of bitmaps): its length; the entries fill S_WORK's list
+// from the back.
+#define S_BITMAP_COUNT 12u
+#define S_BITMAPS_ENTRY(i) (S_WORK + CHUNKS - 1u - (i))
 #define S_FAILED 15u
-// Lists of CHUNKS words each: chunk_update's work, trivial chunks, the chunks' runs of sorted
+// Lists of CHUNKS words each: chunk_update's work (bitmap_pairs' from the back), trivial chunks, the chunks' runs of sorted
 // values (start and end index), array_pairs' work (the small class from the front, the medium
 // class from the back).
 #define S_WORK 16u
@@ -221,6 +225,7 @@ uint range_mask(uint w, uint lo, uint hi) {
 #define CLASS_SMALL 0u
 #define CLASS_MEDIUM 1u
 #define CLASS_CHUNK 2u
+#define CLASS_BITMAPS 3u
 
 // Which kernel takes a pair of chunks of na and nb values (or a chunk and a run of nb
 // values): array_pairs.comp's small or medium class where both are arrays (or empty) and
@@ -240,6 +245,9 @@ void list_chunk(uint64_t scratch, uint c, uint cls) {
     if (cls == CLASS_CHUNK) {
         uint i = atomicAdd(U32AtomicRef(scratch).v[S_WORK_COUNT], 1u);
         U32Ref(scratch).v[S_WORK + i] = c;
+    } else if (cls == CLASS_BITMAPS) {
+        uint i = atomicAdd(U32AtomicRef(scratch).v[S_BITMAP_COUNT], 1u);
+        U32Ref(scratch).v[S_BITMAPS_ENTRY(i)] = c;
     } else if (cls == CLASS_SMALL) {
         uint i = atomicAdd(U32AtomicRef(scratch).v[S_PAIR_COUNT], 1u);
         U32Ref(scratch).v[S_PAIRS + i] = c;

@@ -863,6 +863,7 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         &shaders::SET_BOUNDARIES,
         &shaders::SET_CHECK,
         &shaders::SET_CHUNK_UPDATE,
+        &shaders::SET_BITMAP_PAIRS,
         &shaders::SET_CLASSIFY,
         &shaders::SET_CONTAINS,
         &shaders::SET_FILTER,
@@ -953,6 +954,7 @@ pub(crate) unsafe fn record_update_phase(
     let classify = kernel(ctx, &shaders::SET_CLASSIFY)?;
     let boundaries = kernel(ctx, &shaders::SET_BOUNDARIES)?;
     let update = kernel(ctx, &shaders::SET_CHUNK_UPDATE)?;
+    let bitmaps = kernel(ctx, &shaders::SET_BITMAP_PAIRS)?;
     let pairs_small = ctx.kernel(&shaders::SET_ARRAY_PAIRS_SMALL, pairs_spec(ctx, false))?;
     let pairs_medium = ctx.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, pairs_spec(ctx, true))?;
     let check = kernel(ctx, &shaders::SET_CHECK)?;
@@ -986,6 +988,9 @@ pub(crate) unsafe fn record_update_phase(
         ctx.compute_to_compute(cmd);
         // The work lists are disjoint: their passes run side by side.
         ctx.dispatch(cmd, update, &push(source_mode, 0), grid);
+        if source_mode == 0 {
+            ctx.dispatch(cmd, bitmaps, &push(0, 0), grid);
+        }
         ctx.dispatch(cmd, pairs_small, &push(source_mode, 0), grid);
         ctx.dispatch(cmd, pairs_medium, &push(source_mode, 0), grid);
         ctx.compute_to_compute(cmd);
@@ -1002,6 +1007,9 @@ pub(crate) unsafe fn record_update_phase(
         // only from the free ids as they were before the operation (the check pass counted
         // them) while freed ids go after them: the writing passes run side by side.
         ctx.dispatch(cmd, update, &push(source_mode, 1), grid);
+        if source_mode == 0 {
+            ctx.dispatch(cmd, bitmaps, &push(0, 1), grid);
+        }
         ctx.dispatch(cmd, pairs_small, &push(source_mode, 1), grid);
         ctx.dispatch(cmd, pairs_medium, &push(source_mode, 1), grid);
         if u.mode != MODE_VALUES {
@@ -1469,6 +1477,7 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SET_CLASSIFY,
         shaders::SET_BOUNDARIES,
         shaders::SET_CHUNK_UPDATE,
+        shaders::SET_BITMAP_PAIRS,
         shaders::SET_ARRAY_PAIRS_SMALL,
         shaders::SET_ARRAY_PAIRS_MEDIUM,
         shaders::SET_TRIVIAL,
