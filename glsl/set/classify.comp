@@ -10,15 +10,18 @@
 
 // Result of `op` on two chunks decided by their cardinalities: returns true and the result's
 // source (0 a, 1 b, 2 complement of a, 3 complement of b, 4 empty, 5 full) when decided.
-// The most values `op` of chunks of ca and cb values can give.
-uint result_bound(uint op, uint ca, uint cb) {
+// The fewest and the most values `op` of chunks of ca and cb values can give.
+uvec2 result_range(uint op, uint ca, uint cb) {
     if (op == OP_AND) {
-        return min(ca, cb);
+        return uvec2(ca + cb > FULL ? ca + cb - FULL : 0u, min(ca, cb));
+    }
+    if (op == OP_OR) {
+        return uvec2(max(ca, cb), min(ca + cb, FULL));
     }
     if (op == OP_ANDNOT) {
-        return ca;
+        return uvec2(ca > cb ? ca - cb : 0u, ca);
     }
-    return min(ca + cb, FULL);
+    return uvec2(ca > cb ? ca - cb : cb - ca, min(ca + cb, 2u * FULL - ca - cb));
 }
 
 bool decide(uint op, uint ca, uint cb, out uint src) {
@@ -102,7 +105,8 @@ void main() {
                 // Undecided: both are arrays or bitmaps here (neither empty nor full).
                 bool bitmaps = ca > ARRAY_MAX && cb > ARRAY_MAX;
                 list_chunk(pc.scratch, c, bitmaps ? CLASS_BITMAPS : pair_class(ca, cb));
-                bound = chunk_blocks_bound(result_bound(pc.op, ca, cb));
+                uvec2 range = result_range(pc.op, ca, cb);
+                bound = chunk_blocks_between(range.x, range.y);
             }
         }
     }

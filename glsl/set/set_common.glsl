@@ -136,13 +136,13 @@ uvec2 chunk_blocks(uint n) {
     return n > ARRAY_MAX ? uvec2(1u, 0u) : uvec2(0u, array_blocks(n));
 }
 
-// Blocks (bitmap, array) enough for any result of at most `bound` values: the largest of
-// chunk_blocks(n) over n <= bound, per kind.
-uvec2 chunk_blocks_bound(uint bound) {
-    if (bound == 0u) {
+// Blocks (bitmap, array) enough for any result of lo..hi values: a bitmap block if the result
+// may be a bitmap, array blocks for up to min(hi, ARRAY_MAX) values if it may be an array.
+uvec2 chunk_blocks_between(uint lo, uint hi) {
+    if (hi == 0u || lo == FULL) {
         return uvec2(0u);
     }
-    return uvec2(bound > ARRAY_MAX ? 1u : 0u, array_blocks(min(bound, ARRAY_MAX)));
+    return uvec2(hi > ARRAY_MAX ? 1u : 0u, lo <= ARRAY_MAX ? array_blocks(min(hi, ARRAY_MAX)) : 0u);
 }
 
 // The one-pass path of a set operation: when the destination's free blocks cover the bound

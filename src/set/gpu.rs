@@ -70,21 +70,24 @@ fn chunk_blocks(n: u32) -> (u64, u64) {
     }
 }
 
-/// Blocks enough for any chunk of at most `bound` values (set_common.glsl chunk_blocks_bound).
-fn chunk_blocks_bound(bound: u32) -> (u64, u64) {
-    if bound == 0 {
+/// Blocks enough for any chunk of `lo..=hi` values (set_common.glsl chunk_blocks_between).
+fn chunk_blocks_between(lo: u32, hi: u32) -> (u64, u64) {
+    if hi == 0 || lo == CHUNK_VALUES {
         return (0, 0);
     }
-    (
-        (bound > ARRAY_MAX) as u64,
-        array_blocks(bound.min(ARRAY_MAX)) as u64,
-    )
+    let array = if lo <= ARRAY_MAX {
+        array_blocks(hi.min(ARRAY_MAX)) as u64
+    } else {
+        0
+    };
+    ((hi > ARRAY_MAX) as u64, array)
 }
 
 /// The bound on the blocks `op` of sets with chunk cardinalities `card_a` and `card_b` needs,
 /// as glsl/set/classify.comp sums it for the one-pass path: per chunk, the exact blocks where
 /// the cardinalities decide the result (none where it is empty, full, or the destination's own
-/// chunk: `d_is_a`, `d_is_b`), else the blocks enough for the most values `op` can give.
+/// chunk: `d_is_a`, `d_is_b`), else the blocks enough for any result between the fewest and the
+/// most values `op` can give.
 pub(crate) fn op_block_bound(
     op: SetOp,
     card_a: &[u32],
@@ -120,11 +123,13 @@ pub(crate) fn op_block_bound(
                     chunk_blocks(card)
                 }
             }
-            None => chunk_blocks_bound(match op {
-                SetOp::And => ca.min(cb),
-                SetOp::AndNot => ca,
-                SetOp::Or | SetOp::Xor => (ca + cb).min(full),
-            }),
+            // The fewest and the most values the result can hold (classify.comp result_range).
+            None => match op {
+                SetOp::And => chunk_blocks_between((ca + cb).saturating_sub(full), ca.min(cb)),
+                SetOp::Or => chunk_blocks_between(ca.max(cb), (ca + cb).min(full)),
+                SetOp::AndNot => chunk_blocks_between(ca.saturating_sub(cb), ca),
+                SetOp::Xor => chunk_blocks_between(ca.abs_diff(cb), (ca + cb).min(2 * full - ca - cb)),
+            },
         };
         total = (total.0 + blocks.0, total.1 + blocks.1);
     }
@@ -678,10 +683,14 @@ impl GpuSet {
 
     /// Reserves free blocks so that a recorded `op` of `a` and `b` into this set takes the
     /// one-pass path: its counting pass is skipped when the free blocks cover a bound computed
-    /// from the operands' chunk cardinalities (per chunk that needs work: enough blocks for the
-    /// most values `op` can give, the intersection's `min(|a|, |b|)`, the difference's `|a|`,
-    /// the union's `|a| + |b|`). That bound is what the operation's status then reports as
-    /// needed. Blocking (downloads the directories); errors as [`GpuSet::reserve`].
+    /// from the operands' chunk cardinalities. Per chunk that needs work, the result's size
+    /// lies in a range known from `|a|` and `|b|` alone (the intersection's from
+    /// `|a| + |b| - 65536` to `min(|a|, |b|)`, the union's from `max(|a|, |b|)` to
+    /// `|a| + |b|`, ...): a bitmap block if the result may be a bitmap, array blocks for up to
+    /// 4096 values if it may be an array. That bound is what the operation's status then
+    /// reports as needed; it exceeds the exact need where results may be either kind (up to 43
+    /// array blocks, 8 KiB, beside each bitmap). Blocking (downloads the directories); errors
+    /// as [`GpuSet::reserve`].
     pub fn reserve_for_op(&mut self, a: SetOperand, b: SetOperand, op: SetOp) -> Result<()> {
         self.operand_meta(a, "set reserve_for_op")?;
         self.operand_meta(b, "set reserve_for_op")?;

@@ -53,16 +53,20 @@
 //! and sums the blocks it needs; a one-invocation check compares them with the free blocks;
 //! then, only if enough are free, the writing pass gives the old blocks back, takes new ones
 //! and writes the results. An operation of two sets (AND, OR, ANDNOT, XOR) has a **one-pass
-//! path**: classification also sums, per listed chunk, the blocks enough for the most values
-//! the operation can give there (the intersection's `min(|a|, |b|)`, the difference's `|a|`,
-//! the union's and symmetric difference's `|a| + |b|`); when the destination's free blocks
-//! cover that bound, the counting pass does nothing and the writing pass runs at once
+//! path**, and so do inserts and removals of sorted values: classification also sums, per
+//! listed chunk, the blocks enough for any result size the operands' cardinalities allow (the
+//! intersection's lies between `|a| + |b| - 65536` and `min(|a|, |b|)`, an insert's between
+//! the chunk's size and that plus the run's); when the destination's free blocks cover that
+//! bound, the counting pass does nothing and the writing pass runs at once
 //! ([`GpuSet::reserve_for_op`] reserves that many; the status then reports the bound as the
-//! need). The counting pass costs as much as the writing pass for sparse sets. Two arrays (or an array and a run of inserted values) of at most
+//! need). For sparse sets the counting pass costs about as much as the writing pass. Two arrays (or an array and a run of inserted values) of at most
 //! 2048 values together go to kernels that work on the sorted lists element by element in
 //! small shared memory (two size classes, 640 and 2048 values), so that many such pairs share a
-//! multiprocessor: the chunks of sparse sets are mostly such pairs. Larger pairs and bitmaps
-//! expand into two 8 KiB bitmaps per workgroup. When the pool is short, nothing has been written: the host
+//! multiprocessor: the chunks of sparse sets are mostly such pairs. Two bitmaps (an operation
+//! of two sets) combine word by word straight from global memory, with shared memory only for
+//! an array result: the chunks of dense sets stream. The rest (larger arrays, an array with a
+//! bitmap, runs of inserted values into bitmaps, ranges) expand into two 8 KiB bitmaps per
+//! workgroup. When the pool is short, nothing has been written: the host
 //! layer grows the pool (to the shortfall plus an eighth) and runs the operation again. No
 //! kernel waits on another workgroup, so nothing can hang on any driver.
 //!
