@@ -30,11 +30,16 @@ pairs = [
     ("set_or", "sparse", cuda, "flat_or", "sparse"),
     ("set_and", "dense", cuda, "flat_and", "sparse"),
     ("set_or", "dense", cuda, "flat_or", "sparse"),
+    ("set_and_reserved", "sparse", cuda, "thrust_set_intersection", "sparse"),
+    ("set_or_reserved", "sparse", cuda, "thrust_set_union", "sparse"),
+    ("set_andnot_reserved", "sparse", cuda, "thrust_set_difference", "sparse"),
 ]
 for case in ["sparse", "dense", "clustered"]:
     for op in ["build_sorted", "and", "or", "andnot", "xor", "and_cardinality", "or_cardinality",
                "andnot_cardinality", "xor_cardinality", "contains", "to_array"]:
         pairs.append(("set_" + op, case, cr, "set_" + op, case))
+        if op in ("and", "or", "andnot", "xor"):
+            pairs.append(("set_" + op + "_reserved", case, cr, "set_" + op, case))
 for name, case, base, bname, bcase in pairs:
     v = vk.get((name, case))
     b = base.get((bname, bcase))

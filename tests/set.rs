@@ -868,7 +868,8 @@ fn exact_blocks(model: &BTreeSet<u32>) -> (u32, u32) {
 /// The one-pass path: with free blocks for the bound `reserve_for_op` computes from the
 /// operands' cardinalities, a recorded operation skips its counting pass and reports that bound
 /// as its need; with free blocks for the exact result only, it counts and reports the exact
-/// need. Both write the right result, into a fresh set and in place.
+/// need. Both write the right result, into a fresh set and in place; so does the three-pass
+/// record of the one-pass path (`record_op_reserved`), which writes nothing without the bound.
 #[test]
 fn one_pass_and_counting_paths() {
     let ctx = context();
@@ -892,16 +893,14 @@ fn one_pass_and_counting_paths() {
     )
     .unwrap();
     let mut status = GpuBuffer::new(&ctx, 64, MemoryLocation::GpuToCpu, "status").unwrap();
-    let mut record = |d: &GpuSet, a: SetOperand, op: SetOp| -> SetOpStatus {
+    let mut record = |d: &GpuSet, a: SetOperand, op: SetOp, reserved: bool| -> SetOpStatus {
         ctx.submit_and_wait(|cmd| unsafe {
-            d.record_op(
-                cmd,
-                a,
-                SetOperand::Set(&b),
-                op,
-                &scratch.range(),
-                &status.sub_range(0, 32),
-            )?;
+            let (scratch, status) = (&scratch.range(), &status.sub_range(0, 32));
+            if reserved {
+                d.record_op_reserved(cmd, a, SetOperand::Set(&b), op, scratch, status)?;
+            } else {
+                d.record_op(cmd, a, SetOperand::Set(&b), op, scratch, status)?;
+            }
             ctx.memory_barrier(
                 cmd,
                 vk::PipelineStageFlags::COMPUTE_SHADER,
@@ -926,25 +925,33 @@ fn one_pass_and_counting_paths() {
             bound.0 >= exact.0 && bound.1 >= exact.1,
             "{op:?}: bound {bound:?} below {exact:?}"
         );
-        let s = record(&d, SetOperand::Set(&a), op);
+        let s = record(&d, SetOperand::Set(&a), op, false);
         assert_eq!(s.ok, 1, "{op:?} one pass: {s:?}");
-        assert_eq!(
-            (s.need_bitmap_blocks, s.need_array_blocks),
-            bound,
-            "{op:?}: the bound is the need"
-        );
+        let need = |s: &SetOpStatus| (s.need_bitmap_blocks, s.need_array_blocks);
+        assert_eq!(need(&s), bound, "{op:?}: the bound is the need");
         check(&d, &want, &format!("{op:?} one pass"));
+        // The three-pass record of the one-pass path.
+        let mut d = GpuSet::new(&ctx).unwrap();
+        d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)
+            .unwrap();
+        let s = record(&d, SetOperand::Set(&a), op, true);
+        assert_eq!(s.ok, 1, "{op:?} reserved: {s:?}");
+        assert_eq!(need(&s), bound, "{op:?} reserved: the bound is the need");
+        check(&d, &want, &format!("{op:?} reserved"));
         // Counting: free blocks for the exact result only (the bound is higher for AND).
         let mut d = GpuSet::new(&ctx).unwrap();
         d.reserve(exact.0, exact.1).unwrap();
-        let s = record(&d, SetOperand::Set(&a), op);
+        if bound != exact {
+            // The three-pass record needs the bound: it writes nothing and says so.
+            let s = record(&d, SetOperand::Set(&a), op, true);
+            assert_eq!(s.ok, 0, "{op:?} reserved without the bound: {s:?}");
+            assert_eq!(need(&s), bound, "{op:?} reserved without the bound");
+            check(&d, &BTreeSet::new(), &format!("{op:?} reserved, nothing written"));
+        }
+        let s = record(&d, SetOperand::Set(&a), op, false);
         assert_eq!(s.ok, 1, "{op:?} counting: {s:?}");
         if bound != exact {
-            assert_eq!(
-                (s.need_bitmap_blocks, s.need_array_blocks),
-                exact,
-                "{op:?}: counted need"
-            );
+            assert_eq!(need(&s), exact, "{op:?}: counted need");
         }
         check(&d, &want, &format!("{op:?} counting"));
         if op == SetOp::And {
@@ -953,13 +960,22 @@ fn one_pass_and_counting_paths() {
                 "the intersection's bound should exceed its result"
             );
         }
-        // In place, one pass: d = a first, then d = d op b.
+        // In place, one pass: d = a first, then d = d op b; then again in three passes.
         let mut d = GpuSet::from_values(&ctx, &va).unwrap();
         d.reserve_for_op(SetOperand::This, SetOperand::Set(&b), op)
             .unwrap();
-        let s = record(&d, SetOperand::This, op);
+        let s = record(&d, SetOperand::This, op, false);
         assert_eq!(s.ok, 1, "{op:?} in place: {s:?}");
         check(&d, &want, &format!("{op:?} in place"));
+        d.reserve_for_op(SetOperand::This, SetOperand::Set(&b), op)
+            .unwrap();
+        let s = record(&d, SetOperand::This, op, true);
+        assert_eq!(s.ok, 1, "{op:?} reserved in place: {s:?}");
+        check(
+            &d,
+            &reference::op(&want, &mb, op),
+            &format!("{op:?} reserved in place"),
+        );
     }
     assert_no_validation_messages(&ctx);
 }

@@ -6,7 +6,48 @@
 // mode 0: materialize `op` of a and b into d; mode 1: cardinality of `op` of a and b (decided
 // chunks add their cardinality to the totals at once, nothing is listed but the undecided
 // pairs); mode 2: insert the range [range_lo, range_hi) into d.
+#extension GL_KHR_memory_scope_semantics : require
 #include "set_common.glsl"
+
+shared uint s_last;
+
+// aux 1: counts this workgroup finished (after its list entries and bound sums: release); the
+// last one (acquire) sees every workgroup's sums and decides for the writing pass.
+// Workgroup-uniform control flow.
+void decide_when_last() {
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+    if (gl_LocalInvocationIndex == 0u) {
+        uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+        uint done = atomicAdd(U32AtomicRef(pc.scratch).v[S_DONE], 1u, gl_ScopeDevice,
+                              gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+        if (done + 1u != groups) {
+            return;
+        }
+        // Counters other workgroups added to are read atomically (coherently).
+        U32AtomicRef s = U32AtomicRef(pc.scratch);
+        uint bound_bm = atomicAdd(s.v[S_BOUND_BM], 0u);
+        uint bound_ar = atomicAdd(s.v[S_BOUND_AR], 0u);
+        uint listed = atomicAdd(s.v[S_WORK_COUNT], 0u) + atomicAdd(s.v[S_PAIR_COUNT], 0u)
+                    + atomicAdd(s.v[S_PAIR_MEDIUM_COUNT], 0u) + atomicAdd(s.v[S_BITMAP_COUNT], 0u);
+        U32Ref cur = U32Ref(cursor_addr(pc.meta_d, 0u));
+        uint free_bm = cur.v[1] - cur.v[0];
+        uint free_ar = cur.v[3] - cur.v[2];
+        bool ok = atomicAdd(s.v[S_FAILED], 0u) == 0u && bound_bm <= free_bm && bound_ar <= free_ar;
+        atomicExchange(s.v[S_OK], ok ? 1u : 0u);
+        if (!ok) {
+            atomicExchange(s.v[S_FAILED], 1u);
+        }
+        U32Ref o = U32Ref(pc.out_addr);
+        o.v[0] = ok ? 1u : 0u;
+        o.v[1] = bound_bm;
+        o.v[2] = bound_ar;
+        o.v[3] = free_bm;
+        o.v[4] = free_ar;
+        o.v[5] = 0u;
+        o.v[6] = 0u;
+        o.v[7] = listed;
+    }
+}
 
 // Result of `op` on two chunks decided by their cardinalities: returns true and the result's
 // source (0 a, 1 b, 2 complement of a, 3 complement of b, 4 empty, 5 full) when decided.
@@ -123,6 +164,9 @@ void main() {
             if (linear_workgroup_id() == 0u) {
                 U32Ref(pc.scratch).v[S_BOUND_VALID] = 1u;
             }
+        }
+        if (pc.aux == 1u) {
+            decide_when_last();
         }
     }
     if (pc.mode == 1u) {

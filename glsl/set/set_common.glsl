@@ -90,6 +90,8 @@ layout(push_constant) uniform SetPush {
 // from the back.
 #define S_BITMAP_COUNT 12u
 #define S_BITMAPS_ENTRY(i) (S_WORK + CHUNKS - 1u - (i))
+// classify.comp's finished workgroups (the one-pass-only record, aux 1).
+#define S_DONE 13u
 #define S_FAILED 15u
 // Lists of CHUNKS words each: chunk_update's work (bitmap_pairs' from the back), trivial chunks, the chunks' runs of sorted
 // values (start and end index), array_pairs' work (the small class from the front, the medium

@@ -925,6 +925,9 @@ pub(crate) enum Phase {
     /// After the pools grew: clear the failure flag, check again, write (the lists and counts
     /// in scratch are still those of the failed attempt, which changed nothing).
     Retry,
+    /// An operation of two sets on the one-pass path only (no counting or check pass): the
+    /// last classify workgroup decides whether the free blocks cover the bound.
+    Reserved,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -983,7 +986,13 @@ pub(crate) unsafe fn record_update_phase(
         MODE_RANGE => 2,
         _ => 0,
     };
-    if phase == Phase::All {
+    if phase == Phase::Reserved {
+        debug_assert_eq!(u.mode, MODE_OP);
+        ctx.record_compute_fill(cmd, scratch, if first { 16 } else { 15 }, 0)?;
+        ctx.compute_to_compute(cmd);
+        ctx.dispatch(cmd, classify, &push(0, 1), (CHUNKS / wg(ctx) as u64) as u32);
+        ctx.compute_to_compute(cmd);
+    } else if phase == Phase::All {
         // Counters (words 0..14) and, first in a batch, the failure flag (word 15).
         ctx.record_compute_fill(cmd, scratch, if first { 16 } else { 15 }, 0)?;
         ctx.compute_to_compute(cmd);
@@ -1009,8 +1018,10 @@ pub(crate) unsafe fn record_update_phase(
         ctx.record_compute_fill(cmd, &flag, 1, 0)?;
         ctx.compute_to_compute(cmd);
     }
-    ctx.dispatch(cmd, check, &push(if u.mode == MODE_CARD { 1 } else { 0 }, 0), 1);
-    ctx.compute_to_compute(cmd);
+    if phase != Phase::Reserved {
+        ctx.dispatch(cmd, check, &push(if u.mode == MODE_CARD { 1 } else { 0 }, 0), 1);
+        ctx.compute_to_compute(cmd);
+    }
     if u.mode != MODE_CARD {
         // The work lists and the trivial list are disjoint chunks, and each pass takes blocks
         // only from the free ids as they were before the operation (the check pass counted
@@ -1162,6 +1173,42 @@ impl GpuSet {
         let u = self.op_update(a, b, op)?;
         self.note_update(&u);
         record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
+    }
+
+    /// Records `self = a op b` on the one-pass path only, in three passes (clear, classify,
+    /// write) instead of five: the destination must hold the free blocks of
+    /// [`GpuSet::reserve_for_op`] for these operands. When it does not (the operands changed
+    /// since the reservation, or an earlier operation of the batch failed), nothing is written
+    /// and the status says so with the bound as the need; reserve that many and record again.
+    /// Arguments as [`GpuSet::record_op`].
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_op_reserved(
+        &self,
+        cmd: vk::CommandBuffer,
+        a: SetOperand,
+        b: SetOperand,
+        op: SetOp,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check("set status", SET_STATUS_BYTES, 4)?;
+        if scratch.overlaps(status) {
+            return Err(Error::invalid("set op: scratch and status overlap"));
+        }
+        let u = self.op_update(a, b, op)?;
+        self.note_update(&u);
+        record_update_phase(
+            &self.ctx,
+            cmd,
+            &u,
+            scratch,
+            self.ctx.address_of(status),
+            true,
+            Phase::Reserved,
+        )
     }
 
     /// Records the cardinality of `a op b` without materializing it: a [`SetOpStatus`] to

@@ -6,7 +6,8 @@
 //! of `--reps` after a warm-up), through the record layer on pools reserved beforehand
 //! (`GpuSet::reserve_for_op`, so that the operations take their one-pass path):
 //! build from sorted values (an emptied set, the sort itself not included: it is vkalgo's
-//! radix sort, benchmarked by `vkalgo-bench sort`), AND / OR / XOR / ANDNOT into a third set,
+//! radix sort, benchmarked by `vkalgo-bench sort`), AND / OR / XOR / ANDNOT into a third set
+//! (`record_op`, then `record_op_reserved` as `set_<op>_reserved`),
 //! the cardinality of AND without materializing it, contains of 2^log2n queries (half hits),
 //! and to_array. Every result is verified against a CPU merge of the sorted inputs. The
 //! memory of each set is compared with the size of its Roaring portable serialization.
@@ -208,6 +209,29 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 va.len() + vb.len(),
                 ms,
                 &extra,
+            );
+            // The same operation recorded in three passes (record_op_reserved: the one-pass
+            // path without the counting and check passes).
+            d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
+            yard.warm(ctx, &timer)?;
+            let times = timer.time_batch(reps, |cmd, _| unsafe {
+                d.record_op_reserved(
+                    cmd,
+                    SetOperand::Set(&a),
+                    SetOperand::Set(&b),
+                    op,
+                    &scratch.range(),
+                    &status.sub_range(0, SET_STATUS_BYTES),
+                )
+            })?;
+            assert_status_ok(ctx, &status, 0, &format!("{op:?} reserved"))?;
+            assert!(d.to_vec()? == want, "{op:?} reserved: wrong result");
+            result_line(
+                &format!("{op:?}_reserved").to_lowercase(),
+                case,
+                va.len() + vb.len(),
+                median(times),
+                "",
             );
             yard.warm(ctx, &timer)?;
             let times = timer.time_batch(reps, |cmd, _| unsafe {
