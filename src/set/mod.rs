@@ -59,7 +59,10 @@
 //! the chunk's size and that plus the run's); when the destination's free blocks cover that
 //! bound, the counting pass does nothing and the writing pass runs at once
 //! ([`GpuSet::reserve_for_op`] reserves that many; the status then reports the bound as the
-//! need). For sparse sets the counting pass costs about as much as the writing pass. Two arrays (or an array and a run of inserted values) of at most
+//! need). For sparse sets the counting pass costs about as much as the writing pass.
+//! [`GpuSet::record_op_reserved`] records that path alone, in three passes (clear, classify,
+//! write: the last classification workgroup decides), for engines that reserve the bound; it
+//! writes nothing when the free blocks fall short. Two arrays (or an array and a run of inserted values) of at most
 //! 2048 values together go to kernels that work on the sorted lists element by element in
 //! small shared memory (two size classes, 640 and 2048 values), so that many such pairs share a
 //! multiprocessor: the chunks of sparse sets are mostly such pairs. Two bitmaps (an operation
