@@ -824,6 +824,12 @@ fn tail_count(head: u32, tail: u32) -> u32 {
 /// total, measured, and one chunk may take an invocation over 1024 iterations with 64
 /// invocations), and no more than there can be chunks (idle workgroups cost a lot on CPU
 /// drivers).
+/// Workgroups of chunk_update.comp, bitmap_pairs.comp and the medium array pairs at most
+/// (see record_update_phase).
+const UPDATE_GRID: u32 = 256;
+const BITMAPS_GRID: u32 = 1024;
+const MEDIUM_GRID: u32 = 1024;
+
 fn chunk_grid(bound: u32) -> u32 {
     bound.clamp(1, 4096)
 }
@@ -946,7 +952,12 @@ pub(crate) unsafe fn record_update_phase(
         ElementCount::Direct(n) => (n as u32, 0),
         ElementCount::Indirect(r) => (0, ctx.address_of(&r)),
     };
-    let push = |mode: u32, aux: u32| SetPush {
+    // Grid-stride kernels get no more workgroups than can run at once (about a
+    // multiprocessor's worth each on today's GPUs): chunk_update's 26 KiB of shared memory
+    // fits one per multiprocessor, bitmap_pairs' and the medium pairs' several; workgroups
+    // beyond those only queue up, and those that find nothing to do still cost a launch.
+    let grid_of = |cap: u32| grid.min(cap);
+    let push_with = |mode: u32, aux: u32, grid: u32| SetPush {
         meta_d: u.d,
         meta_a: u.a,
         meta_b: u.b,
@@ -963,6 +974,7 @@ pub(crate) unsafe fn record_update_phase(
         grid,
         aux,
     };
+    let push = |mode: u32, aux: u32| push_with(mode, aux, grid);
     let classify = kernel(ctx, &shaders::SET_CLASSIFY)?;
     let boundaries = kernel(ctx, &shaders::SET_BOUNDARIES)?;
     let update = kernel(ctx, &shaders::SET_CHUNK_UPDATE)?;
@@ -1005,12 +1017,27 @@ pub(crate) unsafe fn record_update_phase(
         }
         ctx.compute_to_compute(cmd);
         // The work lists are disjoint: their passes run side by side.
-        ctx.dispatch(cmd, update, &push(source_mode, 0), grid);
+        ctx.dispatch(
+            cmd,
+            update,
+            &push_with(source_mode, 0, grid_of(UPDATE_GRID)),
+            grid_of(UPDATE_GRID),
+        );
         if source_mode == 0 {
-            ctx.dispatch(cmd, bitmaps, &push(0, 0), grid);
+            ctx.dispatch(
+                cmd,
+                bitmaps,
+                &push_with(0, 0, grid_of(BITMAPS_GRID)),
+                grid_of(BITMAPS_GRID),
+            );
         }
         ctx.dispatch(cmd, pairs_small, &push(source_mode, 0), grid);
-        ctx.dispatch(cmd, pairs_medium, &push(source_mode, 0), grid);
+        ctx.dispatch(
+            cmd,
+            pairs_medium,
+            &push_with(source_mode, 0, grid_of(MEDIUM_GRID)),
+            grid_of(MEDIUM_GRID),
+        );
         ctx.compute_to_compute(cmd);
     } else {
         // The failure flag (word 15).
@@ -1026,12 +1053,27 @@ pub(crate) unsafe fn record_update_phase(
         // The work lists and the trivial list are disjoint chunks, and each pass takes blocks
         // only from the free ids as they were before the operation (the check pass counted
         // them) while freed ids go after them: the writing passes run side by side.
-        ctx.dispatch(cmd, update, &push(source_mode, 1), grid);
+        ctx.dispatch(
+            cmd,
+            update,
+            &push_with(source_mode, 1, grid_of(UPDATE_GRID)),
+            grid_of(UPDATE_GRID),
+        );
         if source_mode == 0 {
-            ctx.dispatch(cmd, bitmaps, &push(0, 1), grid);
+            ctx.dispatch(
+                cmd,
+                bitmaps,
+                &push_with(0, 1, grid_of(BITMAPS_GRID)),
+                grid_of(BITMAPS_GRID),
+            );
         }
         ctx.dispatch(cmd, pairs_small, &push(source_mode, 1), grid);
-        ctx.dispatch(cmd, pairs_medium, &push(source_mode, 1), grid);
+        ctx.dispatch(
+            cmd,
+            pairs_medium,
+            &push_with(source_mode, 1, grid_of(MEDIUM_GRID)),
+            grid_of(MEDIUM_GRID),
+        );
         if u.mode != MODE_VALUES {
             ctx.dispatch(cmd, trivial, &push(0, 0), u.bound.div_ceil(wg(ctx)).max(1));
         }
