@@ -46,6 +46,64 @@ void store_list_word(uint which, uint j, uint word) {
 
 #include "array_pair.glsl"
 
+// Unions and symmetric differences of two sets' chunks (mode 0: both lists unique): a
+// merge-path walk instead of binary searches of every element in the other list (Green, McColl & Bader, "GPU merge path", 2012). Each
+// invocation takes one stretch of the merged order (ties: a first, so a value in both lists is
+// its a copy then its b copy), finds where the stretch starts by one co-rank search, and steps
+// through it deciding each element from its neighbours: an element of a is in b when b's next
+// element equals it; an element of b is in a when a's previous element equals it.
+
+// Elements of list a among the first d of the merge of a (na) and b (nb).
+uint co_rank_lists(uint na, uint nb, uint d) {
+    uint lo = d > nb ? d - nb : 0u;
+    uint hi = min(d, na);
+    while (lo < hi) {
+        uint mid = (lo + hi) >> 1;
+        if (elem_a(mid) <= elem_b(d - 1u - mid)) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+// Walks this invocation's stretch: returns the number of kept elements, and with `place`
+// ORs each into so from position p on (so zeroed, a barrier since).
+uint walk_kept(uint na, uint nb, bool place, uint p) {
+    uint total = na + nb;
+    uint per = (total + WG_SIZE - 1u) / WG_SIZE;
+    uint d = min(gl_LocalInvocationIndex * per, total);
+    uint end = min(d + per, total);
+    uint i = co_rank_lists(na, nb, d);
+    uint j = d - i;
+    uint kept = 0u;
+    for (; d < end; d++) {
+        bool take_a = i < na && (j >= nb || elem_a(i) <= elem_b(j));
+        uint x;
+        bool keep;
+        if (take_a) {
+            x = elem_a(i);
+            bool in_b = j < nb && elem_b(j) == x;
+            keep = pc.op == OP_AND ? in_b : (pc.op == OP_OR || !in_b);
+            i++;
+        } else {
+            x = elem_b(j);
+            bool in_a = i > 0u && elem_a(i - 1u) == x;
+            keep = (pc.op == OP_OR || pc.op == OP_XOR) && !in_a;
+            j++;
+        }
+        if (keep) {
+            if (place) {
+                uint q = p + kept;
+                atomicOr(so[q >> 1], x << ((q & 1u) * 16u));
+            }
+            kept++;
+        }
+    }
+    return kept;
+}
+
 void main() {
     uint t = gl_LocalInvocationIndex;
     uint n = U32Ref(pc.scratch).v[PAIR_LIST_COUNT];
@@ -74,7 +132,20 @@ void main() {
             load_run_list(start, eb.x);
         }
         barrier();
-        uint card = mark_kept(ea.x, eb.x);
+        // The walk for unions and symmetric differences (every element of both lists is
+        // decided; the searches would take each list's elements through two binary searches
+        // each); intersections and differences decide only a's elements, where one search
+        // each is cheaper than the walk (H200, sparse 2^24-value sets: OR 0.716 -> 0.563 ms
+        // with the walk, AND 0.316 -> 0.440 ms).
+        bool walk = pc.mode == 0u && (pc.op == OP_OR || pc.op == OP_XOR);
+        uint card;
+        uint first = 0u;  // the walk: kept elements before this invocation's stretch
+        if (walk) {
+            card = 0u;
+            first = workgroup_exclusive_scan(walk_kept(ea.x, eb.x, false, 0u), card);
+        } else {
+            card = mark_kept(ea.x, eb.x);
+        }
         uint k = card == 0u ? 0u : array_blocks(card);
         if (!write) {
             if (t == 0u) {
@@ -95,7 +166,11 @@ void main() {
                 so[w] = 0u;
             }
             barrier();
-            place_kept(ea.x, eb.x);
+            if (walk) {
+                walk_kept(ea.x, eb.x, true, first);
+            } else {
+                place_kept(ea.x, eb.x);
+            }
             barrier();
             store_array_result(card, k);
             id0 = s_ids[0];
