@@ -7,7 +7,6 @@
 mod common;
 use common::*;
 use std::collections::BTreeSet;
-use vkalgo::ash::vk;
 use vkalgo::set::reference;
 use vkalgo::{
     BufferRange, ElementCount, Error, GpuBuffer, GpuSet, MemoryLocation, SetOp, SetOpStatus, SetOperand,
@@ -630,13 +629,7 @@ fn record_layer() {
             &scratch.range(),
         )?;
         a.record_range_cardinality(cmd, 11, 1 << 32, &misc.sub_range(40, 8))?;
-        ctx.memory_barrier(
-            cmd,
-            vk::PipelineStageFlags::COMPUTE_SHADER,
-            vk::AccessFlags::SHADER_WRITE,
-            vk::PipelineStageFlags::HOST,
-            vk::AccessFlags::HOST_READ,
-        );
+        compute_to_host(&ctx, cmd);
         Ok(())
     })
     .unwrap();
@@ -816,13 +809,7 @@ fn recorded_exhaustion_writes_nothing() {
                 &scratch.range(),
                 &status.sub_range(0, 32),
             )?;
-            ctx.memory_barrier(
-                cmd,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::AccessFlags::SHADER_WRITE,
-                vk::PipelineStageFlags::HOST,
-                vk::AccessFlags::HOST_READ,
-            );
+            compute_to_host(&ctx, cmd);
             Ok(())
         })
         .unwrap();
@@ -901,13 +888,7 @@ fn one_pass_and_counting_paths() {
             } else {
                 d.record_op(cmd, a, SetOperand::Set(&b), op, scratch, status)?;
             }
-            ctx.memory_barrier(
-                cmd,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::AccessFlags::SHADER_WRITE,
-                vk::PipelineStageFlags::HOST,
-                vk::AccessFlags::HOST_READ,
-            );
+            compute_to_host(&ctx, cmd);
             Ok(())
         })
         .unwrap();
@@ -1063,13 +1044,7 @@ fn one_pass_inserts_and_removals() {
                 &scratch.range(),
                 &status.sub_range(0, 32),
             )?;
-            ctx.memory_barrier(
-                cmd,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::AccessFlags::SHADER_WRITE,
-                vk::PipelineStageFlags::HOST,
-                vk::AccessFlags::HOST_READ,
-            );
+            compute_to_host(&ctx, cmd);
             Ok(())
         })
         .unwrap();

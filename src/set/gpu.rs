@@ -982,6 +982,24 @@ pub(crate) unsafe fn record_update_phase(
     let pairs_small = ctx.kernel(&shaders::SET_ARRAY_PAIRS_SMALL, pairs_spec(ctx, false))?;
     let pairs_medium = ctx.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, pairs_spec(ctx, true))?;
     let check = kernel(ctx, &shaders::SET_CHECK)?;
+    let source_mode = match u.mode {
+        MODE_VALUES => 1,
+        MODE_RANGE => 2,
+        _ => 0,
+    };
+    // The passes over the chunk pairs, counting (stage 0) or writing (1). The work lists are
+    // disjoint: they run side by side.
+    let pair_passes = |stage: u32| {
+        let with_grid = |kernel, mode, cap: u32| {
+            ctx.dispatch(cmd, kernel, &push_with(mode, stage, grid_of(cap)), grid_of(cap))
+        };
+        with_grid(update, source_mode, UPDATE_GRID);
+        if source_mode == 0 {
+            with_grid(bitmaps, 0, BITMAPS_GRID);
+        }
+        with_grid(pairs_small, source_mode, u32::MAX);
+        with_grid(pairs_medium, source_mode, MEDIUM_GRID);
+    };
     let trivial = kernel(ctx, &shaders::SET_TRIVIAL)?;
     // Earlier passes on the scratch (another operation of a batch) before its clear, which is
     // a compute dispatch followed by a compute-to-compute barrier (cheaper than a transfer
@@ -993,11 +1011,6 @@ pub(crate) unsafe fn record_update_phase(
         vk::PipelineStageFlags::COMPUTE_SHADER,
         vk::AccessFlags::SHADER_WRITE,
     );
-    let source_mode = match u.mode {
-        MODE_VALUES => 1,
-        MODE_RANGE => 2,
-        _ => 0,
-    };
     if phase == Phase::Reserved {
         debug_assert_eq!(u.mode, MODE_OP);
         ctx.record_compute_fill(cmd, scratch, if first { 16 } else { 15 }, 0)?;
@@ -1016,28 +1029,7 @@ pub(crate) unsafe fn record_update_phase(
             m => ctx.dispatch(cmd, classify, &push(m, 0), (CHUNKS / wg(ctx) as u64) as u32),
         }
         ctx.compute_to_compute(cmd);
-        // The work lists are disjoint: their passes run side by side.
-        ctx.dispatch(
-            cmd,
-            update,
-            &push_with(source_mode, 0, grid_of(UPDATE_GRID)),
-            grid_of(UPDATE_GRID),
-        );
-        if source_mode == 0 {
-            ctx.dispatch(
-                cmd,
-                bitmaps,
-                &push_with(0, 0, grid_of(BITMAPS_GRID)),
-                grid_of(BITMAPS_GRID),
-            );
-        }
-        ctx.dispatch(cmd, pairs_small, &push(source_mode, 0), grid);
-        ctx.dispatch(
-            cmd,
-            pairs_medium,
-            &push_with(source_mode, 0, grid_of(MEDIUM_GRID)),
-            grid_of(MEDIUM_GRID),
-        );
+        pair_passes(0);
         ctx.compute_to_compute(cmd);
     } else {
         // The failure flag (word 15).
@@ -1053,27 +1045,7 @@ pub(crate) unsafe fn record_update_phase(
         // The work lists and the trivial list are disjoint chunks, and each pass takes blocks
         // only from the free ids as they were before the operation (the check pass counted
         // them) while freed ids go after them: the writing passes run side by side.
-        ctx.dispatch(
-            cmd,
-            update,
-            &push_with(source_mode, 1, grid_of(UPDATE_GRID)),
-            grid_of(UPDATE_GRID),
-        );
-        if source_mode == 0 {
-            ctx.dispatch(
-                cmd,
-                bitmaps,
-                &push_with(0, 1, grid_of(BITMAPS_GRID)),
-                grid_of(BITMAPS_GRID),
-            );
-        }
-        ctx.dispatch(cmd, pairs_small, &push(source_mode, 1), grid);
-        ctx.dispatch(
-            cmd,
-            pairs_medium,
-            &push_with(source_mode, 1, grid_of(MEDIUM_GRID)),
-            grid_of(MEDIUM_GRID),
-        );
+        pair_passes(1);
         if u.mode != MODE_VALUES {
             ctx.dispatch(cmd, trivial, &push(0, 0), u.bound.div_ceil(wg(ctx)).max(1));
         }
@@ -1207,6 +1179,21 @@ impl GpuSet {
         scratch: &BufferRange,
         status: &BufferRange,
     ) -> Result<()> {
+        self.record_op_phase(cmd, a, b, op, scratch, status, Phase::All)
+    }
+
+    /// record_op and record_op_reserved: the arguments' checks, then the passes of `phase`.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn record_op_phase(
+        &self,
+        cmd: vk::CommandBuffer,
+        a: SetOperand,
+        b: SetOperand,
+        op: SetOp,
+        scratch: &BufferRange,
+        status: &BufferRange,
+        phase: Phase,
+    ) -> Result<()> {
         scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
         status.check("set status", SET_STATUS_BYTES, 4)?;
         if scratch.overlaps(status) {
@@ -1214,7 +1201,15 @@ impl GpuSet {
         }
         let u = self.op_update(a, b, op)?;
         self.note_update(&u);
-        record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
+        record_update_phase(
+            &self.ctx,
+            cmd,
+            &u,
+            scratch,
+            self.ctx.address_of(status),
+            true,
+            phase,
+        )
     }
 
     /// Records `self = a op b` on the one-pass path only, in three passes (clear, classify,
@@ -1235,22 +1230,7 @@ impl GpuSet {
         scratch: &BufferRange,
         status: &BufferRange,
     ) -> Result<()> {
-        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
-        status.check("set status", SET_STATUS_BYTES, 4)?;
-        if scratch.overlaps(status) {
-            return Err(Error::invalid("set op: scratch and status overlap"));
-        }
-        let u = self.op_update(a, b, op)?;
-        self.note_update(&u);
-        record_update_phase(
-            &self.ctx,
-            cmd,
-            &u,
-            scratch,
-            self.ctx.address_of(status),
-            true,
-            Phase::Reserved,
-        )
+        self.record_op_phase(cmd, a, b, op, scratch, status, Phase::Reserved)
     }
 
     /// Records the cardinality of `a op b` without materializing it: a [`SetOpStatus`] to

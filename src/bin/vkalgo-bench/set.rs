@@ -182,57 +182,32 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             // needs (as an engine recording operations would reserve them): a recorded
             // operation counts the free blocks before it gives d's old ones back.
             d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
-            d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
-            yard.warm(ctx, &timer)?;
-            let times = timer.time_batch(reps, |cmd, _| unsafe {
-                d.record_op(
-                    cmd,
-                    SetOperand::Set(&a),
-                    SetOperand::Set(&b),
-                    op,
-                    &scratch.range(),
-                    &status.sub_range(0, SET_STATUS_BYTES),
-                )
-            })?;
-            assert_status_ok(ctx, &status, 0, &format!("{op:?}"))?;
             let want = merge(&va, &vb, op);
-            assert!(d.to_vec()? == want, "{op:?}: wrong result");
-            let bitmap_bytes = 3 * (a.pool_blocks().0 as u64 * 8192);
-            let ms = median(times);
-            let extra = format!(
-                "{:.1}%copyBW(bitmap bytes)",
-                100.0 * bitmap_bytes as f64 / (ms * 1e-3) / 1e9 / copy_gbs
-            );
-            result_line(
-                &format!("{op:?}").to_lowercase(),
-                case,
-                va.len() + vb.len(),
-                ms,
-                &extra,
-            );
-            // The same operation recorded in three passes (record_op_reserved: the one-pass
-            // path without the counting and check passes).
-            d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
-            yard.warm(ctx, &timer)?;
-            let times = timer.time_batch(reps, |cmd, _| unsafe {
-                d.record_op_reserved(
-                    cmd,
-                    SetOperand::Set(&a),
-                    SetOperand::Set(&b),
-                    op,
-                    &scratch.range(),
-                    &status.sub_range(0, SET_STATUS_BYTES),
-                )
-            })?;
-            assert_status_ok(ctx, &status, 0, &format!("{op:?} reserved"))?;
-            assert!(d.to_vec()? == want, "{op:?} reserved: wrong result");
-            result_line(
-                &format!("{op:?}_reserved").to_lowercase(),
-                case,
-                va.len() + vb.len(),
-                median(times),
-                "",
-            );
+            // record_op, then record_op_reserved (the one-pass path in three passes, without
+            // the counting and check passes) as `set_<op>_reserved`.
+            for (reserved, suffix) in [(false, ""), (true, "_reserved")] {
+                d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
+                yard.warm(ctx, &timer)?;
+                let times = timer.time_batch(reps, |cmd, _| unsafe {
+                    let (a, b) = (SetOperand::Set(&a), SetOperand::Set(&b));
+                    let (scratch, status) = (&scratch.range(), &status.sub_range(0, SET_STATUS_BYTES));
+                    if reserved {
+                        d.record_op_reserved(cmd, a, b, op, scratch, status)
+                    } else {
+                        d.record_op(cmd, a, b, op, scratch, status)
+                    }
+                })?;
+                let name = format!("{op:?}{suffix}").to_lowercase();
+                assert_status_ok(ctx, &status, 0, &name)?;
+                assert!(d.to_vec()? == want, "{name}: wrong result");
+                let bitmap_bytes = 3 * (a.pool_blocks().0 as u64 * 8192);
+                let ms = median(times);
+                let extra = format!(
+                    "{:.1}%copyBW(bitmap bytes)",
+                    100.0 * bitmap_bytes as f64 / (ms * 1e-3) / 1e9 / copy_gbs
+                );
+                result_line(&name, case, va.len() + vb.len(), ms, &extra);
+            }
             yard.warm(ctx, &timer)?;
             let times = timer.time_batch(reps, |cmd, _| unsafe {
                 GpuSet::record_op_cardinality(
