@@ -958,6 +958,29 @@ fn one_pass_and_counting_paths() {
             &format!("{op:?} reserved in place"),
         );
     }
+    // Recorded cardinalities add straight into the status (no check pass): it must come out
+    // whole whatever it held before.
+    for op in SetOp::ALL {
+        let want = reference::op(&ma, &mb, op).len() as u64;
+        status.mapped().unwrap()[..32].fill(0xA5);
+        ctx.submit_and_wait(|cmd| unsafe {
+            GpuSet::record_op_cardinality(cmd, &a, &b, op, &scratch.range(), &status.sub_range(0, 32))?;
+            compute_to_host(&ctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+        let s: SetOpStatus = *bytemuck_from(&read_words(&mut status, 8));
+        assert_eq!(s.ok, 1, "{op:?} cardinality: {s:?}");
+        assert_eq!(s.cardinality(), want, "{op:?} cardinality: {s:?}");
+        assert!(s.work_chunks > 0, "{op:?} cardinality: {s:?}");
+        let blocks = (
+            s.need_bitmap_blocks,
+            s.need_array_blocks,
+            s.free_bitmap_blocks,
+            s.free_array_blocks,
+        );
+        assert_eq!(blocks, (0, 0, 0, 0), "{op:?} cardinality: {s:?}");
+    }
     assert_no_validation_messages(&ctx);
 }
 

@@ -149,7 +149,7 @@ void main() {
         uint k = card == 0u ? 0u : array_blocks(card);
         if (!write) {
             if (t == 0u) {
-                atomicAdd(U32AtomicRef(pc.scratch).v[S_CARD_PARTIAL], card);
+                atomicAdd(U32AtomicRef(card_sums_addr()).v[0], card);
                 if (k != 0u) {
                     atomicAdd(U32AtomicRef(pc.scratch).v[S_NEED_AR], k);
                 }

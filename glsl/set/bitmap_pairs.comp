@@ -51,9 +51,9 @@ void main() {
         if (!write) {
             if (t == 0u) {
                 if (card == FULL) {
-                    atomicAdd(U32AtomicRef(pc.scratch).v[S_CARD_FULL], 1u);
+                    atomicAdd(U32AtomicRef(card_sums_addr()).v[1], 1u);
                 } else {
-                    atomicAdd(U32AtomicRef(pc.scratch).v[S_CARD_PARTIAL], card);
+                    atomicAdd(U32AtomicRef(card_sums_addr()).v[0], card);
                 }
                 if (need.x != 0u) {
                     atomicAdd(U32AtomicRef(pc.scratch).v[S_NEED_BM], need.x);

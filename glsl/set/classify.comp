@@ -101,6 +101,7 @@ void main() {
     uint partial = 0u;
     uint full_chunks = 0u;
     uvec2 bound = uvec2(0u);
+    bool listed_here = false;
     uint c = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
     if (c < CHUNKS) {
         if (pc.mode == 2u) {
@@ -146,6 +147,7 @@ void main() {
                 // Undecided: both are arrays or bitmaps here (neither empty nor full).
                 bool bitmaps = ca > ARRAY_MAX && cb > ARRAY_MAX;
                 list_chunk(pc.scratch, c, bitmaps ? CLASS_BITMAPS : pair_class(ca, cb));
+                listed_here = true;
                 uvec2 range = result_range(pc.op, ca, cb);
                 bound = chunk_blocks_between(range.x, range.y);
             }
@@ -169,15 +171,26 @@ void main() {
             decide_when_last();
         }
     }
+    if (pc.mode == 1u && pc.aux == 2u) {
+        // Cardinality only, no check pass: the status is ok, and its word 7 counts the
+        // chunk pairs listed for a workgroup.
+        uint listed = subgroup_sum(listed_here ? 1u : 0u);
+        if (subgroupElect() && listed != 0u) {
+            atomicAdd(U32AtomicRef(pc.out_addr).v[7], listed);
+        }
+        if (linear_workgroup_id() == 0u && gl_LocalInvocationIndex == 0u) {
+            U32Ref(pc.out_addr).v[0] = 1u;
+        }
+    }
     if (pc.mode == 1u) {
         partial = subgroup_sum(partial);
         full_chunks = subgroup_sum(full_chunks);
         if (subgroupElect()) {
             if (partial != 0u) {
-                atomicAdd(U32AtomicRef(pc.scratch).v[S_CARD_PARTIAL], partial);
+                atomicAdd(U32AtomicRef(card_sums_addr()).v[0], partial);
             }
             if (full_chunks != 0u) {
-                atomicAdd(U32AtomicRef(pc.scratch).v[S_CARD_FULL], full_chunks);
+                atomicAdd(U32AtomicRef(card_sums_addr()).v[1], full_chunks);
             }
         }
     }

@@ -81,6 +81,13 @@ layout(push_constant) uniform SetPush {
 #define S_OK 6u
 #define S_PAIR_COUNT 7u
 #define S_PAIR_MEDIUM_COUNT 8u
+// Where the cardinality sums (partial, then full chunks) go: the status's words 5 and 6 for a
+// cardinality-only operation (aux 2: its passes add straight into the status, zeroed first,
+// with no check pass), else the scratch counters S_CARD_PARTIAL and S_CARD_FULL.
+uint64_t card_sums_addr() {
+    return pc.aux == 2u ? pc.out_addr + 20ul : pc.scratch + 16ul;
+}
+
 // One-pass path (classify, mode 0): an upper bound on the blocks the result needs, and 1 once
 // it is computed. See one_pass().
 #define S_BOUND_BM 9u

@@ -96,10 +96,22 @@ impl Context {
         value: u32,
     ) -> Result<()> {
         dst.check("fill destination", words as u64 * 4, 4)?;
+        self.record_compute_fill_at(cmd, self.address_of(dst), words, value)
+    }
+
+    /// [`Context::record_compute_fill`] at a device address (4-byte aligned, `words` words
+    /// of a live buffer: the caller checked them).
+    pub(crate) unsafe fn record_compute_fill_at(
+        &self,
+        cmd: vk::CommandBuffer,
+        dst_addr: u64,
+        words: u32,
+        value: u32,
+    ) -> Result<()> {
         let spec = Specialization::new(COPY_WORKGROUP, 1, 1);
         let kernel = self.kernel(&shaders::FILL_U32, spec)?;
         let push = FillPush {
-            dst_addr: self.address_of(dst),
+            dst_addr,
             word_count: words,
             value,
         };

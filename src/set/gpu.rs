@@ -1011,6 +1011,23 @@ pub(crate) unsafe fn record_update_phase(
         vk::PipelineStageFlags::COMPUTE_SHADER,
         vk::AccessFlags::SHADER_WRITE,
     );
+    if u.mode == MODE_CARD && phase == Phase::All {
+        // Cardinality only: every pass adds its sums straight into the zeroed status (stage
+        // 2 of the pair passes), so no check pass follows.
+        ctx.record_compute_fill(cmd, scratch, if first { 16 } else { 15 }, 0)?;
+        ctx.record_compute_fill_at(cmd, status, (SET_STATUS_BYTES / 4) as u32, 0)?;
+        ctx.compute_to_compute(cmd);
+        ctx.dispatch(
+            cmd,
+            classify,
+            &push(MODE_CARD, 2),
+            (CHUNKS / wg(ctx) as u64) as u32,
+        );
+        ctx.compute_to_compute(cmd);
+        pair_passes(2);
+        ctx.compute_to_compute(cmd);
+        return Ok(());
+    }
     if phase == Phase::Reserved {
         debug_assert_eq!(u.mode, MODE_OP);
         ctx.record_compute_fill(cmd, scratch, if first { 16 } else { 15 }, 0)?;
