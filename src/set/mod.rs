@@ -62,7 +62,8 @@
 //! need). For sparse sets the counting pass costs about as much as the writing pass.
 //! [`GpuSet::record_op_reserved`] records that path alone, in three passes (clear, classify,
 //! write: the last classification workgroup decides), for engines that reserve the bound; it
-//! writes nothing when the free blocks fall short. Two arrays (or an array and a run of inserted values) of at most
+//! writes nothing when the free blocks fall short. Cardinality-only operations add their sums
+//! straight into the (zeroed) status and need no check pass: clear, classify, count. Two arrays (or an array and a run of inserted values) of at most
 //! 2048 values together go to kernels that work on the sorted lists element by element in
 //! small shared memory (two size classes, 640 and 2048 values), so that many such pairs share a
 //! multiprocessor: the chunks of sparse sets are mostly such pairs. Two bitmaps (an operation
