@@ -791,14 +791,7 @@ fn recorded_exhaustion_writes_nothing() {
     let vb: Vec<u32> = (0..3000u32).map(|i| i * 7919 + 3).collect();
     let mut a = GpuSet::deserialize(&ctx, &reference::serialize(&model_of(&va))).unwrap();
     let b = GpuSet::from_values(&ctx, &vb).unwrap();
-    let scratch = GpuBuffer::new(
-        &ctx,
-        vkalgo::set::SET_SCRATCH_BYTES,
-        MemoryLocation::GpuOnly,
-        "scratch",
-    )
-    .unwrap();
-    let mut status = GpuBuffer::new(&ctx, 64, MemoryLocation::GpuToCpu, "status").unwrap();
+    let (scratch, mut status) = scratch_and_status(&ctx);
     let record = |a: &GpuSet, status: &GpuBuffer| {
         ctx.submit_and_wait(|cmd| unsafe {
             a.record_op(
@@ -872,14 +865,7 @@ fn one_pass_and_counting_paths() {
     let (ma, mb) = (model_of(&va), model_of(&vb));
     let a = GpuSet::from_values(&ctx, &va).unwrap();
     let b = GpuSet::from_values(&ctx, &vb).unwrap();
-    let scratch = GpuBuffer::new(
-        &ctx,
-        vkalgo::set::SET_SCRATCH_BYTES,
-        MemoryLocation::GpuOnly,
-        "scratch",
-    )
-    .unwrap();
-    let mut status = GpuBuffer::new(&ctx, 64, MemoryLocation::GpuToCpu, "status").unwrap();
+    let (scratch, mut status) = scratch_and_status(&ctx);
     let mut record = |d: &GpuSet, a: SetOperand, op: SetOp, reserved: bool| -> SetOpStatus {
         ctx.submit_and_wait(|cmd| unsafe {
             let (scratch, status) = (&scratch.range(), &status.sub_range(0, 32));
@@ -1048,14 +1034,7 @@ fn one_pass_inserts_and_removals() {
     sorted.extend((5u32 << 16)..(5u32 << 16) + 40);
     let mut buf = GpuBuffer::new(&ctx, 4096, MemoryLocation::CpuToGpu, "values").unwrap();
     buf.mapped().unwrap()[..sorted.len() * 4].copy_from_slice(bytemuck_cast(&sorted));
-    let scratch = GpuBuffer::new(
-        &ctx,
-        vkalgo::set::SET_SCRATCH_BYTES,
-        MemoryLocation::GpuOnly,
-        "scratch",
-    )
-    .unwrap();
-    let mut status = GpuBuffer::new(&ctx, 64, MemoryLocation::GpuToCpu, "status").unwrap();
+    let (scratch, mut status) = scratch_and_status(&ctx);
     let mut record = |d: &GpuSet, remove: bool| -> SetOpStatus {
         ctx.submit_and_wait(|cmd| unsafe {
             d.record_insert_sorted(
@@ -1096,6 +1075,19 @@ fn one_pass_inserts_and_removals() {
         check(&d, &BTreeSet::new(), "remove");
     }
     assert_no_validation_messages(&ctx);
+}
+
+/// The scratch of a recorded set operation and a host-readable status buffer.
+fn scratch_and_status(ctx: &vkalgo::Context) -> (GpuBuffer, GpuBuffer) {
+    let scratch = GpuBuffer::new(
+        ctx,
+        vkalgo::set::SET_SCRATCH_BYTES,
+        MemoryLocation::GpuOnly,
+        "scratch",
+    )
+    .unwrap();
+    let status = GpuBuffer::new(ctx, 64, MemoryLocation::GpuToCpu, "status").unwrap();
+    (scratch, status)
 }
 
 fn read_words(buf: &mut GpuBuffer, n: usize) -> Vec<u32> {

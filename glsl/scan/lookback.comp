@@ -24,25 +24,13 @@ uint lookback_fallback_thread_value(uint tile) {
 
 #include "../common/lookback.glsl"
 
-shared uint s_last;
+#include "../common/last_workgroup.glsl"
 
-// SCAN_FLAG_KEEP_SCRATCH_ZEROED: counts this workgroup finished; the last one zeroes the
-// status words of the `tiles` tiles and the counters (the fallback count stays for the tests).
-// Workgroup-uniform control flow.
+// SCAN_FLAG_KEEP_SCRATCH_ZEROED: counts this workgroup finished (after its look-back reads and
+// status writes); the last one zeroes the status words of the `tiles` tiles and the counters
+// (the fallback count stays for the tests). Workgroup-uniform control flow.
 void finish_and_clean(uint tiles) {
-    if ((pc.flags & SCAN_FLAG_KEEP_SCRATCH_ZEROED) == 0u) {
-        return;
-    }
-    // Every invocation's look-back reads and status writes happen before the count below.
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
-    if (gl_LocalInvocationIndex == 0u) {
-        uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-        uint done = atomicAdd(U32AtomicRef(pc.aux_addr + 8ul).v[0], 1u, gl_ScopeDevice,
-                              gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
-        s_last = done + 1u == groups ? 1u : 0u;
-    }
-    barrier();
-    if (s_last == 0u) {
+    if ((pc.flags & SCAN_FLAG_KEEP_SCRATCH_ZEROED) == 0u || !finished_last(pc.aux_addr + 8ul)) {
         return;
     }
     uint64_t status_addr = pc.aux_addr + 16ul;

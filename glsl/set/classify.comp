@@ -6,23 +6,14 @@
 // mode 0: materialize `op` of a and b into d; mode 1: cardinality of `op` of a and b (decided
 // chunks add their cardinality to the totals at once, nothing is listed but the undecided
 // pairs); mode 2: insert the range [range_lo, range_hi) into d.
-#extension GL_KHR_memory_scope_semantics : require
 #include "set_common.glsl"
 
-shared uint s_last;
+#include "../common/last_workgroup.glsl"
 
-// aux 1: counts this workgroup finished (after its list entries and bound sums: release); the
-// last one (acquire) sees every workgroup's sums and decides for the writing pass.
-// Workgroup-uniform control flow.
+// aux 1: counts this workgroup finished (after its list entries and bound sums); the last one
+// sees every workgroup's sums and decides for the writing pass. Workgroup-uniform control flow.
 void decide_when_last() {
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
-    if (gl_LocalInvocationIndex == 0u) {
-        uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-        uint done = atomicAdd(U32AtomicRef(pc.scratch).v[S_DONE], 1u, gl_ScopeDevice,
-                              gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
-        if (done + 1u != groups) {
-            return;
-        }
+    if (finished_last(pc.scratch + uint64_t(S_DONE) * 4ul) && gl_LocalInvocationIndex == 0u) {
         // Counters other workgroups added to are read atomically (coherently).
         U32AtomicRef s = U32AtomicRef(pc.scratch);
         uint bound_bm = atomicAdd(s.v[S_BOUND_BM], 0u);
@@ -49,8 +40,6 @@ void decide_when_last() {
     }
 }
 
-// Result of `op` on two chunks decided by their cardinalities: returns true and the result's
-// source (0 a, 1 b, 2 complement of a, 3 complement of b, 4 empty, 5 full) when decided.
 // The fewest and the most values `op` of chunks of ca and cb values can give.
 uvec2 result_range(uint op, uint ca, uint cb) {
     if (op == OP_AND) {
@@ -65,6 +54,8 @@ uvec2 result_range(uint op, uint ca, uint cb) {
     return uvec2(ca > cb ? ca - cb : cb - ca, min(ca + cb, 2u * FULL - ca - cb));
 }
 
+// Result of `op` on two chunks decided by their cardinalities: returns true and the result's
+// source (0 a, 1 b, 2 complement of a, 3 complement of b, 4 empty, 5 full) when decided.
 bool decide(uint op, uint ca, uint cb, out uint src) {
     src = 4u;
     if (op == OP_AND) {
