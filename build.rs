@@ -278,23 +278,16 @@ const PERMUTATIONS: &[Permutation] = &[
     ("set_classify", "set/classify.comp", &[]),
     ("set_boundaries", "set/boundaries.comp", &[]),
     ("set_chunk_update", "set/chunk_update.comp", &[]),
-    (
-        "set_array_pairs_small",
-        "set/array_pairs.comp",
-        &[("PAIR_CLASS", "0")],
-    ),
-    (
-        "set_array_pairs_medium",
-        "set/array_pairs.comp",
-        &[("PAIR_CLASS", "1")],
-    ),
+    ("set_array_pairs_medium", "set/array_pairs.comp", &[]),
     ("set_bitmap_pairs", "set/bitmap_pairs.comp", &[]),
+    ("set_small_pairs", "set/small_pairs.comp", &[]),
     ("set_trivial", "set/trivial.comp", &[]),
     ("set_check", "set/check.comp", &[]),
     ("set_info", "set/info.comp", &[]),
     ("set_to_array", "set/to_array.comp", &[]),
     ("set_contains", "set/contains.comp", &[]),
     ("set_filter", "set/filter.comp", &[]),
+    ("set_compact", "set/compact.comp", &[]),
 ];
 
 /// The radix-sort permutations (glsl/sort/): key width (KEY_BITS 32/64) x payload

@@ -167,6 +167,15 @@ static void operations(VkalgoContext *ctx) {
     size_t in_range = 0;
     for (size_t i = 0; i < na; i++) in_range += va[i] >= UINT32_MAX - 99999u;
     check(c == 100000 - in_range, "after remove: %" PRIu64, c);
+    /* the removal freed blocks: shrinking gives them back and keeps the content */
+    uint64_t mem_before = 0, mem_after = 0;
+    expect(vkalgo_set_memory_bytes(a, &mem_before), VKALGO_SUCCESS, "vkalgo_set_memory_bytes");
+    expect(vkalgo_set_shrink_to_fit(a), VKALGO_SUCCESS, "vkalgo_set_shrink_to_fit");
+    expect(vkalgo_set_memory_bytes(a, &mem_after), VKALGO_SUCCESS, "vkalgo_set_memory_bytes after shrinking");
+    check(mem_after < mem_before, "shrink_to_fit: %" PRIu64 " -> %" PRIu64 " bytes", mem_before, mem_after);
+    expect(vkalgo_set_range_cardinality(a, (1ull << 32) - 100000, 1ull << 32, &c), VKALGO_SUCCESS,
+           "range cardinality after shrinking");
+    check(c == 100000 - in_range, "after shrinking: %" PRIu64, c);
 
     /* serialization */
     size_t size = 0;
@@ -219,6 +228,8 @@ static void bad_input(VkalgoContext *ctx) {
     expect(vkalgo_set_contains_host(s, v, NULL, 2), VKALGO_ERROR_INVALID_ARGUMENT, "contains, out NULL");
     expect(vkalgo_set_contains_host(NULL, v, f, 2), VKALGO_ERROR_INVALID_ARGUMENT, "contains, set NULL");
     expect(vkalgo_set_cardinality(s, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "cardinality, out NULL");
+    expect(vkalgo_set_shrink_to_fit(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "shrink_to_fit, set NULL");
+    expect(vkalgo_set_memory_bytes(s, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "memory_bytes, out NULL");
     expect(vkalgo_set_range_cardinality(s, 3, 2, &c), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, begin > end");
     expect(vkalgo_set_op(s, s, s, 4), VKALGO_ERROR_INVALID_ARGUMENT, "unknown op");
     expect(vkalgo_set_op(s, NULL, s, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "op with a NULL");

@@ -1018,6 +1018,14 @@ VkalgoResult vkalgo_set_remove_host(struct VkalgoSet *set, const uint32_t *value
 // Inserts every value of `[begin, end)`; `begin <= end <= 2^32`, else INVALID_ARGUMENT.
 VkalgoResult vkalgo_set_insert_range(struct VkalgoSet *set, uint64_t begin, uint64_t end);
 
+// Moves the set into pools of exactly the blocks it uses, giving back the free blocks that
+// growth and removals left (a set read by `vkalgo_set_deserialize` has none). INVALID_ARGUMENT
+// for a set on the caller's memory (`vkalgo_set_create_in`), whose pools are fixed.
+VkalgoResult vkalgo_set_shrink_to_fit(struct VkalgoSet *set);
+
+// Bytes of device memory the set holds (directory, pools with their free blocks, rings).
+VkalgoResult vkalgo_set_memory_bytes(const struct VkalgoSet *set, uint64_t *out);
+
 // `out[i]` = 1 if `values[i]` is in the set, else 0.
 VkalgoResult vkalgo_set_contains_host(const struct VkalgoSet *set,
                                       const uint32_t *values,

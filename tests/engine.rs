@@ -255,6 +255,7 @@ fn set_on_caller_memory() {
         "unchanged"
     );
     assert!(matches!(set.reserve(1, 0), Err(Error::InvalidArgument(_))));
+    assert!(matches!(set.shrink_to_fit(), Err(Error::InvalidArgument(_))));
     // Removing frees blocks for reuse: then the chunk fits.
     set.remove(&dense).unwrap();
     for v in &dense {

@@ -331,6 +331,78 @@ fn thresholds_and_pool_growth() {
     assert_no_validation_messages(&ctx);
 }
 
+/// `shrink_to_fit` after growth, removals and a reserve: bitmap and array blocks in use above
+/// the new pool sizes move into freed ids below them (array chunks of several blocks, whose
+/// header lists their other blocks, included); the pools then hold exactly the blocks in use,
+/// the content and serialization are unchanged, the memory equals that of the same set read
+/// from its serialization, and later operations (which take blocks again) stay exact.
+#[test]
+fn shrink_to_fit_moves_blocks() {
+    let ctx = context();
+    let mut s = GpuSet::new(&ctx).unwrap();
+    s.shrink_to_fit().unwrap();
+    assert_eq!(s.pool_blocks(), (0, 0), "empty: no-op");
+    let mut model = BTreeSet::new();
+    let mut rng = Rng(77);
+    // Chunks 0..8 dense (bitmaps), 8..40 arrays of 1..4096 values (1..44 blocks), in two
+    // inserts each so the pools grow with headroom.
+    let dense = |c: u32| -> Vec<u32> { (0..9000).map(|i| (c << 16) + i * 7).collect() };
+    let sparse = |c: u32, n: u32| -> Vec<u32> { (0..n).map(|i| (c << 16) + i * 13).collect() };
+    for c in 0..8 {
+        let v = dense(c);
+        s.insert(&v).unwrap();
+        model.extend(&v);
+    }
+    for c in 8..40 {
+        let n = 1 + rng.next_u32() % 4096;
+        let v = sparse(c, n);
+        s.insert(&v).unwrap();
+        model.extend(&v);
+    }
+    // Free the low ids: chunks 0..4 back to arrays, the first array chunks removed.
+    for c in 0..4 {
+        let v: Vec<u32> = dense(c).into_iter().skip(100).collect();
+        s.remove(&v).unwrap();
+        v.iter().for_each(|x| {
+            model.remove(x);
+        });
+    }
+    for c in 8..20 {
+        let v = sparse(c, 4096);
+        s.remove(&v).unwrap();
+        v.iter().for_each(|x| {
+            model.remove(x);
+        });
+    }
+    s.reserve(5, 300).unwrap();
+    let before = s.pool_blocks();
+    check(&s, &model, "before shrinking");
+    s.shrink_to_fit().unwrap();
+    let exact = exact_blocks(&model);
+    assert!(before.0 > exact.0 && before.1 > exact.1, "{before:?} {exact:?}");
+    assert_eq!(s.pool_blocks(), exact, "pools hold exactly the blocks in use");
+    check(&s, &model, "shrunk");
+    let read_back = GpuSet::deserialize(&ctx, &s.serialize().unwrap()).unwrap();
+    assert_eq!(s.memory_bytes(), read_back.memory_bytes());
+    s.shrink_to_fit().unwrap();
+    assert_eq!(s.pool_blocks(), exact, "second shrink: no-op");
+    // Operations after the shrink grow the pools again and stay exact.
+    let extra = mixed_values(&mut rng, 30_000, 20 << 16);
+    s.insert(&extra).unwrap();
+    model.extend(&extra);
+    check(&s, &model, "inserted after shrinking");
+    let other = GpuSet::from_values(&ctx, &mixed_values(&mut rng, 20_000, 30 << 16)).unwrap();
+    let other_model: BTreeSet<u32> = other.to_vec().unwrap().into_iter().collect();
+    s.assign(SetOperand::This, SetOperand::Set(&other), SetOp::Xor)
+        .unwrap();
+    model = model.symmetric_difference(&other_model).copied().collect();
+    check(&s, &model, "xor after shrinking");
+    s.shrink_to_fit().unwrap();
+    assert_eq!(s.pool_blocks(), exact_blocks(&model));
+    check(&s, &model, "shrunk again");
+    assert_no_validation_messages(&ctx);
+}
+
 /// Array chunk pairs around the limits of the array-pair kernels' classes (640 and 2048
 /// values together; chunk_update.comp above), one pair per chunk, every operation, with values
 /// common to both lists and values in one only; then runs of inserted and removed values (with

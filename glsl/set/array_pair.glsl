@@ -8,7 +8,7 @@
 // passes. List a holds unique values; list b may repeat values (a run of inserted values).
 //
 // Used by chunk_update.comp (lists of up to 4096 values each, in its bitmap arrays) and
-// array_pairs.comp (small pairs, compact shared memory). The includer declares, before the
+// array_pairs.comp (medium pairs, compact shared memory). The includer declares, before the
 // include: KEEP_WORDS (mask words per list: the longest list / 32); the shared arrays s_keep_a,
 // s_keep_b, s_pre_a, s_pre_b (KEEP_WORDS + 1 words each) and so (the result, u16 pairs); the
 // functions elem_a(j) and elem_b(j) (element j of list a / b) and store_list_word(which, j, word)

@@ -1,13 +1,12 @@
 #version 460
-// The array pairs of an operation (scratch list S_PAIRS, from classify or boundaries): chunk
-// pairs whose operands are both arrays or empty (or a chunk and a run of sorted values) with
-// at most PAIR_VALUES values together, so that the result is an array too. One workgroup per
-// pair, grid-stride over the list, computes the result element by element (array_pair.glsl)
-// with both lists, the masks and the result in shared memory sized for PAIR_VALUES: small
-// pairs take about 3 KiB, so that many run on each multiprocessor at once, where
-// chunk_update.comp's 8 KiB bitmaps (26 KiB per workgroup) let one.
-// Two classes (set_common.glsl pair_class), one permutation each (PAIR_CLASS): small (at most
-// PAIR_SMALL_VALUES, the list's front) and medium (at most PAIR_MEDIUM_VALUES, its back).
+// The medium array pairs of an operation (scratch list S_PAIRS from the back, from classify
+// or boundaries): chunk pairs whose operands are both arrays or empty (or a chunk and a run of
+// sorted values) with more than PAIR_SMALL_VALUES (small_pairs.comp takes those) and at most
+// PAIR_VALUES values together, so that the result is an array too. One workgroup per pair,
+// grid-stride over the list, computes the result element by element (array_pair.glsl) with
+// both lists, the masks and the result in shared memory sized for PAIR_VALUES (9 KiB), where
+// chunk_update.comp's 8 KiB bitmaps (26 KiB per workgroup) let one workgroup share a
+// multiprocessor.
 // Stage (aux) 0 adds the result's cardinality and the array blocks it needs to the scratch
 // counters; stage 1 (after the check pass found enough free blocks) gives the destination
 // chunk's old blocks back, takes new ones and writes the result.
@@ -16,15 +15,9 @@
 #include "set_common.glsl"
 #include "../common/workgroup_scan.glsl"
 
-#if PAIR_CLASS == 0
-#define PAIR_VALUES PAIR_SMALL_VALUES
-#define PAIR_LIST_COUNT S_PAIR_COUNT
-#define PAIR_LIST_ENTRY(i) (S_PAIRS + (i))
-#else
 #define PAIR_VALUES PAIR_MEDIUM_VALUES
 #define PAIR_LIST_COUNT S_PAIR_MEDIUM_COUNT
 #define PAIR_LIST_ENTRY(i) (S_PAIRS + CHUNKS - 1u - (i))
-#endif
 #define KEEP_WORDS (PAIR_VALUES / 32u)
 
 // List a in words [0, g_b_base), list b after it.
@@ -111,6 +104,7 @@ void main() {
     if (write ? U32Ref(pc.scratch).v[S_OK] == 0u : one_pass(pc.scratch, pc.meta_d)) {
         return;  // nothing to write, or nothing to count (the one-pass path)
     }
+    PassSums sums = pass_sums_new();  // invocation 0's
     for (uint item = linear_workgroup_id(); item < n; item += pc.grid) {
         uint c = U32Ref(pc.scratch).v[PAIR_LIST_ENTRY(item)];
         uvec2 old_d = write ? dir_entry(pc.meta_d, c) : uvec2(0u);
@@ -149,10 +143,7 @@ void main() {
         uint k = card == 0u ? 0u : array_blocks(card);
         if (!write) {
             if (t == 0u) {
-                atomicAdd(U32AtomicRef(card_sums_addr()).v[0], card);
-                if (k != 0u) {
-                    atomicAdd(U32AtomicRef(pc.scratch).v[S_NEED_AR], k);
-                }
+                pass_sums_count(sums, card);
             }
             continue;
         }
@@ -177,7 +168,10 @@ void main() {
         }
         if (t == 0u) {
             set_dir_entry(pc.meta_d, c, uvec2(card, id0));
-            note_nonempty(pc.meta_d, old_d.x, card);
+            pass_sums_written(sums, old_d.x, card);
         }
+    }
+    if (t == 0u) {
+        pass_sums_flush(sums);
     }
 }

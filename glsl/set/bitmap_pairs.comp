@@ -31,6 +31,7 @@ void main() {
     if (write ? U32Ref(pc.scratch).v[S_OK] == 0u : one_pass(pc.scratch, pc.meta_d)) {
         return;  // nothing to write, or nothing to count (the one-pass path)
     }
+    PassSums sums = pass_sums_new();  // invocation 0's
     for (uint item = linear_workgroup_id(); item < n; item += pc.grid) {
         uint c = U32Ref(pc.scratch).v[S_BITMAPS_ENTRY(item)];
         uvec2 ea = dir_entry(pc.meta_a, c);
@@ -50,17 +51,7 @@ void main() {
         uvec2 need = chunk_blocks(card);
         if (!write) {
             if (t == 0u) {
-                if (card == FULL) {
-                    atomicAdd(U32AtomicRef(card_sums_addr()).v[1], 1u);
-                } else {
-                    atomicAdd(U32AtomicRef(card_sums_addr()).v[0], card);
-                }
-                if (need.x != 0u) {
-                    atomicAdd(U32AtomicRef(pc.scratch).v[S_NEED_BM], need.x);
-                }
-                if (need.y != 0u) {
-                    atomicAdd(U32AtomicRef(pc.scratch).v[S_NEED_AR], need.y);
-                }
+                pass_sums_count(sums, card);
             }
             continue;
         }
@@ -104,7 +95,10 @@ void main() {
         }
         if (t == 0u) {
             set_dir_entry(pc.meta_d, c, uvec2(card, id0));
-            note_nonempty(pc.meta_d, old_d.x, card);
+            pass_sums_written(sums, old_d.x, card);
         }
+    }
+    if (t == 0u) {
+        pass_sums_flush(sums);
     }
 }

@@ -1,7 +1,7 @@
 #version 460
 // Insert/remove of values, after the values were sorted: the first value of each chunk's run
 // finds the run's end (binary search), records the run (start and end index per chunk in
-// scratch) and lists the chunk once, for array_pairs.comp when the chunk is an array (or
+// scratch) and lists the chunk once, for small_pairs.comp or array_pairs.comp when the chunk is an array (or
 // empty) small enough to take the run there (set_common.glsl pair_class), else for
 // chunk_update.comp; chunks the operation
 // cannot change are skipped (full ones for an insert (op OR), empty ones for a remove (op

@@ -10,7 +10,7 @@
 // Sparse path (array_pair.glsl): when both operands are arrays (or empty, or a run of at most
 // 4096 sorted values) and the result must be an array (AND, ANDNOT, or at most 4096 values
 // together), the operands stay sorted u16 lists in sa and sb. Classify and boundaries list
-// the pairs of at most PAIR_MEDIUM_VALUES values together for array_pairs.comp instead, so
+// the pairs of at most PAIR_MEDIUM_VALUES values together for small_pairs.comp and array_pairs.comp instead, so
 // only the larger ones come here.
 #define WORKGROUP_SCAN_COMPACT_SLOTS
 #include "set_common.glsl"
@@ -77,6 +77,7 @@ void main() {
     if (write ? U32Ref(pc.scratch).v[S_OK] == 0u : one_pass(pc.scratch, pc.meta_d)) {
         return;  // nothing to write, or nothing to count (the one-pass path)
     }
+    PassSums sums = pass_sums_new();  // invocation 0's
     for (uint item = linear_workgroup_id(); item < n; item += pc.grid) {
         uint c = U32Ref(pc.scratch).v[S_WORK + item];
         uvec2 old_d = write ? dir_entry(pc.meta_d, c) : uvec2(0u);
@@ -145,17 +146,7 @@ void main() {
         uvec2 need = chunk_blocks(card);
         if (!write) {
             if (t == 0u) {
-                if (card == FULL) {
-                    atomicAdd(U32AtomicRef(card_sums_addr()).v[1], 1u);
-                } else {
-                    atomicAdd(U32AtomicRef(card_sums_addr()).v[0], card);
-                }
-                if (need.x != 0u) {
-                    atomicAdd(U32AtomicRef(pc.scratch).v[S_NEED_BM], need.x);
-                }
-                if (need.y != 0u) {
-                    atomicAdd(U32AtomicRef(pc.scratch).v[S_NEED_AR], need.y);
-                }
+                pass_sums_count(sums, card);
             }
             continue;
         }
@@ -210,7 +201,10 @@ void main() {
         }
         if (t == 0u) {
             set_dir_entry(pc.meta_d, c, uvec2(card, id0));
-            note_nonempty(pc.meta_d, old_d.x, card);
+            pass_sums_written(sums, old_d.x, card);
         }
+    }
+    if (t == 0u) {
+        pass_sums_flush(sums);
     }
 }

@@ -1,7 +1,7 @@
 #version 460
 // One invocation per chunk (65536): decides what an operation does with each chunk from the
 // operands' cardinalities alone (the empty/full summary), and lists the chunks that need a
-// workgroup (array pairs for array_pairs.comp, bitmap pairs for bitmap_pairs.comp, the rest
+// workgroup (array pairs for small_pairs.comp and array_pairs.comp, bitmap pairs for bitmap_pairs.comp, the rest
 // for chunk_update.comp) or only a directory change (trivial list: chunk | full << 16).
 // mode 0: materialize `op` of a and b into d; mode 1: cardinality of `op` of a and b (decided
 // chunks add their cardinality to the totals at once, nothing is listed but the undecided

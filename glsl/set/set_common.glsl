@@ -63,10 +63,10 @@ layout(push_constant) uniform SetPush {
 #define META_DIR 256ul
 
 // Pairs of array (or empty) chunks with at most PAIR_SMALL_VALUES values together go to
-// array_pairs.comp's small class, with at most PAIR_MEDIUM_VALUES to its medium class (their
-// result is an array too); larger work to chunk_update.comp. The small class's shared memory
-// (about 3 KiB) lets 8 workgroups share a multiprocessor: sparse sets are mostly such pairs
-// (2^24 random values over [0, 2^32) put about 256 in each chunk, so pairs of about 512).
+// small_pairs.comp, with at most PAIR_MEDIUM_VALUES to array_pairs.comp (their result is an
+// array too); larger work to chunk_update.comp. small_pairs' 1.4 KiB of shared memory lets
+// about 32 pairs share a multiprocessor: sparse sets are mostly such pairs (2^24 random values
+// over [0, 2^32) put about 256 in each chunk, so pairs of about 512).
 #define PAIR_SMALL_VALUES 640u
 #define PAIR_MEDIUM_VALUES 2048u
 
@@ -100,9 +100,9 @@ uint64_t card_sums_addr() {
 // classify.comp's finished workgroups (the one-pass-only record, aux 1).
 #define S_DONE 13u
 #define S_FAILED 15u
-// Lists of CHUNKS words each: chunk_update's work (bitmap_pairs' from the back), trivial chunks, the chunks' runs of sorted
-// values (start and end index), array_pairs' work (the small class from the front, the medium
-// class from the back).
+// Lists of CHUNKS words each: chunk_update's work (bitmap_pairs' from the back), trivial
+// chunks, the chunks' runs of sorted values (start and end index), the array pairs' work
+// (small_pairs' from the front, array_pairs' from the back).
 #define S_WORK 16u
 #define S_TRIVIAL (16u + CHUNKS)
 #define S_START (16u + 2u * CHUNKS)
@@ -237,8 +237,8 @@ uint range_mask(uint w, uint lo, uint hi) {
 #define CLASS_BITMAPS 3u
 
 // Which kernel takes a pair of chunks of na and nb values (or a chunk and a run of nb
-// values): array_pairs.comp's small or medium class where both are arrays (or empty) and
-// small enough together, else chunk_update.comp.
+// values): small_pairs.comp or array_pairs.comp where both are arrays (or empty) and small
+// enough together, else chunk_update.comp.
 uint pair_class(uint na, uint nb) {
     if (na <= PAIR_SMALL_VALUES && nb <= PAIR_SMALL_VALUES - na) {
         return CLASS_SMALL;
@@ -283,6 +283,65 @@ uint apply_op(uint op, uint a, uint b) {
 void note_nonempty(uint64_t meta, uint old_card, uint new_card) {
     if ((old_card == 0u) != (new_card == 0u)) {
         atomicAdd(U32AtomicRef(meta + META_NONEMPTY).v[0], new_card == 0u ? 0xFFFFFFFFu : 1u);
+    }
+}
+
+// What a pair pass adds to the shared counters, summed over a workgroup's pairs by its
+// invocation 0 and added once when the workgroup ends (pass_sums_flush). One atomic per pair
+// on the same few words serializes: 65536 sparse pairs took about 0.19 ms for their
+// cardinality sums alone (H200, status in host-visible memory), as much as all their loads.
+struct PassSums {
+    uint card_partial;  // values in the result's chunks that are not full
+    uint card_full;     // the result's full chunks
+    uint need_bm;       // bitmap blocks the results need
+    uint need_ar;       // array blocks the results need
+    uint nonempty_up;   // destination chunks that became non-empty
+    uint nonempty_down; // destination chunks that became empty
+};
+
+PassSums pass_sums_new() {
+    return PassSums(0u, 0u, 0u, 0u, 0u, 0u);
+}
+
+// Counts a counted pair's result (stage 0 or 2 of the pair kernels).
+void pass_sums_count(inout PassSums s, uint card) {
+    if (card == FULL) {
+        s.card_full++;
+    } else {
+        s.card_partial += card;
+    }
+    uvec2 need = chunk_blocks(card);
+    s.need_bm += need.x;
+    s.need_ar += need.y;
+}
+
+// Counts a written chunk that became empty or non-empty (stage 1).
+void pass_sums_written(inout PassSums s, uint old_card, uint new_card) {
+    if ((old_card == 0u) != (new_card == 0u)) {
+        if (new_card == 0u) {
+            s.nonempty_down++;
+        } else {
+            s.nonempty_up++;
+        }
+    }
+}
+
+// Adds the sums to the counters (one invocation, once per workgroup).
+void pass_sums_flush(PassSums s) {
+    if (s.card_partial != 0u) {
+        atomicAdd(U32AtomicRef(card_sums_addr()).v[0], s.card_partial);
+    }
+    if (s.card_full != 0u) {
+        atomicAdd(U32AtomicRef(card_sums_addr()).v[1], s.card_full);
+    }
+    if (s.need_bm != 0u) {
+        atomicAdd(U32AtomicRef(pc.scratch).v[S_NEED_BM], s.need_bm);
+    }
+    if (s.need_ar != 0u) {
+        atomicAdd(U32AtomicRef(pc.scratch).v[S_NEED_AR], s.need_ar);
+    }
+    if (s.nonempty_up != s.nonempty_down) {
+        atomicAdd(U32AtomicRef(pc.meta_d + META_NONEMPTY).v[0], s.nonempty_up - s.nonempty_down);
     }
 }
 

@@ -148,6 +148,28 @@ pub unsafe extern "C" fn vkalgo_set_insert_range(set: *mut VkalgoSet, begin: u64
     })
 }
 
+/// Moves the set into pools of exactly the blocks it uses, giving back the free blocks that
+/// growth and removals left (a set read by `vkalgo_set_deserialize` has none). INVALID_ARGUMENT
+/// for a set on the caller's memory (`vkalgo_set_create_in`), whose pools are fixed.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_shrink_to_fit(set: *mut VkalgoSet) -> VkalgoResult {
+    guard("vkalgo_set_shrink_to_fit", || {
+        non_null(set, "set")?;
+        (*set).set.shrink_to_fit()
+    })
+}
+
+/// Bytes of device memory the set holds (directory, pools with their free blocks, rings).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_memory_bytes(set: *const VkalgoSet, out: *mut u64) -> VkalgoResult {
+    guard("vkalgo_set_memory_bytes", || {
+        let set = set_ref(set, "set")?;
+        non_null(out, "out")?;
+        *out = set.memory_bytes();
+        Ok(())
+    })
+}
+
 /// `out[i]` = 1 if `values[i]` is in the set, else 0.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_set_contains_host(

@@ -734,6 +734,129 @@ impl GpuSet {
         self.reserve(short(bm, free_bm)?, short(ar, free_ar)?)
     }
 
+    /// Gives back the pools' free blocks: the set is moved into pools of exactly the blocks it
+    /// uses (as a set read from a serialization), so [`GpuSet::memory_bytes`] drops to what
+    /// the content needs. Growth leaves free blocks behind (each growth adds an eighth of the
+    /// pool beyond the shortfall, and removals free blocks); call this after building a set
+    /// that will mostly be read. Blocking: downloads the rings, copies the blocks in use (those
+    /// above the new pool size into free ids below it) and rewrites the references on the GPU.
+    /// No-op when no block is free. Errors: a set on the caller's memory
+    /// ([`Error::InvalidArgument`]: its pools are fixed), memory ([`Error::OutOfMemory`]).
+    pub fn shrink_to_fit(&mut self) -> Result<()> {
+        if self.on_caller_memory() {
+            return Err(Error::invalid(
+                "set shrink_to_fit: the set lives on the caller's memory, whose pools are fixed",
+            ));
+        }
+        let ctx = self.ctx.clone();
+        let old = Self::download(
+            &ctx,
+            &[
+                (&self.control, 64, 16),
+                (&self.bm_ring, 0, ring_capacity(self.bm_blocks) * 4),
+                (&self.ar_ring, 0, ring_capacity(self.ar_blocks) * 4),
+            ],
+        )?;
+        let cursors: &[u32] = bytemuck::cast_slice(&old[0]);
+        let bm = Relocation::new(&old[1], cursors[0], cursors[1], self.bm_blocks)?;
+        let ar = Relocation::new(&old[2], cursors[2], cursors[3], self.ar_blocks)?;
+        if bm.used == self.bm_blocks && ar.used == self.ar_blocks {
+            return Ok(());
+        }
+        let dev = |bytes: u64, name: &str| {
+            GpuBuffer::new(&ctx, bytes, MemoryLocation::GpuOnly, name).map(ObjectStorage::own)
+        };
+        let sizes = part_sizes(bm.used, ar.used);
+        let bm_pool = dev(sizes[1], "vkalgo set bitmap pool")?;
+        let ar_pool = dev(sizes[2], "vkalgo set array pool")?;
+        let bm_ring = dev(sizes[3], "vkalgo set bitmap ring")?;
+        let ar_ring = dev(sizes[4], "vkalgo set array ring")?;
+        // Every block is in use: the rings hold no free id (head = tail = 0).
+        let meta = ctx.staging_from(&meta_bytes(
+            [
+                bm_pool.address(),
+                ar_pool.address(),
+                bm_ring.address(),
+                ar_ring.address(),
+            ],
+            [
+                (ring_capacity(bm.used) - 1) as u32,
+                (ring_capacity(ar.used) - 1) as u32,
+            ],
+            [0; 4],
+        ))?;
+        let mut table = bm.new_ids.clone();
+        table.extend_from_slice(&ar.new_ids);
+        table.push(0);
+        let table = ctx.staging_from(&table)?;
+        let push = SetPush {
+            meta_d: self.meta(),
+            values: table.address(),
+            count: bm.used,
+            max_count: ar.used,
+            aux: bm.new_ids.len() as u32,
+            grid: (CHUNKS as u32).div_ceil(wg(&ctx)).min(256),
+            ..Default::default()
+        };
+        let compact = kernel(&ctx, &shaders::SET_COMPACT)?;
+        let done = ctx.submit_and_wait(|cmd| unsafe {
+            ctx.compute_to_transfer(cmd);
+            for (src, dst, reloc, block_bytes) in [
+                (&self.bm_pool, &bm_pool, &bm, BITMAP_BLOCK_BYTES),
+                (&self.ar_pool, &ar_pool, &ar, ARRAY_BLOCK_BYTES),
+            ] {
+                let mut regions = Vec::new();
+                if reloc.used > 0 {
+                    regions.push(vk::BufferCopy {
+                        src_offset: src.offset(),
+                        dst_offset: dst.offset(),
+                        size: reloc.used as u64 * block_bytes,
+                    });
+                }
+                for (i, &to) in reloc.new_ids.iter().enumerate() {
+                    if to != u32::MAX {
+                        regions.push(vk::BufferCopy {
+                            src_offset: src.offset() + (reloc.used as u64 + i as u64) * block_bytes,
+                            dst_offset: dst.offset() + to as u64 * block_bytes,
+                            size: block_bytes,
+                        });
+                    }
+                }
+                if !regions.is_empty() {
+                    ctx.device
+                        .cmd_copy_buffer(cmd, src.buffer(), dst.buffer(), &regions);
+                }
+            }
+            let region = [vk::BufferCopy {
+                src_offset: 0,
+                dst_offset: self.control.offset(),
+                size: 80,
+            }];
+            ctx.device
+                .cmd_copy_buffer(cmd, meta.buffer(), self.control.buffer(), &region);
+            ctx.transfer_to_compute(cmd);
+            ctx.dispatch(cmd, compact, &push, push.grid);
+            ctx.compute_to_compute(cmd);
+            Ok(())
+        });
+        if let Err(Error::Timeout(m)) = done {
+            for b in [bm_pool, ar_pool, bm_ring, ar_ring] {
+                b.leak();
+            }
+            meta.leak();
+            table.leak();
+            return Err(Error::Timeout(m));
+        }
+        done?;
+        self.bm_pool = bm_pool;
+        self.ar_pool = ar_pool;
+        self.bm_ring = bm_ring;
+        self.ar_ring = ar_ring;
+        self.bm_blocks = bm.used;
+        self.ar_blocks = ar.used;
+        Ok(())
+    }
+
     /// Grows the pools after a failed operation: the shortfall plus an eighth of the pool.
     pub(super) fn grow_for(&mut self, status: &SetOpStatus) -> Result<()> {
         let short = |need: u32, free: u32, total: u32| -> u32 {
@@ -815,6 +938,52 @@ impl GpuSet {
     }
 }
 
+/// Where [`GpuSet::shrink_to_fit`] moves one pool's blocks: the pool keeps its `used` blocks
+/// in use, and each one above that takes a free id below it.
+struct Relocation {
+    /// Blocks in use (the new pool size).
+    used: u32,
+    /// For old ids `used..total`: the new id, or `u32::MAX` where the block was free.
+    new_ids: Vec<u32>,
+}
+
+impl Relocation {
+    /// From a pool's ring image (free ids at ring `[head, tail)`, indexed modulo the ring's
+    /// capacity) and its block count.
+    fn new(ring: &[u8], head: u32, tail: u32, total: u32) -> Result<Self> {
+        let ring: &[u32] = bytemuck::cast_slice(ring);
+        let free = tail_count(head, tail);
+        if free > total {
+            return Err(Error::Internal(format!(
+                "set shrink_to_fit: {free} free ids in a pool of {total} blocks"
+            )));
+        }
+        let used = total - free;
+        let mask = ring.len() as u32 - 1;
+        let mut is_free = vec![false; total as usize];
+        for i in 0..free {
+            let id = ring[(head.wrapping_add(i) & mask) as usize];
+            match is_free.get_mut(id as usize) {
+                Some(seen @ false) => *seen = true,
+                _ => {
+                    return Err(Error::Internal(format!(
+                        "set shrink_to_fit: free id {id} out of range or listed twice"
+                    )))
+                }
+            }
+        }
+        // The free ids below `used` are exactly as many as the blocks in use above it.
+        let mut targets = (0..used).filter(|&id| is_free[id as usize]);
+        let new_ids = (used..total)
+            .map(|id| match is_free[id as usize] {
+                true => u32::MAX,
+                false => targets.next().unwrap_or(u32::MAX),
+            })
+            .collect();
+        Ok(Relocation { used, new_ids })
+    }
+}
+
 fn tail_count(head: u32, tail: u32) -> u32 {
     tail.wrapping_sub(head)
 }
@@ -885,11 +1054,12 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         &shaders::SET_INFO,
         &shaders::SET_TO_ARRAY,
         &shaders::SET_TRIVIAL,
+        &shaders::SET_COMPACT,
     ];
     ctx.prepare_kernels(&list.map(|s| (s, spec)))?;
     ctx.prepare_kernels(&[
-        (&shaders::SET_ARRAY_PAIRS_SMALL, pairs_spec(ctx, false)),
-        (&shaders::SET_ARRAY_PAIRS_MEDIUM, pairs_spec(ctx, true)),
+        (&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx)),
+        (&shaders::SET_SMALL_PAIRS, small_pairs_spec()),
     ])
 }
 
@@ -897,17 +1067,18 @@ fn kernel(ctx: &Context, s: &ShaderSource) -> Result<crate::core::pipelines::Ker
     ctx.kernel(s, Specialization::new(wg(ctx), 1, 1))
 }
 
-/// The array-pair kernels (glsl/set/array_pairs.comp, small and medium class): on GPUs 128
-/// invocations per small pair and 256 per medium one (on an H100, small pairs of 2^24-value
-/// sparse sets took 0.27 ms per counting pass with 128, 0.30 with 64 and 0.52 with 32: the
-/// binary searches of more invocations run side by side); 64 on CPU drivers (see [`wg`]).
-fn pairs_spec(ctx: &Context, medium: bool) -> Specialization {
-    let invocations = match (ctx.is_cpu_device(), medium) {
-        (true, _) => 64,
-        (false, false) => 128,
-        (false, true) => 256,
-    };
-    Specialization::new(invocations, 1, 1)
+/// The medium array-pair kernel (glsl/set/array_pairs.comp): 256 invocations per pair on
+/// GPUs, 64 on CPU drivers (see [`wg`]).
+fn medium_pairs_spec(ctx: &Context) -> Specialization {
+    Specialization::new(if ctx.is_cpu_device() { 64 } else { 256 }, 1, 1)
+}
+
+/// The small-pair kernel (glsl/set/small_pairs.comp): 32 invocations, one subgroup on GPUs
+/// (the kernel needs at least 32). On an H200, sparse 2^24-value sets: counting passes 0.27-0.30
+/// ms with the medium kernel's design at 128 invocations per small pair, 0.19 ms with this one
+/// (docs/benchmarks/2026-11-23-h200-small-pairs.md).
+fn small_pairs_spec() -> Specialization {
+    Specialization::new(32, 1, 1)
 }
 
 /// Records the passes of one update: clear the scratch counters (and the batch's failure
@@ -979,8 +1150,8 @@ pub(crate) unsafe fn record_update_phase(
     let boundaries = kernel(ctx, &shaders::SET_BOUNDARIES)?;
     let update = kernel(ctx, &shaders::SET_CHUNK_UPDATE)?;
     let bitmaps = kernel(ctx, &shaders::SET_BITMAP_PAIRS)?;
-    let pairs_small = ctx.kernel(&shaders::SET_ARRAY_PAIRS_SMALL, pairs_spec(ctx, false))?;
-    let pairs_medium = ctx.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, pairs_spec(ctx, true))?;
+    let pairs_small = ctx.kernel(&shaders::SET_SMALL_PAIRS, small_pairs_spec())?;
+    let pairs_medium = ctx.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx))?;
     let check = kernel(ctx, &shaders::SET_CHECK)?;
     let source_mode = match u.mode {
         MODE_VALUES => 1,
@@ -1573,7 +1744,6 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SET_BOUNDARIES,
         shaders::SET_CHUNK_UPDATE,
         shaders::SET_BITMAP_PAIRS,
-        shaders::SET_ARRAY_PAIRS_SMALL,
         shaders::SET_ARRAY_PAIRS_MEDIUM,
         shaders::SET_TRIVIAL,
         shaders::SET_CHECK,
@@ -1581,6 +1751,8 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SET_TO_ARRAY,
         shaders::SET_CONTAINS,
         shaders::SET_FILTER,
+        shaders::SET_COMPACT,
+        shaders::SET_SMALL_PAIRS,
     ]
     .into_iter()
     .map(|s| (s, SetPush::FIELDS, std::mem::size_of::<SetPush>()))

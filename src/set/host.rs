@@ -91,10 +91,13 @@ impl GpuSet {
         Err(Error::Internal("set: pool growth did not converge".into()))
     }
 
-    /// Builds a set from values in any order, duplicates allowed.
+    /// Builds a set from values in any order, duplicates allowed. Its pools hold exactly the
+    /// blocks in use ([`GpuSet::shrink_to_fit`]: batches of more than 2^22 values leave free
+    /// blocks behind).
     pub fn from_values(ctx: &Context, values: &[u32]) -> Result<Self> {
         let mut s = GpuSet::new(ctx)?;
         s.insert(values)?;
+        s.shrink_to_fit()?;
         Ok(s)
     }
 

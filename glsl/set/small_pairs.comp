@@ -1,0 +1,305 @@
+#version 460
+// The small array pairs of an operation (scratch list S_PAIRS from the front, set_common.glsl
+// pair_class): pairs of array (or empty) chunks, or a chunk and its run of sorted values, of
+// at most PAIR_SMALL_VALUES values together, whose result is an array. Sparse sets are almost
+// all such pairs (about 256 values each in 2^24 random values over [0, 2^32)). Each pair gets
+// a small workgroup (one subgroup of 32 on GPUs) holding nothing but the two lists in shared
+// memory (1.4 KiB), so that many pairs share a multiprocessor.
+//
+// Loads: both chunks' header words (the ids of their blocks 1..) in one round, then every
+// value word of both lists in one round.
+//
+// Each invocation takes one stretch of the merge of the two lists (ties: a first) and finds
+// where it starts by one co-rank search (merge path: Green, McColl & Bader, "GPU merge path",
+// ICS 2012). It walks its stretch once, branch-free with one shared load per step, keeping the
+// elements in registers and deciding each from the lists' current heads and the element before
+// it (see walk). An exclusive scan of the kept counts gives each invocation its first output
+// position; the outputs are paired into words in shared memory (the lists' place) and stored
+// to the destination's blocks with coalesced stores.
+//
+// Per-pair sums (cardinalities, blocks needed, chunks becoming (non-)empty) are added once per
+// workgroup (set_common.glsl PassSums).
+//
+// Stage (aux) 0 adds the result's cardinality and the array blocks it needs to the scratch
+// counters (aux 2: the cardinality into the status, see card_sums_addr); stage 1 (after the
+// check pass found enough free blocks) gives the destination chunk's old blocks back, takes
+// new ones and writes the result. mode 0: second operand the chunk of set b; else the
+// chunk's run of sorted values.
+#define WORKGROUP_SCAN_COMPACT_SLOTS
+#include "set_common.glsl"
+#include "../common/workgroup_scan.glsl"
+
+// The workgroup has at least this many invocations (src/set/gpu.rs small_pairs_spec).
+#define SMALL_WG_MIN 32u
+
+// List a in words [0, g_b_base), list b after it.
+shared uint s_lists[PAIR_SMALL_VALUES / 2u + 1u];
+// The result's block ids (a result of PAIR_SMALL_VALUES values takes 7 blocks).
+#define SMALL_RESULT_BLOCKS 8u
+shared uint s_ids[SMALL_RESULT_BLOCKS];
+shared uint s_pos;
+shared uint s_subgroup_max[(WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE];
+
+uint g_b_base;
+
+uint elem_a(uint j) { return (s_lists[j >> 1] >> ((j & 1u) * 16u)) & 0xFFFFu; }
+uint elem_b(uint j) { return (s_lists[g_b_base + (j >> 1)] >> ((j & 1u) * 16u)) & 0xFFFFu; }
+
+// Elements of list a among the first d of the merge of a (na) and b (nb).
+uint co_rank_lists(uint na, uint nb, uint d) {
+    uint lo = d > nb ? d - nb : 0u;
+    uint hi = min(d, na);
+    while (lo < hi) {
+        uint mid = (lo + hi) >> 1;
+        if (elem_a(mid) <= elem_b(d - 1u - mid)) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+// The most merge elements an invocation walks (workgroups of SMALL_WG_MIN or more).
+#define WALK_MAX ((PAIR_SMALL_VALUES + SMALL_WG_MIN - 1u) / SMALL_WG_MIN)
+// Above every u16 value: an exhausted list's next element.
+#define LIST_END 0x10000u
+// Not a value: the element before the first of the merge.
+#define NO_ELEMENT 0xFFFFFFFFu
+
+// Element idx of the two lists as one u16 array (list a from 0, list b from 2 * g_b_base).
+uint list_elem(uint idx) {
+    return (s_lists[idx >> 1] >> ((idx & 1u) * 16u)) & 0xFFFFu;
+}
+
+// This invocation's stretch of the merge: its elements in `walked` (slot s: the s-th element
+// of the stretch), a bit per kept one in the result; the number kept. `last` gets the last
+// kept element plus one (0: none). Branch-free steps, one shared load each: the element just
+// taken decides from the two lists' current heads (av, bv) and the element before it (ties:
+// a first, so a value in both lists comes as its a copy, then its b copy).
+//   AND: an a element equal to b's head. ANDNOT: an a element not equal to it.
+//   OR: every element not equal to the one before (b's copies of a's values and repeats in
+//       a run of values drop out). XOR: a elements not equal to b's head, b elements not
+//       equal to the one before.
+uint walk(uint na, uint nb, out uint walked[WALK_MAX], out uint kept_bits, out uint last) {
+    uint total = na + nb;
+    uint per = (total + WG_SIZE - 1u) / WG_SIZE;
+    uint d = min(gl_LocalInvocationIndex * per, total);
+    uint end = min(d + per, total);
+    uint i = co_rank_lists(na, nb, d);
+    uint j = d - i;
+    uint b0 = 2u * g_b_base;
+    uint av = i < na ? elem_a(i) : LIST_END;
+    uint bv = j < nb ? elem_b(j) : LIST_END;
+    uint before = NO_ELEMENT;
+    if (d > 0u) {
+        before = max(i > 0u ? elem_a(i - 1u) : 0u, j > 0u ? elem_b(j - 1u) : 0u);
+    }
+    kept_bits = 0u;
+    last = 0u;
+    [[unroll]] for (uint s = 0u; s < WALK_MAX; s++) {
+        walked[s] = 0u;
+        if (d + s < end) {
+            bool take_a = av <= bv;
+            uint x = take_a ? av : bv;
+            bool keep;
+            if (pc.op == OP_AND) {
+                keep = take_a && av == bv;
+            } else if (pc.op == OP_ANDNOT) {
+                keep = take_a && av != bv;
+            } else if (pc.op == OP_OR) {
+                keep = x != before;
+            } else {
+                keep = take_a ? av != bv : x != before;
+            }
+            walked[s] = x;
+            kept_bits |= keep ? (1u << s) : 0u;
+            last = keep ? x + 1u : last;
+            before = x;
+            i += take_a ? 1u : 0u;
+            j += take_a ? 0u : 1u;
+            bool more = take_a ? i < na : j < nb;
+            uint next = more ? list_elem(take_a ? i : b0 + j) : LIST_END;
+            av = take_a ? next : av;
+            bv = take_a ? bv : next;
+        }
+    }
+    return bitCount(kept_bits);
+}
+
+// Puts this invocation's kept elements, from output position `first` on, into s_lists as
+// the result's words (two u16 each; the lists are read no more): an output at an odd position
+// writes its word with the output before it (this invocation's previous one, or `before` - 1:
+// the last output of the invocations before it), and the last output writes its word alone
+// when card is odd. Staged so that the stores to the blocks are coalesced.
+void place(uint walked[WALK_MAX], uint kept_bits, uint first, uint before, uint card) {
+    uint q = first;
+    uint previous = before;
+    [[unroll]] for (uint s = 0u; s < WALK_MAX; s++) {
+        if ((kept_bits & (1u << s)) != 0u) {
+            uint x = walked[s];
+            if ((q & 1u) == 1u) {
+                s_lists[q >> 1] = (previous - 1u) | (x << 16);
+            } else if (q + 1u == card) {
+                s_lists[q >> 1] = x;
+            }
+            previous = x + 1u;
+            q++;
+        }
+    }
+}
+
+// The largest `x` over the invocations before this one (uniform control flow).
+uint workgroup_exclusive_max(uint x) {
+    uint inner = subgroupExclusiveMax(x);
+    if (gl_NumSubgroups == 1u) {
+        return inner;
+    }
+    uint whole = subgroupMax(x);
+    barrier();
+    if (subgroupElect()) {
+        s_subgroup_max[gl_SubgroupID] = whole;
+    }
+    barrier();
+    for (uint s = 0u; s < gl_SubgroupID; s++) {
+        inner = max(inner, s_subgroup_max[s]);
+    }
+    return inner;
+}
+
+// Rounds of loads that bring a pair's value words (at most PAIR_SMALL_VALUES / 2 + 1) into
+// shared memory.
+#define LOAD_ROUNDS ((PAIR_SMALL_VALUES / 2u + 1u + SMALL_WG_MIN - 1u) / SMALL_WG_MIN)
+// The ids of blocks 1.. of list a (from 0) and b (from 8).
+shared uint s_header[16];
+
+// Word g of list b: its chunk's array stream (mode 0) or its run of sorted values.
+uint list_b_word(uvec2 eb, uint hb, uint start, uint g) {
+    uint word;
+    if (pc.mode == 0u) {
+        uint w = hb + g;
+        uint blk = w / ARRAY_BLOCK_WORDS;
+        uint id = blk == 0u ? eb.y : s_header[8u + blk - 1u];
+        word = U32Ref(array_block_addr(pc.meta_b, id)).v[w % ARRAY_BLOCK_WORDS];
+    } else {
+        uint lo = U32Ref(u32_addr(pc.values, start + 2u * g)).v[0] & 0xFFFFu;
+        uint hi = 2u * g + 1u < eb.x ? U32Ref(u32_addr(pc.values, start + 2u * g + 1u)).v[0] : 0u;
+        word = lo | (hi << 16);
+    }
+    return 2u * g + 1u < eb.x ? word : (word & 0xFFFFu);
+}
+
+// Loads list a (words [0, wa)) and b (after it) into s_lists. The global loads of a pair go
+// out in two rounds that do not wait on each other within a round: both chunks' header words
+// (the ids of their blocks 1..), then every value word of both lists. (Loading word by word,
+// each after the id of its block, made the loads a chain some 18 round trips long per pair,
+// most of the pair's time.) Uniform control flow; a barrier follows before s_lists is read.
+void load_lists(uvec2 ea, uvec2 eb, uint start) {
+    uint t = gl_LocalInvocationIndex;
+    uint ha = ea.x == 0u ? 0u : array_blocks(ea.x) - 1u;
+    uint hb = (pc.mode != 0u || eb.x == 0u) ? 0u : array_blocks(eb.x) - 1u;
+    if (t < ha) {
+        s_header[t] = U32Ref(array_block_addr(pc.meta_a, ea.y)).v[t];
+    } else if (t >= 8u && t - 8u < hb) {
+        s_header[t] = U32Ref(array_block_addr(pc.meta_b, eb.y)).v[t - 8u];
+    }
+    barrier();
+    uint wa = (ea.x + 1u) / 2u;
+    uint wb = (eb.x + 1u) / 2u;
+    uint words[LOAD_ROUNDS];
+    [[unroll]] for (uint r = 0u; r < LOAD_ROUNDS; r++) {
+        uint g = r * WG_SIZE + t;
+        uint word = 0u;
+        if (g < wa) {
+            uint w = ha + g;
+            uint blk = w / ARRAY_BLOCK_WORDS;
+            uint id = blk == 0u ? ea.y : s_header[blk - 1u];
+            word = U32Ref(array_block_addr(pc.meta_a, id)).v[w % ARRAY_BLOCK_WORDS];
+            word = 2u * g + 1u < ea.x ? word : (word & 0xFFFFu);
+        } else if (g < wa + wb) {
+            word = list_b_word(eb, hb, start, g - wa);
+        }
+        words[r] = word;
+    }
+    [[unroll]] for (uint r = 0u; r < LOAD_ROUNDS; r++) {
+        uint g = r * WG_SIZE + t;
+        if (g < wa + wb) {
+            s_lists[g] = words[r];
+        }
+    }
+}
+
+void main() {
+    uint t = gl_LocalInvocationIndex;
+    uint n = U32Ref(pc.scratch).v[S_PAIR_COUNT];
+    bool write = pc.aux == 1u;
+    if (write ? U32Ref(pc.scratch).v[S_OK] == 0u : one_pass(pc.scratch, pc.meta_d)) {
+        return;  // nothing to write, or nothing to count (the one-pass path)
+    }
+    PassSums sums = pass_sums_new();  // invocation 0's
+    for (uint item = linear_workgroup_id(); item < n; item += pc.grid) {
+        uint c = U32Ref(pc.scratch).v[S_PAIRS + item];
+        uvec2 old_d = write ? dir_entry(pc.meta_d, c) : uvec2(0u);
+        uvec2 ea = dir_entry(pc.meta_a, c);
+        uvec2 eb = uvec2(0u);
+        uint start = 0u;
+        if (pc.mode == 0u) {
+            eb = dir_entry(pc.meta_b, c);
+        } else {
+            start = U32Ref(pc.scratch).v[S_START + c];
+            eb.x = U32Ref(pc.scratch).v[S_END + c] - start;
+        }
+        g_b_base = (ea.x + 1u) / 2u;
+        barrier();  // the previous pair's lists and headers are read no more
+        load_lists(ea, eb, start);
+        barrier();
+        uint walked[WALK_MAX];
+        uint kept_bits;
+        uint last;
+        uint mine = walk(ea.x, eb.x, walked, kept_bits, last);
+        uint card;
+        uint first = workgroup_exclusive_scan(mine, card);
+        uint k = card == 0u ? 0u : array_blocks(card);
+        if (!write) {
+            if (t == 0u) {
+                pass_sums_count(sums, card);
+            }
+            continue;
+        }
+        uint before = workgroup_exclusive_max(last);
+        if (t == 0u) {
+            free_chunk_storage_serial(pc.meta_d, old_d);
+            if (k != 0u) {
+                s_pos = atomicAdd(U32AtomicRef(cursor_addr(pc.meta_d, 2u)).v[0], k);
+            }
+        }
+        uint id0 = 0u;
+        if (k != 0u) {
+            barrier();
+            for (uint b = t; b < k; b += WG_SIZE) {
+                SetMetaRef m = SetMetaRef(pc.meta_d);
+                s_ids[b] = U32Ref(m.ar_ring).v[(s_pos + b) & m.ar_mask];
+            }
+            barrier();
+            id0 = s_ids[0];
+            for (uint b = t + 1u; b < k; b += WG_SIZE) {
+                U32Ref(array_block_addr(pc.meta_d, id0)).v[b - 1u] = s_ids[b];
+            }
+            place(walked, kept_bits, first, before, card);
+            barrier();
+            uint h = k - 1u;
+            for (uint j = t; j < (card + 1u) / 2u; j += WG_SIZE) {
+                uint w = h + j;
+                uint64_t block = array_block_addr(pc.meta_d, s_ids[w / ARRAY_BLOCK_WORDS]);
+                U32Ref(block).v[w % ARRAY_BLOCK_WORDS] = s_lists[j];
+            }
+        }
+        if (t == 0u) {
+            set_dir_entry(pc.meta_d, c, uvec2(card, id0));
+            pass_sums_written(sums, old_d.x, card);
+        }
+    }
+    if (t == 0u) {
+        pass_sums_flush(sums);
+    }
+}
