@@ -42,8 +42,11 @@
 //!   header ids still fit block 0.
 //!
 //! Memory of a set ([`GpuSet::memory_bytes`]): the directory (512 KiB, fixed), the pools and
-//! the rings (4 bytes per block). `docs/benchmarks/` reports the ratio to CRoaring's portable
-//! serialization for sparse, dense and clustered sets.
+//! the rings (4 bytes per block). Growth adds an eighth of a pool beyond the shortfall and
+//! removals free blocks; [`GpuSet::shrink_to_fit`] gives the free blocks back (the blocks in
+//! use above the new pool size move into free ids below it), and [`GpuSet::from_values`] ends
+//! with it. `docs/benchmarks/` reports the ratio to CRoaring's portable serialization for
+//! sparse, dense and clustered sets.
 //!
 //! # Operations and the pool
 //! Every modifying operation runs as passes over the directory: a classification pass (one
