@@ -46,20 +46,7 @@ void store_list_word(uint which, uint j, uint word) {
 // through it deciding each element from its neighbours: an element of a is in b when b's next
 // element equals it; an element of b is in a when a's previous element equals it.
 
-// Elements of list a among the first d of the merge of a (na) and b (nb).
-uint co_rank_lists(uint na, uint nb, uint d) {
-    uint lo = d > nb ? d - nb : 0u;
-    uint hi = min(d, na);
-    while (lo < hi) {
-        uint mid = (lo + hi) >> 1;
-        if (elem_a(mid) <= elem_b(d - 1u - mid)) {
-            lo = mid + 1u;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
+#include "list_co_rank.glsl"
 
 // Walks this invocation's stretch: returns the number of kept elements, and with `place`
 // ORs each into so from position p on (so zeroed, a barrier since).

@@ -45,20 +45,7 @@ uint g_b_base;
 uint elem_a(uint j) { return (s_lists[j >> 1] >> ((j & 1u) * 16u)) & 0xFFFFu; }
 uint elem_b(uint j) { return (s_lists[g_b_base + (j >> 1)] >> ((j & 1u) * 16u)) & 0xFFFFu; }
 
-// Elements of list a among the first d of the merge of a (na) and b (nb).
-uint co_rank_lists(uint na, uint nb, uint d) {
-    uint lo = d > nb ? d - nb : 0u;
-    uint hi = min(d, na);
-    while (lo < hi) {
-        uint mid = (lo + hi) >> 1;
-        if (elem_a(mid) <= elem_b(d - 1u - mid)) {
-            lo = mid + 1u;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
+#include "list_co_rank.glsl"
 
 // The most merge elements an invocation walks (workgroups of SMALL_WG_MIN or more).
 #define WALK_MAX ((PAIR_SMALL_VALUES + SMALL_WG_MIN - 1u) / SMALL_WG_MIN)

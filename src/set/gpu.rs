@@ -303,17 +303,47 @@ impl GpuSet {
     }
 
     fn buffers(ctx: &Context, bm_blocks: u32, ar_blocks: u32) -> Result<[ObjectStorage; 5]> {
+        let control = GpuBuffer::new(
+            ctx,
+            CONTROL_BYTES,
+            MemoryLocation::GpuOnly,
+            "vkalgo set directory",
+        )?;
+        let [bm_pool, ar_pool, bm_ring, ar_ring] = Self::pool_buffers(ctx, bm_blocks, ar_blocks)?;
+        Ok([ObjectStorage::own(control), bm_pool, ar_pool, bm_ring, ar_ring])
+    }
+
+    /// The two pools and their rings for `bm_blocks` and `ar_blocks` blocks.
+    fn pool_buffers(ctx: &Context, bm_blocks: u32, ar_blocks: u32) -> Result<[ObjectStorage; 4]> {
         let dev = |bytes: u64, name: &str| {
             GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, name).map(ObjectStorage::own)
         };
         let sizes = part_sizes(bm_blocks, ar_blocks);
         Ok([
-            dev(sizes[0], "vkalgo set directory")?,
             dev(sizes[1], "vkalgo set bitmap pool")?,
             dev(sizes[2], "vkalgo set array pool")?,
             dev(sizes[3], "vkalgo set bitmap ring")?,
             dev(sizes[4], "vkalgo set array ring")?,
         ])
+    }
+
+    /// The ring cursors (bitmap head, tail, array head, tail) and both rings as the kernels see
+    /// them: ring_capacity entries (the buffers may be larger), indexed by cursor & (capacity -
+    /// 1).
+    fn download_rings(&self) -> Result<([u32; 4], [Vec<u8>; 2])> {
+        let mut parts = Self::download(
+            &self.ctx,
+            &[
+                (&self.control, 64, 16),
+                (&self.bm_ring, 0, ring_capacity(self.bm_blocks) * 4),
+                (&self.ar_ring, 0, ring_capacity(self.ar_blocks) * 4),
+            ],
+        )?;
+        let ar = parts.pop().unwrap_or_default();
+        let bm = parts.pop().unwrap_or_default();
+        let mut cursors = [0u32; 4];
+        cursors.copy_from_slice(bytemuck::cast_slice(&parts[0]));
+        Ok((cursors, [bm, ar]))
     }
 
     /// The memory an empty set with fixed pools of `bitmap_blocks` bitmap blocks (8 KiB, one
@@ -596,17 +626,7 @@ impl GpuSet {
         }
         let (new_bm, new_ar) = (new_bm as u32, new_ar as u32);
         let ctx = self.ctx.clone();
-        // The rings as the kernels see them: ring_capacity entries (the buffers may be larger),
-        // indexed by cursor & (capacity - 1).
-        let old = Self::download(
-            &ctx,
-            &[
-                (&self.control, 0, 80),
-                (&self.bm_ring, 0, ring_capacity(self.bm_blocks) * 4),
-                (&self.ar_ring, 0, ring_capacity(self.ar_blocks) * 4),
-            ],
-        )?;
-        let cursors: &[u32] = bytemuck::cast_slice(&old[0][64..80]);
+        let (cursors, old) = self.download_rings()?;
         let free_ids = |ring: &[u8], head: u32, tail: u32, total: u32, new_total: u32| -> Vec<u32> {
             let ring: &[u32] = bytemuck::cast_slice(ring);
             let mask = ring.len() as u32 - 1;
@@ -619,8 +639,8 @@ impl GpuSet {
         };
         let bm_free = tail_count(cursors[0], cursors[1]) + (new_bm - self.bm_blocks);
         let ar_free = tail_count(cursors[2], cursors[3]) + (new_ar - self.ar_blocks);
-        let bm_ring_image = free_ids(&old[1], cursors[0], cursors[1], self.bm_blocks, new_bm);
-        let ar_ring_image = free_ids(&old[2], cursors[2], cursors[3], self.ar_blocks, new_ar);
+        let bm_ring_image = free_ids(&old[0], cursors[0], cursors[1], self.bm_blocks, new_bm);
+        let ar_ring_image = free_ids(&old[1], cursors[2], cursors[3], self.ar_blocks, new_ar);
         let [_, bm_pool, ar_pool, bm_ring, ar_ring] = Self::buffers(&ctx, new_bm, new_ar)?;
         let meta = meta_bytes(
             [
@@ -749,28 +769,13 @@ impl GpuSet {
             ));
         }
         let ctx = self.ctx.clone();
-        let old = Self::download(
-            &ctx,
-            &[
-                (&self.control, 64, 16),
-                (&self.bm_ring, 0, ring_capacity(self.bm_blocks) * 4),
-                (&self.ar_ring, 0, ring_capacity(self.ar_blocks) * 4),
-            ],
-        )?;
-        let cursors: &[u32] = bytemuck::cast_slice(&old[0]);
-        let bm = Relocation::new(&old[1], cursors[0], cursors[1], self.bm_blocks)?;
-        let ar = Relocation::new(&old[2], cursors[2], cursors[3], self.ar_blocks)?;
+        let (cursors, old) = self.download_rings()?;
+        let bm = Relocation::new(&old[0], cursors[0], cursors[1], self.bm_blocks)?;
+        let ar = Relocation::new(&old[1], cursors[2], cursors[3], self.ar_blocks)?;
         if bm.used == self.bm_blocks && ar.used == self.ar_blocks {
             return Ok(());
         }
-        let dev = |bytes: u64, name: &str| {
-            GpuBuffer::new(&ctx, bytes, MemoryLocation::GpuOnly, name).map(ObjectStorage::own)
-        };
-        let sizes = part_sizes(bm.used, ar.used);
-        let bm_pool = dev(sizes[1], "vkalgo set bitmap pool")?;
-        let ar_pool = dev(sizes[2], "vkalgo set array pool")?;
-        let bm_ring = dev(sizes[3], "vkalgo set bitmap ring")?;
-        let ar_ring = dev(sizes[4], "vkalgo set array ring")?;
+        let [bm_pool, ar_pool, bm_ring, ar_ring] = Self::pool_buffers(&ctx, bm.used, ar.used)?;
         // Every block is in use: the rings hold no free id (head = tail = 0).
         let meta = ctx.staging_from(&meta_bytes(
             [
