@@ -14,8 +14,15 @@
 // half); the pairs' first tiles are at aux2_addr (an exclusive scan of tiles per pair, then
 // the total).
 // Tiles past the end get empty entries (every merge workgroup reads its entry).
-// Two invocations per tile search its two co-ranks side by side (each search is a chain of up
-// to 33 dependent loads: the kernel's whole latency), then the first writes the entry.
+// MODE_TWO_BALANCED with `width` 1: the set operations' look-back path; the kernel also zeroes
+// the look-back state at aux_addr (16 bytes, then 8 per tile).
+// Two-run modes: invocation i of workgroup w finds the co-rank of boundary w * (WG_SIZE - 1) + i
+// (the diagonal where that tile starts), and the first WG_SIZE - 1 invocations write the entries
+// of their tiles from their own boundary and the next, so each boundary is searched once (the
+// searches are random loads across both runs: at 2^26 + 2^26 on an H100 the kernel took 54 us
+// searching every boundary twice). Segmented modes: two invocations per tile search its two
+// co-ranks side by side (each search is a chain of up to 33 dependent loads), then the first
+// writes the entry.
 // MODE_COUNT_TILES (before MODE_OFFSETS): invocation p writes the tiles of pair p to
 // aux2_addr[p] (0 for p = pairs), for an exclusive scan in place.
 #include "merge_common.glsl"
@@ -115,7 +122,60 @@ TileMerge tile_merge(uint t) {
     return r;
 }
 
+// MODE_TWO and MODE_TWO_BALANCED: one search per tile boundary (see the top of the file).
+void partition_two_runs() {
+    uint lid = gl_LocalInvocationIndex;
+    uint boundary = linear_workgroup_id() * (WG_SIZE - 1u) + lid;
+    uint m = count_a();
+    uint n = count_b();
+    uint64_t total = uint64_t(m) + uint64_t(n);
+    if (pc.mode == MODE_TWO_BALANCED && pc.width != 0u) {
+        // The set operations' look-back state (setop.comp): a 16-byte header, then one u64
+        // status word per tile, zeroed here so that the look-back pass needs no clear of its
+        // own (the barrier after this pass orders both).
+        if (boundary < pc.max_tiles) {
+            U32Ref status = U32Ref(pc.aux_addr + 16ul + uint64_t(boundary) * 8ul);
+            status.v[0] = 0u;
+            status.v[1] = 0u;
+        }
+        if (boundary < 4u) {
+            U32Ref(pc.aux_addr).v[boundary] = 0u;
+        }
+    }
+    if (boundary <= pc.max_tiles) {
+        uint64_t k = min(uint64_t(boundary) * uint64_t(TILE), total);
+        uint co_rank = co_rank_global(pc.a_keys, m, pc.b_keys, n, k);
+        uint extra = 0u;
+        if (pc.mode == MODE_TWO_BALANCED) {
+            uvec2 p = balanced_point_global(pc.a_keys, m, pc.b_keys, n, co_rank, k);
+            co_rank = p.x;
+            extra = p.y;
+        }
+        s_co_rank[lid] = co_rank;
+        s_extra[lid] = extra;
+    }
+    barrier();
+    uint t = boundary;
+    if (lid + 1u == WG_SIZE || t >= pc.max_tiles) {
+        return;
+    }
+    uint64_t k0 = min(uint64_t(t) * uint64_t(TILE), total);
+    uint64_t k1 = min(k0 + uint64_t(TILE), total);
+    if (k0 == k1) {
+        write_tile(t, 0u, 0u, 0u, 0u, 0ul);
+        return;
+    }
+    k0 += uint64_t(s_extra[lid]);
+    k1 += uint64_t(s_extra[lid + 1u]);
+    uvec2 i = clamp_co_ranks(s_co_rank[lid], s_co_rank[lid + 1u], m, n, k0, k1);
+    write_tile(t, i.x, i.y, uint(k0 - i.x), uint(k1 - i.y), k0);
+}
+
 void main() {
+    if (pc.mode == MODE_TWO || pc.mode == MODE_TWO_BALANCED) {
+        partition_two_runs();
+        return;
+    }
     uint id = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
     if (pc.mode == MODE_COUNT_TILES) {
         uint total = count_a();

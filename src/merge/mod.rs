@@ -53,7 +53,7 @@
 //!   to the `COMPUTE_SHADER` stage (`SHADER_READ`; the merge sort also writes its keys and
 //!   values: `SHADER_READ | SHADER_WRITE`); earlier accesses to the outputs, the alternate
 //!   buffers and scratch must be complete before `COMPUTE_SHADER` and `TRANSFER` (the set
-//!   operations' look-back path clears its scratch; today with a compute dispatch, the contract
+//!   operations' look-back path clears its scratch; today in its partition pass, the contract
 //!   keeps `TRANSFER` free for a fill).
 //! - vkalgo records the barriers between its own passes.
 //! - After: the outputs (and a set operation's output count) are written by the
@@ -333,7 +333,10 @@ impl Context {
                 shader("merge", desc.key_type, Some(desc.value_type))?,
                 merge_spec(spec, desc.value_type),
             ),
-            (shader("partition", desc.key_type, None)?, spec),
+            (
+                shader("partition", desc.key_type, None)?,
+                partition_spec(spec, &tuning),
+            ),
             (shader("check", desc.key_type, None)?, spec),
         ])?;
         Ok(MergePlan {
@@ -443,6 +446,31 @@ fn count_addr(ctx: &Context, count: &ElementCount) -> u64 {
         ElementCount::Direct(_) => 0,
         ElementCount::Indirect(range) => ctx.address_of(range),
     }
+}
+
+/// Invocations per workgroup of the partition kernel in the two-run modes (merges of two runs,
+/// set operations). Each invocation searches one tile boundary, a chain of dependent random
+/// loads; small workgroups spread the searches over every multiprocessor (with the merge's 512
+/// invocations, a 2^23 + 2^23 merge's boundaries filled only 10 workgroups).
+const PARTITION_WORKGROUP: u32 = 64;
+
+/// The partition kernel's specialization in the two-run modes: PARTITION_WORKGROUP invocations
+/// (or the tuning's workgroup size where smaller), and as many items per invocation as keep
+/// its tile (workgroup size x items) the merge's.
+fn partition_spec(spec: Specialization, tuning: &MergeTuning) -> Specialization {
+    let workgroup_size = PARTITION_WORKGROUP.min(tuning.workgroup_size);
+    Specialization {
+        workgroup_size,
+        vecs_per_thread: (tuning.tile() / workgroup_size as u64) as u32,
+        ..spec
+    }
+}
+
+/// Workgroups of the partition kernel in the two-run modes: each workgroup searches
+/// `workgroup_size` tile boundaries and writes the entries of the `workgroup_size - 1` tiles
+/// between them (glsl/merge/partition.comp).
+fn two_run_partition_groups(tiles: u64, tuning: &MergeTuning) -> Result<u32> {
+    groups(tiles, PARTITION_WORKGROUP.min(tuning.workgroup_size) as u64 - 1)
 }
 
 /// Workgroups for `items` items at `per_group` items per workgroup (u32: the dispatch splits
@@ -593,12 +621,15 @@ impl MergePlan {
         if fused {
             push.tiles_addr = 0;
         } else {
-            let partition = ctx.kernel(shader("partition", self.desc.key_type, None)?, spec)?;
+            let partition = ctx.kernel(
+                shader("partition", self.desc.key_type, None)?,
+                partition_spec(spec, &self.tuning),
+            )?;
             ctx.dispatch(
                 cmd,
                 partition,
                 &push,
-                groups(2 * tiles, self.tuning.workgroup_size as u64)?,
+                two_run_partition_groups(tiles, &self.tuning)?,
             );
             ctx.compute_to_compute(cmd);
         }
@@ -787,7 +818,10 @@ impl Context {
         let plain = specialization(&tuning, desc.key_type, false);
         let spec = Specialization { spin_limit, ..plain };
         let mut kernels = vec![
-            (shader("partition", desc.key_type, None)?, spec),
+            (
+                shader("partition", desc.key_type, None)?,
+                partition_spec(spec, &tuning),
+            ),
             (shader("check", desc.key_type, None)?, plain),
         ];
         if path == SetOpPath::Lookback {
@@ -912,24 +946,23 @@ impl SetOpPlan {
             spin_limit: self.spin_limit,
             ..specialization(&self.tuning, key_type, false)
         };
-        let partition = ctx.kernel(shader("partition", key_type, None)?, spec)?;
+        let partition = ctx.kernel(
+            shader("partition", key_type, None)?,
+            partition_spec(spec, &self.tuning),
+        )?;
         let mut push = self.push(ctx, args, a_direct, b_direct);
         push.max_tiles = tiles as u32;
         debug_assert!(tiles <= self.max_tiles);
         if self.path == SetOpPath::Lookback {
             let lookback = ctx.kernel(shader("setop_lookback", key_type, None)?, spec)?;
-            let status = BufferRange::new(
-                args.scratch.buffer,
-                args.scratch.offset + self.counts_offset,
-                LOOKBACK_HEADER + tiles * 8,
-            );
-            ctx.record_compute_fill(cmd, &status, (status.size / 4) as u32, 0)?;
-            ctx.compute_to_compute(cmd);
+            // The partition pass zeroes the look-back state (LOOKBACK_HEADER + 8 bytes per
+            // tile at counts_offset) on the way.
+            push.width = 1;
             ctx.dispatch(
                 cmd,
                 partition,
                 &push,
-                groups(2 * tiles, self.tuning.workgroup_size as u64)?,
+                two_run_partition_groups(tiles, &self.tuning)?,
             );
             ctx.compute_to_compute(cmd);
             ctx.dispatch(cmd, lookback, &push, groups(tiles, 1)?);
@@ -951,7 +984,7 @@ impl SetOpPlan {
             cmd,
             partition,
             &push,
-            groups(2 * tiles, self.tuning.workgroup_size as u64)?,
+            two_run_partition_groups(tiles, &self.tuning)?,
         );
         ctx.compute_to_compute(cmd);
         ctx.dispatch(cmd, count, &push, groups(tiles, 1)?);
