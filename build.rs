@@ -437,8 +437,8 @@ fn kernel_path(kernel: &str) -> &'static str {
 }
 
 /// The merge permutations (glsl/merge/): key width (KEY_BITS 32/64) for every kernel, x payload
-/// (VALUE_WORDS 0 none, 1 u32, 2 u64) for the merge and block sort, x phase for the set
-/// operations.
+/// (VALUE_WORDS 0 none, 1 u32, 2 u64) for the merge (with and without a tile table: FUSED) and
+/// block sort, x phase for the set operations.
 fn merge_permutations() -> Vec<OwnedPermutation> {
     let mut table = Vec::new();
     for key_bits in [32, 64] {
@@ -472,6 +472,11 @@ fn merge_permutations() -> Vec<OwnedPermutation> {
                     keys(&[("VALUE_WORDS", value_words)]),
                 ));
             }
+            table.push((
+                format!("merge_fused_k{key_bits}_v{value_words}"),
+                "merge/merge.comp",
+                keys(&[("VALUE_WORDS", value_words), ("FUSED", "1")]),
+            ));
         }
     }
     table

@@ -94,7 +94,7 @@ void main() {
         return;
     }
     uint end_tile = first_tile + min(TILES_PER_GROUP, pc.max_tiles - first_tile);
-    bool table = pc.tiles_addr != 0ul;
+    const bool table = FUSED == 0;
     TileSpan s = tile_span(first_tile);
     KEY_T staged[ITEMS];
     load_tile(s, staged);
@@ -106,7 +106,7 @@ void main() {
         TileSpan current = s;
         stage_loaded(current, staged);
         if (t + 1u < end_tile) {
-            s = table ? next : fused_span(t + 1u);
+            s = table ? next : tile_span(t + 1u);
             load_tile(s, staged);
             if (table && t + 2u < end_tile) {
                 next = read_tile(t + 2u);

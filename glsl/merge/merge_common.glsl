@@ -174,6 +174,40 @@ uint co_rank_global(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t
     return lo;
 }
 
+// The co-rank of co_rank_global, found by the calling subgroup together (subgroup-uniform
+// arguments; every lane gets the result): each round every lane probes one position of the
+// interval, and a ballot finds the first probe where the merge-path predicate fails, so the
+// interval shrinks about (lanes + 1)-fold per round (6 rounds for 2^26 positions and 32 lanes,
+// where the binary search takes 26 dependent probes) at the cost of two loads per lane and
+// round. Unsorted input still shrinks the interval every round.
+uint subgroup_co_rank(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t diag) {
+    uint lo = diag > uint64_t(lb) ? uint(diag - uint64_t(lb)) : 0u;
+    uint hi = uint(min(diag, uint64_t(la)));
+    uint lanes = gl_SubgroupSize;
+    uint lane = gl_SubgroupInvocationID;
+    // At most ceil(32 / log2(lanes + 1)) + 1 rounds; 34 bound every subgroup size.
+    for (uint round = 0u; round < 34u && lo < hi; ++round) {
+        uint n = hi - lo;
+        bool dense = n <= lanes;
+        uint m = dense ? lo + lane : lo + uint((uint64_t(lane + 1u) * uint64_t(n)) / uint64_t(lanes + 1u));
+        bool fails = false;
+        if (!dense || lane < n) {
+            fails = load_ordered(a_base, uint64_t(m)) > load_ordered(b_base, diag - 1ul - uint64_t(m));
+        }
+        uvec4 failing = subgroupBallot(fails);
+        if (subgroupBallotBitCount(failing) == 0u) {
+            // Every probe holds: the co-rank lies past the last probe.
+            lo = dense ? hi : lo + uint((uint64_t(lanes) * uint64_t(n)) / uint64_t(lanes + 1u)) + 1u;
+        } else {
+            uint f = subgroupBallotFindLSB(failing);
+            uint first_fail = subgroupShuffle(m, f);
+            lo = f == 0u ? lo : subgroupShuffle(m, f - 1u) + 1u;
+            hi = first_fail;
+        }
+    }
+    return lo;
+}
+
 // First position in [lo, hi) of the run at byte address `base` whose ordered key is >= key
 // (or > key when `upper`); hi when none. At most 33 probes.
 uint search_global(uint64_t base, uint lo, uint hi, KEY_T key, bool upper) {

@@ -19,17 +19,40 @@
 shared KEY_T s_keys[STAGE_CAPACITY];
 shared uint s_span[2];
 
-// The span of tile t when the plan has no tile table (small counts, MODE_TWO): invocations 0
-// and 1 find the two co-ranks in global memory side by side. Workgroup-uniform control flow.
+// FUSED 1 (the `fused` permutation of merge.comp): the merge has no tile table (small counts,
+// MODE_TWO) and every workgroup finds its tiles' co-ranks itself. A permutation of its own
+// keeps the subgroup search out of the partitioned kernel, where its code made the keys merge
+// 20% slower on an H200.
+#ifndef FUSED
+#define FUSED 0
+#endif
+
+#if FUSED
+// The span of tile t when the plan has no tile table: subgroups 0 and 1 find the two co-ranks
+// in global memory side by side (subgroup_co_rank: a few rounds instead of a chain of up to 33
+// dependent probes, which each workgroup would otherwise wait through before its first load).
+// Workgroup-uniform control flow.
 TileSpan fused_span(uint t) {
     uint m = count_a();
     uint n = count_b();
     uint64_t total = uint64_t(m) + uint64_t(n);
     uint64_t k0 = min(uint64_t(t) * uint64_t(TILE), total);
     uint64_t k1 = min(k0 + uint64_t(TILE), total);
-    if (gl_LocalInvocationIndex < 2u) {
-        s_span[gl_LocalInvocationIndex] =
-            co_rank_global(pc.a_keys, m, pc.b_keys, n, gl_LocalInvocationIndex == 0u ? k0 : k1);
+    if (gl_NumSubgroups >= 2u) {
+        // Subgroups 0 and 1 search the two co-ranks side by side.
+        if (gl_SubgroupID < 2u) {
+            uint c = subgroup_co_rank(pc.a_keys, m, pc.b_keys, n, gl_SubgroupID == 0u ? k0 : k1);
+            if (subgroupElect()) {
+                s_span[gl_SubgroupID] = c;
+            }
+        }
+    } else {
+        uint c0 = subgroup_co_rank(pc.a_keys, m, pc.b_keys, n, k0);
+        uint c1 = subgroup_co_rank(pc.a_keys, m, pc.b_keys, n, k1);
+        if (subgroupElect()) {
+            s_span[0] = c0;
+            s_span[1] = c1;
+        }
     }
     barrier();
     uvec2 i = clamp_co_ranks(s_span[0], s_span[1], m, n, k0, k1);
@@ -43,9 +66,15 @@ TileSpan fused_span(uint t) {
     return s;
 }
 
+#endif
+
 // The span of this workgroup's tile t (workgroup-uniform control flow).
 TileSpan tile_span(uint t) {
-    return pc.tiles_addr != 0ul ? read_tile(t) : fused_span(t);
+#if FUSED
+    return fused_span(t);
+#else
+    return read_tile(t);
+#endif
 }
 
 // Loads the tile's ordered keys into registers, striped as stage_loaded stores them (A's span,

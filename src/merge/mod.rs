@@ -13,8 +13,10 @@
 //!   memory and merges several outputs, and the tile goes out coalesced (a merge of keys alone
 //!   gives each workgroup two consecutive tiles and loads the second one's keys while the first
 //!   merges). Small merges
-//!   ([`MergePlan::small_limit`]) skip the partition kernel: each workgroup finds its tile's
-//!   co-ranks itself, so the merge is one dispatch. No workgroup ever waits on another.
+//!   ([`MergePlan::small_limit`]: about 2^20 outputs of keys alone, 2^22 with values) skip the
+//!   partition kernel: two subgroups of each workgroup find its tile's co-ranks together, a
+//!   few rounds of one probe per lane, so the merge is one dispatch. No workgroup ever waits on
+//!   another.
 //! - [`SetOpPlan`]: intersection, union, difference and symmetric difference of two sorted
 //!   (ascending) runs with std::set_* multiset semantics (a value present ca times in A and cb
 //!   times in B appears min(ca, cb), max(ca, cb), max(ca - cb, 0) and |ca - cb| times; see
@@ -84,8 +86,13 @@ const TILE_ENTRY_BYTES: u64 = 32;
 /// Bytes before the look-back status words of a set operation (the fallback counter; see
 /// glsl/common/lookback.glsl).
 const LOOKBACK_HEADER: u64 = 16;
-/// Merges of at most this many tiles take the fused path (no partition kernel) by default.
-const SMALL_TILES: u64 = 8;
+/// Merges of at most this many tiles take the fused path (no partition kernel) by default, keys
+/// alone ... (H200, u32 keys at 512 x 7, fused against partitioned: 2^19 outputs 11.3 against
+/// 13.5 us, 2^21 21.2 against 17.9 us; docs/benchmarks/2026-11-23-h200-merge-partition.md)
+const FUSED_TILES_KEYS: u64 = 256;
+/// ... and with values, whose longer tiles hide more of each workgroup's own search (u32 pairs:
+/// 2^22 outputs 35.9 against 39.4 us, 2^23 68.4 against 61.0 us).
+const FUSED_TILES_PAIRS: u64 = 1024;
 
 // Partition modes (glsl/merge/merge_common.glsl MODE_*).
 const MODE_TWO: u32 = 0;
@@ -328,17 +335,33 @@ impl Context {
         tuning.check(self, desc.key_type, desc.value_type)?;
         let max_tiles = (desc.max_a + desc.max_b).div_ceil(tuning.tile());
         let spec = specialization(&tuning, desc.key_type, desc.descending);
-        self.prepare_kernels(&[
-            (
+        // The pipelines the plan's path may record: fused, partitioned, or both for Auto plans
+        // whose largest merge passes the fused limit.
+        let fused_tiles = fused_tiles(desc.value_type);
+        let fused = desc.path != MergePath::Partitioned;
+        let partitioned = match desc.path {
+            MergePath::Partitioned => true,
+            MergePath::Fused => false,
+            MergePath::Auto => max_tiles > fused_tiles,
+        };
+        let mut kernels = vec![(shader("check", desc.key_type, None)?, spec)];
+        if fused {
+            kernels.push((
+                shader("fused", desc.key_type, Some(desc.value_type))?,
+                merge_spec(spec, desc.value_type),
+            ));
+        }
+        if partitioned {
+            kernels.push((
                 shader("merge", desc.key_type, Some(desc.value_type))?,
                 merge_spec(spec, desc.value_type),
-            ),
-            (
+            ));
+            kernels.push((
                 shader("partition", desc.key_type, None)?,
                 partition_spec(spec, &tuning),
-            ),
-            (shader("check", desc.key_type, None)?, spec),
-        ])?;
+            ));
+        }
+        self.prepare_kernels(&kernels)?;
         Ok(MergePlan {
             desc: *desc,
             tuning,
@@ -384,6 +407,15 @@ fn specialization(tuning: &MergeTuning, key_type: KeyType, descending: bool) -> 
     }
 }
 
+/// Tiles up to which [`MergePath::Auto`] takes the fused path.
+fn fused_tiles(value_type: ValueType) -> u64 {
+    if value_type == ValueType::None {
+        FUSED_TILES_KEYS
+    } else {
+        FUSED_TILES_PAIRS
+    }
+}
+
 /// Consecutive tiles one workgroup of the merge kernel takes: 2 for keys alone (it loads the
 /// second tile's keys into registers while the first merges: 5% faster for u32 keys at 2^26 +
 /// 2^26 on an H100, docs/benchmarks/2026-11-22-merge-keys-scan-tiles-h100.md), 1 with values, where
@@ -410,7 +442,7 @@ fn merge_groups(tiles: u64, value_type: ValueType) -> Result<u32> {
 }
 
 /// The merge shader `family` (partition, check, setop_count, setop_write: keys only; merge,
-/// blocksort: with the value suffix).
+/// fused, blocksort: with the value suffix).
 fn shader(family: &str, key_type: KeyType, value_type: Option<ValueType>) -> Result<&'static ShaderSource> {
     let name = match value_type {
         Some(v) => format!("merge_{family}_k{}_v{}", key_type.bits(), v as u32),
@@ -497,7 +529,7 @@ impl MergePlan {
 
     /// Largest total count that [`MergePath::Auto`] merges in one dispatch (the fused path).
     pub fn small_limit(&self) -> u64 {
-        SMALL_TILES * self.tile_size()
+        fused_tiles(self.desc.value_type) * self.tile_size()
     }
 
     /// The description the plan was made from.
@@ -613,7 +645,11 @@ impl MergePlan {
         };
         let spec = self.spec();
         let merge = ctx.kernel(
-            shader("merge", self.desc.key_type, Some(self.desc.value_type))?,
+            shader(
+                if fused { "fused" } else { "merge" },
+                self.desc.key_type,
+                Some(self.desc.value_type),
+            )?,
             merge_spec(spec, self.desc.value_type),
         )?;
         let mut push = self.push(ctx, args, a_direct, b_direct);
