@@ -18,11 +18,11 @@
 // the look-back state at aux_addr (16 bytes, then 8 per tile).
 // Two-run modes: invocation i of workgroup w finds the co-rank of boundary w * (WG_SIZE - 1) + i
 // (the diagonal where that tile starts), and the first WG_SIZE - 1 invocations write the entries
-// of their tiles from their own boundary and the next, so each boundary is searched once (the
-// searches are random loads across both runs: at 2^26 + 2^26 on an H100 the kernel took 54 us
-// searching every boundary twice). Segmented modes: two invocations per tile search its two
-// co-ranks side by side (each search is a chain of up to 33 dependent loads), then the first
-// writes the entry.
+// of their tiles from their own boundary and the next, so each boundary is searched once. The
+// host runs these modes in small workgroups (src/merge/mod.rs PARTITION_WORKGROUP, the tile
+// size kept through ITEMS) so that the searches, chains of up to 33 dependent random loads,
+// spread over every multiprocessor. Segmented modes: two invocations per tile search its two
+// co-ranks side by side, then the first writes the entry.
 // MODE_COUNT_TILES (before MODE_OFFSETS): invocation p writes the tiles of pair p to
 // aux2_addr[p] (0 for p = pairs), for an exclusive scan in place.
 #include "merge_common.glsl"
