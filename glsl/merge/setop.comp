@@ -17,10 +17,10 @@
 // total). SETOP_WRITE 1: aux_addr holds that scan; write the kept keys of tile t from
 // aux_addr[t] on, and the total (aux_addr[max_tiles]) to aux2_addr.
 // SETOP_WRITE 2: one pass: each tile finds its output offset by decoupled look-back over the
-// tiles before it (status words 16 bytes after aux_addr, all zero at the start); a waiter
-// that spins SPIN_LIMIT times on a silent tile walks and counts that tile itself
-// (glsl/common/lookback.glsl), so no schedule can hang it. The last tile writes the total to
-// aux2_addr.
+// tiles before it (status words 16 bytes after aux_addr, all zero at the start), two tiles a
+// workgroup (lookback_tiles); a waiter that spins SPIN_LIMIT times on a silent tile walks and
+// counts that tile itself (glsl/common/lookback.glsl), so no schedule can hang it. The last
+// tile writes the total to aux2_addr.
 //
 // Unsorted input gives an unspecified result, but every bound below is clamped, so no access
 // leaves the runs, the tile or the output's a_count + b_count elements.
@@ -282,14 +282,86 @@ uint lookback_fallback_thread_value(uint tile) {
 #include "../common/lookback.glsl"
 #endif
 
+// Tiles per workgroup on the look-back path (SETOP_WRITE 2): 1 or 2 (src/merge/mod.rs
+// SETOP_TILES_PER_GROUP); the count-scan-write kernels take one.
+layout(constant_id = 5) const uint TILES_PER_GROUP = 1;
+
+#if SETOP_WRITE == 2
+// The look-back pass for tile t and, with TILES_PER_GROUP 2, tile t + 1: tile t + 1's keys are
+// loaded into registers while tile t is walked, and both tiles are walked and their
+// aggregates published before the one look-back both need. So the next workgroup never waits
+// on a second tile not yet walked (it would, were tile t looked back and stored first), and
+// the wait on tile t's predecessor comes a tile later. Tile t's kept keys stay in registers
+// meanwhile: the staged tile is the only shared array (H200, u32 2^24 + 2^24: 11% faster than
+// one tile per workgroup, docs/benchmarks/2026-11-23-h200-setops-two-tiles.md).
+void lookback_tiles(uint t) {
+    bool second = TILES_PER_GROUP == 2u && t + 1u < pc.max_tiles;
+    TileSpan first_span = read_tile(t);
+    TileSpan second_span = second ? read_tile(t + 1u) : first_span;
+    KEY_T staged[ITEMS];
+    load_tile(first_span, staged);
+    stage_loaded(first_span, staged);
+    if (second) {
+        load_tile(second_span, staged);
+    }
+    g_s = first_span;
+    KEY_T keys[STEPS];
+    MASK_T kept = walk_and_filter(keys);
+    uint total;
+    uint prefix = workgroup_exclusive_scan(MASK_COUNT(kept), total);
+    uint64_t status_addr = pc.aux_addr + 16ul;
+    if (gl_LocalInvocationIndex == 0u) {
+        lookback_publish(status_addr, t, t == 0u ? LOOKBACK_INCLUSIVE : LOOKBACK_AGGREGATE, total);
+    }
+    KEY_T keys2[STEPS];
+    MASK_T kept2 = MASK_T(0);
+    uint total2 = 0u;
+    uint prefix2 = 0u;
+    if (second) {
+        // The scan's barriers follow every read of tile t's staged keys.
+        stage_loaded(second_span, staged);
+        g_s = second_span;
+        kept2 = walk_and_filter(keys2);
+        prefix2 = workgroup_exclusive_scan(MASK_COUNT(kept2), total2);
+        if (gl_LocalInvocationIndex == 0u) {
+            lookback_publish(status_addr, t + 1u, LOOKBACK_AGGREGATE, total2);
+        }
+    }
+    uint before = 0u;
+    if (t > 0u) {
+        before = lookback_exclusive_prefix(status_addr, t);
+        if (gl_LocalInvocationIndex == 0u) {
+            lookback_publish(status_addr, t, LOOKBACK_INCLUSIVE, before + total);
+        }
+    }
+    if (second && gl_LocalInvocationIndex == 0u) {
+        lookback_publish(status_addr, t + 1u, LOOKBACK_INCLUSIVE, before + total + total2);
+    }
+    compact_kept(keys, kept, prefix);  // after the scans' barriers: every walk is done
+    store_compacted(total, uint64_t(before));
+    if (second) {
+        barrier();  // the stores have read tile t's compacted keys
+        compact_kept(keys2, kept2, prefix2);
+        store_compacted(total2, uint64_t(before + total));
+    }
+    uint last = second ? t + 1u : t;
+    if (last == pc.max_tiles - 1u && gl_LocalInvocationIndex == 0u) {
+        U32Ref(pc.aux2_addr).v[0] = before + total + total2;
+    }
+}
+#endif
+
 void main() {
     // Tiles by workgroup id, also on the look-back path: a wait on a tile whose workgroup has
     // not started ends in the fallback, and GPUs start workgroups in order (a ticket from an
     // atomic counter measured about 1% slower on an H100).
-    uint t = linear_workgroup_id();
+    uint t = linear_workgroup_id() * (SETOP_WRITE == 2 ? TILES_PER_GROUP : 1u);
     if (t >= pc.max_tiles) {
         return;
     }
+#if SETOP_WRITE == 2
+    lookback_tiles(t);
+#else
     KEY_T keys[STEPS];
     MASK_T kept = tile_kept(t, keys);
     uint kept_count = MASK_COUNT(kept);
@@ -301,7 +373,7 @@ void main() {
             U32Ref(u32_addr(pc.aux_addr, pc.max_tiles)).v[0] = 0u;
         }
     }
-#elif SETOP_WRITE == 1
+#else
     uint total;
     uint prefix = workgroup_exclusive_scan(kept_count, total);
     compact_kept(keys, kept, prefix);
@@ -309,24 +381,6 @@ void main() {
     if (t == 0u && gl_LocalInvocationIndex == 0u) {
         U32Ref(pc.aux2_addr).v[0] = U32Ref(u32_addr(pc.aux_addr, pc.max_tiles)).v[0];
     }
-#else
-    uint total;
-    uint prefix = workgroup_exclusive_scan(kept_count, total);
-    uint64_t status_addr = pc.aux_addr + 16ul;
-    if (gl_LocalInvocationIndex == 0u) {
-        lookback_publish(status_addr, t, t == 0u ? LOOKBACK_INCLUSIVE : LOOKBACK_AGGREGATE, total);
-    }
-    compact_kept(keys, kept, prefix);  // the keys leave the registers before the look-back
-    uint before = 0u;
-    if (t > 0u) {
-        before = lookback_exclusive_prefix(status_addr, t);
-        if (gl_LocalInvocationIndex == 0u) {
-            lookback_publish(status_addr, t, LOOKBACK_INCLUSIVE, before + total);
-        }
-    }
-    store_compacted(total, uint64_t(before));
-    if (t == pc.max_tiles - 1u && gl_LocalInvocationIndex == 0u) {
-        U32Ref(pc.aux2_addr).v[0] = before + total;
-    }
+#endif
 #endif
 }

@@ -441,6 +441,19 @@ fn merge_groups(tiles: u64, value_type: ValueType) -> Result<u32> {
     groups(tiles, tiles_per_group(value_type) as u64)
 }
 
+/// Tiles one workgroup of the look-back set operation walks (glsl/merge/setop.comp): both
+/// before it looks back, so one look-back serves two tiles and no workgroup waits on a tile
+/// that has not been walked.
+const SETOP_TILES_PER_GROUP: u32 = 2;
+
+/// The look-back set operation's specialization: the plan's, with its tiles per workgroup.
+fn setop_lookback_spec(spec: Specialization) -> Specialization {
+    Specialization {
+        stage_split: SETOP_TILES_PER_GROUP,
+        ..spec
+    }
+}
+
 /// The merge shader `family` (partition, check, setop_count, setop_write: keys only; merge,
 /// fused, blocksort: with the value suffix).
 fn shader(family: &str, key_type: KeyType, value_type: Option<ValueType>) -> Result<&'static ShaderSource> {
@@ -861,7 +874,10 @@ impl Context {
             (shader("check", desc.key_type, None)?, plain),
         ];
         if path == SetOpPath::Lookback {
-            kernels.push((shader("setop_lookback", desc.key_type, None)?, spec));
+            kernels.push((
+                shader("setop_lookback", desc.key_type, None)?,
+                setop_lookback_spec(spec),
+            ));
         } else {
             kernels.push((shader("setop_count", desc.key_type, None)?, spec));
             kernels.push((shader("setop_write", desc.key_type, None)?, spec));
@@ -990,7 +1006,10 @@ impl SetOpPlan {
         push.max_tiles = tiles as u32;
         debug_assert!(tiles <= self.max_tiles);
         if self.path == SetOpPath::Lookback {
-            let lookback = ctx.kernel(shader("setop_lookback", key_type, None)?, spec)?;
+            let lookback = ctx.kernel(
+                shader("setop_lookback", key_type, None)?,
+                setop_lookback_spec(spec),
+            )?;
             // The partition pass zeroes the look-back state (LOOKBACK_HEADER + 8 bytes per
             // tile at counts_offset) on the way.
             push.width = 1;
@@ -1001,7 +1020,7 @@ impl SetOpPlan {
                 two_run_partition_groups(tiles, &self.tuning)?,
             );
             ctx.compute_to_compute(cmd);
-            ctx.dispatch(cmd, lookback, &push, groups(tiles, 1)?);
+            ctx.dispatch(cmd, lookback, &push, groups(tiles, SETOP_TILES_PER_GROUP as u64)?);
             return Ok(());
         }
         let count = ctx.kernel(shader("setop_count", key_type, None)?, spec)?;
