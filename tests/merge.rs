@@ -440,6 +440,10 @@ fn merge_float_specials() {
     assert_no_validation_messages(&ctx);
 }
 
+/// 2^21 + 2^21 once, with tunings whose tile counts give the partition kernel every width of
+/// boundary search on lavapipe (src/merge/mod.rs partition_lanes): 32 x 1 (131,072 tiles: a
+/// binary search per boundary), 32 x 5 (26,215 tiles: clusters of 2), the default 64 x 7 (9,363
+/// tiles: 4) and 32 x 32 (4,096 tiles: 8); and two set operations of the deduplicated runs.
 #[test]
 fn large_merge_once() {
     let ctx = context();
@@ -447,14 +451,39 @@ fn large_merge_once() {
     let n = 1 << 21;
     let a = sorted_run::<u32>(&mut rng, n, 0, false);
     let b = sorted_run::<u32>(&mut rng, n, 1 << 20, false);
-    check_merge(
-        &ctx,
-        &a,
-        &b,
-        ValueType::U32,
-        &MergeOptions::default(),
-        "2^21 + 2^21 pairs",
-    );
+    for tuning in [Some((32, 1)), Some((32, 5)), None, Some((32, 32))] {
+        let options = MergeOptions {
+            path: MergePath::Partitioned,
+            tuning: tuning.map(|(workgroup_size, items_per_thread)| MergeTuning {
+                workgroup_size,
+                items_per_thread,
+                lookback_spins: 0,
+            }),
+            ..Default::default()
+        };
+        check_merge(
+            &ctx,
+            &a,
+            &b,
+            ValueType::U32,
+            &options,
+            &format!("2^21 + 2^21 pairs {tuning:?}"),
+        );
+    }
+    let mut sa = a.clone();
+    sa.dedup();
+    let mut sb = b.clone();
+    sb.dedup();
+    for op in [SetOp::And, SetOp::Xor] {
+        let want = reference::set_op(op, &sa, &sb);
+        let got = ctx.sorted_set_op(op, &sa, &sb).unwrap();
+        assert!(
+            got == want,
+            "2^21 + 2^21 {op:?}: got {} keys, want {}",
+            got.len(),
+            want.len()
+        );
+    }
     assert_no_validation_messages(&ctx);
 }
 

@@ -77,6 +77,7 @@ layout(push_constant) uniform MergePush {
     uint width;             // MODE_UNIFORM: run width; MODE_OFFSETS: runs per half pair
     uint runs;              // MODE_OFFSETS: number of runs; set operations: the SET_* op
     uint max_tiles;         // tiles of the plan's maxima (entries of the tile table)
+    uint lanes;             // partition, two-run modes: invocations per tile boundary
 } pc;
 
 // Tile-table modes of the partition kernel.
@@ -203,6 +204,47 @@ uint subgroup_co_rank(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64
             uint first_fail = subgroupShuffle(m, f);
             lo = f == 0u ? lo : subgroupShuffle(m, f - 1u) + 1u;
             hi = first_fail;
+        }
+    }
+    return lo;
+}
+
+// The co-rank of co_rank_global, found by a cluster of `lanes` invocations of one subgroup
+// (lanes a power of two dividing the subgroup size; the cluster's invocations are subgroup
+// lanes base .. base + lanes - 1 with base a multiple of lanes, and pass the same arguments;
+// clusters may pass different ones). Each round every lane of a cluster probes one position of
+// its interval and the cluster's first failing probe shrinks it about (lanes + 1)-fold, as
+// subgroup_co_rank does for a whole subgroup. Call in subgroup-uniform control flow; every
+// invocation gets its cluster's result.
+uint cluster_co_rank(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t diag, uint lanes) {
+    uint lo = diag > uint64_t(lb) ? uint(diag - uint64_t(lb)) : 0u;
+    uint hi = uint(min(diag, uint64_t(la)));
+    uint lane = gl_SubgroupInvocationID & (lanes - 1u);
+    uint base = gl_SubgroupInvocationID - lane;
+    uint cluster_mask = lanes >= 32u ? 0xFFFFFFFFu : (1u << lanes) - 1u;
+    // At most ceil(32 / log2(lanes + 1)) + 1 rounds; 34 bound every cluster size.
+    for (uint round = 0u; round < 34u && subgroupBallot(lo < hi) != uvec4(0u); ++round) {
+        bool searching = lo < hi;
+        uint n = hi - lo;
+        bool dense = n <= lanes;
+        uint m = dense ? lo + lane : lo + uint((uint64_t(lane + 1u) * uint64_t(n)) / uint64_t(lanes + 1u));
+        bool fails = false;
+        if (searching && (!dense || lane < n)) {
+            fails = load_ordered(a_base, uint64_t(m)) > load_ordered(b_base, diag - 1ul - uint64_t(m));
+        }
+        uvec4 ballot = subgroupBallot(fails);
+        uint failing = (ballot[base >> 5] >> (base & 31u)) & cluster_mask;
+        int f = findLSB(failing);
+        uint first_fail = subgroupShuffle(m, base + uint(max(f, 0)));
+        uint before_fail = subgroupShuffle(m, base + uint(max(f - 1, 0)));
+        if (searching) {
+            if (f < 0) {
+                // Every probe holds: the co-rank lies past the last probe.
+                lo = dense ? hi : lo + uint((uint64_t(lanes) * uint64_t(n)) / uint64_t(lanes + 1u)) + 1u;
+            } else {
+                lo = f == 0 ? lo : before_fail + 1u;
+                hi = first_fail;
+            }
         }
     }
     return lo;

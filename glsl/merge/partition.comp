@@ -16,12 +16,14 @@
 // Tiles past the end get empty entries (every merge workgroup reads its entry).
 // MODE_TWO_BALANCED with `width` 1: the set operations' look-back path; the kernel also zeroes
 // the look-back state at aux_addr (16 bytes, then 8 per tile).
-// Two-run modes: invocation i of workgroup w finds the co-rank of boundary w * (WG_SIZE - 1) + i
-// (the diagonal where that tile starts), and the first WG_SIZE - 1 invocations write the entries
-// of their tiles from their own boundary and the next, so each boundary is searched once. The
-// host runs these modes in small workgroups (src/merge/mod.rs PARTITION_WORKGROUP, the tile
-// size kept through ITEMS) so that the searches, chains of up to 33 dependent random loads,
-// spread over every multiprocessor. Segmented modes: two invocations per tile search its two
+// Two-run modes: cluster c of pc.lanes invocations of workgroup w finds the co-rank of boundary
+// w * (B - 1) + c, B = WG_SIZE / pc.lanes (the diagonal where that tile starts), and the first
+// B - 1 clusters write the entries of their tiles from their own boundary and the next, so
+// each boundary is searched once. The host runs these modes in small workgroups
+// (src/merge/mod.rs PARTITION_WORKGROUP, the tile size kept through ITEMS) so that the
+// searches, chains of dependent random loads, spread over every multiprocessor, and gives a
+// boundary more lanes the fewer boundaries there are (a cluster search shortens the chain,
+// a binary search loads less). Segmented modes: two invocations per tile search its two
 // co-ranks side by side, then the first writes the entry.
 // MODE_COUNT_TILES (before MODE_OFFSETS): invocation p writes the tiles of pair p to
 // aux2_addr[p] (0 for p = pairs), for an exclusive scan in place.
@@ -122,10 +124,16 @@ TileMerge tile_merge(uint t) {
     return r;
 }
 
-// MODE_TWO and MODE_TWO_BALANCED: one search per tile boundary (see the top of the file).
+// MODE_TWO and MODE_TWO_BALANCED: one search per tile boundary (see the top of the file), by a
+// cluster of pc.lanes invocations (a power of two dividing the subgroup size and half the
+// workgroup at most; src/merge/mod.rs partition_lanes).
 void partition_two_runs() {
-    uint lid = gl_LocalInvocationIndex;
-    uint boundary = linear_workgroup_id() * (WG_SIZE - 1u) + lid;
+    uint lanes = max(pc.lanes, 1u);
+    uint lid = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+    uint cluster = lid / lanes;
+    bool leader = lid % lanes == 0u;
+    uint boundaries = WG_SIZE / lanes;
+    uint boundary = linear_workgroup_id() * (boundaries - 1u) + cluster;
     uint m = count_a();
     uint n = count_b();
     uint64_t total = uint64_t(m) + uint64_t(n);
@@ -133,30 +141,31 @@ void partition_two_runs() {
         // The set operations' look-back state (setop.comp): a 16-byte header, then one u64
         // status word per tile, zeroed here so that the look-back pass needs no clear of its
         // own (the barrier after this pass orders both).
-        if (boundary < pc.max_tiles) {
+        if (leader && boundary < pc.max_tiles) {
             U32Ref status = U32Ref(pc.aux_addr + 16ul + uint64_t(boundary) * 8ul);
             status.v[0] = 0u;
             status.v[1] = 0u;
         }
-        if (boundary < 4u) {
+        if (leader && boundary < 4u) {
             U32Ref(pc.aux_addr).v[boundary] = 0u;
         }
     }
-    if (boundary <= pc.max_tiles) {
-        uint64_t k = min(uint64_t(boundary) * uint64_t(TILE), total);
-        uint co_rank = co_rank_global(pc.a_keys, m, pc.b_keys, n, k);
+    uint64_t k = min(uint64_t(min(boundary, pc.max_tiles)) * uint64_t(TILE), total);
+    uint co_rank = lanes == 1u ? co_rank_global(pc.a_keys, m, pc.b_keys, n, k)
+                               : cluster_co_rank(pc.a_keys, m, pc.b_keys, n, k, lanes);
+    if (leader && boundary <= pc.max_tiles) {
         uint extra = 0u;
         if (pc.mode == MODE_TWO_BALANCED) {
             uvec2 p = balanced_point_global(pc.a_keys, m, pc.b_keys, n, co_rank, k);
             co_rank = p.x;
             extra = p.y;
         }
-        s_co_rank[lid] = co_rank;
-        s_extra[lid] = extra;
+        s_co_rank[cluster] = co_rank;
+        s_extra[cluster] = extra;
     }
     barrier();
     uint t = boundary;
-    if (lid + 1u == WG_SIZE || t >= pc.max_tiles) {
+    if (!leader || cluster + 1u == boundaries || t >= pc.max_tiles) {
         return;
     }
     uint64_t k0 = min(uint64_t(t) * uint64_t(TILE), total);
@@ -165,9 +174,9 @@ void partition_two_runs() {
         write_tile(t, 0u, 0u, 0u, 0u, 0ul);
         return;
     }
-    k0 += uint64_t(s_extra[lid]);
-    k1 += uint64_t(s_extra[lid + 1u]);
-    uvec2 i = clamp_co_ranks(s_co_rank[lid], s_co_rank[lid + 1u], m, n, k0, k1);
+    k0 += uint64_t(s_extra[cluster]);
+    k1 += uint64_t(s_extra[cluster + 1u]);
+    uvec2 i = clamp_co_ranks(s_co_rank[cluster], s_co_rank[cluster + 1u], m, n, k0, k1);
     write_tile(t, i.x, i.y, uint(k0 - i.x), uint(k1 - i.y), k0);
 }
 

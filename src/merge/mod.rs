@@ -123,6 +123,9 @@ push_constants! {
         width: u32,
         runs: u32,
         max_tiles: u32,
+        lanes: u32,
+        /// Padding to a multiple of 8 bytes (not in the shaders' block).
+        reserved: u32,
     }
 }
 
@@ -499,6 +502,36 @@ fn count_addr(ctx: &Context, count: &ElementCount) -> u64 {
 /// invocations, a 2^23 + 2^23 merge's boundaries filled only 10 workgroups).
 const PARTITION_WORKGROUP: u32 = 64;
 
+/// Invocations of the partition kernel's two-run modes searching one tile boundary together
+/// (glsl/merge/merge_common.glsl cluster_co_rank) for `tiles` tiles: a power of two up to the
+/// device's smallest subgroup, 16 and half the workgroup, doubled while the searching
+/// invocations stay within PARTITION_SEARCH_INVOCATIONS. A cluster search shortens each
+/// boundary's chain of dependent loads (about log(lanes + 1) bits per round instead of one) but
+/// loads more, so it pays where boundaries are few. H200, u32 keys, ms (one binary search each
+/// / lanes): merge 2^20 + 2^20 0.0177 / 16: 0.0161; 2^23 + 2^23 0.0697 / 8: 0.0664; 2^26 + 2^26
+/// 0.420 / 4: 0.443; set intersection 2^24 + 2^24 0.189 / 4: 0.1845
+/// (docs/benchmarks/2026-11-23-h200-setops-two-tiles.md).
+fn partition_lanes(ctx: &Context, tuning: &MergeTuning, tiles: u64) -> u32 {
+    let min_subgroup = ctx.profile().min_subgroup_size;
+    let most = if min_subgroup.is_power_of_two() {
+        min_subgroup
+    } else {
+        1
+    }
+    .min(16)
+    .min(PARTITION_WORKGROUP.min(tuning.workgroup_size) / 2)
+    .max(1);
+    let mut lanes = 1;
+    while lanes * 2 <= most && tiles * (lanes as u64) * 2 <= PARTITION_SEARCH_INVOCATIONS {
+        lanes *= 2;
+    }
+    lanes
+}
+
+/// The most invocations the partition kernel's two-run modes search with (see
+/// [`partition_lanes`]).
+const PARTITION_SEARCH_INVOCATIONS: u64 = 1 << 16;
+
 /// The partition kernel's specialization in the two-run modes: PARTITION_WORKGROUP invocations
 /// (or the tuning's workgroup size where smaller), and as many items per invocation as keep
 /// its tile (workgroup size x items) the merge's.
@@ -512,10 +545,11 @@ fn partition_spec(spec: Specialization, tuning: &MergeTuning) -> Specialization 
 }
 
 /// Workgroups of the partition kernel in the two-run modes: each workgroup searches
-/// `workgroup_size` tile boundaries and writes the entries of the `workgroup_size - 1` tiles
-/// between them (glsl/merge/partition.comp).
-fn two_run_partition_groups(tiles: u64, tuning: &MergeTuning) -> Result<u32> {
-    groups(tiles, PARTITION_WORKGROUP.min(tuning.workgroup_size) as u64 - 1)
+/// `workgroup_size / lanes` tile boundaries and writes the entries of the tiles between them
+/// (glsl/merge/partition.comp).
+fn two_run_partition_groups(tiles: u64, tuning: &MergeTuning, lanes: u32) -> Result<u32> {
+    let boundaries = (PARTITION_WORKGROUP.min(tuning.workgroup_size) / lanes) as u64;
+    groups(tiles, boundaries - 1)
 }
 
 /// Workgroups for `items` items at `per_group` items per workgroup (u32: the dispatch splits
@@ -667,6 +701,7 @@ impl MergePlan {
         )?;
         let mut push = self.push(ctx, args, a_direct, b_direct);
         push.max_tiles = tiles as u32;
+        push.lanes = partition_lanes(ctx, &self.tuning, tiles);
         if fused {
             push.tiles_addr = 0;
         } else {
@@ -678,7 +713,7 @@ impl MergePlan {
                 cmd,
                 partition,
                 &push,
-                two_run_partition_groups(tiles, &self.tuning)?,
+                two_run_partition_groups(tiles, &self.tuning, push.lanes)?,
             );
             ctx.compute_to_compute(cmd);
         }
@@ -1004,6 +1039,7 @@ impl SetOpPlan {
         )?;
         let mut push = self.push(ctx, args, a_direct, b_direct);
         push.max_tiles = tiles as u32;
+        push.lanes = partition_lanes(ctx, &self.tuning, tiles);
         debug_assert!(tiles <= self.max_tiles);
         if self.path == SetOpPath::Lookback {
             let lookback = ctx.kernel(
@@ -1017,7 +1053,7 @@ impl SetOpPlan {
                 cmd,
                 partition,
                 &push,
-                two_run_partition_groups(tiles, &self.tuning)?,
+                two_run_partition_groups(tiles, &self.tuning, push.lanes)?,
             );
             ctx.compute_to_compute(cmd);
             ctx.dispatch(cmd, lookback, &push, groups(tiles, SETOP_TILES_PER_GROUP as u64)?);
@@ -1039,7 +1075,7 @@ impl SetOpPlan {
             cmd,
             partition,
             &push,
-            two_run_partition_groups(tiles, &self.tuning)?,
+            two_run_partition_groups(tiles, &self.tuning, push.lanes)?,
         );
         ctx.compute_to_compute(cmd);
         ctx.dispatch(cmd, count, &push, groups(tiles, 1)?);
