@@ -78,6 +78,7 @@ layout(push_constant) uniform MergePush {
     uint runs;              // MODE_OFFSETS: number of runs; set operations: the SET_* op
     uint max_tiles;         // tiles of the plan's maxima (entries of the tile table)
     uint lanes;             // partition, two-run modes: invocations per tile boundary
+    uint reserved;          // padding to 8-byte alignment (the Rust struct's size)
 } pc;
 
 // Tile-table modes of the partition kernel.

@@ -124,7 +124,7 @@ push_constants! {
         runs: u32,
         max_tiles: u32,
         lanes: u32,
-        /// Padding to a multiple of 8 bytes (not in the shaders' block).
+        /// Padding to a multiple of 8 bytes.
         reserved: u32,
     }
 }
