@@ -157,12 +157,14 @@ uint count_b() {
     return load_count(pc.b_count_addr, pc.b_count, pc.b_max);
 }
 
-// Co-rank in global memory: A elements among the first `diag` outputs of the stable merge of
-// the runs at byte addresses a_base (la elements) and b_base (lb elements); diag <= la + lb.
-// At most 33 probes.
-uint co_rank_global(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t diag) {
-    uint lo = diag > uint64_t(lb) ? uint(diag - uint64_t(lb)) : 0u;
+// co_rank_global with the search kept within [lo, hi] (a range known to hold the co-rank,
+// such as the co-ranks of two diagonals around this one; for unsorted input the result is
+// unspecified but within the diagonal's bounds).
+uint co_rank_global_within(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t diag,
+                           uint lo_bound, uint hi_bound) {
     uint hi = uint(min(diag, uint64_t(la)));
+    uint lo = min(max(diag > uint64_t(lb) ? uint(diag - uint64_t(lb)) : 0u, lo_bound), hi);
+    hi = max(min(hi, hi_bound), lo);
     while (lo < hi) {
         uint mid = lo + ((hi - lo) >> 1);
         KEY_T a = load_ordered(a_base, uint64_t(mid));
@@ -174,6 +176,13 @@ uint co_rank_global(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t
         }
     }
     return lo;
+}
+
+// Co-rank in global memory: A elements among the first `diag` outputs of the stable merge of
+// the runs at byte addresses a_base (la elements) and b_base (lb elements); diag <= la + lb.
+// At most 33 probes.
+uint co_rank_global(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t diag) {
+    return co_rank_global_within(a_base, la, b_base, lb, diag, 0u, 0xFFFFFFFFu);
 }
 
 // The co-rank of co_rank_global, found by the calling subgroup together (subgroup-uniform

@@ -23,7 +23,8 @@
 // (src/merge/mod.rs PARTITION_WORKGROUP, the tile size kept through ITEMS) so that the
 // searches, chains of dependent random loads, spread over every multiprocessor, and gives a
 // boundary more lanes the fewer boundaries there are (a cluster search shortens the chain,
-// a binary search loads less). Segmented modes: two invocations per tile search its two
+// a binary search loads less). With one lane per boundary, each binary search stays within
+// the co-ranks of its workgroup's first and last boundaries, found first by two subgroups. Segmented modes: two invocations per tile search its two
 // co-ranks side by side, then the first writes the entry.
 // MODE_COUNT_TILES (before MODE_OFFSETS): invocation p writes the tiles of pair p to
 // aux2_addr[p] (0 for p = pairs), for an exclusive scan in place.
@@ -34,6 +35,7 @@ uint offset_of(uint run) {
 }
 
 shared uint s_co_rank[WG_SIZE];
+shared uint s_window[2];
 shared uint s_extra[WG_SIZE];
 
 // The merge one tile belongs to: A at a_base (la elements, starting at `start` in its buffer),
@@ -151,8 +153,35 @@ void partition_two_runs() {
         }
     }
     uint64_t k = min(uint64_t(min(boundary, pc.max_tiles)) * uint64_t(TILE), total);
-    uint co_rank = lanes == 1u ? co_rank_global(pc.a_keys, m, pc.b_keys, n, k)
-                               : cluster_co_rank(pc.a_keys, m, pc.b_keys, n, k, lanes);
+    uint co_rank;
+    if (lanes == 1u) {
+        // Many boundaries: subgroups 0 and 1 find the co-ranks of the workgroup's first and
+        // last boundaries (whole-subgroup searches, a few rounds), and every invocation's binary
+        // search stays between them, in a window of WG_SIZE tiles whose probes neighbouring
+        // searches share (in cache) instead of one probe in a different place per search.
+        uint first = linear_workgroup_id() * (boundaries - 1u);
+        uint64_t k_first = min(uint64_t(min(first, pc.max_tiles)) * uint64_t(TILE), total);
+        uint64_t k_last = min(uint64_t(min(first + boundaries - 1u, pc.max_tiles)) * uint64_t(TILE), total);
+        if (gl_NumSubgroups >= 2u) {
+            if (gl_SubgroupID < 2u) {
+                uint c = subgroup_co_rank(pc.a_keys, m, pc.b_keys, n, gl_SubgroupID == 0u ? k_first : k_last);
+                if (subgroupElect()) {
+                    s_window[gl_SubgroupID] = c;
+                }
+            }
+        } else {
+            uint c0 = subgroup_co_rank(pc.a_keys, m, pc.b_keys, n, k_first);
+            uint c1 = subgroup_co_rank(pc.a_keys, m, pc.b_keys, n, k_last);
+            if (subgroupElect()) {
+                s_window[0] = c0;
+                s_window[1] = c1;
+            }
+        }
+        barrier();
+        co_rank = co_rank_global_within(pc.a_keys, m, pc.b_keys, n, k, s_window[0], s_window[1]);
+    } else {
+        co_rank = cluster_co_rank(pc.a_keys, m, pc.b_keys, n, k, lanes);
+    }
     if (leader && boundary <= pc.max_tiles) {
         uint extra = 0u;
         if (pc.mode == MODE_TWO_BALANCED) {

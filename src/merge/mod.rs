@@ -507,9 +507,11 @@ const PARTITION_WORKGROUP: u32 = 64;
 /// device's smallest subgroup, 16 and half the workgroup, doubled while the searching
 /// invocations stay within PARTITION_SEARCH_INVOCATIONS. A cluster search shortens each
 /// boundary's chain of dependent loads (about log(lanes + 1) bits per round instead of one) but
-/// loads more, so it pays where boundaries are few. H200, u32 keys, ms (one binary search each
-/// / lanes): merge 2^20 + 2^20 0.0177 / 16: 0.0161; 2^23 + 2^23 0.0697 / 8: 0.0664; 2^26 + 2^26
-/// 0.420 / 4: 0.443; set intersection 2^24 + 2^24 0.189 / 4: 0.1845
+/// loads more, so it pays where boundaries are few; with one lane the kernel keeps each binary
+/// search within its workgroup's window of tiles (glsl/merge/partition.comp). H200, u32 keys,
+/// ms: merge 2^20 + 2^20 one lane 0.0191, 16 lanes 0.0161; 2^23 + 2^23 one lane 0.0692, 8 lanes
+/// 0.0664; 2^26 + 2^26 one lane 0.4053, 4 lanes 0.443, 8 lanes 0.4605; set intersection 2^24 +
+/// 2^24 one lane 0.1868, 4 lanes 0.1844
 /// (docs/benchmarks/2026-11-23-h200-setops-two-tiles.md).
 fn partition_lanes(ctx: &Context, tuning: &MergeTuning, tiles: u64) -> u32 {
     let min_subgroup = ctx.profile().min_subgroup_size;
