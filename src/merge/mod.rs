@@ -7,8 +7,9 @@
 //!
 //! - [`MergePlan`]: merges two sorted runs A and B into one. Stable: equal keys keep A's
 //!   elements first, each run in its own order. A small partition kernel finds the co-ranks of
-//!   every output tile (one binary search per tile boundary, in global memory) and writes them
-//!   to a tile table; then each workgroup stages its tile's spans of A and B in shared memory
+//!   every output tile (one search per tile boundary, in global memory: by a cluster of lanes
+//!   where boundaries are few, a binary search within the workgroup's window where they are
+//!   many) and writes them to a tile table; then each workgroup stages its tile's spans of A and B in shared memory
 //!   with coalesced loads, every invocation finds its own co-rank by binary search in shared
 //!   memory and merges several outputs, and the tile goes out coalesced (a merge of keys alone
 //!   gives each workgroup two consecutive tiles and loads the second one's keys while the first
@@ -25,8 +26,9 @@
 //!   balanced path: the partition kernel moves each tile boundary of the merge path so that
 //!   no pair is split, and each invocation finds its own start in the staged tile the same
 //!   way. After the partition, either one pass in which each tile finds its output offset by
-//!   decoupled look-back (bounded waits whose fallback walks the silent tile itself:
-//!   [`SetOpPath::Lookback`], where the device profile allows inter-workgroup waiting) or
+//!   decoupled look-back (two tiles per workgroup, both walked before one look-back; bounded
+//!   waits whose fallback walks the silent tile itself: [`SetOpPath::Lookback`], where the
+//!   device profile allows inter-workgroup waiting) or
 //!   count per tile, scan, walk again and write ([`SetOpPath::CountScanWrite`]: no workgroup
 //!   waits on another; CPU drivers).
 //! - [`MergeSortPlan`]: merges k sorted runs of one array (given by their offsets) pairwise in
