@@ -24,8 +24,9 @@
 // searches, chains of dependent random loads, spread over every multiprocessor, and gives a
 // boundary more lanes the fewer boundaries there are (a cluster search shortens the chain,
 // a binary search loads less). With one lane per boundary, each binary search stays within
-// the co-ranks of its workgroup's first and last boundaries, found first by two subgroups. Segmented modes: two invocations per tile search its two
-// co-ranks side by side, then the first writes the entry.
+// the co-ranks of its workgroup's first and last boundaries, found first by two subgroups.
+// Segmented modes: two invocations per tile search its two co-ranks side by side, then the
+// first writes the entry.
 // MODE_COUNT_TILES (before MODE_OFFSETS): invocation p writes the tiles of pair p to
 // aux2_addr[p] (0 for p = pairs), for an exclusive scan in place.
 #include "merge_common.glsl"
