@@ -9,11 +9,11 @@
 //!   elements first, each run in its own order. A small partition kernel finds the co-ranks of
 //!   every output tile (one search per tile boundary, in global memory: by a cluster of lanes
 //!   where boundaries are few, a binary search within the workgroup's window where they are
-//!   many) and writes them to a tile table; then each workgroup stages its tile's spans of A and B in shared memory
-//!   with coalesced loads, every invocation finds its own co-rank by binary search in shared
-//!   memory and merges several outputs, and the tile goes out coalesced (a merge of keys alone
-//!   gives each workgroup two consecutive tiles and loads the second one's keys while the first
-//!   merges). Small merges
+//!   many) and writes them to a tile table; then each workgroup stages its tile's spans of A
+//!   and B in shared memory with coalesced loads, every invocation finds its own co-rank by
+//!   binary search in shared memory and merges several outputs, and the tile goes out
+//!   coalesced (a merge of keys alone gives each workgroup two consecutive tiles and loads the
+//!   second one's keys while the first merges). Small merges
 //!   ([`MergePlan::small_limit`]: about 2^20 outputs of keys alone, 2^22 with values) skip the
 //!   partition kernel: two subgroups of each workgroup find its tile's co-ranks together, a
 //!   few rounds of one probe per lane, so the merge is one dispatch. No workgroup ever waits on
