@@ -185,53 +185,28 @@ uint co_rank_global(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t
     return co_rank_global_within(a_base, la, b_base, lb, diag, 0u, 0xFFFFFFFFu);
 }
 
-// The co-rank of co_rank_global, found by the calling subgroup together (subgroup-uniform
-// arguments; every lane gets the result): each round every lane probes one position of the
-// interval, and a ballot finds the first probe where the merge-path predicate fails, so the
-// interval shrinks about (lanes + 1)-fold per round (6 rounds for 2^26 positions and 32 lanes,
-// where the binary search takes 26 dependent probes) at the cost of two loads per lane and
-// round. Unsorted input still shrinks the interval every round.
-uint subgroup_co_rank(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t diag) {
-    uint lo = diag > uint64_t(lb) ? uint(diag - uint64_t(lb)) : 0u;
-    uint hi = uint(min(diag, uint64_t(la)));
-    uint lanes = gl_SubgroupSize;
-    uint lane = gl_SubgroupInvocationID;
-    // At most ceil(32 / log2(lanes + 1)) + 1 rounds; 34 bound every subgroup size.
-    for (uint round = 0u; round < 34u && lo < hi; ++round) {
-        uint n = hi - lo;
-        bool dense = n <= lanes;
-        uint m = dense ? lo + lane : lo + uint((uint64_t(lane + 1u) * uint64_t(n)) / uint64_t(lanes + 1u));
-        bool fails = false;
-        if (!dense || lane < n) {
-            fails = load_ordered(a_base, uint64_t(m)) > load_ordered(b_base, diag - 1ul - uint64_t(m));
-        }
-        uvec4 failing = subgroupBallot(fails);
-        if (subgroupBallotBitCount(failing) == 0u) {
-            // Every probe holds: the co-rank lies past the last probe.
-            lo = dense ? hi : lo + uint((uint64_t(lanes) * uint64_t(n)) / uint64_t(lanes + 1u)) + 1u;
-        } else {
-            uint f = subgroupBallotFindLSB(failing);
-            uint first_fail = subgroupShuffle(m, f);
-            lo = f == 0u ? lo : subgroupShuffle(m, f - 1u) + 1u;
-            hi = first_fail;
-        }
-    }
-    return lo;
-}
-
 // The co-rank of co_rank_global, found by a cluster of `lanes` invocations of one subgroup
-// (lanes a power of two dividing the subgroup size; the cluster's invocations are subgroup
-// lanes base .. base + lanes - 1 with base a multiple of lanes, and pass the same arguments;
-// clusters may pass different ones). Each round every lane of a cluster probes one position of
-// its interval and the cluster's first failing probe shrinks it about (lanes + 1)-fold, as
-// subgroup_co_rank does for a whole subgroup. Call in subgroup-uniform control flow; every
-// invocation gets its cluster's result.
+// (lanes a power of two dividing the subgroup size, up to the whole subgroup; the cluster's
+// invocations are subgroup lanes base .. base + lanes - 1 with base a multiple of lanes, and
+// pass the same arguments; clusters may pass different ones). Each round every lane of a
+// cluster probes one position of its interval, and the cluster's first probe where the
+// merge-path predicate fails shrinks the interval about (lanes + 1)-fold (6 rounds for 2^26
+// positions and 32 lanes, where the binary search takes 26 dependent probes) at the cost of
+// two loads per lane and round. Unsorted input still shrinks the interval every round. Call in
+// subgroup-uniform control flow; every invocation gets its cluster's result.
 uint cluster_co_rank(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t diag, uint lanes) {
     uint lo = diag > uint64_t(lb) ? uint(diag - uint64_t(lb)) : 0u;
     uint hi = uint(min(diag, uint64_t(la)));
     uint lane = gl_SubgroupInvocationID & (lanes - 1u);
     uint base = gl_SubgroupInvocationID - lane;
-    uint cluster_mask = lanes >= 32u ? 0xFFFFFFFFu : (1u << lanes) - 1u;
+    // The cluster's bits of a ballot (up to 128 lanes).
+    uvec4 cluster = uvec4(0u);
+    for (uint w = 0u; w < 4u; ++w) {
+        int from = clamp(int(base) - int(32u * w), 0, 32);
+        int to = clamp(int(base + lanes) - int(32u * w), 0, 32);
+        uint width = uint(max(to - from, 0));
+        cluster[w] = (width >= 32u ? 0xFFFFFFFFu : (1u << width) - 1u) << uint(from);
+    }
     // At most ceil(32 / log2(lanes + 1)) + 1 rounds; 34 bound every cluster size.
     for (uint round = 0u; round < 34u && subgroupBallot(lo < hi) != uvec4(0u); ++round) {
         bool searching = lo < hi;
@@ -242,9 +217,8 @@ uint cluster_co_rank(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_
         if (searching && (!dense || lane < n)) {
             fails = load_ordered(a_base, uint64_t(m)) > load_ordered(b_base, diag - 1ul - uint64_t(m));
         }
-        uvec4 ballot = subgroupBallot(fails);
-        uint failing = (ballot[base >> 5] >> (base & 31u)) & cluster_mask;
-        int f = findLSB(failing);
+        uvec4 failing = subgroupBallot(fails) & cluster;
+        int f = failing == uvec4(0u) ? -1 : int(subgroupBallotFindLSB(failing) - base);
         uint first_fail = subgroupShuffle(m, base + uint(max(f, 0)));
         uint before_fail = subgroupShuffle(m, base + uint(max(f - 1, 0)));
         if (searching) {
@@ -258,6 +232,32 @@ uint cluster_co_rank(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_
         }
     }
     return lo;
+}
+
+// The co-ranks of diagonals k0 and k1, found by subgroups 0 and 1 side by side (each one
+// cluster_co_rank over the whole subgroup; one after the other where the workgroup has a single
+// subgroup), for every invocation. Workgroup-uniform control flow.
+shared uint s_two_co_ranks[2];
+uvec2 workgroup_two_co_ranks(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t k0, uint64_t k1) {
+    if (gl_NumSubgroups >= 2u) {
+        if (gl_SubgroupID < 2u) {
+            uint c = cluster_co_rank(a_base, la, b_base, lb, gl_SubgroupID == 0u ? k0 : k1, gl_SubgroupSize);
+            if (subgroupElect()) {
+                s_two_co_ranks[gl_SubgroupID] = c;
+            }
+        }
+    } else {
+        uint c0 = cluster_co_rank(a_base, la, b_base, lb, k0, gl_SubgroupSize);
+        uint c1 = cluster_co_rank(a_base, la, b_base, lb, k1, gl_SubgroupSize);
+        if (subgroupElect()) {
+            s_two_co_ranks[0] = c0;
+            s_two_co_ranks[1] = c1;
+        }
+    }
+    barrier();
+    uvec2 c = uvec2(s_two_co_ranks[0], s_two_co_ranks[1]);
+    barrier();  // read before a next call writes them
+    return c;
 }
 
 // First position in [lo, hi) of the run at byte address `base` whose ordered key is >= key

@@ -17,7 +17,6 @@
 #define STAGE_CAPACITY (TILE + uint(STAGE_EXTRA))
 
 shared KEY_T s_keys[STAGE_CAPACITY];
-shared uint s_span[2];
 
 // FUSED 1 (the `fused` permutation of merge.comp): the merge has no tile table (small counts,
 // MODE_TWO) and every workgroup finds its tiles' co-ranks itself. A permutation of its own
@@ -29,7 +28,7 @@ shared uint s_span[2];
 
 #if FUSED
 // The span of tile t when the plan has no tile table: subgroups 0 and 1 find the two co-ranks
-// in global memory side by side (subgroup_co_rank: a few rounds instead of a chain of up to 33
+// in global memory side by side (cluster_co_rank: a few rounds instead of a chain of up to 33
 // dependent probes, which each workgroup would otherwise wait through before its first load).
 // Workgroup-uniform control flow.
 TileSpan fused_span(uint t) {
@@ -38,31 +37,14 @@ TileSpan fused_span(uint t) {
     uint64_t total = uint64_t(m) + uint64_t(n);
     uint64_t k0 = min(uint64_t(t) * uint64_t(TILE), total);
     uint64_t k1 = min(k0 + uint64_t(TILE), total);
-    if (gl_NumSubgroups >= 2u) {
-        // Subgroups 0 and 1 search the two co-ranks side by side.
-        if (gl_SubgroupID < 2u) {
-            uint c = subgroup_co_rank(pc.a_keys, m, pc.b_keys, n, gl_SubgroupID == 0u ? k0 : k1);
-            if (subgroupElect()) {
-                s_span[gl_SubgroupID] = c;
-            }
-        }
-    } else {
-        uint c0 = subgroup_co_rank(pc.a_keys, m, pc.b_keys, n, k0);
-        uint c1 = subgroup_co_rank(pc.a_keys, m, pc.b_keys, n, k1);
-        if (subgroupElect()) {
-            s_span[0] = c0;
-            s_span[1] = c1;
-        }
-    }
-    barrier();
-    uvec2 i = clamp_co_ranks(s_span[0], s_span[1], m, n, k0, k1);
+    uvec2 c = workgroup_two_co_ranks(pc.a_keys, m, pc.b_keys, n, k0, k1);
+    uvec2 i = clamp_co_ranks(c.x, c.y, m, n, k0, k1);
     TileSpan s;
     s.a0 = i.x;
     s.la = i.y - i.x;
-    s.b0 = uint(k0 - uint64_t(s_span[0]));
+    s.b0 = uint(k0 - uint64_t(c.x));
     s.lb = uint(k1 - k0) - s.la;
     s.out0 = k0;
-    barrier();
     return s;
 }
 

@@ -36,7 +36,6 @@ uint offset_of(uint run) {
 }
 
 shared uint s_co_rank[WG_SIZE];
-shared uint s_window[2];
 shared uint s_extra[WG_SIZE];
 
 // The merge one tile belongs to: A at a_base (la elements, starting at `start` in its buffer),
@@ -163,23 +162,8 @@ void partition_two_runs() {
         uint first = linear_workgroup_id() * (boundaries - 1u);
         uint64_t k_first = min(uint64_t(min(first, pc.max_tiles)) * uint64_t(TILE), total);
         uint64_t k_last = min(uint64_t(min(first + boundaries - 1u, pc.max_tiles)) * uint64_t(TILE), total);
-        if (gl_NumSubgroups >= 2u) {
-            if (gl_SubgroupID < 2u) {
-                uint c = subgroup_co_rank(pc.a_keys, m, pc.b_keys, n, gl_SubgroupID == 0u ? k_first : k_last);
-                if (subgroupElect()) {
-                    s_window[gl_SubgroupID] = c;
-                }
-            }
-        } else {
-            uint c0 = subgroup_co_rank(pc.a_keys, m, pc.b_keys, n, k_first);
-            uint c1 = subgroup_co_rank(pc.a_keys, m, pc.b_keys, n, k_last);
-            if (subgroupElect()) {
-                s_window[0] = c0;
-                s_window[1] = c1;
-            }
-        }
-        barrier();
-        co_rank = co_rank_global_within(pc.a_keys, m, pc.b_keys, n, k, s_window[0], s_window[1]);
+        uvec2 window = workgroup_two_co_ranks(pc.a_keys, m, pc.b_keys, n, k_first, k_last);
+        co_rank = co_rank_global_within(pc.a_keys, m, pc.b_keys, n, k, window.x, window.y);
     } else {
         co_rank = cluster_co_rank(pc.a_keys, m, pc.b_keys, n, k, lanes);
     }

@@ -282,6 +282,16 @@ uint lookback_fallback_thread_value(uint tile) {
 #include "../common/lookback.glsl"
 #endif
 
+// Walks the staged tile `span`: its kept keys and mask (walk_and_filter), this invocation's
+// exclusive prefix of kept keys in `prefix`; returns the tile's kept count.
+uint walk_and_count(TileSpan span, out KEY_T keys[STEPS], out MASK_T kept, out uint prefix) {
+    g_s = span;
+    kept = walk_and_filter(keys);
+    uint total;
+    prefix = workgroup_exclusive_scan(MASK_COUNT(kept), total);
+    return total;
+}
+
 // Tiles per workgroup on the look-back path (SETOP_WRITE 2): 1 or 2 (src/merge/mod.rs
 // SETOP_TILES_PER_GROUP); the count-scan-write kernels take one.
 layout(constant_id = 5) const uint TILES_PER_GROUP = 1;
@@ -304,11 +314,10 @@ void lookback_tiles(uint t) {
     if (second) {
         load_tile(second_span, staged);
     }
-    g_s = first_span;
     KEY_T keys[STEPS];
-    MASK_T kept = walk_and_filter(keys);
-    uint total;
-    uint prefix = workgroup_exclusive_scan(MASK_COUNT(kept), total);
+    MASK_T kept;
+    uint prefix;
+    uint total = walk_and_count(first_span, keys, kept, prefix);
     uint64_t status_addr = pc.aux_addr + 16ul;
     if (gl_LocalInvocationIndex == 0u) {
         lookback_publish(status_addr, t, t == 0u ? LOOKBACK_INCLUSIVE : LOOKBACK_AGGREGATE, total);
@@ -320,9 +329,7 @@ void lookback_tiles(uint t) {
     if (second) {
         // The scan's barriers follow every read of tile t's staged keys.
         stage_loaded(second_span, staged);
-        g_s = second_span;
-        kept2 = walk_and_filter(keys2);
-        prefix2 = workgroup_exclusive_scan(MASK_COUNT(kept2), total2);
+        total2 = walk_and_count(second_span, keys2, kept2, prefix2);
         if (gl_LocalInvocationIndex == 0u) {
             lookback_publish(status_addr, t + 1u, LOOKBACK_AGGREGATE, total2);
         }
