@@ -113,10 +113,17 @@ uint thread_sum_of_tile(uint64_t base, uint tile_start, uint valid) {
     return sum;
 }
 
-// Scans the tile held in g_vals (inclusive or exclusive, relative to the tile start) and
-// returns the tile's total. Workgroup-uniform control flow.
-uint scan_tile_local(bool inclusive) {
-    uint carry = 0;  // uniform within the subgroup: the sum of its earlier vectors
+// Adds `value` to every element of the tile held in g_vals.
+void add_to_tile(uint value) {
+    for (uint k = 0; k < VECS_PER_THREAD; ++k) {
+        g_vals[k] += value;
+    }
+}
+
+// Scans this invocation's vectors within its subgroup's run (vec_index_in_tile), starting from
+// `carry`: the sum of everything before the run. Returns carry plus the run's total
+// (subgroup-uniform).
+uint scan_subgroup_run(bool inclusive, uint carry) {
     for (uint k = 0; k < VECS_PER_THREAD; ++k) {
         uvec4 x = g_vals[k];
         x.y += x.x;
@@ -127,19 +134,34 @@ uint scan_tile_local(bool inclusive) {
         g_vals[k] = (inclusive ? x : uvec4(0u, x.xyz)) + before;
         carry += subgroupShuffle(lane_inclusive, gl_SubgroupSize - 1u);
     }
+    return carry;
+}
+
+// Scans the tile held in g_vals (inclusive or exclusive, relative to the tile start) and
+// returns the tile's total. Workgroup-uniform control flow.
+uint scan_tile_local(bool inclusive) {
     uint total;
-    uint subgroup_prefix = workgroup_exclusive_scan_subgroup_values(carry, total);
-    for (uint k = 0; k < VECS_PER_THREAD; ++k) {
-        g_vals[k] += subgroup_prefix;
-    }
+    uint subgroup_prefix = workgroup_exclusive_scan_subgroup_values(scan_subgroup_run(inclusive, 0u), total);
+    add_to_tile(subgroup_prefix);
     return total;
 }
 
-void add_to_tile(uint value) {
+// The tile's total by a reduction, before any element is scanned, and in `subgroup_prefix` the
+// sum of the subgroup runs before this invocation's (to seed scan_subgroup_run): what the
+// look-back publishes first (Merrill & Garland, "Single-pass Parallel Prefix Scan with
+// Decoupled Look-back", 2016: reduce, publish the aggregate, then scan). Workgroup-uniform
+// control flow.
+uint tile_total(out uint subgroup_prefix) {
+    uint sum = 0u;
     for (uint k = 0; k < VECS_PER_THREAD; ++k) {
-        g_vals[k] += value;
+        uvec4 x = g_vals[k];
+        sum += (x.x + x.y) + (x.z + x.w);
     }
+    uint total;
+    subgroup_prefix = workgroup_exclusive_scan_subgroup_values(subgroupAdd(sum), total);
+    return total;
 }
+
 
 uint tile_count(uint n) {
     return n / TILE_ELEMS + (n % TILE_ELEMS != 0u ? 1u : 0u);

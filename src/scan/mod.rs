@@ -199,6 +199,10 @@ pub struct ScanPlan {
     /// The look-back path's tuning for counts up to [`SMALL_TILE_SCAN_LIMIT`] (plans with the
     /// default tuning only).
     small_tiles: Option<ScanTuning>,
+    /// The look-back path's tuning for counts above [`SMALL_TILE_SCAN_LIMIT`] up to
+    /// [`MID_TILE_SCAN_LIMIT`] (plans with the default tuning on GPUs that allow workgroups of
+    /// 1024 invocations).
+    mid_tiles: Option<ScanTuning>,
     /// The look-back path's tuning for counts above [`LARGE_TILE_SCAN_MIN`] (plans with the
     /// default tuning on GPUs that allow workgroups of 1024 invocations).
     large_tiles: Option<ScanTuning>,
@@ -265,23 +269,27 @@ impl Context {
             vecs_per_thread: SMALL_TILE_VECS,
             ..tuning
         });
-        let large_tiles = (desc.tuning.is_none()
-            && path == ScanPath::Lookback
-            && !self.is_cpu_device()
-            && self.profile.max_workgroup_invocations >= LARGE_TILE_WORKGROUP)
-            .then_some(ScanTuning {
-                workgroup_size: LARGE_TILE_WORKGROUP,
-                vecs_per_thread: 8,
-                ..tuning
-            });
+        let wide_tiles = |vecs_per_thread| {
+            (desc.tuning.is_none()
+                && path == ScanPath::Lookback
+                && !self.is_cpu_device()
+                && self.profile.max_workgroup_invocations >= LARGE_TILE_WORKGROUP)
+                .then_some(ScanTuning {
+                    workgroup_size: LARGE_TILE_WORKGROUP,
+                    vecs_per_thread,
+                    ..tuning
+                })
+        };
+        let mid_tiles = wide_tiles(MID_TILE_VECS);
+        let large_tiles = wide_tiles(8);
+        let tiles_up_to = |t: &Option<ScanTuning>, limit: u64| {
+            t.map_or(0, |t| desc.max_count.min(limit).div_ceil(t.tile_elements()))
+        };
         let max_tiles = desc
             .max_count
             .div_ceil(tuning.tile_elements())
-            .max(small_tiles.map_or(0, |t| {
-                desc.max_count
-                    .min(SMALL_TILE_SCAN_LIMIT)
-                    .div_ceil(t.tile_elements())
-            }));
+            .max(tiles_up_to(&small_tiles, SMALL_TILE_SCAN_LIMIT))
+            .max(tiles_up_to(&mid_tiles, MID_TILE_SCAN_LIMIT));
         if path == ScanPath::Small && self.is_cpu_device() && max_tiles > SMALL_PATH_MAX_TILES_CPU {
             // One invocation walks every tile: CPU drivers end its loops after ~32768
             // iterations in total.
@@ -321,6 +329,7 @@ impl Context {
             spin_limit,
             small_limit,
             small_tiles,
+            mid_tiles,
             large_tiles,
             small_geometries,
             requirements: MemoryRequirements {
@@ -386,8 +395,21 @@ fn small_geometries(ctx: &Context) -> Vec<ScanTuning> {
 /// default tuning: more workgroups share a small scan, and each finishes sooner. On an H100,
 /// with the scratch kept zeroed: 2^14 in 6.3 against 7.4 us, 2^16 in 6.7 against 7.8 us, 2^18
 /// in 8.1 against 8.4 us; at 2^20 the two were even and at 2^22 the large tiles won (16 against
-/// 21 us) (docs/benchmarks/2026-11-22-merge-scan-h100.md).
-const SMALL_TILE_SCAN_LIMIT: u64 = 1 << 18;
+/// 21 us) (docs/benchmarks/2026-11-22-merge-scan-h100.md). With the tile total published
+/// before the tile is scanned, an H200 scanned 2^16 in 6.7 us with these tiles against 7.6 us
+/// with the mid tiles ([`MID_TILE_SCAN_LIMIT`]), 2^17 in 7.5 against 7.7 us, and 2^18 in
+/// 8.0-8.3 against 7.8-8.0 us (docs/benchmarks/2026-11-23-h200-scan-early-aggregate.md).
+const SMALL_TILE_SCAN_LIMIT: u64 = 1 << 17;
+
+/// Largest count the look-back path scans in tiles of [`LARGE_TILE_WORKGROUP`] invocations x
+/// [`MID_TILE_VECS`] vectors (8192 elements, as the default tuning's, but four times the
+/// invocations) when the plan has the default tuning: on an H200, 2^19 in 8.6 against 9.2 us
+/// (256 x 2) and 2^20 in 9.8-9.9 against 10.1-10.3 us (256 x 8); at 2^21 they were even
+/// (docs/benchmarks/2026-11-23-h200-scan-early-aggregate.md).
+const MID_TILE_SCAN_LIMIT: u64 = 1 << 20;
+
+/// Vectors per invocation of the look-back path's mid tiles (see [`MID_TILE_SCAN_LIMIT`]).
+const MID_TILE_VECS: u32 = 2;
 
 /// Counts above this take the look-back path's large tiles ([`LARGE_TILE_WORKGROUP`] x 8
 /// vectors, 32768 elements) when the plan has the default tuning: on an H100 with the scratch
@@ -466,7 +488,12 @@ impl ScanPlan {
         }
         if self.path == ScanPath::Lookback {
             list.extend([(&SCAN_LOOKBACK_VEC4, spec), (&SCAN_LOOKBACK_SCALAR, spec)]);
-            for tiles in self.small_tiles.iter().chain(&self.large_tiles) {
+            for tiles in self
+                .small_tiles
+                .iter()
+                .chain(&self.mid_tiles)
+                .chain(&self.large_tiles)
+            {
                 let spec = self.specialization_of(tiles);
                 list.extend([(&SCAN_LOOKBACK_VEC4, spec), (&SCAN_LOOKBACK_SCALAR, spec)]);
             }
@@ -566,12 +593,17 @@ impl ScanPlan {
     }
 
     /// The look-back path's tuning for `elements` other than the plan's: small tiles up to
-    /// [`SMALL_TILE_SCAN_LIMIT`], large tiles above [`LARGE_TILE_SCAN_MIN`].
+    /// [`SMALL_TILE_SCAN_LIMIT`], mid tiles up to [`MID_TILE_SCAN_LIMIT`], large tiles above
+    /// [`LARGE_TILE_SCAN_MIN`].
     fn lookback_tiles(&self, elements: u64) -> Option<&ScanTuning> {
-        match (&self.small_tiles, &self.large_tiles) {
-            (Some(t), _) if elements <= SMALL_TILE_SCAN_LIMIT => Some(t),
-            (_, Some(t)) if elements > LARGE_TILE_SCAN_MIN => Some(t),
-            _ => None,
+        if elements <= SMALL_TILE_SCAN_LIMIT {
+            self.small_tiles.as_ref()
+        } else if elements <= MID_TILE_SCAN_LIMIT {
+            self.mid_tiles.as_ref()
+        } else if elements > LARGE_TILE_SCAN_MIN {
+            self.large_tiles.as_ref()
+        } else {
+            None
         }
     }
 }
