@@ -158,7 +158,7 @@ uint tile_total(out uint subgroup_prefix) {
         sum += (x.x + x.y) + (x.z + x.w);
     }
     uint total;
-    subgroup_prefix = workgroup_exclusive_scan_subgroup_values(subgroupAdd(sum), total);
+    subgroup_prefix = workgroup_exclusive_scan_subgroup_values(subgroup_sum(sum), total);
     return total;
 }
 
