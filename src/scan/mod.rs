@@ -2,9 +2,12 @@
 //! to [`SCAN_MAX_COUNT`] (2^32 - 1), direct or indirect counts.
 //!
 //! Two paths:
-//! - [`ScanPath::Lookback`]: single pass, decoupled look-back with dynamic tile ids and a
-//!   bounded wait that falls back to recomputing a stalled predecessor (never hangs, whatever
-//!   the scheduling). Reads the input once and writes the output once.
+//! - [`ScanPath::Lookback`]: single pass, decoupled look-back (tile t is workgroup t; each
+//!   publishes its tile's total before it scans the tile) with a bounded wait that falls back
+//!   to recomputing a stalled predecessor (never hangs, whatever the scheduling). Reads the
+//!   input once and writes the output once. Plans with the default tuning size the tiles to
+//!   the count on GPUs: 256 x 2 vectors up to 2^17, 1024 x 2 up to 2^20, 256 x 8, and 1024 x 8
+//!   above 2^25.
 //! - [`ScanPath::ReduceThenScan`]: three passes (reduce partitions, scan the partials, scan the
 //!   partitions) with no inter-workgroup waiting at all; reads the input twice.
 //!
