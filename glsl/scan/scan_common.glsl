@@ -92,14 +92,18 @@ void store_tile(uint64_t base, uint tile_start, uint valid) {
 }
 
 // This invocation's sum over a tile read straight from memory (g_vals untouched).
+// The sum of a vector's four elements.
+uint vec_sum(uvec4 x) {
+    return (x.x + x.y) + (x.z + x.w);
+}
+
 uint thread_sum_of_tile(uint64_t base, uint tile_start, uint valid) {
     uint64_t tile_addr = u32_addr(base, tile_start);
     uint sum = 0;
 #if VEC_IO
     if (valid >= TILE_ELEMS) {
         for (uint k = 0; k < VECS_PER_THREAD; ++k) {
-            uvec4 x = U32x4Ref(tile_addr).v[vec_index_in_tile(k)];
-            sum += (x.x + x.y) + (x.z + x.w);
+            sum += vec_sum(U32x4Ref(tile_addr).v[vec_index_in_tile(k)]);
         }
         return sum;
     }
@@ -154,14 +158,12 @@ uint scan_tile_local(bool inclusive) {
 uint tile_total(out uint subgroup_prefix) {
     uint sum = 0u;
     for (uint k = 0; k < VECS_PER_THREAD; ++k) {
-        uvec4 x = g_vals[k];
-        sum += (x.x + x.y) + (x.z + x.w);
+        sum += vec_sum(g_vals[k]);
     }
     uint total;
     subgroup_prefix = workgroup_exclusive_scan_subgroup_values(subgroup_sum(sum), total);
     return total;
 }
-
 
 uint tile_count(uint n) {
     return n / TILE_ELEMS + (n % TILE_ELEMS != 0u ? 1u : 0u);

@@ -199,16 +199,10 @@ pub struct ScanPlan {
     spin_limit: u32,
     /// Counts up to this take the small path when the plan's path was Auto (0: never).
     small_limit: u64,
-    /// The look-back path's tuning for counts up to [`SMALL_TILE_SCAN_LIMIT`] (plans with the
-    /// default tuning only).
-    small_tiles: Option<ScanTuning>,
-    /// The look-back path's tuning for counts above [`SMALL_TILE_SCAN_LIMIT`] up to
-    /// [`MID_TILE_SCAN_LIMIT`] (plans with the default tuning on GPUs that allow workgroups of
-    /// 1024 invocations).
-    mid_tiles: Option<ScanTuning>,
-    /// The look-back path's tuning for counts above [`LARGE_TILE_SCAN_MIN`] (plans with the
-    /// default tuning on GPUs that allow workgroups of 1024 invocations).
-    large_tiles: Option<ScanTuning>,
+    /// The look-back path's tiles by count (plans with the default tuning only; see
+    /// [`lookback_tiers`]): (largest count, tuning), ascending; a count above every entry takes
+    /// the plan's tuning.
+    lookback_tiers: Vec<(u64, ScanTuning)>,
     /// The small path's workgroup geometries by growing tile (plans with the default tuning
     /// only; see [`small_geometries`]).
     small_geometries: Vec<ScanTuning>,
@@ -268,31 +262,15 @@ impl Context {
             }
             p => p,
         };
-        let small_tiles = (desc.tuning.is_none() && path == ScanPath::Lookback).then_some(ScanTuning {
-            vecs_per_thread: SMALL_TILE_VECS,
-            ..tuning
-        });
-        let wide_tiles = |vecs_per_thread| {
-            (desc.tuning.is_none()
-                && path == ScanPath::Lookback
-                && !self.is_cpu_device()
-                && self.profile.max_workgroup_invocations >= LARGE_TILE_WORKGROUP)
-                .then_some(ScanTuning {
-                    workgroup_size: LARGE_TILE_WORKGROUP,
-                    vecs_per_thread,
-                    ..tuning
-                })
+        let lookback_tiers = if desc.tuning.is_none() && path == ScanPath::Lookback {
+            lookback_tiers(self, &tuning)
+        } else {
+            Vec::new()
         };
-        let mid_tiles = wide_tiles(MID_TILE_VECS);
-        let large_tiles = wide_tiles(8);
-        let tiles_up_to = |t: &Option<ScanTuning>, limit: u64| {
-            t.map_or(0, |t| desc.max_count.min(limit).div_ceil(t.tile_elements()))
-        };
-        let max_tiles = desc
-            .max_count
-            .div_ceil(tuning.tile_elements())
-            .max(tiles_up_to(&small_tiles, SMALL_TILE_SCAN_LIMIT))
-            .max(tiles_up_to(&mid_tiles, MID_TILE_SCAN_LIMIT));
+        let max_tiles = lookback_tiers
+            .iter()
+            .map(|(limit, t)| desc.max_count.min(*limit).div_ceil(t.tile_elements()))
+            .fold(desc.max_count.div_ceil(tuning.tile_elements()), u64::max);
         if path == ScanPath::Small && self.is_cpu_device() && max_tiles > SMALL_PATH_MAX_TILES_CPU {
             // One invocation walks every tile: CPU drivers end its loops after ~32768
             // iterations in total.
@@ -331,9 +309,7 @@ impl Context {
             tuning,
             spin_limit,
             small_limit,
-            small_tiles,
-            mid_tiles,
-            large_tiles,
+            lookback_tiers,
             small_geometries,
             requirements: MemoryRequirements {
                 scratch_size,
@@ -391,6 +367,31 @@ fn small_geometries(ctx: &Context) -> Vec<ScanTuning> {
         }
     }
     list
+}
+
+/// The look-back path's tiles by count for a plan of the default `tuning`: small tiles up to
+/// [`SMALL_TILE_SCAN_LIMIT`]; on GPUs that allow workgroups of [`LARGE_TILE_WORKGROUP`], mid
+/// tiles up to [`MID_TILE_SCAN_LIMIT`], the default tuning up to [`LARGE_TILE_SCAN_MIN`] and
+/// large tiles above.
+fn lookback_tiers(ctx: &Context, tuning: &ScanTuning) -> Vec<(u64, ScanTuning)> {
+    let small = ScanTuning {
+        vecs_per_thread: SMALL_TILE_VECS,
+        ..*tuning
+    };
+    if ctx.is_cpu_device() || ctx.profile.max_workgroup_invocations < LARGE_TILE_WORKGROUP {
+        return vec![(SMALL_TILE_SCAN_LIMIT, small)];
+    }
+    let wide = |vecs_per_thread| ScanTuning {
+        workgroup_size: LARGE_TILE_WORKGROUP,
+        vecs_per_thread,
+        ..*tuning
+    };
+    vec![
+        (SMALL_TILE_SCAN_LIMIT, small),
+        (MID_TILE_SCAN_LIMIT, wide(MID_TILE_VECS)),
+        (LARGE_TILE_SCAN_MIN, *tuning),
+        (u64::MAX, wide(8)),
+    ]
 }
 
 /// Largest count the look-back path scans in smaller tiles ([`SMALL_TILE_VECS`] vectors per
@@ -491,12 +492,7 @@ impl ScanPlan {
         }
         if self.path == ScanPath::Lookback {
             list.extend([(&SCAN_LOOKBACK_VEC4, spec), (&SCAN_LOOKBACK_SCALAR, spec)]);
-            for tiles in self
-                .small_tiles
-                .iter()
-                .chain(&self.mid_tiles)
-                .chain(&self.large_tiles)
-            {
+            for (_, tiles) in self.lookback_tiers.iter().filter(|(_, t)| *t != self.tuning) {
                 let spec = self.specialization_of(tiles);
                 list.extend([(&SCAN_LOOKBACK_VEC4, spec), (&SCAN_LOOKBACK_SCALAR, spec)]);
             }
@@ -595,19 +591,13 @@ impl ScanPlan {
         elements.div_ceil(tuning.tile_elements())
     }
 
-    /// The look-back path's tuning for `elements` other than the plan's: small tiles up to
-    /// [`SMALL_TILE_SCAN_LIMIT`], mid tiles up to [`MID_TILE_SCAN_LIMIT`], large tiles above
-    /// [`LARGE_TILE_SCAN_MIN`].
+    /// The look-back path's tuning for `elements` (None: the plan's): the first of
+    /// [`ScanPlan::lookback_tiers`] whose count reaches it.
     fn lookback_tiles(&self, elements: u64) -> Option<&ScanTuning> {
-        if elements <= SMALL_TILE_SCAN_LIMIT {
-            self.small_tiles.as_ref()
-        } else if elements <= MID_TILE_SCAN_LIMIT {
-            self.mid_tiles.as_ref()
-        } else if elements > LARGE_TILE_SCAN_MIN {
-            self.large_tiles.as_ref()
-        } else {
-            None
-        }
+        self.lookback_tiers
+            .iter()
+            .find(|(limit, _)| elements <= *limit)
+            .map(|(_, t)| t)
     }
 }
 
