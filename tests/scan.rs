@@ -302,12 +302,18 @@ fn host_layer() {
 /// input (the fallback) whenever a predecessor has not published yet; with `u32::MAX` (the test
 /// mode) every tile computes its nearest predecessor's aggregate itself, and the counter in
 /// scratch proves the fallback ran. Results stay exact.
+///
+/// The larger count has more tiles than the workgroup-wide look-back window serves, so its
+/// tiles read their window with one subgroup; the smaller one's (98 and 391 tiles) with the
+/// whole workgroup.
 #[test]
 fn lookback_fallback_is_exact() {
     let ctx = context();
-    let n = 1_000_003;
-    let data = Rng(77).vec_u32(n);
-    for lookback_spins in [1, u32::MAX] {
+    for (n, lookback_spins) in [1_000_003, 100_003]
+        .into_iter()
+        .flat_map(|n| [(n, 1), (n, u32::MAX)])
+    {
+        let data = Rng(77 + n as u64).vec_u32(n);
         for vecs_per_thread in [1, 4] {
             let tuning = Some(vkalgo::ScanTuning {
                 workgroup_size: 64,
@@ -329,7 +335,7 @@ fn lookback_fallback_is_exact() {
                     record_scan_counted(&ctx, &plan, &data, n as u64, Layout::default()).unwrap();
                 assert!(
                     got == reference::scan_u32(&data, ScanOp::Inclusive),
-                    "fallback v={vecs_per_thread} spins={lookback_spins}"
+                    "fallback n={n} v={vecs_per_thread} spins={lookback_spins}"
                 );
                 if lookback_spins == u32::MAX {
                     assert!(

@@ -49,6 +49,18 @@ void lookback_count_fallback(uint64_t status_addr) {
     }
 }
 
+// Fallback: computes the aggregate of tile `look`, which published nothing, from its input,
+// shares it where the tile has still published nothing, and counts the fallback.
+uint lookback_fallback(uint64_t status_addr, int look) {
+    uint aggregate = workgroup_reduce_add(lookback_fallback_thread_value(uint(look)));
+    if (gl_LocalInvocationIndex == 0) {
+        atomicCompSwap(U64AtomicRef(status_addr).v[look], 0ul,
+                       lookback_pack(LOOKBACK_AGGREGATE, aggregate));
+    }
+    lookback_count_fallback(status_addr);
+    return aggregate;
+}
+
 shared uint s_lookback_add;
 shared int s_lookback_next;
 shared uint s_lookback_step;
@@ -62,13 +74,7 @@ uint lookback_exclusive_prefix(uint64_t status_addr, uint tile) {
     uint spins = 0;
     if (SPIN_LIMIT == 0u) {
         // Test mode: the nearest predecessor is always counted here.
-        uint aggregate = workgroup_reduce_add(lookback_fallback_thread_value(uint(look)));
-        if (gl_LocalInvocationIndex == 0) {
-            atomicCompSwap(U64AtomicRef(status_addr).v[look], 0ul,
-                           lookback_pack(LOOKBACK_AGGREGATE, aggregate));
-        }
-        lookback_count_fallback(status_addr);
-        prefix += aggregate;
+        prefix = lookback_fallback(status_addr, look);
         look -= 1;
         if (look < 0) {
             return prefix;
@@ -118,14 +124,7 @@ uint lookback_exclusive_prefix(uint64_t status_addr, uint tile) {
         if (step == LOOKBACK_STEP_STALLED) {
             spins += 1u;
             if (spins >= SPIN_LIMIT) {
-                // Fallback: compute the stalled tile's aggregate ourselves and share it.
-                uint aggregate = workgroup_reduce_add(lookback_fallback_thread_value(uint(look)));
-                if (gl_LocalInvocationIndex == 0) {
-                    atomicCompSwap(U64AtomicRef(status_addr).v[look], 0ul,
-                                   lookback_pack(LOOKBACK_AGGREGATE, aggregate));
-                }
-                lookback_count_fallback(status_addr);
-                prefix += aggregate;
+                prefix += lookback_fallback(status_addr, look);
                 look -= 1;
                 spins = 0;
             }
@@ -135,5 +134,111 @@ uint lookback_exclusive_prefix(uint64_t status_addr, uint tile) {
     }
     return prefix;
 }
+
+#ifdef LOOKBACK_WORKGROUP_WINDOW
+// The same look-back with every invocation reading one status word per step, so one step
+// covers WG_SIZE predecessors instead of a subgroup's: fewer round trips to the status words
+// where tiles are many but few enough to run at once. Each subgroup reduces its part of the
+// window; every subgroup then walks the subgroups' results in order (the same result
+// everywhere). Steps alternate between two halves of the slots, so one barrier per step
+// suffices: a step's slots are written again two steps later, after every invocation has
+// passed the barrier of the step between, which follows its reads.
+// On an H200 with the scratch kept zeroed (us): 2^18 in 256 x 2 tiles 6.8 against 7.8, 2^20 in
+// 512 x 2 tiles 8.4 against 9.5, 2^22 in 256 x 8 tiles 14.0 against 14.6; with 32 tiles or
+// fewer, or 2048 and more, the subgroup's window was faster (2^16: 6.4 against 6.1; 2^24:
+// 49.8 against 46.3) (docs/benchmarks/2026-11-23-h200-scan-window.md).
+#define LOOKBACK_WINDOW_SLOTS ((WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE)
+#define LOOKBACK_NO_STOP 0xFFFFFFFFu
+shared uint s_window_sum[2u * LOOKBACK_WINDOW_SLOTS];
+shared uint s_window_stop[2u * LOOKBACK_WINDOW_SLOTS];
+
+uint lookback_exclusive_prefix_workgroup(uint64_t status_addr, uint tile) {
+    uint prefix = 0;
+    int look = int(tile) - 1;
+    uint spins = 0;
+    uint step = 0;
+    uint lane = gl_SubgroupInvocationID;
+    int window = int(gl_NumSubgroups * gl_SubgroupSize);
+    if (SPIN_LIMIT == 0u) {
+        // Test mode: the nearest predecessor is always counted here.
+        prefix = lookback_fallback(status_addr, look);
+        look -= 1;
+        if (look < 0) {
+            return prefix;
+        }
+    }
+    while (true) {
+        int idx = look - int(gl_SubgroupID * gl_SubgroupSize + lane);
+        uint64_t status = idx >= 0
+            ? atomicLoad(U64AtomicRef(status_addr).v[idx], gl_ScopeDevice,
+                         gl_StorageSemanticsNone, gl_SemanticsRelaxed)
+            : lookback_pack(LOOKBACK_INCLUSIVE, 0u);
+        uint flag = uint(status >> 32);
+        uint value = uint(status);
+        // This subgroup's part: the sum up to its first word that is not an aggregate (that
+        // word included when it is an inclusive prefix), and where that word is (lane << 2 |
+        // flag), or LOOKBACK_NO_STOP.
+        uvec4 stops = subgroupBallot(flag != LOOKBACK_AGGREGATE);
+        uint part_sum;
+        uint part_stop;
+        if (stops == uvec4(0u)) {
+            part_sum = subgroup_sum(value);
+            part_stop = LOOKBACK_NO_STOP;
+        } else {
+            uint first = subgroupBallotFindLSB(stops);
+            bool take = lane < first || (lane == first && flag == LOOKBACK_INCLUSIVE);
+            part_sum = subgroup_sum(take ? value : 0u);
+            part_stop = (first << 2) | subgroupShuffle(flag, first);
+        }
+        uint half_base = (step & 1u) * LOOKBACK_WINDOW_SLOTS;
+        if (subgroupElect()) {
+            s_window_sum[half_base + gl_SubgroupID] = part_sum;
+            s_window_stop[half_base + gl_SubgroupID] = part_stop;
+        }
+        barrier();
+        uint add = 0u;
+        uint stop = LOOKBACK_NO_STOP;
+        uint stop_subgroup = 0u;
+        for (uint base = 0u; base < gl_NumSubgroups; base += gl_SubgroupSize) {
+            uint k = base + lane;
+            uint part_stop_k = k < gl_NumSubgroups ? s_window_stop[half_base + k] : LOOKBACK_NO_STOP;
+            uint part_sum_k = k < gl_NumSubgroups ? s_window_sum[half_base + k] : 0u;
+            uvec4 stopped = subgroupBallot(part_stop_k != LOOKBACK_NO_STOP);
+            if (stopped == uvec4(0u)) {
+                add += subgroup_sum(part_sum_k);
+            } else {
+                uint first = subgroupBallotFindLSB(stopped);
+                add += subgroup_sum(lane <= first ? part_sum_k : 0u);
+                stop = subgroupShuffle(part_stop_k, first);
+                stop_subgroup = base + first;
+                break;
+            }
+        }
+        step += 1u;
+        prefix += add;
+        if (stop == LOOKBACK_NO_STOP) {
+            look -= window; // a window of aggregates
+            spins = 0;
+            continue;
+        }
+        if ((stop & 3u) == LOOKBACK_INCLUSIVE) {
+            break;
+        }
+        uint nearest_silent = stop_subgroup * gl_SubgroupSize + (stop >> 2);
+        look -= int(nearest_silent);
+        if (nearest_silent != 0u) {
+            spins = 0;
+            continue;
+        }
+        spins += 1u;
+        if (spins >= SPIN_LIMIT) {
+            prefix += lookback_fallback(status_addr, look);
+            look -= 1;
+            spins = 0;
+        }
+    }
+    return prefix;
+}
+#endif
 
 #endif

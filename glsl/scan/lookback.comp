@@ -13,7 +13,8 @@
 // clear) and the last workgroup to finish zeroes it again for the next scan: every workgroup
 // counts itself finished after its last look-back read and status write (release), and the one
 // that brings the count to the dispatch's size (acquire) knows no workgroup reads or writes the
-// state any more.
+// state any more. With SCAN_FLAG_WORKGROUP_LOOKBACK the whole workgroup reads each look-back
+// window (lookback_exclusive_prefix_workgroup), else its first subgroup.
 #include "scan_common.glsl"
 
 uint g_n;
@@ -22,22 +23,44 @@ uint lookback_fallback_thread_value(uint tile) {
     return thread_sum_of_tile(pc.input_addr, tile * TILE_ELEMS, TILE_ELEMS);
 }
 
+#define LOOKBACK_WORKGROUP_WINDOW
 #include "../common/lookback.glsl"
 
-#include "../common/last_workgroup.glsl"
-
-// SCAN_FLAG_KEEP_SCRATCH_ZEROED: counts this workgroup finished (after its look-back reads and
-// status writes); the last one zeroes the status words of the `tiles` tiles and the counters
-// (the fallback count stays for the tests). Workgroup-uniform control flow.
+// SCAN_FLAG_KEEP_SCRATCH_ZEROED: counts this workgroup finished once its look-back reads and
+// status writes are done (before the tile is stored); the last one to finish zeroes the status
+// words of the `tiles` tiles and the counters (the fallback count stays for the tests). Only
+// the first subgroup counts and clears: the others go on to store their part of the tile.
+// (With the whole workgroup counting after the store, the kept-zeroed scan took 6.3 against
+// 6.1 us at 2^15 and 8.5 against 8.2 us at 2^19 on an H200,
+// docs/benchmarks/2026-11-23-h200-scan-window.md.) Workgroup-uniform control flow.
 void finish_and_clean(uint tiles) {
-    if ((pc.flags & SCAN_FLAG_KEEP_SCRATCH_ZEROED) == 0u || !finished_last(pc.aux_addr + 8ul)) {
+    if ((pc.flags & SCAN_FLAG_KEEP_SCRATCH_ZEROED) == 0u) {
         return;
     }
+    // Every invocation's look-back reads come before the count (whose release is device-wide).
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer,
+                   gl_SemanticsAcquireRelease);
+    if (gl_SubgroupID != 0u) {
+        return;
+    }
+    uint last = 0u;
+    if (subgroupElect()) {
+        uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+        uint done = atomicAdd(U32AtomicRef(pc.aux_addr + 8ul).v[0], 1u, gl_ScopeDevice,
+                              gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+        last = done + 1u == groups ? 1u : 0u;
+    }
+    if (subgroupBroadcastFirst(last) == 0u) {
+        return;
+    }
+    // The elected invocation's acquire, passed on to the subgroup before it clears.
+    controlBarrier(gl_ScopeSubgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                   gl_SemanticsAcquireRelease);
     uint64_t status_addr = pc.aux_addr + 16ul;
-    for (uint t = gl_LocalInvocationIndex; t < tiles; t += WG_SIZE) {
+    for (uint t = gl_SubgroupInvocationID; t < tiles; t += gl_SubgroupSize) {
         U64AtomicRef(status_addr + uint64_t(t) * 8ul).v[0] = 0ul;
     }
-    if (gl_LocalInvocationIndex == 0u) {
+    if (subgroupElect()) {
         U32AtomicRef(pc.aux_addr).v[0] = 0u;
         U32AtomicRef(pc.aux_addr + 8ul).v[0] = 0u;
     }
@@ -67,12 +90,14 @@ void main() {
     scan_subgroup_run(pc.inclusive != 0u, subgroup_prefix);
     uint prefix = 0;
     if (tile > 0u) {
-        prefix = lookback_exclusive_prefix(status_addr, tile);
+        prefix = (pc.flags & SCAN_FLAG_WORKGROUP_LOOKBACK) != 0u
+            ? lookback_exclusive_prefix_workgroup(status_addr, tile)
+            : lookback_exclusive_prefix(status_addr, tile);
         if (gl_LocalInvocationIndex == 0) {
             lookback_publish(status_addr, tile, LOOKBACK_INCLUSIVE, prefix + total);
         }
     }
+    finish_and_clean(num_tiles);
     add_to_tile(prefix);
     store_tile(pc.output_addr, start, valid);
-    finish_and_clean(num_tiles);
 }

@@ -41,6 +41,8 @@ layout(push_constant) uniform ScanPush {
 // Look-back: the scratch arrives zeroed and the last workgroup leaves it zeroed (no clear is
 // recorded before the dispatch).
 const uint SCAN_FLAG_KEEP_SCRATCH_ZEROED = 1u;
+// Look-back: every invocation reads a status word per step (common/lookback.glsl).
+const uint SCAN_FLAG_WORKGROUP_LOOKBACK = 2u;
 
 #define TILE_VECS (WG_SIZE * VECS_PER_THREAD)
 #define TILE_ELEMS (TILE_VECS * 4u)

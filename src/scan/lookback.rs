@@ -1,6 +1,8 @@
 //! Single-pass scan with decoupled look-back (glsl/scan/lookback.comp).
 
-use super::{Pass, ScanPush, LOOKBACK_HEADER_BYTES};
+use super::{
+    Pass, ScanPush, LOOKBACK_HEADER_BYTES, SCAN_FLAG_KEEP_SCRATCH_ZEROED, SCAN_FLAG_WORKGROUP_LOOKBACK,
+};
 use crate::core::buffer::BufferRange;
 use crate::core::shaders;
 use crate::error::Result;
@@ -9,11 +11,14 @@ use crate::error::Result;
 /// zeroed), then scans in one dispatch of `tiles` workgroups (tile t is workgroup t).
 pub(super) fn record(
     pass: &Pass,
-    push: ScanPush,
+    mut push: ScanPush,
     tiles: u64,
     scratch: &BufferRange,
     zeroed: bool,
 ) -> Result<()> {
+    if WORKGROUP_LOOKBACK_TILES.contains(&tiles) {
+        push.flags |= SCAN_FLAG_WORKGROUP_LOOKBACK;
+    }
     let kernel = pass.ctx.kernel(
         pass.shader(&shaders::SCAN_LOOKBACK_VEC4, &shaders::SCAN_LOOKBACK_SCALAR),
         pass.spec,
@@ -38,7 +43,10 @@ pub(super) fn record(
             // Many tiles: the end-of-workgroup count and the last workgroup's clear cost more
             // than a fill (1.12 against 0.92 ms at 2^28 on an H100), so the scan runs as a
             // plain one and a fill after it leaves the scratch zeroed as promised.
-            let plain = ScanPush { flags: 0, ..push };
+            let plain = ScanPush {
+                flags: push.flags & !SCAN_FLAG_KEEP_SCRATCH_ZEROED,
+                ..push
+            };
             pass.ctx.dispatch(pass.cmd, kernel, &plain, tiles as u32);
             pass.ctx.compute_to_transfer(pass.cmd);
             fill(pass.cmd);
@@ -53,3 +61,12 @@ pub(super) fn record(
 /// against 11.1 us at 2^16 and 10.2 against 13.3 us at 2^20, was even at 2^22 and slower from
 /// 2^24 (docs/benchmarks/2026-11-22-engine-h100.md).
 const SELF_CLEANING_MAX_TILES: u64 = 512;
+
+/// Tile counts whose look-back reads a window of status words per step with the whole
+/// workgroup rather than its first subgroup: tiles many enough that a subgroup's window takes
+/// several round trips, few enough that the windows' extra reads do not crowd the memory
+/// system. On an H200, kept-zeroed scans: 2^18 in 128 tiles of 256 x 2 6.8 against 7.8 us,
+/// 2^21 in 256 tiles of 512 x 4 9.9 against 11.1 us, 2^22 in 512 tiles of 256 x 8 14.0 against
+/// 14.6 us; 2^16 in 32 tiles 6.4 against 6.1 us, 2^23 in 1024 tiles even, 2^24 in 2048 tiles
+/// 49.8 against 46.7 us (docs/benchmarks/2026-11-23-h200-scan-window.md).
+pub(super) const WORKGROUP_LOOKBACK_TILES: std::ops::RangeInclusive<u64> = 33..=512;

@@ -184,6 +184,10 @@ push_constants! {
 
 /// ScanPush::flags: the look-back scratch arrives zeroed and is left zeroed.
 const SCAN_FLAG_KEEP_SCRATCH_ZEROED: u32 = 1;
+/// ScanPush::flags: every invocation of the look-back scan reads a status word per step
+/// (glsl/common/lookback.glsl `lookback_exclusive_prefix_workgroup`), for
+/// [`lookback::WORKGROUP_LOOKBACK_TILES`].
+const SCAN_FLAG_WORKGROUP_LOOKBACK: u32 = 2;
 
 /// Where a look-back scan counts its fallbacks in scratch (a u32; diagnostics and tests).
 #[doc(hidden)]
@@ -370,50 +374,51 @@ fn small_geometries(ctx: &Context) -> Vec<ScanTuning> {
 }
 
 /// The look-back path's tiles by count for a plan of the default `tuning`: small tiles up to
-/// [`SMALL_TILE_SCAN_LIMIT`]; on GPUs that allow workgroups of [`LARGE_TILE_WORKGROUP`], mid
-/// tiles up to [`MID_TILE_SCAN_LIMIT`], the default tuning up to [`LARGE_TILE_SCAN_MIN`] and
-/// large tiles above.
+/// [`SMALL_TILE_SCAN_LIMIT`]; on GPUs, the mid tiers of [`MID_TILE_TIERS`] that the device's
+/// workgroup limit allows, and where it allows [`LARGE_TILE_WORKGROUP`] invocations, the default
+/// tuning up to [`LARGE_TILE_SCAN_MIN`] and large tiles above.
 fn lookback_tiers(ctx: &Context, tuning: &ScanTuning) -> Vec<(u64, ScanTuning)> {
-    let small = ScanTuning {
-        vecs_per_thread: SMALL_TILE_VECS,
-        ..*tuning
-    };
-    if ctx.is_cpu_device() || ctx.profile.max_workgroup_invocations < LARGE_TILE_WORKGROUP {
-        return vec![(SMALL_TILE_SCAN_LIMIT, small)];
-    }
-    let wide = |vecs_per_thread| ScanTuning {
-        workgroup_size: LARGE_TILE_WORKGROUP,
+    let shape = |workgroup_size, vecs_per_thread| ScanTuning {
+        workgroup_size,
         vecs_per_thread,
         ..*tuning
     };
-    vec![
-        (SMALL_TILE_SCAN_LIMIT, small),
-        (MID_TILE_SCAN_LIMIT, wide(MID_TILE_VECS)),
-        (LARGE_TILE_SCAN_MIN, *tuning),
-        (u64::MAX, wide(8)),
-    ]
+    let mut tiers = vec![(
+        SMALL_TILE_SCAN_LIMIT,
+        shape(tuning.workgroup_size, SMALL_TILE_VECS),
+    )];
+    if ctx.is_cpu_device() {
+        return tiers;
+    }
+    let most = ctx.profile.max_workgroup_invocations;
+    for (limit, workgroup_size, vecs_per_thread) in MID_TILE_TIERS {
+        if workgroup_size <= most {
+            tiers.push((limit, shape(workgroup_size, vecs_per_thread)));
+        }
+    }
+    if most >= LARGE_TILE_WORKGROUP {
+        tiers.push((LARGE_TILE_SCAN_MIN, *tuning));
+        tiers.push((u64::MAX, shape(LARGE_TILE_WORKGROUP, 8)));
+    }
+    tiers
 }
 
 /// Largest count the look-back path scans in smaller tiles ([`SMALL_TILE_VECS`] vectors per
 /// invocation, 2048 elements at 256 invocations, instead of 8192 on GPUs) when the plan has the
-/// default tuning: more workgroups share a small scan, and each finishes sooner. On an H100,
-/// with the scratch kept zeroed: 2^14 in 6.3 against 7.4 us, 2^16 in 6.7 against 7.8 us, 2^18
-/// in 8.1 against 8.4 us; at 2^20 the two were even and at 2^22 the large tiles won (16 against
-/// 21 us) (docs/benchmarks/2026-11-22-merge-scan-h100.md). With the tile total published
-/// before the tile is scanned, an H200 scanned 2^16 in 6.7 us with these tiles against 7.6 us
-/// with the mid tiles ([`MID_TILE_SCAN_LIMIT`]), 2^17 in 7.5 against 7.7 us, and 2^18 in
-/// 8.0-8.3 against 7.8-8.0 us (docs/benchmarks/2026-11-23-h200-scan-early-aggregate.md).
-const SMALL_TILE_SCAN_LIMIT: u64 = 1 << 17;
+/// default tuning: more workgroups share a small scan, and each finishes sooner. On an H200
+/// with the scratch kept zeroed, 2^16 took 6.1 us in these tiles against 6.5 (512 x 2) and 6.9
+/// (1024 x 2); 2^18, with the whole workgroup reading each look-back window
+/// ([`lookback::WORKGROUP_LOOKBACK_TILES`]), 6.8 against 7.0 (512 x 2) and 7.2 (1024 x 2, the
+/// best tile without it) (docs/benchmarks/2026-11-23-h200-scan-window.md).
+const SMALL_TILE_SCAN_LIMIT: u64 = 1 << 18;
 
-/// Largest count the look-back path scans in tiles of [`LARGE_TILE_WORKGROUP`] invocations x
-/// [`MID_TILE_VECS`] vectors (8192 elements, as the default tuning's, but four times the
-/// invocations) when the plan has the default tuning: on an H200, 2^19 in 8.6 against 9.2 us
-/// (256 x 2) and 2^20 in 9.8-9.9 against 10.1-10.3 us (256 x 8); at 2^21 they were even
-/// (docs/benchmarks/2026-11-23-h200-scan-early-aggregate.md).
-const MID_TILE_SCAN_LIMIT: u64 = 1 << 20;
-
-/// Vectors per invocation of the look-back path's mid tiles (see [`MID_TILE_SCAN_LIMIT`]).
-const MID_TILE_VECS: u32 = 2;
+/// The look-back path's mid tiers for plans of the default tuning: (largest count, workgroup
+/// size, vectors per invocation), on devices that allow the workgroup. On an H200 with the
+/// scratch kept zeroed and the workgroup-wide look-back window (us): 2^19 in 512 x 2 tiles 7.2
+/// against 7.5 (256 x 2) and 7.8 (256 x 8); 2^20 in 512 x 2 8.4 against 8.4 (512 x 4) and 8.6
+/// (256 x 8); 2^21 in 512 x 4 9.9 against 10.1 (256 x 8) and 11.1 (1024 x 2)
+/// (docs/benchmarks/2026-11-23-h200-scan-window.md).
+const MID_TILE_TIERS: [(u64, u32, u32); 2] = [(1 << 20, 512, 2), (1 << 21, 512, 4)];
 
 /// Counts above this take the look-back path's large tiles ([`LARGE_TILE_WORKGROUP`] x 8
 /// vectors, 32768 elements) when the plan has the default tuning: on an H100 with the scratch
