@@ -68,5 +68,5 @@ const SELF_CLEANING_MAX_TILES: u64 = 512;
 /// system. On an H200, kept-zeroed scans: 2^18 in 128 tiles of 256 x 2 6.8 against 7.8 us,
 /// 2^21 in 256 tiles of 512 x 4 9.9 against 11.1 us, 2^22 in 512 tiles of 256 x 8 14.0 against
 /// 14.6 us; 2^16 in 32 tiles 6.4 against 6.1 us, 2^23 in 1024 tiles even, 2^24 in 2048 tiles
-/// 49.8 against 46.7 us (docs/benchmarks/2026-11-23-h200-scan-window.md).
+/// 49.8 against 46.3 us (default plans) (docs/benchmarks/2026-11-23-h200-scan-window.md).
 pub(super) const WORKGROUP_LOOKBACK_TILES: std::ops::RangeInclusive<u64> = 33..=512;

@@ -6,8 +6,9 @@
 //!   publishes its tile's total before it scans the tile) with a bounded wait that falls back
 //!   to recomputing a stalled predecessor (never hangs, whatever the scheduling). Reads the
 //!   input once and writes the output once. Plans with the default tuning size the tiles to
-//!   the count on GPUs: 256 x 2 vectors up to 2^17, 1024 x 2 up to 2^20, 256 x 8, and 1024 x 8
-//!   above 2^25.
+//!   the count on GPUs: 256 x 2 vectors up to 2^18, 512 x 2 up to 2^20, 512 x 4 up to 2^21,
+//!   256 x 8, and 1024 x 8 above 2^25. Scans of 33 to 512 tiles look back with the whole
+//!   workgroup (a window of one status word per invocation), others with one subgroup.
 //! - [`ScanPath::ReduceThenScan`]: three passes (reduce partitions, scan the partials, scan the
 //!   partitions) with no inter-workgroup waiting at all; reads the input twice.
 //!
