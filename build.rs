@@ -293,8 +293,8 @@ const PERMUTATIONS: &[Permutation] = &[
 /// The radix-sort permutations (glsl/sort/): key width (KEY_BITS 32/64) x payload
 /// (VALUE_WORDS 0 none, 1 u32, 2 u64) for the passes that rank tiles (Onesweep, the safe
 /// path's downsweep, the tiled and the shared-memory-resident single-workgroup kernels, the
-/// latter also as `resident_all` for counts that use every ranking step); one per
-/// key width for the counting passes.
+/// latter also as `resident_all` for counts that use every ranking step), and for 8-byte keys
+/// the single-workgroup block merge sort; one per key width for the counting passes.
 fn sort_permutations() -> Vec<OwnedPermutation> {
     let mut table = vec![(
         "sort_histogram_scan".to_string(),
@@ -327,7 +327,18 @@ fn sort_permutations() -> Vec<OwnedPermutation> {
             ));
         }
         for value_words in [0, 1, 2] {
-            for pass in ["onesweep", "downsweep", "small", "resident", "resident_all"] {
+            for pass in [
+                "onesweep",
+                "downsweep",
+                "small",
+                "resident",
+                "resident_all",
+                "block_merge",
+            ] {
+                // The block merge sort serves keys of many digit passes (SortPlan::resident_merges).
+                if pass == "block_merge" && key_bits != 64 {
+                    continue;
+                }
                 let mut defines = vec![
                     ("KEY_BITS", key_bits.to_string()),
                     ("VALUE_WORDS", value_words.to_string()),
@@ -489,6 +500,7 @@ fn pass_file(pass: &str) -> &'static str {
         "onesweep" => "sort/onesweep.comp",
         "downsweep" => "sort/downsweep.comp",
         "resident" | "resident_all" => "sort/resident.comp",
+        "block_merge" => "sort/block_merge.comp",
         _ => "sort/small.comp",
     }
 }

@@ -1301,7 +1301,8 @@ fn resident_case(
     }
 }
 
-/// The shared-memory-resident kernel (Auto and Small plans up to its capacity): every key type
+/// The shared-memory-resident kernels (Auto and Small plans up to their capacity; radix passes
+/// for 4-byte keys, a block merge sort for 8-byte ones): every key type
 /// with every value width, counts 0, 1, 2, a few, around the workgroup size, half the capacity,
 /// capacity - 1, capacity and capacity + 1 (another kernel), random keys with special values
 /// (floats: +-0, +-inf, NaNs, denormals), all-equal keys and few distinct keys (stability),
@@ -1326,6 +1327,14 @@ fn resident_kernel_every_type_value_width_and_size() {
                 "Auto takes the resident kernel at its capacity"
             );
             assert!(plan.auto_small_limit() >= cap as u64 && plan.small_limit() >= cap as u64);
+            // 8-byte keys (8 passes) are merge-sorted in one workgroup where the whole tile of
+            // keys and values fits the shared memory: always up to 2048 elements; at the full
+            // capacity of pairs on GPUs the radix kernel, which stages keys and values in turn.
+            let merging = ctx
+                .sort_plan(&SortDesc::new(key_type, value_type, cap.min(2048) as u64))
+                .expect("plan")
+                .resident_merges();
+            assert_eq!(merging, key_type.bits() == 64, "{key_type:?} -> {value_type:?}");
             let wg = plan.tuning().workgroup_size as usize;
             for n in [0, 1, 2, 5, wg - 1, wg + 1, cap / 2 + 3, cap - 1, cap, cap + 1] {
                 for data in 0..3 {
@@ -1365,7 +1374,17 @@ fn resident_kernel_bit_ranges() {
         let ranges: &[(u32, u32)] = if key_type.bits() == 32 {
             &[(0, 8), (4, 12), (8, 32), (0, 20), (16, 17), (31, 32), (0, 0)]
         } else {
-            &[(32, 64), (0, 40), (60, 64), (7, 23), (0, 8), (63, 64)]
+            // (3, 64) and (0, 57): eight passes, merge-sorted (SortPlan::resident_merges).
+            &[
+                (32, 64),
+                (0, 40),
+                (60, 64),
+                (7, 23),
+                (0, 8),
+                (63, 64),
+                (3, 64),
+                (0, 57),
+            ]
         };
         for &(begin_bit, end_bit) in ranges {
             for descending in [false, true] {

@@ -23,8 +23,9 @@
 //!   [`SortPlan::resident_limit`] (as many elements as fit the workgroup's shared memory: on a
 //!   GPU with 48 KiB, 8192 4-byte or 5120 8-byte elements) take a kernel that reads the input
 //!   once, keeps it in registers and shared memory through every digit pass and writes the
-//!   result once (after CUB's single-tile sort); larger ones go through global memory tile by
-//!   tile in every pass.
+//!   result once (after CUB's single-tile sort; keys of seven or more digit passes, such as
+//!   full 8-byte keys, are merge-sorted there instead: [`BLOCK_MERGE_MIN_PASSES`]); larger
+//!   ones go through global memory tile by tile in every pass.
 //!
 //! Each digit pass moves the data between the caller's buffers and the alternate buffers, so
 //! after an odd number of passes the result is in the alternate buffers:
@@ -442,6 +443,9 @@ pub struct SortPlan {
     resident_limit: u64,
     /// Workgroup size and keys per invocation of the resident kernel.
     resident_tuning: SortTuning,
+    /// Whether the single-workgroup path up to `resident_limit` sorts by merging
+    /// (glsl/sort/block_merge.comp) rather than by radix passes: see [`BLOCK_MERGE_MIN_PASSES`].
+    resident_merges: bool,
     /// Largest count Auto sorts on the small path.
     auto_small_limit: u64,
 }
@@ -476,6 +480,21 @@ fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc, whole_tile_
     // them; small counters.
     let match_table = rows * 32 * 4;
     pool + 1024 + rows * 4 + match_table + wg * 4 + 64
+}
+
+/// Fewest digit passes for which the single-workgroup path sorts by merging (a block merge
+/// sort, glsl/sort/block_merge.comp, whose work does not grow with the key bits) instead of
+/// running the radix passes in shared memory. On an H200, u64 keys (8 passes) at 2^10 took
+/// 11.3 us by merging against 13.1 by radix passes, 2^11 15.7 against 16.9, 2^12 24.7 against
+/// 25.4; u32 keys (4 passes) at 2^12 18.7 against 12.9
+/// (docs/benchmarks/2026-11-23-h200-scan-window.md).
+pub const BLOCK_MERGE_MIN_PASSES: u32 = 7;
+
+/// Shared memory of the block merge sort with the resident `tuning`: the whole tile's keys and
+/// values, one padding element per 32 (glsl/sort/block_merge.comp).
+fn block_merge_shared_bytes(desc: &SortDesc, tuning: &SortTuning) -> u64 {
+    let tile = tuning.tile_keys();
+    (tile + tile / 32 + 1) * (desc.key_type.bytes() + desc.value_type.bytes()) + 64
 }
 
 /// Most keys per invocation of the resident kernel on GPUs (registers: 16 keys and 16 values of
@@ -671,13 +690,19 @@ impl Context {
             u32::MAX => 0,
             spins => spins,
         };
+        let pass_count = (end_bit - desc.begin_bit).div_ceil(RADIX_BITS);
+        let resident_merges = resident.is_some_and(|t| {
+            pass_count >= BLOCK_MERGE_MIN_PASSES
+                && t.workgroup_size.is_power_of_two()
+                && block_merge_shared_bytes(desc, &t) <= max_shared
+        });
         let plan = SortPlan {
             desc: *desc,
             path,
             tuning,
             spin_limit,
             end_bit,
-            pass_count: (end_bit - desc.begin_bit).div_ceil(RADIX_BITS),
+            pass_count,
             requirements: SortMemoryRequirements {
                 keys_alt_size: desc.max_count * desc.key_type.bytes(),
                 values_alt_size: desc.max_count * desc.value_type.bytes(),
@@ -690,6 +715,7 @@ impl Context {
             auto_small_limit,
             resident_limit,
             resident_tuning: resident.unwrap_or(tuning),
+            resident_merges,
         };
         self.prepare_kernels(&plan.kernels()?)?;
         Ok(plan)
@@ -712,7 +738,9 @@ impl SortPlan {
             } else {
                 self.desc.max_count.min(self.auto_small_limit)
             };
-            if self.resident_limit > 0 {
+            if self.resident_merges {
+                list.push((shader("block_merge")?, self.resident_specialization()));
+            } else if self.resident_limit > 0 {
                 for family in ["resident", "resident_all"] {
                     list.push((shader(family)?, self.resident_specialization()));
                 }
@@ -781,6 +809,8 @@ impl SortPlan {
     /// keys per invocation (see [`SortPlan::small_limit`]; with the caller's tuning, its tile).
     /// Counts up to it on the single-workgroup path take this kernel; an indirect
     /// count takes it where the plan's `max_count` is up to it. 0 where it does not fit.
+    /// Plans of seven or more digit passes sort these counts by merging in the same geometry
+    /// ([`SortPlan::resident_merges`]).
     pub fn resident_limit(&self) -> u64 {
         self.resident_limit
     }
@@ -788,6 +818,14 @@ impl SortPlan {
     /// Digit passes of one sort (8 bits each over `[begin_bit, end_bit)`).
     pub fn pass_count(&self) -> u32 {
         self.pass_count
+    }
+
+    /// Whether counts up to [`SortPlan::resident_limit`] are merge-sorted in one workgroup
+    /// (glsl/sort/block_merge.comp) instead of radix-sorted there: plans of at least
+    /// [`BLOCK_MERGE_MIN_PASSES`] digit passes whose resident geometry has a power-of-two
+    /// workgroup and whose whole tile of keys and values fits the shared memory.
+    pub fn resident_merges(&self) -> bool {
+        self.resident_merges
     }
 
     /// Where every [`SortPlan::record`] of this plan leaves the result.
@@ -1015,7 +1053,9 @@ impl SortPlan {
             _ => self.desc.path == SortPath::Auto && elements <= self.auto_small_limit,
         };
         if small && elements <= self.resident_limit {
-            let family = if self.resident_all_steps(direct) {
+            let family = if self.resident_merges {
+                "block_merge"
+            } else if self.resident_all_steps(direct) {
                 "resident_all"
             } else {
                 "resident"
