@@ -61,6 +61,56 @@ uint lookback_fallback(uint64_t status_addr, int look) {
     return aggregate;
 }
 
+#define LOOKBACK_NO_STOP 0xFFFFFFFFu
+
+// One subgroup's part of a look-back window: lane l reads the status word of tile
+// `nearest - l` (an inclusive prefix of 0 before tile 0). Returns the sum of the values up to
+// the first word that is not an aggregate (that word included when it is an inclusive
+// prefix); `stop` gets where that word is and its flag (lane << 2 | flag), or LOOKBACK_NO_STOP
+// where every word is an aggregate. Subgroup-uniform control flow.
+uint lookback_window_part(uint64_t status_addr, int nearest, out uint stop) {
+    uint lane = gl_SubgroupInvocationID;
+    int idx = nearest - int(lane);
+    uint64_t status = idx >= 0
+        ? atomicLoad(U64AtomicRef(status_addr).v[idx], gl_ScopeDevice, gl_StorageSemanticsNone,
+                     gl_SemanticsRelaxed)
+        : lookback_pack(LOOKBACK_INCLUSIVE, 0u);
+    uint flag = uint(status >> 32);
+    uint value = uint(status);
+    uvec4 stops = subgroupBallot(flag != LOOKBACK_AGGREGATE);
+    if (stops == uvec4(0u)) {
+        stop = LOOKBACK_NO_STOP;
+        return subgroup_sum(value);
+    }
+    uint first = subgroupBallotFindLSB(stops);
+    bool take = lane < first || (lane == first && flag == LOOKBACK_INCLUSIVE);
+    stop = (first << 2) | subgroupShuffle(flag, first);
+    return subgroup_sum(take ? value : 0u);
+}
+
+// Test mode (SPIN_LIMIT 0): tile `look`, the nearest predecessor, is always counted by the
+// fallback, whatever it published. Returns whether that was tile 0 (the prefix is complete).
+bool lookback_test_mode_start(uint64_t status_addr, inout int look, inout uint prefix) {
+    if (SPIN_LIMIT != 0u) {
+        return false;
+    }
+    prefix += lookback_fallback(status_addr, look);
+    look -= 1;
+    return look < 0;
+}
+
+// A step found tile `look` silent: counts the spin and, at SPIN_LIMIT, computes the tile's
+// aggregate itself (returned; the look-back then goes on before it). Else returns 0.
+uint lookback_stalled(uint64_t status_addr, inout int look, inout uint spins) {
+    spins += 1u;
+    if (spins < SPIN_LIMIT) {
+        return 0u;
+    }
+    spins = 0u;
+    look -= 1;
+    return lookback_fallback(status_addr, look + 1);
+}
+
 shared uint s_lookback_add;
 shared int s_lookback_next;
 shared uint s_lookback_step;
@@ -72,39 +122,19 @@ uint lookback_exclusive_prefix(uint64_t status_addr, uint tile) {
     uint prefix = 0;
     int look = int(tile) - 1;
     uint spins = 0;
-    if (SPIN_LIMIT == 0u) {
-        // Test mode: the nearest predecessor is always counted here.
-        prefix = lookback_fallback(status_addr, look);
-        look -= 1;
-        if (look < 0) {
-            return prefix;
-        }
+    if (lookback_test_mode_start(status_addr, look, prefix)) {
+        return prefix;
     }
     while (true) {
         if (gl_SubgroupID == 0) {
-            int idx = look - int(gl_SubgroupInvocationID);
-            uint64_t status = idx >= 0
-                ? atomicLoad(U64AtomicRef(status_addr).v[idx], gl_ScopeDevice,
-                             gl_StorageSemanticsNone, gl_SemanticsRelaxed)
-                : lookback_pack(LOOKBACK_INCLUSIVE, 0u);
-            uint flag = uint(status >> 32);
-            uint value = uint(status);
-            uvec4 stops = subgroupBallot(flag != LOOKBACK_AGGREGATE);
-            uint add;
-            int next;
-            uint step;
-            if (stops == uvec4(0u)) {
-                add = subgroup_sum(value);
-                next = look - int(gl_SubgroupSize);
-                step = LOOKBACK_STEP_PROGRESS;
-            } else {
-                uint first = subgroupBallotFindLSB(stops);
-                uint first_flag = subgroupShuffle(flag, first);
-                bool take = gl_SubgroupInvocationID < first ||
-                            (gl_SubgroupInvocationID == first && flag == LOOKBACK_INCLUSIVE);
-                add = subgroup_sum(take ? value : 0u);
+            uint stop;
+            uint add = lookback_window_part(status_addr, look, stop);
+            int next = look - int(gl_SubgroupSize);
+            uint step = LOOKBACK_STEP_PROGRESS;
+            if (stop != LOOKBACK_NO_STOP) {
+                uint first = stop >> 2;
                 next = look - int(first);
-                step = first_flag == LOOKBACK_INCLUSIVE ? LOOKBACK_STEP_DONE
+                step = (stop & 3u) == LOOKBACK_INCLUSIVE ? LOOKBACK_STEP_DONE
                      : (first == 0u ? LOOKBACK_STEP_STALLED : LOOKBACK_STEP_PROGRESS);
             }
             if (subgroupElect()) {
@@ -122,12 +152,7 @@ uint lookback_exclusive_prefix(uint64_t status_addr, uint tile) {
             break;
         }
         if (step == LOOKBACK_STEP_STALLED) {
-            spins += 1u;
-            if (spins >= SPIN_LIMIT) {
-                prefix += lookback_fallback(status_addr, look);
-                look -= 1;
-                spins = 0;
-            }
+            prefix += lookback_stalled(status_addr, look, spins);
         } else {
             spins = 0;
         }
@@ -148,7 +173,6 @@ uint lookback_exclusive_prefix(uint64_t status_addr, uint tile) {
 // fewer, or 2048 and more, the subgroup's window was faster (2^16: 6.4 against 6.1; 2^24:
 // 49.8 against 46.3) (docs/benchmarks/2026-11-23-h200-scan-window.md).
 #define LOOKBACK_WINDOW_SLOTS ((WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE)
-#define LOOKBACK_NO_STOP 0xFFFFFFFFu
 shared uint s_window_sum[2u * LOOKBACK_WINDOW_SLOTS];
 shared uint s_window_stop[2u * LOOKBACK_WINDOW_SLOTS];
 
@@ -158,38 +182,13 @@ uint lookback_exclusive_prefix_workgroup(uint64_t status_addr, uint tile) {
     uint spins = 0;
     uint step = 0;
     uint lane = gl_SubgroupInvocationID;
-    int window = int(gl_NumSubgroups * gl_SubgroupSize);
-    if (SPIN_LIMIT == 0u) {
-        // Test mode: the nearest predecessor is always counted here.
-        prefix = lookback_fallback(status_addr, look);
-        look -= 1;
-        if (look < 0) {
-            return prefix;
-        }
+    if (lookback_test_mode_start(status_addr, look, prefix)) {
+        return prefix;
     }
     while (true) {
-        int idx = look - int(gl_SubgroupID * gl_SubgroupSize + lane);
-        uint64_t status = idx >= 0
-            ? atomicLoad(U64AtomicRef(status_addr).v[idx], gl_ScopeDevice,
-                         gl_StorageSemanticsNone, gl_SemanticsRelaxed)
-            : lookback_pack(LOOKBACK_INCLUSIVE, 0u);
-        uint flag = uint(status >> 32);
-        uint value = uint(status);
-        // This subgroup's part: the sum up to its first word that is not an aggregate (that
-        // word included when it is an inclusive prefix), and where that word is (lane << 2 |
-        // flag), or LOOKBACK_NO_STOP.
-        uvec4 stops = subgroupBallot(flag != LOOKBACK_AGGREGATE);
-        uint part_sum;
         uint part_stop;
-        if (stops == uvec4(0u)) {
-            part_sum = subgroup_sum(value);
-            part_stop = LOOKBACK_NO_STOP;
-        } else {
-            uint first = subgroupBallotFindLSB(stops);
-            bool take = lane < first || (lane == first && flag == LOOKBACK_INCLUSIVE);
-            part_sum = subgroup_sum(take ? value : 0u);
-            part_stop = (first << 2) | subgroupShuffle(flag, first);
-        }
+        uint part_sum = lookback_window_part(
+            status_addr, look - int(gl_SubgroupID * gl_SubgroupSize), part_stop);
         uint half_base = (step & 1u) * LOOKBACK_WINDOW_SLOTS;
         if (subgroupElect()) {
             s_window_sum[half_base + gl_SubgroupID] = part_sum;
@@ -217,7 +216,7 @@ uint lookback_exclusive_prefix_workgroup(uint64_t status_addr, uint tile) {
         step += 1u;
         prefix += add;
         if (stop == LOOKBACK_NO_STOP) {
-            look -= window; // a window of aggregates
+            look -= int(gl_NumSubgroups * gl_SubgroupSize); // a window of aggregates
             spins = 0;
             continue;
         }
@@ -228,13 +227,8 @@ uint lookback_exclusive_prefix_workgroup(uint64_t status_addr, uint tile) {
         look -= int(nearest_silent);
         if (nearest_silent != 0u) {
             spins = 0;
-            continue;
-        }
-        spins += 1u;
-        if (spins >= SPIN_LIMIT) {
-            prefix += lookback_fallback(status_addr, look);
-            look -= 1;
-            spins = 0;
+        } else {
+            prefix += lookback_stalled(status_addr, look, spins);
         }
     }
     return prefix;
