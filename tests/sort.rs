@@ -1470,9 +1470,17 @@ fn resident_kernel_stage_layouts_with_a_tuning_beside_the_tiled_kernel() {
     let sizes = [
         1, 300, 511, 512, 513, 682, 683, 1024, 1025, 1365, 1366, 1536, 1537, 2047, 2048,
     ];
+    // All 64 bits (eight passes): the block merge sort where its tile fits the shared memory
+    // (SortPlan::resident_merges); bits [0, 48) (six passes): the radix kernel and its stage
+    // layouts (keys and values at once or in turns).
+    let radix = SortOptions {
+        end_bit: 48,
+        ..options
+    };
     for value_type in ValueType::ALL {
         for n in sizes {
             resident_case(&ctx, KeyType::U64, value_type, n, 0, &options, &mut rng);
+            resident_case(&ctx, KeyType::U64, value_type, n, 0, &radix, &mut rng);
         }
     }
     // 4-byte keys with 8-byte values, descending.
