@@ -2,8 +2,8 @@
 // that is zero before the dispatch, after every invocation's earlier buffer writes and atomics
 // (a workgroup barrier with device-scope release); the one that brings the count to the
 // dispatch's size (acquire, in invocation 0) sees what all of them wrote. Used for work that
-// must follow a whole grid without another dispatch: the scan's kept-zeroed clean-up, the set
-// operations' one-pass decision.
+// must follow a whole grid without another dispatch: the set operations' one-pass decision.
+// (The scan's kept-zeroed clean-up counts in one subgroup instead: glsl/scan/lookback.comp.)
 #ifndef VKALGO_LAST_WORKGROUP_GLSL
 #define VKALGO_LAST_WORKGROUP_GLSL
 
