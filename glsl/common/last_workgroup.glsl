@@ -2,8 +2,8 @@
 // that is zero before the dispatch, after every invocation's earlier buffer writes and atomics
 // (a workgroup barrier with device-scope release); the one that brings the count to the
 // dispatch's size (acquire, in invocation 0) sees what all of them wrote. Used for work that
-// must follow a whole grid without another dispatch: the set operations' one-pass decision.
-// (The scan's kept-zeroed clean-up counts in one subgroup instead: glsl/scan/lookback.comp.)
+// must follow a whole grid without another dispatch: the set operations' one-pass decision
+// (finished_last), and the scan's kept-zeroed clean-up (finished_last_in_first_subgroup).
 #ifndef VKALGO_LAST_WORKGROUP_GLSL
 #define VKALGO_LAST_WORKGROUP_GLSL
 
@@ -24,6 +24,32 @@ bool finished_last(uint64_t counter_addr) {
     }
     barrier();
     return s_finished_last != 0u;
+}
+
+// The same count made by the workgroup's first subgroup alone, so that the others need not
+// wait for it: a workgroup-scope barrier orders every invocation's earlier buffer accesses
+// before the count (whose release is device-wide). Returns true to the first subgroup's
+// invocations where this workgroup finished last, the acquire then passed on to the whole
+// subgroup; false everywhere else. Called in workgroup-uniform control flow.
+bool finished_last_in_first_subgroup(uint64_t counter_addr) {
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer,
+                   gl_SemanticsAcquireRelease);
+    if (gl_SubgroupID != 0u) {
+        return false;
+    }
+    uint last = 0u;
+    if (subgroupElect()) {
+        uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+        uint done = atomicAdd(U32AtomicRef(counter_addr).v[0], 1u, gl_ScopeDevice,
+                              gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+        last = done + 1u == groups ? 1u : 0u;
+    }
+    if (subgroupBroadcastFirst(last) == 0u) {
+        return false;
+    }
+    controlBarrier(gl_ScopeSubgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                   gl_SemanticsAcquireRelease);
+    return true;
 }
 
 #endif

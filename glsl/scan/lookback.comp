@@ -26,6 +26,8 @@ uint lookback_fallback_thread_value(uint tile) {
 #define LOOKBACK_WORKGROUP_WINDOW
 #include "../common/lookback.glsl"
 
+#include "../common/last_workgroup.glsl"
+
 // SCAN_FLAG_KEEP_SCRATCH_ZEROED: counts this workgroup finished once its look-back reads and
 // status writes are done (before the tile is stored); the last one to finish zeroes the status
 // words of the `tiles` tiles and the counters (the fallback count stays for the tests). Only
@@ -34,28 +36,10 @@ uint lookback_fallback_thread_value(uint tile) {
 // 6.1 us at 2^15 and 8.5 against 8.2 us at 2^19 on an H200,
 // docs/benchmarks/2026-11-23-h200-scan-window.md.) Workgroup-uniform control flow.
 void finish_and_clean(uint tiles) {
-    if ((pc.flags & SCAN_FLAG_KEEP_SCRATCH_ZEROED) == 0u) {
+    if ((pc.flags & SCAN_FLAG_KEEP_SCRATCH_ZEROED) == 0u ||
+        !finished_last_in_first_subgroup(pc.aux_addr + 8ul)) {
         return;
     }
-    // Every invocation's look-back reads come before the count (whose release is device-wide).
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer,
-                   gl_SemanticsAcquireRelease);
-    if (gl_SubgroupID != 0u) {
-        return;
-    }
-    uint last = 0u;
-    if (subgroupElect()) {
-        uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-        uint done = atomicAdd(U32AtomicRef(pc.aux_addr + 8ul).v[0], 1u, gl_ScopeDevice,
-                              gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
-        last = done + 1u == groups ? 1u : 0u;
-    }
-    if (subgroupBroadcastFirst(last) == 0u) {
-        return;
-    }
-    // The elected invocation's acquire, passed on to the subgroup before it clears.
-    controlBarrier(gl_ScopeSubgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer,
-                   gl_SemanticsAcquireRelease);
     uint64_t status_addr = pc.aux_addr + 16ul;
     for (uint t = gl_SubgroupInvocationID; t < tiles; t += gl_SubgroupSize) {
         U64AtomicRef(status_addr + uint64_t(t) * 8ul).v[0] = 0ul;
