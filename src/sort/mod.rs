@@ -486,15 +486,16 @@ fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc, whole_tile_
 /// sort, glsl/sort/block_merge.comp, whose work does not grow with the key bits) instead of
 /// running the radix passes in shared memory. On an H200, u64 keys (8 passes) at 2^10 took
 /// 11.3 us by merging against 13.1 by radix passes, 2^11 15.7 against 16.9, 2^12 24.7 against
-/// 25.4; u32 keys (4 passes) at 2^12 18.7 against 12.9
-/// (docs/benchmarks/2026-11-23-h200-scan-window.md).
+/// 25.4 (with values moved through every merge round; since the merge routine is shared with
+/// the merge sort, 10.3 and 14.0 us at 2^10 and 2^11); u32 keys (4 passes) at 2^12 18.7
+/// against 12.9 (docs/benchmarks/2026-11-23-h200-scan-window.md).
 pub const BLOCK_MERGE_MIN_PASSES: u32 = 7;
 
 /// Shared memory of the block merge sort with the resident `tuning`: the whole tile's keys and
-/// values, one padding element per 32 (glsl/sort/block_merge.comp).
+/// values, and with values each key's source position (glsl/sort/block_merge.comp).
 fn block_merge_shared_bytes(desc: &SortDesc, tuning: &SortTuning) -> u64 {
-    let tile = tuning.tile_keys();
-    (tile + tile / 32 + 1) * (desc.key_type.bytes() + desc.value_type.bytes()) + 64
+    let sources = if desc.value_type == ValueType::None { 0 } else { 4 };
+    tuning.tile_keys() * (desc.key_type.bytes() + desc.value_type.bytes() + sources) + 64
 }
 
 /// Most keys per invocation of the resident kernel on GPUs (registers: 16 keys and 16 values of
