@@ -1330,11 +1330,21 @@ fn resident_kernel_every_type_value_width_and_size() {
             // 8-byte keys (8 passes) are merge-sorted in one workgroup where the whole tile of
             // keys and values fits the shared memory: always up to 2048 elements; at the full
             // capacity of pairs on GPUs the radix kernel, which stages keys and values in turn.
-            let merging = ctx
+            // The radix kernel of 4-byte keys keeps its digit counters apart from the stage
+            // where both fit: always up to 2048 elements (SortPlan::resident_counters_apart).
+            let small = ctx
                 .sort_plan(&SortDesc::new(key_type, value_type, cap.min(2048) as u64))
-                .expect("plan")
-                .resident_merges();
-            assert_eq!(merging, key_type.bits() == 64, "{key_type:?} -> {value_type:?}");
+                .expect("plan");
+            assert_eq!(
+                small.resident_merges(),
+                key_type.bits() == 64,
+                "{key_type:?} -> {value_type:?}"
+            );
+            assert_eq!(
+                small.resident_counters_apart(),
+                key_type.bits() == 32,
+                "{key_type:?} -> {value_type:?}"
+            );
             let wg = plan.tuning().workgroup_size as usize;
             for n in [0, 1, 2, 5, wg - 1, wg + 1, cap / 2 + 3, cap - 1, cap, cap + 1] {
                 for data in 0..3 {
@@ -1437,8 +1447,9 @@ fn resident_kernel_record_layer_and_indirect_counts() {
 /// With the caller's tuning the resident kernel runs with it (capacity one tile), and the tiled
 /// single-workgroup kernel takes the counts above: both kernels of one Small plan. 64 x 32 makes
 /// the resident stage larger than the digit counters, so the counts below cover its shared
-/// memory layouts: keys and values staged at once or in turns, with the stage reaching the
-/// counters (extra barriers) or not (at 2048 elements of 8-byte keys with 4- and 8-byte values,
+/// memory layouts in one pool (a caller's tuning keeps the counters in the stage's pool): keys
+/// and values staged at once or in turns, with the stage reaching the counters (extra barriers
+/// and a clear of the counters each pass) or not (at 2048 elements of 8-byte keys with 4- and 8-byte values,
 /// lavapipe's subgroups of 8: together below 1366 / 1025 elements, clear of the counters up to
 /// 682 / 512; subgroups of 16 also stage in turns clear of the counters, 1025-1536 with 8-byte
 /// values).
@@ -1461,6 +1472,8 @@ fn resident_kernel_stage_layouts_with_a_tuning_beside_the_tiled_kernel() {
         .expect("plan");
     assert_eq!(plan.resident_limit(), tile as u64);
     assert_eq!(plan.small_limit(), 4 * tile as u64);
+    // With the caller's tuning the counters share the pool with the stage.
+    assert!(!plan.resident_counters_apart());
     let mut rng = Rng(47);
     let options = SortOptions {
         path: SortPath::Small,

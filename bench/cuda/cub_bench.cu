@@ -2,7 +2,7 @@
 //
 //   cub_bench scan <log2 sizes...>   cub::DeviceScan::ExclusiveSum on uint32_t
 //   cub_bench copy <log2 size>       uint4 device-to-device copy kernel (bandwidth yardstick)
-//   cub_bench sort_u32|sort_pairs|sort_u64|sort_f32|sort_pairs64 <log2 sizes...>
+//   cub_bench sort_u32|sort_pairs|sort_u64|sort_f32|sort_pairs64|sort_i32|sort_i64|sort_f64 <log2 sizes...>
 //                                    cub::DeviceRadixSort::SortKeys / SortPairs (u32 values;
 //                                    pairs: u32 keys, pairs64: u64 keys), keys in and out in
 //                                    separate buffers; also
@@ -210,15 +210,18 @@ void bench_copy(const Gpu& gpu, int log2n) {
   CUDA_CHECK(cudaFree(d_src));
 }
 
-// Random keys of every width: u32 and f32 from one 32-bit draw (f32 with bit 30 clear, so no
-// NaN or infinity), u64 from two.
+// Random keys of every width: 4-byte keys from one 32-bit draw, 8-byte keys from two (floats
+// with the exponent's top bit clear, so no NaN or infinity).
 template <class K>
 __global__ void fill_keys(K* out, size_t n, uint32_t seed) {
   const uint32_t salt = mix32(seed * 0x9e3779b9U + 0x632be5abU);
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     const uint32_t lo = mix32(uint32_t(i) * 0x9e3779b9U + salt);
-    if constexpr (sizeof(K) == 8) {
+    if constexpr (std::is_same<K, double>::value) {
+      const uint32_t hi = mix32(lo ^ 0x85ebca6bU ^ uint32_t(i >> 32)) & 0xbfffffffU;
+      out[i] = __longlong_as_double((long long)((uint64_t(hi) << 32) | lo));
+    } else if constexpr (sizeof(K) == 8) {
       const uint32_t hi = mix32(lo ^ 0x85ebca6bU ^ uint32_t(i >> 32));
       out[i] = K((uint64_t(hi) << 32) | lo);
     } else if constexpr (std::is_same<K, float>::value) {
@@ -250,6 +253,16 @@ bool key_less<float>(float a, float b) {
   std::memcpy(&y, &b, 4);
   x = (x & 0x80000000U) ? ~x : (x | 0x80000000U);
   y = (y & 0x80000000U) ? ~y : (y | 0x80000000U);
+  return x < y;
+}
+
+template <>
+bool key_less<double>(double a, double b) {
+  uint64_t x, y;
+  std::memcpy(&x, &a, 8);
+  std::memcpy(&y, &b, 8);
+  x = (x >> 63) ? ~x : (x | (uint64_t(1) << 63));
+  y = (y >> 63) ? ~y : (y | (uint64_t(1) << 63));
   return x < y;
 }
 
@@ -353,7 +366,7 @@ void usage() {
   std::fprintf(stderr,
                "usage: cub_bench scan <log2 sizes...>   (each 1..30)\n"
                "       cub_bench copy <log2 size>       (2..30, u32 elements)\n"
-               "       cub_bench sort_u32|sort_pairs|sort_u64|sort_f32|sort_pairs64 <log2 sizes...>\n");
+               "       cub_bench sort_u32|sort_pairs|sort_u64|sort_f32|sort_pairs64|sort_i32|sort_i64|sort_f64 <log2 sizes...>\n");
   std::exit(2);
 }
 
@@ -403,6 +416,12 @@ int main(int argc, char** argv) {
       bench_sort<uint64_t, true>(gpu, "sort_pairs_u64_u32", log2n);
     } else if (mode == "sort_f32") {
       bench_sort<float, false>(gpu, "sort_f32", log2n);
+    } else if (mode == "sort_i32") {
+      bench_sort<int32_t, false>(gpu, "sort_i32", log2n);
+    } else if (mode == "sort_i64") {
+      bench_sort<int64_t, false>(gpu, "sort_i64", log2n);
+    } else if (mode == "sort_f64") {
+      bench_sort<double, false>(gpu, "sort_f64", log2n);
     } else if (is_sort) {
       usage();
     } else if (is_scan) {

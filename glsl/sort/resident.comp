@@ -18,14 +18,16 @@
 // element order (subgroup, step, lane), so each pass is stable, and the critical path is
 // ceil(n / WG_SIZE) ranking steps whatever the plan's maximum.
 //
-// Shared memory (one pool, sized by STAGE_ONE_ROUND for the larger of the digit counters and
-// the whole tile at max(key, value) words per element): the per-subgroup digit counters sit at
-// the END of the pool, the stage (keys, then values where both fit at once) at its start, so a
-// count whose stage leaves the counters alone skips the barriers that otherwise keep the two
-// apart.
+// Shared memory (one pool): the per-subgroup digit counters sit at the END of the pool, the
+// stage (keys, then values where both fit at once) at its start. The pool holds either both
+// (COUNTERS_APART: constant 5 = 2, where the plan finds room) or the larger of the two, the
+// whole tile at max(key, value) words per element or the counters; a count whose stage leaves
+// the counters alone skips the barriers that otherwise keep the two apart, and keeps its
+// counters from pass to pass instead of clearing them (rank_held_keys).
 //
 // Every loop is bounded by a constant (KEYS_PER_THREAD, the counter rows) or by the pass count:
 // no loop comes near lavapipe's cap on loop iterations per invocation.
+#define RESIDENT_COUNTERS_APART
 #include "sort_common.glsl"
 
 // First word of the digit counters (HIST_ROWS rows of RADIX) in the pool.
@@ -42,6 +44,9 @@ const uint HIST_BASE = POOL_WORDS - HIST_WORDS;
 
 uint g_n;     // elements sorted
 uint g_steps; // steps of each subgroup's run: ceil(g_n / WG_SIZE)
+// The counters of this invocation's digits (owned_digit(j), row r at j * HIST_ROWS + r) when the
+// pass's ranking starts: zero after a clear, else what the previous pass left (rank_held_keys).
+uint g_counter_base[DIGITS_PER_THREAD * HIST_ROWS];
 
 // Element index of this invocation's element i (i < g_steps).
 uint resident_index(uint i) {
@@ -94,11 +99,21 @@ void clear_counters() {
     for (uint i = gl_LocalInvocationIndex; i < gl_NumSubgroups * RADIX; i += WG_SIZE) {
         s_pool[HIST_BASE + i] = 0u;
     }
+    [[unroll]] for (uint i = 0u; i < DIGITS_PER_THREAD * HIST_ROWS; ++i) {
+        g_counter_base[i] = 0u;
+    }
 }
 
 // Ranks the held keys for the pass being run: afterwards get_rank(i) is each held key's
-// position in the elements ordered by digit (stable). The counters must be zero and visible.
-// Uniform control flow; three barriers (the last one before the ranks are complete).
+// position in the elements ordered by digit (stable). The counters must hold g_counter_base
+// and be visible. Uniform control flow; three barriers (the last one before the ranks are
+// complete).
+//
+// The counters need no clear between passes: each starts the pass at a base B its digit's
+// owner knows, so the row's count is its end value - B, and its key ranks hold B + their place
+// in the row. The owner then stores S - B, S the row's first position of the digit, which
+// turns those ranks into S + place (16-bit ranks, modulo 2^16: positions stay below 2^16) and
+// is the base the next pass starts from.
 void rank_held_keys() {
     uint row = HIST_BASE + gl_SubgroupID * RADIX;
     // Within the subgroup: each step's peers by digit (sort_common.glsl rank_in_subgroup).
@@ -114,8 +129,9 @@ void rank_held_keys() {
         }
     }
     barrier();
-    // Per digit: the total over the subgroups' rows, scanned over the digits; each row's
-    // counter becomes the row's first position of the digit.
+    // Per digit: the count over the subgroups' rows (each counter's end value - its base),
+    // scanned over the digits; each row's counter becomes the row's first position of the
+    // digit, less its base.
     uint counts[DIGITS_PER_THREAD];
     uint thread_total = 0u;
     [[unroll]] for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
@@ -123,7 +139,9 @@ void rank_held_keys() {
         uint count = 0u;
         if (d < RADIX) {
             [[unroll]] for (uint r = 0u; r < HIST_ROWS; ++r) {
-                count += r < gl_NumSubgroups ? s_pool[HIST_BASE + r * RADIX + d] : 0u;
+                count += r < gl_NumSubgroups
+                    ? s_pool[HIST_BASE + r * RADIX + d] - g_counter_base[j * HIST_ROWS + r]
+                    : 0u;
             }
         }
         counts[j] = count;
@@ -136,8 +154,10 @@ void rank_held_keys() {
             uint running = start;
             [[unroll]] for (uint r = 0u; r < HIST_ROWS; ++r) {
                 if (r < gl_NumSubgroups) {
-                    uint c = s_pool[HIST_BASE + r * RADIX + d];
-                    s_pool[HIST_BASE + r * RADIX + d] = running;
+                    uint base = g_counter_base[j * HIST_ROWS + r];
+                    uint c = s_pool[HIST_BASE + r * RADIX + d] - base;
+                    s_pool[HIST_BASE + r * RADIX + d] = running - base;
+                    g_counter_base[j * HIST_ROWS + r] = running - base;
                     running += c;
                 }
             }
@@ -147,7 +167,7 @@ void rank_held_keys() {
     barrier();
     [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
         if (holds(i)) {
-            set_rank(i, get_rank(i) + s_pool[row + pass_digit(g_keys[i])]);
+            set_rank(i, get_rank(i) + s_pool[row + pass_digit(g_keys[i])]); // modulo 2^16
         }
     }
 }
@@ -193,8 +213,10 @@ void main() {
 #if VALUE_WORDS > 0
     uint64_t values_dst = in_place ? pc.values_in : pc.values_out;
     ValueRef value_out = ValueRef(values_dst + uint64_t(gl_LocalInvocationIndex) * uint64_t(VALUE_BYTES));
-    // Keys and values through the stage at once where both fit the pool, else in two turns.
-    bool together = n * (KEY_WORDS + VALUE_WORDS) <= POOL_WORDS;
+    // Keys and values through the stage at once where both fit the pool (with the counters
+    // apart, where both leave the counters alone: staging in turns costs fewer barriers than a
+    // stage over the counters, which then need a clear each pass), else in two turns.
+    bool together = n * (KEY_WORDS + VALUE_WORDS) <= (COUNTERS_APART ? HIST_BASE : POOL_WORDS);
     uint value_base = together ? n * KEY_WORDS : 0u;
     uint stage_end = together ? n * (KEY_WORDS + VALUE_WORDS) : n * STAGE_WORDS;
 #else
@@ -272,11 +294,9 @@ void main() {
             }
         }
 #endif
-        if (!last) {
-            if (overlap) {
-                barrier(); // the stage has been read before the counters there are cleared
-            }
-            // Without overlap the counters were last read before the stage's barrier.
+        // Without overlap the counters go on to the next pass as they are (rank_held_keys).
+        if (!last && overlap) {
+            barrier(); // the stage has been read before the counters there are cleared
             clear_counters();
             barrier();
         }

@@ -322,7 +322,16 @@ const uint STAGE_POOL_WORDS = TILE_KEYS * STAGE_WORDS;
 #else
 const uint STAGE_POOL_WORDS = TILE_KEYS / STAGE_SPLIT;
 #endif
+#ifdef RESIDENT_COUNTERS_APART
+// The resident kernel (glsl/sort/resident.comp) reads constant 5 as its pool layout: 2, the
+// digit counters after the whole tile's stage (SortPlan's resident counters apart), so staging
+// never overwrites them; 1, one pool for both, the larger of the two.
+const bool COUNTERS_APART = STAGE_SPLIT == 2u;
+const uint POOL_WORDS = COUNTERS_APART ? HIST_WORDS + STAGE_POOL_WORDS
+    : (HIST_WORDS > STAGE_POOL_WORDS ? HIST_WORDS : STAGE_POOL_WORDS);
+#else
 const uint POOL_WORDS = HIST_WORDS > STAGE_POOL_WORDS ? HIST_WORDS : STAGE_POOL_WORDS;
+#endif
 #ifndef STAGE_ONE_ROUND
 // The fewest rounds for elements of `words` words that fit the pool (sized for the larger of
 // the counters and 1 / STAGE_SPLIT of the tile's words) and cover whole steps (divide

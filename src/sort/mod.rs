@@ -259,7 +259,7 @@ impl SortTuning {
             .chain(fallbacks)
             .find(|t| {
                 t.workgroup_size <= ctx.profile.max_workgroup_invocations
-                    && shared_bytes(ctx, t, &desc, false) <= ctx.profile.max_shared_memory as u64
+                    && shared_bytes(ctx, t, &desc, Stage::Rounds) <= ctx.profile.max_shared_memory as u64
             })
             .unwrap_or(tuning(64, 8, 1))
     }
@@ -443,6 +443,9 @@ pub struct SortPlan {
     resident_limit: u64,
     /// Workgroup size and keys per invocation of the resident kernel.
     resident_tuning: SortTuning,
+    /// Whether the resident kernel keeps its digit counters apart from its stage
+    /// ([`SortPlan::resident_counters_apart`]).
+    resident_counters_apart: bool,
     /// Whether the single-workgroup path up to `resident_limit` sorts by merging
     /// (glsl/sort/block_merge.comp) rather than by radix passes: see [`BLOCK_MERGE_MIN_PASSES`].
     resident_merges: bool,
@@ -459,22 +462,38 @@ fn blocking(tiles: u64, max_blocks: u64) -> (u64, u64) {
     (tiles.div_ceil(per), per)
 }
 
-/// Shared memory (bytes) the rank-and-scatter kernels declare for `tuning`: the Onesweep and
-/// safe-path kernels, or with `whole_tile_stage` the small-N kernels (glsl/sort/small.comp and
-/// glsl/sort/resident.comp declare the same pool and tables).
-fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc, whole_tile_stage: bool) -> u64 {
+/// How a rank-and-scatter kernel stages its tile in shared memory (glsl/sort/sort_common.glsl).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// 1 / stage_split of the tile's words per round, in the pool of the digit counters (the
+    /// Onesweep and safe-path kernels).
+    Rounds,
+    /// The whole tile at once, in the pool of the digit counters (the small-N kernels).
+    WholeTile,
+    /// The whole tile at once, with the digit counters after it (the resident kernel where the
+    /// plan finds room: [`SortPlan::resident_counters_apart`]).
+    WholeTileApart,
+}
+
+/// Shared memory (bytes) the rank-and-scatter kernels declare for `tuning` staging as `stage`
+/// says (glsl/sort/small.comp and glsl/sort/resident.comp declare the same pool and tables as
+/// the tile kernels).
+fn shared_bytes(ctx: &Context, tuning: &SortTuning, desc: &SortDesc, stage: Stage) -> u64 {
     let wg = tuning.workgroup_size as u64;
     let rows = wg / ctx.profile.min_subgroup_size.max(1) as u64;
-    // Digit counters, then the staged tile, in one pool (glsl/sort/sort_common.glsl). The
-    // small-N kernel stages the whole tile in one round (two words per 8-byte element); the
-    // others stage 1 / stage_split of the tile's words per round.
+    // Digit counters and the staged tile (two words per 8-byte element), one pool.
     let wide = desc.key_type.bytes() == 8 || desc.value_type.bytes() == 8;
-    let stage_words = match (whole_tile_stage, wide) {
-        (true, true) => tuning.tile_keys() * 2,
-        (true, false) => tuning.tile_keys(),
-        (false, _) => tuning.tile_keys() / tuning.stage_split as u64,
+    let stage_words = match (stage, wide) {
+        (Stage::Rounds, _) => tuning.tile_keys() / tuning.stage_split as u64,
+        (_, true) => tuning.tile_keys() * 2,
+        (_, false) => tuning.tile_keys(),
     };
-    let pool = (rows * 256).max(stage_words) * 4;
+    let counter_words = rows * 256;
+    let pool = if stage == Stage::WholeTileApart {
+        (counter_words + stage_words) * 4
+    } else {
+        counter_words.max(stage_words) * 4
+    };
     // Digit offsets (shared with the fallback counts), per-subgroup scan slots, the match
     // table (32 lane masks per subgroup), and the workgroup-scan slots of the kernels that use
     // them; small counters.
@@ -522,7 +541,8 @@ const RESIDENT_MAX_KEYS_CPU: u32 = 8;
 /// 4-byte keys, here the ranking runs ceil(n / workgroup size) steps per subgroup, so a wider
 /// workgroup shortens each pass.
 fn resident_geometry(ctx: &Context, desc: &SortDesc, tuning: &SortTuning) -> Option<SortTuning> {
-    let fits = |t: &SortTuning| shared_bytes(ctx, t, desc, true) <= ctx.profile.max_shared_memory as u64;
+    let fits =
+        |t: &SortTuning| shared_bytes(ctx, t, desc, Stage::WholeTile) <= ctx.profile.max_shared_memory as u64;
     if desc.tuning.is_some() {
         return fits(tuning).then_some(*tuning);
     }
@@ -612,7 +632,7 @@ impl Context {
             )));
         }
         let max_shared = self.profile.max_shared_memory as u64;
-        let shared = shared_bytes(self, &tuning, desc, false);
+        let shared = shared_bytes(self, &tuning, desc, Stage::Rounds);
         if shared > max_shared {
             return Err(Error::invalid(format!(
                 "sort: tuning {}x{} needs {shared} bytes of shared memory; {} has {max_shared}",
@@ -622,7 +642,7 @@ impl Context {
         // The small-N kernels stage their whole tile at once: with a large tile they may not
         // fit, and then the plan never takes the small path. The resident kernel sorts what
         // fits its shared memory; the tiled one up to SMALL_TILES tiles.
-        let small_shared = shared_bytes(self, &tuning, desc, true);
+        let small_shared = shared_bytes(self, &tuning, desc, Stage::WholeTile);
         let small_fits = small_shared <= max_shared;
         let tiled_limit = if small_fits {
             SMALL_TILES * tuning.tile_keys()
@@ -697,6 +717,9 @@ impl Context {
                 && t.workgroup_size.is_power_of_two()
                 && block_merge_shared_bytes(desc, &t) <= max_shared
         });
+        let resident_counters_apart = desc.tuning.is_none()
+            && !resident_merges
+            && resident.is_some_and(|t| shared_bytes(self, &t, desc, Stage::WholeTileApart) <= max_shared);
         let plan = SortPlan {
             desc: *desc,
             path,
@@ -717,6 +740,7 @@ impl Context {
             resident_limit,
             resident_tuning: resident.unwrap_or(tuning),
             resident_merges,
+            resident_counters_apart,
         };
         self.prepare_kernels(&plan.kernels()?)?;
         Ok(plan)
@@ -829,6 +853,15 @@ impl SortPlan {
         self.resident_merges
     }
 
+    /// Whether the resident radix kernel keeps its digit counters apart from the stage of its
+    /// tile (plans of the default tuning whose geometry has room for both): staging then never
+    /// overwrites the counters, so a pass needs neither the barriers that keep the two apart
+    /// nor a clear of the counters before the next pass (glsl/sort/resident.comp). With the
+    /// caller's tuning the two share one pool, the smaller layout.
+    pub fn resident_counters_apart(&self) -> bool {
+        self.resident_counters_apart
+    }
+
     /// Where every [`SortPlan::record`] of this plan leaves the result.
     pub fn result_location(&self) -> SortResult {
         if self.pass_count % 2 == 0 {
@@ -853,13 +886,14 @@ impl SortPlan {
         }
     }
 
-    /// The resident kernel's constants: its own geometry (stage split unused: it stages the
-    /// whole tile at once).
+    /// The resident kernel's constants: its own geometry, and in place of the stage split
+    /// (it stages the whole tile at once) its pool layout: 2 with the digit counters apart, else
+    /// 1 (glsl/sort/sort_common.glsl, RESIDENT_COUNTERS_APART).
     fn resident_specialization(&self) -> Specialization {
         Specialization {
             workgroup_size: self.resident_tuning.workgroup_size,
             vecs_per_thread: self.resident_tuning.keys_per_thread,
-            stage_split: 1,
+            stage_split: if self.resident_counters_apart { 2 } else { 1 },
             ..self.specialization()
         }
     }

@@ -1,5 +1,5 @@
 //! Radix-sort benchmark: `vkalgo-bench sort [--sizes 16,20,24,26,28] [--reps 20]
-//! [--types u32,pairs,u64,f32,pairs64] [--paths auto,onesweep,safe,small] [--tuning 512x8,512x20/2]
+//! [--types u32,pairs,u64,f32,pairs64,i32,i64,f64] [--paths auto,onesweep,safe,small] [--tuning 512x8,512x20/2]
 //! [--end-bits 8,16,0] [--key-bits 32]` (end bits other than 0 sort fewer digits: the cost of
 //! each pass; key bits other than 0 draw keys below 2^bits, so the digits above are the same in
 //! every key: the cost of a pass whose digit is constant).
@@ -103,18 +103,28 @@ fn case(name: &str) -> Option<(&'static str, KeyType, ValueType)> {
         "u64" => ("sort_u64", KeyType::U64, ValueType::None),
         "pairs64" => ("sort_pairs_u64_u32", KeyType::U64, ValueType::U32),
         "f32" => ("sort_f32", KeyType::F32, ValueType::None),
+        "i32" => ("sort_i32", KeyType::I32, ValueType::None),
+        "i64" => ("sort_i64", KeyType::I64, ValueType::None),
+        "f64" => ("sort_f64", KeyType::F64, ValueType::None),
         _ => return None,
     })
 }
 
-/// Random keys as raw words: u32/f32 one word per key (f32 with bit 30 clear: finite), u64 two.
-/// `key_bits` other than 0 keeps each key below 2^key_bits (integer keys).
+/// Random keys as raw words: 4-byte keys one word per key, 8-byte keys two (floats with the
+/// exponent's top bit clear: finite). `key_bits` other than 0 keeps each key below
+/// 2^key_bits (unsigned keys).
 fn random_keys(key_type: KeyType, n: usize, seed: u64, key_bits: u32) -> Vec<u32> {
     let mut words = random_u32(n * (key_type.bytes() as usize / 4), seed);
-    if key_type == KeyType::F32 {
-        words.iter_mut().for_each(|w| *w &= 0xbfff_ffff);
+    match key_type {
+        KeyType::F32 => words.iter_mut().for_each(|w| *w &= 0xbfff_ffff),
+        KeyType::F64 => words
+            .iter_mut()
+            .skip(1)
+            .step_by(2)
+            .for_each(|w| *w &= 0xbfff_ffff),
+        _ => {}
     }
-    if key_bits != 0 && key_type != KeyType::F32 {
+    if key_bits != 0 && matches!(key_type, KeyType::U32 | KeyType::U64) {
         let mask = u64::MAX >> (64 - key_bits.min(key_type.bits()));
         if key_type == KeyType::U64 {
             for pair in words.chunks_exact_mut(2) {
@@ -138,7 +148,16 @@ fn ranks(key_type: KeyType, words: &[u32]) -> Vec<u64> {
             .iter()
             .map(|&k| rank_key(f32::from_bits(k), 0, 0, false))
             .collect(),
-        _ => words.iter().map(|&k| rank_key(k, 0, 0, false)).collect(),
+        KeyType::I32 => words.iter().map(|&k| rank_key(k as i32, 0, 0, false)).collect(),
+        KeyType::I64 => bytemuck::cast_slice::<u32, u64>(words)
+            .iter()
+            .map(|&k| rank_key(k as i64, 0, 0, false))
+            .collect(),
+        KeyType::F64 => bytemuck::cast_slice::<u32, u64>(words)
+            .iter()
+            .map(|&k| rank_key(f64::from_bits(k), 0, 0, false))
+            .collect(),
+        KeyType::U32 => words.iter().map(|&k| rank_key(k, 0, 0, false)).collect(),
     }
 }
 
