@@ -1373,6 +1373,53 @@ fn resident_kernel_every_type_value_width_and_size() {
     assert_no_validation_messages(&ctx);
 }
 
+/// The resident kernel fills the slots past the count with the largest ordered key: keys that
+/// tie with those pads (all keys the largest in the sort's order, ascending and descending, and
+/// a partial bit range whose digits are all ones) must still come out in input order, ahead
+/// of the pads, at counts that leave pads in the last subgroup's steps and in whole steps.
+#[test]
+fn resident_kernel_keys_tied_with_the_pads() {
+    let ctx = context();
+    let cap = resident_capacity(&ctx, KeyType::U32, ValueType::U32);
+    let wg = ctx
+        .sort_plan(&SortDesc::new(KeyType::U32, ValueType::U32, cap as u64))
+        .expect("plan")
+        .tuning()
+        .workgroup_size as usize;
+    let f32_largest = f32::from_bits(0x7fff_ffff); // the largest in totalOrder: a NaN
+    for n in [1, wg - 1, wg + 1, cap / 2 + 3, cap - 1] {
+        for descending in [false, true] {
+            let options = SortOptions {
+                descending,
+                ..Default::default()
+            };
+            let what = format!("n={n} desc={descending}");
+            let largest = if descending { 0 } else { u32::MAX };
+            check_pairs(&ctx, &vec![largest; n], &options, &format!("u32 {what}"));
+            check_wide_pairs(&ctx, &vec![largest; n], &options, &format!("u32 -> u64 {what}"));
+            // 8-byte keys over six digits: the radix kernel, not the block merge.
+            let radix = SortOptions {
+                end_bit: 48,
+                ..options
+            };
+            let largest = if descending { 0 } else { u64::MAX };
+            check_pairs(&ctx, &vec![largest; n], &radix, &format!("u64 [0, 48) {what}"));
+        }
+        let keys: Vec<f32> = (0..n)
+            .map(|i| if i % 3 == 0 { 1.5 } else { f32_largest })
+            .collect();
+        check_pairs(&ctx, &keys, &SortOptions::default(), &format!("f32 n={n}"));
+        let bits = SortOptions {
+            begin_bit: 4,
+            end_bit: 12,
+            ..Default::default()
+        };
+        let keys: Vec<u32> = (0..n as u32).map(|i| 0x0ff0 | (i << 12)).collect();
+        check_pairs(&ctx, &keys, &bits, &format!("u32 bits [4, 12) n={n}"));
+    }
+    assert_no_validation_messages(&ctx);
+}
+
 /// The resident kernel on partial bit ranges (odd pass counts leave the result in the
 /// alternate buffers; a single pass transforms the keys in and out at once), both directions.
 #[test]

@@ -38,12 +38,18 @@ const uint HIST_BASE = POOL_WORDS - HIST_WORDS;
 // each step without testing it. The test's branch costs a MATCH instruction per step in
 // NVIDIA's machine code, even on a value from the push constants (u32 keys at 2^12 on an
 // H100: 14.8 -> 13.2 us).
+//
+// Every slot of the steps used holds a key: the slots past the count hold PAD_KEY, the largest
+// ordered key, which every pass ranks last in its digit's run (they follow every element in
+// element order, and ranking is stable), so they stay at positions count and above and are
+// never written out. Ranking, staging and reading back then test nothing per key (as CUB's
+// single-tile sort pads its tile with the largest key).
 #ifndef ALL_STEPS
 #define ALL_STEPS 0
 #endif
 
-uint g_n;     // elements sorted
-uint g_steps; // steps of each subgroup's run: ceil(g_n / WG_SIZE)
+uint g_steps; // steps of each subgroup's run: ceil(count / WG_SIZE)
+const KEY_T PAD_KEY = ~KEY_T(0);
 // The counters of this invocation's digits (owned_digit(j), row r at j * HIST_ROWS + r) when the
 // pass's ranking starts: zero after a clear, else what the previous pass left (rank_held_keys).
 uint g_counter_base[DIGITS_PER_THREAD * HIST_ROWS];
@@ -53,9 +59,13 @@ uint resident_index(uint i) {
     return (gl_SubgroupID * g_steps + i) * tile_stride() + gl_SubgroupInvocationID;
 }
 
-// Whether this invocation holds an element at step i. Workgroup-uniform in i < g_steps.
-bool holds(uint i) {
-    return i < g_steps && resident_index(i) < g_n;
+// Whether step i is used: its slots hold the elements (or PAD_KEY). Workgroup-uniform.
+bool step_used(uint i) {
+#if ALL_STEPS
+    return true;
+#else
+    return i < g_steps;
+#endif
 }
 
 void stage_key(uint slot, KEY_T k) {
@@ -116,16 +126,11 @@ void clear_counters() {
 // is the base the next pass starts from.
 void rank_held_keys() {
     uint row = HIST_BASE + gl_SubgroupID * RADIX;
+    uvec4 lanes = subgroupBallot(true);
     // Within the subgroup: each step's peers by digit (sort_common.glsl rank_in_subgroup).
     [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
-#if ALL_STEPS
-        {
-#else
-        if (i < g_steps) {
-#endif
-            bool ok = holds(i);
-            uint d = ok ? pass_digit(g_keys[i]) : 0u;
-            set_rank(i, rank_in_subgroup(d, ok, subgroupBallot(ok), row));
+        if (step_used(i)) {
+            set_rank(i, rank_in_subgroup(pass_digit(g_keys[i]), true, lanes, row));
         }
     }
     barrier();
@@ -166,7 +171,7 @@ void rank_held_keys() {
     }
     barrier();
     [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
-        if (holds(i)) {
+        if (step_used(i)) {
             set_rank(i, get_rank(i) + s_pool[row + pass_digit(g_keys[i])]); // modulo 2^16
         }
     }
@@ -177,9 +182,9 @@ void main() {
     if (n == 0u) {
         return; // an indirect count of 0 (workgroup-uniform)
     }
-    g_n = n;
     // (n <= max_count <= TILE_KEYS: the plan takes this kernel only where its maximum fits.)
     g_steps = min((n + WG_SIZE - 1u) / WG_SIZE, KEYS_PER_THREAD);
+    uint slots = g_steps * WG_SIZE; // the elements and their pads
 
     // The match table is zero between uses (rank_in_subgroup clears what it sets): once here.
     for (uint i = gl_LocalInvocationIndex; i < HIST_ROWS * MATCH_SLOTS; i += WG_SIZE) {
@@ -195,12 +200,14 @@ void main() {
     uint first = resident_index(0u);
     KeyRef key_run = KeyRef(pc.keys_in + uint64_t(first) * uint64_t(KEY_BYTES));
     [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
-        g_keys[i] = holds(i) ? ordered_bits(key_run.v[i * tile_stride()]) : KEY_T(0);
+        bool real = step_used(i) && resident_index(i) < n;
+        g_keys[i] = real ? ordered_bits(key_run.v[i * tile_stride()]) : PAD_KEY;
     }
 #if VALUE_WORDS > 0
     ValueRef value_run = ValueRef(pc.values_in + uint64_t(first) * uint64_t(VALUE_BYTES));
     [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
-        g_values[i] = holds(i) ? value_run.v[i * tile_stride()] : VALUE_T(0);
+        bool real = step_used(i) && resident_index(i) < n;
+        g_values[i] = real ? value_run.v[i * tile_stride()] : VALUE_T(0);
     }
 #endif
 
@@ -216,11 +223,11 @@ void main() {
     // Keys and values through the stage at once where both fit the pool (with the counters
     // apart, where both leave the counters alone: staging in turns costs fewer barriers than a
     // stage over the counters, which then need a clear each pass), else in two turns.
-    bool together = n * (KEY_WORDS + VALUE_WORDS) <= (COUNTERS_APART ? HIST_BASE : POOL_WORDS);
-    uint value_base = together ? n * KEY_WORDS : 0u;
-    uint stage_end = together ? n * (KEY_WORDS + VALUE_WORDS) : n * STAGE_WORDS;
+    bool together = slots * (KEY_WORDS + VALUE_WORDS) <= (COUNTERS_APART ? HIST_BASE : POOL_WORDS);
+    uint value_base = together ? slots * KEY_WORDS : 0u;
+    uint stage_end = together ? slots * (KEY_WORDS + VALUE_WORDS) : slots * STAGE_WORDS;
 #else
-    uint stage_end = n * KEY_WORDS;
+    uint stage_end = slots * KEY_WORDS;
 #endif
     // Whether the stage reaches the digit counters: then barriers keep the two phases apart.
     bool overlap = stage_end > HIST_BASE;
@@ -234,7 +241,7 @@ void main() {
             barrier(); // every rank has read its counter before the stage overwrites them
         }
         [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
-            if (holds(i)) {
+            if (step_used(i)) {
                 stage_key(get_rank(i), g_keys[i]);
 #if VALUE_WORDS > 0
                 if (together) {
@@ -258,7 +265,7 @@ void main() {
             }
         } else {
             [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
-                if (holds(i)) {
+                if (step_used(i)) {
                     uint p = resident_index(i);
                     g_keys[i] = staged_key(p);
 #if VALUE_WORDS > 0
@@ -273,7 +280,7 @@ void main() {
         if (!together) {
             barrier(); // every staged key has been read
             [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
-                if (holds(i)) {
+                if (step_used(i)) {
                     stage_value(0u, get_rank(i), g_values[i]);
                 }
             }
@@ -287,7 +294,7 @@ void main() {
                 }
             } else {
                 [[unroll]] for (uint i = 0u; i < KEYS_PER_THREAD; ++i) {
-                    if (holds(i)) {
+                    if (step_used(i)) {
                         g_values[i] = staged_value(0u, resident_index(i));
                     }
                 }
