@@ -38,18 +38,19 @@ const uint HIST_BASE = POOL_WORDS - HIST_WORDS;
 // each step without testing it. The test's branch costs a MATCH instruction per step in
 // NVIDIA's machine code, even on a value from the push constants (u32 keys at 2^12 on an
 // H100: 14.8 -> 13.2 us).
-//
-// Every slot of the steps used holds a key: the slots past the count hold PAD_KEY, the largest
-// ordered key, which every pass ranks last in its digit's run (they follow every element in
-// element order, and ranking is stable), so they stay at positions count and above and are
-// never written out. Ranking, staging and reading back then test nothing per key (as CUB's
-// single-tile sort pads its tile with the largest key).
 #ifndef ALL_STEPS
 #define ALL_STEPS 0
 #endif
 
 uint g_steps; // steps of each subgroup's run: ceil(count / WG_SIZE)
+
+// Every slot of the steps used holds a key: the slots past the count hold PAD_KEY, the largest
+// ordered key, which every pass ranks last in its digit's run (they follow every element in
+// element order, and ranking is stable), so they stay at positions count and above and are
+// never written out. Ranking, staging and reading back then test nothing per key (as CUB's
+// single-tile sort pads its tile with the largest key).
 const KEY_T PAD_KEY = ~KEY_T(0);
+
 // The counters of this invocation's digits (owned_digit(j), row r at j * HIST_ROWS + r) when the
 // pass's ranking starts: zero after a clear, else what the previous pass left (rank_held_keys).
 uint g_counter_base[DIGITS_PER_THREAD * HIST_ROWS];
