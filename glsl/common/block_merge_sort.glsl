@@ -47,15 +47,20 @@ void block_merge_sort() {
             }
         }
     }
-    barrier();
-    [[unroll]] for (uint e = 0u; e < BMS_ITEMS; ++e) {
-        s_keys[first + e] = k[e];
+    // Each round stores the runs of the round before (the first, each invocation's sorted run),
+    // then merges pairs of runs of width w into registers, until one run holds the tile.
+    for (uint w = BMS_ITEMS; ; w *= 2u) {
+        barrier();
+        [[unroll]] for (uint e = 0u; e < BMS_ITEMS; ++e) {
+            s_keys[first + e] = k[e];
 #if BMS_SOURCES
-        s_src[first + e] = src[e];
+            s_src[first + e] = src[e];
 #endif
-    }
-    barrier();
-    for (uint w = BMS_ITEMS; w < BMS_TILE; w *= 2u) {
+        }
+        barrier();
+        if (w >= BMS_TILE) {
+            break;
+        }
         uint pair = (first / (2u * w)) * (2u * w);
         uint d = first - pair;
         uint lo = d > w ? d - w : 0u;
@@ -83,14 +88,6 @@ void block_merge_sort() {
             ai += take_a ? 1u : 0u;
             bi += take_a ? 0u : 1u;
         }
-        barrier();
-        [[unroll]] for (uint e = 0u; e < BMS_ITEMS; ++e) {
-            s_keys[first + e] = k[e];
-#if BMS_SOURCES
-            s_src[first + e] = src[e];
-#endif
-        }
-        barrier();
     }
 }
 
