@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "launch_hook.h"
 
 namespace {
 

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "bench_common.h"
+#include "launch_hook.h"
 
 namespace {
 
