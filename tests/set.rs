@@ -403,6 +403,48 @@ fn shrink_to_fit_moves_blocks() {
     assert_no_validation_messages(&ctx);
 }
 
+/// Chunks present in one operand only, which OR, XOR, ANDNOT (and AND against a full chunk)
+/// copy into another set block by block: arrays around the block boundaries (1-2, 95-97, 4095,
+/// 4096 values), bitmaps, a full chunk; into a fresh set and into a set whose own chunks there
+/// are given back (the pools then hold exactly the result's blocks).
+#[test]
+fn one_sided_chunks_copied() {
+    let ctx = context();
+    let sizes = [
+        1u32, 2, 95, 96, 97, 1000, 4095, 4096, 4097, 30_000, 65_535, 65_536,
+    ];
+    let chunk = |c: u32, n: u32| -> Vec<u32> {
+        let step = (65_536 / n).max(1);
+        (0..n).map(|i| (c << 16) + i * step).collect()
+    };
+    let (mut va, mut vb, mut vd) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, &n) in sizes.iter().enumerate() {
+        let i = i as u32;
+        va.extend(chunk(i, n)); // a only
+        vb.extend(chunk(100 + i, n)); // b only
+        va.extend(chunk(200 + i, n)); // a, and b full
+        vb.extend(chunk(200 + i, 65_536));
+        // The destination's own content where the copies land.
+        vd.extend(chunk(i, sizes[sizes.len() - 1 - i as usize]));
+        vd.extend(chunk(100 + i, 3000));
+    }
+    let (ma, mb) = (model_of(&va), model_of(&vb));
+    let a = GpuSet::from_values(&ctx, &va).unwrap();
+    let b = GpuSet::from_values(&ctx, &vb).unwrap();
+    for op in SetOp::ALL {
+        let want = reference::op(&ma, &mb, op);
+        let fresh = GpuSet::op(&a, &b, op).unwrap();
+        check(&fresh, &want, &format!("fresh {op:?}"));
+        let mut d = GpuSet::from_values(&ctx, &vd).unwrap();
+        d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op).unwrap();
+        check(&d, &want, &format!("into a filled set {op:?}"));
+        d.shrink_to_fit().unwrap();
+        assert_eq!(d.pool_blocks(), exact_blocks(&want), "{op:?}: blocks in use");
+        check(&d, &want, &format!("shrunk {op:?}"));
+    }
+    assert_no_validation_messages(&ctx);
+}
+
 /// Array chunk pairs around the limits of the array-pair kernels' classes (640 and 2048
 /// values together; chunk_update.comp above), one pair per chunk, every operation, with values
 /// common to both lists and values in one only; then runs of inserted and removed values (with

@@ -2,7 +2,8 @@
 // One invocation per chunk (65536): decides what an operation does with each chunk from the
 // operands' cardinalities alone (the empty/full summary), and lists the chunks that need a
 // workgroup (array pairs for small_pairs.comp and array_pairs.comp, bitmap pairs for bitmap_pairs.comp, the rest
-// for chunk_update.comp) or only a directory change (trivial list: chunk | full << 16).
+// for chunk_update.comp, an operand's chunk that the result keeps unchanged for
+// small_pairs.comp to copy) or only a directory change (trivial list: chunk | full << 16).
 // mode 0: materialize `op` of a and b into d; mode 1: cardinality of `op` of a and b (decided
 // chunks add their cardinality to the totals at once, nothing is listed but the undecided
 // pairs); mode 2: insert the range [range_lo, range_hi) into d.
@@ -19,7 +20,8 @@ void decide_when_last() {
         uint bound_bm = atomicAdd(s.v[S_BOUND_BM], 0u);
         uint bound_ar = atomicAdd(s.v[S_BOUND_AR], 0u);
         uint listed = atomicAdd(s.v[S_WORK_COUNT], 0u) + atomicAdd(s.v[S_PAIR_COUNT], 0u)
-                    + atomicAdd(s.v[S_PAIR_MEDIUM_COUNT], 0u) + atomicAdd(s.v[S_BITMAP_COUNT], 0u);
+                    + atomicAdd(s.v[S_PAIR_MEDIUM_COUNT], 0u) + atomicAdd(s.v[S_BITMAP_COUNT], 0u)
+                    + atomicAdd(s.v[S_COPY_COUNT], 0u);
         U32Ref cur = U32Ref(cursor_addr(pc.meta_d, 0u));
         uint free_bm = cur.v[1] - cur.v[0];
         uint free_ar = cur.v[3] - cur.v[2];
@@ -130,7 +132,13 @@ void main() {
                             push_trivial(c, card == FULL);
                         }
                     } else if (!same) {
-                        list_chunk(pc.scratch, c, pair_class(ca, cb));
+                        if (src <= 1u) {
+                            // An operand's chunk unchanged: copied block by block.
+                            uint i = atomicAdd(U32AtomicRef(pc.scratch).v[S_COPY_COUNT], 1u);
+                            U32Ref(pc.scratch).v[S_COPIES + i] = c | (src << 16);
+                        } else {
+                            list_chunk(pc.scratch, c, pair_class(ca, cb));
+                        }
                         bound = chunk_blocks(card);
                     }
                 }

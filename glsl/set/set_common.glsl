@@ -99,6 +99,11 @@ uint64_t card_sums_addr() {
 #define S_BITMAPS_ENTRY(i) (S_WORK + CHUNKS - 1u - (i))
 // classify.comp's finished workgroups (the one-pass-only record, aux 1).
 #define S_DONE 13u
+// The copy list of small_pairs.comp (copy_chunk.glsl: chunks whose result is an operand's
+// chunk unchanged, set operations only): its length; the entries (chunk | operand << 16)
+// reuse the S_START list, which only inserts of sorted values use.
+#define S_COPY_COUNT 14u
+#define S_COPIES S_START
 #define S_FAILED 15u
 // Lists of CHUNKS words each: chunk_update's work (bitmap_pairs' from the back), trivial
 // chunks, the chunks' runs of sorted values (start and end index), the array pairs' work

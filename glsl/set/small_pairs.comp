@@ -20,6 +20,8 @@
 // Per-pair sums (cardinalities, blocks needed, chunks becoming (non-)empty) are added once per
 // workgroup (set_common.glsl PassSums).
 //
+// The same workgroups then copy the chunks of the copy list (copy_chunk.glsl).
+//
 // Stage (aux) 0 adds the result's cardinality and the array blocks it needs to the scratch
 // counters (aux 2: the cardinality into the status, see card_sums_addr); stage 1 (after the
 // check pass found enough free blocks) gives the destination chunk's old blocks back, takes
@@ -46,6 +48,11 @@ uint elem_a(uint j) { return (s_lists[j >> 1] >> ((j & 1u) * 16u)) & 0xFFFFu; }
 uint elem_b(uint j) { return (s_lists[g_b_base + (j >> 1)] >> ((j & 1u) * 16u)) & 0xFFFFu; }
 
 #include "list_co_rank.glsl"
+// copy_chunk.glsl's ids in the lists' place (copies come after every pair), its cursor in s_pos.
+#define COPY_IDS(i) s_lists[i]
+#define COPY_SRC_IDS(i) s_lists[ARRAY_BLOCK_WORDS + (i)]
+#define COPY_POS s_pos
+#include "copy_chunk.glsl"
 
 // The most merge elements an invocation walks (workgroups of SMALL_WG_MIN or more).
 #define WALK_MAX ((PAIR_SMALL_VALUES + SMALL_WG_MIN - 1u) / SMALL_WG_MIN)
@@ -285,6 +292,10 @@ void main() {
             set_dir_entry(pc.meta_d, c, uvec2(card, id0));
             pass_sums_written(sums, old_d.x, card);
         }
+    }
+    uint copies = U32Ref(pc.scratch).v[S_COPY_COUNT];
+    for (uint item = linear_workgroup_id(); item < copies; item += pc.grid) {
+        copy_listed_chunk(item, write, sums);
     }
     if (t == 0u) {
         pass_sums_flush(sums);

@@ -69,7 +69,10 @@
 //! straight into the (zeroed) status and need no check pass: clear, classify, count. Two arrays (or an array and a run of inserted values) of at most
 //! 2048 values together go to kernels that work on the sorted lists element by element in
 //! small shared memory (two size classes, 640 and 2048 values), so that many such pairs share a
-//! multiprocessor: the chunks of sparse sets are mostly such pairs. Two bitmaps (an operation
+//! multiprocessor: the chunks of sparse sets are mostly such pairs. A chunk the result takes unchanged
+//! from one operand (an OR, XOR or ANDNOT where the other operand's chunk is empty, an AND
+//! where it is full) is copied block by block into another destination: the chunks of
+//! clustered sets are mostly such copies under OR and XOR. Two bitmaps (an operation
 //! of two sets) combine word by word straight from global memory, with shared memory only for
 //! an array result: the chunks of dense sets stream. The rest (larger arrays, an array with a
 //! bitmap, runs of inserted values into bitmaps, ranges) expand into two 8 KiB bitmaps per
