@@ -1051,7 +1051,6 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
     let list = [
         &shaders::SET_BOUNDARIES,
         &shaders::SET_CHECK,
-        &shaders::SET_CHUNK_UPDATE,
         &shaders::SET_BITMAP_PAIRS,
         &shaders::SET_CLASSIFY,
         &shaders::SET_CONTAINS,
@@ -1063,6 +1062,7 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
     ];
     ctx.prepare_kernels(&list.map(|s| (s, spec)))?;
     ctx.prepare_kernels(&[
+        (&shaders::SET_CHUNK_UPDATE, update_spec(ctx)),
         (&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx)),
         (&shaders::SET_SMALL_PAIRS, small_pairs_spec()),
     ])
@@ -1082,6 +1082,21 @@ fn medium_pairs_spec(ctx: &Context) -> Specialization {
 /// (the kernel needs at least 32). On an H200, sparse 2^24-value sets: counting passes 0.27-0.30
 /// ms with the medium kernel's design at 128 invocations per small pair, 0.19 ms with this one
 /// (docs/benchmarks/2026-11-23-h200-small-pairs.md).
+/// chunk_update.comp's workgroup: on GPUs the widest power of two up to 1024 invocations the
+/// device allows. Its 26 KiB of shared memory keep one workgroup per multiprocessor, so a
+/// wider one has more loads in flight: on an H200, clustered sets' AND 1.47x and
+/// cardinalities 1.5-1.6x faster with 1024 invocations than with 256
+/// (docs/benchmarks/2026-11-24-h200-carveouts-set-copies.md). CPU drivers keep [`wg`].
+fn update_spec(ctx: &Context) -> Specialization {
+    let size = if ctx.is_cpu_device() {
+        wg(ctx)
+    } else {
+        let limit = ctx.profile.max_workgroup_invocations.clamp(wg(ctx), 1024);
+        1 << (31 - limit.leading_zeros())
+    };
+    Specialization::new(size, 1, 1)
+}
+
 fn small_pairs_spec() -> Specialization {
     Specialization::new(32, 1, 1)
 }
@@ -1153,7 +1168,7 @@ pub(crate) unsafe fn record_update_phase(
     let push = |mode: u32, aux: u32| push_with(mode, aux, grid);
     let classify = kernel(ctx, &shaders::SET_CLASSIFY)?;
     let boundaries = kernel(ctx, &shaders::SET_BOUNDARIES)?;
-    let update = kernel(ctx, &shaders::SET_CHUNK_UPDATE)?;
+    let update = ctx.kernel(&shaders::SET_CHUNK_UPDATE, update_spec(ctx))?;
     let bitmaps = kernel(ctx, &shaders::SET_BITMAP_PAIRS)?;
     let pairs_small = ctx.kernel(&shaders::SET_SMALL_PAIRS, small_pairs_spec())?;
     let pairs_medium = ctx.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx))?;
