@@ -35,6 +35,13 @@ fn check(set: &GpuSet, model: &BTreeSet<u32>, what: &str) {
     assert_eq!(bytes, reference::serialize(model), "{what}: serialization");
 }
 
+/// Two sets built from `va` and `vb`, and their models.
+fn operands(ctx: &vkalgo::Context, va: &[u32], vb: &[u32]) -> (GpuSet, GpuSet, BTreeSet<u32>, BTreeSet<u32>) {
+    let a = GpuSet::from_values(ctx, va).unwrap();
+    let b = GpuSet::from_values(ctx, vb).unwrap();
+    (a, b, model_of(va), model_of(vb))
+}
+
 /// Random values: a mix of sparse values over the universe, a dense cluster, edges.
 fn mixed_values(rng: &mut Rng, n: usize, cluster_base: u32) -> Vec<u32> {
     let mut v = Vec::with_capacity(n);
@@ -428,9 +435,7 @@ fn one_sided_chunks_copied() {
         vd.extend(chunk(i, sizes[sizes.len() - 1 - i as usize]));
         vd.extend(chunk(100 + i, 3000));
     }
-    let (ma, mb) = (model_of(&va), model_of(&vb));
-    let a = GpuSet::from_values(&ctx, &va).unwrap();
-    let b = GpuSet::from_values(&ctx, &vb).unwrap();
+    let (a, b, ma, mb) = operands(&ctx, &va, &vb);
     for op in SetOp::ALL {
         let want = reference::op(&ma, &mb, op);
         let fresh = GpuSet::op(&a, &b, op).unwrap();
@@ -976,9 +981,7 @@ fn one_pass_and_counting_paths() {
     let mut vb = mixed_values(&mut rng, 6000, 40 << 16);
     vb.extend((3u32 << 16) + 2500..(3u32 << 16) + 9000);
     vb.extend((9u32 << 16) + 100..(9u32 << 16) + 200);
-    let (ma, mb) = (model_of(&va), model_of(&vb));
-    let a = GpuSet::from_values(&ctx, &va).unwrap();
-    let b = GpuSet::from_values(&ctx, &vb).unwrap();
+    let (a, b, ma, mb) = operands(&ctx, &va, &vb);
     let (scratch, mut status) = scratch_and_status(&ctx);
     let mut record = |d: &GpuSet, a: SetOperand, op: SetOp, reserved: bool| -> SetOpStatus {
         ctx.submit_and_wait(|cmd| unsafe {
@@ -1111,9 +1114,7 @@ fn bitmap_pairs_every_result_kind() {
     // Chunk 65535: bitmaps at the top of the universe.
     va.extend((0..65536).step_by(3).map(|v| c(65535, v)));
     vb.extend((0..65536).step_by(5).map(|v| c(65535, v)));
-    let (ma, mb) = (model_of(&va), model_of(&vb));
-    let a = GpuSet::from_values(&ctx, &va).unwrap();
-    let b = GpuSet::from_values(&ctx, &vb).unwrap();
+    let (a, b, ma, mb) = operands(&ctx, &va, &vb);
     for op in SetOp::ALL {
         let want = reference::op(&ma, &mb, op);
         let d = GpuSet::op(&a, &b, op).unwrap();
