@@ -1078,12 +1078,8 @@ fn medium_pairs_spec(ctx: &Context) -> Specialization {
     Specialization::new(if ctx.is_cpu_device() { 64 } else { 256 }, 1, 1)
 }
 
-/// The small-pair kernel (glsl/set/small_pairs.comp): 32 invocations, one subgroup on GPUs
-/// (the kernel needs at least 32). On an H200, sparse 2^24-value sets: counting passes 0.27-0.30
-/// ms with the medium kernel's design at 128 invocations per small pair, 0.19 ms with this one
-/// (docs/benchmarks/2026-11-23-h200-small-pairs.md).
-/// chunk_update.comp's workgroup: on GPUs the widest power of two up to 1024 invocations the
-/// device allows. Its 26 KiB of shared memory keep one workgroup per multiprocessor, so a
+/// The chunk kernel's workgroup (glsl/set/chunk_update.comp): on GPUs the widest power of two
+/// up to 1024 invocations the device allows. Its 26 KiB of shared memory keep one workgroup per multiprocessor, so a
 /// wider one has more loads in flight: on an H200, clustered sets' AND 1.47x and
 /// cardinalities 1.5-1.6x faster with 1024 invocations than with 256
 /// (docs/benchmarks/2026-11-24-h200-carveouts-set-copies.md). CPU drivers keep [`wg`].
@@ -1097,6 +1093,10 @@ fn update_spec(ctx: &Context) -> Specialization {
     Specialization::new(size, 1, 1)
 }
 
+/// The small-pair kernel (glsl/set/small_pairs.comp): 32 invocations, one subgroup on GPUs
+/// (the kernel needs at least 32). On an H200, sparse 2^24-value sets: counting passes 0.27-0.30
+/// ms with the medium kernel's design at 128 invocations per small pair, 0.19 ms with this one
+/// (docs/benchmarks/2026-11-23-h200-small-pairs.md).
 fn small_pairs_spec() -> Specialization {
     Specialization::new(32, 1, 1)
 }
