@@ -13,12 +13,12 @@ shared uint s_pos;
 void take_array_blocks(uint k) {
     uint t = gl_LocalInvocationIndex;
     if (t == 0u) {
-        s_pos = atomicAdd(U32AtomicRef(cursor_addr(pc.meta_d, 2u)).v[0], k);
+        s_pos = take_blocks(POOL_ARRAY, k);
     }
     barrier();
     uint pos = s_pos;
     for (uint i = t; i < k; i += WG_SIZE) {
-        s_ids[i] = U32Ref(SetMetaRef(pc.meta_d).ar_ring).v[(pos + i) & SetMetaRef(pc.meta_d).ar_mask];
+        s_ids[i] = ring_id(POOL_ARRAY, pos + i);
     }
 }
 

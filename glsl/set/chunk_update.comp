@@ -157,8 +157,7 @@ void main() {
         uint id0 = 0u;
         if (need.x != 0u) {
             if (t == 0u) {
-                uint pos = atomicAdd(U32AtomicRef(cursor_addr(pc.meta_d, 0u)).v[0], 1u);
-                s_pos = U32Ref(SetMetaRef(pc.meta_d).bm_ring).v[pos & SetMetaRef(pc.meta_d).bm_mask];
+                s_pos = ring_id(POOL_BITMAP, take_blocks(POOL_BITMAP, 1u));
             }
             barrier();
             id0 = s_pos;

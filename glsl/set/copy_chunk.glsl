@@ -90,17 +90,16 @@ void copy_listed_chunk(uint item, bool write, inout PassSums sums) {
     barrier();  // the previous item's shared data is read no more
     if (t == 0u) {
         free_chunk_storage_serial(pc.meta_d, old_d);
-        COPY_POS = atomicAdd(U32AtomicRef(cursor_addr(pc.meta_d, bitmap ? 0u : 2u)).v[0], k);
+        COPY_POS = take_blocks(bitmap ? POOL_BITMAP : POOL_ARRAY, k);
     }
     barrier();
-    SetMetaRef m = SetMetaRef(pc.meta_d);
     uint id0;
     if (bitmap) {
-        id0 = U32Ref(m.bm_ring).v[COPY_POS & m.bm_mask];
+        id0 = ring_id(POOL_BITMAP, COPY_POS);
         copy_bitmap_block(bitmap_word_addr(src, e.y, 0u), bitmap_word_addr(pc.meta_d, id0, 0u));
     } else {
         for (uint i = t; i < k; i += WG_SIZE) {
-            COPY_IDS(i) = U32Ref(m.ar_ring).v[(COPY_POS + i) & m.ar_mask];
+            COPY_IDS(i) = ring_id(POOL_ARRAY, COPY_POS + i);
             COPY_SRC_IDS(i) = i == 0u ? e.y : U32Ref(array_block_addr(src, e.y)).v[i - 1u];
         }
         barrier();

@@ -350,6 +350,22 @@ void pass_sums_flush(PassSums s) {
     }
 }
 
+// The destination's pools (cursors 0 and 1 for bitmaps, 2 and 3 for arrays).
+#define POOL_BITMAP 0u
+#define POOL_ARRAY 1u
+
+// Takes k block ids from the destination's `pool` (one invocation): returns the ring position
+// of the first; ring_id gives the ids. The check pass found them free.
+uint take_blocks(uint pool, uint k) {
+    return atomicAdd(U32AtomicRef(cursor_addr(pc.meta_d, 2u * pool)).v[0], k);
+}
+
+// The destination's block id at ring position pos of `pool`.
+uint ring_id(uint pool, uint pos) {
+    SetMetaRef m = SetMetaRef(pc.meta_d);
+    return pool == POOL_BITMAP ? U32Ref(m.bm_ring).v[pos & m.bm_mask] : U32Ref(m.ar_ring).v[pos & m.ar_mask];
+}
+
 // Gives a chunk's blocks back to its pool (one invocation; e the chunk's old entry).
 void free_chunk_storage_serial(uint64_t meta, uvec2 e) {
     uvec2 blocks = chunk_blocks(e.x);

@@ -264,15 +264,14 @@ void main() {
         if (t == 0u) {
             free_chunk_storage_serial(pc.meta_d, old_d);
             if (k != 0u) {
-                s_pos = atomicAdd(U32AtomicRef(cursor_addr(pc.meta_d, 2u)).v[0], k);
+                s_pos = take_blocks(POOL_ARRAY, k);
             }
         }
         uint id0 = 0u;
         if (k != 0u) {
             barrier();
             for (uint b = t; b < k; b += WG_SIZE) {
-                SetMetaRef m = SetMetaRef(pc.meta_d);
-                s_ids[b] = U32Ref(m.ar_ring).v[(s_pos + b) & m.ar_mask];
+                s_ids[b] = ring_id(POOL_ARRAY, s_pos + b);
             }
             barrier();
             id0 = s_ids[0];
