@@ -32,6 +32,7 @@ void main() {
         return;  // nothing to write, or nothing to count (the one-pass path)
     }
     PassSums sums = pass_sums_new();  // invocation 0's
+    ArrayPool dest = write_pool(write);
     for (uint item = linear_workgroup_id(); item < n; item += pc.grid) {
         uint c = U32Ref(pc.scratch).v[S_BITMAPS_ENTRY(item)];
         uvec2 ea = dir_entry(pc.meta_a, c);
@@ -58,8 +59,10 @@ void main() {
         // The operands are read again below; a block given back now is not taken again by
         // this operation (the passes take only the ids that were free before it).
         if (t == 0u) {
-            free_chunk_storage_serial(pc.meta_d, old_d);
+            free_chunk_begin(old_d);
         }
+        barrier();
+        free_chunk_ids(old_d, dest);
         uint id0 = 0u;
         if (need.x != 0u) {
             if (t == 0u) {

@@ -78,6 +78,7 @@ void main() {
         return;  // nothing to write, or nothing to count (the one-pass path)
     }
     PassSums sums = pass_sums_new();  // invocation 0's
+    ArrayPool dest = write_pool(write);
     for (uint item = linear_workgroup_id(); item < n; item += pc.grid) {
         uint c = U32Ref(pc.scratch).v[S_WORK + item];
         uvec2 old_d = write ? dir_entry(pc.meta_d, c) : uvec2(0u);
@@ -152,8 +153,10 @@ void main() {
         }
         // Write stage: the operands are in shared memory; give the old blocks back.
         if (t == 0u) {
-            free_chunk_storage_serial(pc.meta_d, old_d);
+            free_chunk_begin(old_d);
         }
+        barrier();
+        free_chunk_ids(old_d, dest);
         uint id0 = 0u;
         if (need.x != 0u) {
             if (t == 0u) {

@@ -71,8 +71,8 @@ void copy_array_blocks(uint64_t src, uint card, uint k) {
 
 // Copy list item `item`: stage 0 (write false) counts the chunk; stage 1 gives the
 // destination chunk's old blocks back, takes new ones and copies. Workgroup-uniform control
-// flow; `sums` are invocation 0's.
-void copy_listed_chunk(uint item, bool write, inout PassSums sums) {
+// flow; `dest` the destination's array pool, `sums` invocation 0's.
+void copy_listed_chunk(uint item, bool write, ArrayPool dest, inout PassSums sums) {
     uint t = gl_LocalInvocationIndex;
     uint entry = U32Ref(pc.scratch).v[S_COPIES + item];
     uint c = entry & 0xFFFFu;
@@ -89,10 +89,11 @@ void copy_listed_chunk(uint item, bool write, inout PassSums sums) {
     uint k = bitmap ? 1u : array_blocks(e.x);
     barrier();  // the previous item's shared data is read no more
     if (t == 0u) {
-        free_chunk_storage_serial(pc.meta_d, old_d);
+        free_chunk_begin(old_d);
         COPY_POS = take_blocks(bitmap ? POOL_BITMAP : POOL_ARRAY, k);
     }
     barrier();
+    free_chunk_ids(old_d, dest);
     uint id0;
     if (bitmap) {
         id0 = ring_id(POOL_BITMAP, COPY_POS);

@@ -43,6 +43,10 @@ shared uint s_pos;
 shared uint s_subgroup_max[(WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE];
 
 uint g_b_base;
+// The array pools of sets a and b (their blocks) and of the destination, read once.
+uint64_t g_pool_a;
+uint64_t g_pool_b;
+ArrayPool g_dest;
 
 uint elem_a(uint j) { return (s_lists[j >> 1] >> ((j & 1u) * 16u)) & 0xFFFFu; }
 uint elem_b(uint j) { return (s_lists[g_b_base + (j >> 1)] >> ((j & 1u) * 16u)) & 0xFFFFu; }
@@ -66,6 +70,33 @@ uint list_elem(uint idx) {
     return (s_lists[idx >> 1] >> ((idx & 1u) * 16u)) & 0xFFFFu;
 }
 
+// The steps of walk(), with KEEP the operation's rule (an expression of take_a, av, bv, the
+// element x and the element before it). Every invocation takes `per` steps (the same for the
+// whole workgroup, so the loop ends uniformly and the steps need no branch); steps past the
+// invocation's stretch (`valid`, the last invocations') walk on harmlessly and are not kept.
+// ia and jb index the two lists as one u16 array. (On an H200, sparse 2^24-value sets: the
+// cardinalities 0.19 -> 0.16 ms against steps each guarded by a branch and choosing the
+// operation's rule; a step is about 31 instructions of machine code instead of 55.)
+#define WALK_STEPS(KEEP)                                                       \
+    [[unroll]] for (uint s = 0u; s < WALK_MAX; s++) {                         \
+        if (s == per) {                                                        \
+            break;                                                             \
+        }                                                                      \
+        bool take_a = av <= bv;                                                \
+        uint x = min(av, bv);                                                  \
+        bool keep = (KEEP) && s < valid;                                       \
+        walked[s] = x;                                                         \
+        kept_bits |= keep ? (1u << s) : 0u;                                    \
+        last = keep ? x + 1u : last;                                           \
+        before = x;                                                            \
+        ia += take_a ? 1u : 0u;                                                \
+        jb += take_a ? 0u : 1u;                                                \
+        uint idx = take_a ? ia : jb;                                           \
+        uint next = idx < (take_a ? na : b_end) ? list_elem(idx) : LIST_END;   \
+        av = take_a ? next : av;                                               \
+        bv = take_a ? bv : next;                                               \
+    }
+
 // This invocation's stretch of the merge: its elements in `walked` (slot s: the s-th element
 // of the stretch), a bit per kept one in the result; the number kept. `last` gets the last
 // kept element plus one (0: none). Branch-free steps, one shared load each: the element just
@@ -79,10 +110,13 @@ uint walk(uint na, uint nb, out uint walked[WALK_MAX], out uint kept_bits, out u
     uint total = na + nb;
     uint per = (total + WG_SIZE - 1u) / WG_SIZE;
     uint d = min(gl_LocalInvocationIndex * per, total);
-    uint end = min(d + per, total);
+    uint valid = min(d + per, total) - d;
     uint i = co_rank_lists(na, nb, d);
     uint j = d - i;
     uint b0 = 2u * g_b_base;
+    uint ia = i;
+    uint jb = b0 + j;
+    uint b_end = b0 + nb;
     uint av = i < na ? elem_a(i) : LIST_END;
     uint bv = j < nb ? elem_b(j) : LIST_END;
     uint before = NO_ELEMENT;
@@ -93,30 +127,16 @@ uint walk(uint na, uint nb, out uint walked[WALK_MAX], out uint kept_bits, out u
     last = 0u;
     [[unroll]] for (uint s = 0u; s < WALK_MAX; s++) {
         walked[s] = 0u;
-        if (d + s < end) {
-            bool take_a = av <= bv;
-            uint x = take_a ? av : bv;
-            bool keep;
-            if (pc.op == OP_AND) {
-                keep = take_a && av == bv;
-            } else if (pc.op == OP_ANDNOT) {
-                keep = take_a && av != bv;
-            } else if (pc.op == OP_OR) {
-                keep = x != before;
-            } else {
-                keep = take_a ? av != bv : x != before;
-            }
-            walked[s] = x;
-            kept_bits |= keep ? (1u << s) : 0u;
-            last = keep ? x + 1u : last;
-            before = x;
-            i += take_a ? 1u : 0u;
-            j += take_a ? 0u : 1u;
-            bool more = take_a ? i < na : j < nb;
-            uint next = more ? list_elem(take_a ? i : b0 + j) : LIST_END;
-            av = take_a ? next : av;
-            bv = take_a ? bv : next;
-        }
+    }
+    // One loop per operation, so that each step holds only its operation's rule.
+    if (pc.op == OP_AND) {
+        WALK_STEPS(take_a && av == bv)
+    } else if (pc.op == OP_ANDNOT) {
+        WALK_STEPS(take_a && av != bv)
+    } else if (pc.op == OP_OR) {
+        WALK_STEPS(x != before)
+    } else {
+        WALK_STEPS(take_a ? av != bv : x != before)
     }
     return bitCount(kept_bits);
 }
@@ -174,7 +194,7 @@ uint list_b_word(uvec2 eb, uint hb, uint start, uint g) {
         uint w = hb + g;
         uint blk = w / ARRAY_BLOCK_WORDS;
         uint id = blk == 0u ? eb.y : s_header[8u + blk - 1u];
-        word = U32Ref(array_block_addr(pc.meta_b, id)).v[w % ARRAY_BLOCK_WORDS];
+        word = U32Ref(pool_block(g_pool_b, id)).v[w % ARRAY_BLOCK_WORDS];
     } else {
         uint lo = U32Ref(u32_addr(pc.values, start + 2u * g)).v[0] & 0xFFFFu;
         uint hi = 2u * g + 1u < eb.x ? U32Ref(u32_addr(pc.values, start + 2u * g + 1u)).v[0] : 0u;
@@ -193,9 +213,9 @@ void load_lists(uvec2 ea, uvec2 eb, uint start) {
     uint ha = ea.x == 0u ? 0u : array_blocks(ea.x) - 1u;
     uint hb = (pc.mode != 0u || eb.x == 0u) ? 0u : array_blocks(eb.x) - 1u;
     if (t < ha) {
-        s_header[t] = U32Ref(array_block_addr(pc.meta_a, ea.y)).v[t];
+        s_header[t] = U32Ref(pool_block(g_pool_a, ea.y)).v[t];
     } else if (t >= 8u && t - 8u < hb) {
-        s_header[t] = U32Ref(array_block_addr(pc.meta_b, eb.y)).v[t - 8u];
+        s_header[t] = U32Ref(pool_block(g_pool_b, eb.y)).v[t - 8u];
     }
     barrier();
     uint wa = (ea.x + 1u) / 2u;
@@ -208,7 +228,7 @@ void load_lists(uvec2 ea, uvec2 eb, uint start) {
             uint w = ha + g;
             uint blk = w / ARRAY_BLOCK_WORDS;
             uint id = blk == 0u ? ea.y : s_header[blk - 1u];
-            word = U32Ref(array_block_addr(pc.meta_a, id)).v[w % ARRAY_BLOCK_WORDS];
+            word = U32Ref(pool_block(g_pool_a, id)).v[w % ARRAY_BLOCK_WORDS];
             word = 2u * g + 1u < ea.x ? word : (word & 0xFFFFu);
         } else if (g < wa + wb) {
             word = list_b_word(eb, hb, start, g - wa);
@@ -223,6 +243,29 @@ void load_lists(uvec2 ea, uvec2 eb, uint start) {
     }
 }
 
+// A pair's directory entries (and its run of values, mode 1).
+struct PairEntries {
+    uvec2 old_d;
+    uvec2 ea;
+    uvec2 eb;
+    uint start;
+};
+
+PairEntries pair_entries(uint c, bool write) {
+    PairEntries p;
+    p.old_d = write ? dir_entry(pc.meta_d, c) : uvec2(0u);
+    p.ea = dir_entry(pc.meta_a, c);
+    p.eb = uvec2(0u);
+    p.start = 0u;
+    if (pc.mode == 0u) {
+        p.eb = dir_entry(pc.meta_b, c);
+    } else {
+        p.start = U32Ref(pc.scratch).v[S_START + c];
+        p.eb.x = U32Ref(pc.scratch).v[S_END + c] - p.start;
+    }
+    return p;
+}
+
 void main() {
     uint t = gl_LocalInvocationIndex;
     uint n = U32Ref(pc.scratch).v[S_PAIR_COUNT];
@@ -231,18 +274,28 @@ void main() {
         return;  // nothing to write, or nothing to count (the one-pass path)
     }
     PassSums sums = pass_sums_new();  // invocation 0's
-    for (uint item = linear_workgroup_id(); item < n; item += pc.grid) {
-        uint c = U32Ref(pc.scratch).v[S_PAIRS + item];
-        uvec2 old_d = write ? dir_entry(pc.meta_d, c) : uvec2(0u);
-        uvec2 ea = dir_entry(pc.meta_a, c);
-        uvec2 eb = uvec2(0u);
-        uint start = 0u;
-        if (pc.mode == 0u) {
-            eb = dir_entry(pc.meta_b, c);
-        } else {
-            start = U32Ref(pc.scratch).v[S_START + c];
-            eb.x = U32Ref(pc.scratch).v[S_END + c] - start;
+    g_pool_a = SetMetaRef(pc.meta_a).ar_pool;
+    g_pool_b = pc.mode == 0u ? SetMetaRef(pc.meta_b).ar_pool : 0ul;
+    g_dest = write_pool(write);
+    // The next pair's list entry and directory entries are loaded while this pair is
+    // processed: a pair's loads are otherwise a chain of four round trips (list entry,
+    // directory entries, header words, value words).
+    uint item = linear_workgroup_id();
+    uint c_next = item < n ? U32Ref(pc.scratch).v[S_PAIRS + item] : 0u;
+    uint c_after = item + pc.grid < n ? U32Ref(pc.scratch).v[S_PAIRS + item + pc.grid] : 0u;
+    PairEntries next = pair_entries(c_next, write);
+    for (; item < n; item += pc.grid) {
+        uint c = c_next;
+        PairEntries cur = next;
+        if (item + pc.grid < n) {
+            c_next = c_after;
+            next = pair_entries(c_next, write);
+            c_after = item + 2u * pc.grid < n ? U32Ref(pc.scratch).v[S_PAIRS + item + 2u * pc.grid] : 0u;
         }
+        uvec2 old_d = cur.old_d;
+        uvec2 ea = cur.ea;
+        uvec2 eb = cur.eb;
+        uint start = cur.start;
         g_b_base = (ea.x + 1u) / 2u;
         barrier();  // the previous pair's lists and headers are read no more
         load_lists(ea, eb, start);
@@ -262,28 +315,29 @@ void main() {
         }
         uint before = workgroup_exclusive_max(last);
         if (t == 0u) {
-            free_chunk_storage_serial(pc.meta_d, old_d);
+            free_chunk_begin(old_d);
             if (k != 0u) {
                 s_pos = take_blocks(POOL_ARRAY, k);
             }
         }
         uint id0 = 0u;
+        barrier();
+        free_chunk_ids(old_d, g_dest);
         if (k != 0u) {
-            barrier();
             for (uint b = t; b < k; b += WG_SIZE) {
-                s_ids[b] = ring_id(POOL_ARRAY, s_pos + b);
+                s_ids[b] = U32Ref(g_dest.ring).v[(s_pos + b) & g_dest.mask];
             }
             barrier();
             id0 = s_ids[0];
             for (uint b = t + 1u; b < k; b += WG_SIZE) {
-                U32Ref(array_block_addr(pc.meta_d, id0)).v[b - 1u] = s_ids[b];
+                U32Ref(pool_block(g_dest.blocks, id0)).v[b - 1u] = s_ids[b];
             }
             place(walked, kept_bits, first, before, card);
             barrier();
             uint h = k - 1u;
             for (uint j = t; j < (card + 1u) / 2u; j += WG_SIZE) {
                 uint w = h + j;
-                uint64_t block = array_block_addr(pc.meta_d, s_ids[w / ARRAY_BLOCK_WORDS]);
+                uint64_t block = pool_block(g_dest.blocks, s_ids[w / ARRAY_BLOCK_WORDS]);
                 U32Ref(block).v[w % ARRAY_BLOCK_WORDS] = s_lists[j];
             }
         }
@@ -294,7 +348,7 @@ void main() {
     }
     uint copies = U32Ref(pc.scratch).v[S_COPY_COUNT];
     for (uint item = linear_workgroup_id(); item < copies; item += pc.grid) {
-        copy_listed_chunk(item, write, sums);
+        copy_listed_chunk(item, write, g_dest, sums);
     }
     if (t == 0u) {
         pass_sums_flush(sums);
