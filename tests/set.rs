@@ -1014,6 +1014,10 @@ fn one_pass_and_counting_paths() {
         let need = |s: &SetOpStatus| (s.need_bitmap_blocks, s.need_array_blocks);
         assert_eq!(need(&s), bound, "{op:?}: the bound is the need");
         check(&d, &want, &format!("{op:?} one pass"));
+        // Pairs take blocks by their bound on this path and give back what their result does
+        // not need: none may be lost or given back twice.
+        d.shrink_to_fit().unwrap();
+        assert_eq!(d.pool_blocks(), exact, "{op:?} one pass: blocks in use");
         // The three-pass record of the one-pass path.
         let mut d = GpuSet::new(&ctx).unwrap();
         d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)
@@ -1022,6 +1026,8 @@ fn one_pass_and_counting_paths() {
         assert_eq!(s.ok, 1, "{op:?} reserved: {s:?}");
         assert_eq!(need(&s), bound, "{op:?} reserved: the bound is the need");
         check(&d, &want, &format!("{op:?} reserved"));
+        d.shrink_to_fit().unwrap();
+        assert_eq!(d.pool_blocks(), exact, "{op:?} reserved: blocks in use");
         // Counting: free blocks for the exact result only (the bound is higher for AND).
         let mut d = GpuSet::new(&ctx).unwrap();
         d.reserve(exact.0, exact.1).unwrap();
@@ -1055,10 +1061,14 @@ fn one_pass_and_counting_paths() {
             .unwrap();
         let s = record(&d, SetOperand::This, op, true);
         assert_eq!(s.ok, 1, "{op:?} reserved in place: {s:?}");
-        check(
-            &d,
-            &reference::op(&want, &mb, op),
-            &format!("{op:?} reserved in place"),
+        let twice = reference::op(&want, &mb, op);
+        check(&d, &twice, &format!("{op:?} reserved in place"));
+        // The old chunks went back to the pools: none lost or given back twice.
+        d.shrink_to_fit().unwrap();
+        assert_eq!(
+            d.pool_blocks(),
+            exact_blocks(&twice),
+            "{op:?} in place: blocks in use"
         );
     }
     // Recorded cardinalities add straight into the status (no check pass): it must come out
