@@ -203,6 +203,60 @@ uint list_b_word(uvec2 eb, uint hb, uint start, uint g) {
     return 2u * g + 1u < eb.x ? word : (word & 0xFFFFu);
 }
 
+// 16-byte vectors of an array chunk's word stream: a block's 48 words are 12 vectors, so no
+// vector straddles two blocks.
+#define VEC_WORDS 4u
+#define BLOCK_VECS (ARRAY_BLOCK_WORDS / VEC_WORDS)
+// Rounds of vector loads for both lists (each list's value words start after its header, so
+// its vectors may reach up to 3 words before and after them: at most (wa + wb) / 4 + 4).
+#define VEC_ROUNDS ((PAIR_SMALL_VALUES / 2u / VEC_WORDS + 4u + SMALL_WG_MIN - 1u) / SMALL_WG_MIN)
+
+// The two chunks' value words (list a's wa after its ha header words, list b's wb after hb)
+// into s_lists in 16-byte loads, a quarter of the word loads' instructions (mode 0; the
+// header ids are in s_header). Uniform control flow; a barrier follows before s_lists is read.
+void load_chunk_vectors(uvec2 ea, uvec2 eb, uint ha, uint hb, uint wa, uint wb) {
+    uint t = gl_LocalInvocationIndex;
+    uint qa = ha / VEC_WORDS;
+    uint na4 = wa == 0u ? 0u : (ha + wa + VEC_WORDS - 1u) / VEC_WORDS - qa;
+    uint qb = hb / VEC_WORDS;
+    uint nb4 = wb == 0u ? 0u : (hb + wb + VEC_WORDS - 1u) / VEC_WORDS - qb;
+    uvec4 vecs[VEC_ROUNDS];
+    [[unroll]] for (uint r = 0u; r < VEC_ROUNDS; r++) {
+        uint g = r * WG_SIZE + t;
+        vecs[r] = uvec4(0u);
+        if (g < na4) {
+            uint q = qa + g;
+            uint blk = q / BLOCK_VECS;
+            uint id = blk == 0u ? ea.y : s_header[blk - 1u];
+            vecs[r] = U32x4Ref(pool_block(g_pool_a, id)).v[q % BLOCK_VECS];
+        } else if (g < na4 + nb4) {
+            uint q = qb + (g - na4);
+            uint blk = q / BLOCK_VECS;
+            uint id = blk == 0u ? eb.y : s_header[8u + blk - 1u];
+            vecs[r] = U32x4Ref(pool_block(g_pool_b, id)).v[q % BLOCK_VECS];
+        }
+    }
+    [[unroll]] for (uint r = 0u; r < VEC_ROUNDS; r++) {
+        uint g = r * WG_SIZE + t;
+        if (g < na4 + nb4) {
+            bool in_a = g < na4;
+            uint first = (in_a ? qa + g : qb + (g - na4)) * VEC_WORDS;  // its first stream word
+            uint h = in_a ? ha : hb;
+            uint words = in_a ? wa : wb;
+            uint n = in_a ? ea.x : eb.x;
+            uint base = in_a ? 0u : wa;
+            [[unroll]] for (uint j = 0u; j < VEC_WORDS; j++) {
+                uint w = first + j;
+                if (w >= h && w - h < words) {
+                    uint lw = w - h;
+                    uint word = vecs[r][j];
+                    s_lists[base + lw] = 2u * lw + 1u < n ? word : (word & 0xFFFFu);
+                }
+            }
+        }
+    }
+}
+
 // Loads list a (words [0, wa)) and b (after it) into s_lists. The global loads of a pair go
 // out in two rounds that do not wait on each other within a round: both chunks' header words
 // (the ids of their blocks 1..), then every value word of both lists. (Loading word by word,
@@ -220,6 +274,10 @@ void load_lists(uvec2 ea, uvec2 eb, uint start) {
     barrier();
     uint wa = (ea.x + 1u) / 2u;
     uint wb = (eb.x + 1u) / 2u;
+    if (pc.mode == 0u) {
+        load_chunk_vectors(ea, eb, ha, hb, wa, wb);
+        return;
+    }
     uint words[LOAD_ROUNDS];
     [[unroll]] for (uint r = 0u; r < LOAD_ROUNDS; r++) {
         uint g = r * WG_SIZE + t;
