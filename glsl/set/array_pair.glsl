@@ -68,12 +68,24 @@ void load_list(uint64_t meta, uvec2 e, uint which) {
     }
     uint h = array_blocks(e.x) - 1u;
     uint words = (e.x + 1u) / 2u;
-    for (uint j = gl_LocalInvocationIndex; j < words; j += WG_SIZE) {
-        uint word = array_stream_word(meta, e.y, h + j);
-        if (2u * j + 1u >= e.x) {
-            word &= 0xFFFFu;
+    // In 16-byte vectors of the word stream (the first and last may hold header words or lie
+    // past the values: those words are skipped), each a header id and a load away.
+    uint64_t blocks = SetMetaRef(meta).ar_pool;
+    U32Ref header = U32Ref(pool_block(blocks, e.y));
+    uint q0 = h / VEC_WORDS;
+    uint vectors = (h + words + VEC_WORDS - 1u) / VEC_WORDS - q0;
+    for (uint g = gl_LocalInvocationIndex; g < vectors; g += WG_SIZE) {
+        uint q = q0 + g;
+        uint blk = q / BLOCK_VECS;
+        uint id = blk == 0u ? e.y : header.v[blk - 1u];
+        uvec4 v = U32x4Ref(pool_block(blocks, id)).v[q % BLOCK_VECS];
+        [[unroll]] for (uint i = 0u; i < VEC_WORDS; i++) {
+            uint w = q * VEC_WORDS + i;
+            if (w >= h && w - h < words) {
+                uint j = w - h;
+                store_list_word(which, j, 2u * j + 1u < e.x ? v[i] : (v[i] & 0xFFFFu));
+            }
         }
-        store_list_word(which, j, word);
     }
 }
 

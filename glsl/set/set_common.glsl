@@ -50,6 +50,10 @@ layout(push_constant) uniform SetPush {
 #define ARRAY_MAX 4096u
 #define ARRAY_BLOCK_WORDS 48u
 #define BITMAP_WORDS 2048u
+// 16-byte vectors of an array chunk's word stream: a block's 48 words are 12 vectors, so no
+// vector straddles two blocks (the pools' blocks start at 16-byte multiples).
+#define VEC_WORDS 4u
+#define BLOCK_VECS (ARRAY_BLOCK_WORDS / VEC_WORDS)
 
 #define OP_AND 0u
 #define OP_OR 1u

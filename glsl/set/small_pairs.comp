@@ -203,10 +203,6 @@ uint list_b_word(uvec2 eb, uint hb, uint start, uint g) {
     return 2u * g + 1u < eb.x ? word : (word & 0xFFFFu);
 }
 
-// 16-byte vectors of an array chunk's word stream: a block's 48 words are 12 vectors, so no
-// vector straddles two blocks.
-#define VEC_WORDS 4u
-#define BLOCK_VECS (ARRAY_BLOCK_WORDS / VEC_WORDS)
 // Rounds of vector loads for both lists (each list's value words start after its header, so
 // its vectors may reach up to 3 words before and after them: at most (wa + wb) / 4 + 4).
 #define VEC_ROUNDS ((PAIR_SMALL_VALUES / 2u / VEC_WORDS + 4u + SMALL_WG_MIN - 1u) / SMALL_WG_MIN)
