@@ -6,8 +6,9 @@
 // a small workgroup (one subgroup of 32 on GPUs) holding nothing but the two lists in shared
 // memory (1.4 KiB), so that many pairs share a multiprocessor.
 //
-// Loads: both chunks' header words (the ids of their blocks 1..) in one round, then every
-// value word of both lists in one round.
+// Loads: the next pair's directory entries while this pair is worked on; both chunks' header
+// words (the ids of their blocks 1..) in one round, then both lists' value words in one round
+// of 16-byte vectors (words, for a run of sorted values).
 //
 // Each invocation takes one stretch of the merge of the two lists (ties: a first) and finds
 // where it starts by one co-rank search (merge path: Green, McColl & Bader, "GPU merge path",
