@@ -78,12 +78,12 @@ void load_list(uint64_t meta, uvec2 e, uint which) {
         uint q = q0 + g;
         uint blk = q / BLOCK_VECS;
         uint id = blk == 0u ? e.y : header.v[blk - 1u];
-        uvec4 v = U32x4Ref(pool_block(blocks, id)).v[q % BLOCK_VECS];
+        uvec4 v = stream_vector(blocks, id, q);
         [[unroll]] for (uint i = 0u; i < VEC_WORDS; i++) {
-            uint w = q * VEC_WORDS + i;
-            if (w >= h && w - h < words) {
-                uint j = w - h;
-                store_list_word(which, j, 2u * j + 1u < e.x ? v[i] : (v[i] & 0xFFFFu));
+            uint j;
+            uint word;
+            if (vector_value_word(v, q, i, h, e.x, j, word)) {
+                store_list_word(which, j, word);
             }
         }
     }

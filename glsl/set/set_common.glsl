@@ -218,6 +218,22 @@ uint array_stream_word(uint64_t meta, uint id0, uint w) {
     return U32Ref(array_block_addr(meta, id)).v[w % ARRAY_BLOCK_WORDS];
 }
 
+// Vector q of an array chunk's word stream, in block `id` (of the pool whose blocks start at
+// `blocks`; the id of block q / BLOCK_VECS of the chunk).
+uvec4 stream_vector(uint64_t blocks, uint id, uint q) {
+    return U32x4Ref(pool_block(blocks, id)).v[q % BLOCK_VECS];
+}
+
+// Word i of vector q of the word stream of an array chunk of n values with h header words:
+// whether it is one of the value words, which (j), and the word (an odd n's last word with its
+// high half cleared).
+bool vector_value_word(uvec4 v, uint q, uint i, uint h, uint n, out uint j, out uint word) {
+    uint w = q * VEC_WORDS + i;
+    j = w - h;
+    word = 2u * j + 1u < n ? v[i] : (v[i] & 0xFFFFu);
+    return w >= h && j < (n + 1u) / 2u;
+}
+
 // Value j (0..n-1) of an array chunk of n values.
 uint array_value(uint64_t meta, uint id0, uint n, uint j) {
     uint h = array_blocks(n) - 1u;

@@ -225,29 +225,27 @@ void load_chunk_vectors(uvec2 ea, uvec2 eb, uint ha, uint hb, uint wa, uint wb) 
             uint q = qa + g;
             uint blk = q / BLOCK_VECS;
             uint id = blk == 0u ? ea.y : s_header[blk - 1u];
-            vecs[r] = U32x4Ref(pool_block(g_pool_a, id)).v[q % BLOCK_VECS];
+            vecs[r] = stream_vector(g_pool_a, id, q);
         } else if (g < na4 + nb4) {
             uint q = qb + (g - na4);
             uint blk = q / BLOCK_VECS;
             uint id = blk == 0u ? eb.y : s_header[8u + blk - 1u];
-            vecs[r] = U32x4Ref(pool_block(g_pool_b, id)).v[q % BLOCK_VECS];
+            vecs[r] = stream_vector(g_pool_b, id, q);
         }
     }
     [[unroll]] for (uint r = 0u; r < VEC_ROUNDS; r++) {
         uint g = r * WG_SIZE + t;
         if (g < na4 + nb4) {
             bool in_a = g < na4;
-            uint first = (in_a ? qa + g : qb + (g - na4)) * VEC_WORDS;  // its first stream word
+            uint q = in_a ? qa + g : qb + (g - na4);
             uint h = in_a ? ha : hb;
-            uint words = in_a ? wa : wb;
             uint n = in_a ? ea.x : eb.x;
             uint base = in_a ? 0u : wa;
-            [[unroll]] for (uint j = 0u; j < VEC_WORDS; j++) {
-                uint w = first + j;
-                if (w >= h && w - h < words) {
-                    uint lw = w - h;
-                    uint word = vecs[r][j];
-                    s_lists[base + lw] = 2u * lw + 1u < n ? word : (word & 0xFFFFu);
+            [[unroll]] for (uint i = 0u; i < VEC_WORDS; i++) {
+                uint j;
+                uint word;
+                if (vector_value_word(vecs[r], q, i, h, n, j, word)) {
+                    s_lists[base + j] = word;
                 }
             }
         }
