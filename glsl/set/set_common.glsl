@@ -181,7 +181,6 @@ uint64_t bitmap_word_addr(uint64_t meta, uint id, uint w) {
     return SetMetaRef(meta).bm_pool + uint64_t(id) * 8192ul + uint64_t(w) * 4ul;
 }
 
-
 // A set's array pool: its blocks, its ring of free ids and the ring's mask, read once by the
 // kernels that take or give back blocks pair after pair (each read is a round trip before the
 // access it addresses).
