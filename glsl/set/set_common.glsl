@@ -201,6 +201,11 @@ ArrayPool write_pool(bool write) {
     return write ? array_pool(pc.meta_d) : ArrayPool(0ul, 0ul, 0u);
 }
 
+// The block id at position pos of the array pool d's ring.
+uint pool_ring_id(ArrayPool d, uint pos) {
+    return U32Ref(d.ring).v[pos & d.mask];
+}
+
 // Block `id` of the array pool whose blocks start at `blocks`.
 uint64_t pool_block(uint64_t blocks, uint id) {
     return blocks + uint64_t(id) * uint64_t(ARRAY_BLOCK_WORDS * 4u);
@@ -411,6 +416,19 @@ uint ring_id(uint pool, uint pos) {
     return pool == POOL_BITMAP ? U32Ref(m.bm_ring).v[pos & m.bm_mask] : U32Ref(m.ar_ring).v[pos & m.ar_mask];
 }
 
+// Gives the old storage of a destination chunk (entry e) back, part one (one invocation): a
+// bitmap block goes back to its ring at once; for array blocks, takes their slots in the array
+// ring and returns the first (0 when the chunk has none).
+uint free_chunk_slots(uvec2 e) {
+    uvec2 blocks = chunk_blocks(e.x);
+    if (blocks.x != 0u) {
+        uint pos = atomicAdd(U32AtomicRef(cursor_addr(pc.meta_d, 1u)).v[0], 1u);
+        U32Ref(SetMetaRef(pc.meta_d).bm_ring).v[pos & SetMetaRef(pc.meta_d).bm_mask] = e.y;
+        return 0u;
+    }
+    return blocks.y != 0u ? atomicAdd(U32AtomicRef(cursor_addr(pc.meta_d, 3u)).v[0], blocks.y) : 0u;
+}
+
 // A workgroup gives a destination chunk's old blocks back in two parts: free_chunk_begin (one
 // invocation), a barrier, then free_chunk_ids (every invocation). One invocation alone, as
 // free_chunk_storage_serial does, waits a round trip per array block for its id (on an H200,
@@ -418,16 +436,9 @@ uint ring_id(uint pool, uint pos) {
 // The first ring slot of the old array blocks, from part one to part two.
 shared uint s_free_pos;
 
-// Part one, one invocation (e the chunk's old entry): gives a bitmap block back, or takes the
-// array ring's slots for the chunk's array blocks.
+// Part one, one invocation (e the chunk's old entry).
 void free_chunk_begin(uvec2 e) {
-    uvec2 blocks = chunk_blocks(e.x);
-    if (blocks.x != 0u) {
-        uint pos = atomicAdd(U32AtomicRef(cursor_addr(pc.meta_d, 1u)).v[0], 1u);
-        U32Ref(SetMetaRef(pc.meta_d).bm_ring).v[pos & SetMetaRef(pc.meta_d).bm_mask] = e.y;
-    } else if (blocks.y != 0u) {
-        s_free_pos = atomicAdd(U32AtomicRef(cursor_addr(pc.meta_d, 3u)).v[0], blocks.y);
-    }
+    s_free_pos = free_chunk_slots(e);
 }
 
 // Part two, every invocation after a barrier that follows part one: the array blocks' ids
@@ -442,30 +453,26 @@ void free_chunk_ids(uvec2 e, ArrayPool d) {
     }
 }
 
-// Gives a chunk's blocks back to its pool (one invocation; e the chunk's old entry).
-void free_chunk_storage_serial(uint64_t meta, uvec2 e) {
-    uvec2 blocks = chunk_blocks(e.x);
-    if (blocks.x != 0u) {
-        uint pos = atomicAdd(U32AtomicRef(cursor_addr(meta, 1u)).v[0], 1u);
-        U32Ref(SetMetaRef(meta).bm_ring).v[pos & SetMetaRef(meta).bm_mask] = e.y;
-    } else if (blocks.y != 0u) {
-        uint k = blocks.y;
-        uint pos = atomicAdd(U32AtomicRef(cursor_addr(meta, 3u)).v[0], k);
-        uint64_t ring = SetMetaRef(meta).ar_ring;
-        uint mask = SetMetaRef(meta).ar_mask;
-        U32Ref header = U32Ref(array_block_addr(meta, e.y));
-        U32Ref(ring).v[pos & mask] = e.y;
-        // Eight header words loaded before their stores: a store to the ring might alias the
-        // header, so a load after it would wait a round trip each.
-        for (uint i = 1u; i < k; i += 8u) {
-            uint ids[8];
-            [[unroll]] for (uint j = 0u; j < 8u; j++) {
-                ids[j] = i + j < k ? header.v[i + j - 1u] : 0u;
-            }
-            [[unroll]] for (uint j = 0u; j < 8u; j++) {
-                if (i + j < k) {
-                    U32Ref(ring).v[(pos + i + j) & mask] = ids[j];
-                }
+// Gives a destination chunk's blocks back, one invocation alone (e the chunk's old entry).
+void free_chunk_storage_serial(uvec2 e) {
+    uint k = chunk_blocks(e.x).y;
+    uint pos = free_chunk_slots(e);
+    if (k == 0u) {
+        return;
+    }
+    ArrayPool d = array_pool(pc.meta_d);
+    U32Ref header = U32Ref(pool_block(d.blocks, e.y));
+    U32Ref(d.ring).v[pos & d.mask] = e.y;
+    // Eight header words loaded before their stores: a store to the ring might alias the
+    // header, so a load after it would wait a round trip each.
+    for (uint i = 1u; i < k; i += 8u) {
+        uint ids[8];
+        [[unroll]] for (uint j = 0u; j < 8u; j++) {
+            ids[j] = i + j < k ? header.v[i + j - 1u] : 0u;
+        }
+        [[unroll]] for (uint j = 0u; j < 8u; j++) {
+            if (i + j < k) {
+                U32Ref(d.ring).v[(pos + i + j) & d.mask] = ids[j];
             }
         }
     }

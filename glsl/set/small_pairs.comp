@@ -378,7 +378,7 @@ void main() {
         free_chunk_ids(old_d, g_dest);
         if (k != 0u) {
             for (uint b = t; b < k; b += WG_SIZE) {
-                s_ids[b] = U32Ref(g_dest.ring).v[(s_pos + b) & g_dest.mask];
+                s_ids[b] = pool_ring_id(g_dest, s_pos + b);
             }
             barrier();
             id0 = s_ids[0];

@@ -15,7 +15,7 @@ void main() {
         uint c = entry & 0xFFFFu;
         uint card = entry & FULL;
         uvec2 old_d = dir_entry(pc.meta_d, c);
-        free_chunk_storage_serial(pc.meta_d, old_d);
+        free_chunk_storage_serial(old_d);
         set_dir_entry(pc.meta_d, c, uvec2(card, 0u));
         note_nonempty(pc.meta_d, old_d.x, card);
     }
