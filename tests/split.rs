@@ -993,13 +993,155 @@ fn record_layer_offsets_indirect_counts_and_status() {
 /// sizes around the tile, up to 256 buckets (one digit pass) and above (two passes, offsets
 /// searched in the output); the record layer with m = 2..1000, indirect counts, a GLSL id >= m
 /// (status set, nothing written), and the look-back fallback forced for every tile.
+/// One key type on the staged tile path (lavapipe, no look-back): BITS into 8 buckets (pairs
+/// staged, keys alone direct) and 64 (both staged), with 4- and 8-byte values, and SPLITTERS
+/// (the bucket-start search) into 8.
+fn staged_key_type<K: FromWord>(ctx: &Context, words: &[u32], offset: u32, name: &str) {
+    let n = words.len();
+    let keys: Vec<K> = words
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| K::from_word(x, i))
+        .collect();
+    for m in [8u32, 64] {
+        for value_type in [ValueType::U32, ValueType::U64] {
+            let desc = SplitDesc::new(K::KEY_TYPE, value_type, m, BucketFn::Bits, n as u64);
+            let plan = ctx.split_plan(&desc).expect("plan");
+            assert_eq!(plan.path(), SplitPath::TileStaged, "{name} {value_type:?} m={m}");
+        }
+        let b = bits(m, offset);
+        check(ctx, &keys, &b, None, &format!("staged {name} bits m={m}"));
+        let (buckets, _) = cpu_buckets(&keys, &b);
+        let mut want_keys = keys.clone();
+        let mut want_values: Vec<u64> = (0..n as u64).map(|i| i << 33 | i).collect();
+        let mut got_keys = keys.clone();
+        let mut got_values = want_values.clone();
+        let want_offsets = reference::multisplit(&mut want_keys, Some(&mut want_values), &buckets, m);
+        let offsets = ctx
+            .multisplit_pairs(&mut got_keys, &mut got_values, &b)
+            .unwrap_or_else(|e| panic!("staged {name} u64 values m={m}: {e}"));
+        assert_eq!(offsets, want_offsets, "staged {name} u64 values m={m}: offsets");
+        assert!(
+            got_values == want_values,
+            "staged {name} u64 values m={m}: values"
+        );
+        assert!(
+            same_bits(&got_keys, &want_keys),
+            "staged {name} u64 values m={m}: keys"
+        );
+    }
+    let picks: Vec<u32> = (0..7).map(|i| words[(i * 611) % n]).collect();
+    check_splitters::<K>(ctx, words, &picks, true, None, &format!("staged {name}"));
+}
+
+/// The staged tile path, whose scatter recomputes BITS and GLSL buckets from the staged keys
+/// and searches the tile's bucket starts for SPLITTERS and IDS: every key type, adversarial
+/// data, 4- and 8-byte values, above the small path's limit; and where `Auto` takes it.
+#[test]
+fn staged_tile_path() {
+    // Auto on a device that runs the look-back: u32 -> u32 pairs into 4..=16 buckets by BITS
+    // and 4..=32 by GLSL are staged; keys alone, other bucket counts and 8-byte values are not.
+    let ctx = context_with_lookback(true);
+    let glsl = "uint vkalgo_bucket(uint k) { return k % vkalgo_params.x; }";
+    for (key_type, value_type, m, bucket_fn, staged) in [
+        (KeyType::U32, ValueType::U32, 4u32, BucketFn::Bits, true),
+        (KeyType::F32, ValueType::U32, 16, BucketFn::Bits, true),
+        (KeyType::U32, ValueType::U32, 32, BucketFn::Bits, false),
+        (KeyType::U32, ValueType::U32, 5, BucketFn::Glsl, true),
+        (KeyType::I32, ValueType::U32, 32, BucketFn::Glsl, true),
+        (KeyType::U32, ValueType::U32, 2, BucketFn::Bits, false),
+        (KeyType::U32, ValueType::U32, 64, BucketFn::Bits, false),
+        (KeyType::U32, ValueType::U32, 33, BucketFn::Glsl, false),
+        (KeyType::U32, ValueType::None, 8, BucketFn::Bits, false),
+        (KeyType::U32, ValueType::U64, 8, BucketFn::Bits, false),
+        (KeyType::U64, ValueType::U32, 8, BucketFn::Bits, false),
+        (KeyType::U32, ValueType::U32, 8, BucketFn::Splitters, false),
+    ] {
+        let desc = SplitDesc {
+            glsl: (bucket_fn == BucketFn::Glsl).then(|| glsl.to_string()),
+            ..SplitDesc::new(key_type, value_type, m, bucket_fn, 1 << 20)
+        };
+        let path = ctx.split_plan(&desc).expect("plan").path();
+        assert_eq!(
+            path == SplitPath::TileStaged,
+            staged,
+            "{key_type:?} -> {value_type:?} m={m} {bucket_fn:?}: Auto took {path:?}"
+        );
+    }
+    assert_no_validation_messages(&ctx);
+
+    let ctx = context_with_lookback(false);
+    let plan = ctx
+        .split_plan(&SplitDesc::new(
+            KeyType::U32,
+            ValueType::U32,
+            8,
+            BucketFn::Bits,
+            1 << 20,
+        ))
+        .expect("plan");
+    let n = plan.small_limit() as usize + 2 * plan.column_length() as usize + 7;
+    let mut rng = Rng(23);
+    for (name, gen) in distributions() {
+        let raw: Vec<u32> = (0..n).map(|i| gen(&mut rng, i)).collect();
+        staged_key_type::<u32>(&ctx, &raw, 26, &format!("u32 {name}"));
+    }
+    let specials = [
+        0x8000_0000u32,
+        0,
+        0x7F80_0000,
+        0xFF80_0000,
+        0x7FC0_0000,
+        0xFFC0_0001,
+    ];
+    let raw = words_with_specials(&mut rng, n, &specials);
+    staged_key_type::<i32>(&ctx, &raw, 26, "i32");
+    staged_key_type::<f32>(&ctx, &raw, 26, "f32");
+    staged_key_type::<u64>(&ctx, &raw, 58, "u64");
+    staged_key_type::<i64>(&ctx, &raw, 58, "i64");
+    staged_key_type::<f64>(&ctx, &raw, 58, "f64");
+    // GLSL with parameters (u32) and on doubles (signs, fractions, NaNs); IDS.
+    let src = "uint vkalgo_bucket(uint k) { return uint((uint64_t(k) * uint64_t(vkalgo_params.x)) >> 32); }";
+    for m in [5u32, 8, 32, 64] {
+        let keys = rng.vec_u32(n);
+        let cpu: Vec<u32> = keys
+            .iter()
+            .map(|&k| ((k as u64 * m as u64) >> 32) as u32)
+            .collect();
+        let b = Bucketing::Glsl {
+            bucket_count: m,
+            source: src,
+            params: [m, 0, 0, 0],
+        };
+        check(
+            &ctx,
+            &keys,
+            &b,
+            Some((&cpu, m)),
+            &format!("staged glsl u32 m={m}"),
+        );
+        let ids: Vec<u32> = (0..n).map(|_| rng.next_u32() % m).collect();
+        check_ids(&ctx, &keys, &ids, m, &format!("staged ids m={m}"));
+    }
+    let src = "uint vkalgo_bucket(double k) { return k < 0.0 ? 0u : (k < 1.0 ? 1u : 17u); }";
+    let keys: Vec<f64> = (0..n).map(|i| mixed_f64(i, rng.next_u64(), i)).collect();
+    let cpu: Vec<u32> = keys.iter().map(|&k| sign_fraction_bucket(k, 17)).collect();
+    let b = Bucketing::Glsl {
+        bucket_count: 18,
+        source: src,
+        params: [0; 4],
+    };
+    check(&ctx, &keys, &b, Some((&cpu, 18)), "staged glsl f64");
+    assert_no_validation_messages(&ctx);
+}
+
 #[test]
 fn onesweep_path() {
     let ctx = context_with_lookback(true);
     let plan = ctx
         .split_plan(&SplitDesc::new(
             KeyType::U32,
-            ValueType::U32,
+            ValueType::U64,
             16,
             BucketFn::Bits,
             1 << 20,

@@ -37,6 +37,36 @@ const bool TILE_REGISTERS = (SPIN_LIMIT & 2u) != 0u;
 #define KEY_WORDS (KEY_BITS / 32)
 #define NONE 0xFFFFFFFFu
 
+// The bucket of the staged element at `slot` whose key is `key` (step 3; the tile's bucket
+// starts at s_pool[aux..aux + m)). BITS and GLSL recompute it from the key. IDS and SPLITTERS
+// (whose ids are not at hand, or would cost a search of the splitters in global memory)
+// search the bucket starts for the last bucket whose first slot is <= slot (empty buckets
+// share their successor's start and are passed over): a chain of ceil(log2 m) + 1 dependent
+// shared loads per element. On an H200 at 2^26, u32 -> u32 pairs split on this path in
+// 0.587 ms into 3 buckets and 0.848 ms into 64 (BITS) with the search for every bucket
+// function, 0.489 and 0.604 ms with the bucket recomputed
+// (docs/benchmarks/2026-11-24-h200-split-staged.md).
+uint staged_bucket(KEY_T key, uint slot, uint m, uint aux) {
+#if BUCKET_FN == 0 || BUCKET_FN == 3
+    return bucket_of(key, 0ul);
+#else
+    uint lo = 0u;
+    uint len = m;
+    [[dont_unroll]] for (uint bit = 0u; bit <= pc.id_bits; ++bit) {
+        if (len > 0u) {
+            uint half_len = len >> 1;
+            if (s_pool[aux + lo + half_len] <= slot) {
+                lo += half_len + 1u;
+                len -= half_len + 1u;
+            } else {
+                len = half_len;
+            }
+        }
+    }
+    return lo - 1u;
+#endif
+}
+
 void main() {
     uint tile = linear_workgroup_id();
     if (tile >= pc.columns) {
@@ -186,26 +216,11 @@ void main() {
         uint slot = k * WG_SIZE + lid;
         dest[k] = NONE;
         if (slot < in_tile) {
-            // The last bucket whose first slot is <= slot (empty buckets share their
-            // successor's start and are passed over).
-            uint lo = 0u;
-            uint len = m;
-            [[dont_unroll]] for (uint bit = 0u; bit <= pc.id_bits; ++bit) {
-                if (len > 0u) {
-                    uint half_len = len >> 1;
-                    if (s_pool[aux + lo + half_len] <= slot) {
-                        lo += half_len + 1u;
-                        len -= half_len + 1u;
-                    } else {
-                        len = half_len;
-                    }
-                }
-            }
-            dest[k] = s_pool[aux + m + lo - 1u] + slot;
             KEY_T key = KEY_T(s_pool[slot]);
 #if KEY_BITS == 64
             key |= uint64_t(s_pool[TILE_LENGTH + slot]) << 32;
 #endif
+            dest[k] = s_pool[aux + m + staged_bucket(key, slot, m, aux)] + slot;
             KeyRef(pc.keys_out + uint64_t(dest[k]) * uint64_t(KEY_BITS / 8)).v[0] = key;
         }
     }

@@ -21,8 +21,8 @@
 //! lanes of a subgroup holding the same bucket find each other with one subgroup ballot per
 //! bucket-id bit, which ranks them stably within the subgroup. The paths ([`SplitPath`]):
 //! - the Onesweep path ([`SplitPath::Onesweep`]; [`SplitPath::Auto`] takes it from `m = 8`
-//!   (pairs: `m = 4`) with BITS, SPLITTERS or GLSL where the device profile runs the
-//!   look-back): the sort's Onesweep (Adinets & Merrill 2022) with the bucket as its digit.
+//!   (pairs: `m = 4`; u32 -> u32 pairs by BITS from `m = 17`, by GLSL from `m = 33`) with
+//!   BITS, SPLITTERS or GLSL where the device profile runs the look-back): the sort's Onesweep (Adinets & Merrill 2022) with the bucket as its digit.
 //!   One read of the keys counts the buckets, one workgroup turns the counts into bucket
 //!   starts, and one pass ranks each tile (ballots, as the seed), finds the tile's offset per
 //!   bucket by decoupled look-back and writes the tile in bucket order. Above 256 buckets, two
@@ -45,7 +45,9 @@
 //!   else a shared row of `m` counters per subgroup), turns the rows into positions, and writes
 //!   each element straight from registers (direct: few contiguous runs per store for small
 //!   `m`) or stages the tile in shared memory in bucket order and writes coalesced runs
-//!   (staged: larger `m`; Auto stages above `m = 32` for keys and `m = 4` for pairs);
+//!   (staged: larger `m`; Auto stages above `m = 32` for keys and `m = 4` for pairs, and
+//!   u32 -> u32 pairs into 4 to 16 buckets by BITS or 4 to 32 by GLSL, whose buckets the
+//!   staged scatter recomputes from the keys: faster there than the Onesweep split);
 //! - the column path ([`SplitPath::GlobalCounters`]: larger `m`, or by request): a column is
 //!   `column_steps * G` elements, `G` the device's smallest subgroup size, walked by one lane
 //!   group of `G` lanes; its `m` counters are the matrix entries themselves, in global memory
@@ -147,7 +149,9 @@ impl BucketFn {
 #[repr(u32)]
 pub enum SplitPath {
     /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it
-    /// [`SplitPath::Onesweep`] from `m = 8` (pairs: `m = 4`; not IDS) where the device
+    /// [`SplitPath::TileStaged`] for u32 -> u32 pairs into 4 to 16 buckets by BITS or 4 to 32
+    /// by GLSL;
+    /// else [`SplitPath::Onesweep`] from `m = 8` (pairs: `m = 4`; not IDS) where the device
     /// profile runs the look-back, else the tile paths where the workgroup's counter rows fit
     /// ([`SplitPath::TileDirect`] up to `m = 32` for keys and `m = 4` for pairs, else
     /// [`SplitPath::TileStaged`]), else [`SplitPath::GlobalCounters`].
@@ -209,6 +213,28 @@ const TILE_SPEC_ID_BITS_SHIFT: u32 = 8;
 /// m = 256; pairs direct 0.58 against 1.11 at m = 2, 1.07 against 0.87 at m = 8
 /// (docs/benchmarks/2026-11-22-multisplit-h100.md).
 const DIRECT_MAX_BUCKETS: (u32, u32) = (32, 4);
+/// Most buckets for which [`SplitPath::Auto`] stages u32 -> u32 pairs (4-byte keys and
+/// values) whose bucket the staged scatter recomputes from the key, from 4 buckets, rather than
+/// taking the Onesweep split or the direct tile path: (BITS, GLSL). Measured on an NVIDIA H200
+/// at 2^24 / 2^26, ms, staged against the Onesweep split: BITS at m = 4 0.146 / 0.501 against
+/// 0.164 / 0.580, m = 16 0.157 / 0.552 against 0.163 / 0.577, m = 32 0.167 / 0.593 against
+/// 0.164 / 0.580; GLSL at m = 4 0.143 / 0.492 against 0.170 / 0.602 (direct 0.158 / 0.559),
+/// m = 32 0.166 / 0.591 against 0.171 / 0.606, m = 64 0.181 / 0.654 against 0.172 / 0.611.
+/// Keys alone stay faster on the Onesweep split from m = 8
+/// (docs/benchmarks/2026-11-24-h200-split-staged.md).
+const STAGED_PAIRS_MAX_BUCKETS: (u32, u32) = (16, 32);
+
+/// Whether [`SplitPath::Auto`] prefers the staged tile path for `desc` (see
+/// [`STAGED_PAIRS_MAX_BUCKETS`]), where it fits.
+fn auto_stages_pairs(desc: &SplitDesc) -> bool {
+    let max = match desc.bucket_fn {
+        BucketFn::Bits => STAGED_PAIRS_MAX_BUCKETS.0,
+        BucketFn::Glsl => STAGED_PAIRS_MAX_BUCKETS.1,
+        _ => return false,
+    };
+    desc.value_type == ValueType::U32 && desc.key_type.bytes() == 4 && (4..=max).contains(&desc.bucket_count)
+}
+
 /// Most shared memory (bytes) the counters of one workgroup take.
 const MAX_COUNTER_BYTES: u64 = 16384;
 /// Largest [`SplitDesc::tile_items`].
@@ -739,7 +765,9 @@ impl Context {
         } else {
             DIRECT_MAX_BUCKETS.1
         };
+        let stage_pairs = desc.path == SplitPath::Auto && staged_fits && auto_stages_pairs(desc);
         let tile = match desc.path {
+            SplitPath::Auto if stage_pairs => Some(true),
             SplitPath::Auto if counter_fits && m <= direct_max => Some(false),
             SplitPath::Auto if staged_fits => Some(true),
             SplitPath::TileDirect if counter_fits => Some(false),
@@ -766,7 +794,7 @@ impl Context {
                 }
                 None => true,
             },
-            _ => onesweep::auto_takes(self, desc),
+            _ => !stage_pairs && onesweep::auto_takes(self, desc),
         };
         let tile = if onesweep_path { None } else { tile };
         let column_length = if tile.is_some() {
