@@ -145,6 +145,10 @@ impl FromWord for f64 {
     }
 }
 
+/// Float bit patterns the key-type tests mix in: -0.0, +0.0, +inf, -inf, a quiet NaN and a
+/// negative NaN.
+const FLOAT_SPECIALS: [u32; 6] = [0x8000_0000, 0, 0x7F80_0000, 0xFF80_0000, 0x7FC0_0000, 0xFFC0_0001];
+
 /// `n` random words with `specials` (float bit patterns) at every seventh place.
 fn words_with_specials(rng: &mut Rng, n: usize, specials: &[u32]) -> Vec<u32> {
     (0..n)
@@ -461,19 +465,9 @@ fn glsl_every_key_type_with_params() {
     let n = 5001;
     let raw: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
     // u32: (k * params.x) >> 32, as the benchmark's bucket function.
-    let src = "uint vkalgo_bucket(uint k) { return uint((uint64_t(k) * uint64_t(vkalgo_params.x)) >> 32); }";
     let keys: Vec<u32> = raw.iter().map(|&x| x as u32).collect();
     for m in [2u32, 3, 8, 1024] {
-        let cpu: Vec<u32> = keys
-            .iter()
-            .map(|&k| ((k as u64 * m as u64) >> 32) as u32)
-            .collect();
-        let b = Bucketing::Glsl {
-            bucket_count: m,
-            source: src,
-            params: [m, 0, 0, 0],
-        };
-        check(&ctx, &keys, &b, Some((&cpu, m)), &format!("glsl u32 m={m}"));
+        check_scaled_glsl(&ctx, &keys, m, "every type");
     }
     let src = "uint vkalgo_bucket(int k) { return uint(k) % vkalgo_params.x; }";
     let keys: Vec<i32> = raw.iter().map(|&x| x as i32).collect();
@@ -993,6 +987,36 @@ fn record_layer_offsets_indirect_counts_and_status() {
 /// sizes around the tile, up to 256 buckets (one digit pass) and above (two passes, offsets
 /// searched in the output); the record layer with m = 2..1000, indirect counts, a GLSL id >= m
 /// (status set, nothing written), and the look-back fallback forced for every tile.
+/// Splits `keys` into `m` buckets by the benchmark's GLSL function, (k * m) >> 32 with m in
+/// `vkalgo_params.x`, and checks them.
+fn check_scaled_glsl(ctx: &Context, keys: &[u32], m: u32, what: &str) {
+    let src = "uint vkalgo_bucket(uint k) { return uint((uint64_t(k) * uint64_t(vkalgo_params.x)) >> 32); }";
+    let cpu: Vec<u32> = keys
+        .iter()
+        .map(|&k| ((k as u64 * m as u64) >> 32) as u32)
+        .collect();
+    let b = Bucketing::Glsl {
+        bucket_count: m,
+        source: src,
+        params: [m, 0, 0, 0],
+    };
+    check(ctx, keys, &b, Some((&cpu, m)), &format!("{what} glsl u32 m={m}"));
+}
+
+/// Splits `n` doubles (see [`mixed_f64`]) into 18 buckets by a GLSL function of their sign and
+/// fraction, and checks them.
+fn check_sign_fraction_glsl(ctx: &Context, rng: &mut Rng, n: usize, what: &str) {
+    let src = "uint vkalgo_bucket(double k) { return k < 0.0 ? 0u : (k < 1.0 ? 1u : 17u); }";
+    let keys: Vec<f64> = (0..n).map(|i| mixed_f64(i, rng.next_u64(), i)).collect();
+    let cpu: Vec<u32> = keys.iter().map(|&k| sign_fraction_bucket(k, 17)).collect();
+    let b = Bucketing::Glsl {
+        bucket_count: 18,
+        source: src,
+        params: [0; 4],
+    };
+    check(ctx, &keys, &b, Some((&cpu, 18)), &format!("{what} glsl f64"));
+}
+
 /// One key type on the staged tile path (lavapipe, no look-back): BITS into 8 buckets (pairs
 /// staged, keys alone direct) and 64 (both staged), with 4- and 8-byte values, and SPLITTERS
 /// (the bucket-start search) into 8.
@@ -1086,52 +1110,20 @@ fn staged_tile_path() {
         let raw: Vec<u32> = (0..n).map(|i| gen(&mut rng, i)).collect();
         staged_key_type::<u32>(&ctx, &raw, 26, &format!("u32 {name}"));
     }
-    let specials = [
-        0x8000_0000u32,
-        0,
-        0x7F80_0000,
-        0xFF80_0000,
-        0x7FC0_0000,
-        0xFFC0_0001,
-    ];
-    let raw = words_with_specials(&mut rng, n, &specials);
+    let raw = words_with_specials(&mut rng, n, &FLOAT_SPECIALS);
     staged_key_type::<i32>(&ctx, &raw, 26, "i32");
     staged_key_type::<f32>(&ctx, &raw, 26, "f32");
     staged_key_type::<u64>(&ctx, &raw, 58, "u64");
     staged_key_type::<i64>(&ctx, &raw, 58, "i64");
     staged_key_type::<f64>(&ctx, &raw, 58, "f64");
     // GLSL with parameters (u32) and on doubles (signs, fractions, NaNs); IDS.
-    let src = "uint vkalgo_bucket(uint k) { return uint((uint64_t(k) * uint64_t(vkalgo_params.x)) >> 32); }";
     for m in [5u32, 8, 32, 64] {
         let keys = rng.vec_u32(n);
-        let cpu: Vec<u32> = keys
-            .iter()
-            .map(|&k| ((k as u64 * m as u64) >> 32) as u32)
-            .collect();
-        let b = Bucketing::Glsl {
-            bucket_count: m,
-            source: src,
-            params: [m, 0, 0, 0],
-        };
-        check(
-            &ctx,
-            &keys,
-            &b,
-            Some((&cpu, m)),
-            &format!("staged glsl u32 m={m}"),
-        );
+        check_scaled_glsl(&ctx, &keys, m, "staged");
         let ids: Vec<u32> = (0..n).map(|_| rng.next_u32() % m).collect();
         check_ids(&ctx, &keys, &ids, m, &format!("staged ids m={m}"));
     }
-    let src = "uint vkalgo_bucket(double k) { return k < 0.0 ? 0u : (k < 1.0 ? 1u : 17u); }";
-    let keys: Vec<f64> = (0..n).map(|i| mixed_f64(i, rng.next_u64(), i)).collect();
-    let cpu: Vec<u32> = keys.iter().map(|&k| sign_fraction_bucket(k, 17)).collect();
-    let b = Bucketing::Glsl {
-        bucket_count: 18,
-        source: src,
-        params: [0; 4],
-    };
-    check(&ctx, &keys, &b, Some((&cpu, 18)), "staged glsl f64");
+    check_sign_fraction_glsl(&ctx, &mut rng, n, "staged");
     assert_no_validation_messages(&ctx);
 }
 
@@ -1175,15 +1167,7 @@ fn onesweep_path() {
         }
     }
     // Every key type: BITS and SPLITTERS (floats with -0.0, NaNs and infinities).
-    let specials = [
-        0x8000_0000u32,
-        0,
-        0x7F80_0000,
-        0xFF80_0000,
-        0x7FC0_0000,
-        0xFFC0_0001,
-    ];
-    let raw = words_with_specials(&mut rng, n, &specials);
+    let raw = words_with_specials(&mut rng, n, &FLOAT_SPECIALS);
     // 257 and 4096 buckets: two digit passes, the offsets searched in the output.
     for m in [17u32, 256, 257, 4096] {
         let picks: Vec<u32> = (0..m - 1).map(|i| raw[(i as usize * 37) % n]).collect();
@@ -1198,35 +1182,10 @@ fn onesweep_path() {
         check_splitters::<f64>(&ctx, &raw, &picks, true, Some((bm, 56)), &what("f64"));
     }
     // GLSL with parameters.
-    let src = "uint vkalgo_bucket(uint k) { return uint((uint64_t(k) * uint64_t(vkalgo_params.x)) >> 32); }";
     for m in [16u32, 100, 256, 300, 65536] {
-        let keys = rng.vec_u32(n);
-        let cpu: Vec<u32> = keys
-            .iter()
-            .map(|&k| ((k as u64 * m as u64) >> 32) as u32)
-            .collect();
-        let b = Bucketing::Glsl {
-            bucket_count: m,
-            source: src,
-            params: [m, 0, 0, 0],
-        };
-        check(
-            &ctx,
-            &keys,
-            &b,
-            Some((&cpu, m)),
-            &format!("onesweep glsl u32 m={m}"),
-        );
+        check_scaled_glsl(&ctx, &rng.vec_u32(n), m, "onesweep");
     }
-    let src = "uint vkalgo_bucket(double k) { return k < 0.0 ? 0u : (k < 1.0 ? 1u : 17u); }";
-    let keys: Vec<f64> = (0..n).map(|i| mixed_f64(i, rng.next_u64(), i)).collect();
-    let cpu: Vec<u32> = keys.iter().map(|&k| sign_fraction_bucket(k, 17)).collect();
-    let b = Bucketing::Glsl {
-        bucket_count: 18,
-        source: src,
-        params: [0; 4],
-    };
-    check(&ctx, &keys, &b, Some((&cpu, 18)), "onesweep glsl f64");
+    check_sign_fraction_glsl(&ctx, &mut rng, n, "onesweep");
     // A GLSL id >= m: refused, keys unchanged.
     let mut keys = rng.vec_u32(n);
     keys[n / 2] = u32::MAX;
