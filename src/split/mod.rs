@@ -22,7 +22,8 @@
 //! bucket-id bit, which ranks them stably within the subgroup. The paths ([`SplitPath`]):
 //! - the Onesweep path ([`SplitPath::Onesweep`]; [`SplitPath::Auto`] takes it from `m = 8`
 //!   (pairs: `m = 4`; u32 -> u32 pairs by BITS from `m = 17`, by GLSL from `m = 33`) with
-//!   BITS, SPLITTERS or GLSL where the device profile runs the look-back): the sort's Onesweep (Adinets & Merrill 2022) with the bucket as its digit.
+//!   BITS, SPLITTERS or GLSL where the device profile runs the look-back): the sort's
+//!   Onesweep (Adinets & Merrill 2022) with the bucket as its digit.
 //!   One read of the keys counts the buckets, one workgroup turns the counts into bucket
 //!   starts, and one pass ranks each tile (ballots, as the seed), finds the tile's offset per
 //!   bucket by decoupled look-back and writes the tile in bucket order. Above 256 buckets, two
@@ -150,9 +151,8 @@ impl BucketFn {
 pub enum SplitPath {
     /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it
     /// [`SplitPath::TileStaged`] for u32 -> u32 pairs into 4 to 16 buckets by BITS or 4 to 32
-    /// by GLSL;
-    /// else [`SplitPath::Onesweep`] from `m = 8` (pairs: `m = 4`; not IDS) where the device
-    /// profile runs the look-back, else the tile paths where the workgroup's counter rows fit
+    /// by GLSL; else [`SplitPath::Onesweep`] from `m = 8` (pairs: `m = 4`; not IDS) where the
+    /// device profile runs the look-back, else the tile paths where the workgroup's counter rows fit
     /// ([`SplitPath::TileDirect`] up to `m = 32` for keys and `m = 4` for pairs, else
     /// [`SplitPath::TileStaged`]), else [`SplitPath::GlobalCounters`].
     #[default]
