@@ -871,6 +871,7 @@ fn record_layer_offsets_indirect_counts_and_status() {
         (33u32, SplitPath::TileDirect),
         (3u32, SplitPath::TileStaged),
         (300u32, SplitPath::TileStaged),
+        (3u32, SplitPath::TileSubgroupStaged),
         (3, SplitPath::GlobalCounters),
         (64, SplitPath::GlobalCounters),
         (300, SplitPath::Auto),
@@ -1017,7 +1018,7 @@ fn check_sign_fraction_glsl(ctx: &Context, rng: &mut Rng, n: usize, what: &str) 
     check(ctx, &keys, &b, Some((&cpu, 18)), &format!("{what} glsl f64"));
 }
 
-/// One key type on the staged tile path (lavapipe, no look-back): BITS into 8 buckets (pairs
+/// One key type on the staged tile path (lavapipe, no look-back): BITS into 16 buckets (pairs
 /// staged, keys alone direct) and 64 (both staged), with 4- and 8-byte values, and SPLITTERS
 /// (the bucket-start search) into 8.
 fn staged_key_type<K: FromWord>(ctx: &Context, words: &[u32], offset: u32, name: &str) {
@@ -1027,7 +1028,7 @@ fn staged_key_type<K: FromWord>(ctx: &Context, words: &[u32], offset: u32, name:
         .enumerate()
         .map(|(i, &x)| K::from_word(x, i))
         .collect();
-    for m in [8u32, 64] {
+    for m in [16u32, 64] {
         for value_type in [ValueType::U32, ValueType::U64] {
             let desc = SplitDesc::new(K::KEY_TYPE, value_type, m, BucketFn::Bits, n as u64);
             let plan = ctx.split_plan(&desc).expect("plan");
@@ -1064,14 +1065,15 @@ fn staged_key_type<K: FromWord>(ctx: &Context, words: &[u32], offset: u32, name:
 #[test]
 fn staged_tile_path() {
     // Auto on a device that runs the look-back: u32 -> u32 pairs into 4..=16 buckets by BITS
-    // and 4..=32 by GLSL are staged; keys alone, other bucket counts and 8-byte values are not.
+    // and 4..=32 by GLSL are staged (3..=12 subgroup-staged where m fits the subgroup: see
+    // subgroup_staged_tile_path); keys alone, other bucket counts and 8-byte values are not.
     let ctx = context_with_lookback(true);
     let glsl = "uint vkalgo_bucket(uint k) { return k % vkalgo_params.x; }";
     for (key_type, value_type, m, bucket_fn, staged) in [
-        (KeyType::U32, ValueType::U32, 4u32, BucketFn::Bits, true),
+        (KeyType::U32, ValueType::U32, 16u32, BucketFn::Bits, true),
         (KeyType::F32, ValueType::U32, 16, BucketFn::Bits, true),
         (KeyType::U32, ValueType::U32, 32, BucketFn::Bits, false),
-        (KeyType::U32, ValueType::U32, 5, BucketFn::Glsl, true),
+        (KeyType::U32, ValueType::U32, 20, BucketFn::Glsl, true),
         (KeyType::I32, ValueType::U32, 32, BucketFn::Glsl, true),
         (KeyType::U32, ValueType::U32, 2, BucketFn::Bits, false),
         (KeyType::U32, ValueType::U32, 64, BucketFn::Bits, false),
@@ -1445,4 +1447,269 @@ fn c_abi_multisplit_host() {
         assert_eq!(vkalgo_context_validation_message_count(ctx), 0);
         vkalgo_context_destroy(ctx);
     }
+}
+
+/// Splits `keys` on `desc`'s path (its value type with the element indices as values) through
+/// the record layer and compares keys, values and offsets exactly with the CPU counting sort
+/// of `buckets` (uploaded as the ids for IDS; `splitters` for SPLITTERS; vkalgo_params.x = m
+/// for GLSL).
+fn check_on_path<K: FromWord>(
+    ctx: &Context,
+    desc: &SplitDesc,
+    keys: &[K],
+    buckets: &[u32],
+    splitters: &[K],
+    what: &str,
+) {
+    let (n, m) = (keys.len(), desc.bucket_count);
+    let plan = ctx
+        .split_plan(desc)
+        .unwrap_or_else(|e| panic!("{what}: plan: {e}"));
+    assert_eq!(plan.path(), desc.path, "{what}: path");
+    let req = plan.memory_requirements();
+    let value_size = desc.value_type.bytes() as usize;
+    let value_of = |i: u64| (i << 33 | i).to_le_bytes()[..value_size].to_vec();
+    let values: Vec<u8> = (0..n as u64).flat_map(value_of).collect();
+    let key_bytes: &[u8] = bytemuck::cast_slice(keys);
+    let aux: &[u8] = match desc.bucket_fn {
+        BucketFn::Ids => bytemuck::cast_slice(buckets),
+        BucketFn::Splitters => bytemuck::cast_slice(splitters),
+        _ => &[],
+    };
+    let input = |data: &[u8], name: &str| {
+        let mut b =
+            GpuBuffer::new(ctx, data.len().max(4) as u64, MemoryLocation::CpuToGpu, name).expect("buffer");
+        b.mapped().expect("mapped")[..data.len()].copy_from_slice(data);
+        b
+    };
+    let output = |size: usize, name: &str| {
+        GpuBuffer::new(ctx, size.max(4) as u64, MemoryLocation::GpuToCpu, name).expect("buffer")
+    };
+    let (keys_b, values_b, aux_b) = (
+        input(key_bytes, "keys"),
+        input(&values, "values"),
+        input(aux, "aux"),
+    );
+    let (mut keys_out, mut values_out) = (
+        output(key_bytes.len(), "keys_out"),
+        output(values.len(), "values_out"),
+    );
+    let mut offsets = output(req.offsets_size as usize, "offsets");
+    let scratch = output(req.scratch_size as usize, "scratch");
+    let with_values = value_size > 0;
+    let args = SplitArgs {
+        keys: keys_b.sub_range(0, key_bytes.len() as u64),
+        values: with_values.then(|| values_b.sub_range(0, values.len() as u64)),
+        keys_out: keys_out.sub_range(0, key_bytes.len() as u64),
+        values_out: with_values.then(|| values_out.sub_range(0, values.len() as u64)),
+        splitters: (desc.bucket_fn == BucketFn::Splitters).then(|| aux_b.sub_range(0, aux.len() as u64)),
+        bucket_ids: (desc.bucket_fn == BucketFn::Ids).then(|| aux_b.sub_range(0, aux.len() as u64)),
+        offsets: offsets.sub_range(0, req.offsets_size),
+        scratch: scratch.sub_range(0, req.scratch_size),
+        count: ElementCount::Direct(n as u64),
+        params: [m, 0, 0, 0],
+    };
+    ctx.submit_and_wait(|cmd| unsafe {
+        plan.record(ctx, cmd, &args)?;
+        ctx.memory_barrier(
+            cmd,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::AccessFlags::SHADER_WRITE,
+            vk::PipelineStageFlags::HOST,
+            vk::AccessFlags::HOST_READ,
+        );
+        Ok(())
+    })
+    .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let mut want_keys = keys.to_vec();
+    let mut order: Vec<u64> = (0..n as u64).collect();
+    let want_offsets = reference::multisplit(&mut want_keys, Some(&mut order), buckets, m);
+    let got_offsets: Vec<u64> = read(&mut offsets)[..m as usize + 1]
+        .iter()
+        .map(|&x| x as u64)
+        .collect();
+    assert_eq!(got_offsets, want_offsets, "{what}: offsets");
+    assert!(
+        &keys_out.mapped().expect("mapped")[..key_bytes.len()] == bytemuck::cast_slice::<K, u8>(&want_keys),
+        "{what}: keys differ"
+    );
+    let want_values: Vec<u8> = order.into_iter().flat_map(value_of).collect();
+    assert!(
+        values_out.mapped().expect("mapped")[..values.len()] == want_values[..],
+        "{what}: values (stability) differ"
+    );
+}
+
+/// The CPU form of a test's GLSL bucket function: (word, the double key is negative, m).
+type GlslBucket = fn(u32, bool, u32) -> u32;
+
+/// A GLSL bucket function of each key type, with `vkalgo_params.x = m`, and its CPU form
+/// for keys made by [`FromWord::from_word`] from `word`: the word mod m (doubles: 1 below
+/// zero, else 0, mod m).
+fn glsl_word_mod(key_type: KeyType) -> (&'static str, GlslBucket) {
+    let word_mod: GlslBucket = |word, _, m| word % m;
+    match key_type {
+        KeyType::U32 => (
+            "uint vkalgo_bucket(uint k) { return k % vkalgo_params.x; }",
+            word_mod,
+        ),
+        KeyType::I32 => (
+            "uint vkalgo_bucket(int k) { return uint(k) % vkalgo_params.x; }",
+            word_mod,
+        ),
+        KeyType::F32 => (
+            "uint vkalgo_bucket(float k) { return floatBitsToUint(k) % vkalgo_params.x; }",
+            word_mod,
+        ),
+        KeyType::U64 => (
+            "uint vkalgo_bucket(uint64_t k) { return uint(k >> 32) % vkalgo_params.x; }",
+            word_mod,
+        ),
+        KeyType::I64 => (
+            "uint vkalgo_bucket(int64_t k) { return uint(uint64_t(k) >> 32) % vkalgo_params.x; }",
+            word_mod,
+        ),
+        KeyType::F64 => (
+            "uint vkalgo_bucket(double k) { return uint(k < 0.0) % vkalgo_params.x; }",
+            |_, negative, m| negative as u32 % m,
+        ),
+    }
+}
+
+/// One key type on the subgroup-staged tile path: keys alone, 4- and 8-byte values, BITS,
+/// GLSL, SPLITTERS (repeated, so some buckets stay empty) and IDS, for m from 1 to the
+/// smallest subgroup size.
+fn subgroup_staged_key_type<K: FromWord>(
+    ctx: &Context,
+    words: &[u32],
+    offset: u32,
+    tile_items: u32,
+    name: &str,
+) {
+    let n = words.len();
+    let keys: Vec<K> = words
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| K::from_word(x, i))
+        .collect();
+    let (glsl, glsl_bucket) = glsl_word_mod(K::KEY_TYPE);
+    let negative: Vec<bool> = words
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| f64::from_bits(u64::from_word(x, i)) < 0.0)
+        .collect();
+    let mut rng = Rng(n as u64 + offset as u64);
+    for m in [1u32, 2, 3, ctx.profile().min_subgroup_size] {
+        for bucket_fn in [BucketFn::Bits, BucketFn::Glsl, BucketFn::Splitters, BucketFn::Ids] {
+            if (bucket_fn == BucketFn::Bits && !m.is_power_of_two())
+                || (bucket_fn == BucketFn::Splitters && m < 2)
+            {
+                continue;
+            }
+            // Splitters: words of the input (the first one twice), in key order.
+            let mut splitters: Vec<K> = (0..m as usize - 1)
+                .map(|i| K::from_word(words[(i.max(1) * 611) % n], 0))
+                .collect();
+            splitters.sort_by_key(|k| k.ordered_bits());
+            let buckets: Vec<u32> = match bucket_fn {
+                BucketFn::Bits => keys
+                    .iter()
+                    .map(|&k| reference::bits_bucket(k, m, offset))
+                    .collect(),
+                BucketFn::Splitters => keys
+                    .iter()
+                    .map(|&k| reference::splitters_bucket(k, &splitters))
+                    .collect(),
+                BucketFn::Glsl => (0..n).map(|i| glsl_bucket(words[i], negative[i], m)).collect(),
+                BucketFn::Ids => (0..n).map(|_| rng.next_u32() % m).collect(),
+            };
+            for value_type in [ValueType::None, ValueType::U32, ValueType::U64] {
+                let desc = SplitDesc {
+                    path: SplitPath::TileSubgroupStaged,
+                    tile_items,
+                    bit_offset: if bucket_fn == BucketFn::Bits { offset } else { 0 },
+                    glsl: (bucket_fn == BucketFn::Glsl).then(|| glsl.to_string()),
+                    ..SplitDesc::new(K::KEY_TYPE, value_type, m, bucket_fn, n as u64)
+                };
+                let what = format!("subgroup-staged {name} {value_type:?} {bucket_fn:?} m={m} n={n}");
+                check_on_path(ctx, &desc, &keys, &buckets, &splitters, &what);
+            }
+        }
+    }
+}
+
+/// The subgroup-staged tile path (each subgroup stages its own run in bucket order): every
+/// key type and value width, every bucket function, adversarial data and float specials,
+/// sizes around the tile; where `Auto` takes it; refused where `m` exceeds the subgroup.
+#[test]
+fn subgroup_staged_tile_path() {
+    // Auto on a device that runs the look-back: u32 -> u32 pairs into 3..=12 buckets by BITS
+    // or GLSL, where m fits the smallest subgroup.
+    let ctx = context_with_lookback(true);
+    let lanes = ctx.profile().min_subgroup_size;
+    let glsl = "uint vkalgo_bucket(uint k) { return k % vkalgo_params.x; }";
+    for (key_type, value_type, m, bucket_fn, taken) in [
+        (KeyType::U32, ValueType::U32, 3u32, BucketFn::Glsl, true),
+        (KeyType::U32, ValueType::U32, 4, BucketFn::Bits, true),
+        (KeyType::F32, ValueType::U32, 8, BucketFn::Bits, true),
+        (KeyType::I32, ValueType::U32, 12, BucketFn::Glsl, true),
+        (KeyType::U32, ValueType::U32, 2, BucketFn::Glsl, false),
+        (KeyType::U32, ValueType::U32, 13, BucketFn::Glsl, false),
+        (KeyType::U32, ValueType::U32, 16, BucketFn::Bits, false),
+        (KeyType::U32, ValueType::None, 8, BucketFn::Bits, false),
+        (KeyType::U32, ValueType::U64, 8, BucketFn::Bits, false),
+        (KeyType::U64, ValueType::U32, 8, BucketFn::Bits, false),
+        (KeyType::U32, ValueType::U32, 8, BucketFn::Ids, false),
+        (KeyType::U32, ValueType::U32, 8, BucketFn::Splitters, false),
+    ] {
+        let desc = SplitDesc {
+            glsl: (bucket_fn == BucketFn::Glsl).then(|| glsl.to_string()),
+            ..SplitDesc::new(key_type, value_type, m, bucket_fn, 1 << 20)
+        };
+        let path = ctx.split_plan(&desc).expect("plan").path();
+        assert_eq!(
+            path == SplitPath::TileSubgroupStaged,
+            taken && m <= lanes,
+            "{key_type:?} -> {value_type:?} m={m} {bucket_fn:?}: Auto took {path:?}"
+        );
+    }
+    let too_many = SplitDesc {
+        path: SplitPath::TileSubgroupStaged,
+        ..SplitDesc::new(KeyType::U32, ValueType::U32, lanes + 1, BucketFn::Ids, 1 << 20)
+    };
+    assert!(
+        matches!(ctx.split_plan(&too_many), Err(Error::InvalidArgument(_))),
+        "m = {} beyond the subgroup",
+        lanes + 1
+    );
+    assert_no_validation_messages(&ctx);
+
+    let ctx = context_with_lookback(false);
+    let plan = ctx
+        .split_plan(&SplitDesc {
+            path: SplitPath::TileSubgroupStaged,
+            ..SplitDesc::new(KeyType::U32, ValueType::U32, 2, BucketFn::Bits, 1 << 20)
+        })
+        .expect("plan");
+    let tile = plan.column_length() as usize;
+    let mut rng = Rng(29);
+    for (name, gen) in distributions() {
+        let n = 3 * tile + 1;
+        let raw: Vec<u32> = (0..n).map(|i| gen(&mut rng, i)).collect();
+        subgroup_staged_key_type::<u32>(&ctx, &raw, 26, 0, &format!("u32 {name}"));
+    }
+    for n in [1, tile - 1, tile, 2 * tile + 5] {
+        let raw = rng.vec_u32(n);
+        subgroup_staged_key_type::<u32>(&ctx, &raw, 30, 0, "u32");
+    }
+    // 8 items per invocation (the tile kernels' other unrolling).
+    let raw = rng.vec_u32(5 * tile / 2 + 3);
+    subgroup_staged_key_type::<u32>(&ctx, &raw, 26, 8, "u32 8 items");
+    let raw = words_with_specials(&mut rng, 2 * tile + 3, &FLOAT_SPECIALS);
+    subgroup_staged_key_type::<i32>(&ctx, &raw, 26, 0, "i32");
+    subgroup_staged_key_type::<f32>(&ctx, &raw, 26, 0, "f32");
+    subgroup_staged_key_type::<u64>(&ctx, &raw, 58, 0, "u64");
+    subgroup_staged_key_type::<i64>(&ctx, &raw, 58, 0, "i64");
+    subgroup_staged_key_type::<f64>(&ctx, &raw, 58, 0, "f64");
+    assert_no_validation_messages(&ctx);
 }

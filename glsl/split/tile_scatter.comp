@@ -14,10 +14,13 @@
 //     tile's bucket totals); the keys, then the values, are staged in shared memory in bucket
 //     order, and each invocation writes consecutive slots (coalesced runs, one per bucket),
 //     finding a slot's bucket by a binary search of the tile's bucket starts.
+//  3b. TILE_SUBGROUP_STAGED instead: each subgroup stages only its own run, with subgroup
+//     barriers (subgroup_staged_write).
 // Shared pool (COUNTER_WORDS words): the counter rows at [0, rows * m); the staged keys or
 // values at [0, TILE_LENGTH * words) (after the counters are consumed); with TILE_STAGED the
 // tile's bucket starts at [aux, aux + m) and the global-minus-local bases at [aux + m, aux + 2m),
-// aux = max of both regions' ends (the plan sizes the pool).
+// aux = max of both regions' ends; with TILE_SUBGROUP_STAGED subgroup s's run at
+// [rows * m + s * S * BATCH * STAGE_WORDS, ...) beside the counters (the plan sizes the pool).
 #define SPLIT_TILES 1
 #define SPLIT_TILE_KERNEL 1 // loops over id bits unrolled to the plan's count (bucket_fn.glsl)
 #include "split_common.glsl"
@@ -34,8 +37,12 @@ shared uint s_status;
 // bucket-id bits (bucket_fn.glsl UNROLLED_ID_BITS).
 const bool TILE_STAGED = (SPIN_LIMIT & 1u) != 0u;
 const bool TILE_REGISTERS = (SPIN_LIMIT & 2u) != 0u;
+// Bit 2 (with TILE_REGISTERS only): TILE_SUBGROUP_STAGED, see step 3b.
+const bool TILE_SUBGROUP_STAGED = (SPIN_LIMIT & 4u) != 0u;
 #define KEY_WORDS (KEY_BITS / 32)
 #define NONE 0xFFFFFFFFu
+// Pool words per staged element (step 3b): the wider of the key and the value.
+#define STAGE_WORDS (KEY_WORDS > VALUE_WORDS ? KEY_WORDS : VALUE_WORDS)
 
 // The bucket of the staged element at `slot` whose key is `key` (step 3; the tile's bucket
 // starts at s_pool[aux..aux + m)). BITS and GLSL recompute it from the key. IDS and SPLITTERS
@@ -64,6 +71,99 @@ uint staged_bucket(KEY_T key, uint slot, uint m, uint aux) {
         }
     }
     return lo - 1u;
+#endif
+}
+
+// Step 3b, TILE_SUBGROUP_STAGED (the warp-level multisplit's local reordering, Ashkiani et
+// al.; m at most the subgroup size, counters in registers): each subgroup stages its own run
+// of S * BATCH elements in bucket order in a private region of the pool (after the counter
+// rows), with no workgroup barrier, and stores consecutive slots: a store of S lanes then
+// spans about S * m / (S * BATCH) + 1 runs instead of up to m. Lane b holds the subgroup's
+// count of bucket b (`counter`) and, in s_pool[row + b], its first global position (step 2).
+void subgroup_staged_write(KEY_T keys[BATCH],
+#if VALUE_WORDS > 0
+                           VALUE_T values[BATCH],
+#endif
+                           uint packed[BATCH], uint counter, uint row, uint m, uint rows) {
+    uint lane = gl_SubgroupInvocationID;
+    uint local_start = subgroupExclusiveAdd(counter); // lane b: bucket b's first slot
+    uint held = subgroup_total(local_start, counter);
+    uint shift = (lane < m ? s_pool[row + lane] : 0u) - local_start; // global - slot (wraps)
+    uint span = gl_SubgroupSize * BATCH;
+    uint region = rows * m + gl_SubgroupID * span * STAGE_WORDS;
+    uint slots[BATCH];
+    [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+        uint b = packed[i] == NONE ? 0u : (packed[i] & 0xFFFFu);
+        slots[i] = subgroupShuffle(local_start, b) + (packed[i] >> 16);
+        if (packed[i] != NONE) {
+            s_pool[region + slots[i]] = uint(keys[i]);
+#if KEY_BITS == 64
+            s_pool[region + span + slots[i]] = uint(keys[i] >> 32);
+#endif
+        }
+    }
+    subgroupMemoryBarrierShared();
+    subgroupBarrier();
+    uint dest[BATCH];
+    [[unroll]] for (uint k = 0u; k < BATCH; ++k) {
+        uint slot = k * gl_SubgroupSize + lane;
+        bool ok = slot < held;
+        KEY_T key = KEY_T(0);
+        if (ok) {
+            key = KEY_T(s_pool[region + slot]);
+#if KEY_BITS == 64
+            key |= uint64_t(s_pool[region + span + slot]) << 32;
+#endif
+        }
+#if BUCKET_FN == 0 || BUCKET_FN == 3
+        uint b = ok ? bucket_of(key, 0ul) : 0u;
+#else
+        // The last bucket whose first slot is <= slot, by a search of the lanes' starts
+        // (subgroup-uniform: every lane probes in every round).
+        uint lo = 0u;
+        uint len = m;
+        [[dont_unroll]] for (uint bit = 0u; bit <= pc.id_bits; ++bit) {
+            uint half_len = len >> 1;
+            uint probe = subgroupShuffle(local_start, min(lo + half_len, m - 1u));
+            if (len > 0u) {
+                if (probe <= slot) {
+                    lo += half_len + 1u;
+                    len -= half_len + 1u;
+                } else {
+                    len = half_len;
+                }
+            }
+        }
+        uint b = ok ? lo - 1u : 0u;
+#endif
+        dest[k] = subgroupShuffle(shift, b) + slot;
+        if (ok) {
+            KeyRef(pc.keys_out + uint64_t(dest[k]) * uint64_t(KEY_BITS / 8)).v[0] = key;
+        }
+    }
+#if VALUE_WORDS > 0
+    subgroupMemoryBarrierShared();
+    subgroupBarrier(); // every staged key is read
+    [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+        if (packed[i] != NONE) {
+            s_pool[region + slots[i]] = uint(values[i]);
+#if VALUE_WORDS == 2
+            s_pool[region + span + slots[i]] = uint(values[i] >> 32);
+#endif
+        }
+    }
+    subgroupMemoryBarrierShared();
+    subgroupBarrier();
+    [[unroll]] for (uint k = 0u; k < BATCH; ++k) {
+        uint slot = k * gl_SubgroupSize + lane;
+        if (slot < held) {
+            VALUE_T value = VALUE_T(s_pool[region + slot]);
+#if VALUE_WORDS == 2
+            value |= uint64_t(s_pool[region + span + slot]) << 32;
+#endif
+            ValueRef(pc.values_out + uint64_t(dest[k]) * uint64_t(VALUE_WORDS * 4u)).v[0] = value;
+        }
+    }
 #endif
 }
 
@@ -179,6 +279,15 @@ void main() {
         }
     }
     barrier();
+
+    if (TILE_SUBGROUP_STAGED) {
+        subgroup_staged_write(keys,
+#if VALUE_WORDS > 0
+                              values,
+#endif
+                              packed, counter, row, m, rows);
+        return;
+    }
 
     // Positions: global (direct) or the slot in the tile (staged).
     [[unroll]] for (uint i = 0u; i < BATCH; ++i) {

@@ -37,7 +37,8 @@
 //! (4) a stable scatter that recomputes the buckets and ranks. No workgroup waits on another
 //! there (the safe kind, for every device). They differ in what a column is and where its
 //! counters live:
-//! - tile paths ([`SplitPath::TileDirect`], [`SplitPath::TileStaged`]; [`SplitPath::Auto`]
+//! - tile paths ([`SplitPath::TileDirect`], [`SplitPath::TileStaged`],
+//!   [`SplitPath::TileSubgroupStaged`]; [`SplitPath::Auto`]
 //!   takes them below those bucket counts, for IDS, without the look-back, and otherwise wherever the
 //!   workgroup's counter rows fit, `m <= 1024` on a GPU with 48 KiB of shared memory): a
 //!   column is a workgroup's tile of `workgroup size x tile_items` elements. The count adds one
@@ -48,7 +49,10 @@
 //!   `m`) or stages the tile in shared memory in bucket order and writes coalesced runs
 //!   (staged: larger `m`; Auto stages above `m = 32` for keys and `m = 4` for pairs, and
 //!   u32 -> u32 pairs into 4 to 16 buckets by BITS or 4 to 32 by GLSL, whose buckets the
-//!   staged scatter recomputes from the keys: faster there than the Onesweep split);
+//!   staged scatter recomputes from the keys: faster there than the Onesweep split), or
+//!   stages each subgroup's run alone, with no workgroup barrier (subgroup-staged, the seed's
+//!   warp-level reordering: `m` at most the subgroup size; Auto takes it for u32 -> u32 pairs
+//!   into 3 to 12 buckets by BITS or GLSL);
 //! - the column path ([`SplitPath::GlobalCounters`]: larger `m`, or by request): a column is
 //!   `column_steps * G` elements, `G` the device's smallest subgroup size, walked by one lane
 //!   group of `G` lanes; its `m` counters are the matrix entries themselves, in global memory
@@ -150,8 +154,9 @@ impl BucketFn {
 #[repr(u32)]
 pub enum SplitPath {
     /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it
-    /// [`SplitPath::TileStaged`] for u32 -> u32 pairs into 4 to 16 buckets by BITS or 4 to 32
-    /// by GLSL; else [`SplitPath::Onesweep`] from `m = 8` (pairs: `m = 4`; not IDS) where the
+    /// [`SplitPath::TileSubgroupStaged`] for u32 -> u32 pairs into 3 to 12 buckets by BITS or
+    /// GLSL where `m` fits the device's smallest subgroup; [`SplitPath::TileStaged`] for
+    /// u32 -> u32 pairs into 4 to 16 buckets by BITS or 4 to 32 by GLSL; else [`SplitPath::Onesweep`] from `m = 8` (pairs: `m = 4`; not IDS) where the
     /// device profile runs the look-back, else the tile paths where the workgroup's counter rows fit
     /// ([`SplitPath::TileDirect`] up to `m = 32` for keys and `m = 4` for pairs, else
     /// [`SplitPath::TileStaged`]), else [`SplitPath::GlobalCounters`].
@@ -173,6 +178,11 @@ pub enum SplitPath {
     /// bucket order and written in coalesced runs (larger `m`). Refused where the counter
     /// rows or the staged tile do not fit.
     TileStaged = 6,
+    /// Workgroup tiles as [`SplitPath::TileDirect`] with counters in registers (`m` at most the
+    /// device's smallest subgroup size), each subgroup staging its own run of the tile in
+    /// bucket order in shared memory and writing it in coalesced runs, with no workgroup
+    /// barrier (the seed's warp-level reordering). Refused for larger `m`.
+    TileSubgroupStaged = 8,
     /// The sort's Onesweep with the bucket as its digit: an upfront count of the buckets,
     /// then one pass that ranks each tile, finds its offsets by decoupled look-back
     /// (workgroups wait on earlier ones, bounded, with the sort's fallback) and writes it in
@@ -202,6 +212,8 @@ const TILE_SPEC_STAGED: u32 = 1;
 /// Tile scatter variant: lane `b` keeps bucket `b`'s running count (`m` at most the smallest
 /// subgroup size).
 const TILE_SPEC_REGISTERS: u32 = 2;
+/// Tile scatter variant: each subgroup stages its own run (with [`TILE_SPEC_REGISTERS`]).
+const TILE_SPEC_SUBGROUP_STAGED: u32 = 4;
 /// Tile kernels' variant, bits 8..13: the bucket-id bits ceil(log2 m), to which the tile
 /// kernels unroll their loops over id bits (glsl/split/bucket_fn.glsl UNROLLED_ID_BITS). On an
 /// NVIDIA H100, 2^26 u32 keys: m = 2 0.380 -> 0.329 ms, m = 4 0.435 -> 0.359 ms, staged
@@ -223,6 +235,32 @@ const DIRECT_MAX_BUCKETS: (u32, u32) = (32, 4);
 /// Keys alone stay faster on the Onesweep split from m = 8
 /// (docs/benchmarks/2026-11-24-h200-split-staged.md).
 const STAGED_PAIRS_MAX_BUCKETS: (u32, u32) = (16, 32);
+
+/// Bucket counts for which [`SplitPath::Auto`] takes [`SplitPath::TileSubgroupStaged`] for
+/// u32 -> u32 pairs split by BITS or GLSL (where `m` fits the device's smallest subgroup).
+/// Measured on an NVIDIA H200 at 2^24 / 2^26, GLSL, ms, subgroup-staged (4 items) against the
+/// path Auto took before: m = 3 0.131 / 0.443 against direct 0.142 / 0.485; m = 4 0.132 /
+/// 0.452 against staged 0.146 / 0.497; m = 6 0.135 / 0.457 against 0.148 / 0.521; m = 8 0.136
+/// / 0.466 against 0.151 / 0.528; m = 12 0.146 / 0.509 against 0.155 / 0.541; m = 16 0.153 /
+/// 0.560 against 0.155 / 0.546 (staged kept); m = 2 0.126 / 0.432 against direct 0.117 /
+/// 0.416 (direct kept). IDS is left to the other paths: at m = 4 with 4 items 0.173 / 0.722
+/// against direct 0.185 / 0.657 (docs/benchmarks/2026-11-24-h200-split-subgroup-staged.md).
+const SUBGROUP_STAGED_PAIRS_BUCKETS: std::ops::RangeInclusive<u32> = 3..=12;
+/// Default elements per invocation of [`SplitPath::TileSubgroupStaged`] on GPUs: at 8 the
+/// workgroup's pool (keys, then values, one word per element) let five 256-invocation
+/// workgroups share an H200 multiprocessor's 48 KiB, at 4 eight. Pairs at m = 8, 2^26: 0.504
+/// ms with 8 items, 0.485 with 6, 0.466 with 4; at m = 32, 0.646 with 8, 0.806 with 4 (runs
+/// of 4 elements per bucket and subgroup).
+const SUBGROUP_STAGED_ITEMS: u32 = 4;
+
+/// Whether [`SplitPath::Auto`] takes [`SplitPath::TileSubgroupStaged`] for `desc` where it
+/// fits (see [`SUBGROUP_STAGED_PAIRS_BUCKETS`]).
+fn auto_subgroup_stages(desc: &SplitDesc) -> bool {
+    matches!(desc.bucket_fn, BucketFn::Bits | BucketFn::Glsl)
+        && desc.value_type == ValueType::U32
+        && desc.key_type.bytes() == 4
+        && SUBGROUP_STAGED_PAIRS_BUCKETS.contains(&desc.bucket_count)
+}
 
 /// Whether [`SplitPath::Auto`] prefers the staged tile path for `desc` (see
 /// [`STAGED_PAIRS_MAX_BUCKETS`]), where it fits.
@@ -262,9 +300,8 @@ pub struct SplitDesc {
     pub max_count: u64,
     /// Where the counters live ([`SplitPath::Auto`]: by `m` and the device).
     pub path: SplitPath,
-    /// Elements per invocation of a tile ([`SplitPath::TileDirect`] and
-    /// [`SplitPath::TileStaged`]); 0 picks the device's default (8 on GPUs, 4 on CPU
-    /// drivers). At most 32.
+    /// Elements per invocation of a tile (the tile paths); 0 picks the device's default (8
+    /// on GPUs, 4 for [`SplitPath::TileSubgroupStaged`]; 4 on CPU drivers). At most 32.
     pub tile_items: u32,
     /// [`SplitPath::Onesweep`]: the sort kernels' tuning (`None`: the sort's for the device;
     /// see [`crate::SortTuning`]).
@@ -399,8 +436,19 @@ struct ColumnPasses {
 struct TileGeometry {
     /// Elements per invocation (BATCH in glsl/split/split_common.glsl).
     items: u32,
-    /// Stage the tile in shared memory before writing it ([`SplitPath::TileStaged`]).
-    staged: bool,
+    /// How the scatter writes the ranked tile.
+    write: TileWrite,
+}
+
+/// How the tile scatter writes a ranked tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TileWrite {
+    /// Straight from registers ([`SplitPath::TileDirect`]).
+    Direct,
+    /// Each subgroup's run staged in bucket order ([`SplitPath::TileSubgroupStaged`]).
+    SubgroupStaged,
+    /// The whole tile staged in bucket order ([`SplitPath::TileStaged`]).
+    Staged,
 }
 
 impl SplitPlan {
@@ -422,10 +470,10 @@ impl SplitPlan {
         } else if self.onesweep.is_some() {
             SplitPath::Onesweep
         } else if let Some(tile) = self.tile {
-            if tile.staged {
-                SplitPath::TileStaged
-            } else {
-                SplitPath::TileDirect
+            match tile.write {
+                TileWrite::Direct => SplitPath::TileDirect,
+                TileWrite::SubgroupStaged => SplitPath::TileSubgroupStaged,
+                TileWrite::Staged => SplitPath::TileStaged,
             }
         } else {
             SplitPath::GlobalCounters
@@ -741,38 +789,50 @@ impl Context {
         let budget = MAX_COUNTER_BYTES.min(self.profile.max_shared_memory as u64 / 2);
         let counter_fits = rows * m as u64 * 4 <= budget;
         let word_size = desc.key_type.bytes().max(desc.value_type.bytes());
-        let tile_items = match desc.tile_items {
+        let tile_items = |write: TileWrite| match desc.tile_items {
             0 if cpu => 4,
+            0 if write == TileWrite::SubgroupStaged => SUBGROUP_STAGED_ITEMS,
             0 => 8,
             items => items,
         };
-        let tile_length = workgroup_size as u64 * tile_items as u64;
-        let pool_words = |staged: bool| -> u64 {
+        let pool_words = |write: TileWrite| -> u64 {
+            let tile_length = workgroup_size as u64 * tile_items(write) as u64;
             let counters = rows * m as u64;
-            let words = if staged {
-                counters.max(tile_length * (word_size / 4)) + 2 * m as u64
-            } else {
-                counters
+            let words = match write {
+                TileWrite::Staged => counters.max(tile_length * (word_size / 4)) + 2 * m as u64,
+                TileWrite::SubgroupStaged => counters + tile_length * (word_size / 4),
+                TileWrite::Direct => counters,
             };
             words.max(1).next_multiple_of(256)
         };
         // (Staged, the counter rows may take the device's shared memory beyond the counter
         // budget: at m = 1024 on an H100 one workgroup per SM still beat the column paths.)
-        let staged_fits =
-            (pool_words(true) + workgroup_size as u64 + 16) * 4 <= self.profile.max_shared_memory as u64;
+        let staged_fits = (pool_words(TileWrite::Staged) + workgroup_size as u64 + 16) * 4
+            <= self.profile.max_shared_memory as u64;
+        let subgroup_staged_fits = m <= group_lanes
+            && (pool_words(TileWrite::SubgroupStaged) + workgroup_size as u64 + 16) * 4
+                <= self.profile.max_shared_memory as u64;
         let direct_max = if desc.value_type == ValueType::None {
             DIRECT_MAX_BUCKETS.0
         } else {
             DIRECT_MAX_BUCKETS.1
         };
-        let stage_pairs = desc.path == SplitPath::Auto && staged_fits && auto_stages_pairs(desc);
+        // Where Auto stages pairs rather than take the Onesweep split or the direct path.
+        let auto_staged = match desc.path {
+            SplitPath::Auto if subgroup_staged_fits && auto_subgroup_stages(desc) => {
+                Some(TileWrite::SubgroupStaged)
+            }
+            SplitPath::Auto if staged_fits && auto_stages_pairs(desc) => Some(TileWrite::Staged),
+            _ => None,
+        };
         let tile = match desc.path {
-            SplitPath::Auto if stage_pairs => Some(true),
-            SplitPath::Auto if counter_fits && m <= direct_max => Some(false),
-            SplitPath::Auto if staged_fits => Some(true),
-            SplitPath::TileDirect if counter_fits => Some(false),
-            SplitPath::TileStaged if staged_fits => Some(true),
-            SplitPath::TileDirect | SplitPath::TileStaged => {
+            SplitPath::Auto if auto_staged.is_some() => auto_staged,
+            SplitPath::Auto if counter_fits && m <= direct_max => Some(TileWrite::Direct),
+            SplitPath::Auto if staged_fits => Some(TileWrite::Staged),
+            SplitPath::TileDirect if counter_fits => Some(TileWrite::Direct),
+            SplitPath::TileStaged if staged_fits => Some(TileWrite::Staged),
+            SplitPath::TileSubgroupStaged if subgroup_staged_fits => Some(TileWrite::SubgroupStaged),
+            SplitPath::TileDirect | SplitPath::TileStaged | SplitPath::TileSubgroupStaged => {
                 return Err(Error::invalid(format!(
                 "multisplit: the {:?} path does not fit {m} buckets ({rows} counter rows, {} shared bytes)",
                 desc.path, self.profile.max_shared_memory
@@ -780,9 +840,9 @@ impl Context {
             }
             _ => None,
         }
-        .map(|staged| TileGeometry {
-            items: tile_items,
-            staged,
+        .map(|write| TileGeometry {
+            items: tile_items(write),
+            write,
         });
 
         let onesweep_path = match desc.path {
@@ -794,11 +854,11 @@ impl Context {
                 }
                 None => true,
             },
-            _ => !stage_pairs && onesweep::auto_takes(self, desc),
+            _ => auto_staged.is_none() && onesweep::auto_takes(self, desc),
         };
         let tile = if onesweep_path { None } else { tile };
-        let column_length = if tile.is_some() {
-            tile_length
+        let column_length = if let Some(tile) = tile {
+            workgroup_size as u64 * tile.items as u64
         } else {
             lane_column_length
         };
@@ -811,7 +871,7 @@ impl Context {
                 "multisplit: {m} buckets x {max_columns} columns exceed the count matrix's 2^32 - 1 entries"
             )));
         }
-        let counter_words = tile.map_or(1, |tile| pool_words(tile.staged) as u32);
+        let counter_words = tile.map_or(1, |tile| pool_words(tile.write) as u32);
         let small = self.split_shader(desc, Some(glsl::Pass::Small), "small", true)?;
         let (columns, onesweep, scratch_size) = if onesweep_path {
             let split = onesweep::OnesweepSplit::new(self, desc, id_bits(m))?;
@@ -974,8 +1034,10 @@ impl SplitPlan {
             spin_limit: match self.tile {
                 Some(tile) => {
                     let mut variant = 0;
-                    if tile.staged {
-                        variant |= TILE_SPEC_STAGED;
+                    match tile.write {
+                        TileWrite::Staged => variant |= TILE_SPEC_STAGED,
+                        TileWrite::SubgroupStaged => variant |= TILE_SPEC_SUBGROUP_STAGED,
+                        TileWrite::Direct => {}
                     }
                     if self.desc.bucket_count <= self.group_lanes {
                         variant |= TILE_SPEC_REGISTERS;

@@ -1,6 +1,6 @@
 //! Multisplit benchmark: `vkalgo-bench multisplit [--sizes 24,26] [--ms 2,3,8,32,256,1024]
 //! [--types keys,pairs] [--fns glsl,bits,ids]
-//! [--paths auto,direct,staged,global,small] [--tile-items 16] [--reps 20]`
+//! [--paths auto,direct,staged,substaged,onesweep,global,small] [--tile-items 16] [--reps 20]`
 //! (a path the plan refuses for an m is skipped with a note; `--tile-items` sets the tile
 //! paths' elements per invocation, 0 the default).
 //!
@@ -65,6 +65,7 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
                         "auto" => Some(SplitPath::Auto),
                         "direct" => Some(SplitPath::TileDirect),
                         "staged" => Some(SplitPath::TileStaged),
+                        "substaged" => Some(SplitPath::TileSubgroupStaged),
                         "global" => Some(SplitPath::GlobalCounters),
                         "small" => Some(SplitPath::Small),
                         "onesweep" => Some(SplitPath::Onesweep),
@@ -227,6 +228,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                             SplitPath::Small => "small",
                             SplitPath::TileDirect => "direct",
                             SplitPath::TileStaged => "staged",
+                            SplitPath::TileSubgroupStaged => "substaged",
                             SplitPath::Onesweep => "onesweep",
                             _ => "global",
                         };
