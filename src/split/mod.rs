@@ -243,8 +243,9 @@ const STAGED_PAIRS_MAX_BUCKETS: (u32, u32) = (16, 32);
 /// 0.452 against staged 0.146 / 0.497; m = 6 0.135 / 0.457 against 0.148 / 0.521; m = 8 0.136
 /// / 0.466 against 0.151 / 0.528; m = 12 0.146 / 0.509 against 0.155 / 0.541; m = 16 0.153 /
 /// 0.560 against 0.155 / 0.546 (staged kept); m = 2 0.126 / 0.432 against direct 0.117 /
-/// 0.416 (direct kept). IDS is left to the other paths: at m = 4 with 4 items 0.173 / 0.722
-/// against direct 0.185 / 0.657 (docs/benchmarks/2026-11-24-h200-split-subgroup-staged.md).
+/// 0.416 (direct kept). IDS is left to the other paths: at m = 4, 2^26, with 4 items two
+/// commands gave 0.722 and 0.606 ms against direct 0.657 and 0.646
+/// (docs/benchmarks/2026-11-24-h200-split-subgroup-staged.md).
 const SUBGROUP_STAGED_PAIRS_BUCKETS: std::ops::RangeInclusive<u32> = 3..=12;
 /// Default elements per invocation of [`SplitPath::TileSubgroupStaged`] on GPUs: at 8 the
 /// workgroup's pool (keys, then values, one word per element) let five 256-invocation
