@@ -6,8 +6,7 @@
 
 mod common;
 
-use common::{assert_no_validation_messages, context, context_with_lookback, Rng};
-use vkalgo::ash::vk;
+use common::{assert_no_validation_messages, compute_to_host, context, context_with_lookback, Rng};
 use vkalgo::split::reference;
 use vkalgo::{
     BucketFn, Bucketing, Context, ElementCount, Error, GpuBuffer, KeyType, MemoryLocation, SortKey,
@@ -811,13 +810,7 @@ fn record_case(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool, ba
     };
     ctx.submit_and_wait(|cmd| unsafe {
         plan.record(ctx, cmd, &args)?;
-        ctx.memory_barrier(
-            cmd,
-            vk::PipelineStageFlags::COMPUTE_SHADER,
-            vk::AccessFlags::SHADER_WRITE,
-            vk::PipelineStageFlags::HOST,
-            vk::AccessFlags::HOST_READ,
-        );
+        compute_to_host(ctx, cmd);
         Ok(())
     })
     .expect("submit");
@@ -1059,6 +1052,22 @@ fn staged_key_type<K: FromWord>(ctx: &Context, words: &[u32], offset: u32, name:
     check_splitters::<K>(ctx, words, &picks, true, None, &format!("staged {name}"));
 }
 
+/// The path `SplitPath::Auto` takes for a split of up to 2^20 elements (GLSL: key % m).
+fn auto_path(
+    ctx: &Context,
+    key_type: KeyType,
+    value_type: ValueType,
+    m: u32,
+    bucket_fn: BucketFn,
+) -> SplitPath {
+    let glsl = "uint vkalgo_bucket(uint k) { return k % vkalgo_params.x; }";
+    let desc = SplitDesc {
+        glsl: (bucket_fn == BucketFn::Glsl).then(|| glsl.to_string()),
+        ..SplitDesc::new(key_type, value_type, m, bucket_fn, 1 << 20)
+    };
+    ctx.split_plan(&desc).expect("plan").path()
+}
+
 /// The staged tile path, whose scatter recomputes BITS and GLSL buckets from the staged keys
 /// and searches the tile's bucket starts for SPLITTERS and IDS: every key type, adversarial
 /// data, 4- and 8-byte values, above the small path's limit; and where `Auto` takes it.
@@ -1068,7 +1077,6 @@ fn staged_tile_path() {
     // and 4..=32 by GLSL are staged (3..=12 subgroup-staged where m fits the subgroup: see
     // subgroup_staged_tile_path); keys alone, other bucket counts and 8-byte values are not.
     let ctx = context_with_lookback(true);
-    let glsl = "uint vkalgo_bucket(uint k) { return k % vkalgo_params.x; }";
     for (key_type, value_type, m, bucket_fn, staged) in [
         (KeyType::U32, ValueType::U32, 16u32, BucketFn::Bits, true),
         (KeyType::F32, ValueType::U32, 16, BucketFn::Bits, true),
@@ -1083,11 +1091,7 @@ fn staged_tile_path() {
         (KeyType::U64, ValueType::U32, 8, BucketFn::Bits, false),
         (KeyType::U32, ValueType::U32, 8, BucketFn::Splitters, false),
     ] {
-        let desc = SplitDesc {
-            glsl: (bucket_fn == BucketFn::Glsl).then(|| glsl.to_string()),
-            ..SplitDesc::new(key_type, value_type, m, bucket_fn, 1 << 20)
-        };
-        let path = ctx.split_plan(&desc).expect("plan").path();
+        let path = auto_path(&ctx, key_type, value_type, m, bucket_fn);
         assert_eq!(
             path == SplitPath::TileStaged,
             staged,
@@ -1511,13 +1515,7 @@ fn check_on_path<K: FromWord>(
     };
     ctx.submit_and_wait(|cmd| unsafe {
         plan.record(ctx, cmd, &args)?;
-        ctx.memory_barrier(
-            cmd,
-            vk::PipelineStageFlags::COMPUTE_SHADER,
-            vk::AccessFlags::SHADER_WRITE,
-            vk::PipelineStageFlags::HOST,
-            vk::AccessFlags::HOST_READ,
-        );
+        compute_to_host(ctx, cmd);
         Ok(())
     })
     .unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -1647,7 +1645,6 @@ fn subgroup_staged_tile_path() {
     // or GLSL, where m fits the smallest subgroup.
     let ctx = context_with_lookback(true);
     let lanes = ctx.profile().min_subgroup_size;
-    let glsl = "uint vkalgo_bucket(uint k) { return k % vkalgo_params.x; }";
     for (key_type, value_type, m, bucket_fn, taken) in [
         (KeyType::U32, ValueType::U32, 3u32, BucketFn::Glsl, true),
         (KeyType::U32, ValueType::U32, 4, BucketFn::Bits, true),
@@ -1662,11 +1659,7 @@ fn subgroup_staged_tile_path() {
         (KeyType::U32, ValueType::U32, 8, BucketFn::Ids, false),
         (KeyType::U32, ValueType::U32, 8, BucketFn::Splitters, false),
     ] {
-        let desc = SplitDesc {
-            glsl: (bucket_fn == BucketFn::Glsl).then(|| glsl.to_string()),
-            ..SplitDesc::new(key_type, value_type, m, bucket_fn, 1 << 20)
-        };
-        let path = ctx.split_plan(&desc).expect("plan").path();
+        let path = auto_path(&ctx, key_type, value_type, m, bucket_fn);
         assert_eq!(
             path == SplitPath::TileSubgroupStaged,
             taken && m <= lanes,
