@@ -156,8 +156,9 @@ pub enum SplitPath {
     /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it
     /// [`SplitPath::TileSubgroupStaged`] for u32 -> u32 pairs into 3 to 12 buckets by BITS or
     /// GLSL where `m` fits the device's smallest subgroup; [`SplitPath::TileStaged`] for
-    /// u32 -> u32 pairs into 4 to 16 buckets by BITS or 4 to 32 by GLSL; else [`SplitPath::Onesweep`] from `m = 8` (pairs: `m = 4`; not IDS) where the
-    /// device profile runs the look-back, else the tile paths where the workgroup's counter rows fit
+    /// u32 -> u32 pairs into 4 to 16 buckets by BITS or 4 to 32 by GLSL; else
+    /// [`SplitPath::Onesweep`] from `m = 8` (pairs: `m = 4`; not IDS) where the device profile
+    /// runs the look-back, else the tile paths where the workgroup's counter rows fit
     /// ([`SplitPath::TileDirect`] up to `m = 32` for keys and `m = 4` for pairs, else
     /// [`SplitPath::TileStaged`]), else [`SplitPath::GlobalCounters`].
     #[default]
