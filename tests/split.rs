@@ -9,8 +9,8 @@ mod common;
 use common::{assert_no_validation_messages, compute_to_host, context, context_with_lookback, Rng};
 use vkalgo::split::reference;
 use vkalgo::{
-    BucketFn, Bucketing, Context, ElementCount, Error, GpuBuffer, KeyType, MemoryLocation, SortKey,
-    SortTuning, SplitArgs, SplitDesc, SplitPath, ValueType,
+    BucketFn, Bucketing, Context, ElementCount, Error, GpuBuffer, KeyType, MemoryLocation, ScanDesc, ScanOp,
+    SortKey, SortTuning, SplitArgs, SplitDesc, SplitPath, ValueType,
 };
 
 /// The CPU buckets of `keys` for a bucketing.
@@ -1499,7 +1499,8 @@ fn check_on_path<K: FromWord>(
         output(values.len(), "values_out"),
     );
     let mut offsets = output(req.offsets_size as usize, "offsets");
-    let scratch = output(req.scratch_size as usize, "scratch");
+    // Poisoned scratch: the split must clear whatever it reads zeroed.
+    let scratch = input(&vec![0xA5; req.scratch_size as usize], "scratch");
     let with_values = value_size > 0;
     let args = SplitArgs {
         keys: keys_b.sub_range(0, key_bytes.len() as u64),
@@ -1641,8 +1642,8 @@ fn subgroup_staged_key_type<K: FromWord>(
 /// sizes around the tile; where `Auto` takes it; refused where `m` exceeds the subgroup.
 #[test]
 fn subgroup_staged_tile_path() {
-    // Auto on a device that runs the look-back: u32 -> u32 pairs into 3..=12 buckets by BITS
-    // or GLSL, where m fits the smallest subgroup.
+    // Auto on a device that runs the look-back: u32 -> u32 pairs into 3..=12 buckets and
+    // 4-byte keys alone into 8..=12, by BITS or GLSL, where m fits the smallest subgroup.
     let ctx = context_with_lookback(true);
     let lanes = ctx.profile().min_subgroup_size;
     for (key_type, value_type, m, bucket_fn, taken) in [
@@ -1653,7 +1654,12 @@ fn subgroup_staged_tile_path() {
         (KeyType::U32, ValueType::U32, 2, BucketFn::Glsl, false),
         (KeyType::U32, ValueType::U32, 13, BucketFn::Glsl, false),
         (KeyType::U32, ValueType::U32, 16, BucketFn::Bits, false),
-        (KeyType::U32, ValueType::None, 8, BucketFn::Bits, false),
+        (KeyType::U32, ValueType::None, 8, BucketFn::Bits, true),
+        (KeyType::I32, ValueType::None, 12, BucketFn::Glsl, true),
+        (KeyType::U32, ValueType::None, 7, BucketFn::Glsl, false),
+        (KeyType::U32, ValueType::None, 13, BucketFn::Glsl, false),
+        (KeyType::U64, ValueType::None, 8, BucketFn::Bits, false),
+        (KeyType::U32, ValueType::None, 8, BucketFn::Ids, false),
         (KeyType::U32, ValueType::U64, 8, BucketFn::Bits, false),
         (KeyType::U64, ValueType::U32, 8, BucketFn::Bits, false),
         (KeyType::U32, ValueType::U32, 8, BucketFn::Ids, false),
@@ -1704,5 +1710,65 @@ fn subgroup_staged_tile_path() {
     subgroup_staged_key_type::<u64>(&ctx, &raw, 58, 0, "u64");
     subgroup_staged_key_type::<i64>(&ctx, &raw, 58, 0, "i64");
     subgroup_staged_key_type::<f64>(&ctx, &raw, 58, 0, "f64");
+    assert_no_validation_messages(&ctx);
+}
+
+/// Where the device runs the look-back, the tile and column paths scan their count matrix out
+/// of place in one look-back pass whose scratch the status word's clear zeroes: matrices past
+/// the scan's one-workgroup limit, on poisoned scratch, on every path and bucket function; the
+/// tile count both in registers (m <= 8) and in shared memory; keys alone and with values.
+#[test]
+fn matrix_scanned_by_lookback() {
+    let ctx = context_with_lookback(true);
+    let lanes = ctx.profile().min_subgroup_size;
+    let scan_small_limit = ctx
+        .scan_plan(&ScanDesc::new(ScanOp::Exclusive, 1 << 22))
+        .expect("scan plan")
+        .small_limit();
+    let mut rng = Rng(37);
+    let (glsl, glsl_bucket) = glsl_word_mod(KeyType::U32);
+    for (path, m, bucket_fn) in [
+        (SplitPath::TileDirect, 2u32, BucketFn::Bits),
+        (SplitPath::TileDirect, 8, BucketFn::Ids),
+        (SplitPath::TileDirect, 9, BucketFn::Glsl),
+        (SplitPath::TileSubgroupStaged, 3.min(lanes), BucketFn::Glsl),
+        (SplitPath::TileStaged, 9, BucketFn::Splitters),
+        (SplitPath::GlobalCounters, 5, BucketFn::Ids),
+    ] {
+        let desc = SplitDesc {
+            path,
+            glsl: (bucket_fn == BucketFn::Glsl).then(|| glsl.to_string()),
+            ..SplitDesc::new(KeyType::U32, ValueType::U32, m, bucket_fn, 1 << 22)
+        };
+        let plan = ctx.split_plan(&desc).expect("plan");
+        // Matrix entries past the scan's one-workgroup limit (and at least 4096, several
+        // look-back tiles), then two columns and a few elements more.
+        let columns = scan_small_limit.max(4096) as usize / m as usize + 2;
+        let n = columns * plan.column_length() as usize + 5;
+        let desc = SplitDesc {
+            max_count: n as u64,
+            ..desc
+        };
+        let keys = rng.vec_u32(n);
+        let mut splitters: Vec<u32> = (0..m as usize - 1).map(|_| rng.next_u32()).collect();
+        splitters.sort();
+        let buckets: Vec<u32> = match bucket_fn {
+            BucketFn::Bits => keys.iter().map(|&k| reference::bits_bucket(k, m, 0)).collect(),
+            BucketFn::Splitters => keys
+                .iter()
+                .map(|&k| reference::splitters_bucket(k, &splitters))
+                .collect(),
+            BucketFn::Glsl => keys.iter().map(|&k| glsl_bucket(k, false, m)).collect(),
+            BucketFn::Ids => (0..n).map(|_| rng.next_u32() % m).collect(),
+        };
+        for value_type in [ValueType::None, ValueType::U32] {
+            let desc = SplitDesc {
+                value_type,
+                ..desc.clone()
+            };
+            let what = format!("look-back scan {path:?} {bucket_fn:?} {value_type:?} m={m} n={n}");
+            check_on_path(&ctx, &desc, &keys, &buckets, &splitters, &what);
+        }
+    }
     assert_no_validation_messages(&ctx);
 }

@@ -59,10 +59,11 @@ layout(push_constant) uniform SplitPush {
     uint64_t keys_out;     // output keys (bucket-major)
     uint64_t values_in;    // input values (0 without values)
     uint64_t values_out;   // output values
-    uint64_t scratch;      // u32 status word at +0, the count matrix at +MATRIX_OFFSET
+    uint64_t scratch;      // u32 status word at +0
     uint64_t count_addr;   // 0: use `count`; else the address of a u32 count
     uint64_t aux;          // SPLITTERS: m - 1 keys; IDS: one u32 per element; else 0
     uint64_t offsets;      // u32[m + 1] bucket offsets
+    uint64_t matrix;       // the count matrix (u32[m * columns]) this pass reads or writes
     uint count;            // direct element count
     uint max_count;        // the plan's maximum (clamps an indirect count)
     uint bucket_count;     // m
@@ -73,9 +74,8 @@ layout(push_constant) uniform SplitPush {
     uvec4 params;          // GLSL: vkalgo_params
 } pc;
 
-// Must match src/split/mod.rs (STATUS_* and MATRIX_OFFSET).
+// Must match src/split/mod.rs (STATUS_*).
 #define STATUS_BAD_BUCKET 1u
-#define MATRIX_OFFSET 16ul
 
 layout(constant_id = 6) const uint KEY_ORDER = 0;
 const uint KEY_KIND = KEY_ORDER & 3u;
@@ -184,7 +184,7 @@ uvec4 peers_and_count_of(uint b, uvec4 okmask, uint t, out uint t_count) {
 
 // Byte address of matrix entry (bucket, column).
 uint64_t matrix_addr(uint bucket, uint column) {
-    return pc.scratch + MATRIX_OFFSET + (uint64_t(bucket) * uint64_t(pc.columns) + uint64_t(column)) * 4ul;
+    return pc.matrix + (uint64_t(bucket) * uint64_t(pc.columns) + uint64_t(column)) * 4ul;
 }
 
 // Index of this lane's group in the workgroup.

@@ -9,12 +9,28 @@ use crate::error::Result;
 
 /// Clears the look-back header and the status words (unless the plan keeps its scratch
 /// zeroed), then scans in one dispatch of `tiles` workgroups (tile t is workgroup t).
+/// The state of a look-back scan's scratch when its dispatch is recorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ScratchState {
+    /// Unknown: the scan clears it first.
+    Clear,
+    /// Zero, and to be left zero (`ScanDesc::keep_scratch_zeroed`).
+    KeptZeroed,
+    /// Zeroed by the caller's own commands for this call (`ScanPlan::record_precleared`).
+    Cleared,
+}
+
+/// Bytes of look-back scratch a scan of `tiles` tiles reads zeroed.
+pub(super) fn clear_bytes(tiles: u64) -> u64 {
+    LOOKBACK_HEADER_BYTES + tiles * 8
+}
+
 pub(super) fn record(
     pass: &Pass,
     mut push: ScanPush,
     tiles: u64,
     scratch: &BufferRange,
-    zeroed: bool,
+    state: ScratchState,
 ) -> Result<()> {
     if WORKGROUP_LOOKBACK_TILES.contains(&tiles) {
         push.flags |= SCAN_FLAG_WORKGROUP_LOOKBACK;
@@ -23,14 +39,16 @@ pub(super) fn record(
         pass.shader(&shaders::SCAN_LOOKBACK_VEC4, &shaders::SCAN_LOOKBACK_SCALAR),
         pass.spec,
     )?;
-    let clear_bytes = LOOKBACK_HEADER_BYTES + tiles * 8;
+    let clear_bytes = clear_bytes(tiles);
     let fill = |cmd| unsafe {
         pass.ctx
             .device
             .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset, clear_bytes, 0)
     };
     unsafe {
-        if !zeroed {
+        if state == ScratchState::Cleared {
+            pass.ctx.dispatch(pass.cmd, kernel, &push, tiles as u32);
+        } else if state == ScratchState::Clear {
             // A compute clear: with its compute-to-compute barrier it costs less than a
             // vkCmdFillBuffer and a transfer-to-compute barrier.
             pass.ctx

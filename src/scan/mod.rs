@@ -515,6 +515,44 @@ impl ScanPlan {
     /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
     /// completed; the synchronization contract in the module docs must be met.
     pub unsafe fn record(&self, ctx: &Context, cmd: vk::CommandBuffer, args: &ScanArgs) -> Result<()> {
+        unsafe { self.record_scan(ctx, cmd, args, false) }
+    }
+
+    /// Bytes at the start of the scratch that a scan of `elements` (out of place) reads
+    /// zeroed, for [`ScanPlan::record_precleared`]: `None` where that call takes a path that
+    /// needs no zeroed scratch.
+    pub(crate) fn precleared_bytes(&self, elements: u64) -> Option<u64> {
+        if self.path != ScanPath::Lookback || elements <= self.small_limit || elements == 0 {
+            return None;
+        }
+        let tuning = self.lookback_tiles(elements).unwrap_or(&self.tuning);
+        Some(lookback::clear_bytes(elements.div_ceil(tuning.tile_elements())))
+    }
+
+    /// [`ScanPlan::record`] after the caller's own commands zeroed
+    /// [`ScanPlan::precleared_bytes`] bytes of the scratch for this call (with the barrier
+    /// between): no clear of its own, and nothing left zeroed after it. An algorithm that
+    /// clears scratch anyway (the multisplit's status word) folds the scan's clear into its
+    /// own.
+    ///
+    /// # Safety
+    /// As [`ScanPlan::record`].
+    pub(crate) unsafe fn record_precleared(
+        &self,
+        ctx: &Context,
+        cmd: vk::CommandBuffer,
+        args: &ScanArgs,
+    ) -> Result<()> {
+        unsafe { self.record_scan(ctx, cmd, args, true) }
+    }
+
+    unsafe fn record_scan(
+        &self,
+        ctx: &Context,
+        cmd: vk::CommandBuffer,
+        args: &ScanArgs,
+        precleared: bool,
+    ) -> Result<()> {
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("scan: the command buffer is null"));
         }
@@ -583,7 +621,12 @@ impl ScanPlan {
             }
             ScanPath::Lookback if !in_place => {
                 let tiles = self.retile(&mut pass, self.lookback_tiles(elements), elements);
-                lookback::record(&pass, push, tiles, &args.scratch, self.desc.keep_scratch_zeroed)
+                let state = match (precleared, self.desc.keep_scratch_zeroed) {
+                    (true, _) => lookback::ScratchState::Cleared,
+                    (false, true) => lookback::ScratchState::KeptZeroed,
+                    (false, false) => lookback::ScratchState::Clear,
+                };
+                lookback::record(&pass, push, tiles, &args.scratch, state)
             }
             _ => reduce_then_scan::record(&pass, push, elements.div_ceil(self.tile_size())),
         }

@@ -21,7 +21,8 @@
 //! lanes of a subgroup holding the same bucket find each other with one subgroup ballot per
 //! bucket-id bit, which ranks them stably within the subgroup. The paths ([`SplitPath`]):
 //! - the Onesweep path ([`SplitPath::Onesweep`]; [`SplitPath::Auto`] takes it from `m = 8`
-//!   (pairs: `m = 4`; u32 -> u32 pairs by BITS from `m = 17`, by GLSL from `m = 33`) with
+//!   (4-byte keys alone by BITS or GLSL from `m = 13`; pairs: `m = 4`; u32 -> u32 pairs by
+//!   BITS from `m = 17`, by GLSL from `m = 33`) with
 //!   BITS, SPLITTERS or GLSL where the device profile runs the look-back): the sort's
 //!   Onesweep (Adinets & Merrill 2022) with the bucket as its digit.
 //!   One read of the keys counts the buckets, one workgroup turns the counts into bucket
@@ -33,16 +34,19 @@
 //!   silent predecessor's keys itself).
 //!
 //! Every other path runs (1) a count of each column's buckets into a bucket-major matrix,
-//! (2) one exclusive scan of the matrix (the scan module's record layer), (3) the offsets,
-//! (4) a stable scatter that recomputes the buckets and ranks. No workgroup waits on another
-//! there (the safe kind, for every device). They differ in what a column is and where its
+//! (2) one exclusive scan of the matrix (the scan module's record layer: one look-back pass
+//! into a second matrix where the device runs the look-back, its state zeroed by the status
+//! word's clear; else reduce-then-scan in place), (3) the offsets, (4) a stable scatter that
+//! recomputes the buckets and ranks. No workgroup of the count and scatter waits on another
+//! (the safe kind, for every device). They differ in what a column is and where its
 //! counters live:
 //! - tile paths ([`SplitPath::TileDirect`], [`SplitPath::TileStaged`],
 //!   [`SplitPath::TileSubgroupStaged`]; [`SplitPath::Auto`]
 //!   takes them below those bucket counts, for IDS, without the look-back, and otherwise wherever the
 //!   workgroup's counter rows fit, `m <= 1024` on a GPU with 48 KiB of shared memory): a
-//!   column is a workgroup's tile of `workgroup size x tile_items` elements. The count adds one
-//!   shared atomic per element; the scatter ranks each item with ballots and per-subgroup
+//!   column is a workgroup's tile of `workgroup size x tile_items` elements. The count keeps
+//!   8-bit counters in registers where `m <= 8` (one subgroup a tile, 16-byte loads), else
+//!   adds one shared atomic per element; the scatter ranks each item with ballots and per-subgroup
 //!   running counts (in registers, lane `b` holding bucket `b`'s, where `m` fits the subgroup;
 //!   else a shared row of `m` counters per subgroup), turns the rows into positions, and writes
 //!   each element straight from registers (direct: few contiguous runs per store for small
@@ -52,7 +56,7 @@
 //!   staged scatter recomputes from the keys: faster there than the Onesweep split), or
 //!   stages each subgroup's run alone, with no workgroup barrier (subgroup-staged, the seed's
 //!   warp-level reordering: `m` at most the subgroup size; Auto takes it for u32 -> u32 pairs
-//!   into 3 to 12 buckets by BITS or GLSL);
+//!   into 3 to 12 buckets and 4-byte keys alone into 8 to 12, by BITS or GLSL);
 //! - the column path ([`SplitPath::GlobalCounters`]: larger `m`, or by request): a column is
 //!   `column_steps * G` elements, `G` the device's smallest subgroup size, walked by one lane
 //!   group of `G` lanes; its `m` counters are the matrix entries themselves, in global memory
@@ -154,8 +158,9 @@ impl BucketFn {
 #[repr(u32)]
 pub enum SplitPath {
     /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it
-    /// [`SplitPath::TileSubgroupStaged`] for u32 -> u32 pairs into 3 to 12 buckets by BITS or
-    /// GLSL where `m` fits the device's smallest subgroup; [`SplitPath::TileStaged`] for
+    /// [`SplitPath::TileSubgroupStaged`] for u32 -> u32 pairs into 3 to 12 buckets and 4-byte
+    /// keys alone into 8 to 12, by BITS or GLSL, where `m` fits the device's smallest
+    /// subgroup; [`SplitPath::TileStaged`] for
     /// u32 -> u32 pairs into 4 to 16 buckets by BITS or 4 to 32 by GLSL; else
     /// [`SplitPath::Onesweep`] from `m = 8` (pairs: `m = 4`; not IDS) where the device profile
     /// runs the look-back, else the tile paths where the workgroup's counter rows fit
@@ -191,7 +196,8 @@ pub enum SplitPath {
     /// values) and a search of the output for the offsets. `m >= 2`, bucket functions BITS,
     /// SPLITTERS and GLSL, devices with 64-bit atomics, up to the sort's maximum count;
     /// refused otherwise. [`SplitPath::Auto`] takes it from 8 buckets (keys
-    /// only) or 4 (pairs) where the device profile runs the look-back.
+    /// only) or 4 (pairs) where the device profile runs the look-back, but where it takes a
+    /// staged tile path (see [`SplitPath::Auto`]).
     Onesweep = 7,
 }
 
@@ -203,8 +209,8 @@ pub const MAX_COUNT: u64 = u32::MAX as u64;
 pub const STATUS_OFFSET: u64 = 0;
 /// Status-word bit: some bucket id was `>= m`; nothing was written.
 pub const STATUS_BAD_BUCKET: u32 = 1;
-/// Byte offset of the count matrix in scratch (glsl/split/split_common.glsl MATRIX_OFFSET).
-const MATRIX_OFFSET: u64 = 16;
+/// Bytes of the status word's slot at the start of the scratch.
+const STATUS_BYTES: u64 = 16;
 /// Entries of the small path's shared count matrix (glsl/split/small.comp SMALL_WORDS).
 const SMALL_WORDS: u64 = 4096;
 /// Tile scatter variant (specialization constant 2, glsl/split/tile_scatter.comp): stage the
@@ -215,6 +221,12 @@ const TILE_SPEC_STAGED: u32 = 1;
 const TILE_SPEC_REGISTERS: u32 = 2;
 /// Tile scatter variant: each subgroup stages its own run (with [`TILE_SPEC_REGISTERS`]).
 const TILE_SPEC_SUBGROUP_STAGED: u32 = 4;
+/// Tile count variant: one subgroup counts a whole tile in registers (8-bit fields, four buckets
+/// a register; `m` <= [`COUNT_REGISTERS_MAX_BUCKETS`]), [`SplitPlan::count_tiles_per_group`]
+/// tiles a workgroup, its share loaded in 16-byte vectors (glsl/split/tile_count.comp).
+const TILE_SPEC_COUNT_REGISTERS: u32 = 8;
+/// Most buckets the tile count keeps in registers (four 8-bit fields in each of two words).
+const COUNT_REGISTERS_MAX_BUCKETS: u32 = 8;
 /// Tile kernels' variant, bits 8..13: the bucket-id bits ceil(log2 m), to which the tile
 /// kernels unroll their loops over id bits (glsl/split/bucket_fn.glsl UNROLLED_ID_BITS). On an
 /// NVIDIA H100, 2^26 u32 keys: m = 2 0.380 -> 0.329 ms, m = 4 0.435 -> 0.359 ms, staged
@@ -248,6 +260,14 @@ const STAGED_PAIRS_MAX_BUCKETS: (u32, u32) = (16, 32);
 /// commands gave 0.722 and 0.606 ms against direct 0.657 and 0.646
 /// (docs/benchmarks/2026-11-24-h200-split-subgroup-staged.md).
 const SUBGROUP_STAGED_PAIRS_BUCKETS: std::ops::RangeInclusive<u32> = 3..=12;
+/// Bucket counts for which [`SplitPath::Auto`] takes [`SplitPath::TileSubgroupStaged`] for
+/// 4-byte keys alone split by BITS or GLSL (where `m` fits the device's smallest subgroup).
+/// Measured on an NVIDIA H200 at 2^24 / 2^26, GLSL, ms, with the tile count in registers:
+/// m = 8 0.110 / 0.385 against the Onesweep split's 0.126 / 0.430 (BITS 0.120 / 0.406) and
+/// direct 0.118 / 0.404; m = 12 0.121 / 0.435 against Onesweep 0.126 / 0.432; m = 6 0.110 /
+/// 0.385 against direct 0.104 / 0.352 (direct kept below 8); m = 16 0.127 / 0.452 against
+/// Onesweep 0.126 / 0.432 (docs/benchmarks/2026-11-24-h200-split-count-registers.md).
+const SUBGROUP_STAGED_KEYS_BUCKETS: std::ops::RangeInclusive<u32> = 8..=12;
 /// Default elements per invocation of [`SplitPath::TileSubgroupStaged`] on GPUs: at 8 the
 /// workgroup's pool (keys, then values, one word per element) let five 256-invocation
 /// workgroups share an H200 multiprocessor's 48 KiB, at 4 eight. Pairs at m = 8, 2^26: 0.504
@@ -256,12 +276,16 @@ const SUBGROUP_STAGED_PAIRS_BUCKETS: std::ops::RangeInclusive<u32> = 3..=12;
 const SUBGROUP_STAGED_ITEMS: u32 = 4;
 
 /// Whether [`SplitPath::Auto`] takes [`SplitPath::TileSubgroupStaged`] for `desc` where it
-/// fits (see [`SUBGROUP_STAGED_PAIRS_BUCKETS`]).
+/// fits (see [`SUBGROUP_STAGED_PAIRS_BUCKETS`] and [`SUBGROUP_STAGED_KEYS_BUCKETS`]).
 fn auto_subgroup_stages(desc: &SplitDesc) -> bool {
+    let buckets = match desc.value_type {
+        ValueType::U32 => SUBGROUP_STAGED_PAIRS_BUCKETS,
+        ValueType::None => SUBGROUP_STAGED_KEYS_BUCKETS,
+        ValueType::U64 => return false,
+    };
     matches!(desc.bucket_fn, BucketFn::Bits | BucketFn::Glsl)
-        && desc.value_type == ValueType::U32
         && desc.key_type.bytes() == 4
-        && SUBGROUP_STAGED_PAIRS_BUCKETS.contains(&desc.bucket_count)
+        && buckets.contains(&desc.bucket_count)
 }
 
 /// Whether [`SplitPath::Auto`] prefers the staged tile path for `desc` (see
@@ -387,6 +411,7 @@ push_constants! {
         count_addr: u64,
         aux: u64,
         offsets: u64,
+        matrix: u64,
         count: u32,
         max_count: u32,
         bucket_count: u32,
@@ -394,7 +419,7 @@ push_constants! {
         columns: u32,
         column_steps: u32,
         id_bits: u32,
-        _pad0: u32,
+        _pad: [u32; 3],
         params: [u32; 4],
     }
 }
@@ -413,6 +438,9 @@ pub struct SplitPlan {
     counter_words: u32,
     /// Steps each lane loads before ranking them (glsl/split/split_common.glsl BATCH).
     batch: u32,
+    /// 16-byte vectors a lane of the tile count's register form loads at once: 8 on GPUs
+    /// (bytes in flight); 2 on CPU drivers, whose compiler is slow on long unrolled batches.
+    count_load_vectors: u32,
     /// The tile path's geometry (`None`: the lane-group column paths).
     tile: Option<TileGeometry>,
     /// The count-scan-scatter passes of the tile and column paths (`None` on the Onesweep path).
@@ -428,9 +456,44 @@ pub struct SplitPlan {
 /// The passes of the tile and column paths above the small path.
 #[derive(Clone, Debug)]
 struct ColumnPasses {
+    /// The matrix is scanned into a second one (else in place).
+    out_of_place: bool,
     scan: ScanPlan,
     histogram: &'static ShaderSource,
     scatter: &'static ShaderSource,
+}
+
+/// Where the tile and column paths keep their parts of the scratch (byte offsets).
+struct ScratchLayout {
+    /// The scan's scratch, right after the status word (one fill clears both).
+    scan_scratch: u64,
+    /// The count matrix.
+    counts: u64,
+    /// The scanned matrix (`counts` where it is scanned in place).
+    scanned: u64,
+    /// Bytes in all.
+    size: u64,
+}
+
+impl ColumnPasses {
+    /// The scratch layout for a matrix of up to `entries` entries.
+    fn layout(&self, entries: u64) -> ScratchLayout {
+        let matrix_bytes = (entries * 4).next_multiple_of(ALIGNMENT);
+        let scan_scratch = STATUS_BYTES;
+        let counts =
+            (scan_scratch + self.scan.memory_requirements().scratch_size).next_multiple_of(ALIGNMENT);
+        let scanned = if self.out_of_place {
+            counts + matrix_bytes
+        } else {
+            counts
+        };
+        ScratchLayout {
+            scan_scratch,
+            counts,
+            scanned,
+            size: scanned + matrix_bytes,
+        }
+    }
 }
 
 /// How the tile path cuts the input.
@@ -627,6 +690,7 @@ impl SplitPlan {
                 _ => 0,
             },
             offsets: ctx.address_of(&args.offsets),
+            matrix: 0,
             count: direct.unwrap_or(0) as u32,
             max_count: self.desc.max_count as u32,
             bucket_count: self.desc.bucket_count,
@@ -634,7 +698,7 @@ impl SplitPlan {
             columns: columns as u32,
             column_steps: self.column_steps,
             id_bits: self.id_bits(),
-            _pad0: 0,
+            _pad: [0; 3],
             params: args.params,
         };
         if small {
@@ -656,42 +720,60 @@ impl SplitPlan {
             .ok_or_else(|| Error::Internal("multisplit: plan without passes".into()))?;
         let histogram = ctx.kernel(passes.histogram, self.count_specialization())?;
         let scatter = ctx.kernel(passes.scatter, spec)?;
-        let matrix_bytes = matrix_entries * 4;
-        let matrix = BufferRange::new(
-            args.scratch.buffer,
-            args.scratch.offset + MATRIX_OFFSET,
-            matrix_bytes,
-        );
-        let scan_scratch_offset = (MATRIX_OFFSET + matrix_bytes).next_multiple_of(ALIGNMENT);
+        let layout = passes.layout(self.max_columns * m);
+        let at = |offset: u64, size: u64| {
+            BufferRange::new(args.scratch.buffer, args.scratch.offset + offset, size)
+        };
+        let counts = at(layout.counts, matrix_entries * 4);
+        let scanned = at(layout.scanned, matrix_entries * 4);
         let scan_args = ScanArgs {
-            input: matrix,
-            output: matrix,
-            scratch: BufferRange::new(
-                args.scratch.buffer,
-                args.scratch.offset + scan_scratch_offset,
+            input: counts,
+            output: scanned,
+            scratch: at(
+                layout.scan_scratch,
                 passes.scan.memory_requirements().scratch_size,
             ),
             count: ElementCount::Direct(matrix_entries),
         };
+        let scan_clear = passes
+            .out_of_place
+            .then(|| passes.scan.precleared_bytes(matrix_entries))
+            .flatten();
         let wg = self.workgroup_size as u64;
         let column_groups = if self.tile.is_some() {
             columns as u32 // one workgroup per tile
         } else {
             (columns * self.group_lanes as u64).div_ceil(wg) as u32
         };
-        // The tile count writes every matrix entry: only the status word is cleared; the column
-        // histogram adds into a cleared matrix.
-        let cleared = if self.tile.is_some() {
-            MATRIX_OFFSET
-        } else {
-            MATRIX_OFFSET + matrix_bytes
+        let count_groups = column_groups.div_ceil(self.count_tiles_per_group());
+        // One clear: the status word, the scan's look-back scratch where its call reads it
+        // zeroed (laid out right after), and the column histogram's matrix, into which it adds
+        // (the tile count writes every entry).
+        let mut cleared = match scan_clear {
+            Some(bytes) => layout.scan_scratch + bytes,
+            None => STATUS_BYTES,
+        };
+        if self.tile.is_none() {
+            cleared = layout.counts + matrix_entries * 4;
+        }
+        let count_push = SplitPush {
+            matrix: ctx.address_of(&counts),
+            ..push
+        };
+        let push = SplitPush {
+            matrix: ctx.address_of(&scanned),
+            ..push
         };
         unsafe {
             ctx.record_compute_fill(cmd, &args.scratch, (cleared / 4) as u32, 0)?;
             ctx.compute_to_compute(cmd);
-            ctx.dispatch(cmd, histogram, &push, column_groups);
+            ctx.dispatch(cmd, histogram, &count_push, count_groups);
             ctx.compute_to_compute(cmd);
-            passes.scan.record(ctx, cmd, &scan_args)?;
+            if scan_clear.is_some() {
+                passes.scan.record_precleared(ctx, cmd, &scan_args)?;
+            } else {
+                passes.scan.record(ctx, cmd, &scan_args)?;
+            }
             ctx.compute_to_compute(cmd);
             // (aux 0: the offsets come from the matrix; see glsl/split/offsets.comp.)
             ctx.dispatch(cmd, offsets_kernel, &SplitPush { aux: 0, ..push }, offset_groups);
@@ -895,20 +977,34 @@ impl Context {
             // (or one 8192-element tile). On an H200: 2^24 u32 keys into 2 buckets (16384
             // entries) 11% faster, 2^20 at m = 2..32 4-25%
             // (docs/benchmarks/2026-11-23-h200-multisplit-scan.md).
-            let scan = self.scan_plan_in_place(&ScanDesc {
+            // Where the device runs look-back scans, the matrix is scanned out of place (a
+            // look-back scan of its own input in place could not redo a silent predecessor's
+            // tile), in one pass whose scratch the status word's clear zeroes, instead of
+            // reduce-then-scan's three passes in place. On an H200 at 2^24 / 2^26, ms: u32
+            // keys into 4 buckets 0.091 / 0.277 -> 0.082 / 0.269, u32 -> u32 pairs into 8
+            // 0.133 / 0.451 -> 0.126 / 0.442
+            // (docs/benchmarks/2026-11-24-h200-split-count-registers.md). Elsewhere
+            // reduce-then-scan scans it in place.
+            let scan_desc = ScanDesc {
                 op: ScanOp::Exclusive,
                 path: ScanPath::Auto,
                 max_count: matrix_entries,
                 tuning: None,
                 keep_scratch_zeroed: false,
-            })?;
-            let scratch_size = (MATRIX_OFFSET + matrix_entries * 4).next_multiple_of(ALIGNMENT)
-                + scan.memory_requirements().scratch_size;
+            };
+            let out_of_place = self.profile.lookback;
+            let scan = if out_of_place {
+                self.scan_plan(&scan_desc)?
+            } else {
+                self.scan_plan_in_place(&scan_desc)?
+            };
             let passes = ColumnPasses {
+                out_of_place,
                 scan,
                 histogram: self.split_shader(desc, Some(count_pass), count, false)?,
                 scatter: self.split_shader(desc, Some(scatter_pass), scatter, true)?,
             };
+            let scratch_size = passes.layout(matrix_entries).size;
             (Some(passes), None, scratch_size)
         };
         let plan = SplitPlan {
@@ -919,6 +1015,7 @@ impl Context {
             max_columns,
             counter_words,
             batch: tile.map_or(column_batch, |t| t.items),
+            count_load_vectors: if cpu { 2 } else { 8 },
             tile,
             columns,
             onesweep,
@@ -1055,13 +1152,40 @@ impl SplitPlan {
     }
 
     /// The specialization of the counting pass: the tile count keeps only `m` shared
-    /// counters (not the scatter's pool, which would cut its occupancy).
+    /// counters (not the scatter's pool, which would cut its occupancy), or counts in
+    /// registers, loading that many 16-byte vectors per lane at once.
     fn count_specialization(&self) -> Specialization {
         let mut spec = self.specialization();
         if self.tile.is_some() {
-            spec.vecs_per_thread = self.desc.bucket_count.next_multiple_of(256);
+            if self.count_tiles_per_group() > 1 {
+                spec.spin_limit |= TILE_SPEC_COUNT_REGISTERS;
+                spec.vecs_per_thread = self.count_load_vectors;
+            } else {
+                spec.vecs_per_thread = self.desc.bucket_count.next_multiple_of(256);
+            }
         }
         spec
+    }
+
+    /// Tiles one workgroup of the tile count takes: one per lane group where the tile's counts
+    /// fit the registers' 8-bit fields (a lane's share under 256 elements, at most
+    /// [`COUNT_REGISTERS_MAX_BUCKETS`] buckets), else 1 (shared counters). On an NVIDIA H200,
+    /// whole splits at 2^24 / 2^26, ms, shared counters against registers: u32 keys into 4
+    /// buckets 0.103 / 0.292 against 0.091 / 0.277, u32 -> u32 pairs into 3 0.129 / 0.439
+    /// against 0.122 / 0.407, into 8 0.135 / 0.464 against 0.133 / 0.451; into 16 (four
+    /// registers) 0.154 / 0.542 against 0.163 / 0.572, so 8 is the limit
+    /// (docs/benchmarks/2026-11-24-h200-split-count-registers.md).
+    fn count_tiles_per_group(&self) -> u32 {
+        let tile_length = self.column_length();
+        match self.tile {
+            Some(_)
+                if self.desc.bucket_count <= COUNT_REGISTERS_MAX_BUCKETS
+                    && tile_length / self.group_lanes as u64 <= 255 =>
+            {
+                self.workgroup_size / self.group_lanes
+            }
+            _ => 1,
+        }
     }
 
     #[doc(hidden)]
