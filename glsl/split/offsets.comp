@@ -2,14 +2,23 @@
 // Multisplit step 3: offsets[b] = the first output index of bucket b, offsets[m] = count.
 // The tile and column paths (after the exclusive scan of the matrix) find it at entry (b, 0);
 // the Onesweep path passes the sort histogram's bucket starts in `aux` (word b). Writes nothing
-// when the status word reports a bad bucket.
+// when a bucket was bad: as the status word says, or with SPLIT_FLAG_TOTAL_STATUS as the
+// scanned matrix's total says (this pass then writes the status word).
 #include "split_common.glsl"
 
 void main() {
-    if (U32AtomicRef(pc.scratch).v[0] != 0u) {
+    uint b = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
+    if ((pc.flags & SPLIT_FLAG_TOTAL_STATUS) != 0u) {
+        bool bad = tile_split_bad();
+        if (b == 0u) {
+            U32Ref(pc.scratch).v[0] = bad ? STATUS_BAD_BUCKET : 0u;
+        }
+        if (bad) {
+            return;
+        }
+    } else if (U32AtomicRef(pc.scratch).v[0] != 0u) {
         return;
     }
-    uint b = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
     if (b > pc.bucket_count) {
         return;
     }

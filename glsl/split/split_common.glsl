@@ -71,11 +71,17 @@ layout(push_constant) uniform SplitPush {
     uint columns;          // columns of the count matrix
     uint column_steps;     // steps of G elements per column
     uint id_bits;          // ceil(log2(m)): bits of a bucket id
+    uint flags;            // SPLIT_FLAG_*
+    uint clear_words;      // tile count: words of scan scratch (after the status word) it zeroes
     uvec4 params;          // GLSL: vkalgo_params
 } pc;
 
-// Must match src/split/mod.rs (STATUS_*).
+// Must match src/split/mod.rs (STATUS_* and SPLIT_FLAG_*).
 #define STATUS_BAD_BUCKET 1u
+// The tile paths: the count pass leaves the status word alone and appends a zero entry to the
+// matrix, so the scanned matrix ends with the total counted (elements with a bucket >= m are
+// not counted); the offsets pass writes the status word from it (see tile_split_bad).
+#define SPLIT_FLAG_TOTAL_STATUS 1u
 
 layout(constant_id = 6) const uint KEY_ORDER = 0;
 const uint KEY_KIND = KEY_ORDER & 3u;
@@ -185,6 +191,13 @@ uvec4 peers_and_count_of(uint b, uvec4 okmask, uint t, out uint t_count) {
 // Byte address of matrix entry (bucket, column).
 uint64_t matrix_addr(uint bucket, uint column) {
     return pc.matrix + (uint64_t(bucket) * uint64_t(pc.columns) + uint64_t(column)) * 4ul;
+}
+
+// With SPLIT_FLAG_TOTAL_STATUS: whether some bucket id was >= m, read from the scanned matrix's
+// last entry (entry m * columns, the total counted), which then falls short of the count.
+bool tile_split_bad() {
+    uint64_t last = uint64_t(pc.bucket_count) * uint64_t(pc.columns);
+    return U32Ref(pc.matrix + last * 4ul).v[0] != element_count();
 }
 
 // Index of this lane's group in the workgroup.

@@ -1,8 +1,12 @@
 #version 460
 // Multisplit, tile path, step 1: the counts of every tile's buckets (TILE_LENGTH elements, see
 // split_common.glsl) go into column `tile` of the bucket-major matrix (every entry of the
-// tile's column is written, zeros included, so the matrix needs no clearing); a bucket >= m
-// raises the status word (that element is not counted). Two forms, by the plan
+// tile's column is written, zeros included, so the matrix needs no clearing). An element whose
+// bucket is >= m is not counted: the matrix's extra last entry (m * columns), written 0 here,
+// becomes the total counted in the scan, and the offsets pass sets the status word when it
+// falls short of the count (SPLIT_FLAG_TOTAL_STATUS). The pass also zeroes the scan's
+// look-back state (pc.clear_words words after the status word's 16 bytes; each workgroup a
+// slice), so no clear is recorded before it. Two forms, by the plan
 // (specialization constant 2, src/split/mod.rs TILE_SPEC_COUNT_REGISTERS):
 //  - COUNT_REGISTERS (m <= 8, a lane's share of a tile under 256 elements): one subgroup
 //    counts a whole tile, TILES_PER_GROUP tiles a workgroup, with no shared memory and no
@@ -72,7 +76,7 @@ uint counted_bucket(KEY_T x) {
 }
 
 // The register form: this subgroup counts tile `tile` and writes its column.
-void count_tile_in_registers(uint tile, uint n, uint m, inout bool bad) {
+void count_tile_in_registers(uint tile, uint n, uint m) {
     uint lanes = gl_SubgroupSize;
     uint lane = gl_SubgroupInvocationID;
     uint64_t base = stream_base();
@@ -112,9 +116,7 @@ void count_tile_in_registers(uint tile, uint n, uint m, inout bool bad) {
         [[unroll]] for (uint i = 0u; i < LOAD_VECTORS * VECTOR_ELEMENTS; ++i) {
             if (valid[i]) {
                 uint b = counted_bucket(x[i]);
-                if (b >= m) {
-                    bad = true;
-                } else {
+                if (b < m) { // (else not counted)
                     uint one = 1u << ((b & 3u) * 8u);
                     [[unroll]] for (uint w = 0u; w < COUNT_WORDS; ++w) {
                         counts[w] += (b >> 2) == w ? one : 0u;
@@ -148,7 +150,7 @@ void count_tile_in_registers(uint tile, uint n, uint m, inout bool bad) {
 }
 
 // The shared form: this workgroup counts tile `tile` with one shared atomic add per element.
-void count_tile_in_shared(uint tile, uint n, uint m, inout bool bad) {
+void count_tile_in_shared(uint tile, uint n, uint m) {
     uint lid = gl_LocalInvocationIndex;
     for (uint b = lid; b < m; b += WG_SIZE) {
         s_counts[b] = 0u;
@@ -161,18 +163,11 @@ void count_tile_in_shared(uint tile, uint n, uint m, inout bool bad) {
     }
     [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
         uint64_t index = tile_item_index(tile, i);
-        bool ok = index < uint64_t(n);
-        uint b = 0u;
-        if (ok) {
-            b = bucket_of(keys[i], index);
-            if (b >= m) {
-                bad = true;
-                ok = false;
-                b = 0u;
+        if (index < uint64_t(n)) {
+            uint b = bucket_of(keys[i], index);
+            if (b < m) { // (else not counted)
+                atomicAdd(s_counts[b], 1u);
             }
-        }
-        if (ok) {
-            atomicAdd(s_counts[b], 1u);
         }
     }
     barrier();
@@ -181,11 +176,25 @@ void count_tile_in_shared(uint tile, uint n, uint m, inout bool bad) {
     }
 }
 
+// This workgroup's slice of the scan state to zero, and the matrix's last entry.
+void clear_scan_state(uint groups) {
+    uint wg = linear_workgroup_id();
+    uint per_group = (pc.clear_words + groups - 1u) / groups;
+    uint begin = wg * per_group;
+    uint end = min(begin + per_group, pc.clear_words);
+    for (uint w = begin + gl_LocalInvocationIndex; w < end; w += WG_SIZE) {
+        U32Ref(pc.scratch + 16ul + uint64_t(w) * 4ul).v[0] = 0u;
+    }
+    if (wg == 0u && gl_LocalInvocationIndex == 0u) {
+        U32Ref(pc.matrix + uint64_t(pc.bucket_count) * uint64_t(pc.columns) * 4ul).v[0] = 0u;
+    }
+}
+
 void main() {
     vkalgo_params = pc.params;
     uint n = element_count();
     uint m = pc.bucket_count;
-    bool bad = false;
+    clear_scan_state(COUNT_REGISTERS ? (pc.columns + TILES_PER_GROUP - 1u) / TILES_PER_GROUP : pc.columns);
     if (COUNT_REGISTERS) {
         uint first = linear_workgroup_id() * TILES_PER_GROUP;
         for (uint j = gl_SubgroupID; j < TILES_PER_GROUP; j += gl_NumSubgroups) {
@@ -193,16 +202,13 @@ void main() {
             if (g >= pc.columns) {
                 break; // subgroup-uniform
             }
-            count_tile_in_registers(pc.columns - 1u - g, n, m, bad);
+            count_tile_in_registers(pc.columns - 1u - g, n, m);
         }
     } else {
         uint wg = linear_workgroup_id();
         if (wg >= pc.columns) {
             return; // workgroup-uniform
         }
-        count_tile_in_shared(pc.columns - 1u - wg, n, m, bad);
-    }
-    if (bad) {
-        atomicOr(U32AtomicRef(pc.scratch).v[0], STATUS_BAD_BUCKET);
+        count_tile_in_shared(pc.columns - 1u - wg, n, m);
     }
 }

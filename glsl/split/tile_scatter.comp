@@ -1,7 +1,7 @@
 #version 460
 // Multisplit, tile path, step 4 (after the exclusive scan of the matrix and the offsets): every
-// workgroup ranks its tile stably and writes it out. Writes nothing when the status word
-// reports a bad bucket.
+// workgroup ranks its tile stably and writes it out. Writes nothing when a bucket was bad (the
+// scanned matrix's total falls short of the count: split_common.glsl tile_split_bad).
 //  1. Each subgroup walks its items (see split_common.glsl, tiles) and ranks each element among
 //     the subgroup's earlier elements of its bucket: one ballot per id bit finds the item's
 //     peers; the running count per bucket is a register of lane b where m fits the subgroup,
@@ -176,7 +176,7 @@ void main() {
     uint m = pc.bucket_count;
     uint rows = gl_NumSubgroups;
     if (lid == 0u) {
-        s_status = U32AtomicRef(pc.scratch).v[0];
+        s_status = uint(tile_split_bad()); // (the tile paths set SPLIT_FLAG_TOTAL_STATUS)
     }
     for (uint w = lid; w < rows * m; w += WG_SIZE) {
         s_pool[w] = 0u;

@@ -35,8 +35,8 @@
 //!
 //! Every other path runs (1) a count of each column's buckets into a bucket-major matrix,
 //! (2) one exclusive scan of the matrix (the scan module's record layer: one look-back pass
-//! into a second matrix where the device runs the look-back, its state zeroed by the status
-//! word's clear; else reduce-then-scan in place), (3) the offsets, (4) a stable scatter that
+//! into a second matrix where the device runs the look-back, its state zeroed by the count
+//! pass; else reduce-then-scan in place), (3) the offsets, (4) a stable scatter that
 //! recomputes the buckets and ranks. No workgroup of the count and scatter waits on another
 //! (the safe kind, for every device). They differ in what a column is and where its
 //! counters live:
@@ -73,8 +73,10 @@
 //! A bucket id `>= m` (from [`BucketFn::Ids`] or [`BucketFn::Glsl`]) sets bit
 //! [`STATUS_BAD_BUCKET`] of the STATUS WORD, the u32 at byte [`STATUS_OFFSET`] of the scratch
 //! range, and then the outputs (`keys_out`, `values_out`, `offsets`) are not written at all.
-//! The status word is cleared by every recorded multisplit; the caller may copy it out after
-//! the split (the host layer does, and returns [`Error::InvalidArgument`]).
+//! The status word is written by every recorded multisplit (0 when every id was in range;
+//! the tile paths find a bad id from the scanned matrix's total, which leaves such elements
+//! out, and their offsets pass writes the word); the caller may copy it out after the split
+//! (the host layer does, and returns [`Error::InvalidArgument`]).
 //!
 //! # Maximum count
 //! [`MAX_COUNT`] = 2^32 - 1 elements; element addresses are 64-bit, so no index arithmetic
@@ -209,6 +211,9 @@ pub const MAX_COUNT: u64 = u32::MAX as u64;
 pub const STATUS_OFFSET: u64 = 0;
 /// Status-word bit: some bucket id was `>= m`; nothing was written.
 pub const STATUS_BAD_BUCKET: u32 = 1;
+/// Push flag of the tile paths (glsl/split/split_common.glsl): the status word comes from the
+/// scanned matrix's total, written by the offsets pass.
+const SPLIT_FLAG_TOTAL_STATUS: u32 = 1;
 /// Bytes of the status word's slot at the start of the scratch.
 const STATUS_BYTES: u64 = 16;
 /// Entries of the small path's shared count matrix (glsl/split/small.comp SMALL_WORDS).
@@ -419,7 +424,9 @@ push_constants! {
         columns: u32,
         column_steps: u32,
         id_bits: u32,
-        _pad: [u32; 3],
+        flags: u32,
+        clear_words: u32,
+        _pad: u32,
         params: [u32; 4],
     }
 }
@@ -478,7 +485,8 @@ struct ScratchLayout {
 impl ColumnPasses {
     /// The scratch layout for a matrix of up to `entries` entries.
     fn layout(&self, entries: u64) -> ScratchLayout {
-        let matrix_bytes = (entries * 4).next_multiple_of(ALIGNMENT);
+        // (One entry more: the tile paths' total.)
+        let matrix_bytes = ((entries + 1) * 4).next_multiple_of(ALIGNMENT);
         let scan_scratch = STATUS_BYTES;
         let counts =
             (scan_scratch + self.scan.memory_requirements().scratch_size).next_multiple_of(ALIGNMENT);
@@ -698,7 +706,9 @@ impl SplitPlan {
             columns: columns as u32,
             column_steps: self.column_steps,
             id_bits: self.id_bits(),
-            _pad: [0; 3],
+            flags: 0,
+            clear_words: 0,
+            _pad: 0,
             params: args.params,
         };
         if small {
@@ -724,8 +734,11 @@ impl SplitPlan {
         let at = |offset: u64, size: u64| {
             BufferRange::new(args.scratch.buffer, args.scratch.offset + offset, size)
         };
-        let counts = at(layout.counts, matrix_entries * 4);
-        let scanned = at(layout.scanned, matrix_entries * 4);
+        // The tile paths scan one entry more: the total counted (SPLIT_FLAG_TOTAL_STATUS).
+        let tiles = self.tile.is_some();
+        let scanned_entries = matrix_entries + tiles as u64;
+        let counts = at(layout.counts, scanned_entries * 4);
+        let scanned = at(layout.scanned, scanned_entries * 4);
         let scan_args = ScanArgs {
             input: counts,
             output: scanned,
@@ -733,11 +746,11 @@ impl SplitPlan {
                 layout.scan_scratch,
                 passes.scan.memory_requirements().scratch_size,
             ),
-            count: ElementCount::Direct(matrix_entries),
+            count: ElementCount::Direct(scanned_entries),
         };
         let scan_clear = passes
             .out_of_place
-            .then(|| passes.scan.precleared_bytes(matrix_entries))
+            .then(|| passes.scan.precleared_bytes(scanned_entries))
             .flatten();
         let wg = self.workgroup_size as u64;
         let column_groups = if self.tile.is_some() {
@@ -746,18 +759,21 @@ impl SplitPlan {
             (columns * self.group_lanes as u64).div_ceil(wg) as u32
         };
         let count_groups = column_groups.div_ceil(self.count_tiles_per_group());
-        // One clear: the status word, the scan's look-back scratch where its call reads it
-        // zeroed (laid out right after), and the column histogram's matrix, into which it adds
-        // (the tile count writes every entry).
-        let mut cleared = match scan_clear {
-            Some(bytes) => layout.scan_scratch + bytes,
-            None => STATUS_BYTES,
+        let push = SplitPush {
+            flags: if tiles { SPLIT_FLAG_TOTAL_STATUS } else { 0 },
+            ..push
         };
-        if self.tile.is_none() {
-            cleared = layout.counts + matrix_entries * 4;
-        }
+        // The tile count writes every matrix entry and the extra last one, and zeroes the
+        // scan's look-back state where its call reads it zeroed (laid out after the status
+        // word): nothing is cleared before it (one dispatch and one barrier less). On an H200
+        // at 2^24 / 2^26, ms: u32 keys into 3 buckets 0.0805 / 0.2635 -> 0.0780 / 0.2625,
+        // into 8 0.1091 / 0.3837 -> 0.1050 / 0.3714; u32 -> u32 pairs into 8 0.1252 / 0.4414
+        // -> 0.1213 / 0.4290 (docs/benchmarks/2026-11-24-h200-split-count-registers.md). The
+        // column histogram adds into a matrix cleared with the status word and the scan's
+        // state.
         let count_push = SplitPush {
             matrix: ctx.address_of(&counts),
+            clear_words: scan_clear.map_or(0, |bytes| (bytes / 4) as u32),
             ..push
         };
         let push = SplitPush {
@@ -765,8 +781,11 @@ impl SplitPlan {
             ..push
         };
         unsafe {
-            ctx.record_compute_fill(cmd, &args.scratch, (cleared / 4) as u32, 0)?;
-            ctx.compute_to_compute(cmd);
+            if !tiles {
+                let cleared = layout.counts + matrix_entries * 4;
+                ctx.record_compute_fill(cmd, &args.scratch, (cleared / 4) as u32, 0)?;
+                ctx.compute_to_compute(cmd);
+            }
             ctx.dispatch(cmd, histogram, &count_push, count_groups);
             ctx.compute_to_compute(cmd);
             if scan_clear.is_some() {
@@ -950,7 +969,7 @@ impl Context {
         let matrix_entries = m as u64 * max_columns;
         // (Lane indices of the dispatch, up to one workgroup past the last column, are u32.)
         let lanes = max_columns * group_lanes as u64 + workgroup_size as u64;
-        if !onesweep_path && (matrix_entries > u32::MAX as u64 || lanes > u32::MAX as u64) {
+        if !onesweep_path && (matrix_entries >= u32::MAX as u64 || lanes > u32::MAX as u64) {
             return Err(Error::invalid(format!(
                 "multisplit: {m} buckets x {max_columns} columns exceed the count matrix's 2^32 - 1 entries"
             )));
@@ -979,7 +998,7 @@ impl Context {
             // (docs/benchmarks/2026-11-23-h200-multisplit-scan.md).
             // Where the device runs look-back scans, the matrix is scanned out of place (a
             // look-back scan of its own input in place could not redo a silent predecessor's
-            // tile), in one pass whose scratch the status word's clear zeroes, instead of
+            // tile), in one pass whose state the count pass zeroes, instead of
             // reduce-then-scan's three passes in place. On an H200 at 2^24 / 2^26, ms: u32
             // keys into 4 buckets 0.091 / 0.277 -> 0.082 / 0.269, u32 -> u32 pairs into 8
             // 0.133 / 0.451 -> 0.126 / 0.442
@@ -988,7 +1007,7 @@ impl Context {
             let scan_desc = ScanDesc {
                 op: ScanOp::Exclusive,
                 path: ScanPath::Auto,
-                max_count: matrix_entries,
+                max_count: matrix_entries + 1,
                 tuning: None,
                 keep_scratch_zeroed: false,
             };
