@@ -759,7 +759,10 @@ fn record_case(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool, ba
     }
     let req = plan.memory_requirements();
     let bytes = max_count as u64 * 4;
-    let pad = 64usize; // words before every range
+    // Words before every range: 64 before the outputs, 65 before the inputs (keys, values and
+    // ids only 4-byte aligned: the count's 16-byte loads must fall back to single words).
+    let pad = 64usize;
+    let in_pad = pad + 1;
     let total = (pad as u64 * 4) + bytes.max(req.offsets_size) + 256;
     let mut rng = Rng(count as u64 * 31 + m as u64);
     let mut keys: Vec<u32> = rng.vec_u32(max_count);
@@ -775,7 +778,7 @@ fn record_case(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool, ba
     }
     let host = |data: &[u32], name: &str| {
         let mut words = vec![POISON; (total / 4) as usize];
-        words[pad..pad + data.len()].copy_from_slice(data);
+        words[in_pad..in_pad + data.len()].copy_from_slice(data);
         let mut b = GpuBuffer::new(ctx, total, MemoryLocation::CpuToGpu, name).expect("buffer");
         b.mapped().unwrap()[..total as usize].copy_from_slice(bytemuck::cast_slice(&words));
         b
@@ -792,17 +795,18 @@ fn record_case(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool, ba
     scratch.mapped().expect("mapped scratch").fill(0xA5);
     let count_b = host(&[count as u32], "count");
     let at = |b: &GpuBuffer, len: u64| b.sub_range(pad as u64 * 4, len);
+    let input_at = |b: &GpuBuffer, len: u64| b.sub_range(in_pad as u64 * 4, len);
     let args = SplitArgs {
-        keys: at(&keys_b, bytes),
-        values: Some(at(&values_b, bytes)),
+        keys: input_at(&keys_b, bytes),
+        values: Some(input_at(&values_b, bytes)),
         keys_out: at(&keys_out, bytes),
         values_out: Some(at(&values_out, bytes)),
         splitters: None,
-        bucket_ids: (!glsl).then(|| at(&ids_b, bytes)),
+        bucket_ids: (!glsl).then(|| input_at(&ids_b, bytes)),
         offsets: at(&offsets_b, req.offsets_size),
         scratch: scratch.sub_range(256, req.scratch_size),
         count: if indirect {
-            ElementCount::Indirect(at(&count_b, 4))
+            ElementCount::Indirect(input_at(&count_b, 4))
         } else {
             ElementCount::Direct(count as u64)
         },
