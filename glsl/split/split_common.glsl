@@ -82,6 +82,9 @@ layout(push_constant) uniform SplitPush {
 // matrix, so the scanned matrix ends with the total counted (elements with a bucket >= m are
 // not counted); the offsets pass writes the status word from it (see tile_split_bad).
 #define SPLIT_FLAG_TOTAL_STATUS 1u
+// Byte offset of the scan's look-back state in the scratch, after the status word's slot
+// (src/split/mod.rs STATUS_BYTES).
+#define SCAN_STATE_OFFSET 16ul
 
 layout(constant_id = 6) const uint KEY_ORDER = 0;
 const uint KEY_KIND = KEY_ORDER & 3u;

@@ -183,7 +183,7 @@ void clear_scan_state(uint groups) {
     uint begin = wg * per_group;
     uint end = min(begin + per_group, pc.clear_words);
     for (uint w = begin + gl_LocalInvocationIndex; w < end; w += WG_SIZE) {
-        U32Ref(pc.scratch + 16ul + uint64_t(w) * 4ul).v[0] = 0u;
+        U32Ref(pc.scratch + SCAN_STATE_OFFSET + uint64_t(w) * 4ul).v[0] = 0u;
     }
     if (wg == 0u && gl_LocalInvocationIndex == 0u) {
         U32Ref(pc.matrix + uint64_t(pc.bucket_count) * uint64_t(pc.columns) * 4ul).v[0] = 0u;

@@ -214,7 +214,8 @@ pub const STATUS_BAD_BUCKET: u32 = 1;
 /// Push flag of the tile paths (glsl/split/split_common.glsl): the status word comes from the
 /// scanned matrix's total, written by the offsets pass.
 const SPLIT_FLAG_TOTAL_STATUS: u32 = 1;
-/// Bytes of the status word's slot at the start of the scratch.
+/// Bytes of the status word's slot at the start of the scratch (the scan's state follows;
+/// glsl/split/split_common.glsl SCAN_STATE_OFFSET).
 const STATUS_BYTES: u64 = 16;
 /// Entries of the small path's shared count matrix (glsl/split/small.comp SMALL_WORDS).
 const SMALL_WORDS: u64 = 4096;
