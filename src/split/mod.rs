@@ -473,7 +473,8 @@ struct ColumnPasses {
 
 /// Where the tile and column paths keep their parts of the scratch (byte offsets).
 struct ScratchLayout {
-    /// The scan's scratch, right after the status word (one fill clears both).
+    /// The scan's scratch, right after the status word (the column path's fill clears both;
+    /// on the tile paths the count zeroes the scan's state).
     scan_scratch: u64,
     /// The count matrix.
     counts: u64,
