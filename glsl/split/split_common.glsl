@@ -63,7 +63,7 @@ layout(push_constant) uniform SplitPush {
     uint64_t count_addr;   // 0: use `count`; else the address of a u32 count
     uint64_t aux;          // SPLITTERS: m - 1 keys; IDS: one u32 per element; else 0
     uint64_t offsets;      // u32[m + 1] bucket offsets
-    uint64_t matrix;       // the count matrix (u32[m * columns]) this pass reads or writes
+    uint64_t matrix;       // the count matrix (u32[m * columns], + 1 on the tile paths)
     uint count;            // direct element count
     uint max_count;        // the plan's maximum (clamps an indirect count)
     uint bucket_count;     // m

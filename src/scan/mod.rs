@@ -531,9 +531,9 @@ impl ScanPlan {
 
     /// [`ScanPlan::record`] after the caller's own commands zeroed
     /// [`ScanPlan::precleared_bytes`] bytes of the scratch for this call (with the barrier
-    /// between): no clear of its own, and nothing left zeroed after it. An algorithm that
-    /// clears scratch anyway (the multisplit's status word) folds the scan's clear into its
-    /// own.
+    /// between): no clear of its own, and nothing left zeroed after it. An algorithm with a
+    /// pass of its own before the scan (the multisplit's count) zeroes the scan's state there
+    /// instead of recording a clear. Must choose the path as [`ScanPlan::record`] does.
     ///
     /// # Safety
     /// As [`ScanPlan::record`].
