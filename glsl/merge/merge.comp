@@ -6,6 +6,9 @@
 // the tile's two spans). One tile of keys is all the shared memory the kernel declares: on
 // NVIDIA's Vulkan driver a multiprocessor gives about 48 KiB to workgroups (measured for the
 // radix sort, docs/benchmarks/), so this decides how many workgroups run at once.
+#if VALUE_WORDS == 0
+#define LANE_ADDRESSES 0
+#endif
 #include "merge_tile.glsl"
 
 // Consecutive tiles each workgroup merges (src/merge/mod.rs tiles_per_group: 2 for keys alone,
@@ -47,10 +50,17 @@ void merge_staged(TileSpan s) {
         }
     }
     barrier();
+#if LANE_ADDRESSES
+    uint64_t out_lane = lane_address(pc.out_keys, s.out0, KEY_BYTES);
+#endif
     [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
         uint x = e * WG_SIZE + gl_LocalInvocationIndex;
         if (x < len) {
+#if LANE_ADDRESSES
+            store_key(out_lane, uint64_t(e * WG_SIZE), raw_bits(s_keys[x]));
+#else
             store_key(pc.out_keys, s.out0 + uint64_t(x), raw_bits(s_keys[x]));
+#endif
         }
     }
 #if VALUE_WORDS > 0
@@ -62,20 +72,23 @@ void merge_staged(TileSpan s) {
         }
     }
     barrier();
-    // Every gather is issued before the first store.
+    // Every gather is issued before the first store. The sources are indices into the staged
+    // tile: A's span from 0, B's from la.
+    uint64_t a_span = pc.a_values + uint64_t(s.a0) * VALUE_BYTES;
+    uint64_t b_span = pc.b_values + (uint64_t(s.b0) - uint64_t(s.la)) * VALUE_BYTES;
     VALUE_T values[ITEMS];
     [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
         uint x = e * WG_SIZE + gl_LocalInvocationIndex;
         if (x < len) {
             uint from = uint(s_keys[x]);
-            values[e] = from < s.la ? load_value(pc.a_values, uint64_t(s.a0 + from))
-                                    : load_value(pc.b_values, uint64_t(s.b0 + (from - s.la)));
+            values[e] = from < s.la ? load_value(a_span, uint64_t(from)) : load_value(b_span, uint64_t(from));
         }
     }
+    uint64_t out_values_lane = lane_address(pc.out_values, s.out0, VALUE_BYTES);
     [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
         uint x = e * WG_SIZE + gl_LocalInvocationIndex;
         if (x < len) {
-            store_value(pc.out_values, s.out0 + uint64_t(x), values[e]);
+            store_value(out_values_lane, uint64_t(e * WG_SIZE), values[e]);
         }
     }
 #endif

@@ -16,7 +16,13 @@
 #endif
 #define STAGE_CAPACITY (TILE + uint(STAGE_EXTRA))
 
-shared KEY_T s_keys[STAGE_CAPACITY];
+// Entries declared past STAGE_CAPACITY (never staged): 1 where the includer defines STAGE_PAD
+// as 1, so that a walk may read the entry after its last element without a clamp.
+#ifndef STAGE_PAD
+#define STAGE_PAD 0
+#endif
+
+shared KEY_T s_keys[STAGE_CAPACITY + uint(STAGE_PAD)];
 
 // FUSED 1 (the `fused` permutation of merge.comp): the merge has no tile table (small counts,
 // MODE_TWO) and every workgroup finds its tiles' co-ranks itself. A permutation of its own
@@ -59,19 +65,49 @@ TileSpan tile_span(uint t) {
 #endif
 }
 
+// This invocation's address for the striped elements of a tile or span (element e at
+// e * WG_SIZE + its index): `base` advanced by `first` + its index elements of `bytes`. Element
+// e is then at a constant offset from it, which the loads and stores take as an immediate
+// instead of 64-bit arithmetic per element (the merge kernels are bound by instruction issue:
+// docs/benchmarks/2026-11-24-h200-setop-folded.md). `first` may be "negative" (wrapping), for
+// a span whose elements start at stripe index la.
+uint64_t lane_address(uint64_t base, uint64_t first, uint64_t bytes) {
+    return base + (first + uint64_t(gl_LocalInvocationIndex)) * bytes;
+}
+
+// LANE_ADDRESSES 1 (the default): load_tile and the merge's stores address elements from
+// lane_address. The keys-alone merge defines it as 0 and computes each element's address: it
+// keeps the next tile's loads in flight across the merge, and the two 64-bit addresses made it
+// 2% slower there (H200), where the pairs merge and the set operations gained 1.4-3.4%.
+#ifndef LANE_ADDRESSES
+#define LANE_ADDRESSES 1
+#endif
+
 // Loads the tile's ordered keys into registers, striped as stage_loaded stores them (A's span,
 // then B's). Every load is issued before any is used (unrolled over ITEMS), so an invocation
 // keeps ITEMS loads in flight.
 void load_tile(TileSpan s, out KEY_T staged[ITEMS]) {
     uint len = s.la + s.lb;
+#if LANE_ADDRESSES
+    uint64_t a_lane = lane_address(pc.a_keys, uint64_t(s.a0), KEY_BYTES);
+    uint64_t b_lane = lane_address(pc.b_keys, uint64_t(s.b0) - uint64_t(s.la), KEY_BYTES);
+#endif
     [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
         uint x = e * WG_SIZE + gl_LocalInvocationIndex;
         staged[e] = KEY_T(0);
+#if LANE_ADDRESSES
+        if (x < s.la) {
+            staged[e] = load_ordered(a_lane, uint64_t(e * WG_SIZE));
+        } else if (x < len) {
+            staged[e] = load_ordered(b_lane, uint64_t(e * WG_SIZE));
+        }
+#else
         if (x < s.la) {
             staged[e] = load_ordered(pc.a_keys, uint64_t(s.a0 + x));
         } else if (x < len) {
             staged[e] = load_ordered(pc.b_keys, uint64_t(s.b0 + (x - s.la)));
         }
+#endif
     }
 }
 
@@ -101,16 +137,21 @@ void stage_tile(TileSpan s) {
     stage_loaded(s, staged);
 }
 
-// Co-rank of output d of the staged tile: A elements among its first d outputs.
+// Co-rank of output d of the staged tile: A elements among its first d outputs, the i in
+// [lo, hi) with s_keys[i] <= s_keys[la + d - 1 - i] (all true, then all false). Found by binary
+// lifting: lo moves past a block of `step` of them for each power of two up to the tile, in
+// unrolled steps without a branch. The loop with a data-dependent trip count took about 15
+// instructions a probe on an H200, this about 9, and the walks that call it are bound by
+// instruction issue (docs/benchmarks/2026-11-24-h200-setop-folded.md).
 uint co_rank_shared(uint la, uint lb, uint d) {
     uint lo = d > lb ? d - lb : 0u;
     uint hi = min(d, la);
-    while (lo < hi) {
-        uint mid = (lo + hi) >> 1;
-        if (s_keys[mid] <= s_keys[la + d - 1u - mid]) {
-            lo = mid + 1u;
-        } else {
-            hi = mid;
+    [[unroll]] for (uint step = 1u << 16; step > 0u; step >>= 1) {
+        if (step <= TILE) {  // folded when the pipeline is specialized
+            uint next = lo + step;
+            if (next <= hi && s_keys[next - 1u] <= s_keys[la + d - next]) {
+                lo = next;
+            }
         }
     }
     return lo;

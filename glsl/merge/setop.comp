@@ -25,6 +25,7 @@
 // Unsorted input gives an unspecified result, but every bound below is clamped, so no access
 // leaves the runs, the tile or the output's a_count + b_count elements.
 #define STAGE_EXTRA 1
+#define STAGE_PAD 1
 #define WORKGROUP_SCAN_COMPACT_SLOTS
 #include "../common/workgroup_scan.glsl"
 #include "merge_tile.glsl"
@@ -164,6 +165,14 @@ bvec2 walk_step(bool has_a, bool has_b, KEY_T ka, KEY_T kb) {
     return bvec2(has_a && (!has_b || ka <= kb), has_b && (!has_a || kb <= ka));
 }
 
+// The operation (SET_*): KEY_ORDER's bits 3-5 hold op + 1 (src/merge/mod.rs setop_spec), so
+// that each operation's pipeline has its rules folded into the walk; 0 there: the push
+// constants' `runs`.
+const uint SPEC_OP = (KEY_ORDER >> 3) & 7u;
+uint set_op() {
+    return SPEC_OP != 0u ? SPEC_OP - 1u : pc.runs;
+}
+
 // What the operation keeps: x an element of A alone, y an element of B alone, z a pair (as
 // A's copy).
 bvec3 kept_steps(uint op) {
@@ -178,17 +187,20 @@ bool step_kept(bvec3 keeps, bvec2 step) {
 // Walks this invocation's part of the staged tile g_s: the key of step e in keys[e], bit e of
 // the result set when it is kept.
 MASK_T walk_and_filter(inout KEY_T keys[STEPS]) {
-    uint op = pc.runs;
+    uint op = set_op();
     uint la = g_s.la;
+    uint len = la + g_s.lb;
     uvec4 bounds = walk_bounds();
-    uint ai = bounds.x;
-    uint a_end = bounds.y;
-    uint bi = la + (bounds.z - bounds.x);
-    uint b_end = la + (bounds.w - bounds.y);
+    // Clamped once here (walk_bounds keeps them in range already; this makes it evident):
+    // ai <= a_end <= la and bi <= b_end <= len <= STAGE_CAPACITY, so every read below stays
+    // within s_keys (STAGE_PAD) with no clamp per step, and one past a range is never taken.
+    uint ai = min(bounds.x, la);
+    uint a_end = clamp(bounds.y, ai, la);
+    uint bi = min(la + (bounds.z - bounds.x), len);
+    uint b_end = clamp(la + (bounds.w - bounds.y), bi, len);
     bvec3 keeps = kept_steps(op);
-    uint last = STAGE_CAPACITY - 1u;
-    KEY_T ka = s_keys[min(ai, last)];
-    KEY_T kb = s_keys[min(bi, last)];
+    KEY_T ka = s_keys[ai];
+    KEY_T kb = s_keys[bi];
     MASK_T kept = MASK_T(0);
     [[unroll]] for (uint e = 0u; e < STEPS; ++e) {
         bvec2 step = walk_step(ai < a_end, bi < b_end, ka, kb);
@@ -199,10 +211,10 @@ MASK_T walk_and_filter(inout KEY_T keys[STEPS]) {
         ai += step_a ? 1u : 0u;
         bi += step_b ? 1u : 0u;
         if (step_a) {
-            ka = s_keys[min(ai, last)];
+            ka = s_keys[ai];
         }
         if (step_b) {
-            kb = s_keys[min(bi, last)];
+            kb = s_keys[bi];
         }
     }
     return kept;
@@ -264,7 +276,7 @@ uint lookback_fallback_thread_value(uint tile) {
     uint bi = e0 - a.x;
     uint a_end = a.y;
     uint b_end = e1 - a.y;
-    bvec3 keeps = kept_steps(pc.runs);
+    bvec3 keeps = kept_steps(set_op());
     uint count = 0u;
     for (uint e = 0u; e < STEPS; ++e) {
         bool has_a = ai < a_end;

@@ -27,7 +27,8 @@ pub(crate) struct Specialization {
     /// The sort's stage split (constant_id 5); 1 for the other algorithms.
     pub stage_split: u32,
     /// The sort's key order (constant_id 6): key kind (0 unsigned, 1 signed, 2 float) | 4 for
-    /// descending; 0 for the other algorithms.
+    /// descending (the merge's too; its set operations add (op + 1) << 3); 0 for the other
+    /// algorithms.
     pub key_order: u32,
 }
 

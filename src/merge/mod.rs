@@ -459,6 +459,23 @@ fn setop_lookback_spec(spec: Specialization) -> Specialization {
     }
 }
 
+/// A set operation kernel's specialization (setop_count, setop_write, setop_lookback): the
+/// plan's, with the operation in KEY_ORDER's bits 3-5 as op + 1, so that each operation's
+/// pipeline has its rules folded into the walk (glsl/merge/setop.comp `set_op`; H200, u32
+/// 2^24 + 2^24: 5.6-6.6% faster than one pipeline reading the operation from the push
+/// constants, docs/benchmarks/2026-11-24-h200-setop-folded.md). CPU drivers, where compiling
+/// pipelines costs more than walking, fold it for 4-byte unsigned keys only, so that their
+/// tests run both forms.
+fn setop_spec(ctx: &Context, spec: Specialization, key_type: KeyType, op: SetOp) -> Specialization {
+    if ctx.is_cpu_device() && key_type != KeyType::U32 {
+        return spec;
+    }
+    Specialization {
+        key_order: spec.key_order | ((op as u32 + 1) << 3),
+        ..spec
+    }
+}
+
 /// The merge shader `family` (partition, check, setop_count, setop_write: keys only; merge,
 /// fused, blocksort: with the value suffix).
 fn shader(family: &str, key_type: KeyType, value_type: Option<ValueType>) -> Result<&'static ShaderSource> {
@@ -912,14 +929,15 @@ impl Context {
             ),
             (shader("check", desc.key_type, None)?, plain),
         ];
+        let walk_spec = setop_spec(self, spec, desc.key_type, desc.op);
         if path == SetOpPath::Lookback {
             kernels.push((
                 shader("setop_lookback", desc.key_type, None)?,
-                setop_lookback_spec(spec),
+                setop_lookback_spec(walk_spec),
             ));
         } else {
-            kernels.push((shader("setop_count", desc.key_type, None)?, spec));
-            kernels.push((shader("setop_write", desc.key_type, None)?, spec));
+            kernels.push((shader("setop_count", desc.key_type, None)?, walk_spec));
+            kernels.push((shader("setop_write", desc.key_type, None)?, walk_spec));
         }
         self.prepare_kernels(&kernels)?;
         Ok(SetOpPlan {
@@ -1048,7 +1066,7 @@ impl SetOpPlan {
         if self.path == SetOpPath::Lookback {
             let lookback = ctx.kernel(
                 shader("setop_lookback", key_type, None)?,
-                setop_lookback_spec(spec),
+                setop_lookback_spec(setop_spec(ctx, spec, key_type, self.desc.op)),
             )?;
             // The partition pass zeroes the look-back state (LOOKBACK_HEADER + 8 bytes per
             // tile at counts_offset) on the way.
@@ -1063,8 +1081,9 @@ impl SetOpPlan {
             ctx.dispatch(cmd, lookback, &push, groups(tiles, SETOP_TILES_PER_GROUP as u64)?);
             return Ok(());
         }
-        let count = ctx.kernel(shader("setop_count", key_type, None)?, spec)?;
-        let write = ctx.kernel(shader("setop_write", key_type, None)?, spec)?;
+        let walk_spec = setop_spec(ctx, spec, key_type, self.desc.op);
+        let count = ctx.kernel(shader("setop_count", key_type, None)?, walk_spec)?;
+        let write = ctx.kernel(shader("setop_write", key_type, None)?, walk_spec)?;
         let counts = BufferRange::new(
             args.scratch.buffer,
             args.scratch.offset + self.counts_offset,

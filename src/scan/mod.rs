@@ -522,18 +522,35 @@ impl ScanPlan {
     /// zeroed, for [`ScanPlan::record_precleared`]: `None` where that call takes a path that
     /// needs no zeroed scratch.
     pub(crate) fn precleared_bytes(&self, elements: u64) -> Option<u64> {
-        if self.path != ScanPath::Lookback || elements <= self.small_limit || elements == 0 {
-            return None;
+        match self.recorded_path(elements, false) {
+            RecordedPath::Lookback(tuning) if elements > 0 => {
+                let tuning = tuning.unwrap_or(&self.tuning);
+                Some(lookback::clear_bytes(elements.div_ceil(tuning.tile_elements())))
+            }
+            _ => None,
         }
-        let tuning = self.lookback_tiles(elements).unwrap_or(&self.tuning);
-        Some(lookback::clear_bytes(elements.div_ceil(tuning.tile_elements())))
+    }
+
+    /// The passes a call over `elements` records (`in_place`: input and output the same
+    /// range), chosen here alone so that [`ScanPlan::precleared_bytes`] and the recording
+    /// agree: counts up to the small limit (direct, or indirect with a bound that small) take
+    /// one workgroup; look-back plans scan out of place in one pass, in place by
+    /// reduce-then-scan.
+    fn recorded_path(&self, elements: u64, in_place: bool) -> RecordedPath<'_> {
+        if self.path == ScanPath::Small || elements <= self.small_limit {
+            RecordedPath::Small(self.small_geometry(elements))
+        } else if self.path == ScanPath::Lookback && !in_place {
+            RecordedPath::Lookback(self.lookback_tiles(elements))
+        } else {
+            RecordedPath::ReduceThenScan
+        }
     }
 
     /// [`ScanPlan::record`] after the caller's own commands zeroed
     /// [`ScanPlan::precleared_bytes`] bytes of the scratch for this call (with the barrier
     /// between): no clear of its own, and nothing left zeroed after it. An algorithm with a
     /// pass of its own before the scan (the multisplit's count) zeroes the scan's state there
-    /// instead of recording a clear. Must choose the path as [`ScanPlan::record`] does.
+    /// instead of recording a clear. Both take the path from `recorded_path`.
     ///
     /// # Safety
     /// As [`ScanPlan::record`].
@@ -611,16 +628,13 @@ impl ScanPlan {
             spec: self.specialization(),
             vec4,
         };
-        // Direct counts up to the small limit (and indirect ones whose bound is that small)
-        // take one workgroup.
-        let small = self.path == ScanPath::Small || elements <= self.small_limit;
-        match self.path {
-            _ if small => {
-                let tiles = self.retile(&mut pass, self.small_geometry(elements), elements);
+        match self.recorded_path(elements, in_place) {
+            RecordedPath::Small(geometry) => {
+                let tiles = self.retile(&mut pass, geometry, elements);
                 reduce_then_scan::record_single(&pass, push, tiles)
             }
-            ScanPath::Lookback if !in_place => {
-                let tiles = self.retile(&mut pass, self.lookback_tiles(elements), elements);
+            RecordedPath::Lookback(tuning) => {
+                let tiles = self.retile(&mut pass, tuning, elements);
                 let state = match (precleared, self.desc.keep_scratch_zeroed) {
                     (true, _) => lookback::ScratchState::Cleared,
                     (false, true) => lookback::ScratchState::KeptZeroed,
@@ -628,7 +642,9 @@ impl ScanPlan {
                 };
                 lookback::record(&pass, push, tiles, &args.scratch, state)
             }
-            _ => reduce_then_scan::record(&pass, push, elements.div_ceil(self.tile_size())),
+            RecordedPath::ReduceThenScan => {
+                reduce_then_scan::record(&pass, push, elements.div_ceil(self.tile_size()))
+            }
         }
     }
 
@@ -648,6 +664,17 @@ impl ScanPlan {
             .find(|(limit, _)| elements <= *limit)
             .map(|(_, t)| t)
     }
+}
+
+/// The passes one scan call records ([`ScanPlan::recorded_path`]), with the tuning each
+/// takes (`None`: the plan's).
+enum RecordedPath<'a> {
+    /// One workgroup, in the smallest small geometry that holds the count.
+    Small(Option<&'a ScanTuning>),
+    /// One decoupled look-back pass (out of place).
+    Lookback(Option<&'a ScanTuning>),
+    /// Reduce, scan of the tile sums, downsweep.
+    ReduceThenScan,
 }
 
 /// What every pass of one recorded scan shares.
