@@ -78,7 +78,7 @@ uint64_t lane_address(uint64_t base, uint64_t first, uint64_t bytes) {
 // LANE_ADDRESSES 1 (the default): load_tile and the merge's stores address elements from
 // lane_address. The keys-alone merge defines it as 0 and computes each element's address: it
 // keeps the next tile's loads in flight across the merge, and the two 64-bit addresses made it
-// 2% slower there (H200), where the pairs merge and the set operations gained 1.4-3.4%.
+// 2% slower there (H200), where the pairs merge and the set operations gained 1.4-3.2%.
 #ifndef LANE_ADDRESSES
 #define LANE_ADDRESSES 1
 #endif

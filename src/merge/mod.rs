@@ -462,7 +462,7 @@ fn setop_lookback_spec(spec: Specialization) -> Specialization {
 /// A set operation kernel's specialization (setop_count, setop_write, setop_lookback): the
 /// plan's, with the operation in KEY_ORDER's bits 3-5 as op + 1, so that each operation's
 /// pipeline has its rules folded into the walk (glsl/merge/setop.comp `set_op`; H200, u32
-/// 2^24 + 2^24: 5.6-6.6% faster than one pipeline reading the operation from the push
+/// 2^24 + 2^24: 5.4-6.6% faster than one pipeline reading the operation from the push
 /// constants, docs/benchmarks/2026-11-24-h200-setop-folded.md). CPU drivers, where compiling
 /// pipelines costs more than walking, fold it for 4-byte unsigned keys only, so that their
 /// tests run both forms.
