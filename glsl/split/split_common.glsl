@@ -231,4 +231,17 @@ uint64_t tile_item_index(uint tile, uint item) {
          + uint64_t((gl_SubgroupID * BATCH + item) * gl_SubgroupSize + gl_SubgroupInvocationID);
 }
 
+// Place of this lane's item 0 in its tile; item i is i * gl_SubgroupSize further. Kernels
+// address item i as a constant offset from the lane's first element, which the loads take as
+// an immediate instead of 64-bit arithmetic per item (tile_scatter.comp, keys alone).
+uint tile_lane_first() {
+    return gl_SubgroupID * BATCH * gl_SubgroupSize + gl_SubgroupInvocationID;
+}
+
+// Items of tile `tile` below the count n (0 for a tile past an indirect count).
+uint tile_items(uint tile, uint n) {
+    uint64_t first = uint64_t(tile) * uint64_t(TILE_LENGTH);
+    return first >= uint64_t(n) ? 0u : uint(min(uint64_t(TILE_LENGTH), uint64_t(n) - first));
+}
+
 #endif
