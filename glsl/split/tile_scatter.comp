@@ -327,7 +327,7 @@ void main() {
     }
 
     // 3. Staged: keys in bucket order, then each slot to its global position.
-    uint in_tile = uint(min(uint64_t(TILE_LENGTH), uint64_t(n) - uint64_t(tile) * uint64_t(TILE_LENGTH)));
+    uint in_tile = tile_items(tile, n);
     barrier(); // every counter row is read
     [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
         if (packed[i] != NONE) {

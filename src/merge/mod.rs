@@ -1063,10 +1063,11 @@ impl SetOpPlan {
         push.max_tiles = tiles as u32;
         push.lanes = partition_lanes(ctx, &self.tuning, tiles);
         debug_assert!(tiles <= self.max_tiles);
+        let walk_spec = setop_spec(ctx, spec, key_type, self.desc.op);
         if self.path == SetOpPath::Lookback {
             let lookback = ctx.kernel(
                 shader("setop_lookback", key_type, None)?,
-                setop_lookback_spec(setop_spec(ctx, spec, key_type, self.desc.op)),
+                setop_lookback_spec(walk_spec),
             )?;
             // The partition pass zeroes the look-back state (LOOKBACK_HEADER + 8 bytes per
             // tile at counts_offset) on the way.
@@ -1081,7 +1082,6 @@ impl SetOpPlan {
             ctx.dispatch(cmd, lookback, &push, groups(tiles, SETOP_TILES_PER_GROUP as u64)?);
             return Ok(());
         }
-        let walk_spec = setop_spec(ctx, spec, key_type, self.desc.op);
         let count = ctx.kernel(shader("setop_count", key_type, None)?, walk_spec)?;
         let write = ctx.kernel(shader("setop_write", key_type, None)?, walk_spec)?;
         let counts = BufferRange::new(
