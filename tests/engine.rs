@@ -206,6 +206,52 @@ fn warm_up_and_debug_labels() {
     assert_no_validation_messages(&ctx);
 }
 
+/// Dispatch marks (the benchmarks' per-pass times): while on, every dispatch vkalgo records is
+/// followed by a timestamp, named by its shader, in order, up to the pool's end; none after.
+#[test]
+fn dispatch_marks_follow_every_dispatch() {
+    use ash::vk;
+    let ctx = context();
+    let d = ctx.device();
+    let info = vk::QueryPoolCreateInfo::default()
+        .query_type(vk::QueryType::TIMESTAMP)
+        .query_count(64);
+    let pool = unsafe { d.create_query_pool(&info, None) }.unwrap();
+    ctx.submit_and_wait(|cmd| {
+        unsafe { d.cmd_reset_query_pool(cmd, pool, 0, 64) };
+        Ok(())
+    })
+    .unwrap();
+    let mut keys: Vec<u32> = (0..5000u32).map(|i| i.wrapping_mul(2654435761)).collect();
+    unsafe { ctx.begin_dispatch_marks(pool, 1, 64) };
+    ctx.sort(&mut keys).unwrap();
+    let names = ctx.end_dispatch_marks();
+    assert!(keys.windows(2).all(|w| w[0] <= w[1]));
+    assert!(
+        !names.is_empty()
+            && names
+                .iter()
+                .all(|n| n.starts_with("sort_") || n.starts_with("scan_")),
+        "{names:?}"
+    );
+    let mut stamps = vec![0u64; names.len()];
+    unsafe {
+        d.get_query_pool_results(
+            pool,
+            1,
+            &mut stamps,
+            vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+        )
+    }
+    .unwrap();
+    assert!(stamps.windows(2).all(|w| w[0] <= w[1]), "{stamps:?}");
+    // Ended: a later call records no marks, and the next begin starts afresh.
+    ctx.sort(&mut keys).unwrap();
+    assert!(ctx.end_dispatch_marks().is_empty());
+    unsafe { d.destroy_query_pool(pool, None) };
+    assert_no_validation_messages(&ctx);
+}
+
 /// A set on the caller's memory: fixed pools, exact contents (against a model), operations
 /// with sets on vkalgo's memory, exhaustion refused with nothing changed, reserve refused,
 /// bad ranges refused, and nothing allocated by vkalgo for it.

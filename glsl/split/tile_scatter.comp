@@ -39,6 +39,9 @@ const bool TILE_STAGED = (SPIN_LIMIT & 1u) != 0u;
 const bool TILE_REGISTERS = (SPIN_LIMIT & 2u) != 0u;
 // Bit 2 (with TILE_REGISTERS only): TILE_SUBGROUP_STAGED, see step 3b.
 const bool TILE_SUBGROUP_STAGED = (SPIN_LIMIT & 4u) != 0u;
+// Items addressed from the lane's first one (keys alone; pairs by BITS subgroup-staged into
+// more than 4 buckets): see the loads in main.
+#define LANE_FORM (VALUE_WORDS == 0 || (BUCKET_FN == 0 && TILE_SUBGROUP_STAGED && UNROLLED_ID_BITS >= 3u))
 #define KEY_WORDS (KEY_BITS / 32)
 #define NONE 0xFFFFFFFFu
 // Pool words per staged element (step 3b): the wider of the key and the value.
@@ -194,23 +197,26 @@ void main() {
     bool in_registers = TILE_REGISTERS;
     uint row = gl_SubgroupID * m;
 
-    // Item i of this lane: its index, whether it is below the count, its key. Keys alone
-    // address it as a constant offset from the lane's first key and test it against the
-    // tile's item count in 32 bits, with no 64-bit arithmetic per item: 2-3.4% faster on an
-    // H200 (docs/benchmarks/2026-11-24-h200-setop-folded.md). With values the extra 64-bit
-    // address made pairs into 2, 4 and 16 buckets 1-4% slower, so pairs keep the per-item form.
-#if VALUE_WORDS == 0
+    // Item i of this lane: its index, whether it is below the count, its key. The lane form
+    // (LANE_FORM)
+    // addresses it as a constant offset from the lane's first key (and value) and tests it
+    // against the tile's item count in 32 bits, with no 64-bit arithmetic per item. Keys alone
+    // take it: 2-3.4% faster on an H200 (docs/benchmarks/2026-11-24-h200-setop-folded.md).
+    // Pairs take it by BITS on the subgroup-staged path into more than 4 buckets (into 8: 5-9%
+    // faster on an H200). Pairs by GLSL there were 2-3% slower into 5, 6 and 8 buckets, and
+    // pairs into 2, 4 and 16 buckets 1-4% slower (docs/benchmarks/2026-11-25-h200-split-lanes.md).
     uint lane_first = tile_lane_first();
     uint lane_end = tile_items(tile, n);
     uint64_t lane_index = uint64_t(tile) * uint64_t(TILE_LENGTH) + uint64_t(lane_first);
     uint64_t keys_lane = pc.keys_in + lane_index * uint64_t(KEY_BITS / 8);
-#define ITEM_INDEX(i) (lane_index + uint64_t((i) * gl_SubgroupSize))
-#define ITEM_OK(i) (lane_first + (i) * gl_SubgroupSize < lane_end)
-#define ITEM_KEY(i) KeyRef(keys_lane + uint64_t((i) * gl_SubgroupSize) * uint64_t(KEY_BITS / 8)).v[0]
-#else
-#define ITEM_INDEX(i) tile_item_index(tile, i)
-#define ITEM_OK(i) (tile_item_index(tile, i) < uint64_t(n))
-#define ITEM_KEY(i) KeyRef(pc.keys_in + tile_item_index(tile, i) * uint64_t(KEY_BITS / 8)).v[0]
+#define ITEM_INDEX(i) (LANE_FORM ? lane_index + uint64_t((i) * gl_SubgroupSize) : tile_item_index(tile, i))
+#define ITEM_OK(i) (LANE_FORM ? lane_first + (i) * gl_SubgroupSize < lane_end : tile_item_index(tile, i) < uint64_t(n))
+#define ITEM_KEY(i) (LANE_FORM ? KeyRef(keys_lane + uint64_t((i) * gl_SubgroupSize) * uint64_t(KEY_BITS / 8)).v[0] \
+                               : KeyRef(pc.keys_in + tile_item_index(tile, i) * uint64_t(KEY_BITS / 8)).v[0])
+#if VALUE_WORDS > 0
+    uint64_t values_lane = pc.values_in + lane_index * uint64_t(VALUE_WORDS * 4u);
+#define ITEM_VALUE(i) (LANE_FORM ? ValueRef(values_lane + uint64_t((i) * gl_SubgroupSize) * uint64_t(VALUE_WORDS * 4u)).v[0] \
+                                 : ValueRef(pc.values_in + tile_item_index(tile, i) * uint64_t(VALUE_WORDS * 4u)).v[0])
 #endif
 
     // Loads first (independent, in flight together), then the ranking.
@@ -222,7 +228,7 @@ void main() {
         bool ok = ITEM_OK(i);
         keys[i] = ok ? ITEM_KEY(i) : KEY_T(0);
 #if VALUE_WORDS > 0
-        values[i] = ok ? ValueRef(pc.values_in + ITEM_INDEX(i) * uint64_t(VALUE_WORDS * 4u)).v[0] : VALUE_T(0);
+        values[i] = ok ? ITEM_VALUE(i) : VALUE_T(0);
 #endif
     }
 

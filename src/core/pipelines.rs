@@ -75,6 +75,16 @@ pub(crate) struct Pipelines {
     /// Diagnostics: VK_KHR_shader_clock is enabled (kernels may use clock-instrumented
     /// permutations).
     pub(crate) shader_clock: bool,
+    /// Benchmarks: while set, a timestamp after every dispatch (Context::begin_dispatch_marks).
+    dispatch_marks: Mutex<Option<DispatchMarks>>,
+}
+
+/// Timestamps written after dispatches (Context::begin_dispatch_marks).
+struct DispatchMarks {
+    pool: vk::QueryPool,
+    next: u32,
+    end: u32,
+    names: Vec<&'static str>,
 }
 
 impl Pipelines {
@@ -108,6 +118,7 @@ impl Pipelines {
             created: RwLock::new(HashMap::new()),
             created_while_recording: AtomicU64::new(0),
             labels_recorded: AtomicU64::new(0),
+            dispatch_marks: Mutex::new(None),
             statistics: None,
             collected_statistics: Mutex::new(Vec::new()),
             shader_clock: false,
@@ -413,9 +424,61 @@ impl Context {
             (groups.div_ceil(y), y)
         };
         d.cmd_dispatch(cmd, x, y, 1);
+        if let Some(marks) = self
+            .pipelines
+            .dispatch_marks
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_mut()
+        {
+            if marks.next < marks.end {
+                d.cmd_write_timestamp(
+                    cmd,
+                    vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                    marks.pool,
+                    marks.next,
+                );
+                marks.next += 1;
+                marks.names.push(kernel.name);
+            }
+        }
         if let Some(debug) = &self.debug_utils {
             debug.cmd_end_debug_utils_label(cmd);
         }
+    }
+
+    /// Benchmarks: from now until [`Context::end_dispatch_marks`], every dispatch vkalgo
+    /// records (on any thread) is followed by a timestamp into `pool` (a timestamp pool of
+    /// this device), at queries `first`, `first + 1`, ... below `end` (later dispatches are
+    /// not marked). The differences between consecutive marks are the passes' GPU times.
+    ///
+    /// # Safety
+    /// `pool` must be a live timestamp query pool of this device whose queries `first..end`
+    /// the caller has reset, and every command buffer recorded meanwhile must be able to
+    /// write timestamps.
+    #[doc(hidden)]
+    pub unsafe fn begin_dispatch_marks(&self, pool: vk::QueryPool, first: u32, end: u32) {
+        *self
+            .pipelines
+            .dispatch_marks
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(DispatchMarks {
+            pool,
+            next: first,
+            end,
+            names: Vec::new(),
+        });
+    }
+
+    /// Ends [`Context::begin_dispatch_marks`]: the marked dispatches' shader names, in order.
+    #[doc(hidden)]
+    pub fn end_dispatch_marks(&self) -> Vec<&'static str> {
+        self.pipelines
+            .dispatch_marks
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .map_or_else(Vec::new, |m| m.names)
     }
 
     /// Debug labels recorded around dispatches so far (0 without VK_EXT_debug_utils).

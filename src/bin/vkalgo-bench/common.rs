@@ -121,6 +121,41 @@ impl<'a> Timer<'a> {
     }
 }
 
+/// The passes of `record`'s recording, each as (shader name, GPU milliseconds: from the end of
+/// the dispatch before it), the median of `reps` recordings, each in its own submission.
+pub fn pass_times(
+    ctx: &Context,
+    timer: &Timer,
+    reps: usize,
+    mut record: impl FnMut(vk::CommandBuffer) -> Result<()>,
+) -> Result<Vec<(&'static str, f64)>> {
+    let mut names = Vec::new();
+    let mut runs: Vec<Vec<f64>> = Vec::new();
+    for _ in 0..reps.max(1) {
+        let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
+        let stages = vk::PipelineStageFlags::ALL_COMMANDS;
+        let stamps = timer.timestamps(|cmd, pool| {
+            // SAFETY: the pool's queries were reset in this submission; the marks end below.
+            unsafe {
+                ctx.memory_barrier(cmd, stages, all, stages, all);
+                ctx.device()
+                    .cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 0);
+                ctx.begin_dispatch_marks(pool, 1, TIMESTAMPS);
+            }
+            let recorded = record(cmd);
+            names = ctx.end_dispatch_marks();
+            recorded?;
+            Ok(1 + names.len() as u32)
+        })?;
+        runs.push(stamps.windows(2).map(|w| w[1] - w[0]).collect());
+    }
+    Ok(names
+        .iter()
+        .enumerate()
+        .map(|(i, &name)| (name, median(runs.iter().map(|r| r[i]).collect())))
+        .collect())
+}
+
 impl Drop for Timer<'_> {
     fn drop(&mut self) {
         unsafe { self.ctx.device().destroy_query_pool(self.pool, None) };

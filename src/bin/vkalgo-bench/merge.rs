@@ -1,6 +1,6 @@
 //! Merge benchmark: `vkalgo-bench merge [--sizes 23,26] [--set-sizes 24] [--reps 20]
 //! [--types keys,pairs] [--ops and,or,andnot,xor] [--set-paths auto,lookback,csw]
-//! [--tuning 256x11,128x15] [--sort-sizes 20,24]`.
+//! [--tuning 256x11,128x15] [--sort-sizes 20,24] [--pass-times]`.
 //!
 //! Sizes are log2 of EACH run: `--sizes 26` merges 2^26 + 2^26 u32 keys (or u32 -> u32 pairs).
 //! Runs hold the same data as bench/cuda/merge_bench.cu: run r (0: A, 1: B) element i is
@@ -9,6 +9,9 @@
 //! runs. `--sort-sizes` also times the stable merge sort of random u32 keys (and the radix sort
 //! of the same keys, for the choice the merge module documents); default none.
 //!
+//! `--pass-times` adds each merge's and set operation's passes under its row: their GPU times,
+//! the median of 5 recordings.
+//!
 //! Set operations on the count-scan-write path are reported as `set_<op>_u32_csw` (the
 //! look-back path, the default on GPUs, as `set_<op>_u32`).
 //!
@@ -16,7 +19,9 @@
 //! (m + n); GB/s counts the bytes read and written (a set operation writes its output only);
 //! "% of copy" compares that with the compute-shader copy.
 
-use crate::common::{download, median, parse_tunings, random_u32, upload, yardstick, Timer, MAX_BATCH};
+use crate::common::{
+    download, median, parse_tunings, pass_times, random_u32, upload, yardstick, Timer, MAX_BATCH,
+};
 use vkalgo::merge::reference;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, MergeArgs, MergeDesc, MergeSortArgs,
@@ -33,6 +38,8 @@ struct Options {
     ops: Vec<SetOp>,
     set_paths: Vec<SetOpPath>,
     tunings: Vec<Option<MergeTuning>>,
+    /// Also print each pass's GPU time (`--pass-times`).
+    pass_times: bool,
 }
 
 fn parse_options(ctx: &Context, args: &[String]) -> Options {
@@ -46,6 +53,7 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
         ops: SetOp::ALL.to_vec(),
         set_paths: vec![SetOpPath::Auto],
         tunings: vec![None],
+        pass_times: false,
     };
     let list = |v: &str| -> Vec<String> {
         v.split(',')
@@ -56,6 +64,11 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
     let numbers = |v: &str| -> Vec<u32> { list(v).iter().filter_map(|s| s.parse().ok()).collect() };
     let mut i = 0;
     while i < args.len() {
+        if args[i] == "--pass-times" {
+            options.pass_times = true;
+            i += 1;
+            continue;
+        }
         let value = args.get(i + 1).cloned().unwrap_or_default();
         match args[i].as_str() {
             "--sizes" => options.sizes = numbers(&value),
@@ -136,6 +149,18 @@ struct Row {
 }
 
 /// Runs the merge benchmark with the command-line arguments after `merge`.
+/// Prints each pass of `record`'s recording with its GPU time (`--pass-times`).
+fn print_pass_times(
+    ctx: &Context,
+    timer: &Timer,
+    record: impl FnMut(ash::vk::CommandBuffer) -> Result<()>,
+) -> Result<()> {
+    for (name, ms) in pass_times(ctx, timer, 5, record)? {
+        println!("|   pass | {name} | {ms:.4} ms |");
+    }
+    Ok(())
+}
+
 pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let options = parse_options(ctx, args);
     let timer = Timer::new(ctx)?;
@@ -271,6 +296,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     bytes,
                     ok,
                 );
+                if options.pass_times {
+                    print_pass_times(ctx, &timer, |cmd| unsafe { plan.record(ctx, cmd, &args) })?;
+                }
             }
         }
     }
@@ -331,6 +359,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     bytes,
                     ok,
                 );
+                if options.pass_times {
+                    print_pass_times(ctx, &timer, |cmd| unsafe { plan.record(ctx, cmd, &args) })?;
+                }
             }
         }
     }

@@ -1,8 +1,9 @@
 //! Multisplit benchmark: `vkalgo-bench multisplit [--sizes 24,26] [--ms 2,3,8,32,256,1024]
 //! [--types keys,pairs] [--fns glsl,bits,ids]
-//! [--paths auto,direct,staged,substaged,onesweep,global,small] [--tile-items 16] [--reps 20]`
-//! (a path the plan refuses for an m is skipped with a note; `--tile-items` sets the tile
-//! paths' elements per invocation, 0 the default).
+//! [--paths auto,direct,staged,substaged,onesweep,global,small] [--tile-items 16] [--reps 20]
+//! [--pass-times]` (a path the plan refuses for an m is skipped with a note; `--tile-items` sets
+//! the tile paths' elements per invocation, 0 the default; `--pass-times` adds each pass's GPU
+//! time, the median of 5 recordings, under each row).
 //!
 //! u32 keys (and u32 -> u32 pairs) into m buckets by bucket = (k * m) >> 32: as GLSL
 //! (`glsl`, compiled at run time), as the built-in BITS function for power-of-two m (`bits`:
@@ -16,7 +17,7 @@
 //! bytes, pairs 16), and "% copy" relates it to the compute-shader copy bandwidth measured on
 //! the same buffers.
 
-use crate::common::{download, median, random_u32, upload, yardstick, Timer, MAX_BATCH};
+use crate::common::{download, median, pass_times, random_u32, upload, yardstick, Timer, MAX_BATCH};
 use vkalgo::split::reference;
 use vkalgo::{
     BucketFn, Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, Result, SortArgs, SortDesc,
@@ -34,6 +35,8 @@ struct Options {
     paths: Vec<SplitPath>,
     tile_items: u32,
     reps: usize,
+    /// Also print each pass's GPU time (`--pass-times`).
+    pass_times: bool,
 }
 
 fn parse_options(ctx: &Context, args: &[String]) -> Options {
@@ -46,10 +49,16 @@ fn parse_options(ctx: &Context, args: &[String]) -> Options {
         paths: vec![SplitPath::Auto],
         tile_items: 0,
         reps: if gpu { 20 } else { 3 },
+        pass_times: false,
     };
     let list = |v: &str| -> Vec<String> { v.split(',').map(|s| s.trim().to_string()).collect() };
     let mut i = 0;
     while i < args.len() {
+        if args[i] == "--pass-times" {
+            o.pass_times = true;
+            i += 1;
+            continue;
+        }
         let value = args.get(i + 1).cloned().unwrap_or_default();
         match args[i].as_str() {
             "--sizes" => o.sizes = list(&value).iter().filter_map(|s| s.parse().ok()).collect(),
@@ -241,6 +250,14 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                             "RESULT\tvkalgo\tmultisplit_{type_name}_m{m}\t{fn_name}_{path_name}\t{n}\t{ms:.6}\t{rate:.4}\t{}",
                             req.scratch_size
                         );
+                        if o.pass_times {
+                            let passes = pass_times(ctx, &timer, 5, |cmd| unsafe {
+                                plan.record(ctx, cmd, &split_args)
+                            })?;
+                            for (name, ms) in passes {
+                                println!("|   pass | {name} | {ms:.4} ms |");
+                            }
+                        }
                     }
                 }
                 // The reduced-bit sort on Vulkan, keys only: vkalgo's radix sort on the top
