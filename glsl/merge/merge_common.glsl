@@ -192,8 +192,13 @@ uint co_rank_global(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t
 // cluster probes one position of its interval, and the cluster's first probe where the
 // merge-path predicate fails shrinks the interval about (lanes + 1)-fold (6 rounds for 2^26
 // positions and 32 lanes, where the binary search takes 26 dependent probes) at the cost of
-// two loads per lane and round. Unsorted input still shrinks the interval every round. Call in
-// subgroup-uniform control flow; every invocation gets its cluster's result.
+// two loads per lane and round. With 4 lanes or more the first round probes around the
+// proportional guess diag * la / (la + lb) instead, at offsets growing geometrically (0, +-1,
+// +-2^s, +-2^2s, ..., s = 32 / lanes): runs drawn from similar distributions leave the co-rank
+// near the guess, so that round brackets it within a few positions and the search ends a few
+// rounds later (an interpolation search's first step, kept to one round so that any input
+// costs at most one round more). Unsorted input still shrinks the interval every round. Call
+// in subgroup-uniform control flow; every invocation gets its cluster's result.
 uint cluster_co_rank(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t diag, uint lanes) {
     uint lo = diag > uint64_t(lb) ? uint(diag - uint64_t(lb)) : 0u;
     uint hi = uint(min(diag, uint64_t(la)));
@@ -207,12 +212,25 @@ uint cluster_co_rank(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_
         uint width = uint(max(to - from, 0));
         cluster[w] = (width >= 32u ? 0xFFFFFFFFu : (1u << width) - 1u) << uint(from);
     }
-    // At most ceil(32 / log2(lanes + 1)) + 1 rounds; 34 bound every cluster size.
-    for (uint round = 0u; round < 34u && subgroupBallot(lo < hi) != uvec4(0u); ++round) {
+    // The guided first round's probe of this lane: the guess moved by 2^shift positions down
+    // (lanes below lanes / 2) or up (above it), or not at all (lane lanes / 2). The guess in
+    // integers: A's share of the runs in 31 fractional bits, times diag < 2^33.
+    uint half_lanes = lanes / 2u;
+    uint steps = lane > half_lanes ? lane - half_lanes : half_lanes - lane;
+    uint move = steps == 0u ? 0u : 1u << min(32u / lanes * (steps - 1u), 31u);
+    uint64_t share = (uint64_t(la) << 31) / max(uint64_t(la) + uint64_t(lb), 1ul);
+    uint64_t guess = (diag * share) >> 31;
+    // At most ceil(32 / log2(lanes + 1)) + 2 rounds; 35 bound every cluster size.
+    for (uint round = 0u; round < 35u && subgroupBallot(lo < hi) != uvec4(0u); ++round) {
         bool searching = lo < hi;
         uint n = hi - lo;
         bool dense = n <= lanes;
+        bool guided = round == 0u && lanes >= 4u && !dense;
         uint m = dense ? lo + lane : lo + uint((uint64_t(lane + 1u) * uint64_t(n)) / uint64_t(lanes + 1u));
+        if (guided) {
+            uint g = uint(min(max(guess, uint64_t(lo)), uint64_t(hi - 1u)));
+            m = lane < half_lanes ? g - min(move, g - lo) : g + min(move, hi - 1u - g);
+        }
         bool fails = false;
         if (searching && (!dense || lane < n)) {
             fails = load_ordered(a_base, uint64_t(m)) > load_ordered(b_base, diag - 1ul - uint64_t(m));
@@ -221,10 +239,11 @@ uint cluster_co_rank(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_
         int f = failing == uvec4(0u) ? -1 : int(subgroupBallotFindLSB(failing) - base);
         uint first_fail = subgroupShuffle(m, base + uint(max(f, 0)));
         uint before_fail = subgroupShuffle(m, base + uint(max(f - 1, 0)));
+        uint last_probe = subgroupShuffle(m, base + lanes - 1u);
         if (searching) {
             if (f < 0) {
                 // Every probe holds: the co-rank lies past the last probe.
-                lo = dense ? hi : lo + uint((uint64_t(lanes) * uint64_t(n)) / uint64_t(lanes + 1u)) + 1u;
+                lo = dense ? hi : (guided ? last_probe : lo + uint((uint64_t(lanes) * uint64_t(n)) / uint64_t(lanes + 1u))) + 1u;
             } else {
                 lo = f == 0 ? lo : before_fail + 1u;
                 hi = first_fail;
