@@ -185,6 +185,46 @@ uint co_rank_global(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t
     return co_rank_global_within(a_base, la, b_base, lb, diag, 0u, 0xFFFFFFFFu);
 }
 
+// co_rank_global_within started from `guess` (a position the co-rank is likely near):
+// galloping away from the guess in doubling steps until a probe lands on the far side of the
+// co-rank, then a binary search of the last step (Bentley & Yao's unbounded search), so a
+// co-rank d positions from the guess takes about 2 log2(d) + 1 probes instead of the log2 of
+// the whole interval; any guess takes at most about twice the binary search's probes.
+uint co_rank_global_from(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_t diag,
+                         uint lo_bound, uint hi_bound, uint guess) {
+    uint hi = uint(min(diag, uint64_t(la)));
+    uint lo = min(max(diag > uint64_t(lb) ? uint(diag - uint64_t(lb)) : 0u, lo_bound), hi);
+    hi = max(min(hi, hi_bound), lo);
+    if (lo < hi) {
+        // The predicate "A[i] > B[diag - 1 - i]" fails from the co-rank on.
+        uint g = clamp(guess, lo, hi - 1u);
+        if (load_ordered(a_base, uint64_t(g)) > load_ordered(b_base, diag - 1ul - uint64_t(g))) {
+            hi = g;  // the co-rank is at or below g: gallop down
+            for (uint step = 1u; step <= hi - lo; step = step < 0x40000000u ? step * 2u : step) {
+                uint p = hi - step;
+                if (load_ordered(a_base, uint64_t(p)) > load_ordered(b_base, diag - 1ul - uint64_t(p))) {
+                    hi = p;
+                } else {
+                    lo = p + 1u;
+                    break;
+                }
+            }
+        } else {
+            lo = g + 1u;  // above g: gallop up
+            for (uint step = 1u; lo < hi && step <= hi - lo; step = step < 0x40000000u ? step * 2u : step) {
+                uint p = lo + step - 1u;
+                if (load_ordered(a_base, uint64_t(p)) > load_ordered(b_base, diag - 1ul - uint64_t(p))) {
+                    hi = p;
+                    break;
+                } else {
+                    lo = p + 1u;
+                }
+            }
+        }
+    }
+    return co_rank_global_within(a_base, la, b_base, lb, diag, lo, hi);
+}
+
 // The co-rank of co_rank_global, found by a cluster of `lanes` invocations of one subgroup
 // (lanes a power of two dividing the subgroup size, up to the whole subgroup; the cluster's
 // invocations are subgroup lanes base .. base + lanes - 1 with base a multiple of lanes, and

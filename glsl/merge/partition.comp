@@ -163,7 +163,12 @@ void partition_two_runs() {
         uint64_t k_first = min(uint64_t(min(first, pc.max_tiles)) * uint64_t(TILE), total);
         uint64_t k_last = min(uint64_t(min(first + boundaries - 1u, pc.max_tiles)) * uint64_t(TILE), total);
         uvec2 window = workgroup_two_co_ranks(pc.a_keys, m, pc.b_keys, n, k_first, k_last);
-        co_rank = co_rank_global_within(pc.a_keys, m, pc.b_keys, n, k, window.x, window.y);
+        // Started from the co-rank interpolated between the window's two ends: runs drawn from
+        // similar distributions leave it a few positions away.
+        uint64_t span = max(k_last - k_first, 1ul);
+        uint64_t along = min(k, k_last) - min(k_first, k);
+        uint guess = window.x + uint((along * uint64_t(window.y - min(window.x, window.y))) / span);
+        co_rank = co_rank_global_from(pc.a_keys, m, pc.b_keys, n, k, window.x, window.y, guess);
     } else {
         co_rank = cluster_co_rank(pc.a_keys, m, pc.b_keys, n, k, lanes);
     }
