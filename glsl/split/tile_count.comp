@@ -83,10 +83,7 @@ void count_tile_in_registers(uint tile, uint n, uint m) {
     bool aligned = (base & 15ul) == 0ul;
     uint64_t tile_first = uint64_t(tile) * uint64_t(TILE_LENGTH);
     uint tile_vectors = TILE_LENGTH / VECTOR_ELEMENTS;
-    // 8-bit counters of buckets 0..3 and (COUNT_WORDS 2) 4..7, in scalars rather than an array
-    // that the driver might not keep in registers.
-    uint counts_lo = 0u;
-    uint counts_hi = 0u;
+    uint counts[2] = uint[2](0u, 0u);
     [[dont_unroll]] for (uint round_first = 0u; round_first < tile_vectors; round_first += LOAD_VECTORS * lanes) {
         KEY_T x[LOAD_VECTORS * VECTOR_ELEMENTS];
         bool valid[LOAD_VECTORS * VECTOR_ELEMENTS];
@@ -121,28 +118,32 @@ void count_tile_in_registers(uint tile, uint n, uint m) {
                 uint b = counted_bucket(x[i]);
                 if (b < m) { // (else not counted)
                     uint one = 1u << ((b & 3u) * 8u);
-                    if (COUNT_WORDS == 1u) {
-                        counts_lo += one;
-                    } else {
-                        counts_lo += b < 4u ? one : 0u;
-                        counts_hi += b < 4u ? 0u : one;
+                    [[unroll]] for (uint w = 0u; w < COUNT_WORDS; ++w) {
+                        counts[w] += (b >> 2) == w ? one : 0u;
                     }
                 }
             }
         }
     }
-    // Sums of the 8-bit fields as 16-bit fields: `even_lo` holds buckets 0 and 2, `odd_lo` 1 and
-    // 3, `even_hi` and `odd_hi` 4 and 6, 5 and 7 (a tile holds at most 65535 elements).
-    uint even_lo = subgroup_sum(counts_lo & 0x00FF00FFu);
-    uint odd_lo = subgroup_sum((counts_lo >> 8) & 0x00FF00FFu);
-    uint even_hi = 0u;
-    uint odd_hi = 0u;
-    if (COUNT_WORDS == 2u && m > 4u) {
-        even_hi = subgroup_sum(counts_hi & 0x00FF00FFu);
-        odd_hi = subgroup_sum((counts_hi >> 8) & 0x00FF00FFu);
+    // Sums of the 8-bit fields as 16-bit fields: `even[w]` holds buckets 4w and 4w + 2, `odd[w]`
+    // buckets 4w + 1 and 4w + 3 (a tile holds at most 65535 elements).
+    uint even[2];
+    uint odd[2];
+    [[unroll]] for (uint w = 0u; w < COUNT_WORDS; ++w) {
+        even[w] = 0u;
+        odd[w] = 0u;
+        if (w * 4u < m) {
+            even[w] = subgroup_sum(counts[w] & 0x00FF00FFu);
+            odd[w] = subgroup_sum((counts[w] >> 8) & 0x00FF00FFu);
+        }
     }
     for (uint b = lane; b < m; b += lanes) {
-        uint total = b < 4u ? ((b & 1u) == 0u ? even_lo : odd_lo) : ((b & 1u) == 0u ? even_hi : odd_hi);
+        uint total = 0u;
+        [[unroll]] for (uint w = 0u; w < COUNT_WORDS; ++w) {
+            if ((b >> 2) == w) {
+                total = (b & 1u) == 0u ? even[w] : odd[w];
+            }
+        }
         total = (total >> (((b >> 1) & 1u) * 16u)) & 0xFFFFu;
         U32Ref(matrix_addr(b, tile)).v[0] = total;
     }
