@@ -198,13 +198,13 @@ void main() {
     uint row = gl_SubgroupID * m;
 
     // Item i of this lane: its index, whether it is below the count, its key. The lane form
-    // (LANE_FORM)
-    // addresses it as a constant offset from the lane's first key (and value) and tests it
-    // against the tile's item count in 32 bits, with no 64-bit arithmetic per item. Keys alone
-    // take it: 2-3.4% faster on an H200 (docs/benchmarks/2026-11-24-h200-setop-folded.md).
-    // Pairs take it by BITS on the subgroup-staged path into more than 4 buckets (into 8: 5-9%
-    // faster on an H200). Pairs by GLSL there were 2-3% slower into 5, 6 and 8 buckets, and
-    // pairs into 2, 4 and 16 buckets 1-4% slower (docs/benchmarks/2026-11-25-h200-split-lanes.md).
+    // (LANE_FORM) addresses it as a constant offset from the lane's first key (and value) and
+    // tests it against the tile's item count in 32 bits, with no 64-bit arithmetic per item.
+    // Keys alone take it: 2-3.4% faster on an H200
+    // (docs/benchmarks/2026-11-24-h200-setop-folded.md). Pairs take it by BITS on the
+    // subgroup-staged path into more than 4 buckets (into 8: 7-8% faster on an H200). Pairs by
+    // GLSL there were 2-3% slower into 5, 6 and 8 buckets, and pairs into 2, 4 and 16 buckets
+    // 1-4% slower (docs/benchmarks/2026-11-25-h200-guided-partition.md).
     uint lane_first = tile_lane_first();
     uint lane_end = tile_items(tile, n);
     uint64_t lane_index = uint64_t(tile) * uint64_t(TILE_LENGTH) + uint64_t(lane_first);

@@ -8,8 +8,9 @@
 //! - [`MergePlan`]: merges two sorted runs A and B into one. Stable: equal keys keep A's
 //!   elements first, each run in its own order. A small partition kernel finds the co-ranks of
 //!   every output tile (one search per tile boundary, in global memory: by a cluster of lanes
-//!   where boundaries are few, a binary search within the workgroup's window where they are
-//!   many) and writes them to a tile table; then each workgroup stages its tile's spans of A
+//!   where boundaries are few, a galloping search within the workgroup's window where they are
+//!   many; both start from where the co-rank would be if A and B were drawn from one
+//!   distribution) and writes them to a tile table; then each workgroup stages its tile's spans of A
 //!   and B in shared memory with coalesced loads, every invocation finds its own co-rank by
 //!   binary search in shared memory and merges several outputs, and the tile goes out
 //!   coalesced (a merge of keys alone gives each workgroup two consecutive tiles and loads the
@@ -531,7 +532,10 @@ const PARTITION_WORKGROUP: u32 = 64;
 /// ms: merge 2^20 + 2^20 one lane 0.0191, 16 lanes 0.0161; 2^23 + 2^23 one lane 0.0692, 8 lanes
 /// 0.0664; 2^26 + 2^26 one lane 0.4053, 4 lanes 0.443, 8 lanes 0.4605; set intersection 2^24 +
 /// 2^24 one lane 0.1868, 4 lanes 0.1844
-/// (docs/benchmarks/2026-11-23-h200-setops-two-tiles.md).
+/// (docs/benchmarks/2026-11-23-h200-setops-two-tiles.md). Both searches have since started
+/// from a guess (clusters of 4 lanes or more, and one lane): the partition of 2^23 + 2^23
+/// took 9 us instead of 18, of 2^26 + 2^26 15.5 instead of 41
+/// (docs/benchmarks/2026-11-25-h200-guided-partition.md); the widths were not measured again.
 fn partition_lanes(ctx: &Context, tuning: &MergeTuning, tiles: u64) -> u32 {
     let min_subgroup = ctx.profile().min_subgroup_size;
     let most = if min_subgroup.is_power_of_two() {
