@@ -157,6 +157,12 @@ uint count_b() {
     return load_count(pc.b_count_addr, pc.b_count, pc.b_max);
 }
 
+// Whether position i of diagonal `diag` lies at or past the co-rank (the merge-path predicate
+// fails: A[i] > B[diag - 1 - i]).
+bool past_co_rank(uint64_t a_base, uint64_t b_base, uint64_t diag, uint i) {
+    return load_ordered(a_base, uint64_t(i)) > load_ordered(b_base, diag - 1ul - uint64_t(i));
+}
+
 // co_rank_global with the search kept within [lo, hi] (a range known to hold the co-rank,
 // such as the co-ranks of two diagonals around this one; for unsorted input the result is
 // unspecified but within the diagonal's bounds).
@@ -167,12 +173,10 @@ uint co_rank_global_within(uint64_t a_base, uint la, uint64_t b_base, uint lb, u
     hi = max(min(hi, hi_bound), lo);
     while (lo < hi) {
         uint mid = lo + ((hi - lo) >> 1);
-        KEY_T a = load_ordered(a_base, uint64_t(mid));
-        KEY_T b = load_ordered(b_base, diag - 1ul - uint64_t(mid));
-        if (a <= b) {
-            lo = mid + 1u;
-        } else {
+        if (past_co_rank(a_base, b_base, diag, mid)) {
             hi = mid;
+        } else {
+            lo = mid + 1u;
         }
     }
     return lo;
@@ -196,13 +200,12 @@ uint co_rank_global_from(uint64_t a_base, uint la, uint64_t b_base, uint lb, uin
     uint lo = min(max(diag > uint64_t(lb) ? uint(diag - uint64_t(lb)) : 0u, lo_bound), hi);
     hi = max(min(hi, hi_bound), lo);
     if (lo < hi) {
-        // The predicate "A[i] > B[diag - 1 - i]" fails from the co-rank on.
         uint g = clamp(guess, lo, hi - 1u);
-        if (load_ordered(a_base, uint64_t(g)) > load_ordered(b_base, diag - 1ul - uint64_t(g))) {
+        if (past_co_rank(a_base, b_base, diag, g)) {
             hi = g;  // the co-rank is at or below g: gallop down
             for (uint step = 1u; step <= hi - lo; step = step < 0x40000000u ? step * 2u : step) {
                 uint p = hi - step;
-                if (load_ordered(a_base, uint64_t(p)) > load_ordered(b_base, diag - 1ul - uint64_t(p))) {
+                if (past_co_rank(a_base, b_base, diag, p)) {
                     hi = p;
                 } else {
                     lo = p + 1u;
@@ -213,7 +216,7 @@ uint co_rank_global_from(uint64_t a_base, uint la, uint64_t b_base, uint lb, uin
             lo = g + 1u;  // above g: gallop up
             for (uint step = 1u; lo < hi && step <= hi - lo; step = step < 0x40000000u ? step * 2u : step) {
                 uint p = lo + step - 1u;
-                if (load_ordered(a_base, uint64_t(p)) > load_ordered(b_base, diag - 1ul - uint64_t(p))) {
+                if (past_co_rank(a_base, b_base, diag, p)) {
                     hi = p;
                     break;
                 } else {
@@ -273,7 +276,7 @@ uint cluster_co_rank(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint64_
         }
         bool fails = false;
         if (searching && (!dense || lane < n)) {
-            fails = load_ordered(a_base, uint64_t(m)) > load_ordered(b_base, diag - 1ul - uint64_t(m));
+            fails = past_co_rank(a_base, b_base, diag, m);
         }
         uvec4 failing = subgroupBallot(fails) & cluster;
         int f = failing == uvec4(0u) ? -1 : int(subgroupBallotFindLSB(failing) - base);

@@ -156,6 +156,19 @@ pub fn pass_times(
         .collect())
 }
 
+/// Prints each pass of `record`'s recording with its GPU time (the benchmarks' `--pass-times`),
+/// the median of 5 recordings, as rows under the case's row.
+pub fn print_pass_times(
+    ctx: &Context,
+    timer: &Timer,
+    record: impl FnMut(vk::CommandBuffer) -> Result<()>,
+) -> Result<()> {
+    for (name, ms) in pass_times(ctx, timer, 5, record)? {
+        println!("|   pass | {name} | {ms:.4} ms |");
+    }
+    Ok(())
+}
+
 impl Drop for Timer<'_> {
     fn drop(&mut self) {
         unsafe { self.ctx.device().destroy_query_pool(self.pool, None) };

@@ -20,7 +20,7 @@
 //! "% of copy" compares that with the compute-shader copy.
 
 use crate::common::{
-    download, median, parse_tunings, pass_times, random_u32, upload, yardstick, Timer, MAX_BATCH,
+    download, median, parse_tunings, print_pass_times, random_u32, upload, yardstick, Timer, MAX_BATCH,
 };
 use vkalgo::merge::reference;
 use vkalgo::{
@@ -149,18 +149,6 @@ struct Row {
 }
 
 /// Runs the merge benchmark with the command-line arguments after `merge`.
-/// Prints each pass of `record`'s recording with its GPU time (`--pass-times`).
-fn print_pass_times(
-    ctx: &Context,
-    timer: &Timer,
-    record: impl FnMut(ash::vk::CommandBuffer) -> Result<()>,
-) -> Result<()> {
-    for (name, ms) in pass_times(ctx, timer, 5, record)? {
-        println!("|   pass | {name} | {ms:.4} ms |");
-    }
-    Ok(())
-}
-
 pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let options = parse_options(ctx, args);
     let timer = Timer::new(ctx)?;

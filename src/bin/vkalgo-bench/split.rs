@@ -17,7 +17,7 @@
 //! bytes, pairs 16), and "% copy" relates it to the compute-shader copy bandwidth measured on
 //! the same buffers.
 
-use crate::common::{download, median, pass_times, random_u32, upload, yardstick, Timer, MAX_BATCH};
+use crate::common::{download, median, print_pass_times, random_u32, upload, yardstick, Timer, MAX_BATCH};
 use vkalgo::split::reference;
 use vkalgo::{
     BucketFn, Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, Result, SortArgs, SortDesc,
@@ -251,12 +251,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                             req.scratch_size
                         );
                         if o.pass_times {
-                            let passes = pass_times(ctx, &timer, 5, |cmd| unsafe {
+                            print_pass_times(ctx, &timer, |cmd| unsafe {
                                 plan.record(ctx, cmd, &split_args)
                             })?;
-                            for (name, ms) in passes {
-                                println!("|   pass | {name} | {ms:.4} ms |");
-                            }
                         }
                     }
                 }
