@@ -215,6 +215,8 @@ static void bad_input(VkalgoContext *ctx) {
     uint8_t f[2];
     uint64_t c;
     size_t n;
+    size_t size_needed;
+    VkalgoSet *s2 = NULL;
     expect(vkalgo_set_create(NULL, &s), VKALGO_ERROR_INVALID_ARGUMENT, "create with ctx NULL");
     expect(vkalgo_set_create(ctx, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "create with out NULL");
     expect(vkalgo_set_create(ctx, &s), VKALGO_SUCCESS, "vkalgo_set_create");
@@ -239,6 +241,25 @@ static void bad_input(VkalgoContext *ctx) {
     expect(vkalgo_set_filter_host(s, v, 2, NULL, &n), VKALGO_ERROR_INVALID_ARGUMENT, "filter, out NULL");
     expect(vkalgo_set_serialize(s, NULL, 0, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "serialize, size NULL");
     expect(vkalgo_set_deserialize(ctx, NULL, 8, &s), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize NULL data");
+    expect(vkalgo_set_contains_host(s, NULL, f, 2), VKALGO_ERROR_INVALID_ARGUMENT, "contains, values NULL");
+    expect(vkalgo_set_filter_host(s, NULL, 2, v, &n), VKALGO_ERROR_INVALID_ARGUMENT, "filter, values NULL");
+    expect(vkalgo_set_filter_host(s, v, 2, v, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "filter, out_count NULL");
+    expect(vkalgo_set_filter_host(NULL, v, 2, v, &n), VKALGO_ERROR_INVALID_ARGUMENT, "filter, set NULL");
+    expect(vkalgo_set_to_array_host(s, v, 2, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "to_array, count NULL");
+    expect(vkalgo_set_op(NULL, s, s, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "op into NULL");
+    expect(vkalgo_set_op(s, s, NULL, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "op with b NULL");
+    expect(vkalgo_set_op_cardinality(NULL, s, VKALGO_SET_OR, &c), VKALGO_ERROR_INVALID_ARGUMENT, "op cardinality, a NULL");
+    expect(vkalgo_set_op_cardinality(s, NULL, VKALGO_SET_OR, &c), VKALGO_ERROR_INVALID_ARGUMENT, "op cardinality, b NULL");
+    expect(vkalgo_set_op_cardinality(s, s, VKALGO_SET_OR, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "op cardinality, out NULL");
+    expect(vkalgo_set_range_cardinality(NULL, 0, 2, &c), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, set NULL");
+    expect(vkalgo_set_range_cardinality(s, 0, 2, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, out NULL");
+    expect(vkalgo_set_range_cardinality(s, 0, (1ull << 32) + 1, &c), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, end > 2^32");
+    expect(vkalgo_set_cardinality(NULL, &c), VKALGO_ERROR_INVALID_ARGUMENT, "cardinality, set NULL");
+    expect(vkalgo_set_serialize(NULL, NULL, 0, &size_needed), VKALGO_ERROR_INVALID_ARGUMENT, "serialize, set NULL");
+    expect(vkalgo_set_serialize(s, NULL, 4096, &size_needed), VKALGO_ERROR_INVALID_ARGUMENT, "serialize, out NULL with a capacity");
+    expect(vkalgo_set_deserialize(NULL, v, 8, &s2), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize, ctx NULL");
+    expect(vkalgo_set_deserialize(ctx, v, 8, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize, out NULL");
+    check(s2 == NULL, "a refused deserialize sets no set");
     /* A set of another context. */
     VkalgoContext *other = NULL;
     expect(vkalgo_context_create_default(&other), VKALGO_SUCCESS, "a second context");
@@ -250,6 +271,8 @@ static void bad_input(VkalgoContext *ctx) {
     expect(vkalgo_set_op_cardinality(s, t, VKALGO_SET_OR, &c), VKALGO_ERROR_INVALID_ARGUMENT, "cardinality, two contexts");
     expect(vkalgo_set_cardinality(s, &c), VKALGO_SUCCESS, "the set still works");
     check(c == 2, "and still holds 2 values");
+    expect(vkalgo_set_cardinality(t, &c), VKALGO_SUCCESS, "the other context's set still works");
+    check(c == 1, "and still holds 1 value");
     vkalgo_set_destroy(t);
     vkalgo_set_destroy(s);
     vkalgo_set_destroy(NULL);

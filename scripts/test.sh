@@ -46,48 +46,104 @@ done
 cargo fmt --check
 cargo clippy --release --all-targets -- -D warnings
 
-# GPU tests run one at a time (two Vulkan processes or more lavapipe threads than cores slow
-# spinning kernels down badly). Every test enables the validation layer with synchronization
-# validation and fails on any message. The header drift check is a unit test.
-step "Rust tests (default lavapipe settings)"
-cargo test --release -- --test-threads=1
+# GPU tests on lavapipe. Every test enables the validation layer with synchronization
+# validation and fails on any message; the header drift check is a unit test. Each test binary
+# runs under every configuration the issues name: subgroup sizes 8 (LP_NATIVE_VECTOR_WIDTH=256,
+# pinned), 4 (128) and 16 (512), and lavapipe thread counts 1 and 4.
+#
+# Time here is mostly lavapipe compiling pipelines (LLVM), once per vector width: Mesa's shader
+# cache keeps what one run compiled for the next run at the same width. So the jobs run two at
+# a time (each with LP_NUM_THREADS=1, so two jobs never ask for more threads than the two
+# cores: spinning kernels slow down badly past that), the longest first, and the runs with 4
+# threads come last, one at a time, when the cache holds their pipelines.
+step "Rust unit and doc tests"
+LP_NATIVE_VECTOR_WIDTH=256 cargo test --release --lib --bins -- --test-threads=1
+LP_NATIVE_VECTOR_WIDTH=256 cargo test --release --doc -- --test-threads=1
 
-# lavapipe_variants TEST "THREAD COUNTS" "VECTOR WIDTHS" [test args...]: runs one test file under
-# each LP_NUM_THREADS, then each LP_NATIVE_VECTOR_WIDTH (subgroup size = width / 32).
-lavapipe_variants() {
-  local test=$1 threads_list=$2 widths=$3
-  shift 3
-  for threads in $threads_list; do
-    step "$test tests, LP_NUM_THREADS=$threads"
-    LP_NUM_THREADS=$threads cargo test --release --test "$test" -- --test-threads=1 "$@"
-  done
-  for width in $widths; do
-    step "$test tests, LP_NATIVE_VECTOR_WIDTH=$width (subgroup size $((width / 32)))"
-    LP_NATIVE_VECTOR_WIDTH=$width cargo test --release --test "$test" -- --test-threads=1 "$@"
-  done
+step "building the integration test binaries"
+declare -A test_bin
+while IFS=$'\t' read -r name path; do
+  test_bin[$name]=$path
+done < <(cargo test --release --tests --no-run --message-format=json 2>/dev/null | python3 -c '
+import json, sys
+for line in sys.stdin:
+    try:
+        m = json.loads(line)
+    except ValueError:
+        continue
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and "test" in m["target"]["kind"] \
+            and m["target"]["name"] != "vkalgo":
+        print(m["target"]["name"] + "\t" + m["executable"])
+')
+for t in engine external hash merge scan set set_mem sort split threads; do
+  [ -n "${test_bin[$t]:-}" ] || { echo "error: no test binary for tests/$t.rs" >&2; exit 1; }
+done
+
+# Tests each variant run skips: the 2^21-2^22 cases run once, at subgroup size 8; the sets'
+# model sequences, in-place operations and CRoaring exchange too.
+declare -A variant_skips=(
+  [sort]="--skip large_sort_once"
+  [merge]="--skip large_merge_once"
+  [split]="--skip large_split_once"
+  [set]="--skip model_random --skip in_place --skip roaring_interchange --skip ops_against"
+)
+job_logs=$(mktemp -d)
+jobs_file=$job_logs/jobs
+# add_job TEST "ENV ASSIGNMENTS" [skip]: one run of a test binary (skip: the variant skips).
+add_job() {
+  local args="--test-threads=1"
+  [ "${3:-}" = skip ] && args="$args ${variant_skips[$1]:-}"
+  printf '%s\t%s\t%s\t%s\n' "$1" "$2" "${test_bin[$1]}" "$args" >> "$jobs_file"
 }
+# Longest first (measured on a 2-core machine: sort about 4-5.5 min per width, split 2,
+# merge 1.3, set 0.7, the rest under 0.4), so the two workers finish together.
+for t in sort split merge set hash scan; do
+  add_job "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1"
+  add_job "$t" "LP_NATIVE_VECTOR_WIDTH=128 LP_NUM_THREADS=1" skip
+  add_job "$t" "LP_NATIVE_VECTOR_WIDTH=512 LP_NUM_THREADS=1" skip
+done
+for t in engine set_mem external threads; do
+  add_job "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1"
+done
 
-lavapipe_variants scan "1 4" "128 512"
+# run_job LINE: runs one job line, its output into its own log; prints one line (and the
+# log's tail on failure).
+run_job() {
+  local name env bin args
+  IFS=$'\t' read -r name env bin args <<< "$1"
+  local log
+  log="$JOB_LOGS/$name $(echo "$env" | tr ' =' '_-').log"
+  local start=$SECONDS
+  # Each job its own validation-layer cache (two processes must not write one file); Mesa's
+  # shader cache is shared (it is safe for concurrent processes).
+  local cache
+  cache=$(mktemp -d "$JOB_LOGS/cache.XXXX")
+  # shellcheck disable=SC2086
+  if env XDG_CACHE_HOME="$cache" MESA_SHADER_CACHE_DIR="$MESA_CACHE" $env "$bin" $args > "$log" 2>&1; then
+    echo "ok     $(( SECONDS - start ))s  $name  $env  $(grep 'test result' "$log" | tail -n 1)"
+  else
+    echo "FAILED $(( SECONDS - start ))s  $name  $env  (log: $log)"
+    tail -n 60 "$log"
+    return 1
+  fi
+}
+export -f run_job
+export JOB_LOGS=$job_logs
+export MESA_CACHE="${MESA_SHADER_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mesa_shader_cache}"
 
-# The sort's look-back waits on other workgroups: every lavapipe thread count and subgroup
-# size the issue names (the 2^22 case is in the default run above).
-lavapipe_variants sort "1 2 4" "128 256 512" --skip large_sort_once
+step "Rust integration tests: $(wc -l < "$jobs_file") runs, two at a time"
+xargs -d '\n' -P 2 -n 1 bash -c 'run_job "$0"' < "$jobs_file"
+
+step "Rust integration tests with LP_NUM_THREADS=4 (pipelines from the shader cache)"
+: > "$jobs_file"
+for t in sort split merge set hash scan; do
+  add_job "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=4" skip
+done
+xargs -d '\n' -P 1 -n 1 bash -c 'run_job "$0"' < "$jobs_file"
+rm -rf "$job_logs"
 
 step "Rust example: Morton codes sorted with their indices"
 cargo run --release --example morton_sort 100000
-
-lavapipe_variants hash "1 4" "128 512"
-
-# Merge, set operations, merge sort (the 2^21 + 2^21 merge is in the default run above).
-lavapipe_variants merge "1 4" "128 512" --skip large_merge_once
-
-# Sets: the model sequences, in-place operations and the CRoaring exchange run in the default
-# run only (the variants keep CI time down).
-lavapipe_variants set "1 4" "128 512" --skip model_random --skip in_place --skip roaring_interchange --skip ops_against
-
-# Multisplit: no inter-workgroup waiting; two thread counts and subgroup sizes 4 and 16 (the
-# 2^22 case is in the default run).
-lavapipe_variants split "1 4" "128 512" --skip large_split_once
 
 step "Rust example: delta-stepping shortest paths with multisplit buckets, checked against Dijkstra"
 cargo run --release --example delta_stepping 20000 8 40

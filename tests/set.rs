@@ -810,6 +810,45 @@ fn record_layer() {
         vec![3, 7, 9, 1 << 22],
         "record_insert, first 6 values"
     );
+    // A range through the record layer: three values of chunk 0, all of chunk 1 (a full
+    // chunk, no block), five of chunk 2. First with pools too small for it (nothing written),
+    // then with room.
+    let (begin, end) = ((1u64 << 16) - 3, (1u64 << 17) + 5);
+    let record_range = |set: &GpuSet, misc: &GpuBuffer| {
+        ctx.submit_and_wait(|cmd| unsafe {
+            set.record_insert_range(cmd, begin, end, &scratch.range(), &misc.sub_range(192, 32))?;
+            set.record_insert_range(cmd, 7, 7, &scratch.range(), &misc.sub_range(224, 32))?;
+            compute_to_host(&ctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+    };
+    let before = b2.to_vec().unwrap();
+    let mut exact = GpuSet::from_values(&ctx, &before).unwrap();
+    exact.shrink_to_fit().unwrap();
+    record_range(&exact, &misc);
+    let status: SetOpStatus = *bytemuck_from(&words(&mut misc, 192, 8));
+    assert_eq!(status.ok, 0, "exact-fit pools: {status:?}");
+    assert_eq!(exact.to_vec().unwrap(), before, "nothing written");
+    b2.reserve(0, 4).unwrap();
+    record_range(&b2, &misc);
+    let status: SetOpStatus = *bytemuck_from(&words(&mut misc, 192, 8));
+    assert_eq!(status.ok, 1, "{status:?}");
+    let mut expected: BTreeSet<u32> = before.into_iter().collect();
+    expected.extend((begin..end).map(|v| v as u32));
+    assert_eq!(
+        b2.to_vec().unwrap(),
+        expected.into_iter().collect::<Vec<_>>(),
+        "record_insert_range"
+    );
+    let bad = ctx.submit_and_wait(|cmd| unsafe {
+        b2.record_insert_range(cmd, 9, 8, &scratch.range(), &misc.sub_range(192, 32))
+    });
+    assert!(matches!(bad, Err(Error::InvalidArgument(_))), "{bad:?}");
+    let bad = ctx.submit_and_wait(|cmd| unsafe {
+        b2.record_insert_range(cmd, 0, (1 << 32) + 1, &scratch.range(), &misc.sub_range(192, 32))
+    });
+    assert!(matches!(bad, Err(Error::InvalidArgument(_))), "{bad:?}");
     assert_no_validation_messages(&ctx);
 }
 

@@ -261,8 +261,11 @@ fn column_length(ctx: &Context, m: u32) -> usize {
     .column_length() as usize
 }
 
+/// Every bucket function at every bucket count of the list and sizes around the
+/// column length: IDS, BITS (powers of two: the key's top bits, then its low bits), SPLITTERS
+/// (random, repeated from 4 buckets) and GLSL ((k * m) >> 32), u32 keys.
 #[test]
-fn ids_every_bucket_count_and_size() {
+fn every_bucket_fn_bucket_count_and_size() {
     let ctx = context();
     let mut rng = Rng(2);
     for m in [1u32, 2, 3, 31, 32, 33, 256, 257, 4096, 65536] {
@@ -275,6 +278,22 @@ fn ids_every_bucket_count_and_size() {
             let keys = rng.vec_u32(n);
             let ids: Vec<u32> = (0..n).map(|_| rng.next_u32() % m).collect();
             check_ids(&ctx, &keys, &ids, m, &format!("ids m={m} n={n}"));
+            if m.is_power_of_two() {
+                let offset = if n % 2 == 0 && m > 1 {
+                    32 - m.trailing_zeros()
+                } else {
+                    0
+                };
+                check(&ctx, &keys, &bits(m, offset), None, &format!("bits m={m} n={n}"));
+            }
+            let mut splitters: Vec<u32> = (1..m).map(|_| rng.next_u32()).collect();
+            splitters.sort_unstable();
+            if m > 3 {
+                splitters[1] = splitters[0];
+            }
+            let what = format!("splitters m={m} n={n}");
+            check(&ctx, &keys, &Bucketing::Splitters(&splitters), None, &what);
+            check_scaled_glsl(&ctx, &keys, m, &format!("n={n}"));
         }
     }
     assert_no_validation_messages(&ctx);
@@ -751,6 +770,105 @@ const MOD_OR_BAD: &str =
 /// for u32 -> u32 pairs (`desc`: its path and m; IDS, or GLSL [`MOD_OR_BAD`]); `bad` makes
 /// one id >= m: the status word reports it and no output is written.
 fn record_case(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool, bad: bool) {
+    record_case_via(ctx, desc, count, indirect, bad, false);
+}
+
+/// Records `args` through the C ABI (`vkalgo_multisplit_plan_create` on a C context over
+/// `ctx`'s device, `vkalgo_multisplit_record`) for `desc` (u32 -> u32 pairs by IDS or GLSL
+/// [`MOD_OR_BAD`], path Auto) and runs it.
+fn record_through_c(ctx: &Context, desc: &SplitDesc, args: &SplitArgs) {
+    use vkalgo::ash::vk::Handle;
+    use vkalgo::capi::split::*;
+    use vkalgo::capi::types::*;
+    use vkalgo::capi::*;
+    let c_range = |r: Option<vkalgo::BufferRange>| {
+        r.map_or(
+            VkalgoBufferRange {
+                buffer: VkBuffer(0),
+                offset: 0,
+                size: 0,
+            },
+            |r| VkalgoBufferRange {
+                buffer: VkBuffer(r.buffer.as_raw()),
+                offset: r.offset,
+                size: r.size,
+            },
+        )
+    };
+    let glsl = std::ffi::CString::new(MOD_OR_BAD).unwrap();
+    let m = desc.bucket_count;
+    let cdesc = VkalgoMultisplitDesc {
+        key_type: VKALGO_KEY_U32,
+        value_type: VKALGO_VALUE_U32,
+        bucket_count: m,
+        bucket_fn: if desc.bucket_fn == BucketFn::Glsl {
+            VKALGO_BUCKET_GLSL
+        } else {
+            VKALGO_BUCKET_IDS
+        },
+        bit_offset: 0,
+        splitters: std::ptr::null(),
+        bucket_ids: std::ptr::null(),
+        glsl: if desc.bucket_fn == BucketFn::Glsl {
+            glsl.as_ptr()
+        } else {
+            std::ptr::null()
+        },
+        params: args.params,
+    };
+    let (count, count_buffer) = match args.count {
+        ElementCount::Direct(n) => (n, None),
+        ElementCount::Indirect(r) => (0, Some(r)),
+    };
+    let cargs = VkalgoMultisplitArgs {
+        keys: c_range(Some(args.keys)),
+        values: c_range(args.values),
+        keys_out: c_range(Some(args.keys_out)),
+        values_out: c_range(args.values_out),
+        splitters: c_range(args.splitters),
+        bucket_ids: c_range(args.bucket_ids),
+        offsets: c_range(Some(args.offsets)),
+        scratch: c_range(Some(args.scratch)),
+        count,
+        count_buffer: c_range(count_buffer),
+        params: args.params,
+    };
+    unsafe {
+        let cctx = common::c_context_over(ctx);
+        let mut plan = std::ptr::null_mut();
+        let r = vkalgo_multisplit_plan_create(cctx, &cdesc, desc.max_count, &mut plan);
+        assert_eq!(r, VkalgoResult::VkalgoSuccess);
+        let mut req = std::mem::zeroed::<VkalgoMultisplitMemoryRequirements>();
+        vkalgo_multisplit_plan_memory_requirements(plan, &mut req);
+        let rust_req = ctx.split_plan(desc).unwrap().memory_requirements();
+        assert_eq!(
+            (req.scratch_size, req.offsets_size),
+            (rust_req.scratch_size, rust_req.offsets_size)
+        );
+        ctx.submit_and_wait(|cmd| {
+            let c_cmd = VkCommandBuffer(cmd.as_raw() as *mut std::ffi::c_void);
+            assert_eq!(
+                vkalgo_multisplit_record(std::ptr::null(), plan, c_cmd, &cargs),
+                VkalgoResult::VkalgoSuccess
+            );
+            // A context other than the plan's is refused, and records nothing.
+            let other = common::c_context_over(ctx);
+            assert_eq!(
+                vkalgo_multisplit_record(other, plan, c_cmd, &cargs),
+                VkalgoResult::VkalgoErrorInvalidArgument
+            );
+            vkalgo_context_destroy(other);
+            compute_to_host(ctx, cmd);
+            Ok(())
+        })
+        .expect("submit");
+        vkalgo_multisplit_plan_destroy(plan);
+        vkalgo_context_destroy(cctx);
+    }
+}
+
+/// [`record_case`], recorded through the C ABI when `via_c` (path Auto only).
+fn record_case_via(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool, bad: bool, via_c: bool) {
     let (path, m, max_count) = (desc.path, desc.bucket_count, desc.max_count as usize);
     let glsl = desc.bucket_fn == BucketFn::Glsl;
     let plan = ctx.split_plan(desc).expect("plan");
@@ -812,14 +930,19 @@ fn record_case(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool, ba
         },
         params: [m, 0, 0, 0],
     };
-    ctx.submit_and_wait(|cmd| unsafe {
-        plan.record(ctx, cmd, &args)?;
-        compute_to_host(ctx, cmd);
-        Ok(())
-    })
-    .expect("submit");
+    if via_c {
+        assert_eq!(path, SplitPath::Auto, "the C ABI plans path Auto");
+        record_through_c(ctx, desc, &args);
+    } else {
+        ctx.submit_and_wait(|cmd| unsafe {
+            plan.record(ctx, cmd, &args)?;
+            compute_to_host(ctx, cmd);
+            Ok(())
+        })
+        .expect("submit");
+    }
     let what = format!(
-        "{path:?} {:?} max {max_count} count {count} m {m} indirect {indirect} bad {bad}",
+        "{path:?} {:?} max {max_count} count {count} m {m} indirect {indirect} bad {bad} C {via_c}",
         desc.bucket_fn
     );
     let status = read(&mut scratch)[64];
@@ -895,6 +1018,18 @@ fn record_layer_offsets_indirect_counts_and_status() {
         record_case(&ctx, &desc, 0, false, false);
         record_case(&ctx, &desc, max - 3, false, true);
         record_case(&ctx, &desc, col + 1, true, true);
+    }
+    // Through the C ABI: IDS and GLSL, direct and indirect counts, a bad id.
+    for (m, f) in [(5u32, BucketFn::Ids), (300, BucketFn::Ids), (7, BucketFn::Glsl)] {
+        let col = column_length(&ctx, m);
+        let max = 2 * col + 3;
+        let desc = SplitDesc {
+            glsl: (f == BucketFn::Glsl).then(|| MOD_OR_BAD.to_string()),
+            ..SplitDesc::new(KeyType::U32, ValueType::U32, m, f, max as u64)
+        };
+        record_case_via(&ctx, &desc, max, false, false, true);
+        record_case_via(&ctx, &desc, col + 1, true, false, true);
+        record_case_via(&ctx, &desc, max - 1, true, true, true);
     }
     // Record-layer argument checks: nothing recorded.
     let plan = ctx
@@ -1362,9 +1497,19 @@ fn c_abi_multisplit_host() {
         // Descriptions the call refuses, with the keys, values and offsets above.
         // A refused description: its name, its change to a valid one, the expected result.
         type BadDesc<'a> = (&'a str, &'a dyn Fn(&mut VkalgoMultisplitDesc), VkalgoResult);
-        let bad_descs: [BadDesc; 14] = [
+        let bad_descs: [BadDesc; 15] = [
             ("m = 0", &|d| d.bucket_count = 0, invalid),
             ("m too large", &|d| d.bucket_count = 1 << 20, invalid),
+            (
+                // Refused before the 2^20 - 1 splitters the count implies are read.
+                "SPLITTERS m too large",
+                &|d| {
+                    d.bucket_fn = VKALGO_BUCKET_SPLITTERS;
+                    d.bucket_count = 1 << 20;
+                    d.splitters = unsorted.as_ptr().cast()
+                },
+                invalid,
+            ),
             ("BITS m = 3", &|d| d.bucket_count = 3, invalid),
             ("BITS offset 32", &|d| d.bit_offset = 32, invalid),
             ("unknown key", &|d| d.key_type = 6, invalid),
@@ -1442,6 +1587,12 @@ fn c_abi_multisplit_host() {
             vkalgo_multisplit_host(ctx, std::ptr::null(), kp, vp, 3, op),
             invalid,
         );
+        // Refused before any byte of the (3-element) arrays is read or a size computed.
+        expect(
+            "count beyond the maximum",
+            vkalgo_multisplit_host(ctx, &with(&|_| {}), kp, vp, usize::MAX, op),
+            invalid,
+        );
         expect(
             "NULL ctx",
             vkalgo_multisplit_host(null.cast(), &with(&|_| {}), kp, vp, 3, op),
@@ -1452,6 +1603,15 @@ fn c_abi_multisplit_host() {
             (vec![3, 2, 1], vec![1, 2, 3], [77; 4]),
             "data changed"
         );
+        // The context still works after every refusal.
+        let mut k: Vec<u32> = vec![3, 2, 1];
+        let mut v: Vec<u32> = vec![1, 2, 3];
+        let good = with(&|_| {});
+        let kp: *mut std::ffi::c_void = k.as_mut_ptr().cast();
+        let vp: *mut std::ffi::c_void = v.as_mut_ptr().cast();
+        let r = vkalgo_multisplit_host(ctx, &good, kp, vp, 3, off.as_mut_ptr());
+        assert_eq!(r, VkalgoResult::VkalgoSuccess);
+        assert_eq!((k, v, &off[..3]), (vec![2, 3, 1], vec![2, 1, 3], &[0, 1, 3][..]));
         assert_eq!(vkalgo_context_validation_message_count(ctx), 0);
         vkalgo_context_destroy(ctx);
     }

@@ -2,7 +2,7 @@
 //! record layer.
 
 use super::types::{VkCommandBuffer, VkalgoBufferRange, VkalgoMemoryRequirements};
-use super::{context_ref, guard, non_null, plan_context, VkalgoContext, VkalgoResult};
+use super::{byte_len, context_ref, guard, non_null, plan_context, VkalgoContext, VkalgoResult};
 use crate::error::Error;
 use crate::merge::{MergeDesc, MergePath};
 use crate::sort::{KeyType, ValueType};
@@ -28,13 +28,6 @@ unsafe fn input<'a>(ptr: *const c_void, bytes: usize, what: &str) -> crate::Resu
     }
     non_null(ptr, what)?;
     Ok(std::slice::from_raw_parts(ptr as *const u8, bytes))
-}
-
-/// `count` elements of `size` bytes, or an error when the product overflows.
-fn byte_len(count: usize, size: u64, what: &str) -> crate::Result<usize> {
-    count
-        .checked_mul(size as usize)
-        .ok_or_else(|| Error::invalid(format!("{what}: count {count} is too large")))
 }
 
 /// Merges the sorted runs A (`a_count` keys, and values when `desc->value_type` is not

@@ -154,6 +154,13 @@ pub(crate) fn non_null<T>(ptr: *const T, what: &str) -> crate::Result<()> {
     }
 }
 
+/// `count` elements of `size` bytes, or an error when the product overflows.
+pub(crate) fn byte_len(count: usize, size: u64, what: &str) -> crate::Result<usize> {
+    count
+        .checked_mul(size as usize)
+        .ok_or_else(|| Error::invalid(format!("{what}: count {count} is too large")))
+}
+
 /// A shared reference to the context behind a C handle.
 pub(crate) unsafe fn context_ref<'a>(ctx: *const VkalgoContext) -> crate::Result<&'a Context> {
     non_null(ctx, "ctx")?;

@@ -111,7 +111,9 @@ pub unsafe extern "C" fn vkalgo_set_destroy(set: *mut VkalgoSet) {
     }
 }
 
-/// Inserts `count` values (any order, duplicates allowed).
+/// Inserts `count` values (any order, duplicates allowed), in batches of 2^22: on a set whose
+/// pools cannot grow (on caller memory), VKALGO_ERROR_OUT_OF_MEMORY leaves the batches before
+/// the failing one applied.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_set_insert_host(
     set: *mut VkalgoSet,

@@ -1,7 +1,7 @@
 //! C ABI of the multisplit: the host convenience call and the record layer.
 
 use super::types::*;
-use super::{context_ref, guard, non_null, plan_context, VkalgoContext, VkalgoResult};
+use super::{byte_len, context_ref, guard, non_null, plan_context, VkalgoContext, VkalgoResult};
 use crate::error::Error;
 use crate::sort::{KeyType, ValueType};
 use crate::split::host::HostBucketing;
@@ -151,6 +151,21 @@ pub unsafe extern "C" fn vkalgo_multisplit_host(
         non_null(desc, "desc")?;
         let d = &*desc;
         let split = split_desc(d, count as u64)?;
+        // Refused before any caller array is read: the plan checks these too, but only after
+        // the keys are copied and the splitters (bucket_count - 1 of them) read.
+        if count as u64 > crate::split::MAX_COUNT {
+            return Err(Error::invalid(format!(
+                "multisplit: count {count} exceeds the largest supported count {}",
+                crate::split::MAX_COUNT
+            )));
+        }
+        if split.bucket_count == 0 || split.bucket_count > crate::split::MAX_BUCKETS {
+            return Err(Error::invalid(format!(
+                "multisplit: bucket_count {} is not in 1..={}",
+                split.bucket_count,
+                crate::split::MAX_BUCKETS
+            )));
+        }
         let has_values = split.value_type != ValueType::None;
         if has_values && values.is_null() && count > 0 {
             return Err(Error::invalid(
@@ -193,8 +208,8 @@ pub unsafe extern "C" fn vkalgo_multisplit_host(
             glsl: split.glsl.as_deref(),
             params: d.params,
         };
-        let key_bytes = count * key_size;
-        let value_bytes = count * split.value_type.bytes() as usize;
+        let key_bytes = byte_len(count, key_size as u64, "multisplit")?;
+        let value_bytes = byte_len(count, split.value_type.bytes(), "multisplit")?;
         let mut key_copy = if count > 0 {
             std::slice::from_raw_parts(keys as *const u8, key_bytes).to_vec()
         } else {

@@ -1499,6 +1499,34 @@ impl GpuSet {
         record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
     }
 
+    /// Records an insert of every value of `[begin, end)` (`begin <= end <= 2^32`; an empty
+    /// range records nothing). Status and scratch as [`GpuSet::record_op`]: when the pools lack
+    /// free blocks nothing is written and the status says what was needed.
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_insert_range(
+        &self,
+        cmd: vk::CommandBuffer,
+        begin: u64,
+        end: u64,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        check_range(begin, end, "set insert_range")?;
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check("set status", SET_STATUS_BYTES, 4)?;
+        if scratch.overlaps(status) {
+            return Err(Error::invalid("set insert_range: scratch and status overlap"));
+        }
+        if begin == end {
+            return Ok(());
+        }
+        let u = self.range_update(begin, end);
+        self.note_update(&u);
+        record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
+    }
+
     /// The sort plan and its memory needs for [`GpuSet::record_insert`] of up to `max_count`
     /// values: `values_alt` needs `keys_alt_size` bytes, `sort_scratch` `scratch_size`.
     pub fn insert_plan(ctx: &Context, max_count: u64) -> Result<crate::SortPlan> {

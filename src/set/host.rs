@@ -101,12 +101,15 @@ impl GpuSet {
         Ok(s)
     }
 
-    /// Inserts values (any order, duplicates allowed).
+    /// Inserts values (any order, duplicates allowed). They go in batches of 2^22: on a set
+    /// whose pools cannot grow (on the caller's memory), an [`Error::OutOfMemory`] leaves the
+    /// batches before the failing one applied (the failing batch changes nothing).
     pub fn insert(&mut self, values: &[u32]) -> Result<()> {
         self.insert_or_remove(values, false)
     }
 
-    /// Removes values (any order, duplicates and absent values allowed).
+    /// Removes values (any order, duplicates and absent values allowed), in batches as
+    /// [`GpuSet::insert`].
     pub fn remove(&mut self, values: &[u32]) -> Result<()> {
         self.insert_or_remove(values, true)
     }

@@ -194,3 +194,42 @@ pub unsafe fn compute_to_host(ctx: &Context, cmd: vk::CommandBuffer) {
         vk::AccessFlags::HOST_READ,
     );
 }
+
+/// A C context (`vkalgo_context_create_external`) over `ctx`'s instance and device, for
+/// record-layer calls through the C ABI on buffers made with `ctx` (no queue: host calls on it
+/// are refused). Destroy it with `vkalgo_context_destroy`.
+pub unsafe fn c_context_over(ctx: &Context) -> *mut vkalgo::capi::VkalgoContext {
+    use vkalgo::ash::vk::Handle;
+    use vkalgo::capi::types::*;
+    use vkalgo::capi::*;
+    let entry = vkalgo::ash::Entry::load().expect("Vulkan loader");
+    let gipa = entry.static_fn().get_instance_proc_addr;
+    let desc = VkalgoExternalContextDesc {
+        instance: VkInstance(ctx.instance().handle().as_raw() as *mut std::ffi::c_void),
+        physical_device: VkPhysicalDevice(ctx.physical_device().as_raw() as *mut std::ffi::c_void),
+        device: VkDevice(ctx.device().handle().as_raw() as *mut std::ffi::c_void),
+        queue_family_index: ctx.queue_family_index(),
+        queue: VkQueue(std::ptr::null_mut()),
+        get_instance_proc_addr: Some(std::mem::transmute::<
+            vk::PFN_vkGetInstanceProcAddr,
+            unsafe extern "system" fn(VkInstance, *const std::ffi::c_char) -> *const std::ffi::c_void,
+        >(gipa)),
+        pipeline_cache: VkPipelineCache(0),
+        flags: if ctx.profile().int64_atomics {
+            VKALGO_CONTEXT_INT64_ATOMICS_ENABLED
+        } else {
+            0
+        },
+        timeout_ns: 0,
+        queue_lock: None, // record-layer calls only
+        queue_lock_user_data: std::ptr::null_mut(),
+        pipeline_cache_data: std::ptr::null(),
+        pipeline_cache_data_size: 0,
+    };
+    let mut cctx = std::ptr::null_mut();
+    assert_eq!(
+        vkalgo_context_create_external(&desc, &mut cctx),
+        VkalgoResult::VkalgoSuccess
+    );
+    cctx
+}
