@@ -1009,7 +1009,9 @@ VkalgoResult vkalgo_set_create_in(struct VkalgoContext *ctx,
 // Destroys a set and frees its memory (NULL: no-op). Work recorded with it must have finished.
 void vkalgo_set_destroy(struct VkalgoSet *set);
 
-// Inserts `count` values (any order, duplicates allowed).
+// Inserts `count` values (any order, duplicates allowed), in batches of 2^22: on a set whose
+// pools cannot grow (on caller memory), VKALGO_ERROR_OUT_OF_MEMORY leaves the batches before
+// the failing one applied.
 VkalgoResult vkalgo_set_insert_host(struct VkalgoSet *set, const uint32_t *values, size_t count);
 
 // Removes `count` values (any order, duplicates and absent values allowed).

@@ -161,6 +161,40 @@ pub(crate) fn byte_len(count: usize, size: u64, what: &str) -> crate::Result<usi
         .ok_or_else(|| Error::invalid(format!("{what}: count {count} is too large")))
 }
 
+/// Runs `body` on copies of the caller's `count` keys (`key_size` bytes each) and values
+/// (`value_size` bytes each; 0: none, `values` unused), then writes the copies back: an error
+/// from `body` leaves the caller's arrays unchanged. The pointers must hold that many elements
+/// (NULL only with `count` 0).
+pub(crate) unsafe fn in_place_on_copies<T>(
+    keys: *mut std::ffi::c_void,
+    key_size: u64,
+    values: *mut std::ffi::c_void,
+    value_size: u64,
+    count: usize,
+    what: &str,
+    body: impl FnOnce(&mut [u8], Option<&mut [u8]>) -> crate::Result<T>,
+) -> crate::Result<T> {
+    let key_bytes = byte_len(count, key_size, what)?;
+    let value_bytes = byte_len(count, value_size, what)?;
+    let copy = |ptr: *mut std::ffi::c_void, bytes: usize| {
+        if bytes == 0 {
+            Vec::new()
+        } else {
+            std::slice::from_raw_parts(ptr as *const u8, bytes).to_vec()
+        }
+    };
+    let mut key_copy = copy(keys, key_bytes);
+    let mut value_copy = (value_size > 0).then(|| copy(values, value_bytes));
+    let result = body(&mut key_copy, value_copy.as_deref_mut())?;
+    if key_bytes > 0 {
+        std::ptr::copy_nonoverlapping(key_copy.as_ptr(), keys as *mut u8, key_bytes);
+    }
+    if let Some(v) = value_copy.filter(|_| value_bytes > 0) {
+        std::ptr::copy_nonoverlapping(v.as_ptr(), values as *mut u8, value_bytes);
+    }
+    Ok(result)
+}
+
 /// A shared reference to the context behind a C handle.
 pub(crate) unsafe fn context_ref<'a>(ctx: *const VkalgoContext) -> crate::Result<&'a Context> {
     non_null(ctx, "ctx")?;

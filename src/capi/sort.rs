@@ -1,7 +1,7 @@
 //! C ABI of the radix sort: the host convenience call and the record layer.
 
 use super::types::*;
-use super::{context_ref, guard, non_null, plan_context, VkalgoContext, VkalgoResult};
+use super::{context_ref, guard, in_place_on_copies, non_null, plan_context, VkalgoContext, VkalgoResult};
 use crate::error::Error;
 use crate::sort::{KeyType, SortArgs, SortDesc, SortPath, SortPlan, SortResult, ValueType};
 use crate::ElementCount;
@@ -132,17 +132,15 @@ pub unsafe extern "C" fn vkalgo_sort_host(
             return Ok(());
         }
         non_null(keys, "keys")?;
-        let key_bytes = count * desc.key_type.bytes() as usize;
-        let value_bytes = count * desc.value_type.bytes() as usize;
-        let mut key_copy = std::slice::from_raw_parts(keys as *const u8, key_bytes).to_vec();
-        let mut value_copy =
-            has_values.then(|| std::slice::from_raw_parts(values as *const u8, value_bytes).to_vec());
-        ctx.sort_host_bytes(&desc, &mut key_copy, value_copy.as_deref_mut())?;
-        std::ptr::copy_nonoverlapping(key_copy.as_ptr(), keys as *mut u8, key_bytes);
-        if let Some(v) = value_copy {
-            std::ptr::copy_nonoverlapping(v.as_ptr(), values as *mut u8, value_bytes);
-        }
-        Ok(())
+        in_place_on_copies(
+            keys,
+            desc.key_type.bytes(),
+            values,
+            desc.value_type.bytes(),
+            count,
+            "sort",
+            |k, v| ctx.sort_host_bytes(&desc, k, v),
+        )
     })
 }
 

@@ -1,7 +1,7 @@
 //! C ABI of the multisplit: the host convenience call and the record layer.
 
 use super::types::*;
-use super::{byte_len, context_ref, guard, non_null, plan_context, VkalgoContext, VkalgoResult};
+use super::{context_ref, guard, in_place_on_copies, non_null, plan_context, VkalgoContext, VkalgoResult};
 use crate::error::Error;
 use crate::sort::{KeyType, ValueType};
 use crate::split::host::HostBucketing;
@@ -208,31 +208,15 @@ pub unsafe extern "C" fn vkalgo_multisplit_host(
             glsl: split.glsl.as_deref(),
             params: d.params,
         };
-        let key_bytes = byte_len(count, key_size as u64, "multisplit")?;
-        let value_bytes = byte_len(count, split.value_type.bytes(), "multisplit")?;
-        let mut key_copy = if count > 0 {
-            std::slice::from_raw_parts(keys as *const u8, key_bytes).to_vec()
-        } else {
-            Vec::new()
-        };
-        let mut value_copy = (has_values && count > 0)
-            .then(|| std::slice::from_raw_parts(values as *const u8, value_bytes).to_vec());
-        if has_values && count == 0 {
-            value_copy = Some(Vec::new());
-        }
-        let offsets = ctx.split_host_bytes(
-            split.key_type,
-            split.value_type,
-            &bucketing,
-            &mut key_copy,
-            value_copy.as_deref_mut(),
+        let offsets = in_place_on_copies(
+            keys,
+            key_size as u64,
+            values,
+            split.value_type.bytes(),
+            count,
+            "multisplit",
+            |k, v| ctx.split_host_bytes(split.key_type, split.value_type, &bucketing, k, v),
         )?;
-        if count > 0 {
-            std::ptr::copy_nonoverlapping(key_copy.as_ptr(), keys as *mut u8, key_bytes);
-            if let Some(v) = value_copy {
-                std::ptr::copy_nonoverlapping(v.as_ptr(), values as *mut u8, value_bytes);
-            }
-        }
         if !bucket_offsets.is_null() {
             std::ptr::copy_nonoverlapping(offsets.as_ptr(), bucket_offsets, offsets.len());
         }
