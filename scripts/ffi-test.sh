@@ -57,8 +57,9 @@ cmake -S ffi-tests -B build/ffi-tests -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_
 cmake --build build/ffi-tests
 ldd build/ffi-tests/test_c | grep -E 'vkalgo|vulkan'
 
+# Two at a time: most of their time is lavapipe compiling pipelines, on one core each.
 step "run the tests"
-ctest --test-dir build/ffi-tests --output-on-failure
+ctest --test-dir build/ffi-tests --output-on-failure -j 2
 
 # The C example (examples/c): a user's standalone project with its own VkInstance/VkDevice and
 # the record layer, built against the same installed package. A small N keeps it quick on

@@ -107,7 +107,7 @@ for t in engine set_mem external threads; do
 done
 
 # run_job LINE: runs one job line, its output into its own log; prints one line (and the
-# log's tail on failure).
+# whole log on failure).
 run_job() {
   local name env bin args
   IFS=$'\t' read -r name env bin args <<< "$1"
@@ -122,8 +122,8 @@ run_job() {
   if env XDG_CACHE_HOME="$cache" MESA_SHADER_CACHE_DIR="$MESA_CACHE" $env "$bin" $args > "$log" 2>&1; then
     echo "ok     $(( SECONDS - start ))s  $name  $env  $(grep 'test result' "$log" | tail -n 1)"
   else
-    echo "FAILED $(( SECONDS - start ))s  $name  $env  (log: $log)"
-    tail -n 60 "$log"
+    echo "FAILED $(( SECONDS - start ))s  $name  $env"
+    cat "$log"
     return 1
   fi
 }
