@@ -61,6 +61,7 @@ LP_NATIVE_VECTOR_WIDTH=256 cargo test --release --lib --bins -- --test-threads=1
 LP_NATIVE_VECTOR_WIDTH=256 cargo test --release --doc -- --test-threads=1
 
 step "building the integration test binaries"
+cargo test --release --tests --no-run  # fails here, with the compiler's messages, on an error
 declare -A test_bin
 while IFS=$'\t' read -r name path; do
   test_bin[$name]=$path
@@ -75,7 +76,10 @@ for line in sys.stdin:
             and m["target"]["name"] != "vkalgo":
         print(m["target"]["name"] + "\t" + m["executable"])
 ')
-for t in engine external hash merge scan set set_mem sort split threads; do
+# The algorithms' test binaries run under every configuration, every other test binary
+# (tests/*.rs) once.
+variant_tests=(sort split merge set hash scan)
+for t in "${variant_tests[@]}"; do
   [ -n "${test_bin[$t]:-}" ] || { echo "error: no test binary for tests/$t.rs" >&2; exit 1; }
 done
 
@@ -97,13 +101,13 @@ add_job() {
 }
 # Longest first (measured on a 2-core machine: sort about 4-5.5 min per width, split 2,
 # merge 1.3, set 0.7, the rest under 0.4), so the two workers finish together.
-for t in sort split merge set hash scan; do
+for t in "${variant_tests[@]}"; do
   add_job "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1"
   add_job "$t" "LP_NATIVE_VECTOR_WIDTH=128 LP_NUM_THREADS=1" skip
   add_job "$t" "LP_NATIVE_VECTOR_WIDTH=512 LP_NUM_THREADS=1" skip
 done
-for t in engine set_mem external threads; do
-  add_job "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1"
+for t in $(printf '%s\n' "${!test_bin[@]}" | sort); do
+  [[ " ${variant_tests[*]} " == *" $t "* ]] || add_job "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1"
 done
 
 # run_job LINE: runs one job line, its output into its own log; prints one line (and the
@@ -136,7 +140,7 @@ xargs -d '\n' -P 2 -n 1 bash -c 'run_job "$0"' < "$jobs_file"
 
 step "Rust integration tests with LP_NUM_THREADS=4 (pipelines from the shader cache)"
 : > "$jobs_file"
-for t in sort split merge set hash scan; do
+for t in "${variant_tests[@]}"; do
   add_job "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=4" skip
 done
 xargs -d '\n' -P 1 -n 1 bash -c 'run_job "$0"' < "$jobs_file"
