@@ -15,6 +15,8 @@
 #   SET_TESTS    the set tests binary (default: .devbin/set-tests if present; copy it from
 #                target/release/deps/set-<hash> after `cargo test --release --test set --no-run`)
 #   LOG2N        set size (default 24)
+#   SET_CASES    the benchmark's cases (default sparse,dense,clustered,full; `full`: every
+#                chunk of the universe a bitmap, against the flat 2^32-bit bitmaps)
 #   ARCH         nvcc target (default sm_90)
 set -euo pipefail
 
@@ -43,7 +45,7 @@ fi
 "$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/set_bench bench/cuda/set_bench.cu
 /tmp/set_bench "$LOG2N" 5 | tee "$OUT/cuda.txt" || rc=1
 
-"$VKALGO_BENCH" set --log2n "$LOG2N" "$@" | tee "$OUT/vkalgo.txt" || rc=1
+"$VKALGO_BENCH" set --log2n "$LOG2N" --cases "${SET_CASES:-sparse,dense,clustered,full}" "$@" | tee "$OUT/vkalgo.txt" || rc=1
 
 if [ "$have_pyroaring" -eq 1 ]; then
   taskset -c 0 python3 bench/croaring_set.py "$LOG2N" 3 | tee "$OUT/croaring.txt" || rc=1

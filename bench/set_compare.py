@@ -34,6 +34,10 @@ pairs = [
     ("set_or_reserved", "sparse", cuda, "thrust_set_union", "sparse"),
     ("set_andnot_reserved", "sparse", cuda, "thrust_set_difference", "sparse"),
 ]
+# Every chunk a bitmap (`full`: the flat bitmaps' size) against the flat 2^32-bit bitmaps.
+for op in ["and", "or", "andnot", "xor"]:
+    pairs.append(("set_" + op, "full", cuda, "flat_" + op, "sparse"))
+    pairs.append(("set_" + op + "_reserved", "full", cuda, "flat_" + op, "sparse"))
 for case in ["sparse", "dense", "clustered"]:
     for op in ["build_sorted", "and", "or", "andnot", "xor", "and_cardinality", "or_cardinality",
                "andnot_cardinality", "xor_cardinality", "contains", "to_array"]:
@@ -48,6 +52,13 @@ for name, case, base, bname, bcase in pairs:
         vm, bm = float(v[5]), float(b[5])
         print(f"| {name} | {case} | {vm:.4f} | {label} | {bm:.4f} | {bm / vm:.2f}x |")
 print()
+full = [(k[0], v) for k, v in vk.items() if k[1] == "full" and "copyBW" in v[7]]
+if full:
+    print("| vkalgo, every chunk a bitmap | ms | share of the copy bandwidth (bitmap bytes) |")
+    print("|---|---|---|")
+    for name, v in sorted(full):
+        print(f"| {name} | {float(v[5]):.4f} | {v[7].split('%')[0]}% |")
+    print()
 print("| case | vkalgo memory / Roaring portable size |")
 print("|---|---|")
 for case in ["sparse", "dense", "clustered"]:

@@ -1,14 +1,23 @@
 #version 460
 // The bitmap pairs of an operation of two sets (scratch list S_BITMAPS, from classify): chunks
-// where both operands are 8 KiB bitmaps, combined word by word straight from global memory.
-// chunk_update.comp would expand them into three 8 KiB bitmaps of shared memory (one workgroup
-// per multiprocessor); here only an array result needs shared memory (its 8 KiB of u16
-// values), so several workgroups share a multiprocessor and the dense sets' pairs stream.
-// One workgroup per pair, grid-stride over the list. Stage (aux) 0 adds the result's
-// cardinality and the blocks it needs to the scratch counters (skipped on the one-pass path);
-// stage 1 (after the check pass found enough free blocks) gives the destination chunk's old
-// blocks back, takes new ones and writes the result: a bitmap, an array, or nothing (empty
-// or full).
+// where both operands are 8 KiB bitmaps, combined straight from global memory. chunk_update.comp
+// would expand them into three 8 KiB bitmaps of shared memory (one workgroup per
+// multiprocessor); here only an array result needs shared memory (its 8 KiB of u16 values), so
+// several workgroups share a multiprocessor and the dense sets' pairs stream.
+//
+// A pair's two bitmaps are read once, in 16-byte vectors striped over the workgroup (vector
+// t + i * WG_SIZE to invocation t: every round of loads is coalesced), and combined in
+// registers; a bitmap result is stored from there. Only an array result (at most 4096 values)
+// reads the words again, in the order its values take.
+//
+// One workgroup per pair, grid-stride over the list (src/set/gpu.rs BITMAPS_GRID); the next
+// pair's list entry and directory entries are loaded while a pair is worked on. Stage (aux) 0
+// adds the result's cardinality and the blocks it needs to the scratch counters (skipped on
+// the one-pass path); stage 1 (after the check pass found enough free blocks) takes the
+// result's blocks, writes the result (a bitmap, an array, or nothing: empty or full) and gives
+// the destination chunk's old blocks back. On an H100 with every chunk of the universe a
+// bitmap, an operation streams at about 90% of the copy bandwidth and a cardinality at 96%
+// (docs/benchmarks/2026-11-25-h100-dense-bitmaps.md).
 #define WORKGROUP_SCAN_COMPACT_SLOTS
 #include "set_common.glsl"
 #include "../common/workgroup_scan.glsl"
@@ -18,10 +27,92 @@ shared uint so[ARRAY_MAX / 2u];
 
 #include "array_store.glsl"
 
+// A bitmap's 16-byte vectors, and how many each invocation holds.
+#define BITMAP_VECS (BITMAP_WORDS / VEC_WORDS)
+const uint LANE_VECS = BITMAP_VECS / WG_SIZE;
+
+// The bitmap pools of sets a, b and the destination, read once.
+uint64_t g_bm_a;
+uint64_t g_bm_b;
+uint64_t g_bm_d;
+
+uvec4 bitmap_vector(uint64_t pool, uint id, uint q) {
+    return U32x4Ref(pool + uint64_t(id) * 8192ul).v[q];
+}
+
+uvec4 apply_op4(uvec4 a, uvec4 b) {
+    if (pc.op == OP_AND) {
+        return a & b;
+    }
+    if (pc.op == OP_OR) {
+        return a | b;
+    }
+    if (pc.op == OP_ANDNOT) {
+        return a & ~b;
+    }
+    return a ^ b;
+}
+
+uint vector_count(uvec4 v) {
+    return bitCount(v.x) + bitCount(v.y) + bitCount(v.z) + bitCount(v.w);
+}
+
+// Word w of the pair's result, read again (array results).
 uint result_word(uvec2 ea, uvec2 eb, uint w) {
-    uint a = U32Ref(bitmap_word_addr(pc.meta_a, ea.y, w)).v[0];
-    uint b = U32Ref(bitmap_word_addr(pc.meta_b, eb.y, w)).v[0];
+    uint a = U32Ref(g_bm_a + uint64_t(ea.y) * 8192ul).v[w];
+    uint b = U32Ref(g_bm_b + uint64_t(eb.y) * 8192ul).v[w];
     return apply_op(pc.op, a, b);
+}
+
+// Writes the array result of `card` values (at most ARRAY_MAX) into the k array blocks that
+// take_array_blocks took: invocation t places the values of words [t * per, (t + 1) * per),
+// which come in order, from the exclusive scan of their counts on.
+void write_array_result(uvec2 ea, uvec2 eb, uint card, uint k) {
+    uint t = gl_LocalInvocationIndex;
+    uint per = BITMAP_WORDS / WG_SIZE;
+    uint mine = 0u;
+    for (uint i = 0u; i < per; i++) {
+        mine += bitCount(result_word(ea, eb, t * per + i));
+    }
+    for (uint w = t; w < (card + 1u) / 2u; w += WG_SIZE) {
+        so[w] = 0u;
+    }
+    uint total;
+    uint p = workgroup_exclusive_scan(mine, total);  // its barriers order the clears
+    for (uint i = 0u; i < per; i++) {
+        uint w = t * per + i;
+        uint bits = result_word(ea, eb, w);
+        while (bits != 0u) {
+            uint v = w * 32u + uint(findLSB(bits));
+            bits &= bits - 1u;
+            atomicOr(so[p >> 1], v << ((p & 1u) * 16u));
+            p++;
+        }
+    }
+    barrier();
+    store_array_result(card, k);
+}
+
+// A listed pair's chunk and its directory entries (old_d only when writing).
+struct BitmapPair {
+    uint c;
+    uvec2 ea;
+    uvec2 eb;
+    uvec2 old_d;
+};
+
+BitmapPair bitmap_pair(uint c, bool write) {
+    BitmapPair p;
+    p.c = c;
+    p.ea = dir_entry(pc.meta_a, c);
+    p.eb = dir_entry(pc.meta_b, c);
+    p.old_d = write ? dir_entry(pc.meta_d, c) : uvec2(0u);
+    return p;
+}
+
+// The chunk of list item `item`, or 0 past the list's end (never read then).
+uint listed_chunk(uint item, uint n) {
+    return item < n ? U32Ref(pc.scratch).v[S_BITMAPS_ENTRY(item)] : 0u;
 }
 
 void main() {
@@ -31,24 +122,42 @@ void main() {
     if (write ? U32Ref(pc.scratch).v[S_OK] == 0u : one_pass(pc.scratch, pc.meta_d)) {
         return;  // nothing to write, or nothing to count (the one-pass path)
     }
+    uint item = linear_workgroup_id();
+    if (item >= n) {
+        return;
+    }
     PassSums sums = pass_sums_new();  // invocation 0's
     ArrayPool dest = write_pool(write);
-    for (uint item = linear_workgroup_id(); item < n; item += pc.grid) {
-        uint c = U32Ref(pc.scratch).v[S_BITMAPS_ENTRY(item)];
-        uvec2 ea = dir_entry(pc.meta_a, c);
-        uvec2 eb = dir_entry(pc.meta_b, c);
-        uvec2 old_d = write ? dir_entry(pc.meta_d, c) : uvec2(0u);
-        // Invocation t owns words [t * per, (t + 1) * per): its values come in order, so an
-        // exclusive scan of the counts gives their places in an array result.
-        uint per = BITMAP_WORDS / WG_SIZE;
+    g_bm_a = SetMetaRef(pc.meta_a).bm_pool;
+    g_bm_b = SetMetaRef(pc.meta_b).bm_pool;
+    g_bm_d = write ? SetMetaRef(pc.meta_d).bm_pool : 0ul;
+    // The next pair's directory entries and the list entry after it are loaded while a pair
+    // is worked on, so that a pair's operand loads wait on no other load. (Its operands loaded
+    // a pair ahead as well measured the same on an H100.)
+    BitmapPair next = bitmap_pair(listed_chunk(item, n), write);
+    uint c_after = listed_chunk(item + pc.grid, n);
+    for (; item < n; item += pc.grid) {
+        BitmapPair cur = next;
+        // Every load is issued before any is used (loads and use in one loop measured 2-3%
+        // slower on an H100).
+        uvec4 va[LANE_VECS];
+        uvec4 vb[LANE_VECS];
+        [[unroll]] for (uint i = 0u; i < LANE_VECS; i++) {
+            va[i] = bitmap_vector(g_bm_a, cur.ea.y, t + i * WG_SIZE);
+            vb[i] = bitmap_vector(g_bm_b, cur.eb.y, t + i * WG_SIZE);
+        }
+        uvec4 r[LANE_VECS];
         uint mine = 0u;
-        for (uint i = 0u; i < per; i++) {
-            mine += bitCount(result_word(ea, eb, t * per + i));
+        [[unroll]] for (uint i = 0u; i < LANE_VECS; i++) {
+            r[i] = apply_op4(va[i], vb[i]);
+            mine += vector_count(r[i]);
+        }
+        if (item + pc.grid < n) {
+            next = bitmap_pair(c_after, write);
+            c_after = listed_chunk(item + 2u * pc.grid, n);
         }
         barrier();  // the previous pair's shared data is read no more
-        uint total;
-        uint first = workgroup_exclusive_scan(mine, total);
-        uint card = total;
+        uint card = workgroup_reduce_add(mine);
         uvec2 need = chunk_blocks(card);
         if (!write) {
             if (t == 0u) {
@@ -56,48 +165,41 @@ void main() {
             }
             continue;
         }
-        // The operands are read again below; a block given back now is not taken again by
-        // this operation (the passes take only the ids that were free before it).
+        // One invocation takes the result's blocks and the ring slots for the old chunk's
+        // (two atomics that do not wait on each other); the old chunk's ids go back after the
+        // result is stored. A block given back now is not taken again by this operation (the
+        // passes take only the ids that were free before it), and the operands are read no
+        // more unless the result is an array.
         if (t == 0u) {
-            free_chunk_begin(old_d);
+            uint taken = 0u;
+            if (need.x != 0u) {
+                taken = take_blocks(POOL_BITMAP, 1u);
+            } else if (need.y != 0u) {
+                taken = take_blocks(POOL_ARRAY, need.y);
+            }
+            uint freed = free_chunk_slots(cur.old_d);
+            s_pos = need.x != 0u ? ring_id(POOL_BITMAP, taken) : taken;
+            s_free_pos = freed;
         }
         barrier();
-        free_chunk_ids(old_d, dest);
         uint id0 = 0u;
         if (need.x != 0u) {
-            if (t == 0u) {
-                s_pos = ring_id(POOL_BITMAP, take_blocks(POOL_BITMAP, 1u));
-            }
-            barrier();
             id0 = s_pos;
-            for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
-                U32Ref(bitmap_word_addr(pc.meta_d, id0, w)).v[0] = result_word(ea, eb, w);
+            [[unroll]] for (uint i = 0u; i < LANE_VECS; i++) {
+                U32x4Ref(g_bm_d + uint64_t(id0) * 8192ul).v[t + i * WG_SIZE] = r[i];
             }
         } else if (need.y != 0u) {
-            uint k = need.y;
-            take_array_blocks(k);
-            for (uint w = t; w < (card + 1u) / 2u; w += WG_SIZE) {
-                so[w] = 0u;
+            uint pos = s_pos;
+            for (uint i = t; i < need.y; i += WG_SIZE) {
+                s_ids[i] = ring_id(POOL_ARRAY, pos + i);
             }
-            barrier();
-            uint p = first;
-            for (uint i = 0u; i < per; i++) {
-                uint w = t * per + i;
-                uint bits = result_word(ea, eb, w);
-                while (bits != 0u) {
-                    uint v = w * 32u + uint(findLSB(bits));
-                    bits &= bits - 1u;
-                    atomicOr(so[p >> 1], v << ((p & 1u) * 16u));
-                    p++;
-                }
-            }
-            barrier();
-            store_array_result(card, k);
+            write_array_result(cur.ea, cur.eb, card, need.y);  // its barriers order s_ids
             id0 = s_ids[0];
         }
+        free_chunk_ids(cur.old_d, dest);
         if (t == 0u) {
-            set_dir_entry(pc.meta_d, c, uvec2(card, id0));
-            pass_sums_written(sums, old_d.x, card);
+            set_dir_entry(pc.meta_d, cur.c, uvec2(card, id0));
+            pass_sums_written(sums, cur.old_d.x, card);
         }
     }
     if (t == 0u) {

@@ -998,10 +998,15 @@ fn tail_count(head: u32, tail: u32) -> u32 {
 /// total, measured, and one chunk may take an invocation over 1024 iterations with 64
 /// invocations), and no more than there can be chunks (idle workgroups cost a lot on CPU
 /// drivers).
-/// Workgroups of chunk_update.comp, bitmap_pairs.comp and the medium array pairs at most
-/// (see record_update_phase).
+/// Workgroups of chunk_update.comp and the medium array pairs at most (see
+/// record_update_phase).
 const UPDATE_GRID: u32 = 256;
-const BITMAPS_GRID: u32 = 1024;
+/// Workgroups of bitmap_pairs.comp at most on GPUs (not limited by chunk_grid): at most 4
+/// pairs each for a whole universe of bitmaps, so the last workgroups to start end soon after
+/// the others (an H100, every chunk a bitmap: 1.7-2.0% faster than 4096 workgroups of 16
+/// pairs, 4.7% faster than 1024; 65536 of one pair each 3.5% slower than 4096,
+/// docs/benchmarks/2026-11-25-h100-dense-bitmaps.md).
+const BITMAPS_GRID: u32 = 16384;
 const MEDIUM_GRID: u32 = 1024;
 
 fn chunk_grid(bound: u32) -> u32 {
@@ -1186,7 +1191,13 @@ pub(crate) unsafe fn record_update_phase(
         };
         with_grid(update, source_mode, UPDATE_GRID);
         if source_mode == 0 {
-            with_grid(bitmaps, 0, BITMAPS_GRID);
+            // CPU drivers keep chunk_grid's (idle workgroups cost them a lot).
+            let bitmaps_grid = if ctx.is_cpu_device() {
+                grid
+            } else {
+                u.bound.clamp(1, BITMAPS_GRID)
+            };
+            ctx.dispatch(cmd, bitmaps, &push_with(0, stage, bitmaps_grid), bitmaps_grid);
         }
         with_grid(pairs_small, source_mode, u32::MAX);
         with_grid(pairs_medium, source_mode, MEDIUM_GRID);

@@ -11,9 +11,17 @@
 //! the cardinality of AND without materializing it, contains of 2^log2n queries (half hits),
 //! and to_array. Every result is verified against a CPU merge of the sorted inputs. The
 //! memory of each set is compared with the size of its Roaring portable serialization.
+//!
+//! Case `full` (not in the default list): two sets with a half-full random bitmap in every
+//! chunk of the universe (about 2^31 values each, 512 MiB of bitmaps, the size of the flat
+//! 2^32-bit bitmaps of the CUDA baseline), made by reading a Roaring serialization written
+//! here. Only the operations and their cardinalities are timed, each checked against the CPU's
+//! word-by-word result (the result's serialization compared byte for byte); the rate is also
+//! given as a share of the copy bandwidth for the bitmap bytes read and written. `--pass-times`
+//! adds the passes of its AND (both recordings) and AND cardinality under their rows.
 //! `RESULT` lines: vkalgo, `set_<op>`, case, n, ms, G values/s (inputs per second), extra.
 
-use crate::common::{median, yardstick, Timer};
+use crate::common::{median, print_pass_times, yardstick, Timer};
 use ash::vk;
 use vkalgo::set::{SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use vkalgo::{Context, ElementCount, GpuBuffer, GpuSet, MemoryLocation, Result, SetOp, SetOperand};
@@ -96,8 +104,14 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let mut log2n: u32 = if gpu { 24 } else { 14 };
     let mut reps: u32 = if gpu { 5 } else { 2 };
     let mut cases = vec!["sparse".to_string(), "dense".into(), "clustered".into()];
+    let mut pass_times = false;
     let mut i = 0;
     while i < args.len() {
+        if args[i] == "--pass-times" {
+            pass_times = true;
+            i += 1;
+            continue;
+        }
         let value = args.get(i + 1).cloned().unwrap_or_default();
         match args[i].as_str() {
             "--log2n" => log2n = value.parse().unwrap_or(log2n),
@@ -123,6 +137,10 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let status = GpuBuffer::new(ctx, 4096, MemoryLocation::GpuToCpu, "bench status")?;
     let empty = GpuSet::new(ctx)?;
     for case in &cases {
+        if case == "full" {
+            run_full(ctx, &timer, yard, &scratch, &status, reps, pass_times)?;
+            continue;
+        }
         let va = case_values(case, n, 1);
         let vb = case_values(case, n, 2);
         let a = GpuSet::from_values(ctx, &va)?;
@@ -261,6 +279,144 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         assert!(got == va, "to_array");
         result_line("to_array", case, va.len(), median(times), "");
         let _ = vk::Buffer::null();
+    }
+    Ok(())
+}
+
+/// Words of a chunk's bitmap (u64).
+const CHUNK_WORDS: usize = 1024;
+/// Chunks of the universe.
+const ALL_CHUNKS: usize = 65536;
+
+/// A random bitmap of the first `chunks` chunks, every chunk about half full.
+fn half_full_bitmap(chunks: usize, seed: u64) -> Vec<u64> {
+    let mut r = xorshift(seed);
+    (0..chunks * CHUNK_WORDS).map(|_| r()).collect()
+}
+
+/// The Roaring portable serialization (cookie 12346) of a bitmap of the whole universe whose
+/// every chunk holds more than 4096 and fewer than 65536 values (bitmap containers only), as
+/// vkalgo writes it.
+fn serialize_bitmaps(words: &[u64]) -> Vec<u8> {
+    let chunks = words.len() / CHUNK_WORDS;
+    let header = 8 + chunks * 8;
+    let mut out = Vec::with_capacity(header + words.len() * 8);
+    out.extend_from_slice(&12346u32.to_le_bytes());
+    out.extend_from_slice(&(chunks as u32).to_le_bytes());
+    for (c, chunk) in words.chunks(CHUNK_WORDS).enumerate() {
+        let card: u32 = chunk.iter().map(|w| w.count_ones()).sum();
+        assert!(card > 4096 && card < 65536, "chunk {c}: not a bitmap container");
+        out.extend_from_slice(&(c as u16).to_le_bytes());
+        out.extend_from_slice(&((card - 1) as u16).to_le_bytes());
+    }
+    for c in 0..chunks {
+        out.extend_from_slice(&((header + c * CHUNK_WORDS * 8) as u32).to_le_bytes());
+    }
+    for w in words {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out
+}
+
+/// The `full` case: operations of two sets whose every chunk is a bitmap.
+fn run_full(
+    ctx: &Context,
+    timer: &Timer,
+    yard: &crate::common::Yardstick,
+    scratch: &GpuBuffer,
+    status: &GpuBuffer,
+    reps: u32,
+    pass_times: bool,
+) -> Result<()> {
+    let case = "full";
+    // The whole universe on GPUs; 64 chunks on CPU drivers (a check of the benchmark itself).
+    let chunks = if ctx.is_cpu_device() { 64 } else { ALL_CHUNKS };
+    let wa = half_full_bitmap(chunks, 11);
+    let wb = half_full_bitmap(chunks, 12);
+    let a = GpuSet::deserialize(ctx, &serialize_bitmaps(&wa))?;
+    let b = GpuSet::deserialize(ctx, &serialize_bitmaps(&wb))?;
+    let card = |w: &[u64]| w.iter().map(|x| x.count_ones() as u64).sum::<u64>();
+    let (na, nb) = (card(&wa), card(&wb));
+    assert_eq!(a.cardinality()?, na, "full: a's cardinality");
+    let n = (na + nb) as usize;
+    // Read a and b, write the result: three universes of bitmaps.
+    let bitmap_bytes = 3 * (chunks * CHUNK_WORDS * 8) as u64;
+    let share = |ms: f64| 100.0 * bitmap_bytes as f64 / (ms * 1e-3) / 1e9 / yard.gbs;
+    println!("{case}: a holds {na} values, b {nb}; each of their {chunks} chunks a bitmap");
+    let mut d = GpuSet::new(ctx)?;
+    for op in SetOp::ALL {
+        let apply = |x: u64, y: u64| match op {
+            SetOp::And => x & y,
+            SetOp::Or => x | y,
+            SetOp::AndNot => x & !y,
+            SetOp::Xor => x ^ y,
+        };
+        let want: Vec<u64> = wa.iter().zip(&wb).map(|(&x, &y)| apply(x, y)).collect();
+        let want_bytes = serialize_bitmaps(&want);
+        d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
+        for (reserved, suffix) in [(false, ""), (true, "_reserved")] {
+            d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
+            yard.warm(ctx, timer)?;
+            let times = timer.time_batch(reps, |cmd, _| unsafe {
+                let (a, b) = (SetOperand::Set(&a), SetOperand::Set(&b));
+                let (scratch, status) = (&scratch.range(), &status.sub_range(0, SET_STATUS_BYTES));
+                if reserved {
+                    d.record_op_reserved(cmd, a, b, op, scratch, status)
+                } else {
+                    d.record_op(cmd, a, b, op, scratch, status)
+                }
+            })?;
+            let name = format!("{op:?}{suffix}").to_lowercase();
+            assert_status_ok(ctx, status, 0, &name)?;
+            assert!(d.serialize()? == want_bytes, "{name}: wrong result");
+            let ms = median(times);
+            result_line(
+                &name,
+                case,
+                n,
+                ms,
+                &format!("{:.1}%copyBW(bitmap bytes)", share(ms)),
+            );
+            if pass_times && op == SetOp::And {
+                print_pass_times(ctx, timer, |cmd| unsafe {
+                    let (a, b) = (SetOperand::Set(&a), SetOperand::Set(&b));
+                    let (scratch, status) = (&scratch.range(), &status.sub_range(0, SET_STATUS_BYTES));
+                    if reserved {
+                        d.record_op_reserved(cmd, a, b, op, scratch, status)
+                    } else {
+                        d.record_op(cmd, a, b, op, scratch, status)
+                    }
+                })?;
+            }
+        }
+        yard.warm(ctx, timer)?;
+        let times = timer.time_batch(reps, |cmd, _| unsafe {
+            GpuSet::record_op_cardinality(
+                cmd,
+                &a,
+                &b,
+                op,
+                &scratch.range(),
+                &status.sub_range(128, SET_STATUS_BYTES),
+            )
+        })?;
+        assert_eq!(GpuSet::op_cardinality(&a, &b, op)?, card(&want));
+        let ms = median(times);
+        // A cardinality reads two of the three universes.
+        let extra = format!("{:.1}%copyBW(bitmap bytes)", share(ms) * 2.0 / 3.0);
+        result_line(&format!("{op:?}_cardinality").to_lowercase(), case, n, ms, &extra);
+        if pass_times && op == SetOp::And {
+            print_pass_times(ctx, timer, |cmd| unsafe {
+                GpuSet::record_op_cardinality(
+                    cmd,
+                    &a,
+                    &b,
+                    op,
+                    &scratch.range(),
+                    &status.sub_range(128, SET_STATUS_BYTES),
+                )
+            })?;
+        }
     }
     Ok(())
 }
