@@ -1003,8 +1003,8 @@ fn tail_count(head: u32, tail: u32) -> u32 {
 const UPDATE_GRID: u32 = 256;
 /// Workgroups of bitmap_pairs.comp at most on GPUs (not limited by chunk_grid): at most 4
 /// pairs each for a whole universe of bitmaps, so the last workgroups to start end soon after
-/// the others (an H100, every chunk a bitmap: 1.7-2.0% faster than 4096 workgroups of 16
-/// pairs, 4.7% faster than 1024; 65536 of one pair each 3.5% slower than 4096,
+/// the others (an H100, every chunk a bitmap: 0.8-2.0% faster than 4096 workgroups of 16
+/// pairs; 65536 of one pair each 3.5% slower than 4096,
 /// docs/benchmarks/2026-11-25-h100-dense-bitmaps.md).
 const BITMAPS_GRID: u32 = 16384;
 const MEDIUM_GRID: u32 = 1024;
