@@ -17,8 +17,10 @@
 //! 2^32-bit bitmaps of the CUDA baseline), made by reading a Roaring serialization written
 //! here. Only the operations and their cardinalities are timed, each checked against the CPU's
 //! word-by-word result (the result's serialization compared byte for byte); the rate is also
-//! given as a share of the copy bandwidth for the bitmap bytes read and written. `--pass-times`
-//! adds the passes of its AND (both recordings) and AND cardinality under their rows.
+//! given as a share of the copy bandwidth for the bitmap bytes read and written.
+//!
+//! `--pass-times` adds each pass's GPU time under the rows of the build from sorted values,
+//! the reserved AND (and in case `full`, AND through both recordings and its cardinality).
 //! `RESULT` lines: vkalgo, `set_<op>`, case, n, ms, G values/s (inputs per second), extra.
 
 use crate::common::{median, print_pass_times, yardstick, Timer};
@@ -194,6 +196,25 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         assert_status_ok(ctx, &status, 64, "build")?;
         assert!(d.to_vec()? == va[..batch], "build: wrong set");
         result_line("build_sorted", case, batch, median(times), "");
+        if pass_times {
+            // The emptying operation's passes come first, then the build's.
+            print_pass_times(ctx, &timer, |cmd| unsafe {
+                let (scratch, empty) = (&scratch.range(), SetOperand::Set(&empty));
+                d.record_op(
+                    cmd,
+                    empty,
+                    empty,
+                    SetOp::And,
+                    scratch,
+                    &status.sub_range(0, SET_STATUS_BYTES),
+                )?;
+                d.record_barrier(cmd);
+                let count = ElementCount::Direct(batch as u64);
+                let values = sorted.sub_range(0, batch as u64 * 4);
+                let status = status.sub_range(64, SET_STATUS_BYTES);
+                d.record_insert_sorted(cmd, &values, count, batch as u64, false, scratch, &status)
+            })?;
+        }
         drop(sorted);
         for op in SetOp::ALL {
             // Once through the host call, then free blocks for the bound the one-pass path
@@ -218,6 +239,19 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 let name = format!("{op:?}{suffix}").to_lowercase();
                 assert_status_ok(ctx, &status, 0, &name)?;
                 assert!(d.to_vec()? == want, "{name}: wrong result");
+                if pass_times && reserved && op == SetOp::And {
+                    print_pass_times(ctx, &timer, |cmd| unsafe {
+                        let (a, b) = (SetOperand::Set(&a), SetOperand::Set(&b));
+                        d.record_op_reserved(
+                            cmd,
+                            a,
+                            b,
+                            op,
+                            &scratch.range(),
+                            &status.sub_range(0, SET_STATUS_BYTES),
+                        )
+                    })?;
+                }
                 let bitmap_bytes = 3 * (a.pool_blocks().0 as u64 * 8192);
                 let ms = median(times);
                 let extra = format!(
