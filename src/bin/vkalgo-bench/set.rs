@@ -95,6 +95,52 @@ fn assert_status_ok(ctx: &Context, status: &GpuBuffer, offset: usize, what: &str
     Ok(())
 }
 
+/// Records `d = a op b` through `record_op_reserved` (the one-pass recording) or `record_op`.
+///
+/// # Safety
+/// As [`GpuSet::record_op`].
+#[allow(clippy::too_many_arguments)]
+unsafe fn record_set_op(
+    d: &mut GpuSet,
+    cmd: vk::CommandBuffer,
+    a: &GpuSet,
+    b: &GpuSet,
+    op: SetOp,
+    reserved: bool,
+    scratch: &GpuBuffer,
+    status: &GpuBuffer,
+) -> Result<()> {
+    let (a, b) = (SetOperand::Set(a), SetOperand::Set(b));
+    let (scratch, status) = (&scratch.range(), &status.sub_range(0, SET_STATUS_BYTES));
+    if reserved {
+        d.record_op_reserved(cmd, a, b, op, scratch, status)
+    } else {
+        d.record_op(cmd, a, b, op, scratch, status)
+    }
+}
+
+/// Records the cardinality of `a op b` (its status at byte 128 of `status`).
+///
+/// # Safety
+/// As [`GpuSet::record_op_cardinality`].
+unsafe fn record_card(
+    cmd: vk::CommandBuffer,
+    a: &GpuSet,
+    b: &GpuSet,
+    op: SetOp,
+    scratch: &GpuBuffer,
+    status: &GpuBuffer,
+) -> Result<()> {
+    GpuSet::record_op_cardinality(
+        cmd,
+        a,
+        b,
+        op,
+        &scratch.range(),
+        &status.sub_range(128, SET_STATUS_BYTES),
+    )
+}
+
 fn result_line(name: &str, case: &str, n: usize, ms: f64, extra: &str) {
     let rate = n as f64 / (ms * 1e-3) / 1e9;
     println!("{name:<22} {case:<10} n={n:<10} {ms:>9.4} ms {rate:>8.2} G/s {extra}");
@@ -228,28 +274,14 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
                 yard.warm(ctx, &timer)?;
                 let times = timer.time_batch(reps, |cmd, _| unsafe {
-                    let (a, b) = (SetOperand::Set(&a), SetOperand::Set(&b));
-                    let (scratch, status) = (&scratch.range(), &status.sub_range(0, SET_STATUS_BYTES));
-                    if reserved {
-                        d.record_op_reserved(cmd, a, b, op, scratch, status)
-                    } else {
-                        d.record_op(cmd, a, b, op, scratch, status)
-                    }
+                    record_set_op(&mut d, cmd, &a, &b, op, reserved, &scratch, &status)
                 })?;
                 let name = format!("{op:?}{suffix}").to_lowercase();
                 assert_status_ok(ctx, &status, 0, &name)?;
                 assert!(d.to_vec()? == want, "{name}: wrong result");
                 if pass_times && reserved && op == SetOp::And {
                     print_pass_times(ctx, &timer, |cmd| unsafe {
-                        let (a, b) = (SetOperand::Set(&a), SetOperand::Set(&b));
-                        d.record_op_reserved(
-                            cmd,
-                            a,
-                            b,
-                            op,
-                            &scratch.range(),
-                            &status.sub_range(0, SET_STATUS_BYTES),
-                        )
+                        record_set_op(&mut d, cmd, &a, &b, op, true, &scratch, &status)
                     })?;
                 }
                 let bitmap_bytes = 3 * (a.pool_blocks().0 as u64 * 8192);
@@ -262,14 +294,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             }
             yard.warm(ctx, &timer)?;
             let times = timer.time_batch(reps, |cmd, _| unsafe {
-                GpuSet::record_op_cardinality(
-                    cmd,
-                    &a,
-                    &b,
-                    op,
-                    &scratch.range(),
-                    &status.sub_range(128, SET_STATUS_BYTES),
-                )
+                record_card(cmd, &a, &b, op, &scratch, &status)
             })?;
             assert_eq!(GpuSet::op_cardinality(&a, &b, op)?, want.len() as u64);
             result_line(
@@ -392,13 +417,7 @@ fn run_full(
             d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
             yard.warm(ctx, timer)?;
             let times = timer.time_batch(reps, |cmd, _| unsafe {
-                let (a, b) = (SetOperand::Set(&a), SetOperand::Set(&b));
-                let (scratch, status) = (&scratch.range(), &status.sub_range(0, SET_STATUS_BYTES));
-                if reserved {
-                    d.record_op_reserved(cmd, a, b, op, scratch, status)
-                } else {
-                    d.record_op(cmd, a, b, op, scratch, status)
-                }
+                record_set_op(&mut d, cmd, &a, &b, op, reserved, scratch, status)
             })?;
             let name = format!("{op:?}{suffix}").to_lowercase();
             assert_status_ok(ctx, status, 0, &name)?;
@@ -413,26 +432,13 @@ fn run_full(
             );
             if pass_times && op == SetOp::And {
                 print_pass_times(ctx, timer, |cmd| unsafe {
-                    let (a, b) = (SetOperand::Set(&a), SetOperand::Set(&b));
-                    let (scratch, status) = (&scratch.range(), &status.sub_range(0, SET_STATUS_BYTES));
-                    if reserved {
-                        d.record_op_reserved(cmd, a, b, op, scratch, status)
-                    } else {
-                        d.record_op(cmd, a, b, op, scratch, status)
-                    }
+                    record_set_op(&mut d, cmd, &a, &b, op, reserved, scratch, status)
                 })?;
             }
         }
         yard.warm(ctx, timer)?;
         let times = timer.time_batch(reps, |cmd, _| unsafe {
-            GpuSet::record_op_cardinality(
-                cmd,
-                &a,
-                &b,
-                op,
-                &scratch.range(),
-                &status.sub_range(128, SET_STATUS_BYTES),
-            )
+            record_card(cmd, &a, &b, op, scratch, status)
         })?;
         assert_eq!(GpuSet::op_cardinality(&a, &b, op)?, card(&want));
         let ms = median(times);
@@ -441,14 +447,7 @@ fn run_full(
         result_line(&format!("{op:?}_cardinality").to_lowercase(), case, n, ms, &extra);
         if pass_times && op == SetOp::And {
             print_pass_times(ctx, timer, |cmd| unsafe {
-                GpuSet::record_op_cardinality(
-                    cmd,
-                    &a,
-                    &b,
-                    op,
-                    &scratch.range(),
-                    &status.sub_range(128, SET_STATUS_BYTES),
-                )
+                record_card(cmd, &a, &b, op, scratch, status)
             })?;
         }
     }
