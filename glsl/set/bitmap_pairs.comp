@@ -64,9 +64,9 @@ uint result_word(uvec2 ea, uvec2 eb, uint w) {
     return apply_op(pc.op, a, b);
 }
 
-// Writes the array result of `card` values (at most ARRAY_MAX) into the k array blocks that
-// take_array_blocks took: invocation t places the values of words [t * per, (t + 1) * per),
-// which come in order, from the exclusive scan of their counts on.
+// Writes the array result of `card` values (at most ARRAY_MAX) into the k array blocks whose
+// ids are in s_ids: invocation t places the values of words [t * per, (t + 1) * per), which
+// come in order, from the exclusive scan of their counts on.
 void write_array_result(uvec2 ea, uvec2 eb, uint card, uint k) {
     uint t = gl_LocalInvocationIndex;
     uint per = BITMAP_WORDS / WG_SIZE;
