@@ -49,6 +49,11 @@ uint subgroup_sum(uint x) {
     return subgroup_total(subgroupExclusiveAdd(x), x);
 }
 
+// Set bits of a 128-bit mask or vector (a subgroup ballot, four bitmap words).
+uint popcount4(uvec4 m) {
+    return uint(bitCount(m.x) + bitCount(m.y) + bitCount(m.z) + bitCount(m.w));
+}
+
 // Byte address of element `index` of a u32 array starting at `base`: 64-bit arithmetic, so
 // ranges beyond 4 GiB and beyond maxStorageBufferRange are reached.
 uint64_t u32_addr(uint64_t base, uint index) { return base + uint64_t(index) * 4ul; }

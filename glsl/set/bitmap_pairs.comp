@@ -53,10 +53,6 @@ uvec4 apply_op4(uvec4 a, uvec4 b) {
     return a ^ b;
 }
 
-uint vector_count(uvec4 v) {
-    return bitCount(v.x) + bitCount(v.y) + bitCount(v.z) + bitCount(v.w);
-}
-
 // Word w of the pair's result, read again (array results).
 uint result_word(uvec2 ea, uvec2 eb, uint w) {
     uint a = U32Ref(g_bm_a + uint64_t(ea.y) * 8192ul).v[w];
@@ -150,7 +146,7 @@ void main() {
         uint mine = 0u;
         [[unroll]] for (uint i = 0u; i < LANE_VECS; i++) {
             r[i] = apply_op4(va[i], vb[i]);
-            mine += vector_count(r[i]);
+            mine += popcount4(r[i]);
         }
         if (item + pc.grid < n) {
             next = bitmap_pair(c_after, write);

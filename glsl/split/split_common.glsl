@@ -144,10 +144,6 @@ uvec4 group_mask() {
     return mask;
 }
 
-uint popcount4(uvec4 m) {
-    return uint(bitCount(m.x) + bitCount(m.y) + bitCount(m.z) + bitCount(m.w));
-}
-
 // Subgroup masks with the words past the largest subgroup size zero: on devices whose
 // subgroups have at most 32 lanes (MAX_SUBGROUP_SIZE is a specialization constant) the driver
 // folds every operation on the upper three words away.
