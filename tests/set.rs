@@ -1300,3 +1300,80 @@ fn batched_operations() {
     check(&acc, &macc, "batch acc");
     assert_no_validation_messages(&ctx);
 }
+
+/// More pairs of bitmap chunks than the bitmap kernel has workgroups (2100 pairs: two or three
+/// for each of lavapipe's 1024 workgroups), so that workgroups walk their part of the list with
+/// the next pair's entries loaded ahead, and results of every kind side by side (bitmaps,
+/// arrays, empty and full chunks), into a new set and in place. Compared byte for byte with
+/// the CPU's serialization of the word-by-word result.
+#[test]
+fn bitmap_pairs_more_than_the_grid() {
+    let ctx = context();
+    let mut rng = Rng(0x5eed_b175);
+    // About 8192 values a chunk.
+    let sparse = |rng: &mut Rng| -> Vec<u64> {
+        (0..1024)
+            .map(|_| rng.next_u64() & rng.next_u64() & rng.next_u64())
+            .collect()
+    };
+    let (mut ca, mut cb) = (Vec::new(), Vec::new());
+    for k in 0..2100u32 {
+        let a = sparse(&mut rng);
+        let b: Vec<u64> = match k % 5 {
+            // AND an array, the other results bitmaps.
+            0 => sparse(&mut rng),
+            // AND empty, OR and XOR full.
+            1 => a.iter().map(|w| !w).collect(),
+            // ANDNOT and XOR arrays of about 100 values, AND and OR bitmaps.
+            2 => a
+                .iter()
+                .enumerate()
+                .map(|(i, &w)| if i % 10 == 3 { w & w.wrapping_sub(1) } else { w })
+                .collect(),
+            // ANDNOT and XOR empty.
+            3 => a.clone(),
+            // Disjoint: AND empty, ANDNOT a itself.
+            _ => a
+                .iter()
+                .map(|&w| !w & (rng.next_u64() & rng.next_u64()))
+                .collect(),
+        };
+        let key = (k * 31) as u16;
+        ca.push((key, a));
+        cb.push((key, b));
+    }
+    let bytes_a = reference::serialize_bitmaps(&ca);
+    let a = GpuSet::deserialize(&ctx, &bytes_a).unwrap();
+    let b = GpuSet::deserialize(&ctx, &reference::serialize_bitmaps(&cb)).unwrap();
+    for op in SetOp::ALL {
+        let f = |x: u64, y: u64| match op {
+            SetOp::And => x & y,
+            SetOp::Or => x | y,
+            SetOp::AndNot => x & !y,
+            SetOp::Xor => x ^ y,
+        };
+        let want: Vec<(u16, Vec<u64>)> = ca
+            .iter()
+            .zip(&cb)
+            .map(|((key, x), (_, y))| (*key, x.iter().zip(y).map(|(&x, &y)| f(x, y)).collect()))
+            .collect();
+        let card: u64 = want
+            .iter()
+            .flat_map(|(_, w)| w)
+            .map(|w| w.count_ones() as u64)
+            .sum();
+        let want = reference::serialize_bitmaps(&want);
+        let d = GpuSet::op(&a, &b, op).unwrap();
+        assert!(d.serialize().unwrap() == want, "{op:?}: serialization");
+        assert_eq!(d.cardinality().unwrap(), card, "{op:?}: cardinality");
+        assert_eq!(
+            GpuSet::op_cardinality(&a, &b, op).unwrap(),
+            card,
+            "{op:?}: op cardinality"
+        );
+        let mut x = GpuSet::deserialize(&ctx, &bytes_a).unwrap();
+        x.assign(SetOperand::This, SetOperand::Set(&b), op).unwrap();
+        assert!(x.serialize().unwrap() == want, "{op:?} in place: serialization");
+    }
+    assert_no_validation_messages(&ctx);
+}

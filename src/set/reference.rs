@@ -78,6 +78,17 @@ pub fn serialize(set: &BTreeSet<u32>) -> Vec<u8> {
     roaring::serialize(&chunks_from_sorted(&values))
 }
 
+/// The portable Roaring serialization of a set given as chunk bitmaps (the chunk's key and its
+/// 1024 words: value v of the chunk is bit v % 64 of word v / 64; keys ascending), as
+/// [`GpuSet::serialize`](super::GpuSet::serialize) writes that set (empty chunks left out).
+pub fn serialize_bitmaps(chunks: &[(u16, Vec<u64>)]) -> Vec<u8> {
+    let chunks: Chunks = chunks
+        .iter()
+        .filter_map(|(key, bits)| Container::from_bitmap(bits.clone()).map(|c| (*key, c)))
+        .collect();
+    roaring::serialize(&chunks)
+}
+
 /// Reads a portable Roaring serialization into sorted values (errors as
 /// [`GpuSet::deserialize`](super::GpuSet::deserialize)).
 pub fn deserialize(data: &[u8]) -> crate::Result<Vec<u32>> {
