@@ -1301,6 +1301,11 @@ fn batched_operations() {
     assert_no_validation_messages(&ctx);
 }
 
+/// Chunk bitmaps as (key, words) slices, for reference::serialize_bitmaps.
+fn as_slices(chunks: &[(u16, Vec<u64>)]) -> impl Iterator<Item = (u16, &[u64])> {
+    chunks.iter().map(|(key, words)| (*key, words.as_slice()))
+}
+
 /// More pairs of bitmap chunks than the bitmap kernel has workgroups (2100 pairs: two or three
 /// for each of lavapipe's 1024 workgroups), so that workgroups walk their part of the list with
 /// the next pair's entries loaded ahead, and results of every kind side by side (bitmaps,
@@ -1342,27 +1347,21 @@ fn bitmap_pairs_more_than_the_grid() {
         ca.push((key, a));
         cb.push((key, b));
     }
-    let bytes_a = reference::serialize_bitmaps(&ca);
+    let bytes_a = reference::serialize_bitmaps(as_slices(&ca));
     let a = GpuSet::deserialize(&ctx, &bytes_a).unwrap();
-    let b = GpuSet::deserialize(&ctx, &reference::serialize_bitmaps(&cb)).unwrap();
+    let b = GpuSet::deserialize(&ctx, &reference::serialize_bitmaps(as_slices(&cb))).unwrap();
     for op in SetOp::ALL {
-        let f = |x: u64, y: u64| match op {
-            SetOp::And => x & y,
-            SetOp::Or => x | y,
-            SetOp::AndNot => x & !y,
-            SetOp::Xor => x ^ y,
-        };
         let want: Vec<(u16, Vec<u64>)> = ca
             .iter()
             .zip(&cb)
-            .map(|((key, x), (_, y))| (*key, x.iter().zip(y).map(|(&x, &y)| f(x, y)).collect()))
+            .map(|((key, x), (_, y))| (*key, reference::op_bits(x, y, op)))
             .collect();
         let card: u64 = want
             .iter()
             .flat_map(|(_, w)| w)
             .map(|w| w.count_ones() as u64)
             .sum();
-        let want = reference::serialize_bitmaps(&want);
+        let want = reference::serialize_bitmaps(as_slices(&want));
         let d = GpuSet::op(&a, &b, op).unwrap();
         assert!(d.serialize().unwrap() == want, "{op:?}: serialization");
         assert_eq!(d.cardinality().unwrap(), card, "{op:?}: cardinality");

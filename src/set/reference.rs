@@ -78,13 +78,24 @@ pub fn serialize(set: &BTreeSet<u32>) -> Vec<u8> {
     roaring::serialize(&chunks_from_sorted(&values))
 }
 
+/// Word-by-word `op` of two bitmaps of equal length.
+pub fn op_bits(a: &[u64], b: &[u64], op: SetOp) -> Vec<u64> {
+    let f = |x: u64, y: u64| match op {
+        SetOp::And => x & y,
+        SetOp::Or => x | y,
+        SetOp::AndNot => x & !y,
+        SetOp::Xor => x ^ y,
+    };
+    a.iter().zip(b).map(|(&x, &y)| f(x, y)).collect()
+}
+
 /// The portable Roaring serialization of a set given as chunk bitmaps (the chunk's key and its
 /// 1024 words: value v of the chunk is bit v % 64 of word v / 64; keys ascending), as
 /// [`GpuSet::serialize`](super::GpuSet::serialize) writes that set (empty chunks left out).
-pub fn serialize_bitmaps(chunks: &[(u16, Vec<u64>)]) -> Vec<u8> {
+pub fn serialize_bitmaps<'a>(chunks: impl IntoIterator<Item = (u16, &'a [u64])>) -> Vec<u8> {
     let chunks: Chunks = chunks
-        .iter()
-        .filter_map(|(key, bits)| Container::from_bitmap(bits.clone()).map(|c| (*key, c)))
+        .into_iter()
+        .filter_map(|(key, bits)| Container::from_bitmap(bits.to_vec()).map(|c| (key, c)))
         .collect();
     roaring::serialize(&chunks)
 }

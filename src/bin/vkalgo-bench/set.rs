@@ -25,7 +25,7 @@
 
 use crate::common::{median, print_pass_times, yardstick, Timer};
 use ash::vk;
-use vkalgo::set::{SET_SCRATCH_BYTES, SET_STATUS_BYTES};
+use vkalgo::set::{reference, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use vkalgo::{Context, ElementCount, GpuBuffer, GpuSet, MemoryLocation, Result, SetOp, SetOperand};
 
 fn xorshift(seed: u64) -> impl FnMut() -> u64 {
@@ -353,28 +353,10 @@ fn half_full_bitmap(chunks: usize, seed: u64) -> Vec<u64> {
     (0..chunks * CHUNK_WORDS).map(|_| r()).collect()
 }
 
-/// The Roaring portable serialization (cookie 12346) of a bitmap of the whole universe whose
-/// every chunk holds more than 4096 and fewer than 65536 values (bitmap containers only), as
+/// The Roaring portable serialization of consecutive chunk bitmaps from chunk 0 on, as
 /// vkalgo writes it.
 fn serialize_bitmaps(words: &[u64]) -> Vec<u8> {
-    let chunks = words.len() / CHUNK_WORDS;
-    let header = 8 + chunks * 8;
-    let mut out = Vec::with_capacity(header + words.len() * 8);
-    out.extend_from_slice(&12346u32.to_le_bytes());
-    out.extend_from_slice(&(chunks as u32).to_le_bytes());
-    for (c, chunk) in words.chunks(CHUNK_WORDS).enumerate() {
-        let card: u32 = chunk.iter().map(|w| w.count_ones()).sum();
-        assert!(card > 4096 && card < 65536, "chunk {c}: not a bitmap container");
-        out.extend_from_slice(&(c as u16).to_le_bytes());
-        out.extend_from_slice(&((card - 1) as u16).to_le_bytes());
-    }
-    for c in 0..chunks {
-        out.extend_from_slice(&((header + c * CHUNK_WORDS * 8) as u32).to_le_bytes());
-    }
-    for w in words {
-        out.extend_from_slice(&w.to_le_bytes());
-    }
-    out
+    reference::serialize_bitmaps(words.chunks(CHUNK_WORDS).enumerate().map(|(c, w)| (c as u16, w)))
 }
 
 /// The `full` case: operations of two sets whose every chunk is a bitmap.
@@ -404,13 +386,7 @@ fn run_full(
     println!("{case}: a holds {na} values, b {nb}; each of their {chunks} chunks a bitmap");
     let mut d = GpuSet::new(ctx)?;
     for op in SetOp::ALL {
-        let apply = |x: u64, y: u64| match op {
-            SetOp::And => x & y,
-            SetOp::Or => x | y,
-            SetOp::AndNot => x & !y,
-            SetOp::Xor => x ^ y,
-        };
-        let want: Vec<u64> = wa.iter().zip(&wb).map(|(&x, &y)| apply(x, y)).collect();
+        let want = reference::op_bits(&wa, &wb, op);
         let want_bytes = serialize_bitmaps(&want);
         d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
         for (reserved, suffix) in [(false, ""), (true, "_reserved")] {
