@@ -40,19 +40,6 @@ uvec4 bitmap_vector(uint64_t pool, uint id, uint q) {
     return U32x4Ref(pool + uint64_t(id) * 8192ul).v[q];
 }
 
-uvec4 apply_op4(uvec4 a, uvec4 b) {
-    if (pc.op == OP_AND) {
-        return a & b;
-    }
-    if (pc.op == OP_OR) {
-        return a | b;
-    }
-    if (pc.op == OP_ANDNOT) {
-        return a & ~b;
-    }
-    return a ^ b;
-}
-
 // Word w of the pair's result, read again (array results).
 uint result_word(uvec2 ea, uvec2 eb, uint w) {
     uint a = U32Ref(g_bm_a + uint64_t(ea.y) * 8192ul).v[w];
@@ -145,7 +132,7 @@ void main() {
         uvec4 r[LANE_VECS];
         uint mine = 0u;
         [[unroll]] for (uint i = 0u; i < LANE_VECS; i++) {
-            r[i] = apply_op4(va[i], vb[i]);
+            r[i] = apply_op(pc.op, va[i], vb[i]);
             mine += popcount4(r[i]);
         }
         if (item + pc.grid < n) {

@@ -321,18 +321,12 @@ void list_chunk(uint64_t scratch, uint c, uint cls) {
     }
 }
 
-uint apply_op(uint op, uint a, uint b) {
-    if (op == OP_AND) {
-        return a & b;
-    }
-    if (op == OP_OR) {
-        return a | b;
-    }
-    if (op == OP_ANDNOT) {
-        return a & ~b;
-    }
-    return a ^ b;
-}
+// The set operation `op` of two words, or of two vectors of words (bitmap_pairs.comp), bit by
+// bit.
+#define APPLY_OP(op, a, b)                                                                    \
+    ((op) == OP_AND ? (a) & (b) : (op) == OP_OR ? (a) | (b) : (op) == OP_ANDNOT ? (a) & ~(b) : (a) ^ (b))
+uint apply_op(uint op, uint a, uint b) { return APPLY_OP(op, a, b); }
+uvec4 apply_op(uint op, uvec4 a, uvec4 b) { return APPLY_OP(op, a, b); }
 
 // Counts a chunk that became empty or non-empty (one invocation).
 void note_nonempty(uint64_t meta, uint old_card, uint new_card) {
