@@ -1,69 +1,65 @@
 #version 460
-// Insert/remove of values, after the values were sorted: the first value of each chunk's run
-// finds the run's end (binary search), records the run (start and end index per chunk in
-// scratch) and lists the chunk once, for small_pairs.comp or array_pairs.comp when the chunk is an array (or
-// empty) small enough to take the run there (set_common.glsl pair_class), else for
-// chunk_update.comp; chunks the operation
-// cannot change are skipped (full ones for an insert (op OR), empty ones for a remove (op
-// ANDNOT)).
+// Insert/remove of values, after the values were sorted: finds each chunk's run of values,
+// records it (start and end index per chunk in scratch) and lists the chunk once, for
+// small_pairs.comp or array_pairs.comp when the chunk is an array (or empty) small enough to
+// take the run there (set_common.glsl pair_class), else for chunk_update.comp; chunks the
+// operation cannot change are skipped (full ones for an insert (op OR), empty ones for a
+// remove (op ANDNOT)).
 //
-// Each invocation looks at BOUNDARY_ITEMS values, a workgroup's stride apart (coalesced), all
-// loaded before any is used: with one value an invocation, most subgroups did one round trip
-// and ended (H100, sparse build of 2^24 values: 0.338 -> 0.30 ms with 8 values,
-// docs/benchmarks/2026-11-25-h100-dense-bitmaps.md). A run's end found by its whole subgroup
-// in a few rounds of probes, with one value an invocation, measured no faster (and dense
-// builds 17% slower).
+// One invocation per chunk c, between the chunks of the first and the last value: its run is
+// [first value of chunk >= c, first value of chunk >= c + 1), two binary searches over the
+// sorted values stepped together in one loop, so their loads overlap. The 65536 searches run
+// as one wave of at most 25 dependent loads, whose first levels every invocation shares
+// (cached). Before, the first value of each run searched for the run's end, with invocations
+// looking at the values themselves: one chain of loads per run, most of them in a wave of
+// their own, and a pass over every value (H100, sparse build of 2^24 values: the pass took
+// about 0.14 of the build's 0.30 ms).
 #include "set_common.glsl"
 
-// Values per invocation (src/set/gpu.rs BOUNDARY_ITEMS).
-#define BOUNDARY_ITEMS 8u
+// Chunk of value i.
+uint chunk_of(uint i) {
+    return U32Ref(u32_addr(pc.values, i)).v[0] >> 16;
+}
 
-// One past the last index of the run of chunk c that starts at i (binary search; n <= 2^24:
-// at most 25 steps).
-uint run_end(uint i, uint c, uint n) {
-    uint lo = i + 1u;
-    uint hi = n;
-    while (lo < hi) {
-        uint mid = lo + (hi - lo) / 2u;
-        if ((U32Ref(u32_addr(pc.values, mid)).v[0] >> 16) == c) {
-            lo = mid + 1u;
-        } else {
-            hi = mid;
-        }
+// The first index of the sorted values[0, n) whose chunk is >= c (x) and >= c + 1 (y).
+uvec2 run_of_chunk(uint c, uint n) {
+    uvec2 lo = uvec2(0u);
+    uvec2 len = uvec2(n);
+    uvec2 target = uvec2(c, c + 1u);
+    while (len.x > 0u || len.y > 0u) {
+        uvec2 half_len = len / 2u;
+        bvec2 live = greaterThan(len, uvec2(0u));
+        uvec2 probe = min(lo + half_len, uvec2(n - 1u));
+        uint kx = live.x ? chunk_of(probe.x) : 0u;
+        uint ky = live.y ? chunk_of(probe.y) : 0u;
+        bvec2 below = bvec2(live.x && kx < target.x, live.y && ky < target.y);
+        lo = mix(lo, lo + half_len + 1u, below);
+        len = mix(half_len, len - half_len - 1u, below);
+        len = mix(uvec2(0u), len, live);
     }
     return lo;
 }
 
 void main() {
     uint n = load_count(pc.count_addr, pc.count, pc.max_count);
-    uint first = linear_workgroup_id() * (WG_SIZE * BOUNDARY_ITEMS) + gl_LocalInvocationIndex;
-    uint chunk[BOUNDARY_ITEMS];
-    uint before[BOUNDARY_ITEMS];
-    [[unroll]] for (uint k = 0u; k < BOUNDARY_ITEMS; k++) {
-        uint i = first + k * WG_SIZE;
-        chunk[k] = i < n ? U32Ref(u32_addr(pc.values, i)).v[0] >> 16 : 0u;
-        before[k] = i < n && i > 0u ? U32Ref(u32_addr(pc.values, i - 1u)).v[0] >> 16 : 0xFFFFFFFFu;
-    }
+    uint c = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
     uvec2 bound = uvec2(0u);
-    for (uint k = 0u; k < BOUNDARY_ITEMS; k++) {
-        uint i = first + k * WG_SIZE;
-        uint c = chunk[k];
-        if (i >= n || c == before[k]) {
-            continue;
-        }
-        uint end = run_end(i, c, n);
-        U32Ref(pc.scratch).v[S_START + c] = i;
-        U32Ref(pc.scratch).v[S_END + c] = end;
-        uint cd = dir_entry(pc.meta_d, c).x;
-        bool unchanged = (pc.op == OP_OR && cd == FULL) || (pc.op == OP_ANDNOT && cd == 0u);
-        // Blocks enough for the listed chunk's result (the one-pass path, set_common.glsl
-        // one_pass): an insert gives the chunk's values up to those plus the run's, a removal
-        // the chunk's values down to those minus the run's.
-        if (!unchanged) {
-            uint run = end - i;
-            list_chunk(pc.scratch, c, pair_class(cd, run));
-            bound += pc.op == OP_OR ? chunk_blocks_between(cd, min(cd + run, FULL))
-                                    : chunk_blocks_between(cd > run ? cd - run : 0u, cd);
+    if (n > 0u && c < CHUNKS && c >= chunk_of(0u) && c <= chunk_of(n - 1u)) {
+        uvec2 run = run_of_chunk(c, n);
+        if (run.y > run.x) {
+            U32Ref(pc.scratch).v[S_START + c] = run.x;
+            U32Ref(pc.scratch).v[S_END + c] = run.y;
+            uint cd = dir_entry(pc.meta_d, c).x;
+            bool unchanged = (pc.op == OP_OR && cd == FULL) || (pc.op == OP_ANDNOT && cd == 0u);
+            // Blocks enough for the listed chunk's result (the one-pass path, set_common.glsl
+            // one_pass): an insert gives the chunk's values up to those plus the run's, a
+            // removal the chunk's values down to those minus the run's.
+            if (!unchanged) {
+                uint len = run.y - run.x;
+                list_chunk(pc.scratch, c, pair_class(cd, len));
+                bound = pc.op == OP_OR ? chunk_blocks_between(cd, min(cd + len, FULL))
+                                       : chunk_blocks_between(cd > len ? cd - len : 0u, cd);
+            }
         }
     }
     bound.x = subgroup_sum(bound.x);
@@ -76,7 +72,7 @@ void main() {
             atomicAdd(U32AtomicRef(pc.scratch).v[S_BOUND_AR], bound.y);
         }
     }
-    if (first == 0u && n > 0u) {
+    if (c == 0u && n > 0u) {
         U32Ref(pc.scratch).v[S_BOUND_VALID] = 1u;
     }
 }

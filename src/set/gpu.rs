@@ -1009,9 +1009,6 @@ const UPDATE_GRID: u32 = 256;
 const BITMAPS_GRID: u32 = 16384;
 const MEDIUM_GRID: u32 = 1024;
 
-/// Sorted values each invocation of boundaries.comp looks at (its BOUNDARY_ITEMS).
-const BOUNDARY_ITEMS: u64 = 8;
-
 fn chunk_grid(bound: u32) -> u32 {
     bound.clamp(1, 4096)
 }
@@ -1245,8 +1242,8 @@ pub(crate) unsafe fn record_update_phase(
         ctx.compute_to_compute(cmd);
         match u.mode {
             MODE_VALUES => {
-                let per_group = wg(ctx) as u64 * BOUNDARY_ITEMS;
-                let groups = (u.max_count as u64).div_ceil(per_group).max(1) as u32;
+                // One invocation per chunk (boundaries.comp).
+                let groups = (CHUNKS / wg(ctx) as u64) as u32;
                 ctx.dispatch(cmd, boundaries, &push(0, 0), groups);
             }
             m => ctx.dispatch(cmd, classify, &push(m, 0), (CHUNKS / wg(ctx) as u64) as u32),
