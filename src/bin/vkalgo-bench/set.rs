@@ -20,7 +20,8 @@
 //! given as a share of the copy bandwidth for the bitmap bytes read and written.
 //!
 //! `--pass-times` adds each pass's GPU time under the rows of the build from sorted values,
-//! the reserved AND (and in case `full`, AND through both recordings and its cardinality).
+//! the reserved operations and the cardinalities (in case `full`, AND through both recordings
+//! and its cardinality).
 //! `RESULT` lines: vkalgo, `set_<op>`, case, n, ms, G values/s (inputs per second), extra.
 
 use crate::common::{median, print_pass_times, yardstick, Timer};
@@ -279,7 +280,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 let name = format!("{op:?}{suffix}").to_lowercase();
                 assert_status_ok(ctx, &status, 0, &name)?;
                 assert!(d.to_vec()? == want, "{name}: wrong result");
-                if pass_times && reserved && op == SetOp::And {
+                if pass_times && reserved {
                     print_pass_times(ctx, &timer, |cmd| unsafe {
                         record_set_op(&mut d, cmd, &a, &b, op, true, &scratch, &status)
                     })?;
@@ -297,6 +298,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 record_card(cmd, &a, &b, op, &scratch, &status)
             })?;
             assert_eq!(GpuSet::op_cardinality(&a, &b, op)?, want.len() as u64);
+            if pass_times {
+                print_pass_times(ctx, &timer, |cmd| unsafe {
+                    record_card(cmd, &a, &b, op, &scratch, &status)
+                })?;
+            }
             result_line(
                 &format!("{op:?}_cardinality").to_lowercase(),
                 case,
