@@ -494,6 +494,17 @@ fn array_pairs_around_the_limits() {
             v.extend(chosen);
         }
     }
+    // Pairs whose lists do not interleave (all of a below all of b; the swapped operations
+    // give the reverse): a co-rank at the far end of its search interval, which is as long as
+    // the shorter list (the search's steps must reach it).
+    for (k, &(na, nb)) in [(320usize, 320usize), (300, 340), (1024, 1024)]
+        .iter()
+        .enumerate()
+    {
+        let base = ((sizes.len() + k) as u32 * 7 + 3) << 16;
+        va.extend((0..na as u32).map(|x| base + 2 * x));
+        vb.extend((0..nb as u32).map(|x| base + 2 * na as u32 + 1 + 3 * x));
+    }
     let a = GpuSet::from_values(&ctx, &va).unwrap();
     let b = GpuSet::from_values(&ctx, &vb).unwrap();
     let (ma, mb) = (model_of(&va), model_of(&vb));

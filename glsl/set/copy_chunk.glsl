@@ -6,8 +6,14 @@
 // docs/benchmarks/2026-11-24-h200-carveouts-set-copies.md). Included by small_pairs.comp,
 // whose grid-stride loop over the copy list follows the small pairs': its small workgroups
 // suit chains of dependent loads, and a dispatch of its own cost dense sets' operations about
-// 1 us even with nothing to copy. Each invocation moves COPY_BATCH words a round, every load
-// issued before the first store.
+// 1 us even with nothing to copy.
+//
+// Arrays and bitmaps move in 16-byte vectors, COPY_BATCH an invocation a round, and the next
+// list entry's directory entries load while a chunk is copied. Before, arrays moved word by
+// word, 8 a round, with each entry's loads waited for in turn (H100, 2^24 values in runs of
+// 1..4096: OR and XOR into a reserved set 0.166 -> 0.145 ms, ANDNOT 0.120 -> 0.112 ms; 8
+// vectors a round gave 1% more there but made sparse pairs 1.3-1.4x slower, through this
+// kernel's registers; docs/benchmarks/2026-11-25-h100-set-runs.md).
 //
 // The includer lends its shared memory (no more may be declared here: shared memory and
 // registers decide how many small pairs share a multiprocessor): COPY_IDS(i) and
@@ -16,23 +22,23 @@
 #ifndef VKALGO_SET_COPY_CHUNK_GLSL
 #define VKALGO_SET_COPY_CHUNK_GLSL
 
-#define COPY_BATCH 8u
+// 16-byte vectors an invocation moves a round, every load issued before the first store.
+#define COPY_BATCH 4u
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer CopyVec4Ref { uvec4 v[]; };
 
 // Copies the 8 KiB bitmap at `from` to `to` (byte addresses).
 void copy_bitmap_block(uint64_t from, uint64_t to) {
     const uint vecs = BITMAP_WORDS / 4u;
-    const uint batch = COPY_BATCH / 4u;
-    for (uint base = 0u; base < vecs; base += WG_SIZE * batch) {
-        uvec4 v[batch];
-        [[unroll]] for (uint i = 0u; i < batch; ++i) {
+    for (uint base = 0u; base < vecs; base += WG_SIZE * COPY_BATCH) {
+        uvec4 v[COPY_BATCH];
+        [[unroll]] for (uint i = 0u; i < COPY_BATCH; ++i) {
             uint q = base + i * WG_SIZE + gl_LocalInvocationIndex;
             if (q < vecs) {
                 v[i] = CopyVec4Ref(from + uint64_t(q) * 16ul).v[0];
             }
         }
-        [[unroll]] for (uint i = 0u; i < batch; ++i) {
+        [[unroll]] for (uint i = 0u; i < COPY_BATCH; ++i) {
             uint q = base + i * WG_SIZE + gl_LocalInvocationIndex;
             if (q < vecs) {
                 CopyVec4Ref(to + uint64_t(q) * 16ul).v[0] = v[i];
@@ -42,49 +48,72 @@ void copy_bitmap_block(uint64_t from, uint64_t to) {
 }
 
 // Copies an array chunk of `card` values in k blocks from blocks COPY_SRC_IDS of the set at
-// `src` to the destination's blocks COPY_IDS: block 0's header gets the new ids, the value
-// words move as they are (the word stream has the same layout in both).
+// `src` to the destination's blocks COPY_IDS, in 16-byte vectors of the word stream (the
+// stream has the same layout in both, and no vector straddles two blocks): block 0's header
+// gets the new ids, the value words move as they are.
 void copy_array_blocks(uint64_t src, uint card, uint k) {
     uint h = k - 1u;
-    uint stream = h + (card + 1u) / 2u;
-    for (uint base = 0u; base < stream; base += WG_SIZE * COPY_BATCH) {
-        uint words[COPY_BATCH];
+    uint vecs = (h + (card + 1u) / 2u + VEC_WORDS - 1u) / VEC_WORDS;
+    uint64_t src_pool = SetMetaRef(src).ar_pool;
+    uint64_t dst_pool = SetMetaRef(pc.meta_d).ar_pool;
+    for (uint base = 0u; base < vecs; base += WG_SIZE * COPY_BATCH) {
+        uvec4 v[COPY_BATCH];
         [[unroll]] for (uint i = 0u; i < COPY_BATCH; ++i) {
-            uint w = base + i * WG_SIZE + gl_LocalInvocationIndex;
-            words[i] = 0u;
-            if (w < h) {
-                words[i] = COPY_IDS(w + 1u);
-            } else if (w < stream) {
-                uint64_t block = array_block_addr(src, COPY_SRC_IDS(w / ARRAY_BLOCK_WORDS));
-                words[i] = U32Ref(block).v[w % ARRAY_BLOCK_WORDS];
+            uint q = base + i * WG_SIZE + gl_LocalInvocationIndex;
+            v[i] = uvec4(0u);
+            if (q < vecs) {
+                v[i] = stream_vector(src_pool, COPY_SRC_IDS(q / BLOCK_VECS), q);
             }
         }
         [[unroll]] for (uint i = 0u; i < COPY_BATCH; ++i) {
-            uint w = base + i * WG_SIZE + gl_LocalInvocationIndex;
-            if (w < stream) {
-                uint64_t block = array_block_addr(pc.meta_d, COPY_IDS(w / ARRAY_BLOCK_WORDS));
-                U32Ref(block).v[w % ARRAY_BLOCK_WORDS] = words[i];
+            uint q = base + i * WG_SIZE + gl_LocalInvocationIndex;
+            if (q < vecs) {
+                // Header words (the ids of blocks 1..k-1) are the destination's own.
+                [[unroll]] for (uint c = 0u; c < VEC_WORDS; ++c) {
+                    uint w = q * VEC_WORDS + c;
+                    if (w < h) {
+                        v[i][c] = COPY_IDS(w + 1u);
+                    }
+                }
+                U32x4Ref(pool_block(dst_pool, COPY_IDS(q / BLOCK_VECS))).v[q % BLOCK_VECS] = v[i];
             }
         }
     }
 }
 
-// Copy list item `item`: stage 0 (write false) counts the chunk; stage 1 gives the
+// An entry of the copy list, its chunk's directory entries loaded (those of the next entry
+// load while a chunk is copied: a copy's loads are otherwise a chain of round trips from the
+// list entry to the data).
+struct CopyItem {
+    uint c;          // the chunk
+    uint64_t src;    // the operand it is copied from
+    uvec2 e;         // its entry there
+    uvec2 old_d;     // the destination's entry (stage 1)
+};
+
+CopyItem copy_item(uint item, bool write) {
+    CopyItem it;
+    uint entry = U32Ref(pc.scratch).v[S_COPIES + item];
+    it.c = entry & 0xFFFFu;
+    it.src = (entry >> 16) == 0u ? pc.meta_a : pc.meta_b;
+    it.e = dir_entry(it.src, it.c);
+    it.old_d = write ? dir_entry(pc.meta_d, it.c) : uvec2(0u);
+    return it;
+}
+
+// Copies one chunk of the copy list: stage 0 (write false) counts the chunk; stage 1 gives the
 // destination chunk's old blocks back, takes new ones and copies. Workgroup-uniform control
 // flow; `dest` the destination's array pool, `sums` invocation 0's.
-void copy_listed_chunk(uint item, bool write, ArrayPool dest, inout PassSums sums) {
+void copy_listed_chunk(CopyItem it, bool write, ArrayPool dest, inout PassSums sums) {
     uint t = gl_LocalInvocationIndex;
-    uint entry = U32Ref(pc.scratch).v[S_COPIES + item];
-    uint c = entry & 0xFFFFu;
-    uint64_t src = (entry >> 16) == 0u ? pc.meta_a : pc.meta_b;
-    uvec2 e = dir_entry(src, c);
+    uvec2 e = it.e;
     if (!write) {
         if (t == 0u) {
             pass_sums_count(sums, e.x);
         }
         return;
     }
-    uvec2 old_d = dir_entry(pc.meta_d, c);
+    uvec2 old_d = it.old_d;
     bool bitmap = e.x > ARRAY_MAX;
     uint k = bitmap ? 1u : array_blocks(e.x);
     barrier();  // the previous item's shared data is read no more
@@ -97,19 +126,36 @@ void copy_listed_chunk(uint item, bool write, ArrayPool dest, inout PassSums sum
     uint id0;
     if (bitmap) {
         id0 = ring_id(POOL_BITMAP, COPY_POS);
-        copy_bitmap_block(bitmap_word_addr(src, e.y, 0u), bitmap_word_addr(pc.meta_d, id0, 0u));
+        copy_bitmap_block(bitmap_word_addr(it.src, e.y, 0u), bitmap_word_addr(pc.meta_d, id0, 0u));
     } else {
         for (uint i = t; i < k; i += WG_SIZE) {
             COPY_IDS(i) = ring_id(POOL_ARRAY, COPY_POS + i);
-            COPY_SRC_IDS(i) = i == 0u ? e.y : U32Ref(array_block_addr(src, e.y)).v[i - 1u];
+            COPY_SRC_IDS(i) = i == 0u ? e.y : U32Ref(array_block_addr(it.src, e.y)).v[i - 1u];
         }
         barrier();
-        copy_array_blocks(src, e.x, k);
+        copy_array_blocks(it.src, e.x, k);
         id0 = COPY_IDS(0u);
     }
     if (t == 0u) {
-        set_dir_entry(pc.meta_d, c, uvec2(e.x, id0));
+        set_dir_entry(pc.meta_d, it.c, uvec2(e.x, id0));
         pass_sums_written(sums, old_d.x, e.x);
+    }
+}
+
+// The copy list, grid-stride over the workgroups (workgroup-uniform control flow).
+void copy_listed_chunks(bool write, ArrayPool dest, inout PassSums sums) {
+    uint copies = U32Ref(pc.scratch).v[S_COPY_COUNT];
+    uint item = linear_workgroup_id();
+    if (item >= copies) {
+        return;
+    }
+    CopyItem next = copy_item(item, write);
+    for (; item < copies; item += pc.grid) {
+        CopyItem cur = next;
+        if (item + pc.grid < copies) {
+            next = copy_item(item + pc.grid, write);
+        }
+        copy_listed_chunk(cur, write, dest, sums);
     }
 }
 

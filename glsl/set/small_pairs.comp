@@ -399,10 +399,7 @@ void main() {
             pass_sums_written(sums, old_d.x, card);
         }
     }
-    uint copies = U32Ref(pc.scratch).v[S_COPY_COUNT];
-    for (uint item = linear_workgroup_id(); item < copies; item += pc.grid) {
-        copy_listed_chunk(item, write, g_dest, sums);
-    }
+    copy_listed_chunks(write, g_dest, sums);
     if (t == 0u) {
         pass_sums_flush(sums);
     }
