@@ -69,10 +69,10 @@ void copy_array_blocks(uint64_t src, uint card, uint k) {
             uint q = base + i * WG_SIZE + gl_LocalInvocationIndex;
             if (q < vecs) {
                 // Header words (the ids of blocks 1..k-1) are the destination's own.
-                [[unroll]] for (uint c = 0u; c < VEC_WORDS; ++c) {
-                    uint w = q * VEC_WORDS + c;
+                [[unroll]] for (uint x = 0u; x < VEC_WORDS; ++x) {
+                    uint w = q * VEC_WORDS + x;
                     if (w < h) {
-                        v[i][c] = COPY_IDS(w + 1u);
+                        v[i][x] = COPY_IDS(w + 1u);
                     }
                 }
                 U32x4Ref(pool_block(dst_pool, COPY_IDS(q / BLOCK_VECS))).v[q % BLOCK_VECS] = v[i];
