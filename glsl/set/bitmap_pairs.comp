@@ -37,13 +37,13 @@ uint64_t g_bm_b;
 uint64_t g_bm_d;
 
 uvec4 bitmap_vector(uint64_t pool, uint id, uint q) {
-    return U32x4Ref(pool + uint64_t(id) * 8192ul).v[q];
+    return U32x4Ref(bitmap_block(pool, id)).v[q];
 }
 
 // Word w of the pair's result, read again (array results).
 uint result_word(uvec2 ea, uvec2 eb, uint w) {
-    uint a = U32Ref(g_bm_a + uint64_t(ea.y) * 8192ul).v[w];
-    uint b = U32Ref(g_bm_b + uint64_t(eb.y) * 8192ul).v[w];
+    uint a = U32Ref(bitmap_block(g_bm_a, ea.y)).v[w];
+    uint b = U32Ref(bitmap_block(g_bm_b, eb.y)).v[w];
     return apply_op(pc.op, a, b);
 }
 
@@ -169,7 +169,7 @@ void main() {
         if (need.x != 0u) {
             id0 = s_pos;
             [[unroll]] for (uint i = 0u; i < LANE_VECS; i++) {
-                U32x4Ref(g_bm_d + uint64_t(id0) * 8192ul).v[t + i * WG_SIZE] = r[i];
+                U32x4Ref(bitmap_block(g_bm_d, id0)).v[t + i * WG_SIZE] = r[i];
             }
         } else if (need.y != 0u) {
             uint pos = s_pos;

@@ -25,8 +25,6 @@
 // 16-byte vectors an invocation moves a round, every load issued before the first store.
 #define COPY_BATCH 4u
 
-layout(buffer_reference, std430, buffer_reference_align = 16) buffer CopyVec4Ref { uvec4 v[]; };
-
 // Copies the 8 KiB bitmap at `from` to `to` (byte addresses).
 void copy_bitmap_block(uint64_t from, uint64_t to) {
     const uint vecs = BITMAP_WORDS / 4u;
@@ -35,13 +33,13 @@ void copy_bitmap_block(uint64_t from, uint64_t to) {
         [[unroll]] for (uint i = 0u; i < COPY_BATCH; ++i) {
             uint q = base + i * WG_SIZE + gl_LocalInvocationIndex;
             if (q < vecs) {
-                v[i] = CopyVec4Ref(from + uint64_t(q) * 16ul).v[0];
+                v[i] = U32x4Ref(from).v[q];
             }
         }
         [[unroll]] for (uint i = 0u; i < COPY_BATCH; ++i) {
             uint q = base + i * WG_SIZE + gl_LocalInvocationIndex;
             if (q < vecs) {
-                CopyVec4Ref(to + uint64_t(q) * 16ul).v[0] = v[i];
+                U32x4Ref(to).v[q] = v[i];
             }
         }
     }

@@ -177,8 +177,13 @@ bool one_pass(uint64_t scratch, uint64_t meta_d) {
     return s.v[S_BOUND_BM] <= cur.v[1] - cur.v[0] && s.v[S_BOUND_AR] <= cur.v[3] - cur.v[2];
 }
 
+// Bitmap block `id` of the bitmap pool whose blocks start at `blocks` (BITMAP_WORDS words each).
+uint64_t bitmap_block(uint64_t blocks, uint id) {
+    return blocks + uint64_t(id) * uint64_t(BITMAP_WORDS * 4u);
+}
+
 uint64_t bitmap_word_addr(uint64_t meta, uint id, uint w) {
-    return SetMetaRef(meta).bm_pool + uint64_t(id) * 8192ul + uint64_t(w) * 4ul;
+    return bitmap_block(SetMetaRef(meta).bm_pool, id) + uint64_t(w) * 4ul;
 }
 
 // A set's array pool: its blocks, its ring of free ids and the ring's mask, read once by the

@@ -19,7 +19,7 @@
 //! word-by-word result (the result's serialization compared byte for byte); the rate is also
 //! given as a share of the copy bandwidth for the bitmap bytes read and written.
 //!
-//! `--pass-times` adds each pass's GPU time under the rows of the build from sorted values,
+//! `--pass-times` adds each pass's GPU time beside the rows of the build from sorted values,
 //! the reserved operations and the cardinalities (in case `full`, AND through both recordings
 //! and its cardinality).
 //! `RESULT` lines: vkalgo, `set_<op>`, case, n, ms, G values/s (inputs per second), extra.
@@ -94,6 +94,22 @@ fn assert_status_ok(ctx: &Context, status: &GpuBuffer, offset: usize, what: &str
         "{what}: the timed operation wrote nothing (pools short)"
     );
     Ok(())
+}
+
+/// Times `record` over `reps` repetitions; with `pass_times`, then prints the GPU time of each
+/// of its passes (they come before the operation's row).
+fn time_op(
+    ctx: &Context,
+    timer: &Timer,
+    reps: u32,
+    pass_times: bool,
+    mut record: impl FnMut(vk::CommandBuffer) -> Result<()>,
+) -> Result<Vec<f64>> {
+    let times = timer.time_batch(reps, |cmd, _| record(cmd))?;
+    if pass_times {
+        print_pass_times(ctx, timer, &mut record)?;
+    }
+    Ok(times)
 }
 
 /// Records `d = a op b` through `record_op_reserved` (the one-pass recording) or `record_op`.
@@ -274,17 +290,12 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             for (reserved, suffix) in [(false, ""), (true, "_reserved")] {
                 d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
                 yard.warm(ctx, &timer)?;
-                let times = timer.time_batch(reps, |cmd, _| unsafe {
+                let times = time_op(ctx, &timer, reps, pass_times && reserved, |cmd| unsafe {
                     record_set_op(&mut d, cmd, &a, &b, op, reserved, &scratch, &status)
                 })?;
                 let name = format!("{op:?}{suffix}").to_lowercase();
                 assert_status_ok(ctx, &status, 0, &name)?;
                 assert!(d.to_vec()? == want, "{name}: wrong result");
-                if pass_times && reserved {
-                    print_pass_times(ctx, &timer, |cmd| unsafe {
-                        record_set_op(&mut d, cmd, &a, &b, op, true, &scratch, &status)
-                    })?;
-                }
                 let bitmap_bytes = 3 * (a.pool_blocks().0 as u64 * 8192);
                 let ms = median(times);
                 let extra = format!(
@@ -294,15 +305,10 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 result_line(&name, case, va.len() + vb.len(), ms, &extra);
             }
             yard.warm(ctx, &timer)?;
-            let times = timer.time_batch(reps, |cmd, _| unsafe {
+            let times = time_op(ctx, &timer, reps, pass_times, |cmd| unsafe {
                 record_card(cmd, &a, &b, op, &scratch, &status)
             })?;
             assert_eq!(GpuSet::op_cardinality(&a, &b, op)?, want.len() as u64);
-            if pass_times {
-                print_pass_times(ctx, &timer, |cmd| unsafe {
-                    record_card(cmd, &a, &b, op, &scratch, &status)
-                })?;
-            }
             result_line(
                 &format!("{op:?}_cardinality").to_lowercase(),
                 case,
@@ -398,7 +404,7 @@ fn run_full(
         for (reserved, suffix) in [(false, ""), (true, "_reserved")] {
             d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
             yard.warm(ctx, timer)?;
-            let times = timer.time_batch(reps, |cmd, _| unsafe {
+            let times = time_op(ctx, timer, reps, pass_times && op == SetOp::And, |cmd| unsafe {
                 record_set_op(&mut d, cmd, &a, &b, op, reserved, scratch, status)
             })?;
             let name = format!("{op:?}{suffix}").to_lowercase();
@@ -412,14 +418,9 @@ fn run_full(
                 ms,
                 &format!("{:.1}%copyBW(bitmap bytes)", share(ms)),
             );
-            if pass_times && op == SetOp::And {
-                print_pass_times(ctx, timer, |cmd| unsafe {
-                    record_set_op(&mut d, cmd, &a, &b, op, reserved, scratch, status)
-                })?;
-            }
         }
         yard.warm(ctx, timer)?;
-        let times = timer.time_batch(reps, |cmd, _| unsafe {
+        let times = time_op(ctx, timer, reps, pass_times && op == SetOp::And, |cmd| unsafe {
             record_card(cmd, &a, &b, op, scratch, status)
         })?;
         assert_eq!(GpuSet::op_cardinality(&a, &b, op)?, card(&want));
@@ -427,11 +428,6 @@ fn run_full(
         // A cardinality reads two of the three universes.
         let extra = format!("{:.1}%copyBW(bitmap bytes)", share(ms) * 2.0 / 3.0);
         result_line(&format!("{op:?}_cardinality").to_lowercase(), case, n, ms, &extra);
-        if pass_times && op == SetOp::And {
-            print_pass_times(ctx, timer, |cmd| unsafe {
-                record_card(cmd, &a, &b, op, scratch, status)
-            })?;
-        }
     }
     Ok(())
 }
