@@ -871,6 +871,7 @@ fn record_through_c(ctx: &Context, desc: &SplitDesc, args: &SplitArgs) {
 fn record_case_via(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool, bad: bool, via_c: bool) {
     let (path, m, max_count) = (desc.path, desc.bucket_count, desc.max_count as usize);
     let glsl = desc.bucket_fn == BucketFn::Glsl;
+    let with_values = desc.value_type != ValueType::None;
     let plan = ctx.split_plan(desc).expect("plan");
     if path != SplitPath::Auto {
         assert_eq!(plan.path(), path);
@@ -916,9 +917,9 @@ fn record_case_via(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool
     let input_at = |b: &GpuBuffer, len: u64| b.sub_range(in_pad as u64 * 4, len);
     let args = SplitArgs {
         keys: input_at(&keys_b, bytes),
-        values: Some(input_at(&values_b, bytes)),
+        values: with_values.then(|| input_at(&values_b, bytes)),
         keys_out: at(&keys_out, bytes),
-        values_out: Some(at(&values_out, bytes)),
+        values_out: with_values.then(|| at(&values_out, bytes)),
         splitters: None,
         bucket_ids: (!glsl).then(|| input_at(&ids_b, bytes)),
         offsets: at(&offsets_b, req.offsets_size),
@@ -942,8 +943,8 @@ fn record_case_via(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool
         .expect("submit");
     }
     let what = format!(
-        "{path:?} {:?} max {max_count} count {count} m {m} indirect {indirect} bad {bad} C {via_c}",
-        desc.bucket_fn
+        "{path:?} {:?} {:?} max {max_count} count {count} m {m} indirect {indirect} bad {bad} C {via_c}",
+        desc.bucket_fn, desc.value_type
     );
     let status = read(&mut scratch)[64];
     let (ko, vo, oo) = (read(&mut keys_out), read(&mut values_out), read(&mut offsets_b));
@@ -962,7 +963,14 @@ fn record_case_via(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool
     let mut want_values = values[..count].to_vec();
     let want_offsets = reference::multisplit(&mut want_keys, Some(&mut want_values), &ids[..count], m);
     assert_eq!(&ko[pad..pad + count], &want_keys[..], "{what}: keys");
-    assert_eq!(&vo[pad..pad + count], &want_values[..], "{what}: values");
+    if with_values {
+        assert_eq!(&vo[pad..pad + count], &want_values[..], "{what}: values");
+    } else {
+        assert!(
+            vo.iter().all(|&x| x == POISON),
+            "{what}: values_out written by a keys-alone split"
+        );
+    }
     let got_offsets: Vec<u64> = oo[pad..pad + m as usize + 1].iter().map(|&x| x as u64).collect();
     assert_eq!(got_offsets, want_offsets, "{what}: offsets");
     for (name, data, len) in [
@@ -979,6 +987,18 @@ fn record_case_via(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool
             "{what}: {name} written past its end"
         );
     }
+}
+
+/// The record layer's cases for `desc` at its largest count `max` (tiles of `col` elements):
+/// direct and indirect counts from 0 to `max`, and bad ids.
+fn record_cases(ctx: &Context, desc: &SplitDesc, max: usize, col: usize) {
+    record_case(ctx, desc, max, false, false);
+    record_case(ctx, desc, max - col - 1, true, false);
+    record_case(ctx, desc, 1, true, false);
+    record_case(ctx, desc, 0, true, false);
+    record_case(ctx, desc, 0, false, false);
+    record_case(ctx, desc, max - 3, false, true);
+    record_case(ctx, desc, col + 1, true, true);
 }
 
 #[test]
@@ -1011,14 +1031,20 @@ fn record_layer_offsets_indirect_counts_and_status() {
             max = max.min(plan.small_limit() as usize);
         }
         let desc = ids_desc(path, m, max);
-        record_case(&ctx, &desc, max, false, false);
-        record_case(&ctx, &desc, max - col - 1, true, false);
-        record_case(&ctx, &desc, 1, true, false);
-        record_case(&ctx, &desc, 0, true, false);
-        record_case(&ctx, &desc, 0, false, false);
-        record_case(&ctx, &desc, max - 3, false, true);
-        record_case(&ctx, &desc, col + 1, true, true);
+        record_cases(&ctx, &desc, max, col);
     }
+    // Keys alone on the subgroup-staged path: each workgroup of its scatter takes several tiles
+    // (the last group partly, and tiles past an indirect count none).
+    let keys_desc = |max: usize| SplitDesc {
+        value_type: ValueType::None,
+        ..ids_desc(SplitPath::TileSubgroupStaged, 3, max)
+    };
+    let col = ctx.split_plan(&keys_desc(1 << 20)).expect("plan").column_length() as usize;
+    let max = 9 * col + 5;
+    let keys_alone = keys_desc(max);
+    record_cases(&ctx, &keys_alone, max, col);
+    record_case(&ctx, &keys_alone, 5 * col, true, false);
+    record_case(&ctx, &keys_alone, 4 * col - 1, false, false);
     // Through the C ABI: IDS and GLSL, direct and indirect counts, a bad id.
     for (m, f) in [(5u32, BucketFn::Ids), (300, BucketFn::Ids), (7, BucketFn::Glsl)] {
         let col = column_length(&ctx, m);
@@ -1861,7 +1887,8 @@ fn subgroup_staged_tile_path() {
         let raw: Vec<u32> = (0..n).map(|i| gen(&mut rng, i)).collect();
         subgroup_staged_key_type::<u32>(&ctx, &raw, 26, 0, &format!("u32 {name}"));
     }
-    for n in [1, tile - 1, tile, 2 * tile + 5] {
+    // (9 * tile + 3: keys alone take several tiles a workgroup, the last group partly.)
+    for n in [1, tile - 1, tile, 2 * tile + 5, 9 * tile + 3] {
         let raw = rng.vec_u32(n);
         subgroup_staged_key_type::<u32>(&ctx, &raw, 30, 0, "u32");
     }

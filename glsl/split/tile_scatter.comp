@@ -34,13 +34,13 @@ shared uint s_status;
 // TILE_SPEC_*): bit 0 stages the tile (TILE_STAGED); bit 1 keeps bucket b's running count in
 // lane b (TILE_REGISTERS: the plan sets it only where m <= the smallest subgroup size; on an
 // H100 at m = 2 and 8, 8-15% faster splits than shared counters); bits 8..13 hold the plan's
-// bucket-id bits (bucket_fn.glsl UNROLLED_ID_BITS).
+// bucket-id bits (bucket_fn.glsl UNROLLED_ID_BITS); bits 16..19 log2 of TILES_PER_GROUP.
 const bool TILE_STAGED = (SPIN_LIMIT & 1u) != 0u;
 const bool TILE_REGISTERS = (SPIN_LIMIT & 2u) != 0u;
 // Bit 2 (with TILE_REGISTERS only): TILE_SUBGROUP_STAGED, see step 3b.
 const bool TILE_SUBGROUP_STAGED = (SPIN_LIMIT & 4u) != 0u;
 // Items addressed from the lane's first one (keys alone; pairs by BITS subgroup-staged into
-// more than 4 buckets): see the loads in main.
+// more than 4 buckets): see load_items.
 #define LANE_FORM (VALUE_WORDS == 0 || (BUCKET_FN == 0 && TILE_SUBGROUP_STAGED && UNROLLED_ID_BITS >= 3u))
 #define KEY_WORDS (KEY_BITS / 32)
 #define NONE 0xFFFFFFFFu
@@ -170,59 +170,43 @@ void subgroup_staged_write(KEY_T keys[BATCH],
 #endif
 }
 
-void main() {
-    uint tile = linear_workgroup_id();
-    if (tile >= pc.columns) {
-        return; // workgroup-uniform
-    }
-    uint lid = gl_LocalInvocationIndex;
-    uint m = pc.bucket_count;
-    uint rows = gl_NumSubgroups;
-    if (lid == 0u) {
-        s_status = uint(tile_split_bad()); // (the tile paths set SPLIT_FLAG_TOTAL_STATUS)
-    }
-    for (uint w = lid; w < rows * m; w += WG_SIZE) {
-        s_pool[w] = 0u;
-    }
-    barrier();
-    if (s_status != 0u) {
-        return; // workgroup-uniform
-    }
-    vkalgo_params = pc.params;
-    uint n = element_count();
-    if (uint64_t(tile) * uint64_t(TILE_LENGTH) >= uint64_t(n)) {
-        return; // workgroup-uniform: a tile past an indirect count
-    }
-    bool staged = TILE_STAGED;
-    bool in_registers = TILE_REGISTERS;
-    uint row = gl_SubgroupID * m;
-
-    // Item i of this lane: its index, whether it is below the count, its key. The lane form
-    // (LANE_FORM) addresses it as a constant offset from the lane's first key (and value) and
-    // tests it against the tile's item count in 32 bits, with no 64-bit arithmetic per item.
-    // Keys alone take it: 2-3.4% faster on an H200
-    // (docs/benchmarks/2026-11-24-h200-setop-folded.md). Pairs take it by BITS on the
-    // subgroup-staged path into more than 4 buckets (into 8: 7-8% faster on an H200). Pairs by
-    // GLSL there were 2-3% slower into 5, 6 and 8 buckets, and pairs into 2, 4 and 16 buckets
-    // 1-4% slower (docs/benchmarks/2026-11-25-h200-guided-partition.md).
-    uint lane_first = tile_lane_first();
-    uint lane_end = tile_items(tile, n);
-    uint64_t lane_index = uint64_t(tile) * uint64_t(TILE_LENGTH) + uint64_t(lane_first);
-    uint64_t keys_lane = pc.keys_in + lane_index * uint64_t(KEY_BITS / 8);
+// Item i of this lane: its index, whether it is below the count, its key. The lane form
+// (LANE_FORM) addresses it as a constant offset from the lane's first key (and value) and
+// tests it against the tile's item count in 32 bits, with no 64-bit arithmetic per item.
+// Keys alone take it: 2-3.4% faster on an H200
+// (docs/benchmarks/2026-11-24-h200-setop-folded.md). Pairs take it by BITS on the
+// subgroup-staged path into more than 4 buckets (into 8: 7-8% faster on an H200). Pairs by
+// GLSL there were 2-3% slower into 5, 6 and 8 buckets, and pairs into 2, 4 and 16 buckets
+// 1-4% slower (docs/benchmarks/2026-11-25-h200-guided-partition.md).
 #define ITEM_INDEX(i) (LANE_FORM ? lane_index + uint64_t((i) * gl_SubgroupSize) : tile_item_index(tile, i))
 #define ITEM_OK(i) (LANE_FORM ? lane_first + (i) * gl_SubgroupSize < lane_end : tile_item_index(tile, i) < uint64_t(n))
 #define ITEM_KEY(i) (LANE_FORM ? KeyRef(keys_lane + uint64_t((i) * gl_SubgroupSize) * uint64_t(KEY_BITS / 8)).v[0] \
                                : KeyRef(pc.keys_in + tile_item_index(tile, i) * uint64_t(KEY_BITS / 8)).v[0])
 #if VALUE_WORDS > 0
-    uint64_t values_lane = pc.values_in + lane_index * uint64_t(VALUE_WORDS * 4u);
 #define ITEM_VALUE(i) (LANE_FORM ? ValueRef(values_lane + uint64_t((i) * gl_SubgroupSize) * uint64_t(VALUE_WORDS * 4u)).v[0] \
                                  : ValueRef(pc.values_in + tile_item_index(tile, i) * uint64_t(VALUE_WORDS * 4u)).v[0])
 #endif
 
-    // Loads first (independent, in flight together), then the ranking.
-    KEY_T keys[BATCH];
+
+// Tiles per workgroup (bits 16..19 of the variant hold its log2; src/split/mod.rs
+// scatter_tiles_per_group): each workgroup splits consecutive tiles, the next tile's loads
+// issued before this tile is ranked, so that a workgroup's loads overlap its ranking and
+// stores. Keys alone on the subgroup-staged path take 4 (u32 keys into 8 buckets at 2^26 on an
+// H100: scatter 0.279 -> 0.245 ms with 8 items); every other variant 1.
+const uint TILES_PER_GROUP = 1u << ((SPIN_LIMIT >> 16) & 15u);
+
+// Loads this lane's BATCH items of `tile` (0 past the count).
+void load_items(uint tile, uint n, out KEY_T keys[BATCH]
 #if VALUE_WORDS > 0
-    VALUE_T values[BATCH];
+                , out VALUE_T values[BATCH]
+#endif
+) {
+    uint lane_first = tile_lane_first();
+    uint lane_end = tile_items(tile, n);
+    uint64_t lane_index = uint64_t(tile) * uint64_t(TILE_LENGTH) + uint64_t(lane_first);
+    uint64_t keys_lane = pc.keys_in + lane_index * uint64_t(KEY_BITS / 8);
+#if VALUE_WORDS > 0
+    uint64_t values_lane = pc.values_in + lane_index * uint64_t(VALUE_WORDS * 4u);
 #endif
     [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
         bool ok = ITEM_OK(i);
@@ -231,7 +215,29 @@ void main() {
         values[i] = ok ? ITEM_VALUE(i) : VALUE_T(0);
 #endif
     }
+}
 
+// Ranks tile `tile` (its items loaded by load_items) and writes it out.
+void split_tile(uint tile, uint n, KEY_T keys[BATCH]
+#if VALUE_WORDS > 0
+                , VALUE_T values[BATCH]
+#endif
+) {
+    uint lid = gl_LocalInvocationIndex;
+    uint m = pc.bucket_count;
+    uint rows = gl_NumSubgroups;
+    barrier(); // the previous tile's reads of the pool are done
+    for (uint w = lid; w < rows * m; w += WG_SIZE) {
+        s_pool[w] = 0u;
+    }
+    barrier();
+    bool staged = TILE_STAGED;
+    bool in_registers = TILE_REGISTERS;
+    uint row = gl_SubgroupID * m;
+
+    uint lane_first = tile_lane_first();
+    uint lane_end = tile_items(tile, n);
+    uint64_t lane_index = uint64_t(tile) * uint64_t(TILE_LENGTH) + uint64_t(lane_first);
     // 1. Ranks within the subgroup: packed[i] = (rank << 16) | bucket, NONE past the end.
     uint packed[BATCH];
     uint counter = 0u; // register counters: bucket gl_SubgroupInvocationID's running count
@@ -379,4 +385,53 @@ void main() {
         }
     }
 #endif
+}
+
+void main() {
+    uint first_tile = linear_workgroup_id() * TILES_PER_GROUP;
+    if (first_tile >= pc.columns) {
+        return; // workgroup-uniform
+    }
+    uint lid = gl_LocalInvocationIndex;
+    if (lid == 0u) {
+        s_status = uint(tile_split_bad()); // (the tile paths set SPLIT_FLAG_TOTAL_STATUS)
+    }
+    barrier();
+    if (s_status != 0u) {
+        return; // workgroup-uniform
+    }
+    vkalgo_params = pc.params;
+    uint n = element_count();
+    KEY_T next_keys[BATCH];
+#if VALUE_WORDS > 0
+    VALUE_T next_values[BATCH];
+    load_items(first_tile, n, next_keys, next_values);
+#else
+    load_items(first_tile, n, next_keys);
+#endif
+    for (uint k = 0u; k < TILES_PER_GROUP; ++k) {
+        uint tile = first_tile + k;
+        if (tile >= pc.columns || uint64_t(tile) * uint64_t(TILE_LENGTH) >= uint64_t(n)) {
+            return; // workgroup-uniform: past the last tile or an indirect count
+        }
+        KEY_T keys[BATCH];
+        [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+            keys[i] = next_keys[i];
+        }
+#if VALUE_WORDS > 0
+        VALUE_T values[BATCH];
+        [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+            values[i] = next_values[i];
+        }
+        if (k + 1u < TILES_PER_GROUP && tile + 1u < pc.columns) {
+            load_items(tile + 1u, n, next_keys, next_values);
+        }
+        split_tile(tile, n, keys, values);
+#else
+        if (k + 1u < TILES_PER_GROUP && tile + 1u < pc.columns) {
+            load_items(tile + 1u, n, next_keys);
+        }
+        split_tile(tile, n, keys);
+#endif
+    }
 }

@@ -56,7 +56,8 @@
 //!   staged scatter recomputes from the keys: faster there than the Onesweep split), or
 //!   stages each subgroup's run alone, with no workgroup barrier (subgroup-staged, the seed's
 //!   warp-level reordering: `m` at most the subgroup size; Auto takes it for u32 -> u32 pairs
-//!   into 3 to 12 buckets and 4-byte keys alone into 8 to 12, by BITS or GLSL);
+//!   into 3 to 12 buckets and 4-byte keys alone into 8 to 12, by BITS or GLSL; for keys alone
+//!   each workgroup takes four tiles in turn, loading the next while it ranks one);
 //! - the column path ([`SplitPath::GlobalCounters`]: larger `m`, or by request): a column is
 //!   `column_steps * G` elements, `G` the device's smallest subgroup size, walked by one lane
 //!   group of `G` lanes; its `m` counters are the matrix entries themselves, in global memory
@@ -238,6 +239,9 @@ const COUNT_REGISTERS_MAX_BUCKETS: u32 = 8;
 /// NVIDIA H100, 2^26 u32 keys: m = 2 0.380 -> 0.329 ms, m = 4 0.435 -> 0.359 ms, staged
 /// m = 1024 4.04 -> 3.66 ms (docs/benchmarks/2026-11-23-resident-steps-h100.md).
 const TILE_SPEC_ID_BITS_SHIFT: u32 = 8;
+/// Tile scatter variant: log2 of the tiles a workgroup takes in bits 16..19
+/// ([`SplitPlan::scatter_tiles_per_group`]).
+const TILE_SPEC_TILES_SHIFT: u32 = 16;
 /// Largest `m` [`SplitPath::Auto`] writes straight from registers on the tile path, keys only
 /// and with values (larger `m` is staged). Measured on an NVIDIA H100, 2^26 u32 keys, 8 items
 /// per invocation: keys direct 0.93 ms against staged 1.06 ms at m = 32, 1.47 against 1.27 at
@@ -280,6 +284,17 @@ const SUBGROUP_STAGED_KEYS_BUCKETS: std::ops::RangeInclusive<u32> = 8..=12;
 /// ms with 8 items, 0.485 with 6, 0.466 with 4; at m = 32, 0.646 with 8, 0.806 with 4 (runs
 /// of 4 elements per bucket and subgroup).
 const SUBGROUP_STAGED_ITEMS: u32 = 4;
+/// Default elements per invocation of [`SplitPath::TileSubgroupStaged`] for keys alone on GPUs,
+/// whose workgroups take [`SCATTER_TILES_PER_GROUP_KEYS_STAGED`] tiles each. On an H100, u32
+/// keys into 8 buckets at 2^26, ms (scatter pass in brackets): 4 items and 1 tile a workgroup
+/// 0.396 (0.292), 4 and 4 0.369 (0.263), 8 and 1 0.382 (0.279), 8 and 2 0.355 (0.252), 8 and 4
+/// 0.349 (0.245); 2 items 0.47-0.51 (docs/benchmarks/2026-11-25-h100-split-tiles-per-group.md).
+const SUBGROUP_STAGED_KEYS_ITEMS: u32 = 8;
+/// Tiles one workgroup of the subgroup-staged tile scatter takes for keys alone (see
+/// [`SUBGROUP_STAGED_KEYS_ITEMS`]). u32 -> u32 pairs stay at 1: into 8 buckets at 2^26 on an
+/// H100 0.539 ms with 1, 0.543 with 2, 0.613 with 4; the direct path's keys also stay at 1
+/// (into 2 buckets 0.285 ms with 1, 0.293 with 4).
+const SCATTER_TILES_PER_GROUP_KEYS_STAGED: u32 = 4;
 
 /// Whether [`SplitPath::Auto`] takes [`SplitPath::TileSubgroupStaged`] for `desc` where it
 /// fits (see [`SUBGROUP_STAGED_PAIRS_BUCKETS`] and [`SUBGROUP_STAGED_KEYS_BUCKETS`]).
@@ -333,7 +348,8 @@ pub struct SplitDesc {
     /// Where the counters live ([`SplitPath::Auto`]: by `m` and the device).
     pub path: SplitPath,
     /// Elements per invocation of a tile (the tile paths); 0 picks the device's default (8
-    /// on GPUs, 4 for [`SplitPath::TileSubgroupStaged`]; 4 on CPU drivers). At most 32.
+    /// on GPUs, 4 for [`SplitPath::TileSubgroupStaged`] with values; 4 on CPU drivers). At
+    /// most 32.
     pub tile_items: u32,
     /// [`SplitPath::Onesweep`]: the sort kernels' tuning (`None`: the sort's for the device;
     /// see [`crate::SortTuning`]).
@@ -805,7 +821,12 @@ impl SplitPlan {
             // The tile scatter only reads the matrix: it runs beside the offsets pass, with no
             // barrier between them. On an H200, u32 keys into 2-4 buckets: 2^20 12-14%, 2^22 8%,
             // 2^24 2-3%, 2^26 1% faster (docs/benchmarks/2026-11-23-h200-multisplit-scan.md).
-            ctx.dispatch(cmd, scatter, &push, column_groups);
+            let scatter_groups = if tiles {
+                column_groups.div_ceil(self.scatter_tiles_per_group())
+            } else {
+                column_groups
+            };
+            ctx.dispatch(cmd, scatter, &push, scatter_groups);
         }
         Ok(())
     }
@@ -896,6 +917,9 @@ impl Context {
         let word_size = desc.key_type.bytes().max(desc.value_type.bytes());
         let tile_items = |write: TileWrite| match desc.tile_items {
             0 if cpu => 4,
+            0 if write == TileWrite::SubgroupStaged && desc.value_type == ValueType::None => {
+                SUBGROUP_STAGED_KEYS_ITEMS
+            }
             0 if write == TileWrite::SubgroupStaged => SUBGROUP_STAGED_ITEMS,
             0 => 8,
             items => items,
@@ -1163,6 +1187,7 @@ impl SplitPlan {
                         variant |= TILE_SPEC_REGISTERS;
                     }
                     variant |= self.id_bits() << TILE_SPEC_ID_BITS_SHIFT;
+                    variant |= self.scatter_tiles_per_group().trailing_zeros() << TILE_SPEC_TILES_SHIFT;
                     variant
                 }
                 None => 1,
@@ -1186,6 +1211,19 @@ impl SplitPlan {
             }
         }
         spec
+    }
+
+    /// Tiles one workgroup of the tile scatter takes, one after another, the next tile's loads
+    /// issued before this one is ranked (a power of two, glsl/split/tile_scatter.comp
+    /// TILES_PER_GROUP): [`SCATTER_TILES_PER_GROUP_KEYS_STAGED`] for keys alone on the
+    /// subgroup-staged path, else 1.
+    fn scatter_tiles_per_group(&self) -> u32 {
+        match self.tile {
+            Some(t) if t.write == TileWrite::SubgroupStaged && self.desc.value_type == ValueType::None => {
+                SCATTER_TILES_PER_GROUP_KEYS_STAGED
+            }
+            _ => 1,
+        }
     }
 
     /// Tiles one workgroup of the tile count takes: one per lane group where the tile's counts
