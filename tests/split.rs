@@ -1833,7 +1833,7 @@ fn subgroup_staged_key_type<K: FromWord>(
 #[test]
 fn subgroup_staged_tile_path() {
     // Auto on a device that runs the look-back: u32 -> u32 pairs into 3..=12 buckets and
-    // 4-byte keys alone into 8..=12, by BITS or GLSL, where m fits the smallest subgroup.
+    // 4-byte keys alone into 8..=32, by BITS or GLSL, where m fits the smallest subgroup.
     let ctx = context_with_lookback(true);
     let lanes = ctx.profile().min_subgroup_size;
     for (key_type, value_type, m, bucket_fn, taken) in [
@@ -1847,7 +1847,9 @@ fn subgroup_staged_tile_path() {
         (KeyType::U32, ValueType::None, 8, BucketFn::Bits, true),
         (KeyType::I32, ValueType::None, 12, BucketFn::Glsl, true),
         (KeyType::U32, ValueType::None, 7, BucketFn::Glsl, false),
-        (KeyType::U32, ValueType::None, 13, BucketFn::Glsl, false),
+        (KeyType::U32, ValueType::None, 13, BucketFn::Glsl, true),
+        (KeyType::F32, ValueType::None, 32, BucketFn::Bits, true),
+        (KeyType::U32, ValueType::None, 33, BucketFn::Glsl, false),
         (KeyType::U64, ValueType::None, 8, BucketFn::Bits, false),
         (KeyType::U32, ValueType::None, 8, BucketFn::Ids, false),
         (KeyType::U32, ValueType::U64, 8, BucketFn::Bits, false),

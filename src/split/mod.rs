@@ -56,8 +56,9 @@
 //!   staged scatter recomputes from the keys: faster there than the Onesweep split), or
 //!   stages each subgroup's run alone, with no workgroup barrier (subgroup-staged, the seed's
 //!   warp-level reordering: `m` at most the subgroup size; Auto takes it for u32 -> u32 pairs
-//!   into 3 to 12 buckets and 4-byte keys alone into 8 to 12, by BITS or GLSL; for keys alone
-//!   each workgroup takes four tiles in turn, loading the next while it ranks one);
+//!   into 3 to 12 buckets and 4-byte keys alone into 8 to 32, by BITS or GLSL; each workgroup
+//!   takes four tiles in turn for keys alone and two for pairs into up to 4 buckets, loading
+//!   the next while it ranks one);
 //! - the column path ([`SplitPath::GlobalCounters`]: larger `m`, or by request): a column is
 //!   `column_steps * G` elements, `G` the device's smallest subgroup size, walked by one lane
 //!   group of `G` lanes; its `m` counters are the matrix entries themselves, in global memory
@@ -162,7 +163,7 @@ impl BucketFn {
 pub enum SplitPath {
     /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it
     /// [`SplitPath::TileSubgroupStaged`] for u32 -> u32 pairs into 3 to 12 buckets and 4-byte
-    /// keys alone into 8 to 12, by BITS or GLSL, where `m` fits the device's smallest
+    /// keys alone into 8 to 32, by BITS or GLSL, where `m` fits the device's smallest
     /// subgroup; [`SplitPath::TileStaged`] for
     /// u32 -> u32 pairs into 4 to 16 buckets by BITS or 4 to 32 by GLSL; else
     /// [`SplitPath::Onesweep`] from `m = 8` (pairs: `m = 4`; not IDS) where the device profile
@@ -276,8 +277,12 @@ const SUBGROUP_STAGED_PAIRS_BUCKETS: std::ops::RangeInclusive<u32> = 3..=12;
 /// m = 8 0.110 / 0.385 against the Onesweep split's 0.126 / 0.430 (BITS 0.120 / 0.406) and
 /// direct 0.118 / 0.404; m = 12 0.121 / 0.435 against Onesweep 0.126 / 0.432; m = 6 0.110 /
 /// 0.385 against direct 0.104 / 0.352 (direct kept below 8); m = 16 0.127 / 0.452 against
-/// Onesweep 0.126 / 0.432 (docs/benchmarks/2026-11-24-h200-split-count-registers.md).
-const SUBGROUP_STAGED_KEYS_BUCKETS: std::ops::RangeInclusive<u32> = 8..=12;
+/// Onesweep 0.126 / 0.432 (docs/benchmarks/2026-11-24-h200-split-count-registers.md). With 8
+/// items and four tiles a workgroup ([`SUBGROUP_STAGED_KEYS_ITEMS`]), on an NVIDIA H100, ms:
+/// m = 16 0.108 / 0.367-0.370 against the Onesweep split's 0.133-0.140 / 0.440-0.462, m = 32
+/// 0.120-0.122 / 0.418-0.420 against 0.133-0.137 / 0.442-0.461
+/// (docs/benchmarks/2026-11-25-h100-split-tiles-per-group.md).
+const SUBGROUP_STAGED_KEYS_BUCKETS: std::ops::RangeInclusive<u32> = 8..=32;
 /// Default elements per invocation of [`SplitPath::TileSubgroupStaged`] on GPUs: at 8 the
 /// workgroup's pool (keys, then values, one word per element) let five 256-invocation
 /// workgroups share an H200 multiprocessor's 48 KiB, at 4 eight. Pairs at m = 8, 2^26: 0.504
@@ -291,10 +296,18 @@ const SUBGROUP_STAGED_ITEMS: u32 = 4;
 /// 0.349 (0.245); 2 items 0.47-0.51 (docs/benchmarks/2026-11-25-h100-split-tiles-per-group.md).
 const SUBGROUP_STAGED_KEYS_ITEMS: u32 = 8;
 /// Tiles one workgroup of the subgroup-staged tile scatter takes for keys alone (see
-/// [`SUBGROUP_STAGED_KEYS_ITEMS`]). u32 -> u32 pairs stay at 1: into 8 buckets at 2^26 on an
-/// H100 0.539 ms with 1, 0.543 with 2, 0.613 with 4; the direct path's keys also stay at 1
-/// (into 2 buckets 0.285 ms with 1, 0.293 with 4).
+/// [`SUBGROUP_STAGED_KEYS_ITEMS`]). The direct path stays at 1 (u32 keys into 2 buckets at 2^26
+/// on an H100: 0.285 ms with 1, 0.293 with 4; into 4 0.314 and 0.330).
 const SCATTER_TILES_PER_GROUP_KEYS_STAGED: u32 = 4;
+/// Tiles one workgroup of the subgroup-staged tile scatter takes for pairs into at most
+/// [`SCATTER_PAIRS_TWO_TILES_MAX_BUCKETS`] buckets. u32 -> u32 pairs by GLSL on an H100 at 2^24
+/// / 2^26, ms, one tile against two: m = 3 0.1354-0.1366 / 0.494-0.497 against 0.133 / 0.476,
+/// m = 4 0.141 / 0.516-0.517 against 0.135-0.136 / 0.491; m = 8 0.150-0.151 / 0.545-0.546
+/// against 0.150-0.152 / 0.543-0.545, and 0.613 with four tiles
+/// (docs/benchmarks/2026-11-25-h100-split-tiles-per-group.md).
+const SCATTER_TILES_PER_GROUP_PAIRS_STAGED: u32 = 2;
+/// See [`SCATTER_TILES_PER_GROUP_PAIRS_STAGED`].
+const SCATTER_PAIRS_TWO_TILES_MAX_BUCKETS: u32 = 4;
 
 /// Whether [`SplitPath::Auto`] takes [`SplitPath::TileSubgroupStaged`] for `desc` where it
 /// fits (see [`SUBGROUP_STAGED_PAIRS_BUCKETS`] and [`SUBGROUP_STAGED_KEYS_BUCKETS`]).
@@ -1215,12 +1228,19 @@ impl SplitPlan {
 
     /// Tiles one workgroup of the tile scatter takes, one after another, the next tile's loads
     /// issued before this one is ranked (a power of two, glsl/split/tile_scatter.comp
-    /// TILES_PER_GROUP): [`SCATTER_TILES_PER_GROUP_KEYS_STAGED`] for keys alone on the
-    /// subgroup-staged path, else 1.
+    /// TILES_PER_GROUP): on the subgroup-staged path [`SCATTER_TILES_PER_GROUP_KEYS_STAGED`]
+    /// for keys alone and [`SCATTER_TILES_PER_GROUP_PAIRS_STAGED`] for pairs into few buckets;
+    /// else 1.
     fn scatter_tiles_per_group(&self) -> u32 {
         match self.tile {
-            Some(t) if t.write == TileWrite::SubgroupStaged && self.desc.value_type == ValueType::None => {
-                SCATTER_TILES_PER_GROUP_KEYS_STAGED
+            Some(t) if t.write == TileWrite::SubgroupStaged => {
+                if self.desc.value_type == ValueType::None {
+                    SCATTER_TILES_PER_GROUP_KEYS_STAGED
+                } else if self.desc.bucket_count <= SCATTER_PAIRS_TWO_TILES_MAX_BUCKETS {
+                    SCATTER_TILES_PER_GROUP_PAIRS_STAGED
+                } else {
+                    1
+                }
             }
             _ => 1,
         }
