@@ -10,3 +10,14 @@ for t in 1 4 1 4; do echo "== 2^24 TPG $t"; VKALGO_SCATTER_TPG=$t .vx/vkalgo-ben
 # Command 3 (the defaults of a88f347: keys alone subgroup-staged 8 items, 4 tiles a workgroup),
 # against CUB's reduced-bit sort and DevicePartition::If in the same command:
 TESTS= OUT=$OUT/ms VKALGO_BENCH=.vx/vkalgo-bench SIZES="24 26" MS="2 3 8 32" bash bench/gpu_multisplit.sh --reps 10
+# Command 4 (build of a88f347 with the tiles per workgroup again read from VKALGO_SCATTER_TPG
+# where set; old-bench: the build of 62830de), in one command: the 3 multisplit tests that
+# cover the multi-tile scatter, then old against new twice, keys alone into 16 and 32 on the
+# subgroup-staged path against Auto (then the Onesweep split), pairs with 1 and 2 tiles.
+VKALGO_TEST_NO_VALIDATION=1 .vx/split --test-threads=1 subgroup_staged record_layer matrix_scanned 2>&1 | grep -E "^test |test result"
+B="multisplit --sizes 24,26 --ms 8,12 --types keys --fns glsl,bits --paths auto --reps 10"
+for r in 1 2; do for b in old-bench vkalgo-bench; do echo "== A/B $b"; .vx/$b $B 2>&1 | grep '^| keys' | grep -v sort_top; done; done
+echo "== keys 16,32 substaged vs auto"; .vx/vkalgo-bench multisplit --sizes 24,26 --ms 16,32 --types keys --fns glsl,bits --paths auto,substaged --reps 10 2>&1 | grep '^| keys' | grep -v sort_top
+for t in 1 2 1 2; do echo "== pairs TPG $t"; VKALGO_SCATTER_TPG=$t .vx/vkalgo-bench multisplit --sizes 24,26 --ms 3,4,8 --types pairs --fns glsl --paths substaged --reps 10 2>&1 | grep '^| pairs' ; done
+# Command 5 (the build of 441e364): the 16 multisplit tests, then the benchmark against CUB.
+TESTS=.vx/split OUT=$OUT/ms VKALGO_BENCH=.vx/vkalgo-bench bash bench/gpu_multisplit.sh --reps 10
