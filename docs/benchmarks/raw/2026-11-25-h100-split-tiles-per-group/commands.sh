@@ -21,3 +21,6 @@ echo "== keys 16,32 substaged vs auto"; .vx/vkalgo-bench multisplit --sizes 24,2
 for t in 1 2 1 2; do echo "== pairs TPG $t"; VKALGO_SCATTER_TPG=$t .vx/vkalgo-bench multisplit --sizes 24,26 --ms 3,4,8 --types pairs --fns glsl --paths substaged --reps 10 2>&1 | grep '^| pairs' ; done
 # Command 5 (the build of 441e364): the 16 multisplit tests, then the benchmark against CUB.
 TESTS=.vx/split OUT=$OUT/ms VKALGO_BENCH=.vx/vkalgo-bench bash bench/gpu_multisplit.sh --reps 10
+# Command 6 (build of 61d938a with the count pass's 16-byte vectors per lane and round read
+# from VKALGO_COUNT_VECTORS, an experiment-only knob; the plan's value is 8):
+for v in 2 4 8 16 8 16; do echo "== vectors $v"; VKALGO_COUNT_VECTORS=$v .vx/vkalgo-bench multisplit --sizes 26 --ms 2,8 --types keys,pairs --fns bits --paths auto --reps 10 --pass-times 2>&1 | grep -E '^\| (keys|pairs) \| bits|tile_count' ; done
