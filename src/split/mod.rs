@@ -56,9 +56,10 @@
 //!   staged scatter recomputes from the keys: faster there than the Onesweep split), or
 //!   stages each subgroup's run alone, with no workgroup barrier (subgroup-staged, the seed's
 //!   warp-level reordering: `m` at most the subgroup size; Auto takes it for u32 -> u32 pairs
-//!   into 3 to 12 buckets and 4-byte keys alone into 8 to 32, by BITS or GLSL; each workgroup
-//!   takes four tiles in turn for keys alone and two for pairs into up to 4 buckets, loading
-//!   the next while it ranks one);
+//!   into 3 to 12 buckets and 4-byte keys alone into 8 to 32, by BITS or GLSL). A workgroup of
+//!   the subgroup-staged scatter takes four tiles in turn for keys alone, and one of the direct
+//!   or subgroup-staged scatter two for u32 -> u32 pairs into up to 4 buckets, loading the next
+//!   tile while it ranks one;
 //! - the column path ([`SplitPath::GlobalCounters`]: larger `m`, or by request): a column is
 //!   `column_steps * G` elements, `G` the device's smallest subgroup size, walked by one lane
 //!   group of `G` lanes; its `m` counters are the matrix entries themselves, in global memory
@@ -299,14 +300,17 @@ const SUBGROUP_STAGED_KEYS_ITEMS: u32 = 8;
 /// [`SUBGROUP_STAGED_KEYS_ITEMS`]). The direct path stays at 1 (u32 keys into 2 buckets at 2^26
 /// on an H100: 0.285 ms with 1, 0.293 with 4; into 4 0.314 and 0.330).
 const SCATTER_TILES_PER_GROUP_KEYS_STAGED: u32 = 4;
-/// Tiles one workgroup of the subgroup-staged tile scatter takes for pairs into at most
-/// [`SCATTER_PAIRS_TWO_TILES_MAX_BUCKETS`] buckets. u32 -> u32 pairs by GLSL on an H100 at 2^24
-/// / 2^26, ms, one tile against two: m = 3 0.1354-0.1366 / 0.494-0.497 against 0.133 / 0.476,
-/// m = 4 0.141 / 0.516-0.517 against 0.135-0.136 / 0.491; m = 8 0.150-0.151 / 0.545-0.546
-/// against 0.150-0.152 / 0.543-0.545, and 0.613 with four tiles
+/// Tiles one workgroup of the direct and subgroup-staged tile scatters takes for u32 -> u32
+/// pairs into at most [`SCATTER_PAIRS_TWO_TILES_MAX_BUCKETS`] buckets. On an H100 at 2^24 /
+/// 2^26, ms, one tile against two: subgroup-staged by GLSL, m = 3 0.1354-0.1366 / 0.494-0.497
+/// against 0.133 / 0.476, m = 4 0.141 / 0.516-0.517 against 0.135-0.136 / 0.491, m = 8
+/// 0.150-0.151 / 0.545-0.546 against 0.150-0.152 / 0.543-0.545 (0.613 with four tiles); direct
+/// by GLSL, m = 2 0.1428-0.1430 / 0.5220-0.5221 against 0.1399-0.1400 / 0.5045-0.5051, by BITS
+/// at 2^26 m = 4 0.744-0.745 against 0.710. The staged path is slower with more tiles (pairs into
+/// 16 and 32 buckets 1.05-1.10x slower with two), and keeps one
 /// (docs/benchmarks/2026-11-25-h100-split-tiles-per-group.md).
-const SCATTER_TILES_PER_GROUP_PAIRS_STAGED: u32 = 2;
-/// See [`SCATTER_TILES_PER_GROUP_PAIRS_STAGED`].
+const SCATTER_TILES_PER_GROUP_PAIRS: u32 = 2;
+/// See [`SCATTER_TILES_PER_GROUP_PAIRS`].
 const SCATTER_PAIRS_TWO_TILES_MAX_BUCKETS: u32 = 4;
 
 /// Whether [`SplitPath::Auto`] takes [`SplitPath::TileSubgroupStaged`] for `desc` where it
@@ -1228,19 +1232,19 @@ impl SplitPlan {
 
     /// Tiles one workgroup of the tile scatter takes, one after another, the next tile's loads
     /// issued before this one is ranked (a power of two, glsl/split/tile_scatter.comp
-    /// TILES_PER_GROUP): on the subgroup-staged path [`SCATTER_TILES_PER_GROUP_KEYS_STAGED`]
-    /// for keys alone and [`SCATTER_TILES_PER_GROUP_PAIRS_STAGED`] for pairs into few buckets;
-    /// else 1.
+    /// TILES_PER_GROUP): [`SCATTER_TILES_PER_GROUP_KEYS_STAGED`] for keys alone on the
+    /// subgroup-staged path, [`SCATTER_TILES_PER_GROUP_PAIRS`] for u32 values into few buckets
+    /// on the direct and subgroup-staged paths; else 1.
     fn scatter_tiles_per_group(&self) -> u32 {
-        match self.tile {
-            Some(t) if t.write == TileWrite::SubgroupStaged => {
-                if self.desc.value_type == ValueType::None {
-                    SCATTER_TILES_PER_GROUP_KEYS_STAGED
-                } else if self.desc.bucket_count <= SCATTER_PAIRS_TWO_TILES_MAX_BUCKETS {
-                    SCATTER_TILES_PER_GROUP_PAIRS_STAGED
-                } else {
-                    1
-                }
+        let Some(tile) = self.tile else {
+            return 1;
+        };
+        match (tile.write, self.desc.value_type) {
+            (TileWrite::SubgroupStaged, ValueType::None) => SCATTER_TILES_PER_GROUP_KEYS_STAGED,
+            (TileWrite::SubgroupStaged | TileWrite::Direct, ValueType::U32)
+                if self.desc.bucket_count <= SCATTER_PAIRS_TWO_TILES_MAX_BUCKETS =>
+            {
+                SCATTER_TILES_PER_GROUP_PAIRS
             }
             _ => 1,
         }

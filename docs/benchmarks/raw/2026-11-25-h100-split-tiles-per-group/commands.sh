@@ -24,3 +24,6 @@ TESTS=.vx/split OUT=$OUT/ms VKALGO_BENCH=.vx/vkalgo-bench bash bench/gpu_multisp
 # Command 6 (build of 61d938a with the count pass's 16-byte vectors per lane and round read
 # from VKALGO_COUNT_VECTORS, an experiment-only knob; the plan's value is 8):
 for v in 2 4 8 16 8 16; do echo "== vectors $v"; VKALGO_COUNT_VECTORS=$v .vx/vkalgo-bench multisplit --sizes 26 --ms 2,8 --types keys,pairs --fns bits --paths auto --reps 10 --pass-times 2>&1 | grep -E '^\| (keys|pairs) \| bits|tile_count' ; done
+# Command 7 (build of 61d938a with VKALGO_SCATTER_TPG read again, experiment only):
+# u32 -> u32 pairs by GLSL, Auto (direct into 2, staged into 16 and 32), 1, 2 and 4 tiles.
+for t in 1 2 4 1 2 4; do echo "== TPG $t"; VKALGO_SCATTER_TPG=$t .vx/vkalgo-bench multisplit --sizes 24,26 --ms 2,16,32 --types pairs --fns glsl --paths auto --reps 10 2>&1 | grep -E '^\| pairs \| glsl' ; done
