@@ -27,3 +27,5 @@ for v in 2 4 8 16 8 16; do echo "== vectors $v"; VKALGO_COUNT_VECTORS=$v .vx/vka
 # Command 7 (build of 61d938a with VKALGO_SCATTER_TPG read again, experiment only):
 # u32 -> u32 pairs by GLSL, Auto (direct into 2, staged into 16 and 32), 1, 2 and 4 tiles.
 for t in 1 2 4 1 2 4; do echo "== TPG $t"; VKALGO_SCATTER_TPG=$t .vx/vkalgo-bench multisplit --sizes 24,26 --ms 2,16,32 --types pairs --fns glsl --paths auto --reps 10 2>&1 | grep -E '^\| pairs \| glsl' ; done
+# Command 8 (the build of 2e2fee7): the 16 multisplit tests, then the benchmark against CUB.
+TESTS=.vx/split OUT=$OUT/ms VKALGO_BENCH=.vx/vkalgo-bench bash bench/gpu_multisplit.sh --reps 10
