@@ -177,7 +177,8 @@ void subgroup_staged_write(KEY_T keys[BATCH],
 // (docs/benchmarks/2026-11-24-h200-setop-folded.md). Pairs take it by BITS on the
 // subgroup-staged path into more than 4 buckets (into 8: 7-8% faster on an H200). Pairs by
 // GLSL there were 2-3% slower into 5, 6 and 8 buckets, and pairs into 2, 4 and 16 buckets
-// 1-4% slower (docs/benchmarks/2026-11-25-h200-guided-partition.md).
+// 1-4% slower (docs/benchmarks/2026-11-25-h200-guided-partition.md). The macros read their
+// caller's tile, n, lane_first, lane_end, lane_index, keys_lane and values_lane.
 #define ITEM_INDEX(i) (LANE_FORM ? lane_index + uint64_t((i) * gl_SubgroupSize) : tile_item_index(tile, i))
 #define ITEM_OK(i) (LANE_FORM ? lane_first + (i) * gl_SubgroupSize < lane_end : tile_item_index(tile, i) < uint64_t(n))
 #define ITEM_KEY(i) (LANE_FORM ? KeyRef(keys_lane + uint64_t((i) * gl_SubgroupSize) * uint64_t(KEY_BITS / 8)).v[0] \
@@ -186,7 +187,6 @@ void subgroup_staged_write(KEY_T keys[BATCH],
 #define ITEM_VALUE(i) (LANE_FORM ? ValueRef(values_lane + uint64_t((i) * gl_SubgroupSize) * uint64_t(VALUE_WORDS * 4u)).v[0] \
                                  : ValueRef(pc.values_in + tile_item_index(tile, i) * uint64_t(VALUE_WORDS * 4u)).v[0])
 #endif
-
 
 // Tiles per workgroup (bits 16..19 of the variant hold its log2; src/split/mod.rs
 // scatter_tiles_per_group): each workgroup splits consecutive tiles, the next tile's loads
@@ -240,6 +240,7 @@ void split_tile(uint tile, uint n, KEY_T keys[BATCH]
     uint lane_first = tile_lane_first();
     uint lane_end = tile_items(tile, n);
     uint64_t lane_index = uint64_t(tile) * uint64_t(TILE_LENGTH) + uint64_t(lane_first);
+
     // 1. Ranks within the subgroup: packed[i] = (rank << 16) | bucket, NONE past the end.
     uint packed[BATCH];
     uint counter = 0u; // register counters: bucket gl_SubgroupInvocationID's running count
