@@ -8,7 +8,10 @@ for t in 1 2 4 8 1 4; do echo "== TPG $t"; VKALGO_SCATTER_TPG=$t .vx/vkalgo-benc
 for items in 2 4 8; do for t in 1 2 4; do echo "== items $items TPG $t"; VKALGO_SCATTER_TPG=$t .vx/vkalgo-bench multisplit --sizes 26 --ms 8 --types keys --fns bits --paths substaged --tile-items $items --reps 10 --pass-times 2>&1 | grep -A8 '^| keys' | grep -v RESULT | head -8; done; done
 for t in 1 4 1 4; do echo "== 2^24 TPG $t"; VKALGO_SCATTER_TPG=$t .vx/vkalgo-bench multisplit --sizes 24 --ms 8,12 --types keys --fns bits,glsl --paths auto --reps 10 2>&1 | grep '^| keys' | grep -v sort_top; done
 # Command 3 (the defaults of a88f347: keys alone subgroup-staged 8 items, 4 tiles a workgroup),
-# against CUB's reduced-bit sort and DevicePartition::If in the same command:
+# against CUB's reduced-bit sort and DevicePartition::If in the same command. Its first loop ran
+# on a fresh machine before the Vulkan loader was unpacked (gpu_setup.sh unpacks it later) and
+# printed nothing:
+for v in "8 8" "16 2" "16 4"; do set -- $v; echo "== items $1 TPG $2"; VKALGO_SCATTER_TPG=$2 .vx/vkalgo-bench multisplit --sizes 26 --ms 8 --types keys --fns bits --paths substaged --tile-items $1 --reps 10 2>&1 | grep '^| keys' | grep -v sort_top; done
 TESTS= OUT=$OUT/ms VKALGO_BENCH=.vx/vkalgo-bench SIZES="24 26" MS="2 3 8 32" bash bench/gpu_multisplit.sh --reps 10
 # Command 4 (build of a88f347 with the tiles per workgroup again read from VKALGO_SCATTER_TPG
 # where set; old-bench: the build of 62830de), in one command: the 3 multisplit tests that
