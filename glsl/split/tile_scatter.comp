@@ -408,10 +408,12 @@ void main() {
     KEY_T next_keys[BATCH];
 #if VALUE_WORDS > 0
     VALUE_T next_values[BATCH];
-    load_items(first_tile, n, next_keys, next_values);
-#else
-    load_items(first_tile, n, next_keys);
 #endif
+    load_items(first_tile, n, next_keys
+#if VALUE_WORDS > 0
+               , next_values
+#endif
+    );
     for (uint k = 0u; k < TILES_PER_GROUP; ++k) {
         uint tile = first_tile + k;
         if (tile >= pc.columns || uint64_t(tile) * uint64_t(TILE_LENGTH) >= uint64_t(n)) {
@@ -426,15 +428,18 @@ void main() {
         [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
             values[i] = next_values[i];
         }
-        if (k + 1u < TILES_PER_GROUP && tile + 1u < pc.columns) {
-            load_items(tile + 1u, n, next_keys, next_values);
-        }
-        split_tile(tile, n, keys, values);
-#else
-        if (k + 1u < TILES_PER_GROUP && tile + 1u < pc.columns) {
-            load_items(tile + 1u, n, next_keys);
-        }
-        split_tile(tile, n, keys);
 #endif
+        if (k + 1u < TILES_PER_GROUP && tile + 1u < pc.columns) {
+            load_items(tile + 1u, n, next_keys
+#if VALUE_WORDS > 0
+                       , next_values
+#endif
+            );
+        }
+        split_tile(tile, n, keys
+#if VALUE_WORDS > 0
+                   , values
+#endif
+        );
     }
 }

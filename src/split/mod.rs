@@ -838,11 +838,8 @@ impl SplitPlan {
             // The tile scatter only reads the matrix: it runs beside the offsets pass, with no
             // barrier between them. On an H200, u32 keys into 2-4 buckets: 2^20 12-14%, 2^22 8%,
             // 2^24 2-3%, 2^26 1% faster (docs/benchmarks/2026-11-23-h200-multisplit-scan.md).
-            let scatter_groups = if tiles {
-                column_groups.div_ceil(self.scatter_tiles_per_group())
-            } else {
-                column_groups
-            };
+            // (Tile paths: several tiles a workgroup; the column path: 1.)
+            let scatter_groups = column_groups.div_ceil(self.scatter_tiles_per_group());
             ctx.dispatch(cmd, scatter, &push, scatter_groups);
         }
         Ok(())
