@@ -1,6 +1,8 @@
 // Array pairs: `op` of two sorted u16 lists (array chunks, or a chunk and a run of sorted
 // inserted/removed values) when the result is an array too, computed element by element
-// without a bitmap: each element finds itself in the other list by binary search, the kept
+// without a bitmap: each element finds itself in the other list (each invocation walks a share
+// of consecutive elements: a binary search for the first, galloping from the last answer for
+// the others, so a share costs about one search and a few probes per element), the kept
 // elements get bits in two masks with per-word prefix counts, and a kept element's output
 // position is (kept elements of its own list before it) + (kept elements of the other list
 // below it), the rank-merge idea of merge path (Green, McColl, Bader, "GPU merge path", ICS
@@ -12,7 +14,8 @@
 // include: KEEP_WORDS (mask words per list: the longest list / 32); the shared arrays s_keep_a,
 // s_keep_b, s_pre_a, s_pre_b (KEEP_WORDS + 1 words each) and so (the result, u16 pairs); the
 // functions elem_a(j) and elem_b(j) (element j of list a / b) and store_list_word(which, j, word)
-// (word j of list a (which 0) or b (1)); and includes ../common/workgroup_scan.glsl.
+// (word j of list a (which 0) or b (1)) and or_bitmap_word(which, w, bits) (ORs bits into word
+// w of bitmap `which`, for load_list's expand); and includes ../common/workgroup_scan.glsl.
 #ifndef VKALGO_SET_ARRAY_PAIR_GLSL
 #define VKALGO_SET_ARRAY_PAIR_GLSL
 
@@ -44,25 +47,101 @@ uint kept_before(uint which, uint j) {
     return s_pre_b[w] + bitCount(s_keep_b[w] & below);
 }
 
-// Whether element j of list a (which == 0) or b is in the result.
-bool keep_elem(uint which, uint j, uint na, uint nb) {
-    if (which == 0u) {
-        uint x = elem_a(j);
-        uint lb = lower_bound(1u, nb, x);
-        bool in_b = lb < nb && elem_b(lb) == x;
-        return pc.op == OP_AND ? in_b : (pc.op == OP_OR ? true : !in_b);
+// Number of elements of list a (which == 0) or b below x, given that at least `from` of them
+// are (from <= the answer): galloping from `from` (doubling steps until a probe is not below
+// x), then a binary search of the last step (Bentley & Yao). About 2 log2(answer - from) + 1
+// probes, so one invocation's consecutive elements, whose answers grow little from one to the
+// next, each cost a probe or three instead of a whole binary search.
+uint lower_bound_from(uint which, uint n, uint x, uint from) {
+    uint lo = from;
+    uint step = 1u;
+    while (lo + step <= n && (which == 0u ? elem_a(lo + step - 1u) : elem_b(lo + step - 1u)) < x) {
+        lo += step;
+        step *= 2u;
     }
-    uint x = elem_b(j);
+    uint hi = min(lo + step - 1u, n);
+    while (lo < hi) {
+        uint mid = (lo + hi) / 2u;
+        uint v = which == 0u ? elem_a(mid) : elem_b(mid);
+        if (v < x) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+// This invocation's share of a list of n elements: the consecutive elements [x, y). Walking
+// a share in order lets each element's search in the other list start from the last one's
+// answer (lower_bound_from).
+uvec2 list_share(uint n) {
+    uint per = (n + WG_SIZE - 1u) / WG_SIZE;
+    uint first = min(gl_LocalInvocationIndex * per, n);
+    return uvec2(first, min(first + per, n));
+}
+
+// Whether element j (value x) of list a (which == 0) or b is in the result, given lb, the
+// number of elements of the other list (n_other) below x.
+bool kept_element(uint which, uint j, uint x, uint lb, uint n_other) {
+    if (which == 0u) {
+        bool in_b = lb < n_other && elem_b(lb) == x;
+        return pc.op == OP_AND ? in_b : (pc.op == OP_OR || !in_b);
+    }
     if (pc.op == OP_AND || pc.op == OP_ANDNOT || (j > 0u && elem_b(j - 1u) == x)) {
         return false;
     }
-    uint lb = lower_bound(0u, na, x);
-    return !(lb < na && elem_a(lb) == x);
+    return !(lb < n_other && elem_a(lb) == x);
+}
+
+// The elements of list `which` below x in the other list: a binary search for an
+// invocation's first element (j == share start), then galloping from the previous answer.
+uint other_rank(uint which, uint j, uint share_start, uint n_other, uint x, uint previous) {
+    return j == share_start ? lower_bound(1u - which, n_other, x)
+                            : lower_bound_from(1u - which, n_other, x, previous);
+}
+
+// Marks the kept elements of list `which` (n elements; the other list n_other): each
+// invocation walks its share, gathers the bits of one mask word at a time and ORs each word
+// in once (a share's elements are consecutive, so neighbours touch a word together only at the
+// shares' ends).
+void mark_list(uint which, uint n, uint n_other) {
+    uvec2 share = list_share(n);
+    uint lb = 0u;
+    uint word = share.x >> 5;
+    uint bits = 0u;
+    for (uint j = share.x; j < share.y; j++) {
+        uint x = which == 0u ? elem_a(j) : elem_b(j);
+        lb = other_rank(which, j, share.x, n_other, x, lb);
+        if ((j >> 5) != word) {
+            if (bits != 0u) {
+                if (which == 0u) { atomicOr(s_keep_a[word], bits); } else { atomicOr(s_keep_b[word], bits); }
+            }
+            word = j >> 5;
+            bits = 0u;
+        }
+        bits |= kept_element(which, j, x, lb, n_other) ? 1u << (j & 31u) : 0u;
+    }
+    if (bits != 0u) {
+        if (which == 0u) { atomicOr(s_keep_a[word], bits); } else { atomicOr(s_keep_b[word], bits); }
+    }
+}
+
+// The output position of element j (value x) of list `which`, kept: the kept elements of its
+// own list before it, and with `both` (unions, symmetric differences) the kept elements of
+// the other list below x (lb of them below x).
+uint kept_position(uint which, uint j, uint lb, bool both) {
+    return kept_before(which, j) + (both ? kept_before(1u - which, lb) : 0u);
 }
 
 // The sorted u16 list of an array (or empty) chunk as list `which`, packed in pairs as in the
-// array blocks (the odd last word's high half zero).
-void load_list(uint64_t meta, uvec2 e, uint which) {
+// array blocks (the odd last word's high half zero); with `expand`, instead the chunk's bits
+// ORed into bitmap `which` (zeroed before, a barrier since), through the includer's
+// or_bitmap_word(which, w, bits). A vector's values are sorted, so its bits are gathered a
+// bitmap word at a time and each word is ORed in once: a run of consecutive values then costs
+// an atomic per 8 values, where one per value made 16 invocations of a subgroup wait on the
+// same word.
+void load_list(uint64_t meta, uvec2 e, uint which, bool expand) {
     if (e.x == 0u) {
         return;
     }
@@ -79,12 +158,31 @@ void load_list(uint64_t meta, uvec2 e, uint which) {
         uint blk = q / BLOCK_VECS;
         uint id = blk == 0u ? e.y : header.v[blk - 1u];
         uvec4 v = stream_vector(blocks, id, q);
+        uint bitmap_w = 0u;
+        uint bits = 0u;
         [[unroll]] for (uint i = 0u; i < VEC_WORDS; i++) {
             uint j;
             uint word;
             if (vector_value_word(v, q, i, h, e.x, j, word)) {
-                store_list_word(which, j, word);
+                if (!expand) {
+                    store_list_word(which, j, word);
+                    continue;
+                }
+                [[unroll]] for (uint half_index = 0u; half_index < 2u; half_index++) {
+                    if (2u * j + half_index < e.x) {
+                        uint value = (word >> (16u * half_index)) & 0xFFFFu;
+                        if (bits != 0u && (value >> 5) != bitmap_w) {
+                            or_bitmap_word(which, bitmap_w, bits);
+                            bits = 0u;
+                        }
+                        bitmap_w = value >> 5;
+                        bits |= 1u << (value & 31u);
+                    }
+                }
             }
+        }
+        if (bits != 0u) {
+            or_bitmap_word(which, bitmap_w, bits);
         }
     }
 }
@@ -108,17 +206,9 @@ uint mark_kept(uint na, uint nb) {
         s_keep_b[w] = 0u;
     }
     barrier();
-    for (uint j = t; j < na; j += WG_SIZE) {
-        if (keep_elem(0u, j, na, nb)) {
-            atomicOr(s_keep_a[j >> 5], 1u << (j & 31u));
-        }
-    }
+    mark_list(0u, na, nb);
     if (pc.op == OP_OR || pc.op == OP_XOR) {
-        for (uint j = t; j < nb; j += WG_SIZE) {
-            if (keep_elem(1u, j, na, nb)) {
-                atomicOr(s_keep_b[j >> 5], 1u << (j & 31u));
-            }
-        }
+        mark_list(1u, nb, na);
     }
     barrier();
     // Invocation t owns words [t * pw, t * pw + pw); both lists' counts (each at most 4096)
@@ -150,22 +240,23 @@ uint mark_kept(uint na, uint nb) {
 }
 
 // After mark_kept: ORs each kept element into its place in so (whose first (card + 1) / 2
-// words the caller zeroed, with a barrier since).
+// words the caller zeroed, with a barrier since), each invocation walking its shares.
 void place_kept(uint na, uint nb) {
-    uint t = gl_LocalInvocationIndex;
     bool both = pc.op == OP_OR || pc.op == OP_XOR;
-    for (uint j = t; j < na; j += WG_SIZE) {
-        if ((s_keep_a[j >> 5] & (1u << (j & 31u))) != 0u) {
-            uint x = elem_a(j);
-            uint p = kept_before(0u, j) + (both ? kept_before(1u, lower_bound(1u, nb, x)) : 0u);
-            atomicOr(so[p >> 1], x << ((p & 1u) * 16u));
-        }
-    }
-    if (both) {
-        for (uint j = t; j < nb; j += WG_SIZE) {
-            if ((s_keep_b[j >> 5] & (1u << (j & 31u))) != 0u) {
-                uint x = elem_b(j);
-                uint p = kept_before(1u, j) + kept_before(0u, lower_bound(0u, na, x));
+    for (uint which = 0u; which < (both ? 2u : 1u); which++) {
+        uint n = which == 0u ? na : nb;
+        uint n_other = which == 0u ? nb : na;
+        uvec2 share = list_share(n);
+        uint lb = 0u;
+        for (uint j = share.x; j < share.y; j++) {
+            bool kept = which == 0u ? (s_keep_a[j >> 5] & (1u << (j & 31u))) != 0u
+                                    : (s_keep_b[j >> 5] & (1u << (j & 31u))) != 0u;
+            if (kept) {
+                uint x = which == 0u ? elem_a(j) : elem_b(j);
+                if (both) {
+                    lb = other_rank(which, j, share.x, n_other, x, lb);
+                }
+                uint p = kept_position(which, j, lb, both);
                 atomicOr(so[p >> 1], x << ((p & 1u) * 16u));
             }
         }

@@ -5,7 +5,7 @@
 // PAIR_VALUES values together, so that the result is an array too. One workgroup per pair,
 // grid-stride over the list, computes the result element by element (array_pair.glsl) with
 // both lists, the masks and the result in shared memory sized for PAIR_VALUES (9 KiB), where
-// chunk_update.comp's 8 KiB bitmaps (26 KiB per workgroup) let one workgroup share a
+// chunk_update.comp's two 8 KiB bitmaps (18.5 KiB per workgroup) let two workgroups share a
 // multiprocessor.
 // Stage (aux) 0 adds the result's cardinality and the array blocks it needs to the scratch
 // counters; stage 1 (after the check pass found enough free blocks) gives the destination
@@ -36,6 +36,9 @@ uint elem_b(uint j) { return (s_lists[g_b_base + (j >> 1)] >> ((j & 1u) * 16u)) 
 void store_list_word(uint which, uint j, uint word) {
     s_lists[(which == 0u ? 0u : g_b_base) + j] = word;
 }
+
+// (This kernel has no bitmaps: load_list never expands here.)
+void or_bitmap_word(uint which, uint w, uint bits) {}
 
 #include "array_pair.glsl"
 
@@ -107,9 +110,9 @@ void main() {
         }
         g_b_base = (ea.x + 1u) / 2u;
         barrier(); // the previous pair's shared data is read no more
-        load_list(pc.meta_a, ea, 0u);
+        load_list(pc.meta_a, ea, 0u, false);
         if (pc.mode == 0u) {
-            load_list(pc.meta_b, eb, 1u);
+            load_list(pc.meta_b, eb, 1u, false);
         } else {
             load_run_list(start, eb.x);
         }

@@ -12,6 +12,15 @@
 // together), the operands stay sorted u16 lists in sa and sb. Classify and boundaries list
 // the pairs of at most PAIR_MEDIUM_VALUES values together for small_pairs.comp and array_pairs.comp instead, so
 // only the larger ones come here.
+//
+// Shared memory: the two operand arrays and small tables, about 18.5 KiB, so that two
+// workgroups share a multiprocessor (NVIDIA's Vulkan driver gives a multiprocessor's workgroups
+// about 48 KiB together, docs/benchmarks/2026-11-21-h200-sort-v13.md). A pair's work is a
+// chain of dependent round trips to memory (work list, directory entries, block headers,
+// values, block rings) with little arithmetic between them, so a second workgroup's pair fills
+// the waits. An array result goes into sb (`so`): in the bitmap path sb is free once the
+// operands are combined into sa; in the sparse path every kept element is placed in registers
+// first (find_places), and the lists are overwritten only after a barrier.
 #define WORKGROUP_SCAN_COMPACT_SLOTS
 #include "set_common.glsl"
 #include "../common/workgroup_scan.glsl"
@@ -21,7 +30,8 @@
 shared uint sa[BITMAP_WORDS];
 shared uint sb[BITMAP_WORDS];
 shared uint s_card;
-shared uint so[BITMAP_WORDS];
+// The array result (u16 pairs, array_store.glsl) shares sb, see the header.
+#define so sb
 // Sparse path: kept-element masks of a and b (4096 bits each) and their per-word exclusive
 // prefix counts; entry KEEP_WORDS (mask 0, prefix the total) answers for index 4096.
 shared uint s_keep_a[KEEP_WORDS + 1u];
@@ -36,7 +46,59 @@ void store_list_word(uint which, uint j, uint word) {
     if (which == 0u) { sa[j] = word; } else { sb[j] = word; }
 }
 
+void or_bitmap_word(uint which, uint w, uint bits) {
+    if (which == 0u) { atomicOr(sa[w], bits); } else { atomicOr(sb[w], bits); }
+}
+
 #include "array_pair.glsl"
+
+// Kept elements an invocation places at most in the sparse path: its share of list a (at most
+// ceil(4096 / WG_SIZE) elements), and of list b (unions and symmetric differences, whose lists
+// hold at most 4096 values together there).
+const uint PLACE_SLOTS = (ARRAY_MAX + WG_SIZE - 1u) / WG_SIZE;
+#define NO_PLACE 0xFFFFFFFFu
+uint g_placed[2u * PLACE_SLOTS];
+
+// place_kept (array_pair.glsl) in two steps, for a result that overwrites the lists: every
+// kept element's value and output position are found first, into g_placed (position << 16 |
+// value, NO_PLACE where none; slot k of list `which` for element k of the invocation's share),
+// while the lists are read; the caller then zeroes the result's words after a barrier and ORs
+// them in with place_buffered.
+void find_places(uint na, uint nb) {
+    bool both = pc.op == OP_OR || pc.op == OP_XOR;
+    for (uint which = 0u; which < 2u; which++) {
+        uint n = which == 0u ? na : (both ? nb : 0u);
+        uint n_other = which == 0u ? nb : na;
+        uvec2 share = list_share(n);
+        uint lb = 0u;
+        [[unroll]] for (uint k = 0u; k < PLACE_SLOTS; k++) {
+            uint j = share.x + k;
+            uint slot = which * PLACE_SLOTS + k;
+            g_placed[slot] = NO_PLACE;
+            if (j < share.y) {
+                bool kept = which == 0u ? (s_keep_a[j >> 5] & (1u << (j & 31u))) != 0u
+                                        : (s_keep_b[j >> 5] & (1u << (j & 31u))) != 0u;
+                if (kept) {
+                    uint x = which == 0u ? elem_a(j) : elem_b(j);
+                    if (both) {
+                        lb = other_rank(which, j, share.x, n_other, x, lb);
+                    }
+                    g_placed[slot] = (kept_position(which, j, lb, both) << 16) | x;
+                }
+            }
+        }
+    }
+}
+
+// ORs the elements find_places found into so (whose first (card + 1) / 2 words are zero).
+void place_buffered() {
+    [[unroll]] for (uint k = 0u; k < 2u * PLACE_SLOTS; k++) {
+        if (g_placed[k] != NO_PLACE) {
+            uint p = g_placed[k] >> 16;
+            atomicOr(so[p >> 1], (g_placed[k] & 0xFFFFu) << ((p & 1u) * 16u));
+        }
+    }
+}
 
 // Expands chunk c of the set at `meta` into sa (which == 0) or sb (which == 1).
 void load_chunk(uint64_t meta, uint c, uint which) {
@@ -57,17 +119,7 @@ void load_chunk(uint64_t meta, uint c, uint which) {
         return;
     }
     barrier();
-    uint h = array_blocks(e.x) - 1u;
-    uint words = (e.x + 1u) / 2u;
-    for (uint j = t; j < words; j += WG_SIZE) {
-        uint word = array_stream_word(meta, e.y, h + j);
-        uint v0 = word & 0xFFFFu;
-        if (which == 0u) { atomicOr(sa[v0 >> 5], 1u << (v0 & 31u)); } else { atomicOr(sb[v0 >> 5], 1u << (v0 & 31u)); }
-        if (2u * j + 1u < e.x) {
-            uint v1 = word >> 16;
-            if (which == 0u) { atomicOr(sa[v1 >> 5], 1u << (v1 & 31u)); } else { atomicOr(sb[v1 >> 5], 1u << (v1 & 31u)); }
-        }
-    }
+    load_list(meta, e, which, true);
 }
 
 void main() {
@@ -101,9 +153,9 @@ void main() {
         barrier();
         uint card;
         if (sparse) {
-            load_list(pc.meta_a, ea, 0u);
+            load_list(pc.meta_a, ea, 0u, false);
             if (pc.mode == 0u) {
-                load_list(pc.meta_b, eb, 1u);
+                load_list(pc.meta_b, eb, 1u, false);
             } else {
                 load_run_list(start, eb.x);
             }
@@ -118,9 +170,22 @@ void main() {
                     sb[w] = 0u;
                 }
                 barrier();
-                for (uint i = start + t; i < end; i += WG_SIZE) {
+                // Each invocation takes consecutive values of the sorted run and ORs in a
+                // bitmap word at a time (as load_list's expand does).
+                uvec2 share = list_share(end - start);
+                uint bitmap_w = 0u;
+                uint bits = 0u;
+                for (uint i = start + share.x; i < start + share.y; i++) {
                     uint v = U32Ref(u32_addr(pc.values, i)).v[0] & 0xFFFFu;
-                    atomicOr(sb[v >> 5], 1u << (v & 31u));
+                    if (bits != 0u && (v >> 5) != bitmap_w) {
+                        atomicOr(sb[bitmap_w], bits);
+                        bits = 0u;
+                    }
+                    bitmap_w = v >> 5;
+                    bits |= 1u << (v & 31u);
+                }
+                if (bits != 0u) {
+                    atomicOr(sb[bitmap_w], bits);
                 }
             } else {
                 uint64_t c0 = uint64_t(c) << 16;
@@ -170,12 +235,16 @@ void main() {
         } else if (need.y != 0u) {
             uint k = need.y;
             take_array_blocks(k);
+            if (sparse) {
+                find_places(ea.x, eb.x);
+                barrier();  // every read of the lists is done: so (sb) may change
+            }
             for (uint w = t; w < (card + 1u) / 2u; w += WG_SIZE) {
                 so[w] = 0u;
             }
             barrier();
             if (sparse) {
-                place_kept(ea.x, eb.x);
+                place_buffered();
             } else {
                 // Compaction: invocation t owns bitmap words [t * per, (t + 1) * per).
                 uint per = BITMAP_WORDS / WG_SIZE;

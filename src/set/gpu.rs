@@ -1084,15 +1084,15 @@ fn medium_pairs_spec(ctx: &Context) -> Specialization {
 }
 
 /// The chunk kernel's workgroup (glsl/set/chunk_update.comp): on GPUs the widest power of two
-/// up to 1024 invocations the device allows. Its 26 KiB of shared memory keep one workgroup per multiprocessor, so a
-/// wider one has more loads in flight: on an H200, clustered sets' AND 1.47x and
-/// cardinalities 1.5-1.6x faster with 1024 invocations than with 256
-/// (docs/benchmarks/2026-11-24-h200-carveouts-set-copies.md). CPU drivers keep [`wg`].
+/// up to 512 invocations the device allows. Its 18.5 KiB of shared memory let two workgroups
+/// share a multiprocessor: on an H100, two of 512 invocations (60 registers) ran clustered
+/// sets' operations 3-22% faster than two of 1024 (which the driver held to 32 registers),
+/// docs/benchmarks/2026-11-25-h100-chunk-kernel.md. CPU drivers keep [`wg`].
 fn update_spec(ctx: &Context) -> Specialization {
     let size = if ctx.is_cpu_device() {
         wg(ctx)
     } else {
-        let limit = ctx.profile.max_workgroup_invocations.clamp(wg(ctx), 1024);
+        let limit = ctx.profile.max_workgroup_invocations.clamp(wg(ctx), 512);
         1 << (31 - limit.leading_zeros())
     };
     Specialization::new(size, 1, 1)
@@ -1149,8 +1149,8 @@ pub(crate) unsafe fn record_update_phase(
         ElementCount::Indirect(r) => (0, ctx.address_of(&r)),
     };
     // Grid-stride kernels get no more workgroups than can run at once (about a
-    // multiprocessor's worth each on today's GPUs): chunk_update's 26 KiB of shared memory
-    // fits one per multiprocessor, bitmap_pairs' and the medium pairs' several; workgroups
+    // multiprocessor's worth each on today's GPUs): chunk_update's 18.5 KiB of shared memory
+    // fits two per multiprocessor, bitmap_pairs' and the medium pairs' several; workgroups
     // beyond those only queue up, and those that find nothing to do still cost a launch.
     let grid_of = |cap: u32| grid.min(cap);
     let push_with = |mode: u32, aux: u32, grid: u32| SetPush {
