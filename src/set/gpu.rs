@@ -1038,6 +1038,9 @@ pub(crate) struct Update {
     pub max_count: u32,
     /// At most this many chunks can be listed (work or trivial).
     pub bound: u32,
+    /// Two sets' operation: at most this many chunks are bitmaps in both (the smaller of their
+    /// bitmap pools), which sizes bitmap_pairs.comp's grid; 0 for other updates.
+    pub bitmap_pair_bound: u32,
     /// The destination's bound on non-empty chunks afterwards.
     pub result_bound: u32,
 }
@@ -1192,10 +1195,15 @@ pub(crate) unsafe fn record_update_phase(
         with_grid(update, source_mode, UPDATE_GRID);
         if source_mode == 0 {
             // CPU drivers get at most 1024 (idle workgroups cost them a lot).
+            // Workgroups beyond the pairs that can be listed only cost their launch: 16384
+            // idle ones took 13 us on an H100 (sparse sets, which have no bitmaps), so the
+            // grid follows the operands' smaller bitmap pool. It is a grid-stride loop, so a
+            // pool grown between recording and execution only makes workgroups take more pairs.
+            let pairs = u.bound.min(u.bitmap_pair_bound);
             let bitmaps_grid = if ctx.is_cpu_device() {
-                grid.min(1024)
+                grid.min(pairs.max(1)).min(1024)
             } else {
-                u.bound.clamp(1, BITMAPS_GRID)
+                pairs.clamp(1, BITMAPS_GRID)
             };
             ctx.dispatch(cmd, bitmaps, &push_with(0, stage, bitmaps_grid), bitmaps_grid);
         }
@@ -1291,6 +1299,10 @@ impl GpuSet {
             SetOperand::Set(s) => s.chunk_bound(),
         };
         let (ba, bb) = (bound_of(a), bound_of(b));
+        let bitmaps_of = |x: SetOperand| match x {
+            SetOperand::This => self.bm_blocks,
+            SetOperand::Set(s) => s.bm_blocks,
+        };
         let result = match op {
             SetOp::And => ba.min(bb),
             SetOp::AndNot => ba,
@@ -1301,6 +1313,7 @@ impl GpuSet {
                 .saturating_add(bb)
                 .saturating_add(self.chunk_bound())
                 .min(CHUNKS as u32),
+            bitmap_pair_bound: bitmaps_of(a).min(bitmaps_of(b)),
             result_bound: result,
             d: self.meta(),
             a: self.operand_meta(a, "set op")?,
@@ -1318,6 +1331,7 @@ impl GpuSet {
         a.check_same_context(b, "set op cardinality")?;
         Ok(Update {
             bound: a.chunk_bound().saturating_add(b.chunk_bound()).min(CHUNKS as u32),
+            bitmap_pair_bound: a.bm_blocks.min(b.bm_blocks),
             result_bound: 0,
             d: 0,
             a: a.meta(),
@@ -1339,6 +1353,7 @@ impl GpuSet {
         } as u32;
         Update {
             bound: chunks,
+            bitmap_pair_bound: 0,
             result_bound: self.chunk_bound().saturating_add(chunks).min(CHUNKS as u32),
             d: self.meta(),
             a: self.meta(),
@@ -1362,6 +1377,7 @@ impl GpuSet {
         let touched = max_count.min(CHUNKS as u32);
         Update {
             bound: touched,
+            bitmap_pair_bound: 0,
             result_bound: if remove {
                 self.chunk_bound()
             } else {
