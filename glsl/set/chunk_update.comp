@@ -79,7 +79,7 @@ void find_places(uint na, uint nb) {
                 bool kept = which == 0u ? (s_keep_a[j >> 5] & (1u << (j & 31u))) != 0u
                                         : (s_keep_b[j >> 5] & (1u << (j & 31u))) != 0u;
                 if (kept) {
-                    uint x = which == 0u ? elem_a(j) : elem_b(j);
+                    uint x = list_elem(which, j);
                     if (both) {
                         lb = other_rank(which, j, share.x, n_other, x, lb);
                     }
