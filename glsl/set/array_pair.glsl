@@ -1,8 +1,10 @@
 // Array pairs: `op` of two sorted u16 lists (array chunks, or a chunk and a run of sorted
 // inserted/removed values) when the result is an array too, computed element by element
 // without a bitmap: each element finds itself in the other list (each invocation walks a share
-// of consecutive elements: a binary search for the first, galloping from the last answer for
-// the others, so a share costs about one search and a few probes per element), the kept
+// of consecutive elements: a search from an interpolated guess for the first, galloping from
+// the last answer for the others, so a share costs one search and a few probes per element;
+// on an H100 the chunk kernel's pairs took 1.7-2x less time than with a binary search of every
+// element, docs/benchmarks/2026-11-25-h100-chunk-kernel.md), the kept
 // elements get bits in two masks with per-word prefix counts, and a kept element's output
 // position is (kept elements of its own list before it) + (kept elements of the other list
 // below it), the rank-merge idea of merge path (Green, McColl, Bader, "GPU merge path", ICS
@@ -26,6 +28,20 @@ uint list_elem(uint which, uint j) {
     return which == 0u ? elem_a(j) : elem_b(j);
 }
 
+// Number of elements of list a (which == 0) or b below x, known to lie in [lo, hi]: a binary
+// search.
+uint lower_bound_between(uint which, uint x, uint lo, uint hi) {
+    while (lo < hi) {
+        uint mid = (lo + hi) / 2u;
+        if (list_elem(which, mid) < x) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
 // Number of elements of list a (which == 0) or b below x, given that at least `from` of them
 // are (from <= the answer): galloping from `from` (doubling steps until a probe is not below
 // x), then a binary search of the last step (Bentley & Yao). About 2 log2(answer - from) + 1
@@ -38,19 +54,10 @@ uint lower_bound_from(uint which, uint n, uint x, uint from) {
         lo += step;
         step *= 2u;
     }
-    uint hi = min(lo + step - 1u, n);
-    while (lo < hi) {
-        uint mid = (lo + hi) / 2u;
-        if (list_elem(which, mid) < x) {
-            lo = mid + 1u;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
+    return lower_bound_between(which, x, lo, min(lo + step - 1u, n));
 }
 
-// Number of elements of list a (which == 0) or b (n > 0 of them) below x: galloping away from
+// Number of elements of list a (which == 0) or b (n of them) below x: galloping away from
 // the position interpolated between the list's first and last values (as the merge
 // partition's searches start from an interpolated co-rank). A list that is a run of
 // consecutive values, the common array of clustered sets, answers in one or two probes,
@@ -78,16 +85,7 @@ uint lower_bound(uint which, uint n, uint x) {
             hi -= step;
             step *= 2u;
         }
-        uint lo = step <= hi ? hi - step + 1u : 0u;
-        while (lo < hi) {
-            uint mid = (lo + hi) / 2u;
-            if (list_elem(which, mid) < x) {
-                lo = mid + 1u;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return lower_bound_between(which, x, step <= hi ? hi - step + 1u : 0u, hi);
     }
     return lower_bound_from(which, n, x, guess);
 }
@@ -124,11 +122,20 @@ bool kept_element(uint which, uint j, uint x, uint lb, uint n_other) {
     return !(lb < n_other && elem_a(lb) == x);
 }
 
-// The elements of list `which` below x in the other list: a binary search for an
+// The elements of the other list below x (element j of list `which`): lower_bound for an
 // invocation's first element (j == share start), then galloping from the previous answer.
 uint other_rank(uint which, uint j, uint share_start, uint n_other, uint x, uint previous) {
     return j == share_start ? lower_bound(1u - which, n_other, x)
                             : lower_bound_from(1u - which, n_other, x, previous);
+}
+
+// ORs `bits` into word w of list `which`'s kept-element mask.
+void keep_bits(uint which, uint w, uint bits) {
+    if (which == 0u) {
+        atomicOr(s_keep_a[w], bits);
+    } else {
+        atomicOr(s_keep_b[w], bits);
+    }
 }
 
 // Marks the kept elements of list `which` (n elements; the other list n_other): each
@@ -145,7 +152,7 @@ void mark_list(uint which, uint n, uint n_other) {
         lb = other_rank(which, j, share.x, n_other, x, lb);
         if ((j >> 5) != word) {
             if (bits != 0u) {
-                if (which == 0u) { atomicOr(s_keep_a[word], bits); } else { atomicOr(s_keep_b[word], bits); }
+                keep_bits(which, word, bits);
             }
             word = j >> 5;
             bits = 0u;
@@ -153,7 +160,7 @@ void mark_list(uint which, uint n, uint n_other) {
         bits |= kept_element(which, j, x, lb, n_other) ? 1u << (j & 31u) : 0u;
     }
     if (bits != 0u) {
-        if (which == 0u) { atomicOr(s_keep_a[word], bits); } else { atomicOr(s_keep_b[word], bits); }
+        keep_bits(which, word, bits);
     }
 }
 

@@ -76,7 +76,8 @@
 //! of two sets) combine word by word straight from global memory, with shared memory only for
 //! an array result: the chunks of dense sets stream. The rest (larger arrays, an array with a
 //! bitmap, runs of inserted values into bitmaps, ranges) expand into two 8 KiB bitmaps per
-//! workgroup (of up to 1024 invocations on GPUs: one fits a multiprocessor). When the pool is short, nothing has been written: the host
+//! workgroup (of up to 512 invocations on GPUs: two fit a multiprocessor), or stay sorted lists
+//! there when the result is an array. When the pool is short, nothing has been written: the host
 //! layer grows the pool (to the shortfall plus an eighth) and runs the operation again. No
 //! kernel waits on another workgroup, so nothing can hang on any driver.
 //!
