@@ -164,20 +164,63 @@ void mark_list(uint which, uint n, uint n_other) {
     }
 }
 
-// The output position of element j (value x) of list `which`, kept: the kept elements of its
-// own list before it, and with `both` (unions, symmetric differences) the kept elements of
-// the other list below x (lb of them below x).
-uint kept_position(uint which, uint j, uint lb, bool both) {
-    return kept_before(which, j) + (both ? kept_before(1u - which, lb) : 0u);
+// Whether element j of list a (which == 0) or b is kept (after mark_kept).
+bool is_kept(uint which, uint j) {
+    uint mask = which == 0u ? s_keep_a[j >> 5] : s_keep_b[j >> 5];
+    return (mask & (1u << (j & 31u))) != 0u;
+}
+
+// A walk over an invocation's share of list `which` placing its kept elements: element j's
+// output position << 16 | its value, or NO_PLACE when it is not kept. Its own list's kept
+// elements before it, and with `both` (unions, symmetric differences) the other list's kept
+// elements below its value (lb, carried from element to element of the share, counts the
+// other list's elements below it).
+#define NO_PLACE 0xFFFFFFFFu
+uint kept_placement(uint which, uint j, uint share_start, uint n_other, bool both, inout uint lb) {
+    if (!is_kept(which, j)) {
+        return NO_PLACE;
+    }
+    uint x = list_elem(which, j);
+    if (both) {
+        lb = other_rank(which, j, share_start, n_other, x, lb);
+    }
+    uint p = kept_before(which, j) + (both ? kept_before(1u - which, lb) : 0u);
+    return (p << 16) | x;
+}
+
+// ORs a placement (kept_placement) into so, whose words it lands in are zero or hold its
+// neighbour.
+void place_packed(uint placed) {
+    if (placed != NO_PLACE) {
+        uint p = placed >> 16;
+        atomicOr(so[p >> 1], (placed & 0xFFFFu) << ((p & 1u) * 16u));
+    }
+}
+
+// Sets the bit of `value` in bitmap `which` through the includer's or_bitmap_word, gathering
+// the bits of one word (bitmap_w, bits; bits 0 at the start) before ORing it in: sorted values
+// then cost an atomic per word they touch, where one per value made the invocations of a
+// subgroup wait on the same word in runs of consecutive values. Call gathered_bits_flush after
+// the last value.
+void gather_bit(uint which, uint value, inout uint bitmap_w, inout uint bits) {
+    if (bits != 0u && (value >> 5) != bitmap_w) {
+        or_bitmap_word(which, bitmap_w, bits);
+        bits = 0u;
+    }
+    bitmap_w = value >> 5;
+    bits |= 1u << (value & 31u);
+}
+
+void gathered_bits_flush(uint which, uint bitmap_w, uint bits) {
+    if (bits != 0u) {
+        or_bitmap_word(which, bitmap_w, bits);
+    }
 }
 
 // The sorted u16 list of an array (or empty) chunk as list `which`, packed in pairs as in the
 // array blocks (the odd last word's high half zero); with `expand`, instead the chunk's bits
-// ORed into bitmap `which` (zeroed before, a barrier since), through the includer's
-// or_bitmap_word(which, w, bits). A vector's values are sorted, so its bits are gathered a
-// bitmap word at a time and each word is ORed in once: a run of consecutive values then costs
-// an atomic per 8 values, where one per value made 16 invocations of a subgroup wait on the
-// same word.
+// ORed into bitmap `which` (zeroed before, a barrier since), a bitmap word at a time per
+// vector (gather_bit).
 void load_list(uint64_t meta, uvec2 e, uint which, bool expand) {
     if (e.x == 0u) {
         return;
@@ -207,20 +250,12 @@ void load_list(uint64_t meta, uvec2 e, uint which, bool expand) {
                 }
                 [[unroll]] for (uint half_index = 0u; half_index < 2u; half_index++) {
                     if (2u * j + half_index < e.x) {
-                        uint value = (word >> (16u * half_index)) & 0xFFFFu;
-                        if (bits != 0u && (value >> 5) != bitmap_w) {
-                            or_bitmap_word(which, bitmap_w, bits);
-                            bits = 0u;
-                        }
-                        bitmap_w = value >> 5;
-                        bits |= 1u << (value & 31u);
+                        gather_bit(which, (word >> (16u * half_index)) & 0xFFFFu, bitmap_w, bits);
                     }
                 }
             }
         }
-        if (bits != 0u) {
-            or_bitmap_word(which, bitmap_w, bits);
-        }
+        gathered_bits_flush(which, bitmap_w, bits);
     }
 }
 
@@ -281,21 +316,10 @@ uint mark_kept(uint na, uint nb) {
 void place_kept(uint na, uint nb) {
     bool both = pc.op == OP_OR || pc.op == OP_XOR;
     for (uint which = 0u; which < (both ? 2u : 1u); which++) {
-        uint n = which == 0u ? na : nb;
-        uint n_other = which == 0u ? nb : na;
-        uvec2 share = list_share(n);
+        uvec2 share = list_share(which == 0u ? na : nb);
         uint lb = 0u;
         for (uint j = share.x; j < share.y; j++) {
-            bool kept = which == 0u ? (s_keep_a[j >> 5] & (1u << (j & 31u))) != 0u
-                                    : (s_keep_b[j >> 5] & (1u << (j & 31u))) != 0u;
-            if (kept) {
-                uint x = list_elem(which, j);
-                if (both) {
-                    lb = other_rank(which, j, share.x, n_other, x, lb);
-                }
-                uint p = kept_position(which, j, lb, both);
-                atomicOr(so[p >> 1], x << ((p & 1u) * 16u));
-            }
+            place_packed(kept_placement(which, j, share.x, which == 0u ? nb : na, both, lb));
         }
     }
 }

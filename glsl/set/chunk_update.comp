@@ -58,36 +58,24 @@ void or_bitmap_word(uint which, uint w, uint bits) {
 // ceil(4096 / WG_SIZE) elements), and of list b (unions and symmetric differences, whose lists
 // hold at most 4096 values together there).
 const uint PLACE_SLOTS = (ARRAY_MAX + WG_SIZE - 1u) / WG_SIZE;
-#define NO_PLACE 0xFFFFFFFFu
 uint g_placed[2u * PLACE_SLOTS];
 
 // place_kept (array_pair.glsl) in two steps, for a result that overwrites the lists: every
-// kept element's value and output position are found first, into g_placed (position << 16 |
-// value, NO_PLACE where none; slot k of list `which` for element k of the invocation's share),
-// while the lists are read; the caller then zeroes the result's words after a barrier and ORs
-// them in with place_buffered.
+// kept element's placement is found first, into g_placed (slot k of list `which` for element
+// k of the invocation's share), while the lists are read; the caller then zeroes the
+// result's words after a barrier and ORs them in with place_buffered.
 void find_places(uint na, uint nb) {
     bool both = pc.op == OP_OR || pc.op == OP_XOR;
     for (uint which = 0u; which < 2u; which++) {
-        uint n = which == 0u ? na : (both ? nb : 0u);
-        uint n_other = which == 0u ? nb : na;
-        uvec2 share = list_share(n);
+        uvec2 share = list_share(which == 0u ? na : (both ? nb : 0u));
         uint lb = 0u;
         [[unroll]] for (uint k = 0u; k < PLACE_SLOTS; k++) {
             uint j = share.x + k;
-            uint slot = which * PLACE_SLOTS + k;
-            g_placed[slot] = NO_PLACE;
+            uint placed = NO_PLACE;
             if (j < share.y) {
-                bool kept = which == 0u ? (s_keep_a[j >> 5] & (1u << (j & 31u))) != 0u
-                                        : (s_keep_b[j >> 5] & (1u << (j & 31u))) != 0u;
-                if (kept) {
-                    uint x = list_elem(which, j);
-                    if (both) {
-                        lb = other_rank(which, j, share.x, n_other, x, lb);
-                    }
-                    g_placed[slot] = (kept_position(which, j, lb, both) << 16) | x;
-                }
+                placed = kept_placement(which, j, share.x, which == 0u ? nb : na, both, lb);
             }
+            g_placed[which * PLACE_SLOTS + k] = placed;
         }
     }
 }
@@ -95,10 +83,7 @@ void find_places(uint na, uint nb) {
 // ORs the elements find_places found into so (whose first (card + 1) / 2 words are zero).
 void place_buffered() {
     [[unroll]] for (uint k = 0u; k < 2u * PLACE_SLOTS; k++) {
-        if (g_placed[k] != NO_PLACE) {
-            uint p = g_placed[k] >> 16;
-            atomicOr(so[p >> 1], (g_placed[k] & 0xFFFFu) << ((p & 1u) * 16u));
-        }
+        place_packed(g_placed[k]);
     }
 }
 
@@ -172,23 +157,14 @@ void main() {
                     sb[w] = 0u;
                 }
                 barrier();
-                // Each invocation takes consecutive values of the sorted run and ORs in a
-                // bitmap word at a time (as load_list's expand does).
+                // Each invocation takes consecutive values of the sorted run (gather_bit).
                 uvec2 share = list_share(end - start);
                 uint bitmap_w = 0u;
                 uint bits = 0u;
                 for (uint i = start + share.x; i < start + share.y; i++) {
-                    uint v = U32Ref(u32_addr(pc.values, i)).v[0] & 0xFFFFu;
-                    if (bits != 0u && (v >> 5) != bitmap_w) {
-                        atomicOr(sb[bitmap_w], bits);
-                        bits = 0u;
-                    }
-                    bitmap_w = v >> 5;
-                    bits |= 1u << (v & 31u);
+                    gather_bit(1u, U32Ref(u32_addr(pc.values, i)).v[0] & 0xFFFFu, bitmap_w, bits);
                 }
-                if (bits != 0u) {
-                    atomicOr(sb[bitmap_w], bits);
-                }
+                gathered_bits_flush(1u, bitmap_w, bits);
             } else {
                 uint64_t c0 = uint64_t(c) << 16;
                 uint lo = uint(clamp(pc.range_lo, c0, c0 + 65536ul) - c0);
