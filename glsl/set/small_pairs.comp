@@ -6,9 +6,13 @@
 // a small workgroup (one subgroup of 32 on GPUs) holding nothing but the two lists in shared
 // memory (1.4 KiB), so that many pairs share a multiprocessor.
 //
-// Loads: the next pair's directory entries while this pair is worked on; both chunks' header
-// words (the ids of their blocks 1..) in one round, then both lists' value words in one round
-// of 16-byte vectors (words, for a run of sorted values).
+// Loads (mode 0, two chunks) are software-pipelined across a workgroup's pairs: while pair k
+// is walked and written, pair k + 1's value words (16-byte vectors, in registers), pair
+// k + 2's header words (the ids of its blocks 1..) and directory entries, and pair k + 3's
+// list entry are in flight (chunk_pairs; on an H100, sparse 2^24-value sets: AND 1.03x,
+// ANDNOT 1.06x, XOR 1.02x faster than loading each pair's headers and vectors when it starts,
+// docs/benchmarks/2026-11-25-h100-status-small-pairs.md). Mode 1 (a chunk and a run of sorted
+// values) loads the next pair's directory entries ahead, then each pair's words in one round.
 //
 // Each invocation takes one stretch of the merge of the two lists (ties: a first) and finds
 // where it starts by one co-rank search (merge path: Green, McColl & Bader, "GPU merge path",
@@ -188,59 +192,98 @@ uint workgroup_exclusive_max(uint x) {
 // The ids of blocks 1.. of list a (from 0) and b (from 8).
 shared uint s_header[16];
 
-// Word g of list b: its chunk's array stream (mode 0) or its run of sorted values.
-uint list_b_word(uvec2 eb, uint hb, uint start, uint g) {
-    uint word;
-    if (pc.mode == 0u) {
-        uint w = hb + g;
-        uint blk = w / ARRAY_BLOCK_WORDS;
-        uint id = blk == 0u ? eb.y : s_header[8u + blk - 1u];
-        word = U32Ref(pool_block(g_pool_b, id)).v[w % ARRAY_BLOCK_WORDS];
-    } else {
-        uint lo = U32Ref(u32_addr(pc.values, start + 2u * g)).v[0] & 0xFFFFu;
-        uint hi = 2u * g + 1u < eb.x ? U32Ref(u32_addr(pc.values, start + 2u * g + 1u)).v[0] : 0u;
-        word = lo | (hi << 16);
-    }
-    return 2u * g + 1u < eb.x ? word : (word & 0xFFFFu);
+// Word g of list b in mode 1: two values of the chunk's run of sorted values.
+uint run_word(uint n, uint start, uint g) {
+    uint lo = U32Ref(u32_addr(pc.values, start + 2u * g)).v[0] & 0xFFFFu;
+    uint hi = 2u * g + 1u < n ? U32Ref(u32_addr(pc.values, start + 2u * g + 1u)).v[0] : 0u;
+    return lo | ((hi & 0xFFFFu) << 16);
 }
 
 // Rounds of vector loads for both lists (each list's value words start after its header, so
 // its vectors may reach up to 3 words before and after them: at most (wa + wb) / 4 + 4).
 #define VEC_ROUNDS ((PAIR_SMALL_VALUES / 2u / VEC_WORDS + 4u + SMALL_WG_MIN - 1u) / SMALL_WG_MIN)
 
-// The two chunks' value words (list a's wa after its ha header words, list b's wb after hb)
-// into s_lists in 16-byte loads, a quarter of the word loads' instructions (mode 0; the
-// header ids are in s_header). Uniform control flow; a barrier follows before s_lists is read.
-void load_chunk_vectors(uvec2 ea, uvec2 eb, uint ha, uint hb, uint wa, uint wb) {
+// Header words (ids of blocks 1..) of an array chunk of n values.
+uint header_words(uint n) {
+    return n == 0u ? 0u : array_blocks(n) - 1u;
+}
+
+// This invocation's word of a pair's two chunk headers, as s_header holds them: word t of list
+// a's (t < 8) or word t - 8 of list b's (mode 0), else 0.
+uint header_word(uvec2 ea, uvec2 eb) {
     uint t = gl_LocalInvocationIndex;
-    uint qa = ha / VEC_WORDS;
-    uint na4 = wa == 0u ? 0u : (ha + wa + VEC_WORDS - 1u) / VEC_WORDS - qa;
-    uint qb = hb / VEC_WORDS;
-    uint nb4 = wb == 0u ? 0u : (hb + wb + VEC_WORDS - 1u) / VEC_WORDS - qb;
-    uvec4 vecs[VEC_ROUNDS];
+    uint ha = header_words(ea.x);
+    uint hb = pc.mode != 0u ? 0u : header_words(eb.x);
+    if (t < ha) {
+        return U32Ref(pool_block(g_pool_a, ea.y)).v[t];
+    }
+    if (t >= 8u && t - 8u < hb) {
+        return U32Ref(pool_block(g_pool_b, eb.y)).v[t - 8u];
+    }
+    return 0u;
+}
+
+// Where both chunks' value words lie in their word streams (list a's after its ha header
+// words, list b's after hb): the first 16-byte vector of each (qa, qb) and how many (na4, nb4).
+struct VectorSpans {
+    uint ha;
+    uint hb;
+    uint wa;
+    uint qa;
+    uint na4;
+    uint qb;
+    uint nb4;
+};
+
+VectorSpans vector_spans(uvec2 ea, uvec2 eb) {
+    VectorSpans v;
+    v.ha = header_words(ea.x);
+    v.hb = header_words(eb.x);
+    v.wa = (ea.x + 1u) / 2u;
+    uint wb = (eb.x + 1u) / 2u;
+    v.qa = v.ha / VEC_WORDS;
+    v.na4 = v.wa == 0u ? 0u : (v.ha + v.wa + VEC_WORDS - 1u) / VEC_WORDS - v.qa;
+    v.qb = v.hb / VEC_WORDS;
+    v.nb4 = wb == 0u ? 0u : (v.hb + wb + VEC_WORDS - 1u) / VEC_WORDS - v.qb;
+    return v;
+}
+
+// Issues the loads of both chunks' value words (list a's after its ha header words, list b's
+// after hb) in 16-byte vectors, a quarter of the word loads' instructions (mode 0; the header
+// ids are in s_header, a barrier since they were stored). Uniform control flow.
+void load_vectors(uvec2 ea, uvec2 eb, out uvec4 vecs[VEC_ROUNDS]) {
+    uint t = gl_LocalInvocationIndex;
+    VectorSpans v = vector_spans(ea, eb);
     [[unroll]] for (uint r = 0u; r < VEC_ROUNDS; r++) {
         uint g = r * WG_SIZE + t;
         vecs[r] = uvec4(0u);
-        if (g < na4) {
-            uint q = qa + g;
+        if (g < v.na4) {
+            uint q = v.qa + g;
             uint blk = q / BLOCK_VECS;
             uint id = blk == 0u ? ea.y : s_header[blk - 1u];
             vecs[r] = stream_vector(g_pool_a, id, q);
-        } else if (g < na4 + nb4) {
-            uint q = qb + (g - na4);
+        } else if (g < v.na4 + v.nb4) {
+            uint q = v.qb + (g - v.na4);
             uint blk = q / BLOCK_VECS;
             uint id = blk == 0u ? eb.y : s_header[8u + blk - 1u];
             vecs[r] = stream_vector(g_pool_b, id, q);
         }
     }
+}
+
+// Stores the value words of the vectors load_vectors loaded into s_lists (list a from word 0,
+// b after it).
+void store_vectors(uvec2 ea, uvec2 eb, uvec4 vecs[VEC_ROUNDS]) {
+    uint t = gl_LocalInvocationIndex;
+    VectorSpans v = vector_spans(ea, eb);
     [[unroll]] for (uint r = 0u; r < VEC_ROUNDS; r++) {
         uint g = r * WG_SIZE + t;
-        if (g < na4 + nb4) {
-            bool in_a = g < na4;
-            uint q = in_a ? qa + g : qb + (g - na4);
-            uint h = in_a ? ha : hb;
+        if (g < v.na4 + v.nb4) {
+            bool in_a = g < v.na4;
+            uint q = in_a ? v.qa + g : v.qb + (g - v.na4);
+            uint h = in_a ? v.ha : v.hb;
             uint n = in_a ? ea.x : eb.x;
-            uint base = in_a ? 0u : wa;
+            uint base = in_a ? 0u : v.wa;
             [[unroll]] for (uint i = 0u; i < VEC_WORDS; i++) {
                 uint j;
                 uint word;
@@ -252,27 +295,19 @@ void load_chunk_vectors(uvec2 ea, uvec2 eb, uint ha, uint hb, uint wa, uint wb) 
     }
 }
 
-// Loads list a (words [0, wa)) and b (after it) into s_lists. The global loads of a pair go
-// out in two rounds that do not wait on each other within a round: both chunks' header words
-// (the ids of their blocks 1..), then every value word of both lists. (Loading word by word,
-// each after the id of its block, made the loads a chain some 18 round trips long per pair,
-// most of the pair's time.) Uniform control flow; a barrier follows before s_lists is read.
-void load_lists(uvec2 ea, uvec2 eb, uint start) {
+// Mode 1: loads list a (words [0, wa)) and the run of values as list b (after it) into
+// s_lists, given this invocation's header word of list a (header_word). The value words go
+// out in one round of loads that do not wait on each other. Uniform control flow; a barrier
+// follows before s_lists is read.
+void load_run_pair(uvec2 ea, uvec2 eb, uint start, uint header) {
     uint t = gl_LocalInvocationIndex;
-    uint ha = ea.x == 0u ? 0u : array_blocks(ea.x) - 1u;
-    uint hb = (pc.mode != 0u || eb.x == 0u) ? 0u : array_blocks(eb.x) - 1u;
-    if (t < ha) {
-        s_header[t] = U32Ref(pool_block(g_pool_a, ea.y)).v[t];
-    } else if (t >= 8u && t - 8u < hb) {
-        s_header[t] = U32Ref(pool_block(g_pool_b, eb.y)).v[t - 8u];
+    if (t < 16u) {
+        s_header[t] = header;
     }
     barrier();
+    uint ha = header_words(ea.x);
     uint wa = (ea.x + 1u) / 2u;
     uint wb = (eb.x + 1u) / 2u;
-    if (pc.mode == 0u) {
-        load_chunk_vectors(ea, eb, ha, hb, wa, wb);
-        return;
-    }
     uint words[LOAD_ROUNDS];
     [[unroll]] for (uint r = 0u; r < LOAD_ROUNDS; r++) {
         uint g = r * WG_SIZE + t;
@@ -284,7 +319,7 @@ void load_lists(uvec2 ea, uvec2 eb, uint start) {
             word = U32Ref(pool_block(g_pool_a, id)).v[w % ARRAY_BLOCK_WORDS];
             word = 2u * g + 1u < ea.x ? word : (word & 0xFFFFu);
         } else if (g < wa + wb) {
-            word = list_b_word(eb, hb, start, g - wa);
+            word = run_word(eb.x, start, g - wa);
         }
         words[r] = word;
     }
@@ -296,6 +331,9 @@ void load_lists(uvec2 ea, uvec2 eb, uint start) {
     }
 }
 
+// Not a chunk: a work item past the list's end, whose entries are empty.
+#define NO_PAIR 0xFFFFFFFFu
+
 // A pair's directory entries (and its run of values, mode 1).
 struct PairEntries {
     uvec2 old_d;
@@ -306,6 +344,13 @@ struct PairEntries {
 
 PairEntries pair_entries(uint c, bool write) {
     PairEntries p;
+    if (c == NO_PAIR) {
+        p.old_d = uvec2(0u);
+        p.ea = uvec2(0u);
+        p.eb = uvec2(0u);
+        p.start = 0u;
+        return p;
+    }
     p.old_d = write ? dir_entry(pc.meta_d, c) : uvec2(0u);
     p.ea = dir_entry(pc.meta_a, c);
     p.eb = uvec2(0u);
@@ -319,6 +364,146 @@ PairEntries pair_entries(uint c, bool write) {
     return p;
 }
 
+// The chunk of work item `item`, or NO_PAIR.
+uint pair_chunk(uint item, uint n) {
+    return item < n ? U32Ref(pc.scratch).v[S_PAIRS + item] : NO_PAIR;
+}
+
+// With both lists in s_lists (a barrier since): the pair's walk and the exclusive scan of its
+// kept counts. `card` gets the result's cardinality.
+struct Walked {
+    uint walked[WALK_MAX];
+    uint kept_bits;
+    uint last;
+    uint first;
+    uint card;
+};
+
+Walked walk_pair(uvec2 ea, uvec2 eb) {
+    Walked w;
+    uint mine = walk(ea.x, eb.x, w.walked, w.kept_bits, w.last);
+    w.first = workgroup_exclusive_scan(mine, w.card);
+    return w;
+}
+
+// Counts (stage 0 or 2) or writes (stage 1) the result of the walked pair of chunk c.
+void finish_pair(uint c, uvec2 old_d, Walked w, bool write, inout PassSums sums) {
+    uint t = gl_LocalInvocationIndex;
+    uint card = w.card;
+    uint k = card == 0u ? 0u : array_blocks(card);
+    if (!write) {
+        if (t == 0u) {
+            pass_sums_count(sums, card);
+        }
+        return;
+    }
+    uint before = workgroup_exclusive_max(w.last);
+    if (t == 0u) {
+        free_chunk_begin(old_d);
+        if (k != 0u) {
+            s_pos = take_blocks(POOL_ARRAY, k);
+        }
+    }
+    uint id0 = 0u;
+    barrier();
+    free_chunk_ids(old_d, g_dest);
+    if (k != 0u) {
+        for (uint b = t; b < k; b += WG_SIZE) {
+            s_ids[b] = pool_ring_id(g_dest, s_pos + b);
+        }
+        barrier();
+        id0 = s_ids[0];
+        for (uint b = t + 1u; b < k; b += WG_SIZE) {
+            U32Ref(pool_block(g_dest.blocks, id0)).v[b - 1u] = s_ids[b];
+        }
+        place(w.walked, w.kept_bits, w.first, before, card);
+        barrier();
+        uint h = k - 1u;
+        for (uint j = t; j < (card + 1u) / 2u; j += WG_SIZE) {
+            uint x = h + j;
+            uint64_t block = pool_block(g_dest.blocks, s_ids[x / ARRAY_BLOCK_WORDS]);
+            U32Ref(block).v[x % ARRAY_BLOCK_WORDS] = s_lists[j];
+        }
+    }
+    if (t == 0u) {
+        set_dir_entry(pc.meta_d, c, uvec2(card, id0));
+        pass_sums_written(sums, old_d.x, card);
+    }
+}
+
+// Mode 0, pairs of two chunks, software-pipelined across a workgroup's pairs: while pair k is
+// walked and written, the vectors of pair k + 1, the header words of pair k + 2 and the
+// directory entries of pair k + 2 are in flight (a pair's loads are otherwise a chain of four
+// round trips: list entry, directory entries, header words, value words).
+void chunk_pairs(uint n, bool write, inout PassSums sums) {
+    uint t = gl_LocalInvocationIndex;
+    uint item = linear_workgroup_id();
+    if (item >= n) {
+        return;
+    }
+    uint c0 = pair_chunk(item, n);
+    PairEntries e0 = pair_entries(c0, write);
+    uint c1 = pair_chunk(item + pc.grid, n);
+    uint h0 = header_word(e0.ea, e0.eb);
+    if (t < 16u) {
+        s_header[t] = h0;
+    }
+    barrier();
+    uvec4 v0[VEC_ROUNDS];
+    load_vectors(e0.ea, e0.eb, v0);
+    PairEntries e1 = pair_entries(c1, write);
+    uint c2 = pair_chunk(item + 2u * pc.grid, n);
+    uint h1 = header_word(e1.ea, e1.eb);
+    for (; item < n; item += pc.grid) {
+        barrier();  // the previous pair's lists and headers are read no more
+        g_b_base = (e0.ea.x + 1u) / 2u;
+        store_vectors(e0.ea, e0.eb, v0);
+        if (t < 16u) {
+            s_header[t] = h1;
+        }
+        barrier();
+        uvec4 v1[VEC_ROUNDS];
+        load_vectors(e1.ea, e1.eb, v1);
+        PairEntries e2 = pair_entries(c2, write);
+        uint c3 = pair_chunk(item + 3u * pc.grid, n);
+        Walked w = walk_pair(e0.ea, e0.eb);
+        uint h2 = header_word(e2.ea, e2.eb);
+        finish_pair(c0, e0.old_d, w, write, sums);
+        c0 = c1;
+        e0 = e1;
+        v0 = v1;
+        c1 = c2;
+        e1 = e2;
+        h1 = h2;
+        c2 = c3;
+    }
+}
+
+// Mode 1, pairs of a chunk and its run of sorted values: the next pair's list entry and
+// directory entries are loaded while this pair is processed.
+void run_pairs(uint n, bool write, inout PassSums sums) {
+    uint item = linear_workgroup_id();
+    uint c_next = pair_chunk(item, n);
+    uint c_after = pair_chunk(item + pc.grid, n);
+    PairEntries next = pair_entries(c_next, write);
+    for (; item < n; item += pc.grid) {
+        uint c = c_next;
+        PairEntries cur = next;
+        if (item + pc.grid < n) {
+            c_next = c_after;
+            next = pair_entries(c_next, write);
+            c_after = pair_chunk(item + 2u * pc.grid, n);
+        }
+        g_b_base = (cur.ea.x + 1u) / 2u;
+        uint header = header_word(cur.ea, cur.eb);
+        barrier();  // the previous pair's lists and headers are read no more
+        load_run_pair(cur.ea, cur.eb, cur.start, header);
+        barrier();
+        Walked w = walk_pair(cur.ea, cur.eb);
+        finish_pair(c, cur.old_d, w, write, sums);
+    }
+}
+
 void main() {
     uint t = gl_LocalInvocationIndex;
     uint n = U32Ref(pc.scratch).v[S_PAIR_COUNT];
@@ -330,74 +515,10 @@ void main() {
     g_pool_a = SetMetaRef(pc.meta_a).ar_pool;
     g_pool_b = pc.mode == 0u ? SetMetaRef(pc.meta_b).ar_pool : 0ul;
     g_dest = write_pool(write);
-    // The next pair's list entry and directory entries are loaded while this pair is
-    // processed: a pair's loads are otherwise a chain of four round trips (list entry,
-    // directory entries, header words, value words).
-    uint item = linear_workgroup_id();
-    uint c_next = item < n ? U32Ref(pc.scratch).v[S_PAIRS + item] : 0u;
-    uint c_after = item + pc.grid < n ? U32Ref(pc.scratch).v[S_PAIRS + item + pc.grid] : 0u;
-    PairEntries next = pair_entries(c_next, write);
-    for (; item < n; item += pc.grid) {
-        uint c = c_next;
-        PairEntries cur = next;
-        if (item + pc.grid < n) {
-            c_next = c_after;
-            next = pair_entries(c_next, write);
-            c_after = item + 2u * pc.grid < n ? U32Ref(pc.scratch).v[S_PAIRS + item + 2u * pc.grid] : 0u;
-        }
-        uvec2 old_d = cur.old_d;
-        uvec2 ea = cur.ea;
-        uvec2 eb = cur.eb;
-        uint start = cur.start;
-        g_b_base = (ea.x + 1u) / 2u;
-        barrier();  // the previous pair's lists and headers are read no more
-        load_lists(ea, eb, start);
-        barrier();
-        uint walked[WALK_MAX];
-        uint kept_bits;
-        uint last;
-        uint mine = walk(ea.x, eb.x, walked, kept_bits, last);
-        uint card;
-        uint first = workgroup_exclusive_scan(mine, card);
-        uint k = card == 0u ? 0u : array_blocks(card);
-        if (!write) {
-            if (t == 0u) {
-                pass_sums_count(sums, card);
-            }
-            continue;
-        }
-        uint before = workgroup_exclusive_max(last);
-        if (t == 0u) {
-            free_chunk_begin(old_d);
-            if (k != 0u) {
-                s_pos = take_blocks(POOL_ARRAY, k);
-            }
-        }
-        uint id0 = 0u;
-        barrier();
-        free_chunk_ids(old_d, g_dest);
-        if (k != 0u) {
-            for (uint b = t; b < k; b += WG_SIZE) {
-                s_ids[b] = pool_ring_id(g_dest, s_pos + b);
-            }
-            barrier();
-            id0 = s_ids[0];
-            for (uint b = t + 1u; b < k; b += WG_SIZE) {
-                U32Ref(pool_block(g_dest.blocks, id0)).v[b - 1u] = s_ids[b];
-            }
-            place(walked, kept_bits, first, before, card);
-            barrier();
-            uint h = k - 1u;
-            for (uint j = t; j < (card + 1u) / 2u; j += WG_SIZE) {
-                uint w = h + j;
-                uint64_t block = pool_block(g_dest.blocks, s_ids[w / ARRAY_BLOCK_WORDS]);
-                U32Ref(block).v[w % ARRAY_BLOCK_WORDS] = s_lists[j];
-            }
-        }
-        if (t == 0u) {
-            set_dir_entry(pc.meta_d, c, uvec2(card, id0));
-            pass_sums_written(sums, old_d.x, card);
-        }
+    if (pc.mode == 0u) {
+        chunk_pairs(n, write, sums);
+    } else {
+        run_pairs(n, write, sums);
     }
     copy_listed_chunks(write, g_dest, sums);
     if (t == 0u) {
