@@ -565,6 +565,56 @@ fn in_place_operations() {
     assert_no_validation_messages(&ctx);
 }
 
+/// More small array pairs than the small-pair kernel's workgroups (4096), so that each
+/// workgroup takes several pairs, its loads of a pair in flight while it works on the pair
+/// before (50 + 50 random values a chunk in its first 4096: AND results of one block or none
+/// against bounds of one a pair). On the one-pass path, into a fresh set (every operation),
+/// into a filled one whose old blocks go back, and in place (AND, XOR): the right result, and
+/// no block lost or given back twice (shrink_to_fit leaves exactly the result's blocks).
+#[test]
+fn small_pairs_many_per_workgroup() {
+    let ctx = context();
+    let mut rng = Rng(31);
+    let (mut va, mut vb, mut vd) = (Vec::new(), Vec::new(), Vec::new());
+    for c in 0..4700u32 {
+        for _ in 0..50 {
+            va.push((c << 16) | (rng.next_u32() % 4096));
+            vb.push((c << 16) | (rng.next_u32() % 4096));
+        }
+        for _ in 0..(c % 3) * 60 {
+            vd.push((c << 16) | (rng.next_u32() & 0xFFFF));
+        }
+    }
+    let (a, b, ma, mb) = operands(&ctx, &va, &vb);
+    let blocks_in_use = |d: &mut GpuSet, want: &BTreeSet<u32>, what: &str| {
+        check(d, want, what);
+        d.shrink_to_fit().unwrap();
+        assert_eq!(d.pool_blocks(), exact_blocks(want), "{what}: blocks in use");
+    };
+    for op in SetOp::ALL {
+        let want = reference::op(&ma, &mb, op);
+        let mut d = GpuSet::new(&ctx).unwrap();
+        d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)
+            .unwrap();
+        d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op).unwrap();
+        blocks_in_use(&mut d, &want, &format!("{op:?} into a fresh set"));
+        if op != SetOp::And && op != SetOp::Xor {
+            continue;
+        }
+        let mut d = GpuSet::from_values(&ctx, &vd).unwrap();
+        d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)
+            .unwrap();
+        d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op).unwrap();
+        blocks_in_use(&mut d, &want, &format!("{op:?} into a filled set"));
+        let mut d = GpuSet::from_values(&ctx, &va).unwrap();
+        d.reserve_for_op(SetOperand::This, SetOperand::Set(&b), op)
+            .unwrap();
+        d.assign(SetOperand::This, SetOperand::Set(&b), op).unwrap();
+        blocks_in_use(&mut d, &want, &format!("{op:?} in place"));
+    }
+    assert_no_validation_messages(&ctx);
+}
+
 fn roaring_header(cookie: u32, count: u32) -> Vec<u8> {
     let mut v = cookie.to_le_bytes().to_vec();
     v.extend_from_slice(&count.to_le_bytes());
