@@ -48,9 +48,9 @@ fi
 "$VKALGO_BENCH" set --log2n "$LOG2N" --cases "${SET_CASES:-sparse,dense,clustered,full}" "$@" | tee "$OUT/vkalgo.txt" || rc=1
 
 if [ "$have_pyroaring" -eq 1 ]; then
-  # One core, the last one (core 0 takes most interrupts), and the CPU it ran on: CRoaring's
-  # times moved 1.3-1.6x between two device commands on 2026-11-25 while vkalgo's did not
-  # (docs/benchmarks/2026-11-25-h100-status-small-pairs.md).
+  # One core, the last one (core 0 usually takes most interrupts), and the CPU it ran on:
+  # CRoaring's times moved 1.3-1.6x between device commands on 2026-11-25 while vkalgo's did
+  # not, and ran fastest on the last core (docs/benchmarks/2026-11-25-h100-status-small-pairs.md).
   core=$(($(nproc) - 1))
   {
     echo "# CRoaring on core $core: $(lscpu | sed -n 's/^Model name: *//p'), $(grep -m1 'cpu MHz' /proc/cpuinfo | sed 's/.*: //') MHz"
