@@ -225,7 +225,7 @@ void load_list(uint64_t meta, uvec2 e, uint which, bool expand) {
     if (e.x == 0u) {
         return;
     }
-    uint h = array_blocks(e.x) - 1u;
+    uint h = header_words(e.x);
     uint words = (e.x + 1u) / 2u;
     // In 16-byte vectors of the word stream (the first and last may hold header words or lie
     // past the values: those words are skipped), each a header id and a load away.
@@ -262,9 +262,7 @@ void load_list(uint64_t meta, uvec2 e, uint which, bool expand) {
 // The run values[start, start + n) (sorted u32 of one chunk) as list b.
 void load_run_list(uint start, uint n) {
     for (uint j = gl_LocalInvocationIndex; 2u * j < n; j += WG_SIZE) {
-        uint lo = U32Ref(u32_addr(pc.values, start + 2u * j)).v[0] & 0xFFFFu;
-        uint hi = 2u * j + 1u < n ? (U32Ref(u32_addr(pc.values, start + 2u * j + 1u)).v[0] & 0xFFFFu) : 0u;
-        store_list_word(1u, j, lo | (hi << 16));
+        store_list_word(1u, j, run_word(n, start, j));
     }
 }
 

@@ -60,7 +60,7 @@ uint count_in_chunk(uint64_t meta, uint c, uint lo, uint hi) {
             }
         }
     } else if (e.x > 0u) {
-        uint h = array_blocks(e.x) - 1u;
+        uint h = header_words(e.x);
         uint words = (e.x + 1u) / 2u;
         for (uint j = t; j < words; j += WG_SIZE) {
             uint word = array_stream_word(meta, e.y, h + j);

@@ -243,9 +243,23 @@ bool vector_value_word(uvec4 v, uint q, uint i, uint h, uint n, out uint j, out 
     return w >= h && j < (n + 1u) / 2u;
 }
 
+// Header words (the ids of blocks 1..) of an array chunk of n values (0 for an empty one:
+// array_blocks(0) is 1).
+uint header_words(uint n) {
+    return array_blocks(n) - 1u;
+}
+
+// Word g of a run of n sorted values starting at pc.values[start] as an array stream word:
+// values 2g and 2g + 1 (their low 16 bits), the high half 0 past the run's end.
+uint run_word(uint n, uint start, uint g) {
+    uint lo = U32Ref(u32_addr(pc.values, start + 2u * g)).v[0] & 0xFFFFu;
+    uint hi = 2u * g + 1u < n ? U32Ref(u32_addr(pc.values, start + 2u * g + 1u)).v[0] & 0xFFFFu : 0u;
+    return lo | (hi << 16);
+}
+
 // Value j (0..n-1) of an array chunk of n values.
 uint array_value(uint64_t meta, uint id0, uint n, uint j) {
-    uint h = array_blocks(n) - 1u;
+    uint h = header_words(n);
     uint word = array_stream_word(meta, id0, h + j / 2u);
     return (j & 1u) == 0u ? (word & 0xFFFFu) : (word >> 16);
 }

@@ -192,21 +192,9 @@ uint workgroup_exclusive_max(uint x) {
 // The ids of blocks 1.. of list a (from 0) and b (from 8).
 shared uint s_header[16];
 
-// Word g of list b in mode 1: two values of the chunk's run of sorted values.
-uint run_word(uint n, uint start, uint g) {
-    uint lo = U32Ref(u32_addr(pc.values, start + 2u * g)).v[0] & 0xFFFFu;
-    uint hi = 2u * g + 1u < n ? U32Ref(u32_addr(pc.values, start + 2u * g + 1u)).v[0] : 0u;
-    return lo | ((hi & 0xFFFFu) << 16);
-}
-
 // Rounds of vector loads for both lists (each list's value words start after its header, so
 // its vectors may reach up to 3 words before and after them: at most (wa + wb) / 4 + 4).
 #define VEC_ROUNDS ((PAIR_SMALL_VALUES / 2u / VEC_WORDS + 4u + SMALL_WG_MIN - 1u) / SMALL_WG_MIN)
-
-// Header words (ids of blocks 1..) of an array chunk of n values.
-uint header_words(uint n) {
-    return n == 0u ? 0u : array_blocks(n) - 1u;
-}
 
 // This invocation's word of a pair's two chunk headers, as s_header holds them: word t of list
 // a's (t < 8) or word t - 8 of list b's (mode 0), else 0.

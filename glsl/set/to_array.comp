@@ -28,7 +28,7 @@ void main() {
                 emit(off + j, hi | j);
             }
         } else if (e.x <= ARRAY_MAX) {
-            uint h = array_blocks(e.x) - 1u;
+            uint h = header_words(e.x);
             uint words = (e.x + 1u) / 2u;
             for (uint j = t; j < words; j += WG_SIZE) {
                 uint word = array_stream_word(pc.meta_d, e.y, h + j);
