@@ -615,6 +615,80 @@ fn small_pairs_many_per_workgroup() {
     assert_no_validation_messages(&ctx);
 }
 
+/// More chunks to copy unchanged than the small-pair kernel's workgroups (4096), which copy
+/// them after their pairs, so that a workgroup copies several, the next one's directory
+/// entries in flight while it copies: arrays of 1 to 1500 values (one block to 17) and bitmaps
+/// only in a (3000 chunks) or only in b (1500), and 20 chunks of a whose b chunk is full (AND
+/// keeps them). Every operation into a fresh set on the counting path and on the one-pass
+/// path; OR and ANDNOT into a filled set whose old blocks go back, and OR in place: the right
+/// result, and no block lost or given back twice.
+#[test]
+fn copies_many_per_workgroup() {
+    let ctx = context();
+    let mut rng = Rng(47);
+    let sizes = [1u32, 95, 96, 200, 1500];
+    let mut chunk = |c: u32, i: u32| -> Vec<u32> {
+        let n = if i % 64 == 63 {
+            5000
+        } else {
+            sizes[i as usize % sizes.len()]
+        };
+        let mut v: Vec<u32> = (0..n).map(|_| (c << 16) | (rng.next_u32() & 0xFFFF)).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let (mut va, mut vb, mut vd) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..3000u32 {
+        va.extend(chunk(i, i));
+        if i % 3 == 0 {
+            vd.extend(chunk(i, i + 1));
+        }
+    }
+    for i in 0..1500u32 {
+        vb.extend(chunk(3000 + i, i));
+        if i % 4 == 0 {
+            vd.extend(chunk(3000 + i, i + 2));
+        }
+    }
+    for i in 0..20u32 {
+        va.extend(chunk(5000 + i, i));
+    }
+    vd.sort_unstable();
+    vd.dedup();
+    let (a, mut b, ma, mut mb) = operands(&ctx, &va, &vb);
+    b.insert_range(5000 << 16, 5020 << 16).unwrap(); // full chunks under 20 of a's
+    mb.extend((5000u32 << 16)..(5020u32 << 16));
+    let blocks_in_use = |d: &mut GpuSet, want: &BTreeSet<u32>, what: &str| {
+        check(d, want, what);
+        d.shrink_to_fit().unwrap();
+        assert_eq!(d.pool_blocks(), exact_blocks(want), "{what}: blocks in use");
+    };
+    for op in SetOp::ALL {
+        let want = reference::op(&ma, &mb, op);
+        let mut d = GpuSet::op(&a, &b, op).unwrap();
+        blocks_in_use(&mut d, &want, &format!("{op:?} into a fresh set"));
+        let mut d = GpuSet::new(&ctx).unwrap();
+        d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)
+            .unwrap();
+        d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op).unwrap();
+        blocks_in_use(&mut d, &want, &format!("{op:?} into a fresh set, reserved"));
+        if op != SetOp::Or && op != SetOp::AndNot {
+            continue;
+        }
+        let mut d = GpuSet::from_values(&ctx, &vd).unwrap();
+        d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)
+            .unwrap();
+        d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op).unwrap();
+        blocks_in_use(&mut d, &want, &format!("{op:?} into a filled set"));
+    }
+    let mut d = GpuSet::from_values(&ctx, &va).unwrap();
+    d.assign(SetOperand::This, SetOperand::Set(&b), SetOp::Or)
+        .unwrap();
+    blocks_in_use(&mut d, &reference::op(&ma, &mb, SetOp::Or), "Or in place");
+    assert_no_validation_messages(&ctx);
+}
+
 fn roaring_header(cookie: u32, count: u32) -> Vec<u8> {
     let mut v = cookie.to_le_bytes().to_vec();
     v.extend_from_slice(&count.to_le_bytes());
