@@ -565,6 +565,20 @@ fn in_place_operations() {
     assert_no_validation_messages(&ctx);
 }
 
+/// Checks `d` against `want`, then that after `shrink_to_fit` it holds exactly the result's
+/// blocks (none lost, none given back twice).
+fn check_blocks_exact(d: &mut GpuSet, want: &BTreeSet<u32>, what: &str) {
+    check(d, want, what);
+    d.shrink_to_fit().unwrap();
+    assert_eq!(d.pool_blocks(), exact_blocks(want), "{what}: blocks in use");
+}
+
+/// `d = a op b` on the one-pass path: the free blocks it needs reserved first.
+fn assign_reserved(d: &mut GpuSet, a: SetOperand, b: SetOperand, op: SetOp) {
+    d.reserve_for_op(a, b, op).unwrap();
+    d.assign(a, b, op).unwrap();
+}
+
 /// More small array pairs than the small-pair kernel's workgroups (4096), so that each
 /// workgroup takes several pairs, its loads of a pair in flight while it works on the pair
 /// before (50 + 50 random values a chunk in its first 4096: AND results of one block or none
@@ -586,31 +600,20 @@ fn small_pairs_many_per_workgroup() {
         }
     }
     let (a, b, ma, mb) = operands(&ctx, &va, &vb);
-    let blocks_in_use = |d: &mut GpuSet, want: &BTreeSet<u32>, what: &str| {
-        check(d, want, what);
-        d.shrink_to_fit().unwrap();
-        assert_eq!(d.pool_blocks(), exact_blocks(want), "{what}: blocks in use");
-    };
     for op in SetOp::ALL {
         let want = reference::op(&ma, &mb, op);
         let mut d = GpuSet::new(&ctx).unwrap();
-        d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)
-            .unwrap();
-        d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op).unwrap();
-        blocks_in_use(&mut d, &want, &format!("{op:?} into a fresh set"));
+        assign_reserved(&mut d, SetOperand::Set(&a), SetOperand::Set(&b), op);
+        check_blocks_exact(&mut d, &want, &format!("{op:?} into a fresh set"));
         if op != SetOp::And && op != SetOp::Xor {
             continue;
         }
         let mut d = GpuSet::from_values(&ctx, &vd).unwrap();
-        d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)
-            .unwrap();
-        d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op).unwrap();
-        blocks_in_use(&mut d, &want, &format!("{op:?} into a filled set"));
+        assign_reserved(&mut d, SetOperand::Set(&a), SetOperand::Set(&b), op);
+        check_blocks_exact(&mut d, &want, &format!("{op:?} into a filled set"));
         let mut d = GpuSet::from_values(&ctx, &va).unwrap();
-        d.reserve_for_op(SetOperand::This, SetOperand::Set(&b), op)
-            .unwrap();
-        d.assign(SetOperand::This, SetOperand::Set(&b), op).unwrap();
-        blocks_in_use(&mut d, &want, &format!("{op:?} in place"));
+        assign_reserved(&mut d, SetOperand::This, SetOperand::Set(&b), op);
+        check_blocks_exact(&mut d, &want, &format!("{op:?} in place"));
     }
     assert_no_validation_messages(&ctx);
 }
@@ -659,33 +662,24 @@ fn copies_many_per_workgroup() {
     let (a, mut b, ma, mut mb) = operands(&ctx, &va, &vb);
     b.insert_range(5000 << 16, 5020 << 16).unwrap(); // full chunks under 20 of a's
     mb.extend((5000u32 << 16)..(5020u32 << 16));
-    let blocks_in_use = |d: &mut GpuSet, want: &BTreeSet<u32>, what: &str| {
-        check(d, want, what);
-        d.shrink_to_fit().unwrap();
-        assert_eq!(d.pool_blocks(), exact_blocks(want), "{what}: blocks in use");
-    };
     for op in SetOp::ALL {
         let want = reference::op(&ma, &mb, op);
         let mut d = GpuSet::op(&a, &b, op).unwrap();
-        blocks_in_use(&mut d, &want, &format!("{op:?} into a fresh set"));
+        check_blocks_exact(&mut d, &want, &format!("{op:?} into a fresh set"));
         let mut d = GpuSet::new(&ctx).unwrap();
-        d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)
-            .unwrap();
-        d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op).unwrap();
-        blocks_in_use(&mut d, &want, &format!("{op:?} into a fresh set, reserved"));
+        assign_reserved(&mut d, SetOperand::Set(&a), SetOperand::Set(&b), op);
+        check_blocks_exact(&mut d, &want, &format!("{op:?} into a fresh set, reserved"));
         if op != SetOp::Or && op != SetOp::AndNot {
             continue;
         }
         let mut d = GpuSet::from_values(&ctx, &vd).unwrap();
-        d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)
-            .unwrap();
-        d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op).unwrap();
-        blocks_in_use(&mut d, &want, &format!("{op:?} into a filled set"));
+        assign_reserved(&mut d, SetOperand::Set(&a), SetOperand::Set(&b), op);
+        check_blocks_exact(&mut d, &want, &format!("{op:?} into a filled set"));
     }
     let mut d = GpuSet::from_values(&ctx, &va).unwrap();
     d.assign(SetOperand::This, SetOperand::Set(&b), SetOp::Or)
         .unwrap();
-    blocks_in_use(&mut d, &reference::op(&ma, &mb, SetOp::Or), "Or in place");
+    check_blocks_exact(&mut d, &reference::op(&ma, &mb, SetOp::Or), "Or in place");
     assert_no_validation_messages(&ctx);
 }
 
