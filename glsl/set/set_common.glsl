@@ -243,18 +243,21 @@ bool vector_value_word(uvec4 v, uint q, uint i, uint h, uint n, out uint j, out 
     return w >= h && j < (n + 1u) / 2u;
 }
 
-// Header words (the ids of blocks 1..) of an array chunk of n values (0 for an empty one:
-// array_blocks(0) is 1).
+// Header words (the ids of blocks 1..) of an array chunk of n values, 0 for an empty one.
+// (array_blocks(0) is 1, so the empty case is array_blocks' own; but written without it, and
+// with run_word's mask after its select, the driver gave small_pairs.comp 71-72 registers
+// instead of 64 on an H100, four fewer resident workgroups a multiprocessor and sparse
+// operations 1.35x slower: docs/benchmarks/2026-11-25-h100-set-copies.md.)
 uint header_words(uint n) {
-    return array_blocks(n) - 1u;
+    return n == 0u ? 0u : array_blocks(n) - 1u;
 }
 
 // Word g of a run of n sorted values starting at pc.values[start] as an array stream word:
 // values 2g and 2g + 1 (their low 16 bits), the high half 0 past the run's end.
 uint run_word(uint n, uint start, uint g) {
     uint lo = U32Ref(u32_addr(pc.values, start + 2u * g)).v[0] & 0xFFFFu;
-    uint hi = 2u * g + 1u < n ? U32Ref(u32_addr(pc.values, start + 2u * g + 1u)).v[0] & 0xFFFFu : 0u;
-    return lo | (hi << 16);
+    uint hi = 2u * g + 1u < n ? U32Ref(u32_addr(pc.values, start + 2u * g + 1u)).v[0] : 0u;
+    return lo | ((hi & 0xFFFFu) << 16);
 }
 
 // Value j (0..n-1) of an array chunk of n values.
