@@ -9,8 +9,8 @@
 # `vkalgo-bench set`.
 #
 # Environment:
-#   OUT          output folder (default /tmp/out): set_tests.txt, cuda.txt, vkalgo.txt,
-#                croaring.txt, table.md
+#   OUT          output folder (default /tmp/out): set_tests.txt, cuda.txt, pipeline_stats.txt,
+#                vkalgo.txt, croaring.txt, table.md
 #   VKALGO_BENCH the vkalgo-bench binary (default .devbin/vkalgo-bench)
 #   SET_TESTS    the set tests binary (default: .devbin/set-tests if present; copy it from
 #                target/release/deps/set-<hash> after `cargo test --release --test set --no-run`)
@@ -44,6 +44,13 @@ fi
 
 "$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/set_bench bench/cuda/set_bench.cu
 /tmp/set_bench "$LOG2N" 5 | tee "$OUT/cuda.txt" || rc=1
+
+# The set kernels' registers and shared memory (the driver's pipeline statistics), beside the
+# times: a few more registers can cost a kernel resident workgroups (the small-pair kernel at
+# 72 instead of 64 made sparse operations 1.35x slower on an H100,
+# docs/benchmarks/2026-11-25-h100-set-copies.md).
+VKALGO_PIPELINE_STATS=1 "$VKALGO_BENCH" set --log2n 16 --cases sparse --reps 1 2>&1 \
+  | grep "pipeline statistics: set_" | sort -u | tee "$OUT/pipeline_stats.txt" || true
 
 "$VKALGO_BENCH" set --log2n "$LOG2N" --cases "${SET_CASES:-sparse,dense,clustered,full}" "$@" | tee "$OUT/vkalgo.txt" || rc=1
 
