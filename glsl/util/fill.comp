@@ -12,11 +12,17 @@ layout(push_constant) uniform FillPush {
     uint64_t dst_addr;
     uint word_count;  // u32 words to fill
     uint value;
+    uint64_t dst2_addr;  // a second range, after the first's words (0 words: none)
+    uint word_count2;
+    uint pad;
 } pc;
 
 void main() {
     uint64_t first = uint64_t(linear_workgroup_id()) * uint64_t(WG_SIZE);
-    if (first + uint64_t(gl_LocalInvocationIndex) < uint64_t(pc.word_count)) {
+    uint64_t word = first + uint64_t(gl_LocalInvocationIndex);
+    if (word < uint64_t(pc.word_count)) {
         U32Ref(pc.dst_addr + first * 4ul).v[gl_LocalInvocationIndex] = pc.value;
+    } else if (word - uint64_t(pc.word_count) < uint64_t(pc.word_count2)) {
+        U32Ref(pc.dst2_addr + (word - uint64_t(pc.word_count)) * 4ul).v[0] = pc.value;
     }
 }

@@ -26,6 +26,9 @@ push_constants! {
         dst_addr: u64,
         word_count: u32,
         value: u32,
+        dst2_addr: u64,
+        word_count2: u32,
+        pad: u32,
     }
 }
 
@@ -108,14 +111,33 @@ impl Context {
         words: u32,
         value: u32,
     ) -> Result<()> {
+        self.record_compute_fill_two_at(cmd, (dst_addr, words), (0, 0), value)
+    }
+
+    /// [`Context::record_compute_fill_at`] of two ranges (device address, u32 words) in one
+    /// dispatch, where one barrier follows both: one launch less than two fills (the set
+    /// cardinalities clear their scratch counters and their status together).
+    pub(crate) unsafe fn record_compute_fill_two_at(
+        &self,
+        cmd: vk::CommandBuffer,
+        first: (u64, u32),
+        second: (u64, u32),
+        value: u32,
+    ) -> Result<()> {
+        let words = first.1 as u64 + second.1 as u64;
+        let groups = u32::try_from(words.div_ceil(COPY_WORKGROUP as u64))
+            .map_err(|_| Error::Internal("compute fill: too many words".into()))?;
         let spec = Specialization::new(COPY_WORKGROUP, 1, 1);
         let kernel = self.kernel(&shaders::FILL_U32, spec)?;
         let push = FillPush {
-            dst_addr,
-            word_count: words,
+            dst_addr: first.0,
+            word_count: first.1,
             value,
+            dst2_addr: second.0,
+            word_count2: second.1,
+            pad: 0,
         };
-        unsafe { self.dispatch(cmd, kernel, &push, words.div_ceil(COPY_WORKGROUP)) };
+        unsafe { self.dispatch(cmd, kernel, &push, groups) };
         Ok(())
     }
 }
