@@ -17,6 +17,12 @@
 //    read 2^26 keys in 0.15 ms at m <= 32 (0.20 ms at m = 256), where ballots per id bit and a
 //    leader's add took 0.27-0.60 ms.
 //
+// Both forms read a whole tile (every tile but the last) without a check per element: items
+// addressed from the lane's first, vectors from the tile's first. On an H200 the pass took
+// 0.084 -> 0.074 ms at 2^26 (register form) and 0.087 -> 0.073 ms (shared form, m = 16),
+// splits of u32 keys or pairs into 2 to 32 buckets 1.6-5% faster
+// (docs/benchmarks/2026-11-26-h200-split-count-whole-tiles.md).
+//
 // Tiles are counted in reverse (tile columns - 1 - g for the g-th counted): GPUs start
 // workgroups in id order, so the tiles this pass reads last are the first ones the scatter pass
 // (in tile order) reads again, while some are still in L2. On an H200 the direct path gained
@@ -75,6 +81,18 @@ uint counted_bucket(KEY_T x) {
 #endif
 }
 
+// Adds element x to the 8-bit counter of its bucket (counts[b / 4], field b % 4); an id >= m
+// is not counted.
+void count_element(KEY_T x, uint m, inout uint counts[2]) {
+    uint b = counted_bucket(x);
+    if (b < m) {
+        uint one = 1u << ((b & 3u) * 8u);
+        [[unroll]] for (uint w = 0u; w < COUNT_WORDS; ++w) {
+            counts[w] += (b >> 2) == w ? one : 0u;
+        }
+    }
+}
+
 // The register form: this subgroup counts tile `tile` and writes its column.
 void count_tile_in_registers(uint tile, uint n, uint m) {
     uint lanes = gl_SubgroupSize;
@@ -84,43 +102,61 @@ void count_tile_in_registers(uint tile, uint n, uint m) {
     uint64_t tile_first = uint64_t(tile) * uint64_t(TILE_LENGTH);
     uint tile_vectors = TILE_LENGTH / VECTOR_ELEMENTS;
     uint counts[2] = uint[2](0u, 0u);
-    [[dont_unroll]] for (uint round_first = 0u; round_first < tile_vectors; round_first += LOAD_VECTORS * lanes) {
-        KEY_T x[LOAD_VECTORS * VECTOR_ELEMENTS];
-        bool valid[LOAD_VECTORS * VECTOR_ELEMENTS];
-        [[unroll]] for (uint v = 0u; v < LOAD_VECTORS; ++v) {
-            uint vector = round_first + v * lanes + lane;
-            uint64_t e0 = tile_first + uint64_t(vector) * uint64_t(VECTOR_ELEMENTS);
-            bool in_tile = vector < tile_vectors;
-            if (in_tile && aligned && e0 + uint64_t(VECTOR_ELEMENTS) <= uint64_t(n)) {
-                uvec4 w = U32x4Ref(base + e0 * uint64_t(STREAM_BITS / 8u)).v[0];
+    if (aligned && tile_first + uint64_t(TILE_LENGTH) <= uint64_t(n)) {
+        // A whole tile from a 16-byte aligned base: no check per element.
+        [[dont_unroll]] for (uint round_first = 0u; round_first < tile_vectors; round_first += LOAD_VECTORS * lanes) {
+            uvec4 w[LOAD_VECTORS];
+            [[unroll]] for (uint v = 0u; v < LOAD_VECTORS; ++v) {
+                uint vector = round_first + v * lanes + lane;
+                uint64_t e0 = tile_first + uint64_t(min(vector, tile_vectors - 1u)) * uint64_t(VECTOR_ELEMENTS);
+                w[v] = U32x4Ref(base + e0 * uint64_t(STREAM_BITS / 8u)).v[0];
+            }
+            [[unroll]] for (uint v = 0u; v < LOAD_VECTORS; ++v) {
+                if (round_first + v * lanes + lane < tile_vectors) {
 #if STREAM_BITS == 64
-                x[v * 2u] = packUint2x32(w.xy);
-                x[v * 2u + 1u] = packUint2x32(w.zw);
+                    count_element(KEY_T(packUint2x32(w[v].xy)), m, counts);
+                    count_element(KEY_T(packUint2x32(w[v].zw)), m, counts);
 #else
-                [[unroll]] for (uint c = 0u; c < 4u; ++c) {
-                    x[v * 4u + c] = KEY_T(w[c]);
-                }
+                    [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+                        count_element(KEY_T(w[v][c]), m, counts);
+                    }
 #endif
-                [[unroll]] for (uint c = 0u; c < VECTOR_ELEMENTS; ++c) {
-                    valid[v * VECTOR_ELEMENTS + c] = true;
-                }
-            } else {
-                [[unroll]] for (uint c = 0u; c < VECTOR_ELEMENTS; ++c) {
-                    uint64_t e = e0 + uint64_t(c);
-                    bool ok = in_tile && e < uint64_t(n);
-                    valid[v * VECTOR_ELEMENTS + c] = ok;
-                    x[v * VECTOR_ELEMENTS + c] = ok ? load_element(base, e) : KEY_T(0);
                 }
             }
         }
-        [[unroll]] for (uint i = 0u; i < LOAD_VECTORS * VECTOR_ELEMENTS; ++i) {
-            if (valid[i]) {
-                uint b = counted_bucket(x[i]);
-                if (b < m) { // (else not counted)
-                    uint one = 1u << ((b & 3u) * 8u);
-                    [[unroll]] for (uint w = 0u; w < COUNT_WORDS; ++w) {
-                        counts[w] += (b >> 2) == w ? one : 0u;
+    } else {
+        [[dont_unroll]] for (uint round_first = 0u; round_first < tile_vectors; round_first += LOAD_VECTORS * lanes) {
+            KEY_T x[LOAD_VECTORS * VECTOR_ELEMENTS];
+            bool valid[LOAD_VECTORS * VECTOR_ELEMENTS];
+            [[unroll]] for (uint v = 0u; v < LOAD_VECTORS; ++v) {
+                uint vector = round_first + v * lanes + lane;
+                uint64_t e0 = tile_first + uint64_t(vector) * uint64_t(VECTOR_ELEMENTS);
+                bool in_tile = vector < tile_vectors;
+                if (in_tile && aligned && e0 + uint64_t(VECTOR_ELEMENTS) <= uint64_t(n)) {
+                    uvec4 w = U32x4Ref(base + e0 * uint64_t(STREAM_BITS / 8u)).v[0];
+#if STREAM_BITS == 64
+                    x[v * 2u] = packUint2x32(w.xy);
+                    x[v * 2u + 1u] = packUint2x32(w.zw);
+#else
+                    [[unroll]] for (uint c = 0u; c < 4u; ++c) {
+                        x[v * 4u + c] = KEY_T(w[c]);
                     }
+#endif
+                    [[unroll]] for (uint c = 0u; c < VECTOR_ELEMENTS; ++c) {
+                        valid[v * VECTOR_ELEMENTS + c] = true;
+                    }
+                } else {
+                    [[unroll]] for (uint c = 0u; c < VECTOR_ELEMENTS; ++c) {
+                        uint64_t e = e0 + uint64_t(c);
+                        bool ok = in_tile && e < uint64_t(n);
+                        valid[v * VECTOR_ELEMENTS + c] = ok;
+                        x[v * VECTOR_ELEMENTS + c] = ok ? load_element(base, e) : KEY_T(0);
+                    }
+                }
+            }
+            [[unroll]] for (uint i = 0u; i < LOAD_VECTORS * VECTOR_ELEMENTS; ++i) {
+                if (valid[i]) {
+                    count_element(x[i], m, counts);
                 }
             }
         }
@@ -157,16 +193,31 @@ void count_tile_in_shared(uint tile, uint n, uint m) {
     }
     barrier();
     KEY_T keys[BATCH];
-    [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
-        uint64_t index = tile_item_index(tile, i);
-        keys[i] = index < uint64_t(n) ? KeyRef(pc.keys_in + index * uint64_t(KEY_BITS / 8)).v[0] : KEY_T(0);
-    }
-    [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
-        uint64_t index = tile_item_index(tile, i);
-        if (index < uint64_t(n)) {
-            uint b = bucket_of(keys[i], index);
+    if (tile_items(tile, n) == TILE_LENGTH) {
+        // A whole tile: items addressed from the lane's first, no check per element.
+        uint64_t lane_index = uint64_t(tile) * uint64_t(TILE_LENGTH) + uint64_t(tile_lane_first());
+        uint64_t lane_keys = pc.keys_in + lane_index * uint64_t(KEY_BITS / 8);
+        [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+            keys[i] = KeyRef(lane_keys + uint64_t(i * gl_SubgroupSize) * uint64_t(KEY_BITS / 8)).v[0];
+        }
+        [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+            uint b = bucket_of(keys[i], lane_index + uint64_t(i * gl_SubgroupSize));
             if (b < m) { // (else not counted)
                 atomicAdd(s_counts[b], 1u);
+            }
+        }
+    } else {
+        [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+            uint64_t index = tile_item_index(tile, i);
+            keys[i] = index < uint64_t(n) ? KeyRef(pc.keys_in + index * uint64_t(KEY_BITS / 8)).v[0] : KEY_T(0);
+        }
+        [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+            uint64_t index = tile_item_index(tile, i);
+            if (index < uint64_t(n)) {
+                uint b = bucket_of(keys[i], index);
+                if (b < m) { // (else not counted)
+                    atomicAdd(s_counts[b], 1u);
+                }
             }
         }
     }
