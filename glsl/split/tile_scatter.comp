@@ -405,6 +405,24 @@ void main() {
     }
     vkalgo_params = pc.params;
     uint n = element_count();
+    if (TILES_PER_GROUP == 1u) {
+        // One tile: loaded and split with no arrays carried across a loop. On an H200 the
+        // loop form cost these variants 2-4% (u32 keys into 2 buckets, u32 -> u32 pairs into
+        // 8 to 32; docs/benchmarks/2026-11-26-h200-split-count-whole-tiles.md).
+        if (uint64_t(first_tile) * uint64_t(TILE_LENGTH) >= uint64_t(n)) {
+            return; // workgroup-uniform: a tile past an indirect count
+        }
+        KEY_T keys[BATCH];
+#if VALUE_WORDS > 0
+        VALUE_T values[BATCH];
+        load_items(first_tile, n, keys, values);
+        split_tile(first_tile, n, keys, values);
+#else
+        load_items(first_tile, n, keys);
+        split_tile(first_tile, n, keys);
+#endif
+        return;
+    }
     KEY_T next_keys[BATCH];
 #if VALUE_WORDS > 0
     VALUE_T next_values[BATCH];
