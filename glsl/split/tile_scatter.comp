@@ -179,8 +179,18 @@ void subgroup_staged_write(KEY_T keys[BATCH],
 // GLSL there were 2-3% slower into 5, 6 and 8 buckets, and pairs into 2, 4 and 16 buckets
 // 1-4% slower (docs/benchmarks/2026-11-25-h200-guided-partition.md). The macros read their
 // caller's tile, n, lane_first, lane_end, lane_index, keys_lane and values_lane.
+#if BUCKET_FN == 2
+// Pairs by IDS also test an item against the tile's count in 32 bits and take its index (which
+// addresses its id) from the lane's first, on every path: on an H200, u32 -> u32 pairs into 2
+// and 3 buckets (direct) 20-28% faster, into 8 (staged) 3%, into 32 within 2%. (Pairs by GLSL
+// were 1-2% slower with the 32-bit test into 2, 16 and 32 buckets:
+// docs/benchmarks/2026-11-26-h200-split-count-whole-tiles.md.)
+#define ITEM_INDEX(i) (lane_index + uint64_t((i) * gl_SubgroupSize))
+#define ITEM_OK(i) (lane_first + (i) * gl_SubgroupSize < lane_end)
+#else
 #define ITEM_INDEX(i) (LANE_FORM ? lane_index + uint64_t((i) * gl_SubgroupSize) : tile_item_index(tile, i))
 #define ITEM_OK(i) (LANE_FORM ? lane_first + (i) * gl_SubgroupSize < lane_end : tile_item_index(tile, i) < uint64_t(n))
+#endif
 #define ITEM_KEY(i) (LANE_FORM ? KeyRef(keys_lane + uint64_t((i) * gl_SubgroupSize) * uint64_t(KEY_BITS / 8)).v[0] \
                                : KeyRef(pc.keys_in + tile_item_index(tile, i) * uint64_t(KEY_BITS / 8)).v[0])
 #if VALUE_WORDS > 0
