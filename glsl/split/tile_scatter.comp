@@ -229,8 +229,16 @@ void load_items(uint tile, uint n, out KEY_T keys[BATCH]
     }
 }
 
-// Ranks tile `tile` (its items loaded by load_items) and writes it out.
-void split_tile(uint tile, uint n, KEY_T keys[BATCH]
+// Zeroes the pool's counter rows (rows * m words).
+void zero_counter_rows(uint rows, uint m) {
+    for (uint w = gl_LocalInvocationIndex; w < rows * m; w += WG_SIZE) {
+        s_pool[w] = 0u;
+    }
+}
+
+// Ranks tile `tile` (its items loaded by load_items) and writes it out. `zeroed`: the counter
+// rows are zero and every invocation has passed a barrier since (a constant at each call).
+void split_tile(uint tile, uint n, bool zeroed, KEY_T keys[BATCH]
 #if VALUE_WORDS > 0
                 , VALUE_T values[BATCH]
 #endif
@@ -238,11 +246,11 @@ void split_tile(uint tile, uint n, KEY_T keys[BATCH]
     uint lid = gl_LocalInvocationIndex;
     uint m = pc.bucket_count;
     uint rows = gl_NumSubgroups;
-    barrier(); // the previous tile's reads of the pool are done
-    for (uint w = lid; w < rows * m; w += WG_SIZE) {
-        s_pool[w] = 0u;
+    if (!zeroed) {
+        barrier(); // the previous tile's reads of the pool are done
+        zero_counter_rows(rows, m);
+        barrier();
     }
-    barrier();
     bool staged = TILE_STAGED;
     bool in_registers = TILE_REGISTERS;
     uint row = gl_SubgroupID * m;
@@ -400,17 +408,34 @@ void split_tile(uint tile, uint n, KEY_T keys[BATCH]
 #endif
 }
 
+// How a workgroup with one tile orders its start (bits 20..21 of the variant; src/split/mod.rs
+// FirstTileOrder): 0 checks the status under a barrier, loads the tile's items, and zeroes the
+// counter rows between two more barriers; 1 zeroes the rows under the status check's barrier,
+// then loads; 2 loads first, then zeroes the rows under the status check's barrier. The three
+// cost the same instructions, but on an H200 the driver schedules some variants up to 16%
+// faster or slower with each; the plan picks one per variant from measurements (see
+// first_tile_order there).
+const uint FIRST_TILE_ORDER = (SPIN_LIMIT >> 20) & 3u;
+const uint ORDER_CHECK_LOAD_ZERO = 0u;
+const uint ORDER_ZERO_LOAD = 1u;
+const uint ORDER_LOAD_ZERO = 2u;
+
+// Writes the status word to s_status (the tile paths set SPLIT_FLAG_TOTAL_STATUS) and, with
+// `zero`, zeroes the counter rows; a barrier; whether the split goes on (workgroup-uniform).
+bool status_ok(bool zero) {
+    if (gl_LocalInvocationIndex == 0u) {
+        s_status = uint(tile_split_bad());
+    }
+    if (zero) {
+        zero_counter_rows(gl_NumSubgroups, pc.bucket_count);
+    }
+    barrier();
+    return s_status == 0u;
+}
+
 void main() {
     uint first_tile = linear_workgroup_id() * TILES_PER_GROUP;
     if (first_tile >= pc.columns) {
-        return; // workgroup-uniform
-    }
-    uint lid = gl_LocalInvocationIndex;
-    if (lid == 0u) {
-        s_status = uint(tile_split_bad()); // (the tile paths set SPLIT_FLAG_TOTAL_STATUS)
-    }
-    barrier();
-    if (s_status != 0u) {
         return; // workgroup-uniform
     }
     vkalgo_params = pc.params;
@@ -425,13 +450,29 @@ void main() {
         KEY_T keys[BATCH];
 #if VALUE_WORDS > 0
         VALUE_T values[BATCH];
-        load_items(first_tile, n, keys, values);
-        split_tile(first_tile, n, keys, values);
+#define LOAD_FIRST_TILE load_items(first_tile, n, keys, values)
 #else
-        load_items(first_tile, n, keys);
-        split_tile(first_tile, n, keys);
+#define LOAD_FIRST_TILE load_items(first_tile, n, keys)
 #endif
+        if (FIRST_TILE_ORDER == ORDER_LOAD_ZERO) {
+            LOAD_FIRST_TILE;
+        }
+        if (!status_ok(FIRST_TILE_ORDER != ORDER_CHECK_LOAD_ZERO)) {
+            return; // workgroup-uniform
+        }
+        if (FIRST_TILE_ORDER != ORDER_LOAD_ZERO) {
+            LOAD_FIRST_TILE;
+        }
+#undef LOAD_FIRST_TILE
+        split_tile(first_tile, n, FIRST_TILE_ORDER != ORDER_CHECK_LOAD_ZERO, keys
+#if VALUE_WORDS > 0
+                   , values
+#endif
+        );
         return;
+    }
+    if (!status_ok(false)) {
+        return; // workgroup-uniform
     }
     KEY_T next_keys[BATCH];
 #if VALUE_WORDS > 0
@@ -464,7 +505,7 @@ void main() {
 #endif
             );
         }
-        split_tile(tile, n, keys
+        split_tile(tile, n, false, keys
 #if VALUE_WORDS > 0
                    , values
 #endif

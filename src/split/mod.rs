@@ -244,6 +244,9 @@ const TILE_SPEC_ID_BITS_SHIFT: u32 = 8;
 /// Tile scatter variant: log2 of the tiles a workgroup takes in bits 16..19
 /// ([`SplitPlan::scatter_tiles_per_group`]).
 const TILE_SPEC_TILES_SHIFT: u32 = 16;
+/// Tile scatter variant: how a workgroup with one tile orders its start, in bits 20..21
+/// ([`SplitPlan::first_tile_order`]).
+const TILE_SPEC_FIRST_ORDER_SHIFT: u32 = 20;
 /// Largest `m` [`SplitPath::Auto`] writes straight from registers on the tile path, keys only
 /// and with values (larger `m` is staged). Measured on an NVIDIA H100, 2^26 u32 keys, 8 items
 /// per invocation: keys direct 0.93 ms against staged 1.06 ms at m = 32, 1.47 against 1.27 at
@@ -295,7 +298,12 @@ const SUBGROUP_STAGED_ITEMS: u32 = 4;
 /// keys into 8 buckets at 2^26, ms (scatter pass in brackets): 4 items and 1 tile a workgroup
 /// 0.396 (0.292), 4 and 4 0.369 (0.263), 8 and 1 0.382 (0.279), 8 and 2 0.355 (0.252), 8 and 4
 /// 0.349 (0.245); 2 items 0.47-0.51 (docs/benchmarks/2026-11-25-h100-split-tiles-per-group.md).
-const SUBGROUP_STAGED_KEYS_ITEMS: u32 = 8;
+/// On an H200 at 2^24 / 2^26, GLSL bucket, ms, with 8 / 10 / 12 / 14 / 16 items: into 8
+/// buckets 0.0946 / 0.3154, 0.0945 / 0.3133, 0.0930 / 0.3036, 0.0967 / 0.3284, 0.1000 /
+/// 0.33-0.41; into 32 0.1085 / 0.3760, 0.1082 / 0.3728, 0.1060 / 0.3587, 0.1082 / 0.3828,
+/// 0.1063 / 0.3748; with 12 items, 2 or 8 tiles a workgroup were no faster than 4
+/// (docs/benchmarks/2026-11-26-h200-split-first-tile-order.md).
+const SUBGROUP_STAGED_KEYS_ITEMS: u32 = 12;
 /// Tiles one workgroup of the subgroup-staged tile scatter takes for keys alone (see
 /// [`SUBGROUP_STAGED_KEYS_ITEMS`]). The direct path stays at 1 (u32 keys into 2 buckets at 2^26
 /// on an H100: 0.285 ms with 1, 0.293 with 4; into 4 0.314 and 0.330).
@@ -312,6 +320,19 @@ const SCATTER_TILES_PER_GROUP_KEYS_STAGED: u32 = 4;
 const SCATTER_TILES_PER_GROUP_PAIRS: u32 = 2;
 /// See [`SCATTER_TILES_PER_GROUP_PAIRS`].
 const SCATTER_PAIRS_TWO_TILES_MAX_BUCKETS: u32 = 4;
+
+/// How a workgroup of the tile scatter that takes one tile orders its start
+/// (glsl/split/tile_scatter.comp FIRST_TILE_ORDER).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FirstTileOrder {
+    /// The status check under a barrier, the loads, the counter rows zeroed between two more
+    /// barriers.
+    CheckLoadZero = 0,
+    /// The counter rows zeroed under the status check's barrier, then the loads.
+    ZeroLoad = 1,
+    /// The loads, then the counter rows zeroed under the status check's barrier.
+    LoadZero = 2,
+}
 
 /// Whether [`SplitPath::Auto`] takes [`SplitPath::TileSubgroupStaged`] for `desc` where it
 /// fits (see [`SUBGROUP_STAGED_PAIRS_BUCKETS`] and [`SUBGROUP_STAGED_KEYS_BUCKETS`]).
@@ -365,8 +386,8 @@ pub struct SplitDesc {
     /// Where the counters live ([`SplitPath::Auto`]: by `m` and the device).
     pub path: SplitPath,
     /// Elements per invocation of a tile (the tile paths); 0 picks the device's default (8
-    /// on GPUs, 4 for [`SplitPath::TileSubgroupStaged`] with values; 4 on CPU drivers). At
-    /// most 32.
+    /// on GPUs; for [`SplitPath::TileSubgroupStaged`] 12 for keys alone and 4 with values; 4
+    /// on CPU drivers). At most 32.
     pub tile_items: u32,
     /// [`SplitPath::Onesweep`]: the sort kernels' tuning (`None`: the sort's for the device;
     /// see [`crate::SortTuning`]).
@@ -1202,6 +1223,7 @@ impl SplitPlan {
                     }
                     variant |= self.id_bits() << TILE_SPEC_ID_BITS_SHIFT;
                     variant |= self.scatter_tiles_per_group().trailing_zeros() << TILE_SPEC_TILES_SHIFT;
+                    variant |= (self.first_tile_order() as u32) << TILE_SPEC_FIRST_ORDER_SHIFT;
                     variant
                 }
                 None => 1,
@@ -1244,6 +1266,35 @@ impl SplitPlan {
                 SCATTER_TILES_PER_GROUP_PAIRS
             }
             _ => 1,
+        }
+    }
+
+    /// How a workgroup of the tile scatter that takes one tile orders its start (see
+    /// [`FirstTileOrder`]; variants with several tiles a workgroup ignore it). The three orders
+    /// cost the same instructions, but the driver schedules each variant's code differently
+    /// with each. On an NVIDIA H200 (driver 580), 2^24 / 2^26 u32 keys, against
+    /// [`FirstTileOrder::CheckLoadZero`] (docs/benchmarks/2026-11-26-h200-split-first-tile-order.md):
+    /// - keys alone, direct: `LoadZero` 2.5% faster into 2 buckets, 2.8% into 3, equal into 5
+    ///   (`ZeroLoad` 3.7% slower into 5);
+    /// - u32 -> u32 pairs, subgroup-staged, GLSL: `LoadZero` 1.9-4.8% faster into 5, 8 and 12
+    ///   buckets; by BITS into 8, `ZeroLoad` 4.9% faster (`LoadZero` 3.5%);
+    /// - pairs, staged: into 16 buckets (4 id bits) both others 7-10% slower; into 24 and 32 (5
+    ///   id bits) `LoadZero` 3.8-3.9% faster, `ZeroLoad` 12% slower; by IDS into 8 to 32
+    ///   buckets `ZeroLoad` 12-16% faster (the ids' loads, which the ranking issues, then go
+    ///   out with the keys' and values', no barrier between them).
+    fn first_tile_order(&self) -> FirstTileOrder {
+        let Some(tile) = self.tile else {
+            return FirstTileOrder::CheckLoadZero;
+        };
+        let bucket_fn = self.desc.bucket_fn;
+        match tile.write {
+            TileWrite::Staged if bucket_fn == BucketFn::Ids => FirstTileOrder::ZeroLoad,
+            TileWrite::Staged if self.id_bits() >= 5 => FirstTileOrder::LoadZero,
+            TileWrite::Staged => FirstTileOrder::CheckLoadZero,
+            TileWrite::SubgroupStaged if bucket_fn == BucketFn::Bits => FirstTileOrder::ZeroLoad,
+            TileWrite::SubgroupStaged => FirstTileOrder::LoadZero,
+            TileWrite::Direct if self.desc.value_type == ValueType::None => FirstTileOrder::LoadZero,
+            TileWrite::Direct => FirstTileOrder::CheckLoadZero,
         }
     }
 
