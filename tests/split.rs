@@ -1909,7 +1909,8 @@ fn subgroup_staged_tile_path() {
 /// Where the device runs the look-back, the tile and column paths scan their count matrix out
 /// of place in one look-back pass whose scratch the status word's clear zeroes: matrices past
 /// the scan's one-workgroup limit, on poisoned scratch, on every path and bucket function; the
-/// tile count both in registers (m <= 8) and in shared memory; keys alone and with values.
+/// tile count both in registers (m <= 8, keys alone m <= 4) and in shared memory; keys alone
+/// and with values.
 #[test]
 fn matrix_scanned_by_lookback() {
     let ctx = context_with_lookback(true);

@@ -236,6 +236,9 @@ const TILE_SPEC_SUBGROUP_STAGED: u32 = 4;
 const TILE_SPEC_COUNT_REGISTERS: u32 = 8;
 /// Most buckets the tile count keeps in registers (four 8-bit fields in each of two words).
 const COUNT_REGISTERS_MAX_BUCKETS: u32 = 8;
+/// Most buckets the tile count keeps in registers for keys alone (see
+/// [`SplitPlan::count_tiles_per_group`]).
+const COUNT_REGISTERS_MAX_BUCKETS_KEYS: u32 = 4;
 /// Tile kernels' variant, bits 8..13: the bucket-id bits ceil(log2 m), to which the tile
 /// kernels unroll their loops over id bits (glsl/split/bucket_fn.glsl UNROLLED_ID_BITS). On an
 /// NVIDIA H100, 2^26 u32 keys: m = 2 0.380 -> 0.329 ms, m = 4 0.435 -> 0.359 ms, staged
@@ -1305,13 +1308,22 @@ impl SplitPlan {
     /// buckets 0.103 / 0.292 against 0.091 / 0.277, u32 -> u32 pairs into 3 0.129 / 0.439
     /// against 0.122 / 0.407, into 8 0.135 / 0.464 against 0.133 / 0.451; into 16 (four
     /// registers) 0.154 / 0.542 against 0.163 / 0.572, so 8 is the limit
-    /// (docs/benchmarks/2026-11-24-h200-split-count-registers.md).
+    /// (docs/benchmarks/2026-11-24-h200-split-count-registers.md). Keys alone, whose tiles
+    /// are longer into 8 to 32 buckets ([`SUBGROUP_STAGED_KEYS_ITEMS`]), count in registers
+    /// into at most [`COUNT_REGISTERS_MAX_BUCKETS_KEYS`]: on an H200, u32 keys into 8 buckets
+    /// 0.0930 / 0.3036 ms with registers, 0.0895 / 0.2994 with shared counters; u32 -> u32
+    /// pairs into 8 0.1193 / 0.4309 against 0.1222 / 0.4433
+    /// (docs/benchmarks/2026-11-26-h200-split-first-tile-order.md).
     fn count_tiles_per_group(&self) -> u32 {
         let tile_length = self.column_length();
+        let max_buckets = if self.desc.value_type == ValueType::None {
+            COUNT_REGISTERS_MAX_BUCKETS_KEYS
+        } else {
+            COUNT_REGISTERS_MAX_BUCKETS
+        };
         match self.tile {
             Some(_)
-                if self.desc.bucket_count <= COUNT_REGISTERS_MAX_BUCKETS
-                    && tile_length / self.group_lanes as u64 <= 255 =>
+                if self.desc.bucket_count <= max_buckets && tile_length / self.group_lanes as u64 <= 255 =>
             {
                 self.workgroup_size / self.group_lanes
             }
