@@ -250,6 +250,14 @@ const TILE_SPEC_TILES_SHIFT: u32 = 16;
 /// Tile scatter variant: how a workgroup with one tile orders its start, in bits 20..21
 /// ([`SplitPlan::first_tile_order`]).
 const TILE_SPEC_FIRST_ORDER_SHIFT: u32 = 20;
+/// The bits of the tile variant only the tile scatter reads (its write path, tiles a
+/// workgroup, first-tile order): the other passes' pipelines leave them out, so plans that
+/// differ only there share those pipelines.
+const TILE_SPEC_SCATTER_ONLY: u32 = TILE_SPEC_STAGED
+    | TILE_SPEC_REGISTERS
+    | TILE_SPEC_SUBGROUP_STAGED
+    | (0xF << TILE_SPEC_TILES_SHIFT)
+    | (0x3 << TILE_SPEC_FIRST_ORDER_SHIFT);
 /// Largest `m` [`SplitPath::Auto`] writes straight from registers on the tile path, keys only
 /// and with values (larger `m` is staged). Measured on an NVIDIA H100, 2^26 u32 keys, 8 items
 /// per invocation: keys direct 0.93 ms against staged 1.06 ms at m = 32, 1.47 against 1.27 at
@@ -738,7 +746,7 @@ impl SplitPlan {
         let columns = elements.div_ceil(column_length).max(1);
         let m = self.desc.bucket_count as u64;
         let matrix_entries = m * columns;
-        let spec = self.specialization();
+        let spec = self.pass_specialization();
         let offsets_kernel = ctx.kernel(&shaders::SPLIT_OFFSETS, spec)?;
         let offset_groups = (m + 1).div_ceil(self.workgroup_size as u64) as u32;
         let push = SplitPush {
@@ -788,7 +796,7 @@ impl SplitPlan {
             .as_ref()
             .ok_or_else(|| Error::Internal("multisplit: plan without passes".into()))?;
         let histogram = ctx.kernel(passes.histogram, self.count_specialization())?;
-        let scatter = ctx.kernel(passes.scatter, spec)?;
+        let scatter = ctx.kernel(passes.scatter, self.specialization())?;
         let layout = passes.layout(self.max_columns * m);
         let at = |offset: u64, size: u64| {
             BufferRange::new(args.scratch.buffer, args.scratch.offset + offset, size)
@@ -1111,14 +1119,14 @@ impl Context {
                 usage: BUFFER_USAGE,
             },
         };
-        let spec = plan.specialization();
+        let spec = plan.pass_specialization();
         let mut kernels = vec![(&shaders::SPLIT_OFFSETS, spec), (plan.small, spec)];
         if let Some(starts) = plan.onesweep.as_ref().and_then(|o| o.bucket_starts()) {
             kernels.push((starts, spec));
         }
         if let Some(passes) = &plan.columns {
             kernels.push((passes.histogram, plan.count_specialization()));
-            kernels.push((passes.scatter, spec));
+            kernels.push((passes.scatter, plan.specialization()));
         }
         self.prepare_kernels(&kernels)?;
         Ok(plan)
@@ -1236,11 +1244,21 @@ impl SplitPlan {
         }
     }
 
+    /// The specialization of every pass but the tile scatter (the offsets, the small path,
+    /// the Onesweep bucket starts; the count builds on it): the scatter-only bits left out.
+    fn pass_specialization(&self) -> Specialization {
+        let mut spec = self.specialization();
+        if self.tile.is_some() {
+            spec.spin_limit &= !TILE_SPEC_SCATTER_ONLY;
+        }
+        spec
+    }
+
     /// The specialization of the counting pass: the tile count keeps only `m` shared
     /// counters (not the scatter's pool, which would cut its occupancy), or counts in
     /// registers, loading that many 16-byte vectors per lane at once.
     fn count_specialization(&self) -> Specialization {
-        let mut spec = self.specialization();
+        let mut spec = self.pass_specialization();
         if self.tile.is_some() {
             if self.count_tiles_per_group() > 1 {
                 spec.spin_limit |= TILE_SPEC_COUNT_REGISTERS;
