@@ -207,6 +207,17 @@ void subgroup_staged_write(KEY_T keys[BATCH],
 // barriers made it slower with more).
 const uint TILES_PER_GROUP = 1u << ((SPIN_LIMIT >> 16) & 15u);
 
+// Register counters (TILE_REGISTERS) need no zeroing: each subgroup writes its whole row (lane
+// b bucket b's count) after its ranking, and nothing reads a row before that. The subgroup-
+// staged variants with several tiles a workgroup leave the zeroing and the two workgroup
+// barriers around it out of every tile: on an H200 at 2^24 / 2^26, u32 keys into 8, 16 and 32
+// buckets 2.4 / 1.7%, 1.3 / 1.6% and 2.7 / 3.4% faster, u32 -> u32 pairs into 3 1.2 / 1.3%.
+// Every other variant keeps it, as the driver's code for them was slower without it (the
+// staged pairs into 16 and 32 buckets 6-13%, pairs into 2 and 5 0.3-0.7%), though the
+// zeroing is just as needless there
+// (docs/benchmarks/2026-11-26-h200-split-register-rows.md).
+const bool SKIP_ROW_ZEROING = TILE_REGISTERS && TILE_SUBGROUP_STAGED && TILES_PER_GROUP > 1u;
+
 // Loads this lane's BATCH items of `tile` (0 past the count).
 void load_items(uint tile, uint n, out KEY_T keys[BATCH]
 #if VALUE_WORDS > 0
@@ -237,7 +248,8 @@ void zero_counter_rows(uint rows, uint m) {
 }
 
 // Ranks tile `tile` (its items loaded by load_items) and writes it out. `zeroed`: the counter
-// rows are zero and every invocation has passed a barrier since (a constant at each call).
+// rows are zero and every invocation has passed a barrier since (a constant at each call;
+// SKIP_ROW_ZEROING variants need neither).
 void split_tile(uint tile, uint n, bool zeroed, KEY_T keys[BATCH]
 #if VALUE_WORDS > 0
                 , VALUE_T values[BATCH]
@@ -246,7 +258,7 @@ void split_tile(uint tile, uint n, bool zeroed, KEY_T keys[BATCH]
     uint lid = gl_LocalInvocationIndex;
     uint m = pc.bucket_count;
     uint rows = gl_NumSubgroups;
-    if (!zeroed) {
+    if (!zeroed && !SKIP_ROW_ZEROING) {
         barrier(); // the previous tile's reads of the pool are done
         zero_counter_rows(rows, m);
         barrier();
@@ -290,6 +302,12 @@ void split_tile(uint tile, uint n, bool zeroed, KEY_T keys[BATCH]
             subgroupBarrier(); // the next item reads the advanced counter
         }
         packed[i] = ok ? ((base + popcount4(peers & fold_mask(gl_SubgroupLtMask))) << 16) | b : NONE;
+    }
+    if (SKIP_ROW_ZEROING) {
+        // No workgroup barrier since this subgroup read its row for the previous tile's
+        // positions: those reads are done before any lane overwrites the row.
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
     }
     if (in_registers && gl_SubgroupInvocationID < m) {
         s_pool[row + gl_SubgroupInvocationID] = counter;
