@@ -218,6 +218,14 @@ const uint TILES_PER_GROUP = 1u << ((SPIN_LIMIT >> 16) & 15u);
 // (docs/benchmarks/2026-11-26-h200-split-register-rows.md).
 const bool SKIP_ROW_ZEROING = TILE_REGISTERS && TILE_SUBGROUP_STAGED && TILES_PER_GROUP > 1u;
 
+// Bit 22 (the direct path with register counters and one tile a workgroup; src/split/mod.rs
+// subgroup_positions): each subgroup finds its buckets' output starts itself, lane b bucket
+// b's (the scanned matrix's entry, loaded before the ranking, plus the rows of the subgroups
+// before it), and takes its elements' positions by a shuffle: no invocation rewrites the rows
+// into positions and no second workgroup barrier follows (used in split_tile only).
+const bool SUBGROUP_POSITIONS = (SPIN_LIMIT & (1u << 22)) != 0u && TILE_REGISTERS && !TILE_STAGED
+    && !TILE_SUBGROUP_STAGED && TILES_PER_GROUP == 1u;
+
 // Loads this lane's BATCH items of `tile` (0 past the count).
 void load_items(uint tile, uint n, out KEY_T keys[BATCH]
 #if VALUE_WORDS > 0
@@ -266,6 +274,10 @@ void split_tile(uint tile, uint n, bool zeroed, KEY_T keys[BATCH]
     bool staged = TILE_STAGED;
     bool in_registers = TILE_REGISTERS;
     uint row = gl_SubgroupID * m;
+    uint subgroup_start = 0u; // SUBGROUP_POSITIONS: lane b, bucket b's first output position
+    if (SUBGROUP_POSITIONS && gl_SubgroupInvocationID < m) {
+        subgroup_start = U32Ref(matrix_addr(gl_SubgroupInvocationID, tile)).v[0];
+    }
 
     uint lane_first = tile_lane_first();
     uint lane_end = tile_items(tile, n);
@@ -313,6 +325,24 @@ void split_tile(uint tile, uint n, bool zeroed, KEY_T keys[BATCH]
         s_pool[row + gl_SubgroupInvocationID] = counter;
     }
     barrier();
+    if (SUBGROUP_POSITIONS) {
+        if (gl_SubgroupInvocationID < m) {
+            for (uint r = 0u; r < gl_SubgroupID; ++r) {
+                subgroup_start += s_pool[r * m + gl_SubgroupInvocationID];
+            }
+        }
+        [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+            uint b = packed[i] == NONE ? 0u : (packed[i] & 0xFFFFu);
+            uint at = subgroupShuffle(subgroup_start, b) + (packed[i] >> 16);
+            if (packed[i] != NONE) {
+                KeyRef(pc.keys_out + uint64_t(at) * uint64_t(KEY_BITS / 8)).v[0] = keys[i];
+#if VALUE_WORDS > 0
+                ValueRef(pc.values_out + uint64_t(at) * uint64_t(VALUE_WORDS * 4u)).v[0] = values[i];
+#endif
+            }
+        }
+        return;
+    }
 
     // 2. Rows to positions. Invocation lid takes buckets [lid * per, lid * per + per).
     uint per = (m + WG_SIZE - 1u) / WG_SIZE;

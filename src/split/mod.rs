@@ -250,14 +250,18 @@ const TILE_SPEC_TILES_SHIFT: u32 = 16;
 /// Tile scatter variant: how a workgroup with one tile orders its start, in bits 20..21
 /// ([`SplitPlan::first_tile_order`]).
 const TILE_SPEC_FIRST_ORDER_SHIFT: u32 = 20;
+/// Tile scatter variant: each subgroup finds its buckets' starts itself
+/// ([`SplitPlan::subgroup_positions`]).
+const TILE_SPEC_SUBGROUP_POSITIONS: u32 = 1 << 22;
 /// The bits of the tile variant only the tile scatter reads (its write path, tiles a
-/// workgroup, first-tile order): the other passes' pipelines leave them out, so plans that
-/// differ only there share those pipelines.
+/// workgroup, first-tile order, subgroup positions): the other passes' pipelines leave them
+/// out, so plans that differ only there share those pipelines.
 const TILE_SPEC_SCATTER_ONLY: u32 = TILE_SPEC_STAGED
     | TILE_SPEC_REGISTERS
     | TILE_SPEC_SUBGROUP_STAGED
     | (0xF << TILE_SPEC_TILES_SHIFT)
-    | (0x3 << TILE_SPEC_FIRST_ORDER_SHIFT);
+    | (0x3 << TILE_SPEC_FIRST_ORDER_SHIFT)
+    | TILE_SPEC_SUBGROUP_POSITIONS;
 /// Largest `m` [`SplitPath::Auto`] writes straight from registers on the tile path, keys only
 /// and with values (larger `m` is staged). Measured on an NVIDIA H100, 2^26 u32 keys, 8 items
 /// per invocation: keys direct 0.93 ms against staged 1.06 ms at m = 32, 1.47 against 1.27 at
@@ -1235,6 +1239,9 @@ impl SplitPlan {
                     variant |= self.id_bits() << TILE_SPEC_ID_BITS_SHIFT;
                     variant |= self.scatter_tiles_per_group().trailing_zeros() << TILE_SPEC_TILES_SHIFT;
                     variant |= (self.first_tile_order() as u32) << TILE_SPEC_FIRST_ORDER_SHIFT;
+                    if self.subgroup_positions() {
+                        variant |= TILE_SPEC_SUBGROUP_POSITIONS;
+                    }
                     variant
                 }
                 None => 1,
@@ -1288,6 +1295,26 @@ impl SplitPlan {
             }
             _ => 1,
         }
+    }
+
+    /// Whether each subgroup of the direct tile scatter finds its buckets' output starts itself
+    /// (the scanned matrix's entry plus the counter rows of the subgroups before it), so that
+    /// no workgroup turns the rows into positions and no second workgroup barrier follows:
+    /// keys alone on the direct path with register counters and one tile a workgroup, by any
+    /// bucket function but IDS, and by IDS into 2 buckets. On an NVIDIA H200, u32 keys at 2^24
+    /// / 2^26, ms (docs/benchmarks/2026-11-26-h200-split-register-rows.md): GLSL into 2 0.0650
+    /// / 0.2196 -> 0.0644 / 0.2198, into 3 0.0718 / 0.2436 -> 0.0702 / 0.2353, into 5 0.0816 /
+    /// 0.2839 -> 0.0751 / 0.2576; IDS into 2 0.0882 / 0.3251 -> 0.0794 / 0.2746, but into 3
+    /// 0.0834 / 0.2943 -> 0.0897 / 0.3160 and into 5 2-3% slower (kept off there).
+    fn subgroup_positions(&self) -> bool {
+        let Some(tile) = self.tile else {
+            return false;
+        };
+        tile.write == TileWrite::Direct
+            && self.desc.value_type == ValueType::None
+            && self.desc.bucket_count <= self.group_lanes
+            && self.scatter_tiles_per_group() == 1
+            && (self.desc.bucket_fn != BucketFn::Ids || self.id_bits() == 1)
     }
 
     /// How a workgroup of the tile scatter that takes one tile orders its start (see
