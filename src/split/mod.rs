@@ -48,7 +48,9 @@
 //!   8-bit counters in registers where `m <= 8` (one subgroup a tile, 16-byte loads), else
 //!   adds one shared atomic per element; the scatter ranks each item with ballots and per-subgroup
 //!   running counts (in registers, lane `b` holding bucket `b`'s, where `m` fits the subgroup;
-//!   else a shared row of `m` counters per subgroup), turns the rows into positions, and writes
+//!   else a shared row of `m` counters per subgroup), turns the rows into positions (keys
+//!   alone on the direct path with register counters: each subgroup finds its own buckets'
+//!   starts, [`SplitPlan`]'s `subgroup_positions`), and writes
 //!   each element straight from registers (direct: few contiguous runs per store for small
 //!   `m`) or stages the tile in shared memory in bucket order and writes coalesced runs
 //!   (staged: larger `m`; Auto stages above `m = 32` for keys and `m = 4` for pairs, and
