@@ -10,6 +10,8 @@
 //     at the tile's first position of the bucket. Without TILE_STAGED that is the global
 //     position (matrix entry (b, tile)) and every element is written straight from its
 //     registers: for small m each store of a subgroup hits few contiguous runs.
+//     SUBGROUP_POSITIONS (keys alone, direct, register counters, one tile): each subgroup sums
+//     the rows before its own to the matrix entries itself; the rows stay as they are.
 //  3. TILE_STAGED: the start is the bucket's first slot in the tile (an exclusive scan of the
 //     tile's bucket totals); the keys, then the values, are staged in shared memory in bucket
 //     order, and each invocation writes consecutive slots (coalesced runs, one per bucket),
