@@ -257,6 +257,24 @@ void zero_counter_rows(uint rows, uint m) {
     }
 }
 
+// Writes each element whose output position is in `positions` (NONE: past the end) straight
+// from its registers (the direct path).
+void write_direct(uint positions[BATCH], KEY_T keys[BATCH]
+#if VALUE_WORDS > 0
+                  , VALUE_T values[BATCH]
+#endif
+) {
+    [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+        if (positions[i] != NONE) {
+            uint64_t pos = uint64_t(positions[i]);
+            KeyRef(pc.keys_out + pos * uint64_t(KEY_BITS / 8)).v[0] = keys[i];
+#if VALUE_WORDS > 0
+            ValueRef(pc.values_out + pos * uint64_t(VALUE_WORDS * 4u)).v[0] = values[i];
+#endif
+        }
+    }
+}
+
 // Ranks tile `tile` (its items loaded by load_items) and writes it out. `zeroed`: the counter
 // rows are zero and every invocation has passed a barrier since (a constant at each call;
 // SKIP_ROW_ZEROING variants need neither).
@@ -336,13 +354,13 @@ void split_tile(uint tile, uint n, bool zeroed, KEY_T keys[BATCH]
         [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
             uint b = packed[i] == NONE ? 0u : (packed[i] & 0xFFFFu);
             uint at = subgroupShuffle(subgroup_start, b) + (packed[i] >> 16);
-            if (packed[i] != NONE) {
-                KeyRef(pc.keys_out + uint64_t(at) * uint64_t(KEY_BITS / 8)).v[0] = keys[i];
-#if VALUE_WORDS > 0
-                ValueRef(pc.values_out + uint64_t(at) * uint64_t(VALUE_WORDS * 4u)).v[0] = values[i];
-#endif
-            }
+            packed[i] = packed[i] == NONE ? NONE : at;
         }
+        write_direct(packed, keys
+#if VALUE_WORDS > 0
+                     , values
+#endif
+        );
         return;
     }
 
@@ -397,15 +415,11 @@ void split_tile(uint tile, uint n, bool zeroed, KEY_T keys[BATCH]
         }
     }
     if (!staged) {
-        [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
-            if (packed[i] != NONE) {
-                uint64_t pos = uint64_t(packed[i]);
-                KeyRef(pc.keys_out + pos * uint64_t(KEY_BITS / 8)).v[0] = keys[i];
+        write_direct(packed, keys
 #if VALUE_WORDS > 0
-                ValueRef(pc.values_out + pos * uint64_t(VALUE_WORDS * 4u)).v[0] = values[i];
+                     , values
 #endif
-            }
-        }
+        );
         return;
     }
 
