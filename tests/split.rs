@@ -1833,7 +1833,7 @@ fn subgroup_staged_key_type<K: FromWord>(
 #[test]
 fn subgroup_staged_tile_path() {
     // Auto on a device that runs the look-back: u32 -> u32 pairs into 3..=12 buckets and
-    // 4-byte keys alone into 8..=32, by BITS or GLSL, where m fits the smallest subgroup.
+    // 4-byte keys alone into 11..=32, by BITS or GLSL, where m fits the smallest subgroup.
     let ctx = context_with_lookback(true);
     let lanes = ctx.profile().min_subgroup_size;
     for (key_type, value_type, m, bucket_fn, taken) in [
@@ -1844,7 +1844,9 @@ fn subgroup_staged_tile_path() {
         (KeyType::U32, ValueType::U32, 2, BucketFn::Glsl, false),
         (KeyType::U32, ValueType::U32, 13, BucketFn::Glsl, false),
         (KeyType::U32, ValueType::U32, 16, BucketFn::Bits, false),
-        (KeyType::U32, ValueType::None, 8, BucketFn::Bits, true),
+        (KeyType::U32, ValueType::None, 8, BucketFn::Bits, false),
+        (KeyType::I32, ValueType::None, 10, BucketFn::Glsl, false),
+        (KeyType::I32, ValueType::None, 11, BucketFn::Glsl, true),
         (KeyType::I32, ValueType::None, 12, BucketFn::Glsl, true),
         (KeyType::U32, ValueType::None, 7, BucketFn::Glsl, false),
         (KeyType::U32, ValueType::None, 13, BucketFn::Glsl, true),
@@ -1863,6 +1865,20 @@ fn subgroup_staged_tile_path() {
             taken && m <= lanes,
             "{key_type:?} -> {value_type:?} m={m} {bucket_fn:?}: Auto took {path:?}"
         );
+    }
+    // 4-byte keys alone into up to 10 buckets by BITS or GLSL stay on the direct path, where
+    // the Onesweep split would take 8 and more; 8-byte keys take the Onesweep split (IDS, which
+    // has no Onesweep form, the direct path anyway).
+    for (key_type, m, bucket_fn, expected) in [
+        (KeyType::U32, 8u32, BucketFn::Bits, SplitPath::TileDirect),
+        (KeyType::F32, 8, BucketFn::Bits, SplitPath::TileDirect),
+        (KeyType::U32, 9, BucketFn::Glsl, SplitPath::TileDirect),
+        (KeyType::I32, 10, BucketFn::Glsl, SplitPath::TileDirect),
+        (KeyType::U64, 8, BucketFn::Bits, SplitPath::Onesweep),
+        (KeyType::U32, 8, BucketFn::Ids, SplitPath::TileDirect),
+    ] {
+        let path = auto_path(&ctx, key_type, ValueType::None, m, bucket_fn);
+        assert_eq!(path, expected, "{key_type:?} m={m} {bucket_fn:?}");
     }
     let too_many = SplitDesc {
         path: SplitPath::TileSubgroupStaged,

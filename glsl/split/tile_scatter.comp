@@ -10,19 +10,21 @@
 //     at the tile's first position of the bucket. Without TILE_STAGED that is the global
 //     position (matrix entry (b, tile)) and every element is written straight from its
 //     registers: for small m each store of a subgroup hits few contiguous runs.
-//     SUBGROUP_POSITIONS (keys alone, direct, register counters, one tile): each subgroup sums
-//     the rows before its own to the matrix entries itself; the rows stay as they are.
+//     SUBGROUP_POSITIONS (register counters; direct, or subgroup-staged keys alone): each
+//     subgroup sums the rows before its own to the matrix entries itself; the rows stay as
+//     they are.
 //  3. TILE_STAGED: the start is the bucket's first slot in the tile (an exclusive scan of the
 //     tile's bucket totals); the keys, then the values, are staged in shared memory in bucket
 //     order, and each invocation writes consecutive slots (coalesced runs, one per bucket),
 //     finding a slot's bucket by a binary search of the tile's bucket starts.
 //  3b. TILE_SUBGROUP_STAGED instead: each subgroup stages only its own run, with subgroup
 //     barriers (subgroup_staged_write).
-// Shared pool (COUNTER_WORDS words): the counter rows at [0, rows * m); the staged keys or
-// values at [0, TILE_LENGTH * words) (after the counters are consumed); with TILE_STAGED the
-// tile's bucket starts at [aux, aux + m) and the global-minus-local bases at [aux + m, aux + 2m),
-// aux = max of both regions' ends; with TILE_SUBGROUP_STAGED subgroup s's run at
-// [rows * m + s * S * BATCH * STAGE_WORDS, ...) beside the counters (the plan sizes the pool).
+// Shared pool (COUNTER_WORDS words): the counter rows at [0, rows * m) (two sets of rows with
+// DOUBLE_BUFFERED_ROWS); the staged keys or values at [0, TILE_LENGTH * words) (after the
+// counters are consumed); with TILE_STAGED the tile's bucket starts at [aux, aux + m) and the
+// global-minus-local bases at [aux + m, aux + 2m), aux = max of both regions' ends; with
+// TILE_SUBGROUP_STAGED subgroup s's run at [counter rows * m + s * S * BATCH * STAGE_WORDS, ...)
+// beside the counters (the plan sizes the pool).
 #define SPLIT_TILES 1
 #define SPLIT_TILE_KERNEL 1 // loops over id bits unrolled to the plan's count (bucket_fn.glsl)
 #include "split_common.glsl"
@@ -84,18 +86,20 @@ uint staged_bucket(KEY_T key, uint slot, uint m, uint aux) {
 // of S * BATCH elements in bucket order in a private region of the pool (after the counter
 // rows), with no workgroup barrier, and stores consecutive slots: a store of S lanes then
 // spans about S * m / (S * BATCH) + 1 runs instead of up to m. Lane b holds the subgroup's
-// count of bucket b (`counter`) and, in s_pool[row + b], its first global position (step 2).
+// count of bucket b (`counter`) and its first global position (`lane_start`); the runs lie
+// after the pool's `counter_rows` counter rows.
 void subgroup_staged_write(KEY_T keys[BATCH],
 #if VALUE_WORDS > 0
                            VALUE_T values[BATCH],
 #endif
-                           uint packed[BATCH], uint counter, uint row, uint m, uint rows) {
+                           uint packed[BATCH], uint counter, uint lane_start, uint m,
+                           uint counter_rows) {
     uint lane = gl_SubgroupInvocationID;
     uint local_start = subgroupExclusiveAdd(counter); // lane b: bucket b's first slot
     uint held = subgroup_total(local_start, counter);
-    uint shift = (lane < m ? s_pool[row + lane] : 0u) - local_start; // global - slot (wraps)
+    uint shift = lane_start - local_start; // global - slot (wraps)
     uint span = gl_SubgroupSize * BATCH;
-    uint region = rows * m + gl_SubgroupID * span * STAGE_WORDS;
+    uint region = counter_rows * m + gl_SubgroupID * span * STAGE_WORDS;
     uint slots[BATCH];
     [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
         uint b = packed[i] == NONE ? 0u : (packed[i] & 0xFFFFu);
@@ -220,13 +224,19 @@ const uint TILES_PER_GROUP = 1u << ((SPIN_LIMIT >> 16) & 15u);
 // (docs/benchmarks/2026-11-26-h200-split-register-rows.md).
 const bool SKIP_ROW_ZEROING = TILE_REGISTERS && TILE_SUBGROUP_STAGED && TILES_PER_GROUP > 1u;
 
-// Bit 22 (the direct path with register counters and one tile a workgroup; src/split/mod.rs
+// Bit 22 (register counters, the direct or subgroup-staged path; src/split/mod.rs
 // subgroup_positions): each subgroup finds its buckets' output starts itself, lane b bucket
 // b's (the scanned matrix's entry, loaded before the ranking, plus the rows of the subgroups
-// before it), and takes its elements' positions by a shuffle: no invocation rewrites the rows
-// into positions and no second workgroup barrier follows (used in split_tile only).
-const bool SUBGROUP_POSITIONS = (SPIN_LIMIT & (1u << 22)) != 0u && TILE_REGISTERS && !TILE_STAGED
-    && !TILE_SUBGROUP_STAGED && TILES_PER_GROUP == 1u;
+// before it): no invocation rewrites the rows into positions and no second workgroup barrier
+// follows. The direct path takes its elements' positions by a shuffle; the subgroup-staged
+// one shifts its staged runs by them (used in split_tile only).
+const bool SUBGROUP_POSITIONS = (SPIN_LIMIT & (1u << 22)) != 0u && TILE_REGISTERS && !TILE_STAGED;
+// With several tiles a workgroup, SUBGROUP_POSITIONS keeps two sets of counter rows, one for
+// even tiles and one for odd (src/split/mod.rs double_buffered_rows): a subgroup writes its
+// row for the next tile while later subgroups may still read this tile's rows, and the one
+// workgroup barrier a tile orders every read of a set before its next write. No zeroing either.
+const bool DOUBLE_BUFFERED_ROWS = (SPIN_LIMIT & (1u << 22)) != 0u && TILE_REGISTERS && !TILE_STAGED
+    && TILES_PER_GROUP > 1u;
 
 // Loads this lane's BATCH items of `tile` (0 past the count).
 void load_items(uint tile, uint n, out KEY_T keys[BATCH]
@@ -275,10 +285,11 @@ void write_direct(uint positions[BATCH], KEY_T keys[BATCH]
     }
 }
 
-// Ranks tile `tile` (its items loaded by load_items) and writes it out. `zeroed`: the counter
-// rows are zero and every invocation has passed a barrier since (a constant at each call;
-// SKIP_ROW_ZEROING variants need neither).
-void split_tile(uint tile, uint n, bool zeroed, KEY_T keys[BATCH]
+// Ranks tile `tile` (its items loaded by load_items) and writes it out. `parity`: the tile's
+// index in its workgroup & 1 (DOUBLE_BUFFERED_ROWS). `zeroed`: the counter rows are zero and
+// every invocation has passed a barrier since (a constant at each call; SKIP_ROW_ZEROING and
+// DOUBLE_BUFFERED_ROWS variants need neither).
+void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
 #if VALUE_WORDS > 0
                 , VALUE_T values[BATCH]
 #endif
@@ -286,14 +297,20 @@ void split_tile(uint tile, uint n, bool zeroed, KEY_T keys[BATCH]
     uint lid = gl_LocalInvocationIndex;
     uint m = pc.bucket_count;
     uint rows = gl_NumSubgroups;
-    if (!zeroed && !SKIP_ROW_ZEROING) {
+    if (!zeroed && !SKIP_ROW_ZEROING && !DOUBLE_BUFFERED_ROWS) {
         barrier(); // the previous tile's reads of the pool are done
         zero_counter_rows(rows, m);
         barrier();
     }
     bool staged = TILE_STAGED;
     bool in_registers = TILE_REGISTERS;
-    uint row = gl_SubgroupID * m;
+    uint set_first_row = 0u; // DOUBLE_BUFFERED_ROWS: this tile's set of rows
+    uint counter_rows = rows;
+    if (DOUBLE_BUFFERED_ROWS) {
+        set_first_row = parity * rows;
+        counter_rows = 2u * rows;
+    }
+    uint row = (set_first_row + gl_SubgroupID) * m;
     uint subgroup_start = 0u; // SUBGROUP_POSITIONS: lane b, bucket b's first output position
     if (SUBGROUP_POSITIONS && gl_SubgroupInvocationID < m) {
         subgroup_start = U32Ref(matrix_addr(gl_SubgroupInvocationID, tile)).v[0];
@@ -335,7 +352,7 @@ void split_tile(uint tile, uint n, bool zeroed, KEY_T keys[BATCH]
         }
         packed[i] = ok ? ((base + popcount4(peers & fold_mask(gl_SubgroupLtMask))) << 16) | b : NONE;
     }
-    if (SKIP_ROW_ZEROING) {
+    if (SKIP_ROW_ZEROING && !DOUBLE_BUFFERED_ROWS) {
         // No workgroup barrier since this subgroup read its row for the previous tile's
         // positions: those reads are done before any lane overwrites the row.
         subgroupMemoryBarrierShared();
@@ -348,8 +365,16 @@ void split_tile(uint tile, uint n, bool zeroed, KEY_T keys[BATCH]
     if (SUBGROUP_POSITIONS) {
         if (gl_SubgroupInvocationID < m) {
             for (uint r = 0u; r < gl_SubgroupID; ++r) {
-                subgroup_start += s_pool[r * m + gl_SubgroupInvocationID];
+                subgroup_start += s_pool[(set_first_row + r) * m + gl_SubgroupInvocationID];
             }
+        }
+        if (TILE_SUBGROUP_STAGED) {
+            subgroup_staged_write(keys,
+#if VALUE_WORDS > 0
+                                  values,
+#endif
+                                  packed, counter, subgroup_start, m, counter_rows);
+            return;
         }
         [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
             uint b = packed[i] == NONE ? 0u : (packed[i] & 0xFFFFu);
@@ -404,7 +429,8 @@ void split_tile(uint tile, uint n, bool zeroed, KEY_T keys[BATCH]
 #if VALUE_WORDS > 0
                               values,
 #endif
-                              packed, counter, row, m, rows);
+                              packed, counter, gl_SubgroupInvocationID < m ? s_pool[row + gl_SubgroupInvocationID] : 0u,
+                              m, counter_rows);
         return;
     }
 
@@ -528,7 +554,7 @@ void main() {
             LOAD_FIRST_TILE;
         }
 #undef LOAD_FIRST_TILE
-        split_tile(first_tile, n, FIRST_TILE_ORDER != ORDER_CHECK_LOAD_ZERO, keys
+        split_tile(first_tile, 0u, n, FIRST_TILE_ORDER != ORDER_CHECK_LOAD_ZERO, keys
 #if VALUE_WORDS > 0
                    , values
 #endif
@@ -569,7 +595,7 @@ void main() {
 #endif
             );
         }
-        split_tile(tile, n, false, keys
+        split_tile(tile, k & 1u, n, false, keys
 #if VALUE_WORDS > 0
                    , values
 #endif

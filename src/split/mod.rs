@@ -21,7 +21,7 @@
 //! lanes of a subgroup holding the same bucket find each other with one subgroup ballot per
 //! bucket-id bit, which ranks them stably within the subgroup. The paths ([`SplitPath`]):
 //! - the Onesweep path ([`SplitPath::Onesweep`]; [`SplitPath::Auto`] takes it from `m = 8`
-//!   (4-byte keys alone by BITS or GLSL from `m = 13`; pairs: `m = 4`; u32 -> u32 pairs by
+//!   (4-byte keys alone by BITS or GLSL from `m = 33`; pairs: `m = 4`; u32 -> u32 pairs by
 //!   BITS from `m = 17`, by GLSL from `m = 33`) with
 //!   BITS, SPLITTERS or GLSL where the device profile runs the look-back): the sort's
 //!   Onesweep (Adinets & Merrill 2022) with the bucket as its digit.
@@ -48,9 +48,9 @@
 //!   8-bit counters in registers where `m <= 8` (one subgroup a tile, 16-byte loads), else
 //!   adds one shared atomic per element; the scatter ranks each item with ballots and per-subgroup
 //!   running counts (in registers, lane `b` holding bucket `b`'s, where `m` fits the subgroup;
-//!   else a shared row of `m` counters per subgroup), turns the rows into positions (keys
-//!   alone on the direct path with register counters: each subgroup finds its own buckets'
-//!   starts, [`SplitPlan`]'s `subgroup_positions`), and writes
+//!   else a shared row of `m` counters per subgroup), turns the rows into positions (with
+//!   register counters on the direct path, and for keys alone on the subgroup-staged one,
+//!   each subgroup finds its own buckets' starts instead: `subgroup_positions`), and writes
 //!   each element straight from registers (direct: few contiguous runs per store for small
 //!   `m`) or stages the tile in shared memory in bucket order and writes coalesced runs
 //!   (staged: larger `m`; Auto stages above `m = 32` for keys and `m = 4` for pairs, and
@@ -58,7 +58,8 @@
 //!   staged scatter recomputes from the keys: faster there than the Onesweep split), or
 //!   stages each subgroup's run alone, with no workgroup barrier (subgroup-staged, the seed's
 //!   warp-level reordering: `m` at most the subgroup size; Auto takes it for u32 -> u32 pairs
-//!   into 3 to 12 buckets and 4-byte keys alone into 8 to 32, by BITS or GLSL). A workgroup of
+//!   into 3 to 12 buckets and 4-byte keys alone into 11 to 32, by BITS or GLSL; fewer buckets
+//!   of those keys stay direct). A workgroup of
 //!   the subgroup-staged scatter takes four tiles in turn for keys alone, and one of the direct
 //!   or subgroup-staged scatter two for u32 -> u32 pairs into up to 4 buckets, loading the next
 //!   tile while it ranks one;
@@ -166,9 +167,11 @@ impl BucketFn {
 pub enum SplitPath {
     /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it
     /// [`SplitPath::TileSubgroupStaged`] for u32 -> u32 pairs into 3 to 12 buckets and 4-byte
-    /// keys alone into 8 to 32, by BITS or GLSL, where `m` fits the device's smallest
+    /// keys alone into 11 to 32, by BITS or GLSL, where `m` fits the device's smallest
     /// subgroup; [`SplitPath::TileStaged`] for
-    /// u32 -> u32 pairs into 4 to 16 buckets by BITS or 4 to 32 by GLSL; else
+    /// u32 -> u32 pairs into 4 to 16 buckets by BITS or 4 to 32 by GLSL;
+    /// [`SplitPath::TileDirect`] for 4-byte keys alone into up to 10 buckets by BITS or GLSL;
+    /// else
     /// [`SplitPath::Onesweep`] from `m = 8` (pairs: `m = 4`; not IDS) where the device profile
     /// runs the look-back, else the tile paths where the workgroup's counter rows fit
     /// ([`SplitPath::TileDirect`] up to `m = 32` for keys and `m = 4` for pairs, else
@@ -204,7 +207,7 @@ pub enum SplitPath {
     /// SPLITTERS and GLSL, devices with 64-bit atomics, up to the sort's maximum count;
     /// refused otherwise. [`SplitPath::Auto`] takes it from 8 buckets (keys
     /// only) or 4 (pairs) where the device profile runs the look-back, but where it takes a
-    /// staged tile path (see [`SplitPath::Auto`]).
+    /// tile path (see [`SplitPath::Auto`]).
     Onesweep = 7,
 }
 
@@ -302,8 +305,18 @@ const SUBGROUP_STAGED_PAIRS_BUCKETS: std::ops::RangeInclusive<u32> = 3..=12;
 /// items and four tiles a workgroup ([`SUBGROUP_STAGED_KEYS_ITEMS`]), on an NVIDIA H100, ms:
 /// m = 16 0.108 / 0.367-0.370 against the Onesweep split's 0.133-0.140 / 0.440-0.462, m = 32
 /// 0.120-0.122 / 0.418-0.420 against 0.133-0.137 / 0.442-0.461
-/// (docs/benchmarks/2026-11-25-h100-split-tiles-per-group.md).
-const SUBGROUP_STAGED_KEYS_BUCKETS: std::ops::RangeInclusive<u32> = 8..=32;
+/// (docs/benchmarks/2026-11-25-h100-split-tiles-per-group.md). Below 11 buckets the direct path
+/// with subgroup positions is faster ([`DIRECT_KEYS_MAX_BUCKETS`]).
+const SUBGROUP_STAGED_KEYS_BUCKETS: std::ops::RangeInclusive<u32> = 11..=32;
+/// Most buckets for which [`SplitPath::Auto`] keeps 4-byte keys alone split by BITS or GLSL on
+/// the direct tile path (each subgroup finding its buckets' starts itself:
+/// [`subgroup_positions`]) rather than the Onesweep split or the subgroup-staged path. On an
+/// NVIDIA H200 at 2^24 / 2^26, GLSL, ms, direct against subgroup-staged: m = 8 0.0811 / 0.2761
+/// against 0.0881 / 0.2952 (BITS 0.0795 / 0.2738 against 0.0896 / 0.2966), m = 9 0.0864 /
+/// 0.2964 against 0.0936 / 0.3136, m = 10 0.0880 / 0.3102 against 0.0932 / 0.3145, m = 11
+/// 0.0937 / 0.3263 against 0.0942 / 0.3153, m = 12 0.0979 / 0.3435 against 0.0946 / 0.3181
+/// (docs/benchmarks/2026-11-26-h200-split-subgroup-positions.md).
+const DIRECT_KEYS_MAX_BUCKETS: u32 = 10;
 /// Default elements per invocation of [`SplitPath::TileSubgroupStaged`] on GPUs: at 8 the
 /// workgroup's pool (keys, then values, one word per element) let five 256-invocation
 /// workgroups share an H200 multiprocessor's 48 KiB, at 4 eight. Pairs at m = 8, 2^26: 0.504
@@ -362,6 +375,15 @@ fn auto_subgroup_stages(desc: &SplitDesc) -> bool {
     matches!(desc.bucket_fn, BucketFn::Bits | BucketFn::Glsl)
         && desc.key_type.bytes() == 4
         && buckets.contains(&desc.bucket_count)
+}
+
+/// Whether [`SplitPath::Auto`] takes the direct tile path for `desc` where the Onesweep split
+/// would otherwise take it (see [`DIRECT_KEYS_MAX_BUCKETS`]).
+fn auto_direct_keys(desc: &SplitDesc) -> bool {
+    desc.value_type == ValueType::None
+        && matches!(desc.bucket_fn, BucketFn::Bits | BucketFn::Glsl)
+        && desc.key_type.bytes() == 4
+        && desc.bucket_count <= DIRECT_KEYS_MAX_BUCKETS
 }
 
 /// Whether [`SplitPath::Auto`] prefers the staged tile path for `desc` (see
@@ -978,7 +1000,13 @@ impl Context {
         };
         let pool_words = |write: TileWrite| -> u64 {
             let tile_length = workgroup_size as u64 * tile_items(write) as u64;
-            let counters = rows * m as u64;
+            // Subgroup positions over several tiles a workgroup: two sets of rows, by tile parity.
+            let row_sets = if double_buffered_rows(desc, write, group_lanes) {
+                2
+            } else {
+                1
+            };
+            let counters = row_sets * rows * m as u64;
             let words = match write {
                 TileWrite::Staged => counters.max(tile_length * (word_size / 4)) + 2 * m as u64,
                 TileWrite::SubgroupStaged => counters + tile_length * (word_size / 4),
@@ -998,16 +1026,18 @@ impl Context {
         } else {
             DIRECT_MAX_BUCKETS.1
         };
-        // Where Auto stages pairs rather than take the Onesweep split or the direct path.
-        let auto_staged = match desc.path {
+        // Where Auto takes a tile path rather than the Onesweep split (or, for pairs, the
+        // direct path).
+        let auto_tile = match desc.path {
             SplitPath::Auto if subgroup_staged_fits && auto_subgroup_stages(desc) => {
                 Some(TileWrite::SubgroupStaged)
             }
             SplitPath::Auto if staged_fits && auto_stages_pairs(desc) => Some(TileWrite::Staged),
+            SplitPath::Auto if counter_fits && auto_direct_keys(desc) => Some(TileWrite::Direct),
             _ => None,
         };
         let tile = match desc.path {
-            SplitPath::Auto if auto_staged.is_some() => auto_staged,
+            SplitPath::Auto if auto_tile.is_some() => auto_tile,
             SplitPath::Auto if counter_fits && m <= direct_max => Some(TileWrite::Direct),
             SplitPath::Auto if staged_fits => Some(TileWrite::Staged),
             SplitPath::TileDirect if counter_fits => Some(TileWrite::Direct),
@@ -1035,7 +1065,7 @@ impl Context {
                 }
                 None => true,
             },
-            _ => auto_staged.is_none() && onesweep::auto_takes(self, desc),
+            _ => auto_tile.is_none() && onesweep::auto_takes(self, desc),
         };
         let tile = if onesweep_path { None } else { tile };
         let column_length = if let Some(tile) = tile {
@@ -1178,6 +1208,62 @@ impl Context {
 }
 
 /// Bits of a bucket id below `m`: ceil(log2(m)).
+/// Tiles one workgroup of the tile scatter takes, one after another, the next tile's loads
+/// issued before this one is ranked (a power of two, glsl/split/tile_scatter.comp
+/// TILES_PER_GROUP): [`SCATTER_TILES_PER_GROUP_KEYS_STAGED`] for keys alone on the
+/// subgroup-staged path, [`SCATTER_TILES_PER_GROUP_PAIRS`] for u32 values into few buckets on
+/// the direct and subgroup-staged paths; else 1.
+fn scatter_tiles_per_group(desc: &SplitDesc, write: TileWrite) -> u32 {
+    match (write, desc.value_type) {
+        (TileWrite::SubgroupStaged, ValueType::None) => SCATTER_TILES_PER_GROUP_KEYS_STAGED,
+        (TileWrite::SubgroupStaged | TileWrite::Direct, ValueType::U32)
+            if desc.bucket_count <= SCATTER_PAIRS_TWO_TILES_MAX_BUCKETS =>
+        {
+            SCATTER_TILES_PER_GROUP_PAIRS
+        }
+        _ => 1,
+    }
+}
+
+/// Whether each subgroup of the tile scatter finds its buckets' output starts itself (the
+/// scanned matrix's entry plus the counter rows of the subgroups before it), so that no
+/// workgroup turns the rows into positions and no second workgroup barrier follows: register
+/// counters (`m` at most `group_lanes`) on the direct path, keys alone or with values, and on
+/// the subgroup-staged path for keys alone; by any bucket function but IDS, and by IDS for keys
+/// alone into 2 buckets. On an NVIDIA H200 at 2^24 / 2^26, ms:
+/// - u32 keys, direct (docs/benchmarks/2026-11-26-h200-split-register-rows.md): GLSL into 2
+///   0.0650 / 0.2196 -> 0.0644 / 0.2198, into 3 0.0718 / 0.2436 -> 0.0702 / 0.2353, into 5
+///   0.0816 / 0.2839 -> 0.0751 / 0.2576; IDS into 2 0.0882 / 0.3251 -> 0.0794 / 0.2746, but
+///   into 3 0.0834 / 0.2943 -> 0.0897 / 0.3160 and into 5 2-3% slower (kept off there);
+/// - u32 -> u32 pairs, direct, two tiles a workgroup, GLSL
+///   (docs/benchmarks/2026-11-26-h200-split-subgroup-positions.md): into 2 0.1087 / 0.3768 ->
+///   0.1030 / 0.3706, into 3 0.1240 / 0.4287 -> 0.1090 / 0.3856, into 4 0.1412 / 0.5185 ->
+///   0.1166 / 0.4153; by BITS into 2 0.1087 / 0.3769 -> 0.1040 / 0.3779; but by IDS into 2
+///   0.1215 / 0.4305 -> 0.1438 / 0.54 (kept off);
+/// - u32 keys, subgroup-staged, four tiles a workgroup, GLSL: into 12 0.0946 / 0.3181 -> 0.0937
+///   / 0.3162, into 16 0.0952 / 0.3180 -> 0.0942 / 0.3170, into 32 0.1025 / 0.3467 -> 0.1015 /
+///   0.3439. Pairs on that path were 3-4% slower into 2-4 buckets (two tiles a workgroup), 1.3-1.9%
+///   into 12 and 7% by BITS into 8, and keep the rows-to-positions step.
+fn subgroup_positions(desc: &SplitDesc, write: TileWrite, group_lanes: u32) -> bool {
+    let path_takes = match write {
+        TileWrite::Direct => true,
+        TileWrite::SubgroupStaged => desc.value_type == ValueType::None,
+        TileWrite::Staged => false,
+    };
+    path_takes
+        && desc.bucket_count <= group_lanes
+        && (desc.bucket_fn != BucketFn::Ids
+            || (desc.value_type == ValueType::None && id_bits(desc.bucket_count) == 1))
+}
+
+/// Whether the tile scatter keeps two sets of counter rows, one for even and one for odd tiles:
+/// subgroup positions with several tiles a workgroup, where a subgroup writes its row for the
+/// next tile while later subgroups may still read the rows of this one (glsl/split/
+/// tile_scatter.comp DOUBLE_BUFFERED_ROWS).
+fn double_buffered_rows(desc: &SplitDesc, write: TileWrite, group_lanes: u32) -> bool {
+    subgroup_positions(desc, write, group_lanes) && scatter_tiles_per_group(desc, write) > 1
+}
+
 fn id_bits(m: u32) -> u32 {
     if m <= 1 {
         0
@@ -1279,44 +1365,17 @@ impl SplitPlan {
         spec
     }
 
-    /// Tiles one workgroup of the tile scatter takes, one after another, the next tile's loads
-    /// issued before this one is ranked (a power of two, glsl/split/tile_scatter.comp
-    /// TILES_PER_GROUP): [`SCATTER_TILES_PER_GROUP_KEYS_STAGED`] for keys alone on the
-    /// subgroup-staged path, [`SCATTER_TILES_PER_GROUP_PAIRS`] for u32 values into few buckets
-    /// on the direct and subgroup-staged paths; else 1.
+    /// Tiles one workgroup of the tile scatter takes (see [`scatter_tiles_per_group`]).
     fn scatter_tiles_per_group(&self) -> u32 {
-        let Some(tile) = self.tile else {
-            return 1;
-        };
-        match (tile.write, self.desc.value_type) {
-            (TileWrite::SubgroupStaged, ValueType::None) => SCATTER_TILES_PER_GROUP_KEYS_STAGED,
-            (TileWrite::SubgroupStaged | TileWrite::Direct, ValueType::U32)
-                if self.desc.bucket_count <= SCATTER_PAIRS_TWO_TILES_MAX_BUCKETS =>
-            {
-                SCATTER_TILES_PER_GROUP_PAIRS
-            }
-            _ => 1,
-        }
+        self.tile
+            .map_or(1, |tile| scatter_tiles_per_group(&self.desc, tile.write))
     }
 
-    /// Whether each subgroup of the direct tile scatter finds its buckets' output starts itself
-    /// (the scanned matrix's entry plus the counter rows of the subgroups before it), so that
-    /// no workgroup turns the rows into positions and no second workgroup barrier follows:
-    /// keys alone on the direct path with register counters and one tile a workgroup, by any
-    /// bucket function but IDS, and by IDS into 2 buckets. On an NVIDIA H200, u32 keys at 2^24
-    /// / 2^26, ms (docs/benchmarks/2026-11-26-h200-split-register-rows.md): GLSL into 2 0.0650
-    /// / 0.2196 -> 0.0644 / 0.2198, into 3 0.0718 / 0.2436 -> 0.0702 / 0.2353, into 5 0.0816 /
-    /// 0.2839 -> 0.0751 / 0.2576; IDS into 2 0.0882 / 0.3251 -> 0.0794 / 0.2746, but into 3
-    /// 0.0834 / 0.2943 -> 0.0897 / 0.3160 and into 5 2-3% slower (kept off there).
+    /// Whether each subgroup of the tile scatter finds its buckets' output starts itself (see
+    /// [`subgroup_positions`]).
     fn subgroup_positions(&self) -> bool {
-        let Some(tile) = self.tile else {
-            return false;
-        };
-        tile.write == TileWrite::Direct
-            && self.desc.value_type == ValueType::None
-            && self.desc.bucket_count <= self.group_lanes
-            && self.scatter_tiles_per_group() == 1
-            && (self.desc.bucket_fn != BucketFn::Ids || self.id_bits() == 1)
+        self.tile
+            .is_some_and(|tile| subgroup_positions(&self.desc, tile.write, self.group_lanes))
     }
 
     /// How a workgroup of the tile scatter that takes one tile orders its start (see
