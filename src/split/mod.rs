@@ -1228,9 +1228,10 @@ fn scatter_tiles_per_group(desc: &SplitDesc, write: TileWrite) -> u32 {
 /// Whether each subgroup of the tile scatter finds its buckets' output starts itself (the
 /// scanned matrix's entry plus the counter rows of the subgroups before it), so that no
 /// workgroup turns the rows into positions and no second workgroup barrier follows: register
-/// counters (`m` at most `group_lanes`) on the direct path, keys alone or with values, and on
-/// the subgroup-staged path for keys alone; by any bucket function but IDS, and by IDS for keys
-/// alone into 2 buckets. On an NVIDIA H200 at 2^24 / 2^26, ms:
+/// counters (`m` at most `group_lanes`) on the direct path for keys alone and for u32 -> u32
+/// pairs (4-byte keys and values: the pairs measured), and on the subgroup-staged path for keys
+/// alone; by any bucket function but IDS, and by IDS for keys alone into 2 buckets. On an
+/// NVIDIA H200 at 2^24 / 2^26, ms:
 /// - u32 keys, direct (docs/benchmarks/2026-11-26-h200-split-register-rows.md): GLSL into 2
 ///   0.0650 / 0.2196 -> 0.0644 / 0.2198, into 3 0.0718 / 0.2436 -> 0.0702 / 0.2353, into 5
 ///   0.0816 / 0.2839 -> 0.0751 / 0.2576; IDS into 2 0.0882 / 0.3251 -> 0.0794 / 0.2746, but
@@ -1246,7 +1247,10 @@ fn scatter_tiles_per_group(desc: &SplitDesc, write: TileWrite) -> u32 {
 ///   into 12 and 7% by BITS into 8, and keep the rows-to-positions step.
 fn subgroup_positions(desc: &SplitDesc, write: TileWrite, group_lanes: u32) -> bool {
     let path_takes = match write {
-        TileWrite::Direct => true,
+        TileWrite::Direct => {
+            desc.value_type == ValueType::None
+                || (desc.value_type == ValueType::U32 && desc.key_type.bytes() == 4)
+        }
         TileWrite::SubgroupStaged => desc.value_type == ValueType::None,
         TileWrite::Staged => false,
     };
