@@ -49,8 +49,9 @@
 //!   adds one shared atomic per element; the scatter ranks each item with ballots and per-subgroup
 //!   running counts (in registers, lane `b` holding bucket `b`'s, where `m` fits the subgroup;
 //!   else a shared row of `m` counters per subgroup), turns the rows into positions (with
-//!   register counters on the direct path, and for keys alone on the subgroup-staged one,
-//!   each subgroup finds its own buckets' starts instead: `subgroup_positions`), and writes
+//!   register counters on the direct path for keys alone and u32 -> u32 pairs, and for keys
+//!   alone on the subgroup-staged one, each subgroup finds its own buckets' starts instead:
+//!   `subgroup_positions`), and writes
 //!   each element straight from registers (direct: few contiguous runs per store for small
 //!   `m`) or stages the tile in shared memory in bucket order and writes coalesced runs
 //!   (staged: larger `m`; Auto stages above `m = 32` for keys and `m = 4` for pairs, and
