@@ -267,23 +267,24 @@ void zero_counter_rows(uint rows, uint m) {
     }
 }
 
-// Writes each element whose output position is in `positions` (NONE: past the end) straight
-// from its registers (the direct path).
-void write_direct(uint positions[BATCH], KEY_T keys[BATCH]
+// Writes one element straight from its registers to output position `position` (the direct
+// path).
 #if VALUE_WORDS > 0
-                  , VALUE_T values[BATCH]
+void write_element(uint position, KEY_T key, VALUE_T value) {
+#else
+void write_element(uint position, KEY_T key) {
 #endif
-) {
-    [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
-        if (positions[i] != NONE) {
-            uint64_t pos = uint64_t(positions[i]);
-            KeyRef(pc.keys_out + pos * uint64_t(KEY_BITS / 8)).v[0] = keys[i];
+    uint64_t pos = uint64_t(position);
+    KeyRef(pc.keys_out + pos * uint64_t(KEY_BITS / 8)).v[0] = key;
 #if VALUE_WORDS > 0
-            ValueRef(pc.values_out + pos * uint64_t(VALUE_WORDS * 4u)).v[0] = values[i];
+    ValueRef(pc.values_out + pos * uint64_t(VALUE_WORDS * 4u)).v[0] = value;
 #endif
-        }
-    }
 }
+#if VALUE_WORDS > 0
+#define WRITE_ELEMENT(position, i) write_element(position, keys[i], values[i])
+#else
+#define WRITE_ELEMENT(position, i) write_element(position, keys[i])
+#endif
 
 // Ranks tile `tile` (its items loaded by load_items) and writes it out. `parity`: the tile's
 // index in its workgroup & 1 (DOUBLE_BUFFERED_ROWS). `zeroed`: the counter rows are zero and
@@ -376,16 +377,16 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
                                   packed, counter, subgroup_start, m, counter_rows);
             return;
         }
+        // Each store right after its position's shuffle: all shuffles first, then all stores
+        // made u32 keys into 2-5 buckets 1.5-2% slower on an H200
+        // (docs/benchmarks/2026-11-26-h200-split-subgroup-positions.md).
         [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
             uint b = packed[i] == NONE ? 0u : (packed[i] & 0xFFFFu);
             uint at = subgroupShuffle(subgroup_start, b) + (packed[i] >> 16);
-            packed[i] = packed[i] == NONE ? NONE : at;
+            if (packed[i] != NONE) {
+                WRITE_ELEMENT(at, i);
+            }
         }
-        write_direct(packed, keys
-#if VALUE_WORDS > 0
-                     , values
-#endif
-        );
         return;
     }
 
@@ -441,11 +442,11 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
         }
     }
     if (!staged) {
-        write_direct(packed, keys
-#if VALUE_WORDS > 0
-                     , values
-#endif
-        );
+        [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+            if (packed[i] != NONE) {
+                WRITE_ELEMENT(packed[i], i);
+            }
+        }
         return;
     }
 
