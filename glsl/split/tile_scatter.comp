@@ -235,8 +235,12 @@ const bool SUBGROUP_POSITIONS = (SPIN_LIMIT & (1u << 22)) != 0u && TILE_REGISTER
 // even tiles and one for odd (src/split/mod.rs double_buffered_rows): a subgroup writes its
 // row for the next tile while later subgroups may still read this tile's rows, and the one
 // workgroup barrier a tile orders every read of a set before its next write. No zeroing either.
-const bool DOUBLE_BUFFERED_ROWS = (SPIN_LIMIT & (1u << 22)) != 0u && TILE_REGISTERS && !TILE_STAGED
-    && TILES_PER_GROUP > 1u;
+const bool DOUBLE_BUFFERED_ROWS = SUBGROUP_POSITIONS && TILES_PER_GROUP > 1u;
+// Bit 23 (SUBGROUP_POSITIONS on the direct path; src/split/mod.rs shuffles_before_stores): every
+// element's position is shuffled before the first store, instead of each store right after its
+// position's shuffle. The same instructions; on an H200 the driver's schedule made u32 keys into
+// 2-7 buckets 1-5% faster with each store after its shuffle, into 8-10 2-4% slower.
+const bool SHUFFLES_FIRST = (SPIN_LIMIT & (1u << 23)) != 0u;
 
 // Loads this lane's BATCH items of `tile` (0 past the count).
 void load_items(uint tile, uint n, out KEY_T keys[BATCH]
@@ -377,14 +381,20 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
                                   packed, counter, subgroup_start, m, counter_rows);
             return;
         }
-        // Each store right after its position's shuffle: all shuffles first, then all stores
-        // made u32 keys into 2-5 buckets 1.5-2% slower on an H200
-        // (docs/benchmarks/2026-11-26-h200-split-subgroup-positions.md).
         [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
             uint b = packed[i] == NONE ? 0u : (packed[i] & 0xFFFFu);
             uint at = subgroupShuffle(subgroup_start, b) + (packed[i] >> 16);
-            if (packed[i] != NONE) {
+            if (SHUFFLES_FIRST) {
+                packed[i] = packed[i] == NONE ? NONE : at;
+            } else if (packed[i] != NONE) {
                 WRITE_ELEMENT(at, i);
+            }
+        }
+        if (SHUFFLES_FIRST) {
+            [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+                if (packed[i] != NONE) {
+                    WRITE_ELEMENT(packed[i], i);
+                }
             }
         }
         return;

@@ -259,6 +259,18 @@ const TILE_SPEC_FIRST_ORDER_SHIFT: u32 = 20;
 /// Tile scatter variant: each subgroup finds its buckets' starts itself
 /// ([`SplitPlan::subgroup_positions`]).
 const TILE_SPEC_SUBGROUP_POSITIONS: u32 = 1 << 22;
+/// Tile scatter variant: the direct path with subgroup positions takes every element's position
+/// before it stores any ([`SplitPlan::shuffles_before_stores`]).
+const TILE_SPEC_SHUFFLES_FIRST: u32 = 1 << 23;
+/// Fewest buckets for which the direct path with subgroup positions takes every position before
+/// its first store; fewer buckets store each element right after its position's shuffle. Either
+/// order costs the same instructions; the driver's schedule differs. On an NVIDIA H200, u32 keys
+/// at 2^24 / 2^26, ms, shuffles first against each store after its shuffle: into 5 buckets
+/// 0.0763 / 0.2718 against 0.0749 / 0.2567, into 7 0.0782 / 0.2694 against 0.0774 / 0.2681, into
+/// 8 0.0809 / 0.2767 against 0.0836 / 0.2848, into 9 0.0861 / 0.2969 against 0.0881 / 0.3035,
+/// into 10 0.0883 / 0.3107 against 0.0898 / 0.3225
+/// (docs/benchmarks/2026-11-26-h200-split-subgroup-positions.md).
+const SHUFFLES_FIRST_MIN_BUCKETS: u32 = 8;
 /// The bits of the tile variant only the tile scatter reads (its write path, tiles a
 /// workgroup, first-tile order, subgroup positions): the other passes' pipelines leave them
 /// out, so plans that differ only there share those pipelines.
@@ -267,7 +279,8 @@ const TILE_SPEC_SCATTER_ONLY: u32 = TILE_SPEC_STAGED
     | TILE_SPEC_SUBGROUP_STAGED
     | (0xF << TILE_SPEC_TILES_SHIFT)
     | (0x3 << TILE_SPEC_FIRST_ORDER_SHIFT)
-    | TILE_SPEC_SUBGROUP_POSITIONS;
+    | TILE_SPEC_SUBGROUP_POSITIONS
+    | TILE_SPEC_SHUFFLES_FIRST;
 /// Largest `m` [`SplitPath::Auto`] writes straight from registers on the tile path, keys only
 /// and with values (larger `m` is staged). Measured on an NVIDIA H100, 2^26 u32 keys, 8 items
 /// per invocation: keys direct 0.93 ms against staged 1.06 ms at m = 32, 1.47 against 1.27 at
@@ -1208,7 +1221,6 @@ impl Context {
     }
 }
 
-/// Bits of a bucket id below `m`: ceil(log2(m)).
 /// Tiles one workgroup of the tile scatter takes, one after another, the next tile's loads
 /// issued before this one is ranked (a power of two, glsl/split/tile_scatter.comp
 /// TILES_PER_GROUP): [`SCATTER_TILES_PER_GROUP_KEYS_STAGED`] for keys alone on the
@@ -1269,6 +1281,7 @@ fn double_buffered_rows(desc: &SplitDesc, write: TileWrite, group_lanes: u32) ->
     subgroup_positions(desc, write, group_lanes) && scatter_tiles_per_group(desc, write) > 1
 }
 
+/// Bits of a bucket id below `m`: ceil(log2(m)).
 fn id_bits(m: u32) -> u32 {
     if m <= 1 {
         0
@@ -1335,6 +1348,9 @@ impl SplitPlan {
                     if self.subgroup_positions() {
                         variant |= TILE_SPEC_SUBGROUP_POSITIONS;
                     }
+                    if self.shuffles_before_stores() {
+                        variant |= TILE_SPEC_SHUFFLES_FIRST;
+                    }
                     variant
                 }
                 None => 1,
@@ -1381,6 +1397,14 @@ impl SplitPlan {
     fn subgroup_positions(&self) -> bool {
         self.tile
             .is_some_and(|tile| subgroup_positions(&self.desc, tile.write, self.group_lanes))
+    }
+
+    /// Whether the direct path with subgroup positions takes every element's position before it
+    /// stores any: from [`SHUFFLES_FIRST_MIN_BUCKETS`] buckets.
+    fn shuffles_before_stores(&self) -> bool {
+        self.subgroup_positions()
+            && self.tile.is_some_and(|tile| tile.write == TileWrite::Direct)
+            && self.desc.bucket_count >= SHUFFLES_FIRST_MIN_BUCKETS
     }
 
     /// How a workgroup of the tile scatter that takes one tile orders its start (see
