@@ -239,7 +239,7 @@ const bool DOUBLE_BUFFERED_ROWS = SUBGROUP_POSITIONS && TILES_PER_GROUP > 1u;
 // Bit 23 (SUBGROUP_POSITIONS on the direct path; src/split/mod.rs shuffles_before_stores): every
 // element's position is shuffled before the first store, instead of each store right after its
 // position's shuffle. The same instructions; on an H200 the driver's schedule made u32 keys into
-// 2-7 buckets 1-5% faster with each store after its shuffle, into 8-10 2-4% slower.
+// 2-7 buckets 0.5-5.6% faster with each store after its shuffle, into 8-10 1.7-3.8% slower.
 const bool SHUFFLES_FIRST = (SPIN_LIMIT & (1u << 23)) != 0u;
 
 // Loads this lane's BATCH items of `tile` (0 past the count).
