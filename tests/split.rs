@@ -1239,14 +1239,16 @@ fn auto_path(
 #[test]
 fn staged_tile_path() {
     // Auto on a device that runs the look-back: u32 -> u32 pairs into 4..=16 buckets by BITS
-    // and 4..=32 by GLSL are staged (3..=12 subgroup-staged where m fits the subgroup: see
-    // subgroup_staged_tile_path); keys alone, other bucket counts and 8-byte values are not.
+    // and 4..=32 by GLSL are staged (BITS 3..=12 and GLSL 3..=7 subgroup-staged where m fits the
+    // subgroup: see subgroup_staged_tile_path); keys alone, other bucket counts and 8-byte
+    // values are not.
     let ctx = context_with_lookback(true);
     for (key_type, value_type, m, bucket_fn, staged) in [
         (KeyType::U32, ValueType::U32, 16u32, BucketFn::Bits, true),
         (KeyType::F32, ValueType::U32, 16, BucketFn::Bits, true),
         (KeyType::U32, ValueType::U32, 32, BucketFn::Bits, false),
         (KeyType::U32, ValueType::U32, 20, BucketFn::Glsl, true),
+        (KeyType::U32, ValueType::U32, 8, BucketFn::Glsl, true),
         (KeyType::I32, ValueType::U32, 32, BucketFn::Glsl, true),
         (KeyType::U32, ValueType::U32, 2, BucketFn::Bits, false),
         (KeyType::U32, ValueType::U32, 64, BucketFn::Bits, false),
@@ -1832,15 +1834,17 @@ fn subgroup_staged_key_type<K: FromWord>(
 /// sizes around the tile; where `Auto` takes it; refused where `m` exceeds the subgroup.
 #[test]
 fn subgroup_staged_tile_path() {
-    // Auto on a device that runs the look-back: u32 -> u32 pairs into 3..=12 buckets and
-    // 4-byte keys alone into 11..=32, by BITS or GLSL, where m fits the smallest subgroup.
+    // Auto on a device that runs the look-back: u32 -> u32 pairs into 3..=12 buckets by BITS
+    // and 3..=7 by GLSL, and 4-byte keys alone into 11..=32 by BITS or GLSL, where m fits the
+    // smallest subgroup.
     let ctx = context_with_lookback(true);
     let lanes = ctx.profile().min_subgroup_size;
     for (key_type, value_type, m, bucket_fn, taken) in [
         (KeyType::U32, ValueType::U32, 3u32, BucketFn::Glsl, true),
         (KeyType::U32, ValueType::U32, 4, BucketFn::Bits, true),
         (KeyType::F32, ValueType::U32, 8, BucketFn::Bits, true),
-        (KeyType::I32, ValueType::U32, 12, BucketFn::Glsl, true),
+        (KeyType::I32, ValueType::U32, 7, BucketFn::Glsl, true),
+        (KeyType::I32, ValueType::U32, 8, BucketFn::Glsl, false),
         (KeyType::U32, ValueType::U32, 2, BucketFn::Glsl, false),
         (KeyType::U32, ValueType::U32, 13, BucketFn::Glsl, false),
         (KeyType::U32, ValueType::U32, 16, BucketFn::Bits, false),

@@ -17,6 +17,8 @@
 //     tile's bucket totals); the keys, then the values, are staged in shared memory in bucket
 //     order, and each invocation writes consecutive slots (coalesced runs, one per bucket),
 //     finding a slot's bucket by a binary search of the tile's bucket starts.
+//     STAGED_POSITIONS (register counters): each subgroup scans the bucket totals itself
+//     instead of the workgroup, and no row becomes a position.
 //  3b. TILE_SUBGROUP_STAGED instead: each subgroup stages only its own run, with subgroup
 //     barriers (subgroup_staged_write).
 // Shared pool (COUNTER_WORDS words): the counter rows at [0, rows * m) (two sets of rows with
@@ -24,7 +26,8 @@
 // counters are consumed); with TILE_STAGED the tile's bucket starts at [aux, aux + m) and the
 // global-minus-local bases at [aux + m, aux + 2m), aux = max of both regions' ends; with
 // TILE_SUBGROUP_STAGED subgroup s's run at [counter rows * m + s * S * BATCH * STAGE_WORDS, ...)
-// beside the counters (the plan sizes the pool).
+// beside the counters; with STAGED_POSITIONS the tile at [0, TILE_LENGTH * STAGE_WORDS), the
+// bucket tables right after it and the counter rows after those (the plan sizes the pool).
 #define SPLIT_TILES 1
 #define SPLIT_TILE_KERNEL 1 // loops over id bits unrolled to the plan's count (bucket_fn.glsl)
 #include "split_common.glsl"
@@ -231,6 +234,15 @@ const bool SKIP_ROW_ZEROING = TILE_REGISTERS && TILE_SUBGROUP_STAGED && TILES_PE
 // follows. The direct path takes its elements' positions by a shuffle; the subgroup-staged
 // one shifts its staged runs by them (used in split_tile only).
 const bool SUBGROUP_POSITIONS = (SPIN_LIMIT & (1u << 22)) != 0u && TILE_REGISTERS && !TILE_STAGED;
+// Bit 22 on the staged path (register counters): each subgroup finds the tile's bucket starts
+// itself (lane b sums bucket b's rows and the subgroup scans the sums), with no workgroup scan,
+// no rewrite of the rows into positions and none of the barriers around those. The rows lie
+// after the staged tile and the bucket tables (STAGED_ROWS_BASE), so staging need not wait
+// until every subgroup has read them.
+const bool STAGED_POSITIONS = (SPIN_LIMIT & (1u << 22)) != 0u && TILE_REGISTERS && TILE_STAGED;
+// STAGED_POSITIONS: the bucket tables' first word (after the staged tile) and the rows' first.
+#define STAGED_AUX (TILE_LENGTH * STAGE_WORDS)
+#define STAGED_ROWS_BASE(m) (STAGED_AUX + 2u * (m))
 // With several tiles a workgroup, SUBGROUP_POSITIONS keeps two sets of counter rows, one for
 // even tiles and one for odd (src/split/mod.rs double_buffered_rows): a subgroup writes its
 // row for the next tile while later subgroups may still read this tile's rows, and the one
@@ -316,8 +328,11 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
         counter_rows = 2u * rows;
     }
     uint row = (set_first_row + gl_SubgroupID) * m;
+    if (STAGED_POSITIONS) {
+        row = STAGED_ROWS_BASE(m) + gl_SubgroupID * m;
+    }
     uint subgroup_start = 0u; // SUBGROUP_POSITIONS: lane b, bucket b's first output position
-    if (SUBGROUP_POSITIONS && gl_SubgroupInvocationID < m) {
+    if ((SUBGROUP_POSITIONS || (STAGED_POSITIONS && gl_SubgroupID == 0u)) && gl_SubgroupInvocationID < m) {
         subgroup_start = U32Ref(matrix_addr(gl_SubgroupInvocationID, tile)).v[0];
     }
 
@@ -400,10 +415,35 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
         return;
     }
 
+    uint aux = max(rows * m, TILE_LENGTH * max(KEY_WORDS, VALUE_WORDS));
+    if (STAGED_POSITIONS) {
+        // Lane b: bucket b's total in the tile and in the rows before this subgroup's.
+        aux = STAGED_AUX;
+        uint lane = gl_SubgroupInvocationID;
+        uint total = 0u;
+        uint before = 0u;
+        if (lane < m) {
+            for (uint r = 0u; r < rows; ++r) {
+                uint c = s_pool[STAGED_ROWS_BASE(m) + r * m + lane];
+                total += c;
+                before += r < gl_SubgroupID ? c : 0u;
+            }
+        }
+        uint tile_start = subgroupExclusiveAdd(total);
+        if (gl_SubgroupID == 0u && lane < m) {
+            s_pool[aux + lane] = tile_start;
+            s_pool[aux + m + lane] = subgroup_start - tile_start; // (wraps back in pos = it + slot)
+        }
+        uint start = tile_start + before;
+        [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+            uint b = packed[i] == NONE ? 0u : (packed[i] & 0xFFFFu);
+            uint at = subgroupShuffle(start, b) + (packed[i] >> 16);
+            packed[i] = packed[i] == NONE ? NONE : at;
+        }
+    } else {
     // 2. Rows to positions. Invocation lid takes buckets [lid * per, lid * per + per).
     uint per = (m + WG_SIZE - 1u) / WG_SIZE;
     uint first_bucket = lid * per;
-    uint aux = max(rows * m, TILE_LENGTH * max(KEY_WORDS, VALUE_WORDS));
     uint local = 0u; // staged: the first slot of my first bucket in the tile
     if (staged) {
         uint mine = 0u;
@@ -459,10 +499,11 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
         }
         return;
     }
+    barrier(); // every counter row is read
+    } // (!STAGED_POSITIONS)
 
     // 3. Staged: keys in bucket order, then each slot to its global position.
     uint in_tile = tile_items(tile, n);
-    barrier(); // every counter row is read
     [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
         if (packed[i] != NONE) {
             s_pool[packed[i]] = uint(keys[i]);

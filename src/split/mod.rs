@@ -49,9 +49,10 @@
 //!   adds one shared atomic per element; the scatter ranks each item with ballots and per-subgroup
 //!   running counts (in registers, lane `b` holding bucket `b`'s, where `m` fits the subgroup;
 //!   else a shared row of `m` counters per subgroup), turns the rows into positions (with
-//!   register counters on the direct path for keys alone and u32 -> u32 pairs, and for keys
-//!   alone on the subgroup-staged one, each subgroup finds its own buckets' starts instead:
-//!   `subgroup_positions`), and writes
+//!   register counters on the direct path for keys alone and u32 -> u32 pairs, for keys
+//!   alone on the subgroup-staged one, and for 4-byte keys with or without 4-byte values on the
+//!   staged one, each subgroup finds its own buckets' starts instead: `subgroup_positions`),
+//!   and writes
 //!   each element straight from registers (direct: few contiguous runs per store for small
 //!   `m`) or stages the tile in shared memory in bucket order and writes coalesced runs
 //!   (staged: larger `m`; Auto stages above `m = 32` for keys and `m = 4` for pairs, and
@@ -59,8 +60,8 @@
 //!   staged scatter recomputes from the keys: faster there than the Onesweep split), or
 //!   stages each subgroup's run alone, with no workgroup barrier (subgroup-staged, the seed's
 //!   warp-level reordering: `m` at most the subgroup size; Auto takes it for u32 -> u32 pairs
-//!   into 3 to 12 buckets and 4-byte keys alone into 11 to 32, by BITS or GLSL; fewer buckets
-//!   of those keys stay direct). A workgroup of
+//!   into 3 to 12 buckets by BITS or 3 to 7 by GLSL and 4-byte keys alone into 11 to 32 by
+//!   BITS or GLSL; fewer buckets of those keys stay direct). A workgroup of
 //!   the subgroup-staged scatter takes four tiles in turn for keys alone, and one of the direct
 //!   or subgroup-staged scatter two for u32 -> u32 pairs into up to 4 buckets, loading the next
 //!   tile while it ranks one;
@@ -167,9 +168,9 @@ impl BucketFn {
 #[repr(u32)]
 pub enum SplitPath {
     /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it
-    /// [`SplitPath::TileSubgroupStaged`] for u32 -> u32 pairs into 3 to 12 buckets and 4-byte
-    /// keys alone into 11 to 32, by BITS or GLSL, where `m` fits the device's smallest
-    /// subgroup; [`SplitPath::TileStaged`] for
+    /// [`SplitPath::TileSubgroupStaged`] for u32 -> u32 pairs into 3 to 12 buckets by BITS or 3
+    /// to 7 by GLSL and 4-byte keys alone into 11 to 32 by BITS or GLSL, where `m` fits the
+    /// device's smallest subgroup; [`SplitPath::TileStaged`] for
     /// u32 -> u32 pairs into 4 to 16 buckets by BITS or 4 to 32 by GLSL;
     /// [`SplitPath::TileDirect`] for 4-byte keys alone into up to 10 buckets by BITS or GLSL;
     /// else
@@ -308,7 +309,14 @@ const STAGED_PAIRS_MAX_BUCKETS: (u32, u32) = (16, 32);
 /// 0.416 (direct kept). IDS is left to the other paths: at m = 4, 2^26, with 4 items two
 /// commands gave 0.722 and 0.606 ms against direct 0.657 and 0.646
 /// (docs/benchmarks/2026-11-24-h200-split-subgroup-staged.md).
-const SUBGROUP_STAGED_PAIRS_BUCKETS: std::ops::RangeInclusive<u32> = 3..=12;
+/// By GLSL the staged path with per-subgroup starts ([`subgroup_positions`]) is as fast or faster
+/// from 8 buckets: at 2^24 / 2^26, ms, subgroup-staged against staged, into 5 0.1149 / 0.4177
+/// against 0.1190 / 0.4178, into 8 0.1186 / 0.4292 against 0.1182 / 0.4140, into 12 0.1266 /
+/// 0.4619 against 0.1247 / 0.4455, into 16 0.1333 / 0.5008 against 0.1203 / 0.4343; by BITS
+/// into 8 subgroup-staged stays (0.1157 / 0.4130 against 0.1272 / 0.4497)
+/// (docs/benchmarks/2026-11-26-h200-split-staged-starts.md). So: (BITS, GLSL) ranges.
+const SUBGROUP_STAGED_PAIRS_BUCKETS: (std::ops::RangeInclusive<u32>, std::ops::RangeInclusive<u32>) =
+    (3..=12, 3..=7);
 /// Bucket counts for which [`SplitPath::Auto`] takes [`SplitPath::TileSubgroupStaged`] for
 /// 4-byte keys alone split by BITS or GLSL (where `m` fits the device's smallest subgroup).
 /// Measured on an NVIDIA H200 at 2^24 / 2^26, GLSL, ms, with the tile count in registers:
@@ -382,7 +390,8 @@ enum FirstTileOrder {
 /// fits (see [`SUBGROUP_STAGED_PAIRS_BUCKETS`] and [`SUBGROUP_STAGED_KEYS_BUCKETS`]).
 fn auto_subgroup_stages(desc: &SplitDesc) -> bool {
     let buckets = match desc.value_type {
-        ValueType::U32 => SUBGROUP_STAGED_PAIRS_BUCKETS,
+        ValueType::U32 if desc.bucket_fn == BucketFn::Glsl => SUBGROUP_STAGED_PAIRS_BUCKETS.1,
+        ValueType::U32 => SUBGROUP_STAGED_PAIRS_BUCKETS.0,
         ValueType::None => SUBGROUP_STAGED_KEYS_BUCKETS,
         ValueType::U64 => return false,
     };
@@ -1022,6 +1031,10 @@ impl Context {
             };
             let counters = row_sets * rows * m as u64;
             let words = match write {
+                // Per-subgroup starts: the rows after the staged tile and the bucket tables.
+                TileWrite::Staged if subgroup_positions(desc, write, group_lanes) => {
+                    tile_length * (word_size / 4) + 2 * m as u64 + counters
+                }
                 TileWrite::Staged => counters.max(tile_length * (word_size / 4)) + 2 * m as u64,
                 TileWrite::SubgroupStaged => counters + tile_length * (word_size / 4),
                 TileWrite::Direct => counters,
@@ -1242,9 +1255,17 @@ fn scatter_tiles_per_group(desc: &SplitDesc, write: TileWrite) -> u32 {
 /// scanned matrix's entry plus the counter rows of the subgroups before it), so that no
 /// workgroup turns the rows into positions and no second workgroup barrier follows: register
 /// counters (`m` at most `group_lanes`) on the direct path for keys alone and for u32 -> u32
-/// pairs (4-byte keys and values: the pairs measured), and on the subgroup-staged path for keys
-/// alone; by any bucket function but IDS, and by IDS for keys alone into 2 buckets. On an
-/// NVIDIA H200 at 2^24 / 2^26, ms:
+/// pairs (4-byte keys and values: the pairs measured), on the subgroup-staged path for keys
+/// alone, and on the staged path for 4-byte keys alone or with 4-byte values (there each
+/// subgroup finds the tile's bucket starts itself, with no workgroup scan); by any bucket
+/// function but IDS, and by IDS for keys alone into 2 buckets. On an NVIDIA H200 at 2^24 /
+/// 2^26, ms:
+/// - u32 -> u32 pairs, staged (docs/benchmarks/2026-11-26-h200-split-staged-starts.md; the
+///   plan then also takes [`FirstTileOrder::LoadZero`], a further 1-3%): GLSL into 4 0.1170 /
+///   0.4160 -> 0.1116 / 0.3963, into 8 0.1260 / 0.4470 -> 0.1204 / 0.4228, into 16 0.1287 /
+///   0.4680 -> 0.1247 / 0.4488, into 32 0.1314 / 0.4762 -> 0.1280 / 0.4647; BITS into 8 0.1312
+///   / 0.4649 -> 0.1303 / 0.4620, into 16 equal, into 32 0.1326 / 0.4817 -> 0.1308 / 0.4729;
+///   u32 keys into 16 and 32 about 6-7% faster (the subgroup-staged path stays faster there);
 /// - u32 keys, direct (docs/benchmarks/2026-11-26-h200-split-register-rows.md): GLSL into 2
 ///   0.0650 / 0.2196 -> 0.0644 / 0.2198, into 3 0.0718 / 0.2436 -> 0.0702 / 0.2353, into 5
 ///   0.0816 / 0.2839 -> 0.0751 / 0.2576; IDS into 2 0.0882 / 0.3251 -> 0.0794 / 0.2746, but
@@ -1265,7 +1286,9 @@ fn subgroup_positions(desc: &SplitDesc, write: TileWrite, group_lanes: u32) -> b
                 || (desc.value_type == ValueType::U32 && desc.key_type.bytes() == 4)
         }
         TileWrite::SubgroupStaged => desc.value_type == ValueType::None,
-        TileWrite::Staged => false,
+        TileWrite::Staged => {
+            desc.key_type.bytes() == 4 && matches!(desc.value_type, ValueType::None | ValueType::U32)
+        }
     };
     path_takes
         && desc.bucket_count <= group_lanes
@@ -1419,7 +1442,11 @@ impl SplitPlan {
     /// - pairs, staged: into 16 buckets (4 id bits) both others 7-10% slower; into 24 and 32 (5
     ///   id bits) `LoadZero` 3.8-3.9% faster, `ZeroLoad` 12% slower; by IDS into 8 to 32
     ///   buckets `ZeroLoad` 12-16% faster (the ids' loads, which the ranking issues, then go
-    ///   out with the keys' and values', no barrier between them).
+    ///   out with the keys' and values', no barrier between them);
+    /// - pairs, staged with per-subgroup starts ([`subgroup_positions`]): `LoadZero` fastest
+    ///   into 4 to 32 buckets by GLSL and BITS, 0.8-3.1% faster than `CheckLoadZero` (into 16 by
+    ///   GLSL 0.1243 / 0.4483 -> 0.1203 / 0.4343 ms), `ZeroLoad` 1-11% slower
+    ///   (docs/benchmarks/2026-11-26-h200-split-staged-starts.md).
     fn first_tile_order(&self) -> FirstTileOrder {
         let Some(tile) = self.tile else {
             return FirstTileOrder::CheckLoadZero;
@@ -1427,7 +1454,7 @@ impl SplitPlan {
         let bucket_fn = self.desc.bucket_fn;
         match tile.write {
             TileWrite::Staged if bucket_fn == BucketFn::Ids => FirstTileOrder::ZeroLoad,
-            TileWrite::Staged if self.id_bits() >= 5 => FirstTileOrder::LoadZero,
+            TileWrite::Staged if self.id_bits() >= 5 || self.subgroup_positions() => FirstTileOrder::LoadZero,
             TileWrite::Staged => FirstTileOrder::CheckLoadZero,
             TileWrite::SubgroupStaged if bucket_fn == BucketFn::Bits => FirstTileOrder::ZeroLoad,
             TileWrite::SubgroupStaged => FirstTileOrder::LoadZero,
