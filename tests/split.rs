@@ -1238,15 +1238,15 @@ fn auto_path(
 /// data, 4- and 8-byte values, above the small path's limit; and where `Auto` takes it.
 #[test]
 fn staged_tile_path() {
-    // Auto on a device that runs the look-back: u32 -> u32 pairs into 4..=16 buckets by BITS
-    // and 4..=32 by GLSL are staged (BITS 3..=12 and GLSL 3..=7 subgroup-staged where m fits the
+    // Auto on a device that runs the look-back: u32 -> u32 pairs into 4..=32 buckets by BITS
+    // or GLSL are staged (BITS 3..=12 and GLSL 3..=7 subgroup-staged where m fits the
     // subgroup: see subgroup_staged_tile_path); keys alone, other bucket counts and 8-byte
     // values are not.
     let ctx = context_with_lookback(true);
     for (key_type, value_type, m, bucket_fn, staged) in [
         (KeyType::U32, ValueType::U32, 16u32, BucketFn::Bits, true),
         (KeyType::F32, ValueType::U32, 16, BucketFn::Bits, true),
-        (KeyType::U32, ValueType::U32, 32, BucketFn::Bits, false),
+        (KeyType::U32, ValueType::U32, 32, BucketFn::Bits, true),
         (KeyType::U32, ValueType::U32, 20, BucketFn::Glsl, true),
         (KeyType::U32, ValueType::U32, 8, BucketFn::Glsl, true),
         (KeyType::I32, ValueType::U32, 32, BucketFn::Glsl, true),

@@ -56,7 +56,7 @@
 //!   each element straight from registers (direct: few contiguous runs per store for small
 //!   `m`) or stages the tile in shared memory in bucket order and writes coalesced runs
 //!   (staged: larger `m`; Auto stages above `m = 32` for keys and `m = 4` for pairs, and
-//!   u32 -> u32 pairs into 4 to 16 buckets by BITS or 4 to 32 by GLSL, whose buckets the
+//!   u32 -> u32 pairs into 4 to 32 buckets by BITS or GLSL, whose buckets the
 //!   staged scatter recomputes from the keys: faster there than the Onesweep split), or
 //!   stages each subgroup's run alone, with no workgroup barrier (subgroup-staged, the seed's
 //!   warp-level reordering: `m` at most the subgroup size; Auto takes it for u32 -> u32 pairs
@@ -171,7 +171,7 @@ pub enum SplitPath {
     /// [`SplitPath::TileSubgroupStaged`] for u32 -> u32 pairs into 3 to 12 buckets by BITS or 3
     /// to 7 by GLSL and 4-byte keys alone into 11 to 32 by BITS or GLSL, where `m` fits the
     /// device's smallest subgroup; [`SplitPath::TileStaged`] for
-    /// u32 -> u32 pairs into 4 to 16 buckets by BITS or 4 to 32 by GLSL;
+    /// u32 -> u32 pairs into 4 to 32 buckets by BITS or GLSL;
     /// [`SplitPath::TileDirect`] for 4-byte keys alone into up to 10 buckets by BITS or GLSL;
     /// else
     /// [`SplitPath::Onesweep`] from `m = 8` (pairs: `m = 4`; not IDS) where the device profile
@@ -296,8 +296,11 @@ const DIRECT_MAX_BUCKETS: (u32, u32) = (32, 4);
 /// 0.164 / 0.580; GLSL at m = 4 0.143 / 0.492 against 0.170 / 0.602 (direct 0.158 / 0.559),
 /// m = 32 0.166 / 0.591 against 0.171 / 0.606, m = 64 0.181 / 0.654 against 0.172 / 0.611.
 /// Keys alone stay faster on the Onesweep split from m = 8
-/// (docs/benchmarks/2026-11-24-h200-split-staged.md).
-const STAGED_PAIRS_MAX_BUCKETS: (u32, u32) = (16, 32);
+/// (docs/benchmarks/2026-11-24-h200-split-staged.md). With per-subgroup starts
+/// ([`subgroup_positions`]) the staged path also takes BITS into 32 buckets: 0.1303 / 0.4730 ms
+/// against the Onesweep split's 0.1645 / 0.5826
+/// (docs/benchmarks/2026-11-26-h200-split-staged-starts.md).
+const STAGED_PAIRS_MAX_BUCKETS: (u32, u32) = (32, 32);
 
 /// Bucket counts for which [`SplitPath::Auto`] takes [`SplitPath::TileSubgroupStaged`] for
 /// u32 -> u32 pairs split by BITS or GLSL (where `m` fits the device's smallest subgroup).
