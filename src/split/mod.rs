@@ -297,8 +297,8 @@ const DIRECT_MAX_BUCKETS: (u32, u32) = (32, 4);
 /// m = 32 0.166 / 0.591 against 0.171 / 0.606, m = 64 0.181 / 0.654 against 0.172 / 0.611.
 /// Keys alone stay faster on the Onesweep split from m = 8
 /// (docs/benchmarks/2026-11-24-h200-split-staged.md). With per-subgroup starts
-/// ([`subgroup_positions`]) the staged path also takes BITS into 32 buckets: 0.1303 / 0.4730 ms
-/// against the Onesweep split's 0.1645 / 0.5826
+/// ([`subgroup_positions`]) the staged path also takes BITS into 17 to 32 buckets: into 32
+/// 0.1311 / 0.4741 ms against the Onesweep split's 0.1651 / 0.5817
 /// (docs/benchmarks/2026-11-26-h200-split-staged-starts.md).
 const STAGED_PAIRS_MAX_BUCKETS: (u32, u32) = (32, 32);
 
