@@ -1261,14 +1261,17 @@ fn scatter_tiles_per_group(desc: &SplitDesc, write: TileWrite) -> u32 {
 /// pairs (4-byte keys and values: the pairs measured), on the subgroup-staged path for keys
 /// alone, and on the staged path for 4-byte keys alone or with 4-byte values (there each
 /// subgroup finds the tile's bucket starts itself, with no workgroup scan); by any bucket
-/// function but IDS, and by IDS for keys alone into 2 buckets. On an NVIDIA H200 at 2^24 /
-/// 2^26, ms:
+/// function but IDS, and by IDS for keys alone into 2 buckets and on the staged path. On an
+/// NVIDIA H200 at 2^24 / 2^26, ms:
 /// - u32 -> u32 pairs, staged (docs/benchmarks/2026-11-26-h200-split-staged-starts.md; the
 ///   plan then also takes [`FirstTileOrder::LoadZero`], a further 1-3%): GLSL into 4 0.1170 /
 ///   0.4160 -> 0.1116 / 0.3963, into 8 0.1260 / 0.4470 -> 0.1204 / 0.4228, into 16 0.1287 /
 ///   0.4680 -> 0.1247 / 0.4488, into 32 0.1314 / 0.4762 -> 0.1280 / 0.4647; BITS into 8 0.1312
 ///   / 0.4649 -> 0.1303 / 0.4620, into 16 equal, into 32 0.1326 / 0.4817 -> 0.1308 / 0.4729;
 ///   u32 keys into 16 and 32 about 6-7% faster (the subgroup-staged path stays faster there);
+///   pairs by IDS (first tile [`FirstTileOrder::ZeroLoad`], still the fastest) into 4 0.1455 /
+///   0.5283 -> 0.1385 / 0.5007, into 8 0.1631 / 0.5972 -> 0.1534 / 0.5571, into 32 0.1884 /
+///   0.7036 -> 0.1869 / 0.6967;
 /// - u32 keys, direct (docs/benchmarks/2026-11-26-h200-split-register-rows.md): GLSL into 2
 ///   0.0650 / 0.2196 -> 0.0644 / 0.2198, into 3 0.0718 / 0.2436 -> 0.0702 / 0.2353, into 5
 ///   0.0816 / 0.2839 -> 0.0751 / 0.2576; IDS into 2 0.0882 / 0.3251 -> 0.0794 / 0.2746, but
@@ -1296,6 +1299,7 @@ fn subgroup_positions(desc: &SplitDesc, write: TileWrite, group_lanes: u32) -> b
     path_takes
         && desc.bucket_count <= group_lanes
         && (desc.bucket_fn != BucketFn::Ids
+            || write == TileWrite::Staged
             || (desc.value_type == ValueType::None && id_bits(desc.bucket_count) == 1))
 }
 
