@@ -1240,8 +1240,8 @@ fn auto_path(
 fn staged_tile_path() {
     // Auto on a device that runs the look-back: u32 -> u32 pairs into 4..=32 buckets by BITS
     // or GLSL are staged (BITS 3..=12 and GLSL 3..=7 subgroup-staged where m fits the
-    // subgroup: see subgroup_staged_tile_path); keys alone, other bucket counts and 8-byte
-    // values are not.
+    // subgroup: see subgroup_staged_tile_path), and by IDS from 4 (u32 values); keys alone,
+    // other bucket counts and 8-byte values are not.
     let ctx = context_with_lookback(true);
     for (key_type, value_type, m, bucket_fn, staged) in [
         (KeyType::U32, ValueType::U32, 16u32, BucketFn::Bits, true),
@@ -1249,6 +1249,9 @@ fn staged_tile_path() {
         (KeyType::U32, ValueType::U32, 32, BucketFn::Bits, true),
         (KeyType::U32, ValueType::U32, 20, BucketFn::Glsl, true),
         (KeyType::U32, ValueType::U32, 8, BucketFn::Glsl, true),
+        (KeyType::U32, ValueType::U32, 4, BucketFn::Ids, true),
+        (KeyType::U32, ValueType::U32, 3, BucketFn::Ids, false),
+        (KeyType::U32, ValueType::U64, 4, BucketFn::Ids, false),
         (KeyType::I32, ValueType::U32, 32, BucketFn::Glsl, true),
         (KeyType::U32, ValueType::U32, 2, BucketFn::Bits, false),
         (KeyType::U32, ValueType::U32, 64, BucketFn::Bits, false),

@@ -176,7 +176,8 @@ pub enum SplitPath {
     /// else
     /// [`SplitPath::Onesweep`] from `m = 8` (pairs: `m = 4`; not IDS) where the device profile
     /// runs the look-back, else the tile paths where the workgroup's counter rows fit
-    /// ([`SplitPath::TileDirect`] up to `m = 32` for keys and `m = 4` for pairs, else
+    /// ([`SplitPath::TileDirect`] up to `m = 32` for keys and `m = 4` for pairs, `m = 3` for
+    /// u32 -> u32 pairs by IDS, else
     /// [`SplitPath::TileStaged`]), else [`SplitPath::GlobalCounters`].
     #[default]
     Auto = 0,
@@ -288,6 +289,12 @@ const TILE_SPEC_SCATTER_ONLY: u32 = TILE_SPEC_STAGED
 /// m = 256; pairs direct 0.58 against 1.11 at m = 2, 1.07 against 0.87 at m = 8
 /// (docs/benchmarks/2026-11-22-multisplit-h100.md).
 const DIRECT_MAX_BUCKETS: (u32, u32) = (32, 4);
+/// ... except pairs by IDS that the staged path splits with per-subgroup starts (4-byte keys
+/// and values): staged from 4 buckets. On an NVIDIA H200 at 2^24 / 2^26, ms, direct against
+/// staged: into 2 0.1219 / 0.4303 against 0.1256 / 0.4491, into 3 0.1381 / 0.4906 against
+/// 0.1378 / 0.4979, into 4 0.1507 / 0.5464 against 0.1386 / 0.5009
+/// (docs/benchmarks/2026-11-26-h200-split-staged-starts.md).
+const DIRECT_MAX_BUCKETS_IDS_PAIRS: u32 = 3;
 /// Most buckets for which [`SplitPath::Auto`] stages u32 -> u32 pairs (4-byte keys and
 /// values) whose bucket the staged scatter recomputes from the key, from 4 buckets, rather than
 /// taking the Onesweep split or the direct tile path: (BITS, GLSL). Measured on an NVIDIA H200
@@ -1053,6 +1060,9 @@ impl Context {
                 <= self.profile.max_shared_memory as u64;
         let direct_max = if desc.value_type == ValueType::None {
             DIRECT_MAX_BUCKETS.0
+        } else if desc.bucket_fn == BucketFn::Ids && subgroup_positions(desc, TileWrite::Staged, group_lanes)
+        {
+            DIRECT_MAX_BUCKETS_IDS_PAIRS
         } else {
             DIRECT_MAX_BUCKETS.1
         };
