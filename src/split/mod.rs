@@ -289,8 +289,10 @@ const TILE_SPEC_SCATTER_ONLY: u32 = TILE_SPEC_STAGED
 /// m = 256; pairs direct 0.58 against 1.11 at m = 2, 1.07 against 0.87 at m = 8
 /// (docs/benchmarks/2026-11-22-multisplit-h100.md).
 const DIRECT_MAX_BUCKETS: (u32, u32) = (32, 4);
-/// ... except pairs by IDS that the staged path splits with per-subgroup starts (4-byte keys
-/// and values): staged from 4 buckets. On an NVIDIA H200 at 2^24 / 2^26, ms, direct against
+/// Largest `m` [`SplitPath::Auto`] writes straight from registers for pairs by IDS that the
+/// staged path would split with per-subgroup starts (4-byte keys and values; otherwise
+/// [`DIRECT_MAX_BUCKETS`]): they are staged from 4 buckets. On an NVIDIA H200 at 2^24 / 2^26,
+/// ms, direct against
 /// staged: into 2 0.1219 / 0.4303 against 0.1256 / 0.4491, into 3 0.1381 / 0.4906 against
 /// 0.1378 / 0.4979, into 4 0.1507 / 0.5464 against 0.1386 / 0.5009
 /// (docs/benchmarks/2026-11-26-h200-split-staged-starts.md).
