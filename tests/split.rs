@@ -1268,6 +1268,17 @@ fn staged_tile_path() {
             "{key_type:?} -> {value_type:?} m={m} {bucket_fn:?}: Auto took {path:?}"
         );
     }
+    // Keys alone by IDS: direct up to 23 buckets, staged from 24 where m fits the subgroup
+    // (per-subgroup starts), else direct up to 32.
+    let lanes = ctx.profile().min_subgroup_size;
+    for (m, staged) in [(23u32, false), (24, 24 <= lanes), (32, 32 <= lanes), (33, true)] {
+        let path = auto_path(&ctx, KeyType::U32, ValueType::None, m, BucketFn::Ids);
+        assert_eq!(
+            path == SplitPath::TileStaged,
+            staged,
+            "keys by IDS m={m}: Auto took {path:?}"
+        );
+    }
     assert_no_validation_messages(&ctx);
 
     let ctx = context_with_lookback(false);

@@ -176,8 +176,8 @@ pub enum SplitPath {
     /// else
     /// [`SplitPath::Onesweep`] from `m = 8` (pairs: `m = 4`; not IDS) where the device profile
     /// runs the look-back, else the tile paths where the workgroup's counter rows fit
-    /// ([`SplitPath::TileDirect`] up to `m = 32` for keys and `m = 4` for pairs, `m = 3` for
-    /// u32 -> u32 pairs by IDS, else
+    /// ([`SplitPath::TileDirect`] up to `m = 32` for keys and `m = 4` for pairs; by IDS, where
+    /// `m` fits the subgroup, up to 23 for 4-byte keys alone and 3 for u32 -> u32 pairs; else
     /// [`SplitPath::TileStaged`]), else [`SplitPath::GlobalCounters`].
     #[default]
     Auto = 0,
@@ -289,14 +289,16 @@ const TILE_SPEC_SCATTER_ONLY: u32 = TILE_SPEC_STAGED
 /// m = 256; pairs direct 0.58 against 1.11 at m = 2, 1.07 against 0.87 at m = 8
 /// (docs/benchmarks/2026-11-22-multisplit-h100.md).
 const DIRECT_MAX_BUCKETS: (u32, u32) = (32, 4);
-/// Largest `m` [`SplitPath::Auto`] writes straight from registers for pairs by IDS that the
-/// staged path would split with per-subgroup starts (4-byte keys and values; otherwise
-/// [`DIRECT_MAX_BUCKETS`]): they are staged from 4 buckets. On an NVIDIA H200 at 2^24 / 2^26,
-/// ms, direct against
-/// staged: into 2 0.1219 / 0.4303 against 0.1256 / 0.4491, into 3 0.1381 / 0.4906 against
-/// 0.1378 / 0.4979, into 4 0.1507 / 0.5464 against 0.1386 / 0.5009
-/// (docs/benchmarks/2026-11-26-h200-split-staged-starts.md).
-const DIRECT_MAX_BUCKETS_IDS_PAIRS: u32 = 3;
+/// Largest `m` [`SplitPath::Auto`] writes straight from registers by IDS where the staged path
+/// would split with per-subgroup starts (4-byte keys, alone or with 4-byte values; otherwise
+/// [`DIRECT_MAX_BUCKETS`]): (keys alone, pairs). On an NVIDIA H200 at 2^24 / 2^26, ms, direct
+/// against staged (docs/benchmarks/2026-11-26-h200-split-staged-starts.md):
+/// - keys into 20 0.1640 / 0.6120 against 0.1705 / 0.6362, into 24 0.1770 / 0.6452 against
+///   0.1726 / 0.6438, into 28 0.1847 / 0.6868 against 0.1725 / 0.6455, into 32 0.1923 / 0.7283
+///   against 0.1732 / 0.6473;
+/// - pairs into 2 0.1219 / 0.4303 against 0.1256 / 0.4491, into 3 0.1381 / 0.4906 against
+///   0.1378 / 0.4979, into 4 0.1507 / 0.5464 against 0.1386 / 0.5009.
+const DIRECT_MAX_BUCKETS_IDS: (u32, u32) = (23, 3);
 /// Most buckets for which [`SplitPath::Auto`] stages u32 -> u32 pairs (4-byte keys and
 /// values) whose bucket the staged scatter recomputes from the key, from 4 buckets, rather than
 /// taking the Onesweep split or the direct tile path: (BITS, GLSL). Measured on an NVIDIA H200
@@ -1060,13 +1062,13 @@ impl Context {
         let subgroup_staged_fits = m <= group_lanes
             && (pool_words(TileWrite::SubgroupStaged) + workgroup_size as u64 + 16) * 4
                 <= self.profile.max_shared_memory as u64;
-        let direct_max = if desc.value_type == ValueType::None {
-            DIRECT_MAX_BUCKETS.0
-        } else if desc.bucket_fn == BucketFn::Ids && subgroup_positions(desc, TileWrite::Staged, group_lanes)
-        {
-            DIRECT_MAX_BUCKETS_IDS_PAIRS
-        } else {
-            DIRECT_MAX_BUCKETS.1
+        let ids_staged_starts =
+            desc.bucket_fn == BucketFn::Ids && subgroup_positions(desc, TileWrite::Staged, group_lanes);
+        let direct_max = match (desc.value_type, ids_staged_starts) {
+            (ValueType::None, false) => DIRECT_MAX_BUCKETS.0,
+            (ValueType::None, true) => DIRECT_MAX_BUCKETS_IDS.0,
+            (_, false) => DIRECT_MAX_BUCKETS.1,
+            (_, true) => DIRECT_MAX_BUCKETS_IDS.1,
         };
         // Where Auto takes a tile path rather than the Onesweep split (or, for pairs, the
         // direct path).
