@@ -293,9 +293,9 @@ const DIRECT_MAX_BUCKETS: (u32, u32) = (32, 4);
 /// would split with per-subgroup starts (4-byte keys, alone or with 4-byte values; otherwise
 /// [`DIRECT_MAX_BUCKETS`]): (keys alone, pairs). On an NVIDIA H200 at 2^24 / 2^26, ms, direct
 /// against staged (docs/benchmarks/2026-11-26-h200-split-staged-starts.md):
-/// - keys into 20 0.1640 / 0.6120 against 0.1705 / 0.6362, into 24 0.1770 / 0.6452 against
-///   0.1726 / 0.6438, into 28 0.1847 / 0.6868 against 0.1725 / 0.6455, into 32 0.1923 / 0.7283
-///   against 0.1732 / 0.6473;
+/// - keys into 20 0.1640 / 0.6119 against 0.1705 / 0.6361, into 24 0.1770 / 0.6452 against
+///   0.1725 / 0.6438, into 28 0.1846 / 0.6867 against 0.1724 / 0.6454, into 32 0.1923 / 0.7283
+///   against 0.1731 / 0.6472;
 /// - pairs into 2 0.1219 / 0.4303 against 0.1256 / 0.4491, into 3 0.1381 / 0.4906 against
 ///   0.1378 / 0.4979, into 4 0.1507 / 0.5464 against 0.1386 / 0.5009.
 const DIRECT_MAX_BUCKETS_IDS: (u32, u32) = (23, 3);

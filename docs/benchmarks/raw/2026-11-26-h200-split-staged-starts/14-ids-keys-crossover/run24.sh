@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# 24: keys alone by IDS into 17-28 buckets, direct (Auto) against staged, two rounds.
+set -u
+for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
+R=/tmp/r24; rm -rf $R; mkdir -p $R
+for r in 1 2; do
+timeout 100 .vx/bench-new multisplit --sizes 24,26 --ms 17,20,24,28 --types keys --fns ids --paths direct,staged --reps 20 > $R/ids-keys-$r.txt 2>&1
+done
+tar -czf $OUT/r24.tar.gz -C /tmp r24
+for f in $R/*; do grep -E "^\| keys +\| ids" $f | awk -F'|' '{printf "%s%s%s %s %s; ", $4, $5, $6, $7, $11}'; echo; done
