@@ -302,6 +302,15 @@ void write_element(uint position, KEY_T key) {
 #define WRITE_ELEMENT(position, i) write_element(position, keys[i])
 #endif
 
+// The position of a ranked item (`packed`: rank << 16 | bucket, or NONE past the end) from its
+// bucket's first position, which lane b of `starts` holds for bucket b; NONE stays NONE. A
+// shuffle: call in subgroup-uniform control flow.
+uint position_from_starts(uint packed, uint starts) {
+    uint b = packed == NONE ? 0u : (packed & 0xFFFFu);
+    uint at = subgroupShuffle(starts, b) + (packed >> 16);
+    return packed == NONE ? NONE : at;
+}
+
 // Ranks tile `tile` (its items loaded by load_items) and writes it out. `parity`: the tile's
 // index in its workgroup & 1 (DOUBLE_BUFFERED_ROWS). `zeroed`: the counter rows are zero and
 // every invocation has passed a barrier since (a constant at each call; SKIP_ROW_ZEROING and
@@ -397,10 +406,9 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
             return;
         }
         [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
-            uint b = packed[i] == NONE ? 0u : (packed[i] & 0xFFFFu);
-            uint at = subgroupShuffle(subgroup_start, b) + (packed[i] >> 16);
+            uint at = position_from_starts(packed[i], subgroup_start);
             if (SHUFFLES_FIRST) {
-                packed[i] = packed[i] == NONE ? NONE : at;
+                packed[i] = at;
             } else if (packed[i] != NONE) {
                 WRITE_ELEMENT(at, i);
             }
@@ -434,11 +442,8 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
             s_pool[aux + lane] = tile_start;
             s_pool[aux + m + lane] = subgroup_start - tile_start; // (wraps back in pos = it + slot)
         }
-        uint start = tile_start + before;
         [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
-            uint b = packed[i] == NONE ? 0u : (packed[i] & 0xFFFFu);
-            uint at = subgroupShuffle(start, b) + (packed[i] >> 16);
-            packed[i] = packed[i] == NONE ? NONE : at;
+            packed[i] = position_from_starts(packed[i], tile_start + before);
         }
     } else {
     // 2. Rows to positions. Invocation lid takes buckets [lid * per, lid * per + per).
