@@ -319,8 +319,9 @@ layout(constant_id = 5) const uint TILES_PER_GROUP = 1;
 // aggregates published before the one look-back both need. So the next workgroup never waits
 // on a second tile not yet walked (it would, were tile t looked back and stored first), and
 // the wait on tile t's predecessor comes a tile later. Tile t's kept keys stay in registers
-// meanwhile: the staged tile is the only shared array (H200, u32 2^24 + 2^24: 11% faster than
-// one tile per workgroup, docs/benchmarks/2026-11-23-h200-setops-two-tiles.md).
+// while tile t + 1 is walked: the staged tile is the only shared array (H200, u32 2^24 +
+// 2^24: 11% faster than one tile per workgroup,
+// docs/benchmarks/2026-11-23-h200-setops-two-tiles.md).
 void lookback_tiles(uint t) {
     bool second = TILES_PER_GROUP == 2u && t + 1u < pc.max_tiles;
     TileSpan first_span = read_tile(t);
@@ -358,9 +359,9 @@ void lookback_tiles(uint t) {
     compact_kept(keys, kept, prefix);
     // Where both tiles' kept keys fit the staged tile's place together (mostly AND and
     // ANDNOT, which keep A's elements only), tile t + 1's follow tile t's there, also before
-    // the look-back, and one loop stores both (no barrier between two stores). On an H100, u32
-    // 2^24 + 2^24, ms: AND 0.1551 -> 0.1521, ANDNOT 0.1549 -> 0.1521, XOR 0.1634 -> 0.1621
-    // (docs/benchmarks/2026-11-26-h200-setop-compact-first.md).
+    // the look-back, and one loop stores both (no barrier between two stores). On an H200, u32
+    // 2^24 + 2^24, ms: AND 0.1516 -> 0.1487, ANDNOT 0.1513 -> 0.1485, XOR 0.1588 -> 0.1578
+    // (an H100 alike; docs/benchmarks/2026-11-26-h200-setop-compact-first.md).
     bool together = second && total + total2 <= STAGE_CAPACITY;  // workgroup-uniform
     if (together) {
         compact_kept(keys2, kept2, total + prefix2);
