@@ -424,7 +424,7 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
         return;
     }
 
-    uint aux = max(rows * m, TILE_LENGTH * max(KEY_WORDS, VALUE_WORDS));
+    uint aux = max(rows * m, TILE_LENGTH * STAGE_WORDS);
     if (STAGED_POSITIONS) {
         // Lane b: bucket b's total in the tile and in the rows before this subgroup's.
         aux = STAGED_AUX;
@@ -449,66 +449,67 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
             packed[i] = packed[i] == NONE ? NONE : at;
         }
     } else {
-    // 2. Rows to positions. Invocation lid takes buckets [lid * per, lid * per + per).
-    uint per = (m + WG_SIZE - 1u) / WG_SIZE;
-    uint first_bucket = lid * per;
-    uint local = 0u; // staged: the first slot of my first bucket in the tile
-    if (staged) {
-        uint mine = 0u;
+        // 2. Rows to positions. Invocation lid takes buckets [lid * per, lid * per + per).
+        uint per = (m + WG_SIZE - 1u) / WG_SIZE;
+        uint first_bucket = lid * per;
+        uint local = 0u; // staged: the first slot of my first bucket in the tile
+        if (staged) {
+            uint mine = 0u;
+            for (uint k = 0u; k < per; ++k) {
+                uint b = first_bucket + k;
+                for (uint r = 0u; b < m && r < rows; ++r) {
+                    mine += s_pool[r * m + b];
+                }
+            }
+            uint total;
+            local = workgroup_exclusive_scan(mine, total);
+        }
         for (uint k = 0u; k < per; ++k) {
             uint b = first_bucket + k;
-            for (uint r = 0u; b < m && r < rows; ++r) {
-                mine += s_pool[r * m + b];
+            if (b < m) {
+                uint global = U32Ref(matrix_addr(b, tile)).v[0];
+                uint run = staged ? local : global;
+                for (uint r = 0u; r < rows; ++r) {
+                    uint c = s_pool[r * m + b];
+                    s_pool[r * m + b] = run;
+                    run += c;
+                }
+                if (staged) {
+                    s_pool[aux + b] = local;
+                    s_pool[aux + m + b] = global - local; // (wraps back in pos = it + slot)
+                    local = run;
+                }
             }
         }
-        uint total;
-        local = workgroup_exclusive_scan(mine, total);
-    }
-    for (uint k = 0u; k < per; ++k) {
-        uint b = first_bucket + k;
-        if (b < m) {
-            uint global = U32Ref(matrix_addr(b, tile)).v[0];
-            uint run = staged ? local : global;
-            for (uint r = 0u; r < rows; ++r) {
-                uint c = s_pool[r * m + b];
-                s_pool[r * m + b] = run;
-                run += c;
-            }
-            if (staged) {
-                s_pool[aux + b] = local;
-                s_pool[aux + m + b] = global - local; // (wraps back in pos = it + slot)
-                local = run;
-            }
-        }
-    }
-    barrier();
+        barrier();
 
-    if (TILE_SUBGROUP_STAGED) {
-        subgroup_staged_write(keys,
+        if (TILE_SUBGROUP_STAGED) {
+            subgroup_staged_write(keys,
 #if VALUE_WORDS > 0
-                              values,
+                                  values,
 #endif
-                              packed, counter, gl_SubgroupInvocationID < m ? s_pool[row + gl_SubgroupInvocationID] : 0u,
-                              m, counter_rows);
-        return;
-    }
-
-    // Positions: global (direct) or the slot in the tile (staged).
-    [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
-        if (packed[i] != NONE) {
-            packed[i] = s_pool[row + (packed[i] & 0xFFFFu)] + (packed[i] >> 16);
+                                  packed, counter,
+                                  gl_SubgroupInvocationID < m ? s_pool[row + gl_SubgroupInvocationID] : 0u,
+                                  m, counter_rows);
+            return;
         }
-    }
-    if (!staged) {
+
+        // Positions: global (direct) or the slot in the tile (staged).
         [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
             if (packed[i] != NONE) {
-                WRITE_ELEMENT(packed[i], i);
+                packed[i] = s_pool[row + (packed[i] & 0xFFFFu)] + (packed[i] >> 16);
             }
         }
-        return;
+        if (!staged) {
+            [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
+                if (packed[i] != NONE) {
+                    WRITE_ELEMENT(packed[i], i);
+                }
+            }
+            return;
+        }
+        barrier(); // every counter row is read
     }
-    barrier(); // every counter row is read
-    } // (!STAGED_POSITIONS)
 
     // 3. Staged: keys in bucket order, then each slot to its global position.
     uint in_tile = tile_items(tile, n);
