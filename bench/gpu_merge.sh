@@ -15,6 +15,8 @@
 #   SIZES         log2 sizes of EACH run for the merges (default "23 26": 2^23 + 2^23, 2^26 + 2^26)
 #   SET_SIZES     log2 sizes of each run for the set operations (default "24")
 #   ARCH          nvcc target (default sm_90)
+#   PROCESSES     how many times each program runs, in turn, each in a process of its own
+#                 (default 3); the table keeps each row's fastest median (bench/merge_compare.py)
 set -euo pipefail
 
 VKALGO_BENCH="${VKALGO_BENCH:-.devbin/vkalgo-bench}"
@@ -26,19 +28,25 @@ SET_SIZES="${SET_SIZES:-24}"
 . "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
 "$NVCC" -O3 -std=c++17 -arch="$ARCH" -I "$(dirname "$CUDA_SRC")" -o /tmp/merge_bench "$CUDA_SRC"
 
+PROCESSES="${PROCESSES:-3}"
 cuda_rc=0
-# The size lists are split into separate arguments on purpose.
-# shellcheck disable=SC2086
-{
-  /tmp/merge_bench copy 28
-  /tmp/merge_bench merge_keys $SIZES
-  /tmp/merge_bench merge_pairs $SIZES
-  for op in set_and set_or set_andnot set_xor; do /tmp/merge_bench "$op" $SET_SIZES; done
-} | tee "$OUT/cuda-merge.txt" || cuda_rc=$?
-
 vk_rc=0
-"$VKALGO_BENCH" merge --sizes "$(echo $SIZES | tr ' ' ,)" --set-sizes "$(echo $SET_SIZES | tr ' ' ,)" "$@" \
-  | tee "$OUT/vkalgo-merge.txt" || vk_rc=$?
+: >"$OUT/cuda-merge.txt"
+: >"$OUT/vkalgo-merge.txt"
+for process in $(seq 1 "$PROCESSES"); do
+  echo "# process $process of $PROCESSES" | tee -a "$OUT/cuda-merge.txt" "$OUT/vkalgo-merge.txt"
+  # The size lists are split into separate arguments on purpose.
+  # shellcheck disable=SC2086
+  {
+    /tmp/merge_bench copy 28
+    /tmp/merge_bench merge_keys $SIZES
+    /tmp/merge_bench merge_pairs $SIZES
+    for op in set_and set_or set_andnot set_xor; do /tmp/merge_bench "$op" $SET_SIZES; done
+  } | tee -a "$OUT/cuda-merge.txt" || cuda_rc=$?
+
+  "$VKALGO_BENCH" merge --sizes "$(echo $SIZES | tr ' ' ,)" --set-sizes "$(echo $SET_SIZES | tr ' ' ,)" "$@" \
+    | tee -a "$OUT/vkalgo-merge.txt" || vk_rc=$?
+done
 
 echo
 python3 "$COMPARE" "$OUT/cuda-merge.txt" "$OUT/vkalgo-merge.txt" | tee "$OUT/merge-table.md"
