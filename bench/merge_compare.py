@@ -15,7 +15,7 @@ count-scan-write path, are compared with the same operation's reference).
 A row measured several times (bench/gpu_merge.sh with PROCESSES > 1 runs each program in
 several processes) keeps its fastest median, for CUB/Thrust and vkalgo alike, and the copy
 bandwidth its fastest: on the H200 some vkalgo processes ran a set operation 5-69% slow for a
-while, with the same code, buffers and clocks, where CUB and Thrust did not
+while: the same work at a lower SM clock, for many batches
 (docs/benchmarks/2026-11-26-h200-setop-occupancy.md).
 
 Usage: merge_compare.py FILE...
