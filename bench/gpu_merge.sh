@@ -44,7 +44,7 @@ for process in $(seq 1 "$PROCESSES"); do
     for op in set_and set_or set_andnot set_xor; do /tmp/merge_bench "$op" $SET_SIZES; done
   } | tee -a "$OUT/cuda-merge.txt" || cuda_rc=$?
 
-  "$VKALGO_BENCH" merge --sizes "$(echo $SIZES | tr ' ' ,)" --set-sizes "$(echo $SET_SIZES | tr ' ' ,)" "$@" \
+  "$VKALGO_BENCH" merge --sizes "$(echo "$SIZES" | tr ' ' ,)" --set-sizes "$(echo "$SET_SIZES" | tr ' ' ,)" "$@" \
     | tee -a "$OUT/vkalgo-merge.txt" || vk_rc=$?
 done
 
