@@ -58,9 +58,10 @@ def main(paths):
         return 1
     print(f"copy bandwidth: CUDA kernel {copy.get('cuda', 0):.0f} GB/s, "
           f"vkalgo compute shader {copy.get('vkalgo', 0):.0f} GB/s")
-    most = max(runs.values())
+    fewest, most = min(runs.values()), max(runs.values())
     if most > 1:
-        print(f"each row: the fastest of its {min(runs.values())}-{most} measurements (one a process)")
+        count = most if fewest == most else f"{fewest}-{most}"
+        print(f"each row: the fastest of its {count} measurements (one a process)")
     print()
     print("| algo | A + B | impl | variant | ms | G elem/s | GB/s | % of copy | vs ref |")
     print("|---|---:|---|---|---:|---:|---:|---:|---:|")
