@@ -280,7 +280,12 @@ const PERMUTATIONS: &[Permutation] = &[
     ("set_chunk_update", "set/chunk_update.comp", &[]),
     ("set_array_pairs_medium", "set/array_pairs.comp", &[]),
     ("set_bitmap_pairs", "set/bitmap_pairs.comp", &[]),
-    ("set_small_pairs", "set/small_pairs.comp", &[]),
+    ("set_small_pairs", "set/small_pairs.comp", &[("LIST16", "0")]),
+    (
+        "set_small_pairs_list16",
+        "set/small_pairs.comp",
+        &[("LIST16", "1")],
+    ),
     ("set_trivial", "set/trivial.comp", &[]),
     ("set_check", "set/check.comp", &[]),
     ("set_info", "set/info.comp", &[]),

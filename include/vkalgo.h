@@ -53,6 +53,10 @@
 // Context flag: the caller enabled `subgroupSizeControl` + `computeFullSubgroups` on its device.
 #define VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED 16
 
+// Context flag: the caller enabled `shaderInt16` on its device (the sets' small array pairs
+// then keep their lists as 16-bit values).
+#define VKALGO_CONTEXT_INT16_ENABLED 32
+
 // Insert status: the key was new and is now in the map.
 #define VKALGO_HASH_STATUS_INSERTED 0
 
@@ -279,7 +283,8 @@ typedef void (*VkalgoQueueLockFn)(void *user_data, uint32_t lock);
 // The caller's Vulkan objects for [`vkalgo_context_create_external`]; vkalgo never destroys
 // them. The device needs Vulkan 1.2+ with `bufferDeviceAddress` and `shaderInt64` enabled.
 // Optional features vkalgo uses only when `flags` declares them enabled:
-// `VKALGO_CONTEXT_INT64_ATOMICS_ENABLED`, `VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED`.
+// `VKALGO_CONTEXT_INT64_ATOMICS_ENABLED`, `VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED`,
+// `VKALGO_CONTEXT_INT16_ENABLED`.
 typedef struct VkalgoExternalContextDesc {
   // The caller's instance.
   VkInstance instance;

@@ -109,6 +109,8 @@ done
 for t in $(printf '%s\n' "${!test_bin[@]}" | sort); do
   [[ " ${variant_tests[*]} " == *" $t "* ]] || add_job "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1"
 done
+# The sets once more without shaderInt16 (lavapipe has it): the small pairs' 32-bit-word lists.
+add_job set "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1 VKALGO_SHADER_INT16=off"
 
 # run_job LINE: runs one job line, its output into its own log; prints one line (and the
 # whole log on failure).

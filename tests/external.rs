@@ -150,6 +150,7 @@ fn scan_on_a_caller_created_device() {
                 timeout: Duration::from_secs(120),
                 shader_buffer_int64_atomics: int64_atomics,
                 compute_full_subgroups: false,
+                shader_int16: false,
             };
             // Without the caller's queue lock, host calls refuse (record-layer calls work).
             let unlocked = Context::from_external(&desc).unwrap();

@@ -1505,3 +1505,29 @@ fn bitmap_pairs_more_than_the_grid() {
     }
     assert_no_validation_messages(&ctx);
 }
+
+/// The small-pair kernel's 16-bit lists are used exactly where the device has shaderInt16 and
+/// `VKALGO_SHADER_INT16` does not say off (scripts/test.sh runs this file both ways, so both
+/// permutations meet every test here).
+#[test]
+fn int16_lists_follow_the_device_and_environment() {
+    let ctx = context();
+    let features = unsafe { ctx.instance().get_physical_device_features(ctx.physical_device()) };
+    let off = std::env::var("VKALGO_SHADER_INT16")
+        .is_ok_and(|v| matches!(v.as_str(), "off" | "0" | "false" | "no"));
+    assert_eq!(ctx.profile().int16, features.shader_int16 != 0 && !off);
+    // The 16-bit and 32-bit lists give the same sets (a sparse AND / OR over a few chunks).
+    let va: Vec<u32> = (0..3000u32)
+        .map(|i| i.wrapping_mul(2_654_435_761) % (8 << 16))
+        .collect();
+    let vb: Vec<u32> = (0..3000u32).map(|i| i.wrapping_mul(40_503) % (8 << 16)).collect();
+    let (a, b, ma, mb) = operands(&ctx, &va, &vb);
+    for op in SetOp::ALL {
+        check(
+            &GpuSet::op(&a, &b, op).unwrap(),
+            &reference::op(&ma, &mb, op),
+            &format!("{op:?}"),
+        );
+    }
+    assert_no_validation_messages(&ctx);
+}

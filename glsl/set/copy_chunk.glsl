@@ -17,8 +17,9 @@
 //
 // The includer lends its shared memory (no more may be declared here: shared memory and
 // registers decide how many small pairs share a multiprocessor): COPY_IDS(i) and
-// COPY_SRC_IDS(i), ARRAY_BLOCK_WORDS words each, for the destination's new array block ids
-// and the source's (block 0's, then its header's), and COPY_POS, one word.
+// COPY_SRC_IDS(i) read, COPY_SET_IDS(i, id) and COPY_SET_SRC_IDS(i, id) write two arrays of
+// ARRAY_BLOCK_WORDS words, for the destination's new array block ids and the source's (block
+// 0's, then its header's), and COPY_POS is one word.
 #ifndef VKALGO_SET_COPY_CHUNK_GLSL
 #define VKALGO_SET_COPY_CHUNK_GLSL
 
@@ -127,8 +128,8 @@ void copy_listed_chunk(CopyItem it, bool write, ArrayPool dest, inout PassSums s
         copy_bitmap_block(bitmap_word_addr(it.src, e.y, 0u), bitmap_word_addr(pc.meta_d, id0, 0u));
     } else {
         for (uint i = t; i < k; i += WG_SIZE) {
-            COPY_IDS(i) = ring_id(POOL_ARRAY, COPY_POS + i);
-            COPY_SRC_IDS(i) = i == 0u ? e.y : U32Ref(array_block_addr(it.src, e.y)).v[i - 1u];
+            COPY_SET_IDS(i, ring_id(POOL_ARRAY, COPY_POS + i));
+            COPY_SET_SRC_IDS(i, i == 0u ? e.y : U32Ref(array_block_addr(it.src, e.y)).v[i - 1u]);
         }
         barrier();
         copy_array_blocks(it.src, e.x, k);

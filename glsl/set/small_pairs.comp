@@ -1,4 +1,7 @@
 #version 460
+#if LIST16
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
+#endif
 // The small array pairs of an operation (scratch list S_PAIRS from the front, set_common.glsl
 // pair_class): pairs of array (or empty) chunks, or a chunk and its run of sorted values, of
 // at most PAIR_SMALL_VALUES values together, whose result is an array. Sparse sets are almost
@@ -39,8 +42,29 @@
 // The workgroup has at least this many invocations (src/set/gpu.rs small_pairs_spec).
 #define SMALL_WG_MIN 32u
 
-// List a in words [0, g_b_base), list b after it.
-shared uint s_lists[PAIR_SMALL_VALUES / 2u + 1u];
+// The two lists: list a in words [0, g_b_base), list b after it (two u16 values a word, the
+// lower first), and later the result's words or copy_chunk.glsl's block ids.
+#define LIST_WORDS (PAIR_SMALL_VALUES / 2u + 1u)
+#if LIST16
+// LIST16 1 (devices with shaderInt16, src/set/gpu.rs): the words as their u16 halves, so that
+// the walk reads a value with one 16-bit load instead of a word load, a shift and a mask. On
+// an H200 (sparse 2^24-value sets) the walk was about half of a counting pass's time, 26
+// instructions a step (docs/benchmarks/2026-11-26-h200-small-pairs-u16.md).
+shared uint16_t s_halves[2u * LIST_WORDS];
+
+uint list_elem(uint idx) { return uint(s_halves[idx]); }
+uint list_word(uint w) { return uint(s_halves[2u * w]) | (uint(s_halves[2u * w + 1u]) << 16); }
+void set_list_word(uint w, uint word) {
+    s_halves[2u * w] = uint16_t(word);
+    s_halves[2u * w + 1u] = uint16_t(word >> 16);
+}
+#else
+shared uint s_lists[LIST_WORDS];
+
+uint list_elem(uint idx) { return (s_lists[idx >> 1] >> ((idx & 1u) * 16u)) & 0xFFFFu; }
+uint list_word(uint w) { return s_lists[w]; }
+void set_list_word(uint w, uint word) { s_lists[w] = word; }
+#endif
 // The result's block ids (a result of PAIR_SMALL_VALUES values takes 7 blocks).
 #define SMALL_RESULT_BLOCKS 8u
 shared uint s_ids[SMALL_RESULT_BLOCKS];
@@ -53,13 +77,15 @@ uint64_t g_pool_a;
 uint64_t g_pool_b;
 ArrayPool g_dest;
 
-uint elem_a(uint j) { return (s_lists[j >> 1] >> ((j & 1u) * 16u)) & 0xFFFFu; }
-uint elem_b(uint j) { return (s_lists[g_b_base + (j >> 1)] >> ((j & 1u) * 16u)) & 0xFFFFu; }
+uint elem_a(uint j) { return list_elem(j); }
+uint elem_b(uint j) { return list_elem(2u * g_b_base + j); }
 
 #include "list_co_rank.glsl"
 // copy_chunk.glsl's ids in the lists' place (copies come after every pair), its cursor in s_pos.
-#define COPY_IDS(i) s_lists[i]
-#define COPY_SRC_IDS(i) s_lists[ARRAY_BLOCK_WORDS + (i)]
+#define COPY_IDS(i) list_word(i)
+#define COPY_SRC_IDS(i) list_word(ARRAY_BLOCK_WORDS + (i))
+#define COPY_SET_IDS(i, id) set_list_word(i, id)
+#define COPY_SET_SRC_IDS(i, id) set_list_word(ARRAY_BLOCK_WORDS + (i), id)
 #define COPY_POS s_pos
 #include "copy_chunk.glsl"
 
@@ -69,11 +95,6 @@ uint elem_b(uint j) { return (s_lists[g_b_base + (j >> 1)] >> ((j & 1u) * 16u)) 
 #define LIST_END 0x10000u
 // Not a value: the element before the first of the merge.
 #define NO_ELEMENT 0xFFFFFFFFu
-
-// Element idx of the two lists as one u16 array (list a from 0, list b from 2 * g_b_base).
-uint list_elem(uint idx) {
-    return (s_lists[idx >> 1] >> ((idx & 1u) * 16u)) & 0xFFFFu;
-}
 
 // The steps of walk(), with KEEP the operation's rule (an expression of take_a, av, bv, the
 // element x and the element before it). Every invocation takes `per` steps (the same for the
@@ -146,13 +167,25 @@ uint walk(uint na, uint nb, out uint walked[WALK_MAX], out uint kept_bits, out u
     return bitCount(kept_bits);
 }
 
-// Puts this invocation's kept elements, from output position `first` on, into s_lists as
-// the result's words (two u16 each; the lists are read no more): an output at an odd position
-// writes its word with the output before it (this invocation's previous one, or `before` - 1:
-// the last output of the invocations before it), and the last output writes its word alone
-// when card is odd. Staged so that the stores to the blocks are coalesced.
+// Puts this invocation's kept elements, from output position `first` on, into the lists'
+// place as the result's words (two u16 each; the lists are read no more). Staged so that the
+// stores to the blocks are coalesced. With LIST16 each output writes its half (and the last,
+// when card is odd, the zero after it); else an output at an odd position writes its word with
+// the output before it (this invocation's previous one, or `before` - 1: the last output of
+// the invocations before it), and the last output writes its word alone when card is odd.
 void place(uint walked[WALK_MAX], uint kept_bits, uint first, uint before, uint card) {
     uint q = first;
+#if LIST16
+    [[unroll]] for (uint s = 0u; s < WALK_MAX; s++) {
+        if ((kept_bits & (1u << s)) != 0u) {
+            s_halves[q] = uint16_t(walked[s]);
+            if (q + 1u == card && (card & 1u) == 1u) {
+                s_halves[q + 1u] = uint16_t(0u);
+            }
+            q++;
+        }
+    }
+#else
     uint previous = before;
     [[unroll]] for (uint s = 0u; s < WALK_MAX; s++) {
         if ((kept_bits & (1u << s)) != 0u) {
@@ -166,6 +199,7 @@ void place(uint walked[WALK_MAX], uint kept_bits, uint first, uint before, uint 
             q++;
         }
     }
+#endif
 }
 
 // The largest `x` over the invocations before this one (uniform control flow).
@@ -259,7 +293,7 @@ void load_vectors(uvec2 ea, uvec2 eb, out uvec4 vecs[VEC_ROUNDS]) {
     }
 }
 
-// Stores the value words of the vectors load_vectors loaded into s_lists (list a from word 0,
+// Stores the value words of the vectors load_vectors loaded into the lists (list a from word 0,
 // b after it).
 void store_vectors(uvec2 ea, uvec2 eb, uvec4 vecs[VEC_ROUNDS]) {
     uint t = gl_LocalInvocationIndex;
@@ -276,7 +310,7 @@ void store_vectors(uvec2 ea, uvec2 eb, uvec4 vecs[VEC_ROUNDS]) {
                 uint j;
                 uint word;
                 if (vector_value_word(vecs[r], q, i, h, n, j, word)) {
-                    s_lists[base + j] = word;
+                    set_list_word(base + j, word);
                 }
             }
         }
@@ -284,9 +318,9 @@ void store_vectors(uvec2 ea, uvec2 eb, uvec4 vecs[VEC_ROUNDS]) {
 }
 
 // Mode 1: loads list a (words [0, wa)) and the run of values as list b (after it) into
-// s_lists, given this invocation's header word of list a (header_word). The value words go
+// the lists, given this invocation's header word of list a (header_word). The value words go
 // out in one round of loads that do not wait on each other. Uniform control flow; a barrier
-// follows before s_lists is read.
+// follows before the lists are read.
 void load_run_pair(uvec2 ea, uvec2 eb, uint start, uint header) {
     uint t = gl_LocalInvocationIndex;
     if (t < 16u) {
@@ -314,7 +348,7 @@ void load_run_pair(uvec2 ea, uvec2 eb, uint start, uint header) {
     [[unroll]] for (uint r = 0u; r < LOAD_ROUNDS; r++) {
         uint g = r * WG_SIZE + t;
         if (g < wa + wb) {
-            s_lists[g] = words[r];
+            set_list_word(g, words[r]);
         }
     }
 }
@@ -357,7 +391,7 @@ uint pair_chunk(uint item, uint n) {
     return item < n ? U32Ref(pc.scratch).v[S_PAIRS + item] : NO_PAIR;
 }
 
-// With both lists in s_lists (a barrier since): the pair's walk and the exclusive scan of its
+// With both lists in shared memory (a barrier since): the pair's walk and the exclusive scan of its
 // kept counts. `card` gets the result's cardinality.
 struct Walked {
     uint walked[WALK_MAX];
@@ -385,7 +419,11 @@ void finish_pair(uint c, uvec2 old_d, Walked w, bool write, inout PassSums sums)
         }
         return;
     }
+#if LIST16
+    uint before = 0u;  // place() writes each output's half alone
+#else
     uint before = workgroup_exclusive_max(w.last);
+#endif
     if (t == 0u) {
         free_chunk_begin(old_d);
         if (k != 0u) {
@@ -410,7 +448,7 @@ void finish_pair(uint c, uvec2 old_d, Walked w, bool write, inout PassSums sums)
         for (uint j = t; j < (card + 1u) / 2u; j += WG_SIZE) {
             uint x = h + j;
             uint64_t block = pool_block(g_dest.blocks, s_ids[x / ARRAY_BLOCK_WORDS]);
-            U32Ref(block).v[x % ARRAY_BLOCK_WORDS] = s_lists[j];
+            U32Ref(block).v[x % ARRAY_BLOCK_WORDS] = list_word(j);
         }
     }
     if (t == 0u) {

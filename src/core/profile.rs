@@ -77,6 +77,9 @@ pub struct DeviceProfile {
     pub timestamps: bool,
     /// 64-bit atomics on storage buffers (needed by the look-back status words).
     pub int64_atomics: bool,
+    /// 16-bit integers in shaders (shaderInt16, enabled where the device has it): the sets'
+    /// small array pairs keep their u16 lists as 16-bit shared-memory values.
+    pub int16: bool,
     /// Whether pipelines can require full subgroups (VK_EXT_subgroup_size_control / 1.3).
     pub full_subgroups: bool,
     /// Whether single-pass decoupled look-back algorithms are used by default. Chosen from the
@@ -212,6 +215,7 @@ pub(crate) unsafe fn query_capabilities(instance: &ash::Instance, pd: vk::Physic
         timestamp_period: limits.timestamp_period,
         timestamps,
         int64_atomics,
+        int16: features.shader_int16 != 0,
         full_subgroups,
         lookback: DeviceProfile::default_lookback_policy(device_type, props.vendor_id, int64_atomics),
     };
@@ -232,6 +236,21 @@ unsafe fn max_allocation_size(instance: &ash::Instance, pd: vk::PhysicalDevice) 
 }
 
 /// Parses `VKALGO_LOOKBACK` (`on`/`off`, also `1`/`0`, `true`/`false`).
+/// `VKALGO_SHADER_INT16=off` (or 0, false, no): leave shaderInt16 unused even where the device
+/// has it (the tests run the 32-bit-word permutations this way on drivers that have it).
+pub(crate) fn int16_allowed_by_env() -> crate::Result<bool> {
+    match std::env::var("VKALGO_SHADER_INT16") {
+        Err(_) => Ok(true),
+        Ok(v) => match v.to_ascii_lowercase().as_str() {
+            "" | "on" | "1" | "true" | "yes" => Ok(true),
+            "off" | "0" | "false" | "no" => Ok(false),
+            other => Err(crate::Error::invalid(format!(
+                "VKALGO_SHADER_INT16={other:?}: expected on or off"
+            ))),
+        },
+    }
+}
+
 pub(crate) fn lookback_from_env() -> crate::Result<Option<bool>> {
     match std::env::var("VKALGO_LOOKBACK") {
         Err(_) => Ok(None),

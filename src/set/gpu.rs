@@ -1072,7 +1072,7 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
     ctx.prepare_kernels(&[
         (&shaders::SET_CHUNK_UPDATE, update_spec(ctx)),
         (&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx)),
-        (&shaders::SET_SMALL_PAIRS, small_pairs_spec()),
+        (small_pairs_shader(ctx), small_pairs_spec()),
     ])
 }
 
@@ -1107,6 +1107,17 @@ fn update_spec(ctx: &Context) -> Specialization {
 /// (docs/benchmarks/2026-11-23-h200-small-pairs.md).
 fn small_pairs_spec() -> Specialization {
     Specialization::new(32, 1, 1)
+}
+
+/// The small-pair kernel's permutation: its lists as 16-bit shared-memory values where the
+/// device has shaderInt16 (one load a step of the walk instead of a load, a shift and a mask),
+/// else as 32-bit words of two values.
+fn small_pairs_shader(ctx: &Context) -> &'static ShaderSource {
+    if ctx.profile.int16 {
+        &shaders::SET_SMALL_PAIRS_LIST16
+    } else {
+        &shaders::SET_SMALL_PAIRS
+    }
 }
 
 /// Records the passes of one update: clear the scratch counters (and the batch's failure
@@ -1178,7 +1189,7 @@ pub(crate) unsafe fn record_update_phase(
     let boundaries = kernel(ctx, &shaders::SET_BOUNDARIES)?;
     let update = ctx.kernel(&shaders::SET_CHUNK_UPDATE, update_spec(ctx))?;
     let bitmaps = kernel(ctx, &shaders::SET_BITMAP_PAIRS)?;
-    let pairs_small = ctx.kernel(&shaders::SET_SMALL_PAIRS, small_pairs_spec())?;
+    let pairs_small = ctx.kernel(small_pairs_shader(ctx), small_pairs_spec())?;
     let pairs_medium = ctx.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx))?;
     let check = kernel(ctx, &shaders::SET_CHECK)?;
     let source_mode = match u.mode {
@@ -1837,6 +1848,7 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SET_FILTER,
         shaders::SET_COMPACT,
         shaders::SET_SMALL_PAIRS,
+        shaders::SET_SMALL_PAIRS_LIST16,
     ]
     .into_iter()
     .map(|s| (s, SetPush::FIELDS, std::mem::size_of::<SetPush>()))

@@ -219,6 +219,10 @@ pub unsafe fn c_context_over(ctx: &Context) -> *mut vkalgo::capi::VkalgoContext 
             VKALGO_CONTEXT_INT64_ATOMICS_ENABLED
         } else {
             0
+        } | if ctx.profile().int16 {
+            VKALGO_CONTEXT_INT16_ENABLED
+        } else {
+            0
         },
         timeout_ns: 0,
         queue_lock: None, // record-layer calls only
