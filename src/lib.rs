@@ -47,7 +47,8 @@
 //! ## Environment
 //! `VKALGO_DEVICE` (index or name substring), `VKALGO_VALIDATION=1` (Khronos validation with
 //! synchronization validation), `VKALGO_LOOKBACK=on|off` (single-pass look-back policy),
-//! `VKALGO_TIMEOUT_MS` (longest host wait).
+//! `VKALGO_SHADER_INT16=off` (leave shaderInt16 unused), `VKALGO_TIMEOUT_MS` (longest host
+//! wait).
 
 #![warn(missing_docs)]
 

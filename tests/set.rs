@@ -1514,7 +1514,7 @@ fn int16_lists_follow_the_device_and_environment() {
     let ctx = context();
     let features = unsafe { ctx.instance().get_physical_device_features(ctx.physical_device()) };
     let off = std::env::var("VKALGO_SHADER_INT16")
-        .is_ok_and(|v| matches!(v.as_str(), "off" | "0" | "false" | "no"));
+        .is_ok_and(|v| matches!(v.to_ascii_lowercase().as_str(), "off" | "0" | "false" | "no"));
     assert_eq!(ctx.profile().int16, features.shader_int16 != 0 && !off);
     // The 16-bit and 32-bit lists give the same sets (a sparse AND / OR over a few chunks).
     let va: Vec<u32> = (0..3000u32)

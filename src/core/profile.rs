@@ -235,32 +235,55 @@ unsafe fn max_allocation_size(instance: &ash::Instance, pd: vk::PhysicalDevice) 
     maintenance3.max_memory_allocation_size
 }
 
-/// Parses `VKALGO_LOOKBACK` (`on`/`off`, also `1`/`0`, `true`/`false`).
-/// `VKALGO_SHADER_INT16=off` (or 0, false, no): leave shaderInt16 unused even where the device
-/// has it (the tests run the 32-bit-word permutations this way on drivers that have it).
-pub(crate) fn int16_allowed_by_env() -> crate::Result<bool> {
-    match std::env::var("VKALGO_SHADER_INT16") {
-        Err(_) => Ok(true),
-        Ok(v) => match v.to_ascii_lowercase().as_str() {
-            "" | "on" | "1" | "true" | "yes" => Ok(true),
-            "off" | "0" | "false" | "no" => Ok(false),
-            other => Err(crate::Error::invalid(format!(
-                "VKALGO_SHADER_INT16={other:?}: expected on or off"
-            ))),
-        },
+/// Parses an on/off environment variable (`on`/`off`, also `1`/`0`, `true`/`false`,
+/// `yes`/`no`); unset or empty: `None`.
+fn env_on_off(name: &str) -> crate::Result<Option<bool>> {
+    parse_on_off(name, std::env::var(name).ok().as_deref())
+}
+
+/// The value of on/off variable `name` ([`env_on_off`]).
+fn parse_on_off(name: &str, value: Option<&str>) -> crate::Result<Option<bool>> {
+    match value.map(|v| v.to_ascii_lowercase()).as_deref() {
+        None | Some("") => Ok(None),
+        Some("on" | "1" | "true" | "yes") => Ok(Some(true)),
+        Some("off" | "0" | "false" | "no") => Ok(Some(false)),
+        Some(other) => Err(crate::Error::invalid(format!(
+            "{name}={other:?}: expected on or off"
+        ))),
     }
 }
 
+/// `VKALGO_SHADER_INT16=off` leaves shaderInt16 unused even where the device has it (the tests
+/// run the 32-bit-word permutations this way on drivers that have it); unset or `on` allow it.
+pub(crate) fn int16_allowed_by_env() -> crate::Result<bool> {
+    Ok(env_on_off("VKALGO_SHADER_INT16")?.unwrap_or(true))
+}
+
+/// Parses `VKALGO_LOOKBACK` (see [`env_on_off`]).
 pub(crate) fn lookback_from_env() -> crate::Result<Option<bool>> {
-    match std::env::var("VKALGO_LOOKBACK") {
-        Err(_) => Ok(None),
-        Ok(v) => match v.to_ascii_lowercase().as_str() {
-            "" => Ok(None),
-            "on" | "1" | "true" | "yes" => Ok(Some(true)),
-            "off" | "0" | "false" | "no" => Ok(Some(false)),
-            other => Err(crate::Error::invalid(format!(
-                "VKALGO_LOOKBACK={other:?}: expected on or off"
-            ))),
-        },
+    env_on_off("VKALGO_LOOKBACK")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_on_off;
+
+    #[test]
+    fn on_off_values() {
+        assert_eq!(parse_on_off("X", None).unwrap(), None);
+        assert_eq!(parse_on_off("X", Some("")).unwrap(), None);
+        for on in ["on", "ON", "1", "true", "yes"] {
+            assert_eq!(parse_on_off("X", Some(on)).unwrap(), Some(true), "{on}");
+        }
+        for off in ["off", "Off", "0", "false", "no"] {
+            assert_eq!(parse_on_off("X", Some(off)).unwrap(), Some(false), "{off}");
+        }
+        let err = parse_on_off("VKALGO_SHADER_INT16", Some("maybe"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("VKALGO_SHADER_INT16") && err.contains("on or off"),
+            "{err}"
+        );
     }
 }
