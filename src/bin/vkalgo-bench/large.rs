@@ -14,13 +14,18 @@
 //! through one modest staging buffer. The hash map goes through the public host API
 //! (`HashMap::insert`, `HashMap::find`) in batches.
 //!
+//! `split` (large_split.rs), `merge`, `setops`, `mergesort` (large_merge.rs) and `sets`
+//! (large_set.rs) check the multisplit's paths, the merge, the set operations on sorted runs,
+//! the merge sort and the sets' `contains` and `to_array` the same way, each past 2^31
+//! elements (the merges' outputs past 2^32).
+//!
 //! Options:
 //! - `--log2 N` (default 31) and `--extra E` (default 5): element counts are 2^N + E (use
 //!   e.g. `--log2 20` for a smoke test on lavapipe).
 //! - `--hash-log2 N` (default: `--log2`): the hash map asks for 2^N + 2^(N-3) slots first,
 //!   then smaller capacities until the device accepts one; `--hash-load L` (default 0.5):
 //!   keys inserted per slot.
-//! - `--only sort,pairs,scan,copy,hash` (default: all).
+//! - `--only sort,pairs,scan,copy,hash,split,merge,setops,mergesort,sets` (default: all).
 //! - `--threads T` (default: the machine's cores): CPU threads of the reference checks.
 //! - `--corrupt`: flips one bit of every GPU result before it is checked (a self-test of the
 //!   checks: every row must then say NO).
@@ -40,18 +45,18 @@ use vkalgo::{
 };
 
 /// Bytes in front of every range of the record-layer checks: ranges start at a non-zero offset.
-const OFFSET: u64 = 256;
+pub(crate) const OFFSET: u64 = 256;
 
 /// One row of the final table.
-struct Row {
-    what: String,
-    n: u64,
-    ms: Option<f64>,
-    timing: &'static str,
-    verdict: Verdict,
+pub(crate) struct Row {
+    pub what: String,
+    pub n: u64,
+    pub ms: Option<f64>,
+    pub timing: &'static str,
+    pub verdict: Verdict,
 }
 
-enum Verdict {
+pub(crate) enum Verdict {
     Exact,
     Wrong(String),
     Refused(String),
@@ -67,14 +72,14 @@ impl Verdict {
     }
 }
 
-struct Options {
-    log2: u32,
+pub(crate) struct Options {
+    pub log2: u32,
     extra: u64,
     hash_log2: u32,
     hash_load: f64,
     only: Vec<String>,
-    threads: usize,
-    corrupt: bool,
+    pub threads: usize,
+    pub corrupt: bool,
 }
 
 fn parse(args: &[String]) -> Options {
@@ -83,9 +88,20 @@ fn parse(args: &[String]) -> Options {
         extra: 5,
         hash_log2: 0,
         hash_load: 0.5,
-        only: ["sort", "pairs", "scan", "copy", "hash"]
-            .map(String::from)
-            .to_vec(),
+        only: [
+            "sort",
+            "pairs",
+            "scan",
+            "copy",
+            "hash",
+            "split",
+            "merge",
+            "setops",
+            "mergesort",
+            "sets",
+        ]
+        .map(String::from)
+        .to_vec(),
         threads: std::thread::available_parallelism().map_or(4, |n| n.get()),
         corrupt: false,
     };
@@ -155,6 +171,20 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     if o.only.iter().any(|s| s == "hash") {
         hash_check(ctx, &o, &mut rows)?;
     }
+    if o.only.iter().any(|s| s == "split") {
+        crate::large_split::split_check(ctx, &o, n, &mut rows)?;
+    }
+    let set_ops = o.only.iter().any(|s| s == "setops");
+    let merges = o.only.iter().any(|s| s == "merge");
+    if set_ops || merges {
+        crate::large_merge::merge_check(ctx, &o, n, set_ops, merges, &mut rows)?;
+    }
+    if o.only.iter().any(|s| s == "mergesort") {
+        crate::large_merge::merge_sort_check(ctx, &o, n, &mut rows)?;
+    }
+    if o.only.iter().any(|s| s == "sets") {
+        crate::large_set::set_check(ctx, &o, n, &mut rows)?;
+    }
     println!();
     println!(
         "{:<60} {:>14} {:>10} {:<10} verified",
@@ -193,9 +223,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
 
 /// A buffer bound to its own `vkAllocateMemory` allocation (device-local, device-address
 /// capable), so it may be larger than what the allocator hands out.
-struct RawBuffer {
+pub(crate) struct RawBuffer {
     ctx: Context,
-    buffer: vk::Buffer,
+    pub buffer: vk::Buffer,
     memory: vk::DeviceMemory,
     size: u64,
 }
@@ -217,7 +247,7 @@ fn device_local_heaps(ctx: &Context) -> Vec<(u32, u64)> {
 
 impl RawBuffer {
     /// A device-local buffer of `size` bytes; Err(message) when the device refuses it.
-    fn new(ctx: &Context, size: u64, name: &str) -> std::result::Result<Self, String> {
+    pub fn new(ctx: &Context, size: u64, name: &str) -> std::result::Result<Self, String> {
         let device = ctx.device();
         let info = vk::BufferCreateInfo::default()
             .size(size.max(16))
@@ -288,7 +318,7 @@ impl RawBuffer {
     }
 
     /// `len` bytes from `offset`.
-    fn range(&self, offset: u64, len: u64) -> BufferRange {
+    pub fn range(&self, offset: u64, len: u64) -> BufferRange {
         assert!(offset + len <= self.size);
         BufferRange::new(self.buffer, offset, len)
     }
@@ -305,7 +335,7 @@ impl Drop for RawBuffer {
 }
 
 /// Everything earlier in the queue is complete and visible before what follows.
-unsafe fn full_barrier(ctx: &Context, cmd: vk::CommandBuffer) {
+pub(crate) unsafe fn full_barrier(ctx: &Context, cmd: vk::CommandBuffer) {
     let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
     ctx.memory_barrier(
         cmd,
@@ -318,7 +348,7 @@ unsafe fn full_barrier(ctx: &Context, cmd: vk::CommandBuffer) {
 
 /// Writes `bytes` bytes at `offset` of `dst`, chunk by chunk: `fill(first_byte, chunk)` fills
 /// each chunk of the staging buffer on the host first.
-fn upload_with(
+pub(crate) fn upload_with(
     ctx: &Context,
     dst: vk::Buffer,
     offset: u64,
@@ -347,7 +377,13 @@ fn upload_with(
 }
 
 /// Uploads `data` to `offset` of `dst`.
-fn upload_u32(ctx: &Context, dst: vk::Buffer, offset: u64, data: &[u32], threads: usize) -> Result<()> {
+pub(crate) fn upload_u32(
+    ctx: &Context,
+    dst: vk::Buffer,
+    offset: u64,
+    data: &[u32],
+    threads: usize,
+) -> Result<()> {
     let bytes: &[u8] = bytemuck::cast_slice(data);
     upload_with(ctx, dst, offset, bytes.len() as u64, |first, chunk| {
         par_copy(
@@ -359,7 +395,7 @@ fn upload_u32(ctx: &Context, dst: vk::Buffer, offset: u64, data: &[u32], threads
 }
 
 /// Reads `bytes` bytes from `offset` of `src` chunk by chunk: `take(first_byte, chunk)`.
-fn download_with(
+pub(crate) fn download_with(
     ctx: &Context,
     src: vk::Buffer,
     offset: u64,
@@ -394,7 +430,13 @@ fn download_with(
 }
 
 /// Reads `n` u32 from `offset` of `src`.
-fn download_u32(ctx: &Context, src: vk::Buffer, offset: u64, n: u64, threads: usize) -> Result<Vec<u32>> {
+pub(crate) fn download_u32(
+    ctx: &Context,
+    src: vk::Buffer,
+    offset: u64,
+    n: u64,
+    threads: usize,
+) -> Result<Vec<u32>> {
     let mut out = vec![0u32; n as usize];
     let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut out);
     download_with(ctx, src, offset, n * 4, |first, chunk| {
@@ -405,6 +447,97 @@ fn download_u32(ctx: &Context, src: vk::Buffer, offset: u64, n: u64, threads: us
         )
     })?;
     Ok(out)
+}
+
+/// Downloads `n` u32 from `offset` of `src` chunk by chunk and compares element `p` with
+/// `want(p)` on several threads (`corrupt`: the last element's lowest bit flipped first, a
+/// self-test). Returns the first wrong element as (index, got, wanted).
+pub(crate) fn download_compare(
+    ctx: &Context,
+    src: vk::Buffer,
+    offset: u64,
+    n: u64,
+    threads: usize,
+    corrupt: bool,
+    want: impl Fn(u64) -> u32 + Sync,
+) -> Result<Option<(u64, u32, u32)>> {
+    let mut wrong: Option<(u64, u32, u32)> = None;
+    let want = &want;
+    download_with(ctx, src, offset, n * 4, |first, chunk| {
+        if wrong.is_some() {
+            return;
+        }
+        let mut words: Vec<u32> = bytemuck::cast_slice(chunk).to_vec();
+        if corrupt && first + chunk.len() as u64 >= n * 4 {
+            *words.last_mut().expect("a chunk is never empty") ^= 1;
+        }
+        let e0 = first / 4;
+        let per = words.len().div_ceil(threads).max(1);
+        let words = &words;
+        wrong = std::thread::scope(|s| {
+            let handles: Vec<_> = words
+                .chunks(per)
+                .enumerate()
+                .map(|(c, part)| {
+                    s.spawn(move || {
+                        let p0 = e0 + (c * per) as u64;
+                        part.iter().enumerate().find_map(|(j, &got)| {
+                            let p = p0 + j as u64;
+                            let w = want(p);
+                            (got != w).then_some((p, got, w))
+                        })
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .filter_map(|h| h.join().unwrap())
+                .min_by_key(|w| w.0)
+        });
+    })?;
+    Ok(wrong)
+}
+
+/// Times `record` on the GPU after sustained copies, so that the GPU has left its post-idle
+/// slow state (docs/benchmarks/2026-11-22-memory-speed.md; the CPU references leave it idle
+/// for seconds); with `again` a second time (the first run touches fresh buffers first).
+/// Returns the last run's milliseconds.
+pub(crate) fn time_warm(
+    ctx: &Context,
+    timer: &Timer,
+    again: bool,
+    mut record: impl FnMut(vk::CommandBuffer) -> Result<()>,
+) -> Result<f64> {
+    let yardstick = crate::common::yardstick(ctx, timer)?;
+    let mut ms = 0.0;
+    for _ in 0..1 + again as usize {
+        yardstick.warm(ctx, timer)?;
+        let times = timer.regions(|cmd, mark| {
+            unsafe { full_barrier(ctx, cmd) };
+            mark(cmd);
+            record(cmd)?;
+            mark(cmd);
+            Ok(())
+        })?;
+        ms = times[0];
+    }
+    Ok(ms)
+}
+
+/// A shared pointer for threads that write disjoint elements of one slice.
+#[derive(Clone, Copy)]
+pub(crate) struct SharedSlice(pub *mut u32);
+unsafe impl Send for SharedSlice {}
+unsafe impl Sync for SharedSlice {}
+
+impl SharedSlice {
+    /// Writes `value` at element `i`.
+    ///
+    /// # Safety
+    /// `i` is within the slice and no other thread touches element `i` meanwhile.
+    pub unsafe fn write(&self, i: usize, value: u32) {
+        *self.0.add(i) = value;
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -431,7 +564,7 @@ fn mix32(mut x: u32) -> u32 {
 }
 
 /// A pseudo-random u32 of element `i` (splitmix64 finalizer of i and the seed).
-fn random_at(i: u64, seed: u64) -> u32 {
+pub(crate) fn random_at(i: u64, seed: u64) -> u32 {
     let mut z = i.wrapping_add(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -439,7 +572,7 @@ fn random_at(i: u64, seed: u64) -> u32 {
 }
 
 /// `n` pseudo-random u32 (element i is random_at(i, seed)), generated on several threads.
-fn par_random(n: u64, seed: u64, threads: usize) -> Vec<u32> {
+pub(crate) fn par_random(n: u64, seed: u64, threads: usize) -> Vec<u32> {
     let mut v = vec![0u32; n as usize];
     let per = (n as usize).div_ceil(threads).max(1);
     std::thread::scope(|s| {
@@ -457,7 +590,7 @@ fn par_random(n: u64, seed: u64, threads: usize) -> Vec<u32> {
 
 /// `keys` sorted ascending: bucketed on several threads by `top(key)` (0..256, monotonic in
 /// the key), then each bucket sorted with the standard library.
-fn cpu_sort<T>(keys: &[T], top: fn(T) -> usize, threads: usize) -> Vec<T>
+pub(crate) fn cpu_sort<T>(keys: &[T], top: fn(T) -> usize, threads: usize) -> Vec<T>
 where
     T: Copy + Ord + Send + Sync + Default,
 {
@@ -509,7 +642,7 @@ where
 }
 
 /// The first index where `a` and `b` differ (several threads), or None.
-fn first_difference(a: &[u32], b: &[u32], threads: usize) -> Option<usize> {
+pub(crate) fn first_difference(a: &[u32], b: &[u32], threads: usize) -> Option<usize> {
     if a.len() != b.len() {
         return Some(a.len().min(b.len()));
     }
@@ -573,7 +706,7 @@ fn check_scan(input: &[u32], got: &[u32], inclusive: bool, threads: usize) -> Op
     })
 }
 
-fn ms_since(t: Instant) -> f64 {
+pub(crate) fn ms_since(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
