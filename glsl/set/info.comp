@@ -11,24 +11,6 @@
 shared uint s_scan[WG_SIZE];
 shared uint64_t s_sum[WG_SIZE];
 
-// Exclusive scan of one u32 per invocation; the total in `total`.
-uint scan_wg(uint x, out uint total) {
-    uint t = gl_LocalInvocationIndex;
-    barrier();
-    s_scan[t] = x;
-    barrier();
-    for (uint d = 1u; d < WG_SIZE; d <<= 1) {
-        uint add = t >= d ? s_scan[t - d] : 0u;
-        barrier();
-        s_scan[t] += add;
-        barrier();
-    }
-    total = s_scan[WG_SIZE - 1u];
-    uint r = s_scan[t] - x;
-    barrier();
-    return r;
-}
-
 uint64_t sum_wg(uint64_t x) {
     uint t = gl_LocalInvocationIndex;
     barrier();
@@ -73,38 +55,104 @@ uint count_in_chunk(uint64_t meta, uint c, uint lo, uint hi) {
     return uint(sum_wg(uint64_t(mine)));
 }
 
+// The sum of one u32 per lane over the subgroup, in 64 bits (a lane's part is below 2^26).
+uint64_t subgroup_sum64(uint x) {
+    return (uint64_t(subgroupAdd(x >> 16)) << 16) + uint64_t(subgroupAdd(x & 0xFFFFu));
+}
+
+// Entry k (k < count): mode 0 chunk k's cardinality, mode 2 tile k's count.
+uint entry_value(uint k) {
+    return pc.mode == 0u ? dir_entry(pc.meta_d, k).x : U32Ref(pc.scratch).v[S_START + k];
+}
+
+// Rounds of S entries whose loads a subgroup issues together.
+#define ROUNDS 8u
+
+// Exclusive sums of entries [0, count) into S_START + k (u32: valid while the total is below
+// 2^32), in mode 0 also the entries that are not zero (ascending) into the work list with
+// their number at S_WORK_COUNT; returns the total. Each subgroup takes an equal share of the
+// entries, S consecutive ones a round (coalesced loads and stores), ROUNDS rounds' loads at
+// once, after a first sweep that sums its share. (Each invocation summing and writing its own
+// run of 256 entries, a cache line per lane and load: a to_array of 2^24 random values, 65536
+// array chunks, took 0.277 ms on an H200; coalesced, a round's load at a time, 0.214 ms; with
+// ROUNDS loads at once 0.170, docs/benchmarks/2026-11-26-h200-large-counts.md.)
+uint64_t scan_entries(uint count) {
+    uint S = gl_SubgroupSize;
+    uint lane = gl_SubgroupInvocationID;
+    uint sg = gl_SubgroupID;
+    uint share = (count + gl_NumSubgroups - 1u) / gl_NumSubgroups;
+    share = (share + S - 1u) / S * S;
+    uint k0 = min(sg * share, count);
+    uint k1 = min(k0 + share, count);
+    uint mine = 0u;
+    uint nonempty = 0u;
+    for (uint base = k0; base < k1; base += ROUNDS * S) {
+        uint v[ROUNDS];
+        [[unroll]] for (uint r = 0u; r < ROUNDS; ++r) {
+            uint k = base + r * S + lane;
+            v[r] = k < k1 ? entry_value(k) : 0u;
+        }
+        [[unroll]] for (uint r = 0u; r < ROUNDS; ++r) {
+            mine += v[r];
+            nonempty += v[r] != 0u ? 1u : 0u;
+        }
+    }
+    uint64_t part = subgroup_sum64(mine);
+    uint listed_part = subgroupAdd(nonempty);
+    if (subgroupElect()) {
+        s_sum[sg] = part;
+        s_scan[sg] = listed_part;
+    }
+    barrier();
+    uint64_t run = 0ul;
+    uint slot = 0u;
+    uint64_t total = 0ul;
+    uint listed = 0u;
+    for (uint i = 0u; i < gl_NumSubgroups; ++i) {
+        if (i < sg) {
+            run += s_sum[i];
+            slot += s_scan[i];
+        }
+        total += s_sum[i];
+        listed += s_scan[i];
+    }
+    for (uint base = k0; base < k1; base += ROUNDS * S) {
+        uint v[ROUNDS];
+        [[unroll]] for (uint r = 0u; r < ROUNDS; ++r) {
+            uint k = base + r * S + lane;
+            v[r] = k < k1 ? entry_value(k) : 0u;
+        }
+        [[unroll]] for (uint r = 0u; r < ROUNDS; ++r) {
+            uint k = base + r * S + lane;
+            // At most 64 lanes of at most 65536: the round's sums fit a u32.
+            uint before = subgroupExclusiveAdd(v[r]);
+            if (k < k1) {
+                U32Ref(pc.scratch).v[S_START + k] = uint(run + uint64_t(before));
+            }
+            run += uint64_t(subgroupAdd(v[r]));
+            if (pc.mode == 0u) {
+                uvec4 kept = subgroupBallot(v[r] != 0u);
+                if (v[r] != 0u) {
+                    U32Ref(pc.scratch).v[S_WORK + slot + subgroupBallotExclusiveBitCount(kept)] = k;
+                }
+                slot += subgroupBallotBitCount(kept);
+            }
+        }
+    }
+    if (pc.mode == 0u && gl_LocalInvocationIndex == 0u) {
+        U32Ref(pc.scratch).v[S_WORK_COUNT] = listed;
+    }
+    barrier();  // s_sum and s_scan are read before anything writes them again
+    return total;
+}
+
 void main() {
     uint t = gl_LocalInvocationIndex;
     if (pc.mode == 0u) {
-        uint per = CHUNKS / WG_SIZE;
-        uint64_t mine = 0ul;
-        uint nonempty = 0u;
-        for (uint i = 0u; i < per; i++) {
-            uint card = dir_entry(pc.meta_d, t * per + i).x;
-            mine += uint64_t(card);
-            nonempty += card != 0u ? 1u : 0u;
-        }
-        // Offsets as u32 (to_array needs a total below 2^32), the total in 64 bits.
-        uint total32;
-        uint base = scan_wg(uint(mine), total32);
-        uint64_t total = sum_wg(mine);
-        uint listed;
-        uint slot = scan_wg(nonempty, listed);
-        uint run = base;
-        for (uint i = 0u; i < per; i++) {
-            uint c = t * per + i;
-            uint card = dir_entry(pc.meta_d, c).x;
-            U32Ref(pc.scratch).v[S_START + c] = run;
-            run += card;
-            if (card != 0u) {
-                U32Ref(pc.scratch).v[S_WORK + slot] = c;
-                slot++;
-            }
-        }
+        uint64_t total = scan_entries(CHUNKS);
         if (t == 0u) {
             U32Ref(pc.out_addr).v[0] = uint(total);
             U32Ref(pc.out_addr).v[1] = uint(total >> 32);
-            U32Ref(pc.scratch).v[S_WORK_COUNT] = listed;
         }
     } else if (pc.mode == 1u) {
         uint64_t lo = pc.range_lo;
@@ -135,23 +183,7 @@ void main() {
             U32Ref(pc.out_addr).v[1] = uint(total >> 32);
         }
     } else {
-        uint tiles = pc.count;
-        uint per = (tiles + WG_SIZE - 1u) / WG_SIZE;
-        uint mine = 0u;
-        for (uint i = 0u; i < per; i++) {
-            uint k = t * per + i;
-            mine += k < tiles ? U32Ref(pc.scratch).v[S_START + k] : 0u;
-        }
-        uint total;
-        uint run = scan_wg(mine, total);
-        for (uint i = 0u; i < per; i++) {
-            uint k = t * per + i;
-            if (k < tiles) {
-                uint x = U32Ref(pc.scratch).v[S_START + k];
-                U32Ref(pc.scratch).v[S_START + k] = run;
-                run += x;
-            }
-        }
+        uint total = uint(scan_entries(pc.count));
         if (t == 0u) {
             U32Ref(pc.out_addr).v[0] = total;
         }

@@ -9,7 +9,7 @@
 //! radix sort, benchmarked by `vkalgo-bench sort`), AND / OR / XOR / ANDNOT into a third set
 //! (`record_op`, then `record_op_reserved` as `set_<op>_reserved`),
 //! the cardinality of AND without materializing it, contains of 2^log2n queries (half hits),
-//! and to_array. Every result is verified against a CPU merge of the sorted inputs. The
+//! filter of the same queries, and to_array. Every result is verified against a CPU merge of the sorted inputs. The
 //! memory of each set is compared with the size of its Roaring portable serialization.
 //!
 //! Case `full` (not in the default list): two sets with a half-full random bitmap in every
@@ -335,6 +335,33 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         let hits = got.iter().filter(|&&f| f == 1).count();
         assert_eq!(hits, merge(&va, &vb, SetOp::And).len(), "contains");
         result_line("contains", case, vb.len(), median(times), "");
+        // filter: the same queries, the values in the set kept in input order (a record call
+        // takes at most 2^24 values on GPUs, 2^22 on CPU drivers).
+        if vb.len() <= if ctx.is_cpu_device() { 1 << 22 } else { 1 << 24 } {
+            let kept = GpuBuffer::new(ctx, vb.len() as u64 * 4, MemoryLocation::GpuOnly, "bench kept")?;
+            yard.warm(ctx, &timer)?;
+            let times = timer.time_batch(reps, |cmd, _| unsafe {
+                a.record_filter(
+                    cmd,
+                    &q.range(),
+                    ElementCount::Direct(vb.len() as u64),
+                    vb.len() as u64,
+                    &kept.range(),
+                    &status.sub_range(200, 4),
+                    &scratch.range(),
+                )
+            })?;
+            let kept_count = crate::common::download::<u32>(ctx, &status, 51)?[50] as usize;
+            let want: Vec<u32> = vb
+                .iter()
+                .zip(&got)
+                .filter(|(_, &f)| f == 1)
+                .map(|(&v, _)| v)
+                .collect();
+            let got_kept: Vec<u32> = crate::common::download(ctx, &kept, kept_count)?;
+            assert!(got_kept == want, "filter");
+            result_line("filter", case, vb.len(), median(times), "");
+        }
         let out = GpuBuffer::new(ctx, va.len() as u64 * 4, MemoryLocation::GpuOnly, "bench out")?;
         yard.warm(ctx, &timer)?;
         let times = timer.time_batch(reps, |cmd, _| unsafe {
