@@ -1,0 +1,212 @@
+#version 460
+// One workgroup (64 to 1024 invocations, a power of two).
+// mode 0: to_array offsets: exclusive sums of the chunk cardinalities into scratch
+//         (S_START + c; u32: valid while the total is below 2^32), the total (u64 as two u32)
+//         to out_addr, the array chunks of at most SMALL_ARRAY values (ascending) to the work
+//         list (S_WORK, S_WORK_COUNT), the other non-empty chunks to its back
+//         (S_BITMAPS_ENTRY, S_BITMAP_COUNT): to_array.comp takes them a subgroup and a
+//         workgroup each.
+// mode 1: cardinality of [range_lo, range_hi) (u64 as two u32) to out_addr.
+// mode 2: filter: exclusive sums of the `count` tile counts in scratch (S_START + tile, in
+//         place), the total (a u32) to out_addr.
+#include "set_common.glsl"
+
+shared uint s_scan[WG_SIZE];
+shared uint s_big[WG_SIZE];
+shared uint64_t s_sum[WG_SIZE];
+
+uint64_t sum_wg(uint64_t x) {
+    uint t = gl_LocalInvocationIndex;
+    barrier();
+    s_sum[t] = x;
+    barrier();
+    for (uint d = WG_SIZE / 2u; d > 0u; d >>= 1) {
+        if (t < d) {
+            s_sum[t] += s_sum[t + d];
+        }
+        barrier();
+    }
+    uint64_t r = s_sum[0];
+    barrier();
+    return r;
+}
+
+// Values of chunk c in [lo, hi) (chunk-local, lo <= hi <= 65536), summed over the workgroup.
+uint count_in_chunk(uint64_t meta, uint c, uint lo, uint hi) {
+    uvec2 e = dir_entry(meta, c);
+    uint t = gl_LocalInvocationIndex;
+    uint mine = 0u;
+    if (e.x == FULL) {
+        mine = t == 0u ? hi - lo : 0u;
+    } else if (e.x > ARRAY_MAX) {
+        for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
+            uint m = range_mask(w, lo, hi);
+            if (m != 0u) {
+                mine += bitCount(U32Ref(bitmap_word_addr(meta, e.y, w)).v[0] & m);
+            }
+        }
+    } else if (e.x > 0u) {
+        uint h = header_words(e.x);
+        uint words = (e.x + 1u) / 2u;
+        for (uint j = t; j < words; j += WG_SIZE) {
+            uint word = array_stream_word(meta, e.y, h + j);
+            uint v0 = word & 0xFFFFu;
+            uint v1 = word >> 16;
+            mine += (v0 >= lo && v0 < hi) ? 1u : 0u;
+            mine += (2u * j + 1u < e.x && v1 >= lo && v1 < hi) ? 1u : 0u;
+        }
+    }
+    return uint(sum_wg(uint64_t(mine)));
+}
+
+// The sum of one u32 per lane over the subgroup, in 64 bits (a lane's part is below 2^26).
+uint64_t subgroup_sum64(uint x) {
+    return (uint64_t(subgroupAdd(x >> 16)) << 16) + uint64_t(subgroupAdd(x & 0xFFFFu));
+}
+
+// Entry k (k < count): mode 0 chunk k's cardinality, mode 2 tile k's count.
+uint entry_value(uint k) {
+    return pc.mode == 0u ? dir_entry(pc.meta_d, k).x : U32Ref(pc.scratch).v[S_START + k];
+}
+
+// Exclusive sums of entries [0, count) into S_START + k (u32: valid while the total is below
+// 2^32), in mode 0 also the lists of array chunks and of bitmap and full chunks (see mode 0);
+// returns the total. Each subgroup takes an equal share of the
+// entries, S consecutive ones a round (coalesced loads and stores), ROUNDS rounds' loads at
+// once, after a first sweep that sums its share. (Each invocation summing and writing its own run of 256 entries, one
+// workgroup reading a whole directory a cache line per lane, made every to_array and filter
+// about 0.1 ms slower on an H200, docs/benchmarks/2026-11-26-h200-large-counts.md.)
+// to_array.comp's array chunks of at most this many values take one subgroup each.
+#define SMALL_ARRAY 512u
+
+// Rounds of S entries whose loads a subgroup issues together.
+#define ROUNDS 8u
+
+uint64_t scan_entries(uint count) {
+    uint S = gl_SubgroupSize;
+    uint lane = gl_SubgroupInvocationID;
+    uint sg = gl_SubgroupID;
+    uint share = (count + gl_NumSubgroups - 1u) / gl_NumSubgroups;
+    share = (share + S - 1u) / S * S;
+    uint k0 = min(sg * share, count);
+    uint k1 = min(k0 + share, count);
+    uint mine = 0u;
+    uint nonempty = 0u;
+    uint big = 0u;
+    for (uint base = k0; base < k1; base += ROUNDS * S) {
+        uint v[ROUNDS];
+        [[unroll]] for (uint r = 0u; r < ROUNDS; ++r) {
+            uint k = base + r * S + lane;
+            v[r] = k < k1 ? entry_value(k) : 0u;
+        }
+        [[unroll]] for (uint r = 0u; r < ROUNDS; ++r) {
+            mine += v[r];
+            nonempty += v[r] != 0u && v[r] <= SMALL_ARRAY ? 1u : 0u;
+            big += v[r] > SMALL_ARRAY ? 1u : 0u;
+        }
+    }
+    uint64_t part = subgroup_sum64(mine);
+    uint listed_part = subgroupAdd(nonempty);
+    uint big_part = subgroupAdd(big);
+    if (subgroupElect()) {
+        s_sum[sg] = part;
+        s_scan[sg] = listed_part;
+        s_big[sg] = big_part;
+    }
+    barrier();
+    uint64_t run = 0ul;
+    uint slot = 0u;
+    uint big_slot = 0u;
+    uint64_t total = 0ul;
+    uint listed = 0u;
+    uint bigs = 0u;
+    for (uint i = 0u; i < gl_NumSubgroups; ++i) {
+        if (i < sg) {
+            run += s_sum[i];
+            slot += s_scan[i];
+            big_slot += s_big[i];
+        }
+        total += s_sum[i];
+        listed += s_scan[i];
+        bigs += s_big[i];
+    }
+    for (uint base = k0; base < k1; base += ROUNDS * S) {
+        uint v[ROUNDS];
+        [[unroll]] for (uint r = 0u; r < ROUNDS; ++r) {
+            uint k = base + r * S + lane;
+            v[r] = k < k1 ? entry_value(k) : 0u;
+        }
+        [[unroll]] for (uint r = 0u; r < ROUNDS; ++r) {
+            uint k = base + r * S + lane;
+            // At most 64 lanes of at most 65536: the round's sums fit a u32.
+            uint before = subgroupExclusiveAdd(v[r]);
+            if (k < k1) {
+                U32Ref(pc.scratch).v[S_START + k] = uint(run + uint64_t(before));
+            }
+            run += uint64_t(subgroupAdd(v[r]));
+            if (pc.mode == 0u) {
+                bool is_small = v[r] != 0u && v[r] <= SMALL_ARRAY;
+                uvec4 arrays = subgroupBallot(is_small);
+                uvec4 bitmaps = subgroupBallot(v[r] > SMALL_ARRAY);
+                if (is_small) {
+                    U32Ref(pc.scratch).v[S_WORK + slot + subgroupBallotExclusiveBitCount(arrays)] = k;
+                } else if (v[r] > SMALL_ARRAY) {
+                    uint i = big_slot + subgroupBallotExclusiveBitCount(bitmaps);
+                    U32Ref(pc.scratch).v[S_BITMAPS_ENTRY(i)] = k;
+                }
+                slot += subgroupBallotBitCount(arrays);
+                big_slot += subgroupBallotBitCount(bitmaps);
+            }
+        }
+    }
+    if (pc.mode == 0u && gl_LocalInvocationIndex == 0u) {
+        U32Ref(pc.scratch).v[S_WORK_COUNT] = listed;
+        U32Ref(pc.scratch).v[S_BITMAP_COUNT] = bigs;
+    }
+    barrier();  // s_sum, s_scan and s_big are read before anything writes them again
+    return total;
+}
+
+void main() {
+    uint t = gl_LocalInvocationIndex;
+    if (pc.mode == 0u) {
+        uint64_t total = scan_entries(CHUNKS);
+        if (t == 0u) {
+            U32Ref(pc.out_addr).v[0] = uint(total);
+            U32Ref(pc.out_addr).v[1] = uint(total >> 32);
+        }
+    } else if (pc.mode == 1u) {
+        uint64_t lo = pc.range_lo;
+        uint64_t hi = pc.range_hi;
+        uint64_t total = 0ul;
+        if (lo < hi) {
+            uint c0 = uint(lo >> 16);
+            uint c1 = uint((hi - 1ul) >> 16);
+            uint64_t mine = 0ul;
+            for (uint c = c0 + t; c <= c1; c += WG_SIZE) {
+                uint64_t b0 = uint64_t(c) << 16;
+                if (lo <= b0 && b0 + 65536ul <= hi) {
+                    mine += uint64_t(dir_entry(pc.meta_d, c).x);
+                }
+            }
+            total = sum_wg(mine);
+            uint64_t b0 = uint64_t(c0) << 16;
+            if (!(lo <= b0 && b0 + 65536ul <= hi)) {
+                total += uint64_t(count_in_chunk(pc.meta_d, c0, uint(lo - b0), uint(min(hi, b0 + 65536ul) - b0)));
+            }
+            uint64_t b1 = uint64_t(c1) << 16;
+            if (c1 != c0 && !(lo <= b1 && b1 + 65536ul <= hi)) {
+                total += uint64_t(count_in_chunk(pc.meta_d, c1, 0u, uint(hi - b1)));
+            }
+        }
+        if (t == 0u) {
+            U32Ref(pc.out_addr).v[0] = uint(total);
+            U32Ref(pc.out_addr).v[1] = uint(total >> 32);
+        }
+    } else {
+        uint total = uint(scan_entries(pc.count));
+        if (t == 0u) {
+            U32Ref(pc.out_addr).v[0] = total;
+        }
+    }
+}
