@@ -21,20 +21,25 @@ void main() {
         v = U32Ref(u32_addr(pc.values, i)).v[0];
         keep = set_contains(pc.meta_d, v) ? 1u : 0u;
     }
-    s_scan[t] = keep;
+    // The tile's scan by subgroup ballots (a workgroup scan of one flag per invocation in
+    // shared memory took 16 barriers).
+    uvec4 kept = subgroupBallot(keep != 0u);
+    if (subgroupElect()) {
+        s_scan[gl_SubgroupID] = subgroupBallotBitCount(kept);
+    }
     barrier();
-    for (uint d = 1u; d < WG_SIZE; d <<= 1) {
-        uint add = t >= d ? s_scan[t - d] : 0u;
-        barrier();
-        s_scan[t] += add;
-        barrier();
+    uint before = 0u;
+    uint total = 0u;
+    for (uint g = 0u; g < gl_NumSubgroups; ++g) {
+        before += g < gl_SubgroupID ? s_scan[g] : 0u;
+        total += s_scan[g];
     }
     if (pc.mode == 0u) {
-        if (t == WG_SIZE - 1u) {
-            U32Ref(pc.scratch).v[S_START + tile] = s_scan[WG_SIZE - 1u];
+        if (t == 0u) {
+            U32Ref(pc.scratch).v[S_START + tile] = total;
         }
     } else if (keep != 0u) {
         uint base = U32Ref(pc.scratch).v[S_START + tile];
-        U32Ref(u32_addr(pc.out_addr, base + s_scan[t] - 1u)).v[0] = v;
+        U32Ref(u32_addr(pc.out_addr, base + before + subgroupBallotExclusiveBitCount(kept))).v[0] = v;
     }
 }

@@ -57,7 +57,7 @@ uint count_in_chunk(uint64_t meta, uint c, uint lo, uint hi) {
 
 // The sum of one u32 per lane over the subgroup, in 64 bits (a lane's part is below 2^26).
 uint64_t subgroup_sum64(uint x) {
-    return (uint64_t(subgroupAdd(x >> 16)) << 16) + uint64_t(subgroupAdd(x & 0xFFFFu));
+    return (uint64_t(subgroup_sum(x >> 16)) << 16) + uint64_t(subgroup_sum(x & 0xFFFFu));
 }
 
 // Entry k (k < count): mode 0 chunk k's cardinality, mode 2 tile k's count.
@@ -98,7 +98,7 @@ uint64_t scan_entries(uint count) {
         }
     }
     uint64_t part = subgroup_sum64(mine);
-    uint listed_part = subgroupAdd(nonempty);
+    uint listed_part = subgroup_sum(nonempty);
     if (subgroupElect()) {
         s_sum[sg] = part;
         s_scan[sg] = listed_part;
@@ -129,7 +129,7 @@ uint64_t scan_entries(uint count) {
             if (k < k1) {
                 U32Ref(pc.scratch).v[S_START + k] = uint(run + uint64_t(before));
             }
-            run += uint64_t(subgroupAdd(v[r]));
+            run += uint64_t(subgroup_total(before, v[r]));
             if (pc.mode == 0u) {
                 uvec4 kept = subgroupBallot(v[r] != 0u);
                 if (v[r] != 0u) {

@@ -30,7 +30,7 @@ void emit_bitmap(uint block, uint off, uint hi) {
     for (uint w = w0 + lane; w < w0 + share; w += S) {
         mine += bitCount(U32Ref(bitmap_word_addr(pc.meta_d, block, w)).v[0]);
     }
-    uint total = subgroupAdd(mine);
+    uint total = subgroup_sum(mine);
     if (subgroupElect()) {
         s_counts[gl_SubgroupID] = total;
     }
