@@ -62,6 +62,36 @@ pub(crate) enum Verdict {
     Refused(String),
 }
 
+impl Row {
+    /// A check that ran through the record layer and was timed on the GPU after a warm-up
+    /// (`wrong`: what differed from the CPU, if anything).
+    pub fn gpu(what: &str, n: u64, ms: f64, wrong: Option<String>) -> Row {
+        Row {
+            what: format!("{what} (record layer)"),
+            n,
+            ms: Some(ms),
+            timing: "GPU, warm",
+            verdict: wrong.map_or(Verdict::Exact, Verdict::Wrong),
+        }
+    }
+
+    /// A check that could not run (`why`: the device refused memory or the plan).
+    pub fn refused(what: &str, n: u64, why: &str) -> Row {
+        Row {
+            what: what.into(),
+            n,
+            ms: None,
+            timing: "-",
+            verdict: Verdict::Refused(why.into()),
+        }
+    }
+}
+
+/// Says what download_compare found wrong: the first wrong `part` (key, value, ...).
+pub(crate) fn wrong_at(part: &'static str) -> impl Fn((u64, u32, u32)) -> String {
+    move |(p, got, want)| format!("first wrong {part} at {p}: got {got} want {want}")
+}
+
 impl Verdict {
     fn text(&self) -> String {
         match self {
@@ -1174,34 +1204,8 @@ fn copy_check(ctx: &Context, o: &Options, vectors: u64, rows: &mut Vec<Row>) -> 
         Ok(())
     })?;
     let t = Instant::now();
-    let mut wrong: Option<u64> = None;
-    download_with(ctx, dst.buffer, OFFSET, bytes, |first, chunk| {
-        if wrong.is_some() {
-            return;
-        }
-        let mut words: Vec<u32> = bytemuck::cast_slice(chunk).to_vec();
-        if corrupt && first + chunk.len() as u64 >= bytes {
-            *words.last_mut().unwrap() ^= 1;
-        }
-        let words = &words;
-        let per = words.len().div_ceil(threads).max(1);
-        wrong = std::thread::scope(|s| {
-            let handles: Vec<_> = words
-                .chunks(per)
-                .enumerate()
-                .map(|(c, part)| {
-                    s.spawn(move || {
-                        let w0 = first / 4 + (c * per) as u64;
-                        part.iter()
-                            .enumerate()
-                            .position(|(j, &x)| x != copy_word(w0 + j as u64))
-                            .map(|j| w0 + j as u64)
-                    })
-                })
-                .collect();
-            handles.into_iter().filter_map(|h| h.join().unwrap()).min()
-        });
-    })?;
+    let wrong =
+        download_compare(ctx, dst.buffer, OFFSET, bytes / 4, threads, corrupt, copy_word)?.map(|(w, ..)| w);
     println!("copy: downloaded and checked in {:.0} ms", ms_since(t));
     let ms = times[0];
     println!(

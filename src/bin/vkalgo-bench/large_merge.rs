@@ -8,8 +8,8 @@
 
 use crate::common::Timer;
 use crate::large::{
-    cpu_sort, download_compare, download_u32, ms_since, par_random, time_warm, upload_u32, Options,
-    RawBuffer, Row, SharedSlice, Verdict, OFFSET,
+    cpu_sort, download_compare, download_u32, ms_since, par_random, time_warm, upload_u32, wrong_at, Options,
+    RawBuffer, Row, SharedSlice, OFFSET,
 };
 use std::time::Instant;
 use vkalgo::{
@@ -155,13 +155,7 @@ fn cpu_set_op(op: SetOp, a: &[u32], b: &[u32], out: &mut [u32], threads: usize) 
 fn refused_rows(rows: &mut Vec<Row>, whats: &[String], n: u64, m: &str) {
     println!("{m}");
     for what in whats {
-        rows.push(Row {
-            what: what.clone(),
-            n,
-            ms: None,
-            timing: "-",
-            verdict: Verdict::Refused(m.to_string()),
-        });
+        rows.push(Row::refused(what, n, m));
     }
 }
 
@@ -254,7 +248,7 @@ pub(crate) fn merge_check(
                 download_compare(ctx, out_buf.buffer, OFFSET, count, o.threads, o.corrupt, |p| {
                     want[p as usize]
                 })?
-                .map(|(p, g, w)| format!("first wrong key at {p}: got {g} want {w}"))
+                .map(wrong_at("key"))
             };
             println!(
                 "{what} ({:?}): GPU {:.2} ms; downloaded and compared in {:.0} ms",
@@ -262,13 +256,12 @@ pub(crate) fn merge_check(
                 ms,
                 ms_since(t)
             );
-            rows.push(Row {
-                what: format!("{what} -> {count} keys (record layer)"),
-                n: na + nb_set,
-                ms: Some(ms),
-                timing: "GPU, warm",
-                verdict: wrong.map_or(Verdict::Exact, Verdict::Wrong),
-            });
+            rows.push(Row::gpu(
+                &format!("{what} -> {count} keys"),
+                na + nb_set,
+                ms,
+                wrong,
+            ));
         }
     }
 
@@ -325,25 +318,19 @@ pub(crate) fn merge_check(
                 download_compare(ctx, out_buf.buffer, OFFSET, total, o.threads, o.corrupt, |p| {
                     wk[p as usize]
                 })?
-                .map(|(p, g, w)| format!("first wrong key at {p}: got {g} want {w}"));
+                .map(wrong_at("key"));
             if let (None, Some((_, _, ovb))) = (&wrong, &values) {
                 wrong = download_compare(ctx, ovb.buffer, OFFSET, total, o.threads, o.corrupt, |p| {
                     wv[p as usize]
                 })?
-                .map(|(p, g, w)| format!("first wrong value at {p}: got {g} want {w}"));
+                .map(wrong_at("value"));
             }
             println!(
                 "{what}: GPU {:.2} ms; downloaded and compared in {:.0} ms",
                 ms,
                 ms_since(t)
             );
-            rows.push(Row {
-                what: format!("{what} (record layer)"),
-                n: total,
-                ms: Some(ms),
-                timing: "GPU, warm",
-                verdict: wrong.map_or(Verdict::Exact, Verdict::Wrong),
-            });
+            rows.push(Row::gpu(what, total, ms, wrong));
         }
     }
     Ok(())
@@ -422,12 +409,12 @@ pub(crate) fn merge_sort_check(ctx: &Context, o: &Options, n: u64, rows: &mut Ve
         let mut wrong = download_compare(ctx, result_keys.buffer, OFFSET, n, o.threads, o.corrupt, |p| {
             (want[p as usize] >> 32) as u32
         })?
-        .map(|(p, g, w)| format!("first wrong key at {p}: got {g} want {w}"));
+        .map(wrong_at("key"));
         if let (None, Some(vb)) = (&wrong, result_values) {
             wrong = download_compare(ctx, vb.buffer, OFFSET, n, o.threads, o.corrupt, |p| {
                 want[p as usize] as u32
             })?
-            .map(|(p, g, w)| format!("first wrong value at {p}: got {g} want {w}"));
+            .map(wrong_at("value"));
         }
         println!(
             "{what}: GPU {:.2} ms ({} rounds); downloaded and compared in {:.0} ms",
@@ -435,13 +422,7 @@ pub(crate) fn merge_sort_check(ctx: &Context, o: &Options, n: u64, rows: &mut Ve
             plan.rounds(n),
             ms_since(t)
         );
-        rows.push(Row {
-            what: format!("{what} (record layer)"),
-            n,
-            ms: Some(ms),
-            timing: "GPU, warm",
-            verdict: wrong.map_or(Verdict::Exact, Verdict::Wrong),
-        });
+        rows.push(Row::gpu(&what, n, ms, wrong));
     }
     Ok(())
 }

@@ -7,8 +7,8 @@
 
 use crate::common::Timer;
 use crate::large::{
-    download_compare, download_u32, ms_since, par_random, random_at, time_warm, upload_u32, Options,
-    RawBuffer, Row, Verdict, OFFSET,
+    download_compare, download_u32, ms_since, par_random, random_at, time_warm, upload_u32, wrong_at,
+    Options, RawBuffer, Row, OFFSET,
 };
 use std::time::Instant;
 use vkalgo::set::SET_SCRATCH_BYTES;
@@ -19,13 +19,7 @@ const RANGES: [(u64, u64); 2] = [(1 << 31, (1 << 31) + (1 << 30)), ((1 << 32) - 
 
 fn refused(rows: &mut Vec<Row>, what: &str, n: u64, m: String) {
     println!("{what}: {m}");
-    rows.push(Row {
-        what: what.into(),
-        n,
-        ms: None,
-        timing: "-",
-        verdict: Verdict::Refused(m),
-    });
+    rows.push(Row::refused(what, n, &m));
 }
 
 pub(crate) fn set_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result<()> {
@@ -91,13 +85,7 @@ fn contains_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Re
         ms,
         ms_since(t)
     );
-    rows.push(Row {
-        what: format!("{what} (record layer)"),
-        n,
-        ms: Some(ms),
-        timing: "GPU, warm",
-        verdict: wrong.map_or(Verdict::Exact, Verdict::Wrong),
-    });
+    rows.push(Row::gpu(&what, n, ms, wrong));
     Ok(())
 }
 
@@ -168,19 +156,13 @@ fn to_array_check(ctx: &Context, o: &Options, log2: u32, rows: &mut Vec<Row>) ->
         download_compare(ctx, out_buf.buffer, OFFSET, count, o.threads, o.corrupt, |p| {
             (p + kept_below.partition_point(|&g| g <= p) as u64) as u32
         })?
-        .map(|(p, g, w)| format!("first wrong value at {p}: got {g} want {w}"))
+        .map(wrong_at("value"))
     };
     println!(
         "{what}: GPU {:.2} ms; downloaded and compared in {:.0} ms",
         ms,
         ms_since(t)
     );
-    rows.push(Row {
-        what: format!("{what} (record layer)"),
-        n: count,
-        ms: Some(ms),
-        timing: "GPU, warm",
-        verdict: wrong.map_or(Verdict::Exact, Verdict::Wrong),
-    });
+    rows.push(Row::gpu(what, count, ms, wrong));
     Ok(())
 }

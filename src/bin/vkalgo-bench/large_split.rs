@@ -8,7 +8,7 @@
 use crate::common::Timer;
 use crate::large::{
     download_compare, download_u32, ms_since, par_random, random_at, time_warm, upload_u32, upload_with,
-    Options, RawBuffer, Row, SharedSlice, Verdict, OFFSET,
+    wrong_at, Options, RawBuffer, Row, SharedSlice, OFFSET,
 };
 use std::time::Instant;
 use vkalgo::{
@@ -176,13 +176,7 @@ pub(crate) fn split_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row
             Err(m) => {
                 println!("split: {m}");
                 for c in &cases {
-                    rows.push(Row {
-                        what: c.what(),
-                        n,
-                        ms: None,
-                        timing: "-",
-                        verdict: Verdict::Refused(m.clone()),
-                    });
+                    rows.push(Row::refused(&c.what(), n, &m));
                 }
                 return Ok(());
             }
@@ -207,13 +201,7 @@ pub(crate) fn split_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row
         let plan = match plan {
             Ok(p) => p,
             Err(e) => {
-                rows.push(Row {
-                    what,
-                    n,
-                    ms: None,
-                    timing: "-",
-                    verdict: Verdict::Refused(format!("plan refused: {e}")),
-                });
+                rows.push(Row::refused(&what, n, &format!("plan refused: {e}")));
                 continue;
             }
         };
@@ -274,13 +262,13 @@ pub(crate) fn split_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row
             let bad = download_compare(ctx, keys_out.buffer, OFFSET, n, o.threads, o.corrupt, |p| {
                 keys[order[p as usize] as usize]
             })?;
-            wrong = bad.map(|(p, g, w)| format!("first wrong key at {p}: got {g} want {w}"));
+            wrong = bad.map(wrong_at("key"));
         }
         if wrong.is_none() && case.pairs {
             let bad = download_compare(ctx, values_out.buffer, OFFSET, n, o.threads, o.corrupt, |p| {
                 order[p as usize]
             })?;
-            wrong = bad.map(|(p, g, w)| format!("first wrong value at {p}: got {g} want {w}"));
+            wrong = bad.map(wrong_at("value"));
         }
         println!(
             "{what} ({:?} planned): GPU {:.2} ms; downloaded and compared in {:.0} ms",
@@ -288,13 +276,7 @@ pub(crate) fn split_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row
             ms,
             ms_since(t)
         );
-        rows.push(Row {
-            what: format!("{what} (record layer)"),
-            n,
-            ms: Some(ms),
-            timing: "GPU, warm",
-            verdict: wrong.map_or(Verdict::Exact, Verdict::Wrong),
-        });
+        rows.push(Row::gpu(&what, n, ms, wrong));
     }
     Ok(())
 }
