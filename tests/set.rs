@@ -42,6 +42,24 @@ fn operands(ctx: &vkalgo::Context, va: &[u32], vb: &[u32]) -> (GpuSet, GpuSet, B
     (a, b, model_of(va), model_of(vb))
 }
 
+/// `a op b` against the models: the result set, and the cardinalities of `a op b` and of
+/// `b op a` without materializing them. Returns the model's result.
+fn check_op(a: &GpuSet, b: &GpuSet, ma: &BTreeSet<u32>, mb: &BTreeSet<u32>, op: SetOp) -> BTreeSet<u32> {
+    let want = reference::op(ma, mb, op);
+    check(&GpuSet::op(a, b, op).unwrap(), &want, &format!("{op:?}"));
+    assert_eq!(
+        GpuSet::op_cardinality(a, b, op).unwrap(),
+        want.len() as u64,
+        "{op:?} cardinality"
+    );
+    assert_eq!(
+        GpuSet::op_cardinality(b, a, op).unwrap(),
+        reference::op(mb, ma, op).len() as u64,
+        "{op:?} cardinality, b op a"
+    );
+    want
+}
+
 /// Random values: a mix of sparse values over the universe, a dense cluster, edges.
 fn mixed_values(rng: &mut Rng, n: usize, cluster_base: u32) -> Vec<u32> {
     let mut v = Vec::with_capacity(n);
@@ -107,18 +125,7 @@ fn ops_against_model() {
     mb.extend(((9u32 << 16) + 5)..((10 << 16) + 100));
     check(&b, &mb, "b");
     for op in SetOp::ALL {
-        let want = reference::op(&ma, &mb, op);
-        let c = GpuSet::op(&a, &b, op).unwrap();
-        check(&c, &want, &format!("{op:?}"));
-        assert_eq!(
-            GpuSet::op_cardinality(&a, &b, op).unwrap(),
-            want.len() as u64,
-            "{op:?} cardinality"
-        );
-        assert_eq!(
-            GpuSet::op_cardinality(&b, &a, op).unwrap(),
-            reference::op(&mb, &ma, op).len() as u64
-        );
+        check_op(&a, &b, &ma, &mb, op);
     }
     // One query set against many, in one call.
     let others: Vec<GpuSet> = (0..3u32)
@@ -511,17 +518,11 @@ fn array_pairs_around_the_limits() {
     check(&a, &ma, "a");
     check(&b, &mb, "b");
     for op in SetOp::ALL {
-        let want = reference::op(&ma, &mb, op);
-        check(&GpuSet::op(&a, &b, op).unwrap(), &want, &format!("{op:?}"));
+        check_op(&a, &b, &ma, &mb, op);
         check(
             &GpuSet::op(&b, &a, op).unwrap(),
             &reference::op(&mb, &ma, op),
             &format!("{op:?} swapped"),
-        );
-        assert_eq!(
-            GpuSet::op_cardinality(&a, &b, op).unwrap(),
-            want.len() as u64,
-            "{op:?} cardinality"
         );
     }
     // Runs: insert b's values three times over (duplicates in each chunk's run), then remove a
@@ -1294,14 +1295,7 @@ fn bitmap_pairs_every_result_kind() {
     vb.extend((0..65536).step_by(5).map(|v| c(65535, v)));
     let (a, b, ma, mb) = operands(&ctx, &va, &vb);
     for op in SetOp::ALL {
-        let want = reference::op(&ma, &mb, op);
-        let d = GpuSet::op(&a, &b, op).unwrap();
-        check(&d, &want, &format!("{op:?}"));
-        assert_eq!(
-            GpuSet::op_cardinality(&a, &b, op).unwrap(),
-            want.len() as u64,
-            "{op:?} cardinality"
-        );
+        let want = check_op(&a, &b, &ma, &mb, op);
         let mut x = GpuSet::from_values(&ctx, &va).unwrap();
         x.assign(SetOperand::This, SetOperand::Set(&b), op).unwrap();
         check(&x, &want, &format!("{op:?} in place"));
@@ -1523,11 +1517,7 @@ fn int16_lists_follow_the_device_and_environment() {
     let vb: Vec<u32> = (0..3000u32).map(|i| i.wrapping_mul(40_503) % (8 << 16)).collect();
     let (a, b, ma, mb) = operands(&ctx, &va, &vb);
     for op in SetOp::ALL {
-        check(
-            &GpuSet::op(&a, &b, op).unwrap(),
-            &reference::op(&ma, &mb, op),
-            &format!("{op:?}"),
-        );
+        check_op(&a, &b, &ma, &mb, op);
     }
     assert_no_validation_messages(&ctx);
 }
@@ -1565,18 +1555,7 @@ fn small_pairs_values_equal_mod_8192() {
     }
     let (a, b, ma, mb) = operands(&ctx, &va, &vb);
     for op in SetOp::ALL {
-        let want = reference::op(&ma, &mb, op);
-        assert_eq!(
-            GpuSet::op_cardinality(&a, &b, op).unwrap(),
-            want.len() as u64,
-            "{op:?} cardinality"
-        );
-        assert_eq!(
-            GpuSet::op_cardinality(&b, &a, op).unwrap(),
-            reference::op(&mb, &ma, op).len() as u64,
-            "{op:?} cardinality, b op a"
-        );
-        check(&GpuSet::op(&a, &b, op).unwrap(), &want, &format!("{op:?}"));
+        check_op(&a, &b, &ma, &mb, op);
     }
     assert_no_validation_messages(&ctx);
 }
