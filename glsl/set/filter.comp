@@ -21,8 +21,9 @@ void main() {
         v = U32Ref(u32_addr(pc.values, i)).v[0];
         keep = set_contains(pc.meta_d, v) ? 1u : 0u;
     }
-    // The tile's scan by subgroup ballots (a workgroup scan of one flag per invocation in
-    // shared memory took 16 barriers).
+    // The tile's scan by subgroup ballots and one barrier (a workgroup scan of one flag per
+    // invocation in shared memory took 16 barriers; workgroup_scan.glsl's scan, three
+    // barriers, was 8-16% slower on an H200, docs/benchmarks/2026-11-26-h200-large-counts.md).
     uvec4 kept = subgroupBallot(keep != 0u);
     if (subgroupElect()) {
         s_scan[gl_SubgroupID] = subgroupBallotBitCount(kept);

@@ -2,10 +2,9 @@
 // Writes the set's values in ascending order to out_addr (after info.comp mode 0 wrote the
 // chunk offsets and the list of non-empty chunks into scratch), at most max_count values (the
 // output's capacity). Grid-stride over the listed chunks, one workgroup per chunk.
+#define WORKGROUP_SCAN_COMPACT_SLOTS
 #include "set_common.glsl"
-
-// Each subgroup's count of values in its share of a bitmap chunk.
-shared uint s_counts[WG_SIZE];
+#include "../common/workgroup_scan.glsl"
 
 void emit(uint index, uint value) {
     if (index < pc.max_count) {
@@ -30,16 +29,8 @@ void emit_bitmap(uint block, uint off, uint hi) {
     for (uint w = w0 + lane; w < w0 + share; w += S) {
         mine += bitCount(U32Ref(bitmap_word_addr(pc.meta_d, block, w)).v[0]);
     }
-    uint total = subgroup_sum(mine);
-    if (subgroupElect()) {
-        s_counts[gl_SubgroupID] = total;
-    }
-    barrier();
-    uint p = off;
-    for (uint i = 0u; i < gl_SubgroupID; ++i) {
-        p += s_counts[i];
-    }
-    barrier();  // s_counts is read before the next chunk writes it
+    uint chunk_total;
+    uint p = off + workgroup_exclusive_scan_subgroup_values(subgroup_sum(mine), chunk_total);
     uint lanes = min(S, 32u);  // lanes past 32 (subgroups of 64) test no bit
     uint next = U32Ref(bitmap_word_addr(pc.meta_d, block, w0 + lane)).v[0];
     for (uint base = w0; base < w0 + share; base += S) {
