@@ -372,7 +372,8 @@ fn sort_permutations() -> Vec<OwnedPermutation> {
 
 /// The multisplit permutations (glsl/split/): key width (KEY_BITS 32/64) x built-in bucket
 /// function (BUCKET_FN 0 BITS, 1 SPLITTERS, 2 IDS) for the histogram, x payload (VALUE_WORDS
-/// 0/1/2) for the scatter and the one-workgroup small path; one offsets pass. GLSL bucket functions (BUCKET_FN 3) are compiled
+/// 0/1/2) for the scatter and the one-workgroup small path; one offsets pass; the splitter index
+/// per key width. GLSL bucket functions (BUCKET_FN 3) are compiled
 /// at run time from the same sources (src/split/glsl.rs).
 fn split_permutations() -> Vec<OwnedPermutation> {
     // KEY_BITS, VALUE_WORDS and BUCKET_FN, the defines of every multisplit kernel.
@@ -400,6 +401,12 @@ fn split_permutations() -> Vec<OwnedPermutation> {
             format!("split_onesweep_histogram_k{key_bits}_splitters"),
             "sort/histogram.comp",
             split(0),
+        ));
+        // The splitter index every split by SPLITTERS searches (glsl/split/splitter_index.comp).
+        table.push((
+            format!("split_splitter_index_k{key_bits}"),
+            "split/splitter_index.comp",
+            defines(key_bits, 0, 1),
         ));
         // The bucket starts of a two-pass split (BITS and SPLITTERS; GLSL at run time).
         for (fn_code, fn_name) in [(0, "bits"), (1, "splitters")] {

@@ -7,7 +7,7 @@
 mod common;
 use common::*;
 use std::collections::BTreeSet;
-use vkalgo::set::reference;
+use vkalgo::set::{reference, FilterPath};
 use vkalgo::{
     BufferRange, ElementCount, Error, GpuBuffer, GpuSet, MemoryLocation, SetOp, SetOpStatus, SetOperand,
 };
@@ -1558,4 +1558,102 @@ fn small_pairs_values_equal_mod_8192() {
         check_op(&a, &b, &ma, &mb, op);
     }
     assert_no_validation_messages(&ctx);
+}
+
+/// The record layer's filter on each path (count-scan-write; one pass with look-back, its
+/// fallback forced for every tile, taken after one poll, and at its CPU default) against the
+/// CPU: sizes around the 64- or 256-value tiles, direct and indirect counts (the indirect one
+/// below the maximum), duplicates, values in and out of sparse and dense chunks; the output
+/// past the kept values stays untouched.
+#[test]
+fn filter_paths() {
+    let ctx = context();
+    let mut rng = Rng(23);
+    let mut members: Vec<u32> = (0..3000).map(|_| rng.next_u32()).collect();
+    members.extend(70_000..90_000);
+    members.extend([0, u32::MAX]);
+    let set = GpuSet::from_values(&ctx, &members).unwrap();
+    let model = model_of(&members);
+    let max = 20_000usize;
+    let mut queries: Vec<u32> = (0..max)
+        .map(|i| match i % 3 {
+            0 => members[rng.next_u32() as usize % members.len()],
+            1 => rng.next_u32(),
+            _ => 69_990 + rng.next_u32() % 20_020,
+        })
+        .collect();
+    queries[7] = u32::MAX;
+    let scratch = GpuBuffer::new(
+        &ctx,
+        vkalgo::set::SET_SCRATCH_BYTES,
+        MemoryLocation::GpuOnly,
+        "scratch",
+    )
+    .unwrap();
+    let mut input = GpuBuffer::new(&ctx, max as u64 * 4 + 16, MemoryLocation::CpuToGpu, "queries").unwrap();
+    input.mapped().unwrap()[..max * 4].copy_from_slice(bytemuck_cast(&queries));
+    let mut out = GpuBuffer::new(&ctx, max as u64 * 4, MemoryLocation::GpuToCpu, "kept").unwrap();
+    let mut count_out = GpuBuffer::new(&ctx, 16, MemoryLocation::GpuToCpu, "count").unwrap();
+    let paths = [
+        FilterPath::CountScanWrite,
+        FilterPath::Lookback { spins: 0 },
+        FilterPath::Lookback { spins: 1 },
+        FilterPath::Lookback { spins: 32 },
+    ];
+    for path in paths {
+        for n in [0usize, 1, 63, 64, 65, 255, 256, 257, 5 * 256 + 3, max] {
+            for indirect in [false, true] {
+                let what = format!("{path:?} n={n} indirect={indirect}");
+                let want: Vec<u32> = queries[..n]
+                    .iter()
+                    .copied()
+                    .filter(|q| model.contains(q))
+                    .collect();
+                out.mapped().unwrap().fill(0xAB);
+                count_out.mapped().unwrap().fill(0xCD);
+                input.mapped().unwrap()[max * 4..max * 4 + 4].copy_from_slice(&(n as u32).to_le_bytes());
+                let count = if indirect {
+                    ElementCount::Indirect(input.sub_range(max as u64 * 4, 4))
+                } else {
+                    ElementCount::Direct(n as u64)
+                };
+                let max_count = if indirect { max as u64 } else { n as u64 };
+                ctx.submit_and_wait(|cmd| unsafe {
+                    set.record_filter_on(
+                        cmd,
+                        path,
+                        &input.sub_range(0, max as u64 * 4),
+                        count,
+                        max_count,
+                        &out.range(),
+                        &count_out.sub_range(0, 4),
+                        &scratch.range(),
+                    )?;
+                    compute_to_host(&ctx, cmd);
+                    Ok(())
+                })
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+                let got = out.mapped().unwrap();
+                let kept: Vec<u32> = got[..want.len() * 4]
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+                    .collect();
+                assert_eq!(kept, want, "{what}: kept values");
+                assert!(
+                    got[want.len() * 4..].iter().all(|&b| b == 0xAB),
+                    "{what}: written past the kept values"
+                );
+                let counted = u32::from_le_bytes(count_out.mapped().unwrap()[..4].try_into().unwrap());
+                assert_eq!(counted as usize, want.len(), "{what}: count");
+            }
+        }
+    }
+    // (Only the validation messages: the paths other than the device's default create their
+    // pipelines while recording.)
+    assert_eq!(
+        ctx.validation_message_count(),
+        0,
+        "{:#?}",
+        ctx.validation_messages()
+    );
 }

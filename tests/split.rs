@@ -444,6 +444,48 @@ fn splitters_every_key_type() {
     assert_no_validation_messages(&ctx);
 }
 
+/// The splitter index (glsl/split/splitter_index.comp) against splitters that crowd its
+/// slots: all equal, spanning the whole key range, a tight cluster with one far outlier, and
+/// spans just below, at and above the table's 2^R slots (R = ceil(log2 m) + 1), with keys on
+/// every splitter, one either side of it, and around the first one.
+#[test]
+fn splitter_index_slots() {
+    let ctx = context();
+    let mut rng = Rng(11);
+    let mut designs: Vec<(String, Vec<u32>)> = Vec::new();
+    for m in [2u32, 33, 257] {
+        designs.push((format!("all equal m={m}"), vec![0x1234_5678; m as usize - 1]));
+        let mut whole: Vec<u32> = (0..m - 1).map(|_| rng.next_u32()).collect();
+        whole[0] = 0;
+        *whole.last_mut().unwrap() = u32::MAX;
+        designs.push((format!("whole range m={m}"), whole));
+        let table_slots = 1u32 << (32 - (m - 1).leading_zeros() + 1);
+        for span in [table_slots - 1, table_slots, table_slots + 1, 2 * table_slots + 3] {
+            let picks: Vec<u32> = (0..m - 1)
+                .map(|j| 5000 + (span as u64 * j as u64 / (m as u64 - 2).max(1)) as u32)
+                .collect();
+            designs.push((format!("span {span} m={m}"), picks));
+        }
+    }
+    let mut cluster: Vec<u32> = (0..200).map(|_| 1000 + rng.next_u32() % 100).collect();
+    cluster.push(0xF000_0000);
+    designs.push(("cluster and outlier m=202".into(), cluster));
+    for (what, picks) in &designs {
+        let mut words: Vec<u32> = (0..1500).map(|_| rng.next_u32()).collect();
+        words.extend([0, 1, u32::MAX, u32::MAX - 1]);
+        words.extend(4990..5400);
+        for &p in picks {
+            words.extend([p.wrapping_sub(1), p, p.wrapping_add(1)]);
+        }
+        check_splitters::<u32>(&ctx, &words, picks, false, None, &format!("u32 {what}"));
+        check_splitters::<i32>(&ctx, &words, picks, false, None, &format!("i32 {what}"));
+        check_splitters::<f32>(&ctx, &words, picks, false, None, &format!("f32 {what}"));
+        check_splitters::<u64>(&ctx, &words, picks, false, None, &format!("u64 {what}"));
+        check_splitters::<i64>(&ctx, &words, picks, false, None, &format!("i64 {what}"));
+    }
+    assert_no_validation_messages(&ctx);
+}
+
 #[test]
 fn eight_byte_values_keep_their_order() {
     let ctx = context();

@@ -118,7 +118,7 @@ layout(push_constant) uniform SortPush {
     uint reserved;         // keeps the block a multiple of 8 bytes
     // The Onesweep split (SPLIT_BUCKETS; 0 for sorts): the bucket function's operands
     // (glsl/split/bucket_fn.glsl) and the split's status word.
-    uint64_t aux;          // SPLITTERS: the m - 1 splitters
+    uint64_t aux;          // SPLITTERS: the splitter index (glsl/split/splitter_index.comp)
     uint64_t split_status; // u32 status word (bit 0: a bucket id >= m)
     uint bucket_count;     // m (<= RADIX)
     uint id_bits;          // ceil(log2(m))

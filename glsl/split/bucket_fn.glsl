@@ -4,8 +4,9 @@
 // The includer defines KEY_T, KEY_BITS, KeyRef, ordered_bits(KEY_T) (the sort's
 // order-preserving bits) and BUCKET_FN (0 BITS, 1 SPLITTERS, 2 IDS, 3 GLSL: then
 // KEY_TYPE_CODE 0..5 names the key type of the caller's `uint vkalgo_bucket(T key)`, included
-// as "vkalgo_bucket.glsl"), and a push block `pc` with aux (SPLITTERS: the m - 1 splitters;
-// IDS: one u32 per element), bucket_count, bit_offset (BITS), id_bits and params. With
+// as "vkalgo_bucket.glsl"), and a push block `pc` with aux (SPLITTERS: the splitter index
+// splitter_index.comp builds; IDS: one u32 per element), bucket_count, bit_offset (BITS),
+// id_bits and params. With
 // KEY_TYPE_CODE 5 (double) the includer enables GL_EXT_shader_explicit_arithmetic_types_float64 first
 // (extension directives come before any code).
 #ifndef VKALGO_SPLIT_BUCKET_FN_GLSL
@@ -53,16 +54,37 @@ uint bucket_of(KEY_T key, uint64_t index) {
 #if BUCKET_FN == 0
     return uint(ordered_bits(key) >> pc.bit_offset) & (pc.bucket_count - 1u);
 #elif BUCKET_FN == 1
-    // Number of splitters <= key (upper bound), in a loop of constant trip count (lavapipe
-    // counts loop iterations per invocation) in the column shaders, of id_bits + 1 iterations
-    // in the tile shaders (whose machine code must stay small; see ID_LOOP).
+    // Number of splitters <= key (upper bound), through the splitter index that
+    // splitter_index.comp builds at aux (see its layout): the key's slot in the table bounds
+    // the search to the splitters sharing it. The search is a loop of constant trip count
+    // (lavapipe counts loop iterations per invocation) in the column shaders, of id_bits + 1
+    // iterations in the tile shaders (whose machine code must stay small; see ID_LOOP).
+    if (pc.bucket_count == 1u) {
+        return 0u;
+    }
     KEY_T k = ordered_bits(key);
-    uint base = 0u;
-    uint len = pc.bucket_count - 1u;
+    uvec4 head = U32x4Ref(pc.aux).v[0];
+#if KEY_BITS == 64
+    KEY_T lo = KEY_T(head.x) | (KEY_T(head.y) << 32);
+#else
+    KEY_T lo = head.x;
+#endif
+    if (k < lo) {
+        return 0u;
+    }
+    KEY_T slot = (k - lo) >> head.z;
+    if (slot > KEY_T(head.w)) {
+        return pc.bucket_count - 1u;
+    }
+    uint64_t splitter_bytes = uint64_t(pc.bucket_count - 1u) * uint64_t(KEY_BITS / 8);
+    uint64_t table = pc.aux + 16ul + ((splitter_bytes + 15ul) & ~15ul) + uint64_t(slot) * 4ul;
+    uint base = U32Ref(table).v[0];
+    uint end = U32Ref(table + 4ul).v[0];
+    uint len = end > base ? end - base : 0u;
     ID_LOOP for (uint i = 0u; i < ID_LOOP_END + 1u; ++i) {
         if (len > 0u) {
             uint half_len = len >> 1;
-            KEY_T s = ordered_bits(KeyRef(pc.aux + uint64_t(base + half_len) * uint64_t(KEY_BITS / 8)).v[0]);
+            KEY_T s = KeyRef(pc.aux + 16ul + uint64_t(base + half_len) * uint64_t(KEY_BITS / 8)).v[0];
             if (s <= k) {
                 base += half_len + 1u;
                 len -= half_len + 1u;

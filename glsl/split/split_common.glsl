@@ -61,7 +61,7 @@ layout(push_constant) uniform SplitPush {
     uint64_t values_out;   // output values
     uint64_t scratch;      // u32 status word at +0
     uint64_t count_addr;   // 0: use `count`; else the address of a u32 count
-    uint64_t aux;          // SPLITTERS: m - 1 keys; IDS: one u32 per element; else 0
+    uint64_t aux;          // SPLITTERS: the splitter index (splitter_index.comp); IDS: one u32 per element; else 0
     uint64_t offsets;      // u32[m + 1] bucket offsets
     uint64_t matrix;       // the count matrix (u32[m * columns], + 1 on the tile paths)
     uint count;            // direct element count

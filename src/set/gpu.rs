@@ -46,6 +46,28 @@ const SCRATCH_WORDS: u64 = 16 + 5 * CHUNKS;
 pub const SET_SCRATCH_BYTES: u64 = SCRATCH_WORDS * 4;
 /// Bytes of the status a recorded modifying operation writes ([`SetOpStatus`]: 8 u32).
 pub const SET_STATUS_BYTES: u64 = 32;
+/// Word of the scratch where a one-pass filter's look-back state starts (glsl/set/filter.comp:
+/// S_START; 16 bytes, then a u64 status word per tile, within the scratch's last three lists).
+const FILTER_STATUS_WORD: u64 = 16 + 2 * CHUNKS;
+
+/// How a recorded filter finds each tile's output offset ([`GpuSet::record_filter_on`]).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FilterPath {
+    /// One pass with look-back where the device runs look-back passes, else count, scan and
+    /// write.
+    Auto,
+    /// Count, scan and write: no workgroup waits on another.
+    CountScanWrite,
+    /// One pass with decoupled look-back: `spins` polls of a silent tile before looking its
+    /// values up itself (0: every tile looks its predecessor's values up, whatever it
+    /// published; a test mode).
+    Lookback {
+        /// Polls before the fallback.
+        spins: u32,
+    },
+}
+
 /// Largest value count of one recorded insert/remove/contains/filter.
 pub(crate) const MAX_BATCH: u64 = 1 << 24;
 
@@ -1069,11 +1091,29 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         &shaders::SET_COMPACT,
     ];
     ctx.prepare_kernels(&list.map(|s| (s, spec)))?;
+    if ctx.profile.lookback {
+        ctx.prepare_kernels(&[(&shaders::SET_FILTER, filter_lookback_spec(ctx, filter_spins(ctx)))])?;
+    }
     ctx.prepare_kernels(&[
         (&shaders::SET_CHUNK_UPDATE, update_spec(ctx)),
         (&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx)),
         (small_pairs_shader(ctx), small_pairs_spec()),
     ])
+}
+
+/// Polls of a silent tile before the one-pass filter looks its values up itself (as the
+/// merge's look-back: 256 on GPUs, 32 on CPU drivers).
+fn filter_spins(ctx: &Context) -> u32 {
+    if ctx.is_cpu_device() {
+        32
+    } else {
+        256
+    }
+}
+
+/// The one-pass filter's specialization (SPIN_LIMIT `spins`).
+fn filter_lookback_spec(ctx: &Context, spins: u32) -> Specialization {
+    Specialization::new(wg(ctx), 1, spins)
 }
 
 fn kernel(ctx: &Context, s: &ShaderSource) -> Result<crate::core::pipelines::Kernel> {
@@ -1689,7 +1729,9 @@ impl GpuSet {
 
     /// Records a filter: the values of `values` that are in the set, in input order, into
     /// `out` (room for `count` values), their number (a u32) into `out_count`. At most 65536
-    /// workgroups of values: 2^24 on GPUs, 2^22 on CPU drivers.
+    /// workgroups of values: 2^24 on GPUs, 2^22 on CPU drivers. Where the device runs
+    /// look-back passes, one pass that looks each value up once; elsewhere count, scan and
+    /// write passes that look it up twice.
     ///
     /// # Safety
     /// As [`GpuSet::record_op`].
@@ -1697,6 +1739,37 @@ impl GpuSet {
     pub unsafe fn record_filter(
         &self,
         cmd: vk::CommandBuffer,
+        values: &BufferRange,
+        count: ElementCount,
+        max_count: u64,
+        out: &BufferRange,
+        out_count: &BufferRange,
+        scratch: &BufferRange,
+    ) -> Result<()> {
+        unsafe {
+            self.record_filter_on(
+                cmd,
+                FilterPath::Auto,
+                values,
+                count,
+                max_count,
+                out,
+                out_count,
+                scratch,
+            )
+        }
+    }
+
+    /// [`GpuSet::record_filter`] on a chosen path (tests and benchmarks).
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn record_filter_on(
+        &self,
+        cmd: vk::CommandBuffer,
+        path: FilterPath,
         values: &BufferRange,
         count: ElementCount,
         max_count: u64,
@@ -1733,13 +1806,34 @@ impl GpuSet {
             max_count: n as u32,
             ..Default::default()
         };
-        let filter = kernel(ctx, &shaders::SET_FILTER)?;
-        let info = kernel(ctx, &shaders::SET_INFO)?;
         if tiles == 0 {
             ctx.device
                 .cmd_fill_buffer(cmd, out_count.buffer, out_count.offset, 4, 0);
             return Ok(());
         }
+        let spins = match path {
+            FilterPath::Auto if ctx.profile.lookback => Some(filter_spins(ctx)),
+            FilterPath::Auto | FilterPath::CountScanWrite => None,
+            FilterPath::Lookback { spins } => Some(spins),
+        };
+        if let Some(spin_limit) = spins {
+            // The status words (and the 16 bytes before them) zeroed, then the one pass.
+            let status_bytes = 16 + tiles as u64 * 8;
+            let status = BufferRange::new(
+                scratch.buffer,
+                scratch.offset + FILTER_STATUS_WORD * 4,
+                status_bytes,
+            );
+            ctx.record_compute_fill(cmd, &status, (status_bytes / 4) as u32, 0)?;
+            ctx.compute_to_compute(cmd);
+            push.mode = 2;
+            push.range_lo = ctx.address_of(out_count);
+            let filter = ctx.kernel(&shaders::SET_FILTER, filter_lookback_spec(ctx, spin_limit))?;
+            ctx.dispatch(cmd, filter, &push, tiles);
+            return Ok(());
+        }
+        let filter = kernel(ctx, &shaders::SET_FILTER)?;
+        let info = kernel(ctx, &shaders::SET_INFO)?;
         push.mode = 0;
         ctx.dispatch(cmd, filter, &push, tiles);
         ctx.compute_to_compute(cmd);

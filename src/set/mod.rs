@@ -101,7 +101,7 @@ pub(crate) mod roaring;
 
 #[cfg(test)]
 pub(crate) use gpu::push_layouts;
-pub use gpu::{GpuSet, SetOpStatus, SetOperand, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
+pub use gpu::{FilterPath, GpuSet, SetOpStatus, SetOperand, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 pub use roaring::{ARRAY_MAX, CHUNK_VALUES};
 
 /// Bytes of one array block.

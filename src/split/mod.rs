@@ -228,6 +228,45 @@ const SPLIT_FLAG_TOTAL_STATUS: u32 = 1;
 /// Bytes of the status word's slot at the start of the scratch (the scan's state follows;
 /// glsl/split/split_common.glsl SCAN_STATE_OFFSET).
 const STATUS_BYTES: u64 = 16;
+/// Most bits of the splitter index's table (2^14 + 1 entries, 64 KiB).
+const SPLITTER_TABLE_MAX_BITS: u32 = 14;
+
+/// The splitter index of a split by SPLITTERS (glsl/split/splitter_index.comp, searched by
+/// glsl/split/bucket_fn.glsl): where it lies in the scratch and the bits of its table.
+///
+/// The index turns a key's bucket from a binary search over all `m - 1` splitters (a chain of
+/// `ceil(log2 m)` dependent loads) into a table read and a search of the few splitters sharing
+/// the key's slot. Its table has `2^(ceil(log2 m) + 1)` slots (at most
+/// 2^[`SPLITTER_TABLE_MAX_BITS`]), so spread-out splitters share a slot with about one other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SplitterIndex {
+    /// Byte offset in the scratch (16-byte aligned).
+    offset: u64,
+    /// R: the table has `2^R + 1` entries.
+    table_bits: u32,
+}
+
+impl SplitterIndex {
+    /// The index of a split into `m` buckets (`m >= 2`), at the first aligned offset from
+    /// `offset`.
+    fn new(offset: u64, m: u32) -> Self {
+        SplitterIndex {
+            offset: offset.next_multiple_of(ALIGNMENT),
+            table_bits: (id_bits(m) + 1).min(SPLITTER_TABLE_MAX_BITS),
+        }
+    }
+
+    /// Bytes of the index: a 16-byte header, the splitters (padded to 16 bytes), the table.
+    fn bytes(&self, m: u32, key_size: u64) -> u64 {
+        16 + ((m as u64 - 1) * key_size).next_multiple_of(16) + ((1u64 << self.table_bits) + 1) * 4
+    }
+
+    /// Invocations of the index pass: one per table entry and per splitter.
+    fn invocations(&self, m: u32) -> u64 {
+        ((1u64 << self.table_bits) + 1).max(m as u64 - 1)
+    }
+}
+
 /// Entries of the small path's shared count matrix (glsl/split/small.comp SMALL_WORDS).
 const SMALL_WORDS: u64 = 4096;
 /// Tile scatter variant (specialization constant 2, glsl/split/tile_scatter.comp): stage the
@@ -526,7 +565,8 @@ pub struct SplitArgs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SplitMemoryRequirements {
     /// Bytes of scratch (status word; count matrix and scan scratch, or on the Onesweep path
-    /// the sort's scratch and, above 256 buckets, `max_count` alternate keys and values).
+    /// the sort's scratch and, above 256 buckets, `max_count` alternate keys and values; with
+    /// SPLITTERS the splitter index, under 64 KiB plus the splitters).
     pub scratch_size: u64,
     /// Bytes of the offsets range (`(m + 1) * 4`).
     pub offsets_size: u64,
@@ -586,6 +626,8 @@ pub struct SplitPlan {
     /// The Onesweep path.
     onesweep: Option<onesweep::OnesweepSplit>,
     small: &'static ShaderSource,
+    /// SPLITTERS (m >= 2): the splitter index every path searches, after the other scratch.
+    splitter_index: Option<SplitterIndex>,
     /// Largest count of the one-workgroup path (0: none).
     small_limit: u64,
     requirements: SplitMemoryRequirements,
@@ -708,6 +750,14 @@ impl SplitPlan {
 
     fn id_bits(&self) -> u32 {
         id_bits(self.desc.bucket_count)
+    }
+
+    /// The splitter index's pass for the plan's key width.
+    fn splitter_index_shader(&self) -> Result<&'static ShaderSource> {
+        let name = format!("split_splitter_index_k{}", self.desc.key_type.bits());
+        split_shaders()
+            .find(|s| s.name == name)
+            .ok_or_else(|| Error::Internal(format!("no shader {name}")))
     }
 
     fn check_args(&self, args: &SplitArgs) -> Result<(Option<u64>, u64)> {
@@ -842,6 +892,30 @@ impl SplitPlan {
             clear_words: 0,
             _pad: 0,
             params: args.params,
+        };
+        // SPLITTERS: the index first; every pass then searches it (aux).
+        let push = match self.splitter_index {
+            Some(index) if push.aux != 0 => {
+                let kernel = ctx.kernel(self.splitter_index_shader()?, spec)?;
+                let index_push = SplitPush {
+                    keys_in: push.aux,
+                    aux: push.scratch + index.offset,
+                    bit_offset: index.table_bits,
+                    ..push
+                };
+                let groups = index
+                    .invocations(self.desc.bucket_count)
+                    .div_ceil(self.workgroup_size as u64) as u32;
+                unsafe {
+                    ctx.dispatch(cmd, kernel, &index_push, groups);
+                    ctx.compute_to_compute(cmd);
+                }
+                SplitPush {
+                    aux: index_push.aux,
+                    ..push
+                }
+            }
+            _ => push,
         };
         if small {
             let kernel = ctx.kernel(self.small, spec)?;
@@ -1178,6 +1252,12 @@ impl Context {
             let scratch_size = passes.layout(matrix_entries).size;
             (Some(passes), None, scratch_size)
         };
+        let splitter_index =
+            (desc.bucket_fn == BucketFn::Splitters && m > 1).then(|| SplitterIndex::new(scratch_size, m));
+        let scratch_size = match splitter_index {
+            Some(index) => index.offset + index.bytes(m, desc.key_type.bytes()),
+            None => scratch_size,
+        };
         let plan = SplitPlan {
             desc: desc.clone(),
             workgroup_size,
@@ -1191,6 +1271,7 @@ impl Context {
             columns,
             onesweep,
             small,
+            splitter_index,
             small_limit,
             requirements: SplitMemoryRequirements {
                 scratch_size,
@@ -1203,6 +1284,9 @@ impl Context {
         let mut kernels = vec![(&shaders::SPLIT_OFFSETS, spec), (plan.small, spec)];
         if let Some(starts) = plan.onesweep.as_ref().and_then(|o| o.bucket_starts()) {
             kernels.push((starts, spec));
+        }
+        if plan.splitter_index.is_some() {
+            kernels.push((plan.splitter_index_shader()?, spec));
         }
         if let Some(passes) = &plan.columns {
             kernels.push((passes.histogram, plan.count_specialization()));

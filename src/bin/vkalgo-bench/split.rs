@@ -1,5 +1,5 @@
 //! Multisplit benchmark: `vkalgo-bench multisplit [--sizes 24,26] [--ms 2,3,8,32,256,1024]
-//! [--types keys,pairs] [--fns glsl,bits,ids]
+//! [--types keys,pairs] [--fns glsl,bits,ids,splitters]
 //! [--paths auto,direct,staged,substaged,onesweep,global,small] [--tile-items 16] [--reps 20]
 //! [--pass-times]` (a path the plan refuses for an m is skipped with a note; `--tile-items` sets
 //! the tile paths' elements per invocation, 0 the default; `--pass-times` adds each pass's GPU
@@ -7,7 +7,8 @@
 //!
 //! u32 keys (and u32 -> u32 pairs) into m buckets by bucket = (k * m) >> 32: as GLSL
 //! (`glsl`, compiled at run time), as the built-in BITS function for power-of-two m (`bits`:
-//! the top log2(m) bits, the same buckets), or as precomputed ids (`ids`). For power-of-two m
+//! the top log2(m) bits, the same buckets), as precomputed ids (`ids`), or as the m - 1
+//! splitters ceil(j * 2^32 / m), j = 1..m - 1 (`splitters`: the same buckets). For power-of-two m
 //! the table also has vkalgo's own radix sort of the keys on those top bits (`sort_topbits`:
 //! the reduced-bit sort on Vulkan). Each repetition reads the same input (the split is
 //! out of place); GPU timestamps bracket the multisplit alone. Every result is compared exactly
@@ -113,6 +114,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let values_out = gpu(bytes, "bench split values out")?;
     let sort_alt = gpu(bytes, "bench sort keys alt")?;
     let offsets = gpu((max_m + 1) * 4, "bench split offsets")?;
+    let splitters = gpu(max_m * 4, "bench split splitters")?;
     let mut scratch_size = 16u64 << 20;
     for &m in &o.ms {
         for path in o
@@ -122,7 +124,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             .chain([SplitPath::Auto, SplitPath::GlobalCounters])
         {
             // (IDS and GLSL plans: the tile paths' matrix, the Onesweep path's alternates.)
-            for (bucket_fn, glsl) in [(BucketFn::Ids, None), (BucketFn::Glsl, Some(GLSL.to_string()))] {
+            for (bucket_fn, glsl) in [
+                (BucketFn::Ids, None),
+                (BucketFn::Glsl, Some(GLSL.to_string())),
+                (BucketFn::Splitters, None),
+            ] {
                 let desc = SplitDesc {
                     path,
                     glsl,
@@ -164,6 +170,12 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             if o.fns.iter().any(|f| f == "ids") {
                 upload(ctx, &ids, &buckets)?;
             }
+            if o.fns.iter().any(|f| f == "splitters") && m > 1 {
+                let cuts: Vec<u32> = (1..m as u64)
+                    .map(|j| (j << 32).div_ceil(m as u64) as u32)
+                    .collect();
+                upload(ctx, &splitters, &cuts)?;
+            }
             for type_name in &o.types {
                 let pairs = type_name == "pairs";
                 let value_type = if pairs { ValueType::U32 } else { ValueType::None };
@@ -175,6 +187,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                             (BucketFn::Bits, None, 32 - m.trailing_zeros())
                         }
                         "ids" => (BucketFn::Ids, None, 0),
+                        "splitters" => (BucketFn::Splitters, None, 0),
                         _ => continue,
                     };
                     for &path in &o.paths {
@@ -200,7 +213,8 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                             values: pairs.then(|| values.sub_range(0, nb)),
                             keys_out: keys_out.sub_range(0, nb),
                             values_out: pairs.then(|| values_out.sub_range(0, nb)),
-                            splitters: None,
+                            splitters: (bucket_fn == BucketFn::Splitters && m > 1)
+                                .then(|| splitters.sub_range(0, (m as u64 - 1) * 4)),
                             bucket_ids: (bucket_fn == BucketFn::Ids).then(|| ids.sub_range(0, nb)),
                             offsets: offsets.sub_range(0, req.offsets_size),
                             scratch: scratch.sub_range(0, req.scratch_size),
