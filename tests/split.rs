@@ -447,13 +447,14 @@ fn splitters_every_key_type() {
 /// The splitter index (glsl/split/splitter_index.comp) against splitters that crowd its
 /// slots: all equal, spanning the whole key range, a tight cluster with one far outlier, and
 /// spans just below, at and above the table's 2^R slots (R = ceil(log2 m) + 1), with keys on
-/// every splitter, one either side of it, and around the first one.
+/// every splitter, one either side of it, and around the first one (m = 2: the plain search
+/// of up to 16 buckets).
 #[test]
 fn splitter_index_slots() {
     let ctx = context();
     let mut rng = Rng(11);
     let mut designs: Vec<(String, Vec<u32>)> = Vec::new();
-    for m in [2u32, 33, 257] {
+    for m in [2u32, 17, 33, 257] {
         designs.push((format!("all equal m={m}"), vec![0x1234_5678; m as usize - 1]));
         let mut whole: Vec<u32> = (0..m - 1).map(|_| rng.next_u32()).collect();
         whole[0] = 0;

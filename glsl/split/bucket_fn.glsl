@@ -40,6 +40,16 @@ const uint UNROLLED_ID_BITS = (SPIN_LIMIT >> 8) & 63u;
 #define ID_GUARD(bit) ((bit) < pc.id_bits)
 #endif
 
+// SPLITTERS: the splitters read by the search, never through the includer's KeyRef (the sort
+// kernels declare theirs coherent, which on an NVIDIA H200 made every splitter load miss the
+// L1 cache: the Onesweep split by SPLITTERS ran 4x slower than by GLSL).
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer SplitterRef { KEY_T v[]; };
+
+// Most buckets whose splitters are searched as the caller gave them (aux), with no index:
+// ceil(log2 m) <= 4 loads, cheaper than the index's dispatch and table read. Must match
+// src/split/mod.rs SPLITTERS_PLAIN_MAX.
+#define SPLITTERS_PLAIN_MAX 16u
+
 // The caller's four parameters (set from pc.params by main).
 uvec4 vkalgo_params;
 
@@ -54,15 +64,30 @@ uint bucket_of(KEY_T key, uint64_t index) {
 #if BUCKET_FN == 0
     return uint(ordered_bits(key) >> pc.bit_offset) & (pc.bucket_count - 1u);
 #elif BUCKET_FN == 1
-    // Number of splitters <= key (upper bound), through the splitter index that
+    // Number of splitters <= key (upper bound): up to SPLITTERS_PLAIN_MAX buckets a binary
+    // search of the caller's splitters at aux; above, through the splitter index that
     // splitter_index.comp builds at aux (see its layout): the key's slot in the table bounds
     // the search to the splitters sharing it. The search is a loop of constant trip count
     // (lavapipe counts loop iterations per invocation) in the column shaders, of id_bits + 1
     // iterations in the tile shaders (whose machine code must stay small; see ID_LOOP).
-    if (pc.bucket_count == 1u) {
-        return 0u;
-    }
     KEY_T k = ordered_bits(key);
+    if (pc.bucket_count <= SPLITTERS_PLAIN_MAX) {
+        uint base = 0u;
+        uint len = pc.bucket_count - 1u;
+        ID_LOOP for (uint i = 0u; i < ID_LOOP_END + 1u; ++i) {
+            if (len > 0u) {
+                uint half_len = len >> 1;
+                KEY_T s = ordered_bits(SplitterRef(pc.aux).v[base + half_len]);
+                if (s <= k) {
+                    base += half_len + 1u;
+                    len -= half_len + 1u;
+                } else {
+                    len = half_len;
+                }
+            }
+        }
+        return base;
+    }
     uvec4 head = U32x4Ref(pc.aux).v[0];
 #if KEY_BITS == 64
     KEY_T lo = KEY_T(head.x) | (KEY_T(head.y) << 32);
@@ -84,7 +109,7 @@ uint bucket_of(KEY_T key, uint64_t index) {
     ID_LOOP for (uint i = 0u; i < ID_LOOP_END + 1u; ++i) {
         if (len > 0u) {
             uint half_len = len >> 1;
-            KEY_T s = KeyRef(pc.aux + 16ul + uint64_t(base + half_len) * uint64_t(KEY_BITS / 8)).v[0];
+            KEY_T s = SplitterRef(pc.aux + 16ul).v[base + half_len];
             if (s <= k) {
                 base += half_len + 1u;
                 len -= half_len + 1u;

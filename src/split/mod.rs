@@ -228,6 +228,9 @@ const SPLIT_FLAG_TOTAL_STATUS: u32 = 1;
 /// Bytes of the status word's slot at the start of the scratch (the scan's state follows;
 /// glsl/split/split_common.glsl SCAN_STATE_OFFSET).
 const STATUS_BYTES: u64 = 16;
+/// Most buckets a split by SPLITTERS searches the caller's splitters for without an index
+/// (glsl/split/bucket_fn.glsl SPLITTERS_PLAIN_MAX).
+const SPLITTERS_PLAIN_MAX: u32 = 16;
 /// Most bits of the splitter index's table (2^14 + 1 entries, 64 KiB).
 const SPLITTER_TABLE_MAX_BITS: u32 = 14;
 
@@ -1252,8 +1255,8 @@ impl Context {
             let scratch_size = passes.layout(matrix_entries).size;
             (Some(passes), None, scratch_size)
         };
-        let splitter_index =
-            (desc.bucket_fn == BucketFn::Splitters && m > 1).then(|| SplitterIndex::new(scratch_size, m));
+        let splitter_index = (desc.bucket_fn == BucketFn::Splitters && m > SPLITTERS_PLAIN_MAX)
+            .then(|| SplitterIndex::new(scratch_size, m));
         let scratch_size = match splitter_index {
             Some(index) => index.offset + index.bytes(m, desc.key_type.bytes()),
             None => scratch_size,
@@ -1602,5 +1605,18 @@ impl SplitPlan {
     /// Largest number of columns of the plan (diagnostics).
     pub fn max_columns(&self) -> u64 {
         self.max_columns
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SPLITTERS_PLAIN_MAX;
+
+    /// The plan and the bucket function agree on which splits search without an index.
+    #[test]
+    fn splitters_plain_max_matches_the_shader() {
+        let glsl = include_str!("../../glsl/split/bucket_fn.glsl");
+        let define = format!("#define SPLITTERS_PLAIN_MAX {SPLITTERS_PLAIN_MAX}u");
+        assert!(glsl.contains(&define), "bucket_fn.glsl lacks `{define}`");
     }
 }
