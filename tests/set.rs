@@ -1562,7 +1562,7 @@ fn small_pairs_values_equal_mod_8192() {
 
 /// The record layer's filter on each path (count-scan-write; one pass with look-back, its
 /// fallback forced for every tile, taken after one poll, and at its CPU default) against the
-/// CPU: sizes around the 64- or 256-value tiles, direct and indirect counts (the indirect one
+/// CPU: sizes around the tiles (64 or 256 values; the one pass 8 times as many), direct and indirect counts (the indirect one
 /// below the maximum), duplicates, values in and out of sparse and dense chunks; the output
 /// past the kept values stays untouched.
 #[test]
@@ -1601,7 +1601,24 @@ fn filter_paths() {
         FilterPath::Lookback { spins: 32 },
     ];
     for path in paths {
-        for n in [0usize, 1, 63, 64, 65, 255, 256, 257, 5 * 256 + 3, max] {
+        for n in [
+            0usize,
+            1,
+            63,
+            64,
+            65,
+            255,
+            256,
+            257,
+            511,
+            512,
+            513,
+            2047,
+            2048,
+            2049,
+            5 * 256 + 3,
+            max,
+        ] {
             for indirect in [false, true] {
                 let what = format!("{path:?} n={n} indirect={indirect}");
                 let want: Vec<u32> = queries[..n]

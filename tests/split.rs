@@ -448,13 +448,13 @@ fn splitters_every_key_type() {
 /// slots: all equal, spanning the whole key range, a tight cluster with one far outlier, and
 /// spans just below, at and above the table's 2^R slots (R = ceil(log2 m) + 1), with keys on
 /// every splitter, one either side of it, and around the first one (m = 2: the plain search
-/// of up to 16 buckets).
+/// of up to 64 buckets).
 #[test]
 fn splitter_index_slots() {
     let ctx = context();
     let mut rng = Rng(11);
     let mut designs: Vec<(String, Vec<u32>)> = Vec::new();
-    for m in [2u32, 17, 33, 257] {
+    for m in [2u32, 65, 129, 257] {
         designs.push((format!("all equal m={m}"), vec![0x1234_5678; m as usize - 1]));
         let mut whole: Vec<u32> = (0..m - 1).map(|_| rng.next_u32()).collect();
         whole[0] = 0;
@@ -1370,6 +1370,15 @@ fn onesweep_path() {
         ))
         .expect("plan");
     assert_eq!(plan.path(), SplitPath::Onesweep, "Auto from 16 buckets");
+    // SPLITTERS stay on a tile path wherever one fits.
+    for (m, want_onesweep) in [(8, false), (256, false), (4096, true)] {
+        let path = auto_path(&ctx, KeyType::U32, ValueType::None, m, BucketFn::Splitters);
+        assert_eq!(
+            path == SplitPath::Onesweep,
+            want_onesweep,
+            "SPLITTERS into {m}: {path:?}"
+        );
+    }
     let small = ctx.split_plan(&SplitDesc::new(
         KeyType::U32,
         ValueType::U32,

@@ -40,15 +40,19 @@ const uint UNROLLED_ID_BITS = (SPIN_LIMIT >> 8) & 63u;
 #define ID_GUARD(bit) ((bit) < pc.id_bits)
 #endif
 
-// SPLITTERS: the splitters read by the search, never through the includer's KeyRef (the sort
-// kernels declare theirs coherent, which on an NVIDIA H200 made every splitter load miss the
-// L1 cache: the Onesweep split by SPLITTERS ran 4x slower than by GLSL).
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer SplitterRef { KEY_T v[]; };
+// SPLITTERS: splitter `i` of the array at `base`, not through the includer's KeyRef (the sort
+// kernels declare theirs coherent).
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer SplitterRef { KEY_T v[]; };
+KEY_T splitter_at(uint64_t base, uint i) {
+    return SplitterRef(base + uint64_t(i) * uint64_t(KEY_BITS / 8)).v[0];
+}
 
-// Most buckets whose splitters are searched as the caller gave them (aux), with no index:
-// ceil(log2 m) <= 4 loads, cheaper than the index's dispatch and table read. Must match
-// src/split/mod.rs SPLITTERS_PLAIN_MAX.
-#define SPLITTERS_PLAIN_MAX 16u
+// Most buckets whose splitters are searched as the caller gave them (aux), with no index: up
+// to 6 loads, no slower than the index's dispatch and table read. The split kernels take the
+// choice from SPLITTERS_INDEXED, a specialization constant the plan sets by the same rule (so
+// that their pipelines hold one search); the sort kernels of the Onesweep split test the
+// count. Must match src/split/mod.rs SPLITTERS_PLAIN_MAX.
+#define SPLITTERS_PLAIN_MAX 64u
 
 // The caller's four parameters (set from pc.params by main).
 uvec4 vkalgo_params;
@@ -71,13 +75,18 @@ uint bucket_of(KEY_T key, uint64_t index) {
     // (lavapipe counts loop iterations per invocation) in the column shaders, of id_bits + 1
     // iterations in the tile shaders (whose machine code must stay small; see ID_LOOP).
     KEY_T k = ordered_bits(key);
-    if (pc.bucket_count <= SPLITTERS_PLAIN_MAX) {
+#ifdef SPLIT_BUCKETS
+    bool indexed = pc.bucket_count > SPLITTERS_PLAIN_MAX;
+#else
+    bool indexed = SPLITTERS_INDEXED;
+#endif
+    if (!indexed) {
         uint base = 0u;
         uint len = pc.bucket_count - 1u;
         ID_LOOP for (uint i = 0u; i < ID_LOOP_END + 1u; ++i) {
             if (len > 0u) {
                 uint half_len = len >> 1;
-                KEY_T s = ordered_bits(SplitterRef(pc.aux).v[base + half_len]);
+                KEY_T s = ordered_bits(splitter_at(pc.aux, base + half_len));
                 if (s <= k) {
                     base += half_len + 1u;
                     len -= half_len + 1u;
@@ -109,7 +118,7 @@ uint bucket_of(KEY_T key, uint64_t index) {
     ID_LOOP for (uint i = 0u; i < ID_LOOP_END + 1u; ++i) {
         if (len > 0u) {
             uint half_len = len >> 1;
-            KEY_T s = SplitterRef(pc.aux + 16ul).v[base + half_len];
+            KEY_T s = splitter_at(pc.aux + 16ul, base + half_len);
             if (s <= k) {
                 base += half_len + 1u;
                 len -= half_len + 1u;

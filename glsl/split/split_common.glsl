@@ -88,6 +88,9 @@ layout(push_constant) uniform SplitPush {
 
 layout(constant_id = 6) const uint KEY_ORDER = 0;
 const uint KEY_KIND = KEY_ORDER & 3u;
+// Bit 3 of KEY_ORDER: SPLITTERS search the splitter index (src/split/mod.rs
+// SPLIT_KEY_ORDER_INDEXED), so the driver drops the other search from the pipeline.
+const bool SPLITTERS_INDEXED = (KEY_ORDER & 8u) != 0u;
 
 // Words of the tile shaders' shared pool (VECS_PER_THREAD, constant_id 1, carries it for the
 // split); the column shaders keep their counters in the matrix itself (any m).

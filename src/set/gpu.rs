@@ -50,6 +50,9 @@ pub const SET_STATUS_BYTES: u64 = 32;
 /// S_START; 16 bytes, then a u64 status word per tile, within the scratch's last three lists).
 const FILTER_STATUS_WORD: u64 = 16 + 2 * CHUNKS;
 
+/// Values an invocation of the one-pass filter takes (glsl/set/filter.comp FILTER_ITEMS).
+const FILTER_ITEMS: u64 = 8;
+
 /// How a recorded filter finds each tile's output offset ([`GpuSet::record_filter_on`]).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1817,7 +1820,9 @@ impl GpuSet {
             FilterPath::Lookback { spins } => Some(spins),
         };
         if let Some(spin_limit) = spins {
-            // The status words (and the 16 bytes before them) zeroed, then the one pass.
+            // The status words (and the 16 bytes before them) zeroed, then the one pass, in
+            // tiles of FILTER_ITEMS values an invocation.
+            let tiles = n.div_ceil(wg(ctx) as u64 * FILTER_ITEMS) as u32;
             let status_bytes = 16 + tiles as u64 * 8;
             let status = BufferRange::new(
                 scratch.buffer,

@@ -229,8 +229,16 @@ const SPLIT_FLAG_TOTAL_STATUS: u32 = 1;
 /// glsl/split/split_common.glsl SCAN_STATE_OFFSET).
 const STATUS_BYTES: u64 = 16;
 /// Most buckets a split by SPLITTERS searches the caller's splitters for without an index
-/// (glsl/split/bucket_fn.glsl SPLITTERS_PLAIN_MAX).
-const SPLITTERS_PLAIN_MAX: u32 = 16;
+/// (glsl/split/bucket_fn.glsl SPLITTERS_PLAIN_MAX). On an NVIDIA H200 at 2^26 u32 keys on
+/// the tile paths, the plain search was faster up to 32 buckets (keys into 4 0.38 against
+/// 0.51 ms, into 8 0.46 against 0.52), even at 64, and the index from 128 (keys into 256
+/// 1.29 against 1.47 ms, into 1024 4.10 against 5.04; into 4096, Onesweep, 6.26 against
+/// 11.3) (docs/benchmarks/2026-11-27-h200-splitters.md).
+const SPLITTERS_PLAIN_MAX: u32 = 64;
+/// Bit of the split kernels' key order constant (glsl/split/split_common.glsl
+/// SPLITTERS_INDEXED): the plan has a splitter index. Keeps the unused search out of the
+/// pipelines.
+const SPLIT_KEY_ORDER_INDEXED: u32 = 8;
 /// Most bits of the splitter index's table (2^14 + 1 entries, 64 KiB).
 const SPLITTER_TABLE_MAX_BITS: u32 = 14;
 
@@ -1186,6 +1194,11 @@ impl Context {
                 }
                 None => true,
             },
+            // SPLITTERS stay on a tile path wherever one fits: their search per key made the
+            // Onesweep split 2-7x slower than the best tile path at every m up to 1024 on an
+            // NVIDIA H200 (2^26 u32 keys into 8: 2.89 ms against 0.46 direct; pairs into 256:
+            // 2.85 against 1.42 staged; docs/benchmarks/2026-11-27-h200-splitters.md).
+            _ if desc.bucket_fn == BucketFn::Splitters && tile.is_some() => false,
             _ => auto_tile.is_none() && onesweep::auto_takes(self, desc),
         };
         let tile = if onesweep_path { None } else { tile };
@@ -1487,7 +1500,12 @@ impl SplitPlan {
                 None => 1,
             },
             stage_split: self.batch,
-            key_order: key_kind(self.desc.key_type),
+            key_order: key_kind(self.desc.key_type)
+                | if self.splitter_index.is_some() {
+                    SPLIT_KEY_ORDER_INDEXED
+                } else {
+                    0
+                },
         }
     }
 
