@@ -1283,8 +1283,9 @@ fn auto_path(
 fn staged_tile_path() {
     // Auto on a device that runs the look-back: u32 -> u32 pairs into 4..=32 buckets by BITS
     // or GLSL are staged (BITS 3..=12 and GLSL 3..=7 subgroup-staged where m fits the
-    // subgroup: see subgroup_staged_tile_path), and by IDS from 4 (u32 values); keys alone,
-    // other bucket counts and 8-byte values are not.
+    // subgroup: see subgroup_staged_tile_path), by IDS from 4 (u32 values) and by SPLITTERS
+    // from 5 (above the direct path's 4); keys alone, other bucket counts and 8-byte values
+    // are not.
     let ctx = context_with_lookback(true);
     for (key_type, value_type, m, bucket_fn, staged) in [
         (KeyType::U32, ValueType::U32, 16u32, BucketFn::Bits, true),
@@ -1302,7 +1303,8 @@ fn staged_tile_path() {
         (KeyType::U32, ValueType::None, 8, BucketFn::Bits, false),
         (KeyType::U32, ValueType::U64, 8, BucketFn::Bits, false),
         (KeyType::U64, ValueType::U32, 8, BucketFn::Bits, false),
-        (KeyType::U32, ValueType::U32, 8, BucketFn::Splitters, false),
+        (KeyType::U32, ValueType::U32, 8, BucketFn::Splitters, true),
+        (KeyType::U32, ValueType::U32, 4, BucketFn::Splitters, false),
     ] {
         let path = auto_path(&ctx, key_type, value_type, m, bucket_fn);
         assert_eq!(
