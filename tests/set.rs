@@ -1562,7 +1562,7 @@ fn small_pairs_values_equal_mod_8192() {
 
 /// The record layer's filter on each path (count-scan-write; one pass with look-back, its
 /// fallback forced for every tile, taken after one poll, and at its CPU default) against the
-/// CPU: sizes around the tiles (64 or 256 values; the one pass 8 times as many), direct and indirect counts (the indirect one
+/// CPU: sizes around the tiles (64 or 256 values; the one pass 4 times as many), direct and indirect counts (the indirect one
 /// below the maximum), duplicates, values in and out of sparse and dense chunks; the output
 /// past the kept values stays untouched.
 #[test]

@@ -13,9 +13,10 @@
 #include "set_common.glsl"
 
 // Values per invocation of mode 2 (src/set/gpu.rs FILTER_ITEMS): value j * WG_SIZE + lid of
-// the tile, so each round of loads is coalesced. Fewer, larger tiles than modes 0 and 1: the
-// look-back's cost per tile was most of the time where lookups are cheap.
-#define FILTER_ITEMS 8u
+// the tile, so each round of loads is coalesced. Fewer, larger tiles than modes 0 and 1: with
+// one value an invocation the look-back's cost per tile was most of the time where lookups are
+// cheap; more values an invocation serialize its lookups (src/set/gpu.rs has the figures).
+#define FILTER_ITEMS 4u
 
 // Each subgroup's count of each row (mode 2: FILTER_ITEMS rows; modes 0 and 1: one).
 shared uint s_scan[FILTER_ITEMS * (WG_SIZE / MIN_SUBGROUP_SIZE)];

@@ -50,8 +50,12 @@ pub const SET_STATUS_BYTES: u64 = 32;
 /// S_START; 16 bytes, then a u64 status word per tile, within the scratch's last three lists).
 const FILTER_STATUS_WORD: u64 = 16 + 2 * CHUNKS;
 
-/// Values an invocation of the one-pass filter takes (glsl/set/filter.comp FILTER_ITEMS).
-const FILTER_ITEMS: u64 = 8;
+/// Values an invocation of the one-pass filter takes (glsl/set/filter.comp FILTER_ITEMS). On
+/// an NVIDIA H200, 2^24 queries against sets of about 2^24 values, ms sparse / dense /
+/// clustered: 1 value 0.552 / 0.333 / 0.477, 2 values 0.365 / 0.189 / 0.315, 4 0.295 / 0.122 /
+/// 0.238, 8 0.407 / 0.120 / 0.308; count-scan-write 0.610 / 0.227 / 0.292
+/// (docs/benchmarks/2026-11-26-h200-splitters-filter.md).
+const FILTER_ITEMS: u64 = 4;
 
 /// How a recorded filter finds each tile's output offset ([`GpuSet::record_filter_on`]).
 #[doc(hidden)]

@@ -233,7 +233,7 @@ const STATUS_BYTES: u64 = 16;
 /// the tile paths, the plain search was faster up to 32 buckets (keys into 4 0.38 against
 /// 0.51 ms, into 8 0.46 against 0.52), even at 64, and the index from 128 (keys into 256
 /// 1.29 against 1.47 ms, into 1024 4.10 against 5.04; into 4096, Onesweep, 6.26 against
-/// 11.3) (docs/benchmarks/2026-11-27-h200-splitters.md).
+/// 11.3) (docs/benchmarks/2026-11-26-h200-splitters-filter.md).
 const SPLITTERS_PLAIN_MAX: u32 = 64;
 /// Bit of the split kernels' key order constant (glsl/split/split_common.glsl
 /// SPLITTERS_INDEXED): the plan has a splitter index. Keeps the unused search out of the
@@ -1197,7 +1197,7 @@ impl Context {
             // SPLITTERS stay on a tile path wherever one fits: their search per key made the
             // Onesweep split 2-7x slower than the best tile path at every m up to 1024 on an
             // NVIDIA H200 (2^26 u32 keys into 8: 2.89 ms against 0.46 direct; pairs into 256:
-            // 2.85 against 1.42 staged; docs/benchmarks/2026-11-27-h200-splitters.md).
+            // 2.85 against 1.42 staged; docs/benchmarks/2026-11-26-h200-splitters-filter.md).
             _ if desc.bucket_fn == BucketFn::Splitters && tile.is_some() => false,
             _ => auto_tile.is_none() && onesweep::auto_takes(self, desc),
         };
