@@ -78,8 +78,11 @@
 //! bitmap, runs of inserted values into bitmaps, ranges) expand into two 8 KiB bitmaps per
 //! workgroup (of up to 512 invocations on GPUs: two fit a multiprocessor), or stay sorted lists
 //! there when the result is an array. When the pool is short, nothing has been written: the host
-//! layer grows the pool (to the shortfall plus an eighth) and runs the operation again. No
-//! kernel waits on another workgroup, so nothing can hang on any driver.
+//! layer grows the pool (to the shortfall plus an eighth) and runs the operation again. Only
+//! the filter waits on other workgroups, and only where the device runs look-back passes:
+//! one pass in which each tile of values finds its output offset by decoupled look-back,
+//! looking a silent tile's values up itself after a bounded wait (elsewhere count, scan and
+//! write passes). So nothing can hang on any driver.
 //!
 //! # Record layer and synchronization
 //! `record_*` functions record into your command buffer on your buffers (inputs read and

@@ -7,7 +7,11 @@
 //! - [`BucketFn::Bits`]: `(ordered key bits >> bit_offset) & (m - 1)`, `m` a power of two (the
 //!   sort's order-preserving bits: floats in IEEE-754 totalOrder);
 //! - [`BucketFn::Splitters`]: the number of the `m - 1` splitters `<=` the key, in the sort's
-//!   key order (splitters non-decreasing; repeated splitters give empty buckets);
+//!   key order (splitters non-decreasing; repeated splitters give empty buckets). Up to 64
+//!   buckets a binary search of the splitters; above, a first pass builds a splitter index in
+//!   the scratch (a table over the high bits of the key's distance from the first splitter),
+//!   so each key searches only the splitters sharing its slot. [`SplitPath::Auto`] keeps
+//!   SPLITTERS on the tile paths wherever they fit;
 //! - [`BucketFn::Ids`]: one caller-given `u32` bucket id per element;
 //! - [`BucketFn::Glsl`]: GLSL source defining `uint vkalgo_bucket(T key)` (`T` is `uint`,
 //!   `int`, `float`, `uint64_t`, `int64_t` or `double`), which may read `uvec4 vkalgo_params`
@@ -23,7 +27,8 @@
 //! - the Onesweep path ([`SplitPath::Onesweep`]; [`SplitPath::Auto`] takes it from `m = 8`
 //!   (4-byte keys alone by BITS or GLSL from `m = 33`; pairs: `m = 4`; u32 -> u32 pairs by
 //!   BITS from `m = 17`, by GLSL from `m = 33`) with
-//!   BITS, SPLITTERS or GLSL where the device profile runs the look-back): the sort's
+//!   BITS or GLSL where the device profile runs the look-back, with SPLITTERS only where no
+//!   tile path fits: on an H200, u32 keys into 4096 buckets, not into 1024): the sort's
 //!   Onesweep (Adinets & Merrill 2022) with the bucket as its digit.
 //!   One read of the keys counts the buckets, one workgroup turns the counts into bucket
 //!   starts, and one pass ranks each tile (ballots, as the seed), finds the tile's offset per
