@@ -41,7 +41,10 @@ const uint UNROLLED_ID_BITS = (SPIN_LIMIT >> 8) & 63u;
 #endif
 
 // SPLITTERS: splitter `i` of the array at `base`, not through the includer's KeyRef (the sort
-// kernels declare theirs coherent).
+// kernels declare theirs coherent). An earlier build that read them through that coherent
+// KeyRef ran the Onesweep split into 4096 buckets faster on an NVIDIA H200 (3.79 against 6.21
+// ms at 2^26 u32 keys, in two device commands, each against the same older build): not yet
+// compared in one command (docs/benchmarks/2026-11-26-h200-splitters-filter.md).
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer SplitterRef { KEY_T v[]; };
 KEY_T splitter_at(uint64_t base, uint i) {
     return SplitterRef(base + uint64_t(i) * uint64_t(KEY_BITS / 8)).v[0];

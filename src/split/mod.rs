@@ -235,10 +235,10 @@ const SPLIT_FLAG_TOTAL_STATUS: u32 = 1;
 const STATUS_BYTES: u64 = 16;
 /// Most buckets a split by SPLITTERS searches the caller's splitters for without an index
 /// (glsl/split/bucket_fn.glsl SPLITTERS_PLAIN_MAX). On an NVIDIA H200 at 2^26 u32 keys on
-/// the tile paths, the plain search was faster up to 32 buckets (keys into 4 0.38 against
-/// 0.51 ms, into 8 0.46 against 0.52), even at 64, and the index from 128 (keys into 256
-/// 1.29 against 1.47 ms, into 1024 4.10 against 5.04; into 4096, Onesweep, 6.26 against
-/// 11.3) (docs/benchmarks/2026-11-26-h200-splitters-filter.md).
+/// the tile paths, the plain search was faster up to 16 buckets (keys into 4 0.38 against
+/// 0.51 ms, into 8 0.46 against 0.52), even at 32 and 64, the index faster from 128 (keys
+/// into 256 1.29 against 1.47 ms, into 1024 4.10 against 5.04; into 4096, Onesweep, 6.26
+/// against 11.3) (docs/benchmarks/2026-11-26-h200-splitters-filter.md).
 const SPLITTERS_PLAIN_MAX: u32 = 64;
 /// Bit of the split kernels' key order constant (glsl/split/split_common.glsl
 /// SPLITTERS_INDEXED): the plan has a splitter index. Keeps the unused search out of the
