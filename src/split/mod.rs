@@ -582,7 +582,8 @@ pub struct SplitArgs {
 pub struct SplitMemoryRequirements {
     /// Bytes of scratch (status word; count matrix and scan scratch, or on the Onesweep path
     /// the sort's scratch and, above 256 buckets, `max_count` alternate keys and values; with
-    /// SPLITTERS the splitter index, under 64 KiB plus the splitters).
+    /// SPLITTERS above 64 buckets the splitter index: the splitters and a table of at most
+    /// 64 KiB).
     pub scratch_size: u64,
     /// Bytes of the offsets range (`(m + 1) * 4`).
     pub offsets_size: u64,
