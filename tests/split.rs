@@ -1359,6 +1359,37 @@ fn staged_tile_path() {
     assert_no_validation_messages(&ctx);
 }
 
+/// Splits the keys made from `words` by the splitters made from `picks` (sorted in the key
+/// order, the first repeated: an empty bucket) on the explicit Onesweep path, keys alone and
+/// with u32 values, through the record layer.
+fn onesweep_splitters<K: FromWord>(ctx: &Context, words: &[u32], picks: &[u32], name: &str) {
+    let keys: Vec<K> = words
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| K::from_word(x, i))
+        .collect();
+    let mut splitters: Vec<K> = picks
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| K::from_word(x, i))
+        .collect();
+    splitters.sort_by_key(|k| k.ordered_bits());
+    splitters[1] = splitters[0];
+    let buckets: Vec<u32> = keys
+        .iter()
+        .map(|&k| reference::splitters_bucket(k, &splitters))
+        .collect();
+    let m = picks.len() as u32 + 1;
+    for value_type in [ValueType::None, ValueType::U32] {
+        let desc = SplitDesc {
+            path: SplitPath::Onesweep,
+            ..SplitDesc::new(K::KEY_TYPE, value_type, m, BucketFn::Splitters, keys.len() as u64)
+        };
+        let what = format!("onesweep splitters {name} {value_type:?} m={m}");
+        check_on_path(ctx, &desc, &keys, &buckets, &splitters, &what);
+    }
+}
+
 #[test]
 fn onesweep_path() {
     let ctx = context_with_lookback(true);
@@ -1421,6 +1452,17 @@ fn onesweep_path() {
         check_splitters::<u64>(&ctx, &raw, &picks, true, Some((bm, 60)), &what("u64"));
         check_splitters::<i64>(&ctx, &raw, &picks, true, Some((bm, 30)), &what("i64"));
         check_splitters::<f64>(&ctx, &raw, &picks, true, Some((bm, 56)), &what("f64"));
+    }
+    // SPLITTERS on the explicit Onesweep path (Auto keeps them on the tile paths that fit):
+    // the plain search (17 and 64 buckets) and the splitter index (65; 257: two digit passes).
+    for m in [17u32, 64, 65, 257] {
+        let words = words_with_specials(&mut rng, 3 * tile + 7, &FLOAT_SPECIALS);
+        let picks: Vec<u32> = (0..m - 1)
+            .map(|i| words[(i as usize * 53) % words.len()])
+            .collect();
+        onesweep_splitters::<u32>(&ctx, &words, &picks, "u32");
+        onesweep_splitters::<f32>(&ctx, &words, &picks, "f32");
+        onesweep_splitters::<i64>(&ctx, &words, &picks, "i64");
     }
     // GLSL with parameters.
     for m in [16u32, 100, 256, 300, 65536] {

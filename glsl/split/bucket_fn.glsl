@@ -57,6 +57,27 @@ KEY_T splitter_at(uint64_t base, uint i) {
 // count. Must match src/split/mod.rs SPLITTERS_PLAIN_MAX.
 #define SPLITTERS_PLAIN_MAX 64u
 
+// `first` plus the number of the `len` splitters from `first` of the array at `base` that are
+// <= `k` (ordered bits; the splitters too, or in the caller's form where `raw`), by a binary
+// search. The loop has a constant trip count (lavapipe counts loop iterations per invocation)
+// in the column shaders, id_bits + 1 iterations in the tile shaders (whose machine code must
+// stay small; see ID_LOOP).
+uint splitters_at_most(KEY_T k, uint64_t base, bool raw, uint first, uint len) {
+    ID_LOOP for (uint i = 0u; i < ID_LOOP_END + 1u; ++i) {
+        if (len > 0u) {
+            uint half_len = len >> 1;
+            KEY_T s = splitter_at(base, first + half_len);
+            if ((raw ? ordered_bits(s) : s) <= k) {
+                first += half_len + 1u;
+                len -= half_len + 1u;
+            } else {
+                len = half_len;
+            }
+        }
+    }
+    return first;
+}
+
 // The caller's four parameters (set from pc.params by main).
 uvec4 vkalgo_params;
 
@@ -74,9 +95,7 @@ uint bucket_of(KEY_T key, uint64_t index) {
     // Number of splitters <= key (upper bound): up to SPLITTERS_PLAIN_MAX buckets a binary
     // search of the caller's splitters at aux; above, through the splitter index that
     // splitter_index.comp builds at aux (see its layout): the key's slot in the table bounds
-    // the search to the splitters sharing it. The search is a loop of constant trip count
-    // (lavapipe counts loop iterations per invocation) in the column shaders, of id_bits + 1
-    // iterations in the tile shaders (whose machine code must stay small; see ID_LOOP).
+    // the search to the splitters sharing it.
     KEY_T k = ordered_bits(key);
 #ifdef SPLIT_BUCKETS
     bool indexed = pc.bucket_count > SPLITTERS_PLAIN_MAX;
@@ -84,21 +103,7 @@ uint bucket_of(KEY_T key, uint64_t index) {
     bool indexed = SPLITTERS_INDEXED;
 #endif
     if (!indexed) {
-        uint base = 0u;
-        uint len = pc.bucket_count - 1u;
-        ID_LOOP for (uint i = 0u; i < ID_LOOP_END + 1u; ++i) {
-            if (len > 0u) {
-                uint half_len = len >> 1;
-                KEY_T s = ordered_bits(splitter_at(pc.aux, base + half_len));
-                if (s <= k) {
-                    base += half_len + 1u;
-                    len -= half_len + 1u;
-                } else {
-                    len = half_len;
-                }
-            }
-        }
-        return base;
+        return splitters_at_most(k, pc.aux, true, 0u, pc.bucket_count - 1u);
     }
     uvec4 head = U32x4Ref(pc.aux).v[0];
 #if KEY_BITS == 64
@@ -117,20 +122,7 @@ uint bucket_of(KEY_T key, uint64_t index) {
     uint64_t table = pc.aux + 16ul + ((splitter_bytes + 15ul) & ~15ul) + uint64_t(slot) * 4ul;
     uint base = U32Ref(table).v[0];
     uint end = U32Ref(table + 4ul).v[0];
-    uint len = end > base ? end - base : 0u;
-    ID_LOOP for (uint i = 0u; i < ID_LOOP_END + 1u; ++i) {
-        if (len > 0u) {
-            uint half_len = len >> 1;
-            KEY_T s = splitter_at(pc.aux + 16ul, base + half_len);
-            if (s <= k) {
-                base += half_len + 1u;
-                len -= half_len + 1u;
-            } else {
-                len = half_len;
-            }
-        }
-    }
-    return base;
+    return splitters_at_most(k, pc.aux + 16ul, false, base, end > base ? end - base : 0u);
 #elif BUCKET_FN == 2
     return U32Ref(pc.aux + index * 4ul).v[0];
 #else
