@@ -643,7 +643,8 @@ pub struct SplitPlan {
     /// The Onesweep path.
     onesweep: Option<onesweep::OnesweepSplit>,
     small: &'static ShaderSource,
-    /// SPLITTERS (m >= 2): the splitter index every path searches, after the other scratch.
+    /// SPLITTERS above [`SPLITTERS_PLAIN_MAX`] buckets: the splitter index every pass
+    /// searches, after the other scratch.
     splitter_index: Option<SplitterIndex>,
     /// Largest count of the one-workgroup path (0: none).
     small_limit: u64,
