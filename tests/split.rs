@@ -2096,3 +2096,113 @@ fn matrix_scanned_by_lookback() {
     }
     assert_no_validation_messages(&ctx);
 }
+
+/// Unsorted splitters through the record layer (the host calls refuse them): whatever
+/// buckets they give must be below m (the status word says none was not), so the split is
+/// still a stable split of the input: offsets from 0 to n, every input index once, in input order within each bucket, each key
+/// with its index. The plain search (10 buckets), the splitter index (100, 300), on the tile
+/// paths (Auto) and the Onesweep split.
+#[test]
+fn unsorted_splitters_stay_below_m() {
+    for lookback in [false, true] {
+        let ctx = context_with_lookback(lookback);
+        let mut rng = Rng(31 + lookback as u64);
+        for (m, first) in [
+            (10u32, u32::MAX),
+            (100, u32::MAX),
+            (100, 0),
+            (300, u32::MAX),
+            (300, 0),
+        ] {
+            let n = 5000usize;
+            let keys = rng.vec_u32(n);
+            let mut splitters = rng.vec_u32(m as usize - 1);
+            // The first above the last (a span of zero) or below every key but 0.
+            splitters[0] = first;
+            let path = if lookback {
+                SplitPath::Onesweep
+            } else {
+                SplitPath::Auto
+            };
+            let desc = SplitDesc {
+                path,
+                ..SplitDesc::new(KeyType::U32, ValueType::U32, m, BucketFn::Splitters, n as u64)
+            };
+            let plan = ctx.split_plan(&desc).expect("plan");
+            let req = plan.memory_requirements();
+            let upload = |data: &[u32], name: &str| {
+                let mut b = GpuBuffer::new(
+                    &ctx,
+                    (data.len() * 4).max(4) as u64,
+                    MemoryLocation::CpuToGpu,
+                    name,
+                )
+                .expect("buffer");
+                b.mapped().expect("mapped")[..data.len() * 4].copy_from_slice(bytemuck::cast_slice(data));
+                b
+            };
+            let download = |size: u64, name: &str| {
+                GpuBuffer::new(&ctx, size.max(4), MemoryLocation::GpuToCpu, name).expect("buffer")
+            };
+            let indices: Vec<u32> = (0..n as u32).collect();
+            let (keys_b, values_b, splitters_b) = (
+                upload(&keys, "keys"),
+                upload(&indices, "values"),
+                upload(&splitters, "splitters"),
+            );
+            let bytes = n as u64 * 4;
+            let (mut keys_out, mut values_out) = (download(bytes, "keys_out"), download(bytes, "values_out"));
+            let mut offsets = download(req.offsets_size, "offsets");
+            offsets.mapped().expect("mapped").fill(0xEE);
+            let mut scratch = download(req.scratch_size, "scratch");
+            let args = SplitArgs {
+                keys: keys_b.sub_range(0, bytes),
+                values: Some(values_b.sub_range(0, bytes)),
+                keys_out: keys_out.sub_range(0, bytes),
+                values_out: Some(values_out.sub_range(0, bytes)),
+                splitters: Some(splitters_b.sub_range(0, (m as u64 - 1) * 4)),
+                bucket_ids: None,
+                offsets: offsets.sub_range(0, req.offsets_size),
+                scratch: scratch.sub_range(0, req.scratch_size),
+                count: ElementCount::Direct(n as u64),
+                params: [0; 4],
+            };
+            let what = format!("unsorted splitters {:?} m={m} first={first}", plan.path());
+            ctx.submit_and_wait(|cmd| unsafe {
+                plan.record(&ctx, cmd, &args)?;
+                compute_to_host(&ctx, cmd);
+                Ok(())
+            })
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!(
+                read(&mut scratch)[0],
+                0,
+                "{what}: the status word reports a bucket >= m"
+            );
+            let offsets = read(&mut offsets);
+            let (got_keys, got_values) = (read(&mut keys_out), read(&mut values_out));
+            assert_eq!(
+                (offsets[0], offsets[m as usize]),
+                (0, n as u32),
+                "{what}: offsets' ends"
+            );
+            let mut seen = vec![false; n];
+            for b in 0..m as usize {
+                assert!(offsets[b] <= offsets[b + 1], "{what}: offsets decrease at {b}");
+                let run = &got_values[offsets[b] as usize..offsets[b + 1] as usize];
+                assert!(
+                    run.windows(2).all(|w| w[0] < w[1]),
+                    "{what}: bucket {b} out of input order"
+                );
+            }
+            for (i, &v) in got_values.iter().enumerate() {
+                assert!(
+                    !std::mem::replace(&mut seen[v as usize], true),
+                    "{what}: index {v} twice"
+                );
+                assert_eq!(got_keys[i], keys[v as usize], "{what}: key of index {v}");
+            }
+        }
+        assert_no_validation_messages(&ctx);
+    }
+}
