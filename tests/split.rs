@@ -161,6 +161,18 @@ fn words_with_specials(rng: &mut Rng, n: usize, specials: &[u32]) -> Vec<u32> {
         .collect()
 }
 
+/// The keys made from `words` and the splitters made from `picks`, sorted in the key order
+/// (the first repeated where `repeat`: an empty bucket).
+fn keys_and_splitters<K: FromWord>(words: &[u32], picks: &[u32], repeat: bool) -> (Vec<K>, Vec<K>) {
+    let made = |xs: &[u32]| -> Vec<K> { xs.iter().enumerate().map(|(i, &x)| K::from_word(x, i)).collect() };
+    let mut splitters = made(picks);
+    splitters.sort_by_key(|k| k.ordered_bits());
+    if repeat {
+        splitters[1] = splitters[0];
+    }
+    (made(words), splitters)
+}
+
 /// Splits the keys made from `words` by the splitters made from `picks` (sorted in the key
 /// order, the first repeated where `repeat`: an empty bucket) and, with `bits`, by BITS
 /// (bucket count, bit offset) as well.
@@ -172,20 +184,7 @@ fn check_splitters<K: FromWord>(
     bits_too: Option<(u32, u32)>,
     what: &str,
 ) {
-    let keys: Vec<K> = words
-        .iter()
-        .enumerate()
-        .map(|(i, &x)| K::from_word(x, i))
-        .collect();
-    let mut splitters: Vec<K> = picks
-        .iter()
-        .enumerate()
-        .map(|(i, &x)| K::from_word(x, i))
-        .collect();
-    splitters.sort_by_key(|k| k.ordered_bits());
-    if repeat {
-        splitters[1] = splitters[0];
-    }
+    let (keys, splitters) = keys_and_splitters::<K>(words, picks, repeat);
     let m = picks.len() + 1;
     check(
         ctx,
@@ -1363,18 +1362,7 @@ fn staged_tile_path() {
 /// order, the first repeated: an empty bucket) on the explicit Onesweep path, keys alone and
 /// with u32 values, through the record layer.
 fn onesweep_splitters<K: FromWord>(ctx: &Context, words: &[u32], picks: &[u32], name: &str) {
-    let keys: Vec<K> = words
-        .iter()
-        .enumerate()
-        .map(|(i, &x)| K::from_word(x, i))
-        .collect();
-    let mut splitters: Vec<K> = picks
-        .iter()
-        .enumerate()
-        .map(|(i, &x)| K::from_word(x, i))
-        .collect();
-    splitters.sort_by_key(|k| k.ordered_bits());
-    splitters[1] = splitters[0];
+    let (keys, splitters) = keys_and_splitters::<K>(words, picks, true);
     let buckets: Vec<u32> = keys
         .iter()
         .map(|&k| reference::splitters_bucket(k, &splitters))

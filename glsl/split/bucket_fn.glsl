@@ -57,6 +57,13 @@ KEY_T splitter_at(uint64_t base, uint i) {
 // count. Must match src/split/mod.rs SPLITTERS_PLAIN_MAX.
 #define SPLITTERS_PLAIN_MAX 64u
 
+// The table of the splitter index at `index` (splitter_index.comp's layout: the 16-byte
+// header, the m - 1 splitters padded to 16 bytes, the table).
+uint64_t splitter_index_table(uint64_t index) {
+    uint64_t splitter_bytes = uint64_t(pc.bucket_count - 1u) * uint64_t(KEY_BITS / 8);
+    return index + 16ul + ((splitter_bytes + 15ul) & ~15ul);
+}
+
 // `first` plus the number of the `len` splitters from `first` of the array at `base` that are
 // <= `k` (ordered bits; the splitters too, or in the caller's form where `raw`), by a binary
 // search. The loop has a constant trip count (lavapipe counts loop iterations per invocation)
@@ -118,8 +125,7 @@ uint bucket_of(KEY_T key, uint64_t index) {
     if (slot > KEY_T(head.w)) {
         return pc.bucket_count - 1u;
     }
-    uint64_t splitter_bytes = uint64_t(pc.bucket_count - 1u) * uint64_t(KEY_BITS / 8);
-    uint64_t table = pc.aux + 16ul + ((splitter_bytes + 15ul) & ~15ul) + uint64_t(slot) * 4ul;
+    uint64_t table = splitter_index_table(pc.aux) + uint64_t(slot) * 4ul;
     uint base = U32Ref(table).v[0];
     uint end = U32Ref(table + 4ul).v[0];
     return splitters_at_most(k, pc.aux + 16ul, false, base, end > base ? end - base : 0u);

@@ -10,7 +10,7 @@
 // Layout at pc.aux (in the plan's scratch; src/split/mod.rs SplitterIndex):
 //   +0:  lo (the first splitter's ordered bits, two u32, low first), shift, qmax
 //   +16: the m - 1 splitters in ordered form (KEY_BITS / 8 bytes each), padded to 16 bytes
-//   then table[0 .. 2^R]: table[p] = the number of splitters below lo + (p << shift) for
+//   then table[0 .. 2^R]: table[p] = the number of splitters <= lo + (p << shift) for
 //        p <= qmax, m - 1 above (the slot of a key k >= lo is (k - lo) >> shift; slots past
 //        qmax lie above the last splitter).
 // This pass reads the caller's splitters at pc.keys_in and writes the index at pc.aux; R (the
@@ -19,14 +19,9 @@
 // splitter i (i < m - 1). Unsorted splitters give entries that are still <= m - 1.
 #include "split_common.glsl"
 
-// Bytes of the splitters' part, padded (matches src/split/mod.rs SplitterIndex).
-uint64_t index_table_addr() {
-    uint64_t bytes = uint64_t(pc.bucket_count - 1u) * uint64_t(KEY_BITS / 8);
-    return pc.aux + 16ul + ((bytes + 15ul) & ~15ul);
-}
-
+// The caller's splitter i in ordered form.
 KEY_T splitter(uint i) {
-    return ordered_bits(KeyRef(pc.keys_in + uint64_t(i) * uint64_t(KEY_BITS / 8)).v[0]);
+    return ordered_bits(splitter_at(pc.keys_in, i));
 }
 
 void main() {
@@ -60,22 +55,11 @@ void main() {
     if (i <= (1u << table_bits)) {
         uint below = splitters;
         if (i <= qmax) {
-            // The number of splitters below lo + (i << shift) (<= hi: no overflow), by a
-            // binary search of at most 17 steps (m - 1 < 2^16).
-            KEY_T bound = lo + (KEY_T(i) << shift);
-            uint base = 0u;
-            uint len = splitters;
-            [[dont_unroll]] for (uint step = 0u; step < 17u && len > 0u; ++step) {
-                uint half_len = len >> 1;
-                if (splitter(base + half_len) < bound) {
-                    base += half_len + 1u;
-                    len -= half_len + 1u;
-                } else {
-                    len = half_len;
-                }
-            }
-            below = base;
+            // The splitters <= lo + (i << shift) (<= hi: no overflow); a key of slot i is at
+            // least that bound, so they are all <= it, and those of the next slot's count
+            // and beyond are above it. bucket_fn.glsl's search, on the caller's splitters.
+            below = splitters_at_most(lo + (KEY_T(i) << shift), pc.keys_in, true, 0u, splitters);
         }
-        U32Ref(index_table_addr() + uint64_t(i) * 4ul).v[0] = below;
+        U32Ref(splitter_index_table(pc.aux) + uint64_t(i) * 4ul).v[0] = below;
     }
 }
