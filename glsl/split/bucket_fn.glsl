@@ -40,11 +40,9 @@ const uint UNROLLED_ID_BITS = (SPIN_LIMIT >> 8) & 63u;
 #define ID_GUARD(bit) ((bit) < pc.id_bits)
 #endif
 
-// SPLITTERS: splitter `i` of the array at `base`, not through the includer's KeyRef (the sort
-// kernels declare theirs coherent). An earlier build that read them through that coherent
-// KeyRef ran the Onesweep split into 4096 buckets faster on an NVIDIA H200 (3.79 against 6.21
-// ms at 2^26 u32 keys, in two device commands, each against the same older build): not yet
-// compared in one command (docs/benchmarks/2026-11-26-h200-splitters-filter.md).
+// SPLITTERS: splitter `i` of the array at `base`, through a reference of its own (the sort
+// kernels declare their KeyRef coherent; reading the splitters through it ran at the same speed
+// on an NVIDIA H200, docs/benchmarks/2026-11-27-h200-splitter-search.md).
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer SplitterRef { KEY_T v[]; };
 KEY_T splitter_at(uint64_t base, uint i) {
     return SplitterRef(base + uint64_t(i) * uint64_t(KEY_BITS / 8)).v[0];
@@ -109,26 +107,33 @@ uint bucket_of(KEY_T key, uint64_t index) {
 #else
     bool indexed = SPLITTERS_INDEXED;
 #endif
-    if (!indexed) {
-        return splitters_at_most(k, pc.aux, true, 0u, pc.bucket_count - 1u);
-    }
-    uvec4 head = U32x4Ref(pc.aux).v[0];
+    // One call of the search for both forms: the Onesweep split's kernels (SPLIT_BUCKETS),
+    // which choose at run time, ran 1.2-1.6x slower with a call for each (the loop twice in
+    // their code; docs/benchmarks/2026-11-27-h200-splitter-search.md).
+    uint64_t at = pc.aux;
+    uint first = 0u;
+    uint len = pc.bucket_count - 1u;
+    if (indexed) {
+        uvec4 head = U32x4Ref(pc.aux).v[0];
 #if KEY_BITS == 64
-    KEY_T lo = KEY_T(head.x) | (KEY_T(head.y) << 32);
+        KEY_T lo = KEY_T(head.x) | (KEY_T(head.y) << 32);
 #else
-    KEY_T lo = head.x;
+        KEY_T lo = head.x;
 #endif
-    if (k < lo) {
-        return 0u;
+        if (k < lo) {
+            return 0u;
+        }
+        KEY_T slot = (k - lo) >> head.z;
+        if (slot > KEY_T(head.w)) {
+            return pc.bucket_count - 1u;
+        }
+        uint64_t table = splitter_index_table(pc.aux) + uint64_t(slot) * 4ul;
+        first = U32Ref(table).v[0];
+        uint end = U32Ref(table + 4ul).v[0];
+        len = end > first ? end - first : 0u;
+        at = pc.aux + 16ul;
     }
-    KEY_T slot = (k - lo) >> head.z;
-    if (slot > KEY_T(head.w)) {
-        return pc.bucket_count - 1u;
-    }
-    uint64_t table = splitter_index_table(pc.aux) + uint64_t(slot) * 4ul;
-    uint base = U32Ref(table).v[0];
-    uint end = U32Ref(table + 4ul).v[0];
-    return splitters_at_most(k, pc.aux + 16ul, false, base, end > base ? end - base : 0u);
+    return splitters_at_most(k, at, !indexed, first, len);
 #elif BUCKET_FN == 2
     return U32Ref(pc.aux + index * 4ul).v[0];
 #else
