@@ -62,12 +62,33 @@ uint64_t splitter_index_table(uint64_t index) {
     return index + 16ul + ((splitter_bytes + 15ul) & ~15ul);
 }
 
+// One step of the binary search below, without a branch: the probe is clamped to the last of
+// the m - 1 splitters (m >= 2), so that a finished search (len 0) reads a splitter it ignores.
+void splitters_step(KEY_T k, uint64_t base, bool raw, inout uint first, inout uint len) {
+    uint half_len = len >> 1;
+    KEY_T s = splitter_at(base, min(first + half_len, pc.bucket_count - 2u));
+    bool right = len > 0u && (raw ? ordered_bits(s) : s) <= k;
+    first = right ? first + half_len + 1u : first;
+    len = right ? len - half_len - 1u : half_len;
+}
+
 // `first` plus the number of the `len` splitters from `first` of the array at `base` that are
 // <= `k` (ordered bits; the splitters too, or in the caller's form where `raw`), by a binary
-// search. The loop has a constant trip count (lavapipe counts loop iterations per invocation)
-// in the column shaders, id_bits + 1 iterations in the tile shaders (whose machine code must
-// stay small; see ID_LOOP).
+// search. The tile kernels search all m - 1 splitters (`raw`, up to SPLITTERS_PLAIN_MAX
+// buckets) in exactly their id-bit count of steps, without branches, so that the searches of
+// an invocation's keys overlap their loads. Otherwise the loop has a constant trip count
+// (lavapipe counts loop iterations per invocation) in the column shaders, id_bits + 1
+// iterations elsewhere (see ID_LOOP).
 uint splitters_at_most(KEY_T k, uint64_t base, bool raw, uint first, uint len) {
+#if defined(SPLIT_TILE_KERNEL)
+    if (raw) {
+        // len = m - 1 < 2^UNROLLED_ID_BITS: each step at least halves it.
+        [[unroll]] for (uint i = 0u; i < UNROLLED_ID_BITS; ++i) {
+            splitters_step(k, base, raw, first, len);
+        }
+        return first;
+    }
+#endif
     ID_LOOP for (uint i = 0u; i < ID_LOOP_END + 1u; ++i) {
         if (len > 0u) {
             uint half_len = len >> 1;
