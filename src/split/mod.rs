@@ -1635,7 +1635,19 @@ impl SplitPlan {
 
 #[cfg(test)]
 mod tests {
-    use super::SPLITTERS_PLAIN_MAX;
+    use super::{id_bits, SPLITTERS_PLAIN_MAX};
+
+    /// The tile kernels search m - 1 splitters in exactly `id_bits(m)` halving steps
+    /// (glsl/split/bucket_fn.glsl splitters_at_most), which needs m - 1 < 2^id_bits(m); and the
+    /// bits hold every bucket id below m, but no fewer would.
+    #[test]
+    fn id_bits_bound_the_buckets() {
+        for m in 1..=65536u32 {
+            let bits = id_bits(m);
+            assert!(((m - 1) as u64) < (1u64 << bits), "m = {m}: {bits} bits");
+            assert!(bits == 0 || (m - 1) >= (1 << (bits - 1)), "m = {m}: {bits} bits");
+        }
+    }
 
     /// The plan and the bucket function agree on which splits search without an index.
     #[test]
