@@ -75,6 +75,17 @@ fn mixed_values(rng: &mut Rng, n: usize, cluster_base: u32) -> Vec<u32> {
     v
 }
 
+/// A scratch buffer for the record-layer set operations.
+fn set_scratch(ctx: &vkalgo::Context) -> GpuBuffer {
+    GpuBuffer::new(
+        ctx,
+        vkalgo::set::SET_SCRATCH_BYTES,
+        MemoryLocation::GpuOnly,
+        "scratch",
+    )
+    .unwrap()
+}
+
 #[test]
 fn build_contains_and_to_array() {
     let ctx = context();
@@ -823,13 +834,7 @@ fn record_layer() {
     let mut flags = GpuBuffer::new(&ctx, 4096, MemoryLocation::GpuToCpu, "flags").unwrap();
     let mut out = GpuBuffer::new(&ctx, 4096, MemoryLocation::GpuToCpu, "out").unwrap();
     let mut misc = GpuBuffer::new(&ctx, 4096, MemoryLocation::GpuToCpu, "misc").unwrap();
-    let scratch = GpuBuffer::new(
-        &ctx,
-        vkalgo::set::SET_SCRATCH_BYTES,
-        MemoryLocation::GpuOnly,
-        "scratch",
-    )
-    .unwrap();
+    let scratch = set_scratch(&ctx);
     let sorted = up(&[5, 5, 6, 1 << 20, 1 << 21]);
     a.reserve(0, 8).unwrap(); // recorded operations cannot grow the pools
     ctx.submit_and_wait(|cmd| unsafe {
@@ -1366,13 +1371,7 @@ fn one_pass_inserts_and_removals() {
 
 /// The scratch of a recorded set operation and a host-readable status buffer.
 fn scratch_and_status(ctx: &vkalgo::Context) -> (GpuBuffer, GpuBuffer) {
-    let scratch = GpuBuffer::new(
-        ctx,
-        vkalgo::set::SET_SCRATCH_BYTES,
-        MemoryLocation::GpuOnly,
-        "scratch",
-    )
-    .unwrap();
+    let scratch = set_scratch(ctx);
     let status = GpuBuffer::new(ctx, 64, MemoryLocation::GpuToCpu, "status").unwrap();
     (scratch, status)
 }
@@ -1583,13 +1582,7 @@ fn filter_paths() {
         })
         .collect();
     queries[7] = u32::MAX;
-    let scratch = GpuBuffer::new(
-        &ctx,
-        vkalgo::set::SET_SCRATCH_BYTES,
-        MemoryLocation::GpuOnly,
-        "scratch",
-    )
-    .unwrap();
+    let scratch = set_scratch(&ctx);
     let mut input = GpuBuffer::new(&ctx, max as u64 * 4 + 16, MemoryLocation::CpuToGpu, "queries").unwrap();
     input.mapped().unwrap()[..max * 4].copy_from_slice(bytemuck_cast(&queries));
     let mut out = GpuBuffer::new(&ctx, max as u64 * 4, MemoryLocation::GpuToCpu, "kept").unwrap();
