@@ -222,6 +222,7 @@ fn model_random_sequences() {
         if step % 6 == 5 {
             for (s, m) in sets.iter().zip(&models) {
                 check(s, m, &format!("step {step}"));
+                s.verify_pools().unwrap();
             }
         } else {
             assert_eq!(
@@ -249,6 +250,73 @@ fn model_random_sequences() {
                 reference::range_cardinality(m, b, e)
             );
         }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// Results written over the destination's old blocks (small and medium array pairs, chunk
+/// copies, bitmap pairs): repeated operations into one set whose chunks' results grow,
+/// shrink, vanish, replace bitmaps or arrays and come back, in place too; every block of the
+/// pools stays held once or free once.
+#[test]
+fn results_over_destination_blocks() {
+    let ctx = context();
+    let mut rng = Rng(31);
+    const CHUNKS_USED: u32 = 48;
+    // Per chunk up to `max` random values (0 for some chunks), so that a pair stays small.
+    let sparse = |rng: &mut Rng, max: u32| -> Vec<u32> {
+        let mut v = Vec::new();
+        for c in 0..CHUNKS_USED {
+            let n = match rng.next_u32() % 5 {
+                0 => 0,
+                1 => 1 + rng.next_u32() % 8,
+                _ => rng.next_u32() % max,
+            };
+            v.extend((0..n).map(|_| (c << 16) | (rng.next_u32() & 0xFFFF)));
+        }
+        v
+    };
+    // The destination starts with bitmap chunks (5000 values each) and arrays.
+    let mut start: Vec<u32> = (0..CHUNKS_USED / 2)
+        .flat_map(|c| (0..5000u32).map(move |i| (c << 16) | (i * 13)))
+        .collect();
+    start.extend(sparse(&mut rng, 600));
+    let mut d = GpuSet::from_values(&ctx, &start).unwrap();
+    let mut md = model_of(&start);
+    d.verify_pools().unwrap();
+    // (values per chunk at most, operation): small pairs (up to 640 values), medium ones (up
+    // to 2048), bitmaps (8000), each kind over results of the others and of its own.
+    let rounds = [
+        (320u32, SetOp::And),
+        (40, SetOp::Or),
+        (1000, SetOp::AndNot),
+        (5, SetOp::Xor),
+        (8000, SetOp::Or),
+        (8000, SetOp::Xor),
+        (8000, SetOp::AndNot),
+        (1000, SetOp::Or),
+        (1000, SetOp::And),
+        (8000, SetOp::Or),
+        (320, SetOp::AndNot),
+        (300, SetOp::Xor),
+        (160, SetOp::Or),
+        (8000, SetOp::And),
+        (8000, SetOp::Or),
+    ];
+    for (round, &(max, op)) in rounds.iter().enumerate() {
+        let va = sparse(&mut rng, max);
+        let vb = sparse(&mut rng, max);
+        let (a, b, ma, mb) = operands(&ctx, &va, &vb);
+        if round % 3 == 2 {
+            // In place: d = d op b.
+            d.assign(SetOperand::This, SetOperand::Set(&b), op).unwrap();
+            md = reference::op(&md, &mb, op);
+        } else {
+            d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op).unwrap();
+            md = reference::op(&ma, &mb, op);
+        }
+        check(&d, &md, &format!("round {round} ({op:?})"));
+        d.verify_pools().unwrap();
     }
     assert_no_validation_messages(&ctx);
 }

@@ -8,8 +8,8 @@
 // chunk_update.comp's two 8 KiB bitmaps (18.5 KiB per workgroup) let two workgroups share a
 // multiprocessor.
 // Stage (aux) 0 adds the result's cardinality and the array blocks it needs to the scratch
-// counters; stage 1 (after the check pass found enough free blocks) gives the destination
-// chunk's old blocks back, takes new ones and writes the result.
+// counters; stage 1 (after the check pass found enough free blocks) writes the result over the
+// destination chunk's old blocks where they suffice (set_common.glsl reuse_blocks_begin).
 // mode 0: second operand the chunk of set b; mode 1: the chunk's run of sorted values.
 #define WORKGROUP_SCAN_COMPACT_SLOTS
 #include "set_common.glsl"
@@ -139,13 +139,17 @@ void main() {
             continue;
         }
         if (t == 0u) {
-            free_chunk_begin(old_d);
+            reuse_blocks_begin(old_d, k);
         }
         barrier();
-        free_chunk_ids(old_d, dest);
+        for (uint b = t; b < reuse_blocks_end(old_d, k); b += WG_SIZE) {
+            uint id = reuse_blocks_id(old_d, k, b, dest);
+            if (b < k) {
+                s_ids[b] = id;
+            }
+        }
         uint id0 = 0u;
         if (k != 0u) {
-            take_array_blocks(k);
             for (uint w = t; w < (card + 1u) / 2u; w += WG_SIZE) {
                 so[w] = 0u;
             }

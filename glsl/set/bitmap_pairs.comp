@@ -153,16 +153,22 @@ void main() {
         // result is stored. A block given back now is not taken again by this operation (the
         // passes take only the ids that were free before it), and the operands are read no
         // more unless the result is an array.
+        // A bitmap result over an old bitmap chunk keeps its block (no atomics; the operands'
+        // vectors are in registers by now, also when one of them is the destination).
         if (t == 0u) {
-            uint taken = 0u;
-            if (need.x != 0u) {
-                taken = take_blocks(POOL_BITMAP, 1u);
-            } else if (need.y != 0u) {
-                taken = take_blocks(POOL_ARRAY, need.y);
+            if (need.x != 0u && chunk_blocks(cur.old_d.x).x != 0u) {
+                s_pos = cur.old_d.y;
+            } else {
+                uint taken = 0u;
+                if (need.x != 0u) {
+                    taken = take_blocks(POOL_BITMAP, 1u);
+                } else if (need.y != 0u) {
+                    taken = take_blocks(POOL_ARRAY, need.y);
+                }
+                uint freed = free_chunk_slots(cur.old_d);
+                s_pos = need.x != 0u ? ring_id(POOL_BITMAP, taken) : taken;
+                s_free_pos = freed;
             }
-            uint freed = free_chunk_slots(cur.old_d);
-            s_pos = need.x != 0u ? ring_id(POOL_BITMAP, taken) : taken;
-            s_free_pos = freed;
         }
         barrier();
         uint id0 = 0u;

@@ -100,9 +100,10 @@ CopyItem copy_item(uint item, bool write) {
     return it;
 }
 
-// Copies one chunk of the copy list: stage 0 (write false) counts the chunk; stage 1 gives the
-// destination chunk's old blocks back, takes new ones and copies. Workgroup-uniform control
-// flow; `dest` the destination's array pool, `sums` invocation 0's.
+// Copies one chunk of the copy list: stage 0 (write false) counts the chunk; stage 1 copies it
+// over the destination chunk's old blocks where they suffice, taking and giving back the
+// rest. Workgroup-uniform control flow; `dest` the destination's array pool, `sums`
+// invocation 0's.
 void copy_listed_chunk(CopyItem it, bool write, ArrayPool dest, inout PassSums sums) {
     uint t = gl_LocalInvocationIndex;
     uvec2 e = it.e;
@@ -115,21 +116,33 @@ void copy_listed_chunk(CopyItem it, bool write, ArrayPool dest, inout PassSums s
     uvec2 old_d = it.old_d;
     bool bitmap = e.x > ARRAY_MAX;
     uint k = bitmap ? 1u : array_blocks(e.x);
+    // The destination chunk's old blocks take the copy where they can: a bitmap over a bitmap,
+    // an array over the old array blocks (set_common.glsl reuse_blocks_begin).
+    bool bitmap_over_bitmap = bitmap && chunk_blocks(old_d.x).x != 0u;
     barrier();  // the previous item's shared data is read no more
     if (t == 0u) {
-        free_chunk_begin(old_d);
-        COPY_POS = take_blocks(bitmap ? POOL_BITMAP : POOL_ARRAY, k);
+        if (bitmap) {
+            if (!bitmap_over_bitmap) {
+                free_chunk_begin(old_d);
+                COPY_POS = take_blocks(POOL_BITMAP, 1u);
+            }
+        } else {
+            reuse_blocks_begin(old_d, k);
+        }
     }
     barrier();
-    free_chunk_ids(old_d, dest);
     uint id0;
     if (bitmap) {
-        id0 = ring_id(POOL_BITMAP, COPY_POS);
+        free_chunk_ids(old_d, dest);
+        id0 = bitmap_over_bitmap ? old_d.y : ring_id(POOL_BITMAP, COPY_POS);
         copy_bitmap_block(bitmap_word_addr(it.src, e.y, 0u), bitmap_word_addr(pc.meta_d, id0, 0u));
     } else {
-        for (uint i = t; i < k; i += WG_SIZE) {
-            COPY_SET_IDS(i, ring_id(POOL_ARRAY, COPY_POS + i));
-            COPY_SET_SRC_IDS(i, i == 0u ? e.y : U32Ref(array_block_addr(it.src, e.y)).v[i - 1u]);
+        for (uint i = t; i < reuse_blocks_end(old_d, k); i += WG_SIZE) {
+            uint id = reuse_blocks_id(old_d, k, i, dest);
+            if (i < k) {
+                COPY_SET_IDS(i, id);
+                COPY_SET_SRC_IDS(i, i == 0u ? e.y : U32Ref(array_block_addr(it.src, e.y)).v[i - 1u]);
+            }
         }
         barrier();
         copy_array_blocks(it.src, e.x, k);

@@ -68,7 +68,6 @@ void set_list_word(uint w, uint word) { s_lists[w] = word; }
 // The result's block ids (a result of PAIR_SMALL_VALUES values takes 7 blocks).
 #define SMALL_RESULT_BLOCKS 8u
 shared uint s_ids[SMALL_RESULT_BLOCKS];
-shared uint s_pos;
 shared uint s_subgroup_max[(WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE];
 
 uint g_b_base;
@@ -81,12 +80,13 @@ uint elem_a(uint j) { return list_elem(j); }
 uint elem_b(uint j) { return list_elem(2u * g_b_base + j); }
 
 #include "list_co_rank.glsl"
-// copy_chunk.glsl's ids in the lists' place (copies come after every pair), its cursor in s_pos.
+// copy_chunk.glsl's ids in the lists' place (copies come after every pair), its cursor in
+// s_take_pos.
 #define COPY_IDS(i) list_word(i)
 #define COPY_SRC_IDS(i) list_word(ARRAY_BLOCK_WORDS + (i))
 #define COPY_SET_IDS(i, id) set_list_word(i, id)
 #define COPY_SET_SRC_IDS(i, id) set_list_word(ARRAY_BLOCK_WORDS + (i), id)
-#define COPY_POS s_pos
+#define COPY_POS s_take_pos
 #include "copy_chunk.glsl"
 
 // The most merge elements an invocation walks (workgroups of SMALL_WG_MIN or more).
@@ -425,18 +425,17 @@ void finish_pair(uint c, uvec2 old_d, Walked w, bool write, inout PassSums sums)
     uint before = workgroup_exclusive_max(w.last);
 #endif
     if (t == 0u) {
-        free_chunk_begin(old_d);
-        if (k != 0u) {
-            s_pos = take_blocks(POOL_ARRAY, k);
+        reuse_blocks_begin(old_d, k);
+    }
+    barrier();
+    for (uint b = t; b < reuse_blocks_end(old_d, k); b += WG_SIZE) {
+        uint id = reuse_blocks_id(old_d, k, b, g_dest);
+        if (b < k) {
+            s_ids[b] = id;
         }
     }
     uint id0 = 0u;
-    barrier();
-    free_chunk_ids(old_d, g_dest);
     if (k != 0u) {
-        for (uint b = t; b < k; b += WG_SIZE) {
-            s_ids[b] = pool_ring_id(g_dest, s_pos + b);
-        }
         barrier();
         id0 = s_ids[0];
         for (uint b = t + 1u; b < k; b += WG_SIZE) {

@@ -616,6 +616,71 @@ impl GpuSet {
         Ok(chunks)
     }
 
+    /// Checks the set's storage (for tests): every block of both pools is held by exactly one
+    /// chunk or free in its ring exactly once. Blocking. Errors: [`Error::Internal`] naming the
+    /// first block found lost, shared or out of range.
+    #[doc(hidden)]
+    pub fn verify_pools(&self) -> Result<()> {
+        let (cursors, rings) = self.download_rings()?;
+        let parts = Self::download(
+            &self.ctx,
+            &[
+                (&self.control, META_DIR, CHUNKS * 8),
+                (&self.ar_pool, 0, self.ar_blocks as u64 * ARRAY_BLOCK_BYTES),
+            ],
+        )?;
+        let words = |bytes: &[u8]| -> Vec<u32> {
+            bytes
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+                .collect()
+        };
+        let (dir, ar) = (words(&parts[0]), words(&parts[1]));
+        let fail = |m: String| Err(Error::Internal(format!("set pools: {m}")));
+        let mut held = [
+            vec![false; self.bm_blocks as usize],
+            vec![false; self.ar_blocks as usize],
+        ];
+        let mut claim = |pool: usize, id: u32, by: &dyn Fn() -> String| -> Result<()> {
+            match held[pool].get_mut(id as usize) {
+                None => fail(format!("{} holds block {id} of pool {pool}, out of range", by())),
+                Some(true) => fail(format!("{} holds block {id} of pool {pool}, held twice", by())),
+                Some(h) => {
+                    *h = true;
+                    Ok(())
+                }
+            }
+        };
+        for c in 0..CHUNKS as usize {
+            let (card, id) = (dir[2 * c], dir[2 * c + 1]);
+            let by = || format!("chunk {c} ({card} values)");
+            match card {
+                0 | CHUNK_VALUES => {}
+                n if n > ARRAY_MAX => claim(0, id, &by)?,
+                n => {
+                    claim(1, id, &by)?;
+                    for b in 1..array_blocks(n) as usize {
+                        claim(1, ar[id as usize * 48 + b - 1], &by)?;
+                    }
+                }
+            }
+        }
+        for (pool, ring) in rings.iter().enumerate() {
+            let ring = words(ring);
+            let (head, tail) = (cursors[2 * pool], cursors[2 * pool + 1]);
+            for i in 0..tail.wrapping_sub(head) {
+                let id = ring[(head.wrapping_add(i) as usize) & (ring.len() - 1)];
+                claim(pool, id, &|| format!("ring position {}", head.wrapping_add(i)))?;
+            }
+        }
+        for (pool, h) in held.iter().enumerate() {
+            if let Some(id) = h.iter().position(|h| !h) {
+                return fail(format!("block {id} of pool {pool} is neither held nor free"));
+            }
+        }
+        Ok(())
+    }
+
     /// The context the set lives on.
     pub fn context(&self) -> &Context {
         &self.ctx
