@@ -1,26 +1,12 @@
 // Writing an array result (u16 pairs in the includer's shared array `so`) to the destination's
-// array blocks: take_array_blocks, then store_array_result. Included by array_pair.glsl and
-// bitmap_pairs.comp.
+// array blocks (their ids in s_ids, set_common.glsl reuse_blocks_id): store_array_result.
+// Included by array_pair.glsl and bitmap_pairs.comp.
 #ifndef VKALGO_SET_ARRAY_STORE_GLSL
 #define VKALGO_SET_ARRAY_STORE_GLSL
 
 // Ids of the array blocks a result takes (at most 43 for 4096 values).
 shared uint s_ids[ARRAY_BLOCK_WORDS];
 shared uint s_pos;
-
-// Takes k array blocks of the destination into s_ids (workgroup-uniform; a barrier follows
-// before s_ids is read).
-void take_array_blocks(uint k) {
-    uint t = gl_LocalInvocationIndex;
-    if (t == 0u) {
-        s_pos = take_blocks(POOL_ARRAY, k);
-    }
-    barrier();
-    uint pos = s_pos;
-    for (uint i = t; i < k; i += WG_SIZE) {
-        s_ids[i] = ring_id(POOL_ARRAY, pos + i);
-    }
-}
 
 // Writes the array result of card values in so to the k blocks in s_ids: block 0's header
 // (the ids of blocks 1..k-1), then the value words.

@@ -2,8 +2,8 @@
 // The chunks of the work list, one workgroup at a time (grid-stride over the list): the
 // operand chunks are expanded into two 8 KiB bitmaps in shared memory, combined with `op`,
 // and counted. Stage (aux) 0 records the result's cardinality and the blocks it needs; stage 1
-// (after the check pass, only when it found enough free blocks) gives the destination chunk's
-// old blocks back, takes new ones and writes the result as an array or a bitmap.
+// (after the check pass, only when it found enough free blocks) writes the result as an array
+// or a bitmap over the destination chunk's old blocks where they suffice.
 // mode 0: second operand the chunk of set b; mode 1: the chunk's run of sorted values
 // (scratch start/end); mode 2: the range [range_lo, range_hi).
 //
@@ -194,25 +194,38 @@ void main() {
             }
             continue;
         }
-        // Write stage: the operands are in shared memory; give the old blocks back.
+        // Write stage: the operands are in shared memory. The result goes over the old
+        // chunk's blocks where they suffice: a bitmap over a bitmap, an array over the old
+        // array blocks (set_common.glsl reuse_blocks_begin); the rest is taken or given back.
+        bool bitmap_over_bitmap = need.x != 0u && chunk_blocks(old_d.x).x != 0u;
         if (t == 0u) {
-            free_chunk_begin(old_d);
+            if (bitmap_over_bitmap) {
+                s_pos = old_d.y;
+            } else if (need.x != 0u) {
+                free_chunk_begin(old_d);
+                s_pos = ring_id(POOL_BITMAP, take_blocks(POOL_BITMAP, 1u));
+            } else {
+                reuse_blocks_begin(old_d, need.y);
+            }
         }
         barrier();
-        free_chunk_ids(old_d, dest);
         uint id0 = 0u;
         if (need.x != 0u) {
-            if (t == 0u) {
-                s_pos = ring_id(POOL_BITMAP, take_blocks(POOL_BITMAP, 1u));
-            }
-            barrier();
+            free_chunk_ids(old_d, dest);
             id0 = s_pos;
             for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
                 U32Ref(bitmap_word_addr(pc.meta_d, id0, w)).v[0] = sa[w];
             }
-        } else if (need.y != 0u) {
+        } else {
+            for (uint b = t; b < reuse_blocks_end(old_d, need.y); b += WG_SIZE) {
+                uint id = reuse_blocks_id(old_d, need.y, b, dest);
+                if (b < need.y) {
+                    s_ids[b] = id;
+                }
+            }
+        }
+        if (need.y != 0u) {
             uint k = need.y;
-            take_array_blocks(k);
             if (sparse) {
                 find_places(ea.x, eb.x);
                 barrier();  // every read of the lists is done: so (sb) may change
