@@ -54,8 +54,11 @@
 //! (empty, full, or an unchanged operand: no work) and lists the chunk pairs that need a
 //! workgroup, by kind; a counting pass computes each listed chunk's result in shared memory
 //! and sums the blocks it needs; a one-invocation check compares them with the free blocks;
-//! then, only if enough are free, the writing pass gives the old blocks back, takes new ones
-//! and writes the results. An operation of two sets (AND, OR, ANDNOT, XOR) has a **one-pass
+//! then, only if enough are free, the writing pass writes the results. A result goes over
+//! its destination chunk's old blocks where they suffice (the old array blocks hold its first
+//! blocks, a bitmap keeps its bitmap block); only the shortfall is taken from the ring and only
+//! the surplus given back, so operations repeated into one set make few atomic round trips on
+//! the pools' cursors. An operation of two sets (AND, OR, ANDNOT, XOR) has a **one-pass
 //! path**, and so do inserts and removals of sorted values: classification also sums, per
 //! listed chunk, the blocks enough for any result size the operands' cardinalities allow (the
 //! intersection's lies between `|a| + |b| - 65536` and `min(|a|, |b|)`, an insert's between
