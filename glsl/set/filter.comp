@@ -91,10 +91,14 @@ void one_pass(uint n) {
         }
     }
     // Row j (the tile's values j * WG_SIZE ..) comes before row j + 1: each subgroup's count
-    // of each row, then one barrier.
+    // of each row, then one barrier. One ballot per row: its count goes to shared memory and
+    // this invocation's kept values before it in its subgroup stay in a register.
     uint rows = gl_NumSubgroups;
+    uint in_subgroup[FILTER_ITEMS];
     [[unroll]] for (uint j = 0u; j < FILTER_ITEMS; ++j) {
-        uint count = subgroupBallotBitCount(subgroupBallot(((keep >> j) & 1u) != 0u));
+        uvec4 kept = subgroupBallot(((keep >> j) & 1u) != 0u);
+        in_subgroup[j] = subgroupBallotExclusiveBitCount(kept);
+        uint count = subgroupBallotBitCount(kept);
         if (subgroupElect()) {
             s_scan[j * rows + gl_SubgroupID] = count;
         }
@@ -110,8 +114,7 @@ void one_pass(uint n) {
             row_before += g < gl_SubgroupID ? c : 0u;
             row_total += c;
         }
-        uvec4 kept = subgroupBallot(((keep >> j) & 1u) != 0u);
-        before[j] = total + row_before + subgroupBallotExclusiveBitCount(kept);
+        before[j] = total + row_before + in_subgroup[j];
         total += row_total;
     }
     uint64_t status = filter_status_addr();
