@@ -265,7 +265,7 @@ fn model_random_sequences() {
 fn results_over_destination_blocks() {
     let ctx = context();
     let mut rng = Rng(31);
-    const CHUNKS_USED: u32 = 48;
+    const CHUNKS_USED: u32 = 32;
     // Per chunk up to `max` random values (0 for some chunks), so that a pair stays small.
     let sparse = |rng: &mut Rng, max: u32| -> Vec<u32> {
         let mut v = Vec::new();
