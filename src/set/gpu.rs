@@ -245,6 +245,15 @@ fn caller_layout(bm: u32, ar: u32) -> ([u64; 5], u64) {
     (offsets, at)
 }
 
+/// Downloaded bytes as little-endian u32 words (a download's Vec<u8> need not be 4-aligned:
+/// an empty one is not, so bytemuck's casts may refuse it).
+fn le_words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+        .collect()
+}
+
 fn ring_capacity(blocks: u32) -> u64 {
     (blocks.max(1) as u64).next_power_of_two()
 }
@@ -568,10 +577,7 @@ impl GpuSet {
             .chunks_exact(8)
             .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
             .collect();
-        let ar: Vec<u32> = parts[2]
-            .chunks_exact(4)
-            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
-            .collect();
+        let ar = le_words(&parts[2]);
         let corrupt = |m: String| Error::Internal(format!("set download: {m}"));
         let mut chunks = Chunks::new();
         for c in 0..CHUNKS as usize {
@@ -629,13 +635,7 @@ impl GpuSet {
                 (&self.ar_pool, 0, self.ar_blocks as u64 * ARRAY_BLOCK_BYTES),
             ],
         )?;
-        let words = |bytes: &[u8]| -> Vec<u32> {
-            bytes
-                .chunks_exact(4)
-                .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
-                .collect()
-        };
-        let (dir, ar) = (words(&parts[0]), words(&parts[1]));
+        let (dir, ar) = (le_words(&parts[0]), le_words(&parts[1]));
         let fail = |m: String| Err(Error::Internal(format!("set pools: {m}")));
         let mut held = [
             vec![false; self.bm_blocks as usize],
@@ -666,7 +666,7 @@ impl GpuSet {
             }
         }
         for (pool, ring) in rings.iter().enumerate() {
-            let ring = words(ring);
+            let ring = le_words(ring);
             let (head, tail) = (cursors[2 * pool], cursors[2 * pool + 1]);
             for i in 0..tail.wrapping_sub(head) {
                 let id = ring[(head.wrapping_add(i) as usize) & (ring.len() - 1)];
