@@ -59,9 +59,21 @@ if full:
     for name, v in sorted(full):
         print(f"| {name} | {float(v[5]):.4f} | {v[7].split('%')[0]}% |")
     print()
-print("| case | vkalgo memory / Roaring portable size |")
-print("|---|---|")
+# Memory: each vkalgo set against its own Roaring portable serialization (what CRoaring writes
+# for the same values after run_optimize: run containers where smaller), and per value against
+# CRoaring's serialization of its own draw (Python's generator, same distributions).
+print("| case | vkalgo memory | Roaring serialization of the same set | memory / serialization | per value, against CRoaring's draw |")
+print("|---|---|---|---|---|")
 for case in ["sparse", "dense", "clustered"]:
     v = vk.get(("set_memory_ratio", case))
-    if v:
-        print(f"| {case} | {float(v[6]):.3f} (Roaring {v[7]} bytes) |")
+    m = vk.get(("set_memory_bytes", case))
+    c = cr.get(("set_serialized_bytes", case))
+    if v and m:
+        mem = int(m[7])
+        cols = [f"{mem} bytes", f"{v[7]} bytes", f"{float(v[6]):.3f}x"]
+        if c:
+            runs = int(c[7].split("run_optimized=")[1]) if "run_optimized=" in c[7] else int(c[7].split(",")[0])
+            cols.append(f"{(mem / int(v[4])) / (runs / int(c[4])):.3f}x ({runs} bytes for {c[4]} values)")
+        else:
+            cols.append("-")
+        print(f"| {case} | " + " | ".join(cols) + " |")

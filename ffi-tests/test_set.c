@@ -185,7 +185,7 @@ static void operations(VkalgoContext *ctx) {
     expect(vkalgo_set_serialize(b, bytes, size - 1, &size2), VKALGO_ERROR_INVALID_ARGUMENT, "serialize, capacity too small");
     check(size2 == size && bytes[0] == 0, "needed size reported (%zu), nothing written", size2);
     expect(vkalgo_set_serialize(b, bytes, size, &size2), VKALGO_SUCCESS, "vkalgo_set_serialize");
-    check(bytes[0] == 0x3A && bytes[1] == 0x30 && bytes[2] == 0 && bytes[3] == 0, "cookie 12346");
+    check(bytes[0] == 0x3A && bytes[1] == 0x30 && bytes[2] == 0 && bytes[3] == 0, "cookie 12346 (no chunk of b is smaller as runs)");
     VkalgoSet *r = NULL;
     expect(vkalgo_set_deserialize(ctx, bytes, size, &r), VKALGO_SUCCESS, "vkalgo_set_deserialize");
     check_set(r, vb, nb, "deserialized");

@@ -1076,8 +1076,10 @@ VkalgoResult vkalgo_set_filter_host(const struct VkalgoSet *set,
                                     uint32_t *out,
                                     size_t *out_count);
 
-// Writes the Roaring portable serialization (cookie 12346; array and bitmap containers) into
-// `out` (room for `capacity` bytes) and its size into `*size`. `out` NULL with capacity 0:
+// Writes the Roaring portable serialization into `out` (room for `capacity` bytes) and its
+// size into `*size`: each chunk as CRoaring's `run_optimize` would hold it (a run container
+// where smaller, else an array or a bitmap; cookie 12347 when any run container is written,
+// else 12346), the bytes CRoaring writes for the same values. `out` NULL with capacity 0:
 // reports the size and succeeds. Capacity too small: INVALID_ARGUMENT, `*size` = the size
 // needed, nothing written.
 VkalgoResult vkalgo_set_serialize(const struct VkalgoSet *set,

@@ -469,8 +469,10 @@ impl GpuSet {
         Ok(roaring::serialized_size(&self.to_chunks()?))
     }
 
-    /// The Roaring portable serialization (cookie 12346: array and bitmap containers, the
-    /// format CRoaring's `roaring_bitmap_portable_serialize` writes for such a bitmap).
+    /// The Roaring portable serialization, the bytes CRoaring's
+    /// `roaring_bitmap_portable_serialize` writes for the same values after `run_optimize`:
+    /// each chunk a run container where its runs take fewer bytes, else an array (up to 4096
+    /// values) or a bitmap; cookie 12347 when any chunk is runs, else 12346.
     pub fn serialize(&self) -> Result<Vec<u8>> {
         Ok(roaring::serialize(&self.to_chunks()?))
     }

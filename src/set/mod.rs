@@ -46,7 +46,10 @@
 //! removals free blocks; [`GpuSet::shrink_to_fit`] gives the free blocks back (the blocks in
 //! use above the new pool size move into free ids below it), and [`GpuSet::from_values`] ends
 //! with it. `docs/benchmarks/` reports the ratio to CRoaring's portable serialization for
-//! sparse, dense and clustered sets.
+//! sparse, dense and clustered sets: 1.09-1.17x Roaring's arrays and bitmaps, but on clustered
+//! sets (long runs of consecutive values) about 300x what CRoaring holds with run containers,
+//! which the GPU layout does not have yet ([`GpuSet::serialize`] writes runs, so files are as
+//! small as CRoaring's).
 //!
 //! # Operations and the pool
 //! Every modifying operation runs as passes over the directory: a classification pass (one

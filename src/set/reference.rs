@@ -71,7 +71,7 @@ pub(crate) fn values_from_chunks(chunks: &Chunks) -> Vec<u32> {
     out
 }
 
-/// The portable Roaring serialization of a set (arrays and bitmaps, cookie 12346), as
+/// The portable Roaring serialization of a set (run containers where smaller), as
 /// [`GpuSet::serialize`](super::GpuSet::serialize) writes it.
 pub fn serialize(set: &BTreeSet<u32>) -> Vec<u8> {
     let values: Vec<u32> = set.iter().copied().collect();

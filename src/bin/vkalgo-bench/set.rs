@@ -10,7 +10,9 @@
 //! (`record_op`, then `record_op_reserved` as `set_<op>_reserved`),
 //! the cardinality of AND without materializing it, contains of 2^log2n queries (half hits),
 //! filter of the same queries, and to_array. Every result is verified against a CPU merge of the sorted inputs. The
-//! memory of each set is compared with the size of its Roaring portable serialization.
+//! memory of each set is compared with the size of its Roaring portable serialization (run
+//! containers where smaller: the bytes CRoaring writes for the same values after
+//! `run_optimize`).
 //!
 //! Case `full` (not in the default list): two sets with a half-full random bitmap in every
 //! chunk of the universe (about 2^31 values each, 512 MiB of bitmaps, the size of the flat
@@ -223,6 +225,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             va.len(),
             a.memory_bytes() as f64 / roaring_a as f64,
             roaring_a
+        );
+        println!(
+            "RESULT\tvkalgo\tset_memory_bytes\t{case}\t{}\t0\t0\t{}",
+            va.len(),
+            a.memory_bytes()
         );
         // Build from sorted values into an emptied set whose pools fit the result.
         let sorted = GpuBuffer::new(ctx, va.len() as u64 * 4, MemoryLocation::GpuOnly, "bench sorted")?;
