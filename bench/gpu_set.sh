@@ -3,8 +3,9 @@
 # baselines (bench/cuda/set_bench.cu: flat 2^32-bit bitmaps, array <-> flat bitmap, Thrust
 # set operations on sorted arrays) built with nvcc, `vkalgo-bench set`, and CRoaring on this
 # machine's CPU through pyroaring (a wheel carried in .pywheels/, which git ignores: fetch it
-# with `pip download pyroaring --only-binary=:all: --python-version 3.12
-# --platform manylinux2014_x86_64 -d .pywheels` and pass `.pywheels` in the run's carry), then
+# with `pip download pyroaring==1.2.0 --no-deps --only-binary=:all: --python-version 3.12
+# --platform manylinux_2_28_x86_64 -d .pywheels` (CRoaring 5.2.2; manylinux2014 wheels stop at
+# pyroaring 1.0.3, CRoaring 4.2.3) and pass `.pywheels` in the run's carry), then
 # the ratio table (bench/set_compare.py). Run from the repository root; arguments go to
 # `vkalgo-bench set`.
 #

@@ -23,7 +23,7 @@ fi
 
 step() { echo; echo "=== $* ($(date +%T))"; }
 
-# pyroaring (CRoaring's Python binding, from PyPI) for the Roaring interchange test of
+# pyroaring 1.2.0 (CRoaring 5.2.2's Python binding, from PyPI) for the Roaring interchange test of
 # tests/set.rs, which fails without it when VKALGO_REQUIRE_PYROARING=1.
 if ! python3 -c "import pyroaring" 2>/dev/null; then
   step "installing pyroaring"
@@ -32,8 +32,8 @@ if ! python3 -c "import pyroaring" 2>/dev/null; then
     [ "$(id -u)" -ne 0 ] && sudo=sudo
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends python3-pip
   fi
-  python3 -m pip install --quiet pyroaring 2>/dev/null ||
-    python3 -m pip install --quiet --break-system-packages pyroaring
+  python3 -m pip install --quiet pyroaring==1.2.0 2>/dev/null ||
+    python3 -m pip install --quiet --break-system-packages pyroaring==1.2.0
 fi
 export VKALGO_REQUIRE_PYROARING=1
 

@@ -3,7 +3,7 @@
 //!
 //! Reading accepts both cookies (12346: no run containers, 12347: run containers) and all
 //! three container kinds. Writing picks each chunk's container as CRoaring's `run_optimize`
-//! does (`convert_run_optimize`): runs where their 2 + 4r bytes are fewer than 2n for an array
+//! does (`convert_run_optimize`, CRoaring 5): runs where their 2 + 4r bytes are fewer than 2n for an array
 //! of n values (cardinality <= 4096) or the bitmap's 8192 (the rest, full chunks included), and
 //! cookie 12347 with the run-container bitset when any chunk is runs, else cookie 12346. So a
 //! set serializes to the bytes CRoaring writes for the same values after `run_optimize` (what
@@ -106,9 +106,10 @@ enum Written {
 
 /// CRoaring's `run_optimize` choice: runs when their serialized bytes are fewer.
 fn written_form(c: &Container) -> Written {
-    // CRoaring compares the runs' 2 + 4r bytes with 2n for an array of n values (not the 2 + 2n
-    // it writes in a file with runs): an array of 5 values in 2 runs stays an array (measured
-    // with pyroaring 1.2, tests/roaring_interchange.py checks the bytes).
+    // CRoaring 5 (5.2.2 in pyroaring 1.2.0) compares the runs' 2 + 4r bytes with 2n for an
+    // array of n values: an array of 5 values in 2 runs stays an array. CRoaring 4 (4.2.3 in
+    // pyroaring 1.0.3) compared with 2 + 2n and made it runs; the two differ only for arrays of
+    // n = 2r + 1 values. tests/roaring_interchange.py checks the bytes.
     let plain_bytes = match c {
         Container::Array(a) => 2 * a.len(),
         _ => 8192,
