@@ -19,6 +19,8 @@
 #   SET_CASES    the benchmark's cases (default sparse,dense,clustered,full; `full`: every
 #                chunk of the universe a bitmap, against the flat 2^32-bit bitmaps)
 #   ARCH         nvcc target (default sm_90)
+#   CROARING_PROCESSES  how many processes run CRoaring's timings, one after the other
+#                (default 3; the table keeps each row's fastest)
 set -euo pipefail
 
 VKALGO_BENCH="${VKALGO_BENCH:-.devbin/vkalgo-bench}"
@@ -59,11 +61,14 @@ if [ "$have_pyroaring" -eq 1 ]; then
   # One core, the last one (core 0 usually takes most interrupts), and the CPU it ran on:
   # CRoaring's times moved 1.3-1.6x between device commands on 2026-11-25 while vkalgo's did
   # not, and ran fastest on the last core (docs/benchmarks/2026-11-25-h100-status-small-pairs.md).
+  # Several processes, the table keeping each row's fastest (bench/set_compare.py), so that a
+  # slow process does not flatter vkalgo's ratios.
   core=$(($(nproc) - 1))
-  {
-    echo "# CRoaring on core $core: $(lscpu | sed -n 's/^Model name: *//p'), $(grep -m1 'cpu MHz' /proc/cpuinfo | sed 's/.*: //') MHz"
+  : > "$OUT/croaring.txt"
+  for process in $(seq 1 "${CROARING_PROCESSES:-3}"); do
+    echo "# CRoaring process $process on core $core: $(lscpu | sed -n 's/^Model name: *//p'), $(grep -m1 'cpu MHz' /proc/cpuinfo | sed 's/.*: //') MHz"
     taskset -c "$core" python3 bench/croaring_set.py "$LOG2N" 5
-  } | tee "$OUT/croaring.txt" || rc=1
+  done | tee -a "$OUT/croaring.txt" || rc=1
 else
   echo "pyroaring not importable (no .pywheels/ or another Python version): CRoaring not measured" >&2
 fi
