@@ -73,25 +73,52 @@ impl Container {
 /// The chunks of a set (ascending keys, no empty chunk).
 pub(crate) type Chunks = Vec<(u16, Container)>;
 
-/// The runs of a container: (first value, length - 1) each, ascending.
-fn container_runs(c: &Container) -> Vec<(u16, u16)> {
+/// The runs of a sorted array: (first value, length - 1) each, ascending.
+fn array_runs(values: &[u16]) -> Vec<(u16, u16)> {
     let mut runs: Vec<(u16, u16)> = Vec::new();
-    let mut push = |v: u32| match runs.last_mut() {
-        Some((start, len)) if *start as u32 + *len as u32 + 1 == v => *len += 1,
-        _ => runs.push((v as u16, 0)),
-    };
-    match c {
-        Container::Array(a) => a.iter().for_each(|&v| push(v as u32)),
-        Container::Bitmap(b) => {
-            for (i, &w) in b.iter().enumerate() {
-                let mut w = w;
-                while w != 0 {
-                    push(i as u32 * 64 + w.trailing_zeros());
-                    w &= w - 1;
-                }
+    for &v in values {
+        match runs.last_mut() {
+            Some((start, len)) if *start as u32 + *len as u32 + 1 == v as u32 => *len += 1,
+            _ => runs.push((v, 0)),
+        }
+    }
+    runs
+}
+
+/// The first values of a bitmap's runs as bits: word i's (bit b: value 64i + b starts a run).
+fn run_starts(bits: &[u64], i: usize) -> u64 {
+    let before = if i > 0 { bits[i - 1] >> 63 } else { 0 };
+    bits[i] & !((bits[i] << 1) | before)
+}
+
+/// The number of runs of a bitmap, a few operations a word.
+fn bitmap_run_count(bits: &[u64]) -> usize {
+    (0..bits.len())
+        .map(|i| run_starts(bits, i).count_ones() as usize)
+        .sum()
+}
+
+/// The runs of a bitmap, from the bits that start and end runs (a pass over the words and one
+/// step a run, not one a value: a chunk of a few long runs costs as little as its words).
+fn bitmap_runs(bits: &[u64]) -> Vec<(u16, u16)> {
+    let mut runs = Vec::new();
+    let mut open = 0u32;
+    for i in 0..bits.len() {
+        let after = if i + 1 < bits.len() { bits[i + 1] & 1 } else { 0 };
+        let mut starts = run_starts(bits, i);
+        let mut ends = bits[i] & !((bits[i] >> 1) | (after << 63));
+        while starts | ends != 0 {
+            // A run of one value starts and ends at the same bit: its start first.
+            let s = if starts != 0 { starts.trailing_zeros() } else { 64 };
+            let e = if ends != 0 { ends.trailing_zeros() } else { 64 };
+            if s <= e {
+                open = i as u32 * 64 + s;
+                starts &= starts - 1;
+            } else {
+                runs.push((open as u16, (i as u32 * 64 + e - open) as u16));
+                ends &= ends - 1;
             }
         }
-        Container::Full => return vec![(0, u16::MAX)],
     }
     runs
 }
@@ -110,15 +137,19 @@ fn written_form(c: &Container) -> Written {
     // array of n values: an array of 5 values in 2 runs stays an array. CRoaring 4 (4.2.3 in
     // pyroaring 1.0.3) compared with 2 + 2n and made it runs; the two differ only for arrays of
     // n = 2r + 1 values. tests/roaring_interchange.py checks the bytes.
-    let plain_bytes = match c {
-        Container::Array(a) => 2 * a.len(),
-        _ => 8192,
-    };
-    let runs = container_runs(c);
-    if 2 + 4 * runs.len() < plain_bytes {
-        Written::Runs(runs)
-    } else {
-        Written::Plain
+    match c {
+        Container::Array(a) => {
+            let runs = array_runs(a);
+            if 2 + 4 * runs.len() < 2 * a.len() {
+                Written::Runs(runs)
+            } else {
+                Written::Plain
+            }
+        }
+        // At most 2047 runs (8190 bytes) beat the bitmap's 8192.
+        Container::Bitmap(b) if 2 + 4 * bitmap_run_count(b) < 8192 => Written::Runs(bitmap_runs(b)),
+        Container::Bitmap(_) => Written::Plain,
+        Container::Full => Written::Runs(vec![(0, u16::MAX)]),
     }
 }
 
@@ -444,6 +475,49 @@ mod tests {
         assert_eq!(bytes.len(), 8 + 16 + 6 + 8192);
         assert_eq!(deserialize(&bytes).unwrap(), chunks);
         assert_eq!(serialize(&Chunks::new()), [0x3A, 0x30, 0, 0, 0, 0, 0, 0]);
+    }
+
+    /// Runs from the start and end bits against runs value by value, on bitmaps with runs
+    /// across word boundaries, single values at bits 0 and 63, whole words, the chunk's first
+    /// and last values, and random words of several densities.
+    #[test]
+    fn bitmap_runs_against_values() {
+        let naive = |bits: &[u64]| -> Vec<(u16, u16)> {
+            let values: Vec<u16> = (0..65536u32)
+                .filter(|&v| bits[(v / 64) as usize] >> (v % 64) & 1 == 1)
+                .map(|v| v as u16)
+                .collect();
+            array_runs(&values)
+        };
+        let mut cases: Vec<Vec<u64>> = vec![vec![0; 1024], vec![u64::MAX; 1024]];
+        let mut edges = vec![0u64; 1024];
+        edges[0] = 1;
+        edges[1] = 1 << 63 | 1;
+        edges[2] = u64::MAX;
+        edges[3] = 1 << 63;
+        edges[5] = 0x8000_0000_0000_0001;
+        edges[1023] = 1 << 63;
+        cases.push(edges);
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for density in [1u32, 2, 3, 6] {
+            let mut bits = vec![0u64; 1024];
+            for w in bits.iter_mut() {
+                let mut x = u64::MAX;
+                for _ in 0..density {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    x &= state;
+                }
+                *w = if density == 1 { !x } else { x };
+            }
+            cases.push(bits);
+        }
+        for (i, bits) in cases.iter().enumerate() {
+            let want = naive(bits);
+            assert_eq!(bitmap_runs(bits), want, "case {i}");
+            assert_eq!(bitmap_run_count(bits), want.len(), "case {i}");
+        }
     }
 
     fn runs_free_bitmap() -> Container {
