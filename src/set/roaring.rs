@@ -2,10 +2,10 @@
 //! Apache Iceberg deletion vectors write it), and the host image of a set's chunks.
 //!
 //! Reading accepts both cookies (12346: no run containers, 12347: run containers) and all
-//! three container kinds. Writing picks each chunk's container as CRoaring's `run_optimize`
-//! does (`convert_run_optimize`, CRoaring 5): runs where their 2 + 4r bytes are fewer than 2n for an array
-//! of n values (cardinality <= 4096) or the bitmap's 8192 (the rest, full chunks included), and
-//! cookie 12347 with the run-container bitset when any chunk is runs, else cookie 12346. So a
+//! three container kinds. Writing picks each chunk's container as CRoaring 5's `run_optimize`
+//! does: runs where their 2 + 4r bytes are fewer than 2n for an array of n values (cardinality
+//! <= 4096) or than the bitmap's 8192 (the rest, full chunks included), and cookie 12347 with
+//! the run-container bitset when any chunk is runs, else cookie 12346. So a
 //! set serializes to the bytes CRoaring writes for the same values after `run_optimize` (what
 //! pyroaring's `BitMap(values)` holds): on clustered sets about 300 times fewer bytes than
 //! arrays and bitmaps alone (docs/benchmarks/2026-11-27-h200-runs-serialized.md).
@@ -153,6 +153,7 @@ fn written_form(c: &Container) -> Written {
     }
 }
 
+/// Bytes of a chunk's container data as [`serialize`] writes it.
 fn written_bytes(c: &Container, w: &Written) -> usize {
     match (w, c) {
         (Written::Runs(r), _) => 2 + 4 * r.len(),
