@@ -185,27 +185,27 @@ fn header_bytes(count: usize, any_runs: bool) -> usize {
     }
 }
 
+/// Bytes of the whole serialization of `chunks` in their written forms.
+fn total_bytes(chunks: &Chunks, forms: &[Written], any_runs: bool) -> usize {
+    let data: usize = chunks
+        .iter()
+        .zip(forms)
+        .map(|((_, c), w)| written_bytes(c, w))
+        .sum();
+    header_bytes(chunks.len(), any_runs) + data
+}
+
 /// Bytes of the portable serialization of `chunks` as [`serialize`] writes it.
 pub(crate) fn serialized_size(chunks: &Chunks) -> u64 {
     let (forms, any_runs) = written_forms(chunks);
-    let data: usize = chunks
-        .iter()
-        .zip(&forms)
-        .map(|((_, c), w)| written_bytes(c, w))
-        .sum();
-    (header_bytes(chunks.len(), any_runs) + data) as u64
+    total_bytes(chunks, &forms, any_runs) as u64
 }
 
 /// Writes the portable serialization (see the module docs for the containers and cookie).
 pub(crate) fn serialize(chunks: &Chunks) -> Vec<u8> {
     let (forms, any_runs) = written_forms(chunks);
     let count = chunks.len();
-    let size = header_bytes(count, any_runs)
-        + chunks
-            .iter()
-            .zip(&forms)
-            .map(|((_, c), w)| written_bytes(c, w))
-            .sum::<usize>();
+    let size = total_bytes(chunks, &forms, any_runs);
     let mut out = Vec::with_capacity(size);
     if any_runs {
         // count >= 1 here (a run container exists), and count <= 65536 fits the cookie's half.
