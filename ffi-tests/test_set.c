@@ -177,6 +177,27 @@ static void operations(VkalgoContext *ctx) {
            "range cardinality after shrinking");
     check(c == 100000 - in_range, "after shrinking: %" PRIu64, c);
 
+    /* run_optimize: clustered values inserted as values (arrays and bitmaps) become run chunks */
+    {
+        VkalgoSet *cl = NULL;
+        expect(vkalgo_set_create(ctx, &cl), VKALGO_SUCCESS, "create the clustered set");
+        size_t ncl = 64 * 3000;
+        uint32_t *vcl = xmalloc(ncl * sizeof(uint32_t));
+        for (size_t i = 0; i < ncl; i++) vcl[i] = (uint32_t)((i / 3000) << 16 | (100 + i % 3000));
+        expect(vkalgo_set_insert_host(cl, vcl, ncl), VKALGO_SUCCESS, "insert the clustered values");
+        expect(vkalgo_set_shrink_to_fit(cl), VKALGO_SUCCESS, "shrink the clustered set");
+        uint64_t plain_bytes = 0, run_bytes = 0;
+        expect(vkalgo_set_memory_bytes(cl, &plain_bytes), VKALGO_SUCCESS, "memory as arrays");
+        expect(vkalgo_set_run_optimize(cl), VKALGO_SUCCESS, "vkalgo_set_run_optimize");
+        expect(vkalgo_set_shrink_to_fit(cl), VKALGO_SUCCESS, "shrink after run_optimize");
+        expect(vkalgo_set_memory_bytes(cl, &run_bytes), VKALGO_SUCCESS, "memory as runs");
+        check(run_bytes < plain_bytes, "run_optimize: %" PRIu64 " -> %" PRIu64 " bytes", plain_bytes, run_bytes);
+        check_set(cl, vcl, ncl, "after run_optimize");
+        expect(vkalgo_set_run_optimize(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "run_optimize, set NULL");
+        vkalgo_set_destroy(cl);
+        free(vcl);
+    }
+
     /* serialization */
     size_t size = 0;
     expect(vkalgo_set_serialize(b, NULL, 0, &size), VKALGO_SUCCESS, "serialize size query");

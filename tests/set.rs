@@ -347,7 +347,12 @@ fn full_universe_and_edges() {
     s.insert_range((1 << 32) - 70_000, 1 << 32).unwrap();
     assert_eq!(s.cardinality().unwrap(), 70_001);
     assert_eq!(s.range_cardinality((1 << 32) - 1, 1 << 32).unwrap(), 1);
-    assert_eq!(s.pool_blocks().0, 1, "the partial last-but-one chunk is a bitmap");
+    s.shrink_to_fit().unwrap();
+    assert_eq!(
+        s.pool_blocks(),
+        (0, 1),
+        "the partial last-but-one chunk is one run, in its entry (chunk 0 an array)"
+    );
     s.insert_range(0, 1 << 32).unwrap();
     assert_eq!(s.cardinality().unwrap(), 1 << 32);
     assert_eq!(s.range_cardinality(5, (1 << 32) - 5).unwrap(), (1 << 32) - 10);
@@ -1742,4 +1747,198 @@ fn filter_paths() {
         "{:#?}",
         ctx.validation_messages()
     );
+}
+
+/// The runs of a chunk's sorted low halves.
+fn run_count(lows: &[u32]) -> usize {
+    lows.iter()
+        .enumerate()
+        .filter(|&(i, &v)| i == 0 || lows[i - 1] + 1 != v)
+        .count()
+}
+
+/// The blocks a set of these values holds with every chunk in the GPU's smallest form (after
+/// `run_optimize`): a run chunk where its r runs take fewer Roaring bytes (2 + 4r) than an
+/// array (2n) or a bitmap (above 4096 values) and r <= 48 (none for one run, one array block
+/// for 2..=48), else the array or bitmap.
+fn optimized_blocks(model: &BTreeSet<u32>) -> (u32, u32) {
+    let mut chunks = std::collections::BTreeMap::<u32, Vec<u32>>::new();
+    for v in model {
+        chunks.entry(v >> 16).or_default().push(v & 0xFFFF);
+    }
+    chunks.values().fold((0, 0), |t, lows| {
+        let (n, r) = (lows.len(), run_count(lows));
+        let b = if n == 65536 {
+            (0, 0)
+        } else if r <= 48 && (n > 4096 || 2 + 4 * r < 2 * n) {
+            (0, (r > 1) as u32)
+        } else {
+            chunk_blocks(n)
+        };
+        (t.0 + b.0, t.1 + b.1)
+    })
+}
+
+/// Values in runs: per (chunk, runs, length, gap) that many runs of `length` values, `gap`
+/// values apart, from the chunk's start + 3.
+fn runs_of(spec: &[(u32, u32, u32, u32)]) -> Vec<u32> {
+    let mut v = Vec::new();
+    for &(c, runs, len, gap) in spec {
+        for r in 0..runs {
+            let first = 3 + r * (len + gap);
+            v.extend((first..first + len).map(|x| (c << 16) | x));
+        }
+    }
+    v
+}
+
+/// Run chunks (Roaring's run containers on the GPU): sets holding them built three ways
+/// (values then `run_optimize`, a serialization with run containers, ranges), around the
+/// limits (one run in the entry, 48 runs in a block, 49 runs back to an array, runs of more
+/// than 4096 values in place of bitmaps, a run of 65535 values, runs at both chunk edges and
+/// ending at 2^32), their blocks exact; every operation with run chunks on either side and as
+/// the destination's old chunk, in place too, their cardinalities, lookups, ranges and
+/// serializations, against the model.
+#[test]
+fn run_chunks() {
+    let ctx = context();
+    let mut rng = Rng(48);
+    let mut va = runs_of(&[
+        (1, 1, 5, 0),
+        (2, 48, 3, 2),
+        (3, 49, 3, 2),
+        (5, 40, 200, 50),
+        (9, 2, 1000, 30_000),
+        (10, 1, 4000, 0),
+        (11, 30, 2, 1),
+    ]);
+    va.extend(0..65535); // chunk 0: one run of 65535 values
+    va.extend((4 << 16)..(4 << 16) + 100);
+    va.extend((5 << 16) - 36..5 << 16); // chunk 4 ends in a run
+    va.extend((8 << 16)..(9 << 16)); // full
+    va.extend((0..3000).map(|i| (6 << 16) | (i * 7))); // an array without runs
+    va.extend((0..5000).map(|i| (7 << 16) | (i * 3))); // a bitmap without runs
+    va.extend(u32::MAX - 999..=u32::MAX);
+    let vb = {
+        let mut v = runs_of(&[
+            (0, 3, 10_000, 5000),
+            (1, 2, 3, 1),
+            (2, 20, 7, 5),
+            (3, 10, 100, 10),
+            (5, 45, 150, 60),
+            (6, 4, 300, 4000),
+            (7, 1, 30_000, 0),
+            (8, 3, 20, 20),
+            (10, 5, 900, 100),
+            (12, 1, 65536 - 3, 0),
+        ]);
+        v.extend(mixed_values(&mut rng, 3000, 9 << 16));
+        v
+    };
+    let (ma, mb) = (model_of(&va), model_of(&vb));
+    // Three ways to a set of run chunks, each with the exact blocks of the optimized form.
+    let mut a = GpuSet::from_values(&ctx, &va).unwrap();
+    assert_eq!(
+        a.pool_blocks(),
+        exact_blocks(&ma),
+        "built from values: arrays and bitmaps"
+    );
+    a.run_optimize().unwrap();
+    check(&a, &ma, "run_optimize");
+    a.shrink_to_fit().unwrap();
+    assert_eq!(a.pool_blocks(), optimized_blocks(&ma), "run_optimize: blocks");
+    check(&a, &ma, "run_optimize, shrunk");
+    a.run_optimize().unwrap();
+    check(&a, &ma, "run_optimize twice");
+    let read = GpuSet::deserialize(&ctx, &reference::serialize(&ma)).unwrap();
+    assert_eq!(read.pool_blocks(), optimized_blocks(&ma), "deserialized: blocks");
+    check(&read, &ma, "deserialized");
+    let mut ranges = GpuSet::new(&ctx).unwrap();
+    let mut first = None;
+    for &v in &ma {
+        match first {
+            None => first = Some((v, v)),
+            Some((f, l)) if l + 1 == v => first = Some((f, v)),
+            Some((f, l)) => {
+                ranges.insert_range(f as u64, l as u64 + 1).unwrap();
+                first = Some((v, v));
+            }
+        }
+    }
+    let (f, l) = first.unwrap();
+    ranges.insert_range(f as u64, l as u64 + 1).unwrap();
+    check(&ranges, &ma, "ranges");
+    let b = GpuSet::deserialize(&ctx, &reference::serialize(&mb)).unwrap();
+    check(&b, &mb, "b deserialized");
+    let plain_vals = mixed_values(&mut rng, 20_000, 2 << 16);
+    let plain = GpuSet::from_values(&ctx, &plain_vals).unwrap();
+    let mp = model_of(&plain_vals);
+    // Every operation, run chunks on either side, and against arrays and bitmaps.
+    let sets = [(&a, &ma), (&b, &mb), (&plain, &mp), (&ranges, &ma)];
+    for (i, j) in [(0, 1), (1, 0), (0, 2), (2, 1), (1, 3), (0, 0)] {
+        for op in SetOp::ALL {
+            check_op(sets[i].0, sets[j].0, sets[i].1, sets[j].1, op);
+        }
+    }
+    // Run chunks as the destination's old chunks: results written over them, in place too.
+    for op in SetOp::ALL {
+        let mut d = GpuSet::deserialize(&ctx, &reference::serialize(&mb)).unwrap();
+        d.assign(SetOperand::Set(&plain), SetOperand::Set(&a), op)
+            .unwrap();
+        check(
+            &d,
+            &reference::op(&mp, &ma, op),
+            &format!("{op:?} over run chunks"),
+        );
+        let mut d = GpuSet::deserialize(&ctx, &reference::serialize(&ma)).unwrap();
+        d.assign(SetOperand::This, SetOperand::Set(&b), op).unwrap();
+        check(&d, &reference::op(&ma, &mb, op), &format!("{op:?} in place"));
+        d.assign(SetOperand::Set(&plain), SetOperand::This, op).unwrap();
+        let want = reference::op(&mp, &reference::op(&ma, &mb, op), op);
+        check(&d, &want, &format!("{op:?} in place, second operand"));
+    }
+    // Inserts and removals into run chunks.
+    let mut d = GpuSet::deserialize(&ctx, &reference::serialize(&ma)).unwrap();
+    let mut md = ma.clone();
+    let ins: Vec<u32> = (0..2000)
+        .map(|i| (i % 13) << 16 | (rng.next_u32() % 2000))
+        .collect();
+    d.insert(&ins).unwrap();
+    md.extend(&ins);
+    check(&d, &md, "inserted into run chunks");
+    d.run_optimize().unwrap();
+    let rem: Vec<u32> = md.iter().copied().step_by(5).collect();
+    d.remove(&rem).unwrap();
+    rem.iter().for_each(|v| {
+        md.remove(v);
+    });
+    check(&d, &md, "removed from run chunks");
+    // Lookups, filters and ranges over run chunks.
+    let queries: Vec<u32> = (0..20_000)
+        .map(|i| match i % 3 {
+            0 => rng.next_u32() % (14 << 16),
+            1 => *ma.iter().nth(rng.next_u32() as usize % ma.len()).unwrap() + (rng.next_u32() % 3),
+            _ => u32::MAX - rng.next_u32() % 2000,
+        })
+        .collect();
+    for (s, m) in [(&a, &ma), (&b, &mb), (&ranges, &ma)] {
+        let mut found = vec![false; queries.len()];
+        s.contains(&queries, &mut found).unwrap();
+        for (q, f) in queries.iter().zip(&found) {
+            assert_eq!(*f, m.contains(q), "contains {q}");
+        }
+        let want: Vec<u32> = queries.iter().copied().filter(|q| m.contains(q)).collect();
+        assert_eq!(s.filter(&queries).unwrap(), want, "filter");
+        for k in 0..40u64 {
+            let lo = (k * 0x5_4321 + rng.next_u32() as u64 % 70_000).min(1 << 32);
+            let hi = (lo + rng.next_u32() as u64 % 200_000).min(1 << 32);
+            let (lo, hi) = if k == 39 { (0, 1 << 32) } else { (lo, hi) };
+            assert_eq!(
+                s.range_cardinality(lo, hi).unwrap(),
+                reference::range_cardinality(m, lo, hi),
+                "range [{lo}, {hi})"
+            );
+        }
+    }
+    assert_no_validation_messages(&ctx);
 }

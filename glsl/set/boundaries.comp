@@ -4,7 +4,7 @@
 // small_pairs.comp or array_pairs.comp when the chunk is an array (or empty) small enough to
 // take the run there (set_common.glsl pair_class), else for chunk_update.comp; chunks the
 // operation cannot change are skipped (full ones for an insert (op OR), empty ones for a
-// remove (op ANDNOT)).
+// remove (op ANDNOT)). Run chunks go to chunk_update.comp.
 //
 // One invocation per chunk c, between the chunks of the first and the last value: its run is
 // [first value of chunk >= c, first value of chunk >= c + 1), two binary searches over the
@@ -49,16 +49,20 @@ void main() {
         if (run.y > run.x) {
             U32Ref(pc.scratch).v[S_START + c] = run.x;
             U32Ref(pc.scratch).v[S_END + c] = run.y;
-            uint cd = dir_entry(pc.meta_d, c).x;
+            uint xd = dir_entry(pc.meta_d, c).x;
+            uint cd = chunk_card(xd);
             bool unchanged = (pc.op == OP_OR && cd == FULL) || (pc.op == OP_ANDNOT && cd == 0u);
             // Blocks enough for the listed chunk's result (the one-pass path, set_common.glsl
             // one_pass): an insert gives the chunk's values up to those plus the run's, a
             // removal the chunk's values down to those minus the run's.
             if (!unchanged) {
                 uint len = run.y - run.x;
-                list_chunk(pc.scratch, c, pair_class(cd, len));
+                // A run chunk goes to chunk_update.comp (set_common.glsl SET_RUN_CHUNKS).
+                uint cls = chunk_runs(xd) != 0u ? CLASS_CHUNK : pair_class(cd, len);
+                list_chunk(pc.scratch, c, cls);
                 bound = pc.op == OP_OR ? chunk_blocks_between(cd, min(cd + len, FULL))
                                        : chunk_blocks_between(cd > len ? cd - len : 0u, cd);
+                bound = run_bound(bound, chunk_runs(xd) != 0u);
             }
         }
     }

@@ -5,7 +5,14 @@
 // (after the check pass, only when it found enough free blocks) writes the result as an array
 // or a bitmap over the destination chunk's old blocks where they suffice.
 // mode 0: second operand the chunk of set b; mode 1: the chunk's run of sorted values
-// (scratch start/end); mode 2: the range [range_lo, range_hi).
+// (scratch start/end); mode 2: the range [range_lo, range_hi); mode 3: no second operand
+// (run_optimize: the chunk of a written again, through the bitmap path).
+//
+// Run chunks: this is the one kernel that reads them as operands (expanded into the shared
+// bitmaps) or meets them as the destination's old chunk (classify.comp and boundaries.comp route
+// every such chunk here), and the one that writes them: a result of a range, of run_optimize
+// or of an operand run chunk is stored in the form result_form (set_common.glsl) picks from its
+// cardinality and run count.
 //
 // Sparse path (array_pair.glsl): when both operands are arrays (or empty, or a run of at most
 // 4096 sorted values) and the result must be an array (AND, ANDNOT, or at most 4096 values
@@ -24,6 +31,7 @@
 // every kept element is placed in registers first (find_places), and the lists are
 // overwritten only after a barrier.
 #define WORKGROUP_SCAN_COMPACT_SLOTS
+#define SET_RUN_CHUNKS
 #include "set_common.glsl"
 #include "../common/workgroup_scan.glsl"
 
@@ -40,6 +48,8 @@ shared uint s_keep_a[KEEP_WORDS + 1u];
 shared uint s_keep_b[KEEP_WORDS + 1u];
 shared uint s_pre_a[KEEP_WORDS + 1u];
 shared uint s_pre_b[KEEP_WORDS + 1u];
+// The runs of an operand run chunk being expanded (load_chunk).
+shared uint s_runs[RUN_MAX];
 
 uint elem_a(uint j) { return (sa[j >> 1] >> ((j & 1u) * 16u)) & 0xFFFFu; }
 uint elem_b(uint j) { return (sb[j >> 1] >> ((j & 1u) * 16u)) & 0xFFFFu; }
@@ -91,6 +101,24 @@ void place_buffered() {
 void load_chunk(uint64_t meta, uint c, uint which) {
     uvec2 e = dir_entry(meta, c);
     uint t = gl_LocalInvocationIndex;
+    uint r = chunk_runs(e.x);
+    if (r != 0u) {
+        // Each bitmap word ORs the masks of the (at most RUN_MAX) runs.
+        for (uint i = t; i < r; i += WG_SIZE) {
+            s_runs[i] = chunk_run_word(meta, e, i);
+        }
+        barrier();
+        for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
+            uint bits = 0u;
+            for (uint i = 0u; i < r; i++) {
+                uint run = s_runs[i];
+                bits |= range_mask(w, run & 0xFFFFu, (run >> 16) + 1u);
+            }
+            if (which == 0u) { sa[w] = bits; } else { sb[w] = bits; }
+        }
+        barrier();  // s_runs is read before the next operand's runs replace it
+        return;
+    }
     if (e.x > ARRAY_MAX && e.x < FULL) {
         for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
             uint x = U32Ref(bitmap_word_addr(meta, e.y, w)).v[0];
@@ -107,6 +135,63 @@ void load_chunk(uint64_t meta, uint c, uint which) {
     }
     barrier();
     load_list(meta, e, which, true);
+}
+
+// The first (set bits whose lower neighbour is clear) and last (whose upper neighbour is
+// clear) values of the runs of the result bitmap sa in its word w.
+uint run_starts_in(uint w) {
+    uint x = sa[w];
+    uint below = w == 0u ? 0u : sa[w - 1u] >> 31;
+    return x & ~((x << 1) | below);
+}
+
+uint run_ends_in(uint w) {
+    uint x = sa[w];
+    uint above = w + 1u < BITMAP_WORDS ? sa[w + 1u] & 1u : 0u;
+    return x & ~((x >> 1) | (above << 31));
+}
+
+// The runs of the result bitmap sa (workgroup-uniform).
+uint count_runs() {
+    uint mine = 0u;
+    for (uint w = gl_LocalInvocationIndex; w < BITMAP_WORDS; w += WG_SIZE) {
+        mine += bitCount(run_starts_in(w));
+    }
+    return workgroup_reduce_add(mine);
+}
+
+// Writes the r (<= RUN_MAX) runs of the result bitmap sa into so as run words (first | last <<
+// 16), ascending. Invocation t owns bitmap words [t * per, (t + 1) * per): one scan of its
+// first and last values (packed counts, each below 2^16) gives their places.
+void runs_to_words(uint r) {
+    uint t = gl_LocalInvocationIndex;
+    for (uint i = t; i < r; i += WG_SIZE) {
+        so[i] = 0u;
+    }
+    barrier();
+    uint per = BITMAP_WORDS / WG_SIZE;
+    uint base_w = t * per;
+    uint mine = 0u;
+    for (uint w = base_w; w < base_w + per; w++) {
+        mine += bitCount(run_starts_in(w)) | (bitCount(run_ends_in(w)) << 16);
+    }
+    uint total;
+    uint p = workgroup_exclusive_scan(mine, total);
+    uint first = p & 0xFFFFu;
+    uint last = p >> 16;
+    for (uint w = base_w; w < base_w + per; w++) {
+        uint starts = run_starts_in(w);
+        uint ends = run_ends_in(w);
+        while (starts != 0u) {
+            atomicOr(so[first++], w * 32u + uint(findLSB(starts)));
+            starts &= starts - 1u;
+        }
+        while (ends != 0u) {
+            atomicOr(so[last++], (w * 32u + uint(findLSB(ends))) << 16);
+            ends &= ends - 1u;
+        }
+    }
+    barrier();
 }
 
 void main() {
@@ -135,6 +220,7 @@ void main() {
             eb.x = end - start;
             b_sparse = eb.x <= ARRAY_MAX;
         }
+        // (A run chunk's entry is above ARRAY_MAX: it takes the bitmap path.)
         bool sparse = ea.x <= ARRAY_MAX && b_sparse
                    && (pc.op == OP_AND || pc.op == OP_ANDNOT || ea.x + eb.x <= ARRAY_MAX);
         barrier();
@@ -152,12 +238,13 @@ void main() {
             load_chunk(pc.meta_a, c, 0u);
             if (pc.mode == 0u) {
                 load_chunk(pc.meta_b, c, 1u);
-            } else if (pc.mode == 1u) {
+            } else if (pc.mode == 1u || pc.mode == 3u) {
                 for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
                     sb[w] = 0u;
                 }
                 barrier();
-                // Each invocation takes consecutive values of the sorted run (gather_bit).
+                // Each invocation takes consecutive values of the sorted run (gather_bit);
+                // mode 3 has none (end = start = 0).
                 uvec2 share = list_share(end - start);
                 uint bitmap_w = 0u;
                 uint bits = 0u;
@@ -187,17 +274,29 @@ void main() {
             barrier();
             card = s_card;
         }
-        uvec2 need = chunk_blocks(card);
+        // The result's form: by result_form where runs may come (a range, run_optimize, or
+        // an operand that is a run chunk, as CRoaring's run containers beget run containers),
+        // else by its cardinality alone (the sparse path's results are arrays). A
+        // cardinality-only operation needs no form.
+        uint run_bits = pc.mode == 0u ? ea.x | eb.x : (pc.mode == 1u ? ea.x : FULL << 1);
+        bool may_run = !sparse && chunk_runs(run_bits) != 0u;
+        uint runs = 0u;
+        if (may_run && card != 0u && card != FULL && pc.aux != 2u) {
+            runs = count_runs();
+        }
+        uint form = result_form(card, runs);
+        runs = chunk_runs(form);
+        uvec2 need = entry_blocks(form);
         if (!write) {
             if (t == 0u) {
-                pass_sums_count(sums, card);
+                pass_sums_count_form(sums, form);
             }
             continue;
         }
         // Write stage: the operands are in shared memory. The result goes over the old
         // chunk's blocks where they suffice: a bitmap over a bitmap, an array over the old
         // array blocks (set_common.glsl reuse_blocks_begin); the rest is taken or given back.
-        bool bitmap_over_bitmap = need.x != 0u && chunk_blocks(old_d.x).x != 0u;
+        bool bitmap_over_bitmap = need.x != 0u && entry_blocks(old_d.x).x != 0u;
         if (t == 0u) {
             if (bitmap_over_bitmap) {
                 s_pos = old_d.y;
@@ -224,7 +323,16 @@ void main() {
                 }
             }
         }
-        if (need.y != 0u) {
+        if (runs != 0u) {
+            // Run words into so (sb, free in the bitmap path); one run lives in the entry.
+            runs_to_words(runs);
+            if (runs == 1u) {
+                id0 = so[0];
+            } else {
+                store_array_result(2u * runs, need.y);
+                id0 = s_ids[0];
+            }
+        } else if (need.y != 0u) {
             uint k = need.y;
             if (sparse) {
                 find_places(ea.x, eb.x);
@@ -262,7 +370,7 @@ void main() {
             id0 = s_ids[0];
         }
         if (t == 0u) {
-            set_dir_entry(pc.meta_d, c, uvec2(card, id0));
+            set_dir_entry(pc.meta_d, c, uvec2(form, id0));
             pass_sums_written(sums, old_d.x, card);
         }
     }

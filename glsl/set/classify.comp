@@ -6,7 +6,13 @@
 // small_pairs.comp to copy) or only a directory change (trivial list: chunk | full << 16).
 // mode 0: materialize `op` of a and b into d; mode 1: cardinality of `op` of a and b (decided
 // chunks add their cardinality to the totals at once, nothing is listed but the undecided
-// pairs); mode 2: insert the range [range_lo, range_hi) into d.
+// pairs); mode 2: insert the range [range_lo, range_hi) into d; mode 4: run_optimize d (every
+// chunk that is neither empty nor full goes to chunk_update.comp, which writes it again in the
+// form result_form picks).
+//
+// Run chunks (in a, b, or as d's old chunk) go to chunk_update.comp only: the pair and copy
+// kernels never see one.
+#define SET_RUN_CHUNKS
 #include "set_common.glsl"
 
 #include "../common/last_workgroup.glsl"
@@ -108,9 +114,20 @@ void main() {
                     list_chunk(pc.scratch, c, CLASS_CHUNK);
                 }
             }
+        } else if (pc.mode == 4u) {
+            uint cd = dir_entry(pc.meta_d, c).x;
+            if (cd != 0u && cd != FULL) {
+                list_chunk(pc.scratch, c, CLASS_CHUNK);
+            }
         } else {
-            uint ca = dir_entry(pc.meta_a, c).x;
-            uint cb = dir_entry(pc.meta_b, c).x;
+            uint xa = dir_entry(pc.meta_a, c).x;
+            uint xb = dir_entry(pc.meta_b, c).x;
+            uint ca = chunk_card(xa);
+            uint cb = chunk_card(xb);
+            // A run chunk in a, b or (below) as d's old chunk: chunk_update.comp's. Where a or
+            // b is one, the result may be one (run_bound).
+            bool operand_runs = chunk_runs(xa | xb) != 0u;
+            bool runs = operand_runs;
             uint src;
             if (decide(pc.op, ca, cb, src)) {
                 uint card = src == 0u ? ca
@@ -126,29 +143,36 @@ void main() {
                     }
                 } else {
                     uint cd = dir_entry(pc.meta_d, c).x;
+                    runs = runs || chunk_runs(cd) != 0u;
                     bool same = (src == 0u && pc.meta_d == pc.meta_a) || (src == 1u && pc.meta_d == pc.meta_b);
                     if (card == 0u || card == FULL) {
                         if (cd != card) {
                             push_trivial(c, card == FULL);
                         }
                     } else if (!same) {
-                        if (src <= 1u) {
+                        if (src <= 1u && !runs) {
                             // An operand's chunk unchanged: copied block by block.
                             uint i = atomicAdd(U32AtomicRef(pc.scratch).v[S_COPY_COUNT], 1u);
                             U32Ref(pc.scratch).v[S_COPIES + i] = c | (src << 16);
+                            bound = chunk_blocks(card);
                         } else {
-                            list_chunk(pc.scratch, c, pair_class(ca, cb));
+                            uint cls = runs ? CLASS_CHUNK : pair_class(ca, cb);
+                            list_chunk(pc.scratch, c, cls);
+                            bound = run_bound(chunk_blocks(card), operand_runs);
                         }
-                        bound = chunk_blocks(card);
                     }
                 }
             } else {
-                // Undecided: both are arrays or bitmaps here (neither empty nor full).
+                // Undecided: both are arrays, bitmaps or runs here (neither empty nor full).
+                if (pc.mode == 0u) {
+                    runs = runs || chunk_runs(dir_entry(pc.meta_d, c).x) != 0u;
+                }
                 bool bitmaps = ca > ARRAY_MAX && cb > ARRAY_MAX;
-                list_chunk(pc.scratch, c, bitmaps ? CLASS_BITMAPS : pair_class(ca, cb));
+                uint cls = runs ? CLASS_CHUNK : bitmaps ? CLASS_BITMAPS : pair_class(ca, cb);
+                list_chunk(pc.scratch, c, cls);
                 listed_here = true;
                 uvec2 range = result_range(pc.op, ca, cb);
-                bound = chunk_blocks_between(range.x, range.y);
+                bound = run_bound(chunk_blocks_between(range.x, range.y), operand_runs);
             }
         }
     }

@@ -32,8 +32,17 @@ uint count_in_chunk(uint64_t meta, uint c, uint lo, uint hi) {
     uvec2 e = dir_entry(meta, c);
     uint t = gl_LocalInvocationIndex;
     uint mine = 0u;
+    uint r = chunk_runs(e.x);
     if (e.x == FULL) {
         mine = t == 0u ? hi - lo : 0u;
+    } else if (r != 0u) {
+        // Each run's overlap with [lo, hi).
+        for (uint i = t; i < r; i += WG_SIZE) {
+            uint run = chunk_run_word(meta, e, i);
+            uint first = max(run & 0xFFFFu, lo);
+            uint end = min((run >> 16) + 1u, hi);
+            mine += end > first ? end - first : 0u;
+        }
     } else if (e.x > ARRAY_MAX) {
         for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
             uint m = range_mask(w, lo, hi);
@@ -62,7 +71,7 @@ uint64_t subgroup_sum64(uint x) {
 
 // Entry k (k < count): mode 0 chunk k's cardinality, mode 2 tile k's count.
 uint entry_value(uint k) {
-    return pc.mode == 0u ? dir_entry(pc.meta_d, k).x : U32Ref(pc.scratch).v[S_START + k];
+    return pc.mode == 0u ? chunk_card(dir_entry(pc.meta_d, k).x) : U32Ref(pc.scratch).v[S_START + k];
 }
 
 // Rounds of S entries whose loads a subgroup issues together.
@@ -165,7 +174,7 @@ void main() {
             for (uint c = c0 + t; c <= c1; c += WG_SIZE) {
                 uint64_t b0 = uint64_t(c) << 16;
                 if (lo <= b0 && b0 + 65536ul <= hi) {
-                    mine += uint64_t(dir_entry(pc.meta_d, c).x);
+                    mine += uint64_t(chunk_card(dir_entry(pc.meta_d, c).x));
                 }
             }
             total = sum_wg(mine);

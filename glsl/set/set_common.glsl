@@ -5,7 +5,11 @@
 // holds the SetMeta block (pool and ring addresses, ring masks), the ring cursors and the
 // directory: per chunk a uvec2 (cardinality 0..65536, block id). The cardinality alone gives
 // the chunk's kind: 0 empty, 65536 full (neither has storage), 1..=ARRAY_MAX a sorted array of
-// u16 in the array pool, above that an 8 KiB bitmap in the bitmap pool.
+// u16 in the array pool, above that an 8 KiB bitmap in the bitmap pool. A run chunk (Roaring's
+// run container) holds r runs of consecutive values: its entry's first word is the cardinality
+// | r << RUN_SHIFT (so above any plain cardinality) and each run is a word first | last << 16
+// (last included): one run lives in the entry's second word (no storage), 2..RUN_MAX runs in
+// one array block (no header). See chunk_card, chunk_runs and result_form.
 //
 // Array storage: blocks of ARRAY_BLOCK_WORDS u32 words (192 bytes). A chunk of n values uses
 // k = array_blocks(n) blocks taken from the array ring in any order; block 0 starts with the
@@ -50,6 +54,11 @@ layout(push_constant) uniform SetPush {
 #define ARRAY_MAX 4096u
 #define ARRAY_BLOCK_WORDS 48u
 #define BITMAP_WORDS 2048u
+// Run chunks: an entry's first word is card | runs << RUN_SHIFT; at most RUN_MAX runs (one
+// array block's words).
+#define RUN_SHIFT 17u
+#define CARD_MASK 0x1FFFFu
+#define RUN_MAX 48u
 // 16-byte vectors of an array chunk's word stream: a block's 48 words are 12 vectors, so no
 // vector straddles two blocks (the pools' blocks start at 16-byte multiples).
 #define VEC_WORDS 4u
@@ -141,6 +150,15 @@ uint64_t cursor_addr(uint64_t meta, uint i) {
     return meta + META_CURSORS + uint64_t(i) * 4ul;
 }
 
+// The cardinality and the run count (0: not a run chunk) of a chunk from its entry's first word.
+uint chunk_card(uint x) {
+    return x & CARD_MASK;
+}
+
+uint chunk_runs(uint x) {
+    return x >> RUN_SHIFT;
+}
+
 uint array_blocks(uint n) {
     uint words = (n + 1u) / 2u;
     return max(1u, (words - 1u + ARRAY_BLOCK_WORDS - 2u) / (ARRAY_BLOCK_WORDS - 1u));
@@ -152,6 +170,29 @@ uvec2 chunk_blocks(uint n) {
         return uvec2(0u);
     }
     return n > ARRAY_MAX ? uvec2(1u, 0u) : uvec2(0u, array_blocks(n));
+}
+
+// Blocks (bitmap, array) a chunk holds, from its entry's first word x. Only kernels that define
+// SET_RUN_CHUNKS meet run chunks (classify.comp keeps them from the pair and copy kernels, as
+// operand and as the destination's old chunk); the others compile the plain chunk_blocks.
+uvec2 entry_blocks(uint x) {
+#ifdef SET_RUN_CHUNKS
+    uint r = chunk_runs(x);
+    if (r != 0u) {
+        return uvec2(0u, r > 1u ? 1u : 0u);
+    }
+#endif
+    return chunk_blocks(x);
+}
+
+// The entry's first word of a result of `card` values and `runs` runs written by a kernel that
+// writes run chunks (chunk_update.comp): runs where CRoaring's run_optimize would pick them
+// (their 2 + 4r bytes below an array's 2n or, above ARRAY_MAX values, a bitmap's 8192; src/set/
+// roaring.rs written_form) and they fit one block (r <= RUN_MAX), else the plain cardinality.
+uint result_form(uint card, uint runs) {
+    bool run_chunk = card != 0u && card != FULL && runs != 0u && runs <= RUN_MAX
+                  && (card > ARRAY_MAX || 2u + 4u * runs < 2u * card);
+    return run_chunk ? card | (runs << RUN_SHIFT) : card;
 }
 
 // Blocks (bitmap, array) enough for any result of lo..hi values: a bitmap block if the result
@@ -220,6 +261,11 @@ uint64_t array_block_addr(uint64_t meta, uint id) {
     return pool_block(SetMetaRef(meta).ar_pool, id);
 }
 
+// Run i of a run chunk (entry e) of the set at `meta`: first | last << 16.
+uint chunk_run_word(uint64_t meta, uvec2 e, uint i) {
+    return chunk_runs(e.x) == 1u ? e.y : U32Ref(array_block_addr(meta, e.y)).v[i];
+}
+
 // Word w of an array chunk's stream (header words first), first block id0, k blocks.
 uint array_stream_word(uint64_t meta, uint id0, uint w) {
     uint blk = w / ARRAY_BLOCK_WORDS;
@@ -278,6 +324,22 @@ bool set_contains(uint64_t meta, uint v) {
     if (e.x == FULL) {
         return true;
     }
+    uint r = chunk_runs(e.x);
+    if (r != 0u) {
+        // The last run starting at or below x (runs ascend), then whether it reaches x.
+        uint lo = 0u;
+        uint hi = r;
+        while (hi - lo > 1u) {
+            uint mid = (lo + hi) / 2u;
+            if ((chunk_run_word(meta, e, mid) & 0xFFFFu) <= x) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        uint run = chunk_run_word(meta, e, lo);
+        return (run & 0xFFFFu) <= x && x <= (run >> 16);
+    }
     if (e.x > ARRAY_MAX) {
         uint word = U32Ref(bitmap_word_addr(meta, e.y, x >> 5)).v[0];
         return ((word >> (x & 31u)) & 1u) != 0u;
@@ -324,6 +386,13 @@ uint pair_class(uint na, uint nb) {
         return CLASS_MEDIUM;
     }
     return CLASS_CHUNK;
+}
+
+// The blocks bound of a chunk whose result may be a run chunk (chunk_update.comp writes one
+// where an operand is a run chunk): a result of more than ARRAY_MAX values may then take one
+// array block instead of a bitmap.
+uvec2 run_bound(uvec2 bound, bool may_run) {
+    return may_run ? uvec2(bound.x, max(bound.y, bound.x)) : bound;
 }
 
 // Lists chunk c for the kernel of class `cls`.
@@ -386,6 +455,19 @@ void pass_sums_count(inout PassSums s, uint card) {
     s.need_ar += need.y;
 }
 
+// Counts a counted result whose entry's first word is `form` (a run chunk or not).
+void pass_sums_count_form(inout PassSums s, uint form) {
+    uint card = chunk_card(form);
+    if (card == FULL) {
+        s.card_full++;
+    } else {
+        s.card_partial += card;
+    }
+    uvec2 need = entry_blocks(form);
+    s.need_bm += need.x;
+    s.need_ar += need.y;
+}
+
 // Counts a written chunk that became empty or non-empty (stage 1).
 void pass_sums_written(inout PassSums s, uint old_card, uint new_card) {
     if ((old_card == 0u) != (new_card == 0u)) {
@@ -436,7 +518,7 @@ uint ring_id(uint pool, uint pos) {
 // bitmap block goes back to its ring at once; for array blocks, takes their slots in the array
 // ring and returns the first (0 when the chunk has none).
 uint free_chunk_slots(uvec2 e) {
-    uvec2 blocks = chunk_blocks(e.x);
+    uvec2 blocks = entry_blocks(e.x);
     if (blocks.x != 0u) {
         uint pos = atomicAdd(U32AtomicRef(cursor_addr(pc.meta_d, 1u)).v[0], 1u);
         U32Ref(SetMetaRef(pc.meta_d).bm_ring).v[pos & SetMetaRef(pc.meta_d).bm_mask] = e.y;
@@ -461,7 +543,7 @@ void free_chunk_begin(uvec2 e) {
 // into their slots (block 0's id from the entry, the others from block 0's header); d the
 // destination's array pool.
 void free_chunk_ids(uvec2 e, ArrayPool d) {
-    uint k = chunk_blocks(e.x).y;
+    uint k = entry_blocks(e.x).y;
     uint pos = s_free_pos;
     for (uint b = gl_LocalInvocationIndex; b < k; b += WG_SIZE) {
         uint id = b == 0u ? e.y : U32Ref(pool_block(d.blocks, e.y)).v[b - 1u];
@@ -486,7 +568,7 @@ shared uint s_take_pos;
 // result) over the destination chunk's old entry old_d, gives a bitmap block back, takes the
 // ring slots of the old array blocks past k and the ids of the result's blocks past the old.
 void reuse_blocks_begin(uvec2 old_d, uint k) {
-    uvec2 old_blocks = chunk_blocks(old_d.x);
+    uvec2 old_blocks = entry_blocks(old_d.x);
     uint keep = min(old_blocks.y, k);
     if (old_blocks.x != 0u) {
         free_chunk_slots(old_d);
@@ -501,14 +583,14 @@ void reuse_blocks_begin(uvec2 old_d, uint k) {
 
 // Part two's blocks: b from 0 to this bound (exclusive), spread over the invocations.
 uint reuse_blocks_end(uvec2 old_d, uint k) {
-    return max(k, chunk_blocks(old_d.x).y);
+    return max(k, entry_blocks(old_d.x).y);
 }
 
 // Part two, after a barrier that follows part one: the id of the result's block b (b < k), or
 // for k <= b gives old block b back and returns 0. It reads the old chunk's header, so a
 // barrier must separate every call from the stores to the result's block 0.
 uint reuse_blocks_id(uvec2 old_d, uint k, uint b, ArrayPool d) {
-    uint k_old = chunk_blocks(old_d.x).y;
+    uint k_old = entry_blocks(old_d.x).y;
     uint keep = min(k_old, k);
     uint old_id = b == 0u ? old_d.y : (b < k_old ? U32Ref(pool_block(d.blocks, old_d.y)).v[b - 1u] : 0u);
     if (b < keep) {
@@ -523,7 +605,7 @@ uint reuse_blocks_id(uvec2 old_d, uint k, uint b, ArrayPool d) {
 
 // Gives a destination chunk's blocks back, one invocation alone (e the chunk's old entry).
 void free_chunk_storage_serial(uvec2 e) {
-    uint k = chunk_blocks(e.x).y;
+    uint k = entry_blocks(e.x).y;
     uint pos = free_chunk_slots(e);
     if (k == 0u) {
         return;

@@ -51,6 +51,44 @@ void emit_bitmap(uint block, uint off, uint hi) {
     }
 }
 
+// Run chunks: the runs' first values and their values before (exclusive sums of the lengths).
+shared uint s_run_first[RUN_MAX];
+shared uint s_run_before[RUN_MAX + 1u];
+
+// The values of a run chunk (entry e, r runs) from output position `off` on: value j of the
+// chunk lies in the last run whose values before are at most j (a search over the r <=
+// RUN_MAX sums in shared memory).
+void emit_runs(uvec2 e, uint r, uint off, uint hi) {
+    uint t = gl_LocalInvocationIndex;
+    if (t == 0u) {
+        uint before = 0u;
+        for (uint i = 0u; i < r; i++) {
+            uint run = chunk_run_word(pc.meta_d, e, i);
+            s_run_first[i] = run & 0xFFFFu;
+            s_run_before[i] = before;
+            before += (run >> 16) - (run & 0xFFFFu) + 1u;
+        }
+        s_run_before[r] = before;
+    }
+    barrier();
+    uint card = s_run_before[r];
+    for (uint j = t; j < card; j += WG_SIZE) {
+        uint lo = 0u;
+        uint len = r;
+        while (len > 1u) {
+            uint half_len = len / 2u;
+            if (s_run_before[lo + half_len] <= j) {
+                lo += half_len;
+                len -= half_len;
+            } else {
+                len = half_len;
+            }
+        }
+        emit(off + j, hi | (s_run_first[lo] + (j - s_run_before[lo])));
+    }
+    barrier();  // the tables are read before the next chunk's replace them
+}
+
 void main() {
     uint t = gl_LocalInvocationIndex;
     uint n = U32Ref(pc.scratch).v[S_WORK_COUNT];
@@ -62,10 +100,13 @@ void main() {
             continue;
         }
         uint hi = c << 16;
+        uint r = chunk_runs(e.x);
         if (e.x == FULL) {
             for (uint j = t; j < FULL; j += WG_SIZE) {
                 emit(off + j, hi | j);
             }
+        } else if (r != 0u) {
+            emit_runs(e, r, off, hi);
         } else if (e.x <= ARRAY_MAX) {
             uint h = header_words(e.x);
             uint words = (e.x + 1u) / 2u;

@@ -2,6 +2,8 @@
 // The trivial list of an operation (after the check pass found enough blocks): chunks whose
 // result is empty or full. One invocation per entry (grid-stride) gives the destination chunk's blocks
 // back and sets its directory entry.
+// The old chunk may be a run chunk.
+#define SET_RUN_CHUNKS
 #include "set_common.glsl"
 
 void main() {

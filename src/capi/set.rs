@@ -150,6 +150,19 @@ pub unsafe extern "C" fn vkalgo_set_insert_range(set: *mut VkalgoSet, begin: u64
     })
 }
 
+/// Keeps each chunk in its smallest form, as CRoaring's `run_optimize`: run chunks (Roaring's
+/// run containers, up to 48 runs) where their runs take fewer bytes than an array or a bitmap.
+/// Sets built from values hold arrays and bitmaps until this is called; ranges, deserialized
+/// run containers and operations on run chunks give run chunks. Follow with
+/// `vkalgo_set_shrink_to_fit` to give the freed blocks back.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_run_optimize(set: *mut VkalgoSet) -> VkalgoResult {
+    guard("vkalgo_set_run_optimize", || {
+        non_null(set, "set")?;
+        (*set).set.run_optimize()
+    })
+}
+
 /// Moves the set into pools of exactly the blocks it uses, giving back the free blocks that
 /// growth and removals left (a set read by `vkalgo_set_deserialize` has none). INVALID_ARGUMENT
 /// for a set on the caller's memory (`vkalgo_set_create_in`), whose pools are fixed.

@@ -1,7 +1,7 @@
 //! The set object: its buffers (control block with the directory, two block pools and their
 //! rings), upload and download of its chunk image, pool growth, and the record layer.
 
-use super::roaring::{Chunks, Container, ARRAY_MAX, CHUNK_VALUES};
+use super::roaring::{Chunks, Container, ARRAY_MAX, CHUNK_VALUES, RUN_MAX};
 use super::{ARRAY_BLOCK_BYTES, BITMAP_BLOCK_BYTES};
 use crate::core::buffer::{
     BufferRange, ElementCount, GpuBuffer, MemoryLocation, ObjectStorage, StorageRequirements,
@@ -82,6 +82,12 @@ const MODE_OP: u32 = 0;
 const MODE_CARD: u32 = 1;
 const MODE_RANGE: u32 = 2;
 const MODE_VALUES: u32 = 3;
+const MODE_OPTIMIZE: u32 = 4;
+
+/// A directory entry's first word is the cardinality | the run count << RUN_SHIFT
+/// (glsl/set/set_common.glsl).
+const RUN_SHIFT: u32 = 17;
+const CARD_MASK: u32 = (1 << RUN_SHIFT) - 1;
 
 /// Array blocks a chunk of `n` values (1..=4096) takes.
 pub(crate) fn array_blocks(n: u32) -> u32 {
@@ -112,21 +118,25 @@ fn chunk_blocks_between(lo: u32, hi: u32) -> (u64, u64) {
     ((hi > ARRAY_MAX) as u64, array)
 }
 
-/// The bound on the blocks `op` of sets with chunk cardinalities `card_a` and `card_b` needs,
-/// as glsl/set/classify.comp sums it for the one-pass path: per chunk, the exact blocks where
-/// the cardinalities decide the result (none where it is empty, full, or the destination's own
-/// chunk: `d_is_a`, `d_is_b`), else the blocks enough for any result between the fewest and the
-/// most values `op` can give.
-pub(crate) fn op_block_bound(
-    op: SetOp,
-    card_a: &[u32],
-    card_b: &[u32],
-    d_is_a: bool,
-    d_is_b: bool,
-) -> (u64, u64) {
+/// The bound on the blocks `op` of sets whose directory entries' first words (cardinality |
+/// runs << RUN_SHIFT) are `xa` and `xb` needs, as glsl/set/classify.comp sums it for the
+/// one-pass path: per chunk, the exact blocks where the cardinalities decide the result (none
+/// where it is empty, full, or the destination's own chunk: `d_is_a`, `d_is_b`), else the
+/// blocks enough for any result between the fewest and the most values `op` can give; where
+/// an operand's chunk is a run chunk, the result may be one: an array block beside a bitmap.
+pub(crate) fn op_block_bound(op: SetOp, xa: &[u32], xb: &[u32], d_is_a: bool, d_is_b: bool) -> (u64, u64) {
     let full = CHUNK_VALUES;
     let mut total = (0u64, 0u64);
-    for (&ca, &cb) in card_a.iter().zip(card_b) {
+    for (&xa, &xb) in xa.iter().zip(xb) {
+        let (ca, cb) = (xa & CARD_MASK, xb & CARD_MASK);
+        let operand_runs = (xa | xb) >> RUN_SHIFT != 0;
+        let run_bound = |(bm, ar): (u64, u64)| {
+            if operand_runs {
+                (bm, ar.max(bm))
+            } else {
+                (bm, ar)
+            }
+        };
         // (result cardinality, it is operand a's chunk, it is operand b's chunk) when decided.
         let decided = match op {
             SetOp::And if ca == 0 || cb == 0 => Some((0, false, false)),
@@ -149,16 +159,16 @@ pub(crate) fn op_block_bound(
                 if card == 0 || card == full || (is_a && d_is_a) || (is_b && d_is_b) {
                     (0, 0)
                 } else {
-                    chunk_blocks(card)
+                    run_bound(chunk_blocks(card))
                 }
             }
             // The fewest and the most values the result can hold (classify.comp result_range).
-            None => match op {
+            None => run_bound(match op {
                 SetOp::And => chunk_blocks_between((ca + cb).saturating_sub(full), ca.min(cb)),
                 SetOp::Or => chunk_blocks_between(ca.max(cb), (ca + cb).min(full)),
                 SetOp::AndNot => chunk_blocks_between(ca.saturating_sub(cb), ca),
                 SetOp::Xor => chunk_blocks_between(ca.abs_diff(cb), (ca + cb).min(2 * full - ca - cb)),
-            },
+            }),
         };
         total = (total.0 + blocks.0, total.1 + blocks.1);
     }
@@ -477,9 +487,11 @@ impl GpuSet {
         Self::from_chunks(ctx, &Chunks::new())
     }
 
-    /// A set holding exactly `chunks` (pools sized to fit, no free blocks).
+    /// A set holding exactly `chunks`, each in its [`Container::gpu_form`] (pools sized to
+    /// fit, no free blocks).
     pub(crate) fn from_chunks(ctx: &Context, chunks: &Chunks) -> Result<Self> {
         prepare_kernels(ctx)?;
+        let chunks: Chunks = chunks.iter().map(|(k, c)| (*k, c.clone().gpu_form())).collect();
         let bm_blocks = chunks
             .iter()
             .filter(|(_, c)| matches!(c, Container::Bitmap(_)))
@@ -488,6 +500,7 @@ impl GpuSet {
             .iter()
             .map(|(_, c)| match c {
                 Container::Array(a) => array_blocks(a.len() as u32),
+                Container::Runs(r) => (r.len() > 1) as u32,
                 _ => 0,
             })
             .sum();
@@ -496,11 +509,24 @@ impl GpuSet {
         let mut bm = Vec::<u64>::with_capacity(bm_blocks as usize * 1024);
         let mut ar = Vec::<u32>::with_capacity(ar_blocks as usize * 48);
         let (mut next_bm, mut next_ar) = (0u32, 0u32);
-        for (key, c) in chunks {
+        for (key, c) in &chunks {
             let k = *key as usize;
             dir[2 * k] = c.cardinality();
             match c {
                 Container::Full => {}
+                Container::Runs(runs) => {
+                    dir[2 * k] |= (runs.len() as u32) << RUN_SHIFT;
+                    let words = runs.iter().map(|&(f, l)| f as u32 | (l as u32) << 16);
+                    if runs.len() == 1 {
+                        dir[2 * k + 1] = words.clone().next().unwrap();
+                    } else {
+                        dir[2 * k + 1] = next_ar;
+                        let start = ar.len();
+                        ar.extend(words);
+                        ar.resize(start + 48, 0);
+                        next_ar += 1;
+                    }
+                }
                 Container::Bitmap(b) => {
                     dir[2 * k + 1] = next_bm;
                     next_bm += 1;
@@ -581,8 +607,28 @@ impl GpuSet {
         let corrupt = |m: String| Error::Internal(format!("set download: {m}"));
         let mut chunks = Chunks::new();
         for c in 0..CHUNKS as usize {
-            let (card, id) = (dir[2 * c], dir[2 * c + 1]);
+            let (x, id) = (dir[2 * c], dir[2 * c + 1]);
+            let (card, runs) = (x & CARD_MASK, (x >> RUN_SHIFT) as usize);
             let container = match card {
+                _ if runs > 0 => {
+                    if runs > RUN_MAX || (runs > 1 && id >= self.ar_blocks) {
+                        return Err(corrupt(format!("chunk {c}: {runs} runs in block {id}")));
+                    }
+                    let word = |i: usize| if runs == 1 { id } else { ar[id as usize * 48 + i] };
+                    let list: Vec<(u16, u16)> = (0..runs)
+                        .map(|i| (word(i) as u16, (word(i) >> 16) as u16))
+                        .collect();
+                    let held: u32 = list
+                        .iter()
+                        .map(|&(f, l)| (l as u32 + 1).saturating_sub(f as u32))
+                        .sum();
+                    if held != card {
+                        return Err(corrupt(format!(
+                            "chunk {c}: runs hold {held} values, entry says {card}"
+                        )));
+                    }
+                    Container::Runs(list)
+                }
                 0 => continue,
                 CHUNK_VALUES => Container::Full,
                 n if n > CHUNK_VALUES => return Err(corrupt(format!("chunk {c} cardinality {n}"))),
@@ -652,9 +698,12 @@ impl GpuSet {
             }
         };
         for c in 0..CHUNKS as usize {
-            let (card, id) = (dir[2 * c], dir[2 * c + 1]);
-            let by = || format!("chunk {c} ({card} values)");
+            let (x, id) = (dir[2 * c], dir[2 * c + 1]);
+            let (card, runs) = (x & CARD_MASK, x >> RUN_SHIFT);
+            let by = || format!("chunk {c} ({card} values, {runs} runs)");
             match card {
+                _ if runs > 1 => claim(1, id, &by)?,
+                _ if runs == 1 => {}
                 0 | CHUNK_VALUES => {}
                 n if n > ARRAY_MAX => claim(0, id, &by)?,
                 n => {
@@ -824,7 +873,7 @@ impl GpuSet {
                 (&self.control, 64, 16),
             ],
         )?;
-        let cards = |bytes: &[u8]| -> Vec<u32> {
+        let entries = |bytes: &[u8]| -> Vec<u32> {
             bytemuck::cast_slice::<u8, u32>(bytes)
                 .iter()
                 .step_by(2)
@@ -833,8 +882,8 @@ impl GpuSet {
         };
         let (bm, ar) = op_block_bound(
             op,
-            &cards(&parts[0]),
-            &cards(&parts[1]),
+            &entries(&parts[0]),
+            &entries(&parts[1]),
             matches!(a, SetOperand::This),
             matches!(b, SetOperand::This),
         );
@@ -1307,6 +1356,7 @@ pub(crate) unsafe fn record_update_phase(
     let source_mode = match u.mode {
         MODE_VALUES => 1,
         MODE_RANGE => 2,
+        MODE_OPTIMIZE => 3,
         _ => 0,
     };
     // The passes over the chunk pairs, counting (stage 0) or writing (1). The work lists are
@@ -1498,6 +1548,26 @@ impl GpuSet {
         }
     }
 
+    /// run_optimize: every chunk that is neither empty nor full written again by
+    /// chunk_update.comp, in the form result_form picks.
+    pub(super) fn optimize_update(&self) -> Update {
+        let chunks = self.chunk_bound();
+        Update {
+            bound: chunks,
+            bitmap_pair_bound: 0,
+            result_bound: chunks,
+            d: self.meta(),
+            a: self.meta(),
+            b: self.meta(),
+            op: SetOp::Or as u32,
+            mode: MODE_OPTIMIZE,
+            range: (0, 0),
+            values: 0,
+            count: ElementCount::Direct(0),
+            max_count: 0,
+        }
+    }
+
     pub(super) fn values_update(
         &self,
         sorted: u64,
@@ -1682,6 +1752,31 @@ impl GpuSet {
             return Ok(());
         }
         let u = self.range_update(begin, end);
+        self.note_update(&u);
+        record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
+    }
+
+    /// Records [`GpuSet::run_optimize`]: every chunk that is neither empty nor full is
+    /// written again in the form the GPU picks for its values (runs where CRoaring's
+    /// run_optimize would pick them and there are at most 48, else an array or a bitmap).
+    /// Status and scratch as [`GpuSet::record_op`] (a run chunk never takes more blocks than
+    /// the array or bitmap it replaces, but a chunk that an operation left as runs may be
+    /// written back as an array or a bitmap).
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_run_optimize(
+        &self,
+        cmd: vk::CommandBuffer,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check("set status", SET_STATUS_BYTES, 4)?;
+        if scratch.overlaps(status) {
+            return Err(Error::invalid("set run_optimize: scratch and status overlap"));
+        }
+        let u = self.optimize_update();
         self.note_update(&u);
         record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
     }

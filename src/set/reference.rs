@@ -66,6 +66,11 @@ pub(crate) fn values_from_chunks(chunks: &Chunks) -> Vec<u32> {
                 }
             }
             Container::Full => out.extend((0..65536u32).map(|v| hi | v)),
+            Container::Runs(runs) => {
+                for &(first, last) in runs {
+                    out.extend((first as u32..=last as u32).map(|v| hi | v));
+                }
+            }
         }
     }
     out

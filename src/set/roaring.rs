@@ -35,7 +35,15 @@ pub(crate) enum Container {
     Bitmap(Vec<u64>),
     /// All 65536 values.
     Full,
+    /// 1..=[`RUN_MAX`] runs of consecutive values, (first, last) each, ascending and apart (at
+    /// least one value between two runs): a GPU run chunk, in the form [`Container::gpu_form`]
+    /// picks.
+    Runs(Vec<(u16, u16)>),
 }
+
+/// The most runs a GPU run chunk holds (one array block of 48 words; glsl/set/set_common.glsl
+/// RUN_MAX).
+pub const RUN_MAX: usize = 48;
 
 impl Container {
     pub(crate) fn cardinality(&self) -> u32 {
@@ -43,6 +51,41 @@ impl Container {
             Container::Array(a) => a.len() as u32,
             Container::Bitmap(b) => b.iter().map(|w| w.count_ones()).sum(),
             Container::Full => CHUNK_VALUES,
+            Container::Runs(r) => r.iter().map(|&(f, l)| l as u32 - f as u32 + 1).sum(),
+        }
+    }
+
+    /// The same values as an array, a bitmap or a full chunk (by cardinality).
+    pub(crate) fn to_plain(&self) -> Container {
+        match self {
+            Container::Runs(runs) => {
+                let mut bits = vec![0u64; 1024];
+                for &(first, last) in runs {
+                    for v in first as usize..=last as usize {
+                        bits[v / 64] |= 1 << (v % 64);
+                    }
+                }
+                Container::from_bitmap(bits).expect("a run chunk holds values")
+            }
+            c => c.clone(),
+        }
+    }
+
+    /// The form the GPU keeps these values in (glsl/set/set_common.glsl result_form): runs
+    /// where CRoaring's run_optimize would pick them ([`written_form`]) and there are at most
+    /// [`RUN_MAX`], else the array, bitmap or full chunk.
+    pub(crate) fn gpu_form(self) -> Container {
+        let plain = self.to_plain();
+        let runs = match &plain {
+            Container::Array(a) => array_runs(a),
+            Container::Bitmap(b) if bitmap_run_count(b) <= RUN_MAX => bitmap_runs(b),
+            _ => return plain,
+        };
+        let n = plain.cardinality() as usize;
+        if runs.len() <= RUN_MAX && (n > ARRAY_MAX as usize || 2 + 4 * runs.len() < 2 * n) {
+            Container::Runs(runs.iter().map(|&(f, len)| (f, f + len)).collect())
+        } else {
+            plain
         }
     }
 
@@ -150,6 +193,7 @@ fn written_form(c: &Container) -> Written {
         Container::Bitmap(b) if 2 + 4 * bitmap_run_count(b) < 8192 => Written::Runs(bitmap_runs(b)),
         Container::Bitmap(_) => Written::Plain,
         Container::Full => Written::Runs(vec![(0, u16::MAX)]),
+        Container::Runs(_) => unreachable!("serialize writes run chunks by their values"),
     }
 }
 
@@ -195,14 +239,27 @@ fn total_bytes(chunks: &Chunks, forms: &[Written], any_runs: bool) -> usize {
     header_bytes(chunks.len(), any_runs) + data
 }
 
+/// The chunks with run chunks as arrays, bitmaps or full chunks: the serialization picks each
+/// chunk's written form from its values alone.
+fn plain_chunks(chunks: &Chunks) -> std::borrow::Cow<'_, Chunks> {
+    if chunks.iter().any(|(_, c)| matches!(c, Container::Runs(_))) {
+        std::borrow::Cow::Owned(chunks.iter().map(|(k, c)| (*k, c.to_plain())).collect())
+    } else {
+        std::borrow::Cow::Borrowed(chunks)
+    }
+}
+
 /// Bytes of the portable serialization of `chunks` as [`serialize`] writes it.
 pub(crate) fn serialized_size(chunks: &Chunks) -> u64 {
+    let chunks = &*plain_chunks(chunks);
     let (forms, any_runs) = written_forms(chunks);
     total_bytes(chunks, &forms, any_runs) as u64
 }
 
 /// Writes the portable serialization (see the module docs for the containers and cookie).
+/// Each chunk is written by its values alone, whatever its container.
 pub(crate) fn serialize(chunks: &Chunks) -> Vec<u8> {
+    let chunks = &*plain_chunks(chunks);
     let (forms, any_runs) = written_forms(chunks);
     let count = chunks.len();
     let size = total_bytes(chunks, &forms, any_runs);
@@ -252,6 +309,7 @@ pub(crate) fn serialize(chunks: &Chunks) -> Vec<u8> {
                 }
             }
             (Written::Plain, Container::Full) => out.resize(out.len() + 8192, 0xFF),
+            (Written::Plain, Container::Runs(_)) => unreachable!("plain_chunks has no run chunk"),
         }
     }
     debug_assert_eq!(out.len(), size);

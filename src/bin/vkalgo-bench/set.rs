@@ -1,4 +1,5 @@
-//! Set benchmark: `vkalgo-bench set [--log2n 24] [--reps 5] [--cases sparse,dense,clustered]`.
+//! Set benchmark: `vkalgo-bench set [--log2n 24] [--reps 5] [--cases sparse,dense,clustered]
+//! [--pass-times] [--no-run-optimize]`.
 //!
 //! For each case two sets of about 2^log2n values (sparse: uniform over 2^32; dense: uniform
 //! over [0, 2^(log2n+1)), so bitmap chunks half full; clustered: runs of 1..4096 values at
@@ -10,9 +11,11 @@
 //! (`record_op`, then `record_op_reserved` as `set_<op>_reserved`),
 //! the cardinality of AND without materializing it, contains of 2^log2n queries (half hits),
 //! filter of the same queries, and to_array. Every result is verified against a CPU merge of the sorted inputs. The
-//! memory of each set is compared with the size of its Roaring portable serialization (run
-//! containers where smaller: the bytes CRoaring writes for the same values after
-//! `run_optimize`).
+//! operand sets are built from values and then run-optimized (`GpuSet::run_optimize`: run
+//! chunks where smaller, as pyroaring's `BitMap(values)` holds its bitmaps), unless
+//! `--no-run-optimize`. The memory of each set is compared with the size of its Roaring
+//! portable serialization (run containers where smaller: the bytes CRoaring writes for the same
+//! values after `run_optimize`); `set_memory_plain_bytes` is its memory before run_optimize.
 //!
 //! Case `full` (not in the default list): two sets with a half-full random bitmap in every
 //! chunk of the universe (about 2^31 values each, 512 MiB of bitmaps, the size of the flat
@@ -172,10 +175,16 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let mut reps: u32 = if gpu { 5 } else { 2 };
     let mut cases = vec!["sparse".to_string(), "dense".into(), "clustered".into()];
     let mut pass_times = false;
+    let mut run_optimize = true;
     let mut i = 0;
     while i < args.len() {
         if args[i] == "--pass-times" {
             pass_times = true;
+            i += 1;
+            continue;
+        }
+        if args[i] == "--no-run-optimize" {
+            run_optimize = false;
             i += 1;
             continue;
         }
@@ -210,8 +219,21 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         }
         let va = case_values(case, n, 1);
         let vb = case_values(case, n, 2);
-        let a = GpuSet::from_values(ctx, &va)?;
-        let b = GpuSet::from_values(ctx, &vb)?;
+        let mut a = GpuSet::from_values(ctx, &va)?;
+        let mut b = GpuSet::from_values(ctx, &vb)?;
+        println!(
+            "RESULT\tvkalgo\tset_memory_plain_bytes\t{case}\t{}\t0\t0\t{}",
+            va.len(),
+            a.memory_bytes()
+        );
+        // The operands as pyroaring's BitMap(values) holds them: after run_optimize (run
+        // chunks where smaller), unless --no-run-optimize.
+        if run_optimize {
+            for s in [&mut a, &mut b] {
+                s.run_optimize()?;
+                s.shrink_to_fit()?;
+            }
+        }
         let roaring_a = a.serialized_size()?;
         println!(
             "{case}: a holds {} values; memory {} bytes, Roaring portable serialization {} bytes: {:.3}x",
