@@ -1025,6 +1025,13 @@ VkalgoResult vkalgo_set_remove_host(struct VkalgoSet *set, const uint32_t *value
 // Inserts every value of `[begin, end)`; `begin <= end <= 2^32`, else INVALID_ARGUMENT.
 VkalgoResult vkalgo_set_insert_range(struct VkalgoSet *set, uint64_t begin, uint64_t end);
 
+// Keeps each chunk in its smallest form, as CRoaring's `run_optimize`: run chunks (Roaring's
+// run containers, up to 48 runs) where their runs take fewer bytes than an array or a bitmap.
+// Sets built from values hold arrays and bitmaps until this is called; ranges, deserialized
+// run containers and operations on run chunks give run chunks. Follow with
+// `vkalgo_set_shrink_to_fit` to give the freed blocks back.
+VkalgoResult vkalgo_set_run_optimize(struct VkalgoSet *set);
+
 // Moves the set into pools of exactly the blocks it uses, giving back the free blocks that
 // growth and removals left (a set read by `vkalgo_set_deserialize` has none). INVALID_ARGUMENT
 // for a set on the caller's memory (`vkalgo_set_create_in`), whose pools are fixed.

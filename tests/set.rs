@@ -1797,7 +1797,8 @@ fn runs_of(spec: &[(u32, u32, u32, u32)]) -> Vec<u32> {
 /// limits (one run in the entry, 48 runs in a block, 49 runs back to an array, runs of more
 /// than 4096 values in place of bitmaps, a run of 65535 values, runs at both chunk edges and
 /// ending at 2^32), their blocks exact; every operation with run chunks on either side and as
-/// the destination's old chunk, in place too, their cardinalities, lookups, ranges and
+/// the destination's old chunk (pairs of single runs, whose intersections and cardinalities
+/// classify decides, among them), in place too, their cardinalities, lookups, ranges and
 /// serializations, against the model.
 #[test]
 fn run_chunks() {
@@ -1819,6 +1820,17 @@ fn run_chunks() {
     va.extend((0..3000).map(|i| (6 << 16) | (i * 7))); // an array without runs
     va.extend((0..5000).map(|i| (7 << 16) | (i * 3))); // a bitmap without runs
     va.extend(u32::MAX - 999..=u32::MAX);
+    // Chunks 13..17 hold one run in both sets: overlapping, apart, covering the chunk together,
+    // meeting in one value.
+    let pairs_of_runs = [
+        ((100, 5000), (4000, 9000)),
+        ((0, 10), (20, 30)),
+        ((0, 40_001), (30_000, 65_536)),
+        ((100, 201), (200, 301)),
+    ];
+    for (i, &((a0, a1), _)) in pairs_of_runs.iter().enumerate() {
+        va.extend(((13 + i as u32) << 16) + a0..((13 + i as u32) << 16) + a1);
+    }
     let vb = {
         let mut v = runs_of(&[
             (0, 3, 10_000, 5000),
@@ -1833,6 +1845,9 @@ fn run_chunks() {
             (12, 1, 65536 - 3, 0),
         ]);
         v.extend(mixed_values(&mut rng, 3000, 9 << 16));
+        for (i, &(_, (b0, b1))) in pairs_of_runs.iter().enumerate() {
+            v.extend(((13 + i as u32) << 16) + b0..((13 + i as u32) << 16) + b1);
+        }
         v
     };
     let (ma, mb) = (model_of(&va), model_of(&vb));

@@ -88,9 +88,16 @@ bool decide(uint op, uint ca, uint cb, out uint src) {
 }
 
 
-void push_trivial(uint c, bool full) {
+// Lists chunk c for trivial.comp: entry c | what, what FULL (a full chunk), 0 (an empty one),
+// TRIVIAL_COPY_A / _B (operand a's or b's entry: a run chunk of one run, which has no storage)
+// or both (the intersection of a's and b's runs of one run each, which overlap).
+void push_trivial_entry(uint c, uint what) {
     uint i = atomicAdd(U32AtomicRef(pc.scratch).v[S_TRIVIAL_COUNT], 1u);
-    U32Ref(pc.scratch).v[S_TRIVIAL + i] = c | (full ? FULL : 0u);
+    U32Ref(pc.scratch).v[S_TRIVIAL + i] = c | what;
+}
+
+void push_trivial(uint c, bool full) {
+    push_trivial_entry(c, full ? FULL : 0u);
 }
 
 void main() {
@@ -150,7 +157,10 @@ void main() {
                             push_trivial(c, card == FULL);
                         }
                     } else if (!same) {
-                        if (src <= 1u && !runs) {
+                        if (src <= 1u && chunk_runs(src == 0u ? xa : xb) == 1u) {
+                            // One run, in the entry alone: copied by trivial.comp.
+                            push_trivial_entry(c, src == 0u ? TRIVIAL_COPY_A : TRIVIAL_COPY_B);
+                        } else if (src <= 1u && !runs) {
                             // An operand's chunk unchanged: copied block by block.
                             uint i = atomicAdd(U32AtomicRef(pc.scratch).v[S_COPY_COUNT], 1u);
                             U32Ref(pc.scratch).v[S_COPIES + i] = c | (src << 16);
@@ -161,6 +171,30 @@ void main() {
                             bound = run_bound(chunk_blocks(card), operand_runs);
                         }
                     }
+                }
+            } else if (chunk_runs(xa) == 1u && chunk_runs(xb) == 1u
+                       && (pc.mode == 1u || pc.op == OP_AND)) {
+                // Two runs of one interval each (in the entries): every result's cardinality
+                // follows from their overlap, and an intersection is one run or none
+                // (trivial.comp writes it). CRoaring decides such pairs as cheaply.
+                uint ra = dir_entry(pc.meta_a, c).y;
+                uint rb = dir_entry(pc.meta_b, c).y;
+                uint first = max(ra & 0xFFFFu, rb & 0xFFFFu);
+                uint last = min(ra >> 16, rb >> 16);
+                uint overlap = first <= last ? last - first + 1u : 0u;
+                if (pc.mode == 1u) {
+                    uint card = pc.op == OP_AND ? overlap
+                              : pc.op == OP_OR ? ca + cb - overlap
+                              : pc.op == OP_ANDNOT ? ca - overlap : ca + cb - 2u * overlap;
+                    if (card == FULL) {
+                        full_chunks = 1u;
+                    } else {
+                        partial = card;
+                    }
+                } else if (overlap != 0u) {
+                    push_trivial_entry(c, TRIVIAL_COPY_A | TRIVIAL_COPY_B);
+                } else if (dir_entry(pc.meta_d, c).x != 0u) {
+                    push_trivial(c, false);
                 }
             } else {
                 // Undecided: both are arrays, bitmaps or runs here (neither empty nor full).

@@ -121,6 +121,10 @@ uint64_t card_sums_addr() {
 // Lists of CHUNKS words each: chunk_update's work (bitmap_pairs' from the back), trivial
 // chunks, the chunks' runs of sorted values (start and end index), the array pairs' work
 // (small_pairs' from the front, array_pairs' from the back).
+// trivial.comp's entries: chunk | FULL (full), | 0 (empty), | TRIVIAL_COPY_A or _B (the entry
+// of operand a's or b's chunk, a run chunk of one run).
+#define TRIVIAL_COPY_A (1u << 17)
+#define TRIVIAL_COPY_B (1u << 18)
 #define S_WORK 16u
 #define S_TRIVIAL (16u + CHUNKS)
 #define S_START (16u + 2u * CHUNKS)

@@ -51,42 +51,19 @@ void emit_bitmap(uint block, uint off, uint hi) {
     }
 }
 
-// Run chunks: the runs' first values and their values before (exclusive sums of the lengths).
-shared uint s_run_first[RUN_MAX];
-shared uint s_run_before[RUN_MAX + 1u];
-
-// The values of a run chunk (entry e, r runs) from output position `off` on: value j of the
-// chunk lies in the last run whose values before are at most j (a search over the r <=
-// RUN_MAX sums in shared memory).
+// The values of a run chunk (entry e, r runs) from output position `off` on: run by run, each
+// spread over the workgroup (coalesced stores; the run words are uniform loads).
 void emit_runs(uvec2 e, uint r, uint off, uint hi) {
-    uint t = gl_LocalInvocationIndex;
-    if (t == 0u) {
-        uint before = 0u;
-        for (uint i = 0u; i < r; i++) {
-            uint run = chunk_run_word(pc.meta_d, e, i);
-            s_run_first[i] = run & 0xFFFFu;
-            s_run_before[i] = before;
-            before += (run >> 16) - (run & 0xFFFFu) + 1u;
+    uint before = 0u;
+    for (uint i = 0u; i < r; i++) {
+        uint run = chunk_run_word(pc.meta_d, e, i);
+        uint first = run & 0xFFFFu;
+        uint len = (run >> 16) - first + 1u;
+        for (uint k = gl_LocalInvocationIndex; k < len; k += WG_SIZE) {
+            emit(off + before + k, hi | (first + k));
         }
-        s_run_before[r] = before;
+        before += len;
     }
-    barrier();
-    uint card = s_run_before[r];
-    for (uint j = t; j < card; j += WG_SIZE) {
-        uint lo = 0u;
-        uint len = r;
-        while (len > 1u) {
-            uint half_len = len / 2u;
-            if (s_run_before[lo + half_len] <= j) {
-                lo += half_len;
-                len -= half_len;
-            } else {
-                len = half_len;
-            }
-        }
-        emit(off + j, hi | (s_run_first[lo] + (j - s_run_before[lo])));
-    }
-    barrier();  // the tables are read before the next chunk's replace them
 }
 
 void main() {

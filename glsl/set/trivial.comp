@@ -1,6 +1,7 @@
 #version 460
 // The trivial list of an operation (after the check pass found enough blocks): chunks whose
-// result is empty or full. One invocation per entry (grid-stride) gives the destination chunk's blocks
+// result is empty, full, an operand's run chunk of one run (its entry alone), or the
+// intersection of two such runs. One invocation per entry (grid-stride) gives the destination chunk's blocks
 // back and sets its directory entry.
 // The old chunk may be a run chunk.
 #define SET_RUN_CHUNKS
@@ -15,10 +16,23 @@ void main() {
     for (uint i = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex; i < n; i += stride) {
         uint entry = U32Ref(pc.scratch).v[S_TRIVIAL + i];
         uint c = entry & 0xFFFFu;
-        uint card = entry & FULL;
+        uvec2 e = uvec2(entry & FULL, 0u);
+        uint copy = entry & (TRIVIAL_COPY_A | TRIVIAL_COPY_B);
+        if (copy == TRIVIAL_COPY_A) {
+            e = dir_entry(pc.meta_a, c);
+        } else if (copy == TRIVIAL_COPY_B) {
+            e = dir_entry(pc.meta_b, c);
+        } else if (copy != 0u) {
+            // The intersection of two overlapping runs (classify.comp).
+            uint ra = dir_entry(pc.meta_a, c).y;
+            uint rb = dir_entry(pc.meta_b, c).y;
+            uint first = max(ra & 0xFFFFu, rb & 0xFFFFu);
+            uint last = min(ra >> 16, rb >> 16);
+            e = uvec2((last - first + 1u) | (1u << RUN_SHIFT), first | (last << 16));
+        }
         uvec2 old_d = dir_entry(pc.meta_d, c);
         free_chunk_storage_serial(old_d);
-        set_dir_entry(pc.meta_d, c, uvec2(card, 0u));
-        note_nonempty(pc.meta_d, old_d.x, card);
+        set_dir_entry(pc.meta_d, c, e);
+        note_nonempty(pc.meta_d, old_d.x, e.x);
     }
 }

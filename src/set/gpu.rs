@@ -156,12 +156,16 @@ pub(crate) fn op_block_bound(op: SetOp, xa: &[u32], xb: &[u32], d_is_a: bool, d_
         };
         let blocks = match decided {
             Some((card, is_a, is_b)) => {
-                if card == 0 || card == full || (is_a && d_is_a) || (is_b && d_is_b) {
+                // One run lives in the entry: copied without storage.
+                let one_run = (is_a && xa >> RUN_SHIFT == 1) || (is_b && xb >> RUN_SHIFT == 1);
+                if card == 0 || card == full || (is_a && d_is_a) || (is_b && d_is_b) || one_run {
                     (0, 0)
                 } else {
                     run_bound(chunk_blocks(card))
                 }
             }
+            // Two runs of one interval: their intersection lives in the entry (classify.comp).
+            None if op == SetOp::And && xa >> RUN_SHIFT == 1 && xb >> RUN_SHIFT == 1 => (0, 0),
             // The fewest and the most values the result can hold (classify.comp result_range).
             None => run_bound(match op {
                 SetOp::And => chunk_blocks_between((ca + cb).saturating_sub(full), ca.min(cb)),

@@ -226,6 +226,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             va.len(),
             a.memory_bytes()
         );
+        let plain_blocks = a.pool_blocks();
         // The operands as pyroaring's BitMap(values) holds them: after run_optimize (run
         // chunks where smaller), unless --no-run-optimize.
         if run_optimize {
@@ -257,7 +258,8 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         let sorted = GpuBuffer::new(ctx, va.len() as u64 * 4, MemoryLocation::GpuOnly, "bench sorted")?;
         crate::common::upload(ctx, &sorted, &va)?;
         let mut d = GpuSet::from_values(ctx, &va)?;
-        let (bm, ar) = a.pool_blocks();
+        // (A build from values writes arrays and bitmaps: the blocks of a before run_optimize.)
+        let (bm, ar) = plain_blocks;
         d.reserve(bm, ar)?;
         let batch = va.len().min(1 << 24);
         yard.warm(ctx, &timer)?;
