@@ -38,9 +38,10 @@ fn roaring_bytes_without_runs(v: &[u32]) -> u64 {
 /// (docs/benchmarks/2026-11-22-set-memory.md): at 2^24 values within 1.25x the serialization
 /// with array and bitmap containers only (measured 1.09-1.17x), and within 1.25x of what
 /// CRoaring writes (run containers where smaller, `GpuSet::serialize`) for sparse and dense
-/// sets. Clustered sets take about 300x that, since the GPU layout has no run chunks yet
-/// (docs/set-runs-plan.md; issue 23's target is not met there): printed, not asserted. 2^20
-/// values are printed only (the fixed chunk directory dominates there).
+/// sets. A clustered set (read back with its run containers as run chunks) takes about 5.4x
+/// that, most of it the fixed 512 KiB chunk directory (docs/set-runs-plan.md; issue 23's target
+/// is not met there): asserted within 8x, as a guard that its chunks stay run chunks (313x
+/// without them). 2^20 values are printed only (the fixed chunk directory dominates there).
 #[test]
 fn memory() {
     let ctx = context();
@@ -75,12 +76,11 @@ fn memory() {
                     mem / plain as f64 <= 1.25,
                     "{line}: over 1.25x Roaring's arrays and bitmaps"
                 );
-                if name != "clustered" {
-                    assert!(
-                        mem / bytes.len() as f64 <= 1.25,
-                        "{line}: over 1.25x Roaring's size"
-                    );
-                }
+                let limit = if name == "clustered" { 8.0 } else { 1.25 };
+                assert!(
+                    mem / bytes.len() as f64 <= limit,
+                    "{line}: over {limit}x Roaring's size"
+                );
             }
         }
     }
