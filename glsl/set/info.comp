@@ -69,9 +69,13 @@ uint64_t subgroup_sum64(uint x) {
     return (uint64_t(subgroup_sum(x >> 16)) << 16) + uint64_t(subgroup_sum(x & 0xFFFFu));
 }
 
-// Entry k (k < count): mode 0 chunk k's cardinality, mode 2 tile k's count.
+// Entry k (k < count): mode 0 chunk k's directory word (its cardinality | runs << RUN_SHIFT),
+// mode 2 tile k's count (below 2^17). scan_entries masks them with CARD_MASK where it uses
+// them, after a round's loads: masked here, the driver issued the loads one after another (an
+// H200 took 11 us more for the 65536 entries, twice the shared memory in its statistics;
+// docs/benchmarks/2026-11-27-h200-run-chunks.md).
 uint entry_value(uint k) {
-    return pc.mode == 0u ? chunk_card(dir_entry(pc.meta_d, k).x) : U32Ref(pc.scratch).v[S_START + k];
+    return pc.mode == 0u ? dir_entry(pc.meta_d, k).x : U32Ref(pc.scratch).v[S_START + k];
 }
 
 // Rounds of S entries whose loads a subgroup issues together.
@@ -102,6 +106,7 @@ uint64_t scan_entries(uint count) {
             v[r] = k < k1 ? entry_value(k) : 0u;
         }
         [[unroll]] for (uint r = 0u; r < ROUNDS; ++r) {
+            v[r] &= CARD_MASK;
             mine += v[r];
             nonempty += v[r] != 0u ? 1u : 0u;
         }
@@ -133,6 +138,7 @@ uint64_t scan_entries(uint count) {
         }
         [[unroll]] for (uint r = 0u; r < ROUNDS; ++r) {
             uint k = base + r * S + lane;
+            v[r] &= CARD_MASK;
             // At most 64 lanes of at most 65536: the round's sums fit a u32.
             uint before = subgroupExclusiveAdd(v[r]);
             if (k < k1) {
