@@ -157,7 +157,8 @@ fn ops_against_model() {
     assert_no_validation_messages(&ctx);
 }
 
-/// Random sequences of every operation on three sets (aliasing included), against BTreeSets.
+/// Random sequences of every operation on three sets (aliasing included, `run_optimize` among
+/// them, so that run chunks from it and from ranges meet every operation), against BTreeSets.
 #[test]
 fn model_random_sequences() {
     let ctx = context();
@@ -176,8 +177,9 @@ fn model_random_sequences() {
     };
     for step in 0..36 {
         let i = (rng.next_u32() % 3) as usize;
-        let what = rng.next_u32() % 6;
+        let what = rng.next_u32() % 7;
         match what {
+            6 => sets[i].run_optimize().unwrap(),
             0 | 1 => {
                 let n = [10usize, 500, 3000, 6000][rng.next_u32() as usize % 4];
                 let vals: Vec<u32> = (0..n).map(|_| value(&mut rng)).collect();
@@ -1865,6 +1867,27 @@ fn run_chunks() {
     check(&a, &ma, "run_optimize, shrunk");
     a.run_optimize().unwrap();
     check(&a, &ma, "run_optimize twice");
+    // The record layer's run_optimize, into the caller's command buffer.
+    let mut recorded = GpuSet::from_values(&ctx, &va).unwrap();
+    let (scratch, mut status) = scratch_and_status(&ctx);
+    ctx.submit_and_wait(|cmd| unsafe {
+        recorded.record_run_optimize(cmd, &scratch.range(), &status.sub_range(0, 32))?;
+        compute_to_host(&ctx, cmd);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(
+        bytemuck_from(&read_words(&mut status, 8)).ok,
+        1,
+        "recorded run_optimize"
+    );
+    recorded.shrink_to_fit().unwrap();
+    assert_eq!(
+        recorded.pool_blocks(),
+        optimized_blocks(&ma),
+        "recorded run_optimize: blocks"
+    );
+    check(&recorded, &ma, "recorded run_optimize");
     let read = GpuSet::deserialize(&ctx, &reference::serialize(&ma)).unwrap();
     assert_eq!(read.pool_blocks(), optimized_blocks(&ma), "deserialized: blocks");
     check(&read, &ma, "deserialized");

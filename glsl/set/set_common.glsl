@@ -447,29 +447,25 @@ PassSums pass_sums_new() {
     return PassSums(0u, 0u, 0u, 0u, 0u, 0u);
 }
 
-// Counts a counted pair's result (stage 0 or 2 of the pair kernels).
-void pass_sums_count(inout PassSums s, uint card) {
+// Adds a counted result of `card` values that needs `need` blocks.
+void pass_sums_add(inout PassSums s, uint card, uvec2 need) {
     if (card == FULL) {
         s.card_full++;
     } else {
         s.card_partial += card;
     }
-    uvec2 need = chunk_blocks(card);
     s.need_bm += need.x;
     s.need_ar += need.y;
 }
 
+// Counts a counted pair's result (stage 0 or 2 of the pair kernels).
+void pass_sums_count(inout PassSums s, uint card) {
+    pass_sums_add(s, card, chunk_blocks(card));
+}
+
 // Counts a counted result whose entry's first word is `form` (a run chunk or not).
 void pass_sums_count_form(inout PassSums s, uint form) {
-    uint card = chunk_card(form);
-    if (card == FULL) {
-        s.card_full++;
-    } else {
-        s.card_partial += card;
-    }
-    uvec2 need = entry_blocks(form);
-    s.need_bm += need.x;
-    s.need_ar += need.y;
+    pass_sums_add(s, chunk_card(form), entry_blocks(form));
 }
 
 // Counts a written chunk that became empty or non-empty (stage 1).
