@@ -198,7 +198,8 @@ fn model_random_sequences() {
                 }
             }
             2 => {
-                let b = base[rng.next_u32() as usize % 3] as u64 + (rng.next_u32() % 70_000) as u64;
+                let b = (base[rng.next_u32() as usize % 3] as u64 + (rng.next_u32() % 70_000) as u64)
+                    .min(1 << 32);
                 let e = (b + (rng.next_u32() % 140_000) as u64).min(1 << 32);
                 sets[i].insert_range(b, e).unwrap();
                 models[i].extend((b..e).map(|x| x as u32));
@@ -1867,19 +1868,41 @@ fn run_chunks() {
     check(&a, &ma, "run_optimize, shrunk");
     a.run_optimize().unwrap();
     check(&a, &ma, "run_optimize twice");
-    // The record layer's run_optimize, into the caller's command buffer.
+    // The record layer's run_optimize, into the caller's command buffer: with no free block
+    // (a set built from values has none) it writes nothing and reports what it needs, as every
+    // recorded operation; with those blocks reserved it runs.
     let mut recorded = GpuSet::from_values(&ctx, &va).unwrap();
     let (scratch, mut status) = scratch_and_status(&ctx);
-    ctx.submit_and_wait(|cmd| unsafe {
-        recorded.record_run_optimize(cmd, &scratch.range(), &status.sub_range(0, 32))?;
-        compute_to_host(&ctx, cmd);
-        Ok(())
-    })
-    .unwrap();
+    let mut record = |s: &GpuSet| -> SetOpStatus {
+        ctx.submit_and_wait(|cmd| unsafe {
+            s.record_run_optimize(cmd, &scratch.range(), &status.sub_range(0, 32))?;
+            compute_to_host(&ctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+        *bytemuck_from(&read_words(&mut status, 8))
+    };
+    let first = record(&recorded);
     assert_eq!(
-        bytemuck_from(&read_words(&mut status, 8)).ok,
-        1,
-        "recorded run_optimize"
+        first.ok, 0,
+        "recorded run_optimize without free blocks: {first:?}"
+    );
+    check(
+        &recorded,
+        &ma,
+        "recorded run_optimize without free blocks: nothing changed",
+    );
+    let short = |need: u32, free: u32| need.saturating_sub(free);
+    recorded
+        .reserve(
+            short(first.need_bitmap_blocks, first.free_bitmap_blocks),
+            short(first.need_array_blocks, first.free_array_blocks),
+        )
+        .unwrap();
+    let second = record(&recorded);
+    assert_eq!(
+        second.ok, 1,
+        "recorded run_optimize with the blocks it needs: {second:?}"
     );
     recorded.shrink_to_fit().unwrap();
     assert_eq!(

@@ -181,7 +181,9 @@ impl GpuSet {
     /// results in that form where chunk_update.comp writes them (every chunk pair with a run
     /// chunk, and pairs of more than 2048 values that are not two bitmaps); a set built from
     /// values or by the other pair kernels holds arrays and bitmaps until this is called. On
-    /// clustered sets it takes memory down by orders of magnitude. Blocking.
+    /// clustered sets it takes memory down by orders of magnitude. Like every operation, it
+    /// first needs free blocks for the results it writes (the pools may grow), and gives the
+    /// old ones back: follow it with [`GpuSet::shrink_to_fit`] to return them. Blocking.
     pub fn run_optimize(&mut self) -> Result<()> {
         self.run_update(|s| Ok(s.optimize_update()))?;
         Ok(())
