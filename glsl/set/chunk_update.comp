@@ -278,7 +278,8 @@ void main() {
         // an operand that is a run chunk, as CRoaring's run containers beget run containers),
         // else by its cardinality alone (the sparse path's results are arrays). A
         // cardinality-only operation needs no form.
-        uint run_bits = pc.mode == 0u ? ea.x | eb.x : (pc.mode == 1u ? ea.x : FULL << 1);
+        // (Modes 2 and 3 take a word of one run: results of ranges and run_optimize may run.)
+        uint run_bits = pc.mode == 0u ? ea.x | eb.x : (pc.mode == 1u ? ea.x : 1u << RUN_SHIFT);
         bool may_run = !sparse && chunk_runs(run_bits) != 0u;
         uint runs = 0u;
         if (may_run && card != 0u && card != FULL && pc.aux != 2u) {
