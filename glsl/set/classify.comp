@@ -177,11 +177,8 @@ void main() {
                 // Two runs of one interval each (in the entries): every result's cardinality
                 // follows from their overlap, and an intersection is one run or none
                 // (trivial.comp writes it). CRoaring decides such pairs as cheaply.
-                uint ra = dir_entry(pc.meta_a, c).y;
-                uint rb = dir_entry(pc.meta_b, c).y;
-                uint first = max(ra & 0xFFFFu, rb & 0xFFFFu);
-                uint last = min(ra >> 16, rb >> 16);
-                uint overlap = first <= last ? last - first + 1u : 0u;
+                uvec2 both = run_overlap(dir_entry(pc.meta_a, c).y, dir_entry(pc.meta_b, c).y);
+                uint overlap = both.x <= both.y ? both.y - both.x + 1u : 0u;
                 if (pc.mode == 1u) {
                     uint card = pc.op == OP_AND ? overlap
                               : pc.op == OP_OR ? ca + cb - overlap

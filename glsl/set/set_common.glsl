@@ -199,6 +199,12 @@ uint result_form(uint card, uint runs) {
     return run_chunk ? card | (runs << RUN_SHIFT) : card;
 }
 
+// The overlap of two runs (words first | last << 16): its first and last value (first > last
+// when they do not overlap).
+uvec2 run_overlap(uint ra, uint rb) {
+    return uvec2(max(ra & 0xFFFFu, rb & 0xFFFFu), min(ra >> 16, rb >> 16));
+}
+
 // Blocks (bitmap, array) enough for any result of lo..hi values: a bitmap block if the result
 // may be a bitmap, array blocks for up to min(hi, ARRAY_MAX) values if it may be an array.
 uvec2 chunk_blocks_between(uint lo, uint hi) {

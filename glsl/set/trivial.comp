@@ -24,11 +24,8 @@ void main() {
             e = dir_entry(pc.meta_b, c);
         } else if (copy != 0u) {
             // The intersection of two overlapping runs (classify.comp).
-            uint ra = dir_entry(pc.meta_a, c).y;
-            uint rb = dir_entry(pc.meta_b, c).y;
-            uint first = max(ra & 0xFFFFu, rb & 0xFFFFu);
-            uint last = min(ra >> 16, rb >> 16);
-            e = uvec2((last - first + 1u) | (1u << RUN_SHIFT), first | (last << 16));
+            uvec2 both = run_overlap(dir_entry(pc.meta_a, c).y, dir_entry(pc.meta_b, c).y);
+            e = uvec2((both.y - both.x + 1u) | (1u << RUN_SHIFT), both.x | (both.y << 16));
         }
         uvec2 old_d = dir_entry(pc.meta_d, c);
         free_chunk_storage_serial(old_d);

@@ -520,13 +520,13 @@ impl GpuSet {
                 Container::Full => {}
                 Container::Runs(runs) => {
                     dir[2 * k] |= (runs.len() as u32) << RUN_SHIFT;
-                    let words = runs.iter().map(|&(f, l)| f as u32 | (l as u32) << 16);
+                    let word = |&(first, last): &(u16, u16)| first as u32 | (last as u32) << 16;
                     if runs.len() == 1 {
-                        dir[2 * k + 1] = words.clone().next().unwrap();
+                        dir[2 * k + 1] = word(&runs[0]);
                     } else {
                         dir[2 * k + 1] = next_ar;
                         let start = ar.len();
-                        ar.extend(words);
+                        ar.extend(runs.iter().map(word));
                         ar.resize(start + 48, 0);
                         next_ar += 1;
                     }
@@ -622,16 +622,17 @@ impl GpuSet {
                     let list: Vec<(u16, u16)> = (0..runs)
                         .map(|i| (word(i) as u16, (word(i) >> 16) as u16))
                         .collect();
-                    let held: u32 = list
-                        .iter()
-                        .map(|&(f, l)| (l as u32 + 1).saturating_sub(f as u32))
-                        .sum();
+                    if list.iter().any(|&(first, last)| first > last) {
+                        return Err(corrupt(format!("chunk {c}: a run ends before it starts")));
+                    }
+                    let container = Container::Runs(list);
+                    let held = container.cardinality();
                     if held != card {
                         return Err(corrupt(format!(
                             "chunk {c}: runs hold {held} values, entry says {card}"
                         )));
                     }
-                    Container::Runs(list)
+                    container
                 }
                 0 => continue,
                 CHUNK_VALUES => Container::Full,
