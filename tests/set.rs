@@ -2003,3 +2003,120 @@ fn run_chunks() {
     }
     assert_no_validation_messages(&ctx);
 }
+
+/// `runs` runs of 4..=max_len values (so that `run_optimize` keeps them as runs) with gaps of
+/// 1..=max_gap values, in chunk `chunk` from a random start (cut at the chunk's end).
+fn random_runs(rng: &mut Rng, chunk: u32, runs: u32, max_len: u32, max_gap: u32) -> Vec<u32> {
+    let mut v = Vec::new();
+    let mut x = rng.next_u32() % 64;
+    for _ in 0..runs {
+        let len = 4 + rng.next_u32() % (max_len - 3);
+        v.extend((x..(x + len).min(65536)).map(|i| chunk << 16 | i));
+        x += len + 1 + rng.next_u32() % max_gap;
+        if x >= 65536 {
+            break;
+        }
+    }
+    v
+}
+
+/// Values of the intervals `[first, last]` in chunk `chunk`.
+fn intervals(chunk: u32, list: &[(u32, u32)]) -> Vec<u32> {
+    list.iter()
+        .flat_map(|&(f, l)| (f..=l).map(move |x| chunk << 16 | x))
+        .collect()
+}
+
+/// Pairs of chunks that are each empty, full or a run chunk, with at most 46 runs together
+/// (glsl/set/run_pairs.comp walks their runs; more go to the chunk kernel): random run counts
+/// on both sides, 46 and 47 runs together, a full chunk against 45 and 46 runs, run chunks
+/// copied (the other side empty) and complemented (the other side full), results that become
+/// arrays (a value or two left), full or empty, runs of more than 4096 values. Every operation
+/// into a new set, over a set of arrays and bitmaps (the old chunks' blocks reused or given
+/// back), over the last result (run chunks), in place on either side, on the one-pass path,
+/// and the cardinalities; the blocks exact where every result chunk is in its smallest form.
+#[test]
+fn run_pairs() {
+    let ctx = context();
+    let mut rng = Rng(4646);
+    let (mut va, mut vb) = (Vec::new(), Vec::new());
+    for c in 0..40 {
+        let (ra, rb) = (1 + rng.next_u32() % 30, 1 + rng.next_u32() % 30);
+        let long = if c % 4 == 0 { 3000 } else { 40 };
+        va.extend(random_runs(&mut rng, c, ra, long, 60));
+        vb.extend(random_runs(&mut rng, c, rb, 40, 60));
+    }
+    let full: Vec<u32> = (0..65536).collect();
+    for (c, ra, rb) in [
+        (40, 23, 23),
+        (41, 24, 23),
+        (42, 0, 46),
+        (43, 0, 47),
+        (44, 20, 0),
+        (45, 47, 0),
+    ] {
+        va.extend(random_runs(&mut rng, c, ra, 50, 50));
+        vb.extend(random_runs(&mut rng, c, rb, 50, 50));
+    }
+    // Full chunks against 45 and 46 runs.
+    va.extend(full.iter().map(|x| 46 << 16 | x));
+    vb.extend(random_runs(&mut rng, 46, 45, 50, 50));
+    vb.extend(full.iter().map(|x| 47 << 16 | x));
+    va.extend(random_runs(&mut rng, 47, 46, 50, 50));
+    // Results of a value or two (arrays), full and empty results, long runs.
+    va.extend(intervals(48, &[(7, 100)]));
+    vb.extend(intervals(48, &[(8, 100)]));
+    va.extend(intervals(49, &[(10, 20), (30, 40), (50, 60)]));
+    vb.extend(intervals(49, &[(11, 20), (30, 39), (50, 59)]));
+    va.extend(intervals(50, &[(0, 99), (200, 299)]));
+    vb.extend(intervals(50, &[(100, 199), (300, 65535)]));
+    va.extend(intervals(51, &[(0, 20_000), (30_000, 50_000)]));
+    vb.extend(intervals(51, &[(10_000, 40_000), (60_000, 65_535)]));
+    va.extend(intervals(52, &[(5, 65_530)]));
+    vb.extend((0..40u32).flat_map(|i| intervals(52, &[(100 + i * 1000, 103 + i * 1000)])));
+    va.extend(intervals(65535, &[(0, 9), (65_500, 65_535)]));
+    vb.extend(intervals(65535, &[(5, 65_510)]));
+    let (ma, mb) = (model_of(&va), model_of(&vb));
+    let mut a = GpuSet::from_values(&ctx, &va).unwrap();
+    a.run_optimize().unwrap();
+    let mut b = GpuSet::from_values(&ctx, &vb).unwrap();
+    b.run_optimize().unwrap();
+    a.shrink_to_fit().unwrap();
+    b.shrink_to_fit().unwrap();
+    assert_eq!(a.pool_blocks(), optimized_blocks(&ma), "a run-optimized");
+    assert_eq!(b.pool_blocks(), optimized_blocks(&mb), "b run-optimized");
+    let plain_values: Vec<u32> = (0..53u32)
+        .flat_map(|c| (0..(c * 97) % 5000 + 1).map(move |i| c << 16 | (i * 13 % 65536)))
+        .collect();
+    let mut last: Option<GpuSet> = None;
+    for op in SetOp::ALL {
+        let want = check_op(&a, &b, &ma, &mb, op);
+        let mut fresh = GpuSet::new(&ctx).unwrap();
+        assign_reserved(&mut fresh, SetOperand::Set(&a), SetOperand::Set(&b), op);
+        check(&fresh, &want, &format!("{op:?}, one-pass path"));
+        let mut over_plain = GpuSet::from_values(&ctx, &plain_values).unwrap();
+        over_plain
+            .assign(SetOperand::Set(&a), SetOperand::Set(&b), op)
+            .unwrap();
+        check(&over_plain, &want, &format!("{op:?} over arrays and bitmaps"));
+        if let Some(mut d) = last.take() {
+            assign_reserved(&mut d, SetOperand::Set(&a), SetOperand::Set(&b), op);
+            check(&d, &want, &format!("{op:?} over the last result"));
+        }
+        let mut in_a = GpuSet::deserialize(&ctx, &reference::serialize(&ma)).unwrap();
+        in_a.assign(SetOperand::This, SetOperand::Set(&b), op).unwrap();
+        check(&in_a, &want, &format!("{op:?} in place"));
+        let mut in_b = GpuSet::deserialize(&ctx, &reference::serialize(&mb)).unwrap();
+        in_b.assign(SetOperand::Set(&a), SetOperand::This, op).unwrap();
+        check(&in_b, &want, &format!("{op:?} in place, second operand"));
+        // Every result chunk in its smallest form, but for AND: an intersection of two single
+        // runs stays a run in the entry (no block) where an array would be smaller in Roaring.
+        if op != SetOp::And {
+            let mut exact = GpuSet::op(&a, &b, op).unwrap();
+            exact.shrink_to_fit().unwrap();
+            assert_eq!(exact.pool_blocks(), optimized_blocks(&want), "{op:?}: blocks");
+        }
+        last = Some(fresh);
+    }
+    assert_no_validation_messages(&ctx);
+}

@@ -42,5 +42,5 @@ void main() {
     o.v[5] = s.v[S_CARD_PARTIAL];
     o.v[6] = s.v[S_CARD_FULL];
     o.v[7] = s.v[S_WORK_COUNT] + s.v[S_PAIR_COUNT] + s.v[S_PAIR_MEDIUM_COUNT] + s.v[S_BITMAP_COUNT]
-           + s.v[S_COPY_COUNT];
+           + s.v[S_COPY_COUNT] + s.v[S_RUN_PAIR_COUNT];
 }

@@ -3,15 +3,17 @@
 // operands' cardinalities alone (the empty/full summary), and lists the chunks that need a
 // workgroup (array pairs for small_pairs.comp and array_pairs.comp, bitmap pairs for bitmap_pairs.comp, the rest
 // for chunk_update.comp, an operand's chunk that the result keeps unchanged for
-// small_pairs.comp to copy) or only a directory change (trivial list: chunk | full << 16).
+// small_pairs.comp to copy, pairs of run chunks with few runs for run_pairs.comp) or only a
+// directory change (trivial list: chunk | full << 16).
 // mode 0: materialize `op` of a and b into d; mode 1: cardinality of `op` of a and b (decided
 // chunks add their cardinality to the totals at once, nothing is listed but the undecided
 // pairs); mode 2: insert the range [range_lo, range_hi) into d; mode 4: run_optimize d (every
 // chunk that is neither empty nor full goes to chunk_update.comp, which writes it again in the
 // form result_form picks).
 //
-// Run chunks (in a, b, or as d's old chunk) go to chunk_update.comp only: the pair and copy
-// kernels never see one.
+// Run chunks (in a, b, or as d's old chunk) go to chunk_update.comp or run_pairs.comp only
+// (or trivial.comp, for what the entries alone decide): the pair and copy kernels never see
+// one.
 #define SET_RUN_CHUNKS
 #include "set_common.glsl"
 
@@ -27,7 +29,7 @@ void decide_when_last() {
         uint bound_ar = atomicAdd(s.v[S_BOUND_AR], 0u);
         uint listed = atomicAdd(s.v[S_WORK_COUNT], 0u) + atomicAdd(s.v[S_PAIR_COUNT], 0u)
                     + atomicAdd(s.v[S_PAIR_MEDIUM_COUNT], 0u) + atomicAdd(s.v[S_BITMAP_COUNT], 0u)
-                    + atomicAdd(s.v[S_COPY_COUNT], 0u);
+                    + atomicAdd(s.v[S_COPY_COUNT], 0u) + atomicAdd(s.v[S_RUN_PAIR_COUNT], 0u);
         U32Ref cur = U32Ref(cursor_addr(pc.meta_d, 0u));
         uint free_bm = cur.v[1] - cur.v[0];
         uint free_ar = cur.v[3] - cur.v[2];
@@ -160,6 +162,10 @@ void main() {
                         if (src <= 1u && chunk_runs(src == 0u ? xa : xb) == 1u) {
                             // One run, in the entry alone: copied by trivial.comp.
                             push_trivial_entry(c, src == 0u ? TRIVIAL_COPY_A : TRIVIAL_COPY_B);
+                        } else if (is_run_pair(xa, xb)) {
+                            // A run chunk copied or complemented: run_pairs.comp.
+                            list_chunk(pc.scratch, c, CLASS_RUNS);
+                            bound = uvec2(0u, 1u);
                         } else if (src <= 1u && !runs) {
                             // An operand's chunk unchanged: copied block by block.
                             uint i = atomicAdd(U32AtomicRef(pc.scratch).v[S_COPY_COUNT], 1u);
@@ -195,15 +201,21 @@ void main() {
                 }
             } else {
                 // Undecided: both are arrays, bitmaps or runs here (neither empty nor full).
-                if (pc.mode == 0u) {
-                    runs = runs || chunk_runs(dir_entry(pc.meta_d, c).x) != 0u;
-                }
-                bool bitmaps = ca > ARRAY_MAX && cb > ARRAY_MAX;
-                uint cls = runs ? CLASS_CHUNK : bitmaps ? CLASS_BITMAPS : pair_class(ca, cb);
-                list_chunk(pc.scratch, c, cls);
+                // Two run chunks of few runs: run_pairs.comp, whatever d's old chunk is.
                 listed_here = true;
-                uvec2 range = result_range(pc.op, ca, cb);
-                bound = run_bound(chunk_blocks_between(range.x, range.y), operand_runs);
+                if (is_run_pair(xa, xb)) {
+                    list_chunk(pc.scratch, c, CLASS_RUNS);
+                    bound = uvec2(0u, 1u);
+                } else {
+                    if (pc.mode == 0u) {
+                        runs = runs || chunk_runs(dir_entry(pc.meta_d, c).x) != 0u;
+                    }
+                    bool bitmaps = ca > ARRAY_MAX && cb > ARRAY_MAX;
+                    uint cls = runs ? CLASS_CHUNK : bitmaps ? CLASS_BITMAPS : pair_class(ca, cb);
+                    list_chunk(pc.scratch, c, cls);
+                    uvec2 range = result_range(pc.op, ca, cb);
+                    bound = run_bound(chunk_blocks_between(range.x, range.y), operand_runs);
+                }
             }
         }
     }

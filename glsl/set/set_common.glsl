@@ -83,7 +83,7 @@ layout(push_constant) uniform SetPush {
 #define PAIR_SMALL_VALUES 640u
 #define PAIR_MEDIUM_VALUES 2048u
 
-// Scratch words (src/set/gpu.rs clears words 0..14 before each operation, and word 15 before
+// Scratch words (src/set/gpu.rs clears words 0..30 before each operation, and word 31 before
 // the first of a batch).
 #define S_WORK_COUNT 0u
 #define S_TRIVIAL_COUNT 1u
@@ -117,7 +117,11 @@ uint64_t card_sums_addr() {
 // reuse the S_START list, which only inserts of sorted values use.
 #define S_COPY_COUNT 14u
 #define S_COPIES S_START
-#define S_FAILED 15u
+// run_pairs.comp's list (pairs of run chunks): its length; the entries fill S_TRIVIAL's list
+// from the back (the two lists hold different chunks).
+#define S_RUN_PAIR_COUNT 16u
+#define S_RUN_PAIRS_ENTRY(i) (S_TRIVIAL + CHUNKS - 1u - (i))
+#define S_FAILED 31u
 // Lists of CHUNKS words each: chunk_update's work (bitmap_pairs' from the back), trivial
 // chunks, the chunks' runs of sorted values (start and end index), the array pairs' work
 // (small_pairs' from the front, array_pairs' from the back).
@@ -125,11 +129,11 @@ uint64_t card_sums_addr() {
 // of operand a's or b's chunk, a run chunk of one run).
 #define TRIVIAL_COPY_A (1u << 17)
 #define TRIVIAL_COPY_B (1u << 18)
-#define S_WORK 16u
-#define S_TRIVIAL (16u + CHUNKS)
-#define S_START (16u + 2u * CHUNKS)
-#define S_END (16u + 3u * CHUNKS)
-#define S_PAIRS (16u + 4u * CHUNKS)
+#define S_WORK 32u
+#define S_TRIVIAL (32u + CHUNKS)
+#define S_START (32u + 2u * CHUNKS)
+#define S_END (32u + 3u * CHUNKS)
+#define S_PAIRS (32u + 4u * CHUNKS)
 
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer SetMetaRef {
     uint64_t bm_pool;
@@ -384,6 +388,27 @@ uint range_mask(uint w, uint lo, uint hi) {
 #define CLASS_MEDIUM 1u
 #define CLASS_CHUNK 2u
 #define CLASS_BITMAPS 3u
+#define CLASS_RUNS 4u
+
+// Pairs of chunks that are each empty, full (one run) or a run chunk, with at most
+// RUN_PAIR_MAX runs together, go to run_pairs.comp (one invocation a pair, walking the runs):
+// the result then has at most that many runs (its run boundaries are the operands'), so it is
+// a run chunk in one array block, or an array of at most 2 * RUN_PAIR_MAX + 1 values (where
+// result_form prefers it to the runs), which fits one array block too.
+#define RUN_PAIR_MAX 46u
+
+// The runs of a chunk for run_pairs.comp (entry's first word x): 0 empty, 1 full, r for a run
+// chunk, RUN_PAIR_NONE for an array or a bitmap.
+#define RUN_PAIR_NONE 0xFFFFu
+uint pair_runs(uint x) {
+    uint card = chunk_card(x);
+    return card == 0u ? 0u : card == FULL ? 1u : chunk_runs(x) != 0u ? chunk_runs(x) : RUN_PAIR_NONE;
+}
+
+// Whether a pair of chunks (entries' first words xa, xb) is run_pairs.comp's.
+bool is_run_pair(uint xa, uint xb) {
+    return pair_runs(xa) + pair_runs(xb) <= RUN_PAIR_MAX;
+}
 
 // Which kernel takes a pair of chunks of na and nb values (or a chunk and a run of nb
 // values): small_pairs.comp or array_pairs.comp where both are arrays (or empty) and small
@@ -413,6 +438,9 @@ void list_chunk(uint64_t scratch, uint c, uint cls) {
     } else if (cls == CLASS_BITMAPS) {
         uint i = atomicAdd(U32AtomicRef(scratch).v[S_BITMAP_COUNT], 1u);
         U32Ref(scratch).v[S_BITMAPS_ENTRY(i)] = c;
+    } else if (cls == CLASS_RUNS) {
+        uint i = atomicAdd(U32AtomicRef(scratch).v[S_RUN_PAIR_COUNT], 1u);
+        U32Ref(scratch).v[S_RUN_PAIRS_ENTRY(i)] = c;
     } else if (cls == CLASS_SMALL) {
         uint i = atomicAdd(U32AtomicRef(scratch).v[S_PAIR_COUNT], 1u);
         U32Ref(scratch).v[S_PAIRS + i] = c;

@@ -41,14 +41,17 @@ pub(crate) const CHUNKS: u64 = 65536;
 /// Byte offset of the directory in the control buffer.
 const META_DIR: u64 = 256;
 const CONTROL_BYTES: u64 = META_DIR + CHUNKS * 8;
-const SCRATCH_WORDS: u64 = 16 + 5 * CHUNKS;
+/// Scratch words: SCRATCH_HEADER counters (glsl/set/set_common.glsl S_*; the last one the
+/// batch's failure flag), then five lists of CHUNKS words.
+const SCRATCH_HEADER: u64 = 32;
+const SCRATCH_WORDS: u64 = SCRATCH_HEADER + 5 * CHUNKS;
 /// Bytes of the scratch range a recorded operation needs (its counters and chunk lists).
 pub const SET_SCRATCH_BYTES: u64 = SCRATCH_WORDS * 4;
 /// Bytes of the status a recorded modifying operation writes ([`SetOpStatus`]: 8 u32).
 pub const SET_STATUS_BYTES: u64 = 32;
 /// Word of the scratch where a one-pass filter's look-back state starts (glsl/set/filter.comp:
 /// S_START; 16 bytes, then a u64 status word per tile, within the scratch's last three lists).
-const FILTER_STATUS_WORD: u64 = 16 + 2 * CHUNKS;
+const FILTER_STATUS_WORD: u64 = SCRATCH_HEADER + 2 * CHUNKS;
 
 /// Values an invocation of the one-pass filter takes (glsl/set/filter.comp FILTER_ITEMS). On
 /// an NVIDIA H200, 2^24 queries against sets of about 2^24 values, ms sparse / dense /
@@ -160,12 +163,16 @@ pub(crate) fn op_block_bound(op: SetOp, xa: &[u32], xb: &[u32], d_is_a: bool, d_
                 let one_run = (is_a && xa >> RUN_SHIFT == 1) || (is_b && xb >> RUN_SHIFT == 1);
                 if card == 0 || card == full || (is_a && d_is_a) || (is_b && d_is_b) || one_run {
                     (0, 0)
+                } else if is_run_pair(xa, xb) {
+                    (0, 1)
                 } else {
                     run_bound(chunk_blocks(card))
                 }
             }
             // Two runs of one interval: their intersection lives in the entry (classify.comp).
             None if op == SetOp::And && xa >> RUN_SHIFT == 1 && xb >> RUN_SHIFT == 1 => (0, 0),
+            // Run chunks of few runs together (run_pairs.comp): one array block at most.
+            None if is_run_pair(xa, xb) => (0, 1),
             // The fewest and the most values the result can hold (classify.comp result_range).
             None => run_bound(match op {
                 SetOp::And => chunk_blocks_between((ca + cb).saturating_sub(full), ca.min(cb)),
@@ -177,6 +184,23 @@ pub(crate) fn op_block_bound(op: SetOp, xa: &[u32], xb: &[u32], d_is_a: bool, d_
         total = (total.0 + blocks.0, total.1 + blocks.1);
     }
     total
+}
+
+/// Runs of at most this many together in two chunks that are each empty, full or a run chunk
+/// make a pair for glsl/set/run_pairs.comp (set_common.glsl RUN_PAIR_MAX).
+const RUN_PAIR_MAX: u32 = 46;
+
+/// Whether the chunks with entries' first words `xa` and `xb` are a pair for run_pairs.comp
+/// (set_common.glsl is_run_pair): each empty (no runs), full (one run) or a run chunk, with at
+/// most RUN_PAIR_MAX runs together.
+fn is_run_pair(xa: u32, xb: u32) -> bool {
+    let runs = |x: u32| match x & CARD_MASK {
+        0 => Some(0),
+        CHUNK_VALUES => Some(1),
+        _ if x >> RUN_SHIFT != 0 => Some(x >> RUN_SHIFT),
+        _ => None,
+    };
+    matches!((runs(xa), runs(xb)), (Some(ra), Some(rb)) if ra + rb <= RUN_PAIR_MAX)
 }
 
 /// An operand of [`GpuSet::assign`]: the destination itself, or another set.
@@ -1156,6 +1180,8 @@ const UPDATE_GRID: u32 = 256;
 /// docs/benchmarks/2026-11-25-h100-dense-bitmaps.md).
 const BITMAPS_GRID: u32 = 16384;
 const MEDIUM_GRID: u32 = 1024;
+/// Workgroups of run_pairs.comp at most (one invocation a pair, grid-stride).
+const RUN_PAIRS_GRID: u32 = 256;
 
 fn chunk_grid(bound: u32) -> u32 {
     bound.clamp(1, 4096)
@@ -1214,6 +1240,7 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         &shaders::SET_INFO,
         &shaders::SET_TO_ARRAY,
         &shaders::SET_TRIVIAL,
+        &shaders::SET_RUN_PAIRS,
         &shaders::SET_COMPACT,
     ];
     ctx.prepare_kernels(&list.map(|s| (s, spec)))?;
@@ -1284,6 +1311,12 @@ fn small_pairs_shader(ctx: &Context) -> &'static ShaderSource {
     } else {
         &shaders::SET_SMALL_PAIRS
     }
+}
+
+/// Scratch words an operation clears first: the counters, and the batch's failure flag (the
+/// header's last word) when it is the first of its batch.
+fn counters_to_clear(first: bool) -> u32 {
+    (if first { SCRATCH_HEADER } else { SCRATCH_HEADER - 1 }) as u32
 }
 
 /// Records the passes of one update: clear the scratch counters (and the batch's failure
@@ -1358,6 +1391,7 @@ pub(crate) unsafe fn record_update_phase(
     let pairs_small = ctx.kernel(small_pairs_shader(ctx), small_pairs_spec())?;
     let pairs_medium = ctx.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx))?;
     let check = kernel(ctx, &shaders::SET_CHECK)?;
+    let run_pairs = kernel(ctx, &shaders::SET_RUN_PAIRS)?;
     let source_mode = match u.mode {
         MODE_VALUES => 1,
         MODE_RANGE => 2,
@@ -1387,6 +1421,11 @@ pub(crate) unsafe fn record_update_phase(
         }
         with_grid(pairs_small, source_mode, u32::MAX);
         with_grid(pairs_medium, source_mode, MEDIUM_GRID);
+        if source_mode == 0 {
+            // One invocation a pair of run chunks.
+            let groups = u.bound.div_ceil(wg(ctx)).clamp(1, RUN_PAIRS_GRID);
+            ctx.dispatch(cmd, run_pairs, &push_with(0, stage, groups), groups);
+        }
     };
     let trivial = kernel(ctx, &shaders::SET_TRIVIAL)?;
     // Earlier passes on the scratch (another operation of a batch) before its clear, which is
@@ -1404,7 +1443,7 @@ pub(crate) unsafe fn record_update_phase(
         // 2 of the pair passes), so no check pass follows.
         // The scratch counters and the status in one dispatch: one launch less, dense-set
         // cardinalities 2-5% faster on an H100 (docs/benchmarks/2026-11-25-h100-set-copies.md).
-        let counters = if first { 16 } else { 15 };
+        let counters = counters_to_clear(first);
         scratch.check("fill destination", counters as u64 * 4, 4)?;
         ctx.record_compute_fill_two_at(
             cmd,
@@ -1426,13 +1465,13 @@ pub(crate) unsafe fn record_update_phase(
     }
     if phase == Phase::Reserved {
         debug_assert_eq!(u.mode, MODE_OP);
-        ctx.record_compute_fill(cmd, scratch, if first { 16 } else { 15 }, 0)?;
+        ctx.record_compute_fill(cmd, scratch, counters_to_clear(first), 0)?;
         ctx.compute_to_compute(cmd);
         ctx.dispatch(cmd, classify, &push(0, 1), (CHUNKS / wg(ctx) as u64) as u32);
         ctx.compute_to_compute(cmd);
     } else if phase == Phase::All {
-        // Counters (words 0..14) and, first in a batch, the failure flag (word 15).
-        ctx.record_compute_fill(cmd, scratch, if first { 16 } else { 15 }, 0)?;
+        // Counters and, first in a batch, the failure flag (the header's last word).
+        ctx.record_compute_fill(cmd, scratch, counters_to_clear(first), 0)?;
         ctx.compute_to_compute(cmd);
         match u.mode {
             MODE_VALUES => {
@@ -1446,8 +1485,8 @@ pub(crate) unsafe fn record_update_phase(
         pair_passes(0);
         ctx.compute_to_compute(cmd);
     } else {
-        // The failure flag (word 15).
-        let flag = BufferRange::new(scratch.buffer, scratch.offset + 60, 4);
+        // The failure flag (the header's last word).
+        let flag = BufferRange::new(scratch.buffer, scratch.offset + (SCRATCH_HEADER - 1) * 4, 4);
         ctx.record_compute_fill(cmd, &flag, 1, 0)?;
         ctx.compute_to_compute(cmd);
     }
@@ -2109,6 +2148,7 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SET_BITMAP_PAIRS,
         shaders::SET_ARRAY_PAIRS_MEDIUM,
         shaders::SET_TRIVIAL,
+        shaders::SET_RUN_PAIRS,
         shaders::SET_CHECK,
         shaders::SET_INFO,
         shaders::SET_TO_ARRAY,
