@@ -287,7 +287,6 @@ const PERMUTATIONS: &[Permutation] = &[
         &[("LIST16", "1")],
     ),
     ("set_trivial", "set/trivial.comp", &[]),
-    ("set_run_pairs", "set/run_pairs.comp", &[]),
     ("set_check", "set/check.comp", &[]),
     ("set_info", "set/info.comp", &[]),
     ("set_to_array", "set/to_array.comp", &[]),

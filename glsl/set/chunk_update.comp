@@ -14,6 +14,9 @@
 // or of an operand run chunk is stored in the form result_form (set_common.glsl) picks from its
 // cardinality and run count.
 //
+// Before its chunks, in the counting stages of set operations, each invocation counts pairs of
+// run chunks with few runs (run_pairs.glsl; trivial.comp writes them).
+//
 // Sparse path (array_pair.glsl): when both operands are arrays (or empty, or a run of at most
 // 4096 sorted values) and the result must be an array (AND, ANDNOT, or at most 4096 values
 // together), the operands stay sorted u16 lists in sa and sb. Classify and boundaries list
@@ -34,6 +37,7 @@
 #define SET_RUN_CHUNKS
 #include "set_common.glsl"
 #include "../common/workgroup_scan.glsl"
+#include "run_pairs.glsl"
 
 #define KEEP_WORDS 128u
 
@@ -200,6 +204,24 @@ void main() {
     bool write = pc.aux == 1u;
     if (write ? U32Ref(pc.scratch).v[S_OK] == 0u : one_pass(pc.scratch, pc.meta_d)) {
         return;  // nothing to write, or nothing to count (the one-pass path)
+    }
+    if (!write && pc.mode == 0u) {
+        // The pairs of run chunks (run_pairs.glsl), one an invocation, counted before the
+        // workgroup's chunks (their writing pass is trivial.comp's).
+        uint n_runs = U32Ref(pc.scratch).v[S_RUN_PAIR_COUNT];
+        if (n_runs != 0u) {
+            PassSums run_sums = pass_sums_new();
+            RunPairPools pools = run_pair_pools();
+            for (uint i = linear_workgroup_id() * WG_SIZE + t; i < n_runs; i += pc.grid * WG_SIZE) {
+                run_pair_count(U32Ref(pc.scratch).v[S_RUN_PAIRS_ENTRY(i)], pools, run_sums);
+            }
+            run_sums.card_partial = subgroup_sum(run_sums.card_partial);
+            run_sums.card_full = subgroup_sum(run_sums.card_full);
+            run_sums.need_ar = subgroup_sum(run_sums.need_ar);
+            if (subgroupElect()) {
+                pass_sums_flush(run_sums);
+            }
+        }
     }
     PassSums sums = pass_sums_new();  // invocation 0's
     ArrayPool dest = write_pool(write);

@@ -3,7 +3,7 @@
 // operands' cardinalities alone (the empty/full summary), and lists the chunks that need a
 // workgroup (array pairs for small_pairs.comp and array_pairs.comp, bitmap pairs for bitmap_pairs.comp, the rest
 // for chunk_update.comp, an operand's chunk that the result keeps unchanged for
-// small_pairs.comp to copy, pairs of run chunks with few runs for run_pairs.comp) or only a
+// small_pairs.comp to copy, pairs of run chunks with few runs for run_pairs.glsl) or only a
 // directory change (trivial list: chunk | full << 16).
 // mode 0: materialize `op` of a and b into d; mode 1: cardinality of `op` of a and b (decided
 // chunks add their cardinality to the totals at once, nothing is listed but the undecided
@@ -11,7 +11,7 @@
 // chunk that is neither empty nor full goes to chunk_update.comp, which writes it again in the
 // form result_form picks).
 //
-// Run chunks (in a, b, or as d's old chunk) go to chunk_update.comp or run_pairs.comp only
+// Run chunks (in a, b, or as d's old chunk) go to chunk_update.comp or run_pairs.glsl only
 // (or trivial.comp, for what the entries alone decide): the pair and copy kernels never see
 // one.
 #define SET_RUN_CHUNKS
@@ -163,7 +163,7 @@ void main() {
                             // One run, in the entry alone: copied by trivial.comp.
                             push_trivial_entry(c, src == 0u ? TRIVIAL_COPY_A : TRIVIAL_COPY_B);
                         } else if (is_run_pair(xa, xb)) {
-                            // A run chunk copied or complemented: run_pairs.comp.
+                            // A run chunk copied or complemented: run_pairs.glsl.
                             list_chunk(pc.scratch, c, CLASS_RUNS);
                             bound = uvec2(0u, 1u);
                         } else if (src <= 1u && !runs) {
@@ -201,7 +201,7 @@ void main() {
                 }
             } else {
                 // Undecided: both are arrays, bitmaps or runs here (neither empty nor full).
-                // Two run chunks of few runs: run_pairs.comp, whatever d's old chunk is.
+                // Two run chunks of few runs: run_pairs.glsl, whatever d's old chunk is.
                 listed_here = true;
                 if (is_run_pair(xa, xb)) {
                     list_chunk(pc.scratch, c, CLASS_RUNS);

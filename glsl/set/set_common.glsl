@@ -117,7 +117,7 @@ uint64_t card_sums_addr() {
 // reuse the S_START list, which only inserts of sorted values use.
 #define S_COPY_COUNT 14u
 #define S_COPIES S_START
-// run_pairs.comp's list (pairs of run chunks): its length; the entries fill S_TRIVIAL's list
+// run_pairs.glsl's list (pairs of run chunks): its length; the entries fill S_TRIVIAL's list
 // from the back (the two lists hold different chunks).
 #define S_RUN_PAIR_COUNT 16u
 #define S_RUN_PAIRS_ENTRY(i) (S_TRIVIAL + CHUNKS - 1u - (i))
@@ -391,13 +391,13 @@ uint range_mask(uint w, uint lo, uint hi) {
 #define CLASS_RUNS 4u
 
 // Pairs of chunks that are each empty, full (one run) or a run chunk, with at most
-// RUN_PAIR_MAX runs together, go to run_pairs.comp (one invocation a pair, walking the runs):
+// RUN_PAIR_MAX runs together, go to run_pairs.glsl (one invocation a pair, walking the runs):
 // the result then has at most that many runs (its run boundaries are the operands'), so it is
 // a run chunk in one array block, or an array of at most 2 * RUN_PAIR_MAX + 1 values (where
 // result_form prefers it to the runs), which fits one array block too.
 #define RUN_PAIR_MAX 46u
 
-// The runs of a chunk for run_pairs.comp (entry's first word x): 0 empty, 1 full, r for a run
+// The runs of a chunk for run_pairs.glsl (entry's first word x): 0 empty, 1 full, r for a run
 // chunk, RUN_PAIR_NONE for an array or a bitmap.
 #define RUN_PAIR_NONE 0xFFFFu
 uint pair_runs(uint x) {
@@ -405,7 +405,7 @@ uint pair_runs(uint x) {
     return card == 0u ? 0u : card == FULL ? 1u : chunk_runs(x) != 0u ? chunk_runs(x) : RUN_PAIR_NONE;
 }
 
-// Whether a pair of chunks (entries' first words xa, xb) is run_pairs.comp's.
+// Whether a pair of chunks (entries' first words xa, xb) is run_pairs.glsl's.
 bool is_run_pair(uint xa, uint xb) {
     return pair_runs(xa) + pair_runs(xb) <= RUN_PAIR_MAX;
 }

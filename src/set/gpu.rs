@@ -171,7 +171,7 @@ pub(crate) fn op_block_bound(op: SetOp, xa: &[u32], xb: &[u32], d_is_a: bool, d_
             }
             // Two runs of one interval: their intersection lives in the entry (classify.comp).
             None if op == SetOp::And && xa >> RUN_SHIFT == 1 && xb >> RUN_SHIFT == 1 => (0, 0),
-            // Run chunks of few runs together (run_pairs.comp): one array block at most.
+            // Run chunks of few runs together (run_pairs.glsl): one array block at most.
             None if is_run_pair(xa, xb) => (0, 1),
             // The fewest and the most values the result can hold (classify.comp result_range).
             None => run_bound(match op {
@@ -187,10 +187,10 @@ pub(crate) fn op_block_bound(op: SetOp, xa: &[u32], xb: &[u32], d_is_a: bool, d_
 }
 
 /// Runs of at most this many together in two chunks that are each empty, full or a run chunk
-/// make a pair for glsl/set/run_pairs.comp (set_common.glsl RUN_PAIR_MAX).
+/// make a pair for glsl/set/run_pairs.glsl (set_common.glsl RUN_PAIR_MAX).
 const RUN_PAIR_MAX: u32 = 46;
 
-/// Whether the chunks with entries' first words `xa` and `xb` are a pair for run_pairs.comp
+/// Whether the chunks with entries' first words `xa` and `xb` are a pair for run_pairs.glsl
 /// (set_common.glsl is_run_pair): each empty (no runs), full (one run) or a run chunk, with at
 /// most RUN_PAIR_MAX runs together.
 fn is_run_pair(xa: u32, xb: u32) -> bool {
@@ -1180,8 +1180,6 @@ const UPDATE_GRID: u32 = 256;
 /// docs/benchmarks/2026-11-25-h100-dense-bitmaps.md).
 const BITMAPS_GRID: u32 = 16384;
 const MEDIUM_GRID: u32 = 1024;
-/// Workgroups of run_pairs.comp at most (one invocation a pair, grid-stride).
-const RUN_PAIRS_GRID: u32 = 256;
 
 fn chunk_grid(bound: u32) -> u32 {
     bound.clamp(1, 4096)
@@ -1240,7 +1238,6 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         &shaders::SET_INFO,
         &shaders::SET_TO_ARRAY,
         &shaders::SET_TRIVIAL,
-        &shaders::SET_RUN_PAIRS,
         &shaders::SET_COMPACT,
     ];
     ctx.prepare_kernels(&list.map(|s| (s, spec)))?;
@@ -1391,7 +1388,6 @@ pub(crate) unsafe fn record_update_phase(
     let pairs_small = ctx.kernel(small_pairs_shader(ctx), small_pairs_spec())?;
     let pairs_medium = ctx.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx))?;
     let check = kernel(ctx, &shaders::SET_CHECK)?;
-    let run_pairs = kernel(ctx, &shaders::SET_RUN_PAIRS)?;
     let source_mode = match u.mode {
         MODE_VALUES => 1,
         MODE_RANGE => 2,
@@ -1421,11 +1417,6 @@ pub(crate) unsafe fn record_update_phase(
         }
         with_grid(pairs_small, source_mode, u32::MAX);
         with_grid(pairs_medium, source_mode, MEDIUM_GRID);
-        if source_mode == 0 {
-            // One invocation a pair of run chunks.
-            let groups = u.bound.div_ceil(wg(ctx)).clamp(1, RUN_PAIRS_GRID);
-            ctx.dispatch(cmd, run_pairs, &push_with(0, stage, groups), groups);
-        }
     };
     let trivial = kernel(ctx, &shaders::SET_TRIVIAL)?;
     // Earlier passes on the scratch (another operation of a batch) before its clear, which is
@@ -2148,7 +2139,6 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SET_BITMAP_PAIRS,
         shaders::SET_ARRAY_PAIRS_MEDIUM,
         shaders::SET_TRIVIAL,
-        shaders::SET_RUN_PAIRS,
         shaders::SET_CHECK,
         shaders::SET_INFO,
         shaders::SET_TO_ARRAY,
