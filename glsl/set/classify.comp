@@ -162,7 +162,7 @@ void main() {
                         if (src <= 1u && chunk_runs(src == 0u ? xa : xb) == 1u) {
                             // One run, in the entry alone: copied by trivial.comp.
                             push_trivial_entry(c, src == 0u ? TRIVIAL_COPY_A : TRIVIAL_COPY_B);
-                        } else if (is_run_pair(xa, xb)) {
+                        } else if (operand_runs && is_run_pair(xa, xb)) {
                             // A run chunk copied or complemented: run_pairs.glsl.
                             list_chunk(pc.scratch, c, CLASS_RUNS);
                             bound = uvec2(0u, 1u);
@@ -203,7 +203,7 @@ void main() {
                 // Undecided: both are arrays, bitmaps or runs here (neither empty nor full).
                 // Two run chunks of few runs: run_pairs.glsl, whatever d's old chunk is.
                 listed_here = true;
-                if (is_run_pair(xa, xb)) {
+                if (operand_runs && is_run_pair(xa, xb)) {
                     list_chunk(pc.scratch, c, CLASS_RUNS);
                     bound = uvec2(0u, 1u);
                 } else {

@@ -9,9 +9,12 @@
 // stored in the form result_form (set_common.glsl) picks, a run chunk (one run in the entry,
 // more in one array block) or an array of at most 2 * RUN_PAIR_MAX + 1 values (one array
 // block), or nothing (empty, full).
-// Counted (run_pair_count) by chunk_update.comp's invocations before their chunks (stages 0 and
-// 2: no launch of its own), written (run_pair_write) by trivial.comp's invocations past its
-// list (stage 1).
+// Counted (run_pair_count) and written (run_pair_write) by chunk_update.comp's invocations
+// before their workgroup's chunks: no launch of their own (one cost 1.9 us an operation on an
+// H200, 8% of a dense AND), and in trivial.comp, which runs beside chunk_update.comp, the
+// writes made dense operations 3% slower (48 registers instead of 39).
+// A chunk of several runs whose result it is unchanged (the other side empty) is copied word
+// by word, without a walk.
 #ifndef VKALGO_SET_RUN_PAIRS_GLSL
 #define VKALGO_SET_RUN_PAIRS_GLSL
 
@@ -21,15 +24,28 @@ struct RunList {
     uint64_t block;
     uint single;
     uint r;
+    uint x;  // the entry's first word
 };
 
 RunList run_list(uint64_t meta, uint64_t pool, uint c) {
     uvec2 e = dir_entry(meta, c);
     uint r = pair_runs(e.x);
     if (r > 1u) {
-        return RunList(pool_block(pool, e.y), 0u, r);
+        return RunList(pool_block(pool, e.y), 0u, r, e.x);
     }
-    return RunList(0ul, chunk_card(e.x) == FULL ? 0xFFFF0000u : e.y, r);
+    return RunList(0ul, chunk_card(e.x) == FULL ? 0xFFFF0000u : e.y, r, e.x);
+}
+
+// The operand whose run chunk is the result unchanged (0 a, 1 b; classify lists such a copy
+// only for a chunk of several runs, whose block is copied word by word), else 2.
+uint run_pair_copy(RunList a, RunList b) {
+    if (b.r == 0u && pc.op != OP_AND) {
+        return 0u;
+    }
+    if (a.r == 0u && (pc.op == OP_OR || pc.op == OP_XOR)) {
+        return 1u;
+    }
+    return 2u;
 }
 
 // Run i (< l.r) as first | last << 16.
@@ -133,6 +149,10 @@ RunPairPools run_pair_pools() {
 uvec2 run_pair_form(uint c, RunPairPools pools, out RunList a, out RunList b) {
     a = run_list(pc.meta_a, pools.a, c);
     b = run_list(pc.meta_b, pools.b, c);
+    uint copy = run_pair_copy(a, b);
+    if (copy != 2u) {
+        return uvec2(copy == 0u ? a.x : b.x, 0u);
+    }
     uvec3 counted = run_pair_walk(a, b, EMIT_COUNT, 0ul);
     return uvec2(result_form(counted.x, counted.y), counted.z);
 }
@@ -175,7 +195,16 @@ void run_pair_write(uint c, RunPairPools pools, ArrayPool d) {
         } else {
             e.y = pool_ring_id(d, take_blocks(POOL_ARRAY, 1u));
         }
-        run_pair_walk(a, b, runs > 1u ? EMIT_RUNS : EMIT_ARRAY, pool_block(d.blocks, e.y));
+        uint64_t out_addr = pool_block(d.blocks, e.y);
+        uint copy = run_pair_copy(a, b);
+        if (copy != 2u) {
+            RunList from = copy == 0u ? a : b;
+            for (uint i = 0u; i < runs; i++) {
+                U32Ref(out_addr).v[i] = U32Ref(from.block).v[i];
+            }
+        } else {
+            run_pair_walk(a, b, runs > 1u ? EMIT_RUNS : EMIT_ARRAY, out_addr);
+        }
     }
     // After the walks: the old chunk may be an operand's.
     free_chunk_storage_serial(old_d);
