@@ -48,12 +48,15 @@
 //! below an array's 2n, or below a bitmap's 8192) and r <= 48. Run chunks come from ranges
 //! ([`GpuSet::insert_range`]), deserialized run containers, [`GpuSet::run_optimize`] and
 //! operations where an operand's chunk is one (as CRoaring's run containers beget run
-//! containers); a set built from values holds arrays and bitmaps until `run_optimize`. Pairs
-//! with a run chunk go to the kernel that expands chunks into shared bitmaps
-//! (chunk_update.comp), which writes their results in the form above; the pair kernels for
-//! arrays and bitmaps never see one. A run chunk of one run copied by an operation, the
-//! intersection of two such (one run or none) and every cardinality of two such are decided
-//! by the classification pass from the entries alone.
+//! containers); a set built from values holds arrays and bitmaps until `run_optimize`. A pair
+//! of chunks that are each empty, full or a run chunk, with at most 46 runs together, is
+//! computed by one invocation walking both run lists (glsl/set/run_pairs.glsl, as CRoaring
+//! does; its result has at most 46 runs, so one array block at most); other pairs with a run
+//! chunk go to the kernel that expands chunks into shared bitmaps (chunk_update.comp), which
+//! writes their results in the form above; the pair kernels for arrays and bitmaps never see
+//! one. A run chunk of one run copied by an operation, the intersection of two such (one run
+//! or none) and every cardinality of two such are decided by the classification pass from the
+//! entries alone.
 //!
 //! Memory of a set ([`GpuSet::memory_bytes`]): the directory (512 KiB, fixed), the pools and
 //! the rings (4 bytes per block). Growth adds an eighth of a pool beyond the shortfall and
