@@ -2031,7 +2031,8 @@ fn intervals(chunk: u32, list: &[(u32, u32)]) -> Vec<u32> {
 /// (glsl/set/run_pairs.comp walks their runs; more go to the chunk kernel): random run counts
 /// on both sides, 46 and 47 runs together, a full chunk against 45 and 46 runs, run chunks
 /// copied (the other side empty) and complemented (the other side full), results that become
-/// arrays (a value or two left), full or empty, runs of more than 4096 values. Every operation
+/// arrays (a value or two left, and 93 values in 46 runs, the most), full or empty, runs of
+/// more than 4096 values. Every operation
 /// into a new set, over a set of arrays and bitmaps (the old chunks' blocks reused or given
 /// back), over the last result (run chunks), in place on either side, on the one-pass path,
 /// and the cardinalities; the blocks exact where every result chunk is in its smallest form.
@@ -2074,6 +2075,12 @@ fn run_pairs() {
     vb.extend(intervals(51, &[(10_000, 40_000), (60_000, 65_535)]));
     va.extend(intervals(52, &[(5, 65_530)]));
     vb.extend((0..40u32).flat_map(|i| intervals(52, &[(100 + i * 1000, 103 + i * 1000)])));
+    // 46 runs of two or three values (93, an array of one full block of 47 words) from
+    // ANDNOT and XOR: the largest array a run pair writes.
+    for k in 0..23 {
+        va.extend(intervals(53, &[(12 * k, 12 * k + if k == 22 { 8 } else { 7 })]));
+        vb.extend(intervals(53, &[(12 * k + 2, 12 * k + 5)]));
+    }
     va.extend(intervals(65535, &[(0, 9), (65_500, 65_535)]));
     vb.extend(intervals(65535, &[(5, 65_510)]));
     let (ma, mb) = (model_of(&va), model_of(&vb));
