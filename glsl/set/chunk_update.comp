@@ -213,24 +213,23 @@ void main() {
     if (n_runs != 0u) {
         // The pairs of run chunks (run_pairs.glsl), one an invocation, before the workgroup's
         // chunks.
-        {
-            PassSums run_sums = pass_sums_new();
-            RunPairPools pools = run_pair_pools();
-            for (uint i = linear_workgroup_id() * WG_SIZE + t; i < n_runs; i += pc.grid * WG_SIZE) {
-                uint c = U32Ref(pc.scratch).v[S_RUN_PAIRS_ENTRY(i)];
-                if (write) {
-                    run_pair_write(c, pools, dest);
-                } else {
-                    run_pair_count(c, pools, run_sums);
-                }
+        PassSums run_sums = pass_sums_new();
+        RunPairPools pools = run_pair_pools();
+        for (uint i = linear_workgroup_id() * WG_SIZE + t; i < n_runs; i += pc.grid * WG_SIZE) {
+            uint c = U32Ref(pc.scratch).v[S_RUN_PAIRS_ENTRY(i)];
+            if (write) {
+                run_pair_write(c, pools, dest);
+            } else {
+                run_pair_count(c, pools, run_sums);
             }
-            if (!write) {
-                run_sums.card_partial = subgroup_sum(run_sums.card_partial);
-                run_sums.card_full = subgroup_sum(run_sums.card_full);
-                run_sums.need_ar = subgroup_sum(run_sums.need_ar);
-                if (subgroupElect()) {
-                    pass_sums_flush(run_sums);
-                }
+        }
+        if (!write) {
+            // Counting adds cardinalities and array blocks only (run pairs take no bitmap).
+            run_sums.card_partial = subgroup_sum(run_sums.card_partial);
+            run_sums.card_full = subgroup_sum(run_sums.card_full);
+            run_sums.need_ar = subgroup_sum(run_sums.need_ar);
+            if (subgroupElect()) {
+                pass_sums_flush(run_sums);
             }
         }
     }

@@ -186,10 +186,7 @@ void run_pair_write(uint c, RunPairPools pools, ArrayPool d) {
             e.y = old_d.y;
             if (k_old > 1u) {
                 uint pos = atomicAdd(U32AtomicRef(cursor_addr(pc.meta_d, 3u)).v[0], k_old - 1u);
-                U32Ref header = U32Ref(pool_block(d.blocks, old_d.y));
-                for (uint blk = 1u; blk < k_old; blk++) {
-                    U32Ref(d.ring).v[(pos + blk - 1u) & d.mask] = header.v[blk - 1u];
-                }
+                give_back_header_blocks(d, old_d.y, 1u, k_old, pos);
             }
             old_d = uvec2(0u);
         } else {

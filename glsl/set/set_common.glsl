@@ -637,6 +637,25 @@ uint reuse_blocks_id(uvec2 old_d, uint k, uint b, ArrayPool d) {
     return 0u;
 }
 
+// Gives array blocks from..k-1 (1 <= from) of a destination chunk back into the array ring's
+// slots from `slot` on, one invocation alone: block 0 is `id0`, the others' ids are in its
+// header. Eight header words are loaded before their stores: a store to the ring might alias
+// the header, so a load after it would wait a round trip each.
+void give_back_header_blocks(ArrayPool d, uint id0, uint from, uint k, uint slot) {
+    U32Ref header = U32Ref(pool_block(d.blocks, id0));
+    for (uint i = from; i < k; i += 8u) {
+        uint ids[8];
+        [[unroll]] for (uint j = 0u; j < 8u; j++) {
+            ids[j] = i + j < k ? header.v[i + j - 1u] : 0u;
+        }
+        [[unroll]] for (uint j = 0u; j < 8u; j++) {
+            if (i + j < k) {
+                U32Ref(d.ring).v[(slot + i + j - from) & d.mask] = ids[j];
+            }
+        }
+    }
+}
+
 // Gives a destination chunk's blocks back, one invocation alone (e the chunk's old entry).
 void free_chunk_storage_serial(uvec2 e) {
     uint k = entry_blocks(e.x).y;
@@ -645,21 +664,8 @@ void free_chunk_storage_serial(uvec2 e) {
         return;
     }
     ArrayPool d = array_pool(pc.meta_d);
-    U32Ref header = U32Ref(pool_block(d.blocks, e.y));
     U32Ref(d.ring).v[pos & d.mask] = e.y;
-    // Eight header words loaded before their stores: a store to the ring might alias the
-    // header, so a load after it would wait a round trip each.
-    for (uint i = 1u; i < k; i += 8u) {
-        uint ids[8];
-        [[unroll]] for (uint j = 0u; j < 8u; j++) {
-            ids[j] = i + j < k ? header.v[i + j - 1u] : 0u;
-        }
-        [[unroll]] for (uint j = 0u; j < 8u; j++) {
-            if (i + j < k) {
-                U32Ref(d.ring).v[(pos + i + j) & d.mask] = ids[j];
-            }
-        }
-    }
+    give_back_header_blocks(d, e.y, 1u, k, pos + 1u);
 }
 
 #endif
