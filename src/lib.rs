@@ -1,15 +1,17 @@
 //! # vkalgo
 //!
 //! GPU data-organization algorithms on Vulkan: prefix scan ([`scan`]), radix sort ([`sort`]),
-//! stable multisplit into buckets ([`split`]) and a GPU hash map ([`HashMap`], module
-//! [`hash`]) today; merge and set operations on the same foundation.
+//! stable multisplit into buckets ([`split`]), merge and set operations on sorted arrays
+//! ([`merge`]), a GPU hash map ([`HashMap`], module [`hash`]) and sets of u32 in Roaring-style
+//! chunks ([`GpuSet`], module [`set`]).
 //!
 //! Three layers, one implementation:
 //! - **Record layer** for engines: plan once, then record passes into your own command
 //!   buffer on your own `{VkBuffer, offset, size}` ranges ([`ScanPlan::record`],
-//!   [`SortPlan::record`]).
+//!   [`SortPlan::record`], [`SplitPlan::record`], [`GpuSet::record_op`], ...).
 //! - **Host convenience layer**: blocking calls on host slices ([`Context::scan_u32`],
-//!   [`Context::sort`], [`Context::sort_pairs`]).
+//!   [`Context::sort`], [`Context::sort_pairs`], [`Context::multisplit`], [`Context::merge`],
+//!   [`GpuSet::from_values`], ...).
 //! - **C ABI** (`include/vkalgo.h`) and a CMake package over both.
 //!
 //! ## Quick start
@@ -62,6 +64,11 @@ pub mod set;
 pub mod sort;
 pub mod split;
 mod warm_up;
+
+/// The README's Rust examples, compiled and run as doc tests (so that they stay true).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeExamples;
 
 pub use crate::core::{
     BufferRange, Context, ContextOptions, ContextState, DeviceProfile, DeviceSelector, DeviceType,
