@@ -15,7 +15,7 @@
 //! - **C ABI** (`include/vkalgo.h`) and a CMake package over both.
 //!
 //! ## Quick start
-//! ```no_run
+//! ```
 //! use vkalgo::{Context, ScanOp};
 //! let ctx = Context::new()?; // finds the Vulkan loader, picks the best device
 //! let input: Vec<u32> = (0..1_000_000).map(|i| i % 7).collect();

@@ -3,7 +3,7 @@
 //! layer (your command buffers and buffers), and from your own shaders
 //! (`glsl/public/vkalgo_hash_map.glsl`).
 //!
-//! ```no_run
+//! ```
 //! use vkalgo::{Context, HashKeyType, HashMapDesc, HashValueType};
 //! let ctx = Context::new()?;
 //! let mut map = ctx.hash_map(&HashMapDesc::new(HashKeyType::U64, HashValueType::U32, 1 << 20))?;

@@ -4,7 +4,7 @@
 //! the Roaring portable serialization for interchange with CRoaring, pyroaring, Java's
 //! RoaringBitmap and Iceberg deletion vectors.
 //!
-//! ```no_run
+//! ```
 //! use vkalgo::{Context, GpuSet, SetOp};
 //! let ctx = Context::new()?;
 //! let mut a = GpuSet::new(&ctx)?;
