@@ -36,10 +36,11 @@
 // new ones and writes the result. mode 0: second operand the chunk of set b; else the
 // chunk's run of sorted values.
 //
-// Its registers are at an edge: NVIDIA's driver gives it 64 (H200), and on 2026-11-27 two
-// changes elsewhere in it, the grid stride read from gl_NumWorkGroups instead of the push
-// constant and a finished-workgroup count at the end of main, each made sparse operations and
-// builds 1.2-1.5x slower (docs/benchmarks/2026-11-27-h200-indirect-pairs.md). Time sparse sets
+// Small changes cost it much: NVIDIA's driver gives it 64 registers (H200), one more had cost
+// sparse operations 1.2-1.35x, and on 2026-11-27 two changes outside its walk, the grid stride
+// read from gl_NumWorkGroups instead of the push constant and a finished-workgroup count at
+// the end of main, each made sparse operations and builds 1.2-1.5x slower (registers not
+// read; docs/benchmarks/2026-11-27-h200-indirect-pairs.md). Time sparse sets
 // (`vkalgo-bench set --cases sparse`, registers with VKALGO_PIPELINE_STATS=1) after any change.
 #define WORKGROUP_SCAN_COMPACT_SLOTS
 #include "set_common.glsl"
