@@ -16,7 +16,7 @@ if [ -d .gl ]; then
 fi
 export VKALGO_TEST_NO_VALIDATION=1
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=($(ls .devbin/tests))
+[ ${#names[@]} -eq 0 ] && mapfile -t names < <(ls .devbin/tests)
 summary=()
 log_dir=""
 if [ -n "${OUT:-}" ]; then
