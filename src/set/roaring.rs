@@ -468,6 +468,17 @@ mod tests {
     use super::*;
     use crate::set::reference;
 
+    /// A xorshift64 generator from `seed` (non-zero): each call the next 64 bits.
+    fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut state = seed;
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
     fn bitmap_of(values: impl IntoIterator<Item = u32>) -> Container {
         let mut bits = vec![0u64; 1024];
         for v in values {
@@ -558,16 +569,13 @@ mod tests {
         edges[5] = 0x8000_0000_0000_0001;
         edges[1023] = 1 << 63;
         cases.push(edges);
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         for density in [1u32, 2, 3, 6] {
             let mut bits = vec![0u64; 1024];
             for w in bits.iter_mut() {
                 let mut x = u64::MAX;
                 for _ in 0..density {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    x &= state;
+                    x &= next();
                 }
                 *w = if density == 1 { !x } else { x };
             }
@@ -627,13 +635,8 @@ mod tests {
     /// serialized_size says and reads back to the same values, in the same chunks.
     #[test]
     fn random_sets_round_trip() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rand = move |n: u32| -> u32 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n.max(1) as u64) as u32
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
+        let mut rand = move |n: u32| -> u32 { (next() % n.max(1) as u64) as u32 };
         for round in 0..300 {
             let mut values = Vec::new();
             let mut key = rand(3);
@@ -679,13 +682,8 @@ mod tests {
     /// well-formed set whose serialization reads back to the same values; nothing panics.
     #[test]
     fn mutated_serializations_are_refused_or_well_formed() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut rand = move |n: usize| -> usize {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n.max(1) as u64) as usize
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
+        let mut rand = move |n: usize| -> usize { (next() % n.max(1) as u64) as usize };
         let sets: Vec<Vec<u32>> = vec![
             vec![1, 5, 70_000, 70_002, 4_000_000_000],
             (0..3000).map(|i| (i / 10) * 1000 + i % 10).collect(),
