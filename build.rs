@@ -278,6 +278,11 @@ const PERMUTATIONS: &[Permutation] = &[
     ("set_classify", "set/classify.comp", &[]),
     ("set_boundaries", "set/boundaries.comp", &[]),
     ("set_chunk_update", "set/chunk_update.comp", &[]),
+    (
+        "set_chunk_count",
+        "set/chunk_update.comp",
+        &[("FUSED_COUNT", "1")],
+    ),
     ("set_array_pairs_medium", "set/array_pairs.comp", &[]),
     ("set_bitmap_pairs", "set/bitmap_pairs.comp", &[]),
     ("set_small_pairs", "set/small_pairs.comp", &[("LIST16", "0")]),

@@ -7,7 +7,7 @@
 mod common;
 use common::*;
 use std::collections::BTreeSet;
-use vkalgo::set::{reference, FilterPath};
+use vkalgo::set::{reference, CardinalityPath, FilterPath};
 use vkalgo::{
     BufferRange, ElementCount, Error, GpuBuffer, GpuSet, MemoryLocation, SetOp, SetOpStatus, SetOperand,
 };
@@ -2124,6 +2124,99 @@ fn run_pairs() {
             assert_eq!(exact.pool_blocks(), optimized_blocks(&want), "{op:?}: blocks");
         }
         last = Some(fresh);
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// The cardinality of an operation on both recorded paths (the clear, classify and pair
+/// kernels; the one pass over the directory that counts every pair itself) and on `Auto`,
+/// against the model, with the same status: every chunk kind against every other (empty,
+/// full, one run, runs together at most 46 and above, arrays, bitmaps), run chunks and their
+/// arrays-and-bitmaps form, the same set on both sides, and more listed pairs than a
+/// workgroup's chunks (each counted by the whole workgroup, one after the other).
+#[test]
+fn cardinality_paths() {
+    let ctx = context();
+    let mut rng = Rng(52);
+    let mut va = runs_of(&[
+        (1, 1, 5, 0),
+        (2, 48, 3, 2),
+        (3, 40, 200, 50),
+        (5, 2, 1000, 30_000),
+        (6, 1, 4000, 0),
+        (7, 30, 2, 1),
+        (20, 3, 100, 7),
+    ]);
+    va.extend((4 << 16)..(5 << 16)); // full
+    va.extend((0..3000).map(|i| (8 << 16) | (i * 7))); // arrays
+    va.extend((0..5000).map(|i| (9 << 16) | (i * 3))); // bitmaps
+    va.extend((0..600).map(|i| (10 << 16) | (i * 50)));
+    va.extend((11 << 16) + 100..(11 << 16) + 60_000);
+    // Pairs of arrays in 300 consecutive chunks: more than a workgroup's chunks, so some
+    // workgroups count many listed pairs.
+    va.extend((0..300u32).flat_map(|c| (0..40).map(move |i| ((100 + c) << 16) | (i * 31 + c))));
+    va.extend(mixed_values(&mut rng, 2000, 30 << 16));
+    let mut vb = runs_of(&[
+        (1, 3, 10, 7),
+        (2, 20, 7, 5),
+        (3, 10, 100, 10),
+        (5, 1, 65536 - 3, 0),
+        (7, 20, 3, 3),
+        (8, 5, 900, 100),
+        (9, 2, 40, 5),
+        (20, 45, 5, 3),
+    ]);
+    vb.extend((0..4500).map(|i| (6 << 16) | (i * 11))); // a bitmap against a run
+    vb.extend((0..100).map(|i| (10 << 16) | (i * 301)));
+    vb.extend((11 << 16)..(12 << 16)); // full against a run
+    vb.extend((0..300u32).flat_map(|c| (0..50).map(move |i| ((100 + c) << 16) | (i * 29 + 2 * c))));
+    vb.extend(mixed_values(&mut rng, 2000, (30 << 16) + 5000));
+    let (ma, mb) = (model_of(&va), model_of(&vb));
+    let (mut a, mut b) = (
+        GpuSet::from_values(&ctx, &va).unwrap(),
+        GpuSet::from_values(&ctx, &vb).unwrap(),
+    );
+    let (scratch, mut status) = scratch_and_status(&ctx);
+    let mut card = |x: &GpuSet, y: &GpuSet, op: SetOp, path: CardinalityPath| -> SetOpStatus {
+        status.mapped().unwrap()[..32].fill(0xA5);
+        ctx.submit_and_wait(|cmd| unsafe {
+            GpuSet::record_op_cardinality_on(
+                cmd,
+                x,
+                y,
+                op,
+                path,
+                &scratch.range(),
+                &status.sub_range(0, 32),
+            )?;
+            compute_to_host(&ctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+        *bytemuck_from(&read_words(&mut status, 8))
+    };
+    for form in ["arrays and bitmaps", "run chunks"] {
+        if form == "run chunks" {
+            a.run_optimize().unwrap();
+            b.run_optimize().unwrap();
+        }
+        for (x, y, mx, my, which) in [
+            (&a, &b, &ma, &mb, "a op b"),
+            (&b, &a, &mb, &ma, "b op a"),
+            (&a, &a, &ma, &ma, "a op a"),
+        ] {
+            for op in SetOp::ALL {
+                let want = reference::op(mx, my, op).len() as u64;
+                let passes = card(x, y, op, CardinalityPath::Passes);
+                let what = format!("{form}, {which}, {op:?}");
+                assert_eq!(passes.ok, 1, "{what}: {passes:?}");
+                assert_eq!(passes.cardinality(), want, "{what}, passes: {passes:?}");
+                for path in [CardinalityPath::OnePass, CardinalityPath::Auto] {
+                    let got = card(x, y, op, path);
+                    assert_eq!(got, passes, "{what}, {path:?} against the passes");
+                }
+            }
+        }
     }
     assert_no_validation_messages(&ctx);
 }

@@ -52,4 +52,30 @@ bool finished_last_in_first_subgroup(uint64_t counter_addr) {
     return true;
 }
 
+// finished_last_in_first_subgroup on a counter that is never reset: it only grows, by the
+// dispatch's size (a power of two) per dispatch, so it is a multiple of that size before each
+// one (zero when first used; wrapping at 2^32 keeps it so). The workgroup whose count brings
+// it to the next multiple finished last. Dispatches counting on one such counter must not
+// overlap.
+bool finished_last_of_round_in_first_subgroup(uint64_t counter_addr) {
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer,
+                   gl_SemanticsAcquireRelease);
+    if (gl_SubgroupID != 0u) {
+        return false;
+    }
+    uint last = 0u;
+    if (subgroupElect()) {
+        uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+        uint done = atomicAdd(U32AtomicRef(counter_addr).v[0], 1u, gl_ScopeDevice,
+                              gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+        last = ((done + 1u) & (groups - 1u)) == 0u ? 1u : 0u;
+    }
+    if (subgroupBroadcastFirst(last) == 0u) {
+        return false;
+    }
+    controlBarrier(gl_ScopeSubgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                   gl_SemanticsAcquireRelease);
+    return true;
+}
+
 #endif

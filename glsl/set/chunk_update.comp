@@ -17,6 +17,9 @@
 // Before its chunks, in set operations, each invocation counts or writes pairs of run chunks
 // with few runs (run_pairs.glsl).
 //
+// FUSED_COUNT 1 (the permutation set_chunk_count): a cardinality-only operation in one pass
+// over the directory instead of a work list (see its main below).
+//
 // Sparse path (array_pair.glsl): when both operands are arrays (or empty, or a run of at most
 // 4096 sorted values) and the result must be an array (AND, ANDNOT, or at most 4096 values
 // together), the operands stay sorted u16 lists in sa and sb. Classify and boundaries list
@@ -40,6 +43,10 @@
 #include "run_pairs.glsl"
 
 #define KEEP_WORDS 128u
+
+#ifndef FUSED_COUNT
+#define FUSED_COUNT 0
+#endif
 
 shared uint sa[BITMAP_WORDS];
 shared uint sb[BITMAP_WORDS];
@@ -198,6 +205,7 @@ void runs_to_words(uint r) {
     barrier();
 }
 
+#if !FUSED_COUNT
 void main() {
     uint t = gl_LocalInvocationIndex;
     uint n = U32Ref(pc.scratch).v[S_WORK_COUNT];
@@ -409,3 +417,106 @@ void main() {
         pass_sums_flush(sums);
     }
 }
+#else
+// The cardinality of `op` of a and b in one pass over the directory, for operands with few
+// array and bitmap chunks (src/set/gpu.rs picks it; clustered sets after run_optimize are
+// mostly run chunks). Each workgroup takes WG_SIZE chunks at a time (grid-stride, pc.grid
+// workgroups): what the entries decide (set_common.glsl decided_cardinality, classify.comp's
+// rules) and pairs of run chunks with few runs (run_pairs.glsl, one an invocation) are counted
+// by the invocation of the chunk; the other pairs are listed in shared memory and counted one
+// after the other by the whole workgroup through the two shared bitmaps. Each workgroup's sums
+// go to its own four words of the scratch (S_WORK + 4 * workgroup: partial cardinality, full
+// chunks, pairs read), and the workgroup that finishes last (a count in a's control block that
+// is never reset, last_workgroup.glsl) adds them up into the status. So no counter is cleared
+// first and nothing waits for another pass: one dispatch instead of the clear, classify and
+// the four pair kernels, each of which costs its launch and barrier even with nothing to do.
+#include "../common/last_workgroup.glsl"
+
+shared uint s_listed[WG_SIZE];
+shared uint s_listed_count;
+shared uvec3 s_sums;
+
+void main() {
+    uint t = gl_LocalInvocationIndex;
+    uint op = pc.op;
+    if (t == 0u) {
+        s_listed_count = 0u;
+        s_sums = uvec3(0u);
+    }
+    PassSums sums = pass_sums_new();
+    uint read_pairs = 0u;  // pairs of chunks whose values were read (the status's work chunks)
+    RunPairPools pools = run_pair_pools();
+    barrier();
+    for (uint base = linear_workgroup_id() * WG_SIZE; base < CHUNKS; base += pc.grid * WG_SIZE) {
+        uint c = base + t;
+        uvec2 ea = dir_entry(pc.meta_a, c);
+        uvec2 eb = dir_entry(pc.meta_b, c);
+        uint card;
+        if (decided_cardinality(op, ea, eb, card)) {
+            pass_sums_count(sums, card);
+        } else if (is_run_pair(ea.x, eb.x)) {
+            run_pair_count(c, pools, sums);
+            read_pairs++;
+        } else {
+            s_listed[atomicAdd(s_listed_count, 1u)] = c;
+            read_pairs++;
+        }
+        barrier();
+        uint listed = s_listed_count;
+        for (uint i = 0u; i < listed; i++) {
+            uint lc = s_listed[i];
+            load_chunk(pc.meta_a, lc, 0u);
+            load_chunk(pc.meta_b, lc, 1u);
+            barrier();
+            uint bits = 0u;
+            for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
+                bits += bitCount(apply_op(op, sa[w], sb[w]));
+            }
+            uint pair_card = workgroup_reduce_add(bits);  // ends with a barrier: sa, sb are free
+            if (t == 0u) {
+                pass_sums_count(sums, pair_card);
+            }
+        }
+        barrier();  // every invocation has read s_listed_count
+        if (t == 0u) {
+            s_listed_count = 0u;
+        }
+        barrier();
+    }
+    uvec3 mine = uvec3(subgroup_sum(sums.card_partial), subgroup_sum(sums.card_full), subgroup_sum(read_pairs));
+    if (subgroupElect()) {
+        atomicAdd(s_sums.x, mine.x);
+        atomicAdd(s_sums.y, mine.y);
+        atomicAdd(s_sums.z, mine.z);
+    }
+    barrier();
+    // The slots are written and read with atomics: other workgroups' plain stores need not be
+    // visible to the last one's loads.
+    U32AtomicRef slot = U32AtomicRef(u32_addr(pc.scratch, S_WORK + 4u * linear_workgroup_id()));
+    if (t == 0u) {
+        atomicExchange(slot.v[0], s_sums.x);
+        atomicExchange(slot.v[1], s_sums.y);
+        atomicExchange(slot.v[2], s_sums.z);
+    }
+    if (!finished_last_of_round_in_first_subgroup(pc.meta_a + META_CARD_TICKET)) {
+        return;
+    }
+    uvec3 total = uvec3(0u);
+    for (uint g = gl_SubgroupInvocationID; g < pc.grid; g += gl_SubgroupSize) {
+        U32AtomicRef other = U32AtomicRef(u32_addr(pc.scratch, S_WORK + 4u * g));
+        total += uvec3(atomicAdd(other.v[0], 0u), atomicAdd(other.v[1], 0u), atomicAdd(other.v[2], 0u));
+    }
+    total = uvec3(subgroup_sum(total.x), subgroup_sum(total.y), subgroup_sum(total.z));
+    if (subgroupElect()) {
+        U32Ref o = U32Ref(pc.out_addr);
+        o.v[0] = 1u;
+        o.v[1] = 0u;
+        o.v[2] = 0u;
+        o.v[3] = 0u;
+        o.v[4] = 0u;
+        o.v[5] = total.x;
+        o.v[6] = total.y;
+        o.v[7] = total.z;
+    }
+}
+#endif

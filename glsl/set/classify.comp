@@ -64,32 +64,6 @@ uvec2 result_range(uint op, uint ca, uint cb) {
     return uvec2(ca > cb ? ca - cb : cb - ca, min(ca + cb, 2u * FULL - ca - cb));
 }
 
-// Result of `op` on two chunks decided by their cardinalities: returns true and the result's
-// source (0 a, 1 b, 2 complement of a, 3 complement of b, 4 empty, 5 full) when decided.
-bool decide(uint op, uint ca, uint cb, out uint src) {
-    src = 4u;
-    if (op == OP_AND) {
-        if (ca == 0u || cb == 0u) { src = 4u; return true; }
-        if (ca == FULL) { src = 1u; return true; }
-        if (cb == FULL) { src = 0u; return true; }
-    } else if (op == OP_OR) {
-        if (ca == FULL || cb == FULL) { src = 5u; return true; }
-        if (ca == 0u) { src = 1u; return true; }
-        if (cb == 0u) { src = 0u; return true; }
-    } else if (op == OP_ANDNOT) {
-        if (ca == 0u || cb == FULL) { src = 4u; return true; }
-        if (cb == 0u) { src = 0u; return true; }
-        if (ca == FULL) { src = 3u; return true; }
-    } else {
-        if (ca == 0u) { src = 1u; return true; }
-        if (cb == 0u) { src = 0u; return true; }
-        if (ca == FULL) { src = 3u; return true; }
-        if (cb == FULL) { src = 2u; return true; }
-    }
-    return false;
-}
-
-
 // Lists chunk c for trivial.comp: entry c | what, what FULL (a full chunk), 0 (an empty one),
 // TRIVIAL_COPY_A / _B (operand a's or b's entry: a run chunk of one run, which has no storage)
 // or both (the intersection of a's and b's runs of one run each, which overlap).
@@ -139,11 +113,7 @@ void main() {
             bool runs = operand_runs;
             uint src;
             if (decide(pc.op, ca, cb, src)) {
-                uint card = src == 0u ? ca
-                          : src == 1u ? cb
-                          : src == 2u ? FULL - ca
-                          : src == 3u ? FULL - cb
-                          : src == 4u ? 0u : FULL;
+                uint card = source_card(src, ca, cb);
                 if (pc.mode == 1u) {
                     if (card == FULL) {
                         full_chunks = 1u;
@@ -183,12 +153,9 @@ void main() {
                 // Two runs of one interval each (in the entries): every result's cardinality
                 // follows from their overlap, and an intersection is one run or none
                 // (trivial.comp writes it). CRoaring decides such pairs as cheaply.
-                uvec2 both = run_overlap(dir_entry(pc.meta_a, c).y, dir_entry(pc.meta_b, c).y);
-                uint overlap = both.x <= both.y ? both.y - both.x + 1u : 0u;
+                uint overlap = single_runs_overlap(dir_entry(pc.meta_a, c).y, dir_entry(pc.meta_b, c).y);
                 if (pc.mode == 1u) {
-                    uint card = pc.op == OP_AND ? overlap
-                              : pc.op == OP_OR ? ca + cb - overlap
-                              : pc.op == OP_ANDNOT ? ca - overlap : ca + cb - 2u * overlap;
+                    uint card = overlap_card(pc.op, ca, cb, overlap);
                     if (card == FULL) {
                         full_chunks = 1u;
                     } else {

@@ -73,6 +73,10 @@ layout(push_constant) uniform SetPush {
 #define META_CURSORS 64ul
 // A u32: the number of non-empty chunks, kept exact by the writing passes.
 #define META_NONEMPTY 80ul
+// A u32: the one-pass cardinality's count of finished workgroups (chunk_update.comp
+// FUSED_COUNT, in the first operand's control block), a multiple of its grid between
+// operations.
+#define META_CARD_TICKET 84ul
 #define META_DIR 256ul
 
 // Pairs of array (or empty) chunks with at most PAIR_SMALL_VALUES values together go to
@@ -530,6 +534,68 @@ void pass_sums_flush(PassSums s) {
     if (s.nonempty_up != s.nonempty_down) {
         atomicAdd(U32AtomicRef(pc.meta_d + META_NONEMPTY).v[0], s.nonempty_up - s.nonempty_down);
     }
+}
+
+// Result of `op` on two chunks decided by their cardinalities: returns true and the result's
+// source (0 a, 1 b, 2 complement of a, 3 complement of b, 4 empty, 5 full) when decided.
+bool decide(uint op, uint ca, uint cb, out uint src) {
+    src = 4u;
+    if (op == OP_AND) {
+        if (ca == 0u || cb == 0u) { src = 4u; return true; }
+        if (ca == FULL) { src = 1u; return true; }
+        if (cb == FULL) { src = 0u; return true; }
+    } else if (op == OP_OR) {
+        if (ca == FULL || cb == FULL) { src = 5u; return true; }
+        if (ca == 0u) { src = 1u; return true; }
+        if (cb == 0u) { src = 0u; return true; }
+    } else if (op == OP_ANDNOT) {
+        if (ca == 0u || cb == FULL) { src = 4u; return true; }
+        if (cb == 0u) { src = 0u; return true; }
+        if (ca == FULL) { src = 3u; return true; }
+    } else {
+        if (ca == 0u) { src = 1u; return true; }
+        if (cb == 0u) { src = 0u; return true; }
+        if (ca == FULL) { src = 3u; return true; }
+        if (cb == FULL) { src = 2u; return true; }
+    }
+    return false;
+}
+
+
+// The cardinality of a chunk result decided from its source `src` (decide) and the operands'
+// cardinalities.
+uint source_card(uint src, uint ca, uint cb) {
+    return src == 0u ? ca : src == 1u ? cb : src == 2u ? FULL - ca : src == 3u ? FULL - cb : src == 4u ? 0u : FULL;
+}
+
+// The cardinality of `op` of two chunks of ca and cb values that share `overlap` values.
+uint overlap_card(uint op, uint ca, uint cb, uint overlap) {
+    return op == OP_AND ? overlap : op == OP_OR ? ca + cb - overlap : op == OP_ANDNOT ? ca - overlap : ca + cb - 2u * overlap;
+}
+
+// The values two run chunks of one run each (their entries' second words) share.
+uint single_runs_overlap(uint ra, uint rb) {
+    uvec2 both = run_overlap(ra, rb);
+    return both.x <= both.y ? both.y - both.x + 1u : 0u;
+}
+
+// The cardinality of `op` of two chunks (entries ea, eb) where the entries alone decide it
+// (classify.comp's rules: an empty or full operand, or two run chunks of one run each); false
+// for a pair whose values must be read.
+bool decided_cardinality(uint op, uvec2 ea, uvec2 eb, out uint card) {
+    uint ca = chunk_card(ea.x);
+    uint cb = chunk_card(eb.x);
+    uint src;
+    card = 0u;
+    if (decide(op, ca, cb, src)) {
+        card = source_card(src, ca, cb);
+        return true;
+    }
+    if (chunk_runs(ea.x) == 1u && chunk_runs(eb.x) == 1u) {
+        card = overlap_card(op, ca, cb, single_runs_overlap(ea.y, eb.y));
+        return true;
+    }
+    return false;
 }
 
 // The destination's pools (cursors 0 and 1 for bitmaps, 2 and 3 for arrays).

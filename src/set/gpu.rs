@@ -78,6 +78,30 @@ pub enum FilterPath {
     },
 }
 
+/// How a cardinality-only operation is recorded ([`GpuSet::record_op_cardinality_on`]).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardinalityPath {
+    /// [`CardinalityPath::OnePass`] for operands with few array and bitmap blocks, else
+    /// [`CardinalityPath::Passes`].
+    Auto,
+    /// The operations' passes: clear, classify, the pair kernels adding into the status.
+    Passes,
+    /// One pass over the directory that counts every pair itself (glsl/set/chunk_update.comp
+    /// FUSED_COUNT).
+    OnePass,
+}
+
+/// [`CardinalityPath::Auto`] takes the one-pass cardinality where the operands' pools hold at
+/// most this many bitmap blocks together ...
+const ONE_PASS_CARD_BITMAP_BLOCKS: u32 = 64;
+/// ... and at most this many array blocks: its workgroups count the pairs that are neither
+/// decided by the entries nor pairs of run chunks with few runs one after the other, which is
+/// quick only while there are few.
+const ONE_PASS_CARD_ARRAY_BLOCKS: u32 = 2048;
+/// Workgroups of the one-pass cardinality (grid-stride over the directory).
+const ONE_PASS_CARD_GRID: u32 = 256;
+
 /// Largest value count of one recorded insert/remove/contains/filter.
 pub(crate) const MAX_BATCH: u64 = 1 << 24;
 
@@ -297,7 +321,9 @@ fn ring_capacity(blocks: u32) -> u64 {
 }
 
 /// The 80 bytes at the start of the control buffer: pool and ring addresses, ring masks,
-/// then (at 64) the cursors.
+/// then (at 64) the cursors. At 80 follows the count of non-empty chunks, at 84 the one-pass
+/// cardinality's count of finished workgroups (glsl/set/set_common.glsl META_CARD_TICKET),
+/// zero when the set is made and written by the GPU alone.
 fn meta_bytes(set_addrs: [u64; 4], masks: [u32; 2], cursors: [u32; 4]) -> Vec<u8> {
     let mut m = vec![0u8; 80];
     for (i, a) in set_addrs.iter().enumerate() {
@@ -1246,6 +1272,7 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
     }
     ctx.prepare_kernels(&[
         (&shaders::SET_CHUNK_UPDATE, update_spec(ctx)),
+        (&shaders::SET_CHUNK_COUNT, update_spec(ctx)),
         (&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx)),
         (small_pairs_shader(ctx), small_pairs_spec()),
     ])
@@ -1312,6 +1339,56 @@ fn small_pairs_shader(ctx: &Context) -> &'static ShaderSource {
 
 /// Scratch words an operation clears first: the counters, and the batch's failure flag (the
 /// header's last word) when it is the first of its batch.
+/// Records a cardinality-only update (`u`, MODE_CARD) in one pass over the directory
+/// (glsl/set/chunk_update.comp FUSED_COUNT): each workgroup's sums to its own scratch words,
+/// the last workgroup to finish adds them up into the status at `status`. It counts the
+/// finished workgroups in the first operand's control block, a multiple of the grid between
+/// operations (so that it needs no clear), which is why two such operations on one set must not
+/// overlap.
+unsafe fn record_one_pass_cardinality(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    u: &Update,
+    scratch: &BufferRange,
+    status: u64,
+) -> Result<()> {
+    let spec = update_spec(ctx);
+    let count = ctx.kernel(&shaders::SET_CHUNK_COUNT, spec)?;
+    let grid = (CHUNKS as u32 / spec.workgroup_size).clamp(1, ONE_PASS_CARD_GRID);
+    debug_assert!(
+        grid.is_power_of_two(),
+        "the finished count needs a power-of-two grid"
+    );
+    let push = SetPush {
+        meta_d: 0,
+        meta_a: u.a,
+        meta_b: u.b,
+        scratch: ctx.address_of(scratch),
+        values: 0,
+        out_addr: status,
+        count_addr: 0,
+        range_lo: 0,
+        range_hi: 0,
+        count: 0,
+        max_count: 0,
+        op: u.op,
+        mode: 0,
+        grid,
+        aux: 0,
+    };
+    // Earlier passes on the scratch, the status or the count (another operation of a batch).
+    ctx.memory_barrier(
+        cmd,
+        vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_WRITE,
+        vk::PipelineStageFlags::COMPUTE_SHADER,
+        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ,
+    );
+    ctx.dispatch(cmd, count, &push, grid);
+    ctx.compute_to_compute(cmd);
+    Ok(())
+}
+
 fn counters_to_clear(first: bool) -> u32 {
     (if first { SCRATCH_HEADER } else { SCRATCH_HEADER - 1 }) as u32
 }
@@ -1706,7 +1783,11 @@ impl GpuSet {
     }
 
     /// Records the cardinality of `a op b` without materializing it: a [`SetOpStatus`] to
-    /// `status` ([`SetOpStatus::cardinality`]).
+    /// `status` ([`SetOpStatus::cardinality`]). Operands with few array and bitmap blocks
+    /// (clustered sets after [`GpuSet::run_optimize`]) are counted in one pass, which keeps a
+    /// count of its workgroups in `a`'s control block: like every operation on a set, it must
+    /// not overlap another that uses the same set (record [`GpuSet::record_barrier`] between
+    /// them).
     ///
     /// # Safety
     /// As [`GpuSet::record_op`].
@@ -1718,10 +1799,55 @@ impl GpuSet {
         scratch: &BufferRange,
         status: &BufferRange,
     ) -> Result<()> {
+        unsafe { Self::record_op_cardinality_on(cmd, a, b, op, CardinalityPath::Auto, scratch, status) }
+    }
+
+    /// [`GpuSet::record_op_cardinality`] on a chosen path (tests and benchmarks).
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn record_op_cardinality_on(
+        cmd: vk::CommandBuffer,
+        a: &GpuSet,
+        b: &GpuSet,
+        op: SetOp,
+        path: CardinalityPath,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
         scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
         status.check("set status", SET_STATUS_BYTES, 4)?;
+        unsafe { Self::record_cardinality(cmd, a, b, op, path, scratch, a.ctx.address_of(status)) }
+    }
+
+    /// Records the cardinality of `a op b` on `path`, its status to the address `status`.
+    pub(super) unsafe fn record_cardinality(
+        cmd: vk::CommandBuffer,
+        a: &GpuSet,
+        b: &GpuSet,
+        op: SetOp,
+        path: CardinalityPath,
+        scratch: &BufferRange,
+        status: u64,
+    ) -> Result<()> {
         let u = Self::card_update(a, b, op)?;
-        record_update(&a.ctx, cmd, &u, scratch, a.ctx.address_of(status), true)
+        let one_pass = match path {
+            CardinalityPath::Auto => {
+                a.bm_blocks.saturating_add(b.bm_blocks) <= ONE_PASS_CARD_BITMAP_BLOCKS
+                    && a.ar_blocks.saturating_add(b.ar_blocks) <= ONE_PASS_CARD_ARRAY_BLOCKS
+            }
+            CardinalityPath::Passes => false,
+            CardinalityPath::OnePass => true,
+        };
+        unsafe {
+            if one_pass {
+                record_one_pass_cardinality(&a.ctx, cmd, &u, scratch, status)
+            } else {
+                record_update(&a.ctx, cmd, &u, scratch, status, true)
+            }
+        }
     }
 
     /// Records an insert (`remove = false`) or removal of `count` values that are already
@@ -2136,6 +2262,7 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SET_CLASSIFY,
         shaders::SET_BOUNDARIES,
         shaders::SET_CHUNK_UPDATE,
+        shaders::SET_CHUNK_COUNT,
         shaders::SET_BITMAP_PAIRS,
         shaders::SET_ARRAY_PAIRS_MEDIUM,
         shaders::SET_TRIVIAL,

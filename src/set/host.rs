@@ -4,8 +4,8 @@
 //! again when the GPU reports them short (the failed attempt wrote nothing).
 
 use super::gpu::{
-    check_range, record_update, record_update_phase, GpuSet, Phase, SetOpStatus, SetOperand, Update,
-    MAX_BATCH,
+    check_range, record_update, record_update_phase, CardinalityPath, GpuSet, Phase, SetOpStatus, SetOperand,
+    Update, MAX_BATCH,
 };
 use super::gpu::{SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use super::roaring;
@@ -298,27 +298,27 @@ impl GpuSet {
             return Ok(Vec::new());
         };
         let ctx = first.0.ctx.clone();
-        let mut updates = Vec::with_capacity(pairs.len());
         for (a, b) in pairs {
             if !a.ctx.same_as(&ctx) {
                 return Err(Error::invalid(
                     "set op cardinality: the sets come from different contexts",
                 ));
             }
-            updates.push(GpuSet::card_update(a, b, op)?);
+            GpuSet::card_update(a, b, op)?; // refuses sets of different contexts first
         }
         let scratch = scratch(&ctx)?;
         let mut status_buf = ctx.readback_buffer(SET_STATUS_BYTES * pairs.len() as u64)?;
         let base = status_buf.address();
         let done = ctx.submit_and_wait(|cmd| unsafe {
-            for (i, u) in updates.iter().enumerate() {
-                record_update(
-                    &ctx,
+            for (i, (a, b)) in pairs.iter().enumerate() {
+                GpuSet::record_cardinality(
                     cmd,
-                    u,
+                    a,
+                    b,
+                    op,
+                    CardinalityPath::Auto,
                     &scratch.range(),
                     base + i as u64 * SET_STATUS_BYTES,
-                    true,
                 )?;
             }
             compute_to_host(&ctx, cmd);

@@ -31,7 +31,7 @@
 
 use crate::common::{median, print_pass_times, yardstick, Timer};
 use ash::vk;
-use vkalgo::set::{reference, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
+use vkalgo::set::{reference, CardinalityPath, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use vkalgo::{Context, ElementCount, GpuBuffer, GpuSet, MemoryLocation, Result, SetOp, SetOperand};
 
 fn xorshift(seed: u64) -> impl FnMut() -> u64 {
@@ -101,6 +101,14 @@ fn assert_status_ok(ctx: &Context, status: &GpuBuffer, offset: usize, what: &str
     Ok(())
 }
 
+/// Checks the cardinality a timed `record_card` wrote (its status at byte 128).
+fn assert_card_status(ctx: &Context, status: &GpuBuffer, want: u64, what: &str) -> Result<()> {
+    let words: Vec<u32> = crate::common::download(ctx, status, 32 + 8)?;
+    let got = words[32 + 5] as u64 + ((words[32 + 6] as u64) << 16);
+    assert_eq!(got, want, "{what}: the timed cardinality");
+    Ok(())
+}
+
 /// Times `record` over `reps` repetitions; with `pass_times`, then prints the GPU time of each
 /// of its passes (they come before the operation's row).
 fn time_op(
@@ -153,14 +161,25 @@ unsafe fn record_card(
     scratch: &GpuBuffer,
     status: &GpuBuffer,
 ) -> Result<()> {
-    GpuSet::record_op_cardinality(
+    GpuSet::record_op_cardinality_on(
         cmd,
         a,
         b,
         op,
+        card_path(),
         &scratch.range(),
         &status.sub_range(128, SET_STATUS_BYTES),
     )
+}
+
+/// The cardinalities' path: `VKALGO_BENCH_CARD_PATH` = `passes` or `one-pass` (to compare
+/// them), else `Auto`.
+fn card_path() -> CardinalityPath {
+    match std::env::var("VKALGO_BENCH_CARD_PATH").as_deref() {
+        Ok("passes") => CardinalityPath::Passes,
+        Ok("one-pass") => CardinalityPath::OnePass,
+        _ => CardinalityPath::Auto,
+    }
 }
 
 fn result_line(name: &str, case: &str, n: usize, ms: f64, extra: &str) {
@@ -339,6 +358,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             let times = time_op(ctx, &timer, reps, pass_times, |cmd| unsafe {
                 record_card(cmd, &a, &b, op, &scratch, &status)
             })?;
+            assert_card_status(ctx, &status, want.len() as u64, &format!("{op:?}"))?;
             assert_eq!(GpuSet::op_cardinality(&a, &b, op)?, want.len() as u64);
             result_line(
                 &format!("{op:?}_cardinality").to_lowercase(),
@@ -481,6 +501,7 @@ fn run_full(
         let times = time_op(ctx, timer, reps, pass_times && op == SetOp::And, |cmd| unsafe {
             record_card(cmd, &a, &b, op, scratch, status)
         })?;
+        assert_card_status(ctx, status, card(&want), &format!("{op:?}"))?;
         assert_eq!(GpuSet::op_cardinality(&a, &b, op)?, card(&want));
         let ms = median(times);
         // A cardinality reads two of the three universes.
