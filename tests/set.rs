@@ -2131,9 +2131,9 @@ fn run_pairs() {
 /// The cardinality of an operation on both recorded paths (the clear, classify and pair
 /// kernels; the one pass over the directory that counts every pair itself) and on `Auto`,
 /// against the model, with the same status: every chunk kind against every other (empty,
-/// full, one run, runs together at most 46 and above, arrays, bitmaps), run chunks and their
-/// arrays-and-bitmaps form, the same set on both sides, and more listed pairs than a
-/// workgroup's chunks (each counted by the whole workgroup, one after the other).
+/// full, one run, runs, arrays of one block and of several, bitmaps), lists short and long
+/// enough for one invocation's walk, run chunks and their arrays-and-bitmaps form, the same
+/// set on both sides, and many pairs counted by workgroups.
 #[test]
 fn cardinality_paths() {
     let ctx = context();
@@ -2156,6 +2156,10 @@ fn cardinality_paths() {
     // workgroups count many listed pairs.
     va.extend((0..300u32).flat_map(|c| (0..40).map(move |i| ((100 + c) << 16) | (i * 31 + c))));
     va.extend(mixed_values(&mut rng, 2000, 30 << 16));
+    // Arrays of two and three blocks, short enough together for one invocation's walk.
+    let a21: Vec<u32> = (0..120).map(|_| (21 << 16) | (rng.next_u32() % 1500)).collect();
+    va.extend(&a21);
+    va.extend((0..200).map(|i| (22 << 16) | (i * 5)));
     let mut vb = runs_of(&[
         (1, 3, 10, 7),
         (2, 20, 7, 5),
@@ -2171,6 +2175,9 @@ fn cardinality_paths() {
     vb.extend((11 << 16)..(12 << 16)); // full against a run
     vb.extend((0..300u32).flat_map(|c| (0..50).map(move |i| ((100 + c) << 16) | (i * 29 + 2 * c))));
     vb.extend(mixed_values(&mut rng, 2000, (30 << 16) + 5000));
+    vb.extend(a21.iter().step_by(2)); // half of a's values there, and others
+    vb.extend((0..70).map(|_| (21 << 16) | (rng.next_u32() % 1500)));
+    vb.extend(runs_of(&[(22, 40, 20, 9)]));
     let (ma, mb) = (model_of(&va), model_of(&vb));
     let (mut a, mut b) = (
         GpuSet::from_values(&ctx, &va).unwrap(),

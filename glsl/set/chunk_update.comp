@@ -419,22 +419,94 @@ void main() {
 }
 #else
 // The cardinality of `op` of a and b in one pass over the directory, for operands with few
-// array and bitmap chunks (src/set/gpu.rs picks it; clustered sets after run_optimize are
-// mostly run chunks). Each workgroup takes WG_SIZE chunks at a time (grid-stride, pc.grid
-// workgroups): what the entries decide (set_common.glsl decided_cardinality, classify.comp's
-// rules) and pairs of run chunks with few runs (run_pairs.glsl, one an invocation) are counted
-// by the invocation of the chunk; the other pairs are listed in shared memory and counted one
-// after the other by the whole workgroup through the two shared bitmaps. Each workgroup's sums
-// go to its own four words of the scratch (S_WORK + 4 * workgroup: partial cardinality, full
-// chunks, pairs read), and the workgroup that finishes last (a count in a's control block that
-// is never reset, last_workgroup.glsl) adds them up into the status. So no counter is cleared
-// first and nothing waits for another pass: one dispatch instead of the clear, classify and
-// the four pair kernels, each of which costs its launch and barrier even with nothing to do.
+// bitmap and array blocks (src/set/gpu.rs picks it; clustered sets after run_optimize are
+// mostly run chunks). Workgroup g takes chunks g, g + grid, g + 2 grid, ... (pc.grid
+// workgroups), so that chunks which need work are spread over the workgroups even where they
+// lie side by side. The invocation of a chunk counts what the entries decide (set_common.glsl
+// decided_cardinality, classify.comp's rules) and walks pairs of short lists (count_walk:
+// run chunks and arrays, at most COUNT_WALK_MAX intervals together); the other pairs (a
+// bitmap, long arrays) are listed in shared memory and counted one after the other by the whole
+// workgroup through the two shared bitmaps. Each workgroup's sums go to its own words of the
+// scratch (S_WORK + 4 * workgroup: partial cardinality, full chunks, pairs read), and the
+// workgroup that finishes last (a count in a's control block that is never reset,
+// last_workgroup.glsl) adds them up into the status. So no counter is cleared first and
+// nothing waits for another pass: one dispatch instead of the clear, classify and the four
+// pair kernels, each of which costs its launch and barrier even with nothing to do.
 #include "../common/last_workgroup.glsl"
 
 shared uint s_listed[WG_SIZE];
 shared uint s_listed_count;
 shared uvec3 s_sums;
+
+// A chunk as a sorted list of disjoint intervals (first | last << 16): a run chunk's runs, or
+// an array's values (each an interval of one value). The pool's address is read once per
+// set, so that an interval is one load (and an array's header id one more per block).
+struct IntervalList {
+    uint64_t pool;  // the set's array blocks
+    uvec2 e;
+    uint n;      // intervals
+    uint h;      // an array's header words (0 for runs)
+    bool array;  // values of an array chunk
+};
+
+// Intervals of chunk entry e: its runs, or its values (an array), else ~0u (a bitmap, which
+// has no short list).
+uint interval_count(uvec2 e) {
+    uint r = chunk_runs(e.x);
+    uint card = chunk_card(e.x);
+    return r != 0u ? r : card <= ARRAY_MAX ? card : 0xFFFFFFFFu;
+}
+
+IntervalList interval_list(uint64_t pool, uvec2 e, uint n) {
+    bool array = chunk_runs(e.x) == 0u;
+    return IntervalList(pool, e, n, array ? header_words(chunk_card(e.x)) : 0u, array);
+}
+
+uint interval_at(IntervalList l, uint i) {
+    if (!l.array) {
+        return l.n == 1u ? l.e.y : U32Ref(pool_block(l.pool, l.e.y)).v[i];
+    }
+    uint w = l.h + i / 2u;
+    uint blk = w / ARRAY_BLOCK_WORDS;
+    uint id = blk == 0u ? l.e.y : U32Ref(pool_block(l.pool, l.e.y)).v[blk - 1u];
+    uint word = U32Ref(pool_block(l.pool, id)).v[w % ARRAY_BLOCK_WORDS];
+    uint v = (i & 1u) == 0u ? (word & 0xFFFFu) : (word >> 16);
+    return v | (v << 16);
+}
+
+// Pairs of lists with at most this many intervals together are walked by one invocation
+// (na + nb steps at most).
+#define COUNT_WALK_MAX 512u
+
+// The values two interval lists share: two cursors, the one whose interval ends first moves
+// on (both where they end together); each list's next interval is loaded a step ahead.
+uint count_walk(IntervalList a, IntervalList b) {
+    uint i = 0u;
+    uint j = 0u;
+    uint shared_values = 0u;
+    uint wa = interval_at(a, 0u);
+    uint wb = interval_at(b, 0u);
+    uint next_a = a.n > 1u ? interval_at(a, 1u) : 0u;
+    uint next_b = b.n > 1u ? interval_at(b, 1u) : 0u;
+    while (i < a.n && j < b.n) {
+        uint lo = max(wa & 0xFFFFu, wb & 0xFFFFu);
+        uint hi = min(wa >> 16, wb >> 16);
+        shared_values += lo <= hi ? hi - lo + 1u : 0u;
+        uint end_a = wa >> 16;
+        uint end_b = wb >> 16;
+        if (end_a <= end_b) {
+            i++;
+            wa = next_a;
+            next_a = i + 1u < a.n ? interval_at(a, i + 1u) : 0u;
+        }
+        if (end_b <= end_a) {
+            j++;
+            wb = next_b;
+            next_b = j + 1u < b.n ? interval_at(b, j + 1u) : 0u;
+        }
+    }
+    return shared_values;
+}
 
 void main() {
     uint t = gl_LocalInvocationIndex;
@@ -447,19 +519,24 @@ void main() {
     uint read_pairs = 0u;  // pairs of chunks whose values were read (the status's work chunks)
     RunPairPools pools = run_pair_pools();
     barrier();
-    for (uint base = linear_workgroup_id() * WG_SIZE; base < CHUNKS; base += pc.grid * WG_SIZE) {
-        uint c = base + t;
+    for (uint base = 0u; base < CHUNKS; base += pc.grid * WG_SIZE) {
+        // (grid and WG_SIZE are powers of two whose product divides CHUNKS: c < CHUNKS.)
+        uint c = base + t * pc.grid + linear_workgroup_id();
         uvec2 ea = dir_entry(pc.meta_a, c);
         uvec2 eb = dir_entry(pc.meta_b, c);
         uint card;
         if (decided_cardinality(op, ea, eb, card)) {
             pass_sums_count(sums, card);
-        } else if (is_run_pair(ea.x, eb.x)) {
-            run_pair_count(c, pools, sums);
-            read_pairs++;
         } else {
-            s_listed[atomicAdd(s_listed_count, 1u)] = c;
             read_pairs++;
+            uint na = interval_count(ea);
+            uint nb = interval_count(eb);
+            if (na <= COUNT_WALK_MAX && nb <= COUNT_WALK_MAX - na) {
+                uint both = count_walk(interval_list(pools.a, ea, na), interval_list(pools.b, eb, nb));
+                pass_sums_count(sums, overlap_card(op, chunk_card(ea.x), chunk_card(eb.x), both));
+            } else {
+                s_listed[atomicAdd(s_listed_count, 1u)] = c;
+            }
         }
         barrier();
         uint listed = s_listed_count;

@@ -93,12 +93,17 @@ pub enum CardinalityPath {
 }
 
 /// [`CardinalityPath::Auto`] takes the one-pass cardinality where the operands' pools hold at
-/// most this many bitmap blocks together ...
-const ONE_PASS_CARD_BITMAP_BLOCKS: u32 = 64;
-/// ... and at most this many array blocks: its workgroups count the pairs that are neither
-/// decided by the entries nor pairs of run chunks with few runs one after the other, which is
-/// quick only while there are few.
+/// most this many bitmap blocks together (each bitmap pair is counted by a workgroup, one
+/// pair after another) ...
+const ONE_PASS_CARD_BITMAP_BLOCKS: u32 = 16;
+/// ... at most this many array blocks ...
 const ONE_PASS_CARD_ARRAY_BLOCKS: u32 = 2048;
+/// ... and at most one array block for this many non-empty chunks: most chunks are then empty,
+/// full or single runs, which the entries decide, and the pairs walked are short. On an H200
+/// (docs/benchmarks/2026-11-27-h200-one-pass-cardinality.md) two clustered 2^24-value sets (about
+/// 8200 chunks and 475 blocks each) count 1.6-1.9x faster in one pass, but pairs of arrays in
+/// every non-empty chunk (a block or two each) 1.4-3.9x slower.
+const ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK: u32 = 4;
 /// Workgroups of the one-pass cardinality (grid-stride over the directory).
 const ONE_PASS_CARD_GRID: u32 = 256;
 
@@ -1835,8 +1840,11 @@ impl GpuSet {
         let u = Self::card_update(a, b, op)?;
         let one_pass = match path {
             CardinalityPath::Auto => {
+                let array_blocks = a.ar_blocks.saturating_add(b.ar_blocks);
                 a.bm_blocks.saturating_add(b.bm_blocks) <= ONE_PASS_CARD_BITMAP_BLOCKS
-                    && a.ar_blocks.saturating_add(b.ar_blocks) <= ONE_PASS_CARD_ARRAY_BLOCKS
+                    && array_blocks <= ONE_PASS_CARD_ARRAY_BLOCKS
+                    && array_blocks.saturating_mul(ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK)
+                        <= a.chunk_bound().saturating_add(b.chunk_bound())
             }
             CardinalityPath::Passes => false,
             CardinalityPath::OnePass => true,

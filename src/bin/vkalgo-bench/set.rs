@@ -17,6 +17,10 @@
 //! portable serialization (run containers where smaller: the bytes CRoaring writes for the same
 //! values after `run_optimize`); `set_memory_plain_bytes` is its memory before run_optimize.
 //!
+//! Cases `arrays` and `long-arrays` (not in the default list): 2^log2n / 32 (or / 136)
+//! chunks shared by both sets, about 32 (136) random values each: pairs of arrays of one
+//! (two) blocks, at `--log2n 15` few enough blocks for the one-pass cardinality (its hard cases).
+//!
 //! Case `full` (not in the default list): two sets with a half-full random bitmap in every
 //! chunk of the universe (about 2^31 values each, 512 MiB of bitmaps, the size of the flat
 //! 2^32-bit bitmaps of the CUDA baseline), made by reading a Roaring serialization written
@@ -50,6 +54,14 @@ fn case_values(case: &str, n: usize, seed: u64) -> Vec<u32> {
     let mut v: Vec<u32> = match case {
         "sparse" => (0..n).map(|_| (r() >> 32) as u32).collect(),
         "dense" => (0..n).map(|_| ((r() >> 32) % (2 * n as u64)) as u32).collect(),
+        // n / k chunks spread over the universe (the same in both sets), about k random values
+        // each: pairs of arrays of one block (k = 32) or two (k = 136).
+        "arrays" | "long-arrays" => {
+            let k = if case == "arrays" { 32 } else { 136 };
+            (0..n)
+                .map(|i| ((((i / k) as u32).wrapping_mul(61) & 0xFFFF) << 16) | ((r() >> 48) as u32))
+                .collect()
+        }
         _ => {
             let mut v = Vec::with_capacity(n + 4096);
             while v.len() < n {
