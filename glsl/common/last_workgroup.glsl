@@ -26,12 +26,17 @@ bool finished_last(uint64_t counter_addr) {
     return s_finished_last != 0u;
 }
 
-// The same count made by the workgroup's first subgroup alone, so that the others need not
-// wait for it: a workgroup-scope barrier orders every invocation's earlier buffer accesses
-// before the count (whose release is device-wide). Returns true to the first subgroup's
-// invocations where this workgroup finished last, the acquire then passed on to the whole
-// subgroup; false everywhere else. Called in workgroup-uniform control flow.
-bool finished_last_in_first_subgroup(uint64_t counter_addr) {
+// The count of finished workgroups made by the workgroup's first subgroup alone, so that the
+// others need not wait for it: a workgroup-scope barrier orders every invocation's earlier
+// buffer accesses before the count (whose release is device-wide). Returns true to the first
+// subgroup's invocations where this workgroup finished last, the acquire then passed on to
+// the whole subgroup; false everywhere else. Called in workgroup-uniform control flow.
+// `of_round`: the counter is never reset but only grows, by the dispatch's size (a power of
+// two) per dispatch, so it is a multiple of that size before each one (zero when first used;
+// wrapping at 2^32 keeps it so), and the workgroup whose count brings it to the next multiple
+// finished last (dispatches counting on one such counter must not overlap); else it is zero
+// before the dispatch.
+bool first_subgroup_finished_last(uint64_t counter_addr, bool of_round) {
     controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer,
                    gl_SemanticsAcquireRelease);
     if (gl_SubgroupID != 0u) {
@@ -42,7 +47,8 @@ bool finished_last_in_first_subgroup(uint64_t counter_addr) {
         uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
         uint done = atomicAdd(U32AtomicRef(counter_addr).v[0], 1u, gl_ScopeDevice,
                               gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
-        last = done + 1u == groups ? 1u : 0u;
+        bool brings = of_round ? ((done + 1u) & (groups - 1u)) == 0u : done + 1u == groups;
+        last = brings ? 1u : 0u;
     }
     if (subgroupBroadcastFirst(last) == 0u) {
         return false;
@@ -52,30 +58,14 @@ bool finished_last_in_first_subgroup(uint64_t counter_addr) {
     return true;
 }
 
-// finished_last_in_first_subgroup on a counter that is never reset: it only grows, by the
-// dispatch's size (a power of two) per dispatch, so it is a multiple of that size before each
-// one (zero when first used; wrapping at 2^32 keeps it so). The workgroup whose count brings
-// it to the next multiple finished last. Dispatches counting on one such counter must not
-// overlap.
+// On a counter that is zero before the dispatch.
+bool finished_last_in_first_subgroup(uint64_t counter_addr) {
+    return first_subgroup_finished_last(counter_addr, false);
+}
+
+// On a counter that is never reset (see first_subgroup_finished_last).
 bool finished_last_of_round_in_first_subgroup(uint64_t counter_addr) {
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer,
-                   gl_SemanticsAcquireRelease);
-    if (gl_SubgroupID != 0u) {
-        return false;
-    }
-    uint last = 0u;
-    if (subgroupElect()) {
-        uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-        uint done = atomicAdd(U32AtomicRef(counter_addr).v[0], 1u, gl_ScopeDevice,
-                              gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
-        last = ((done + 1u) & (groups - 1u)) == 0u ? 1u : 0u;
-    }
-    if (subgroupBroadcastFirst(last) == 0u) {
-        return false;
-    }
-    controlBarrier(gl_ScopeSubgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer,
-                   gl_SemanticsAcquireRelease);
-    return true;
+    return first_subgroup_finished_last(counter_addr, true);
 }
 
 #endif
