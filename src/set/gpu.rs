@@ -82,8 +82,8 @@ pub enum FilterPath {
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CardinalityPath {
-    /// [`CardinalityPath::OnePass`] for operands with few array and bitmap blocks, else
-    /// [`CardinalityPath::Passes`].
+    /// [`CardinalityPath::OnePass`] for operands with few bitmap and array blocks, most of
+    /// their chunks empty, full or single runs; else [`CardinalityPath::Passes`].
     Auto,
     /// The operations' passes: clear, classify, the pair kernels adding into the status.
     Passes,
@@ -101,8 +101,8 @@ const ONE_PASS_CARD_ARRAY_BLOCKS: u32 = 2048;
 /// ... and at most one array block for this many non-empty chunks: most chunks are then empty,
 /// full or single runs, which the entries decide, and the pairs walked are short. On an H200
 /// (docs/benchmarks/2026-11-27-h200-one-pass-cardinality.md) two clustered 2^24-value sets (about
-/// 8200 chunks and 475 blocks each) count 1.6-1.9x faster in one pass, but pairs of arrays in
-/// every non-empty chunk (a block or two each) 1.4-3.9x slower.
+/// 8200 chunks and 475 blocks each) count 1.7-2.0x faster in one pass, but pairs of arrays in
+/// every non-empty chunk (a block or two each) 1.2-3.6x slower.
 const ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK: u32 = 4;
 /// Workgroups of the one-pass cardinality (grid-stride over the directory).
 const ONE_PASS_CARD_GRID: u32 = 256;
@@ -1342,8 +1342,6 @@ fn small_pairs_shader(ctx: &Context) -> &'static ShaderSource {
     }
 }
 
-/// Scratch words an operation clears first: the counters, and the batch's failure flag (the
-/// header's last word) when it is the first of its batch.
 /// Records a cardinality-only update (`u`, MODE_CARD) in one pass over the directory
 /// (glsl/set/chunk_update.comp FUSED_COUNT): each workgroup's sums to its own scratch words,
 /// the last workgroup to finish adds them up into the status at `status`. It counts the
@@ -1394,6 +1392,8 @@ unsafe fn record_one_pass_cardinality(
     Ok(())
 }
 
+/// Scratch words an operation clears first: the counters, and the batch's failure flag (the
+/// header's last word) when it is the first of its batch.
 fn counters_to_clear(first: bool) -> u32 {
     (if first { SCRATCH_HEADER } else { SCRATCH_HEADER - 1 }) as u32
 }

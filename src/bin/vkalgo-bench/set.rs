@@ -19,7 +19,8 @@
 //!
 //! Cases `arrays` and `long-arrays` (not in the default list): 2^log2n / 32 (or / 136)
 //! chunks shared by both sets, about 32 (136) random values each: pairs of arrays of one
-//! (two) blocks, at `--log2n 15` few enough blocks for the one-pass cardinality (its hard cases).
+//! (two) blocks, the hard cases of the one-pass cardinality. `VKALGO_BENCH_CARD_PATH=passes`
+//! or `one-pass` records the cardinalities on that path instead of `Auto`'s choice.
 //!
 //! Case `full` (not in the default list): two sets with a half-full random bitmap in every
 //! chunk of the universe (about 2^31 values each, 512 MiB of bitmaps, the size of the flat
