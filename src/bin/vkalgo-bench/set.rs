@@ -37,7 +37,9 @@
 use crate::common::{median, print_pass_times, yardstick, Timer};
 use ash::vk;
 use vkalgo::set::{reference, CardinalityPath, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
-use vkalgo::{Context, ElementCount, GpuBuffer, GpuSet, MemoryLocation, Result, SetOp, SetOperand};
+use vkalgo::{
+    Context, ElementCount, GpuBuffer, GpuSet, MemoryLocation, Result, SetOp, SetOpStatus, SetOperand,
+};
 
 fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -117,8 +119,8 @@ fn assert_status_ok(ctx: &Context, status: &GpuBuffer, offset: usize, what: &str
 /// Checks the cardinality a timed `record_card` wrote (its status at byte 128).
 fn assert_card_status(ctx: &Context, status: &GpuBuffer, want: u64, what: &str) -> Result<()> {
     let words: Vec<u32> = crate::common::download(ctx, status, 32 + 8)?;
-    let got = words[32 + 5] as u64 + ((words[32 + 6] as u64) << 16);
-    assert_eq!(got, want, "{what}: the timed cardinality");
+    let got: SetOpStatus = bytemuck::pod_read_unaligned(bytemuck::cast_slice(&words[32..40]));
+    assert_eq!(got.cardinality(), want, "{what}: the timed cardinality");
     Ok(())
 }
 
