@@ -283,6 +283,11 @@ const PERMUTATIONS: &[Permutation] = &[
         "set/chunk_update.comp",
         &[("FUSED_COUNT", "1")],
     ),
+    (
+        "set_chunk_count_sums64",
+        "set/chunk_update.comp",
+        &[("FUSED_COUNT", "1"), ("CARD_SUMS64", "1")],
+    ),
     ("set_array_pairs_medium", "set/array_pairs.comp", &[]),
     ("set_bitmap_pairs", "set/bitmap_pairs.comp", &[]),
     ("set_small_pairs", "set/small_pairs.comp", &[("LIST16", "0")]),

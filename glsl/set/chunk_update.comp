@@ -1,4 +1,7 @@
 #version 460
+#if defined(CARD_SUMS64) && CARD_SUMS64
+#extension GL_EXT_shader_atomic_int64 : require
+#endif
 // The chunks of the work list, one workgroup at a time (grid-stride over the list): the
 // operand chunks are expanded into two 8 KiB bitmaps in shared memory, combined with `op`,
 // and counted. Stage (aux) 0 records the result's cardinality and the blocks it needs; stage 1
@@ -46,6 +49,12 @@
 
 #ifndef FUSED_COUNT
 #define FUSED_COUNT 0
+#endif
+// CARD_SUMS64 1 (with FUSED_COUNT, the permutation set_chunk_count_sums64, for devices with
+// 64-bit buffer atomics): the workgroups' sums go into two 64-bit words with one atomic each
+// instead of scratch slots, a count and the last workgroup's reads of the slots.
+#ifndef CARD_SUMS64
+#define CARD_SUMS64 0
 #endif
 
 shared uint sa[BITMAP_WORDS];
@@ -567,6 +576,35 @@ void main() {
         atomicAdd(s_sums.z, mine.z);
     }
     barrier();
+#if CARD_SUMS64
+    // Each workgroup adds its sums and a count of one finished workgroup into two 64-bit words
+    // of a's control block (META_CARD_SUMS, zero between operations) with one atomic each. The
+    // workgroup whose count completes a word's grid has that word's totals in the value its
+    // add returns: no other memory is read, so no fence or further round trip follows. The two
+    // words may be completed by different workgroups; each writes its part of the status and
+    // clears its word for the next operation (the dispatch's other adds are all before its own).
+    if (t == 0u) {
+        U64AtomicRef sums64 = U64AtomicRef(pc.meta_a + META_CARD_SUMS);
+        uint64_t one_group = 1ul << CARD_SUMS_GROUP_SHIFT;
+        uint64_t old_x = atomicAdd(sums64.v[0], uint64_t(s_sums.x) | one_group);
+        uint64_t old_yz = atomicAdd(sums64.v[1], uint64_t(s_sums.y) | (uint64_t(s_sums.z) << 20) | one_group);
+        U32Ref o = U32Ref(pc.out_addr);
+        if (uint(old_x >> CARD_SUMS_GROUP_SHIFT) + 1u == pc.grid) {
+            o.v[5] = uint(old_x) + s_sums.x;  // the partial cardinality is below 2^32
+            atomicExchange(sums64.v[0], 0ul);
+        }
+        if (uint(old_yz >> CARD_SUMS_GROUP_SHIFT) + 1u == pc.grid) {
+            o.v[0] = 1u;
+            o.v[1] = 0u;
+            o.v[2] = 0u;
+            o.v[3] = 0u;
+            o.v[4] = 0u;
+            o.v[6] = (uint(old_yz) & 0xFFFFFu) + s_sums.y;
+            o.v[7] = (uint(old_yz >> 20) & 0xFFFFFu) + s_sums.z;
+            atomicExchange(sums64.v[1], 0ul);
+        }
+    }
+#else
     // The slots are written and read with atomics: other workgroups' plain stores need not be
     // visible to the last one's loads.
     U32AtomicRef slot = U32AtomicRef(u32_addr(pc.scratch, S_WORK + 4u * linear_workgroup_id()));
@@ -595,5 +633,6 @@ void main() {
         o.v[6] = total.y;
         o.v[7] = total.z;
     }
+#endif
 }
 #endif

@@ -77,6 +77,12 @@ layout(push_constant) uniform SetPush {
 // FUSED_COUNT, in the first operand's control block), a multiple of its grid between
 // operations.
 #define META_CARD_TICKET 84ul
+// Two u64 (chunk_update.comp CARD_SUMS64, in the first operand's control block, zero between
+// operations): the one-pass cardinality's sums, each word with a count of the workgroups that
+// added into it from bit CARD_SUMS_GROUP_SHIFT (below it: the partial cardinality in the
+// first; the full chunks and, from bit 20, the pairs read in the second).
+#define META_CARD_SUMS 88ul
+#define CARD_SUMS_GROUP_SHIFT 40
 #define META_DIR 256ul
 
 // Pairs of array (or empty) chunks with at most PAIR_SMALL_VALUES values together go to

@@ -88,8 +88,13 @@ pub enum CardinalityPath {
     /// The operations' passes: clear, classify, the pair kernels adding into the status.
     Passes,
     /// One pass over the directory that counts every pair itself (glsl/set/chunk_update.comp
-    /// FUSED_COUNT).
+    /// FUSED_COUNT); its workgroups add their sums into two 64-bit words where the device has
+    /// 64-bit buffer atomics, else as [`CardinalityPath::OnePassSlots`].
     OnePass,
+    /// [`CardinalityPath::OnePass`] with each workgroup's sums in scratch words of its own,
+    /// added up by the last workgroup to finish (the form for devices without 64-bit buffer
+    /// atomics).
+    OnePassSlots,
 }
 
 /// [`CardinalityPath::Auto`] takes the one-pass cardinality where the operands' pools hold at
@@ -1277,7 +1282,7 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
     }
     ctx.prepare_kernels(&[
         (&shaders::SET_CHUNK_UPDATE, update_spec(ctx)),
-        (&shaders::SET_CHUNK_COUNT, update_spec(ctx)),
+        (one_pass_card_shader(ctx.profile.int64_atomics), update_spec(ctx)),
         (&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx)),
         (small_pairs_shader(ctx), small_pairs_spec()),
     ])
@@ -1342,21 +1347,36 @@ fn small_pairs_shader(ctx: &Context) -> &'static ShaderSource {
     }
 }
 
+/// The one-pass cardinality's kernel: with `sums64` its workgroups add their sums into two
+/// 64-bit words (one atomic each; needs 64-bit buffer atomics), else into scratch words of
+/// their own that the last workgroup adds up.
+fn one_pass_card_shader(sums64: bool) -> &'static ShaderSource {
+    if sums64 {
+        &shaders::SET_CHUNK_COUNT_SUMS64
+    } else {
+        &shaders::SET_CHUNK_COUNT
+    }
+}
+
 /// Records a cardinality-only update (`u`, MODE_CARD) in one pass over the directory
-/// (glsl/set/chunk_update.comp FUSED_COUNT): each workgroup's sums to its own scratch words,
-/// the last workgroup to finish adds them up into the status at `status`. It counts the
-/// finished workgroups in the first operand's control block, a multiple of the grid between
-/// operations (so that it needs no clear), which is why two such operations on one set must not
-/// overlap.
+/// (glsl/set/chunk_update.comp FUSED_COUNT) into the status at `status`. With `sums64` each
+/// workgroup adds its sums and a count of itself into two 64-bit words of the first operand's
+/// control block with one atomic each, and the workgroup that completes a word's count writes
+/// that word's totals and clears it: the tail is one round trip. Otherwise each workgroup's
+/// sums go to its own scratch words and the last workgroup to finish adds them up; it counts
+/// the finished workgroups in the first operand's control block, a multiple of the grid
+/// between operations (so that it needs no clear). Either way two such operations on one set
+/// must not overlap.
 unsafe fn record_one_pass_cardinality(
     ctx: &Context,
     cmd: vk::CommandBuffer,
     u: &Update,
     scratch: &BufferRange,
     status: u64,
+    sums64: bool,
 ) -> Result<()> {
     let spec = update_spec(ctx);
-    let count = ctx.kernel(&shaders::SET_CHUNK_COUNT, spec)?;
+    let count = ctx.kernel(one_pass_card_shader(sums64), spec)?;
     let grid = (CHUNKS as u32 / spec.workgroup_size).clamp(1, ONE_PASS_CARD_GRID);
     debug_assert!(
         grid.is_power_of_two(),
@@ -1847,11 +1867,12 @@ impl GpuSet {
                         <= a.chunk_bound().saturating_add(b.chunk_bound())
             }
             CardinalityPath::Passes => false,
-            CardinalityPath::OnePass => true,
+            CardinalityPath::OnePass | CardinalityPath::OnePassSlots => true,
         };
+        let sums64 = a.ctx.profile.int64_atomics && path != CardinalityPath::OnePassSlots;
         unsafe {
             if one_pass {
-                record_one_pass_cardinality(&a.ctx, cmd, &u, scratch, status)
+                record_one_pass_cardinality(&a.ctx, cmd, &u, scratch, status, sums64)
             } else {
                 record_update(&a.ctx, cmd, &u, scratch, status, true)
             }
@@ -2271,6 +2292,7 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SET_BOUNDARIES,
         shaders::SET_CHUNK_UPDATE,
         shaders::SET_CHUNK_COUNT,
+        shaders::SET_CHUNK_COUNT_SUMS64,
         shaders::SET_BITMAP_PAIRS,
         shaders::SET_ARRAY_PAIRS_MEDIUM,
         shaders::SET_TRIVIAL,

@@ -187,12 +187,13 @@ unsafe fn record_card(
     )
 }
 
-/// The cardinalities' path: `VKALGO_BENCH_CARD_PATH` = `passes` or `one-pass` (to compare
-/// them), else `Auto`.
+/// The cardinalities' path: `VKALGO_BENCH_CARD_PATH` = `passes`, `one-pass` or
+/// `one-pass-slots` (to compare them), else `Auto`.
 fn card_path() -> CardinalityPath {
     match std::env::var("VKALGO_BENCH_CARD_PATH").as_deref() {
         Ok("passes") => CardinalityPath::Passes,
         Ok("one-pass") => CardinalityPath::OnePass,
+        Ok("one-pass-slots") => CardinalityPath::OnePassSlots,
         _ => CardinalityPath::Auto,
     }
 }
