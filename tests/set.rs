@@ -1795,6 +1795,80 @@ fn runs_of(spec: &[(u32, u32, u32, u32)]) -> Vec<u32> {
     v
 }
 
+/// `op_cardinality_batch` runs its pairs side by side: one-pass pairs (run-chunk sets) all at
+/// once into zeroed statuses, even where they share a set, and the others in groups whose
+/// passes are recorded stage by stage with a scratch each (more pairs than one group here).
+/// Each result against the model and the single-pair call.
+#[test]
+fn cardinality_batch_side_by_side() {
+    let ctx = context();
+    let mut rng = Rng(53);
+    // Run-chunk sets (one pass): clustered runs, then run_optimize.
+    let mut run_values = Vec::new();
+    let mut run_sets = Vec::new();
+    for k in 0..3u32 {
+        let mut v = runs_of(&[(k, 3, 200, 50 + k), (k + 5, 1, 60_000, 0), (40, 2 + k, 100, 7)]);
+        v.extend((((50 + k) << 16) + 11)..((52 + k) << 16)); // full chunks, runs at the edges
+        for c in 100..130 + k {
+            v.extend(((c << 16) + 7 * k + c)..((c << 16) + 900 + c)); // one run a chunk
+        }
+        let mut s = GpuSet::from_values(&ctx, &v).unwrap();
+        s.run_optimize().unwrap();
+        s.shrink_to_fit().unwrap();
+        run_values.push(v);
+        run_sets.push(s);
+    }
+    // Sets of arrays and bitmaps (the passes).
+    let mut mixed: Vec<Vec<u32>> = (0..4u32)
+        .map(|k| mixed_values(&mut rng, 3000 + 500 * k as usize, (k + 1) << 20))
+        .collect();
+    mixed[3].extend((7u32 << 16)..(7 << 16) + 6000); // a bitmap
+    let mixed_sets: Vec<GpuSet> = mixed
+        .iter()
+        .map(|v| GpuSet::from_values(&ctx, v).unwrap())
+        .collect();
+    let sets: Vec<(&GpuSet, &Vec<u32>)> = run_sets
+        .iter()
+        .zip(&run_values)
+        .chain(mixed_sets.iter().zip(&mixed))
+        .collect();
+    // Every ordered pair but a few: 7 x 7 - 4 = 45 pairs, a op a among them.
+    let mut pairs = Vec::new();
+    for (i, x) in sets.iter().enumerate() {
+        for (j, y) in sets.iter().enumerate() {
+            if (i + 2 * j) % 13 != 5 {
+                pairs.push((x, y));
+            }
+        }
+    }
+    let set_pairs: Vec<(&GpuSet, &GpuSet)> = pairs.iter().map(|(x, y)| (x.0, y.0)).collect();
+    let one_pass = set_pairs
+        .iter()
+        .filter(|(a, b)| GpuSet::one_pass_suits(a, b))
+        .count();
+    assert!(one_pass >= 6, "one-pass pairs: {one_pass}");
+    assert!(
+        set_pairs.len() - one_pass > 16,
+        "pairs on the passes: {}",
+        set_pairs.len() - one_pass
+    );
+    for op in SetOp::ALL {
+        let got = GpuSet::op_cardinality_batch(&set_pairs, op).unwrap();
+        for (k, ((a, va), (b, vb))) in pairs.iter().enumerate() {
+            let want = reference::op(&model_of(va), &model_of(vb), op).len() as u64;
+            assert_eq!(got[k], want, "{op:?} pair {k}");
+            if k % 11 == 0 {
+                assert_eq!(
+                    GpuSet::op_cardinality(a, b, op).unwrap(),
+                    want,
+                    "{op:?} pair {k} alone"
+                );
+            }
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
 /// Run chunks (Roaring's run containers on the GPU): sets holding them built three ways
 /// (values then `run_optimize`, a serialization with run containers, ranges), around the
 /// limits (one run in the entry, 48 runs in a block, 49 runs back to an array, runs of more

@@ -447,6 +447,10 @@ void main() {
 // (docs/benchmarks/2026-11-27-h200-cardinality-sums64.md).
 #include "../common/last_workgroup.glsl"
 
+// pc.mode of the one pass: 0 (the sums through a's control block or the scratch, see the
+// tail), or this: the status is zero before the dispatch and takes the sums directly.
+#define CARD_INTO_ZEROED_STATUS 1u
+
 shared uint s_listed[WG_SIZE];
 shared uint s_listed_count;
 shared uvec3 s_sums;
@@ -580,6 +584,19 @@ void main() {
         atomicAdd(s_sums.z, mine.z);
     }
     barrier();
+    if (pc.mode == CARD_INTO_ZEROED_STATUS) {
+        // The status is zero before the dispatch (the host layer's batches zero theirs): each
+        // workgroup adds its sums straight into it, and nothing in a's control block is used,
+        // so that operations sharing a set run side by side.
+        if (t == 0u) {
+            U32AtomicRef o = U32AtomicRef(pc.out_addr);
+            atomicAdd(o.v[5], s_sums.x);
+            atomicAdd(o.v[6], s_sums.y);
+            atomicAdd(o.v[7], s_sums.z);
+            atomicExchange(o.v[0], 1u);
+        }
+        return;
+    }
 #if CARD_SUMS64
     // Each workgroup adds its sums and a count of one finished workgroup into two 64-bit words
     // of a's control block (META_CARD_SUMS, zero between operations) with one atomic each. The

@@ -109,6 +109,9 @@ const ONE_PASS_CARD_ARRAY_BLOCKS: u32 = 2048;
 /// 8200 chunks and 475 blocks each) count 1.7-2.0x faster in one pass, but pairs of arrays in
 /// every non-empty chunk (a block or two each) 1.2-3.6x slower.
 const ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK: u32 = 4;
+/// Pairs of a cardinality batch counted by the passes side by side at most
+/// ([`GpuSet::record_op_cardinality_batch`]), each with a scratch of its own.
+pub(crate) const CARD_BATCH_SCRATCHES: usize = 8;
 /// Workgroups of the one-pass cardinality (grid-stride over the directory).
 const ONE_PASS_CARD_GRID: u32 = 256;
 
@@ -1347,9 +1350,34 @@ fn small_pairs_shader(ctx: &Context) -> &'static ShaderSource {
     }
 }
 
+/// How the one-pass cardinality's workgroups bring their sums together.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum OnePassTail {
+    /// Into two 64-bit words of the first operand's control block, one atomic each (needs
+    /// 64-bit buffer atomics): the workgroup that completes the count writes the status.
+    Sums64,
+    /// Into scratch words of each workgroup's own, added up by the last to finish (counted in
+    /// the first operand's control block).
+    Slots,
+    /// Straight into a status that is zero before the dispatch (the host layer's batches):
+    /// nothing in a control block, so operations sharing a set run side by side.
+    ZeroedStatus,
+}
+
+impl OnePassTail {
+    /// The tail of a recorded operation: `Sums64` where the device has 64-bit buffer atomics.
+    fn recorded(ctx: &Context) -> Self {
+        if ctx.profile.int64_atomics {
+            OnePassTail::Sums64
+        } else {
+            OnePassTail::Slots
+        }
+    }
+}
+
 /// The one-pass cardinality's kernel: with `sums64` its workgroups add their sums into two
 /// 64-bit words (one atomic each; needs 64-bit buffer atomics), else into scratch words of
-/// their own that the last workgroup adds up.
+/// their own that the last workgroup adds up (both take a status zeroed before).
 fn one_pass_card_shader(sums64: bool) -> &'static ShaderSource {
     if sums64 {
         &shaders::SET_CHUNK_COUNT_SUMS64
@@ -1359,23 +1387,30 @@ fn one_pass_card_shader(sums64: bool) -> &'static ShaderSource {
 }
 
 /// Records a cardinality-only update (`u`, MODE_CARD) in one pass over the directory
-/// (glsl/set/chunk_update.comp FUSED_COUNT) into the status at `status`. With `sums64` each
-/// workgroup adds its sums and a count of itself into two 64-bit words of the first operand's
-/// control block with one atomic each, and the workgroup that completes a word's count writes
-/// that word's totals and clears it: the tail is one round trip. Otherwise each workgroup's
-/// sums go to its own scratch words and the last workgroup to finish adds them up; it counts
-/// the finished workgroups in the first operand's control block, a multiple of the grid
-/// between operations (so that it needs no clear). Either way two such operations on one set
-/// must not overlap.
-unsafe fn record_one_pass_cardinality(
+/// (glsl/set/chunk_update.comp FUSED_COUNT) into the status at `status`, its workgroups'
+/// sums brought together as `tail` says. With [`OnePassTail::Sums64`] each workgroup adds
+/// its sums and a count of itself into two 64-bit words of the first operand's control block
+/// with one atomic each, and the workgroup that completes a word's count writes that word's
+/// totals and clears it: the tail is one round trip. With [`OnePassTail::Slots`] each
+/// workgroup's sums go to its own scratch words and the last workgroup to finish adds them up;
+/// it counts the finished workgroups in the first operand's control block, a multiple of the
+/// grid between operations (so that it needs no clear). Either way two such operations on one
+/// set must not overlap; with [`OnePassTail::ZeroedStatus`] they may, and no barrier is
+/// recorded before or after the dispatch (the caller's).
+pub(crate) unsafe fn record_one_pass_cardinality(
     ctx: &Context,
     cmd: vk::CommandBuffer,
     u: &Update,
     scratch: &BufferRange,
     status: u64,
-    sums64: bool,
+    tail: OnePassTail,
 ) -> Result<()> {
     let spec = update_spec(ctx);
+    let sums64 = match tail {
+        OnePassTail::Sums64 => true,
+        OnePassTail::Slots => false,
+        OnePassTail::ZeroedStatus => ctx.profile.int64_atomics,
+    };
     let count = ctx.kernel(one_pass_card_shader(sums64), spec)?;
     let grid = (CHUNKS as u32 / spec.workgroup_size).clamp(1, ONE_PASS_CARD_GRID);
     debug_assert!(
@@ -1395,10 +1430,14 @@ unsafe fn record_one_pass_cardinality(
         count: 0,
         max_count: 0,
         op: u.op,
-        mode: 0,
+        mode: u32::from(tail == OnePassTail::ZeroedStatus),
         grid,
         aux: 0,
     };
+    if tail == OnePassTail::ZeroedStatus {
+        ctx.dispatch(cmd, count, &push, grid);
+        return Ok(());
+    }
     // Earlier passes on the scratch, the status or the count (another operation of a batch).
     ctx.memory_barrier(
         cmd,
@@ -1454,113 +1493,16 @@ pub(crate) unsafe fn record_update_phase(
     first: bool,
     phase: Phase,
 ) -> Result<()> {
-    let scratch_addr = ctx.address_of(scratch);
-    let grid = chunk_grid(u.bound);
-    let (count, count_addr) = match u.count {
-        ElementCount::Direct(n) => (n as u32, 0),
-        ElementCount::Indirect(r) => (0, ctx.address_of(&r)),
-    };
-    // Grid-stride kernels get no more workgroups than can run at once (about a
-    // multiprocessor's worth each on today's GPUs): chunk_update's 18.5 KiB of shared memory
-    // fits two per multiprocessor, bitmap_pairs' and the medium pairs' several; workgroups
-    // beyond those only queue up, and those that find nothing to do still cost a launch.
-    let grid_of = |cap: u32| grid.min(cap);
-    let push_with = |mode: u32, aux: u32, grid: u32| SetPush {
-        meta_d: u.d,
-        meta_a: u.a,
-        meta_b: u.b,
-        scratch: scratch_addr,
-        values: u.values,
-        out_addr: status,
-        count_addr,
-        range_lo: u.range.0,
-        range_hi: u.range.1,
-        count,
-        max_count: u.max_count,
-        op: u.op,
-        mode,
-        grid,
-        aux,
-    };
-    let push = |mode: u32, aux: u32| push_with(mode, aux, grid);
-    let classify = kernel(ctx, &shaders::SET_CLASSIFY)?;
-    let boundaries = kernel(ctx, &shaders::SET_BOUNDARIES)?;
-    let update = ctx.kernel(&shaders::SET_CHUNK_UPDATE, update_spec(ctx))?;
-    let bitmaps = kernel(ctx, &shaders::SET_BITMAP_PAIRS)?;
-    let pairs_small = ctx.kernel(small_pairs_shader(ctx), small_pairs_spec())?;
-    let pairs_medium = ctx.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx))?;
-    let check = kernel(ctx, &shaders::SET_CHECK)?;
-    let source_mode = match u.mode {
-        MODE_VALUES => 1,
-        MODE_RANGE => 2,
-        MODE_OPTIMIZE => 3,
-        _ => 0,
-    };
-    // The passes over the chunk pairs, counting (stage 0) or writing (1). The work lists are
-    // disjoint: they run side by side.
-    let pair_passes = |stage: u32| {
-        let with_grid = |kernel, mode, cap: u32| {
-            ctx.dispatch(cmd, kernel, &push_with(mode, stage, grid_of(cap)), grid_of(cap))
-        };
-        with_grid(update, source_mode, UPDATE_GRID);
-        if source_mode == 0 {
-            // CPU drivers get at most 1024 (idle workgroups cost them a lot).
-            // Workgroups beyond the pairs that can be listed only cost their launch: 16384
-            // idle ones took 13 us on an H100 (sparse sets, which have no bitmaps), so the
-            // grid follows the operands' smaller bitmap pool. It is a grid-stride loop, so a
-            // pool grown between recording and execution only makes workgroups take more pairs.
-            let pairs = u.bound.min(u.bitmap_pair_bound);
-            let bitmaps_grid = if ctx.is_cpu_device() {
-                grid.min(pairs.max(1)).min(1024)
-            } else {
-                pairs.clamp(1, BITMAPS_GRID)
-            };
-            ctx.dispatch(cmd, bitmaps, &push_with(0, stage, bitmaps_grid), bitmaps_grid);
-        }
-        with_grid(pairs_small, source_mode, u32::MAX);
-        with_grid(pairs_medium, source_mode, MEDIUM_GRID);
-    };
-    let trivial = kernel(ctx, &shaders::SET_TRIVIAL)?;
-    // Earlier passes on the scratch (another operation of a batch) before its clear, which is
-    // a compute dispatch followed by a compute-to-compute barrier (cheaper than a transfer
-    // fill and its barrier: docs/benchmarks/2026-11-22-merge-scan-h100.md).
-    ctx.memory_barrier(
-        cmd,
-        vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
-        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_WRITE,
-        vk::PipelineStageFlags::COMPUTE_SHADER,
-        vk::AccessFlags::SHADER_WRITE,
-    );
+    let p = UpdatePasses::new(ctx, cmd, u, scratch, status);
     if u.mode == MODE_CARD && phase == Phase::All {
-        // Cardinality only: every pass adds its sums straight into the zeroed status (stage
-        // 2 of the pair passes), so no check pass follows.
-        // The scratch counters and the status in one dispatch: one launch less, dense-set
-        // cardinalities 2-5% faster on an H100 (docs/benchmarks/2026-11-25-h100-set-copies.md).
-        let counters = counters_to_clear(first);
-        scratch.check("fill destination", counters as u64 * 4, 4)?;
-        ctx.record_compute_fill_two_at(
-            cmd,
-            (ctx.address_of(scratch), counters),
-            (status, (SET_STATUS_BYTES / 4) as u32),
-            0,
-        )?;
-        ctx.compute_to_compute(cmd);
-        ctx.dispatch(
-            cmd,
-            classify,
-            &push(MODE_CARD, 2),
-            (CHUNKS / wg(ctx) as u64) as u32,
-        );
-        ctx.compute_to_compute(cmd);
-        pair_passes(2);
-        ctx.compute_to_compute(cmd);
-        return Ok(());
+        return record_cardinality_passes(ctx, cmd, std::slice::from_ref(&p), first);
     }
+    p.barrier_before_clear();
     if phase == Phase::Reserved {
         debug_assert_eq!(u.mode, MODE_OP);
         ctx.record_compute_fill(cmd, scratch, counters_to_clear(first), 0)?;
         ctx.compute_to_compute(cmd);
-        ctx.dispatch(cmd, classify, &push(0, 1), (CHUNKS / wg(ctx) as u64) as u32);
+        p.classify(0, 1)?;
         ctx.compute_to_compute(cmd);
     } else if phase == Phase::All {
         // Counters and, first in a batch, the failure flag (the header's last word).
@@ -1570,12 +1512,12 @@ pub(crate) unsafe fn record_update_phase(
             MODE_VALUES => {
                 // One invocation per chunk (boundaries.comp).
                 let groups = (CHUNKS / wg(ctx) as u64) as u32;
-                ctx.dispatch(cmd, boundaries, &push(0, 0), groups);
+                ctx.dispatch(cmd, kernel(ctx, &shaders::SET_BOUNDARIES)?, &p.push(0, 0), groups);
             }
-            m => ctx.dispatch(cmd, classify, &push(m, 0), (CHUNKS / wg(ctx) as u64) as u32),
+            m => p.classify(m, 0)?,
         }
         ctx.compute_to_compute(cmd);
-        pair_passes(0);
+        p.pair_passes(0)?;
         ctx.compute_to_compute(cmd);
     } else {
         // The failure flag (the header's last word).
@@ -1584,20 +1526,207 @@ pub(crate) unsafe fn record_update_phase(
         ctx.compute_to_compute(cmd);
     }
     if phase != Phase::Reserved {
-        ctx.dispatch(cmd, check, &push(if u.mode == MODE_CARD { 1 } else { 0 }, 0), 1);
+        let check = kernel(ctx, &shaders::SET_CHECK)?;
+        ctx.dispatch(cmd, check, &p.push(if u.mode == MODE_CARD { 1 } else { 0 }, 0), 1);
         ctx.compute_to_compute(cmd);
     }
     if u.mode != MODE_CARD {
         // The work lists and the trivial list are disjoint chunks, and each pass takes blocks
         // only from the free ids as they were before the operation (the check pass counted
         // them) while freed ids go after them: the writing passes run side by side.
-        pair_passes(1);
+        p.pair_passes(1)?;
         if u.mode != MODE_VALUES {
-            ctx.dispatch(cmd, trivial, &push(0, 0), u.bound.div_ceil(wg(ctx)).max(1));
+            let trivial = kernel(ctx, &shaders::SET_TRIVIAL)?;
+            ctx.dispatch(cmd, trivial, &p.push(0, 0), u.bound.div_ceil(wg(ctx)).max(1));
         }
         ctx.compute_to_compute(cmd);
     }
     Ok(())
+}
+
+/// Records the passes of cardinality-only updates (`MODE_CARD`), each with its own scratch and
+/// status, stage by stage: every clear, a barrier, every classification, a barrier, every
+/// pair pass, a barrier. The updates only read their sets and write their own scratch and
+/// status, so those of one stage run side by side (the host layer's batches: one barrier per
+/// stage instead of three per operation).
+pub(crate) unsafe fn record_cardinality_passes(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    updates: &[UpdatePasses],
+    first: bool,
+) -> Result<()> {
+    let Some(p) = updates.first() else {
+        return Ok(());
+    };
+    p.barrier_before_clear();
+    // Cardinality only: every pass adds its sums straight into the zeroed status (stage 2 of
+    // the pair passes), so no check pass follows. The scratch counters and the status in one
+    // dispatch: one launch less, dense-set cardinalities 2-5% faster on an H100
+    // (docs/benchmarks/2026-11-25-h100-set-copies.md).
+    let counters = counters_to_clear(first);
+    for p in updates {
+        debug_assert_eq!(p.u.mode, MODE_CARD);
+        p.scratch.check("fill destination", counters as u64 * 4, 4)?;
+        ctx.record_compute_fill_two_at(
+            cmd,
+            (p.scratch_addr, counters),
+            (p.status, (SET_STATUS_BYTES / 4) as u32),
+            0,
+        )?;
+    }
+    ctx.compute_to_compute(cmd);
+    for p in updates {
+        p.classify(MODE_CARD, 2)?;
+    }
+    ctx.compute_to_compute(cmd);
+    for p in updates {
+        p.pair_passes(2)?;
+    }
+    ctx.compute_to_compute(cmd);
+    Ok(())
+}
+
+/// One update's passes as record_update_phase records them: its push constants and
+/// dispatches.
+pub(crate) struct UpdatePasses<'a> {
+    ctx: &'a Context,
+    cmd: vk::CommandBuffer,
+    u: &'a Update,
+    scratch: &'a BufferRange,
+    scratch_addr: u64,
+    status: u64,
+    grid: u32,
+    count: u32,
+    count_addr: u64,
+}
+
+impl<'a> UpdatePasses<'a> {
+    pub(crate) fn new(
+        ctx: &'a Context,
+        cmd: vk::CommandBuffer,
+        u: &'a Update,
+        scratch: &'a BufferRange,
+        status: u64,
+    ) -> Self {
+        let (count, count_addr) = match u.count {
+            ElementCount::Direct(n) => (n as u32, 0),
+            ElementCount::Indirect(r) => (0, ctx.address_of(&r)),
+        };
+        UpdatePasses {
+            ctx,
+            cmd,
+            u,
+            scratch,
+            scratch_addr: ctx.address_of(scratch),
+            status,
+            grid: chunk_grid(u.bound),
+            count,
+            count_addr,
+        }
+    }
+
+    fn push_with(&self, mode: u32, aux: u32, grid: u32) -> SetPush {
+        let u = self.u;
+        SetPush {
+            meta_d: u.d,
+            meta_a: u.a,
+            meta_b: u.b,
+            scratch: self.scratch_addr,
+            values: u.values,
+            out_addr: self.status,
+            count_addr: self.count_addr,
+            range_lo: u.range.0,
+            range_hi: u.range.1,
+            count: self.count,
+            max_count: u.max_count,
+            op: u.op,
+            mode,
+            grid,
+            aux,
+        }
+    }
+
+    fn push(&self, mode: u32, aux: u32) -> SetPush {
+        self.push_with(mode, aux, self.grid)
+    }
+
+    /// Earlier passes on the scratch (another operation of a batch) before its clear, which is
+    /// a compute dispatch followed by a compute-to-compute barrier (cheaper than a transfer
+    /// fill and its barrier: docs/benchmarks/2026-11-22-merge-scan-h100.md).
+    unsafe fn barrier_before_clear(&self) {
+        self.ctx.memory_barrier(
+            self.cmd,
+            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+            vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_WRITE,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::AccessFlags::SHADER_WRITE,
+        );
+    }
+
+    /// The classification pass (one invocation per chunk).
+    unsafe fn classify(&self, mode: u32, aux: u32) -> Result<()> {
+        let classify = kernel(self.ctx, &shaders::SET_CLASSIFY)?;
+        let groups = (CHUNKS / wg(self.ctx) as u64) as u32;
+        self.ctx
+            .dispatch(self.cmd, classify, &self.push(mode, aux), groups);
+        Ok(())
+    }
+
+    /// The passes over the chunk pairs, counting (stage 0), writing (1) or adding a
+    /// cardinality into the status (2). The work lists are disjoint: they run side by side.
+    unsafe fn pair_passes(&self, stage: u32) -> Result<()> {
+        let (ctx, cmd, u) = (self.ctx, self.cmd, self.u);
+        let source_mode = match u.mode {
+            MODE_VALUES => 1,
+            MODE_RANGE => 2,
+            MODE_OPTIMIZE => 3,
+            _ => 0,
+        };
+        // Grid-stride kernels get no more workgroups than can run at once (about a
+        // multiprocessor's worth each on today's GPUs): chunk_update's 18.5 KiB of shared memory
+        // fits two per multiprocessor, bitmap_pairs' and the medium pairs' several; workgroups
+        // beyond those only queue up, and those that find nothing to do still cost a launch.
+        let with_grid = |kernel, mode, cap: u32| {
+            let grid = self.grid.min(cap);
+            ctx.dispatch(cmd, kernel, &self.push_with(mode, stage, grid), grid)
+        };
+        with_grid(
+            ctx.kernel(&shaders::SET_CHUNK_UPDATE, update_spec(ctx))?,
+            source_mode,
+            UPDATE_GRID,
+        );
+        if source_mode == 0 {
+            // CPU drivers get at most 1024 (idle workgroups cost them a lot).
+            // Workgroups beyond the pairs that can be listed only cost their launch: 16384
+            // idle ones took 13 us on an H100 (sparse sets, which have no bitmaps), so the
+            // grid follows the operands' smaller bitmap pool. It is a grid-stride loop, so a
+            // pool grown between recording and execution only makes workgroups take more pairs.
+            let pairs = u.bound.min(u.bitmap_pair_bound);
+            let bitmaps_grid = if ctx.is_cpu_device() {
+                self.grid.min(pairs.max(1)).min(1024)
+            } else {
+                pairs.clamp(1, BITMAPS_GRID)
+            };
+            let bitmaps = kernel(ctx, &shaders::SET_BITMAP_PAIRS)?;
+            ctx.dispatch(
+                cmd,
+                bitmaps,
+                &self.push_with(0, stage, bitmaps_grid),
+                bitmaps_grid,
+            );
+        }
+        with_grid(
+            ctx.kernel(small_pairs_shader(ctx), small_pairs_spec())?,
+            source_mode,
+            u32::MAX,
+        );
+        with_grid(
+            ctx.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx))?,
+            source_mode,
+            MEDIUM_GRID,
+        );
+        Ok(())
+    }
 }
 
 impl GpuSet {
@@ -1847,6 +1976,17 @@ impl GpuSet {
         unsafe { Self::record_cardinality(cmd, a, b, op, path, scratch, a.ctx.address_of(status)) }
     }
 
+    /// Whether [`CardinalityPath::Auto`] counts `a op b` in one pass: few bitmap and array
+    /// blocks in the operands' pools, most of their chunks empty, full or single runs (tests).
+    #[doc(hidden)]
+    pub fn one_pass_suits(a: &GpuSet, b: &GpuSet) -> bool {
+        let array_blocks = a.ar_blocks.saturating_add(b.ar_blocks);
+        a.bm_blocks.saturating_add(b.bm_blocks) <= ONE_PASS_CARD_BITMAP_BLOCKS
+            && array_blocks <= ONE_PASS_CARD_ARRAY_BLOCKS
+            && array_blocks.saturating_mul(ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK)
+                <= a.chunk_bound().saturating_add(b.chunk_bound())
+    }
+
     /// Records the cardinality of `a op b` on `path`, its status to the address `status`.
     pub(super) unsafe fn record_cardinality(
         cmd: vk::CommandBuffer,
@@ -1859,24 +1999,108 @@ impl GpuSet {
     ) -> Result<()> {
         let u = Self::card_update(a, b, op)?;
         let one_pass = match path {
-            CardinalityPath::Auto => {
-                let array_blocks = a.ar_blocks.saturating_add(b.ar_blocks);
-                a.bm_blocks.saturating_add(b.bm_blocks) <= ONE_PASS_CARD_BITMAP_BLOCKS
-                    && array_blocks <= ONE_PASS_CARD_ARRAY_BLOCKS
-                    && array_blocks.saturating_mul(ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK)
-                        <= a.chunk_bound().saturating_add(b.chunk_bound())
-            }
+            CardinalityPath::Auto => Self::one_pass_suits(a, b),
             CardinalityPath::Passes => false,
             CardinalityPath::OnePass | CardinalityPath::OnePassSlots => true,
         };
-        let sums64 = a.ctx.profile.int64_atomics && path != CardinalityPath::OnePassSlots;
+        let tail = match path {
+            CardinalityPath::OnePassSlots => OnePassTail::Slots,
+            _ => OnePassTail::recorded(&a.ctx),
+        };
         unsafe {
             if one_pass {
-                record_one_pass_cardinality(&a.ctx, cmd, &u, scratch, status, sums64)
+                record_one_pass_cardinality(&a.ctx, cmd, &u, scratch, status, tail)
             } else {
                 record_update(&a.ctx, cmd, &u, scratch, status, true)
             }
         }
+    }
+
+    /// Records the cardinalities of `a_i op b_i` for many pairs (one query set against many,
+    /// say) as one operation whose pairs run side by side, the status of pair `i` at byte
+    /// `32 i` of `statuses` ([`SetOpStatus`], [`SET_STATUS_BYTES`] each; the batch zeroes them
+    /// first). Pairs that [`GpuSet::record_op_cardinality`] would count in one pass are all
+    /// counted at once, adding into their zeroed statuses (no control block is written, so
+    /// the pairs may share sets); the others are counted by the passes, as many at once as
+    /// `scratch` holds [`SET_SCRATCH_BYTES`] (at least one, at most 8 used), recorded stage by
+    /// stage so that they wait on the same barriers. The whole batch is one operation on each
+    /// of its sets: record [`GpuSet::record_barrier`] between it and another that uses them.
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_op_cardinality_batch(
+        cmd: vk::CommandBuffer,
+        pairs: &[(&GpuSet, &GpuSet)],
+        op: SetOp,
+        scratch: &BufferRange,
+        statuses: &BufferRange,
+    ) -> Result<()> {
+        let Some(&(first, _)) = pairs.first() else {
+            return Ok(());
+        };
+        let ctx = &first.ctx;
+        let mut updates = Vec::with_capacity(pairs.len());
+        for (a, b) in pairs {
+            first.check_same_context(a, "set op cardinality batch")?;
+            updates.push(Self::card_update(a, b, op)?);
+        }
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        let status_bytes = SET_STATUS_BYTES * pairs.len() as u64;
+        statuses.check("set statuses", status_bytes, 4)?;
+        let one_pass: Vec<bool> = pairs.iter().map(|(a, b)| Self::one_pass_suits(a, b)).collect();
+        let by_passes: Vec<usize> = (0..pairs.len()).filter(|&i| !one_pass[i]).collect();
+        let slices = ((scratch.size / SET_SCRATCH_BYTES) as usize)
+            .min(CARD_BATCH_SCRATCHES)
+            .min(by_passes.len())
+            .max(1);
+        let scratches: Vec<BufferRange> = (0..slices as u64)
+            .map(|k| {
+                BufferRange::new(
+                    scratch.buffer,
+                    scratch.offset + k * SET_SCRATCH_BYTES,
+                    SET_SCRATCH_BYTES,
+                )
+            })
+            .collect();
+        let status_of = |i: usize| ctx.address_of(statuses) + i as u64 * SET_STATUS_BYTES;
+        unsafe {
+            if one_pass.contains(&true) {
+                // Earlier passes on the statuses or the sets (the caller's barrier), then the
+                // statuses zeroed: the one-pass pairs add their sums into them, touching no
+                // control block, so they all run at once, even where they share a set.
+                ctx.memory_barrier(
+                    cmd,
+                    vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+                    vk::AccessFlags::SHADER_WRITE
+                        | vk::AccessFlags::SHADER_READ
+                        | vk::AccessFlags::TRANSFER_WRITE,
+                    vk::PipelineStageFlags::COMPUTE_SHADER,
+                    vk::AccessFlags::SHADER_WRITE,
+                );
+                ctx.record_compute_fill(cmd, statuses, (status_bytes / 4) as u32, 0)?;
+                ctx.compute_to_compute(cmd);
+                for i in (0..pairs.len()).filter(|&i| one_pass[i]) {
+                    record_one_pass_cardinality(
+                        ctx,
+                        cmd,
+                        &updates[i],
+                        &scratches[0],
+                        status_of(i),
+                        OnePassTail::ZeroedStatus,
+                    )?;
+                }
+            }
+            for group in by_passes.chunks(slices) {
+                let passes: Vec<UpdatePasses> = group
+                    .iter()
+                    .zip(&scratches)
+                    .map(|(&i, scratch)| UpdatePasses::new(ctx, cmd, &updates[i], scratch, status_of(i)))
+                    .collect();
+                record_cardinality_passes(ctx, cmd, &passes, true)?;
+            }
+            ctx.compute_to_compute(cmd);
+        }
+        Ok(())
     }
 
     /// Records an insert (`remove = false`) or removal of `count` values that are already

@@ -4,8 +4,8 @@
 //! again when the GPU reports them short (the failed attempt wrote nothing).
 
 use super::gpu::{
-    check_range, record_update, record_update_phase, CardinalityPath, GpuSet, Phase, SetOpStatus, SetOperand,
-    Update, MAX_BATCH,
+    check_range, record_update, record_update_phase, GpuSet, Phase, SetOpStatus, SetOperand, Update,
+    CARD_BATCH_SCRATCHES, MAX_BATCH,
 };
 use super::gpu::{SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use super::roaring;
@@ -292,7 +292,8 @@ impl GpuSet {
     }
 
     /// The cardinalities of `a_i op b_i` for many pairs (e.g. one query set against many), in
-    /// one submission.
+    /// one submission, the pairs side by side ([`GpuSet::record_op_cardinality_batch`], with
+    /// scratch for 8 pairs at once).
     pub fn op_cardinality_batch(pairs: &[(&GpuSet, &GpuSet)], op: SetOp) -> Result<Vec<u64>> {
         let Some(first) = pairs.first() else {
             return Ok(Vec::new());
@@ -306,27 +307,28 @@ impl GpuSet {
             }
             GpuSet::card_update(a, b, op)?; // refuses sets of different contexts first
         }
-        let scratch = scratch(&ctx)?;
+        let by_passes = pairs
+            .iter()
+            .filter(|(a, b)| !GpuSet::one_pass_suits(a, b))
+            .count();
+        let scratch_bytes = SET_SCRATCH_BYTES * by_passes.clamp(1, CARD_BATCH_SCRATCHES) as u64;
+        let scratch = ctx.device_buffer(scratch_bytes, "vkalgo set scratch")?;
         let mut status_buf = ctx.readback_buffer(SET_STATUS_BYTES * pairs.len() as u64)?;
-        let base = status_buf.address();
         let done = ctx.submit_and_wait(|cmd| unsafe {
-            for (i, (a, b)) in pairs.iter().enumerate() {
-                GpuSet::record_cardinality(
-                    cmd,
-                    a,
-                    b,
-                    op,
-                    CardinalityPath::Auto,
-                    &scratch.range(),
-                    base + i as u64 * SET_STATUS_BYTES,
-                )?;
-            }
+            GpuSet::record_op_cardinality_batch(cmd, pairs, op, &scratch.range(), &status_buf.range())?;
             compute_to_host(&ctx, cmd);
             Ok(())
         });
         finish_submission!(done, scratch, status_buf);
         let mut status = vec![SetOpStatus::default(); pairs.len()];
         read_back(&mut status_buf, &mut status)?;
+        for (i, s) in status.iter().enumerate() {
+            if s.ok != 1 {
+                return Err(Error::Internal(format!(
+                    "set op cardinality batch: pair {i} reported no result ({s:?})"
+                )));
+            }
+        }
         Ok(status.iter().map(|s| s.cardinality()).collect())
     }
 

@@ -187,6 +187,9 @@ unsafe fn record_card(
     )
 }
 
+/// Pairs of the timed cardinality batches.
+const CARD_BATCH: usize = 16;
+
 /// The cardinalities' path: `VKALGO_BENCH_CARD_PATH` = `passes`, `one-pass` or
 /// `one-pass-slots` (to compare them), else `Auto`.
 fn card_path() -> CardinalityPath {
@@ -246,6 +249,19 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     drop((src, dst));
     let scratch = GpuBuffer::new(ctx, SET_SCRATCH_BYTES, MemoryLocation::GpuOnly, "bench scratch")?;
     let status = GpuBuffer::new(ctx, 4096, MemoryLocation::GpuToCpu, "bench status")?;
+    // The cardinality batches: scratch for as many pairs at once as the batch takes.
+    let batch_scratch = GpuBuffer::new(
+        ctx,
+        8 * SET_SCRATCH_BYTES,
+        MemoryLocation::GpuOnly,
+        "bench batch scratch",
+    )?;
+    let batch_status = GpuBuffer::new(
+        ctx,
+        CARD_BATCH as u64 * SET_STATUS_BYTES,
+        MemoryLocation::GpuToCpu,
+        "bench batch statuses",
+    )?;
     let empty = GpuSet::new(ctx)?;
     for case in &cases {
         if case == "full" {
@@ -383,6 +399,36 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 median(times),
                 "",
             );
+            // Sixteen cardinalities of the same two sets: one after another as the record
+            // layer's single calls (a barrier between them), then as one batch.
+            yard.warm(ctx, &timer)?;
+            let times = time_op(ctx, &timer, reps, false, |cmd| unsafe {
+                for _ in 0..CARD_BATCH {
+                    record_card(cmd, &a, &b, op, &scratch, &status)?;
+                }
+                Ok(())
+            })?;
+            assert_card_status(ctx, &status, want.len() as u64, &format!("{op:?} x16"))?;
+            let name = format!("{op:?}_cardinality_x16").to_lowercase();
+            result_line(&name, case, CARD_BATCH * (va.len() + vb.len()), median(times), "");
+            let pairs = vec![(&a, &b); CARD_BATCH];
+            yard.warm(ctx, &timer)?;
+            let times = time_op(ctx, &timer, reps, false, |cmd| unsafe {
+                GpuSet::record_op_cardinality_batch(
+                    cmd,
+                    &pairs,
+                    op,
+                    &batch_scratch.range(),
+                    &batch_status.range(),
+                )
+            })?;
+            let words: Vec<u32> = crate::common::download(ctx, &batch_status, 8 * CARD_BATCH)?;
+            for (i, w) in words.chunks(8).enumerate() {
+                let got: SetOpStatus = bytemuck::pod_read_unaligned(bytemuck::cast_slice(w));
+                assert_eq!(got.cardinality(), want.len() as u64, "{op:?} batch pair {i}");
+            }
+            let name = format!("{op:?}_cardinality_batch16").to_lowercase();
+            result_line(&name, case, CARD_BATCH * (va.len() + vb.len()), median(times), "");
         }
         // contains: the values of b (about half in a for the dense case) and to_array.
         let q = GpuBuffer::new(ctx, vb.len() as u64 * 4, MemoryLocation::GpuOnly, "bench queries")?;
