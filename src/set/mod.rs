@@ -125,8 +125,11 @@
 //! dispatch, and the contract keeps `TRANSFER` free for a fill): between two
 //! recorded operations that touch the same set, record [`GpuSet::record_barrier`]. Recorded
 //! modifications need the pool large enough ([`GpuSet::reserve`]); when it is not, the
-//! operation writes nothing and its status says so. The host calls submit to the context's
-//! queue and wait.
+//! operation writes nothing and its status says so. Many cardinalities (one query set against
+//! many) are one operation with [`GpuSet::record_op_cardinality_batch`]: its pairs run side by
+//! side (those counted in one pass all at once, the others' passes stage by stage, up to 8 at
+//! a time with a scratch each), and they may share sets. The host calls submit to the
+//! context's queue and wait.
 
 mod gpu;
 pub(crate) use gpu::prepare_kernels;
