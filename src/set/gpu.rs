@@ -112,6 +112,13 @@ const ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK: u32 = 4;
 /// Pairs of a cardinality batch counted by the passes side by side at most
 /// ([`GpuSet::record_op_cardinality_batch`]), each with a scratch of its own.
 pub(crate) const CARD_BATCH_SCRATCHES: usize = 8;
+/// The one-pass pairs of a cardinality batch get about this many workgroups together (each
+/// pair a power of two of them, at least [`ONE_PASS_BATCH_MIN_GRID`]) ... On an H200, 16
+/// clustered pairs: 33.4 us with 128 workgroups each, 26.0 us with 512 together, 25.2 us
+/// with 256 (docs/benchmarks/2026-11-27-h200-cardinality-sums64.md).
+const ONE_PASS_BATCH_WORKGROUPS: u32 = 256;
+/// ... and each at least this many.
+const ONE_PASS_BATCH_MIN_GRID: u32 = 16;
 /// Workgroups of the one-pass cardinality (grid-stride over the directory).
 const ONE_PASS_CARD_GRID: u32 = 256;
 
@@ -1396,7 +1403,8 @@ fn one_pass_card_shader(sums64: bool) -> &'static ShaderSource {
 /// it counts the finished workgroups in the first operand's control block, a multiple of the
 /// grid between operations (so that it needs no clear). Either way two such operations on one
 /// set must not overlap; with [`OnePassTail::ZeroedStatus`] they may, and no barrier is
-/// recorded before or after the dispatch (the caller's).
+/// recorded before or after the dispatch (the caller's). `side_by_side`: how many such
+/// dispatches run at once (a batch's), which share [`ONE_PASS_BATCH_WORKGROUPS`].
 pub(crate) unsafe fn record_one_pass_cardinality(
     ctx: &Context,
     cmd: vk::CommandBuffer,
@@ -1404,6 +1412,7 @@ pub(crate) unsafe fn record_one_pass_cardinality(
     scratch: &BufferRange,
     status: u64,
     tail: OnePassTail,
+    side_by_side: u32,
 ) -> Result<()> {
     let spec = update_spec(ctx);
     let sums64 = match tail {
@@ -1412,7 +1421,13 @@ pub(crate) unsafe fn record_one_pass_cardinality(
         OnePassTail::ZeroedStatus => ctx.profile.int64_atomics,
     };
     let count = ctx.kernel(one_pass_card_shader(sums64), spec)?;
-    let grid = (CHUNKS as u32 / spec.workgroup_size).clamp(1, ONE_PASS_CARD_GRID);
+    let mut grid = (CHUNKS as u32 / spec.workgroup_size).clamp(1, ONE_PASS_CARD_GRID);
+    if side_by_side > 1 {
+        // A batch's one-pass pairs share the GPU: fewer workgroups each, more chunks an
+        // invocation (a power of two, so that the grid-stride loop stays within the chunks).
+        let share = (ONE_PASS_BATCH_WORKGROUPS / side_by_side).max(ONE_PASS_BATCH_MIN_GRID);
+        grid = grid.min(1 << (31 - share.leading_zeros()));
+    }
     debug_assert!(
         grid.is_power_of_two(),
         "the finished count needs a power-of-two grid"
@@ -2009,7 +2024,7 @@ impl GpuSet {
         };
         unsafe {
             if one_pass {
-                record_one_pass_cardinality(&a.ctx, cmd, &u, scratch, status, tail)
+                record_one_pass_cardinality(&a.ctx, cmd, &u, scratch, status, tail, 1)
             } else {
                 record_update(&a.ctx, cmd, &u, scratch, status, true)
             }
@@ -2079,6 +2094,7 @@ impl GpuSet {
                 );
                 ctx.record_compute_fill(cmd, statuses, (status_bytes / 4) as u32, 0)?;
                 ctx.compute_to_compute(cmd);
+                let side_by_side = one_pass.iter().filter(|&&p| p).count() as u32;
                 for i in (0..pairs.len()).filter(|&i| one_pass[i]) {
                     record_one_pass_cardinality(
                         ctx,
@@ -2087,6 +2103,7 @@ impl GpuSet {
                         &scratches[0],
                         status_of(i),
                         OnePassTail::ZeroedStatus,
+                        side_by_side,
                     )?;
                 }
             }
