@@ -140,6 +140,17 @@ static void operations(VkalgoContext *ctx) {
         uint64_t card = 0;
         expect(vkalgo_set_op_cardinality(a, b, op, &card), VKALGO_SUCCESS, "vkalgo_set_op_cardinality");
         check(card == nw, "op %u cardinality %" PRIu64 " (want %zu)", op, card, nw);
+        /* a batch: a op b, a op d (= a op b), a op a, the same set in several pairs */
+        const VkalgoSet *ba[3] = {a, a, a};
+        const VkalgoSet *bb[3] = {b, d, a};
+        uint64_t cards[3] = {0, 0, 0};
+        expect(vkalgo_set_op_cardinality_batch(ba, bb, 3, op, cards), VKALGO_SUCCESS, "vkalgo_set_op_cardinality_batch");
+        uint64_t with_d = 0, with_a = 0;
+        expect(vkalgo_set_op_cardinality(a, d, op, &with_d), VKALGO_SUCCESS, "cardinality of a op d");
+        expect(vkalgo_set_op_cardinality(a, a, op, &with_a), VKALGO_SUCCESS, "cardinality of a op a");
+        check(cards[0] == nw && cards[1] == with_d && cards[2] == with_a,
+              "op %u batch %" PRIu64 " %" PRIu64 " %" PRIu64 " (want %zu %" PRIu64 " %" PRIu64 ")", op, cards[0],
+              cards[1], cards[2], nw, with_d, with_a);
         /* in place: d (= a op b) op= b, then b op d into d */
         VkalgoSet *e = make_set(ctx, va, na);
         expect(vkalgo_set_op(e, e, b, op), VKALGO_SUCCESS, "vkalgo_set_op(e, e, b)");
@@ -272,6 +283,17 @@ static void bad_input(VkalgoContext *ctx) {
     expect(vkalgo_set_op_cardinality(NULL, s, VKALGO_SET_OR, &c), VKALGO_ERROR_INVALID_ARGUMENT, "op cardinality, a NULL");
     expect(vkalgo_set_op_cardinality(s, NULL, VKALGO_SET_OR, &c), VKALGO_ERROR_INVALID_ARGUMENT, "op cardinality, b NULL");
     expect(vkalgo_set_op_cardinality(s, s, VKALGO_SET_OR, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "op cardinality, out NULL");
+    {
+        const VkalgoSet *one[1] = {s};
+        const VkalgoSet *none[1] = {NULL};
+        uint64_t got[1] = {77};
+        expect(vkalgo_set_op_cardinality_batch(one, one, 1, 4, got), VKALGO_ERROR_INVALID_ARGUMENT, "batch, unknown op");
+        expect(vkalgo_set_op_cardinality_batch(NULL, one, 1, VKALGO_SET_OR, got), VKALGO_ERROR_INVALID_ARGUMENT, "batch, a NULL");
+        expect(vkalgo_set_op_cardinality_batch(one, none, 1, VKALGO_SET_OR, got), VKALGO_ERROR_INVALID_ARGUMENT, "batch, b[0] NULL");
+        expect(vkalgo_set_op_cardinality_batch(one, one, 1, VKALGO_SET_OR, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "batch, out NULL");
+        check(got[0] == 77, "a refused batch writes nothing");
+        expect(vkalgo_set_op_cardinality_batch(NULL, NULL, 0, VKALGO_SET_OR, NULL), VKALGO_SUCCESS, "an empty batch");
+    }
     expect(vkalgo_set_range_cardinality(NULL, 0, 2, &c), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, set NULL");
     expect(vkalgo_set_range_cardinality(s, 0, 2, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, out NULL");
     expect(vkalgo_set_range_cardinality(s, 0, (1ull << 32) + 1, &c), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, end > 2^32");
@@ -290,6 +312,14 @@ static void bad_input(VkalgoContext *ctx) {
     expect(vkalgo_set_insert_host(t, v, 1), VKALGO_SUCCESS, "insert after the context handle is gone");
     expect(vkalgo_set_op(s, s, t, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "sets of two contexts");
     expect(vkalgo_set_op_cardinality(s, t, VKALGO_SET_OR, &c), VKALGO_ERROR_INVALID_ARGUMENT, "cardinality, two contexts");
+    {
+        const VkalgoSet *xs[2] = {s, s};
+        const VkalgoSet *ys[2] = {s, t};
+        uint64_t got[2] = {77, 77};
+        expect(vkalgo_set_op_cardinality_batch(xs, ys, 2, VKALGO_SET_OR, got), VKALGO_ERROR_INVALID_ARGUMENT,
+               "batch, two contexts");
+        check(got[0] == 77 && got[1] == 77, "a batch across contexts writes nothing");
+    }
     expect(vkalgo_set_cardinality(s, &c), VKALGO_SUCCESS, "the set still works");
     check(c == 2, "and still holds 2 values");
     expect(vkalgo_set_cardinality(t, &c), VKALGO_SUCCESS, "the other context's set still works");

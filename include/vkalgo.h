@@ -1068,6 +1068,15 @@ VkalgoResult vkalgo_set_op_cardinality(const struct VkalgoSet *a,
                                        uint32_t op,
                                        uint64_t *out);
 
+// The cardinalities of `a[i] op b[i]` for `count` pairs into `out[i]` (one query set against
+// many: the same set in every `a[i]`), in one submission with the pairs side by side. Sets
+// may appear in several pairs. On an error nothing is written to `out`.
+VkalgoResult vkalgo_set_op_cardinality_batch(const struct VkalgoSet *const *a,
+                                             const struct VkalgoSet *const *b,
+                                             size_t count,
+                                             uint32_t op,
+                                             uint64_t *out);
+
 // The values in ascending order into `out` (room for `capacity`), their number into
 // `*count`. Capacity too small: INVALID_ARGUMENT, `*count` = the cardinality, nothing written.
 VkalgoResult vkalgo_set_to_array_host(const struct VkalgoSet *set,

@@ -281,6 +281,34 @@ pub unsafe extern "C" fn vkalgo_set_op_cardinality(
     })
 }
 
+/// The cardinalities of `a[i] op b[i]` for `count` pairs into `out[i]` (one query set against
+/// many: the same set in every `a[i]`), in one submission with the pairs side by side. Sets
+/// may appear in several pairs. On an error nothing is written to `out`.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_op_cardinality_batch(
+    a: *const *const VkalgoSet,
+    b: *const *const VkalgoSet,
+    count: usize,
+    op: u32,
+    out: *mut u64,
+) -> VkalgoResult {
+    guard("vkalgo_set_op_cardinality_batch", || {
+        let op = SetOp::from_raw(op)?;
+        if count == 0 {
+            return Ok(());
+        }
+        let (a, b) = (slice(a, count, "a")?, slice(b, count, "b")?);
+        non_null(out, "out")?;
+        let mut pairs = Vec::with_capacity(count);
+        for (&x, &y) in a.iter().zip(b) {
+            pairs.push((set_ref(x, "a[i]")?, set_ref(y, "b[i]")?));
+        }
+        let cards = GpuSet::op_cardinality_batch(&pairs, op)?;
+        std::slice::from_raw_parts_mut(out, count).copy_from_slice(&cards);
+        Ok(())
+    })
+}
+
 /// The values in ascending order into `out` (room for `capacity`), their number into
 /// `*count`. Capacity too small: INVALID_ARGUMENT, `*count` = the cardinality, nothing written.
 #[no_mangle]
