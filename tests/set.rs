@@ -7,7 +7,7 @@
 mod common;
 use common::*;
 use std::collections::BTreeSet;
-use vkalgo::set::{reference, CardinalityPath, FilterPath};
+use vkalgo::set::{reference, CardinalityPath, FilterPath, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use vkalgo::{
     BufferRange, ElementCount, Error, GpuBuffer, GpuSet, MemoryLocation, SetOp, SetOpStatus, SetOperand,
 };
@@ -1864,6 +1864,28 @@ fn cardinality_batch_side_by_side() {
                     "{op:?} pair {k} alone"
                 );
             }
+        }
+    }
+    // The record layer with every pair forced onto one path, and a scratch of two slices
+    // (groups of two on the passes): 20 pairs, ANDNOT.
+    let op = SetOp::AndNot;
+    let few = &set_pairs[..20];
+    let scratch = GpuBuffer::new(&ctx, 2 * SET_SCRATCH_BYTES, MemoryLocation::GpuOnly, "scratch").unwrap();
+    let mut statuses =
+        GpuBuffer::new(&ctx, 20 * SET_STATUS_BYTES, MemoryLocation::GpuToCpu, "statuses").unwrap();
+    for path in [CardinalityPath::Passes, CardinalityPath::OnePass] {
+        statuses.mapped().unwrap().fill(0xA5);
+        ctx.submit_and_wait(|cmd| unsafe {
+            GpuSet::record_op_cardinality_batch_on(cmd, few, op, path, &scratch.range(), &statuses.range())?;
+            compute_to_host(&ctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+        let words = read_words(&mut statuses, 8 * few.len());
+        for (k, ((_, va), (_, vb))) in pairs[..20].iter().enumerate() {
+            let got = bytemuck_from(&words[8 * k..8 * k + 8]);
+            let want = reference::op(&model_of(va), &model_of(vb), op).len() as u64;
+            assert_eq!((got.ok, got.cardinality()), (1, want), "{path:?} pair {k}");
         }
     }
     assert_no_validation_messages(&ctx);

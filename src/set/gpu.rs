@@ -2050,6 +2050,25 @@ impl GpuSet {
         scratch: &BufferRange,
         statuses: &BufferRange,
     ) -> Result<()> {
+        unsafe {
+            Self::record_op_cardinality_batch_on(cmd, pairs, op, CardinalityPath::Auto, scratch, statuses)
+        }
+    }
+
+    /// [`GpuSet::record_op_cardinality_batch`] with every pair on a chosen path (tests and
+    /// benchmarks).
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    #[doc(hidden)]
+    pub unsafe fn record_op_cardinality_batch_on(
+        cmd: vk::CommandBuffer,
+        pairs: &[(&GpuSet, &GpuSet)],
+        op: SetOp,
+        path: CardinalityPath,
+        scratch: &BufferRange,
+        statuses: &BufferRange,
+    ) -> Result<()> {
         let Some(&(first, _)) = pairs.first() else {
             return Ok(());
         };
@@ -2062,7 +2081,14 @@ impl GpuSet {
         scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
         let status_bytes = SET_STATUS_BYTES * pairs.len() as u64;
         statuses.check("set statuses", status_bytes, 4)?;
-        let one_pass: Vec<bool> = pairs.iter().map(|(a, b)| Self::one_pass_suits(a, b)).collect();
+        let one_pass: Vec<bool> = pairs
+            .iter()
+            .map(|(a, b)| match path {
+                CardinalityPath::Auto => Self::one_pass_suits(a, b),
+                CardinalityPath::Passes => false,
+                CardinalityPath::OnePass | CardinalityPath::OnePassSlots => true,
+            })
+            .collect();
         let by_passes: Vec<usize> = (0..pairs.len()).filter(|&i| !one_pass[i]).collect();
         let slices = ((scratch.size / SET_SCRATCH_BYTES) as usize)
             .min(CARD_BATCH_SCRATCHES)

@@ -190,8 +190,9 @@ unsafe fn record_card(
 /// Pairs of the timed cardinality batches.
 const CARD_BATCH: usize = 16;
 
-/// The cardinalities' path: `VKALGO_BENCH_CARD_PATH` = `passes`, `one-pass` or
-/// `one-pass-slots` (to compare them), else `Auto`.
+/// The cardinalities' path (single calls and every pair of the batches):
+/// `VKALGO_BENCH_CARD_PATH` = `passes`, `one-pass` or `one-pass-slots` (to compare them), else
+/// `Auto`.
 fn card_path() -> CardinalityPath {
     match std::env::var("VKALGO_BENCH_CARD_PATH").as_deref() {
         Ok("passes") => CardinalityPath::Passes,
@@ -414,10 +415,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             let pairs = vec![(&a, &b); CARD_BATCH];
             yard.warm(ctx, &timer)?;
             let times = time_op(ctx, &timer, reps, false, |cmd| unsafe {
-                GpuSet::record_op_cardinality_batch(
+                GpuSet::record_op_cardinality_batch_on(
                     cmd,
                     &pairs,
                     op,
+                    card_path(),
                     &batch_scratch.range(),
                     &batch_status.range(),
                 )
