@@ -97,6 +97,17 @@ pub enum CardinalityPath {
     OnePassSlots,
 }
 
+impl CardinalityPath {
+    /// Whether `a op b` is counted in one pass on this path.
+    fn counts_in_one_pass(self, a: &GpuSet, b: &GpuSet) -> bool {
+        match self {
+            CardinalityPath::Auto => GpuSet::one_pass_suits(a, b),
+            CardinalityPath::Passes => false,
+            CardinalityPath::OnePass | CardinalityPath::OnePassSlots => true,
+        }
+    }
+}
+
 /// [`CardinalityPath::Auto`] takes the one-pass cardinality where the operands' pools hold at
 /// most this many bitmap blocks together (each bitmap pair is counted by a workgroup, one
 /// pair after another) ...
@@ -1454,6 +1465,18 @@ pub(crate) unsafe fn record_one_pass_cardinality(
         return Ok(());
     }
     // Earlier passes on the scratch, the status or the count (another operation of a batch).
+    earlier_passes_barrier(ctx, cmd);
+    ctx.dispatch(cmd, count, &push, grid);
+    ctx.compute_to_compute(cmd);
+    Ok(())
+}
+
+/// Earlier passes (another operation, a batch's, or the caller's transfers) before a pass
+/// that reads or writes what they wrote: compute and transfer writes before compute reads and
+/// writes. A set operation's clear is a compute dispatch followed by a compute-to-compute
+/// barrier (cheaper than a transfer fill and its barrier:
+/// docs/benchmarks/2026-11-22-merge-scan-h100.md).
+unsafe fn earlier_passes_barrier(ctx: &Context, cmd: vk::CommandBuffer) {
     ctx.memory_barrier(
         cmd,
         vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
@@ -1461,9 +1484,6 @@ pub(crate) unsafe fn record_one_pass_cardinality(
         vk::PipelineStageFlags::COMPUTE_SHADER,
         vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ,
     );
-    ctx.dispatch(cmd, count, &push, grid);
-    ctx.compute_to_compute(cmd);
-    Ok(())
 }
 
 /// Scratch words an operation clears first: the counters, and the batch's failure flag (the
@@ -1665,17 +1685,10 @@ impl<'a> UpdatePasses<'a> {
         self.push_with(mode, aux, self.grid)
     }
 
-    /// Earlier passes on the scratch (another operation of a batch) before its clear, which is
-    /// a compute dispatch followed by a compute-to-compute barrier (cheaper than a transfer
-    /// fill and its barrier: docs/benchmarks/2026-11-22-merge-scan-h100.md).
+    /// Earlier passes on the scratch (another operation of a batch) before its clear
+    /// ([`earlier_passes_barrier`]).
     unsafe fn barrier_before_clear(&self) {
-        self.ctx.memory_barrier(
-            self.cmd,
-            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
-            vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_WRITE,
-            vk::PipelineStageFlags::COMPUTE_SHADER,
-            vk::AccessFlags::SHADER_WRITE,
-        );
+        earlier_passes_barrier(self.ctx, self.cmd);
     }
 
     /// The classification pass (one invocation per chunk).
@@ -2013,11 +2026,7 @@ impl GpuSet {
         status: u64,
     ) -> Result<()> {
         let u = Self::card_update(a, b, op)?;
-        let one_pass = match path {
-            CardinalityPath::Auto => Self::one_pass_suits(a, b),
-            CardinalityPath::Passes => false,
-            CardinalityPath::OnePass | CardinalityPath::OnePassSlots => true,
-        };
+        let one_pass = path.counts_in_one_pass(a, b);
         let tail = match path {
             CardinalityPath::OnePassSlots => OnePassTail::Slots,
             _ => OnePassTail::recorded(&a.ctx),
@@ -2081,14 +2090,7 @@ impl GpuSet {
         scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
         let status_bytes = SET_STATUS_BYTES * pairs.len() as u64;
         statuses.check("set statuses", status_bytes, 4)?;
-        let one_pass: Vec<bool> = pairs
-            .iter()
-            .map(|(a, b)| match path {
-                CardinalityPath::Auto => Self::one_pass_suits(a, b),
-                CardinalityPath::Passes => false,
-                CardinalityPath::OnePass | CardinalityPath::OnePassSlots => true,
-            })
-            .collect();
+        let one_pass: Vec<bool> = pairs.iter().map(|(a, b)| path.counts_in_one_pass(a, b)).collect();
         let by_passes: Vec<usize> = (0..pairs.len()).filter(|&i| !one_pass[i]).collect();
         let slices = ((scratch.size / SET_SCRATCH_BYTES) as usize)
             .min(CARD_BATCH_SCRATCHES)
@@ -2109,15 +2111,7 @@ impl GpuSet {
                 // Earlier passes on the statuses or the sets (the caller's barrier), then the
                 // statuses zeroed: the one-pass pairs add their sums into them, touching no
                 // control block, so they all run at once, even where they share a set.
-                ctx.memory_barrier(
-                    cmd,
-                    vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
-                    vk::AccessFlags::SHADER_WRITE
-                        | vk::AccessFlags::SHADER_READ
-                        | vk::AccessFlags::TRANSFER_WRITE,
-                    vk::PipelineStageFlags::COMPUTE_SHADER,
-                    vk::AccessFlags::SHADER_WRITE,
-                );
+                earlier_passes_barrier(ctx, cmd);
                 ctx.record_compute_fill(cmd, statuses, (status_bytes / 4) as u32, 0)?;
                 ctx.compute_to_compute(cmd);
                 let side_by_side = one_pass.iter().filter(|&&p| p).count() as u32;
