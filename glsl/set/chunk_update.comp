@@ -429,16 +429,18 @@ void main() {
 #else
 // The cardinality of `op` of a and b in one pass over the directory, for operands with few
 // bitmap and array blocks (src/set/gpu.rs picks it; clustered sets after run_optimize are
-// mostly run chunks). Workgroup g takes chunks g, g + grid, g + 2 grid, ... (pc.grid
-// workgroups), so that chunks which need work are spread over the workgroups even where they
-// lie side by side. The invocation of a chunk counts what the entries decide (set_common.glsl
-// decided_cardinality, classify.comp's rules) and walks pairs of short lists (count_walk:
-// run chunks and arrays, at most COUNT_WALK_MAX intervals together); the other pairs (a
-// bitmap, long arrays) are listed in shared memory and counted one after the other by the whole
-// workgroup through the two shared bitmaps. With CARD_SUMS64 each workgroup adds its sums
-// into two 64-bit words of a's control block (see the tail below); otherwise its sums go to its
-// own words of the scratch (S_WORK + 4 * workgroup: partial cardinality, full chunks, pairs
-// read), and the workgroup that finishes last (a count in a's control block that is never
+// mostly run chunks). The directory is taken in runs of ENTRY_RUN chunks: workgroup g takes
+// runs g, g + grid, g + 2 grid, ... (pc.grid workgroups), each run by ENTRY_RUN neighbouring
+// invocations, so that chunks which need the whole workgroup are spread over the workgroups
+// even where they lie side by side, while a 32-byte sector of the directory is one load. The
+// invocation of a chunk counts what the entries decide (set_common.glsl decided_cardinality,
+// classify.comp's rules) and walks pairs of short lists (count_walk: run chunks and arrays,
+// at most COUNT_WALK_MAX intervals together); the other pairs (a bitmap, long arrays) are
+// listed in shared memory and counted one after the other by the whole workgroup through the
+// two shared bitmaps. With CARD_SUMS64 each workgroup adds its sums into two 64-bit words of
+// a's control block (see the tail below); otherwise its sums go to its own words of the
+// scratch (S_WORK + 4 * workgroup: partial cardinality, full chunks, pairs read), and the
+// workgroup that finishes last (a count in a's control block that is never
 // reset, last_workgroup.glsl) adds them up into the status. So no counter is cleared first
 // and nothing waits for another pass: one dispatch instead of the clear, classify and the four
 // pair kernels, each of which costs its launch and barrier even with nothing to do. On an
@@ -450,6 +452,16 @@ void main() {
 // pc.mode of the one pass: 0 (the sums through a's control block or the scratch, see the
 // tail), or this: the status is zero before the dispatch and takes the sums directly.
 #define CARD_INTO_ZEROED_STATUS 1u
+
+// Neighbouring chunks one run of invocations takes (see above; WG_SIZE is 64 or more). With
+// one chunk an invocation (runs of 1) a subgroup's loads of the entries touched 32 sectors each;
+// with runs of 4, 8 sectors: on an H200, clustered 2^24-value sets' cardinalities 1.07-1.10x
+// faster, 16 of them in a batch 1.16-1.26x (and the entries loaded a round ahead, below, a
+// further 1-3% and 9%). Runs of 32 were as fast for them but left a contiguous range of
+// bitmap chunks to a sixteenth of the workgroups (dense sets forced onto this pass 4.6x
+// slower; runs of 4 0.96x of the old time)
+// (docs/benchmarks/2026-11-27-h200-cardinality-entry-runs.md).
+const uint ENTRY_RUN = 4u;
 
 shared uint s_listed[WG_SIZE];
 shared uint s_listed_count;
@@ -535,12 +547,22 @@ void main() {
     PassSums sums = pass_sums_new();
     uint read_pairs = 0u;  // pairs of chunks whose values were read (the status's work chunks)
     RunPairPools pools = run_pair_pools();
+    // (grid and WG_SIZE are powers of two whose product divides CHUNKS, and ENTRY_RUN divides
+    // WG_SIZE: c < CHUNKS, each chunk once.) Each round's entries are loaded a round ahead,
+    // the first before the barrier.
+    uint step = pc.grid * WG_SIZE;
+    uint offset = ((t / ENTRY_RUN) * pc.grid + linear_workgroup_id()) * ENTRY_RUN + t % ENTRY_RUN;
+    uvec2 next_a = dir_entry(pc.meta_a, offset);
+    uvec2 next_b = dir_entry(pc.meta_b, offset);
     barrier();
-    for (uint base = 0u; base < CHUNKS; base += pc.grid * WG_SIZE) {
-        // (grid and WG_SIZE are powers of two whose product divides CHUNKS: c < CHUNKS.)
-        uint c = base + t * pc.grid + linear_workgroup_id();
-        uvec2 ea = dir_entry(pc.meta_a, c);
-        uvec2 eb = dir_entry(pc.meta_b, c);
+    for (uint base = 0u; base < CHUNKS; base += step) {
+        uint c = base + offset;
+        uvec2 ea = next_a;
+        uvec2 eb = next_b;
+        if (base + step < CHUNKS) {
+            next_a = dir_entry(pc.meta_a, c + step);
+            next_b = dir_entry(pc.meta_b, c + step);
+        }
         uint card;
         if (decided_cardinality(op, ea, eb, card)) {
             pass_sums_count(sums, card);
