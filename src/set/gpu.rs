@@ -1236,6 +1236,14 @@ const UPDATE_GRID: u32 = 256;
 /// pairs; 65536 of one pair each 3.5% slower than 4096,
 /// docs/benchmarks/2026-11-25-h100-dense-bitmaps.md).
 const BITMAPS_GRID: u32 = 16384;
+/// ... and in an operation's counting stage (stage 0), which does nothing on the one-pass
+/// path (the destination holds free blocks for the bound: operations repeated into one set,
+/// or reserved): there its idle workgroups cost their launch. On an H200, every chunk a
+/// bitmap: `record_op` 2.1% faster with 1024 (90.2-90.7% of the copy bandwidth instead of
+/// 88%), where a counting stage that runs (the destination short of blocks) is about 7%
+/// slower (as the cardinalities with 1024,
+/// docs/benchmarks/2026-11-27-h200-cardinality-entry-runs.md).
+const BITMAPS_COUNT_GRID: u32 = 1024;
 const MEDIUM_GRID: u32 = 1024;
 
 fn chunk_grid(bound: u32) -> u32 {
@@ -1732,6 +1740,8 @@ impl<'a> UpdatePasses<'a> {
             let pairs = u.bound.min(u.bitmap_pair_bound);
             let bitmaps_grid = if ctx.is_cpu_device() {
                 self.grid.min(pairs.max(1)).min(1024)
+            } else if stage == 0 {
+                pairs.clamp(1, BITMAPS_COUNT_GRID)
             } else {
                 pairs.clamp(1, BITMAPS_GRID)
             };
