@@ -835,6 +835,11 @@ impl GpuSet {
         (self.bm_blocks, self.ar_blocks)
     }
 
+    /// Blocks in both pools together, free ones included: at least the chunks that hold any.
+    fn pool_block_total(&self) -> u32 {
+        self.bm_blocks.saturating_add(self.ar_blocks)
+    }
+
     /// Adds `bitmap_blocks` and `array_blocks` free blocks to the pools (for recorded
     /// operations, which cannot grow them). Blocking: downloads the rings, builds the new pools
     /// and rings (the old contents copied, block ids unchanged), uploads them. Errors: more than
@@ -1278,6 +1283,11 @@ pub(crate) struct Update {
     /// Two sets' operation: at most this many chunks are bitmaps in both (the smaller of their
     /// bitmap pools), which sizes bitmap_pairs.comp's grid; 0 for other updates.
     pub bitmap_pair_bound: u32,
+    /// Two sets' operation or cardinality: at most this many chunks hold blocks in either
+    /// operand (their array and bitmap pools together), and only such chunks make pairs of
+    /// arrays or copies, which sizes the array-pair kernels' grids; `u32::MAX` for other
+    /// updates.
+    pub block_chunk_bound: u32,
     /// The destination's bound on non-empty chunks afterwards.
     pub result_bound: u32,
 }
@@ -1753,15 +1763,21 @@ impl<'a> UpdatePasses<'a> {
                 bitmaps_grid,
             );
         }
+        // Pairs of arrays and chunk copies come only from chunks that hold blocks: operands
+        // with few (clustered sets, mostly runs in their entries) launch as few workgroups,
+        // not thousands that find nothing. On an H200, clustered 2^24-value sets: AND 1.21x
+        // faster (reserved 1.09x), OR / ANDNOT / XOR 1.09-1.10x
+        // (docs/benchmarks/2026-11-27-h200-cardinality-entry-runs.md).
+        let listed = u.block_chunk_bound.max(1);
         with_grid(
             ctx.kernel(small_pairs_shader(ctx), small_pairs_spec())?,
             source_mode,
-            u32::MAX,
+            listed,
         );
         with_grid(
             ctx.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx))?,
             source_mode,
-            MEDIUM_GRID,
+            MEDIUM_GRID.min(listed),
         );
         Ok(())
     }
@@ -1788,6 +1804,10 @@ impl GpuSet {
             SetOperand::This => self.bm_blocks,
             SetOperand::Set(s) => s.bm_blocks,
         };
+        let blocks_of = |x: SetOperand| match x {
+            SetOperand::This => self.pool_block_total(),
+            SetOperand::Set(s) => s.pool_block_total(),
+        };
         let result = match op {
             SetOp::And => ba.min(bb),
             SetOp::AndNot => ba,
@@ -1799,6 +1819,7 @@ impl GpuSet {
                 .saturating_add(self.chunk_bound())
                 .min(CHUNKS as u32),
             bitmap_pair_bound: bitmaps_of(a).min(bitmaps_of(b)),
+            block_chunk_bound: blocks_of(a).saturating_add(blocks_of(b)),
             result_bound: result,
             d: self.meta(),
             a: self.operand_meta(a, "set op")?,
@@ -1817,6 +1838,7 @@ impl GpuSet {
         Ok(Update {
             bound: a.chunk_bound().saturating_add(b.chunk_bound()).min(CHUNKS as u32),
             bitmap_pair_bound: a.bm_blocks.min(b.bm_blocks),
+            block_chunk_bound: a.pool_block_total().saturating_add(b.pool_block_total()),
             result_bound: 0,
             d: 0,
             a: a.meta(),
@@ -1839,6 +1861,7 @@ impl GpuSet {
         Update {
             bound: chunks,
             bitmap_pair_bound: 0,
+            block_chunk_bound: u32::MAX,
             result_bound: self.chunk_bound().saturating_add(chunks).min(CHUNKS as u32),
             d: self.meta(),
             a: self.meta(),
@@ -1859,6 +1882,7 @@ impl GpuSet {
         Update {
             bound: chunks,
             bitmap_pair_bound: 0,
+            block_chunk_bound: u32::MAX,
             result_bound: chunks,
             d: self.meta(),
             a: self.meta(),
@@ -1883,6 +1907,7 @@ impl GpuSet {
         Update {
             bound: touched,
             bitmap_pair_bound: 0,
+            block_chunk_bound: u32::MAX,
             result_bound: if remove {
                 self.chunk_bound()
             } else {
