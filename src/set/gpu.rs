@@ -351,17 +351,20 @@ fn ring_capacity(blocks: u32) -> u64 {
     (blocks.max(1) as u64).next_power_of_two()
 }
 
-/// The 80 bytes at the start of the control buffer: pool and ring addresses, ring masks,
-/// then (at 64) the cursors. At 80 follows the count of non-empty chunks, at 84 the one-pass
-/// cardinality's count of finished workgroups (glsl/set/set_common.glsl META_CARD_TICKET),
-/// zero when the set is made and written by the GPU alone.
-fn meta_bytes(set_addrs: [u64; 4], masks: [u32; 2], cursors: [u32; 4]) -> Vec<u8> {
+/// The 80 bytes at the start of the control buffer: the addresses of `parts` (bitmap pool,
+/// array pool, bitmap ring, array ring), the rings' masks for pools of `bm_blocks` and
+/// `ar_blocks` blocks, then (at 64) the cursors. At 80 follows the count of non-empty chunks,
+/// at 84 the one-pass cardinality's count of finished workgroups (glsl/set/set_common.glsl
+/// META_CARD_TICKET), zero when the set is made and written by the GPU alone.
+fn meta_bytes(parts: [&ObjectStorage; 4], bm_blocks: u32, ar_blocks: u32, cursors: [u32; 4]) -> Vec<u8> {
     let mut m = vec![0u8; 80];
-    for (i, a) in set_addrs.iter().enumerate() {
-        m[i * 8..i * 8 + 8].copy_from_slice(&a.to_le_bytes());
+    for (i, part) in parts.iter().enumerate() {
+        m[i * 8..i * 8 + 8].copy_from_slice(&part.address().to_le_bytes());
     }
-    m[32..36].copy_from_slice(&masks[0].to_le_bytes());
-    m[36..40].copy_from_slice(&masks[1].to_le_bytes());
+    for (i, blocks) in [bm_blocks, ar_blocks].into_iter().enumerate() {
+        let mask = (ring_capacity(blocks) - 1) as u32;
+        m[32 + i * 4..36 + i * 4].copy_from_slice(&mask.to_le_bytes());
+    }
     for (i, c) in cursors.iter().enumerate() {
         m[64 + i * 4..68 + i * 4].copy_from_slice(&c.to_le_bytes());
     }
@@ -521,16 +524,9 @@ impl GpuSet {
         let parts: [ObjectStorage; 5] = std::array::from_fn(|p| storage.caller_part(offsets[p], sizes[p]));
         let [control, bm_pool, ar_pool, bm_ring, ar_ring] = parts;
         let meta = meta_bytes(
-            [
-                bm_pool.address(),
-                ar_pool.address(),
-                bm_ring.address(),
-                ar_ring.address(),
-            ],
-            [
-                (ring_capacity(bitmap_blocks) - 1) as u32,
-                (ring_capacity(array_blocks) - 1) as u32,
-            ],
+            [&bm_pool, &ar_pool, &bm_ring, &ar_ring],
+            bitmap_blocks,
+            array_blocks,
             [0, bitmap_blocks, 0, array_blocks],
         );
         let mut control_image = vec![0u8; CONTROL_BYTES as usize];
@@ -636,16 +632,9 @@ impl GpuSet {
             }
         }
         let meta = meta_bytes(
-            [
-                bm_pool.address(),
-                ar_pool.address(),
-                bm_ring.address(),
-                ar_ring.address(),
-            ],
-            [
-                (ring_capacity(bm_blocks) - 1) as u32,
-                (ring_capacity(ar_blocks) - 1) as u32,
-            ],
+            [&bm_pool, &ar_pool, &bm_ring, &ar_ring],
+            bm_blocks,
+            ar_blocks,
             [0; 4],
         );
         let mut control_image = vec![0u8; CONTROL_BYTES as usize];
@@ -877,16 +866,9 @@ impl GpuSet {
         let ar_ring_image = free_ids(&old[1], cursors[2], cursors[3], self.ar_blocks, new_ar);
         let [_, bm_pool, ar_pool, bm_ring, ar_ring] = Self::buffers(&ctx, new_bm, new_ar)?;
         let meta = meta_bytes(
-            [
-                bm_pool.address(),
-                ar_pool.address(),
-                bm_ring.address(),
-                ar_ring.address(),
-            ],
-            [
-                (ring_capacity(new_bm) - 1) as u32,
-                (ring_capacity(new_ar) - 1) as u32,
-            ],
+            [&bm_pool, &ar_pool, &bm_ring, &ar_ring],
+            new_bm,
+            new_ar,
             [0, bm_free, 0, ar_free],
         );
         let (old_bm_bytes, old_ar_bytes) = (
@@ -1012,16 +994,9 @@ impl GpuSet {
         let [bm_pool, ar_pool, bm_ring, ar_ring] = Self::pool_buffers(&ctx, bm.used, ar.used)?;
         // Every block is in use: the rings hold no free id (head = tail = 0).
         let meta = ctx.staging_from(&meta_bytes(
-            [
-                bm_pool.address(),
-                ar_pool.address(),
-                bm_ring.address(),
-                ar_ring.address(),
-            ],
-            [
-                (ring_capacity(bm.used) - 1) as u32,
-                (ring_capacity(ar.used) - 1) as u32,
-            ],
+            [&bm_pool, &ar_pool, &bm_ring, &ar_ring],
+            bm.used,
+            ar.used,
             [0; 4],
         ))?;
         let mut table = bm.new_ids.clone();
