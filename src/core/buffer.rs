@@ -26,6 +26,11 @@ impl BufferRange {
         BufferRange { buffer, offset, size }
     }
 
+    /// `size` bytes from `at` bytes into this range (scratch carved into parts).
+    pub fn part(&self, at: u64, size: u64) -> Self {
+        BufferRange::new(self.buffer, self.offset + at, size)
+    }
+
     /// Whether two ranges share any byte.
     pub fn overlaps(&self, other: &BufferRange) -> bool {
         self.buffer == other.buffer
@@ -317,7 +322,7 @@ impl ObjectStorage {
             )));
         }
         Ok(ObjectStorage {
-            range: BufferRange::new(range.buffer, range.offset, bytes),
+            range: range.part(0, bytes),
             address,
             own: None,
         })
@@ -327,7 +332,7 @@ impl ObjectStorage {
     pub(crate) fn caller_part(&self, offset: u64, size: u64) -> Self {
         debug_assert!(self.own.is_none() && offset + size <= self.range.size);
         ObjectStorage {
-            range: BufferRange::new(self.range.buffer, self.range.offset + offset, size),
+            range: self.range.part(offset, size),
             address: self.address + offset,
             own: None,
         }

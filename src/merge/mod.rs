@@ -1088,14 +1088,9 @@ impl SetOpPlan {
         }
         let count = ctx.kernel(shader("setop_count", key_type, None)?, walk_spec)?;
         let write = ctx.kernel(shader("setop_write", key_type, None)?, walk_spec)?;
-        let counts = BufferRange::new(
-            args.scratch.buffer,
-            args.scratch.offset + self.counts_offset,
-            (tiles + 1) * 4,
-        );
-        let scan_scratch = BufferRange::new(
-            args.scratch.buffer,
-            args.scratch.offset + self.scan_offset,
+        let counts = args.scratch.part(self.counts_offset, (tiles + 1) * 4);
+        let scan_scratch = args.scratch.part(
+            self.scan_offset,
             self.scan.memory_requirements().scratch_size.max(ALIGNMENT),
         );
         ctx.dispatch(
@@ -1516,14 +1511,11 @@ impl MergeSortPlan {
             .ok_or_else(|| Error::Internal("segmented merge: plan without scan".into()))?;
         let mut passes = self.passes(ctx, cmd, args)?;
         let count_tiles = passes.partition;
-        let starts = BufferRange::new(
-            args.scratch.buffer,
-            args.scratch.offset + self.starts_offset,
-            self.scan_offset - self.starts_offset,
-        );
-        let scan_scratch = BufferRange::new(
-            args.scratch.buffer,
-            args.scratch.offset + self.scan_offset,
+        let starts = args
+            .scratch
+            .part(self.starts_offset, self.scan_offset - self.starts_offset);
+        let scan_scratch = args.scratch.part(
+            self.scan_offset,
             scan.memory_requirements().scratch_size.max(ALIGNMENT),
         );
         passes.push.aux_addr = ctx.address_of(offsets);
@@ -1553,8 +1545,8 @@ impl MergeSortPlan {
                 ctx,
                 cmd,
                 &ScanArgs {
-                    input: BufferRange::new(starts.buffer, starts.offset, (pairs + 1) * 4),
-                    output: BufferRange::new(starts.buffer, starts.offset, (pairs + 1) * 4),
+                    input: starts.part(0, (pairs + 1) * 4),
+                    output: starts.part(0, (pairs + 1) * 4),
                     scratch: scan_scratch,
                     count: ElementCount::Direct(pairs + 1),
                 },

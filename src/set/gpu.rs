@@ -1549,7 +1549,7 @@ pub(crate) unsafe fn record_update_phase(
         ctx.compute_to_compute(cmd);
     } else {
         // The failure flag (the header's last word).
-        let flag = BufferRange::new(scratch.buffer, scratch.offset + (SCRATCH_HEADER - 1) * 4, 4);
+        let flag = scratch.part((SCRATCH_HEADER - 1) * 4, 4);
         ctx.record_compute_fill(cmd, &flag, 1, 0)?;
         ctx.compute_to_compute(cmd);
     }
@@ -2107,13 +2107,7 @@ impl GpuSet {
             .min(by_passes.len())
             .max(1);
         let scratches: Vec<BufferRange> = (0..slices as u64)
-            .map(|k| {
-                BufferRange::new(
-                    scratch.buffer,
-                    scratch.offset + k * SET_SCRATCH_BYTES,
-                    SET_SCRATCH_BYTES,
-                )
-            })
+            .map(|k| scratch.part(k * SET_SCRATCH_BYTES, SET_SCRATCH_BYTES))
             .collect();
         let status_of = |i: usize| ctx.address_of(statuses) + i as u64 * SET_STATUS_BYTES;
         unsafe {
@@ -2299,9 +2293,9 @@ impl GpuSet {
             &self.ctx,
             cmd,
             &crate::SortArgs {
-                keys: BufferRange::new(values.buffer, values.offset, bytes),
+                keys: values.part(0, bytes),
                 values: None,
-                keys_alt: BufferRange::new(values_alt.buffer, values_alt.offset, bytes),
+                keys_alt: values_alt.part(0, bytes),
                 values_alt: None,
                 scratch: *sort_scratch,
                 count,
@@ -2449,11 +2443,7 @@ impl GpuSet {
             // tiles of FILTER_ITEMS values an invocation.
             let tiles = n.div_ceil(wg(ctx) as u64 * FILTER_ITEMS) as u32;
             let status_bytes = 16 + tiles as u64 * 8;
-            let status = BufferRange::new(
-                scratch.buffer,
-                scratch.offset + FILTER_STATUS_WORD * 4,
-                status_bytes,
-            );
+            let status = scratch.part(FILTER_STATUS_WORD * 4, status_bytes);
             ctx.record_compute_fill(cmd, &status, (status_bytes / 4) as u32, 0)?;
             ctx.compute_to_compute(cmd);
             push.mode = 2;

@@ -23,16 +23,12 @@ pub(super) fn record(pass: &Pass, mut push: SortPush, scratch: &BufferRange, sca
     push.blocks = blocks as u32;
     push.tiles_per_block = per as u32;
     let counts_bytes = 256 * blocks * 4;
-    let counts = BufferRange::new(scratch.buffer, scratch.offset + SCRATCH_RING, counts_bytes);
+    let counts = scratch.part(SCRATCH_RING, counts_bytes);
     let scan_offset = SCRATCH_RING + counts_bytes.next_multiple_of(ALIGNMENT);
     let scan_args = ScanArgs {
         input: counts,
         output: counts,
-        scratch: BufferRange::new(
-            scratch.buffer,
-            scratch.offset + scan_offset,
-            scan.memory_requirements().scratch_size,
-        ),
+        scratch: scratch.part(scan_offset, scan.memory_requirements().scratch_size),
         count: ElementCount::Direct(256 * blocks),
     };
     for p in 0..push.pass_count {

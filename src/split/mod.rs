@@ -955,9 +955,7 @@ impl SplitPlan {
         let histogram = ctx.kernel(passes.histogram, self.count_specialization())?;
         let scatter = ctx.kernel(passes.scatter, self.specialization())?;
         let layout = passes.layout(self.max_columns * m);
-        let at = |offset: u64, size: u64| {
-            BufferRange::new(args.scratch.buffer, args.scratch.offset + offset, size)
-        };
+        let at = |offset: u64, size: u64| args.scratch.part(offset, size);
         // The tile paths scan one entry more: the total counted (SPLIT_FLAG_TOTAL_STATUS).
         let tiles = self.tile.is_some();
         let scanned_entries = matrix_entries + tiles as u64;

@@ -22,7 +22,7 @@
 //! [`SORT_SCRATCH_OFFSET`], then (two passes) the alternate keys and values.
 
 use super::{glsl, BucketFn, SplitArgs, SplitDesc, SplitPath, SplitPush, ALIGNMENT, STATUS_OFFSET};
-use crate::core::buffer::{BufferRange, ElementCount};
+use crate::core::buffer::ElementCount;
 use crate::core::pipelines::Kernel;
 use crate::core::shaders::ShaderSource;
 use crate::error::{Error, Result};
@@ -188,11 +188,7 @@ impl OnesweepSplit {
     ) -> Result<()> {
         let scratch = &args.scratch;
         let status = ctx.address_of(scratch) + STATUS_OFFSET;
-        let sort_scratch = BufferRange::new(
-            scratch.buffer,
-            scratch.offset + SORT_SCRATCH_OFFSET,
-            self.sort.memory_requirements().scratch_size,
-        );
+        let sort_scratch = scratch.part(SORT_SCRATCH_OFFSET, self.sort.memory_requirements().scratch_size);
         if args.count == ElementCount::Direct(0) {
             // Nothing to split: a zero status word and zero offsets.
             unsafe {
@@ -211,10 +207,9 @@ impl OnesweepSplit {
         // One pass: input -> output; two: input -> alternates (in scratch) -> output.
         let (keys_alt, values_alt) = if self.alternate.0 > 0 {
             let (keys_at, values_at) = self.alternate_at();
-            let range = |at: u64, size: u64| BufferRange::new(scratch.buffer, scratch.offset + at, size);
             (
-                range(keys_at, args.keys_out.size),
-                args.values_out.map(|v| range(values_at, v.size)),
+                scratch.part(keys_at, args.keys_out.size),
+                args.values_out.map(|v| scratch.part(values_at, v.size)),
             )
         } else {
             (args.keys_out, args.values_out)
