@@ -7,7 +7,7 @@
 mod common;
 use common::*;
 use std::collections::BTreeSet;
-use vkalgo::set::{reference, CardinalityPath, FilterPath, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
+use vkalgo::set::{reference, CardinalityPath, FilterPath, OpPath, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use vkalgo::{
     BufferRange, ElementCount, Error, GpuBuffer, GpuSet, MemoryLocation, SetOp, SetOpStatus, SetOperand,
 };
@@ -2335,4 +2335,96 @@ fn cardinality_paths() {
     // 64-bit buffer atomics; elsewhere its pipeline was made while recording, once.
     let forced = u64::from(ctx.profile().int64_atomics);
     assert_eq!(ctx.pipelines_created_while_recording(), forced);
+}
+
+/// Values of every kind of chunk side by side in chunks `0..24` (both operands use the same
+/// chunks, with kinds drawn per chunk and operand): empty, one value, small, medium and large
+/// arrays, bitmaps, full chunks, one run, and run chunks of 2 to 60 runs (run_optimize turns
+/// those of up to 48 runs into run chunks).
+fn every_kind_values(rng: &mut Rng) -> Vec<u32> {
+    let mut v = Vec::new();
+    for c in 0..24u32 {
+        let base = c << 16;
+        match rng.next_u32() % 9 {
+            0 => {}
+            1 => v.push(base | (rng.next_u32() & 0xFFFF)),
+            2 => v.extend((0..1 + rng.next_u32() % 300).map(|_| base | (rng.next_u32() & 0xFFFF))),
+            3 => v.extend((0..600 + rng.next_u32() % 1400).map(|_| base | (rng.next_u32() & 0xFFFF))),
+            4 => v.extend((0..3000 + rng.next_u32() % 1096).map(|i| base | (i * 13 % 65536))),
+            5 => v.extend((0..5000 + rng.next_u32() % 20_000).map(|_| base | (rng.next_u32() & 0xFFFF))),
+            6 => v.extend(base..base + 65536),
+            7 => {
+                let first = rng.next_u32() % 60_000;
+                v.extend(base + first..base + first + 1 + rng.next_u32() % (65536 - first));
+            }
+            _ => {
+                let runs = 2 + rng.next_u32() % 59;
+                v.extend(random_runs(rng, c, runs, 300, 700));
+            }
+        }
+    }
+    v
+}
+
+/// Every operation on both paths (`OpPath::PairKernels`: each pair to the kernel of its kind;
+/// `OpPath::OneKernel`: every pair to chunk_update.comp, which `Auto` takes for operands of
+/// few array and bitmap blocks) over operands with every kind of chunk, some of them
+/// run-optimized: into a new set (pools grown from nothing, the retry after the growth on the
+/// same path), over a set of arrays, bitmaps and runs (its blocks reused or given back), in
+/// place on either side, and on the one-pass path (the free blocks reserved first, the blocks
+/// same blocks afterwards on both paths). The same result on both paths, the model's.
+#[test]
+fn op_paths() {
+    let ctx = context();
+    let mut rng = Rng(77);
+    let over = {
+        let mut v = every_kind_values(&mut rng);
+        v.extend(runs_of(&[(30, 12, 40, 9)]));
+        v
+    };
+    for round in 0..6 {
+        let va = every_kind_values(&mut rng);
+        let vb = every_kind_values(&mut rng);
+        let (ma, mb) = (model_of(&va), model_of(&vb));
+        let build = |values: &[u32], optimize: bool| {
+            let mut s = GpuSet::from_values(&ctx, values).unwrap();
+            if optimize {
+                s.run_optimize().unwrap();
+                s.shrink_to_fit().unwrap();
+            }
+            s
+        };
+        let (opt_a, opt_b) = (round % 2 == 1, round % 3 != 0);
+        let (a, b) = (build(&va, opt_a), build(&vb, opt_b));
+        let op = SetOp::ALL[round % 4];
+        let mut blocks = Vec::new();
+        for path in [OpPath::PairKernels, OpPath::OneKernel] {
+            let what = |how: &str| format!("round {round}, {op:?} on {path:?}, {how}");
+            let want = reference::op(&ma, &mb, op);
+            let (sa, sb) = (SetOperand::Set(&a), SetOperand::Set(&b));
+            let mut d = GpuSet::new(&ctx).unwrap();
+            d.assign_on(sa, sb, op, path).unwrap();
+            check(&d, &want, &what("into a new set"));
+            let mut d = build(&over, true);
+            d.assign_on(sa, sb, op, path).unwrap();
+            check(&d, &want, &what("over runs, arrays and bitmaps"));
+            d.assign_on(SetOperand::This, sb, op, path).unwrap();
+            check(&d, &reference::op(&want, &mb, op), &what("in place, d = d op b"));
+            let mut d = build(&va, opt_a);
+            d.assign_on(sb, SetOperand::This, op, path).unwrap();
+            check(&d, &reference::op(&mb, &ma, op), &what("in place, d = b op d"));
+            let mut d = build(&over, false);
+            d.reserve_for_op(sa, sb, op).unwrap();
+            d.assign_on(sa, sb, op, path).unwrap();
+            check(&d, &want, &what("on the one-pass path"));
+            d.shrink_to_fit().unwrap();
+            blocks.push(d.pool_blocks());
+        }
+        // Each chunk of the result in the same form whichever kernel wrote it.
+        assert_eq!(
+            blocks[0], blocks[1],
+            "round {round}: blocks of the result on the two paths"
+        );
+    }
+    assert_no_validation_messages(&ctx);
 }

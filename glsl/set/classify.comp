@@ -19,8 +19,9 @@
 
 #include "../common/last_workgroup.glsl"
 
-// aux 1: counts this workgroup finished (after its list entries and bound sums); the last one
-// sees every workgroup's sums and decides for the writing pass. Workgroup-uniform control flow.
+// aux 1 (bits 0-1): counts this workgroup finished (after its list entries and bound sums);
+// the last one sees every workgroup's sums and decides for the writing pass. Workgroup-uniform
+// control flow.
 void decide_when_last() {
     if (finished_last(pc.scratch + uint64_t(S_DONE) * 4ul) && gl_LocalInvocationIndex == 0u) {
         // Counters other workgroups added to are read atomically (coherently).
@@ -76,7 +77,16 @@ void push_trivial(uint c, bool full) {
     push_trivial_entry(c, full ? FULL : 0u);
 }
 
+// aux flag CLASSIFY_ONE_KERNEL (src/set/gpu.rs OpPath::OneKernel, an operation of two sets
+// with few array and bitmap blocks): every pair that needs a workgroup, copies of an
+// operand's chunk included, is listed for chunk_update.comp, so that the bitmap, small and
+// medium pair kernels need not be launched (each costs its launch even with nothing to do).
+// The blocks bound of a pair is the same whichever kernel writes it.
+#define CLASSIFY_ONE_KERNEL 4u
+
 void main() {
+    bool one_kernel = (pc.aux & CLASSIFY_ONE_KERNEL) != 0u;
+    uint aux = pc.aux & 3u;
     // Cardinality mode: decided chunks' values (partial chunks) and full chunks, summed over
     // the subgroup and added by one invocation (no barrier: CPU drivers run kernels without
     // barriers much faster).
@@ -136,13 +146,13 @@ void main() {
                             // A run chunk copied or complemented: run_pairs.glsl.
                             list_chunk(pc.scratch, c, CLASS_RUNS);
                             bound = uvec2(0u, 1u);
-                        } else if (src <= 1u && !runs) {
+                        } else if (src <= 1u && !runs && !one_kernel) {
                             // An operand's chunk unchanged: copied block by block.
                             uint i = atomicAdd(U32AtomicRef(pc.scratch).v[S_COPY_COUNT], 1u);
                             U32Ref(pc.scratch).v[S_COPIES + i] = c | (src << 16);
                             bound = chunk_blocks(card);
                         } else {
-                            uint cls = runs ? CLASS_CHUNK : pair_class(ca, cb);
+                            uint cls = runs || one_kernel ? CLASS_CHUNK : pair_class(ca, cb);
                             list_chunk(pc.scratch, c, cls);
                             bound = run_bound(chunk_blocks(card), operand_runs);
                         }
@@ -178,7 +188,7 @@ void main() {
                         runs = runs || chunk_runs(dir_entry(pc.meta_d, c).x) != 0u;
                     }
                     bool bitmaps = ca > ARRAY_MAX && cb > ARRAY_MAX;
-                    uint cls = runs ? CLASS_CHUNK : bitmaps ? CLASS_BITMAPS : pair_class(ca, cb);
+                    uint cls = runs || one_kernel ? CLASS_CHUNK : bitmaps ? CLASS_BITMAPS : pair_class(ca, cb);
                     list_chunk(pc.scratch, c, cls);
                     uvec2 range = result_range(pc.op, ca, cb);
                     bound = run_bound(chunk_blocks_between(range.x, range.y), operand_runs);
@@ -200,11 +210,11 @@ void main() {
                 U32Ref(pc.scratch).v[S_BOUND_VALID] = 1u;
             }
         }
-        if (pc.aux == 1u) {
+        if (aux == 1u) {
             decide_when_last();
         }
     }
-    if (pc.mode == 1u && pc.aux == 2u) {
+    if (pc.mode == 1u && aux == 2u) {
         // Cardinality only, no check pass: the status is ok, and its word 7 counts the
         // chunk pairs listed for a workgroup.
         uint listed = subgroup_sum(listed_here ? 1u : 0u);

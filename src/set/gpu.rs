@@ -108,6 +108,49 @@ impl CardinalityPath {
     }
 }
 
+/// Which kernels write an operation of two sets ([`GpuSet::record_op_on`],
+/// [`GpuSet::assign_on`]). The result is the same on every path.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpPath {
+    /// [`OpPath::OneKernel`] for intersections of operands with few bitmap and array blocks,
+    /// most of their chunks empty, full or single runs (as [`CardinalityPath::Auto`] picks its
+    /// one pass); else [`OpPath::PairKernels`]. On an H200, clustered 2^24-value sets: AND
+    /// 1.12x faster on one kernel (the three idle launches of each stage saved), OR, ANDNOT
+    /// and XOR 1.08-1.21x slower (their chunks copied from one operand, which small_pairs.comp
+    /// copies many at a time, take a chunk_update.comp workgroup each;
+    /// docs/benchmarks/2026-11-28-h200-one-kernel-and.md).
+    Auto,
+    /// Each listed pair to the kernel made for its kind: pairs of bitmaps to
+    /// glsl/set/bitmap_pairs.comp, pairs of short arrays and chunk copies to small_pairs.comp
+    /// and array_pairs.comp, the rest to chunk_update.comp.
+    PairKernels,
+    /// Every listed pair to chunk_update.comp: the three other pair kernels are not launched.
+    OneKernel,
+}
+
+impl OpPath {
+    /// Whether `a op b` is written by chunk_update.comp alone on this path, for operands
+    /// with `bitmap_blocks` and `array_blocks` in their pools together and at most `chunks`
+    /// non-empty chunks together.
+    fn one_kernel(self, op: SetOp, bitmap_blocks: u32, array_blocks: u32, chunks: u32) -> bool {
+        match self {
+            OpPath::Auto => op == SetOp::And && few_blocks(bitmap_blocks, array_blocks, chunks),
+            OpPath::PairKernels => false,
+            OpPath::OneKernel => true,
+        }
+    }
+}
+
+/// Whether operands whose pools hold `bitmap_blocks` and `array_blocks` together, with at
+/// most `chunks` non-empty chunks together, are mostly empty, full or single-run chunks: the
+/// one-pass cardinality and the one-kernel operation suit them.
+fn few_blocks(bitmap_blocks: u32, array_blocks: u32, chunks: u32) -> bool {
+    bitmap_blocks <= ONE_PASS_CARD_BITMAP_BLOCKS
+        && array_blocks <= ONE_PASS_CARD_ARRAY_BLOCKS
+        && array_blocks.saturating_mul(ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK) <= chunks
+}
+
 /// [`CardinalityPath::Auto`] takes the one-pass cardinality where the operands' pools hold at
 /// most this many bitmap blocks together (each bitmap pair is counted by a workgroup, one
 /// pair after another) ...
@@ -132,6 +175,9 @@ const ONE_PASS_BATCH_WORKGROUPS: u32 = 256;
 const ONE_PASS_BATCH_MIN_GRID: u32 = 16;
 /// Workgroups of the one-pass cardinality (grid-stride over the directory).
 const ONE_PASS_CARD_GRID: u32 = 256;
+/// classify.comp's aux flag of [`OpPath::OneKernel`]: every pair listed for
+/// chunk_update.comp (glsl/set/set_common.glsl CLASSIFY_ONE_KERNEL).
+const CLASSIFY_ONE_KERNEL: u32 = 4;
 
 /// Largest value count of one recorded insert/remove/contains/filter.
 pub(crate) const MAX_BATCH: u64 = 1 << 24;
@@ -1265,6 +1311,9 @@ pub(crate) struct Update {
     pub block_chunk_bound: u32,
     /// The destination's bound on non-empty chunks afterwards.
     pub result_bound: u32,
+    /// Two sets' operation on [`OpPath::OneKernel`]: classify lists every pair for
+    /// chunk_update.comp, and the other pair kernels are not launched.
+    pub one_kernel: bool,
 }
 
 /// Refuses pools of more than 2^31 blocks.
@@ -1688,6 +1737,11 @@ impl<'a> UpdatePasses<'a> {
     unsafe fn classify(&self, mode: u32, aux: u32) -> Result<()> {
         let classify = kernel(self.ctx, &shaders::SET_CLASSIFY)?;
         let groups = (CHUNKS / wg(self.ctx) as u64) as u32;
+        let aux = if self.u.one_kernel {
+            aux | CLASSIFY_ONE_KERNEL
+        } else {
+            aux
+        };
         self.ctx
             .dispatch(self.cmd, classify, &self.push(mode, aux), groups);
         Ok(())
@@ -1716,6 +1770,11 @@ impl<'a> UpdatePasses<'a> {
             source_mode,
             UPDATE_GRID,
         );
+        if u.one_kernel {
+            // Classify listed every pair for chunk_update.comp: the other kernels would only
+            // cost their launches.
+            return Ok(());
+        }
         if source_mode == 0 {
             // CPU drivers get at most 1024 (idle workgroups cost them a lot).
             // Workgroups beyond the pairs that can be listed only cost their launch: 16384
@@ -1769,20 +1828,18 @@ impl GpuSet {
         }
     }
 
-    pub(super) fn op_update(&self, a: SetOperand, b: SetOperand, op: SetOp) -> Result<Update> {
-        let bound_of = |x: SetOperand| match x {
-            SetOperand::This => self.chunk_bound(),
-            SetOperand::Set(s) => s.chunk_bound(),
-        };
-        let (ba, bb) = (bound_of(a), bound_of(b));
-        let bitmaps_of = |x: SetOperand| match x {
-            SetOperand::This => self.bm_blocks,
-            SetOperand::Set(s) => s.bm_blocks,
-        };
-        let blocks_of = |x: SetOperand| match x {
-            SetOperand::This => self.pool_block_total(),
-            SetOperand::Set(s) => s.pool_block_total(),
-        };
+    /// The set an operand names.
+    fn operand_set<'s>(&'s self, x: SetOperand<'s>) -> &'s GpuSet {
+        match x {
+            SetOperand::This => self,
+            SetOperand::Set(s) => s,
+        }
+    }
+
+    /// The update of `self = a op b` on `path`.
+    pub(super) fn op_update(&self, a: SetOperand, b: SetOperand, op: SetOp, path: OpPath) -> Result<Update> {
+        let (sa, sb) = (self.operand_set(a), self.operand_set(b));
+        let (ba, bb) = (sa.chunk_bound(), sb.chunk_bound());
         let result = match op {
             SetOp::And => ba.min(bb),
             SetOp::AndNot => ba,
@@ -1793,9 +1850,15 @@ impl GpuSet {
                 .saturating_add(bb)
                 .saturating_add(self.chunk_bound())
                 .min(CHUNKS as u32),
-            bitmap_pair_bound: bitmaps_of(a).min(bitmaps_of(b)),
-            block_chunk_bound: blocks_of(a).saturating_add(blocks_of(b)),
+            bitmap_pair_bound: sa.bm_blocks.min(sb.bm_blocks),
+            block_chunk_bound: sa.pool_block_total().saturating_add(sb.pool_block_total()),
             result_bound: result,
+            one_kernel: path.one_kernel(
+                op,
+                sa.bm_blocks.saturating_add(sb.bm_blocks),
+                sa.ar_blocks.saturating_add(sb.ar_blocks),
+                ba.saturating_add(bb),
+            ),
             d: self.meta(),
             a: self.operand_meta(a, "set op")?,
             b: self.operand_meta(b, "set op")?,
@@ -1815,6 +1878,7 @@ impl GpuSet {
             bitmap_pair_bound: a.bm_blocks.min(b.bm_blocks),
             block_chunk_bound: a.pool_block_total().saturating_add(b.pool_block_total()),
             result_bound: 0,
+            one_kernel: false,
             d: 0,
             a: a.meta(),
             b: b.meta(),
@@ -1838,6 +1902,7 @@ impl GpuSet {
             bitmap_pair_bound: 0,
             block_chunk_bound: u32::MAX,
             result_bound: self.chunk_bound().saturating_add(chunks).min(CHUNKS as u32),
+            one_kernel: false,
             d: self.meta(),
             a: self.meta(),
             b: 0,
@@ -1859,6 +1924,7 @@ impl GpuSet {
             bitmap_pair_bound: 0,
             block_chunk_bound: u32::MAX,
             result_bound: chunks,
+            one_kernel: false,
             d: self.meta(),
             a: self.meta(),
             b: self.meta(),
@@ -1888,6 +1954,7 @@ impl GpuSet {
             } else {
                 self.chunk_bound().saturating_add(touched).min(CHUNKS as u32)
             },
+            one_kernel: false,
             d: self.meta(),
             a: self.meta(),
             b: 0,
@@ -1920,7 +1987,29 @@ impl GpuSet {
         scratch: &BufferRange,
         status: &BufferRange,
     ) -> Result<()> {
-        self.record_op_phase(cmd, a, b, op, scratch, status, Phase::All)
+        self.record_op_phase(cmd, a, b, op, OpPath::Auto, scratch, status, Phase::All)
+    }
+
+    /// [`GpuSet::record_op`], or with `reserved` [`GpuSet::record_op_reserved`], on a chosen
+    /// path (tests and benchmarks).
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn record_op_on(
+        &self,
+        cmd: vk::CommandBuffer,
+        a: SetOperand,
+        b: SetOperand,
+        op: SetOp,
+        path: OpPath,
+        reserved: bool,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        let phase = if reserved { Phase::Reserved } else { Phase::All };
+        self.record_op_phase(cmd, a, b, op, path, scratch, status, phase)
     }
 
     /// record_op and record_op_reserved: the arguments' checks, then the passes of `phase`.
@@ -1931,6 +2020,7 @@ impl GpuSet {
         a: SetOperand,
         b: SetOperand,
         op: SetOp,
+        path: OpPath,
         scratch: &BufferRange,
         status: &BufferRange,
         phase: Phase,
@@ -1940,7 +2030,7 @@ impl GpuSet {
         if scratch.overlaps(status) {
             return Err(Error::invalid("set op: scratch and status overlap"));
         }
-        let u = self.op_update(a, b, op)?;
+        let u = self.op_update(a, b, op, path)?;
         self.note_update(&u);
         record_update_phase(
             &self.ctx,
@@ -1971,7 +2061,7 @@ impl GpuSet {
         scratch: &BufferRange,
         status: &BufferRange,
     ) -> Result<()> {
-        self.record_op_phase(cmd, a, b, op, scratch, status, Phase::Reserved)
+        self.record_op_phase(cmd, a, b, op, OpPath::Auto, scratch, status, Phase::Reserved)
     }
 
     /// Records the cardinality of `a op b` without materializing it: a [`SetOpStatus`] to
@@ -2018,11 +2108,11 @@ impl GpuSet {
     /// blocks in the operands' pools, most of their chunks empty, full or single runs (tests).
     #[doc(hidden)]
     pub fn one_pass_suits(a: &GpuSet, b: &GpuSet) -> bool {
-        let array_blocks = a.ar_blocks.saturating_add(b.ar_blocks);
-        a.bm_blocks.saturating_add(b.bm_blocks) <= ONE_PASS_CARD_BITMAP_BLOCKS
-            && array_blocks <= ONE_PASS_CARD_ARRAY_BLOCKS
-            && array_blocks.saturating_mul(ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK)
-                <= a.chunk_bound().saturating_add(b.chunk_bound())
+        few_blocks(
+            a.bm_blocks.saturating_add(b.bm_blocks),
+            a.ar_blocks.saturating_add(b.ar_blocks),
+            a.chunk_bound().saturating_add(b.chunk_bound()),
+        )
     }
 
     /// Records the cardinality of `a op b` on `path`, its status to the address `status`.

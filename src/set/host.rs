@@ -4,7 +4,7 @@
 //! again when the GPU reports them short (the failed attempt wrote nothing).
 
 use super::gpu::{
-    check_range, record_update, record_update_phase, GpuSet, Phase, SetOpStatus, SetOperand, Update,
+    check_range, record_update, record_update_phase, GpuSet, OpPath, Phase, SetOpStatus, SetOperand, Update,
     CARD_BATCH_SCRATCHES, MAX_BATCH,
 };
 use super::gpu::{SET_SCRATCH_BYTES, SET_STATUS_BYTES};
@@ -192,9 +192,23 @@ impl GpuSet {
     /// `self = a op b`, where either operand may be the set itself ([`SetOperand::This`]).
     /// Sets of different contexts: [`Error::InvalidArgument`].
     pub fn assign(&mut self, a: SetOperand, b: SetOperand, op: SetOp) -> Result<()> {
+        self.assign_on(a, b, op, OpPath::Auto)
+    }
+
+    /// [`GpuSet::assign`] on a chosen path (tests and benchmarks).
+    #[doc(hidden)]
+    pub fn assign_on(&mut self, a: SetOperand, b: SetOperand, op: SetOp, path: OpPath) -> Result<()> {
         self.operand_meta(a, "set op")?;
         self.operand_meta(b, "set op")?;
-        self.run_update(|s| s.op_update(a, b, op))?;
+        // A retry after the pools grew runs the first attempt's lists again: it keeps the
+        // first attempt's path (an operand that is the destination may have grown).
+        let first = self.op_update(a, b, op, path)?.one_kernel;
+        let path = if first {
+            OpPath::OneKernel
+        } else {
+            OpPath::PairKernels
+        };
+        self.run_update(|s| s.op_update(a, b, op, path))?;
         Ok(())
     }
 
@@ -231,7 +245,7 @@ impl GpuSet {
         while start < jobs.len() {
             let mut updates = Vec::with_capacity(jobs.len() - start);
             for (d, a, b, op) in jobs[start..].iter() {
-                let u = d.op_update(*a, *b, *op)?;
+                let u = d.op_update(*a, *b, *op, OpPath::Auto)?;
                 d.note_update(&u);
                 updates.push(u);
             }

@@ -141,7 +141,7 @@ pub(crate) mod roaring;
 #[cfg(test)]
 pub(crate) use gpu::push_layouts;
 pub use gpu::{
-    CardinalityPath, FilterPath, GpuSet, SetOpStatus, SetOperand, SET_SCRATCH_BYTES, SET_STATUS_BYTES,
+    CardinalityPath, FilterPath, GpuSet, OpPath, SetOpStatus, SetOperand, SET_SCRATCH_BYTES, SET_STATUS_BYTES,
 };
 pub use roaring::{ARRAY_MAX, CHUNK_VALUES};
 

@@ -20,7 +20,8 @@
 //! Cases `arrays` and `long-arrays` (not in the default list): 2^log2n / 32 (or / 136)
 //! chunks shared by both sets, about 32 (136) random values each: pairs of arrays of one
 //! (two) blocks, the hard cases of the one-pass cardinality. `VKALGO_BENCH_CARD_PATH=passes`
-//! or `one-pass` records the cardinalities on that path instead of `Auto`'s choice.
+//! or `one-pass` records the cardinalities on that path instead of `Auto`'s choice, and
+//! `VKALGO_BENCH_OP_PATH=pair-kernels` or `one-kernel` the operations.
 //!
 //! Case `full` (not in the default list): two sets with a half-full random bitmap in every
 //! chunk of the universe (about 2^31 values each, 512 MiB of bitmaps, the size of the flat
@@ -36,7 +37,7 @@
 
 use crate::common::{median, print_pass_times, yardstick, Timer};
 use ash::vk;
-use vkalgo::set::{reference, CardinalityPath, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
+use vkalgo::set::{reference, CardinalityPath, OpPath, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use vkalgo::{
     Context, ElementCount, GpuBuffer, GpuSet, MemoryLocation, Result, SetOp, SetOpStatus, SetOperand,
 };
@@ -140,7 +141,8 @@ fn time_op(
     Ok(times)
 }
 
-/// Records `d = a op b` through `record_op_reserved` (the one-pass recording) or `record_op`.
+/// Records `d = a op b` through `record_op_reserved` (the one-pass recording) or `record_op`, on
+/// [`op_path`].
 ///
 /// # Safety
 /// As [`GpuSet::record_op`].
@@ -157,10 +159,16 @@ unsafe fn record_set_op(
 ) -> Result<()> {
     let (a, b) = (SetOperand::Set(a), SetOperand::Set(b));
     let (scratch, status) = (&scratch.range(), &status.sub_range(0, SET_STATUS_BYTES));
-    if reserved {
-        d.record_op_reserved(cmd, a, b, op, scratch, status)
-    } else {
-        d.record_op(cmd, a, b, op, scratch, status)
+    d.record_op_on(cmd, a, b, op, op_path(), reserved, scratch, status)
+}
+
+/// The operations' path: `VKALGO_BENCH_OP_PATH` = `pair-kernels` or `one-kernel` (to compare
+/// them), else `Auto`.
+fn op_path() -> OpPath {
+    match std::env::var("VKALGO_BENCH_OP_PATH").as_deref() {
+        Ok("pair-kernels") => OpPath::PairKernels,
+        Ok("one-kernel") => OpPath::OneKernel,
+        _ => OpPath::Auto,
     }
 }
 
