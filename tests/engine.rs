@@ -324,3 +324,36 @@ fn set_on_caller_memory() {
     drop(buffer);
     assert_no_validation_messages(&ctx);
 }
+
+/// Many contexts made and dropped one after another in one process, and two alive at once:
+/// each sorts correctly. Contexts without validation share one instance, which is never
+/// destroyed (NVIDIA's driver refused the thirtieth instance of a process that had created and
+/// destroyed 29); those with validation (as CI's) each make and destroy their own.
+#[test]
+fn many_contexts_in_one_process() {
+    let mut rng = Rng(5);
+    let keys: Vec<u32> = (0..5000).map(|_| rng.next_u32()).collect();
+    let mut want = keys.clone();
+    want.sort_unstable();
+    let sorted_on = |ctx: &Context, what: &str| {
+        let mut got = keys.clone();
+        ctx.sort(&mut got).unwrap();
+        assert!(got == want, "{what}: keys not sorted");
+    };
+    let mut plain = ContextOptions::from_env();
+    plain.validation = false;
+    for i in 0..40 {
+        let ctx = Context::with_options(&plain).unwrap_or_else(|e| panic!("context {i}: {e}"));
+        sorted_on(&ctx, &format!("context {i}"));
+    }
+    let (first, second) = (
+        Context::with_options(&plain).unwrap(),
+        Context::with_options(&plain).unwrap(),
+    );
+    sorted_on(&second, "the second of two");
+    drop(second);
+    sorted_on(&first, "the first, after the second was dropped");
+    let validated = context();
+    sorted_on(&validated, "a context with validation");
+    assert_no_validation_messages(&validated);
+}

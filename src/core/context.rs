@@ -216,6 +216,9 @@ pub struct ContextState {
     messenger: Option<Messenger>,
     validation: Option<Box<ValidationState>>,
     owns_device: bool,
+    /// A validation context's own instance, destroyed with it (the others share one that
+    /// stays: [`SharedInstance`]).
+    owns_instance: bool,
     _entry: Option<ash::Entry>,
 }
 
@@ -232,14 +235,12 @@ impl Context {
         Self::with_options(&ContextOptions::from_env())
     }
 
-    /// Creates vkalgo's own instance and device (the Vulkan loader is found at run time).
+    /// Creates vkalgo's own device (the Vulkan loader is found at run time). Without
+    /// validation it goes on the instance that every such context of the process shares, made
+    /// by the first and never destroyed ([`SharedInstance`]); with validation on an instance of
+    /// its own, whose messages it alone receives.
     pub fn with_options(options: &ContextOptions) -> Result<Self> {
-        let entry = unsafe { ash::Entry::load() }.map_err(|e| {
-            Error::unsupported(format!(
-                "the Vulkan loader (libvulkan.so.1) could not be loaded: {e}"
-            ))
-        })?;
-        let ctx = unsafe { ContextState::create_default(entry, options) }.map(|s| Context(Arc::new(s)))?;
+        let ctx = unsafe { ContextState::create_default(options) }.map(|s| Context(Arc::new(s)))?;
         ctx.prepare_core_kernels()?;
         Ok(ctx)
     }
@@ -268,8 +269,49 @@ impl Context {
     }
 }
 
-impl ContextState {
-    unsafe fn create_default(entry: ash::Entry, options: &ContextOptions) -> Result<Self> {
+/// A Vulkan instance of vkalgo's own contexts, with its loader. Contexts without validation
+/// share one, made by the first of them and kept for the rest of the process: later contexts
+/// create their devices on it, and it is never destroyed. NVIDIA's driver (580.159) refused the
+/// thirtieth vkCreateInstance of a process that had created and destroyed 29 before it
+/// (ERROR_INCOMPATIBLE_DRIVER: tests/set.rs's last test on an H200, 2026-11-28,
+/// docs/benchmarks/2026-11-28-h200-one-kernel-and.md), and others report that driver
+/// misreporting subgroup invocation ids after about a dozen such cycles (Genesis-Embodied-AI
+/// quadrants, pull request 465, which keeps one instance for the same reason). A context with
+/// validation makes an instance of its own (destroyed with it): a debug messenger belongs to
+/// an instance and hears every device on it, so a shared one would mix contexts' messages.
+#[derive(Clone)]
+struct SharedInstance {
+    entry: ash::Entry,
+    instance: ash::Instance,
+    debug_utils: bool,
+}
+
+/// The instance of the contexts without validation, once made ([`SharedInstance`]).
+static SHARED_INSTANCE: Mutex<Option<SharedInstance>> = Mutex::new(None);
+
+impl SharedInstance {
+    /// The process's instance without validation, made on first use.
+    fn get() -> Result<SharedInstance> {
+        let mut made = SHARED_INSTANCE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(shared) = made.as_ref() {
+            return Ok(shared.clone());
+        }
+        let shared = unsafe { Self::create(false, None) }?;
+        *made = Some(shared.clone());
+        Ok(shared)
+    }
+
+    /// A new instance, with the validation layer if `validation` (and `messenger` for the
+    /// messages of its creation).
+    unsafe fn create(
+        validation: bool,
+        messenger: Option<&mut vk::DebugUtilsMessengerCreateInfoEXT<'_>>,
+    ) -> Result<SharedInstance> {
+        let entry = ash::Entry::load().map_err(|e| {
+            Error::unsupported(format!(
+                "the Vulkan loader (libvulkan.so.1) could not be loaded: {e}"
+            ))
+        })?;
         let layers = entry.enumerate_instance_layer_properties().unwrap_or_default();
         let instance_exts = entry
             .enumerate_instance_extension_properties(None)
@@ -277,7 +319,7 @@ impl ContextState {
         let has_instance_ext = |n: &CStr| instance_exts.iter().any(|e| e.extension_name_as_c_str() == Ok(n));
         let mut layer_names: Vec<*const c_char> = Vec::new();
         let mut ext_names: Vec<*const c_char> = Vec::new();
-        if options.validation {
+        if validation {
             if !layers
                 .iter()
                 .any(|l| l.layer_name_as_c_str() == Ok(VALIDATION_LAYER))
@@ -289,7 +331,7 @@ impl ContextState {
             layer_names.push(VALIDATION_LAYER.as_ptr());
         }
         let debug_utils_available = has_instance_ext(ash::ext::debug_utils::NAME);
-        if options.validation && !debug_utils_available {
+        if validation && !debug_utils_available {
             return Err(Error::unsupported(
                 "validation needs VK_EXT_debug_utils, which the loader lacks",
             ));
@@ -304,6 +346,27 @@ impl ContextState {
         let enables = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
         let mut validation_features =
             vk::ValidationFeaturesEXT::default().enabled_validation_features(&enables);
+        let mut create = vk::InstanceCreateInfo::default()
+            .application_info(&app)
+            .enabled_layer_names(&layer_names)
+            .enabled_extension_names(&ext_names);
+        if validation {
+            create = create.push_next(&mut validation_features);
+            if let Some(messenger) = messenger {
+                create = create.push_next(messenger);
+            }
+        }
+        let instance = entry.create_instance(&create, None).during("vkCreateInstance")?;
+        Ok(SharedInstance {
+            entry,
+            instance,
+            debug_utils: debug_utils_available,
+        })
+    }
+}
+
+impl ContextState {
+    unsafe fn create_default(options: &ContextOptions) -> Result<Self> {
         let validation_state = options.validation.then(|| Box::new(ValidationState::default()));
         let mut messenger_info = vk::DebugUtilsMessengerCreateInfoEXT::default()
             .message_severity(
@@ -319,17 +382,16 @@ impl ContextState {
         if let Some(state) = &validation_state {
             messenger_info = messenger_info.user_data(&**state as *const ValidationState as *mut _);
         }
-        let mut create = vk::InstanceCreateInfo::default()
-            .application_info(&app)
-            .enabled_layer_names(&layer_names)
-            .enabled_extension_names(&ext_names);
-        if options.validation {
-            create = create
-                .push_next(&mut validation_features)
-                .push_next(&mut messenger_info);
-        }
-        let instance = entry.create_instance(&create, None).during("vkCreateInstance")?;
-        // From here on, clean up the instance on failure.
+        let owns_instance = options.validation;
+        let SharedInstance {
+            entry,
+            instance,
+            debug_utils: debug_utils_available,
+        } = if owns_instance {
+            SharedInstance::create(true, Some(&mut messenger_info))?
+        } else {
+            SharedInstance::get()?
+        };
         let result = Self::create_default_device(
             &entry,
             &instance,
@@ -338,11 +400,12 @@ impl ContextState {
             validation_state,
             &messenger_info,
         );
-        if result.is_err() {
+        if result.is_err() && owns_instance {
             instance.destroy_instance(None);
         }
         result.map(|mut ctx| {
             ctx._entry = Some(entry);
+            ctx.owns_instance = owns_instance;
             ctx
         })
     }
@@ -681,6 +744,7 @@ impl ContextState {
             messenger: None,
             validation: None,
             owns_device,
+            owns_instance: false,
             _entry: None,
         })
     }
@@ -815,7 +879,9 @@ impl Drop for ContextState {
                 if let Some(m) = self.messenger.take() {
                     m.loader.destroy_debug_utils_messenger(m.handle, None);
                 }
-                self.instance.destroy_instance(None);
+                if self.owns_instance {
+                    self.instance.destroy_instance(None);
+                }
             }
         }
     }
