@@ -650,13 +650,14 @@ extern "C" {
 // Library version as `(major << 22) | (minor << 12) | patch` (Vulkan's encoding).
 uint32_t vkalgo_version(void);
 
-// Creates a context on vkalgo's own Vulkan instance and device (the loader is found at run
-// time; `VKALGO_DEVICE`, `VKALGO_VALIDATION`, `VKALGO_LOOKBACK`, `VKALGO_TIMEOUT_MS` apply).
-// `*out` is set only on success.
+// Creates a context on a device of vkalgo's own (the loader is found at run time;
+// `VKALGO_DEVICE`, `VKALGO_VALIDATION`, `VKALGO_LOOKBACK`, `VKALGO_TIMEOUT_MS` apply). Such
+// contexts share one Vulkan instance, made by the first and kept until the process ends (with
+// `VKALGO_VALIDATION` each has its own). `*out` is set only on success.
 VkalgoResult vkalgo_context_create_default(struct VkalgoContext **out);
 
-// Creates a context on vkalgo's own instance and device, as `vkalgo_context_create_default`
-// does, with the options of `desc`. `*out` is set only on success.
+// Creates a context on a device of vkalgo's own, as `vkalgo_context_create_default` does,
+// with the options of `desc`. `*out` is set only on success.
 VkalgoResult vkalgo_context_create(const struct VkalgoContextDesc *desc,
                                    struct VkalgoContext **out);
 

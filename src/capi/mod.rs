@@ -228,9 +228,10 @@ pub extern "C" fn vkalgo_version() -> u32 {
     (VKALGO_VERSION_MAJOR << 22) | (VKALGO_VERSION_MINOR << 12) | VKALGO_VERSION_PATCH
 }
 
-/// Creates a context on vkalgo's own Vulkan instance and device (the loader is found at run
-/// time; `VKALGO_DEVICE`, `VKALGO_VALIDATION`, `VKALGO_LOOKBACK`, `VKALGO_TIMEOUT_MS` apply).
-/// `*out` is set only on success.
+/// Creates a context on a device of vkalgo's own (the loader is found at run time;
+/// `VKALGO_DEVICE`, `VKALGO_VALIDATION`, `VKALGO_LOOKBACK`, `VKALGO_TIMEOUT_MS` apply). Such
+/// contexts share one Vulkan instance, made by the first and kept until the process ends (with
+/// `VKALGO_VALIDATION` each has its own). `*out` is set only on success.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_context_create_default(out: *mut *mut VkalgoContext) -> VkalgoResult {
     guard("vkalgo_context_create_default", || {
@@ -252,8 +253,8 @@ pub struct VkalgoContextDesc {
     pub pipeline_cache_data_size: usize,
 }
 
-/// Creates a context on vkalgo's own instance and device, as `vkalgo_context_create_default`
-/// does, with the options of `desc`. `*out` is set only on success.
+/// Creates a context on a device of vkalgo's own, as `vkalgo_context_create_default` does,
+/// with the options of `desc`. `*out` is set only on success.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_context_create(
     desc: *const VkalgoContextDesc,

@@ -230,7 +230,7 @@ const _: fn() = || {
 };
 
 impl Context {
-    /// Creates vkalgo's own instance and device with options from the environment.
+    /// Creates vkalgo's own device with options from the environment ([`Context::with_options`]).
     pub fn new() -> Result<Self> {
         Self::with_options(&ContextOptions::from_env())
     }
