@@ -1987,11 +1987,11 @@ impl GpuSet {
         scratch: &BufferRange,
         status: &BufferRange,
     ) -> Result<()> {
-        self.record_op_phase(cmd, a, b, op, OpPath::Auto, scratch, status, Phase::All)
+        self.record_op_on(cmd, a, b, op, OpPath::Auto, false, scratch, status)
     }
 
     /// [`GpuSet::record_op`], or with `reserved` [`GpuSet::record_op_reserved`], on a chosen
-    /// path (tests and benchmarks).
+    /// path (tests and benchmarks): the arguments' checks, then the passes.
     ///
     /// # Safety
     /// As [`GpuSet::record_op`].
@@ -2009,22 +2009,6 @@ impl GpuSet {
         status: &BufferRange,
     ) -> Result<()> {
         let phase = if reserved { Phase::Reserved } else { Phase::All };
-        self.record_op_phase(cmd, a, b, op, path, scratch, status, phase)
-    }
-
-    /// record_op and record_op_reserved: the arguments' checks, then the passes of `phase`.
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn record_op_phase(
-        &self,
-        cmd: vk::CommandBuffer,
-        a: SetOperand,
-        b: SetOperand,
-        op: SetOp,
-        path: OpPath,
-        scratch: &BufferRange,
-        status: &BufferRange,
-        phase: Phase,
-    ) -> Result<()> {
         scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
         status.check("set status", SET_STATUS_BYTES, 4)?;
         if scratch.overlaps(status) {
@@ -2061,7 +2045,7 @@ impl GpuSet {
         scratch: &BufferRange,
         status: &BufferRange,
     ) -> Result<()> {
-        self.record_op_phase(cmd, a, b, op, OpPath::Auto, scratch, status, Phase::Reserved)
+        self.record_op_on(cmd, a, b, op, OpPath::Auto, true, scratch, status)
     }
 
     /// Records the cardinality of `a op b` without materializing it: a [`SetOpStatus`] to
