@@ -176,7 +176,7 @@ const ONE_PASS_BATCH_MIN_GRID: u32 = 16;
 /// Workgroups of the one-pass cardinality (grid-stride over the directory).
 const ONE_PASS_CARD_GRID: u32 = 256;
 /// classify.comp's aux flag of [`OpPath::OneKernel`]: every pair listed for
-/// chunk_update.comp (glsl/set/set_common.glsl CLASSIFY_ONE_KERNEL).
+/// chunk_update.comp (glsl/set/classify.comp CLASSIFY_ONE_KERNEL).
 const CLASSIFY_ONE_KERNEL: u32 = 4;
 
 /// Largest value count of one recorded insert/remove/contains/filter.

@@ -114,12 +114,12 @@
 //! blocks (clustered sets after `run_optimize`) lists every pair for that kernel and launches
 //! no other pair kernel, which would find nothing to do there (on an H200 the clustered AND
 //! 21.2 -> 19.0 us; OR, ANDNOT and XOR, whose one-sided copies that kernel takes one
-//! workgroup each for, stay on the pair kernels). When the pool is short, nothing has been written: the host
-//! layer grows the pool (to the shortfall plus an eighth) and runs the operation again. Only
-//! the filter waits on other workgroups, and only where the device runs look-back passes:
-//! one pass in which each tile of values finds its output offset by decoupled look-back,
-//! looking a silent tile's values up itself after a bounded wait (elsewhere count, scan and
-//! write passes). So nothing can hang on any driver.
+//! workgroup each for, stay on the pair kernels). When the pool is short, nothing has been
+//! written: the host layer grows the pool (to the shortfall plus an eighth) and runs the
+//! operation again. Only the filter waits on other workgroups, and only where the device runs
+//! look-back passes: one pass in which each tile of values finds its output offset by
+//! decoupled look-back, looking a silent tile's values up itself after a bounded wait
+//! (elsewhere count, scan and write passes). So nothing can hang on any driver.
 //!
 //! # Record layer and synchronization
 //! `record_*` functions record into your command buffer on your buffers (inputs read and
