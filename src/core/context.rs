@@ -217,7 +217,7 @@ pub struct ContextState {
     validation: Option<Box<ValidationState>>,
     owns_device: bool,
     /// A validation context's own instance, destroyed with it (the others share one that
-    /// stays: [`SharedInstance`]).
+    /// stays: [`VkalgoInstance`]).
     owns_instance: bool,
     _entry: Option<ash::Entry>,
 }
@@ -237,8 +237,9 @@ impl Context {
 
     /// Creates vkalgo's own device (the Vulkan loader is found at run time). Without
     /// validation it goes on the instance that every such context of the process shares, made
-    /// by the first and never destroyed ([`SharedInstance`]); with validation on an instance of
-    /// its own, whose messages it alone receives.
+    /// by the first and never destroyed (NVIDIA's driver refuses instances after about 30 made
+    /// and destroyed in a process); with validation on an instance of its own, whose messages
+    /// it alone receives.
     pub fn with_options(options: &ContextOptions) -> Result<Self> {
         let ctx = unsafe { ContextState::create_default(options) }.map(|s| Context(Arc::new(s)))?;
         ctx.prepare_core_kernels()?;
@@ -280,18 +281,18 @@ impl Context {
 /// validation makes an instance of its own (destroyed with it): a debug messenger belongs to
 /// an instance and hears every device on it, so a shared one would mix contexts' messages.
 #[derive(Clone)]
-struct SharedInstance {
+struct VkalgoInstance {
     entry: ash::Entry,
     instance: ash::Instance,
     debug_utils: bool,
 }
 
-/// The instance of the contexts without validation, once made ([`SharedInstance`]).
-static SHARED_INSTANCE: Mutex<Option<SharedInstance>> = Mutex::new(None);
+/// The instance of the contexts without validation, once made ([`VkalgoInstance`]).
+static SHARED_INSTANCE: Mutex<Option<VkalgoInstance>> = Mutex::new(None);
 
-impl SharedInstance {
+impl VkalgoInstance {
     /// The process's instance without validation, made on first use.
-    fn get() -> Result<SharedInstance> {
+    fn shared() -> Result<VkalgoInstance> {
         let mut made = SHARED_INSTANCE.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(shared) = made.as_ref() {
             return Ok(shared.clone());
@@ -306,7 +307,7 @@ impl SharedInstance {
     unsafe fn create(
         validation: bool,
         messenger: Option<&mut vk::DebugUtilsMessengerCreateInfoEXT<'_>>,
-    ) -> Result<SharedInstance> {
+    ) -> Result<VkalgoInstance> {
         let entry = ash::Entry::load().map_err(|e| {
             Error::unsupported(format!(
                 "the Vulkan loader (libvulkan.so.1) could not be loaded: {e}"
@@ -357,7 +358,7 @@ impl SharedInstance {
             }
         }
         let instance = entry.create_instance(&create, None).during("vkCreateInstance")?;
-        Ok(SharedInstance {
+        Ok(VkalgoInstance {
             entry,
             instance,
             debug_utils: debug_utils_available,
@@ -383,14 +384,14 @@ impl ContextState {
             messenger_info = messenger_info.user_data(&**state as *const ValidationState as *mut _);
         }
         let owns_instance = options.validation;
-        let SharedInstance {
+        let VkalgoInstance {
             entry,
             instance,
             debug_utils: debug_utils_available,
         } = if owns_instance {
-            SharedInstance::create(true, Some(&mut messenger_info))?
+            VkalgoInstance::create(true, Some(&mut messenger_info))?
         } else {
-            SharedInstance::get()?
+            VkalgoInstance::shared()?
         };
         let result = Self::create_default_device(
             &entry,
