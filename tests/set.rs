@@ -2428,3 +2428,74 @@ fn op_paths() {
     }
     assert_no_validation_messages(&ctx);
 }
+
+/// On `OpPath::OneKernel` chunk_update.comp alone counts what the result needs: recorded into
+/// sets short of blocks, its status (blocks needed, the counted cardinality, the chunks
+/// listed) is the pair kernels' status; one array block short, nothing is written; with the
+/// blocks reserved, the result is the model's. Operands of run chunks, arrays and bitmaps in
+/// hundreds of chunks, so that the counting is spread over many workgroups.
+#[test]
+fn one_kernel_counts_what_the_pair_kernels_count() {
+    let ctx = context();
+    let mut rng = Rng(91);
+    let values = |rng: &mut Rng, shift: u32| {
+        let mut v = Vec::new();
+        for c in 0..400u32 {
+            let runs = 2 + rng.next_u32() % 12;
+            v.extend(random_runs(rng, c * 3 + shift, runs, 200, 400));
+        }
+        for c in 1200..1230u32 {
+            v.extend((0..800 + rng.next_u32() % 2000).map(|_| c << 16 | (rng.next_u32() & 0xFFFF)));
+        }
+        for c in 1230..1240u32 {
+            v.extend((0..6000).map(|_| c << 16 | (rng.next_u32() & 0xFFFF)));
+        }
+        v
+    };
+    let (va, vb) = (values(&mut rng, 0), values(&mut rng, 1));
+    let mut a = GpuSet::from_values(&ctx, &va).unwrap();
+    let mut b = GpuSet::from_values(&ctx, &vb).unwrap();
+    for s in [&mut a, &mut b] {
+        s.run_optimize().unwrap();
+        s.shrink_to_fit().unwrap();
+    }
+    let (scratch, mut status) = scratch_and_status(&ctx);
+    for op in SetOp::ALL {
+        let want = reference::op(&model_of(&va), &model_of(&vb), op);
+        let mut record = |d: &GpuSet, path: OpPath| {
+            ctx.submit_and_wait(|cmd| unsafe {
+                let (sa, sb) = (SetOperand::Set(&a), SetOperand::Set(&b));
+                d.record_op_on(
+                    cmd,
+                    sa,
+                    sb,
+                    op,
+                    path,
+                    false,
+                    &scratch.range(),
+                    &status.sub_range(0, 32),
+                )?;
+                compute_to_host(&ctx, cmd);
+                Ok(())
+            })
+            .unwrap();
+            *bytemuck_from(&read_words(&mut status, 8))
+        };
+        let pairs: SetOpStatus = record(&GpuSet::new(&ctx).unwrap(), OpPath::PairKernels);
+        let mut d = GpuSet::new(&ctx).unwrap();
+        let one: SetOpStatus = record(&d, OpPath::OneKernel);
+        assert_eq!(one, pairs, "{op:?}: the status of the counting on both paths");
+        assert_eq!(one.ok, 0, "{op:?}: a new set has no free block: {one:?}");
+        assert!(one.need_array_blocks > 0, "{op:?}: {one:?}");
+        d.reserve(one.need_bitmap_blocks, one.need_array_blocks - 1)
+            .unwrap();
+        let short = record(&d, OpPath::OneKernel);
+        assert_eq!(short.ok, 0, "{op:?}: one array block short: {short:?}");
+        assert_eq!(d.cardinality().unwrap(), 0, "{op:?}: nothing written");
+        d.reserve(one.need_bitmap_blocks, one.need_array_blocks).unwrap();
+        let done = record(&d, OpPath::OneKernel);
+        assert_eq!(done.ok, 1, "{op:?}: {done:?}");
+        check(&d, &want, &format!("{op:?} on one kernel, the blocks reserved"));
+    }
+    assert_no_validation_messages(&ctx);
+}
