@@ -130,25 +130,15 @@ pub enum OpPath {
 }
 
 impl OpPath {
-    /// Whether `a op b` is written by chunk_update.comp alone on this path, for operands
-    /// with `bitmap_blocks` and `array_blocks` in their pools together and at most `chunks`
-    /// non-empty chunks together.
-    fn one_kernel(self, op: SetOp, bitmap_blocks: u32, array_blocks: u32, chunks: u32) -> bool {
+    /// Whether `a op b` is written by chunk_update.comp alone on this path, for operands that
+    /// [`GpuSet::one_pass_suits`] or not (`few_blocks`).
+    fn one_kernel(self, op: SetOp, few_blocks: bool) -> bool {
         match self {
-            OpPath::Auto => op == SetOp::And && few_blocks(bitmap_blocks, array_blocks, chunks),
+            OpPath::Auto => op == SetOp::And && few_blocks,
             OpPath::PairKernels => false,
             OpPath::OneKernel => true,
         }
     }
-}
-
-/// Whether operands whose pools hold `bitmap_blocks` and `array_blocks` together, with at
-/// most `chunks` non-empty chunks together, are mostly empty, full or single-run chunks: the
-/// one-pass cardinality and the one-kernel operation suit them.
-fn few_blocks(bitmap_blocks: u32, array_blocks: u32, chunks: u32) -> bool {
-    bitmap_blocks <= ONE_PASS_CARD_BITMAP_BLOCKS
-        && array_blocks <= ONE_PASS_CARD_ARRAY_BLOCKS
-        && array_blocks.saturating_mul(ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK) <= chunks
 }
 
 /// [`CardinalityPath::Auto`] takes the one-pass cardinality where the operands' pools hold at
@@ -1853,12 +1843,7 @@ impl GpuSet {
             bitmap_pair_bound: sa.bm_blocks.min(sb.bm_blocks),
             block_chunk_bound: sa.pool_block_total().saturating_add(sb.pool_block_total()),
             result_bound: result,
-            one_kernel: path.one_kernel(
-                op,
-                sa.bm_blocks.saturating_add(sb.bm_blocks),
-                sa.ar_blocks.saturating_add(sb.ar_blocks),
-                ba.saturating_add(bb),
-            ),
+            one_kernel: path.one_kernel(op, Self::one_pass_suits(sa, sb)),
             d: self.meta(),
             a: self.operand_meta(a, "set op")?,
             b: self.operand_meta(b, "set op")?,
@@ -2092,11 +2077,11 @@ impl GpuSet {
     /// blocks in the operands' pools, most of their chunks empty, full or single runs (tests).
     #[doc(hidden)]
     pub fn one_pass_suits(a: &GpuSet, b: &GpuSet) -> bool {
-        few_blocks(
-            a.bm_blocks.saturating_add(b.bm_blocks),
-            a.ar_blocks.saturating_add(b.ar_blocks),
-            a.chunk_bound().saturating_add(b.chunk_bound()),
-        )
+        let array_blocks = a.ar_blocks.saturating_add(b.ar_blocks);
+        a.bm_blocks.saturating_add(b.bm_blocks) <= ONE_PASS_CARD_BITMAP_BLOCKS
+            && array_blocks <= ONE_PASS_CARD_ARRAY_BLOCKS
+            && array_blocks.saturating_mul(ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK)
+                <= a.chunk_bound().saturating_add(b.chunk_bound())
     }
 
     /// Records the cardinality of `a op b` on `path`, its status to the address `status`.

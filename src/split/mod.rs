@@ -955,16 +955,15 @@ impl SplitPlan {
         let histogram = ctx.kernel(passes.histogram, self.count_specialization())?;
         let scatter = ctx.kernel(passes.scatter, self.specialization())?;
         let layout = passes.layout(self.max_columns * m);
-        let at = |offset: u64, size: u64| args.scratch.part(offset, size);
         // The tile paths scan one entry more: the total counted (SPLIT_FLAG_TOTAL_STATUS).
         let tiles = self.tile.is_some();
         let scanned_entries = matrix_entries + tiles as u64;
-        let counts = at(layout.counts, scanned_entries * 4);
-        let scanned = at(layout.scanned, scanned_entries * 4);
+        let counts = args.scratch.part(layout.counts, scanned_entries * 4);
+        let scanned = args.scratch.part(layout.scanned, scanned_entries * 4);
         let scan_args = ScanArgs {
             input: counts,
             output: scanned,
-            scratch: at(
+            scratch: args.scratch.part(
                 layout.scan_scratch,
                 passes.scan.memory_requirements().scratch_size,
             ),
