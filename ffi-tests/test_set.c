@@ -205,6 +205,28 @@ static void operations(VkalgoContext *ctx) {
         check(run_bytes < plain_bytes, "run_optimize: %" PRIu64 " -> %" PRIu64 " bytes", plain_bytes, run_bytes);
         check_set(cl, vcl, ncl, "after run_optimize");
         expect(vkalgo_set_run_optimize(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "run_optimize, set NULL");
+        /* packed: the directory of the non-empty chunks only; read as before, unpacked by a write */
+        uint64_t packed_bytes = 0;
+        uint32_t is_packed = 7;
+        expect(vkalgo_set_pack(cl), VKALGO_SUCCESS, "vkalgo_set_pack");
+        expect(vkalgo_set_is_packed(cl, &is_packed), VKALGO_SUCCESS, "vkalgo_set_is_packed");
+        check(is_packed == 1, "is_packed after pack: %u", is_packed);
+        expect(vkalgo_set_memory_bytes(cl, &packed_bytes), VKALGO_SUCCESS, "memory packed");
+        check(packed_bytes < run_bytes / 4, "pack: %" PRIu64 " -> %" PRIu64 " bytes", run_bytes, packed_bytes);
+        check_set(cl, vcl, ncl, "packed");
+        expect(vkalgo_set_insert_range(cl, 0, 1), VKALGO_SUCCESS, "insert_range into the packed set");
+        expect(vkalgo_set_is_packed(cl, &is_packed), VKALGO_SUCCESS, "vkalgo_set_is_packed after a write");
+        check(is_packed == 0, "is_packed after a write: %u", is_packed);
+        expect(vkalgo_set_pack(cl), VKALGO_SUCCESS, "pack again");
+        expect(vkalgo_set_unpack(cl), VKALGO_SUCCESS, "vkalgo_set_unpack");
+        expect(vkalgo_set_is_packed(cl, &is_packed), VKALGO_SUCCESS, "vkalgo_set_is_packed after unpack");
+        check(is_packed == 0, "is_packed after unpack: %u", is_packed);
+        uint64_t card = 0;
+        expect(vkalgo_set_cardinality(cl, &card), VKALGO_SUCCESS, "cardinality after unpack");
+        check(card == ncl + (vcl[0] != 0), "cardinality after the insert: %" PRIu64, card);
+        expect(vkalgo_set_pack(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "pack, set NULL");
+        expect(vkalgo_set_unpack(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "unpack, set NULL");
+        expect(vkalgo_set_is_packed(cl, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "is_packed, out NULL");
         vkalgo_set_destroy(cl);
         free(vcl);
     }

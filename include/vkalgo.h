@@ -1038,6 +1038,21 @@ VkalgoResult vkalgo_set_run_optimize(struct VkalgoSet *set);
 // for a set on the caller's memory (`vkalgo_set_create_in`), whose pools are fixed.
 VkalgoResult vkalgo_set_shrink_to_fit(struct VkalgoSet *set);
 
+// Packs the set for reading: its directory keeps only the non-empty chunks (16 KiB and 8 bytes
+// a chunk instead of 512 KiB), run chunks' runs share the array pool (4 bytes a run), and no
+// block is free. Every call reads a packed set; the calls that write it (insert, remove,
+// insert_range, run_optimize, `vkalgo_set_op` into it) unpack it first. The set's buffers are
+// made again: work recorded with it must have finished. No-op when packed already.
+// INVALID_ARGUMENT for a set on the caller's memory (`vkalgo_set_create_in`).
+VkalgoResult vkalgo_set_pack(struct VkalgoSet *set);
+
+// Gives a packed set (`vkalgo_set_pack`) its flat directory again, so that recorded writes may
+// target it. No-op when not packed.
+VkalgoResult vkalgo_set_unpack(struct VkalgoSet *set);
+
+// `*out` = 1 if the set is packed (`vkalgo_set_pack`), else 0.
+VkalgoResult vkalgo_set_is_packed(const struct VkalgoSet *set, uint32_t *out);
+
 // Bytes of device memory the set holds (directory, pools with their free blocks, rings).
 VkalgoResult vkalgo_set_memory_bytes(const struct VkalgoSet *set, uint64_t *out);
 

@@ -8,7 +8,8 @@
 //   constant_id 3, 4: the device's minimum and maximum subgroup size (set for every pipeline)
 //   constant_id 5: the sort's stage split (glsl/sort/sort_common.glsl), the multisplit's load
 //                  batch (glsl/split/split_common.glsl); 1 elsewhere
-//   constant_id 6: the sort's key order (glsl/sort/sort_common.glsl; 0 elsewhere)
+//   constant_id 6: the sort's key order (glsl/sort/sort_common.glsl), the set kernels' directory
+//                  forms (glsl/set/set_common.glsl DIR_FORMS); 0 elsewhere
 #ifndef VKALGO_COMMON_GLSL
 #define VKALGO_COMMON_GLSL
 

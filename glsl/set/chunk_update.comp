@@ -476,6 +476,7 @@ struct IntervalList {
     uint n;      // intervals
     uint h;      // an array's header words (0 for runs)
     bool array;  // values of an array chunk
+    bool packed; // the set's directory is packed (its runs are words of the pool)
 };
 
 // Intervals of chunk entry e: its runs, or its values (an array), else ~0u (a bitmap, which
@@ -486,14 +487,14 @@ uint interval_count(uvec2 e) {
     return r != 0u ? r : card <= ARRAY_MAX ? card : 0xFFFFFFFFu;
 }
 
-IntervalList interval_list(uint64_t pool, uvec2 e, uint n) {
+IntervalList interval_list(uint64_t pool, uvec2 e, uint n, bool packed) {
     bool array = chunk_runs(e.x) == 0u;
-    return IntervalList(pool, e, n, array ? header_words(chunk_card(e.x)) : 0u, array);
+    return IntervalList(pool, e, n, array ? header_words(chunk_card(e.x)) : 0u, array, packed);
 }
 
 uint interval_at(IntervalList l, uint i) {
     if (!l.array) {
-        return l.n == 1u ? l.e.y : U32Ref(pool_block(l.pool, l.e.y)).v[i];
+        return l.n == 1u ? l.e.y : U32Ref(run_words_addr(l.pool, l.e.y, l.packed)).v[i];
     }
     uint w = l.h + i / 2u;
     uint blk = w / ARRAY_BLOCK_WORDS;
@@ -571,7 +572,8 @@ void main() {
             uint na = interval_count(ea);
             uint nb = interval_count(eb);
             if (na <= COUNT_WALK_MAX && nb <= COUNT_WALK_MAX - na) {
-                uint both = count_walk(interval_list(pools.a, ea, na), interval_list(pools.b, eb, nb));
+                uint both = count_walk(interval_list(pools.a, ea, na, dir_packed(pc.meta_a)),
+                                       interval_list(pools.b, eb, nb, dir_packed(pc.meta_b)));
                 pass_sums_count(sums, overlap_card(op, chunk_card(ea.x), chunk_card(eb.x), both));
             } else {
                 s_listed[atomicAdd(s_listed_count, 1u)] = c;

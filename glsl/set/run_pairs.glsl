@@ -31,7 +31,7 @@ RunList run_list(uint64_t meta, uint64_t pool, uint c) {
     uvec2 e = dir_entry(meta, c);
     uint r = pair_runs(e.x);
     if (r > 1u) {
-        return RunList(pool_block(pool, e.y), 0u, r, e.x);
+        return RunList(run_words_addr(pool, e.y, dir_packed(meta)), 0u, r, e.x);
     }
     return RunList(0ul, chunk_card(e.x) == FULL ? 0xFFFF0000u : e.y, r, e.x);
 }

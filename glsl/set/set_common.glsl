@@ -3,7 +3,10 @@
 //
 // A set is a subset of [0, 2^32) cut into 65536 chunks of 2^16 values. Its control buffer
 // holds the SetMeta block (pool and ring addresses, ring masks), the ring cursors and the
-// directory: per chunk a uvec2 (cardinality 0..65536, block id). The cardinality alone gives
+// directory: per chunk a uvec2 (cardinality 0..65536, block id), in one of two forms (see
+// dir_entry): flat (an entry for each of the 65536 chunks, the form every set that is written
+// has) or packed (GpuSet::pack: an index of the non-empty chunks and their entries only, for
+// sets that are only read). The cardinality alone gives
 // the chunk's kind: 0 empty, 65536 full (neither has storage), 1..=ARRAY_MAX a sorted array of
 // u16 in the array pool, above that an 8 KiB bitmap in the bitmap pool. A run chunk (Roaring's
 // run container) holds r runs of consecutive values: its entry's first word is the cardinality
@@ -155,10 +158,53 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer SetMetaRef {
 };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer UVec2Ref { uvec2 v[]; };
 
-uvec2 dir_entry(uint64_t meta, uint c) {
-    return UVec2Ref(meta + META_DIR + uint64_t(c) * 8ul).v[0];
+// Directory forms of the pipeline's sets (specialization constant: src/set/gpu.rs sets it per
+// pipeline from the sets it records with, so that a pipeline for flat sets has no code for
+// packed ones): DIR_PACKED_D, _A, _B for the sets at pc.meta_d, meta_a, meta_b.
+layout(constant_id = 6) const uint DIR_FORMS = 0u;
+#define DIR_PACKED_D 1u
+#define DIR_PACKED_A 2u
+#define DIR_PACKED_B 4u
+
+// Whether the set at `meta` (one of the push constants' sets) has a packed directory. A
+// destination that is written is never packed (the host unpacks it first); where it is also
+// an operand (in place), its bits agree.
+bool dir_packed(uint64_t meta) {
+    if (DIR_FORMS == 0u) {
+        return false;
+    }
+    uint bit = meta == pc.meta_d ? DIR_PACKED_D
+             : meta == pc.meta_a ? DIR_PACKED_A
+             : meta == pc.meta_b ? DIR_PACKED_B : 0u;
+    return (DIR_FORMS & bit) != 0u;
 }
 
+// Packed directory (at META_DIR): an index of DIR_GROUPS uvec4, one per 64 chunks: the mask
+// of its non-empty chunks (two words, chunk 64g + i at bit i), the number of non-empty chunks
+// before the group, and 0; then the entries of the non-empty chunks in chunk order. A run
+// chunk of several runs keeps its runs as consecutive words of the array pool, its entry's
+// second word their first word's index (see run_words_addr): a packed set's blocks are never
+// freed, so the runs need no block of their own. A chunk's entry is two dependent loads (the
+// index word is shared by 64 chunks).
+#define DIR_GROUPS 1024u
+#define DIR_INDEX_BYTES 16384ul
+
+uvec2 dir_entry(uint64_t meta, uint c) {
+    if (!dir_packed(meta)) {
+        return UVec2Ref(meta + META_DIR + uint64_t(c) * 8ul).v[0];
+    }
+    uvec4 g = U32x4Ref(meta + META_DIR + uint64_t(c >> 6) * 16ul).v[0];
+    uint i = c & 63u;
+    uint word = i < 32u ? g.x : g.y;
+    uint bit = i & 31u;
+    if (((word >> bit) & 1u) == 0u) {
+        return uvec2(0u);
+    }
+    uint rank = g.z + bitCount(word & ((1u << bit) - 1u)) + (i < 32u ? 0u : bitCount(g.x));
+    return UVec2Ref(meta + META_DIR + DIR_INDEX_BYTES + uint64_t(rank) * 8ul).v[0];
+}
+
+// Writes chunk c's entry of a destination (always flat).
 void set_dir_entry(uint64_t meta, uint c, uvec2 e) {
     UVec2Ref(meta + META_DIR + uint64_t(c) * 8ul).v[0] = e;
 }
@@ -285,9 +331,19 @@ uint64_t array_block_addr(uint64_t meta, uint id) {
     return pool_block(SetMetaRef(meta).ar_pool, id);
 }
 
+// The first run word of a run chunk of several runs whose entry's second word is y, in the
+// array pool at `pool` of a set with a packed directory or not: a block id (flat) or a word
+// index (packed).
+uint64_t run_words_addr(uint64_t pool, uint y, bool packed) {
+    return packed ? pool + uint64_t(y) * 4ul : pool_block(pool, y);
+}
+
 // Run i of a run chunk (entry e) of the set at `meta`: first | last << 16.
 uint chunk_run_word(uint64_t meta, uvec2 e, uint i) {
-    return chunk_runs(e.x) == 1u ? e.y : U32Ref(array_block_addr(meta, e.y)).v[i];
+    if (chunk_runs(e.x) == 1u) {
+        return e.y;
+    }
+    return U32Ref(run_words_addr(SetMetaRef(meta).ar_pool, e.y, dir_packed(meta))).v[i];
 }
 
 // Word w of an array chunk's stream (header words first), first block id0, k blocks.

@@ -174,6 +174,41 @@ pub unsafe extern "C" fn vkalgo_set_shrink_to_fit(set: *mut VkalgoSet) -> Vkalgo
     })
 }
 
+/// Packs the set for reading: its directory keeps only the non-empty chunks (16 KiB and 8 bytes
+/// a chunk instead of 512 KiB), run chunks' runs share the array pool (4 bytes a run), and no
+/// block is free. Every call reads a packed set; the calls that write it (insert, remove,
+/// insert_range, run_optimize, `vkalgo_set_op` into it) unpack it first. The set's buffers are
+/// made again: work recorded with it must have finished. No-op when packed already.
+/// INVALID_ARGUMENT for a set on the caller's memory (`vkalgo_set_create_in`).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_pack(set: *mut VkalgoSet) -> VkalgoResult {
+    guard("vkalgo_set_pack", || {
+        non_null(set, "set")?;
+        (*set).set.pack()
+    })
+}
+
+/// Gives a packed set (`vkalgo_set_pack`) its flat directory again, so that recorded writes may
+/// target it. No-op when not packed.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_unpack(set: *mut VkalgoSet) -> VkalgoResult {
+    guard("vkalgo_set_unpack", || {
+        non_null(set, "set")?;
+        (*set).set.unpack()
+    })
+}
+
+/// `*out` = 1 if the set is packed (`vkalgo_set_pack`), else 0.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_is_packed(set: *const VkalgoSet, out: *mut u32) -> VkalgoResult {
+    guard("vkalgo_set_is_packed", || {
+        let set = set_ref(set, "set")?;
+        non_null(out, "out")?;
+        *out = u32::from(set.is_packed());
+        Ok(())
+    })
+}
+
 /// Bytes of device memory the set holds (directory, pools with their free blocks, rings).
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_set_memory_bytes(set: *const VkalgoSet, out: *mut u64) -> VkalgoResult {

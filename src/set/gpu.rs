@@ -40,7 +40,48 @@ push_constants! {
 pub(crate) const CHUNKS: u64 = 65536;
 /// Byte offset of the directory in the control buffer.
 const META_DIR: u64 = 256;
+/// The control buffer of a set with a flat directory (an entry for every chunk).
 const CONTROL_BYTES: u64 = META_DIR + CHUNKS * 8;
+/// A packed directory's index (glsl/set/set_common.glsl DIR_INDEX_BYTES): a uvec4 per 64
+/// chunks (the mask of the non-empty ones, the non-empty chunks before them, 0); the entries of
+/// the non-empty chunks follow it.
+const DIR_GROUPS: usize = 1024;
+const DIR_INDEX_BYTES: u64 = DIR_GROUPS as u64 * 16;
+/// [`GpuSet::pack`] packs sets of at most this many non-empty chunks (half the chunks: the
+/// directory then drops by at least 47%). Sets with more stay flat: packed they would save
+/// little or nothing and read slower (on an H200, operations on sparse 2^24-value sets, every
+/// chunk non-empty, were 1.26-1.41x slower with packed operands;
+/// docs/benchmarks/2026-11-28-h200-packed-sets.md).
+pub const PACK_MAX_CHUNKS: u32 = 32768;
+/// Directory forms bits of a pipeline (glsl/set/set_common.glsl DIR_FORMS): the set at
+/// meta_d, meta_a, meta_b is packed.
+const DIR_PACKED_D: u32 = 1;
+const DIR_PACKED_A: u32 = 2;
+const DIR_PACKED_B: u32 = 4;
+
+/// The control buffer's bytes: a flat directory, or a packed one of `entries` entries.
+fn control_bytes(packed_entries: Option<u32>) -> u64 {
+    match packed_entries {
+        None => CONTROL_BYTES,
+        Some(n) => META_DIR + DIR_INDEX_BYTES + n as u64 * 8,
+    }
+}
+
+/// The forms bits of a pipeline recording with these sets as destination (or only set), first
+/// and second operand.
+pub(crate) fn dir_forms(d: Option<&GpuSet>, a: Option<&GpuSet>, b: Option<&GpuSet>) -> u32 {
+    let bit = |s: Option<&GpuSet>, b: u32| if s.is_some_and(|s| s.is_packed()) { b } else { 0 };
+    bit(d, DIR_PACKED_D) | bit(a, DIR_PACKED_A) | bit(b, DIR_PACKED_B)
+}
+
+/// `spec` for a set pipeline whose sets have the directory forms `forms` (specialization
+/// constant 6, which the set kernels read as DIR_FORMS).
+fn with_forms(spec: Specialization, forms: u32) -> Specialization {
+    Specialization {
+        key_order: forms,
+        ..spec
+    }
+}
 /// Scratch words: SCRATCH_HEADER counters (glsl/set/set_common.glsl S_*; the last one the
 /// batch's failure flag), then five lists of CHUNKS words.
 const SCRATCH_HEADER: u64 = 32;
@@ -346,6 +387,9 @@ pub struct GpuSet {
     pub(super) ar_ring: ObjectStorage,
     pub(super) bm_blocks: u32,
     pub(super) ar_blocks: u32,
+    /// Packed directory ([`GpuSet::pack`]): its number of entries (the non-empty chunks);
+    /// `None` for a flat one.
+    pub(super) packed: Option<u32>,
     /// At least the number of non-empty chunks (tracked on the host through every operation,
     /// so passes over listed chunks launch no more workgroups than can have work).
     pub(super) chunk_bound: AtomicU32,
@@ -385,6 +429,62 @@ fn le_words(bytes: &[u8]) -> Vec<u32> {
 
 fn ring_capacity(blocks: u32) -> u64 {
     (blocks.max(1) as u64).next_power_of_two()
+}
+
+/// A flat directory (two words per chunk) as a packed one: the index (a uvec4 per 64 chunks:
+/// the mask of the non-empty ones, the non-empty chunks before the group, 0), then the
+/// entries of the non-empty chunks in chunk order.
+fn pack_directory(dir: &[u32]) -> Vec<u32> {
+    let mut index = Vec::with_capacity(DIR_GROUPS * 4);
+    let mut entries = Vec::new();
+    for g in 0..DIR_GROUPS {
+        let mut mask = 0u64;
+        let base = (entries.len() / 2) as u32;
+        for i in 0..64 {
+            let c = g * 64 + i;
+            if dir[2 * c] != 0 {
+                mask |= 1 << i;
+                entries.extend_from_slice(&dir[2 * c..2 * c + 2]);
+            }
+        }
+        index.extend_from_slice(&[mask as u32, (mask >> 32) as u32, base, 0]);
+    }
+    index.extend_from_slice(&entries);
+    index
+}
+
+/// A packed directory's words (index, then `entries` entries) as a flat one. Errors: an index
+/// that does not match its entries (a corrupt set).
+fn unpack_directory(words: &[u32], entries: u32) -> Result<Vec<u32>> {
+    let corrupt = |m: String| Error::Internal(format!("set download: packed directory {m}"));
+    let mut dir = vec![0u32; 2 * CHUNKS as usize];
+    let list = &words[DIR_GROUPS * 4..];
+    let mut next = 0u32;
+    for g in 0..DIR_GROUPS {
+        let w = &words[g * 4..g * 4 + 4];
+        if w[2] != next {
+            return Err(corrupt(format!("group {g} starts at {}, expected {next}", w[2])));
+        }
+        let mask = w[0] as u64 | (w[1] as u64) << 32;
+        for i in 0..64 {
+            if mask >> i & 1 == 1 {
+                let k = next as usize;
+                if next >= entries {
+                    return Err(corrupt(format!("more than its {entries} entries")));
+                }
+                let c = g * 64 + i;
+                dir[2 * c..2 * c + 2].copy_from_slice(&list[2 * k..2 * k + 2]);
+                if dir[2 * c] == 0 {
+                    return Err(corrupt(format!("chunk {c} marked non-empty, entry empty")));
+                }
+                next += 1;
+            }
+        }
+    }
+    if next != entries {
+        return Err(corrupt(format!("{next} chunks marked, {entries} entries")));
+    }
+    Ok(dir)
 }
 
 /// The 80 bytes at the start of the control buffer: the addresses of `parts` (bitmap pool,
@@ -474,13 +574,13 @@ impl GpuSet {
         Ok(out)
     }
 
-    fn buffers(ctx: &Context, bm_blocks: u32, ar_blocks: u32) -> Result<[ObjectStorage; 5]> {
-        let control = GpuBuffer::new(
-            ctx,
-            CONTROL_BYTES,
-            MemoryLocation::GpuOnly,
-            "vkalgo set directory",
-        )?;
+    fn buffers(
+        ctx: &Context,
+        bm_blocks: u32,
+        ar_blocks: u32,
+        control_size: u64,
+    ) -> Result<[ObjectStorage; 5]> {
+        let control = GpuBuffer::new(ctx, control_size, MemoryLocation::GpuOnly, "vkalgo set directory")?;
         let [bm_pool, ar_pool, bm_ring, ar_ring] = Self::pool_buffers(ctx, bm_blocks, ar_blocks)?;
         Ok([ObjectStorage::own(control), bm_pool, ar_pool, bm_ring, ar_ring])
     }
@@ -590,6 +690,7 @@ impl GpuSet {
             ar_ring,
             bm_blocks: bitmap_blocks,
             ar_blocks: array_blocks,
+            packed: None,
             chunk_bound: AtomicU32::new(0),
         })
     }
@@ -607,21 +708,42 @@ impl GpuSet {
     /// A set holding exactly `chunks`, each in its [`Container::gpu_form`] (pools sized to
     /// fit, no free blocks).
     pub(crate) fn from_chunks(ctx: &Context, chunks: &Chunks) -> Result<Self> {
+        Self::from_chunks_in(ctx, chunks, false)
+    }
+
+    /// [`GpuSet::from_chunks`] with a flat or a packed directory (`packed`: the runs of run
+    /// chunks of several runs as consecutive words of the array pool, after the arrays'
+    /// blocks).
+    fn from_chunks_in(ctx: &Context, chunks: &Chunks, packed: bool) -> Result<Self> {
         prepare_kernels(ctx)?;
+        if packed {
+            prepare_packed_kernels(ctx)?;
+        }
         let chunks: Chunks = chunks.iter().map(|(k, c)| (*k, c.clone().gpu_form())).collect();
         let bm_blocks = chunks
             .iter()
             .filter(|(_, c)| matches!(c, Container::Bitmap(_)))
             .count() as u32;
-        let ar_blocks: u32 = chunks
+        let array_chunk_blocks: u32 = chunks
             .iter()
             .map(|(_, c)| match c {
                 Container::Array(a) => array_blocks(a.len() as u32),
-                Container::Runs(r) => (r.len() > 1) as u32,
+                Container::Runs(r) if !packed => (r.len() > 1) as u32,
                 _ => 0,
             })
             .sum();
-        let [control, bm_pool, ar_pool, bm_ring, ar_ring] = Self::buffers(ctx, bm_blocks, ar_blocks)?;
+        let packed_run_words: usize = chunks
+            .iter()
+            .map(|(_, c)| match c {
+                Container::Runs(r) if packed && r.len() > 1 => r.len(),
+                _ => 0,
+            })
+            .sum();
+        let ar_blocks = array_chunk_blocks + packed_run_words.div_ceil(48) as u32;
+        let entries = packed.then_some(chunks.len() as u32);
+        let [control, bm_pool, ar_pool, bm_ring, ar_ring] =
+            Self::buffers(ctx, bm_blocks, ar_blocks, control_bytes(entries))?;
+        let mut run_words: Vec<u32> = Vec::with_capacity(packed_run_words);
         let mut dir = vec![0u32; 2 * CHUNKS as usize];
         let mut bm = Vec::<u64>::with_capacity(bm_blocks as usize * 1024);
         let mut ar = Vec::<u32>::with_capacity(ar_blocks as usize * 48);
@@ -636,6 +758,9 @@ impl GpuSet {
                     let word = |&(first, last): &(u16, u16)| first as u32 | (last as u32) << 16;
                     if runs.len() == 1 {
                         dir[2 * k + 1] = word(&runs[0]);
+                    } else if packed {
+                        dir[2 * k + 1] = array_chunk_blocks * 48 + run_words.len() as u32;
+                        run_words.extend(runs.iter().map(word));
                     } else {
                         dir[2 * k + 1] = next_ar;
                         let start = ar.len();
@@ -673,10 +798,12 @@ impl GpuSet {
             ar_blocks,
             [0; 4],
         );
-        let mut control_image = vec![0u8; CONTROL_BYTES as usize];
+        ar.extend_from_slice(&run_words);
+        let mut control_image = vec![0u8; control_bytes(entries) as usize];
         control_image[..80].copy_from_slice(&meta);
         control_image[80..84].copy_from_slice(&(chunks.len() as u32).to_le_bytes());
-        control_image[META_DIR as usize..].copy_from_slice(bytemuck::cast_slice(&dir));
+        let dir_image = if packed { pack_directory(&dir) } else { dir };
+        control_image[META_DIR as usize..].copy_from_slice(bytemuck::cast_slice(&dir_image));
         Self::upload(
             ctx,
             &[
@@ -694,6 +821,7 @@ impl GpuSet {
             ar_ring,
             bm_blocks,
             ar_blocks,
+            packed: entries,
             chunk_bound: AtomicU32::new(chunks.len() as u32),
         })
     }
@@ -703,12 +831,12 @@ impl GpuSet {
         let parts = Self::download(
             &self.ctx,
             &[
-                (&self.control, META_DIR, CHUNKS * 8),
+                (&self.control, META_DIR, self.dir_bytes()),
                 (&self.bm_pool, 0, self.bm_blocks as u64 * BITMAP_BLOCK_BYTES),
                 (&self.ar_pool, 0, self.ar_blocks as u64 * ARRAY_BLOCK_BYTES),
             ],
         )?;
-        let dir: &[u32] = bytemuck::cast_slice(&parts[0]);
+        let dir = self.flat_directory(&parts[0])?;
         let bm: Vec<u64> = parts[1]
             .chunks_exact(8)
             .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
@@ -721,10 +849,17 @@ impl GpuSet {
             let (card, runs) = (x & CARD_MASK, (x >> RUN_SHIFT) as usize);
             let container = match card {
                 _ if runs > 0 => {
-                    if runs > RUN_MAX || (runs > 1 && id >= self.ar_blocks) {
-                        return Err(corrupt(format!("chunk {c}: {runs} runs in block {id}")));
+                    // Several runs: a block (flat) or the index of their first word in the
+                    // array pool (packed).
+                    let first = if self.packed.is_some() {
+                        id as usize
+                    } else {
+                        id as usize * 48
+                    };
+                    if runs > RUN_MAX || (runs > 1 && first + runs > ar.len()) {
+                        return Err(corrupt(format!("chunk {c}: {runs} runs at {id}")));
                     }
-                    let word = |i: usize| if runs == 1 { id } else { ar[id as usize * 48 + i] };
+                    let word = |i: usize| if runs == 1 { id } else { ar[first + i] };
                     let list: Vec<(u16, u16)> = (0..runs)
                         .map(|i| (word(i) as u16, (word(i) >> 16) as u16))
                         .collect();
@@ -788,11 +923,11 @@ impl GpuSet {
         let parts = Self::download(
             &self.ctx,
             &[
-                (&self.control, META_DIR, CHUNKS * 8),
+                (&self.control, META_DIR, self.dir_bytes()),
                 (&self.ar_pool, 0, self.ar_blocks as u64 * ARRAY_BLOCK_BYTES),
             ],
         )?;
-        let (dir, ar) = (le_words(&parts[0]), le_words(&parts[1]));
+        let (dir, ar) = (self.flat_directory(&parts[0])?, le_words(&parts[1]));
         let fail = |m: String| Err(Error::Internal(format!("set pools: {m}")));
         let mut held = [
             vec![false; self.bm_blocks as usize],
@@ -808,11 +943,19 @@ impl GpuSet {
                 }
             }
         };
+        // A packed set's runs of several runs lie in the array pool's last blocks, after every
+        // array's: those blocks are held by the runs together.
+        let mut run_words = 0usize;
+        let mut packed_runs = Vec::new();
         for c in 0..CHUNKS as usize {
             let (x, id) = (dir[2 * c], dir[2 * c + 1]);
             let (card, runs) = (x & CARD_MASK, x >> RUN_SHIFT);
             let by = || format!("chunk {c} ({card} values, {runs} runs)");
             match card {
+                _ if runs > 1 && self.packed.is_some() => {
+                    packed_runs.push((id as usize, runs as usize, c));
+                    run_words += runs as usize;
+                }
                 _ if runs > 1 => claim(1, id, &by)?,
                 _ if runs == 1 => {}
                 0 | CHUNK_VALUES => {}
@@ -823,6 +966,25 @@ impl GpuSet {
                         claim(1, ar[id as usize * 48 + b - 1], &by)?;
                     }
                 }
+            }
+        }
+        if run_words > 0 {
+            let blocks = run_words.div_ceil(48);
+            let start = (self.ar_blocks as usize)
+                .checked_sub(blocks)
+                .ok_or_else(|| Error::Internal(format!("set pools: {run_words} run words")))?;
+            let mut end = start * 48;
+            packed_runs.sort_unstable();
+            for &(first, runs, c) in &packed_runs {
+                if first < end || first + runs > self.ar_blocks as usize * 48 {
+                    return fail(format!(
+                        "chunk {c}: runs at word {first} overlap or leave the pool"
+                    ));
+                }
+                end = first + runs;
+            }
+            for id in start..self.ar_blocks as usize {
+                claim(1, id as u32, &|| "the packed runs".to_string())?;
             }
         }
         for (pool, ring) in rings.iter().enumerate() {
@@ -846,10 +1008,103 @@ impl GpuSet {
         &self.ctx
     }
 
+    /// Whether the set's directory is packed ([`GpuSet::pack`]).
+    pub fn is_packed(&self) -> bool {
+        self.packed.is_some()
+    }
+
+    /// Packs the set for reading, where it has at most [`PACK_MAX_CHUNKS`] non-empty chunks
+    /// (else it stays flat; see [`GpuSet::is_packed`]): its directory keeps only the non-empty
+    /// chunks (an index of 16 KiB and 8 bytes per chunk, instead of 8 bytes for each of the
+    /// 65536 chunks), the runs of run chunks share the array pool's last blocks (4 bytes a
+    /// run), and the pools hold no free block. On an H200, a clustered set of 2^24 values
+    /// (runs of 1..4096 values) took 0.74x the bytes of its Roaring serialization packed,
+    /// 5.41x flat (docs/benchmarks/2026-11-28-h200-packed-sets.md). A packed set is read by
+    /// every call (operand of operations and cardinalities, contains, filter, to_array,
+    /// range cardinality, serialize); a chunk's entry costs it one dependent load more
+    /// (there, operations with packed clustered operands 0.98-1.07x the time, their
+    /// cardinalities 1.07-1.12x). A blocking call that writes the set ([`GpuSet::insert`],
+    /// [`GpuSet::assign`], ..., [`GpuSet::reserve`]) unpacks it first; recording a write
+    /// into a packed set is refused ([`GpuSet::unpack`] it). Blocking: downloads the set and
+    /// uploads it packed, in new buffers, so work recorded with the set before must have
+    /// finished and be recorded again. No-op when packed already. Errors: a set on the
+    /// caller's memory ([`Error::InvalidArgument`]: its layout is fixed), memory
+    /// ([`Error::OutOfMemory`]).
+    pub fn pack(&mut self) -> Result<()> {
+        if self.packed.is_some() {
+            return Ok(());
+        }
+        if self.on_caller_memory() {
+            return Err(Error::invalid(
+                "set pack: the set lives on the caller's memory, whose layout is fixed",
+            ));
+        }
+        if self.chunk_bound() > PACK_MAX_CHUNKS {
+            // The exact count of non-empty chunks (the bound may be above it).
+            let count = Self::download(&self.ctx, &[(&self.control, 80, 4)])?;
+            let nonempty = le_words(&count[0])[0];
+            self.set_chunk_bound(nonempty);
+            if nonempty > PACK_MAX_CHUNKS {
+                return Ok(());
+            }
+        }
+        let chunks = self.to_chunks()?;
+        *self = Self::from_chunks_in(&self.ctx, &chunks, true)?;
+        Ok(())
+    }
+
+    /// Gives a packed set its flat directory again ([`GpuSet::pack`]), so that it can be
+    /// written (its pools hold no free block afterwards). Blocking, in new buffers, as
+    /// [`GpuSet::pack`]. No-op when not packed.
+    pub fn unpack(&mut self) -> Result<()> {
+        if self.packed.is_none() {
+            return Ok(());
+        }
+        let chunks = self.to_chunks()?;
+        *self = Self::from_chunks_in(&self.ctx, &chunks, false)?;
+        Ok(())
+    }
+
+    /// A kernel reading this set alone (as the push constants' meta_d): `spec` with its
+    /// directory's form.
+    fn reader_kernel(
+        &self,
+        shader: &ShaderSource,
+        spec: Specialization,
+    ) -> Result<crate::core::pipelines::Kernel> {
+        self.ctx
+            .kernel(shader, with_forms(spec, dir_forms(Some(self), None, None)))
+    }
+
+    /// Refuses to record a write into a packed set.
+    fn check_writable(&self, what: &str) -> Result<()> {
+        if self.packed.is_some() {
+            return Err(Error::invalid(format!(
+                "{what}: the set is packed (GpuSet::pack); unpack it before recording a write"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Bytes of the directory at META_DIR in the control buffer.
+    fn dir_bytes(&self) -> u64 {
+        control_bytes(self.packed) - META_DIR
+    }
+
+    /// The directory downloaded from META_DIR ([`GpuSet::dir_bytes`]) as a flat one (two words
+    /// per chunk).
+    fn flat_directory(&self, bytes: &[u8]) -> Result<Vec<u32>> {
+        let words = le_words(bytes);
+        match self.packed {
+            None => Ok(words),
+            Some(n) => unpack_directory(&words, n),
+        }
+    }
+
     /// Bytes of device memory the set holds: directory, pools (free blocks included) and
     /// rings.
     pub fn memory_bytes(&self) -> u64 {
-        CONTROL_BYTES
+        control_bytes(self.packed)
             + self.bm_blocks as u64 * BITMAP_BLOCK_BYTES
             + self.ar_blocks as u64 * ARRAY_BLOCK_BYTES
             + 4 * (ring_capacity(self.bm_blocks) + ring_capacity(self.ar_blocks))
@@ -873,6 +1128,7 @@ impl GpuSet {
         if bitmap_blocks == 0 && array_blocks == 0 {
             return Ok(());
         }
+        self.unpack()?;
         if self.on_caller_memory() {
             return Err(Error::invalid(
                 "set reserve: the set lives on the caller's memory, whose pools are fixed",
@@ -900,7 +1156,7 @@ impl GpuSet {
         let ar_free = tail_count(cursors[2], cursors[3]) + (new_ar - self.ar_blocks);
         let bm_ring_image = free_ids(&old[0], cursors[0], cursors[1], self.bm_blocks, new_bm);
         let ar_ring_image = free_ids(&old[1], cursors[2], cursors[3], self.ar_blocks, new_ar);
-        let [_, bm_pool, ar_pool, bm_ring, ar_ring] = Self::buffers(&ctx, new_bm, new_ar)?;
+        let [bm_pool, ar_pool, bm_ring, ar_ring] = Self::pool_buffers(&ctx, new_bm, new_ar)?;
         let meta = meta_bytes(
             [&bm_pool, &ar_pool, &bm_ring, &ar_ring],
             new_bm,
@@ -966,6 +1222,7 @@ impl GpuSet {
     pub fn reserve_for_op(&mut self, a: SetOperand, b: SetOperand, op: SetOp) -> Result<()> {
         self.operand_meta(a, "set reserve_for_op")?;
         self.operand_meta(b, "set reserve_for_op")?;
+        self.unpack()?;
         let control_a = match a {
             SetOperand::This => &self.control,
             SetOperand::Set(s) => &s.control,
@@ -974,25 +1231,22 @@ impl GpuSet {
             SetOperand::This => &self.control,
             SetOperand::Set(s) => &s.control,
         };
+        let (set_a, set_b) = (self.operand_set(a), self.operand_set(b));
         let parts = Self::download(
             &self.ctx,
             &[
-                (control_a, META_DIR, CHUNKS * 8),
-                (control_b, META_DIR, CHUNKS * 8),
+                (control_a, META_DIR, set_a.dir_bytes()),
+                (control_b, META_DIR, set_b.dir_bytes()),
                 (&self.control, 64, 16),
             ],
         )?;
-        let entries = |bytes: &[u8]| -> Vec<u32> {
-            bytemuck::cast_slice::<u8, u32>(bytes)
-                .iter()
-                .step_by(2)
-                .copied()
-                .collect()
+        let entries = |set: &GpuSet, bytes: &[u8]| -> Result<Vec<u32>> {
+            Ok(set.flat_directory(bytes)?.iter().step_by(2).copied().collect())
         };
         let (bm, ar) = op_block_bound(
             op,
-            &entries(&parts[0]),
-            &entries(&parts[1]),
+            &entries(set_a, &parts[0])?,
+            &entries(set_b, &parts[1])?,
             matches!(a, SetOperand::This),
             matches!(b, SetOperand::This),
         );
@@ -1015,6 +1269,9 @@ impl GpuSet {
     /// No-op when no block is free. Errors: a set on the caller's memory
     /// ([`Error::InvalidArgument`]: its pools are fixed), memory ([`Error::OutOfMemory`]).
     pub fn shrink_to_fit(&mut self) -> Result<()> {
+        if self.packed.is_some() {
+            return Ok(()); // a packed set holds no free block
+        }
         if self.on_caller_memory() {
             return Err(Error::invalid(
                 "set shrink_to_fit: the set lives on the caller's memory, whose pools are fixed",
@@ -1304,6 +1561,8 @@ pub(crate) struct Update {
     /// Two sets' operation on [`OpPath::OneKernel`]: classify lists every pair for
     /// chunk_update.comp, and the other pair kernels are not launched.
     pub one_kernel: bool,
+    /// The sets' directory forms ([`dir_forms`]): packed operands are read, never written.
+    pub forms: u32,
 }
 
 /// Refuses pools of more than 2^31 blocks.
@@ -1356,8 +1615,49 @@ fn filter_lookback_spec(ctx: &Context, spins: u32) -> Specialization {
     Specialization::new(wg(ctx), 1, spins)
 }
 
+/// The specialization of most set kernels (flat directories).
+fn set_spec(ctx: &Context) -> Specialization {
+    Specialization::new(wg(ctx), 1, 1)
+}
+
 fn kernel(ctx: &Context, s: &ShaderSource) -> Result<crate::core::pipelines::Kernel> {
-    ctx.kernel(s, Specialization::new(wg(ctx), 1, 1))
+    ctx.kernel(s, set_spec(ctx))
+}
+
+/// Pipelines for packed sets ([`GpuSet::pack`]), made by the first packing on a context (so
+/// that recording never makes one): the passes of operations and cardinalities with either
+/// operand or both packed, and the single-set readers with the set packed.
+fn prepare_packed_kernels(ctx: &Context) -> Result<()> {
+    let spec = set_spec(ctx);
+    let mut list: Vec<(&ShaderSource, Specialization)> = Vec::new();
+    for forms in [DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_A | DIR_PACKED_B] {
+        for (shader, s) in [
+            (&shaders::SET_CLASSIFY, spec),
+            (&shaders::SET_BITMAP_PAIRS, spec),
+            (&shaders::SET_TRIVIAL, spec),
+            (&shaders::SET_CHUNK_UPDATE, update_spec(ctx)),
+            (one_pass_card_shader(ctx.profile.int64_atomics), update_spec(ctx)),
+            (&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx)),
+            (small_pairs_shader(ctx), small_pairs_spec()),
+        ] {
+            list.push((shader, with_forms(s, forms)));
+        }
+    }
+    for shader in [
+        &shaders::SET_CONTAINS,
+        &shaders::SET_FILTER,
+        &shaders::SET_INFO,
+        &shaders::SET_TO_ARRAY,
+    ] {
+        list.push((shader, with_forms(spec, DIR_PACKED_D)));
+    }
+    if ctx.profile.lookback {
+        list.push((
+            &shaders::SET_FILTER,
+            with_forms(filter_lookback_spec(ctx, filter_spins(ctx)), DIR_PACKED_D),
+        ));
+    }
+    ctx.prepare_kernels(&list)
 }
 
 /// The medium array-pair kernel (glsl/set/array_pairs.comp): 256 invocations per pair on
@@ -1463,7 +1763,7 @@ pub(crate) unsafe fn record_one_pass_cardinality(
         OnePassTail::Slots => false,
         OnePassTail::ZeroedStatus => ctx.profile.int64_atomics,
     };
-    let count = ctx.kernel(one_pass_card_shader(sums64), spec)?;
+    let count = ctx.kernel(one_pass_card_shader(sums64), with_forms(spec, u.forms))?;
     let mut grid = (CHUNKS as u32 / spec.workgroup_size).clamp(1, ONE_PASS_CARD_GRID);
     if side_by_side > 1 {
         // A batch's one-pass pairs share the GPU: fewer workgroups each, more chunks an
@@ -1603,7 +1903,7 @@ pub(crate) unsafe fn record_update_phase(
         // them) while freed ids go after them: the writing passes run side by side.
         p.pair_passes(1)?;
         if u.mode != MODE_VALUES {
-            let trivial = kernel(ctx, &shaders::SET_TRIVIAL)?;
+            let trivial = p.kernel(&shaders::SET_TRIVIAL, Specialization::new(wg(ctx), 1, 1))?;
             ctx.dispatch(cmd, trivial, &p.push(0, 0), u.bound.div_ceil(wg(ctx)).max(1));
         }
         ctx.compute_to_compute(cmd);
@@ -1717,6 +2017,11 @@ impl<'a> UpdatePasses<'a> {
         self.push_with(mode, aux, self.grid)
     }
 
+    /// A kernel of this update: `spec` with the update's directory forms.
+    fn kernel(&self, shader: &ShaderSource, spec: Specialization) -> Result<crate::core::pipelines::Kernel> {
+        self.ctx.kernel(shader, with_forms(spec, self.u.forms))
+    }
+
     /// Earlier passes on the scratch (another operation of a batch) before its clear
     /// ([`earlier_passes_barrier`]).
     unsafe fn barrier_before_clear(&self) {
@@ -1725,7 +2030,7 @@ impl<'a> UpdatePasses<'a> {
 
     /// The classification pass (one invocation per chunk).
     unsafe fn classify(&self, mode: u32, aux: u32) -> Result<()> {
-        let classify = kernel(self.ctx, &shaders::SET_CLASSIFY)?;
+        let classify = self.kernel(&shaders::SET_CLASSIFY, Specialization::new(wg(self.ctx), 1, 1))?;
         let groups = (CHUNKS / wg(self.ctx) as u64) as u32;
         let aux = if self.u.one_kernel {
             aux | CLASSIFY_ONE_KERNEL
@@ -1756,7 +2061,7 @@ impl<'a> UpdatePasses<'a> {
             ctx.dispatch(cmd, kernel, &self.push_with(mode, stage, grid), grid)
         };
         with_grid(
-            ctx.kernel(&shaders::SET_CHUNK_UPDATE, update_spec(ctx))?,
+            self.kernel(&shaders::SET_CHUNK_UPDATE, update_spec(ctx))?,
             source_mode,
             UPDATE_GRID,
         );
@@ -1779,7 +2084,7 @@ impl<'a> UpdatePasses<'a> {
             } else {
                 pairs.clamp(1, BITMAPS_GRID)
             };
-            let bitmaps = kernel(ctx, &shaders::SET_BITMAP_PAIRS)?;
+            let bitmaps = self.kernel(&shaders::SET_BITMAP_PAIRS, Specialization::new(wg(ctx), 1, 1))?;
             ctx.dispatch(
                 cmd,
                 bitmaps,
@@ -1794,12 +2099,12 @@ impl<'a> UpdatePasses<'a> {
         // (docs/benchmarks/2026-11-27-h200-cardinality-entry-runs.md).
         let listed = u.block_chunk_bound.max(1);
         with_grid(
-            ctx.kernel(small_pairs_shader(ctx), small_pairs_spec())?,
+            self.kernel(small_pairs_shader(ctx), small_pairs_spec())?,
             source_mode,
             listed,
         );
         with_grid(
-            ctx.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx))?,
+            self.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx))?,
             source_mode,
             MEDIUM_GRID.min(listed),
         );
@@ -1844,6 +2149,7 @@ impl GpuSet {
             block_chunk_bound: sa.pool_block_total().saturating_add(sb.pool_block_total()),
             result_bound: result,
             one_kernel: path.one_kernel(op, Self::one_pass_suits(sa, sb)),
+            forms: dir_forms(None, Some(sa), Some(sb)),
             d: self.meta(),
             a: self.operand_meta(a, "set op")?,
             b: self.operand_meta(b, "set op")?,
@@ -1864,6 +2170,7 @@ impl GpuSet {
             block_chunk_bound: a.pool_block_total().saturating_add(b.pool_block_total()),
             result_bound: 0,
             one_kernel: false,
+            forms: dir_forms(None, Some(a), Some(b)),
             d: 0,
             a: a.meta(),
             b: b.meta(),
@@ -1888,6 +2195,7 @@ impl GpuSet {
             block_chunk_bound: u32::MAX,
             result_bound: self.chunk_bound().saturating_add(chunks).min(CHUNKS as u32),
             one_kernel: false,
+            forms: 0,
             d: self.meta(),
             a: self.meta(),
             b: 0,
@@ -1910,6 +2218,7 @@ impl GpuSet {
             block_chunk_bound: u32::MAX,
             result_bound: chunks,
             one_kernel: false,
+            forms: 0,
             d: self.meta(),
             a: self.meta(),
             b: self.meta(),
@@ -1940,6 +2249,7 @@ impl GpuSet {
                 self.chunk_bound().saturating_add(touched).min(CHUNKS as u32)
             },
             one_kernel: false,
+            forms: 0,
             d: self.meta(),
             a: self.meta(),
             b: 0,
@@ -1994,6 +2304,7 @@ impl GpuSet {
         status: &BufferRange,
     ) -> Result<()> {
         let phase = if reserved { Phase::Reserved } else { Phase::All };
+        self.check_writable("set op")?;
         scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
         status.check("set status", SET_STATUS_BYTES, 4)?;
         if scratch.overlaps(status) {
@@ -2231,6 +2542,7 @@ impl GpuSet {
         if max > MAX_BATCH {
             return Err(Error::invalid(format!("set insert: count {max} above 2^24")));
         }
+        self.check_writable("set insert")?;
         sorted.check("set values", max * 4, 4)?;
         scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
         status.check("set status", SET_STATUS_BYTES, 4)?;
@@ -2257,6 +2569,7 @@ impl GpuSet {
         status: &BufferRange,
     ) -> Result<()> {
         check_range(begin, end, "set insert_range")?;
+        self.check_writable("set insert_range")?;
         scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
         status.check("set status", SET_STATUS_BYTES, 4)?;
         if scratch.overlaps(status) {
@@ -2290,6 +2603,7 @@ impl GpuSet {
         if scratch.overlaps(status) {
             return Err(Error::invalid("set run_optimize: scratch and status overlap"));
         }
+        self.check_writable("set run_optimize")?;
         let u = self.optimize_update();
         self.note_update(&u);
         record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
@@ -2331,6 +2645,7 @@ impl GpuSet {
         scratch: &BufferRange,
         status: &BufferRange,
     ) -> Result<()> {
+        self.check_writable("set insert")?;
         let max_count = plan.desc().max_count;
         if max_count > MAX_BATCH || plan.desc().key_type != crate::KeyType::U32 {
             return Err(Error::invalid(
@@ -2402,7 +2717,7 @@ impl GpuSet {
             max_count: n as u32,
             ..Default::default()
         };
-        let k = kernel(&self.ctx, &shaders::SET_CONTAINS)?;
+        let k = self.reader_kernel(&shaders::SET_CONTAINS, set_spec(&self.ctx))?;
         self.ctx
             .dispatch(cmd, k, &push, n.div_ceil(wg(&self.ctx) as u64) as u32);
         Ok(())
@@ -2507,11 +2822,11 @@ impl GpuSet {
             ctx.compute_to_compute(cmd);
             push.mode = 2;
             push.range_lo = ctx.address_of(out_count);
-            let filter = ctx.kernel(&shaders::SET_FILTER, filter_lookback_spec(ctx, spin_limit))?;
+            let filter = self.reader_kernel(&shaders::SET_FILTER, filter_lookback_spec(ctx, spin_limit))?;
             ctx.dispatch(cmd, filter, &push, tiles);
             return Ok(());
         }
-        let filter = kernel(ctx, &shaders::SET_FILTER)?;
+        let filter = self.reader_kernel(&shaders::SET_FILTER, set_spec(ctx))?;
         let info = kernel(ctx, &shaders::SET_INFO)?;
         push.mode = 0;
         ctx.dispatch(cmd, filter, &push, tiles);
@@ -2556,7 +2871,12 @@ impl GpuSet {
             mode: 0,
             ..Default::default()
         };
-        ctx.dispatch(cmd, kernel(ctx, &shaders::SET_INFO)?, &push, 1);
+        ctx.dispatch(
+            cmd,
+            self.reader_kernel(&shaders::SET_INFO, set_spec(ctx))?,
+            &push,
+            1,
+        );
         ctx.compute_to_compute(cmd);
         let push = SetPush {
             out_addr: ctx.address_of(out),
@@ -2564,7 +2884,12 @@ impl GpuSet {
             grid: chunk_grid(self.chunk_bound()),
             ..push
         };
-        ctx.dispatch(cmd, kernel(ctx, &shaders::SET_TO_ARRAY)?, &push, push.grid);
+        ctx.dispatch(
+            cmd,
+            self.reader_kernel(&shaders::SET_TO_ARRAY, set_spec(ctx))?,
+            &push,
+            push.grid,
+        );
         Ok(())
     }
 
@@ -2589,8 +2914,8 @@ impl GpuSet {
             mode: 1,
             ..Default::default()
         };
-        self.ctx
-            .dispatch(cmd, kernel(&self.ctx, &shaders::SET_INFO)?, &push, 1);
+        let info = self.reader_kernel(&shaders::SET_INFO, set_spec(&self.ctx))?;
+        self.ctx.dispatch(cmd, info, &push, 1);
         Ok(())
     }
 }

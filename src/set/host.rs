@@ -46,8 +46,9 @@ fn scratch(ctx: &Context) -> Result<GpuBuffer> {
 
 impl GpuSet {
     /// Runs updates built by `update` (called again after each growth), growing the pools
-    /// while the GPU reports them short.
+    /// while the GPU reports them short. A packed set is unpacked first.
     fn run_update(&mut self, update: impl Fn(&GpuSet) -> Result<Update>) -> Result<SetOpStatus> {
+        self.unpack()?;
         let ctx = self.ctx.clone();
         let scratch = scratch(&ctx)?;
         // The status, then (at 32) the destination's count of non-empty chunks.
@@ -200,6 +201,7 @@ impl GpuSet {
     pub fn assign_on(&mut self, a: SetOperand, b: SetOperand, op: SetOp, path: OpPath) -> Result<()> {
         self.operand_meta(a, "set op")?;
         self.operand_meta(b, "set op")?;
+        self.unpack()?;
         // A retry after the pools grew runs the first attempt's lists again: it keeps the
         // first attempt's path (an operand that is the destination may have grown).
         let first = self.op_update(a, b, op, path)?.one_kernel;
@@ -236,6 +238,9 @@ impl GpuSet {
             }
             d.operand_meta(*a, "set assign_batch")?;
             d.operand_meta(*b, "set assign_batch")?;
+        }
+        for (d, _, _, _) in jobs.iter_mut() {
+            d.unpack()?;
         }
         let scratch = scratch(&ctx)?;
         let stride = 64u64;

@@ -145,7 +145,8 @@ pub(crate) mod roaring;
 #[cfg(test)]
 pub(crate) use gpu::push_layouts;
 pub use gpu::{
-    CardinalityPath, FilterPath, GpuSet, OpPath, SetOpStatus, SetOperand, SET_SCRATCH_BYTES, SET_STATUS_BYTES,
+    CardinalityPath, FilterPath, GpuSet, OpPath, SetOpStatus, SetOperand, PACK_MAX_CHUNKS, SET_SCRATCH_BYTES,
+    SET_STATUS_BYTES,
 };
 pub use roaring::{ARRAY_MAX, CHUNK_VALUES};
 

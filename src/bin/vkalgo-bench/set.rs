@@ -1,5 +1,5 @@
 //! Set benchmark: `vkalgo-bench set [--log2n 24] [--reps 5] [--cases sparse,dense,clustered]
-//! [--pass-times] [--no-run-optimize]`.
+//! [--pass-times] [--no-run-optimize] [--packed]`.
 //!
 //! For each case two sets of about 2^log2n values (sparse: uniform over 2^32; dense: uniform
 //! over [0, 2^(log2n+1)), so bitmap chunks half full; clustered: runs of 1..4096 values at
@@ -15,7 +15,9 @@
 //! chunks where smaller, as pyroaring's `BitMap(values)` holds its bitmaps), unless
 //! `--no-run-optimize`. The memory of each set is compared with the size of its Roaring
 //! portable serialization (run containers where smaller: the bytes CRoaring writes for the same
-//! values after `run_optimize`); `set_memory_plain_bytes` is its memory before run_optimize.
+//! values after `run_optimize`); `set_memory_plain_bytes` is its memory before run_optimize,
+//! `set_memory_packed_*` after `GpuSet::pack`. With `--packed` the operations read the
+//! operands packed (else flat).
 //!
 //! Cases `arrays` and `long-arrays` (not in the default list): 2^log2n / 32 (or / 136)
 //! chunks shared by both sets, about 32 (136) random values each: pairs of arrays of one
@@ -223,6 +225,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let mut cases = vec!["sparse".to_string(), "dense".into(), "clustered".into()];
     let mut pass_times = false;
     let mut run_optimize = true;
+    let mut packed = false;
     let mut i = 0;
     while i < args.len() {
         if args[i] == "--pass-times" {
@@ -232,6 +235,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         }
         if args[i] == "--no-run-optimize" {
             run_optimize = false;
+            i += 1;
+            continue;
+        }
+        if args[i] == "--packed" {
+            packed = true;
             i += 1;
             continue;
         }
@@ -314,6 +322,30 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             va.len(),
             a.memory_bytes()
         );
+        // Packed (GpuSet::pack: the directory of the non-empty chunks only); the operations
+        // below read the operands packed with --packed, else flat.
+        a.pack()?;
+        println!(
+            "{case}: packed, memory {} bytes: {:.3}x the serialization",
+            a.memory_bytes(),
+            a.memory_bytes() as f64 / roaring_a as f64
+        );
+        println!(
+            "RESULT\tvkalgo\tset_memory_packed_ratio\t{case}\t{}\t0\t{:.4}\t{}",
+            va.len(),
+            a.memory_bytes() as f64 / roaring_a as f64,
+            roaring_a
+        );
+        println!(
+            "RESULT\tvkalgo\tset_memory_packed_bytes\t{case}\t{}\t0\t0\t{}",
+            va.len(),
+            a.memory_bytes()
+        );
+        if packed {
+            b.pack()?;
+        } else {
+            a.unpack()?;
+        }
         // Build from sorted values into an emptied set whose pools fit the result.
         let sorted = GpuBuffer::new(ctx, va.len() as u64 * 4, MemoryLocation::GpuOnly, "bench sorted")?;
         crate::common::upload(ctx, &sorted, &va)?;
