@@ -81,3 +81,7 @@ for case in ["sparse", "dense", "clustered"]:
         else:
             cols.append("-")
         print(f"| {case} | " + " | ".join(cols) + " |")
+        pv = vk.get(("set_memory_packed_ratio", case))
+        pm = vk.get(("set_memory_packed_bytes", case))
+        if pv and pm:
+            print(f"| {case}, packed (GpuSet::pack) | {int(pm[7])} bytes | {pv[7]} bytes | {float(pv[6]):.3f}x | - |")
