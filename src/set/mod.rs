@@ -58,15 +58,20 @@
 //! or none) and every cardinality of two such are decided by the classification pass from the
 //! entries alone.
 //!
-//! Memory of a set ([`GpuSet::memory_bytes`]): the directory (512 KiB, fixed), the pools and
-//! the rings (4 bytes per block). Growth adds an eighth of a pool beyond the shortfall and
+//! Memory of a set ([`GpuSet::memory_bytes`]): the directory, the pools and the rings (4 bytes
+//! per block). A set that is written has a flat directory (an 8-byte entry for each of the
+//! 65536 chunks: 512 KiB); [`GpuSet::pack`] gives a set of at most [`PACK_MAX_CHUNKS`]
+//! non-empty chunks a packed one for reading (an index of 16 KiB, 8 bytes a non-empty chunk,
+//! the runs of run chunks as 4-byte words of the array pool), which every call reads and the
+//! blocking writes unpack first. Growth adds an eighth of a pool beyond the shortfall and
 //! removals free blocks; [`GpuSet::shrink_to_fit`] gives the free blocks back (the blocks in
 //! use above the new pool size move into free ids below it), and [`GpuSet::from_values`] ends
-//! with it. `docs/benchmarks/` reports the ratio to CRoaring's portable serialization for
-//! sparse, dense and clustered sets: sparse and dense 1.12-1.17x; clustered sets (runs of
-//! 1..4096 values) after `run_optimize` 5.4x (0.62 MB against 0.11 MB; 313x before run chunks),
-//! most of it the fixed directory (docs/set-runs-plan.md says what would shrink it).
-//! [`GpuSet::serialize`] writes the bytes CRoaring writes.
+//! with it. Against CRoaring's portable serialization (H200, 2026-11-28,
+//! docs/benchmarks/2026-11-28-h200-packed-sets.md): sparse sets 1.17x (every chunk non-empty:
+//! they stay flat), dense 1.125x flat and 1.004x packed, clustered (runs of 1..4096 values,
+//! after `run_optimize`) 5.41x flat and 0.742x packed. Packed operands cost clustered
+//! operations 0.98-1.07x the time and their cardinalities 1.07-1.12x (one dependent load more
+//! per entry). [`GpuSet::serialize`] writes the bytes CRoaring writes.
 //!
 //! # Operations and the pool
 //! Every modifying operation runs as passes over the directory: a classification pass (one
