@@ -2646,6 +2646,36 @@ fn packed_sets() {
             ];
             assert_eq!(batch, want, "{}", what(&format!("{op:?} cardinality batch")));
         }
+        // Recorded, with the blocks of the bound reserved (reserve_for_op reads packed
+        // operands' directories).
+        let op = SetOp::ALL[(round + 1) % 4];
+        let mut d = build(&va, false);
+        d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)
+            .unwrap();
+        ctx.submit_and_wait(|cmd| unsafe {
+            d.record_op_reserved(
+                cmd,
+                SetOperand::Set(&a),
+                SetOperand::Set(&b),
+                op,
+                &scratch.range(),
+                &status.sub_range(0, 32),
+            )?;
+            compute_to_host(&ctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(
+            bytemuck_from(&read_words(&mut status, 8)).ok,
+            1,
+            "{}",
+            what("reserved op")
+        );
+        check(
+            &d,
+            &reference::op(&ma, &mb, op),
+            &what(&format!("recorded reserved {op:?}")),
+        );
         // Recording a write into a packed set is refused and records nothing.
         let before = a.to_vec().unwrap();
         let refused = ctx.submit_and_wait(|cmd| unsafe {
