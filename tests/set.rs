@@ -2283,22 +2283,7 @@ fn cardinality_paths() {
     );
     let (scratch, mut status) = scratch_and_status(&ctx);
     let mut card = |x: &GpuSet, y: &GpuSet, op: SetOp, path: CardinalityPath| -> SetOpStatus {
-        status.mapped().unwrap()[..32].fill(0xA5);
-        ctx.submit_and_wait(|cmd| unsafe {
-            GpuSet::record_op_cardinality_on(
-                cmd,
-                x,
-                y,
-                op,
-                path,
-                &scratch.range(),
-                &status.sub_range(0, 32),
-            )?;
-            compute_to_host(&ctx, cmd);
-            Ok(())
-        })
-        .unwrap();
-        *bytemuck_from(&read_words(&mut status, 8))
+        recorded_cardinality(&ctx, &scratch, &mut status, x, y, op, path)
     };
     for form in ["arrays and bitmaps", "run chunks"] {
         if form == "run chunks" {
@@ -2337,6 +2322,40 @@ fn cardinality_paths() {
     // 64-bit buffer atomics; elsewhere its pipeline was made while recording, once.
     let forced = u64::from(ctx.profile().int64_atomics);
     assert_eq!(ctx.pipelines_created_while_recording(), forced);
+}
+
+/// The status of `x op y`'s cardinality recorded on `path` (the status filled with a pattern
+/// first, so that a pass that writes nothing shows).
+fn recorded_cardinality(
+    ctx: &vkalgo::Context,
+    scratch: &GpuBuffer,
+    status: &mut GpuBuffer,
+    x: &GpuSet,
+    y: &GpuSet,
+    op: SetOp,
+    path: CardinalityPath,
+) -> SetOpStatus {
+    status.mapped().unwrap()[..32].fill(0xA5);
+    let range = status.sub_range(0, 32);
+    recorded_status(ctx, status, |cmd| unsafe {
+        GpuSet::record_op_cardinality_on(cmd, x, y, op, path, &scratch.range(), &range)
+    })
+}
+
+/// Submits what `record` records into its command buffer (which writes a status to the first
+/// 32 bytes of `status`), waits, and reads the status.
+fn recorded_status(
+    ctx: &vkalgo::Context,
+    status: &mut GpuBuffer,
+    record: impl FnOnce(vkalgo::ash::vk::CommandBuffer) -> vkalgo::Result<()>,
+) -> SetOpStatus {
+    ctx.submit_and_wait(|cmd| {
+        record(cmd)?;
+        unsafe { compute_to_host(ctx, cmd) };
+        Ok(())
+    })
+    .unwrap();
+    *bytemuck_from(&read_words(status, 8))
 }
 
 /// Values of every kind of chunk side by side in chunks `0..24` (both operands use the same
@@ -2594,21 +2613,7 @@ fn packed_sets() {
         }
         // Operands of operations and cardinalities.
         let mut card = |x: &GpuSet, y: &GpuSet, op: SetOp, path: CardinalityPath| -> u64 {
-            ctx.submit_and_wait(|cmd| unsafe {
-                GpuSet::record_op_cardinality_on(
-                    cmd,
-                    x,
-                    y,
-                    op,
-                    path,
-                    &scratch.range(),
-                    &status.sub_range(0, 32),
-                )?;
-                compute_to_host(&ctx, cmd);
-                Ok(())
-            })
-            .unwrap();
-            let st = *bytemuck_from(&read_words(&mut status, 8));
+            let st = recorded_cardinality(&ctx, &scratch, &mut status, x, y, op, path);
             assert_eq!(st.ok, 1);
             st.cardinality()
         };
@@ -2652,25 +2657,12 @@ fn packed_sets() {
         let mut d = build(&va, false);
         d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)
             .unwrap();
-        ctx.submit_and_wait(|cmd| unsafe {
-            d.record_op_reserved(
-                cmd,
-                SetOperand::Set(&a),
-                SetOperand::Set(&b),
-                op,
-                &scratch.range(),
-                &status.sub_range(0, 32),
-            )?;
-            compute_to_host(&ctx, cmd);
-            Ok(())
-        })
-        .unwrap();
-        assert_eq!(
-            bytemuck_from(&read_words(&mut status, 8)).ok,
-            1,
-            "{}",
-            what("reserved op")
-        );
+        let range = status.sub_range(0, 32);
+        let (sa, sb) = (SetOperand::Set(&a), SetOperand::Set(&b));
+        let reserved = recorded_status(&ctx, &mut status, |cmd| unsafe {
+            d.record_op_reserved(cmd, sa, sb, op, &scratch.range(), &range)
+        });
+        assert_eq!(reserved.ok, 1, "{}", what("reserved op"));
         check(
             &d,
             &reference::op(&ma, &mb, op),

@@ -218,6 +218,18 @@ fn result_line(name: &str, case: &str, n: usize, ms: f64, extra: &str) {
     println!("RESULT\tvkalgo\tset_{name}\t{case}\t{n}\t{ms:.6}\t{rate:.3}\t{extra}");
 }
 
+/// The memory of `set` (`n` values) against the size of its Roaring serialization (`roaring`
+/// bytes): a line, and the rows `set_memory_<form>ratio` and `set_memory_<form>bytes`.
+fn print_memory(case: &str, form: &str, set: &GpuSet, n: usize, roaring: u64) {
+    let (bytes, ratio) = (set.memory_bytes(), set.memory_bytes() as f64 / roaring as f64);
+    println!(
+        "{case}: {n} values, {}memory {bytes} bytes, Roaring portable serialization {roaring} bytes: {ratio:.3}x",
+        form.replace('_', " ")
+    );
+    println!("RESULT\tvkalgo\tset_memory_{form}ratio\t{case}\t{n}\t0\t{ratio:.4}\t{roaring}");
+    println!("RESULT\tvkalgo\tset_memory_{form}bytes\t{case}\t{n}\t0\t0\t{bytes}");
+}
+
 pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let gpu = !ctx.is_cpu_device();
     let mut log2n: u32 = if gpu { 24 } else { 14 };
@@ -304,43 +316,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             }
         }
         let roaring_a = a.serialized_size()?;
-        println!(
-            "{case}: a holds {} values; memory {} bytes, Roaring portable serialization {} bytes: {:.3}x",
-            va.len(),
-            a.memory_bytes(),
-            roaring_a,
-            a.memory_bytes() as f64 / roaring_a as f64
-        );
-        println!(
-            "RESULT\tvkalgo\tset_memory_ratio\t{case}\t{}\t0\t{:.4}\t{}",
-            va.len(),
-            a.memory_bytes() as f64 / roaring_a as f64,
-            roaring_a
-        );
-        println!(
-            "RESULT\tvkalgo\tset_memory_bytes\t{case}\t{}\t0\t0\t{}",
-            va.len(),
-            a.memory_bytes()
-        );
+        print_memory(case, "", &a, va.len(), roaring_a);
         // Packed (GpuSet::pack: the directory of the non-empty chunks only); the operations
         // below read the operands packed with --packed, else flat.
         a.pack()?;
-        println!(
-            "{case}: packed, memory {} bytes: {:.3}x the serialization",
-            a.memory_bytes(),
-            a.memory_bytes() as f64 / roaring_a as f64
-        );
-        println!(
-            "RESULT\tvkalgo\tset_memory_packed_ratio\t{case}\t{}\t0\t{:.4}\t{}",
-            va.len(),
-            a.memory_bytes() as f64 / roaring_a as f64,
-            roaring_a
-        );
-        println!(
-            "RESULT\tvkalgo\tset_memory_packed_bytes\t{case}\t{}\t0\t0\t{}",
-            va.len(),
-            a.memory_bytes()
-        );
+        print_memory(case, "packed_", &a, va.len(), roaring_a);
         if packed {
             b.pack()?;
         } else {
