@@ -2268,6 +2268,8 @@ impl GpuSet {
     /// destination's pools lack free blocks ([`GpuSet::reserve`]) nothing is written and the
     /// status says what was needed. With free blocks for the bound of
     /// [`GpuSet::reserve_for_op`] the operation takes its one-pass path (no counting pass).
+    /// Either operand may be packed ([`GpuSet::pack`]); a packed destination is refused
+    /// ([`Error::InvalidArgument`], nothing recorded), as for every recorded write.
     ///
     /// # Safety
     /// `cmd` must be a command buffer of the set's device in the recording state; the ranges
