@@ -1575,7 +1575,7 @@ fn check_pool_blocks(bitmap_blocks: u32, array_blocks: u32) -> Result<()> {
 
 /// Creates every set pipeline (when a set is made, not while recording).
 pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
-    let spec = Specialization::new(wg(ctx), 1, 1);
+    let spec = set_spec(ctx);
     let list = [
         &shaders::SET_BOUNDARIES,
         &shaders::SET_CHECK,
@@ -1903,7 +1903,7 @@ pub(crate) unsafe fn record_update_phase(
         // them) while freed ids go after them: the writing passes run side by side.
         p.pair_passes(1)?;
         if u.mode != MODE_VALUES {
-            let trivial = p.kernel(&shaders::SET_TRIVIAL, Specialization::new(wg(ctx), 1, 1))?;
+            let trivial = p.kernel(&shaders::SET_TRIVIAL, set_spec(ctx))?;
             ctx.dispatch(cmd, trivial, &p.push(0, 0), u.bound.div_ceil(wg(ctx)).max(1));
         }
         ctx.compute_to_compute(cmd);
@@ -2030,7 +2030,7 @@ impl<'a> UpdatePasses<'a> {
 
     /// The classification pass (one invocation per chunk).
     unsafe fn classify(&self, mode: u32, aux: u32) -> Result<()> {
-        let classify = self.kernel(&shaders::SET_CLASSIFY, Specialization::new(wg(self.ctx), 1, 1))?;
+        let classify = self.kernel(&shaders::SET_CLASSIFY, set_spec(self.ctx))?;
         let groups = (CHUNKS / wg(self.ctx) as u64) as u32;
         let aux = if self.u.one_kernel {
             aux | CLASSIFY_ONE_KERNEL
@@ -2084,7 +2084,7 @@ impl<'a> UpdatePasses<'a> {
             } else {
                 pairs.clamp(1, BITMAPS_GRID)
             };
-            let bitmaps = self.kernel(&shaders::SET_BITMAP_PAIRS, Specialization::new(wg(ctx), 1, 1))?;
+            let bitmaps = self.kernel(&shaders::SET_BITMAP_PAIRS, set_spec(ctx))?;
             ctx.dispatch(
                 cmd,
                 bitmaps,
