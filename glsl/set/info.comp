@@ -1,14 +1,19 @@
 #version 460
-// One workgroup (64 to 1024 invocations, a power of two).
-// mode 0: to_array offsets: exclusive sums of the chunk cardinalities into scratch
-//         (S_START + c; u32: valid while the total is below 2^32), the total (u64 as two u32)
-//         to out_addr, the non-empty chunks (ascending) to the work list.
+// mode 0 and 3: to_array's offsets, in two passes of OFFSET_BLOCKS workgroups (one block of
+//         OFFSET_BLOCK chunks each). Mode 0 sums each block's chunk cardinalities and
+//         non-empty chunks into scratch (S_END + b, S_END + OFFSET_BLOCKS + b); mode 3 writes
+//         the exclusive sums of the chunk cardinalities (S_START + c; u32: valid while the
+//         total is below 2^32) and the non-empty chunks (ascending) to the work list, and its
+//         last block the total (u64 as two u32) to out_addr and the list's length. (One
+//         workgroup over the 65536 entries took 0.088 ms on an H200, more than half of a
+//         2^24-value to_array; docs/benchmarks/2026-11-28-h200-to-array-offsets.md.)
+// One workgroup (64 to 1024 invocations, a power of two):
 // mode 1: cardinality of [range_lo, range_hi) (u64 as two u32) to out_addr.
 // mode 2: filter: exclusive sums of the `count` tile counts in scratch (S_START + tile, in
 //         place), the total (a u32) to out_addr.
 #include "set_common.glsl"
+#include "../common/workgroup_scan.glsl"
 
-shared uint s_scan[WG_SIZE];
 shared uint64_t s_sum[WG_SIZE];
 
 uint64_t sum_wg(uint64_t x) {
@@ -69,26 +74,19 @@ uint64_t subgroup_sum64(uint x) {
     return (uint64_t(subgroup_sum(x >> 16)) << 16) + uint64_t(subgroup_sum(x & 0xFFFFu));
 }
 
-// Entry k (k < count): mode 0 chunk k's directory word (its cardinality | runs << RUN_SHIFT),
-// mode 2 tile k's count (below 2^17). scan_entries masks them with CARD_MASK where it uses
-// them, after a round's loads: masked here, the driver issued the loads one after another (an
-// H200 took 11 us more for the 65536 entries, twice the shared memory in its statistics;
-// docs/benchmarks/2026-11-27-h200-run-chunks.md).
+// Tile k's count (k < count, below 2^17).
 uint entry_value(uint k) {
-    return pc.mode == 0u ? dir_entry(pc.meta_d, k).x : U32Ref(pc.scratch).v[S_START + k];
+    return U32Ref(pc.scratch).v[S_START + k];
 }
 
 // Rounds of S entries whose loads a subgroup issues together.
 #define ROUNDS 8u
 
-// Exclusive sums of entries [0, count) into S_START + k (u32: valid while the total is below
-// 2^32), in mode 0 also the entries that are not zero (ascending) into the work list with
-// their number at S_WORK_COUNT; returns the total. Each subgroup takes an equal share of the
-// entries, S consecutive ones a round (coalesced loads and stores), ROUNDS rounds' loads at
-// once, after a first sweep that sums its share. (Each invocation summing and writing its own
-// run of 256 entries, a cache line per lane and load: a to_array of 2^24 random values, 65536
-// array chunks, took 0.277 ms on an H200; coalesced, a round's load at a time, 0.214 ms; with
-// ROUNDS loads at once 0.170, docs/benchmarks/2026-11-26-h200-large-counts.md.)
+// Exclusive sums of entries [0, count) into S_START + k (in place); returns the total. Each
+// subgroup takes an equal share of the entries, S consecutive ones a round (coalesced loads
+// and stores), ROUNDS rounds' loads at once, after a first sweep that sums its share. (Each
+// invocation summing and writing its own run of 256 entries, a cache line per lane and load,
+// was 1.3-1.6x slower on an H200, docs/benchmarks/2026-11-26-h200-large-counts.md.)
 uint64_t scan_entries(uint count) {
     uint S = gl_SubgroupSize;
     uint lane = gl_SubgroupInvocationID;
@@ -98,7 +96,6 @@ uint64_t scan_entries(uint count) {
     uint k0 = min(sg * share, count);
     uint k1 = min(k0 + share, count);
     uint mine = 0u;
-    uint nonempty = 0u;
     for (uint base = k0; base < k1; base += ROUNDS * S) {
         uint v[ROUNDS];
         [[unroll]] for (uint r = 0u; r < ROUNDS; ++r) {
@@ -106,29 +103,21 @@ uint64_t scan_entries(uint count) {
             v[r] = k < k1 ? entry_value(k) : 0u;
         }
         [[unroll]] for (uint r = 0u; r < ROUNDS; ++r) {
-            v[r] &= CARD_MASK;
             mine += v[r];
-            nonempty += v[r] != 0u ? 1u : 0u;
         }
     }
     uint64_t part = subgroup_sum64(mine);
-    uint listed_part = subgroup_sum(nonempty);
     if (subgroupElect()) {
         s_sum[sg] = part;
-        s_scan[sg] = listed_part;
     }
     barrier();
     uint64_t run = 0ul;
-    uint slot = 0u;
     uint64_t total = 0ul;
-    uint listed = 0u;
     for (uint i = 0u; i < gl_NumSubgroups; ++i) {
         if (i < sg) {
             run += s_sum[i];
-            slot += s_scan[i];
         }
         total += s_sum[i];
-        listed += s_scan[i];
     }
     for (uint base = k0; base < k1; base += ROUNDS * S) {
         uint v[ROUNDS];
@@ -138,37 +127,94 @@ uint64_t scan_entries(uint count) {
         }
         [[unroll]] for (uint r = 0u; r < ROUNDS; ++r) {
             uint k = base + r * S + lane;
-            v[r] &= CARD_MASK;
-            // At most 64 lanes of at most 65536: the round's sums fit a u32.
+            // At most 64 lanes of less than 2^17: the round's sums fit a u32.
             uint before = subgroupExclusiveAdd(v[r]);
             if (k < k1) {
                 U32Ref(pc.scratch).v[S_START + k] = uint(run + uint64_t(before));
             }
             run += uint64_t(subgroup_total(before, v[r]));
-            if (pc.mode == 0u) {
-                uvec4 kept = subgroupBallot(v[r] != 0u);
-                if (v[r] != 0u) {
-                    U32Ref(pc.scratch).v[S_WORK + slot + subgroupBallotExclusiveBitCount(kept)] = k;
-                }
-                slot += subgroupBallotBitCount(kept);
-            }
         }
     }
-    if (pc.mode == 0u && gl_LocalInvocationIndex == 0u) {
-        U32Ref(pc.scratch).v[S_WORK_COUNT] = listed;
-    }
-    barrier();  // s_sum and s_scan are read before anything writes them again
+    barrier();  // s_sum is read before anything writes it again
     return total;
+}
+
+// Chunks per workgroup of to_array's offsets (modes 0 and 3), and the workgroups
+// (src/set/gpu.rs OFFSET_BLOCKS).
+#define OFFSET_BLOCK 256u
+#define OFFSET_BLOCKS (CHUNKS / OFFSET_BLOCK)
+// Where mode 0 leaves a block's sums (S_END's words, which only inserts use).
+#define S_BLOCK_CARD(b) (S_END + (b))
+#define S_BLOCK_LISTED(b) (S_END + OFFSET_BLOCKS + (b))
+
+// Chunk c's cardinality.
+uint chunk_value(uint c) {
+    return dir_entry(pc.meta_d, c).x & CARD_MASK;
+}
+
+// Mode 0: block b's cardinality (at most 2^24) and non-empty chunks.
+void block_sums(uint b) {
+    uint t = gl_LocalInvocationIndex;
+    uint card = 0u;
+    uint listed = 0u;
+    for (uint i = t; i < OFFSET_BLOCK; i += WG_SIZE) {
+        uint v = chunk_value(b * OFFSET_BLOCK + i);
+        card += v;
+        listed += v != 0u ? 1u : 0u;
+    }
+    // Two fields of one sum: the cardinality below 2^25 in bits 0-31, the count above.
+    uint64_t total = sum_wg(uint64_t(card) | (uint64_t(listed) << 32));
+    if (t == 0u) {
+        U32Ref(pc.scratch).v[S_BLOCK_CARD(b)] = uint(total);
+        U32Ref(pc.scratch).v[S_BLOCK_LISTED(b)] = uint(total >> 32);
+    }
+}
+
+// Mode 3: block b's chunk offsets and non-empty chunks, from the sums of the blocks before it
+// (mode 0's); the last block writes the total and the work list's length.
+void block_offsets(uint b) {
+    uint t = gl_LocalInvocationIndex;
+    uint64_t card_before = 0ul;
+    uint listed_before = 0u;
+    for (uint i = t; i < b; i += WG_SIZE) {
+        card_before += uint64_t(U32Ref(pc.scratch).v[S_BLOCK_CARD(i)]);
+        listed_before += U32Ref(pc.scratch).v[S_BLOCK_LISTED(i)];
+    }
+    // Two fields of one sum: the cardinality (at most 2^32) in bits 0-39, the count (at most
+    // 65536) above.
+    uint64_t before = sum_wg(card_before | (uint64_t(listed_before) << 40));
+    uint64_t run = before & 0xFFFFFFFFFFul;
+    uint slot = uint(before >> 40);
+    for (uint base = 0u; base < OFFSET_BLOCK; base += WG_SIZE) {
+        uint i = base + t;
+        uint c = b * OFFSET_BLOCK + i;
+        uint v = i < OFFSET_BLOCK ? chunk_value(c) : 0u;
+        uint card_total;
+        uint card_prefix = workgroup_exclusive_scan(v, card_total);
+        uint listed_total;
+        uint listed_prefix = workgroup_exclusive_scan(v != 0u ? 1u : 0u, listed_total);
+        if (i < OFFSET_BLOCK) {
+            U32Ref(pc.scratch).v[S_START + c] = uint(run + uint64_t(card_prefix));
+        }
+        if (v != 0u) {
+            U32Ref(pc.scratch).v[S_WORK + slot + listed_prefix] = c;
+        }
+        run += uint64_t(card_total);
+        slot += listed_total;
+    }
+    if (b == OFFSET_BLOCKS - 1u && t == 0u) {
+        U32Ref(pc.scratch).v[S_WORK_COUNT] = slot;
+        U32Ref(pc.out_addr).v[0] = uint(run);
+        U32Ref(pc.out_addr).v[1] = uint(run >> 32);
+    }
 }
 
 void main() {
     uint t = gl_LocalInvocationIndex;
     if (pc.mode == 0u) {
-        uint64_t total = scan_entries(CHUNKS);
-        if (t == 0u) {
-            U32Ref(pc.out_addr).v[0] = uint(total);
-            U32Ref(pc.out_addr).v[1] = uint(total >> 32);
-        }
+        block_sums(linear_workgroup_id());
+    } else if (pc.mode == 3u) {
+        block_offsets(linear_workgroup_id());
     } else if (pc.mode == 1u) {
         uint64_t lo = pc.range_lo;
         uint64_t hi = pc.range_hi;

@@ -66,17 +66,44 @@ void emit_runs(uvec2 e, uint r, uint off, uint hi) {
     }
 }
 
+// A listed chunk and what its values need first: its entry and its first output position.
+struct Listed {
+    uint c;
+    uvec2 e;
+    uint off;
+};
+
+Listed listed_chunk(uint c) {
+    Listed l;
+    l.c = c;
+    l.e = dir_entry(pc.meta_d, c);
+    l.off = U32Ref(pc.scratch).v[S_START + c];
+    return l;
+}
+
+// The work list's item, or chunk 0 past its end (read, never written).
+uint listed_at(uint item, uint n) {
+    return item < n ? U32Ref(pc.scratch).v[S_WORK + item] : 0u;
+}
+
 void main() {
     uint t = gl_LocalInvocationIndex;
     uint n = U32Ref(pc.scratch).v[S_WORK_COUNT];
-    for (uint item = linear_workgroup_id(); item < n; item += pc.grid) {
-        uint c = U32Ref(pc.scratch).v[S_WORK + item];
-        uvec2 e = dir_entry(pc.meta_d, c);
-        uint off = U32Ref(pc.scratch).v[S_START + c];
+    // Loads run ahead of the chunk being written: the entry and offset of the next item, the
+    // chunk of the one after (a chain of dependent loads per chunk otherwise).
+    uint item = linear_workgroup_id();
+    Listed cur = listed_chunk(listed_at(item, n));
+    uint after = listed_at(item + pc.grid, n);
+    for (; item < n; item += pc.grid) {
+        Listed next = listed_chunk(after);
+        after = listed_at(item + 2u * pc.grid, n);
+        uvec2 e = cur.e;
+        uint off = cur.off;
+        uint hi = cur.c << 16;
+        cur = next;
         if (off >= pc.max_count) {
             continue;
         }
-        uint hi = c << 16;
         uint r = chunk_runs(e.x);
         if (e.x == FULL) {
             for (uint j = t; j < FULL; j += WG_SIZE) {

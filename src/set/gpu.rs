@@ -1519,6 +1519,10 @@ const BITMAPS_GRID: u32 = 16384;
 const BITMAPS_COUNT_GRID: u32 = 1024;
 const MEDIUM_GRID: u32 = 1024;
 
+/// Workgroups of to_array's offsets passes, a block of 256 chunks each (glsl/set/info.comp
+/// OFFSET_BLOCKS).
+const OFFSET_BLOCKS: u32 = (CHUNKS / 256) as u32;
+
 fn chunk_grid(bound: u32) -> u32 {
     bound.clamp(1, 4096)
 }
@@ -2873,12 +2877,12 @@ impl GpuSet {
             mode: 0,
             ..Default::default()
         };
-        ctx.dispatch(
-            cmd,
-            self.reader_kernel(&shaders::SET_INFO, set_spec(ctx))?,
-            &push,
-            1,
-        );
+        // The chunk offsets and the list of non-empty chunks: each block's sums, then each
+        // block's offsets from the sums before it (glsl/set/info.comp modes 0 and 3).
+        let info = self.reader_kernel(&shaders::SET_INFO, set_spec(ctx))?;
+        ctx.dispatch(cmd, info, &push, OFFSET_BLOCKS);
+        ctx.compute_to_compute(cmd);
+        ctx.dispatch(cmd, info, &SetPush { mode: 3, ..push }, OFFSET_BLOCKS);
         ctx.compute_to_compute(cmd);
         let push = SetPush {
             out_addr: ctx.address_of(out),

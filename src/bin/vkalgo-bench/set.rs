@@ -33,8 +33,8 @@
 //! given as a share of the copy bandwidth for the bitmap bytes read and written.
 //!
 //! `--pass-times` adds each pass's GPU time beside the rows of the build from sorted values,
-//! the reserved operations and the cardinalities (in case `full`, AND through both recordings
-//! and its cardinality).
+//! the reserved operations, the cardinalities, contains, filter and to_array (in case `full`,
+//! AND through both recordings and its cardinality).
 //! `RESULT` lines: vkalgo, `set_<op>`, case, n, ms, G values/s (inputs per second), extra.
 
 use crate::common::{median, print_pass_times, yardstick, Timer};
@@ -457,7 +457,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         let flags = GpuBuffer::new(ctx, vb.len() as u64 * 4, MemoryLocation::GpuOnly, "bench flags")?;
         crate::common::upload(ctx, &q, &vb)?;
         yard.warm(ctx, &timer)?;
-        let times = timer.time_batch(reps, |cmd, _| unsafe {
+        let times = time_op(ctx, &timer, reps, pass_times, |cmd| unsafe {
             a.record_contains(
                 cmd,
                 &q.range(),
@@ -475,7 +475,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         if vb.len() <= if ctx.is_cpu_device() { 1 << 22 } else { 1 << 24 } {
             let kept = GpuBuffer::new(ctx, vb.len() as u64 * 4, MemoryLocation::GpuOnly, "bench kept")?;
             yard.warm(ctx, &timer)?;
-            let times = timer.time_batch(reps, |cmd, _| unsafe {
+            let times = time_op(ctx, &timer, reps, pass_times, |cmd| unsafe {
                 a.record_filter(
                     cmd,
                     &q.range(),
@@ -499,7 +499,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         }
         let out = GpuBuffer::new(ctx, va.len() as u64 * 4, MemoryLocation::GpuOnly, "bench out")?;
         yard.warm(ctx, &timer)?;
-        let times = timer.time_batch(reps, |cmd, _| unsafe {
+        let times = time_op(ctx, &timer, reps, pass_times, |cmd| unsafe {
             a.record_to_array(
                 cmd,
                 &out.range(),
