@@ -7,7 +7,8 @@ runs of 1..4096 values at random places) two bitmaps of about 2^log2n values (Py
 not the benchmark's generator: same distributions, different values) are built from sorted
 arrays, then AND / OR / XOR / ANDNOT, the cardinality of each without materializing it,
 contains of 2^20 queries (a Python loop: per-query cost scaled to the full count, an upper
-bound), and to_array are timed (median of reps). Also the portable serialization size, with
+bound), to_array, the cardinality and the cardinality of a range over half the universe are
+timed (median of reps). Also the portable serialization size, with
 and without run_optimize.
 Output: RESULT croaring <name> <case> <n> <median ms> <G values/s> <extra>
 """
@@ -50,6 +51,10 @@ def result(name, case, n, ms, extra=""):
     print(f"RESULT\tcroaring\tset_{name}\t{case}\t{n}\t{ms:.6f}\t{rate:.4f}\t{extra}", flush=True)
 
 
+# The range of the range_cardinality row (src/bin/vkalgo-bench/set.rs RANGE).
+RANGE = ((1 << 30) + 12_345, 3 * (1 << 30) + 6_789)
+
+
 def main():
     log2n = int(sys.argv[1]) if len(sys.argv) > 1 else 24
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -77,6 +82,9 @@ def main():
         ms = timed(1, lambda: sum(1 for x in q if x in a))
         result("contains", case, len(vb), ms * len(vb) / len(q), "python loop, scaled")
         result("to_array", case, len(va), timed(reps, lambda: a.to_array()))
+        result("cardinality", case, len(va), timed(reps, lambda: len(a)))
+        lo, hi = RANGE
+        result("range_cardinality", case, len(va), timed(reps, lambda: a.range_cardinality(lo, hi)))
 
 
 if __name__ == "__main__":

@@ -44,7 +44,8 @@ for op in ["and", "or", "andnot", "xor"]:
     pairs.append(("set_" + op + "_reserved", "full", cuda, "flat_" + op, "sparse"))
 for case in ["sparse", "dense", "clustered"]:
     for op in ["build_sorted", "and", "or", "andnot", "xor", "and_cardinality", "or_cardinality",
-               "andnot_cardinality", "xor_cardinality", "contains", "to_array"]:
+               "andnot_cardinality", "xor_cardinality", "contains", "to_array", "cardinality",
+               "range_cardinality"]:
         pairs.append(("set_" + op, case, cr, "set_" + op, case))
         if op in ("and", "or", "andnot", "xor"):
             pairs.append(("set_" + op + "_reserved", case, cr, "set_" + op, case))

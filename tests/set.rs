@@ -126,6 +126,55 @@ fn build_contains_and_to_array() {
     assert_no_validation_messages(&ctx);
 }
 
+/// Range cardinalities whose chunks span the 256-chunk blocks of the counting workgroups:
+/// partial first and last chunks at and beside block edges, ranges of 255 to 513 chunks, the
+/// whole universe less its ends; on the flat set and packed.
+#[test]
+fn range_cardinality_blocks() {
+    let ctx = context();
+    let mut rng = Rng(91);
+    let mut values: Vec<u32> = (0..20_000).map(|_| rng.next_u32()).collect();
+    values.extend([0, 1, u32::MAX, u32::MAX - 1]);
+    values.extend((0..30_000u32).map(|i| (300 << 16) + 3 * i));
+    let mut set = GpuSet::from_values(&ctx, &values).unwrap();
+    let mut model = model_of(&values);
+    for c in [255u64, 256, 511, 512, 65535] {
+        set.insert_range(c << 16, (c + 1) << 16).unwrap();
+        model.extend(((c << 16) as u32)..=(((c + 1) << 16) - 1) as u32);
+    }
+    let mut ranges = vec![
+        (0u64, 1u64 << 32),
+        (1, (1 << 32) - 1),
+        (65536, (1 << 32) - 65536),
+        (7, 7),
+    ];
+    for first in [0u64, 255, 256, 257, 511, 65279, 65280] {
+        for start in [0u64, 1, 40_000] {
+            for chunks in [1u64, 255, 256, 257, 511, 512, 513] {
+                for end in [0u64, 1, 30_000] {
+                    let b = (first << 16) + start;
+                    let e = (((first + chunks) << 16) + end).min(1 << 32);
+                    ranges.push((b, e.max(b)));
+                }
+            }
+        }
+    }
+    for packed in [false, true] {
+        if packed {
+            set.pack().unwrap();
+            assert!(set.is_packed());
+        }
+        for &(b, e) in &ranges {
+            assert_eq!(
+                set.range_cardinality(b, e).unwrap(),
+                reference::range_cardinality(&model, b, e),
+                "range [{b}, {e}), packed {packed}"
+            );
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}
+
 #[test]
 fn ops_against_model() {
     let ctx = context();

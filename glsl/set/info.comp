@@ -7,8 +7,9 @@
 //         last block the total (u64 as two u32) to out_addr and the list's length. (One
 //         workgroup over the 65536 entries took 0.088 ms on an H200, more than half of a
 //         2^24-value to_array; docs/benchmarks/2026-11-28-h200-to-array-offsets.md.)
+// mode 1: cardinality of [range_lo, range_hi) (u64 as two u32) added to out_addr (zeroed
+//         first), a block of OFFSET_BLOCK of the range's chunks a workgroup.
 // One workgroup (64 to 1024 invocations, a power of two):
-// mode 1: cardinality of [range_lo, range_hi) (u64 as two u32) to out_addr.
 // mode 2: filter: exclusive sums of the `count` tile counts in scratch (S_START + tile, in
 //         place), the total (a u32) to out_addr.
 #include "set_common.glsl"
@@ -209,6 +210,55 @@ void block_offsets(uint b) {
     }
 }
 
+// Adds `x` to the u64 at out_addr (two u32, low first) with 32-bit atomics: the low word, and
+// a carry into the high word where the low word wrapped.
+void add_to_output(uint64_t x) {
+    uint lo = uint(x);
+    uint old = atomicAdd(U32AtomicRef(pc.out_addr).v[0], lo);
+    uint carry = uint(x >> 32) + (old + lo < old ? 1u : 0u);
+    if (carry != 0u) {
+        atomicAdd(U32AtomicRef(pc.out_addr).v[1], carry);
+    }
+}
+
+// Mode 1: workgroup b counts block b of the range's chunks (OFFSET_BLOCK from the range's
+// first chunk on), the range's partial first and last chunks included, and adds the count to
+// the output. (One workgroup over every chunk of the range took about 0.1 ms for the whole
+// universe on an H200; docs/benchmarks/2026-11-28-h200-to-array-offsets.md.)
+void range_block(uint b) {
+    uint64_t lo = pc.range_lo;
+    uint64_t hi = pc.range_hi;
+    if (lo >= hi) {
+        return;
+    }
+    uint c0 = uint(lo >> 16);
+    uint c1 = uint((hi - 1ul) >> 16);
+    uint first = c0 + b * OFFSET_BLOCK;
+    if (first > c1) {
+        return;
+    }
+    uint last = min(first + OFFSET_BLOCK - 1u, c1);
+    uint64_t mine = 0ul;
+    for (uint c = first + gl_LocalInvocationIndex; c <= last; c += WG_SIZE) {
+        uint64_t b0 = uint64_t(c) << 16;
+        if (lo <= b0 && b0 + 65536ul <= hi) {
+            mine += uint64_t(chunk_card(dir_entry(pc.meta_d, c).x));
+        }
+    }
+    uint64_t total = sum_wg(mine);
+    uint64_t b0 = uint64_t(c0) << 16;
+    if (first == c0 && !(lo <= b0 && b0 + 65536ul <= hi)) {
+        total += uint64_t(count_in_chunk(pc.meta_d, c0, uint(lo - b0), uint(min(hi, b0 + 65536ul) - b0)));
+    }
+    uint64_t b1 = uint64_t(c1) << 16;
+    if (last == c1 && c1 != c0 && !(lo <= b1 && b1 + 65536ul <= hi)) {
+        total += uint64_t(count_in_chunk(pc.meta_d, c1, 0u, uint(hi - b1)));
+    }
+    if (gl_LocalInvocationIndex == 0u && total != 0ul) {
+        add_to_output(total);
+    }
+}
+
 void main() {
     uint t = gl_LocalInvocationIndex;
     if (pc.mode == 0u) {
@@ -216,33 +266,7 @@ void main() {
     } else if (pc.mode == 3u) {
         block_offsets(linear_workgroup_id());
     } else if (pc.mode == 1u) {
-        uint64_t lo = pc.range_lo;
-        uint64_t hi = pc.range_hi;
-        uint64_t total = 0ul;
-        if (lo < hi) {
-            uint c0 = uint(lo >> 16);
-            uint c1 = uint((hi - 1ul) >> 16);
-            uint64_t mine = 0ul;
-            for (uint c = c0 + t; c <= c1; c += WG_SIZE) {
-                uint64_t b0 = uint64_t(c) << 16;
-                if (lo <= b0 && b0 + 65536ul <= hi) {
-                    mine += uint64_t(chunk_card(dir_entry(pc.meta_d, c).x));
-                }
-            }
-            total = sum_wg(mine);
-            uint64_t b0 = uint64_t(c0) << 16;
-            if (!(lo <= b0 && b0 + 65536ul <= hi)) {
-                total += uint64_t(count_in_chunk(pc.meta_d, c0, uint(lo - b0), uint(min(hi, b0 + 65536ul) - b0)));
-            }
-            uint64_t b1 = uint64_t(c1) << 16;
-            if (c1 != c0 && !(lo <= b1 && b1 + 65536ul <= hi)) {
-                total += uint64_t(count_in_chunk(pc.meta_d, c1, 0u, uint(hi - b1)));
-            }
-        }
-        if (t == 0u) {
-            U32Ref(pc.out_addr).v[0] = uint(total);
-            U32Ref(pc.out_addr).v[1] = uint(total >> 32);
-        }
+        range_block(linear_workgroup_id());
     } else {
         uint total = uint(scan_entries(pc.count));
         if (t == 0u) {

@@ -2899,7 +2899,8 @@ impl GpuSet {
         Ok(())
     }
 
-    /// Records the cardinality of `[begin, end)` (u64 as two u32, low first) into `out`.
+    /// Records the cardinality of `[begin, end)` (u64 as two u32, low first) into `out`: it
+    /// zeroes `out`, then workgroups of 256 of the range's chunks each add their count.
     ///
     /// # Safety
     /// As [`GpuSet::record_op`].
@@ -2912,16 +2913,26 @@ impl GpuSet {
     ) -> Result<()> {
         check_range(begin, end, "set range cardinality")?;
         out.check("set range cardinality output", 8, 4)?;
+        let ctx = &self.ctx;
+        let info = self.reader_kernel(&shaders::SET_INFO, set_spec(ctx))?;
+        // Workgroups of 256 of the range's chunks each add their count to `out`, zeroed first
+        // (glsl/set/info.comp mode 1).
+        let groups = if begin < end {
+            ((((end - 1) >> 16) - (begin >> 16)) / 256 + 1) as u32
+        } else {
+            1
+        };
+        ctx.record_compute_fill(cmd, out, 2, 0)?;
+        ctx.compute_to_compute(cmd);
         let push = SetPush {
             meta_d: self.meta(),
-            out_addr: self.ctx.address_of(out),
+            out_addr: ctx.address_of(out),
             range_lo: begin,
             range_hi: end,
             mode: 1,
             ..Default::default()
         };
-        let info = self.reader_kernel(&shaders::SET_INFO, set_spec(&self.ctx))?;
-        self.ctx.dispatch(cmd, info, &push, 1);
+        ctx.dispatch(cmd, info, &push, groups);
         Ok(())
     }
 }

@@ -10,7 +10,8 @@
 //! radix sort, benchmarked by `vkalgo-bench sort`), AND / OR / XOR / ANDNOT into a third set
 //! (`record_op`, then `record_op_reserved` as `set_<op>_reserved`),
 //! the cardinality of AND without materializing it, contains of 2^log2n queries (half hits),
-//! filter of the same queries, and to_array. Every result is verified against a CPU merge of the sorted inputs. The
+//! filter of the same queries, to_array, the cardinality and the cardinality of a range over half
+//! the universe. Every result is verified against a CPU merge of the sorted inputs. The
 //! operand sets are built from values and then run-optimized (`GpuSet::run_optimize`: run
 //! chunks where smaller, as pyroaring's `BitMap(values)` holds its bitmaps), unless
 //! `--no-run-optimize`. The memory of each set is compared with the size of its Roaring
@@ -33,7 +34,8 @@
 //! given as a share of the copy bandwidth for the bitmap bytes read and written.
 //!
 //! `--pass-times` adds each pass's GPU time beside the rows of the build from sorted values,
-//! the reserved operations, the cardinalities, contains, filter and to_array (in case `full`,
+//! the reserved operations, the cardinalities, contains, filter, to_array and the range
+//! cardinalities (in case `full`,
 //! AND through both recordings and its cardinality).
 //! `RESULT` lines: vkalgo, `set_<op>`, case, n, ms, G values/s (inputs per second), extra.
 
@@ -511,10 +513,27 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         let got: Vec<u32> = crate::common::download(ctx, &out, va.len())?;
         assert!(got == va, "to_array");
         result_line("to_array", case, va.len(), median(times), "");
+        // The cardinality (of the whole universe) and of a range over half of it.
+        for (name, begin, end) in [
+            ("cardinality", 0u64, 1u64 << 32),
+            ("range_cardinality", RANGE.0, RANGE.1),
+        ] {
+            yard.warm(ctx, &timer)?;
+            let times = time_op(ctx, &timer, reps, pass_times, |cmd| unsafe {
+                a.record_range_cardinality(cmd, begin, end, &status.sub_range(208, 8))
+            })?;
+            let words: Vec<u32> = crate::common::download(ctx, &status, 54)?;
+            let want = va.iter().filter(|&&v| (begin..end).contains(&(v as u64))).count() as u64;
+            assert_eq!(words[52] as u64 | (words[53] as u64) << 32, want, "{name}");
+            result_line(name, case, va.len(), median(times), "");
+        }
         let _ = vk::Buffer::null();
     }
     Ok(())
 }
+
+/// The range of the `range_cardinality` row (bench/croaring_set.py times the same one).
+const RANGE: (u64, u64) = ((1 << 30) + 12_345, 3 * (1 << 30) + 6_789);
 
 /// Words of a chunk's bitmap (u64).
 const CHUNK_WORDS: usize = 1024;
