@@ -163,7 +163,7 @@ void block_sums(uint b) {
         card += v;
         listed += v != 0u ? 1u : 0u;
     }
-    // Two fields of one sum: the cardinality below 2^25 in bits 0-31, the count above.
+    // Two fields of one sum: the cardinality (at most 2^24) in bits 0-31, the count above.
     uint64_t total = sum_wg(uint64_t(card) | (uint64_t(listed) << 32));
     if (t == 0u) {
         U32Ref(pc.scratch).v[S_BLOCK_CARD(b)] = uint(total);
@@ -249,7 +249,8 @@ void range_block(uint b) {
     uint64_t total = sum_wg(mine);
     uint64_t b0 = uint64_t(c0) << 16;
     if (first == c0 && !(lo <= b0 && b0 + 65536ul <= hi)) {
-        total += uint64_t(count_in_chunk(pc.meta_d, c0, uint(lo - b0), uint(min(hi, b0 + 65536ul) - b0)));
+        uint end = uint(min(hi, b0 + 65536ul) - b0);
+        total += uint64_t(count_in_chunk(pc.meta_d, c0, uint(lo - b0), end));
     }
     uint64_t b1 = uint64_t(c1) << 16;
     if (last == c1 && c1 != c0 && !(lo <= b1 && b1 + 65536ul <= hi)) {

@@ -1,7 +1,7 @@
 #version 460
-// Writes the set's values in ascending order to out_addr (after info.comp mode 0 wrote the
-// chunk offsets and the list of non-empty chunks into scratch), at most max_count values (the
-// output's capacity). Grid-stride over the listed chunks, one workgroup per chunk.
+// Writes the set's values in ascending order to out_addr (after info.comp modes 0 and 3 wrote
+// the chunk offsets and the list of non-empty chunks into scratch), at most max_count values
+// (the output's capacity). Grid-stride over the listed chunks, one workgroup per chunk.
 #define WORKGROUP_SCAN_COMPACT_SLOTS
 #include "set_common.glsl"
 #include "../common/workgroup_scan.glsl"

@@ -1519,9 +1519,10 @@ const BITMAPS_GRID: u32 = 16384;
 const BITMAPS_COUNT_GRID: u32 = 1024;
 const MEDIUM_GRID: u32 = 1024;
 
-/// Workgroups of to_array's offsets passes, a block of 256 chunks each (glsl/set/info.comp
-/// OFFSET_BLOCKS).
-const OFFSET_BLOCKS: u32 = (CHUNKS / 256) as u32;
+/// Chunks per workgroup of to_array's offsets passes and of range cardinalities, and the
+/// workgroups of the offsets passes (glsl/set/info.comp OFFSET_BLOCK, OFFSET_BLOCKS).
+const OFFSET_BLOCK: u64 = 256;
+const OFFSET_BLOCKS: u32 = (CHUNKS / OFFSET_BLOCK) as u32;
 
 fn chunk_grid(bound: u32) -> u32 {
     bound.clamp(1, 4096)
@@ -2918,7 +2919,7 @@ impl GpuSet {
         // Workgroups of 256 of the range's chunks each add their count to `out`, zeroed first
         // (glsl/set/info.comp mode 1).
         let groups = if begin < end {
-            ((((end - 1) >> 16) - (begin >> 16)) / 256 + 1) as u32
+            ((((end - 1) >> 16) - (begin >> 16)) / OFFSET_BLOCK + 1) as u32
         } else {
             1
         };

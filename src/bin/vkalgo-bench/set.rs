@@ -35,8 +35,7 @@
 //!
 //! `--pass-times` adds each pass's GPU time beside the rows of the build from sorted values,
 //! the reserved operations, the cardinalities, contains, filter, to_array and the range
-//! cardinalities (in case `full`,
-//! AND through both recordings and its cardinality).
+//! cardinalities (in case `full`, AND through both recordings and its cardinality).
 //! `RESULT` lines: vkalgo, `set_<op>`, case, n, ms, G values/s (inputs per second), extra.
 
 use crate::common::{median, print_pass_times, yardstick, Timer};
