@@ -1038,9 +1038,9 @@ VkalgoResult vkalgo_set_run_optimize(struct VkalgoSet *set);
 // for a set on the caller's memory (`vkalgo_set_create_in`), whose pools are fixed.
 VkalgoResult vkalgo_set_shrink_to_fit(struct VkalgoSet *set);
 
-// Packs the set for reading: its directory keeps only the non-empty chunks (256 bytes, 16 a
-// group of 64 chunks that holds one and 8 a chunk, instead of 512 KiB), run chunks' runs share
-// the array pool (4 bytes a run), and no block is free. Every call reads a packed set; the calls that write it (insert, remove,
+// Packs the set for reading: its directory keeps only the non-empty chunks (16 KiB and 8 bytes
+// a chunk instead of 512 KiB), run chunks' runs share the array pool (4 bytes a run), and no
+// block is free. Every call reads a packed set; the calls that write it (insert, remove,
 // insert_range, run_optimize, `vkalgo_set_op` into it) unpack it first. The set's buffers are
 // made again: work recorded with it must have finished. No-op when packed already.
 // INVALID_ARGUMENT for a set on the caller's memory (`vkalgo_set_create_in`).

@@ -2577,62 +2577,6 @@ fn one_kernel_counts_what_the_pair_kernels_count() {
     assert_no_validation_messages(&ctx);
 }
 
-/// The packed directory's two forms: one level (16 KiB for the groups) for a set with a chunk
-/// in each of 1000 groups, where two levels would save less than a tenth of its memory; two
-/// levels (256 bytes and 16 per non-empty group) for a small set. Both read as their models,
-/// alone and as operands of each other, and their memory is what each form takes.
-#[test]
-fn packed_directory_levels() {
-    let ctx = context();
-    let mut rng = Rng(777);
-    let mut wide = Vec::new();
-    for g in 0..1000u32 {
-        let c = 64 * g + g % 64;
-        wide.extend((0..60).map(|_| c << 16 | (rng.next_u32() & 0xFFFF)));
-    }
-    let small: Vec<u32> = [5u32, 64, 2047, 2048, 65535]
-        .iter()
-        .flat_map(|&c| [c << 16, c << 16 | 9, c << 16 | 0xFFFF])
-        .collect();
-    let (mut a, mut b, ma, mb) = operands(&ctx, &wide, &small);
-    // Pools and rings (4 bytes a block, a power of two), as GpuSet::memory_bytes counts them.
-    let pools = |s: &GpuSet| {
-        let (bm, ar) = s.pool_blocks();
-        let ring = |n: u32| 4 * (n.max(1) as u64).next_power_of_two();
-        bm as u64 * 8192 + ar as u64 * 192 + ring(bm) + ring(ar)
-    };
-    a.pack().unwrap();
-    b.pack().unwrap();
-    assert!(a.is_packed() && b.is_packed());
-    assert_eq!(a.memory_bytes() - pools(&a), 256 + 16384 + 8 * 1000, "one level");
-    assert_eq!(
-        b.memory_bytes() - pools(&b),
-        256 + 256 + 16 * 5 + 8 * 5,
-        "two levels"
-    );
-    check(&a, &ma, "one level");
-    check(&b, &mb, "two levels");
-    let mut queries: Vec<u32> = wide.iter().step_by(3).chain(&small).copied().collect();
-    queries.extend((0..2000).map(|_| rng.next_u32()));
-    for (s, m) in [(&a, &ma), (&b, &mb)] {
-        let mut found = vec![false; queries.len()];
-        s.contains(&queries, &mut found).unwrap();
-        for (q, f) in queries.iter().zip(&found) {
-            assert_eq!(*f, m.contains(q), "contains {q}");
-        }
-    }
-    for op in [SetOp::And, SetOp::Or, SetOp::AndNot, SetOp::Xor] {
-        check_op(&a, &b, &ma, &mb, op);
-        check_op(&b, &a, &mb, &ma, op);
-        check_op(&a, &a, &ma, &ma, op);
-    }
-    a.unpack().unwrap();
-    b.unpack().unwrap();
-    check(&a, &ma, "one level, unpacked");
-    check(&b, &mb, "two levels, unpacked");
-    assert_no_validation_messages(&ctx);
-}
-
 /// Packed sets (`GpuSet::pack`: a directory of the non-empty chunks only, the runs of run
 /// chunks as words of the array pool): chunks of every kind at every position of the index's
 /// groups of 64 (0, 31, 32, 63, 64, ..., 65535). A packed set reads as the model (values,
@@ -2644,11 +2588,8 @@ fn packed_directory_levels() {
 fn packed_sets() {
     let ctx = context();
     let mut rng = Rng(4242);
-    // Chunks at the edges of the directory's 64-chunk groups and of its top level's words
-    // (32 groups: 2048 chunks each).
     let chunk_ids = [
-        0u32, 1, 31, 32, 33, 63, 64, 65, 127, 128, 1000, 1984, 2047, 2048, 4095, 30000, 63487, 63488, 65534,
-        65535,
+        0u32, 1, 31, 32, 33, 63, 64, 65, 127, 128, 1000, 4095, 30000, 65534, 65535,
     ];
     let values = |rng: &mut Rng| {
         let mut v = Vec::new();

@@ -160,15 +160,11 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer UVec2Ref { u
 
 // Directory forms of the pipeline's sets (specialization constant: src/set/gpu.rs sets it per
 // pipeline from the sets it records with, so that a pipeline for flat sets has no code for
-// packed ones): DIR_PACKED_D, _A, _B for the sets at pc.meta_d, meta_a, meta_b, and
-// DIR_TWO_LEVEL_D, _A, _B where that set's packed directory has two levels (see dir_entry).
+// packed ones): DIR_PACKED_D, _A, _B for the sets at pc.meta_d, meta_a, meta_b.
 layout(constant_id = 6) const uint DIR_FORMS = 0u;
 #define DIR_PACKED_D 1u
 #define DIR_PACKED_A 2u
 #define DIR_PACKED_B 4u
-#define DIR_TWO_LEVEL_D 8u
-#define DIR_TWO_LEVEL_A 16u
-#define DIR_TWO_LEVEL_B 32u
 
 // Whether the set at `meta` (one of the push constants' sets) has a packed directory. A
 // destination that is written is never packed (the host unpacks it first); where it is also
@@ -183,54 +179,21 @@ bool dir_packed(uint64_t meta) {
     return (DIR_FORMS & bit) != 0u;
 }
 
-// Whether the set at `meta` has a packed directory of two levels.
-bool dir_two_level(uint64_t meta) {
-    if ((DIR_FORMS & (DIR_TWO_LEVEL_D | DIR_TWO_LEVEL_A | DIR_TWO_LEVEL_B)) == 0u) {
-        return false;
-    }
-    uint bit = meta == pc.meta_d ? DIR_TWO_LEVEL_D
-             : meta == pc.meta_a ? DIR_TWO_LEVEL_A
-             : meta == pc.meta_b ? DIR_TWO_LEVEL_B : 0u;
-    return (DIR_FORMS & bit) != 0u;
-}
-
-// Packed directory (at META_DIR), over the DIR_GROUPS groups of 64 chunks:
-// - two levels only (dir_two_level): the top, DIR_TOP_WORDS uvec2, one per 32 groups: the
-//   mask of its non-empty groups (group 32w + j at bit j) and the number of non-empty groups
-//   before it;
-// - a uvec4 per group (two levels: per non-empty group), in group order: the mask of its
-//   non-empty chunks (two words, chunk 64g + i at bit i), the index of its first entry (in
-//   8-byte units from META_DIR), and 0;
-// - the entries of the non-empty chunks in chunk order.
-// A run chunk of several runs keeps its runs as consecutive words of the array pool, its
-// entry's second word their first word's index (see run_words_addr): a packed set's blocks
-// are never freed, so the runs need no block of their own. A chunk's entry is two dependent
-// loads (the group's word is shared by 64 chunks), three with two levels (the top word by
-// 2048). One level takes 16 KiB for the groups; two take 256 bytes and 16 per non-empty
-// group, which src/set/gpu.rs picks where that saves a tenth of the set's memory (small
-// sets): reads of packed operands were 1.02-1.10x slower with two levels on an H200
-// (docs/benchmarks/2026-11-28-h200-to-array-offsets.md).
+// Packed directory (at META_DIR): an index of DIR_GROUPS uvec4, one per 64 chunks: the mask
+// of its non-empty chunks (two words, chunk 64g + i at bit i), the number of non-empty chunks
+// before the group, and 0; then the entries of the non-empty chunks in chunk order. A run
+// chunk of several runs keeps its runs as consecutive words of the array pool, its entry's
+// second word their first word's index (see run_words_addr): a packed set's blocks are never
+// freed, so the runs need no block of their own. A chunk's entry is two dependent loads (the
+// index word is shared by 64 chunks).
 #define DIR_GROUPS 1024u
-#define DIR_TOP_WORDS 32u
-#define DIR_TOP_BYTES 256ul
+#define DIR_INDEX_BYTES 16384ul
 
 uvec2 dir_entry(uint64_t meta, uint c) {
     if (!dir_packed(meta)) {
         return UVec2Ref(meta + META_DIR + uint64_t(c) * 8ul).v[0];
     }
-    uint grp = c >> 6;
-    uint gi = grp;
-    uint64_t records = meta + META_DIR;
-    if (dir_two_level(meta)) {
-        uvec2 top = UVec2Ref(meta + META_DIR + uint64_t(grp >> 5) * 8ul).v[0];
-        uint gbit = grp & 31u;
-        if (((top.x >> gbit) & 1u) == 0u) {
-            return uvec2(0u);
-        }
-        gi = top.y + bitCount(top.x & ((1u << gbit) - 1u));
-        records += DIR_TOP_BYTES;
-    }
-    uvec4 g = U32x4Ref(records + uint64_t(gi) * 16ul).v[0];
+    uvec4 g = U32x4Ref(meta + META_DIR + uint64_t(c >> 6) * 16ul).v[0];
     uint i = c & 63u;
     uint word = i < 32u ? g.x : g.y;
     uint bit = i & 31u;
@@ -238,7 +201,7 @@ uvec2 dir_entry(uint64_t meta, uint c) {
         return uvec2(0u);
     }
     uint rank = g.z + bitCount(word & ((1u << bit) - 1u)) + (i < 32u ? 0u : bitCount(g.x));
-    return UVec2Ref(meta + META_DIR + uint64_t(rank) * 8ul).v[0];
+    return UVec2Ref(meta + META_DIR + DIR_INDEX_BYTES + uint64_t(rank) * 8ul).v[0];
 }
 
 // Writes chunk c's entry of a destination (always flat).

@@ -42,13 +42,11 @@ pub(crate) const CHUNKS: u64 = 65536;
 const META_DIR: u64 = 256;
 /// The control buffer of a set with a flat directory (an entry for every chunk).
 const CONTROL_BYTES: u64 = META_DIR + CHUNKS * 8;
-/// A packed directory (glsl/set/set_common.glsl dir_entry) covers the chunks in groups of 64:
-/// with two levels, first a uvec2 per 32 groups (the mask of the non-empty groups, the
-/// non-empty groups before them); then a uvec4 per group (two levels: per non-empty group: the
-/// mask of its non-empty chunks, the index of its first entry in 8-byte units from the
-/// directory's start, 0), and the entries of the non-empty chunks.
+/// A packed directory's index (glsl/set/set_common.glsl DIR_INDEX_BYTES): a uvec4 per 64
+/// chunks (the mask of the non-empty ones, the non-empty chunks before them, 0); the entries of
+/// the non-empty chunks follow it.
 const DIR_GROUPS: usize = 1024;
-const DIR_TOP_WORDS: usize = 2 * DIR_GROUPS / 32;
+const DIR_INDEX_BYTES: u64 = DIR_GROUPS as u64 * 16;
 /// [`GpuSet::pack`] packs sets of at most this many non-empty chunks (half the chunks: the
 /// directory then drops by at least 47%). Sets with more stay flat: packed they would save
 /// little or nothing and read slower (on an H200, operations on sparse 2^24-value sets, every
@@ -60,55 +58,20 @@ pub const PACK_MAX_CHUNKS: u32 = 32768;
 const DIR_PACKED_D: u32 = 1;
 const DIR_PACKED_A: u32 = 2;
 const DIR_PACKED_B: u32 = 4;
-/// The same sets' packed directories have two levels.
-const DIR_TWO_LEVEL_D: u32 = 8;
-const DIR_TWO_LEVEL_A: u32 = 16;
-const DIR_TWO_LEVEL_B: u32 = 32;
 
-/// A packed directory's form: its length in words and whether it has two levels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct PackedDir {
-    words: u32,
-    two_level: bool,
-}
-
-/// The control buffer's bytes: a flat directory, or a packed one.
-fn control_bytes(packed: Option<PackedDir>) -> u64 {
-    match packed {
+/// The control buffer's bytes: a flat directory, or a packed one of `entries` entries.
+fn control_bytes(packed_entries: Option<u32>) -> u64 {
+    match packed_entries {
         None => CONTROL_BYTES,
-        Some(p) => META_DIR + p.words as u64 * 4,
-    }
-}
-
-/// The form of a packed directory of these non-empty chunks, for a set whose pools and rings
-/// take `pool_bytes`: two levels where they save a tenth of the set's memory (small sets:
-/// their reads were 1.02-1.10x slower on an H200, docs/benchmarks/2026-11-28-h200-to-array-offsets.md).
-fn packed_dir(chunks: &[u16], pool_bytes: u64) -> PackedDir {
-    let mut groups = [false; DIR_GROUPS];
-    for &c in chunks {
-        groups[c as usize >> 6] = true;
-    }
-    let groups = groups.iter().filter(|&&g| g).count();
-    let one = 4 * DIR_GROUPS + 2 * chunks.len();
-    let two = DIR_TOP_WORDS + 4 * groups + 2 * chunks.len();
-    let one_level_bytes = META_DIR + one as u64 * 4 + pool_bytes;
-    let two_level = (one - two) as u64 * 4 * 10 > one_level_bytes;
-    PackedDir {
-        words: if two_level { two } else { one } as u32,
-        two_level,
+        Some(n) => META_DIR + DIR_INDEX_BYTES + n as u64 * 8,
     }
 }
 
 /// The forms bits of a pipeline recording with these sets as destination (or only set), first
 /// and second operand.
 pub(crate) fn dir_forms(d: Option<&GpuSet>, a: Option<&GpuSet>, b: Option<&GpuSet>) -> u32 {
-    let bits = |s: Option<&GpuSet>, packed: u32, two: u32| match s.and_then(|s| s.packed) {
-        None => 0,
-        Some(p) => packed | if p.two_level { two } else { 0 },
-    };
-    bits(d, DIR_PACKED_D, DIR_TWO_LEVEL_D)
-        | bits(a, DIR_PACKED_A, DIR_TWO_LEVEL_A)
-        | bits(b, DIR_PACKED_B, DIR_TWO_LEVEL_B)
+    let bit = |s: Option<&GpuSet>, b: u32| if s.is_some_and(|s| s.is_packed()) { b } else { 0 };
+    bit(d, DIR_PACKED_D) | bit(a, DIR_PACKED_A) | bit(b, DIR_PACKED_B)
 }
 
 /// `spec` for a set pipeline whose sets have the directory forms `forms` (specialization
@@ -424,8 +387,9 @@ pub struct GpuSet {
     pub(super) ar_ring: ObjectStorage,
     pub(super) bm_blocks: u32,
     pub(super) ar_blocks: u32,
-    /// Packed directory ([`GpuSet::pack`]); `None` for a flat one.
-    pub(super) packed: Option<PackedDir>,
+    /// Packed directory ([`GpuSet::pack`]): its number of entries (the non-empty chunks);
+    /// `None` for a flat one.
+    pub(super) packed: Option<u32>,
     /// At least the number of non-empty chunks (tracked on the host through every operation,
     /// so passes over listed chunks launch no more workgroups than can have work).
     pub(super) chunk_bound: AtomicU32,
@@ -467,110 +431,58 @@ fn ring_capacity(blocks: u32) -> u64 {
     (blocks.max(1) as u64).next_power_of_two()
 }
 
-/// Bytes of pools of these many blocks and their rings.
-fn pool_bytes(bm_blocks: u32, ar_blocks: u32) -> u64 {
-    bm_blocks as u64 * BITMAP_BLOCK_BYTES
-        + ar_blocks as u64 * ARRAY_BLOCK_BYTES
-        + 4 * (ring_capacity(bm_blocks) + ring_capacity(ar_blocks))
-}
-
-/// A flat directory (two words per chunk) as a packed one (see [`DIR_GROUPS`]), of two levels
-/// or one.
-fn pack_directory(dir: &[u32], two_level: bool) -> Vec<u32> {
-    let masks: Vec<u64> = (0..DIR_GROUPS)
-        .map(|g| {
-            (0..64)
-                .filter(|i| dir[2 * (g * 64 + i)] != 0)
-                .fold(0u64, |m, i| m | 1 << i)
-        })
-        .collect();
-    let groups: Vec<usize> = (0..DIR_GROUPS).filter(|&g| !two_level || masks[g] != 0).collect();
-    let mut out: Vec<u32> = Vec::new();
-    if two_level {
-        out.resize(DIR_TOP_WORDS, 0);
-        for &g in &groups {
-            out[2 * (g / 32)] |= 1 << (g % 32);
-        }
-        let mut before = 0;
-        for w in 0..DIR_TOP_WORDS / 2 {
-            out[2 * w + 1] = before;
-            before += out[2 * w].count_ones();
-        }
-    }
-    // Entries start after the levels, counted in 8-byte units.
-    let mut next = (out.len() / 2 + 2 * groups.len()) as u32;
+/// A flat directory (two words per chunk) as a packed one: the index (a uvec4 per 64 chunks:
+/// the mask of the non-empty ones, the non-empty chunks before the group, 0), then the
+/// entries of the non-empty chunks in chunk order.
+fn pack_directory(dir: &[u32]) -> Vec<u32> {
+    let mut index = Vec::with_capacity(DIR_GROUPS * 4);
     let mut entries = Vec::new();
-    for &g in &groups {
-        let mask = masks[g];
-        out.extend_from_slice(&[mask as u32, (mask >> 32) as u32, next, 0]);
-        for i in (0..64).filter(|i| mask >> i & 1 == 1) {
+    for g in 0..DIR_GROUPS {
+        let mut mask = 0u64;
+        let base = (entries.len() / 2) as u32;
+        for i in 0..64 {
             let c = g * 64 + i;
-            entries.extend_from_slice(&dir[2 * c..2 * c + 2]);
+            if dir[2 * c] != 0 {
+                mask |= 1 << i;
+                entries.extend_from_slice(&dir[2 * c..2 * c + 2]);
+            }
         }
-        next += mask.count_ones();
+        index.extend_from_slice(&[mask as u32, (mask >> 32) as u32, base, 0]);
     }
-    out.extend_from_slice(&entries);
-    out
+    index.extend_from_slice(&entries);
+    index
 }
 
-/// A packed directory's words ([`pack_directory`]) as a flat one. Errors: levels that do not
-/// match each other or the entries (a corrupt set).
-fn unpack_directory(words: &[u32], two_level: bool) -> Result<Vec<u32>> {
+/// A packed directory's words (index, then `entries` entries) as a flat one. Errors: an index
+/// that does not match its entries (a corrupt set).
+fn unpack_directory(words: &[u32], entries: u32) -> Result<Vec<u32>> {
     let corrupt = |m: String| Error::Internal(format!("set download: packed directory {m}"));
-    let top_words = if two_level { DIR_TOP_WORDS } else { 0 };
-    if words.len() < top_words {
-        return Err(corrupt(format!("of {} words", words.len())));
-    }
-    let (top, rest) = words.split_at(top_words);
-    let mut groups = Vec::new();
-    if two_level {
-        for w in 0..DIR_TOP_WORDS / 2 {
-            let before = top[2 * w + 1];
-            if before != groups.len() as u32 {
-                let want = groups.len();
-                return Err(corrupt(format!(
-                    "top word {w} counts {before} groups before it, expected {want}"
-                )));
-            }
-            groups.extend((0..32).filter(|j| top[2 * w] >> j & 1 == 1).map(|j| 32 * w + j));
-        }
-    } else {
-        groups.extend(0..DIR_GROUPS);
-    }
-    if rest.len() < 4 * groups.len() {
-        return Err(corrupt(format!("too short for its {} groups", groups.len())));
-    }
-    let (records, list) = rest.split_at(4 * groups.len());
     let mut dir = vec![0u32; 2 * CHUNKS as usize];
-    let mut next = 0usize;
-    let first = (top_words / 2 + 2 * groups.len()) as u32;
-    for (k, &g) in groups.iter().enumerate() {
-        let r = &records[4 * k..4 * k + 4];
-        let want = first + next as u32;
-        if r[2] != want {
-            return Err(corrupt(format!("group {g} starts at {}, expected {want}", r[2])));
+    let list = &words[DIR_GROUPS * 4..];
+    let mut next = 0u32;
+    for g in 0..DIR_GROUPS {
+        let w = &words[g * 4..g * 4 + 4];
+        if w[2] != next {
+            return Err(corrupt(format!("group {g} starts at {}, expected {next}", w[2])));
         }
-        let mask = r[0] as u64 | (r[1] as u64) << 32;
-        if two_level && mask == 0 {
-            return Err(corrupt(format!("group {g} marked non-empty, mask empty")));
-        }
-        for i in (0..64).filter(|i| mask >> i & 1 == 1) {
-            if 2 * next + 2 > list.len() {
-                return Err(corrupt(format!("more than its {} entries", list.len() / 2)));
+        let mask = w[0] as u64 | (w[1] as u64) << 32;
+        for i in 0..64 {
+            if mask >> i & 1 == 1 {
+                let k = next as usize;
+                if next >= entries {
+                    return Err(corrupt(format!("more than its {entries} entries")));
+                }
+                let c = g * 64 + i;
+                dir[2 * c..2 * c + 2].copy_from_slice(&list[2 * k..2 * k + 2]);
+                if dir[2 * c] == 0 {
+                    return Err(corrupt(format!("chunk {c} marked non-empty, entry empty")));
+                }
+                next += 1;
             }
-            let c = g * 64 + i;
-            dir[2 * c..2 * c + 2].copy_from_slice(&list[2 * next..2 * next + 2]);
-            if dir[2 * c] == 0 {
-                return Err(corrupt(format!("chunk {c} marked non-empty, entry empty")));
-            }
-            next += 1;
         }
     }
-    if 2 * next != list.len() {
-        return Err(corrupt(format!(
-            "{next} chunks marked, {} entries",
-            list.len() / 2
-        )));
+    if next != entries {
+        return Err(corrupt(format!("{next} chunks marked, {entries} entries")));
     }
     Ok(dir)
 }
@@ -828,10 +740,9 @@ impl GpuSet {
             })
             .sum();
         let ar_blocks = array_chunk_blocks + packed_run_words.div_ceil(48) as u32;
-        let keys: Vec<u16> = chunks.iter().map(|(k, _)| *k).collect();
-        let dir_form = packed.then(|| packed_dir(&keys, pool_bytes(bm_blocks, ar_blocks)));
+        let entries = packed.then_some(chunks.len() as u32);
         let [control, bm_pool, ar_pool, bm_ring, ar_ring] =
-            Self::buffers(ctx, bm_blocks, ar_blocks, control_bytes(dir_form))?;
+            Self::buffers(ctx, bm_blocks, ar_blocks, control_bytes(entries))?;
         let mut run_words: Vec<u32> = Vec::with_capacity(packed_run_words);
         let mut dir = vec![0u32; 2 * CHUNKS as usize];
         let mut bm = Vec::<u64>::with_capacity(bm_blocks as usize * 1024);
@@ -888,13 +799,10 @@ impl GpuSet {
             [0; 4],
         );
         ar.extend_from_slice(&run_words);
-        let mut control_image = vec![0u8; control_bytes(dir_form) as usize];
+        let mut control_image = vec![0u8; control_bytes(entries) as usize];
         control_image[..80].copy_from_slice(&meta);
         control_image[80..84].copy_from_slice(&(chunks.len() as u32).to_le_bytes());
-        let dir_image = match dir_form {
-            Some(p) => pack_directory(&dir, p.two_level),
-            None => dir,
-        };
+        let dir_image = if packed { pack_directory(&dir) } else { dir };
         control_image[META_DIR as usize..].copy_from_slice(bytemuck::cast_slice(&dir_image));
         Self::upload(
             ctx,
@@ -913,7 +821,7 @@ impl GpuSet {
             ar_ring,
             bm_blocks,
             ar_blocks,
-            packed: dir_form,
+            packed: entries,
             chunk_bound: AtomicU32::new(chunks.len() as u32),
         })
     }
@@ -1107,13 +1015,15 @@ impl GpuSet {
 
     /// Packs the set for reading, where it has at most [`PACK_MAX_CHUNKS`] non-empty chunks
     /// (else it stays flat; see [`GpuSet::is_packed`]): its directory keeps only the non-empty
-    /// chunks (256 bytes, 16 bytes per group of 64 chunks that holds one and 8 bytes per
-    /// chunk, instead of 8 bytes for each of the 65536 chunks), the runs of run chunks share the array pool's last blocks (4 bytes a
+    /// chunks (an index of 16 KiB and 8 bytes per chunk, instead of 8 bytes for each of the
+    /// 65536 chunks), the runs of run chunks share the array pool's last blocks (4 bytes a
     /// run), and the pools hold no free block. On an H200, a clustered set of 2^24 values
     /// (runs of 1..4096 values) took 0.74x the bytes of its Roaring serialization packed,
     /// 5.41x flat (docs/benchmarks/2026-11-28-h200-packed-sets.md). A packed set is read by
     /// every call (operand of operations and cardinalities, contains, filter, to_array,
-    /// range cardinality, serialize); a chunk's entry costs it two dependent loads more. A blocking call that writes the set ([`GpuSet::insert`],
+    /// range cardinality, serialize); a chunk's entry costs it one dependent load more
+    /// (there, operations with packed clustered operands 0.98-1.07x the time, their
+    /// cardinalities 1.07-1.12x). A blocking call that writes the set ([`GpuSet::insert`],
     /// [`GpuSet::assign`], ..., [`GpuSet::reserve`]) unpacks it first; recording a write
     /// into a packed set is refused ([`GpuSet::unpack`] it). Blocking: downloads the set and
     /// uploads it packed, in new buffers, so work recorded with the set before must have
@@ -1187,14 +1097,17 @@ impl GpuSet {
         let words = le_words(bytes);
         match self.packed {
             None => Ok(words),
-            Some(p) => unpack_directory(&words, p.two_level),
+            Some(n) => unpack_directory(&words, n),
         }
     }
 
     /// Bytes of device memory the set holds: directory, pools (free blocks included) and
     /// rings.
     pub fn memory_bytes(&self) -> u64 {
-        control_bytes(self.packed) + pool_bytes(self.bm_blocks, self.ar_blocks)
+        control_bytes(self.packed)
+            + self.bm_blocks as u64 * BITMAP_BLOCK_BYTES
+            + self.ar_blocks as u64 * ARRAY_BLOCK_BYTES
+            + 4 * (ring_capacity(self.bm_blocks) + ring_capacity(self.ar_blocks))
     }
 
     /// Blocks in the (bitmap, array) pools, free ones included.
@@ -1722,13 +1635,7 @@ fn kernel(ctx: &Context, s: &ShaderSource) -> Result<crate::core::pipelines::Ker
 fn prepare_packed_kernels(ctx: &Context) -> Result<()> {
     let spec = set_spec(ctx);
     let mut list: Vec<(&ShaderSource, Specialization)> = Vec::new();
-    // Each operand flat, packed in one level or in two, but not both flat.
-    let operand = |packed: u32, two: u32| [0, packed, packed | two];
-    let pairs = operand(DIR_PACKED_A, DIR_TWO_LEVEL_A)
-        .into_iter()
-        .flat_map(|a| operand(DIR_PACKED_B, DIR_TWO_LEVEL_B).map(move |b| a | b))
-        .filter(|&forms| forms != 0);
-    for forms in pairs {
+    for forms in [DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_A | DIR_PACKED_B] {
         for (shader, s) in [
             (&shaders::SET_CLASSIFY, spec),
             (&shaders::SET_BITMAP_PAIRS, spec),
@@ -1747,17 +1654,13 @@ fn prepare_packed_kernels(ctx: &Context) -> Result<()> {
         &shaders::SET_INFO,
         &shaders::SET_TO_ARRAY,
     ] {
-        for forms in [DIR_PACKED_D, DIR_PACKED_D | DIR_TWO_LEVEL_D] {
-            list.push((shader, with_forms(spec, forms)));
-        }
+        list.push((shader, with_forms(spec, DIR_PACKED_D)));
     }
     if ctx.profile.lookback {
-        for forms in [DIR_PACKED_D, DIR_PACKED_D | DIR_TWO_LEVEL_D] {
-            list.push((
-                &shaders::SET_FILTER,
-                with_forms(filter_lookback_spec(ctx, filter_spins(ctx)), forms),
-            ));
-        }
+        list.push((
+            &shaders::SET_FILTER,
+            with_forms(filter_lookback_spec(ctx, filter_spins(ctx)), DIR_PACKED_D),
+        ));
     }
     ctx.prepare_kernels(&list)
 }

@@ -61,9 +61,8 @@
 //! Memory of a set ([`GpuSet::memory_bytes`]): the directory, the pools and the rings (4 bytes
 //! per block). A set that is written has a flat directory (an 8-byte entry for each of the
 //! 65536 chunks: 512 KiB); [`GpuSet::pack`] gives a set of at most [`PACK_MAX_CHUNKS`]
-//! non-empty chunks a packed one for reading (256 bytes, 16 bytes a group of 64 chunks that
-//! holds one, 8 bytes a non-empty chunk, the runs of run chunks as 4-byte words of the array
-//! pool), which every call reads and the
+//! non-empty chunks a packed one for reading (an index of 16 KiB, 8 bytes a non-empty chunk,
+//! the runs of run chunks as 4-byte words of the array pool), which every call reads and the
 //! blocking writes unpack first. Growth adds an eighth of a pool beyond the shortfall and
 //! removals free blocks; [`GpuSet::shrink_to_fit`] gives the free blocks back (the blocks in
 //! use above the new pool size move into free ids below it), and [`GpuSet::from_values`] ends
