@@ -71,7 +71,12 @@
 //! they stay flat), dense 1.125x flat and 1.004x packed, clustered (runs of 1..4096 values,
 //! after `run_optimize`) 5.41x flat and 0.742x packed. Packed operands cost clustered
 //! operations 0.98-1.07x the time and their cardinalities 1.07-1.12x (one dependent load more
-//! per entry). [`GpuSet::serialize`] writes the bytes CRoaring writes.
+//! per entry). Those are sets of 2^24 values. Smaller ones cost more per value: an array chunk
+//! takes at least one 192-byte block (2^20 random values, 16 a chunk: 5.1x CRoaring's bytes;
+//! 2^16: 18.9x), and a packed directory at least its 16 KiB index (a clustered set of 2^16
+//! values: 16,904 bytes packed, 37x CRoaring's 456; measured with `vkalgo-bench set --log2n
+//! 16` and `20`, docs/benchmarks/2026-11-28-h200-to-array-offsets.md section 6).
+//! [`GpuSet::serialize`] writes the bytes CRoaring writes.
 //!
 //! # Operations and the pool
 //! Every modifying operation runs as passes over the directory: a classification pass (one
