@@ -92,32 +92,50 @@ declare -A variant_skips=(
   [split]="--skip large_split_once"
   [set]="--skip model_random --skip in_place --skip roaring_interchange --skip ops_against --skip results_over_destination --skip run_chunks --skip cardinality_batch"
 )
+# The set tests that run once more without shaderInt16: those whose sets go through the small
+# pairs' kernel (builds, inserts and removals, operations on array chunks, its copies), whose
+# lists then are 32-bit words instead of u16 halves.
+set_int16_tests="array_pairs_around_the_limits ops_against_model model_random_sequences
+  build_contains_and_to_array one_pass_inserts_and_removals in_place_operations
+  batched_operations int16_lists_follow_the_device_and_environment copies_many_per_workgroup
+  small_pairs_many_per_workgroup small_pairs_values_equal_mod_8192 one_sided_chunks_copied"
+set_list=$("${test_bin[set]}" --list 2>/dev/null)
+for name in $set_int16_tests; do
+  grep -qx "$name: test" <<< "$set_list" || { echo "error: set_int16_tests names $name, not a test of tests/set.rs" >&2; exit 1; }
+done
 job_logs=$(mktemp -d)
 jobs_file=$job_logs/jobs
-# add_job TEST "ENV ASSIGNMENTS" [skip]: one run of a test binary (skip: the variant skips).
+# add_job SECONDS TEST "ENV ASSIGNMENTS" [skip|int16]: one run of a test binary (skip: the
+# variant skips; int16: only the tests of set_int16_tests), expected to take about SECONDS on
+# CI (cold shader cache, two jobs at a time; the CI log of 2026-11-28).
 add_job() {
   local args="--test-threads=1"
-  [ "${3:-}" = skip ] && args="$args ${variant_skips[$1]:-}"
-  printf '%s\t%s\t%s\t%s\n' "$1" "$2" "${test_bin[$1]}" "$args" >> "$jobs_file"
+  case "${4:-}" in
+    skip) args="$args ${variant_skips[$2]:-}" ;;
+    int16) args="$args --exact $(echo $set_int16_tests)" ;;
+  esac
+  printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${test_bin[$2]}" "$args" >> "$jobs_file"
 }
-# Longest first (measured on a 2-core machine: sort about 4-5.5 min per width, split 2,
-# merge 1.3, set 0.7, the rest under 0.4), so the two workers finish together.
+declare -A seconds_first=([set]=530 [split]=127 [sort]=60 [merge]=19 [hash]=18 [scan]=8)
+declare -A seconds_variant=([set]=420 [split]=110 [sort]=55 [merge]=16 [hash]=21 [scan]=8)
 for t in "${variant_tests[@]}"; do
-  add_job "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1"
-  add_job "$t" "LP_NATIVE_VECTOR_WIDTH=128 LP_NUM_THREADS=1" skip
-  add_job "$t" "LP_NATIVE_VECTOR_WIDTH=512 LP_NUM_THREADS=1" skip
+  add_job "${seconds_first[$t]}" "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1"
+  add_job "${seconds_variant[$t]}" "$t" "LP_NATIVE_VECTOR_WIDTH=128 LP_NUM_THREADS=1" skip
+  add_job "${seconds_variant[$t]}" "$t" "LP_NATIVE_VECTOR_WIDTH=512 LP_NUM_THREADS=1" skip
 done
 for t in $(printf '%s\n' "${!test_bin[@]}" | sort); do
-  [[ " ${variant_tests[*]} " == *" $t "* ]] || add_job "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1"
+  [[ " ${variant_tests[*]} " == *" $t "* ]] || add_job 15 "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1"
 done
 # The sets once more without shaderInt16 (lavapipe has it): the small pairs' 32-bit-word lists.
-add_job set "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1 VKALGO_SHADER_INT16=off"
+add_job 150 set "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1 VKALGO_SHADER_INT16=off" int16
+# Longest first, so that the two workers finish together (the set runs take most of the time).
+sort -t $'\t' -k1,1nr -o "$jobs_file" "$jobs_file"
 
 # run_job LINE: runs one job line, its output into its own log; prints one line (and the
 # whole log on failure).
 run_job() {
-  local name env bin args
-  IFS=$'\t' read -r name env bin args <<< "$1"
+  local seconds name env bin args
+  IFS=$'\t' read -r seconds name env bin args <<< "$1"
   local log
   log="$JOB_LOGS/$name $(echo "$env" | tr ' =' '_-').log"
   local start=$SECONDS
@@ -144,7 +162,7 @@ xargs -d '\n' -P 2 -n 1 bash -c 'run_job "$0"' < "$jobs_file"
 step "Rust integration tests with LP_NUM_THREADS=4 (pipelines from the shader cache)"
 : > "$jobs_file"
 for t in "${variant_tests[@]}"; do
-  add_job "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=4" skip
+  add_job 0 "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=4" skip
 done
 xargs -d '\n' -P 1 -n 1 bash -c 'run_job "$0"' < "$jobs_file"
 rm -rf "$job_logs"
