@@ -1927,6 +1927,61 @@ fn subgroup_staged_key_type<K: FromWord>(
     }
 }
 
+/// The staged tile path with 7 elements a lane (what GPUs take for u32 -> u32 pairs by BITS
+/// or GLSL into up to 16 buckets and by IDS into up to 32; CPU drivers take 4): tiles that are
+/// not a power of two long, every bucket function, sizes around the tile, with and without the
+/// look-back.
+#[test]
+fn staged_pairs_seven_items() {
+    for lookback in [true, false] {
+        let ctx = context_with_lookback(lookback);
+        let mut rng = Rng(71 + lookback as u64);
+        let (glsl, glsl_bucket) = glsl_word_mod(KeyType::U32);
+        for (m, bucket_fn) in [
+            (16u32, BucketFn::Bits),
+            (4, BucketFn::Bits),
+            (5, BucketFn::Glsl),
+            (16, BucketFn::Glsl),
+            (3, BucketFn::Ids),
+            (32, BucketFn::Ids),
+            (9, BucketFn::Splitters),
+        ] {
+            let desc = SplitDesc {
+                path: SplitPath::TileStaged,
+                tile_items: 7,
+                glsl: (bucket_fn == BucketFn::Glsl).then(|| glsl.to_string()),
+                ..SplitDesc::new(KeyType::U32, ValueType::U32, m, bucket_fn, 1 << 20)
+            };
+            let tile = ctx.split_plan(&desc).expect("plan").column_length() as usize;
+            assert_eq!(tile % 7, 0, "m={m} {bucket_fn:?}: a tile of 7 elements a lane");
+            for n in [tile - 1, tile, tile + 1, 3 * tile + 5] {
+                let desc = SplitDesc {
+                    max_count: n as u64,
+                    ..desc.clone()
+                };
+                // Keys from few distinct words, so that buckets repeat within a subgroup.
+                let keys: Vec<u32> = (0..n)
+                    .map(|_| (rng.next_u32() % 4099).wrapping_mul(1_048_583))
+                    .collect();
+                let mut splitters: Vec<u32> = (0..m as usize - 1).map(|_| rng.next_u32()).collect();
+                splitters.sort();
+                let buckets: Vec<u32> = match bucket_fn {
+                    BucketFn::Bits => keys.iter().map(|&k| reference::bits_bucket(k, m, 0)).collect(),
+                    BucketFn::Splitters => keys
+                        .iter()
+                        .map(|&k| reference::splitters_bucket(k, &splitters))
+                        .collect(),
+                    BucketFn::Glsl => keys.iter().map(|&k| glsl_bucket(k, false, m)).collect(),
+                    BucketFn::Ids => (0..n).map(|_| rng.next_u32() % m).collect(),
+                };
+                let what = format!("staged, 7 items, lookback {lookback}, {bucket_fn:?} m={m} n={n}");
+                check_on_path(&ctx, &desc, &keys, &buckets, &splitters, &what);
+            }
+        }
+        assert_no_validation_messages(&ctx);
+    }
+}
+
 /// The subgroup-staged tile path (each subgroup stages its own run in bucket order): every
 /// key type and value width, every bucket function, adversarial data and float specials,
 /// sizes around the tile; where `Auto` takes it; refused where `m` exceeds the subgroup.

@@ -408,6 +408,31 @@ const SUBGROUP_STAGED_KEYS_BUCKETS: std::ops::RangeInclusive<u32> = 11..=32;
 /// 0.0937 / 0.3263 against 0.0942 / 0.3153, m = 12 0.0979 / 0.3435 against 0.0946 / 0.3181
 /// (docs/benchmarks/2026-11-26-h200-split-subgroup-positions.md).
 const DIRECT_KEYS_MAX_BUCKETS: u32 = 10;
+/// Elements per invocation of [`SplitPath::TileStaged`] on GPUs for 4-byte keys with u32
+/// values where [`staged_pairs_take_fewer_items`] says so; 8 elsewhere. On an NVIDIA H200,
+/// u32 -> u32 pairs on the staged path, ms at 2^24 / 2^26, 8 items against 7 (the faster of
+/// two rounds each): by GLSL into 4 0.1101 / 0.3910 against 0.1075 / 0.3830, into 8 0.1180 /
+/// 0.4140 against 0.1156 / 0.4085, into 12 0.1211 / 0.4314 against 0.1179 / 0.4192, into 16
+/// 0.1213 / 0.4350 against 0.1185 / 0.4252, but into 20 0.1270 / 0.4570 against 0.1294 /
+/// 0.4673 and into 32 0.1284 / 0.4629 against 0.1327 / 0.4831; by BITS into 16 0.1232 / 0.4446
+/// against 0.1209 / 0.4333 (into 8, where `Auto` takes the subgroup-staged path, 0.6-1.5%
+/// slower, into 32 3.5-3.7% slower); by IDS faster at every count from 4 to 32 (into 4 0.1392 /
+/// 0.5008 against 0.1381 / 0.4984, into 24 0.1845 / 0.6823 against 0.1747 / 0.6451, into 32
+/// 0.1867 / 0.6897 against 0.1817 / 0.6754); by SPLITTERS (one round) into 8 0.2005 / 0.7236
+/// against 0.1958 / 0.7056 and into 16 0.2212 / 0.8273 against 0.2154 / 0.8109, into 32 the
+/// same. 6, 9 and 10 items were slower than 8 into 16 and 32
+/// (docs/benchmarks/2026-11-28-h200-staged-pairs-items.md).
+const STAGED_PAIRS_FEW_ITEMS: u32 = 7;
+
+/// Whether the staged path takes [`STAGED_PAIRS_FEW_ITEMS`] for `desc` on a GPU: 4-byte keys
+/// with u32 values, by BITS, GLSL or SPLITTERS into at most 16 buckets, by IDS into at most 32.
+fn staged_pairs_take_fewer_items(desc: &SplitDesc) -> bool {
+    let max = match desc.bucket_fn {
+        BucketFn::Bits | BucketFn::Glsl | BucketFn::Splitters => 16,
+        BucketFn::Ids => 32,
+    };
+    desc.key_type.bytes() == 4 && desc.value_type == ValueType::U32 && desc.bucket_count <= max
+}
 /// Default elements per invocation of [`SplitPath::TileSubgroupStaged`] on GPUs: at 8 the
 /// workgroup's pool (keys, then values, one word per element) let five 256-invocation
 /// workgroups share an H200 multiprocessor's 48 KiB, at 4 eight. Pairs at m = 8, 2^26: 0.504
@@ -1121,6 +1146,7 @@ impl Context {
                 SUBGROUP_STAGED_KEYS_ITEMS
             }
             0 if write == TileWrite::SubgroupStaged => SUBGROUP_STAGED_ITEMS,
+            0 if write == TileWrite::Staged && staged_pairs_take_fewer_items(desc) => STAGED_PAIRS_FEW_ITEMS,
             0 => 8,
             items => items,
         };
