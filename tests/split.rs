@@ -1927,10 +1927,10 @@ fn subgroup_staged_key_type<K: FromWord>(
     }
 }
 
-/// The staged tile path with 7 elements a lane (what GPUs take for u32 -> u32 pairs by BITS
-/// or GLSL into up to 16 buckets and by IDS into up to 32; CPU drivers take 4): tiles that are
-/// not a power of two long, every bucket function, sizes around the tile, with and without the
-/// look-back.
+/// The staged tile path with 7 elements a lane (what GPUs take for u32 -> u32 pairs by BITS,
+/// GLSL or SPLITTERS into up to 16 buckets and by IDS into up to 32; CPU drivers take 4): tiles
+/// that are not a power of two long, every bucket function, sizes around the tile, with and
+/// without the look-back.
 #[test]
 fn staged_pairs_seven_items() {
     for lookback in [true, false] {
