@@ -1927,6 +1927,29 @@ fn subgroup_staged_key_type<K: FromWord>(
     }
 }
 
+/// For u32 keys split into `m` buckets by `bucket_fn` (BITS from bit 0, GLSL as `glsl_bucket`):
+/// m - 1 random sorted splitters and each key's bucket (random ids for IDS), drawn from `rng`.
+fn random_u32_buckets(
+    rng: &mut Rng,
+    keys: &[u32],
+    m: u32,
+    bucket_fn: BucketFn,
+    glsl_bucket: GlslBucket,
+) -> (Vec<u32>, Vec<u32>) {
+    let mut splitters: Vec<u32> = (0..m as usize - 1).map(|_| rng.next_u32()).collect();
+    splitters.sort();
+    let buckets = match bucket_fn {
+        BucketFn::Bits => keys.iter().map(|&k| reference::bits_bucket(k, m, 0)).collect(),
+        BucketFn::Splitters => keys
+            .iter()
+            .map(|&k| reference::splitters_bucket(k, &splitters))
+            .collect(),
+        BucketFn::Glsl => keys.iter().map(|&k| glsl_bucket(k, false, m)).collect(),
+        BucketFn::Ids => keys.iter().map(|_| rng.next_u32() % m).collect(),
+    };
+    (splitters, buckets)
+}
+
 /// The staged tile path with 7 elements a lane (what GPUs take for u32 -> u32 pairs by BITS,
 /// GLSL or SPLITTERS into up to 16 buckets and by IDS into up to 32; CPU drivers take 4): tiles
 /// that are not a power of two long, every bucket function, sizes around the tile, with and
@@ -1963,17 +1986,7 @@ fn staged_pairs_seven_items() {
                 let keys: Vec<u32> = (0..n)
                     .map(|_| (rng.next_u32() % 4099).wrapping_mul(1_048_583))
                     .collect();
-                let mut splitters: Vec<u32> = (0..m as usize - 1).map(|_| rng.next_u32()).collect();
-                splitters.sort();
-                let buckets: Vec<u32> = match bucket_fn {
-                    BucketFn::Bits => keys.iter().map(|&k| reference::bits_bucket(k, m, 0)).collect(),
-                    BucketFn::Splitters => keys
-                        .iter()
-                        .map(|&k| reference::splitters_bucket(k, &splitters))
-                        .collect(),
-                    BucketFn::Glsl => keys.iter().map(|&k| glsl_bucket(k, false, m)).collect(),
-                    BucketFn::Ids => (0..n).map(|_| rng.next_u32() % m).collect(),
-                };
+                let (splitters, buckets) = random_u32_buckets(&mut rng, &keys, m, bucket_fn, glsl_bucket);
                 let what = format!("staged, 7 items, lookback {lookback}, {bucket_fn:?} m={m} n={n}");
                 check_on_path(&ctx, &desc, &keys, &buckets, &splitters, &what);
             }
@@ -2117,17 +2130,7 @@ fn matrix_scanned_by_lookback() {
             ..desc
         };
         let keys = rng.vec_u32(n);
-        let mut splitters: Vec<u32> = (0..m as usize - 1).map(|_| rng.next_u32()).collect();
-        splitters.sort();
-        let buckets: Vec<u32> = match bucket_fn {
-            BucketFn::Bits => keys.iter().map(|&k| reference::bits_bucket(k, m, 0)).collect(),
-            BucketFn::Splitters => keys
-                .iter()
-                .map(|&k| reference::splitters_bucket(k, &splitters))
-                .collect(),
-            BucketFn::Glsl => keys.iter().map(|&k| glsl_bucket(k, false, m)).collect(),
-            BucketFn::Ids => (0..n).map(|_| rng.next_u32() % m).collect(),
-        };
+        let (splitters, buckets) = random_u32_buckets(&mut rng, &keys, m, bucket_fn, glsl_bucket);
         for value_type in [ValueType::None, ValueType::U32] {
             let desc = SplitDesc {
                 value_type,
