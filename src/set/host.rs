@@ -3,11 +3,10 @@
 //! on an argument error nothing changes. Modifying calls grow the destination's pools and run
 //! again when the GPU reports them short (the failed attempt wrote nothing).
 
-use super::gpu::{
-    check_range, record_update, record_update_phase, GpuSet, OpPath, Phase, SetOpStatus, SetOperand, Update,
-    CARD_BATCH_SCRATCHES, MAX_BATCH,
-};
+use super::gpu::{GpuSet, OpPath, SetOpStatus, SetOperand, CARD_BATCH_SCRATCHES, MAX_BATCH};
 use super::gpu::{SET_SCRATCH_BYTES, SET_STATUS_BYTES};
+use super::passes::{record_update, record_update_phase, Phase, Update};
+use super::record::check_range;
 use super::roaring;
 use crate::core::buffer::{ElementCount, GpuBuffer};
 use crate::core::runner::read_back;

@@ -147,17 +147,19 @@
 //! context's queue and wait.
 
 mod gpu;
-pub(crate) use gpu::prepare_kernels;
 mod host;
+mod passes;
+pub(crate) use passes::prepare_kernels;
+mod record;
 pub mod reference;
 pub(crate) mod roaring;
 
-#[cfg(test)]
-pub(crate) use gpu::push_layouts;
 pub use gpu::{
     CardinalityPath, FilterPath, GpuSet, OpPath, SetOpStatus, SetOperand, PACK_MAX_CHUNKS, SET_SCRATCH_BYTES,
     SET_STATUS_BYTES,
 };
+#[cfg(test)]
+pub(crate) use passes::push_layouts;
 pub use roaring::{ARRAY_MAX, CHUNK_VALUES};
 
 /// Bytes of one array block.

@@ -1,0 +1,687 @@
+//! How set updates run on the GPU: the push constants every set kernel shares, the kernels'
+//! specializations and grids, and the passes of an update (clear, classify or boundaries,
+//! count, check, write; the one-pass cardinality), as the record layer (record.rs) and the host
+//! layer record them.
+
+use super::gpu::{
+    with_forms, CHUNKS, CLASSIFY_ONE_KERNEL, DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_D, MODE_CARD, MODE_OP,
+    MODE_OPTIMIZE, MODE_RANGE, MODE_VALUES, ONE_PASS_BATCH_MIN_GRID, ONE_PASS_BATCH_WORKGROUPS,
+    ONE_PASS_CARD_GRID, SCRATCH_HEADER, SET_STATUS_BYTES,
+};
+use crate::core::buffer::{BufferRange, ElementCount};
+use crate::core::pipelines::Specialization;
+use crate::core::shaders::{self, ShaderSource};
+use crate::core::spirv::push_constants;
+use crate::error::{Error, Result};
+use crate::Context;
+use ash::vk;
+
+push_constants! {
+    /// Push constants of every set kernel (glsl/set/set_common.glsl, block `SetPush`).
+    pub(crate) struct SetPush {
+        pub(super) meta_d: u64,
+        pub(super) meta_a: u64,
+        pub(super) meta_b: u64,
+        pub(super) scratch: u64,
+        pub(super) values: u64,
+        pub(super) out_addr: u64,
+        pub(super) count_addr: u64,
+        pub(super) range_lo: u64,
+        pub(super) range_hi: u64,
+        pub(super) count: u32,
+        pub(super) max_count: u32,
+        pub(super) op: u32,
+        pub(super) mode: u32,
+        pub(super) grid: u32,
+        pub(super) aux: u32,
+    }
+}
+
+/// Workgroups of chunk_update.comp and the medium array pairs at most (see
+/// record_update_phase).
+const UPDATE_GRID: u32 = 256;
+/// Workgroups of bitmap_pairs.comp at most on GPUs (not limited by chunk_grid): at most 4
+/// pairs each for a whole universe of bitmaps, so the last workgroups to start end soon after
+/// the others (an H100, every chunk a bitmap: 0.8-2.0% faster than 4096 workgroups of 16
+/// pairs; 65536 of one pair each 3.5% slower than 4096,
+/// docs/benchmarks/2026-11-25-h100-dense-bitmaps.md).
+const BITMAPS_GRID: u32 = 16384;
+/// ... and in an operation's counting stage (stage 0), which does nothing on the one-pass
+/// path (the destination holds free blocks for the bound: operations repeated into one set,
+/// or reserved): there its idle workgroups cost their launch. On an H200, every chunk a
+/// bitmap: `record_op` 2.1% faster with 1024 (90.2-90.7% of the copy bandwidth instead of
+/// 88%), where a counting stage that runs (the destination short of blocks) is about 7%
+/// slower (as the cardinalities with 1024,
+/// docs/benchmarks/2026-11-27-h200-cardinality-entry-runs.md).
+const BITMAPS_COUNT_GRID: u32 = 1024;
+/// Workgroups of the medium array pairs (array_pairs.comp) at most.
+const MEDIUM_GRID: u32 = 1024;
+
+/// Chunks per workgroup of to_array's offsets passes and of range cardinalities, and the
+/// workgroups of the offsets passes (glsl/set/info.comp OFFSET_BLOCK, OFFSET_BLOCKS).
+pub(super) const OFFSET_BLOCK: u64 = 256;
+pub(super) const OFFSET_BLOCKS: u32 = (CHUNKS / OFFSET_BLOCK) as u32;
+
+/// Workgroups of a grid-stride pass over at most `bound` listed chunks: at most 4096, so each
+/// takes at most 16 chunks (lavapipe ends an invocation's loops after 32768 iterations in
+/// total, measured, and one chunk may take an invocation over 1024 iterations with 64
+/// invocations), and no more than there can be chunks (idle workgroups cost a lot on CPU
+/// drivers).
+pub(super) fn chunk_grid(bound: u32) -> u32 {
+    bound.clamp(1, 4096)
+}
+
+/// Invocations per workgroup: 256 on GPUs; 64 on CPU drivers, where each invocation of a
+/// kernel with barriers is a coroutine and a chunk's work spread over fewer of them is several
+/// times faster (lavapipe).
+pub(crate) fn wg(ctx: &Context) -> u32 {
+    if ctx.is_cpu_device() {
+        64
+    } else {
+        256
+    }
+}
+
+/// One modifying (or counting) operation as passes: the push constants that differ.
+pub(crate) struct Update {
+    pub d: u64,
+    pub a: u64,
+    pub b: u64,
+    pub op: u32,
+    pub mode: u32,
+    pub range: (u64, u64),
+    /// Sorted values (MODE_VALUES) and their count.
+    pub values: u64,
+    pub count: ElementCount,
+    pub max_count: u32,
+    /// At most this many chunks can be listed (work or trivial).
+    pub bound: u32,
+    /// Two sets' operation: at most this many chunks are bitmaps in both (the smaller of their
+    /// bitmap pools), which sizes bitmap_pairs.comp's grid; 0 for other updates.
+    pub bitmap_pair_bound: u32,
+    /// Two sets' operation or cardinality: at most this many chunks hold blocks in either
+    /// operand (their array and bitmap pools together), and only such chunks make pairs of
+    /// arrays or copies, which sizes the array-pair kernels' grids; `u32::MAX` for other
+    /// updates.
+    pub block_chunk_bound: u32,
+    /// The destination's bound on non-empty chunks afterwards.
+    pub result_bound: u32,
+    /// Two sets' operation on [`OpPath::OneKernel`]: classify lists every pair for
+    /// chunk_update.comp, and the other pair kernels are not launched.
+    pub one_kernel: bool,
+    /// The sets' directory forms ([`dir_forms`]): packed operands are read, never written.
+    pub forms: u32,
+}
+
+/// Refuses pools of more than 2^31 blocks.
+pub(super) fn check_pool_blocks(bitmap_blocks: u32, array_blocks: u32) -> Result<()> {
+    if bitmap_blocks > 1 << 31 || array_blocks > 1 << 31 {
+        return Err(Error::invalid("set storage: a pool would exceed 2^31 blocks"));
+    }
+    Ok(())
+}
+
+/// Creates every set pipeline (when a set is made, not while recording).
+pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
+    let spec = set_spec(ctx);
+    let list = [
+        &shaders::SET_BOUNDARIES,
+        &shaders::SET_CHECK,
+        &shaders::SET_BITMAP_PAIRS,
+        &shaders::SET_CLASSIFY,
+        &shaders::SET_CONTAINS,
+        &shaders::SET_FILTER,
+        &shaders::SET_INFO,
+        &shaders::SET_TO_ARRAY,
+        &shaders::SET_TRIVIAL,
+        &shaders::SET_COMPACT,
+    ];
+    ctx.prepare_kernels(&list.map(|s| (s, spec)))?;
+    if ctx.profile.lookback {
+        ctx.prepare_kernels(&[(&shaders::SET_FILTER, filter_lookback_spec(ctx, filter_spins(ctx)))])?;
+    }
+    ctx.prepare_kernels(&[
+        (&shaders::SET_CHUNK_UPDATE, update_spec(ctx)),
+        (one_pass_card_shader(ctx.profile.int64_atomics), update_spec(ctx)),
+        (&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx)),
+        (small_pairs_shader(ctx), small_pairs_spec()),
+    ])
+}
+
+/// Polls of a silent tile before the one-pass filter looks its values up itself (as the
+/// merge's look-back: 256 on GPUs, 32 on CPU drivers).
+pub(super) fn filter_spins(ctx: &Context) -> u32 {
+    if ctx.is_cpu_device() {
+        32
+    } else {
+        256
+    }
+}
+
+/// The one-pass filter's specialization (SPIN_LIMIT `spins`).
+pub(super) fn filter_lookback_spec(ctx: &Context, spins: u32) -> Specialization {
+    Specialization::new(wg(ctx), 1, spins)
+}
+
+/// The specialization of most set kernels (flat directories).
+pub(super) fn set_spec(ctx: &Context) -> Specialization {
+    Specialization::new(wg(ctx), 1, 1)
+}
+
+pub(super) fn kernel(ctx: &Context, s: &ShaderSource) -> Result<crate::core::pipelines::Kernel> {
+    ctx.kernel(s, set_spec(ctx))
+}
+
+/// Pipelines for packed sets ([`GpuSet::pack`]), made by the first packing on a context (so
+/// that recording never makes one): the passes of operations and cardinalities with either
+/// operand or both packed, and the single-set readers with the set packed.
+pub(super) fn prepare_packed_kernels(ctx: &Context) -> Result<()> {
+    let spec = set_spec(ctx);
+    let mut list: Vec<(&ShaderSource, Specialization)> = Vec::new();
+    for forms in [DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_A | DIR_PACKED_B] {
+        for (shader, s) in [
+            (&shaders::SET_CLASSIFY, spec),
+            (&shaders::SET_BITMAP_PAIRS, spec),
+            (&shaders::SET_TRIVIAL, spec),
+            (&shaders::SET_CHUNK_UPDATE, update_spec(ctx)),
+            (one_pass_card_shader(ctx.profile.int64_atomics), update_spec(ctx)),
+            (&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx)),
+            (small_pairs_shader(ctx), small_pairs_spec()),
+        ] {
+            list.push((shader, with_forms(s, forms)));
+        }
+    }
+    for shader in [
+        &shaders::SET_CONTAINS,
+        &shaders::SET_FILTER,
+        &shaders::SET_INFO,
+        &shaders::SET_TO_ARRAY,
+    ] {
+        list.push((shader, with_forms(spec, DIR_PACKED_D)));
+    }
+    if ctx.profile.lookback {
+        list.push((
+            &shaders::SET_FILTER,
+            with_forms(filter_lookback_spec(ctx, filter_spins(ctx)), DIR_PACKED_D),
+        ));
+    }
+    ctx.prepare_kernels(&list)
+}
+
+/// The medium array-pair kernel (glsl/set/array_pairs.comp): 256 invocations per pair on
+/// GPUs, 64 on CPU drivers (see [`wg`]).
+fn medium_pairs_spec(ctx: &Context) -> Specialization {
+    Specialization::new(if ctx.is_cpu_device() { 64 } else { 256 }, 1, 1)
+}
+
+/// The chunk kernel's workgroup (glsl/set/chunk_update.comp): on GPUs the widest power of two
+/// up to 512 invocations the device allows. Its 18.5 KiB of shared memory let two workgroups
+/// share a multiprocessor: on an H100, two of 512 invocations (60 registers) ran clustered
+/// sets' operations 3-22% faster than two of 1024 (which the driver held to 32 registers),
+/// docs/benchmarks/2026-11-25-h100-chunk-kernel.md. CPU drivers keep [`wg`].
+fn update_spec(ctx: &Context) -> Specialization {
+    let size = if ctx.is_cpu_device() {
+        wg(ctx)
+    } else {
+        let limit = ctx.profile.max_workgroup_invocations.clamp(wg(ctx), 512);
+        1 << (31 - limit.leading_zeros())
+    };
+    Specialization::new(size, 1, 1)
+}
+
+/// The small-pair kernel (glsl/set/small_pairs.comp): 32 invocations, one subgroup on GPUs
+/// (the kernel needs at least 32). On an H200, sparse 2^24-value sets: counting passes 0.27-0.30
+/// ms with the medium kernel's design at 128 invocations per small pair, 0.19 ms with this one
+/// (docs/benchmarks/2026-11-23-h200-small-pairs.md).
+fn small_pairs_spec() -> Specialization {
+    Specialization::new(32, 1, 1)
+}
+
+/// The small-pair kernel's permutation: its lists as 16-bit shared-memory values where the
+/// device has shaderInt16 (one load a step of the walk instead of a load, a shift and a mask),
+/// else as 32-bit words of two values.
+fn small_pairs_shader(ctx: &Context) -> &'static ShaderSource {
+    if ctx.profile.int16 {
+        &shaders::SET_SMALL_PAIRS_LIST16
+    } else {
+        &shaders::SET_SMALL_PAIRS
+    }
+}
+
+/// How the one-pass cardinality's workgroups bring their sums together.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum OnePassTail {
+    /// Into two 64-bit words of the first operand's control block, one atomic each (needs
+    /// 64-bit buffer atomics): the workgroup that completes the count writes the status.
+    Sums64,
+    /// Into scratch words of each workgroup's own, added up by the last to finish (counted in
+    /// the first operand's control block).
+    Slots,
+    /// Straight into a status that is zero before the dispatch (the host layer's batches):
+    /// nothing in a control block, so operations sharing a set run side by side.
+    ZeroedStatus,
+}
+
+impl OnePassTail {
+    /// The tail of a recorded operation: `Sums64` where the device has 64-bit buffer atomics.
+    pub(super) fn recorded(ctx: &Context) -> Self {
+        if ctx.profile.int64_atomics {
+            OnePassTail::Sums64
+        } else {
+            OnePassTail::Slots
+        }
+    }
+}
+
+/// The one-pass cardinality's kernel: with `sums64` its workgroups add their sums into two
+/// 64-bit words (one atomic each; needs 64-bit buffer atomics), else into scratch words of
+/// their own that the last workgroup adds up (both take a status zeroed before).
+fn one_pass_card_shader(sums64: bool) -> &'static ShaderSource {
+    if sums64 {
+        &shaders::SET_CHUNK_COUNT_SUMS64
+    } else {
+        &shaders::SET_CHUNK_COUNT
+    }
+}
+
+/// Records a cardinality-only update (`u`, MODE_CARD) in one pass over the directory
+/// (glsl/set/chunk_update.comp FUSED_COUNT) into the status at `status`, its workgroups'
+/// sums brought together as `tail` says. With [`OnePassTail::Sums64`] each workgroup adds
+/// its sums and a count of itself into two 64-bit words of the first operand's control block
+/// with one atomic each, and the workgroup that completes a word's count writes that word's
+/// totals and clears it: the tail is one round trip. With [`OnePassTail::Slots`] each
+/// workgroup's sums go to its own scratch words and the last workgroup to finish adds them up;
+/// it counts the finished workgroups in the first operand's control block, a multiple of the
+/// grid between operations (so that it needs no clear). Either way two such operations on one
+/// set must not overlap; with [`OnePassTail::ZeroedStatus`] they may, and no barrier is
+/// recorded before or after the dispatch (the caller's). `side_by_side`: how many such
+/// dispatches run at once (a batch's), which share [`ONE_PASS_BATCH_WORKGROUPS`].
+pub(crate) unsafe fn record_one_pass_cardinality(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    u: &Update,
+    scratch: &BufferRange,
+    status: u64,
+    tail: OnePassTail,
+    side_by_side: u32,
+) -> Result<()> {
+    let spec = update_spec(ctx);
+    let sums64 = match tail {
+        OnePassTail::Sums64 => true,
+        OnePassTail::Slots => false,
+        OnePassTail::ZeroedStatus => ctx.profile.int64_atomics,
+    };
+    let count = ctx.kernel(one_pass_card_shader(sums64), with_forms(spec, u.forms))?;
+    let mut grid = (CHUNKS as u32 / spec.workgroup_size).clamp(1, ONE_PASS_CARD_GRID);
+    if side_by_side > 1 {
+        // A batch's one-pass pairs share the GPU: fewer workgroups each, more chunks an
+        // invocation (a power of two, so that the grid-stride loop stays within the chunks).
+        let share = (ONE_PASS_BATCH_WORKGROUPS / side_by_side).max(ONE_PASS_BATCH_MIN_GRID);
+        grid = grid.min(1 << (31 - share.leading_zeros()));
+    }
+    debug_assert!(
+        grid.is_power_of_two(),
+        "the finished count needs a power-of-two grid"
+    );
+    let push = SetPush {
+        meta_d: 0,
+        meta_a: u.a,
+        meta_b: u.b,
+        scratch: ctx.address_of(scratch),
+        values: 0,
+        out_addr: status,
+        count_addr: 0,
+        range_lo: 0,
+        range_hi: 0,
+        count: 0,
+        max_count: 0,
+        op: u.op,
+        mode: u32::from(tail == OnePassTail::ZeroedStatus),
+        grid,
+        aux: 0,
+    };
+    if tail == OnePassTail::ZeroedStatus {
+        ctx.dispatch(cmd, count, &push, grid);
+        return Ok(());
+    }
+    // Earlier passes on the scratch, the status or the count (another operation of a batch).
+    earlier_passes_barrier(ctx, cmd);
+    ctx.dispatch(cmd, count, &push, grid);
+    ctx.compute_to_compute(cmd);
+    Ok(())
+}
+
+/// Earlier passes (another operation, a batch's, or the caller's transfers) before a pass
+/// that reads or writes what they wrote: compute and transfer writes before compute reads and
+/// writes. A set operation's clear is a compute dispatch followed by a compute-to-compute
+/// barrier (cheaper than a transfer fill and its barrier:
+/// docs/benchmarks/2026-11-22-merge-scan-h100.md).
+pub(super) unsafe fn earlier_passes_barrier(ctx: &Context, cmd: vk::CommandBuffer) {
+    ctx.memory_barrier(
+        cmd,
+        vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_WRITE,
+        vk::PipelineStageFlags::COMPUTE_SHADER,
+        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ,
+    );
+}
+
+/// Scratch words an operation clears first: the counters, and the batch's failure flag (the
+/// header's last word) when it is the first of its batch.
+fn counters_to_clear(first: bool) -> u32 {
+    (if first { SCRATCH_HEADER } else { SCRATCH_HEADER - 1 }) as u32
+}
+
+/// Records the passes of one update: clear the scratch counters (and the batch's failure
+/// flag when `first`), classify or boundaries, count, check (status to `status`), write.
+pub(crate) unsafe fn record_update(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    u: &Update,
+    scratch: &BufferRange,
+    status: u64,
+    first: bool,
+) -> Result<()> {
+    record_update_phase(ctx, cmd, u, scratch, status, first, Phase::All)
+}
+
+/// Which passes of an update [`record_update_phase`] records.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// Everything.
+    All,
+    /// After the pools grew: clear the failure flag, check again, write (the lists and counts
+    /// in scratch are still those of the failed attempt, which changed nothing).
+    Retry,
+    /// An operation of two sets on the one-pass path only (no counting or check pass): the
+    /// last classify workgroup decides whether the free blocks cover the bound.
+    Reserved,
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn record_update_phase(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    u: &Update,
+    scratch: &BufferRange,
+    status: u64,
+    first: bool,
+    phase: Phase,
+) -> Result<()> {
+    let p = UpdatePasses::new(ctx, cmd, u, scratch, status);
+    if u.mode == MODE_CARD && phase == Phase::All {
+        return record_cardinality_passes(ctx, cmd, std::slice::from_ref(&p), first);
+    }
+    p.barrier_before_clear();
+    if phase == Phase::Reserved {
+        debug_assert_eq!(u.mode, MODE_OP);
+        ctx.record_compute_fill(cmd, scratch, counters_to_clear(first), 0)?;
+        ctx.compute_to_compute(cmd);
+        p.classify(0, 1)?;
+        ctx.compute_to_compute(cmd);
+    } else if phase == Phase::All {
+        // Counters and, first in a batch, the failure flag (the header's last word).
+        ctx.record_compute_fill(cmd, scratch, counters_to_clear(first), 0)?;
+        ctx.compute_to_compute(cmd);
+        match u.mode {
+            MODE_VALUES => {
+                // One invocation per chunk (boundaries.comp).
+                let groups = (CHUNKS / wg(ctx) as u64) as u32;
+                ctx.dispatch(cmd, kernel(ctx, &shaders::SET_BOUNDARIES)?, &p.push(0, 0), groups);
+            }
+            m => p.classify(m, 0)?,
+        }
+        ctx.compute_to_compute(cmd);
+        p.pair_passes(0)?;
+        ctx.compute_to_compute(cmd);
+    } else {
+        // The failure flag (the header's last word).
+        let flag = scratch.part((SCRATCH_HEADER - 1) * 4, 4);
+        ctx.record_compute_fill(cmd, &flag, 1, 0)?;
+        ctx.compute_to_compute(cmd);
+    }
+    if phase != Phase::Reserved {
+        let check = kernel(ctx, &shaders::SET_CHECK)?;
+        ctx.dispatch(cmd, check, &p.push(if u.mode == MODE_CARD { 1 } else { 0 }, 0), 1);
+        ctx.compute_to_compute(cmd);
+    }
+    if u.mode != MODE_CARD {
+        // The work lists and the trivial list are disjoint chunks, and each pass takes blocks
+        // only from the free ids as they were before the operation (the check pass counted
+        // them) while freed ids go after them: the writing passes run side by side.
+        p.pair_passes(1)?;
+        if u.mode != MODE_VALUES {
+            let trivial = p.kernel(&shaders::SET_TRIVIAL, set_spec(ctx))?;
+            ctx.dispatch(cmd, trivial, &p.push(0, 0), u.bound.div_ceil(wg(ctx)).max(1));
+        }
+        ctx.compute_to_compute(cmd);
+    }
+    Ok(())
+}
+
+/// Records the passes of cardinality-only updates (`MODE_CARD`), each with its own scratch and
+/// status, stage by stage: every clear, a barrier, every classification, a barrier, every
+/// pair pass, a barrier. The updates only read their sets and write their own scratch and
+/// status, so those of one stage run side by side (the host layer's batches: one barrier per
+/// stage instead of three per operation).
+pub(crate) unsafe fn record_cardinality_passes(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    updates: &[UpdatePasses],
+    first: bool,
+) -> Result<()> {
+    let Some(p) = updates.first() else {
+        return Ok(());
+    };
+    p.barrier_before_clear();
+    // Cardinality only: every pass adds its sums straight into the zeroed status (stage 2 of
+    // the pair passes), so no check pass follows. The scratch counters and the status in one
+    // dispatch: one launch less, dense-set cardinalities 2-5% faster on an H100
+    // (docs/benchmarks/2026-11-25-h100-set-copies.md).
+    let counters = counters_to_clear(first);
+    for p in updates {
+        debug_assert_eq!(p.u.mode, MODE_CARD);
+        p.scratch.check("fill destination", counters as u64 * 4, 4)?;
+        ctx.record_compute_fill_two_at(
+            cmd,
+            (p.scratch_addr, counters),
+            (p.status, (SET_STATUS_BYTES / 4) as u32),
+            0,
+        )?;
+    }
+    ctx.compute_to_compute(cmd);
+    for p in updates {
+        p.classify(MODE_CARD, 2)?;
+    }
+    ctx.compute_to_compute(cmd);
+    for p in updates {
+        p.pair_passes(2)?;
+    }
+    ctx.compute_to_compute(cmd);
+    Ok(())
+}
+
+/// One update's passes as record_update_phase records them: its push constants and
+/// dispatches.
+pub(crate) struct UpdatePasses<'a> {
+    ctx: &'a Context,
+    cmd: vk::CommandBuffer,
+    u: &'a Update,
+    scratch: &'a BufferRange,
+    scratch_addr: u64,
+    status: u64,
+    grid: u32,
+    count: u32,
+    count_addr: u64,
+}
+
+impl<'a> UpdatePasses<'a> {
+    pub(crate) fn new(
+        ctx: &'a Context,
+        cmd: vk::CommandBuffer,
+        u: &'a Update,
+        scratch: &'a BufferRange,
+        status: u64,
+    ) -> Self {
+        let (count, count_addr) = match u.count {
+            ElementCount::Direct(n) => (n as u32, 0),
+            ElementCount::Indirect(r) => (0, ctx.address_of(&r)),
+        };
+        UpdatePasses {
+            ctx,
+            cmd,
+            u,
+            scratch,
+            scratch_addr: ctx.address_of(scratch),
+            status,
+            grid: chunk_grid(u.bound),
+            count,
+            count_addr,
+        }
+    }
+
+    fn push_with(&self, mode: u32, aux: u32, grid: u32) -> SetPush {
+        let u = self.u;
+        SetPush {
+            meta_d: u.d,
+            meta_a: u.a,
+            meta_b: u.b,
+            scratch: self.scratch_addr,
+            values: u.values,
+            out_addr: self.status,
+            count_addr: self.count_addr,
+            range_lo: u.range.0,
+            range_hi: u.range.1,
+            count: self.count,
+            max_count: u.max_count,
+            op: u.op,
+            mode,
+            grid,
+            aux,
+        }
+    }
+
+    fn push(&self, mode: u32, aux: u32) -> SetPush {
+        self.push_with(mode, aux, self.grid)
+    }
+
+    /// A kernel of this update: `spec` with the update's directory forms.
+    fn kernel(&self, shader: &ShaderSource, spec: Specialization) -> Result<crate::core::pipelines::Kernel> {
+        self.ctx.kernel(shader, with_forms(spec, self.u.forms))
+    }
+
+    /// Earlier passes on the scratch (another operation of a batch) before its clear
+    /// ([`earlier_passes_barrier`]).
+    unsafe fn barrier_before_clear(&self) {
+        earlier_passes_barrier(self.ctx, self.cmd);
+    }
+
+    /// The classification pass (one invocation per chunk).
+    unsafe fn classify(&self, mode: u32, aux: u32) -> Result<()> {
+        let classify = self.kernel(&shaders::SET_CLASSIFY, set_spec(self.ctx))?;
+        let groups = (CHUNKS / wg(self.ctx) as u64) as u32;
+        let aux = if self.u.one_kernel {
+            aux | CLASSIFY_ONE_KERNEL
+        } else {
+            aux
+        };
+        self.ctx
+            .dispatch(self.cmd, classify, &self.push(mode, aux), groups);
+        Ok(())
+    }
+
+    /// The passes over the chunk pairs, counting (stage 0), writing (1) or adding a
+    /// cardinality into the status (2). The work lists are disjoint: they run side by side.
+    unsafe fn pair_passes(&self, stage: u32) -> Result<()> {
+        let (ctx, cmd, u) = (self.ctx, self.cmd, self.u);
+        let source_mode = match u.mode {
+            MODE_VALUES => 1,
+            MODE_RANGE => 2,
+            MODE_OPTIMIZE => 3,
+            _ => 0,
+        };
+        // Grid-stride kernels get no more workgroups than can run at once (about a
+        // multiprocessor's worth each on today's GPUs): chunk_update's 18.5 KiB of shared memory
+        // fits two per multiprocessor, bitmap_pairs' and the medium pairs' several; workgroups
+        // beyond those only queue up, and those that find nothing to do still cost a launch.
+        let with_grid = |kernel, mode, cap: u32| {
+            let grid = self.grid.min(cap);
+            ctx.dispatch(cmd, kernel, &self.push_with(mode, stage, grid), grid)
+        };
+        with_grid(
+            self.kernel(&shaders::SET_CHUNK_UPDATE, update_spec(ctx))?,
+            source_mode,
+            UPDATE_GRID,
+        );
+        if u.one_kernel {
+            // Classify listed every pair for chunk_update.comp: the other kernels would only
+            // cost their launches.
+            return Ok(());
+        }
+        if source_mode == 0 {
+            // CPU drivers get at most 1024 (idle workgroups cost them a lot).
+            // Workgroups beyond the pairs that can be listed only cost their launch: 16384
+            // idle ones took 13 us on an H100 (sparse sets, which have no bitmaps), so the
+            // grid follows the operands' smaller bitmap pool. It is a grid-stride loop, so a
+            // pool grown between recording and execution only makes workgroups take more pairs.
+            let pairs = u.bound.min(u.bitmap_pair_bound);
+            let bitmaps_grid = if ctx.is_cpu_device() {
+                self.grid.min(pairs.max(1)).min(1024)
+            } else if stage == 0 {
+                pairs.clamp(1, BITMAPS_COUNT_GRID)
+            } else {
+                pairs.clamp(1, BITMAPS_GRID)
+            };
+            let bitmaps = self.kernel(&shaders::SET_BITMAP_PAIRS, set_spec(ctx))?;
+            ctx.dispatch(
+                cmd,
+                bitmaps,
+                &self.push_with(0, stage, bitmaps_grid),
+                bitmaps_grid,
+            );
+        }
+        // Pairs of arrays and chunk copies come only from chunks that hold blocks: operands
+        // with few (clustered sets, mostly runs in their entries) launch as few workgroups,
+        // not thousands that find nothing. On an H200, clustered 2^24-value sets: AND 1.21x
+        // faster (reserved 1.09x), OR / ANDNOT / XOR 1.09-1.10x
+        // (docs/benchmarks/2026-11-27-h200-cardinality-entry-runs.md).
+        let listed = u.block_chunk_bound.max(1);
+        with_grid(
+            self.kernel(small_pairs_shader(ctx), small_pairs_spec())?,
+            source_mode,
+            listed,
+        );
+        with_grid(
+            self.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx))?,
+            source_mode,
+            MEDIUM_GRID.min(listed),
+        );
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
+    use crate::core::spirv::PushLayout;
+    [
+        shaders::SET_CLASSIFY,
+        shaders::SET_BOUNDARIES,
+        shaders::SET_CHUNK_UPDATE,
+        shaders::SET_CHUNK_COUNT,
+        shaders::SET_CHUNK_COUNT_SUMS64,
+        shaders::SET_BITMAP_PAIRS,
+        shaders::SET_ARRAY_PAIRS_MEDIUM,
+        shaders::SET_TRIVIAL,
+        shaders::SET_CHECK,
+        shaders::SET_INFO,
+        shaders::SET_TO_ARRAY,
+        shaders::SET_CONTAINS,
+        shaders::SET_FILTER,
+        shaders::SET_COMPACT,
+        shaders::SET_SMALL_PAIRS,
+        shaders::SET_SMALL_PAIRS_LIST16,
+    ]
+    .into_iter()
+    .map(|s| (s, SetPush::FIELDS, std::mem::size_of::<SetPush>()))
+    .collect()
+}

@@ -1,0 +1,857 @@
+//! The record layer of sets: `GpuSet`'s record calls (operations and their cardinalities,
+//! inserts and removals, ranges, contains, filter, to_array, range cardinalities) into the
+//! caller's command buffers, and the updates they describe.
+
+use super::gpu::{
+    dir_forms, CardinalityPath, FilterPath, GpuSet, OpPath, SetOperand, CARD_BATCH_SCRATCHES, CHUNKS,
+    FILTER_ITEMS, FILTER_STATUS_WORD, MAX_BATCH, MODE_CARD, MODE_OP, MODE_OPTIMIZE, MODE_RANGE, MODE_VALUES,
+    ONE_PASS_CARD_ARRAY_BLOCKS, ONE_PASS_CARD_BITMAP_BLOCKS, ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK,
+    SET_SCRATCH_BYTES, SET_STATUS_BYTES,
+};
+use super::passes::{
+    chunk_grid, earlier_passes_barrier, filter_lookback_spec, filter_spins, kernel,
+    record_cardinality_passes, record_one_pass_cardinality, record_update, record_update_phase, set_spec, wg,
+    OnePassTail, Phase, SetPush, Update, UpdatePasses, OFFSET_BLOCK, OFFSET_BLOCKS,
+};
+use crate::core::buffer::{BufferRange, ElementCount};
+use crate::core::shaders;
+use crate::error::{Error, Result};
+use crate::{Context, SetOp};
+use ash::vk;
+
+impl GpuSet {
+    pub(super) fn operand_meta(&self, x: SetOperand, what: &str) -> Result<u64> {
+        match x {
+            SetOperand::This => Ok(self.meta()),
+            SetOperand::Set(s) => {
+                self.check_same_context(s, what)?;
+                Ok(s.meta())
+            }
+        }
+    }
+
+    /// The set an operand names.
+    pub(super) fn operand_set<'s>(&'s self, x: SetOperand<'s>) -> &'s GpuSet {
+        match x {
+            SetOperand::This => self,
+            SetOperand::Set(s) => s,
+        }
+    }
+
+    /// The update of `self = a op b` on `path`.
+    pub(super) fn op_update(&self, a: SetOperand, b: SetOperand, op: SetOp, path: OpPath) -> Result<Update> {
+        let (sa, sb) = (self.operand_set(a), self.operand_set(b));
+        let (ba, bb) = (sa.chunk_bound(), sb.chunk_bound());
+        let result = match op {
+            SetOp::And => ba.min(bb),
+            SetOp::AndNot => ba,
+            _ => ba.saturating_add(bb).min(CHUNKS as u32),
+        };
+        Ok(Update {
+            bound: ba
+                .saturating_add(bb)
+                .saturating_add(self.chunk_bound())
+                .min(CHUNKS as u32),
+            bitmap_pair_bound: sa.bm_blocks.min(sb.bm_blocks),
+            block_chunk_bound: sa.pool_block_total().saturating_add(sb.pool_block_total()),
+            result_bound: result,
+            one_kernel: path.one_kernel(op, Self::one_pass_suits(sa, sb)),
+            forms: dir_forms(None, Some(sa), Some(sb)),
+            d: self.meta(),
+            a: self.operand_meta(a, "set op")?,
+            b: self.operand_meta(b, "set op")?,
+            op: op as u32,
+            mode: MODE_OP,
+            range: (0, 0),
+            values: 0,
+            count: ElementCount::Direct(0),
+            max_count: 0,
+        })
+    }
+
+    pub(super) fn card_update(a: &GpuSet, b: &GpuSet, op: SetOp) -> Result<Update> {
+        a.check_same_context(b, "set op cardinality")?;
+        Ok(Update {
+            bound: a.chunk_bound().saturating_add(b.chunk_bound()).min(CHUNKS as u32),
+            bitmap_pair_bound: a.bm_blocks.min(b.bm_blocks),
+            block_chunk_bound: a.pool_block_total().saturating_add(b.pool_block_total()),
+            result_bound: 0,
+            one_kernel: false,
+            forms: dir_forms(None, Some(a), Some(b)),
+            d: 0,
+            a: a.meta(),
+            b: b.meta(),
+            op: op as u32,
+            mode: MODE_CARD,
+            range: (0, 0),
+            values: 0,
+            count: ElementCount::Direct(0),
+            max_count: 0,
+        })
+    }
+
+    pub(super) fn range_update(&self, begin: u64, end: u64) -> Update {
+        let chunks = if begin < end {
+            ((end - 1) >> 16) - (begin >> 16) + 1
+        } else {
+            0
+        } as u32;
+        Update {
+            bound: chunks,
+            bitmap_pair_bound: 0,
+            block_chunk_bound: u32::MAX,
+            result_bound: self.chunk_bound().saturating_add(chunks).min(CHUNKS as u32),
+            one_kernel: false,
+            forms: 0,
+            d: self.meta(),
+            a: self.meta(),
+            b: 0,
+            op: SetOp::Or as u32,
+            mode: MODE_RANGE,
+            range: (begin, end),
+            values: 0,
+            count: ElementCount::Direct(0),
+            max_count: 0,
+        }
+    }
+
+    /// run_optimize: every chunk that is neither empty nor full written again by
+    /// chunk_update.comp, in the form result_form picks.
+    pub(super) fn optimize_update(&self) -> Update {
+        let chunks = self.chunk_bound();
+        Update {
+            bound: chunks,
+            bitmap_pair_bound: 0,
+            block_chunk_bound: u32::MAX,
+            result_bound: chunks,
+            one_kernel: false,
+            forms: 0,
+            d: self.meta(),
+            a: self.meta(),
+            b: self.meta(),
+            op: SetOp::Or as u32,
+            mode: MODE_OPTIMIZE,
+            range: (0, 0),
+            values: 0,
+            count: ElementCount::Direct(0),
+            max_count: 0,
+        }
+    }
+
+    pub(super) fn values_update(
+        &self,
+        sorted: u64,
+        count: ElementCount,
+        max_count: u32,
+        remove: bool,
+    ) -> Update {
+        let touched = max_count.min(CHUNKS as u32);
+        Update {
+            bound: touched,
+            bitmap_pair_bound: 0,
+            block_chunk_bound: u32::MAX,
+            result_bound: if remove {
+                self.chunk_bound()
+            } else {
+                self.chunk_bound().saturating_add(touched).min(CHUNKS as u32)
+            },
+            one_kernel: false,
+            forms: 0,
+            d: self.meta(),
+            a: self.meta(),
+            b: 0,
+            op: if remove { SetOp::AndNot } else { SetOp::Or } as u32,
+            mode: MODE_VALUES,
+            range: (0, 0),
+            values: sorted,
+            count,
+            max_count,
+        }
+    }
+
+    /// Records `self = a op b` (operands may be the set itself) into `cmd`: see the module's
+    /// synchronization contract. `scratch`: [`SET_SCRATCH_BYTES`] bytes (16-byte aligned
+    /// offset); `status`: [`SET_STATUS_BYTES`] bytes receiving a [`SetOpStatus`]. When the
+    /// destination's pools lack free blocks ([`GpuSet::reserve`]) nothing is written and the
+    /// status says what was needed. With free blocks for the bound of
+    /// [`GpuSet::reserve_for_op`] the operation takes its one-pass path (no counting pass).
+    /// Either operand may be packed ([`GpuSet::pack`]); a packed destination is refused
+    /// ([`Error::InvalidArgument`], nothing recorded), as for every recorded write.
+    ///
+    /// [`SetOpStatus`]: super::SetOpStatus
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of the set's device in the recording state; the ranges
+    /// must stay valid until it has executed; other work must not use the sets meanwhile
+    /// without barriers.
+    pub unsafe fn record_op(
+        &self,
+        cmd: vk::CommandBuffer,
+        a: SetOperand,
+        b: SetOperand,
+        op: SetOp,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        self.record_op_on(cmd, a, b, op, OpPath::Auto, false, scratch, status)
+    }
+
+    /// [`GpuSet::record_op`], or with `reserved` [`GpuSet::record_op_reserved`], on a chosen
+    /// path (tests and benchmarks): the arguments' checks, then the passes.
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn record_op_on(
+        &self,
+        cmd: vk::CommandBuffer,
+        a: SetOperand,
+        b: SetOperand,
+        op: SetOp,
+        path: OpPath,
+        reserved: bool,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        let phase = if reserved { Phase::Reserved } else { Phase::All };
+        self.check_writable("set op")?;
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check("set status", SET_STATUS_BYTES, 4)?;
+        if scratch.overlaps(status) {
+            return Err(Error::invalid("set op: scratch and status overlap"));
+        }
+        let u = self.op_update(a, b, op, path)?;
+        self.note_update(&u);
+        record_update_phase(
+            &self.ctx,
+            cmd,
+            &u,
+            scratch,
+            self.ctx.address_of(status),
+            true,
+            phase,
+        )
+    }
+
+    /// Records `self = a op b` on the one-pass path only, in three passes (clear, classify,
+    /// write) instead of five: the destination must hold the free blocks of
+    /// [`GpuSet::reserve_for_op`] for these operands. When it does not (the operands changed
+    /// since the reservation, or an earlier operation of the batch failed), nothing is written
+    /// and the status says so with the bound as the need; reserve that many and record again.
+    /// Arguments as [`GpuSet::record_op`].
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_op_reserved(
+        &self,
+        cmd: vk::CommandBuffer,
+        a: SetOperand,
+        b: SetOperand,
+        op: SetOp,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        self.record_op_on(cmd, a, b, op, OpPath::Auto, true, scratch, status)
+    }
+
+    /// Records the cardinality of `a op b` without materializing it: a [`SetOpStatus`] to
+    /// `status` ([`SetOpStatus::cardinality`]). Operands with few array and bitmap blocks
+    /// (clustered sets after [`GpuSet::run_optimize`]) are counted in one pass, which keeps a
+    /// count of its workgroups in `a`'s control block: like every operation on a set, it must
+    /// not overlap another that uses the same set (record [`GpuSet::record_barrier`] between
+    /// them).
+    ///
+    /// [`SetOpStatus`]: super::SetOpStatus
+    /// [`SetOpStatus::cardinality`]: super::SetOpStatus::cardinality
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_op_cardinality(
+        cmd: vk::CommandBuffer,
+        a: &GpuSet,
+        b: &GpuSet,
+        op: SetOp,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        unsafe { Self::record_op_cardinality_on(cmd, a, b, op, CardinalityPath::Auto, scratch, status) }
+    }
+
+    /// [`GpuSet::record_op_cardinality`] on a chosen path (tests and benchmarks).
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn record_op_cardinality_on(
+        cmd: vk::CommandBuffer,
+        a: &GpuSet,
+        b: &GpuSet,
+        op: SetOp,
+        path: CardinalityPath,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check("set status", SET_STATUS_BYTES, 4)?;
+        unsafe { Self::record_cardinality(cmd, a, b, op, path, scratch, a.ctx.address_of(status)) }
+    }
+
+    /// Whether [`CardinalityPath::Auto`] counts `a op b` in one pass: few bitmap and array
+    /// blocks in the operands' pools, most of their chunks empty, full or single runs (tests).
+    #[doc(hidden)]
+    pub fn one_pass_suits(a: &GpuSet, b: &GpuSet) -> bool {
+        let array_blocks = a.ar_blocks.saturating_add(b.ar_blocks);
+        a.bm_blocks.saturating_add(b.bm_blocks) <= ONE_PASS_CARD_BITMAP_BLOCKS
+            && array_blocks <= ONE_PASS_CARD_ARRAY_BLOCKS
+            && array_blocks.saturating_mul(ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK)
+                <= a.chunk_bound().saturating_add(b.chunk_bound())
+    }
+
+    /// Records the cardinality of `a op b` on `path`, its status to the address `status`.
+    pub(super) unsafe fn record_cardinality(
+        cmd: vk::CommandBuffer,
+        a: &GpuSet,
+        b: &GpuSet,
+        op: SetOp,
+        path: CardinalityPath,
+        scratch: &BufferRange,
+        status: u64,
+    ) -> Result<()> {
+        let u = Self::card_update(a, b, op)?;
+        let one_pass = path.counts_in_one_pass(a, b);
+        let tail = match path {
+            CardinalityPath::OnePassSlots => OnePassTail::Slots,
+            _ => OnePassTail::recorded(&a.ctx),
+        };
+        unsafe {
+            if one_pass {
+                record_one_pass_cardinality(&a.ctx, cmd, &u, scratch, status, tail, 1)
+            } else {
+                record_update(&a.ctx, cmd, &u, scratch, status, true)
+            }
+        }
+    }
+
+    /// Records the cardinalities of `a_i op b_i` for many pairs (one query set against many,
+    /// say) as one operation whose pairs run side by side, the status of pair `i` at byte
+    /// `32 i` of `statuses` ([`SetOpStatus`], [`SET_STATUS_BYTES`] each; the batch zeroes them
+    /// first). Pairs that [`GpuSet::record_op_cardinality`] would count in one pass are all
+    /// counted at once, adding into their zeroed statuses (no control block is written, so
+    /// the pairs may share sets); the others are counted by the passes, as many at once as
+    /// `scratch` holds [`SET_SCRATCH_BYTES`] (at least one, at most 8 used), recorded stage by
+    /// stage so that they wait on the same barriers. The whole batch is one operation on each
+    /// of its sets: record [`GpuSet::record_barrier`] between it and another that uses them.
+    ///
+    /// [`SetOpStatus`]: super::SetOpStatus
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_op_cardinality_batch(
+        cmd: vk::CommandBuffer,
+        pairs: &[(&GpuSet, &GpuSet)],
+        op: SetOp,
+        scratch: &BufferRange,
+        statuses: &BufferRange,
+    ) -> Result<()> {
+        unsafe {
+            Self::record_op_cardinality_batch_on(cmd, pairs, op, CardinalityPath::Auto, scratch, statuses)
+        }
+    }
+
+    /// [`GpuSet::record_op_cardinality_batch`] with every pair on a chosen path (tests and
+    /// benchmarks).
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    #[doc(hidden)]
+    pub unsafe fn record_op_cardinality_batch_on(
+        cmd: vk::CommandBuffer,
+        pairs: &[(&GpuSet, &GpuSet)],
+        op: SetOp,
+        path: CardinalityPath,
+        scratch: &BufferRange,
+        statuses: &BufferRange,
+    ) -> Result<()> {
+        let Some(&(first, _)) = pairs.first() else {
+            return Ok(());
+        };
+        let ctx = &first.ctx;
+        let mut updates = Vec::with_capacity(pairs.len());
+        for (a, b) in pairs {
+            first.check_same_context(a, "set op cardinality batch")?;
+            updates.push(Self::card_update(a, b, op)?);
+        }
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        let status_bytes = SET_STATUS_BYTES * pairs.len() as u64;
+        statuses.check("set statuses", status_bytes, 4)?;
+        let one_pass: Vec<bool> = pairs.iter().map(|(a, b)| path.counts_in_one_pass(a, b)).collect();
+        let by_passes: Vec<usize> = (0..pairs.len()).filter(|&i| !one_pass[i]).collect();
+        let slices = ((scratch.size / SET_SCRATCH_BYTES) as usize)
+            .min(CARD_BATCH_SCRATCHES)
+            .min(by_passes.len())
+            .max(1);
+        let scratches: Vec<BufferRange> = (0..slices as u64)
+            .map(|k| scratch.part(k * SET_SCRATCH_BYTES, SET_SCRATCH_BYTES))
+            .collect();
+        let status_of = |i: usize| ctx.address_of(statuses) + i as u64 * SET_STATUS_BYTES;
+        unsafe {
+            if one_pass.contains(&true) {
+                // Earlier passes on the statuses or the sets (the caller's barrier), then the
+                // statuses zeroed: the one-pass pairs add their sums into them, touching no
+                // control block, so they all run at once, even where they share a set.
+                earlier_passes_barrier(ctx, cmd);
+                ctx.record_compute_fill(cmd, statuses, (status_bytes / 4) as u32, 0)?;
+                ctx.compute_to_compute(cmd);
+                let side_by_side = one_pass.iter().filter(|&&p| p).count() as u32;
+                for i in (0..pairs.len()).filter(|&i| one_pass[i]) {
+                    record_one_pass_cardinality(
+                        ctx,
+                        cmd,
+                        &updates[i],
+                        &scratches[0],
+                        status_of(i),
+                        OnePassTail::ZeroedStatus,
+                        side_by_side,
+                    )?;
+                }
+            }
+            for group in by_passes.chunks(slices) {
+                let passes: Vec<UpdatePasses> = group
+                    .iter()
+                    .zip(&scratches)
+                    .map(|(&i, scratch)| UpdatePasses::new(ctx, cmd, &updates[i], scratch, status_of(i)))
+                    .collect();
+                record_cardinality_passes(ctx, cmd, &passes, true)?;
+            }
+            ctx.compute_to_compute(cmd);
+        }
+        Ok(())
+    }
+
+    /// Records an insert (`remove = false`) or removal of `count` values that are already
+    /// SORTED ascending in `sorted` (duplicates allowed; sort them with
+    /// [`SortPlan::record`](crate::SortPlan::record) first). At most 2^24 values
+    /// (`max_count` bounds an indirect count). Status and scratch as [`GpuSet::record_op`].
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn record_insert_sorted(
+        &self,
+        cmd: vk::CommandBuffer,
+        sorted: &BufferRange,
+        count: ElementCount,
+        max_count: u64,
+        remove: bool,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        let max = match count {
+            ElementCount::Direct(n) => n,
+            ElementCount::Indirect(r) => {
+                r.check("set count", 4, 4)?;
+                max_count
+            }
+        };
+        if max > MAX_BATCH {
+            return Err(Error::invalid(format!("set insert: count {max} above 2^24")));
+        }
+        self.check_writable("set insert")?;
+        sorted.check("set values", max * 4, 4)?;
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check("set status", SET_STATUS_BYTES, 4)?;
+        if max == 0 {
+            return Ok(());
+        }
+        let u = self.values_update(self.ctx.address_of(sorted), count, max as u32, remove);
+        self.note_update(&u);
+        record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
+    }
+
+    /// Records an insert of every value of `[begin, end)` (`begin <= end <= 2^32`; an empty
+    /// range records nothing). Status and scratch as [`GpuSet::record_op`]: when the pools lack
+    /// free blocks nothing is written and the status says what was needed.
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_insert_range(
+        &self,
+        cmd: vk::CommandBuffer,
+        begin: u64,
+        end: u64,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        check_range(begin, end, "set insert_range")?;
+        self.check_writable("set insert_range")?;
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check("set status", SET_STATUS_BYTES, 4)?;
+        if scratch.overlaps(status) {
+            return Err(Error::invalid("set insert_range: scratch and status overlap"));
+        }
+        if begin == end {
+            return Ok(());
+        }
+        let u = self.range_update(begin, end);
+        self.note_update(&u);
+        record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
+    }
+
+    /// Records [`GpuSet::run_optimize`]: every chunk that is neither empty nor full is
+    /// written again in the form the GPU picks for its values (runs where CRoaring's
+    /// run_optimize would pick them and there are at most 48, else an array or a bitmap).
+    /// Status and scratch as [`GpuSet::record_op`] (a run chunk never takes more blocks than
+    /// the array or bitmap it replaces, but a chunk that an operation left as runs may be
+    /// written back as an array or a bitmap).
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_run_optimize(
+        &self,
+        cmd: vk::CommandBuffer,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check("set status", SET_STATUS_BYTES, 4)?;
+        if scratch.overlaps(status) {
+            return Err(Error::invalid("set run_optimize: scratch and status overlap"));
+        }
+        self.check_writable("set run_optimize")?;
+        let u = self.optimize_update();
+        self.note_update(&u);
+        record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
+    }
+
+    /// The sort plan and its memory needs for [`GpuSet::record_insert`] of up to `max_count`
+    /// values: `values_alt` needs `keys_alt_size` bytes, `sort_scratch` `scratch_size`.
+    pub fn insert_plan(ctx: &Context, max_count: u64) -> Result<crate::SortPlan> {
+        if max_count > MAX_BATCH {
+            return Err(Error::invalid(format!(
+                "set insert: max_count {max_count} above 2^24"
+            )));
+        }
+        ctx.sort_plan(&crate::SortDesc::new(
+            crate::KeyType::U32,
+            crate::ValueType::None,
+            max_count.max(1),
+        ))
+    }
+
+    /// Records an insert (`remove = false`) or removal of `count` values in any order,
+    /// duplicates allowed (at most 2^24; `max_count` bounds an indirect count and must be
+    /// the plan's): the values are sorted with `plan` ([`GpuSet::insert_plan`]) IN PLACE, so
+    /// `values` (and `values_alt`, `sort_scratch`) hold scratch contents afterwards; then as
+    /// [`GpuSet::record_insert_sorted`].
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn record_insert(
+        &self,
+        cmd: vk::CommandBuffer,
+        plan: &crate::SortPlan,
+        values: &BufferRange,
+        values_alt: &BufferRange,
+        sort_scratch: &BufferRange,
+        count: ElementCount,
+        remove: bool,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
+        self.check_writable("set insert")?;
+        let max_count = plan.desc().max_count;
+        if max_count > MAX_BATCH || plan.desc().key_type != crate::KeyType::U32 {
+            return Err(Error::invalid(
+                "set insert: the plan must sort u32 keys, at most 2^24",
+            ));
+        }
+        let bytes = match count {
+            ElementCount::Direct(n) if n > max_count => {
+                return Err(Error::invalid(format!(
+                    "set insert: count {n} above the plan's {max_count}"
+                )));
+            }
+            ElementCount::Direct(n) => n * 4,
+            ElementCount::Indirect(_) => max_count * 4,
+        };
+        values.check("set insert values", bytes, 4)?;
+        values_alt.check("set insert values_alt", bytes, 4)?;
+        let sorted = plan.record(
+            &self.ctx,
+            cmd,
+            &crate::SortArgs {
+                keys: values.part(0, bytes),
+                values: None,
+                keys_alt: values_alt.part(0, bytes),
+                values_alt: None,
+                scratch: *sort_scratch,
+                count,
+            },
+        )?;
+        self.ctx.compute_to_compute(cmd);
+        let src = match sorted {
+            crate::SortResult::InPlace => values,
+            crate::SortResult::Alternate => values_alt,
+        };
+        self.record_insert_sorted(cmd, src, count, max_count, remove, scratch, status)
+    }
+
+    /// Records `contains`: for each of `count` values (u32) a u32 flag (1 in the set, 0 not)
+    /// into `flags`. At most 2^32 - 1 values.
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_contains(
+        &self,
+        cmd: vk::CommandBuffer,
+        values: &BufferRange,
+        count: ElementCount,
+        max_count: u64,
+        flags: &BufferRange,
+    ) -> Result<()> {
+        let (n, addr) = match count {
+            ElementCount::Direct(n) => (n, 0),
+            ElementCount::Indirect(r) => {
+                r.check("set count", 4, 4)?;
+                (max_count, self.ctx.address_of(&r))
+            }
+        };
+        if n > u32::MAX as u64 {
+            return Err(Error::invalid("set contains: count above 2^32 - 1"));
+        }
+        values.check("set values", n * 4, 4)?;
+        flags.check("set flags", n * 4, 4)?;
+        let push = SetPush {
+            meta_d: self.meta(),
+            values: self.ctx.address_of(values),
+            out_addr: self.ctx.address_of(flags),
+            count_addr: addr,
+            count: n as u32,
+            max_count: n as u32,
+            ..Default::default()
+        };
+        let k = self.reader_kernel(&shaders::SET_CONTAINS, set_spec(&self.ctx))?;
+        self.ctx
+            .dispatch(cmd, k, &push, n.div_ceil(wg(&self.ctx) as u64) as u32);
+        Ok(())
+    }
+
+    /// Records a filter: the values of `values` that are in the set, in input order, into
+    /// `out` (room for `count` values), their number (a u32) into `out_count`. At most 65536
+    /// workgroups of values: 2^24 on GPUs, 2^22 on CPU drivers. Where the device runs
+    /// look-back passes, one pass that looks each value up once; elsewhere count, scan and
+    /// write passes that look it up twice.
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn record_filter(
+        &self,
+        cmd: vk::CommandBuffer,
+        values: &BufferRange,
+        count: ElementCount,
+        max_count: u64,
+        out: &BufferRange,
+        out_count: &BufferRange,
+        scratch: &BufferRange,
+    ) -> Result<()> {
+        unsafe {
+            self.record_filter_on(
+                cmd,
+                FilterPath::Auto,
+                values,
+                count,
+                max_count,
+                out,
+                out_count,
+                scratch,
+            )
+        }
+    }
+
+    /// [`GpuSet::record_filter`] on a chosen path (tests and benchmarks).
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn record_filter_on(
+        &self,
+        cmd: vk::CommandBuffer,
+        path: FilterPath,
+        values: &BufferRange,
+        count: ElementCount,
+        max_count: u64,
+        out: &BufferRange,
+        out_count: &BufferRange,
+        scratch: &BufferRange,
+    ) -> Result<()> {
+        let ctx = &self.ctx;
+        let (n, addr) = match count {
+            ElementCount::Direct(n) => (n, 0),
+            ElementCount::Indirect(r) => {
+                r.check("set count", 4, 4)?;
+                (max_count, ctx.address_of(&r))
+            }
+        };
+        let max = 65536 * wg(ctx) as u64;
+        if n > max {
+            return Err(Error::invalid(format!(
+                "set filter: count {n} above {max} (65536 workgroups)"
+            )));
+        }
+        values.check("set values", n * 4, 4)?;
+        out.check("set filter output", n * 4, 4)?;
+        out_count.check("set filter count", 4, 4)?;
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        let tiles = n.div_ceil(wg(ctx) as u64) as u32;
+        let mut push = SetPush {
+            meta_d: self.meta(),
+            scratch: ctx.address_of(scratch),
+            values: ctx.address_of(values),
+            out_addr: ctx.address_of(out),
+            count_addr: addr,
+            count: n as u32,
+            max_count: n as u32,
+            ..Default::default()
+        };
+        if tiles == 0 {
+            ctx.device
+                .cmd_fill_buffer(cmd, out_count.buffer, out_count.offset, 4, 0);
+            return Ok(());
+        }
+        let spins = match path {
+            FilterPath::Auto if ctx.profile.lookback => Some(filter_spins(ctx)),
+            FilterPath::Auto | FilterPath::CountScanWrite => None,
+            FilterPath::Lookback { spins } => Some(spins),
+        };
+        if let Some(spin_limit) = spins {
+            // The status words (and the 16 bytes before them) zeroed, then the one pass, in
+            // tiles of FILTER_ITEMS values an invocation.
+            let tiles = n.div_ceil(wg(ctx) as u64 * FILTER_ITEMS) as u32;
+            let status_bytes = 16 + tiles as u64 * 8;
+            let status = scratch.part(FILTER_STATUS_WORD * 4, status_bytes);
+            ctx.record_compute_fill(cmd, &status, (status_bytes / 4) as u32, 0)?;
+            ctx.compute_to_compute(cmd);
+            push.mode = 2;
+            push.range_lo = ctx.address_of(out_count);
+            let filter = self.reader_kernel(&shaders::SET_FILTER, filter_lookback_spec(ctx, spin_limit))?;
+            ctx.dispatch(cmd, filter, &push, tiles);
+            return Ok(());
+        }
+        let filter = self.reader_kernel(&shaders::SET_FILTER, set_spec(ctx))?;
+        let info = kernel(ctx, &shaders::SET_INFO)?;
+        push.mode = 0;
+        ctx.dispatch(cmd, filter, &push, tiles);
+        ctx.compute_to_compute(cmd);
+        let info_push = SetPush {
+            scratch: push.scratch,
+            out_addr: ctx.address_of(out_count),
+            count: tiles,
+            mode: 2,
+            ..Default::default()
+        };
+        ctx.dispatch(cmd, info, &info_push, 1);
+        ctx.compute_to_compute(cmd);
+        push.mode = 1;
+        ctx.dispatch(cmd, filter, &push, tiles);
+        Ok(())
+    }
+
+    /// Records to-array: the set's values ascending into `out` (at most `capacity` of them:
+    /// values past it are not written) and the cardinality (u64 as two u32, low first) into
+    /// `count_out`.
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_to_array(
+        &self,
+        cmd: vk::CommandBuffer,
+        out: &BufferRange,
+        capacity: u64,
+        count_out: &BufferRange,
+        scratch: &BufferRange,
+    ) -> Result<()> {
+        let ctx = &self.ctx;
+        let capacity = capacity.min(u32::MAX as u64);
+        out.check("set to_array output", capacity * 4, 4)?;
+        count_out.check("set to_array count", 8, 4)?;
+        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        let push = SetPush {
+            meta_d: self.meta(),
+            scratch: ctx.address_of(scratch),
+            out_addr: ctx.address_of(count_out),
+            mode: 0,
+            ..Default::default()
+        };
+        // The chunk offsets and the list of non-empty chunks: each block's sums, then each
+        // block's offsets from the sums before it (glsl/set/info.comp modes 0 and 3).
+        let info = self.reader_kernel(&shaders::SET_INFO, set_spec(ctx))?;
+        ctx.dispatch(cmd, info, &push, OFFSET_BLOCKS);
+        ctx.compute_to_compute(cmd);
+        ctx.dispatch(cmd, info, &SetPush { mode: 3, ..push }, OFFSET_BLOCKS);
+        ctx.compute_to_compute(cmd);
+        let push = SetPush {
+            out_addr: ctx.address_of(out),
+            max_count: capacity as u32,
+            grid: chunk_grid(self.chunk_bound()),
+            ..push
+        };
+        ctx.dispatch(
+            cmd,
+            self.reader_kernel(&shaders::SET_TO_ARRAY, set_spec(ctx))?,
+            &push,
+            push.grid,
+        );
+        Ok(())
+    }
+
+    /// Records the cardinality of `[begin, end)` (u64 as two u32, low first) into `out`: it
+    /// zeroes `out`, then workgroups of 256 of the range's chunks each add their count.
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_range_cardinality(
+        &self,
+        cmd: vk::CommandBuffer,
+        begin: u64,
+        end: u64,
+        out: &BufferRange,
+    ) -> Result<()> {
+        check_range(begin, end, "set range cardinality")?;
+        out.check("set range cardinality output", 8, 4)?;
+        let ctx = &self.ctx;
+        let info = self.reader_kernel(&shaders::SET_INFO, set_spec(ctx))?;
+        // Workgroups of 256 of the range's chunks each add their count to `out`, zeroed first
+        // (glsl/set/info.comp mode 1).
+        let groups = if begin < end {
+            ((((end - 1) >> 16) - (begin >> 16)) / OFFSET_BLOCK + 1) as u32
+        } else {
+            1
+        };
+        ctx.record_compute_fill(cmd, out, 2, 0)?;
+        ctx.compute_to_compute(cmd);
+        let push = SetPush {
+            meta_d: self.meta(),
+            out_addr: ctx.address_of(out),
+            range_lo: begin,
+            range_hi: end,
+            mode: 1,
+            ..Default::default()
+        };
+        ctx.dispatch(cmd, info, &push, groups);
+        Ok(())
+    }
+}
+
+pub(crate) fn check_range(begin: u64, end: u64, what: &str) -> Result<()> {
+    if begin > end || end > 1 << 32 {
+        return Err(Error::invalid(format!(
+            "{what}: [{begin}, {end}) is not a range within [0, 2^32]"
+        )));
+    }
+    Ok(())
+}
