@@ -10,7 +10,7 @@
 // registers; a bitmap result is stored from there. Only an array result (at most 4096 values)
 // reads the words again, in the order its values take.
 //
-// One workgroup per pair, grid-stride over the list (src/set/gpu.rs BITMAPS_GRID); the next
+// One workgroup per pair, grid-stride over the list (src/set/passes.rs BITMAPS_GRID); the next
 // pair's list entry and directory entries are loaded while a pair is worked on. Stage (aux) 0
 // adds the result's cardinality and the blocks it needs to the scratch counters (skipped on
 // the one-pass path); stage 1 (after the check pass found enough free blocks) takes the

@@ -428,7 +428,7 @@ void main() {
 }
 #else
 // The cardinality of `op` of a and b in one pass over the directory, for operands with few
-// bitmap and array blocks (src/set/gpu.rs picks it; clustered sets after run_optimize are
+// bitmap and array blocks (src/set/record.rs picks it; clustered sets after run_optimize are
 // mostly run chunks). The directory is taken in runs of ENTRY_RUN chunks: workgroup g takes
 // runs g, g + grid, g + 2 grid, ... (pc.grid workgroups), each run by ENTRY_RUN neighbouring
 // invocations, so that chunks which need the whole workgroup are spread over the workgroups

@@ -141,7 +141,7 @@ uint64_t scan_entries(uint count) {
 }
 
 // Chunks per workgroup of to_array's offsets (modes 0 and 3), and the workgroups
-// (src/set/gpu.rs OFFSET_BLOCKS).
+// (src/set/passes.rs OFFSET_BLOCKS).
 #define OFFSET_BLOCK 256u
 #define OFFSET_BLOCKS (CHUNKS / OFFSET_BLOCK)
 // Where mode 0 leaves a block's sums (S_END's words, which only inserts use).

@@ -33,7 +33,7 @@
 
 #include "../common/vkalgo.glsl"
 
-// Must match src/set/gpu.rs (SetPush).
+// Must match src/set/passes.rs (SetPush).
 layout(push_constant) uniform SetPush {
     uint64_t meta_d;     // destination set (or the only set)
     uint64_t meta_a;     // first operand
@@ -96,7 +96,7 @@ layout(push_constant) uniform SetPush {
 #define PAIR_SMALL_VALUES 640u
 #define PAIR_MEDIUM_VALUES 2048u
 
-// Scratch words (src/set/gpu.rs clears words 0..30 before each operation, and word 31 before
+// Scratch words (src/set/passes.rs clears words 0..30 before each operation, and word 31 before
 // the first of a batch).
 #define S_WORK_COUNT 0u
 #define S_TRIVIAL_COUNT 1u
@@ -158,7 +158,7 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer SetMetaRef {
 };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer UVec2Ref { uvec2 v[]; };
 
-// Directory forms of the pipeline's sets (specialization constant: src/set/gpu.rs sets it per
+// Directory forms of the pipeline's sets (specialization constant: src/set/passes.rs sets it per
 // pipeline from the sets it records with, so that a pipeline for flat sets has no code for
 // packed ones): DIR_PACKED_D, _A, _B for the sets at pc.meta_d, meta_a, meta_b.
 layout(constant_id = 6) const uint DIR_FORMS = 0u;

@@ -46,14 +46,14 @@
 #include "set_common.glsl"
 #include "../common/workgroup_scan.glsl"
 
-// The workgroup has at least this many invocations (src/set/gpu.rs small_pairs_spec).
+// The workgroup has at least this many invocations (src/set/passes.rs small_pairs_spec).
 #define SMALL_WG_MIN 32u
 
 // The two lists: list a in words [0, g_b_base), list b after it (two u16 values a word, the
 // lower first), and later the result's words or copy_chunk.glsl's block ids.
 #define LIST_WORDS (PAIR_SMALL_VALUES / 2u + 1u)
 #if LIST16
-// LIST16 1 (devices with shaderInt16, src/set/gpu.rs): the words as their u16 halves, so that
+// LIST16 1 (devices with shaderInt16, src/set/passes.rs): the words as their u16 halves, so that
 // the walk reads a value with one 16-bit load instead of a word load, a shift and a mask. On
 // an H200 (sparse 2^24-value sets) the walk was about half of a counting pass's time, 26
 // instructions a step (docs/benchmarks/2026-11-26-h200-small-pairs-u16.md).
