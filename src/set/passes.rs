@@ -398,6 +398,7 @@ pub(crate) enum Phase {
     Reserved,
 }
 
+/// Records the passes of `u` that `phase` names (all of them: [`record_update`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn record_update_phase(
     ctx: &Context,
