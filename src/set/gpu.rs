@@ -194,12 +194,6 @@ pub(super) const CLASSIFY_ONE_KERNEL: u32 = 4;
 /// Largest value count of one recorded insert/remove/contains/filter.
 pub(crate) const MAX_BATCH: u64 = 1 << 24;
 
-pub(super) const MODE_OP: u32 = 0;
-pub(super) const MODE_CARD: u32 = 1;
-pub(super) const MODE_RANGE: u32 = 2;
-pub(super) const MODE_VALUES: u32 = 3;
-pub(super) const MODE_OPTIMIZE: u32 = 4;
-
 /// A directory entry's first word is the cardinality | the run count << RUN_SHIFT
 /// (glsl/set/set_common.glsl).
 const RUN_SHIFT: u32 = 17;

@@ -4,9 +4,8 @@
 //! layer record them.
 
 use super::gpu::{
-    with_forms, CHUNKS, CLASSIFY_ONE_KERNEL, DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_D, MODE_CARD, MODE_OP,
-    MODE_OPTIMIZE, MODE_RANGE, MODE_VALUES, ONE_PASS_BATCH_MIN_GRID, ONE_PASS_BATCH_WORKGROUPS,
-    ONE_PASS_CARD_GRID, SCRATCH_HEADER, SET_STATUS_BYTES,
+    with_forms, CHUNKS, CLASSIFY_ONE_KERNEL, DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_D,
+    ONE_PASS_BATCH_MIN_GRID, ONE_PASS_BATCH_WORKGROUPS, ONE_PASS_CARD_GRID, SCRATCH_HEADER, SET_STATUS_BYTES,
 };
 use crate::core::buffer::{BufferRange, ElementCount};
 use crate::core::pipelines::Specialization;
@@ -81,6 +80,19 @@ pub(crate) fn wg(ctx: &Context) -> u32 {
         256
     }
 }
+
+/// What an update does ([`Update::mode`], the push constants' `mode` of classify.comp and the
+/// pair kernels): an operation of two sets into a destination ...
+pub(super) const MODE_OP: u32 = 0;
+/// ... the cardinality of an operation, nothing written ...
+pub(super) const MODE_CARD: u32 = 1;
+/// ... a range of values inserted ...
+pub(super) const MODE_RANGE: u32 = 2;
+/// ... sorted values inserted or removed ...
+pub(super) const MODE_VALUES: u32 = 3;
+/// ... every chunk neither empty nor full written again in the form result_form picks
+/// (run_optimize).
+pub(super) const MODE_OPTIMIZE: u32 = 4;
 
 /// One modifying (or counting) operation as passes: the push constants that differ.
 pub(crate) struct Update {

@@ -4,14 +4,14 @@
 
 use super::gpu::{
     dir_forms, CardinalityPath, FilterPath, GpuSet, OpPath, SetOperand, CARD_BATCH_SCRATCHES, CHUNKS,
-    FILTER_ITEMS, FILTER_STATUS_WORD, MAX_BATCH, MODE_CARD, MODE_OP, MODE_OPTIMIZE, MODE_RANGE, MODE_VALUES,
-    ONE_PASS_CARD_ARRAY_BLOCKS, ONE_PASS_CARD_BITMAP_BLOCKS, ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK,
-    SET_SCRATCH_BYTES, SET_STATUS_BYTES,
+    FILTER_ITEMS, FILTER_STATUS_WORD, MAX_BATCH, ONE_PASS_CARD_ARRAY_BLOCKS, ONE_PASS_CARD_BITMAP_BLOCKS,
+    ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK, SET_SCRATCH_BYTES, SET_STATUS_BYTES,
 };
 use super::passes::{
     chunk_grid, earlier_passes_barrier, filter_lookback_spec, filter_spins, kernel,
     record_cardinality_passes, record_one_pass_cardinality, record_update, record_update_phase, set_spec, wg,
-    OnePassTail, Phase, SetPush, Update, UpdatePasses, OFFSET_BLOCK, OFFSET_BLOCKS,
+    OnePassTail, Phase, SetPush, Update, UpdatePasses, MODE_CARD, MODE_OP, MODE_OPTIMIZE, MODE_RANGE,
+    MODE_VALUES, OFFSET_BLOCK, OFFSET_BLOCKS,
 };
 use crate::core::buffer::{BufferRange, ElementCount};
 use crate::core::shaders;
