@@ -46,6 +46,8 @@ const bool TILE_STAGED = (SPIN_LIMIT & 1u) != 0u;
 const bool TILE_REGISTERS = (SPIN_LIMIT & 2u) != 0u;
 // Bit 2 (with TILE_REGISTERS only): TILE_SUBGROUP_STAGED, see step 3b.
 const bool TILE_SUBGROUP_STAGED = (SPIN_LIMIT & 4u) != 0u;
+
+
 // Items addressed from the lane's first one (keys alone; pairs by BITS subgroup-staged into
 // more than 4 buckets): see load_items.
 #define LANE_FORM (VALUE_WORDS == 0 || (BUCKET_FN == 0 && TILE_SUBGROUP_STAGED && UNROLLED_ID_BITS >= 3u))
@@ -248,6 +250,19 @@ const bool STAGED_POSITIONS = (SPIN_LIMIT & (1u << 22)) != 0u && TILE_REGISTERS 
 // row for the next tile while later subgroups may still read this tile's rows, and the one
 // workgroup barrier a tile orders every read of a set before its next write. No zeroing either.
 const bool DOUBLE_BUFFERED_ROWS = SUBGROUP_POSITIONS && TILES_PER_GROUP > 1u;
+// Bit 24 (register counters on the subgroup-staged path, or on the staged path with
+// STAGED_POSITIONS and one tile a workgroup; subgroups of at most 32 lanes; src/split/mod.rs
+// match_table): the lanes holding one bucket find each other through a table of lane masks in
+// shared memory instead of one ballot per id bit, as the sort's ranking does for a digit's low
+// bits (CUB's atomic-OR match ranking): each ok lane ORs its bit into its bucket's slot, and
+// after a subgroup barrier lane b takes slot b, which is its bucket count and, shuffled, every
+// peer's mask. Two tables, used by even and odd items, so that lane b's clearing of slot b
+// after its read is ordered before the next use of that table by the next item's barrier. They
+// lie where the elements are staged after the ranking (the subgroup's own run on the
+// subgroup-staged path, words [2 * S * subgroup, + 2 * S) of the tile on the staged one), which
+// is free while the subgroup ranks: no shared memory is added.
+const bool MATCH_TABLE = (SPIN_LIMIT & (1u << 24)) != 0u && MAX_SUBGROUP_SIZE <= 32u
+                         && (TILE_SUBGROUP_STAGED || (STAGED_POSITIONS && TILES_PER_GROUP == 1u));
 // Bit 23 (SUBGROUP_POSITIONS on the direct path; src/split/mod.rs shuffles_before_stores): every
 // element's position is shuffled before the first store, instead of each store right after its
 // position's shuffle. The same instructions; on an H200 the driver's schedule made u32 keys into
@@ -312,6 +327,29 @@ uint position_from_starts(uint packed, uint starts) {
     return subgroupShuffle(starts, b) + (packed >> 16);
 }
 
+// MATCH_TABLE: the ok lanes (`ok`) holding bucket `b`, and in `count` the number of ok lanes
+// holding bucket gl_SubgroupInvocationID (0 for a lane >= m), through the subgroup's table
+// `parity` (alternating between items) of the two at s_pool[tables..]. The tables start zeroed
+// (split_tile) and each item leaves its table zeroed. A subgroup barrier: call in
+// subgroup-uniform control flow.
+uvec4 peers_from_table(uint b, bool ok, uint tables, uint parity, out uint count) {
+    uint lane = gl_SubgroupInvocationID;
+    uint table = tables + parity * gl_SubgroupSize;
+    uint before = 0u;
+    if (ok) {
+        // (The result is used, below: with it unused the NVIDIA driver wraps the atomic in a
+        // test of whether every lane hits one address; see the sort's rank_in_subgroup.)
+        before = atomicOr(s_pool[table + b], gl_SubgroupEqMask.x);
+    }
+    subgroupMemoryBarrierShared();
+    subgroupBarrier(); // every OR of this item is done
+    uint own = s_pool[table + lane];
+    s_pool[table + lane] = 0u; // no lane ORs into this table before the next item's barrier
+    count = bitCount(own);
+    // (`before` never holds this lane's bit: the OR adds nothing to the mask.)
+    return uvec4(subgroupShuffle(own, b) | (before & gl_SubgroupEqMask.x), 0u, 0u, 0u);
+}
+
 // Ranks tile `tile` (its items loaded by load_items) and writes it out. `parity`: the tile's
 // index in its workgroup & 1 (DOUBLE_BUFFERED_ROWS). `zeroed`: the counter rows are zero and
 // every invocation has passed a barrier since (a constant at each call; SKIP_ROW_ZEROING and
@@ -350,6 +388,20 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
     uint lane_end = tile_items(tile, n);
     uint64_t lane_index = uint64_t(tile) * uint64_t(TILE_LENGTH) + uint64_t(lane_first);
 
+    // MATCH_TABLE: the subgroup's two tables, zeroed, at the start of its staging run (as
+    // subgroup_staged_write places it) once every lane has read its last tile's run, or in the
+    // staged tile's words (one tile a workgroup: nothing staged yet).
+    uint match_tables = TILE_SUBGROUP_STAGED
+        ? counter_rows * m + gl_SubgroupID * gl_SubgroupSize * BATCH * STAGE_WORDS
+        : gl_SubgroupID * 2u * gl_SubgroupSize;
+    if (MATCH_TABLE) {
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
+        s_pool[match_tables + gl_SubgroupInvocationID] = 0u;
+        s_pool[match_tables + gl_SubgroupSize + gl_SubgroupInvocationID] = 0u;
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
+    }
     // 1. Ranks within the subgroup: packed[i] = (rank << 16) | bucket, NONE past the end.
     uint packed[BATCH];
     uint counter = 0u; // register counters: bucket gl_SubgroupInvocationID's running count
@@ -366,7 +418,11 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
         uint base;
         if (in_registers) {
             uint count_of_lane;
-            peers = peers_and_count_of(b, okmask, gl_SubgroupInvocationID, count_of_lane);
+            if (MATCH_TABLE) {
+                peers = peers_from_table(b, ok, match_tables, i & 1u, count_of_lane);
+            } else {
+                peers = peers_and_count_of(b, okmask, gl_SubgroupInvocationID, count_of_lane);
+            }
             base = subgroupShuffle(counter, b);
             counter += count_of_lane;
         } else {

@@ -319,6 +319,9 @@ const TILE_SPEC_SUBGROUP_POSITIONS: u32 = 1 << 22;
 /// Tile scatter variant: the direct path with subgroup positions takes every element's position
 /// before it stores any ([`SplitPlan::shuffles_before_stores`]).
 const TILE_SPEC_SHUFFLES_FIRST: u32 = 1 << 23;
+/// Tile scatter variant: register counters rank through a table of lane masks in shared memory
+/// instead of one ballot per id bit ([`SplitPlan::match_table`]).
+const TILE_SPEC_MATCH_TABLE: u32 = 1 << 24;
 /// Fewest buckets for which the direct path with subgroup positions takes every position before
 /// its first store; fewer buckets store each element right after its position's shuffle. Either
 /// order costs the same instructions; the driver's schedule differs. On an NVIDIA H200, u32 keys
@@ -337,7 +340,8 @@ const TILE_SPEC_SCATTER_ONLY: u32 = TILE_SPEC_STAGED
     | (0xF << TILE_SPEC_TILES_SHIFT)
     | (0x3 << TILE_SPEC_FIRST_ORDER_SHIFT)
     | TILE_SPEC_SUBGROUP_POSITIONS
-    | TILE_SPEC_SHUFFLES_FIRST;
+    | TILE_SPEC_SHUFFLES_FIRST
+    | TILE_SPEC_MATCH_TABLE;
 /// Largest `m` [`SplitPath::Auto`] writes straight from registers on the tile path, keys only
 /// and with values (larger `m` is staged). Measured on an NVIDIA H100, 2^26 u32 keys, 8 items
 /// per invocation: keys direct 0.93 ms against staged 1.06 ms at m = 32, 1.47 against 1.27 at
@@ -663,6 +667,8 @@ pub struct SplitPlan {
     count_load_vectors: u32,
     /// The tile path's geometry (`None`: the lane-group column paths).
     tile: Option<TileGeometry>,
+    /// Whether the tile scatter ranks through a table of lane masks ([`match_table`]).
+    match_table: bool,
     /// The count-scan-scatter passes of the tile and column paths (`None` on the Onesweep path).
     columns: Option<ColumnPasses>,
     /// The Onesweep path.
@@ -1311,6 +1317,9 @@ impl Context {
             column_steps: column_steps as u32,
             max_columns,
             counter_words,
+            match_table: tile.is_some_and(|tile| {
+                tile.items >= 2 && match_table(desc, tile.write, group_lanes, subgroup, cpu)
+            }),
             batch: tile.map_or(column_batch, |t| t.items),
             count_load_vectors: if cpu { 2 } else { 8 },
             tile,
@@ -1447,6 +1456,50 @@ fn subgroup_positions(desc: &SplitDesc, write: TileWrite, group_lanes: u32) -> b
             || (desc.value_type == ValueType::None && id_bits(desc.bucket_count) == 1))
 }
 
+/// Fewest bucket-id bits for which the tile scatter ranks through a table of lane masks (see
+/// [`match_table`]) on GPUs. With fewer, the ballots (one per id bit) cost less than the table's
+/// shared atomic, load, store and barrier per element. On an NVIDIA H200 at 2^24 / 2^26, ms,
+/// ballots against the table (docs/benchmarks/2026-11-28-h200-split-match-table.md):
+/// - u32 keys, subgroup-staged, GLSL (BITS within 1%): into 8 0.0868 / 0.2902 against 0.0875 /
+///   0.2941, into 12 0.0939 / 0.3176 against 0.0889 / 0.2962, into 16 0.0940 / 0.3162 against
+///   0.0874 / 0.2893, into 24 0.1011 / 0.3428 against 0.0883 / 0.2925, into 32 0.1015 / 0.3447
+///   against 0.0907 / 0.3156; into 3 and 4 (direct) 15-29% slower with the table;
+/// - u32 -> u32 pairs, staged, GLSL: into 8 0.1160 / 0.4084 against 0.1161 / 0.3988, into 16
+///   0.1183 / 0.4260 against 0.1133 / 0.4010, into 24 0.1272 / 0.4588 against 0.1183 / 0.4196,
+///   into 32 0.1277 / 0.4627 against 0.1197 / 0.4295. By BITS the driver's code for the table
+///   was 3-7% slower into 8, 16 and 32, and pairs on the subgroup-staged path 8-14% slower into
+///   3 to 8: those keep the ballots.
+const MATCH_TABLE_MIN_ID_BITS: u32 = 4;
+
+/// Whether the tile scatter ranks through a table of lane masks in shared memory instead of one
+/// ballot per id bit (glsl/split/tile_scatter.comp MATCH_TABLE; the tables lie where the tile
+/// is staged after the ranking, so at least 2 items a lane): register counters (`m` at most
+/// `group_lanes`) on subgroups of at most 32 lanes, from [`MATCH_TABLE_MIN_ID_BITS`] id bits,
+/// for 4-byte keys alone by BITS or GLSL on the subgroup-staged path and for 4-byte keys with
+/// u32 values by GLSL on the staged path with per-subgroup starts (the splits measured). CPU
+/// drivers take it for every such split from 2 buckets (their subgroups hold at most 16
+/// lanes, so no larger `m` reaches it), which is where the tests cover it.
+fn match_table(desc: &SplitDesc, write: TileWrite, group_lanes: u32, max_subgroup: u32, cpu: bool) -> bool {
+    let four_byte_keys = desc.key_type.bytes() == 4;
+    let takes = match write {
+        TileWrite::SubgroupStaged => {
+            four_byte_keys
+                && desc.value_type == ValueType::None
+                && matches!(desc.bucket_fn, BucketFn::Bits | BucketFn::Glsl)
+        }
+        TileWrite::Staged => {
+            four_byte_keys
+                && desc.value_type == ValueType::U32
+                && desc.bucket_fn == BucketFn::Glsl
+                && subgroup_positions(desc, write, group_lanes)
+                && scatter_tiles_per_group(desc, write) == 1
+        }
+        TileWrite::Direct => false,
+    };
+    let min_bits = if cpu { 1 } else { MATCH_TABLE_MIN_ID_BITS };
+    takes && desc.bucket_count <= group_lanes && max_subgroup <= 32 && id_bits(desc.bucket_count) >= min_bits
+}
+
 /// Whether the tile scatter keeps two sets of counter rows, one for even and one for odd tiles:
 /// subgroup positions with several tiles a workgroup, where a subgroup writes its row for the
 /// next tile while later subgroups may still read the rows of this one (glsl/split/
@@ -1525,6 +1578,9 @@ impl SplitPlan {
                     if self.shuffles_before_stores() {
                         variant |= TILE_SPEC_SHUFFLES_FIRST;
                     }
+                    if self.match_table() {
+                        variant |= TILE_SPEC_MATCH_TABLE;
+                    }
                     variant
                 }
                 None => 1,
@@ -1576,6 +1632,11 @@ impl SplitPlan {
     fn subgroup_positions(&self) -> bool {
         self.tile
             .is_some_and(|tile| subgroup_positions(&self.desc, tile.write, self.group_lanes))
+    }
+
+    /// Whether the tile scatter ranks through a table of lane masks (see [`match_table`]).
+    fn match_table(&self) -> bool {
+        self.match_table
     }
 
     /// Whether the direct path with subgroup positions takes every element's position before it
@@ -1658,7 +1719,8 @@ impl SplitPlan {
 
 #[cfg(test)]
 mod tests {
-    use super::{id_bits, SPLITTERS_PLAIN_MAX};
+    use super::{id_bits, match_table, BucketFn, SplitDesc, TileWrite, SPLITTERS_PLAIN_MAX};
+    use crate::{KeyType, ValueType};
 
     /// The tile kernels search m - 1 splitters in exactly `id_bits(m)` halving steps
     /// (glsl/split/bucket_fn.glsl splitters_at_most), which needs m - 1 < 2^id_bits(m); and the
@@ -1678,5 +1740,61 @@ mod tests {
         let glsl = include_str!("../../glsl/split/bucket_fn.glsl");
         let define = format!("#define SPLITTERS_PLAIN_MAX {SPLITTERS_PLAIN_MAX}u");
         assert!(glsl.contains(&define), "bucket_fn.glsl lacks `{define}`");
+    }
+
+    /// Which tile scatters rank through the table of lane masks: on a GPU with 32-lane
+    /// subgroups the measured splits from 4 id bits, on a CPU driver every such split from 2
+    /// buckets, never where `m` exceeds the subgroup or subgroups are wider than 32 lanes.
+    #[test]
+    fn match_table_takes_the_measured_splits() {
+        let desc = |value_type, m, bucket_fn| SplitDesc::new(KeyType::U32, value_type, m, bucket_fn, 1 << 20);
+        let (keys, pairs) = (ValueType::None, ValueType::U32);
+        let (sub, staged) = (TileWrite::SubgroupStaged, TileWrite::Staged);
+        for (d, write, lanes, widest, cpu, takes) in [
+            (desc(keys, 16, BucketFn::Glsl), sub, 32, 32, false, true),
+            (desc(keys, 9, BucketFn::Bits), sub, 32, 32, false, true),
+            (desc(keys, 32, BucketFn::Bits), sub, 32, 32, false, true),
+            (desc(keys, 8, BucketFn::Glsl), sub, 32, 32, false, false),
+            (desc(keys, 16, BucketFn::Ids), sub, 32, 32, false, false),
+            (desc(keys, 16, BucketFn::Glsl), staged, 32, 32, false, false),
+            (
+                desc(keys, 16, BucketFn::Glsl),
+                TileWrite::Direct,
+                32,
+                32,
+                false,
+                false,
+            ),
+            (desc(keys, 16, BucketFn::Glsl), sub, 32, 64, false, false),
+            (desc(keys, 33, BucketFn::Glsl), sub, 32, 32, false, false),
+            (desc(pairs, 32, BucketFn::Glsl), staged, 32, 32, false, true),
+            (desc(pairs, 16, BucketFn::Bits), staged, 32, 32, false, false),
+            (desc(pairs, 8, BucketFn::Glsl), staged, 32, 32, false, false),
+            (desc(pairs, 16, BucketFn::Glsl), sub, 32, 32, false, false),
+            (
+                desc(ValueType::U64, 16, BucketFn::Glsl),
+                staged,
+                32,
+                32,
+                false,
+                false,
+            ),
+            (desc(keys, 2, BucketFn::Bits), sub, 8, 8, true, true),
+            (desc(pairs, 8, BucketFn::Glsl), staged, 8, 8, true, true),
+            (desc(pairs, 16, BucketFn::Glsl), staged, 8, 8, true, false),
+            (desc(keys, 1, BucketFn::Bits), sub, 8, 8, true, false),
+        ] {
+            assert_eq!(
+                match_table(&d, write, lanes, widest, cpu),
+                takes,
+                "{:?} m={} {:?} {write:?} lanes {lanes}..{widest} cpu {cpu}",
+                d.value_type,
+                d.bucket_count,
+                d.bucket_fn
+            );
+        }
+        let mut u64_keys = desc(keys, 16, BucketFn::Glsl);
+        u64_keys.key_type = KeyType::U64;
+        assert!(!match_table(&u64_keys, sub, 32, 32, false));
     }
 }
