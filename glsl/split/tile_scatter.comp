@@ -4,8 +4,9 @@
 // scanned matrix's total falls short of the count: split_common.glsl tile_split_bad).
 //  1. Each subgroup walks its items (see split_common.glsl, tiles) and ranks each element among
 //     the subgroup's earlier elements of its bucket: one ballot per id bit finds the item's
-//     peers; the running count per bucket is a register of lane b where m fits the subgroup,
-//     else row `subgroup` of shared counters (m words per subgroup).
+//     peers (or, MATCH_TABLE, a table of lane masks in shared memory); the running count per
+//     bucket is a register of lane b where m fits the subgroup, else row `subgroup` of shared
+//     counters (m words per subgroup).
 //  2. Per bucket, the rows become positions: an exclusive prefix over the subgroups, started
 //     at the tile's first position of the bucket. Without TILE_STAGED that is the global
 //     position (matrix entry (b, tile)) and every element is written straight from its

@@ -23,7 +23,9 @@
 //! # Method
 //! The seed technique (Ashkiani, Davidson, Meyer & Owens, "GPU Multisplit", PPoPP 2016): the
 //! lanes of a subgroup holding the same bucket find each other with one subgroup ballot per
-//! bucket-id bit, which ranks them stably within the subgroup. The paths ([`SplitPath`]):
+//! bucket-id bit, which ranks them stably within the subgroup (the staged tile paths find them
+//! through a table of lane masks in shared memory instead from 9 buckets, as CUB's atomic-OR
+//! match ranking; docs/benchmarks/2026-11-28-h200-split-match-table.md). The paths ([`SplitPath`]):
 //! - the Onesweep path ([`SplitPath::Onesweep`]; [`SplitPath::Auto`] takes it from `m = 8`
 //!   (4-byte keys alone by BITS or GLSL from `m = 33`; pairs: `m = 4`; u32 -> u32 pairs by
 //!   BITS from `m = 17`, by GLSL from `m = 33`) with
