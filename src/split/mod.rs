@@ -1468,9 +1468,11 @@ fn subgroup_positions(desc: &SplitDesc, write: TileWrite, group_lanes: u32) -> b
 ///   against 0.0907 / 0.3156; into 3 and 4 (direct) 15-29% slower with the table;
 /// - u32 -> u32 pairs, staged, GLSL: into 8 0.1160 / 0.4084 against 0.1161 / 0.3988, into 16
 ///   0.1183 / 0.4260 against 0.1133 / 0.4010, into 24 0.1272 / 0.4588 against 0.1183 / 0.4196,
-///   into 32 0.1277 / 0.4627 against 0.1197 / 0.4295. By BITS the driver's code for the table
-///   was 3-7% slower into 8, 16 and 32, and pairs on the subgroup-staged path 8-14% slower into
-///   3 to 8: those keep the ballots.
+///   into 32 0.1277 / 0.4627 against 0.1197 / 0.4295. By BITS the table was 1-7% slower into
+///   8, 16 and 32 with the first tile's order of the ballots ([`FirstTileOrder::LoadZero`]), but
+///   with [`FirstTileOrder::CheckLoadZero`] into 16 0.1215 / 0.4352 -> 0.1161 / 0.4121 and into
+///   32 0.1311 / 0.4744 -> 0.1216 / 0.4371 (command 91). Pairs on the subgroup-staged path were
+///   8-14% slower into 3 to 8: they keep the ballots.
 const MATCH_TABLE_MIN_ID_BITS: u32 = 4;
 
 /// Whether the tile scatter ranks through a table of lane masks in shared memory instead of one
@@ -1478,7 +1480,7 @@ const MATCH_TABLE_MIN_ID_BITS: u32 = 4;
 /// is staged after the ranking, so at least 2 items a lane): register counters (`m` at most
 /// `group_lanes`) on subgroups of at most 32 lanes, from [`MATCH_TABLE_MIN_ID_BITS`] id bits,
 /// for 4-byte keys alone by BITS or GLSL on the subgroup-staged path and for 4-byte keys with
-/// u32 values by GLSL on the staged path with per-subgroup starts (the splits measured). CPU
+/// u32 values by BITS or GLSL on the staged path with per-subgroup starts (the splits measured). CPU
 /// drivers take it for every such split from 2 buckets (their subgroups hold at most 16
 /// lanes, so no larger `m` reaches it), which is where the tests cover it.
 fn match_table(desc: &SplitDesc, write: TileWrite, group_lanes: u32, max_subgroup: u32, cpu: bool) -> bool {
@@ -1492,7 +1494,7 @@ fn match_table(desc: &SplitDesc, write: TileWrite, group_lanes: u32, max_subgrou
         TileWrite::Staged => {
             four_byte_keys
                 && desc.value_type == ValueType::U32
-                && desc.bucket_fn == BucketFn::Glsl
+                && matches!(desc.bucket_fn, BucketFn::Bits | BucketFn::Glsl)
                 && subgroup_positions(desc, write, group_lanes)
                 && scatter_tiles_per_group(desc, write) == 1
         }
@@ -1665,7 +1667,11 @@ impl SplitPlan {
     /// - pairs, staged with per-subgroup starts ([`subgroup_positions`]): `LoadZero` fastest
     ///   into 4 to 32 buckets by GLSL and BITS, 0.8-3.1% faster than `CheckLoadZero` (into 16 by
     ///   GLSL 0.1243 / 0.4483 -> 0.1203 / 0.4343 ms), `ZeroLoad` 1-11% slower
-    ///   (docs/benchmarks/2026-11-26-h200-split-staged-starts.md).
+    ///   (docs/benchmarks/2026-11-26-h200-split-staged-starts.md); but by BITS ranked through the
+    ///   table of lane masks ([`match_table`]) `CheckLoadZero` into 16 and 32 buckets 0.1161 /
+    ///   0.4121 and 0.1216 / 0.4371 ms, `ZeroLoad` 0.1167 / 0.4146 and 0.1269 / 0.4350,
+    ///   `LoadZero` 0.1277 / 0.4692 and 0.1348 / 0.5030
+    ///   (docs/benchmarks/2026-11-28-h200-split-match-table.md, command 91).
     fn first_tile_order(&self) -> FirstTileOrder {
         let Some(tile) = self.tile else {
             return FirstTileOrder::CheckLoadZero;
@@ -1673,6 +1679,9 @@ impl SplitPlan {
         let bucket_fn = self.desc.bucket_fn;
         match tile.write {
             TileWrite::Staged if bucket_fn == BucketFn::Ids => FirstTileOrder::ZeroLoad,
+            TileWrite::Staged if bucket_fn == BucketFn::Bits && self.match_table => {
+                FirstTileOrder::CheckLoadZero
+            }
             TileWrite::Staged if self.id_bits() >= 5 || self.subgroup_positions() => FirstTileOrder::LoadZero,
             TileWrite::Staged => FirstTileOrder::CheckLoadZero,
             TileWrite::SubgroupStaged if bucket_fn == BucketFn::Bits => FirstTileOrder::ZeroLoad,
@@ -1770,7 +1779,8 @@ mod tests {
             (desc(keys, 16, BucketFn::Glsl), sub, 32, 64, false, false),
             (desc(keys, 33, BucketFn::Glsl), sub, 32, 32, false, false),
             (desc(pairs, 32, BucketFn::Glsl), staged, 32, 32, false, true),
-            (desc(pairs, 16, BucketFn::Bits), staged, 32, 32, false, false),
+            (desc(pairs, 16, BucketFn::Bits), staged, 32, 32, false, true),
+            (desc(pairs, 16, BucketFn::Ids), staged, 32, 32, false, false),
             (desc(pairs, 8, BucketFn::Glsl), staged, 32, 32, false, false),
             (desc(pairs, 16, BucketFn::Glsl), sub, 32, 32, false, false),
             (
