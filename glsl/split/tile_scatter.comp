@@ -47,8 +47,6 @@ const bool TILE_STAGED = (SPIN_LIMIT & 1u) != 0u;
 const bool TILE_REGISTERS = (SPIN_LIMIT & 2u) != 0u;
 // Bit 2 (with TILE_REGISTERS only): TILE_SUBGROUP_STAGED, see step 3b.
 const bool TILE_SUBGROUP_STAGED = (SPIN_LIMIT & 4u) != 0u;
-
-
 // Items addressed from the lane's first one (keys alone; pairs by BITS subgroup-staged into
 // more than 4 buckets): see load_items.
 #define LANE_FORM (VALUE_WORDS == 0 || (BUCKET_FN == 0 && TILE_SUBGROUP_STAGED && UNROLLED_ID_BITS >= 3u))
