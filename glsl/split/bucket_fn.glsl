@@ -21,7 +21,7 @@
 // 100-180 KB on an NVIDIA H100: instruction-fetch bound, the count pass read at 0.4 TB/s).
 // The tile kernels (SPLIT_TILE_KERNEL) unroll their loops to exactly the plan's id-bit count,
 // ceil(log2 m) <= 10 there, which the plan fixes in bits 8..13 of specialization constant 2
-// (UNROLLED_ID_BITS; src/split/mod.rs TILE_SPEC_ID_BITS_SHIFT): on an H100, keys split 13-25%
+// (UNROLLED_ID_BITS; src/split/tiles.rs TILE_SPEC_ID_BITS_SHIFT): on an H100, keys split 13-25%
 // faster at m = 2..4, and -2% to +14% at m = 16..1024 (a bound that selected between this
 // constant and id_bits was not unrolled by the driver). The other tile shaders (SPLIT_TILES)
 // and the Onesweep split (SPLIT_BUCKETS) run plain loops of id_bits iterations.

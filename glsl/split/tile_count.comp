@@ -7,7 +7,7 @@
 // falls short of the count (SPLIT_FLAG_TOTAL_STATUS). The pass also zeroes the scan's
 // look-back state (pc.clear_words words after the status word's 16 bytes; each workgroup a
 // slice), so no clear is recorded before it. Two forms, by the plan
-// (specialization constant 2, src/split/mod.rs TILE_SPEC_COUNT_REGISTERS):
+// (specialization constant 2, src/split/tiles.rs TILE_SPEC_COUNT_REGISTERS):
 //  - COUNT_REGISTERS (m <= 8, a lane's share of a tile under 256 elements): one subgroup
 //    counts a whole tile, TILES_PER_GROUP tiles a workgroup, with no shared memory and no
 //    barrier. Each lane loads its share in 16-byte vectors (the count needs no element order),
@@ -32,7 +32,7 @@
 #define SPLIT_TILE_KERNEL 1 // loops over id bits unrolled to the plan's count (bucket_fn.glsl)
 #include "split_common.glsl"
 
-// Bit 3 of specialization constant 2: the register form (src/split/mod.rs).
+// Bit 3 of specialization constant 2: the register form (src/split/tiles.rs).
 const bool COUNT_REGISTERS = (SPIN_LIMIT & 8u) != 0u;
 // Tiles per workgroup in the register form: one per lane group of the smallest subgroup size
 // (the plan dispatches columns / TILES_PER_GROUP workgroups).

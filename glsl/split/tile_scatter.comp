@@ -38,7 +38,7 @@ shared uint s_pool[COUNTER_WORDS];
 shared uint s_status;
 
 // The variant, fixed per pipeline so the driver drops the other code paths (specialization
-// constant 2, which the tile shaders do not need as a spin limit; src/split/mod.rs
+// constant 2, which the tile shaders do not need as a spin limit; src/split/tiles.rs
 // TILE_SPEC_*): bit 0 stages the tile (TILE_STAGED); bit 1 keeps bucket b's running count in
 // lane b (TILE_REGISTERS: the plan sets it only where m <= the smallest subgroup size; on an
 // H100 at m = 2 and 8, 8-15% faster splits than shared counters); bits 8..13 hold the plan's
@@ -208,7 +208,7 @@ void subgroup_staged_write(KEY_T keys[BATCH],
                                  : ValueRef(pc.values_in + tile_item_index(tile, i) * uint64_t(VALUE_WORDS * 4u)).v[0])
 #endif
 
-// Tiles per workgroup (bits 16..19 of the variant hold its log2; src/split/mod.rs
+// Tiles per workgroup (bits 16..19 of the variant hold its log2; src/split/tiles.rs
 // scatter_tiles_per_group): each workgroup splits consecutive tiles, the next tile's loads
 // issued before this tile is ranked, so that a workgroup's loads overlap its ranking and
 // stores. Keys alone on the subgroup-staged path take 4 (u32 keys into 8 buckets at 2^26 on an
@@ -228,7 +228,7 @@ const uint TILES_PER_GROUP = 1u << ((SPIN_LIMIT >> 16) & 15u);
 // (docs/benchmarks/2026-11-26-h200-split-register-rows.md).
 const bool SKIP_ROW_ZEROING = TILE_REGISTERS && TILE_SUBGROUP_STAGED && TILES_PER_GROUP > 1u;
 
-// Bit 22 (register counters, the direct or subgroup-staged path; src/split/mod.rs
+// Bit 22 (register counters, the direct or subgroup-staged path; src/split/tiles.rs
 // subgroup_positions): each subgroup finds its buckets' output starts itself, lane b bucket
 // b's (the scanned matrix's entry, loaded before the ranking, plus the rows of the subgroups
 // before it): no invocation rewrites the rows into positions and no second workgroup barrier
@@ -245,12 +245,12 @@ const bool STAGED_POSITIONS = (SPIN_LIMIT & (1u << 22)) != 0u && TILE_REGISTERS 
 #define STAGED_AUX (TILE_LENGTH * STAGE_WORDS)
 #define STAGED_ROWS_BASE(m) (STAGED_AUX + 2u * (m))
 // With several tiles a workgroup, SUBGROUP_POSITIONS keeps two sets of counter rows, one for
-// even tiles and one for odd (src/split/mod.rs double_buffered_rows): a subgroup writes its
+// even tiles and one for odd (src/split/tiles.rs double_buffered_rows): a subgroup writes its
 // row for the next tile while later subgroups may still read this tile's rows, and the one
 // workgroup barrier a tile orders every read of a set before its next write. No zeroing either.
 const bool DOUBLE_BUFFERED_ROWS = SUBGROUP_POSITIONS && TILES_PER_GROUP > 1u;
 // Bit 24 (register counters on the subgroup-staged path, or on the staged path with
-// STAGED_POSITIONS and one tile a workgroup; subgroups of at most 32 lanes; src/split/mod.rs
+// STAGED_POSITIONS and one tile a workgroup; subgroups of at most 32 lanes; src/split/tiles.rs
 // match_table): the lanes holding one bucket find each other through a table of lane masks in
 // shared memory instead of one ballot per id bit, as the sort's ranking does for a digit's low
 // bits (CUB's atomic-OR match ranking): each ok lane ORs its bit into its bucket's slot, and
@@ -262,7 +262,7 @@ const bool DOUBLE_BUFFERED_ROWS = SUBGROUP_POSITIONS && TILES_PER_GROUP > 1u;
 // is free while the subgroup ranks: no shared memory is added.
 const bool MATCH_TABLE = (SPIN_LIMIT & (1u << 24)) != 0u && MAX_SUBGROUP_SIZE <= 32u
                          && (TILE_SUBGROUP_STAGED || (STAGED_POSITIONS && TILES_PER_GROUP == 1u));
-// Bit 23 (SUBGROUP_POSITIONS on the direct path; src/split/mod.rs shuffles_before_stores): every
+// Bit 23 (SUBGROUP_POSITIONS on the direct path; src/split/tiles.rs shuffles_before_stores): every
 // element's position is shuffled before the first store, instead of each store right after its
 // position's shuffle. The same instructions; on an H200 the driver's schedule made u32 keys into
 // 2-7 buckets 0.5-5.6% faster with each store after its shuffle, into 8-10 1.7-3.8% slower.
@@ -614,7 +614,7 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
 #endif
 }
 
-// How a workgroup with one tile orders its start (bits 20..21 of the variant; src/split/mod.rs
+// How a workgroup with one tile orders its start (bits 20..21 of the variant; src/split/tiles.rs
 // FirstTileOrder): 0 checks the status under a barrier, loads the tile's items, and zeroes the
 // counter rows between two more barriers; 1 zeroes the rows under the status check's barrier,
 // then loads; 2 loads first, then zeroes the rows under the status check's barrier. The three
