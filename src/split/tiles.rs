@@ -417,7 +417,7 @@ impl SplitPlan {
                     if self.shuffles_before_stores() {
                         variant |= TILE_SPEC_SHUFFLES_FIRST;
                     }
-                    if self.match_table() {
+                    if self.match_table {
                         variant |= TILE_SPEC_MATCH_TABLE;
                     }
                     variant
@@ -471,11 +471,6 @@ impl SplitPlan {
     pub(super) fn subgroup_positions(&self) -> bool {
         self.tile
             .is_some_and(|tile| subgroup_positions(&self.desc, tile.write, self.group_lanes))
-    }
-
-    /// Whether the tile scatter ranks through a table of lane masks (see [`match_table`]).
-    pub(super) fn match_table(&self) -> bool {
-        self.match_table
     }
 
     /// Whether the direct path with subgroup positions takes every element's position before it
