@@ -1995,11 +1995,10 @@ fn staged_pairs_seven_items() {
     }
 }
 
-/// The subgroup-staged tile path (each subgroup stages its own run in bucket order): every
-/// key type and value width, every bucket function, adversarial data and float specials,
-/// sizes around the tile; where `Auto` takes it; refused where `m` exceeds the subgroup.
+/// Where `Auto` takes the subgroup-staged tile path (each subgroup stages its own run in
+/// bucket order), and that it is refused where `m` exceeds the subgroup.
 #[test]
-fn subgroup_staged_tile_path() {
+fn subgroup_staged_auto_rule() {
     // Auto on a device that runs the look-back: u32 -> u32 pairs into 3..=12 buckets by BITS
     // and 3..=7 by GLSL, and 4-byte keys alone into 11..=32 by BITS or GLSL, where m fits the
     // smallest subgroup.
@@ -2060,15 +2059,27 @@ fn subgroup_staged_tile_path() {
         lanes + 1
     );
     assert_no_validation_messages(&ctx);
+}
 
-    let ctx = context_with_lookback(false);
+/// The tile length of the subgroup-staged path for u32 -> u32 pairs into 2 buckets (the
+/// largest tile of the key types' tests below).
+fn subgroup_staged_tile(ctx: &Context) -> usize {
     let plan = ctx
         .split_plan(&SplitDesc {
             path: SplitPath::TileSubgroupStaged,
             ..SplitDesc::new(KeyType::U32, ValueType::U32, 2, BucketFn::Bits, 1 << 20)
         })
         .expect("plan");
-    let tile = plan.column_length() as usize;
+    plan.column_length() as usize
+}
+
+/// The subgroup-staged tile path on u32 keys: every value width and bucket function,
+/// adversarial data, sizes around the tile and across several tiles a workgroup, 8 items a
+/// lane. (Split from the other key types' test so that the two run side by side.)
+#[test]
+fn subgroup_staged_tile_path() {
+    let ctx = context_with_lookback(false);
+    let tile = subgroup_staged_tile(&ctx);
     let mut rng = Rng(29);
     for (name, gen) in distributions() {
         let n = 3 * tile + 1;
@@ -2083,6 +2094,15 @@ fn subgroup_staged_tile_path() {
     // 8 items per invocation (the tile kernels' other unrolling).
     let raw = rng.vec_u32(5 * tile / 2 + 3);
     subgroup_staged_key_type::<u32>(&ctx, &raw, 26, 8, "u32 8 items");
+    assert_no_validation_messages(&ctx);
+}
+
+/// The subgroup-staged tile path on the five other key types, float specials among the keys.
+#[test]
+fn subgroup_staged_every_key_type() {
+    let ctx = context_with_lookback(false);
+    let tile = subgroup_staged_tile(&ctx);
+    let mut rng = Rng(30);
     let raw = words_with_specials(&mut rng, 2 * tile + 3, &FLOAT_SPECIALS);
     subgroup_staged_key_type::<i32>(&ctx, &raw, 26, 0, "i32");
     subgroup_staged_key_type::<f32>(&ctx, &raw, 26, 0, "f32");
