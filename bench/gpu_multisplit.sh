@@ -13,6 +13,8 @@
 #   MS       bucket counts (default "2 3 8 32 256 1024")
 #   TESTS    the multisplit test binary (default: .devbin/tests/split from
 #            scripts/build-devbin.sh, else target/release/deps/split-*; empty: no tests)
+#   TEST_THREADS  tests run side by side (default 8: on an H200 the 21 took 112 s, one at a
+#            time over 250 s, most of it compiling pipelines on the CPU)
 #   VKALGO_BENCH  the benchmark binary (default .devbin/vkalgo-bench)
 #   ARCH     nvcc target (default sm_90)
 set -euo pipefail
@@ -33,7 +35,7 @@ fi
 test_rc=0
 if [ -n "$TESTS" ]; then
   # No validation layer on the GPU machine; the tests pick the GPU as their device.
-  VKALGO_TEST_NO_VALIDATION=1 "$TESTS" --test-threads=1 2>&1 | tee "$OUT/multisplit-tests.txt" || test_rc=$?
+  VKALGO_TEST_NO_VALIDATION=1 "$TESTS" --test-threads="${TEST_THREADS:-8}" 2>&1 | tee "$OUT/multisplit-tests.txt" || test_rc=$?
 fi
 
 "$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/multisplit_bench bench/cuda/multisplit_bench.cu

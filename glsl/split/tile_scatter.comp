@@ -212,9 +212,9 @@ void subgroup_staged_write(KEY_T keys[BATCH],
 // scatter_tiles_per_group): each workgroup splits consecutive tiles, the next tile's loads
 // issued before this tile is ranked, so that a workgroup's loads overlap its ranking and
 // stores. Keys alone on the subgroup-staged path take 4 (u32 keys into 8 buckets at 2^26 on an
-// H100: scatter 0.279 -> 0.245 ms with 8 items), u32 -> u32 pairs into up to 4 buckets 2 on
-// the direct and subgroup-staged paths; every other variant 1 (the staged path's workgroup
-// barriers made it slower with more).
+// H100: scatter 0.279 -> 0.245 ms with 8 items; into as many buckets as a subgroup has lanes 2),
+// u32 -> u32 pairs into up to 4 buckets 2 on the direct and subgroup-staged paths; every other
+// variant 1 (the staged path's workgroup barriers made it slower with more).
 const uint TILES_PER_GROUP = 1u << ((SPIN_LIMIT >> 16) & 15u);
 
 // Register counters (TILE_REGISTERS) need no zeroing: each subgroup writes its whole row (lane

@@ -184,6 +184,16 @@ pub(super) const SUBGROUP_STAGED_KEYS_ITEMS: u32 = 12;
 /// [`SUBGROUP_STAGED_KEYS_ITEMS`]). The direct path stays at 1 (u32 keys into 2 buckets at 2^26
 /// on an H100: 0.285 ms with 1, 0.293 with 4; into 4 0.314 and 0.330).
 pub(super) const SCATTER_TILES_PER_GROUP_KEYS_STAGED: u32 = 4;
+/// Tiles one workgroup of the subgroup-staged tile scatter takes for keys alone into as many
+/// buckets as a lane group has lanes (every lane holds a bucket's counter; 32 on NVIDIA GPUs).
+/// On an NVIDIA H200, u32 keys by GLSL at 2^24 / 2^26, ms, four tiles against two: into 32
+/// 0.0913-0.0930 / 0.3214-0.3225 against 0.0898 / 0.3110 (scatter pass 0.2467 against 0.2373
+/// ms at 2^26), but into 31 0.0913-0.0919 / 0.3014-0.3015 against 0.0899 / 0.3104, into 28
+/// 0.0897-0.0900 / 0.2976-0.2991 against 0.0893 / 0.3069 and into 16 0.0870-0.0874 / 0.2900-0.2904
+/// against 0.0863 / 0.2977. On keys scaled to [0, 0.984 * 2^32) (unequal last bucket) into 32,
+/// 0.3074 against 0.3112: the step at 32 is the uniform keys' (a hash partition's)
+/// (docs/benchmarks/2026-11-28-h200-split-keys-32.md).
+pub(super) const SCATTER_TILES_PER_GROUP_KEYS_FULL_GROUP: u32 = 2;
 /// Tiles one workgroup of the direct and subgroup-staged tile scatters takes for u32 -> u32
 /// pairs into at most [`SCATTER_PAIRS_TWO_TILES_MAX_BUCKETS`] buckets. On an H100 at 2^24 /
 /// 2^26, ms, one tile against two: subgroup-staged by GLSL, m = 3 0.1354-0.1366 / 0.494-0.497
@@ -267,10 +277,14 @@ pub(super) enum TileWrite {
 /// Tiles one workgroup of the tile scatter takes, one after another, the next tile's loads
 /// issued before this one is ranked (a power of two, glsl/split/tile_scatter.comp
 /// TILES_PER_GROUP): [`SCATTER_TILES_PER_GROUP_KEYS_STAGED`] for keys alone on the
-/// subgroup-staged path, [`SCATTER_TILES_PER_GROUP_PAIRS`] for u32 values into few buckets on
-/// the direct and subgroup-staged paths; else 1.
-pub(super) fn scatter_tiles_per_group(desc: &SplitDesc, write: TileWrite) -> u32 {
+/// subgroup-staged path ([`SCATTER_TILES_PER_GROUP_KEYS_FULL_GROUP`] where `m` is
+/// `group_lanes`), [`SCATTER_TILES_PER_GROUP_PAIRS`] for u32 values into few buckets on the
+/// direct and subgroup-staged paths; else 1.
+pub(super) fn scatter_tiles_per_group(desc: &SplitDesc, write: TileWrite, group_lanes: u32) -> u32 {
     match (write, desc.value_type) {
+        (TileWrite::SubgroupStaged, ValueType::None) if desc.bucket_count == group_lanes => {
+            SCATTER_TILES_PER_GROUP_KEYS_FULL_GROUP
+        }
         (TileWrite::SubgroupStaged, ValueType::None) => SCATTER_TILES_PER_GROUP_KEYS_STAGED,
         (TileWrite::SubgroupStaged | TileWrite::Direct, ValueType::U32)
             if desc.bucket_count <= SCATTER_PAIRS_TWO_TILES_MAX_BUCKETS =>
@@ -374,7 +388,7 @@ pub(super) fn match_table(
                 && desc.value_type == ValueType::U32
                 && matches!(desc.bucket_fn, BucketFn::Bits | BucketFn::Glsl)
                 && subgroup_positions(desc, write, group_lanes)
-                && scatter_tiles_per_group(desc, write) == 1
+                && scatter_tiles_per_group(desc, write, group_lanes) == 1
         }
         TileWrite::Direct => false,
     };
@@ -387,7 +401,7 @@ pub(super) fn match_table(
 /// next tile while later subgroups may still read the rows of this one (glsl/split/
 /// tile_scatter.comp DOUBLE_BUFFERED_ROWS).
 pub(super) fn double_buffered_rows(desc: &SplitDesc, write: TileWrite, group_lanes: u32) -> bool {
-    subgroup_positions(desc, write, group_lanes) && scatter_tiles_per_group(desc, write) > 1
+    subgroup_positions(desc, write, group_lanes) && scatter_tiles_per_group(desc, write, group_lanes) > 1
 }
 
 impl SplitPlan {
@@ -462,8 +476,9 @@ impl SplitPlan {
 
     /// Tiles one workgroup of the tile scatter takes (see [`scatter_tiles_per_group`]).
     pub(super) fn scatter_tiles_per_group(&self) -> u32 {
-        self.tile
-            .map_or(1, |tile| scatter_tiles_per_group(&self.desc, tile.write))
+        self.tile.map_or(1, |tile| {
+            scatter_tiles_per_group(&self.desc, tile.write, self.group_lanes)
+        })
     }
 
     /// Whether each subgroup of the tile scatter finds its buckets' output starts itself (see
@@ -560,7 +575,7 @@ impl SplitPlan {
 
 #[cfg(test)]
 mod tests {
-    use super::{match_table, BucketFn, SplitDesc, TileWrite};
+    use super::{match_table, scatter_tiles_per_group, BucketFn, SplitDesc, TileWrite};
     use crate::{KeyType, ValueType};
 
     /// Which tile scatters rank through the table of lane masks: on a GPU with 32-lane
@@ -618,5 +633,36 @@ mod tests {
         let mut u64_keys = desc(keys, 16, BucketFn::Glsl);
         u64_keys.key_type = KeyType::U64;
         assert!(!match_table(&u64_keys, sub, 32, 32, false));
+    }
+
+    /// Tiles a workgroup of the tile scatter: keys alone on the subgroup-staged path four, two
+    /// where `m` is the lane group's width; pairs into at most 4 buckets two on the direct and
+    /// subgroup-staged paths; everything else one.
+    #[test]
+    fn scatter_tiles_per_group_takes_the_measured_counts() {
+        let desc = |value_type, m| SplitDesc::new(KeyType::U32, value_type, m, BucketFn::Glsl, 1 << 20);
+        let (keys, pairs) = (ValueType::None, ValueType::U32);
+        let (sub, staged, direct) = (TileWrite::SubgroupStaged, TileWrite::Staged, TileWrite::Direct);
+        for (d, write, lanes, tiles) in [
+            (desc(keys, 16), sub, 32, 4),
+            (desc(keys, 31), sub, 32, 4),
+            (desc(keys, 32), sub, 32, 2),
+            (desc(keys, 8), sub, 8, 2),
+            (desc(keys, 8), sub, 16, 4),
+            (desc(keys, 32), staged, 32, 1),
+            (desc(keys, 4), direct, 32, 1),
+            (desc(pairs, 4), sub, 32, 2),
+            (desc(pairs, 2), direct, 32, 2),
+            (desc(pairs, 8), sub, 32, 1),
+            (desc(pairs, 4), staged, 32, 1),
+        ] {
+            assert_eq!(
+                scatter_tiles_per_group(&d, write, lanes),
+                tiles,
+                "{:?} m={} {write:?} lanes {lanes}",
+                d.value_type,
+                d.bucket_count
+            );
+        }
     }
 }
