@@ -47,6 +47,9 @@ for case in ["sparse", "dense", "clustered"]:
                "andnot_cardinality", "xor_cardinality", "contains", "to_array", "cardinality",
                "range_cardinality"]:
         pairs.append(("set_" + op, case, cr, "set_" + op, case))
+        if op == "cardinality":  # the host call, against the same CRoaring row
+            pairs.append(("set_cardinality_host", case, cr, "set_cardinality", case))
+            pairs.append(("set_cardinality_host_counted", case, cr, "set_cardinality", case))
         if op in ("and", "or", "andnot", "xor"):
             pairs.append(("set_" + op + "_reserved", case, cr, "set_" + op, case))
 for name, case, base, bname, bcase in pairs:

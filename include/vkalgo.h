@@ -1062,7 +1062,9 @@ VkalgoResult vkalgo_set_contains_host(const struct VkalgoSet *set,
                                       uint8_t *out,
                                       size_t count);
 
-// The number of values in the set (up to 2^32) into `*out`.
+// The number of values in the set (up to 2^32) into `*out`. Answered on the host, with no GPU
+// work, where the set has not been written since an earlier call counted it or it was read
+// from a Roaring serialization.
 VkalgoResult vkalgo_set_cardinality(const struct VkalgoSet *set, uint64_t *out);
 
 // The number of values in `[begin, end)` into `*out` (`begin <= end <= 2^32`).

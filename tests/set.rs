@@ -34,6 +34,11 @@ fn check(set: &GpuSet, model: &BTreeSet<u32>, what: &str) {
         want.len() as u64,
         "{what}: cardinality()"
     );
+    assert_eq!(
+        set.counted_cardinality().unwrap(),
+        want.len() as u64,
+        "{what}: cardinality counted on the GPU"
+    );
     let bytes = set.serialize().unwrap();
     assert_eq!(bytes, reference::serialize(model), "{what}: serialization");
     if let Err(e) = set.verify_pools() {
@@ -708,6 +713,140 @@ fn in_place_operations() {
 
 /// Checks `d` against `want`, then that after `shrink_to_fit` it holds exactly the result's
 /// blocks (none lost, none given back twice).
+/// The cardinality the host keeps: known after a build from a Roaring file, a count, `pack`
+/// and `unpack`; forgotten by every host write and counted again right; never kept once a
+/// write was recorded through the record layer (the host cannot tell when it runs).
+#[test]
+fn cardinality_known_on_the_host() {
+    let ctx = context();
+    let mut rng = Rng(0x5eed_ca4d);
+    let values = mixed_values(&mut rng, 30_000, 0x1234_0000);
+    let mut model = model_of(&values);
+    let mut s = GpuSet::from_values(&ctx, &values).unwrap();
+    let known_right = |s: &GpuSet, model: &BTreeSet<u32>, what: &str| {
+        assert_eq!(
+            s.cardinality().unwrap(),
+            model.len() as u64,
+            "{what}: cardinality()"
+        );
+        assert!(s.knows_cardinality(), "{what}: known after a count");
+        assert_eq!(
+            s.cardinality().unwrap(),
+            model.len() as u64,
+            "{what}: known cardinality"
+        );
+        assert_eq!(
+            s.range_cardinality(0, 1 << 32).unwrap(),
+            model.len() as u64,
+            "{what}: range of the whole universe"
+        );
+        assert_eq!(
+            s.counted_cardinality().unwrap(),
+            model.len() as u64,
+            "{what}: counted"
+        );
+    };
+    known_right(&s, &model, "from_values");
+
+    let more = mixed_values(&mut rng, 8_000, 0x8000_0000);
+    s.insert(&more).unwrap();
+    model.extend(&more);
+    assert!(!s.knows_cardinality(), "insert forgets");
+    known_right(&s, &model, "insert");
+
+    let gone: Vec<u32> = model.iter().copied().step_by(3).collect();
+    s.remove(&gone).unwrap();
+    for v in &gone {
+        model.remove(v);
+    }
+    assert!(!s.knows_cardinality(), "remove forgets");
+    known_right(&s, &model, "remove");
+
+    s.insert_range(0x4000_0000 - 100, 0x4000_0000 + 3 * 65536 + 7)
+        .unwrap();
+    model.extend(0x4000_0000u32 - 100..0x4000_0000 + 3 * 65536 + 7);
+    assert!(!s.knows_cardinality(), "insert_range forgets");
+    known_right(&s, &model, "insert_range");
+
+    let other_values = mixed_values(&mut rng, 20_000, 0x1234_8000);
+    let other = GpuSet::from_values(&ctx, &other_values).unwrap();
+    let other_model = model_of(&other_values);
+    known_right(&other, &other_model, "operand");
+    for op in SetOp::ALL {
+        let mut d = GpuSet::from_values(&ctx, &values).unwrap();
+        known_right(&d, &model_of(&values), "destination");
+        d.assign(SetOperand::This, SetOperand::Set(&other), op).unwrap();
+        assert!(!d.knows_cardinality(), "{op:?}: assign forgets");
+        known_right(
+            &d,
+            &reference::op(&model_of(&values), &other_model, op),
+            &format!("{op:?}"),
+        );
+        known_right(
+            &other,
+            &other_model,
+            &format!("{op:?}: the operand keeps its count"),
+        );
+    }
+    let mut d = GpuSet::new(&ctx).unwrap();
+    known_right(&d, &BTreeSet::new(), "empty");
+    GpuSet::assign_batch(&mut [(&mut d, SetOperand::Set(&s), SetOperand::Set(&other), SetOp::Xor)]).unwrap();
+    assert!(!d.knows_cardinality(), "assign_batch forgets");
+    known_right(
+        &d,
+        &reference::op(&model, &other_model, SetOp::Xor),
+        "assign_batch",
+    );
+
+    s.run_optimize().unwrap();
+    assert!(!s.knows_cardinality(), "run_optimize forgets");
+    known_right(&s, &model, "run_optimize");
+    s.shrink_to_fit().unwrap();
+    known_right(&s, &model, "shrink_to_fit");
+    s.pack().unwrap();
+    assert!(s.knows_cardinality(), "pack builds from the downloaded chunks");
+    known_right(&s, &model, "pack");
+    s.unpack().unwrap();
+    assert!(s.knows_cardinality(), "unpack builds from the downloaded chunks");
+    known_right(&s, &model, "unpack");
+
+    let mut t = GpuSet::deserialize(&ctx, &s.serialize().unwrap()).unwrap();
+    assert!(t.knows_cardinality(), "deserialize sums the containers' counts");
+    known_right(&t, &model, "deserialize");
+
+    // A recorded write: the host forgets the count at once and never keeps one again.
+    t.reserve(2, 2).unwrap(); // recorded writes cannot grow the pools
+    let (scratch, mut status) = scratch_and_status(&ctx);
+    let range = status.sub_range(0, 32);
+    let (begin, end) = (0x9000_0000u64 + 5, 0x9000_0000u64 + 65536 + 9);
+    let recorded = recorded_status(&ctx, &mut status, |cmd| unsafe {
+        t.record_insert_range(cmd, begin, end, &scratch.range(), &range)
+    });
+    assert_eq!(recorded.ok, 1, "recorded insert_range");
+    model.extend(begin as u32..end as u32);
+    for round in 0..2 {
+        assert!(!t.knows_cardinality(), "after a recorded write, round {round}");
+        assert_eq!(
+            t.cardinality().unwrap(),
+            model.len() as u64,
+            "after a recorded write, round {round}"
+        );
+    }
+    t.insert(&[7]).unwrap();
+    model.insert(7);
+    assert_eq!(
+        t.cardinality().unwrap(),
+        model.len() as u64,
+        "host write after a recorded one"
+    );
+    assert!(
+        !t.knows_cardinality(),
+        "a host write does not bring the count back"
+    );
+    check(&t, &model, "after the recorded write");
+    assert_no_validation_messages(&ctx);
+}
+
 fn check_blocks_exact(d: &mut GpuSet, want: &BTreeSet<u32>, what: &str) {
     check(d, want, what);
     d.shrink_to_fit().unwrap();

@@ -241,7 +241,9 @@ pub unsafe extern "C" fn vkalgo_set_contains_host(
     })
 }
 
-/// The number of values in the set (up to 2^32) into `*out`.
+/// The number of values in the set (up to 2^32) into `*out`. Answered on the host, with no GPU
+/// work, where the set has not been written since an earlier call counted it or it was read
+/// from a Roaring serialization.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_set_cardinality(set: *const VkalgoSet, out: *mut u64) -> VkalgoResult {
     guard("vkalgo_set_cardinality", || {

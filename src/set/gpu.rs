@@ -16,7 +16,7 @@ use crate::core::shaders::{self, ShaderSource};
 use crate::error::{Error, Result};
 use crate::{Context, SetOp};
 use ash::vk;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 pub(crate) const CHUNKS: u64 = 65536;
 /// Byte offset of the directory in the control buffer.
@@ -368,7 +368,19 @@ pub struct GpuSet {
     /// At least the number of non-empty chunks (tracked on the host through every operation,
     /// so passes over listed chunks launch no more workgroups than can have work).
     pub(super) chunk_bound: AtomicU32,
+    /// The set's cardinality where the host knows it ([`UNKNOWN_CARDINALITY`] otherwise):
+    /// built from chunks on the host, or counted by [`GpuSet::cardinality`] since the last
+    /// write. Every write forgets it when it is recorded.
+    pub(super) known_cardinality: AtomicU64,
+    /// Set once a write into this set is recorded through the record layer: the host cannot
+    /// tell when the caller's command buffer runs it, so from then on the set's cardinality is
+    /// counted on the GPU at every call.
+    pub(super) recorded_writes: AtomicBool,
 }
+
+/// [`GpuSet::known_cardinality`] when the host does not know the cardinality (no set holds
+/// 2^64 - 1 values).
+const UNKNOWN_CARDINALITY: u64 = u64::MAX;
 
 /// Sizes of the five parts for pools of `bm` and `ar` blocks.
 fn part_sizes(bm: u32, ar: u32) -> [u64; 5] {
@@ -667,6 +679,8 @@ impl GpuSet {
             ar_blocks: array_blocks,
             packed: None,
             chunk_bound: AtomicU32::new(0),
+            known_cardinality: AtomicU64::new(0),
+            recorded_writes: AtomicBool::new(false),
         })
     }
 
@@ -798,6 +812,8 @@ impl GpuSet {
             ar_blocks,
             packed: entries,
             chunk_bound: AtomicU32::new(chunks.len() as u32),
+            known_cardinality: AtomicU64::new(chunks.iter().map(|(_, c)| c.cardinality() as u64).sum()),
+            recorded_writes: AtomicBool::new(false),
         })
     }
 
@@ -1383,9 +1399,35 @@ impl GpuSet {
     }
 
     /// Raises the bound after recording an update into this set (bounds never shrink: a
-    /// bound too high only costs idle workgroups).
+    /// bound too high only costs idle workgroups), and forgets the set's cardinality.
     pub(super) fn note_update(&self, u: &Update) {
         self.chunk_bound.fetch_max(u.result_bound, Ordering::Relaxed);
+        self.known_cardinality
+            .store(UNKNOWN_CARDINALITY, Ordering::SeqCst);
+    }
+
+    /// [`GpuSet::note_update`] for a write recorded into the caller's command buffer: the
+    /// set's cardinality is no longer kept on the host.
+    pub(super) fn note_recorded_update(&self, u: &Update) {
+        self.recorded_writes.store(true, Ordering::SeqCst);
+        self.note_update(u);
+    }
+
+    /// The cardinality the host knows: none once a write was recorded into the set.
+    pub(super) fn known_cardinality(&self) -> Option<u64> {
+        if self.recorded_writes.load(Ordering::SeqCst) {
+            return None;
+        }
+        let known = self.known_cardinality.load(Ordering::SeqCst);
+        (known != UNKNOWN_CARDINALITY).then_some(known)
+    }
+
+    /// Keeps a cardinality counted on the GPU with no write in between (the caller holds the
+    /// set: host writes need `&mut`, and a recorded write makes it unused).
+    pub(super) fn remember_cardinality(&self, cardinality: u64) {
+        if !self.recorded_writes.load(Ordering::SeqCst) {
+            self.known_cardinality.store(cardinality, Ordering::SeqCst);
+        }
     }
 
     pub(super) fn meta(&self) -> u64 {

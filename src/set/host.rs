@@ -390,14 +390,43 @@ impl GpuSet {
         Ok(())
     }
 
-    /// The number of values in the set (up to 2^32).
+    /// The number of values in the set (up to 2^32). Answered on the host, with no GPU work,
+    /// where the set has not been written since it was built from a Roaring file, packed,
+    /// unpacked or counted by an earlier call (as CRoaring keeps its containers' counts); a
+    /// set written through the record layer is counted on the GPU at every call.
     pub fn cardinality(&self) -> Result<u64> {
-        self.range_cardinality(0, 1 << 32)
+        if let Some(known) = self.known_cardinality() {
+            return Ok(known);
+        }
+        let counted = self.count_range(0, 1 << 32)?;
+        self.remember_cardinality(counted);
+        Ok(counted)
     }
 
-    /// The number of values in `[begin, end)` (`begin <= end <= 2^32`).
+    /// The number of values in `[begin, end)` (`begin <= end <= 2^32`); the whole universe as
+    /// [`GpuSet::cardinality`].
     pub fn range_cardinality(&self, begin: u64, end: u64) -> Result<u64> {
         check_range(begin, end, "set range_cardinality")?;
+        if begin == 0 && end == 1 << 32 {
+            return self.cardinality();
+        }
+        self.count_range(begin, end)
+    }
+
+    /// Whether [`GpuSet::cardinality`] would answer on the host (tests).
+    #[doc(hidden)]
+    pub fn knows_cardinality(&self) -> bool {
+        self.known_cardinality().is_some()
+    }
+
+    /// The cardinality counted on the GPU, whatever the host knows (tests).
+    #[doc(hidden)]
+    pub fn counted_cardinality(&self) -> Result<u64> {
+        self.count_range(0, 1 << 32)
+    }
+
+    /// Counts the values in `[begin, end)` on the GPU (a checked range).
+    fn count_range(&self, begin: u64, end: u64) -> Result<u64> {
         let ctx = &self.ctx;
         let mut out = ctx.readback_buffer(16)?;
         let done = ctx.submit_and_wait(|cmd| unsafe {

@@ -222,7 +222,7 @@ impl GpuSet {
             return Err(Error::invalid("set op: scratch and status overlap"));
         }
         let u = self.op_update(a, b, op, path)?;
-        self.note_update(&u);
+        self.note_recorded_update(&u);
         record_update_phase(
             &self.ctx,
             cmd,
@@ -466,7 +466,7 @@ impl GpuSet {
             return Ok(());
         }
         let u = self.values_update(self.ctx.address_of(sorted), count, max as u32, remove);
-        self.note_update(&u);
+        self.note_recorded_update(&u);
         record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
     }
 
@@ -495,7 +495,7 @@ impl GpuSet {
             return Ok(());
         }
         let u = self.range_update(begin, end);
-        self.note_update(&u);
+        self.note_recorded_update(&u);
         record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
     }
 
@@ -521,7 +521,7 @@ impl GpuSet {
         }
         self.check_writable("set run_optimize")?;
         let u = self.optimize_update();
-        self.note_update(&u);
+        self.note_recorded_update(&u);
         record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
     }
 

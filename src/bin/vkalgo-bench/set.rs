@@ -526,6 +526,25 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             assert_eq!(words[52] as u64 | (words[53] as u64) << 32, want, "{name}");
             result_line(name, case, va.len(), median(times), "");
         }
+        // The host call, wall clock: answered on the host once a first call counted the set
+        // (`cardinality_host`), and a count on the GPU from the host, submission and wait
+        // included (`cardinality_host_counted`).
+        let want = va.len() as u64;
+        assert_eq!(a.cardinality()?, want, "cardinality()");
+        for (name, counted) in [("cardinality_host", false), ("cardinality_host_counted", true)] {
+            let mut times = Vec::with_capacity(reps as usize);
+            for _ in 0..reps.max(1) {
+                let start = std::time::Instant::now();
+                let got = if counted {
+                    a.counted_cardinality()?
+                } else {
+                    a.cardinality()?
+                };
+                times.push(start.elapsed().as_secs_f64() * 1e3);
+                assert_eq!(got, want, "{name}");
+            }
+            result_line(name, case, va.len(), median(times), "wall clock");
+        }
         let _ = vk::Buffer::null();
     }
     Ok(())
