@@ -49,11 +49,13 @@ impl Error {
         }
     }
 
-    pub(crate) fn invalid(message: impl Into<String>) -> Self {
+    /// An [`Error::InvalidArgument`] with this message.
+    pub fn invalid(message: impl Into<String>) -> Self {
         Error::InvalidArgument(message.into())
     }
 
-    pub(crate) fn unsupported(message: impl Into<String>) -> Self {
+    /// An [`Error::Unsupported`] with this message.
+    pub fn unsupported(message: impl Into<String>) -> Self {
         Error::Unsupported(message.into())
     }
 }

@@ -54,7 +54,6 @@
 
 #![warn(missing_docs)]
 
-pub mod capi;
 pub mod core;
 mod error;
 pub mod hash;
@@ -96,7 +95,6 @@ pub use warm_up::Algorithm;
 
 #[cfg(test)]
 mod push_constant_tests {
-    use crate::core::spirv::push_constant_members;
 
     /// Every push-constant struct matches its GLSL block member for member.
     #[test]
@@ -111,7 +109,11 @@ mod push_constant_tests {
             .chain(crate::set::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {
-            let glsl = push_constant_members(shader.spirv);
+            let glsl: Vec<(String, u32)> = shader
+                .push_constant_members()
+                .iter()
+                .map(|&(n, o)| (n.to_string(), o))
+                .collect();
             assert!(!glsl.is_empty(), "{}: no push-constant block found", shader.name);
             let rust: Vec<(String, u32)> = fields
                 .iter()

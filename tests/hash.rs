@@ -963,9 +963,9 @@ fn bad_input_rust_api() {
 #[test]
 fn c_abi() {
     use std::ptr::{null, null_mut};
-    use vkalgo::capi::hash::*;
-    use vkalgo::capi::types::*;
-    use vkalgo::capi::*;
+    use vkalgo_ffi::hash::*;
+    use vkalgo_ffi::types::*;
+    use vkalgo_ffi::*;
     unsafe {
         let mut ctx = null_mut();
         assert_eq!(
@@ -1210,88 +1210,25 @@ fn lookups_from_a_user_shader() {
     assert_no_validation_messages(&ctx);
 }
 
-const USER_SHADER: &str = r#"
-#version 460
-#include "vkalgo_hash_map.glsl"
-layout(local_size_x = 64) in;
-layout(buffer_reference, std430, buffer_reference_align = 4) buffer Words { uint v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 8) buffer Words64 { uint64_t v[]; };
-layout(push_constant) uniform Push {
-    VkalgoHashMapView map;
-    uint64_t keys;
-    uint64_t values_out;
-    uint64_t found_out;
-    uint64_t contains_out;
-    uint count;
-} pc;
-void main() {
-    uint i = gl_GlobalInvocationID.x;
-    if (i >= pc.count) return;
-#if KEY64
-    uint64_t key = Words64(pc.keys).v[i];
-    bool contained = vkalgo_hash_map_contains_u64(pc.map, key);
-#else
-    uint key = Words(pc.keys).v[i];
-    bool contained = vkalgo_hash_map_contains_u32(pc.map, key);
-#endif
-#if KEY64 && VALUE64
-    uint64_t value;
-    bool found = vkalgo_hash_map_find_u64_u64(pc.map, key, value);
-#elif KEY64
-    uint value;
-    bool found = vkalgo_hash_map_find_u64_u32(pc.map, key, value);
-#elif VALUE64
-    uint64_t value;
-    bool found = vkalgo_hash_map_find_u32_u64(pc.map, key, value);
-#else
-    uint value;
-    bool found = vkalgo_hash_map_find_u32_u32(pc.map, key, value);
-#endif
-#if VALUE64
-    Words64(pc.values_out).v[i] = value;
-#else
-    Words(pc.values_out).v[i] = value;
-#endif
-    Words(pc.found_out).v[i] = found ? 1u : 0u;
-    Words(pc.contains_out).v[i] = contained ? 1u : 0u;
+/// tests/shaders/user_lookup.comp, a caller's shader using the public GLSL include, compiled by
+/// `cargo xtask shaders` for (64-bit keys, 64-bit values).
+fn user_shader_spirv(key64: bool, value64: bool) -> Vec<u32> {
+    let bytes: &[u8] = match (key64, value64) {
+        (false, false) => include_bytes!("shaders/user_lookup_k32_v32.spv"),
+        (false, true) => include_bytes!("shaders/user_lookup_k32_v64.spv"),
+        (true, false) => include_bytes!("shaders/user_lookup_k64_v32.spv"),
+        (true, true) => include_bytes!("shaders/user_lookup_k64_v64.spv"),
+    };
+    ash::util::read_spv(&mut std::io::Cursor::new(bytes)).unwrap()
 }
-"#;
 
-/// Compiles USER_SHADER for the map's types and runs it on `query`: (values, found, contains).
+/// Runs the user shader for the map's types on `query`: (values, found, contains).
 fn user_shader_lookup<K: TestKey, V: TestValue>(
     ctx: &Context,
     map: &HashMap,
     query: &[K],
 ) -> (Vec<V>, Vec<u32>, Vec<u32>) {
-    let compiler = shaderc::Compiler::new().unwrap();
-    let mut options = shaderc::CompileOptions::new().unwrap();
-    options.set_target_env(shaderc::TargetEnv::Vulkan, shaderc::EnvVersion::Vulkan1_2 as u32);
-    options.add_macro_definition("KEY64", Some(if K::TYPE == HashKeyType::U64 { "1" } else { "0" }));
-    options.add_macro_definition(
-        "VALUE64",
-        Some(if V::TYPE == HashValueType::U64 { "1" } else { "0" }),
-    );
-    // Embedded at build time, so the test binary also runs on a machine without the sources.
-    const INCLUDE: &str = include_str!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/glsl/public/vkalgo_hash_map.glsl"
-    ));
-    options.set_include_callback(|name, _, _, _| match name {
-        "vkalgo_hash_map.glsl" => Ok(shaderc::ResolvedInclude {
-            resolved_name: name.to_string(),
-            content: INCLUDE.to_string(),
-        }),
-        other => Err(format!("unknown include {other}")),
-    });
-    let spirv = compiler
-        .compile_into_spirv(
-            USER_SHADER,
-            shaderc::ShaderKind::Compute,
-            "user.comp",
-            "main",
-            Some(&options),
-        )
-        .unwrap_or_else(|e| panic!("user shader: {e}"));
+    let spirv = user_shader_spirv(K::TYPE == HashKeyType::U64, V::TYPE == HashValueType::U64);
     let n = query.len() as u64;
     let (kb, vb) = (std::mem::size_of::<K>() as u64, std::mem::size_of::<V>() as u64);
     let mut keys = GpuBuffer::new(ctx, n * kb, MemoryLocation::CpuToGpu, "user keys").unwrap();
@@ -1321,10 +1258,7 @@ fn user_shader_lookup<K: TestKey, V: TestValue>(
     let d = ctx.device();
     unsafe {
         let module = d
-            .create_shader_module(
-                &vk::ShaderModuleCreateInfo::default().code(spirv.as_binary()),
-                None,
-            )
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&spirv), None)
             .unwrap();
         let ranges = [vk::PushConstantRange::default()
             .stage_flags(vk::ShaderStageFlags::COMPUTE)

@@ -1104,9 +1104,9 @@ fn bad_input_is_refused_and_nothing_written() {
 
 #[test]
 fn c_abi_merge_and_set_ops() {
-    use vkalgo::capi::merge::*;
-    use vkalgo::capi::types::*;
-    use vkalgo::capi::*;
+    use vkalgo_ffi::merge::*;
+    use vkalgo_ffi::types::*;
+    use vkalgo_ffi::*;
     unsafe {
         let mut ctx = std::ptr::null_mut();
         assert_eq!(
@@ -1339,9 +1339,9 @@ fn c_abi_merge_and_set_ops() {
 #[test]
 fn c_abi_record_layer() {
     use vkalgo::ash::vk::Handle;
-    use vkalgo::capi::merge::*;
-    use vkalgo::capi::types::*;
-    use vkalgo::capi::*;
+    use vkalgo_ffi::merge::*;
+    use vkalgo_ffi::types::*;
+    use vkalgo_ffi::*;
     let ctx = context();
     unsafe {
         let cctx = common::c_context_over(&ctx);

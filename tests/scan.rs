@@ -512,8 +512,8 @@ fn counts_beyond_the_maximum_are_refused() {
         }
     }
     unsafe {
-        use vkalgo::capi::scan::*;
-        use vkalgo::capi::*;
+        use vkalgo_ffi::scan::*;
+        use vkalgo_ffi::*;
         let mut c = std::ptr::null_mut();
         assert_eq!(vkalgo_context_create_default(&mut c), VkalgoResult::VkalgoSuccess);
         let input = [1u32, 2, 3];

@@ -720,9 +720,9 @@ fn counts_beyond_the_maximum_are_refused() {
     // The C ABI refuses from the count alone: the arrays (far shorter than the count) are
     // neither read nor written.
     unsafe {
-        use vkalgo::capi::sort::*;
-        use vkalgo::capi::types::*;
-        use vkalgo::capi::*;
+        use vkalgo_ffi::sort::*;
+        use vkalgo_ffi::types::*;
+        use vkalgo_ffi::*;
         let mut c = std::ptr::null_mut();
         assert_eq!(vkalgo_context_create_default(&mut c), VkalgoResult::VkalgoSuccess);
         let desc = VkalgoSortDesc {
@@ -972,9 +972,9 @@ fn bad_input_is_refused_and_changes_nothing() {
 
 #[test]
 fn c_abi_sort_host() {
-    use vkalgo::capi::sort::*;
-    use vkalgo::capi::types::*;
-    use vkalgo::capi::*;
+    use vkalgo_ffi::sort::*;
+    use vkalgo_ffi::types::*;
+    use vkalgo_ffi::*;
     assert_eq!(
         (
             VKALGO_KEY_U32,

@@ -820,9 +820,9 @@ fn record_case(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool, ba
 /// [`MOD_OR_BAD`], path Auto) and runs it.
 fn record_through_c(ctx: &Context, desc: &SplitDesc, args: &SplitArgs) {
     use vkalgo::ash::vk::Handle;
-    use vkalgo::capi::split::*;
-    use vkalgo::capi::types::*;
-    use vkalgo::capi::*;
+    use vkalgo_ffi::split::*;
+    use vkalgo_ffi::types::*;
+    use vkalgo_ffi::*;
     let c_range = |r: Option<vkalgo::BufferRange>| {
         r.map_or(
             VkalgoBufferRange {
@@ -1516,9 +1516,9 @@ fn onesweep_path() {
 
 #[test]
 fn c_abi_multisplit_host() {
-    use vkalgo::capi::split::*;
-    use vkalgo::capi::types::*;
-    use vkalgo::capi::*;
+    use vkalgo_ffi::split::*;
+    use vkalgo_ffi::types::*;
+    use vkalgo_ffi::*;
     assert_eq!(
         (
             VKALGO_BUCKET_BITS,

@@ -260,8 +260,7 @@ impl Context {
     }
 
     unsafe fn create_pipeline(&self, shader: &ShaderSource, spec: Specialization) -> Result<vk::Pipeline> {
-        let code = ash::util::read_spv(&mut std::io::Cursor::new(shader.spirv))
-            .map_err(|e| Error::Internal(format!("embedded SPIR-V {}: {e}", shader.name)))?;
+        let code = shader.spirv()?;
         let module_info = vk::ShaderModuleCreateInfo::default().code(&code);
         let module = self
             .device

@@ -1,6 +1,6 @@
 //! Push-constant layouts: the `push_constants!` macro that defines a Rust push-constant struct
-//! together with its field offsets, and a small SPIR-V reader that extracts the push-constant
-//! block of a compiled shader, so a test can prove both sides agree.
+//! together with its field offsets, so a test can prove it agrees with the GLSL block the
+//! shader generator reflected; and a SPIR-V instruction walk for tests.
 
 /// Field names and byte offsets of a push-constant struct.
 #[cfg_attr(not(test), allow(dead_code))]
@@ -39,12 +39,8 @@ pub(crate) type PushCheck = (
 
 /// The instructions of a SPIR-V module after its header: (opcode, operands) each; a truncated
 /// or malformed instruction ends the walk.
-#[cfg_attr(not(test), allow(dead_code))]
-pub(crate) fn instructions(spirv: &[u8]) -> Vec<(u32, Vec<u32>)> {
-    let words: Vec<u32> = spirv
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+#[cfg(test)]
+pub(crate) fn instructions(words: &[u32]) -> Vec<(u32, Vec<u32>)> {
     let mut found = Vec::new();
     let mut i = 5;
     while i < words.len() {
@@ -56,51 +52,6 @@ pub(crate) fn instructions(spirv: &[u8]) -> Vec<(u32, Vec<u32>)> {
         i += count;
     }
     found
-}
-
-/// The members (name, offset) of the push-constant block of a SPIR-V module, in member order.
-#[cfg_attr(not(test), allow(dead_code))]
-pub(crate) fn push_constant_members(spirv: &[u8]) -> Vec<(String, u32)> {
-    use std::collections::HashMap;
-    const OP_MEMBER_NAME: u32 = 6;
-    const OP_TYPE_POINTER: u32 = 32;
-    const OP_MEMBER_DECORATE: u32 = 72;
-    const DECORATION_OFFSET: u32 = 35;
-    const STORAGE_PUSH_CONSTANT: u32 = 9;
-    let mut names: HashMap<(u32, u32), String> = HashMap::new();
-    let mut offsets: HashMap<(u32, u32), u32> = HashMap::new();
-    let mut pointees = Vec::new();
-    for (op, args) in instructions(spirv) {
-        match op {
-            OP_MEMBER_NAME => {
-                let bytes: Vec<u8> = args[2..].iter().flat_map(|w| w.to_le_bytes()).collect();
-                let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-                names.insert(
-                    (args[0], args[1]),
-                    String::from_utf8_lossy(&bytes[..end]).into_owned(),
-                );
-            }
-            OP_MEMBER_DECORATE if args[2] == DECORATION_OFFSET => {
-                offsets.insert((args[0], args[1]), args[3]);
-            }
-            OP_TYPE_POINTER if args[1] == STORAGE_PUSH_CONSTANT => pointees.push(args[2]),
-            _ => {}
-        }
-    }
-    // Pointers to single members share the storage class: the block is the struct pointee.
-    let Some(block) = pointees
-        .into_iter()
-        .find(|t| offsets.keys().any(|(ty, _)| ty == t))
-    else {
-        return Vec::new();
-    };
-    let mut members: Vec<(u32, String, u32)> = offsets
-        .iter()
-        .filter(|((ty, _), _)| *ty == block)
-        .map(|(&(_, m), &off)| (m, names.get(&(block, m)).cloned().unwrap_or_default(), off))
-        .collect();
-    members.sort();
-    members.into_iter().map(|(_, n, o)| (n, o)).collect()
 }
 
 #[cfg(test)]
@@ -117,7 +68,7 @@ mod tests {
         const GROUP_OPERATION_REDUCE: u32 = 0;
         let mut scans = 0;
         for shader in ALL_SHADERS {
-            for (op, args) in instructions(shader.spirv) {
+            for (op, args) in instructions(&shader.spirv().unwrap()) {
                 if op == OP_GROUP_NON_UNIFORM_IADD {
                     // Result type, result, scope, group operation, value.
                     assert_ne!(

@@ -162,7 +162,7 @@ impl Context {
     /// The one host merge behind the typed calls and the C ABI: `keys` of A and B, `values`
     /// of A and B when the description has a value type; the outputs hold both. On error the
     /// outputs are unchanged.
-    pub(crate) fn merge_host_bytes(
+    pub fn merge_host_bytes(
         &self,
         desc: &MergeDesc,
         keys: [&[u8]; 2],
@@ -282,7 +282,7 @@ impl Context {
 
     /// The host set operation behind [`Context::sorted_set_op`] and the C ABI, on the keys'
     /// bytes.
-    pub(crate) fn sorted_set_op_bytes(
+    pub fn sorted_set_op_bytes(
         &self,
         key_type: KeyType,
         op: SetOp,

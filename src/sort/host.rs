@@ -63,12 +63,7 @@ impl Context {
 
     /// The one host sort behind the typed calls and the C ABI: `keys` and `values` hold
     /// `desc.max_count` elements of the described types. On error they are unchanged.
-    pub(crate) fn sort_host_bytes(
-        &self,
-        desc: &SortDesc,
-        keys: &mut [u8],
-        values: Option<&mut [u8]>,
-    ) -> Result<()> {
+    pub fn sort_host_bytes(&self, desc: &SortDesc, keys: &mut [u8], values: Option<&mut [u8]>) -> Result<()> {
         let plan = self.sort_plan(desc)?;
         let n = desc.max_count;
         let key_bytes = n * desc.key_type.bytes();

@@ -1,6 +1,6 @@
 //! Run-time compilation of GLSL bucket functions: the caller's source is included as
 //! "vkalgo_bucket.glsl" into the passes a plan records (glsl/split/, embedded here) and compiled
-//! with shaderc.
+//! with libshaderc, loaded at run time (`shaderc.rs`).
 //!
 //! Caching: the SPIR-V of each (source text, key type, value type, pass) is compiled once per
 //! process and kept for the process's lifetime (a few tens of KiB per distinct source), so it
@@ -8,6 +8,7 @@
 //! destroyed with the context (the context's pipeline map, keyed by the shader's unique name).
 //! A second plan with the same source therefore compiles nothing.
 
+use super::shaderc;
 use super::ShaderSource;
 use crate::error::{Error, Result};
 use crate::sort::{KeyType, ValueType};
@@ -152,46 +153,34 @@ fn compile_pass(
     id: u64,
     sort_kernel: bool,
 ) -> Result<&'static ShaderSource> {
-    let compiler = shaderc::Compiler::new()
-        .map_err(|e| Error::Internal(format!("multisplit: shaderc compiler unavailable: {e}")))?;
-    let mut options = shaderc::CompileOptions::new()
-        .map_err(|e| Error::Internal(format!("multisplit: shaderc options unavailable: {e}")))?;
-    options.set_target_env(shaderc::TargetEnv::Vulkan, shaderc::EnvVersion::Vulkan1_2 as u32);
-    options.set_target_spirv(shaderc::SpirvVersion::V1_5);
-    options.set_optimization_level(shaderc::OptimizationLevel::Performance);
-    options.add_macro_definition("KEY_BITS", Some(&key_type.bits().to_string()));
-    options.add_macro_definition("VALUE_WORDS", Some(&(value_type as u32).to_string()));
-    options.add_macro_definition("BUCKET_FN", Some("3"));
-    options.add_macro_definition("KEY_TYPE_CODE", Some(&(key_type as u32).to_string()));
+    let mut defines = vec![
+        ("KEY_BITS", key_type.bits().to_string()),
+        ("VALUE_WORDS", (value_type as u32).to_string()),
+        ("BUCKET_FN", "3".to_string()),
+        ("KEY_TYPE_CODE", (key_type as u32).to_string()),
+    ];
     if sort_kernel {
-        options.add_macro_definition("SPLIT_BUCKETS", Some("1"));
+        defines.push(("SPLIT_BUCKETS", "1".to_string()));
     }
-    let user = user.to_string();
-    options.set_include_callback(move |requested, _kind, _requester, _depth| {
+    let includes = |requested: &str| -> std::result::Result<String, String> {
         let content = match requested {
             "split_common.glsl" => SPLIT_COMMON,
             "../common/vkalgo.glsl" | "vkalgo.glsl" => COMMON,
             "../common/workgroup_scan.glsl" => WORKGROUP_SCAN,
             "bucket_fn.glsl" | "../split/bucket_fn.glsl" => BUCKET_FN,
             "sort_common.glsl" => SORT_COMMON,
-            USER_FILE => user.as_str(),
+            USER_FILE => user,
             other => return Err(format!("no include file {other}")),
         };
-        Ok(shaderc::ResolvedInclude {
-            resolved_name: requested.to_string(),
-            content: content.to_string(),
-        })
-    });
-    let artifact = compiler
-        .compile_into_spirv(
-            main,
-            shaderc::ShaderKind::Compute,
-            &format!("{}/{pass}.comp", if sort_kernel { "sort" } else { "split" }),
-            "main",
-            Some(&options),
-        )
-        .map_err(|e| Error::CompileError(format!("multisplit GLSL bucket function: {e}")))?;
-    let spirv: &'static [u8] = Box::leak(artifact.as_binary_u8().to_vec().into_boxed_slice());
+        Ok(content.to_string())
+    };
+    let file_name = format!("{}/{pass}.comp", if sort_kernel { "sort" } else { "split" });
+    let words = shaderc::compile_compute(main, &file_name, &defines, &includes).map_err(|e| match e {
+        Error::CompileError(m) => Error::CompileError(format!("multisplit GLSL bucket function: {m}")),
+        Error::Unsupported(m) => Error::Unsupported(format!("multisplit GLSL bucket function: {m}")),
+        other => other,
+    })?;
+    let spirv: &'static [u32] = Box::leak(words.into_boxed_slice());
     let name: &'static str = Box::leak(
         format!(
             "split_glsl{id}_{pass}_k{}_v{}",
@@ -199,5 +188,5 @@ fn compile_pass(
         )
         .into_boxed_str(),
     );
-    Ok(Box::leak(Box::new(ShaderSource { name, spirv })))
+    Ok(Box::leak(Box::new(ShaderSource::compiled(name, spirv))))
 }

@@ -40,16 +40,22 @@ pub enum Bucketing<'a, K> {
     },
 }
 
-/// A bucketing with its data as bytes (the typed calls and the C ABI meet here).
-pub(crate) struct HostBucketing<'a> {
+/// A bucketing with its data as bytes, for [`Context::split_host_bytes`] (the typed calls and
+/// the C ABI meet there).
+pub struct HostBucketing<'a> {
+    /// Which bucket function.
     pub bucket_fn: BucketFn,
+    /// Number of buckets.
     pub bucket_count: u32,
+    /// BITS: the lowest bit of the bucket id in the key.
     pub bit_offset: u32,
     /// SPLITTERS: `bucket_count - 1` keys of the key type.
     pub splitters: Option<&'a [u8]>,
     /// IDS: one per element.
     pub ids: Option<&'a [u32]>,
+    /// GLSL: the bucket function's source.
     pub glsl: Option<&'a str>,
+    /// GLSL: the four values of `vkalgo_params`.
     pub params: [u32; 4],
 }
 
@@ -143,7 +149,7 @@ impl Context {
 
     /// The one host multisplit behind the typed calls and the C ABI. On error `keys` and
     /// `values` are unchanged.
-    pub(crate) fn split_host_bytes(
+    pub fn split_host_bytes(
         &self,
         key_type: KeyType,
         value_type: ValueType,

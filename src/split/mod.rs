@@ -114,8 +114,11 @@
 // onesweep.rs: the Onesweep split on the sort's kernels; tiles.rs: the tile paths' variants,
 // tuning and specialization; reference.rs: the CPU reference.
 mod glsl;
-pub(crate) mod host;
+mod host;
 mod onesweep;
+mod shaderc;
+
+pub use host::HostBucketing;
 mod tiles;
 use tiles::*;
 pub mod reference;

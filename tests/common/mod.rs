@@ -198,10 +198,10 @@ pub unsafe fn compute_to_host(ctx: &Context, cmd: vk::CommandBuffer) {
 /// A C context (`vkalgo_context_create_external`) over `ctx`'s instance and device, for
 /// record-layer calls through the C ABI on buffers made with `ctx` (no queue: host calls on it
 /// are refused). Destroy it with `vkalgo_context_destroy`.
-pub unsafe fn c_context_over(ctx: &Context) -> *mut vkalgo::capi::VkalgoContext {
+pub unsafe fn c_context_over(ctx: &Context) -> *mut vkalgo_ffi::VkalgoContext {
     use vkalgo::ash::vk::Handle;
-    use vkalgo::capi::types::*;
-    use vkalgo::capi::*;
+    use vkalgo_ffi::types::*;
+    use vkalgo_ffi::*;
     let entry = vkalgo::ash::Entry::load().expect("Vulkan loader");
     let gipa = entry.static_fn().get_instance_proc_addr;
     let desc = VkalgoExternalContextDesc {

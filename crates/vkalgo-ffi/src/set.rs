@@ -5,9 +5,9 @@
 //! `vkalgo_set_serialize` report).
 
 use super::{context_ref, guard, non_null, VkalgoContext, VkalgoResult};
-use crate::error::Error;
-use crate::set::{GpuSet, SetOperand};
-use crate::SetOp;
+use vkalgo::set::{GpuSet, SetOperand};
+use vkalgo::Error;
+use vkalgo::SetOp;
 
 /// A set of uint32_t values on the GPU (owns its device memory, keeps its context alive).
 ///
@@ -18,12 +18,12 @@ pub struct VkalgoSet {
     set: GpuSet,
 }
 
-unsafe fn set_ref<'a>(set: *const VkalgoSet, what: &str) -> crate::Result<&'a GpuSet> {
+unsafe fn set_ref<'a>(set: *const VkalgoSet, what: &str) -> vkalgo::Result<&'a GpuSet> {
     non_null(set, what)?;
     Ok(&(*set).set)
 }
 
-unsafe fn slice<'a, T>(ptr: *const T, count: usize, what: &str) -> crate::Result<&'a [T]> {
+unsafe fn slice<'a, T>(ptr: *const T, count: usize, what: &str) -> vkalgo::Result<&'a [T]> {
     if count == 0 {
         return Ok(&[]);
     }
@@ -31,7 +31,7 @@ unsafe fn slice<'a, T>(ptr: *const T, count: usize, what: &str) -> crate::Result
     Ok(std::slice::from_raw_parts(ptr, count))
 }
 
-unsafe fn slice_mut<'a, T>(ptr: *mut T, count: usize, what: &str) -> crate::Result<&'a mut [T]> {
+unsafe fn slice_mut<'a, T>(ptr: *mut T, count: usize, what: &str) -> vkalgo::Result<&'a mut [T]> {
     if count == 0 {
         return Ok(&mut []);
     }
@@ -96,7 +96,7 @@ pub unsafe extern "C" fn vkalgo_set_create_in(
     guard("vkalgo_set_create_in", || {
         let ctx = context_ref(ctx)?;
         non_null(out, "out")?;
-        let range = crate::BufferRange::new(buffer.to_vk(), offset, size);
+        let range = vkalgo::BufferRange::new(buffer.to_vk(), offset, size);
         let set = GpuSet::new_in(ctx, range, bitmap_blocks, array_blocks)?;
         *out = Box::into_raw(Box::new(VkalgoSet { set }));
         Ok(())

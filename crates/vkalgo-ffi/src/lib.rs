@@ -14,20 +14,33 @@ pub mod sort;
 pub mod split;
 pub mod types;
 
-use crate::error::Error;
-use crate::{Context, ContextOptions};
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 use types::*;
+use vkalgo::Error;
+use vkalgo::{Context, ContextOptions};
 
-/// Major version of the library (also `VKALGO_VERSION_MAJOR`).
-pub const VKALGO_VERSION_MAJOR: u32 = 0;
+/// Major version of the library (the header's `VKALGO_VERSION_MAJOR`; both come from the
+/// crate version).
+pub const VKALGO_VERSION_MAJOR: u32 = version_part(env!("CARGO_PKG_VERSION_MAJOR"));
 /// Minor version of the library.
-pub const VKALGO_VERSION_MINOR: u32 = 1;
+pub const VKALGO_VERSION_MINOR: u32 = version_part(env!("CARGO_PKG_VERSION_MINOR"));
 /// Patch version of the library.
-pub const VKALGO_VERSION_PATCH: u32 = 0;
+pub const VKALGO_VERSION_PATCH: u32 = version_part(env!("CARGO_PKG_VERSION_PATCH"));
+
+/// A decimal version component, at compile time.
+const fn version_part(digits: &str) -> u32 {
+    let bytes = digits.as_bytes();
+    let mut value = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        value = value * 10 + (bytes[i] - b'0') as u32;
+        i += 1;
+    }
+    value
+}
 
 /// Status of every vkalgo call: 0 is success, errors are negative and distinct.
 #[repr(i32)]
@@ -92,7 +105,7 @@ unsafe fn optional_bytes(
     data: *const std::ffi::c_void,
     size: usize,
     what: &str,
-) -> crate::Result<Option<Vec<u8>>> {
+) -> vkalgo::Result<Option<Vec<u8>>> {
     match (data.is_null(), size) {
         (true, 0) => Ok(None),
         (true, _) => Err(Error::invalid(format!("{what} is NULL with a size of {size}"))),
@@ -127,7 +140,7 @@ impl From<&Error> for VkalgoResult {
 
 /// Runs `body`, converting errors and panics into a [`VkalgoResult`] and the thread-local
 /// message. `name` prefixes the message.
-pub(crate) fn guard(name: &str, body: impl FnOnce() -> crate::Result<()>) -> VkalgoResult {
+pub(crate) fn guard(name: &str, body: impl FnOnce() -> vkalgo::Result<()>) -> VkalgoResult {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => {
             set_last_error("");
@@ -146,7 +159,7 @@ pub(crate) fn guard(name: &str, body: impl FnOnce() -> crate::Result<()>) -> Vka
 }
 
 /// Checks a pointer argument for NULL.
-pub(crate) fn non_null<T>(ptr: *const T, what: &str) -> crate::Result<()> {
+pub(crate) fn non_null<T>(ptr: *const T, what: &str) -> vkalgo::Result<()> {
     if ptr.is_null() {
         Err(Error::invalid(format!("{what} is NULL")))
     } else {
@@ -155,7 +168,7 @@ pub(crate) fn non_null<T>(ptr: *const T, what: &str) -> crate::Result<()> {
 }
 
 /// `count` elements of `size` bytes, or an error when the product overflows.
-pub(crate) fn byte_len(count: usize, size: u64, what: &str) -> crate::Result<usize> {
+pub(crate) fn byte_len(count: usize, size: u64, what: &str) -> vkalgo::Result<usize> {
     count
         .checked_mul(size as usize)
         .ok_or_else(|| Error::invalid(format!("{what}: count {count} is too large")))
@@ -172,8 +185,8 @@ pub(crate) unsafe fn in_place_on_copies<T>(
     value_size: u64,
     count: usize,
     what: &str,
-    body: impl FnOnce(&mut [u8], Option<&mut [u8]>) -> crate::Result<T>,
-) -> crate::Result<T> {
+    body: impl FnOnce(&mut [u8], Option<&mut [u8]>) -> vkalgo::Result<T>,
+) -> vkalgo::Result<T> {
     let key_bytes = byte_len(count, key_size, what)?;
     let value_bytes = byte_len(count, value_size, what)?;
     let copy = |ptr: *mut std::ffi::c_void, bytes: usize| {
@@ -196,7 +209,7 @@ pub(crate) unsafe fn in_place_on_copies<T>(
 }
 
 /// A shared reference to the context behind a C handle.
-pub(crate) unsafe fn context_ref<'a>(ctx: *const VkalgoContext) -> crate::Result<&'a Context> {
+pub(crate) unsafe fn context_ref<'a>(ctx: *const VkalgoContext) -> vkalgo::Result<&'a Context> {
     non_null(ctx, "ctx")?;
     Ok(&(*ctx).ctx)
 }
@@ -207,7 +220,7 @@ pub(crate) unsafe fn plan_context<'a>(
     ctx: *const VkalgoContext,
     plan_ctx: &'a Context,
     what: &str,
-) -> crate::Result<&'a Context> {
+) -> vkalgo::Result<&'a Context> {
     if !ctx.is_null() && !(*ctx).ctx.same_as(plan_ctx) {
         return Err(Error::invalid(format!(
             "{what}: ctx is not the context the plan was created on"
@@ -217,7 +230,7 @@ pub(crate) unsafe fn plan_context<'a>(
 }
 
 /// Writes `value` to `out` after checking it.
-unsafe fn write_out<T>(out: *mut *mut T, value: T) -> crate::Result<()> {
+unsafe fn write_out<T>(out: *mut *mut T, value: T) -> vkalgo::Result<()> {
     *out = Box::into_raw(Box::new(value));
     Ok(())
 }
@@ -339,14 +352,14 @@ pub const VKALGO_ALGORITHM_SETS: u32 = 64;
 pub unsafe extern "C" fn vkalgo_context_warm_up(ctx: *const VkalgoContext, algorithms: u32) -> VkalgoResult {
     guard("vkalgo_context_warm_up", || {
         let ctx = context_ref(ctx)?;
-        let known = crate::Algorithm::ALL.iter().fold(0u32, |m, &a| m | a as u32);
+        let known = vkalgo::Algorithm::ALL.iter().fold(0u32, |m, &a| m | a as u32);
         if algorithms & !known != 0 {
             return Err(Error::invalid(format!(
                 "warm-up: unknown algorithm bits 0x{:x}",
                 algorithms & !known
             )));
         }
-        let list: Vec<crate::Algorithm> = crate::Algorithm::ALL
+        let list: Vec<vkalgo::Algorithm> = vkalgo::Algorithm::ALL
             .into_iter()
             .filter(|&a| algorithms & a as u32 != 0)
             .collect();
@@ -494,7 +507,7 @@ pub unsafe extern "C" fn vkalgo_context_create_external(
             .ok_or_else(|| Error::invalid("get_instance_proc_addr is NULL"))?;
         // SAFETY: same ABI; handles are transparent wrappers of the same bits.
         let gipa: ash::vk::PFN_vkGetInstanceProcAddr = std::mem::transmute(gipa);
-        let rust_desc = crate::ExternalContextDesc {
+        let rust_desc = vkalgo::ExternalContextDesc {
             instance: d.instance.to_vk(),
             physical_device: d.physical_device.to_vk(),
             device: d.device.to_vk(),
@@ -522,7 +535,7 @@ pub unsafe extern "C" fn vkalgo_context_create_external(
                     lock,
                     user_data: d.queue_lock_user_data,
                 };
-                let f: crate::core::QueueLock = std::sync::Arc::new(move |on: bool| caller.call(on));
+                let f: vkalgo::core::QueueLock = std::sync::Arc::new(move |on: bool| caller.call(on));
                 f
             }),
         };
@@ -602,11 +615,50 @@ mod tests {
     #[test]
     fn committed_header_is_fresh() {
         let generated = include_str!(concat!(env!("OUT_DIR"), "/vkalgo.h"));
-        let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/include/vkalgo.h"))
-            .expect("include/vkalgo.h");
+        let committed =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../include/vkalgo.h"))
+                .expect("include/vkalgo.h");
         assert!(
             generated == committed,
-            "include/vkalgo.h is stale: run `VKALGO_UPDATE_HEADER=1 cargo build` and commit it"
+            "include/vkalgo.h is stale: run `VKALGO_UPDATE_HEADER=1 cargo build -p vkalgo-ffi` and commit it"
+        );
+    }
+
+    /// The header's version macros are the crate's version (the workspace's one version).
+    #[test]
+    fn header_version_is_the_crate_version() {
+        let header = include_str!("../../../include/vkalgo.h");
+        let define = |name: &str| -> u32 {
+            let line = header
+                .lines()
+                .find(|l| l.starts_with(&format!("#define {name} ")))
+                .unwrap_or_else(|| panic!("no {name} in vkalgo.h"));
+            line.rsplit(' ').next().unwrap().parse().unwrap()
+        };
+        let crate_version = |part: &str| -> u32 { part.parse().unwrap() };
+        assert_eq!(
+            define("VKALGO_VERSION_MAJOR"),
+            crate_version(env!("CARGO_PKG_VERSION_MAJOR"))
+        );
+        assert_eq!(
+            define("VKALGO_VERSION_MINOR"),
+            crate_version(env!("CARGO_PKG_VERSION_MINOR"))
+        );
+        assert_eq!(
+            define("VKALGO_VERSION_PATCH"),
+            crate_version(env!("CARGO_PKG_VERSION_PATCH"))
+        );
+        assert_eq!(
+            (
+                super::VKALGO_VERSION_MAJOR,
+                super::VKALGO_VERSION_MINOR,
+                super::VKALGO_VERSION_PATCH
+            ),
+            (
+                define("VKALGO_VERSION_MAJOR"),
+                define("VKALGO_VERSION_MINOR"),
+                define("VKALGO_VERSION_PATCH")
+            )
         );
     }
 

@@ -2,8 +2,8 @@
 
 use super::types::*;
 use super::{context_ref, guard, non_null, plan_context, VkalgoContext, VkalgoResult};
-use crate::error::Error;
-use crate::{ElementCount, ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan};
+use vkalgo::Error;
+use vkalgo::{ElementCount, ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan};
 
 /// Scan operation: exclusive sum.
 pub const VKALGO_SCAN_EXCLUSIVE: u32 = 0;
@@ -25,7 +25,7 @@ pub const VKALGO_SCAN_PATH_SMALL: u32 = 3;
 pub struct VkalgoScanPlan {
     plan: ScanPlan,
     /// The context the plan was made for (kept alive by the plan).
-    ctx: crate::Context,
+    ctx: vkalgo::Context,
 }
 
 /// What to plan a scan for.
@@ -64,7 +64,7 @@ pub struct VkalgoScanArgs {
     pub count_buffer: VkalgoBufferRange,
 }
 
-fn scan_op(op: u32) -> crate::Result<ScanOp> {
+fn scan_op(op: u32) -> vkalgo::Result<ScanOp> {
     match op {
         VKALGO_SCAN_EXCLUSIVE => Ok(ScanOp::Exclusive),
         VKALGO_SCAN_INCLUSIVE => Ok(ScanOp::Inclusive),
@@ -72,7 +72,7 @@ fn scan_op(op: u32) -> crate::Result<ScanOp> {
     }
 }
 
-fn scan_path(path: u32) -> crate::Result<ScanPath> {
+fn scan_path(path: u32) -> vkalgo::Result<ScanPath> {
     match path {
         VKALGO_SCAN_PATH_AUTO => Ok(ScanPath::Auto),
         VKALGO_SCAN_PATH_LOOKBACK => Ok(ScanPath::Lookback),
@@ -88,7 +88,7 @@ unsafe fn host_scan(
     output: *mut u32,
     count: usize,
     op: ScanOp,
-) -> crate::Result<()> {
+) -> vkalgo::Result<()> {
     let ctx = context_ref(ctx)?;
     if count == 0 {
         return Ok(());

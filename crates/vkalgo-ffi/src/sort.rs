@@ -2,9 +2,9 @@
 
 use super::types::*;
 use super::{context_ref, guard, in_place_on_copies, non_null, plan_context, VkalgoContext, VkalgoResult};
-use crate::error::Error;
-use crate::sort::{KeyType, SortArgs, SortDesc, SortPath, SortPlan, SortResult, ValueType};
-use crate::ElementCount;
+use vkalgo::sort::{KeyType, SortArgs, SortDesc, SortPath, SortPlan, SortResult, ValueType};
+use vkalgo::ElementCount;
+use vkalgo::Error;
 
 /// Sort path: small counts on one workgroup, else Onesweep where the device profile allows
 /// inter-workgroup waiting, else the safe path.
@@ -76,10 +76,10 @@ pub struct VkalgoSortArgs {
 pub struct VkalgoSortPlan {
     plan: SortPlan,
     /// The context the plan was made for (kept alive by the plan).
-    ctx: crate::Context,
+    ctx: vkalgo::Context,
 }
 
-fn sort_desc(d: &VkalgoSortDesc, max_count: u64, path: u32) -> crate::Result<SortDesc> {
+fn sort_desc(d: &VkalgoSortDesc, max_count: u64, path: u32) -> vkalgo::Result<SortDesc> {
     if d.descending > 1 {
         return Err(Error::invalid(format!(
             "sort: descending must be 0 or 1, not {}",

@@ -6,12 +6,12 @@
 
 use super::types::*;
 use super::{context_ref, guard, non_null, VkalgoContext, VkalgoResult};
-use crate::error::Error;
-use crate::hash::{
+use vkalgo::hash::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashRetrieveArgs,
     HashValueType, InsertStatus,
 };
-use crate::{BufferRange, Context, ElementCount};
+use vkalgo::Error;
+use vkalgo::{BufferRange, Context, ElementCount};
 
 /// Insert status: the key was new and is now in the map.
 pub const VKALGO_HASH_STATUS_INSERTED: u32 = 0;
@@ -136,7 +136,7 @@ pub struct VkalgoHashRetrieveArgs {
     pub count_out: VkalgoBufferRange,
 }
 
-fn key_type(code: u32) -> crate::Result<HashKeyType> {
+fn key_type(code: u32) -> vkalgo::Result<HashKeyType> {
     match code {
         VKALGO_KEY_U32 => Ok(HashKeyType::U32),
         VKALGO_KEY_U64 => Ok(HashKeyType::U64),
@@ -146,7 +146,7 @@ fn key_type(code: u32) -> crate::Result<HashKeyType> {
     }
 }
 
-fn value_type(code: u32) -> crate::Result<HashValueType> {
+fn value_type(code: u32) -> vkalgo::Result<HashValueType> {
     match code {
         VKALGO_VALUE_U32 => Ok(HashValueType::U32),
         VKALGO_VALUE_U64 => Ok(HashValueType::U64),
@@ -156,12 +156,12 @@ fn value_type(code: u32) -> crate::Result<HashValueType> {
     }
 }
 
-unsafe fn map_ref<'a>(map: *const VkalgoHashMap) -> crate::Result<&'a HashMap> {
+unsafe fn map_ref<'a>(map: *const VkalgoHashMap) -> vkalgo::Result<&'a HashMap> {
     non_null(map, "map")?;
     Ok(&(*map).map)
 }
 
-unsafe fn map_mut<'a>(map: *mut VkalgoHashMap) -> crate::Result<&'a mut HashMap> {
+unsafe fn map_mut<'a>(map: *mut VkalgoHashMap) -> vkalgo::Result<&'a mut HashMap> {
     non_null(map, "map")?;
     Ok(&mut (*map).map)
 }
@@ -211,7 +211,7 @@ unsafe fn host_slice<'a, T>(
     ptr: *const std::ffi::c_void,
     count: usize,
     what: &str,
-) -> crate::Result<&'a [T]> {
+) -> vkalgo::Result<&'a [T]> {
     non_null(ptr, what)?;
     if (ptr as usize) % std::mem::align_of::<T>() != 0 {
         return Err(Error::invalid(format!(
@@ -226,7 +226,7 @@ unsafe fn host_slice_mut<'a, T>(
     ptr: *mut std::ffi::c_void,
     count: usize,
     what: &str,
-) -> crate::Result<&'a mut [T]> {
+) -> vkalgo::Result<&'a mut [T]> {
     host_slice::<T>(ptr, count, what)?;
     Ok(std::slice::from_raw_parts_mut(ptr as *mut T, count))
 }
@@ -328,7 +328,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_create_in(
             return Err(Error::invalid("hash map capacity 0"));
         }
         let desc = HashMapDesc::new(key_type(d.key_type)?, value_type(d.value_type)?, d.capacity);
-        let range = crate::BufferRange::new(buffer.to_vk(), offset, size);
+        let range = vkalgo::BufferRange::new(buffer.to_vk(), offset, size);
         let map = if flags & VKALGO_HASH_MAP_UNINITIALIZED != 0 {
             HashMap::new_uninitialized_in(ctx, &desc, range)?
         } else {

@@ -2,12 +2,12 @@
 
 use super::types::*;
 use super::{context_ref, guard, in_place_on_copies, non_null, plan_context, VkalgoContext, VkalgoResult};
-use crate::error::Error;
-use crate::sort::{KeyType, ValueType};
-use crate::split::host::HostBucketing;
-use crate::split::{BucketFn, SplitArgs, SplitDesc, SplitPlan};
-use crate::ElementCount;
 use std::ffi::{c_char, c_void, CStr};
+use vkalgo::sort::{KeyType, ValueType};
+use vkalgo::split::HostBucketing;
+use vkalgo::split::{BucketFn, SplitArgs, SplitDesc, SplitPlan};
+use vkalgo::ElementCount;
+use vkalgo::Error;
 
 /// Bucket function: `(ordered key bits >> bit_offset) & (bucket_count - 1)`, bucket_count a
 /// power of two.
@@ -98,10 +98,10 @@ pub struct VkalgoMultisplitArgs {
 pub struct VkalgoMultisplitPlan {
     plan: SplitPlan,
     /// The context the plan was made for (kept alive by the plan).
-    ctx: crate::Context,
+    ctx: vkalgo::Context,
 }
 
-unsafe fn glsl_text<'a>(glsl: *const c_char) -> crate::Result<Option<&'a str>> {
+unsafe fn glsl_text<'a>(glsl: *const c_char) -> vkalgo::Result<Option<&'a str>> {
     if glsl.is_null() {
         return Ok(None);
     }
@@ -111,7 +111,7 @@ unsafe fn glsl_text<'a>(glsl: *const c_char) -> crate::Result<Option<&'a str>> {
         .map_err(|_| Error::invalid("multisplit: the GLSL source is not UTF-8"))
 }
 
-unsafe fn split_desc(d: &VkalgoMultisplitDesc, max_count: u64) -> crate::Result<SplitDesc> {
+unsafe fn split_desc(d: &VkalgoMultisplitDesc, max_count: u64) -> vkalgo::Result<SplitDesc> {
     let bucket_fn = BucketFn::from_raw(d.bucket_fn)?;
     let mut desc = SplitDesc::new(
         KeyType::from_raw(d.key_type)?,
@@ -153,17 +153,17 @@ pub unsafe extern "C" fn vkalgo_multisplit_host(
         let split = split_desc(d, count as u64)?;
         // Refused before any caller array is read: the plan checks these too, but only after
         // the keys are copied and the splitters (bucket_count - 1 of them) read.
-        if count as u64 > crate::split::MAX_COUNT {
+        if count as u64 > vkalgo::split::MAX_COUNT {
             return Err(Error::invalid(format!(
                 "multisplit: count {count} exceeds the largest supported count {}",
-                crate::split::MAX_COUNT
+                vkalgo::split::MAX_COUNT
             )));
         }
-        if split.bucket_count == 0 || split.bucket_count > crate::split::MAX_BUCKETS {
+        if split.bucket_count == 0 || split.bucket_count > vkalgo::split::MAX_BUCKETS {
             return Err(Error::invalid(format!(
                 "multisplit: bucket_count {} is not in 1..={}",
                 split.bucket_count,
-                crate::split::MAX_BUCKETS
+                vkalgo::split::MAX_BUCKETS
             )));
         }
         let has_values = split.value_type != ValueType::None;

@@ -3,11 +3,11 @@
 
 use super::types::{VkCommandBuffer, VkalgoBufferRange, VkalgoMemoryRequirements};
 use super::{byte_len, context_ref, guard, non_null, plan_context, VkalgoContext, VkalgoResult};
-use crate::error::Error;
-use crate::merge::{MergeDesc, MergePath};
-use crate::sort::{KeyType, ValueType};
-use crate::SetOp;
 use std::ffi::c_void;
+use vkalgo::merge::{MergeDesc, MergePath};
+use vkalgo::sort::{KeyType, ValueType};
+use vkalgo::Error;
+use vkalgo::SetOp;
 
 /// What to merge: key and value types and the order of both inputs and the output.
 #[repr(C)]
@@ -22,7 +22,7 @@ pub struct VkalgoMergeDesc {
 }
 
 /// A host slice of `bytes` bytes at `ptr` (NULL is allowed for 0 bytes).
-unsafe fn input<'a>(ptr: *const c_void, bytes: usize, what: &str) -> crate::Result<&'a [u8]> {
+unsafe fn input<'a>(ptr: *const c_void, bytes: usize, what: &str) -> vkalgo::Result<&'a [u8]> {
     if bytes == 0 {
         return Ok(&[]);
     }
@@ -183,16 +183,16 @@ pub unsafe extern "C" fn vkalgo_sorted_set_op_host(
 ///
 /// Threads: immutable once created; any thread may query or record it, concurrently.
 pub struct VkalgoMergePlan {
-    plan: crate::merge::MergePlan,
-    ctx: crate::Context,
+    plan: vkalgo::merge::MergePlan,
+    ctx: vkalgo::Context,
 }
 
 /// A sorted-array set-operation plan (keeps its context alive).
 ///
 /// Threads: immutable once created; any thread may query or record it, concurrently.
 pub struct VkalgoSortedSetOpPlan {
-    plan: crate::merge::SetOpPlan,
-    ctx: crate::Context,
+    plan: vkalgo::merge::SetOpPlan,
+    ctx: vkalgo::Context,
 }
 
 /// The buffers of one recorded merge. A count is read from `*_count_buffer` (a u32 at its
@@ -253,15 +253,15 @@ pub struct VkalgoSortedSetOpArgs {
     pub b_count_buffer: VkalgoBufferRange,
 }
 
-fn count_arg(direct: u64, buffer: VkalgoBufferRange) -> crate::ElementCount {
+fn count_arg(direct: u64, buffer: VkalgoBufferRange) -> vkalgo::ElementCount {
     if buffer.buffer.0 == 0 {
-        crate::ElementCount::Direct(direct)
+        vkalgo::ElementCount::Direct(direct)
     } else {
-        crate::ElementCount::Indirect(buffer.to_rust())
+        vkalgo::ElementCount::Indirect(buffer.to_rust())
     }
 }
 
-fn optional(r: VkalgoBufferRange) -> Option<crate::BufferRange> {
+fn optional(r: VkalgoBufferRange) -> Option<vkalgo::BufferRange> {
     (r.buffer.0 != 0).then(|| r.to_rust())
 }
 
@@ -351,7 +351,7 @@ pub unsafe extern "C" fn vkalgo_merge_record(
         let ctx = plan_context(ctx, &(*plan).ctx, "merge record")?;
         non_null(args, "args")?;
         let a = &*args;
-        let args = crate::merge::MergeArgs {
+        let args = vkalgo::merge::MergeArgs {
             a_keys: a.a_keys.to_rust(),
             a_values: optional(a.a_values),
             b_keys: a.b_keys.to_rust(),
@@ -382,7 +382,7 @@ pub unsafe extern "C" fn vkalgo_sorted_set_op_plan_create(
         let ctx = context_ref(ctx)?;
         non_null(out, "out")?;
         let desc =
-            crate::merge::SetOpDesc::new(KeyType::from_raw(key_type)?, SetOp::from_raw(op)?, max_a, max_b);
+            vkalgo::merge::SetOpDesc::new(KeyType::from_raw(key_type)?, SetOp::from_raw(op)?, max_a, max_b);
         let plan = ctx.set_op_plan(&desc)?;
         *out = Box::into_raw(Box::new(VkalgoSortedSetOpPlan {
             plan,
@@ -432,7 +432,7 @@ pub unsafe extern "C" fn vkalgo_sorted_set_op_record(
         let ctx = plan_context(ctx, &(*plan).ctx, "set operation record")?;
         non_null(args, "args")?;
         let a = &*args;
-        let args = crate::merge::SetOpArgs {
+        let args = vkalgo::merge::SetOpArgs {
             a: a.a.to_rust(),
             b: a.b.to_rust(),
             out: a.out.to_rust(),

@@ -10,24 +10,8 @@ use vkalgo::{Context, Error, Result};
 
 const WORKGROUP: u32 = 256;
 
-const SOURCE: &str = r#"#version 460
-#extension GL_EXT_buffer_reference : require
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
-layout(local_size_x = 256) in;
-layout(buffer_reference, std430, buffer_reference_align = 4) buffer Words { uint v[]; };
-layout(push_constant) uniform Push { uint64_t addr; uint64_t count; uint salt; uint pad; } pc;
-uint mix32(uint x) {
-    x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
-    return x;
-}
-void main() {
-    uint64_t stride = uint64_t(gl_NumWorkGroups.x) * 256ul;
-    for (uint64_t i = uint64_t(gl_GlobalInvocationID.x); i < pc.count; i += stride) {
-        // Each word addressed from its own 64-bit byte address (no signed 32-bit index).
-        Words(pc.addr + i * 4ul).v[0] = mix32(uint(i) * 0x9e3779b9u + pc.salt);
-    }
-}
-"#;
+/// glsl: `fresh.comp`, compiled by `cargo xtask shaders` (checked for drift in CI).
+const SPIRV: &[u8] = include_bytes!("fresh.spv");
 
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -71,28 +55,12 @@ pub struct RandomFill<'a> {
 
 impl<'a> RandomFill<'a> {
     pub fn new(ctx: &'a Context) -> Result<Self> {
-        let compiler = shaderc::Compiler::new().map_err(|e| Error::Unsupported(format!("shaderc: {e}")))?;
-        let mut options = shaderc::CompileOptions::new()
-            .map_err(|e| Error::Unsupported(format!("shaderc options: {e}")))?;
-        options.set_target_env(shaderc::TargetEnv::Vulkan, shaderc::EnvVersion::Vulkan1_2 as u32);
-        options.set_target_spirv(shaderc::SpirvVersion::V1_5);
-        options.set_optimization_level(shaderc::OptimizationLevel::Performance);
-        let spirv = compiler
-            .compile_into_spirv(
-                SOURCE,
-                shaderc::ShaderKind::Compute,
-                "fresh.comp",
-                "main",
-                Some(&options),
-            )
-            .map_err(|e| Error::CompileError(format!("fresh.comp: {e}")))?;
+        let code = ash::util::read_spv(&mut std::io::Cursor::new(SPIRV))
+            .map_err(|e| Error::Internal(format!("fresh.spv: {e}")))?;
         let device = ctx.device();
         unsafe {
             let module = device
-                .create_shader_module(
-                    &vk::ShaderModuleCreateInfo::default().code(spirv.as_binary()),
-                    None,
-                )
+                .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&code), None)
                 .map_err(|e| Error::vk("vkCreateShaderModule", e))?;
             let ranges = [vk::PushConstantRange::default()
                 .stage_flags(vk::ShaderStageFlags::COMPUTE)

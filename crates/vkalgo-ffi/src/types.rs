@@ -61,8 +61,8 @@ pub struct VkalgoBufferRange {
 }
 
 impl VkalgoBufferRange {
-    pub(crate) fn to_rust(self) -> crate::BufferRange {
-        crate::BufferRange::new(self.buffer.to_vk(), self.offset, self.size)
+    pub(crate) fn to_rust(self) -> vkalgo::BufferRange {
+        vkalgo::BufferRange::new(self.buffer.to_vk(), self.offset, self.size)
     }
 }
 
@@ -78,8 +78,8 @@ pub struct VkalgoMemoryRequirements {
     pub scratch_usage: VkBufferUsageFlags,
 }
 
-impl From<crate::MemoryRequirements> for VkalgoMemoryRequirements {
-    fn from(r: crate::MemoryRequirements) -> Self {
+impl From<vkalgo::MemoryRequirements> for VkalgoMemoryRequirements {
+    fn from(r: vkalgo::MemoryRequirements) -> Self {
         VkalgoMemoryRequirements {
             scratch_size: r.scratch_size,
             scratch_alignment: r.scratch_alignment,
