@@ -2,13 +2,16 @@
 # The one test command (README.md; .ci/run calls it): installs the system packages it needs
 # when missing, then checks formatting and lints, runs the Rust tests on the Vulkan device
 # (lavapipe without a GPU) with validation on, under several lavapipe thread counts and
-# subgroup sizes, checks the committed C header, and builds + installs the CMake package and
-# runs the C/C++ tests against the installed package.
+# subgroup sizes, checks the generated files (C header, precompiled SPIR-V), packages the crate,
+# and builds + installs the CMake package and runs the C/C++ tests against the installed package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Building the library needs none of them: glslc regenerates the precompiled shaders (the drift
+# check below), libshaderc-dev and g++ make the shaderc library the GLSL bucket-function tests
+# load (scripts/shaderc-shared.sh), the rest run the tests, the CMake package and the examples.
 packages=(mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers libshaderc-dev cmake pkg-config
-  glslc libpng-dev)
+  glslc g++ libpng-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -43,8 +46,30 @@ for component in rustfmt clippy; do
     rustup component add "$component"
   fi
 done
-cargo fmt --check
-cargo clippy --release --all-targets -- -D warnings
+cargo fmt --all --check
+cargo clippy --release --workspace --all-targets -- -D warnings
+
+step "generated files: the precompiled SPIR-V against glsl/ (the C header: a unit test below)"
+cargo xtask shaders --check
+
+step "the published crate: no shader compiler or cbindgen, packages and builds alone, docs without shaderc"
+if cargo tree -p vkalgo -e normal,build | grep -E 'shaderc|cbindgen'; then
+  echo "error: the vkalgo crate depends on a shader compiler or cbindgen (above)" >&2
+  exit 1
+fi
+package_files=$(cargo package -p vkalgo --list --allow-dirty | wc -l)
+echo "cargo package -p vkalgo: $package_files files"
+if [ "$package_files" -ge 400 ]; then
+  echo "error: the package holds $package_files files (limit 400): check the include list" >&2
+  exit 1
+fi
+cargo package -p vkalgo --allow-dirty  # builds the packaged crate in isolation
+DOCS_RS=1 RUSTDOCFLAGS="-D warnings" cargo doc -p vkalgo --no-deps
+
+# The GLSL bucket-function tests load shaderc at run time; Debian 12's own libshaderc.so.1 cannot
+# be loaded by programs other than glslc, so they load one linked from libshaderc-dev.
+VKALGO_SHADERC_LIBRARY=$(scripts/shaderc-shared.sh)
+export VKALGO_SHADERC_LIBRARY
 
 # GPU tests on lavapipe. Every test enables the validation layer with synchronization
 # validation and fails on any message; the header drift check is a unit test. Each test binary
@@ -57,7 +82,7 @@ cargo clippy --release --all-targets -- -D warnings
 # cores: spinning kernels slow down badly past that), the longest first, and the runs with 4
 # threads come last, one at a time, when the cache holds their pipelines.
 step "Rust unit and doc tests"
-LP_NATIVE_VECTOR_WIDTH=256 cargo test --release --lib --bins -- --test-threads=1
+LP_NATIVE_VECTOR_WIDTH=256 cargo test --release --workspace --lib --bins -- --test-threads=1
 LP_NATIVE_VECTOR_WIDTH=256 cargo test --release --doc -- --test-threads=1
 
 step "building the integration test binaries"

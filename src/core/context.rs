@@ -310,7 +310,7 @@ impl VkalgoInstance {
     ) -> Result<VkalgoInstance> {
         let entry = ash::Entry::load().map_err(|e| {
             Error::unsupported(format!(
-                "the Vulkan loader (libvulkan.so.1) could not be loaded: {e}"
+                "the Vulkan loader (libvulkan.so.1, libvulkan.1.dylib or vulkan-1.dll) could not be loaded: {e}"
             ))
         })?;
         let layers = entry.enumerate_instance_layer_properties().unwrap_or_default();
@@ -340,6 +340,11 @@ impl VkalgoInstance {
         if debug_utils_available {
             ext_names.push(ash::ext::debug_utils::NAME.as_ptr());
         }
+        // Devices of portability implementations (MoltenVK) are listed only when asked for.
+        let portability = has_instance_ext(ash::khr::portability_enumeration::NAME);
+        if portability {
+            ext_names.push(ash::khr::portability_enumeration::NAME.as_ptr());
+        }
         let app = vk::ApplicationInfo::default()
             .application_name(c"vkalgo")
             .engine_name(c"vkalgo")
@@ -351,6 +356,9 @@ impl VkalgoInstance {
             .application_info(&app)
             .enabled_layer_names(&layer_names)
             .enabled_extension_names(&ext_names);
+        if portability {
+            create = create.flags(vk::InstanceCreateFlags::ENUMERATE_PORTABILITY_KHR);
+        }
         if validation {
             create = create.push_next(&mut validation_features);
             if let Some(messenger) = messenger {
@@ -533,6 +541,15 @@ impl ContextState {
         if shader_clock {
             device_exts.push(ash::khr::shader_clock::NAME.as_ptr());
             create = create.push_next(&mut f_clock);
+        }
+        // A portability implementation's device must be created with VK_KHR_portability_subset.
+        let portability_subset = instance
+            .enumerate_device_extension_properties(pd)
+            .unwrap_or_default()
+            .iter()
+            .any(|e| e.extension_name_as_c_str() == Ok(ash::khr::portability_subset::NAME));
+        if portability_subset {
+            device_exts.push(ash::khr::portability_subset::NAME.as_ptr());
         }
         create = create.enabled_extension_names(&device_exts);
         let device = instance
