@@ -51,7 +51,7 @@ def result(name, case, n, ms, extra=""):
     print(f"RESULT\tcroaring\tset_{name}\t{case}\t{n}\t{ms:.6f}\t{rate:.4f}\t{extra}", flush=True)
 
 
-# The range of the range_cardinality row (src/bin/vkalgo-bench/set.rs RANGE).
+# The range of the range_cardinality row (crates/vkalgo-bench/src/set.rs RANGE).
 RANGE = ((1 << 30) + 12_345, 3 * (1 << 30) + 6_789)
 
 

@@ -7,10 +7,10 @@
 # milliseconds of each phase for both, and the ratio CUDA / vkalgo (> 1: vkalgo is faster).
 #
 # On the build machine, before the device command (the lbvh binary links libpng and zlib
-# statically, so the GPU machine needs no libpng; it needs libvkalgo.so.0, which travels with
+# statically, so the GPU machine needs no libpng; it needs libvkalgo.so.* (its SONAME), which travels with
 # it, libvulkan.so.1 from .gl, and the C++ runtime):
 #   scripts/ffi-test.sh        # installs vkalgo into build/prefix
-#   examples/lbvh/pack.sh      # .devbin/lbvh, .devbin/lib/libvkalgo.so.0, .devpack/lbvh.tar.xz
+#   examples/lbvh/pack.sh      # .devbin/lbvh, .devbin/lib/libvkalgo.so*, .devpack/lbvh.tar.xz
 # Device command (carry .gl and .devpack; this script unpacks .devpack/lbvh.tar.xz):
 #   bash bench/gpu_lbvh.sh
 #
@@ -18,7 +18,7 @@
 #   OUT            output folder (default /tmp/out): lbvh-cuda.txt, lbvh-vkalgo.txt,
 #                  lbvh-async.txt, lbvh-table.md, lbvh-scene.png
 #   LBVH           the lbvh binary (default .devbin/lbvh)
-#   VKALGO_LIB     folder with libvkalgo.so.0 (default .devbin/lib)
+#   VKALGO_LIB     folder with libvkalgo.so* (default .devbin/lib)
 #   SIZES          log2 triangle counts (default "16 20 24")
 #   SEED           scene seed (default 1)
 #   REPS           timed builds per size, after one warm-up (default 20)

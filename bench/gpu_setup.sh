@@ -13,6 +13,11 @@ if [ -d .gl ]; then
   for f in .gl/*.deb; do dpkg -x "$f" /; done
   ldconfig
 fi
+# The shaderc library the GLSL bucket functions load (scripts/build-devbin.sh packs it; it
+# needs libshaderc1, carried in .gl).
+if [ -f .devbin/lib/libshaderc_shared.so.1 ]; then
+  export VKALGO_SHADERC_LIBRARY=$PWD/.devbin/lib/libshaderc_shared.so.1
+fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
 NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 "$NVCC" --version | tail -n 2

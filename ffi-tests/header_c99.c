@@ -11,7 +11,12 @@
 /* C99 has no _Static_assert: a negative array size fails the build. */
 #define STATIC_CHECK(cond) typedef char VKALGO_CAT(static_check_line_, __LINE__)[(cond) ? 1 : -1]
 
-STATIC_CHECK(VKALGO_VERSION_MAJOR == 0 && VKALGO_VERSION_MINOR == 1 && VKALGO_VERSION_PATCH == 0);
+/* The package's version (CMake's vkalgo_VERSION_*, pkg-config's modversion), passed in. */
+#if !defined(EXPECT_VERSION_MAJOR) || !defined(EXPECT_VERSION_MINOR) || !defined(EXPECT_VERSION_PATCH)
+#error "compile with -DEXPECT_VERSION_MAJOR=... -DEXPECT_VERSION_MINOR=... -DEXPECT_VERSION_PATCH=..."
+#endif
+STATIC_CHECK(VKALGO_VERSION_MAJOR == EXPECT_VERSION_MAJOR && VKALGO_VERSION_MINOR == EXPECT_VERSION_MINOR &&
+             VKALGO_VERSION_PATCH == EXPECT_VERSION_PATCH);
 STATIC_CHECK(sizeof(VkalgoResult) == 4);
 STATIC_CHECK(VKALGO_SUCCESS == 0 && VKALGO_ERROR_INVALID_ARGUMENT == -1 && VKALGO_ERROR_INTERNAL == -9);
 STATIC_CHECK(VKALGO_SCAN_EXCLUSIVE == 0 && VKALGO_SCAN_INCLUSIVE == 1);

@@ -51,7 +51,7 @@ enum Op {
     Retrieve = 4,
 }
 
-/// The shader of each [`Op`] for a layout (build.rs names them
+/// The shader of each [`Op`] for a layout (the generator (xtask) names them
 /// `hash_<op>_k<bits>v<bits>[_packed]_b<bucket bytes>`).
 fn kernels(
     key: HashKeyType,

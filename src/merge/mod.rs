@@ -489,7 +489,7 @@ fn shader(family: &str, key_type: KeyType, value_type: Option<ValueType>) -> Res
         .ok_or_else(|| Error::Internal(format!("no shader {name}")))
 }
 
-/// Every merge shader (the permutations build.rs generates).
+/// Every merge shader (the permutations of the generated shader table).
 fn merge_shaders() -> impl Iterator<Item = &'static ShaderSource> {
     shaders::ALL_SHADERS
         .iter()

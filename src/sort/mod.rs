@@ -1197,7 +1197,7 @@ fn sort_shader(family: &str, key_bits: u32, value_type: ValueType) -> Result<&'s
         .ok_or_else(|| Error::Internal(format!("no shader {name}")))
 }
 
-/// Every sort shader (the permutations build.rs generates).
+/// Every sort shader (the permutations of the generated shader table).
 fn sort_shaders() -> impl Iterator<Item = &'static ShaderSource> {
     shaders::ALL_SHADERS
         .iter()

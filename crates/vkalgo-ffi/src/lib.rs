@@ -611,7 +611,7 @@ pub extern "C" fn vkalgo_last_error_message() -> *const c_char {
 
 #[cfg(test)]
 mod tests {
-    /// The committed header equals what cbindgen generates from src/capi now.
+    /// The committed header equals what cbindgen generates from these sources now.
     #[test]
     fn committed_header_is_fresh() {
         let generated = include_str!(concat!(env!("OUT_DIR"), "/vkalgo.h"));
