@@ -1708,3 +1708,75 @@ fn past_2_31_keys_in_one_batch() {
     );
     assert_eq!(map.size().unwrap(), distinct as u64 - 5);
 }
+
+/// Counts no batch may have are refused from the count alone, before anything is allocated,
+/// read or written: INVALID_ARGUMENT, never an abort or a panic (the arrays here are far shorter
+/// than the counts, so a call that read them would fail under a sanitizer or crash).
+#[test]
+fn c_abi_absurd_counts_are_refused_before_allocating() {
+    use std::ptr::{null_mut, NonNull};
+    use vkalgo_ffi::hash::*;
+    use vkalgo_ffi::types::*;
+    use vkalgo_ffi::*;
+    unsafe {
+        let mut ctx = null_mut();
+        assert_eq!(
+            vkalgo_context_create_default(&mut ctx),
+            VkalgoResult::VkalgoSuccess
+        );
+        let desc = VkalgoHashMapDesc {
+            key_type: VKALGO_KEY_U32,
+            value_type: VKALGO_VALUE_U32,
+            capacity: 64,
+        };
+        let mut map = null_mut();
+        assert_eq!(
+            vkalgo_hash_map_create(ctx, &desc, &mut map),
+            VkalgoResult::VkalgoSuccess
+        );
+        let mut keys = [7u32; 4];
+        let mut values = [9u32; 4];
+        let mut found = [2u8; 4];
+        let mut status = [5u32; 4];
+        let k = keys.as_mut_ptr().cast::<std::ffi::c_void>();
+        let v = values.as_mut_ptr().cast::<std::ffi::c_void>();
+        let dangling = NonNull::<u64>::dangling().as_ptr().cast::<std::ffi::c_void>();
+        let counts = [vkalgo::hash::MAX_BATCH as usize + 1, usize::MAX / 2, usize::MAX];
+        for count in counts {
+            let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
+            assert_eq!(
+                vkalgo_hash_map_find_host(map, k, v, found.as_mut_ptr(), count),
+                invalid,
+                "find {count}"
+            );
+            assert_eq!(
+                vkalgo_hash_map_contains_host(map, k, found.as_mut_ptr(), count),
+                invalid,
+                "contains {count}"
+            );
+            assert_eq!(
+                vkalgo_hash_map_insert_status_host(map, k, v, status.as_mut_ptr(), count),
+                invalid,
+                "insert_status {count}"
+            );
+            assert_eq!(
+                vkalgo_hash_map_insert_host(map, k, v, count),
+                invalid,
+                "insert {count}"
+            );
+            assert_eq!(
+                vkalgo_hash_map_erase_host(map, dangling, count),
+                invalid,
+                "erase {count}"
+            );
+            let message = std::ffi::CStr::from_ptr(vkalgo_last_error_message()).to_string_lossy();
+            assert!(!message.contains("panic"), "{message}");
+        }
+        assert_eq!((keys, values, found, status), ([7; 4], [9; 4], [2; 4], [5; 4]));
+        let mut size = u64::MAX;
+        assert_eq!(vkalgo_hash_map_size(map, &mut size), VkalgoResult::VkalgoSuccess);
+        assert_eq!(size, 0, "nothing was inserted");
+        vkalgo_hash_map_destroy(map);
+        vkalgo_context_destroy(ctx);
+    }
+}

@@ -5,7 +5,7 @@
 //! naturally aligned). A map must be destroyed before its context.
 
 use super::types::*;
-use super::{context_ref, guard, non_null, VkalgoContext, VkalgoResult};
+use super::{byte_len, context_ref, guard, non_null, try_filled, VkalgoContext, VkalgoResult};
 use vkalgo::hash::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashRetrieveArgs,
     HashValueType, InsertStatus,
@@ -206,13 +206,26 @@ macro_rules! with_types {
     };
 }
 
-/// A host array of `count` elements of T at `ptr` (checked for NULL and alignment).
+/// Refuses a batch of more than [`vkalgo::hash::MAX_BATCH`] keys before anything is allocated.
+fn check_batch(count: usize) -> vkalgo::Result<()> {
+    if count as u64 > vkalgo::hash::MAX_BATCH {
+        return Err(Error::invalid(format!(
+            "{count} keys in one batch: at most {}",
+            vkalgo::hash::MAX_BATCH
+        )));
+    }
+    Ok(())
+}
+
+/// A host array of `count` elements of T at `ptr` (checked for NULL, alignment and a size an
+/// array can have).
 unsafe fn host_slice<'a, T>(
     ptr: *const std::ffi::c_void,
     count: usize,
     what: &str,
 ) -> vkalgo::Result<&'a [T]> {
     non_null(ptr, what)?;
+    byte_len(count, std::mem::size_of::<T>() as u64, what)?;
     if (ptr as usize) % std::mem::align_of::<T>() != 0 {
         return Err(Error::invalid(format!(
             "{what} is not aligned to {} bytes",
@@ -342,9 +355,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_create_in(
 /// Destroys a map and frees its memory (NULL: no-op). Work recorded with it must have finished.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_hash_map_destroy(map: *mut VkalgoHashMap) {
-    if !map.is_null() {
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(Box::from_raw(map))));
-    }
+    super::destroy_boxed(map);
 }
 
 /// Inserts `count` keys with their values (blocking). A present key gets the new value; of
@@ -387,8 +398,9 @@ pub unsafe extern "C" fn vkalgo_hash_map_insert_status_host(
         if count == 0 {
             return Ok(());
         }
+        check_batch(count)?;
         non_null(status_out, "status_out")?;
-        let mut status = vec![InsertStatus::Full; count];
+        let mut status = try_filled(InsertStatus::Full, count, "status")?;
         let result = with_types!(map, |K, V| {
             let keys = host_slice::<K>(keys, count, "keys")?;
             let values = host_slice::<V>(values, count, "values")?;
@@ -418,11 +430,12 @@ pub unsafe extern "C" fn vkalgo_hash_map_find_host(
         if count == 0 {
             return Ok(());
         }
+        check_batch(count)?;
         with_types!(map, |K, V| {
             let keys = host_slice::<K>(keys, count, "keys")?;
             let out = host_slice_mut::<V>(values_out, count, "values_out")?;
-            let mut values = vec![0 as V; count];
-            let mut found = vec![false; count];
+            let mut values = try_filled(0 as V, count, "values")?;
+            let mut found = try_filled(false, count, "found")?;
             map.find(keys, &mut values, Some(&mut found))?;
             out.copy_from_slice(&values);
             if !found_out.is_null() {
@@ -448,8 +461,9 @@ pub unsafe extern "C" fn vkalgo_hash_map_contains_host(
         if count == 0 {
             return Ok(());
         }
+        check_batch(count)?;
         non_null(found_out, "found_out")?;
-        let mut found = vec![false; count];
+        let mut found = try_filled(false, count, "found")?;
         with_types!(map, |K, V| {
             let _ = std::marker::PhantomData::<V>;
             let keys = host_slice::<K>(keys, count, "keys")?;

@@ -109,7 +109,10 @@ unsafe fn optional_bytes(
     match (data.is_null(), size) {
         (true, 0) => Ok(None),
         (true, _) => Err(Error::invalid(format!("{what} is NULL with a size of {size}"))),
-        (false, _) => Ok(Some(std::slice::from_raw_parts(data as *const u8, size).to_vec())),
+        (false, _) => Ok(Some(try_copy(
+            std::slice::from_raw_parts(data as *const u8, size),
+            what,
+        )?)),
     }
 }
 
@@ -167,11 +170,42 @@ pub(crate) fn non_null<T>(ptr: *const T, what: &str) -> vkalgo::Result<()> {
     }
 }
 
-/// `count` elements of `size` bytes, or an error when the product overflows.
+/// `count` elements of `size` bytes, or an error when that is more than an array can hold
+/// (`isize::MAX` bytes).
 pub(crate) fn byte_len(count: usize, size: u64, what: &str) -> vkalgo::Result<usize> {
-    count
-        .checked_mul(size as usize)
+    usize::try_from(size)
+        .ok()
+        .and_then(|size| count.checked_mul(size))
+        .filter(|&bytes| bytes <= isize::MAX as usize)
         .ok_or_else(|| Error::invalid(format!("{what}: count {count} is too large")))
+}
+
+/// `count` copies of `value` in a host vector: OUT_OF_MEMORY when the allocation fails,
+/// INVALID_ARGUMENT when no array can be that large, never an abort.
+pub(crate) fn try_filled<T: Clone>(value: T, count: usize, what: &str) -> vkalgo::Result<Vec<T>> {
+    byte_len(count, std::mem::size_of::<T>() as u64, what)?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(count)
+        .map_err(|_| Error::OutOfMemory(format!("{what}: no host memory for {count} elements")))?;
+    v.resize(count, value);
+    Ok(v)
+}
+
+/// A host copy of `data`: OUT_OF_MEMORY when the allocation fails, never an abort.
+pub(crate) fn try_copy<T: Clone>(data: &[T], what: &str) -> vkalgo::Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(data.len())
+        .map_err(|_| Error::OutOfMemory(format!("{what}: no host memory for {} elements", data.len())))?;
+    v.extend_from_slice(data);
+    Ok(v)
+}
+
+/// Frees a handle made by `Box::into_raw` (every `_destroy`): NULL is ignored and a panic while
+/// dropping is caught, never unwound into C.
+pub(crate) unsafe fn destroy_boxed<T>(handle: *mut T) {
+    if !handle.is_null() {
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(Box::from_raw(handle))));
+    }
 }
 
 /// Runs `body` on copies of the caller's `count` keys (`key_size` bytes each) and values
@@ -191,13 +225,17 @@ pub(crate) unsafe fn in_place_on_copies<T>(
     let value_bytes = byte_len(count, value_size, what)?;
     let copy = |ptr: *mut std::ffi::c_void, bytes: usize| {
         if bytes == 0 {
-            Vec::new()
+            Ok(Vec::new())
         } else {
-            std::slice::from_raw_parts(ptr as *const u8, bytes).to_vec()
+            try_copy(std::slice::from_raw_parts(ptr as *const u8, bytes), what)
         }
     };
-    let mut key_copy = copy(keys, key_bytes);
-    let mut value_copy = (value_size > 0).then(|| copy(values, value_bytes));
+    let mut key_copy = copy(keys, key_bytes)?;
+    let mut value_copy = if value_size > 0 {
+        Some(copy(values, value_bytes)?)
+    } else {
+        None
+    };
     let result = body(&mut key_copy, value_copy.as_deref_mut())?;
     if key_bytes > 0 {
         std::ptr::copy_nonoverlapping(key_copy.as_ptr(), keys as *mut u8, key_bytes);
@@ -550,9 +588,7 @@ pub unsafe extern "C" fn vkalgo_context_create_external(
 /// recorded with it must have finished before the last handle goes.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_context_destroy(ctx: *mut VkalgoContext) {
-    if !ctx.is_null() {
-        let _ = catch_unwind(AssertUnwindSafe(|| drop(Box::from_raw(ctx))));
-    }
+    destroy_boxed(ctx);
 }
 
 /// Name of the context's device (NULL context: ""). Valid while the context lives.

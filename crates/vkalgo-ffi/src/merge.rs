@@ -2,7 +2,7 @@
 //! record layer.
 
 use super::types::{VkCommandBuffer, VkalgoBufferRange, VkalgoMemoryRequirements};
-use super::{byte_len, context_ref, guard, non_null, plan_context, VkalgoContext, VkalgoResult};
+use super::{byte_len, context_ref, guard, non_null, plan_context, try_filled, VkalgoContext, VkalgoResult};
 use std::ffi::c_void;
 use vkalgo::merge::{MergeDesc, MergePath};
 use vkalgo::sort::{KeyType, ValueType};
@@ -110,8 +110,12 @@ pub unsafe extern "C" fn vkalgo_merge_host(
         non_null(out_keys, "out_keys")?;
         let out_key_bytes = byte_len(total, kb, "merge")?;
         let out_value_bytes = byte_len(total, vb, "merge")?;
-        let mut keys_copy = vec![0u8; out_key_bytes];
-        let mut values_copy = has_values.then(|| vec![0u8; out_value_bytes]);
+        let mut keys_copy = try_filled(0u8, out_key_bytes, "out_keys")?;
+        let mut values_copy = if has_values {
+            Some(try_filled(0u8, out_value_bytes, "out_values")?)
+        } else {
+            None
+        };
         ctx.merge_host_bytes(
             &merge_desc,
             [a, b],
@@ -306,9 +310,7 @@ pub unsafe extern "C" fn vkalgo_merge_plan_create(
 /// Destroys a merge plan (NULL: no-op).
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_merge_plan_destroy(plan: *mut VkalgoMergePlan) {
-    if !plan.is_null() {
-        drop(Box::from_raw(plan));
-    }
+    super::destroy_boxed(plan);
 }
 
 /// The scratch each `vkalgo_merge_record` of this plan needs.
@@ -395,9 +397,7 @@ pub unsafe extern "C" fn vkalgo_sorted_set_op_plan_create(
 /// Destroys a set-operation plan (NULL: no-op).
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_sorted_set_op_plan_destroy(plan: *mut VkalgoSortedSetOpPlan) {
-    if !plan.is_null() {
-        drop(Box::from_raw(plan));
-    }
+    super::destroy_boxed(plan);
 }
 
 /// The scratch each `vkalgo_sorted_set_op_record` of this plan needs.

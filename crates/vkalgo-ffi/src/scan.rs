@@ -1,7 +1,7 @@
 //! C ABI of prefix scan: the host convenience calls and the record layer.
 
 use super::types::*;
-use super::{context_ref, guard, non_null, plan_context, VkalgoContext, VkalgoResult};
+use super::{context_ref, guard, non_null, plan_context, try_copy, try_filled, VkalgoContext, VkalgoResult};
 use vkalgo::Error;
 use vkalgo::{ElementCount, ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan};
 
@@ -99,8 +99,8 @@ unsafe fn host_scan(
     ctx.scan_plan(&ScanDesc::new(op, count as u64))?;
     // The input is copied to a staging buffer before anything is written, so input == output
     // (or any overlap) is fine.
-    let source = std::slice::from_raw_parts(input, count).to_vec();
-    let mut result = vec![0u32; count];
+    let source = try_copy(std::slice::from_raw_parts(input, count), "input")?;
+    let mut result = try_filled(0u32, count, "output")?;
     ctx.scan_u32(&source, &mut result, op)?;
     std::ptr::copy_nonoverlapping(result.as_ptr(), output, count);
     Ok(())
@@ -169,9 +169,7 @@ pub unsafe extern "C" fn vkalgo_scan_plan_create(
 /// Destroys a scan plan (NULL: no-op).
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_scan_plan_destroy(plan: *mut VkalgoScanPlan) {
-    if !plan.is_null() {
-        drop(Box::from_raw(plan));
-    }
+    super::destroy_boxed(plan);
 }
 
 /// The scratch memory each `vkalgo_scan_record` of this plan needs.

@@ -4,7 +4,7 @@
 //! (except the needed count or size that `vkalgo_set_to_array_host` and
 //! `vkalgo_set_serialize` report).
 
-use super::{context_ref, guard, non_null, VkalgoContext, VkalgoResult};
+use super::{context_ref, guard, non_null, try_filled, VkalgoContext, VkalgoResult};
 use vkalgo::set::{GpuSet, SetOperand};
 use vkalgo::Error;
 use vkalgo::SetOp;
@@ -28,6 +28,7 @@ unsafe fn slice<'a, T>(ptr: *const T, count: usize, what: &str) -> vkalgo::Resul
         return Ok(&[]);
     }
     non_null(ptr, what)?;
+    super::byte_len(count, std::mem::size_of::<T>() as u64, what)?;
     Ok(std::slice::from_raw_parts(ptr, count))
 }
 
@@ -36,6 +37,7 @@ unsafe fn slice_mut<'a, T>(ptr: *mut T, count: usize, what: &str) -> vkalgo::Res
         return Ok(&mut []);
     }
     non_null(ptr, what)?;
+    super::byte_len(count, std::mem::size_of::<T>() as u64, what)?;
     Ok(std::slice::from_raw_parts_mut(ptr, count))
 }
 
@@ -106,9 +108,7 @@ pub unsafe extern "C" fn vkalgo_set_create_in(
 /// Destroys a set and frees its memory (NULL: no-op). Work recorded with it must have finished.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_set_destroy(set: *mut VkalgoSet) {
-    if !set.is_null() {
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(Box::from_raw(set))));
-    }
+    super::destroy_boxed(set);
 }
 
 /// Inserts `count` values (any order, duplicates allowed), in batches of 2^22: on a set whose
@@ -232,7 +232,7 @@ pub unsafe extern "C" fn vkalgo_set_contains_host(
         let set = set_ref(set, "set")?;
         let values = slice(values, count, "values")?;
         let out = slice_mut(out, count, "out")?;
-        let mut flags = vec![0u32; count];
+        let mut flags = try_filled(0u32, count, "out")?;
         set.contains_flags(values, &mut flags)?;
         for (o, f) in out.iter_mut().zip(flags) {
             *o = f as u8;
@@ -336,7 +336,10 @@ pub unsafe extern "C" fn vkalgo_set_op_cardinality_batch(
         }
         let (a, b) = (slice(a, count, "a")?, slice(b, count, "b")?);
         non_null(out, "out")?;
-        let mut pairs = Vec::with_capacity(count);
+        let mut pairs = Vec::new();
+        pairs
+            .try_reserve_exact(count)
+            .map_err(|_| Error::OutOfMemory(format!("{count} pairs: no host memory")))?;
         for (&x, &y) in a.iter().zip(b) {
             pairs.push((set_ref(x, "a[i]")?, set_ref(y, "b[i]")?));
         }

@@ -170,9 +170,7 @@ pub unsafe extern "C" fn vkalgo_sort_plan_create(
 /// Destroys a sort plan (NULL: no-op).
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_sort_plan_destroy(plan: *mut VkalgoSortPlan) {
-    if !plan.is_null() {
-        drop(Box::from_raw(plan));
-    }
+    super::destroy_boxed(plan);
 }
 
 /// The alternate buffers and scratch each `vkalgo_sort_record` of this plan needs.

@@ -250,9 +250,7 @@ pub unsafe extern "C" fn vkalgo_multisplit_plan_create(
 /// Destroys a multisplit plan (NULL: no-op).
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_multisplit_plan_destroy(plan: *mut VkalgoMultisplitPlan) {
-    if !plan.is_null() {
-        drop(Box::from_raw(plan));
-    }
+    super::destroy_boxed(plan);
 }
 
 /// The scratch and offsets sizes each `vkalgo_multisplit_record` of this plan needs.
