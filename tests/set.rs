@@ -2896,3 +2896,63 @@ fn packed_sets() {
     assert_no_validation_messages(&ctx);
     assert_eq!(ctx.pipelines_created_while_recording(), 0);
 }
+
+/// A Roaring file of run containers: `runs(key)` (start, length) for chunks 0..chunks.
+fn run_container_file(chunks: u32, runs: impl Fn(u32) -> Vec<(u16, u32)>) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(&(12347u32 | ((chunks - 1) << 16)).to_le_bytes());
+    out.extend(std::iter::repeat(0xFFu8).take((chunks as usize).div_ceil(8)));
+    for key in 0..chunks {
+        let card: u32 = runs(key).iter().map(|r| r.1).sum();
+        out.extend_from_slice(&(key as u16).to_le_bytes());
+        out.extend_from_slice(&((card - 1) as u16).to_le_bytes());
+    }
+    if chunks >= 4 {
+        let mut offset = (out.len() + 4 * chunks as usize) as u32;
+        for key in 0..chunks {
+            out.extend_from_slice(&offset.to_le_bytes());
+            offset += 2 + 4 * runs(key).len() as u32;
+        }
+    }
+    for key in 0..chunks {
+        let r = runs(key);
+        out.extend_from_slice(&(r.len() as u16).to_le_bytes());
+        for (start, len) in r {
+            out.extend_from_slice(&start.to_le_bytes());
+            out.extend_from_slice(&((len - 1) as u16).to_le_bytes());
+        }
+    }
+    out
+}
+
+/// Untrusted Roaring files cost time and host memory linear in their size: the whole universe
+/// as CRoaring writes it (925,700 bytes; read value by value it took seconds) and 65,536 chunks
+/// of one 5,000-value run (an 8 KiB bitmap each, 512 MiB, when read value by value) become
+/// directory entries of full and run chunks, no pool block, and write back the same bytes.
+#[test]
+fn run_files_read_in_linear_time_and_memory() {
+    let ctx = context();
+    let mut full = GpuSet::new(&ctx).unwrap();
+    full.insert_range(0, 1 << 32).unwrap();
+    let universe = full.serialize().unwrap();
+    assert_eq!(universe.len(), 925_700);
+    let runs = run_container_file(65536, |k| vec![((k * 7) as u16 % 60_000, 5000)]);
+    // In chunk 3 (a run from 21), 5000 (just past chunk 0's run [0, 5000)), 2^32 - 1.
+    let queries = [21 + 3 * 65536, 5000, u32::MAX];
+    for (what, bytes, cardinality, want) in [
+        ("the universe", &universe, 1u64 << 32, [true; 3]),
+        ("runs of 5,000", &runs, 65536 * 5000, [true, false, false]),
+    ] {
+        let start = std::time::Instant::now();
+        let read = GpuSet::deserialize(&ctx, bytes).unwrap();
+        let took = start.elapsed();
+        assert_eq!(read.cardinality().unwrap(), cardinality, "{what}");
+        assert_eq!(read.pool_blocks(), (0, 0), "{what}: only directory entries");
+        assert!(took.as_secs_f64() < 10.0, "{what}: {took:?}");
+        assert_eq!(&read.serialize().unwrap(), bytes, "{what}");
+        let mut found = [false; 3];
+        read.contains(&queries, &mut found).unwrap();
+        assert_eq!(found, want, "{what}");
+    }
+    assert_no_validation_messages(&ctx);
+}

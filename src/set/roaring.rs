@@ -14,6 +14,13 @@
 //! the container that follows the previous one), strictly increasing array values, bitmap and
 //! run cardinalities equal to the header's, runs in order without overlap inside the chunk,
 //! and no trailing bytes. Anything else is [`Error::InvalidArgument`].
+//!
+//! Reading costs time linear in the input and host memory a small constant times it: a run
+//! container is read run by run (touching runs joined) straight into the form the GPU keeps
+//! (a run chunk of up to 48 runs, a full chunk, an array or a bitmap), never value by value, so
+//! CRoaring's 925,700-byte serialization of [0, 2^32) becomes 65,536 full chunks without
+//! touching a value. The largest ratio is a run container of 49 runs or more holding over 4096
+//! values: 198 bytes or more in the file, an 8 KiB bitmap here (as on the GPU).
 
 use crate::error::{Error, Result};
 
@@ -61,9 +68,7 @@ impl Container {
             Container::Runs(runs) => {
                 let mut bits = vec![0u64; 1024];
                 for &(first, last) in runs {
-                    for v in first as usize..=last as usize {
-                        bits[v / 64] |= 1 << (v % 64);
-                    }
+                    set_bit_range(&mut bits, first as u32, last as u32 + 1);
                 }
                 Container::from_bitmap(bits).expect("a run chunk holds values")
             }
@@ -73,9 +78,12 @@ impl Container {
 
     /// The form the GPU keeps these values in (glsl/set/set_common.glsl result_form): runs
     /// where CRoaring's run_optimize would pick them ([`written_form`]) and there are at most
-    /// [`RUN_MAX`], else the array, bitmap or full chunk.
+    /// [`RUN_MAX`], else the array, bitmap or full chunk. A run chunk is in that form already.
     pub(crate) fn gpu_form(self) -> Container {
-        let plain = self.to_plain();
+        if let Container::Runs(_) = self {
+            return self;
+        }
+        let plain = self;
         let runs = match &plain {
             Container::Array(a) => array_runs(a),
             Container::Bitmap(b) if bitmap_run_count(b) <= RUN_MAX => bitmap_runs(b),
@@ -115,6 +123,53 @@ impl Container {
 
 /// The chunks of a set (ascending keys, no empty chunk).
 pub(crate) type Chunks = Vec<(u16, Container)>;
+
+/// Sets bits `[start, end)` of a chunk's bitmap a word at a time (`end` <= 65536).
+fn set_bit_range(bits: &mut [u64], start: u32, end: u32) {
+    let mut v = start;
+    while v < end {
+        let word = (v / 64) as usize;
+        let low = v % 64;
+        let high = (end - 64 * word as u32).min(64);
+        let mask = if high - low == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << (high - low)) - 1) << low
+        };
+        bits[word] |= mask;
+        v = 64 * word as u32 + high;
+    }
+}
+
+/// A run container's values in the form [`Container::gpu_form`] picks, from its runs
+/// `(start, length)` (ascending, not overlapping; touching runs are joined): one step a run and
+/// a word, never one a value, so a chunk's cost follows its bytes in the file.
+fn container_of_runs(runs: &[(u32, u32)]) -> Option<Container> {
+    let mut joined: Vec<(u16, u16)> = Vec::with_capacity(runs.len());
+    let mut total = 0u32;
+    for &(start, len) in runs {
+        total += len;
+        let last = (start + len - 1) as u16;
+        match joined.last_mut() {
+            Some((_, prev_last)) if *prev_last as u32 + 1 == start => *prev_last = last,
+            _ => joined.push((start as u16, last)),
+        }
+    }
+    let n = total as usize;
+    if n == 0 {
+        None
+    } else if total == CHUNK_VALUES {
+        Some(Container::Full)
+    } else if joined.len() <= RUN_MAX && (n > ARRAY_MAX as usize || 2 + 4 * joined.len() < 2 * n) {
+        Some(Container::Runs(joined))
+    } else {
+        let mut bits = vec![0u64; 1024];
+        for &(first, last) in &joined {
+            set_bit_range(&mut bits, first as u32, last as u32 + 1);
+        }
+        Container::from_bitmap(bits)
+    }
+}
 
 /// The runs of a sorted array: (first value, length - 1) each, ascending.
 fn array_runs(values: &[u16]) -> Vec<(u16, u16)> {
@@ -397,12 +452,12 @@ pub(crate) fn deserialize(data: &[u8]) -> Result<Chunks> {
         }
         let is_run = run_flags.as_ref().is_some_and(|f| f[i / 8] & (1 << (i % 8)) != 0);
         let container = if is_run {
-            let runs = r.u16("a run count")? as usize;
-            let bytes = r.take(4 * runs, "runs")?;
-            let mut bits = vec![0u64; 1024];
+            let count = r.u16("a run count")? as usize;
+            let bytes = r.take(4 * count, "runs")?;
+            let mut runs = Vec::with_capacity(count);
             let mut total = 0u32;
             let mut next_free = 0u32;
-            for k in 0..runs {
+            for k in 0..count {
                 let start = u16::from_le_bytes([bytes[4 * k], bytes[4 * k + 1]]) as u32;
                 let len = u16::from_le_bytes([bytes[4 * k + 2], bytes[4 * k + 3]]) as u32 + 1;
                 if start < next_free || start + len > CHUNK_VALUES {
@@ -411,9 +466,7 @@ pub(crate) fn deserialize(data: &[u8]) -> Result<Chunks> {
                         start + len
                     )));
                 }
-                for v in start..start + len {
-                    bits[(v / 64) as usize] |= 1 << (v % 64);
-                }
+                runs.push((start, len));
                 total += len;
                 next_free = start + len;
             }
@@ -422,7 +475,7 @@ pub(crate) fn deserialize(data: &[u8]) -> Result<Chunks> {
                     "container {i}: runs hold {total} values, header says {card}"
                 )));
             }
-            Container::from_bitmap(bits)
+            container_of_runs(&runs)
         } else if card <= ARRAY_MAX {
             let bytes = r.take(2 * card as usize, "an array container")?;
             let values: Vec<u16> = bytes
@@ -487,6 +540,98 @@ mod tests {
         Container::Bitmap(bits)
     }
 
+    /// What reading gives for a serialization of `chunks`: each chunk in the GPU's form.
+    fn in_gpu_form(chunks: &Chunks) -> Chunks {
+        chunks.iter().map(|(k, c)| (*k, c.clone().gpu_form())).collect()
+    }
+
+    /// A serialization of `chunks` run containers, each the runs `runs(key)` (start, length).
+    fn run_file(chunks: u32, runs: impl Fn(u32) -> Vec<(u16, u32)>) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(&(SERIAL_COOKIE | ((chunks - 1) << 16)).to_le_bytes());
+        out.extend(std::iter::repeat(0xFF).take((chunks as usize).div_ceil(8)));
+        for key in 0..chunks {
+            let card: u32 = runs(key).iter().map(|r| r.1).sum();
+            out.extend_from_slice(&(key as u16).to_le_bytes());
+            out.extend_from_slice(&((card - 1) as u16).to_le_bytes());
+        }
+        if chunks as usize >= NO_OFFSET_THRESHOLD {
+            let mut offset = (out.len() + 4 * chunks as usize) as u32;
+            for key in 0..chunks {
+                out.extend_from_slice(&offset.to_le_bytes());
+                offset += 2 + 4 * runs(key).len() as u32;
+            }
+        }
+        for key in 0..chunks {
+            let r = runs(key);
+            out.extend_from_slice(&(r.len() as u16).to_le_bytes());
+            for (start, len) in r {
+                out.extend_from_slice(&start.to_le_bytes());
+                out.extend_from_slice(&((len - 1) as u16).to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// The whole universe, [0, 2^32), as CRoaring writes it (65,536 one-run containers): 65,536
+    /// full chunks, read without a step per value (a loop over the 2^32 values took seconds).
+    #[test]
+    fn full_universe_reads_in_linear_time() {
+        let file = run_file(65536, |_| vec![(0, 65536)]);
+        assert_eq!(file.len(), 4 + 8192 + 65536 * 4 + 65536 * 4 + 65536 * 6);
+        let start = std::time::Instant::now();
+        let chunks = deserialize(&file).unwrap();
+        let took = start.elapsed();
+        assert_eq!(chunks.len(), 65536);
+        assert!(chunks.iter().all(|(_, c)| *c == Container::Full));
+        assert!(took.as_secs_f64() < 2.0, "{took:?} for {} bytes", file.len());
+        assert_eq!(serialize(&chunks), file);
+    }
+
+    /// One run of 5,000 values a chunk stays one run (no 8 KiB bitmap a chunk); touching runs
+    /// are joined; runs the GPU would not keep as runs become arrays or bitmaps with the same
+    /// values.
+    #[test]
+    fn run_containers_read_into_the_gpu_form() {
+        let chunks = deserialize(&run_file(65536, |k| vec![((k % 60000) as u16, 5000)])).unwrap();
+        assert!(chunks
+            .iter()
+            .all(|(k, c)| *c == Container::Runs(vec![(k % 60000, k % 60000 + 4999)])));
+        let touching = deserialize(&run_file(1, |_| vec![(0, 10), (10, 10), (30, 5)])).unwrap();
+        assert_eq!(touching[0].1, Container::Runs(vec![(0, 19), (30, 34)]));
+        // Single values: an array (2 + 4r bytes >= 2n), 60 runs of 100: a bitmap (r > RUN_MAX).
+        let singles = deserialize(&run_file(1, |_| (0..10).map(|i| (3 * i, 1)).collect())).unwrap();
+        assert_eq!(singles[0].1, Container::Array((0..10).map(|i| 3 * i).collect()));
+        let many = deserialize(&run_file(1, |_| (0..60).map(|i| (1000 * i, 100)).collect())).unwrap();
+        let want = bitmap_of((0..60u32).flat_map(|i| 1000 * i..1000 * i + 100));
+        assert_eq!(many[0].1, want);
+        // Every form holds the same values as a value-by-value expansion.
+        let mut next = xorshift(77);
+        for _ in 0..200 {
+            let mut runs = Vec::new();
+            let mut at = (next() % 300) as u32;
+            while at < CHUNK_VALUES && runs.len() < 100 {
+                let len = 1 + (next() % 700) as u32;
+                let len = len.min(CHUNK_VALUES - at);
+                runs.push((at as u16, len));
+                at += len + (next() % 3) as u32 * (next() % 400) as u32;
+            }
+            let got = deserialize(&run_file(1, |_| runs.clone())).unwrap();
+            let want = Container::from_bitmap({
+                let mut bits = vec![0u64; 1024];
+                for &(s, l) in &runs {
+                    for v in s as u32..s as u32 + l {
+                        bits[(v / 64) as usize] |= 1 << (v % 64);
+                    }
+                }
+                bits
+            })
+            .unwrap();
+            assert_eq!(got[0].1.to_plain(), want, "{runs:?}");
+            assert_eq!(got[0].1.clone().gpu_form(), got[0].1, "not in the GPU's form");
+        }
+    }
+
     /// Three containers (no offsets with runs): the bytes spelled out.
     #[test]
     fn runs_written_where_smaller() {
@@ -507,7 +652,7 @@ mod tests {
         }
         assert_eq!(serialize(&chunks), want);
         assert_eq!(serialized_size(&chunks), want.len() as u64);
-        assert_eq!(deserialize(&want).unwrap(), chunks);
+        assert_eq!(deserialize(&want).unwrap(), in_gpu_form(&chunks));
     }
 
     /// Four containers or more: offsets after the keys; bitmaps become runs up to 2047 runs
@@ -534,7 +679,7 @@ mod tests {
         }
         assert_eq!(bytes.len(), offset);
         assert_eq!(serialized_size(&chunks), offset as u64);
-        assert_eq!(deserialize(&bytes).unwrap(), chunks);
+        assert_eq!(deserialize(&bytes).unwrap(), in_gpu_form(&chunks));
     }
 
     /// No chunk smaller as runs: cookie 12346, as before.
@@ -544,7 +689,7 @@ mod tests {
         let bytes = serialize(&chunks);
         assert_eq!(bytes[..8], [0x3A, 0x30, 0, 0, 2, 0, 0, 0]);
         assert_eq!(bytes.len(), 8 + 16 + 6 + 8192);
-        assert_eq!(deserialize(&bytes).unwrap(), chunks);
+        assert_eq!(deserialize(&bytes).unwrap(), in_gpu_form(&chunks));
         assert_eq!(serialize(&Chunks::new()), [0x3A, 0x30, 0, 0, 0, 0, 0, 0]);
     }
 
@@ -670,7 +815,7 @@ mod tests {
             let bytes = serialize(&chunks);
             assert_eq!(bytes.len() as u64, serialized_size(&chunks), "round {round}");
             let back = deserialize(&bytes).unwrap();
-            assert_eq!(back, chunks, "round {round}");
+            assert_eq!(back, in_gpu_form(&chunks), "round {round}");
             assert_eq!(reference::values_from_chunks(&back), values, "round {round}");
         }
     }
