@@ -357,3 +357,88 @@ fn many_contexts_in_one_process() {
     sorted_on(&validated, "a context with validation");
     assert_no_validation_messages(&validated);
 }
+
+/// A record range longer than its buffer (a 4096-byte range on a 256-byte buffer) is refused
+/// before anything is recorded, as far as Vulkan can tell a buffer's size (its memory
+/// requirements): the scan, the sort and the copy say which range, and the buffer after the
+/// short one keeps its canary words.
+#[test]
+fn ranges_past_their_buffer_are_refused() {
+    use vkalgo::{BufferRange, ElementCount, Error, GpuBuffer, MemoryLocation, ScanArgs, ScanDesc, ScanOp};
+    let ctx = context();
+    let n = 1024u64;
+    let mut input = GpuBuffer::new(&ctx, 4 * n, MemoryLocation::CpuToGpu, "input").unwrap();
+    input.mapped().unwrap()[..4 * n as usize].copy_from_slice(bytemuck::cast_slice(&vec![1u32; n as usize]));
+    let short = GpuBuffer::new(&ctx, 256, MemoryLocation::GpuToCpu, "short output").unwrap();
+    let mut next = GpuBuffer::new(&ctx, 4 * n, MemoryLocation::GpuToCpu, "next").unwrap();
+    next.mapped().unwrap()[..4 * n as usize].fill(0xAB);
+    let past = BufferRange::new(short.buffer(), 0, 4 * n);
+    let refused = |r: vkalgo::Result<()>, what: &str| match r {
+        Err(Error::InvalidArgument(m)) => assert!(m.contains("goes past its buffer"), "{what}: {m}"),
+        other => panic!("{what}: {other:?}"),
+    };
+
+    let plan = ctx.scan_plan(&ScanDesc::new(ScanOp::Exclusive, n)).unwrap();
+    let scratch_bytes = plan.memory_requirements().scratch_size.max(16);
+    let scratch = GpuBuffer::new(&ctx, scratch_bytes, MemoryLocation::GpuOnly, "scratch").unwrap();
+    let args = ScanArgs {
+        input: input.range(),
+        output: past,
+        scratch: scratch.range(),
+        count: ElementCount::Direct(n),
+    };
+    refused(
+        ctx.submit_and_wait(|cmd| unsafe { plan.record(&ctx, cmd, &args) }),
+        "scan output",
+    );
+    let sort = ctx
+        .sort_plan(&vkalgo::SortDesc::new(
+            vkalgo::KeyType::U32,
+            vkalgo::ValueType::None,
+            n,
+        ))
+        .unwrap();
+    let sort_scratch = GpuBuffer::new(
+        &ctx,
+        sort.memory_requirements().scratch_size.max(16),
+        MemoryLocation::GpuOnly,
+        "sort scratch",
+    )
+    .unwrap();
+    let keys = GpuBuffer::new(&ctx, 4 * n, MemoryLocation::GpuOnly, "keys").unwrap();
+    let sort_args = vkalgo::SortArgs {
+        keys: keys.range(),
+        values: None,
+        keys_alt: past,
+        values_alt: None,
+        scratch: sort_scratch.range(),
+        count: ElementCount::Direct(n),
+    };
+    refused(
+        ctx.submit_and_wait(|cmd| unsafe { sort.record(&ctx, cmd, &sort_args).map(|_| ()) }),
+        "sort keys_alt",
+    );
+    refused(
+        ctx.submit_and_wait(|cmd| unsafe { ctx.record_compute_copy(cmd, &input.range(), &past) }),
+        "copy destination",
+    );
+    // An offset that puts a range of the buffer's own size past its end.
+    let shifted = BufferRange::new(next.buffer(), 256, 4 * n);
+    refused(
+        ctx.submit_and_wait(|cmd| unsafe { ctx.record_compute_copy(cmd, &input.range(), &shifted) }),
+        "copy destination at an offset",
+    );
+    assert!(next.mapped().unwrap()[..4 * n as usize]
+        .iter()
+        .all(|&b| b == 0xAB));
+    // The same ranges within their buffers work.
+    let args = ScanArgs {
+        output: next.range(),
+        ..args
+    };
+    ctx.submit_and_wait(|cmd| unsafe { plan.record(&ctx, cmd, &args) })
+        .unwrap();
+    let out: Vec<u32> = bytemuck::cast_slice(&next.mapped().unwrap()[..4 * n as usize]).to_vec();
+    assert_eq!(out, (0..n as u32).collect::<Vec<_>>());
+    assert_no_validation_messages(&ctx);
+}

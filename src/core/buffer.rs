@@ -40,12 +40,15 @@ impl BufferRange {
             && other.offset < self.offset.saturating_add(self.size)
     }
 
-    /// Checks that the range is usable for `bytes` bytes at `align`-byte alignment; `what`
+    /// Checks that the range is usable for `bytes` bytes at `align`-byte alignment and lies
+    /// within its buffer as far as Vulkan can tell (the buffer's memory requirements bound its
+    /// size: a range past them is refused before any GPU work could write there); `what`
     /// names it in the error.
-    pub(crate) fn check(&self, what: &str, bytes: u64, align: u64) -> Result<()> {
+    pub(crate) fn check(&self, ctx: &Context, what: &str, bytes: u64, align: u64) -> Result<()> {
         if self.buffer == vk::Buffer::null() {
             return Err(Error::invalid(format!("{what}: the buffer is VK_NULL_HANDLE")));
         }
+        self.check_within_buffer(ctx, what)?;
         if self.offset % align != 0 {
             return Err(Error::invalid(format!(
                 "{what}: offset {} is not a multiple of {align} bytes",
@@ -59,6 +62,22 @@ impl BufferRange {
             return Err(Error::invalid(format!(
                 "{what}: needs {bytes} bytes but the range holds {}",
                 self.size
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl BufferRange {
+    /// Refuses a range that ends past its buffer as far as Vulkan can tell: the buffer's
+    /// memory requirements bound its size (a range past them cannot be the caller's memory).
+    pub(crate) fn check_within_buffer(&self, ctx: &Context, what: &str) -> Result<()> {
+        let bound = unsafe { ctx.device.get_buffer_memory_requirements(self.buffer) }.size;
+        if self.offset.checked_add(self.size).map_or(true, |end| end > bound) {
+            return Err(Error::invalid(format!(
+                "{what}: the range [{}, +{}) goes past its buffer (at most {bound} bytes by \
+                 vkGetBufferMemoryRequirements)",
+                self.offset, self.size
             )));
         }
         Ok(())
@@ -254,14 +273,14 @@ impl ElementCount {
     /// Checks the count against a plan's maximum `max` and returns (the direct count, if any;
     /// the element count to size buffers for: the count, or `max` for an indirect count).
     /// `what` names the count in errors ("sort: count", "merge: count of A").
-    pub(crate) fn resolve(&self, what: &str, max: u64) -> Result<(Option<u64>, u64)> {
+    pub(crate) fn resolve(&self, ctx: &Context, what: &str, max: u64) -> Result<(Option<u64>, u64)> {
         match self {
             ElementCount::Direct(n) if *n > max => Err(Error::invalid(format!(
                 "{what} {n} exceeds the plan's maximum {max}"
             ))),
             ElementCount::Direct(n) => Ok((Some(*n), *n)),
             ElementCount::Indirect(range) => {
-                range.check(&format!("{what} buffer"), 4, 4)?;
+                range.check(ctx, &format!("{what} buffer"), 4, 4)?;
                 Ok((None, max))
             }
         }
@@ -314,6 +333,7 @@ impl ObjectStorage {
                 range.size
             )));
         }
+        range.check_within_buffer(ctx, what)?;
         let address = ctx.address_of(&range);
         if range.offset % STORAGE_ALIGNMENT != 0 || address % STORAGE_ALIGNMENT != 0 {
             return Err(Error::invalid(format!(

@@ -56,8 +56,8 @@ impl Context {
         src: &BufferRange,
         dst: &BufferRange,
     ) -> Result<()> {
-        src.check("copy source", src.size, 16)?;
-        dst.check("copy destination", src.size, 16)?;
+        src.check(self, "copy source", src.size, 16)?;
+        dst.check(self, "copy destination", src.size, 16)?;
         if src.size % 16 != 0 || src.size > COPY_MAX_BYTES {
             return Err(Error::invalid(format!(
                 "copy: size {} must be a multiple of 16 bytes and at most {COPY_MAX_BYTES} (64 GiB - 16)",
@@ -98,7 +98,7 @@ impl Context {
         words: u32,
         value: u32,
     ) -> Result<()> {
-        dst.check("fill destination", words as u64 * 4, 4)?;
+        dst.check(self, "fill destination", words as u64 * 4, 4)?;
         self.record_compute_fill_at(cmd, self.address_of(dst), words, value)
     }
 

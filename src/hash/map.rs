@@ -371,16 +371,16 @@ impl HashMap {
     /// completed; the synchronization contract in the module docs must be met.
     pub unsafe fn record_insert(&self, cmd: vk::CommandBuffer, args: &HashInsertArgs) -> Result<()> {
         check_cmd(cmd, "hash insert")?;
-        let count = resolve_count("hash insert", args.count, args.max_count)?;
+        let count = resolve_count(&self.ctx, "hash insert", args.count, args.max_count)?;
         let n = count.elements;
         let (kb, vb) = (self.key_type.bytes(), self.value_type.bytes());
-        args.keys.check("hash insert keys", n * kb, kb)?;
-        args.values.check("hash insert values", n * vb, vb)?;
+        args.keys.check(&self.ctx, "hash insert keys", n * kb, kb)?;
+        args.values.check(&self.ctx, "hash insert values", n * vb, vb)?;
         if let Some(status) = &args.status {
-            status.check("hash insert status", n * 4, 4)?;
+            status.check(&self.ctx, "hash insert status", n * 4, 4)?;
         }
         if let Some(failed) = &args.failed_count {
-            failed.check("hash insert failed_count", 4, 4)?;
+            failed.check(&self.ctx, "hash insert failed_count", 4, 4)?;
         }
         check_no_overlap(
             "hash insert",
@@ -413,15 +413,15 @@ impl HashMap {
     /// completed; the synchronization contract in the module docs must be met.
     pub unsafe fn record_find(&self, cmd: vk::CommandBuffer, args: &HashFindArgs) -> Result<()> {
         check_cmd(cmd, "hash find")?;
-        let count = resolve_count("hash find", args.count, args.max_count)?;
+        let count = resolve_count(&self.ctx, "hash find", args.count, args.max_count)?;
         let n = count.elements;
         let (kb, vb) = (self.key_type.bytes(), self.value_type.bytes());
-        args.keys.check("hash find keys", n * kb, kb)?;
+        args.keys.check(&self.ctx, "hash find keys", n * kb, kb)?;
         if let Some(values) = &args.values {
-            values.check("hash find values", n * vb, vb)?;
+            values.check(&self.ctx, "hash find values", n * vb, vb)?;
         }
         if let Some(found) = &args.found {
-            found.check("hash find found flags", n * 4, 4)?;
+            found.check(&self.ctx, "hash find found flags", n * 4, 4)?;
         }
         check_no_overlap(
             "hash find",
@@ -480,12 +480,12 @@ impl HashMap {
     /// completed; the synchronization contract in the module docs must be met.
     pub unsafe fn record_erase(&self, cmd: vk::CommandBuffer, args: &HashEraseArgs) -> Result<()> {
         check_cmd(cmd, "hash erase")?;
-        let count = resolve_count("hash erase", args.count, args.max_count)?;
+        let count = resolve_count(&self.ctx, "hash erase", args.count, args.max_count)?;
         let n = count.elements;
         let kb = self.key_type.bytes();
-        args.keys.check("hash erase keys", n * kb, kb)?;
+        args.keys.check(&self.ctx, "hash erase keys", n * kb, kb)?;
         if let Some(erased) = &args.erased {
-            erased.check("hash erase flags", n * 4, 4)?;
+            erased.check(&self.ctx, "hash erase flags", n * 4, 4)?;
         }
         check_no_overlap("hash erase", &[Some(args.keys), count.range], &[args.erased])?;
         if n == 0 {
@@ -511,7 +511,7 @@ impl HashMap {
     /// completed; the synchronization contract in the module docs must be met.
     pub unsafe fn record_size(&self, cmd: vk::CommandBuffer, dst: &BufferRange) -> Result<()> {
         check_cmd(cmd, "hash size")?;
-        dst.check("hash size output", 4, 4)?;
+        dst.check(&self.ctx, "hash size output", 4, 4)?;
         self.record_meta(cmd, META_WRITE_SIZE, self.ctx.address_of(dst))
     }
 
@@ -550,11 +550,13 @@ impl HashMap {
         check_cmd(cmd, "hash retrieve_all")?;
         let capacity = args.capacity.min(self.capacity());
         let (kb, vb) = (self.key_type.bytes(), self.value_type.bytes());
-        args.keys.check("hash retrieve_all keys", capacity * kb, kb)?;
+        args.keys
+            .check(&self.ctx, "hash retrieve_all keys", capacity * kb, kb)?;
         if let Some(values) = &args.values {
-            values.check("hash retrieve_all values", capacity * vb, vb)?;
+            values.check(&self.ctx, "hash retrieve_all values", capacity * vb, vb)?;
         }
-        args.count_out.check("hash retrieve_all count_out", 4, 4)?;
+        args.count_out
+            .check(&self.ctx, "hash retrieve_all count_out", 4, 4)?;
         check_no_overlap(
             "hash retrieve_all",
             &[],
@@ -619,7 +621,7 @@ impl HashMap {
             ));
         }
         if let Some(f) = failed_count {
-            f.check("hash rehash failed_count", 4, 4)?;
+            f.check(&self.ctx, "hash rehash failed_count", 4, 4)?;
         }
         let push = HashPush {
             keys_addr: self.buckets_address(),
@@ -743,7 +745,7 @@ struct Count {
     range: Option<BufferRange>,
 }
 
-fn resolve_count(what: &str, count: ElementCount, max_count: u64) -> Result<Count> {
+fn resolve_count(ctx: &Context, what: &str, count: ElementCount, max_count: u64) -> Result<Count> {
     match count {
         ElementCount::Direct(n) => {
             check_batch(what, n)?;
@@ -754,7 +756,7 @@ fn resolve_count(what: &str, count: ElementCount, max_count: u64) -> Result<Coun
             })
         }
         ElementCount::Indirect(range) => {
-            range.check(&format!("{what} count buffer"), 4, 4)?;
+            range.check(ctx, &format!("{what} count buffer"), 4, 4)?;
             check_batch(what, max_count)?;
             Ok(Count {
                 elements: max_count,

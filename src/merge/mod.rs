@@ -609,10 +609,10 @@ impl MergePlan {
         &self.desc
     }
 
-    fn check_args(&self, args: &MergeArgs) -> Result<(Option<u64>, Option<u64>, u64, u64)> {
+    fn check_args(&self, ctx: &Context, args: &MergeArgs) -> Result<(Option<u64>, Option<u64>, u64, u64)> {
         let d = &self.desc;
-        let (a_direct, a) = args.a_count.resolve("merge: count of A", d.max_a)?;
-        let (b_direct, b) = args.b_count.resolve("merge: count of B", d.max_b)?;
+        let (a_direct, a) = args.a_count.resolve(ctx, "merge: count of A", d.max_a)?;
+        let (b_direct, b) = args.b_count.resolve(ctx, "merge: count of B", d.max_b)?;
         let has_values = d.value_type != ValueType::None;
         let given = [args.a_values, args.b_values, args.out_values];
         if given.iter().any(|v| v.is_some() != has_values) {
@@ -624,16 +624,16 @@ impl MergePlan {
         }
         let kb = d.key_type.bytes();
         let vb = d.value_type.bytes();
-        args.a_keys.check("merge a_keys", a * kb, kb)?;
-        args.b_keys.check("merge b_keys", b * kb, kb)?;
-        args.out_keys.check("merge out_keys", (a + b) * kb, kb)?;
+        args.a_keys.check(ctx, "merge a_keys", a * kb, kb)?;
+        args.b_keys.check(ctx, "merge b_keys", b * kb, kb)?;
+        args.out_keys.check(ctx, "merge out_keys", (a + b) * kb, kb)?;
         if let (Some(av), Some(bv), Some(ov)) = (args.a_values, args.b_values, args.out_values) {
-            av.check("merge a_values", a * vb, vb)?;
-            bv.check("merge b_values", b * vb, vb)?;
-            ov.check("merge out_values", (a + b) * vb, vb)?;
+            av.check(ctx, "merge a_values", a * vb, vb)?;
+            bv.check(ctx, "merge b_values", b * vb, vb)?;
+            ov.check(ctx, "merge out_values", (a + b) * vb, vb)?;
         }
         args.scratch
-            .check("merge scratch", self.requirements.scratch_size, ALIGNMENT)?;
+            .check(ctx, "merge scratch", self.requirements.scratch_size, ALIGNMENT)?;
         let mut all = vec![
             ("a_keys", args.a_keys),
             ("b_keys", args.b_keys),
@@ -704,7 +704,7 @@ impl MergePlan {
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("merge: the command buffer is null"));
         }
-        let (a_direct, b_direct, a, b) = self.check_args(args)?;
+        let (a_direct, b_direct, a, b) = self.check_args(ctx, args)?;
         let total = a + b;
         if total == 0 {
             return Ok(());
@@ -755,7 +755,7 @@ impl MergePlan {
         args: &MergeArgs,
         flags: &BufferRange,
     ) -> Result<()> {
-        let (a_direct, b_direct, a, b) = self.check_args(args)?;
+        let (a_direct, b_direct, a, b) = self.check_args(ctx, args)?;
         record_check(
             ctx,
             cmd,
@@ -783,7 +783,7 @@ unsafe fn record_check(
     if longest < 2 {
         return Ok(());
     }
-    flags.check("merge check flags", 8, 4)?;
+    flags.check(ctx, "merge check flags", 8, 4)?;
     let kernel = ctx.kernel(
         shader("check", key_type, None)?,
         specialization(tuning, key_type, descending),
@@ -983,17 +983,21 @@ impl SetOpPlan {
         &self.desc
     }
 
-    fn check_args(&self, args: &SetOpArgs) -> Result<(Option<u64>, Option<u64>, u64, u64)> {
+    fn check_args(&self, ctx: &Context, args: &SetOpArgs) -> Result<(Option<u64>, Option<u64>, u64, u64)> {
         let d = &self.desc;
-        let (a_direct, a) = args.a_count.resolve("set operation: count of A", d.max_a)?;
-        let (b_direct, b) = args.b_count.resolve("set operation: count of B", d.max_b)?;
+        let (a_direct, a) = args.a_count.resolve(ctx, "set operation: count of A", d.max_a)?;
+        let (b_direct, b) = args.b_count.resolve(ctx, "set operation: count of B", d.max_b)?;
         let kb = d.key_type.bytes();
-        args.a.check("set operation a", a * kb, kb)?;
-        args.b.check("set operation b", b * kb, kb)?;
-        args.out.check("set operation out", (a + b) * kb, kb)?;
-        args.out_count.check("set operation out_count", 4, 4)?;
-        args.scratch
-            .check("set operation scratch", self.requirements.scratch_size, ALIGNMENT)?;
+        args.a.check(ctx, "set operation a", a * kb, kb)?;
+        args.b.check(ctx, "set operation b", b * kb, kb)?;
+        args.out.check(ctx, "set operation out", (a + b) * kb, kb)?;
+        args.out_count.check(ctx, "set operation out_count", 4, 4)?;
+        args.scratch.check(
+            ctx,
+            "set operation scratch",
+            self.requirements.scratch_size,
+            ALIGNMENT,
+        )?;
         let mut all = vec![
             ("a", args.a),
             ("b", args.b),
@@ -1051,7 +1055,7 @@ impl SetOpPlan {
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("set operation: the command buffer is null"));
         }
-        let (a_direct, b_direct, a, b) = self.check_args(args)?;
+        let (a_direct, b_direct, a, b) = self.check_args(ctx, args)?;
         // At least one tile, so that an empty result still writes its count.
         let tiles = (a + b).div_ceil(self.tile_size()).max(1);
         let key_type = self.desc.key_type;
@@ -1125,7 +1129,7 @@ impl SetOpPlan {
         args: &SetOpArgs,
         flags: &BufferRange,
     ) -> Result<()> {
-        let (a_direct, b_direct, a, b) = self.check_args(args)?;
+        let (a_direct, b_direct, a, b) = self.check_args(ctx, args)?;
         record_check(
             ctx,
             cmd,
@@ -1340,7 +1344,7 @@ impl MergeSortPlan {
         rounds
     }
 
-    fn check_args(&self, args: &MergeSortArgs) -> Result<()> {
+    fn check_args(&self, ctx: &Context, args: &MergeSortArgs) -> Result<()> {
         let d = &self.desc;
         if args.count > d.max_count {
             return Err(Error::invalid(format!(
@@ -1358,14 +1362,19 @@ impl MergeSortPlan {
         }
         let kb = d.key_type.bytes();
         let vb = d.value_type.bytes();
-        args.keys.check("merge sort keys", args.count * kb, kb)?;
-        args.keys_alt.check("merge sort keys_alt", args.count * kb, kb)?;
+        args.keys.check(ctx, "merge sort keys", args.count * kb, kb)?;
+        args.keys_alt
+            .check(ctx, "merge sort keys_alt", args.count * kb, kb)?;
         if let (Some(v), Some(va)) = (args.values, args.values_alt) {
-            v.check("merge sort values", args.count * vb, vb)?;
-            va.check("merge sort values_alt", args.count * vb, vb)?;
+            v.check(ctx, "merge sort values", args.count * vb, vb)?;
+            va.check(ctx, "merge sort values_alt", args.count * vb, vb)?;
         }
-        args.scratch
-            .check("merge sort scratch", self.requirements.scratch_size, ALIGNMENT)?;
+        args.scratch.check(
+            ctx,
+            "merge sort scratch",
+            self.requirements.scratch_size,
+            ALIGNMENT,
+        )?;
         let mut all = vec![
             ("keys", args.keys),
             ("keys_alt", args.keys_alt),
@@ -1432,7 +1441,7 @@ impl MergeSortPlan {
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("merge sort: the command buffer is null"));
         }
-        self.check_args(args)?;
+        self.check_args(ctx, args)?;
         let n = args.count;
         if n == 0 {
             return Ok(SortResult::InPlace);
@@ -1480,14 +1489,14 @@ impl MergeSortPlan {
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("segmented merge: the command buffer is null"));
         }
-        self.check_args(args)?;
+        self.check_args(ctx, args)?;
         if runs > self.desc.max_runs {
             return Err(Error::invalid(format!(
                 "segmented merge: {runs} runs exceed the plan's max_runs {}",
                 self.desc.max_runs
             )));
         }
-        offsets.check("segmented merge offsets", (runs + 1) * 4, 4)?;
+        offsets.check(ctx, "segmented merge offsets", (runs + 1) * 4, 4)?;
         for (name, r) in [
             ("keys", Some(args.keys)),
             ("keys_alt", Some(args.keys_alt)),

@@ -574,7 +574,7 @@ impl ScanPlan {
             return Err(Error::invalid("scan: the command buffer is null"));
         }
         let max = self.desc.max_count;
-        let (direct, elements) = args.count.resolve("scan: count", max)?;
+        let (direct, elements) = args.count.resolve(ctx, "scan: count", max)?;
         if let ElementCount::Indirect(range) = args.count {
             if range.overlaps(&args.output) || range.overlaps(&args.scratch) {
                 return Err(Error::invalid(
@@ -586,10 +586,14 @@ impl ScanPlan {
             return Ok(()); // nothing to scan (a direct count of 0, or a plan for 0 elements)
         }
         let bytes = elements * 4;
-        args.input.check("scan input", bytes, 4)?;
-        args.output.check("scan output", bytes, 4)?;
-        args.scratch
-            .check("scan scratch", self.requirements.scratch_size, SCRATCH_ALIGNMENT)?;
+        args.input.check(ctx, "scan input", bytes, 4)?;
+        args.output.check(ctx, "scan output", bytes, 4)?;
+        args.scratch.check(
+            ctx,
+            "scan scratch",
+            self.requirements.scratch_size,
+            SCRATCH_ALIGNMENT,
+        )?;
         let in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
         if !in_place && args.input.overlaps(&args.output) {
             return Err(Error::invalid(

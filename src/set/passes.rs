@@ -494,7 +494,7 @@ pub(crate) unsafe fn record_cardinality_passes(
     let counters = counters_to_clear(first);
     for p in updates {
         debug_assert_eq!(p.u.mode, MODE_CARD);
-        p.scratch.check("fill destination", counters as u64 * 4, 4)?;
+        p.scratch.check(ctx, "fill destination", counters as u64 * 4, 4)?;
         ctx.record_compute_fill_two_at(
             cmd,
             (p.scratch_addr, counters),

@@ -216,8 +216,8 @@ impl GpuSet {
     ) -> Result<()> {
         let phase = if reserved { Phase::Reserved } else { Phase::All };
         self.check_writable("set op")?;
-        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
-        status.check("set status", SET_STATUS_BYTES, 4)?;
+        scratch.check(&self.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check(&self.ctx, "set status", SET_STATUS_BYTES, 4)?;
         if scratch.overlaps(status) {
             return Err(Error::invalid("set op: scratch and status overlap"));
         }
@@ -293,8 +293,8 @@ impl GpuSet {
         scratch: &BufferRange,
         status: &BufferRange,
     ) -> Result<()> {
-        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
-        status.check("set status", SET_STATUS_BYTES, 4)?;
+        scratch.check(&a.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check(&a.ctx, "set status", SET_STATUS_BYTES, 4)?;
         unsafe { Self::record_cardinality(cmd, a, b, op, path, scratch, a.ctx.address_of(status)) }
     }
 
@@ -383,9 +383,9 @@ impl GpuSet {
             first.check_same_context(a, "set op cardinality batch")?;
             updates.push(Self::card_update(a, b, op)?);
         }
-        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        scratch.check(ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
         let status_bytes = SET_STATUS_BYTES * pairs.len() as u64;
-        statuses.check("set statuses", status_bytes, 4)?;
+        statuses.check(ctx, "set statuses", status_bytes, 4)?;
         let one_pass: Vec<bool> = pairs.iter().map(|(a, b)| path.counts_in_one_pass(a, b)).collect();
         let by_passes: Vec<usize> = (0..pairs.len()).filter(|&i| !one_pass[i]).collect();
         let slices = ((scratch.size / SET_SCRATCH_BYTES) as usize)
@@ -451,7 +451,7 @@ impl GpuSet {
         let max = match count {
             ElementCount::Direct(n) => n,
             ElementCount::Indirect(r) => {
-                r.check("set count", 4, 4)?;
+                r.check(&self.ctx, "set count", 4, 4)?;
                 max_count
             }
         };
@@ -459,9 +459,9 @@ impl GpuSet {
             return Err(Error::invalid(format!("set insert: count {max} above 2^24")));
         }
         self.check_writable("set insert")?;
-        sorted.check("set values", max * 4, 4)?;
-        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
-        status.check("set status", SET_STATUS_BYTES, 4)?;
+        sorted.check(&self.ctx, "set values", max * 4, 4)?;
+        scratch.check(&self.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check(&self.ctx, "set status", SET_STATUS_BYTES, 4)?;
         if max == 0 {
             return Ok(());
         }
@@ -486,8 +486,8 @@ impl GpuSet {
     ) -> Result<()> {
         check_range(begin, end, "set insert_range")?;
         self.check_writable("set insert_range")?;
-        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
-        status.check("set status", SET_STATUS_BYTES, 4)?;
+        scratch.check(&self.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check(&self.ctx, "set status", SET_STATUS_BYTES, 4)?;
         if scratch.overlaps(status) {
             return Err(Error::invalid("set insert_range: scratch and status overlap"));
         }
@@ -514,8 +514,8 @@ impl GpuSet {
         scratch: &BufferRange,
         status: &BufferRange,
     ) -> Result<()> {
-        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
-        status.check("set status", SET_STATUS_BYTES, 4)?;
+        scratch.check(&self.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
+        status.check(&self.ctx, "set status", SET_STATUS_BYTES, 4)?;
         if scratch.overlaps(status) {
             return Err(Error::invalid("set run_optimize: scratch and status overlap"));
         }
@@ -577,8 +577,8 @@ impl GpuSet {
             ElementCount::Direct(n) => n * 4,
             ElementCount::Indirect(_) => max_count * 4,
         };
-        values.check("set insert values", bytes, 4)?;
-        values_alt.check("set insert values_alt", bytes, 4)?;
+        values.check(&self.ctx, "set insert values", bytes, 4)?;
+        values_alt.check(&self.ctx, "set insert values_alt", bytes, 4)?;
         let sorted = plan.record(
             &self.ctx,
             cmd,
@@ -615,15 +615,15 @@ impl GpuSet {
         let (n, addr) = match count {
             ElementCount::Direct(n) => (n, 0),
             ElementCount::Indirect(r) => {
-                r.check("set count", 4, 4)?;
+                r.check(&self.ctx, "set count", 4, 4)?;
                 (max_count, self.ctx.address_of(&r))
             }
         };
         if n > u32::MAX as u64 {
             return Err(Error::invalid("set contains: count above 2^32 - 1"));
         }
-        values.check("set values", n * 4, 4)?;
-        flags.check("set flags", n * 4, 4)?;
+        values.check(&self.ctx, "set values", n * 4, 4)?;
+        flags.check(&self.ctx, "set flags", n * 4, 4)?;
         let push = SetPush {
             meta_d: self.meta(),
             values: self.ctx.address_of(values),
@@ -693,7 +693,7 @@ impl GpuSet {
         let (n, addr) = match count {
             ElementCount::Direct(n) => (n, 0),
             ElementCount::Indirect(r) => {
-                r.check("set count", 4, 4)?;
+                r.check(&self.ctx, "set count", 4, 4)?;
                 (max_count, ctx.address_of(&r))
             }
         };
@@ -703,10 +703,10 @@ impl GpuSet {
                 "set filter: count {n} above {max} (65536 workgroups)"
             )));
         }
-        values.check("set values", n * 4, 4)?;
-        out.check("set filter output", n * 4, 4)?;
-        out_count.check("set filter count", 4, 4)?;
-        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        values.check(&self.ctx, "set values", n * 4, 4)?;
+        out.check(&self.ctx, "set filter output", n * 4, 4)?;
+        out_count.check(&self.ctx, "set filter count", 4, 4)?;
+        scratch.check(&self.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
         let tiles = n.div_ceil(wg(ctx) as u64) as u32;
         let mut push = SetPush {
             meta_d: self.meta(),
@@ -777,9 +777,9 @@ impl GpuSet {
     ) -> Result<()> {
         let ctx = &self.ctx;
         let capacity = capacity.min(u32::MAX as u64);
-        out.check("set to_array output", capacity * 4, 4)?;
-        count_out.check("set to_array count", 8, 4)?;
-        scratch.check("set scratch", SET_SCRATCH_BYTES, 16)?;
+        out.check(&self.ctx, "set to_array output", capacity * 4, 4)?;
+        count_out.check(&self.ctx, "set to_array count", 8, 4)?;
+        scratch.check(&self.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
         let push = SetPush {
             meta_d: self.meta(),
             scratch: ctx.address_of(scratch),
@@ -822,7 +822,7 @@ impl GpuSet {
         out: &BufferRange,
     ) -> Result<()> {
         check_range(begin, end, "set range cardinality")?;
-        out.check("set range cardinality output", 8, 4)?;
+        out.check(&self.ctx, "set range cardinality output", 8, 4)?;
         let ctx = &self.ctx;
         let info = self.reader_kernel(&shaders::SET_INFO, set_spec(ctx))?;
         // Workgroups of 256 of the range's chunks each add their count to `out`, zeroed first

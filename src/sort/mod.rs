@@ -910,9 +910,9 @@ impl SortPlan {
         direct.is_some_and(|n| n.div_ceil(tuning.workgroup_size as u64) == tuning.keys_per_thread as u64)
     }
 
-    fn check_args(&self, args: &SortArgs) -> Result<(Option<u64>, u64)> {
+    fn check_args(&self, ctx: &Context, args: &SortArgs) -> Result<(Option<u64>, u64)> {
         let max = self.desc.max_count;
-        let (direct, elements) = args.count.resolve("sort: count", max)?;
+        let (direct, elements) = args.count.resolve(ctx, "sort: count", max)?;
         let has_values = self.desc.value_type != ValueType::None;
         if args.values.is_some() != has_values || args.values_alt.is_some() != has_values {
             return Err(Error::invalid(if has_values {
@@ -923,16 +923,16 @@ impl SortPlan {
         }
         let key_bytes = elements * self.desc.key_type.bytes();
         let key_align = self.desc.key_type.bytes();
-        args.keys.check("sort keys", key_bytes, key_align)?;
-        args.keys_alt.check("sort keys_alt", key_bytes, key_align)?;
+        args.keys.check(ctx, "sort keys", key_bytes, key_align)?;
+        args.keys_alt.check(ctx, "sort keys_alt", key_bytes, key_align)?;
         let value_bytes = elements * self.desc.value_type.bytes();
         if let (Some(values), Some(values_alt)) = (args.values, args.values_alt) {
             let align = self.desc.value_type.bytes();
-            values.check("sort values", value_bytes, align)?;
-            values_alt.check("sort values_alt", value_bytes, align)?;
+            values.check(ctx, "sort values", value_bytes, align)?;
+            values_alt.check(ctx, "sort values_alt", value_bytes, align)?;
         }
         args.scratch
-            .check("sort scratch", self.requirements.scratch_size, ALIGNMENT)?;
+            .check(ctx, "sort scratch", self.requirements.scratch_size, ALIGNMENT)?;
         let mut ranges = vec![
             ("keys", args.keys),
             ("keys_alt", args.keys_alt),
@@ -1041,7 +1041,7 @@ impl SortPlan {
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("sort: the command buffer is null"));
         }
-        let (direct, elements) = self.check_args(args)?;
+        let (direct, elements) = self.check_args(ctx, args)?;
         if elements == 0 {
             return Ok(self.result_location());
         }

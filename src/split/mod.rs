@@ -565,9 +565,9 @@ impl SplitPlan {
             .ok_or_else(|| Error::Internal(format!("no shader {name}")))
     }
 
-    fn check_args(&self, args: &SplitArgs) -> Result<(Option<u64>, u64)> {
+    fn check_args(&self, ctx: &Context, args: &SplitArgs) -> Result<(Option<u64>, u64)> {
         let max = self.desc.max_count;
-        let (direct, elements) = args.count.resolve("multisplit: count", max)?;
+        let (direct, elements) = args.count.resolve(ctx, "multisplit: count", max)?;
         let has_values = self.desc.value_type != ValueType::None;
         if args.values.is_some() != has_values || args.values_out.is_some() != has_values {
             return Err(Error::invalid(if has_values {
@@ -578,14 +578,14 @@ impl SplitPlan {
         }
         let key_size = self.desc.key_type.bytes();
         args.keys
-            .check("multisplit keys", elements * key_size, key_size)?;
+            .check(ctx, "multisplit keys", elements * key_size, key_size)?;
         args.keys_out
-            .check("multisplit keys_out", elements * key_size, key_size)?;
+            .check(ctx, "multisplit keys_out", elements * key_size, key_size)?;
         let mut ranges = vec![("keys", args.keys, false), ("keys_out", args.keys_out, true)];
         if let (Some(values), Some(values_out)) = (args.values, args.values_out) {
             let size = self.desc.value_type.bytes();
-            values.check("multisplit values", elements * size, size)?;
-            values_out.check("multisplit values_out", elements * size, size)?;
+            values.check(ctx, "multisplit values", elements * size, size)?;
+            values_out.check(ctx, "multisplit values_out", elements * size, size)?;
             ranges.push(("values", values, false));
             ranges.push(("values_out", values_out, true));
         }
@@ -593,7 +593,7 @@ impl SplitPlan {
             (BucketFn::Splitters, splitters, None) if splitters.is_some() || self.desc.bucket_count == 1 => {
                 let bytes = (self.desc.bucket_count as u64 - 1) * key_size;
                 if let (Some(splitters), true) = (splitters, bytes > 0) {
-                    splitters.check("multisplit splitters", bytes, key_size)?;
+                    splitters.check(ctx, "multisplit splitters", bytes, key_size)?;
                     ranges.push(("splitters", splitters, false));
                 }
             }
@@ -603,7 +603,7 @@ impl SplitPlan {
                 ))
             }
             (BucketFn::Ids, None, Some(ids)) => {
-                ids.check("multisplit bucket_ids", elements * 4, 4)?;
+                ids.check(ctx, "multisplit bucket_ids", elements * 4, 4)?;
                 ranges.push(("bucket_ids", ids, false));
             }
             (BucketFn::Ids, _, _) => {
@@ -619,9 +619,13 @@ impl SplitPlan {
             }
         }
         args.offsets
-            .check("multisplit offsets", self.requirements.offsets_size, 4)?;
-        args.scratch
-            .check("multisplit scratch", self.requirements.scratch_size, ALIGNMENT)?;
+            .check(ctx, "multisplit offsets", self.requirements.offsets_size, 4)?;
+        args.scratch.check(
+            ctx,
+            "multisplit scratch",
+            self.requirements.scratch_size,
+            ALIGNMENT,
+        )?;
         ranges.push(("offsets", args.offsets, true));
         ranges.push(("scratch", args.scratch, true));
         if let ElementCount::Indirect(count) = args.count {
@@ -652,7 +656,7 @@ impl SplitPlan {
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("multisplit: the command buffer is null"));
         }
-        let (direct, elements) = self.check_args(args)?;
+        let (direct, elements) = self.check_args(ctx, args)?;
         let small = match self.desc.path {
             SplitPath::Small => true,
             SplitPath::Auto => direct.is_some_and(|n| n <= self.small_limit),
