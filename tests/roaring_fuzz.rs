@@ -1,0 +1,129 @@
+//! The Roaring reader against CRoaring on damaged files: tests/roaring_mutations.py damages
+//! valid serializations (bit flips, overwritten, inserted and removed bytes, cut files, u16
+//! fields made extreme) and records CRoaring's verdict through pyroaring; every file vkalgo
+//! accepts, CRoaring must accept with the same values, and every file CRoaring accepts and
+//! vkalgo refuses must be refused for a check vkalgo makes and CRoaring does not (listed in
+//! `STRICTER`). `VKALGO_FUZZ_FILES` sets the files per seed (default 3000; CI's bound),
+//! `VKALGO_FUZZ_SEEDS` the seeds (default "1,2"). Needs python3 with pyroaring, as
+//! tests/set.rs's interchange test (`VKALGO_REQUIRE_PYROARING=1`: its absence fails).
+
+use std::time::{Duration, Instant};
+
+/// Checks vkalgo makes that CRoaring 5.2.2 does not, by the words of vkalgo's error.
+const STRICTER: &[(&str, &str)] = &[
+    (
+        "trailing bytes",
+        "bytes after the last container (CRoaring stops reading)",
+    ),
+    (
+        "offset",
+        "the offset header must point at each container (CRoaring skips it)",
+    ),
+    (
+        "runs hold",
+        "a run container's values must match its header cardinality",
+    ),
+];
+
+/// CRC-32 (IEEE, as zlib's crc32) of the values as u32 little-endian.
+fn crc32(values: &[u32]) -> u32 {
+    let mut crc = !0u32;
+    for v in values {
+        for b in v.to_le_bytes() {
+            crc ^= b as u32;
+            for _ in 0..8 {
+                crc = if crc & 1 != 0 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+    }
+    !crc
+}
+
+#[test]
+fn reader_agrees_with_croaring_on_damaged_files() {
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let have = std::process::Command::new(&python)
+        .args(["-c", "import pyroaring"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !have {
+        assert!(
+            std::env::var("VKALGO_REQUIRE_PYROARING").map_or(true, |v| v != "1"),
+            "pyroaring is required (VKALGO_REQUIRE_PYROARING=1) but {python} cannot import it"
+        );
+        eprintln!("pyroaring not importable: the differential test did not run");
+        return;
+    }
+    let files: usize = std::env::var("VKALGO_FUZZ_FILES").map_or(3000, |v| v.parse().unwrap());
+    let seeds = std::env::var("VKALGO_FUZZ_SEEDS").unwrap_or_else(|_| "1,2".into());
+    let built_here = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/roaring_mutations.py");
+    let script = if std::path::Path::new(built_here).exists() {
+        built_here
+    } else {
+        "tests/roaring_mutations.py"
+    };
+    let (mut accepted, mut stricter, mut refused_both) = (0, vec![0usize; STRICTER.len()], 0);
+    let mut slowest = Duration::ZERO;
+    for seed in seeds.split(',') {
+        let dir = std::env::temp_dir().join(format!("vkalgo-fuzz-{}-{seed}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = std::process::Command::new(&python)
+            .args([script, dir.to_str().unwrap(), &files.to_string(), seed])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let data = std::fs::read(dir.join("files.bin")).unwrap();
+        let verdicts = std::fs::read(dir.join("verdicts.bin")).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let mut at = 0;
+        for i in 0..files {
+            let len = u32::from_le_bytes(data[at..at + 4].try_into().unwrap()) as usize;
+            let file = &data[at + 4..at + 4 + len];
+            at += 4 + len;
+            let v = &verdicts[13 * i..13 * (i + 1)];
+            let croaring_accepts = v[0] == 1;
+            let cardinality = u64::from_le_bytes(v[1..9].try_into().unwrap());
+            let crc = u32::from_le_bytes(v[9..13].try_into().unwrap());
+            let what = format!("seed {seed}, file {i} ({len} bytes)");
+            let start = Instant::now();
+            let ours = vkalgo::set::reference::deserialize(file);
+            slowest = slowest.max(start.elapsed());
+            match ours {
+                Ok(values) => {
+                    assert!(croaring_accepts, "{what}: vkalgo accepts a file CRoaring refuses");
+                    assert_eq!(values.len() as u64, cardinality, "{what}: cardinality");
+                    assert_eq!(crc32(&values), crc, "{what}: values differ from CRoaring's");
+                    accepted += 1;
+                }
+                Err(vkalgo::Error::InvalidArgument(m)) if croaring_accepts => {
+                    let k = STRICTER
+                        .iter()
+                        .position(|(words, _)| m.contains(words))
+                        .unwrap_or_else(|| panic!("{what}: CRoaring accepts, vkalgo refuses: {m}"));
+                    stricter[k] += 1;
+                }
+                Err(vkalgo::Error::InvalidArgument(_)) => refused_both += 1,
+                Err(e) => panic!("{what}: {e:?}"),
+            }
+        }
+    }
+    eprintln!(
+        "{accepted} accepted by both, {refused_both} refused by both, refused by vkalgo only: {:?}; \
+         slowest read {slowest:?}",
+        STRICTER
+            .iter()
+            .zip(&stricter)
+            .map(|((w, _), n)| format!("{w}: {n}"))
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        accepted > 0 && refused_both > 0,
+        "the mutations reach both outcomes"
+    );
+    // Linear time: no file of these (at most a few hundred KiB) takes long to read.
+    assert!(slowest < Duration::from_secs(2), "slowest read {slowest:?}");
+}
