@@ -361,7 +361,10 @@ typedef struct VkalgoHashMapDeviceView {
 } VkalgoHashMapDeviceView;
 
 // A range of a buffer created with `VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-// VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT`; offset and size in bytes.
+// VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT`; offset and size in bytes. A range that ends
+// past the buffer's memory requirements (the most Vulkan tells of its size) is refused with
+// VKALGO_ERROR_INVALID_ARGUMENT before anything is recorded; within them it must lie in the
+// buffer.
 typedef struct VkalgoBufferRange {
   // The buffer (VK_NULL_HANDLE: no range).
   VkBuffer buffer;

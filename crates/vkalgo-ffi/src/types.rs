@@ -48,7 +48,10 @@ pub type PFN_vkGetInstanceProcAddr =
     Option<unsafe extern "system" fn(VkInstance, *const c_char) -> *const c_void>;
 
 /// A range of a buffer created with `VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-/// VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT`; offset and size in bytes.
+/// VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT`; offset and size in bytes. A range that ends
+/// past the buffer's memory requirements (the most Vulkan tells of its size) is refused with
+/// VKALGO_ERROR_INVALID_ARGUMENT before anything is recorded; within them it must lie in the
+/// buffer.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoBufferRange {
