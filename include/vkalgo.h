@@ -340,6 +340,19 @@ typedef struct VkalgoStorageRequirements {
   VkBufferUsageFlags usage;
 } VkalgoStorageRequirements;
 
+// A map's counts (`vkalgo_hash_map_stats_host`).
+typedef struct VkalgoHashMapStats {
+  // Reserved for extension structs: set it to NULL.
+  void *next;
+  // Live keys.
+  uint64_t size;
+  // Tombstones: erased slots of buckets that were full when erased (inserts reuse them; a
+  // rehash drops them).
+  uint64_t tombstones;
+  // Slots of the map.
+  uint64_t capacity;
+} VkalgoHashMapStats;
+
 // What a shader needs to look keys up in a map: `VkalgoHashMapView` of
 // `vkalgo/glsl/vkalgo_hash_map.glsl` (same 32-byte layout). Valid until the map is destroyed
 // or rehashed.
@@ -392,6 +405,18 @@ typedef struct VkalgoHashInsertArgs {
   // Optional u32 that the number of keys not stored (full or reserved) is ADDED to.
   struct VkalgoBufferRange failed_count;
 } VkalgoHashInsertArgs;
+
+// What `vkalgo_hash_map_record_rehash_into` moves the map into.
+typedef struct VkalgoHashRehashArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The destination: a map of the same key and value types, empty (created, or cleared
+  // with a barrier after the clear), on memory apart from the source's.
+  const struct VkalgoHashMap *dst;
+  // Optional u32 (buffer VK_NULL_HANDLE: none): the number of keys that found no slot in
+  // `dst` is ADDED to it (zero it first).
+  struct VkalgoBufferRange failed_count;
+} VkalgoHashRehashArgs;
 
 // The buffers of a recorded find (or contains, without values).
 typedef struct VkalgoHashFindArgs {
@@ -783,6 +808,11 @@ VkalgoResult vkalgo_hash_map_erase_host(struct VkalgoHashMap *map, const void *k
 // The exact number of live keys.
 VkalgoResult vkalgo_hash_map_size(struct VkalgoHashMap *map, uint64_t *out);
 
+// Live keys, tombstones and capacity of the map (blocking). `out->next` must be NULL (no
+// extension is defined yet); on error `*out` is unchanged.
+VkalgoResult vkalgo_hash_map_stats_host(const struct VkalgoHashMap *map,
+                                        struct VkalgoHashMapStats *out);
+
 // The number of slots (the requested capacity rounded up).
 VkalgoResult vkalgo_hash_map_capacity(const struct VkalgoHashMap *map, uint64_t *out);
 
@@ -828,6 +858,15 @@ VkalgoResult vkalgo_hash_map_record_clear(const struct VkalgoHashMap *map,
 VkalgoResult vkalgo_hash_map_record_insert(const struct VkalgoHashMap *map,
                                            VkCommandBuffer command_buffer,
                                            const struct VkalgoHashInsertArgs *args);
+
+// Records moving every live entry of `map` into `args->dst` (tombstones are dropped): the
+// record-layer rehash. Reads `map` and writes `dst` in COMPUTE_SHADER; then use `dst` in
+// place of `map` and destroy `map` once the GPU is done with it. Keys that find no slot in
+// `dst` are not moved (counted in `failed_count`). Different key or value types, overlapping
+// storage or a non-NULL `next`: INVALID_ARGUMENT. Nothing is recorded on error.
+VkalgoResult vkalgo_hash_map_record_rehash_into(const struct VkalgoHashMap *map,
+                                                VkCommandBuffer command_buffer,
+                                                const struct VkalgoHashRehashArgs *args);
 
 // Records a lookup (values and/or found flags). Nothing is recorded on error.
 VkalgoResult vkalgo_hash_map_record_find(const struct VkalgoHashMap *map,

@@ -1780,3 +1780,199 @@ fn c_abi_absurd_counts_are_refused_before_allocating() {
         vkalgo_context_destroy(ctx);
     }
 }
+
+/// The C record-layer rehash and the map's counts: a map with tombstones moved into a larger
+/// one through `vkalgo_hash_map_record_rehash_into` on a command buffer of the caller's (here
+/// the test's context, the C context made over its device and queue), every live key found
+/// there with its value and no erased key, tombstones gone; bad arguments refused.
+#[test]
+fn c_abi_record_rehash_into_and_stats() {
+    use std::ffi::c_void;
+    use std::ptr::{null, null_mut};
+    use vkalgo::ash::vk::Handle;
+    use vkalgo_ffi::hash::*;
+    use vkalgo_ffi::types::*;
+    use vkalgo_ffi::*;
+    // The test makes one host call at a time: the queue needs no lock beyond the call order.
+    unsafe extern "C" fn no_lock(_user_data: *mut c_void, _lock: u32) {}
+    let ctx = context();
+    unsafe {
+        let entry = vkalgo::ash::Entry::load().unwrap();
+        let queue = ctx.device().get_device_queue(ctx.queue_family_index(), 0);
+        let desc = VkalgoExternalContextDesc {
+            instance: VkInstance(ctx.instance().handle().as_raw() as *mut c_void),
+            physical_device: VkPhysicalDevice(ctx.physical_device().as_raw() as *mut c_void),
+            device: VkDevice(ctx.device().handle().as_raw() as *mut c_void),
+            queue_family_index: ctx.queue_family_index(),
+            queue: VkQueue(queue.as_raw() as *mut c_void),
+            get_instance_proc_addr: Some(std::mem::transmute::<
+                vk::PFN_vkGetInstanceProcAddr,
+                unsafe extern "system" fn(VkInstance, *const std::ffi::c_char) -> *const c_void,
+            >(entry.static_fn().get_instance_proc_addr)),
+            pipeline_cache: VkPipelineCache(0),
+            flags: if ctx.profile().int64_atomics {
+                VKALGO_CONTEXT_INT64_ATOMICS_ENABLED
+            } else {
+                0
+            },
+            timeout_ns: 0,
+            queue_lock: Some(no_lock),
+            queue_lock_user_data: null_mut(),
+            pipeline_cache_data: null(),
+            pipeline_cache_data_size: 0,
+        };
+        let mut cctx = null_mut();
+        assert_eq!(
+            vkalgo_context_create_external(&desc, &mut cctx),
+            VkalgoResult::VkalgoSuccess
+        );
+        let map_desc = |capacity| VkalgoHashMapDesc {
+            key_type: VKALGO_KEY_U32,
+            value_type: VKALGO_VALUE_U32,
+            capacity,
+        };
+        let (mut src, mut dst, mut other) = (null_mut(), null_mut(), null_mut());
+        assert_eq!(
+            vkalgo_hash_map_create(cctx, &map_desc(600), &mut src),
+            VkalgoResult::VkalgoSuccess
+        );
+        assert_eq!(
+            vkalgo_hash_map_create(cctx, &map_desc(2000), &mut dst),
+            VkalgoResult::VkalgoSuccess
+        );
+        let wide = VkalgoHashMapDesc {
+            value_type: VKALGO_VALUE_U64,
+            ..map_desc(100)
+        };
+        let skip = !ctx.profile().int64_atomics; // u64 values need 64-bit atomics
+        if !skip {
+            assert_eq!(
+                vkalgo_hash_map_create(cctx, &wide, &mut other),
+                VkalgoResult::VkalgoSuccess
+            );
+        }
+        let keys: Vec<u32> = (0..500u32).map(|i| i.wrapping_mul(2_654_435_761) >> 2).collect();
+        let values: Vec<u32> = (0..500).collect();
+        assert_eq!(
+            vkalgo_hash_map_insert_host(src, keys.as_ptr().cast(), values.as_ptr().cast(), 500),
+            VkalgoResult::VkalgoSuccess
+        );
+        assert_eq!(
+            vkalgo_hash_map_erase_host(src, keys.as_ptr().cast(), 200),
+            VkalgoResult::VkalgoSuccess
+        );
+        let mut stats = VkalgoHashMapStats {
+            next: null_mut(),
+            size: 0,
+            tombstones: 0,
+            capacity: 0,
+        };
+        assert_eq!(
+            vkalgo_hash_map_stats_host(src, &mut stats),
+            VkalgoResult::VkalgoSuccess
+        );
+        assert_eq!(stats.size, 300);
+        let mut capacity = 0;
+        assert_eq!(
+            vkalgo_hash_map_capacity(src, &mut capacity),
+            VkalgoResult::VkalgoSuccess
+        );
+        assert_eq!(stats.capacity, capacity);
+        let src_tombstones = stats.tombstones;
+
+        let args = |dst| VkalgoHashRehashArgs {
+            next: null(),
+            dst,
+            failed_count: VkalgoBufferRange {
+                buffer: VkBuffer(0),
+                offset: 0,
+                size: 0,
+            },
+        };
+        // Bad arguments: refused before anything is recorded.
+        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
+        let refused = ctx.submit_and_wait(|cmd| {
+            let c = VkCommandBuffer(cmd.as_raw() as *mut c_void);
+            assert_eq!(vkalgo_hash_map_record_rehash_into(src, c, null()), invalid);
+            assert_eq!(vkalgo_hash_map_record_rehash_into(src, c, &args(null())), invalid);
+            assert_eq!(vkalgo_hash_map_record_rehash_into(null(), c, &args(dst)), invalid);
+            assert_eq!(
+                vkalgo_hash_map_record_rehash_into(src, c, &args(src)),
+                invalid,
+                "onto itself"
+            );
+            let with_next = VkalgoHashRehashArgs {
+                next: &stats as *const _ as *const c_void,
+                ..args(dst)
+            };
+            assert_eq!(vkalgo_hash_map_record_rehash_into(src, c, &with_next), invalid);
+            if !skip {
+                assert_eq!(
+                    vkalgo_hash_map_record_rehash_into(src, c, &args(other)),
+                    invalid,
+                    "types"
+                );
+            }
+            Ok(())
+        });
+        refused.unwrap();
+        let mut dst_stats = stats;
+        assert_eq!(
+            vkalgo_hash_map_stats_host(dst, &mut dst_stats),
+            VkalgoResult::VkalgoSuccess
+        );
+        assert_eq!(dst_stats.size, 0, "nothing moved by the refused calls");
+
+        ctx.submit_and_wait(|cmd| {
+            let c = VkCommandBuffer(cmd.as_raw() as *mut c_void);
+            assert_eq!(
+                vkalgo_hash_map_record_rehash_into(src, c, &args(dst)),
+                VkalgoResult::VkalgoSuccess
+            );
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(
+            vkalgo_hash_map_stats_host(dst, &mut dst_stats),
+            VkalgoResult::VkalgoSuccess
+        );
+        assert_eq!(
+            (dst_stats.size, dst_stats.tombstones),
+            (300, 0),
+            "src had {src_tombstones} tombstones"
+        );
+        let mut found_values = vec![u32::MAX; 500];
+        let mut found = vec![9u8; 500];
+        assert_eq!(
+            vkalgo_hash_map_find_host(
+                dst,
+                keys.as_ptr().cast(),
+                found_values.as_mut_ptr().cast(),
+                found.as_mut_ptr(),
+                500
+            ),
+            VkalgoResult::VkalgoSuccess
+        );
+        for i in 0..500 {
+            assert_eq!(found[i], (i >= 200) as u8, "key {i}");
+            if i >= 200 {
+                assert_eq!(found_values[i], i as u32, "key {i}");
+            }
+        }
+        let mut bad = VkalgoHashMapStats {
+            next: &mut dst_stats as *mut _ as *mut c_void,
+            ..dst_stats
+        };
+        assert_eq!(
+            vkalgo_hash_map_stats_host(dst, &mut bad),
+            invalid,
+            "next must be NULL"
+        );
+        assert_eq!(vkalgo_hash_map_stats_host(dst, null_mut()), invalid);
+        vkalgo_hash_map_destroy(other);
+        vkalgo_hash_map_destroy(dst);
+        vkalgo_hash_map_destroy(src);
+        vkalgo_context_destroy(cctx);
+    }
+    assert_no_validation_messages(&ctx);
+}

@@ -508,6 +508,47 @@ pub unsafe extern "C" fn vkalgo_hash_map_size(map: *mut VkalgoHashMap, out: *mut
     })
 }
 
+/// A map's counts (`vkalgo_hash_map_stats_host`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoHashMapStats {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *mut std::ffi::c_void,
+    /// Live keys.
+    pub size: u64,
+    /// Tombstones: erased slots of buckets that were full when erased (inserts reuse them; a
+    /// rehash drops them).
+    pub tombstones: u64,
+    /// Slots of the map.
+    pub capacity: u64,
+}
+
+/// Live keys, tombstones and capacity of the map (blocking). `out->next` must be NULL (no
+/// extension is defined yet); on error `*out` is unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_stats_host(
+    map: *const VkalgoHashMap,
+    out: *mut VkalgoHashMapStats,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_stats_host", || {
+        let map = map_ref(map)?;
+        non_null(out, "out")?;
+        if !(*out).next.is_null() {
+            return Err(Error::invalid(
+                "out->next: no extension structure is defined (NULL)",
+            ));
+        }
+        let stats = map.stats()?;
+        *out = VkalgoHashMapStats {
+            next: std::ptr::null_mut(),
+            size: stats.size,
+            tombstones: stats.tombstones,
+            capacity: stats.capacity,
+        };
+        Ok(())
+    })
+}
+
 /// The number of slots (the requested capacity rounded up).
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_hash_map_capacity(map: *const VkalgoHashMap, out: *mut u64) -> VkalgoResult {
@@ -661,6 +702,49 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_insert(
             failed_count: optional(a.failed_count),
         };
         map.record_insert(command_buffer.to_vk(), &args)
+    })
+}
+
+/// What `vkalgo_hash_map_record_rehash_into` moves the map into.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoHashRehashArgs {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
+    /// The destination: a map of the same key and value types, empty (created, or cleared
+    /// with a barrier after the clear), on memory apart from the source's.
+    pub dst: *const VkalgoHashMap,
+    /// Optional u32 (buffer VK_NULL_HANDLE: none): the number of keys that found no slot in
+    /// `dst` is ADDED to it (zero it first).
+    pub failed_count: VkalgoBufferRange,
+}
+
+/// Records moving every live entry of `map` into `args->dst` (tombstones are dropped): the
+/// record-layer rehash. Reads `map` and writes `dst` in COMPUTE_SHADER; then use `dst` in
+/// place of `map` and destroy `map` once the GPU is done with it. Keys that find no slot in
+/// `dst` are not moved (counted in `failed_count`). Different key or value types, overlapping
+/// storage or a non-NULL `next`: INVALID_ARGUMENT. Nothing is recorded on error.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_hash_map_record_rehash_into(
+    map: *const VkalgoHashMap,
+    command_buffer: VkCommandBuffer,
+    args: *const VkalgoHashRehashArgs,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_record_rehash_into", || {
+        let map = map_ref(map)?;
+        non_null(args, "args")?;
+        let a = &*args;
+        if !a.next.is_null() {
+            return Err(Error::invalid(
+                "args->next: no extension structure is defined (NULL)",
+            ));
+        }
+        non_null(a.dst, "args->dst")?;
+        let dst = map_ref(a.dst)?;
+        if command_buffer.0.is_null() {
+            return Err(Error::invalid("the command buffer is NULL"));
+        }
+        map.record_rehash_into(command_buffer.to_vk(), dst, optional(a.failed_count).as_ref())
     })
 }
 
