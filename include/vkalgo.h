@@ -227,6 +227,9 @@ typedef struct VkalgoHashMap VkalgoHashMap;
 // Threads: immutable once created; any thread may query or record it, concurrently.
 typedef struct VkalgoMergePlan VkalgoMergePlan;
 
+// A merge-sort plan (`vkalgo_merge_sort_plan_create`); it keeps its context alive.
+typedef struct VkalgoMergeSortPlan VkalgoMergeSortPlan;
+
 // A multisplit plan (kernels, geometry and memory sizes fixed for one context).
 //
 // Keeps its context alive. Threads: immutable once created; any thread may query or record
@@ -533,6 +536,46 @@ typedef struct VkalgoSortedSetOpArgs {
   // Indirect count of B (VK_NULL_HANDLE: use `b_count`).
   struct VkalgoBufferRange b_count_buffer;
 } VkalgoSortedSetOpArgs;
+
+// What to plan a merge sort (and segmented merges) for.
+typedef struct VkalgoMergeSortDesc {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // `VKALGO_KEY_*`.
+  uint32_t key_type;
+  // `VKALGO_VALUE_*` (`VKALGO_VALUE_NONE`: keys only).
+  uint32_t value_type;
+  // 0 or 1: 1 sorts (and expects runs) largest first, still stable.
+  uint32_t descending;
+  // The largest array a call sorts or merges (at most 2^32 - 1); the host calls take the
+  // count from here.
+  uint64_t max_count;
+  // The most runs a segmented merge takes (0: the plan only sorts; at most 2^31).
+  uint64_t max_runs;
+} VkalgoMergeSortDesc;
+
+// The buffers of one recorded merge sort or segmented merge.
+typedef struct VkalgoMergeSortArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The keys (a segmented merge: the runs, each sorted in the plan's order).
+  struct VkalgoBufferRange keys;
+  // The values (buffer VK_NULL_HANDLE exactly when the plan has no value type).
+  struct VkalgoBufferRange values;
+  // Alternate keys, as large as the keys.
+  struct VkalgoBufferRange keys_alt;
+  // Alternate values (VK_NULL_HANDLE exactly when `values` is).
+  struct VkalgoBufferRange values_alt;
+  // Scratch as `vkalgo_merge_sort_plan_memory_requirements` asks.
+  struct VkalgoBufferRange scratch;
+  // Elements of the array (at most the plan's max_count).
+  uint64_t count;
+  // Segmented merges: `runs + 1` u32 run starts, from 0 to `count`, non-decreasing
+  // (ignored by `vkalgo_merge_sort_record`).
+  struct VkalgoBufferRange offsets;
+  // Segmented merges: the number of runs (at most the plan's max_runs).
+  uint64_t runs;
+} VkalgoMergeSortArgs;
 
 // What to plan a scan for.
 typedef struct VkalgoScanDesc {
@@ -982,6 +1025,55 @@ VkalgoResult vkalgo_sorted_set_op_record(const struct VkalgoContext *ctx,
                                          const struct VkalgoSortedSetOpPlan *plan,
                                          VkCommandBuffer command_buffer,
                                          const struct VkalgoSortedSetOpArgs *args);
+
+// Plans merge sorts of up to `desc->max_count` elements (and, with `max_runs`, segmented
+// merges). `*out` is set only on success; destroy it with `vkalgo_merge_sort_plan_destroy`.
+VkalgoResult vkalgo_merge_sort_plan_create(struct VkalgoContext *ctx,
+                                           const struct VkalgoMergeSortDesc *desc,
+                                           struct VkalgoMergeSortPlan **out);
+
+// Destroys a merge-sort plan (NULL is ignored).
+void vkalgo_merge_sort_plan_destroy(struct VkalgoMergeSortPlan *plan);
+
+// The scratch each record of this plan needs.
+VkalgoResult vkalgo_merge_sort_plan_memory_requirements(const struct VkalgoMergeSortPlan *plan,
+                                                        struct VkalgoMemoryRequirements *out);
+
+// Records a stable sort of `args->count` elements (see `vkalgo_merge_record` for the
+// synchronization contract); `*result_in_alternate` is 1 when the result is in the alternate
+// buffers, 0 when in `keys`/`values`. Nothing is recorded on error.
+VkalgoResult vkalgo_merge_sort_record(const struct VkalgoMergeSortPlan *plan,
+                                      VkCommandBuffer command_buffer,
+                                      const struct VkalgoMergeSortArgs *args,
+                                      uint32_t *result_in_alternate);
+
+// Records a stable merge of the `args->runs` sorted runs of the array (run r covers
+// `[offsets[r], offsets[r + 1])`; equal keys keep the order of their runs); other offsets or
+// unsorted runs give an unspecified result inside the buffers. `*result_in_alternate` as
+// `vkalgo_merge_sort_record`. Nothing is recorded on error.
+VkalgoResult vkalgo_merge_sort_record_segmented(const struct VkalgoMergeSortPlan *plan,
+                                                VkCommandBuffer command_buffer,
+                                                const struct VkalgoMergeSortArgs *args,
+                                                uint32_t *result_in_alternate);
+
+// Sorts `desc->max_count` keys (with their values when `desc->value_type` is not
+// `VKALGO_VALUE_NONE`; `values` NULL exactly then) in place with the stable merge sort
+// (blocking). On error the arrays are unchanged.
+VkalgoResult vkalgo_merge_sort_host(struct VkalgoContext *ctx,
+                                    const struct VkalgoMergeSortDesc *desc,
+                                    void *keys,
+                                    void *values);
+
+// Merges the `runs` sorted runs of `desc->max_count` keys (run r is `[offsets[r],
+// offsets[r + 1])`; `offsets` holds `runs + 1` u32 from 0 to the count, non-decreasing) into
+// one sorted array in place, stable, with their values as `vkalgo_merge_sort_host`
+// (blocking). Bad offsets or an unsorted run: INVALID_ARGUMENT, nothing written.
+VkalgoResult vkalgo_segmented_merge_host(struct VkalgoContext *ctx,
+                                         const struct VkalgoMergeSortDesc *desc,
+                                         void *keys,
+                                         void *values,
+                                         const uint32_t *offsets,
+                                         size_t runs);
 
 // Exclusive sum of `count` u32 from `input` into `output` on the GPU (blocking).
 // `input == output` is allowed. On error `output` is unchanged.

@@ -1513,3 +1513,201 @@ fn c_abi_record_layer() {
     }
     assert_no_validation_messages(&ctx);
 }
+
+/// The merge sort and the segmented merge through the C ABI: host calls (u64 keys with u32
+/// values, f32 keys descending in runs) against the CPU's stable sort, bad offsets and an
+/// unsorted run refused with the arrays unchanged, and the record layer on the test's buffers
+/// (plan, memory requirements, record, where the result is).
+#[test]
+fn c_abi_merge_sort_and_segmented_merge() {
+    use std::ptr::{null, null_mut};
+    use vkalgo::ash::vk::Handle;
+    use vkalgo_ffi::merge_sort::*;
+    use vkalgo_ffi::types::*;
+    use vkalgo_ffi::*;
+    let ctx = context();
+    let mut rng = Rng(77);
+    unsafe {
+        let mut host = null_mut();
+        assert_eq!(
+            vkalgo_context_create_default(&mut host),
+            VkalgoResult::VkalgoSuccess
+        );
+        let desc = |key_type, value_type, descending, max_count, max_runs| VkalgoMergeSortDesc {
+            next: null(),
+            key_type,
+            value_type,
+            descending,
+            max_count,
+            max_runs,
+        };
+        // u64 keys of few values (stability shows) with their indices.
+        let n = 3000usize;
+        let mut keys: Vec<u64> = (0..n).map(|_| rng.next_u64() % 50).collect();
+        let mut values: Vec<u32> = (0..n as u32).collect();
+        let (want_keys, want_values) = stable_by_key(&keys, &values);
+        let d = desc(VKALGO_KEY_U64, VKALGO_VALUE_U32, 0, n as u64, 0);
+        assert_eq!(
+            vkalgo_merge_sort_host(host, &d, keys.as_mut_ptr().cast(), values.as_mut_ptr().cast()),
+            VkalgoResult::VkalgoSuccess
+        );
+        assert_eq!((keys, values), (want_keys, want_values));
+
+        // f32 keys descending, in runs of uneven lengths (one empty), keys only.
+        let lengths = [700usize, 0, 1, 1300, 999];
+        let mut runs_keys: Vec<f32> = Vec::new();
+        let mut offsets = vec![0u32];
+        for &len in &lengths {
+            runs_keys.extend(sorted_run::<f32>(&mut rng, len, 40, true));
+            offsets.push(runs_keys.len() as u32);
+        }
+        let total = runs_keys.len();
+        let mut want = runs_keys.clone();
+        want.sort_by(|a, b| b.total_cmp(a)); // stable, descending in totalOrder
+        let d = desc(VKALGO_KEY_F32, VKALGO_VALUE_NONE, 1, total as u64, 0);
+        let mut merged = runs_keys.clone();
+        assert_eq!(
+            vkalgo_segmented_merge_host(
+                host,
+                &d,
+                merged.as_mut_ptr().cast(),
+                null_mut(),
+                offsets.as_ptr(),
+                lengths.len()
+            ),
+            VkalgoResult::VkalgoSuccess
+        );
+        assert_eq!(
+            merged.iter().map(|k| k.to_bits()).collect::<Vec<_>>(),
+            want.iter().map(|k| k.to_bits()).collect::<Vec<_>>()
+        );
+        // Bad offsets, an unsorted run, values without a value type, a non-NULL next: refused,
+        // the keys unchanged.
+        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
+        let mut bad_offsets = offsets.clone();
+        bad_offsets[2] = bad_offsets[3] + 1;
+        let mut unsorted = runs_keys.clone();
+        unsorted.swap(0, 699);
+        let mut copy = unsorted.clone();
+        for (keys, offs, what) in [
+            (&mut copy, &bad_offsets, "decreasing offsets"),
+            (&mut unsorted.clone(), &offsets, "unsorted run"),
+        ] {
+            let before = keys.clone();
+            assert_eq!(
+                vkalgo_segmented_merge_host(
+                    host,
+                    &d,
+                    keys.as_mut_ptr().cast(),
+                    null_mut(),
+                    offs.as_ptr(),
+                    lengths.len()
+                ),
+                invalid,
+                "{what}"
+            );
+            assert_eq!(
+                keys.iter().map(|k| k.to_bits()).collect::<Vec<_>>(),
+                before.iter().map(|k| k.to_bits()).collect::<Vec<_>>()
+            );
+        }
+        let mut dummy = [0u32; 4];
+        assert_eq!(
+            vkalgo_merge_sort_host(host, &d, merged.as_mut_ptr().cast(), dummy.as_mut_ptr().cast()),
+            invalid,
+            "values with VKALGO_VALUE_NONE"
+        );
+        let with_next = VkalgoMergeSortDesc {
+            next: &d as *const _ as *const std::ffi::c_void,
+            ..d
+        };
+        assert_eq!(
+            vkalgo_merge_sort_host(host, &with_next, merged.as_mut_ptr().cast(), null_mut()),
+            invalid
+        );
+        vkalgo_context_destroy(host);
+
+        // The record layer: u32 -> u32 pairs sorted in the test's buffers.
+        let cctx = common::c_context_over(&ctx);
+        let n = 5000usize;
+        let keys: Vec<u32> = (0..n).map(|_| rng.next_u32() % 1000).collect();
+        let values: Vec<u32> = (0..n as u32).collect();
+        let (want_keys, want_values) = stable_by_key(&keys, &values);
+        let mut plan = null_mut();
+        let d = desc(VKALGO_KEY_U32, VKALGO_VALUE_U32, 0, n as u64, 4);
+        assert_eq!(
+            vkalgo_merge_sort_plan_create(cctx, &d, &mut plan),
+            VkalgoResult::VkalgoSuccess
+        );
+        let mut req = VkalgoMemoryRequirements {
+            scratch_size: 0,
+            scratch_alignment: 0,
+            scratch_usage: 0,
+        };
+        assert_eq!(
+            vkalgo_merge_sort_plan_memory_requirements(plan, &mut req),
+            VkalgoResult::VkalgoSuccess
+        );
+        let mut data = poisoned(&ctx, 4 * n, 0, &[keys.clone(), values.clone()].concat());
+        let scratch =
+            GpuBuffer::new(&ctx, req.scratch_size.max(16), MemoryLocation::GpuOnly, "scratch").unwrap();
+        let range = |b: &GpuBuffer, word: usize, words: usize| VkalgoBufferRange {
+            buffer: VkBuffer(b.buffer().as_raw()),
+            offset: word as u64 * 4,
+            size: words as u64 * 4,
+        };
+        let none = VkalgoBufferRange {
+            buffer: VkBuffer(0),
+            offset: 0,
+            size: 0,
+        };
+        let args = VkalgoMergeSortArgs {
+            next: null(),
+            keys: range(&data, 0, n),
+            values: range(&data, n, n),
+            keys_alt: range(&data, 2 * n, n),
+            values_alt: range(&data, 3 * n, n),
+            scratch: range(&scratch, 0, (req.scratch_size.max(16) / 4) as usize),
+            count: n as u64,
+            offsets: none,
+            runs: 0,
+        };
+        let mut alternate = 7u32;
+        ctx.submit_and_wait(|cmd| {
+            let c = VkCommandBuffer(cmd.as_raw() as *mut std::ffi::c_void);
+            host_to_compute(&ctx, cmd);
+            assert_eq!(
+                vkalgo_merge_sort_record(plan, c, &args, &mut alternate),
+                VkalgoResult::VkalgoSuccess
+            );
+            let too_many = VkalgoMergeSortArgs {
+                count: n as u64 + 1,
+                ..args
+            };
+            assert_eq!(vkalgo_merge_sort_record(plan, c, &too_many, &mut 0), invalid);
+            assert_eq!(vkalgo_merge_sort_record(plan, c, null(), &mut 0), invalid);
+            common::compute_to_host(&ctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+        assert!(alternate <= 1);
+        let all = words(&mut data);
+        let at = if alternate == 1 { 2 * n } else { 0 };
+        assert_eq!(&all[at..at + n], &want_keys[..]);
+        assert_eq!(&all[at + n..at + 2 * n], &want_values[..]);
+        vkalgo_merge_sort_plan_destroy(plan);
+        vkalgo_merge_sort_plan_destroy(null_mut());
+        vkalgo_context_destroy(cctx);
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// The CPU's stable ascending sort of `keys` with their `values`.
+fn stable_by_key<K: Copy + Ord>(keys: &[K], values: &[u32]) -> (Vec<K>, Vec<u32>) {
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by_key(|&i| keys[i]); // stable
+    (
+        order.iter().map(|&i| keys[i]).collect(),
+        order.iter().map(|&i| values[i]).collect(),
+    )
+}

@@ -443,8 +443,64 @@ impl Context {
         )
     }
 
-    /// The host merge sort (offsets `None`) or segmented merge.
-    pub(crate) fn merge_sort_host_bytes(
+    /// The segmented merge behind the C ABI, on the keys' and values' bytes (`desc` gives
+    /// the types, the order and `max_count` = the element count): the offsets and every run's
+    /// order are checked on the host first (as [`Context::segmented_merge`]); on error nothing
+    /// is written.
+    pub fn segmented_merge_host_bytes(
+        &self,
+        desc: &MergeSortDesc,
+        keys: &mut [u8],
+        values: Option<&mut [u8]>,
+        offsets: &[u32],
+    ) -> Result<()> {
+        let n = desc.max_count;
+        let kb = desc.key_type.bytes() as usize;
+        if keys.len() as u64 != n * kb as u64 {
+            return Err(Error::invalid("segmented merge: keys and count differ"));
+        }
+        let bad_offsets = offsets.is_empty()
+            || offsets[0] != 0
+            || *offsets.last().unwrap() as u64 != n
+            || offsets.windows(2).any(|w| w[0] > w[1]);
+        if bad_offsets {
+            return Err(Error::invalid(
+                "segmented merge: offsets must be non-decreasing from 0 to the key count",
+            ));
+        }
+        fn runs_sorted<K: SortKey>(keys: &[u8], offsets: &[u32], descending: bool) -> Option<(u32, u32)> {
+            let size = std::mem::size_of::<K>();
+            offsets.windows(2).find_map(|w| {
+                let run: Vec<K> = keys[w[0] as usize * size..w[1] as usize * size]
+                    .chunks_exact(size)
+                    .map(bytemuck::pod_read_unaligned)
+                    .collect();
+                (!super::reference::is_sorted(&run, descending)).then_some((w[0], w[1]))
+            })
+        }
+        let unsorted = match desc.key_type {
+            KeyType::U32 => runs_sorted::<u32>(keys, offsets, desc.descending),
+            KeyType::I32 => runs_sorted::<i32>(keys, offsets, desc.descending),
+            KeyType::F32 => runs_sorted::<f32>(keys, offsets, desc.descending),
+            KeyType::U64 => runs_sorted::<u64>(keys, offsets, desc.descending),
+            KeyType::I64 => runs_sorted::<i64>(keys, offsets, desc.descending),
+            KeyType::F64 => runs_sorted::<f64>(keys, offsets, desc.descending),
+        };
+        if let Some((start, end)) = unsorted {
+            return Err(Error::invalid(format!(
+                "segmented merge: run {start}..{end} is not sorted"
+            )));
+        }
+        let desc = MergeSortDesc {
+            max_runs: offsets.len() as u64 - 1,
+            ..*desc
+        };
+        self.merge_sort_host_bytes(&desc, keys, values, Some(offsets))
+    }
+
+    /// The host merge sort (offsets `None`) or segmented merge, on the keys' and values' bytes
+    /// (`desc.max_count` = the element count; the C ABI and the typed calls meet here).
+    pub fn merge_sort_host_bytes(
         &self,
         desc: &MergeSortDesc,
         keys: &mut [u8],
@@ -457,6 +513,11 @@ impl Context {
         if values.is_some() != (desc.value_type != ValueType::None) {
             return Err(Error::invalid(
                 "merge sort: values must be given exactly when a value type is",
+            ));
+        }
+        if keys.len() as u64 != n * kb || values.as_ref().is_some_and(|v| v.len() as u64 != n * vb) {
+            return Err(Error::invalid(
+                "merge sort: the keys and values must hold max_count elements",
             ));
         }
         if n <= 1 || offsets.is_some_and(|o| o.len() <= 2) {

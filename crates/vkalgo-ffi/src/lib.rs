@@ -8,6 +8,7 @@
 
 pub mod hash;
 pub mod merge;
+pub mod merge_sort;
 pub mod scan;
 pub mod set;
 pub mod sort;
