@@ -7,6 +7,8 @@
 //! `VKALGO_FUZZ_SEEDS` the seeds (default "1,2"). Needs python3 with pyroaring, as
 //! tests/set.rs's interchange test (`VKALGO_REQUIRE_PYROARING=1`: its absence fails).
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 /// Checks vkalgo makes that CRoaring 5.2.2 does not, by the words of vkalgo's error.
@@ -45,19 +47,9 @@ fn crc32(values: &[u32]) -> u32 {
 
 #[test]
 fn reader_agrees_with_croaring_on_damaged_files() {
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let have = std::process::Command::new(&python)
-        .args(["-c", "import pyroaring"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !have {
-        assert!(
-            std::env::var("VKALGO_REQUIRE_PYROARING").map_or(true, |v| v != "1"),
-            "pyroaring is required (VKALGO_REQUIRE_PYROARING=1) but {python} cannot import it"
-        );
-        eprintln!("pyroaring not importable: the differential test did not run");
+    let Some(python) = common::python_with_pyroaring() else {
         return;
-    }
+    };
     let files: usize = std::env::var("VKALGO_FUZZ_FILES").map_or(3000, |v| v.parse().unwrap());
     let seeds = std::env::var("VKALGO_FUZZ_SEEDS").unwrap_or_else(|_| "1,2".into());
     let built_here = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/roaring_mutations.py");

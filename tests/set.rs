@@ -1260,19 +1260,9 @@ fn bytemuck_from(words: &[u32]) -> &SetOpStatus {
 /// installs it) makes its absence a failure.
 #[test]
 fn roaring_interchange_with_croaring() {
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let have = std::process::Command::new(&python)
-        .args(["-c", "import pyroaring"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !have {
-        assert!(
-            std::env::var("VKALGO_REQUIRE_PYROARING").map_or(true, |v| v != "1"),
-            "pyroaring is required (VKALGO_REQUIRE_PYROARING=1) but {python} cannot import it"
-        );
-        eprintln!("pyroaring not importable: CRoaring interchange not checked");
+    let Some(python) = python_with_pyroaring() else {
         return;
-    }
+    };
     let dir = std::env::temp_dir().join(format!("vkalgo-roaring-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // The script next to this file when built here, else relative to the working directory
@@ -2897,34 +2887,6 @@ fn packed_sets() {
     assert_eq!(ctx.pipelines_created_while_recording(), 0);
 }
 
-/// A Roaring file of run containers: `runs(key)` (start, length) for chunks 0..chunks.
-fn run_container_file(chunks: u32, runs: impl Fn(u32) -> Vec<(u16, u32)>) -> Vec<u8> {
-    let mut out = Vec::new();
-    out.extend_from_slice(&(12347u32 | ((chunks - 1) << 16)).to_le_bytes());
-    out.extend(std::iter::repeat(0xFFu8).take((chunks as usize).div_ceil(8)));
-    for key in 0..chunks {
-        let card: u32 = runs(key).iter().map(|r| r.1).sum();
-        out.extend_from_slice(&(key as u16).to_le_bytes());
-        out.extend_from_slice(&((card - 1) as u16).to_le_bytes());
-    }
-    if chunks >= 4 {
-        let mut offset = (out.len() + 4 * chunks as usize) as u32;
-        for key in 0..chunks {
-            out.extend_from_slice(&offset.to_le_bytes());
-            offset += 2 + 4 * runs(key).len() as u32;
-        }
-    }
-    for key in 0..chunks {
-        let r = runs(key);
-        out.extend_from_slice(&(r.len() as u16).to_le_bytes());
-        for (start, len) in r {
-            out.extend_from_slice(&start.to_le_bytes());
-            out.extend_from_slice(&((len - 1) as u16).to_le_bytes());
-        }
-    }
-    out
-}
-
 /// Untrusted Roaring files cost time and host memory linear in their size: the whole universe
 /// as CRoaring writes it (925,700 bytes; read value by value it took seconds) and 65,536 chunks
 /// of one 5,000-value run (an 8 KiB bitmap each, 512 MiB, when read value by value) become
@@ -2936,7 +2898,7 @@ fn run_files_read_in_linear_time_and_memory() {
     full.insert_range(0, 1 << 32).unwrap();
     let universe = full.serialize().unwrap();
     assert_eq!(universe.len(), 925_700);
-    let runs = run_container_file(65536, |k| vec![((k * 7) as u16 % 60_000, 5000)]);
+    let runs = vkalgo::set::reference::serialize_runs(65536, |k| vec![((k * 7) as u16 % 60_000, 5000)]);
     // In chunk 3 (a run from 21), 5000 (just past chunk 0's run [0, 5000)), 2^32 - 1.
     let queries = [21 + 3 * 65536, 5000, u32::MAX];
     for (what, bytes, cardinality, want) in [

@@ -94,6 +94,38 @@ pub fn op_bits(a: &[u64], b: &[u64], op: SetOp) -> Vec<u64> {
     a.iter().zip(b).map(|(&x, &y)| f(x, y)).collect()
 }
 
+/// A portable Roaring serialization whose chunks `0..chunks` are all run containers, chunk k
+/// the runs `runs(k)` as (start, length), written as they are (unlike CRoaring, which picks
+/// each container's kind): for tests of the reader on files of runs.
+pub fn serialize_runs(chunks: u32, runs: impl Fn(u32) -> Vec<(u16, u32)>) -> Vec<u8> {
+    assert!((1..=65536).contains(&chunks));
+    let mut out = Vec::new();
+    out.extend_from_slice(&(12347u32 | ((chunks - 1) << 16)).to_le_bytes());
+    out.extend(std::iter::repeat(0xFFu8).take((chunks as usize).div_ceil(8)));
+    for key in 0..chunks {
+        let card: u32 = runs(key).iter().map(|r| r.1).sum();
+        out.extend_from_slice(&(key as u16).to_le_bytes());
+        out.extend_from_slice(&((card - 1) as u16).to_le_bytes());
+    }
+    if chunks >= 4 {
+        // Offsets: from four containers on, even with run containers.
+        let mut offset = (out.len() + 4 * chunks as usize) as u32;
+        for key in 0..chunks {
+            out.extend_from_slice(&offset.to_le_bytes());
+            offset += 2 + 4 * runs(key).len() as u32;
+        }
+    }
+    for key in 0..chunks {
+        let r = runs(key);
+        out.extend_from_slice(&(r.len() as u16).to_le_bytes());
+        for (start, len) in r {
+            out.extend_from_slice(&start.to_le_bytes());
+            out.extend_from_slice(&((len - 1) as u16).to_le_bytes());
+        }
+    }
+    out
+}
+
 /// The portable Roaring serialization of a set given as chunk bitmaps (the chunk's key and its
 /// 1024 words: value v of the chunk is bit v % 64 of word v / 64; keys ascending), as
 /// [`GpuSet::serialize`](super::GpuSet::serialize) writes that set (empty chunks left out).

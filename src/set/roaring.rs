@@ -545,39 +545,11 @@ mod tests {
         chunks.iter().map(|(k, c)| (*k, c.clone().gpu_form())).collect()
     }
 
-    /// A serialization of `chunks` run containers, each the runs `runs(key)` (start, length).
-    fn run_file(chunks: u32, runs: impl Fn(u32) -> Vec<(u16, u32)>) -> Vec<u8> {
-        let mut out = Vec::new();
-        out.extend_from_slice(&(SERIAL_COOKIE | ((chunks - 1) << 16)).to_le_bytes());
-        out.extend(std::iter::repeat(0xFF).take((chunks as usize).div_ceil(8)));
-        for key in 0..chunks {
-            let card: u32 = runs(key).iter().map(|r| r.1).sum();
-            out.extend_from_slice(&(key as u16).to_le_bytes());
-            out.extend_from_slice(&((card - 1) as u16).to_le_bytes());
-        }
-        if chunks as usize >= NO_OFFSET_THRESHOLD {
-            let mut offset = (out.len() + 4 * chunks as usize) as u32;
-            for key in 0..chunks {
-                out.extend_from_slice(&offset.to_le_bytes());
-                offset += 2 + 4 * runs(key).len() as u32;
-            }
-        }
-        for key in 0..chunks {
-            let r = runs(key);
-            out.extend_from_slice(&(r.len() as u16).to_le_bytes());
-            for (start, len) in r {
-                out.extend_from_slice(&start.to_le_bytes());
-                out.extend_from_slice(&((len - 1) as u16).to_le_bytes());
-            }
-        }
-        out
-    }
-
     /// The whole universe, [0, 2^32), as CRoaring writes it (65,536 one-run containers): 65,536
     /// full chunks, read without a step per value (a loop over the 2^32 values took seconds).
     #[test]
     fn full_universe_reads_in_linear_time() {
-        let file = run_file(65536, |_| vec![(0, 65536)]);
+        let file = reference::serialize_runs(65536, |_| vec![(0, 65536)]);
         assert_eq!(file.len(), 4 + 8192 + 65536 * 4 + 65536 * 4 + 65536 * 6);
         let start = std::time::Instant::now();
         let chunks = deserialize(&file).unwrap();
@@ -593,16 +565,28 @@ mod tests {
     /// values.
     #[test]
     fn run_containers_read_into_the_gpu_form() {
-        let chunks = deserialize(&run_file(65536, |k| vec![((k % 60000) as u16, 5000)])).unwrap();
+        let chunks = deserialize(&reference::serialize_runs(65536, |k| {
+            vec![((k % 60000) as u16, 5000)]
+        }))
+        .unwrap();
         assert!(chunks
             .iter()
             .all(|(k, c)| *c == Container::Runs(vec![(k % 60000, k % 60000 + 4999)])));
-        let touching = deserialize(&run_file(1, |_| vec![(0, 10), (10, 10), (30, 5)])).unwrap();
+        let touching = deserialize(&reference::serialize_runs(1, |_| {
+            vec![(0, 10), (10, 10), (30, 5)]
+        }))
+        .unwrap();
         assert_eq!(touching[0].1, Container::Runs(vec![(0, 19), (30, 34)]));
         // Single values: an array (2 + 4r bytes >= 2n), 60 runs of 100: a bitmap (r > RUN_MAX).
-        let singles = deserialize(&run_file(1, |_| (0..10).map(|i| (3 * i, 1)).collect())).unwrap();
+        let singles = deserialize(&reference::serialize_runs(1, |_| {
+            (0..10).map(|i| (3 * i, 1)).collect()
+        }))
+        .unwrap();
         assert_eq!(singles[0].1, Container::Array((0..10).map(|i| 3 * i).collect()));
-        let many = deserialize(&run_file(1, |_| (0..60).map(|i| (1000 * i, 100)).collect())).unwrap();
+        let many = deserialize(&reference::serialize_runs(1, |_| {
+            (0..60).map(|i| (1000 * i, 100)).collect()
+        }))
+        .unwrap();
         let want = bitmap_of((0..60u32).flat_map(|i| 1000 * i..1000 * i + 100));
         assert_eq!(many[0].1, want);
         // Every form holds the same values as a value-by-value expansion.
@@ -616,7 +600,7 @@ mod tests {
                 runs.push((at as u16, len));
                 at += len + (next() % 3) as u32 * (next() % 400) as u32;
             }
-            let got = deserialize(&run_file(1, |_| runs.clone())).unwrap();
+            let got = deserialize(&reference::serialize_runs(1, |_| runs.clone())).unwrap();
             let want = Container::from_bitmap({
                 let mut bits = vec![0u64; 1024];
                 for &(s, l) in &runs {

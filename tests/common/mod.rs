@@ -237,3 +237,23 @@ pub unsafe fn c_context_over(ctx: &Context) -> *mut vkalgo_ffi::VkalgoContext {
     );
     cctx
 }
+
+/// The Python that can import pyroaring (CRoaring's binding; `PYTHON`, default python3), for
+/// the tests that compare with CRoaring; `None` when it cannot, which fails the caller's test
+/// when `VKALGO_REQUIRE_PYROARING=1` (scripts/test.sh installs pyroaring and sets it).
+pub fn python_with_pyroaring() -> Option<String> {
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let have = std::process::Command::new(&python)
+        .args(["-c", "import pyroaring"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if have {
+        return Some(python);
+    }
+    assert!(
+        std::env::var("VKALGO_REQUIRE_PYROARING").map_or(true, |v| v != "1"),
+        "pyroaring is required (VKALGO_REQUIRE_PYROARING=1) but {python} cannot import it"
+    );
+    eprintln!("pyroaring not importable: the comparison with CRoaring did not run");
+    None
+}
