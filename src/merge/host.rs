@@ -411,41 +411,24 @@ impl Context {
                 "segmented merge: as many values as keys are needed",
             ));
         }
-        let bad_offsets = offsets.is_empty()
-            || offsets[0] != 0
-            || *offsets.last().unwrap() as u64 != keys.len() as u64
-            || offsets.windows(2).any(|w| w[0] > w[1]);
-        if bad_offsets {
-            return Err(Error::invalid(
-                "segmented merge: offsets must be non-decreasing from 0 to the key count",
-            ));
-        }
-        for w in offsets.windows(2) {
-            if !super::reference::is_sorted(&keys[w[0] as usize..w[1] as usize], options.descending) {
-                return Err(Error::invalid(format!(
-                    "segmented merge: run {}..{} is not sorted",
-                    w[0], w[1]
-                )));
-            }
-        }
-        let runs = offsets.len() - 1;
         let value_type = if values.is_some() {
             V::VALUE_TYPE
         } else {
             ValueType::None
         };
-        let desc = sort_desc(K::KEY_TYPE, value_type, keys.len(), runs as u64, options);
-        self.merge_sort_host_bytes(
+        let desc = sort_desc(K::KEY_TYPE, value_type, keys.len(), 0, options);
+        self.segmented_merge_host_bytes(
             &desc,
             bytemuck::cast_slice_mut(keys),
             values.map(|v| bytemuck::cast_slice_mut(v)),
-            Some(offsets),
+            offsets,
         )
     }
 
-    /// The segmented merge behind the C ABI, on the keys' and values' bytes (`desc` gives
+    /// The segmented merge behind [`Context::segmented_merge`] and the C ABI, on the keys' and
+    /// values' bytes (`desc` gives
     /// the types, the order and `max_count` = the element count): the offsets and every run's
-    /// order are checked on the host first (as [`Context::segmented_merge`]); on error nothing
+    /// order are checked on the host first; on error nothing
     /// is written.
     pub fn segmented_merge_host_bytes(
         &self,

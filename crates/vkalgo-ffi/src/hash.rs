@@ -11,7 +11,7 @@ use vkalgo::hash::{
     HashValueType, InsertStatus,
 };
 use vkalgo::Error;
-use vkalgo::{BufferRange, Context, ElementCount};
+use vkalgo::{Context, ElementCount};
 
 /// Insert status: the key was new and is now in the map.
 pub const VKALGO_HASH_STATUS_INSERTED: u32 = 0;
@@ -164,10 +164,6 @@ unsafe fn map_ref<'a>(map: *const VkalgoHashMap) -> vkalgo::Result<&'a HashMap> 
 unsafe fn map_mut<'a>(map: *mut VkalgoHashMap) -> vkalgo::Result<&'a mut HashMap> {
     non_null(map, "map")?;
     Ok(&mut (*map).map)
-}
-
-fn optional(range: VkalgoBufferRange) -> Option<BufferRange> {
-    (range.buffer.0 != 0).then(|| range.to_rust())
 }
 
 fn count_of(count: u64, count_buffer: VkalgoBufferRange) -> ElementCount {
@@ -533,11 +529,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_stats_host(
     guard("vkalgo_hash_map_stats_host", || {
         let map = map_ref(map)?;
         non_null(out, "out")?;
-        if !(*out).next.is_null() {
-            return Err(Error::invalid(
-                "out->next: no extension structure is defined (NULL)",
-            ));
-        }
+        super::no_extension((*out).next, "out->next")?;
         let stats = map.stats()?;
         *out = VkalgoHashMapStats {
             next: std::ptr::null_mut(),
@@ -698,8 +690,8 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_insert(
             values: a.values.to_rust(),
             count: count_of(a.count, a.count_buffer),
             max_count: a.max_count,
-            status: optional(a.status),
-            failed_count: optional(a.failed_count),
+            status: a.status.to_rust_optional(),
+            failed_count: a.failed_count.to_rust_optional(),
         };
         map.record_insert(command_buffer.to_vk(), &args)
     })
@@ -734,17 +726,17 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_rehash_into(
         let map = map_ref(map)?;
         non_null(args, "args")?;
         let a = &*args;
-        if !a.next.is_null() {
-            return Err(Error::invalid(
-                "args->next: no extension structure is defined (NULL)",
-            ));
-        }
+        super::no_extension(a.next, "args->next")?;
         non_null(a.dst, "args->dst")?;
         let dst = map_ref(a.dst)?;
         if command_buffer.0.is_null() {
             return Err(Error::invalid("the command buffer is NULL"));
         }
-        map.record_rehash_into(command_buffer.to_vk(), dst, optional(a.failed_count).as_ref())
+        map.record_rehash_into(
+            command_buffer.to_vk(),
+            dst,
+            a.failed_count.to_rust_optional().as_ref(),
+        )
     })
 }
 
@@ -761,8 +753,8 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_find(
         let a = &*args;
         let args = HashFindArgs {
             keys: a.keys.to_rust(),
-            values: optional(a.values),
-            found: optional(a.found),
+            values: a.values.to_rust_optional(),
+            found: a.found.to_rust_optional(),
             count: count_of(a.count, a.count_buffer),
             max_count: a.max_count,
         };
@@ -783,7 +775,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_erase(
         let a = &*args;
         let args = HashEraseArgs {
             keys: a.keys.to_rust(),
-            erased: optional(a.erased),
+            erased: a.erased.to_rust_optional(),
             count: count_of(a.count, a.count_buffer),
             max_count: a.max_count,
         };
@@ -817,7 +809,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_retrieve_all(
         let a = &*args;
         let args = HashRetrieveArgs {
             keys: a.keys.to_rust(),
-            values: optional(a.values),
+            values: a.values.to_rust_optional(),
             capacity: a.capacity,
             count_out: a.count_out.to_rust(),
         };

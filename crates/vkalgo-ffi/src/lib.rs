@@ -171,6 +171,17 @@ pub(crate) fn non_null<T>(ptr: *const T, what: &str) -> vkalgo::Result<()> {
     }
 }
 
+/// Refuses a `next` pointer that is not NULL: no extension structure is defined yet.
+pub(crate) fn no_extension<T>(next: *const T, what: &str) -> vkalgo::Result<()> {
+    if next.is_null() {
+        Ok(())
+    } else {
+        Err(Error::invalid(format!(
+            "{what}: no extension structure is defined (NULL)"
+        )))
+    }
+}
+
 /// `count` elements of `size` bytes, or an error when that is more than an array can hold
 /// (`isize::MAX` bytes).
 pub(crate) fn byte_len(count: usize, size: u64, what: &str) -> vkalgo::Result<usize> {

@@ -265,10 +265,6 @@ fn count_arg(direct: u64, buffer: VkalgoBufferRange) -> vkalgo::ElementCount {
     }
 }
 
-fn optional(r: VkalgoBufferRange) -> Option<vkalgo::BufferRange> {
-    (r.buffer.0 != 0).then(|| r.to_rust())
-}
-
 /// Plans merges of up to `max_a` + `max_b` elements (each at most 2^32 - 1). `*out` is set only
 /// on success; destroy it with `vkalgo_merge_plan_destroy`.
 #[no_mangle]
@@ -355,11 +351,11 @@ pub unsafe extern "C" fn vkalgo_merge_record(
         let a = &*args;
         let args = vkalgo::merge::MergeArgs {
             a_keys: a.a_keys.to_rust(),
-            a_values: optional(a.a_values),
+            a_values: a.a_values.to_rust_optional(),
             b_keys: a.b_keys.to_rust(),
-            b_values: optional(a.b_values),
+            b_values: a.b_values.to_rust_optional(),
             out_keys: a.out_keys.to_rust(),
-            out_values: optional(a.out_values),
+            out_values: a.out_values.to_rust_optional(),
             scratch: a.scratch.to_rust(),
             a_count: count_arg(a.a_count, a.a_count_buffer),
             b_count: count_arg(a.b_count, a.b_count_buffer),

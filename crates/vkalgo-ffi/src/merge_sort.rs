@@ -64,11 +64,7 @@ pub struct VkalgoMergeSortArgs {
 const MAX_RUNS: u64 = 1 << 31;
 
 fn desc_of(d: &VkalgoMergeSortDesc) -> vkalgo::Result<MergeSortDesc> {
-    if !d.next.is_null() {
-        return Err(Error::invalid(
-            "desc->next: no extension structure is defined (NULL)",
-        ));
-    }
+    super::no_extension(d.next, "desc->next")?;
     if d.descending > 1 {
         return Err(Error::invalid(format!(
             "merge sort: descending must be 0 or 1, not {}",
@@ -84,10 +80,6 @@ fn desc_of(d: &VkalgoMergeSortDesc) -> vkalgo::Result<MergeSortDesc> {
             d.max_count,
         )
     })
-}
-
-fn optional(r: VkalgoBufferRange) -> Option<vkalgo::BufferRange> {
-    (r.buffer.0 != 0).then(|| r.to_rust())
 }
 
 /// Plans merge sorts of up to `desc->max_count` elements (and, with `max_runs`, segmented
@@ -144,17 +136,13 @@ unsafe fn record(
         non_null(args, "args")?;
         non_null(result_in_alternate, "result_in_alternate")?;
         let a = &*args;
-        if !a.next.is_null() {
-            return Err(Error::invalid(
-                "args->next: no extension structure is defined (NULL)",
-            ));
-        }
+        super::no_extension(a.next, "args->next")?;
         let plan = &*plan;
         let rust = MergeSortArgs {
             keys: a.keys.to_rust(),
-            values: optional(a.values),
+            values: a.values.to_rust_optional(),
             keys_alt: a.keys_alt.to_rust(),
-            values_alt: optional(a.values_alt),
+            values_alt: a.values_alt.to_rust_optional(),
             scratch: a.scratch.to_rust(),
             count: a.count,
         };

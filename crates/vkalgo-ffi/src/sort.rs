@@ -243,7 +243,6 @@ pub unsafe extern "C" fn vkalgo_sort_record(
         let ctx = plan_context(ctx, &(*plan).ctx, "sort record")?;
         non_null(args, "args")?;
         let a = &*args;
-        let optional = |r: VkalgoBufferRange| (r.buffer.0 != 0).then(|| r.to_rust());
         let count = if a.count_buffer.buffer.0 == 0 {
             ElementCount::Direct(a.count)
         } else {
@@ -251,9 +250,9 @@ pub unsafe extern "C" fn vkalgo_sort_record(
         };
         let args = SortArgs {
             keys: a.keys.to_rust(),
-            values: optional(a.values),
+            values: a.values.to_rust_optional(),
             keys_alt: a.keys_alt.to_rust(),
-            values_alt: optional(a.values_alt),
+            values_alt: a.values_alt.to_rust_optional(),
             scratch: a.scratch.to_rust(),
             count,
         };

@@ -293,7 +293,6 @@ pub unsafe extern "C" fn vkalgo_multisplit_record(
         let ctx = plan_context(ctx, &(*plan).ctx, "multisplit record")?;
         non_null(args, "args")?;
         let a = &*args;
-        let optional = |r: VkalgoBufferRange| (r.buffer.0 != 0).then(|| r.to_rust());
         let count = if a.count_buffer.buffer.0 == 0 {
             ElementCount::Direct(a.count)
         } else {
@@ -301,11 +300,11 @@ pub unsafe extern "C" fn vkalgo_multisplit_record(
         };
         let args = SplitArgs {
             keys: a.keys.to_rust(),
-            values: optional(a.values),
+            values: a.values.to_rust_optional(),
             keys_out: a.keys_out.to_rust(),
-            values_out: optional(a.values_out),
-            splitters: optional(a.splitters),
-            bucket_ids: optional(a.bucket_ids),
+            values_out: a.values_out.to_rust_optional(),
+            splitters: a.splitters.to_rust_optional(),
+            bucket_ids: a.bucket_ids.to_rust_optional(),
             offsets: a.offsets.to_rust(),
             scratch: a.scratch.to_rust(),
             count,

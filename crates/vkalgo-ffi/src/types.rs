@@ -67,6 +67,11 @@ impl VkalgoBufferRange {
     pub(crate) fn to_rust(self) -> vkalgo::BufferRange {
         vkalgo::BufferRange::new(self.buffer.to_vk(), self.offset, self.size)
     }
+
+    /// The range, or `None` for an optional one left out (buffer VK_NULL_HANDLE).
+    pub(crate) fn to_rust_optional(self) -> Option<vkalgo::BufferRange> {
+        (self.buffer.0 != 0).then(|| self.to_rust())
+    }
 }
 
 /// Scratch memory a plan needs from the caller.
