@@ -55,71 +55,14 @@
 // then keep their lists as 16-bit values).
 #define VKALGO_CONTEXT_INT16_ENABLED 32
 
-// Insert status: the key was new and is now in the map.
-#define VKALGO_HASH_STATUS_INSERTED 0
-
-// Insert status: the key was present (or inserted by another occurrence in the batch); its
-// value was overwritten.
-#define VKALGO_HASH_STATUS_UPDATED 1
-
-// Insert status: no free slot within the probe bound; the key was not stored.
-#define VKALGO_HASH_STATUS_FULL 2
-
-// Insert status: a reserved key (the two largest values of the key type); not stored.
-#define VKALGO_HASH_STATUS_RESERVED 3
-
 // Flag of `vkalgo_hash_map_create_in`: do not clear the map (no submission); record
 // `vkalgo_hash_map_record_clear` and a barrier before any other operation on it.
 #define VKALGO_HASH_MAP_UNINITIALIZED 1
-
-// Scan operation: exclusive sum.
-#define VKALGO_SCAN_EXCLUSIVE 0
-
-// Scan operation: inclusive sum.
-#define VKALGO_SCAN_INCLUSIVE 1
-
-// Scan path: the device profile decides.
-#define VKALGO_SCAN_PATH_AUTO 0
-
-// Scan path: single-pass decoupled look-back.
-#define VKALGO_SCAN_PATH_LOOKBACK 1
-
-// Scan path: reduce-then-scan (no inter-workgroup waiting).
-#define VKALGO_SCAN_PATH_REDUCE_THEN_SCAN 2
-
-// Scan path: one workgroup scans everything in one dispatch (lowest latency for small counts).
-#define VKALGO_SCAN_PATH_SMALL 3
 
 // Scan plan flag: the look-back scratch is the plan's own and stays zeroed between calls
 // (zero it once before the first call; each look-back scan leaves it zeroed and no clear is
 // recorded before it). The scratch must then serve nothing else.
 #define VKALGO_SCAN_FLAG_KEEP_SCRATCH_ZEROED 1
-
-// Sort path: small counts on one workgroup, else Onesweep where the device profile allows
-// inter-workgroup waiting, else the safe path.
-#define VKALGO_SORT_PATH_AUTO 0
-
-// Sort path: Onesweep with a circular look-back buffer.
-#define VKALGO_SORT_PATH_ONESWEEP 1
-
-// Sort path: count, scan, scatter per digit (no inter-workgroup waiting).
-#define VKALGO_SORT_PATH_SAFE 2
-
-// Sort path: one workgroup for everything (small counts only).
-#define VKALGO_SORT_PATH_SMALL 3
-
-// Bucket function: `(ordered key bits >> bit_offset) & (bucket_count - 1)`, bucket_count a
-// power of two.
-#define VKALGO_BUCKET_BITS 0
-
-// Bucket function: the number of the `bucket_count - 1` splitters `<=` the key (sort order).
-#define VKALGO_BUCKET_SPLITTERS 1
-
-// Bucket function: one caller-given u32 bucket id per element.
-#define VKALGO_BUCKET_IDS 2
-
-// Bucket function: GLSL source defining `uint vkalgo_bucket(T key)`, compiled at run time.
-#define VKALGO_BUCKET_GLSL 3
 
 // Largest bucket count of a multisplit.
 #define VKALGO_MULTISPLIT_MAX_BUCKETS 65536
@@ -127,45 +70,6 @@
 // Bit of the multisplit status word (the u32 at byte 0 of the scratch range after a recorded
 // multisplit): a bucket id was `>= bucket_count`, and no output was written.
 #define VKALGO_MULTISPLIT_STATUS_BAD_BUCKET 1
-
-// Key type: unsigned 32-bit integers (hash map and sort).
-#define VKALGO_KEY_U32 0
-
-// Key type: signed 32-bit integers (sort).
-#define VKALGO_KEY_I32 1
-
-// Key type: 32-bit floats (sort; IEEE-754 totalOrder).
-#define VKALGO_KEY_F32 2
-
-// Key type: unsigned 64-bit integers (hash map and sort).
-#define VKALGO_KEY_U64 3
-
-// Key type: signed 64-bit integers (sort).
-#define VKALGO_KEY_I64 4
-
-// Key type: 64-bit floats (sort; IEEE-754 totalOrder).
-#define VKALGO_KEY_F64 5
-
-// Value type: no values (sort of keys only).
-#define VKALGO_VALUE_NONE 0
-
-// Value type: 32-bit values.
-#define VKALGO_VALUE_U32 1
-
-// Value type: 64-bit values.
-#define VKALGO_VALUE_U64 2
-
-// Set operation: intersection (sorted-array set operations and bitmap sets).
-#define VKALGO_SET_AND 0
-
-// Set operation: union.
-#define VKALGO_SET_OR 1
-
-// Set operation: difference, a minus b.
-#define VKALGO_SET_ANDNOT 2
-
-// Set operation: symmetric difference.
-#define VKALGO_SET_XOR 3
 
 // Status of every vkalgo call: 0 is success, errors are negative and distinct.
 enum VkalgoResult
@@ -203,6 +107,163 @@ typedef int32_t VkalgoResult;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// Key type of sorts, merges, multisplits and hash maps.
+typedef enum VkalgoKeyType {
+  // Unsigned 32-bit integers.
+  VKALGO_KEY_U32 = 0,
+  // Signed 32-bit integers (not hash maps).
+  VKALGO_KEY_I32 = 1,
+  // 32-bit floats in IEEE-754 totalOrder (not hash maps).
+  VKALGO_KEY_F32 = 2,
+  // Unsigned 64-bit integers.
+  VKALGO_KEY_U64 = 3,
+  // Signed 64-bit integers (not hash maps).
+  VKALGO_KEY_I64 = 4,
+  // 64-bit floats in IEEE-754 totalOrder (not hash maps).
+  VKALGO_KEY_F64 = 5,
+  // Keeps the enum 32 bits wide; not a key type.
+  VKALGO_KEY_TYPE_MAX_ENUM = 2147483647,
+} VkalgoKeyType;
+
+// Value (payload) type.
+typedef enum VkalgoValueType {
+  // No values: keys only (not hash maps).
+  VKALGO_VALUE_NONE = 0,
+  // 32-bit values.
+  VKALGO_VALUE_U32 = 1,
+  // 64-bit values.
+  VKALGO_VALUE_U64 = 2,
+  // Keeps the enum 32 bits wide; not a value type.
+  VKALGO_VALUE_TYPE_MAX_ENUM = 2147483647,
+} VkalgoValueType;
+
+// Which kernels a merge records.
+typedef enum VkalgoMergePath {
+  // Fused for small merges, partitioned above.
+  VKALGO_MERGE_PATH_AUTO = 0,
+  // A partition kernel writes the tile table, then the merge kernel runs.
+  VKALGO_MERGE_PATH_PARTITIONED = 1,
+  // One dispatch: every workgroup finds its tile's co-ranks itself.
+  VKALGO_MERGE_PATH_FUSED = 2,
+  // Keeps the enum 32 bits wide; not a path.
+  VKALGO_MERGE_PATH_MAX_ENUM = 2147483647,
+} VkalgoMergePath;
+
+// Set operation of sorted-array set operations and bitmap sets.
+typedef enum VkalgoSetOp {
+  // Intersection.
+  VKALGO_SET_AND = 0,
+  // Union.
+  VKALGO_SET_OR = 1,
+  // Difference, a minus b.
+  VKALGO_SET_ANDNOT = 2,
+  // Symmetric difference.
+  VKALGO_SET_XOR = 3,
+  // Keeps the enum 32 bits wide; not an operation.
+  VKALGO_SET_OP_MAX_ENUM = 2147483647,
+} VkalgoSetOp;
+
+// Which kernels a sorted-array set operation records.
+typedef enum VkalgoSortedSetOpPath {
+  // Look-back where the device profile allows inter-workgroup waiting, else count, scan,
+  // write.
+  VKALGO_SORTED_SET_OP_PATH_AUTO = 0,
+  // One pass after the partition, output offsets by decoupled look-back.
+  VKALGO_SORTED_SET_OP_PATH_LOOKBACK = 1,
+  // Count, scan, merge again and write (no inter-workgroup waiting).
+  VKALGO_SORTED_SET_OP_PATH_COUNT_SCAN_WRITE = 2,
+  // Keeps the enum 32 bits wide; not a path.
+  VKALGO_SORTED_SET_OP_PATH_MAX_ENUM = 2147483647,
+} VkalgoSortedSetOpPath;
+
+// Scan operation.
+typedef enum VkalgoScanOp {
+  // Exclusive sum: `out[i]` is the sum of the elements before `i`.
+  VKALGO_SCAN_EXCLUSIVE = 0,
+  // Inclusive sum: `out[i]` is the sum of the elements up to `i`.
+  VKALGO_SCAN_INCLUSIVE = 1,
+  // Keeps the enum 32 bits wide; not an operation.
+  VKALGO_SCAN_OP_MAX_ENUM = 2147483647,
+} VkalgoScanOp;
+
+// Which kernels a scan records.
+typedef enum VkalgoScanPath {
+  // The device profile decides.
+  VKALGO_SCAN_PATH_AUTO = 0,
+  // Single-pass decoupled look-back.
+  VKALGO_SCAN_PATH_LOOKBACK = 1,
+  // Reduce-then-scan (no inter-workgroup waiting).
+  VKALGO_SCAN_PATH_REDUCE_THEN_SCAN = 2,
+  // One workgroup scans everything in one dispatch (lowest latency for small counts).
+  VKALGO_SCAN_PATH_SMALL = 3,
+  // Keeps the enum 32 bits wide; not a path.
+  VKALGO_SCAN_PATH_MAX_ENUM = 2147483647,
+} VkalgoScanPath;
+
+// Which kernels a radix sort records.
+typedef enum VkalgoSortPath {
+  // Small counts on one workgroup, else Onesweep where the device profile allows
+  // inter-workgroup waiting, else the safe path.
+  VKALGO_SORT_PATH_AUTO = 0,
+  // Onesweep with a circular look-back buffer.
+  VKALGO_SORT_PATH_ONESWEEP = 1,
+  // Count, scan, scatter per digit (no inter-workgroup waiting).
+  VKALGO_SORT_PATH_SAFE = 2,
+  // One workgroup for everything (small counts only).
+  VKALGO_SORT_PATH_SMALL = 3,
+  // Keeps the enum 32 bits wide; not a path.
+  VKALGO_SORT_PATH_MAX_ENUM = 2147483647,
+} VkalgoSortPath;
+
+// How a multisplit finds an element's bucket.
+typedef enum VkalgoBucketFn {
+  // `(ordered key bits >> bit_offset) & (bucket_count - 1)`, bucket_count a power of two.
+  VKALGO_BUCKET_BITS = 0,
+  // The number of the `bucket_count - 1` splitters `<=` the key (sort order).
+  VKALGO_BUCKET_SPLITTERS = 1,
+  // One caller-given u32 bucket id per element.
+  VKALGO_BUCKET_IDS = 2,
+  // GLSL source defining `uint vkalgo_bucket(T key)`, compiled at run time.
+  VKALGO_BUCKET_GLSL = 3,
+  // Keeps the enum 32 bits wide; not a bucket function.
+  VKALGO_BUCKET_FN_MAX_ENUM = 2147483647,
+} VkalgoBucketFn;
+
+// Which kernels a multisplit records.
+typedef enum VkalgoMultisplitPath {
+  // The device profile, bucket count and bucket function decide.
+  VKALGO_MULTISPLIT_PATH_AUTO = 0,
+  // Count matrix in global memory (any bucket count).
+  VKALGO_MULTISPLIT_PATH_GLOBAL_COUNTERS = 2,
+  // One workgroup, one dispatch (counts up to the plan's small limit).
+  VKALGO_MULTISPLIT_PATH_SMALL = 3,
+  // Workgroup tiles written straight to their places.
+  VKALGO_MULTISPLIT_PATH_TILE_DIRECT = 5,
+  // Workgroup tiles staged in shared memory in bucket order.
+  VKALGO_MULTISPLIT_PATH_TILE_STAGED = 6,
+  // The sort's Onesweep with the bucket as its digit (devices with 64-bit atomics).
+  VKALGO_MULTISPLIT_PATH_ONESWEEP = 7,
+  // Workgroup tiles staged per subgroup (bucket counts up to the subgroup size).
+  VKALGO_MULTISPLIT_PATH_TILE_SUBGROUP_STAGED = 8,
+  // Keeps the enum 32 bits wide; not a path.
+  VKALGO_MULTISPLIT_PATH_MAX_ENUM = 2147483647,
+} VkalgoMultisplitPath;
+
+// Per-key status of a hash-map insert (u32 codes the GPU writes).
+typedef enum VkalgoHashStatus {
+  // The key was new and is now in the map.
+  VKALGO_HASH_STATUS_INSERTED = 0,
+  // The key was present (or inserted by another occurrence in the batch); its value was
+  // overwritten.
+  VKALGO_HASH_STATUS_UPDATED = 1,
+  // No free slot within the probe bound; the key was not stored.
+  VKALGO_HASH_STATUS_FULL = 2,
+  // A reserved key (the two largest values of the key type); not stored.
+  VKALGO_HASH_STATUS_RESERVED = 3,
+  // Keeps the enum 32 bits wide; not a status.
+  VKALGO_HASH_STATUS_MAX_ENUM = 2147483647,
+} VkalgoHashStatus;
+
 // A vkalgo context: a Vulkan device with vkalgo's pipelines and allocator.
 //
 // Lifetime: every object created from a context (hash maps, plans, ...) keeps it alive;
@@ -218,7 +279,7 @@ typedef int32_t VkalgoResult;
 typedef struct VkalgoContext VkalgoContext;
 
 // A GPU hash map (owns its device memory). Keeps its context alive: destroy it before or after
-// the context handle. Host calls may come from several threads; `vkalgo_hash_map_rehash`
+// the context handle. Host calls may come from several threads; `vkalgo_hash_map_rehash_host`
 // needs exclusive use of the map.
 typedef struct VkalgoHashMap VkalgoHashMap;
 
@@ -246,7 +307,7 @@ typedef struct VkalgoScanPlan VkalgoScanPlan;
 //
 // Threads: calls that only read a set (contains, cardinality, to_array, filter, serialize, or
 // a set as an operand) may run concurrently; a call that changes a set (insert, remove, a
-// result of vkalgo_set_op) needs exclusive use of it.
+// result of vkalgo_set_op_host) needs exclusive use of it.
 typedef struct VkalgoSet VkalgoSet;
 
 // A sort plan (paths, tuning and memory sizes fixed for one context).
@@ -262,6 +323,8 @@ typedef struct VkalgoSortedSetOpPlan VkalgoSortedSetOpPlan;
 
 // Options of [`vkalgo_context_create`] (zero-initialize, then set what you need).
 typedef struct VkalgoContextDesc {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
   // Pipeline cache data saved from `vkalgo_context_pipeline_cache_data` (NULL: none). Data
   // made by another device or driver is ignored (`vkalgo_context_pipeline_cache_note` says
   // so). Copied; the caller may free it after the call.
@@ -272,6 +335,8 @@ typedef struct VkalgoContextDesc {
 
 // What `vkalgo_context_memory_usage` reports.
 typedef struct VkalgoMemoryUsage {
+  // Reserved for extension structs: set it to NULL.
+  void *next;
   // Bytes in vkalgo's live allocations (objects' storage, host-call staging).
   uint64_t allocated_bytes;
   // Bytes of Vulkan memory vkalgo holds (its memory blocks, allocated or not).
@@ -287,6 +352,8 @@ typedef void (*VkalgoQueueLockFn)(void *user_data, uint32_t lock);
 // `VKALGO_CONTEXT_INT64_ATOMICS_ENABLED`, `VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED`,
 // `VKALGO_CONTEXT_INT16_ENABLED`.
 typedef struct VkalgoExternalContextDesc {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
   // The caller's instance.
   VkInstance instance;
   // The physical device of `device`.
@@ -322,10 +389,12 @@ typedef struct VkalgoExternalContextDesc {
 
 // What hash map to create.
 typedef struct VkalgoHashMapDesc {
-  // `VKALGO_KEY_U32` (0) or `VKALGO_KEY_U64` (3). The two largest key values are reserved.
-  uint32_t key_type;
-  // `VKALGO_VALUE_U32` (1) or `VKALGO_VALUE_U64` (2).
-  uint32_t value_type;
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // `VKALGO_KEY_U32` or `VKALGO_KEY_U64`. The two largest key values are reserved.
+  enum VkalgoKeyType key_type;
+  // `VKALGO_VALUE_U32` or `VKALGO_VALUE_U64`.
+  enum VkalgoValueType value_type;
   // Slots wanted (> 0). The map rounds it up to s * p slots, s the slots per 32-byte bucket
   // (4 for u32 keys and values, else 2) and p the smallest prime >= max(2, ceil(capacity /
   // s)); `vkalgo_hash_map_capacity` returns the result. At most 2^31 slots after rounding
@@ -333,15 +402,47 @@ typedef struct VkalgoHashMapDesc {
   uint64_t capacity;
 } VkalgoHashMapDesc;
 
-// What an object (hash map, set) takes on the caller's memory.
-typedef struct VkalgoStorageRequirements {
-  // Bytes of the range.
+// What one range the caller provides must be (size 0: the range is not needed).
+typedef struct VkalgoBufferRequirements {
+  // Bytes of the range (0: not needed).
   VkDeviceSize size;
   // Alignment of the range's offset (and device address).
   VkDeviceSize alignment;
-  // Usage flags the buffer must have.
+  // Usage flags its buffer must have.
   VkBufferUsageFlags usage;
-} VkalgoStorageRequirements;
+} VkalgoBufferRequirements;
+
+// What a plan or an object needs of the caller's memory besides its inputs and outputs: the
+// same struct for every `_memory_requirements` call, one named range each (size 0 where the
+// algorithm does not use it).
+typedef struct VkalgoMemoryRequirements {
+  // Reserved for extension structs: set it to NULL.
+  void *next;
+  // Scratch memory of a record call.
+  struct VkalgoBufferRequirements scratch;
+  // Alternate keys (sorts): the result may end there.
+  struct VkalgoBufferRequirements keys_alt;
+  // Alternate values (sorts with values).
+  struct VkalgoBufferRequirements values_alt;
+  // The bucket offsets a multisplit writes (`bucket_count + 1` u32).
+  struct VkalgoBufferRequirements offsets;
+  // The storage of an object created in the caller's memory (`_create_in`).
+  struct VkalgoBufferRequirements storage;
+} VkalgoMemoryRequirements;
+
+// A range of a buffer created with `VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+// VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT`; offset and size in bytes. A range that ends
+// past the buffer's memory requirements (the most Vulkan tells of its size) is refused with
+// VKALGO_ERROR_INVALID_ARGUMENT before anything is recorded; within them it must lie in the
+// buffer.
+typedef struct VkalgoBufferRange {
+  // The buffer (VK_NULL_HANDLE: no range).
+  VkBuffer buffer;
+  // First byte of the range.
+  VkDeviceSize offset;
+  // Bytes in the range.
+  VkDeviceSize size;
+} VkalgoBufferRange;
 
 // A map's counts (`vkalgo_hash_map_stats_host`).
 typedef struct VkalgoHashMapStats {
@@ -376,22 +477,10 @@ typedef struct VkalgoHashMapDeviceView {
   uint32_t bucket_slots;
 } VkalgoHashMapDeviceView;
 
-// A range of a buffer created with `VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-// VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT`; offset and size in bytes. A range that ends
-// past the buffer's memory requirements (the most Vulkan tells of its size) is refused with
-// VKALGO_ERROR_INVALID_ARGUMENT before anything is recorded; within them it must lie in the
-// buffer.
-typedef struct VkalgoBufferRange {
-  // The buffer (VK_NULL_HANDLE: no range).
-  VkBuffer buffer;
-  // First byte of the range.
-  VkDeviceSize offset;
-  // Bytes in the range.
-  VkDeviceSize size;
-} VkalgoBufferRange;
-
 // The buffers of a recorded insert. Optional ranges: `buffer = VK_NULL_HANDLE` for none.
 typedef struct VkalgoHashInsertArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
   // Keys (the map's key type).
   struct VkalgoBufferRange keys;
   // Values (the map's value type), one per key.
@@ -423,6 +512,8 @@ typedef struct VkalgoHashRehashArgs {
 
 // The buffers of a recorded find (or contains, without values).
 typedef struct VkalgoHashFindArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
   // Keys to look up.
   struct VkalgoBufferRange keys;
   // Optional output values (0 for absent keys).
@@ -439,6 +530,8 @@ typedef struct VkalgoHashFindArgs {
 
 // The buffers of a recorded erase.
 typedef struct VkalgoHashEraseArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
   // Keys to erase.
   struct VkalgoBufferRange keys;
   // Optional output u32 flags: 1 if this key erased an entry.
@@ -451,8 +544,18 @@ typedef struct VkalgoHashEraseArgs {
   uint64_t max_count;
 } VkalgoHashEraseArgs;
 
+// Where `vkalgo_hash_map_record_size` writes the map's size.
+typedef struct VkalgoHashSizeArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // A u32 receiving the number of live keys.
+  struct VkalgoBufferRange out;
+} VkalgoHashSizeArgs;
+
 // The buffers of a recorded retrieve_all.
 typedef struct VkalgoHashRetrieveArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
   // Output keys (room for `capacity`).
   struct VkalgoBufferRange keys;
   // Optional output values (room for `capacity`).
@@ -463,25 +566,42 @@ typedef struct VkalgoHashRetrieveArgs {
   struct VkalgoBufferRange count_out;
 } VkalgoHashRetrieveArgs;
 
-// What to merge: key and value types and the order of both inputs and the output.
+// What to merge: key and value types, the order of both inputs and the output, and for plans
+// the largest runs and the path.
 typedef struct VkalgoMergeDesc {
-  // `VKALGO_KEY_*`.
-  uint32_t key_type;
-  // `VKALGO_VALUE_*`.
-  uint32_t value_type;
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The key type (any of the six).
+  enum VkalgoKeyType key_type;
+  // The value type (`VKALGO_VALUE_NONE`: keys only).
+  enum VkalgoValueType value_type;
   // 0 or 1: the order of both inputs and the output (1: descending).
   uint32_t descending;
+  // Plans: the largest count of A any record call merges (at most 2^32 - 1). Host calls
+  // ignore it.
+  uint64_t max_a;
+  // Plans: the largest count of B (at most 2^32 - 1). Host calls ignore it.
+  uint64_t max_b;
+  // Which kernels to record (`VKALGO_MERGE_PATH_AUTO`: by size). Host calls take it too.
+  enum VkalgoMergePath path;
 } VkalgoMergeDesc;
 
-// Scratch memory a plan needs from the caller.
-typedef struct VkalgoMemoryRequirements {
-  // Bytes of scratch memory (0: none).
-  VkDeviceSize scratch_size;
-  // Required alignment of the scratch range's offset.
-  VkDeviceSize scratch_alignment;
-  // Usage flags the scratch buffer must have.
-  VkBufferUsageFlags scratch_usage;
-} VkalgoMemoryRequirements;
+// What set operation to run on sorted arrays, and for plans the largest inputs and the path.
+typedef struct VkalgoSortedSetOpDesc {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The key type of both inputs and the output (any of the six).
+  enum VkalgoKeyType key_type;
+  // The operation.
+  enum VkalgoSetOp op;
+  // Plans: the largest count of A any record call takes. Host calls ignore it.
+  uint64_t max_a;
+  // Plans: the largest count of B (`max_a + max_b` at most 2^32 - 1). Host calls ignore it.
+  uint64_t max_b;
+  // Plans: which kernels to record (`VKALGO_SORTED_SET_OP_PATH_AUTO`: the device decides).
+  // Host calls ignore it.
+  enum VkalgoSortedSetOpPath path;
+} VkalgoSortedSetOpDesc;
 
 // The buffers of one recorded merge. A count is read from `*_count_buffer` (a u32 at its
 // offset, written by earlier GPU work, clamped to the plan's maximum) when that buffer is not
@@ -489,6 +609,8 @@ typedef struct VkalgoMemoryRequirements {
 // plan has no value type. The output ranges hold count(A) + count(B) elements (the maxima
 // with indirect counts).
 typedef struct VkalgoMergeArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
   // Keys of run A.
   struct VkalgoBufferRange a_keys;
   // Values of run A.
@@ -517,6 +639,8 @@ typedef struct VkalgoMergeArgs {
 // count(A) + count(B) keys (the maxima with indirect counts); `out_count` receives the number
 // of output keys as a u32.
 typedef struct VkalgoSortedSetOpArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
   // Run A (ascending).
   struct VkalgoBufferRange a;
   // Run B (ascending).
@@ -541,16 +665,17 @@ typedef struct VkalgoSortedSetOpArgs {
 typedef struct VkalgoMergeSortDesc {
   // Reserved for extension structs: set it to NULL.
   const void *next;
-  // `VKALGO_KEY_*`.
-  uint32_t key_type;
-  // `VKALGO_VALUE_*` (`VKALGO_VALUE_NONE`: keys only).
-  uint32_t value_type;
+  // The key type (any of the six).
+  enum VkalgoKeyType key_type;
+  // The value type (`VKALGO_VALUE_NONE`: keys only).
+  enum VkalgoValueType value_type;
   // 0 or 1: 1 sorts (and expects runs) largest first, still stable.
   uint32_t descending;
-  // The largest array a call sorts or merges (at most 2^32 - 1); the host calls take the
-  // count from here.
+  // Plans: the largest array a record call sorts or merges (at most 2^32 - 1). Host calls
+  // ignore it.
   uint64_t max_count;
-  // The most runs a segmented merge takes (0: the plan only sorts; at most 2^31).
+  // Plans: the most runs a segmented merge takes (0: the plan only sorts; at most 2^31).
+  // Host calls ignore it.
   uint64_t max_runs;
 } VkalgoMergeSortDesc;
 
@@ -575,15 +700,21 @@ typedef struct VkalgoMergeSortArgs {
   struct VkalgoBufferRange offsets;
   // Segmented merges: the number of runs (at most the plan's max_runs).
   uint64_t runs;
+  // Optional output (NULL: none): 1 when the result ends in the alternate buffers, 0 when
+  // in `keys`/`values`.
+  uint32_t *result_in_alternate;
 } VkalgoMergeSortArgs;
 
-// What to plan a scan for.
+// What to scan: the operation, and for plans the path, the largest count and flags.
 typedef struct VkalgoScanDesc {
-  // `VKALGO_SCAN_EXCLUSIVE` or `VKALGO_SCAN_INCLUSIVE`.
-  uint32_t op;
-  // `VKALGO_SCAN_PATH_*`.
-  uint32_t path;
-  // Largest element count any call of the plan scans.
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // Exclusive or inclusive sum (of u32, wrapping).
+  enum VkalgoScanOp op;
+  // Which kernels to record (`VKALGO_SCAN_PATH_AUTO`: the device decides). Host calls take
+  // it too.
+  enum VkalgoScanPath path;
+  // Plans: the largest element count any record call scans. Host calls ignore it.
   uint64_t max_count;
   // `VKALGO_SCAN_FLAG_*` bits (0: none).
   uint32_t flags;
@@ -591,6 +722,8 @@ typedef struct VkalgoScanDesc {
 
 // The buffers of one recorded scan (u32 elements).
 typedef struct VkalgoScanArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
   // Input elements.
   struct VkalgoBufferRange input;
   // Output elements: the same range as `input` scans in place; other overlaps are refused.
@@ -604,36 +737,46 @@ typedef struct VkalgoScanArgs {
   struct VkalgoBufferRange count_buffer;
 } VkalgoScanArgs;
 
-// What to sort: key and value types, bit range, direction.
+// What set to create: the blocks of its pools. A bitmap block (8 KiB) holds one chunk of more
+// than 4096 values; array blocks (192 bytes) hold 1 to 23 per chunk of up to 4096 values.
+typedef struct VkalgoSetDesc {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // `vkalgo_set_create`: bitmap blocks reserved up front (0: none; the pools grow as
+  // needed). On the caller's memory: the fixed bitmap pool.
+  uint32_t bitmap_blocks;
+  // `vkalgo_set_create`: array blocks reserved up front (0: none). On the caller's memory:
+  // the fixed array pool.
+  uint32_t array_blocks;
+} VkalgoSetDesc;
+
+// What to sort: key and value types, bit range, direction, and for plans the largest count
+// and the path.
 typedef struct VkalgoSortDesc {
-  // `VKALGO_KEY_*`.
-  uint32_t key_type;
-  // `VKALGO_VALUE_*`.
-  uint32_t value_type;
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The key type (any of the six).
+  enum VkalgoKeyType key_type;
+  // The value type (`VKALGO_VALUE_NONE`: keys only).
+  enum VkalgoValueType value_type;
   // First order-preserving key bit sorted on (usually 0).
   uint32_t begin_bit;
   // One past the last bit sorted on; 0 means the key's full width.
   uint32_t end_bit;
   // 0: ascending, 1: descending (both stable).
   uint32_t descending;
+  // Which kernels to record (`VKALGO_SORT_PATH_AUTO`: the device decides). Host calls take
+  // it too.
+  enum VkalgoSortPath path;
+  // Plans: the largest count any record call sorts (at most 2^32 - 2^15). Host calls
+  // ignore it (they take their count).
+  uint64_t max_count;
 } VkalgoSortDesc;
-
-// Buffers and scratch a sort plan needs from the caller.
-typedef struct VkalgoSortMemoryRequirements {
-  // Bytes of the alternate keys buffer.
-  VkDeviceSize keys_alt_size;
-  // Bytes of the alternate values buffer (0 without values).
-  VkDeviceSize values_alt_size;
-  // Bytes of scratch.
-  VkDeviceSize scratch_size;
-  // Alignment of every range's offset.
-  VkDeviceSize alignment;
-  // Usage flags every buffer passed to the sort must have.
-  VkBufferUsageFlags usage;
-} VkalgoSortMemoryRequirements;
 
 // The buffers of one recorded sort.
 typedef struct VkalgoSortArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
   // The keys.
   struct VkalgoBufferRange keys;
   // The values (`buffer` VK_NULL_HANDLE exactly when the plan has no value type).
@@ -649,19 +792,26 @@ typedef struct VkalgoSortArgs {
   // Indirect count: a u32 at `count_buffer.offset`, read on the GPU (clamped to the plan's
   // max_count). VK_NULL_HANDLE: use `count`.
   struct VkalgoBufferRange count_buffer;
+  // Optional output (NULL: none): 1 when the sorted data ends in the alternate buffers, 0
+  // when in `keys`/`values` (`vkalgo_sort_plan_result_in_alternate` says the same).
+  uint32_t *result_in_alternate;
 } VkalgoSortArgs;
 
-// What to split and how (the pointers are used by `vkalgo_multisplit_host` only; a plan takes
-// the types, bucket count, bucket function, bit offset and GLSL source).
+// What to split and how. The `splitters` and `bucket_ids` pointers are data of
+// `vkalgo_multisplit_host` (a recorded multisplit takes them as buffers); plans take the rest,
+// host calls all but `path` and `max_count`.
 typedef struct VkalgoMultisplitDesc {
-  // `VKALGO_KEY_*` (the sort's six).
-  uint32_t key_type;
-  // `VKALGO_VALUE_NONE` / `_U32` / `_U64`.
-  uint32_t value_type;
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The key type (the sort's six).
+  enum VkalgoKeyType key_type;
+  // The value type (`VKALGO_VALUE_NONE`: keys only).
+  enum VkalgoValueType value_type;
   // m: 1..=VKALGO_MULTISPLIT_MAX_BUCKETS.
   uint32_t bucket_count;
-  // `VKALGO_BUCKET_BITS` = 0, `_SPLITTERS` = 1, `_IDS` = 2, `_GLSL` = 3.
-  uint32_t bucket_fn;
+  // How an element's bucket is found. GLSL bucket functions must be pure: the same key
+  // gives the same bucket in every pass.
+  enum VkalgoBucketFn bucket_fn;
   // BITS: first order-preserving key bit of the bucket id.
   uint32_t bit_offset;
   // SPLITTERS: bucket_count - 1 keys of key_type, non-decreasing in the sort's key order.
@@ -672,22 +822,17 @@ typedef struct VkalgoMultisplitDesc {
   const char *glsl;
   // GLSL: vkalgo_params.
   uint32_t params[4];
+  // Plans: the largest count any record call splits. Host calls ignore it.
+  uint64_t max_count;
+  // Plans: which kernels to record (`VKALGO_MULTISPLIT_PATH_AUTO`: the plan decides). Host
+  // calls ignore it.
+  enum VkalgoMultisplitPath path;
 } VkalgoMultisplitDesc;
-
-// Memory a multisplit plan needs from the caller.
-typedef struct VkalgoMultisplitMemoryRequirements {
-  // Bytes of scratch (holds the status word at byte 0).
-  VkDeviceSize scratch_size;
-  // Bytes of the offsets range: (bucket_count + 1) u32.
-  VkDeviceSize offsets_size;
-  // Alignment of every range's offset.
-  VkDeviceSize alignment;
-  // Usage flags every buffer passed to the multisplit must have.
-  VkBufferUsageFlags usage;
-} VkalgoMultisplitMemoryRequirements;
 
 // The buffers of one recorded multisplit (out of place).
 typedef struct VkalgoMultisplitArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
   // Input keys.
   struct VkalgoBufferRange keys;
   // Input values (VK_NULL_HANDLE exactly when the plan has no value type).
@@ -789,23 +934,22 @@ VkalgoResult vkalgo_hash_map_create(struct VkalgoContext *ctx,
                                     const struct VkalgoHashMapDesc *desc,
                                     struct VkalgoHashMap **out);
 
-// The memory a map of `desc` takes on the caller's memory (`vkalgo_hash_map_create_in`).
+// The memory a map of `desc` takes on the caller's memory (`storage`, for
+// `vkalgo_hash_map_create_in`).
 // Checks `desc` as `vkalgo_hash_map_create` does and creates the map's pipelines.
 VkalgoResult vkalgo_hash_map_memory_requirements(const struct VkalgoContext *ctx,
                                                  const struct VkalgoHashMapDesc *desc,
-                                                 struct VkalgoStorageRequirements *out);
+                                                 struct VkalgoMemoryRequirements *out);
 
-// Creates an empty hash map on the caller's memory: `size` bytes at `offset` of `buffer`
-// (at least what `vkalgo_hash_map_memory_requirements` says, aligned as it says, with its
-// usage flags; the buffer must outlive the map and serve nothing else meanwhile). vkalgo
-// allocates nothing. The map is cleared with a blocking submission, unless `flags` has
-// `VKALGO_HASH_MAP_UNINITIALIZED`. `vkalgo_hash_map_rehash` refuses such a map. `*out` is set
-// only on success.
+// Creates an empty hash map on the caller's memory: `*range` (at least the `storage` size of
+// `vkalgo_hash_map_memory_requirements`, aligned as it says, on a buffer with its usage
+// flags; the buffer must outlive the map and serve nothing else meanwhile). vkalgo allocates
+// nothing. The map is cleared with a blocking submission, unless `flags` has
+// `VKALGO_HASH_MAP_UNINITIALIZED`. `vkalgo_hash_map_rehash_host` refuses such a map. `*out`
+// is set only on success.
 VkalgoResult vkalgo_hash_map_create_in(struct VkalgoContext *ctx,
                                        const struct VkalgoHashMapDesc *desc,
-                                       VkBuffer buffer,
-                                       VkDeviceSize offset,
-                                       VkDeviceSize size,
+                                       const struct VkalgoBufferRange *range,
                                        uint32_t flags,
                                        struct VkalgoHashMap **out);
 
@@ -848,8 +992,8 @@ VkalgoResult vkalgo_hash_map_contains_host(struct VkalgoHashMap *map,
 // keys are no error.
 VkalgoResult vkalgo_hash_map_erase_host(struct VkalgoHashMap *map, const void *keys, size_t count);
 
-// The exact number of live keys.
-VkalgoResult vkalgo_hash_map_size(struct VkalgoHashMap *map, uint64_t *out);
+// The exact number of live keys (blocking).
+VkalgoResult vkalgo_hash_map_size_host(const struct VkalgoHashMap *map, uint64_t *out);
 
 // Live keys, tombstones and capacity of the map (blocking). `out->next` must be NULL (no
 // extension is defined yet); on error `*out` is unchanged.
@@ -859,15 +1003,11 @@ VkalgoResult vkalgo_hash_map_stats_host(const struct VkalgoHashMap *map,
 // The number of slots (the requested capacity rounded up).
 VkalgoResult vkalgo_hash_map_capacity(const struct VkalgoHashMap *map, uint64_t *out);
 
-// The number of tombstones: erased slots of buckets that were full (later inserts reuse them,
-// a rehash drops them).
-VkalgoResult vkalgo_hash_map_tombstones(struct VkalgoHashMap *map, uint64_t *out);
-
 // Moves the entries into new storage of `new_capacity` slots (rounded up), dropping
 // tombstones; the same capacity is fine. Below the number of live keys: INVALID_ARGUMENT.
 // If keys find no slot: VKALGO_ERROR_TABLE_FULL and the map is unchanged. The device view
-// changes.
-VkalgoResult vkalgo_hash_map_rehash(struct VkalgoHashMap *map, uint64_t new_capacity);
+// changes (blocking).
+VkalgoResult vkalgo_hash_map_rehash_host(struct VkalgoHashMap *map, uint64_t new_capacity);
 
 // Removes every entry (blocking).
 VkalgoResult vkalgo_hash_map_clear_host(struct VkalgoHashMap *map);
@@ -875,7 +1015,7 @@ VkalgoResult vkalgo_hash_map_clear_host(struct VkalgoHashMap *map);
 // Copies every live entry (in no particular order) into `keys_out` / `values_out`, which
 // have room for `capacity_out` entries, and sets `*count_out` to the number of entries. If
 // they do not fit: INVALID_ARGUMENT, `*count_out` = the needed count, nothing else written.
-VkalgoResult vkalgo_hash_map_retrieve_all_host(struct VkalgoHashMap *map,
+VkalgoResult vkalgo_hash_map_retrieve_all_host(const struct VkalgoHashMap *map,
                                                void *keys_out,
                                                void *values_out,
                                                size_t capacity_out,
@@ -921,10 +1061,11 @@ VkalgoResult vkalgo_hash_map_record_erase(const struct VkalgoHashMap *map,
                                           VkCommandBuffer command_buffer,
                                           const struct VkalgoHashEraseArgs *args);
 
-// Records writing the size (a u32) to `dst` (COMPUTE_SHADER write).
+// Records writing the size (a u32) to `args->out` (COMPUTE_SHADER write). Nothing is recorded
+// on error.
 VkalgoResult vkalgo_hash_map_record_size(const struct VkalgoHashMap *map,
                                          VkCommandBuffer command_buffer,
-                                         struct VkalgoBufferRange dst);
+                                         const struct VkalgoHashSizeArgs *args);
 
 // Records compacting the live entries into the caller's buffers and their number into
 // `count_out`. Nothing is recorded on error.
@@ -950,8 +1091,8 @@ VkalgoResult vkalgo_merge_host(struct VkalgoContext *ctx,
                                void *out_keys,
                                void *out_values);
 
-// The set operation `op` (`VKALGO_SET_AND`, `_OR`, `_ANDNOT`, `_XOR`) on the ascending
-// sorted arrays `a` and `b` of `key_type` keys, with std::set_* multiset semantics (a value
+// The set operation `desc->op` on the ascending sorted arrays `a` and `b` of `desc->key_type`
+// keys, with std::set_* multiset semantics (a value
 // present ca times in a and cb times in b appears min(ca, cb), max(ca, cb), max(ca - cb, 0)
 // and |ca - cb| times), into `out`, ascending (blocking). `*out_count` receives the result's
 // size. With `out` NULL and `out_capacity` 0 only the size is reported (success); with a
@@ -960,8 +1101,7 @@ VkalgoResult vkalgo_merge_host(struct VkalgoContext *ctx,
 // on the GPU to be sorted: unsorted input returns `VKALGO_ERROR_INVALID_ARGUMENT`, nothing
 // written (`*out_count` included).
 VkalgoResult vkalgo_sorted_set_op_host(struct VkalgoContext *ctx,
-                                       uint32_t key_type,
-                                       uint32_t op,
+                                       const struct VkalgoSortedSetOpDesc *desc,
                                        const void *a,
                                        size_t a_count,
                                        const void *b,
@@ -970,12 +1110,10 @@ VkalgoResult vkalgo_sorted_set_op_host(struct VkalgoContext *ctx,
                                        size_t out_capacity,
                                        size_t *out_count);
 
-// Plans merges of up to `max_a` + `max_b` elements (each at most 2^32 - 1). `*out` is set only
-// on success; destroy it with `vkalgo_merge_plan_destroy`.
+// Plans merges of up to `desc->max_a` + `desc->max_b` elements. `*out` is set only on
+// success; destroy it with `vkalgo_merge_plan_destroy`.
 VkalgoResult vkalgo_merge_plan_create(struct VkalgoContext *ctx,
                                       const struct VkalgoMergeDesc *desc,
-                                      uint64_t max_a,
-                                      uint64_t max_b,
                                       struct VkalgoMergePlan **out);
 
 // Destroys a merge plan (NULL: no-op).
@@ -988,24 +1126,19 @@ VkalgoResult vkalgo_merge_plan_memory_requirements(const struct VkalgoMergePlan 
 // Outputs per tile of the plan (0 for a NULL plan).
 uint64_t vkalgo_merge_plan_tile_size(const struct VkalgoMergePlan *plan);
 
-// Records the merge into the caller's command buffer. `ctx` may be NULL (the plan's context
-// is used); otherwise it must be the plan's context. Synchronization: writes to the inputs and
+// Records the merge into the caller's command buffer (on the plan's context, which the plan
+// keeps alive). Synchronization: writes to the inputs and
 // count buffers must be visible to COMPUTE_SHADER reads; earlier uses of the outputs and
 // scratch must be complete before COMPUTE_SHADER; afterwards the outputs are written by
 // COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
-VkalgoResult vkalgo_merge_record(const struct VkalgoContext *ctx,
-                                 const struct VkalgoMergePlan *plan,
+VkalgoResult vkalgo_merge_record(const struct VkalgoMergePlan *plan,
                                  VkCommandBuffer command_buffer,
                                  const struct VkalgoMergeArgs *args);
 
-// Plans set operations `op` (`VKALGO_SET_*`) on ascending runs of `key_type` keys, up to
-// `max_a` + `max_b` keys (at most 2^32 - 1 together). `*out` is set only on success; destroy
-// it with `vkalgo_sorted_set_op_plan_destroy`.
+// Plans set operations on ascending runs of up to `desc->max_a` + `desc->max_b` keys. `*out`
+// is set only on success; destroy it with `vkalgo_sorted_set_op_plan_destroy`.
 VkalgoResult vkalgo_sorted_set_op_plan_create(struct VkalgoContext *ctx,
-                                              uint32_t key_type,
-                                              uint32_t op,
-                                              uint64_t max_a,
-                                              uint64_t max_b,
+                                              const struct VkalgoSortedSetOpDesc *desc,
                                               struct VkalgoSortedSetOpPlan **out);
 
 // Destroys a set-operation plan (NULL: no-op).
@@ -1015,14 +1148,13 @@ void vkalgo_sorted_set_op_plan_destroy(struct VkalgoSortedSetOpPlan *plan);
 VkalgoResult vkalgo_sorted_set_op_plan_memory_requirements(const struct VkalgoSortedSetOpPlan *plan,
                                                            struct VkalgoMemoryRequirements *out);
 
-// Records the set operation into the caller's command buffer (`ctx` as in
-// `vkalgo_merge_record`). Synchronization: writes to the inputs and count buffers must be
+// Records the set operation into the caller's command buffer (on the plan's context).
+// Synchronization: writes to the inputs and count buffers must be
 // visible to COMPUTE_SHADER reads; earlier uses of `out`, `out_count` and scratch must be
 // complete before COMPUTE_SHADER and TRANSFER (scratch may be cleared with vkCmdFillBuffer);
 // afterwards `out` and `out_count` are written by COMPUTE_SHADER (SHADER_WRITE). Nothing is
 // recorded on error. Unsorted input gives an unspecified result inside `out`.
-VkalgoResult vkalgo_sorted_set_op_record(const struct VkalgoContext *ctx,
-                                         const struct VkalgoSortedSetOpPlan *plan,
+VkalgoResult vkalgo_sorted_set_op_record(const struct VkalgoSortedSetOpPlan *plan,
                                          VkCommandBuffer command_buffer,
                                          const struct VkalgoSortedSetOpArgs *args);
 
@@ -1040,57 +1172,51 @@ VkalgoResult vkalgo_merge_sort_plan_memory_requirements(const struct VkalgoMerge
                                                         struct VkalgoMemoryRequirements *out);
 
 // Records a stable sort of `args->count` elements (see `vkalgo_merge_record` for the
-// synchronization contract); `*result_in_alternate` is 1 when the result is in the alternate
-// buffers, 0 when in `keys`/`values`. Nothing is recorded on error.
+// synchronization contract; the plan's context, which the plan keeps alive). Nothing is
+// recorded on error.
 VkalgoResult vkalgo_merge_sort_record(const struct VkalgoMergeSortPlan *plan,
                                       VkCommandBuffer command_buffer,
-                                      const struct VkalgoMergeSortArgs *args,
-                                      uint32_t *result_in_alternate);
+                                      const struct VkalgoMergeSortArgs *args);
 
 // Records a stable merge of the `args->runs` sorted runs of the array (run r covers
 // `[offsets[r], offsets[r + 1])`; equal keys keep the order of their runs); other offsets or
-// unsorted runs give an unspecified result inside the buffers. `*result_in_alternate` as
-// `vkalgo_merge_sort_record`. Nothing is recorded on error.
+// unsorted runs give an unspecified result inside the buffers. Nothing is recorded on error.
 VkalgoResult vkalgo_merge_sort_record_segmented(const struct VkalgoMergeSortPlan *plan,
                                                 VkCommandBuffer command_buffer,
-                                                const struct VkalgoMergeSortArgs *args,
-                                                uint32_t *result_in_alternate);
+                                                const struct VkalgoMergeSortArgs *args);
 
-// Sorts `desc->max_count` keys (with their values when `desc->value_type` is not
-// `VKALGO_VALUE_NONE`; `values` NULL exactly then) in place with the stable merge sort
-// (blocking). On error the arrays are unchanged.
+// Sorts `count` keys (with their values when `desc->value_type` is not `VKALGO_VALUE_NONE`;
+// `values` NULL exactly then) in place with the stable merge sort (blocking). On error the
+// arrays are unchanged.
 VkalgoResult vkalgo_merge_sort_host(struct VkalgoContext *ctx,
                                     const struct VkalgoMergeSortDesc *desc,
                                     void *keys,
-                                    void *values);
+                                    void *values,
+                                    size_t count);
 
-// Merges the `runs` sorted runs of `desc->max_count` keys (run r is `[offsets[r],
-// offsets[r + 1])`; `offsets` holds `runs + 1` u32 from 0 to the count, non-decreasing) into
-// one sorted array in place, stable, with their values as `vkalgo_merge_sort_host`
-// (blocking). Bad offsets or an unsorted run: INVALID_ARGUMENT, nothing written.
-VkalgoResult vkalgo_segmented_merge_host(struct VkalgoContext *ctx,
-                                         const struct VkalgoMergeSortDesc *desc,
-                                         void *keys,
-                                         void *values,
-                                         const uint32_t *offsets,
-                                         size_t runs);
+// Merges the `runs` sorted runs of `count` keys (run r is `[offsets[r], offsets[r + 1])`;
+// `offsets` holds `runs + 1` u32 from 0 to `count`, non-decreasing) into one sorted array in
+// place, stable, with their values as `vkalgo_merge_sort_host` (blocking). Bad offsets or an
+// unsorted run: INVALID_ARGUMENT, nothing written.
+VkalgoResult vkalgo_merge_sort_segmented_host(struct VkalgoContext *ctx,
+                                              const struct VkalgoMergeSortDesc *desc,
+                                              void *keys,
+                                              void *values,
+                                              size_t count,
+                                              const uint32_t *offsets,
+                                              size_t runs);
 
-// Exclusive sum of `count` u32 from `input` into `output` on the GPU (blocking).
-// `input == output` is allowed. On error `output` is unchanged.
-VkalgoResult vkalgo_scan_exclusive_u32_host(struct VkalgoContext *ctx,
-                                            const uint32_t *input,
-                                            uint32_t *output,
-                                            size_t count);
+// Scans `count` u32 from `input` into `output` on the GPU (blocking) as `desc` says (its
+// `max_count` and flags are ignored). `input == output` is allowed. On error `output` is
+// unchanged.
+VkalgoResult vkalgo_scan_host(struct VkalgoContext *ctx,
+                              const struct VkalgoScanDesc *desc,
+                              const uint32_t *input,
+                              uint32_t *output,
+                              size_t count);
 
-// Inclusive sum of `count` u32 from `input` into `output` on the GPU (blocking).
-// `input == output` is allowed. On error `output` is unchanged.
-VkalgoResult vkalgo_scan_inclusive_u32_host(struct VkalgoContext *ctx,
-                                            const uint32_t *input,
-                                            uint32_t *output,
-                                            size_t count);
-
-// Plans a scan on `ctx`. `*out` is set only on success; destroy it with
-// `vkalgo_scan_plan_destroy`.
+// Plans a scan of up to `desc->max_count` elements. `*out` is set only on success; destroy
+// it with `vkalgo_scan_plan_destroy`.
 VkalgoResult vkalgo_scan_plan_create(struct VkalgoContext *ctx,
                                      const struct VkalgoScanDesc *desc,
                                      struct VkalgoScanPlan **out);
@@ -1109,39 +1235,37 @@ uint64_t vkalgo_scan_plan_tile_size(const struct VkalgoScanPlan *plan);
 // plan's path is AUTO (0: never, and for a NULL plan).
 uint64_t vkalgo_scan_plan_small_limit(const struct VkalgoScanPlan *plan);
 
-// Records the scan into the caller's command buffer. `ctx` may be NULL (the plan's context, which the
-// plan keeps alive, is used); otherwise it must be the plan's context. Synchronization: writes to the input
-// and count buffer must be visible to COMPUTE_SHADER reads; earlier uses of output and
-// scratch must be complete before COMPUTE_SHADER and TRANSFER; afterwards the output is
-// written by COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
-VkalgoResult vkalgo_scan_record(const struct VkalgoContext *ctx,
-                                const struct VkalgoScanPlan *plan,
+// Records the scan into the caller's command buffer (on the plan's context, which the plan
+// keeps alive). Synchronization: writes to the input and count buffer must be visible to
+// COMPUTE_SHADER reads; earlier uses of output and scratch must be complete before
+// COMPUTE_SHADER and TRANSFER; afterwards the output is written by COMPUTE_SHADER
+// (SHADER_WRITE). Nothing is recorded on error.
+VkalgoResult vkalgo_scan_record(const struct VkalgoScanPlan *plan,
                                 VkCommandBuffer command_buffer,
                                 const struct VkalgoScanArgs *args);
 
-// Creates an empty set on `ctx` into `*out`.
-VkalgoResult vkalgo_set_create(struct VkalgoContext *ctx, struct VkalgoSet **out);
+// Creates an empty set on `ctx` into `*out`, with the blocks of `desc` reserved (blocking
+// when any are).
+VkalgoResult vkalgo_set_create(struct VkalgoContext *ctx,
+                               const struct VkalgoSetDesc *desc,
+                               struct VkalgoSet **out);
 
-// The memory an empty set with fixed pools of `bitmap_blocks` bitmap blocks (8 KiB, one per
-// chunk of more than 4096 values) and `array_blocks` array blocks (192 bytes, 1 to 23 per
-// chunk of up to 4096 values) takes on the caller's memory (`vkalgo_set_create_in`).
+// The memory (`storage`) an empty set with the fixed pools of `desc` takes on the caller's
+// memory (`vkalgo_set_create_in`).
 VkalgoResult vkalgo_set_memory_requirements(const struct VkalgoContext *ctx,
-                                            uint32_t bitmap_blocks,
-                                            uint32_t array_blocks,
-                                            struct VkalgoStorageRequirements *out);
+                                            const struct VkalgoSetDesc *desc,
+                                            struct VkalgoMemoryRequirements *out);
 
-// Creates an empty set on the caller's memory: `size` bytes at `offset` of `buffer` (at least
-// what `vkalgo_set_memory_requirements` says for the same pools, aligned as it says, with its
-// usage flags; the buffer must outlive the set and serve nothing else meanwhile). The pools
-// are fixed: an operation that needs more blocks fails with VKALGO_ERROR_OUT_OF_MEMORY and
-// changes nothing. Blocking (one submission writes the directory and free lists). `*out` is
-// set only on success.
+// Creates an empty set on the caller's memory: `*range` (at least the `storage` size of
+// `vkalgo_set_memory_requirements` for the same desc, aligned as it says, on a buffer with
+// its usage flags; the buffer must outlive the set and serve nothing else meanwhile). The
+// pools are fixed: an operation that needs more blocks fails with
+// VKALGO_ERROR_OUT_OF_MEMORY and changes nothing. `flags`: 0 (none is defined). Blocking
+// (one submission writes the directory and free lists). `*out` is set only on success.
 VkalgoResult vkalgo_set_create_in(struct VkalgoContext *ctx,
-                                  VkBuffer buffer,
-                                  uint64_t offset,
-                                  uint64_t size,
-                                  uint32_t bitmap_blocks,
-                                  uint32_t array_blocks,
+                                  const struct VkalgoSetDesc *desc,
+                                  const struct VkalgoBufferRange *range,
+                                  uint32_t flags,
                                   struct VkalgoSet **out);
 
 // Destroys a set and frees its memory (NULL: no-op). Work recorded with it must have finished.
@@ -1156,33 +1280,33 @@ VkalgoResult vkalgo_set_insert_host(struct VkalgoSet *set, const uint32_t *value
 VkalgoResult vkalgo_set_remove_host(struct VkalgoSet *set, const uint32_t *values, size_t count);
 
 // Inserts every value of `[begin, end)`; `begin <= end <= 2^32`, else INVALID_ARGUMENT.
-VkalgoResult vkalgo_set_insert_range(struct VkalgoSet *set, uint64_t begin, uint64_t end);
+VkalgoResult vkalgo_set_insert_range_host(struct VkalgoSet *set, uint64_t begin, uint64_t end);
 
 // Keeps each chunk in its smallest form, as CRoaring's `run_optimize`: run chunks (Roaring's
 // run containers, up to 48 runs) where their runs take fewer bytes than an array or a bitmap.
 // Sets built from values hold arrays and bitmaps until this is called; ranges, deserialized
 // run containers and operations on run chunks give run chunks. Follow with
-// `vkalgo_set_shrink_to_fit` to give the freed blocks back.
-VkalgoResult vkalgo_set_run_optimize(struct VkalgoSet *set);
+// `vkalgo_set_shrink_to_fit_host` to give the freed blocks back.
+VkalgoResult vkalgo_set_run_optimize_host(struct VkalgoSet *set);
 
 // Moves the set into pools of exactly the blocks it uses, giving back the free blocks that
-// growth and removals left (a set read by `vkalgo_set_deserialize` has none). INVALID_ARGUMENT
+// growth and removals left (a set read by `vkalgo_set_deserialize_host` has none). INVALID_ARGUMENT
 // for a set on the caller's memory (`vkalgo_set_create_in`), whose pools are fixed.
-VkalgoResult vkalgo_set_shrink_to_fit(struct VkalgoSet *set);
+VkalgoResult vkalgo_set_shrink_to_fit_host(struct VkalgoSet *set);
 
 // Packs the set for reading: its directory keeps only the non-empty chunks (16 KiB and 8 bytes
 // a chunk instead of 512 KiB), run chunks' runs share the array pool (4 bytes a run), and no
 // block is free. Every call reads a packed set; the calls that write it (insert, remove,
-// insert_range, run_optimize, `vkalgo_set_op` into it) unpack it first. The set's buffers are
+// insert_range, run_optimize, `vkalgo_set_op_host` into it) unpack it first. The set's buffers are
 // made again: work recorded with it must have finished. No-op when packed already.
 // INVALID_ARGUMENT for a set on the caller's memory (`vkalgo_set_create_in`).
-VkalgoResult vkalgo_set_pack(struct VkalgoSet *set);
+VkalgoResult vkalgo_set_pack_host(struct VkalgoSet *set);
 
-// Gives a packed set (`vkalgo_set_pack`) its flat directory again, so that recorded writes may
+// Gives a packed set (`vkalgo_set_pack_host`) its flat directory again, so that recorded writes may
 // target it. No-op when not packed.
-VkalgoResult vkalgo_set_unpack(struct VkalgoSet *set);
+VkalgoResult vkalgo_set_unpack_host(struct VkalgoSet *set);
 
-// `*out` = 1 if the set is packed (`vkalgo_set_pack`), else 0.
+// `*out` = 1 if the set is packed (`vkalgo_set_pack_host`), else 0.
 VkalgoResult vkalgo_set_is_packed(const struct VkalgoSet *set, uint32_t *out);
 
 // Bytes of device memory the set holds (directory, pools with their free blocks, rings).
@@ -1197,35 +1321,35 @@ VkalgoResult vkalgo_set_contains_host(const struct VkalgoSet *set,
 // The number of values in the set (up to 2^32) into `*out`. Answered on the host, with no GPU
 // work, where the set has not been written since an earlier call counted it or it was read
 // from a Roaring serialization.
-VkalgoResult vkalgo_set_cardinality(const struct VkalgoSet *set, uint64_t *out);
+VkalgoResult vkalgo_set_cardinality_host(const struct VkalgoSet *set, uint64_t *out);
 
 // The number of values in `[begin, end)` into `*out` (`begin <= end <= 2^32`).
-VkalgoResult vkalgo_set_range_cardinality(const struct VkalgoSet *set,
-                                          uint64_t begin,
-                                          uint64_t end,
-                                          uint64_t *out);
+VkalgoResult vkalgo_set_range_cardinality_host(const struct VkalgoSet *set,
+                                               uint64_t begin,
+                                               uint64_t end,
+                                               uint64_t *out);
 
 // `*dst = a op b` (`op` one of `VKALGO_SET_*`); `dst` may be `a` or `b` (or both). All three
 // sets must come from the same context.
-VkalgoResult vkalgo_set_op(struct VkalgoSet *dst,
-                           const struct VkalgoSet *a,
-                           const struct VkalgoSet *b,
-                           uint32_t op);
+VkalgoResult vkalgo_set_op_host(struct VkalgoSet *dst,
+                                const struct VkalgoSet *a,
+                                const struct VkalgoSet *b,
+                                enum VkalgoSetOp op);
 
 // The cardinality of `a op b` into `*out`, without materializing it.
-VkalgoResult vkalgo_set_op_cardinality(const struct VkalgoSet *a,
-                                       const struct VkalgoSet *b,
-                                       uint32_t op,
-                                       uint64_t *out);
+VkalgoResult vkalgo_set_op_cardinality_host(const struct VkalgoSet *a,
+                                            const struct VkalgoSet *b,
+                                            enum VkalgoSetOp op,
+                                            uint64_t *out);
 
 // The cardinalities of `a[i] op b[i]` for `count` pairs into `out[i]` (one query set against
 // many: the same set in every `a[i]`), in one submission with the pairs side by side. Sets
 // may appear in several pairs. On an error nothing is written to `out`.
-VkalgoResult vkalgo_set_op_cardinality_batch(const struct VkalgoSet *const *a,
-                                             const struct VkalgoSet *const *b,
-                                             size_t count,
-                                             uint32_t op,
-                                             uint64_t *out);
+VkalgoResult vkalgo_set_op_cardinality_batch_host(const struct VkalgoSet *const *a,
+                                                  const struct VkalgoSet *const *b,
+                                                  size_t count,
+                                                  enum VkalgoSetOp op,
+                                                  uint64_t *out);
 
 // The values in ascending order into `out` (room for `capacity`), their number into
 // `*count`. Capacity too small: INVALID_ARGUMENT, `*count` = the cardinality, nothing written.
@@ -1248,43 +1372,42 @@ VkalgoResult vkalgo_set_filter_host(const struct VkalgoSet *set,
 // else 12346), the bytes CRoaring writes for the same values. `out` NULL with capacity 0:
 // reports the size and succeeds. Capacity too small: INVALID_ARGUMENT, `*size` = the size
 // needed, nothing written.
-VkalgoResult vkalgo_set_serialize(const struct VkalgoSet *set,
-                                  void *out,
-                                  size_t capacity,
-                                  size_t *size);
+VkalgoResult vkalgo_set_serialize_host(const struct VkalgoSet *set,
+                                       void *out,
+                                       size_t capacity,
+                                       size_t *size);
 
 // Creates a set on `ctx` from a Roaring portable serialization (`size` bytes at `data`;
 // cookies 12346 and 12347; array, bitmap and run containers). Malformed input (truncated,
 // wrong cookie, counts or offsets out of range, unsorted arrays, trailing bytes, ...):
 // INVALID_ARGUMENT and no set.
-VkalgoResult vkalgo_set_deserialize(struct VkalgoContext *ctx,
-                                    const void *data,
-                                    size_t size,
-                                    struct VkalgoSet **out);
+VkalgoResult vkalgo_set_deserialize_host(struct VkalgoContext *ctx,
+                                         const void *data,
+                                         size_t size,
+                                         struct VkalgoSet **out);
 
-// Sorts `count` keys (and their values) in place on the GPU (blocking), stable.
-// `values` is NULL exactly when `desc->value_type` is `VKALGO_VALUE_NONE`. On error the
-// arrays are unchanged.
+// Sorts `count` keys (and their values) in place on the GPU (blocking), stable, as `desc`
+// says (its `max_count` is ignored). `values` is NULL exactly when `desc->value_type` is
+// `VKALGO_VALUE_NONE`. On error the arrays are unchanged.
 VkalgoResult vkalgo_sort_host(struct VkalgoContext *ctx,
                               const struct VkalgoSortDesc *desc,
                               void *keys,
                               void *values,
                               size_t count);
 
-// Plans a sort of up to `max_count` elements on `path` (`VKALGO_SORT_PATH_*`). `*out` is set
-// only on success; destroy it with `vkalgo_sort_plan_destroy`.
+// Plans a sort of up to `desc->max_count` elements. `*out` is set only on success; destroy
+// it with `vkalgo_sort_plan_destroy`.
 VkalgoResult vkalgo_sort_plan_create(struct VkalgoContext *ctx,
                                      const struct VkalgoSortDesc *desc,
-                                     uint64_t max_count,
-                                     uint32_t path,
                                      struct VkalgoSortPlan **out);
 
 // Destroys a sort plan (NULL: no-op).
 void vkalgo_sort_plan_destroy(struct VkalgoSortPlan *plan);
 
-// The alternate buffers and scratch each `vkalgo_sort_record` of this plan needs.
+// The alternate buffers (`keys_alt`, `values_alt`) and scratch each `vkalgo_sort_record` of
+// this plan needs.
 VkalgoResult vkalgo_sort_plan_memory_requirements(const struct VkalgoSortPlan *plan,
-                                                  struct VkalgoSortMemoryRequirements *out);
+                                                  struct VkalgoMemoryRequirements *out);
 
 // Keys per tile of the plan (0 for a NULL plan): sizes around it are the edge cases.
 uint64_t vkalgo_sort_plan_tile_size(const struct VkalgoSortPlan *plan);
@@ -1297,18 +1420,14 @@ uint32_t vkalgo_sort_plan_pass_count(const struct VkalgoSortPlan *plan);
 // reports the same.
 uint32_t vkalgo_sort_plan_result_in_alternate(const struct VkalgoSortPlan *plan);
 
-// Records the sort into the caller's command buffer. `ctx` may be NULL (the plan's context, which the
-// plan keeps alive, is used); otherwise it must be the plan's context. `*result_in_alternate` (may be NULL)
-// becomes 1 when the sorted data ends in the alternate buffers, 0 when in `keys`/`values`.
-// Synchronization: writes to keys, values and the count buffer must be visible to
+// Records the sort into the caller's command buffer (on the plan's context, which the plan
+// keeps alive). Synchronization: writes to keys, values and the count buffer must be visible to
 // COMPUTE_SHADER reads and writes; earlier uses of the alternates and scratch must be complete
 // before COMPUTE_SHADER and TRANSFER; afterwards the result is written by COMPUTE_SHADER
 // (SHADER_WRITE). Nothing is recorded on error.
-VkalgoResult vkalgo_sort_record(const struct VkalgoContext *ctx,
-                                const struct VkalgoSortPlan *plan,
+VkalgoResult vkalgo_sort_record(const struct VkalgoSortPlan *plan,
                                 VkCommandBuffer command_buffer,
-                                const struct VkalgoSortArgs *args,
-                                uint32_t *result_in_alternate);
+                                const struct VkalgoSortArgs *args);
 
 // Splits `count` keys (and their values) stably into `desc->bucket_count` buckets on the GPU,
 // in place (blocking). `values` is NULL exactly when `desc->value_type` is
@@ -1323,31 +1442,30 @@ VkalgoResult vkalgo_multisplit_host(struct VkalgoContext *ctx,
                                     size_t count,
                                     uint64_t *bucket_offsets);
 
-// Plans a multisplit of up to `max_count` elements (`desc`'s splitters and bucket_ids
+// Plans a multisplit of up to `desc->max_count` elements (`desc`'s splitters and bucket_ids
 // pointers are not used; a GLSL source is compiled now, or found in the cache). `*out` is set
 // only on success; destroy it with `vkalgo_multisplit_plan_destroy`.
 VkalgoResult vkalgo_multisplit_plan_create(struct VkalgoContext *ctx,
                                            const struct VkalgoMultisplitDesc *desc,
-                                           uint64_t max_count,
                                            struct VkalgoMultisplitPlan **out);
 
 // Destroys a multisplit plan (NULL: no-op).
 void vkalgo_multisplit_plan_destroy(struct VkalgoMultisplitPlan *plan);
 
-// The scratch and offsets sizes each `vkalgo_multisplit_record` of this plan needs.
+// The scratch (it holds the status word at byte 0) and the offsets range (`bucket_count + 1`
+// u32) each `vkalgo_multisplit_record` of this plan needs.
 VkalgoResult vkalgo_multisplit_plan_memory_requirements(const struct VkalgoMultisplitPlan *plan,
-                                                        struct VkalgoMultisplitMemoryRequirements *out);
+                                                        struct VkalgoMemoryRequirements *out);
 
 // Records the multisplit into the caller's command buffer (out of place: inputs are only
-// read). `ctx` may be NULL (the plan's context, which the plan keeps alive, is used);
-// otherwise it must be the plan's context. Synchronization: writes to the inputs and the count buffer must be visible to
+// read; on the plan's context, which the plan keeps alive). Synchronization: writes to the
+// inputs and the count buffer must be visible to
 // COMPUTE_SHADER reads; earlier uses of the outputs and scratch must be complete before
 // COMPUTE_SHADER and TRANSFER (scratch is cleared with vkCmdFillBuffer); afterwards the
 // outputs and the status word (u32 at byte 0 of scratch) are written by COMPUTE_SHADER
 // (SHADER_WRITE). A bucket id >= bucket_count sets VKALGO_MULTISPLIT_STATUS_BAD_BUCKET in the
 // status word, and then no output is written. Nothing is recorded on error.
-VkalgoResult vkalgo_multisplit_record(const struct VkalgoContext *ctx,
-                                      const struct VkalgoMultisplitPlan *plan,
+VkalgoResult vkalgo_multisplit_record(const struct VkalgoMultisplitPlan *plan,
                                       VkCommandBuffer command_buffer,
                                       const struct VkalgoMultisplitArgs *args);
 

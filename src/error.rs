@@ -6,6 +6,7 @@ use std::fmt;
 /// Everything that can go wrong in vkalgo. Each variant maps to one negative `VkalgoResult`
 /// in the C ABI.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Error {
     /// An argument is wrong (null handle, size, alignment, overlap, count over the maximum...).
     /// Nothing was recorded or written.

@@ -70,9 +70,9 @@ mod warm_up;
 pub struct ReadmeExamples;
 
 pub use crate::core::{
-    BufferRange, Context, ContextOptions, ContextState, DeviceProfile, DeviceSelector, DeviceType,
-    ElementCount, ExternalContextDesc, GpuBuffer, MemoryLocation, MemoryRequirements, MemoryUsage, QueueLock,
-    SetOp, BUFFER_USAGE,
+    BufferRange, BufferRequirements, Context, ContextOptions, ContextState, DeviceProfile, DeviceSelector,
+    DeviceType, ElementCount, ExternalContextDesc, GpuBuffer, MemoryLocation, MemoryRequirements,
+    MemoryUsage, QueueLock, SetOp, BUFFER_USAGE,
 };
 pub use ash;
 pub use error::{Error, Result};
@@ -82,15 +82,15 @@ pub use hash::{
 };
 pub use merge::{
     MergeArgs, MergeDesc, MergeOptions, MergePath, MergePlan, MergeSortArgs, MergeSortDesc, MergeSortPlan,
-    MergeTuning, SetOpArgs, SetOpDesc, SetOpPath, SetOpPlan,
+    MergeTuning, SegmentedMergeArgs, SetOpArgs, SetOpDesc, SetOpPath, SetOpPlan,
 };
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
 pub use set::{GpuSet, SetOpStatus, SetOperand};
 pub use sort::{
-    KeyType, SortArgs, SortDesc, SortKey, SortMemoryRequirements, SortOptions, SortPath, SortPlan,
-    SortResult, SortTuning, SortValue, ValueType,
+    KeyType, SortArgs, SortDesc, SortKey, SortOptions, SortPath, SortPlan, SortResult, SortTuning, SortValue,
+    ValueType,
 };
-pub use split::{BucketFn, Bucketing, SplitArgs, SplitDesc, SplitMemoryRequirements, SplitPath, SplitPlan};
+pub use split::{BucketFn, Bucketing, SplitArgs, SplitDesc, SplitPath, SplitPlan};
 pub use warm_up::Algorithm;
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use crate::{
 /// `VKALGO_ALGORITHM_*`, bits of a mask).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
+#[non_exhaustive]
 pub enum Algorithm {
     /// Scans (every path the device's default plans take).
     Scan = 1,

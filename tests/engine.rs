@@ -30,13 +30,19 @@ fn hash_map_on_caller_memory() {
         let desc = HashMapDesc::new(k, v, 3000);
         let req = HashMap::memory_requirements(&ctx, &desc).unwrap();
         let own = HashMap::new(&ctx, &desc).unwrap();
-        assert_eq!(req.size, own.memory_bytes());
-        assert!(req.alignment >= 16 && req.alignment.is_power_of_two());
+        assert_eq!(req.storage.size, own.memory_bytes());
+        assert!(req.storage.alignment >= 16 && req.storage.alignment.is_power_of_two());
         drop(own);
         // The caller's buffer, with the map at an aligned offset past other data.
-        let offset = 2 * req.alignment;
-        let buffer = GpuBuffer::new(&ctx, offset + req.size + 64, MemoryLocation::GpuOnly, "caller").unwrap();
-        let range = buffer.sub_range(offset, req.size);
+        let offset = 2 * req.storage.alignment;
+        let buffer = GpuBuffer::new(
+            &ctx,
+            offset + req.storage.size + 64,
+            MemoryLocation::GpuOnly,
+            "caller",
+        )
+        .unwrap();
+        let range = buffer.sub_range(offset, req.storage.size);
         let before = ctx.memory_usage();
         let mut map = unsafe { HashMap::new_in(&ctx, &desc, range) }.unwrap();
         assert!(map.on_caller_memory());
@@ -90,6 +96,7 @@ fn hash_map_on_caller_memory() {
                     model.check_find(keys[i], found[i], out[i]).unwrap();
                 }
             }
+            other => panic!("no test for {other:?} keys"),
         }
         assert_eq!(map.size().unwrap(), model.len() as u64);
         let refused = map.rehash(6000);
@@ -97,9 +104,9 @@ fn hash_map_on_caller_memory() {
         assert_eq!(map.size().unwrap(), model.len() as u64, "unchanged");
         // Bad ranges: too small, misaligned, null.
         let bad = [
-            buffer.sub_range(offset, req.size - 4),
-            buffer.sub_range(offset + 4, req.size),
-            vkalgo::BufferRange::new(vkalgo::ash::vk::Buffer::null(), 0, req.size),
+            buffer.sub_range(offset, req.storage.size - 4),
+            buffer.sub_range(offset + 4, req.storage.size),
+            vkalgo::BufferRange::new(vkalgo::ash::vk::Buffer::null(), 0, req.storage.size),
         ];
         for range in bad {
             let made = unsafe { HashMap::new_uninitialized_in(&ctx, &desc, range) };
@@ -263,10 +270,17 @@ fn set_on_caller_memory() {
     // Two dense chunks (bitmaps) and a few sparse ones (arrays) fit; a third dense one does not.
     let (bm, ar) = (2u32, 64u32);
     let req = GpuSet::memory_requirements(&ctx, bm, ar).unwrap();
-    let offset = req.alignment * 3;
-    let buffer = GpuBuffer::new(&ctx, offset + req.size, MemoryLocation::GpuOnly, "caller set").unwrap();
+    let offset = req.storage.alignment * 3;
+    let buffer = GpuBuffer::new(
+        &ctx,
+        offset + req.storage.size,
+        MemoryLocation::GpuOnly,
+        "caller set",
+    )
+    .unwrap();
     let before = ctx.memory_usage();
-    let mut set = unsafe { GpuSet::new_in(&ctx, buffer.sub_range(offset, req.size), bm, ar) }.unwrap();
+    let mut set =
+        unsafe { GpuSet::new_in(&ctx, buffer.sub_range(offset, req.storage.size), bm, ar) }.unwrap();
     assert!(set.on_caller_memory());
     assert_eq!(set.pool_blocks(), (bm, ar));
     assert_eq!(
@@ -313,9 +327,9 @@ fn set_on_caller_memory() {
     assert_eq!(set.cardinality().unwrap(), model.len() as u64);
     // Bad ranges: too small, misaligned, null.
     for range in [
-        buffer.sub_range(offset, req.size - 16),
-        buffer.sub_range(offset + 16, req.size),
-        vkalgo::BufferRange::new(vkalgo::ash::vk::Buffer::null(), 0, req.size),
+        buffer.sub_range(offset, req.storage.size - 16),
+        buffer.sub_range(offset + 16, req.storage.size),
+        vkalgo::BufferRange::new(vkalgo::ash::vk::Buffer::null(), 0, req.storage.size),
     ] {
         let made = unsafe { GpuSet::new_in(&ctx, range, bm, ar) };
         assert!(matches!(made, Err(Error::InvalidArgument(_))), "{range:?}");
@@ -379,7 +393,7 @@ fn ranges_past_their_buffer_are_refused() {
     };
 
     let plan = ctx.scan_plan(&ScanDesc::new(ScanOp::Exclusive, n)).unwrap();
-    let scratch_bytes = plan.memory_requirements().scratch_size.max(16);
+    let scratch_bytes = plan.memory_requirements().scratch.size.max(16);
     let scratch = GpuBuffer::new(&ctx, scratch_bytes, MemoryLocation::GpuOnly, "scratch").unwrap();
     let args = ScanArgs {
         input: input.range(),
@@ -388,7 +402,7 @@ fn ranges_past_their_buffer_are_refused() {
         count: ElementCount::Direct(n),
     };
     refused(
-        ctx.submit_and_wait(|cmd| unsafe { plan.record(&ctx, cmd, &args) }),
+        ctx.submit_and_wait(|cmd| unsafe { plan.record(cmd, &args) }),
         "scan output",
     );
     let sort = ctx
@@ -400,7 +414,7 @@ fn ranges_past_their_buffer_are_refused() {
         .unwrap();
     let sort_scratch = GpuBuffer::new(
         &ctx,
-        sort.memory_requirements().scratch_size.max(16),
+        sort.memory_requirements().scratch.size.max(16),
         MemoryLocation::GpuOnly,
         "sort scratch",
     )
@@ -415,7 +429,7 @@ fn ranges_past_their_buffer_are_refused() {
         count: ElementCount::Direct(n),
     };
     refused(
-        ctx.submit_and_wait(|cmd| unsafe { sort.record(&ctx, cmd, &sort_args).map(|_| ()) }),
+        ctx.submit_and_wait(|cmd| unsafe { sort.record(cmd, &sort_args).map(|_| ()) }),
         "sort keys_alt",
     );
     refused(
@@ -436,7 +450,7 @@ fn ranges_past_their_buffer_are_refused() {
         output: next.range(),
         ..args
     };
-    ctx.submit_and_wait(|cmd| unsafe { plan.record(&ctx, cmd, &args) })
+    ctx.submit_and_wait(|cmd| unsafe { plan.record(cmd, &args) })
         .unwrap();
     let out: Vec<u32> = bytemuck::cast_slice(&next.mapped().unwrap()[..4 * n as usize]).to_vec();
     assert_eq!(out, (0..n as u32).collect::<Vec<_>>());

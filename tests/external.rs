@@ -227,7 +227,7 @@ fn scan_on_a_caller_created_device() {
             let mut io = GpuBuffer::new(&ctx, n as u64 * 4, MemoryLocation::CpuToGpu, "io").unwrap();
             let scratch = GpuBuffer::new(
                 &ctx,
-                plan.memory_requirements().scratch_size,
+                plan.memory_requirements().scratch.size,
                 MemoryLocation::GpuOnly,
                 "s",
             )
@@ -243,7 +243,7 @@ fn scan_on_a_caller_created_device() {
                 scratch: scratch.range(),
                 count: ElementCount::Direct(n as u64),
             };
-            plan.record(&ctx, cmd, &args).unwrap();
+            plan.record(cmd, &args).unwrap();
             compute_to_host(&ctx, cmd);
             device.end_command_buffer(cmd).unwrap();
             let fence = device

@@ -977,6 +977,7 @@ fn c_abi() {
             key_type: VKALGO_KEY_U32,
             value_type: VKALGO_VALUE_U32,
             capacity: 100,
+            ..Default::default()
         };
         let mut map = null_mut();
         assert_eq!(vkalgo_hash_map_create(null_mut(), &desc, &mut map), invalid);
@@ -985,17 +986,22 @@ fn c_abi() {
         for (k, v, c) in [
             (VKALGO_KEY_I32, VKALGO_VALUE_U32, 100),
             (VKALGO_KEY_F64, VKALGO_VALUE_U32, 100),
-            (7, VKALGO_VALUE_U32, 100),
+            (VkalgoKeyType(7), VKALGO_VALUE_U32, 100),
             (VKALGO_KEY_U32, VKALGO_VALUE_NONE, 100),
-            (VKALGO_KEY_U32, 9, 100),
+            (VKALGO_KEY_U32, VkalgoValueType(9), 100),
             (VKALGO_KEY_U32, VKALGO_VALUE_U32, 0),
         ] {
             let d = VkalgoHashMapDesc {
                 key_type: k,
                 value_type: v,
                 capacity: c,
+                ..Default::default()
             };
-            assert_eq!(vkalgo_hash_map_create(ctx, &d, &mut map), invalid, "{k} {v} {c}");
+            assert_eq!(
+                vkalgo_hash_map_create(ctx, &d, &mut map),
+                invalid,
+                "{k:?} {v:?} {c}"
+            );
             assert!(map.is_null());
             let msg = std::ffi::CStr::from_ptr(vkalgo_last_error_message());
             assert!(!msg.to_bytes().is_empty());
@@ -1025,10 +1031,13 @@ fn c_abi() {
             VkalgoResult::VkalgoSuccess
         );
         let mut size = 0u64;
-        assert_eq!(vkalgo_hash_map_size(map, &mut size), VkalgoResult::VkalgoSuccess);
+        assert_eq!(
+            vkalgo_hash_map_size_host(map, &mut size),
+            VkalgoResult::VkalgoSuccess
+        );
         assert_eq!(size, 3);
-        assert_eq!(vkalgo_hash_map_size(map, null_mut()), invalid);
-        assert_eq!(vkalgo_hash_map_size(null_mut(), &mut size), invalid);
+        assert_eq!(vkalgo_hash_map_size_host(map, null_mut()), invalid);
+        assert_eq!(vkalgo_hash_map_size_host(null_mut(), &mut size), invalid);
         let mut out = [0u32; 4];
         let mut found = [7u8; 4];
         let q = [1u32, 2, 3, 4];
@@ -1079,29 +1088,36 @@ fn c_abi() {
             vkalgo_hash_map_erase_host(map, qp, 1),
             VkalgoResult::VkalgoSuccess
         );
-        let mut t = 0u64;
+        let mut stats = VkalgoHashMapStats::default();
         assert_eq!(
-            vkalgo_hash_map_tombstones(map, &mut t),
+            vkalgo_hash_map_stats_host(map, &mut stats),
             VkalgoResult::VkalgoSuccess
         );
-        assert_eq!(t, 0); // the key's bucket held EMPTY slots: it became EMPTY, no tombstone
-        assert_eq!(vkalgo_hash_map_rehash(map, 1), invalid);
-        assert_eq!(vkalgo_hash_map_rehash(map, 0), invalid);
-        assert_eq!(vkalgo_hash_map_rehash(null_mut(), 10), invalid);
-        assert_eq!(vkalgo_hash_map_rehash(map, 1000), VkalgoResult::VkalgoSuccess);
+        assert_eq!(stats.tombstones, 0); // the key's bucket held EMPTY slots: it became EMPTY, no tombstone
+        assert_eq!(vkalgo_hash_map_rehash_host(map, 1), invalid);
+        assert_eq!(vkalgo_hash_map_rehash_host(map, 0), invalid);
+        assert_eq!(vkalgo_hash_map_rehash_host(null_mut(), 10), invalid);
+        assert_eq!(
+            vkalgo_hash_map_rehash_host(map, 1000),
+            VkalgoResult::VkalgoSuccess
+        );
         let mut cap = 0u64;
         assert_eq!(
             vkalgo_hash_map_capacity(map, &mut cap),
             VkalgoResult::VkalgoSuccess
         );
         assert_eq!(cap, 1004); // 4 slots per 32-byte bucket, 251 buckets
-        assert_eq!(vkalgo_hash_map_size(map, &mut size), VkalgoResult::VkalgoSuccess);
+        assert_eq!(
+            vkalgo_hash_map_size_host(map, &mut size),
+            VkalgoResult::VkalgoSuccess
+        );
         assert_eq!(size, 2);
         // insert with status on an overfilled table: TABLE_FULL and the statuses.
         let small_desc = VkalgoHashMapDesc {
             key_type: VKALGO_KEY_U64,
             value_type: VKALGO_VALUE_U64,
             capacity: 8,
+            ..Default::default()
         };
         let mut small = null_mut();
         assert_eq!(
@@ -1124,12 +1140,12 @@ fn c_abi() {
         assert_eq!(
             status
                 .iter()
-                .filter(|&&s| s == VKALGO_HASH_STATUS_INSERTED)
+                .filter(|&&s| s == VKALGO_HASH_STATUS_INSERTED.0)
                 .count(),
             10
         );
         assert_eq!(
-            status.iter().filter(|&&s| s == VKALGO_HASH_STATUS_FULL).count(),
+            status.iter().filter(|&&s| s == VKALGO_HASH_STATUS_FULL.0).count(),
             2
         );
         assert_eq!(
@@ -1728,6 +1744,7 @@ fn c_abi_absurd_counts_are_refused_before_allocating() {
             key_type: VKALGO_KEY_U32,
             value_type: VKALGO_VALUE_U32,
             capacity: 64,
+            ..Default::default()
         };
         let mut map = null_mut();
         assert_eq!(
@@ -1774,7 +1791,10 @@ fn c_abi_absurd_counts_are_refused_before_allocating() {
         }
         assert_eq!((keys, values, found, status), ([7; 4], [9; 4], [2; 4], [5; 4]));
         let mut size = u64::MAX;
-        assert_eq!(vkalgo_hash_map_size(map, &mut size), VkalgoResult::VkalgoSuccess);
+        assert_eq!(
+            vkalgo_hash_map_size_host(map, &mut size),
+            VkalgoResult::VkalgoSuccess
+        );
         assert_eq!(size, 0, "nothing was inserted");
         vkalgo_hash_map_destroy(map);
         vkalgo_context_destroy(ctx);
@@ -1820,6 +1840,7 @@ fn c_abi_record_rehash_into_and_stats() {
             queue_lock_user_data: null_mut(),
             pipeline_cache_data: null(),
             pipeline_cache_data_size: 0,
+            ..Default::default()
         };
         let mut cctx = null_mut();
         assert_eq!(
@@ -1830,6 +1851,7 @@ fn c_abi_record_rehash_into_and_stats() {
             key_type: VKALGO_KEY_U32,
             value_type: VKALGO_VALUE_U32,
             capacity,
+            ..Default::default()
         };
         let (mut src, mut dst, mut other) = (null_mut(), null_mut(), null_mut());
         assert_eq!(

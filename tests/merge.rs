@@ -174,6 +174,7 @@ fn check_merge<K: TestKey>(
             let bv: Vec<u64> = (0..b.len() as u64).map(|j| j << 33 | 1 << 32 | 9).collect();
             check_pairs(ctx, a, &av, b, &bv, options, what);
         }
+        other => panic!("{what}: no check for {other:?}"),
     }
 }
 
@@ -545,7 +546,7 @@ fn record_merge_case(ctx: &Context, path: MergePath, m: usize, n: usize, indirec
     let mut out_buf = poisoned(ctx, 2 * total + 10, 0, &[]);
     let scratch = GpuBuffer::new(
         ctx,
-        plan.memory_requirements().scratch_size + 32,
+        plan.memory_requirements().scratch.size + 32,
         MemoryLocation::GpuOnly,
         "scratch",
     )
@@ -560,7 +561,7 @@ fn record_merge_case(ctx: &Context, path: MergePath, m: usize, n: usize, indirec
         b_values: Some(range(&in_buf, 3 + 2 * max_a + max_b, max_b)),
         out_keys: range(&out_buf, out_at, total),
         out_values: Some(range(&out_buf, out_at + total, total)),
-        scratch: scratch.sub_range(16, plan.memory_requirements().scratch_size),
+        scratch: scratch.sub_range(16, plan.memory_requirements().scratch.size),
         a_count: if indirect {
             ElementCount::Indirect(range(&count_buf, 0, 1))
         } else {
@@ -574,7 +575,7 @@ fn record_merge_case(ctx: &Context, path: MergePath, m: usize, n: usize, indirec
     };
     ctx.submit_and_wait(|cmd| unsafe {
         host_to_compute(ctx, cmd);
-        plan.record(ctx, cmd, &args)?;
+        plan.record(cmd, &args)?;
         common::compute_to_host(ctx, cmd);
         Ok(())
     })
@@ -703,7 +704,7 @@ fn record_set_ops(ctx: &Context, path: SetOpPath, tuning: Option<MergeTuning>) {
         let count_buf = poisoned(&ctx, 4, 0, &[m as u32, n as u32]);
         let scratch = GpuBuffer::new(
             &ctx,
-            plan.memory_requirements().scratch_size,
+            plan.memory_requirements().scratch.size,
             MemoryLocation::GpuOnly,
             "scratch",
         )
@@ -719,7 +720,7 @@ fn record_set_ops(ctx: &Context, path: SetOpPath, tuning: Option<MergeTuning>) {
         };
         // The ranges of A and B are sized for their counts; an indirect count sizes for the
         // maxima, so these ranges are refused...
-        let refused = ctx.submit_and_wait(|cmd| unsafe { plan.record(&ctx, cmd, &args) });
+        let refused = ctx.submit_and_wait(|cmd| unsafe { plan.record(cmd, &args) });
         assert!(matches!(refused, Err(Error::InvalidArgument(_))), "{op:?}");
         // ...and accepted with room for the maxima.
         let in_buf = poisoned(&ctx, m + n + 160, 0, &[]);
@@ -735,7 +736,7 @@ fn record_set_ops(ctx: &Context, path: SetOpPath, tuning: Option<MergeTuning>) {
             };
             ctx.submit_and_wait(|cmd| unsafe {
                 host_to_compute(&ctx, cmd);
-                plan.record(&ctx, cmd, &args)?;
+                plan.record(cmd, &args)?;
                 common::compute_to_host(&ctx, cmd);
                 Ok(())
             })
@@ -1016,7 +1017,7 @@ fn bad_input_is_refused_and_nothing_written() {
         b_values: None,
         out_keys: buf.sub_range(800, 800),
         out_values: None,
-        scratch: other.sub_range(0, plan.memory_requirements().scratch_size),
+        scratch: other.sub_range(0, plan.memory_requirements().scratch.size),
         a_count: ElementCount::Direct(100),
         b_count: ElementCount::Direct(100),
     };
@@ -1079,7 +1080,7 @@ fn bad_input_is_refused_and_nothing_written() {
         ),
     ];
     for (what, args) in bad_cases {
-        let r = ctx.submit_and_wait(|cmd| unsafe { plan.record(&ctx, cmd, &args) });
+        let r = ctx.submit_and_wait(|cmd| unsafe { plan.record(cmd, &args) });
         is_invalid(r, what);
     }
     // The context is still usable.
@@ -1130,6 +1131,7 @@ fn c_abi_merge_and_set_ops() {
             key_type: VKALGO_KEY_F64,
             value_type: VKALGO_VALUE_U32,
             descending: 1,
+            ..Default::default()
         };
         let r = vkalgo_merge_host(
             ctx,
@@ -1158,6 +1160,7 @@ fn c_abi_merge_and_set_ops() {
             key_type,
             value_type,
             descending,
+            ..Default::default()
         };
         let keys_only = d(VKALGO_KEY_U32, VKALGO_VALUE_NONE, 0);
         let pairs = d(VKALGO_KEY_U32, VKALGO_VALUE_U32, 0);
@@ -1172,15 +1175,42 @@ fn c_abi_merge_and_set_ops() {
         let cases = [
             (
                 "unknown key type",
-                merge(ctx, &d(6, 0, 0), pa, null, pb, null, op, null_mut),
+                merge(
+                    ctx,
+                    &d(VkalgoKeyType(6), VKALGO_VALUE_NONE, 0),
+                    pa,
+                    null,
+                    pb,
+                    null,
+                    op,
+                    null_mut,
+                ),
             ),
             (
                 "unknown value type",
-                merge(ctx, &d(0, 3, 0), pa, null, pb, null, op, null_mut),
+                merge(
+                    ctx,
+                    &d(VKALGO_KEY_U32, VkalgoValueType(3), 0),
+                    pa,
+                    null,
+                    pb,
+                    null,
+                    op,
+                    null_mut,
+                ),
             ),
             (
                 "descending 2",
-                merge(ctx, &d(0, 0, 2), pa, null, pb, null, op, null_mut),
+                merge(
+                    ctx,
+                    &d(VKALGO_KEY_U32, VKALGO_VALUE_NONE, 2),
+                    pa,
+                    null,
+                    pb,
+                    null,
+                    op,
+                    null_mut,
+                ),
             ),
             (
                 "NULL a_keys",
@@ -1210,6 +1240,22 @@ fn c_abi_merge_and_set_ops() {
             (
                 "NULL context",
                 merge(no_ctx, &keys_only, pa, null, pb, null, op, null_mut),
+            ),
+            (
+                "an extension struct",
+                merge(
+                    ctx,
+                    &VkalgoMergeDesc {
+                        next: (&keys_only as *const VkalgoMergeDesc).cast(),
+                        ..keys_only
+                    },
+                    pa,
+                    null,
+                    pb,
+                    null,
+                    op,
+                    null_mut,
+                ),
             ),
         ];
         for (what, r) in cases {
@@ -1254,10 +1300,14 @@ fn c_abi_merge_and_set_ops() {
         for (code, want) in sizes {
             let mut count = 12345usize;
             let set = |out: *mut std::ffi::c_void, cap: usize, count: *mut usize| {
+                let desc = VkalgoSortedSetOpDesc {
+                    key_type: VKALGO_KEY_I64,
+                    op: code,
+                    ..Default::default()
+                };
                 vkalgo_sorted_set_op_host(
                     ctx,
-                    VKALGO_KEY_I64,
-                    code,
+                    &desc,
                     sa.as_ptr().cast(),
                     7,
                     sb.as_ptr().cast(),
@@ -1267,14 +1317,14 @@ fn c_abi_merge_and_set_ops() {
                     count,
                 )
             };
-            assert_eq!(set(null_mut, 0, &mut count), ok, "size query {code}");
+            assert_eq!(set(null_mut, 0, &mut count), ok, "size query {code:?}");
             assert_eq!(count, want.len());
             let mut out = vec![100i64; want.len() + 1];
             count = 0;
             assert_eq!(
                 set(out.as_mut_ptr().cast(), want.len() - 1, &mut count),
                 invalid,
-                "too small {code}"
+                "too small {code:?}"
             );
             assert_eq!(count, want.len(), "needed size reported");
             assert!(out.iter().all(|&x| x == 100), "nothing written when too small");
@@ -1289,8 +1339,17 @@ fn c_abi_merge_and_set_ops() {
         let mut out = [0u32; 8];
         let po = out.as_mut_ptr().cast();
         // A set operation on 3 and 2 elements into 8 with the arguments given.
-        let set_op = |c: *mut VkalgoContext, key_type, op, a, an, b, o, count| {
-            vkalgo_sorted_set_op_host(c, key_type, op, a, an, b, 2, o, 8, count)
+        let set_op = |c: *mut VkalgoContext, key_type: u32, op: u32, a, an, b, o, count| {
+            let desc = VkalgoSortedSetOpDesc {
+                key_type: VkalgoKeyType(key_type),
+                op: VkalgoSetOp(op),
+                ..Default::default()
+            };
+            vkalgo_sorted_set_op_host(c, &desc, a, an, b, 2, o, 8, count)
+        };
+        let extended = VkalgoSortedSetOpDesc {
+            next: (&kb as *const [u32; 2]).cast(),
+            ..Default::default()
         };
         let set_cases = [
             ("unknown op", set_op(ctx, 0, 4, pa, 3, pb, po, &mut count)),
@@ -1302,6 +1361,14 @@ fn c_abi_merge_and_set_ops() {
             ),
             ("unsorted", set_op(ctx, 0, 1, pu, 2, pb, po, &mut count)),
             ("NULL context", set_op(no_ctx, 0, 0, pa, 3, pb, po, &mut count)),
+            (
+                "an extension struct",
+                vkalgo_sorted_set_op_host(ctx, &extended, pa, 3, pb, 2, po, 8, &mut count),
+            ),
+            (
+                "NULL desc",
+                vkalgo_sorted_set_op_host(ctx, std::ptr::null(), pa, 3, pb, 2, po, 8, &mut count),
+            ),
         ];
         for (what, r) in set_cases {
             assert_eq!(r, invalid, "{what}");
@@ -1310,8 +1377,7 @@ fn c_abi_merge_and_set_ops() {
         assert_eq!(
             vkalgo_sorted_set_op_host(
                 ctx,
-                0,
-                0,
+                &VkalgoSortedSetOpDesc::default(),
                 ka.as_ptr().cast(),
                 3,
                 kb.as_ptr().cast(),
@@ -1325,7 +1391,20 @@ fn c_abi_merge_and_set_ops() {
         );
         // Empty inputs.
         assert_eq!(
-            vkalgo_sorted_set_op_host(ctx, 0, 1, null, 0, null, 0, null_mut, 0, &mut count),
+            vkalgo_sorted_set_op_host(
+                ctx,
+                &VkalgoSortedSetOpDesc {
+                    op: VKALGO_SET_OR,
+                    ..Default::default()
+                },
+                null,
+                0,
+                null,
+                0,
+                null_mut,
+                0,
+                &mut count
+            ),
             ok
         );
         assert_eq!(count, 0);
@@ -1369,17 +1448,16 @@ fn c_abi_record_layer() {
             key_type: VKALGO_KEY_U32,
             value_type: VKALGO_VALUE_U32,
             descending: 1,
+            max_a: m as u64,
+            max_b: n as u64 + 5,
+            ..Default::default()
         };
         assert_eq!(
-            vkalgo_merge_plan_create(cctx, &mdesc, m as u64, n as u64 + 5, &mut plan),
+            vkalgo_merge_plan_create(cctx, &mdesc, &mut plan),
             VkalgoResult::VkalgoSuccess
         );
         assert!(vkalgo_merge_plan_tile_size(plan) > 0);
-        let mut req = VkalgoMemoryRequirements {
-            scratch_size: 0,
-            scratch_alignment: 0,
-            scratch_usage: 0,
-        };
+        let mut req = VkalgoMemoryRequirements::default();
         assert_eq!(
             vkalgo_merge_plan_memory_requirements(plan, &mut req),
             VkalgoResult::VkalgoSuccess
@@ -1397,7 +1475,7 @@ fn c_abi_record_layer() {
         let in_buf = poisoned(&ctx, input.len(), 0, &input);
         let total = m + n + 5;
         let mut out_buf = poisoned(&ctx, 2 * total, 0, &[]);
-        let scratch = GpuBuffer::new(&ctx, req.scratch_size, MemoryLocation::GpuOnly, "scratch").unwrap();
+        let scratch = GpuBuffer::new(&ctx, req.scratch.size, MemoryLocation::GpuOnly, "scratch").unwrap();
         let args = VkalgoMergeArgs {
             a_keys: range(&in_buf, 0, m),
             a_values: range(&in_buf, m, m),
@@ -1408,17 +1486,18 @@ fn c_abi_record_layer() {
             scratch: VkalgoBufferRange {
                 buffer: VkBuffer(scratch.buffer().as_raw()),
                 offset: 0,
-                size: req.scratch_size,
+                size: req.scratch.size,
             },
             a_count: m as u64,
             a_count_buffer: none,
             b_count: 0,
             b_count_buffer: range(&in_buf, input.len() - 1, 1),
+            ..Default::default()
         };
         ctx.submit_and_wait(|cmd| {
             common::host_to_compute(&ctx, cmd);
             assert_eq!(
-                vkalgo_merge_record(std::ptr::null(), plan, cmd_of(cmd), &args),
+                vkalgo_merge_record(plan, cmd_of(cmd), &args),
                 VkalgoResult::VkalgoSuccess
             );
             common::compute_to_host(&ctx, cmd);
@@ -1439,13 +1518,20 @@ fn c_abi_record_layer() {
             a_values: none,
             ..args
         };
+        let extended = VkalgoMergeArgs {
+            next: (&args as *const VkalgoMergeArgs).cast(),
+            ..args
+        };
         ctx.submit_and_wait(|cmd| {
+            for (what, bad) in [("missing values", &bad), ("an extension struct", &extended)] {
+                assert_eq!(
+                    vkalgo_merge_record(plan, cmd_of(cmd), bad),
+                    VkalgoResult::VkalgoErrorInvalidArgument,
+                    "{what}"
+                );
+            }
             assert_eq!(
-                vkalgo_merge_record(cctx, plan, cmd_of(cmd), &bad),
-                VkalgoResult::VkalgoErrorInvalidArgument
-            );
-            assert_eq!(
-                vkalgo_merge_record(cctx, plan, VkCommandBuffer(std::ptr::null_mut()), &args),
+                vkalgo_merge_record(plan, VkCommandBuffer(std::ptr::null_mut()), &args),
                 VkalgoResult::VkalgoErrorInvalidArgument
             );
             Ok(())
@@ -1458,7 +1544,17 @@ fn c_abi_record_layer() {
         let b: Vec<i64> = sorted_run::<i64>(&mut rng, 1300, 50, false);
         let mut splan = std::ptr::null_mut();
         assert_eq!(
-            vkalgo_sorted_set_op_plan_create(cctx, VKALGO_KEY_I64, VKALGO_SET_OR, 900, 1300, &mut splan),
+            vkalgo_sorted_set_op_plan_create(
+                cctx,
+                &VkalgoSortedSetOpDesc {
+                    key_type: VKALGO_KEY_I64,
+                    op: VKALGO_SET_OR,
+                    max_a: 900,
+                    max_b: 1300,
+                    ..Default::default()
+                },
+                &mut splan
+            ),
             VkalgoResult::VkalgoSuccess
         );
         assert_eq!(
@@ -1469,7 +1565,7 @@ fn c_abi_record_layer() {
         let input = [words_of(&a), words_of(&b)].concat();
         let in_buf = poisoned(&ctx, input.len(), 0, &input);
         let mut out_buf = poisoned(&ctx, 2 + 2 * 2200, 0, &[]);
-        let scratch = GpuBuffer::new(&ctx, req.scratch_size, MemoryLocation::GpuOnly, "scratch").unwrap();
+        let scratch = GpuBuffer::new(&ctx, req.scratch.size, MemoryLocation::GpuOnly, "scratch").unwrap();
         let sargs = VkalgoSortedSetOpArgs {
             a: range(&in_buf, 0, 1800),
             b: range(&in_buf, 1800, 2600),
@@ -1478,17 +1574,18 @@ fn c_abi_record_layer() {
             scratch: VkalgoBufferRange {
                 buffer: VkBuffer(scratch.buffer().as_raw()),
                 offset: 0,
-                size: req.scratch_size,
+                size: req.scratch.size,
             },
             a_count: 900,
             a_count_buffer: none,
             b_count: 1300,
             b_count_buffer: none,
+            ..Default::default()
         };
         ctx.submit_and_wait(|cmd| {
             common::host_to_compute(&ctx, cmd);
             assert_eq!(
-                vkalgo_sorted_set_op_record(cctx, splan, cmd_of(cmd), &sargs),
+                vkalgo_sorted_set_op_record(splan, cmd_of(cmd), &sargs),
                 VkalgoResult::VkalgoSuccess
             );
             common::compute_to_host(&ctx, cmd);
@@ -1504,7 +1601,17 @@ fn c_abi_record_layer() {
             "C record set keys"
         );
         assert_eq!(
-            vkalgo_sorted_set_op_plan_create(cctx, VKALGO_KEY_I64, 9, 1, 1, &mut splan),
+            vkalgo_sorted_set_op_plan_create(
+                cctx,
+                &VkalgoSortedSetOpDesc {
+                    key_type: VKALGO_KEY_I64,
+                    op: VkalgoSetOp(9),
+                    max_a: 1,
+                    max_b: 1,
+                    ..Default::default()
+                },
+                &mut splan
+            ),
             VkalgoResult::VkalgoErrorInvalidArgument,
             "unknown op"
         );
@@ -1548,7 +1655,7 @@ fn c_abi_merge_sort_and_segmented_merge() {
         let (want_keys, want_values) = stable_by_key(&keys, &values);
         let d = desc(VKALGO_KEY_U64, VKALGO_VALUE_U32, 0, n as u64, 0);
         assert_eq!(
-            vkalgo_merge_sort_host(host, &d, keys.as_mut_ptr().cast(), values.as_mut_ptr().cast()),
+            vkalgo_merge_sort_host(host, &d, keys.as_mut_ptr().cast(), values.as_mut_ptr().cast(), n),
             VkalgoResult::VkalgoSuccess
         );
         assert_eq!((keys, values), (want_keys, want_values));
@@ -1567,11 +1674,12 @@ fn c_abi_merge_sort_and_segmented_merge() {
         let d = desc(VKALGO_KEY_F32, VKALGO_VALUE_NONE, 1, total as u64, 0);
         let mut merged = runs_keys.clone();
         assert_eq!(
-            vkalgo_segmented_merge_host(
+            vkalgo_merge_sort_segmented_host(
                 host,
                 &d,
                 merged.as_mut_ptr().cast(),
                 null_mut(),
+                total,
                 offsets.as_ptr(),
                 lengths.len()
             ),
@@ -1595,11 +1703,12 @@ fn c_abi_merge_sort_and_segmented_merge() {
         ] {
             let before = keys.clone();
             assert_eq!(
-                vkalgo_segmented_merge_host(
+                vkalgo_merge_sort_segmented_host(
                     host,
                     &d,
                     keys.as_mut_ptr().cast(),
                     null_mut(),
+                    total,
                     offs.as_ptr(),
                     lengths.len()
                 ),
@@ -1613,7 +1722,13 @@ fn c_abi_merge_sort_and_segmented_merge() {
         }
         let mut dummy = [0u32; 4];
         assert_eq!(
-            vkalgo_merge_sort_host(host, &d, merged.as_mut_ptr().cast(), dummy.as_mut_ptr().cast()),
+            vkalgo_merge_sort_host(
+                host,
+                &d,
+                merged.as_mut_ptr().cast(),
+                dummy.as_mut_ptr().cast(),
+                total
+            ),
             invalid,
             "values with VKALGO_VALUE_NONE"
         );
@@ -1622,7 +1737,7 @@ fn c_abi_merge_sort_and_segmented_merge() {
             ..d
         };
         assert_eq!(
-            vkalgo_merge_sort_host(host, &with_next, merged.as_mut_ptr().cast(), null_mut()),
+            vkalgo_merge_sort_host(host, &with_next, merged.as_mut_ptr().cast(), null_mut(), total),
             invalid
         );
         vkalgo_context_destroy(host);
@@ -1639,18 +1754,14 @@ fn c_abi_merge_sort_and_segmented_merge() {
             vkalgo_merge_sort_plan_create(cctx, &d, &mut plan),
             VkalgoResult::VkalgoSuccess
         );
-        let mut req = VkalgoMemoryRequirements {
-            scratch_size: 0,
-            scratch_alignment: 0,
-            scratch_usage: 0,
-        };
+        let mut req = VkalgoMemoryRequirements::default();
         assert_eq!(
             vkalgo_merge_sort_plan_memory_requirements(plan, &mut req),
             VkalgoResult::VkalgoSuccess
         );
         let mut data = poisoned(&ctx, 4 * n, 0, &[keys.clone(), values.clone()].concat());
         let scratch =
-            GpuBuffer::new(&ctx, req.scratch_size.max(16), MemoryLocation::GpuOnly, "scratch").unwrap();
+            GpuBuffer::new(&ctx, req.scratch.size.max(16), MemoryLocation::GpuOnly, "scratch").unwrap();
         let range = |b: &GpuBuffer, word: usize, words: usize| VkalgoBufferRange {
             buffer: VkBuffer(b.buffer().as_raw()),
             offset: word as u64 * 4,
@@ -1667,25 +1778,35 @@ fn c_abi_merge_sort_and_segmented_merge() {
             values: range(&data, n, n),
             keys_alt: range(&data, 2 * n, n),
             values_alt: range(&data, 3 * n, n),
-            scratch: range(&scratch, 0, (req.scratch_size.max(16) / 4) as usize),
+            scratch: range(&scratch, 0, (req.scratch.size.max(16) / 4) as usize),
             count: n as u64,
             offsets: none,
             runs: 0,
+            result_in_alternate: null_mut(),
         };
         let mut alternate = 7u32;
         ctx.submit_and_wait(|cmd| {
             let c = VkCommandBuffer(cmd.as_raw() as *mut std::ffi::c_void);
             host_to_compute(&ctx, cmd);
+            let reporting = VkalgoMergeSortArgs {
+                result_in_alternate: &mut alternate,
+                ..args
+            };
             assert_eq!(
-                vkalgo_merge_sort_record(plan, c, &args, &mut alternate),
+                vkalgo_merge_sort_record(plan, c, &reporting),
                 VkalgoResult::VkalgoSuccess
             );
             let too_many = VkalgoMergeSortArgs {
                 count: n as u64 + 1,
                 ..args
             };
-            assert_eq!(vkalgo_merge_sort_record(plan, c, &too_many, &mut 0), invalid);
-            assert_eq!(vkalgo_merge_sort_record(plan, c, null(), &mut 0), invalid);
+            let extended = VkalgoMergeSortArgs {
+                next: (&args as *const VkalgoMergeSortArgs).cast(),
+                ..args
+            };
+            assert_eq!(vkalgo_merge_sort_record(plan, c, &too_many), invalid);
+            assert_eq!(vkalgo_merge_sort_record(plan, c, &extended), invalid);
+            assert_eq!(vkalgo_merge_sort_record(plan, c, null()), invalid);
             common::compute_to_host(&ctx, cmd);
             Ok(())
         })

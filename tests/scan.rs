@@ -357,7 +357,7 @@ fn bad_input_is_refused_and_changes_nothing() {
     let buf = GpuBuffer::new(&ctx, 1 << 16, MemoryLocation::GpuOnly, "bad input").unwrap();
     let scratch = GpuBuffer::new(
         &ctx,
-        plan.memory_requirements().scratch_size,
+        plan.memory_requirements().scratch.size,
         MemoryLocation::GpuOnly,
         "s",
     )
@@ -415,14 +415,14 @@ fn bad_input_is_refused_and_changes_nothing() {
         (
             "scratch too small",
             ScanArgs {
-                scratch: scratch.sub_range(0, plan.memory_requirements().scratch_size - 4),
+                scratch: scratch.sub_range(0, plan.memory_requirements().scratch.size - 4),
                 ..good
             },
         ),
         (
             "scratch misaligned",
             ScanArgs {
-                scratch: scratch.sub_range(4, plan.memory_requirements().scratch_size),
+                scratch: scratch.sub_range(4, plan.memory_requirements().scratch.size),
                 ..good
             },
         ),
@@ -450,13 +450,13 @@ fn bad_input_is_refused_and_changes_nothing() {
     ];
     ctx.submit_and_wait(|cmd| {
         for (what, args) in &cases {
-            match unsafe { plan.record(&ctx, cmd, args) } {
+            match unsafe { plan.record(cmd, args) } {
                 Err(Error::InvalidArgument(m)) => assert!(!m.is_empty(), "{what}"),
                 other => panic!("{what}: expected InvalidArgument, got {other:?}"),
             }
         }
         assert!(matches!(
-            unsafe { plan.record(&ctx, vkalgo::ash::vk::CommandBuffer::null(), &good) },
+            unsafe { plan.record(vkalgo::ash::vk::CommandBuffer::null(), &good) },
             Err(Error::InvalidArgument(_))
         ));
         Ok(())
@@ -503,7 +503,7 @@ fn counts_beyond_the_maximum_are_refused() {
             ..ScanDesc::new(ScanOp::Inclusive, max_count)
         };
         let plan = ctx.scan_plan(&desc(SCAN_MAX_COUNT)).unwrap();
-        assert!(plan.memory_requirements().scratch_size < 64 << 20, "{path:?}");
+        assert!(plan.memory_requirements().scratch.size < 64 << 20, "{path:?}");
         for over in [SCAN_MAX_COUNT + 1, 1 << 33, u64::MAX] {
             match ctx.scan_plan(&desc(over)) {
                 Err(Error::InvalidArgument(m)) => assert!(m.contains("max_count"), "{m}"),
@@ -513,16 +513,42 @@ fn counts_beyond_the_maximum_are_refused() {
     }
     unsafe {
         use vkalgo_ffi::scan::*;
+        use vkalgo_ffi::types::*;
         use vkalgo_ffi::*;
         let mut c = std::ptr::null_mut();
         assert_eq!(vkalgo_context_create_default(&mut c), VkalgoResult::VkalgoSuccess);
         let input = [1u32, 2, 3];
         let mut output = [7u32; 3];
         let over = (SCAN_MAX_COUNT + 1) as usize;
-        for scan in [vkalgo_scan_exclusive_u32_host, vkalgo_scan_inclusive_u32_host] {
-            let r = scan(c, input.as_ptr(), output.as_mut_ptr(), over);
-            assert_eq!(r, VkalgoResult::VkalgoErrorInvalidArgument);
-            assert_eq!(output, [7; 3]);
+        for (op, want) in [
+            (VKALGO_SCAN_EXCLUSIVE, [0, 1, 3]),
+            (VKALGO_SCAN_INCLUSIVE, [1, 3, 6]),
+        ] {
+            let desc = VkalgoScanDesc {
+                op,
+                ..Default::default()
+            };
+            // Over the maximum, an unknown path, an extension struct: refused, nothing written.
+            let unknown_path = VkalgoScanDesc {
+                path: VkalgoScanPath(9),
+                ..desc
+            };
+            let extended = VkalgoScanDesc {
+                next: (&desc as *const VkalgoScanDesc).cast(),
+                ..desc
+            };
+            for (what, d, n) in [
+                ("over", &desc, over),
+                ("path", &unknown_path, 3),
+                ("next", &extended, 3),
+            ] {
+                let r = vkalgo_scan_host(c, d, input.as_ptr(), output.as_mut_ptr(), n);
+                assert_eq!(r, VkalgoResult::VkalgoErrorInvalidArgument, "{op:?} {what}");
+                assert_eq!(output, [7; 3]);
+            }
+            let r = vkalgo_scan_host(c, &desc, input.as_ptr(), output.as_mut_ptr(), 3);
+            assert_eq!((r, output), (VkalgoResult::VkalgoSuccess, want), "{op:?}");
+            output = [7; 3];
         }
         vkalgo_context_destroy(c);
     }
@@ -672,7 +698,7 @@ fn lookback_keeps_scratch_zeroed() {
                 keep_scratch_zeroed: true,
             })
             .unwrap();
-        let scratch_bytes = plan.memory_requirements().scratch_size;
+        let scratch_bytes = plan.memory_requirements().scratch.size;
         let mut scratch = GpuBuffer::new(&ctx, scratch_bytes, MemoryLocation::GpuToCpu, "scratch").unwrap();
         scratch.mapped().unwrap().fill(0);
         let mut input = GpuBuffer::new(&ctx, max * 4, MemoryLocation::CpuToGpu, "in").unwrap();
@@ -708,7 +734,7 @@ fn lookback_keeps_scratch_zeroed() {
             };
             ctx.submit_and_wait(|cmd| unsafe {
                 host_to_compute(&ctx, cmd);
-                plan.record(&ctx, cmd, &args)?;
+                plan.record(cmd, &args)?;
                 compute_to_host(&ctx, cmd);
                 Ok(())
             })

@@ -1175,10 +1175,10 @@ fn record_layer() {
     let req = plan.memory_requirements();
     let unsorted = up(&[9, 3, 1 << 22, 3, 9, 7, 999, 999]);
     let count6 = up(&[6]);
-    let alt = GpuBuffer::new(&ctx, req.keys_alt_size.max(64), MemoryLocation::GpuOnly, "alt").unwrap();
+    let alt = GpuBuffer::new(&ctx, req.keys_alt.size.max(64), MemoryLocation::GpuOnly, "alt").unwrap();
     let sort_scratch = GpuBuffer::new(
         &ctx,
-        req.scratch_size.max(64),
+        req.scratch.size.max(64),
         MemoryLocation::GpuOnly,
         "sort scratch",
     )

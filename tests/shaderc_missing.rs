@@ -70,6 +70,7 @@ fn glsl_without_shaderc_is_unsupported_and_changes_nothing() {
             bucket_ids: std::ptr::null(),
             glsl: source.as_ptr(),
             params: [4, 0, 0, 0],
+            ..Default::default()
         };
         let mut c_keys = before.clone();
         let result = vkalgo_multisplit_host(

@@ -567,14 +567,14 @@ fn record_layer_case_at(
     let mut values_buffer = host(&initial_values, "values");
     let mut keys_alt = host(&vec![POISON; (total / 4) as usize], "keys alt");
     let mut values_alt = host(&vec![POISON; (total / 4) as usize], "values alt");
-    let scratch = GpuBuffer::new(ctx, req.scratch_size + 512, MemoryLocation::GpuOnly, "scratch").unwrap();
+    let scratch = GpuBuffer::new(ctx, req.scratch.size + 512, MemoryLocation::GpuOnly, "scratch").unwrap();
     let count_buffer = host(&[count as u32, 0, 0, 0], "count");
     let args = SortArgs {
         keys: keys_buffer.sub_range(offset, bytes),
         values: Some(values_buffer.sub_range(offset, bytes)),
         keys_alt: keys_alt.sub_range(offset, bytes),
         values_alt: Some(values_alt.sub_range(offset, bytes)),
-        scratch: scratch.sub_range(256, req.scratch_size),
+        scratch: scratch.sub_range(256, req.scratch.size),
         count: if indirect {
             ElementCount::Indirect(count_buffer.sub_range(0, 4))
         } else {
@@ -583,7 +583,7 @@ fn record_layer_case_at(
     };
     let mut location = None;
     ctx.submit_and_wait(|cmd| unsafe {
-        location = Some(plan.record(ctx, cmd, &args)?);
+        location = Some(plan.record(cmd, &args)?);
         common::compute_to_host(ctx, cmd);
         Ok(())
     })
@@ -705,8 +705,8 @@ fn counts_beyond_the_maximum_are_refused() {
                 .sort_plan(&desc(SORT_MAX_COUNT))
                 .unwrap_or_else(|e| panic!("{path:?} {key_type:?}: {e}"));
             let req = plan.memory_requirements();
-            assert_eq!(req.keys_alt_size, SORT_MAX_COUNT * key_type.bytes());
-            assert_eq!(req.values_alt_size, SORT_MAX_COUNT * value_type.bytes());
+            assert_eq!(req.keys_alt.size, SORT_MAX_COUNT * key_type.bytes());
+            assert_eq!(req.values_alt.size, SORT_MAX_COUNT * value_type.bytes());
             for over in [SORT_MAX_COUNT + 1, u32::MAX as u64, 1 << 32, u64::MAX] {
                 match ctx.sort_plan(&desc(over)) {
                     Err(vkalgo::Error::InvalidArgument(m)) => {
@@ -731,6 +731,7 @@ fn counts_beyond_the_maximum_are_refused() {
             begin_bit: 0,
             end_bit: 0,
             descending: 0,
+            ..Default::default()
         };
         let mut keys = [3u32, 2, 1];
         let r = vkalgo_sort_host(
@@ -743,10 +744,18 @@ fn counts_beyond_the_maximum_are_refused() {
         assert_eq!(r, VkalgoResult::VkalgoErrorInvalidArgument);
         assert_eq!(keys, [3, 2, 1]);
         let mut plan = std::ptr::null_mut();
-        let r = vkalgo_sort_plan_create(c, &desc, SORT_MAX_COUNT + 1, VKALGO_SORT_PATH_AUTO, &mut plan);
+        let over = VkalgoSortDesc {
+            max_count: SORT_MAX_COUNT + 1,
+            ..desc
+        };
+        let r = vkalgo_sort_plan_create(c, &over, &mut plan);
         assert_eq!(r, VkalgoResult::VkalgoErrorInvalidArgument);
         assert!(plan.is_null());
-        let r = vkalgo_sort_plan_create(c, &desc, SORT_MAX_COUNT, VKALGO_SORT_PATH_AUTO, &mut plan);
+        let at_max = VkalgoSortDesc {
+            max_count: SORT_MAX_COUNT,
+            ..desc
+        };
+        let r = vkalgo_sort_plan_create(c, &at_max, &mut plan);
         assert_eq!(r, VkalgoResult::VkalgoSuccess);
         vkalgo_sort_plan_destroy(plan);
         vkalgo_context_destroy(c);
@@ -785,12 +794,12 @@ fn onesweep_scratch_is_constant_and_small() {
             .unwrap();
         let req = plan.memory_requirements();
         assert!(
-            req.scratch_size <= 2 << 20,
+            req.scratch.size <= 2 << 20,
             "{max_count}: {} bytes",
-            req.scratch_size
+            req.scratch.size
         );
-        assert_eq!(req.keys_alt_size, max_count * 8);
-        assert_eq!(req.values_alt_size, max_count * 8);
+        assert_eq!(req.keys_alt.size, max_count * 8);
+        assert_eq!(req.values_alt.size, max_count * 8);
     }
 }
 
@@ -883,7 +892,7 @@ fn bad_input_is_refused_and_changes_nothing() {
         .unwrap();
     let req = p.memory_requirements();
     let buf = |bytes: u64| GpuBuffer::new(&ctx, bytes, MemoryLocation::GpuOnly, "bad input").unwrap();
-    let (k, v, ka, va, s) = (buf(4096), buf(4096), buf(4096), buf(4096), buf(req.scratch_size));
+    let (k, v, ka, va, s) = (buf(4096), buf(4096), buf(4096), buf(4096), buf(req.scratch.size));
     let good = SortArgs {
         keys: k.sub_range(0, 4000),
         values: Some(v.sub_range(0, 4000)),
@@ -925,7 +934,7 @@ fn bad_input_is_refused_and_changes_nothing() {
         (
             "scratch too small",
             SortArgs {
-                scratch: s.sub_range(0, req.scratch_size - 4),
+                scratch: s.sub_range(0, req.scratch.size - 4),
                 ..good
             },
         ),
@@ -941,13 +950,13 @@ fn bad_input_is_refused_and_changes_nothing() {
         for (what, args) in &cases {
             assert!(
                 matches!(
-                    unsafe { p.record(&ctx, cmd, args) },
+                    unsafe { p.record(cmd, args) },
                     Err(vkalgo::Error::InvalidArgument(_))
                 ),
                 "{what}"
             );
         }
-        assert!(unsafe { p.record(&ctx, vk::CommandBuffer::null(), &good) }.is_err());
+        assert!(unsafe { p.record(vk::CommandBuffer::null(), &good) }.is_err());
         Ok(())
     })
     .unwrap();
@@ -956,7 +965,7 @@ fn bad_input_is_refused_and_changes_nothing() {
         .unwrap();
     ctx.submit_and_wait(|cmd| {
         assert!(
-            unsafe { keys_only.record(&ctx, cmd, &good) }.is_err(),
+            unsafe { keys_only.record(cmd, &good) }.is_err(),
             "values given to a keys-only plan"
         );
         Ok(())
@@ -984,9 +993,19 @@ fn c_abi_sort_host() {
             VKALGO_KEY_I64,
             VKALGO_KEY_F64
         ),
-        (0, 1, 2, 3, 4, 5)
+        (
+            VkalgoKeyType(0),
+            VkalgoKeyType(1),
+            VkalgoKeyType(2),
+            VkalgoKeyType(3),
+            VkalgoKeyType(4),
+            VkalgoKeyType(5)
+        )
     );
-    assert_eq!((VKALGO_VALUE_NONE, VKALGO_VALUE_U32, VKALGO_VALUE_U64), (0, 1, 2));
+    assert_eq!(
+        (VKALGO_VALUE_NONE, VKALGO_VALUE_U32, VKALGO_VALUE_U64),
+        (VkalgoValueType(0), VkalgoValueType(1), VkalgoValueType(2))
+    );
     unsafe {
         let mut ctx = std::ptr::null_mut();
         assert_eq!(
@@ -999,6 +1018,7 @@ fn c_abi_sort_host() {
             begin_bit: 0,
             end_bit: 0,
             descending: 0,
+            ..Default::default()
         };
         let mut rng = Rng(3);
         let mut keys: Vec<f32> = (0..3000).map(|_| f32::from_bits(rng.next_u32())).collect();
@@ -1036,11 +1056,11 @@ fn c_abi_sort_host() {
         let cases = [
             (
                 "unknown key type",
-                vkalgo_sort_host(ctx, &with(&|d| d.key_type = 6), kp, vp, 3),
+                vkalgo_sort_host(ctx, &with(&|d| d.key_type = VkalgoKeyType(6)), kp, vp, 3),
             ),
             (
                 "unknown value type",
-                vkalgo_sort_host(ctx, &with(&|d| d.value_type = 3), kp, vp, 3),
+                vkalgo_sort_host(ctx, &with(&|d| d.value_type = VkalgoValueType(3)), kp, vp, 3),
             ),
             (
                 "begin >= end",
@@ -1070,7 +1090,7 @@ fn c_abi_sort_host() {
             ),
             (
                 "values without a type",
-                vkalgo_sort_host(ctx, &with(&|d| d.value_type = 0), kp, vp, 3),
+                vkalgo_sort_host(ctx, &with(&|d| d.value_type = VkalgoValueType(0)), kp, vp, 3),
             ),
             ("NULL desc", vkalgo_sort_host(ctx, std::ptr::null(), kp, vp, 3)),
         ];
@@ -1089,7 +1109,7 @@ fn c_abi_sort_host() {
         assert_eq!((k.clone(), v.clone()), (vec![3, 2, 1], vec![1, 2, 3]));
         // Count 0 with NULL arrays is fine; the context is still usable.
         assert_eq!(
-            vkalgo_sort_host(ctx, &with(&|d| d.value_type = 0), null, null, 0),
+            vkalgo_sort_host(ctx, &with(&|d| d.value_type = VkalgoValueType(0)), null, null, 0),
             VkalgoResult::VkalgoSuccess
         );
         assert_eq!(
@@ -1166,7 +1186,7 @@ fn onesweep_forced_fallback_and_ring_wrap() {
         let (mut ka, mut va) = (upload(&values), upload(&values));
         let mut scratch = GpuBuffer::new(
             &ctx,
-            plan.memory_requirements().scratch_size,
+            plan.memory_requirements().scratch.size,
             MemoryLocation::GpuToCpu,
             "s",
         )
@@ -1180,7 +1200,7 @@ fn onesweep_forced_fallback_and_ring_wrap() {
             count: ElementCount::Direct(n as u64),
         };
         ctx.submit_and_wait(|cmd| unsafe {
-            plan.record(&ctx, cmd, &args)?;
+            plan.record(cmd, &args)?;
             common::compute_to_host(&ctx, cmd);
             Ok(())
         })
@@ -1250,6 +1270,7 @@ fn resident_check<K: SortKey + PartialEq + std::fmt::Debug>(
         ValueType::None => check_keys(ctx, keys, options, what),
         ValueType::U32 => check_pairs(ctx, keys, options, what),
         ValueType::U64 => check_wide_pairs(ctx, keys, options, what),
+        other => panic!("{what}: no check for {other:?}"),
     }
 }
 
@@ -1298,6 +1319,7 @@ fn resident_case(
             let keys = resident_keys(data, n, rng, |r| f64::from_bits(r.next_u64()), &specials);
             resident_check(ctx, &keys, value_type, options, &what);
         }
+        other => panic!("{what}: no keys for {other:?}"),
     }
 }
 

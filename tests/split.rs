@@ -857,6 +857,8 @@ fn record_through_c(ctx: &Context, desc: &SplitDesc, args: &SplitArgs) {
             std::ptr::null()
         },
         params: args.params,
+        max_count: desc.max_count,
+        ..Default::default()
     };
     let (count, count_buffer) = match args.count {
         ElementCount::Direct(n) => (n, None),
@@ -874,32 +876,35 @@ fn record_through_c(ctx: &Context, desc: &SplitDesc, args: &SplitArgs) {
         count,
         count_buffer: c_range(count_buffer),
         params: args.params,
+        ..Default::default()
     };
     unsafe {
         let cctx = common::c_context_over(ctx);
         let mut plan = std::ptr::null_mut();
-        let r = vkalgo_multisplit_plan_create(cctx, &cdesc, desc.max_count, &mut plan);
+        let r = vkalgo_multisplit_plan_create(cctx, &cdesc, &mut plan);
         assert_eq!(r, VkalgoResult::VkalgoSuccess);
-        let mut req = std::mem::zeroed::<VkalgoMultisplitMemoryRequirements>();
+        let mut req = VkalgoMemoryRequirements::default();
         vkalgo_multisplit_plan_memory_requirements(plan, &mut req);
         let rust_req = ctx.split_plan(desc).unwrap().memory_requirements();
         assert_eq!(
-            (req.scratch_size, req.offsets_size),
-            (rust_req.scratch_size, rust_req.offsets_size)
+            (req.scratch.size, req.offsets.size),
+            (rust_req.scratch.size, rust_req.offsets.size)
         );
         ctx.submit_and_wait(|cmd| {
             let c_cmd = VkCommandBuffer(cmd.as_raw() as *mut std::ffi::c_void);
+            // An extension pointer (none is defined) is refused, and records nothing.
+            let extended = VkalgoMultisplitArgs {
+                next: &cargs as *const VkalgoMultisplitArgs as *const std::ffi::c_void,
+                ..cargs
+            };
             assert_eq!(
-                vkalgo_multisplit_record(std::ptr::null(), plan, c_cmd, &cargs),
-                VkalgoResult::VkalgoSuccess
-            );
-            // A context other than the plan's is refused, and records nothing.
-            let other = common::c_context_over(ctx);
-            assert_eq!(
-                vkalgo_multisplit_record(other, plan, c_cmd, &cargs),
+                vkalgo_multisplit_record(plan, c_cmd, &extended),
                 VkalgoResult::VkalgoErrorInvalidArgument
             );
-            vkalgo_context_destroy(other);
+            assert_eq!(
+                vkalgo_multisplit_record(plan, c_cmd, &cargs),
+                VkalgoResult::VkalgoSuccess
+            );
             compute_to_host(ctx, cmd);
             Ok(())
         })
@@ -924,7 +929,7 @@ fn record_case_via(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool
     // ids only 4-byte aligned: the count's 16-byte loads must fall back to single words).
     let pad = 64usize;
     let in_pad = pad + 1;
-    let total = (pad as u64 * 4) + bytes.max(req.offsets_size) + 256;
+    let total = (pad as u64 * 4) + bytes.max(req.offsets.size) + 256;
     let mut rng = Rng(count as u64 * 31 + m as u64);
     let mut keys: Vec<u32> = rng.vec_u32(max_count);
     let values: Vec<u32> = (0..max_count as u32).collect();
@@ -951,7 +956,7 @@ fn record_case_via(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool
     let mut values_out = host(&[], "values_out");
     let mut offsets_b = host(&[], "offsets");
     let mut scratch =
-        GpuBuffer::new(ctx, req.scratch_size + 512, MemoryLocation::GpuToCpu, "scratch").unwrap();
+        GpuBuffer::new(ctx, req.scratch.size + 512, MemoryLocation::GpuToCpu, "scratch").unwrap();
     // Dirty scratch (a stale status word and matrix): no path may rely on what it holds.
     scratch.mapped().expect("mapped scratch").fill(0xA5);
     let count_b = host(&[count as u32], "count");
@@ -964,8 +969,8 @@ fn record_case_via(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool
         values_out: with_values.then(|| at(&values_out, bytes)),
         splitters: None,
         bucket_ids: (!glsl).then(|| input_at(&ids_b, bytes)),
-        offsets: at(&offsets_b, req.offsets_size),
-        scratch: scratch.sub_range(256, req.scratch_size),
+        offsets: at(&offsets_b, req.offsets.size),
+        scratch: scratch.sub_range(256, req.scratch.size),
         count: if indirect {
             ElementCount::Indirect(input_at(&count_b, 4))
         } else {
@@ -978,7 +983,7 @@ fn record_case_via(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool
         record_through_c(ctx, desc, &args);
     } else {
         ctx.submit_and_wait(|cmd| unsafe {
-            plan.record(ctx, cmd, &args)?;
+            plan.record(cmd, &args)?;
             compute_to_host(ctx, cmd);
             Ok(())
         })
@@ -1110,7 +1115,7 @@ fn record_layer_offsets_indirect_counts_and_status() {
         ))
         .unwrap();
     let req = plan.memory_requirements();
-    let b = GpuBuffer::new(&ctx, 4096 + req.scratch_size, MemoryLocation::GpuOnly, "b").unwrap();
+    let b = GpuBuffer::new(&ctx, 4096 + req.scratch.size, MemoryLocation::GpuOnly, "b").unwrap();
     let good = SplitArgs {
         keys: b.sub_range(0, 400),
         values: None,
@@ -1118,8 +1123,8 @@ fn record_layer_offsets_indirect_counts_and_status() {
         values_out: None,
         splitters: None,
         bucket_ids: None,
-        offsets: b.sub_range(1024, req.offsets_size),
-        scratch: b.sub_range(2048, req.scratch_size),
+        offsets: b.sub_range(1024, req.offsets.size),
+        scratch: b.sub_range(2048, req.scratch.size),
         count: ElementCount::Direct(100),
         params: [0; 4],
     };
@@ -1162,7 +1167,7 @@ fn record_layer_offsets_indirect_counts_and_status() {
         (
             "scratch overlaps offsets",
             SplitArgs {
-                scratch: b.sub_range(1024, req.scratch_size),
+                scratch: b.sub_range(1024, req.scratch.size),
                 ..good
             },
         ),
@@ -1170,7 +1175,7 @@ fn record_layer_offsets_indirect_counts_and_status() {
     ctx.submit_and_wait(|cmd| {
         for (what, args) in &cases {
             // SAFETY: nothing is recorded: every case is refused by the argument checks.
-            match unsafe { plan.record(&ctx, cmd, args) } {
+            match unsafe { plan.record(cmd, args) } {
                 Err(Error::InvalidArgument(_)) => {}
                 other => panic!("{what}: {other:?}"),
             }
@@ -1526,7 +1531,12 @@ fn c_abi_multisplit_host() {
             VKALGO_BUCKET_IDS,
             VKALGO_BUCKET_GLSL
         ),
-        (0, 1, 2, 3)
+        (
+            VkalgoBucketFn(0),
+            VkalgoBucketFn(1),
+            VkalgoBucketFn(2),
+            VkalgoBucketFn(3)
+        )
     );
     unsafe {
         let mut ctx = std::ptr::null_mut();
@@ -1544,6 +1554,7 @@ fn c_abi_multisplit_host() {
             bucket_ids: std::ptr::null(),
             glsl: std::ptr::null(),
             params: [0; 4],
+            ..Default::default()
         };
         // f32 keys with u64 values by splitters.
         let mut rng = Rng(11);
@@ -1638,9 +1649,9 @@ fn c_abi_multisplit_host() {
             ),
             ("BITS m = 3", &|d| d.bucket_count = 3, invalid),
             ("BITS offset 32", &|d| d.bit_offset = 32, invalid),
-            ("unknown key", &|d| d.key_type = 6, invalid),
-            ("unknown value", &|d| d.value_type = 3, invalid),
-            ("unknown fn", &|d| d.bucket_fn = 4, invalid),
+            ("unknown key", &|d| d.key_type = VkalgoKeyType(6), invalid),
+            ("unknown value", &|d| d.value_type = VkalgoValueType(3), invalid),
+            ("unknown fn", &|d| d.bucket_fn = VkalgoBucketFn(4), invalid),
             (
                 "missing splitters",
                 &|d| {
@@ -1705,7 +1716,7 @@ fn c_abi_multisplit_host() {
         );
         expect(
             "values without a type",
-            vkalgo_multisplit_host(ctx, &with(&|d| d.value_type = 0), kp, vp, 3, op),
+            vkalgo_multisplit_host(ctx, &with(&|d| d.value_type = VkalgoValueType(0)), kp, vp, 3, op),
             invalid,
         );
         expect(
@@ -1788,9 +1799,9 @@ fn check_on_path<K: FromWord>(
         output(key_bytes.len(), "keys_out"),
         output(values.len(), "values_out"),
     );
-    let mut offsets = output(req.offsets_size as usize, "offsets");
+    let mut offsets = output(req.offsets.size as usize, "offsets");
     // Poisoned scratch: the split must clear whatever it reads zeroed.
-    let scratch = input(&vec![0xA5; req.scratch_size as usize], "scratch");
+    let scratch = input(&vec![0xA5; req.scratch.size as usize], "scratch");
     let with_values = value_size > 0;
     let args = SplitArgs {
         keys: keys_b.sub_range(0, key_bytes.len() as u64),
@@ -1799,13 +1810,13 @@ fn check_on_path<K: FromWord>(
         values_out: with_values.then(|| values_out.sub_range(0, values.len() as u64)),
         splitters: (desc.bucket_fn == BucketFn::Splitters).then(|| aux_b.sub_range(0, aux.len() as u64)),
         bucket_ids: (desc.bucket_fn == BucketFn::Ids).then(|| aux_b.sub_range(0, aux.len() as u64)),
-        offsets: offsets.sub_range(0, req.offsets_size),
-        scratch: scratch.sub_range(0, req.scratch_size),
+        offsets: offsets.sub_range(0, req.offsets.size),
+        scratch: scratch.sub_range(0, req.scratch.size),
         count: ElementCount::Direct(n as u64),
         params: [m, 0, 0, 0],
     };
     ctx.submit_and_wait(|cmd| unsafe {
-        plan.record(ctx, cmd, &args)?;
+        plan.record(cmd, &args)?;
         compute_to_host(ctx, cmd);
         Ok(())
     })
@@ -1862,6 +1873,7 @@ fn glsl_word_mod(key_type: KeyType) -> (&'static str, GlslBucket) {
             "uint vkalgo_bucket(double k) { return uint(k < 0.0) % vkalgo_params.x; }",
             |_, negative, m| negative as u32 % m,
         ),
+        other => panic!("no GLSL bucket function for {other:?}"),
     }
 }
 
@@ -1911,6 +1923,7 @@ fn subgroup_staged_key_type<K: FromWord>(
                     .collect(),
                 BucketFn::Glsl => (0..n).map(|i| glsl_bucket(words[i], negative[i], m)).collect(),
                 BucketFn::Ids => (0..n).map(|_| rng.next_u32() % m).collect(),
+                other => panic!("no reference for {other:?}"),
             };
             for value_type in [ValueType::None, ValueType::U32, ValueType::U64] {
                 let desc = SplitDesc {
@@ -1946,6 +1959,7 @@ fn random_u32_buckets(
             .collect(),
         BucketFn::Glsl => keys.iter().map(|&k| glsl_bucket(k, false, m)).collect(),
         BucketFn::Ids => keys.iter().map(|_| rng.next_u32() % m).collect(),
+        other => panic!("no reference for {other:?}"),
     };
     (splitters, buckets)
 }
@@ -2218,9 +2232,9 @@ fn unsorted_splitters_stay_below_m() {
             );
             let bytes = n as u64 * 4;
             let (mut keys_out, mut values_out) = (download(bytes, "keys_out"), download(bytes, "values_out"));
-            let mut offsets = download(req.offsets_size, "offsets");
+            let mut offsets = download(req.offsets.size, "offsets");
             offsets.mapped().expect("mapped").fill(0xEE);
-            let mut scratch = download(req.scratch_size, "scratch");
+            let mut scratch = download(req.scratch.size, "scratch");
             let args = SplitArgs {
                 keys: keys_b.sub_range(0, bytes),
                 values: Some(values_b.sub_range(0, bytes)),
@@ -2228,14 +2242,14 @@ fn unsorted_splitters_stay_below_m() {
                 values_out: Some(values_out.sub_range(0, bytes)),
                 splitters: Some(splitters_b.sub_range(0, (m as u64 - 1) * 4)),
                 bucket_ids: None,
-                offsets: offsets.sub_range(0, req.offsets_size),
-                scratch: scratch.sub_range(0, req.scratch_size),
+                offsets: offsets.sub_range(0, req.offsets.size),
+                scratch: scratch.sub_range(0, req.scratch.size),
                 count: ElementCount::Direct(n as u64),
                 params: [0; 4],
             };
             let what = format!("unsorted splitters {:?} m={m} first={first}", plan.path());
             ctx.submit_and_wait(|cmd| unsafe {
-                plan.record(&ctx, cmd, &args)?;
+                plan.record(cmd, &args)?;
                 compute_to_host(&ctx, cmd);
                 Ok(())
             })

@@ -247,16 +247,63 @@ impl Drop for GpuBuffer {
     }
 }
 
-/// What a plan needs from the caller besides its data buffers: one scratch range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(C)]
+/// What one range the caller provides must be: its size, the alignment of its offset (and
+/// device address), and the usage flags of its buffer. Size 0: the range is not needed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BufferRequirements {
+    /// Bytes of the range (0: not needed).
+    pub size: u64,
+    /// Alignment of the range's offset and device address, in bytes.
+    pub alignment: u64,
+    /// Usage flags the buffer must have been created with.
+    pub usage: vk::BufferUsageFlags,
+}
+
+impl BufferRequirements {
+    /// A range of `size` bytes at `alignment` on a buffer with vkalgo's usage
+    /// ([`BUFFER_USAGE`]).
+    pub(crate) fn new(size: u64, alignment: u64) -> Self {
+        BufferRequirements {
+            size,
+            alignment,
+            usage: BUFFER_USAGE,
+        }
+    }
+}
+
+/// What a plan or an object needs of the caller's memory besides its inputs and outputs, one
+/// named range each (the same struct for every algorithm; a range it does not use has size 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct MemoryRequirements {
-    /// Bytes of scratch memory (0: none needed).
-    pub scratch_size: u64,
-    /// Required alignment of the scratch range's offset, in bytes.
-    pub scratch_alignment: u64,
-    /// Usage flags the scratch buffer must have been created with.
-    pub scratch_usage: vk::BufferUsageFlags,
+    /// Scratch memory of a record call.
+    pub scratch: BufferRequirements,
+    /// Alternate keys (sorts): the result may end there.
+    pub keys_alt: BufferRequirements,
+    /// Alternate values (sorts with values).
+    pub values_alt: BufferRequirements,
+    /// The bucket offsets a multisplit writes (`bucket_count + 1` u32).
+    pub offsets: BufferRequirements,
+    /// The storage of an object created in the caller's memory (hash maps, sets).
+    pub storage: BufferRequirements,
+}
+
+impl MemoryRequirements {
+    /// Requirements of a plan that needs only scratch.
+    pub(crate) fn scratch(size: u64, alignment: u64) -> Self {
+        MemoryRequirements {
+            scratch: BufferRequirements::new(size, alignment),
+            ..Default::default()
+        }
+    }
+
+    /// Requirements of an object's storage.
+    pub(crate) fn storage(size: u64, alignment: u64) -> Self {
+        MemoryRequirements {
+            storage: BufferRequirements::new(size, alignment),
+            ..Default::default()
+        }
+    }
 }
 
 /// An element count: a host integer, or a u32 in a GPU buffer written by earlier GPU work.
@@ -285,18 +332,6 @@ impl ElementCount {
             }
         }
     }
-}
-
-/// What an object (hash map, set) needs of the caller's memory when it lives there: size,
-/// alignment of the range's offset and device address, and the buffer's usage flags.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StorageRequirements {
-    /// Bytes of the range.
-    pub size: u64,
-    /// Alignment of the range's offset (and device address), in bytes.
-    pub alignment: u64,
-    /// Usage flags the buffer needs.
-    pub usage: vk::BufferUsageFlags,
 }
 
 /// Alignment vkalgo asks of the caller's ranges that hold objects.

@@ -14,7 +14,7 @@ pub(crate) mod spirv;
 pub(crate) mod validation;
 
 pub use buffer::{
-    BufferRange, ElementCount, GpuBuffer, MemoryLocation, MemoryRequirements, StorageRequirements,
+    BufferRange, BufferRequirements, ElementCount, GpuBuffer, MemoryLocation, MemoryRequirements,
     BUFFER_USAGE,
 };
 pub use context::{

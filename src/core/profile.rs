@@ -6,6 +6,7 @@ use std::ffi::CStr;
 
 /// Kind of physical device, in the order the default context prefers them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum DeviceType {
     /// A discrete GPU.
     Discrete,

@@ -6,6 +6,7 @@ use crate::error::{Error, Result};
 /// A binary set operation (the values match the C constants `VKALGO_SET_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
+#[non_exhaustive]
 pub enum SetOp {
     /// Intersection: elements in both (multisets: `min(ca, cb)` copies).
     And = 0,

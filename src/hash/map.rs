@@ -7,7 +7,7 @@ use super::{
     HashRetrieveArgs, HashTuning, HashValueType,
 };
 use crate::core::buffer::{
-    BufferRange, ElementCount, GpuBuffer, MemoryLocation, ObjectStorage, StorageRequirements, BUFFER_USAGE,
+    BufferRange, ElementCount, GpuBuffer, MemoryLocation, MemoryRequirements, ObjectStorage,
     STORAGE_ALIGNMENT,
 };
 use crate::core::pipelines::Specialization;
@@ -134,13 +134,9 @@ impl HashMap {
     /// The memory a map of `desc` takes when it lives on the caller's memory
     /// ([`HashMap::new_in`]): size, alignment and buffer usage. Checks `desc` as
     /// [`HashMap::new`] does and creates the map's pipelines.
-    pub fn memory_requirements(ctx: &Context, desc: &HashMapDesc) -> Result<StorageRequirements> {
+    pub fn memory_requirements(ctx: &Context, desc: &HashMapDesc) -> Result<MemoryRequirements> {
         let layout = MapLayout::new(ctx, desc)?;
-        Ok(StorageRequirements {
-            size: layout.bytes,
-            alignment: STORAGE_ALIGNMENT,
-            usage: BUFFER_USAGE,
-        })
+        Ok(MemoryRequirements::storage(layout.bytes, STORAGE_ALIGNMENT))
     }
 
     /// Creates an empty map on the caller's memory: `range` (at least

@@ -121,6 +121,7 @@ use crate::core::buffer::{BufferRange, ElementCount};
 /// Key type of a map (the values equal the C constants `VKALGO_KEY_U32` / `VKALGO_KEY_U64`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
+#[non_exhaustive]
 pub enum HashKeyType {
     /// 32-bit unsigned keys; 0xFFFFFFFF and 0xFFFFFFFE are reserved.
     U32 = 0,
@@ -151,6 +152,7 @@ impl HashKeyType {
 /// `VKALGO_VALUE_U64`). Every value is storable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
+#[non_exhaustive]
 pub enum HashValueType {
     /// 32-bit values.
     U32 = 1,
@@ -246,6 +248,7 @@ impl HashMapDesc {
 /// `VKALGO_HASH_STATUS_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
+#[non_exhaustive]
 pub enum InsertStatus {
     /// The key was not in the map and is now.
     Inserted = 0,

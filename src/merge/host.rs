@@ -4,8 +4,8 @@
 //! [`Error::InvalidArgument`] without writing anything.
 
 use super::{
-    MergeArgs, MergeDesc, MergePath, MergeSortArgs, MergeSortDesc, MergeTuning, SetOpArgs, SetOpDesc,
-    SetOpPath,
+    MergeArgs, MergeDesc, MergePath, MergeSortArgs, MergeSortDesc, MergeTuning, SegmentedMergeArgs,
+    SetOpArgs, SetOpDesc, SetOpPath,
 };
 use crate::core::buffer::{ElementCount, GpuBuffer, MemoryLocation};
 use crate::core::runner::read_back;
@@ -215,7 +215,7 @@ impl Context {
             None => None,
         };
         let scratch =
-            bufs.add(self.device_buffer(plan.memory_requirements().scratch_size, "vkalgo merge scratch")?);
+            bufs.add(self.device_buffer(plan.memory_requirements().scratch.size, "vkalgo merge scratch")?);
         let flags = bufs.add(GpuBuffer::new(
             self,
             16,
@@ -245,7 +245,7 @@ impl Context {
             self.device.cmd_fill_buffer(cmd, b[flags].buffer(), 0, 16, 0);
             self.transfer_to_compute(cmd);
             plan.record_check(self, cmd, &args, &flags_range)?;
-            plan.record(self, cmd, &args)?;
+            plan.record(cmd, &args)?;
             compute_to_readback(self, cmd);
             self.record_copy(cmd, &b[dev_out], &b[down_keys], (m + n) * kb);
             if let Some(v) = value_bufs {
@@ -310,7 +310,7 @@ impl Context {
         let dev_b = bufs.add(self.device_buffer(n * kb, "vkalgo set b")?);
         let dev_out = bufs.add(self.device_buffer((m + n) * kb, "vkalgo set out")?);
         let scratch =
-            bufs.add(self.device_buffer(plan.memory_requirements().scratch_size, "vkalgo set scratch")?);
+            bufs.add(self.device_buffer(plan.memory_requirements().scratch.size, "vkalgo set scratch")?);
         let small = bufs.add(GpuBuffer::new(
             self,
             32,
@@ -334,7 +334,7 @@ impl Context {
             self.device.cmd_fill_buffer(cmd, bb[small].buffer(), 0, 32, 0);
             self.transfer_to_compute(cmd);
             plan.record_check(self, cmd, &args, &flags_range)?;
-            plan.record(self, cmd, &args)?;
+            plan.record(cmd, &args)?;
             compute_to_readback(self, cmd);
             Ok(())
         };
@@ -528,7 +528,7 @@ impl Context {
             None => None,
         };
         let scratch = bufs.add(self.device_buffer(
-            plan.memory_requirements().scratch_size,
+            plan.memory_requirements().scratch.size,
             "vkalgo merge sort scratch",
         )?);
         let b = &bufs.0;
@@ -551,13 +551,14 @@ impl Context {
             self.transfer_to_compute(cmd);
             let location = match (offset_bufs, offsets) {
                 (Some((_, dev)), Some(o)) => plan.record_segmented(
-                    self,
                     cmd,
-                    &args,
-                    &b[dev].sub_range(0, o.len() as u64 * 4),
-                    o.len() as u64 - 1,
+                    &SegmentedMergeArgs {
+                        array: args,
+                        offsets: b[dev].sub_range(0, o.len() as u64 * 4),
+                        runs: o.len() as u64 - 1,
+                    },
                 )?,
-                _ => plan.record(self, cmd, &args)?,
+                _ => plan.record(cmd, &args)?,
             };
             self.compute_to_transfer(cmd);
             let alt = location == SortResult::Alternate;

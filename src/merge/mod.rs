@@ -70,7 +70,7 @@ pub mod reference;
 
 pub use host::MergeOptions;
 
-use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements, BUFFER_USAGE};
+use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements};
 use crate::core::pipelines::{Kernel, Specialization};
 use crate::core::shaders::{self, ShaderSource};
 use crate::core::spirv::push_constants;
@@ -244,6 +244,7 @@ fn shared_bytes(tuning: &MergeTuning, key_type: KeyType, _value_type: ValueType)
 
 /// Which merge kernels to record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum MergePath {
     /// Fused up to [`MergePlan::small_limit`] outputs, partitioned above.
     #[default]
@@ -316,6 +317,7 @@ pub struct MergeArgs {
 /// A merge planned for one context. Cheap to keep and to record many times.
 #[derive(Clone, Debug)]
 pub struct MergePlan {
+    ctx: Context,
     desc: MergeDesc,
     tuning: MergeTuning,
     requirements: MemoryRequirements,
@@ -369,13 +371,13 @@ impl Context {
         }
         self.prepare_kernels(&kernels)?;
         Ok(MergePlan {
+            ctx: self.clone(),
             desc: *desc,
             tuning,
-            requirements: MemoryRequirements {
-                scratch_size: ((max_tiles + 1) * TILE_ENTRY_BYTES).max(ALIGNMENT),
-                scratch_alignment: ALIGNMENT,
-                scratch_usage: BUFFER_USAGE,
-            },
+            requirements: MemoryRequirements::scratch(
+                ((max_tiles + 1) * TILE_ENTRY_BYTES).max(ALIGNMENT),
+                ALIGNMENT,
+            ),
         })
     }
 }
@@ -633,7 +635,7 @@ impl MergePlan {
             ov.check(ctx, "merge out_values", (a + b) * vb, vb)?;
         }
         args.scratch
-            .check(ctx, "merge scratch", self.requirements.scratch_size, ALIGNMENT)?;
+            .check(ctx, "merge scratch", self.requirements.scratch.size, ALIGNMENT)?;
         let mut all = vec![
             ("a_keys", args.a_keys),
             ("b_keys", args.b_keys),
@@ -700,7 +702,8 @@ impl MergePlan {
     /// buffer range must name a live buffer of that device with the usage vkalgo asks for
     /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
     /// completed; the synchronization contract in the module docs must be met.
-    pub unsafe fn record(&self, ctx: &Context, cmd: vk::CommandBuffer, args: &MergeArgs) -> Result<()> {
+    pub unsafe fn record(&self, cmd: vk::CommandBuffer, args: &MergeArgs) -> Result<()> {
+        let ctx = &self.ctx;
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("merge: the command buffer is null"));
         }
@@ -795,6 +798,7 @@ unsafe fn record_check(
 
 /// Which set-operation kernels to record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum SetOpPath {
     /// Look-back where the device profile allows inter-workgroup waiting, else count, scan,
     /// write.
@@ -863,6 +867,7 @@ pub struct SetOpArgs {
 /// A set operation planned for one context.
 #[derive(Clone, Debug)]
 pub struct SetOpPlan {
+    ctx: Context,
     desc: SetOpDesc,
     path: SetOpPath,
     spin_limit: u32,
@@ -914,7 +919,7 @@ impl Context {
             let scan_offset = counts_offset + ((max_tiles + 1) * 4).next_multiple_of(ALIGNMENT);
             (
                 scan_offset,
-                scan_offset + scan.memory_requirements().scratch_size.max(ALIGNMENT),
+                scan_offset + scan.memory_requirements().scratch.size.max(ALIGNMENT),
             )
         };
         let spin_limit = match tuning.lookback_spins {
@@ -945,6 +950,7 @@ impl Context {
         }
         self.prepare_kernels(&kernels)?;
         Ok(SetOpPlan {
+            ctx: self.clone(),
             desc: *desc,
             path,
             spin_limit,
@@ -953,11 +959,7 @@ impl Context {
             scan,
             counts_offset,
             scan_offset,
-            requirements: MemoryRequirements {
-                scratch_size,
-                scratch_alignment: ALIGNMENT,
-                scratch_usage: BUFFER_USAGE,
-            },
+            requirements: MemoryRequirements::scratch(scratch_size, ALIGNMENT),
         })
     }
 }
@@ -995,7 +997,7 @@ impl SetOpPlan {
         args.scratch.check(
             ctx,
             "set operation scratch",
-            self.requirements.scratch_size,
+            self.requirements.scratch.size,
             ALIGNMENT,
         )?;
         let mut all = vec![
@@ -1051,7 +1053,8 @@ impl SetOpPlan {
     ///
     /// # Safety
     /// As [`MergePlan::record`].
-    pub unsafe fn record(&self, ctx: &Context, cmd: vk::CommandBuffer, args: &SetOpArgs) -> Result<()> {
+    pub unsafe fn record(&self, cmd: vk::CommandBuffer, args: &SetOpArgs) -> Result<()> {
+        let ctx = &self.ctx;
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("set operation: the command buffer is null"));
         }
@@ -1095,7 +1098,7 @@ impl SetOpPlan {
         let counts = args.scratch.part(self.counts_offset, (tiles + 1) * 4);
         let scan_scratch = args.scratch.part(
             self.scan_offset,
-            self.scan.memory_requirements().scratch_size.max(ALIGNMENT),
+            self.scan.memory_requirements().scratch.size.max(ALIGNMENT),
         );
         ctx.dispatch(
             cmd,
@@ -1107,7 +1110,6 @@ impl SetOpPlan {
         ctx.dispatch(cmd, count, &push, groups(tiles, 1)?);
         ctx.compute_to_compute(cmd);
         self.scan.record(
-            ctx,
             cmd,
             &ScanArgs {
                 input: counts,
@@ -1193,9 +1195,21 @@ pub struct MergeSortArgs {
     pub count: u64,
 }
 
+/// The buffers of one recorded segmented merge ([`MergeSortPlan::record_segmented`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SegmentedMergeArgs {
+    /// The array of runs, each sorted in the plan's order, with its alternates and scratch.
+    pub array: MergeSortArgs,
+    /// `runs + 1` u32 run starts, non-decreasing from 0 to the count.
+    pub offsets: BufferRange,
+    /// The number of runs (at most the plan's `max_runs`).
+    pub runs: u64,
+}
+
 /// A merge sort / segmented merge planned for one context.
 #[derive(Clone, Debug)]
 pub struct MergeSortPlan {
+    ctx: Context,
     desc: MergeSortDesc,
     tuning: MergeTuning,
     scan: Option<ScanPlan>,
@@ -1240,7 +1254,7 @@ impl Context {
                 keep_scratch_zeroed: false,
             })?;
             let scan_offset = starts_offset + ((max_pairs + 1) * 4).next_multiple_of(ALIGNMENT);
-            let size = scan_offset + scan.memory_requirements().scratch_size.max(ALIGNMENT);
+            let size = scan_offset + scan.memory_requirements().scratch.size.max(ALIGNMENT);
             (Some(scan), scan_offset, size)
         } else {
             (None, starts_offset, starts_offset)
@@ -1255,16 +1269,13 @@ impl Context {
             (shader("blocksort", desc.key_type, Some(desc.value_type))?, spec),
         ])?;
         Ok(MergeSortPlan {
+            ctx: self.clone(),
             desc: *desc,
             tuning,
             scan,
             starts_offset,
             scan_offset,
-            requirements: MemoryRequirements {
-                scratch_size: scratch_size.max(ALIGNMENT),
-                scratch_alignment: ALIGNMENT,
-                scratch_usage: BUFFER_USAGE,
-            },
+            requirements: MemoryRequirements::scratch(scratch_size.max(ALIGNMENT), ALIGNMENT),
         })
     }
 }
@@ -1372,7 +1383,7 @@ impl MergeSortPlan {
         args.scratch.check(
             ctx,
             "merge sort scratch",
-            self.requirements.scratch_size,
+            self.requirements.scratch.size,
             ALIGNMENT,
         )?;
         let mut all = vec![
@@ -1432,12 +1443,8 @@ impl MergeSortPlan {
     ///
     /// # Safety
     /// As [`MergePlan::record`].
-    pub unsafe fn record(
-        &self,
-        ctx: &Context,
-        cmd: vk::CommandBuffer,
-        args: &MergeSortArgs,
-    ) -> Result<SortResult> {
+    pub unsafe fn record(&self, cmd: vk::CommandBuffer, args: &MergeSortArgs) -> Result<SortResult> {
+        let ctx = &self.ctx;
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("merge sort: the command buffer is null"));
         }
@@ -1480,12 +1487,15 @@ impl MergeSortPlan {
     /// As [`MergePlan::record`].
     pub unsafe fn record_segmented(
         &self,
-        ctx: &Context,
         cmd: vk::CommandBuffer,
-        args: &MergeSortArgs,
-        offsets: &BufferRange,
-        runs: u64,
+        args: &SegmentedMergeArgs,
     ) -> Result<SortResult> {
+        let ctx = &self.ctx;
+        let SegmentedMergeArgs {
+            array: ref args,
+            ref offsets,
+            runs,
+        } = *args;
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("segmented merge: the command buffer is null"));
         }
@@ -1525,7 +1535,7 @@ impl MergeSortPlan {
             .part(self.starts_offset, self.scan_offset - self.starts_offset);
         let scan_scratch = args.scratch.part(
             self.scan_offset,
-            scan.memory_requirements().scratch_size.max(ALIGNMENT),
+            scan.memory_requirements().scratch.size.max(ALIGNMENT),
         );
         passes.push.aux_addr = ctx.address_of(offsets);
         passes.push.aux2_addr = ctx.address_of(&starts);
@@ -1551,7 +1561,6 @@ impl MergeSortPlan {
             );
             ctx.compute_to_compute(cmd);
             scan.record(
-                ctx,
                 cmd,
                 &ScanArgs {
                     input: starts.part(0, (pairs + 1) * 4),

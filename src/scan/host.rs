@@ -51,7 +51,7 @@ impl Context {
         let upload = self.staging_from(input)?;
         let device_in = self.device_buffer(bytes, "vkalgo scan input")?;
         let device_out = self.device_buffer(bytes, "vkalgo scan output")?;
-        let scratch = self.device_buffer(plan.memory_requirements().scratch_size, "vkalgo scan scratch")?;
+        let scratch = self.device_buffer(plan.memory_requirements().scratch.size, "vkalgo scan scratch")?;
         let mut download = self.readback_buffer(bytes)?;
         let args = ScanArgs {
             input: device_in.sub_range(0, bytes),
@@ -62,7 +62,7 @@ impl Context {
         let submitted = self.submit_and_wait(|cmd| unsafe {
             self.record_copy(cmd, &upload, &device_in, bytes);
             self.transfer_to_compute(cmd);
-            plan.record(self, cmd, &args)?;
+            plan.record(cmd, &args)?;
             self.compute_to_transfer(cmd);
             self.record_copy(cmd, &device_out, &download, bytes);
             self.transfer_to_host(cmd);

@@ -35,7 +35,7 @@ mod lookback;
 mod reduce_then_scan;
 pub mod reference;
 
-use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements, BUFFER_USAGE};
+use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements};
 use crate::core::pipelines::Specialization;
 #[cfg(test)]
 use crate::core::shaders;
@@ -48,6 +48,7 @@ use ash::vk;
 /// Exclusive or inclusive scan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
+#[non_exhaustive]
 pub enum ScanOp {
     /// `out[i] = in[0] + ... + in[i-1]` (`out[0] = 0`).
     Exclusive = 0,
@@ -58,6 +59,7 @@ pub enum ScanOp {
 /// Which scan algorithm to record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
+#[non_exhaustive]
 pub enum ScanPath {
     /// The device profile decides (look-back where allowed).
     Auto = 0,
@@ -198,6 +200,7 @@ pub const LOOKBACK_FALLBACKS_OFFSET: u64 = 4;
 /// to record many times.
 #[derive(Clone, Debug)]
 pub struct ScanPlan {
+    ctx: Context,
     desc: ScanDesc,
     path: ScanPath,
     tuning: ScanTuning,
@@ -309,6 +312,7 @@ impl Context {
             _ => 0,
         };
         let plan = ScanPlan {
+            ctx: self.clone(),
             desc: *desc,
             path,
             tuning,
@@ -316,11 +320,7 @@ impl Context {
             small_limit,
             lookback_tiers,
             small_geometries,
-            requirements: MemoryRequirements {
-                scratch_size,
-                scratch_alignment: SCRATCH_ALIGNMENT,
-                scratch_usage: BUFFER_USAGE,
-            },
+            requirements: MemoryRequirements::scratch(scratch_size, SCRATCH_ALIGNMENT),
         };
         self.prepare_kernels(&plan.kernels())?;
         Ok(plan)
@@ -514,8 +514,8 @@ impl ScanPlan {
     /// buffer range must name a live buffer of that device with the usage vkalgo asks for
     /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
     /// completed; the synchronization contract in the module docs must be met.
-    pub unsafe fn record(&self, ctx: &Context, cmd: vk::CommandBuffer, args: &ScanArgs) -> Result<()> {
-        unsafe { self.record_scan(ctx, cmd, args, false) }
+    pub unsafe fn record(&self, cmd: vk::CommandBuffer, args: &ScanArgs) -> Result<()> {
+        unsafe { self.record_scan(&self.ctx, cmd, args, false) }
     }
 
     /// Bytes at the start of the scratch that a scan of `elements` (out of place) reads
@@ -591,7 +591,7 @@ impl ScanPlan {
         args.scratch.check(
             ctx,
             "scan scratch",
-            self.requirements.scratch_size,
+            self.requirements.scratch.size,
             SCRATCH_ALIGNMENT,
         )?;
         let in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;

@@ -8,7 +8,7 @@ use super::passes::{
 use super::roaring::{Chunks, Container, ARRAY_MAX, CHUNK_VALUES, RUN_MAX};
 use super::{ARRAY_BLOCK_BYTES, BITMAP_BLOCK_BYTES};
 use crate::core::buffer::{
-    BufferRange, GpuBuffer, MemoryLocation, ObjectStorage, StorageRequirements, STORAGE_ALIGNMENT,
+    BufferRange, GpuBuffer, MemoryLocation, MemoryRequirements, ObjectStorage, STORAGE_ALIGNMENT,
 };
 use crate::core::pipelines::Specialization;
 use crate::core::runner::read_back;
@@ -85,6 +85,7 @@ pub(super) const FILTER_ITEMS: u64 = 4;
 /// How a recorded filter finds each tile's output offset ([`GpuSet::record_filter_on`]).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FilterPath {
     /// One pass with look-back where the device runs look-back passes, else count, scan and
     /// write.
@@ -103,6 +104,7 @@ pub enum FilterPath {
 /// How a cardinality-only operation is recorded ([`GpuSet::record_op_cardinality_on`]).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CardinalityPath {
     /// [`CardinalityPath::OnePass`] for operands with few bitmap and array blocks, most of
     /// their chunks empty, full or single runs; else [`CardinalityPath::Passes`].
@@ -134,6 +136,7 @@ impl CardinalityPath {
 /// [`GpuSet::assign_on`]). The result is the same on every path.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum OpPath {
     /// [`OpPath::OneKernel`] for intersections of operands with few bitmap and array blocks,
     /// most of their chunks empty, full or single runs (as [`CardinalityPath::Auto`] picks its
@@ -613,14 +616,10 @@ impl GpuSet {
         _ctx: &Context,
         bitmap_blocks: u32,
         array_blocks: u32,
-    ) -> Result<StorageRequirements> {
+    ) -> Result<MemoryRequirements> {
         check_pool_blocks(bitmap_blocks, array_blocks)?;
         let (_, size) = caller_layout(bitmap_blocks, array_blocks);
-        Ok(StorageRequirements {
-            size,
-            alignment: STORAGE_ALIGNMENT,
-            usage: crate::BUFFER_USAGE,
-        })
+        Ok(MemoryRequirements::storage(size, STORAGE_ALIGNMENT))
     }
 
     /// An empty set on the caller's memory, with fixed pools (every block free): `range` (at

@@ -134,14 +134,13 @@ impl GpuSet {
         let req = plan.memory_requirements();
         let upload = ctx.staging_from(values)?;
         let keys = ctx.device_buffer(n * 4, "vkalgo set values")?;
-        let keys_alt = ctx.device_buffer(req.keys_alt_size.max(n * 4), "vkalgo set values alt")?;
-        let sort_scratch = ctx.device_buffer(req.scratch_size.max(16), "vkalgo set sort scratch")?;
+        let keys_alt = ctx.device_buffer(req.keys_alt.size.max(n * 4), "vkalgo set values alt")?;
+        let sort_scratch = ctx.device_buffer(req.scratch.size.max(16), "vkalgo set sort scratch")?;
         let mut location = SortResult::InPlace;
         let done = ctx.submit_and_wait(|cmd| unsafe {
             ctx.record_copy(cmd, &upload, &keys, n * 4);
             ctx.transfer_to_compute(cmd);
             location = plan.record(
-                &ctx,
                 cmd,
                 &SortArgs {
                     keys: keys.sub_range(0, n * 4),

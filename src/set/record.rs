@@ -580,7 +580,6 @@ impl GpuSet {
         values.check(&self.ctx, "set insert values", bytes, 4)?;
         values_alt.check(&self.ctx, "set insert values_alt", bytes, 4)?;
         let sorted = plan.record(
-            &self.ctx,
             cmd,
             &crate::SortArgs {
                 keys: values.part(0, bytes),

@@ -97,7 +97,7 @@ impl Context {
         } else {
             (None, None)
         };
-        let scratch = self.device_buffer(requirements.scratch_size, "vkalgo sort scratch")?;
+        let scratch = self.device_buffer(requirements.scratch.size, "vkalgo sort scratch")?;
         let mut key_download = self.readback_buffer(key_bytes)?;
         let mut value_download = match value_bytes {
             0 => None,
@@ -117,7 +117,7 @@ impl Context {
                 self.record_copy(cmd, up, dst, value_bytes);
             }
             self.transfer_to_compute(cmd);
-            let location = plan.record(self, cmd, &args)?;
+            let location = plan.record(cmd, &args)?;
             self.compute_to_transfer(cmd);
             let (result_keys, result_values) = match location {
                 SortResult::InPlace => (&device_keys, &device_values),

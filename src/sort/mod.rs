@@ -51,7 +51,7 @@ mod small;
 pub use host::SortOptions;
 pub use keys::{SortKey, SortValue};
 
-use crate::core::buffer::{BufferRange, ElementCount, BUFFER_USAGE};
+use crate::core::buffer::{BufferRange, BufferRequirements, ElementCount, MemoryRequirements};
 use crate::core::pipelines::Specialization;
 use crate::core::shaders::{self, ShaderSource};
 use crate::core::spirv::push_constants;
@@ -63,6 +63,7 @@ use ash::vk;
 /// Key type of a sort (the values match the C constants `VKALGO_KEY_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
+#[non_exhaustive]
 pub enum KeyType {
     /// `u32`.
     U32 = 0,
@@ -127,6 +128,7 @@ impl KeyType {
 /// Payload carried with each key (the values match the C constants `VKALGO_VALUE_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
+#[non_exhaustive]
 pub enum ValueType {
     /// Keys only.
     None = 0,
@@ -163,6 +165,7 @@ impl ValueType {
 /// Which sort algorithm to record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[repr(u32)]
+#[non_exhaustive]
 pub enum SortPath {
     /// Small counts: one workgroup; larger: Onesweep where the device profile allows
     /// inter-workgroup waiting, else the safe path.
@@ -332,21 +335,6 @@ pub struct SortArgs {
     pub count: ElementCount,
 }
 
-/// Memory a sort plan needs from the caller besides the keys and values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SortMemoryRequirements {
-    /// Bytes of the alternate keys buffer (max_count keys).
-    pub keys_alt_size: u64,
-    /// Bytes of the alternate values buffer (0 without values).
-    pub values_alt_size: u64,
-    /// Bytes of scratch (constant in max_count on the Onesweep path: under 2 MiB).
-    pub scratch_size: u64,
-    /// Alignment of every range's offset (keys and values need their element size too).
-    pub alignment: u64,
-    /// Usage flags every buffer passed to the sort must have.
-    pub usage: vk::BufferUsageFlags,
-}
-
 /// The largest count a sort plan accepts: 2^32 - 2^15 = 4,294,934,528 elements. Larger plans
 /// are refused with [`Error::InvalidArgument`] by [`Context::sort_plan`], and therefore by every
 /// host call and C function.
@@ -429,13 +417,14 @@ push_constants! {
 /// to record many times.
 #[derive(Clone, Debug)]
 pub struct SortPlan {
+    ctx: Context,
     desc: SortDesc,
     path: SortPath,
     tuning: SortTuning,
     spin_limit: u32,
     end_bit: u32,
     pass_count: u32,
-    requirements: SortMemoryRequirements,
+    requirements: MemoryRequirements,
     block_scan: Option<ScanPlan>,
     /// Largest count of the small path (0 where its kernels do not fit the device).
     small_limit: u64,
@@ -697,7 +686,7 @@ impl Context {
         };
         let safe_bytes = block_scan.as_ref().map_or(0, |scan| {
             let counts = (256 * blocks * 4).next_multiple_of(ALIGNMENT);
-            SCRATCH_RING + counts + scan.memory_requirements().scratch_size
+            SCRATCH_RING + counts + scan.memory_requirements().scratch.size
         });
         let scratch_size = match path {
             SortPath::Onesweep => SCRATCH_RING + RING_TILES * 256 * 8,
@@ -721,18 +710,17 @@ impl Context {
             && !resident_merges
             && resident.is_some_and(|t| shared_bytes(self, &t, desc, Stage::WholeTileApart) <= max_shared);
         let plan = SortPlan {
+            ctx: self.clone(),
             desc: *desc,
             path,
             tuning,
             spin_limit,
             end_bit,
             pass_count,
-            requirements: SortMemoryRequirements {
-                keys_alt_size: desc.max_count * desc.key_type.bytes(),
-                values_alt_size: desc.max_count * desc.value_type.bytes(),
-                scratch_size,
-                alignment: ALIGNMENT,
-                usage: BUFFER_USAGE,
+            requirements: MemoryRequirements {
+                keys_alt: BufferRequirements::new(desc.max_count * desc.key_type.bytes(), ALIGNMENT),
+                values_alt: BufferRequirements::new(desc.max_count * desc.value_type.bytes(), ALIGNMENT),
+                ..MemoryRequirements::scratch(scratch_size, ALIGNMENT)
             },
             block_scan,
             small_limit,
@@ -791,7 +779,7 @@ impl SortPlan {
     }
 
     /// Alternate buffers and scratch every [`SortPlan::record`] call needs.
-    pub fn memory_requirements(&self) -> SortMemoryRequirements {
+    pub fn memory_requirements(&self) -> MemoryRequirements {
         self.requirements
     }
 
@@ -932,7 +920,7 @@ impl SortPlan {
             values_alt.check(ctx, "sort values_alt", value_bytes, align)?;
         }
         args.scratch
-            .check(ctx, "sort scratch", self.requirements.scratch_size, ALIGNMENT)?;
+            .check(ctx, "sort scratch", self.requirements.scratch.size, ALIGNMENT)?;
         let mut ranges = vec![
             ("keys", args.keys),
             ("keys_alt", args.keys_alt),
@@ -971,13 +959,8 @@ impl SortPlan {
     /// buffer range must name a live buffer of that device with the usage vkalgo asks for
     /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
     /// completed; the synchronization contract in the module docs must be met.
-    pub unsafe fn record(
-        &self,
-        ctx: &Context,
-        cmd: vk::CommandBuffer,
-        args: &SortArgs,
-    ) -> Result<SortResult> {
-        self.record_inner(ctx, cmd, args, None, None)
+    pub unsafe fn record(&self, cmd: vk::CommandBuffer, args: &SortArgs) -> Result<SortResult> {
+        self.record_inner(&self.ctx, cmd, args, None, None)
     }
 
     /// Records the plan (a one- or two-pass Onesweep plan) as the Onesweep multisplit
@@ -1019,14 +1002,13 @@ impl SortPlan {
     #[doc(hidden)]
     pub unsafe fn record_profiled(
         &self,
-        ctx: &Context,
         cmd: vk::CommandBuffer,
         args: &SortArgs,
         pool: vk::QueryPool,
         first_query: u32,
     ) -> Result<(SortResult, u32)> {
         let marks = std::cell::Cell::new(first_query);
-        let location = self.record_inner(ctx, cmd, args, Some((pool, &marks)), None)?;
+        let location = self.record_inner(&self.ctx, cmd, args, Some((pool, &marks)), None)?;
         Ok((location, marks.get() - first_query))
     }
 

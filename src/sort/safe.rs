@@ -28,7 +28,7 @@ pub(super) fn record(pass: &Pass, mut push: SortPush, scratch: &BufferRange, sca
     let scan_args = ScanArgs {
         input: counts,
         output: counts,
-        scratch: scratch.part(scan_offset, scan.memory_requirements().scratch_size),
+        scratch: scratch.part(scan_offset, scan.memory_requirements().scratch.size),
         count: ElementCount::Direct(256 * blocks),
     };
     for p in 0..push.pass_count {
@@ -38,7 +38,7 @@ pub(super) fn record(pass: &Pass, mut push: SortPush, scratch: &BufferRange, sca
             }
             pass.dispatch(upsweep, &push, blocks as u32);
             pass.ctx.compute_to_compute(pass.cmd);
-            scan.record(pass.ctx, pass.cmd, &scan_args)?;
+            scan.record(pass.cmd, &scan_args)?;
             pass.ctx.compute_to_compute(pass.cmd);
             pass.dispatch(downsweep, &push, blocks as u32);
         }

@@ -216,7 +216,7 @@ impl Context {
         let requirements = plan.memory_requirements();
         let key_bytes = keys.len() as u64;
         let value_bytes = n as u64 * value_type.bytes();
-        let offsets_bytes = requirements.offsets_size;
+        let offsets_bytes = requirements.offsets.size;
         let key_upload = self.staging_from(&*keys)?;
         let value_upload = match &values {
             Some(v) => Some(self.staging_from(v)?),
@@ -246,7 +246,7 @@ impl Context {
             bytes => Some(self.device_buffer(bytes, "vkalgo split splitters/ids")?),
         };
         let device_offsets = self.device_buffer(offsets_bytes, "vkalgo split offsets")?;
-        let scratch = self.device_buffer(requirements.scratch_size, "vkalgo split scratch")?;
+        let scratch = self.device_buffer(requirements.scratch.size, "vkalgo split scratch")?;
         let mut key_download = self.readback_buffer(key_bytes)?;
         let mut value_download = match value_bytes {
             0 => None,
@@ -282,7 +282,7 @@ impl Context {
                 self.record_copy(cmd, up, dst, aux_bytes);
             }
             self.transfer_to_compute(cmd);
-            plan.record(self, cmd, &args)?;
+            plan.record(cmd, &args)?;
             self.compute_to_transfer(cmd);
             self.record_copy(cmd, &device_keys_out, &key_download, key_bytes);
             if let (Some(src), Some(down)) = (&device_values_out, &value_download) {

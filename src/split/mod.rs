@@ -126,7 +126,7 @@ pub mod reference;
 pub use glsl::glsl_compilations;
 pub use host::Bucketing;
 
-use crate::core::buffer::{BufferRange, ElementCount, BUFFER_USAGE};
+use crate::core::buffer::{BufferRange, BufferRequirements, ElementCount, MemoryRequirements};
 use crate::core::shaders::{self, ShaderSource};
 use crate::core::spirv::push_constants;
 use crate::error::{Error, Result};
@@ -138,6 +138,7 @@ use ash::vk;
 /// A bucket function (the values match the C constants `VKALGO_BUCKET_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
+#[non_exhaustive]
 pub enum BucketFn {
     /// `(ordered key bits >> bit_offset) & (m - 1)`, `m` a power of two.
     Bits = 0,
@@ -180,6 +181,7 @@ impl BucketFn {
 /// docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[repr(u32)]
+#[non_exhaustive]
 pub enum SplitPath {
     /// [`SplitPath::Small`] for direct counts up to [`SplitPlan::small_limit`]; above it
     /// [`SplitPath::TileSubgroupStaged`] for u32 -> u32 pairs into 3 to 12 buckets by BITS or 3
@@ -382,22 +384,6 @@ pub struct SplitArgs {
     pub params: [u32; 4],
 }
 
-/// Memory a multisplit plan needs from the caller besides inputs and outputs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SplitMemoryRequirements {
-    /// Bytes of scratch (status word; count matrix and scan scratch, or on the Onesweep path
-    /// the sort's scratch and, above 256 buckets, `max_count` alternate keys and values; with
-    /// SPLITTERS above 64 buckets the splitter index: the splitters and a table of at most
-    /// 64 KiB).
-    pub scratch_size: u64,
-    /// Bytes of the offsets range (`(m + 1) * 4`).
-    pub offsets_size: u64,
-    /// Alignment of every range's offset (keys and values need their element size too).
-    pub alignment: u64,
-    /// Usage flags every buffer passed to the multisplit must have.
-    pub usage: vk::BufferUsageFlags,
-}
-
 push_constants! {
     /// Push constants of every multisplit pass (glsl/split/split_common.glsl, block `SplitPush`).
     pub(crate) struct SplitPush {
@@ -428,6 +414,7 @@ push_constants! {
 /// keep and to record many times.
 #[derive(Clone, Debug)]
 pub struct SplitPlan {
+    ctx: Context,
     desc: SplitDesc,
     workgroup_size: u32,
     /// Lanes of a lane group (the device's smallest subgroup size).
@@ -455,7 +442,7 @@ pub struct SplitPlan {
     splitter_index: Option<SplitterIndex>,
     /// Largest count of the one-workgroup path (0: none).
     small_limit: u64,
-    requirements: SplitMemoryRequirements,
+    requirements: MemoryRequirements,
 }
 
 /// The passes of the tile and column paths above the small path.
@@ -488,7 +475,7 @@ impl ColumnPasses {
         let matrix_bytes = ((entries + 1) * 4).next_multiple_of(ALIGNMENT);
         let scan_scratch = STATUS_BYTES;
         let counts =
-            (scan_scratch + self.scan.memory_requirements().scratch_size).next_multiple_of(ALIGNMENT);
+            (scan_scratch + self.scan.memory_requirements().scratch.size).next_multiple_of(ALIGNMENT);
         let scanned = if self.out_of_place {
             counts + matrix_bytes
         } else {
@@ -505,7 +492,7 @@ impl ColumnPasses {
 
 impl SplitPlan {
     /// Memory every [`SplitPlan::record`] call needs.
-    pub fn memory_requirements(&self) -> SplitMemoryRequirements {
+    pub fn memory_requirements(&self) -> MemoryRequirements {
         self.requirements
     }
 
@@ -619,11 +606,11 @@ impl SplitPlan {
             }
         }
         args.offsets
-            .check(ctx, "multisplit offsets", self.requirements.offsets_size, 4)?;
+            .check(ctx, "multisplit offsets", self.requirements.offsets.size, 4)?;
         args.scratch.check(
             ctx,
             "multisplit scratch",
-            self.requirements.scratch_size,
+            self.requirements.scratch.size,
             ALIGNMENT,
         )?;
         ranges.push(("offsets", args.offsets, true));
@@ -652,7 +639,8 @@ impl SplitPlan {
     /// buffer range must name a live buffer of that device with the usage vkalgo asks for
     /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
     /// completed; the synchronization contract in the module docs must be met.
-    pub unsafe fn record(&self, ctx: &Context, cmd: vk::CommandBuffer, args: &SplitArgs) -> Result<()> {
+    pub unsafe fn record(&self, cmd: vk::CommandBuffer, args: &SplitArgs) -> Result<()> {
+        let ctx = &self.ctx;
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("multisplit: the command buffer is null"));
         }
@@ -756,7 +744,7 @@ impl SplitPlan {
             output: scanned,
             scratch: args.scratch.part(
                 layout.scan_scratch,
-                passes.scan.memory_requirements().scratch_size,
+                passes.scan.memory_requirements().scratch.size,
             ),
             count: ElementCount::Direct(scanned_entries),
         };
@@ -803,7 +791,7 @@ impl SplitPlan {
             if scan_clear.is_some() {
                 passes.scan.record_precleared(ctx, cmd, &scan_args)?;
             } else {
-                passes.scan.record(ctx, cmd, &scan_args)?;
+                passes.scan.record(cmd, &scan_args)?;
             }
             ctx.compute_to_compute(cmd);
             // (aux 0: the offsets come from the matrix; see glsl/split/offsets.comp.)
@@ -1071,6 +1059,7 @@ impl Context {
             None => scratch_size,
         };
         let plan = SplitPlan {
+            ctx: self.clone(),
             desc: desc.clone(),
             workgroup_size,
             group_lanes,
@@ -1088,11 +1077,9 @@ impl Context {
             small,
             splitter_index,
             small_limit,
-            requirements: SplitMemoryRequirements {
-                scratch_size,
-                offsets_size: (m as u64 + 1) * 4,
-                alignment: ALIGNMENT,
-                usage: BUFFER_USAGE,
+            requirements: MemoryRequirements {
+                offsets: BufferRequirements::new((m as u64 + 1) * 4, ALIGNMENT),
+                ..MemoryRequirements::scratch(scratch_size, ALIGNMENT)
             },
         };
         let spec = plan.pass_specialization();

@@ -143,7 +143,7 @@ impl OnesweepSplit {
         };
         let requirements = sort.memory_requirements();
         let alternate = if sort.pass_count() > 1 {
-            (requirements.keys_alt_size, requirements.values_alt_size)
+            (requirements.keys_alt.size, requirements.values_alt.size)
         } else {
             (0, 0)
         };
@@ -162,7 +162,7 @@ impl OnesweepSplit {
 
     /// Byte offsets in scratch of the alternate keys and values.
     fn alternate_at(&self) -> (u64, u64) {
-        let sort_bytes = self.sort.memory_requirements().scratch_size;
+        let sort_bytes = self.sort.memory_requirements().scratch.size;
         let keys_at = SORT_SCRATCH_OFFSET + sort_bytes.next_multiple_of(ALIGNMENT);
         (keys_at, keys_at + self.alternate.0.next_multiple_of(ALIGNMENT))
     }
@@ -188,7 +188,7 @@ impl OnesweepSplit {
     ) -> Result<()> {
         let scratch = &args.scratch;
         let status = ctx.address_of(scratch) + STATUS_OFFSET;
-        let sort_scratch = scratch.part(SORT_SCRATCH_OFFSET, self.sort.memory_requirements().scratch_size);
+        let sort_scratch = scratch.part(SORT_SCRATCH_OFFSET, self.sort.memory_requirements().scratch.size);
         if args.count == ElementCount::Direct(0) {
             // Nothing to split: a zero status word and zero offsets.
             unsafe {

@@ -115,7 +115,7 @@ pub fn record_scan_counted(
     )?;
     let mut scratch = GpuBuffer::new(
         ctx,
-        64 + plan.memory_requirements().scratch_size,
+        64 + plan.memory_requirements().scratch.size,
         MemoryLocation::GpuToCpu,
         "test scratch",
     )?;
@@ -142,7 +142,7 @@ pub fn record_scan_counted(
     let args = ScanArgs {
         input: input_range,
         output: output_range,
-        scratch: scratch.sub_range(16, plan.memory_requirements().scratch_size),
+        scratch: scratch.sub_range(16, plan.memory_requirements().scratch.size),
         count: if layout.indirect {
             ElementCount::Indirect(count_buf.sub_range(0, 4))
         } else {
@@ -151,7 +151,7 @@ pub fn record_scan_counted(
     };
     ctx.submit_and_wait(|cmd| unsafe {
         host_to_compute(ctx, cmd);
-        plan.record(ctx, cmd, &args)?;
+        plan.record(cmd, &args)?;
         compute_to_host(ctx, cmd);
         Ok(())
     })?;
@@ -229,6 +229,7 @@ pub unsafe fn c_context_over(ctx: &Context) -> *mut vkalgo_ffi::VkalgoContext {
         queue_lock_user_data: std::ptr::null_mut(),
         pipeline_cache_data: std::ptr::null(),
         pipeline_cache_data_size: 0,
+        ..Default::default()
     };
     let mut cctx = std::ptr::null_mut();
     assert_eq!(

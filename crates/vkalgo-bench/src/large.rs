@@ -788,7 +788,7 @@ fn sort_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result
         .collect::<Result<_>>()?;
     let scratch_bytes = plans
         .iter()
-        .map(|p| p.memory_requirements().scratch_size)
+        .map(|p| p.memory_requirements().scratch.size)
         .max()
         .unwrap_or(16);
     let buffers = (|| -> std::result::Result<_, String> {
@@ -824,14 +824,14 @@ fn sort_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result
             values: None,
             keys_alt: alt_buf.range(OFFSET, bytes),
             values_alt: None,
-            scratch: scratch_buf.range(OFFSET, plan.memory_requirements().scratch_size),
+            scratch: scratch_buf.range(OFFSET, plan.memory_requirements().scratch.size),
             count: ElementCount::Direct(n),
         };
         let mut location = SortResult::InPlace;
         let times = timer.regions(|cmd, mark| {
             unsafe { full_barrier(ctx, cmd) };
             mark(cmd);
-            location = unsafe { plan.record(ctx, cmd, &args)? };
+            location = unsafe { plan.record(cmd, &args)? };
             mark(cmd);
             Ok(())
         })?;
@@ -903,7 +903,7 @@ fn pairs_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Resul
         .collect::<Result<_>>()?;
     let scratch_bytes = plans
         .iter()
-        .map(|p| p.memory_requirements().scratch_size)
+        .map(|p| p.memory_requirements().scratch.size)
         .max()
         .unwrap_or(16);
     let buffers = (|| -> std::result::Result<_, String> {
@@ -946,14 +946,14 @@ fn pairs_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Resul
             values: Some(values_buf.range(OFFSET, bytes)),
             keys_alt: alt_buf.range(OFFSET, bytes),
             values_alt: Some(values_alt_buf.range(OFFSET, bytes)),
-            scratch: scratch_buf.range(OFFSET, plan.memory_requirements().scratch_size),
+            scratch: scratch_buf.range(OFFSET, plan.memory_requirements().scratch.size),
             count: ElementCount::Direct(n),
         };
         let mut location = SortResult::InPlace;
         let times = timer.regions(|cmd, mark| {
             unsafe { full_barrier(ctx, cmd) };
             mark(cmd);
-            location = unsafe { plan.record(ctx, cmd, &args)? };
+            location = unsafe { plan.record(cmd, &args)? };
             mark(cmd);
             Ok(())
         })?;
@@ -1073,7 +1073,7 @@ fn scan_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result
         .collect::<Result<_>>()?;
     let scratch_bytes = plans
         .iter()
-        .map(|p| p.memory_requirements().scratch_size)
+        .map(|p| p.memory_requirements().scratch.size)
         .max()
         .unwrap_or(16);
     let buffers = (|| -> std::result::Result<_, String> {
@@ -1108,13 +1108,13 @@ fn scan_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result
         let args = ScanArgs {
             input: in_buf.range(OFFSET, bytes),
             output: output.range(OFFSET, bytes),
-            scratch: scratch_buf.range(OFFSET, plan.memory_requirements().scratch_size),
+            scratch: scratch_buf.range(OFFSET, plan.memory_requirements().scratch.size),
             count: ElementCount::Direct(n),
         };
         let times = timer.regions(|cmd, mark| {
             unsafe { full_barrier(ctx, cmd) };
             mark(cmd);
-            unsafe { plan.record(ctx, cmd, &args)? };
+            unsafe { plan.record(cmd, &args)? };
             mark(cmd);
             Ok(())
         })?;

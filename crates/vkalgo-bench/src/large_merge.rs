@@ -215,7 +215,7 @@ pub(crate) fn merge_check(
         let count_buf = RawBuffer::new(ctx, OFFSET + 16, "set op count").map_err(vkalgo::Error::Internal)?;
         for (op, what) in ops.iter().zip(&set_whats) {
             let plan = ctx.set_op_plan(&SetOpDesc::new(KeyType::U32, *op, na, nb_set))?;
-            let scratch_size = plan.memory_requirements().scratch_size;
+            let scratch_size = plan.memory_requirements().scratch.size;
             let scratch = match RawBuffer::new(ctx, OFFSET + scratch_size, "set op scratch") {
                 Ok(s) => s,
                 Err(m) => {
@@ -236,7 +236,7 @@ pub(crate) fn merge_check(
                 b_count: ElementCount::Direct(nb_set),
             };
             let ms = time_warm(ctx, &timer, true, |cmd| {
-                unsafe { plan.record(ctx, cmd, &args)? };
+                unsafe { plan.record(cmd, &args)? };
                 Ok(())
             })?;
             let t = Instant::now();
@@ -272,7 +272,7 @@ pub(crate) fn merge_check(
         for (pairs, what) in [false, true].into_iter().zip(&merge_whats) {
             let value_type = if pairs { ValueType::U32 } else { ValueType::None };
             let plan = ctx.merge_plan(&MergeDesc::new(KeyType::U32, value_type, na, nb))?;
-            let scratch_size = plan.memory_requirements().scratch_size;
+            let scratch_size = plan.memory_requirements().scratch.size;
             let buffers = (|| -> std::result::Result<_, String> {
                 let scratch = RawBuffer::new(ctx, OFFSET + scratch_size, "merge scratch")?;
                 let values = if pairs {
@@ -309,7 +309,7 @@ pub(crate) fn merge_check(
                 b_count: ElementCount::Direct(nb),
             };
             let ms = time_warm(ctx, &timer, true, |cmd| {
-                unsafe { plan.record(ctx, cmd, &args)? };
+                unsafe { plan.record(cmd, &args)? };
                 Ok(())
             })?;
             let t = Instant::now();
@@ -357,7 +357,7 @@ pub(crate) fn merge_sort_check(ctx: &Context, o: &Options, n: u64, rows: &mut Ve
         let what = format!("merge sort u32 {}", if pairs { "-> u32 pairs" } else { "keys" });
         let value_type = if pairs { ValueType::U32 } else { ValueType::None };
         let plan = ctx.merge_sort_plan(&MergeSortDesc::new(KeyType::U32, value_type, n))?;
-        let scratch_size = plan.memory_requirements().scratch_size;
+        let scratch_size = plan.memory_requirements().scratch.size;
         let buffers = (|| -> std::result::Result<_, String> {
             let main = (
                 RawBuffer::new(ctx, OFFSET + bytes, "merge sort keys")?,
@@ -397,7 +397,7 @@ pub(crate) fn merge_sort_check(ctx: &Context, o: &Options, n: u64, rows: &mut Ve
         let timer = Timer::new(ctx)?;
         let mut location = SortResult::InPlace;
         let ms = time_warm(ctx, &timer, false, |cmd| {
-            location = unsafe { plan.record(ctx, cmd, &args)? };
+            location = unsafe { plan.record(cmd, &args)? };
             Ok(())
         })?;
         let t = Instant::now();

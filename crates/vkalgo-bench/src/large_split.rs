@@ -153,7 +153,7 @@ pub(crate) fn split_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row
     let scratch_bytes = plans
         .iter()
         .flatten()
-        .map(|p| p.memory_requirements().scratch_size)
+        .map(|p| p.memory_requirements().scratch.size)
         .max()
         .unwrap_or(16);
     let max_m = cases.iter().map(|c| c.m as u64).max().unwrap_or(1);
@@ -215,7 +215,7 @@ pub(crate) fn split_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row
             BucketFn::Splitters => par_map(&keys, o.threads, |_, k| {
                 splitters.partition_point(|&s| s <= k) as u32
             }),
-            BucketFn::Ids => par_map(&keys, o.threads, |i, _| random_at(i as u64, 91) % m),
+            _ => par_map(&keys, o.threads, |i, _| random_at(i as u64, 91) % m),
         };
         match case.bucket_fn {
             BucketFn::Ids => upload_u32(ctx, ids_buf.buffer, OFFSET, &buckets, o.threads)?,
@@ -234,13 +234,13 @@ pub(crate) fn split_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row
             splitters: (case.bucket_fn == BucketFn::Splitters)
                 .then(|| splitters_buf.range(OFFSET, (m as u64 - 1).max(1) * 4)),
             bucket_ids: (case.bucket_fn == BucketFn::Ids).then(|| ids_buf.range(OFFSET, bytes)),
-            offsets: offsets_buf.range(OFFSET, requirements.offsets_size),
-            scratch: scratch_buf.range(OFFSET, requirements.scratch_size),
+            offsets: offsets_buf.range(OFFSET, requirements.offsets.size),
+            scratch: scratch_buf.range(OFFSET, requirements.scratch.size),
             count: ElementCount::Direct(n),
             params: [m, 0, 0, 0],
         };
         let ms = time_warm(ctx, &timer, true, |cmd| {
-            unsafe { plan.record(ctx, cmd, &args)? };
+            unsafe { plan.record(cmd, &args)? };
             Ok(())
         })?;
         let t = Instant::now();

@@ -250,7 +250,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 };
                 let scratch = GpuBuffer::new(
                     ctx,
-                    plan.memory_requirements().scratch_size,
+                    plan.memory_requirements().scratch.size,
                     MemoryLocation::GpuOnly,
                     "bench scratch",
                 )?;
@@ -265,9 +265,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     a_count: ElementCount::Direct(n as u64),
                     b_count: ElementCount::Direct(n as u64),
                 };
-                timer.time_batch(3, |cmd, _| unsafe { plan.record(ctx, cmd, &args) })?;
+                timer.time_batch(3, |cmd, _| unsafe { plan.record(cmd, &args) })?;
                 yard.warm(ctx, &timer)?;
-                let ms = median(timer.time_batch(reps, |cmd, _| unsafe { plan.record(ctx, cmd, &args) })?);
+                let ms = median(timer.time_batch(reps, |cmd, _| unsafe { plan.record(cmd, &args) })?);
                 let got: Vec<u32> = download(ctx, &out_buf, 2 * n)?;
                 let mut ok = got == want_keys;
                 if pairs {
@@ -285,7 +285,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     ok,
                 );
                 if options.pass_times {
-                    print_pass_times(ctx, &timer, |cmd| unsafe { plan.record(ctx, cmd, &args) })?;
+                    print_pass_times(ctx, &timer, |cmd| unsafe { plan.record(cmd, &args) })?;
                 }
             }
         }
@@ -319,7 +319,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 };
                 let scratch = GpuBuffer::new(
                     ctx,
-                    plan.memory_requirements().scratch_size,
+                    plan.memory_requirements().scratch.size,
                     MemoryLocation::GpuOnly,
                     "bench scratch",
                 )?;
@@ -332,9 +332,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     a_count: ElementCount::Direct(n as u64),
                     b_count: ElementCount::Direct(n as u64),
                 };
-                timer.time_batch(3, |cmd, _| unsafe { plan.record(ctx, cmd, &args) })?;
+                timer.time_batch(3, |cmd, _| unsafe { plan.record(cmd, &args) })?;
                 yard.warm(ctx, &timer)?;
-                let ms = median(timer.time_batch(reps, |cmd, _| unsafe { plan.record(ctx, cmd, &args) })?);
+                let ms = median(timer.time_batch(reps, |cmd, _| unsafe { plan.record(cmd, &args) })?);
                 let got: Vec<u32> = download(ctx, &out_buf, 4 + want.len())?;
                 let ok = got[0] as usize == want.len() && got[4..] == want[..];
                 let bytes = (2 * n + want.len()) as f64 * 4.0;
@@ -348,7 +348,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     ok,
                 );
                 if options.pass_times {
-                    print_pass_times(ctx, &timer, |cmd| unsafe { plan.record(ctx, cmd, &args) })?;
+                    print_pass_times(ctx, &timer, |cmd| unsafe { plan.record(cmd, &args) })?;
                 }
             }
         }
@@ -371,7 +371,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             })?;
             let scratch = GpuBuffer::new(
                 ctx,
-                plan.memory_requirements().scratch_size,
+                plan.memory_requirements().scratch.size,
                 MemoryLocation::GpuOnly,
                 "bench scratch",
             )?;
@@ -389,7 +389,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 reps,
                 |cmd, _| unsafe { ctx.record_compute_copy(cmd, &input, &work) },
                 |cmd, _| unsafe {
-                    location = plan.record(ctx, cmd, &args)?;
+                    location = plan.record(cmd, &args)?;
                     Ok(())
                 },
             )?;
@@ -416,7 +416,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         let plan = ctx.sort_plan(&SortDesc::new(KeyType::U32, ValueType::None, n as u64))?;
         let scratch = GpuBuffer::new(
             ctx,
-            plan.memory_requirements().scratch_size.max(16),
+            plan.memory_requirements().scratch.size.max(16),
             MemoryLocation::GpuOnly,
             "bench scratch",
         )?;
@@ -434,7 +434,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             reps,
             |cmd, _| unsafe { ctx.record_compute_copy(cmd, &input, &work) },
             |cmd, _| unsafe {
-                location = plan.record(ctx, cmd, &args)?;
+                location = plan.record(cmd, &args)?;
                 Ok(())
             },
         )?;

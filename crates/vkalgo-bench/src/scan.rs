@@ -165,7 +165,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 };
                 let scratch = GpuBuffer::new(
                     ctx,
-                    plan.memory_requirements().scratch_size,
+                    plan.memory_requirements().scratch.size,
                     MemoryLocation::GpuOnly,
                     "bench scratch",
                 )?;
@@ -202,14 +202,14 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 timer.time_each(
                     3,
                     |cmd, rep| refill(cmd, RandomFill::seed(warm_seed, rep)),
-                    |cmd, _| unsafe { plan.record(ctx, cmd, &args) },
+                    |cmd, _| unsafe { plan.record(cmd, &args) },
                 )?;
                 batch_seed += 1;
                 let seed = batch_seed;
                 let times = timer.time_each(
                     reps,
                     |cmd, rep| refill(cmd, RandomFill::seed(seed, rep)),
-                    |cmd, _| unsafe { plan.record(ctx, cmd, &args) },
+                    |cmd, _| unsafe { plan.record(cmd, &args) },
                 )?;
                 let got: Vec<u32> = download(ctx, &out_buf, n)?;
                 let verified = if fixed {
@@ -242,14 +242,14 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 rows.push(format!(
                     "| {variant} | {tuning_text} | 2^{log2} | {ms:.4} | {gelems:.1} | {gbs:.0} | {:.0}% | {} | {} |",
                     100.0 * gbs / copy_gbs,
-                    plan.memory_requirements().scratch_size,
+                    plan.memory_requirements().scratch.size,
                     if verified { "yes" } else { "NO" }
                 ));
                 println!("{}", rows.last().unwrap());
                 println!(
                     "RESULT\tvkalgo\tscan_exclusive_u32\t{variant}{}\t{n}\t{ms:.6}\t{gelems:.2}\t{}",
                     desc.tuning.map_or(String::new(), |_| format!("_{tuning_text}")),
-                    plan.memory_requirements().scratch_size
+                    plan.memory_requirements().scratch.size
                 );
                 if !verified {
                     eprintln!(

@@ -157,7 +157,7 @@ fn ranks(key_type: KeyType, words: &[u32]) -> Vec<u64> {
             .iter()
             .map(|&k| rank_key(f64::from_bits(k), 0, 0, false))
             .collect(),
-        KeyType::U32 => words.iter().map(|&k| rank_key(k, 0, 0, false)).collect(),
+        _ => words.iter().map(|&k| rank_key(k, 0, 0, false)).collect(),
     }
 }
 
@@ -217,7 +217,7 @@ fn phase_times(
         ctx.memory_barrier(cmd, stages, all, stages, all);
         ctx.device()
             .cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 0);
-        Ok(1 + plan.record_profiled(ctx, cmd, args, pool, 1)?.1)
+        Ok(1 + plan.record_profiled(cmd, args, pool, 1)?.1)
     })?;
     Ok(stamps
         .windows(2)
@@ -291,7 +291,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         }
                     };
                     let requirements = plan.memory_requirements();
-                    if requirements.scratch_size > SCRATCH_BYTES {
+                    if requirements.scratch.size > SCRATCH_BYTES {
                         println!("| {type_name} | {path:?} | - | 2^{log2} | skipped: scratch over {SCRATCH_BYTES} |");
                         continue;
                     }
@@ -346,12 +346,12 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     timer.time_each(
                         3,
                         |cmd, _| restore(cmd),
-                        |cmd, _| unsafe { plan.record(ctx, cmd, &sort_args) }.map(|_| ()),
+                        |cmd, _| unsafe { plan.record(cmd, &sort_args) }.map(|_| ()),
                     )?;
                     let times = timer.time_each(
                         options.reps.min(MAX_BATCH as usize) as u32,
                         |cmd, _| restore(cmd),
-                        |cmd, _| unsafe { plan.record(ctx, cmd, &sort_args) }.map(|_| ()),
+                        |cmd, _| unsafe { plan.record(cmd, &sort_args) }.map(|_| ()),
                     )?;
                     let phases = phase_times(ctx, &timer, &plan, &sort_args, restore)?;
                     let (result_keys, result_values) = match plan.result_location() {
@@ -437,8 +437,8 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     }
                     println!(
                         "| {type_name} | {variant} | {tuning_text} | 2^{log2} | {ms:.4} | {rate:.2} | {} | {} | {} |",
-                        requirements.scratch_size,
-                        requirements.keys_alt_size + requirements.values_alt_size,
+                        requirements.scratch.size,
+                        requirements.keys_alt.size + requirements.values_alt.size,
                         match &verdict {
                             Ok(()) => "yes".to_string(),
                             Err(e) => format!("NO: {e}"),
@@ -451,7 +451,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         } else {
                             format!("_{tuning_text}")
                         },
-                        requirements.scratch_size
+                        requirements.scratch.size
                     );
                     let t = plan.tuning();
                     println!(

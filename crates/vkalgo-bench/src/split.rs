@@ -136,7 +136,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     ..SplitDesc::new(KeyType::U32, ValueType::U32, m, bucket_fn, max_n)
                 };
                 if let Ok(plan) = ctx.split_plan(&desc) {
-                    scratch_size = scratch_size.max(plan.memory_requirements().scratch_size);
+                    scratch_size = scratch_size.max(plan.memory_requirements().scratch.size);
                 }
             }
         }
@@ -216,8 +216,8 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                             splitters: (bucket_fn == BucketFn::Splitters && m > 1)
                                 .then(|| splitters.sub_range(0, (m as u64 - 1) * 4)),
                             bucket_ids: (bucket_fn == BucketFn::Ids).then(|| ids.sub_range(0, nb)),
-                            offsets: offsets.sub_range(0, req.offsets_size),
-                            scratch: scratch.sub_range(0, req.scratch_size),
+                            offsets: offsets.sub_range(0, req.offsets.size),
+                            scratch: scratch.sub_range(0, req.scratch.size),
                             count: ElementCount::Direct(n as u64),
                             params: [m, 0, 0, 0],
                         };
@@ -225,11 +225,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         let warm = if ctx.is_cpu_device() { 1 } else { 8 };
                         // SAFETY: the buffers are live until the end of the run; the batches
                         // separate the repetitions with full barriers.
-                        timer.time_batch(warm, |cmd, _| unsafe { plan.record(ctx, cmd, &split_args) })?;
+                        timer.time_batch(warm, |cmd, _| unsafe { plan.record(cmd, &split_args) })?;
                         yard.warm(ctx, &timer)?;
                         let times = timer
                             .time_batch(o.reps.min(MAX_BATCH as usize) as u32, |cmd, _| unsafe {
-                                plan.record(ctx, cmd, &split_args)
+                                plan.record(cmd, &split_args)
                             })?;
                         let got_keys: Vec<u32> = download(ctx, &keys_out, n)?;
                         let got_offsets: Vec<u32> = download(ctx, &offsets, m as usize + 1)?;
@@ -262,12 +262,10 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         );
                         println!(
                             "RESULT\tvkalgo\tmultisplit_{type_name}_m{m}\t{fn_name}_{path_name}\t{n}\t{ms:.6}\t{rate:.4}\t{}",
-                            req.scratch_size
+                            req.scratch.size
                         );
                         if o.pass_times {
-                            print_pass_times(ctx, &timer, |cmd| unsafe {
-                                plan.record(ctx, cmd, &split_args)
-                            })?;
+                            print_pass_times(ctx, &timer, |cmd| unsafe { plan.record(cmd, &split_args) })?;
                         }
                     }
                 }
@@ -281,7 +279,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     };
                     let plan = ctx.sort_plan(&desc)?;
                     let req = plan.memory_requirements();
-                    if req.scratch_size > scratch_size {
+                    if req.scratch.size > scratch_size {
                         continue;
                     }
                     // Sorts in place on keys_out/values_out (restored from the input each time).
@@ -290,7 +288,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         values: None,
                         keys_alt: sort_alt.sub_range(0, nb),
                         values_alt: None,
-                        scratch: scratch.sub_range(0, req.scratch_size),
+                        scratch: scratch.sub_range(0, req.scratch.size),
                         count: ElementCount::Direct(n as u64),
                     };
                     // SAFETY (here and below): live buffers, full barriers between repetitions.
@@ -300,13 +298,13 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     timer.time_each(
                         2,
                         |cmd, _| restore(cmd),
-                        |cmd, _| unsafe { plan.record(ctx, cmd, &sort_args) }.map(|_| ()),
+                        |cmd, _| unsafe { plan.record(cmd, &sort_args) }.map(|_| ()),
                     )?;
                     yard.warm(ctx, &timer)?;
                     let times = timer.time_each(
                         o.reps.min(MAX_BATCH as usize) as u32,
                         |cmd, _| restore(cmd),
-                        |cmd, _| unsafe { plan.record(ctx, cmd, &sort_args) }.map(|_| ()),
+                        |cmd, _| unsafe { plan.record(cmd, &sort_args) }.map(|_| ()),
                     )?;
                     let ms = median(times);
                     let rate = n as f64 / (ms * 1e-3) / 1e9;
@@ -318,7 +316,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     );
                     println!(
                         "RESULT\tvkalgo\tmultisplit_{type_name}_m{m}\tsort_topbits\t{n}\t{ms:.6}\t{rate:.4}\t{}",
-                        req.scratch_size
+                        req.scratch.size
                     );
                 }
             }

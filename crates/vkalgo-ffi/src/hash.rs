@@ -5,26 +5,16 @@
 //! naturally aligned). A map must be destroyed before its context.
 
 use super::types::*;
-use super::{byte_len, context_ref, guard, non_null, try_filled, VkalgoContext, VkalgoResult};
+use super::{byte_len, context_ref, guard, no_extension, non_null, try_filled, VkalgoContext, VkalgoResult};
 use vkalgo::hash::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashRetrieveArgs,
     HashValueType, InsertStatus,
 };
+use vkalgo::Context;
 use vkalgo::Error;
-use vkalgo::{Context, ElementCount};
-
-/// Insert status: the key was new and is now in the map.
-pub const VKALGO_HASH_STATUS_INSERTED: u32 = 0;
-/// Insert status: the key was present (or inserted by another occurrence in the batch); its
-/// value was overwritten.
-pub const VKALGO_HASH_STATUS_UPDATED: u32 = 1;
-/// Insert status: no free slot within the probe bound; the key was not stored.
-pub const VKALGO_HASH_STATUS_FULL: u32 = 2;
-/// Insert status: a reserved key (the two largest values of the key type); not stored.
-pub const VKALGO_HASH_STATUS_RESERVED: u32 = 3;
 
 /// A GPU hash map (owns its device memory). Keeps its context alive: destroy it before or after
-/// the context handle. Host calls may come from several threads; `vkalgo_hash_map_rehash`
+/// the context handle. Host calls may come from several threads; `vkalgo_hash_map_rehash_host`
 /// needs exclusive use of the map.
 pub struct VkalgoHashMap {
     map: HashMap,
@@ -34,10 +24,12 @@ pub struct VkalgoHashMap {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoHashMapDesc {
-    /// `VKALGO_KEY_U32` (0) or `VKALGO_KEY_U64` (3). The two largest key values are reserved.
-    pub key_type: u32,
-    /// `VKALGO_VALUE_U32` (1) or `VKALGO_VALUE_U64` (2).
-    pub value_type: u32,
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
+    /// `VKALGO_KEY_U32` or `VKALGO_KEY_U64`. The two largest key values are reserved.
+    pub key_type: VkalgoKeyType,
+    /// `VKALGO_VALUE_U32` or `VKALGO_VALUE_U64`.
+    pub value_type: VkalgoValueType,
     /// Slots wanted (> 0). The map rounds it up to s * p slots, s the slots per 32-byte bucket
     /// (4 for u32 keys and values, else 2) and p the smallest prime >= max(2, ceil(capacity /
     /// s)); `vkalgo_hash_map_capacity` returns the result. At most 2^31 slots after rounding
@@ -71,6 +63,8 @@ pub struct VkalgoHashMapDeviceView {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoHashInsertArgs {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
     /// Keys (the map's key type).
     pub keys: VkalgoBufferRange,
     /// Values (the map's value type), one per key.
@@ -92,6 +86,8 @@ pub struct VkalgoHashInsertArgs {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoHashFindArgs {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
     /// Keys to look up.
     pub keys: VkalgoBufferRange,
     /// Optional output values (0 for absent keys).
@@ -110,6 +106,8 @@ pub struct VkalgoHashFindArgs {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoHashEraseArgs {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
     /// Keys to erase.
     pub keys: VkalgoBufferRange,
     /// Optional output u32 flags: 1 if this key erased an entry.
@@ -126,6 +124,8 @@ pub struct VkalgoHashEraseArgs {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoHashRetrieveArgs {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
     /// Output keys (room for `capacity`).
     pub keys: VkalgoBufferRange,
     /// Optional output values (room for `capacity`).
@@ -136,24 +136,35 @@ pub struct VkalgoHashRetrieveArgs {
     pub count_out: VkalgoBufferRange,
 }
 
-fn key_type(code: u32) -> vkalgo::Result<HashKeyType> {
-    match code {
-        VKALGO_KEY_U32 => Ok(HashKeyType::U32),
-        VKALGO_KEY_U64 => Ok(HashKeyType::U64),
-        other => Err(Error::invalid(format!(
-            "hash map key type {other}: expected VKALGO_KEY_U32 (0) or VKALGO_KEY_U64 (3)"
-        ))),
+/// The Rust desc of `d` (capacity 0 refused).
+unsafe fn map_desc(d: *const VkalgoHashMapDesc) -> vkalgo::Result<HashMapDesc> {
+    non_null(d, "desc")?;
+    let d = &*d;
+    no_extension(d.next, "hash map desc")?;
+    let key_type = match d.key_type {
+        VKALGO_KEY_U32 => HashKeyType::U32,
+        VKALGO_KEY_U64 => HashKeyType::U64,
+        other => {
+            return Err(Error::invalid(format!(
+                "hash map key type {}: expected VKALGO_KEY_U32 or VKALGO_KEY_U64",
+                other.0
+            )))
+        }
+    };
+    let value_type = match d.value_type {
+        VKALGO_VALUE_U32 => HashValueType::U32,
+        VKALGO_VALUE_U64 => HashValueType::U64,
+        other => {
+            return Err(Error::invalid(format!(
+                "hash map value type {}: expected VKALGO_VALUE_U32 or VKALGO_VALUE_U64",
+                other.0
+            )))
+        }
+    };
+    if d.capacity == 0 {
+        return Err(Error::invalid("hash map capacity 0"));
     }
-}
-
-fn value_type(code: u32) -> vkalgo::Result<HashValueType> {
-    match code {
-        VKALGO_VALUE_U32 => Ok(HashValueType::U32),
-        VKALGO_VALUE_U64 => Ok(HashValueType::U64),
-        other => Err(Error::invalid(format!(
-            "hash map value type {other}: expected VKALGO_VALUE_U32 (1) or VKALGO_VALUE_U64 (2)"
-        ))),
-    }
+    Ok(HashMapDesc::new(key_type, value_type, d.capacity))
 }
 
 unsafe fn map_ref<'a>(map: *const VkalgoHashMap) -> vkalgo::Result<&'a HashMap> {
@@ -164,14 +175,6 @@ unsafe fn map_ref<'a>(map: *const VkalgoHashMap) -> vkalgo::Result<&'a HashMap> 
 unsafe fn map_mut<'a>(map: *mut VkalgoHashMap) -> vkalgo::Result<&'a mut HashMap> {
     non_null(map, "map")?;
     Ok(&mut (*map).map)
-}
-
-fn count_of(count: u64, count_buffer: VkalgoBufferRange) -> ElementCount {
-    if count_buffer.buffer.0 == 0 {
-        ElementCount::Direct(count)
-    } else {
-        ElementCount::Indirect(count_buffer.to_rust())
-    }
 }
 
 /// Runs `$body` with `$K`/`$V` bound to the map's key and value types.
@@ -198,6 +201,9 @@ macro_rules! with_types {
                 type $V = u64;
                 $body
             }
+            (k, v) => Err(Error::Internal(format!(
+                "hash map with key type {k:?} and value type {v:?}"
+            ))),
         }
     };
 }
@@ -253,91 +259,57 @@ pub unsafe extern "C" fn vkalgo_hash_map_create(
     guard("vkalgo_hash_map_create", || {
         // SAFETY: the caller keeps the context alive until the map is destroyed (documented).
         let ctx: &'static Context = context_ref(ctx)?;
-        non_null(desc, "desc")?;
+        let desc = map_desc(desc)?;
         non_null(out, "out")?;
-        let d = &*desc;
-        let desc = HashMapDesc::new(key_type(d.key_type)?, value_type(d.value_type)?, d.capacity);
-        if desc.capacity == 0 {
-            return Err(Error::invalid("hash map capacity 0"));
-        }
         let map = HashMap::new(ctx, &desc)?;
         *out = Box::into_raw(Box::new(VkalgoHashMap { map }));
         Ok(())
     })
 }
 
-/// What an object (hash map, set) takes on the caller's memory.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct VkalgoStorageRequirements {
-    /// Bytes of the range.
-    pub size: VkDeviceSize,
-    /// Alignment of the range's offset (and device address).
-    pub alignment: VkDeviceSize,
-    /// Usage flags the buffer must have.
-    pub usage: VkBufferUsageFlags,
-}
-
 /// Flag of `vkalgo_hash_map_create_in`: do not clear the map (no submission); record
 /// `vkalgo_hash_map_record_clear` and a barrier before any other operation on it.
 pub const VKALGO_HASH_MAP_UNINITIALIZED: u32 = 1;
 
-/// The memory a map of `desc` takes on the caller's memory (`vkalgo_hash_map_create_in`).
+/// The memory a map of `desc` takes on the caller's memory (`storage`, for
+/// `vkalgo_hash_map_create_in`).
 /// Checks `desc` as `vkalgo_hash_map_create` does and creates the map's pipelines.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_hash_map_memory_requirements(
     ctx: *const VkalgoContext,
     desc: *const VkalgoHashMapDesc,
-    out: *mut VkalgoStorageRequirements,
+    out: *mut VkalgoMemoryRequirements,
 ) -> VkalgoResult {
     guard("vkalgo_hash_map_memory_requirements", || {
         let ctx = context_ref(ctx)?;
-        non_null(desc, "desc")?;
-        non_null(out, "out")?;
-        let d = &*desc;
-        if d.capacity == 0 {
-            return Err(Error::invalid("hash map capacity 0"));
-        }
-        let desc = HashMapDesc::new(key_type(d.key_type)?, value_type(d.value_type)?, d.capacity);
-        let r = HashMap::memory_requirements(ctx, &desc)?;
-        *out = VkalgoStorageRequirements {
-            size: r.size,
-            alignment: r.alignment,
-            usage: r.usage.as_raw(),
-        };
-        Ok(())
+        let desc = map_desc(desc)?;
+        write_requirements(out, HashMap::memory_requirements(ctx, &desc)?)
     })
 }
 
-/// Creates an empty hash map on the caller's memory: `size` bytes at `offset` of `buffer`
-/// (at least what `vkalgo_hash_map_memory_requirements` says, aligned as it says, with its
-/// usage flags; the buffer must outlive the map and serve nothing else meanwhile). vkalgo
-/// allocates nothing. The map is cleared with a blocking submission, unless `flags` has
-/// `VKALGO_HASH_MAP_UNINITIALIZED`. `vkalgo_hash_map_rehash` refuses such a map. `*out` is set
-/// only on success.
+/// Creates an empty hash map on the caller's memory: `*range` (at least the `storage` size of
+/// `vkalgo_hash_map_memory_requirements`, aligned as it says, on a buffer with its usage
+/// flags; the buffer must outlive the map and serve nothing else meanwhile). vkalgo allocates
+/// nothing. The map is cleared with a blocking submission, unless `flags` has
+/// `VKALGO_HASH_MAP_UNINITIALIZED`. `vkalgo_hash_map_rehash_host` refuses such a map. `*out`
+/// is set only on success.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_hash_map_create_in(
     ctx: *mut VkalgoContext,
     desc: *const VkalgoHashMapDesc,
-    buffer: VkBuffer,
-    offset: VkDeviceSize,
-    size: VkDeviceSize,
+    range: *const VkalgoBufferRange,
     flags: u32,
     out: *mut *mut VkalgoHashMap,
 ) -> VkalgoResult {
     guard("vkalgo_hash_map_create_in", || {
         let ctx = context_ref(ctx)?;
-        non_null(desc, "desc")?;
+        let desc = map_desc(desc)?;
+        non_null(range, "range")?;
         non_null(out, "out")?;
         if flags & !VKALGO_HASH_MAP_UNINITIALIZED != 0 {
             return Err(Error::invalid(format!("unknown flags 0x{flags:x}")));
         }
-        let d = &*desc;
-        if d.capacity == 0 {
-            return Err(Error::invalid("hash map capacity 0"));
-        }
-        let desc = HashMapDesc::new(key_type(d.key_type)?, value_type(d.value_type)?, d.capacity);
-        let range = vkalgo::BufferRange::new(buffer.to_vk(), offset, size);
+        let range = (*range).to_rust();
         let map = if flags & VKALGO_HASH_MAP_UNINITIALIZED != 0 {
             HashMap::new_uninitialized_in(ctx, &desc, range)?
         } else {
@@ -493,10 +465,10 @@ pub unsafe extern "C" fn vkalgo_hash_map_erase_host(
     })
 }
 
-/// The exact number of live keys.
+/// The exact number of live keys (blocking).
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_hash_map_size(map: *mut VkalgoHashMap, out: *mut u64) -> VkalgoResult {
-    guard("vkalgo_hash_map_size", || {
+pub unsafe extern "C" fn vkalgo_hash_map_size_host(map: *const VkalgoHashMap, out: *mut u64) -> VkalgoResult {
+    guard("vkalgo_hash_map_size_host", || {
         let map = map_ref(map)?;
         non_null(out, "out")?;
         *out = map.size()?;
@@ -529,7 +501,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_stats_host(
     guard("vkalgo_hash_map_stats_host", || {
         let map = map_ref(map)?;
         non_null(out, "out")?;
-        super::no_extension((*out).next, "out->next")?;
+        no_extension((*out).next, "hash map stats")?;
         let stats = map.stats()?;
         *out = VkalgoHashMapStats {
             next: std::ptr::null_mut(),
@@ -552,25 +524,18 @@ pub unsafe extern "C" fn vkalgo_hash_map_capacity(map: *const VkalgoHashMap, out
     })
 }
 
-/// The number of tombstones: erased slots of buckets that were full (later inserts reuse them,
-/// a rehash drops them).
-#[no_mangle]
-pub unsafe extern "C" fn vkalgo_hash_map_tombstones(map: *mut VkalgoHashMap, out: *mut u64) -> VkalgoResult {
-    guard("vkalgo_hash_map_tombstones", || {
-        let map = map_ref(map)?;
-        non_null(out, "out")?;
-        *out = map.stats()?.tombstones;
-        Ok(())
-    })
-}
-
 /// Moves the entries into new storage of `new_capacity` slots (rounded up), dropping
 /// tombstones; the same capacity is fine. Below the number of live keys: INVALID_ARGUMENT.
 /// If keys find no slot: VKALGO_ERROR_TABLE_FULL and the map is unchanged. The device view
-/// changes.
+/// changes (blocking).
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_hash_map_rehash(map: *mut VkalgoHashMap, new_capacity: u64) -> VkalgoResult {
-    guard("vkalgo_hash_map_rehash", || map_mut(map)?.rehash(new_capacity))
+pub unsafe extern "C" fn vkalgo_hash_map_rehash_host(
+    map: *mut VkalgoHashMap,
+    new_capacity: u64,
+) -> VkalgoResult {
+    guard("vkalgo_hash_map_rehash_host", || {
+        map_mut(map)?.rehash(new_capacity)
+    })
 }
 
 /// Removes every entry (blocking).
@@ -584,7 +549,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_clear_host(map: *mut VkalgoHashMap) -> 
 /// they do not fit: INVALID_ARGUMENT, `*count_out` = the needed count, nothing else written.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_hash_map_retrieve_all_host(
-    map: *mut VkalgoHashMap,
+    map: *const VkalgoHashMap,
     keys_out: *mut std::ffi::c_void,
     values_out: *mut std::ffi::c_void,
     capacity_out: usize,
@@ -685,10 +650,11 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_insert(
         let map = map_ref(map)?;
         non_null(args, "args")?;
         let a = &*args;
+        no_extension(a.next, "hash insert args")?;
         let args = HashInsertArgs {
             keys: a.keys.to_rust(),
             values: a.values.to_rust(),
-            count: count_of(a.count, a.count_buffer),
+            count: element_count(a.count, a.count_buffer),
             max_count: a.max_count,
             status: a.status.to_rust_optional(),
             failed_count: a.failed_count.to_rust_optional(),
@@ -726,7 +692,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_rehash_into(
         let map = map_ref(map)?;
         non_null(args, "args")?;
         let a = &*args;
-        super::no_extension(a.next, "args->next")?;
+        no_extension(a.next, "hash rehash args")?;
         non_null(a.dst, "args->dst")?;
         let dst = map_ref(a.dst)?;
         if command_buffer.0.is_null() {
@@ -751,11 +717,12 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_find(
         let map = map_ref(map)?;
         non_null(args, "args")?;
         let a = &*args;
+        no_extension(a.next, "hash find args")?;
         let args = HashFindArgs {
             keys: a.keys.to_rust(),
             values: a.values.to_rust_optional(),
             found: a.found.to_rust_optional(),
-            count: count_of(a.count, a.count_buffer),
+            count: element_count(a.count, a.count_buffer),
             max_count: a.max_count,
         };
         map.record_find(command_buffer.to_vk(), &args)
@@ -773,25 +740,40 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_erase(
         let map = map_ref(map)?;
         non_null(args, "args")?;
         let a = &*args;
+        no_extension(a.next, "hash erase args")?;
         let args = HashEraseArgs {
             keys: a.keys.to_rust(),
             erased: a.erased.to_rust_optional(),
-            count: count_of(a.count, a.count_buffer),
+            count: element_count(a.count, a.count_buffer),
             max_count: a.max_count,
         };
         map.record_erase(command_buffer.to_vk(), &args)
     })
 }
 
-/// Records writing the size (a u32) to `dst` (COMPUTE_SHADER write).
+/// Where `vkalgo_hash_map_record_size` writes the map's size.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoHashSizeArgs {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
+    /// A u32 receiving the number of live keys.
+    pub out: VkalgoBufferRange,
+}
+
+/// Records writing the size (a u32) to `args->out` (COMPUTE_SHADER write). Nothing is recorded
+/// on error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_hash_map_record_size(
     map: *const VkalgoHashMap,
     command_buffer: VkCommandBuffer,
-    dst: VkalgoBufferRange,
+    args: *const VkalgoHashSizeArgs,
 ) -> VkalgoResult {
     guard("vkalgo_hash_map_record_size", || {
-        map_ref(map)?.record_size(command_buffer.to_vk(), &dst.to_rust())
+        let map = map_ref(map)?;
+        non_null(args, "args")?;
+        no_extension((*args).next, "hash size args")?;
+        map.record_size(command_buffer.to_vk(), &(*args).out.to_rust())
     })
 }
 
@@ -807,6 +789,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_retrieve_all(
         let map = map_ref(map)?;
         non_null(args, "args")?;
         let a = &*args;
+        no_extension(a.next, "hash retrieve args")?;
         let args = HashRetrieveArgs {
             keys: a.keys.to_rust(),
             values: a.values.to_rust_optional(),

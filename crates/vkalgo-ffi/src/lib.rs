@@ -6,6 +6,7 @@
 //! type and length; handles must come from the matching create call and not be destroyed.
 #![allow(clippy::missing_safety_doc)]
 
+pub mod enums;
 pub mod hash;
 pub mod merge;
 pub mod merge_sort;
@@ -69,6 +70,49 @@ pub enum VkalgoResult {
     /// A bug inside vkalgo.
     VkalgoErrorInternal = -9,
 }
+
+/// `Default` for C structs as C's `= {0}`: every field zero, `next` NULL (for Rust callers of
+/// the C ABI, the tests).
+macro_rules! zeroed_default {
+    ($($t:ty),* $(,)?) => {$(
+        impl Default for $t {
+            fn default() -> Self {
+                // SAFETY: every field is an integer, a raw pointer, an optional function
+                // pointer, or an array or struct of those: all zero is a valid value.
+                unsafe { std::mem::zeroed() }
+            }
+        }
+    )*};
+}
+
+zeroed_default!(
+    VkalgoContextDesc,
+    VkalgoExternalContextDesc,
+    VkalgoMemoryUsage,
+    VkalgoBufferRange,
+    VkalgoMemoryRequirements,
+    hash::VkalgoHashMapDesc,
+    hash::VkalgoHashInsertArgs,
+    hash::VkalgoHashFindArgs,
+    hash::VkalgoHashEraseArgs,
+    hash::VkalgoHashRetrieveArgs,
+    hash::VkalgoHashMapStats,
+    hash::VkalgoHashRehashArgs,
+    hash::VkalgoHashSizeArgs,
+    merge::VkalgoMergeDesc,
+    merge::VkalgoSortedSetOpDesc,
+    merge::VkalgoMergeArgs,
+    merge::VkalgoSortedSetOpArgs,
+    merge_sort::VkalgoMergeSortDesc,
+    merge_sort::VkalgoMergeSortArgs,
+    scan::VkalgoScanDesc,
+    scan::VkalgoScanArgs,
+    set::VkalgoSetDesc,
+    sort::VkalgoSortDesc,
+    sort::VkalgoSortArgs,
+    split::VkalgoMultisplitDesc,
+    split::VkalgoMultisplitArgs,
+);
 
 /// A vkalgo context: a Vulkan device with vkalgo's pipelines and allocator.
 ///
@@ -137,7 +181,7 @@ impl From<&Error> for VkalgoResult {
             Error::TableFull(_) => VkalgoResult::VkalgoErrorTableFull,
             Error::CompileError(_) => VkalgoResult::VkalgoErrorCompile,
             Error::Vulkan { .. } => VkalgoResult::VkalgoErrorVulkan,
-            Error::Internal(_) => VkalgoResult::VkalgoErrorInternal,
+            _ => VkalgoResult::VkalgoErrorInternal,
         }
     }
 }
@@ -264,21 +308,6 @@ pub(crate) unsafe fn context_ref<'a>(ctx: *const VkalgoContext) -> vkalgo::Resul
     Ok(&(*ctx).ctx)
 }
 
-/// The context a record call runs on: the plan's own context (which the plan keeps alive), or
-/// `ctx` when given, which must then be that same context.
-pub(crate) unsafe fn plan_context<'a>(
-    ctx: *const VkalgoContext,
-    plan_ctx: &'a Context,
-    what: &str,
-) -> vkalgo::Result<&'a Context> {
-    if !ctx.is_null() && !(*ctx).ctx.same_as(plan_ctx) {
-        return Err(Error::invalid(format!(
-            "{what}: ctx is not the context the plan was created on"
-        )));
-    }
-    Ok(plan_ctx)
-}
-
 /// Writes `value` to `out` after checking it.
 unsafe fn write_out<T>(out: *mut *mut T, value: T) -> vkalgo::Result<()> {
     *out = Box::into_raw(Box::new(value));
@@ -308,6 +337,8 @@ pub unsafe extern "C" fn vkalgo_context_create_default(out: *mut *mut VkalgoCont
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoContextDesc {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
     /// Pipeline cache data saved from `vkalgo_context_pipeline_cache_data` (NULL: none). Data
     /// made by another device or driver is ignored (`vkalgo_context_pipeline_cache_note` says
     /// so). Copied; the caller may free it after the call.
@@ -327,6 +358,7 @@ pub unsafe extern "C" fn vkalgo_context_create(
         non_null(desc, "desc")?;
         non_null(out, "out")?;
         let d = &*desc;
+        no_extension(d.next, "context desc")?;
         let mut options = ContextOptions::from_env();
         options.pipeline_cache_data = optional_bytes(
             d.pipeline_cache_data,
@@ -419,8 +451,10 @@ pub unsafe extern "C" fn vkalgo_context_warm_up(ctx: *const VkalgoContext, algor
 
 /// What `vkalgo_context_memory_usage` reports.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct VkalgoMemoryUsage {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *mut std::ffi::c_void,
     /// Bytes in vkalgo's live allocations (objects' storage, host-call staging).
     pub allocated_bytes: u64,
     /// Bytes of Vulkan memory vkalgo holds (its memory blocks, allocated or not).
@@ -437,8 +471,10 @@ pub unsafe extern "C" fn vkalgo_context_memory_usage(
     guard("vkalgo_context_memory_usage", || {
         non_null(ctx, "ctx")?;
         non_null(out, "out")?;
+        no_extension((*out).next, "memory usage")?;
         let usage = (*ctx).ctx.memory_usage();
         *out = VkalgoMemoryUsage {
+            next: std::ptr::null_mut(),
             allocated_bytes: usage.allocated_bytes,
             reserved_bytes: usage.reserved_bytes,
         };
@@ -469,6 +505,8 @@ pub const VKALGO_CONTEXT_INT16_ENABLED: u32 = 32;
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoExternalContextDesc {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
     /// The caller's instance.
     pub instance: VkInstance,
     /// The physical device of `device`.
@@ -534,6 +572,7 @@ pub unsafe extern "C" fn vkalgo_context_create_external(
         non_null(desc, "desc")?;
         non_null(out, "out")?;
         let d = &*desc;
+        no_extension(d.next, "external context desc")?;
         let known = VKALGO_CONTEXT_DEBUG_UTILS
             | VKALGO_CONTEXT_LOOKBACK_ON
             | VKALGO_CONTEXT_LOOKBACK_OFF

@@ -1,24 +1,89 @@
 //! C ABI of the merge and the set operations on sorted arrays: host convenience calls and the
 //! record layer.
 
-use super::types::{VkCommandBuffer, VkalgoBufferRange, VkalgoMemoryRequirements};
-use super::{byte_len, context_ref, guard, non_null, plan_context, try_filled, VkalgoContext, VkalgoResult};
+use super::types::*;
+use super::{byte_len, context_ref, guard, no_extension, non_null, try_filled, VkalgoContext, VkalgoResult};
 use std::ffi::c_void;
-use vkalgo::merge::{MergeDesc, MergePath};
-use vkalgo::sort::{KeyType, ValueType};
+use vkalgo::merge::{MergeDesc, MergePath, SetOpDesc, SetOpPath};
+use vkalgo::sort::ValueType;
 use vkalgo::Error;
-use vkalgo::SetOp;
 
-/// What to merge: key and value types and the order of both inputs and the output.
+/// What to merge: key and value types, the order of both inputs and the output, and for plans
+/// the largest runs and the path.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoMergeDesc {
-    /// `VKALGO_KEY_*`.
-    pub key_type: u32,
-    /// `VKALGO_VALUE_*`.
-    pub value_type: u32,
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const c_void,
+    /// The key type (any of the six).
+    pub key_type: VkalgoKeyType,
+    /// The value type (`VKALGO_VALUE_NONE`: keys only).
+    pub value_type: VkalgoValueType,
     /// 0 or 1: the order of both inputs and the output (1: descending).
     pub descending: u32,
+    /// Plans: the largest count of A any record call merges (at most 2^32 - 1). Host calls
+    /// ignore it.
+    pub max_a: u64,
+    /// Plans: the largest count of B (at most 2^32 - 1). Host calls ignore it.
+    pub max_b: u64,
+    /// Which kernels to record (`VKALGO_MERGE_PATH_AUTO`: by size). Host calls take it too.
+    pub path: VkalgoMergePath,
+}
+
+/// What set operation to run on sorted arrays, and for plans the largest inputs and the path.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoSortedSetOpDesc {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const c_void,
+    /// The key type of both inputs and the output (any of the six).
+    pub key_type: VkalgoKeyType,
+    /// The operation.
+    pub op: VkalgoSetOp,
+    /// Plans: the largest count of A any record call takes. Host calls ignore it.
+    pub max_a: u64,
+    /// Plans: the largest count of B (`max_a + max_b` at most 2^32 - 1). Host calls ignore it.
+    pub max_b: u64,
+    /// Plans: which kernels to record (`VKALGO_SORTED_SET_OP_PATH_AUTO`: the device decides).
+    /// Host calls ignore it.
+    pub path: VkalgoSortedSetOpPath,
+}
+
+/// The Rust desc of `d` with the maxima `max_a` and `max_b`.
+unsafe fn merge_desc(d: *const VkalgoMergeDesc, max_a: u64, max_b: u64) -> vkalgo::Result<MergeDesc> {
+    non_null(d, "desc")?;
+    let d = &*d;
+    no_extension(d.next, "merge desc")?;
+    let path = match d.path {
+        VKALGO_MERGE_PATH_AUTO => MergePath::Auto,
+        VKALGO_MERGE_PATH_PARTITIONED => MergePath::Partitioned,
+        VKALGO_MERGE_PATH_FUSED => MergePath::Fused,
+        other => return Err(Error::invalid(format!("merge: unknown path {}", other.0))),
+    };
+    Ok(MergeDesc {
+        key_type: d.key_type.to_rust()?,
+        value_type: d.value_type.to_rust()?,
+        descending: c_bool(d.descending, "merge: descending")?,
+        max_a,
+        max_b,
+        path,
+        tuning: None,
+    })
+}
+
+/// The Rust desc of `d`.
+unsafe fn set_op_desc(d: *const VkalgoSortedSetOpDesc) -> vkalgo::Result<SetOpDesc> {
+    non_null(d, "desc")?;
+    let d = &*d;
+    no_extension(d.next, "sorted set operation desc")?;
+    let mut desc = SetOpDesc::new(d.key_type.to_rust()?, d.op.to_rust()?, d.max_a, d.max_b);
+    desc.path = match d.path {
+        VKALGO_SORTED_SET_OP_PATH_AUTO => SetOpPath::Auto,
+        VKALGO_SORTED_SET_OP_PATH_LOOKBACK => SetOpPath::Lookback,
+        VKALGO_SORTED_SET_OP_PATH_COUNT_SCAN_WRITE => SetOpPath::CountScanWrite,
+        other => return Err(Error::invalid(format!("set operation: unknown path {}", other.0))),
+    };
+    Ok(desc)
 }
 
 /// A host slice of `bytes` bytes at `ptr` (NULL is allowed for 0 bytes).
@@ -53,16 +118,8 @@ pub unsafe extern "C" fn vkalgo_merge_host(
 ) -> VkalgoResult {
     guard("vkalgo_merge_host", || {
         let ctx = context_ref(ctx)?;
-        non_null(desc, "desc")?;
-        let d = &*desc;
-        let key_type = KeyType::from_raw(d.key_type)?;
-        let value_type = ValueType::from_raw(d.value_type)?;
-        if d.descending > 1 {
-            return Err(Error::invalid(format!(
-                "merge: descending must be 0 or 1, not {}",
-                d.descending
-            )));
-        }
+        let merge_desc = merge_desc(desc, a_count as u64, b_count as u64)?;
+        let (key_type, value_type) = (merge_desc.key_type, merge_desc.value_type);
         let has_values = value_type != ValueType::None;
         let total = a_count
             .checked_add(b_count)
@@ -83,15 +140,6 @@ pub unsafe extern "C" fn vkalgo_merge_host(
                 )));
             }
         }
-        let merge_desc = MergeDesc {
-            key_type,
-            value_type,
-            descending: d.descending == 1,
-            max_a: a_count as u64,
-            max_b: b_count as u64,
-            path: MergePath::Auto,
-            tuning: None,
-        };
         ctx.merge_plan(&merge_desc)?; // checks the counts
         let (kb, vb) = (key_type.bytes(), value_type.bytes());
         let a = input(a_keys, byte_len(a_count, kb, "merge")?, "a_keys")?;
@@ -131,8 +179,8 @@ pub unsafe extern "C" fn vkalgo_merge_host(
     })
 }
 
-/// The set operation `op` (`VKALGO_SET_AND`, `_OR`, `_ANDNOT`, `_XOR`) on the ascending
-/// sorted arrays `a` and `b` of `key_type` keys, with std::set_* multiset semantics (a value
+/// The set operation `desc->op` on the ascending sorted arrays `a` and `b` of `desc->key_type`
+/// keys, with std::set_* multiset semantics (a value
 /// present ca times in a and cb times in b appears min(ca, cb), max(ca, cb), max(ca - cb, 0)
 /// and |ca - cb| times), into `out`, ascending (blocking). `*out_count` receives the result's
 /// size. With `out` NULL and `out_capacity` 0 only the size is reported (success); with a
@@ -144,8 +192,7 @@ pub unsafe extern "C" fn vkalgo_merge_host(
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn vkalgo_sorted_set_op_host(
     ctx: *mut VkalgoContext,
-    key_type: u32,
-    op: u32,
+    desc: *const VkalgoSortedSetOpDesc,
     a: *const c_void,
     a_count: usize,
     b: *const c_void,
@@ -156,9 +203,9 @@ pub unsafe extern "C" fn vkalgo_sorted_set_op_host(
 ) -> VkalgoResult {
     guard("vkalgo_sorted_set_op_host", || {
         let ctx = context_ref(ctx)?;
+        let desc = set_op_desc(desc)?;
+        let (key_type, op) = (desc.key_type, desc.op);
         non_null(out_count, "out_count")?;
-        let key_type = KeyType::from_raw(key_type)?;
-        let op = SetOp::from_raw(op)?;
         if out.is_null() && out_capacity != 0 {
             return Err(Error::invalid(format!(
                 "set operation: out is NULL but out_capacity is {out_capacity}"
@@ -188,7 +235,6 @@ pub unsafe extern "C" fn vkalgo_sorted_set_op_host(
 /// Threads: immutable once created; any thread may query or record it, concurrently.
 pub struct VkalgoMergePlan {
     plan: vkalgo::merge::MergePlan,
-    ctx: vkalgo::Context,
 }
 
 /// A sorted-array set-operation plan (keeps its context alive).
@@ -196,7 +242,6 @@ pub struct VkalgoMergePlan {
 /// Threads: immutable once created; any thread may query or record it, concurrently.
 pub struct VkalgoSortedSetOpPlan {
     plan: vkalgo::merge::SetOpPlan,
-    ctx: vkalgo::Context,
 }
 
 /// The buffers of one recorded merge. A count is read from `*_count_buffer` (a u32 at its
@@ -207,6 +252,8 @@ pub struct VkalgoSortedSetOpPlan {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoMergeArgs {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const c_void,
     /// Keys of run A.
     pub a_keys: VkalgoBufferRange,
     /// Values of run A.
@@ -237,6 +284,8 @@ pub struct VkalgoMergeArgs {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoSortedSetOpArgs {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const c_void,
     /// Run A (ascending).
     pub a: VkalgoBufferRange,
     /// Run B (ascending).
@@ -257,48 +306,20 @@ pub struct VkalgoSortedSetOpArgs {
     pub b_count_buffer: VkalgoBufferRange,
 }
 
-fn count_arg(direct: u64, buffer: VkalgoBufferRange) -> vkalgo::ElementCount {
-    if buffer.buffer.0 == 0 {
-        vkalgo::ElementCount::Direct(direct)
-    } else {
-        vkalgo::ElementCount::Indirect(buffer.to_rust())
-    }
-}
-
-/// Plans merges of up to `max_a` + `max_b` elements (each at most 2^32 - 1). `*out` is set only
-/// on success; destroy it with `vkalgo_merge_plan_destroy`.
+/// Plans merges of up to `desc->max_a` + `desc->max_b` elements. `*out` is set only on
+/// success; destroy it with `vkalgo_merge_plan_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_merge_plan_create(
     ctx: *mut VkalgoContext,
     desc: *const VkalgoMergeDesc,
-    max_a: u64,
-    max_b: u64,
     out: *mut *mut VkalgoMergePlan,
 ) -> VkalgoResult {
     guard("vkalgo_merge_plan_create", || {
         let ctx = context_ref(ctx)?;
         non_null(desc, "desc")?;
         non_null(out, "out")?;
-        let d = &*desc;
-        if d.descending > 1 {
-            return Err(Error::invalid(format!(
-                "merge: descending must be 0 or 1, not {}",
-                d.descending
-            )));
-        }
-        let plan = ctx.merge_plan(&MergeDesc {
-            key_type: KeyType::from_raw(d.key_type)?,
-            value_type: ValueType::from_raw(d.value_type)?,
-            descending: d.descending == 1,
-            max_a,
-            max_b,
-            path: MergePath::Auto,
-            tuning: None,
-        })?;
-        *out = Box::into_raw(Box::new(VkalgoMergePlan {
-            plan,
-            ctx: ctx.clone(),
-        }));
+        let plan = ctx.merge_plan(&merge_desc(desc, (*desc).max_a, (*desc).max_b)?)?;
+        *out = Box::into_raw(Box::new(VkalgoMergePlan { plan }));
         Ok(())
     })
 }
@@ -317,9 +338,7 @@ pub unsafe extern "C" fn vkalgo_merge_plan_memory_requirements(
 ) -> VkalgoResult {
     guard("vkalgo_merge_plan_memory_requirements", || {
         non_null(plan, "plan")?;
-        non_null(out, "out")?;
-        *out = (*plan).plan.memory_requirements().into();
-        Ok(())
+        write_requirements(out, (*plan).plan.memory_requirements())
     })
 }
 
@@ -332,23 +351,22 @@ pub unsafe extern "C" fn vkalgo_merge_plan_tile_size(plan: *const VkalgoMergePla
     (*plan).plan.tile_size()
 }
 
-/// Records the merge into the caller's command buffer. `ctx` may be NULL (the plan's context
-/// is used); otherwise it must be the plan's context. Synchronization: writes to the inputs and
+/// Records the merge into the caller's command buffer (on the plan's context, which the plan
+/// keeps alive). Synchronization: writes to the inputs and
 /// count buffers must be visible to COMPUTE_SHADER reads; earlier uses of the outputs and
 /// scratch must be complete before COMPUTE_SHADER; afterwards the outputs are written by
 /// COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_merge_record(
-    ctx: *const VkalgoContext,
     plan: *const VkalgoMergePlan,
     command_buffer: VkCommandBuffer,
     args: *const VkalgoMergeArgs,
 ) -> VkalgoResult {
     guard("vkalgo_merge_record", || {
         non_null(plan, "plan")?;
-        let ctx = plan_context(ctx, &(*plan).ctx, "merge record")?;
         non_null(args, "args")?;
         let a = &*args;
+        no_extension(a.next, "merge args")?;
         let args = vkalgo::merge::MergeArgs {
             a_keys: a.a_keys.to_rust(),
             a_values: a.a_values.to_rust_optional(),
@@ -357,35 +375,27 @@ pub unsafe extern "C" fn vkalgo_merge_record(
             out_keys: a.out_keys.to_rust(),
             out_values: a.out_values.to_rust_optional(),
             scratch: a.scratch.to_rust(),
-            a_count: count_arg(a.a_count, a.a_count_buffer),
-            b_count: count_arg(a.b_count, a.b_count_buffer),
+            a_count: element_count(a.a_count, a.a_count_buffer),
+            b_count: element_count(a.b_count, a.b_count_buffer),
         };
-        (*plan).plan.record(ctx, command_buffer.to_vk(), &args)
+        (*plan).plan.record(command_buffer.to_vk(), &args)
     })
 }
 
-/// Plans set operations `op` (`VKALGO_SET_*`) on ascending runs of `key_type` keys, up to
-/// `max_a` + `max_b` keys (at most 2^32 - 1 together). `*out` is set only on success; destroy
-/// it with `vkalgo_sorted_set_op_plan_destroy`.
+/// Plans set operations on ascending runs of up to `desc->max_a` + `desc->max_b` keys. `*out`
+/// is set only on success; destroy it with `vkalgo_sorted_set_op_plan_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_sorted_set_op_plan_create(
     ctx: *mut VkalgoContext,
-    key_type: u32,
-    op: u32,
-    max_a: u64,
-    max_b: u64,
+    desc: *const VkalgoSortedSetOpDesc,
     out: *mut *mut VkalgoSortedSetOpPlan,
 ) -> VkalgoResult {
     guard("vkalgo_sorted_set_op_plan_create", || {
         let ctx = context_ref(ctx)?;
+        let desc = set_op_desc(desc)?;
         non_null(out, "out")?;
-        let desc =
-            vkalgo::merge::SetOpDesc::new(KeyType::from_raw(key_type)?, SetOp::from_raw(op)?, max_a, max_b);
         let plan = ctx.set_op_plan(&desc)?;
-        *out = Box::into_raw(Box::new(VkalgoSortedSetOpPlan {
-            plan,
-            ctx: ctx.clone(),
-        }));
+        *out = Box::into_raw(Box::new(VkalgoSortedSetOpPlan { plan }));
         Ok(())
     })
 }
@@ -404,39 +414,36 @@ pub unsafe extern "C" fn vkalgo_sorted_set_op_plan_memory_requirements(
 ) -> VkalgoResult {
     guard("vkalgo_sorted_set_op_plan_memory_requirements", || {
         non_null(plan, "plan")?;
-        non_null(out, "out")?;
-        *out = (*plan).plan.memory_requirements().into();
-        Ok(())
+        write_requirements(out, (*plan).plan.memory_requirements())
     })
 }
 
-/// Records the set operation into the caller's command buffer (`ctx` as in
-/// `vkalgo_merge_record`). Synchronization: writes to the inputs and count buffers must be
+/// Records the set operation into the caller's command buffer (on the plan's context).
+/// Synchronization: writes to the inputs and count buffers must be
 /// visible to COMPUTE_SHADER reads; earlier uses of `out`, `out_count` and scratch must be
 /// complete before COMPUTE_SHADER and TRANSFER (scratch may be cleared with vkCmdFillBuffer);
 /// afterwards `out` and `out_count` are written by COMPUTE_SHADER (SHADER_WRITE). Nothing is
 /// recorded on error. Unsorted input gives an unspecified result inside `out`.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_sorted_set_op_record(
-    ctx: *const VkalgoContext,
     plan: *const VkalgoSortedSetOpPlan,
     command_buffer: VkCommandBuffer,
     args: *const VkalgoSortedSetOpArgs,
 ) -> VkalgoResult {
     guard("vkalgo_sorted_set_op_record", || {
         non_null(plan, "plan")?;
-        let ctx = plan_context(ctx, &(*plan).ctx, "set operation record")?;
         non_null(args, "args")?;
         let a = &*args;
+        no_extension(a.next, "sorted set operation args")?;
         let args = vkalgo::merge::SetOpArgs {
             a: a.a.to_rust(),
             b: a.b.to_rust(),
             out: a.out.to_rust(),
             out_count: a.out_count.to_rust(),
             scratch: a.scratch.to_rust(),
-            a_count: count_arg(a.a_count, a.a_count_buffer),
-            b_count: count_arg(a.b_count, a.b_count_buffer),
+            a_count: element_count(a.a_count, a.a_count_buffer),
+            b_count: element_count(a.b_count, a.b_count_buffer),
         };
-        (*plan).plan.record(ctx, command_buffer.to_vk(), &args)
+        (*plan).plan.record(command_buffer.to_vk(), &args)
     })
 }

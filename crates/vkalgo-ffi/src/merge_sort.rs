@@ -1,13 +1,13 @@
-//! The C ABI of the merge sort and the segmented merge (`vkalgo_merge_sort_*`,
-//! `vkalgo_segmented_merge_host`), in the shape every new entry point takes: the desc holds
-//! every creation parameter and begins with `next`, records take the plan, the command buffer
-//! and an args struct.
+//! C ABI of the merge sort and the segmented merge: host convenience calls and the record
+//! layer.
 
-use super::types::{VkCommandBuffer, VkalgoBufferRange, VkalgoMemoryRequirements};
-use super::{byte_len, context_ref, guard, in_place_on_copies, non_null, VkalgoContext, VkalgoResult};
+use super::types::*;
+use super::{
+    byte_len, context_ref, guard, in_place_on_copies, no_extension, non_null, VkalgoContext, VkalgoResult,
+};
 use std::ffi::c_void;
-use vkalgo::merge::{MergeSortArgs, MergeSortDesc, MergeSortPlan};
-use vkalgo::sort::{KeyType, SortResult, ValueType};
+use vkalgo::merge::{MergeSortArgs, MergeSortDesc, MergeSortPlan, SegmentedMergeArgs};
+use vkalgo::sort::{SortResult, ValueType};
 use vkalgo::Error;
 
 /// What to plan a merge sort (and segmented merges) for.
@@ -16,23 +16,23 @@ use vkalgo::Error;
 pub struct VkalgoMergeSortDesc {
     /// Reserved for extension structs: set it to NULL.
     pub next: *const c_void,
-    /// `VKALGO_KEY_*`.
-    pub key_type: u32,
-    /// `VKALGO_VALUE_*` (`VKALGO_VALUE_NONE`: keys only).
-    pub value_type: u32,
+    /// The key type (any of the six).
+    pub key_type: VkalgoKeyType,
+    /// The value type (`VKALGO_VALUE_NONE`: keys only).
+    pub value_type: VkalgoValueType,
     /// 0 or 1: 1 sorts (and expects runs) largest first, still stable.
     pub descending: u32,
-    /// The largest array a call sorts or merges (at most 2^32 - 1); the host calls take the
-    /// count from here.
+    /// Plans: the largest array a record call sorts or merges (at most 2^32 - 1). Host calls
+    /// ignore it.
     pub max_count: u64,
-    /// The most runs a segmented merge takes (0: the plan only sorts; at most 2^31).
+    /// Plans: the most runs a segmented merge takes (0: the plan only sorts; at most 2^31).
+    /// Host calls ignore it.
     pub max_runs: u64,
 }
 
 /// A merge-sort plan (`vkalgo_merge_sort_plan_create`); it keeps its context alive.
 pub struct VkalgoMergeSortPlan {
     plan: MergeSortPlan,
-    ctx: vkalgo::Context,
 }
 
 /// The buffers of one recorded merge sort or segmented merge.
@@ -58,27 +58,27 @@ pub struct VkalgoMergeSortArgs {
     pub offsets: VkalgoBufferRange,
     /// Segmented merges: the number of runs (at most the plan's max_runs).
     pub runs: u64,
+    /// Optional output (NULL: none): 1 when the result ends in the alternate buffers, 0 when
+    /// in `keys`/`values`.
+    pub result_in_alternate: *mut u32,
 }
 
 /// The most runs a segmented merge takes (2^31).
 const MAX_RUNS: u64 = 1 << 31;
 
-fn desc_of(d: &VkalgoMergeSortDesc) -> vkalgo::Result<MergeSortDesc> {
-    super::no_extension(d.next, "desc->next")?;
-    if d.descending > 1 {
-        return Err(Error::invalid(format!(
-            "merge sort: descending must be 0 or 1, not {}",
-            d.descending
-        )));
-    }
+/// The Rust desc of `d` for arrays of up to `max_count` elements in up to `max_runs` runs.
+unsafe fn desc_of(
+    d: *const VkalgoMergeSortDesc,
+    max_count: u64,
+    max_runs: u64,
+) -> vkalgo::Result<MergeSortDesc> {
+    non_null(d, "desc")?;
+    let d = &*d;
+    no_extension(d.next, "merge sort desc")?;
     Ok(MergeSortDesc {
-        descending: d.descending == 1,
-        max_runs: d.max_runs,
-        ..MergeSortDesc::new(
-            KeyType::from_raw(d.key_type)?,
-            ValueType::from_raw(d.value_type)?,
-            d.max_count,
-        )
+        descending: c_bool(d.descending, "merge sort: descending")?,
+        max_runs,
+        ..MergeSortDesc::new(d.key_type.to_rust()?, d.value_type.to_rust()?, max_count)
     })
 }
 
@@ -94,11 +94,8 @@ pub unsafe extern "C" fn vkalgo_merge_sort_plan_create(
         let ctx = context_ref(ctx)?;
         non_null(desc, "desc")?;
         non_null(out, "out")?;
-        let plan = ctx.merge_sort_plan(&desc_of(&*desc)?)?;
-        *out = Box::into_raw(Box::new(VkalgoMergeSortPlan {
-            plan,
-            ctx: ctx.clone(),
-        }));
+        let plan = ctx.merge_sort_plan(&desc_of(desc, (*desc).max_count, (*desc).max_runs)?)?;
+        *out = Box::into_raw(Box::new(VkalgoMergeSortPlan { plan }));
         Ok(())
     })
 }
@@ -117,9 +114,7 @@ pub unsafe extern "C" fn vkalgo_merge_sort_plan_memory_requirements(
 ) -> VkalgoResult {
     guard("vkalgo_merge_sort_plan_memory_requirements", || {
         non_null(plan, "plan")?;
-        non_null(out, "out")?;
-        *out = (*plan).plan.memory_requirements().into();
-        Ok(())
+        write_requirements(out, (*plan).plan.memory_requirements())
     })
 }
 
@@ -128,15 +123,13 @@ unsafe fn record(
     plan: *const VkalgoMergeSortPlan,
     command_buffer: VkCommandBuffer,
     args: *const VkalgoMergeSortArgs,
-    result_in_alternate: *mut u32,
     segmented: bool,
 ) -> VkalgoResult {
     guard(name, || {
         non_null(plan, "plan")?;
         non_null(args, "args")?;
-        non_null(result_in_alternate, "result_in_alternate")?;
         let a = &*args;
-        super::no_extension(a.next, "args->next")?;
+        no_extension(a.next, "merge sort args")?;
         let plan = &*plan;
         let rust = MergeSortArgs {
             keys: a.keys.to_rust(),
@@ -148,94 +141,89 @@ unsafe fn record(
         };
         let cmd = command_buffer.to_vk();
         let result = if segmented {
-            plan.plan
-                .record_segmented(&plan.ctx, cmd, &rust, &a.offsets.to_rust(), a.runs)?
+            let segmented = SegmentedMergeArgs {
+                array: rust,
+                offsets: a.offsets.to_rust(),
+                runs: a.runs,
+            };
+            plan.plan.record_segmented(cmd, &segmented)?
         } else {
-            plan.plan.record(&plan.ctx, cmd, &rust)?
+            plan.plan.record(cmd, &rust)?
         };
-        *result_in_alternate = (result == SortResult::Alternate) as u32;
+        if !a.result_in_alternate.is_null() {
+            *a.result_in_alternate = (result == SortResult::Alternate) as u32;
+        }
         Ok(())
     })
 }
 
 /// Records a stable sort of `args->count` elements (see `vkalgo_merge_record` for the
-/// synchronization contract); `*result_in_alternate` is 1 when the result is in the alternate
-/// buffers, 0 when in `keys`/`values`. Nothing is recorded on error.
+/// synchronization contract; the plan's context, which the plan keeps alive). Nothing is
+/// recorded on error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_merge_sort_record(
     plan: *const VkalgoMergeSortPlan,
     command_buffer: VkCommandBuffer,
     args: *const VkalgoMergeSortArgs,
-    result_in_alternate: *mut u32,
 ) -> VkalgoResult {
-    record(
-        "vkalgo_merge_sort_record",
-        plan,
-        command_buffer,
-        args,
-        result_in_alternate,
-        false,
-    )
+    record("vkalgo_merge_sort_record", plan, command_buffer, args, false)
 }
 
 /// Records a stable merge of the `args->runs` sorted runs of the array (run r covers
 /// `[offsets[r], offsets[r + 1])`; equal keys keep the order of their runs); other offsets or
-/// unsorted runs give an unspecified result inside the buffers. `*result_in_alternate` as
-/// `vkalgo_merge_sort_record`. Nothing is recorded on error.
+/// unsorted runs give an unspecified result inside the buffers. Nothing is recorded on error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_merge_sort_record_segmented(
     plan: *const VkalgoMergeSortPlan,
     command_buffer: VkCommandBuffer,
     args: *const VkalgoMergeSortArgs,
-    result_in_alternate: *mut u32,
 ) -> VkalgoResult {
     record(
         "vkalgo_merge_sort_record_segmented",
         plan,
         command_buffer,
         args,
-        result_in_alternate,
         true,
     )
 }
 
-/// Sorts `desc->max_count` keys (with their values when `desc->value_type` is not
-/// `VKALGO_VALUE_NONE`; `values` NULL exactly then) in place with the stable merge sort
-/// (blocking). On error the arrays are unchanged.
+/// Sorts `count` keys (with their values when `desc->value_type` is not `VKALGO_VALUE_NONE`;
+/// `values` NULL exactly then) in place with the stable merge sort (blocking). On error the
+/// arrays are unchanged.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_merge_sort_host(
     ctx: *mut VkalgoContext,
     desc: *const VkalgoMergeSortDesc,
     keys: *mut c_void,
     values: *mut c_void,
+    count: usize,
 ) -> VkalgoResult {
     guard("vkalgo_merge_sort_host", || {
         let ctx = context_ref(ctx)?;
-        non_null(desc, "desc")?;
-        let desc = desc_of(&*desc)?;
+        let desc = desc_of(desc, count as u64, 0)?;
         host_arrays(&desc, keys, values, |k, v| {
             ctx.merge_sort_host_bytes(&desc, k, v, None)
         })
     })
 }
 
-/// Merges the `runs` sorted runs of `desc->max_count` keys (run r is `[offsets[r],
-/// offsets[r + 1])`; `offsets` holds `runs + 1` u32 from 0 to the count, non-decreasing) into
-/// one sorted array in place, stable, with their values as `vkalgo_merge_sort_host`
-/// (blocking). Bad offsets or an unsorted run: INVALID_ARGUMENT, nothing written.
+/// Merges the `runs` sorted runs of `count` keys (run r is `[offsets[r], offsets[r + 1])`;
+/// `offsets` holds `runs + 1` u32 from 0 to `count`, non-decreasing) into one sorted array in
+/// place, stable, with their values as `vkalgo_merge_sort_host` (blocking). Bad offsets or an
+/// unsorted run: INVALID_ARGUMENT, nothing written.
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_segmented_merge_host(
+pub unsafe extern "C" fn vkalgo_merge_sort_segmented_host(
     ctx: *mut VkalgoContext,
     desc: *const VkalgoMergeSortDesc,
     keys: *mut c_void,
     values: *mut c_void,
+    count: usize,
     offsets: *const u32,
     runs: usize,
 ) -> VkalgoResult {
-    guard("vkalgo_segmented_merge_host", || {
+    guard("vkalgo_merge_sort_segmented_host", || {
         let ctx = context_ref(ctx)?;
-        non_null(desc, "desc")?;
-        let desc = desc_of(&*desc)?;
+        let desc = desc_of(desc, count as u64, runs as u64)?;
         non_null(offsets, "offsets")?;
         let entries = runs
             .checked_add(1)
@@ -253,7 +241,7 @@ pub unsafe extern "C" fn vkalgo_segmented_merge_host(
     })
 }
 
-/// Runs `body` on copies of the caller's `desc.max_count` keys and values, written back only
+/// Runs `body` on copies of the caller's `desc.max_count` keys (the host call's count) and values, written back only
 /// on success; the count is checked against the merge sort's limit before anything is read.
 unsafe fn host_arrays(
     desc: &MergeSortDesc,

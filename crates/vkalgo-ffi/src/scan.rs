@@ -1,22 +1,9 @@
-//! C ABI of prefix scan: the host convenience calls and the record layer.
+//! C ABI of prefix scan: the host convenience call and the record layer.
 
 use super::types::*;
-use super::{context_ref, guard, non_null, plan_context, try_copy, try_filled, VkalgoContext, VkalgoResult};
+use super::{context_ref, guard, no_extension, non_null, try_copy, try_filled, VkalgoContext, VkalgoResult};
 use vkalgo::Error;
-use vkalgo::{ElementCount, ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan};
-
-/// Scan operation: exclusive sum.
-pub const VKALGO_SCAN_EXCLUSIVE: u32 = 0;
-/// Scan operation: inclusive sum.
-pub const VKALGO_SCAN_INCLUSIVE: u32 = 1;
-/// Scan path: the device profile decides.
-pub const VKALGO_SCAN_PATH_AUTO: u32 = 0;
-/// Scan path: single-pass decoupled look-back.
-pub const VKALGO_SCAN_PATH_LOOKBACK: u32 = 1;
-/// Scan path: reduce-then-scan (no inter-workgroup waiting).
-pub const VKALGO_SCAN_PATH_REDUCE_THEN_SCAN: u32 = 2;
-/// Scan path: one workgroup scans everything in one dispatch (lowest latency for small counts).
-pub const VKALGO_SCAN_PATH_SMALL: u32 = 3;
+use vkalgo::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan};
 
 /// A scan plan (path, tuning, scratch size fixed for one context).
 ///
@@ -24,19 +11,20 @@ pub const VKALGO_SCAN_PATH_SMALL: u32 = 3;
 /// concurrently; destroying it while another thread uses it is the caller's error.
 pub struct VkalgoScanPlan {
     plan: ScanPlan,
-    /// The context the plan was made for (kept alive by the plan).
-    ctx: vkalgo::Context,
 }
 
-/// What to plan a scan for.
+/// What to scan: the operation, and for plans the path, the largest count and flags.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoScanDesc {
-    /// `VKALGO_SCAN_EXCLUSIVE` or `VKALGO_SCAN_INCLUSIVE`.
-    pub op: u32,
-    /// `VKALGO_SCAN_PATH_*`.
-    pub path: u32,
-    /// Largest element count any call of the plan scans.
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
+    /// Exclusive or inclusive sum (of u32, wrapping).
+    pub op: VkalgoScanOp,
+    /// Which kernels to record (`VKALGO_SCAN_PATH_AUTO`: the device decides). Host calls take
+    /// it too.
+    pub path: VkalgoScanPath,
+    /// Plans: the largest element count any record call scans. Host calls ignore it.
     pub max_count: u64,
     /// `VKALGO_SCAN_FLAG_*` bits (0: none).
     pub flags: u32,
@@ -51,6 +39,8 @@ pub const VKALGO_SCAN_FLAG_KEEP_SCRATCH_ZEROED: u32 = 1;
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoScanArgs {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
     /// Input elements.
     pub input: VkalgoBufferRange,
     /// Output elements: the same range as `input` scans in place; other overlaps are refused.
@@ -64,78 +54,69 @@ pub struct VkalgoScanArgs {
     pub count_buffer: VkalgoBufferRange,
 }
 
-fn scan_op(op: u32) -> vkalgo::Result<ScanOp> {
-    match op {
-        VKALGO_SCAN_EXCLUSIVE => Ok(ScanOp::Exclusive),
-        VKALGO_SCAN_INCLUSIVE => Ok(ScanOp::Inclusive),
-        other => Err(Error::invalid(format!("unknown scan op {other}"))),
+/// The Rust desc of `d` for `max_count` elements.
+unsafe fn scan_desc(d: *const VkalgoScanDesc, max_count: u64) -> vkalgo::Result<ScanDesc> {
+    non_null(d, "desc")?;
+    let d = &*d;
+    no_extension(d.next, "scan desc")?;
+    if d.flags & !VKALGO_SCAN_FLAG_KEEP_SCRATCH_ZEROED != 0 {
+        return Err(Error::invalid(format!("scan: unknown flags 0x{:x}", d.flags)));
     }
+    let op = match d.op {
+        VKALGO_SCAN_EXCLUSIVE => ScanOp::Exclusive,
+        VKALGO_SCAN_INCLUSIVE => ScanOp::Inclusive,
+        other => return Err(Error::invalid(format!("scan: unknown op {}", other.0))),
+    };
+    let path = match d.path {
+        VKALGO_SCAN_PATH_AUTO => ScanPath::Auto,
+        VKALGO_SCAN_PATH_LOOKBACK => ScanPath::Lookback,
+        VKALGO_SCAN_PATH_REDUCE_THEN_SCAN => ScanPath::ReduceThenScan,
+        VKALGO_SCAN_PATH_SMALL => ScanPath::Small,
+        other => return Err(Error::invalid(format!("scan: unknown path {}", other.0))),
+    };
+    Ok(ScanDesc {
+        op,
+        path,
+        max_count,
+        tuning: None,
+        keep_scratch_zeroed: d.flags & VKALGO_SCAN_FLAG_KEEP_SCRATCH_ZEROED != 0,
+    })
 }
 
-fn scan_path(path: u32) -> vkalgo::Result<ScanPath> {
-    match path {
-        VKALGO_SCAN_PATH_AUTO => Ok(ScanPath::Auto),
-        VKALGO_SCAN_PATH_LOOKBACK => Ok(ScanPath::Lookback),
-        VKALGO_SCAN_PATH_REDUCE_THEN_SCAN => Ok(ScanPath::ReduceThenScan),
-        VKALGO_SCAN_PATH_SMALL => Ok(ScanPath::Small),
-        other => Err(Error::invalid(format!("unknown scan path {other}"))),
-    }
-}
-
-unsafe fn host_scan(
-    ctx: *mut VkalgoContext,
-    input: *const u32,
-    output: *mut u32,
-    count: usize,
-    op: ScanOp,
-) -> vkalgo::Result<()> {
-    let ctx = context_ref(ctx)?;
-    if count == 0 {
-        return Ok(());
-    }
-    non_null(input, "input")?;
-    non_null(output, "output")?;
-    // The count is checked (at most SCAN_MAX_COUNT) before the input is read.
-    ctx.scan_plan(&ScanDesc::new(op, count as u64))?;
-    // The input is copied to a staging buffer before anything is written, so input == output
-    // (or any overlap) is fine.
-    let source = try_copy(std::slice::from_raw_parts(input, count), "input")?;
-    let mut result = try_filled(0u32, count, "output")?;
-    ctx.scan_u32(&source, &mut result, op)?;
-    std::ptr::copy_nonoverlapping(result.as_ptr(), output, count);
-    Ok(())
-}
-
-/// Exclusive sum of `count` u32 from `input` into `output` on the GPU (blocking).
-/// `input == output` is allowed. On error `output` is unchanged.
+/// Scans `count` u32 from `input` into `output` on the GPU (blocking) as `desc` says (its
+/// `max_count` and flags are ignored). `input == output` is allowed. On error `output` is
+/// unchanged.
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_scan_exclusive_u32_host(
+pub unsafe extern "C" fn vkalgo_scan_host(
     ctx: *mut VkalgoContext,
+    desc: *const VkalgoScanDesc,
     input: *const u32,
     output: *mut u32,
     count: usize,
 ) -> VkalgoResult {
-    guard("vkalgo_scan_exclusive_u32_host", || {
-        host_scan(ctx, input, output, count, ScanOp::Exclusive)
+    guard("vkalgo_scan_host", || {
+        let ctx = context_ref(ctx)?;
+        let mut desc = scan_desc(desc, count as u64)?;
+        desc.keep_scratch_zeroed = false;
+        // The count and path are checked (count at most SCAN_MAX_COUNT) before the input is read.
+        ctx.scan_plan(&desc)?;
+        if count == 0 {
+            return Ok(());
+        }
+        non_null(input, "input")?;
+        non_null(output, "output")?;
+        // The input is copied before anything is written, so input == output (or any overlap)
+        // is fine.
+        let source = try_copy(std::slice::from_raw_parts(input, count), "input")?;
+        let mut result = try_filled(0u32, count, "output")?;
+        ctx.scan_u32_with_path(&source, &mut result, desc.op, desc.path)?;
+        std::ptr::copy_nonoverlapping(result.as_ptr(), output, count);
+        Ok(())
     })
 }
 
-/// Inclusive sum of `count` u32 from `input` into `output` on the GPU (blocking).
-/// `input == output` is allowed. On error `output` is unchanged.
-#[no_mangle]
-pub unsafe extern "C" fn vkalgo_scan_inclusive_u32_host(
-    ctx: *mut VkalgoContext,
-    input: *const u32,
-    output: *mut u32,
-    count: usize,
-) -> VkalgoResult {
-    guard("vkalgo_scan_inclusive_u32_host", || {
-        host_scan(ctx, input, output, count, ScanOp::Inclusive)
-    })
-}
-
-/// Plans a scan on `ctx`. `*out` is set only on success; destroy it with
-/// `vkalgo_scan_plan_destroy`.
+/// Plans a scan of up to `desc->max_count` elements. `*out` is set only on success; destroy
+/// it with `vkalgo_scan_plan_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_scan_plan_create(
     ctx: *mut VkalgoContext,
@@ -146,22 +127,8 @@ pub unsafe extern "C" fn vkalgo_scan_plan_create(
         let ctx = context_ref(ctx)?;
         non_null(desc, "desc")?;
         non_null(out, "out")?;
-        let d = &*desc;
-        if d.flags & !VKALGO_SCAN_FLAG_KEEP_SCRATCH_ZEROED != 0 {
-            return Err(Error::invalid(format!("scan: unknown flags 0x{:x}", d.flags)));
-        }
-        let desc = ScanDesc {
-            op: scan_op(d.op)?,
-            path: scan_path(d.path)?,
-            max_count: d.max_count,
-            tuning: None,
-            keep_scratch_zeroed: d.flags & VKALGO_SCAN_FLAG_KEEP_SCRATCH_ZEROED != 0,
-        };
-        let plan = ctx.scan_plan(&desc)?;
-        *out = Box::into_raw(Box::new(VkalgoScanPlan {
-            plan,
-            ctx: ctx.clone(),
-        }));
+        let plan = ctx.scan_plan(&scan_desc(desc, (*desc).max_count)?)?;
+        *out = Box::into_raw(Box::new(VkalgoScanPlan { plan }));
         Ok(())
     })
 }
@@ -180,9 +147,7 @@ pub unsafe extern "C" fn vkalgo_scan_plan_memory_requirements(
 ) -> VkalgoResult {
     guard("vkalgo_scan_plan_memory_requirements", || {
         non_null(plan, "plan")?;
-        non_null(out, "out")?;
-        *out = (*plan).plan.memory_requirements().into();
-        Ok(())
+        write_requirements(out, (*plan).plan.memory_requirements())
     })
 }
 
@@ -205,34 +170,28 @@ pub unsafe extern "C" fn vkalgo_scan_plan_small_limit(plan: *const VkalgoScanPla
     (*plan).plan.small_limit()
 }
 
-/// Records the scan into the caller's command buffer. `ctx` may be NULL (the plan's context, which the
-/// plan keeps alive, is used); otherwise it must be the plan's context. Synchronization: writes to the input
-/// and count buffer must be visible to COMPUTE_SHADER reads; earlier uses of output and
-/// scratch must be complete before COMPUTE_SHADER and TRANSFER; afterwards the output is
-/// written by COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
+/// Records the scan into the caller's command buffer (on the plan's context, which the plan
+/// keeps alive). Synchronization: writes to the input and count buffer must be visible to
+/// COMPUTE_SHADER reads; earlier uses of output and scratch must be complete before
+/// COMPUTE_SHADER and TRANSFER; afterwards the output is written by COMPUTE_SHADER
+/// (SHADER_WRITE). Nothing is recorded on error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_scan_record(
-    ctx: *const VkalgoContext,
     plan: *const VkalgoScanPlan,
     command_buffer: VkCommandBuffer,
     args: *const VkalgoScanArgs,
 ) -> VkalgoResult {
     guard("vkalgo_scan_record", || {
         non_null(plan, "plan")?;
-        let ctx = plan_context(ctx, &(*plan).ctx, "scan record")?;
         non_null(args, "args")?;
         let a = &*args;
-        let count = if a.count_buffer.buffer.0 == 0 {
-            ElementCount::Direct(a.count)
-        } else {
-            ElementCount::Indirect(a.count_buffer.to_rust())
-        };
+        no_extension(a.next, "scan args")?;
         let args = ScanArgs {
             input: a.input.to_rust(),
             output: a.output.to_rust(),
             scratch: a.scratch.to_rust(),
-            count,
+            count: element_count(a.count, a.count_buffer),
         };
-        (*plan).plan.record(ctx, command_buffer.to_vk(), &args)
+        (*plan).plan.record(command_buffer.to_vk(), &args)
     })
 }

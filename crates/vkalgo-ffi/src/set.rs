@@ -2,18 +2,18 @@
 //! Roaring portable serialization. A set keeps its context alive (destroy them in any order).
 //! Every call checks its arguments first; on an error nothing changes and nothing is written
 //! (except the needed count or size that `vkalgo_set_to_array_host` and
-//! `vkalgo_set_serialize` report).
+//! `vkalgo_set_serialize_host` report).
 
-use super::{context_ref, guard, non_null, try_filled, VkalgoContext, VkalgoResult};
+use super::types::*;
+use super::{context_ref, guard, no_extension, non_null, try_filled, VkalgoContext, VkalgoResult};
 use vkalgo::set::{GpuSet, SetOperand};
 use vkalgo::Error;
-use vkalgo::SetOp;
 
 /// A set of uint32_t values on the GPU (owns its device memory, keeps its context alive).
 ///
 /// Threads: calls that only read a set (contains, cardinality, to_array, filter, serialize, or
 /// a set as an operand) may run concurrently; a call that changes a set (insert, remove, a
-/// result of vkalgo_set_op) needs exclusive use of it.
+/// result of vkalgo_set_op_host) needs exclusive use of it.
 pub struct VkalgoSet {
     set: GpuSet,
 }
@@ -41,65 +41,90 @@ unsafe fn slice_mut<'a, T>(ptr: *mut T, count: usize, what: &str) -> vkalgo::Res
     Ok(std::slice::from_raw_parts_mut(ptr, count))
 }
 
-/// Creates an empty set on `ctx` into `*out`.
+/// What set to create: the blocks of its pools. A bitmap block (8 KiB) holds one chunk of more
+/// than 4096 values; array blocks (192 bytes) hold 1 to 23 per chunk of up to 4096 values.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoSetDesc {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
+    /// `vkalgo_set_create`: bitmap blocks reserved up front (0: none; the pools grow as
+    /// needed). On the caller's memory: the fixed bitmap pool.
+    pub bitmap_blocks: u32,
+    /// `vkalgo_set_create`: array blocks reserved up front (0: none). On the caller's memory:
+    /// the fixed array pool.
+    pub array_blocks: u32,
+}
+
+/// `desc`, checked (NULL: INVALID_ARGUMENT).
+unsafe fn set_desc<'a>(desc: *const VkalgoSetDesc) -> vkalgo::Result<&'a VkalgoSetDesc> {
+    non_null(desc, "desc")?;
+    no_extension((*desc).next, "set desc")?;
+    Ok(&*desc)
+}
+
+/// Creates an empty set on `ctx` into `*out`, with the blocks of `desc` reserved (blocking
+/// when any are).
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_set_create(
     ctx: *mut VkalgoContext,
+    desc: *const VkalgoSetDesc,
     out: *mut *mut VkalgoSet,
 ) -> VkalgoResult {
     guard("vkalgo_set_create", || {
         let ctx = context_ref(ctx)?;
+        let d = set_desc(desc)?;
         non_null(out, "out")?;
-        let set = GpuSet::new(ctx)?;
+        let mut set = GpuSet::new(ctx)?;
+        if d.bitmap_blocks > 0 || d.array_blocks > 0 {
+            set.reserve(d.bitmap_blocks, d.array_blocks)?;
+        }
         *out = Box::into_raw(Box::new(VkalgoSet { set }));
         Ok(())
     })
 }
 
-/// The memory an empty set with fixed pools of `bitmap_blocks` bitmap blocks (8 KiB, one per
-/// chunk of more than 4096 values) and `array_blocks` array blocks (192 bytes, 1 to 23 per
-/// chunk of up to 4096 values) takes on the caller's memory (`vkalgo_set_create_in`).
+/// The memory (`storage`) an empty set with the fixed pools of `desc` takes on the caller's
+/// memory (`vkalgo_set_create_in`).
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_set_memory_requirements(
     ctx: *const VkalgoContext,
-    bitmap_blocks: u32,
-    array_blocks: u32,
-    out: *mut super::hash::VkalgoStorageRequirements,
+    desc: *const VkalgoSetDesc,
+    out: *mut VkalgoMemoryRequirements,
 ) -> VkalgoResult {
     guard("vkalgo_set_memory_requirements", || {
         let ctx = context_ref(ctx)?;
-        non_null(out, "out")?;
-        let r = GpuSet::memory_requirements(ctx, bitmap_blocks, array_blocks)?;
-        *out = super::hash::VkalgoStorageRequirements {
-            size: r.size,
-            alignment: r.alignment,
-            usage: r.usage.as_raw(),
-        };
-        Ok(())
+        let d = set_desc(desc)?;
+        write_requirements(
+            out,
+            GpuSet::memory_requirements(ctx, d.bitmap_blocks, d.array_blocks)?,
+        )
     })
 }
 
-/// Creates an empty set on the caller's memory: `size` bytes at `offset` of `buffer` (at least
-/// what `vkalgo_set_memory_requirements` says for the same pools, aligned as it says, with its
-/// usage flags; the buffer must outlive the set and serve nothing else meanwhile). The pools
-/// are fixed: an operation that needs more blocks fails with VKALGO_ERROR_OUT_OF_MEMORY and
-/// changes nothing. Blocking (one submission writes the directory and free lists). `*out` is
-/// set only on success.
+/// Creates an empty set on the caller's memory: `*range` (at least the `storage` size of
+/// `vkalgo_set_memory_requirements` for the same desc, aligned as it says, on a buffer with
+/// its usage flags; the buffer must outlive the set and serve nothing else meanwhile). The
+/// pools are fixed: an operation that needs more blocks fails with
+/// VKALGO_ERROR_OUT_OF_MEMORY and changes nothing. `flags`: 0 (none is defined). Blocking
+/// (one submission writes the directory and free lists). `*out` is set only on success.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_set_create_in(
     ctx: *mut VkalgoContext,
-    buffer: super::types::VkBuffer,
-    offset: u64,
-    size: u64,
-    bitmap_blocks: u32,
-    array_blocks: u32,
+    desc: *const VkalgoSetDesc,
+    range: *const VkalgoBufferRange,
+    flags: u32,
     out: *mut *mut VkalgoSet,
 ) -> VkalgoResult {
     guard("vkalgo_set_create_in", || {
         let ctx = context_ref(ctx)?;
+        let d = set_desc(desc)?;
+        non_null(range, "range")?;
         non_null(out, "out")?;
-        let range = vkalgo::BufferRange::new(buffer.to_vk(), offset, size);
-        let set = GpuSet::new_in(ctx, range, bitmap_blocks, array_blocks)?;
+        if flags != 0 {
+            return Err(Error::invalid(format!("set: unknown flags 0x{flags:x}")));
+        }
+        let set = GpuSet::new_in(ctx, (*range).to_rust(), d.bitmap_blocks, d.array_blocks)?;
         *out = Box::into_raw(Box::new(VkalgoSet { set }));
         Ok(())
     })
@@ -143,8 +168,12 @@ pub unsafe extern "C" fn vkalgo_set_remove_host(
 
 /// Inserts every value of `[begin, end)`; `begin <= end <= 2^32`, else INVALID_ARGUMENT.
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_set_insert_range(set: *mut VkalgoSet, begin: u64, end: u64) -> VkalgoResult {
-    guard("vkalgo_set_insert_range", || {
+pub unsafe extern "C" fn vkalgo_set_insert_range_host(
+    set: *mut VkalgoSet,
+    begin: u64,
+    end: u64,
+) -> VkalgoResult {
+    guard("vkalgo_set_insert_range_host", || {
         non_null(set, "set")?;
         (*set).set.insert_range(begin, end)
     })
@@ -154,21 +183,21 @@ pub unsafe extern "C" fn vkalgo_set_insert_range(set: *mut VkalgoSet, begin: u64
 /// run containers, up to 48 runs) where their runs take fewer bytes than an array or a bitmap.
 /// Sets built from values hold arrays and bitmaps until this is called; ranges, deserialized
 /// run containers and operations on run chunks give run chunks. Follow with
-/// `vkalgo_set_shrink_to_fit` to give the freed blocks back.
+/// `vkalgo_set_shrink_to_fit_host` to give the freed blocks back.
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_set_run_optimize(set: *mut VkalgoSet) -> VkalgoResult {
-    guard("vkalgo_set_run_optimize", || {
+pub unsafe extern "C" fn vkalgo_set_run_optimize_host(set: *mut VkalgoSet) -> VkalgoResult {
+    guard("vkalgo_set_run_optimize_host", || {
         non_null(set, "set")?;
         (*set).set.run_optimize()
     })
 }
 
 /// Moves the set into pools of exactly the blocks it uses, giving back the free blocks that
-/// growth and removals left (a set read by `vkalgo_set_deserialize` has none). INVALID_ARGUMENT
+/// growth and removals left (a set read by `vkalgo_set_deserialize_host` has none). INVALID_ARGUMENT
 /// for a set on the caller's memory (`vkalgo_set_create_in`), whose pools are fixed.
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_set_shrink_to_fit(set: *mut VkalgoSet) -> VkalgoResult {
-    guard("vkalgo_set_shrink_to_fit", || {
+pub unsafe extern "C" fn vkalgo_set_shrink_to_fit_host(set: *mut VkalgoSet) -> VkalgoResult {
+    guard("vkalgo_set_shrink_to_fit_host", || {
         non_null(set, "set")?;
         (*set).set.shrink_to_fit()
     })
@@ -177,28 +206,28 @@ pub unsafe extern "C" fn vkalgo_set_shrink_to_fit(set: *mut VkalgoSet) -> Vkalgo
 /// Packs the set for reading: its directory keeps only the non-empty chunks (16 KiB and 8 bytes
 /// a chunk instead of 512 KiB), run chunks' runs share the array pool (4 bytes a run), and no
 /// block is free. Every call reads a packed set; the calls that write it (insert, remove,
-/// insert_range, run_optimize, `vkalgo_set_op` into it) unpack it first. The set's buffers are
+/// insert_range, run_optimize, `vkalgo_set_op_host` into it) unpack it first. The set's buffers are
 /// made again: work recorded with it must have finished. No-op when packed already.
 /// INVALID_ARGUMENT for a set on the caller's memory (`vkalgo_set_create_in`).
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_set_pack(set: *mut VkalgoSet) -> VkalgoResult {
-    guard("vkalgo_set_pack", || {
+pub unsafe extern "C" fn vkalgo_set_pack_host(set: *mut VkalgoSet) -> VkalgoResult {
+    guard("vkalgo_set_pack_host", || {
         non_null(set, "set")?;
         (*set).set.pack()
     })
 }
 
-/// Gives a packed set (`vkalgo_set_pack`) its flat directory again, so that recorded writes may
+/// Gives a packed set (`vkalgo_set_pack_host`) its flat directory again, so that recorded writes may
 /// target it. No-op when not packed.
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_set_unpack(set: *mut VkalgoSet) -> VkalgoResult {
-    guard("vkalgo_set_unpack", || {
+pub unsafe extern "C" fn vkalgo_set_unpack_host(set: *mut VkalgoSet) -> VkalgoResult {
+    guard("vkalgo_set_unpack_host", || {
         non_null(set, "set")?;
         (*set).set.unpack()
     })
 }
 
-/// `*out` = 1 if the set is packed (`vkalgo_set_pack`), else 0.
+/// `*out` = 1 if the set is packed (`vkalgo_set_pack_host`), else 0.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_set_is_packed(set: *const VkalgoSet, out: *mut u32) -> VkalgoResult {
     guard("vkalgo_set_is_packed", || {
@@ -245,8 +274,8 @@ pub unsafe extern "C" fn vkalgo_set_contains_host(
 /// work, where the set has not been written since an earlier call counted it or it was read
 /// from a Roaring serialization.
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_set_cardinality(set: *const VkalgoSet, out: *mut u64) -> VkalgoResult {
-    guard("vkalgo_set_cardinality", || {
+pub unsafe extern "C" fn vkalgo_set_cardinality_host(set: *const VkalgoSet, out: *mut u64) -> VkalgoResult {
+    guard("vkalgo_set_cardinality_host", || {
         let set = set_ref(set, "set")?;
         non_null(out, "out")?;
         *out = set.cardinality()?;
@@ -256,13 +285,13 @@ pub unsafe extern "C" fn vkalgo_set_cardinality(set: *const VkalgoSet, out: *mut
 
 /// The number of values in `[begin, end)` into `*out` (`begin <= end <= 2^32`).
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_set_range_cardinality(
+pub unsafe extern "C" fn vkalgo_set_range_cardinality_host(
     set: *const VkalgoSet,
     begin: u64,
     end: u64,
     out: *mut u64,
 ) -> VkalgoResult {
-    guard("vkalgo_set_range_cardinality", || {
+    guard("vkalgo_set_range_cardinality_host", || {
         let set = set_ref(set, "set")?;
         non_null(out, "out")?;
         *out = set.range_cardinality(begin, end)?;
@@ -273,17 +302,17 @@ pub unsafe extern "C" fn vkalgo_set_range_cardinality(
 /// `*dst = a op b` (`op` one of `VKALGO_SET_*`); `dst` may be `a` or `b` (or both). All three
 /// sets must come from the same context.
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_set_op(
+pub unsafe extern "C" fn vkalgo_set_op_host(
     dst: *mut VkalgoSet,
     a: *const VkalgoSet,
     b: *const VkalgoSet,
-    op: u32,
+    op: VkalgoSetOp,
 ) -> VkalgoResult {
-    guard("vkalgo_set_op", || {
+    guard("vkalgo_set_op_host", || {
         non_null(dst, "dst")?;
         non_null(a, "a")?;
         non_null(b, "b")?;
-        let op = SetOp::from_raw(op)?;
+        let op = op.to_rust()?;
         let is_dst = |p: *const VkalgoSet| std::ptr::eq(p, dst as *const VkalgoSet);
         // Operands that are dst are passed as `This`: no shared reference to dst is made.
         let a_op = if is_dst(a) {
@@ -302,17 +331,17 @@ pub unsafe extern "C" fn vkalgo_set_op(
 
 /// The cardinality of `a op b` into `*out`, without materializing it.
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_set_op_cardinality(
+pub unsafe extern "C" fn vkalgo_set_op_cardinality_host(
     a: *const VkalgoSet,
     b: *const VkalgoSet,
-    op: u32,
+    op: VkalgoSetOp,
     out: *mut u64,
 ) -> VkalgoResult {
-    guard("vkalgo_set_op_cardinality", || {
+    guard("vkalgo_set_op_cardinality_host", || {
         let a = set_ref(a, "a")?;
         let b = set_ref(b, "b")?;
         non_null(out, "out")?;
-        let op = SetOp::from_raw(op)?;
+        let op = op.to_rust()?;
         *out = GpuSet::op_cardinality(a, b, op)?;
         Ok(())
     })
@@ -322,15 +351,15 @@ pub unsafe extern "C" fn vkalgo_set_op_cardinality(
 /// many: the same set in every `a[i]`), in one submission with the pairs side by side. Sets
 /// may appear in several pairs. On an error nothing is written to `out`.
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_set_op_cardinality_batch(
+pub unsafe extern "C" fn vkalgo_set_op_cardinality_batch_host(
     a: *const *const VkalgoSet,
     b: *const *const VkalgoSet,
     count: usize,
-    op: u32,
+    op: VkalgoSetOp,
     out: *mut u64,
 ) -> VkalgoResult {
-    guard("vkalgo_set_op_cardinality_batch", || {
-        let op = SetOp::from_raw(op)?;
+    guard("vkalgo_set_op_cardinality_batch_host", || {
+        let op = op.to_rust()?;
         if count == 0 {
             return Ok(());
         }
@@ -403,13 +432,13 @@ pub unsafe extern "C" fn vkalgo_set_filter_host(
 /// reports the size and succeeds. Capacity too small: INVALID_ARGUMENT, `*size` = the size
 /// needed, nothing written.
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_set_serialize(
+pub unsafe extern "C" fn vkalgo_set_serialize_host(
     set: *const VkalgoSet,
     out: *mut std::ffi::c_void,
     capacity: usize,
     size: *mut usize,
 ) -> VkalgoResult {
-    guard("vkalgo_set_serialize", || {
+    guard("vkalgo_set_serialize_host", || {
         let set = set_ref(set, "set")?;
         non_null(size, "size")?;
         let bytes = set.serialize()?;
@@ -434,13 +463,13 @@ pub unsafe extern "C" fn vkalgo_set_serialize(
 /// wrong cookie, counts or offsets out of range, unsorted arrays, trailing bytes, ...):
 /// INVALID_ARGUMENT and no set.
 #[no_mangle]
-pub unsafe extern "C" fn vkalgo_set_deserialize(
+pub unsafe extern "C" fn vkalgo_set_deserialize_host(
     ctx: *mut VkalgoContext,
     data: *const std::ffi::c_void,
     size: usize,
     out: *mut *mut VkalgoSet,
 ) -> VkalgoResult {
-    guard("vkalgo_set_deserialize", || {
+    guard("vkalgo_set_deserialize_host", || {
         let ctx = context_ref(ctx)?;
         non_null(out, "out")?;
         let data = slice(data as *const u8, size, "data")?;

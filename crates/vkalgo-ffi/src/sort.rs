@@ -1,57 +1,42 @@
 //! C ABI of the radix sort: the host convenience call and the record layer.
 
 use super::types::*;
-use super::{context_ref, guard, in_place_on_copies, non_null, plan_context, VkalgoContext, VkalgoResult};
-use vkalgo::sort::{KeyType, SortArgs, SortDesc, SortPath, SortPlan, SortResult, ValueType};
+use super::{context_ref, guard, in_place_on_copies, no_extension, non_null, VkalgoContext, VkalgoResult};
+use vkalgo::sort::{SortArgs, SortDesc, SortPath, SortPlan, SortResult, ValueType};
 use vkalgo::ElementCount;
 use vkalgo::Error;
 
-/// Sort path: small counts on one workgroup, else Onesweep where the device profile allows
-/// inter-workgroup waiting, else the safe path.
-pub const VKALGO_SORT_PATH_AUTO: u32 = 0;
-/// Sort path: Onesweep with a circular look-back buffer.
-pub const VKALGO_SORT_PATH_ONESWEEP: u32 = 1;
-/// Sort path: count, scan, scatter per digit (no inter-workgroup waiting).
-pub const VKALGO_SORT_PATH_SAFE: u32 = 2;
-/// Sort path: one workgroup for everything (small counts only).
-pub const VKALGO_SORT_PATH_SMALL: u32 = 3;
-
-/// What to sort: key and value types, bit range, direction.
+/// What to sort: key and value types, bit range, direction, and for plans the largest count
+/// and the path.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoSortDesc {
-    /// `VKALGO_KEY_*`.
-    pub key_type: u32,
-    /// `VKALGO_VALUE_*`.
-    pub value_type: u32,
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
+    /// The key type (any of the six).
+    pub key_type: VkalgoKeyType,
+    /// The value type (`VKALGO_VALUE_NONE`: keys only).
+    pub value_type: VkalgoValueType,
     /// First order-preserving key bit sorted on (usually 0).
     pub begin_bit: u32,
     /// One past the last bit sorted on; 0 means the key's full width.
     pub end_bit: u32,
     /// 0: ascending, 1: descending (both stable).
     pub descending: u32,
-}
-
-/// Buffers and scratch a sort plan needs from the caller.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct VkalgoSortMemoryRequirements {
-    /// Bytes of the alternate keys buffer.
-    pub keys_alt_size: VkDeviceSize,
-    /// Bytes of the alternate values buffer (0 without values).
-    pub values_alt_size: VkDeviceSize,
-    /// Bytes of scratch.
-    pub scratch_size: VkDeviceSize,
-    /// Alignment of every range's offset.
-    pub alignment: VkDeviceSize,
-    /// Usage flags every buffer passed to the sort must have.
-    pub usage: VkBufferUsageFlags,
+    /// Which kernels to record (`VKALGO_SORT_PATH_AUTO`: the device decides). Host calls take
+    /// it too.
+    pub path: VkalgoSortPath,
+    /// Plans: the largest count any record call sorts (at most 2^32 - 2^15). Host calls
+    /// ignore it (they take their count).
+    pub max_count: u64,
 }
 
 /// The buffers of one recorded sort.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoSortArgs {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
     /// The keys.
     pub keys: VkalgoBufferRange,
     /// The values (`buffer` VK_NULL_HANDLE exactly when the plan has no value type).
@@ -67,6 +52,9 @@ pub struct VkalgoSortArgs {
     /// Indirect count: a u32 at `count_buffer.offset`, read on the GPU (clamped to the plan's
     /// max_count). VK_NULL_HANDLE: use `count`.
     pub count_buffer: VkalgoBufferRange,
+    /// Optional output (NULL: none): 1 when the sorted data ends in the alternate buffers, 0
+    /// when in `keys`/`values` (`vkalgo_sort_plan_result_in_alternate` says the same).
+    pub result_in_alternate: *mut u32,
 }
 
 /// A sort plan (paths, tuning and memory sizes fixed for one context).
@@ -75,39 +63,35 @@ pub struct VkalgoSortArgs {
 /// concurrently; destroying it while another thread uses it is the caller's error.
 pub struct VkalgoSortPlan {
     plan: SortPlan,
-    /// The context the plan was made for (kept alive by the plan).
-    ctx: vkalgo::Context,
 }
 
-fn sort_desc(d: &VkalgoSortDesc, max_count: u64, path: u32) -> vkalgo::Result<SortDesc> {
-    if d.descending > 1 {
-        return Err(Error::invalid(format!(
-            "sort: descending must be 0 or 1, not {}",
-            d.descending
-        )));
-    }
-    let path = match path {
+/// The Rust desc of `d`, for `max_count` elements.
+pub(crate) unsafe fn sort_desc(d: *const VkalgoSortDesc, max_count: u64) -> vkalgo::Result<SortDesc> {
+    non_null(d, "desc")?;
+    let d = &*d;
+    no_extension(d.next, "sort desc")?;
+    let path = match d.path {
         VKALGO_SORT_PATH_AUTO => SortPath::Auto,
         VKALGO_SORT_PATH_ONESWEEP => SortPath::Onesweep,
         VKALGO_SORT_PATH_SAFE => SortPath::Safe,
         VKALGO_SORT_PATH_SMALL => SortPath::Small,
-        other => return Err(Error::invalid(format!("sort: unknown path {other}"))),
+        other => return Err(Error::invalid(format!("sort: unknown path {}", other.0))),
     };
     Ok(SortDesc {
-        key_type: KeyType::from_raw(d.key_type)?,
-        value_type: ValueType::from_raw(d.value_type)?,
+        key_type: d.key_type.to_rust()?,
+        value_type: d.value_type.to_rust()?,
         max_count,
         begin_bit: d.begin_bit,
         end_bit: d.end_bit,
-        descending: d.descending == 1,
+        descending: c_bool(d.descending, "sort: descending")?,
         path,
         tuning: None,
     })
 }
 
-/// Sorts `count` keys (and their values) in place on the GPU (blocking), stable.
-/// `values` is NULL exactly when `desc->value_type` is `VKALGO_VALUE_NONE`. On error the
-/// arrays are unchanged.
+/// Sorts `count` keys (and their values) in place on the GPU (blocking), stable, as `desc`
+/// says (its `max_count` is ignored). `values` is NULL exactly when `desc->value_type` is
+/// `VKALGO_VALUE_NONE`. On error the arrays are unchanged.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_sort_host(
     ctx: *mut VkalgoContext,
@@ -118,8 +102,7 @@ pub unsafe extern "C" fn vkalgo_sort_host(
 ) -> VkalgoResult {
     guard("vkalgo_sort_host", || {
         let ctx = context_ref(ctx)?;
-        non_null(desc, "desc")?;
-        let desc = sort_desc(&*desc, count as u64, VKALGO_SORT_PATH_AUTO)?;
+        let desc = sort_desc(desc, count as u64)?;
         let has_values = desc.value_type != ValueType::None;
         if has_values && values.is_null() && count > 0 {
             return Err(Error::invalid("sort: values is NULL but a value type is given"));
@@ -144,25 +127,20 @@ pub unsafe extern "C" fn vkalgo_sort_host(
     })
 }
 
-/// Plans a sort of up to `max_count` elements on `path` (`VKALGO_SORT_PATH_*`). `*out` is set
-/// only on success; destroy it with `vkalgo_sort_plan_destroy`.
+/// Plans a sort of up to `desc->max_count` elements. `*out` is set only on success; destroy
+/// it with `vkalgo_sort_plan_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_sort_plan_create(
     ctx: *mut VkalgoContext,
     desc: *const VkalgoSortDesc,
-    max_count: u64,
-    path: u32,
     out: *mut *mut VkalgoSortPlan,
 ) -> VkalgoResult {
     guard("vkalgo_sort_plan_create", || {
         let ctx = context_ref(ctx)?;
         non_null(desc, "desc")?;
         non_null(out, "out")?;
-        let plan = ctx.sort_plan(&sort_desc(&*desc, max_count, path)?)?;
-        *out = Box::into_raw(Box::new(VkalgoSortPlan {
-            plan,
-            ctx: ctx.clone(),
-        }));
+        let plan = ctx.sort_plan(&sort_desc(desc, (*desc).max_count)?)?;
+        *out = Box::into_raw(Box::new(VkalgoSortPlan { plan }));
         Ok(())
     })
 }
@@ -173,24 +151,16 @@ pub unsafe extern "C" fn vkalgo_sort_plan_destroy(plan: *mut VkalgoSortPlan) {
     super::destroy_boxed(plan);
 }
 
-/// The alternate buffers and scratch each `vkalgo_sort_record` of this plan needs.
+/// The alternate buffers (`keys_alt`, `values_alt`) and scratch each `vkalgo_sort_record` of
+/// this plan needs.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_sort_plan_memory_requirements(
     plan: *const VkalgoSortPlan,
-    out: *mut VkalgoSortMemoryRequirements,
+    out: *mut VkalgoMemoryRequirements,
 ) -> VkalgoResult {
     guard("vkalgo_sort_plan_memory_requirements", || {
         non_null(plan, "plan")?;
-        non_null(out, "out")?;
-        let r = (*plan).plan.memory_requirements();
-        *out = VkalgoSortMemoryRequirements {
-            keys_alt_size: r.keys_alt_size,
-            values_alt_size: r.values_alt_size,
-            scratch_size: r.scratch_size,
-            alignment: r.alignment,
-            usage: r.usage.as_raw(),
-        };
-        Ok(())
+        write_requirements(out, (*plan).plan.memory_requirements())
     })
 }
 
@@ -223,26 +193,22 @@ pub unsafe extern "C" fn vkalgo_sort_plan_result_in_alternate(plan: *const Vkalg
     ((*plan).plan.result_location() == SortResult::Alternate) as u32
 }
 
-/// Records the sort into the caller's command buffer. `ctx` may be NULL (the plan's context, which the
-/// plan keeps alive, is used); otherwise it must be the plan's context. `*result_in_alternate` (may be NULL)
-/// becomes 1 when the sorted data ends in the alternate buffers, 0 when in `keys`/`values`.
-/// Synchronization: writes to keys, values and the count buffer must be visible to
+/// Records the sort into the caller's command buffer (on the plan's context, which the plan
+/// keeps alive). Synchronization: writes to keys, values and the count buffer must be visible to
 /// COMPUTE_SHADER reads and writes; earlier uses of the alternates and scratch must be complete
 /// before COMPUTE_SHADER and TRANSFER; afterwards the result is written by COMPUTE_SHADER
 /// (SHADER_WRITE). Nothing is recorded on error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_sort_record(
-    ctx: *const VkalgoContext,
     plan: *const VkalgoSortPlan,
     command_buffer: VkCommandBuffer,
     args: *const VkalgoSortArgs,
-    result_in_alternate: *mut u32,
 ) -> VkalgoResult {
     guard("vkalgo_sort_record", || {
         non_null(plan, "plan")?;
-        let ctx = plan_context(ctx, &(*plan).ctx, "sort record")?;
         non_null(args, "args")?;
         let a = &*args;
+        no_extension(a.next, "sort args")?;
         let count = if a.count_buffer.buffer.0 == 0 {
             ElementCount::Direct(a.count)
         } else {
@@ -256,9 +222,9 @@ pub unsafe extern "C" fn vkalgo_sort_record(
             scratch: a.scratch.to_rust(),
             count,
         };
-        let location = (*plan).plan.record(ctx, command_buffer.to_vk(), &args)?;
-        if !result_in_alternate.is_null() {
-            *result_in_alternate = (location == SortResult::Alternate) as u32;
+        let location = (*plan).plan.record(command_buffer.to_vk(), &args)?;
+        if !a.result_in_alternate.is_null() {
+            *a.result_in_alternate = (location == SortResult::Alternate) as u32;
         }
         Ok(())
     })

@@ -1,42 +1,36 @@
 //! C ABI of the multisplit: the host convenience call and the record layer.
 
 use super::types::*;
-use super::{context_ref, guard, in_place_on_copies, non_null, plan_context, VkalgoContext, VkalgoResult};
+use super::{context_ref, guard, in_place_on_copies, no_extension, non_null, VkalgoContext, VkalgoResult};
 use std::ffi::{c_char, c_void, CStr};
-use vkalgo::sort::{KeyType, ValueType};
+use vkalgo::sort::ValueType;
 use vkalgo::split::HostBucketing;
-use vkalgo::split::{BucketFn, SplitArgs, SplitDesc, SplitPlan};
-use vkalgo::ElementCount;
+use vkalgo::split::{BucketFn, SplitArgs, SplitDesc, SplitPath, SplitPlan};
 use vkalgo::Error;
 
-/// Bucket function: `(ordered key bits >> bit_offset) & (bucket_count - 1)`, bucket_count a
-/// power of two.
-pub const VKALGO_BUCKET_BITS: u32 = 0;
-/// Bucket function: the number of the `bucket_count - 1` splitters `<=` the key (sort order).
-pub const VKALGO_BUCKET_SPLITTERS: u32 = 1;
-/// Bucket function: one caller-given u32 bucket id per element.
-pub const VKALGO_BUCKET_IDS: u32 = 2;
-/// Bucket function: GLSL source defining `uint vkalgo_bucket(T key)`, compiled at run time.
-pub const VKALGO_BUCKET_GLSL: u32 = 3;
 /// Largest bucket count of a multisplit.
 pub const VKALGO_MULTISPLIT_MAX_BUCKETS: u32 = 65536;
 /// Bit of the multisplit status word (the u32 at byte 0 of the scratch range after a recorded
 /// multisplit): a bucket id was `>= bucket_count`, and no output was written.
 pub const VKALGO_MULTISPLIT_STATUS_BAD_BUCKET: u32 = 1;
 
-/// What to split and how (the pointers are used by `vkalgo_multisplit_host` only; a plan takes
-/// the types, bucket count, bucket function, bit offset and GLSL source).
+/// What to split and how. The `splitters` and `bucket_ids` pointers are data of
+/// `vkalgo_multisplit_host` (a recorded multisplit takes them as buffers); plans take the rest,
+/// host calls all but `path` and `max_count`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoMultisplitDesc {
-    /// `VKALGO_KEY_*` (the sort's six).
-    pub key_type: u32,
-    /// `VKALGO_VALUE_NONE` / `_U32` / `_U64`.
-    pub value_type: u32,
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const c_void,
+    /// The key type (the sort's six).
+    pub key_type: VkalgoKeyType,
+    /// The value type (`VKALGO_VALUE_NONE`: keys only).
+    pub value_type: VkalgoValueType,
     /// m: 1..=VKALGO_MULTISPLIT_MAX_BUCKETS.
     pub bucket_count: u32,
-    /// `VKALGO_BUCKET_BITS` = 0, `_SPLITTERS` = 1, `_IDS` = 2, `_GLSL` = 3.
-    pub bucket_fn: u32,
+    /// How an element's bucket is found. GLSL bucket functions must be pure: the same key
+    /// gives the same bucket in every pass.
+    pub bucket_fn: VkalgoBucketFn,
     /// BITS: first order-preserving key bit of the bucket id.
     pub bit_offset: u32,
     /// SPLITTERS: bucket_count - 1 keys of key_type, non-decreasing in the sort's key order.
@@ -47,26 +41,19 @@ pub struct VkalgoMultisplitDesc {
     pub glsl: *const c_char,
     /// GLSL: vkalgo_params.
     pub params: [u32; 4],
-}
-
-/// Memory a multisplit plan needs from the caller.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct VkalgoMultisplitMemoryRequirements {
-    /// Bytes of scratch (holds the status word at byte 0).
-    pub scratch_size: VkDeviceSize,
-    /// Bytes of the offsets range: (bucket_count + 1) u32.
-    pub offsets_size: VkDeviceSize,
-    /// Alignment of every range's offset.
-    pub alignment: VkDeviceSize,
-    /// Usage flags every buffer passed to the multisplit must have.
-    pub usage: VkBufferUsageFlags,
+    /// Plans: the largest count any record call splits. Host calls ignore it.
+    pub max_count: u64,
+    /// Plans: which kernels to record (`VKALGO_MULTISPLIT_PATH_AUTO`: the plan decides). Host
+    /// calls ignore it.
+    pub path: VkalgoMultisplitPath,
 }
 
 /// The buffers of one recorded multisplit (out of place).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoMultisplitArgs {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const c_void,
     /// Input keys.
     pub keys: VkalgoBufferRange,
     /// Input values (VK_NULL_HANDLE exactly when the plan has no value type).
@@ -97,8 +84,6 @@ pub struct VkalgoMultisplitArgs {
 /// it, concurrently.
 pub struct VkalgoMultisplitPlan {
     plan: SplitPlan,
-    /// The context the plan was made for (kept alive by the plan).
-    ctx: vkalgo::Context,
 }
 
 unsafe fn glsl_text<'a>(glsl: *const c_char) -> vkalgo::Result<Option<&'a str>> {
@@ -111,16 +96,28 @@ unsafe fn glsl_text<'a>(glsl: *const c_char) -> vkalgo::Result<Option<&'a str>> 
         .map_err(|_| Error::invalid("multisplit: the GLSL source is not UTF-8"))
 }
 
+/// The Rust desc of `d` for `max_count` elements.
 unsafe fn split_desc(d: &VkalgoMultisplitDesc, max_count: u64) -> vkalgo::Result<SplitDesc> {
-    let bucket_fn = BucketFn::from_raw(d.bucket_fn)?;
+    no_extension(d.next, "multisplit desc")?;
+    let bucket_fn = BucketFn::from_raw(d.bucket_fn.0)?;
     let mut desc = SplitDesc::new(
-        KeyType::from_raw(d.key_type)?,
-        ValueType::from_raw(d.value_type)?,
+        d.key_type.to_rust()?,
+        d.value_type.to_rust()?,
         d.bucket_count,
         bucket_fn,
         max_count,
     );
     desc.bit_offset = d.bit_offset;
+    desc.path = match d.path {
+        VKALGO_MULTISPLIT_PATH_AUTO => SplitPath::Auto,
+        VKALGO_MULTISPLIT_PATH_GLOBAL_COUNTERS => SplitPath::GlobalCounters,
+        VKALGO_MULTISPLIT_PATH_SMALL => SplitPath::Small,
+        VKALGO_MULTISPLIT_PATH_TILE_DIRECT => SplitPath::TileDirect,
+        VKALGO_MULTISPLIT_PATH_TILE_STAGED => SplitPath::TileStaged,
+        VKALGO_MULTISPLIT_PATH_ONESWEEP => SplitPath::Onesweep,
+        VKALGO_MULTISPLIT_PATH_TILE_SUBGROUP_STAGED => SplitPath::TileSubgroupStaged,
+        other => return Err(Error::invalid(format!("multisplit: unknown path {}", other.0))),
+    };
     if bucket_fn == BucketFn::Glsl {
         desc.glsl = Some(
             glsl_text(d.glsl)?
@@ -150,7 +147,8 @@ pub unsafe extern "C" fn vkalgo_multisplit_host(
         let ctx = context_ref(ctx)?;
         non_null(desc, "desc")?;
         let d = &*desc;
-        let split = split_desc(d, count as u64)?;
+        let mut split = split_desc(d, count as u64)?;
+        split.path = SplitPath::Auto;
         // Refused before any caller array is read: the plan checks these too, but only after
         // the keys are copied and the splitters (bucket_count - 1 of them) read.
         if count as u64 > vkalgo::split::MAX_COUNT {
@@ -224,25 +222,21 @@ pub unsafe extern "C" fn vkalgo_multisplit_host(
     })
 }
 
-/// Plans a multisplit of up to `max_count` elements (`desc`'s splitters and bucket_ids
+/// Plans a multisplit of up to `desc->max_count` elements (`desc`'s splitters and bucket_ids
 /// pointers are not used; a GLSL source is compiled now, or found in the cache). `*out` is set
 /// only on success; destroy it with `vkalgo_multisplit_plan_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_multisplit_plan_create(
     ctx: *mut VkalgoContext,
     desc: *const VkalgoMultisplitDesc,
-    max_count: u64,
     out: *mut *mut VkalgoMultisplitPlan,
 ) -> VkalgoResult {
     guard("vkalgo_multisplit_plan_create", || {
         let ctx = context_ref(ctx)?;
         non_null(desc, "desc")?;
         non_null(out, "out")?;
-        let plan = ctx.split_plan(&split_desc(&*desc, max_count)?)?;
-        *out = Box::into_raw(Box::new(VkalgoMultisplitPlan {
-            plan,
-            ctx: ctx.clone(),
-        }));
+        let plan = ctx.split_plan(&split_desc(&*desc, (*desc).max_count)?)?;
+        *out = Box::into_raw(Box::new(VkalgoMultisplitPlan { plan }));
         Ok(())
     })
 }
@@ -253,29 +247,22 @@ pub unsafe extern "C" fn vkalgo_multisplit_plan_destroy(plan: *mut VkalgoMultisp
     super::destroy_boxed(plan);
 }
 
-/// The scratch and offsets sizes each `vkalgo_multisplit_record` of this plan needs.
+/// The scratch (it holds the status word at byte 0) and the offsets range (`bucket_count + 1`
+/// u32) each `vkalgo_multisplit_record` of this plan needs.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_multisplit_plan_memory_requirements(
     plan: *const VkalgoMultisplitPlan,
-    out: *mut VkalgoMultisplitMemoryRequirements,
+    out: *mut VkalgoMemoryRequirements,
 ) -> VkalgoResult {
     guard("vkalgo_multisplit_plan_memory_requirements", || {
         non_null(plan, "plan")?;
-        non_null(out, "out")?;
-        let r = (*plan).plan.memory_requirements();
-        *out = VkalgoMultisplitMemoryRequirements {
-            scratch_size: r.scratch_size,
-            offsets_size: r.offsets_size,
-            alignment: r.alignment,
-            usage: r.usage.as_raw(),
-        };
-        Ok(())
+        write_requirements(out, (*plan).plan.memory_requirements())
     })
 }
 
 /// Records the multisplit into the caller's command buffer (out of place: inputs are only
-/// read). `ctx` may be NULL (the plan's context, which the plan keeps alive, is used);
-/// otherwise it must be the plan's context. Synchronization: writes to the inputs and the count buffer must be visible to
+/// read; on the plan's context, which the plan keeps alive). Synchronization: writes to the
+/// inputs and the count buffer must be visible to
 /// COMPUTE_SHADER reads; earlier uses of the outputs and scratch must be complete before
 /// COMPUTE_SHADER and TRANSFER (scratch is cleared with vkCmdFillBuffer); afterwards the
 /// outputs and the status word (u32 at byte 0 of scratch) are written by COMPUTE_SHADER
@@ -283,21 +270,16 @@ pub unsafe extern "C" fn vkalgo_multisplit_plan_memory_requirements(
 /// status word, and then no output is written. Nothing is recorded on error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_multisplit_record(
-    ctx: *const VkalgoContext,
     plan: *const VkalgoMultisplitPlan,
     command_buffer: VkCommandBuffer,
     args: *const VkalgoMultisplitArgs,
 ) -> VkalgoResult {
     guard("vkalgo_multisplit_record", || {
         non_null(plan, "plan")?;
-        let ctx = plan_context(ctx, &(*plan).ctx, "multisplit record")?;
         non_null(args, "args")?;
         let a = &*args;
-        let count = if a.count_buffer.buffer.0 == 0 {
-            ElementCount::Direct(a.count)
-        } else {
-            ElementCount::Indirect(a.count_buffer.to_rust())
-        };
+        no_extension(a.next, "multisplit args")?;
+        let count = element_count(a.count, a.count_buffer);
         let args = SplitArgs {
             keys: a.keys.to_rust(),
             values: a.values.to_rust_optional(),
@@ -310,6 +292,6 @@ pub unsafe extern "C" fn vkalgo_multisplit_record(
             count,
             params: a.params,
         };
-        (*plan).plan.record(ctx, command_buffer.to_vk(), &args)
+        (*plan).plan.record(command_buffer.to_vk(), &args)
     })
 }
