@@ -4,7 +4,8 @@
  *    Khronos validation layer on inside it; the test then requires zero messages).
  * 2. The record layer on a VkInstance/VkDevice this test creates itself (the external-device
  *    path): buffers at non-zero offsets, both scan paths, indirect counts, in-place scans,
- *    chained scans, exact comparison with a CPU scan, and argument errors.
+ *    chained scans, exact comparison with a CPU scan, and argument errors (among them a `next`
+ *    that is not NULL in a desc, an args struct or an output struct: refused, nothing written).
  *    The test's own instance enables VK_LAYER_KHRONOS_validation (with synchronization
  *    validation) when it is installed, unless VKALGO_TEST_NO_VALIDATION=1; every validation
  *    warning or error is a failure. (Synchronization validation cannot see accesses through
@@ -114,14 +115,27 @@ static void test_static_calls(void) {
     check(vkalgo_context_validation_message_count(NULL) == 0, "vkalgo_context_validation_message_count(NULL) = 0");
     check(vkalgo_scan_plan_tile_size(NULL) == 0, "vkalgo_scan_plan_tile_size(NULL) = 0");
     expect(vkalgo_context_create_default(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "vkalgo_context_create_default(NULL)");
+    {
+        /* A desc's `next` must be NULL (no extension structure is defined yet): refused before
+         * any device is made, *out untouched. */
+        static int extension;
+        VkalgoContextDesc desc = {0};
+        desc.next = &extension;
+        VkalgoContext *const untouched = (VkalgoContext *)(void *)&extension;
+        VkalgoContext *ctx = untouched;
+        expect(vkalgo_context_create(&desc, &ctx), VKALGO_ERROR_INVALID_ARGUMENT, "vkalgo_context_create, next != NULL");
+        expect(vkalgo_context_create(NULL, &ctx), VKALGO_ERROR_INVALID_ARGUMENT, "vkalgo_context_create(NULL desc)");
+        check(ctx == untouched, "  *out unchanged");
+    }
     const char *msg = vkalgo_last_error_message();
     check(msg != NULL, "vkalgo_last_error_message() is never NULL");
 }
 
-typedef VkalgoResult (*HostScanFn)(VkalgoContext *, const uint32_t *, uint32_t *, size_t);
-
-static void host_scan_case(VkalgoContext *ctx, HostScanFn fn, bool inclusive, size_t n, bool in_place,
-                           const char *label) {
+/* One vkalgo_scan_host call of `op` (the desc's path AUTO), checked against the CPU scan. */
+static void host_scan_case(VkalgoContext *ctx, VkalgoScanOp op, size_t n, bool in_place, const char *label) {
+    const bool inclusive = op == VKALGO_SCAN_INCLUSIVE;
+    VkalgoScanDesc desc = {0};
+    desc.op = op;
     uint32_t *in = xmalloc((n + 1) * sizeof *in);
     uint32_t *out = xmalloc((n + 1) * sizeof *out);
     uint32_t *want = xmalloc((n + 1) * sizeof *want);
@@ -133,12 +147,12 @@ static void host_scan_case(VkalgoContext *ctx, HostScanFn fn, bool inclusive, si
     if (in_place) {
         memcpy(out, in, n * sizeof *in);
         out[n] = 0xC0FFEEu;
-        r = fn(ctx, out, out, n);
+        r = vkalgo_scan_host(ctx, &desc, out, out, n);
     } else {
         for (size_t i = 0; i <= n; i++) {
             out[i] = 0xDEADBEEFu;
         }
-        r = fn(ctx, in, out, n);
+        r = vkalgo_scan_host(ctx, &desc, in, out, n);
     }
     want[n] = out[n]; /* the word after the output: must be untouched */
     if (expect(r, VKALGO_SUCCESS, what)) {
@@ -174,9 +188,15 @@ static void context_lifetime_case(void) {
     if (!expect(vkalgo_context_create_default(&ctx), VKALGO_SUCCESS, "lifetime: second default context")) {
         return;
     }
-    VkalgoHashMapDesc desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 1000};
+    VkalgoHashMapDesc desc = {0};
+    desc.key_type = VKALGO_KEY_U32;
+    desc.value_type = VKALGO_VALUE_U32;
+    desc.capacity = 1000;
     VkalgoHashMap *map = NULL;
-    VkalgoScanDesc scan_desc = {VKALGO_SCAN_EXCLUSIVE, VKALGO_SCAN_PATH_AUTO, 1000, 0};
+    VkalgoScanDesc scan_desc = {0};
+    scan_desc.op = VKALGO_SCAN_EXCLUSIVE;
+    scan_desc.path = VKALGO_SCAN_PATH_AUTO;
+    scan_desc.max_count = 1000;
     VkalgoScanPlan *plan = NULL;
     bool made = expect(vkalgo_hash_map_create(ctx, &desc, &map), VKALGO_SUCCESS, "lifetime: map") &&
                 expect(vkalgo_scan_plan_create(ctx, &scan_desc, &plan), VKALGO_SUCCESS, "lifetime: plan");
@@ -187,10 +207,10 @@ static void context_lifetime_case(void) {
         uint64_t size = 0;
         expect(vkalgo_hash_map_insert_host(map, keys, values, 3), VKALGO_SUCCESS, "lifetime: insert after context destroy");
         expect(vkalgo_hash_map_find_host(map, keys, out, found, 3), VKALGO_SUCCESS, "lifetime: find after context destroy");
-        expect(vkalgo_hash_map_size(map, &size), VKALGO_SUCCESS, "lifetime: size");
+        expect(vkalgo_hash_map_size_host(map, &size), VKALGO_SUCCESS, "lifetime: size");
         check(out[0] == 70 && out[1] == 80 && out[2] == 90 && found[0] && found[1] && found[2] && size == 3,
               "  the map works without its context handle");
-        VkalgoMemoryRequirements req;
+        VkalgoMemoryRequirements req = {0};
         expect(vkalgo_scan_plan_memory_requirements(plan, &req), VKALGO_SUCCESS, "lifetime: plan query after context destroy");
     }
     vkalgo_scan_plan_destroy(plan); /* in either order */
@@ -211,12 +231,30 @@ static void test_host(void) {
 
     static const size_t counts[] = {0, 1, 4095, 4096, 4097, 100003, (size_t)1 << 20};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-        host_scan_case(ctx, vkalgo_scan_exclusive_u32_host, false, counts[i], false, "exclusive_u32_host");
-        host_scan_case(ctx, vkalgo_scan_inclusive_u32_host, true, counts[i], false, "inclusive_u32_host");
+        host_scan_case(ctx, VKALGO_SCAN_EXCLUSIVE, counts[i], false, "scan_host exclusive");
+        host_scan_case(ctx, VKALGO_SCAN_INCLUSIVE, counts[i], false, "scan_host inclusive");
     }
-    host_scan_case(ctx, vkalgo_scan_exclusive_u32_host, false, 100003, true, "exclusive_u32_host");
-    host_scan_case(ctx, vkalgo_scan_inclusive_u32_host, true, 4097, true, "inclusive_u32_host");
-    expect(vkalgo_scan_exclusive_u32_host(ctx, NULL, NULL, 0), VKALGO_SUCCESS, "exclusive_u32_host(ctx, NULL, NULL, 0)");
+    host_scan_case(ctx, VKALGO_SCAN_EXCLUSIVE, 100003, true, "scan_host exclusive");
+    host_scan_case(ctx, VKALGO_SCAN_INCLUSIVE, 4097, true, "scan_host inclusive");
+    VkalgoScanDesc exclusive = {0};
+    exclusive.op = VKALGO_SCAN_EXCLUSIVE;
+    VkalgoScanDesc inclusive = {0};
+    inclusive.op = VKALGO_SCAN_INCLUSIVE;
+    expect(vkalgo_scan_host(ctx, &exclusive, NULL, NULL, 0), VKALGO_SUCCESS, "scan_host(ctx, exclusive, NULL, NULL, 0)");
+    {
+        /* Host calls take the desc's path (its max_count and flags are ignored). */
+        uint32_t data[5000], want[5000];
+        fill_random(data, 5000);
+        cpu_scan(data, want, 5000, true);
+        VkalgoScanDesc d = inclusive;
+        d.path = VKALGO_SCAN_PATH_REDUCE_THEN_SCAN;
+        d.max_count = 1;
+        d.flags = VKALGO_SCAN_FLAG_KEEP_SCRATCH_ZEROED;
+        if (expect(vkalgo_scan_host(ctx, &d, data, data, 5000), VKALGO_SUCCESS,
+                   "scan_host inclusive, path REDUCE_THEN_SCAN, max_count 1 (ignored), in place")) {
+            check_equal(data, want, 5000, "  scanned");
+        }
+    }
 
     context_lifetime_case();
 
@@ -227,17 +265,36 @@ static void test_host(void) {
     for (size_t i = 0; i < N; i++) {
         out[i] = before[i] = 0x5A5A0000u + (uint32_t)i;
     }
-    expect(vkalgo_scan_exclusive_u32_host(NULL, in, out, N), VKALGO_ERROR_INVALID_ARGUMENT, "exclusive_u32_host(NULL ctx)");
+    expect(vkalgo_scan_host(NULL, &exclusive, in, out, N), VKALGO_ERROR_INVALID_ARGUMENT, "scan_host(NULL ctx)");
     check_equal(out, before, N, "  output untouched after the NULL-ctx call");
-    expect(vkalgo_scan_inclusive_u32_host(NULL, in, out, 0), VKALGO_ERROR_INVALID_ARGUMENT, "inclusive_u32_host(NULL ctx, count 0)");
-    expect(vkalgo_scan_exclusive_u32_host(ctx, NULL, out, N), VKALGO_ERROR_INVALID_ARGUMENT, "exclusive_u32_host(NULL input)");
+    expect(vkalgo_scan_host(NULL, &inclusive, in, out, 0), VKALGO_ERROR_INVALID_ARGUMENT, "scan_host(NULL ctx, count 0)");
+    expect(vkalgo_scan_host(ctx, &exclusive, NULL, out, N), VKALGO_ERROR_INVALID_ARGUMENT, "scan_host exclusive(NULL input)");
     check_equal(out, before, N, "  output untouched after the NULL-input call");
-    expect(vkalgo_scan_inclusive_u32_host(ctx, NULL, out, N), VKALGO_ERROR_INVALID_ARGUMENT, "inclusive_u32_host(NULL input)");
+    expect(vkalgo_scan_host(ctx, &inclusive, NULL, out, N), VKALGO_ERROR_INVALID_ARGUMENT, "scan_host inclusive(NULL input)");
     check_equal(out, before, N, "  output untouched after the NULL-input call");
-    expect(vkalgo_scan_exclusive_u32_host(ctx, in, NULL, N), VKALGO_ERROR_INVALID_ARGUMENT, "exclusive_u32_host(NULL output)");
-    expect(vkalgo_scan_inclusive_u32_host(ctx, in, NULL, N), VKALGO_ERROR_INVALID_ARGUMENT, "inclusive_u32_host(NULL output)");
+    expect(vkalgo_scan_host(ctx, &exclusive, in, NULL, N), VKALGO_ERROR_INVALID_ARGUMENT, "scan_host exclusive(NULL output)");
+    expect(vkalgo_scan_host(ctx, &inclusive, in, NULL, N), VKALGO_ERROR_INVALID_ARGUMENT, "scan_host inclusive(NULL output)");
+    expect(vkalgo_scan_host(ctx, NULL, in, out, N), VKALGO_ERROR_INVALID_ARGUMENT, "scan_host(NULL desc)");
+    check_equal(out, before, N, "  output untouched after the NULL-desc call");
+    {
+        /* The desc is checked as a plan's is: an extension, an unknown op or path is refused. */
+        static int extension;
+        VkalgoScanDesc bad = inclusive;
+        bad.next = &extension;
+        expect(vkalgo_scan_host(ctx, &bad, in, out, N), VKALGO_ERROR_INVALID_ARGUMENT, "scan_host, desc next != NULL");
+        check_equal(out, before, N, "  output untouched");
+        expect(vkalgo_scan_host(ctx, &bad, in, out, 0), VKALGO_ERROR_INVALID_ARGUMENT,
+               "scan_host, desc next != NULL, count 0");
+        bad = inclusive;
+        bad.op = 7;
+        expect(vkalgo_scan_host(ctx, &bad, in, out, N), VKALGO_ERROR_INVALID_ARGUMENT, "scan_host, unknown op 7");
+        bad = inclusive;
+        bad.path = 9;
+        expect(vkalgo_scan_host(ctx, &bad, in, out, N), VKALGO_ERROR_INVALID_ARGUMENT, "scan_host, unknown path 9");
+        check_equal(out, before, N, "  output untouched after the refused descs");
+    }
     /* A success clears the message. */
-    expect(vkalgo_scan_inclusive_u32_host(ctx, in, out, N), VKALGO_SUCCESS, "inclusive_u32_host after errors");
+    expect(vkalgo_scan_host(ctx, &inclusive, in, out, N), VKALGO_SUCCESS, "scan_host inclusive after errors");
 
     uint64_t messages = vkalgo_context_validation_message_count(ctx);
     const char *validation = getenv("VKALGO_VALIDATION");
@@ -279,14 +336,14 @@ typedef struct Rec {
 
 typedef struct PlanInfo {
     VkalgoScanPlan *plan;
-    uint32_t op;
-    uint32_t path;
+    VkalgoScanOp op;
+    VkalgoScanPath path;
     uint64_t max_count;
     VkalgoMemoryRequirements req;
     const char *name;
 } PlanInfo;
 
-static bool plan_create(Rec *t, uint32_t op, uint32_t path, uint64_t max_count, PlanInfo *p) {
+static bool plan_create(Rec *t, VkalgoScanOp op, VkalgoScanPath path, uint64_t max_count, PlanInfo *p) {
     memset(p, 0, sizeof *p);
     p->op = op;
     p->path = path;
@@ -296,7 +353,10 @@ static bool plan_create(Rec *t, uint32_t op, uint32_t path, uint64_t max_count, 
                   ? (op == VKALGO_SCAN_INCLUSIVE ? "reduce-then-scan inclusive" : "reduce-then-scan exclusive")
               : path == VKALGO_SCAN_PATH_SMALL ? (op == VKALGO_SCAN_INCLUSIVE ? "small inclusive" : "small exclusive")
                   : (op == VKALGO_SCAN_INCLUSIVE ? "auto inclusive" : "auto exclusive");
-    VkalgoScanDesc desc = {op, path, max_count, 0};
+    VkalgoScanDesc desc = {0};
+    desc.op = op;
+    desc.path = path;
+    desc.max_count = max_count;
     char what[160];
     snprintf(what, sizeof what, "vkalgo_scan_plan_create %s max_count=%" PRIu64, p->name, max_count);
     VkalgoResult r = vkalgo_scan_plan_create(t->ctx, &desc, &p->plan);
@@ -311,11 +371,16 @@ static bool plan_create(Rec *t, uint32_t op, uint32_t path, uint64_t max_count, 
     }
     r = vkalgo_scan_plan_memory_requirements(p->plan, &p->req);
     expect(r, VKALGO_SUCCESS, "  vkalgo_scan_plan_memory_requirements");
-    check(p->req.scratch_alignment > 0 && (p->req.scratch_alignment & (p->req.scratch_alignment - 1)) == 0 &&
-              (p->req.scratch_usage & ~BUFFER_USAGE) == 0 && p->req.scratch_size + t->scratch_offset <= t->scratch.size,
+    const VkalgoBufferRequirements *scratch = &p->req.scratch;
+    check(scratch->alignment > 0 && (scratch->alignment & (scratch->alignment - 1)) == 0 &&
+              (scratch->usage & ~BUFFER_USAGE) == 0 && scratch->size + t->scratch_offset <= t->scratch.size,
           "  scratch %" PRIu64 " bytes, alignment %" PRIu64 ", usage 0x%" PRIx32 " (fits the scratch buffer), tile %" PRIu64,
-          (uint64_t)p->req.scratch_size, (uint64_t)p->req.scratch_alignment, (uint32_t)p->req.scratch_usage,
+          (uint64_t)scratch->size, (uint64_t)scratch->alignment, (uint32_t)scratch->usage,
           vkalgo_scan_plan_tile_size(p->plan));
+    /* A scan needs only scratch: the other ranges are reported as not needed. */
+    check(p->req.next == NULL && p->req.keys_alt.size == 0 && p->req.values_alt.size == 0 && p->req.offsets.size == 0 &&
+              p->req.storage.size == 0,
+          "  no alternates, offsets or storage");
     return true;
 }
 
@@ -354,7 +419,7 @@ static void record_case(Rec *t, const PlanInfo *p, enum Mode mode, uint64_t n, V
     memset(&args, 0, sizeof args);
     args.input = range_of(src, src_off, range_elems * 4);
     args.output = range_of(&t->out, out_off, range_elems * 4);
-    args.scratch = range_of(&t->scratch, t->scratch_offset, p->req.scratch_size);
+    args.scratch = range_of(&t->scratch, t->scratch_offset, p->req.scratch.size);
     args.count = mode == INDIRECT ? 0xFFFFFFFFFFull : n; /* ignored with a count buffer */
     if (mode == INDIRECT) {
         args.count_buffer = range_of(&t->count, count_offset, 4);
@@ -363,7 +428,7 @@ static void record_case(Rec *t, const PlanInfo *p, enum Mode mode, uint64_t n, V
         return;
     }
     barrier_before(g);
-    VkalgoResult r = vkalgo_scan_record(t->ctx, p->plan, g->cmd, &args);
+    VkalgoResult r = vkalgo_scan_record(p->plan, g->cmd, &args);
     barrier_after(g);
     bool recorded = r == VKALGO_SUCCESS;
     if (!cmd_submit_wait(g, what) || !expect(r, VKALGO_SUCCESS, what) || !recorded) {
@@ -389,7 +454,7 @@ static void record_chained(Rec *t, const PlanInfo *a, const PlanInfo *b, uint64_
     memcpy(t->want_out, t->out.words, (size_t)t->out.size);
     cpu_scan(t->in.words + in_off / 4, t->want_out + out_off / 4, (size_t)n, a->op == VKALGO_SCAN_INCLUSIVE);
     cpu_scan(t->want_out + out_off / 4, t->want_in + second_off / 4, (size_t)n, b->op == VKALGO_SCAN_INCLUSIVE);
-    VkDeviceSize scratch_size = a->req.scratch_size > b->req.scratch_size ? a->req.scratch_size : b->req.scratch_size;
+    VkDeviceSize scratch_size = a->req.scratch.size > b->req.scratch.size ? a->req.scratch.size : b->req.scratch.size;
     VkalgoScanArgs first;
     memset(&first, 0, sizeof first);
     first.input = range_of(&t->in, in_off, n * 4);
@@ -403,9 +468,9 @@ static void record_chained(Rec *t, const PlanInfo *a, const PlanInfo *b, uint64_
         return;
     }
     barrier_before(g);
-    VkalgoResult r1 = vkalgo_scan_record(t->ctx, a->plan, g->cmd, &first);
+    VkalgoResult r1 = vkalgo_scan_record(a->plan, g->cmd, &first);
     barrier_between(g);
-    VkalgoResult r2 = vkalgo_scan_record(t->ctx, b->plan, g->cmd, &second);
+    VkalgoResult r2 = vkalgo_scan_record(b->plan, g->cmd, &second);
     barrier_after(g);
     if (!cmd_submit_wait(g, what) || !expect(r1, VKALGO_SUCCESS, what) ||
         !expect(r2, VKALGO_SUCCESS, "  second scan recorded")) {
@@ -429,7 +494,7 @@ static void record_bad_input(Rec *t, const PlanInfo *p) {
     memset(&ok, 0, sizeof ok);
     ok.input = range_of(&t->in, 64, n * 4);
     ok.output = range_of(&t->out, 4, n * 4);
-    ok.scratch = range_of(&t->scratch, t->scratch_offset, p->req.scratch_size);
+    ok.scratch = range_of(&t->scratch, t->scratch_offset, p->req.scratch.size);
     ok.count = n;
     VkalgoScanArgs a;
     if (!cmd_begin(g)) {
@@ -442,42 +507,38 @@ static void record_bad_input(Rec *t, const PlanInfo *p) {
         setup;                                                     \
         expect((call), VKALGO_ERROR_INVALID_ARGUMENT, "  " label); \
     } while (0)
-    {
-        /* ctx NULL means the plan's own context; another context is refused. */
-        VkalgoContext *other = NULL;
-        if (vkalgo_context_create_default(&other) == VKALGO_SUCCESS) {
-            BAD((void)0, vkalgo_scan_record(other, p->plan, g->cmd, &a), "a context other than the plan's");
-            vkalgo_context_destroy(other);
-        }
-    }
-    BAD((void)0, vkalgo_scan_record(t->ctx, NULL, g->cmd, &a), "NULL plan");
-    BAD((void)0, vkalgo_scan_record(t->ctx, p->plan, g->cmd, NULL), "NULL args");
-    BAD((void)0, vkalgo_scan_record(t->ctx, p->plan, VK_NULL_HANDLE, &a), "NULL command buffer");
-    BAD(a.input.offset = 66, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "input offset 66 (not a multiple of 4)");
-    BAD(a.output.offset = 6, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "output offset 6 (not a multiple of 4)");
-    BAD(a.count = p->max_count + 1, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "count = max_count + 1");
-    BAD((a.output.buffer = t->in.buffer, a.output.offset = 64 + 4), vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a),
+    /* Record calls take no context (the plan's own is used). An args struct whose `next` is
+     * not NULL is refused: no extension structure is defined yet. */
+    static int extension;
+    BAD(a.next = &extension, vkalgo_scan_record(p->plan, g->cmd, &a), "args next != NULL");
+    BAD((void)0, vkalgo_scan_record(NULL, g->cmd, &a), "NULL plan");
+    BAD((void)0, vkalgo_scan_record(p->plan, g->cmd, NULL), "NULL args");
+    BAD((void)0, vkalgo_scan_record(p->plan, VK_NULL_HANDLE, &a), "NULL command buffer");
+    BAD(a.input.offset = 66, vkalgo_scan_record(p->plan, g->cmd, &a), "input offset 66 (not a multiple of 4)");
+    BAD(a.output.offset = 6, vkalgo_scan_record(p->plan, g->cmd, &a), "output offset 6 (not a multiple of 4)");
+    BAD(a.count = p->max_count + 1, vkalgo_scan_record(p->plan, g->cmd, &a), "count = max_count + 1");
+    BAD((a.output.buffer = t->in.buffer, a.output.offset = 64 + 4), vkalgo_scan_record(p->plan, g->cmd, &a),
         "output overlapping the input partially (4 bytes later)");
-    BAD((a.output.buffer = t->in.buffer, a.output.offset = 64 - 4), vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a),
+    BAD((a.output.buffer = t->in.buffer, a.output.offset = 64 - 4), vkalgo_scan_record(p->plan, g->cmd, &a),
         "output overlapping the input partially (4 bytes earlier)");
-    BAD(a.input.size = n * 4 - 4, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "input range one element short");
-    BAD(a.output.size = n * 4 - 4, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "output range one element short");
-    BAD(a.input.buffer = VK_NULL_HANDLE, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "input buffer VK_NULL_HANDLE");
-    BAD(a.output.buffer = VK_NULL_HANDLE, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "output buffer VK_NULL_HANDLE");
-    BAD(a.scratch.buffer = VK_NULL_HANDLE, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "scratch buffer VK_NULL_HANDLE");
-    BAD(a.scratch.size = p->req.scratch_size - 4, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "scratch 4 bytes short");
-    if (p->req.scratch_alignment > 4) {
-        BAD(a.scratch.offset += 4, vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "scratch offset misaligned by 4");
+    BAD(a.input.size = n * 4 - 4, vkalgo_scan_record(p->plan, g->cmd, &a), "input range one element short");
+    BAD(a.output.size = n * 4 - 4, vkalgo_scan_record(p->plan, g->cmd, &a), "output range one element short");
+    BAD(a.input.buffer = VK_NULL_HANDLE, vkalgo_scan_record(p->plan, g->cmd, &a), "input buffer VK_NULL_HANDLE");
+    BAD(a.output.buffer = VK_NULL_HANDLE, vkalgo_scan_record(p->plan, g->cmd, &a), "output buffer VK_NULL_HANDLE");
+    BAD(a.scratch.buffer = VK_NULL_HANDLE, vkalgo_scan_record(p->plan, g->cmd, &a), "scratch buffer VK_NULL_HANDLE");
+    BAD(a.scratch.size = p->req.scratch.size - 4, vkalgo_scan_record(p->plan, g->cmd, &a), "scratch 4 bytes short");
+    if (p->req.scratch.alignment > 4) {
+        BAD(a.scratch.offset += 4, vkalgo_scan_record(p->plan, g->cmd, &a), "scratch offset misaligned by 4");
     }
-    BAD((a.scratch.buffer = t->in.buffer, a.scratch.offset = align_up(64 + 8, p->req.scratch_alignment)),
-        vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "scratch overlapping the input");
-    BAD((a.scratch.buffer = t->out.buffer, a.scratch.offset = align_up(4 + n * 4 - 64, p->req.scratch_alignment)),
-        vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a), "scratch overlapping the output");
-    BAD(a.count_buffer = range_of(&t->count, 2, 4), vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a),
+    BAD((a.scratch.buffer = t->in.buffer, a.scratch.offset = align_up(64 + 8, p->req.scratch.alignment)),
+        vkalgo_scan_record(p->plan, g->cmd, &a), "scratch overlapping the input");
+    BAD((a.scratch.buffer = t->out.buffer, a.scratch.offset = align_up(4 + n * 4 - 64, p->req.scratch.alignment)),
+        vkalgo_scan_record(p->plan, g->cmd, &a), "scratch overlapping the output");
+    BAD(a.count_buffer = range_of(&t->count, 2, 4), vkalgo_scan_record(p->plan, g->cmd, &a),
         "count buffer offset 2 (not a multiple of 4)");
-    BAD(a.count_buffer = range_of(&t->count, 12, 2), vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a),
+    BAD(a.count_buffer = range_of(&t->count, 12, 2), vkalgo_scan_record(p->plan, g->cmd, &a),
         "count buffer range of 2 bytes");
-    BAD(a.count_buffer = range_of(&t->out, 4 + 40, 4), vkalgo_scan_record(t->ctx, p->plan, g->cmd, &a),
+    BAD(a.count_buffer = range_of(&t->out, 4 + 40, 4), vkalgo_scan_record(p->plan, g->cmd, &a),
         "count buffer inside the output range");
 #undef BAD
     barrier_after(g);
@@ -500,31 +561,41 @@ static void sort_record_case(Rec *t) {
     Gpu *g = t->g;
     printf("-- sort record layer\n");
     const uint64_t n = 5003;
-    VkalgoSortDesc desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 0, 0, 0};
+    VkalgoSortDesc desc = {0};
+    desc.key_type = VKALGO_KEY_U32;
+    desc.value_type = VKALGO_VALUE_U32;
+    desc.path = VKALGO_SORT_PATH_AUTO;
+    desc.max_count = n;
     VkalgoSortPlan *plan = NULL;
-    expect(vkalgo_sort_plan_create(t->ctx, &desc, n, 99, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  unknown path 99");
     VkalgoSortDesc bad_desc = desc;
+    bad_desc.path = 99;
+    expect(vkalgo_sort_plan_create(t->ctx, &bad_desc, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  unknown path 99");
+    bad_desc = desc;
     bad_desc.key_type = 17;
-    expect(vkalgo_sort_plan_create(t->ctx, &bad_desc, n, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
-           "  unknown key type 17");
+    expect(vkalgo_sort_plan_create(t->ctx, &bad_desc, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  unknown key type 17");
     bad_desc = desc;
     bad_desc.begin_bit = 20;
     bad_desc.end_bit = 10;
-    expect(vkalgo_sort_plan_create(t->ctx, &bad_desc, n, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
-           "  bit range [20, 10)");
+    expect(vkalgo_sort_plan_create(t->ctx, &bad_desc, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  bit range [20, 10)");
+    static int extension; /* a `next` to refuse: no extension is defined yet */
+    bad_desc = desc;
+    bad_desc.next = &extension;
+    expect(vkalgo_sort_plan_create(t->ctx, &bad_desc, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  desc next != NULL");
     check(plan == NULL, "  *out unchanged on error");
-    if (!expect(vkalgo_sort_plan_create(t->ctx, &desc, n, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_SUCCESS, "  plan")) {
+    if (!expect(vkalgo_sort_plan_create(t->ctx, &desc, &plan), VKALGO_SUCCESS, "  plan")) {
         return;
     }
-    VkalgoSortMemoryRequirements req;
+    VkalgoMemoryRequirements req = {0};
     if (!expect(vkalgo_sort_plan_memory_requirements(plan, &req), VKALGO_SUCCESS, "  memory requirements")) {
         vkalgo_sort_plan_destroy(plan);
         return;
     }
-    check(req.keys_alt_size == n * 4 && req.values_alt_size == n * 4 && req.alignment > 0 && req.alignment <= 256 &&
-              req.scratch_size + 256 <= t->scratch.size,
+    check(req.keys_alt.size == n * 4 && req.values_alt.size == n * 4 && req.scratch.alignment > 0 &&
+              req.scratch.alignment <= 256 && req.keys_alt.alignment <= 256 && req.values_alt.alignment <= 256 &&
+              req.scratch.size + 256 <= t->scratch.size,
           "  requirements: alternates %" PRIu64 "/%" PRIu64 " bytes, scratch %" PRIu64 ", alignment %" PRIu64,
-          (uint64_t)req.keys_alt_size, (uint64_t)req.values_alt_size, (uint64_t)req.scratch_size, (uint64_t)req.alignment);
+          (uint64_t)req.keys_alt.size, (uint64_t)req.values_alt.size, (uint64_t)req.scratch.size,
+          (uint64_t)req.scratch.alignment);
     check(vkalgo_sort_plan_tile_size(plan) > 0, "  tile size %" PRIu64, vkalgo_sort_plan_tile_size(plan));
     const VkDeviceSize values_at = 32768; /* past n keys, a multiple of any alignment */
     fill_sentinel(&t->in, 0x5151u);
@@ -541,44 +612,44 @@ static void sort_record_case(Rec *t) {
     ok.values = range_of(&t->in, values_at, n * 4);
     ok.keys_alt = range_of(&t->out, 0, n * 4);
     ok.values_alt = range_of(&t->out, values_at, n * 4);
-    ok.scratch = range_of(&t->scratch, 256, req.scratch_size);
+    ok.scratch = range_of(&t->scratch, 256, req.scratch.size);
     ok.count = n;
-    VkalgoSortArgs a;
     uint32_t where = 7;
+    ok.result_in_alternate = &where;
+    VkalgoSortArgs a;
     if (!cmd_begin(g)) {
         vkalgo_sort_plan_destroy(plan);
         return;
     }
     barrier_before(g);
-#define BAD(setup, label)                                                                           \
-    do {                                                                                            \
-        a = ok;                                                                                     \
-        setup;                                                                                      \
-        expect(vkalgo_sort_record(t->ctx, plan, g->cmd, &a, &where), VKALGO_ERROR_INVALID_ARGUMENT, \
-               "  " label);                                                                         \
+#define BAD(setup, label)                                                                             \
+    do {                                                                                              \
+        a = ok;                                                                                       \
+        setup;                                                                                        \
+        expect(vkalgo_sort_record(plan, g->cmd, &a), VKALGO_ERROR_INVALID_ARGUMENT, "  " label);      \
     } while (0)
+    BAD(a.next = &extension, "args next != NULL");
     BAD(a.count = n + 1, "count over max_count");
     BAD(a.keys.buffer = VK_NULL_HANDLE, "keys VK_NULL_HANDLE");
     BAD(a.values.buffer = VK_NULL_HANDLE, "values missing with a value type");
     BAD(a.values_alt.buffer = VK_NULL_HANDLE, "alternate values missing");
     BAD(a.keys_alt.size = n * 4 - 4, "alternate keys 4 bytes short");
     BAD(a.keys.offset = 2, "keys offset 2");
-    BAD(a.scratch.size = req.scratch_size - 4, "scratch 4 bytes short");
+    BAD(a.scratch.size = req.scratch.size - 4, "scratch 4 bytes short");
     BAD(a.keys_alt = a.keys, "alternate keys = keys");
     BAD(a.values = range_of(&t->in, 64, n * 4), "values overlapping the keys");
     BAD(a.count_buffer = range_of(&t->count, 2, 4), "count buffer offset 2");
 #undef BAD
-    expect(vkalgo_sort_record(t->ctx, NULL, g->cmd, &ok, &where), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL plan");
-    expect(vkalgo_sort_record(t->ctx, plan, g->cmd, NULL, &where), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL args");
-    expect(vkalgo_sort_record(t->ctx, plan, VK_NULL_HANDLE, &ok, &where), VKALGO_ERROR_INVALID_ARGUMENT,
-           "  NULL command buffer");
+    expect(vkalgo_sort_record(NULL, g->cmd, &ok), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL plan");
+    expect(vkalgo_sort_record(plan, g->cmd, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL args");
+    expect(vkalgo_sort_record(plan, VK_NULL_HANDLE, &ok), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL command buffer");
     barrier_after(g);
     if (cmd_submit_wait(g, "sort: only refused calls")) {
         check(where == 7, "  result location untouched by refused calls");
         check_equal(t->in.words, t->want_in, (size_t)(t->in.size / 4), "  keys and values untouched");
         check_equal(t->out.words, t->want_out, (size_t)(t->out.size / 4), "  alternates untouched");
     }
-    /* The good call; ctx NULL means the plan's context. */
+    /* The good call (on the plan's context); it says where the result is, as the plan does. */
     uint64_t *want = xmalloc((size_t)n * 8);
     for (uint64_t i = 0; i < n; i++) {
         want[i] = ((uint64_t)t->in.words[i] << 32) | i; /* (key, index): the stable order */
@@ -586,7 +657,7 @@ static void sort_record_case(Rec *t) {
     qsort(want, (size_t)n, 8, cmp_pair);
     if (cmd_begin(g)) {
         barrier_before(g);
-        VkalgoResult r = vkalgo_sort_record(NULL, plan, g->cmd, &ok, &where);
+        VkalgoResult r = vkalgo_sort_record(plan, g->cmd, &ok);
         barrier_after(g);
         if (cmd_submit_wait(g, "sort record") && expect(r, VKALGO_SUCCESS, "  u32 -> u32 pairs, n = 5003")) {
             const Buffer *res = where == 1 ? &t->out : &t->in;
@@ -598,6 +669,8 @@ static void sort_record_case(Rec *t) {
             }
             check(where <= 1 && bad == (size_t)n, "  sorted, stable (result in %s; first mismatch %zu)",
                   where == 1 ? "the alternates" : "place", bad);
+            check(where == vkalgo_sort_plan_result_in_alternate(plan),
+                  "  result_in_alternate %" PRIu32 " as vkalgo_sort_plan_result_in_alternate says", where);
         }
     }
     free(want);
@@ -609,8 +682,15 @@ static void plan_bad_input(Rec *t) {
     static int marker;
     VkalgoScanPlan *const untouched = (VkalgoScanPlan *)(void *)&marker;
     VkalgoScanPlan *plan = untouched;
-    VkalgoScanDesc desc = {VKALGO_SCAN_EXCLUSIVE, VKALGO_SCAN_PATH_REDUCE_THEN_SCAN, 1000, 0};
+    VkalgoScanDesc desc = {0};
+    desc.op = VKALGO_SCAN_EXCLUSIVE;
+    desc.path = VKALGO_SCAN_PATH_REDUCE_THEN_SCAN;
+    desc.max_count = 1000;
     VkalgoScanDesc bad = desc;
+    bad.next = &marker; /* no extension structure is defined yet */
+    expect(vkalgo_scan_plan_create(t->ctx, &bad, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  next != NULL in VkalgoScanDesc");
+    check(plan == untouched, "  *out unchanged on error");
+    bad = desc;
     bad.flags = 2;
     expect(vkalgo_scan_plan_create(t->ctx, &bad, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  unknown flag 2 in VkalgoScanDesc");
     check(plan == untouched, "  *out unchanged on error");
@@ -627,12 +707,21 @@ static void plan_bad_input(Rec *t) {
     expect(vkalgo_scan_plan_create(t->ctx, NULL, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL desc");
     expect(vkalgo_scan_plan_create(t->ctx, &desc, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL out");
     check(plan == untouched, "  *out unchanged after every refused plan");
-    VkalgoMemoryRequirements req;
+    VkalgoMemoryRequirements req = {0};
     expect(vkalgo_scan_plan_memory_requirements(NULL, &req), VKALGO_ERROR_INVALID_ARGUMENT, "  memory_requirements(NULL plan)");
     VkalgoScanPlan *good = NULL;
     if (expect(vkalgo_scan_plan_create(t->ctx, &desc, &good), VKALGO_SUCCESS, "  a valid plan")) {
         expect(vkalgo_scan_plan_memory_requirements(good, NULL), VKALGO_ERROR_INVALID_ARGUMENT,
                "  memory_requirements(plan, NULL)");
+        /* The output struct's `next` must be NULL too: refused, and nothing written to it. */
+        VkalgoMemoryRequirements ext = {0};
+        ext.next = &marker;
+        ext.scratch.size = 77;
+        ext.scratch.alignment = 3;
+        expect(vkalgo_scan_plan_memory_requirements(good, &ext), VKALGO_ERROR_INVALID_ARGUMENT,
+               "  memory_requirements into a struct with next != NULL");
+        check(ext.next == (void *)&marker && ext.scratch.size == 77 && ext.scratch.alignment == 3 && ext.scratch.usage == 0,
+              "  the struct is unchanged");
         vkalgo_scan_plan_destroy(good);
     }
 }
@@ -660,6 +749,9 @@ static void external_context_bad_input(Gpu *g, const VkalgoExternalContextDesc *
     d = *valid;
     d.queue_family_index = 999;
     expect(vkalgo_context_create_external(&d, &ctx), VKALGO_ERROR_INVALID_ARGUMENT, "  queue family 999");
+    d = *valid;
+    d.next = &marker; /* no extension structure is defined yet */
+    expect(vkalgo_context_create_external(&d, &ctx), VKALGO_ERROR_INVALID_ARGUMENT, "  next != NULL");
     check(ctx == untouched, "  *out unchanged after every refused context");
     /* Forcing look-back on: allowed exactly when the device has 64-bit buffer atomics. */
     d = *valid;
@@ -683,7 +775,7 @@ static void external_context_bad_input(Gpu *g, const VkalgoExternalContextDesc *
 }
 
 /* Scans of more than 4096 tiles: reduce-then-scan partitions then hold several tiles each. */
-static void record_large(Rec *t, uint32_t path, uint64_t n) {
+static void record_large(Rec *t, VkalgoScanPath path, uint64_t n) {
     Gpu *g = t->g;
     PlanInfo p;
     Buffer in, out, scratch;
@@ -691,7 +783,7 @@ static void record_large(Rec *t, uint32_t path, uint64_t n) {
         return;
     }
     if (!buffer_create(g, n * 4 + 64, "large input", &in) || !buffer_create(g, n * 4 + 64, "large output", &out) ||
-        !buffer_create(g, p.req.scratch_size + p.req.scratch_alignment, "large scratch", &scratch)) {
+        !buffer_create(g, p.req.scratch.size + p.req.scratch.alignment, "large scratch", &scratch)) {
         vkalgo_scan_plan_destroy(p.plan);
         return;
     }
@@ -707,12 +799,12 @@ static void record_large(Rec *t, uint32_t path, uint64_t n) {
     memset(&args, 0, sizeof args);
     args.input = range_of(&in, 16, n * 4);
     args.output = range_of(&out, 32, n * 4);
-    args.scratch = range_of(&scratch, p.req.scratch_alignment, p.req.scratch_size);
+    args.scratch = range_of(&scratch, p.req.scratch.alignment, p.req.scratch.size);
     args.count = n;
     double t0 = now_s();
     if (cmd_begin(g)) {
         barrier_before(g);
-        VkalgoResult r = vkalgo_scan_record(t->ctx, p.plan, g->cmd, &args);
+        VkalgoResult r = vkalgo_scan_record(p.plan, g->cmd, &args);
         barrier_after(g);
         if (cmd_submit_wait(g, what) && expect(r, VKALGO_SUCCESS, what)) {
             check_equal(out.words, want, (size_t)(out.size / 4), "  output buffer");
@@ -759,37 +851,77 @@ static void engine_case(Gpu *g, VkalgoContext *ctx, const VkalgoExternalContextD
     expect(vkalgo_context_create_external(&with_data, &second), VKALGO_ERROR_INVALID_ARGUMENT, "cache size without data");
     free(data);
 
-    VkalgoMemoryUsage usage = {0, 0};
+    VkalgoMemoryUsage usage = {0};
     expect(vkalgo_context_memory_usage(ctx, &usage), VKALGO_SUCCESS, "memory usage");
     check(usage.reserved_bytes >= usage.allocated_bytes, "  %" PRIu64 " allocated, %" PRIu64 " reserved",
           usage.allocated_bytes, usage.reserved_bytes);
     expect(vkalgo_context_memory_usage(ctx, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "memory usage into NULL");
+    {
+        /* An output struct with a `next` (no extension is defined yet): refused, nothing written. */
+        static int extension;
+        VkalgoMemoryUsage ext = {0};
+        ext.next = &extension;
+        ext.allocated_bytes = 7;
+        expect(vkalgo_context_memory_usage(ctx, &ext), VKALGO_ERROR_INVALID_ARGUMENT, "memory usage, next != NULL");
+        check(ext.next == (void *)&extension && ext.allocated_bytes == 7 && ext.reserved_bytes == 0, "  nothing written");
+    }
     expect(vkalgo_context_warm_up(ctx, 1u << 30), VKALGO_ERROR_INVALID_ARGUMENT, "warm-up of an unknown algorithm");
     expect(vkalgo_context_warm_up(ctx, VKALGO_ALGORITHM_SCAN | VKALGO_ALGORITHM_HASH_MAP), VKALGO_SUCCESS, "warm-up");
 
-    VkalgoHashMapDesc map_desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 5000};
-    VkalgoStorageRequirements req;
-    if (!expect(vkalgo_hash_map_memory_requirements(ctx, &map_desc, &req), VKALGO_SUCCESS, "hash map memory requirements")) {
+    VkalgoHashMapDesc map_desc = {0};
+    map_desc.key_type = VKALGO_KEY_U32;
+    map_desc.value_type = VKALGO_VALUE_U32;
+    map_desc.capacity = 5000;
+    VkalgoMemoryRequirements reqs = {0};
+    if (!expect(vkalgo_hash_map_memory_requirements(ctx, &map_desc, &reqs), VKALGO_SUCCESS, "hash map memory requirements")) {
         return;
     }
-    check(req.size > 5000 * 8 && req.alignment >= 16 && (req.usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT),
+    const VkalgoBufferRequirements req = reqs.storage;
+    check(req.size > 5000 * 8 && req.alignment >= 16 && (req.usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) &&
+              reqs.scratch.size == 0,
           "  %" PRIu64 " bytes, alignment %" PRIu64, (uint64_t)req.size, (uint64_t)req.alignment);
+    {
+        static int extension;
+        VkalgoHashMapDesc bad = map_desc;
+        bad.next = &extension;
+        VkalgoMemoryRequirements untouched = {0};
+        untouched.storage.size = 77;
+        expect(vkalgo_hash_map_memory_requirements(ctx, &bad, &untouched), VKALGO_ERROR_INVALID_ARGUMENT,
+               "hash map memory requirements, desc next != NULL");
+        check(untouched.storage.size == 77, "  nothing written");
+        untouched.next = &extension;
+        expect(vkalgo_hash_map_memory_requirements(ctx, &map_desc, &untouched), VKALGO_ERROR_INVALID_ARGUMENT,
+               "hash map memory requirements into a struct with next != NULL");
+        check(untouched.next == (void *)&extension && untouched.storage.size == 77, "  nothing written");
+    }
     Buffer storage;
     if (!buffer_create(g, req.size + 2 * req.alignment, "map storage", &storage)) {
         return;
     }
     VkalgoHashMap *map = NULL;
-    expect(vkalgo_hash_map_create_in(ctx, &map_desc, storage.buffer, req.alignment, req.size - 4, 0, &map),
-           VKALGO_ERROR_INVALID_ARGUMENT, "map on a range 4 bytes short");
-    expect(vkalgo_hash_map_create_in(ctx, &map_desc, storage.buffer, 4, req.size, 0, &map), VKALGO_ERROR_INVALID_ARGUMENT,
+    VkalgoBufferRange range = {storage.buffer, req.alignment, req.size};
+    VkalgoBufferRange bad_range = range;
+    bad_range.size = req.size - 4;
+    expect(vkalgo_hash_map_create_in(ctx, &map_desc, &bad_range, 0, &map), VKALGO_ERROR_INVALID_ARGUMENT,
+           "map on a range 4 bytes short");
+    bad_range = range;
+    bad_range.offset = 4;
+    expect(vkalgo_hash_map_create_in(ctx, &map_desc, &bad_range, 0, &map), VKALGO_ERROR_INVALID_ARGUMENT,
            "map on a misaligned range");
-    expect(vkalgo_hash_map_create_in(ctx, &map_desc, storage.buffer, req.alignment, req.size, 2, &map),
-           VKALGO_ERROR_INVALID_ARGUMENT, "map with unknown flags");
+    expect(vkalgo_hash_map_create_in(ctx, &map_desc, &range, 2, &map), VKALGO_ERROR_INVALID_ARGUMENT,
+           "map with unknown flags");
+    expect(vkalgo_hash_map_create_in(ctx, &map_desc, NULL, 0, &map), VKALGO_ERROR_INVALID_ARGUMENT, "map on a NULL range");
+    {
+        static int extension;
+        VkalgoHashMapDesc bad = map_desc;
+        bad.next = &extension;
+        expect(vkalgo_hash_map_create_in(ctx, &bad, &range, 0, &map), VKALGO_ERROR_INVALID_ARGUMENT,
+               "map with desc next != NULL");
+    }
     check(map == NULL, "  no map made");
     memset(storage.words, 0x5A, (size_t)storage.size); /* garbage: the recorded clear must empty it */
-    if (expect(vkalgo_hash_map_create_in(ctx, &map_desc, storage.buffer, req.alignment, req.size,
-                                         VKALGO_HASH_MAP_UNINITIALIZED, &map),
-               VKALGO_SUCCESS, "map on the test's memory (uninitialized)") &&
+    if (expect(vkalgo_hash_map_create_in(ctx, &map_desc, &range, VKALGO_HASH_MAP_UNINITIALIZED, &map), VKALGO_SUCCESS,
+               "map on the test's memory (uninitialized)") &&
         cmd_begin(g)) {
         expect(vkalgo_hash_map_record_clear(map, g->cmd), VKALGO_SUCCESS, "  record_clear");
         expect(vkalgo_hash_map_record_barrier(map, g->cmd), VKALGO_SUCCESS, "  record_barrier");
@@ -807,28 +939,47 @@ static void engine_case(Gpu *g, VkalgoContext *ctx, const VkalgoExternalContextD
                 ok = ok && found[i] == (i < 3000) && out[i] == (i < 3000 ? values[i] : 0u);
             }
             uint64_t n = 0;
-            expect(vkalgo_hash_map_size(map, &n), VKALGO_SUCCESS, "  size");
+            expect(vkalgo_hash_map_size_host(map, &n), VKALGO_SUCCESS, "  size");
             check(ok && n == 3000, "  3000 found with their values, 1000 absent, size %" PRIu64, n);
-            expect(vkalgo_hash_map_rehash(map, 10000), VKALGO_ERROR_INVALID_ARGUMENT, "  rehash of a map on caller memory");
+            expect(vkalgo_hash_map_rehash_host(map, 10000), VKALGO_ERROR_INVALID_ARGUMENT,
+                   "  rehash of a map on caller memory");
         }
     }
     vkalgo_hash_map_destroy(map); /* frees nothing of the test's */
     buffer_destroy(g, &storage);
 
     /* A set on the test's memory: one bitmap block and 16 array blocks, fixed. */
-    VkalgoStorageRequirements set_req;
-    if (!expect(vkalgo_set_memory_requirements(ctx, 1, 16, &set_req), VKALGO_SUCCESS, "set memory requirements")) {
+    VkalgoSetDesc set_desc = {0};
+    set_desc.bitmap_blocks = 1;
+    set_desc.array_blocks = 16;
+    VkalgoMemoryRequirements set_reqs = {0};
+    if (!expect(vkalgo_set_memory_requirements(ctx, &set_desc, &set_reqs), VKALGO_SUCCESS, "set memory requirements")) {
         return;
     }
+    const VkalgoBufferRequirements set_req = set_reqs.storage;
+    check(set_req.size > 8192 && set_req.alignment > 0, "  %" PRIu64 " bytes, alignment %" PRIu64, (uint64_t)set_req.size,
+          (uint64_t)set_req.alignment);
     Buffer set_storage;
     if (!buffer_create(g, set_req.size + set_req.alignment, "set storage", &set_storage)) {
         return;
     }
     VkalgoSet *set = NULL;
-    expect(vkalgo_set_create_in(ctx, set_storage.buffer, 8, set_req.size, 1, 16, &set), VKALGO_ERROR_INVALID_ARGUMENT,
+    VkalgoBufferRange set_range = {set_storage.buffer, set_req.alignment, set_req.size};
+    VkalgoBufferRange misaligned = set_range;
+    misaligned.offset = 8;
+    expect(vkalgo_set_create_in(ctx, &set_desc, &misaligned, 0, &set), VKALGO_ERROR_INVALID_ARGUMENT,
            "set on a misaligned range");
-    if (expect(vkalgo_set_create_in(ctx, set_storage.buffer, set_req.alignment, set_req.size, 1, 16, &set), VKALGO_SUCCESS,
-               "set on the test's memory")) {
+    expect(vkalgo_set_create_in(ctx, &set_desc, &set_range, 1, &set), VKALGO_ERROR_INVALID_ARGUMENT,
+           "set with unknown flags");
+    {
+        static int extension;
+        VkalgoSetDesc bad = set_desc;
+        bad.next = &extension;
+        expect(vkalgo_set_create_in(ctx, &bad, &set_range, 0, &set), VKALGO_ERROR_INVALID_ARGUMENT,
+               "set with desc next != NULL");
+    }
+    check(set == NULL, "  no set made");
+    if (expect(vkalgo_set_create_in(ctx, &set_desc, &set_range, 0, &set), VKALGO_SUCCESS, "set on the test's memory")) {
         static uint32_t dense[6000];
         uint32_t sparse[100], probe[3] = {5u << 16, (5u << 16) + 3, 42};
         uint8_t found[3] = {0, 0, 0};
@@ -845,7 +996,7 @@ static void engine_case(Gpu *g, VkalgoContext *ctx, const VkalgoExternalContextD
         }
         expect(vkalgo_set_insert_host(set, dense, 6000), VKALGO_ERROR_OUT_OF_MEMORY, "  insert a second dense chunk");
         uint64_t card = 0;
-        expect(vkalgo_set_cardinality(set, &card), VKALGO_SUCCESS, "  cardinality");
+        expect(vkalgo_set_cardinality_host(set, &card), VKALGO_SUCCESS, "  cardinality");
         expect(vkalgo_set_contains_host(set, probe, found, 3), VKALGO_SUCCESS, "  contains");
         check(card == 6100 && found[0] && found[1] && !found[2], "  6100 values, the refused insert changed nothing");
     }
@@ -892,7 +1043,9 @@ static void test_record(void) {
         VkalgoContext *no_lock = NULL;
         if (expect(vkalgo_context_create_external(&unlocked, &no_lock), VKALGO_SUCCESS, "external context without queue_lock")) {
             uint32_t data[3] = {1, 2, 3};
-            expect(vkalgo_scan_exclusive_u32_host(no_lock, data, data, 3), VKALGO_ERROR_INVALID_ARGUMENT,
+            VkalgoScanDesc exclusive = {0};
+            exclusive.op = VKALGO_SCAN_EXCLUSIVE;
+            expect(vkalgo_scan_host(no_lock, &exclusive, data, data, 3), VKALGO_ERROR_INVALID_ARGUMENT,
                    "  host call without queue_lock");
             check(data[0] == 1 && data[1] == 2 && data[2] == 3, "  data untouched");
             vkalgo_context_destroy(no_lock);
@@ -914,12 +1067,13 @@ static void test_record(void) {
     PlanInfo plans[6];
     int nplans = 0;
     if (buffers) {
-        static const uint32_t paths[] = {VKALGO_SCAN_PATH_REDUCE_THEN_SCAN, VKALGO_SCAN_PATH_LOOKBACK,
-                                         VKALGO_SCAN_PATH_SMALL};
+        static const VkalgoScanPath paths[] = {VKALGO_SCAN_PATH_REDUCE_THEN_SCAN, VKALGO_SCAN_PATH_LOOKBACK,
+                                               VKALGO_SCAN_PATH_SMALL};
+        static const VkalgoScanOp ops[] = {VKALGO_SCAN_EXCLUSIVE, VKALGO_SCAN_INCLUSIVE};
         for (int pi = 0; pi < 3; pi++) {
-            for (uint32_t op = 0; op < 2; op++) {
-                if (plan_create(&t, op, paths[pi], MAX_N, &plans[nplans])) {
-                    check(plans[nplans].req.scratch_alignment <= t.scratch_offset, "  scratch alignment <= 256");
+            for (int oi = 0; oi < 2; oi++) {
+                if (plan_create(&t, ops[oi], paths[pi], MAX_N, &plans[nplans])) {
+                    check(plans[nplans].req.scratch.alignment <= t.scratch_offset, "  scratch alignment <= 256");
                     nplans++;
                 }
             }
@@ -972,7 +1126,7 @@ static void test_record(void) {
 
     printf("-- host call on the external context (its queue)\n");
     int taken_before = queue_lock_state.taken;
-    host_scan_case(t.ctx, vkalgo_scan_inclusive_u32_host, true, 100003, false, "inclusive_u32_host (external)");
+    host_scan_case(t.ctx, VKALGO_SCAN_INCLUSIVE, 100003, false, "scan_host inclusive (external)");
     check(queue_lock_state.taken > taken_before && !queue_lock_state.held, "  the caller's queue lock was taken and released");
 
     for (int i = 0; i < nplans; i++) {

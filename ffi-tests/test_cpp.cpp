@@ -112,14 +112,19 @@ void test_host() {
     const char *device = vkalgo_context_device_name(ctx);
     check(device && *device, std::string("device name \"") + (device ? device : "") + "\"");
 
-    using Fn = VkalgoResult (*)(VkalgoContext *, const uint32_t *, uint32_t *, size_t);
     struct Op {
-        Fn fn;
+        VkalgoScanOp op;
         bool inclusive;
         const char *name;
+        // vkalgo_scan_host with a desc of this op (zero-initialized: path AUTO).
+        VkalgoResult scan(VkalgoContext *c, const uint32_t *in, uint32_t *out, size_t n) const {
+            VkalgoScanDesc desc{};
+            desc.op = op;
+            return vkalgo_scan_host(c, &desc, in, out, n);
+        }
     };
-    const Op ops[] = {{vkalgo_scan_exclusive_u32_host, false, "exclusive_u32_host"},
-                      {vkalgo_scan_inclusive_u32_host, true, "inclusive_u32_host"}};
+    const Op ops[] = {{VKALGO_SCAN_EXCLUSIVE, false, "scan_host exclusive"},
+                      {VKALGO_SCAN_INCLUSIVE, true, "scan_host inclusive"}};
     for (size_t n : {size_t{0}, size_t{1}, size_t{4095}, size_t{4096}, size_t{4097}, size_t{100003}, size_t{1} << 20}) {
         for (const Op &op : ops) {
             std::vector<uint32_t> in(n), out(n + 1, 0xDEADBEEFu), want(n + 1);
@@ -127,7 +132,7 @@ void test_host() {
             cpu_scan(in.data(), want.data(), n, op.inclusive);
             want[n] = out[n];
             std::string what = std::string(op.name) + " n=" + std::to_string(n);
-            if (expect(op.fn(ctx, in.data(), out.data(), n), VKALGO_SUCCESS, what)) {
+            if (expect(op.scan(ctx, in.data(), out.data(), n), VKALGO_SUCCESS, what)) {
                 check_equal(out.data(), want.data(), n + 1, what);
             }
         }
@@ -138,7 +143,7 @@ void test_host() {
         g_rng.fill(data.data(), n);
         cpu_scan(data.data(), want.data(), n, op.inclusive);
         std::string what = std::string(op.name) + " in place n=65537";
-        if (expect(op.fn(ctx, data.data(), data.data(), n), VKALGO_SUCCESS, what)) {
+        if (expect(op.scan(ctx, data.data(), data.data(), n), VKALGO_SUCCESS, what)) {
             check_equal(data.data(), want.data(), n, what);
         }
     }
@@ -148,9 +153,20 @@ void test_host() {
     g_rng.fill(in.data(), in.size());
     for (const Op &op : ops) {
         std::string name = op.name;
-        expect(op.fn(nullptr, in.data(), out.data(), in.size()), VKALGO_ERROR_INVALID_ARGUMENT, name + "(NULL ctx)");
-        expect(op.fn(ctx, nullptr, out.data(), in.size()), VKALGO_ERROR_INVALID_ARGUMENT, name + "(NULL input)");
-        expect(op.fn(ctx, in.data(), nullptr, in.size()), VKALGO_ERROR_INVALID_ARGUMENT, name + "(NULL output)");
+        expect(op.scan(nullptr, in.data(), out.data(), in.size()), VKALGO_ERROR_INVALID_ARGUMENT, name + "(NULL ctx)");
+        expect(op.scan(ctx, nullptr, out.data(), in.size()), VKALGO_ERROR_INVALID_ARGUMENT, name + "(NULL input)");
+        expect(op.scan(ctx, in.data(), nullptr, in.size()), VKALGO_ERROR_INVALID_ARGUMENT, name + "(NULL output)");
+        check_equal(out.data(), before.data(), out.size(), "  output untouched");
+    }
+    {
+        // The desc itself: NULL, or with a `next` (no extension structure is defined yet).
+        static int extension;
+        VkalgoScanDesc desc{};
+        desc.next = &extension;
+        expect(vkalgo_scan_host(ctx, &desc, in.data(), out.data(), in.size()), VKALGO_ERROR_INVALID_ARGUMENT,
+               "scan_host(desc next != NULL)");
+        expect(vkalgo_scan_host(ctx, nullptr, in.data(), out.data(), in.size()), VKALGO_ERROR_INVALID_ARGUMENT,
+               "scan_host(NULL desc)");
         check_equal(out.data(), before.data(), out.size(), "  output untouched");
     }
     uint64_t messages = vkalgo_context_validation_message_count(ctx);
@@ -451,7 +467,7 @@ struct Fixture {
 
 struct Plan {
     VkalgoScanPlan *plan = nullptr;
-    uint32_t op = 0;
+    VkalgoScanOp op = VKALGO_SCAN_EXCLUSIVE;
     uint64_t max_count = 0;
     VkalgoMemoryRequirements req{};
     std::string name;
@@ -481,7 +497,7 @@ void scan_case(Fixture &f, const Plan &p, Mode mode, uint64_t n, VkDeviceSize in
     VkalgoScanArgs args{};
     args.input = range(src, src_off, elems * 4);
     args.output = range(f.out, out_off, elems * 4);
-    args.scratch = range(f.scratch, 512, p.req.scratch_size);
+    args.scratch = range(f.scratch, 512, p.req.scratch.size);
     args.count = n;
     if (mode == Mode::Indirect) args.count_buffer = range(f.count, 8, 4);
     if (!f.dev.begin()) {
@@ -489,7 +505,7 @@ void scan_case(Fixture &f, const Plan &p, Mode mode, uint64_t n, VkDeviceSize in
         return;
     }
     f.dev.barrier_before();
-    VkalgoResult r = vkalgo_scan_record(f.ctx, p.plan, f.dev.cmd, &args);
+    VkalgoResult r = vkalgo_scan_record(p.plan, f.dev.cmd, &args);
     f.dev.barrier_after();
     if (!f.dev.submit_wait(what) || !expect(r, VKALGO_SUCCESS, what)) return;
     check_equal(f.out.words, f.want_out.data(), f.out.size / 4, "  output buffer (scanned range, untouched rest)");
@@ -504,7 +520,7 @@ void bad_input(Fixture &f, const Plan &p) {
     VkalgoScanArgs good{};
     good.input = range(f.in, 64, n * 4);
     good.output = range(f.out, 4, n * 4);
-    good.scratch = range(f.scratch, 512, p.req.scratch_size);
+    good.scratch = range(f.scratch, 512, p.req.scratch.size);
     good.count = n;
     struct Case {
         const char *name;
@@ -521,27 +537,34 @@ void bad_input(Fixture &f, const Plan &p) {
         {"scratch VK_NULL_HANDLE", [](VkalgoScanArgs &a, const Fixture &, const Plan &) { a.scratch.buffer = VK_NULL_HANDLE; }},
         {"count buffer offset 2",
          [](VkalgoScanArgs &a, const Fixture &fx, const Plan &) { a.count_buffer = range(fx.count, 2, 4); }},
+        // Record calls take no context (the plan's is used); the args' `next` must be NULL.
+        {"args next != NULL",
+         [](VkalgoScanArgs &a, const Fixture &, const Plan &) {
+             static int extension;
+             a.next = &extension;
+         }},
     };
     if (!f.dev.begin()) return;
     f.dev.barrier_before();
     for (const Case &c : cases) {
         VkalgoScanArgs a = good;
         c.mutate(a, f, p);
-        expect(vkalgo_scan_record(f.ctx, p.plan, f.dev.cmd, &a), VKALGO_ERROR_INVALID_ARGUMENT, std::string("  ") + c.name);
+        expect(vkalgo_scan_record(p.plan, f.dev.cmd, &a), VKALGO_ERROR_INVALID_ARGUMENT, std::string("  ") + c.name);
     }
-    expect(vkalgo_scan_record(f.ctx, nullptr, f.dev.cmd, &good), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL plan");
+    expect(vkalgo_scan_record(nullptr, f.dev.cmd, &good), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL plan");
+    expect(vkalgo_scan_record(p.plan, VK_NULL_HANDLE, &good), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL command buffer");
+    expect(vkalgo_scan_record(p.plan, f.dev.cmd, nullptr), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL args");
     {
-        // ctx nullptr means the plan's own context; another context is refused.
-        VkalgoContext *other = nullptr;
-        if (vkalgo_context_create_default(&other) == VKALGO_SUCCESS) {
-            expect(vkalgo_scan_record(other, p.plan, f.dev.cmd, &good), VKALGO_ERROR_INVALID_ARGUMENT,
-                   "  a context other than the plan's");
-            vkalgo_context_destroy(other);
-        }
+        // The plan's requirements into a struct with a `next`: refused, nothing written.
+        static int extension;
+        VkalgoMemoryRequirements req{};
+        req.next = &extension;
+        expect(vkalgo_scan_plan_memory_requirements(p.plan, &req), VKALGO_ERROR_INVALID_ARGUMENT,
+               "  memory requirements into a struct with next != NULL");
+        check(req.next == &extension && req.scratch.size == 0 && req.scratch.alignment == 0, "  nothing written");
     }
-    expect(vkalgo_scan_record(f.ctx, p.plan, f.dev.cmd, nullptr), VKALGO_ERROR_INVALID_ARGUMENT, "  NULL args");
     VkalgoScanDesc desc{};
-    desc.op = 3;
+    desc.op = static_cast<VkalgoScanOp>(3);
     desc.path = VKALGO_SCAN_PATH_AUTO;
     desc.max_count = 100;
     VkalgoScanPlan *plan = nullptr;
@@ -584,14 +607,17 @@ void test_record() {
     f.want_out.resize(bytes / 4);
 
     std::vector<Plan> plans;
-    for (uint32_t path : {VKALGO_SCAN_PATH_REDUCE_THEN_SCAN, VKALGO_SCAN_PATH_LOOKBACK}) {
-        for (uint32_t op : {VKALGO_SCAN_EXCLUSIVE, VKALGO_SCAN_INCLUSIVE}) {
+    for (VkalgoScanPath path : {VKALGO_SCAN_PATH_REDUCE_THEN_SCAN, VKALGO_SCAN_PATH_LOOKBACK}) {
+        for (VkalgoScanOp op : {VKALGO_SCAN_EXCLUSIVE, VKALGO_SCAN_INCLUSIVE}) {
             Plan p;
             p.op = op;
             p.max_count = kMaxN;
             p.name = std::string(path == VKALGO_SCAN_PATH_LOOKBACK ? "look-back" : "reduce-then-scan") +
                      (op == VKALGO_SCAN_INCLUSIVE ? " inclusive" : " exclusive");
-            VkalgoScanDesc d{op, path, kMaxN, 0};
+            VkalgoScanDesc d{};
+            d.op = op;
+            d.path = path;
+            d.max_count = kMaxN;
             VkalgoResult r = vkalgo_scan_plan_create(f.ctx, &d, &p.plan);
             if (path == VKALGO_SCAN_PATH_LOOKBACK && r == VKALGO_ERROR_UNSUPPORTED && !dev.int64_atomics) {
                 std::printf("  skip  %s: no shaderBufferInt64Atomics\n", p.name.c_str());
@@ -599,9 +625,9 @@ void test_record() {
             }
             if (!expect(r, VKALGO_SUCCESS, "plan " + p.name)) continue;
             expect(vkalgo_scan_plan_memory_requirements(p.plan, &p.req), VKALGO_SUCCESS, "  memory requirements");
-            check(p.req.scratch_size <= kMaxN * 8 + 4096 - 512 && 512 % p.req.scratch_alignment == 0,
-                  "  scratch " + std::to_string(p.req.scratch_size) + " bytes at offset 512 (alignment " +
-                      std::to_string(p.req.scratch_alignment) + ")");
+            check(p.req.scratch.size <= kMaxN * 8 + 4096 - 512 && 512 % p.req.scratch.alignment == 0,
+                  "  scratch " + std::to_string(p.req.scratch.size) + " bytes at offset 512 (alignment " +
+                      std::to_string(p.req.scratch.alignment) + ")");
             plans.push_back(p);
         }
     }

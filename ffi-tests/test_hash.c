@@ -2,10 +2,11 @@
  *
  * Host calls on the default context (VKALGO_VALIDATION=1 in the test environment turns the
  * Khronos validation layer on inside it; the test then requires zero messages): every key and
- * value type, a model check against a small CPU table, duplicates, erase, size, rehash,
- * retrieve_all (including an output too small: the needed count comes back), an overfilled
- * table (VKALGO_ERROR_TABLE_FULL, the stored keys stay, exact size), reserved keys, and bad
- * input (NULL handles and arrays, unknown types, capacity 0). Also checks that the package
+ * value type, a model check against a small CPU table, duplicates, erase, size, stats
+ * (tombstones), rehash, retrieve_all (including an output too small: the needed count comes
+ * back), an overfilled table (VKALGO_ERROR_TABLE_FULL, the stored keys stay, exact size),
+ * reserved keys, and bad input (NULL handles and arrays, unknown types, capacity 0, a `next`
+ * in a desc or an output struct). Also checks that the package
  * installed the public GLSL include (VKALGO_GLSL_INCLUDE, set by CMake from vkalgo_GLSL_DIR).
  *
  * The record layer on a VkDevice this test creates itself (an external context; the Vulkan
@@ -13,7 +14,8 @@
  * VKALGO_TEST_NO_VALIDATION=1, and every message a failure): every record call
  * (clear, barrier, insert, find, size, erase, retrieve_all) on u32/u32 and u64/u64 maps at
  * non-zero offsets, direct and indirect counts, checked exactly; and bad input to each of them
- * (INVALID_ARGUMENT, nothing recorded, every output buffer and the map unchanged, read back).
+ * and to rehash_into, `next` in every args struct included (INVALID_ARGUMENT, nothing recorded,
+ * every output buffer and the map unchanged, read back).
  *
  * Prints every check; exits 1 on any failure. */
 #define TEST_RNG_SEED 0x0123456789abcdefull
@@ -78,7 +80,7 @@ static void put(void *p, size_t i, uint64_t v, bool wide) {
     }
 }
 
-static const char *type_name(uint32_t key_type, uint32_t value_type) {
+static const char *type_name(VkalgoKeyType key_type, VkalgoValueType value_type) {
     static char text[32];
     snprintf(text, sizeof text, "%s/%s", key_type == VKALGO_KEY_U64 ? "u64" : "u32",
              value_type == VKALGO_VALUE_U64 ? "u64" : "u32");
@@ -87,13 +89,16 @@ static const char *type_name(uint32_t key_type, uint32_t value_type) {
 
 /* Inserts, overwrites, duplicates, erases, rehashes and retrieves on one map, checked against
  * the model after each step. */
-static void round_trip(VkalgoContext *ctx, uint32_t key_type, uint32_t value_type) {
+static void round_trip(VkalgoContext *ctx, VkalgoKeyType key_type, VkalgoValueType value_type) {
     const bool kw = key_type == VKALGO_KEY_U64, vw = value_type == VKALGO_VALUE_U64;
     const size_t kb = kw ? 8 : 4, vb = vw ? 8 : 4;
     const size_t n = 3000;
     char what[160];
     printf("%s map\n", type_name(key_type, value_type));
-    VkalgoHashMapDesc desc = {key_type, value_type, 5000};
+    VkalgoHashMapDesc desc = {0};
+    desc.key_type = key_type;
+    desc.value_type = value_type;
+    desc.capacity = 5000;
     VkalgoHashMap *map = NULL;
     if (!expect(vkalgo_hash_map_create(ctx, &desc, &map), VKALGO_SUCCESS, "create")) {
         return;
@@ -138,7 +143,7 @@ static void round_trip(VkalgoContext *ctx, uint32_t key_type, uint32_t value_typ
     }
     check(ok, "every inserted key found with its value (or, duplicated, one of its values)");
     uint64_t size = 0;
-    expect(vkalgo_hash_map_size(map, &size), VKALGO_SUCCESS, "size");
+    expect(vkalgo_hash_map_size_host(map, &size), VKALGO_SUCCESS, "size");
     check(size == model.len, "size %" PRIu64 " == %zu distinct keys", size, model.len);
 
     /* Overwrite the first 500 with new values, erase keys 500..999 and some absent keys. */
@@ -160,12 +165,20 @@ static void round_trip(VkalgoContext *ctx, uint32_t key_type, uint32_t value_typ
     for (size_t i = 500; i < 1000; i++) {
         model_erase(&model, get(keys, i, kw));
     }
-    uint64_t tombstones = 0;
-    expect(vkalgo_hash_map_tombstones(map, &tombstones), VKALGO_SUCCESS, "tombstones");
-    check(tombstones > 0 && tombstones <= 500, "tombstones %" PRIu64, tombstones);
-    expect(vkalgo_hash_map_rehash(map, 4000), VKALGO_SUCCESS, "rehash to 4000");
-    expect(vkalgo_hash_map_tombstones(map, &tombstones), VKALGO_SUCCESS, "tombstones after rehash");
-    check(tombstones == 0, "rehash dropped the tombstones");
+    /* The counts in one call: live keys, tombstones (erased slots of full buckets), capacity. */
+    VkalgoHashMapStats stats = {0};
+    expect(vkalgo_hash_map_stats_host(map, &stats), VKALGO_SUCCESS, "stats");
+    check(stats.tombstones > 0 && stats.tombstones <= 500, "tombstones %" PRIu64, stats.tombstones);
+    check(stats.next == NULL && stats.size == model.len && stats.capacity == capacity,
+          "stats: size %" PRIu64 " == %zu, capacity %" PRIu64 " == %" PRIu64, stats.size, model.len, stats.capacity,
+          capacity);
+    expect(vkalgo_hash_map_rehash_host(map, 4000), VKALGO_SUCCESS, "rehash to 4000");
+    memset(&stats, 0, sizeof stats);
+    expect(vkalgo_hash_map_stats_host(map, &stats), VKALGO_SUCCESS, "stats after rehash");
+    check(stats.tombstones == 0, "rehash dropped the tombstones");
+    vkalgo_hash_map_capacity(map, &capacity);
+    check(stats.size == model.len && stats.capacity == capacity && capacity >= 4000 && capacity < 5000,
+          "stats after rehash: size %" PRIu64 ", capacity %" PRIu64, stats.size, stats.capacity);
 
     /* All 2n keys: present ones with the model's value, the others not found with value 0. */
     memset(found, 7, 2 * n);
@@ -212,7 +225,10 @@ static void round_trip(VkalgoContext *ctx, uint32_t key_type, uint32_t value_typ
  * findable; statuses say which failed. */
 static void overfill(VkalgoContext *ctx) {
     printf("overfilled table\n");
-    VkalgoHashMapDesc desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 50};
+    VkalgoHashMapDesc desc = {0};
+    desc.key_type = VKALGO_KEY_U32;
+    desc.value_type = VKALGO_VALUE_U32;
+    desc.capacity = 50;
     VkalgoHashMap *map = NULL;
     if (!expect(vkalgo_hash_map_create(ctx, &desc, &map), VKALGO_SUCCESS, "create capacity 50")) {
         return;
@@ -234,7 +250,7 @@ static void overfill(VkalgoContext *ctx) {
         full += status[i] == VKALGO_HASH_STATUS_FULL;
     }
     check(inserted == 52 && full == 28, "statuses: %u inserted, %u full", inserted, full);
-    expect(vkalgo_hash_map_size(map, &size), VKALGO_SUCCESS, "size");
+    expect(vkalgo_hash_map_size_host(map, &size), VKALGO_SUCCESS, "size");
     check(size == 52, "size %" PRIu64 " == 52", size);
     expect(vkalgo_hash_map_find_host(map, keys, out, found, 80), VKALGO_SUCCESS, "find all 80");
     bool ok = true;
@@ -244,7 +260,7 @@ static void overfill(VkalgoContext *ctx) {
     }
     check(ok, "the stored keys are found with their values, the failed ones are not");
     expect(vkalgo_hash_map_insert_host(map, keys, values, 80), VKALGO_ERROR_TABLE_FULL, "insert again");
-    expect(vkalgo_hash_map_size(map, &size), VKALGO_SUCCESS, "size");
+    expect(vkalgo_hash_map_size_host(map, &size), VKALGO_SUCCESS, "size");
     check(size == 52, "size still 52");
     vkalgo_hash_map_destroy(map);
 }
@@ -252,27 +268,38 @@ static void overfill(VkalgoContext *ctx) {
 static void bad_input(VkalgoContext *ctx) {
     printf("bad input\n");
     const VkalgoResult bad = VKALGO_ERROR_INVALID_ARGUMENT;
-    VkalgoHashMapDesc desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 100};
+    VkalgoHashMapDesc desc = {0};
+    desc.key_type = VKALGO_KEY_U32;
+    desc.value_type = VKALGO_VALUE_U32;
+    desc.capacity = 100;
     VkalgoHashMap *map = NULL;
+    static int extension; /* what a `next` would point to: no extension structure is defined yet */
     expect(vkalgo_hash_map_create(NULL, &desc, &map), bad, "create: NULL ctx");
     expect(vkalgo_hash_map_create(ctx, NULL, &map), bad, "create: NULL desc");
     expect(vkalgo_hash_map_create(ctx, &desc, NULL), bad, "create: NULL out");
     const uint32_t bad_keys[] = {VKALGO_KEY_I32, VKALGO_KEY_F32, VKALGO_KEY_I64, VKALGO_KEY_F64, 6, 1000};
     for (size_t i = 0; i < sizeof bad_keys / sizeof bad_keys[0]; i++) {
-        VkalgoHashMapDesc d = {bad_keys[i], VKALGO_VALUE_U32, 100};
+        VkalgoHashMapDesc d = desc;
+        d.key_type = bad_keys[i];
         char what[64];
         snprintf(what, sizeof what, "create: key type %u", (unsigned)bad_keys[i]);
         expect(vkalgo_hash_map_create(ctx, &d, &map), bad, what);
     }
     const uint32_t bad_values[] = {VKALGO_VALUE_NONE, 3, 77};
     for (size_t i = 0; i < sizeof bad_values / sizeof bad_values[0]; i++) {
-        VkalgoHashMapDesc d = {VKALGO_KEY_U32, bad_values[i], 100};
+        VkalgoHashMapDesc d = desc;
+        d.value_type = bad_values[i];
         char what[64];
         snprintf(what, sizeof what, "create: value type %u", (unsigned)bad_values[i]);
         expect(vkalgo_hash_map_create(ctx, &d, &map), bad, what);
     }
-    VkalgoHashMapDesc zero = {VKALGO_KEY_U64, VKALGO_VALUE_U64, 0};
+    VkalgoHashMapDesc zero = {0};
+    zero.key_type = VKALGO_KEY_U64;
+    zero.value_type = VKALGO_VALUE_U64;
     expect(vkalgo_hash_map_create(ctx, &zero, &map), bad, "create: capacity 0");
+    VkalgoHashMapDesc extended = desc;
+    extended.next = &extension;
+    expect(vkalgo_hash_map_create(ctx, &extended, &map), bad, "create: desc next != NULL");
     check(map == NULL, "no map was made");
 
     expect(vkalgo_hash_map_create(ctx, &desc, &map), VKALGO_SUCCESS, "create u32/u32");
@@ -288,18 +315,33 @@ static void bad_input(VkalgoContext *ctx) {
     uint32_t reserved[2][3] = {{4, UINT32_MAX, 5}, {4, UINT32_MAX - 1, 5}};
     expect(vkalgo_hash_map_insert_host(map, reserved[0], values, 3), bad, "insert: key 0xFFFFFFFF");
     expect(vkalgo_hash_map_insert_host(map, reserved[1], values, 3), bad, "insert: key 0xFFFFFFFE");
-    expect(vkalgo_hash_map_size(map, &size), VKALGO_SUCCESS, "size");
+    expect(vkalgo_hash_map_size_host(map, &size), VKALGO_SUCCESS, "size");
     check(size == 3, "size %" PRIu64 " == 3: the refused batches changed nothing", size);
     expect(vkalgo_hash_map_find_host(NULL, keys, out, found, 3), bad, "find: NULL map");
     expect(vkalgo_hash_map_find_host(map, NULL, out, found, 3), bad, "find: NULL keys");
     expect(vkalgo_hash_map_find_host(map, keys, NULL, found, 3), bad, "find: NULL values_out");
     expect(vkalgo_hash_map_erase_host(NULL, keys, 3), bad, "erase: NULL map");
     expect(vkalgo_hash_map_erase_host(map, NULL, 3), bad, "erase: NULL keys");
-    expect(vkalgo_hash_map_size(NULL, &size), bad, "size: NULL map");
-    expect(vkalgo_hash_map_size(map, NULL), bad, "size: NULL out");
-    expect(vkalgo_hash_map_rehash(NULL, 100), bad, "rehash: NULL map");
-    expect(vkalgo_hash_map_rehash(map, 0), bad, "rehash: capacity 0");
-    expect(vkalgo_hash_map_rehash(map, 2), bad, "rehash: below the size");
+    expect(vkalgo_hash_map_size_host(NULL, &size), bad, "size: NULL map");
+    expect(vkalgo_hash_map_size_host(map, NULL), bad, "size: NULL out");
+    {
+        VkalgoHashMapStats stats = {0};
+        expect(vkalgo_hash_map_stats_host(NULL, &stats), bad, "stats: NULL map");
+        expect(vkalgo_hash_map_stats_host(map, NULL), bad, "stats: NULL out");
+        /* An output struct with a `next`: refused, and nothing written to it. */
+        stats.next = &extension;
+        stats.size = 77;
+        expect(vkalgo_hash_map_stats_host(map, &stats), bad, "stats: next != NULL");
+        check(stats.next == (void *)&extension && stats.size == 77 && stats.tombstones == 0 && stats.capacity == 0,
+              "  the stats struct is unchanged");
+        VkalgoMemoryRequirements reqs = {0};
+        reqs.next = &extension;
+        expect(vkalgo_hash_map_memory_requirements(ctx, &desc, &reqs), bad, "memory requirements: next != NULL");
+        check(reqs.next == (void *)&extension && reqs.storage.size == 0, "  the requirements struct is unchanged");
+    }
+    expect(vkalgo_hash_map_rehash_host(NULL, 100), bad, "rehash: NULL map");
+    expect(vkalgo_hash_map_rehash_host(map, 0), bad, "rehash: capacity 0");
+    expect(vkalgo_hash_map_rehash_host(map, 2), bad, "rehash: below the size");
     expect(vkalgo_hash_map_retrieve_all_host(NULL, keys, values, 3, &count), bad, "retrieve_all: NULL map");
     expect(vkalgo_hash_map_retrieve_all_host(map, keys, values, 3, NULL), bad, "retrieve_all: NULL count_out");
     expect(vkalgo_hash_map_retrieve_all_host(map, NULL, values, 3, &count), bad, "retrieve_all: NULL keys_out");
@@ -400,7 +442,10 @@ static void record_round_trip(Gpu *g, VkalgoContext *ctx, RecBuffers *b, bool wi
     const char *name = wide ? "u64/u64" : "u32/u32";
     printf("-- record layer, %s map\n", name);
     const size_t kb = wide ? 8 : 4;
-    VkalgoHashMapDesc desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, REC_CAP};
+    VkalgoHashMapDesc desc = {0};
+    desc.key_type = VKALGO_KEY_U32;
+    desc.value_type = VKALGO_VALUE_U32;
+    desc.capacity = REC_CAP;
     if (wide) {
         desc.key_type = VKALGO_KEY_U64;
         desc.value_type = VKALGO_VALUE_U64;
@@ -484,13 +529,13 @@ static void record_round_trip(Gpu *g, VkalgoContext *ctx, RecBuffers *b, bool wi
     ok = expect(vkalgo_hash_map_record_insert(map, g->cmd, &ins), VKALGO_SUCCESS, "  record_insert (direct)") && ok;
     ok = expect(vkalgo_hash_map_record_barrier(map, g->cmd), VKALGO_SUCCESS, "  record_barrier") && ok;
     ok = expect(vkalgo_hash_map_record_find(map, g->cmd, &find), VKALGO_SUCCESS, "  record_find") && ok;
-    ok = expect(vkalgo_hash_map_record_size(map, g->cmd, range_of(&b->out, O_SIZE, 4)), VKALGO_SUCCESS,
-                "  record_size") && ok;
+    ok = expect(vkalgo_hash_map_record_size(map, g->cmd, &(VkalgoHashSizeArgs){.out = range_of(&b->out, O_SIZE, 4)}),
+                VKALGO_SUCCESS, "  record_size") && ok;
     ok = expect(vkalgo_hash_map_record_barrier(map, g->cmd), VKALGO_SUCCESS, "  record_barrier") && ok;
     ok = expect(vkalgo_hash_map_record_erase(map, g->cmd, &er), VKALGO_SUCCESS, "  record_erase") && ok;
     ok = expect(vkalgo_hash_map_record_barrier(map, g->cmd), VKALGO_SUCCESS, "  record_barrier") && ok;
-    ok = expect(vkalgo_hash_map_record_size(map, g->cmd, range_of(&b->out, O_SIZE + 4, 4)), VKALGO_SUCCESS,
-                "  record_size") && ok;
+    ok = expect(vkalgo_hash_map_record_size(map, g->cmd, &(VkalgoHashSizeArgs){.out = range_of(&b->out, O_SIZE + 4, 4)}),
+                VKALGO_SUCCESS, "  record_size") && ok;
     ok = expect(vkalgo_hash_map_record_retrieve_all(map, g->cmd, &ret), VKALGO_SUCCESS, "  record_retrieve_all") && ok;
     barrier_after(g);
     ok = cmd_submit_wait(g, "record round trip") && ok;
@@ -567,8 +612,8 @@ static void record_round_trip(Gpu *g, VkalgoContext *ctx, RecBuffers *b, bool wi
     ok = expect(vkalgo_hash_map_record_insert(map, g->cmd, &ins), VKALGO_SUCCESS, "  record_insert (indirect count 7)") && ok;
     ok = expect(vkalgo_hash_map_record_barrier(map, g->cmd), VKALGO_SUCCESS, "  record_barrier") && ok;
     ok = expect(vkalgo_hash_map_record_find(map, g->cmd, &find), VKALGO_SUCCESS, "  record_find (indirect count 5)") && ok;
-    ok = expect(vkalgo_hash_map_record_size(map, g->cmd, range_of(&b->out, O_SIZE, 4)), VKALGO_SUCCESS,
-                "  record_size") && ok;
+    ok = expect(vkalgo_hash_map_record_size(map, g->cmd, &(VkalgoHashSizeArgs){.out = range_of(&b->out, O_SIZE, 4)}),
+                VKALGO_SUCCESS, "  record_size") && ok;
     barrier_after(g);
     ok = cmd_submit_wait(g, "record indirect") && ok;
     if (ok) {
@@ -593,7 +638,10 @@ static void record_round_trip(Gpu *g, VkalgoContext *ctx, RecBuffers *b, bool wi
  * nothing changed: the outputs keep their sentinels and the map its contents (read back). */
 static void record_bad_input(Gpu *g, VkalgoContext *ctx, RecBuffers *b) {
     printf("-- record layer argument errors\n");
-    VkalgoHashMapDesc desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, REC_CAP};
+    VkalgoHashMapDesc desc = {0};
+    desc.key_type = VKALGO_KEY_U32;
+    desc.value_type = VKALGO_VALUE_U32;
+    desc.capacity = REC_CAP;
     VkalgoHashMap *map = NULL;
     if (!expect(vkalgo_hash_map_create(ctx, &desc, &map), VKALGO_SUCCESS, "  vkalgo_hash_map_create")) {
         return;
@@ -645,10 +693,21 @@ static void record_bad_input(Gpu *g, VkalgoContext *ctx, RecBuffers *b) {
         .capacity = REC_CAP,
         .count_out = range_of(&b->out, O_RCOUNT, 4),
     };
+    VkalgoHashSizeArgs size_args = {0};
+    size_args.out = range_of(&b->out, O_SIZE, 4);
+    /* The destination of a recorded rehash (only refused calls are recorded into it). */
+    VkalgoHashMap *dst = NULL;
+    expect(vkalgo_hash_map_create(ctx, &desc, &dst), VKALGO_SUCCESS, "  a second map");
+    VkalgoHashRehashArgs rehash = {0};
+    rehash.dst = dst;
+    rehash.failed_count = range_of(&b->count, 4, 4);
+    static int extension; /* what a `next` would point to: no extension structure is defined yet */
     VkalgoHashInsertArgs i2;
     VkalgoHashFindArgs f2;
     VkalgoHashEraseArgs e2;
     VkalgoHashRetrieveArgs r2;
+    VkalgoHashSizeArgs s2;
+    VkalgoHashRehashArgs h2;
     int refused = 0, calls = 0;
 #define BAD(setup, call, what)                                                                                      \
     do {                                                                                                            \
@@ -656,6 +715,8 @@ static void record_bad_input(Gpu *g, VkalgoContext *ctx, RecBuffers *b) {
         f2 = find;                                                                                                  \
         e2 = er;                                                                                                    \
         r2 = ret;                                                                                                   \
+        s2 = size_args;                                                                                             \
+        h2 = rehash;                                                                                                \
         setup;                                                                                                      \
         VkalgoResult r_ = (call);                                                                                   \
         calls++;                                                                                                    \
@@ -679,8 +740,21 @@ static void record_bad_input(Gpu *g, VkalgoContext *ctx, RecBuffers *b) {
     BAD((void)0, vkalgo_hash_map_record_retrieve_all(NULL, cmd, &r2), "retrieve_all: NULL map");
     BAD((void)0, vkalgo_hash_map_record_retrieve_all(map, VK_NULL_HANDLE, &r2), "retrieve_all: NULL command buffer");
     BAD((void)0, vkalgo_hash_map_record_retrieve_all(map, cmd, NULL), "retrieve_all: NULL args");
-    BAD((void)0, vkalgo_hash_map_record_size(NULL, cmd, range_of(&b->out, O_SIZE, 4)), "size: NULL map");
-    BAD((void)0, vkalgo_hash_map_record_size(map, VK_NULL_HANDLE, range_of(&b->out, O_SIZE, 4)), "size: NULL command buffer");
+    BAD((void)0, vkalgo_hash_map_record_size(NULL, cmd, &s2), "size: NULL map");
+    BAD((void)0, vkalgo_hash_map_record_size(map, VK_NULL_HANDLE, &s2), "size: NULL command buffer");
+    BAD((void)0, vkalgo_hash_map_record_size(map, cmd, NULL), "size: NULL args");
+    BAD((void)0, vkalgo_hash_map_record_rehash_into(NULL, cmd, &h2), "rehash_into: NULL map");
+    BAD((void)0, vkalgo_hash_map_record_rehash_into(map, VK_NULL_HANDLE, &h2), "rehash_into: NULL command buffer");
+    BAD((void)0, vkalgo_hash_map_record_rehash_into(map, cmd, NULL), "rehash_into: NULL args");
+    BAD(h2.dst = NULL, vkalgo_hash_map_record_rehash_into(map, cmd, &h2), "rehash_into: NULL dst");
+    BAD(h2.dst = map, vkalgo_hash_map_record_rehash_into(map, cmd, &h2), "rehash_into: dst is the map itself");
+    /* Every args struct's `next` must be NULL. */
+    BAD(i2.next = &extension, vkalgo_hash_map_record_insert(map, cmd, &i2), "insert: args next != NULL");
+    BAD(f2.next = &extension, vkalgo_hash_map_record_find(map, cmd, &f2), "find: args next != NULL");
+    BAD(e2.next = &extension, vkalgo_hash_map_record_erase(map, cmd, &e2), "erase: args next != NULL");
+    BAD(r2.next = &extension, vkalgo_hash_map_record_retrieve_all(map, cmd, &r2), "retrieve_all: args next != NULL");
+    BAD(s2.next = &extension, vkalgo_hash_map_record_size(map, cmd, &s2), "size: args next != NULL");
+    BAD(h2.next = &extension, vkalgo_hash_map_record_rehash_into(map, cmd, &h2), "rehash_into: args next != NULL");
     BAD((void)0, vkalgo_hash_map_record_clear(NULL, cmd), "clear: NULL map");
     BAD((void)0, vkalgo_hash_map_record_clear(map, VK_NULL_HANDLE), "clear: NULL command buffer");
     BAD((void)0, vkalgo_hash_map_record_barrier(NULL, cmd), "barrier: NULL map");
@@ -715,9 +789,11 @@ static void record_bad_input(Gpu *g, VkalgoContext *ctx, RecBuffers *b) {
     BAD(r2.count_out = range_of(&b->out, O_RKEYS, 4), vkalgo_hash_map_record_retrieve_all(map, cmd, &r2),
         "retrieve_all: count_out overlaps the keys");
     BAD(r2.count_out.size = 0, vkalgo_hash_map_record_retrieve_all(map, cmd, &r2), "retrieve_all: count_out empty");
-    BAD((void)0, vkalgo_hash_map_record_size(map, cmd, range_of(&b->out, O_SIZE + 2, 4)), "size: dst offset 2");
-    BAD((void)0, vkalgo_hash_map_record_size(map, cmd, range_of(&b->out, O_SIZE, 2)), "size: dst 2 bytes");
-    BAD((void)0, vkalgo_hash_map_record_size(map, cmd, no_range()), "size: dst buffer NULL");
+    BAD(s2.out.offset = O_SIZE + 2, vkalgo_hash_map_record_size(map, cmd, &s2), "size: dst offset 2");
+    BAD(s2.out.size = 2, vkalgo_hash_map_record_size(map, cmd, &s2), "size: dst 2 bytes");
+    BAD(s2.out = no_range(), vkalgo_hash_map_record_size(map, cmd, &s2), "size: dst buffer NULL");
+    BAD(h2.failed_count = range_of(&b->count, 2, 4), vkalgo_hash_map_record_rehash_into(map, cmd, &h2),
+        "rehash_into: failed_count offset 2");
 #undef BAD
     check(refused == calls, "  %d of %d bad calls refused with INVALID_ARGUMENT and a message", refused, calls);
     /* Nothing was recorded: the command buffer (with the test's barriers only) runs, every
@@ -730,7 +806,7 @@ static void record_bad_input(Gpu *g, VkalgoContext *ctx, RecBuffers *b) {
     ok = cmd_begin(g);
     barrier_before(g);
     ok = expect(vkalgo_hash_map_record_find(map, cmd, &find), VKALGO_SUCCESS, "  record_find") && ok;
-    ok = expect(vkalgo_hash_map_record_size(map, cmd, range_of(&b->out, O_SIZE, 4)), VKALGO_SUCCESS, "  record_size") && ok;
+    ok = expect(vkalgo_hash_map_record_size(map, cmd, &size_args), VKALGO_SUCCESS, "  record_size") && ok;
     barrier_after(g);
     ok = cmd_submit_wait(g, "after bad calls") && ok;
     if (ok) {
@@ -741,6 +817,10 @@ static void record_bad_input(Gpu *g, VkalgoContext *ctx, RecBuffers *b) {
         uint32_t size = *(const uint32_t *)((const uint8_t *)b->out.words + O_SIZE);
         check(wrong == 0 && size == 10, "  the map is unchanged (10 keys, their values; size %" PRIu32 ")", size);
     }
+    uint64_t dst_size = 1;
+    expect(vkalgo_hash_map_size_host(dst, &dst_size), VKALGO_SUCCESS, "  size of the rehash destination");
+    check(dst_size == 0, "  no refused rehash moved anything into it (size %" PRIu64 ")", dst_size);
+    vkalgo_hash_map_destroy(dst);
     vkalgo_hash_map_destroy(map);
 }
 

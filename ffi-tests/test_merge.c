@@ -29,12 +29,22 @@
 
 _Static_assert(VKALGO_SET_AND == 0 && VKALGO_SET_OR == 1 && VKALGO_SET_ANDNOT == 2 && VKALGO_SET_XOR == 3,
                "set operation constants");
-_Static_assert(sizeof(VkalgoMergeDesc) == 12, "VkalgoMergeDesc is three uint32_t");
-_Static_assert(offsetof(VkalgoMergeDesc, value_type) == 4 && offsetof(VkalgoMergeDesc, descending) == 8,
+_Static_assert(VKALGO_MERGE_PATH_AUTO == 0 && VKALGO_MERGE_PATH_PARTITIONED == 1 && VKALGO_MERGE_PATH_FUSED == 2,
+               "merge path constants");
+_Static_assert(sizeof(VkalgoSetOp) == 4 && sizeof(VkalgoMergePath) == 4 && sizeof(VkalgoSortedSetOpPath) == 4,
+               "the enums are 32 bits wide");
+_Static_assert(offsetof(VkalgoMergeDesc, next) == 0 && offsetof(VkalgoMergeDesc, key_type) == sizeof(void *) &&
+                   offsetof(VkalgoMergeDesc, value_type) == sizeof(void *) + 4 &&
+                   offsetof(VkalgoMergeDesc, descending) == sizeof(void *) + 8 &&
+                   offsetof(VkalgoMergeDesc, max_a) % 8 == 0 && offsetof(VkalgoMergeDesc, max_b) == offsetof(VkalgoMergeDesc, max_a) + 8 &&
+                   offsetof(VkalgoMergeDesc, path) == offsetof(VkalgoMergeDesc, max_b) + 8,
                "VkalgoMergeDesc field offsets");
+_Static_assert(offsetof(VkalgoSortedSetOpDesc, next) == 0 && offsetof(VkalgoSortedSetOpDesc, key_type) == sizeof(void *) &&
+                   offsetof(VkalgoSortedSetOpDesc, op) == sizeof(void *) + 4,
+               "VkalgoSortedSetOpDesc field offsets");
 
 typedef struct KeyInfo {
-    uint32_t type;
+    VkalgoKeyType type;
     const char *name;
     unsigned bits;
     unsigned kind; /* 0 unsigned, 1 signed, 2 float */
@@ -145,8 +155,8 @@ static void value_set(void *v, uint32_t value_type, size_t i, uint64_t x) {
     }
 }
 
-static void check_merge(VkalgoContext *ctx, const KeyInfo *k, uint32_t value_type, bool descending, size_t m, size_t n,
-                        uint64_t domain) {
+static void check_merge(VkalgoContext *ctx, const KeyInfo *k, VkalgoValueType value_type, bool descending,
+                        VkalgoMergePath path, size_t m, size_t n, uint64_t domain) {
     const size_t kb = k->bits / 8;
     const size_t vb = value_bytes(value_type);
     void *a = sorted_run(k, m, domain, descending);
@@ -160,10 +170,15 @@ static void check_merge(VkalgoContext *ctx, const KeyInfo *k, uint32_t value_typ
     void *out_v = vb ? xmalloc((m + n + 1) * vb) : NULL;
     key_set(out, k->bits, m + n, 0x5A5A5A5Au);
     if (vb) value_set(out_v, value_type, m + n, 0x77u);
-    const VkalgoMergeDesc desc = {k->type, value_type, descending ? 1u : 0u};
+    VkalgoMergeDesc desc = {0};
+    desc.key_type = k->type;
+    desc.value_type = value_type;
+    desc.descending = descending ? 1u : 0u;
+    desc.path = path;
     char what[160];
-    snprintf(what, sizeof what, "merge %s values=%zu %s (%zu, %zu) domain %" PRIu64, k->name, vb,
-             descending ? "desc" : "asc", m, n, domain);
+    snprintf(what, sizeof what, "merge %s values=%zu %s (%zu, %zu) domain %" PRIu64 "%s", k->name, vb,
+             descending ? "desc" : "asc", m, n, domain,
+             path == VKALGO_MERGE_PATH_FUSED ? " fused" : path == VKALGO_MERGE_PATH_PARTITIONED ? " partitioned" : "");
     VkalgoResult r = vkalgo_merge_host(ctx, &desc, a, av, m, b, bv, n, out, out_v);
     bool ok = r == VKALGO_SUCCESS;
     /* CPU merge: A's element first on equal keys. */
@@ -198,17 +213,25 @@ static void test_merges(VkalgoContext *ctx) {
         for (int d = 0; d < 2; d++) {
             for (uint32_t vt = VKALGO_VALUE_NONE; vt <= VKALGO_VALUE_U64; vt++) {
                 for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-                    check_merge(ctx, &KEY_TYPES[t], vt, d == 1, sizes[s][0], sizes[s][1], s % 2 ? 1000 : 12);
+                    check_merge(ctx, &KEY_TYPES[t], vt, d == 1, VKALGO_MERGE_PATH_AUTO, sizes[s][0], sizes[s][1],
+                                s % 2 ? 1000 : 12);
                 }
             }
         }
         /* Runs full of equal keys: stability through the values. */
-        check_merge(ctx, &KEY_TYPES[t], VKALGO_VALUE_U32, false, 2000, 1500, 1);
+        check_merge(ctx, &KEY_TYPES[t], VKALGO_VALUE_U32, false, VKALGO_MERGE_PATH_AUTO, 2000, 1500, 1);
+    }
+    /* Host calls take the desc's path: each kernel set on its own. */
+    static const VkalgoMergePath paths[] = {VKALGO_MERGE_PATH_PARTITIONED, VKALGO_MERGE_PATH_FUSED};
+    for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++) {
+        check_merge(ctx, &KEY_TYPES[0], VKALGO_VALUE_U32, false, paths[p], 3001, 2999, 1000);
+        check_merge(ctx, &KEY_TYPES[5], VKALGO_VALUE_U64, true, paths[p], 1, 3000, 12);
+        check_merge(ctx, &KEY_TYPES[1], VKALGO_VALUE_NONE, false, paths[p], 0, 5, 12);
     }
 }
 
 /* CPU std::set_* over order keys of ascending runs. */
-static size_t cpu_set_op(const KeyInfo *k, uint32_t op, const void *a, size_t m, const void *b, size_t n, void *out) {
+static size_t cpu_set_op(const KeyInfo *k, VkalgoSetOp op, const void *a, size_t m, const void *b, size_t n, void *out) {
     size_t i = 0, j = 0, c = 0;
     const bool keep_a = op != VKALGO_SET_AND;
     const bool keep_b = op == VKALGO_SET_OR || op == VKALGO_SET_XOR;
@@ -239,7 +262,7 @@ static void test_set_ops(VkalgoContext *ctx) {
     for (int t = 0; t < KEY_TYPE_COUNT; t++) {
         const KeyInfo *k = &KEY_TYPES[t];
         const size_t kb = k->bits / 8;
-        for (uint32_t op = VKALGO_SET_AND; op <= VKALGO_SET_XOR; op++) {
+        for (VkalgoSetOp op = VKALGO_SET_AND; op <= VKALGO_SET_XOR; op++) {
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
                 for (int repeated = 0; repeated < 2; repeated++) {
                     const size_t m = sizes[s][0], n = sizes[s][1];
@@ -248,13 +271,16 @@ static void test_set_ops(VkalgoContext *ctx) {
                     void *b = sorted_run(k, n, domain, false);
                     void *want = xmalloc((m + n) * kb);
                     const size_t want_count = cpu_set_op(k, op, a, m, b, n, want);
+                    VkalgoSortedSetOpDesc desc = {0};
+                    desc.key_type = k->type;
+                    desc.op = op;
                     size_t count = 12345;
-                    VkalgoResult r = vkalgo_sorted_set_op_host(ctx, k->type, op, a, m, b, n, NULL, 0, &count);
+                    VkalgoResult r = vkalgo_sorted_set_op_host(ctx, &desc, a, m, b, n, NULL, 0, &count);
                     bool ok = r == VKALGO_SUCCESS && count == want_count;
                     void *out = xmalloc((want_count + 1) * kb);
                     key_set(out, k->bits, want_count, 0x5A5Au);
                     size_t got = 0;
-                    r = vkalgo_sorted_set_op_host(ctx, k->type, op, a, m, b, n, out, want_count, &got);
+                    r = vkalgo_sorted_set_op_host(ctx, &desc, a, m, b, n, out, want_count, &got);
                     ok = ok && r == VKALGO_SUCCESS && got == want_count &&
                          memcmp(out, want, want_count * kb) == 0 && key_get(out, k->bits, want_count) == 0x5A5Au;
                     check(ok, "set %s %s (%zu, %zu) %s: %zu keys", names[op], k->name, m, n,
@@ -271,11 +297,18 @@ static void test_set_ops(VkalgoContext *ctx) {
     const uint32_t a[] = {1, 2, 3, 4}, b[] = {3, 4, 5};
     uint32_t out[8] = {9, 9, 9, 9, 9, 9, 9, 9};
     size_t count = 0;
-    expect(vkalgo_sorted_set_op_host(ctx, VKALGO_KEY_U32, VKALGO_SET_OR, a, 4, b, 3, out, 4, &count),
-           VKALGO_ERROR_INVALID_ARGUMENT, "union into a capacity of 4");
+    VkalgoSortedSetOpDesc union_u32 = {0};
+    union_u32.key_type = VKALGO_KEY_U32;
+    union_u32.op = VKALGO_SET_OR;
+    expect(vkalgo_sorted_set_op_host(ctx, &union_u32, a, 4, b, 3, out, 4, &count), VKALGO_ERROR_INVALID_ARGUMENT,
+           "union into a capacity of 4");
     check(count == 5 && out[0] == 9 && out[4] == 9, "needed size 5 reported, nothing written");
-    expect(vkalgo_sorted_set_op_host(ctx, VKALGO_KEY_U32, VKALGO_SET_OR, a, 4, b, 3, out, 8, &count), VKALGO_SUCCESS,
-           "union into a capacity of 8");
+    /* Host calls ignore the plan fields (maxima and path). */
+    union_u32.max_a = 1;
+    union_u32.max_b = 1;
+    union_u32.path = VKALGO_SORTED_SET_OP_PATH_COUNT_SCAN_WRITE;
+    expect(vkalgo_sorted_set_op_host(ctx, &union_u32, a, 4, b, 3, out, 8, &count), VKALGO_SUCCESS,
+           "union into a capacity of 8 (max_a, max_b 1: ignored)");
     check(count == 5 && out[0] == 1 && out[4] == 5 && out[5] == 9, "union {1, 2, 3, 4, 5}");
 }
 
@@ -285,15 +318,28 @@ static void test_bad_input(VkalgoContext *ctx) {
     uint32_t vals[3] = {0, 0, 0};
     uint32_t out[5] = {9, 9, 9, 9, 9};
     uint32_t out_v[5] = {9, 9, 9, 9, 9};
-    const VkalgoMergeDesc keys = {VKALGO_KEY_U32, VKALGO_VALUE_NONE, 0};
-    const VkalgoMergeDesc pairs = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 0};
-    const VkalgoMergeDesc bad_key = {6, VKALGO_VALUE_NONE, 0};
-    const VkalgoMergeDesc bad_value = {VKALGO_KEY_U32, 3, 0};
-    const VkalgoMergeDesc bad_order = {VKALGO_KEY_U32, VKALGO_VALUE_NONE, 2};
+    static int extension; /* a `next` to refuse: no extension structure is defined yet */
+    VkalgoMergeDesc keys = {0};
+    keys.key_type = VKALGO_KEY_U32;
+    keys.value_type = VKALGO_VALUE_NONE;
+    VkalgoMergeDesc pairs = keys;
+    pairs.value_type = VKALGO_VALUE_U32;
+    VkalgoMergeDesc bad_key = keys;
+    bad_key.key_type = 6;
+    VkalgoMergeDesc bad_value = keys;
+    bad_value.value_type = 3;
+    VkalgoMergeDesc bad_order = keys;
+    bad_order.descending = 2;
+    VkalgoMergeDesc bad_path = keys;
+    bad_path.path = 3;
+    VkalgoMergeDesc extended = keys;
+    extended.next = &extension;
     const VkalgoResult invalid = VKALGO_ERROR_INVALID_ARGUMENT;
     expect(vkalgo_merge_host(ctx, &bad_key, a, NULL, 3, b, NULL, 2, out, NULL), invalid, "unknown key type");
     expect(vkalgo_merge_host(ctx, &bad_value, a, NULL, 3, b, NULL, 2, out, NULL), invalid, "unknown value type");
     expect(vkalgo_merge_host(ctx, &bad_order, a, NULL, 3, b, NULL, 2, out, NULL), invalid, "descending 2");
+    expect(vkalgo_merge_host(ctx, &bad_path, a, NULL, 3, b, NULL, 2, out, NULL), invalid, "unknown path 3");
+    expect(vkalgo_merge_host(ctx, &extended, a, NULL, 3, b, NULL, 2, out, NULL), invalid, "desc next != NULL");
     expect(vkalgo_merge_host(ctx, &keys, a, NULL, 3, unsorted, NULL, 2, out, NULL), invalid, "unsorted b");
     expect(vkalgo_merge_host(ctx, &keys, NULL, NULL, 3, b, NULL, 2, out, NULL), invalid, "NULL a_keys");
     expect(vkalgo_merge_host(ctx, &keys, a, NULL, 3, b, NULL, 2, NULL, NULL), invalid, "NULL out_keys");
@@ -303,16 +349,23 @@ static void test_bad_input(VkalgoContext *ctx) {
     expect(vkalgo_merge_host(NULL, &keys, a, NULL, 3, b, NULL, 2, out, NULL), invalid, "NULL context");
     check(out[0] == 9 && out[4] == 9 && out_v[0] == 9, "nothing written");
     size_t count = 77;
-    expect(vkalgo_sorted_set_op_host(ctx, VKALGO_KEY_U32, 4, a, 3, b, 2, out, 5, &count), invalid, "unknown op");
-    expect(vkalgo_sorted_set_op_host(ctx, 7, VKALGO_SET_AND, a, 3, b, 2, out, 5, &count), invalid, "unknown key type");
-    expect(vkalgo_sorted_set_op_host(ctx, VKALGO_KEY_U32, VKALGO_SET_AND, unsorted, 2, b, 2, out, 5, &count), invalid,
-           "unsorted a");
-    expect(vkalgo_sorted_set_op_host(ctx, VKALGO_KEY_U32, VKALGO_SET_AND, a, 3, NULL, 2, out, 5, &count), invalid,
-           "NULL b");
-    expect(vkalgo_sorted_set_op_host(ctx, VKALGO_KEY_U32, VKALGO_SET_AND, a, 3, b, 2, NULL, 5, &count), invalid,
-           "NULL out with capacity 5");
-    expect(vkalgo_sorted_set_op_host(ctx, VKALGO_KEY_U32, VKALGO_SET_AND, a, 3, b, 2, out, 5, NULL), invalid,
-           "NULL out_count");
+    VkalgoSortedSetOpDesc and_u32 = {0};
+    and_u32.key_type = VKALGO_KEY_U32;
+    and_u32.op = VKALGO_SET_AND;
+    VkalgoSortedSetOpDesc bad = and_u32;
+    bad.op = 4;
+    expect(vkalgo_sorted_set_op_host(ctx, &bad, a, 3, b, 2, out, 5, &count), invalid, "unknown op");
+    bad = and_u32;
+    bad.key_type = 7;
+    expect(vkalgo_sorted_set_op_host(ctx, &bad, a, 3, b, 2, out, 5, &count), invalid, "unknown key type");
+    bad = and_u32;
+    bad.next = &extension;
+    expect(vkalgo_sorted_set_op_host(ctx, &bad, a, 3, b, 2, out, 5, &count), invalid, "desc next != NULL");
+    expect(vkalgo_sorted_set_op_host(ctx, NULL, a, 3, b, 2, out, 5, &count), invalid, "NULL desc");
+    expect(vkalgo_sorted_set_op_host(ctx, &and_u32, unsorted, 2, b, 2, out, 5, &count), invalid, "unsorted a");
+    expect(vkalgo_sorted_set_op_host(ctx, &and_u32, a, 3, NULL, 2, out, 5, &count), invalid, "NULL b");
+    expect(vkalgo_sorted_set_op_host(ctx, &and_u32, a, 3, b, 2, NULL, 5, &count), invalid, "NULL out with capacity 5");
+    expect(vkalgo_sorted_set_op_host(ctx, &and_u32, a, 3, b, 2, out, 5, NULL), invalid, "NULL out_count");
     check(count == 77 && out[0] == 9, "nothing written");
     expect(vkalgo_merge_host(ctx, &keys, a, NULL, 3, b, NULL, 2, out, NULL), VKALGO_SUCCESS, "good merge afterwards");
     check(out[0] == 1 && out[1] == 2 && out[2] == 2 && out[3] == 3 && out[4] == 5, "{1, 2, 2, 3, 5}");

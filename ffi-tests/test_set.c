@@ -67,7 +67,7 @@ static size_t model_op(const uint32_t *a, size_t na, const uint32_t *b, size_t n
 /* Checks a set's content against a sorted unique model. */
 static void check_set(const VkalgoSet *s, const uint32_t *m, size_t n, const char *what) {
     uint64_t card = 0;
-    expect(vkalgo_set_cardinality(s, &card), VKALGO_SUCCESS, "vkalgo_set_cardinality");
+    expect(vkalgo_set_cardinality_host(s, &card), VKALGO_SUCCESS, "vkalgo_set_cardinality_host");
     check(card == n, "%s: cardinality %" PRIu64 " (want %zu)", what, card, n);
     uint32_t *got = xmalloc((n + 1) * sizeof *got);
     size_t count = 0;
@@ -76,9 +76,12 @@ static void check_set(const VkalgoSet *s, const uint32_t *m, size_t n, const cha
     free(got);
 }
 
+/* No blocks reserved up front: the pools grow as needed. */
+static const VkalgoSetDesc GROWING = {0};
+
 static VkalgoSet *make_set(VkalgoContext *ctx, const uint32_t *v, size_t n) {
     VkalgoSet *s = NULL;
-    expect(vkalgo_set_create(ctx, &s), VKALGO_SUCCESS, "vkalgo_set_create");
+    expect(vkalgo_set_create(ctx, &GROWING, &s), VKALGO_SUCCESS, "vkalgo_set_create");
     expect(vkalgo_set_insert_host(s, v, n), VKALGO_SUCCESS, "vkalgo_set_insert_host");
     return s;
 }
@@ -134,32 +137,32 @@ static void operations(VkalgoContext *ctx) {
     for (uint32_t op = VKALGO_SET_AND; op <= VKALGO_SET_XOR; op++) {
         size_t nw = model_op(va, na, vb, nb, op, want);
         VkalgoSet *d = NULL;
-        expect(vkalgo_set_create(ctx, &d), VKALGO_SUCCESS, "vkalgo_set_create");
-        expect(vkalgo_set_op(d, a, b, op), VKALGO_SUCCESS, "vkalgo_set_op");
+        expect(vkalgo_set_create(ctx, &GROWING, &d), VKALGO_SUCCESS, "vkalgo_set_create");
+        expect(vkalgo_set_op_host(d, a, b, op), VKALGO_SUCCESS, "vkalgo_set_op_host");
         check_set(d, want, nw, "d = a op b");
         uint64_t card = 0;
-        expect(vkalgo_set_op_cardinality(a, b, op, &card), VKALGO_SUCCESS, "vkalgo_set_op_cardinality");
+        expect(vkalgo_set_op_cardinality_host(a, b, op, &card), VKALGO_SUCCESS, "vkalgo_set_op_cardinality_host");
         check(card == nw, "op %u cardinality %" PRIu64 " (want %zu)", op, card, nw);
         /* a batch: a op b, a op d (= a op b), a op a, the same set in several pairs */
         const VkalgoSet *ba[3] = {a, a, a};
         const VkalgoSet *bb[3] = {b, d, a};
         uint64_t cards[3] = {0, 0, 0};
-        expect(vkalgo_set_op_cardinality_batch(ba, bb, 3, op, cards), VKALGO_SUCCESS, "vkalgo_set_op_cardinality_batch");
+        expect(vkalgo_set_op_cardinality_batch_host(ba, bb, 3, op, cards), VKALGO_SUCCESS, "vkalgo_set_op_cardinality_batch_host");
         uint64_t with_d = 0, with_a = 0;
-        expect(vkalgo_set_op_cardinality(a, d, op, &with_d), VKALGO_SUCCESS, "cardinality of a op d");
-        expect(vkalgo_set_op_cardinality(a, a, op, &with_a), VKALGO_SUCCESS, "cardinality of a op a");
+        expect(vkalgo_set_op_cardinality_host(a, d, op, &with_d), VKALGO_SUCCESS, "cardinality of a op d");
+        expect(vkalgo_set_op_cardinality_host(a, a, op, &with_a), VKALGO_SUCCESS, "cardinality of a op a");
         check(cards[0] == nw && cards[1] == with_d && cards[2] == with_a,
               "op %u batch %" PRIu64 " %" PRIu64 " %" PRIu64 " (want %zu %" PRIu64 " %" PRIu64 ")", op, cards[0],
               cards[1], cards[2], nw, with_d, with_a);
         /* in place: d (= a op b) op= b, then b op d into d */
         VkalgoSet *e = make_set(ctx, va, na);
-        expect(vkalgo_set_op(e, e, b, op), VKALGO_SUCCESS, "vkalgo_set_op(e, e, b)");
+        expect(vkalgo_set_op_host(e, e, b, op), VKALGO_SUCCESS, "vkalgo_set_op_host(e, e, b)");
         check_set(e, want, nw, "e = e op b");
         vkalgo_set_destroy(e);
         e = make_set(ctx, vb, nb);
-        expect(vkalgo_set_op(e, a, e, op), VKALGO_SUCCESS, "vkalgo_set_op(e, a, e)");
+        expect(vkalgo_set_op_host(e, a, e, op), VKALGO_SUCCESS, "vkalgo_set_op_host(e, a, e)");
         check_set(e, want, nw, "e = a op e");
-        expect(vkalgo_set_op(e, e, e, op), VKALGO_SUCCESS, "vkalgo_set_op(e, e, e)");
+        expect(vkalgo_set_op_host(e, e, e, op), VKALGO_SUCCESS, "vkalgo_set_op_host(e, e, e)");
         size_t self = (op == VKALGO_SET_AND || op == VKALGO_SET_OR) ? nw : 0;
         check_set(e, want, self, "e = e op e");
         vkalgo_set_destroy(e);
@@ -168,64 +171,64 @@ static void operations(VkalgoContext *ctx) {
     free(want);
 
     /* ranges, remove, range cardinality */
-    expect(vkalgo_set_insert_range(a, (1ull << 32) - 100000, 1ull << 32), VKALGO_SUCCESS, "insert_range to 2^32");
+    expect(vkalgo_set_insert_range_host(a, (1ull << 32) - 100000, 1ull << 32), VKALGO_SUCCESS, "insert_range to 2^32");
     uint64_t c = 0;
-    expect(vkalgo_set_range_cardinality(a, (1ull << 32) - 100000, 1ull << 32, &c), VKALGO_SUCCESS,
-           "vkalgo_set_range_cardinality");
+    expect(vkalgo_set_range_cardinality_host(a, (1ull << 32) - 100000, 1ull << 32, &c), VKALGO_SUCCESS,
+           "vkalgo_set_range_cardinality_host");
     check(c == 100000, "range cardinality %" PRIu64, c);
     expect(vkalgo_set_remove_host(a, va, na), VKALGO_SUCCESS, "vkalgo_set_remove_host");
-    expect(vkalgo_set_cardinality(a, &c), VKALGO_SUCCESS, "vkalgo_set_cardinality");
+    expect(vkalgo_set_cardinality_host(a, &c), VKALGO_SUCCESS, "vkalgo_set_cardinality_host");
     size_t in_range = 0;
     for (size_t i = 0; i < na; i++) in_range += va[i] >= UINT32_MAX - 99999u;
     check(c == 100000 - in_range, "after remove: %" PRIu64, c);
     /* the removal freed blocks: shrinking gives them back and keeps the content */
     uint64_t mem_before = 0, mem_after = 0;
     expect(vkalgo_set_memory_bytes(a, &mem_before), VKALGO_SUCCESS, "vkalgo_set_memory_bytes");
-    expect(vkalgo_set_shrink_to_fit(a), VKALGO_SUCCESS, "vkalgo_set_shrink_to_fit");
+    expect(vkalgo_set_shrink_to_fit_host(a), VKALGO_SUCCESS, "vkalgo_set_shrink_to_fit_host");
     expect(vkalgo_set_memory_bytes(a, &mem_after), VKALGO_SUCCESS, "vkalgo_set_memory_bytes after shrinking");
     check(mem_after < mem_before, "shrink_to_fit: %" PRIu64 " -> %" PRIu64 " bytes", mem_before, mem_after);
-    expect(vkalgo_set_range_cardinality(a, (1ull << 32) - 100000, 1ull << 32, &c), VKALGO_SUCCESS,
+    expect(vkalgo_set_range_cardinality_host(a, (1ull << 32) - 100000, 1ull << 32, &c), VKALGO_SUCCESS,
            "range cardinality after shrinking");
     check(c == 100000 - in_range, "after shrinking: %" PRIu64, c);
 
     /* run_optimize: clustered values inserted as values (arrays and bitmaps) become run chunks */
     {
         VkalgoSet *cl = NULL;
-        expect(vkalgo_set_create(ctx, &cl), VKALGO_SUCCESS, "create the clustered set");
+        expect(vkalgo_set_create(ctx, &GROWING, &cl), VKALGO_SUCCESS, "create the clustered set");
         size_t ncl = 64 * 3000;
         uint32_t *vcl = xmalloc(ncl * sizeof(uint32_t));
         for (size_t i = 0; i < ncl; i++) vcl[i] = (uint32_t)((i / 3000) << 16 | (100 + i % 3000));
         expect(vkalgo_set_insert_host(cl, vcl, ncl), VKALGO_SUCCESS, "insert the clustered values");
-        expect(vkalgo_set_shrink_to_fit(cl), VKALGO_SUCCESS, "shrink the clustered set");
+        expect(vkalgo_set_shrink_to_fit_host(cl), VKALGO_SUCCESS, "shrink the clustered set");
         uint64_t plain_bytes = 0, run_bytes = 0;
         expect(vkalgo_set_memory_bytes(cl, &plain_bytes), VKALGO_SUCCESS, "memory as arrays");
-        expect(vkalgo_set_run_optimize(cl), VKALGO_SUCCESS, "vkalgo_set_run_optimize");
-        expect(vkalgo_set_shrink_to_fit(cl), VKALGO_SUCCESS, "shrink after run_optimize");
+        expect(vkalgo_set_run_optimize_host(cl), VKALGO_SUCCESS, "vkalgo_set_run_optimize_host");
+        expect(vkalgo_set_shrink_to_fit_host(cl), VKALGO_SUCCESS, "shrink after run_optimize");
         expect(vkalgo_set_memory_bytes(cl, &run_bytes), VKALGO_SUCCESS, "memory as runs");
         check(run_bytes < plain_bytes, "run_optimize: %" PRIu64 " -> %" PRIu64 " bytes", plain_bytes, run_bytes);
         check_set(cl, vcl, ncl, "after run_optimize");
-        expect(vkalgo_set_run_optimize(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "run_optimize, set NULL");
+        expect(vkalgo_set_run_optimize_host(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "run_optimize, set NULL");
         /* packed: the directory of the non-empty chunks only; read as before, unpacked by a write */
         uint64_t packed_bytes = 0;
         uint32_t is_packed = 7;
-        expect(vkalgo_set_pack(cl), VKALGO_SUCCESS, "vkalgo_set_pack");
+        expect(vkalgo_set_pack_host(cl), VKALGO_SUCCESS, "vkalgo_set_pack_host");
         expect(vkalgo_set_is_packed(cl, &is_packed), VKALGO_SUCCESS, "vkalgo_set_is_packed");
         check(is_packed == 1, "is_packed after pack: %u", is_packed);
         expect(vkalgo_set_memory_bytes(cl, &packed_bytes), VKALGO_SUCCESS, "memory packed");
         check(packed_bytes < run_bytes / 4, "pack: %" PRIu64 " -> %" PRIu64 " bytes", run_bytes, packed_bytes);
         check_set(cl, vcl, ncl, "packed");
-        expect(vkalgo_set_insert_range(cl, 0, 1), VKALGO_SUCCESS, "insert_range into the packed set");
+        expect(vkalgo_set_insert_range_host(cl, 0, 1), VKALGO_SUCCESS, "insert_range into the packed set");
         expect(vkalgo_set_is_packed(cl, &is_packed), VKALGO_SUCCESS, "vkalgo_set_is_packed after a write");
         check(is_packed == 0, "is_packed after a write: %u", is_packed);
-        expect(vkalgo_set_pack(cl), VKALGO_SUCCESS, "pack again");
-        expect(vkalgo_set_unpack(cl), VKALGO_SUCCESS, "vkalgo_set_unpack");
+        expect(vkalgo_set_pack_host(cl), VKALGO_SUCCESS, "pack again");
+        expect(vkalgo_set_unpack_host(cl), VKALGO_SUCCESS, "vkalgo_set_unpack_host");
         expect(vkalgo_set_is_packed(cl, &is_packed), VKALGO_SUCCESS, "vkalgo_set_is_packed after unpack");
         check(is_packed == 0, "is_packed after unpack: %u", is_packed);
         uint64_t card = 0;
-        expect(vkalgo_set_cardinality(cl, &card), VKALGO_SUCCESS, "cardinality after unpack");
+        expect(vkalgo_set_cardinality_host(cl, &card), VKALGO_SUCCESS, "cardinality after unpack");
         check(card == ncl + (vcl[0] != 0), "cardinality after the insert: %" PRIu64, card);
-        expect(vkalgo_set_pack(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "pack, set NULL");
-        expect(vkalgo_set_unpack(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "unpack, set NULL");
+        expect(vkalgo_set_pack_host(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "pack, set NULL");
+        expect(vkalgo_set_unpack_host(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "unpack, set NULL");
         expect(vkalgo_set_is_packed(cl, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "is_packed, out NULL");
         vkalgo_set_destroy(cl);
         free(vcl);
@@ -233,22 +236,22 @@ static void operations(VkalgoContext *ctx) {
 
     /* serialization */
     size_t size = 0;
-    expect(vkalgo_set_serialize(b, NULL, 0, &size), VKALGO_SUCCESS, "serialize size query");
+    expect(vkalgo_set_serialize_host(b, NULL, 0, &size), VKALGO_SUCCESS, "serialize size query");
     uint8_t *bytes = xmalloc(size);
     size_t size2 = 0;
-    expect(vkalgo_set_serialize(b, bytes, size - 1, &size2), VKALGO_ERROR_INVALID_ARGUMENT, "serialize, capacity too small");
+    expect(vkalgo_set_serialize_host(b, bytes, size - 1, &size2), VKALGO_ERROR_INVALID_ARGUMENT, "serialize, capacity too small");
     check(size2 == size && bytes[0] == 0, "needed size reported (%zu), nothing written", size2);
-    expect(vkalgo_set_serialize(b, bytes, size, &size2), VKALGO_SUCCESS, "vkalgo_set_serialize");
+    expect(vkalgo_set_serialize_host(b, bytes, size, &size2), VKALGO_SUCCESS, "vkalgo_set_serialize_host");
     check(bytes[0] == 0x3A && bytes[1] == 0x30 && bytes[2] == 0 && bytes[3] == 0, "cookie 12346 (no chunk of b is smaller as runs)");
     VkalgoSet *r = NULL;
-    expect(vkalgo_set_deserialize(ctx, bytes, size, &r), VKALGO_SUCCESS, "vkalgo_set_deserialize");
+    expect(vkalgo_set_deserialize_host(ctx, bytes, size, &r), VKALGO_SUCCESS, "vkalgo_set_deserialize_host");
     check_set(r, vb, nb, "deserialized");
     vkalgo_set_destroy(r);
     r = NULL;
-    expect(vkalgo_set_deserialize(ctx, bytes, size - 1, &r), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize truncated");
+    expect(vkalgo_set_deserialize_host(ctx, bytes, size - 1, &r), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize truncated");
     check(r == NULL, "no set from a truncated serialization");
     bytes[0] ^= 1;
-    expect(vkalgo_set_deserialize(ctx, bytes, size, &r), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize wrong cookie");
+    expect(vkalgo_set_deserialize_host(ctx, bytes, size, &r), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize wrong cookie");
     free(bytes);
 
     /* to_array with too little room */
@@ -271,80 +274,109 @@ static void bad_input(VkalgoContext *ctx) {
     size_t n;
     size_t size_needed;
     VkalgoSet *s2 = NULL;
-    expect(vkalgo_set_create(NULL, &s), VKALGO_ERROR_INVALID_ARGUMENT, "create with ctx NULL");
-    expect(vkalgo_set_create(ctx, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "create with out NULL");
-    expect(vkalgo_set_create(ctx, &s), VKALGO_SUCCESS, "vkalgo_set_create");
+    expect(vkalgo_set_create(NULL, &GROWING, &s), VKALGO_ERROR_INVALID_ARGUMENT, "create with ctx NULL");
+    expect(vkalgo_set_create(ctx, NULL, &s), VKALGO_ERROR_INVALID_ARGUMENT, "create with desc NULL");
+    expect(vkalgo_set_create(ctx, &GROWING, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "create with out NULL");
+    {
+        static int extension; /* a `next` to refuse: no extension structure is defined yet */
+        VkalgoSetDesc desc = {0};
+        desc.next = &extension;
+        expect(vkalgo_set_create(ctx, &desc, &s), VKALGO_ERROR_INVALID_ARGUMENT, "create with desc next != NULL");
+        VkalgoMemoryRequirements reqs = {0};
+        expect(vkalgo_set_memory_requirements(ctx, &desc, &reqs), VKALGO_ERROR_INVALID_ARGUMENT,
+               "memory requirements with desc next != NULL");
+        desc.next = NULL;
+        reqs.next = &extension;
+        expect(vkalgo_set_memory_requirements(ctx, &desc, &reqs), VKALGO_ERROR_INVALID_ARGUMENT,
+               "memory requirements into a struct with next != NULL");
+        check(s == NULL && reqs.next == (void *)&extension && reqs.storage.size == 0, "no set made, nothing written");
+        /* Blocks reserved up front take their memory at creation, before any value. */
+        VkalgoSet *plain = NULL, *reserved = NULL;
+        desc.bitmap_blocks = 4;
+        desc.array_blocks = 64;
+        uint64_t plain_bytes = 0, reserved_bytes = 0, card = 1;
+        expect(vkalgo_set_create(ctx, &GROWING, &plain), VKALGO_SUCCESS, "create with nothing reserved");
+        expect(vkalgo_set_create(ctx, &desc, &reserved), VKALGO_SUCCESS, "create with 4 bitmap and 64 array blocks");
+        expect(vkalgo_set_memory_bytes(plain, &plain_bytes), VKALGO_SUCCESS, "memory of the plain set");
+        expect(vkalgo_set_memory_bytes(reserved, &reserved_bytes), VKALGO_SUCCESS, "memory of the reserved set");
+        expect(vkalgo_set_cardinality_host(reserved, &card), VKALGO_SUCCESS, "cardinality of the reserved set");
+        check(reserved_bytes >= plain_bytes + 4 * 8192 + 64 * 192 && card == 0,
+              "reserved: %" PRIu64 " bytes (plain %" PRIu64 "), empty", reserved_bytes, plain_bytes);
+        vkalgo_set_destroy(plain);
+        vkalgo_set_destroy(reserved);
+    }
+    expect(vkalgo_set_create(ctx, &GROWING, &s), VKALGO_SUCCESS, "vkalgo_set_create");
     expect(vkalgo_set_insert_host(NULL, v, 2), VKALGO_ERROR_INVALID_ARGUMENT, "insert into NULL");
     expect(vkalgo_set_insert_host(s, NULL, 2), VKALGO_ERROR_INVALID_ARGUMENT, "insert NULL values");
     expect(vkalgo_set_insert_host(s, NULL, 0), VKALGO_SUCCESS, "insert 0 values (NULL)");
     expect(vkalgo_set_insert_host(s, v, 2), VKALGO_SUCCESS, "vkalgo_set_insert_host");
     expect(vkalgo_set_remove_host(s, NULL, 1), VKALGO_ERROR_INVALID_ARGUMENT, "remove NULL values");
-    expect(vkalgo_set_insert_range(s, 5, 4), VKALGO_ERROR_INVALID_ARGUMENT, "range begin > end");
-    expect(vkalgo_set_insert_range(s, 0, (1ull << 32) + 1), VKALGO_ERROR_INVALID_ARGUMENT, "range end > 2^32");
+    expect(vkalgo_set_insert_range_host(s, 5, 4), VKALGO_ERROR_INVALID_ARGUMENT, "range begin > end");
+    expect(vkalgo_set_insert_range_host(s, 0, (1ull << 32) + 1), VKALGO_ERROR_INVALID_ARGUMENT, "range end > 2^32");
     expect(vkalgo_set_contains_host(s, v, NULL, 2), VKALGO_ERROR_INVALID_ARGUMENT, "contains, out NULL");
     expect(vkalgo_set_contains_host(NULL, v, f, 2), VKALGO_ERROR_INVALID_ARGUMENT, "contains, set NULL");
-    expect(vkalgo_set_cardinality(s, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "cardinality, out NULL");
-    expect(vkalgo_set_shrink_to_fit(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "shrink_to_fit, set NULL");
+    expect(vkalgo_set_cardinality_host(s, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "cardinality, out NULL");
+    expect(vkalgo_set_shrink_to_fit_host(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "shrink_to_fit, set NULL");
     expect(vkalgo_set_memory_bytes(s, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "memory_bytes, out NULL");
-    expect(vkalgo_set_range_cardinality(s, 3, 2, &c), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, begin > end");
-    expect(vkalgo_set_op(s, s, s, 4), VKALGO_ERROR_INVALID_ARGUMENT, "unknown op");
-    expect(vkalgo_set_op(s, NULL, s, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "op with a NULL");
-    expect(vkalgo_set_op_cardinality(s, s, 7, &c), VKALGO_ERROR_INVALID_ARGUMENT, "op cardinality, unknown op");
+    expect(vkalgo_set_range_cardinality_host(s, 3, 2, &c), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, begin > end");
+    expect(vkalgo_set_op_host(s, s, s, 4), VKALGO_ERROR_INVALID_ARGUMENT, "unknown op");
+    expect(vkalgo_set_op_host(s, NULL, s, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "op with a NULL");
+    expect(vkalgo_set_op_cardinality_host(s, s, 7, &c), VKALGO_ERROR_INVALID_ARGUMENT, "op cardinality, unknown op");
     expect(vkalgo_set_to_array_host(s, NULL, 0, &n), VKALGO_ERROR_INVALID_ARGUMENT, "to_array into nothing");
     check(n == 2, "needed count 2 reported");
     expect(vkalgo_set_filter_host(s, v, 2, NULL, &n), VKALGO_ERROR_INVALID_ARGUMENT, "filter, out NULL");
-    expect(vkalgo_set_serialize(s, NULL, 0, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "serialize, size NULL");
-    expect(vkalgo_set_deserialize(ctx, NULL, 8, &s), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize NULL data");
+    expect(vkalgo_set_serialize_host(s, NULL, 0, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "serialize, size NULL");
+    expect(vkalgo_set_deserialize_host(ctx, NULL, 8, &s), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize NULL data");
     expect(vkalgo_set_contains_host(s, NULL, f, 2), VKALGO_ERROR_INVALID_ARGUMENT, "contains, values NULL");
     expect(vkalgo_set_filter_host(s, NULL, 2, v, &n), VKALGO_ERROR_INVALID_ARGUMENT, "filter, values NULL");
     expect(vkalgo_set_filter_host(s, v, 2, v, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "filter, out_count NULL");
     expect(vkalgo_set_filter_host(NULL, v, 2, v, &n), VKALGO_ERROR_INVALID_ARGUMENT, "filter, set NULL");
     expect(vkalgo_set_to_array_host(s, v, 2, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "to_array, count NULL");
-    expect(vkalgo_set_op(NULL, s, s, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "op into NULL");
-    expect(vkalgo_set_op(s, s, NULL, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "op with b NULL");
-    expect(vkalgo_set_op_cardinality(NULL, s, VKALGO_SET_OR, &c), VKALGO_ERROR_INVALID_ARGUMENT, "op cardinality, a NULL");
-    expect(vkalgo_set_op_cardinality(s, NULL, VKALGO_SET_OR, &c), VKALGO_ERROR_INVALID_ARGUMENT, "op cardinality, b NULL");
-    expect(vkalgo_set_op_cardinality(s, s, VKALGO_SET_OR, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "op cardinality, out NULL");
+    expect(vkalgo_set_op_host(NULL, s, s, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "op into NULL");
+    expect(vkalgo_set_op_host(s, s, NULL, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "op with b NULL");
+    expect(vkalgo_set_op_cardinality_host(NULL, s, VKALGO_SET_OR, &c), VKALGO_ERROR_INVALID_ARGUMENT, "op cardinality, a NULL");
+    expect(vkalgo_set_op_cardinality_host(s, NULL, VKALGO_SET_OR, &c), VKALGO_ERROR_INVALID_ARGUMENT, "op cardinality, b NULL");
+    expect(vkalgo_set_op_cardinality_host(s, s, VKALGO_SET_OR, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "op cardinality, out NULL");
     {
         const VkalgoSet *one[1] = {s};
         const VkalgoSet *none[1] = {NULL};
         uint64_t got[1] = {77};
-        expect(vkalgo_set_op_cardinality_batch(one, one, 1, 4, got), VKALGO_ERROR_INVALID_ARGUMENT, "batch, unknown op");
-        expect(vkalgo_set_op_cardinality_batch(NULL, one, 1, VKALGO_SET_OR, got), VKALGO_ERROR_INVALID_ARGUMENT, "batch, a NULL");
-        expect(vkalgo_set_op_cardinality_batch(one, none, 1, VKALGO_SET_OR, got), VKALGO_ERROR_INVALID_ARGUMENT, "batch, b[0] NULL");
-        expect(vkalgo_set_op_cardinality_batch(one, one, 1, VKALGO_SET_OR, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "batch, out NULL");
+        expect(vkalgo_set_op_cardinality_batch_host(one, one, 1, 4, got), VKALGO_ERROR_INVALID_ARGUMENT, "batch, unknown op");
+        expect(vkalgo_set_op_cardinality_batch_host(NULL, one, 1, VKALGO_SET_OR, got), VKALGO_ERROR_INVALID_ARGUMENT, "batch, a NULL");
+        expect(vkalgo_set_op_cardinality_batch_host(one, none, 1, VKALGO_SET_OR, got), VKALGO_ERROR_INVALID_ARGUMENT, "batch, b[0] NULL");
+        expect(vkalgo_set_op_cardinality_batch_host(one, one, 1, VKALGO_SET_OR, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "batch, out NULL");
         check(got[0] == 77, "a refused batch writes nothing");
-        expect(vkalgo_set_op_cardinality_batch(NULL, NULL, 0, VKALGO_SET_OR, NULL), VKALGO_SUCCESS, "an empty batch");
+        expect(vkalgo_set_op_cardinality_batch_host(NULL, NULL, 0, VKALGO_SET_OR, NULL), VKALGO_SUCCESS, "an empty batch");
     }
-    expect(vkalgo_set_range_cardinality(NULL, 0, 2, &c), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, set NULL");
-    expect(vkalgo_set_range_cardinality(s, 0, 2, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, out NULL");
-    expect(vkalgo_set_range_cardinality(s, 0, (1ull << 32) + 1, &c), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, end > 2^32");
-    expect(vkalgo_set_cardinality(NULL, &c), VKALGO_ERROR_INVALID_ARGUMENT, "cardinality, set NULL");
-    expect(vkalgo_set_serialize(NULL, NULL, 0, &size_needed), VKALGO_ERROR_INVALID_ARGUMENT, "serialize, set NULL");
-    expect(vkalgo_set_serialize(s, NULL, 4096, &size_needed), VKALGO_ERROR_INVALID_ARGUMENT, "serialize, out NULL with a capacity");
-    expect(vkalgo_set_deserialize(NULL, v, 8, &s2), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize, ctx NULL");
-    expect(vkalgo_set_deserialize(ctx, v, 8, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize, out NULL");
+    expect(vkalgo_set_range_cardinality_host(NULL, 0, 2, &c), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, set NULL");
+    expect(vkalgo_set_range_cardinality_host(s, 0, 2, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, out NULL");
+    expect(vkalgo_set_range_cardinality_host(s, 0, (1ull << 32) + 1, &c), VKALGO_ERROR_INVALID_ARGUMENT, "range cardinality, end > 2^32");
+    expect(vkalgo_set_cardinality_host(NULL, &c), VKALGO_ERROR_INVALID_ARGUMENT, "cardinality, set NULL");
+    expect(vkalgo_set_serialize_host(NULL, NULL, 0, &size_needed), VKALGO_ERROR_INVALID_ARGUMENT, "serialize, set NULL");
+    expect(vkalgo_set_serialize_host(s, NULL, 4096, &size_needed), VKALGO_ERROR_INVALID_ARGUMENT, "serialize, out NULL with a capacity");
+    expect(vkalgo_set_deserialize_host(NULL, v, 8, &s2), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize, ctx NULL");
+    expect(vkalgo_set_deserialize_host(ctx, v, 8, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "deserialize, out NULL");
     check(s2 == NULL, "a refused deserialize sets no set");
     /* A set of another context. */
     VkalgoContext *other = NULL;
     expect(vkalgo_context_create_default(&other), VKALGO_SUCCESS, "a second context");
     VkalgoSet *t = NULL;
-    expect(vkalgo_set_create(other, &t), VKALGO_SUCCESS, "a set on it");
+    expect(vkalgo_set_create(other, &GROWING, &t), VKALGO_SUCCESS, "a set on it");
     vkalgo_context_destroy(other); /* the set keeps it alive */
     expect(vkalgo_set_insert_host(t, v, 1), VKALGO_SUCCESS, "insert after the context handle is gone");
-    expect(vkalgo_set_op(s, s, t, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "sets of two contexts");
-    expect(vkalgo_set_op_cardinality(s, t, VKALGO_SET_OR, &c), VKALGO_ERROR_INVALID_ARGUMENT, "cardinality, two contexts");
+    expect(vkalgo_set_op_host(s, s, t, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "sets of two contexts");
+    expect(vkalgo_set_op_cardinality_host(s, t, VKALGO_SET_OR, &c), VKALGO_ERROR_INVALID_ARGUMENT, "cardinality, two contexts");
     {
         const VkalgoSet *xs[2] = {s, s};
         const VkalgoSet *ys[2] = {s, t};
         uint64_t got[2] = {77, 77};
-        expect(vkalgo_set_op_cardinality_batch(xs, ys, 2, VKALGO_SET_OR, got), VKALGO_ERROR_INVALID_ARGUMENT,
+        expect(vkalgo_set_op_cardinality_batch_host(xs, ys, 2, VKALGO_SET_OR, got), VKALGO_ERROR_INVALID_ARGUMENT,
                "batch, two contexts");
         check(got[0] == 77 && got[1] == 77, "a batch across contexts writes nothing");
     }
-    expect(vkalgo_set_cardinality(s, &c), VKALGO_SUCCESS, "the set still works");
+    expect(vkalgo_set_cardinality_host(s, &c), VKALGO_SUCCESS, "the set still works");
     check(c == 2, "and still holds 2 values");
-    expect(vkalgo_set_cardinality(t, &c), VKALGO_SUCCESS, "the other context's set still works");
+    expect(vkalgo_set_cardinality_host(t, &c), VKALGO_SUCCESS, "the other context's set still works");
     check(c == 1, "and still holds 1 value");
     vkalgo_set_destroy(t);
     vkalgo_set_destroy(s);

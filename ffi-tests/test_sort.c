@@ -36,21 +36,29 @@ _Static_assert(VKALGO_VALUE_NONE == 0 && VKALGO_VALUE_U32 == 1 && VKALGO_VALUE_U
 _Static_assert(VKALGO_SORT_PATH_AUTO == 0 && VKALGO_SORT_PATH_ONESWEEP == 1 && VKALGO_SORT_PATH_SAFE == 2 &&
                    VKALGO_SORT_PATH_SMALL == 3,
                "sort path constants");
-_Static_assert(sizeof(VkalgoSortDesc) == 20, "VkalgoSortDesc is five uint32_t");
-_Static_assert(offsetof(VkalgoSortDesc, value_type) == 4 && offsetof(VkalgoSortDesc, begin_bit) == 8 &&
-                   offsetof(VkalgoSortDesc, end_bit) == 12 && offsetof(VkalgoSortDesc, descending) == 16,
+_Static_assert(sizeof(VkalgoKeyType) == 4 && sizeof(VkalgoValueType) == 4 && sizeof(VkalgoSortPath) == 4,
+               "the enums are 32 bits wide");
+_Static_assert(offsetof(VkalgoSortDesc, next) == 0 && offsetof(VkalgoSortDesc, key_type) == sizeof(void *) &&
+                   offsetof(VkalgoSortDesc, value_type) == offsetof(VkalgoSortDesc, key_type) + 4 &&
+                   offsetof(VkalgoSortDesc, begin_bit) == offsetof(VkalgoSortDesc, key_type) + 8 &&
+                   offsetof(VkalgoSortDesc, end_bit) == offsetof(VkalgoSortDesc, key_type) + 12 &&
+                   offsetof(VkalgoSortDesc, descending) == offsetof(VkalgoSortDesc, key_type) + 16 &&
+                   offsetof(VkalgoSortDesc, path) == offsetof(VkalgoSortDesc, key_type) + 20 &&
+                   offsetof(VkalgoSortDesc, max_count) % 8 == 0,
                "VkalgoSortDesc field offsets");
-_Static_assert(offsetof(VkalgoSortMemoryRequirements, values_alt_size) == 8 &&
-                   offsetof(VkalgoSortMemoryRequirements, scratch_size) == 16 &&
-                   offsetof(VkalgoSortMemoryRequirements, alignment) == 24 &&
-                   offsetof(VkalgoSortMemoryRequirements, usage) == 32,
-               "VkalgoSortMemoryRequirements field offsets");
+_Static_assert(offsetof(VkalgoMemoryRequirements, next) == 0 &&
+                   offsetof(VkalgoMemoryRequirements, keys_alt) ==
+                       offsetof(VkalgoMemoryRequirements, scratch) + sizeof(VkalgoBufferRequirements) &&
+                   offsetof(VkalgoMemoryRequirements, values_alt) ==
+                       offsetof(VkalgoMemoryRequirements, keys_alt) + sizeof(VkalgoBufferRequirements) &&
+                   offsetof(VkalgoBufferRequirements, alignment) == 8 && offsetof(VkalgoBufferRequirements, usage) == 16,
+               "VkalgoMemoryRequirements field offsets");
 
 /* ------------------------------------------------------------------------------------------ */
 /* Key types, data, and the CPU reference                                                      */
 
 typedef struct KeyInfo {
-    uint32_t type;
+    VkalgoKeyType type;
     const char *name;
     unsigned bits;
 } KeyInfo;
@@ -61,10 +69,10 @@ static const KeyInfo KEY_TYPES[] = {
 };
 enum { KEY_TYPE_COUNT = sizeof KEY_TYPES / sizeof KEY_TYPES[0] };
 
-static const char *value_name(uint32_t value_type) {
+static const char *value_name(VkalgoValueType value_type) {
     return value_type == VKALGO_VALUE_U32 ? "u32" : value_type == VKALGO_VALUE_U64 ? "u64" : "none";
 }
-static size_t value_bytes(uint32_t value_type) {
+static size_t value_bytes(VkalgoValueType value_type) {
     return value_type == VKALGO_VALUE_U32 ? 4 : value_type == VKALGO_VALUE_U64 ? 8 : 0;
 }
 
@@ -139,7 +147,7 @@ static const uint64_t SPECIAL_F64[] = {
 };
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
-static uint64_t special_key(uint32_t type) {
+static uint64_t special_key(VkalgoKeyType type) {
     uint64_t r = rng_u64();
     switch (type) {
     case VKALGO_KEY_F32:
@@ -191,7 +199,7 @@ static void fill_keys(void *keys, const KeyInfo *k, size_t n) {
 
 /* Unique values (the low 32 bits are the index): comparing them checks the permutation and,
  * for equal keys, stability. The high bits of u64 values are random so that both halves move. */
-static void fill_values(void *values, uint32_t value_type, size_t n) {
+static void fill_values(void *values, VkalgoValueType value_type, size_t n) {
     for (size_t i = 0; i < n; i++) {
         if (value_type == VKALGO_VALUE_U32) {
             ((uint32_t *)values)[i] = (uint32_t)i ^ 0x5A000000u;
@@ -205,7 +213,7 @@ static void fill_values(void *values, uint32_t value_type, size_t n) {
  * (floats in IEEE-754 totalOrder: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN).
  * Unsigned: as is. Signed: the sign bit flipped. Floats: negative (sign bit set) -> all bits
  * flipped; positive -> the sign bit set. */
-static uint64_t ordered_bits(uint32_t type, uint64_t raw) {
+static uint64_t ordered_bits(VkalgoKeyType type, uint64_t raw) {
     switch (type) {
     case VKALGO_KEY_I32:
         return raw ^ 0x80000000ull;
@@ -272,7 +280,7 @@ static double g_gpu_seconds;
 
 /* Sorts n keys (and values) of the given types; compares keys and values bit for bit with the
  * reference, and checks that the element after the n sorted ones is untouched. */
-static void sort_case(VkalgoContext *ctx, const KeyInfo *k, uint32_t value_type, size_t n, uint32_t begin,
+static void sort_case(VkalgoContext *ctx, const KeyInfo *k, VkalgoValueType value_type, size_t n, uint32_t begin,
                       uint32_t end, uint32_t descending) {
     const size_t kb = k->bits / 8, vb = value_bytes(value_type);
     unsigned char *keys = xmalloc((n + 1) * kb), *want_keys = xmalloc((n + 1) * kb);
@@ -303,7 +311,12 @@ static void sort_case(VkalgoContext *ctx, const KeyInfo *k, uint32_t value_type,
     char what[200];
     snprintf(what, sizeof what, "sort_host %s keys, values %s, n=%zu, bits [%" PRIu32 ",%" PRIu32 ")%s", k->name,
              value_name(value_type), n, begin, end ? end : (uint32_t)k->bits, descending ? ", descending" : "");
-    const VkalgoSortDesc desc = {k->type, value_type, begin, end, descending};
+    VkalgoSortDesc desc = {0};
+    desc.key_type = k->type;
+    desc.value_type = value_type;
+    desc.begin_bit = begin;
+    desc.end_bit = end;
+    desc.descending = descending;
     double t0 = now_s();
     VkalgoResult r = vkalgo_sort_host(ctx, &desc, keys, values, n);
     g_gpu_seconds += now_s() - t0;
@@ -343,7 +356,7 @@ static void sort_case(VkalgoContext *ctx, const KeyInfo *k, uint32_t value_type,
 static void test_all_types(VkalgoContext *ctx) {
     printf("== every key type, both directions, every value type\n");
     static const size_t counts[] = {0, 1, 1000, 100003};
-    static const uint32_t value_types[] = {VKALGO_VALUE_NONE, VKALGO_VALUE_U32, VKALGO_VALUE_U64};
+    static const VkalgoValueType value_types[] = {VKALGO_VALUE_NONE, VKALGO_VALUE_U32, VKALGO_VALUE_U64};
     for (size_t t = 0; t < KEY_TYPE_COUNT; t++) {
         for (uint32_t descending = 0; descending <= 1; descending++) {
             for (size_t v = 0; v < COUNT_OF(value_types); v++) {
@@ -381,9 +394,13 @@ static void test_bit_ranges(VkalgoContext *ctx) {
  * single-workgroup path's limit, on a plan of the default context. */
 static void test_tile_edges(VkalgoContext *ctx) {
     printf("== counts around the tile size\n");
-    const VkalgoSortDesc desc = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 0, 0, 0};
+    VkalgoSortDesc desc = {0};
+    desc.key_type = VKALGO_KEY_U32;
+    desc.value_type = VKALGO_VALUE_U32;
+    desc.path = VKALGO_SORT_PATH_AUTO;
+    desc.max_count = 1u << 20;
     VkalgoSortPlan *plan = NULL;
-    if (!expect(vkalgo_sort_plan_create(ctx, &desc, 1u << 20, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_SUCCESS,
+    if (!expect(vkalgo_sort_plan_create(ctx, &desc, &plan), VKALGO_SUCCESS,
                 "vkalgo_sort_plan_create (u32 pairs, max_count 2^20)")) {
         return;
     }
@@ -426,13 +443,19 @@ static void test_bad_input(VkalgoContext *ctx) {
         b.keys[i] = b.keys_before[i] = rng_u64();
         b.values[i] = b.values_before[i] = rng_u64();
     }
-    const VkalgoSortDesc good = {VKALGO_KEY_U32, VKALGO_VALUE_U32, 0, 0, 0};
+    VkalgoSortDesc good = {0};
+    good.key_type = VKALGO_KEY_U32;
+    good.value_type = VKALGO_VALUE_U32;
     VkalgoSortDesc d;
+    static int extension; /* what a `next` would point to: no extension is defined yet */
 
     bad_case(NULL, &b, &good, b.keys, b.values, BAD_N, "NULL ctx");
     expect(vkalgo_sort_host(NULL, &good, b.keys, b.values, 0), VKALGO_ERROR_INVALID_ARGUMENT,
            "sort_host with NULL ctx, count 0");
     bad_case(ctx, &b, NULL, b.keys, b.values, BAD_N, "NULL desc");
+    d = good, d.next = &extension;
+    bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "next != NULL in VkalgoSortDesc");
+    bad_case(ctx, &b, &d, b.keys, b.values, 0, "next != NULL in VkalgoSortDesc, count 0");
     d = good, d.key_type = 6;
     bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "key_type 6");
     bad_case(ctx, &b, &d, b.keys, b.values, 0, "key_type 6, count 0");
@@ -456,6 +479,8 @@ static void test_bad_input(VkalgoContext *ctx) {
     bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "i64 keys, begin_bit 64, end_bit 64");
     d = good, d.descending = 2;
     bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "descending 2");
+    d = good, d.path = 4; /* host calls take the path too */
+    bad_case(ctx, &b, &d, b.keys, b.values, BAD_N, "path 4");
     bad_case(ctx, &b, &good, NULL, b.values, BAD_N, "NULL keys, count > 0");
     bad_case(ctx, &b, &good, b.keys, NULL, BAD_N, "NULL values with VKALGO_VALUE_U32, count > 0");
     d = good, d.value_type = VKALGO_VALUE_U64;
@@ -483,16 +508,18 @@ static void test_plans(VkalgoContext *ctx) {
     printf("== sort plans on the default context\n");
     vkalgo_sort_plan_destroy(NULL);
     check(vkalgo_sort_plan_tile_size(NULL) == 0, "vkalgo_sort_plan_destroy(NULL) is a no-op; tile_size(NULL) = 0");
-    VkalgoSortMemoryRequirements req;
+    check(vkalgo_sort_plan_pass_count(NULL) == 0 && vkalgo_sort_plan_result_in_alternate(NULL) == 0,
+          "pass_count(NULL) = 0, result_in_alternate(NULL) = 0");
+    VkalgoMemoryRequirements req = {0};
     expect(vkalgo_sort_plan_memory_requirements(NULL, &req), VKALGO_ERROR_INVALID_ARGUMENT,
            "vkalgo_sort_plan_memory_requirements(NULL plan)");
 
-    static const VkalgoSortDesc descs[] = {
-        {VKALGO_KEY_U32, VKALGO_VALUE_U32, 0, 30, 0},
-        {VKALGO_KEY_F64, VKALGO_VALUE_U64, 0, 0, 1},
-        {VKALGO_KEY_I32, VKALGO_VALUE_NONE, 4, 20, 0},
-    };
     const uint64_t max_count = 1000003;
+    static const VkalgoSortDesc descs[] = {
+        {.key_type = VKALGO_KEY_U32, .value_type = VKALGO_VALUE_U32, .end_bit = 30, .max_count = 1000003},
+        {.key_type = VKALGO_KEY_F64, .value_type = VKALGO_VALUE_U64, .descending = 1, .max_count = 1000003},
+        {.key_type = VKALGO_KEY_I32, .value_type = VKALGO_VALUE_NONE, .begin_bit = 4, .end_bit = 20, .max_count = 1000003},
+    };
     for (size_t i = 0; i < COUNT_OF(descs); i++) {
         const VkalgoSortDesc *d = &descs[i];
         VkalgoSortPlan *plan = NULL;
@@ -500,48 +527,63 @@ static void test_plans(VkalgoContext *ctx) {
         snprintf(what, sizeof what,
                  "vkalgo_sort_plan_create key %" PRIu32 " value %" PRIu32 " begin_bit %" PRIu32 " end_bit %" PRIu32
                  " descending %" PRIu32,
-                 d->key_type, d->value_type, d->begin_bit, d->end_bit, d->descending);
-        if (!expect(vkalgo_sort_plan_create(ctx, d, max_count, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_SUCCESS, what)) {
+                 (uint32_t)d->key_type, (uint32_t)d->value_type, d->begin_bit, d->end_bit, d->descending);
+        if (!expect(vkalgo_sort_plan_create(ctx, d, &plan), VKALGO_SUCCESS, what)) {
             continue;
         }
         const uint64_t kb = d->key_type >= VKALGO_KEY_U64 ? 8 : 4;
         const uint64_t vb = value_bytes(d->value_type);
         const VkBufferUsageFlags need = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+        memset(&req, 0, sizeof req);
         if (expect(vkalgo_sort_plan_memory_requirements(plan, &req), VKALGO_SUCCESS, "  memory requirements")) {
-            check(req.keys_alt_size >= max_count * kb && req.values_alt_size >= max_count * vb &&
-                      (vb != 0 || req.values_alt_size == 0) && req.alignment > 0 &&
-                      (req.alignment & (req.alignment - 1)) == 0 && (req.usage & need) == need,
+            /* The alternates share the scratch's alignment and usage; a sort needs no offsets or storage. */
+            check(req.next == NULL && req.keys_alt.size >= max_count * kb && req.values_alt.size >= max_count * vb &&
+                      (vb != 0 || req.values_alt.size == 0) && req.scratch.alignment > 0 &&
+                      (req.scratch.alignment & (req.scratch.alignment - 1)) == 0 && (req.scratch.usage & need) == need &&
+                      req.keys_alt.alignment > 0 && (req.keys_alt.usage & need) == need && req.offsets.size == 0 &&
+                      req.storage.size == 0,
                   "  keys_alt %" PRIu64 ", values_alt %" PRIu64 ", scratch %" PRIu64 " bytes, alignment %" PRIu64
                   ", usage 0x%" PRIx32,
-                  (uint64_t)req.keys_alt_size, (uint64_t)req.values_alt_size, (uint64_t)req.scratch_size,
-                  (uint64_t)req.alignment, (uint32_t)req.usage);
+                  (uint64_t)req.keys_alt.size, (uint64_t)req.values_alt.size, (uint64_t)req.scratch.size,
+                  (uint64_t)req.scratch.alignment, (uint32_t)req.scratch.usage);
         }
-        check(vkalgo_sort_plan_tile_size(plan) > 0, "  tile size %" PRIu64, vkalgo_sort_plan_tile_size(plan));
+        const uint32_t passes = vkalgo_sort_plan_pass_count(plan);
+        check(vkalgo_sort_plan_tile_size(plan) > 0 && passes > 0 &&
+                  vkalgo_sort_plan_result_in_alternate(plan) == (passes % 2),
+              "  tile size %" PRIu64 ", %" PRIu32 " passes, result in the alternates: %" PRIu32,
+              vkalgo_sort_plan_tile_size(plan), passes, vkalgo_sort_plan_result_in_alternate(plan));
         expect(vkalgo_sort_plan_memory_requirements(plan, NULL), VKALGO_ERROR_INVALID_ARGUMENT,
                "  memory_requirements(plan, NULL)");
+        /* An output struct with a `next` (no extension is defined yet): refused, nothing written. */
+        static int extension;
+        VkalgoMemoryRequirements ext = {0};
+        ext.next = &extension;
+        ext.scratch.size = 77;
+        expect(vkalgo_sort_plan_memory_requirements(plan, &ext), VKALGO_ERROR_INVALID_ARGUMENT,
+               "  memory_requirements into a struct with next != NULL");
+        check(ext.next == &extension && ext.scratch.size == 77 && ext.keys_alt.size == 0, "  nothing written");
         vkalgo_sort_plan_destroy(plan);
     }
 
     static int marker;
     VkalgoSortPlan *const untouched = (VkalgoSortPlan *)(void *)&marker;
     VkalgoSortPlan *plan = untouched;
-    const VkalgoSortDesc good = descs[0];
+    VkalgoSortDesc good = descs[0];
+    good.max_count = 1000;
     VkalgoSortDesc bad = good;
-    expect(vkalgo_sort_plan_create(ctx, &good, 1000, 4, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "plan with path 4");
-    expect(vkalgo_sort_plan_create(NULL, &good, 1000, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
-           "plan with NULL ctx");
-    expect(vkalgo_sort_plan_create(ctx, NULL, 1000, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
-           "plan with NULL desc");
-    expect(vkalgo_sort_plan_create(ctx, &good, 1000, VKALGO_SORT_PATH_AUTO, NULL), VKALGO_ERROR_INVALID_ARGUMENT,
-           "plan with NULL out");
-    bad.key_type = 6;
-    expect(vkalgo_sort_plan_create(ctx, &bad, 1000, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
-           "plan with key_type 6");
+    bad.path = 4;
+    expect(vkalgo_sort_plan_create(ctx, &bad, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "plan with path 4");
+    expect(vkalgo_sort_plan_create(NULL, &good, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "plan with NULL ctx");
+    expect(vkalgo_sort_plan_create(ctx, NULL, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "plan with NULL desc");
+    expect(vkalgo_sort_plan_create(ctx, &good, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "plan with NULL out");
+    bad = good, bad.next = &marker;
+    expect(vkalgo_sort_plan_create(ctx, &bad, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "plan with next != NULL");
+    bad = good, bad.key_type = 6;
+    expect(vkalgo_sort_plan_create(ctx, &bad, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "plan with key_type 6");
     bad = good, bad.end_bit = 33;
-    expect(vkalgo_sort_plan_create(ctx, &bad, 1000, VKALGO_SORT_PATH_AUTO, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
-           "plan with end_bit 33");
-    expect(vkalgo_sort_plan_create(ctx, &good, (uint64_t)UINT32_MAX + 1, VKALGO_SORT_PATH_AUTO, &plan),
-           VKALGO_ERROR_INVALID_ARGUMENT, "plan with max_count 2^32");
+    expect(vkalgo_sort_plan_create(ctx, &bad, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "plan with end_bit 33");
+    bad = good, bad.max_count = (uint64_t)UINT32_MAX + 1;
+    expect(vkalgo_sort_plan_create(ctx, &bad, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "plan with max_count 2^32");
     check(plan == untouched, "*out unchanged after every refused plan");
 }
 

@@ -18,8 +18,14 @@
 _Static_assert(VKALGO_BUCKET_BITS == 0 && VKALGO_BUCKET_SPLITTERS == 1 && VKALGO_BUCKET_IDS == 2 &&
                    VKALGO_BUCKET_GLSL == 3,
                "bucket function constants");
-_Static_assert(offsetof(VkalgoMultisplitDesc, bucket_count) == 8 && offsetof(VkalgoMultisplitDesc, bucket_fn) == 12 &&
-                   offsetof(VkalgoMultisplitDesc, bit_offset) == 16,
+_Static_assert(VKALGO_MULTISPLIT_PATH_AUTO == 0 && VKALGO_MULTISPLIT_PATH_GLOBAL_COUNTERS == 2 &&
+                   VKALGO_MULTISPLIT_PATH_SMALL == 3 && VKALGO_MULTISPLIT_PATH_ONESWEEP == 7,
+               "multisplit path constants");
+_Static_assert(sizeof(VkalgoBucketFn) == 4 && sizeof(VkalgoMultisplitPath) == 4, "the enums are 32 bits wide");
+_Static_assert(offsetof(VkalgoMultisplitDesc, next) == 0 && offsetof(VkalgoMultisplitDesc, key_type) == sizeof(void *) &&
+                   offsetof(VkalgoMultisplitDesc, bucket_count) == sizeof(void *) + 8 &&
+                   offsetof(VkalgoMultisplitDesc, bucket_fn) == sizeof(void *) + 12 &&
+                   offsetof(VkalgoMultisplitDesc, bit_offset) == sizeof(void *) + 16,
                "VkalgoMultisplitDesc field offsets");
 
 #define N 5003
@@ -42,9 +48,8 @@ static void cpu_split(const void *in, void *out, size_t elem, const uint32_t *bu
     free(next);
 }
 
-static VkalgoMultisplitDesc make_desc(uint32_t key_type, uint32_t value_type, uint32_t m, uint32_t fn) {
-    VkalgoMultisplitDesc d;
-    memset(&d, 0, sizeof d);
+static VkalgoMultisplitDesc make_desc(VkalgoKeyType key_type, VkalgoValueType value_type, uint32_t m, VkalgoBucketFn fn) {
+    VkalgoMultisplitDesc d = {0};
     d.key_type = key_type;
     d.value_type = value_type;
     d.bucket_count = m;
@@ -162,6 +167,10 @@ int main(void) {
     expect(vkalgo_multisplit_host(ctx, &d, keys, values, 3, offsets), VKALGO_ERROR_INVALID_ARGUMENT,
            "GLSL bucket >= m");
     expect(vkalgo_multisplit_host(ctx, NULL, keys, values, 3, offsets), VKALGO_ERROR_INVALID_ARGUMENT, "NULL desc");
+    static int extension; /* a `next` to refuse: no extension structure is defined yet */
+    d = make_desc(VKALGO_KEY_U32, VKALGO_VALUE_U32, 4, VKALGO_BUCKET_BITS);
+    d.next = &extension;
+    expect(vkalgo_multisplit_host(ctx, &d, keys, values, 3, offsets), VKALGO_ERROR_INVALID_ARGUMENT, "desc next != NULL");
     check(keys[0] == 3 && keys[1] == 2 && keys[2] == 1 && values[0] == 1 && values[1] == 2 && values[2] == 3 &&
               offsets[0] == 77 && offsets[3] == 77,
           "data unchanged after the errors");
@@ -169,12 +178,27 @@ int main(void) {
     /* A plan and its memory requirements. */
     VkalgoMultisplitPlan *plan = NULL;
     d = make_desc(VKALGO_KEY_U32, VKALGO_VALUE_NONE, 256, VKALGO_BUCKET_BITS);
-    if (expect(vkalgo_multisplit_plan_create(ctx, &d, 1u << 20, &plan), VKALGO_SUCCESS, "plan")) {
-        VkalgoMultisplitMemoryRequirements req;
+    d.max_count = 1u << 20;
+    d.path = VKALGO_MULTISPLIT_PATH_AUTO;
+    VkalgoMultisplitDesc bad = d;
+    bad.next = &extension;
+    expect(vkalgo_multisplit_plan_create(ctx, &bad, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "plan with desc next != NULL");
+    bad = d;
+    bad.path = 4; /* between the defined paths */
+    expect(vkalgo_multisplit_plan_create(ctx, &bad, &plan), VKALGO_ERROR_INVALID_ARGUMENT, "plan with unknown path 4");
+    check(plan == NULL, "no plan made");
+    if (expect(vkalgo_multisplit_plan_create(ctx, &d, &plan), VKALGO_SUCCESS, "plan")) {
+        VkalgoMemoryRequirements req = {0};
         expect(vkalgo_multisplit_plan_memory_requirements(plan, &req), VKALGO_SUCCESS, "memory requirements");
-        check(req.offsets_size == 257 * 4 && req.scratch_size > 0 && req.alignment > 0 && req.usage != 0,
-              "requirements: offsets %llu scratch %llu", (unsigned long long)req.offsets_size,
-              (unsigned long long)req.scratch_size);
+        check(req.offsets.size == 257 * 4 && req.scratch.size > 0 && req.scratch.alignment > 0 && req.scratch.usage != 0 &&
+                  req.offsets.alignment > 0 && req.offsets.usage != 0,
+              "requirements: offsets %llu scratch %llu", (unsigned long long)req.offsets.size,
+              (unsigned long long)req.scratch.size);
+        VkalgoMemoryRequirements ext = {0};
+        ext.next = &extension;
+        expect(vkalgo_multisplit_plan_memory_requirements(plan, &ext), VKALGO_ERROR_INVALID_ARGUMENT,
+               "memory requirements into a struct with next != NULL");
+        check(ext.next == (void *)&extension && ext.offsets.size == 0 && ext.scratch.size == 0, "nothing written");
         vkalgo_multisplit_plan_destroy(plan);
     }
     vkalgo_multisplit_plan_destroy(NULL);

@@ -64,6 +64,10 @@
 // recorded before it). The scratch must then serve nothing else.
 #define VKALGO_SCAN_FLAG_KEEP_SCRATCH_ZEROED 1
 
+// Bytes of the status a recorded set operation writes (`sizeof(VkalgoSetOpStatus)`: 8
+// uint32_t); its range needs a 4-byte aligned offset.
+#define VKALGO_SET_STATUS_BYTES 32
+
 // Largest bucket count of a multisplit.
 #define VKALGO_MULTISPLIT_MAX_BUCKETS 65536
 
@@ -309,6 +313,11 @@ typedef struct VkalgoScanPlan VkalgoScanPlan;
 // a set as an operand) may run concurrently; a call that changes a set (insert, remove, a
 // result of vkalgo_set_op_host) needs exclusive use of it.
 typedef struct VkalgoSet VkalgoSet;
+
+// The sort `vkalgo_set_record_insert` runs on its values first (an ascending radix sort of
+// uint32_t keys, made for one context, which it keeps alive). Immutable once created: any
+// thread may query or record it.
+typedef struct VkalgoSetInsertPlan VkalgoSetInsertPlan;
 
 // A sort plan (paths, tuning and memory sizes fixed for one context).
 //
@@ -599,7 +608,7 @@ typedef struct VkalgoSortedSetOpDesc {
   // Plans: the largest count of B (`max_a + max_b` at most 2^32 - 1). Host calls ignore it.
   uint64_t max_b;
   // Plans: which kernels to record (`VKALGO_SORTED_SET_OP_PATH_AUTO`: the device decides).
-  // Host calls ignore it.
+  // Host calls choose their own (an unknown value is still refused).
   enum VkalgoSortedSetOpPath path;
 } VkalgoSortedSetOpDesc;
 
@@ -750,6 +759,240 @@ typedef struct VkalgoSetDesc {
   uint32_t array_blocks;
 } VkalgoSetDesc;
 
+// The status a recorded set operation (`vkalgo_set_record_op`, `_op_cardinality`,
+// `_op_cardinality_batch`, `_insert_sorted`, `_insert`, `_insert_range`, `_run_optimize`)
+// writes to its `status` range: `VKALGO_SET_STATUS_BYTES` bytes, 8 uint32_t in this order.
+// The GPU's layout (not an argument struct: no `next`); read it after the command buffer has
+// completed (and a barrier to the host or a transfer).
+typedef struct VkalgoSetOpStatus {
+  // 1: the result was written; 0: the destination's pool was short (or an earlier
+  // operation of the batch failed) and nothing was written.
+  uint32_t ok;
+  // Bitmap blocks the result needed (on the one-pass path, the bound it was checked
+  // against: see `vkalgo_set_reserve_for_op_host`).
+  uint32_t need_bitmap_blocks;
+  // Array blocks the result needed (on the one-pass path, the bound).
+  uint32_t need_array_blocks;
+  // Free bitmap blocks before the operation.
+  uint32_t free_bitmap_blocks;
+  // Free array blocks before the operation.
+  uint32_t free_array_blocks;
+  // Cardinality-only operations: the result's values in chunks that are not full.
+  uint32_t partial_cardinality;
+  // Cardinality-only operations: the result's full chunks (65536 values each).
+  uint32_t full_chunks;
+  // Chunk pairs that needed a workgroup.
+  uint32_t work_chunks;
+} VkalgoSetOpStatus;
+
+// The operands and buffers of `vkalgo_set_record_op`.
+typedef struct VkalgoSetOpArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // First operand: the destination itself (the same pointer: its value before the
+  // operation) or another set of the same context (either may be packed).
+  const struct VkalgoSet *a;
+  // Second operand, as `a`.
+  const struct VkalgoSet *b;
+  // The operation (`VKALGO_SET_*`).
+  enum VkalgoSetOp op;
+  // 0: the whole operation, whatever the destination's free blocks (the one-pass path when
+  // they cover the bound of `vkalgo_set_reserve_for_op_host`, else the counting pass and
+  // the check first). 1: the one-pass path only, in three passes (clear, classify, write)
+  // instead of five: the destination must hold the free blocks of
+  // `vkalgo_set_reserve_for_op_host` for these operands. When it does not (the operands
+  // changed since the reservation, or an earlier operation failed), nothing is written and
+  // the status says so with the bound as the need.
+  uint32_t reserved;
+  // Scratch (`vkalgo_set_record_requirements`).
+  struct VkalgoBufferRange scratch;
+  // `VKALGO_SET_STATUS_BYTES` receiving a `VkalgoSetOpStatus` (not overlapping `scratch`).
+  struct VkalgoBufferRange status;
+} VkalgoSetOpArgs;
+
+// The operands and buffers of `vkalgo_set_record_op_cardinality`.
+typedef struct VkalgoSetCardinalityArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // First operand.
+  const struct VkalgoSet *a;
+  // Second operand (the same context as `a`; may be `a`).
+  const struct VkalgoSet *b;
+  // The operation (`VKALGO_SET_*`).
+  enum VkalgoSetOp op;
+  // Scratch (`vkalgo_set_record_requirements`).
+  struct VkalgoBufferRange scratch;
+  // `VKALGO_SET_STATUS_BYTES` receiving a `VkalgoSetOpStatus`: the cardinality is
+  // `vkalgo_set_op_status_cardinality` of it.
+  struct VkalgoBufferRange status;
+} VkalgoSetCardinalityArgs;
+
+// The pairs and buffers of `vkalgo_set_record_op_cardinality_batch`.
+typedef struct VkalgoSetCardinalityBatchArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // `count` first operands (the same set in every `a[i]` for one query against many).
+  const struct VkalgoSet *const *a;
+  // `count` second operands. Sets may appear in several pairs; all of one context.
+  const struct VkalgoSet *const *b;
+  // Number of pairs (0: nothing recorded, `a` and `b` may be NULL).
+  size_t count;
+  // The operation of every pair (`VKALGO_SET_*`).
+  enum VkalgoSetOp op;
+  // At least one scratch (`vkalgo_set_record_requirements`); pairs counted by passes run as
+  // many at once as it holds scratches of that size (at most 8 used).
+  struct VkalgoBufferRange scratch;
+  // `count * VKALGO_SET_STATUS_BYTES`: the `VkalgoSetOpStatus` of pair `i` at byte `32 i`
+  // (not overlapping `scratch`).
+  struct VkalgoBufferRange statuses;
+} VkalgoSetCardinalityBatchArgs;
+
+// The values and buffers of `vkalgo_set_record_insert_sorted`.
+typedef struct VkalgoSetInsertSortedArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The values (uint32_t) SORTED ascending, duplicates allowed.
+  struct VkalgoBufferRange sorted;
+  // Number of values (at most 2^24) when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count: a uint32_t at `count_buffer.offset`, read on the GPU, clamped to
+  // `max_count`. VK_NULL_HANDLE: use `count`.
+  struct VkalgoBufferRange count_buffer;
+  // The largest indirect count (at most 2^24); ignored for a direct count.
+  uint64_t max_count;
+  // 0: insert the values; 1: remove them.
+  uint32_t remove;
+  // Scratch (`vkalgo_set_record_requirements`).
+  struct VkalgoBufferRange scratch;
+  // `VKALGO_SET_STATUS_BYTES` receiving a `VkalgoSetOpStatus` (not overlapping `scratch`).
+  struct VkalgoBufferRange status;
+} VkalgoSetInsertSortedArgs;
+
+// The range and buffers of `vkalgo_set_record_insert_range`.
+typedef struct VkalgoSetInsertRangeArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // First value of the range.
+  uint64_t begin;
+  // One past the last value (`begin <= end <= 2^32`; `begin == end`: nothing recorded).
+  uint64_t end;
+  // Scratch (`vkalgo_set_record_requirements`).
+  struct VkalgoBufferRange scratch;
+  // `VKALGO_SET_STATUS_BYTES` receiving a `VkalgoSetOpStatus` (not overlapping `scratch`).
+  struct VkalgoBufferRange status;
+} VkalgoSetInsertRangeArgs;
+
+// The buffers of `vkalgo_set_record_run_optimize`.
+typedef struct VkalgoSetRunOptimizeArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // Scratch (`vkalgo_set_record_requirements`).
+  struct VkalgoBufferRange scratch;
+  // `VKALGO_SET_STATUS_BYTES` receiving a `VkalgoSetOpStatus` (not overlapping `scratch`).
+  struct VkalgoBufferRange status;
+} VkalgoSetRunOptimizeArgs;
+
+// What `vkalgo_set_insert_plan_create` plans.
+typedef struct VkalgoSetInsertPlanDesc {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The most values one `vkalgo_set_record_insert` of this plan takes (at most 2^24; it
+  // also bounds an indirect count).
+  uint64_t max_count;
+} VkalgoSetInsertPlanDesc;
+
+// The plan, values and buffers of `vkalgo_set_record_insert`.
+typedef struct VkalgoSetInsertArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The sort plan (`vkalgo_set_insert_plan_create`); its max_count bounds the count.
+  const struct VkalgoSetInsertPlan *plan;
+  // The values (uint32_t, any order, duplicates allowed), sorted IN PLACE: they hold
+  // scratch contents afterwards.
+  struct VkalgoBufferRange values;
+  // The sort's alternate buffer (the plan's `keys_alt` size); scratch contents afterwards.
+  struct VkalgoBufferRange values_alt;
+  // The sort's scratch (the plan's `scratch` requirements).
+  struct VkalgoBufferRange sort_scratch;
+  // Number of values (at most the plan's max_count) when `count_buffer.buffer` is
+  // VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count: a uint32_t at `count_buffer.offset`, read on the GPU, clamped to the
+  // plan's max_count. VK_NULL_HANDLE: use `count`.
+  struct VkalgoBufferRange count_buffer;
+  // 0: insert the values; 1: remove them.
+  uint32_t remove;
+  // The set's scratch (`vkalgo_set_record_requirements`).
+  struct VkalgoBufferRange scratch;
+  // `VKALGO_SET_STATUS_BYTES` receiving a `VkalgoSetOpStatus` (not overlapping `scratch`).
+  struct VkalgoBufferRange status;
+} VkalgoSetInsertArgs;
+
+// The values and buffers of `vkalgo_set_record_contains`.
+typedef struct VkalgoSetContainsArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The values (uint32_t) to look up.
+  struct VkalgoBufferRange values;
+  // Number of values (at most 2^32 - 1) when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count: a uint32_t at `count_buffer.offset`, read on the GPU, clamped to
+  // `max_count`. VK_NULL_HANDLE: use `count`.
+  struct VkalgoBufferRange count_buffer;
+  // The largest indirect count; ignored for a direct count.
+  uint64_t max_count;
+  // A uint32_t per value: 1 in the set, 0 not.
+  struct VkalgoBufferRange flags;
+} VkalgoSetContainsArgs;
+
+// The values and buffers of `vkalgo_set_record_filter`.
+typedef struct VkalgoSetFilterArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The values (uint32_t) to filter.
+  struct VkalgoBufferRange values;
+  // Number of values when `count_buffer.buffer` is VK_NULL_HANDLE (at most 65536
+  // workgroups of values: 2^24 on GPUs, 2^22 on CPU drivers).
+  uint64_t count;
+  // Indirect count: a uint32_t at `count_buffer.offset`, read on the GPU, clamped to
+  // `max_count`. VK_NULL_HANDLE: use `count`.
+  struct VkalgoBufferRange count_buffer;
+  // The largest indirect count; ignored for a direct count.
+  uint64_t max_count;
+  // The values that are in the set, in input order (room for the count).
+  struct VkalgoBufferRange out;
+  // A uint32_t receiving the number of values written to `out`.
+  struct VkalgoBufferRange out_count;
+  // Scratch (`vkalgo_set_record_requirements`).
+  struct VkalgoBufferRange scratch;
+} VkalgoSetFilterArgs;
+
+// The buffers of `vkalgo_set_record_to_array`.
+typedef struct VkalgoSetToArrayArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The set's values ascending (room for `capacity` uint32_t).
+  struct VkalgoBufferRange out;
+  // The most values written to `out` (values past it are not written).
+  uint64_t capacity;
+  // 8 bytes receiving the cardinality (a uint64_t as two uint32_t, low first).
+  struct VkalgoBufferRange count_out;
+  // Scratch (`vkalgo_set_record_requirements`).
+  struct VkalgoBufferRange scratch;
+} VkalgoSetToArrayArgs;
+
+// The range and output of `vkalgo_set_record_range_cardinality`.
+typedef struct VkalgoSetRangeCardinalityArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // First value of the range.
+  uint64_t begin;
+  // One past the last value (`begin <= end <= 2^32`).
+  uint64_t end;
+  // 8 bytes receiving the count (a uint64_t as two uint32_t, low first).
+  struct VkalgoBufferRange out;
+} VkalgoSetRangeCardinalityArgs;
+
 // What to sort: key and value types, bit range, direction, and for plans the largest count
 // and the path.
 typedef struct VkalgoSortDesc {
@@ -799,7 +1042,7 @@ typedef struct VkalgoSortArgs {
 
 // What to split and how. The `splitters` and `bucket_ids` pointers are data of
 // `vkalgo_multisplit_host` (a recorded multisplit takes them as buffers); plans take the rest,
-// host calls all but `path` and `max_count`.
+// host calls all but `path` (checked, not used) and `max_count`.
 typedef struct VkalgoMultisplitDesc {
   // Reserved for extension structs: set it to NULL.
   const void *next;
@@ -825,7 +1068,7 @@ typedef struct VkalgoMultisplitDesc {
   // Plans: the largest count any record call splits. Host calls ignore it.
   uint64_t max_count;
   // Plans: which kernels to record (`VKALGO_MULTISPLIT_PATH_AUTO`: the plan decides). Host
-  // calls ignore it.
+  // calls choose their own (an unknown value is still refused).
   enum VkalgoMultisplitPath path;
 } VkalgoMultisplitDesc;
 
@@ -1207,7 +1450,7 @@ VkalgoResult vkalgo_merge_sort_segmented_host(struct VkalgoContext *ctx,
                                               size_t runs);
 
 // Scans `count` u32 from `input` into `output` on the GPU (blocking) as `desc` says (its
-// `max_count` and flags are ignored). `input == output` is allowed. On error `output` is
+// `max_count` is ignored, its flags checked but not used). `input == output` is allowed. On error `output` is
 // unchanged.
 VkalgoResult vkalgo_scan_host(struct VkalgoContext *ctx,
                               const struct VkalgoScanDesc *desc,
@@ -1385,6 +1628,131 @@ VkalgoResult vkalgo_set_deserialize_host(struct VkalgoContext *ctx,
                                          const void *data,
                                          size_t size,
                                          struct VkalgoSet **out);
+
+// The cardinality a cardinality-only operation's status reports: `partial_cardinality +
+// 65536 * full_chunks` (NULL: 0).
+uint64_t vkalgo_set_op_status_cardinality(const struct VkalgoSetOpStatus *status);
+
+// What the set record calls need of the caller's memory besides their inputs and outputs:
+// `scratch` (`SET_SCRATCH_BYTES`, about 1.25 MiB, at a 16-byte aligned offset, on a buffer
+// with the usage flags it gives) for every call that takes one;
+// `vkalgo_set_record_op_cardinality_batch` runs up to 8 of its pairs side by side when its
+// scratch holds that many. The other ranges are 0. Statuses are `VKALGO_SET_STATUS_BYTES`
+// each (4-byte aligned). The same on every context today; NULL ctx or out, or `out->next`
+// not NULL: INVALID_ARGUMENT.
+VkalgoResult vkalgo_set_record_requirements(const struct VkalgoContext *ctx,
+                                            struct VkalgoMemoryRequirements *out);
+
+// Adds `bitmap_blocks` (8 KiB) and `array_blocks` (192 bytes) free blocks to the set's pools,
+// for recorded writes, which cannot grow them (blocking: the pools are copied into new ones,
+// so work recorded with the set must have finished). More than 2^31 blocks in a pool, or a
+// set on the caller's memory (`vkalgo_set_create_in`, fixed pools): INVALID_ARGUMENT.
+VkalgoResult vkalgo_set_reserve_host(struct VkalgoSet *set,
+                                     uint32_t bitmap_blocks,
+                                     uint32_t array_blocks);
+
+// Reserves free blocks in `dst` so that a recorded `op` of `a` and `b` into it takes the
+// one-pass path (no counting pass; `VkalgoSetOpArgs::reserved` records that path alone): a
+// bound per chunk computed from the operands' chunk cardinalities, which is what the
+// operation's status then reports as needed. `a` and `b` may be `dst` (their value now).
+// Blocking (downloads the directories); errors as `vkalgo_set_reserve_host`.
+VkalgoResult vkalgo_set_reserve_for_op_host(struct VkalgoSet *dst,
+                                            const struct VkalgoSet *a,
+                                            const struct VkalgoSet *b,
+                                            enum VkalgoSetOp op);
+
+// Records a barrier ordering every earlier set pass (and transfer) before every later one
+// (COMPUTE_SHADER and TRANSFER writes before COMPUTE_SHADER and TRANSFER reads and writes):
+// between two recorded operations that touch the same set.
+VkalgoResult vkalgo_set_record_barrier(const struct VkalgoSet *set, VkCommandBuffer command_buffer);
+
+// Records `*set = a op b` (`args->a` and `args->b` may be `set`). When the set's pools lack
+// free blocks nothing is written and the status says what was needed (`ok` = 0). A packed
+// destination: INVALID_ARGUMENT.
+VkalgoResult vkalgo_set_record_op(struct VkalgoSet *set,
+                                  VkCommandBuffer command_buffer,
+                                  const struct VkalgoSetOpArgs *args);
+
+// Records the cardinality of `args->a op args->b` without materializing it (both operands are
+// in `args`: no set is written). Operands with few array and bitmap blocks are counted in one
+// pass that keeps a count of its workgroups in `a`'s memory: like every operation, record
+// `vkalgo_set_record_barrier` between it and another that uses the same set.
+VkalgoResult vkalgo_set_record_op_cardinality(VkCommandBuffer command_buffer,
+                                              const struct VkalgoSetCardinalityArgs *args);
+
+// Records the cardinalities of `a[i] op b[i]` for `args->count` pairs as one operation whose
+// pairs run side by side (one query set against many). The whole batch is one operation on
+// each of its sets: record `vkalgo_set_record_barrier` between it and another that uses them.
+VkalgoResult vkalgo_set_record_op_cardinality_batch(VkCommandBuffer command_buffer,
+                                                    const struct VkalgoSetCardinalityBatchArgs *args);
+
+// Records an insert (or, with `args->remove`, a removal) of values already sorted ascending.
+// When the set's pools lack free blocks nothing is written and the status says what was
+// needed.
+VkalgoResult vkalgo_set_record_insert_sorted(struct VkalgoSet *set,
+                                             VkCommandBuffer command_buffer,
+                                             const struct VkalgoSetInsertSortedArgs *args);
+
+// Records an insert of every value of `[args->begin, args->end)`. When the set's pools lack
+// free blocks nothing is written and the status says what was needed.
+VkalgoResult vkalgo_set_record_insert_range(struct VkalgoSet *set,
+                                            VkCommandBuffer command_buffer,
+                                            const struct VkalgoSetInsertRangeArgs *args);
+
+// Records `vkalgo_set_run_optimize_host`: every chunk neither empty nor full written again in
+// its smallest form (runs where CRoaring's run_optimize picks them and there are at most 48,
+// else an array or a bitmap). A run chunk never takes more blocks than the array or bitmap it
+// replaces, but a chunk an operation left as runs may become an array or a bitmap: when the
+// pools lack free blocks nothing is written and the status says so.
+VkalgoResult vkalgo_set_record_run_optimize(struct VkalgoSet *set,
+                                            VkCommandBuffer command_buffer,
+                                            const struct VkalgoSetRunOptimizeArgs *args);
+
+// Plans the sort of `vkalgo_set_record_insert` for up to `desc->max_count` values. `*out` is
+// set only on success; destroy it with `vkalgo_set_insert_plan_destroy`.
+VkalgoResult vkalgo_set_insert_plan_create(struct VkalgoContext *ctx,
+                                           const struct VkalgoSetInsertPlanDesc *desc,
+                                           struct VkalgoSetInsertPlan **out);
+
+// Destroys an insert plan (NULL: no-op). Work recorded with it must have finished.
+void vkalgo_set_insert_plan_destroy(struct VkalgoSetInsertPlan *plan);
+
+// The memory each `vkalgo_set_record_insert` of this plan needs for its sort: `keys_alt` is
+// `VkalgoSetInsertArgs::values_alt` (as large as the values), `scratch` is
+// `VkalgoSetInsertArgs::sort_scratch` (the set's own scratch is the one of
+// `vkalgo_set_record_requirements`).
+VkalgoResult vkalgo_set_insert_plan_memory_requirements(const struct VkalgoSetInsertPlan *plan,
+                                                        struct VkalgoMemoryRequirements *out);
+
+// Records an insert (or, with `args->remove`, a removal) of values in any order: the plan's
+// sort, then as `vkalgo_set_record_insert_sorted`. Every argument is checked before anything
+// is recorded. When the set's pools lack free blocks nothing is written to the set and the
+// status says what was needed.
+VkalgoResult vkalgo_set_record_insert(struct VkalgoSet *set,
+                                      VkCommandBuffer command_buffer,
+                                      const struct VkalgoSetInsertArgs *args);
+
+// Records a lookup of each value: `flags[i]` 1 if `values[i]` is in the set, else 0.
+VkalgoResult vkalgo_set_record_contains(const struct VkalgoSet *set,
+                                        VkCommandBuffer command_buffer,
+                                        const struct VkalgoSetContainsArgs *args);
+
+// Records a filter: the values that are in the set, in input order, into `args->out`, their
+// number into `args->out_count`.
+VkalgoResult vkalgo_set_record_filter(const struct VkalgoSet *set,
+                                      VkCommandBuffer command_buffer,
+                                      const struct VkalgoSetFilterArgs *args);
+
+// Records to-array: the set's values ascending into `args->out` (at most `args->capacity`)
+// and its cardinality into `args->count_out`.
+VkalgoResult vkalgo_set_record_to_array(const struct VkalgoSet *set,
+                                        VkCommandBuffer command_buffer,
+                                        const struct VkalgoSetToArrayArgs *args);
+
+// Records the number of the set's values in `[args->begin, args->end)` into `args->out`.
+VkalgoResult vkalgo_set_record_range_cardinality(const struct VkalgoSet *set,
+                                                 VkCommandBuffer command_buffer,
+                                                 const struct VkalgoSetRangeCardinalityArgs *args);
 
 // Sorts `count` keys (and their values) in place on the GPU (blocking), stable, as `desc`
 // says (its `max_count` is ignored). `values` is NULL exactly when `desc->value_type` is

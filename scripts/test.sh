@@ -109,14 +109,35 @@ for t in "${variant_tests[@]}"; do
 done
 
 # Tests each variant run skips: the 2^21-2^22 cases run once, at subgroup size 8; the sets'
-# model sequences, in-place operations, results over old blocks, run chunks, CRoaring exchange
-# and the cardinality batches too.
+# model sequences, in-place operations, results over old blocks, run chunks, CRoaring exchange,
+# the cardinality batches, packed sets (the longest set test: the kernels it reads packed sets
+# with run in the other tests too) and the host's cardinality cache too.
 declare -A variant_skips=(
   [sort]="--skip large_sort_once"
   [merge]="--skip large_merge_once"
   [split]="--skip large_split_once"
-  [set]="--skip model_random --skip in_place --skip roaring_interchange --skip ops_against --skip results_over_destination --skip run_chunks --skip cardinality_batch"
+  [set]="--skip model_random --skip in_place --skip roaring_interchange --skip ops_against --skip results_over_destination --skip run_chunks --skip cardinality_batch --skip packed_sets --skip cardinality_known_on_the_host"
 )
+# With four lavapipe threads workgroups run at once: the tests of what workgroups share (look-back
+# scans, Onesweep's ring and fallback, the multisplit's look-back and tile paths, the set
+# operations' look-back and one-pass paths, the sets' one-pass cardinalities and filter); scan
+# and hash run whole.
+declare -A threads4_tests=(
+  [sort]="onesweep_forced_fallback_and_ring_wrap u32_every_path_size_and_distribution
+    every_key_type_with_special_values_both_directions record_layer_offsets_indirect_counts_and_result_location"
+  [split]="onesweep_path matrix_scanned_by_lookback staged_tile_path subgroup_staged_tile_path
+    every_bucket_fn_bucket_count_and_size record_layer_offsets_indirect_counts_and_status"
+  [merge]="set_ops_lookback_path merge_both_paths_around_tiles merge_sort_every_key_type
+    set_ops_record_layer_indirect_counts"
+  [set]="op_paths one_pass_and_counting_paths one_kernel_counts_what_the_pair_kernels_count filter_paths
+    recorded_exhaustion_writes_nothing record_layer"
+)
+for t in "${!threads4_tests[@]}"; do
+  list=$("${test_bin[$t]}" --list 2>/dev/null)
+  for name in ${threads4_tests[$t]}; do
+    grep -qx "$name: test" <<< "$list" || { echo "error: threads4_tests names $name, not a test of tests/$t.rs" >&2; exit 1; }
+  done
+done
 # The set tests that run once more without shaderInt16: those whose sets go through the small
 # pairs' kernel (builds, inserts and removals, operations on array chunks, its copies), whose
 # lists then are 32-bit words instead of u16 halves.
@@ -130,14 +151,16 @@ for name in $set_int16_tests; do
 done
 job_logs=$(mktemp -d)
 jobs_file=$job_logs/jobs
-# add_job SECONDS TEST "ENV ASSIGNMENTS" [skip|int16]: one run of a test binary (skip: the
-# variant skips; int16: only the tests of set_int16_tests), expected to take about SECONDS on
+# add_job SECONDS TEST "ENV ASSIGNMENTS" [skip|int16|threads4]: one run of a test binary (skip:
+# the variant skips; int16: only the tests of set_int16_tests; threads4: only those of
+# threads4_tests, where it names any), expected to take about SECONDS on
 # CI (cold shader cache, two jobs at a time; the CI log of 2026-11-28).
 add_job() {
   local args="--test-threads=1"
   case "${4:-}" in
     skip) args="$args ${variant_skips[$2]:-}" ;;
     int16) args="$args --exact $(echo $set_int16_tests)" ;;
+    threads4) [ -n "${threads4_tests[$2]:-}" ] && args="$args --exact $(echo ${threads4_tests[$2]})" ;;
   esac
   printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${test_bin[$2]}" "$args" >> "$jobs_file"
 }
@@ -184,10 +207,10 @@ export MESA_CACHE="${MESA_SHADER_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mesa
 step "Rust integration tests: $(wc -l < "$jobs_file") runs, two at a time"
 xargs -d '\n' -P 2 -n 1 bash -c 'run_job "$0"' < "$jobs_file"
 
-step "Rust integration tests with LP_NUM_THREADS=4 (pipelines from the shader cache)"
+step "Rust integration tests with LP_NUM_THREADS=4 (pipelines from the shader cache; what workgroups share)"
 : > "$jobs_file"
 for t in "${variant_tests[@]}"; do
-  add_job 0 "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=4" skip
+  add_job 0 "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=4" threads4
 done
 xargs -d '\n' -P 1 -n 1 bash -c 'run_job "$0"' < "$jobs_file"
 rm -rf "$job_logs"

@@ -78,14 +78,18 @@ pub use ash;
 pub use error::{Error, Result};
 pub use hash::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashMapDeviceView,
-    HashMapStats, HashRetrieveArgs, HashTuning, HashValueType, InsertStatus,
+    HashMapStats, HashRehashArgs, HashRetrieveArgs, HashSizeArgs, HashTuning, HashValueType, InsertStatus,
 };
 pub use merge::{
     MergeArgs, MergeDesc, MergeOptions, MergePath, MergePlan, MergeSortArgs, MergeSortDesc, MergeSortPlan,
     MergeTuning, SegmentedMergeArgs, SetOpArgs, SetOpDesc, SetOpPath, SetOpPlan,
 };
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
-pub use set::{GpuSet, SetOpStatus, SetOperand};
+pub use set::{
+    GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
+    GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs,
+    GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs, SetOpStatus, SetOperand,
+};
 pub use sort::{
     KeyType, SortArgs, SortDesc, SortKey, SortOptions, SortPath, SortPlan, SortResult, SortTuning, SortValue,
     ValueType,

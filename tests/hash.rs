@@ -12,8 +12,8 @@ use vkalgo::hash::reference::HashModel;
 use vkalgo::hash::{HashKey, HashValue};
 use vkalgo::{
     BufferRange, Context, ElementCount, Error, GpuBuffer, HashEraseArgs, HashFindArgs, HashInsertArgs,
-    HashKeyType, HashMap, HashMapDesc, HashRetrieveArgs, HashTuning, HashValueType, InsertStatus,
-    MemoryLocation,
+    HashKeyType, HashMap, HashMapDesc, HashRehashArgs, HashRetrieveArgs, HashSizeArgs, HashTuning,
+    HashValueType, InsertStatus, MemoryLocation,
 };
 
 /// Key types with test helpers.
@@ -713,7 +713,12 @@ fn record_layer() {
         map.record_barrier(cmd);
         map.record_erase(cmd, &erase)?;
         map.record_barrier(cmd);
-        map.record_size(cmd, &buf.sub_range(s_at, 4))?;
+        map.record_size(
+            cmd,
+            &HashSizeArgs {
+                out: buf.sub_range(s_at, 4),
+            },
+        )?;
         map.record_retrieve_all(cmd, &retrieve)?;
         compute_to_host(&ctx, cmd);
         Ok(())
@@ -750,8 +755,16 @@ fn record_layer() {
 
     // Record-layer rehash into a bigger map, then swap.
     let mut bigger = HashMap::new(&ctx, &desc::<u64, u32>(20_000)).unwrap();
-    ctx.submit_and_wait(|cmd| unsafe { map.record_rehash_into(cmd, &bigger, None) })
-        .unwrap();
+    ctx.submit_and_wait(|cmd| unsafe {
+        map.record_rehash_into(
+            cmd,
+            &HashRehashArgs {
+                dst: &bigger,
+                failed_count: None,
+            },
+        )
+    })
+    .unwrap();
     std::mem::swap(&mut map, &mut bigger);
     drop(bigger);
     assert_eq!(map.capacity(), 20_014); // 2 slots per 32-byte bucket, 10007 buckets
@@ -941,11 +954,27 @@ fn bad_input_rust_api() {
             Err(Error::InvalidArgument(_))
         ));
         assert!(matches!(
-            unsafe { map.record_rehash_into(cmd, &other, None) },
+            unsafe {
+                map.record_rehash_into(
+                    cmd,
+                    &HashRehashArgs {
+                        dst: &other,
+                        failed_count: None,
+                    },
+                )
+            },
             Err(Error::InvalidArgument(_))
         ));
         assert!(matches!(
-            unsafe { map.record_rehash_into(cmd, &map, None) },
+            unsafe {
+                map.record_rehash_into(
+                    cmd,
+                    &HashRehashArgs {
+                        dst: &map,
+                        failed_count: None,
+                    },
+                )
+            },
             Err(Error::InvalidArgument(_))
         ));
         Ok(())

@@ -636,16 +636,19 @@ static bool run(App *a, uint32_t n) {
      * the two top bits are always zero. vkalgo sorts 8 bits per pass, so 30 bits take 4 passes
      * (the last on 6 bits), as 32 would: end_bit = 30 is right but saves no pass here (it would
      * with 24 bits or less). Each pass moves the data between keys/values and the alternate
-     * buffers, so the result ends in one pair or the other: vkalgo_sort_record says which. */
+     * buffers, so the result ends in one pair or the other: vkalgo_sort_record says which.
+     * Fields left out of the initializers are zero (next = NULL: no extension structures). */
     const VkalgoSortDesc sort_desc = {
         .key_type = VKALGO_KEY_U32,
         .value_type = VKALGO_VALUE_U32,
         .begin_bit = 0,
         .end_bit = 30,
         .descending = 0,
+        .path = VKALGO_SORT_PATH_AUTO,
+        .max_count = n,
     };
-    VkalgoSortMemoryRequirements req;
-    if (!VKALGO_CHECK(vkalgo_sort_plan_create(a->ctx, &sort_desc, n, VKALGO_SORT_PATH_AUTO, &a->plan)) ||
+    VkalgoMemoryRequirements req = {0}; /* an output struct: its `next` must be NULL too */
+    if (!VKALGO_CHECK(vkalgo_sort_plan_create(a->ctx, &sort_desc, &a->plan)) ||
         !VKALGO_CHECK(vkalgo_sort_plan_memory_requirements(a->plan, &req))) {
         goto done;
     }
@@ -656,13 +659,13 @@ static bool run(App *a, uint32_t n) {
      * sorted codes then indices on the way down. (On devices whose device-local memory is
      * host-visible, as on integrated GPUs and lavapipe, staging could be skipped; an engine
      * with a discrete GPU needs it, so this program always uses it.) */
-    const VkBufferUsageFlags usage =
-        (VkBufferUsageFlags)req.usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    const VkBufferUsageFlags usage = req.scratch.usage | req.keys_alt.usage | req.values_alt.usage |
+                                     VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     if (!buffer_create(a, bytes, usage, false, "keys", &a->keys) ||
         !buffer_create(a, bytes, usage, false, "values", &a->values) ||
-        !buffer_create(a, req.keys_alt_size, usage, false, "keys_alt", &a->keys_alt) ||
-        !buffer_create(a, req.values_alt_size, usage, false, "values_alt", &a->values_alt) ||
-        !buffer_create(a, req.scratch_size, usage, false, "scratch", &a->scratch) ||
+        !buffer_create(a, req.keys_alt.size, usage, false, "keys_alt", &a->keys_alt) ||
+        !buffer_create(a, req.values_alt.size, usage, false, "values_alt", &a->values_alt) ||
+        !buffer_create(a, req.scratch.size, usage, false, "scratch", &a->scratch) ||
         !buffer_create(a, 2 * bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true,
                        "staging", &a->staging)) {
         goto done;
@@ -702,17 +705,19 @@ static bool run(App *a, uint32_t n) {
     if (a->timestamps) {
         vkCmdWriteTimestamp(a->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, a->timestamps, 0);
     }
+    uint32_t in_alternate = 0;
     VkalgoSortArgs args = {
         .keys = {a->keys.buffer, 0, bytes},
         .values = {a->values.buffer, 0, bytes},
-        .keys_alt = {a->keys_alt.buffer, 0, req.keys_alt_size},
-        .values_alt = {a->values_alt.buffer, 0, req.values_alt_size},
-        .scratch = {a->scratch.buffer, 0, req.scratch_size},
+        .keys_alt = {a->keys_alt.buffer, 0, req.keys_alt.size},
+        .values_alt = {a->values_alt.buffer, 0, req.values_alt.size},
+        .scratch = {a->scratch.buffer, 0, req.scratch.size},
         .count = n,
         .count_buffer = {VK_NULL_HANDLE, 0, 0}, /* a direct count */
+        .result_in_alternate = &in_alternate,     /* where the sorted pair ends */
     };
-    uint32_t in_alternate = 0;
-    if (!VKALGO_CHECK(vkalgo_sort_record(a->ctx, a->plan, a->cmd, &args, &in_alternate))) {
+    /* Recorded on the plan's context (the plan keeps it alive). */
+    if (!VKALGO_CHECK(vkalgo_sort_record(a->plan, a->cmd, &args))) {
         goto done; /* nothing was recorded; the pool's destruction frees the command buffer */
     }
     if (a->timestamps) {

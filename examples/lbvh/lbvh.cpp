@@ -896,23 +896,25 @@ bool App::run(const Options& o, const std::vector<float>& tris) {
   sort_desc.value_type = VKALGO_VALUE_U32;
   sort_desc.begin_bit = 0;
   sort_desc.end_bit = 30;
-  VkalgoSortMemoryRequirements req{};
-  if (!VKALGO_CHECK(vkalgo_sort_plan_create(ctx_, &sort_desc, n, VKALGO_SORT_PATH_AUTO, &plan_)) ||
+  sort_desc.path = VKALGO_SORT_PATH_AUTO;
+  sort_desc.max_count = n;
+  VkalgoMemoryRequirements req{};  // an output struct: zeroed, its `next` NULL
+  if (!VKALGO_CHECK(vkalgo_sort_plan_create(ctx_, &sort_desc, &plan_)) ||
       !VKALGO_CHECK(vkalgo_sort_plan_memory_requirements(plan_, &req))) {
     return false;
   }
 
-  const VkBufferUsageFlags usage = VkBufferUsageFlags(req.usage) | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                                   VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  const VkBufferUsageFlags usage = req.scratch.usage | req.keys_alt.usage | req.values_alt.usage |
+                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
+                                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   const uint64_t pixels = o.image.empty() ? 0 : uint64_t(o.width) * o.height;
   // Staging: the triangles up, then the nodes down, then the picture and the failure count down.
   const VkDeviceSize staging_bytes = std::max({tri_bytes, node_bytes, VkDeviceSize(pixels * 4 + 4)});
   if (!buffer_create(tri_bytes, usage, false, "triangles", tris_) || !buffer_create(u32s, usage, false, "keys", keys_) ||
       !buffer_create(u32s, usage, false, "values", values_) ||
-      !buffer_create(req.keys_alt_size, usage, false, "keys_alt", keys_alt_) ||
-      !buffer_create(req.values_alt_size, usage, false, "values_alt", values_alt_) ||
-      !buffer_create(req.scratch_size, usage, false, "scratch", scratch_) ||
+      !buffer_create(req.keys_alt.size, usage, false, "keys_alt", keys_alt_) ||
+      !buffer_create(req.values_alt.size, usage, false, "values_alt", values_alt_) ||
+      !buffer_create(req.scratch.size, usage, false, "scratch", scratch_) ||
       !buffer_create(node_bytes, usage, false, "nodes", nodes_) ||
       !buffer_create(node_count * 4, usage, false, "parents", parents_) ||
       !buffer_create(VkDeviceSize(std::max(n - 1, 1u)) * 4, usage, false, "flags", flags_) ||
@@ -978,12 +980,13 @@ bool App::run(const Options& o, const std::vector<float>& tris) {
   VkalgoSortArgs args{};
   args.keys = {keys_.buffer, 0, u32s};
   args.values = {values_.buffer, 0, u32s};
-  args.keys_alt = {keys_alt_.buffer, 0, req.keys_alt_size};
-  args.values_alt = {values_alt_.buffer, 0, req.values_alt_size};
-  args.scratch = {scratch_.buffer, 0, req.scratch_size};
+  args.keys_alt = {keys_alt_.buffer, 0, req.keys_alt.size};
+  args.values_alt = {values_alt_.buffer, 0, req.values_alt.size};
+  args.scratch = {scratch_.buffer, 0, req.scratch.size};
   args.count = n;
   uint32_t in_alternate = 0;
-  if (!VKALGO_CHECK(vkalgo_sort_record(ctx_, plan_, cmd, &args, &in_alternate))) return false;
+  args.result_in_alternate = &in_alternate;  // which pair holds the sorted codes and indices
+  if (!VKALGO_CHECK(vkalgo_sort_record(plan_, cmd, &args))) return false;
   const Buffer& sorted_keys = in_alternate ? keys_alt_ : keys_;
   const Buffer& sorted_values = in_alternate ? values_alt_ : values_;
   if (async_) {

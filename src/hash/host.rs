@@ -4,7 +4,7 @@
 //! only a few bytes (counters); large outputs go through device-local buffers and copies.
 
 use super::{
-    HashEraseArgs, HashFindArgs, HashInsertArgs, HashKey, HashMap, HashMapDesc, HashMapStats,
+    HashEraseArgs, HashFindArgs, HashInsertArgs, HashKey, HashMap, HashMapDesc, HashMapStats, HashRehashArgs,
     HashRetrieveArgs, HashValue, InsertStatus,
 };
 use crate::core::buffer::ElementCount;
@@ -445,7 +445,13 @@ impl HashMap {
         let submitted = ctx.submit_and_wait(|cmd| unsafe {
             ctx.device.cmd_fill_buffer(cmd, counter.buffer(), 0, 16, 0);
             ctx.transfer_to_compute(cmd);
-            self.record_rehash_into(cmd, &target, Some(&failed_range))?;
+            self.record_rehash_into(
+                cmd,
+                &HashRehashArgs {
+                    dst: &target,
+                    failed_count: Some(failed_range),
+                },
+            )?;
             self.compute_to_host(cmd);
             Ok(())
         });

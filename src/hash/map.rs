@@ -3,8 +3,8 @@
 
 use super::geometry::{self, HEADER_BYTES};
 use super::{
-    HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMapDesc, HashMapDeviceView,
-    HashRetrieveArgs, HashTuning, HashValueType,
+    HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMapDesc, HashMapDeviceView, HashRehashArgs,
+    HashRetrieveArgs, HashSizeArgs, HashTuning, HashValueType,
 };
 use crate::core::buffer::{
     BufferRange, ElementCount, GpuBuffer, MemoryLocation, MemoryRequirements, ObjectStorage,
@@ -439,33 +439,6 @@ impl HashMap {
         self.run(cmd, self.shader(Op::Find), &push, n)
     }
 
-    /// Records a contains query: u32 flags (1 present, 0 not) for `count` keys.
-    ///
-    /// # Safety
-    /// `cmd` must be a command buffer of this context's device in the recording state; every
-    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
-    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
-    /// completed; the synchronization contract in the module docs must be met.
-    pub unsafe fn record_contains(
-        &self,
-        cmd: vk::CommandBuffer,
-        keys: &BufferRange,
-        found: &BufferRange,
-        count: ElementCount,
-        max_count: u64,
-    ) -> Result<()> {
-        self.record_find(
-            cmd,
-            &HashFindArgs {
-                keys: *keys,
-                values: None,
-                found: Some(*found),
-                count,
-                max_count,
-            },
-        )
-    }
-
     /// Records an erase of `args.count` keys (their slots become free for later inserts;
     /// absent and reserved keys are no error). Nothing is recorded on error.
     ///
@@ -498,17 +471,17 @@ impl HashMap {
         self.run(cmd, self.shader(Op::Erase), &push, n)
     }
 
-    /// Records writing the map's size (live keys, a u32) to `dst` (COMPUTE_SHADER write).
+    /// Records writing the map's size (live keys, a u32) to `args.out` (COMPUTE_SHADER write).
     ///
     /// # Safety
     /// `cmd` must be a command buffer of this context's device in the recording state; every
     /// buffer range must name a live buffer of that device with the usage vkalgo asks for
     /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
     /// completed; the synchronization contract in the module docs must be met.
-    pub unsafe fn record_size(&self, cmd: vk::CommandBuffer, dst: &BufferRange) -> Result<()> {
+    pub unsafe fn record_size(&self, cmd: vk::CommandBuffer, args: &HashSizeArgs) -> Result<()> {
         check_cmd(cmd, "hash size")?;
-        dst.check(&self.ctx, "hash size output", 4, 4)?;
-        self.record_meta(cmd, META_WRITE_SIZE, self.ctx.address_of(dst))
+        args.out.check(&self.ctx, "hash size output", 4, 4)?;
+        self.record_meta(cmd, META_WRITE_SIZE, self.ctx.address_of(&args.out))
     }
 
     /// Records writing the map's counters (size, tombstones, retrieve cursor, 0: four u32) to
@@ -586,11 +559,11 @@ impl HashMap {
         self.record_meta(cmd, META_WRITE_CURSOR, self.ctx.address_of(&args.count_out))
     }
 
-    /// Records moving every live entry of this map into `dst` (tombstones are dropped): the
-    /// record-layer rehash. `dst` must have the same key and value types and be empty (new or
-    /// cleared, with a barrier after the clear); then swap the two maps (`std::mem::swap`) and
-    /// drop the old one once the GPU is done. Keys that find no slot in `dst` are not moved:
-    /// their number is ADDED to the optional u32 `failed_count` (zero it first). Reads this
+    /// Records moving every live entry of this map into `args.dst` (tombstones are dropped):
+    /// the record-layer rehash. `dst` must have the same key and value types and be empty (new
+    /// or cleared, with a barrier after the clear); then swap the two maps (`std::mem::swap`)
+    /// and drop the old one once the GPU is done. Keys that find no slot in `dst` are not
+    /// moved: their number is ADDED to the optional u32 `args.failed_count` (zero it first). Reads this
     /// map and writes `dst` in COMPUTE_SHADER. Nothing is recorded on error.
     ///
     /// # Safety
@@ -598,12 +571,9 @@ impl HashMap {
     /// buffer range must name a live buffer of that device with the usage vkalgo asks for
     /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
     /// completed; the synchronization contract in the module docs must be met.
-    pub unsafe fn record_rehash_into(
-        &self,
-        cmd: vk::CommandBuffer,
-        dst: &HashMap,
-        failed_count: Option<&BufferRange>,
-    ) -> Result<()> {
+    pub unsafe fn record_rehash_into(&self, cmd: vk::CommandBuffer, args: &HashRehashArgs) -> Result<()> {
+        let HashRehashArgs { dst, failed_count } = *args;
+        let failed_count = failed_count.as_ref();
         check_cmd(cmd, "hash rehash")?;
         if dst.key_type != self.key_type || dst.value_type != self.value_type {
             return Err(Error::invalid(format!(

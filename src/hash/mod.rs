@@ -401,6 +401,22 @@ pub struct HashEraseArgs {
     pub max_count: u64,
 }
 
+/// The destination of a recorded rehash ([`HashMap::record_rehash_into`]).
+#[derive(Clone, Copy)]
+pub struct HashRehashArgs<'a> {
+    /// An empty map of the same key and value types, on memory apart from the source's.
+    pub dst: &'a HashMap,
+    /// Optional u32 the number of keys that found no slot in `dst` is ADDED to.
+    pub failed_count: Option<BufferRange>,
+}
+
+/// Where a recorded size goes ([`HashMap::record_size`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashSizeArgs {
+    /// A u32 receiving the number of live keys.
+    pub out: BufferRange,
+}
+
 /// Buffers of a recorded retrieve_all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HashRetrieveArgs {

@@ -82,7 +82,8 @@ pub(super) const FILTER_STATUS_WORD: u64 = SCRATCH_HEADER + 2 * CHUNKS;
 /// (docs/benchmarks/2026-11-26-h200-splitters-filter.md).
 pub(super) const FILTER_ITEMS: u64 = 4;
 
-/// How a recorded filter finds each tile's output offset ([`GpuSet::record_filter_on`]).
+/// How a recorded filter finds each tile's output offset
+/// ([`GpuSetFilterArgs::path`](super::GpuSetFilterArgs::path)).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -101,7 +102,8 @@ pub enum FilterPath {
     },
 }
 
-/// How a cardinality-only operation is recorded ([`GpuSet::record_op_cardinality_on`]).
+/// How a cardinality-only operation is recorded
+/// ([`GpuSetCardinalityArgs::path`](super::GpuSetCardinalityArgs::path)).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -132,8 +134,8 @@ impl CardinalityPath {
     }
 }
 
-/// Which kernels write an operation of two sets ([`GpuSet::record_op_on`],
-/// [`GpuSet::assign_on`]). The result is the same on every path.
+/// Which kernels write an operation of two sets
+/// ([`GpuSetOpArgs::path`](super::GpuSetOpArgs::path), [`GpuSet::assign_on`]). The result is the same on every path.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]

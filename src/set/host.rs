@@ -3,6 +3,10 @@
 //! on an argument error nothing changes. Modifying calls grow the destination's pools and run
 //! again when the GPU reports them short (the failed attempt wrote nothing).
 
+use super::args::{
+    GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs, GpuSetRangeCardinalityArgs,
+    GpuSetToArrayArgs,
+};
 use super::gpu::{GpuSet, OpPath, SetOpStatus, SetOperand, CARD_BATCH_SCRATCHES, MAX_BATCH};
 use super::gpu::{SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use super::passes::{record_update, record_update_phase, Phase, Update};
@@ -332,7 +336,10 @@ impl GpuSet {
         let scratch = ctx.device_buffer(scratch_bytes, "vkalgo set scratch")?;
         let mut status_buf = ctx.readback_buffer(SET_STATUS_BYTES * pairs.len() as u64)?;
         let done = ctx.submit_and_wait(|cmd| unsafe {
-            GpuSet::record_op_cardinality_batch(cmd, pairs, op, &scratch.range(), &status_buf.range())?;
+            GpuSet::record_op_cardinality_batch(
+                cmd,
+                &GpuSetCardinalityBatchArgs::new(pairs, op, scratch.range(), status_buf.range()),
+            )?;
             compute_to_host(&ctx, cmd);
             Ok(())
         });
@@ -377,7 +384,15 @@ impl GpuSet {
             let done = ctx.submit_and_wait(|cmd| unsafe {
                 ctx.record_copy(cmd, &upload, &dev_in, n * 4);
                 ctx.transfer_to_compute(cmd);
-                self.record_contains(cmd, &dev_in.range(), ElementCount::Direct(n), n, &dev_out.range())?;
+                self.record_contains(
+                    cmd,
+                    &GpuSetContainsArgs {
+                        values: dev_in.range(),
+                        count: ElementCount::Direct(n),
+                        max_count: n,
+                        flags: dev_out.range(),
+                    },
+                )?;
                 ctx.compute_to_transfer(cmd);
                 ctx.record_copy(cmd, &dev_out, &down, n * 4);
                 ctx.transfer_to_host(cmd);
@@ -429,7 +444,14 @@ impl GpuSet {
         let ctx = &self.ctx;
         let mut out = ctx.readback_buffer(16)?;
         let done = ctx.submit_and_wait(|cmd| unsafe {
-            self.record_range_cardinality(cmd, begin, end, &out.sub_range(0, 8))?;
+            self.record_range_cardinality(
+                cmd,
+                &GpuSetRangeCardinalityArgs {
+                    begin,
+                    end,
+                    out: out.sub_range(0, 8),
+                },
+            )?;
             compute_to_host(ctx, cmd);
             Ok(())
         });
@@ -458,7 +480,15 @@ impl GpuSet {
         let mut down = ctx.readback_buffer(card * 4)?;
         let count = ctx.device_buffer(16, "vkalgo set count")?;
         let done = ctx.submit_and_wait(|cmd| unsafe {
-            self.record_to_array(cmd, &dev.range(), card, &count.sub_range(0, 8), &scratch.range())?;
+            self.record_to_array(
+                cmd,
+                &GpuSetToArrayArgs {
+                    out: dev.range(),
+                    capacity: card,
+                    count_out: count.sub_range(0, 8),
+                    scratch: scratch.range(),
+                },
+            )?;
             ctx.compute_to_transfer(cmd);
             ctx.record_copy(cmd, &dev, &down, card * 4);
             ctx.transfer_to_host(cmd);
@@ -498,12 +528,14 @@ impl GpuSet {
                 ctx.transfer_to_compute(cmd);
                 self.record_filter(
                     cmd,
-                    &dev_in.range(),
-                    ElementCount::Direct(n),
-                    n,
-                    &dev_out.range(),
-                    &count.sub_range(0, 4),
-                    &scratch.range(),
+                    &GpuSetFilterArgs::new(
+                        dev_in.range(),
+                        ElementCount::Direct(n),
+                        n,
+                        dev_out.range(),
+                        count.sub_range(0, 4),
+                        scratch.range(),
+                    ),
                 )?;
                 ctx.memory_barrier(
                     cmd,

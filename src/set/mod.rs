@@ -96,9 +96,9 @@
 //! bound, the counting pass does nothing and the writing pass runs at once
 //! ([`GpuSet::reserve_for_op`] reserves that many; the status then reports the bound as the
 //! need). For sparse sets the counting pass costs about as much as the writing pass.
-//! [`GpuSet::record_op_reserved`] records that path alone, in three passes (clear, classify,
-//! write: the last classification workgroup decides), for engines that reserve the bound; it
-//! writes nothing when the free blocks fall short. Cardinality-only operations add their sums
+//! [`GpuSet::record_op`] with [`GpuSetOpArgs::reserved`] records that path alone, in three
+//! passes (clear, classify, write: the last classification workgroup decides), for engines
+//! that reserve the bound; it writes nothing when the free blocks fall short. Cardinality-only operations add their sums
 //! straight into the (zeroed) status and need no check pass: clear, classify, count. Where
 //! most chunks of the operands are empty, full or single runs (few array and bitmap blocks:
 //! clustered sets after `run_optimize`), a cardinality is one pass instead: each invocation
@@ -132,10 +132,15 @@
 //! (elsewhere count, scan and write passes). So nothing can hang on any driver.
 //!
 //! # Record layer and synchronization
-//! `record_*` functions record into your command buffer on your buffers (inputs read and
-//! outputs written in `COMPUTE_SHADER` with `SHADER_READ` / `SHADER_WRITE`; make your writes of
-//! the inputs visible to that stage first, and record a compute-to-whatever barrier before
-//! reading the outputs). The set's own buffers are read and written in `COMPUTE_SHADER` (and
+//! `record_*` functions take `(cmd, &args)`, one arguments struct each ([`GpuSetOpArgs`],
+//! [`GpuSetCardinalityArgs`], [`GpuSetCardinalityBatchArgs`], [`GpuSetInsertSortedArgs`],
+//! [`GpuSetInsertArgs`], [`GpuSetInsertRangeArgs`], [`GpuSetRunOptimizeArgs`],
+//! [`GpuSetContainsArgs`], [`GpuSetFilterArgs`], [`GpuSetToArrayArgs`],
+//! [`GpuSetRangeCardinalityArgs`]; their scratch and status sizes:
+//! [`GpuSet::record_requirements`]), check every argument before recording anything, and
+//! record into your command buffer on your buffers (inputs read and outputs written in
+//! `COMPUTE_SHADER` with `SHADER_READ` / `SHADER_WRITE`; make your writes of the inputs visible
+//! to that stage first, and record a compute-to-whatever barrier before reading the outputs). The set's own buffers are read and written in `COMPUTE_SHADER` (and
 //! `TRANSFER`: a recorded operation clears its scratch counters first, today with a compute
 //! dispatch, and the contract keeps `TRANSFER` free for a fill): between two
 //! recorded operations that touch the same set, record [`GpuSet::record_barrier`]. Recorded
@@ -146,6 +151,7 @@
 //! a time with a scratch each), and they may share sets. The host calls submit to the
 //! context's queue and wait.
 
+mod args;
 mod gpu;
 mod host;
 mod passes;
@@ -154,6 +160,11 @@ mod record;
 pub mod reference;
 pub(crate) mod roaring;
 
+pub use args::{
+    GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
+    GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs,
+    GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs,
+};
 pub use gpu::{
     CardinalityPath, FilterPath, GpuSet, OpPath, SetOpStatus, SetOperand, PACK_MAX_CHUNKS, SET_SCRATCH_BYTES,
     SET_STATUS_BYTES,

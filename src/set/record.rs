@@ -2,6 +2,11 @@
 //! inserts and removals, ranges, contains, filter, to_array, range cardinalities) into the
 //! caller's command buffers, and the updates they describe.
 
+use super::args::{
+    GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
+    GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs,
+    GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs,
+};
 use super::gpu::{
     dir_forms, CardinalityPath, FilterPath, GpuSet, OpPath, SetOperand, CARD_BATCH_SCRATCHES, CHUNKS,
     FILTER_ITEMS, FILTER_STATUS_WORD, MAX_BATCH, ONE_PASS_CARD_ARRAY_BLOCKS, ONE_PASS_CARD_BITMAP_BLOCKS,
@@ -13,7 +18,7 @@ use super::passes::{
     OnePassTail, Phase, SetPush, Update, UpdatePasses, MODE_CARD, MODE_OP, MODE_OPTIMIZE, MODE_RANGE,
     MODE_VALUES, OFFSET_BLOCK, OFFSET_BLOCKS,
 };
-use crate::core::buffer::{BufferRange, ElementCount};
+use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements};
 use crate::core::shaders;
 use crate::error::{Error, Result};
 use crate::{Context, SetOp};
@@ -168,15 +173,27 @@ impl GpuSet {
             max_count,
         }
     }
+    /// What the record calls need of the caller's memory besides their inputs and outputs:
+    /// `scratch` is [`SET_SCRATCH_BYTES`] at a 16-byte aligned offset (every record call that
+    /// takes one; [`GpuSet::record_op_cardinality_batch`] uses up to 8 of them side by side).
+    /// The status of a modifying or cardinality-only operation is [`SET_STATUS_BYTES`] at a
+    /// 4-byte aligned offset (a [`SetOpStatus`]). Sets' own storage is
+    /// [`GpuSet::memory_requirements`].
+    ///
+    /// [`SetOpStatus`]: super::SetOpStatus
+    pub fn record_requirements() -> MemoryRequirements {
+        MemoryRequirements::scratch(SET_SCRATCH_BYTES, 16)
+    }
 
     /// Records `self = a op b` (operands may be the set itself) into `cmd`: see the module's
-    /// synchronization contract. `scratch`: [`SET_SCRATCH_BYTES`] bytes (16-byte aligned
-    /// offset); `status`: [`SET_STATUS_BYTES`] bytes receiving a [`SetOpStatus`]. When the
+    /// synchronization contract. `args.scratch`: [`SET_SCRATCH_BYTES`] bytes (16-byte aligned
+    /// offset); `args.status`: [`SET_STATUS_BYTES`] bytes receiving a [`SetOpStatus`]. When the
     /// destination's pools lack free blocks ([`GpuSet::reserve`]) nothing is written and the
     /// status says what was needed. With free blocks for the bound of
-    /// [`GpuSet::reserve_for_op`] the operation takes its one-pass path (no counting pass).
-    /// Either operand may be packed ([`GpuSet::pack`]); a packed destination is refused
-    /// ([`Error::InvalidArgument`], nothing recorded), as for every recorded write.
+    /// [`GpuSet::reserve_for_op`] the operation takes its one-pass path (no counting pass);
+    /// with [`GpuSetOpArgs::reserved`] it records that path alone. Either operand may be packed
+    /// ([`GpuSet::pack`]); a packed destination is refused ([`Error::InvalidArgument`], nothing
+    /// recorded), as for every recorded write.
     ///
     /// [`SetOpStatus`]: super::SetOpStatus
     ///
@@ -184,79 +201,34 @@ impl GpuSet {
     /// `cmd` must be a command buffer of the set's device in the recording state; the ranges
     /// must stay valid until it has executed; other work must not use the sets meanwhile
     /// without barriers.
-    pub unsafe fn record_op(
-        &self,
-        cmd: vk::CommandBuffer,
-        a: SetOperand,
-        b: SetOperand,
-        op: SetOp,
-        scratch: &BufferRange,
-        status: &BufferRange,
-    ) -> Result<()> {
-        self.record_op_on(cmd, a, b, op, OpPath::Auto, false, scratch, status)
-    }
-
-    /// [`GpuSet::record_op`], or with `reserved` [`GpuSet::record_op_reserved`], on a chosen
-    /// path (tests and benchmarks): the arguments' checks, then the passes.
-    ///
-    /// # Safety
-    /// As [`GpuSet::record_op`].
-    #[doc(hidden)]
-    #[allow(clippy::too_many_arguments)]
-    pub unsafe fn record_op_on(
-        &self,
-        cmd: vk::CommandBuffer,
-        a: SetOperand,
-        b: SetOperand,
-        op: SetOp,
-        path: OpPath,
-        reserved: bool,
-        scratch: &BufferRange,
-        status: &BufferRange,
-    ) -> Result<()> {
+    pub unsafe fn record_op(&self, cmd: vk::CommandBuffer, args: &GpuSetOpArgs) -> Result<()> {
+        let GpuSetOpArgs {
+            a,
+            b,
+            op,
+            path,
+            reserved,
+            scratch,
+            status,
+        } = *args;
         let phase = if reserved { Phase::Reserved } else { Phase::All };
         self.check_writable("set op")?;
-        scratch.check(&self.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
-        status.check(&self.ctx, "set status", SET_STATUS_BYTES, 4)?;
-        if scratch.overlaps(status) {
-            return Err(Error::invalid("set op: scratch and status overlap"));
-        }
+        check_scratch_status(&self.ctx, &scratch, &status, "set op")?;
         let u = self.op_update(a, b, op, path)?;
         self.note_recorded_update(&u);
         record_update_phase(
             &self.ctx,
             cmd,
             &u,
-            scratch,
-            self.ctx.address_of(status),
+            &scratch,
+            self.ctx.address_of(&status),
             true,
             phase,
         )
     }
 
-    /// Records `self = a op b` on the one-pass path only, in three passes (clear, classify,
-    /// write) instead of five: the destination must hold the free blocks of
-    /// [`GpuSet::reserve_for_op`] for these operands. When it does not (the operands changed
-    /// since the reservation, or an earlier operation of the batch failed), nothing is written
-    /// and the status says so with the bound as the need; reserve that many and record again.
-    /// Arguments as [`GpuSet::record_op`].
-    ///
-    /// # Safety
-    /// As [`GpuSet::record_op`].
-    pub unsafe fn record_op_reserved(
-        &self,
-        cmd: vk::CommandBuffer,
-        a: SetOperand,
-        b: SetOperand,
-        op: SetOp,
-        scratch: &BufferRange,
-        status: &BufferRange,
-    ) -> Result<()> {
-        self.record_op_on(cmd, a, b, op, OpPath::Auto, true, scratch, status)
-    }
-
     /// Records the cardinality of `a op b` without materializing it: a [`SetOpStatus`] to
-    /// `status` ([`SetOpStatus::cardinality`]). Operands with few array and bitmap blocks
+    /// `args.status` ([`SetOpStatus::cardinality`]). Operands with few array and bitmap blocks
     /// (clustered sets after [`GpuSet::run_optimize`]) are counted in one pass, which keeps a
     /// count of its workgroups in `a`'s control block: like every operation on a set, it must
     /// not overlap another that uses the same set (record [`GpuSet::record_barrier`] between
@@ -267,35 +239,17 @@ impl GpuSet {
     ///
     /// # Safety
     /// As [`GpuSet::record_op`].
-    pub unsafe fn record_op_cardinality(
-        cmd: vk::CommandBuffer,
-        a: &GpuSet,
-        b: &GpuSet,
-        op: SetOp,
-        scratch: &BufferRange,
-        status: &BufferRange,
-    ) -> Result<()> {
-        unsafe { Self::record_op_cardinality_on(cmd, a, b, op, CardinalityPath::Auto, scratch, status) }
-    }
-
-    /// [`GpuSet::record_op_cardinality`] on a chosen path (tests and benchmarks).
-    ///
-    /// # Safety
-    /// As [`GpuSet::record_op`].
-    #[doc(hidden)]
-    #[allow(clippy::too_many_arguments)]
-    pub unsafe fn record_op_cardinality_on(
-        cmd: vk::CommandBuffer,
-        a: &GpuSet,
-        b: &GpuSet,
-        op: SetOp,
-        path: CardinalityPath,
-        scratch: &BufferRange,
-        status: &BufferRange,
-    ) -> Result<()> {
-        scratch.check(&a.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
-        status.check(&a.ctx, "set status", SET_STATUS_BYTES, 4)?;
-        unsafe { Self::record_cardinality(cmd, a, b, op, path, scratch, a.ctx.address_of(status)) }
+    pub unsafe fn record_op_cardinality(cmd: vk::CommandBuffer, args: &GpuSetCardinalityArgs) -> Result<()> {
+        let GpuSetCardinalityArgs {
+            a,
+            b,
+            op,
+            path,
+            scratch,
+            status,
+        } = *args;
+        check_scratch_status(&a.ctx, &scratch, &status, "set op cardinality")?;
+        unsafe { Self::record_cardinality(cmd, a, b, op, path, &scratch, a.ctx.address_of(&status)) }
     }
 
     /// Whether [`CardinalityPath::Auto`] counts `a op b` in one pass: few bitmap and array
@@ -336,13 +290,14 @@ impl GpuSet {
 
     /// Records the cardinalities of `a_i op b_i` for many pairs (one query set against many,
     /// say) as one operation whose pairs run side by side, the status of pair `i` at byte
-    /// `32 i` of `statuses` ([`SetOpStatus`], [`SET_STATUS_BYTES`] each; the batch zeroes them
-    /// first). Pairs that [`GpuSet::record_op_cardinality`] would count in one pass are all
-    /// counted at once, adding into their zeroed statuses (no control block is written, so
+    /// `32 i` of `args.statuses` ([`SetOpStatus`], [`SET_STATUS_BYTES`] each; the batch zeroes
+    /// them first). Pairs that [`GpuSet::record_op_cardinality`] would count in one pass are
+    /// all counted at once, adding into their zeroed statuses (no control block is written, so
     /// the pairs may share sets); the others are counted by the passes, as many at once as
-    /// `scratch` holds [`SET_SCRATCH_BYTES`] (at least one, at most 8 used), recorded stage by
-    /// stage so that they wait on the same barriers. The whole batch is one operation on each
-    /// of its sets: record [`GpuSet::record_barrier`] between it and another that uses them.
+    /// `args.scratch` holds [`SET_SCRATCH_BYTES`] (at least one, at most 8 used), recorded
+    /// stage by stage so that they wait on the same barriers. The whole batch is one operation
+    /// on each of its sets: record [`GpuSet::record_barrier`] between it and another that uses
+    /// them.
     ///
     /// [`SetOpStatus`]: super::SetOpStatus
     ///
@@ -350,30 +305,15 @@ impl GpuSet {
     /// As [`GpuSet::record_op`].
     pub unsafe fn record_op_cardinality_batch(
         cmd: vk::CommandBuffer,
-        pairs: &[(&GpuSet, &GpuSet)],
-        op: SetOp,
-        scratch: &BufferRange,
-        statuses: &BufferRange,
+        args: &GpuSetCardinalityBatchArgs,
     ) -> Result<()> {
-        unsafe {
-            Self::record_op_cardinality_batch_on(cmd, pairs, op, CardinalityPath::Auto, scratch, statuses)
-        }
-    }
-
-    /// [`GpuSet::record_op_cardinality_batch`] with every pair on a chosen path (tests and
-    /// benchmarks).
-    ///
-    /// # Safety
-    /// As [`GpuSet::record_op`].
-    #[doc(hidden)]
-    pub unsafe fn record_op_cardinality_batch_on(
-        cmd: vk::CommandBuffer,
-        pairs: &[(&GpuSet, &GpuSet)],
-        op: SetOp,
-        path: CardinalityPath,
-        scratch: &BufferRange,
-        statuses: &BufferRange,
-    ) -> Result<()> {
+        let GpuSetCardinalityBatchArgs {
+            pairs,
+            op,
+            path,
+            scratch,
+            statuses,
+        } = *args;
         let Some(&(first, _)) = pairs.first() else {
             return Ok(());
         };
@@ -386,6 +326,11 @@ impl GpuSet {
         scratch.check(ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
         let status_bytes = SET_STATUS_BYTES * pairs.len() as u64;
         statuses.check(ctx, "set statuses", status_bytes, 4)?;
+        if scratch.overlaps(&statuses) {
+            return Err(Error::invalid(
+                "set op cardinality batch: scratch and statuses overlap",
+            ));
+        }
         let one_pass: Vec<bool> = pairs.iter().map(|(a, b)| path.counts_in_one_pass(a, b)).collect();
         let by_passes: Vec<usize> = (0..pairs.len()).filter(|&i| !one_pass[i]).collect();
         let slices = ((scratch.size / SET_SCRATCH_BYTES) as usize)
@@ -395,14 +340,14 @@ impl GpuSet {
         let scratches: Vec<BufferRange> = (0..slices as u64)
             .map(|k| scratch.part(k * SET_SCRATCH_BYTES, SET_SCRATCH_BYTES))
             .collect();
-        let status_of = |i: usize| ctx.address_of(statuses) + i as u64 * SET_STATUS_BYTES;
+        let status_of = |i: usize| ctx.address_of(&statuses) + i as u64 * SET_STATUS_BYTES;
         unsafe {
             if one_pass.contains(&true) {
                 // Earlier passes on the statuses or the sets (the caller's barrier), then the
                 // statuses zeroed: the one-pass pairs add their sums into them, touching no
                 // control block, so they all run at once, even where they share a set.
                 earlier_passes_barrier(ctx, cmd);
-                ctx.record_compute_fill(cmd, statuses, (status_bytes / 4) as u32, 0)?;
+                ctx.record_compute_fill(cmd, &statuses, (status_bytes / 4) as u32, 0)?;
                 ctx.compute_to_compute(cmd);
                 let side_by_side = one_pass.iter().filter(|&&p| p).count() as u32;
                 for i in (0..pairs.len()).filter(|&i| one_pass[i]) {
@@ -430,24 +375,16 @@ impl GpuSet {
         Ok(())
     }
 
-    /// Records an insert (`remove = false`) or removal of `count` values that are already
-    /// SORTED ascending in `sorted` (duplicates allowed; sort them with
-    /// [`SortPlan::record`](crate::SortPlan::record) first). At most 2^24 values
-    /// (`max_count` bounds an indirect count). Status and scratch as [`GpuSet::record_op`].
-    ///
-    /// # Safety
-    /// As [`GpuSet::record_op`].
-    #[allow(clippy::too_many_arguments)]
-    pub unsafe fn record_insert_sorted(
+    /// The checks of [`GpuSet::record_insert_sorted`] (`sorted` at most `max` values; `None`:
+    /// not checked, the caller checks its own values): the largest count.
+    fn check_insert_sorted(
         &self,
-        cmd: vk::CommandBuffer,
-        sorted: &BufferRange,
+        sorted: Option<&BufferRange>,
         count: ElementCount,
         max_count: u64,
-        remove: bool,
         scratch: &BufferRange,
         status: &BufferRange,
-    ) -> Result<()> {
+    ) -> Result<u64> {
         let max = match count {
             ElementCount::Direct(n) => n,
             ElementCount::Indirect(r) => {
@@ -459,9 +396,50 @@ impl GpuSet {
             return Err(Error::invalid(format!("set insert: count {max} above 2^24")));
         }
         self.check_writable("set insert")?;
-        sorted.check(&self.ctx, "set values", max * 4, 4)?;
-        scratch.check(&self.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
-        status.check(&self.ctx, "set status", SET_STATUS_BYTES, 4)?;
+        if let Some(sorted) = sorted {
+            sorted.check(&self.ctx, "set values", max * 4, 4)?;
+        }
+        check_scratch_status(&self.ctx, scratch, status, "set insert")?;
+        Ok(max)
+    }
+
+    /// Records an insert (`args.remove` false) or removal of `args.count` values that are
+    /// already SORTED ascending in `args.sorted` (duplicates allowed; sort them with
+    /// [`SortPlan::record`](crate::SortPlan::record) first). At most 2^24 values
+    /// (`args.max_count` bounds an indirect count). Status and scratch as
+    /// [`GpuSet::record_op`].
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_insert_sorted(
+        &self,
+        cmd: vk::CommandBuffer,
+        args: &GpuSetInsertSortedArgs,
+    ) -> Result<()> {
+        let GpuSetInsertSortedArgs {
+            sorted,
+            count,
+            max_count,
+            remove,
+            scratch,
+            status,
+        } = *args;
+        let max = self.check_insert_sorted(Some(&sorted), count, max_count, &scratch, &status)?;
+        unsafe { self.record_insert_sorted_checked(cmd, &sorted, count, max, remove, &scratch, &status) }
+    }
+
+    /// [`GpuSet::record_insert_sorted`] after its checks (`max`: the largest count).
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn record_insert_sorted_checked(
+        &self,
+        cmd: vk::CommandBuffer,
+        sorted: &BufferRange,
+        count: ElementCount,
+        max: u64,
+        remove: bool,
+        scratch: &BufferRange,
+        status: &BufferRange,
+    ) -> Result<()> {
         if max == 0 {
             return Ok(());
         }
@@ -470,33 +448,32 @@ impl GpuSet {
         record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
     }
 
-    /// Records an insert of every value of `[begin, end)` (`begin <= end <= 2^32`; an empty
-    /// range records nothing). Status and scratch as [`GpuSet::record_op`]: when the pools lack
-    /// free blocks nothing is written and the status says what was needed.
+    /// Records an insert of every value of `[args.begin, args.end)` (`begin <= end <= 2^32`;
+    /// an empty range records nothing). Status and scratch as [`GpuSet::record_op`]: when the
+    /// pools lack free blocks nothing is written and the status says what was needed.
     ///
     /// # Safety
     /// As [`GpuSet::record_op`].
     pub unsafe fn record_insert_range(
         &self,
         cmd: vk::CommandBuffer,
-        begin: u64,
-        end: u64,
-        scratch: &BufferRange,
-        status: &BufferRange,
+        args: &GpuSetInsertRangeArgs,
     ) -> Result<()> {
+        let GpuSetInsertRangeArgs {
+            begin,
+            end,
+            scratch,
+            status,
+        } = *args;
         check_range(begin, end, "set insert_range")?;
         self.check_writable("set insert_range")?;
-        scratch.check(&self.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
-        status.check(&self.ctx, "set status", SET_STATUS_BYTES, 4)?;
-        if scratch.overlaps(status) {
-            return Err(Error::invalid("set insert_range: scratch and status overlap"));
-        }
+        check_scratch_status(&self.ctx, &scratch, &status, "set insert_range")?;
         if begin == end {
             return Ok(());
         }
         let u = self.range_update(begin, end);
         self.note_recorded_update(&u);
-        record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
+        record_update(&self.ctx, cmd, &u, &scratch, self.ctx.address_of(&status), true)
     }
 
     /// Records [`GpuSet::run_optimize`]: every chunk that is neither empty nor full is
@@ -511,22 +488,19 @@ impl GpuSet {
     pub unsafe fn record_run_optimize(
         &self,
         cmd: vk::CommandBuffer,
-        scratch: &BufferRange,
-        status: &BufferRange,
+        args: &GpuSetRunOptimizeArgs,
     ) -> Result<()> {
-        scratch.check(&self.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
-        status.check(&self.ctx, "set status", SET_STATUS_BYTES, 4)?;
-        if scratch.overlaps(status) {
-            return Err(Error::invalid("set run_optimize: scratch and status overlap"));
-        }
+        let GpuSetRunOptimizeArgs { scratch, status } = *args;
+        check_scratch_status(&self.ctx, &scratch, &status, "set run_optimize")?;
         self.check_writable("set run_optimize")?;
         let u = self.optimize_update();
         self.note_recorded_update(&u);
-        record_update(&self.ctx, cmd, &u, scratch, self.ctx.address_of(status), true)
+        record_update(&self.ctx, cmd, &u, &scratch, self.ctx.address_of(&status), true)
     }
 
     /// The sort plan and its memory needs for [`GpuSet::record_insert`] of up to `max_count`
-    /// values: `values_alt` needs `keys_alt_size` bytes, `sort_scratch` `scratch_size`.
+    /// values (at most 2^24): `values_alt` needs its `keys_alt` size, `sort_scratch` its
+    /// `scratch` size ([`SortPlan::memory_requirements`](crate::SortPlan::memory_requirements)).
     pub fn insert_plan(ctx: &Context, max_count: u64) -> Result<crate::SortPlan> {
         if max_count > MAX_BATCH {
             return Err(Error::invalid(format!(
@@ -540,32 +514,38 @@ impl GpuSet {
         ))
     }
 
-    /// Records an insert (`remove = false`) or removal of `count` values in any order,
-    /// duplicates allowed (at most 2^24; `max_count` bounds an indirect count and must be
-    /// the plan's): the values are sorted with `plan` ([`GpuSet::insert_plan`]) IN PLACE, so
-    /// `values` (and `values_alt`, `sort_scratch`) hold scratch contents afterwards; then as
-    /// [`GpuSet::record_insert_sorted`].
+    /// Records an insert (`args.remove` false) or removal of `args.count` values in any order,
+    /// duplicates allowed (at most 2^24, and at most the plan's `max_count`, which also bounds
+    /// an indirect count): the values are sorted with `args.plan` ([`GpuSet::insert_plan`], or
+    /// any ascending full-width sort of u32 keys without values) IN PLACE, so `values` (and
+    /// `values_alt`, `sort_scratch`) hold scratch contents afterwards; then as
+    /// [`GpuSet::record_insert_sorted`]. Every argument is checked before anything is recorded.
     ///
     /// # Safety
     /// As [`GpuSet::record_op`].
-    #[allow(clippy::too_many_arguments)]
-    pub unsafe fn record_insert(
-        &self,
-        cmd: vk::CommandBuffer,
-        plan: &crate::SortPlan,
-        values: &BufferRange,
-        values_alt: &BufferRange,
-        sort_scratch: &BufferRange,
-        count: ElementCount,
-        remove: bool,
-        scratch: &BufferRange,
-        status: &BufferRange,
-    ) -> Result<()> {
-        self.check_writable("set insert")?;
-        let max_count = plan.desc().max_count;
-        if max_count > MAX_BATCH || plan.desc().key_type != crate::KeyType::U32 {
+    pub unsafe fn record_insert(&self, cmd: vk::CommandBuffer, args: &GpuSetInsertArgs) -> Result<()> {
+        let GpuSetInsertArgs {
+            plan,
+            values,
+            values_alt,
+            sort_scratch,
+            count,
+            remove,
+            scratch,
+            status,
+        } = *args;
+        let desc = plan.desc();
+        let max_count = desc.max_count;
+        if max_count > MAX_BATCH
+            || desc.key_type != crate::KeyType::U32
+            || desc.value_type != crate::ValueType::None
+            || desc.descending
+            || desc.begin_bit != 0
+            || !matches!(desc.end_bit, 0 | 32)
+        {
             return Err(Error::invalid(
-                "set insert: the plan must sort u32 keys, at most 2^24",
+                "set insert: the plan must sort u32 keys without values, ascending on all 32 bits, \
+                 at most 2^24 (GpuSet::insert_plan)",
             ));
         }
         let bytes = match count {
@@ -579,6 +559,7 @@ impl GpuSet {
         };
         values.check(&self.ctx, "set insert values", bytes, 4)?;
         values_alt.check(&self.ctx, "set insert values_alt", bytes, 4)?;
+        let max = self.check_insert_sorted(None, count, max_count, &scratch, &status)?;
         let sorted = plan.record(
             cmd,
             &crate::SortArgs {
@@ -586,7 +567,7 @@ impl GpuSet {
                 values: None,
                 keys_alt: values_alt.part(0, bytes),
                 values_alt: None,
-                scratch: *sort_scratch,
+                scratch: sort_scratch,
                 count,
             },
         )?;
@@ -595,22 +576,21 @@ impl GpuSet {
             crate::SortResult::InPlace => values,
             crate::SortResult::Alternate => values_alt,
         };
-        self.record_insert_sorted(cmd, src, count, max_count, remove, scratch, status)
+        unsafe { self.record_insert_sorted_checked(cmd, &src, count, max, remove, &scratch, &status) }
     }
 
-    /// Records `contains`: for each of `count` values (u32) a u32 flag (1 in the set, 0 not)
-    /// into `flags`. At most 2^32 - 1 values.
+    /// Records `contains`: for each of `args.count` values (u32) a u32 flag (1 in the set, 0
+    /// not) into `args.flags`. At most 2^32 - 1 values.
     ///
     /// # Safety
     /// As [`GpuSet::record_op`].
-    pub unsafe fn record_contains(
-        &self,
-        cmd: vk::CommandBuffer,
-        values: &BufferRange,
-        count: ElementCount,
-        max_count: u64,
-        flags: &BufferRange,
-    ) -> Result<()> {
+    pub unsafe fn record_contains(&self, cmd: vk::CommandBuffer, args: &GpuSetContainsArgs) -> Result<()> {
+        let GpuSetContainsArgs {
+            values,
+            count,
+            max_count,
+            flags,
+        } = *args;
         let (n, addr) = match count {
             ElementCount::Direct(n) => (n, 0),
             ElementCount::Indirect(r) => {
@@ -625,8 +605,8 @@ impl GpuSet {
         flags.check(&self.ctx, "set flags", n * 4, 4)?;
         let push = SetPush {
             meta_d: self.meta(),
-            values: self.ctx.address_of(values),
-            out_addr: self.ctx.address_of(flags),
+            values: self.ctx.address_of(&values),
+            out_addr: self.ctx.address_of(&flags),
             count_addr: addr,
             count: n as u32,
             max_count: n as u32,
@@ -638,56 +618,25 @@ impl GpuSet {
         Ok(())
     }
 
-    /// Records a filter: the values of `values` that are in the set, in input order, into
-    /// `out` (room for `count` values), their number (a u32) into `out_count`. At most 65536
-    /// workgroups of values: 2^24 on GPUs, 2^22 on CPU drivers. Where the device runs
-    /// look-back passes, one pass that looks each value up once; elsewhere count, scan and
-    /// write passes that look it up twice.
+    /// Records a filter: the values of `args.values` that are in the set, in input order, into
+    /// `args.out` (room for `count` values), their number (a u32) into `args.out_count`. At
+    /// most 65536 workgroups of values: 2^24 on GPUs, 2^22 on CPU drivers. Where the device
+    /// runs look-back passes, one pass that looks each value up once; elsewhere count, scan and
+    /// write passes that look it up twice ([`GpuSetFilterArgs::path`] chooses, for tests and
+    /// benchmarks).
     ///
     /// # Safety
     /// As [`GpuSet::record_op`].
-    #[allow(clippy::too_many_arguments)]
-    pub unsafe fn record_filter(
-        &self,
-        cmd: vk::CommandBuffer,
-        values: &BufferRange,
-        count: ElementCount,
-        max_count: u64,
-        out: &BufferRange,
-        out_count: &BufferRange,
-        scratch: &BufferRange,
-    ) -> Result<()> {
-        unsafe {
-            self.record_filter_on(
-                cmd,
-                FilterPath::Auto,
-                values,
-                count,
-                max_count,
-                out,
-                out_count,
-                scratch,
-            )
-        }
-    }
-
-    /// [`GpuSet::record_filter`] on a chosen path (tests and benchmarks).
-    ///
-    /// # Safety
-    /// As [`GpuSet::record_op`].
-    #[doc(hidden)]
-    #[allow(clippy::too_many_arguments)]
-    pub unsafe fn record_filter_on(
-        &self,
-        cmd: vk::CommandBuffer,
-        path: FilterPath,
-        values: &BufferRange,
-        count: ElementCount,
-        max_count: u64,
-        out: &BufferRange,
-        out_count: &BufferRange,
-        scratch: &BufferRange,
-    ) -> Result<()> {
+    pub unsafe fn record_filter(&self, cmd: vk::CommandBuffer, args: &GpuSetFilterArgs) -> Result<()> {
+        let GpuSetFilterArgs {
+            values,
+            count,
+            max_count,
+            out,
+            out_count,
+            scratch,
+            path,
+        } = *args;
         let ctx = &self.ctx;
         let (n, addr) = match count {
             ElementCount::Direct(n) => (n, 0),
@@ -709,9 +658,9 @@ impl GpuSet {
         let tiles = n.div_ceil(wg(ctx) as u64) as u32;
         let mut push = SetPush {
             meta_d: self.meta(),
-            scratch: ctx.address_of(scratch),
-            values: ctx.address_of(values),
-            out_addr: ctx.address_of(out),
+            scratch: ctx.address_of(&scratch),
+            values: ctx.address_of(&values),
+            out_addr: ctx.address_of(&out),
             count_addr: addr,
             count: n as u32,
             max_count: n as u32,
@@ -733,11 +682,11 @@ impl GpuSet {
             let tiles = n.div_ceil(wg(ctx) as u64 * FILTER_ITEMS) as u32;
             let status_bytes = 16 + tiles as u64 * 8;
             let status = scratch.part(FILTER_STATUS_WORD * 4, status_bytes);
+            let filter = self.reader_kernel(&shaders::SET_FILTER, filter_lookback_spec(ctx, spin_limit))?;
             ctx.record_compute_fill(cmd, &status, (status_bytes / 4) as u32, 0)?;
             ctx.compute_to_compute(cmd);
             push.mode = 2;
-            push.range_lo = ctx.address_of(out_count);
-            let filter = self.reader_kernel(&shaders::SET_FILTER, filter_lookback_spec(ctx, spin_limit))?;
+            push.range_lo = ctx.address_of(&out_count);
             ctx.dispatch(cmd, filter, &push, tiles);
             return Ok(());
         }
@@ -748,7 +697,7 @@ impl GpuSet {
         ctx.compute_to_compute(cmd);
         let info_push = SetPush {
             scratch: push.scratch,
-            out_addr: ctx.address_of(out_count),
+            out_addr: ctx.address_of(&out_count),
             count: tiles,
             mode: 2,
             ..Default::default()
@@ -760,20 +709,19 @@ impl GpuSet {
         Ok(())
     }
 
-    /// Records to-array: the set's values ascending into `out` (at most `capacity` of them:
-    /// values past it are not written) and the cardinality (u64 as two u32, low first) into
-    /// `count_out`.
+    /// Records to-array: the set's values ascending into `args.out` (at most `args.capacity`
+    /// of them: values past it are not written) and the cardinality (u64 as two u32, low
+    /// first) into `args.count_out`.
     ///
     /// # Safety
     /// As [`GpuSet::record_op`].
-    pub unsafe fn record_to_array(
-        &self,
-        cmd: vk::CommandBuffer,
-        out: &BufferRange,
-        capacity: u64,
-        count_out: &BufferRange,
-        scratch: &BufferRange,
-    ) -> Result<()> {
+    pub unsafe fn record_to_array(&self, cmd: vk::CommandBuffer, args: &GpuSetToArrayArgs) -> Result<()> {
+        let GpuSetToArrayArgs {
+            out,
+            capacity,
+            count_out,
+            scratch,
+        } = *args;
         let ctx = &self.ctx;
         let capacity = capacity.min(u32::MAX as u64);
         out.check(&self.ctx, "set to_array output", capacity * 4, 4)?;
@@ -781,45 +729,41 @@ impl GpuSet {
         scratch.check(&self.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
         let push = SetPush {
             meta_d: self.meta(),
-            scratch: ctx.address_of(scratch),
-            out_addr: ctx.address_of(count_out),
+            scratch: ctx.address_of(&scratch),
+            out_addr: ctx.address_of(&count_out),
             mode: 0,
             ..Default::default()
         };
         // The chunk offsets and the list of non-empty chunks: each block's sums, then each
         // block's offsets from the sums before it (glsl/set/info.comp modes 0 and 3).
         let info = self.reader_kernel(&shaders::SET_INFO, set_spec(ctx))?;
+        let to_array = self.reader_kernel(&shaders::SET_TO_ARRAY, set_spec(ctx))?;
         ctx.dispatch(cmd, info, &push, OFFSET_BLOCKS);
         ctx.compute_to_compute(cmd);
         ctx.dispatch(cmd, info, &SetPush { mode: 3, ..push }, OFFSET_BLOCKS);
         ctx.compute_to_compute(cmd);
         let push = SetPush {
-            out_addr: ctx.address_of(out),
+            out_addr: ctx.address_of(&out),
             max_count: capacity as u32,
             grid: chunk_grid(self.chunk_bound()),
             ..push
         };
-        ctx.dispatch(
-            cmd,
-            self.reader_kernel(&shaders::SET_TO_ARRAY, set_spec(ctx))?,
-            &push,
-            push.grid,
-        );
+        ctx.dispatch(cmd, to_array, &push, push.grid);
         Ok(())
     }
 
-    /// Records the cardinality of `[begin, end)` (u64 as two u32, low first) into `out`: it
-    /// zeroes `out`, then workgroups of 256 of the range's chunks each add their count.
+    /// Records the cardinality of `[args.begin, args.end)` (u64 as two u32, low first) into
+    /// `args.out`: it zeroes `out`, then workgroups of 256 of the range's chunks each add their
+    /// count.
     ///
     /// # Safety
     /// As [`GpuSet::record_op`].
     pub unsafe fn record_range_cardinality(
         &self,
         cmd: vk::CommandBuffer,
-        begin: u64,
-        end: u64,
-        out: &BufferRange,
+        args: &GpuSetRangeCardinalityArgs,
     ) -> Result<()> {
+        let GpuSetRangeCardinalityArgs { begin, end, out } = *args;
         check_range(begin, end, "set range cardinality")?;
         out.check(&self.ctx, "set range cardinality output", 8, 4)?;
         let ctx = &self.ctx;
@@ -831,11 +775,11 @@ impl GpuSet {
         } else {
             1
         };
-        ctx.record_compute_fill(cmd, out, 2, 0)?;
+        ctx.record_compute_fill(cmd, &out, 2, 0)?;
         ctx.compute_to_compute(cmd);
         let push = SetPush {
             meta_d: self.meta(),
-            out_addr: ctx.address_of(out),
+            out_addr: ctx.address_of(&out),
             range_lo: begin,
             range_hi: end,
             mode: 1,
@@ -844,6 +788,22 @@ impl GpuSet {
         ctx.dispatch(cmd, info, &push, groups);
         Ok(())
     }
+}
+
+/// Checks a record call's scratch ([`SET_SCRATCH_BYTES`], 16-byte aligned) and status
+/// ([`SET_STATUS_BYTES`], 4-byte aligned), and that they do not overlap.
+fn check_scratch_status(
+    ctx: &Context,
+    scratch: &BufferRange,
+    status: &BufferRange,
+    what: &str,
+) -> Result<()> {
+    scratch.check(ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
+    status.check(ctx, "set status", SET_STATUS_BYTES, 4)?;
+    if scratch.overlaps(status) {
+        return Err(Error::invalid(format!("{what}: scratch and status overlap")));
+    }
+    Ok(())
 }
 
 pub(crate) fn check_range(begin: u64, end: u64, what: &str) -> Result<()> {

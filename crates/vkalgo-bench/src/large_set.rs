@@ -12,7 +12,7 @@ use crate::large::{
 };
 use std::time::Instant;
 use vkalgo::set::SET_SCRATCH_BYTES;
-use vkalgo::{Context, ElementCount, GpuSet, Result};
+use vkalgo::{Context, ElementCount, GpuSet, GpuSetContainsArgs, GpuSetToArrayArgs, Result};
 
 /// The contains check's set: [2^31, 2^31 + 2^30), [2^32 - 100, 2^32) and 2^22 random values.
 const RANGES: [(u64, u64); 2] = [(1 << 31, (1 << 31) + (1 << 30)), ((1 << 32) - 100, 1 << 32)];
@@ -55,7 +55,13 @@ fn contains_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Re
     let timer = Timer::new(ctx)?;
     let (values, flags) = (queries_buf.range(OFFSET, bytes), flags_buf.range(OFFSET, bytes));
     let ms = time_warm(ctx, &timer, true, |cmd| {
-        unsafe { set.record_contains(cmd, &values, ElementCount::Direct(n), n, &flags)? };
+        let args = GpuSetContainsArgs {
+            values,
+            count: ElementCount::Direct(n),
+            max_count: n,
+            flags,
+        };
+        unsafe { set.record_contains(cmd, &args)? };
         Ok(())
     })?;
     let t = Instant::now();
@@ -135,7 +141,13 @@ fn to_array_check(ctx: &Context, o: &Options, log2: u32, rows: &mut Vec<Row>) ->
         scratch_buf.range(OFFSET, SET_SCRATCH_BYTES),
     );
     let ms = time_warm(ctx, &timer, true, |cmd| {
-        unsafe { set.record_to_array(cmd, &out, count, &count_out, &scratch)? };
+        let args = GpuSetToArrayArgs {
+            out,
+            capacity: count,
+            count_out,
+            scratch,
+        };
+        unsafe { set.record_to_array(cmd, &args)? };
         Ok(())
     })?;
     let t = Instant::now();

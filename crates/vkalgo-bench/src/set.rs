@@ -8,7 +8,7 @@
 //! (`GpuSet::reserve_for_op`, so that the operations take their one-pass path):
 //! build from sorted values (an emptied set, the sort itself not included: it is vkalgo's
 //! radix sort, benchmarked by `vkalgo-bench sort`), AND / OR / XOR / ANDNOT into a third set
-//! (`record_op`, then `record_op_reserved` as `set_<op>_reserved`),
+//! (`record_op`, then `record_op` with `reserved` as `set_<op>_reserved`),
 //! the cardinality of AND without materializing it, contains of 2^log2n queries (half hits),
 //! filter of the same queries, to_array, the cardinality and the cardinality of a range over half
 //! the universe. Every result is verified against a CPU merge of the sorted inputs. The
@@ -42,7 +42,9 @@ use crate::common::{median, print_pass_times, yardstick, Timer};
 use ash::vk;
 use vkalgo::set::{reference, CardinalityPath, OpPath, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use vkalgo::{
-    Context, ElementCount, GpuBuffer, GpuSet, MemoryLocation, Result, SetOp, SetOpStatus, SetOperand,
+    Context, ElementCount, GpuBuffer, GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs,
+    GpuSetContainsArgs, GpuSetFilterArgs, GpuSetInsertSortedArgs, GpuSetOpArgs, GpuSetRangeCardinalityArgs,
+    GpuSetToArrayArgs, MemoryLocation, Result, SetOp, SetOpStatus, SetOperand,
 };
 
 fn xorshift(seed: u64) -> impl FnMut() -> u64 {
@@ -144,7 +146,7 @@ fn time_op(
     Ok(times)
 }
 
-/// Records `d = a op b` through `record_op_reserved` (the one-pass recording) or `record_op`, on
+/// Records `d = a op b` through `record_op`, `reserved` (the one-pass recording) or not, on
 /// [`op_path`].
 ///
 /// # Safety
@@ -160,9 +162,20 @@ unsafe fn record_set_op(
     scratch: &GpuBuffer,
     status: &GpuBuffer,
 ) -> Result<()> {
-    let (a, b) = (SetOperand::Set(a), SetOperand::Set(b));
-    let (scratch, status) = (&scratch.range(), &status.sub_range(0, SET_STATUS_BYTES));
-    d.record_op_on(cmd, a, b, op, op_path(), reserved, scratch, status)
+    d.record_op(
+        cmd,
+        &GpuSetOpArgs {
+            path: op_path(),
+            reserved,
+            ..GpuSetOpArgs::new(
+                SetOperand::Set(a),
+                SetOperand::Set(b),
+                op,
+                scratch.range(),
+                status.sub_range(0, SET_STATUS_BYTES),
+            )
+        },
+    )
 }
 
 /// The operations' path: `VKALGO_BENCH_OP_PATH` = `pair-kernels` or `one-kernel` (to compare
@@ -187,14 +200,12 @@ unsafe fn record_card(
     scratch: &GpuBuffer,
     status: &GpuBuffer,
 ) -> Result<()> {
-    GpuSet::record_op_cardinality_on(
+    GpuSet::record_op_cardinality(
         cmd,
-        a,
-        b,
-        op,
-        card_path(),
-        &scratch.range(),
-        &status.sub_range(128, SET_STATUS_BYTES),
+        &GpuSetCardinalityArgs {
+            path: card_path(),
+            ..GpuSetCardinalityArgs::new(a, b, op, scratch.range(), status.sub_range(128, SET_STATUS_BYTES))
+        },
     )
 }
 
@@ -341,22 +352,26 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             |cmd, _| unsafe {
                 d.record_op(
                     cmd,
-                    SetOperand::Set(&empty),
-                    SetOperand::Set(&empty),
-                    SetOp::And,
-                    &scratch.range(),
-                    &status.sub_range(0, SET_STATUS_BYTES),
+                    &GpuSetOpArgs::new(
+                        SetOperand::Set(&empty),
+                        SetOperand::Set(&empty),
+                        SetOp::And,
+                        scratch.range(),
+                        status.sub_range(0, SET_STATUS_BYTES),
+                    ),
                 )
             },
             |cmd, _| unsafe {
                 d.record_insert_sorted(
                     cmd,
-                    &sorted.sub_range(0, batch as u64 * 4),
-                    ElementCount::Direct(batch as u64),
-                    batch as u64,
-                    false,
-                    &scratch.range(),
-                    &status.sub_range(64, SET_STATUS_BYTES),
+                    &GpuSetInsertSortedArgs {
+                        sorted: sorted.sub_range(0, batch as u64 * 4),
+                        count: ElementCount::Direct(batch as u64),
+                        max_count: batch as u64,
+                        remove: false,
+                        scratch: scratch.range(),
+                        status: status.sub_range(64, SET_STATUS_BYTES),
+                    },
                 )
             },
         )?;
@@ -366,20 +381,29 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         if pass_times {
             // The emptying operation's passes come first, then the build's.
             print_pass_times(ctx, &timer, |cmd| unsafe {
-                let (scratch, empty) = (&scratch.range(), SetOperand::Set(&empty));
+                let (scratch, empty) = (scratch.range(), SetOperand::Set(&empty));
                 d.record_op(
                     cmd,
-                    empty,
-                    empty,
-                    SetOp::And,
-                    scratch,
-                    &status.sub_range(0, SET_STATUS_BYTES),
+                    &GpuSetOpArgs::new(
+                        empty,
+                        empty,
+                        SetOp::And,
+                        scratch,
+                        status.sub_range(0, SET_STATUS_BYTES),
+                    ),
                 )?;
                 d.record_barrier(cmd);
-                let count = ElementCount::Direct(batch as u64);
-                let values = sorted.sub_range(0, batch as u64 * 4);
-                let status = status.sub_range(64, SET_STATUS_BYTES);
-                d.record_insert_sorted(cmd, &values, count, batch as u64, false, scratch, &status)
+                d.record_insert_sorted(
+                    cmd,
+                    &GpuSetInsertSortedArgs {
+                        sorted: sorted.sub_range(0, batch as u64 * 4),
+                        count: ElementCount::Direct(batch as u64),
+                        max_count: batch as u64,
+                        remove: false,
+                        scratch,
+                        status: status.sub_range(64, SET_STATUS_BYTES),
+                    },
+                )
             })?;
         }
         drop(sorted);
@@ -389,7 +413,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             // operation counts the free blocks before it gives d's old ones back.
             d.assign(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
             let want = merge(&va, &vb, op);
-            // record_op, then record_op_reserved (the one-pass path in three passes, without
+            // record_op, then record_op reserved (the one-pass path in three passes, without
             // the counting and check passes) as `set_<op>_reserved`.
             for (reserved, suffix) in [(false, ""), (true, "_reserved")] {
                 d.reserve_for_op(SetOperand::Set(&a), SetOperand::Set(&b), op)?;
@@ -436,13 +460,17 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             let pairs = vec![(&a, &b); CARD_BATCH];
             yard.warm(ctx, &timer)?;
             let times = time_op(ctx, &timer, reps, false, |cmd| unsafe {
-                GpuSet::record_op_cardinality_batch_on(
+                GpuSet::record_op_cardinality_batch(
                     cmd,
-                    &pairs,
-                    op,
-                    card_path(),
-                    &batch_scratch.range(),
-                    &batch_status.range(),
+                    &GpuSetCardinalityBatchArgs {
+                        path: card_path(),
+                        ..GpuSetCardinalityBatchArgs::new(
+                            &pairs,
+                            op,
+                            batch_scratch.range(),
+                            batch_status.range(),
+                        )
+                    },
                 )
             })?;
             let words: Vec<u32> = crate::common::download(ctx, &batch_status, 8 * CARD_BATCH)?;
@@ -461,10 +489,12 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         let times = time_op(ctx, &timer, reps, pass_times, |cmd| unsafe {
             a.record_contains(
                 cmd,
-                &q.range(),
-                ElementCount::Direct(vb.len() as u64),
-                vb.len() as u64,
-                &flags.range(),
+                &GpuSetContainsArgs {
+                    values: q.range(),
+                    count: ElementCount::Direct(vb.len() as u64),
+                    max_count: vb.len() as u64,
+                    flags: flags.range(),
+                },
             )
         })?;
         let got: Vec<u32> = crate::common::download(ctx, &flags, vb.len())?;
@@ -479,12 +509,14 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             let times = time_op(ctx, &timer, reps, pass_times, |cmd| unsafe {
                 a.record_filter(
                     cmd,
-                    &q.range(),
-                    ElementCount::Direct(vb.len() as u64),
-                    vb.len() as u64,
-                    &kept.range(),
-                    &status.sub_range(200, 4),
-                    &scratch.range(),
+                    &GpuSetFilterArgs::new(
+                        q.range(),
+                        ElementCount::Direct(vb.len() as u64),
+                        vb.len() as u64,
+                        kept.range(),
+                        status.sub_range(200, 4),
+                        scratch.range(),
+                    ),
                 )
             })?;
             let kept_count = crate::common::download::<u32>(ctx, &status, 51)?[50] as usize;
@@ -503,10 +535,12 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         let times = time_op(ctx, &timer, reps, pass_times, |cmd| unsafe {
             a.record_to_array(
                 cmd,
-                &out.range(),
-                va.len() as u64,
-                &status.sub_range(192, 8),
-                &scratch.range(),
+                &GpuSetToArrayArgs {
+                    out: out.range(),
+                    capacity: va.len() as u64,
+                    count_out: status.sub_range(192, 8),
+                    scratch: scratch.range(),
+                },
             )
         })?;
         let got: Vec<u32> = crate::common::download(ctx, &out, va.len())?;
@@ -519,7 +553,14 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         ] {
             yard.warm(ctx, &timer)?;
             let times = time_op(ctx, &timer, reps, pass_times, |cmd| unsafe {
-                a.record_range_cardinality(cmd, begin, end, &status.sub_range(208, 8))
+                a.record_range_cardinality(
+                    cmd,
+                    &GpuSetRangeCardinalityArgs {
+                        begin,
+                        end,
+                        out: status.sub_range(208, 8),
+                    },
+                )
             })?;
             let words: Vec<u32> = crate::common::download(ctx, &status, 54)?;
             let want = va.iter().filter(|&&v| (begin..end).contains(&(v as u64))).count() as u64;

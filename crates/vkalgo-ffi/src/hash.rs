@@ -698,11 +698,11 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_rehash_into(
         if command_buffer.0.is_null() {
             return Err(Error::invalid("the command buffer is NULL"));
         }
-        map.record_rehash_into(
-            command_buffer.to_vk(),
+        let args = vkalgo::hash::HashRehashArgs {
             dst,
-            a.failed_count.to_rust_optional().as_ref(),
-        )
+            failed_count: a.failed_count.to_rust_optional(),
+        };
+        map.record_rehash_into(command_buffer.to_vk(), &args)
     })
 }
 
@@ -773,7 +773,10 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_size(
         let map = map_ref(map)?;
         non_null(args, "args")?;
         no_extension((*args).next, "hash size args")?;
-        map.record_size(command_buffer.to_vk(), &(*args).out.to_rust())
+        let args = vkalgo::hash::HashSizeArgs {
+            out: (*args).out.to_rust(),
+        };
+        map.record_size(command_buffer.to_vk(), &args)
     })
 }
 

@@ -12,9 +12,12 @@ pub mod merge;
 pub mod merge_sort;
 pub mod scan;
 pub mod set;
+pub mod set_record;
 pub mod sort;
 pub mod split;
 pub mod types;
+
+mod coverage;
 
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
@@ -108,6 +111,18 @@ zeroed_default!(
     scan::VkalgoScanDesc,
     scan::VkalgoScanArgs,
     set::VkalgoSetDesc,
+    set_record::VkalgoSetOpArgs,
+    set_record::VkalgoSetCardinalityArgs,
+    set_record::VkalgoSetCardinalityBatchArgs,
+    set_record::VkalgoSetInsertSortedArgs,
+    set_record::VkalgoSetInsertRangeArgs,
+    set_record::VkalgoSetRunOptimizeArgs,
+    set_record::VkalgoSetInsertPlanDesc,
+    set_record::VkalgoSetInsertArgs,
+    set_record::VkalgoSetContainsArgs,
+    set_record::VkalgoSetFilterArgs,
+    set_record::VkalgoSetToArrayArgs,
+    set_record::VkalgoSetRangeCardinalityArgs,
     sort::VkalgoSortDesc,
     sort::VkalgoSortArgs,
     split::VkalgoMultisplitDesc,

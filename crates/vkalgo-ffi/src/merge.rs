@@ -45,7 +45,7 @@ pub struct VkalgoSortedSetOpDesc {
     /// Plans: the largest count of B (`max_a + max_b` at most 2^32 - 1). Host calls ignore it.
     pub max_b: u64,
     /// Plans: which kernels to record (`VKALGO_SORTED_SET_OP_PATH_AUTO`: the device decides).
-    /// Host calls ignore it.
+    /// Host calls choose their own (an unknown value is still refused).
     pub path: VkalgoSortedSetOpPath,
 }
 

@@ -84,7 +84,7 @@ unsafe fn scan_desc(d: *const VkalgoScanDesc, max_count: u64) -> vkalgo::Result<
 }
 
 /// Scans `count` u32 from `input` into `output` on the GPU (blocking) as `desc` says (its
-/// `max_count` and flags are ignored). `input == output` is allowed. On error `output` is
+/// `max_count` is ignored, its flags checked but not used). `input == output` is allowed. On error `output` is
 /// unchanged.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_scan_host(

@@ -15,15 +15,15 @@ use vkalgo::Error;
 /// a set as an operand) may run concurrently; a call that changes a set (insert, remove, a
 /// result of vkalgo_set_op_host) needs exclusive use of it.
 pub struct VkalgoSet {
-    set: GpuSet,
+    pub(crate) set: GpuSet,
 }
 
-unsafe fn set_ref<'a>(set: *const VkalgoSet, what: &str) -> vkalgo::Result<&'a GpuSet> {
+pub(crate) unsafe fn set_ref<'a>(set: *const VkalgoSet, what: &str) -> vkalgo::Result<&'a GpuSet> {
     non_null(set, what)?;
     Ok(&(*set).set)
 }
 
-unsafe fn slice<'a, T>(ptr: *const T, count: usize, what: &str) -> vkalgo::Result<&'a [T]> {
+pub(crate) unsafe fn slice<'a, T>(ptr: *const T, count: usize, what: &str) -> vkalgo::Result<&'a [T]> {
     if count == 0 {
         return Ok(&[]);
     }

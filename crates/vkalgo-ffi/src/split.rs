@@ -16,7 +16,7 @@ pub const VKALGO_MULTISPLIT_STATUS_BAD_BUCKET: u32 = 1;
 
 /// What to split and how. The `splitters` and `bucket_ids` pointers are data of
 /// `vkalgo_multisplit_host` (a recorded multisplit takes them as buffers); plans take the rest,
-/// host calls all but `path` and `max_count`.
+/// host calls all but `path` (checked, not used) and `max_count`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoMultisplitDesc {
@@ -44,7 +44,7 @@ pub struct VkalgoMultisplitDesc {
     /// Plans: the largest count any record call splits. Host calls ignore it.
     pub max_count: u64,
     /// Plans: which kernels to record (`VKALGO_MULTISPLIT_PATH_AUTO`: the plan decides). Host
-    /// calls ignore it.
+    /// calls choose their own (an unknown value is still refused).
     pub path: VkalgoMultisplitPath,
 }
 

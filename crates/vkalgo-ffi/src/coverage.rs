@@ -1,0 +1,465 @@
+//! The C ABI covers the Rust API: every public call of the plans and objects has a C
+//! counterpart in the header, or a stated reason to be Rust-only (a unit test; CI runs it).
+
+/// (Rust type, public method, the C function(s) that give the same, or `None` with the reason
+/// the call stays in Rust). A public method missing here fails the test, so every new Rust
+/// call gets a decision.
+/// The C functions of a Rust call, or the reason it has none.
+#[cfg(test)]
+type Counterpart = Result<&'static [&'static str], &'static str>;
+
+#[cfg(test)]
+const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
+    ("SortPlan", "record", Ok(&["vkalgo_sort_record"])),
+    (
+        "SortPlan",
+        "memory_requirements",
+        Ok(&["vkalgo_sort_plan_memory_requirements"]),
+    ),
+    ("SortPlan", "tile_size", Ok(&["vkalgo_sort_plan_tile_size"])),
+    ("SortPlan", "pass_count", Ok(&["vkalgo_sort_plan_pass_count"])),
+    (
+        "SortPlan",
+        "result_location",
+        Ok(&["vkalgo_sort_plan_result_in_alternate"]),
+    ),
+    ("SortPlan", "desc", Err("the caller's own desc")),
+    ("SortPlan", "path", Err("a tuning query for tests and benchmarks")),
+    (
+        "SortPlan",
+        "tuning",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "SortPlan",
+        "small_limit",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "SortPlan",
+        "resident_limit",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "SortPlan",
+        "auto_small_limit",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "SortPlan",
+        "resident_merges",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "SortPlan",
+        "resident_counters_apart",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    ("ScanPlan", "record", Ok(&["vkalgo_scan_record"])),
+    (
+        "ScanPlan",
+        "memory_requirements",
+        Ok(&["vkalgo_scan_plan_memory_requirements"]),
+    ),
+    ("ScanPlan", "tile_size", Ok(&["vkalgo_scan_plan_tile_size"])),
+    ("ScanPlan", "small_limit", Ok(&["vkalgo_scan_plan_small_limit"])),
+    ("ScanPlan", "path", Err("a tuning query for tests and benchmarks")),
+    ("ScanPlan", "desc", Err("the caller's own desc")),
+    ("SplitPlan", "record", Ok(&["vkalgo_multisplit_record"])),
+    (
+        "SplitPlan",
+        "memory_requirements",
+        Ok(&["vkalgo_multisplit_plan_memory_requirements"]),
+    ),
+    (
+        "SplitPlan",
+        "path",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "SplitPlan",
+        "small_limit",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "SplitPlan",
+        "column_length",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    ("SplitPlan", "desc", Err("the caller's own desc")),
+    ("MergePlan", "record", Ok(&["vkalgo_merge_record"])),
+    (
+        "MergePlan",
+        "memory_requirements",
+        Ok(&["vkalgo_merge_plan_memory_requirements"]),
+    ),
+    ("MergePlan", "tile_size", Ok(&["vkalgo_merge_plan_tile_size"])),
+    (
+        "MergePlan",
+        "small_limit",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "MergePlan",
+        "tuning",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    ("MergePlan", "desc", Err("the caller's own desc")),
+    ("SetOpPlan", "record", Ok(&["vkalgo_sorted_set_op_record"])),
+    (
+        "SetOpPlan",
+        "memory_requirements",
+        Ok(&["vkalgo_sorted_set_op_plan_memory_requirements"]),
+    ),
+    (
+        "SetOpPlan",
+        "tile_size",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "SetOpPlan",
+        "path",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    ("SetOpPlan", "desc", Err("the caller's own desc")),
+    ("MergeSortPlan", "record", Ok(&["vkalgo_merge_sort_record"])),
+    (
+        "MergeSortPlan",
+        "record_segmented",
+        Ok(&["vkalgo_merge_sort_record_segmented"]),
+    ),
+    (
+        "MergeSortPlan",
+        "memory_requirements",
+        Ok(&["vkalgo_merge_sort_plan_memory_requirements"]),
+    ),
+    (
+        "MergeSortPlan",
+        "tile_size",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "MergeSortPlan",
+        "rounds",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    ("MergeSortPlan", "desc", Err("the caller's own desc")),
+    ("HashMap", "new", Ok(&["vkalgo_hash_map_create"])),
+    (
+        "HashMap",
+        "new_uninitialized",
+        Err("C maps on vkalgo's memory are cleared at creation"),
+    ),
+    ("HashMap", "new_in", Ok(&["vkalgo_hash_map_create_in"])),
+    (
+        "HashMap",
+        "new_uninitialized_in",
+        Ok(&["vkalgo_hash_map_create_in"]),
+    ),
+    (
+        "HashMap",
+        "memory_requirements",
+        Ok(&["vkalgo_hash_map_memory_requirements"]),
+    ),
+    ("HashMap", "insert", Ok(&["vkalgo_hash_map_insert_host"])),
+    (
+        "HashMap",
+        "insert_with_status",
+        Ok(&["vkalgo_hash_map_insert_status_host"]),
+    ),
+    ("HashMap", "find", Ok(&["vkalgo_hash_map_find_host"])),
+    ("HashMap", "contains", Ok(&["vkalgo_hash_map_contains_host"])),
+    ("HashMap", "erase", Ok(&["vkalgo_hash_map_erase_host"])),
+    ("HashMap", "size", Ok(&["vkalgo_hash_map_size_host"])),
+    ("HashMap", "stats", Ok(&["vkalgo_hash_map_stats_host"])),
+    ("HashMap", "rehash", Ok(&["vkalgo_hash_map_rehash_host"])),
+    ("HashMap", "clear", Ok(&["vkalgo_hash_map_clear_host"])),
+    (
+        "HashMap",
+        "retrieve_all",
+        Ok(&["vkalgo_hash_map_retrieve_all_host"]),
+    ),
+    (
+        "HashMap",
+        "retrieve_all_into",
+        Ok(&["vkalgo_hash_map_retrieve_all_host"]),
+    ),
+    ("HashMap", "capacity", Ok(&["vkalgo_hash_map_capacity"])),
+    ("HashMap", "device_view", Ok(&["vkalgo_hash_map_device_view"])),
+    (
+        "HashMap",
+        "record_barrier",
+        Ok(&["vkalgo_hash_map_record_barrier"]),
+    ),
+    ("HashMap", "record_clear", Ok(&["vkalgo_hash_map_record_clear"])),
+    ("HashMap", "record_insert", Ok(&["vkalgo_hash_map_record_insert"])),
+    ("HashMap", "record_find", Ok(&["vkalgo_hash_map_record_find"])),
+    ("HashMap", "record_erase", Ok(&["vkalgo_hash_map_record_erase"])),
+    ("HashMap", "record_size", Ok(&["vkalgo_hash_map_record_size"])),
+    (
+        "HashMap",
+        "record_retrieve_all",
+        Ok(&["vkalgo_hash_map_record_retrieve_all"]),
+    ),
+    (
+        "HashMap",
+        "record_rehash_into",
+        Ok(&["vkalgo_hash_map_record_rehash_into"]),
+    ),
+    ("HashMap", "key_type", Err("the caller's own desc")),
+    ("HashMap", "value_type", Err("the caller's own desc")),
+    ("HashMap", "context", Err("C keeps the context handle itself")),
+    (
+        "HashMap",
+        "on_caller_memory",
+        Err("the caller chose create or create_in"),
+    ),
+    (
+        "HashMap",
+        "tuning",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    ("HashMap", "num_buckets", Ok(&["vkalgo_hash_map_device_view"])),
+    ("HashMap", "max_probes", Ok(&["vkalgo_hash_map_device_view"])),
+    ("HashMap", "slot_bytes", Ok(&["vkalgo_hash_map_device_view"])),
+    ("HashMap", "bucket_slots", Ok(&["vkalgo_hash_map_device_view"])),
+    ("HashMap", "bucket_bytes", Ok(&["vkalgo_hash_map_device_view"])),
+    ("HashMap", "memory_bytes", Ok(&["vkalgo_context_memory_usage"])),
+    (
+        "HashMap",
+        "packed_insert",
+        Err("a typed Rust convenience over insert"),
+    ),
+    ("GpuSet", "new", Ok(&["vkalgo_set_create"])),
+    ("GpuSet", "new_in", Ok(&["vkalgo_set_create_in"])),
+    (
+        "GpuSet",
+        "memory_requirements",
+        Ok(&["vkalgo_set_memory_requirements"]),
+    ),
+    (
+        "GpuSet",
+        "from_values",
+        Ok(&["vkalgo_set_create", "vkalgo_set_insert_host"]),
+    ),
+    ("GpuSet", "insert", Ok(&["vkalgo_set_insert_host"])),
+    ("GpuSet", "remove", Ok(&["vkalgo_set_remove_host"])),
+    ("GpuSet", "insert_range", Ok(&["vkalgo_set_insert_range_host"])),
+    ("GpuSet", "run_optimize", Ok(&["vkalgo_set_run_optimize_host"])),
+    ("GpuSet", "shrink_to_fit", Ok(&["vkalgo_set_shrink_to_fit_host"])),
+    ("GpuSet", "pack", Ok(&["vkalgo_set_pack_host"])),
+    ("GpuSet", "unpack", Ok(&["vkalgo_set_unpack_host"])),
+    ("GpuSet", "is_packed", Ok(&["vkalgo_set_is_packed"])),
+    ("GpuSet", "memory_bytes", Ok(&["vkalgo_set_memory_bytes"])),
+    ("GpuSet", "contains", Ok(&["vkalgo_set_contains_host"])),
+    ("GpuSet", "contains_flags", Ok(&["vkalgo_set_contains_host"])),
+    ("GpuSet", "cardinality", Ok(&["vkalgo_set_cardinality_host"])),
+    (
+        "GpuSet",
+        "range_cardinality",
+        Ok(&["vkalgo_set_range_cardinality_host"]),
+    ),
+    ("GpuSet", "assign", Ok(&["vkalgo_set_op_host"])),
+    ("GpuSet", "op", Ok(&["vkalgo_set_create", "vkalgo_set_op_host"])),
+    (
+        "GpuSet",
+        "assign_batch",
+        Err("a batch of host calls; C loops vkalgo_set_op_host"),
+    ),
+    (
+        "GpuSet",
+        "op_cardinality",
+        Ok(&["vkalgo_set_op_cardinality_host"]),
+    ),
+    (
+        "GpuSet",
+        "op_cardinality_batch",
+        Ok(&["vkalgo_set_op_cardinality_batch_host"]),
+    ),
+    ("GpuSet", "to_array", Ok(&["vkalgo_set_to_array_host"])),
+    ("GpuSet", "to_vec", Ok(&["vkalgo_set_to_array_host"])),
+    ("GpuSet", "filter", Ok(&["vkalgo_set_filter_host"])),
+    ("GpuSet", "serialize", Ok(&["vkalgo_set_serialize_host"])),
+    ("GpuSet", "serialized_size", Ok(&["vkalgo_set_serialize_host"])),
+    ("GpuSet", "deserialize", Ok(&["vkalgo_set_deserialize_host"])),
+    ("GpuSet", "reserve", Ok(&["vkalgo_set_reserve_host"])),
+    (
+        "GpuSet",
+        "reserve_for_op",
+        Ok(&["vkalgo_set_reserve_for_op_host"]),
+    ),
+    (
+        "GpuSet",
+        "pool_blocks",
+        Err("a pool-size estimate for Rust callers of new_in"),
+    ),
+    ("GpuSet", "context", Err("C keeps the context handle itself")),
+    (
+        "GpuSet",
+        "on_caller_memory",
+        Err("the caller chose create or create_in"),
+    ),
+    ("GpuSet", "insert_plan", Ok(&["vkalgo_set_insert_plan_create"])),
+    ("GpuSet", "record_barrier", Ok(&["vkalgo_set_record_barrier"])),
+    (
+        "GpuSet",
+        "record_requirements",
+        Ok(&["vkalgo_set_record_requirements"]),
+    ),
+    ("GpuSet", "record_op", Ok(&["vkalgo_set_record_op"])),
+    (
+        "GpuSet",
+        "record_op_cardinality",
+        Ok(&["vkalgo_set_record_op_cardinality"]),
+    ),
+    (
+        "GpuSet",
+        "record_op_cardinality_batch",
+        Ok(&["vkalgo_set_record_op_cardinality_batch"]),
+    ),
+    (
+        "GpuSet",
+        "record_insert_sorted",
+        Ok(&["vkalgo_set_record_insert_sorted"]),
+    ),
+    (
+        "GpuSet",
+        "record_insert_range",
+        Ok(&["vkalgo_set_record_insert_range"]),
+    ),
+    (
+        "GpuSet",
+        "record_run_optimize",
+        Ok(&["vkalgo_set_record_run_optimize"]),
+    ),
+    ("GpuSet", "record_insert", Ok(&["vkalgo_set_record_insert"])),
+    ("GpuSet", "record_contains", Ok(&["vkalgo_set_record_contains"])),
+    ("GpuSet", "record_filter", Ok(&["vkalgo_set_record_filter"])),
+    ("GpuSet", "record_to_array", Ok(&["vkalgo_set_record_to_array"])),
+    (
+        "GpuSet",
+        "record_range_cardinality",
+        Ok(&["vkalgo_set_record_range_cardinality"]),
+    ),
+];
+
+/// The public, documented (not `#[doc(hidden)]`) methods of `impl <ty> {` blocks in `source`.
+#[cfg(test)]
+fn public_methods(source: &str, ty: &str) -> Vec<String> {
+    let mut methods = Vec::new();
+    let mut in_impl = false;
+    let mut hidden = false;
+    for line in source.lines() {
+        if line.starts_with("impl ") {
+            in_impl = line.trim_end() == format!("impl {ty} {{");
+            continue;
+        }
+        if line == "}" {
+            in_impl = false;
+        }
+        if !in_impl {
+            continue;
+        }
+        let trimmed = line.trim_start();
+        if line.starts_with("    #[") || line.starts_with("    ///") {
+            hidden |= trimmed.contains("doc(hidden)");
+            continue;
+        }
+        for prefix in ["    pub fn ", "    pub unsafe fn "] {
+            if let Some(rest) = line.strip_prefix(prefix) {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !hidden {
+                    methods.push(name);
+                }
+            }
+        }
+        hidden = false;
+    }
+    methods
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every Rust source file of the library crate.
+    fn library_sources() -> Vec<(String, String)> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+            for entry in std::fs::read_dir(dir).expect("src") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).expect("source");
+                    out.push((path.display().to_string(), text));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src"),
+            &mut out,
+        );
+        out
+    }
+
+    #[test]
+    fn every_rust_call_has_a_c_counterpart_or_a_reason() {
+        let header = include_str!("../../../include/vkalgo.h");
+        let sources = library_sources();
+        let types = [
+            "SortPlan",
+            "ScanPlan",
+            "SplitPlan",
+            "MergePlan",
+            "SetOpPlan",
+            "MergeSortPlan",
+            "HashMap",
+            "GpuSet",
+        ];
+        let mut missing = Vec::new();
+        for ty in types {
+            let methods: Vec<String> = sources.iter().flat_map(|(_, s)| public_methods(s, ty)).collect();
+            assert!(
+                !methods.is_empty(),
+                "no public methods of {ty} found: the parser is out of date"
+            );
+            for method in methods {
+                match COUNTERPARTS.iter().find(|(t, m, _)| *t == ty && *m == method) {
+                    None => missing.push(format!("{ty}::{method}: not in COUNTERPARTS")),
+                    Some((_, _, Ok(c_names))) => {
+                        for c in c_names.iter() {
+                            if !header.contains(&format!(" {c}(")) {
+                                missing.push(format!("{ty}::{method}: {c} is not in vkalgo.h"));
+                            }
+                        }
+                    }
+                    Some((_, _, Err(_))) => {}
+                }
+            }
+        }
+        assert!(missing.is_empty(), "the C ABI lacks:\n{}", missing.join("\n"));
+    }
+
+    /// The table names no method that is gone (a stale entry would hide a missing one).
+    #[test]
+    fn the_table_has_no_stale_entries() {
+        let sources = library_sources();
+        let stale: Vec<String> = COUNTERPARTS
+            .iter()
+            .filter(|(ty, method, _)| {
+                !sources
+                    .iter()
+                    .any(|(_, s)| public_methods(s, ty).iter().any(|m| m == method))
+            })
+            .map(|(ty, method, _)| format!("{ty}::{method}"))
+            .collect();
+        assert!(
+            stale.is_empty(),
+            "COUNTERPARTS names methods that are gone: {stale:?}"
+        );
+    }
+}
