@@ -75,6 +75,13 @@
 // multisplit): a bucket id was `>= bucket_count`, and no output was written.
 #define VKALGO_MULTISPLIT_STATUS_BAD_BUCKET 1
 
+// Bit of the multisplit status word: the bucket function is not pure (a GLSL function gave an
+// element a different bucket in the pass that counts the buckets than in the pass that places
+// the elements), so some element would have left the place counted for it. Such elements are
+// not written (no write leaves keys_out, values_out or offsets, nor passes the count), and
+// the outputs hold no split.
+#define VKALGO_MULTISPLIT_STATUS_INCONSISTENT 2
+
 // Status of every vkalgo call: 0 is success, errors are negative and distinct.
 enum VkalgoResult
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -1053,7 +1060,15 @@ typedef struct VkalgoMultisplitDesc {
   // m: 1..=VKALGO_MULTISPLIT_MAX_BUCKETS.
   uint32_t bucket_count;
   // How an element's bucket is found. GLSL bucket functions must be pure: the same key
-  // gives the same bucket in every pass.
+  // gives the same bucket in every pass (the split evaluates it at least twice per element,
+  // in different dispatches and invocations), with no state of its own (private globals
+  // kept across calls, buffers it writes or that change during the split, the workgroup or
+  // invocation it runs in) and within the device's limits (lavapipe stops a loop after
+  // 65535 iterations). Otherwise no write leaves the output ranges, but the result is no
+  // split: where an element would leave the place its bucket was counted for, a recorded
+  // split sets VKALGO_MULTISPLIT_STATUS_INCONSISTENT in the status word and
+  // `vkalgo_multisplit_host` returns VKALGO_ERROR_INVALID_ARGUMENT and changes nothing; an
+  // impure function that happens to give a valid permutation may go unreported.
   enum VkalgoBucketFn bucket_fn;
   // BITS: first order-preserving key bit of the bucket id.
   uint32_t bit_offset;
@@ -1800,7 +1815,8 @@ VkalgoResult vkalgo_sort_record(const struct VkalgoSortPlan *plan,
 // Splits `count` keys (and their values) stably into `desc->bucket_count` buckets on the GPU,
 // in place (blocking). `values` is NULL exactly when `desc->value_type` is
 // `VKALGO_VALUE_NONE`. `bucket_offsets` (NULL: not wanted) receives bucket_count + 1 offsets:
-// bucket b is `[offsets[b], offsets[b + 1])`. A bucket id >= bucket_count (IDS or GLSL) is
+// bucket b is `[offsets[b], offsets[b + 1])`. A bucket id >= bucket_count (IDS or GLSL) or a
+// GLSL bucket function found not to be pure (VKALGO_MULTISPLIT_STATUS_INCONSISTENT) is
 // VKALGO_ERROR_INVALID_ARGUMENT; a GLSL source that does not compile is
 // VKALGO_ERROR_COMPILE with shaderc's message. On any error nothing is changed.
 VkalgoResult vkalgo_multisplit_host(struct VkalgoContext *ctx,

@@ -1832,3 +1832,87 @@ fn stable_by_key<K: Copy + Ord>(keys: &[K], values: &[u32]) -> (Vec<K>, Vec<u32>
         order.iter().map(|&i| values[i]).collect(),
     )
 }
+
+/// Unsorted input gives an unspecified result, but inside the output: with one lane per
+/// partition boundary (many tiles), a boundary two workgroups search apart may get two
+/// co-ranks and their tiles overlap by an element; the writes and the count stay within
+/// count(A) + count(B) (a word past the output changed, and the count was a + b + 1, before).
+#[test]
+fn set_ops_on_unsorted_input_stay_inside_the_output() {
+    let ctx = context();
+    let (na, nb) = (600_000usize, 600_000usize);
+    let mut rng = Rng(1007);
+    let a: Vec<u32> = (0..na)
+        .map(|i| {
+            if rng.next_u32() % 128 == 0 {
+                7
+            } else {
+                2 * ((i as u32 / 3) % 50)
+            }
+        })
+        .collect();
+    let b: Vec<u32> = (0..nb)
+        .map(|i| {
+            if rng.next_u32() % 128 == 0 {
+                7
+            } else {
+                2 * (((nb - i) as u32 / 5) % 50) + 1
+            }
+        })
+        .collect();
+    let mut paths = vec![SetOpPath::CountScanWrite];
+    if ctx.profile().lookback {
+        paths.push(SetOpPath::Lookback);
+    }
+    for op in SetOp::ALL {
+        for &path in &paths {
+            let desc = SetOpDesc {
+                path,
+                // 32 x 1 tiles: 37500 of them, one lane per partition boundary.
+                tuning: Some(MergeTuning {
+                    workgroup_size: 32,
+                    items_per_thread: 1,
+                    lookback_spins: 0,
+                }),
+                ..SetOpDesc::new(KeyType::U32, op, na as u64, nb as u64)
+            };
+            let plan = ctx.set_op_plan(&desc).expect("plan");
+            let req = plan.memory_requirements();
+            let input = [a.clone(), b.clone()].concat();
+            let in_buf = poisoned(&ctx, input.len(), 0, &input);
+            // The count and 7 words of POISON, the output, then 4096 words of POISON.
+            let mut out_buf = poisoned(&ctx, 8 + na + nb + 4096, 0, &[]);
+            let scratch =
+                GpuBuffer::new(&ctx, req.scratch.size.max(16), MemoryLocation::GpuOnly, "scratch").unwrap();
+            let args = SetOpArgs {
+                a: in_buf.sub_range(0, (na * 4) as u64),
+                b: in_buf.sub_range((na * 4) as u64, (nb * 4) as u64),
+                out: out_buf.sub_range(32, ((na + nb) * 4) as u64),
+                out_count: out_buf.sub_range(0, 4),
+                scratch: scratch.sub_range(0, req.scratch.size.max(16)),
+                a_count: ElementCount::Direct(na as u64),
+                b_count: ElementCount::Direct(nb as u64),
+            };
+            ctx.submit_and_wait(|cmd| unsafe {
+                common::host_to_compute(&ctx, cmd);
+                plan.record(cmd, &args)?;
+                common::compute_to_host(&ctx, cmd);
+                Ok(())
+            })
+            .unwrap();
+            let got = words(&mut out_buf);
+            assert!(
+                got[0] as usize <= na + nb,
+                "{op:?} {path:?}: count {} > a + b",
+                got[0]
+            );
+            assert!(
+                got[1..8].iter().all(|&w| w == POISON),
+                "{op:?} {path:?}: words after the count"
+            );
+            let past = got[8 + na + nb..].iter().filter(|&&w| w != POISON).count();
+            assert_eq!(past, 0, "{op:?} {path:?}: {past} words past the output changed");
+        }
+    }
+    assert_no_validation_messages(&ctx);
+}

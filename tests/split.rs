@@ -2,7 +2,8 @@
 //! counting sort: every bucket function, every key type, pairs with 4- and 8-byte values
 //! (their values prove stability), bucket counts 1..65536, sizes around the column length,
 //! adversarial data, GLSL with parameters and repeated sources, the record layer with offsets
-//! and indirect counts, and bad input (nothing changed).
+//! and indirect counts, bad input (nothing changed), and GLSL bucket functions that are not
+//! pure (no write outside the outputs, the status bit, nothing changed by the host calls).
 
 mod common;
 
@@ -2285,4 +2286,544 @@ fn unsorted_splitters_stay_below_m() {
         }
         assert_no_validation_messages(&ctx);
     }
+}
+
+/// The GLSL name of a key type (the parameter of `uint vkalgo_bucket(T key)`).
+fn glsl_key_name(key_type: KeyType) -> &'static str {
+    match key_type {
+        KeyType::U32 => "uint",
+        KeyType::I32 => "int",
+        KeyType::F32 => "float",
+        KeyType::U64 => "uint64_t",
+        KeyType::I64 => "int64_t",
+        KeyType::F64 => "double",
+        other => panic!("no GLSL name for {other:?}"),
+    }
+}
+
+/// A GLSL bucket function that is not pure: it counts its calls in a buffer (address in
+/// `vkalgo_params.y` and `.z`), answers `call % m` (m = `vkalgo_params.x`) to the first
+/// `vkalgo_params.w` calls (the counting pass's: one per element) and `m - 1` to every later
+/// call, so the pass that places the elements (and the Onesweep ranking, its fallback, the
+/// staged paths' second look) sees every element in the last bucket, for which about n / m
+/// places were counted. Before the fix the scatter wrote past `keys_out`.
+fn two_faced_glsl(key_type: KeyType) -> String {
+    format!(
+        "layout(buffer_reference, std430, buffer_reference_align = 4) buffer VkalgoTestCalls {{ uint calls; }};\n\
+         uint vkalgo_bucket({} key) {{\n\
+             VkalgoTestCalls counter = VkalgoTestCalls(uint64_t(vkalgo_params.y) | (uint64_t(vkalgo_params.z) << 32));\n\
+             uint call = atomicAdd(counter.calls, 1u);\n\
+             return call < vkalgo_params.w ? call % vkalgo_params.x : vkalgo_params.x - 1u;\n\
+         }}\n",
+        glsl_key_name(key_type)
+    )
+}
+
+/// A GLSL bucket function that answers consistently in the count and in the ranking but not in
+/// a second look at the same key in the pass that places the elements (where the staged tile
+/// paths and the Onesweep split compute a staged key's bucket again): it counts its calls in a
+/// buffer (as [`two_faced_glsl`]); the first `vkalgo_params.w` calls (the count's) and each
+/// invocation's first `vkalgo_params.x >> 24` later calls (its items' ranking) answer the key's
+/// bits mod m (m = `vkalgo_params.x & 0xFFFF`), every later call m - 1. 4- and 8-byte integer
+/// keys.
+fn second_look_glsl(key_type: KeyType) -> String {
+    let bits = match key_type {
+        KeyType::U32 | KeyType::I32 => "uint(key) % m",
+        KeyType::U64 | KeyType::I64 => "uint(uint64_t(key) % uint64_t(m))",
+        other => panic!("no second-look function for {other:?}"),
+    };
+    format!(
+        "layout(buffer_reference, std430, buffer_reference_align = 4) buffer VkalgoTestCalls {{ uint calls; }};\n\
+         uint vkalgo_test_later_calls = 0u;\n\
+         uint vkalgo_bucket({} key) {{\n\
+             uint m = vkalgo_params.x & 0xFFFFu;\n\
+             VkalgoTestCalls counter = VkalgoTestCalls(uint64_t(vkalgo_params.y) | (uint64_t(vkalgo_params.z) << 32));\n\
+             if (atomicAdd(counter.calls, 1u) < vkalgo_params.w) {{\n\
+                 return {bits};\n\
+             }}\n\
+             vkalgo_test_later_calls += 1u;\n\
+             return vkalgo_test_later_calls <= (vkalgo_params.x >> 24) ? {bits} : m - 1u;\n\
+         }}\n",
+        glsl_key_name(key_type)
+    )
+}
+
+/// A GLSL bucket function with private global state (the review's example): the first call of
+/// an invocation answers 0, every later one m - 1 (m = `vkalgo_params.x`). On the small path the
+/// same invocations count and then place the elements, so the second walk sees every element in
+/// the last bucket.
+const PRIVATE_STATE_GLSL: &str = "uint vkalgo_test_calls = 0u;\n\
+    uint vkalgo_bucket(uint key) { vkalgo_test_calls += 1u; return vkalgo_test_calls == 1u ? 0u : vkalgo_params.x - 1u; }";
+
+/// Canary words before and after every range of [`two_faced_record`].
+const CANARY_WORDS: usize = 64;
+
+/// The record layer with [`two_faced_glsl`] on `desc` (its path, m, key and value types):
+/// `count` elements (indirect: from a buffer), every output range (keys_out, values_out,
+/// offsets) and the scratch range between canary words. Afterwards the status word holds
+/// exactly [`vkalgo::split::STATUS_INCONSISTENT`], every canary is unchanged, nothing past
+/// `count` elements of keys_out and values_out is written, and the inputs are unchanged.
+fn two_faced_record(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool) {
+    two_faced_record_x(ctx, desc, count, indirect, desc.bucket_count);
+}
+
+/// [`two_faced_record`] with `vkalgo_params.x` = `x`.
+fn two_faced_record_x(ctx: &Context, desc: &SplitDesc, count: usize, indirect: bool, x: u32) {
+    let plan = ctx
+        .split_plan(desc)
+        .unwrap_or_else(|e| panic!("{desc:?}: plan: {e}"));
+    if desc.path != SplitPath::Auto {
+        assert_eq!(plan.path(), desc.path, "{desc:?}");
+    }
+    let what = format!(
+        "{:?} m={} {:?} -> {:?} count {count} of {} indirect {indirect}",
+        plan.path(),
+        desc.bucket_count,
+        desc.key_type,
+        desc.value_type,
+        desc.max_count
+    );
+    let req = plan.memory_requirements();
+    let max = desc.max_count as usize;
+    let (key_size, value_size) = (desc.key_type.bytes() as usize, desc.value_type.bytes() as usize);
+    let with_values = value_size > 0;
+    let pad = CANARY_WORDS * 4;
+    let mut rng = Rng(count as u64 * 7 + desc.bucket_count as u64);
+    let mut bytes = |n: usize| -> Vec<u8> { (0..n).map(|_| rng.next_u32() as u8).collect() };
+    let (keys, values) = (bytes(max * key_size), bytes(max * value_size));
+    // A buffer of `len` bytes between canaries, holding `data`.
+    let framed = |data: &[u8], len: usize, name: &str| {
+        let total = pad + len.max(4) + pad;
+        let mut words = vec![POISON; total / 4 + 1];
+        bytemuck::cast_slice_mut::<u32, u8>(&mut words)[pad..pad + data.len()].copy_from_slice(data);
+        let mut b =
+            GpuBuffer::new(ctx, (words.len() * 4) as u64, MemoryLocation::CpuToGpu, name).expect("buffer");
+        b.mapped().unwrap()[..words.len() * 4].copy_from_slice(bytemuck::cast_slice(&words));
+        (b, words)
+    };
+    let (keys_b, keys_before) = framed(&keys, keys.len(), "keys");
+    let (values_b, values_before) = framed(&values, values.len(), "values");
+    let (mut keys_out, keys_out_before) = framed(&[], max * key_size, "keys_out");
+    let (mut values_out, values_out_before) = framed(&[], max * value_size, "values_out");
+    let (mut offsets, offsets_before) = framed(&[], req.offsets.size as usize, "offsets");
+    let (mut scratch, scratch_before) = framed(&[], req.scratch.size as usize, "scratch");
+    let (count_b, _) = framed(&(count as u32).to_le_bytes(), 4, "count");
+    let mut calls = GpuBuffer::new(ctx, 16, MemoryLocation::CpuToGpu, "calls").expect("buffer");
+    calls.mapped().unwrap()[..16].fill(0);
+    let at = |b: &GpuBuffer, len: usize| b.sub_range(pad as u64, len as u64);
+    let args = SplitArgs {
+        keys: at(&keys_b, max * key_size),
+        values: with_values.then(|| at(&values_b, max * value_size)),
+        keys_out: at(&keys_out, max * key_size),
+        values_out: with_values.then(|| at(&values_out, max * value_size)),
+        splitters: None,
+        bucket_ids: None,
+        offsets: at(&offsets, req.offsets.size as usize),
+        scratch: at(&scratch, req.scratch.size as usize),
+        count: if indirect {
+            ElementCount::Indirect(at(&count_b, 4))
+        } else {
+            ElementCount::Direct(count as u64)
+        },
+        params: [
+            x,
+            calls.address() as u32,
+            (calls.address() >> 32) as u32,
+            count as u32,
+        ],
+    };
+    ctx.submit_and_wait(|cmd| unsafe {
+        plan.record(cmd, &args)?;
+        compute_to_host(ctx, cmd);
+        Ok(())
+    })
+    .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let made_calls = read(&mut calls)[0];
+    assert!(
+        made_calls > count as u32,
+        "{what}: {made_calls} calls of the bucket function"
+    );
+    // (Words: a range's first word is CANARY_WORDS; byte lengths are multiples of 4.)
+    let check_frame = |name: &str, got: &[u32], before: &[u32], written_bytes: usize| {
+        let first = CANARY_WORDS;
+        let end = first + written_bytes / 4;
+        assert!(
+            got[..first] == before[..first],
+            "{what}: {name}: a canary before the range changed"
+        );
+        if let Some(i) = (end..got.len()).find(|&i| got[i] != before[i]) {
+            panic!(
+                "{what}: {name}: word {} past the {} written bytes changed ({:#x}; {} changed)",
+                i - end,
+                written_bytes,
+                got[i],
+                (end..got.len()).filter(|&i| got[i] != before[i]).count()
+            );
+        }
+    };
+    let scratch_words = read(&mut scratch);
+    assert_eq!(
+        scratch_words[CANARY_WORDS],
+        vkalgo::split::STATUS_INCONSISTENT,
+        "{what}: status word"
+    );
+    check_frame(
+        "keys_out",
+        &read(&mut keys_out),
+        &keys_out_before,
+        count * key_size,
+    );
+    check_frame(
+        "values_out",
+        &read(&mut values_out),
+        &values_out_before,
+        count * value_size,
+    );
+    check_frame(
+        "offsets",
+        &read(&mut offsets),
+        &offsets_before,
+        req.offsets.size as usize,
+    );
+    check_frame(
+        "scratch",
+        &scratch_words,
+        &scratch_before,
+        req.scratch.size as usize,
+    );
+    let (mut keys_b, mut values_b) = (keys_b, values_b);
+    assert!(read(&mut keys_b) == keys_before, "{what}: keys changed");
+    assert!(read(&mut values_b) == values_before, "{what}: values changed");
+}
+
+/// A bucket function that answers differently in the pass that counts the buckets and the pass
+/// that places the elements ([`two_faced_glsl`]) on every path, every key type and every value
+/// type (spread over the paths): no write outside the output ranges (canary words before and
+/// after keys_out, values_out, offsets and scratch; nothing past the count), the inputs
+/// unchanged, and the status word's [`vkalgo::split::STATUS_INCONSISTENT`] set.
+#[test]
+fn inconsistent_bucket_fn_record_layer() {
+    use KeyType::*;
+    use SplitPath::*;
+    let case = |ctx: &Context, path, m: u32, key_type, value_type, counts: &[(usize, bool)], max: usize| {
+        let desc = SplitDesc {
+            path,
+            glsl: Some(two_faced_glsl(key_type)),
+            ..SplitDesc::new(key_type, value_type, m, BucketFn::Glsl, max as u64)
+        };
+        for &(count, indirect) in counts {
+            two_faced_record(ctx, &desc, count, indirect);
+        }
+    };
+    let ctx = context();
+    let col = column_length(&ctx, 5);
+    let (n, max) = (3 * col + 5, 3 * col + 12);
+    let both = [(n, false), (col + 1, true)];
+    let direct = [(n, false)];
+    let small_limit = |m| {
+        ctx.split_plan(&SplitDesc::new(U32, ValueType::U32, m, BucketFn::Ids, 1 << 16))
+            .unwrap()
+            .small_limit() as usize
+    };
+    let small_max = small_limit(5).min(3000);
+    case(
+        &ctx,
+        Small,
+        3,
+        U32,
+        ValueType::None,
+        &[(small_max - 3, false), (100, true)],
+        small_max,
+    );
+    case(
+        &ctx,
+        Small,
+        5,
+        F64,
+        ValueType::U64,
+        &[(small_max - 1, false)],
+        small_max,
+    );
+    case(&ctx, GlobalCounters, 3, U32, ValueType::U32, &both, max);
+    case(&ctx, GlobalCounters, 40, I64, ValueType::None, &direct, max);
+    // Register counters with subgroup positions (keys alone; pairs two tiles a workgroup),
+    // register counters whose rows become positions (8-byte values), shared counters.
+    case(&ctx, TileDirect, 3, U32, ValueType::None, &both, max);
+    case(&ctx, TileDirect, 3, U32, ValueType::U32, &both, max);
+    case(&ctx, TileDirect, 3, U64, ValueType::U64, &direct, max);
+    case(&ctx, TileDirect, 20, F32, ValueType::U32, &direct, max);
+    // Per-subgroup starts with the table of lane masks (u32 -> u32), register rows (8-byte
+    // keys), shared rows; the staged tile's buckets are computed again from the keys.
+    case(&ctx, TileStaged, 3, U32, ValueType::U32, &both, max);
+    case(&ctx, TileStaged, 3, I64, ValueType::None, &direct, max);
+    case(&ctx, TileStaged, 40, I32, ValueType::U64, &direct, max);
+    // Keys alone (per-subgroup starts, several tiles a workgroup), pairs (rows to positions).
+    case(&ctx, TileSubgroupStaged, 3, U32, ValueType::None, &both, 9 * col);
+    case(&ctx, TileSubgroupStaged, 3, F32, ValueType::U32, &direct, max);
+    case(&ctx, TileSubgroupStaged, 3, U64, ValueType::U64, &direct, max);
+    // A second look at a staged key answering otherwise than the ranking: the staged paths'
+    // runs of the staged tile (per-subgroup starts, rows to positions), the subgroup-staged
+    // path's runs of each subgroup (keys alone several tiles a workgroup; pairs).
+    let second_look = |ctx: &Context, path, m: u32, key_type, value_type, count: usize, max: usize| {
+        let items = 4;
+        let desc = SplitDesc {
+            path,
+            glsl: Some(second_look_glsl(key_type)),
+            tile_items: items,
+            ..SplitDesc::new(key_type, value_type, m, BucketFn::Glsl, max as u64)
+        };
+        two_faced_record_x(ctx, &desc, count, false, m | (items << 24));
+    };
+    second_look(&ctx, TileStaged, 3, U32, ValueType::U32, n, max);
+    second_look(&ctx, TileStaged, 3, I64, ValueType::None, n, max);
+    second_look(&ctx, TileStaged, 40, U32, ValueType::U64, n, max);
+    second_look(&ctx, TileSubgroupStaged, 3, U32, ValueType::None, n, 9 * col);
+    second_look(&ctx, TileSubgroupStaged, 3, I32, ValueType::U32, n, max);
+    // One tile a workgroup (8-byte values; keys alone in one partial tile): the second look
+    // alone answers otherwise.
+    second_look(&ctx, TileSubgroupStaged, 3, U32, ValueType::U64, n, max);
+    let one_tile = ctx
+        .split_plan(&SplitDesc {
+            path: TileSubgroupStaged,
+            tile_items: 4,
+            ..SplitDesc::new(U32, ValueType::None, 3, BucketFn::Ids, 9 * col as u64)
+        })
+        .unwrap()
+        .column_length() as usize;
+    second_look(
+        &ctx,
+        TileSubgroupStaged,
+        3,
+        U32,
+        ValueType::None,
+        one_tile - 5,
+        9 * col,
+    );
+    assert_no_validation_messages(&ctx);
+    let ctx = context_with_lookback(true);
+    if !ctx.profile().int64_atomics {
+        eprintln!("no 64-bit atomics: the Onesweep split is not tested");
+        return;
+    }
+    let tile = ctx
+        .sort_plan(&vkalgo::SortDesc::new(U32, ValueType::U32, 1 << 20))
+        .expect("sort plan")
+        .tile_size() as usize;
+    let (n, max) = (3 * tile + 5, 3 * tile + 12);
+    let both = [(n, false), (tile + 1, true)];
+    let forced = |key_type, value_type| SortTuning {
+        lookback_spins: u32::MAX,
+        ..SortTuning::for_device(&ctx, key_type, value_type, 1 << 20)
+    };
+    for (m, key_type, value_type, forced_fallback) in [
+        (5u32, U32, ValueType::U32, false),
+        (7, F64, ValueType::None, false),
+        (100, I32, ValueType::U64, true),
+        (300, U32, ValueType::None, false),
+        (257, I64, ValueType::U32, true),
+    ] {
+        let desc = SplitDesc {
+            path: Onesweep,
+            glsl: Some(two_faced_glsl(key_type)),
+            onesweep_tuning: forced_fallback.then(|| forced(key_type, value_type)),
+            ..SplitDesc::new(key_type, value_type, m, BucketFn::Glsl, max as u64)
+        };
+        for &(count, indirect) in &both {
+            two_faced_record(&ctx, &desc, count, indirect);
+        }
+    }
+    // A second look at a staged key (the Onesweep scatter computes its digit again).
+    for (m, key_type, value_type) in [(5u32, U32, ValueType::U32), (300, U64, ValueType::None)] {
+        let tuning = SortTuning::for_device(&ctx, key_type, value_type, max as u64);
+        let desc = SplitDesc {
+            path: Onesweep,
+            glsl: Some(second_look_glsl(key_type)),
+            onesweep_tuning: Some(tuning),
+            ..SplitDesc::new(key_type, value_type, m, BucketFn::Glsl, max as u64)
+        };
+        two_faced_record_x(&ctx, &desc, n, false, m | (tuning.keys_per_thread << 24));
+    }
+    assert_no_validation_messages(&ctx);
+}
+
+/// A C context (`vkalgo_context_create_external`) over `ctx`'s device and queue, for host
+/// calls on buffers made with `ctx` (the tests submit from one thread: the queue lock does
+/// nothing). Destroy it with `vkalgo_context_destroy`.
+unsafe fn c_host_context_over(ctx: &Context) -> *mut vkalgo_ffi::VkalgoContext {
+    use vkalgo::ash::vk::Handle;
+    use vkalgo_ffi::types::*;
+    use vkalgo_ffi::*;
+    unsafe extern "C" fn no_lock(_: *mut std::ffi::c_void, _: u32) {}
+    let entry = vkalgo::ash::Entry::load().expect("Vulkan loader");
+    let gipa = entry.static_fn().get_instance_proc_addr;
+    let queue = ctx.device().get_device_queue(ctx.queue_family_index(), 0);
+    let desc = VkalgoExternalContextDesc {
+        instance: VkInstance(ctx.instance().handle().as_raw() as *mut std::ffi::c_void),
+        physical_device: VkPhysicalDevice(ctx.physical_device().as_raw() as *mut std::ffi::c_void),
+        device: VkDevice(ctx.device().handle().as_raw() as *mut std::ffi::c_void),
+        queue_family_index: ctx.queue_family_index(),
+        queue: VkQueue(queue.as_raw() as *mut std::ffi::c_void),
+        get_instance_proc_addr: Some(std::mem::transmute::<
+            vkalgo::ash::vk::PFN_vkGetInstanceProcAddr,
+            unsafe extern "system" fn(VkInstance, *const std::ffi::c_char) -> *const std::ffi::c_void,
+        >(gipa)),
+        flags: if ctx.profile().int64_atomics {
+            VKALGO_CONTEXT_INT64_ATOMICS_ENABLED
+        } else {
+            0
+        } | if ctx.profile().int16 {
+            VKALGO_CONTEXT_INT16_ENABLED
+        } else {
+            0
+        },
+        queue_lock: Some(no_lock),
+        ..Default::default()
+    };
+    let mut cctx = std::ptr::null_mut();
+    assert_eq!(
+        vkalgo_context_create_external(&desc, &mut cctx),
+        VkalgoResult::VkalgoSuccess
+    );
+    cctx
+}
+
+/// The host calls, Rust (`multisplit`, `multisplit_pairs`) and C (`vkalgo_multisplit_host`),
+/// with bucket functions that are not pure: [`two_faced_glsl`] on the small path and the tile
+/// paths `Auto` takes above it (keys alone and pairs, 4- and 8-byte keys), and
+/// [`PRIVATE_STATE_GLSL`] on the small path: `Error::InvalidArgument`
+/// (`VKALGO_ERROR_INVALID_ARGUMENT`) with a message naming the impure function, and the
+/// caller's keys, values and offsets unchanged.
+#[test]
+fn inconsistent_bucket_fn_host() {
+    use vkalgo_ffi::split::*;
+    use vkalgo_ffi::types::*;
+    use vkalgo_ffi::*;
+    assert_eq!(
+        (
+            VKALGO_MULTISPLIT_STATUS_BAD_BUCKET,
+            VKALGO_MULTISPLIT_STATUS_INCONSISTENT
+        ),
+        (
+            vkalgo::split::STATUS_BAD_BUCKET,
+            vkalgo::split::STATUS_INCONSISTENT
+        )
+    );
+    let ctx = context();
+    let mut rng = Rng(77);
+    let mut calls = GpuBuffer::new(&ctx, 16, MemoryLocation::CpuToGpu, "calls").expect("buffer");
+    let address = calls.address();
+    let small = ctx
+        .split_plan(&SplitDesc::new(
+            KeyType::U32,
+            ValueType::U32,
+            4,
+            BucketFn::Ids,
+            1 << 16,
+        ))
+        .unwrap()
+        .small_limit() as usize;
+    let refused = |what: &str, result: vkalgo::Result<Vec<u64>>| match result {
+        Err(Error::InvalidArgument(message)) => {
+            assert!(message.contains("not pure"), "{what}: {message}")
+        }
+        other => panic!("{what}: {other:?}"),
+    };
+    let u32_src = two_faced_glsl(KeyType::U32);
+    let f64_src = two_faced_glsl(KeyType::F64);
+    for n in [small - 1, 3 * small + 5] {
+        let m = 4u32;
+        let params = [m, address as u32, (address >> 32) as u32, n as u32];
+        let what = format!("Rust n={n}");
+        // u32 keys alone, then u32 -> u64 pairs; f64 keys alone.
+        calls.mapped().unwrap()[..4].fill(0);
+        let keys0 = rng.vec_u32(n);
+        let mut keys = keys0.clone();
+        let b = Bucketing::Glsl {
+            bucket_count: m,
+            source: &u32_src,
+            params,
+        };
+        refused(&format!("{what} keys"), ctx.multisplit(&mut keys, &b));
+        assert_eq!(keys, keys0, "{what}: keys changed");
+        calls.mapped().unwrap()[..4].fill(0);
+        let values0: Vec<u64> = (0..n as u64).map(|i| i << 40 | i).collect();
+        let mut values = values0.clone();
+        refused(
+            &format!("{what} pairs"),
+            ctx.multisplit_pairs(&mut keys, &mut values, &b),
+        );
+        assert_eq!((&keys, &values), (&keys0, &values0), "{what}: pairs changed");
+        calls.mapped().unwrap()[..4].fill(0);
+        let doubles0: Vec<f64> = keys0.iter().map(|&k| k as f64 - 1e9).collect();
+        let mut doubles = doubles0.clone();
+        let b = Bucketing::Glsl {
+            bucket_count: m,
+            source: &f64_src,
+            params,
+        };
+        refused(&format!("{what} f64"), ctx.multisplit(&mut doubles, &b));
+        assert!(same_bits(&doubles, &doubles0), "{what}: f64 keys changed");
+    }
+    // Private state on the small path (Rust).
+    let keys0 = rng.vec_u32(small - 3);
+    let mut keys = keys0.clone();
+    let b = Bucketing::Glsl {
+        bucket_count: 5,
+        source: PRIVATE_STATE_GLSL,
+        params: [5, 0, 0, 0],
+    };
+    refused("Rust private state", ctx.multisplit(&mut keys, &b));
+    assert_eq!(keys, keys0, "Rust private state: keys changed");
+    // C: the counting function above and below the small limit, the private state.
+    unsafe {
+        let cctx = c_host_context_over(&ctx);
+        let two_faced = std::ffi::CString::new(u32_src.as_str()).unwrap();
+        let private = std::ffi::CString::new(PRIVATE_STATE_GLSL).unwrap();
+        for (n, src, params) in [
+            (
+                small - 1,
+                &two_faced,
+                [4, address as u32, (address >> 32) as u32, (small - 1) as u32],
+            ),
+            (
+                3 * small + 5,
+                &two_faced,
+                [4, address as u32, (address >> 32) as u32, (3 * small + 5) as u32],
+            ),
+            (small - 3, &private, [4, 0, 0, 0]),
+        ] {
+            calls.mapped().unwrap()[..4].fill(0);
+            let keys0 = rng.vec_u32(n);
+            let values0: Vec<u32> = (0..n as u32).collect();
+            let (mut keys, mut values) = (keys0.clone(), values0.clone());
+            let mut offsets = vec![77u64; 5];
+            let desc = VkalgoMultisplitDesc {
+                key_type: VKALGO_KEY_U32,
+                value_type: VKALGO_VALUE_U32,
+                bucket_count: 4,
+                bucket_fn: VKALGO_BUCKET_GLSL,
+                glsl: src.as_ptr(),
+                params,
+                ..Default::default()
+            };
+            let r = vkalgo_multisplit_host(
+                cctx,
+                &desc,
+                keys.as_mut_ptr().cast(),
+                values.as_mut_ptr().cast(),
+                n,
+                offsets.as_mut_ptr(),
+            );
+            let what = format!("C n={n}");
+            assert_eq!(r, VkalgoResult::VkalgoErrorInvalidArgument, "{what}");
+            let message = std::ffi::CStr::from_ptr(vkalgo_last_error_message())
+                .to_string_lossy()
+                .into_owned();
+            assert!(message.contains("not pure"), "{what}: {message}");
+            assert_eq!((&keys, &values), (&keys0, &values0), "{what}: changed");
+            assert_eq!(offsets, vec![77u64; 5], "{what}: offsets written");
+        }
+        vkalgo_context_destroy(cctx);
+    }
+    assert_no_validation_messages(&ctx);
 }

@@ -245,11 +245,19 @@ void compact_kept(KEY_T keys[STEPS], MASK_T kept, uint prefix) {
     }
 }
 
-// Writes the workgroup's `total` compacted keys from output position `base` on.
+// The most keys the output holds (count(A) + count(B)): unsorted input may make tiles overlap
+// by an element at a partition boundary, and nothing is ever written past the output.
+uint64_t output_capacity() {
+    return uint64_t(count_a()) + uint64_t(count_b());
+}
+
+// Writes the workgroup's `total` compacted keys from output position `base` on (none at or past
+// the output's capacity).
 void store_compacted(uint total, uint64_t base) {
     barrier();
-    for (uint x = gl_LocalInvocationIndex; x < total; x += WG_SIZE) {
-        store_key(pc.out_keys, base + uint64_t(x), raw_bits(s_keys[x]));
+    uint64_t end = min(base + uint64_t(total), output_capacity());
+    for (uint64_t i = base + uint64_t(gl_LocalInvocationIndex); i < end; i += uint64_t(WG_SIZE)) {
+        store_key(pc.out_keys, i, raw_bits(s_keys[uint(i - base)]));
     }
 }
 
@@ -384,7 +392,7 @@ void lookback_tiles(uint t) {
     }
     uint last = second ? t + 1u : t;
     if (last == pc.max_tiles - 1u && gl_LocalInvocationIndex == 0u) {
-        U32Ref(pc.aux2_addr).v[0] = before + total + total2;
+        U32Ref(pc.aux2_addr).v[0] = uint(min(uint64_t(before + total + total2), output_capacity()));
     }
 }
 #endif
@@ -417,7 +425,8 @@ void main() {
     compact_kept(keys, kept, prefix);
     store_compacted(total, uint64_t(U32Ref(u32_addr(pc.aux_addr, t)).v[0]));
     if (t == 0u && gl_LocalInvocationIndex == 0u) {
-        U32Ref(pc.aux2_addr).v[0] = U32Ref(u32_addr(pc.aux_addr, pc.max_tiles)).v[0];
+        uint64_t written = uint64_t(U32Ref(u32_addr(pc.aux_addr, pc.max_tiles)).v[0]);
+        U32Ref(pc.aux2_addr).v[0] = uint(min(written, output_capacity()));
     }
 #endif
 #endif

@@ -188,11 +188,59 @@ void tile_counts_ready() {
     for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
         uint d = owned_digit(j);
         if (d < RADIX) {
+#ifdef SPLIT_BUCKETS
+            // A successor that counted this tile's keys itself (look_back's fallback) may have
+            // published its count here first (split_claim_count): it must be this tile's.
+            uint64_t was = atomicExchange(ring.v[slot + d], ring_entry(g_seq, flag, g_tile_count[j]),
+                                          gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+            if (uint(was >> 34) == g_seq && (uint(was >> 32) & 3u) == FLAG_AGGREGATE
+                && uint(was) != g_tile_count[j]) {
+                split_report_inconsistent();
+            }
+#else
             atomicStore(ring.v[slot + d], ring_entry(g_seq, flag, g_tile_count[j]), gl_ScopeDevice,
                         gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+#endif
         }
     }
 }
+
+#ifdef SPLIT_BUCKETS
+// The Onesweep split's fallback: `counted` of a digit, counted from the keys of the predecessor
+// whose sequence number is `seq` (its ring entry at `at`), is used only once it is that tile's
+// published aggregate: installed here unless an entry of the tile is there already. Then the
+// tile itself compares it with its own count when it publishes (tile_counts_ready), so a
+// bucket function that answers differently in the two counts is reported whichever comes
+// first. Returns whether the caller adds `counted`; else the tile's entry (or another
+// successor's count) is there to be read by the look-back, compared here if an aggregate. An
+// entry already overwritten by a later tile (only after a ring wait gave up) leaves the count
+// unchecked.
+bool split_claim_count(uint at, uint seq, uint counted) {
+    U64AtomicRef ring = U64AtomicRef(pc.scratch + SCRATCH_RING);
+    uint64_t e = atomicLoad(ring.v[at], gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+    for (uint attempt = 0u; attempt < 4u; ++attempt) {
+        uint tag = uint(e >> 34);
+        uint flag = uint(e >> 32) & 3u;
+        if (tag == seq && flag != 0u) {
+            if (flag == FLAG_AGGREGATE && uint(e) != counted) {
+                split_report_inconsistent();
+            }
+            return false;
+        }
+        if (tag > seq) {
+            return true;
+        }
+        uint64_t seen = atomicCompSwap(ring.v[at], e, ring_entry(seq, FLAG_AGGREGATE, counted),
+                                       gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed,
+                                       gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+        if (seen == e) {
+            return true;
+        }
+        e = seen;
+    }
+    return true;
+}
+#endif
 
 // Decoupled look-back over the ring: the exclusive prefix of each owned digit over the tiles
 // before this one. Each digit walks back from the nearest predecessor, adding aggregates, until
@@ -311,6 +359,14 @@ void look_back() {
             // Stalled: resume polling (a digit stalled on another silent tile stalls again
             // at once and is counted in a later round).
             pending[j] = true;
+#ifdef SPLIT_BUCKETS
+            if (look[j] == fallback
+                && !split_claim_count((base_seq + uint(fallback)) % RING_TILES * RADIX + owned_digit(j),
+                                      base_seq + uint(fallback), s_fallback_hist[owned_digit(j)])) {
+                spins[j] = 0u; // the predecessor's entry is there: the look-back reads it
+                continue;
+            }
+#endif
             if (look[j] == fallback) {
                 g_prefix[j] += s_fallback_hist[owned_digit(j)];
                 look[j] -= 1;
@@ -400,9 +456,15 @@ void main() {
     // Global digit starts of this pass (exclusive scan of the upfront histogram).
     U32Ref digit_starts = U32Ref(pc.scratch + SCRATCH_HISTOGRAMS + uint64_t(g_pass) * uint64_t(RADIX * 4u));
     uint digit_start[DIGITS_PER_THREAD];
+#ifdef SPLIT_BUCKETS
+    uint digit_end[DIGITS_PER_THREAD]; // the next digit's start (the last: the count)
+#endif
     for (uint j = 0u; j < DIGITS_PER_THREAD; ++j) {
         uint d = owned_digit(j);
         digit_start[j] = d < RADIX ? digit_starts.v[d] : 0u;
+#ifdef SPLIT_BUCKETS
+        digit_end[j] = d + 1u < RADIX ? digit_starts.v[d + 1u] : n;
+#endif
     }
     barrier();
     uint tile = s_ticket & ~CONSTANT_DIGIT_PASS;
@@ -430,6 +492,16 @@ void main() {
         uint d = owned_digit(j);
         if (d < RADIX) {
             s_digit_offset[d] = digit_start[j] + g_prefix[j] - g_local_start[j];
+#ifdef SPLIT_BUCKETS
+            // The tile's part of the digit's range must lie in the range the histogram counted
+            // (every tile's part ends inside it, the last at its end, unless some tile's
+            // ranking gave the digit more keys than the count: then they are not written).
+            bool fits = g_prefix[j] + g_tile_count[j] <= digit_end[j] - digit_start[j];
+            set_split_run(d, fits ? g_local_start[j] | ((g_local_start[j] + g_tile_count[j]) << 16) : 0u);
+            if (!fits) {
+                split_report_inconsistent();
+            }
+#endif
         }
     }
     barrier();

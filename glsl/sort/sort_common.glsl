@@ -119,7 +119,7 @@ layout(push_constant) uniform SortPush {
     // The Onesweep split (SPLIT_BUCKETS; 0 for sorts): the bucket function's operands
     // (glsl/split/bucket_fn.glsl) and the split's status word.
     uint64_t aux;          // SPLITTERS: the splitter index (glsl/split/splitter_index.comp)
-    uint64_t split_status; // u32 status word (bit 0: a bucket id >= m)
+    uint64_t split_status; // u32 status word (bit 0: a bucket id >= m; bit 1: inconsistent)
     uint bucket_count;     // m (<= RADIX)
     uint id_bits;          // ceil(log2(m))
     uvec4 params;          // GLSL: vkalgo_params (offset 112: 128 bytes in all)
@@ -199,6 +199,17 @@ uint element_count() {
 #error "SPLIT_BUCKETS takes BUCKET_FN 1 (SPLITTERS) or 3 (GLSL)"
 #endif
 #include "../split/bucket_fn.glsl"
+
+// Bits of the split's status word (glsl/split/split_common.glsl STATUS_*).
+#define SPLIT_STATUS_BAD_BUCKET 1u
+#define SPLIT_STATUS_INCONSISTENT 2u
+
+// Raises STATUS_INCONSISTENT: the bucket function answered differently in the passes (the
+// count, the ranking, the scatter, a look-back's own count of a predecessor), so some element
+// would have left the place counted for it (it is not written; see onesweep.comp).
+void split_report_inconsistent() {
+    atomicOr(U32AtomicRef(pc.split_status).v[0], SPLIT_STATUS_INCONSISTENT);
+}
 #endif
 
 uint tiles_of(uint n) {
@@ -377,6 +388,44 @@ uint get_rank(uint i) {
     return (g_ranks[i >> 1] >> ((i & 1u) * 16u)) & 0xFFFFu;
 }
 
+#ifdef SPLIT_BUCKETS
+// The Onesweep split: the digit each held key was ranked by (8 bits each), so that its rank
+// within the tile is taken with the same digit: the bucket function is evaluated once for the
+// ranking (an impure one could answer otherwise a second time and collide two keys in the tile).
+uint g_rank_digits[(KEYS_PER_THREAD + 3u) / 4u];
+
+void set_rank_digit(uint i, uint d) {
+    g_rank_digits[i >> 2] = bitfieldInsert(g_rank_digits[i >> 2], d, int((i & 3u) * 8u), 8);
+}
+
+uint rank_digit(uint i) {
+    return bitfieldExtract(g_rank_digits[i >> 2], int((i & 3u) * 8u), 8);
+}
+
+// The tile's run of each digit in the ranked tile: first position | end << 16 (positions are
+// below TILE_KEYS <= 2^15), written once the tile's look-back is done (onesweep.comp), in the
+// match table's words where they are enough (the ranking is done with them), else in words of
+// their own. A staged key is written only where its digit, computed again from the key, is the
+// run holding its position, and only inside the tile's part of its bucket's range; an empty
+// run (0) writes nothing.
+const uint SPLIT_RUN_OWN_WORDS = HIST_ROWS * MATCH_SLOTS >= RADIX ? 1u : RADIX;
+shared uint s_split_run_own[SPLIT_RUN_OWN_WORDS];
+
+void set_split_run(uint d, uint run) {
+    if (HIST_ROWS * MATCH_SLOTS >= RADIX) {
+        s_match[d] = run;
+    } else {
+        s_split_run_own[d] = run;
+    }
+}
+
+// Whether position `p` of the ranked tile lies in digit d's run (see set_split_run).
+bool split_in_run(uint d, uint p) {
+    uint run = HIST_ROWS * MATCH_SLOTS >= RADIX ? s_match[d] : s_split_run_own[d];
+    return p - (run & 0xFFFFu) < (run >> 16) - (run & 0xFFFFu);
+}
+#endif
+
 void set_rank(uint i, uint rank) {
     g_ranks[i >> 1] = bitfieldInsert(g_ranks[i >> 1], rank, int((i & 1u) * 16u), 16);
 }
@@ -500,17 +549,31 @@ void rank_tile(uint tile_start, uint valid) {
     }
     RANK_MARK(2u);
     uint row = gl_SubgroupID * RADIX;
+#ifdef SPLIT_BUCKETS
+    [[unroll]] for (uint k = 0u; k < (KEYS_PER_THREAD + 3u) / 4u; ++k) {
+        g_rank_digits[k] = 0u; // defined bits before the first insert
+    }
+#endif
     if (valid == TILE_KEYS) {
         // Every tile but the last: a copy of the loop without per-key validity (4% faster per
         // sort on an H200, docs/benchmarks/2026-11-21-h200-sort-v4.md).
         uvec4 lanes = subgroupBallot(true);
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+#ifdef SPLIT_BUCKETS
+            uint d = pass_digit(g_keys[i]);
+            set_rank_digit(i, d);
+            set_rank(i, rank_in_subgroup(d, true, lanes, row));
+#else
             set_rank(i, rank_in_subgroup(pass_digit(g_keys[i]), true, lanes, row));
+#endif
         }
     } else {
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
             bool ok = key_index_in_tile(i) < valid;
             uint d = ok ? pass_digit(g_keys[i]) : 0u;
+#ifdef SPLIT_BUCKETS
+            set_rank_digit(i, d);
+#endif
             set_rank(i, rank_in_subgroup(d, ok, subgroupBallot(ok), row));
         }
     }
@@ -555,7 +618,11 @@ void rank_tile(uint tile_start, uint valid) {
     [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
         uint rank = get_rank(i);
         if (rank != NO_RANK) {
+#ifdef SPLIT_BUCKETS
+            set_rank(i, rank + s_hist[row + rank_digit(i)]);
+#else
             set_rank(i, rank + s_hist[row + pass_digit(g_keys[i])]);
+#endif
         }
     }
 }
@@ -637,6 +704,14 @@ void write_key_round(uint round, uint valid) {
 #if VALUE_WORDS > 0
             set_out_digit(round * ROUND_STEPS(KEY_ROUNDS) + i, d);
 #endif
+#ifdef SPLIT_BUCKETS
+            // The digit computed again from the staged key must be the one it was ranked by
+            // (its run holds p), else the key is not written (see set_split_run).
+            if (!split_in_run(d, p)) {
+                split_report_inconsistent();
+                continue;
+            }
+#endif
             // (s_digit_offset[d] + p < count: a u32 that wraps nowhere, but may be >= 2^31.)
             key_at(g_keys_out, s_digit_offset[d] + p).v[0] = output_key(key);
         }
@@ -714,7 +789,15 @@ void scatter_value_round(uint round, uint valid) {
 #else
             VALUE_T v = s_stage[q];
 #endif
+#ifdef SPLIT_BUCKETS
+            uint d = out_digit(round * ROUND_STEPS(VALUE_ROUNDS) + i);
+            if (!split_in_run(d, p)) {
+                continue; // (its key was not written either)
+            }
+            value_at(g_values_out, s_digit_offset[d] + p).v[0] = v;
+#else
             value_at(g_values_out, s_digit_offset[out_digit(round * ROUND_STEPS(VALUE_ROUNDS) + i)] + p).v[0] = v;
+#endif
         }
     }
 }

@@ -4,6 +4,14 @@
 // the workgroup scans the matrix, writes the offsets and the status word, and the lane groups
 // scatter their columns. The same columns, ranks and results as the multi-pass path (see
 // split_common.glsl). On a bucket >= m only the status word is written.
+//
+// After the scan each matrix entry holds its first position in the low 16 bits and its end (the
+// first position plus the count of its bucket in its column) in the high 16 (the path splits at
+// most 16384 elements: src/split/mod.rs small_cap); the scatter advances the low half and writes
+// an element only below the end. An element past it (a bucket function that answered
+// differently in the two walks) is not written and sets STATUS_INCONSISTENT: as the walks meet
+// every element once, no entry falls short unless another one overflows, so a run with any
+// element out of its counted place reports it.
 #include "split_common.glsl"
 #include "../common/workgroup_scan.glsl"
 
@@ -79,17 +87,15 @@ void main() {
     uint running = workgroup_exclusive_scan(sum, total);
     for (uint i = begin; i < end; ++i) {
         uint x = s_matrix[i];
-        s_matrix[i] = running;
+        s_matrix[i] = running | ((running + x) << 16); // first position | end (below 2^16)
         running += x;
     }
     barrier();
     for (uint b = lid; b <= pc.bucket_count; b += WG_SIZE) {
-        U32Ref(pc.offsets + uint64_t(b) * 4ul).v[0] = b < pc.bucket_count ? s_matrix[b * columns] : n;
-    }
-    if (lid == 0u) {
-        U32Ref(pc.scratch).v[0] = 0u;
+        U32Ref(pc.offsets + uint64_t(b) * 4ul).v[0] = b < pc.bucket_count ? s_matrix[b * columns] & 0xFFFFu : n;
     }
     barrier(); // column 0's entries have been read before its lane group advances them
+    bool inconsistent = false;
     // 3. Scatter: the same walk, each element to its entry + rank.
     for (uint r = 0u; r < rounds; ++r) {
         uint c = g + r * groups;
@@ -108,14 +114,20 @@ void main() {
             }
             uvec4 peers = peers_of(b, ballot(ok) & gmask);
             uint below = popcount4(peers & fold_mask(gl_SubgroupLtMask));
-            uint base = ok ? s_matrix[b * columns + c] : 0u;
+            uint entry = ok ? s_matrix[b * columns + c] : 0u;
+            uint base = entry & 0xFFFFu;
             subgroupMemoryBarrierShared();
             subgroupBarrier();
             if (ok && (peers & fold_mask(gl_SubgroupGtMask)) == uvec4(0u)) {
-                s_matrix[b * columns + c] = base + popcount4(peers);
+                // (At most 2n < 2^16 even past the end.)
+                s_matrix[b * columns + c] = (entry & 0xFFFF0000u) | (base + popcount4(peers));
             }
             subgroupMemoryBarrierShared();
             subgroupBarrier();
+            if (ok && base + below >= (entry >> 16)) {
+                inconsistent = true; // past the entry's counted run: not written
+                ok = false;
+            }
             if (ok) {
                 uint64_t pos = uint64_t(base + below);
                 KeyRef(pc.keys_out + pos * uint64_t(KEY_BITS / 8)).v[0] = key;
@@ -125,5 +137,12 @@ void main() {
 #endif
             }
         }
+    }
+    if (inconsistent) {
+        atomicOr(s_bad, 1u);
+    }
+    barrier();
+    if (lid == 0u) {
+        U32Ref(pc.scratch).v[0] = s_bad != 0u ? STATUS_INCONSISTENT : 0u;
     }
 }

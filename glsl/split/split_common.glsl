@@ -14,7 +14,8 @@
 //     index of the first element of bucket b in column c.
 //  3. offsets.comp: offsets[b] = entry (b, 0), offsets[m] = count.
 //  4. scatter.comp: every column walks its elements again, recomputes buckets and ranks, and
-//     writes each element to entry (b, c) + its rank, advancing the entry by the step's count.
+//     writes each element to its place in the run of entry (b, c) (the scan is out of place:
+//     the count matrix, decremented as the run fills, bounds every write to the run).
 // No workgroup ever waits on another.
 //
 // Permutation defines: KEY_BITS (32 or 64), VALUE_WORDS (0 keys only, 1 u32 values, 2 u64
@@ -73,11 +74,17 @@ layout(push_constant) uniform SplitPush {
     uint id_bits;          // ceil(log2(m)): bits of a bucket id
     uint flags;            // SPLIT_FLAG_*
     uint clear_words;      // tile count: words of scan scratch (after the status word) it zeroes
+    uint counts_gap;       // column scatter: the count matrix lies 16 * counts_gap bytes before `matrix`
     uvec4 params;          // GLSL: vkalgo_params
 } pc;
 
 // Must match src/split/mod.rs (STATUS_* and SPLIT_FLAG_*).
 #define STATUS_BAD_BUCKET 1u
+// The bucket function answered differently in the counting pass and in the pass that places the
+// elements: an element would have been written outside the place counted for it (every write
+// position is bounded by its bucket's counted run, which ends at or before the count, so no
+// write leaves the output ranges; such elements are not written).
+#define STATUS_INCONSISTENT 2u
 // The tile paths: the count pass leaves the status word alone and appends a zero entry to the
 // matrix, so the scanned matrix ends with the total counted (elements with a bucket >= m are
 // not counted); the offsets pass writes the status word from it (see tile_split_bad).
@@ -193,6 +200,11 @@ uvec4 peers_and_count_of(uint b, uvec4 okmask, uint t, out uint t_count) {
 // Byte address of matrix entry (bucket, column).
 uint64_t matrix_addr(uint bucket, uint column) {
     return pc.matrix + (uint64_t(bucket) * uint64_t(pc.columns) + uint64_t(column)) * 4ul;
+}
+
+// Raises STATUS_INCONSISTENT in the status word (rare: only for an impure bucket function).
+void report_inconsistent() {
+    atomicOr(U32AtomicRef(pc.scratch).v[0], STATUS_INCONSISTENT);
 }
 
 // With SPLIT_FLAG_TOTAL_STATUS: whether some bucket id was >= m, read from the scanned matrix's

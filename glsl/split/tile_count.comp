@@ -4,9 +4,9 @@
 // tile's column is written, zeros included, so the matrix needs no clearing). An element whose
 // bucket is >= m is not counted: the matrix's extra last entry (m * columns), written 0 here,
 // becomes the total counted in the scan, and the offsets pass sets the status word when it
-// falls short of the count (SPLIT_FLAG_TOTAL_STATUS). The pass also zeroes the scan's
-// look-back state (pc.clear_words words after the status word's 16 bytes; each workgroup a
-// slice), so no clear is recorded before it. Two forms, by the plan
+// falls short of the count (SPLIT_FLAG_TOTAL_STATUS). The pass also zeroes the status word and
+// the scan's look-back state (pc.clear_words words after the status word's 16 bytes; each
+// workgroup a slice), so no clear is recorded before it. Two forms, by the plan
 // (specialization constant 2, src/split/tiles.rs TILE_SPEC_COUNT_REGISTERS):
 //  - COUNT_REGISTERS (m <= 8, a lane's share of a tile under 256 elements): one subgroup
 //    counts a whole tile, TILES_PER_GROUP tiles a workgroup, with no shared memory and no
@@ -227,7 +227,7 @@ void count_tile_in_shared(uint tile, uint n, uint m) {
     }
 }
 
-// This workgroup's slice of the scan state to zero, and the matrix's last entry.
+// This workgroup's slice of the scan state to zero, the matrix's last entry and the status word.
 void clear_scan_state(uint groups) {
     uint wg = linear_workgroup_id();
     uint per_group = (pc.clear_words + groups - 1u) / groups;
@@ -238,6 +238,9 @@ void clear_scan_state(uint groups) {
     }
     if (wg == 0u && gl_LocalInvocationIndex == 0u) {
         U32Ref(pc.matrix + uint64_t(pc.bucket_count) * uint64_t(pc.columns) * 4ul).v[0] = 0u;
+        // The status word: the offsets and scatter passes (which run side by side) raise its
+        // bits.
+        U32Ref(pc.scratch).v[0] = 0u;
     }
 }
 

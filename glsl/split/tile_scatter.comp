@@ -22,6 +22,17 @@
 //     instead of the workgroup, and no row becomes a position.
 //  3b. TILE_SUBGROUP_STAGED instead: each subgroup stages only its own run, with subgroup
 //     barriers (subgroup_staged_write).
+//  4. Bounds (an impure bucket function: split_common.glsl STATUS_INCONSISTENT): the scanned
+//     matrix's entry after (b, tile) is where the tile's run of bucket b ends, so the run holds
+//     next - entry places (the count pass's count). Before any write, the places this tile's
+//     ranking gives bucket b (each subgroup's, up to its own, with SUBGROUP_POSITIONS; the
+//     tile's elsewhere) are checked against that: more, and the subgroup (or the tile) writes
+//     nothing and raises the status. As the ranking meets every element of the tile once (an
+//     id >= m, which the count did not see, raises the status too), no bucket falls short unless
+//     another one overflows: every element out of its counted place is reported, and every
+//     write lies in its run, below the count. Where a staged element's bucket is computed again
+//     from its key (GLSL: BITS is pure), its slot must lie in that bucket's run of the staged
+//     tile, else it is not written and the status is raised.
 // Shared pool (COUNTER_WORDS words): the counter rows at [0, rows * m) (two sets of rows with
 // DOUBLE_BUFFERED_ROWS); the staged keys or values at [0, TILE_LENGTH * words) (after the
 // counters are consumed); with TILE_STAGED the tile's bucket starts at [aux, aux + m) and the
@@ -85,6 +96,35 @@ uint staged_bucket(KEY_T key, uint slot, uint m, uint aux) {
 #endif
 }
 
+// The word of bucket b's run in the staged tile at s_pool[aux + b]: its first slot, and with
+// GLSL its end (first slot + count) in the high 16 bits (slots are below TILE_LENGTH <= 2^13),
+// for staged_slot_in_run; IDS and SPLITTERS search the first slots.
+uint staged_run_word(uint first, uint end) {
+#if BUCKET_FN == 3
+    return first | (end << 16);
+#else
+    return first;
+#endif
+}
+
+// GLSL (computed again from the key: an impure function may answer otherwise than for the
+// ranking): whether bucket `b` of the staged element at `slot` holds that slot in the staged
+// tile (the runs at s_pool[aux..aux + m), staged_run_word); else the element is not written and
+// the status is raised. The other bucket functions find the bucket from the slot (or are
+// pure).
+bool staged_slot_in_run(uint b, uint slot, uint m, uint aux) {
+#if BUCKET_FN == 3
+    uint run = b < m ? s_pool[aux + b] : 0u;
+    bool in_run = slot - (run & 0xFFFFu) < (run >> 16) - (run & 0xFFFFu);
+    if (!in_run) {
+        report_inconsistent();
+    }
+    return in_run;
+#else
+    return true;
+#endif
+}
+
 // Step 3b, TILE_SUBGROUP_STAGED (the warp-level multisplit's local reordering, Ashkiani et
 // al.; m at most the subgroup size, counters in registers): each subgroup stages its own run
 // of S * BATCH elements in bucket order in a private region of the pool (after the counter
@@ -130,6 +170,16 @@ void subgroup_staged_write(KEY_T keys[BATCH],
         }
 #if BUCKET_FN == 0 || BUCKET_FN == 3
         uint b = ok ? bucket_of(key, 0ul) : 0u;
+#if BUCKET_FN == 3
+        // Computed again (see staged_slot_in_run): the slot must lie in bucket b's run (lane
+        // b: its first slot | its count << 16; slots are below 2^12).
+        uint run = subgroupShuffle(local_start | (counter << 16), min(b, m - 1u));
+        if (ok && (b >= m || slot - (run & 0xFFFFu) >= (run >> 16))) {
+            report_inconsistent();
+            ok = false;
+            b = 0u;
+        }
+#endif
 #else
         // The last bucket whose first slot is <= slot, by a search of the lanes' starts
         // (subgroup-uniform: every lane probes in every round).
@@ -152,6 +202,8 @@ void subgroup_staged_write(KEY_T keys[BATCH],
         dest[k] = subgroupShuffle(shift, b) + slot;
         if (ok) {
             KeyRef(pc.keys_out + uint64_t(dest[k]) * uint64_t(KEY_BITS / 8)).v[0] = key;
+        } else {
+            dest[k] = NONE; // (positions are below the count, so below 2^32 - 1)
         }
     }
 #if VALUE_WORDS > 0
@@ -169,7 +221,7 @@ void subgroup_staged_write(KEY_T keys[BATCH],
     subgroupBarrier();
     [[unroll]] for (uint k = 0u; k < BATCH; ++k) {
         uint slot = k * gl_SubgroupSize + lane;
-        if (slot < held) {
+        if (dest[k] != NONE) {
             VALUE_T value = VALUE_T(s_pool[region + slot]);
 #if VALUE_WORDS == 2
             value |= uint64_t(s_pool[region + span + slot]) << 32;
@@ -379,8 +431,10 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
         row = STAGED_ROWS_BASE(m) + gl_SubgroupID * m;
     }
     uint subgroup_start = 0u; // SUBGROUP_POSITIONS: lane b, bucket b's first output position
+    uint run_end = 0u; // ... and the end of the tile's run of bucket b (step 4)
     if ((SUBGROUP_POSITIONS || (STAGED_POSITIONS && gl_SubgroupID == 0u)) && gl_SubgroupInvocationID < m) {
         subgroup_start = U32Ref(matrix_addr(gl_SubgroupInvocationID, tile)).v[0];
+        run_end = U32Ref(matrix_addr(gl_SubgroupInvocationID, tile) + 4ul).v[0];
     }
 
     uint lane_first = tile_lane_first();
@@ -409,7 +463,13 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
         bool ok = ITEM_OK(i);
         uint b = ok ? bucket_of(keys[i], index) : 0u;
         if (b >= m) {
-            ok = false; // (the count pass raised the status: never reached)
+            // (The count saw every id below m, else the status would stop this pass: the
+            // bucket function answered otherwise there.)
+            report_inconsistent();
+            if (!SUBGROUP_POSITIONS) {
+                atomicOr(s_status, 1u); // (the staged tile would not fill: nothing is written)
+            }
+            ok = false;
             b = 0u;
         }
         uvec4 okmask = ballot(ok);
@@ -448,10 +508,21 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
     }
     barrier();
     if (SUBGROUP_POSITIONS) {
+        uint before = 0u;
         if (gl_SubgroupInvocationID < m) {
             for (uint r = 0u; r < gl_SubgroupID; ++r) {
-                subgroup_start += s_pool[(set_first_row + r) * m + gl_SubgroupInvocationID];
+                before += s_pool[(set_first_row + r) * m + gl_SubgroupInvocationID];
             }
+        }
+        // Step 4: the places of this subgroup and those before it in the tile's run of each
+        // bucket must not exceed the count's (run_end - subgroup_start).
+        bool over = before + counter > run_end - subgroup_start;
+        subgroup_start += before;
+        if (subgroupAny(over)) {
+            if (subgroupElect()) {
+                report_inconsistent();
+            }
+            return; // subgroup-uniform: no workgroup barrier follows
         }
         if (TILE_SUBGROUP_STAGED) {
             subgroup_staged_write(keys,
@@ -495,8 +566,13 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
         }
         uint tile_start = subgroupExclusiveAdd(total);
         if (gl_SubgroupID == 0u && lane < m) {
-            s_pool[aux + lane] = tile_start;
+            s_pool[aux + lane] = staged_run_word(tile_start, tile_start + total);
             s_pool[aux + m + lane] = subgroup_start - tile_start; // (wraps back in pos = it + slot)
+            if (total > run_end - subgroup_start) {
+                // Step 4 (read after the staging barrier below).
+                report_inconsistent();
+                atomicOr(s_status, 1u);
+            }
         }
         uint start = tile_start + before;
         [[unroll]] for (uint i = 0u; i < BATCH; ++i) {
@@ -523,20 +599,32 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
             uint b = first_bucket + k;
             if (b < m) {
                 uint global = U32Ref(matrix_addr(b, tile)).v[0];
+                uint places = U32Ref(matrix_addr(b, tile) + 4ul).v[0] - global;
                 uint run = staged ? local : global;
+                uint first = run;
                 for (uint r = 0u; r < rows; ++r) {
                     uint c = s_pool[r * m + b];
                     s_pool[r * m + b] = run;
                     run += c;
                 }
+                if (run - first > places) {
+                    // Step 4: more of bucket b than the count placed in the tile.
+                    report_inconsistent();
+                    atomicOr(s_status, 1u);
+                }
                 if (staged) {
-                    s_pool[aux + b] = local;
+                    s_pool[aux + b] = staged_run_word(local, run);
                     s_pool[aux + m + b] = global - local; // (wraps back in pos = it + slot)
                     local = run;
                 }
             }
         }
         barrier();
+        if (subgroupAny(s_status != 0u)) {
+            // Step 4 failed (set before the barrier; this tile alone sets it here, and a
+            // later tile's ranking only sets it again): write nothing.
+            return;
+        }
 
         if (TILE_SUBGROUP_STAGED) {
             subgroup_staged_write(keys,
@@ -577,6 +665,9 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
         }
     }
     barrier();
+    if (STAGED_POSITIONS && subgroupAny(s_status != 0u)) {
+        return; // workgroup-uniform (one tile a workgroup): step 4 failed, write nothing
+    }
     uint dest[BATCH]; // global position of slot k * WG_SIZE + lid
     [[unroll]] for (uint k = 0u; k < BATCH; ++k) {
         uint slot = k * WG_SIZE + lid;
@@ -586,8 +677,11 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
 #if KEY_BITS == 64
             key |= uint64_t(s_pool[TILE_LENGTH + slot]) << 32;
 #endif
-            dest[k] = s_pool[aux + m + staged_bucket(key, slot, m, aux)] + slot;
-            KeyRef(pc.keys_out + uint64_t(dest[k]) * uint64_t(KEY_BITS / 8)).v[0] = key;
+            uint b = staged_bucket(key, slot, m, aux);
+            if (staged_slot_in_run(b, slot, m, aux)) {
+                dest[k] = s_pool[aux + m + b] + slot;
+                KeyRef(pc.keys_out + uint64_t(dest[k]) * uint64_t(KEY_BITS / 8)).v[0] = key;
+            }
         }
     }
 #if VALUE_WORDS > 0

@@ -1,7 +1,7 @@
 //! Host convenience multisplits: upload, record, submit, wait (bounded), check the status
 //! word, download. In place: the caller's keys (and values) come back split.
 
-use super::{BucketFn, SplitArgs, SplitDesc, STATUS_BAD_BUCKET};
+use super::{BucketFn, SplitArgs, SplitDesc, STATUS_BAD_BUCKET, STATUS_INCONSISTENT};
 use crate::core::buffer::ElementCount;
 use crate::core::runner::read_back;
 use crate::error::{Error, Result};
@@ -29,7 +29,9 @@ pub enum Bucketing<'a, K> {
         /// The bucket id of every element.
         ids: &'a [u32],
     },
-    /// GLSL source defining `uint vkalgo_bucket(T key)`, reading `uvec4 vkalgo_params`.
+    /// GLSL source defining `uint vkalgo_bucket(T key)`, reading `uvec4 vkalgo_params`. It
+    /// must be pure (see [`crate::split::BucketFn::Glsl`]): a function found answering
+    /// differently in the passes is [`Error::InvalidArgument`], and nothing is changed.
     Glsl {
         /// `m`.
         bucket_count: u32,
@@ -110,8 +112,10 @@ impl<'a, K: SortKey> Bucketing<'a, K> {
 impl Context {
     /// Splits `keys` stably into buckets on the GPU, in place: the keys of bucket 0 first, then
     /// bucket 1, ..., each bucket in input order. Returns the `m + 1` bucket offsets (bucket
-    /// `b` is `keys[offsets[b]..offsets[b + 1]]`). A bucket id `>= m` is
-    /// [`Error::InvalidArgument`], and then `keys` are unchanged.
+    /// `b` is `keys[offsets[b]..offsets[b + 1]]`). A bucket id `>= m`, or a GLSL bucket function
+    /// that is not pure (it answered differently in the passes:
+    /// [`crate::split::STATUS_INCONSISTENT`]), is [`Error::InvalidArgument`], and then `keys` are
+    /// unchanged.
     pub fn multisplit<K: SortKey>(&self, keys: &mut [K], bucketing: &Bucketing<K>) -> Result<Vec<u64>> {
         let host = bucketing.to_host()?;
         self.split_host_bytes(
@@ -147,8 +151,9 @@ impl Context {
         )
     }
 
-    /// The one host multisplit behind the typed calls and the C ABI. On error `keys` and
-    /// `values` are unchanged.
+    /// The one host multisplit behind the typed calls and the C ABI. On error (a bad bucket id
+    /// or an impure bucket function included: the split runs on copies, read back only when
+    /// the status word is clean) `keys` and `values` are unchanged.
     pub fn split_host_bytes(
         &self,
         key_type: KeyType,
@@ -323,6 +328,12 @@ impl Context {
             return Err(Error::invalid(format!(
                 "multisplit: the bucket function returned a bucket id >= bucket_count {m}"
             )));
+        }
+        if status[0] & STATUS_INCONSISTENT != 0 {
+            return Err(Error::invalid(
+                "multisplit: the bucket function is not pure: it gave some key a different bucket \
+                 when the buckets were counted and when the elements were placed",
+            ));
         }
         let mut offsets32 = vec![0u32; m as usize + 1];
         read_back(&mut offsets_download, &mut offsets32)?;

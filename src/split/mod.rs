@@ -18,7 +18,8 @@
 //!   (four u32 set per call). Compiled at run time with shaderc; the SPIR-V is cached by source
 //!   text for the process and the pipelines per context, so a second plan with the same
 //!   source compiles nothing. A compile error is [`Error::CompileError`] with shaderc's
-//!   message. `double` keys need the device feature `shaderFloat64`.
+//!   message. `double` keys need the device feature `shaderFloat64`. The function must be
+//!   pure (see "Bucket functions must be pure" below).
 //!
 //! # Method
 //! The seed technique (Ashkiani, Davidson, Meyer & Owens, "GPU Multisplit", PPoPP 2016): the
@@ -43,8 +44,10 @@
 //! Every other path runs (1) a count of each column's buckets into a bucket-major matrix,
 //! (2) one exclusive scan of the matrix (the scan module's record layer: one look-back pass
 //! into a second matrix where the device runs the look-back, its state zeroed by the count
-//! pass; else reduce-then-scan in place), (3) the offsets, (4) a stable scatter that
-//! recomputes the buckets and ranks. No workgroup of the count and scatter waits on another
+//! pass; else reduce-then-scan, in place on the tile paths, into a second matrix on the column
+//! path), (3) the offsets, (4) a stable scatter that recomputes the buckets and ranks, each
+//! write bounded by its bucket's counted run (see "Bucket functions must be pure"). No
+//! workgroup of the count and scatter waits on another
 //! (the safe kind, for every device). They differ in what a column is and where its
 //! counters live:
 //! - tile paths ([`SplitPath::TileDirect`], [`SplitPath::TileStaged`],
@@ -90,8 +93,51 @@
 //! range, and then the outputs (`keys_out`, `values_out`, `offsets`) are not written at all.
 //! The status word is written by every recorded multisplit (0 when every id was in range;
 //! the tile paths find a bad id from the scanned matrix's total, which leaves such elements
-//! out, and their offsets pass writes the word); the caller may copy it out after the split
-//! (the host layer does, and returns [`Error::InvalidArgument`]).
+//! out: their count pass zeroes the word and their offsets pass raises the bit); the caller
+//! may copy it out after the split (the host layer does, and returns
+//! [`Error::InvalidArgument`]).
+//!
+//! # Bucket functions must be pure
+//! Every path evaluates the bucket function at least twice per element, in different
+//! dispatches and invocations: once to count the buckets, once (or more: the Onesweep ranking
+//! and scatter, its look-back's own count of a silent predecessor, the staged paths' second
+//! look at a staged key) to place the elements. A [`BucketFn::Glsl`] function must therefore
+//! give a key the same bucket every time: no state of its own (private globals kept across
+//! calls, buffers it writes or that change during the split, answers that depend on the
+//! workgroup or invocation), and within the device's limits (lavapipe stops an invocation's
+//! loop after 65535 iterations, and then the function answers something else). (BITS and
+//! SPLITTERS are pure; IDS reads its buffer twice, which must not change during the split.)
+//!
+//! Whatever the function does, no write leaves the output ranges: every write position is
+//! bounded by the run its bucket was counted for in its column, tile or Onesweep tile (a
+//! compare on the position each path computes anyway), and those runs end at or before the
+//! count. Where an element would leave its counted run, it is not written and bit
+//! [`STATUS_INCONSISTENT`] of the status word is set (the host layer returns
+//! [`Error::InvalidArgument`] and changes nothing); `keys_out`, `values_out` and `offsets` then
+//! hold no split. How each path finds it:
+//! - [`SplitPath::Small`]: each matrix entry keeps its run's end beside its cursor; an element
+//!   at or past the end is refused.
+//! - [`SplitPath::GlobalCounters`]: the matrix is scanned out of place; the count matrix's entry
+//!   holds the places its run has left, lowered as the scatter fills it, and the scanned
+//!   matrix's next entry is the run's end.
+//! - the tile paths: before a subgroup (or the workgroup) writes, its ranking's count of each
+//!   bucket (its subgroup's and those before it, or the tile's) must not exceed the run the
+//!   scanned matrix gives the tile (the next entry less this one); a staged key's bucket
+//!   computed again from the key (GLSL) must be the run holding its slot.
+//! - [`SplitPath::Onesweep`]: the ranking keeps each key's digit; a staged key's digit computed
+//!   again must be the run holding its rank; each tile's part of a digit's range must end
+//!   inside the range the upfront histogram counted; a count of a silent predecessor made by
+//!   the look-back's fallback is published into that tile's ring entry (compare-and-swap) and
+//!   used only then, and the tile compares it with its own count when it publishes (an
+//!   exchange). A fallback whose predecessor's entry was already overwritten (only after a
+//!   bounded ring wait gave up) is not checked.
+//!
+//! As every pass meets every element once, no run falls short unless another overflows, so
+//! any run with an element out of its counted place is reported. An impure function that
+//! happens to give a valid permutation (two elements swapping buckets between the passes; in
+//! the two-pass Onesweep split, a function whose answers differ between the digit passes
+//! while each pass agrees with itself) may go unreported, and then the offsets the two-pass
+//! split searches in its output need not match it.
 //!
 //! # Maximum count
 //! [`MAX_COUNT`] = 2^32 - 1 elements; element addresses are 64-bit, so no index arithmetic
@@ -146,7 +192,13 @@ pub enum BucketFn {
     Splitters = 1,
     /// One `u32` bucket id per element, given by the caller.
     Ids = 2,
-    /// GLSL source defining `uint vkalgo_bucket(T key)`, compiled at run time.
+    /// GLSL source defining `uint vkalgo_bucket(T key)`, compiled at run time. It must be pure:
+    /// the same key gives the same bucket in every pass and invocation (no private globals
+    /// kept across calls, no buffers it writes or that change during the split, no answers by
+    /// workgroup or invocation, no loops past the device's limits). Otherwise no write leaves
+    /// the output ranges, but the result is no split: where an element would leave the place
+    /// counted for it, [`STATUS_INCONSISTENT`] is set (the host calls return
+    /// [`Error::InvalidArgument`] and change nothing); see the module docs.
     Glsl = 3,
 }
 
@@ -238,6 +290,12 @@ pub const MAX_COUNT: u64 = u32::MAX as u64;
 pub const STATUS_OFFSET: u64 = 0;
 /// Status-word bit: some bucket id was `>= m`; nothing was written.
 pub const STATUS_BAD_BUCKET: u32 = 1;
+/// Status-word bit: the bucket function answered differently in the passes that count the
+/// buckets and that place the elements (a [`BucketFn::Glsl`] function that is not pure): an
+/// element would have gone outside the place its bucket was counted for. Such elements are not
+/// written; `keys_out`, `values_out` and `offsets` then hold no split (each write stays inside
+/// its range).
+pub const STATUS_INCONSISTENT: u32 = 2;
 /// Push flag of the tile paths (glsl/split/split_common.glsl): the status word comes from the
 /// scanned matrix's total, written by the offsets pass.
 const SPLIT_FLAG_TOTAL_STATUS: u32 = 1;
@@ -405,7 +463,7 @@ push_constants! {
         id_bits: u32,
         flags: u32,
         clear_words: u32,
-        _pad: u32,
+        counts_gap: u32,
         params: [u32; 4],
     }
 }
@@ -687,7 +745,7 @@ impl SplitPlan {
             id_bits: self.id_bits(),
             flags: 0,
             clear_words: 0,
-            _pad: 0,
+            counts_gap: 0,
             params: args.params,
         };
         // SPLITTERS: the index first; every pass then searches it (aux).
@@ -734,9 +792,10 @@ impl SplitPlan {
         let histogram = ctx.kernel(passes.histogram, self.count_specialization())?;
         let scatter = ctx.kernel(passes.scatter, self.specialization())?;
         let layout = passes.layout(self.max_columns * m);
-        // The tile paths scan one entry more: the total counted (SPLIT_FLAG_TOTAL_STATUS).
+        // One entry more is scanned: the total counted (the tile paths' SPLIT_FLAG_TOTAL_STATUS;
+        // every run of the scatter ends where the next entry begins, the last at the total).
         let tiles = self.tile.is_some();
-        let scanned_entries = matrix_entries + tiles as u64;
+        let scanned_entries = matrix_entries + 1;
         let counts = args.scratch.part(layout.counts, scanned_entries * 4);
         let scanned = args.scratch.part(layout.scanned, scanned_entries * 4);
         let scan_args = ScanArgs {
@@ -778,11 +837,14 @@ impl SplitPlan {
         };
         let push = SplitPush {
             matrix: ctx.address_of(&scanned),
+            // (The column scatter finds the count matrix this far before the scanned one.)
+            counts_gap: ((layout.scanned - layout.counts) / 16) as u32,
             ..push
         };
         unsafe {
             if !tiles {
-                let cleared = layout.counts + matrix_entries * 4;
+                // (The count matrix with its extra last entry, zero: the total's.)
+                let cleared = layout.counts + scanned_entries * 4;
                 ctx.record_compute_fill(cmd, &args.scratch, (cleared / 4) as u32, 0)?;
                 ctx.compute_to_compute(cmd);
             }
@@ -796,12 +858,9 @@ impl SplitPlan {
             ctx.compute_to_compute(cmd);
             // (aux 0: the offsets come from the matrix; see glsl/split/offsets.comp.)
             ctx.dispatch(cmd, offsets_kernel, &SplitPush { aux: 0, ..push }, offset_groups);
-            if self.tile.is_none() {
-                // The column scatter advances the matrix entries the offsets pass reads.
-                ctx.compute_to_compute(cmd);
-            }
-            // The tile scatter only reads the matrix: it runs beside the offsets pass, with no
-            // barrier between them. On an H200, u32 keys into 2-4 buckets: 2^20 12-14%, 2^22 8%,
+            // The scatter only reads the scanned matrix (the column scatter lowers the count
+            // matrix's entries): it runs beside the offsets pass, with no barrier between them.
+            // On an H200, u32 keys into 2-4 buckets on the tile paths: 2^20 12-14%, 2^22 8%,
             // 2^24 2-3%, 2^26 1% faster (docs/benchmarks/2026-11-23-h200-multisplit-scan.md).
             // (Tile paths: several tiles a workgroup; the column path: 1.)
             let scatter_groups = column_groups.div_ceil(self.scatter_tiles_per_group());
@@ -878,6 +937,8 @@ impl Context {
         let lane_column_length = column_steps * group_lanes as u64;
         // The one-workgroup path: its matrix (m x columns) in SMALL_WORDS of shared memory,
         // and few enough elements that one workgroup beats several dispatches.
+        // (Below 2^15: glsl/split/small.comp keeps a position and its run's end in 16 bits
+        // each.)
         let small_cap = if cpu { 4096 } else { 16384 };
         let small_limit = (SMALL_WORDS / m as u64 * lane_column_length).min(small_cap);
         if desc.path == SplitPath::Small && (small_limit == 0 || desc.max_count > small_limit) {
@@ -1029,7 +1090,9 @@ impl Context {
             // keys into 4 buckets 0.091 / 0.277 -> 0.082 / 0.269, u32 -> u32 pairs into 8
             // 0.133 / 0.451 -> 0.126 / 0.442
             // (docs/benchmarks/2026-11-24-h200-split-count-registers.md). Elsewhere
-            // reduce-then-scan scans it in place.
+            // reduce-then-scan scans it in place, but on the column path, always out of place:
+            // its scatter bounds every write by the count matrix's entry (the places its run
+            // has left), which it lowers as it writes (glsl/split/scatter.comp).
             let scan_desc = ScanDesc {
                 op: ScanOp::Exclusive,
                 path: ScanPath::Auto,
@@ -1037,7 +1100,7 @@ impl Context {
                 tuning: None,
                 keep_scratch_zeroed: false,
             };
-            let out_of_place = self.profile.lookback;
+            let out_of_place = self.profile.lookback || tile.is_none();
             let scan = if out_of_place {
                 self.scan_plan(&scan_desc)?
             } else {

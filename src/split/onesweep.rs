@@ -15,7 +15,10 @@
 //! - SPLITTERS and GLSL run the sort's histogram and Onesweep kernels compiled with
 //!   SPLIT_BUCKETS (glsl/split/bucket_fn.glsl), which recompute the bucket from the key where
 //!   the sort takes its digit, and raise the split's status word on a bucket `>= m` (the
-//!   Onesweep pass then writes nothing);
+//!   Onesweep pass then writes nothing); they also bound every write by the run the counts
+//!   gave it and raise [`super::STATUS_INCONSISTENT`] where the bucket function answered
+//!   otherwise than in the count (see the module docs of [`super`], "Bucket functions must be
+//!   pure");
 //! - IDS has no Onesweep form (a staged key's bucket must follow from the key alone).
 //!
 //! Scratch: the status word at [`STATUS_OFFSET`], the sort's Onesweep scratch from
