@@ -77,8 +77,8 @@ fn host_calls_from_four_threads() {
     assert_no_validation_messages(&ctx);
 }
 
-/// Objects keep their context alive: the caller's handle dropped first, they still work, and
-/// the last of them frees the device.
+/// Objects and plans keep their context alive: the caller's handle dropped first, they still
+/// work, and the last of them frees the device.
 #[test]
 fn objects_outlive_the_context_handle() {
     let ctx = context();
@@ -89,7 +89,7 @@ fn objects_outlive_the_context_handle() {
         .scan_plan(&vkalgo::ScanDesc::new(ScanOp::Exclusive, 1000))
         .unwrap();
     let weak_count = ctx.handle_count();
-    assert!(weak_count >= 2, "the map holds a handle");
+    assert!(weak_count >= 3, "the map and the plan hold a handle each");
     drop(ctx);
     map.insert(&[1u64, 2, 3], &[10u32, 20, 30]).unwrap();
     let mut out = [0u32; 3];
@@ -101,6 +101,8 @@ fn objects_outlive_the_context_handle() {
     assert_eq!(data, [0, 1, 2]);
     assert_eq!(plan.memory_requirements(), plan.memory_requirements());
     drop(map);
+    assert_eq!(ctx2.handle_count(), 2, "this handle and the plan's are left");
+    drop(plan);
     assert_eq!(ctx2.handle_count(), 1, "only this handle is left");
     assert_no_validation_messages(&ctx2);
 }
