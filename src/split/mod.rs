@@ -860,8 +860,7 @@ impl SplitPlan {
             ctx.dispatch(cmd, offsets_kernel, &SplitPush { aux: 0, ..push }, offset_groups);
             // The scatter only reads the scanned matrix (the column scatter lowers the count
             // matrix's entries): it runs beside the offsets pass, with no barrier between them.
-            // On an H200, u32 keys into 2-4 buckets on the tile paths: 2^20 12-14%, 2^22 8%,
-            // 2^24 2-3%, 2^26 1% faster (docs/benchmarks/2026-11-23-h200-multisplit-scan.md).
+            // Dropping that barrier speeds up small splits (figures: docs/benchmarks/).
             // (Tile paths: several tiles a workgroup; the column path: 1.)
             let scatter_groups = column_groups.div_ceil(self.scatter_tiles_per_group());
             ctx.dispatch(cmd, scatter, &push, scatter_groups);
