@@ -11,6 +11,7 @@ pub(crate) mod runner;
 pub(crate) mod set_op;
 pub(crate) mod shaders;
 pub(crate) mod spirv;
+pub(crate) mod tuning;
 pub(crate) mod validation;
 
 pub use buffer::{

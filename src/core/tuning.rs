@@ -1,0 +1,184 @@
+//! The shape every algorithm's tuning table shares: device classes and rows. Each algorithm
+//! keeps its table in `src/<algo>/tuning.rs`; the evidence behind each row is in
+//! `docs/tuning/<algo>.md`, under the row's anchor.
+#![allow(dead_code)] // until every algorithm's table uses it
+
+use super::context::Context;
+use super::profile::DeviceType;
+
+/// PCI vendor id of NVIDIA.
+const NVIDIA: u32 = 0x10DE;
+
+/// The classes of device a tuning table has rows for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DeviceClass {
+    /// NVIDIA GPUs, whose rows come from measurement.
+    Nvidia,
+    /// Every other GPU: the NVIDIA choices as defaults, not measured.
+    OtherGpu,
+    /// CPU implementations (lavapipe and the like): small subgroups, few cores.
+    Cpu,
+}
+
+impl Context {
+    /// The class of this context's device, for the tuning tables.
+    pub(crate) fn device_class(&self) -> DeviceClass {
+        if self.profile.device_type == DeviceType::Cpu {
+            DeviceClass::Cpu
+        } else if self.profile.vendor_id == NVIDIA {
+            DeviceClass::Nvidia
+        } else {
+            DeviceClass::OtherGpu
+        }
+    }
+}
+
+/// The device classes a tuning row applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Devices {
+    /// Every device.
+    Any,
+    /// Every GPU (NVIDIA and others).
+    Gpu,
+    /// NVIDIA GPUs only.
+    Nvidia,
+    /// GPUs other than NVIDIA's only.
+    OtherGpu,
+    /// CPU implementations only.
+    Cpu,
+}
+
+impl Devices {
+    /// Whether a device of `class` is one of these.
+    pub(crate) fn contains(self, class: DeviceClass) -> bool {
+        match self {
+            Devices::Any => true,
+            Devices::Gpu => class != DeviceClass::Cpu,
+            Devices::Nvidia => class == DeviceClass::Nvidia,
+            Devices::OtherGpu => class == DeviceClass::OtherGpu,
+            Devices::Cpu => class == DeviceClass::Cpu,
+        }
+    }
+}
+
+/// One row of a tuning table: on `devices`, where `when` holds, take `choice`, for the reason
+/// `why`; `docs/tuning/<algo>.md` holds the evidence under `<a id="anchor">`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TuningRow<W, C> {
+    /// The devices the row is for.
+    pub devices: Devices,
+    /// The condition (algorithm-specific: sizes, types, bucket counts).
+    pub when: W,
+    /// What the row chooses.
+    pub choice: C,
+    /// The reason, in a few words.
+    pub why: &'static str,
+    /// The anchor of the evidence in `docs/tuning/<algo>.md`.
+    pub anchor: &'static str,
+}
+
+/// The first row of `table` for a device of `class` whose condition `holds`.
+pub(crate) fn first_row<W, C>(
+    table: &[TuningRow<W, C>],
+    class: DeviceClass,
+    holds: impl Fn(&W) -> bool,
+) -> Option<&TuningRow<W, C>> {
+    table
+        .iter()
+        .find(|row| row.devices.contains(class) && holds(&row.when))
+}
+
+/// Every row of `table` for a device of `class` whose condition `holds`, in table order (for
+/// tables whose first row that also fits the device's limits wins).
+pub(crate) fn rows_for<'a, W, C>(
+    table: &'a [TuningRow<W, C>],
+    class: DeviceClass,
+    holds: impl Fn(&W) -> bool + 'a,
+) -> impl Iterator<Item = &'a TuningRow<W, C>> + 'a {
+    table
+        .iter()
+        .filter(move |row| row.devices.contains(class) && holds(&row.when))
+}
+
+/// Test helper: every row of `table` has a reason and an anchor that `doc` (the text of
+/// `docs/tuning/<algo>.md`) defines as `<a id="anchor"></a>`.
+#[cfg(test)]
+pub(crate) fn assert_anchors<W, C>(table: &[TuningRow<W, C>], doc: &str) {
+    for row in table {
+        assert!(
+            !row.why.is_empty(),
+            "a tuning row without a reason (anchor {})",
+            row.anchor
+        );
+        let marker = format!("<a id=\"{}\"></a>", row.anchor);
+        assert!(
+            doc.contains(&marker),
+            "tuning anchor {} is not defined in the tuning document",
+            row.anchor
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TABLE: &[TuningRow<u32, u32>] = &[
+        TuningRow {
+            devices: Devices::Cpu,
+            when: 0,
+            choice: 1,
+            why: "cpu",
+            anchor: "a",
+        },
+        TuningRow {
+            devices: Devices::Nvidia,
+            when: 0,
+            choice: 2,
+            why: "nvidia",
+            anchor: "b",
+        },
+        TuningRow {
+            devices: Devices::Gpu,
+            when: 0,
+            choice: 3,
+            why: "gpu",
+            anchor: "c",
+        },
+        TuningRow {
+            devices: Devices::Any,
+            when: 1,
+            choice: 4,
+            why: "any",
+            anchor: "d",
+        },
+    ];
+
+    #[test]
+    fn rows_follow_class_and_condition() {
+        let choice = |class, when| first_row(TABLE, class, |w| *w == when).map(|r| r.choice);
+        assert_eq!(choice(DeviceClass::Cpu, 0), Some(1));
+        assert_eq!(choice(DeviceClass::Nvidia, 0), Some(2));
+        assert_eq!(choice(DeviceClass::OtherGpu, 0), Some(3));
+        assert_eq!(choice(DeviceClass::OtherGpu, 1), Some(4));
+        assert_eq!(choice(DeviceClass::Cpu, 2), None);
+        let all: Vec<u32> = rows_for(TABLE, DeviceClass::Nvidia, |w| *w == 0)
+            .map(|r| r.choice)
+            .collect();
+        assert_eq!(all, [2, 3]);
+        assert!(
+            Devices::OtherGpu.contains(DeviceClass::OtherGpu)
+                && !Devices::OtherGpu.contains(DeviceClass::Nvidia)
+        );
+    }
+
+    #[test]
+    fn anchors_are_checked() {
+        assert_anchors(
+            TABLE,
+            r#"<a id="a"></a> <a id="b"></a> <a id="c"></a> <a id="d"></a>"#,
+        );
+        let missing = std::panic::catch_unwind(|| assert_anchors(TABLE, r#"<a id="a"></a>"#));
+        assert!(missing.is_err());
+    }
+}
