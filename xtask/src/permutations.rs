@@ -1,373 +1,432 @@
 //! The shader permutation table: every structural variant of every pass, compiled by
 //! `cargo xtask shaders`. Tuning values are specialization constants chosen at pipeline
 //! creation, not permutations.
+//!
+//! A permutation is either standalone (the library names it by its constant, e.g.
+//! `shaders::SET_CLASSIFY`) or a member of a family: a table indexed by typed axes (kernel, key
+//! width, payload, bucket function...), from which the generator writes the axis enums and one
+//! lookup function per family (`shaders::sort(SortKernel::Onesweep, KeyBits::K32,
+//! ValueWords::V1)`). No shader is found by a name built at run time.
 
-/// One shader permutation: (name, source under glsl/, preprocessor definitions).
-type Permutation = (
-    &'static str,
-    &'static str,
-    &'static [(&'static str, &'static str)],
-);
+/// One axis of a family: the Rust enum the generator writes and its variants, each with the
+/// one-line doc comment it gets.
+pub struct Axis {
+    pub name: &'static str,
+    pub param: &'static str,
+    pub doc: &'static str,
+    pub variants: &'static [(&'static str, &'static str)],
+}
 
-/// A permutation built in code: (name, source under glsl/, definitions).
-pub type OwnedPermutation = (String, &'static str, Vec<(&'static str, String)>);
+/// A family of permutations: its lookup function, its table and the axes that index it.
+pub struct Family {
+    pub function: &'static str,
+    pub doc: &'static str,
+    pub axes: &'static [&'static Axis],
+}
 
-/// The fixed permutations; the sort, multisplit and merge ones are built in code below.
-const PERMUTATIONS: &[Permutation] = &[
-    ("copy_u32x4", "util/copy.comp", &[]),
-    ("fill_u32", "util/fill.comp", &[]),
-    ("scan_reduce_vec4", "scan/reduce.comp", &[("VEC_IO", "1")]),
-    ("scan_reduce_scalar", "scan/reduce.comp", &[("VEC_IO", "0")]),
-    ("scan_downsweep_vec4", "scan/downsweep.comp", &[("VEC_IO", "1")]),
-    ("scan_downsweep_scalar", "scan/downsweep.comp", &[("VEC_IO", "0")]),
-    ("scan_lookback_vec4", "scan/lookback.comp", &[("VEC_IO", "1")]),
-    ("scan_lookback_scalar", "scan/lookback.comp", &[("VEC_IO", "0")]),
-    // Hash map (src/hash): one permutation per key/value layout and bucket size (32 or 64
-    // bytes); u32/u32 inserts also with a packed 64-bit pair CAS.
-    (
-        "hash_insert_k32v32_packed_b32",
-        "hash/insert.comp",
-        &[
-            ("KEY_BITS", "32"),
-            ("VALUE_BITS", "32"),
-            ("BUCKET_BYTES", "32"),
-            ("PACKED_CAS", "1"),
-        ],
-    ),
-    (
-        "hash_insert_k32v32_b32",
-        "hash/insert.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_insert_k32v64_b32",
-        "hash/insert.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_insert_k64v32_b32",
-        "hash/insert.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_insert_k64v64_b32",
-        "hash/insert.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_migrate_k32v32_packed_b32",
-        "hash/migrate.comp",
-        &[
-            ("KEY_BITS", "32"),
-            ("VALUE_BITS", "32"),
-            ("BUCKET_BYTES", "32"),
-            ("PACKED_CAS", "1"),
-        ],
-    ),
-    (
-        "hash_migrate_k32v32_b32",
-        "hash/migrate.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_migrate_k32v64_b32",
-        "hash/migrate.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_migrate_k64v32_b32",
-        "hash/migrate.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_migrate_k64v64_b32",
-        "hash/migrate.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_find_k32v32_b32",
-        "hash/find.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_find_k32v64_b32",
-        "hash/find.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_find_k64v32_b32",
-        "hash/find.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_find_k64v64_b32",
-        "hash/find.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_erase_k32v32_b32",
-        "hash/erase.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_erase_k32v64_b32",
-        "hash/erase.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_erase_k64v32_b32",
-        "hash/erase.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_erase_k64v64_b32",
-        "hash/erase.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_retrieve_k32v32_b32",
-        "hash/retrieve.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_retrieve_k32v64_b32",
-        "hash/retrieve.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_retrieve_k64v32_b32",
-        "hash/retrieve.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_retrieve_k64v64_b32",
-        "hash/retrieve.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "32")],
-    ),
-    (
-        "hash_insert_k32v32_packed_b64",
-        "hash/insert.comp",
-        &[
-            ("KEY_BITS", "32"),
-            ("VALUE_BITS", "32"),
-            ("BUCKET_BYTES", "64"),
-            ("PACKED_CAS", "1"),
-        ],
-    ),
-    (
-        "hash_insert_k32v32_b64",
-        "hash/insert.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_insert_k32v64_b64",
-        "hash/insert.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_insert_k64v32_b64",
-        "hash/insert.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_insert_k64v64_b64",
-        "hash/insert.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_migrate_k32v32_packed_b64",
-        "hash/migrate.comp",
-        &[
-            ("KEY_BITS", "32"),
-            ("VALUE_BITS", "32"),
-            ("BUCKET_BYTES", "64"),
-            ("PACKED_CAS", "1"),
-        ],
-    ),
-    (
-        "hash_migrate_k32v32_b64",
-        "hash/migrate.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_migrate_k32v64_b64",
-        "hash/migrate.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_migrate_k64v32_b64",
-        "hash/migrate.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_migrate_k64v64_b64",
-        "hash/migrate.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_find_k32v32_b64",
-        "hash/find.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_find_k32v64_b64",
-        "hash/find.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_find_k64v32_b64",
-        "hash/find.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_find_k64v64_b64",
-        "hash/find.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_erase_k32v32_b64",
-        "hash/erase.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_erase_k32v64_b64",
-        "hash/erase.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_erase_k64v32_b64",
-        "hash/erase.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_erase_k64v64_b64",
-        "hash/erase.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_retrieve_k32v32_b64",
-        "hash/retrieve.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_retrieve_k32v64_b64",
-        "hash/retrieve.comp",
-        &[("KEY_BITS", "32"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_retrieve_k64v32_b64",
-        "hash/retrieve.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "64")],
-    ),
-    (
-        "hash_retrieve_k64v64_b64",
-        "hash/retrieve.comp",
-        &[("KEY_BITS", "64"), ("VALUE_BITS", "64"), ("BUCKET_BYTES", "64")],
-    ),
-    (
+/// One permutation: name (the pipeline's debug name, stable), source under glsl/, defines, and
+/// its place in a family (None: standalone).
+pub struct Permutation {
+    pub name: String,
+    pub file: &'static str,
+    pub defines: Vec<(&'static str, String)>,
+    pub slot: Option<(&'static Family, Vec<usize>)>,
+}
+
+pub const KEY_BITS: Axis = Axis {
+    name: "KeyBits",
+    param: "key",
+    doc: "Key width of a permutation (KEY_BITS).",
+    variants: &[("K32", "4-byte keys."), ("K64", "8-byte keys.")],
+};
+pub const VALUE_WORDS: Axis = Axis {
+    name: "ValueWords",
+    param: "values",
+    doc: "Payload of a permutation (VALUE_WORDS): none, u32 or u64 values.",
+    variants: &[
+        ("V0", "Keys alone."),
+        ("V1", "4-byte values."),
+        ("V2", "8-byte values."),
+    ],
+};
+pub const BUCKET_FN: Axis = Axis {
+    name: "BucketFnKind",
+    param: "bucket_fn",
+    doc: "The multisplit's built-in bucket functions (BUCKET_FN; GLSL ones compile at run time).",
+    variants: &[
+        ("Bits", "A bit field of the key."),
+        ("Splitters", "Sorted splitters."),
+        ("Ids", "Per-element bucket ids."),
+    ],
+};
+pub const SORT_KERNEL: Axis = Axis {
+    name: "SortKernel",
+    param: "kernel",
+    doc: "The radix sort's kernels (glsl/sort/).",
+    variants: &[
+        (
+            "HistogramScan",
+            "Digit histograms scanned into bucket starts (32-bit keys alone).",
+        ),
+        ("Histogram", "Digit histograms of every pass (keys alone)."),
+        ("Upsweep", "Per-tile digit counts of the safe path (keys alone)."),
+        ("Onesweep", "One pass of ranking and scatter with look-back."),
+        (
+            "OnesweepClock",
+            "Onesweep with per-phase clock counters (diagnostics).",
+        ),
+        ("Downsweep", "The safe path's ranking and scatter."),
+        ("Small", "The one-workgroup sort."),
+        ("Resident", "The shared-memory-resident one-workgroup sort."),
+        (
+            "ResidentAll",
+            "The resident sort for counts that use every ranking step.",
+        ),
+        ("BlockMerge", "The one-workgroup block merge sort of 8-byte keys."),
+    ],
+};
+pub const SPLIT_KERNEL: Axis = Axis {
+    name: "SplitKernel",
+    param: "kernel",
+    doc: "The multisplit's kernels (glsl/split/, and glsl/sort/ for Onesweep).",
+    variants: &[
+        ("Offsets", "Bucket offsets from the counts."),
+        (
+            "OnesweepHistogram",
+            "The sort's histogram with the bucket as digit.",
+        ),
+        ("SplitterIndex", "The splitter index of a split by splitters."),
+        ("BucketStarts", "Bucket starts of a two-pass Onesweep split."),
+        ("Onesweep", "The sort's Onesweep pass with the bucket as digit."),
+        ("Histogram", "Per-tile bucket counts of the global-counter path."),
+        ("TileCount", "Per-tile bucket counts of the tile paths."),
+        ("Small", "The one-workgroup multisplit."),
+        ("Scatter", "The global-counter path's scatter."),
+        ("TileScatter", "The tile paths' scatter."),
+    ],
+};
+pub const MERGE_KERNEL: Axis = Axis {
+    name: "MergeKernel",
+    param: "kernel",
+    doc: "The merge family's kernels (glsl/merge/).",
+    variants: &[
+        ("Partition", "Merge-path partition of the tiles."),
+        ("Check", "Sortedness check of the inputs."),
+        ("SetOpCount", "Set operation: count each tile's output."),
+        ("SetOpWrite", "Set operation: write each tile's output."),
+        ("SetOpLookback", "Set operation in one pass with look-back."),
+        ("Merge", "Merge of two sorted sequences."),
+        ("BlockSort", "The merge sort's block sort."),
+        ("Fused", "Merge with its tile table fused."),
+    ],
+};
+pub const HASH_OP: Axis = Axis {
+    name: "HashOp",
+    param: "op",
+    doc: "The hash map's kernels (glsl/hash/).",
+    variants: &[
+        ("Insert", "Insert or assign."),
+        ("Migrate", "Insert of a rehash's live entries."),
+        ("Find", "Find (and contains)."),
+        ("Erase", "Erase."),
+        ("Retrieve", "Every live entry."),
+    ],
+};
+pub const HASH_VALUE_BITS: Axis = Axis {
+    name: "HashValueBits",
+    param: "value",
+    doc: "Value width of a hash map (VALUE_BITS).",
+    variants: &[("V32", "4-byte values."), ("V64", "8-byte values.")],
+};
+pub const HASH_CAS: Axis = Axis {
+    name: "HashCas",
+    param: "cas",
+    doc: "How an insert claims a slot.",
+    variants: &[
+        ("Key", "A CAS on the key, then the value stored."),
+        (
+            "PackedPair",
+            "One 64-bit CAS of the key and value together (u32 keys and values).",
+        ),
+    ],
+};
+pub const HASH_BUCKET_BYTES: Axis = Axis {
+    name: "HashBucketBytes",
+    param: "bucket",
+    doc: "Bytes of a hash bucket (BUCKET_BYTES).",
+    variants: &[("B32", "32-byte buckets."), ("B64", "64-byte buckets.")],
+};
+
+pub static SORT: Family = Family {
+    function: "sort",
+    doc: "The radix sort's permutation of `kernel` for `key` and `values`, where one exists.",
+    axes: &[&SORT_KERNEL, &KEY_BITS, &VALUE_WORDS],
+};
+pub static SPLIT: Family = Family {
+    function: "split",
+    doc: "The multisplit's built-in permutation of `kernel`, where one exists.",
+    axes: &[&SPLIT_KERNEL, &KEY_BITS, &VALUE_WORDS, &BUCKET_FN],
+};
+pub static MERGE: Family = Family {
+    function: "merge",
+    doc: "The merge family's permutation of `kernel` for `key` and `values`, where one exists.",
+    axes: &[&MERGE_KERNEL, &KEY_BITS, &VALUE_WORDS],
+};
+pub static HASH: Family = Family {
+    function: "hash",
+    doc: "The hash map's permutation of `op` for a layout, where one exists.",
+    axes: &[
+        &HASH_OP,
+        &KEY_BITS,
+        &HASH_VALUE_BITS,
+        &HASH_CAS,
+        &HASH_BUCKET_BYTES,
+    ],
+};
+
+/// The index of `variant` on `axis` (a typo in the table is a generator error).
+fn at(axis: &Axis, variant: &str) -> usize {
+    axis.variants
+        .iter()
+        .position(|(v, _)| *v == variant)
+        .unwrap_or_else(|| panic!("{} has no variant {variant}", axis.name))
+}
+
+/// Defines from a literal list.
+fn defines(list: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
+    list.iter().map(|(k, v)| (*k, v.to_string())).collect()
+}
+
+fn standalone(name: &str, file: &'static str, list: &[(&'static str, &str)]) -> Permutation {
+    Permutation {
+        name: name.to_string(),
+        file,
+        defines: defines(list),
+        slot: None,
+    }
+}
+
+fn member(
+    family: &'static Family,
+    coords: &[&str],
+    name: String,
+    file: &'static str,
+    defines: Vec<(&'static str, String)>,
+) -> Permutation {
+    assert_eq!(coords.len(), family.axes.len(), "{name}: one coordinate per axis");
+    let coords = family
+        .axes
+        .iter()
+        .zip(coords)
+        .map(|(axis, v)| at(axis, v))
+        .collect();
+    Permutation {
+        name,
+        file,
+        defines,
+        slot: Some((family, coords)),
+    }
+}
+
+/// The utility and scan permutations.
+fn util_and_scan() -> Vec<Permutation> {
+    let mut table = vec![
+        standalone("copy_u32x4", "util/copy.comp", &[]),
+        standalone("fill_u32", "util/fill.comp", &[]),
+    ];
+    for pass in ["reduce", "downsweep", "lookback"] {
+        for (io, vec_io) in [("vec4", "1"), ("scalar", "0")] {
+            let file = match pass {
+                "reduce" => "scan/reduce.comp",
+                "downsweep" => "scan/downsweep.comp",
+                _ => "scan/lookback.comp",
+            };
+            table.push(standalone(
+                &format!("scan_{pass}_{io}"),
+                file,
+                &[("VEC_IO", vec_io)],
+            ));
+        }
+    }
+    table
+}
+
+/// The hash map (src/hash): one permutation per op, key/value layout and bucket size; u32/u32
+/// inserts and migrations also with a packed 64-bit pair CAS.
+fn hash_permutations() -> Vec<Permutation> {
+    let mut table = Vec::new();
+    for bucket in ["32", "64"] {
+        for op in ["insert", "migrate", "find", "erase", "retrieve"] {
+            let packed_too = op == "insert" || op == "migrate";
+            let mut layouts = Vec::new();
+            if packed_too {
+                layouts.push(("32", "32", true));
+            }
+            layouts.extend([
+                ("32", "32", false),
+                ("32", "64", false),
+                ("64", "32", false),
+                ("64", "64", false),
+            ]);
+            for (key, value, packed) in layouts {
+                let mut d = defines(&[("KEY_BITS", key), ("VALUE_BITS", value), ("BUCKET_BYTES", bucket)]);
+                if packed {
+                    d.push(("PACKED_CAS", "1".to_string()));
+                }
+                let op_variant = match op {
+                    "insert" => "Insert",
+                    "migrate" => "Migrate",
+                    "find" => "Find",
+                    "erase" => "Erase",
+                    _ => "Retrieve",
+                };
+                table.push(member(
+                    &HASH,
+                    &[
+                        op_variant,
+                        &format!("K{key}"),
+                        &format!("V{value}"),
+                        if packed { "PackedPair" } else { "Key" },
+                        &format!("B{bucket}"),
+                    ],
+                    format!(
+                        "hash_{op}_k{key}v{value}{}_b{bucket}",
+                        if packed { "_packed" } else { "" }
+                    ),
+                    match op {
+                        "insert" => "hash/insert.comp",
+                        "migrate" => "hash/migrate.comp",
+                        "find" => "hash/find.comp",
+                        "erase" => "hash/erase.comp",
+                        _ => "hash/retrieve.comp",
+                    },
+                    d,
+                ));
+            }
+        }
+    }
+    table.push(standalone(
         "hash_meta",
         "hash/meta.comp",
         &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
-    ),
-    // Sets of u32 (src/set): one permutation per pass.
-    ("set_classify", "set/classify.comp", &[]),
-    ("set_boundaries", "set/boundaries.comp", &[]),
-    ("set_chunk_update", "set/chunk_update.comp", &[]),
-    (
-        "set_chunk_count",
-        "set/chunk_update.comp",
-        &[("FUSED_COUNT", "1")],
-    ),
-    (
-        "set_chunk_count_sums64",
-        "set/chunk_update.comp",
-        &[("FUSED_COUNT", "1"), ("CARD_SUMS64", "1")],
-    ),
-    ("set_array_pairs_medium", "set/array_pairs.comp", &[]),
-    ("set_bitmap_pairs", "set/bitmap_pairs.comp", &[]),
-    ("set_small_pairs", "set/small_pairs.comp", &[("LIST16", "0")]),
-    (
-        "set_small_pairs_list16",
-        "set/small_pairs.comp",
-        &[("LIST16", "1")],
-    ),
-    ("set_trivial", "set/trivial.comp", &[]),
-    ("set_check", "set/check.comp", &[]),
-    ("set_info", "set/info.comp", &[]),
-    ("set_to_array", "set/to_array.comp", &[]),
-    ("set_contains", "set/contains.comp", &[]),
-    ("set_filter", "set/filter.comp", &[]),
-    ("set_compact", "set/compact.comp", &[]),
-];
+    ));
+    table
+}
 
-/// The radix-sort permutations (glsl/sort/): key width (KEY_BITS 32/64) x payload
-/// (VALUE_WORDS 0 none, 1 u32, 2 u64) for the passes that rank tiles (Onesweep, the safe
-/// path's downsweep, the tiled and the shared-memory-resident single-workgroup kernels, the
-/// latter also as `resident_all` for counts that use every ranking step), and for 8-byte keys
-/// the single-workgroup block merge sort; one per key width for the counting passes.
-fn sort_permutations() -> Vec<OwnedPermutation> {
-    let mut table = vec![(
+/// Sets of u32 (src/set): one permutation per pass.
+fn set_permutations() -> Vec<Permutation> {
+    vec![
+        standalone("set_classify", "set/classify.comp", &[]),
+        standalone("set_boundaries", "set/boundaries.comp", &[]),
+        standalone("set_chunk_update", "set/chunk_update.comp", &[]),
+        standalone(
+            "set_chunk_count",
+            "set/chunk_update.comp",
+            &[("FUSED_COUNT", "1")],
+        ),
+        standalone(
+            "set_chunk_count_sums64",
+            "set/chunk_update.comp",
+            &[("FUSED_COUNT", "1"), ("CARD_SUMS64", "1")],
+        ),
+        standalone("set_array_pairs_medium", "set/array_pairs.comp", &[]),
+        standalone("set_bitmap_pairs", "set/bitmap_pairs.comp", &[]),
+        standalone("set_small_pairs", "set/small_pairs.comp", &[("LIST16", "0")]),
+        standalone(
+            "set_small_pairs_list16",
+            "set/small_pairs.comp",
+            &[("LIST16", "1")],
+        ),
+        standalone("set_trivial", "set/trivial.comp", &[]),
+        standalone("set_check", "set/check.comp", &[]),
+        standalone("set_info", "set/info.comp", &[]),
+        standalone("set_to_array", "set/to_array.comp", &[]),
+        standalone("set_contains", "set/contains.comp", &[]),
+        standalone("set_filter", "set/filter.comp", &[]),
+        standalone("set_compact", "set/compact.comp", &[]),
+    ]
+}
+
+/// The radix-sort permutations (glsl/sort/): key width x payload for the passes that rank tiles
+/// (Onesweep, the safe path's downsweep, the tiled and the shared-memory-resident
+/// single-workgroup kernels, the latter also for counts that use every ranking step), and for
+/// 8-byte keys the single-workgroup block merge sort; one per key width for the counting passes.
+fn sort_permutations() -> Vec<Permutation> {
+    let kv = |key_bits: u32, value_words: u32| {
+        vec![
+            ("KEY_BITS", key_bits.to_string()),
+            ("VALUE_WORDS", value_words.to_string()),
+        ]
+    };
+    let mut table = vec![member(
+        &SORT,
+        &["HistogramScan", "K32", "V0"],
         "sort_histogram_scan".to_string(),
         "sort/histogram_scan.comp",
-        vec![("KEY_BITS", "32".to_string()), ("VALUE_WORDS", "0".to_string())],
+        kv(32, 0),
     )];
     // Diagnostics: Onesweep with per-phase clock counters (VKALGO_SORT_CLOCK=1), for the
     // benchmarked key widths with and without u32 values.
     for (key_bits, value_words) in [(32, 0), (32, 1), (64, 0), (64, 1)] {
-        table.push((
+        let mut d = kv(key_bits, value_words);
+        d.push(("SORT_CLOCK", "1".to_string()));
+        table.push(member(
+            &SORT,
+            &[
+                "OnesweepClock",
+                &format!("K{key_bits}"),
+                &format!("V{value_words}"),
+            ],
             format!("sort_onesweep_k{key_bits}_v{value_words}_clock"),
             "sort/onesweep.comp",
-            vec![
-                ("KEY_BITS", key_bits.to_string()),
-                ("VALUE_WORDS", value_words.to_string()),
-                ("SORT_CLOCK", "1".to_string()),
-            ],
+            d,
         ));
     }
     for key_bits in [32, 64] {
-        let keys_only = vec![
-            ("KEY_BITS", key_bits.to_string()),
-            ("VALUE_WORDS", "0".to_string()),
-        ];
-        for pass in ["histogram", "upsweep"] {
-            table.push((
+        let key = format!("K{key_bits}");
+        for (pass, variant, file) in [
+            ("histogram", "Histogram", "sort/histogram.comp"),
+            ("upsweep", "Upsweep", "sort/upsweep.comp"),
+        ] {
+            table.push(member(
+                &SORT,
+                &[variant, &key, "V0"],
                 format!("sort_{pass}_k{key_bits}"),
-                pass_file(pass),
-                keys_only.clone(),
+                file,
+                kv(key_bits, 0),
             ));
         }
         for value_words in [0, 1, 2] {
-            for pass in [
-                "onesweep",
-                "downsweep",
-                "small",
-                "resident",
-                "resident_all",
-                "block_merge",
+            for (pass, variant, file) in [
+                ("onesweep", "Onesweep", "sort/onesweep.comp"),
+                ("downsweep", "Downsweep", "sort/downsweep.comp"),
+                ("small", "Small", "sort/small.comp"),
+                ("resident", "Resident", "sort/resident.comp"),
+                ("resident_all", "ResidentAll", "sort/resident.comp"),
+                ("block_merge", "BlockMerge", "sort/block_merge.comp"),
             ] {
-                // The block merge sort serves keys of many digit passes (SortPlan::resident_merges).
+                // The block merge sort serves keys of many digit passes (8-byte keys).
                 if pass == "block_merge" && key_bits != 64 {
                     continue;
                 }
-                let mut defines = vec![
-                    ("KEY_BITS", key_bits.to_string()),
-                    ("VALUE_WORDS", value_words.to_string()),
-                ];
+                let mut d = kv(key_bits, value_words);
                 if pass == "small" {
-                    defines.push(("SORT_COHERENT", "1".to_string()));
+                    d.push(("SORT_COHERENT", "1".to_string()));
                 }
                 // The one-workgroup kernels stage their whole tile at once.
                 if pass == "small" || pass.starts_with("resident") {
-                    defines.push(("STAGE_ONE_ROUND", "1".to_string()));
+                    d.push(("STAGE_ONE_ROUND", "1".to_string()));
                 }
                 // The resident kernel for counts that use every ranking step: no per-step test.
                 if pass == "resident_all" {
-                    defines.push(("ALL_STEPS", "1".to_string()));
+                    d.push(("ALL_STEPS", "1".to_string()));
                 }
-                table.push((
+                table.push(member(
+                    &SORT,
+                    &[variant, &key, &format!("V{value_words}")],
                     format!("sort_{pass}_k{key_bits}_v{value_words}"),
-                    pass_file(pass),
-                    defines,
+                    file,
+                    d,
                 ));
             }
         }
@@ -375,12 +434,11 @@ fn sort_permutations() -> Vec<OwnedPermutation> {
     table
 }
 
-/// The multisplit permutations (glsl/split/): key width (KEY_BITS 32/64) x built-in bucket
-/// function (BUCKET_FN 0 BITS, 1 SPLITTERS, 2 IDS) for the histogram, x payload (VALUE_WORDS
-/// 0/1/2) for the scatter and the one-workgroup small path; one offsets pass; the splitter index
-/// per key width. GLSL bucket functions (BUCKET_FN 3) are compiled
-/// at run time from the same sources (src/split/glsl.rs).
-fn split_permutations() -> Vec<OwnedPermutation> {
+/// The multisplit permutations (glsl/split/): key width x built-in bucket function for the
+/// counting kernels, x payload for the scatters and the one-workgroup small path; one offsets
+/// pass; the splitter index per key width. GLSL bucket functions (BUCKET_FN 3) are compiled at
+/// run time from the same sources (src/split/glsl.rs).
+fn split_permutations() -> Vec<Permutation> {
     // KEY_BITS, VALUE_WORDS and BUCKET_FN, the defines of every multisplit kernel.
     let defines = |key_bits: u32, value_words: u32, bucket_fn: u32| {
         vec![
@@ -389,7 +447,9 @@ fn split_permutations() -> Vec<OwnedPermutation> {
             ("BUCKET_FN", bucket_fn.to_string()),
         ]
     };
-    let mut table = vec![(
+    let mut table = vec![member(
+        &SPLIT,
+        &["Offsets", "K32", "V0", "Bits"],
         "split_offsets".to_string(),
         "split/offsets.comp",
         defines(32, 0, 0),
@@ -397,52 +457,76 @@ fn split_permutations() -> Vec<OwnedPermutation> {
     // The Onesweep split with SPLITTERS: the sort's histogram and Onesweep pass, the digit being
     // the key's bucket (SPLIT_BUCKETS; BITS runs the plain sort kernels).
     for key_bits in [32, 64] {
-        let split = |value_words: u32| {
+        let key = format!("K{key_bits}");
+        let onesweep = |value_words: u32| {
             let mut d = defines(key_bits, value_words, 1);
             d.push(("SPLIT_BUCKETS", "1".to_string()));
             d
         };
-        table.push((
+        table.push(member(
+            &SPLIT,
+            &["OnesweepHistogram", &key, "V0", "Splitters"],
             format!("split_onesweep_histogram_k{key_bits}_splitters"),
             "sort/histogram.comp",
-            split(0),
+            onesweep(0),
         ));
-        // The splitter index every split by SPLITTERS searches (glsl/split/splitter_index.comp).
-        table.push((
+        table.push(member(
+            &SPLIT,
+            &["SplitterIndex", &key, "V0", "Splitters"],
             format!("split_splitter_index_k{key_bits}"),
             "split/splitter_index.comp",
             defines(key_bits, 0, 1),
         ));
         // The bucket starts of a two-pass split (BITS and SPLITTERS; GLSL at run time).
-        for (fn_code, fn_name) in [(0, "bits"), (1, "splitters")] {
-            table.push((
+        for (fn_code, fn_name, fn_variant) in [(0, "bits", "Bits"), (1, "splitters", "Splitters")] {
+            table.push(member(
+                &SPLIT,
+                &["BucketStarts", &key, "V0", fn_variant],
                 format!("split_bucket_starts_k{key_bits}_{fn_name}"),
                 "split/bucket_starts.comp",
                 defines(key_bits, 0, fn_code),
             ));
         }
         for value_words in [0, 1, 2] {
-            table.push((
+            table.push(member(
+                &SPLIT,
+                &["Onesweep", &key, &format!("V{value_words}"), "Splitters"],
                 format!("split_onesweep_k{key_bits}_v{value_words}_splitters"),
                 "sort/onesweep.comp",
-                split(value_words),
+                onesweep(value_words),
             ));
         }
     }
     for key_bits in [32, 64] {
-        for (fn_code, fn_name) in [(0, "bits"), (1, "splitters"), (2, "ids")] {
-            for kernel in ["histogram", "tile_count"] {
-                table.push((
+        let key = format!("K{key_bits}");
+        for (fn_code, fn_name, fn_variant) in [
+            (0, "bits", "Bits"),
+            (1, "splitters", "Splitters"),
+            (2, "ids", "Ids"),
+        ] {
+            for (kernel, variant, file) in [
+                ("histogram", "Histogram", "split/histogram.comp"),
+                ("tile_count", "TileCount", "split/tile_count.comp"),
+            ] {
+                table.push(member(
+                    &SPLIT,
+                    &[variant, &key, "V0", fn_variant],
                     format!("split_{kernel}_k{key_bits}_{fn_name}"),
-                    kernel_path(kernel),
+                    file,
                     defines(key_bits, 0, fn_code),
                 ));
             }
             for value_words in [0, 1, 2] {
-                for kernel in ["small", "scatter", "tile_scatter"] {
-                    table.push((
+                for (kernel, variant, file) in [
+                    ("small", "Small", "split/small.comp"),
+                    ("scatter", "Scatter", "split/scatter.comp"),
+                    ("tile_scatter", "TileScatter", "split/tile_scatter.comp"),
+                ] {
+                    table.push(member(
+                        &SPLIT,
+                        &[variant, &key, &format!("V{value_words}"), fn_variant],
                         format!("split_{kernel}_k{key_bits}_v{value_words}_{fn_name}"),
-                        kernel_path(kernel),
+                        file,
                         defines(key_bits, value_words, fn_code),
                     ));
                 }
@@ -452,55 +536,61 @@ fn split_permutations() -> Vec<OwnedPermutation> {
     table
 }
 
-/// The source of multisplit kernel `kernel` (glsl/split/).
-fn kernel_path(kernel: &str) -> &'static str {
-    match kernel {
-        "histogram" => "split/histogram.comp",
-        "tile_count" => "split/tile_count.comp",
-        "small" => "split/small.comp",
-        "scatter" => "split/scatter.comp",
-        "tile_scatter" => "split/tile_scatter.comp",
-        _ => unreachable!("no multisplit kernel {kernel}"),
-    }
-}
-
-/// The merge permutations (glsl/merge/): key width (KEY_BITS 32/64) for every kernel, x payload
-/// (VALUE_WORDS 0 none, 1 u32, 2 u64) for the merge (with and without a tile table: FUSED) and
-/// block sort, x phase for the set operations.
-fn merge_permutations() -> Vec<OwnedPermutation> {
+/// The merge permutations (glsl/merge/): key width for every kernel, x payload for the merge
+/// (with and without a tile table: FUSED) and block sort, x phase for the set operations.
+fn merge_permutations() -> Vec<Permutation> {
     let mut table = Vec::new();
     for key_bits in [32, 64] {
+        let key = format!("K{key_bits}");
         let keys = |extra: &[(&'static str, &str)]| {
-            let mut defines = vec![("KEY_BITS", key_bits.to_string())];
-            defines.extend(extra.iter().map(|(k, v)| (*k, v.to_string())));
-            defines
+            let mut d = vec![("KEY_BITS", key_bits.to_string())];
+            d.extend(extra.iter().map(|(k, v)| (*k, v.to_string())));
+            d
         };
-        table.push((
+        table.push(member(
+            &MERGE,
+            &["Partition", &key, "V0"],
             format!("merge_partition_k{key_bits}"),
             "merge/partition.comp",
             keys(&[]),
         ));
-        table.push((format!("merge_check_k{key_bits}"), "merge/check.comp", keys(&[])));
-        for (phase, write) in [("count", "0"), ("write", "1"), ("lookback", "2")] {
-            table.push((
+        table.push(member(
+            &MERGE,
+            &["Check", &key, "V0"],
+            format!("merge_check_k{key_bits}"),
+            "merge/check.comp",
+            keys(&[]),
+        ));
+        for (phase, variant, write) in [
+            ("count", "SetOpCount", "0"),
+            ("write", "SetOpWrite", "1"),
+            ("lookback", "SetOpLookback", "2"),
+        ] {
+            table.push(member(
+                &MERGE,
+                &[variant, &key, "V0"],
                 format!("merge_setop_{phase}_k{key_bits}"),
                 "merge/setop.comp",
                 keys(&[("SETOP_WRITE", write)]),
             ));
         }
         for value_words in ["0", "1", "2"] {
-            for pass in ["merge", "blocksort"] {
-                table.push((
+            let values = format!("V{value_words}");
+            for (pass, variant, file) in [
+                ("merge", "Merge", "merge/merge.comp"),
+                ("blocksort", "BlockSort", "merge/blocksort.comp"),
+            ] {
+                table.push(member(
+                    &MERGE,
+                    &[variant, &key, &values],
                     format!("merge_{pass}_k{key_bits}_v{value_words}"),
-                    if pass == "merge" {
-                        "merge/merge.comp"
-                    } else {
-                        "merge/blocksort.comp"
-                    },
+                    file,
                     keys(&[("VALUE_WORDS", value_words)]),
                 ));
             }
-            table.push((
+            table.push(member(
+                &MERGE,
+                &["Fused", &key, &values],
                 format!("merge_fused_k{key_bits}_v{value_words}"),
                 "merge/merge.comp",
                 keys(&[("VALUE_WORDS", value_words), ("FUSED", "1")]),
@@ -510,27 +600,14 @@ fn merge_permutations() -> Vec<OwnedPermutation> {
     table
 }
 
-fn pass_file(pass: &str) -> &'static str {
-    match pass {
-        "histogram" => "sort/histogram.comp",
-        "upsweep" => "sort/upsweep.comp",
-        "onesweep" => "sort/onesweep.comp",
-        "downsweep" => "sort/downsweep.comp",
-        "resident" | "resident_all" => "sort/resident.comp",
-        "block_merge" => "sort/block_merge.comp",
-        _ => "sort/small.comp",
-    }
-}
+/// Every family, in the order the generated lookups are written.
+pub const FAMILIES: &[&Family] = &[&SORT, &SPLIT, &MERGE, &HASH];
 
-/// Every permutation, in the order of the generated table.
-pub fn all() -> Vec<OwnedPermutation> {
-    let mut all: Vec<OwnedPermutation> = PERMUTATIONS
-        .iter()
-        .map(|(name, file, defines)| {
-            let defines = defines.iter().map(|(k, v)| (*k, v.to_string())).collect();
-            (name.to_string(), *file, defines)
-        })
-        .collect();
+/// Every permutation, in the order of the generated table (the pack's order).
+pub fn all() -> Vec<Permutation> {
+    let mut all = util_and_scan();
+    all.extend(hash_permutations());
+    all.extend(set_permutations());
     all.extend(sort_permutations());
     all.extend(split_permutations());
     all.extend(merge_permutations());

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use std::borrow::Cow;
 
 #[rustfmt::skip]
+#[allow(dead_code)] // the typed lookups, until every module uses them
 mod table;
 pub(crate) use table::*;
 
@@ -143,6 +144,88 @@ fn unpack(pack: &[u8], index: usize) -> std::result::Result<Vec<u32>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The typed lookups find the permutation the table built for their coordinates.
+    #[test]
+    fn typed_lookups_find_their_permutations() {
+        let name = |s: Option<&ShaderSource>| s.map(|s| s.name);
+        assert_eq!(
+            name(sort(SortKernel::Onesweep, KeyBits::K64, ValueWords::V1)),
+            Some("sort_onesweep_k64_v1")
+        );
+        assert_eq!(
+            name(sort(SortKernel::Histogram, KeyBits::K32, ValueWords::V0)),
+            Some("sort_histogram_k32")
+        );
+        assert_eq!(
+            name(sort(SortKernel::HistogramScan, KeyBits::K32, ValueWords::V0)),
+            Some("sort_histogram_scan")
+        );
+        assert_eq!(
+            name(sort(SortKernel::BlockMerge, KeyBits::K32, ValueWords::V0)),
+            None
+        );
+        assert_eq!(
+            name(sort(SortKernel::OnesweepClock, KeyBits::K32, ValueWords::V1)),
+            Some("sort_onesweep_k32_v1_clock")
+        );
+        assert_eq!(
+            name(split(
+                SplitKernel::TileScatter,
+                KeyBits::K64,
+                ValueWords::V2,
+                BucketFnKind::Ids
+            )),
+            Some("split_tile_scatter_k64_v2_ids")
+        );
+        assert_eq!(
+            name(split(
+                SplitKernel::Onesweep,
+                KeyBits::K32,
+                ValueWords::V0,
+                BucketFnKind::Splitters
+            )),
+            Some("split_onesweep_k32_v0_splitters")
+        );
+        assert_eq!(
+            name(merge(MergeKernel::SetOpLookback, KeyBits::K64, ValueWords::V0)),
+            Some("merge_setop_lookback_k64")
+        );
+        assert_eq!(
+            name(merge(MergeKernel::Fused, KeyBits::K32, ValueWords::V2)),
+            Some("merge_fused_k32_v2")
+        );
+        assert_eq!(
+            name(hash(
+                HashOp::Migrate,
+                KeyBits::K32,
+                HashValueBits::V32,
+                HashCas::PackedPair,
+                HashBucketBytes::B64
+            )),
+            Some("hash_migrate_k32v32_packed_b64")
+        );
+        assert_eq!(
+            name(hash(
+                HashOp::Find,
+                KeyBits::K64,
+                HashValueBits::V32,
+                HashCas::Key,
+                HashBucketBytes::B32
+            )),
+            Some("hash_find_k64v32_b32")
+        );
+        assert_eq!(
+            name(hash(
+                HashOp::Find,
+                KeyBits::K64,
+                HashValueBits::V32,
+                HashCas::PackedPair,
+                HashBucketBytes::B32
+            )),
+            None
+        );
+    }
 
     /// Every module of the embedded pack inflates to checked SPIR-V.
     #[test]
