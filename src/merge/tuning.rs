@@ -126,9 +126,12 @@ fn tile_for(
 
 impl MergeTuning {
     /// The tuning vkalgo uses on this device for `key_type` keys (the merge sort's, and the
-    /// other plans' default): a tile of keys small enough that several workgroups share a
-    /// multiprocessor, with an odd count of outputs per invocation (no shared-memory bank
-    /// conflicts, as ModernGPU's merge tunings).
+    /// other plans' default).
+    ///
+    /// GPUs: 256 invocations x 11 outputs for 4-byte keys, x 7 for 8-byte keys (tiles of 11
+    /// and 14 KiB of keys, the merge kernel's only shared memory, so that several workgroups
+    /// share a multiprocessor's ~48 KiB under NVIDIA's Vulkan driver; odd counts avoid
+    /// shared-memory bank conflicts, as ModernGPU's merge tunings do). CPU drivers: 64 x 7.
     pub fn for_device(ctx: &Context, key_type: KeyType) -> Self {
         let limit = ctx.profile.max_workgroup_invocations;
         tile_for(ctx.device_class(), limit, Plans::Every, key_type, ValueType::None)
