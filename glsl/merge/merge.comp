@@ -4,15 +4,15 @@
 // (VALUE_WORDS > 0) each output's source index passes through the same shared array once the
 // keys are out, and its value is read from the source run (the reads of a tile stay within
 // the tile's two spans). One tile of keys is all the shared memory the kernel declares: on
-// NVIDIA's Vulkan driver a multiprocessor gives about 48 KiB to workgroups (measured for the
-// radix sort, docs/benchmarks/), so this decides how many workgroups run at once.
+// NVIDIA's Vulkan driver a multiprocessor gives about 48 KiB to workgroups, so this decides how
+// many workgroups run at once (docs/tuning/merge.md#shared-memory-per-multiprocessor).
 #if VALUE_WORDS == 0
 #define LANE_ADDRESSES 0
 #endif
 #include "merge_tile.glsl"
 
-// Consecutive tiles each workgroup merges (src/merge/mod.rs tiles_per_group: 2 for keys alone,
-// 1 with values).
+// Consecutive tiles each workgroup merges (src/merge/tuning.rs TILES_PER_GROUP: 2 for keys
+// alone, 1 with values).
 layout(constant_id = 5) const uint TILES_PER_GROUP = 1;
 
 // Merges the staged tile s (workgroup-uniform control flow; ends with the tile's outputs
@@ -97,10 +97,9 @@ void merge_staged(TileSpan s) {
 #if VALUE_WORDS == 0
 // Keys alone: each workgroup merges TILES_PER_GROUP consecutive tiles, loading the next tile's
 // keys (and the table entry after it) into registers while the current one merges, so that
-// registers hold a second tile in flight where shared memory has room for one (H100, u32
-// 2^26 + 2^26 at 512 x 7: 0.464 ms against 0.49 ms with one tile per workgroup,
-// docs/benchmarks/2026-11-22-merge-keys-scan-tiles-h100.md). With values the extra registers cost
-// more than they gain (12-14% slower), so the pairs merge takes one tile per workgroup.
+// registers hold a second tile in flight where shared memory has room for one. With values the
+// extra registers cost more than they gain, so the pairs merge takes one tile per workgroup
+// (docs/tuning/merge.md#merge-tiles-per-group).
 void main() {
     uint first_tile = linear_workgroup_id() * TILES_PER_GROUP;
     if (first_tile >= pc.max_tiles) {

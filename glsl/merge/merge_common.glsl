@@ -56,7 +56,7 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer ValueRef { u
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer ValueRef { uint v[]; };
 #endif
 
-// Must match src/merge/mod.rs (MergePush).
+// Must match src/merge/kernels.rs (MergePush).
 layout(push_constant) uniform MergePush {
     uint64_t a_keys;        // run A (segmented modes: the whole input array)
     uint64_t b_keys;        // run B (segmented modes: the whole input array)
@@ -88,7 +88,7 @@ layout(push_constant) uniform MergePush {
 #define MODE_COUNT_TILES 3u  // MODE_OFFSETS's first step: tiles per pair
 #define MODE_TWO_BALANCED 4u // MODE_TWO with tile bounds on the balanced path (set operations)
 
-// Set operations (src/merge/mod.rs; the C constants VKALGO_SET_*).
+// Set operations (src/core/set_op.rs SetOp; the C constants VKALGO_SET_*).
 #define SET_AND 0u
 #define SET_OR 1u
 #define SET_ANDNOT 2u

@@ -26,8 +26,8 @@ shared KEY_T s_keys[STAGE_CAPACITY + uint(STAGE_PAD)];
 
 // FUSED 1 (the `fused` permutation of merge.comp): the merge has no tile table (small counts,
 // MODE_TWO) and every workgroup finds its tiles' co-ranks itself. A permutation of its own
-// keeps the subgroup search out of the partitioned kernel, where its code made the keys merge
-// 20% slower on an H200.
+// keeps the subgroup search out of the partitioned kernel, whose keys merge its code slowed
+// (docs/tuning/merge.md#fused-merge).
 #ifndef FUSED
 #define FUSED 0
 #endif
@@ -69,8 +69,8 @@ TileSpan tile_span(uint t) {
 // e * WG_SIZE + its index): `base` advanced by `first` + its index elements of `bytes`. Element
 // e is then at a constant offset from it, which the loads and stores take as an immediate
 // instead of 64-bit arithmetic per element (the merge kernels are bound by instruction issue:
-// docs/benchmarks/2026-11-24-h200-setop-folded.md). `first` may be "negative" (wrapping), for
-// a span whose elements start at stripe index la.
+// docs/tuning/merge.md#lane-addresses). `first` may be "negative" (wrapping), for a span whose
+// elements start at stripe index la.
 uint64_t lane_address(uint64_t base, uint64_t first, uint64_t bytes) {
     return base + (first + uint64_t(gl_LocalInvocationIndex)) * bytes;
 }
@@ -78,7 +78,8 @@ uint64_t lane_address(uint64_t base, uint64_t first, uint64_t bytes) {
 // LANE_ADDRESSES 1 (the default): load_tile and the merge's stores address elements from
 // lane_address. The keys-alone merge defines it as 0 and computes each element's address: it
 // keeps the next tile's loads in flight across the merge, and the two 64-bit addresses made it
-// 2% slower there (H200), where the pairs merge and the set operations gained 1.4-3.2%.
+// slower there, where the pairs merge and the set operations gained
+// (docs/tuning/merge.md#lane-addresses).
 #ifndef LANE_ADDRESSES
 #define LANE_ADDRESSES 1
 #endif
@@ -140,9 +141,9 @@ void stage_tile(TileSpan s) {
 // Co-rank of output d of the staged tile: A elements among its first d outputs, the i in
 // [lo, hi) with s_keys[i] <= s_keys[la + d - 1 - i] (all true, then all false). Found by binary
 // lifting: lo moves past a block of `step` of them for each power of two up to the tile, in
-// unrolled steps without a branch. The loop with a data-dependent trip count took about 15
-// instructions a probe on an H200, this about 9, and the walks that call it are bound by
-// instruction issue (docs/benchmarks/2026-11-24-h200-setop-folded.md).
+// unrolled steps without a branch: fewer instructions a probe than a loop with a data-dependent
+// trip count, and the walks that call it are bound by instruction issue
+// (docs/tuning/merge.md#co-rank-lifting).
 uint co_rank_shared(uint la, uint lb, uint d) {
     uint lo = d > lb ? d - lb : 0u;
     uint hi = min(d, la);

@@ -20,7 +20,7 @@
 // w * (B - 1) + c, B = WG_SIZE / pc.lanes (the diagonal where that tile starts), and the first
 // B - 1 clusters write the entries of their tiles from their own boundary and the next, so
 // each boundary is searched once. The host runs these modes in small workgroups
-// (src/merge/mod.rs PARTITION_WORKGROUP, the tile size kept through ITEMS) so that the
+// (src/merge/tuning.rs PARTITION, the tile size kept through ITEMS) so that the
 // searches, chains of dependent random loads, spread over every multiprocessor, and gives a
 // boundary more lanes the fewer boundaries there are (a cluster search shortens the chain,
 // a binary search loads less). With one lane per boundary, each binary search stays within
@@ -128,7 +128,7 @@ TileMerge tile_merge(uint t) {
 
 // MODE_TWO and MODE_TWO_BALANCED: one search per tile boundary (see the top of the file), by a
 // cluster of pc.lanes invocations (a power of two dividing the subgroup size and half the
-// workgroup at most; src/merge/mod.rs partition_lanes).
+// workgroup at most; src/merge/tuning.rs partition_lanes).
 void partition_two_runs() {
     uint lanes = max(pc.lanes, 1u);
     uint lid = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;

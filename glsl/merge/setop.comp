@@ -165,9 +165,9 @@ bvec2 walk_step(bool has_a, bool has_b, KEY_T ka, KEY_T kb) {
     return bvec2(has_a && (!has_b || ka <= kb), has_b && (!has_a || kb <= ka));
 }
 
-// The operation (SET_*): KEY_ORDER's bits 3-5 hold op + 1 (src/merge/mod.rs setop_spec), so
-// that each operation's pipeline has its rules folded into the walk; 0 there: the push
-// constants' `runs`.
+// The operation (SET_*): KEY_ORDER's bits 3-5 hold op + 1 (src/merge/kernels.rs setop_spec),
+// so that each operation's pipeline has its rules folded into the walk; 0 there: the push
+// constants' `runs` (docs/tuning/merge.md#set-op-folded).
 const uint SPEC_OP = (KEY_ORDER >> 3) & 7u;
 uint set_op() {
     return SPEC_OP != 0u ? SPEC_OP - 1u : pc.runs;
@@ -200,9 +200,7 @@ MASK_T walk_and_filter(inout KEY_T keys[STEPS]) {
     uint b_end = clamp(la + (bounds.w - bounds.y), bi, len);
     bvec3 keeps = kept_steps(op);
     // AND and ANDNOT keep A's copies only: a kept step's key is always ka (no select, and
-    // B's keys need not stay live until the compaction). On an H200, u32 2^24 + 2^24: AND
-    // 0.1567 -> 0.1546 ms, ANDNOT 0.1564 -> 0.1541
-    // (docs/benchmarks/2026-11-26-h200-split-register-rows.md).
+    // B's keys need not stay live until the compaction; docs/tuning/merge.md#set-op-a-keys-only).
     bool a_keys_only = !keeps.y;
     KEY_T ka = s_keys[ai];
     KEY_T kb = s_keys[bi];
@@ -317,8 +315,8 @@ uint walk_and_count(TileSpan span, out KEY_T keys[STEPS], out MASK_T kept, out u
     return total;
 }
 
-// Tiles per workgroup on the look-back path (SETOP_WRITE 2): 1 or 2 (src/merge/mod.rs
-// SETOP_TILES_PER_GROUP); the count-scan-write kernels take one.
+// Tiles per workgroup on the look-back path (SETOP_WRITE 2): 1 or 2 (src/merge/tuning.rs
+// TILES_PER_GROUP); the count-scan-write kernels take one.
 layout(constant_id = 5) const uint TILES_PER_GROUP = 1;
 
 #if SETOP_WRITE == 2
@@ -327,9 +325,8 @@ layout(constant_id = 5) const uint TILES_PER_GROUP = 1;
 // aggregates published before the one look-back both need. So the next workgroup never waits
 // on a second tile not yet walked (it would, were tile t looked back and stored first), and
 // the wait on tile t's predecessor comes a tile later. Tile t's kept keys stay in registers
-// while tile t + 1 is walked: the staged tile is the only shared array (H200, u32 2^24 +
-// 2^24: 11% faster than one tile per workgroup,
-// docs/benchmarks/2026-11-23-h200-setops-two-tiles.md).
+// while tile t + 1 is walked: the staged tile is the only shared array
+// (docs/tuning/merge.md#set-op-two-tiles).
 void lookback_tiles(uint t) {
     bool second = TILES_PER_GROUP == 2u && t + 1u < pc.max_tiles;
     TileSpan first_span = read_tile(t);
@@ -361,15 +358,12 @@ void lookback_tiles(uint t) {
         }
     }
     // Tile t's kept keys go to shared memory before the look-back (the scans' barriers follow
-    // every walk), so the compaction is not left waiting behind the look-back's barriers. On
-    // an H200, u32 2^24 + 2^24, ms: AND 0.1541 -> 0.1515, OR 0.1666 -> 0.1641, ANDNOT 0.1543
-    // -> 0.1512, XOR 0.1611 -> 0.1590 (docs/benchmarks/2026-11-26-h200-setop-compact-first.md).
+    // every walk), so the compaction is not left waiting behind the look-back's barriers
+    // (docs/tuning/merge.md#set-op-compact-first).
     compact_kept(keys, kept, prefix);
     // Where both tiles' kept keys fit the staged tile's place together (mostly AND and
     // ANDNOT, which keep A's elements only), tile t + 1's follow tile t's there, also before
-    // the look-back, and one loop stores both (no barrier between two stores). On an H200, u32
-    // 2^24 + 2^24, ms: AND 0.1516 -> 0.1487, ANDNOT 0.1513 -> 0.1485, XOR 0.1588 -> 0.1578
-    // (an H100 alike; docs/benchmarks/2026-11-26-h200-setop-compact-first.md).
+    // the look-back, and one loop stores both (no barrier between two stores).
     bool together = second && total + total2 <= STAGE_CAPACITY;  // workgroup-uniform
     if (together) {
         compact_kept(keys2, kept2, total + prefix2);
@@ -399,8 +393,8 @@ void lookback_tiles(uint t) {
 
 void main() {
     // Tiles by workgroup id, also on the look-back path: a wait on a tile whose workgroup has
-    // not started ends in the fallback, and GPUs start workgroups in order (a ticket from an
-    // atomic counter measured about 1% slower on an H100).
+    // not started ends in the fallback, and GPUs start workgroups in order (an atomic ticket
+    // was slower: docs/tuning/merge.md#set-op-tile-order).
     uint t = linear_workgroup_id() * (SETOP_WRITE == 2 ? TILES_PER_GROUP : 1u);
     if (t >= pc.max_tiles) {
         return;

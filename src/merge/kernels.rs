@@ -1,0 +1,206 @@
+//! The merge kernels' interface: push constants, partition modes, the shader lookup, the
+//! specializations every plan builds its pipelines from, dispatch geometry, and the
+//! sortedness check the host layer records.
+
+use super::tuning::{fold_set_op, partition_workgroup, setop_lookback_tiles, tiles_per_group, MergeTuning};
+use crate::core::buffer::{BufferRange, ElementCount};
+use crate::core::pipelines::Specialization;
+use crate::core::shaders::{self, ShaderSource};
+use crate::core::spirv::push_constants;
+use crate::error::{Error, Result};
+use crate::sort::{KeyType, ValueType};
+use crate::{Context, SetOp};
+use ash::vk;
+
+// Partition modes (glsl/merge/merge_common.glsl MODE_*).
+pub(super) const MODE_TWO: u32 = 0;
+pub(super) const MODE_UNIFORM: u32 = 1;
+pub(super) const MODE_OFFSETS: u32 = 2;
+pub(super) const MODE_COUNT_TILES: u32 = 3;
+pub(super) const MODE_TWO_BALANCED: u32 = 4;
+
+push_constants! {
+    /// Push constants of every merge kernel (glsl/merge/merge_common.glsl, block `MergePush`).
+    pub(crate) struct MergePush {
+        pub(super) a_keys: u64,
+        pub(super) b_keys: u64,
+        pub(super) out_keys: u64,
+        pub(super) a_values: u64,
+        pub(super) b_values: u64,
+        pub(super) out_values: u64,
+        pub(super) tiles_addr: u64,
+        pub(super) a_count_addr: u64,
+        pub(super) b_count_addr: u64,
+        pub(super) aux_addr: u64,
+        pub(super) aux2_addr: u64,
+        pub(super) a_count: u32,
+        pub(super) b_count: u32,
+        pub(super) a_max: u32,
+        pub(super) b_max: u32,
+        pub(super) mode: u32,
+        pub(super) width: u32,
+        pub(super) runs: u32,
+        pub(super) max_tiles: u32,
+        pub(super) lanes: u32,
+        /// Padding to a multiple of 8 bytes.
+        pub(super) reserved: u32,
+    }
+}
+
+/// The merge shader `family` (partition, check, setop_count, setop_write: keys only; merge,
+/// fused, blocksort: with the value suffix).
+pub(super) fn shader(
+    family: &str,
+    key_type: KeyType,
+    value_type: Option<ValueType>,
+) -> Result<&'static ShaderSource> {
+    let name = match value_type {
+        Some(v) => format!("merge_{family}_k{}_v{}", key_type.bits(), v as u32),
+        None => format!("merge_{family}_k{}", key_type.bits()),
+    };
+    merge_shaders()
+        .find(|s| s.name == name)
+        .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+}
+
+/// Every merge shader (the permutations of the generated shader table).
+fn merge_shaders() -> impl Iterator<Item = &'static ShaderSource> {
+    shaders::ALL_SHADERS
+        .iter()
+        .filter(|s| s.name.starts_with("merge_"))
+}
+
+/// Every merge shader with its push-constant layout (checked against the SPIR-V by a test).
+#[cfg(test)]
+pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
+    use crate::core::spirv::PushLayout;
+    merge_shaders()
+        .map(|s| (*s, MergePush::FIELDS, std::mem::size_of::<MergePush>()))
+        .collect()
+}
+
+/// The device address of an optional range (0: none).
+pub(super) fn addr(ctx: &Context, range: Option<BufferRange>) -> u64 {
+    range.map_or(0, |r| ctx.address_of(&r))
+}
+
+/// The address of an indirect count (0: a direct count, passed in the push constants).
+pub(super) fn count_addr(ctx: &Context, count: &ElementCount) -> u64 {
+    match count {
+        ElementCount::Direct(_) => 0,
+        ElementCount::Indirect(range) => ctx.address_of(range),
+    }
+}
+
+/// KEY_ORDER's bits 0-2: the key kind (0 unsigned, 1 signed, 2 float) and descending.
+fn key_order(key_type: KeyType, descending: bool) -> u32 {
+    let kind = match key_type {
+        KeyType::U32 | KeyType::U64 => 0,
+        KeyType::I32 | KeyType::I64 => 1,
+        KeyType::F32 | KeyType::F64 => 2,
+    };
+    kind | ((descending as u32) << 2)
+}
+
+/// The specialization of a plan's kernels: the tuning's tile, the key order.
+pub(super) fn specialization(tuning: &MergeTuning, key_type: KeyType, descending: bool) -> Specialization {
+    Specialization {
+        workgroup_size: tuning.workgroup_size,
+        vecs_per_thread: tuning.items_per_thread,
+        spin_limit: 1,
+        stage_split: 1,
+        key_order: key_order(key_type, descending),
+    }
+}
+
+/// The merge kernel's specialization: the plan's, with its tiles per workgroup.
+pub(super) fn merge_spec(spec: Specialization, value_type: ValueType) -> Specialization {
+    Specialization {
+        stage_split: tiles_per_group(value_type),
+        ..spec
+    }
+}
+
+/// Workgroups of the merge kernel for `tiles` tiles.
+pub(super) fn merge_groups(tiles: u64, value_type: ValueType) -> Result<u32> {
+    groups(tiles, tiles_per_group(value_type) as u64)
+}
+
+/// The look-back set operation's specialization: the plan's, with its tiles per workgroup.
+pub(super) fn setop_lookback_spec(spec: Specialization) -> Specialization {
+    Specialization {
+        stage_split: setop_lookback_tiles(),
+        ..spec
+    }
+}
+
+/// A set operation kernel's specialization (setop_count, setop_write, setop_lookback): the
+/// plan's, with the operation in KEY_ORDER's bits 3-5 as op + 1 where the tuning folds it
+/// into the pipeline (glsl/merge/setop.comp `set_op`), else read from the push constants.
+pub(super) fn setop_spec(
+    ctx: &Context,
+    spec: Specialization,
+    key_type: KeyType,
+    op: SetOp,
+) -> Specialization {
+    if !fold_set_op(ctx.device_class(), key_type) {
+        return spec;
+    }
+    Specialization {
+        key_order: spec.key_order | ((op as u32 + 1) << 3),
+        ..spec
+    }
+}
+
+/// The partition kernel's specialization in the two-run modes: the partition's workgroup
+/// (or the tuning's workgroup size where smaller), and as many items per invocation as keep
+/// its tile (workgroup size x items) the merge's.
+pub(super) fn partition_spec(spec: Specialization, tuning: &MergeTuning) -> Specialization {
+    let workgroup_size = partition_workgroup(tuning);
+    Specialization {
+        workgroup_size,
+        vecs_per_thread: (tuning.tile() / workgroup_size as u64) as u32,
+        ..spec
+    }
+}
+
+/// Workgroups of the partition kernel in the two-run modes: each workgroup searches
+/// `workgroup_size / lanes` tile boundaries and writes the entries of the tiles between them
+/// (glsl/merge/partition.comp).
+pub(super) fn two_run_partition_groups(tiles: u64, tuning: &MergeTuning, lanes: u32) -> Result<u32> {
+    let boundaries = (partition_workgroup(tuning) / lanes) as u64;
+    groups(tiles, boundaries - 1)
+}
+
+/// Workgroups for `items` items at `per_group` items per workgroup (u32: the dispatch splits
+/// larger grids over y).
+pub(super) fn groups(items: u64, per_group: u64) -> Result<u32> {
+    u32::try_from(items.div_ceil(per_group)).map_err(|_| Error::invalid("merge: too many workgroups"))
+}
+
+/// Records the sortedness check of the host layer (glsl/merge/check.comp) for runs of at most
+/// `longest` elements: sets the u32 at `flags` (cleared by the caller) when A is not sorted in
+/// the plan's order, the u32 after it when B is not.
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn record_check(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    tuning: &MergeTuning,
+    key_type: KeyType,
+    descending: bool,
+    mut push: MergePush,
+    longest: u64,
+    flags: &BufferRange,
+) -> Result<()> {
+    if longest < 2 {
+        return Ok(());
+    }
+    flags.check(ctx, "merge check flags", 8, 4)?;
+    let kernel = ctx.kernel(
+        shader("check", key_type, None)?,
+        specialization(tuning, key_type, descending),
+    )?;
+    push.aux_addr = ctx.address_of(flags);
+    ctx.dispatch(cmd, kernel, &push, groups(longest, tuning.tile())?);
+    Ok(())
+}
