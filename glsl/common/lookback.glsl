@@ -167,11 +167,8 @@ uint lookback_exclusive_prefix(uint64_t status_addr, uint tile) {
 // window; every subgroup then walks the subgroups' results in order (the same result
 // everywhere). Steps alternate between two halves of the slots, so one barrier per step
 // suffices: a step's slots are written again two steps later, after every invocation has
-// passed the barrier of the step between, which follows its reads.
-// On an H200 with the scratch kept zeroed (us): 2^18 in 256 x 2 tiles 6.8 against 7.8, 2^20 in
-// 512 x 2 tiles 8.4 against 9.5, 2^22 in 256 x 8 tiles 14.0 against 14.6; with 32 tiles or
-// fewer, or 2048 and more, the subgroup's window was faster (2^16: 6.4 against 6.1; 2^24:
-// 49.8 against 46.3) (docs/benchmarks/2026-11-23-h200-scan-window.md).
+// passed the barrier of the step between, which follows its reads. Faster than the subgroup's
+// window for a few dozen to a few hundred tiles (docs/tuning/scan.md#workgroup-window).
 #define LOOKBACK_WINDOW_SLOTS ((WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE)
 shared uint s_window_sum[2u * LOOKBACK_WINDOW_SLOTS];
 shared uint s_window_stop[2u * LOOKBACK_WINDOW_SLOTS];

@@ -36,11 +36,9 @@ layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer U32
 
 // The subgroup's total of x, given inner = subgroupExclusiveAdd(x): the last active lane's
 // inclusive sum. vkalgo never calls subgroupAdd: in kernels that loop over tiles, the NVIDIA
-// driver (580.159.04, H200) compiled it to a REDUX.SUM predicated on a stale predicate register
-// (the validity test of a tile load), so in a partial last tile a subgroup whose lanes all had
-// that predicate set got a garbage total: in the radix sort, wrong digit starts and keys
-// written to the wrong places (docs/benchmarks/2026-11-21-h200-sort-v9.md). A unit test in
-// src/core/spirv.rs keeps subgroup reductions by addition out of every shader.
+// driver compiled it under a stale predicate and gave garbage totals in partial tiles
+// (docs/driver-bugs.md#nvidia-subgroup-add). A unit test in src/core/spirv.rs keeps subgroup
+// reductions by addition out of every shader.
 uint subgroup_total(uint inner, uint x) {
     return subgroupShuffle(inner + x, subgroupBallotFindMSB(subgroupBallot(true)));
 }

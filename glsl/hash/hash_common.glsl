@@ -342,7 +342,8 @@ uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, 
         bool any_free = false;
         uint hit = NO_SLOT;
         // No break or return inside the slot loop: CPU drivers unroll it then, and their
-        // per-invocation loop cap (hazard 1 in TOOLCHAIN.md) counts buckets, not slots.
+        // per-invocation loop cap counts buckets, not slots
+        // (docs/driver-bugs.md#lavapipe-loop-limit).
         [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
             hit = hit == NO_SLOT && k[j] == key ? j : hit;
             any_empty = any_empty || k[j] == EMPTY_KEY;

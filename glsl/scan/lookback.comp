@@ -1,10 +1,8 @@
 #version 460
 // Single-pass scan with decoupled look-back and fallback (see common/lookback.glsl).
 // Tile t is workgroup t: GPUs start workgroups in order, and a wait on a tile whose workgroup
-// has not started ends in the fallback. (An atomic ticket per tile, which only ever waits on
-// started workgroups, was 1-7% slower on an H100 from 2^22 up: 2^22 0.0167 -> 0.0157 ms, 2^24
-// 0.0667 -> 0.0640, 2^28 0.921 -> 0.910, one command, both builds alternating.) aux_addr holds
-// the look-back state:
+// has not started ends in the fallback (faster than an atomic ticket per tile:
+// docs/tuning/scan.md#tile-order). aux_addr holds the look-back state:
 //   u32 unused (zero), u32 fallback count (test mode), u32 finished workgroups, u32 unused;
 //   then one u64 status word per tile; all zero at start.
 // Input and output must not overlap: the fallback re-reads a predecessor's input.
@@ -31,10 +29,8 @@ uint lookback_fallback_thread_value(uint tile) {
 // SCAN_FLAG_KEEP_SCRATCH_ZEROED: counts this workgroup finished once its look-back reads and
 // status writes are done (before the tile is stored); the last one to finish zeroes the status
 // words of the `tiles` tiles and the counters (the fallback count stays for the tests). Only
-// the first subgroup counts and clears: the others go on to store their part of the tile.
-// (With the whole workgroup counting after the store, the kept-zeroed scan took 6.3 against
-// 6.1 us at 2^15 and 8.5 against 8.2 us at 2^19 on an H200,
-// docs/benchmarks/2026-11-23-h200-scan-window.md.) Workgroup-uniform control flow.
+// the first subgroup counts and clears: the others go on to store their part of the tile
+// (docs/tuning/scan.md#finish-count). Workgroup-uniform control flow.
 void finish_and_clean(uint tiles) {
     if ((pc.flags & SCAN_FLAG_KEEP_SCRATCH_ZEROED) == 0u ||
         !finished_last_in_first_subgroup(pc.aux_addr + 8ul)) {
@@ -62,9 +58,8 @@ void main() {
     uint start = tile * TILE_ELEMS;
     uint valid = g_n - start;
     load_tile(pc.input_addr, start, valid);
-    // The tile's total is published before the tile is scanned, so successors wait less: on
-    // an H200 the scan of 2^26 took 0.1645 against 0.1874 ms when the scan came first
-    // (docs/benchmarks/2026-11-23-h200-scan-early-aggregate.md).
+    // The tile's total is published before the tile is scanned, so successors wait less
+    // (docs/tuning/scan.md#early-aggregate).
     uint subgroup_prefix;
     uint total = tile_total(subgroup_prefix);
     if (gl_LocalInvocationIndex == 0) {

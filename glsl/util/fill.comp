@@ -1,7 +1,7 @@
 #version 460
 // Fills u32 words with one value with a compute shader: the scratch clears of the scan, sort,
 // multisplit and set passes (a compute dispatch and a compute-to-compute barrier cost less than
-// vkCmdFillBuffer and a transfer-to-compute barrier on an H100, src/scan/lookback.rs).
+// vkCmdFillBuffer and a transfer-to-compute barrier: docs/tuning/core.md#compute-fill).
 //
 // 64-bit addressing: each workgroup makes its reference at its first word's 64-bit byte address
 // and indexes it by the invocation (SPIR-V access-chain indices are signed).

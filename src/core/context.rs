@@ -1,42 +1,19 @@
 //! The vkalgo context: a Vulkan device (vkalgo's own, or the caller's), its profile, memory
 //! allocator and pipelines.
 
+use super::device_select::{select_device, DeviceSelector};
+use super::features::{create_logical_device, LogicalDevice};
+use super::instance::VkalgoInstance;
 use super::pipelines::Pipelines;
 use super::profile::{self, query_capabilities, DeviceProfile, DeviceType};
 use super::runner::HostRunner;
-use super::validation::{messenger_callback, ValidationState, VALIDATION_LAYER};
-use crate::error::{Error, Result, VkResultExt};
+use super::validation::{messenger_callback, ValidationState};
+use crate::error::{Error, Result};
 use ash::vk;
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
-use std::ffi::{c_char, CStr};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
-
-/// Which device the default context uses.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DeviceSelector {
-    /// The best device: discrete > integrated > virtual > CPU (ties: enumeration order).
-    Best,
-    /// The device at this index in the instance's enumeration order.
-    Index(usize),
-    /// The first device (in preference order) whose name contains this text, ignoring case.
-    NameContains(String),
-}
-
-impl DeviceSelector {
-    /// Parses the `VKALGO_DEVICE` syntax: an index, or a name substring.
-    pub fn parse(text: &str) -> Self {
-        let text = text.trim();
-        if text.is_empty() {
-            DeviceSelector::Best
-        } else if let Ok(i) = text.parse() {
-            DeviceSelector::Index(i)
-        } else {
-            DeviceSelector::NameContains(text.to_string())
-        }
-    }
-}
 
 /// Options of the default context. [`ContextOptions::from_env`] reads the `VKALGO_*`
 /// environment variables; [`Default`] does too.
@@ -141,7 +118,7 @@ pub struct ExternalContextDesc {
     /// VK_EXT_subgroup_size_control) on `device`.
     pub compute_full_subgroups: bool,
     /// The caller enabled `shaderInt16` on `device` (the sets' small array pairs then keep
-    /// their lists as 16-bit values, about 1.1x faster sparse set operations).
+    /// their lists as 16-bit values, which speeds up sparse set operations).
     pub shader_int16: bool,
 }
 
@@ -237,9 +214,9 @@ impl Context {
 
     /// Creates vkalgo's own device (the Vulkan loader is found at run time). Without
     /// validation it goes on the instance that every such context of the process shares, made
-    /// by the first and never destroyed (NVIDIA's driver refuses instances after about 30 made
-    /// and destroyed in a process); with validation on an instance of its own, whose messages
-    /// it alone receives.
+    /// by the first and never destroyed (NVIDIA's driver refuses new instances after a few dozen
+    /// made and destroyed in a process); with validation on an instance of its own, whose
+    /// messages it alone receives.
     pub fn with_options(options: &ContextOptions) -> Result<Self> {
         let ctx = unsafe { ContextState::create_default(options) }.map(|s| Context(Arc::new(s)))?;
         ctx.prepare_core_kernels()?;
@@ -267,110 +244,6 @@ impl Context {
         let ctx = ContextState::from_external(desc).map(|s| Context(Arc::new(s)))?;
         ctx.prepare_core_kernels()?;
         Ok(ctx)
-    }
-}
-
-/// A Vulkan instance of vkalgo's own contexts, with its loader. Contexts without validation
-/// share one, made by the first of them and kept for the rest of the process: later contexts
-/// create their devices on it, and it is never destroyed. NVIDIA's driver (580.159) refused the
-/// thirtieth vkCreateInstance of a process that had created and destroyed 29 before it
-/// (ERROR_INCOMPATIBLE_DRIVER: tests/set.rs's last test on an H200, 2026-11-28,
-/// docs/benchmarks/2026-11-28-h200-one-kernel-and.md), and others report that driver
-/// misreporting subgroup invocation ids after about a dozen such cycles (Genesis-Embodied-AI
-/// quadrants, pull request 465, which keeps one instance for the same reason). A context with
-/// validation makes an instance of its own (destroyed with it): a debug messenger belongs to
-/// an instance and hears every device on it, so a shared one would mix contexts' messages.
-#[derive(Clone)]
-struct VkalgoInstance {
-    entry: ash::Entry,
-    instance: ash::Instance,
-    debug_utils: bool,
-}
-
-/// The instance of the contexts without validation, once made ([`VkalgoInstance`]).
-static SHARED_INSTANCE: Mutex<Option<VkalgoInstance>> = Mutex::new(None);
-
-impl VkalgoInstance {
-    /// The process's instance without validation, made on first use.
-    fn shared() -> Result<VkalgoInstance> {
-        let mut made = SHARED_INSTANCE.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(shared) = made.as_ref() {
-            return Ok(shared.clone());
-        }
-        let shared = unsafe { Self::create(false, None) }?;
-        *made = Some(shared.clone());
-        Ok(shared)
-    }
-
-    /// A new instance, with the validation layer if `validation` (and `messenger` for the
-    /// messages of its creation).
-    unsafe fn create(
-        validation: bool,
-        messenger: Option<&mut vk::DebugUtilsMessengerCreateInfoEXT<'_>>,
-    ) -> Result<VkalgoInstance> {
-        let entry = ash::Entry::load().map_err(|e| {
-            Error::unsupported(format!(
-                "the Vulkan loader (libvulkan.so.1, libvulkan.1.dylib or vulkan-1.dll) could not be loaded: {e}"
-            ))
-        })?;
-        let layers = entry.enumerate_instance_layer_properties().unwrap_or_default();
-        let instance_exts = entry
-            .enumerate_instance_extension_properties(None)
-            .unwrap_or_default();
-        let has_instance_ext = |n: &CStr| instance_exts.iter().any(|e| e.extension_name_as_c_str() == Ok(n));
-        let mut layer_names: Vec<*const c_char> = Vec::new();
-        let mut ext_names: Vec<*const c_char> = Vec::new();
-        if validation {
-            if !layers
-                .iter()
-                .any(|l| l.layer_name_as_c_str() == Ok(VALIDATION_LAYER))
-            {
-                return Err(Error::unsupported(
-                    "validation was requested (VKALGO_VALIDATION=1) but the layer VK_LAYER_KHRONOS_validation is not installed",
-                ));
-            }
-            layer_names.push(VALIDATION_LAYER.as_ptr());
-        }
-        let debug_utils_available = has_instance_ext(ash::ext::debug_utils::NAME);
-        if validation && !debug_utils_available {
-            return Err(Error::unsupported(
-                "validation needs VK_EXT_debug_utils, which the loader lacks",
-            ));
-        }
-        if debug_utils_available {
-            ext_names.push(ash::ext::debug_utils::NAME.as_ptr());
-        }
-        // Devices of portability implementations (MoltenVK) are listed only when asked for.
-        let portability = has_instance_ext(ash::khr::portability_enumeration::NAME);
-        if portability {
-            ext_names.push(ash::khr::portability_enumeration::NAME.as_ptr());
-        }
-        let app = vk::ApplicationInfo::default()
-            .application_name(c"vkalgo")
-            .engine_name(c"vkalgo")
-            .api_version(vk::API_VERSION_1_3);
-        let enables = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
-        let mut validation_features =
-            vk::ValidationFeaturesEXT::default().enabled_validation_features(&enables);
-        let mut create = vk::InstanceCreateInfo::default()
-            .application_info(&app)
-            .enabled_layer_names(&layer_names)
-            .enabled_extension_names(&ext_names);
-        if portability {
-            create = create.flags(vk::InstanceCreateFlags::ENUMERATE_PORTABILITY_KHR);
-        }
-        if validation {
-            create = create.push_next(&mut validation_features);
-            if let Some(messenger) = messenger {
-                create = create.push_next(messenger);
-            }
-        }
-        let instance = entry.create_instance(&create, None).during("vkCreateInstance")?;
-        Ok(VkalgoInstance {
-            entry,
-            instance,
-            debug_utils: debug_utils_available,
-        })
     }
 }
 
@@ -427,135 +300,18 @@ impl ContextState {
         validation_state: Option<Box<ValidationState>>,
         messenger_info: &vk::DebugUtilsMessengerCreateInfoEXT<'_>,
     ) -> Result<Self> {
-        let physical = instance
-            .enumerate_physical_devices()
-            .during("vkEnumeratePhysicalDevices")?;
-        if physical.is_empty() {
-            return Err(Error::unsupported("no Vulkan device found"));
-        }
-        let caps: Vec<_> = physical
-            .iter()
-            .map(|&pd| query_capabilities(instance, pd))
-            .collect();
-        let describe = |i: usize| format!("device {i} ({})", caps[i].profile.device_name);
-        // Preference order: device type, then enumeration order.
-        let mut order: Vec<usize> = (0..physical.len()).collect();
-        order.sort_by_key(|&i| (caps[i].profile.device_type, i));
-        let chosen = match &options.device {
-            DeviceSelector::Best => order
-                .iter()
-                .copied()
-                .find(|&i| caps[i].missing.is_empty())
-                .ok_or_else(|| {
-                    let reasons: Vec<String> = order
-                        .iter()
-                        .map(|&i| format!("{} lacks {}", describe(i), caps[i].missing.join(", ")))
-                        .collect();
-                    Error::unsupported(format!("no usable Vulkan device: {}", reasons.join("; ")))
-                })?,
-            DeviceSelector::Index(i) => {
-                if *i >= physical.len() {
-                    return Err(Error::invalid(format!(
-                        "VKALGO_DEVICE={i}: only {} device(s) present",
-                        physical.len()
-                    )));
-                }
-                *i
-            }
-            DeviceSelector::NameContains(s) => {
-                let needle = s.to_lowercase();
-                order
-                    .iter()
-                    .copied()
-                    .find(|&i| caps[i].profile.device_name.to_lowercase().contains(&needle))
-                    .ok_or_else(|| {
-                        Error::invalid(format!("VKALGO_DEVICE={s:?}: no device name contains it"))
-                    })?
-            }
-        };
-        let cap = &caps[chosen];
-        if !cap.missing.is_empty() {
-            return Err(Error::unsupported(format!(
-                "{} lacks {}",
-                describe(chosen),
-                cap.missing.join(", ")
-            )));
-        }
-        let pd = physical[chosen];
+        let (pd, cap) = select_device(instance, &options.device)?;
         let queue_family_index = cap.queue_family.unwrap();
         let mut profile = cap.profile.clone();
         profile.lookback = resolve_lookback(&profile, options.lookback)?;
         profile.int16 &= profile::int16_allowed_by_env()?;
 
-        // Device creation: required features plus the optional ones that help.
-        let priorities = [1.0f32];
-        let queue_info = [vk::DeviceQueueCreateInfo::default()
-            .queue_family_index(queue_family_index)
-            .queue_priorities(&priorities)];
-        // shaderFloat64 where the device has it: multisplit GLSL bucket functions of f64 keys.
-        let float64 = instance.get_physical_device_features(pd).shader_float64 == vk::TRUE;
-        let features = vk::PhysicalDeviceFeatures::default()
-            .shader_int64(true)
-            .shader_int16(profile.int16)
-            .shader_float64(float64);
-        let mut f12 = vk::PhysicalDeviceVulkan12Features::default()
-            .buffer_device_address(true)
-            .shader_buffer_int64_atomics(profile.int64_atomics);
-        let mut f13 = vk::PhysicalDeviceVulkan13Features::default()
-            .subgroup_size_control(profile.full_subgroups)
-            .compute_full_subgroups(profile.full_subgroups);
-        let mut f_size_control = vk::PhysicalDeviceSubgroupSizeControlFeatures::default()
-            .subgroup_size_control(profile.full_subgroups)
-            .compute_full_subgroups(profile.full_subgroups);
-        let mut device_exts: Vec<*const c_char> = Vec::new();
-        let mut create = vk::DeviceCreateInfo::default()
-            .queue_create_infos(&queue_info)
-            .enabled_features(&features)
-            .push_next(&mut f12);
-        if cap.core13 {
-            create = create.push_next(&mut f13);
-        } else if profile.full_subgroups && cap.subgroup_size_control_ext {
-            device_exts.push(ash::ext::subgroup_size_control::NAME.as_ptr());
-            create = create.push_next(&mut f_size_control);
-        }
-        // Diagnostics: pipeline statistics from the driver, on request.
-        let statistics = std::env::var("VKALGO_PIPELINE_STATS").is_ok_and(|v| v == "1")
-            && instance
-                .enumerate_device_extension_properties(pd)
-                .unwrap_or_default()
-                .iter()
-                .any(|e| e.extension_name_as_c_str() == Ok(ash::khr::pipeline_executable_properties::NAME));
-        let mut f_statistics = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default()
-            .pipeline_executable_info(true);
-        if statistics {
-            device_exts.push(ash::khr::pipeline_executable_properties::NAME.as_ptr());
-            create = create.push_next(&mut f_statistics);
-        }
-        let shader_clock = std::env::var("VKALGO_SORT_CLOCK").is_ok_and(|v| v == "1")
-            && instance
-                .enumerate_device_extension_properties(pd)
-                .unwrap_or_default()
-                .iter()
-                .any(|e| e.extension_name_as_c_str() == Ok(ash::khr::shader_clock::NAME));
-        let mut f_clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default().shader_subgroup_clock(true);
-        if shader_clock {
-            device_exts.push(ash::khr::shader_clock::NAME.as_ptr());
-            create = create.push_next(&mut f_clock);
-        }
-        // A portability implementation's device must be created with VK_KHR_portability_subset.
-        let portability_subset = instance
-            .enumerate_device_extension_properties(pd)
-            .unwrap_or_default()
-            .iter()
-            .any(|e| e.extension_name_as_c_str() == Ok(ash::khr::portability_subset::NAME));
-        if portability_subset {
-            device_exts.push(ash::khr::portability_subset::NAME.as_ptr());
-        }
-        create = create.enabled_extension_names(&device_exts);
-        let device = instance
-            .create_device(pd, &create, None)
-            .during("vkCreateDevice")?;
-        let queue = device.get_device_queue(queue_family_index, 0);
+        let LogicalDevice {
+            device,
+            queue,
+            statistics,
+            shader_clock,
+        } = create_logical_device(instance, pd, &cap, &profile, queue_family_index)?;
 
         let messenger = match &validation_state {
             Some(state) => {

@@ -1,6 +1,6 @@
 //! Device-to-device copy with a compute shader (glsl/util/copy.comp): on some drivers far
-//! faster than `vkCmdCopyBuffer` (an H200 moved 4277 GB/s this way against 851 GB/s), and the
-//! benchmark's bandwidth yardstick.
+//! faster than `vkCmdCopyBuffer` (docs/tuning/core.md#compute-copy), and the benchmark's
+//! bandwidth yardstick.
 
 use super::buffer::BufferRange;
 use super::pipelines::Specialization;

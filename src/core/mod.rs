@@ -5,6 +5,9 @@ pub(crate) mod barrier;
 pub(crate) mod buffer;
 pub(crate) mod context;
 pub(crate) mod copy;
+pub(crate) mod device_select;
+pub(crate) mod features;
+pub(crate) mod instance;
 pub(crate) mod pipelines;
 pub(crate) mod profile;
 pub(crate) mod runner;
@@ -18,8 +21,7 @@ pub use buffer::{
     BufferRange, BufferRequirements, ElementCount, GpuBuffer, MemoryLocation, MemoryRequirements,
     BUFFER_USAGE,
 };
-pub use context::{
-    Context, ContextOptions, ContextState, DeviceSelector, ExternalContextDesc, MemoryUsage, QueueLock,
-};
+pub use context::{Context, ContextOptions, ContextState, ExternalContextDesc, MemoryUsage, QueueLock};
+pub use device_select::DeviceSelector;
 pub use profile::{DeviceProfile, DeviceType};
 pub use set_op::SetOp;

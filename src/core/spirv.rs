@@ -60,7 +60,8 @@ mod tests {
     use super::instructions;
 
     /// No shader reduces a subgroup by addition (`subgroupAdd`): the NVIDIA driver compiled it
-    /// under a stale predicate in kernels that loop over tiles, so the kernels take sums from
+    /// under a stale predicate in kernels that loop over tiles
+    /// (docs/driver-bugs.md#nvidia-subgroup-add), so the kernels take sums from
     /// `subgroup_total` and `subgroup_sum` (glsl/common/vkalgo.glsl) instead.
     #[test]
     fn no_shader_reduces_a_subgroup_by_addition() {

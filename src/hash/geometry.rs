@@ -3,7 +3,7 @@
 /// Most buckets an operation visits before it gives up (an insert then reports the key as not
 /// stored, a lookup as absent). Tables of up to `PROBE_LIMIT` buckets are scanned whole, so an
 /// insert into them fails only when no slot at all is free; in larger tables a key needs 4096
-/// full buckets in a row to fail, which happens in practice only above ~99.9% load. The bound
+/// full buckets in a row to fail, which happens in practice only at loads very near 1. The bound
 /// also keeps every loop below lavapipe's cap of loop iterations per invocation (see
 /// [`super::HashTuning::for_device`]).
 pub const PROBE_LIMIT: u32 = 4096;

@@ -29,8 +29,8 @@
 //! vector loads. This is the windowed double-hashing layout of cuCollections
 //! (NVIDIA/cuCollections, `double_hashing` with bucket storage); the seed
 //! (seeds/003, "A Simple GPU Hash Table") used plain linear probing over single slots, whose
-//! probe lengths explode with primary clustering past ~0.8 load (mean 10, max 6474 probes at
-//! 0.97). Buckets absorb most collisions, and double hashing keeps the chains of full buckets
+//! probe lengths explode with primary clustering at high load (docs/tuning/hash.md#scheme).
+//! Buckets absorb most collisions, and double hashing keeps the chains of full buckets
 //! short: at load 0.95 a key still finds a free slot within a few buckets.
 //!
 //! As in the seed, a slot's key is claimed with a compare-and-swap and never moves, so
@@ -70,13 +70,12 @@
 //!   subtract), exact after any sequence of operations.
 //! - **Churn**: erased slots are reused by later inserts, so a map whose live load stays at or
 //!   below ~0.9 survives any number of erase/insert rounds without [`Error::TableFull`](crate::Error)
-//!   and without a rehash (tests: 50 rounds of 10% erased and 10% inserted at loads 0.8 and
-//!   0.9). Tombstones ([`HashMap::stats`]) do not take room from new keys. Under long churn the
+//!   and without a rehash (the tests churn maps at loads 0.8 and 0.9 for many rounds).
+//!   Tombstones ([`HashMap::stats`]) do not take room from new keys. Under long churn the
 //!   probe sequences of absent keys grow longer than in a freshly built map (keys stay where
-//!   they were placed; a CPU simulation of 4-slot buckets settles at about 5 buckets per absent
-//!   key at load 0.8 and 50 at 0.9, where without the counters every search would walk to the
-//!   probe bound within a few dozen rounds); a [`HashMap::rehash`] (to any capacity, the same
-//!   one included) restores the shortest sequences.
+//!   they were placed; the overflow counters keep them far below the probe bound,
+//!   docs/tuning/hash.md#churn); a [`HashMap::rehash`] (to any capacity, the same one
+//!   included) restores the shortest sequences.
 //! - **Capacity rounding**: a map asked for `capacity` slots gets `s * p` slots, `s` the slots
 //!   per bucket and `p` the smallest prime `>= max(2, ceil(capacity / s))` (default buckets:
 //!   u32/u32 maps 100 -> 116 and 2^27 -> 2^27 + 140; other layouts 100 -> 106).
@@ -110,6 +109,7 @@ mod geometry;
 mod host;
 mod map;
 pub mod reference;
+mod tuning;
 
 pub use geometry::{max_capacity, MAX_BATCH, MAX_SLOTS, PROBE_LIMIT};
 #[cfg(test)]
@@ -204,20 +204,16 @@ pub struct HashTuning {
 }
 
 impl HashTuning {
-    /// The tuning vkalgo uses on this device: 256 invocations x 2 keys on GPUs (on an H200 the
-    /// best insert rate, 14.2 G keys/s at load 0.5 against 13.8 with 1 key; lookups equal within
-    /// 1%), 256 x 1 on CPU drivers.
+    /// The tuning vkalgo uses on this device: 256 invocations x 2 keys on GPUs (the best insert
+    /// rate, lookups equal), 256 x 1 on CPU drivers (`src/hash/tuning.rs`).
     ///
     /// CPU drivers such as lavapipe end every loop of an invocation after a fixed number of
-    /// iterations in total (32768 measured on lavapipe, counting the iterations of inner loops
-    /// they do not unroll): keep `keys_per_invocation` at 1 there, so that a key probing the
-    /// whole bound stays below it (an insert walks at most 3 x 4096 buckets: search, claim,
-    /// counters; an erase 2 x 4096; the slot loops inside have no early exit, so they unroll).
+    /// iterations in total (counting the iterations of inner loops they do not unroll): keep
+    /// `keys_per_invocation` at 1 there, so that a key probing the whole bound stays below it
+    /// (an insert walks at most 3 x 4096 buckets: search, claim, counters; an erase 2 x 4096;
+    /// the slot loops inside have no early exit, so they unroll).
     pub fn for_device(ctx: &crate::Context) -> Self {
-        HashTuning {
-            workgroup_size: 256,
-            keys_per_invocation: if ctx.is_cpu_device() { 1 } else { 2 },
-        }
+        tuning::default_tuning(ctx.device_class())
     }
 }
 
@@ -235,12 +231,10 @@ impl HashMapDesc {
     }
 
     /// The bucket size vkalgo uses when none is given: 32 bytes (4 slots of a u32/u32 map, 2 of
-    /// 16 bytes). On an H200 (2^26 u32 keys, load 0.5) 32-byte buckets looked up 33.9 G keys/s
-    /// (hits) and 30.0 (misses) against 23.0 and 22.3 with 64-byte ones: a probe's second
-    /// sector costs nearly as much as another random access, more than the shorter probe
-    /// sequences save.
+    /// 16 bytes). A probe's second sector costs nearly as much as another random access, more
+    /// than the shorter probe sequences of 64-byte buckets save.
     pub fn default_bucket_bytes(_key_type: HashKeyType, _value_type: HashValueType) -> u32 {
-        32
+        tuning::BUCKET_BYTES.choice
     }
 }
 

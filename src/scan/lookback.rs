@@ -7,8 +7,6 @@ use crate::core::buffer::BufferRange;
 use crate::core::shaders;
 use crate::error::Result;
 
-/// Clears the look-back header and the status words (unless the plan keeps its scratch
-/// zeroed), then scans in one dispatch of `tiles` workgroups (tile t is workgroup t).
 /// The state of a look-back scan's scratch when its dispatch is recorded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum ScratchState {
@@ -25,6 +23,8 @@ pub(super) fn clear_bytes(tiles: u64) -> u64 {
     LOOKBACK_HEADER_BYTES + tiles * 8
 }
 
+/// Clears the look-back header and the status words (unless the plan keeps its scratch
+/// zeroed), then scans in one dispatch of `tiles` workgroups (tile t is workgroup t).
 pub(super) fn record(
     pass: &Pass,
     mut push: ScanPush,
@@ -50,7 +50,7 @@ pub(super) fn record(
             pass.ctx.dispatch(pass.cmd, kernel, &push, tiles as u32);
         } else if state == ScratchState::Clear {
             // A compute clear: with its compute-to-compute barrier it costs less than a
-            // vkCmdFillBuffer and a transfer-to-compute barrier.
+            // vkCmdFillBuffer and a transfer-to-compute barrier (docs/tuning/core.md#compute-fill).
             pass.ctx
                 .record_compute_fill(pass.cmd, scratch, (clear_bytes / 4) as u32, 0)?;
             pass.ctx.compute_to_compute(pass.cmd);
@@ -59,8 +59,8 @@ pub(super) fn record(
             pass.ctx.dispatch(pass.cmd, kernel, &push, tiles as u32);
         } else {
             // Many tiles: the end-of-workgroup count and the last workgroup's clear cost more
-            // than a fill (1.12 against 0.92 ms at 2^28 on an H100), so the scan runs as a
-            // plain one and a fill after it leaves the scratch zeroed as promised.
+            // than a fill, so the scan runs as a plain one and a fill after it leaves the
+            // scratch zeroed as promised.
             let plain = ScanPush {
                 flags: push.flags & !SCAN_FLAG_KEEP_SCRATCH_ZEROED,
                 ..push
@@ -74,17 +74,13 @@ pub(super) fn record(
     Ok(())
 }
 
-/// Most tiles a scan whose plan keeps its scratch zeroed clears itself (its last workgroup):
-/// 512 tiles of the default 8192 elements, 2^22. On an H100 the self-cleaning scan took 8.0
-/// against 11.1 us at 2^16 and 10.2 against 13.3 us at 2^20, was even at 2^22 and slower from
-/// 2^24 (docs/benchmarks/2026-11-22-engine-h100.md).
+/// Most tiles a scan whose plan keeps its scratch zeroed clears itself (its last workgroup;
+/// 2^22 elements in the default tiles); above, a fill after the scan costs less
+/// (docs/tuning/scan.md#self-cleaning).
 const SELF_CLEANING_MAX_TILES: u64 = 512;
 
 /// Tile counts whose look-back reads a window of status words per step with the whole
 /// workgroup rather than its first subgroup: tiles many enough that a subgroup's window takes
 /// several round trips, few enough that the windows' extra reads do not crowd the memory
-/// system. On an H200, kept-zeroed scans: 2^18 in 128 tiles of 256 x 2 6.8 against 7.8 us,
-/// 2^21 in 256 tiles of 512 x 4 9.9 against 11.1 us, 2^22 in 512 tiles of 256 x 8 14.0 against
-/// 14.6 us; 2^16 in 32 tiles 6.4 against 6.1 us, 2^23 in 1024 tiles even, 2^24 in 2048 tiles
-/// 49.8 against 46.3 us (default plans) (docs/benchmarks/2026-11-23-h200-scan-window.md).
+/// system (docs/tuning/scan.md#workgroup-window).
 pub(super) const WORKGROUP_LOOKBACK_TILES: std::ops::RangeInclusive<u64> = 33..=512;

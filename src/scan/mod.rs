@@ -34,6 +34,7 @@ mod host;
 mod lookback;
 mod reduce_then_scan;
 pub mod reference;
+mod tuning;
 
 use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements};
 use crate::core::pipelines::Specialization;
@@ -89,17 +90,10 @@ pub struct ScanTuning {
 }
 
 impl ScanTuning {
-    /// The tuning vkalgo uses on this device.
-    ///
-    /// GPUs: 256 invocations x 8 vectors (8192 elements per tile); on an H200 it beat 4 vectors
-    /// by about 8% at 2^24 (look-back 281 vs 259 G elements/s). CPU drivers: 4 vectors.
+    /// The tuning vkalgo uses on this device: 256 invocations x 8 vectors (8192 elements per
+    /// tile) on GPUs, 4 vectors on CPU drivers (`src/scan/tuning.rs`).
     pub fn for_device(ctx: &Context) -> Self {
-        let vecs_per_thread = if ctx.is_cpu_device() { 4 } else { 8 };
-        ScanTuning {
-            workgroup_size: 256,
-            vecs_per_thread,
-            lookback_spins: 0,
-        }
+        tuning::default_tuning(ctx.device_class())
     }
 
     fn tile_elements(&self) -> u64 {
@@ -121,8 +115,8 @@ pub struct ScanDesc {
     /// The look-back path's scratch is this plan's own and stays zeroed between calls: the
     /// caller zeroes it once before the first call, every look-back scan leaves it zeroed
     /// again (its last workgroup clears it), and no clear is recorded before the scan (one
-    /// clear dispatch and one barrier less per call: 0.6-0.8 us on an H100, a tenth of a small
-    /// scan). The scratch must then serve no other plan or purpose. The other paths ignore it.
+    /// clear dispatch and one barrier less per call, a good part of a small scan's time). The
+    /// scratch must then serve no other plan or purpose. The other paths ignore it.
     pub keep_scratch_zeroed: bool,
 }
 
@@ -208,11 +202,11 @@ pub struct ScanPlan {
     /// Counts up to this take the small path when the plan's path was Auto (0: never).
     small_limit: u64,
     /// The look-back path's tiles by count (plans with the default tuning only; see
-    /// [`lookback_tiers`]): (largest count, tuning), ascending; a count above every entry takes
-    /// the plan's tuning.
+    /// [`tuning::LOOKBACK_TIERS`]): (largest count, tuning), ascending; a count above every
+    /// entry takes the plan's tuning.
     lookback_tiers: Vec<(u64, ScanTuning)>,
     /// The small path's workgroup geometries by growing tile (plans with the default tuning
-    /// only; see [`small_geometries`]).
+    /// only; see [`tuning::SMALL_TILES`]).
     small_geometries: Vec<ScanTuning>,
     requirements: MemoryRequirements,
 }
@@ -270,8 +264,10 @@ impl Context {
             }
             p => p,
         };
+        let class = self.device_class();
+        let max_invocations = self.profile.max_workgroup_invocations;
         let lookback_tiers = if desc.tuning.is_none() && path == ScanPath::Lookback {
-            lookback_tiers(self, &tuning)
+            tuning::lookback_tiers(class, max_invocations, &tuning)
         } else {
             Vec::new()
         };
@@ -280,8 +276,8 @@ impl Context {
             .map(|(limit, t)| desc.max_count.min(*limit).div_ceil(t.tile_elements()))
             .fold(desc.max_count.div_ceil(tuning.tile_elements()), u64::max);
         if path == ScanPath::Small && self.is_cpu_device() && max_tiles > SMALL_PATH_MAX_TILES_CPU {
-            // One invocation walks every tile: CPU drivers end its loops after ~32768
-            // iterations in total.
+            // One invocation walks every tile: CPU drivers end its loops after a fixed number
+            // of iterations in total (docs/driver-bugs.md#lavapipe-loop-limit).
             return Err(Error::invalid(format!(
                 "scan: the small path on a CPU driver takes at most {} elements ({} requested)",
                 SMALL_PATH_MAX_TILES_CPU * tuning.tile_elements(),
@@ -296,19 +292,18 @@ impl Context {
             _ => rts_bytes,
         };
         let spin_limit = match tuning.lookback_spins {
-            0 if self.is_cpu_device() => 32,
-            0 => 256,
+            0 => tuning::default_spins(class),
             // Test mode: the shader's SPIN_LIMIT 0 forces the fallback (see the field's docs).
             u32::MAX => 0,
             spins => spins,
         };
         let small_geometries = if desc.tuning.is_none() {
-            small_geometries(self)
+            tuning::small_geometries(class, max_invocations)
         } else {
             Vec::new()
         };
         let small_limit = match desc.path {
-            ScanPath::Auto => small_scan_limit(self, &small_geometries),
+            ScanPath::Auto => tuning::small_limit(class, &small_geometries),
             _ => 0,
         };
         let plan = ScanPlan {
@@ -326,113 +321,6 @@ impl Context {
         Ok(plan)
     }
 }
-
-/// Largest count [`ScanPath::Auto`] scans with one workgroup ([`ScanPath::Small`]). GPUs: the
-/// largest tile of the small geometries (16384 elements where workgroups of 1024 invocations
-/// are allowed), or with the caller's tuning 8192. On an H100 one workgroup of 1024 x 4 scanned
-/// 2^14 elements in 6.2 us against 6.5 us for the look-back path with its scratch kept zeroed
-/// (and 6.9 us with the clear), while at 2^15 the look-back path won (6.7 against 8.7 us at
-/// 1024 x 8) (docs/benchmarks/2026-11-22-merge-keys-scan-tiles-h100.md). CPU drivers: never (every
-/// workgroup there is one thread; the tests cover the path when asked for).
-fn small_scan_limit(ctx: &Context, geometries: &[ScanTuning]) -> u64 {
-    if ctx.is_cpu_device() {
-        0
-    } else {
-        geometries
-            .last()
-            .map_or(SMALL_SCAN_LIMIT_GPU, |g| g.tile_elements())
-    }
-}
-
-/// See [`small_scan_limit`].
-const SMALL_SCAN_LIMIT_GPU: u64 = 1 << 13;
-
-/// The small path's geometries for plans with the default tuning, by growing tile: 256 x 1
-/// (1024 elements), then the widest workgroup up to 1024 invocations with 1, 2 and 4 vectors
-/// per invocation. A count runs on the smallest tile that holds it: one workgroup scans fastest
-/// when its tile fits the count (H100, us: 2^10 3.7 at 256 x 1 against 4.3 at 1024 x 1; 2^12
-/// 4.3 at 1024 x 1 against 6.1 at 1024 x 4; 2^13 4.8 at 1024 x 2 against 5.6 at the default
-/// 256 x 8; 2^14 6.2 at 1024 x 4 against 6.7 at 1024 x 2).
-fn small_geometries(ctx: &Context) -> Vec<ScanTuning> {
-    let limit = ctx.profile.max_workgroup_invocations.clamp(32, 1024);
-    let widest = 1 << (31 - limit.leading_zeros()); // largest power of two <= limit
-    let geometry = |workgroup_size: u32, vecs_per_thread| ScanTuning {
-        workgroup_size,
-        vecs_per_thread,
-        lookback_spins: 0,
-    };
-    let mut list = vec![geometry(widest.min(256), 1)];
-    for vecs in [1, 2, 4] {
-        let next = geometry(widest, vecs);
-        if list
-            .last()
-            .is_some_and(|g| next.tile_elements() > g.tile_elements())
-        {
-            list.push(next);
-        }
-    }
-    list
-}
-
-/// The look-back path's tiles by count for a plan of the default `tuning`: small tiles up to
-/// [`SMALL_TILE_SCAN_LIMIT`]; on GPUs, the mid tiers of [`MID_TILE_TIERS`] that the device's
-/// workgroup limit allows, and where it allows [`LARGE_TILE_WORKGROUP`] invocations, the default
-/// tuning up to [`LARGE_TILE_SCAN_MIN`] and large tiles above.
-fn lookback_tiers(ctx: &Context, tuning: &ScanTuning) -> Vec<(u64, ScanTuning)> {
-    let shape = |workgroup_size, vecs_per_thread| ScanTuning {
-        workgroup_size,
-        vecs_per_thread,
-        ..*tuning
-    };
-    let mut tiers = vec![(
-        SMALL_TILE_SCAN_LIMIT,
-        shape(tuning.workgroup_size, SMALL_TILE_VECS),
-    )];
-    if ctx.is_cpu_device() {
-        return tiers;
-    }
-    let most = ctx.profile.max_workgroup_invocations;
-    for (limit, workgroup_size, vecs_per_thread) in MID_TILE_TIERS {
-        if workgroup_size <= most {
-            tiers.push((limit, shape(workgroup_size, vecs_per_thread)));
-        }
-    }
-    if most >= LARGE_TILE_WORKGROUP {
-        tiers.push((LARGE_TILE_SCAN_MIN, *tuning));
-        tiers.push((u64::MAX, shape(LARGE_TILE_WORKGROUP, 8)));
-    }
-    tiers
-}
-
-/// Largest count the look-back path scans in smaller tiles ([`SMALL_TILE_VECS`] vectors per
-/// invocation, 2048 elements at 256 invocations, instead of 8192 on GPUs) when the plan has the
-/// default tuning: more workgroups share a small scan, and each finishes sooner. On an H200
-/// with the scratch kept zeroed, 2^16 took 6.1 us in these tiles against 6.5 (512 x 2) and 6.9
-/// (1024 x 2); 2^18, with the whole workgroup reading each look-back window
-/// ([`lookback::WORKGROUP_LOOKBACK_TILES`]), 6.8 against 7.0 (512 x 2) and 7.2 (1024 x 2, the
-/// best tile without it) (docs/benchmarks/2026-11-23-h200-scan-window.md).
-const SMALL_TILE_SCAN_LIMIT: u64 = 1 << 18;
-
-/// The look-back path's mid tiers for plans of the default tuning: (largest count, workgroup
-/// size, vectors per invocation), on devices that allow the workgroup. On an H200 with the
-/// scratch kept zeroed and the workgroup-wide look-back window (us): 2^19 in 512 x 2 tiles 7.2
-/// against 7.5 (256 x 2) and 7.8 (256 x 8); 2^20 in 512 x 2 8.4 against 8.4 (512 x 4) and 8.6
-/// (256 x 8); 2^21 in 512 x 4 9.9 against 10.1 (256 x 8) and 11.1 (1024 x 2)
-/// (docs/benchmarks/2026-11-23-h200-scan-window.md).
-const MID_TILE_TIERS: [(u64, u32, u32); 2] = [(1 << 20, 512, 2), (1 << 21, 512, 4)];
-
-/// Counts above this take the look-back path's large tiles ([`LARGE_TILE_WORKGROUP`] x 8
-/// vectors, 32768 elements) when the plan has the default tuning: on an H100 with the scratch
-/// kept zeroed, 2^26 in 0.225 against 0.235 ms (256 x 8), 2^28 in 0.871 against 0.910 ms, as
-/// fast as CUB; at 2^24 they lost (0.069 against 0.064 ms) and at 2^22 they were even
-/// (docs/benchmarks/2026-11-22-merge-keys-scan-tiles-h100.md).
-const LARGE_TILE_SCAN_MIN: u64 = 1 << 25;
-
-/// Workgroup size of the look-back path's large tiles (see [`LARGE_TILE_SCAN_MIN`]).
-const LARGE_TILE_WORKGROUP: u32 = 1024;
-
-/// Vectors per invocation of the look-back path's small tiles (see [`SMALL_TILE_SCAN_LIMIT`]).
-const SMALL_TILE_VECS: u32 = 2;
 
 /// Most tiles a forced [`ScanPath::Small`] plan may span on a CPU driver (its per-invocation
 /// loop cap; every tile costs the walking invocation a few loop iterations).

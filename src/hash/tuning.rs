@@ -1,0 +1,82 @@
+//! The hash map's tuning tables: rows per device class, the evidence of each in
+//! `docs/tuning/hash.md` under its anchor.
+
+use super::HashTuning;
+use crate::core::tuning::{first_row, DeviceClass, Devices, TuningRow};
+
+/// The per-key kernels' default shape ([`HashTuning::for_device`]): (invocations per
+/// workgroup, keys per invocation).
+pub(super) const KERNEL_SHAPE: &[TuningRow<(), (u32, u32)>] = &[
+    TuningRow {
+        devices: Devices::Nvidia,
+        when: (),
+        choice: (256, 2),
+        why: "two keys per invocation: the best insert rate",
+        anchor: "kernel-shape",
+    },
+    TuningRow {
+        devices: Devices::OtherGpu,
+        when: (),
+        choice: (256, 2),
+        why: "NVIDIA's choice, not measured",
+        anchor: "kernel-shape",
+    },
+    TuningRow {
+        devices: Devices::Cpu,
+        when: (),
+        choice: (256, 1),
+        why: "one key per invocation stays under the CPU drivers' loop cap",
+        anchor: "cpu-loop-cap",
+    },
+];
+
+/// The bucket size of maps that ask for none ([`super::HashMapDesc::default_bucket_bytes`]):
+/// one row, for every device.
+pub(super) const BUCKET_BYTES: TuningRow<(), u32> = TuningRow {
+    devices: Devices::Any,
+    when: (),
+    choice: 32,
+    why: "a probe's second sector costs more than shorter probe sequences save",
+    anchor: "bucket-bytes",
+};
+
+/// The per-key kernels' tuning on a device of `class` ([`KERNEL_SHAPE`]).
+pub(super) fn default_tuning(class: DeviceClass) -> HashTuning {
+    let (workgroup_size, keys_per_invocation) = first_row(KERNEL_SHAPE, class, |_| true)
+        .expect("a hash kernel shape for every device class")
+        .choice;
+    HashTuning {
+        workgroup_size,
+        keys_per_invocation,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::tuning::assert_anchors;
+
+    const DOC: &str = include_str!("../../docs/tuning/hash.md");
+
+    #[test]
+    fn every_row_has_its_evidence() {
+        assert_anchors(KERNEL_SHAPE, DOC);
+        assert_anchors(&[BUCKET_BYTES], DOC);
+    }
+
+    /// The tables give the choices the code made before it had tables.
+    #[test]
+    fn tables_keep_the_choices() {
+        for class in [DeviceClass::Nvidia, DeviceClass::OtherGpu, DeviceClass::Cpu] {
+            let keys = if class == DeviceClass::Cpu { 1 } else { 2 };
+            assert_eq!(
+                default_tuning(class),
+                HashTuning {
+                    workgroup_size: 256,
+                    keys_per_invocation: keys
+                }
+            );
+        }
+        assert_eq!(BUCKET_BYTES.choice, 32);
+    }
+}
