@@ -3,9 +3,7 @@
 
 use super::geometry::{block_merge_shared_bytes, blocking, shared_bytes, Stage};
 use super::push::sort_shader;
-use super::tuning::{
-    BLOCK_MERGE_MIN_PASSES, RESIDENT_MAX_KEYS_CPU, RESIDENT_MAX_KEYS_GPU, SMALL_TILES_BESIDE_ONESWEEP,
-};
+use super::tuning;
 use super::{
     SortDesc, SortPath, SortResult, SortTuning, ALIGNMENT, MAX_BLOCKS, MAX_TILE_KEYS, RADIX_BITS, RING_TILES,
     SCRATCH_RING, SMALL_TILES, SORT_MAX_COUNT,
@@ -40,7 +38,7 @@ pub struct SortPlan {
     /// ([`SortPlan::resident_counters_apart`]).
     pub(super) resident_counters_apart: bool,
     /// Whether the single-workgroup path up to `resident_limit` sorts by merging
-    /// (glsl/sort/block_merge.comp) rather than by radix passes: see [`BLOCK_MERGE_MIN_PASSES`].
+    /// (glsl/sort/block_merge.comp) rather than by radix passes: see [`BLOCK_MERGE_MIN_PASSES`](super::BLOCK_MERGE_MIN_PASSES).
     pub(super) resident_merges: bool,
     /// Largest count Auto sorts on the small path.
     pub(super) auto_small_limit: u64,
@@ -51,35 +49,28 @@ pub struct SortPlan {
 /// does not fit the device.
 ///
 /// With the caller's tuning, that tuning (its tile is then the resident capacity). Otherwise
-/// the widest workgroup of 512, 256, 128 invocations (CPU drivers: 64, whose small subgroups
-/// need a counter row per subgroup) the device allows, with the most keys per invocation (up
-/// to 16, CPU drivers 8) whose whole-tile stage fits the shared memory the device reports:
-/// the capacity is decided by the key and value widths (the stage holds max(key, value) words
-/// per element). With 48 KiB (NVIDIA) and 512 invocations: 8192 elements of 4-byte keys and
-/// values, 5120 with 8-byte keys or values; lavapipe (32 KiB, 64 invocations): 512. Then no
-/// more keys per invocation than `max_count` needs (a plan for 2^10 keys runs 512 x 2).
-/// One workgroup of 512 as in the tile kernels; CUB's single-tile sort takes 256 x 19 for
-/// 4-byte keys, here the ranking runs ceil(n / workgroup size) steps per subgroup, so a wider
-/// workgroup shortens each pass.
+/// the first workgroup size of the tuning table ([`tuning::resident_shapes`]) the device
+/// allows, with the most keys per invocation (up to the row's limit) whose whole-tile stage
+/// fits the shared memory the device reports: the key and value widths decide the capacity
+/// (the stage holds max(key, value) words per element; with 48 KiB and 512 invocations, 8192
+/// 4-byte or 5120 8-byte elements). Then no more keys per invocation than `max_count` needs
+/// (a plan for 2^10 keys runs 512 x 2).
 fn resident_geometry(ctx: &Context, desc: &SortDesc, tuning: &SortTuning) -> Option<SortTuning> {
     let fits =
         |t: &SortTuning| shared_bytes(ctx, t, desc, Stage::WholeTile) <= ctx.profile.max_shared_memory as u64;
     if desc.tuning.is_some() {
         return fits(tuning).then_some(*tuning);
     }
-    let (sizes, most_keys): (&[u32], u32) = if ctx.is_cpu_device() {
-        (&[64], RESIDENT_MAX_KEYS_CPU)
-    } else {
-        (&[512, 256, 128], RESIDENT_MAX_KEYS_GPU)
-    };
     let subgroup = ctx.profile.max_subgroup_size.max(32);
-    let widest = sizes
-        .iter()
-        .filter(|&&wg| wg <= ctx.profile.max_workgroup_invocations && wg % subgroup == 0)
-        .find_map(|&wg| {
-            (1..=most_keys).rev().find_map(|keys_per_thread| {
+    let widest = tuning::resident_shapes(ctx.device_class())
+        .filter(|shape| {
+            shape.workgroup_size <= ctx.profile.max_workgroup_invocations
+                && shape.workgroup_size % subgroup == 0
+        })
+        .find_map(|shape| {
+            (1..=shape.max_keys).rev().find_map(|keys_per_thread| {
                 let t = SortTuning {
-                    workgroup_size: wg,
+                    workgroup_size: shape.workgroup_size,
                     keys_per_thread,
                     lookback_spins: 0,
                     stage_split: 1,
@@ -88,8 +79,7 @@ fn resident_geometry(ctx: &Context, desc: &SortDesc, tuning: &SortTuning) -> Opt
             })
         })?;
     // No more keys per invocation than the plan's largest count needs: every pass costs as
-    // many ranking steps as the kernel holds keys, used or not (H100, u32 keys at 2^10: 512 x 2
-    // 7.9 us, 512 x 16 14.5 us; at 2^12: 512 x 8 14.7 us, 512 x 16 18.5 us).
+    // many ranking steps as the kernel holds keys, used or not (docs/tuning/sort.md#resident-geometry).
     let needed = desc.max_count.div_ceil(widest.workgroup_size as u64).max(1);
     Some(SortTuning {
         keys_per_thread: widest.keys_per_thread.min(needed as u32),
@@ -124,8 +114,7 @@ impl Context {
         let path = choose_path(self, desc, &tuning, &limits)?;
         let (block_scan, scratch_size) = scratch(self, desc, &tuning, path)?;
         let spin_limit = match tuning.lookback_spins {
-            0 if self.is_cpu_device() => 32,
-            0 => 256,
+            0 => tuning::default_lookback_spins(self.device_class()),
             // Test mode: the shader's SPIN_LIMIT 0 forces the fallback (see the field's docs).
             u32::MAX => 0,
             spins => spins,
@@ -134,7 +123,7 @@ impl Context {
         let max_shared = self.profile.max_shared_memory as u64;
         let resident = limits.resident;
         let resident_merges = resident.is_some_and(|t| {
-            pass_count >= BLOCK_MERGE_MIN_PASSES
+            pass_count >= tuning::block_merge_min_passes(self.device_class())
                 && t.workgroup_size.is_power_of_two()
                 && block_merge_shared_bytes(desc, &t) <= max_shared
         });
@@ -243,11 +232,8 @@ fn small_limits(ctx: &Context, desc: &SortDesc, tuning: &SortTuning) -> SmallLim
     } else {
         0
     };
-    let tiled_auto_limit = if ctx.profile.lookback {
-        tiled_limit.min(SMALL_TILES_BESIDE_ONESWEEP * tuning.tile_keys())
-    } else {
-        tiled_limit
-    };
+    let auto_tiles = tuning::auto_small_tiles(ctx.device_class(), ctx.profile.lookback);
+    let tiled_auto_limit = tiled_limit.min(auto_tiles * tuning.tile_keys());
     let resident = resident_geometry(ctx, desc, tuning);
     let resident_limit = resident.map_or(0, |t| t.tile_keys());
     SmallLimits {
@@ -429,7 +415,7 @@ impl SortPlan {
 
     /// Whether counts up to [`SortPlan::resident_limit`] are merge-sorted in one workgroup
     /// (glsl/sort/block_merge.comp) instead of radix-sorted there: plans of at least
-    /// [`BLOCK_MERGE_MIN_PASSES`] digit passes whose resident geometry has a power-of-two
+    /// [`BLOCK_MERGE_MIN_PASSES`](super::BLOCK_MERGE_MIN_PASSES) digit passes whose resident geometry has a power-of-two
     /// workgroup and whose whole tile of keys and values fits the shared memory.
     pub fn resident_merges(&self) -> bool {
         self.resident_merges
