@@ -12,9 +12,8 @@
 //!   alternate key/value buffers. Every wait is bounded and falls back to counting a silent
 //!   predecessor's keys: no schedule can hang it. A pass whose digit is the same in every key
 //!   (the upfront counts show it: small integers in wide keys, codes narrower than the key)
-//!   only copies its tiles in place. Ranking is at its slowest there, with every key on one
-//!   digit (an H200 at 2^26: u32 keys below 2^16 1.77 -> 1.19 ms, u64 keys below 2^32
-//!   4.91 -> 3.56 ms).
+//!   only copies its tiles in place (ranking is at its slowest there, with every key on one
+//!   digit: docs/tuning/sort.md#constant-digit-copy).
 //! - [`SortPath::Safe`]: per digit: count per block, scan the counts, rank and scatter. No
 //!   workgroup ever waits on another; the profile picks it on drivers without a
 //!   forward-progress promise (CPU drivers such as lavapipe).

@@ -424,10 +424,9 @@ impl SortPlan {
     /// Whether the resident radix kernel keeps its digit counters apart from the stage of its
     /// tile (plans of the default tuning whose geometry has room for both): staging then never
     /// overwrites the counters, so a pass needs neither the barriers that keep the two apart
-    /// nor a clear of the counters before the next pass (glsl/sort/resident.comp; with the
-    /// counters carried from pass to pass, u32 keys at 2^12 on an H200 13.0 -> 12.5 us,
-    /// docs/benchmarks/2026-11-24-h200-resident-counters.md). With the caller's tuning the two
-    /// share one pool, the smaller layout.
+    /// nor a clear of the counters before the next pass (glsl/sort/resident.comp; the counters
+    /// are carried from pass to pass: docs/tuning/sort.md#resident-counters-apart). With the
+    /// caller's tuning the two share one pool, the smaller layout.
     pub fn resident_counters_apart(&self) -> bool {
         self.resident_counters_apart
     }
@@ -472,7 +471,7 @@ impl SortPlan {
     /// (`resident_all`, ALL_STEPS): a direct count that uses every ranking step of the
     /// geometry (ceil(count / workgroup size) = keys per invocation). The test's branch costs a
     /// MATCH instruction per step in NVIDIA's machine code, even on a count from the push
-    /// constants (u32 keys at 2^12 on an H100: 14.8 us with it, 13.2 us without).
+    /// constants (docs/tuning/sort.md#resident-all-steps).
     pub(super) fn resident_all_steps(&self, direct: Option<u64>) -> bool {
         let tuning = self.resident_tuning;
         direct.is_some_and(|n| n.div_ceil(tuning.workgroup_size as u64) == tuning.keys_per_thread as u64)
