@@ -1,6 +1,8 @@
 //! What a sort is planned for: key and value types, paths, the kernel tuning, the description
 //! and the buffers of one recorded sort.
 
+#[cfg(doc)]
+use super::{SortPlan, ONESWEEP_STATS_OFFSET};
 use crate::core::buffer::{BufferRange, ElementCount};
 use crate::error::{Error, Result};
 
@@ -120,8 +122,8 @@ pub enum SortPath {
     Onesweep = 1,
     /// Count, scan, scatter per digit: no inter-workgroup waiting.
     Safe = 2,
-    /// One workgroup for everything (counts up to [`SortPlan::small_limit`](super::SortPlan::small_limit)): counts up to
-    /// [`SortPlan::resident_limit`](super::SortPlan::resident_limit) sorted in shared memory, larger ones tile by tile through
+    /// One workgroup for everything (counts up to [`SortPlan::small_limit`]): counts up to
+    /// [`SortPlan::resident_limit`] sorted in shared memory, larger ones tile by tile through
     /// global memory.
     Small = 3,
 }
@@ -137,7 +139,7 @@ pub enum SortResult {
 
 /// Tuning of the sort kernels (a tile is `workgroup_size * keys_per_thread` keys). A plan made
 /// with the caller's tuning also runs the single-workgroup resident kernel with it (its
-/// capacity, [`SortPlan::resident_limit`](super::SortPlan::resident_limit), is then one tile); without one, that kernel takes
+/// capacity, [`SortPlan::resident_limit`], is then one tile); without one, that kernel takes
 /// its own geometry from the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SortTuning {
@@ -150,7 +152,7 @@ pub struct SortTuning {
     /// Look-back polls of a silent predecessor before counting its keys instead (0: default).
     /// `u32::MAX` is a test mode: every tile counts its nearest predecessor's keys itself, so
     /// the fallback runs for every tile after the first whatever the schedule (counted in the
-    /// Onesweep event counters, [`ONESWEEP_STATS_OFFSET`](super::ONESWEEP_STATS_OFFSET)).
+    /// Onesweep event counters, [`ONESWEEP_STATS_OFFSET`]).
     pub lookback_spins: u32,
     /// Parts the ranked tile passes through shared memory in on its way out (1 or 2): 2 halves
     /// the staging memory, so more workgroups fit on a multiprocessor, for two more barriers
@@ -213,7 +215,7 @@ impl SortDesc {
 }
 
 /// The buffers of one recorded sort. Keys and values are sorted "in place" in the sense that
-/// the result is in `keys`/`values` or in the alternates, as [`SortPlan::record`](super::SortPlan::record) returns.
+/// the result is in `keys`/`values` or in the alternates, as [`SortPlan::record`] returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SortArgs {
     /// The keys (offset a multiple of the key size).
@@ -224,7 +226,7 @@ pub struct SortArgs {
     pub keys_alt: BufferRange,
     /// Alternate values buffer (`None` exactly when `values` is).
     pub values_alt: Option<BufferRange>,
-    /// Scratch memory as [`SortPlan::memory_requirements`](super::SortPlan::memory_requirements) asks.
+    /// Scratch memory as [`SortPlan::memory_requirements`] asks.
     pub scratch: BufferRange,
     /// How many elements to sort.
     pub count: ElementCount,

@@ -1,6 +1,8 @@
 //! The kernels' geometry the plan needs: how the safe path groups its tiles into blocks, and
 //! the shared memory each kind of kernel declares for a tuning.
 
+#[cfg(doc)]
+use super::SortPlan;
 use super::{SortDesc, SortTuning, ValueType};
 use crate::Context;
 
@@ -22,7 +24,7 @@ pub(super) enum Stage {
     /// The whole tile at once, in the pool of the digit counters (the small-N kernels).
     WholeTile,
     /// The whole tile at once, with the digit counters after it (the resident kernel where the
-    /// plan finds room: [`SortPlan::resident_counters_apart`](super::SortPlan::resident_counters_apart)).
+    /// plan finds room: [`SortPlan::resident_counters_apart`]).
     WholeTileApart,
 }
 

@@ -40,6 +40,8 @@
 //! - After: the result buffers are written by the `COMPUTE_SHADER` stage (`SHADER_WRITE`); add a
 //!   barrier from there before reading them. The other pair and scratch hold nothing of use.
 
+#[cfg(doc)]
+use crate::{error::Error, Context};
 mod desc;
 mod geometry;
 mod host;

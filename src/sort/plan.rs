@@ -4,6 +4,8 @@
 use super::geometry::{block_merge_shared_bytes, blocking, shared_bytes, Stage};
 use super::push::sort_shader;
 use super::tuning;
+#[cfg(doc)]
+use super::BLOCK_MERGE_MIN_PASSES;
 use super::{
     SortDesc, SortPath, SortResult, SortTuning, ALIGNMENT, MAX_BLOCKS, MAX_TILE_KEYS, RADIX_BITS, RING_TILES,
     SCRATCH_RING, SMALL_TILES, SORT_MAX_COUNT,
@@ -38,7 +40,7 @@ pub struct SortPlan {
     /// ([`SortPlan::resident_counters_apart`]).
     pub(super) resident_counters_apart: bool,
     /// Whether the single-workgroup path up to `resident_limit` sorts by merging
-    /// (glsl/sort/block_merge.comp) rather than by radix passes: see [`BLOCK_MERGE_MIN_PASSES`](super::BLOCK_MERGE_MIN_PASSES).
+    /// (glsl/sort/block_merge.comp) rather than by radix passes: see [`BLOCK_MERGE_MIN_PASSES`].
     pub(super) resident_merges: bool,
     /// Largest count Auto sorts on the small path.
     pub(super) auto_small_limit: u64,
@@ -415,7 +417,7 @@ impl SortPlan {
 
     /// Whether counts up to [`SortPlan::resident_limit`] are merge-sorted in one workgroup
     /// (glsl/sort/block_merge.comp) instead of radix-sorted there: plans of at least
-    /// [`BLOCK_MERGE_MIN_PASSES`](super::BLOCK_MERGE_MIN_PASSES) digit passes whose resident geometry has a power-of-two
+    /// [`BLOCK_MERGE_MIN_PASSES`] digit passes whose resident geometry has a power-of-two
     /// workgroup and whose whole tile of keys and values fits the shared memory.
     pub fn resident_merges(&self) -> bool {
         self.resident_merges
