@@ -40,8 +40,13 @@
 //! - After: the result buffers are written by the `COMPUTE_SHADER` stage (`SHADER_WRITE`); add a
 //!   barrier from there before reading them. The other pair and scratch hold nothing of use.
 
-#[cfg(doc)]
-use crate::{error::Error, Context};
+// The files: desc.rs (what a sort is planned for), tuning.rs (the tuning tables), geometry.rs
+// (shared memory and blocks of the kernels), plan.rs (Context::sort_plan: checks, path choice,
+// limits, memory), record.rs (SortPlan::record and the kernels a count takes; small.rs,
+// onesweep.rs and safe.rs record each path), push.rs (push constants and shader lookup),
+// host.rs (the host sorts), keys.rs (the Rust key and value types), reference.rs (the CPU sort
+// the tests compare with).
+
 mod desc;
 mod geometry;
 mod host;
@@ -65,6 +70,9 @@ pub(crate) use push::SortPush;
 pub(crate) use record::BucketSplit;
 pub use tuning::BLOCK_MERGE_MIN_PASSES;
 
+#[cfg(doc)]
+use crate::{error::Error, Context};
+
 /// The largest count a sort plan accepts: 2^32 - 2^15 = 4,294,934,528 elements. Larger plans
 /// are refused with [`Error::InvalidArgument`] by [`Context::sort_plan`], and therefore by every
 /// host call and C function.
@@ -78,6 +86,9 @@ pub use tuning::BLOCK_MERGE_MIN_PASSES;
 /// ring's sequence numbers (`pass * max_tiles + tile`, below 8 * 2^27 with tiles of at least
 /// 32 keys) fit its 30-bit tags.
 pub const SORT_MAX_COUNT: u64 = (1 << 32) - (1 << 15);
+
+// Limits of the kernels and the scratch layout they share with glsl/sort/sort_common.glsl.
+
 /// Most keys in one tile (1024 invocations x 32 keys per invocation).
 const MAX_TILE_KEYS: u64 = 1024 * 32;
 
@@ -104,6 +115,7 @@ const MAX_HISTOGRAM_GROUPS: u64 = 2048;
 const SMALL_TILES: u64 = 4;
 /// Alignment vkalgo asks for every range.
 const ALIGNMENT: u64 = 16;
+/// Bits of one digit pass.
 const RADIX_BITS: u32 = 8;
 
 #[cfg(test)]

@@ -225,7 +225,7 @@ const AUTO_SMALL_TILES: &[TuningRow<bool, u64>] = &[
         devices: Devices::Any,
         when: false,
         choice: SMALL_TILES,
-        why: "the safe path's passes cost more than one workgroup's",
+        why: "without Onesweep, every count the tiled kernel takes",
         anchor: "auto-small-without-onesweep",
     },
 ];
@@ -243,7 +243,7 @@ const LOOKBACK_SPINS: &[TuningRow<(), u32>] = &[
         devices: Devices::Nvidia,
         when: (),
         choice: 256,
-        why: "a predecessor is rarely silent that long",
+        why: "a bounded wait before counting the predecessor",
         anchor: "lookback-spins",
     },
     TuningRow {
@@ -257,7 +257,7 @@ const LOOKBACK_SPINS: &[TuningRow<(), u32>] = &[
         devices: Devices::Cpu,
         when: (),
         choice: 32,
-        why: "few cores: fall back sooner",
+        why: "few workgroups run at once: count sooner",
         anchor: "lookback-spins",
     },
 ];
