@@ -97,7 +97,7 @@ ValueRef value_at(uint64_t base, uint index) {
 }
 #endif
 
-// Must match src/sort/mod.rs (SortPush).
+// Must match src/sort/push.rs (SortPush).
 layout(push_constant) uniform SortPush {
     uint64_t keys_in;      // this pass's keys
     uint64_t keys_out;     // where this pass writes them
