@@ -3,11 +3,8 @@
 // Merrill 2022). Workgroup g counts tiles [g * tiles_per_block, ...) into shared memory and adds
 // its counts to the global histograms (scratch, zeroed by the host) with one atomic per digit.
 // A tile's loads are all issued before its counting. The kernel declares no other shared
-// memory: on an H200 one copy of the counts beat two (per-subgroup-parity copies) and four,
-// 0.143 against 0.172 and 0.266 ms for 2^26 keys (docs/benchmarks/), and beat counts interleaved
-// over 2-8 copies by lane (0.135 against 0.145-0.181 ms for u32 keys). The pass is bound by its
-// shared atomics: at 2^26, each digit counted beyond the second (u32) or fourth (u64) adds about
-// 0.02 ms (docs/benchmarks/2026-11-21-h200-sort-v13.md).
+// memory, and one copy of the counts: the pass is bound by its shared atomics
+// (docs/tuning/sort.md#histogram-one-copy).
 // With SPLIT_BUCKETS (the Onesweep multisplit) it counts the buckets of one pass instead.
 #define SORT_COUNTING_ONLY
 #include "sort_common.glsl"

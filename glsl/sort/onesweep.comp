@@ -21,15 +21,12 @@
 // bound, which costs speed, never correctness, because entries are tagged.
 //
 // Per tile: six barriers (ticket, counts, digit scan, ranks, stage, look-back); the tile is
-// staged in shared memory before the look-back. Where the values (pairs) are loaded was
-// measured on an H200 for each key width at its large-sort tuning:
+// staged in shared memory before the look-back. Where the values (pairs) are loaded, for each
+// key width at its large-sort tuning (docs/tuning/sort.md#values-load-point):
 // - 4-byte keys: after the look-back, so no register holds them while it waits, and once the
 //   last round of keys is staged (write_staged_keys), so keys and values never hold registers
-//   at once. Loading them before the look-back was 32% slower
-//   (docs/benchmarks/2026-11-21-h200-sort-v5.md, -v6.md, -v7.md); before the first round's
-//   key writes, 3% slower (-v10.md).
-// - 8-byte keys (384 x 12, 80 registers either way): before the look-back, 3.6% faster than
-//   after the key scatter and 1.1% faster than before it (-v7.md).
+//   at once.
+// - 8-byte keys (the same workgroups per SM either way): before the look-back.
 #if KEY_BITS == 64
 #define VALUES_LOADED_EARLY
 #endif
@@ -85,11 +82,10 @@ void count_in_flight(int change) {
 
 // The ring holds RING_TILES tiles. A look-back walks at most RING_LOOKBACK tiles back before an
 // overwritten entry can meet it (it then counts the predecessor itself); in practice it walks
-// about 10 at 2^26 on an H200 (docs/benchmarks/2026-11-21-h200-sort-v8.md). The tail's low
-// TAIL_BITS bits advance out of order: a tile increments it at once when every tile of the
-// earlier groups of 2^TAIL_BITS tiles is done. Groups of 256 tiles (about as many as an H200
-// runs at once) instead of 32: 0.07 failed tail polls per tile instead of 0.8 at 2^26
-// (docs/benchmarks/2026-11-21-h200-sort-v12.md).
+// far fewer. The tail's low TAIL_BITS bits advance out of order: a tile increments it at once
+// when every tile of the earlier groups of 2^TAIL_BITS tiles is done. Groups of 256 tiles,
+// about as many as a large GPU runs at once, so the tail rarely holds a tile back
+// (docs/tuning/sort.md#ring-tail).
 #define RING_TILES 1016u
 #define RING_LOOKBACK 256u
 #define TAIL_BITS 8u
@@ -98,9 +94,8 @@ void count_in_flight(int change) {
 #define FLAG_INCLUSIVE 2u
 // (Test mode SPIN_LIMIT 0 waits as 1 does; a specialization-constant expression.)
 #define WAIT_LIMIT (SPIN_LIMIT == 0u ? 16u : SPIN_LIMIT * 16u)
-// Predecessor entries one invocation reads at once per look-back step.
-// (Measured on an H200: 4 beats 2, 8 and 16; again with the v12 tail,
-// docs/benchmarks/2026-11-21-h200-sort-v12.md.)
+// Predecessor entries one invocation reads at once per look-back step
+// (docs/tuning/sort.md#lookback-window).
 #define LOOKBACK_WINDOW 4u
 
 shared uint s_ticket;
@@ -156,10 +151,8 @@ void before_counts_barrier() {
 
 // Subgroup 0 reads the tail again before the tile's last round of writes, so the read is in
 // flight during that round and the tail test at the end of the tile rarely waits for a load.
-// The workgroup holds its SM slot until that test passes: with the test on the tail read at
-// the start of the tile and TAIL_BITS 5, sorts at 2^26 on an H200 were 1.1-3.3% slower
-// (docs/benchmarks/2026-11-21-h200-sort-v12.md). Read right after the look-back, the value
-// held a register through the whole scatter, and 4-byte keys lost a workgroup per SM.
+// The workgroup holds its SM slot until that test passes. Read right after the look-back, the
+// value would hold a register through the whole scatter (docs/tuning/sort.md#late-tail-read).
 uint g_late_tail;
 void before_last_write_round() {
     if (gl_SubgroupID == 0u) {
@@ -401,13 +394,7 @@ void look_back() {
 // bits than the key); such a pass then costs a copy instead of a ranking and a look-back.
 // The copy moves one element per invocation per iteration, the next one's load in flight, in a
 // loop that is not unrolled, so it adds no registers to the kernel: its register count bounds
-// how many workgroups the ranking path runs per SM. Measured on an H200 at 2^26
-// (docs/benchmarks/2026-11-21-h200-sort-v11.md): u32 keys below 2^16 (two of four passes
-// constant) 1.77 ms ranked, 1.34 copied one load at a time, 1.19 with the next load in flight;
-// u64 keys below 2^32 (four of eight) 4.91, 3.77 and 3.56 ms; uniform keys within 0.3% of a
-// kernel without the copy. Four elements at a time copied faster (1.09 and 3.38 ms) but made
-// the f32 kernel spill registers (+3.4% on every f32 sort) and the u32 -> u32 pairs kernel drop
-// to one workgroup per SM (+35%).
+// how many workgroups the ranking path runs per SM (docs/tuning/sort.md#constant-digit-copy).
 void copy_tile(uint tile_start, uint valid) {
     // Per-tile base addresses, indexed by the offset in the tile (64-bit addressing).
     KeyRef in_keys = tile_keys_at(g_keys_in, tile_start);

@@ -36,8 +36,8 @@ const uint HIST_BASE = POOL_WORDS - HIST_WORDS;
 // ALL_STEPS 1 (the `resident_all` permutation): the count uses every step of the geometry
 // (g_steps = KEYS_PER_THREAD; the host checks: SortPlan::resident_all_steps), so ranking runs
 // each step without testing it. The test's branch costs a MATCH instruction per step in
-// NVIDIA's machine code, even on a value from the push constants (u32 keys at 2^12 on an
-// H100: 14.8 -> 13.2 us).
+// NVIDIA's machine code, even on a value from the push constants
+// (docs/tuning/sort.md#resident-all-steps).
 #ifndef ALL_STEPS
 #define ALL_STEPS 0
 #endif

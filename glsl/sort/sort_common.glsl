@@ -11,9 +11,8 @@
 // flipped; sign clear: the sign bit set), and all bits complemented for a descending sort. The
 // keys travel between passes in that ordered form: the first pass transforms them as it loads
 // them, the last transforms them back as it writes them, and the passes between take digits
-// with a shift and a mask. (CUB's radix sort transforms in and out in every pass. Taking the
-// transform at every digit, as an earlier version did, was 1.2% slower for f32 keys at 2^26 on
-// an H200, docs/benchmarks/2026-11-21-h200-sort-v10.md.)
+// with a shift and a mask. (CUB's radix sort transforms in and out in every pass; transforming
+// at every digit is slower: docs/tuning/sort.md#ordered-keys.)
 //
 // Tile ranking (after Adinets & Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort
 // for GPUs", 2022, and the warp-level multisplit of Ashkiani et al., 2016): subgroup s owns a
@@ -98,7 +97,7 @@ ValueRef value_at(uint64_t base, uint index) {
 }
 #endif
 
-// Must match src/sort/mod.rs (SortPush).
+// Must match src/sort/push.rs (SortPush).
 layout(push_constant) uniform SortPush {
     uint64_t keys_in;      // this pass's keys
     uint64_t keys_out;     // where this pass writes them
@@ -229,8 +228,7 @@ uint key_index_in_tile(uint i) {
 // Loads this invocation's elements of the tile at element `tile_start` of the buffer at
 // `address` (element type REF's, BYTES each) into dst[0 .. KEYS_PER_THREAD), `zero` past `valid`.
 // One 64-bit address per invocation, from which element i lies a constant distance away: fewer
-// registers than indexing the buffer (pairs 80 -> 74, +2% per sort on an H200,
-// docs/benchmarks/2026-11-21-h200-sort-v6.md).
+// registers than indexing the buffer (docs/tuning/sort.md#tile-base-address).
 // (tile_start + key_index_in_tile(0) is below tiles * TILE_KEYS <= 2^32: no wrap, see above.)
 #define LOAD_TILE(REF, BYTES, address, tile_start, valid, dst, zero)                           \
     {                                                                                        \
@@ -259,8 +257,7 @@ uint64_t g_values_out;
 
 // Makes `pass` the pass being run. Its digit is the ordered key's bits begin_bit + 8 * pass up
 // to end_bit. The shift and mask are computed here once: the NVIDIA driver recomputed them for
-// every key it wrote out (with the atomic below: u32 +8%, u64 +3% per sort at 2^26 on an H200,
-// docs/benchmarks/2026-11-21-h200-sort-v8.md).
+// every key it wrote out (docs/tuning/sort.md#pass-digit-once).
 void select_pass(uint pass) {
     g_pass = pass;
     g_digit_shift = pc.begin_bit + pass * RADIX_BITS;
@@ -319,9 +316,7 @@ void use_push_constant_pass() {
 // Staging rounds per element type (see stage_keys): STAGE_SPLIT parts per element word.
 // STAGE_ONE_ROUND (the one-workgroup small-N kernel) stages the whole tile in one round, 8-byte
 // elements in a pool twice as large: with one workgroup, shared memory bounds no occupancy,
-// and one round saves the barriers of the later rounds. Two rounds pass the sort tests on an
-// H200 (they did not before subgroup_total replaced subgroupAdd) but were 1.5% slower for u64
-// keys at 2^12-2^14, and equal for 4-byte keys (docs/benchmarks/2026-11-21-h200-sort-v10.md).
+// and one round saves the barriers of the later rounds (docs/tuning/sort.md#small-one-round).
 // The counts are constants, not macros: each use of a macro would emit its own chain of
 // specialization-constant operations into the SPIR-V.
 #ifdef STAGE_ONE_ROUND
@@ -365,8 +360,7 @@ shared uint s_pool[POOL_WORDS];
 shared uint s_digit_offset[RADIX];   // global index of the tile's digit run - its local start
 shared uint s_scan_totals[HIST_ROWS]; // digit scan: one total per subgroup
 // Keys match their digit's low MATCH_BITS bits through a per-subgroup table of lane masks (see
-// rank_in_subgroup). Pairs too since the 512-wide tunings: u32 -> u32 pairs +1.5% at 2^26 on an
-// H200 (at 384 x 16 with 80 registers it had been 3% slower).
+// rank_in_subgroup), keys alone and pairs (docs/tuning/sort.md#match-table).
 #define MATCH_BITS 5u
 #define MATCH_SLOTS (1u << MATCH_BITS)
 shared uint s_match[HIST_ROWS * MATCH_SLOTS];
@@ -450,14 +444,14 @@ void clear_digit_counters() {
 // atomic-OR match ranking) and each high bit by a ballot (warp-level multisplit, Ashkiani et
 // al. 2016); subgroups wider than 32 lanes use a ballot per bit. Every peer reads the
 // subgroup's counter `s_hist[row + d]`, then every peer stores it advanced by their number
-// (the same value, so relaxed atomic stores; no branch on the lowest peer: 0.4-0.6% per sort at
-// 2^26 on an H200, docs/benchmarks/2026-11-21-h200-sort-v10.md). `lanes` is
+// (the same value, so relaxed atomic stores; no branch on the lowest peer:
+// docs/tuning/sort.md#rank-counter-stores). `lanes` is
 // subgroupBallot(valid), for the wide subgroups: the caller computes it once per tile where
 // every key is valid. Returns the counter value + rank among the peers, or NO_RANK for an
 // invalid key. Subgroup-uniform control flow.
 //
 // A load and store, ordered by subgroup barriers, instead of an atomic add whose result the
-// leader shuffles to its peers: 1-2% faster per pass on an H200 (docs/benchmarks/).
+// leader shuffles to its peers (docs/tuning/sort.md#rank-load-store).
 uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
     uint below;
     uint peers_count;
@@ -465,12 +459,12 @@ uint rank_in_subgroup(uint d, bool valid, uvec4 lanes, uint row) {
     if (MAX_SUBGROUP_SIZE <= 32u) {
         // The low MATCH_BITS bits through the table: each lane ORs its bit into its slot, so
         // the slot holds the lanes sharing those bits; the high bits by ballots. One shared
-        // atomic and load replace MATCH_BITS ballots (u32 +5%, f32 +7% per sort at 2^26 on an
-        // H200). The peers clear the slot once every peer has read it.
+        // atomic and load replace MATCH_BITS ballots (docs/tuning/sort.md#match-table). The
+        // peers clear the slot once every peer has read it.
         // The atomic's result is used (it never holds the lane's own bit, so the OR adds
         // nothing): with the result unused, the NVIDIA driver wraps the atomic in a test of
-        // whether all lanes hit one address (MATCH.ALL) on every step. Using it: u32 +1.3% per
-        // sort at 2^26 on an H200 (docs/benchmarks/2026-11-21-h200-sort-v8.md).
+        // whether all lanes hit one address (MATCH.ALL) on every step
+        // (docs/tuning/sort.md#match-atomic-result).
         uint before = 0u;
         if (valid) {
             before = atomicOr(s_match[slot], gl_SubgroupEqMask.x);
@@ -555,8 +549,8 @@ void rank_tile(uint tile_start, uint valid) {
     }
 #endif
     if (valid == TILE_KEYS) {
-        // Every tile but the last: a copy of the loop without per-key validity (4% faster per
-        // sort on an H200, docs/benchmarks/2026-11-21-h200-sort-v4.md).
+        // Every tile but the last: a copy of the loop without per-key validity
+        // (docs/tuning/sort.md#full-tile-loop).
         uvec4 lanes = subgroupBallot(true);
         [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
 #ifdef SPLIT_BUCKETS
@@ -630,7 +624,7 @@ void rank_tile(uint tile_start, uint valid) {
 // Staging: the ranked tile passes through s_stage on its way out, so each digit's run is
 // written to global memory contiguously. s_stage holds one word for each of TILE_KEYS /
 // STAGE_SPLIT tile elements: shared memory per workgroup is what bounds the workgroups an SM
-// holds (see docs/benchmarks/), so the tile goes through in STAGE_SPLIT rounds per element
+// holds (docs/tuning/sort.md#stage-split), so the tile goes through in STAGE_SPLIT rounds per element
 // word (8-byte elements: twice as many), ranks [0, TILE_KEYS / R) first. Round r of R covers
 // ranks [r * TILE_KEYS / R, (r + 1) * TILE_KEYS / R); keys per thread are a multiple of R,
 // so every round covers whole steps.
@@ -734,9 +728,8 @@ void load_values_for_scatter(uint tile_start, uint valid) {
 // pairs.
 //
 // The values of the tile at `tile_start` (pairs) are loaded once the last round is staged: the
-// keys hold no registers any more, and the loads' latency overlaps the last round's writes.
-// Loading them before the first round's writes was 3% slower for u32 -> u32 pairs at
-// 2^24-2^28 on an H200 (docs/benchmarks/2026-11-21-h200-sort-v10.md).
+// keys hold no registers any more, and the loads' latency overlaps the last round's writes
+// (docs/tuning/sort.md#values-load-point).
 void write_staged_keys(uint tile_start, uint valid) {
 #if VALUE_WORDS > 0
     [[unroll]] for (uint k = 0u; k < (KEYS_PER_THREAD + 3u) / 4u; ++k) {

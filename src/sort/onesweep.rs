@@ -1,6 +1,7 @@
 //! Onesweep (glsl/sort/histogram.comp, glsl/sort/onesweep.comp).
 
-use super::{BucketSplit, Pass, SortPush, MAX_HISTOGRAM_GROUPS, RING_TILES, SCRATCH_RING};
+use super::record::{BucketSplit, Pass};
+use super::{SortPush, MAX_HISTOGRAM_GROUPS, RING_TILES, SCRATCH_RING};
 use crate::core::buffer::BufferRange;
 use crate::core::shaders;
 use crate::error::Result;

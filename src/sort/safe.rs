@@ -1,7 +1,9 @@
 //! The safe path (glsl/sort/upsweep.comp, a scan of the block counts, glsl/sort/downsweep.comp):
 //! no workgroup waits on another.
 
-use super::{blocking, Pass, SortPush, ALIGNMENT, MAX_BLOCKS, SCRATCH_RING};
+use super::geometry::blocking;
+use super::record::Pass;
+use super::{SortPush, ALIGNMENT, MAX_BLOCKS, SCRATCH_RING};
 use crate::core::buffer::{BufferRange, ElementCount};
 use crate::core::shaders;
 use crate::error::Result;

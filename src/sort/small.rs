@@ -4,7 +4,8 @@
 //! test for counts that use every ranking step); larger ones glsl/sort/small.comp (tile by
 //! tile through global memory in every pass).
 
-use super::{Pass, SortPush};
+use super::record::Pass;
+use super::SortPush;
 use crate::core::pipelines::Specialization;
 use crate::error::Result;
 

@@ -1,0 +1,290 @@
+//! Recording a planned sort: the argument checks, the push constants of the first pass, and the
+//! choice of the kernels a count takes (small.rs, onesweep.rs, safe.rs record them).
+
+use super::push::{sort_shader, sort_shaders, SortPush};
+use super::{onesweep, safe, small, SortArgs, SortPath, SortPlan, SortResult, ValueType, ALIGNMENT};
+use crate::core::buffer::ElementCount;
+use crate::core::pipelines::Specialization;
+use crate::core::shaders::ShaderSource;
+use crate::error::{Error, Result};
+use crate::Context;
+use ash::vk;
+
+impl SortPlan {
+    fn check_args(&self, ctx: &Context, args: &SortArgs) -> Result<(Option<u64>, u64)> {
+        let max = self.desc.max_count;
+        let (direct, elements) = args.count.resolve(ctx, "sort: count", max)?;
+        let has_values = self.desc.value_type != ValueType::None;
+        if args.values.is_some() != has_values || args.values_alt.is_some() != has_values {
+            return Err(Error::invalid(if has_values {
+                "sort: the plan sorts pairs: values and values_alt are required"
+            } else {
+                "sort: the plan sorts keys only: values and values_alt must be None"
+            }));
+        }
+        let key_bytes = elements * self.desc.key_type.bytes();
+        let key_align = self.desc.key_type.bytes();
+        args.keys.check(ctx, "sort keys", key_bytes, key_align)?;
+        args.keys_alt.check(ctx, "sort keys_alt", key_bytes, key_align)?;
+        let value_bytes = elements * self.desc.value_type.bytes();
+        if let (Some(values), Some(values_alt)) = (args.values, args.values_alt) {
+            let align = self.desc.value_type.bytes();
+            values.check(ctx, "sort values", value_bytes, align)?;
+            values_alt.check(ctx, "sort values_alt", value_bytes, align)?;
+        }
+        args.scratch
+            .check(ctx, "sort scratch", self.requirements.scratch.size, ALIGNMENT)?;
+        let mut ranges = vec![
+            ("keys", args.keys),
+            ("keys_alt", args.keys_alt),
+            ("scratch", args.scratch),
+        ];
+        if let (Some(values), Some(values_alt)) = (args.values, args.values_alt) {
+            ranges.push(("values", values));
+            ranges.push(("values_alt", values_alt));
+        }
+        if let ElementCount::Indirect(count) = args.count {
+            for (name, range) in &ranges {
+                if count.overlaps(range) {
+                    return Err(Error::invalid(format!(
+                        "sort: the count buffer overlaps the {name} range"
+                    )));
+                }
+            }
+        }
+        for (i, (a_name, a)) in ranges.iter().enumerate() {
+            for (b_name, b) in &ranges[i + 1..] {
+                if a.overlaps(b) {
+                    return Err(Error::invalid(format!(
+                        "sort: the {a_name} and {b_name} ranges overlap"
+                    )));
+                }
+            }
+        }
+        Ok((direct, elements))
+    }
+
+    /// Records the sort into `cmd` (see the module's synchronization contract) and says where
+    /// the result will be. Arguments are checked first; on error nothing is recorded.
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    pub unsafe fn record(&self, cmd: vk::CommandBuffer, args: &SortArgs) -> Result<SortResult> {
+        self.record_inner(&self.ctx, cmd, args, None, None)
+    }
+
+    /// Records the plan (a one- or two-pass Onesweep plan) as the Onesweep multisplit
+    /// (src/split/onesweep.rs): `split`'s kernels, bucket operands, status word and output
+    /// (the last pass's; the first of two writes the alternates).
+    ///
+    /// # Safety
+    /// As [`SortPlan::record`].
+    pub(crate) unsafe fn record_bucket_split(
+        &self,
+        ctx: &Context,
+        cmd: vk::CommandBuffer,
+        args: &SortArgs,
+        split: &BucketSplit,
+    ) -> Result<()> {
+        if self.path != SortPath::Onesweep || self.pass_count > 2 {
+            return Err(Error::Internal(
+                "multisplit: the bucket split needs a one- or two-pass Onesweep plan".into(),
+            ));
+        }
+        self.record_inner(ctx, cmd, args, None, Some(split))?;
+        Ok(())
+    }
+
+    /// The specialization constants of the plan's tile kernels.
+    pub(crate) fn kernel_specialization(&self) -> Specialization {
+        self.specialization()
+    }
+
+    /// Like [`SortPlan::record`], and writes a timestamp into `pool` after every dispatch,
+    /// from query `first_query` on (for benchmarks: the cost of each pass). Returns the
+    /// result location and the number of timestamps written.
+    ///
+    /// # Safety
+    /// `cmd` must be a command buffer of this context's device in the recording state; every
+    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+    /// completed; the synchronization contract in the module docs must be met.
+    #[doc(hidden)]
+    pub unsafe fn record_profiled(
+        &self,
+        cmd: vk::CommandBuffer,
+        args: &SortArgs,
+        pool: vk::QueryPool,
+        first_query: u32,
+    ) -> Result<(SortResult, u32)> {
+        let marks = std::cell::Cell::new(first_query);
+        let location = self.record_inner(&self.ctx, cmd, args, Some((pool, &marks)), None)?;
+        Ok((location, marks.get() - first_query))
+    }
+
+    fn record_inner(
+        &self,
+        ctx: &Context,
+        cmd: vk::CommandBuffer,
+        args: &SortArgs,
+        timestamps: Option<(vk::QueryPool, &std::cell::Cell<u32>)>,
+        split: Option<&BucketSplit>,
+    ) -> Result<SortResult> {
+        if cmd == vk::CommandBuffer::null() {
+            return Err(Error::invalid("sort: the command buffer is null"));
+        }
+        let (direct, elements) = self.check_args(ctx, args)?;
+        if elements == 0 {
+            return Ok(self.result_location());
+        }
+        let max_tiles = self.desc.max_count.div_ceil(self.tile_size());
+        let mut push = SortPush {
+            keys_in: ctx.address_of(&args.keys),
+            keys_out: ctx.address_of(&args.keys_alt),
+            values_in: args.values.map_or(0, |r| ctx.address_of(&r)),
+            values_out: args.values_alt.map_or(0, |r| ctx.address_of(&r)),
+            scratch: ctx.address_of(&args.scratch),
+            count_addr: match args.count {
+                ElementCount::Direct(_) => 0,
+                ElementCount::Indirect(range) => ctx.address_of(&range),
+            },
+            count: direct.unwrap_or(0) as u32,
+            max_count: self.desc.max_count as u32,
+            begin_bit: self.desc.begin_bit,
+            end_bit: self.end_bit,
+            pass_index: 0,
+            pass_count: self.pass_count,
+            max_tiles: max_tiles as u32,
+            blocks: 0,
+            tiles_per_block: 1,
+            reserved: 0,
+            ..SortPush::default()
+        };
+        if let Some(split) = split {
+            push.aux = split.aux;
+            push.split_status = split.status;
+            push.bucket_count = split.bucket_count;
+            push.id_bits = split.id_bits;
+            push.params = split.params;
+        }
+        let pass = Pass {
+            ctx,
+            cmd,
+            spec: self.specialization(),
+            key_bits: self.desc.key_type.bits(),
+            value_type: self.desc.value_type,
+            tiles: elements.div_ceil(self.tile_size()),
+            timestamps,
+        };
+        let small = match self.path {
+            SortPath::Small => true,
+            SortPath::Auto => unreachable!("plans never keep the Auto path"),
+            _ => self.desc.path == SortPath::Auto && elements <= self.auto_small_limit,
+        };
+        if small && elements <= self.resident_limit {
+            let family = if self.resident_merges {
+                "block_merge"
+            } else if self.resident_all_steps(direct) {
+                "resident_all"
+            } else {
+                "resident"
+            };
+            small::record_resident(&pass, push, family, self.resident_specialization())?;
+        } else if small {
+            small::record(&pass, push)?;
+        } else if self.path == SortPath::Onesweep {
+            onesweep::record(&pass, push, &args.scratch, split)?;
+        } else {
+            let scan = self
+                .block_scan
+                .as_ref()
+                .ok_or_else(|| Error::Internal("sort: safe plan without block scan".into()))?;
+            safe::record(&pass, push, &args.scratch, scan)?;
+        }
+        Ok(self.result_location())
+    }
+}
+
+/// The Onesweep multisplit's part of a one- or two-pass sort (src/split/onesweep.rs): the
+/// bucket kernels (histogram, Onesweep pass) compiled with SPLIT_BUCKETS, or `None` for BITS
+/// (the plain sort kernels on the bucket's bits), the push constants they read, and where the
+/// last pass writes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BucketSplit {
+    /// (histogram, Onesweep pass) kernels of the bucket function.
+    pub kernels: Option<(&'static ShaderSource, &'static ShaderSource)>,
+    /// SPLITTERS: the address of the splitters.
+    pub aux: u64,
+    /// The address of the split's u32 status word.
+    pub status: u64,
+    /// m.
+    pub bucket_count: u32,
+    /// ceil(log2(m)).
+    pub id_bits: u32,
+    /// GLSL: vkalgo_params.
+    pub params: [u32; 4],
+    /// Addresses the last pass writes the keys and values to.
+    pub keys_out: u64,
+    /// ... (0 without values).
+    pub values_out: u64,
+}
+
+/// What every pass of one recorded sort shares.
+pub(crate) struct Pass<'a> {
+    pub(super) ctx: &'a Context,
+    pub(super) cmd: vk::CommandBuffer,
+    pub(super) spec: Specialization,
+    pub(super) key_bits: u32,
+    value_type: ValueType,
+    /// Tiles of the recorded count (of max_count for indirect counts).
+    pub(super) tiles: u64,
+    /// Profiling: a timestamp after every dispatch (pool, next query).
+    timestamps: Option<(vk::QueryPool, &'a std::cell::Cell<u32>)>,
+}
+
+impl Pass<'_> {
+    /// Records a dispatch, then (when profiling) a timestamp.
+    pub(super) unsafe fn dispatch(
+        &self,
+        kernel: crate::core::pipelines::Kernel,
+        push: &SortPush,
+        groups: u32,
+    ) {
+        self.ctx.dispatch(self.cmd, kernel, push, groups);
+        if let Some((pool, next)) = self.timestamps {
+            self.ctx.device.cmd_write_timestamp(
+                self.cmd,
+                vk::PipelineStageFlags::BOTTOM_OF_PIPE,
+                pool,
+                next.get(),
+            );
+            next.set(next.get() + 1);
+        }
+    }
+
+    /// The shader of `family` ("onesweep", "downsweep", "small", "resident") for this key width
+    /// and payload.
+    pub(super) fn shader(&self, family: &str) -> Result<&'static ShaderSource> {
+        if self.ctx.pipelines.shader_clock && family == "onesweep" {
+            // Diagnostics: per-phase cycle counters, where a clock permutation exists.
+            let name = format!(
+                "sort_{family}_k{}_v{}_clock",
+                self.key_bits, self.value_type as u32
+            );
+            if let Some(shader) = sort_shaders().find(|s| s.name == name) {
+                return Ok(shader);
+            }
+        }
+        sort_shader(family, self.key_bits, self.value_type)
+    }
+
+    /// Swaps input and output of the push constants (the next digit pass).
+    pub(super) fn next_pass(push: &mut SortPush) {
+        std::mem::swap(&mut push.keys_in, &mut push.keys_out);
+        std::mem::swap(&mut push.values_in, &mut push.values_out);
+        push.pass_index += 1;
+    }
+}
