@@ -15,6 +15,7 @@ pub(crate) mod set_op;
 pub(crate) mod shaders;
 pub(crate) mod spirv;
 pub(crate) mod tuning;
+pub(crate) mod types;
 pub(crate) mod validation;
 
 pub use buffer::{
@@ -25,3 +26,4 @@ pub use context::{Context, ContextOptions, ContextState, ExternalContextDesc, Me
 pub use device_select::DeviceSelector;
 pub use profile::{DeviceProfile, DeviceType};
 pub use set_op::SetOp;
+pub use types::{KeyType, ValueType};

@@ -60,7 +60,8 @@ mod safe;
 mod small;
 mod tuning;
 
-pub use desc::{KeyType, SortArgs, SortDesc, SortPath, SortResult, SortTuning, ValueType};
+pub use crate::core::types::{KeyType, ValueType};
+pub use desc::{SortArgs, SortDesc, SortPath, SortResult, SortTuning};
 pub use host::SortOptions;
 pub use keys::{SortKey, SortValue};
 pub use plan::SortPlan;

@@ -1,9 +1,10 @@
 //! Onesweep (glsl/sort/histogram.comp, glsl/sort/onesweep.comp).
 
+use super::push::histogram_scan_shader;
 use super::record::{BucketSplit, Pass};
 use super::{SortPush, MAX_HISTOGRAM_GROUPS, RING_TILES, SCRATCH_RING};
 use crate::core::buffer::BufferRange;
-use crate::core::shaders;
+use crate::core::shaders::SortKernel;
 use crate::error::Result;
 
 /// Clears the counters, histograms and look-back ring; counts every pass's digits in one read
@@ -21,16 +22,12 @@ pub(super) fn record(
     let (histogram, binning) = match split.and_then(|s| s.kernels) {
         Some(pair) => pair,
         None => (
-            if pass.key_bits == 64 {
-                &shaders::SORT_HISTOGRAM_K64
-            } else {
-                &shaders::SORT_HISTOGRAM_K32
-            },
-            pass.shader("onesweep")?,
+            pass.keys_shader(SortKernel::Histogram)?,
+            pass.shader(SortKernel::Onesweep)?,
         ),
     };
     let histogram = pass.ctx.kernel(histogram, pass.spec)?;
-    let histogram_scan = pass.ctx.kernel(&shaders::SORT_HISTOGRAM_SCAN, pass.spec)?;
+    let histogram_scan = pass.ctx.kernel(histogram_scan_shader()?, pass.spec)?;
     let binning = pass.ctx.kernel(binning, pass.spec)?;
     let groups = pass.tiles.min(MAX_HISTOGRAM_GROUPS);
     push.tiles_per_block = pass.tiles.div_ceil(groups) as u32;

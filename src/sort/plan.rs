@@ -2,7 +2,7 @@
 //! of the single-workgroup kernels and the memory the plan needs.
 
 use super::geometry::{block_merge_shared_bytes, blocking, shared_bytes, Stage};
-use super::push::sort_shader;
+use super::push::{histogram_scan_shader, sort_shader};
 use super::tuning;
 #[cfg(doc)]
 use super::BLOCK_MERGE_MIN_PASSES;
@@ -12,7 +12,8 @@ use super::{
 };
 use crate::core::buffer::{BufferRequirements, MemoryRequirements};
 use crate::core::pipelines::Specialization;
-use crate::core::shaders::{self, ShaderSource};
+use crate::core::shaders::{ShaderSource, SortKernel};
+use crate::core::types::ValueType;
 use crate::error::{Error, Result};
 use crate::scan::{ScanDesc, ScanOp, ScanPath, ScanPlan};
 use crate::Context;
@@ -322,8 +323,8 @@ impl SortPlan {
     /// the safe path is a scan plan with its own).
     fn kernels(&self) -> Result<Vec<(&'static ShaderSource, Specialization)>> {
         let spec = self.specialization();
-        let bits = self.desc.key_type.bits();
-        let shader = |family: &str| sort_shader(family, bits, self.desc.value_type);
+        let (key_type, value_type) = (self.desc.key_type, self.desc.value_type);
+        let shader = |kernel| sort_shader(kernel, key_type, value_type);
         let mut list = Vec::new();
         if self.path == SortPath::Small || (self.desc.path == SortPath::Auto && self.small_limit > 0) {
             // The kernels of the counts that may take the single-workgroup path: the resident
@@ -334,29 +335,29 @@ impl SortPlan {
                 self.desc.max_count.min(self.auto_small_limit)
             };
             if self.resident_merges {
-                list.push((shader("block_merge")?, self.resident_specialization()));
+                list.push((shader(SortKernel::BlockMerge)?, self.resident_specialization()));
             } else if self.resident_limit > 0 {
-                for family in ["resident", "resident_all"] {
-                    list.push((shader(family)?, self.resident_specialization()));
+                for kernel in [SortKernel::Resident, SortKernel::ResidentAll] {
+                    list.push((shader(kernel)?, self.resident_specialization()));
                 }
             }
             if single_most > self.resident_limit {
-                list.push((shader("small")?, spec));
+                list.push((shader(SortKernel::Small)?, spec));
             }
         }
-        let (k32, k64) = match self.path {
+        let counting = match self.path {
             SortPath::Onesweep => {
-                list.push((&shaders::SORT_HISTOGRAM_SCAN, spec));
-                list.push((shader("onesweep")?, spec));
-                (&shaders::SORT_HISTOGRAM_K32, &shaders::SORT_HISTOGRAM_K64)
+                list.push((histogram_scan_shader()?, spec));
+                list.push((shader(SortKernel::Onesweep)?, spec));
+                SortKernel::Histogram
             }
             SortPath::Safe => {
-                list.push((shader("downsweep")?, spec));
-                (&shaders::SORT_UPSWEEP_K32, &shaders::SORT_UPSWEEP_K64)
+                list.push((shader(SortKernel::Downsweep)?, spec));
+                SortKernel::Upsweep
             }
             _ => return Ok(list),
         };
-        list.push((if bits == 64 { k64 } else { k32 }, spec));
+        list.push((sort_shader(counting, key_type, ValueType::None)?, spec));
         Ok(list)
     }
 

@@ -1,9 +1,9 @@
 //! The sort kernels' interface: the push constants every pass reads and the lookup of the
 //! shader permutations.
 
-use super::ValueType;
-use crate::core::shaders::{self, ShaderSource};
+use crate::core::shaders::{self, KeyBits, ShaderSource, SortKernel, ValueWords};
 use crate::core::spirv::push_constants;
+use crate::core::types::{KeyType, ValueType};
 use crate::error::{Error, Result};
 
 push_constants! {
@@ -38,20 +38,27 @@ push_constants! {
     }
 }
 
-/// The sort shader of `family` for keys of `key_bits` and `value_type` values.
+/// The sort's `kernel` for `key_type` keys and `value_type` values.
 pub(super) fn sort_shader(
-    family: &str,
-    key_bits: u32,
+    kernel: SortKernel,
+    key_type: KeyType,
     value_type: ValueType,
 ) -> Result<&'static ShaderSource> {
-    let name = format!("sort_{family}_k{key_bits}_v{}", value_type as u32);
-    sort_shaders()
-        .find(|s| s.name == name)
-        .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+    shaders::sort(kernel, KeyBits::of(key_type), ValueWords::of(value_type)).ok_or_else(|| {
+        Error::Internal(format!(
+            "no sort shader {kernel:?} for {key_type:?} keys and {value_type:?} values"
+        ))
+    })
+}
+
+/// The digit-histogram scan, one permutation for every key type and payload.
+pub(super) fn histogram_scan_shader() -> Result<&'static ShaderSource> {
+    sort_shader(SortKernel::HistogramScan, KeyType::U32, ValueType::None)
 }
 
 /// Every sort shader (the permutations of the generated shader table).
-pub(super) fn sort_shaders() -> impl Iterator<Item = &'static ShaderSource> {
+#[cfg(test)]
+fn sort_shaders() -> impl Iterator<Item = &'static ShaderSource> {
     shaders::ALL_SHADERS
         .iter()
         .filter(|s| s.name.starts_with("sort_"))

@@ -1,11 +1,12 @@
 //! Recording a planned sort: the argument checks, the push constants of the first pass, and the
 //! choice of the kernels a count takes (small.rs, onesweep.rs, safe.rs record them).
 
-use super::push::{sort_shader, sort_shaders, SortPush};
+use super::push::{sort_shader, SortPush};
 use super::{onesweep, safe, small, SortArgs, SortPath, SortPlan, SortResult, ValueType, ALIGNMENT};
 use crate::core::buffer::ElementCount;
 use crate::core::pipelines::Specialization;
-use crate::core::shaders::ShaderSource;
+use crate::core::shaders::{ShaderSource, SortKernel};
+use crate::core::types::KeyType;
 use crate::error::{Error, Result};
 use crate::Context;
 use ash::vk;
@@ -174,7 +175,7 @@ impl SortPlan {
             ctx,
             cmd,
             spec: self.specialization(),
-            key_bits: self.desc.key_type.bits(),
+            key_type: self.desc.key_type,
             value_type: self.desc.value_type,
             tiles: elements.div_ceil(self.tile_size()),
             timestamps,
@@ -185,14 +186,14 @@ impl SortPlan {
             _ => self.desc.path == SortPath::Auto && elements <= self.auto_small_limit,
         };
         if small && elements <= self.resident_limit {
-            let family = if self.resident_merges {
-                "block_merge"
+            let kernel = if self.resident_merges {
+                SortKernel::BlockMerge
             } else if self.resident_all_steps(direct) {
-                "resident_all"
+                SortKernel::ResidentAll
             } else {
-                "resident"
+                SortKernel::Resident
             };
-            small::record_resident(&pass, push, family, self.resident_specialization())?;
+            small::record_resident(&pass, push, kernel, self.resident_specialization())?;
         } else if small {
             small::record(&pass, push)?;
         } else if self.path == SortPath::Onesweep {
@@ -237,7 +238,7 @@ pub(crate) struct Pass<'a> {
     pub(super) ctx: &'a Context,
     pub(super) cmd: vk::CommandBuffer,
     pub(super) spec: Specialization,
-    pub(super) key_bits: u32,
+    pub(super) key_type: KeyType,
     value_type: ValueType,
     /// Tiles of the recorded count (of max_count for indirect counts).
     pub(super) tiles: u64,
@@ -265,20 +266,20 @@ impl Pass<'_> {
         }
     }
 
-    /// The shader of `family` ("onesweep", "downsweep", "small", "resident") for this key width
-    /// and payload.
-    pub(super) fn shader(&self, family: &str) -> Result<&'static ShaderSource> {
-        if self.ctx.pipelines.shader_clock && family == "onesweep" {
-            // Diagnostics: per-phase cycle counters, where a clock permutation exists.
-            let name = format!(
-                "sort_{family}_k{}_v{}_clock",
-                self.key_bits, self.value_type as u32
-            );
-            if let Some(shader) = sort_shaders().find(|s| s.name == name) {
+    /// The shader of `kernel` for this key type and payload (Onesweep with clock counters
+    /// where the diagnostics ask for them and such a permutation exists).
+    pub(super) fn shader(&self, kernel: SortKernel) -> Result<&'static ShaderSource> {
+        if self.ctx.pipelines.shader_clock && kernel == SortKernel::Onesweep {
+            if let Ok(shader) = sort_shader(SortKernel::OnesweepClock, self.key_type, self.value_type) {
                 return Ok(shader);
             }
         }
-        sort_shader(family, self.key_bits, self.value_type)
+        sort_shader(kernel, self.key_type, self.value_type)
+    }
+
+    /// The shader of a counting `kernel`, which reads keys alone.
+    pub(super) fn keys_shader(&self, kernel: SortKernel) -> Result<&'static ShaderSource> {
+        sort_shader(kernel, self.key_type, ValueType::None)
     }
 
     /// Swaps input and output of the push constants (the next digit pass).

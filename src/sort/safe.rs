@@ -5,22 +5,17 @@ use super::geometry::blocking;
 use super::record::Pass;
 use super::{SortPush, ALIGNMENT, MAX_BLOCKS, SCRATCH_RING};
 use crate::core::buffer::{BufferRange, ElementCount};
-use crate::core::shaders;
+use crate::core::shaders::SortKernel;
 use crate::error::Result;
 use crate::scan::{ScanArgs, ScanPlan};
 
 /// Per digit pass: count per block, exclusive scan of the digit-major block counts in place,
 /// rank and scatter per block.
 pub(super) fn record(pass: &Pass, mut push: SortPush, scratch: &BufferRange, scan: &ScanPlan) -> Result<()> {
-    let upsweep = pass.ctx.kernel(
-        if pass.key_bits == 64 {
-            &shaders::SORT_UPSWEEP_K64
-        } else {
-            &shaders::SORT_UPSWEEP_K32
-        },
-        pass.spec,
-    )?;
-    let downsweep = pass.ctx.kernel(pass.shader("downsweep")?, pass.spec)?;
+    let upsweep = pass
+        .ctx
+        .kernel(pass.keys_shader(SortKernel::Upsweep)?, pass.spec)?;
+    let downsweep = pass.ctx.kernel(pass.shader(SortKernel::Downsweep)?, pass.spec)?;
     let (blocks, per) = blocking(pass.tiles, MAX_BLOCKS);
     push.blocks = blocks as u32;
     push.tiles_per_block = per as u32;

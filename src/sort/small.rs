@@ -7,21 +7,27 @@
 use super::record::Pass;
 use super::SortPush;
 use crate::core::pipelines::Specialization;
+use crate::core::shaders::SortKernel;
 use crate::error::Result;
 
 /// One dispatch of one workgroup of the tiled kernel.
 pub(super) fn record(pass: &Pass, push: SortPush) -> Result<()> {
-    let kernel = pass.ctx.kernel(pass.shader("small")?, pass.spec)?;
+    let kernel = pass.ctx.kernel(pass.shader(SortKernel::Small)?, pass.spec)?;
     unsafe { pass.dispatch(kernel, &push, 1) };
     Ok(())
 }
 
-/// One dispatch of one workgroup of the resident kernel (its own geometry, `spec`; `family`
+/// One dispatch of one workgroup of the resident kernel (its own geometry, `spec`; `kernel`
 /// "resident", or "resident_all" for a count that uses every ranking step). It reads keys_in /
 /// values_in and writes the result where the plan's result location says: keys_in / values_in
 /// after an even number of passes, keys_out / values_out after an odd number.
-pub(super) fn record_resident(pass: &Pass, push: SortPush, family: &str, spec: Specialization) -> Result<()> {
-    let kernel = pass.ctx.kernel(pass.shader(family)?, spec)?;
+pub(super) fn record_resident(
+    pass: &Pass,
+    push: SortPush,
+    kernel: SortKernel,
+    spec: Specialization,
+) -> Result<()> {
+    let kernel = pass.ctx.kernel(pass.shader(kernel)?, spec)?;
     unsafe { pass.dispatch(kernel, &push, 1) };
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! deflated, inflated when its pipeline is created. `table.rs` (generated with the pack) names
 //! every module.
 
+use crate::core::types::{KeyType, ValueType};
 use crate::error::{Error, Result};
 use std::borrow::Cow;
 
@@ -10,6 +11,28 @@ use std::borrow::Cow;
 #[allow(dead_code)] // the typed lookups, until every module uses them
 mod table;
 pub(crate) use table::*;
+
+impl KeyBits {
+    /// The key width of `key_type`.
+    pub(crate) fn of(key_type: KeyType) -> Self {
+        if key_type.bits() == 64 {
+            KeyBits::K64
+        } else {
+            KeyBits::K32
+        }
+    }
+}
+
+impl ValueWords {
+    /// The payload of `value_type`.
+    pub(crate) fn of(value_type: ValueType) -> Self {
+        match value_type {
+            ValueType::None => ValueWords::V0,
+            ValueType::U32 => ValueWords::V1,
+            ValueType::U64 => ValueWords::V2,
+        }
+    }
+}
 
 /// The pack, embedded once (a `static`: every use refers to the same bytes).
 static PACK: &[u8] = include_bytes!("spirv.bin");
