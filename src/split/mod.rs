@@ -182,9 +182,9 @@ pub use host::{Bucketing, HostBucketing};
 pub use plan::SplitPlan;
 
 use crate::core::shaders::ShaderSource;
-#[cfg(doc)]
-use crate::sort::KeyType;
 use crate::sort::ValueType;
+#[cfg(doc)]
+use crate::{error::Error, sort::KeyType};
 use plan::*;
 pub(crate) use record::SplitPush;
 

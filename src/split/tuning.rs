@@ -225,8 +225,9 @@ pub(super) fn auto_tiles(
 }
 
 /// Most buckets [`SplitPath::Auto`] writes straight from registers where no [`AUTO_TILE`] row
-/// nor the Onesweep split took the split (more are staged). IDS rows hold where the staged
-/// path would find per-subgroup starts ([`subgroup_positions`]).
+/// nor the Onesweep split took the split (more are staged). The rows marked with the staged
+/// path (the IDS rows) hold only where that path would find per-subgroup starts
+/// ([`subgroup_positions`]); the others for every split.
 pub(super) const DIRECT_MAX_BUCKETS: &[Row<u32>] = &[
     TuningRow {
         devices: Devices::Any,
