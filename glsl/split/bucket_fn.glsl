@@ -17,16 +17,15 @@
 
 // The loops over bucket-id bits (ballots, binary searches). The column shaders run up to
 // thousands of steps per invocation: unrolled to MAX_ID_BITS with a guard, since lavapipe stops
-// an invocation after 32768 loop iterations (that form made the tile kernels' machine code
-// 100-180 KB on an NVIDIA H100: instruction-fetch bound, the count pass read at 0.4 TB/s).
-// The tile kernels (SPLIT_TILE_KERNEL) unroll their loops to exactly the plan's id-bit count,
-// ceil(log2 m) <= 10 there, which the plan fixes in bits 8..13 of specialization constant 2
-// (UNROLLED_ID_BITS; src/split/tiles.rs TILE_SPEC_ID_BITS_SHIFT): on an H100, keys split 13-25%
-// faster at m = 2..4, and -2% to +14% at m = 16..1024 (a bound that selected between this
-// constant and id_bits was not unrolled by the driver). The other tile shaders (SPLIT_TILES)
-// and the Onesweep split (SPLIT_BUCKETS) run plain loops of id_bits iterations.
+// an invocation after 32768 loop iterations (that form made the tile kernels' machine code too
+// large: instruction-fetch bound). The tile kernels (SPLIT_TILE_KERNEL) unroll their loops to
+// exactly the plan's id-bit count, ceil(log2 m) <= 10 there, which the plan fixes in the
+// variant's id-bits field (UNROLLED_ID_BITS; split_common.glsl TILE_VARIANT; a bound that
+// selected between this constant and id_bits was not unrolled by the driver;
+// docs/tuning/split.md#unrolled-id-bits). The other tile shaders (SPLIT_TILES) and the
+// Onesweep split (SPLIT_BUCKETS) run plain loops of id_bits iterations.
 #if defined(SPLIT_TILE_KERNEL)
-const uint UNROLLED_ID_BITS = (SPIN_LIMIT >> 8) & 63u;
+const uint UNROLLED_ID_BITS = (TILE_VARIANT >> TILE_VARIANT_ID_BITS_SHIFT) & TILE_VARIANT_ID_BITS_MASK;
 #define ID_LOOP [[unroll]]
 #define ID_LOOP_END UNROLLED_ID_BITS
 #define ID_GUARD(bit) true
@@ -41,8 +40,8 @@ const uint UNROLLED_ID_BITS = (SPIN_LIMIT >> 8) & 63u;
 #endif
 
 // SPLITTERS: splitter `i` of the array at `base`, through a reference of its own (the sort
-// kernels declare their KeyRef coherent; reading the splitters through it ran at the same speed
-// on an NVIDIA H200, docs/benchmarks/2026-11-27-h200-splitter-search.md).
+// kernels declare their KeyRef coherent; reading the splitters through it ran at the same
+// speed: docs/tuning/split.md#splitters-index).
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer SplitterRef { KEY_T v[]; };
 KEY_T splitter_at(uint64_t base, uint i) {
     return SplitterRef(base + uint64_t(i) * uint64_t(KEY_BITS / 8)).v[0];
@@ -129,8 +128,8 @@ uint bucket_of(KEY_T key, uint64_t index) {
     bool indexed = SPLITTERS_INDEXED;
 #endif
     // One call of the search for both forms: the Onesweep split's kernels (SPLIT_BUCKETS),
-    // which choose at run time, ran 1.2-1.6x slower with a call for each (the loop twice in
-    // their code; docs/benchmarks/2026-11-27-h200-splitter-search.md).
+    // which choose at run time, ran slower with a call for each (the loop twice in their code;
+    // docs/tuning/split.md#splitters-index).
     uint64_t at = pc.aux;
     uint first = 0u;
     uint len = pc.bucket_count - 1u;

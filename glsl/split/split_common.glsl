@@ -125,6 +125,50 @@ uint element_count() {
     return load_count(pc.count_addr, pc.count, pc.max_count);
 }
 
+// ---- the tile kernels' variant ----
+// TILE_VARIANT is specialization constant 2 (declared as SPIN_LIMIT in common/vkalgo.glsl; no
+// split pass spins), fixed per pipeline so the driver drops the other code paths. Its bits, set
+// by the plan (src/split/tiles.rs, the same names and values; the choices in
+// src/split/tuning.rs):
+//
+//   bits    name                             meaning
+//   0       TILE_VARIANT_STAGED              the scatter stages the whole tile (TILE_STAGED)
+//   1       TILE_VARIANT_REGISTERS           lane b keeps bucket b's running count, m <= the
+//                                            smallest subgroup (TILE_REGISTERS)
+//   2       TILE_VARIANT_SUBGROUP_STAGED     each subgroup stages its own run, with
+//                                            TILE_REGISTERS (TILE_SUBGROUP_STAGED)
+//   3       TILE_VARIANT_COUNT_REGISTERS     the count: one subgroup a tile, 8-bit counters in
+//                                            registers (tile_count.comp COUNT_REGISTERS)
+//   8..13   TILE_VARIANT_ID_BITS_SHIFT/MASK  bucket-id bits ceil(log2 m) the tile kernels'
+//                                            loops unroll to (bucket_fn.glsl UNROLLED_ID_BITS)
+//   16..19  TILE_VARIANT_TILES_SHIFT/MASK    log2 of the scatter's tiles a workgroup
+//                                            (TILES_PER_GROUP)
+//   20..21  TILE_VARIANT_FIRST_ORDER_SHIFT/  how a scatter workgroup with one tile orders its
+//           MASK                             start (FIRST_TILE_ORDER)
+//   22      TILE_VARIANT_SUBGROUP_POSITIONS  each subgroup finds its buckets' starts itself, with
+//                                            TILE_REGISTERS (SUBGROUP_POSITIONS, STAGED_POSITIONS)
+//   23      TILE_VARIANT_SHUFFLES_FIRST      direct with SUBGROUP_POSITIONS: every position
+//                                            before the first store (SHUFFLES_FIRST)
+//   24      TILE_VARIANT_MATCH_TABLE         rank through a table of lane masks, not ballots
+//                                            (MATCH_TABLE)
+//
+// The bits 0-2 and 16-24 only the tile scatter reads; the other passes' pipelines leave them
+// out (src/split/tiles.rs TILE_VARIANT_SCATTER_ONLY).
+#define TILE_VARIANT SPIN_LIMIT
+#define TILE_VARIANT_STAGED 1u
+#define TILE_VARIANT_REGISTERS 2u
+#define TILE_VARIANT_SUBGROUP_STAGED 4u
+#define TILE_VARIANT_COUNT_REGISTERS 8u
+#define TILE_VARIANT_ID_BITS_SHIFT 8
+#define TILE_VARIANT_ID_BITS_MASK 63u
+#define TILE_VARIANT_TILES_SHIFT 16
+#define TILE_VARIANT_TILES_MASK 15u
+#define TILE_VARIANT_FIRST_ORDER_SHIFT 20
+#define TILE_VARIANT_FIRST_ORDER_MASK 3u
+#define TILE_VARIANT_SUBGROUP_POSITIONS (1u << 22)
+#define TILE_VARIANT_SHUFFLES_FIRST (1u << 23)
+#define TILE_VARIANT_MATCH_TABLE (1u << 24)
+
 #include "bucket_fn.glsl"
 
 // ---- lane groups and columns ----

@@ -7,33 +7,28 @@
 // falls short of the count (SPLIT_FLAG_TOTAL_STATUS). The pass also zeroes the status word and
 // the scan's look-back state (pc.clear_words words after the status word's 16 bytes; each
 // workgroup a slice), so no clear is recorded before it. Two forms, by the plan
-// (specialization constant 2, src/split/tiles.rs TILE_SPEC_COUNT_REGISTERS):
+// (TILE_VARIANT_COUNT_REGISTERS of the variant table in split_common.glsl):
 //  - COUNT_REGISTERS (m <= 8, a lane's share of a tile under 256 elements): one subgroup
 //    counts a whole tile, TILES_PER_GROUP tiles a workgroup, with no shared memory and no
 //    barrier. Each lane loads its share in 16-byte vectors (the count needs no element order),
 //    keeps its counts as 8-bit fields of up to two registers, and the subgroup sums them as
 //    16-bit fields (two buckets a word). The tile's element order does not matter to a count.
-//  - otherwise one workgroup a tile, one shared atomic add per element: on an NVIDIA H100 this
-//    read 2^26 keys in 0.15 ms at m <= 32 (0.20 ms at m = 256), where ballots per id bit and a
-//    leader's add took 0.27-0.60 ms.
+//  - otherwise one workgroup a tile, one shared atomic add per element (faster than ballots
+//    per id bit and a leader's add: docs/tuning/split.md#count-registers).
 //
 // Both forms read a whole tile (every tile but the last) without a check per element: items
-// addressed from the lane's first, vectors from the tile's first. On an H200 the pass took
-// 0.084 -> 0.074 ms at 2^26 (register form) and 0.087 -> 0.073 ms (shared form, m = 16),
-// splits of u32 keys or pairs into 2 to 32 buckets 1.6-5% faster
-// (docs/benchmarks/2026-11-26-h200-split-count-whole-tiles.md).
+// addressed from the lane's first, vectors from the tile's first
+// (docs/tuning/split.md#count-whole-tiles).
 //
 // Tiles are counted in reverse (tile columns - 1 - g for the g-th counted): GPUs start
 // workgroups in id order, so the tiles this pass reads last are the first ones the scatter pass
-// (in tile order) reads again, while some are still in L2. On an H200 the direct path gained
-// 1.7-1.9% for keys and 3.5-5% for u32 -> u32 pairs at 2^24 (m = 2, 3), under 1% at 2^26
-// (docs/benchmarks/2026-11-23-h200-multisplit-scan.md).
+// (in tile order) reads again, while some are still in L2 (docs/tuning/split.md#count-reverse).
 #define SPLIT_TILES 1
 #define SPLIT_TILE_KERNEL 1 // loops over id bits unrolled to the plan's count (bucket_fn.glsl)
 #include "split_common.glsl"
 
-// Bit 3 of specialization constant 2: the register form (src/split/tiles.rs).
-const bool COUNT_REGISTERS = (SPIN_LIMIT & 8u) != 0u;
+// The register form (variant table: split_common.glsl).
+const bool COUNT_REGISTERS = (TILE_VARIANT & TILE_VARIANT_COUNT_REGISTERS) != 0u;
 // Tiles per workgroup in the register form: one per lane group of the smallest subgroup size
 // (the plan dispatches columns / TILES_PER_GROUP workgroups).
 const uint TILES_PER_GROUP = WG_SIZE / MIN_SUBGROUP_SIZE;

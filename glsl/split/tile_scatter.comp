@@ -40,6 +40,8 @@
 // TILE_SUBGROUP_STAGED subgroup s's run at [counter rows * m + s * S * BATCH * STAGE_WORDS, ...)
 // beside the counters; with STAGED_POSITIONS the tile at [0, TILE_LENGTH * STAGE_WORDS), the
 // bucket tables right after it and the counter rows after those (the plan sizes the pool).
+// Variants: the bits of TILE_VARIANT (specialization constant 2) select about eight structural
+// variants of this kernel; the table of bits, names and meanings is in split_common.glsl.
 #define SPLIT_TILES 1
 #define SPLIT_TILE_KERNEL 1 // loops over id bits unrolled to the plan's count (bucket_fn.glsl)
 #include "split_common.glsl"
@@ -48,16 +50,13 @@
 shared uint s_pool[COUNTER_WORDS];
 shared uint s_status;
 
-// The variant, fixed per pipeline so the driver drops the other code paths (specialization
-// constant 2, which the tile shaders do not need as a spin limit; src/split/tiles.rs
-// TILE_SPEC_*): bit 0 stages the tile (TILE_STAGED); bit 1 keeps bucket b's running count in
-// lane b (TILE_REGISTERS: the plan sets it only where m <= the smallest subgroup size; on an
-// H100 at m = 2 and 8, 8-15% faster splits than shared counters); bits 8..13 hold the plan's
-// bucket-id bits (bucket_fn.glsl UNROLLED_ID_BITS); bits 16..19 log2 of TILES_PER_GROUP.
-const bool TILE_STAGED = (SPIN_LIMIT & 1u) != 0u;
-const bool TILE_REGISTERS = (SPIN_LIMIT & 2u) != 0u;
-// Bit 2 (with TILE_REGISTERS only): TILE_SUBGROUP_STAGED, see step 3b.
-const bool TILE_SUBGROUP_STAGED = (SPIN_LIMIT & 4u) != 0u;
+// The variant, fixed per pipeline so the driver drops the other code paths: the bits of
+// TILE_VARIANT (the table in split_common.glsl). TILE_REGISTERS: the plan sets it only where m
+// <= the smallest subgroup size (docs/tuning/split.md#register-counters).
+const bool TILE_STAGED = (TILE_VARIANT & TILE_VARIANT_STAGED) != 0u;
+const bool TILE_REGISTERS = (TILE_VARIANT & TILE_VARIANT_REGISTERS) != 0u;
+// With TILE_REGISTERS only: see step 3b.
+const bool TILE_SUBGROUP_STAGED = (TILE_VARIANT & TILE_VARIANT_SUBGROUP_STAGED) != 0u;
 // Items addressed from the lane's first one (keys alone; pairs by BITS subgroup-staged into
 // more than 4 buckets): see load_items.
 #define LANE_FORM (VALUE_WORDS == 0 || (BUCKET_FN == 0 && TILE_SUBGROUP_STAGED && UNROLLED_ID_BITS >= 3u))
@@ -71,10 +70,8 @@ const bool TILE_SUBGROUP_STAGED = (SPIN_LIMIT & 4u) != 0u;
 // (whose ids are not at hand, or would cost a search of the splitters in global memory)
 // search the bucket starts for the last bucket whose first slot is <= slot (empty buckets
 // share their successor's start and are passed over): a chain of ceil(log2 m) + 1 dependent
-// shared loads per element. On an H200 at 2^26, u32 -> u32 pairs split on this path in
-// 0.587 ms into 3 buckets and 0.848 ms into 64 (BITS) with the search for every bucket
-// function, 0.489 and 0.604 ms with the bucket recomputed
-// (docs/benchmarks/2026-11-24-h200-split-staged.md).
+// shared loads per element, slower than the bucket recomputed
+// (docs/tuning/split.md#staged-bucket).
 uint staged_bucket(KEY_T key, uint slot, uint m, uint aux) {
 #if BUCKET_FN == 0 || BUCKET_FN == 3
     return bucket_of(key, 0ul);
@@ -235,18 +232,12 @@ void subgroup_staged_write(KEY_T keys[BATCH],
 // Item i of this lane: its index, whether it is below the count, its key. The lane form
 // (LANE_FORM) addresses it as a constant offset from the lane's first key (and value) and
 // tests it against the tile's item count in 32 bits, with no 64-bit arithmetic per item.
-// Keys alone take it: 2-3.4% faster on an H200
-// (docs/benchmarks/2026-11-24-h200-setop-folded.md). Pairs take it by BITS on the
-// subgroup-staged path into more than 4 buckets (into 8: 7-8% faster on an H200). Pairs by
-// GLSL there were 2-3% slower into 5, 6 and 8 buckets, and pairs into 2, 4 and 16 buckets
-// 1-4% slower (docs/benchmarks/2026-11-25-h200-guided-partition.md). The macros read their
+// Keys alone take it, and pairs by BITS on the subgroup-staged path into more than 4 buckets;
+// other pairs were slower with it (docs/tuning/split.md#lane-form). The macros read their
 // caller's tile, n, lane_first, lane_end, lane_index, keys_lane and values_lane.
 #if BUCKET_FN == 2
 // Pairs by IDS also test an item against the tile's count in 32 bits and take its index (which
-// addresses its id) from the lane's first, on every path: on an H200, u32 -> u32 pairs into 2
-// and 3 buckets (direct) 20-28% faster, into 8 (staged) 3%, into 32 within 2%. (Pairs by GLSL
-// were 1-2% slower with the 32-bit test into 2, 16 and 32 buckets:
-// docs/benchmarks/2026-11-26-h200-split-count-whole-tiles.md.)
+// addresses its id) from the lane's first, on every path (docs/tuning/split.md#lane-form).
 #define ITEM_INDEX(i) (lane_index + uint64_t((i) * gl_SubgroupSize))
 #define ITEM_OK(i) (lane_first + (i) * gl_SubgroupSize < lane_end)
 #else
@@ -260,39 +251,35 @@ void subgroup_staged_write(KEY_T keys[BATCH],
                                  : ValueRef(pc.values_in + tile_item_index(tile, i) * uint64_t(VALUE_WORDS * 4u)).v[0])
 #endif
 
-// Tiles per workgroup (bits 16..19 of the variant hold its log2; src/split/tiles.rs
-// scatter_tiles_per_group): each workgroup splits consecutive tiles, the next tile's loads
+// Tiles per workgroup (the variant's tiles field holds its log2; src/split/tuning.rs
+// SCATTER_TILES_PER_GROUP): each workgroup splits consecutive tiles, the next tile's loads
 // issued before this tile is ranked, so that a workgroup's loads overlap its ranking and
-// stores. Keys alone on the subgroup-staged path take 4 (u32 keys into 8 buckets at 2^26 on an
-// H100: scatter 0.279 -> 0.245 ms with 8 items; into as many buckets as a subgroup has lanes 2),
-// u32 -> u32 pairs into up to 4 buckets 2 on the direct and subgroup-staged paths; every other
-// variant 1 (the staged path's workgroup barriers made it slower with more).
-const uint TILES_PER_GROUP = 1u << ((SPIN_LIMIT >> 16) & 15u);
+// stores. Keys alone on the subgroup-staged path take 4 (into as many buckets as a subgroup has
+// lanes 2), u32 -> u32 pairs into up to 4 buckets 2 on the direct and subgroup-staged paths;
+// every other variant 1 (the staged path's workgroup barriers made it slower with more).
+const uint TILES_PER_GROUP = 1u << ((TILE_VARIANT >> TILE_VARIANT_TILES_SHIFT) & TILE_VARIANT_TILES_MASK);
 
 // Register counters (TILE_REGISTERS) need no zeroing: each subgroup writes its whole row (lane
 // b bucket b's count) after its ranking, and nothing reads a row before that. The subgroup-
 // staged variants with several tiles a workgroup leave the zeroing and the two workgroup
-// barriers around it out of every tile: on an H200 at 2^24 / 2^26, u32 keys into 8, 16 and 32
-// buckets 2.4 / 1.7%, 1.3 / 1.6% and 2.7 / 3.4% faster, u32 -> u32 pairs into 3 1.2 / 1.3%.
-// Every other variant keeps it, as the driver's code for them was slower without it (the
-// staged pairs into 16 and 32 buckets 6-13%, pairs into 2 and 5 0.3-0.7%), though the
-// zeroing is just as needless there
-// (docs/benchmarks/2026-11-26-h200-split-register-rows.md).
+// barriers around it out of every tile. Every other variant keeps it, as the driver's code for
+// them was slower without it, though the zeroing is just as needless there
+// (docs/tuning/split.md#row-zeroing).
 const bool SKIP_ROW_ZEROING = TILE_REGISTERS && TILE_SUBGROUP_STAGED && TILES_PER_GROUP > 1u;
 
-// Bit 22 (register counters, the direct or subgroup-staged path; src/split/tiles.rs
-// subgroup_positions): each subgroup finds its buckets' output starts itself, lane b bucket
+// TILE_VARIANT_SUBGROUP_POSITIONS (register counters, the direct or subgroup-staged path;
+// src/split/tuning.rs subgroup_positions): each subgroup finds its buckets' output starts itself, lane b bucket
 // b's (the scanned matrix's entry, loaded before the ranking, plus the rows of the subgroups
 // before it): no invocation rewrites the rows into positions and no second workgroup barrier
 // follows. The direct path takes its elements' positions by a shuffle; the subgroup-staged
 // one shifts its staged runs by them (used in split_tile only).
-const bool SUBGROUP_POSITIONS = (SPIN_LIMIT & (1u << 22)) != 0u && TILE_REGISTERS && !TILE_STAGED;
-// Bit 22 on the staged path (register counters): each subgroup finds the tile's bucket starts
+const bool SUBGROUP_POSITIONS = (TILE_VARIANT & TILE_VARIANT_SUBGROUP_POSITIONS) != 0u && TILE_REGISTERS && !TILE_STAGED;
+// TILE_VARIANT_SUBGROUP_POSITIONS on the staged path (register counters): each subgroup finds the tile's bucket starts
 // itself (lane b sums bucket b's rows and the subgroup scans the sums), with no workgroup scan,
 // no rewrite of the rows into positions and none of the barriers around those. The rows lie
 // after the staged tile and the bucket tables (STAGED_ROWS_BASE), so staging need not wait
 // until every subgroup has read them.
-const bool STAGED_POSITIONS = (SPIN_LIMIT & (1u << 22)) != 0u && TILE_REGISTERS && TILE_STAGED;
+const bool STAGED_POSITIONS = (TILE_VARIANT & TILE_VARIANT_SUBGROUP_POSITIONS) != 0u && TILE_REGISTERS && TILE_STAGED;
 // STAGED_POSITIONS: the bucket tables' first word (after the staged tile) and the rows' first.
 #define STAGED_AUX (TILE_LENGTH * STAGE_WORDS)
 #define STAGED_ROWS_BASE(m) (STAGED_AUX + 2u * (m))
@@ -301,9 +288,9 @@ const bool STAGED_POSITIONS = (SPIN_LIMIT & (1u << 22)) != 0u && TILE_REGISTERS 
 // row for the next tile while later subgroups may still read this tile's rows, and the one
 // workgroup barrier a tile orders every read of a set before its next write. No zeroing either.
 const bool DOUBLE_BUFFERED_ROWS = SUBGROUP_POSITIONS && TILES_PER_GROUP > 1u;
-// Bit 24 (register counters on the subgroup-staged path, or on the staged path with
-// STAGED_POSITIONS and one tile a workgroup; subgroups of at most 32 lanes; src/split/tiles.rs
-// match_table): the lanes holding one bucket find each other through a table of lane masks in
+// TILE_VARIANT_MATCH_TABLE (register counters on the subgroup-staged path, or on the staged
+// path with STAGED_POSITIONS and one tile a workgroup; subgroups of at most 32 lanes;
+// src/split/tuning.rs match_table): the lanes holding one bucket find each other through a table of lane masks in
 // shared memory instead of one ballot per id bit, as the sort's ranking does for a digit's low
 // bits (CUB's atomic-OR match ranking): each ok lane ORs its bit into its bucket's slot, and
 // after a subgroup barrier lane b takes slot b, which is its bucket count and, shuffled, every
@@ -312,13 +299,13 @@ const bool DOUBLE_BUFFERED_ROWS = SUBGROUP_POSITIONS && TILES_PER_GROUP > 1u;
 // lie where the elements are staged after the ranking (the subgroup's own run on the
 // subgroup-staged path, words [2 * S * subgroup, + 2 * S) of the tile on the staged one), which
 // is free while the subgroup ranks: no shared memory is added.
-const bool MATCH_TABLE = (SPIN_LIMIT & (1u << 24)) != 0u && MAX_SUBGROUP_SIZE <= 32u
+const bool MATCH_TABLE = (TILE_VARIANT & TILE_VARIANT_MATCH_TABLE) != 0u && MAX_SUBGROUP_SIZE <= 32u
                          && (TILE_SUBGROUP_STAGED || (STAGED_POSITIONS && TILES_PER_GROUP == 1u));
-// Bit 23 (SUBGROUP_POSITIONS on the direct path; src/split/tiles.rs shuffles_before_stores): every
-// element's position is shuffled before the first store, instead of each store right after its
-// position's shuffle. The same instructions; on an H200 the driver's schedule made u32 keys into
-// 2-7 buckets 0.5-5.6% faster with each store after its shuffle, into 8-10 1.7-3.8% slower.
-const bool SHUFFLES_FIRST = (SPIN_LIMIT & (1u << 23)) != 0u;
+// TILE_VARIANT_SHUFFLES_FIRST (SUBGROUP_POSITIONS on the direct path; src/split/tiles.rs
+// shuffles_before_stores): every element's position is shuffled before the first store,
+// instead of each store right after its position's shuffle. The same instructions; the
+// driver's schedule differs (docs/tuning/split.md#shuffles-first).
+const bool SHUFFLES_FIRST = (TILE_VARIANT & TILE_VARIANT_SHUFFLES_FIRST) != 0u;
 
 // Loads this lane's BATCH items of `tile` (0 past the count).
 void load_items(uint tile, uint n, out KEY_T keys[BATCH]
@@ -370,9 +357,8 @@ void write_element(uint position, KEY_T key) {
 
 // The position of a ranked item (`packed`: rank << 16 | bucket) from its bucket's first
 // position, which lane b of `starts` holds for bucket b; meaningless for NONE (past the end),
-// which the callers test themselves (a select here made u32 keys into 5 buckets on the direct
-// path 1.2% slower on an H200, the driver's code for the test and the store being laid out
-// differently). A shuffle: call in subgroup-uniform control flow.
+// which the callers test themselves (a select here was slower, the driver's code for the test
+// and the store being laid out differently: docs/tuning/split.md#shuffles-first). A shuffle: call in subgroup-uniform control flow.
 uint position_from_starts(uint packed, uint starts) {
     uint b = packed == NONE ? 0u : (packed & 0xFFFFu);
     return subgroupShuffle(starts, b) + (packed >> 16);
@@ -708,14 +694,14 @@ void split_tile(uint tile, uint parity, uint n, bool zeroed, KEY_T keys[BATCH]
 #endif
 }
 
-// How a workgroup with one tile orders its start (bits 20..21 of the variant; src/split/tiles.rs
-// FirstTileOrder): 0 checks the status under a barrier, loads the tile's items, and zeroes the
-// counter rows between two more barriers; 1 zeroes the rows under the status check's barrier,
-// then loads; 2 loads first, then zeroes the rows under the status check's barrier. The three
-// cost the same instructions, but on an H200 the driver schedules some variants up to 16%
-// faster or slower with each; the plan picks one per variant from measurements (see
-// first_tile_order there).
-const uint FIRST_TILE_ORDER = (SPIN_LIMIT >> 20) & 3u;
+// How a workgroup with one tile orders its start (the variant's first-order field;
+// src/split/tiles.rs FirstTileOrder): 0 checks the status under a barrier, loads the tile's
+// items, and zeroes the counter rows between two more barriers; 1 zeroes the rows under the
+// status check's barrier, then loads; 2 loads first, then zeroes the rows under the status
+// check's barrier. The three cost the same instructions, but the driver schedules each variant
+// differently with each; the plan picks one per variant from measurements
+// (src/split/tuning.rs FIRST_TILE_ORDER, docs/tuning/split.md#first-tile-order).
+const uint FIRST_TILE_ORDER = (TILE_VARIANT >> TILE_VARIANT_FIRST_ORDER_SHIFT) & TILE_VARIANT_FIRST_ORDER_MASK;
 const uint ORDER_CHECK_LOAD_ZERO = 0u;
 const uint ORDER_ZERO_LOAD = 1u;
 const uint ORDER_LOAD_ZERO = 2u;
@@ -741,9 +727,8 @@ void main() {
     vkalgo_params = pc.params;
     uint n = element_count();
     if (TILES_PER_GROUP == 1u) {
-        // One tile: loaded and split with no arrays carried across a loop. On an H200 the
-        // loop form cost these variants 2-4% (u32 keys into 2 buckets, u32 -> u32 pairs into
-        // 8 to 32; docs/benchmarks/2026-11-26-h200-split-count-whole-tiles.md).
+        // One tile: loaded and split with no arrays carried across a loop (the loop form was
+        // slower: docs/tuning/split.md#one-tile-no-loop).
         if (uint64_t(first_tile) * uint64_t(TILE_LENGTH) >= uint64_t(n)) {
             return; // workgroup-uniform: a tile past an indirect count
         }

@@ -2,7 +2,7 @@
 //! word, download. In place: the caller's keys (and values) come back split.
 
 use super::{BucketFn, SplitArgs, SplitDesc, STATUS_BAD_BUCKET, STATUS_INCONSISTENT};
-use crate::core::buffer::ElementCount;
+use crate::core::buffer::{ElementCount, GpuBuffer};
 use crate::core::runner::read_back;
 use crate::error::{Error, Result};
 use crate::sort::{KeyType, SortKey, SortValue, ValueType};
@@ -151,6 +151,26 @@ impl Context {
         )
     }
 
+    /// The splitters or bucket ids of `bucketing` in a staging buffer (none for the other
+    /// bucket functions, or no splitters), with their bytes.
+    fn aux_upload(
+        &self,
+        bucketing: &HostBucketing,
+        n: usize,
+        key_type: KeyType,
+    ) -> Result<(Option<GpuBuffer>, u64)> {
+        let upload = match (bucketing.splitters, bucketing.ids) {
+            (Some(s), _) if !s.is_empty() => Some(self.staging_from(s)?),
+            (_, Some(ids)) => Some(self.staging_from(ids)?),
+            _ => None,
+        };
+        let bytes = upload.as_ref().map_or(0, |_| match bucketing.bucket_fn {
+            BucketFn::Ids => n as u64 * 4,
+            _ => (bucketing.bucket_count as u64 - 1) * key_type.bytes(),
+        });
+        Ok((upload, bytes))
+    }
+
     /// The one host multisplit behind the typed calls and the C ABI. On error (a bad bucket id
     /// or an impure bucket function included: the split runs on copies, read back only when
     /// the status word is clean) `keys` and `values` are unchanged.
@@ -162,58 +182,8 @@ impl Context {
         keys: &mut [u8],
         values: Option<&mut [u8]>,
     ) -> Result<Vec<u64>> {
-        let key_size = key_type.bytes() as usize;
-        if keys.len() % key_size != 0 {
-            return Err(Error::Internal("multisplit: key bytes are not whole keys".into()));
-        }
-        let n = keys.len() / key_size;
-        if values.is_some() != (value_type != ValueType::None) {
-            return Err(Error::invalid(
-                "multisplit: values must be given exactly when a value type is",
-            ));
-        }
-        if let Some(v) = &values {
-            if v.len() != n * value_type.bytes() as usize {
-                return Err(Error::invalid("multisplit: the values do not match the keys"));
-            }
-        }
+        let (n, desc) = host_split_desc(key_type, value_type, bucketing, keys.len(), values.as_deref())?;
         let m = bucketing.bucket_count;
-        let mut desc = SplitDesc::new(key_type, value_type, m, bucketing.bucket_fn, n as u64);
-        desc.bit_offset = bucketing.bit_offset;
-        desc.glsl = bucketing.glsl.map(str::to_string);
-        // Host-side checks of the bucketing data (the plan checks the rest).
-        match bucketing.bucket_fn {
-            BucketFn::Splitters => {
-                let splitters = bucketing
-                    .splitters
-                    .ok_or_else(|| Error::invalid("multisplit: SPLITTERS needs the splitters"))?;
-                if m >= 1 && splitters.len() != (m as usize - 1) * key_size {
-                    return Err(Error::invalid(format!(
-                        "multisplit: SPLITTERS needs bucket_count - 1 = {} splitters",
-                        m.saturating_sub(1)
-                    )));
-                }
-                check_sorted(key_type, splitters)?;
-            }
-            BucketFn::Ids => {
-                let ids = bucketing
-                    .ids
-                    .ok_or_else(|| Error::invalid("multisplit: IDS needs the bucket ids"))?;
-                if ids.len() != n {
-                    return Err(Error::invalid(format!(
-                        "multisplit: {} bucket ids for {n} elements",
-                        ids.len()
-                    )));
-                }
-                if let Some(bad) = ids.iter().position(|&id| id >= m) {
-                    return Err(Error::invalid(format!(
-                        "multisplit: bucket id {} of element {bad} is not below bucket_count {m}",
-                        ids[bad]
-                    )));
-                }
-            }
-            _ => {}
-        }
         let plan = self.split_plan(&desc)?;
         if n == 0 {
             return Ok(vec![0; m as usize + 1]);
@@ -227,15 +197,7 @@ impl Context {
             Some(v) => Some(self.staging_from(v)?),
             None => None,
         };
-        let aux_upload = match (bucketing.splitters, bucketing.ids) {
-            (Some(s), _) if !s.is_empty() => Some(self.staging_from(s)?),
-            (_, Some(ids)) => Some(self.staging_from(ids)?),
-            _ => None,
-        };
-        let aux_bytes = aux_upload.as_ref().map_or(0, |_| match bucketing.bucket_fn {
-            BucketFn::Ids => n as u64 * 4,
-            _ => (m as u64 - 1) * key_type.bytes(),
-        });
+        let (aux_upload, aux_bytes) = self.aux_upload(bucketing, n, key_type)?;
         let device_keys = self.device_buffer(key_bytes, "vkalgo split keys")?;
         let device_keys_out = self.device_buffer(key_bytes, "vkalgo split keys_out")?;
         let (device_values, device_values_out) = if value_bytes > 0 {
@@ -300,7 +262,7 @@ impl Context {
         });
         if let Err(Error::Timeout(message)) = submitted {
             // The GPU may still use these buffers: never free them under it.
-            let buffers = [
+            leak_all([
                 Some(key_upload),
                 value_upload,
                 aux_upload,
@@ -315,26 +277,13 @@ impl Context {
                 value_download,
                 Some(offsets_download),
                 Some(status_download),
-            ];
-            for b in buffers.into_iter().flatten() {
-                b.leak();
-            }
+            ]);
             return Err(Error::Timeout(message));
         }
         submitted?;
         let mut status = [0u32; 1];
         read_back(&mut status_download, &mut status)?;
-        if status[0] & STATUS_BAD_BUCKET != 0 {
-            return Err(Error::invalid(format!(
-                "multisplit: the bucket function returned a bucket id >= bucket_count {m}"
-            )));
-        }
-        if status[0] & STATUS_INCONSISTENT != 0 {
-            return Err(Error::invalid(
-                "multisplit: the bucket function is not pure: it gave some key a different bucket \
-                 when the buckets were counted and when the elements were placed",
-            ));
-        }
+        check_status(status[0], m)?;
         let mut offsets32 = vec![0u32; m as usize + 1];
         read_back(&mut offsets_download, &mut offsets32)?;
         read_back(&mut key_download, keys)?;
@@ -343,6 +292,93 @@ impl Context {
         }
         Ok(offsets32.into_iter().map(u64::from).collect())
     }
+}
+
+/// The description of a host split of `keys_len` bytes of keys (and `values`' bytes), with the
+/// host-side checks of the bucketing data (the plan checks the rest): the element count and the
+/// description.
+fn host_split_desc(
+    key_type: KeyType,
+    value_type: ValueType,
+    bucketing: &HostBucketing,
+    keys_len: usize,
+    values: Option<&[u8]>,
+) -> Result<(usize, SplitDesc)> {
+    let key_size = key_type.bytes() as usize;
+    if keys_len % key_size != 0 {
+        return Err(Error::Internal("multisplit: key bytes are not whole keys".into()));
+    }
+    let n = keys_len / key_size;
+    if values.is_some() != (value_type != ValueType::None) {
+        return Err(Error::invalid(
+            "multisplit: values must be given exactly when a value type is",
+        ));
+    }
+    if let Some(v) = values {
+        if v.len() != n * value_type.bytes() as usize {
+            return Err(Error::invalid("multisplit: the values do not match the keys"));
+        }
+    }
+    let m = bucketing.bucket_count;
+    let mut desc = SplitDesc::new(key_type, value_type, m, bucketing.bucket_fn, n as u64);
+    desc.bit_offset = bucketing.bit_offset;
+    desc.glsl = bucketing.glsl.map(str::to_string);
+    match bucketing.bucket_fn {
+        BucketFn::Splitters => {
+            let splitters = bucketing
+                .splitters
+                .ok_or_else(|| Error::invalid("multisplit: SPLITTERS needs the splitters"))?;
+            if m >= 1 && splitters.len() != (m as usize - 1) * key_size {
+                return Err(Error::invalid(format!(
+                    "multisplit: SPLITTERS needs bucket_count - 1 = {} splitters",
+                    m.saturating_sub(1)
+                )));
+            }
+            check_sorted(key_type, splitters)?;
+        }
+        BucketFn::Ids => {
+            let ids = bucketing
+                .ids
+                .ok_or_else(|| Error::invalid("multisplit: IDS needs the bucket ids"))?;
+            if ids.len() != n {
+                return Err(Error::invalid(format!(
+                    "multisplit: {} bucket ids for {n} elements",
+                    ids.len()
+                )));
+            }
+            if let Some(bad) = ids.iter().position(|&id| id >= m) {
+                return Err(Error::invalid(format!(
+                    "multisplit: bucket id {} of element {bad} is not below bucket_count {m}",
+                    ids[bad]
+                )));
+            }
+        }
+        _ => {}
+    }
+    Ok((n, desc))
+}
+
+/// Frees nothing of `buffers`: the GPU may still use them (a wait that timed out).
+fn leak_all<const N: usize>(buffers: [Option<GpuBuffer>; N]) {
+    for b in buffers.into_iter().flatten() {
+        b.leak();
+    }
+}
+
+/// The error the status word reports, if any.
+fn check_status(status: u32, m: u32) -> Result<()> {
+    if status & STATUS_BAD_BUCKET != 0 {
+        return Err(Error::invalid(format!(
+            "multisplit: the bucket function returned a bucket id >= bucket_count {m}"
+        )));
+    }
+    if status & STATUS_INCONSISTENT != 0 {
+        return Err(Error::invalid(
+            "multisplit: the bucket function is not pure: it gave some key a different bucket \
+             when the buckets were counted and when the elements were placed",
+        ));
+    }
+    Ok(())
 }
 
 /// Refuses splitters that are not non-decreasing in the sort's key order.

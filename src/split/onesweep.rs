@@ -24,12 +24,14 @@
 //! Scratch: the status word at [`STATUS_OFFSET`], the sort's Onesweep scratch from
 //! [`SORT_SCRATCH_OFFSET`], then (two passes) the alternate keys and values.
 
-use super::{glsl, BucketFn, SplitArgs, SplitDesc, SplitPath, SplitPush, ALIGNMENT, STATUS_OFFSET};
+#[cfg(doc)]
+use super::SplitPath;
+use super::{glsl, BucketFn, SplitArgs, SplitDesc, SplitPush, ALIGNMENT, STATUS_OFFSET};
 use crate::core::buffer::ElementCount;
 use crate::core::pipelines::Kernel;
 use crate::core::shaders::ShaderSource;
 use crate::error::{Error, Result};
-use crate::sort::{BucketSplit, SortArgs, SortDesc, SortPath, SortPlan, ValueType, SORT_MAX_COUNT};
+use crate::sort::{BucketSplit, SortArgs, SortDesc, SortPath, SortPlan, SORT_MAX_COUNT};
 use crate::Context;
 use ash::vk;
 
@@ -256,26 +258,3 @@ impl OnesweepSplit {
         Ok(())
     }
 }
-
-/// Whether [`SplitPath::Auto`] takes the Onesweep split above the small path: from
-/// [`ONESWEEP_MIN_BUCKETS`] buckets on devices that run the look-back.
-pub(super) fn auto_takes(ctx: &Context, desc: &SplitDesc) -> bool {
-    let min = if desc.value_type == ValueType::None {
-        ONESWEEP_MIN_BUCKETS.0
-    } else {
-        ONESWEEP_MIN_BUCKETS.1
-    };
-    desc.path == SplitPath::Auto
-        && ctx.profile.lookback
-        && desc.bucket_count >= min
-        && refusal(ctx, desc).is_none()
-}
-
-/// Fewest buckets [`SplitPath::Auto`] takes the Onesweep split for, keys only and with values
-/// (below, the tile paths). u32 keys, GLSL bucket function, G keys/s of the direct tile path
-/// against the Onesweep split since the tile kernels unroll their id-bit loops
-/// (docs/benchmarks/2026-11-23-h200-multisplit-scan.md): keys on an NVIDIA H100 at 2^24 / 2^26
-/// 144 / 126 and 183 / 148 at m = 5, 126 / 126 and 156 / 148 at m = 7, 120 / 126 and 141 / 148
-/// at m = 8 (an H200 likewise: 158 / 133 and 197 / 156 at m = 5); pairs at m = 4 87 / 93 and
-/// 92 / 105 on the H100 (the H200 the other way round, 105 / 98 and 120 / 111).
-pub(super) const ONESWEEP_MIN_BUCKETS: (u32, u32) = (8, 4);

@@ -1,0 +1,467 @@
+//! The multisplit plan: what [`Context::split_plan`] fixes (kernels, geometry, scratch layout)
+//! and the plan's accessors. The path and geometry come from `choice.rs`.
+
+use super::choice::{self, DeviceLimits};
+use super::tiles::{TileGeometry, TileWrite};
+use super::{glsl, onesweep, BucketFn, SplitDesc, SplitPath, MAX_BUCKETS, MAX_COUNT, MAX_TILE_ITEMS};
+use crate::core::buffer::{BufferRequirements, MemoryRequirements};
+use crate::core::shaders::{self, ShaderSource};
+use crate::error::{Error, Result};
+use crate::scan::{ScanDesc, ScanOp, ScanPath, ScanPlan};
+use crate::sort::KeyType;
+use crate::Context;
+use ash::vk;
+
+/// Push flag of the tile paths (glsl/split/split_common.glsl): the status word comes from the
+/// scanned matrix's total, written by the offsets pass.
+pub(super) const SPLIT_FLAG_TOTAL_STATUS: u32 = 1;
+/// Bytes of the status word's slot at the start of the scratch (the scan's state follows;
+/// glsl/split/split_common.glsl SCAN_STATE_OFFSET).
+pub(super) const STATUS_BYTES: u64 = 16;
+/// Most buckets a split by SPLITTERS searches the caller's splitters for without an index
+/// (glsl/split/bucket_fn.glsl SPLITTERS_PLAIN_MAX): above, the index's table read is cheaper
+/// than the longer search (docs/tuning/split.md#splitters-index).
+pub(super) const SPLITTERS_PLAIN_MAX: u32 = 64;
+/// Bit of the split kernels' key order constant (glsl/split/split_common.glsl
+/// SPLITTERS_INDEXED): the plan has a splitter index. Keeps the unused search out of the
+/// pipelines.
+pub(super) const SPLIT_KEY_ORDER_INDEXED: u32 = 8;
+/// Most bits of the splitter index's table (2^14 + 1 entries, 64 KiB).
+pub(super) const SPLITTER_TABLE_MAX_BITS: u32 = 14;
+
+/// The splitter index of a split by SPLITTERS (glsl/split/splitter_index.comp, searched by
+/// glsl/split/bucket_fn.glsl): where it lies in the scratch and the bits of its table.
+///
+/// The index turns a key's bucket from a binary search over all `m - 1` splitters (a chain of
+/// `ceil(log2 m)` dependent loads) into a table read and a search of the few splitters sharing
+/// the key's slot. Its table has `2^(ceil(log2 m) + 1)` slots (at most
+/// 2^[`SPLITTER_TABLE_MAX_BITS`]), so spread-out splitters share a slot with about one other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct SplitterIndex {
+    /// Byte offset in the scratch (16-byte aligned).
+    pub(super) offset: u64,
+    /// R: the table has `2^R + 1` entries.
+    pub(super) table_bits: u32,
+}
+
+impl SplitterIndex {
+    /// The index of a split into `m` buckets (`m >= 2`), at the first aligned offset from
+    /// `offset`.
+    pub(super) fn new(offset: u64, m: u32) -> Self {
+        SplitterIndex {
+            offset: offset.next_multiple_of(ALIGNMENT),
+            table_bits: (id_bits(m) + 1).min(SPLITTER_TABLE_MAX_BITS),
+        }
+    }
+
+    /// Bytes of the index: a 16-byte header, the splitters (padded to 16 bytes), the table.
+    pub(super) fn bytes(&self, m: u32, key_size: u64) -> u64 {
+        16 + ((m as u64 - 1) * key_size).next_multiple_of(16) + ((1u64 << self.table_bits) + 1) * 4
+    }
+
+    /// Invocations of the index pass: one per table entry and per splitter.
+    pub(super) fn invocations(&self, m: u32) -> u64 {
+        ((1u64 << self.table_bits) + 1).max(m as u64 - 1)
+    }
+}
+
+/// Alignment vkalgo asks for every range.
+pub(super) const ALIGNMENT: u64 = 16;
+
+/// A multisplit planned for one context: kernels, geometry and memory sizes are fixed. Cheap to
+/// keep and to record many times.
+#[derive(Clone, Debug)]
+pub struct SplitPlan {
+    pub(super) ctx: Context,
+    pub(super) desc: SplitDesc,
+    pub(super) workgroup_size: u32,
+    /// Lanes of a lane group (the device's smallest subgroup size).
+    pub(super) group_lanes: u32,
+    pub(super) column_steps: u32,
+    pub(super) max_columns: u64,
+    /// Words of the tile scatter's shared pool (1 on the column path).
+    pub(super) counter_words: u32,
+    /// Steps each lane loads before ranking them (glsl/split/split_common.glsl BATCH).
+    pub(super) batch: u32,
+    /// 16-byte vectors a lane of the tile count's register form loads at once: 8 on GPUs
+    /// (bytes in flight); 2 on CPU drivers, whose compiler is slow on long unrolled batches.
+    pub(super) count_load_vectors: u32,
+    /// The tile path's geometry (`None`: the lane-group column paths).
+    pub(super) tile: Option<TileGeometry>,
+    /// Whether the tile scatter ranks through a table of lane masks
+    /// ([`super::tuning::match_table`]).
+    pub(super) match_table: bool,
+    /// The count-scan-scatter passes of the tile and column paths (`None` on the Onesweep path).
+    pub(super) columns: Option<ColumnPasses>,
+    /// The Onesweep path.
+    pub(super) onesweep: Option<onesweep::OnesweepSplit>,
+    pub(super) small: &'static ShaderSource,
+    /// SPLITTERS above [`SPLITTERS_PLAIN_MAX`] buckets: the splitter index every pass
+    /// searches, after the other scratch.
+    pub(super) splitter_index: Option<SplitterIndex>,
+    /// Largest count of the one-workgroup path (0: none).
+    pub(super) small_limit: u64,
+    pub(super) requirements: MemoryRequirements,
+}
+
+/// The passes of the tile and column paths above the small path.
+#[derive(Clone, Debug)]
+pub(super) struct ColumnPasses {
+    /// The matrix is scanned into a second one (else in place).
+    pub(super) out_of_place: bool,
+    pub(super) scan: ScanPlan,
+    pub(super) histogram: &'static ShaderSource,
+    pub(super) scatter: &'static ShaderSource,
+}
+
+/// Where the tile and column paths keep their parts of the scratch (byte offsets).
+pub(super) struct ScratchLayout {
+    /// The scan's scratch, right after the status word (the column path's fill clears both;
+    /// on the tile paths the count zeroes the scan's state).
+    pub(super) scan_scratch: u64,
+    /// The count matrix.
+    pub(super) counts: u64,
+    /// The scanned matrix (`counts` where it is scanned in place).
+    pub(super) scanned: u64,
+    /// Bytes in all.
+    pub(super) size: u64,
+}
+
+impl ColumnPasses {
+    /// The scratch layout for a matrix of up to `entries` entries.
+    pub(super) fn layout(&self, entries: u64) -> ScratchLayout {
+        // (One entry more: the tile paths' total.)
+        let matrix_bytes = ((entries + 1) * 4).next_multiple_of(ALIGNMENT);
+        let scan_scratch = STATUS_BYTES;
+        let counts =
+            (scan_scratch + self.scan.memory_requirements().scratch.size).next_multiple_of(ALIGNMENT);
+        let scanned = if self.out_of_place {
+            counts + matrix_bytes
+        } else {
+            counts
+        };
+        ScratchLayout {
+            scan_scratch,
+            counts,
+            scanned,
+            size: scanned + matrix_bytes,
+        }
+    }
+}
+
+impl SplitPlan {
+    /// Memory every [`SplitPlan::record`] call needs.
+    pub fn memory_requirements(&self) -> MemoryRequirements {
+        self.requirements
+    }
+
+    /// The description the plan was made from.
+    pub fn desc(&self) -> &SplitDesc {
+        &self.desc
+    }
+
+    /// The path the plan records above [`SplitPlan::small_limit`] (never
+    /// [`SplitPath::Auto`]; [`SplitPath::Small`] when the plan asked for it).
+    pub fn path(&self) -> SplitPath {
+        if self.desc.path == SplitPath::Small {
+            SplitPath::Small
+        } else if self.onesweep.is_some() {
+            SplitPath::Onesweep
+        } else if let Some(tile) = self.tile {
+            match tile.write {
+                TileWrite::Direct => SplitPath::TileDirect,
+                TileWrite::SubgroupStaged => SplitPath::TileSubgroupStaged,
+                TileWrite::Staged => SplitPath::TileStaged,
+            }
+        } else {
+            SplitPath::GlobalCounters
+        }
+    }
+
+    /// Largest count the one-workgroup path handles ([`SplitPath::Auto`] takes it for direct
+    /// counts up to this).
+    pub fn small_limit(&self) -> u64 {
+        self.small_limit
+    }
+
+    /// Elements of one column of the count matrix above [`SplitPlan::small_limit`]: a
+    /// workgroup's tile on the tile paths, else one lane group's run of the input (the
+    /// Onesweep path has no matrix).
+    pub fn column_length(&self) -> u64 {
+        match self.tile {
+            Some(tile) => tile.items as u64 * self.workgroup_size as u64,
+            None => self.lane_column_length(),
+        }
+    }
+
+    /// Elements of a lane group's column (the small path and the column paths).
+    pub(super) fn lane_column_length(&self) -> u64 {
+        self.column_steps as u64 * self.group_lanes as u64
+    }
+
+    pub(super) fn id_bits(&self) -> u32 {
+        id_bits(self.desc.bucket_count)
+    }
+
+    /// The splitter index's pass for the plan's key width.
+    pub(super) fn splitter_index_shader(&self) -> Result<&'static ShaderSource> {
+        let name = format!("split_splitter_index_k{}", self.desc.key_type.bits());
+        split_shaders()
+            .find(|s| s.name == name)
+            .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+    }
+}
+
+impl Context {
+    /// Plans a multisplit: checks the description against the device, compiles a GLSL bucket
+    /// function (or takes it from the cache) and fixes geometry and memory sizes.
+    pub fn split_plan(&self, desc: &SplitDesc) -> Result<SplitPlan> {
+        self.check_split_desc(desc)?;
+        let limits = DeviceLimits {
+            class: self.device_class(),
+            group_lanes: self.profile.min_subgroup_size.max(1),
+            max_subgroup: self.profile.max_subgroup_size.max(1),
+            max_shared_memory: self.profile.max_shared_memory as u64,
+            lookback: self.profile.lookback,
+            onesweep_refusal: onesweep::refusal(self, desc),
+        };
+        let geometry = choice::choose(desc, &limits)?;
+        let m = desc.bucket_count;
+        let small = self.split_shader(desc, Some(glsl::Pass::Small), "small", true)?;
+        let (columns, onesweep, scratch_size) = if geometry.onesweep {
+            let split = onesweep::OnesweepSplit::new(self, desc, id_bits(m))?;
+            let scratch_size = split.scratch_size();
+            (None, Some(split), scratch_size)
+        } else {
+            let passes = self.column_passes(desc, geometry.tile, geometry.matrix_entries)?;
+            let scratch_size = passes.layout(geometry.matrix_entries).size;
+            (Some(passes), None, scratch_size)
+        };
+        let splitter_index = (desc.bucket_fn == BucketFn::Splitters && m > SPLITTERS_PLAIN_MAX)
+            .then(|| SplitterIndex::new(scratch_size, m));
+        let scratch_size = match splitter_index {
+            Some(index) => index.offset + index.bytes(m, desc.key_type.bytes()),
+            None => scratch_size,
+        };
+        let plan = SplitPlan {
+            ctx: self.clone(),
+            desc: desc.clone(),
+            workgroup_size: geometry.workgroup_size,
+            group_lanes: limits.group_lanes,
+            column_steps: geometry.column_steps,
+            max_columns: geometry.max_columns,
+            counter_words: geometry.counter_words,
+            match_table: geometry.match_table,
+            batch: geometry.batch,
+            count_load_vectors: geometry.count_load_vectors,
+            tile: geometry.tile,
+            columns,
+            onesweep,
+            small,
+            splitter_index,
+            small_limit: geometry.small_limit,
+            requirements: MemoryRequirements {
+                offsets: BufferRequirements::new((m as u64 + 1) * 4, ALIGNMENT),
+                ..MemoryRequirements::scratch(scratch_size, ALIGNMENT)
+            },
+        };
+        let spec = plan.pass_specialization();
+        let mut kernels = vec![(&shaders::SPLIT_OFFSETS, spec), (plan.small, spec)];
+        if let Some(starts) = plan.onesweep.as_ref().and_then(|o| o.bucket_starts()) {
+            kernels.push((starts, spec));
+        }
+        if plan.splitter_index.is_some() {
+            kernels.push((plan.splitter_index_shader()?, spec));
+        }
+        if let Some(passes) = &plan.columns {
+            kernels.push((passes.histogram, plan.count_specialization()));
+            kernels.push((passes.scatter, plan.specialization()));
+        }
+        self.prepare_kernels(&kernels)?;
+        Ok(plan)
+    }
+
+    /// Checks the description's own limits and the device features it needs.
+    fn check_split_desc(&self, desc: &SplitDesc) -> Result<()> {
+        if desc.max_count > MAX_COUNT {
+            return Err(Error::invalid(format!(
+                "multisplit: max_count {} exceeds the largest supported count {MAX_COUNT}",
+                desc.max_count
+            )));
+        }
+        let m = desc.bucket_count;
+        if m == 0 || m > MAX_BUCKETS {
+            return Err(Error::invalid(format!(
+                "multisplit: bucket_count {m} not in 1..={MAX_BUCKETS}"
+            )));
+        }
+        if desc.tile_items > MAX_TILE_ITEMS {
+            return Err(Error::invalid(format!(
+                "multisplit: tile_items {} exceeds {MAX_TILE_ITEMS}",
+                desc.tile_items
+            )));
+        }
+        let width = desc.key_type.bits();
+        match desc.bucket_fn {
+            BucketFn::Bits => {
+                if !m.is_power_of_two() {
+                    return Err(Error::invalid(format!(
+                        "multisplit: BITS needs a power-of-two bucket_count, not {m}"
+                    )));
+                }
+                if desc.bit_offset >= width {
+                    return Err(Error::invalid(format!(
+                        "multisplit: bit_offset {} is not below the key's {width} bits",
+                        desc.bit_offset
+                    )));
+                }
+            }
+            BucketFn::Glsl if desc.glsl.is_none() => {
+                return Err(Error::invalid("multisplit: GLSL needs a source text"));
+            }
+            _ => {}
+        }
+        if desc.bucket_fn == BucketFn::Glsl && desc.key_type == KeyType::F64 && !self.supports_float64() {
+            return Err(Error::unsupported(format!(
+                "multisplit: GLSL bucket functions of double keys need shaderFloat64, which {} lacks",
+                self.profile.device_name
+            )));
+        }
+        Ok(())
+    }
+
+    /// The count, scan and scatter passes of the tile path `tile` (`None`: the column path)
+    /// for a matrix of up to `matrix_entries` entries.
+    fn column_passes(
+        &self,
+        desc: &SplitDesc,
+        tile: Option<TileGeometry>,
+        matrix_entries: u64,
+    ) -> Result<ColumnPasses> {
+        let (count, scatter, count_pass, scatter_pass) = if tile.is_some() {
+            (
+                "tile_count",
+                "tile_scatter",
+                glsl::Pass::TileCount,
+                glsl::Pass::TileScatter,
+            )
+        } else {
+            ("histogram", "scatter", glsl::Pass::Histogram, glsl::Pass::Scatter)
+        };
+        // The matrix (one entry more: the total) is scanned by the scan module's record
+        // layer: `Auto` gives matrices up to the small limit the one-workgroup scan sized to
+        // them (docs/tuning/split.md#matrix-scan). Where the device runs look-back scans, out
+        // of place (a look-back scan of its own input in place could not redo a silent
+        // predecessor's tile), in one pass whose state the count pass zeroes. Elsewhere
+        // reduce-then-scan scans it in place, but on the column path always out of place: its
+        // scatter bounds every write by the count matrix's entry (the places its run has
+        // left), which it lowers as it writes (glsl/split/scatter.comp).
+        let scan_desc = ScanDesc {
+            op: ScanOp::Exclusive,
+            path: ScanPath::Auto,
+            max_count: matrix_entries + 1,
+            tuning: None,
+            keep_scratch_zeroed: false,
+        };
+        let out_of_place = self.profile.lookback || tile.is_none();
+        let scan = if out_of_place {
+            self.scan_plan(&scan_desc)?
+        } else {
+            self.scan_plan_in_place(&scan_desc)?
+        };
+        Ok(ColumnPasses {
+            out_of_place,
+            scan,
+            histogram: self.split_shader(desc, Some(count_pass), count, false)?,
+            scatter: self.split_shader(desc, Some(scatter_pass), scatter, true)?,
+        })
+    }
+
+    /// A split shader: the built-in `split_{name}_k{bits}[_v{values}]_{fn}` (with the value
+    /// width where `moves_values`), or for GLSL bucket functions `pass` compiled with the
+    /// caller's source (or taken from the cache).
+    fn split_shader(
+        &self,
+        desc: &SplitDesc,
+        pass: Option<glsl::Pass>,
+        name: &str,
+        moves_values: bool,
+    ) -> Result<&'static ShaderSource> {
+        if let (BucketFn::Glsl, Some(pass)) = (desc.bucket_fn, pass) {
+            let source = desc.glsl.as_deref().unwrap_or_default();
+            return glsl::compile(source, desc.key_type, desc.value_type, pass);
+        }
+        let key_bits = desc.key_type.bits();
+        let values = if moves_values {
+            format!("_v{}", desc.value_type as u32)
+        } else {
+            String::new()
+        };
+        let name = format!(
+            "split_{name}_k{key_bits}{values}_{}",
+            desc.bucket_fn.shader_suffix()
+        );
+        split_shaders()
+            .find(|s| s.name == name)
+            .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+    }
+
+    fn supports_float64(&self) -> bool {
+        unsafe {
+            self.instance
+                .get_physical_device_features(self.physical_device)
+                .shader_float64
+                == vk::TRUE
+        }
+    }
+}
+
+/// Bits of a bucket id below `m`: ceil(log2(m)).
+pub(super) fn id_bits(m: u32) -> u32 {
+    if m <= 1 {
+        0
+    } else {
+        32 - (m - 1).leading_zeros()
+    }
+}
+
+/// The key kind of specialization constant 6 (0 unsigned, 1 signed, 2 float).
+pub(super) fn key_kind(key_type: KeyType) -> u32 {
+    match key_type {
+        KeyType::U32 | KeyType::U64 => 0,
+        KeyType::I32 | KeyType::I64 => 1,
+        KeyType::F32 | KeyType::F64 => 2,
+    }
+}
+
+/// Every built-in multisplit shader.
+pub(super) fn split_shaders() -> impl Iterator<Item = &'static ShaderSource> {
+    shaders::ALL_SHADERS
+        .iter()
+        .filter(|s| s.name.starts_with("split_"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{id_bits, SPLITTERS_PLAIN_MAX};
+
+    /// The tile kernels search m - 1 splitters in exactly `id_bits(m)` halving steps
+    /// (glsl/split/bucket_fn.glsl splitters_at_most), which needs m - 1 < 2^id_bits(m); and the
+    /// bits hold every bucket id below m, but no fewer would.
+    #[test]
+    fn id_bits_bound_the_buckets() {
+        for m in 1..=65536u32 {
+            let bits = id_bits(m);
+            assert!(((m - 1) as u64) < (1u64 << bits), "m = {m}: {bits} bits");
+            assert!(bits == 0 || (m - 1) >= (1 << (bits - 1)), "m = {m}: {bits} bits");
+        }
+    }
+
+    /// The plan and the bucket function agree on which splits search without an index.
+    #[test]
+    fn splitters_plain_max_matches_the_shader() {
+        let glsl = include_str!("../../glsl/split/bucket_fn.glsl");
+        let define = format!("#define SPLITTERS_PLAIN_MAX {SPLITTERS_PLAIN_MAX}u");
+        assert!(glsl.contains(&define), "bucket_fn.glsl lacks `{define}`");
+    }
+}
