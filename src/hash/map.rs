@@ -11,7 +11,7 @@ use crate::core::buffer::{
     STORAGE_ALIGNMENT,
 };
 use crate::core::pipelines::Specialization;
-use crate::core::shaders::{self, ShaderSource};
+use crate::core::shaders::{self, HashBucketBytes, HashCas, HashOp, HashValueBits, KeyBits, ShaderSource};
 use crate::core::spirv::push_constants;
 use crate::error::{Error, Result};
 use crate::Context;
@@ -51,31 +51,42 @@ enum Op {
     Retrieve = 4,
 }
 
-/// The shader of each [`Op`] for a layout (the generator (xtask) names them
-/// `hash_<op>_k<bits>v<bits>[_packed]_b<bucket bytes>`).
+/// The shader of each [`Op`] for a layout.
 fn kernels(
     key: HashKeyType,
     value: HashValueType,
     bucket_bytes: u32,
     packed: bool,
 ) -> Result<[&'static ShaderSource; 5]> {
-    let layout = format!("k{}v{}", key.bytes() * 8, value.bytes() * 8);
-    let find = |op: &str, packed: bool| -> Result<&'static ShaderSource> {
-        let name = format!(
-            "hash_{op}_{layout}{}_b{bucket_bytes}",
-            if packed { "_packed" } else { "" }
-        );
-        shaders::ALL_SHADERS
-            .iter()
-            .find(|s| s.name == name)
-            .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+    let key_bits = if key.bytes() == 8 {
+        KeyBits::K64
+    } else {
+        KeyBits::K32
+    };
+    let value_bits = if value.bytes() == 8 {
+        HashValueBits::V64
+    } else {
+        HashValueBits::V32
+    };
+    let bucket = if bucket_bytes == 64 {
+        HashBucketBytes::B64
+    } else {
+        HashBucketBytes::B32
+    };
+    let find = |op: HashOp, packed: bool| -> Result<&'static ShaderSource> {
+        let cas = if packed { HashCas::PackedPair } else { HashCas::Key };
+        shaders::hash(op, key_bits, value_bits, cas, bucket).ok_or_else(|| {
+            Error::Internal(format!(
+                "hash map: no shader {op:?} for {key:?} keys, {value:?} values, {bucket:?}, {cas:?}"
+            ))
+        })
     };
     Ok([
-        find("insert", packed)?,
-        find("migrate", packed)?,
-        find("find", false)?,
-        find("erase", false)?,
-        find("retrieve", false)?,
+        find(HashOp::Insert, packed)?,
+        find(HashOp::Migrate, packed)?,
+        find(HashOp::Find, false)?,
+        find(HashOp::Erase, false)?,
+        find(HashOp::Retrieve, false)?,
     ])
 }
 

@@ -5,7 +5,7 @@
 use super::tuning::{fold_set_op, partition_workgroup, setop_lookback_tiles, tiles_per_group, MergeTuning};
 use crate::core::buffer::{BufferRange, ElementCount};
 use crate::core::pipelines::Specialization;
-use crate::core::shaders::{self, ShaderSource};
+use crate::core::shaders::{self, KeyBits, MergeKernel, ShaderSource, ValueWords};
 use crate::core::spirv::push_constants;
 use crate::error::{Error, Result};
 use crate::sort::{KeyType, ValueType};
@@ -47,23 +47,22 @@ push_constants! {
     }
 }
 
-/// The merge shader `family` (partition, check, setop_count, setop_write: keys only; merge,
-/// fused, blocksort: with the value suffix).
+/// The merge family's `kernel` for `key_type` keys and `value_type` values (the partition,
+/// check and set-operation kernels read keys alone: `ValueType::None`).
 pub(super) fn shader(
-    family: &str,
+    kernel: MergeKernel,
     key_type: KeyType,
-    value_type: Option<ValueType>,
+    value_type: ValueType,
 ) -> Result<&'static ShaderSource> {
-    let name = match value_type {
-        Some(v) => format!("merge_{family}_k{}_v{}", key_type.bits(), v as u32),
-        None => format!("merge_{family}_k{}", key_type.bits()),
-    };
-    merge_shaders()
-        .find(|s| s.name == name)
-        .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+    shaders::merge(kernel, KeyBits::of(key_type), ValueWords::of(value_type)).ok_or_else(|| {
+        Error::Internal(format!(
+            "merge: no shader {kernel:?} for {key_type:?} keys and {value_type:?} values"
+        ))
+    })
 }
 
 /// Every merge shader (the permutations of the generated shader table).
+#[cfg(test)]
 fn merge_shaders() -> impl Iterator<Item = &'static ShaderSource> {
     shaders::ALL_SHADERS
         .iter()
@@ -197,7 +196,7 @@ pub(super) unsafe fn record_check(
     }
     flags.check(ctx, "merge check flags", 8, 4)?;
     let kernel = ctx.kernel(
-        shader("check", key_type, None)?,
+        shader(MergeKernel::Check, key_type, ValueType::None)?,
         specialization(tuning, key_type, descending),
     )?;
     push.aux_addr = ctx.address_of(flags);

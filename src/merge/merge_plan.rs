@@ -9,6 +9,7 @@ use super::tuning::{fused_tiles, partition_lanes, MergeTuning};
 use super::{check_max, check_overlaps, ALIGNMENT, TILE_ENTRY_BYTES};
 use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements};
 use crate::core::pipelines::Specialization;
+use crate::core::shaders::MergeKernel;
 use crate::error::{Error, Result};
 use crate::sort::{KeyType, ValueType};
 use crate::Context;
@@ -115,20 +116,20 @@ impl Context {
             MergePath::Fused => false,
             MergePath::Auto => max_tiles > fused_tiles,
         };
-        let mut kernels = vec![(shader("check", desc.key_type, None)?, spec)];
+        let mut kernels = vec![(shader(MergeKernel::Check, desc.key_type, ValueType::None)?, spec)];
         if fused {
             kernels.push((
-                shader("fused", desc.key_type, Some(desc.value_type))?,
+                shader(MergeKernel::Fused, desc.key_type, desc.value_type)?,
                 merge_spec(spec, desc.value_type),
             ));
         }
         if partitioned {
             kernels.push((
-                shader("merge", desc.key_type, Some(desc.value_type))?,
+                shader(MergeKernel::Merge, desc.key_type, desc.value_type)?,
                 merge_spec(spec, desc.value_type),
             ));
             kernels.push((
-                shader("partition", desc.key_type, None)?,
+                shader(MergeKernel::Partition, desc.key_type, ValueType::None)?,
                 partition_spec(spec, &tuning),
             ));
         }
@@ -281,9 +282,13 @@ impl MergePlan {
         let spec = self.spec();
         let merge = ctx.kernel(
             shader(
-                if fused { "fused" } else { "merge" },
+                if fused {
+                    MergeKernel::Fused
+                } else {
+                    MergeKernel::Merge
+                },
                 self.desc.key_type,
-                Some(self.desc.value_type),
+                self.desc.value_type,
             )?,
             merge_spec(spec, self.desc.value_type),
         )?;
@@ -294,7 +299,7 @@ impl MergePlan {
             push.tiles_addr = 0;
         } else {
             let partition = ctx.kernel(
-                shader("partition", self.desc.key_type, None)?,
+                shader(MergeKernel::Partition, self.desc.key_type, ValueType::None)?,
                 partition_spec(spec, &self.tuning),
             )?;
             ctx.dispatch(

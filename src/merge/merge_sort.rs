@@ -9,6 +9,7 @@ use super::tuning::MergeTuning;
 use super::{check_max, check_overlaps, ALIGNMENT, TILE_ENTRY_BYTES};
 use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements};
 use crate::core::pipelines::Kernel;
+use crate::core::shaders::MergeKernel;
 use crate::error::{Error, Result};
 use crate::scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan};
 use crate::sort::{KeyType, SortResult, ValueType};
@@ -131,12 +132,18 @@ impl Context {
         };
         let spec = specialization(&tuning, desc.key_type, desc.descending);
         self.prepare_kernels(&[
-            (shader("partition", desc.key_type, None)?, spec),
             (
-                shader("merge", desc.key_type, Some(desc.value_type))?,
+                shader(MergeKernel::Partition, desc.key_type, ValueType::None)?,
+                spec,
+            ),
+            (
+                shader(MergeKernel::Merge, desc.key_type, desc.value_type)?,
                 merge_spec(spec, desc.value_type),
             ),
-            (shader("blocksort", desc.key_type, Some(desc.value_type))?, spec),
+            (
+                shader(MergeKernel::BlockSort, desc.key_type, desc.value_type)?,
+                spec,
+            ),
         ])?;
         Ok(MergeSortPlan {
             ctx: self.clone(),
@@ -278,9 +285,12 @@ impl MergeSortPlan {
         Ok(SortPasses {
             ctx,
             cmd,
-            partition: ctx.kernel(shader("partition", self.desc.key_type, None)?, spec)?,
+            partition: ctx.kernel(
+                shader(MergeKernel::Partition, self.desc.key_type, ValueType::None)?,
+                spec,
+            )?,
             merge: ctx.kernel(
-                shader("merge", self.desc.key_type, Some(self.desc.value_type))?,
+                shader(MergeKernel::Merge, self.desc.key_type, self.desc.value_type)?,
                 merge_spec(spec, self.desc.value_type),
             )?,
             push: MergePush {
@@ -326,7 +336,7 @@ impl MergeSortPlan {
         let mut passes = self.passes(ctx, cmd, args)?;
         let spec = specialization(&self.tuning, self.desc.key_type, self.desc.descending);
         let blocksort = ctx.kernel(
-            shader("blocksort", self.desc.key_type, Some(self.desc.value_type))?,
+            shader(MergeKernel::BlockSort, self.desc.key_type, self.desc.value_type)?,
             spec,
         )?;
         let tile = self.tile_size();

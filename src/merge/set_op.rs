@@ -11,6 +11,7 @@ use super::tuning::{
 use super::{check_overlaps, ALIGNMENT, MAX_RUN, TILE_ENTRY_BYTES};
 use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements};
 use crate::core::pipelines::Specialization;
+use crate::core::shaders::MergeKernel;
 use crate::error::{Error, Result};
 use crate::scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan};
 use crate::sort::{KeyType, ValueType};
@@ -157,20 +158,26 @@ impl Context {
         let spec = Specialization { spin_limit, ..plain };
         let mut kernels = vec![
             (
-                shader("partition", desc.key_type, None)?,
+                shader(MergeKernel::Partition, desc.key_type, ValueType::None)?,
                 partition_spec(spec, &tuning),
             ),
-            (shader("check", desc.key_type, None)?, plain),
+            (shader(MergeKernel::Check, desc.key_type, ValueType::None)?, plain),
         ];
         let walk_spec = setop_spec(self, spec, desc.key_type, desc.op);
         if path == SetOpPath::Lookback {
             kernels.push((
-                shader("setop_lookback", desc.key_type, None)?,
+                shader(MergeKernel::SetOpLookback, desc.key_type, ValueType::None)?,
                 setop_lookback_spec(walk_spec),
             ));
         } else {
-            kernels.push((shader("setop_count", desc.key_type, None)?, walk_spec));
-            kernels.push((shader("setop_write", desc.key_type, None)?, walk_spec));
+            kernels.push((
+                shader(MergeKernel::SetOpCount, desc.key_type, ValueType::None)?,
+                walk_spec,
+            ));
+            kernels.push((
+                shader(MergeKernel::SetOpWrite, desc.key_type, ValueType::None)?,
+                walk_spec,
+            ));
         }
         self.prepare_kernels(&kernels)?;
         Ok(SetOpPlan {
@@ -291,7 +298,7 @@ impl SetOpPlan {
             ..specialization(&self.tuning, key_type, false)
         };
         let partition = ctx.kernel(
-            shader("partition", key_type, None)?,
+            shader(MergeKernel::Partition, key_type, ValueType::None)?,
             partition_spec(spec, &self.tuning),
         )?;
         let mut push = self.push(ctx, args, a_direct, b_direct);
@@ -301,7 +308,7 @@ impl SetOpPlan {
         let walk_spec = setop_spec(ctx, spec, key_type, self.desc.op);
         if self.path == SetOpPath::Lookback {
             let lookback = ctx.kernel(
-                shader("setop_lookback", key_type, None)?,
+                shader(MergeKernel::SetOpLookback, key_type, ValueType::None)?,
                 setop_lookback_spec(walk_spec),
             )?;
             // The partition pass zeroes the look-back state (LOOKBACK_HEADER + 8 bytes per
@@ -322,8 +329,14 @@ impl SetOpPlan {
             );
             return Ok(());
         }
-        let count = ctx.kernel(shader("setop_count", key_type, None)?, walk_spec)?;
-        let write = ctx.kernel(shader("setop_write", key_type, None)?, walk_spec)?;
+        let count = ctx.kernel(
+            shader(MergeKernel::SetOpCount, key_type, ValueType::None)?,
+            walk_spec,
+        )?;
+        let write = ctx.kernel(
+            shader(MergeKernel::SetOpWrite, key_type, ValueType::None)?,
+            walk_spec,
+        )?;
         let counts = args.scratch.part(self.counts_offset, (tiles + 1) * 4);
         let scan_scratch = args.scratch.part(
             self.scan_offset,

@@ -43,15 +43,6 @@ impl BucketFn {
             }
         })
     }
-
-    pub(super) fn shader_suffix(self) -> &'static str {
-        match self {
-            BucketFn::Bits => "bits",
-            BucketFn::Splitters => "splitters",
-            BucketFn::Ids => "ids",
-            BucketFn::Glsl => "glsl",
-        }
-    }
 }
 
 /// How a multisplit cuts its input and where it keeps its bucket counters (every path but

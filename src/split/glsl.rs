@@ -10,6 +10,7 @@
 
 use super::shaderc;
 use super::ShaderSource;
+use crate::core::shaders::SplitKernel;
 use crate::error::{Error, Result};
 use crate::sort::{KeyType, ValueType};
 use std::collections::HashMap;
@@ -74,8 +75,22 @@ impl Pass {
         matches!(self, Pass::OnesweepHistogram | Pass::Onesweep)
     }
 
+    /// The built-in permutations' kernel of this pass.
+    pub(super) fn kernel(self) -> SplitKernel {
+        match self {
+            Pass::Histogram => SplitKernel::Histogram,
+            Pass::Scatter => SplitKernel::Scatter,
+            Pass::Small => SplitKernel::Small,
+            Pass::TileCount => SplitKernel::TileCount,
+            Pass::TileScatter => SplitKernel::TileScatter,
+            Pass::OnesweepHistogram => SplitKernel::OnesweepHistogram,
+            Pass::Onesweep => SplitKernel::Onesweep,
+            Pass::BucketStarts => SplitKernel::BucketStarts,
+        }
+    }
+
     /// Whether the pass moves values (else it is compiled once for keys only).
-    fn moves_values(self) -> bool {
+    pub(super) fn moves_values(self) -> bool {
         !matches!(
             self,
             Pass::Histogram | Pass::TileCount | Pass::OnesweepHistogram | Pass::BucketStarts

@@ -24,12 +24,13 @@
 //! Scratch: the status word at [`STATUS_OFFSET`], the sort's Onesweep scratch from
 //! [`SORT_SCRATCH_OFFSET`], then (two passes) the alternate keys and values.
 
+use super::plan::builtin_shader;
 #[cfg(doc)]
 use super::SplitPath;
 use super::{glsl, BucketFn, SplitArgs, SplitDesc, SplitPush, ALIGNMENT, STATUS_OFFSET};
 use crate::core::buffer::ElementCount;
 use crate::core::pipelines::Kernel;
-use crate::core::shaders::ShaderSource;
+use crate::core::shaders::{ShaderSource, SplitKernel};
 use crate::error::{Error, Result};
 use crate::sort::{BucketSplit, SortArgs, SortDesc, SortPath, SortPlan, SORT_MAX_COUNT};
 use crate::Context;
@@ -103,21 +104,10 @@ impl OnesweepSplit {
                     compile(glsl::Pass::Onesweep)?,
                 ))
             }
-            BucketFn::Splitters => {
-                let bits = desc.key_type.bits();
-                let find = |name: String| {
-                    super::split_shaders()
-                        .find(|s| s.name == name)
-                        .ok_or_else(|| Error::Internal(format!("no shader {name}")))
-                };
-                Some((
-                    find(format!("split_onesweep_histogram_k{bits}_splitters"))?,
-                    find(format!(
-                        "split_onesweep_k{bits}_v{}_splitters",
-                        desc.value_type as u32
-                    ))?,
-                ))
-            }
+            BucketFn::Splitters => Some((
+                builtin_shader(desc, SplitKernel::OnesweepHistogram, false)?,
+                builtin_shader(desc, SplitKernel::Onesweep, true)?,
+            )),
             BucketFn::Ids => return Err(Error::Internal("multisplit: IDS has no Onesweep split".into())),
         };
         if let Some((histogram, pass)) = kernels {
@@ -132,16 +122,7 @@ impl OnesweepSplit {
                     desc.value_type,
                     glsl::Pass::BucketStarts,
                 )?,
-                f => {
-                    let name = format!(
-                        "split_bucket_starts_k{}_{}",
-                        desc.key_type.bits(),
-                        f.shader_suffix()
-                    );
-                    super::split_shaders()
-                        .find(|s| s.name == name)
-                        .ok_or_else(|| Error::Internal(format!("no shader {name}")))?
-                }
+                _ => builtin_shader(desc, SplitKernel::BucketStarts, false)?,
             })
         } else {
             None

@@ -5,10 +5,10 @@ use super::choice::{self, DeviceLimits};
 use super::tiles::{TileGeometry, TileWrite};
 use super::{glsl, onesweep, BucketFn, SplitDesc, SplitPath, MAX_BUCKETS, MAX_COUNT, MAX_TILE_ITEMS};
 use crate::core::buffer::{BufferRequirements, MemoryRequirements};
-use crate::core::shaders::{self, ShaderSource};
+use crate::core::shaders::{self, BucketFnKind, KeyBits, ShaderSource, SplitKernel, ValueWords};
+use crate::core::types::{KeyType, ValueType};
 use crate::error::{Error, Result};
 use crate::scan::{ScanDesc, ScanOp, ScanPath, ScanPlan};
-use crate::sort::KeyType;
 use crate::Context;
 use ash::vk;
 
@@ -205,10 +205,14 @@ impl SplitPlan {
 
     /// The splitter index's pass for the plan's key width.
     pub(super) fn splitter_index_shader(&self) -> Result<&'static ShaderSource> {
-        let name = format!("split_splitter_index_k{}", self.desc.key_type.bits());
-        split_shaders()
-            .find(|s| s.name == name)
-            .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+        let key = KeyBits::of(self.desc.key_type);
+        shaders::split(
+            SplitKernel::SplitterIndex,
+            key,
+            ValueWords::V0,
+            BucketFnKind::Splitters,
+        )
+        .ok_or_else(|| Error::Internal("multisplit: no splitter index shader".into()))
     }
 }
 
@@ -227,7 +231,7 @@ impl Context {
         };
         let geometry = choice::choose(desc, &limits)?;
         let m = desc.bucket_count;
-        let small = self.split_shader(desc, Some(glsl::Pass::Small), "small", true)?;
+        let small = self.split_shader(desc, glsl::Pass::Small)?;
         let (columns, onesweep, scratch_size) = if geometry.onesweep {
             let split = onesweep::OnesweepSplit::new(self, desc, id_bits(m))?;
             let scratch_size = split.scratch_size();
@@ -266,7 +270,7 @@ impl Context {
             },
         };
         let spec = plan.pass_specialization();
-        let mut kernels = vec![(&shaders::SPLIT_OFFSETS, spec), (plan.small, spec)];
+        let mut kernels = vec![(offsets_shader(), spec), (plan.small, spec)];
         if let Some(starts) = plan.onesweep.as_ref().and_then(|o| o.bucket_starts()) {
             kernels.push((starts, spec));
         }
@@ -338,15 +342,10 @@ impl Context {
         tile: Option<TileGeometry>,
         matrix_entries: u64,
     ) -> Result<ColumnPasses> {
-        let (count, scatter, count_pass, scatter_pass) = if tile.is_some() {
-            (
-                "tile_count",
-                "tile_scatter",
-                glsl::Pass::TileCount,
-                glsl::Pass::TileScatter,
-            )
+        let (count_pass, scatter_pass) = if tile.is_some() {
+            (glsl::Pass::TileCount, glsl::Pass::TileScatter)
         } else {
-            ("histogram", "scatter", glsl::Pass::Histogram, glsl::Pass::Scatter)
+            (glsl::Pass::Histogram, glsl::Pass::Scatter)
         };
         // The matrix (one entry more: the total) is scanned by the scan module's record
         // layer: `Auto` gives matrices up to the small limit the one-workgroup scan sized to
@@ -372,38 +371,19 @@ impl Context {
         Ok(ColumnPasses {
             out_of_place,
             scan,
-            histogram: self.split_shader(desc, Some(count_pass), count, false)?,
-            scatter: self.split_shader(desc, Some(scatter_pass), scatter, true)?,
+            histogram: self.split_shader(desc, count_pass)?,
+            scatter: self.split_shader(desc, scatter_pass)?,
         })
     }
 
-    /// A split shader: the built-in `split_{name}_k{bits}[_v{values}]_{fn}` (with the value
-    /// width where `moves_values`), or for GLSL bucket functions `pass` compiled with the
-    /// caller's source (or taken from the cache).
-    fn split_shader(
-        &self,
-        desc: &SplitDesc,
-        pass: Option<glsl::Pass>,
-        name: &str,
-        moves_values: bool,
-    ) -> Result<&'static ShaderSource> {
-        if let (BucketFn::Glsl, Some(pass)) = (desc.bucket_fn, pass) {
+    /// The shader of `pass`: for GLSL bucket functions compiled with the caller's source (or
+    /// taken from the cache), else the built-in permutation.
+    fn split_shader(&self, desc: &SplitDesc, pass: glsl::Pass) -> Result<&'static ShaderSource> {
+        if desc.bucket_fn == BucketFn::Glsl {
             let source = desc.glsl.as_deref().unwrap_or_default();
             return glsl::compile(source, desc.key_type, desc.value_type, pass);
         }
-        let key_bits = desc.key_type.bits();
-        let values = if moves_values {
-            format!("_v{}", desc.value_type as u32)
-        } else {
-            String::new()
-        };
-        let name = format!(
-            "split_{name}_k{key_bits}{values}_{}",
-            desc.bucket_fn.shader_suffix()
-        );
-        split_shaders()
-            .find(|s| s.name == name)
-            .ok_or_else(|| Error::Internal(format!("no shader {name}")))
+        builtin_shader(desc, pass.kernel(), pass.moves_values())
     }
 
     fn supports_float64(&self) -> bool {
@@ -434,7 +414,55 @@ pub(super) fn key_kind(key_type: KeyType) -> u32 {
     }
 }
 
+/// The built-in permutation of `kernel` for the plan's key type, bucket function and (where the
+/// kernel `moves_values`) value type.
+pub(super) fn builtin_shader(
+    desc: &SplitDesc,
+    kernel: SplitKernel,
+    moves_values: bool,
+) -> Result<&'static ShaderSource> {
+    let values = if moves_values {
+        desc.value_type
+    } else {
+        ValueType::None
+    };
+    let bucket_fn = match desc.bucket_fn {
+        BucketFn::Bits => BucketFnKind::Bits,
+        BucketFn::Splitters => BucketFnKind::Splitters,
+        BucketFn::Ids => BucketFnKind::Ids,
+        BucketFn::Glsl => {
+            return Err(Error::Internal(
+                "multisplit: GLSL bucket functions have no built-in shader".into(),
+            ))
+        }
+    };
+    shaders::split(
+        kernel,
+        KeyBits::of(desc.key_type),
+        ValueWords::of(values),
+        bucket_fn,
+    )
+    .ok_or_else(|| {
+        Error::Internal(format!(
+            "multisplit: no shader {kernel:?} for {:?} keys, {values:?} values, {bucket_fn:?}",
+            desc.key_type
+        ))
+    })
+}
+
+/// The bucket-offsets pass (one permutation for every plan).
+pub(super) fn offsets_shader() -> &'static ShaderSource {
+    shaders::split(
+        SplitKernel::Offsets,
+        KeyBits::K32,
+        ValueWords::V0,
+        BucketFnKind::Bits,
+    )
+    .expect("the permutation table has the multisplit's offsets pass")
+}
+
 /// Every built-in multisplit shader.
+#[cfg(test)]
 pub(super) fn split_shaders() -> impl Iterator<Item = &'static ShaderSource> {
     shaders::ALL_SHADERS
         .iter()

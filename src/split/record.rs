@@ -6,7 +6,7 @@ use super::{
 };
 use crate::core::buffer::ElementCount;
 use crate::core::pipelines::Kernel;
-use crate::core::shaders;
+
 use crate::core::spirv::push_constants;
 use crate::error::{Error, Result};
 use crate::scan::ScanArgs;
@@ -148,7 +148,7 @@ impl SplitPlan {
         let columns = elements.div_ceil(column_length).max(1);
         let m = self.desc.bucket_count as u64;
         let spec = self.pass_specialization();
-        let offsets_kernel = ctx.kernel(&shaders::SPLIT_OFFSETS, spec)?;
+        let offsets_kernel = ctx.kernel(super::plan::offsets_shader(), spec)?;
         let offset_groups = (m + 1).div_ceil(self.workgroup_size as u64) as u32;
         let push = self.base_push(ctx, args, direct, columns);
         // SPLITTERS: the index first; every pass then searches it (aux).

@@ -240,11 +240,7 @@ fn render(
     // Standalone permutations are named by their constants; family members only through their
     // family's typed lookup.
     for (i, (c, p)) in compiled.iter().zip(table).enumerate() {
-        let visibility = if p.slot.is_none() || KEEP_MEMBER_CONSTANTS {
-            "pub(crate) "
-        } else {
-            ""
-        };
+        let visibility = if p.slot.is_none() { "pub(crate) " } else { "" };
         writeln!(
             rust,
             "{visibility}const {}: ShaderSource = ShaderSource::packed({:?}, {i});",
@@ -354,7 +350,3 @@ fn render_families(rust: &mut String, table: &[permutations::Permutation]) {
         .unwrap();
     }
 }
-
-/// Whether family members keep public constants too (until every module looks them up by
-/// family).
-const KEEP_MEMBER_CONSTANTS: bool = true;

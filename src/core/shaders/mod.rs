@@ -8,7 +8,6 @@ use crate::error::{Error, Result};
 use std::borrow::Cow;
 
 #[rustfmt::skip]
-#[allow(dead_code)] // the typed lookups, until every module uses them
 mod table;
 pub(crate) use table::*;
 
