@@ -181,4 +181,46 @@ mod tests {
         let missing = std::panic::catch_unwind(|| assert_anchors(TABLE, r#"<a id="a"></a>"#));
         assert!(missing.is_err());
     }
+
+    /// Every `docs/<page>.md#<anchor>` that a comment in `src/` or `glsl/` names is defined on
+    /// that page (`<a id="anchor"></a>`).
+    #[test]
+    fn documented_anchors_exist() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        let mut dirs = vec![root.join("src"), root.join("glsl")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs" || e == "glsl" || e == "comp") {
+                    files.push(path);
+                }
+            }
+        }
+        let mut checked = 0;
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (at, _) in text.match_indices("docs/") {
+                let rest = &text[at..];
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || "/_-.#".contains(c)))
+                    .unwrap_or(rest.len());
+                let Some((page, anchor)) = rest[..end].split_once(".md#") else {
+                    continue;
+                };
+                let anchor = anchor.trim_end_matches('.');
+                let doc = std::fs::read_to_string(root.join(format!("{page}.md")))
+                    .unwrap_or_else(|e| panic!("{}: {page}.md: {e}", file.display()));
+                assert!(
+                    doc.contains(&format!("<a id=\"{anchor}\"></a>")),
+                    "{} names {page}.md#{anchor}, which that page does not define",
+                    file.display()
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 0, "no documented anchor found in src/ or glsl/");
+    }
 }
