@@ -18,12 +18,12 @@
 //! 10 (steady state: the last group), then verified (size, the live window found with its
 //! values, the first erased keys absent).
 
-use crate::common::{download, median, parse_tunings, upload, yardstick, Timer, Yardstick};
 use ash::vk;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap,
     HashMapDesc, HashTuning, HashValueType, MemoryLocation, Result,
 };
+use vkalgo_bench::harness::{download, median, parse_tunings, upload, yardstick, Timer, Yardstick};
 
 struct Options {
     log2n: u32,

@@ -1,54 +1,36 @@
-//! `vkalgo-bench large`: the large-count check. Sorts 2^31 + 5 u32 keys and 2^31 + 5
-//! u32 -> u32 pairs (every sort path the device runs: Onesweep where the device has 64-bit
-//! atomics, and the safe path), scans 2^31 + 5 u32 elements (look-back and reduce-then-scan,
-//! exclusive, inclusive and in place), copies 2^31 + 5 uvec4 vectors (32 GiB) with the compute
-//! copy, and inserts into / finds in a hash map of more than 2^31 slots (or the largest the
-//! device allows), each verified EXACTLY against a CPU reference; prints a table (what, N, ms,
-//! verified). Peak device memory: 64 GiB (the copy); host memory: about 56 GiB (the pairs'
-//! reference sort).
+//! Support of the large-count checks (`tests/large_*.rs`): each sorts, scans, copies,
+//! multisplits, merges or looks up more than 2^31 elements (by default 2^31 + 5) through the
+//! record layer or the host API and verifies the result EXACTLY against a CPU reference. The
+//! checks are `#[ignore]`d tests: the GPU machine runs them with `--ignored`, CI at 2^16 + 5.
 //!
-//! The sort, scan and copy run through the record layer on buffers this check allocates itself:
-//! one VkBuffer of more than 8 GiB may exceed the device's maxMemoryAllocationSize, so each
-//! buffer gets a dedicated `vkAllocateMemory` (with `VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT`) on a
-//! device-local memory type; where the device refuses, the row says so. Data moves in chunks
-//! through one modest staging buffer. The hash map goes through the public host API
-//! (`HashMap::insert`, `HashMap::find`) in batches.
+//! The record-layer checks run on buffers they allocate themselves: one VkBuffer of more than
+//! 8 GiB may exceed the device's maxMemoryAllocationSize, so each buffer gets a dedicated
+//! `vkAllocateMemory` (with `VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT`) on a device-local memory
+//! type ([`RawBuffer`]); where the device refuses, the row says so (refused, not failed). Data
+//! moves in chunks through one modest staging buffer.
 //!
-//! `split` (large_split.rs), `merge`, `setops`, `mergesort` (large_merge.rs) and `sets`
-//! (large_set.rs) check the multisplit's paths, the merge, the set operations on sorted runs,
-//! the merge sort and the sets' `contains` and `to_array` the same way, each past 2^31
-//! elements (the merges' outputs past 2^32).
+//! Environment of the checks ([`Options::from_env`]):
+//! - `VKALGO_LARGE_COUNT`: the element count, `2^N+E` or a number (default `2^31+5`; CI:
+//!   `2^16+5`).
+//! - `VKALGO_LARGE_HASH_LOG2` (default: N of the count): the hash map asks for 2^N + 2^(N-3)
+//!   slots first, then smaller capacities until the device accepts one;
+//!   `VKALGO_LARGE_HASH_LOAD` (default 0.5): keys inserted per slot.
+//! - `VKALGO_LARGE_THREADS` (default: the machine's cores): CPU threads of the reference checks.
 //!
-//! Options:
-//! - `--log2 N` (default 31) and `--extra E` (default 5): element counts are 2^N + E (use
-//!   e.g. `--log2 20` for a smoke test on lavapipe).
-//! - `--hash-log2 N` (default: `--log2`): the hash map asks for 2^N + 2^(N-3) slots first,
-//!   then smaller capacities until the device accepts one; `--hash-load L` (default 0.5):
-//!   keys inserted per slot.
-//! - `--only sort,pairs,scan,copy,hash,split,merge,setops,mergesort,sets` (default: all).
-//! - `--threads T` (default: the machine's cores): CPU threads of the reference checks.
-//! - `--corrupt`: flips one bit of every GPU result before it is checked (a self-test of the
-//!   checks: every row must then say NO).
-//!
-//! Exits with status 1 when a check ran and failed (a refused allocation is reported, not
-//! failed).
+//! Each check also has a self-test ([`self_test`], a normal test): the check at 2^16 + 5 with
+//! one bit of every GPU result flipped before it is compared must report every row wrong.
 
-use crate::common::{Timer, STAGING_BYTES};
+use crate::harness::{Timer, STAGING_BYTES};
 use ash::vk;
+use std::sync::OnceLock;
 use std::time::Instant;
-use vkalgo::scan::SCAN_MAX_COUNT;
-use vkalgo::sort::SORT_MAX_COUNT;
-use vkalgo::{
-    BufferRange, Context, ElementCount, GpuBuffer, HashKeyType, HashMapDesc, HashValueType, KeyType,
-    MemoryLocation, Result, ScanArgs, ScanDesc, ScanOp, ScanPath, SortArgs, SortDesc, SortPath, SortResult,
-    ValueType, BUFFER_USAGE,
-};
+use vkalgo::{BufferRange, Context, GpuBuffer, MemoryLocation, Result, BUFFER_USAGE};
 
 /// Bytes in front of every range of the record-layer checks: ranges start at a non-zero offset.
-pub(crate) const OFFSET: u64 = 256;
+pub const OFFSET: u64 = 256;
 
 /// One row of the final table.
-pub(crate) struct Row {
+pub struct Row {
     pub what: String,
     pub n: u64,
     pub ms: Option<f64>,
@@ -56,7 +38,7 @@ pub(crate) struct Row {
     pub verdict: Verdict,
 }
 
-pub(crate) enum Verdict {
+pub enum Verdict {
     Exact,
     Wrong(String),
     Refused(String),
@@ -88,12 +70,13 @@ impl Row {
 }
 
 /// Says what download_compare found wrong: the first wrong `part` (key, value, ...).
-pub(crate) fn wrong_at(part: &'static str) -> impl Fn((u64, u32, u32)) -> String {
+pub fn wrong_at(part: &'static str) -> impl Fn((u64, u32, u32)) -> String {
     move |(p, got, want)| format!("first wrong {part} at {p}: got {got} want {want}")
 }
 
 impl Verdict {
-    fn text(&self) -> String {
+    /// The verdict as the table prints it.
+    pub fn text(&self) -> String {
         match self {
             Verdict::Exact => "yes (exact)".into(),
             Verdict::Wrong(m) => format!("NO: {m}"),
@@ -102,125 +85,108 @@ impl Verdict {
     }
 }
 
-pub(crate) struct Options {
+/// What the checks run at (see the module docs).
+pub struct Options {
+    /// The count is 2^log2 + extra.
     pub log2: u32,
-    extra: u64,
-    hash_log2: u32,
-    hash_load: f64,
-    only: Vec<String>,
+    pub extra: u64,
+    pub hash_log2: u32,
+    pub hash_load: f64,
     pub threads: usize,
+    /// Flip one bit of every GPU result before it is checked (the self-test).
     pub corrupt: bool,
 }
 
-fn parse(args: &[String]) -> Options {
-    let mut o = Options {
-        log2: 31,
-        extra: 5,
-        hash_log2: 0,
-        hash_load: 0.5,
-        only: [
-            "sort",
-            "pairs",
-            "scan",
-            "copy",
-            "hash",
-            "split",
-            "merge",
-            "setops",
-            "mergesort",
-            "sets",
-        ]
-        .map(String::from)
-        .to_vec(),
-        threads: std::thread::available_parallelism().map_or(4, |n| n.get()),
-        corrupt: false,
-    };
-    let mut hash_log2 = None;
-    let mut i = 0;
-    while i < args.len() {
-        let value = args.get(i + 1).cloned().unwrap_or_default();
-        match args[i].as_str() {
-            "--log2" => o.log2 = value.parse().expect("--log2 N"),
-            "--extra" => o.extra = value.parse().expect("--extra E"),
-            "--hash-log2" => hash_log2 = Some(value.parse().expect("--hash-log2 N")),
-            "--hash-load" => o.hash_load = value.parse().expect("--hash-load L"),
-            "--only" => o.only = value.split(',').map(|s| s.trim().to_string()).collect(),
-            "--threads" => o.threads = value.parse().expect("--threads T"),
-            "--corrupt" => {
-                o.corrupt = true;
-                i += 1;
-                continue;
-            }
-            other => {
-                eprintln!("large: unknown option {other}");
-                std::process::exit(2);
-            }
-        }
-        i += 2;
-    }
-    assert!((4..=33).contains(&o.log2), "--log2 must be in 4..=33");
-    o.hash_log2 = hash_log2.unwrap_or(o.log2);
-    assert!((4..=33).contains(&o.hash_log2), "--hash-log2 must be in 4..=33");
-    assert!(
-        o.hash_load > 0.0 && o.hash_load <= 0.9,
-        "--hash-load must be in (0, 0.9]"
-    );
-    o.threads = o.threads.max(1);
-    o
+fn env_value<T: std::str::FromStr>(name: &str) -> Option<T> {
+    let text = std::env::var(name).ok()?;
+    Some(
+        text.trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={text} is not a valid value")),
+    )
 }
 
-pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
-    let o = parse(args);
-    let n = (1u64 << o.log2) + o.extra;
-    println!(
-        "large-count check: N = 2^{} + {} = {n}; maxMemoryAllocationSize {} bytes; {} CPU threads",
-        o.log2,
-        o.extra,
-        ctx.profile().max_memory_allocation_size,
-        o.threads
-    );
-    for (heap, size) in device_local_heaps(ctx) {
-        println!(
-            "device-local heap {heap}: {:.1} GiB",
-            size as f64 / (1u64 << 30) as f64
+/// Parses a count written `2^N+E`, `2^N` or as a number into (N, E).
+pub fn parse_count(text: &str) -> Option<(u32, u64)> {
+    let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    if let Some(rest) = text.strip_prefix("2^") {
+        let (log2, extra) = rest.split_once('+').unwrap_or((rest, "0"));
+        return Some((log2.parse().ok()?, extra.parse().ok()?));
+    }
+    let n: u64 = text.parse().ok()?;
+    (n > 0).then(|| {
+        let log2 = 63 - n.leading_zeros();
+        (log2, n - (1u64 << log2))
+    })
+}
+
+impl Options {
+    /// The options of the environment (see the module docs).
+    pub fn from_env() -> Options {
+        let (log2, extra) = match std::env::var("VKALGO_LARGE_COUNT") {
+            Ok(text) => parse_count(&text)
+                .unwrap_or_else(|| panic!("VKALGO_LARGE_COUNT={text}: write 2^N+E or a number")),
+            Err(_) => (31, 5),
+        };
+        let o = Options {
+            log2,
+            extra,
+            hash_log2: env_value("VKALGO_LARGE_HASH_LOG2").unwrap_or(log2),
+            hash_load: env_value("VKALGO_LARGE_HASH_LOAD").unwrap_or(0.5),
+            threads: env_value::<usize>("VKALGO_LARGE_THREADS")
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(4, |n| n.get()))
+                .max(1),
+            corrupt: false,
+        };
+        assert!(
+            (4..=33).contains(&o.log2),
+            "the count must be 2^N + E with N in 4..=33"
         );
+        assert!(
+            (4..=33).contains(&o.hash_log2),
+            "VKALGO_LARGE_HASH_LOG2 must be in 4..=33"
+        );
+        assert!(
+            o.hash_load > 0.0 && o.hash_load <= 0.9,
+            "VKALGO_LARGE_HASH_LOAD must be in (0, 0.9]"
+        );
+        o
     }
-    let mut rows = Vec::new();
-    if o.only.iter().any(|s| s == "sort") {
-        sort_check(ctx, &o, n, &mut rows)?;
+
+    /// The self-test's options: 2^16 + 5 elements, every result corrupted.
+    pub fn self_test() -> Options {
+        Options {
+            log2: 16,
+            extra: 5,
+            hash_log2: 16,
+            corrupt: true,
+            ..Options::from_env()
+        }
     }
-    if o.only.iter().any(|s| s == "pairs") {
-        pairs_check(ctx, &o, n, &mut rows)?;
+
+    /// The element count, 2^log2 + extra.
+    pub fn count(&self) -> u64 {
+        (1u64 << self.log2) + self.extra
     }
-    if o.only.iter().any(|s| s == "scan") {
-        scan_check(ctx, &o, n, &mut rows)?;
-    }
-    if o.only.iter().any(|s| s == "copy") {
-        copy_check(ctx, &o, n, &mut rows)?;
-    }
-    if o.only.iter().any(|s| s == "hash") {
-        hash_check(ctx, &o, &mut rows)?;
-    }
-    if o.only.iter().any(|s| s == "split") {
-        crate::large_split::split_check(ctx, &o, n, &mut rows)?;
-    }
-    let set_ops = o.only.iter().any(|s| s == "setops");
-    let merges = o.only.iter().any(|s| s == "merge");
-    if set_ops || merges {
-        crate::large_merge::merge_check(ctx, &o, n, set_ops, merges, &mut rows)?;
-    }
-    if o.only.iter().any(|s| s == "mergesort") {
-        crate::large_merge::merge_sort_check(ctx, &o, n, &mut rows)?;
-    }
-    if o.only.iter().any(|s| s == "sets") {
-        crate::large_set::set_check(ctx, &o, n, &mut rows)?;
-    }
+}
+
+/// The context every check of the process shares (the harness's yardstick belongs to it).
+pub fn context() -> &'static Context {
+    static CONTEXT: OnceLock<Context> = OnceLock::new();
+    CONTEXT.get_or_init(|| Context::new().expect("a Vulkan device"))
+}
+
+/// A check: runs on the context with the options, adds its rows.
+pub type Check<'a> = &'a dyn Fn(&Context, &Options, &mut Vec<Row>) -> Result<()>;
+
+/// Prints the rows as a table, each also as a tab-separated `RESULT\tlarge` line.
+fn print_rows(rows: &[Row]) {
     println!();
     println!(
         "{:<60} {:>14} {:>10} {:<10} verified",
         "what", "N", "ms", "timing"
     );
-    for r in &rows {
+    for r in rows {
         let ms = r.ms.map_or("-".to_string(), |m| format!("{m:.2}"));
         println!(
             "{:<60} {:>14} {:>10} {:<10} {}",
@@ -241,11 +207,55 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             }
         );
     }
-    if rows.iter().any(|r| matches!(r.verdict, Verdict::Wrong(_))) {
-        eprintln!("large: a check FAILED");
-        std::process::exit(1);
+}
+
+/// Runs `check` at the environment's count ([`Options::from_env`]), prints its table and
+/// panics when a check ran and failed (a refused allocation is reported, not failed).
+pub fn run(name: &str, check: Check) {
+    let o = Options::from_env();
+    let ctx = context();
+    println!(
+        "large-count check {name}: N = 2^{} + {} = {}; maxMemoryAllocationSize {} bytes; {} CPU threads",
+        o.log2,
+        o.extra,
+        o.count(),
+        ctx.profile().max_memory_allocation_size,
+        o.threads
+    );
+    for (heap, size) in device_local_heaps(ctx) {
+        println!(
+            "device-local heap {heap}: {:.1} GiB",
+            size as f64 / (1u64 << 30) as f64
+        );
     }
-    Ok(())
+    let mut rows = Vec::new();
+    check(ctx, &o, &mut rows).expect("the check ran");
+    print_rows(&rows);
+    let failed: Vec<&str> = rows
+        .iter()
+        .filter(|r| matches!(r.verdict, Verdict::Wrong(_)))
+        .map(|r| r.what.as_str())
+        .collect();
+    assert!(failed.is_empty(), "large-count check {name} FAILED: {failed:?}");
+}
+
+/// The self-test of `check`: at 2^16 + 5 with one bit of every GPU result flipped, every row
+/// that ran must say wrong (and at least one must have run).
+pub fn self_test(name: &str, check: Check) {
+    let o = Options::self_test();
+    let mut rows = Vec::new();
+    check(context(), &o, &mut rows).expect("the check ran");
+    print_rows(&rows);
+    let exact: Vec<&str> = rows
+        .iter()
+        .filter(|r| matches!(r.verdict, Verdict::Exact))
+        .map(|r| r.what.as_str())
+        .collect();
+    assert!(exact.is_empty(), "{name}: passed a corrupted result: {exact:?}");
+    assert!(
+        rows.iter().any(|r| matches!(r.verdict, Verdict::Wrong(_))),
+        "{name}: no check ran"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -253,14 +263,14 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
 
 /// A buffer bound to its own `vkAllocateMemory` allocation (device-local, device-address
 /// capable), so it may be larger than what the allocator hands out.
-pub(crate) struct RawBuffer {
+pub struct RawBuffer {
     ctx: Context,
     pub buffer: vk::Buffer,
     memory: vk::DeviceMemory,
     size: u64,
 }
 
-fn device_local_heaps(ctx: &Context) -> Vec<(u32, u64)> {
+pub fn device_local_heaps(ctx: &Context) -> Vec<(u32, u64)> {
     let props = unsafe {
         ctx.instance()
             .get_physical_device_memory_properties(ctx.physical_device())
@@ -365,7 +375,10 @@ impl Drop for RawBuffer {
 }
 
 /// Everything earlier in the queue is complete and visible before what follows.
-pub(crate) unsafe fn full_barrier(ctx: &Context, cmd: vk::CommandBuffer) {
+///
+/// # Safety
+/// `cmd` is recording on `ctx`'s device.
+pub unsafe fn full_barrier(ctx: &Context, cmd: vk::CommandBuffer) {
     let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
     ctx.memory_barrier(
         cmd,
@@ -378,7 +391,7 @@ pub(crate) unsafe fn full_barrier(ctx: &Context, cmd: vk::CommandBuffer) {
 
 /// Writes `bytes` bytes at `offset` of `dst`, chunk by chunk: `fill(first_byte, chunk)` fills
 /// each chunk of the staging buffer on the host first.
-pub(crate) fn upload_with(
+pub fn upload_with(
     ctx: &Context,
     dst: vk::Buffer,
     offset: u64,
@@ -407,13 +420,7 @@ pub(crate) fn upload_with(
 }
 
 /// Uploads `data` to `offset` of `dst`.
-pub(crate) fn upload_u32(
-    ctx: &Context,
-    dst: vk::Buffer,
-    offset: u64,
-    data: &[u32],
-    threads: usize,
-) -> Result<()> {
+pub fn upload_u32(ctx: &Context, dst: vk::Buffer, offset: u64, data: &[u32], threads: usize) -> Result<()> {
     let bytes: &[u8] = bytemuck::cast_slice(data);
     upload_with(ctx, dst, offset, bytes.len() as u64, |first, chunk| {
         par_copy(
@@ -425,7 +432,7 @@ pub(crate) fn upload_u32(
 }
 
 /// Reads `bytes` bytes from `offset` of `src` chunk by chunk: `take(first_byte, chunk)`.
-pub(crate) fn download_with(
+pub fn download_with(
     ctx: &Context,
     src: vk::Buffer,
     offset: u64,
@@ -460,13 +467,7 @@ pub(crate) fn download_with(
 }
 
 /// Reads `n` u32 from `offset` of `src`.
-pub(crate) fn download_u32(
-    ctx: &Context,
-    src: vk::Buffer,
-    offset: u64,
-    n: u64,
-    threads: usize,
-) -> Result<Vec<u32>> {
+pub fn download_u32(ctx: &Context, src: vk::Buffer, offset: u64, n: u64, threads: usize) -> Result<Vec<u32>> {
     let mut out = vec![0u32; n as usize];
     let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut out);
     download_with(ctx, src, offset, n * 4, |first, chunk| {
@@ -482,7 +483,7 @@ pub(crate) fn download_u32(
 /// Downloads `n` u32 from `offset` of `src` chunk by chunk and compares element `p` with
 /// `want(p)` on several threads (`corrupt`: the last element's lowest bit flipped first, a
 /// self-test). Returns the first wrong element as (index, got, wanted).
-pub(crate) fn download_compare(
+pub fn download_compare(
     ctx: &Context,
     src: vk::Buffer,
     offset: u64,
@@ -529,16 +530,16 @@ pub(crate) fn download_compare(
 }
 
 /// Times `record` on the GPU after sustained copies, so that the GPU has left its post-idle
-/// slow state (docs/benchmarks/2026-11-22-memory-speed.md; the CPU references leave it idle
-/// for seconds); with `again` a second time (the first run touches fresh buffers first).
+/// slow state (see [`crate::harness::Yardstick`]; the CPU references leave it idle for
+/// seconds); with `again` a second time (the first run touches fresh buffers first).
 /// Returns the last run's milliseconds.
-pub(crate) fn time_warm(
+pub fn time_warm(
     ctx: &Context,
     timer: &Timer,
     again: bool,
     mut record: impl FnMut(vk::CommandBuffer) -> Result<()>,
 ) -> Result<f64> {
-    let yardstick = crate::common::yardstick(ctx, timer)?;
+    let yardstick = crate::harness::yardstick(ctx, timer)?;
     let mut ms = 0.0;
     for _ in 0..1 + again as usize {
         yardstick.warm(ctx, timer)?;
@@ -556,7 +557,7 @@ pub(crate) fn time_warm(
 
 /// A shared pointer for threads that write disjoint elements of one slice.
 #[derive(Clone, Copy)]
-pub(crate) struct SharedSlice(pub *mut u32);
+pub struct SharedSlice(pub *mut u32);
 unsafe impl Send for SharedSlice {}
 unsafe impl Sync for SharedSlice {}
 
@@ -574,7 +575,7 @@ impl SharedSlice {
 // CPU helpers on scoped threads.
 
 /// `dst.copy_from_slice(src)` on several threads.
-fn par_copy(dst: &mut [u8], src: &[u8], threads: usize) {
+pub fn par_copy(dst: &mut [u8], src: &[u8], threads: usize) {
     let per = dst.len().div_ceil(threads).max(1 << 20);
     std::thread::scope(|s| {
         for (d, c) in dst.chunks_mut(per).zip(src.chunks(per)) {
@@ -584,7 +585,7 @@ fn par_copy(dst: &mut [u8], src: &[u8], threads: usize) {
 }
 
 /// A bijective mix of a u32 (xorshift-multiply steps, each invertible).
-fn mix32(mut x: u32) -> u32 {
+pub fn mix32(mut x: u32) -> u32 {
     x = x.wrapping_mul(0x9E37_79B1);
     x ^= x >> 16;
     x = x.wrapping_mul(0x85EB_CA6B);
@@ -594,7 +595,7 @@ fn mix32(mut x: u32) -> u32 {
 }
 
 /// A pseudo-random u32 of element `i` (splitmix64 finalizer of i and the seed).
-pub(crate) fn random_at(i: u64, seed: u64) -> u32 {
+pub fn random_at(i: u64, seed: u64) -> u32 {
     let mut z = i.wrapping_add(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -602,7 +603,7 @@ pub(crate) fn random_at(i: u64, seed: u64) -> u32 {
 }
 
 /// `n` pseudo-random u32 (element i is random_at(i, seed)), generated on several threads.
-pub(crate) fn par_random(n: u64, seed: u64, threads: usize) -> Vec<u32> {
+pub fn par_random(n: u64, seed: u64, threads: usize) -> Vec<u32> {
     let mut v = vec![0u32; n as usize];
     let per = (n as usize).div_ceil(threads).max(1);
     std::thread::scope(|s| {
@@ -620,7 +621,7 @@ pub(crate) fn par_random(n: u64, seed: u64, threads: usize) -> Vec<u32> {
 
 /// `keys` sorted ascending: bucketed on several threads by `top(key)` (0..256, monotonic in
 /// the key), then each bucket sorted with the standard library.
-pub(crate) fn cpu_sort<T>(keys: &[T], top: fn(T) -> usize, threads: usize) -> Vec<T>
+pub fn cpu_sort<T>(keys: &[T], top: fn(T) -> usize, threads: usize) -> Vec<T>
 where
     T: Copy + Ord + Send + Sync + Default,
 {
@@ -672,7 +673,7 @@ where
 }
 
 /// The first index where `a` and `b` differ (several threads), or None.
-pub(crate) fn first_difference(a: &[u32], b: &[u32], threads: usize) -> Option<usize> {
+pub fn first_difference(a: &[u32], b: &[u32], threads: usize) -> Option<usize> {
     if a.len() != b.len() {
         return Some(a.len().min(b.len()));
     }
@@ -690,684 +691,6 @@ pub(crate) fn first_difference(a: &[u32], b: &[u32], threads: usize) -> Option<u
     })
 }
 
-/// Checks `got` against the exclusive or inclusive scan of `input` (wrapping sums): the sum of
-/// each part first, then every part on its own thread. Returns the first wrong index.
-fn check_scan(input: &[u32], got: &[u32], inclusive: bool, threads: usize) -> Option<usize> {
-    if input.len() != got.len() {
-        return Some(0);
-    }
-    let per = input.len().div_ceil(threads).max(1);
-    let sums: Vec<u32> = std::thread::scope(|s| {
-        let handles: Vec<_> = input
-            .chunks(per)
-            .map(|c| s.spawn(move || c.iter().fold(0u32, |a, &x| a.wrapping_add(x))))
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
-    });
-    let mut carry = 0u32;
-    let carries: Vec<u32> = sums
-        .iter()
-        .map(|&s| {
-            let c = carry;
-            carry = carry.wrapping_add(s);
-            c
-        })
-        .collect();
-    std::thread::scope(|s| {
-        let handles: Vec<_> = input
-            .chunks(per)
-            .zip(got.chunks(per))
-            .zip(carries)
-            .enumerate()
-            .map(|(c, ((x, y), mut run))| {
-                s.spawn(move || {
-                    for (i, (&v, &g)) in x.iter().zip(y).enumerate() {
-                        let want = if inclusive { run.wrapping_add(v) } else { run };
-                        if g != want {
-                            return Some(c * per + i);
-                        }
-                        run = run.wrapping_add(v);
-                    }
-                    None
-                })
-            })
-            .collect();
-        handles.into_iter().filter_map(|h| h.join().unwrap()).min()
-    })
-}
-
-pub(crate) fn ms_since(t: Instant) -> f64 {
+pub fn ms_since(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
-}
-
-// ---------------------------------------------------------------------------------------------
-// The checks.
-
-fn sort_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result<()> {
-    let mut paths = vec![SortPath::Safe];
-    if ctx.profile().int64_atomics {
-        paths.insert(0, SortPath::Onesweep);
-    }
-    if n > SORT_MAX_COUNT {
-        for path in paths {
-            let refused = ctx.sort_plan(&SortDesc {
-                path,
-                ..SortDesc::new(KeyType::U32, ValueType::None, n)
-            });
-            let verdict = match refused {
-                Err(vkalgo::Error::InvalidArgument(m)) => {
-                    Verdict::Refused(format!("refused as documented: {m}"))
-                }
-                other => Verdict::Wrong(format!("a count over SORT_MAX_COUNT was not refused: {other:?}")),
-            };
-            rows.push(Row {
-                what: format!("sort u32 keys, {path:?}"),
-                n,
-                ms: None,
-                timing: "-",
-                verdict,
-            });
-        }
-        return Ok(());
-    }
-    let t = Instant::now();
-    let keys = par_random(n, 31, o.threads);
-    println!("sort: {n} random keys generated in {:.0} ms", ms_since(t));
-    let t = Instant::now();
-    let want = cpu_sort(&keys, |k| (k >> 24) as usize, o.threads);
-    println!("sort: CPU reference sorted in {:.0} ms", ms_since(t));
-    let bytes = n * 4;
-    let plans: Vec<_> = paths
-        .iter()
-        .map(|&path| {
-            ctx.sort_plan(&SortDesc {
-                path,
-                ..SortDesc::new(KeyType::U32, ValueType::None, n)
-            })
-        })
-        .collect::<Result<_>>()?;
-    let scratch_bytes = plans
-        .iter()
-        .map(|p| p.memory_requirements().scratch.size)
-        .max()
-        .unwrap_or(16);
-    let buffers = (|| -> std::result::Result<_, String> {
-        Ok((
-            RawBuffer::new(ctx, OFFSET + bytes, "sort keys")?,
-            RawBuffer::new(ctx, OFFSET + bytes, "sort keys_alt")?,
-            RawBuffer::new(ctx, OFFSET + scratch_bytes, "sort scratch")?,
-        ))
-    })();
-    let (keys_buf, alt_buf, scratch_buf) = match buffers {
-        Ok(b) => b,
-        Err(m) => {
-            println!("sort: {m}");
-            for path in paths {
-                rows.push(Row {
-                    what: format!("sort u32 keys, {path:?}"),
-                    n,
-                    ms: None,
-                    timing: "-",
-                    verdict: Verdict::Refused(m.clone()),
-                });
-            }
-            return Ok(());
-        }
-    };
-    let timer = Timer::new(ctx)?;
-    for (path, plan) in paths.iter().zip(&plans) {
-        let t = Instant::now();
-        upload_u32(ctx, keys_buf.buffer, OFFSET, &keys, o.threads)?;
-        println!("sort {path:?}: uploaded in {:.0} ms", ms_since(t));
-        let args = SortArgs {
-            keys: keys_buf.range(OFFSET, bytes),
-            values: None,
-            keys_alt: alt_buf.range(OFFSET, bytes),
-            values_alt: None,
-            scratch: scratch_buf.range(OFFSET, plan.memory_requirements().scratch.size),
-            count: ElementCount::Direct(n),
-        };
-        let mut location = SortResult::InPlace;
-        let times = timer.regions(|cmd, mark| {
-            unsafe { full_barrier(ctx, cmd) };
-            mark(cmd);
-            location = unsafe { plan.record(cmd, &args)? };
-            mark(cmd);
-            Ok(())
-        })?;
-        let result = match location {
-            SortResult::InPlace => &keys_buf,
-            SortResult::Alternate => &alt_buf,
-        };
-        let t = Instant::now();
-        let mut got = download_u32(ctx, result.buffer, OFFSET, n, o.threads)?;
-        if o.corrupt {
-            got[(n / 2) as usize] ^= 1;
-        }
-        let verdict = match first_difference(&got, &want, o.threads) {
-            None => Verdict::Exact,
-            Some(i) => Verdict::Wrong(format!(
-                "first difference at {i}: got {} want {}",
-                got[i], want[i]
-            )),
-        };
-        println!("sort {path:?}: downloaded and compared in {:.0} ms", ms_since(t));
-        rows.push(Row {
-            what: format!("sort u32 keys, {path:?} (record layer)"),
-            n,
-            ms: Some(times[0]),
-            timing: "GPU",
-            verdict,
-        });
-    }
-    Ok(())
-}
-
-/// Sorts `n` u32 -> u32 pairs (random keys, values = input index) on every sort path and
-/// compares keys and values exactly with the stable CPU sort (of `key << 32 | index`).
-fn pairs_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result<()> {
-    let mut paths = vec![SortPath::Safe];
-    if ctx.profile().int64_atomics {
-        paths.insert(0, SortPath::Onesweep);
-    }
-    let what = |path: SortPath| format!("sort u32 -> u32 pairs, {path:?} (record layer)");
-    if n > SORT_MAX_COUNT || n > u32::MAX as u64 {
-        // (The count refusal is checked by sort_check.)
-        return Ok(());
-    }
-    let t = Instant::now();
-    let keys = par_random(n, 32, o.threads);
-    let mut packed = vec![0u64; n as usize];
-    let per = (n as usize).div_ceil(o.threads).max(1);
-    std::thread::scope(|s| {
-        for (c, (p, k)) in packed.chunks_mut(per).zip(keys.chunks(per)).enumerate() {
-            s.spawn(move || {
-                for (j, (x, &key)) in p.iter_mut().zip(k).enumerate() {
-                    *x = (key as u64) << 32 | (c * per + j) as u64;
-                }
-            });
-        }
-    });
-    let want = cpu_sort(&packed, |p| (p >> 56) as usize, o.threads);
-    drop(packed);
-    println!("pairs: data and CPU reference in {:.0} ms", ms_since(t));
-    let bytes = n * 4;
-    let plans: Vec<_> = paths
-        .iter()
-        .map(|&path| {
-            ctx.sort_plan(&SortDesc {
-                path,
-                ..SortDesc::new(KeyType::U32, ValueType::U32, n)
-            })
-        })
-        .collect::<Result<_>>()?;
-    let scratch_bytes = plans
-        .iter()
-        .map(|p| p.memory_requirements().scratch.size)
-        .max()
-        .unwrap_or(16);
-    let buffers = (|| -> std::result::Result<_, String> {
-        Ok((
-            RawBuffer::new(ctx, OFFSET + bytes, "pairs keys")?,
-            RawBuffer::new(ctx, OFFSET + bytes, "pairs keys_alt")?,
-            RawBuffer::new(ctx, OFFSET + bytes, "pairs values")?,
-            RawBuffer::new(ctx, OFFSET + bytes, "pairs values_alt")?,
-            RawBuffer::new(ctx, OFFSET + scratch_bytes, "pairs scratch")?,
-        ))
-    })();
-    let (keys_buf, alt_buf, values_buf, values_alt_buf, scratch_buf) = match buffers {
-        Ok(b) => b,
-        Err(m) => {
-            println!("pairs: {m}");
-            for path in paths {
-                rows.push(Row {
-                    what: what(path),
-                    n,
-                    ms: None,
-                    timing: "-",
-                    verdict: Verdict::Refused(m.clone()),
-                });
-            }
-            return Ok(());
-        }
-    };
-    let timer = Timer::new(ctx)?;
-    let (threads, corrupt) = (o.threads, o.corrupt);
-    for (path, plan) in paths.iter().zip(&plans) {
-        upload_u32(ctx, keys_buf.buffer, OFFSET, &keys, threads)?;
-        upload_with(ctx, values_buf.buffer, OFFSET, bytes, |first, chunk| {
-            let words: &mut [u32] = bytemuck::cast_slice_mut(chunk);
-            for (j, x) in words.iter_mut().enumerate() {
-                *x = (first / 4) as u32 + j as u32;
-            }
-        })?;
-        let args = SortArgs {
-            keys: keys_buf.range(OFFSET, bytes),
-            values: Some(values_buf.range(OFFSET, bytes)),
-            keys_alt: alt_buf.range(OFFSET, bytes),
-            values_alt: Some(values_alt_buf.range(OFFSET, bytes)),
-            scratch: scratch_buf.range(OFFSET, plan.memory_requirements().scratch.size),
-            count: ElementCount::Direct(n),
-        };
-        let mut location = SortResult::InPlace;
-        let times = timer.regions(|cmd, mark| {
-            unsafe { full_barrier(ctx, cmd) };
-            mark(cmd);
-            location = unsafe { plan.record(cmd, &args)? };
-            mark(cmd);
-            Ok(())
-        })?;
-        let (result_keys, result_values) = match location {
-            SortResult::InPlace => (&keys_buf, &values_buf),
-            SortResult::Alternate => (&alt_buf, &values_alt_buf),
-        };
-        let t = Instant::now();
-        let mut wrong: Option<String> = None;
-        for (buffer, part) in [(result_keys, "key"), (result_values, "value")] {
-            let want = &want;
-            download_with(ctx, buffer.buffer, OFFSET, bytes, |first, chunk| {
-                if wrong.is_some() {
-                    return;
-                }
-                let mut words: Vec<u32> = bytemuck::cast_slice(chunk).to_vec();
-                if corrupt && part == "value" && first + chunk.len() as u64 >= bytes {
-                    *words.last_mut().unwrap() ^= 1;
-                }
-                let e0 = (first / 4) as usize;
-                let expect = |p: u64| if part == "key" { (p >> 32) as u32 } else { p as u32 };
-                if let Some(j) = words
-                    .iter()
-                    .zip(&want[e0..e0 + words.len()])
-                    .position(|(&g, &p)| g != expect(p))
-                {
-                    wrong = Some(format!(
-                        "first wrong {part} at {}: got {} want {}",
-                        e0 + j,
-                        words[j],
-                        expect(want[e0 + j])
-                    ));
-                }
-            })?;
-        }
-        println!("pairs {path:?}: downloaded and compared in {:.0} ms", ms_since(t));
-        rows.push(Row {
-            what: what(*path),
-            n,
-            ms: Some(times[0]),
-            timing: "GPU",
-            verdict: wrong.map_or(Verdict::Exact, Verdict::Wrong),
-        });
-    }
-    Ok(())
-}
-
-fn scan_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result<()> {
-    // (what, path, op, in place)
-    let mut cases = vec![
-        (
-            "scan exclusive, ReduceThenScan",
-            ScanPath::ReduceThenScan,
-            ScanOp::Exclusive,
-            false,
-        ),
-        (
-            "scan inclusive, ReduceThenScan",
-            ScanPath::ReduceThenScan,
-            ScanOp::Inclusive,
-            false,
-        ),
-    ];
-    if ctx.profile().int64_atomics {
-        cases.insert(
-            0,
-            (
-                "scan inclusive, Lookback",
-                ScanPath::Lookback,
-                ScanOp::Inclusive,
-                false,
-            ),
-        );
-        cases.insert(
-            0,
-            (
-                "scan exclusive, Lookback",
-                ScanPath::Lookback,
-                ScanOp::Exclusive,
-                false,
-            ),
-        );
-    }
-    // In place last: it overwrites the input.
-    cases.push((
-        "scan exclusive in place, ReduceThenScan",
-        ScanPath::ReduceThenScan,
-        ScanOp::Exclusive,
-        true,
-    ));
-    if n > SCAN_MAX_COUNT {
-        let refused = ctx.scan_plan(&ScanDesc::new(ScanOp::Exclusive, n));
-        rows.push(Row {
-            what: "scan".into(),
-            n,
-            ms: None,
-            timing: "-",
-            verdict: match refused {
-                Err(vkalgo::Error::InvalidArgument(m)) => {
-                    Verdict::Refused(format!("refused as documented: {m}"))
-                }
-                other => Verdict::Wrong(format!("a count over SCAN_MAX_COUNT was not refused: {other:?}")),
-            },
-        });
-        return Ok(());
-    }
-    let input = par_random(n, 77, o.threads);
-    let bytes = n * 4;
-    let plans: Vec<_> = cases
-        .iter()
-        .map(|&(_, path, op, _)| {
-            ctx.scan_plan(&ScanDesc {
-                path,
-                ..ScanDesc::new(op, n)
-            })
-        })
-        .collect::<Result<_>>()?;
-    let scratch_bytes = plans
-        .iter()
-        .map(|p| p.memory_requirements().scratch.size)
-        .max()
-        .unwrap_or(16);
-    let buffers = (|| -> std::result::Result<_, String> {
-        Ok((
-            RawBuffer::new(ctx, OFFSET + bytes, "scan input")?,
-            RawBuffer::new(ctx, OFFSET + bytes, "scan output")?,
-            RawBuffer::new(ctx, OFFSET + scratch_bytes, "scan scratch")?,
-        ))
-    })();
-    let (in_buf, out_buf, scratch_buf) = match buffers {
-        Ok(b) => b,
-        Err(m) => {
-            println!("scan: {m}");
-            for (what, ..) in cases {
-                rows.push(Row {
-                    what: what.into(),
-                    n,
-                    ms: None,
-                    timing: "-",
-                    verdict: Verdict::Refused(m.clone()),
-                });
-            }
-            return Ok(());
-        }
-    };
-    let t = Instant::now();
-    upload_u32(ctx, in_buf.buffer, OFFSET, &input, o.threads)?;
-    println!("scan: uploaded in {:.0} ms", ms_since(t));
-    let timer = Timer::new(ctx)?;
-    for ((what, _, op, in_place), plan) in cases.iter().zip(&plans) {
-        let output = if *in_place { &in_buf } else { &out_buf };
-        let args = ScanArgs {
-            input: in_buf.range(OFFSET, bytes),
-            output: output.range(OFFSET, bytes),
-            scratch: scratch_buf.range(OFFSET, plan.memory_requirements().scratch.size),
-            count: ElementCount::Direct(n),
-        };
-        let times = timer.regions(|cmd, mark| {
-            unsafe { full_barrier(ctx, cmd) };
-            mark(cmd);
-            unsafe { plan.record(cmd, &args)? };
-            mark(cmd);
-            Ok(())
-        })?;
-        let t = Instant::now();
-        let mut got = download_u32(ctx, output.buffer, OFFSET, n, o.threads)?;
-        if o.corrupt {
-            got[(n - 1) as usize] ^= 1 << 31;
-        }
-        let verdict = match check_scan(&input, &got, *op == ScanOp::Inclusive, o.threads) {
-            None => Verdict::Exact,
-            Some(i) => Verdict::Wrong(format!("first wrong element {i}: got {}", got[i])),
-        };
-        println!("{what}: downloaded and checked in {:.0} ms", ms_since(t));
-        rows.push(Row {
-            what: format!("{what} (record layer)"),
-            n,
-            ms: Some(times[0]),
-            timing: "GPU",
-            verdict,
-        });
-    }
-    Ok(())
-}
-
-/// The u32 word `w` of the copy check's source.
-fn copy_word(w: u64) -> u32 {
-    random_at(w, 5) ^ (w >> 32) as u32
-}
-
-fn copy_check(ctx: &Context, o: &Options, vectors: u64, rows: &mut Vec<Row>) -> Result<()> {
-    let what = "compute copy of uvec4 vectors".to_string();
-    let bytes = vectors * 16;
-    if bytes > u32::MAX as u64 * 16 {
-        rows.push(Row {
-            what,
-            n: vectors,
-            ms: None,
-            timing: "-",
-            verdict: Verdict::Refused("over the copy's maximum of 2^32 - 1 vectors".into()),
-        });
-        return Ok(());
-    }
-    let buffers = (|| -> std::result::Result<_, String> {
-        Ok((
-            RawBuffer::new(ctx, OFFSET + bytes, "copy source")?,
-            RawBuffer::new(ctx, OFFSET + bytes, "copy destination")?,
-        ))
-    })();
-    let (src, dst) = match buffers {
-        Ok(b) => b,
-        Err(m) => {
-            println!("copy: {m}");
-            rows.push(Row {
-                what,
-                n: vectors,
-                ms: None,
-                timing: "-",
-                verdict: Verdict::Refused(m),
-            });
-            return Ok(());
-        }
-    };
-    let (threads, corrupt) = (o.threads, o.corrupt);
-    let t = Instant::now();
-    upload_with(ctx, src.buffer, OFFSET, bytes, |first, chunk| {
-        let words: &mut [u32] = bytemuck::cast_slice_mut(chunk);
-        let per = words.len().div_ceil(threads).max(1);
-        std::thread::scope(|s| {
-            for (c, part) in words.chunks_mut(per).enumerate() {
-                s.spawn(move || {
-                    let w0 = first / 4 + (c * per) as u64;
-                    for (j, x) in part.iter_mut().enumerate() {
-                        *x = copy_word(w0 + j as u64);
-                    }
-                });
-            }
-        });
-    })?;
-    println!("copy: uploaded {bytes} bytes in {:.0} ms", ms_since(t));
-    let timer = Timer::new(ctx)?;
-    let (from, to) = (src.range(OFFSET, bytes), dst.range(OFFSET, bytes));
-    let times = timer.regions(|cmd, mark| {
-        unsafe { full_barrier(ctx, cmd) };
-        mark(cmd);
-        unsafe { ctx.record_compute_copy(cmd, &from, &to)? };
-        mark(cmd);
-        Ok(())
-    })?;
-    let t = Instant::now();
-    let wrong =
-        download_compare(ctx, dst.buffer, OFFSET, bytes / 4, threads, corrupt, copy_word)?.map(|(w, ..)| w);
-    println!("copy: downloaded and checked in {:.0} ms", ms_since(t));
-    let ms = times[0];
-    println!(
-        "copy: {:.0} GB/s (read + write)",
-        2.0 * bytes as f64 / (ms * 1e-3) / 1e9
-    );
-    rows.push(Row {
-        what: format!("{what} (record layer)"),
-        n: vectors,
-        ms: Some(ms),
-        timing: "GPU",
-        verdict: match wrong {
-            None => Verdict::Exact,
-            Some(w) => Verdict::Wrong(format!("first wrong u32 word {w} (vector {})", w / 4)),
-        },
-    });
-    Ok(())
-}
-
-/// Keys of the hash check: key(i) = mix32(i), distinct for distinct i < 2^32; the two reserved
-/// keys (u32::MAX - 1, u32::MAX) are left out.
-fn hash_keys(first: u64, count: u64, threads: usize) -> Vec<u32> {
-    let mut keys = vec![0u32; count as usize];
-    let per = keys.len().div_ceil(threads).max(1);
-    std::thread::scope(|s| {
-        for (c, part) in keys.chunks_mut(per).enumerate() {
-            s.spawn(move || {
-                for (j, k) in part.iter_mut().enumerate() {
-                    *k = mix32((first + (c * per + j) as u64) as u32);
-                }
-            });
-        }
-    });
-    keys.retain(|&k| k < u32::MAX - 1);
-    keys
-}
-
-fn hash_value(key: u32) -> u32 {
-    key.rotate_left(7) ^ 0x5BD1_E995
-}
-
-/// Keys per host call of the hash check.
-const HASH_BATCH: u64 = 1 << 26;
-
-fn hash_check(ctx: &Context, o: &Options, rows: &mut Vec<Row>) -> Result<()> {
-    let l = o.hash_log2;
-    let mut capacities = vec![(1u64 << l) + (1u64 << (l - 3)), 1 << l];
-    for shift in [4u32, 3, 2, 1] {
-        capacities.push((1u64 << l) - (1u64 << (l - shift)));
-    }
-    for down in 1..=4u32 {
-        capacities.push(1u64 << (l - down));
-    }
-    let mut map = None;
-    let mut refused = 0;
-    for &capacity in &capacities {
-        match ctx.hash_map(&HashMapDesc::new(HashKeyType::U32, HashValueType::U32, capacity)) {
-            Ok(m) => {
-                map = Some(m);
-                break;
-            }
-            Err(e) => {
-                refused += 1;
-                println!("hash: a map of {capacity} slots was refused: {e}");
-            }
-        }
-    }
-    let Some(map) = map else {
-        rows.push(Row {
-            what: "hash map".into(),
-            n: 0,
-            ms: None,
-            timing: "-",
-            verdict: Verdict::Refused("no capacity accepted".into()),
-        });
-        return Ok(());
-    };
-    let slots = map.capacity();
-    let inserted = ((slots as f64 * o.hash_load) as u64).min((1u64 << 32) - 4);
-    // Absent keys: the next indices (mix32 is a bijection, so none of them was inserted).
-    let absent = inserted.min((1u64 << 32) - inserted);
-    println!(
-        "hash: map of {slots} slots ({} bytes), {inserted} keys to insert (load {:.2}), {absent} absent keys to look up",
-        map.memory_bytes(),
-        o.hash_load
-    );
-    let t = Instant::now();
-    let mut stored = 0u64;
-    let mut first = 0u64;
-    while first < inserted {
-        let count = (inserted - first).min(HASH_BATCH);
-        let keys = hash_keys(first, count, o.threads);
-        let values: Vec<u32> = keys.iter().map(|&k| hash_value(k)).collect();
-        map.insert(&keys, &values)?;
-        stored += keys.len() as u64;
-        first += count;
-    }
-    let insert_ms = ms_since(t);
-    let size = map.size()? ^ o.corrupt as u64;
-    let insert_verdict = if size == stored {
-        Verdict::Exact
-    } else {
-        Verdict::Wrong(format!("size {size} after inserting {stored} distinct keys"))
-    };
-    let t = Instant::now();
-    let mut find_verdict = Verdict::Exact;
-    let mut first = 0u64;
-    while first < inserted + absent {
-        let end = if first < inserted {
-            inserted
-        } else {
-            inserted + absent
-        };
-        let count = (end - first).min(HASH_BATCH);
-        let keys = hash_keys(first, count, o.threads);
-        let mut values = vec![0u32; keys.len()];
-        let mut found = vec![false; keys.len()];
-        map.find(&keys, &mut values, Some(&mut found))?;
-        if o.corrupt && first == 0 {
-            found[0] = !found[0];
-        }
-        let present = first < inserted;
-        let bad = (0..keys.len()).find(|&i| {
-            if present {
-                !found[i] || values[i] != hash_value(keys[i])
-            } else {
-                found[i]
-            }
-        });
-        if let Some(i) = bad {
-            if matches!(find_verdict, Verdict::Exact) {
-                find_verdict = Verdict::Wrong(format!(
-                    "key {} ({}): found {} value {}",
-                    keys[i],
-                    if present { "inserted" } else { "absent" },
-                    found[i],
-                    values[i]
-                ));
-            }
-        }
-        first += count;
-    }
-    let find_ms = ms_since(t);
-    // Says whether the map reached past 2^31 slots (the largest the device allowed if not).
-    let reach = match (slots > 1 << 31, refused) {
-        (true, _) => "past 2^31",
-        (false, 0) => "as asked",
-        (false, _) => "largest the device accepted",
-    };
-    rows.push(Row {
-        what: format!("hash insert u32->u32, {slots} slots ({reach})"),
-        n: stored,
-        ms: Some(insert_ms),
-        timing: "host wall",
-        verdict: insert_verdict,
-    });
-    rows.push(Row {
-        what: format!("hash find (hits + misses), {slots} slots ({reach})"),
-        n: inserted + absent,
-        ms: Some(find_ms),
-        timing: "host wall",
-        verdict: find_verdict,
-    });
-    Ok(())
 }

@@ -10,13 +10,7 @@
 //! tab-separated `RESULT` line (see bench/compare.py).
 
 mod cache;
-mod common;
-mod fresh;
 mod hash;
-mod large;
-mod large_merge;
-mod large_set;
-mod large_split;
 mod memory;
 mod merge;
 mod scan;
@@ -66,21 +60,20 @@ fn main() -> Result<()> {
         // Every algorithm at its default sizes, in this one process (options go to each).
         "all" => ALGORITHMS.iter().try_for_each(|(_, run)| run(&ctx, &args)),
         "memory" => memory::run(&ctx, &args),
-        "large" => large::run(&ctx, &args),
         "cache" => cache::run(&ctx, &args),
         other => match ALGORITHMS.iter().find(|(name, _)| *name == other) {
             Some((_, run)) => run(&ctx, &args),
             None => {
                 let names: Vec<&str> = ALGORITHMS.iter().map(|(n, _)| *n).collect();
                 eprintln!(
-                    "unknown algorithm {other} (all, memory, large, cache, {})",
+                    "unknown algorithm {other} (all, memory, cache, {})",
                     names.join(", ")
                 );
                 std::process::exit(2);
             }
         },
     };
-    common::print_copy_checks();
+    vkalgo_bench::harness::print_copy_checks();
     for line in ctx.pipeline_statistics() {
         println!("pipeline statistics: {line}");
     }

@@ -6,9 +6,9 @@
 //! Options: `--mib N` (size of each buffer of a pair, default 1024), `--churn N` (staging-sized
 //! allocations per history step, default 16).
 
-use crate::common::{median, Timer, MAX_BATCH};
 use ash::vk;
 use vkalgo::{BufferRange, Context, GpuBuffer, MemoryLocation, Result, BUFFER_USAGE};
+use vkalgo_bench::harness::{median, Timer, MAX_BATCH};
 
 /// A buffer bound to its own `VkDeviceMemory` of a chosen memory type.
 struct RawBuffer<'a> {
@@ -162,15 +162,15 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     step("GpuBuffer pair, fresh", &mut rows)?;
     let n = (bytes / 4) as usize;
     let zeros = vec![0u32; n];
-    let random = crate::common::random_u32(n, 3);
-    crate::common::upload(ctx, &a, &zeros)?;
+    let random = vkalgo_bench::harness::random_u32(n, 3);
+    vkalgo_bench::harness::upload(ctx, &a, &zeros)?;
     step("GpuBuffer pair, after upload of zeros", &mut rows)?;
-    crate::common::upload(ctx, &a, &random)?;
+    vkalgo_bench::harness::upload(ctx, &a, &random)?;
     step("GpuBuffer pair, after upload of random data", &mut rows)?;
     step("  again", &mut rows)?;
-    let _: Vec<u32> = crate::common::download(ctx, &b, n)?;
+    let _: Vec<u32> = vkalgo_bench::harness::download(ctx, &b, n)?;
     step("GpuBuffer pair, after download", &mut rows)?;
-    crate::common::upload(ctx, &a, &random)?;
+    vkalgo_bench::harness::upload(ctx, &a, &random)?;
     step("GpuBuffer pair, after download + upload", &mut rows)?;
     step("  again", &mut rows)?;
     for _ in 0..5 {
@@ -212,9 +212,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     curve("after 500 ms idle")?;
     std::thread::sleep(std::time::Duration::from_millis(2000));
     curve("after 2 s idle")?;
-    let _: Vec<u32> = crate::common::download(ctx, &b, n)?;
+    let _: Vec<u32> = vkalgo_bench::harness::download(ctx, &b, n)?;
     curve("after download (GpuToCpu staging, 16 x 64 MiB)")?;
-    crate::common::upload(ctx, &a, &random)?;
+    vkalgo_bench::harness::upload(ctx, &a, &random)?;
     curve("after upload (CpuToGpu staging)")?;
     for (label, ty) in [("host-only", host_only), ("device-local+host-visible", bar)] {
         let Some(ty) = ty else { continue };

@@ -19,14 +19,14 @@
 //! (m + n); GB/s counts the bytes read and written (a set operation writes its output only);
 //! "% of copy" compares that with the compute-shader copy.
 
-use crate::common::{
-    download, median, parse_tunings, print_pass_times, random_u32, upload, yardstick, Timer, MAX_BATCH,
-};
 use vkalgo::merge::reference;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, MergeArgs, MergeDesc, MergeSortArgs,
     MergeSortDesc, MergeTuning, Result, SetOp, SetOpArgs, SetOpDesc, SetOpPath, SortArgs, SortDesc,
     ValueType,
+};
+use vkalgo_bench::harness::{
+    download, median, parse_tunings, print_pass_times, random_u32, upload, yardstick, Timer, MAX_BATCH,
 };
 
 struct Options {

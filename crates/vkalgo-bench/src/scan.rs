@@ -8,8 +8,6 @@
 //! instead (what this benchmark did before 2026-11-23: from 2^23 the input is then no longer
 //! in L2 when a repetition starts, while CUB's freshly written input partly is).
 
-use crate::common::{download, median, parse_tunings, random_u32, upload, yardstick, Timer, MAX_BATCH};
-use crate::fresh::{random_values, RandomFill};
 use std::time::Instant;
 use vkalgo::ash::vk;
 use vkalgo::scan::reference;
@@ -17,6 +15,10 @@ use vkalgo::{
     Context, ElementCount, GpuBuffer, MemoryLocation, Result, ScanArgs, ScanDesc, ScanOp, ScanPath,
     ScanTuning,
 };
+use vkalgo_bench::harness::{
+    download, median, parse_tunings, random_u32, upload, yardstick, Timer, MAX_BATCH,
+};
+use vkalgo_bench::harness::{random_values, RandomFill};
 
 struct Options {
     sizes: Vec<u32>,

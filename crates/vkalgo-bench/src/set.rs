@@ -38,7 +38,6 @@
 //! cardinalities (in case `full`, AND through both recordings and its cardinality).
 //! `RESULT` lines: vkalgo, `set_<op>`, case, n, ms, G values/s (inputs per second), extra.
 
-use crate::common::{median, print_pass_times, yardstick, Timer};
 use ash::vk;
 use vkalgo::set::{reference, CardinalityPath, OpPath, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use vkalgo::{
@@ -46,6 +45,7 @@ use vkalgo::{
     GpuSetContainsArgs, GpuSetFilterArgs, GpuSetInsertSortedArgs, GpuSetOpArgs, GpuSetRangeCardinalityArgs,
     GpuSetToArrayArgs, MemoryLocation, Result, SetOp, SetOpStatus, SetOperand,
 };
+use vkalgo_bench::harness::{median, print_pass_times, yardstick, Timer};
 
 fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -113,7 +113,7 @@ fn merge(a: &[u32], b: &[u32], op: SetOp) -> Vec<u32> {
 /// Panics unless the last recorded operation whose status went to byte `offset` of `status`
 /// wrote its result (a timing of an operation that found the pools short would time no write).
 fn assert_status_ok(ctx: &Context, status: &GpuBuffer, offset: usize, what: &str) -> Result<()> {
-    let words: Vec<u32> = crate::common::download(ctx, status, offset / 4 + 8)?;
+    let words: Vec<u32> = vkalgo_bench::harness::download(ctx, status, offset / 4 + 8)?;
     assert_eq!(
         words[offset / 4],
         1,
@@ -124,7 +124,7 @@ fn assert_status_ok(ctx: &Context, status: &GpuBuffer, offset: usize, what: &str
 
 /// Checks the cardinality a timed `record_card` wrote (its status at byte 128).
 fn assert_card_status(ctx: &Context, status: &GpuBuffer, want: u64, what: &str) -> Result<()> {
-    let words: Vec<u32> = crate::common::download(ctx, status, 32 + 8)?;
+    let words: Vec<u32> = vkalgo_bench::harness::download(ctx, status, 32 + 8)?;
     let got: SetOpStatus = bytemuck::pod_read_unaligned(bytemuck::cast_slice(&words[32..40]));
     assert_eq!(got.cardinality(), want, "{what}: the timed cardinality");
     Ok(())
@@ -340,7 +340,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         }
         // Build from sorted values into an emptied set whose pools fit the result.
         let sorted = GpuBuffer::new(ctx, va.len() as u64 * 4, MemoryLocation::GpuOnly, "bench sorted")?;
-        crate::common::upload(ctx, &sorted, &va)?;
+        vkalgo_bench::harness::upload(ctx, &sorted, &va)?;
         let mut d = GpuSet::from_values(ctx, &va)?;
         // (A build from values writes arrays and bitmaps: the blocks of a before run_optimize.)
         let (bm, ar) = plain_blocks;
@@ -473,7 +473,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     },
                 )
             })?;
-            let words: Vec<u32> = crate::common::download(ctx, &batch_status, 8 * CARD_BATCH)?;
+            let words: Vec<u32> = vkalgo_bench::harness::download(ctx, &batch_status, 8 * CARD_BATCH)?;
             for (i, w) in words.chunks(8).enumerate() {
                 let got: SetOpStatus = bytemuck::pod_read_unaligned(bytemuck::cast_slice(w));
                 assert_eq!(got.cardinality(), want.len() as u64, "{op:?} batch pair {i}");
@@ -484,7 +484,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         // contains: the values of b (about half in a for the dense case) and to_array.
         let q = GpuBuffer::new(ctx, vb.len() as u64 * 4, MemoryLocation::GpuOnly, "bench queries")?;
         let flags = GpuBuffer::new(ctx, vb.len() as u64 * 4, MemoryLocation::GpuOnly, "bench flags")?;
-        crate::common::upload(ctx, &q, &vb)?;
+        vkalgo_bench::harness::upload(ctx, &q, &vb)?;
         yard.warm(ctx, &timer)?;
         let times = time_op(ctx, &timer, reps, pass_times, |cmd| unsafe {
             a.record_contains(
@@ -497,7 +497,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 },
             )
         })?;
-        let got: Vec<u32> = crate::common::download(ctx, &flags, vb.len())?;
+        let got: Vec<u32> = vkalgo_bench::harness::download(ctx, &flags, vb.len())?;
         let hits = got.iter().filter(|&&f| f == 1).count();
         assert_eq!(hits, merge(&va, &vb, SetOp::And).len(), "contains");
         result_line("contains", case, vb.len(), median(times), "");
@@ -519,14 +519,14 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     ),
                 )
             })?;
-            let kept_count = crate::common::download::<u32>(ctx, &status, 51)?[50] as usize;
+            let kept_count = vkalgo_bench::harness::download::<u32>(ctx, &status, 51)?[50] as usize;
             let want: Vec<u32> = vb
                 .iter()
                 .zip(&got)
                 .filter(|(_, &f)| f == 1)
                 .map(|(&v, _)| v)
                 .collect();
-            let got_kept: Vec<u32> = crate::common::download(ctx, &kept, kept_count)?;
+            let got_kept: Vec<u32> = vkalgo_bench::harness::download(ctx, &kept, kept_count)?;
             assert!(got_kept == want, "filter");
             result_line("filter", case, vb.len(), median(times), "");
         }
@@ -543,7 +543,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 },
             )
         })?;
-        let got: Vec<u32> = crate::common::download(ctx, &out, va.len())?;
+        let got: Vec<u32> = vkalgo_bench::harness::download(ctx, &out, va.len())?;
         assert!(got == va, "to_array");
         result_line("to_array", case, va.len(), median(times), "");
         // The cardinality (of the whole universe) and of a range over half of it.
@@ -562,7 +562,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     },
                 )
             })?;
-            let words: Vec<u32> = crate::common::download(ctx, &status, 54)?;
+            let words: Vec<u32> = vkalgo_bench::harness::download(ctx, &status, 54)?;
             let want = va.iter().filter(|&&v| (begin..end).contains(&(v as u64))).count() as u64;
             assert_eq!(words[52] as u64 | (words[53] as u64) << 32, want, "{name}");
             result_line(name, case, va.len(), median(times), "");
@@ -615,7 +615,7 @@ fn serialize_bitmaps(words: &[u64]) -> Vec<u8> {
 fn run_full(
     ctx: &Context,
     timer: &Timer,
-    yard: &crate::common::Yardstick,
+    yard: &vkalgo_bench::harness::Yardstick,
     scratch: &GpuBuffer,
     status: &GpuBuffer,
     reps: u32,

@@ -10,13 +10,15 @@
 //! equal key, in stable order; keys only: exact comparison with a CPU sort up to 2^24, above
 //! that sortedness plus multiset fingerprints).
 
-use crate::common::{download, median, parse_tunings, random_u32, upload, yardstick, Timer, MAX_BATCH};
 use ash::vk;
 use vkalgo::sort::reference::rank_key;
 use vkalgo::sort::ONESWEEP_STATS_OFFSET;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, Result, SortArgs, SortDesc, SortPath,
     SortResult, SortTuning, ValueType,
+};
+use vkalgo_bench::harness::{
+    download, median, parse_tunings, random_u32, upload, yardstick, Timer, MAX_BATCH,
 };
 
 struct Options {

@@ -18,11 +18,13 @@
 //! bytes, pairs 16), and "% copy" relates it to the compute-shader copy bandwidth measured on
 //! the same buffers.
 
-use crate::common::{download, median, print_pass_times, random_u32, upload, yardstick, Timer, MAX_BATCH};
 use vkalgo::split::reference;
 use vkalgo::{
     BucketFn, Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, Result, SortArgs, SortDesc,
     SplitArgs, SplitDesc, SplitPath, ValueType,
+};
+use vkalgo_bench::harness::{
+    download, median, print_pass_times, random_u32, upload, yardstick, Timer, MAX_BATCH,
 };
 
 const GLSL: &str =

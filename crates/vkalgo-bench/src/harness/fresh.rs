@@ -4,14 +4,14 @@
 //! it in L2 as fits). The values are `mix32(i * 0x9e3779b9 + salt)`, `salt = mix32(seed *
 //! 0x9e3779b9 + 0x632be5ab)`, computed identically on the CPU for the check.
 
-use crate::common::MAX_BATCH;
+use super::MAX_BATCH;
 use ash::vk;
 use vkalgo::{Context, Error, Result};
 
 const WORKGROUP: u32 = 256;
 
-/// glsl: `fresh.comp`, compiled by `cargo xtask shaders` (checked for drift in CI).
-const SPIRV: &[u8] = include_bytes!("fresh.spv");
+/// glsl: `src/fresh.comp`, compiled by `cargo xtask shaders` (checked for drift in CI).
+const SPIRV: &[u8] = include_bytes!("../fresh.spv");
 
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]

@@ -1,18 +1,15 @@
-//! `vkalgo-bench large --only sets`: the set operations whose arrays pass 2^31 elements,
+//! Large-count check of the sets: the set operations whose arrays pass 2^31 elements,
 //! through the record layer, checked EXACTLY against a CPU model: `contains` of 2^31 + 5
 //! queries (one flag each) and `to_array` of a set of more than 2^31 values (at `--log2 31`
 //! the whole universe less 2^20 random values: 2^32 - 2^20 or a few more values, 16 GiB;
 //! smaller `--log2` N: [0, 2^(N+1)) less 2^(N-11) values). Peak device memory: about 16 GiB;
 //! host memory: about 16 GiB.
 
-use crate::common::Timer;
-use crate::large::{
-    download_compare, download_u32, ms_since, par_random, random_at, time_warm, upload_u32, wrong_at,
-    Options, RawBuffer, Row, OFFSET,
-};
 use std::time::Instant;
 use vkalgo::set::SET_SCRATCH_BYTES;
 use vkalgo::{Context, ElementCount, GpuSet, GpuSetContainsArgs, GpuSetToArrayArgs, Result};
+use vkalgo_bench::harness::Timer;
+use vkalgo_bench::large::*;
 
 /// The contains check's set: [2^31, 2^31 + 2^30), [2^32 - 100, 2^32) and 2^22 random values.
 const RANGES: [(u64, u64); 2] = [(1 << 31, (1 << 31) + (1 << 30)), ((1 << 32) - 100, 1 << 32)];
@@ -22,7 +19,7 @@ fn refused(rows: &mut Vec<Row>, what: &str, n: u64, m: String) {
     rows.push(Row::refused(what, n, &m));
 }
 
-pub(crate) fn set_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result<()> {
+fn set_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result<()> {
     contains_check(ctx, o, n, rows)?;
     to_array_check(ctx, o, o.log2, rows)
 }
@@ -177,4 +174,15 @@ fn to_array_check(ctx: &Context, o: &Options, log2: u32, rows: &mut Vec<Row>) ->
     );
     rows.push(Row::gpu(what, count, ms, wrong));
     Ok(())
+}
+
+#[test]
+#[ignore = "large-count check: run on the GPU machine with --ignored"]
+fn large_set() {
+    run("sets", &|ctx, o, rows| set_check(ctx, o, o.count(), rows));
+}
+
+#[test]
+fn large_set_self_test() {
+    self_test("sets", &|ctx, o, rows| set_check(ctx, o, o.count(), rows));
 }

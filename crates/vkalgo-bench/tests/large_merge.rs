@@ -1,4 +1,4 @@
-//! `vkalgo-bench large --only merge,setops,mergesort`: merges of two sorted runs of 2^31 + 5
+//! Large-count check of the merges: merges of two sorted runs of 2^31 + 5
 //! u32 keys each (keys alone and u32 -> u32 pairs: 2^32 + 10 outputs), the four set operations
 //! on sorted runs of 2^31 + 5 and 2^31 - 6 keys (2^32 - 1 together, the most a set operation
 //! takes), and merge sorts of 2^31 + 5 keys and pairs, all through the record layer and checked
@@ -6,16 +6,13 @@
 //! at 2^31 elements: `key_step`), so the merges prove stability (the values differ) and the set
 //! operations their multiset rules. Peak device memory: about 64 GiB (the merge of pairs); host memory: about 64 GiB.
 
-use crate::common::Timer;
-use crate::large::{
-    cpu_sort, download_compare, download_u32, ms_since, par_random, time_warm, upload_u32, wrong_at, Options,
-    RawBuffer, Row, SharedSlice, OFFSET,
-};
 use std::time::Instant;
 use vkalgo::{
     Context, ElementCount, KeyType, MergeArgs, MergeDesc, MergeSortArgs, MergeSortDesc, Result, SetOp,
     SetOpArgs, SetOpDesc, SortResult, ValueType,
 };
+use vkalgo_bench::harness::Timer;
+use vkalgo_bench::large::*;
 
 /// The keys of runs of `n` elements: multiples of this power of two (2^4 at 2^31 elements),
 /// so that each key has about eight copies in a run (at most 2^24 distinct keys).
@@ -160,7 +157,7 @@ fn refused_rows(rows: &mut Vec<Row>, whats: &[String], n: u64, m: &str) {
 }
 
 /// The merges (keys, then pairs) and the set operations, on runs of 2^31 + 5 keys.
-pub(crate) fn merge_check(
+fn merge_check(
     ctx: &Context,
     o: &Options,
     n: u64,
@@ -337,7 +334,7 @@ pub(crate) fn merge_check(
 }
 
 /// Merge sorts of `n` random u32 keys, alone and with their indices as values (stability).
-pub(crate) fn merge_sort_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result<()> {
+fn merge_sort_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result<()> {
     let t = Instant::now();
     let keys = par_random(n, 111, o.threads);
     // The stable order: (key, index) pairs sorted as u64.
@@ -425,4 +422,38 @@ pub(crate) fn merge_sort_check(ctx: &Context, o: &Options, n: u64, rows: &mut Ve
         rows.push(Row::gpu(&what, n, ms, wrong));
     }
     Ok(())
+}
+
+#[test]
+#[ignore = "large-count check: run on the GPU machine with --ignored"]
+fn large_merge() {
+    run("merge", &|ctx, o, rows| {
+        merge_check(ctx, o, o.count(), false, true, rows)
+    });
+}
+
+#[test]
+#[ignore = "large-count check: run on the GPU machine with --ignored"]
+fn large_set_ops() {
+    run("setops", &|ctx, o, rows| {
+        merge_check(ctx, o, o.count(), true, false, rows)
+    });
+}
+
+#[test]
+#[ignore = "large-count check: run on the GPU machine with --ignored"]
+fn large_merge_sort() {
+    run("mergesort", &|ctx, o, rows| {
+        merge_sort_check(ctx, o, o.count(), rows)
+    });
+}
+
+#[test]
+fn large_merge_self_test() {
+    self_test("merge and setops", &|ctx, o, rows| {
+        merge_check(ctx, o, o.count(), true, true, rows)
+    });
+    self_test("mergesort", &|ctx, o, rows| {
+        merge_sort_check(ctx, o, o.count(), rows)
+    });
 }

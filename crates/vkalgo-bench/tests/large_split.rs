@@ -1,19 +1,16 @@
-//! `vkalgo-bench large --only split`: multisplits of 2^31 + 5 u32 keys (and u32 -> u32 pairs)
+//! Large-count check of the multisplit: multisplits of 2^31 + 5 u32 keys (and u32 -> u32 pairs)
 //! through the record layer, one case per path and bucket function, each checked EXACTLY: the
 //! m + 1 offsets, every output key and every output value against a stable counting sort on
 //! the CPU (the values are the input indices, so they also prove stability), and the status
 //! word. Peak device memory: about 40 GiB plus the Onesweep split's alternates; host memory:
 //! about 24 GiB.
 
-use crate::common::Timer;
-use crate::large::{
-    download_compare, download_u32, ms_since, par_random, random_at, time_warm, upload_u32, upload_with,
-    wrong_at, Options, RawBuffer, Row, SharedSlice, OFFSET,
-};
 use std::time::Instant;
 use vkalgo::{
     BucketFn, Context, ElementCount, KeyType, Result, SplitArgs, SplitDesc, SplitPath, SplitPlan, ValueType,
 };
+use vkalgo_bench::harness::Timer;
+use vkalgo_bench::large::*;
 
 /// One multisplit of the check.
 struct Case {
@@ -144,7 +141,7 @@ fn stable_order(buckets: &[u32], m: u32, threads: usize) -> (Vec<u32>, Vec<u32>)
     (order, offsets)
 }
 
-pub(crate) fn split_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result<()> {
+fn split_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row>) -> Result<()> {
     let cases = cases();
     let plans: Vec<std::result::Result<SplitPlan, String>> = cases
         .iter()
@@ -279,4 +276,15 @@ pub(crate) fn split_check(ctx: &Context, o: &Options, n: u64, rows: &mut Vec<Row
         rows.push(Row::gpu(&what, n, ms, wrong));
     }
     Ok(())
+}
+
+#[test]
+#[ignore = "large-count check: run on the GPU machine with --ignored"]
+fn large_split() {
+    run("split", &|ctx, o, rows| split_check(ctx, o, o.count(), rows));
+}
+
+#[test]
+fn large_split_self_test() {
+    self_test("split", &|ctx, o, rows| split_check(ctx, o, o.count(), rows));
 }
