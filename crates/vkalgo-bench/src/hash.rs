@@ -1,8 +1,5 @@
-//! Hash-map benchmark: `vkalgo-bench hash [--log2n 26] [--loads 0.5,0.8] [--reps 10]
-//! [--tuning 256x1,256x4] [--buckets 32,64] [--unpacked] [--sweep-log2cap 27]
-//! [--sweep-log2batch 22] [--sweep-to 0.95] [--no-sweep] [--churn-log2n 24]
-//! [--churn-loads 0.8,0.9] [--churn-rounds 30] [--no-churn]`. The sweep and the churn use the
-//! first tuning and bucket size.
+//! Hash-map benchmark: `vkalgo-bench hash` (options: `vkalgo-bench hash --help`). The sweep
+//! and the churn use the first tuning and bucket size.
 //!
 //! u32 keys and values, as the cuCollections static_map benchmark: N unique random keys
 //! (`--log2n`, default 2^26 on GPUs) inserted into an empty map of N / load slots, then N
@@ -23,7 +20,33 @@ use vkalgo::{
     Context, ElementCount, GpuBuffer, HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap,
     HashMapDesc, HashTuning, HashValueType, MemoryLocation, Result,
 };
-use vkalgo_bench::harness::{download, median, parse_tunings, upload, yardstick, Timer, Yardstick};
+use vkalgo_bench::harness::report::{self, rate};
+use vkalgo_bench::harness::{axis, download, flag, median, sized, upload, yardstick, Axis, Timer, Yardstick};
+
+const AXES: &[Axis] = &[
+    sized("log2n", "26", "18", "log2 of the keys inserted, found and erased"),
+    axis("loads", "0.5,0.8", "loads (keys per slot)"),
+    sized("reps", "10", "3", "timed repetitions (median, at most 20)"),
+    axis(
+        "tuning",
+        "",
+        "workgroup size x keys per invocation, e.g. 256x1,256x4",
+    ),
+    axis(
+        "buckets",
+        "",
+        "bucket bytes, e.g. 32,64 (default: the map's choice)",
+    ),
+    flag("unpacked", "also the unpacked insert"),
+    flag("no-sweep", "skip the load sweep"),
+    sized("sweep-log2cap", "27", "20", "log2 slots of the sweep's map"),
+    sized("sweep-log2batch", "22", "15", "log2 keys per sweep batch"),
+    axis("sweep-to", "0.95", "the sweep's last load"),
+    flag("no-churn", "skip the churn"),
+    sized("churn-log2n", "24", "16", "log2 live keys of the churn"),
+    axis("churn-loads", "0.8,0.9", "the churn's live loads"),
+    sized("churn-rounds", "30", "10", "churn rounds (at most 100)"),
+];
 
 struct Options {
     log2n: u32,
@@ -43,65 +66,40 @@ struct Options {
 }
 
 fn parse_options(ctx: &Context, args: &[String]) -> Options {
-    let gpu = !ctx.is_cpu_device();
-    let mut o = Options {
-        log2n: if gpu { 26 } else { 18 },
-        loads: vec![0.5, 0.8],
-        reps: if gpu { 10 } else { 3 },
-        tunings: vec![None],
-        buckets: vec![None],
-        unpacked: false,
-        sweep: true,
-        sweep_log2cap: if gpu { 27 } else { 20 },
-        sweep_log2batch: if gpu { 22 } else { 15 },
-        sweep_to: 0.95,
-        churn: true,
-        churn_log2n: if gpu { 24 } else { 16 },
-        churn_loads: vec![0.8, 0.9],
-        churn_rounds: if gpu { 30 } else { 10 },
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let value = args.get(i + 1).cloned().unwrap_or_default();
-        let mut flag = false;
-        match args[i].as_str() {
-            "--log2n" => o.log2n = value.parse().unwrap_or(o.log2n),
-            "--loads" => o.loads = value.split(',').filter_map(|s| s.parse().ok()).collect(),
-            "--reps" => o.reps = value.parse().unwrap_or(o.reps).clamp(1, 20),
-            "--tuning" => {
-                o.tunings = parse_tunings(&value)
-                    .into_iter()
-                    .map(|(workgroup_size, keys_per_invocation)| {
-                        Some(HashTuning {
-                            workgroup_size,
-                            keys_per_invocation,
-                        })
-                    })
-                    .collect()
-            }
-            "--buckets" => {
-                o.buckets = value
-                    .split(',')
-                    .filter_map(|s| s.parse().ok().map(Some))
-                    .collect()
-            }
-            "--unpacked" => (o.unpacked, flag) = (true, true),
-            "--no-sweep" => (o.sweep, flag) = (false, true),
-            "--sweep-log2cap" => o.sweep_log2cap = value.parse().unwrap_or(o.sweep_log2cap),
-            "--sweep-log2batch" => o.sweep_log2batch = value.parse().unwrap_or(o.sweep_log2batch),
-            "--sweep-to" => o.sweep_to = value.parse().unwrap_or(o.sweep_to),
-            "--no-churn" => (o.churn, flag) = (false, true),
-            "--churn-log2n" => o.churn_log2n = value.parse().unwrap_or(o.churn_log2n),
-            "--churn-loads" => o.churn_loads = value.split(',').filter_map(|s| s.parse().ok()).collect(),
-            "--churn-rounds" => o.churn_rounds = value.parse().unwrap_or(o.churn_rounds).clamp(1, 100),
-            other => {
-                eprintln!("unknown argument {other}");
-                std::process::exit(2);
-            }
-        }
-        i += if flag { 1 } else { 2 };
+    let o = vkalgo_bench::harness::Options::parse(ctx, "hash", AXES, args);
+    let mut tunings: Vec<Option<HashTuning>> = o
+        .tunings("tuning")
+        .into_iter()
+        .map(|(workgroup_size, keys_per_invocation, _)| {
+            Some(HashTuning {
+                workgroup_size,
+                keys_per_invocation,
+            })
+        })
+        .collect();
+    if o.text("tuning").is_empty() {
+        tunings.push(None);
     }
-    o
+    let mut buckets: Vec<Option<u32>> = o.list("buckets").into_iter().map(Some).collect();
+    if o.text("buckets").is_empty() {
+        buckets.push(None);
+    }
+    Options {
+        log2n: o.get("log2n", 26),
+        loads: o.list("loads"),
+        reps: o.get("reps", 1u32).clamp(1, 20),
+        tunings,
+        buckets,
+        unpacked: o.flag("unpacked"),
+        sweep: !o.flag("no-sweep"),
+        sweep_log2cap: o.get("sweep-log2cap", 27),
+        sweep_log2batch: o.get("sweep-log2batch", 22),
+        sweep_to: o.get("sweep-to", 0.95),
+        churn: !o.flag("no-churn"),
+        churn_log2n: o.get("churn-log2n", 24),
+        churn_loads: o.list("churn-loads"),
+        churn_rounds: o.get("churn-rounds", 30u32).clamp(1, 100),
+    }
 }
 
 /// murmur3's fmix32: a bijection, so distinct indices give distinct keys.
@@ -137,20 +135,30 @@ struct Row {
 }
 
 impl Row {
+    /// The row's cells.
+    fn cells(&self) -> [String; 6] {
+        [
+            self.op.to_string(),
+            self.variant.clone(),
+            self.n.to_string(),
+            format!("{:.3}", self.ms),
+            format!("{:.2}", rate(self.n, self.ms)),
+            if self.ok { "yes" } else { "NO" }.to_string(),
+        ]
+    }
+
+    /// Prints the row (the summary table at the end keeps it for the page) and its record.
     fn print(&self, copy_gbs: f64) {
-        let rate = self.n as f64 / (self.ms * 1e-3) / 1e9;
-        println!(
-            "| {} | {} | {} | {:.3} | {:.2} | {} |",
-            self.op,
-            self.variant,
+        println!("| {} |", self.cells().join(" | "));
+        let algo = format!("hash_{}_u32", self.op);
+        let extra = format!("{copy_gbs:.0}");
+        report::result(
+            &algo,
+            &self.variant,
             self.n,
             self.ms,
-            rate,
-            if self.ok { "yes" } else { "NO" }
-        );
-        println!(
-            "RESULT\tvkalgo\thash_{}_u32\t{}\t{}\t{:.6}\t{:.3}\t{copy_gbs:.0}",
-            self.op, self.variant, self.n, self.ms, rate
+            rate(self.n, self.ms),
+            &extra,
         );
     }
 }
@@ -335,20 +343,15 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             rows.push(churn(ctx, &o, &timer, yard, load)?);
         }
     }
-    println!("\nsummary: device {}, copy {copy_gbs:.0} GB/s", ctx.device_name());
-    println!("| op | variant | N | ms | G keys/s | verified |");
-    println!("|---|---|---|---|---|---|");
+    let table = report::table(
+        &format!(
+            "hash map, u32 keys and values (device {}, copy {copy_gbs:.0} GB/s)",
+            ctx.device_name()
+        ),
+        &["op", "variant", "N", "ms", "G keys/s", "verified"],
+    );
     for r in &rows {
-        let rate = r.n as f64 / (r.ms * 1e-3) / 1e9;
-        println!(
-            "| {} | {} | {} | {:.3} | {:.2} | {} |",
-            r.op,
-            r.variant,
-            r.n,
-            r.ms,
-            rate,
-            if r.ok { "yes" } else { "NO" }
-        );
+        table.row(&r.cells());
     }
     if rows.iter().any(|r| !r.ok) {
         eprintln!("VERIFICATION FAILED");
@@ -393,8 +396,10 @@ fn sweep(
         o.sweep_log2batch,
         total as f64 / capacity as f64
     );
-    println!("| batch | load before | load after | ms | G keys/s |");
-    println!("|---|---|---|---|---|");
+    let table = report::table(
+        "load sweep",
+        &["batch", "load before", "load after", "ms", "G keys/s"],
+    );
     let failed_range = counter.sub_range(0, 4);
     yard.warm(ctx, timer)?;
     let times = timer.regions(|cmd, mark| {
@@ -423,8 +428,18 @@ fn sweep(
         let before = start as f64 / capacity as f64;
         let after = (start + len) as f64 / capacity as f64;
         let rate = len as f64 / (ms * 1e-3) / 1e9;
-        println!("| {b} | {before:.3} | {after:.3} | {ms:.3} | {rate:.2} |");
-        println!("RESULT\tvkalgo\thash_sweep_insert_u32\t{before:.4}-{after:.4}\t{len}\t{ms:.6}\t{rate:.3}\t{capacity}");
+        table.line(&format!(
+            "| {b} | {before:.3} | {after:.3} | {ms:.3} | {rate:.2} |"
+        ));
+        let variant = format!("{before:.4}-{after:.4}");
+        report::result(
+            "hash_sweep_insert_u32",
+            &variant,
+            len,
+            ms,
+            rate,
+            &capacity.to_string(),
+        );
         if before >= 0.9 - 1e-9 {
             in_band.0 += len;
             in_band.1 += ms;
@@ -462,10 +477,14 @@ fn sweep(
         failed[0],
         if got == values { "yes" } else { "NO" }
     );
-    println!(
-        "RESULT\tvkalgo\thash_find_hit_u32\tload{:.3}_sweep\t{total}\t{find_ms:.6}\t{:.3}\t0",
-        total as f64 / capacity as f64,
-        total as f64 / (find_ms * 1e-3) / 1e9
+    let variant = format!("load{:.3}_sweep", total as f64 / capacity as f64);
+    report::result(
+        "hash_find_hit_u32",
+        &variant,
+        total,
+        find_ms,
+        rate(total, find_ms),
+        "0",
     );
     if in_band.0 > 0 {
         let rate = in_band.0 as f64 / (in_band.1 * 1e-3) / 1e9;
@@ -475,9 +494,13 @@ fn sweep(
             in_band.0,
             in_band.1
         );
-        println!(
-            "RESULT\tvkalgo\thash_sweep_band_u32\t0.90-0.95\t{}\t{:.6}\t{rate:.3}\t0",
-            in_band.0, in_band.1
+        report::result(
+            "hash_sweep_band_u32",
+            "0.90-0.95",
+            in_band.0,
+            in_band.1,
+            rate,
+            "0",
         );
     }
     if !ok {
@@ -557,15 +580,20 @@ fn churn(ctx: &Context, o: &Options, timer: &Timer, yard: &Yardstick, load: f64)
         stats.size,
         stats.tombstones
     );
-    println!("| rounds | erase ms | insert ms | G keys/s (erase + insert) |");
-    println!("|---|---|---|---|");
+    let table = report::table(
+        &format!("churn at load {load}"),
+        &["rounds", "erase ms", "insert ms", "G keys/s (erase + insert)"],
+    );
     let mut last = (0.0, 0.0, 0u64);
     for group in 0..rounds.div_ceil(10) {
         let (a, b) = (group * 10, ((group + 1) * 10).min(rounds));
         let erase_ms: f64 = (a..b).map(|r| times[2 * r as usize]).sum::<f64>() / (b - a) as f64;
         let insert_ms: f64 = (a..b).map(|r| times[2 * r as usize + 1]).sum::<f64>() / (b - a) as f64;
         let rate = 2.0 * m as f64 / ((erase_ms + insert_ms) * 1e-3) / 1e9;
-        println!("| {a}-{} | {erase_ms:.3} | {insert_ms:.3} | {rate:.2} |", b - 1);
+        table.line(&format!(
+            "| {a}-{} | {erase_ms:.3} | {insert_ms:.3} | {rate:.2} |",
+            b - 1
+        ));
         last = (erase_ms, insert_ms, b - a);
     }
     // Verify: the live window found with its values, the first erased window absent.
@@ -600,10 +628,8 @@ fn churn(ctx: &Context, o: &Options, timer: &Timer, yard: &Yardstick, load: f64)
     };
     row.print(copy_gbs);
     for (op, ms) in [("churn_erase", erase_ms), ("churn_insert", insert_ms)] {
-        println!(
-            "RESULT\tvkalgo\thash_{op}_u32\tload{load}\t{m}\t{ms:.6}\t{:.3}\t{copy_gbs:.0}",
-            m as f64 / (ms * 1e-3) / 1e9
-        );
+        let (algo, variant) = (format!("hash_{op}_u32"), format!("load{load}"));
+        report::result(&algo, &variant, m, ms, rate(m, ms), &format!("{copy_gbs:.0}"));
     }
     Ok(row)
 }

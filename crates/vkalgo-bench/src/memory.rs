@@ -3,12 +3,11 @@
 //! allocations (raw `vkAllocateMemory` on chosen memory types, and vkalgo's own allocator) and
 //! measures the compute-shader copy between them.
 //!
-//! Options: `--mib N` (size of each buffer of a pair, default 1024), `--churn N` (staging-sized
-//! allocations per history step, default 16).
+//! Options: `vkalgo-bench memory --help`.
 
 use ash::vk;
 use vkalgo::{BufferRange, Context, GpuBuffer, MemoryLocation, Result, BUFFER_USAGE};
-use vkalgo_bench::harness::{median, Timer, MAX_BATCH};
+use vkalgo_bench::harness::{axis, median, report, Axis, Options, Timer, MAX_BATCH};
 
 /// A buffer bound to its own `VkDeviceMemory` of a chosen memory type.
 struct RawBuffer<'a> {
@@ -77,16 +76,15 @@ fn copy_gbs(ctx: &Context, timer: &Timer, src: &BufferRange, dst: &BufferRange) 
     Ok(2.0 * src.size as f64 / (median(times) * 1e-3) / 1e9)
 }
 
+const AXES: &[Axis] = &[
+    axis("mib", "1024", "MiB of each buffer of a pair"),
+    axis("churn", "16", "staging-sized allocations per history step"),
+];
+
 pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
-    let value = |name: &str, default: u64| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
-    let bytes = value("--mib", 1024) << 20;
-    let churn = value("--churn", 16) as usize;
+    let o = Options::parse(ctx, "memory", AXES, args);
+    let bytes = o.get("mib", 1024u64) << 20;
+    let churn: usize = o.get("churn", 16);
     let timer = Timer::new(ctx)?;
     let props = unsafe {
         ctx.instance()
@@ -234,11 +232,12 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         drop(staging);
         curve(&format!("after GPU copies into {label} memory, no CPU reads"))?;
     }
-    println!();
-    println!("| history before the pair | copy GB/s |");
-    println!("|---|---|");
+    let table = report::table(
+        "copy of a pair after each history",
+        &["history before the pair", "copy GB/s"],
+    );
     for (label, gbs) in rows {
-        println!("| {label} | {gbs:.0} |");
+        table.row(&[label, format!("{gbs:.0}")]);
     }
     Ok(())
 }

@@ -1,6 +1,4 @@
-//! Merge benchmark: `vkalgo-bench merge [--sizes 23,26] [--set-sizes 24] [--reps 20]
-//! [--types keys,pairs] [--ops and,or,andnot,xor] [--set-paths auto,lookback,csw]
-//! [--tuning 256x11,128x15] [--sort-sizes 20,24] [--pass-times]`.
+//! Merge benchmark: `vkalgo-bench merge` (options: `vkalgo-bench merge --help`).
 //!
 //! Sizes are log2 of EACH run: `--sizes 26` merges 2^26 + 2^26 u32 keys (or u32 -> u32 pairs).
 //! Runs hold the same data as bench/cuda/merge_bench.cu: run r (0: A, 1: B) element i is
@@ -25,9 +23,31 @@ use vkalgo::{
     MergeSortDesc, MergeTuning, Result, SetOp, SetOpArgs, SetOpDesc, SetOpPath, SortArgs, SortDesc,
     ValueType,
 };
+use vkalgo_bench::harness::report::{self, rate};
 use vkalgo_bench::harness::{
-    download, median, parse_tunings, print_pass_times, random_u32, upload, yardstick, Timer, MAX_BATCH,
+    axis, download, flag, median, print_pass_times, random_u32, sized, upload, yardstick, Axis, Timer,
+    MAX_BATCH,
 };
+
+const AXES: &[Axis] = &[
+    sized("sizes", "23,26", "16,18", "log2 of EACH run merged"),
+    sized("set-sizes", "24", "16", "log2 of each run of the set operations"),
+    axis(
+        "sort-sizes",
+        "",
+        "log2 key counts of the merge sort (and the radix sort beside it)",
+    ),
+    sized("reps", "20", "3", "timed repetitions (median)"),
+    axis("types", "keys,pairs", "keys, pairs (u32 -> u32)"),
+    axis("ops", "and,or,andnot,xor", "set operations"),
+    axis("set-paths", "auto", "auto, lookback, csw (count-scan-write)"),
+    axis(
+        "tuning",
+        "",
+        "workgroup size x items per invocation, e.g. 256x11,128x15",
+    ),
+    flag("pass-times", "also each pass's GPU time"),
+];
 
 struct Options {
     sizes: Vec<u32>,
@@ -43,82 +63,44 @@ struct Options {
 }
 
 fn parse_options(ctx: &Context, args: &[String]) -> Options {
-    let gpu = !ctx.is_cpu_device();
-    let mut options = Options {
-        sizes: if gpu { vec![23, 26] } else { vec![16, 18] },
-        set_sizes: if gpu { vec![24] } else { vec![16] },
-        sort_sizes: Vec::new(),
-        reps: if gpu { 20 } else { 3 },
-        types: vec!["keys".into(), "pairs".into()],
-        ops: SetOp::ALL.to_vec(),
-        set_paths: vec![SetOpPath::Auto],
-        tunings: vec![None],
-        pass_times: false,
-    };
-    let list = |v: &str| -> Vec<String> {
-        v.split(',')
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect()
-    };
-    let numbers = |v: &str| -> Vec<u32> { list(v).iter().filter_map(|s| s.parse().ok()).collect() };
-    let mut i = 0;
-    while i < args.len() {
-        if args[i] == "--pass-times" {
-            options.pass_times = true;
-            i += 1;
-            continue;
-        }
-        let value = args.get(i + 1).cloned().unwrap_or_default();
-        match args[i].as_str() {
-            "--sizes" => options.sizes = numbers(&value),
-            "--set-sizes" => options.set_sizes = numbers(&value),
-            "--sort-sizes" => options.sort_sizes = numbers(&value),
-            "--reps" => options.reps = value.parse().unwrap_or(options.reps).max(1),
-            "--types" => options.types = list(&value),
-            "--ops" => {
-                options.ops = list(&value)
-                    .iter()
-                    .filter_map(|o| match o.as_str() {
-                        "and" => Some(SetOp::And),
-                        "or" => Some(SetOp::Or),
-                        "andnot" => Some(SetOp::AndNot),
-                        "xor" => Some(SetOp::Xor),
-                        _ => None,
-                    })
-                    .collect()
-            }
-            "--set-paths" => {
-                options.set_paths = list(&value)
-                    .iter()
-                    .filter_map(|p| match p.as_str() {
-                        "auto" => Some(SetOpPath::Auto),
-                        "lookback" => Some(SetOpPath::Lookback),
-                        "csw" | "count_scan_write" => Some(SetOpPath::CountScanWrite),
-                        _ => None,
-                    })
-                    .collect()
-            }
-            "--tuning" => {
-                options.tunings = parse_tunings(&value)
-                    .into_iter()
-                    .map(|(workgroup_size, items_per_thread)| {
-                        Some(MergeTuning {
-                            workgroup_size,
-                            items_per_thread,
-                            lookback_spins: 0,
-                        })
-                    })
-                    .collect()
-            }
-            other => {
-                eprintln!("unknown argument {other}");
-                std::process::exit(2);
-            }
-        }
-        i += 2;
+    let o = vkalgo_bench::harness::Options::parse(ctx, "merge", AXES, args);
+    let ops = [
+        ("and", SetOp::And),
+        ("or", SetOp::Or),
+        ("andnot", SetOp::AndNot),
+        ("xor", SetOp::Xor),
+    ];
+    let set_paths = [
+        ("auto", SetOpPath::Auto),
+        ("lookback", SetOpPath::Lookback),
+        ("csw", SetOpPath::CountScanWrite),
+        ("count_scan_write", SetOpPath::CountScanWrite),
+    ];
+    let mut tunings: Vec<Option<MergeTuning>> = o
+        .tunings("tuning")
+        .into_iter()
+        .map(|(workgroup_size, items_per_thread, _)| {
+            Some(MergeTuning {
+                workgroup_size,
+                items_per_thread,
+                lookback_spins: 0,
+            })
+        })
+        .collect();
+    if o.text("tuning").is_empty() {
+        tunings.push(None);
     }
-    options
+    Options {
+        sizes: o.list("sizes"),
+        set_sizes: o.list("set-sizes"),
+        sort_sizes: o.list("sort-sizes"),
+        reps: o.get("reps", 1usize).max(1),
+        types: o.names("types"),
+        ops: o.choices("ops", &ops),
+        set_paths: o.choices("set-paths", &set_paths),
+        tunings,
+        pass_times: o.flag("pass-times"),
+    }
 }
 
 /// The integer hash of bench/cuda/merge_bench.cu (a bijection on u32).
@@ -142,10 +124,6 @@ fn tuning_text(t: &Option<MergeTuning>) -> String {
     t.map_or("default".into(), |t| {
         format!("{}x{}", t.workgroup_size, t.items_per_thread)
     })
-}
-
-struct Row {
-    text: String,
 }
 
 /// Runs the merge benchmark with the command-line arguments after `merge`.
@@ -177,25 +155,41 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         &in_buf.sub_range(0, 2 * run_bytes),
         &out_buf.sub_range(0, 2 * run_bytes),
     )?;
-    let mut rows: Vec<Row> = Vec::new();
-    let header = "| algorithm | tuning | A + B | ms | G elements/s | GB/s | % of copy | verified |\n|---|---|---|---|---|---|---|---|";
-    println!("\n{header}");
-    let mut report =
+    let table = report::table(
+        "merge, set operations on sorted runs, merge sort (u32)",
+        &[
+            "algorithm",
+            "tuning",
+            "A + B",
+            "ms",
+            "G elements/s",
+            "GB/s",
+            "% of copy",
+            "verified",
+        ],
+    );
+    let row =
         |algo: &str, tuning: &Option<MergeTuning>, n: u64, label: &str, ms: f64, bytes: f64, ok: bool| {
-            let gelems = n as f64 / (ms * 1e-3) / 1e9;
             let gbs = bytes / (ms * 1e-3) / 1e9;
-            let text = format!(
-                "| {algo} | {} | {label} | {ms:.4} | {gelems:.1} | {gbs:.0} | {:.0}% | {} |",
+            table.row(&[
+                algo.to_string(),
                 tuning_text(tuning),
-                100.0 * gbs / copy_gbs,
-                if ok { "yes" } else { "NO" }
+                label.to_string(),
+                format!("{ms:.4}"),
+                format!("{:.1}", rate(n, ms)),
+                format!("{gbs:.0}"),
+                format!("{:.0}%", 100.0 * gbs / copy_gbs),
+                if ok { "yes" } else { "NO" }.to_string(),
+            ]);
+            let suffix = tuning.map_or(String::new(), |_| format!("_{}", tuning_text(tuning)));
+            report::result(
+                algo,
+                &format!("vkalgo{suffix}"),
+                n,
+                ms,
+                rate(n, ms),
+                &format!("{bytes:.0}"),
             );
-            println!("{text}");
-            println!(
-                "RESULT\tvkalgo\t{algo}\tvkalgo{}\t{n}\t{ms:.6}\t{gelems:.3}\t{bytes:.0}",
-                tuning.map_or(String::new(), |_| format!("_{}", tuning_text(tuning)))
-            );
-            rows.push(Row { text });
             if !ok {
                 eprintln!("MISMATCH: {algo} {label}");
                 std::process::exit(1);
@@ -244,7 +238,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 let plan = match ctx.merge_plan(&desc) {
                     Ok(p) => p,
                     Err(e) => {
-                        println!("| {algo} | {} | skipped: {e} |", tuning_text(tuning));
+                        table.line(&format!("| {algo} | {} | skipped: {e} |", tuning_text(tuning)));
                         continue;
                     }
                 };
@@ -275,7 +269,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     ok &= all[2 * n..] == want_values[..];
                 }
                 let bytes = (2 * n) as f64 * if pairs { 16.0 } else { 8.0 };
-                report(
+                row(
                     algo,
                     tuning,
                     2 * n as u64,
@@ -338,7 +332,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 let got: Vec<u32> = download(ctx, &out_buf, 4 + want.len())?;
                 let ok = got[0] as usize == want.len() && got[4..] == want[..];
                 let bytes = (2 * n + want.len()) as f64 * 4.0;
-                report(
+                row(
                     &algo,
                     tuning,
                     2 * n as u64,
@@ -402,7 +396,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             let got: Vec<u32> = download(ctx, &out_buf, offset + n)?;
             let ok = got[offset..] == want[..];
             let passes = 1 + plan.rounds(n as u64);
-            report(
+            row(
                 "merge_sort_u32",
                 tuning,
                 n as u64,
@@ -445,7 +439,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             0
         };
         let got: Vec<u32> = download(ctx, &out_buf, offset + n)?;
-        report(
+        row(
             "radix_sort_u32",
             &None,
             n as u64,
@@ -456,13 +450,5 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         );
     }
 
-    println!(
-        "\nsummary: device {}, copy {copy_gbs:.0} GB/s",
-        ctx.profile().device_name
-    );
-    println!("{header}");
-    for r in rows {
-        println!("{}", r.text);
-    }
     Ok(())
 }

@@ -1,5 +1,4 @@
-//! Set benchmark: `vkalgo-bench set [--log2n 24] [--reps 5] [--cases sparse,dense,clustered]
-//! [--pass-times] [--no-run-optimize] [--packed]`.
+//! Set benchmark: `vkalgo-bench set` (options: `vkalgo-bench set --help`).
 //!
 //! For each case two sets of about 2^log2n values (sparse: uniform over 2^32; dense: uniform
 //! over [0, 2^(log2n+1)), so bitmap chunks half full; clustered: runs of 1..4096 values at
@@ -45,7 +44,8 @@ use vkalgo::{
     GpuSetContainsArgs, GpuSetFilterArgs, GpuSetInsertSortedArgs, GpuSetOpArgs, GpuSetRangeCardinalityArgs,
     GpuSetToArrayArgs, MemoryLocation, Result, SetOp, SetOpStatus, SetOperand,
 };
-use vkalgo_bench::harness::{median, print_pass_times, yardstick, Timer};
+use vkalgo_bench::harness::report::{self, rate};
+use vkalgo_bench::harness::{axis, flag, median, print_pass_times, sized, yardstick, Axis, Options, Timer};
 
 fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -224,10 +224,13 @@ fn card_path() -> CardinalityPath {
     }
 }
 
+/// A row of the sets' table and its record.
 fn result_line(name: &str, case: &str, n: usize, ms: f64, extra: &str) {
-    let rate = n as f64 / (ms * 1e-3) / 1e9;
-    println!("{name:<22} {case:<10} n={n:<10} {ms:>9.4} ms {rate:>8.2} G/s {extra}");
-    println!("RESULT\tvkalgo\tset_{name}\t{case}\t{n}\t{ms:.6}\t{rate:.3}\t{extra}");
+    let rate = rate(n as u64, ms);
+    report::line(&format!(
+        "| {name} | {case} | {n} | {ms:.4} | {rate:.2} | {extra} |"
+    ));
+    report::result(&format!("set_{name}"), case, n as u64, ms, rate, extra);
 }
 
 /// The memory of `set` (`n` values) against the size of its Roaring serialization (`roaring`
@@ -238,47 +241,46 @@ fn print_memory(case: &str, form: &str, set: &GpuSet, n: usize, roaring: u64) {
         "{case}: {n} values, {}memory {bytes} bytes, Roaring portable serialization {roaring} bytes: {ratio:.3}x",
         form.replace('_', " ")
     );
-    println!("RESULT\tvkalgo\tset_memory_{form}ratio\t{case}\t{n}\t0\t{ratio:.4}\t{roaring}");
-    println!("RESULT\tvkalgo\tset_memory_{form}bytes\t{case}\t{n}\t0\t0\t{bytes}");
+    let n = n as u64;
+    report::result(
+        &format!("set_memory_{form}ratio"),
+        case,
+        n,
+        0.0,
+        ratio,
+        &roaring.to_string(),
+    );
+    report::result(
+        &format!("set_memory_{form}bytes"),
+        case,
+        n,
+        0.0,
+        0.0,
+        &bytes.to_string(),
+    );
 }
 
+const AXES: &[Axis] = &[
+    sized("log2n", "24", "14", "log2 values of each set"),
+    sized("reps", "5", "2", "timed repetitions (median, at most 20)"),
+    axis(
+        "cases",
+        "sparse,dense,clustered",
+        "sparse, dense, clustered, arrays, long-arrays, full",
+    ),
+    flag("pass-times", "also each pass's GPU time"),
+    flag("no-run-optimize", "operands as built from values (no run chunks)"),
+    flag("packed", "the operations read the operands packed"),
+];
+
 pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
-    let gpu = !ctx.is_cpu_device();
-    let mut log2n: u32 = if gpu { 24 } else { 14 };
-    let mut reps: u32 = if gpu { 5 } else { 2 };
-    let mut cases = vec!["sparse".to_string(), "dense".into(), "clustered".into()];
-    let mut pass_times = false;
-    let mut run_optimize = true;
-    let mut packed = false;
-    let mut i = 0;
-    while i < args.len() {
-        if args[i] == "--pass-times" {
-            pass_times = true;
-            i += 1;
-            continue;
-        }
-        if args[i] == "--no-run-optimize" {
-            run_optimize = false;
-            i += 1;
-            continue;
-        }
-        if args[i] == "--packed" {
-            packed = true;
-            i += 1;
-            continue;
-        }
-        let value = args.get(i + 1).cloned().unwrap_or_default();
-        match args[i].as_str() {
-            "--log2n" => log2n = value.parse().unwrap_or(log2n),
-            "--reps" => reps = value.parse().unwrap_or(reps).clamp(1, 20),
-            "--cases" => cases = value.split(',').map(|s| s.to_string()).collect(),
-            other => {
-                eprintln!("unknown argument {other}");
-                std::process::exit(2);
-            }
-        }
-        i += 2;
-    }
+    let o = Options::parse(ctx, "set", AXES, args);
+    let log2n: u32 = o.get("log2n", 14);
+    let reps: u32 = o.get("reps", 2u32).clamp(1, 20);
+    let cases = o.names("cases");
+    let pass_times = o.flag("pass-times");
+    let run_optimize = !o.flag("no-run-optimize");
+    let packed = o.flag("packed");
     let n = 1usize << log2n;
     let timer = Timer::new(ctx)?;
     let bytes = (n as u64 * 4).max(1 << 20);
@@ -304,6 +306,10 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         "bench batch statuses",
     )?;
     let empty = GpuSet::new(ctx)?;
+    report::table(
+        "sets (G values/s: input values per second)",
+        &["operation", "case", "n", "ms", "G values/s", "extra"],
+    );
     for case in &cases {
         if case == "full" {
             run_full(ctx, &timer, yard, &scratch, &status, reps, pass_times)?;
@@ -313,11 +319,8 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         let vb = case_values(case, n, 2);
         let mut a = GpuSet::from_values(ctx, &va)?;
         let mut b = GpuSet::from_values(ctx, &vb)?;
-        println!(
-            "RESULT\tvkalgo\tset_memory_plain_bytes\t{case}\t{}\t0\t0\t{}",
-            va.len(),
-            a.memory_bytes()
-        );
+        let plain = a.memory_bytes().to_string();
+        report::result("set_memory_plain_bytes", case, va.len() as u64, 0.0, 0.0, &plain);
         let plain_blocks = a.pool_blocks();
         // The operands as pyroaring's BitMap(values) holds them: after run_optimize (run
         // chunks where smaller), unless --no-run-optimize.

@@ -1,8 +1,7 @@
-//! Radix-sort benchmark: `vkalgo-bench sort [--sizes 16,20,24,26,28] [--reps 20]
-//! [--types u32,pairs,u64,f32,pairs64,i32,i64,f64] [--paths auto,onesweep,safe,small] [--tuning 512x8,512x20/2]
-//! [--end-bits 8,16,0] [--key-bits 32]` (end bits other than 0 sort fewer digits: the cost of
-//! each pass; key bits other than 0 draw keys below 2^bits, so the digits above are the same in
-//! every key: the cost of a pass whose digit is constant).
+//! Radix-sort benchmark: `vkalgo-bench sort` (options: `vkalgo-bench sort --help`; end bits
+//! other than 0 sort fewer digits: the cost of each pass; key bits other than 0 draw keys below
+//! 2^bits, so the digits above are the same in every key: the cost of a pass whose digit is
+//! constant).
 //!
 //! Each repetition restores the unsorted input with a compute copy (not timed: GPU timestamps
 //! bracket the sort alone), so every sort sees fresh random data. Verification: the output is
@@ -17,9 +16,39 @@ use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, Result, SortArgs, SortDesc, SortPath,
     SortResult, SortTuning, ValueType,
 };
+use vkalgo_bench::harness::report;
 use vkalgo_bench::harness::{
-    download, median, parse_tunings, random_u32, upload, yardstick, Timer, MAX_BATCH,
+    axis, download, median, random_u32, sized, upload, yardstick, Axis, Timer, MAX_BATCH,
 };
+
+const AXES: &[Axis] = &[
+    sized("sizes", "16,20,24,26,28", "12,16,18", "log2 key counts"),
+    sized("reps", "20", "3", "timed repetitions (median)"),
+    axis(
+        "types",
+        "u32,pairs,u64,f32",
+        "u32, pairs, u64, f32, pairs64, i32, i64, f64",
+    ),
+    axis("paths", "auto", "auto, onesweep, safe, small"),
+    axis(
+        "tuning",
+        "",
+        "workgroup size x keys per invocation[/stage split], e.g. 512x8,512x20/2",
+    ),
+    axis("end-bits", "0", "end bits (0: all; fewer sort fewer digits)"),
+    axis(
+        "key-bits",
+        "0",
+        "keys below 2^bits (0: full range): the cost of a constant digit",
+    ),
+];
+
+const PATHS: &[(&str, SortPath)] = &[
+    ("auto", SortPath::Auto),
+    ("onesweep", SortPath::Onesweep),
+    ("safe", SortPath::Safe),
+    ("small", SortPath::Small),
+];
 
 struct Options {
     sizes: Vec<u32>,
@@ -32,66 +61,31 @@ struct Options {
 }
 
 fn parse_options(ctx: &Context, args: &[String]) -> Options {
-    let gpu = !ctx.is_cpu_device();
-    let mut options = Options {
-        sizes: if gpu {
-            vec![16, 20, 24, 26, 28]
-        } else {
-            vec![12, 16, 18]
-        },
-        reps: if gpu { 20 } else { 3 },
-        types: ["u32", "pairs", "u64", "f32"].map(String::from).to_vec(),
-        paths: vec![SortPath::Auto],
-        tunings: vec![None],
-        end_bits: vec![0],
-        key_bits: 0,
-    };
-    let list = |v: &str| -> Vec<String> { v.split(',').map(|s| s.trim().to_string()).collect() };
-    let mut i = 0;
-    while i < args.len() {
-        let value = args.get(i + 1).cloned().unwrap_or_default();
-        match args[i].as_str() {
-            "--sizes" => options.sizes = list(&value).iter().filter_map(|s| s.parse().ok()).collect(),
-            "--reps" => options.reps = value.parse().unwrap_or(options.reps).max(1),
-            "--types" => options.types = list(&value),
-            "--end-bits" => options.end_bits = list(&value).iter().filter_map(|s| s.parse().ok()).collect(),
-            "--key-bits" => options.key_bits = value.parse().unwrap_or(0),
-            "--paths" => {
-                options.paths = list(&value)
-                    .iter()
-                    .filter_map(|p| match p.as_str() {
-                        "auto" => Some(SortPath::Auto),
-                        "onesweep" => Some(SortPath::Onesweep),
-                        "safe" => Some(SortPath::Safe),
-                        "small" => Some(SortPath::Small),
-                        _ => None,
-                    })
-                    .collect()
-            }
-            "--tuning" => {
-                // WGxKEYS, or WGxKEYS/SPLIT for a stage split other than 1.
-                options.tunings = list(&value)
-                    .iter()
-                    .filter_map(|t| {
-                        let (size, split) = t.split_once('/').unwrap_or((t, "1"));
-                        let &(workgroup_size, keys_per_thread) = parse_tunings(size).first()?;
-                        Some(Some(SortTuning {
-                            workgroup_size,
-                            keys_per_thread,
-                            lookback_spins: 0,
-                            stage_split: split.parse().ok()?,
-                        }))
-                    })
-                    .collect()
-            }
-            other => {
-                eprintln!("unknown argument {other}");
-                std::process::exit(2);
-            }
-        }
-        i += 2;
+    let o = vkalgo_bench::harness::Options::parse(ctx, "sort", AXES, args);
+    let mut tunings: Vec<Option<SortTuning>> = o
+        .tunings("tuning")
+        .into_iter()
+        .filter_map(|(workgroup_size, keys_per_thread, split)| {
+            Some(Some(SortTuning {
+                workgroup_size,
+                keys_per_thread,
+                lookback_spins: 0,
+                stage_split: if split.is_empty() { 1 } else { split.parse().ok()? },
+            }))
+        })
+        .collect();
+    if o.text("tuning").is_empty() {
+        tunings.push(None);
     }
-    options
+    Options {
+        sizes: o.list("sizes"),
+        reps: o.get("reps", 1usize).max(1),
+        types: o.names("types"),
+        paths: o.choices("paths", PATHS),
+        tunings,
+        end_bits: o.list("end-bits"),
+        key_bits: o.get("key-bits", 0),
+    }
 }
 
 /// Scratch allocated once for every plan of the run (Onesweep needs about 2 MiB).
@@ -231,9 +225,20 @@ fn phase_times(
 /// Runs the sort benchmark with the command-line arguments after `sort`.
 pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let options = parse_options(ctx, args);
-    println!("\nradix sort (G keys/s; scratch = bytes beyond the keys, values and their alternates)");
-    println!("| keys | path | tuning | N | ms | G keys/s | scratch bytes | alternates bytes | verified |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    let table = report::table(
+        "radix sort (G keys/s; scratch = bytes beyond the keys, values and their alternates)",
+        &[
+            "keys",
+            "path",
+            "tuning",
+            "N",
+            "ms",
+            "G keys/s",
+            "scratch bytes",
+            "alternates bytes",
+            "verified",
+        ],
+    );
     let timer = Timer::new(ctx)?;
     let yard = yardstick(ctx, &timer)?;
     let mut failed = false;
@@ -288,13 +293,17 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     let plan = match ctx.sort_plan(&desc) {
                         Ok(plan) => plan,
                         Err(e) => {
-                            println!("| {type_name} | {path:?} | - | 2^{log2} | skipped: {e} |");
+                            table.line(&format!(
+                                "| {type_name} | {path:?} | - | 2^{log2} | skipped: {e} |"
+                            ));
                             continue;
                         }
                     };
                     let requirements = plan.memory_requirements();
                     if requirements.scratch.size > SCRATCH_BYTES {
-                        println!("| {type_name} | {path:?} | - | 2^{log2} | skipped: scratch over {SCRATCH_BYTES} |");
+                        table.line(&format!(
+                            "| {type_name} | {path:?} | - | 2^{log2} | skipped: scratch over {SCRATCH_BYTES} |"
+                        ));
                         continue;
                     }
                     let words = random_keys(key_type, n, log2 as u64 * 7919 + 13, options.key_bits);
@@ -437,24 +446,27 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     if options.key_bits != 0 {
                         tuning_text += &format!("_keybits{}", options.key_bits);
                     }
-                    println!(
-                        "| {type_name} | {variant} | {tuning_text} | 2^{log2} | {ms:.4} | {rate:.2} | {} | {} | {} |",
-                        requirements.scratch.size,
-                        requirements.keys_alt.size + requirements.values_alt.size,
+                    table.row(&[
+                        type_name.clone(),
+                        variant.clone(),
+                        tuning_text.clone(),
+                        format!("2^{log2}"),
+                        format!("{ms:.4}"),
+                        format!("{rate:.2}"),
+                        requirements.scratch.size.to_string(),
+                        (requirements.keys_alt.size + requirements.values_alt.size).to_string(),
                         match &verdict {
                             Ok(()) => "yes".to_string(),
                             Err(e) => format!("NO: {e}"),
-                        }
-                    );
-                    println!(
-                        "RESULT\tvkalgo\t{algo}\t{variant}{}\t{n}\t{ms:.6}\t{rate:.4}\t{}",
-                        if tuning_text == "default" {
-                            String::new()
-                        } else {
-                            format!("_{tuning_text}")
                         },
-                        requirements.scratch.size
-                    );
+                    ]);
+                    let suffix = if tuning_text == "default" {
+                        String::new()
+                    } else {
+                        format!("_{tuning_text}")
+                    };
+                    let extra = requirements.scratch.size.to_string();
+                    report::result(algo, &format!("{variant}{suffix}"), n as u64, ms, rate, &extra);
                     let t = plan.tuning();
                     println!(
                         "stats: {type_name} 2^{log2} {tuning_text}: tuning {}x{}/{}; resident limit {}; key-buffer copy {copy_gbs:.0} GB/s; {stats}",

@@ -5,7 +5,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use vkalgo::{BufferRange, Context, GpuBuffer, MemoryLocation, Result};
 
-use super::{download, median, random_u32, upload, Timer, MAX_BATCH};
+use super::{download, median, random_u32, report, upload, Timer, MAX_BATCH};
 
 /// The bandwidth yardstick and the warm-up every timed measurement starts with.
 ///
@@ -56,18 +56,13 @@ impl Yardstick {
         y.gbs = gbs_of(bytes, y.ms);
         let check: Vec<u32> = download(ctx, &y.dst, data.len())?;
         assert!(check == data, "compute copy produced wrong data");
-        println!(
+        report::note(&format!(
             "copy bandwidth (compute shader, uvec4, {} MiB): {:.0} GB/s (read + write), {:.3} ms",
             bytes >> 20,
             y.gbs,
             y.ms
-        );
-        println!(
-            "RESULT\tvkalgo\tcopy_u32x4\tshader\t{}\t{:.6}\t{:.1}\t0",
-            bytes / 4,
-            y.ms,
-            y.gbs
-        );
+        ));
+        report::result("copy_u32x4", "shader", bytes / 4, y.ms, y.gbs, "0");
         Ok(y)
     }
 
@@ -118,11 +113,19 @@ impl Yardstick {
         let pick = |parity: usize| median(times.iter().skip(parity).step_by(2).copied().collect());
         let (own_ms, yard_ms) = (pick(0), pick(1));
         let (own_gbs, yard_gbs) = (gbs_of(bytes, own_ms), gbs_of(bytes, yard_ms));
+        // Console only: the page has these in the copy checks' table at the end.
         println!(
             "copy on the {algorithm} buffers, N = {n}: {own_gbs:.0} GB/s, yardstick copy of the same bytes {yard_gbs:.0} GB/s ({:.0}%)",
             100.0 * own_gbs / yard_gbs
         );
-        println!("RESULT\tvkalgo\tcopy_on_{algorithm}\town\t{n}\t{own_ms:.6}\t{own_gbs:.1}\t{yard_gbs:.1}");
+        report::result(
+            &format!("copy_on_{algorithm}"),
+            "own",
+            n,
+            own_ms,
+            own_gbs,
+            &format!("{yard_gbs:.1}"),
+        );
         COPY_CHECKS
             .lock()
             .unwrap()
@@ -148,20 +151,46 @@ pub fn print_copy_checks() {
     if checks.is_empty() {
         return;
     }
-    println!(
-        "\ncopy on each algorithm's own buffers beside the yardstick copy of as many bytes (one process)"
+    let table = report::table(
+        "copy on each algorithm's own buffers beside the yardstick copy of as many bytes (one process)",
+        &["algorithm", "N", "own buffers GB/s", "yardstick GB/s", "ratio"],
     );
-    println!("| algorithm | N | own buffers GB/s | yardstick GB/s | ratio |");
-    println!("|---|---|---|---|---|");
     for (algorithm, n, own, yard) in checks.iter() {
         let label = if n.is_power_of_two() {
             format!("2^{}", n.trailing_zeros())
         } else {
             n.to_string()
         };
-        println!(
-            "| {algorithm} | {label} | {own:.0} | {yard:.0} | {:.3} |",
-            own / yard
-        );
+        table.row(&[
+            algorithm.clone(),
+            label,
+            format!("{own:.0}"),
+            format!("{yard:.0}"),
+            format!("{:.3}", own / yard),
+        ]);
     }
+}
+
+/// The warm-up and the median every algorithm's row reports: `warmup` untimed repetitions of
+/// `setup` then `work`, the yardstick's warm-up, then `reps` timed repetitions (at most
+/// [`MAX_BATCH`], in one submission, full barriers between them). Returns the median
+/// milliseconds of `work` alone.
+pub fn measure(
+    ctx: &Context,
+    timer: &Timer,
+    warmup: u32,
+    reps: usize,
+    mut setup: impl FnMut(ash::vk::CommandBuffer) -> Result<()>,
+    mut work: impl FnMut(ash::vk::CommandBuffer) -> Result<()>,
+) -> Result<f64> {
+    if warmup > 0 {
+        timer.time_each(warmup, |cmd, _| setup(cmd), |cmd, _| work(cmd))?;
+    }
+    yardstick(ctx, timer)?.warm(ctx, timer)?;
+    let reps = reps.clamp(1, MAX_BATCH as usize) as u32;
+    Ok(median(timer.time_each(
+        reps,
+        |cmd, _| setup(cmd),
+        |cmd, _| work(cmd),
+    )?))
 }
