@@ -21,6 +21,9 @@ use vkalgo_bench::harness::{
     axis, download, median, random_u32, sized, upload, yardstick, Axis, Timer, MAX_BATCH,
 };
 
+mod check;
+use check::{phase_times, random_keys, ranks, verify};
+
 const AXES: &[Axis] = &[
     sized("sizes", "16,20,24,26,28", "12,16,18", "log2 key counts"),
     sized("reps", "20", "3", "timed repetitions (median)"),
@@ -104,122 +107,6 @@ fn case(name: &str) -> Option<(&'static str, KeyType, ValueType)> {
         "f64" => ("sort_f64", KeyType::F64, ValueType::None),
         _ => return None,
     })
-}
-
-/// Random keys as raw words: 4-byte keys one word per key, 8-byte keys two (floats with the
-/// exponent's top bit clear: finite). `key_bits` other than 0 keeps each key below
-/// 2^key_bits (unsigned keys).
-fn random_keys(key_type: KeyType, n: usize, seed: u64, key_bits: u32) -> Vec<u32> {
-    let mut words = random_u32(n * (key_type.bytes() as usize / 4), seed);
-    match key_type {
-        KeyType::F32 => words.iter_mut().for_each(|w| *w &= 0xbfff_ffff),
-        KeyType::F64 => words
-            .iter_mut()
-            .skip(1)
-            .step_by(2)
-            .for_each(|w| *w &= 0xbfff_ffff),
-        _ => {}
-    }
-    if key_bits != 0 && matches!(key_type, KeyType::U32 | KeyType::U64) {
-        let mask = u64::MAX >> (64 - key_bits.min(key_type.bits()));
-        if key_type == KeyType::U64 {
-            for pair in words.chunks_exact_mut(2) {
-                pair[0] &= mask as u32;
-                pair[1] &= (mask >> 32) as u32;
-            }
-        } else {
-            words.iter_mut().for_each(|w| *w &= mask as u32);
-        }
-    }
-    words
-}
-
-fn ranks(key_type: KeyType, words: &[u32]) -> Vec<u64> {
-    match key_type {
-        KeyType::U64 => bytemuck::cast_slice::<u32, u64>(words)
-            .iter()
-            .map(|&k| rank_key(k, 0, 0, false))
-            .collect(),
-        KeyType::F32 => words
-            .iter()
-            .map(|&k| rank_key(f32::from_bits(k), 0, 0, false))
-            .collect(),
-        KeyType::I32 => words.iter().map(|&k| rank_key(k as i32, 0, 0, false)).collect(),
-        KeyType::I64 => bytemuck::cast_slice::<u32, u64>(words)
-            .iter()
-            .map(|&k| rank_key(k as i64, 0, 0, false))
-            .collect(),
-        KeyType::F64 => bytemuck::cast_slice::<u32, u64>(words)
-            .iter()
-            .map(|&k| rank_key(f64::from_bits(k), 0, 0, false))
-            .collect(),
-        _ => words.iter().map(|&k| rank_key(k, 0, 0, false)).collect(),
-    }
-}
-
-/// Checks the sorted output (see the module docs). Returns a description of the first error.
-fn verify(input: &[u64], output: &[u64], values: Option<&[u32]>) -> std::result::Result<(), String> {
-    if let Some(i) = output.windows(2).position(|w| w[0] > w[1]) {
-        return Err(format!("not sorted at {i}"));
-    }
-    if let Some(values) = values {
-        let mut seen = vec![false; input.len()];
-        for (i, (&k, &v)) in output.iter().zip(values).enumerate() {
-            let v = v as usize;
-            if v >= input.len() || seen[v] || input[v] != k {
-                return Err(format!("value {v} at {i} is not the index of its key"));
-            }
-            seen[v] = true;
-            if i > 0 && output[i - 1] == k && values[i - 1] as usize > v {
-                return Err(format!("equal keys out of input order at {i}"));
-            }
-        }
-        return Ok(());
-    }
-    if input.len() <= 1 << 24 {
-        let mut expected = input.to_vec();
-        expected.sort_unstable();
-        return if expected == output {
-            Ok(())
-        } else {
-            Err("differs from the CPU sort".into())
-        };
-    }
-    let fingerprint = |v: &[u64]| {
-        v.iter().fold((0u64, 0u64), |(s, m), &k| {
-            let h = k.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29) ^ k;
-            (s.wrapping_add(k), m.wrapping_add(h.wrapping_mul(h | 1)))
-        })
-    };
-    if fingerprint(input) == fingerprint(output) {
-        Ok(())
-    } else {
-        Err("not a permutation of the input (fingerprint)".into())
-    }
-}
-
-/// GPU time of each dispatch of one sort (after restoring its input), as text.
-fn phase_times(
-    ctx: &Context,
-    timer: &Timer,
-    plan: &vkalgo::SortPlan,
-    args: &SortArgs,
-    restore: impl Fn(vk::CommandBuffer) -> Result<()>,
-) -> Result<String> {
-    let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
-    let stages = vk::PipelineStageFlags::ALL_COMMANDS;
-    let stamps = timer.timestamps(|cmd, pool| unsafe {
-        restore(cmd)?;
-        ctx.memory_barrier(cmd, stages, all, stages, all);
-        ctx.device()
-            .cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 0);
-        Ok(1 + plan.record_profiled(cmd, args, pool, 1)?.1)
-    })?;
-    Ok(stamps
-        .windows(2)
-        .map(|w| format!("{:.4}", w[1] - w[0]))
-        .collect::<Vec<_>>()
-        .join(" "))
 }
 
 /// Runs the sort benchmark with the command-line arguments after `sort`.
