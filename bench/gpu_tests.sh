@@ -5,7 +5,7 @@
 # arguments for every binary (e.g. "--ignored" for the GPU-only large cases). The argument
 # `large` names the large-count checks (crates/vkalgo-bench/tests/large_*.rs, run with
 # --ignored: counts past 2^31, VKALGO_LARGE_COUNT to change it, see
-# crates/vkalgo-bench/src/large.rs); without it they run their self-tests only. With OUT set (the
+# crates/vkalgo-bench/src/large/mod.rs); without it they run their self-tests only. With OUT set (the
 # device tool's output folder), each binary's whole output goes to $OUT/tests/<name>.txt and
 # the table, row by row as binaries finish, to $OUT/tests/summary.md, so that a command that
 # runs out of time still brings back what finished.
