@@ -122,3 +122,67 @@ pub(super) fn phase_times(
         .collect::<Vec<_>>()
         .join(" "))
 }
+
+/// Checks the sorted output words of `key_type` keys (sorted on bits below `end_bit`, 0: all)
+/// against the input words (see the module docs of the sort benchmark).
+pub(super) fn check_output(
+    key_type: KeyType,
+    value_type: ValueType,
+    end_bit: u32,
+    words: &[u32],
+    out_words: &[u32],
+    out_values: Option<&[u32]>,
+) -> std::result::Result<(), String> {
+    let mask = if end_bit == 0 || end_bit >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << end_bit) - 1
+    };
+    let masked = |w: &[u32]| -> Vec<u64> { ranks(key_type, w).iter().map(|r| r & mask).collect() };
+    if end_bit == 0 || value_type != ValueType::None {
+        verify(&masked(words), &masked(out_words), out_values)
+    } else {
+        // Keys only on a bit range: sorted on the range and a permutation.
+        let out_ranks = ranks(key_type, out_words);
+        let sorted = out_ranks.windows(2).all(|w| w[0] & mask <= w[1] & mask);
+        let mut a = ranks(key_type, words);
+        let mut b = out_ranks;
+        a.sort_unstable();
+        b.sort_unstable();
+        if sorted && a == b {
+            Ok(())
+        } else {
+            Err("bit-range sort wrong".to_string())
+        }
+    }
+}
+
+/// The Onesweep counters of the last sort (fallbacks, timeouts, polls, look-back steps) as
+/// text; prints the per-tile cycle counts where the build counted them.
+pub(super) fn onesweep_stats(
+    ctx: &Context,
+    scratch: &GpuBuffer,
+    plan: &vkalgo::SortPlan,
+    n: u64,
+) -> Result<String> {
+    let words: Vec<u32> = download(ctx, scratch, (ONESWEEP_STATS_OFFSET / 4 + 16) as usize)?;
+    let w = &words[(ONESWEEP_STATS_OFFSET / 4) as usize..];
+    let tile_passes = n.div_ceil(plan.tile_size()) * plan.pass_count() as u64;
+    if w[8..14].iter().any(|&c| c != 0) {
+        let clocks: Vec<String> = w[8..14]
+            .iter()
+            .map(|&c| format!("{}", c as u64 * 16 / tile_passes.max(1)))
+            .collect();
+        println!(
+                "cycles per tile (ticket, key loads + ballots, counter updates, digit scan + ranks + staging, look-back, scatter): {}; most workgroups in flight: {}; look-back per tile: {:.2} idle steps, {:.2} predecessors added",
+                clocks.join(" "),
+                w[15],
+                w[6] as f64 / tile_passes.max(1) as f64,
+                w[7] as f64 / tile_passes.max(1) as f64
+            );
+    }
+    Ok(format!(
+            "fallbacks {}, ring-wait timeouts {}, tail-wait timeouts {}, ring polls {}, tail polls {}, look-back steps {} ({} tiles x {} passes)",
+            w[0], w[1], w[2], w[3], w[4], w[5], n / plan.tile_size(), plan.pass_count()
+        ))
+}

@@ -22,7 +22,7 @@ use vkalgo_bench::harness::{
 };
 
 mod check;
-use check::{phase_times, random_keys, ranks, verify};
+use check::{check_output, onesweep_stats, phase_times, random_keys};
 
 const AXES: &[Axis] = &[
     sized("sizes", "16,20,24,26,28", "12,16,18", "log2 key counts"),
@@ -261,51 +261,16 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         Some(b) => Some(download(ctx, b, n)?),
                         None => None,
                     };
-                    let mask = if end_bit == 0 || end_bit >= 64 {
-                        u64::MAX
-                    } else {
-                        (1u64 << end_bit) - 1
-                    };
-                    let masked =
-                        |w: &[u32]| -> Vec<u64> { ranks(key_type, w).iter().map(|r| r & mask).collect() };
-                    let verdict = if end_bit == 0 || value_type != ValueType::None {
-                        verify(&masked(&words), &masked(&out_words), out_values.as_deref())
-                    } else {
-                        // Keys only on a bit range: sorted on the range and a permutation.
-                        let out_ranks = ranks(key_type, &out_words);
-                        let sorted = out_ranks.windows(2).all(|w| w[0] & mask <= w[1] & mask);
-                        let mut a = ranks(key_type, &words);
-                        let mut b = out_ranks;
-                        a.sort_unstable();
-                        b.sort_unstable();
-                        if sorted && a == b {
-                            Ok(())
-                        } else {
-                            Err("bit-range sort wrong".to_string())
-                        }
-                    };
+                    let verdict = check_output(
+                        key_type,
+                        value_type,
+                        end_bit,
+                        &words,
+                        &out_words,
+                        out_values.as_deref(),
+                    );
                     let stats = if plan.path() == SortPath::Onesweep && n as u64 > plan.small_limit() {
-                        let words: Vec<u32> =
-                            download(ctx, &scratch, (ONESWEEP_STATS_OFFSET / 4 + 16) as usize)?;
-                        let w = &words[(ONESWEEP_STATS_OFFSET / 4) as usize..];
-                        let tile_passes = (n as u64).div_ceil(plan.tile_size()) * plan.pass_count() as u64;
-                        if w[8..14].iter().any(|&c| c != 0) {
-                            let clocks: Vec<String> = w[8..14]
-                                .iter()
-                                .map(|&c| format!("{}", c as u64 * 16 / tile_passes.max(1)))
-                                .collect();
-                            println!(
-                                "cycles per tile (ticket, key loads + ballots, counter updates, digit scan + ranks + staging, look-back, scatter): {}; most workgroups in flight: {}; look-back per tile: {:.2} idle steps, {:.2} predecessors added",
-                                clocks.join(" "),
-                                w[15],
-                                w[6] as f64 / tile_passes.max(1) as f64,
-                                w[7] as f64 / tile_passes.max(1) as f64
-                            );
-                        }
-                        format!(
-                            "fallbacks {}, ring-wait timeouts {}, tail-wait timeouts {}, ring polls {}, tail polls {}, look-back steps {} ({} tiles x {} passes)",
-                            w[0], w[1], w[2], w[3], w[4], w[5], n as u64 / plan.tile_size(), plan.pass_count()
-                        )
+                        onesweep_stats(ctx, &scratch, &plan, n as u64)?
                     } else {
                         String::new()
                     };
