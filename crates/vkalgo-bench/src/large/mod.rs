@@ -261,3 +261,18 @@ pub fn self_test(name: &str, check: Check) {
         "{name}: no check ran"
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_count;
+
+    #[test]
+    fn counts_written_as_powers_or_numbers() {
+        assert_eq!(parse_count("2^31+5"), Some((31, 5)));
+        assert_eq!(parse_count("2^16 + 5"), Some((16, 5)));
+        assert_eq!(parse_count("2^20"), Some((20, 0)));
+        assert_eq!(parse_count("65541"), Some((16, 5)));
+        assert_eq!(parse_count("0"), None);
+        assert_eq!(parse_count("lots"), None);
+    }
+}
