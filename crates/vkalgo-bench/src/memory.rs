@@ -217,11 +217,13 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     for (label, ty) in [("host-only", host_only), ("device-local+host-visible", bar)] {
         let Some(ty) = ty else { continue };
         let staging = RawBuffer::new(ctx, 64 << 20, ty, false, false)?;
-        for i in 0..16u64 {
+        // b in 64 MiB chunks (16 of them at the default 1024 MiB; fewer, never past its end, for
+        // smaller --mib).
+        for i in 0..(bytes >> 26).max(1) {
             let region = [vk::BufferCopy {
                 src_offset: i << 26,
                 dst_offset: 0,
-                size: 64 << 20,
+                size: bytes.min(64 << 20),
             }];
             ctx.submit_and_wait(|cmd| unsafe {
                 ctx.device()
