@@ -33,35 +33,11 @@ for alg in "${algorithms[@]}"; do
     echo "$alg $who: $((SECONDS - t0)) s"
   done
 done
-python3 - "$OUT" "${algorithms[@]}" <<'PY'
-import statistics, sys, os, collections
-out, algorithms = sys.argv[1], sys.argv[2:]
-rows = collections.OrderedDict()
-for alg in algorithms:
-    for who in "AB":
-        path = os.path.join(out, f"ab-{who}-{alg}.txt")
-        if not os.path.exists(path):
-            continue
-        for line in open(path):
-            if not line.startswith("RESULT\t"):
-                continue
-            f = line.rstrip("\n").split("\t")
-            if len(f) < 6:
-                continue
-            key = (f[2], f[3], f[4])
-            rows.setdefault(key, {"A": [], "B": []})[who].append(float(f[5]))
-print("| algorithm | variant | N | A ms (median) | B ms (median) | B / A | runs |")
-print("|---|---|---|---:|---:|---:|---|")
-ratios = []
-for (alg, variant, n), t in rows.items():
-    if not t["A"] or not t["B"]:
-        continue
-    ma, mb = statistics.median(t["A"]), statistics.median(t["B"])
-    r = mb / ma if ma > 0 else float("nan")
-    ratios.append(r)
-    print(f"| {alg} | {variant} | {n} | {ma:.4f} | {mb:.4f} | {r:.3f} | {len(t['A'])}+{len(t['B'])} |")
-if ratios:
-    g = statistics.geometric_mean([r for r in ratios if r > 0])
-    print(f"\n{len(ratios)} rows; B / A geometric mean {g:.4f}, min {min(ratios):.3f}, max {max(ratios):.3f}")
-PY
+a_files=()
+b_files=()
+for alg in "${algorithms[@]}"; do
+  a_files+=("$OUT/ab-A-$alg.txt")
+  b_files+=("$OUT/ab-B-$alg.txt")
+done
+python3 "$(dirname "${BASH_SOURCE[0]}")/compare.py" ab --a "${a_files[@]}" --b "${b_files[@]}"
 grep -h "exit status\|panicked\|WRONG\|error" "$OUT"/ab-*.txt | sort | uniq -c | head -20

@@ -3,7 +3,8 @@
 # sort, built with nvcc from bench/cuda/), then `.devbin/vkalgo-bench` with no algorithm named
 # (every algorithm and size in ONE process, each timed case after a warm-up, the copy on each
 # algorithm's own buffers beside the yardstick), then the comparison table. Run from the
-# repository root; arguments go to vkalgo-bench.
+# repository root; arguments go to vkalgo-bench (`--markdown $OUT/h200.md --csv $OUT/h200.csv`
+# writes the device page, docs/benchmarks/README.md).
 #
 # Environment:
 #   OUT    output folder (default /tmp/out): cub-all.txt, vkalgo-all.txt, all-table.md

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Hash-map benchmark on the GPU machine: builds the linear-probing CUDA baseline
 # (bench/cuda/hash_bench.cu) with nvcc, runs it and `vkalgo-bench hash` in one command, and
-# prints the comparison (bench/hash_compare.py) last. Run from the repository root. Arguments
+# prints the comparison (bench/compare.py hash) last. Run from the repository root. Arguments
 # are passed to `vkalgo-bench hash`.
 #
 # Environment:
 #   OUT           output folder (default /tmp/out): cuda_lp.txt, vkalgo.txt, table.md
 #   VKALGO_BENCH  the vkalgo-bench binary (default .devbin/vkalgo-bench)
 #   CUDA_SRC      the CUDA source (default bench/cuda/hash_bench.cu)
-#   COMPARE       the comparison script (default bench/hash_compare.py)
+#   COMPARE       the comparison script (default bench/compare.py hash)
 #   LP_ARGS       arguments of the CUDA program (default "26 10 27 22 0.95")
 #   ARCH          nvcc target (default sm_90)
 #   HASH_TESTS    the hash integration-test binary (built here with
@@ -21,7 +21,7 @@ set -euo pipefail
 
 VKALGO_BENCH="${VKALGO_BENCH:-.devbin/vkalgo-bench}"
 CUDA_SRC="${CUDA_SRC:-bench/cuda/hash_bench.cu}"
-COMPARE="${COMPARE:-bench/hash_compare.py}"
+COMPARE="${COMPARE:-bench/compare.py}"
 LP_ARGS="${LP_ARGS:-26 10 27 22 0.95}"
 # shellcheck source=bench/gpu_setup.sh
 . "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
@@ -43,7 +43,7 @@ vk_rc=0
 "$VKALGO_BENCH" hash "$@" | tee "$OUT/vkalgo.txt" || vk_rc=$?
 
 echo
-python3 "$COMPARE" "$OUT/cuda_lp.txt" "$OUT/vkalgo.txt" | tee "$OUT/table.md"
+python3 "$COMPARE" hash "$OUT/cuda_lp.txt" "$OUT/vkalgo.txt" | tee "$OUT/table.md"
 [ "$lp_rc" -eq 0 ] || echo "hash_bench exited with status $lp_rc" >&2
 [ "$vk_rc" -eq 0 ] || echo "vkalgo-bench exited with status $vk_rc" >&2
 [ "$tests_rc" -eq 0 ] || echo "the hash tests exited with status $tests_rc" >&2

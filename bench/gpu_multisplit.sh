@@ -3,7 +3,7 @@
 # (bench/cuda/multisplit_bench.cu: reduced-bit sort, DevicePartition::If at m = 2) with nvcc,
 # runs them and `vkalgo-bench multisplit` (bucket = (k * m) >> 32 as GLSL and, for
 # power-of-two m, as BITS; keys and u32 -> u32 pairs), runs the multisplit tests on the GPU
-# first, and prints the ratio table (bench/multisplit_compare.py) last. Run from the
+# first, and prints the ratio table (bench/compare.py multisplit) last. Run from the
 # repository root; arguments go to `vkalgo-bench multisplit` (e.g. --paths auto,global).
 #
 # Environment:
@@ -52,7 +52,7 @@ for s in $SIZES; do
 done
 
 echo
-python3 bench/multisplit_compare.py "$OUT/cub-multisplit.txt" "$OUT/vkalgo-multisplit.txt" |
+python3 bench/compare.py multisplit "$OUT/cub-multisplit.txt" "$OUT/vkalgo-multisplit.txt" |
   tee "$OUT/multisplit-table.md"
 [ "$test_rc" -eq 0 ] || echo "multisplit tests exited with status $test_rc" >&2
 [ "$cub_rc" -eq 0 ] || echo "multisplit_bench exited with status $cub_rc" >&2

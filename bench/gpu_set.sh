@@ -6,7 +6,7 @@
 # with `pip download pyroaring==1.2.0 --no-deps --only-binary=:all: --python-version 3.12
 # --platform manylinux_2_28_x86_64 -d .pywheels` (CRoaring 5.2.2; manylinux2014 wheels stop at
 # pyroaring 1.0.3, CRoaring 4.2.3) and pass `.pywheels` in the run's carry), then
-# the ratio table (bench/set_compare.py). Run from the repository root; arguments go to
+# the ratio table (bench/compare.py set). Run from the repository root; arguments go to
 # `vkalgo-bench set`.
 #
 # Environment:
@@ -61,7 +61,7 @@ if [ "$have_pyroaring" -eq 1 ]; then
   # One core, the last one (core 0 usually takes most interrupts), and the CPU it ran on:
   # CRoaring's times moved 1.3-1.6x between device commands on 2026-11-25 while vkalgo's did
   # not, and ran fastest on the last core (docs/benchmarks/2026-11-25-h100-status-small-pairs.md).
-  # Several processes, the table keeping each row's fastest (bench/set_compare.py), so that a
+  # Several processes, the table keeping each row's fastest (bench/compare.py set), so that a
   # slow process does not flatter vkalgo's ratios.
   core=$(($(nproc) - 1))
   : > "$OUT/croaring.txt"
@@ -74,5 +74,5 @@ else
 fi
 
 echo
-python3 bench/set_compare.py "$OUT/cuda.txt" "$OUT/vkalgo.txt" "$OUT/croaring.txt" | tee "$OUT/table.md"
+python3 bench/compare.py set "$OUT/cuda.txt" "$OUT/vkalgo.txt" "$OUT/croaring.txt" | tee "$OUT/table.md"
 exit "$rc"

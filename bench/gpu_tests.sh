@@ -2,7 +2,10 @@
 # Runs the integration tests (built here by scripts/build-devbin.sh into .devbin/tests/) on the
 # GPU machine, one binary at a time, without the validation layer (not installed there), and
 # prints a summary table last. Arguments name test binaries (default: all); TEST_ARGS adds
-# arguments for every binary (e.g. "--ignored" for the GPU-only large cases). With OUT set (the
+# arguments for every binary (e.g. "--ignored" for the GPU-only large cases). The argument
+# `large` names the large-count checks (crates/vkalgo-bench/tests/large_*.rs, run with
+# --ignored: counts past 2^31, VKALGO_LARGE_COUNT to change it, see
+# crates/vkalgo-bench/src/large/mod.rs); without it they run their self-tests only. With OUT set (the
 # device tool's output folder), each binary's whole output goes to $OUT/tests/<name>.txt and
 # the table, row by row as binaries finish, to $OUT/tests/summary.md, so that a command that
 # runs out of time still brings back what finished.
@@ -15,7 +18,16 @@ if [ -d .gl ]; then
   ldconfig
 fi
 export VKALGO_TEST_NO_VALIDATION=1
-names=("$@")
+names=()
+large_args=""
+for a in "$@"; do
+  if [ "$a" = large ]; then
+    mapfile -t -O "${#names[@]}" names < <(cd .devbin/tests && ls large_*)
+    large_args="--ignored"
+  else
+    names+=("$a")
+  fi
+done
 [ ${#names[@]} -eq 0 ] && mapfile -t names < <(ls .devbin/tests)
 summary=()
 log_dir=""
@@ -26,8 +38,10 @@ if [ -n "${OUT:-}" ]; then
 fi
 for t in "${names[@]}"; do
   start=$(date +%s)
+  extra=""
+  [[ $t == large_* ]] && extra=$large_args
   # shellcheck disable=SC2086
-  out=$(".devbin/tests/$t" --test-threads=1 ${TEST_ARGS:-} 2>&1)
+  out=$(".devbin/tests/$t" --test-threads=1 ${TEST_ARGS:-} $extra 2>&1)
   rc=$?
   [ -n "$log_dir" ] && printf '%s\n' "$out" > "$log_dir/$t.txt"
   echo "$out" | grep -E "^test |panicked|FAILED|test result" | tail -n 40

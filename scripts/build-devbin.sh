@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds what the lent GPU machine runs into .devbin/ (git-ignored; name it in the device
 # tool's `carry` with .gl): the benchmark and every integration-test binary
-# (.devbin/tests/<name>) and a loadable shaderc (.devbin/lib), built here in release mode (they
+# (.devbin/tests/<name>: the library's tests/*.rs and the benchmark crate's large-count checks,
+# crates/vkalgo-bench/tests/large_*.rs, which bench/gpu_tests.sh runs with `large`) and a loadable shaderc (.devbin/lib), built here in release mode (they
 # run there as they are), stripped and
 # packed into .devpack/devbin.tar.xz (carry .devpack: the device tool carries 64 MiB at most;
 # bench/gpu_setup.sh unpacks it there).

@@ -16,7 +16,7 @@
 //
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 -o hash_bench bench/cuda/hash_bench.cu
 // Usage: hash_bench [log2n=26] [reps=10] [sweep_log2cap=27] [sweep_log2batch=22] [sweep_to=0.95]
-// Output: a table per part, plus tab-separated lines for bench/hash_compare.py:
+// Output: a table per part, plus tab-separated lines for `bench/compare.py hash`:
 //   RESULT cuda_lp <op> <variant> <N> <median ms> <G keys/s> <extra>
 
 #include <cuda_runtime.h>

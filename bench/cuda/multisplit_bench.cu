@@ -19,7 +19,7 @@
 // Every output is checked against a stable CPU counting sort (the partition's second part as a
 // multiset).
 //
-// Every measurement prints one tab-separated line for bench/multisplit_compare.py:
+// Every measurement prints one tab-separated line for `bench/compare.py multisplit`:
 //   RESULT cub multisplit_<keys|pairs>_m<m> <reduced_bit_sort|partition_if> <N> <ms> <G keys/s> <temp>
 //
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 -o multisplit_bench bench/cuda/multisplit_bench.cu

@@ -8,6 +8,7 @@
 
 use std::time::Instant;
 use vkalgo::{Algorithm, Context, ContextOptions, KeyType, Result, ScanDesc, ScanOp, SortDesc, ValueType};
+use vkalgo_bench::harness::report;
 
 fn timed(ctx: &Context) -> Result<(f64, f64, f64)> {
     let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
@@ -38,11 +39,16 @@ pub fn run(_ctx: &Context, _args: &[String]) -> Result<()> {
         println!("cache data not used: {note}");
     }
     let (scan1, sort1, all1) = timed(&warm)?;
-    println!("\npipeline creation, host ms (cache data: {} bytes)", data.len());
-    println!("| what | without saved cache | with saved cache |");
-    println!("|---|---|---|");
-    println!("| first scan plan | {scan0:.1} | {scan1:.1} |");
-    println!("| first u32 -> u32 sort plan | {sort0:.1} | {sort1:.1} |");
-    println!("| warm_up(every algorithm), after those | {all0:.1} | {all1:.1} |");
+    let table = report::table(
+        &format!("pipeline creation, host ms (cache data: {} bytes)", data.len()),
+        &["what", "without saved cache", "with saved cache"],
+    );
+    for (what, without, with) in [
+        ("first scan plan", scan0, scan1),
+        ("first u32 -> u32 sort plan", sort0, sort1),
+        ("warm_up(every algorithm), after those", all0, all1),
+    ] {
+        table.row(&[what.into(), format!("{without:.1}"), format!("{with:.1}")]);
+    }
     Ok(())
 }

@@ -3,12 +3,11 @@
 //! allocations (raw `vkAllocateMemory` on chosen memory types, and vkalgo's own allocator) and
 //! measures the compute-shader copy between them.
 //!
-//! Options: `--mib N` (size of each buffer of a pair, default 1024), `--churn N` (staging-sized
-//! allocations per history step, default 16).
+//! Options: `vkalgo-bench memory --help`.
 
-use crate::common::{median, Timer, MAX_BATCH};
 use ash::vk;
 use vkalgo::{BufferRange, Context, GpuBuffer, MemoryLocation, Result, BUFFER_USAGE};
+use vkalgo_bench::harness::{axis, median, report, Axis, Options, Timer, MAX_BATCH};
 
 /// A buffer bound to its own `VkDeviceMemory` of a chosen memory type.
 struct RawBuffer<'a> {
@@ -77,16 +76,15 @@ fn copy_gbs(ctx: &Context, timer: &Timer, src: &BufferRange, dst: &BufferRange) 
     Ok(2.0 * src.size as f64 / (median(times) * 1e-3) / 1e9)
 }
 
+const AXES: &[Axis] = &[
+    axis("mib", "1024", "MiB of each buffer of a pair"),
+    axis("churn", "16", "staging-sized allocations per history step"),
+];
+
 pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
-    let value = |name: &str, default: u64| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
-    let bytes = value("--mib", 1024) << 20;
-    let churn = value("--churn", 16) as usize;
+    let o = Options::parse(ctx, "memory", AXES, args);
+    let bytes = o.get("mib", 1024u64) << 20;
+    let churn: usize = o.get("churn", 16);
     let timer = Timer::new(ctx)?;
     let props = unsafe {
         ctx.instance()
@@ -162,15 +160,15 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     step("GpuBuffer pair, fresh", &mut rows)?;
     let n = (bytes / 4) as usize;
     let zeros = vec![0u32; n];
-    let random = crate::common::random_u32(n, 3);
-    crate::common::upload(ctx, &a, &zeros)?;
+    let random = vkalgo_bench::harness::random_u32(n, 3);
+    vkalgo_bench::harness::upload(ctx, &a, &zeros)?;
     step("GpuBuffer pair, after upload of zeros", &mut rows)?;
-    crate::common::upload(ctx, &a, &random)?;
+    vkalgo_bench::harness::upload(ctx, &a, &random)?;
     step("GpuBuffer pair, after upload of random data", &mut rows)?;
     step("  again", &mut rows)?;
-    let _: Vec<u32> = crate::common::download(ctx, &b, n)?;
+    let _: Vec<u32> = vkalgo_bench::harness::download(ctx, &b, n)?;
     step("GpuBuffer pair, after download", &mut rows)?;
-    crate::common::upload(ctx, &a, &random)?;
+    vkalgo_bench::harness::upload(ctx, &a, &random)?;
     step("GpuBuffer pair, after download + upload", &mut rows)?;
     step("  again", &mut rows)?;
     for _ in 0..5 {
@@ -212,18 +210,20 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     curve("after 500 ms idle")?;
     std::thread::sleep(std::time::Duration::from_millis(2000));
     curve("after 2 s idle")?;
-    let _: Vec<u32> = crate::common::download(ctx, &b, n)?;
+    let _: Vec<u32> = vkalgo_bench::harness::download(ctx, &b, n)?;
     curve("after download (GpuToCpu staging, 16 x 64 MiB)")?;
-    crate::common::upload(ctx, &a, &random)?;
+    vkalgo_bench::harness::upload(ctx, &a, &random)?;
     curve("after upload (CpuToGpu staging)")?;
     for (label, ty) in [("host-only", host_only), ("device-local+host-visible", bar)] {
         let Some(ty) = ty else { continue };
         let staging = RawBuffer::new(ctx, 64 << 20, ty, false, false)?;
-        for i in 0..16u64 {
+        // b in 64 MiB chunks (16 of them at the default 1024 MiB; fewer, never past its end, for
+        // smaller --mib).
+        for i in 0..(bytes >> 26).max(1) {
             let region = [vk::BufferCopy {
                 src_offset: i << 26,
                 dst_offset: 0,
-                size: 64 << 20,
+                size: bytes.min(64 << 20),
             }];
             ctx.submit_and_wait(|cmd| unsafe {
                 ctx.device()
@@ -234,11 +234,12 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         drop(staging);
         curve(&format!("after GPU copies into {label} memory, no CPU reads"))?;
     }
-    println!();
-    println!("| history before the pair | copy GB/s |");
-    println!("|---|---|");
+    let table = report::table(
+        "copy of a pair after each history",
+        &["history before the pair", "copy GB/s"],
+    );
     for (label, gbs) in rows {
-        println!("| {label} | {gbs:.0} |");
+        table.row(&[label, format!("{gbs:.0}")]);
     }
     Ok(())
 }

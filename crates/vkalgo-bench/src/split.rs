@@ -1,8 +1,5 @@
-//! Multisplit benchmark: `vkalgo-bench multisplit [--sizes 24,26] [--ms 2,3,8,32,256,1024]
-//! [--types keys,pairs] [--fns glsl,bits,ids,splitters]
-//! [--paths auto,direct,staged,substaged,onesweep,global,small] [--tile-items 16] [--reps 20]
-//! [--pass-times]` (a path the plan refuses for an m is skipped with a note; `--tile-items` sets
-//! the tile paths' elements per invocation, 0 the default; `--pass-times` adds each pass's GPU
+//! Multisplit benchmark: `vkalgo-bench multisplit` (options: `vkalgo-bench multisplit --help`;
+//! a path the plan refuses for an m is skipped with a note; `--pass-times` adds each pass's GPU
 //! time, the median of 5 recordings, under each row).
 //!
 //! u32 keys (and u32 -> u32 pairs) into m buckets by bucket = (k * m) >> 32: as GLSL
@@ -18,15 +15,43 @@
 //! bytes, pairs 16), and "% copy" relates it to the compute-shader copy bandwidth measured on
 //! the same buffers.
 
-use crate::common::{download, median, print_pass_times, random_u32, upload, yardstick, Timer, MAX_BATCH};
 use vkalgo::split::reference;
 use vkalgo::{
     BucketFn, Context, ElementCount, GpuBuffer, KeyType, MemoryLocation, Result, SortArgs, SortDesc,
     SplitArgs, SplitDesc, SplitPath, ValueType,
 };
+use vkalgo_bench::harness::report::{self, rate};
+use vkalgo_bench::harness::{
+    axis, download, flag, measure, print_pass_times, random_u32, sized, upload, yardstick, Axis, Timer,
+};
 
 const GLSL: &str =
     "uint vkalgo_bucket(uint k) { return uint((uint64_t(k) * uint64_t(vkalgo_params.x)) >> 32); }";
+
+const AXES: &[Axis] = &[
+    sized("sizes", "24,26", "16,18", "log2 key counts"),
+    axis("ms", "2,3,8,32,256,1024", "bucket counts"),
+    axis("types", "keys,pairs", "keys, pairs (u32 -> u32)"),
+    axis("fns", "glsl,bits", "bucket functions: glsl, bits, ids, splitters"),
+    axis(
+        "paths",
+        "auto",
+        "auto, direct, staged, substaged, global, small, onesweep",
+    ),
+    axis("tile-items", "0", "items per tile (0: the plan's choice)"),
+    sized("reps", "20", "3", "timed repetitions (median)"),
+    flag("pass-times", "also each pass's GPU time"),
+];
+
+const PATHS: &[(&str, SplitPath)] = &[
+    ("auto", SplitPath::Auto),
+    ("direct", SplitPath::TileDirect),
+    ("staged", SplitPath::TileStaged),
+    ("substaged", SplitPath::TileSubgroupStaged),
+    ("global", SplitPath::GlobalCounters),
+    ("small", SplitPath::Small),
+    ("onesweep", SplitPath::Onesweep),
+];
 
 struct Options {
     sizes: Vec<u32>,
@@ -36,61 +61,21 @@ struct Options {
     paths: Vec<SplitPath>,
     tile_items: u32,
     reps: usize,
-    /// Also print each pass's GPU time (`--pass-times`).
     pass_times: bool,
 }
 
 fn parse_options(ctx: &Context, args: &[String]) -> Options {
-    let gpu = !ctx.is_cpu_device();
-    let mut o = Options {
-        sizes: if gpu { vec![24, 26] } else { vec![16, 18] },
-        ms: vec![2, 3, 8, 32, 256, 1024],
-        types: vec!["keys".into(), "pairs".into()],
-        fns: vec!["glsl".into(), "bits".into()],
-        paths: vec![SplitPath::Auto],
-        tile_items: 0,
-        reps: if gpu { 20 } else { 3 },
-        pass_times: false,
-    };
-    let list = |v: &str| -> Vec<String> { v.split(',').map(|s| s.trim().to_string()).collect() };
-    let mut i = 0;
-    while i < args.len() {
-        if args[i] == "--pass-times" {
-            o.pass_times = true;
-            i += 1;
-            continue;
-        }
-        let value = args.get(i + 1).cloned().unwrap_or_default();
-        match args[i].as_str() {
-            "--sizes" => o.sizes = list(&value).iter().filter_map(|s| s.parse().ok()).collect(),
-            "--ms" => o.ms = list(&value).iter().filter_map(|s| s.parse().ok()).collect(),
-            "--types" => o.types = list(&value),
-            "--fns" => o.fns = list(&value),
-            "--reps" => o.reps = value.parse().unwrap_or(o.reps).max(1),
-            "--tile-items" => o.tile_items = value.parse().unwrap_or(0),
-            "--paths" => {
-                o.paths = list(&value)
-                    .iter()
-                    .filter_map(|p| match p.as_str() {
-                        "auto" => Some(SplitPath::Auto),
-                        "direct" => Some(SplitPath::TileDirect),
-                        "staged" => Some(SplitPath::TileStaged),
-                        "substaged" => Some(SplitPath::TileSubgroupStaged),
-                        "global" => Some(SplitPath::GlobalCounters),
-                        "small" => Some(SplitPath::Small),
-                        "onesweep" => Some(SplitPath::Onesweep),
-                        _ => None,
-                    })
-                    .collect()
-            }
-            other => {
-                eprintln!("unknown argument {other}");
-                std::process::exit(2);
-            }
-        }
-        i += 2;
+    let o = vkalgo_bench::harness::Options::parse(ctx, "multisplit", AXES, args);
+    Options {
+        sizes: o.list("sizes"),
+        ms: o.list("ms"),
+        types: o.names("types"),
+        fns: o.names("fns"),
+        paths: o.choices("paths", PATHS),
+        tile_items: o.get("tile-items", 0),
+        reps: o.get("reps", 1usize).max(1),
+        pass_times: o.flag("pass-times"),
     }
-    o
 }
 
 fn bucket_of(k: u32, m: u32) -> u32 {
@@ -142,9 +127,21 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         }
     }
     let scratch = gpu(scratch_size, "bench split scratch")?;
-    println!("\nmultisplit (bucket = (k * m) >> 32; G keys/s; GB/s: each element read and written once)");
-    println!("| type | fn | path | m | N | ms | G keys/s | eff. GB/s | % copy | verified |");
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    let table = report::table(
+        "multisplit (bucket = (k * m) >> 32; G keys/s; GB/s: each element read and written once)",
+        &[
+            "type",
+            "fn",
+            "path",
+            "m",
+            "N",
+            "ms",
+            "G keys/s",
+            "eff. GB/s",
+            "% copy",
+            "verified",
+        ],
+    );
     let mut failed = false;
     for &log2 in &o.sizes {
         let n = 1usize << log2;
@@ -161,7 +158,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             &keys.sub_range(0, nb),
             &keys_out.sub_range(0, nb),
         )?;
-        println!("RESULT\tvkalgo\tcopy_keys\tcompute\t{n}\t{copy_ms:.6}\t{copy_gbs:.4}\t0");
+        report::result("copy_keys", "compute", n as u64, copy_ms, copy_gbs, "0");
         for &m in &o.ms {
             let buckets: Vec<u32> = input.iter().map(|&k| bucket_of(k, m)).collect();
             let mut want_keys = input.clone();
@@ -201,9 +198,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         let plan = match ctx.split_plan(&desc) {
                             Ok(p) => p,
                             Err(e) => {
-                                println!(
+                                table.line(&format!(
                                     "| {type_name} | {fn_name} | {path:?} | {m} | 2^{log2} | skipped: {e} |"
-                                );
+                                ));
                                 continue;
                             }
                         };
@@ -225,12 +222,14 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                         let warm = if ctx.is_cpu_device() { 1 } else { 8 };
                         // SAFETY: the buffers are live until the end of the run; the batches
                         // separate the repetitions with full barriers.
-                        timer.time_batch(warm, |cmd, _| unsafe { plan.record(cmd, &split_args) })?;
-                        yard.warm(ctx, &timer)?;
-                        let times = timer
-                            .time_batch(o.reps.min(MAX_BATCH as usize) as u32, |cmd, _| unsafe {
-                                plan.record(cmd, &split_args)
-                            })?;
+                        let ms = measure(
+                            ctx,
+                            &timer,
+                            warm,
+                            o.reps,
+                            |_| Ok(()),
+                            |cmd| unsafe { plan.record(cmd, &split_args) },
+                        )?;
                         let got_keys: Vec<u32> = download(ctx, &keys_out, n)?;
                         let got_offsets: Vec<u32> = download(ctx, &offsets, m as usize + 1)?;
                         let mut ok = got_keys == want_keys
@@ -243,8 +242,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                             ok &= got_values == want_values;
                         }
                         failed |= !ok;
-                        let ms = median(times);
-                        let rate = n as f64 / (ms * 1e-3) / 1e9;
+                        let rate = rate(n as u64, ms);
                         let gbs = n as f64 * elem_bytes / (ms * 1e-3) / 1e9;
                         let path_name = match plan.path() {
                             _ if path == SplitPath::Auto && n as u64 <= plan.small_limit() => "small",
@@ -255,14 +253,27 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                             SplitPath::Onesweep => "onesweep",
                             _ => "global",
                         };
-                        println!(
-                            "| {type_name} | {fn_name} | {path_name} | {m} | 2^{log2} | {ms:.4} | {rate:.2} | {gbs:.0} | {:.1}% | {} |",
-                            100.0 * gbs / copy_gbs,
-                            if ok { "yes" } else { "NO" }
-                        );
-                        println!(
-                            "RESULT\tvkalgo\tmultisplit_{type_name}_m{m}\t{fn_name}_{path_name}\t{n}\t{ms:.6}\t{rate:.4}\t{}",
-                            req.scratch.size
+                        table.row(&[
+                            type_name.clone(),
+                            fn_name.clone(),
+                            path_name.into(),
+                            m.to_string(),
+                            format!("2^{log2}"),
+                            format!("{ms:.4}"),
+                            format!("{rate:.2}"),
+                            format!("{gbs:.0}"),
+                            format!("{:.1}%", 100.0 * gbs / copy_gbs),
+                            if ok { "yes" } else { "NO" }.into(),
+                        ]);
+                        let extra = req.scratch.size.to_string();
+                        let algo = format!("multisplit_{type_name}_m{m}");
+                        report::result(
+                            &algo,
+                            &format!("{fn_name}_{path_name}"),
+                            n as u64,
+                            ms,
+                            rate,
+                            &extra,
                         );
                         if o.pass_times {
                             print_pass_times(ctx, &timer, |cmd| unsafe { plan.record(cmd, &split_args) })?;
@@ -295,29 +306,28 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     let restore = |cmd| unsafe {
                         ctx.record_compute_copy(cmd, &keys.sub_range(0, nb), &keys_out.sub_range(0, nb))
                     };
-                    timer.time_each(
-                        2,
-                        |cmd, _| restore(cmd),
-                        |cmd, _| unsafe { plan.record(cmd, &sort_args) }.map(|_| ()),
-                    )?;
-                    yard.warm(ctx, &timer)?;
-                    let times = timer.time_each(
-                        o.reps.min(MAX_BATCH as usize) as u32,
-                        |cmd, _| restore(cmd),
-                        |cmd, _| unsafe { plan.record(cmd, &sort_args) }.map(|_| ()),
-                    )?;
-                    let ms = median(times);
-                    let rate = n as f64 / (ms * 1e-3) / 1e9;
+                    let ms = measure(ctx, &timer, 2, o.reps, restore, |cmd| {
+                        unsafe { plan.record(cmd, &sort_args) }.map(|_| ())
+                    })?;
+                    let rate = rate(n as u64, ms);
                     let gbs = n as f64 * elem_bytes / (ms * 1e-3) / 1e9;
-                    println!(
-                        "| {type_name} | sort_topbits | {:?} | {m} | 2^{log2} | {ms:.4} | {rate:.2} | {gbs:.0} | {:.1}% | - |",
-                        plan.path(),
-                        100.0 * gbs / copy_gbs
+                    table.row(&[
+                        type_name.clone(),
+                        "sort_topbits".into(),
+                        format!("{:?}", plan.path()),
+                        m.to_string(),
+                        format!("2^{log2}"),
+                        format!("{ms:.4}"),
+                        format!("{rate:.2}"),
+                        format!("{gbs:.0}"),
+                        format!("{:.1}%", 100.0 * gbs / copy_gbs),
+                        "-".into(),
+                    ]);
+                    let (algo, extra) = (
+                        format!("multisplit_{type_name}_m{m}"),
+                        req.scratch.size.to_string(),
                     );
-                    println!(
-                        "RESULT\tvkalgo\tmultisplit_{type_name}_m{m}\tsort_topbits\t{n}\t{ms:.6}\t{rate:.4}\t{}",
-                        req.scratch.size
-                    );
+                    report::result(&algo, "sort_topbits", n as u64, ms, rate, &extra);
                 }
             }
         }

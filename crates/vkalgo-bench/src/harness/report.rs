@@ -1,0 +1,126 @@
+//! What a run reports: Markdown tables (printed as they fill, and kept for the device page of
+//! `--markdown`) and `RESULT` records (printed as tab-separated lines for bench/compare.py,
+//! and kept for `--csv`).
+
+use std::fmt::Write as _;
+use std::sync::Mutex;
+
+/// One measurement, as bench/compare.py reads it:
+/// `RESULT <impl> <algo> <variant> <N> <median ms> <rate> <extra>`.
+pub struct Record {
+    pub algo: String,
+    pub variant: String,
+    pub n: u64,
+    pub ms: f64,
+    /// G elements/s for algorithms, GB/s for copies.
+    pub rate: f64,
+    pub extra: String,
+}
+
+struct Page {
+    /// Markdown of the tables and notes, in order.
+    body: String,
+    records: Vec<Record>,
+}
+
+static PAGE: Mutex<Page> = Mutex::new(Page {
+    body: String::new(),
+    records: Vec::new(),
+});
+
+/// Prints `text` and keeps it for the page.
+pub fn note(text: &str) {
+    println!("{text}");
+    let mut page = PAGE.lock().unwrap();
+    let _ = writeln!(page.body, "{text}\n");
+}
+
+/// A Markdown table: its title and columns, declared once; rows print as they come.
+pub struct Table {
+    columns: usize,
+}
+
+/// Starts a table: prints (and keeps) a blank line, the title, the header row and the rule.
+pub fn table(title: &str, columns: &[&str]) -> Table {
+    let header = format!("| {} |", columns.join(" | "));
+    let rule = format!("|{}", "---|".repeat(columns.len()));
+    println!("\n{title}\n{header}\n{rule}");
+    let mut page = PAGE.lock().unwrap();
+    let _ = write!(page.body, "\n{title}\n\n{header}\n{rule}\n");
+    Table {
+        columns: columns.len(),
+    }
+}
+
+impl Table {
+    /// A row of cells (fewer than the columns for a row that says why a case was skipped).
+    pub fn row(&self, cells: &[String]) {
+        debug_assert!(cells.len() <= self.columns);
+        self.line(&format!("| {} |", cells.join(" | ")));
+    }
+
+    /// A row written whole (`| a | b |`).
+    pub fn line(&self, text: &str) {
+        line(text);
+    }
+}
+
+/// Prints a row written whole (`| a | b |`) under the last table started, and keeps it.
+pub fn line(text: &str) {
+    println!("{text}");
+    let mut page = PAGE.lock().unwrap();
+    let _ = writeln!(page.body, "{text}");
+}
+
+/// Prints one measurement as a `RESULT` line (impl `vkalgo`) and keeps it for `--csv`.
+pub fn result(algo: &str, variant: &str, n: u64, ms: f64, rate: f64, extra: &str) {
+    println!("RESULT\tvkalgo\t{algo}\t{variant}\t{n}\t{ms:.6}\t{rate:.4}\t{extra}");
+    PAGE.lock().unwrap().records.push(Record {
+        algo: algo.into(),
+        variant: variant.into(),
+        n,
+        ms,
+        rate,
+        extra: extra.into(),
+    });
+}
+
+/// G elements per second of `n` elements in `ms` milliseconds.
+pub fn rate(n: u64, ms: f64) -> f64 {
+    n as f64 / (ms * 1e-3) / 1e9
+}
+
+/// The device page (`--markdown`): `heading` (device, driver, command), every table and note of
+/// the run, then every record as one table.
+pub fn markdown(heading: &str) -> String {
+    let page = PAGE.lock().unwrap();
+    let mut out = format!("{heading}\n{}\n## Every measurement\n\n", page.body);
+    out += "| algo | variant | N | ms | rate | extra |\n|---|---|---:|---:|---:|---|\n";
+    for r in &page.records {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {:.4} | {:.3} | {} |",
+            r.algo, r.variant, r.n, r.ms, r.rate, r.extra
+        );
+    }
+    out
+}
+
+/// Every record as CSV (`--csv`), with the columns of the `RESULT` lines.
+pub fn csv() -> String {
+    let page = PAGE.lock().unwrap();
+    let mut out = "impl,algo,variant,n,ms,rate,extra\n".to_string();
+    for r in &page.records {
+        let _ = writeln!(
+            out,
+            "vkalgo,{},{},{},{:.6},{:.4},\"{}\"",
+            r.algo,
+            r.variant,
+            r.n,
+            r.ms,
+            r.rate,
+            r.extra.replace('"', "\"\"")
+        );
+    }
+    out
+}
