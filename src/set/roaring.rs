@@ -7,8 +7,8 @@
 //! <= 4096) or than the bitmap's 8192 (the rest, full chunks included), and cookie 12347 with
 //! the run-container bitset when any chunk is runs, else cookie 12346. So a
 //! set serializes to the bytes CRoaring writes for the same values after `run_optimize` (what
-//! pyroaring's `BitMap(values)` holds): on clustered sets about 300 times fewer bytes than
-//! arrays and bitmaps alone (docs/benchmarks/2026-11-27-h200-runs-serialized.md).
+//! pyroaring's `BitMap(values)` holds): on clustered sets far fewer bytes than arrays and
+//! bitmaps alone (docs/tuning/set.md#runs-serialized).
 //! Reading checks everything it uses: the data's length at every step, the cookie, the
 //! container count (<= 65536), strictly increasing keys, offsets (each must point exactly at
 //! the container that follows the previous one), strictly increasing array values, bitmap and
