@@ -2,9 +2,8 @@
 // inserted/removed values) when the result is an array too, computed element by element
 // without a bitmap: each element finds itself in the other list (each invocation walks a share
 // of consecutive elements: a search from an interpolated guess for the first, galloping from
-// the last answer for the others, so a share costs one search and a few probes per element;
-// on an H100 the chunk kernel's pairs took 1.7-2x less time than with a binary search of every
-// element, docs/benchmarks/2026-11-25-h100-chunk-kernel.md), the kept
+// the last answer for the others, so a share costs one search and a few probes per element,
+// less than a binary search of every element: docs/tuning/set.md#array-pair-search), the kept
 // elements get bits in two masks with per-word prefix counts, and a kept element's output
 // position is (kept elements of its own list before it) + (kept elements of the other list
 // below it), the rank-merge idea of merge path (Green, McColl, Bader, "GPU merge path", ICS

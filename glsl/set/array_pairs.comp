@@ -120,8 +120,7 @@ void main() {
         // The walk for unions and symmetric differences (every element of both lists is
         // decided; the searches would take each list's elements through two binary searches
         // each); intersections and differences decide only a's elements, where one search
-        // each is cheaper than the walk (H200, sparse 2^24-value sets: OR 0.716 -> 0.563 ms
-        // with the walk, AND 0.316 -> 0.440 ms).
+        // each is cheaper than the walk (docs/tuning/set.md#array-pairs-walk).
         bool walk = pc.mode == 0u && (pc.op == OP_OR || pc.op == OP_XOR);
         uint card;
         uint first = 0u;  // the walk: kept elements before this invocation's stretch

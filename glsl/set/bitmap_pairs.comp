@@ -10,18 +10,14 @@
 // registers; a bitmap result is stored from there. Only an array result (at most 4096 values)
 // reads the words again, in the order its values take.
 //
-// One workgroup per pair, grid-stride over the list (src/set/passes.rs BITMAPS_GRID); the next
+// One workgroup per pair, grid-stride over the list (src/set/tuning.rs BitmapPairsGrid); the next
 // pair's list entry and directory entries are loaded while a pair is worked on. Stage (aux) 0
 // adds the result's cardinality and the blocks it needs to the scratch counters (skipped on
 // the one-pass path); stage 1 (after the check pass found enough free blocks) takes the
 // result's blocks, writes the result (a bitmap, an array, or nothing: empty or full) and gives
-// the destination chunk's old blocks back. On an H100 with every chunk of the universe a
-// bitmap, an operation streams at about 90% of the copy bandwidth and a cardinality at 96%
-// (docs/benchmarks/2026-11-25-h100-dense-bitmaps.md). The counting stages load a pair's
-// vectors while the pair before is reduced (count_pairs): on an H200, cardinalities of such
-// sets 0.279 -> 0.265 ms (89% -> 94% of the copy bandwidth), the writing stage 0.9% slower
-// through the kernel's registers (33 -> 48), the cardinalities of 512-chunk dense sets 2.5%
-// slower (docs/benchmarks/2026-11-27-h200-runs-serialized.md).
+// the destination chunk's old blocks back: dense operations stream near the copy bandwidth
+// (docs/tuning/set.md#dense-bitmaps). The counting stages load a pair's vectors while the pair
+// before is reduced (count_pairs; docs/tuning/set.md#bitmap-pairs-count-ahead).
 #define WORKGROUP_SCAN_COMPACT_SLOTS
 #include "set_common.glsl"
 #include "../common/workgroup_scan.glsl"
@@ -131,8 +127,8 @@ void count_pair(uint mine, inout PassSums sums) {
 // each counted and added to `sums`. A pair's vectors are consumed into this invocation's count
 // before the next pair's are loaded into the same registers, so those loads are in flight
 // during the workgroup's reduction (entries load two pairs ahead, list entries three). A
-// workgroup with one pair loads nothing ahead (dense sets of a few hundred chunks: their
-// cardinalities were 5% slower with the wasted loads, on an H200).
+// workgroup with one pair loads nothing ahead (the wasted loads slow small dense sets:
+// docs/tuning/set.md#bitmap-pairs-count-ahead).
 void count_pairs(uint item, uint n, inout PassSums sums) {
     uvec4 va[LANE_VECS];
     uvec4 vb[LANE_VECS];
@@ -179,13 +175,14 @@ void main() {
     }
     // The writing stage. The next pair's directory entries and the list entry after it are
     // loaded while a pair is worked on, so that a pair's operand loads wait on no other load.
-    // (Its operands loaded a pair ahead as well measured the same on an H100.)
+    // (Its operands loaded a pair ahead as well measured the same:
+    // docs/tuning/set.md#dense-bitmaps.)
     BitmapPair next = bitmap_pair(listed_chunk(item, n), true);
     uint c_after = listed_chunk(item + pc.grid, n);
     for (; item < n; item += pc.grid) {
         BitmapPair cur = next;
-        // Every load is issued before any is used (loads and use in one loop measured 2-3%
-        // slower on an H100).
+        // Every load is issued before any is used (loads and use in one loop were slower:
+        // docs/tuning/set.md#dense-bitmaps).
         uvec4 va[LANE_VECS];
         uvec4 vb[LANE_VECS];
         load_pair(cur, va, vb);

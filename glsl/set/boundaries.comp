@@ -12,8 +12,7 @@
 // as one wave of at most 25 dependent loads, whose first levels every invocation shares
 // (cached). Before, the first value of each run searched for the run's end, with invocations
 // looking at the values themselves: one chain of loads per run, most of them in a wave of
-// their own, and a pass over every value (H100, sparse build of 2^24 values: the pass took
-// about 0.14 of the build's 0.30 ms).
+// their own, and a pass over every value (docs/tuning/set.md#boundaries-searches).
 #include "set_common.glsl"
 
 // Chunk of value i.

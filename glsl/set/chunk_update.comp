@@ -31,11 +31,9 @@
 //
 // Shared memory: the two operand arrays and small tables, about 18.5 KiB, so that two
 // workgroups share a multiprocessor (NVIDIA's Vulkan driver gives a multiprocessor's workgroups
-// about 48 KiB together, docs/benchmarks/2026-11-21-h200-sort-v13.md). A pair's work holds
-// a chain of dependent round trips to memory (work list, directory entries, block headers,
-// values, block rings), which the other workgroup's pair overlaps: on an H100, clustered
-// operations 1.14-1.19x faster than with one workgroup of 1024 invocations and 27 KiB
-// (docs/benchmarks/2026-11-25-h100-chunk-kernel.md). An array result goes into sb (`so`):
+// about 48 KiB together). A pair's work holds a chain of dependent round trips to memory (work
+// list, directory entries, block headers, values, block rings), which the other workgroup's
+// pair overlaps (docs/tuning/set.md#chunk-kernel-workgroup). An array result goes into sb (`so`):
 // in the bitmap path sb is free once the operands are combined into sa; in the sparse path
 // every kept element is placed in registers first (find_places), and the lists are
 // overwritten only after a barrier.
@@ -218,8 +216,8 @@ void runs_to_words(uint r) {
 void main() {
     uint t = gl_LocalInvocationIndex;
     uint n = U32Ref(pc.scratch).v[S_WORK_COUNT];
-    // Loaded with n, not after the check below: a round trip more made every launch with
-    // nothing to do 0.4 us slower on an H200 (dense sets' operations 3-5%).
+    // Loaded with n, not after the check below: a round trip more would slow every launch with
+    // nothing to do (docs/tuning/set.md#chunk-kernel-idle-launch).
     uint n_runs = pc.mode == 0u ? U32Ref(pc.scratch).v[S_RUN_PAIR_COUNT] : 0u;
     bool write = pc.aux == 1u;
     if (write ? U32Ref(pc.scratch).v[S_OK] == 0u : one_pass(pc.scratch, pc.meta_d)) {
@@ -443,10 +441,8 @@ void main() {
 // workgroup that finishes last (a count in a's control block that is never
 // reset, last_workgroup.glsl) adds them up into the status. So no counter is cleared first
 // and nothing waits for another pass: one dispatch instead of the clear, classify and the four
-// pair kernels, each of which costs its launch and barrier even with nothing to do. On an
-// H200 the 64-bit sums took the clustered cardinalities from 8.9-9.2 to 6.5-6.8 us; the
-// dispatch, the loop's barriers and the tail alone are 4.6 us
-// (docs/benchmarks/2026-11-27-h200-cardinality-sums64.md).
+// pair kernels, each of which costs its launch and barrier even with nothing to do. The 64-bit
+// sums make the tail one round trip (docs/tuning/set.md#one-pass-sums64).
 #include "../common/last_workgroup.glsl"
 
 // pc.mode of the one pass: 0 (the sums through a's control block or the scratch, see the
@@ -455,12 +451,8 @@ void main() {
 
 // Neighbouring chunks one run of invocations takes (see above; WG_SIZE is 64 or more). With
 // one chunk an invocation (runs of 1) a subgroup's loads of the entries touched 32 sectors each;
-// with runs of 4, 8 sectors: on an H200, clustered 2^24-value sets' cardinalities 1.07-1.10x
-// faster, 16 of them in a batch 1.16-1.26x (and the entries loaded a round ahead, below, a
-// further 1-3% and 9%). Runs of 32 were as fast for them but left a contiguous range of
-// bitmap chunks to a sixteenth of the workgroups (dense sets forced onto this pass 4.6x
-// slower; runs of 4 0.96x of the old time)
-// (docs/benchmarks/2026-11-27-h200-cardinality-entry-runs.md).
+// with runs of 4, 8 sectors. Longer runs leave a contiguous range of bitmap chunks to few
+// workgroups (docs/tuning/set.md#entry-runs).
 const uint ENTRY_RUN = 4u;
 
 shared uint s_listed[WG_SIZE];

@@ -77,7 +77,7 @@ void push_trivial(uint c, bool full) {
     push_trivial_entry(c, full ? FULL : 0u);
 }
 
-// aux flag CLASSIFY_ONE_KERNEL (src/set/gpu.rs OpPath::OneKernel, an operation of two sets
+// aux flag CLASSIFY_ONE_KERNEL (src/set/paths.rs OpPath::OneKernel, an operation of two sets
 // with few array and bitmap blocks): every pair that needs a workgroup, copies of an
 // operand's chunk included, is listed for chunk_update.comp, so that the bitmap, small and
 // medium pair kernels need not be launched (each costs its launch even with nothing to do).

@@ -1,5 +1,5 @@
 #version 460
-// Shrinking a set's pools (src/set/gpu.rs GpuSet::shrink_to_fit): after the host copied the
+// Shrinking a set's pools (src/set/pools.rs GpuSet::shrink_to_fit): after the host copied the
 // blocks in use into new pools of exactly `count` bitmap and `max_count` array blocks (blocks
 // with ids below those counts in place, every block above them into a free id below them), this
 // pass rewrites the references: each chunk's directory entry and each array chunk's header

@@ -2,18 +2,15 @@
 // or ANDNOT where the other operand's chunk is empty, an AND where it is full; classify.comp's
 // copy list): the chunk's storage is copied block by block, without expanding or merging
 // anything. Sets of clustered values are mostly such chunks under OR and XOR; they went
-// through chunk_update.comp's bitmaps before (H200, 2^24 values in runs of 1..4096: OR 0.81 ms;
-// docs/benchmarks/2026-11-24-h200-carveouts-set-copies.md). Included by small_pairs.comp,
-// whose grid-stride loop over the copy list follows the small pairs': its small workgroups
-// suit chains of dependent loads, and a dispatch of its own cost dense sets' operations about
-// 1 us even with nothing to copy.
+// through chunk_update.comp's bitmaps before (docs/tuning/set.md#chunk-copies). Included by
+// small_pairs.comp, whose grid-stride loop over the copy list follows the small pairs': its
+// small workgroups suit chains of dependent loads, and a dispatch of its own cost dense sets'
+// operations a launch even with nothing to copy.
 //
 // Arrays and bitmaps move in 16-byte vectors, COPY_BATCH an invocation a round, and the next
 // list entry's directory entries load while a chunk is copied. Before, arrays moved word by
-// word, 8 a round, with each entry's loads waited for in turn (H100, 2^24 values in runs of
-// 1..4096: OR and XOR into a reserved set 0.166 -> 0.145 ms, ANDNOT 0.120 -> 0.112 ms; 8
-// vectors a round gave 1% more there but made sparse pairs 1.3-1.4x slower, through this
-// kernel's registers; docs/benchmarks/2026-11-25-h100-set-runs.md).
+// word, 8 a round, with each entry's loads waited for in turn; 8 vectors a round would cost
+// sparse pairs through this kernel's registers (docs/tuning/set.md#chunk-copies).
 //
 // The includer lends its shared memory (no more may be declared here: shared memory and
 // registers decide how many small pairs share a multiprocessor): COPY_IDS(i) and

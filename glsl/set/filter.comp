@@ -12,10 +12,10 @@
 // looked up once (modes 0 and 1 look it up twice).
 #include "set_common.glsl"
 
-// Values per invocation of mode 2 (src/set/gpu.rs FILTER_ITEMS): value j * WG_SIZE + lid of
+// Values per invocation of mode 2 (src/set/tuning.rs FILTER_ITEMS): value j * WG_SIZE + lid of
 // the tile, so each round of loads is coalesced. Fewer, larger tiles than modes 0 and 1: with
 // one value an invocation the look-back's cost per tile was most of the time where lookups are
-// cheap; more values an invocation serialize its lookups (src/set/gpu.rs has the figures).
+// cheap; more values an invocation serialize its lookups (docs/tuning/set.md#filter-items).
 #define FILTER_ITEMS 4u
 
 // Each subgroup's count of each row (mode 2: FILTER_ITEMS rows; modes 0 and 1: one).
@@ -155,7 +155,7 @@ void main() {
     uint keep = keep_at(tile * WG_SIZE + gl_LocalInvocationIndex, n, v);
     // The tile's scan by subgroup ballots and one barrier (a workgroup scan of one flag per
     // invocation in shared memory took 16 barriers; workgroup_scan.glsl's scan, three
-    // barriers, was 8-16% slower on an H200, docs/benchmarks/2026-11-26-h200-large-counts.md).
+    // barriers, was slower: docs/tuning/set.md#filter-ballots).
     uvec4 kept = subgroupBallot(keep != 0u);
     uint before;
     uint total = subgroup_counts_scan(kept, before);

@@ -5,8 +5,8 @@
 //         the exclusive sums of the chunk cardinalities (S_START + c; u32: valid while the
 //         total is below 2^32) and the non-empty chunks (ascending) to the work list, and its
 //         last block the total (u64 as two u32) to out_addr and the list's length. (One
-//         workgroup over the 65536 entries took 0.088 ms on an H200, more than half of a
-//         2^24-value to_array; docs/benchmarks/2026-11-28-h200-to-array-offsets.md.)
+//         workgroup over the 65536 entries was much of a to_array's time:
+//         docs/tuning/set.md#to-array-offsets.)
 // mode 1: cardinality of [range_lo, range_hi) (u64 as two u32) added to out_addr (zeroed
 //         first), a block of OFFSET_BLOCK of the range's chunks a workgroup.
 // One workgroup (64 to 1024 invocations, a power of two):
@@ -87,7 +87,7 @@ uint entry_value(uint k) {
 // subgroup takes an equal share of the entries, S consecutive ones a round (coalesced loads
 // and stores), ROUNDS rounds' loads at once, after a first sweep that sums its share. (Each
 // invocation summing and writing its own run of 256 entries, a cache line per lane and load,
-// was 1.3-1.6x slower on an H200, docs/benchmarks/2026-11-26-h200-large-counts.md.)
+// was slower: docs/tuning/set.md#to-array-coalesced.)
 uint64_t scan_entries(uint count) {
     uint S = gl_SubgroupSize;
     uint lane = gl_SubgroupInvocationID;
@@ -223,9 +223,8 @@ void add_to_output(uint64_t x) {
 
 // Mode 1: workgroup b counts block b of the range's chunks (OFFSET_BLOCK from the range's
 // first chunk on), the range's partial first and last chunks included, and adds the count to
-// the output. (One workgroup over every chunk of the range: the whole universe's cardinality
-// took 0.019 ms on an H200, 0.094 ms for a packed clustered set; this way 0.007 ms,
-// docs/benchmarks/2026-11-28-h200-to-array-offsets.md.)
+// the output. (One workgroup over every chunk of the range was slower:
+// docs/tuning/set.md#to-array-offsets.)
 void range_block(uint b) {
     uint64_t lo = pc.range_lo;
     uint64_t hi = pc.range_hi;

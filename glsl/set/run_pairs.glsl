@@ -2,17 +2,16 @@
 // together (classify.comp lists them, set_common.glsl is_run_pair): one invocation a pair
 // walks the two run lists and the result's runs come out of the walk, with no bitmap. This is
 // how Roaring computes operations of run containers (CRoaring's run_container_union and its
-// kin walk the two run arrays); chunk_update.comp's workgroups expanding both into 8 KiB
-// bitmaps took about 50 us for the ~1000 such pairs of two clustered 2^24-value sets on an
-// H200, a walk per invocation 7 us.
+// kin walk the two run arrays); a walk per invocation is several times faster than
+// chunk_update.comp's workgroups expanding both into 8 KiB bitmaps
+// (docs/tuning/set.md#run-pairs).
 // The result has at most RUN_PAIR_MAX runs (each boundary of its runs is one of an operand's):
 // stored in the form result_form (set_common.glsl) picks, a run chunk (one run in the entry,
 // more in one array block) or an array of at most 2 * RUN_PAIR_MAX + 1 values (one array
 // block), or nothing (empty, full).
 // Counted (run_pair_count) and written (run_pair_write) by chunk_update.comp's invocations
-// before their workgroup's chunks: no launch of their own (one cost 1.9 us an operation on an
-// H200, 8% of a dense AND), and in trivial.comp, which runs beside chunk_update.comp, the
-// writes made dense operations 3% slower (48 registers instead of 39).
+// before their workgroup's chunks: no launch of their own, and not in trivial.comp, which runs
+// beside chunk_update.comp, where the writes cost it registers (docs/tuning/set.md#run-pairs).
 // A chunk of several runs whose result it is unchanged (the other side empty) is copied word
 // by word, without a walk.
 #ifndef VKALGO_SET_RUN_PAIRS_GLSL

@@ -371,9 +371,8 @@ bool vector_value_word(uvec4 v, uint q, uint i, uint h, uint n, out uint j, out 
 
 // Header words (the ids of blocks 1..) of an array chunk of n values, 0 for an empty one.
 // (array_blocks(0) is 1, so the empty case is array_blocks' own; but written without it, and
-// with run_word's mask after its select, the driver gave small_pairs.comp 71-72 registers
-// instead of 64 on an H100, four fewer resident workgroups a multiprocessor and sparse
-// operations 1.35x slower: docs/benchmarks/2026-11-25-h100-set-copies.md.)
+// with run_word's mask after its select, the driver gave small_pairs.comp more registers and
+// fewer resident workgroups: docs/tuning/set.md#small-pairs-registers.)
 uint header_words(uint n) {
     return n == 0u ? 0u : array_blocks(n) - 1u;
 }
@@ -532,8 +531,7 @@ void note_nonempty(uint64_t meta, uint old_card, uint new_card) {
 
 // What a pair pass adds to the shared counters, summed over a workgroup's pairs by its
 // invocation 0 and added once when the workgroup ends (pass_sums_flush). One atomic per pair
-// on the same few words serializes: 65536 sparse pairs took about 0.19 ms for their
-// cardinality sums alone (H200, status in host-visible memory), as much as all their loads.
+// on the same few words serializes (docs/tuning/set.md#pass-sums).
 struct PassSums {
     uint card_partial;  // values in the result's chunks that are not full
     uint card_full;     // the result's full chunks
@@ -691,8 +689,8 @@ uint free_chunk_slots(uvec2 e) {
 
 // A workgroup gives a destination chunk's old blocks back in two parts: free_chunk_begin (one
 // invocation), a barrier, then free_chunk_ids (every invocation). One invocation alone, as
-// free_chunk_storage_serial does, waits a round trip per array block for its id (on an H200,
-// sparse OR into a set holding the last result took 0.41 ms, 0.26 ms with the whole workgroup).
+// free_chunk_storage_serial does, waits a round trip per array block for its id
+// (docs/tuning/set.md#reused-blocks).
 // The first ring slot of the old array blocks, from part one to part two.
 shared uint s_free_pos;
 
@@ -717,10 +715,8 @@ void free_chunk_ids(uvec2 e, ArrayPool d) {
 // kernels), in two parts like free_chunk_begin / free_chunk_ids: the old blocks hold the
 // result's first blocks, only the shortfall is taken from the ring and only the surplus given
 // back. An operation whose results keep their block counts (a query repeated into the same
-// set, an update of a set in place) then makes no atomic round trip on the pools' cursors:
-// on an H200 with 2^24-value sets, operations into a set holding the last result 1.06-1.09x
-// (sparse) and up to 1.2x (clustered OR and XOR) faster than with every old block given back
-// and every new one taken (docs/benchmarks/2026-11-27-h200-reused-blocks.md). Writing over the old blocks is safe:
+// set, an update of a set in place) then makes no atomic round trip on the pools' cursors
+// (docs/tuning/set.md#reused-blocks). Writing over the old blocks is safe:
 // a chunk's work is one workgroup's, and an operand that is the destination has had its
 // chunk read (into shared memory or registers) before the result is stored.
 // The ring position of the blocks taken (part one to part two).

@@ -12,9 +12,8 @@
 // Loads (mode 0, two chunks) are software-pipelined across a workgroup's pairs: while pair k
 // is walked and written, pair k + 1's value words (16-byte vectors, in registers), pair
 // k + 2's header words (the ids of its blocks 1..) and directory entries, and pair k + 3's
-// list entry are in flight (chunk_pairs; on an H100, sparse 2^24-value sets: AND 1.03x,
-// ANDNOT 1.06x, XOR 1.02x faster than loading each pair's headers and vectors when it starts,
-// docs/benchmarks/2026-11-25-h100-status-small-pairs.md). Mode 1 (a chunk and a run of sorted
+// list entry are in flight (chunk_pairs; docs/tuning/set.md#small-pairs-pipelined). Mode 1 (a
+// chunk and a run of sorted
 // values) loads the next pair's directory entries ahead, then each pair's words in one round.
 //
 // Each invocation takes one stretch of the merge of the two lists (ties: a first) and finds
@@ -36,12 +35,12 @@
 // new ones and writes the result. mode 0: second operand the chunk of set b; else the
 // chunk's run of sorted values.
 //
-// Small changes cost it much: NVIDIA's driver gives it 64 registers (H200), one more had cost
-// sparse operations 1.2-1.35x, and on 2026-11-27 two changes outside its walk, the grid stride
-// read from gl_NumWorkGroups instead of the push constant and a finished-workgroup count at
-// the end of main, each made sparse operations and builds 1.2-1.5x slower (registers not
-// read; docs/benchmarks/2026-11-27-h200-indirect-pairs.md). Time sparse sets
-// (`vkalgo-bench set --cases sparse`, registers with VKALGO_PIPELINE_STATS=1) after any change.
+// Small changes cost it much: its registers are at the driver's limit for its occupancy, and
+// one more, or changes outside its walk (the grid stride read from gl_NumWorkGroups, a
+// finished-workgroup count), made sparse operations and builds much slower
+// (docs/tuning/set.md#small-pairs-registers).
+// Time sparse sets (`vkalgo-bench set --cases sparse`, registers with
+// VKALGO_PIPELINE_STATS=1) after any change.
 #define WORKGROUP_SCAN_COMPACT_SLOTS
 #include "set_common.glsl"
 #include "../common/workgroup_scan.glsl"
@@ -54,9 +53,8 @@
 #define LIST_WORDS (PAIR_SMALL_VALUES / 2u + 1u)
 #if LIST16
 // LIST16 1 (devices with shaderInt16, src/set/passes.rs): the words as their u16 halves, so that
-// the walk reads a value with one 16-bit load instead of a word load, a shift and a mask. On
-// an H200 (sparse 2^24-value sets) the walk was about half of a counting pass's time, 26
-// instructions a step (docs/benchmarks/2026-11-26-h200-small-pairs-u16.md).
+// the walk reads a value with one 16-bit load instead of a word load, a shift and a mask (the
+// walk is much of a counting pass's time: docs/tuning/set.md#small-pairs-u16).
 shared uint16_t s_halves[2u * LIST_WORDS];
 
 uint list_elem(uint idx) { return uint(s_halves[idx]); }
@@ -107,9 +105,8 @@ uint elem_b(uint j) { return list_elem(2u * g_b_base + j); }
 // element x and the element before it). Every invocation takes `per` steps (the same for the
 // whole workgroup, so the loop ends uniformly and the steps need no branch); steps past the
 // invocation's stretch (`valid`, the last invocations') walk on harmlessly and are not kept.
-// ia and jb index the two lists as one u16 array. (On an H200, sparse 2^24-value sets: the
-// cardinalities 0.19 -> 0.16 ms against steps each guarded by a branch and choosing the
-// operation's rule; a step is about 31 instructions of machine code instead of 55.)
+// ia and jb index the two lists as one u16 array. (Faster than steps each guarded by a branch
+// and choosing the operation's rule: docs/tuning/set.md#small-pairs-walk.)
 #define WALK_STEPS(KEEP)                                                       \
     [[unroll]] for (uint s = 0u; s < WALK_MAX; s++) {                         \
         if (s == per) {                                                        \
@@ -416,9 +413,8 @@ Walked walk_pair(uvec2 ea, uvec2 eb) {
 }
 
 // set_common.glsl's reuse_blocks_begin and reuse_blocks_id in one function, with the old
-// chunk's block count found once: the same work, but on an H200 sparse 2^24-value operations
-// ran 1.7-3.7% faster with this form than with the two calls, for code the driver laid out
-// differently (docs/benchmarks/2026-11-27-h200-reused-blocks.md). s_ids[0, k) gets the
+// chunk's block count found once: the same work, which the driver lays out faster than the two
+// calls (docs/tuning/set.md#reused-blocks). s_ids[0, k) gets the
 // result's k blocks (a barrier must follow before they are read). Uniform control flow.
 void result_blocks(uvec2 old_d, uint k) {
     uint t = gl_LocalInvocationIndex;

@@ -17,9 +17,7 @@ void emit(uint index, uint value) {
 // next S loaded ahead) and walks them one by one, lane l testing bits l, l + S, ... of the
 // word: the values of one word go to consecutive positions in one store. (Each invocation
 // writing the values of its own words, 256 values apart from its neighbours', touched a cache
-// line per lane with every store: on an H200 the whole universe less 2^20 values took 104
-// ms instead of 7.9, half-full bitmaps of 2^24 values 0.38 instead of 0.15,
-// docs/benchmarks/2026-11-26-h200-large-counts.md.)
+// line per lane with every store: docs/tuning/set.md#to-array-coalesced.)
 void emit_bitmap(uint block, uint off, uint hi) {
     uint S = gl_SubgroupSize;
     uint lane = gl_SubgroupInvocationID;

@@ -8,7 +8,8 @@
 //! [`SET_STATUS_BYTES`]: super::SET_STATUS_BYTES
 //! [`SetOpStatus`]: super::SetOpStatus
 
-use super::gpu::{CardinalityPath, FilterPath, GpuSet, OpPath, SetOperand};
+use super::gpu::{GpuSet, SetOperand};
+use super::paths::{CardinalityPath, FilterPath, OpPath};
 use crate::core::buffer::{BufferRange, ElementCount};
 use crate::sort::SortPlan;
 use crate::SetOp;

@@ -7,9 +7,10 @@ use super::args::{
     GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs, GpuSetRangeCardinalityArgs,
     GpuSetToArrayArgs,
 };
-use super::gpu::{GpuSet, OpPath, SetOpStatus, SetOperand, CARD_BATCH_SCRATCHES, MAX_BATCH};
-use super::gpu::{SET_SCRATCH_BYTES, SET_STATUS_BYTES};
+use super::gpu::{GpuSet, SetOpStatus, SetOperand};
+use super::layout::{CARD_BATCH_SCRATCHES, MAX_BATCH, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use super::passes::{record_update, record_update_phase, Phase, Update};
+use super::paths::OpPath;
 use super::record::check_range;
 use super::roaring;
 use crate::core::buffer::{ElementCount, GpuBuffer};

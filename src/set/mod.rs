@@ -66,16 +66,9 @@
 //! blocking writes unpack first. Growth adds an eighth of a pool beyond the shortfall and
 //! removals free blocks; [`GpuSet::shrink_to_fit`] gives the free blocks back (the blocks in
 //! use above the new pool size move into free ids below it), and [`GpuSet::from_values`] ends
-//! with it. Against CRoaring's portable serialization (H200, 2026-11-28,
-//! docs/benchmarks/2026-11-28-h200-packed-sets.md): sparse sets 1.17x (every chunk non-empty:
-//! they stay flat), dense 1.125x flat and 1.004x packed, clustered (runs of 1..4096 values,
-//! after `run_optimize`) 5.41x flat and 0.742x packed. Packed operands cost clustered
-//! operations 0.98-1.07x the time and their cardinalities 1.07-1.12x (one dependent load more
-//! per entry). Those are sets of 2^24 values. Smaller ones cost more per value: an array chunk
-//! takes at least one 192-byte block (2^20 random values, 16 a chunk: 5.1x CRoaring's bytes;
-//! 2^16: 18.9x), and a packed directory at least its 16 KiB index (a clustered set of 2^16
-//! values: 16,904 bytes packed, 37x CRoaring's 456; measured with `vkalgo-bench set --log2n
-//! 16` and `20`, docs/benchmarks/2026-11-28-h200-to-array-offsets.md section 6).
+//! with it. Packed clustered sets take fewer bytes than their Roaring serialization, flat ones
+//! several times more; small sets cost more per value (an array chunk takes at least one
+//! 192-byte block, a packed directory at least its 16 KiB index): docs/tuning/set.md#packed-sets.
 //! [`GpuSet::serialize`] writes the bytes CRoaring writes.
 //!
 //! # Operations and the pool
@@ -107,8 +100,8 @@
 //! a count of itself into two 64-bit words of the first operand's control block with one
 //! atomic each: the one that completes the count has the totals, writes the status and clears
 //! the words (without 64-bit buffer atomics: scratch words per workgroup, added up by the last
-//! to finish; on an H200 the clustered cardinalities 14.5-18.1 us by the passes, 6.0-6.2 us in
-//! one pass, whose invocations read the directory four neighbouring chunks at a time). Two
+//! to finish; the one pass's invocations read the directory four neighbouring chunks at a time:
+//! docs/tuning/set.md#one-pass-cardinality). Two
 //! arrays (or an array and a run of inserted values) of at most
 //! 2048 values together go to kernels that work on the sorted lists element by element in
 //! small shared memory (two size classes, 640 and 2048 values), so that many such pairs share a
@@ -122,9 +115,9 @@
 //! workgroup (of up to 512 invocations on GPUs: two fit a multiprocessor), or stay sorted lists
 //! there when the result is an array. An intersection of operands with few array and bitmap
 //! blocks (clustered sets after `run_optimize`) lists every pair for that kernel and launches
-//! no other pair kernel, which would find nothing to do there (on an H200 the clustered AND
-//! 21.2 -> 19.0 us; OR, ANDNOT and XOR, whose one-sided copies that kernel takes one
-//! workgroup each for, stay on the pair kernels). When the pool is short, nothing has been
+//! no other pair kernel, which would find nothing to do there (OR, ANDNOT and XOR, whose
+//! one-sided copies that kernel takes one workgroup each for, stay on the pair kernels:
+//! docs/tuning/set.md#one-kernel-and). When the pool is short, nothing has been
 //! written: the host layer grows the pool (to the shortfall plus an eighth) and runs the
 //! operation again. Only the filter waits on other workgroups, and only where the device runs
 //! look-back passes: one pass in which each tile of values finds its output offset by
@@ -152,28 +145,32 @@
 //! context's queue and wait.
 
 mod args;
+mod blocks;
 mod gpu;
 mod host;
+mod image;
+mod layout;
 mod passes;
 pub(crate) use passes::prepare_kernels;
+mod paths;
+mod pools;
 mod record;
 pub mod reference;
 pub(crate) mod roaring;
+mod tuning;
+mod updates;
+mod verify;
 
 pub use args::{
     GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
     GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs,
     GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs,
 };
-pub use gpu::{
-    CardinalityPath, FilterPath, GpuSet, OpPath, SetOpStatus, SetOperand, PACK_MAX_CHUNKS, SET_SCRATCH_BYTES,
-    SET_STATUS_BYTES,
+pub use gpu::{GpuSet, SetOpStatus, SetOperand};
+pub use layout::{
+    ARRAY_BLOCK_BYTES, BITMAP_BLOCK_BYTES, PACK_MAX_CHUNKS, SET_SCRATCH_BYTES, SET_STATUS_BYTES,
 };
 #[cfg(test)]
 pub(crate) use passes::push_layouts;
+pub use paths::{CardinalityPath, FilterPath, OpPath};
 pub use roaring::{ARRAY_MAX, CHUNK_VALUES};
-
-/// Bytes of one array block.
-pub const ARRAY_BLOCK_BYTES: u64 = 192;
-/// Bytes of one bitmap block.
-pub const BITMAP_BLOCK_BYTES: u64 = 8192;

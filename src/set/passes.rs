@@ -3,10 +3,11 @@
 //! count, check, write; the one-pass cardinality), as the record layer (record.rs) and the host
 //! layer record them.
 
-use super::gpu::{
-    with_forms, CHUNKS, CLASSIFY_ONE_KERNEL, DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_D,
-    ONE_PASS_BATCH_MIN_GRID, ONE_PASS_BATCH_WORKGROUPS, ONE_PASS_CARD_GRID, SCRATCH_HEADER, SET_STATUS_BYTES,
+use super::layout::{
+    with_forms, CHUNKS, CLASSIFY_ONE_KERNEL, DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_D, SCRATCH_HEADER,
+    SET_STATUS_BYTES,
 };
+use super::tuning::{tuned, Knob};
 use crate::core::buffer::{BufferRange, ElementCount};
 use crate::core::pipelines::Specialization;
 use crate::core::shaders::{self, ShaderSource};
@@ -36,49 +37,23 @@ push_constants! {
     }
 }
 
-/// Workgroups of chunk_update.comp and the medium array pairs at most (see
-/// record_update_phase).
-const UPDATE_GRID: u32 = 256;
-/// Workgroups of bitmap_pairs.comp at most on GPUs (not limited by chunk_grid): at most 4
-/// pairs each for a whole universe of bitmaps, so the last workgroups to start end soon after
-/// the others (an H100, every chunk a bitmap: 0.8-2.0% faster than 4096 workgroups of 16
-/// pairs; 65536 of one pair each 3.5% slower than 4096,
-/// docs/benchmarks/2026-11-25-h100-dense-bitmaps.md).
-const BITMAPS_GRID: u32 = 16384;
-/// ... and in an operation's counting stage (stage 0), which does nothing on the one-pass
-/// path (the destination holds free blocks for the bound: operations repeated into one set,
-/// or reserved): there its idle workgroups cost their launch. On an H200, every chunk a
-/// bitmap: `record_op` 2.1% faster with 1024 (90.2-90.7% of the copy bandwidth instead of
-/// 88%), where a counting stage that runs (the destination short of blocks) is about 7%
-/// slower (as the cardinalities with 1024,
-/// docs/benchmarks/2026-11-27-h200-cardinality-entry-runs.md).
-const BITMAPS_COUNT_GRID: u32 = 1024;
-/// Workgroups of the medium array pairs (array_pairs.comp) at most.
-const MEDIUM_GRID: u32 = 1024;
-
 /// Chunks per workgroup of to_array's offsets passes and of range cardinalities, and the
 /// workgroups of the offsets passes (glsl/set/info.comp OFFSET_BLOCK, OFFSET_BLOCKS).
 pub(super) const OFFSET_BLOCK: u64 = 256;
 pub(super) const OFFSET_BLOCKS: u32 = (CHUNKS / OFFSET_BLOCK) as u32;
 
 /// Workgroups of a grid-stride pass over at most `bound` listed chunks: at most 4096, so each
-/// takes at most 16 chunks (lavapipe ends an invocation's loops after 32768 iterations in
-/// total, measured, and one chunk may take an invocation over 1024 iterations with 64
-/// invocations), and no more than there can be chunks (idle workgroups cost a lot on CPU
-/// drivers).
+/// takes at most 16 chunks (lavapipe ends an invocation's loops after a bounded number of
+/// iterations: docs/driver-bugs.md#lavapipe-loop-limit), and no more than there can be chunks
+/// (idle workgroups cost a lot on CPU drivers).
 pub(super) fn chunk_grid(bound: u32) -> u32 {
     bound.clamp(1, 4096)
 }
 
-/// Invocations per workgroup: 256 on GPUs; 64 on CPU drivers, where each invocation of a
-/// kernel with barriers is a coroutine and a chunk's work spread over fewer of them is several
-/// times faster (lavapipe).
+/// Invocations per workgroup of most set kernels (tuning.rs: fewer on CPU drivers, where each
+/// invocation of a kernel with barriers is a coroutine).
 pub(crate) fn wg(ctx: &Context) -> u32 {
-    if ctx.is_cpu_device() {
-        64
-    } else {
-        256
-    }
+    tuned(ctx.device_class(), Knob::Workgroup)
 }
 
 /// What an update does ([`Update::mode`], the push constants' `mode` of classify.comp and the
@@ -156,18 +131,14 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         (&shaders::SET_CHUNK_UPDATE, update_spec(ctx)),
         (one_pass_card_shader(ctx.profile.int64_atomics), update_spec(ctx)),
         (&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx)),
-        (small_pairs_shader(ctx), small_pairs_spec()),
+        (small_pairs_shader(ctx), small_pairs_spec(ctx)),
     ])
 }
 
-/// Polls of a silent tile before the one-pass filter looks its values up itself (as the
-/// merge's look-back: 256 on GPUs, 32 on CPU drivers).
+/// Polls of a silent tile before the one-pass filter looks its values up itself (tuning.rs,
+/// as the merge's look-back).
 pub(super) fn filter_spins(ctx: &Context) -> u32 {
-    if ctx.is_cpu_device() {
-        32
-    } else {
-        256
-    }
+    tuned(ctx.device_class(), Knob::FilterSpins)
 }
 
 /// The one-pass filter's specialization (SPIN_LIMIT `spins`).
@@ -198,7 +169,7 @@ pub(super) fn prepare_packed_kernels(ctx: &Context) -> Result<()> {
             (&shaders::SET_CHUNK_UPDATE, update_spec(ctx)),
             (one_pass_card_shader(ctx.profile.int64_atomics), update_spec(ctx)),
             (&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx)),
-            (small_pairs_shader(ctx), small_pairs_spec()),
+            (small_pairs_shader(ctx), small_pairs_spec(ctx)),
         ] {
             list.push((shader, with_forms(s, forms)));
         }
@@ -220,33 +191,25 @@ pub(super) fn prepare_packed_kernels(ctx: &Context) -> Result<()> {
     ctx.prepare_kernels(&list)
 }
 
-/// The medium array-pair kernel (glsl/set/array_pairs.comp): 256 invocations per pair on
-/// GPUs, 64 on CPU drivers (see [`wg`]).
+/// The medium array-pair kernel (glsl/set/array_pairs.comp): a workgroup per pair, of
+/// [`wg`] invocations.
 fn medium_pairs_spec(ctx: &Context) -> Specialization {
-    Specialization::new(if ctx.is_cpu_device() { 64 } else { 256 }, 1, 1)
+    Specialization::new(wg(ctx), 1, 1)
 }
 
-/// The chunk kernel's workgroup (glsl/set/chunk_update.comp): on GPUs the widest power of two
-/// up to 512 invocations the device allows. Its 18.5 KiB of shared memory let two workgroups
-/// share a multiprocessor: on an H100, two of 512 invocations (60 registers) ran clustered
-/// sets' operations 3-22% faster than two of 1024 (which the driver held to 32 registers),
-/// docs/benchmarks/2026-11-25-h100-chunk-kernel.md. CPU drivers keep [`wg`].
+/// The chunk kernel's workgroup (glsl/set/chunk_update.comp): the widest power of two between
+/// [`wg`] and the tuning table's cap that the device allows (its shared memory lets two such
+/// workgroups share a multiprocessor).
 fn update_spec(ctx: &Context) -> Specialization {
-    let size = if ctx.is_cpu_device() {
-        wg(ctx)
-    } else {
-        let limit = ctx.profile.max_workgroup_invocations.clamp(wg(ctx), 512);
-        1 << (31 - limit.leading_zeros())
-    };
-    Specialization::new(size, 1, 1)
+    let cap = tuned(ctx.device_class(), Knob::ChunkKernelWorkgroup);
+    let limit = ctx.profile.max_workgroup_invocations.clamp(wg(ctx), cap);
+    Specialization::new(1 << (31 - limit.leading_zeros()), 1, 1)
 }
 
-/// The small-pair kernel (glsl/set/small_pairs.comp): 32 invocations, one subgroup on GPUs
-/// (the kernel needs at least 32). On an H200, sparse 2^24-value sets: counting passes 0.27-0.30
-/// ms with the medium kernel's design at 128 invocations per small pair, 0.19 ms with this one
-/// (docs/benchmarks/2026-11-23-h200-small-pairs.md).
-fn small_pairs_spec() -> Specialization {
-    Specialization::new(32, 1, 1)
+/// The small-pair kernel (glsl/set/small_pairs.comp): one subgroup on GPUs (the kernel needs
+/// at least 32 invocations).
+fn small_pairs_spec(ctx: &Context) -> Specialization {
+    Specialization::new(tuned(ctx.device_class(), Knob::SmallPairsWorkgroup), 1, 1)
 }
 
 /// The small-pair kernel's permutation: its lists as 16-bit shared-memory values where the
@@ -307,7 +270,7 @@ fn one_pass_card_shader(sums64: bool) -> &'static ShaderSource {
 /// grid between operations (so that it needs no clear). Either way two such operations on one
 /// set must not overlap; with [`OnePassTail::ZeroedStatus`] they may, and no barrier is
 /// recorded before or after the dispatch (the caller's). `side_by_side`: how many such
-/// dispatches run at once (a batch's), which share [`ONE_PASS_BATCH_WORKGROUPS`].
+/// dispatches run at once (a batch's), which share `Knob::OnePassBatchWorkgroups`.
 pub(crate) unsafe fn record_one_pass_cardinality(
     ctx: &Context,
     cmd: vk::CommandBuffer,
@@ -318,17 +281,19 @@ pub(crate) unsafe fn record_one_pass_cardinality(
     side_by_side: u32,
 ) -> Result<()> {
     let spec = update_spec(ctx);
+    let class = ctx.device_class();
     let sums64 = match tail {
         OnePassTail::Sums64 => true,
         OnePassTail::Slots => false,
         OnePassTail::ZeroedStatus => ctx.profile.int64_atomics,
     };
     let count = ctx.kernel(one_pass_card_shader(sums64), with_forms(spec, u.forms))?;
-    let mut grid = (CHUNKS as u32 / spec.workgroup_size).clamp(1, ONE_PASS_CARD_GRID);
+    let mut grid = (CHUNKS as u32 / spec.workgroup_size).clamp(1, tuned(class, Knob::OnePassGrid));
     if side_by_side > 1 {
         // A batch's one-pass pairs share the GPU: fewer workgroups each, more chunks an
         // invocation (a power of two, so that the grid-stride loop stays within the chunks).
-        let share = (ONE_PASS_BATCH_WORKGROUPS / side_by_side).max(ONE_PASS_BATCH_MIN_GRID);
+        let share = (tuned(class, Knob::OnePassBatchWorkgroups) / side_by_side)
+            .max(tuned(class, Knob::OnePassBatchMinGrid));
         grid = grid.min(1 << (31 - share.leading_zeros()));
     }
     debug_assert!(
@@ -366,8 +331,7 @@ pub(crate) unsafe fn record_one_pass_cardinality(
 /// Earlier passes (another operation, a batch's, or the caller's transfers) before a pass
 /// that reads or writes what they wrote: compute and transfer writes before compute reads and
 /// writes. A set operation's clear is a compute dispatch followed by a compute-to-compute
-/// barrier (cheaper than a transfer fill and its barrier:
-/// docs/benchmarks/2026-11-22-merge-scan-h100.md).
+/// barrier (cheaper than a transfer fill and its barrier: docs/tuning/set.md#compute-clear).
 pub(super) unsafe fn earlier_passes_barrier(ctx: &Context, cmd: vk::CommandBuffer) {
     ctx.memory_barrier(
         cmd,
@@ -489,8 +453,7 @@ pub(crate) unsafe fn record_cardinality_passes(
     p.barrier_before_clear();
     // Cardinality only: every pass adds its sums straight into the zeroed status (stage 2 of
     // the pair passes), so no check pass follows. The scratch counters and the status in one
-    // dispatch: one launch less, dense-set cardinalities 2-5% faster on an H100
-    // (docs/benchmarks/2026-11-25-h100-set-copies.md).
+    // dispatch: one launch less (docs/tuning/set.md#compute-clear).
     let counters = counters_to_clear(first);
     for p in updates {
         debug_assert_eq!(p.u.mode, MODE_CARD);
@@ -607,6 +570,7 @@ impl<'a> UpdatePasses<'a> {
     /// cardinality into the status (2). The work lists are disjoint: they run side by side.
     unsafe fn pair_passes(&self, stage: u32) -> Result<()> {
         let (ctx, cmd, u) = (self.ctx, self.cmd, self.u);
+        let class = ctx.device_class();
         let source_mode = match u.mode {
             MODE_VALUES => 1,
             MODE_RANGE => 2,
@@ -624,7 +588,7 @@ impl<'a> UpdatePasses<'a> {
         with_grid(
             self.kernel(&shaders::SET_CHUNK_UPDATE, update_spec(ctx))?,
             source_mode,
-            UPDATE_GRID,
+            tuned(class, Knob::ChunkKernelGrid),
         );
         if u.one_kernel {
             // Classify listed every pair for chunk_update.comp: the other kernels would only
@@ -632,19 +596,17 @@ impl<'a> UpdatePasses<'a> {
             return Ok(());
         }
         if source_mode == 0 {
-            // CPU drivers get at most 1024 (idle workgroups cost them a lot).
-            // Workgroups beyond the pairs that can be listed only cost their launch: 16384
-            // idle ones took 13 us on an H100 (sparse sets, which have no bitmaps), so the
-            // grid follows the operands' smaller bitmap pool. It is a grid-stride loop, so a
-            // pool grown between recording and execution only makes workgroups take more pairs.
+            // Workgroups beyond the pairs that can be listed only cost their launch, so the grid
+            // follows the operands' smaller bitmap pool, within the tuning table's cap (lower in
+            // the counting stage, which does nothing on the one-pass path). It is a grid-stride
+            // loop: a pool grown between recording and execution makes workgroups take more pairs.
             let pairs = u.bound.min(u.bitmap_pair_bound);
-            let bitmaps_grid = if ctx.is_cpu_device() {
-                self.grid.min(pairs.max(1)).min(1024)
-            } else if stage == 0 {
-                pairs.clamp(1, BITMAPS_COUNT_GRID)
+            let cap = if stage == 0 {
+                Knob::BitmapPairsCountGrid
             } else {
-                pairs.clamp(1, BITMAPS_GRID)
+                Knob::BitmapPairsGrid
             };
+            let bitmaps_grid = pairs.clamp(1, tuned(class, cap));
             let bitmaps = self.kernel(&shaders::SET_BITMAP_PAIRS, set_spec(ctx))?;
             ctx.dispatch(
                 cmd,
@@ -655,19 +617,17 @@ impl<'a> UpdatePasses<'a> {
         }
         // Pairs of arrays and chunk copies come only from chunks that hold blocks: operands
         // with few (clustered sets, mostly runs in their entries) launch as few workgroups,
-        // not thousands that find nothing. On an H200, clustered 2^24-value sets: AND 1.21x
-        // faster (reserved 1.09x), OR / ANDNOT / XOR 1.09-1.10x
-        // (docs/benchmarks/2026-11-27-h200-cardinality-entry-runs.md).
+        // not thousands that find nothing (docs/tuning/set.md#array-pair-grids).
         let listed = u.block_chunk_bound.max(1);
         with_grid(
-            self.kernel(small_pairs_shader(ctx), small_pairs_spec())?,
+            self.kernel(small_pairs_shader(ctx), small_pairs_spec(ctx))?,
             source_mode,
             listed,
         );
         with_grid(
             self.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx))?,
             source_mode,
-            MEDIUM_GRID.min(listed),
+            tuned(class, Knob::MediumPairsGrid).min(listed),
         );
         Ok(())
     }

@@ -7,17 +7,17 @@ use super::args::{
     GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs,
     GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs,
 };
-use super::gpu::{
-    dir_forms, CardinalityPath, FilterPath, GpuSet, OpPath, SetOperand, CARD_BATCH_SCRATCHES, CHUNKS,
-    FILTER_ITEMS, FILTER_STATUS_WORD, MAX_BATCH, ONE_PASS_CARD_ARRAY_BLOCKS, ONE_PASS_CARD_BITMAP_BLOCKS,
-    ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK, SET_SCRATCH_BYTES, SET_STATUS_BYTES,
+use super::gpu::GpuSet;
+use super::layout::{
+    CARD_BATCH_SCRATCHES, FILTER_STATUS_WORD, MAX_BATCH, SET_SCRATCH_BYTES, SET_STATUS_BYTES,
 };
 use super::passes::{
     chunk_grid, earlier_passes_barrier, filter_lookback_spec, filter_spins, kernel,
     record_cardinality_passes, record_one_pass_cardinality, record_update, record_update_phase, set_spec, wg,
-    OnePassTail, Phase, SetPush, Update, UpdatePasses, MODE_CARD, MODE_OP, MODE_OPTIMIZE, MODE_RANGE,
-    MODE_VALUES, OFFSET_BLOCK, OFFSET_BLOCKS,
+    OnePassTail, Phase, SetPush, UpdatePasses, OFFSET_BLOCK, OFFSET_BLOCKS,
 };
+use super::paths::{CardinalityPath, FilterPath};
+use super::tuning::{tuned, Knob, FILTER_ITEMS};
 use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements};
 use crate::core::shaders;
 use crate::error::{Error, Result};
@@ -25,154 +25,6 @@ use crate::{Context, SetOp};
 use ash::vk;
 
 impl GpuSet {
-    pub(super) fn operand_meta(&self, x: SetOperand, what: &str) -> Result<u64> {
-        match x {
-            SetOperand::This => Ok(self.meta()),
-            SetOperand::Set(s) => {
-                self.check_same_context(s, what)?;
-                Ok(s.meta())
-            }
-        }
-    }
-
-    /// The set an operand names.
-    pub(super) fn operand_set<'s>(&'s self, x: SetOperand<'s>) -> &'s GpuSet {
-        match x {
-            SetOperand::This => self,
-            SetOperand::Set(s) => s,
-        }
-    }
-
-    /// The update of `self = a op b` on `path`.
-    pub(super) fn op_update(&self, a: SetOperand, b: SetOperand, op: SetOp, path: OpPath) -> Result<Update> {
-        let (sa, sb) = (self.operand_set(a), self.operand_set(b));
-        let (ba, bb) = (sa.chunk_bound(), sb.chunk_bound());
-        let result = match op {
-            SetOp::And => ba.min(bb),
-            SetOp::AndNot => ba,
-            _ => ba.saturating_add(bb).min(CHUNKS as u32),
-        };
-        Ok(Update {
-            bound: ba
-                .saturating_add(bb)
-                .saturating_add(self.chunk_bound())
-                .min(CHUNKS as u32),
-            bitmap_pair_bound: sa.bm_blocks.min(sb.bm_blocks),
-            block_chunk_bound: sa.pool_block_total().saturating_add(sb.pool_block_total()),
-            result_bound: result,
-            one_kernel: path.one_kernel(op, Self::one_pass_suits(sa, sb)),
-            forms: dir_forms(None, Some(sa), Some(sb)),
-            d: self.meta(),
-            a: self.operand_meta(a, "set op")?,
-            b: self.operand_meta(b, "set op")?,
-            op: op as u32,
-            mode: MODE_OP,
-            range: (0, 0),
-            values: 0,
-            count: ElementCount::Direct(0),
-            max_count: 0,
-        })
-    }
-
-    pub(super) fn card_update(a: &GpuSet, b: &GpuSet, op: SetOp) -> Result<Update> {
-        a.check_same_context(b, "set op cardinality")?;
-        Ok(Update {
-            bound: a.chunk_bound().saturating_add(b.chunk_bound()).min(CHUNKS as u32),
-            bitmap_pair_bound: a.bm_blocks.min(b.bm_blocks),
-            block_chunk_bound: a.pool_block_total().saturating_add(b.pool_block_total()),
-            result_bound: 0,
-            one_kernel: false,
-            forms: dir_forms(None, Some(a), Some(b)),
-            d: 0,
-            a: a.meta(),
-            b: b.meta(),
-            op: op as u32,
-            mode: MODE_CARD,
-            range: (0, 0),
-            values: 0,
-            count: ElementCount::Direct(0),
-            max_count: 0,
-        })
-    }
-
-    pub(super) fn range_update(&self, begin: u64, end: u64) -> Update {
-        let chunks = if begin < end {
-            ((end - 1) >> 16) - (begin >> 16) + 1
-        } else {
-            0
-        } as u32;
-        Update {
-            bound: chunks,
-            bitmap_pair_bound: 0,
-            block_chunk_bound: u32::MAX,
-            result_bound: self.chunk_bound().saturating_add(chunks).min(CHUNKS as u32),
-            one_kernel: false,
-            forms: 0,
-            d: self.meta(),
-            a: self.meta(),
-            b: 0,
-            op: SetOp::Or as u32,
-            mode: MODE_RANGE,
-            range: (begin, end),
-            values: 0,
-            count: ElementCount::Direct(0),
-            max_count: 0,
-        }
-    }
-
-    /// run_optimize: every chunk that is neither empty nor full written again by
-    /// chunk_update.comp, in the form result_form picks.
-    pub(super) fn optimize_update(&self) -> Update {
-        let chunks = self.chunk_bound();
-        Update {
-            bound: chunks,
-            bitmap_pair_bound: 0,
-            block_chunk_bound: u32::MAX,
-            result_bound: chunks,
-            one_kernel: false,
-            forms: 0,
-            d: self.meta(),
-            a: self.meta(),
-            b: self.meta(),
-            op: SetOp::Or as u32,
-            mode: MODE_OPTIMIZE,
-            range: (0, 0),
-            values: 0,
-            count: ElementCount::Direct(0),
-            max_count: 0,
-        }
-    }
-
-    pub(super) fn values_update(
-        &self,
-        sorted: u64,
-        count: ElementCount,
-        max_count: u32,
-        remove: bool,
-    ) -> Update {
-        let touched = max_count.min(CHUNKS as u32);
-        Update {
-            bound: touched,
-            bitmap_pair_bound: 0,
-            block_chunk_bound: u32::MAX,
-            result_bound: if remove {
-                self.chunk_bound()
-            } else {
-                self.chunk_bound().saturating_add(touched).min(CHUNKS as u32)
-            },
-            one_kernel: false,
-            forms: 0,
-            d: self.meta(),
-            a: self.meta(),
-            b: 0,
-            op: if remove { SetOp::AndNot } else { SetOp::Or } as u32,
-            mode: MODE_VALUES,
-            range: (0, 0),
-            values: sorted,
-            count,
-            max_count,
-        }
-    }
     /// What the record calls need of the caller's memory besides their inputs and outputs:
     /// `scratch` is [`SET_SCRATCH_BYTES`] at a 16-byte aligned offset (every record call that
     /// takes one; [`GpuSet::record_op_cardinality_batch`] uses up to 8 of them side by side).
@@ -256,10 +108,11 @@ impl GpuSet {
     /// blocks in the operands' pools, most of their chunks empty, full or single runs (tests).
     #[doc(hidden)]
     pub fn one_pass_suits(a: &GpuSet, b: &GpuSet) -> bool {
+        let class = a.ctx.device_class();
         let array_blocks = a.ar_blocks.saturating_add(b.ar_blocks);
-        a.bm_blocks.saturating_add(b.bm_blocks) <= ONE_PASS_CARD_BITMAP_BLOCKS
-            && array_blocks <= ONE_PASS_CARD_ARRAY_BLOCKS
-            && array_blocks.saturating_mul(ONE_PASS_CARD_CHUNKS_PER_ARRAY_BLOCK)
+        a.bm_blocks.saturating_add(b.bm_blocks) <= tuned(class, Knob::OnePassBitmapBlocks)
+            && array_blocks <= tuned(class, Knob::OnePassArrayBlocks)
+            && array_blocks.saturating_mul(tuned(class, Knob::OnePassChunksPerArrayBlock))
                 <= a.chunk_bound().saturating_add(b.chunk_bound())
     }
 

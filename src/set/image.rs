@@ -1,0 +1,293 @@
+//! A set's host images: the chunks as the directory, pools and rings hold them (uploaded by
+//! [`GpuSet::from_chunks`], decoded after a download by [`GpuSet::to_chunks`]), and the packed
+//! directory's index.
+
+use super::blocks::array_blocks;
+use super::gpu::{le_words, GpuSet};
+use super::layout::{
+    control_bytes, meta_bytes, ARRAY_BLOCK_BYTES, BITMAP_BLOCK_BYTES, CARD_MASK, CHUNKS, DIR_GROUPS,
+    META_DIR, RUN_SHIFT,
+};
+use super::passes::{prepare_kernels, prepare_packed_kernels};
+use super::roaring::{Chunks, Container, ARRAY_MAX, CHUNK_VALUES, RUN_MAX};
+use crate::error::{Error, Result};
+use crate::Context;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
+
+/// A flat directory (two words per chunk) as a packed one: the index (a uvec4 per 64 chunks:
+/// the mask of the non-empty ones, the non-empty chunks before the group, 0), then the
+/// entries of the non-empty chunks in chunk order.
+fn pack_directory(dir: &[u32]) -> Vec<u32> {
+    let mut index = Vec::with_capacity(DIR_GROUPS * 4);
+    let mut entries = Vec::new();
+    for g in 0..DIR_GROUPS {
+        let mut mask = 0u64;
+        let base = (entries.len() / 2) as u32;
+        for i in 0..64 {
+            let c = g * 64 + i;
+            if dir[2 * c] != 0 {
+                mask |= 1 << i;
+                entries.extend_from_slice(&dir[2 * c..2 * c + 2]);
+            }
+        }
+        index.extend_from_slice(&[mask as u32, (mask >> 32) as u32, base, 0]);
+    }
+    index.extend_from_slice(&entries);
+    index
+}
+
+/// A packed directory's words (index, then `entries` entries) as a flat one. Errors: an index
+/// that does not match its entries (a corrupt set).
+fn unpack_directory(words: &[u32], entries: u32) -> Result<Vec<u32>> {
+    let corrupt = |m: String| Error::Internal(format!("set download: packed directory {m}"));
+    let mut dir = vec![0u32; 2 * CHUNKS as usize];
+    let list = &words[DIR_GROUPS * 4..];
+    let mut next = 0u32;
+    for g in 0..DIR_GROUPS {
+        let w = &words[g * 4..g * 4 + 4];
+        if w[2] != next {
+            return Err(corrupt(format!("group {g} starts at {}, expected {next}", w[2])));
+        }
+        let mask = w[0] as u64 | (w[1] as u64) << 32;
+        for i in 0..64 {
+            if mask >> i & 1 == 1 {
+                let k = next as usize;
+                if next >= entries {
+                    return Err(corrupt(format!("more than its {entries} entries")));
+                }
+                let c = g * 64 + i;
+                dir[2 * c..2 * c + 2].copy_from_slice(&list[2 * k..2 * k + 2]);
+                if dir[2 * c] == 0 {
+                    return Err(corrupt(format!("chunk {c} marked non-empty, entry empty")));
+                }
+                next += 1;
+            }
+        }
+    }
+    if next != entries {
+        return Err(corrupt(format!("{next} chunks marked, {entries} entries")));
+    }
+    Ok(dir)
+}
+
+impl GpuSet {
+    /// [`GpuSet::from_chunks`] with a flat or a packed directory (`packed`: the runs of run
+    /// chunks of several runs as consecutive words of the array pool, after the arrays'
+    /// blocks).
+    pub(super) fn from_chunks_in(ctx: &Context, chunks: &Chunks, packed: bool) -> Result<Self> {
+        prepare_kernels(ctx)?;
+        if packed {
+            prepare_packed_kernels(ctx)?;
+        }
+        let chunks: Chunks = chunks.iter().map(|(k, c)| (*k, c.clone().gpu_form())).collect();
+        let bm_blocks = chunks
+            .iter()
+            .filter(|(_, c)| matches!(c, Container::Bitmap(_)))
+            .count() as u32;
+        let array_chunk_blocks: u32 = chunks
+            .iter()
+            .map(|(_, c)| match c {
+                Container::Array(a) => array_blocks(a.len() as u32),
+                Container::Runs(r) if !packed => (r.len() > 1) as u32,
+                _ => 0,
+            })
+            .sum();
+        let packed_run_words: usize = chunks
+            .iter()
+            .map(|(_, c)| match c {
+                Container::Runs(r) if packed && r.len() > 1 => r.len(),
+                _ => 0,
+            })
+            .sum();
+        let ar_blocks = array_chunk_blocks + packed_run_words.div_ceil(48) as u32;
+        let entries = packed.then_some(chunks.len() as u32);
+        let [control, bm_pool, ar_pool, bm_ring, ar_ring] =
+            Self::buffers(ctx, bm_blocks, ar_blocks, control_bytes(entries))?;
+        let mut run_words: Vec<u32> = Vec::with_capacity(packed_run_words);
+        let mut dir = vec![0u32; 2 * CHUNKS as usize];
+        let mut bm = Vec::<u64>::with_capacity(bm_blocks as usize * 1024);
+        let mut ar = Vec::<u32>::with_capacity(ar_blocks as usize * 48);
+        let (mut next_bm, mut next_ar) = (0u32, 0u32);
+        for (key, c) in &chunks {
+            let k = *key as usize;
+            dir[2 * k] = c.cardinality();
+            match c {
+                Container::Full => {}
+                Container::Runs(runs) => {
+                    dir[2 * k] |= (runs.len() as u32) << RUN_SHIFT;
+                    let word = |&(first, last): &(u16, u16)| first as u32 | (last as u32) << 16;
+                    if runs.len() == 1 {
+                        dir[2 * k + 1] = word(&runs[0]);
+                    } else if packed {
+                        dir[2 * k + 1] = array_chunk_blocks * 48 + run_words.len() as u32;
+                        run_words.extend(runs.iter().map(word));
+                    } else {
+                        dir[2 * k + 1] = next_ar;
+                        let start = ar.len();
+                        ar.extend(runs.iter().map(word));
+                        ar.resize(start + 48, 0);
+                        next_ar += 1;
+                    }
+                }
+                Container::Bitmap(b) => {
+                    dir[2 * k + 1] = next_bm;
+                    next_bm += 1;
+                    bm.extend_from_slice(b);
+                }
+                Container::Array(a) => {
+                    let blocks = array_blocks(a.len() as u32);
+                    dir[2 * k + 1] = next_ar;
+                    let start = ar.len();
+                    ar.resize(start + blocks as usize * 48, 0);
+                    let stream = &mut ar[start..];
+                    for i in 1..blocks {
+                        stream[i as usize - 1] = next_ar + i;
+                    }
+                    let h = blocks as usize - 1;
+                    for (j, pair) in a.chunks(2).enumerate() {
+                        let hi = if pair.len() > 1 { pair[1] as u32 } else { 0 };
+                        stream[h + j] = pair[0] as u32 | (hi << 16);
+                    }
+                    next_ar += blocks;
+                }
+            }
+        }
+        let meta = meta_bytes(
+            [&bm_pool, &ar_pool, &bm_ring, &ar_ring],
+            bm_blocks,
+            ar_blocks,
+            [0; 4],
+        );
+        ar.extend_from_slice(&run_words);
+        let mut control_image = vec![0u8; control_bytes(entries) as usize];
+        control_image[..80].copy_from_slice(&meta);
+        control_image[80..84].copy_from_slice(&(chunks.len() as u32).to_le_bytes());
+        let dir_image = if packed { pack_directory(&dir) } else { dir };
+        control_image[META_DIR as usize..].copy_from_slice(bytemuck::cast_slice(&dir_image));
+        Self::upload(
+            ctx,
+            &[
+                (&control, 0, &control_image),
+                (&bm_pool, 0, bytemuck::cast_slice(&bm)),
+                (&ar_pool, 0, bytemuck::cast_slice(&ar)),
+            ],
+        )?;
+        Ok(GpuSet {
+            ctx: ctx.clone(),
+            control,
+            bm_pool,
+            ar_pool,
+            bm_ring,
+            ar_ring,
+            bm_blocks,
+            ar_blocks,
+            packed: entries,
+            chunk_bound: AtomicU32::new(chunks.len() as u32),
+            known_cardinality: AtomicU64::new(chunks.iter().map(|(_, c)| c.cardinality() as u64).sum()),
+            recorded_writes: AtomicBool::new(false),
+        })
+    }
+
+    /// The set's chunks, downloaded and decoded.
+    pub(crate) fn to_chunks(&self) -> Result<Chunks> {
+        let parts = Self::download(
+            &self.ctx,
+            &[
+                (&self.control, META_DIR, self.dir_bytes()),
+                (&self.bm_pool, 0, self.bm_blocks as u64 * BITMAP_BLOCK_BYTES),
+                (&self.ar_pool, 0, self.ar_blocks as u64 * ARRAY_BLOCK_BYTES),
+            ],
+        )?;
+        let dir = self.flat_directory(&parts[0])?;
+        let bm: Vec<u64> = parts[1]
+            .chunks_exact(8)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        let ar = le_words(&parts[2]);
+        let corrupt = |m: String| Error::Internal(format!("set download: {m}"));
+        let mut chunks = Chunks::new();
+        for c in 0..CHUNKS as usize {
+            let (x, id) = (dir[2 * c], dir[2 * c + 1]);
+            let (card, runs) = (x & CARD_MASK, (x >> RUN_SHIFT) as usize);
+            let container = match card {
+                _ if runs > 0 => {
+                    // Several runs: a block (flat) or the index of their first word in the
+                    // array pool (packed).
+                    let first = if self.packed.is_some() {
+                        id as usize
+                    } else {
+                        id as usize * 48
+                    };
+                    if runs > RUN_MAX || (runs > 1 && first + runs > ar.len()) {
+                        return Err(corrupt(format!("chunk {c}: {runs} runs at {id}")));
+                    }
+                    let word = |i: usize| if runs == 1 { id } else { ar[first + i] };
+                    let list: Vec<(u16, u16)> = (0..runs)
+                        .map(|i| (word(i) as u16, (word(i) >> 16) as u16))
+                        .collect();
+                    if list.iter().any(|&(first, last)| first > last) {
+                        return Err(corrupt(format!("chunk {c}: a run ends before it starts")));
+                    }
+                    let container = Container::Runs(list);
+                    let held = container.cardinality();
+                    if held != card {
+                        return Err(corrupt(format!(
+                            "chunk {c}: runs hold {held} values, entry says {card}"
+                        )));
+                    }
+                    container
+                }
+                0 => continue,
+                CHUNK_VALUES => Container::Full,
+                n if n > CHUNK_VALUES => return Err(corrupt(format!("chunk {c} cardinality {n}"))),
+                n if n > ARRAY_MAX => {
+                    if id >= self.bm_blocks {
+                        return Err(corrupt(format!("chunk {c} bitmap block {id}")));
+                    }
+                    Container::Bitmap(bm[id as usize * 1024..id as usize * 1024 + 1024].to_vec())
+                }
+                n => {
+                    let k = array_blocks(n);
+                    let word = |blk: u32, off: u32| -> Result<u32> {
+                        let b = if blk == 0 {
+                            id
+                        } else {
+                            ar[id as usize * 48 + blk as usize - 1]
+                        };
+                        if b >= self.ar_blocks {
+                            return Err(corrupt(format!("chunk {c} array block {b}")));
+                        }
+                        Ok(ar[b as usize * 48 + off as usize])
+                    };
+                    if id >= self.ar_blocks {
+                        return Err(corrupt(format!("chunk {c} array block {id}")));
+                    }
+                    let mut values = Vec::with_capacity(n as usize);
+                    for j in 0..n {
+                        let w = k - 1 + j / 2;
+                        let x = word(w / 48, w % 48)?;
+                        values.push(if j % 2 == 0 { x as u16 } else { (x >> 16) as u16 });
+                    }
+                    Container::Array(values)
+                }
+            };
+            chunks.push((c as u16, container));
+        }
+        Ok(chunks)
+    }
+
+    /// Bytes of the directory at META_DIR in the control buffer.
+    pub(super) fn dir_bytes(&self) -> u64 {
+        control_bytes(self.packed) - META_DIR
+    }
+
+    /// The directory downloaded from META_DIR ([`GpuSet::dir_bytes`]) as a flat one (two words
+    /// per chunk).
+    pub(super) fn flat_directory(&self, bytes: &[u8]) -> Result<Vec<u32>> {
+        let words = le_words(bytes);
+        match self.packed {
+            None => Ok(words),
+            Some(n) => unpack_directory(&words, n),
+        }
+    }
+}
