@@ -1,7 +1,6 @@
 //! The shape every algorithm's tuning table shares: device classes and rows. Each algorithm
 //! keeps its table in `src/<algo>/tuning.rs`; the evidence behind each row is in
 //! `docs/tuning/<algo>.md`, under the row's anchor.
-#![allow(dead_code)] // until every algorithm's table uses it
 
 use super::context::Context;
 use super::profile::DeviceType;
@@ -83,9 +82,13 @@ pub(crate) fn first_row<W, C>(
     class: DeviceClass,
     holds: impl Fn(&W) -> bool,
 ) -> Option<&TuningRow<W, C>> {
-    table
+    let row = table
         .iter()
-        .find(|row| row.devices.contains(class) && holds(&row.when))
+        .find(|row| row.devices.contains(class) && holds(&row.when));
+    if let Some(row) = row {
+        log::trace!("tuning row {}: {}", row.anchor, row.why);
+    }
+    row
 }
 
 /// Every row of `table` for a device of `class` whose condition `holds`, in table order (for
@@ -194,7 +197,10 @@ mod tests {
                 let path = entry.unwrap().path();
                 if path.is_dir() {
                     dirs.push(path);
-                } else if path.extension().is_some_and(|e| e == "rs" || e == "glsl" || e == "comp") {
+                } else if path
+                    .extension()
+                    .is_some_and(|e| e == "rs" || e == "glsl" || e == "comp")
+                {
                     files.push(path);
                 }
             }
