@@ -4,7 +4,7 @@
 use super::*;
 
 #[test]
-fn merge_and_set_ops_host() {
+fn host() {
     use vkalgo_ffi::merge::*;
     use vkalgo_ffi::types::*;
     use vkalgo_ffi::*;

@@ -85,17 +85,6 @@ fn refused_and_nothing_written() {
         f(&mut d);
         ctx.sort_plan(&d)
     };
-    assert!(err(plan(&|d| d.end_bit = 33)), "end_bit beyond the key");
-    assert!(err(plan(&|d| {
-        d.begin_bit = 12;
-        d.end_bit = 12
-    })));
-    assert!(err(plan(&|d| d.begin_bit = 32)), "begin_bit at the width");
-    assert!(err(plan(&|d| d.max_count = u32::MAX as u64 + 1)));
-    assert!(err(plan(&|d| {
-        d.path = SortPath::Small;
-        d.max_count = 1 << 24
-    })));
     let split = |workgroup_size, keys_per_thread, stage_split| {
         Some(vkalgo::SortTuning {
             workgroup_size,
@@ -105,46 +94,89 @@ fn refused_and_nothing_written() {
         })
     };
     let tuned = |workgroup_size, keys_per_thread| split(workgroup_size, keys_per_thread, 1);
-    assert!(err(plan(&|d| d.tuning = tuned(48, 8))));
-    assert!(err(plan(&|d| d.tuning = tuned(0, 8))));
-    assert!(
-        !err(plan(&|d| d.tuning = tuned(96, 8))),
-        "any multiple of 32 is a workgroup size"
-    );
     let odd = tuned(64, 3);
-    assert!(
-        !err(plan(&|d| d.tuning = odd)),
-        "odd keys per thread suit 4-byte keys"
-    );
-    assert!(
-        err(plan(&|d| {
-            d.key_type = KeyType::U64;
-            d.tuning = odd
-        })),
-        "8-byte keys are staged in two rounds: keys per thread must be even"
-    );
-    assert!(err(plan(&|d| {
-        d.value_type = ValueType::U64;
-        d.tuning = odd
-    })));
-    assert!(err(plan(&|d| d.tuning = split(64, 8, 0))), "stage split 0");
-    assert!(err(plan(&|d| d.tuning = split(64, 8, 3))), "stage split 3");
-    assert!(
-        err(plan(&|d| d.tuning = split(64, 3, 2))),
-        "a split stage takes two rounds: keys per thread must be even"
-    );
-    assert!(!err(plan(&|d| d.tuning = split(64, 6, 2))));
-    assert!(
-        err(plan(&|d| {
-            d.key_type = KeyType::U64;
-            d.tuning = split(64, 6, 2)
-        })),
-        "8-byte keys in a split stage take four rounds"
-    );
-    assert!(!err(plan(&|d| {
-        d.value_type = ValueType::U64;
-        d.tuning = split(64, 8, 2)
-    })));
+    // (what, the change to a valid description, refused)
+    type Case<'a> = (&'a str, &'a dyn Fn(&mut SortDesc), bool);
+    let descs: [Case; 17] = [
+        ("end_bit beyond the key", &|d| d.end_bit = 33, true),
+        (
+            "an empty bit range",
+            &|d| {
+                d.begin_bit = 12;
+                d.end_bit = 12
+            },
+            true,
+        ),
+        ("begin_bit at the width", &|d| d.begin_bit = 32, true),
+        (
+            "max_count past 2^32 - 1",
+            &|d| d.max_count = u32::MAX as u64 + 1,
+            true,
+        ),
+        (
+            "the small path past its maximum",
+            &|d| {
+                d.path = SortPath::Small;
+                d.max_count = 1 << 24
+            },
+            true,
+        ),
+        ("workgroup size 48", &|d| d.tuning = tuned(48, 8), true),
+        ("workgroup size 0", &|d| d.tuning = tuned(0, 8), true),
+        (
+            "any multiple of 32 is a workgroup size",
+            &|d| d.tuning = tuned(96, 8),
+            false,
+        ),
+        ("odd keys per thread suit 4-byte keys", &|d| d.tuning = odd, false),
+        (
+            "8-byte keys are staged in two rounds: keys per thread must be even",
+            &|d| {
+                d.key_type = KeyType::U64;
+                d.tuning = odd
+            },
+            true,
+        ),
+        (
+            "8-byte values are staged in two rounds: keys per thread must be even",
+            &|d| {
+                d.value_type = ValueType::U64;
+                d.tuning = odd
+            },
+            true,
+        ),
+        ("stage split 0", &|d| d.tuning = split(64, 8, 0), true),
+        ("stage split 3", &|d| d.tuning = split(64, 8, 3), true),
+        (
+            "a split stage takes two rounds: keys per thread must be even",
+            &|d| d.tuning = split(64, 3, 2),
+            true,
+        ),
+        (
+            "a split stage with 6 keys per thread",
+            &|d| d.tuning = split(64, 6, 2),
+            false,
+        ),
+        (
+            "8-byte keys in a split stage take four rounds",
+            &|d| {
+                d.key_type = KeyType::U64;
+                d.tuning = split(64, 6, 2)
+            },
+            true,
+        ),
+        (
+            "8-byte values in a split stage with 8 keys per thread",
+            &|d| {
+                d.value_type = ValueType::U64;
+                d.tuning = split(64, 8, 2)
+            },
+            false,
+        ),
+    ];
+    for (what, change, refused) in descs {
+        assert_eq!(err(plan(change)), refused, "{what}");
+    }
     assert!(KeyType::from_raw(6).is_err() && ValueType::from_raw(3).is_err());
 
     // Host calls: nothing changes on error.

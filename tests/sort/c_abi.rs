@@ -3,7 +3,7 @@
 use super::*;
 
 #[test]
-fn sort_host() {
+fn host() {
     use vkalgo_ffi::sort::*;
     use vkalgo_ffi::types::*;
     use vkalgo_ffi::*;
