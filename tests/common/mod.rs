@@ -1,6 +1,12 @@
 //! Shared helpers of the integration tests, each written once: the test context (validation on,
 //! checked when it drops), deterministic data, poisoned buffers and their readers
 //! ([`buffers`]), the per-type traits ([`keys`]) and C ABI contexts ([`c_abi`]).
+//!
+//! Each algorithm's tests are one binary, `tests/<algo>/main.rs` (its shared checks) with a file
+//! per layer, so that a test is named `<layer>::<what>`: `host` (the host calls), `record` (the
+//! record layer: offsets, indirect counts, poison around the outputs), `c_abi` (through
+//! `vkalgo-ffi`), `bad_input` (`refused_and_nothing_written`,
+//! `counts_beyond_the_maximum_are_refused`), and the algorithm's own kernel paths.
 #![allow(dead_code, unused_imports)]
 
 pub mod buffers;

@@ -194,7 +194,7 @@ fn refused_and_nothing_written() {
 /// Maximum capacity and batch size (64-bit addressing, issue 20): refused past the documented
 /// maxima with InvalidArgument, before anything is allocated or recorded.
 #[test]
-fn documented_maxima() {
+fn counts_beyond_the_maximum_are_refused() {
     let ctx = context();
     use vkalgo::hash::{max_capacity, MAX_BATCH, MAX_SLOTS};
     assert_eq!(MAX_SLOTS, 1 << 31);

@@ -5,7 +5,7 @@ use super::*;
 
 /// The C ABI from Rust: round trip, bad input, retrieve_all reporting the needed count.
 #[test]
-fn round_trip_and_bad_input() {
+fn host() {
     use std::ptr::{null, null_mut};
     use vkalgo_ffi::hash::*;
     use vkalgo_ffi::types::*;
