@@ -27,7 +27,8 @@ fi
 step() { echo; echo "=== $* ($(date +%T))"; }
 
 # pyroaring 1.2.0 (CRoaring 5.2.2's Python binding, from PyPI) for the Roaring interchange test of
-# tests/set.rs, which fails without it when VKALGO_REQUIRE_PYROARING=1.
+# tests/set/ (roaring::roaring_interchange_with_croaring), which fails without it when
+# VKALGO_REQUIRE_PYROARING=1.
 if ! python3 -c "import pyroaring" 2>/dev/null; then
   step "installing pyroaring"
   if ! python3 -m pip --version >/dev/null 2>&1; then
@@ -105,50 +106,52 @@ for line in sys.stdin:
 # (tests/*.rs) once.
 variant_tests=(sort split merge set hash scan)
 for t in "${variant_tests[@]}"; do
-  [ -n "${test_bin[$t]:-}" ] || { echo "error: no test binary for tests/$t.rs" >&2; exit 1; }
+  [ -n "${test_bin[$t]:-}" ] || { echo "error: no test binary for tests/$t/" >&2; exit 1; }
 done
 
-# Tests each variant run skips: the 2^21-2^22 cases run once, at subgroup size 8, and so do the
+# Tests each variant run skips (by name prefix: <layer>::<test>): the 2^21-2^22 cases run once, at subgroup size 8, and so do the
 # multisplit's impure-bucket-function cases (canary words on every path: about 280 s a run); the
 # sets' model sequences, in-place operations, results over old blocks, run chunks, CRoaring
 # exchange, the cardinality batches, packed sets (the longest set test: the kernels it reads
 # packed sets with run in the other tests too) and the host's cardinality cache too.
 declare -A variant_skips=(
-  [sort]="--skip large_sort_once"
-  [merge]="--skip large_merge_once"
-  [split]="--skip large_split_once --skip inconsistent_bucket_fn"
-  [set]="--skip model_random --skip in_place --skip roaring_interchange --skip ops_against --skip results_over_destination --skip run_chunks --skip cardinality_batch --skip packed_sets --skip cardinality_known_on_the_host"
+  [sort]="--skip host::large_sort_once"
+  [merge]="--skip host::large_merge_once"
+  [split]="--skip host::large_split_once --skip impure::inconsistent_bucket_fn"
+  [set]="--skip host::model_random --skip host::in_place --skip roaring::roaring_interchange --skip host::ops_against
+    --skip host::results_over_destination --skip runs::run_chunks --skip runs::cardinality_batch --skip packed::packed_sets
+    --skip host::cardinality_known_on_the_host"
 )
 # With four lavapipe threads workgroups run at once: the tests of what workgroups share (look-back
 # scans, Onesweep's ring and fallback, the multisplit's look-back and tile paths, the set
 # operations' look-back and one-pass paths, the sets' one-pass cardinalities and filter); scan
 # and hash run whole.
 declare -A threads4_tests=(
-  [sort]="onesweep_forced_fallback_and_ring_wrap u32_every_path_size_and_distribution
-    every_key_type_with_special_values_both_directions record_layer_offsets_indirect_counts_and_result_location"
-  [split]="onesweep_path matrix_scanned_by_lookback staged_tile_path subgroup_staged_tile_path
-    every_bucket_fn_bucket_count_and_size record_layer_offsets_indirect_counts_and_status"
-  [merge]="set_ops_lookback_path merge_both_paths_around_tiles merge_sort_every_key_type
-    set_ops_record_layer_indirect_counts"
-  [set]="op_paths one_pass_and_counting_paths one_kernel_counts_what_the_pair_kernels_count filter_paths
-    recorded_exhaustion_writes_nothing record_layer"
+  [sort]="onesweep::forced_fallback_and_ring_wrap host::u32_every_path_size_and_distribution
+    host::every_key_type_with_special_values_both_directions record::offsets_indirect_counts_and_result_location"
+  [split]="paths::onesweep_path paths::matrix_scanned_by_lookback paths::staged_tile_path paths::subgroup_staged_tile_path
+    host::every_bucket_fn_bucket_count_and_size record::offsets_indirect_counts_and_status"
+  [merge]="set_ops::lookback_path host::merge_both_paths_around_tiles host::merge_sort_every_key_type
+    record::set_ops_indirect_counts"
+  [set]="paths::op_paths paths::one_pass_and_counting_paths paths::one_kernel_counts_what_the_pair_kernels_count
+    paths::filter_paths record::recorded_exhaustion_writes_nothing record::end_to_end"
 )
 for t in "${!threads4_tests[@]}"; do
   list=$("${test_bin[$t]}" --list 2>/dev/null)
   for name in ${threads4_tests[$t]}; do
-    grep -qx "$name: test" <<< "$list" || { echo "error: threads4_tests names $name, not a test of tests/$t.rs" >&2; exit 1; }
+    grep -qx "$name: test" <<< "$list" || { echo "error: threads4_tests names $name, not a test of tests/$t/" >&2; exit 1; }
   done
 done
 # The set tests that run once more without shaderInt16: those whose sets go through the small
 # pairs' kernel (builds, inserts and removals, operations on array chunks, its copies), whose
 # lists then are 32-bit words instead of u16 halves.
-set_int16_tests="array_pairs_around_the_limits ops_against_model model_random_sequences
-  build_contains_and_to_array one_pass_inserts_and_removals in_place_operations
-  batched_operations int16_lists_follow_the_device_and_environment copies_many_per_workgroup
-  small_pairs_many_per_workgroup small_pairs_values_equal_mod_8192 one_sided_chunks_copied"
+set_int16_tests="pairs::array_pairs_around_the_limits host::ops_against_model host::model_random_sequences
+  host::build_contains_and_to_array paths::one_pass_inserts_and_removals host::in_place_operations
+  record::batched_operations pairs::int16_lists_follow_the_device_and_environment pairs::copies_many_per_workgroup
+  pairs::small_pairs_many_per_workgroup pairs::small_pairs_values_equal_mod_8192 pairs::one_sided_chunks_copied"
 set_list=$("${test_bin[set]}" --list 2>/dev/null)
 for name in $set_int16_tests; do
-  grep -qx "$name: test" <<< "$set_list" || { echo "error: set_int16_tests names $name, not a test of tests/set.rs" >&2; exit 1; }
+  grep -qx "$name: test" <<< "$set_list" || { echo "error: set_int16_tests names $name, not a test of tests/set/" >&2; exit 1; }
 done
 job_logs=$(mktemp -d)
 jobs_file=$job_logs/jobs

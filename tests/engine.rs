@@ -11,11 +11,11 @@ use vkalgo::{
     KeyType, MemoryLocation, ScanDesc, ScanOp, SortDesc, ValueType,
 };
 
-fn context_with_cache(data: Option<Vec<u8>>) -> Context {
+fn context_with_cache(data: Option<Vec<u8>>) -> TestContext {
     let mut options = ContextOptions::from_env();
     options.validation = std::env::var("VKALGO_TEST_NO_VALIDATION").map_or(true, |v| v != "1");
     options.pipeline_cache_data = data;
-    Context::with_options(&options).unwrap()
+    TestContext::new(Context::with_options(&options).unwrap())
 }
 
 /// A map on the caller's memory behaves like one on vkalgo's (checked against the model), and
@@ -115,7 +115,6 @@ fn hash_map_on_caller_memory() {
         drop(map);
         drop(buffer);
     }
-    assert_no_validation_messages(&ctx);
 }
 
 /// Small objects reserve small blocks; usage reports what is allocated and held.
@@ -134,7 +133,6 @@ fn memory_usage_of_small_objects() {
     assert!(with_map.reserved_bytes >= with_map.allocated_bytes);
     drop(map);
     assert_eq!(ctx.memory_usage().allocated_bytes, before.allocated_bytes);
-    assert_no_validation_messages(&ctx);
 }
 
 /// Pipelines come from a saved cache on the next run; data from another device or driver, or
@@ -154,7 +152,6 @@ fn pipeline_cache_round_trip() {
     let cold_time = plans(&cold);
     let data = cold.pipeline_cache_data().unwrap();
     assert!(data.len() >= 32, "cache data has at least its header");
-    assert_no_validation_messages(&cold);
     drop(cold);
 
     let warm = context_with_cache(Some(data.clone()));
@@ -168,7 +165,6 @@ fn pipeline_cache_round_trip() {
     let mut keys = vec![3u32, 1, 2];
     warm.sort(&mut keys).unwrap();
     assert_eq!(keys, [1, 2, 3]);
-    assert_no_validation_messages(&warm);
     drop(warm);
 
     // Another vendor's data, another driver's (UUID), garbage, truncated: ignored, said so.
@@ -188,7 +184,6 @@ fn pipeline_cache_round_trip() {
         let mut keys = vec![9u32, 8, 7];
         ctx.sort(&mut keys).unwrap();
         assert_eq!(keys, [7, 8, 9]);
-        assert_no_validation_messages(&ctx);
     }
 }
 
@@ -210,7 +205,6 @@ fn warm_up_and_debug_labels() {
             "the scan's dispatch was labelled"
         );
     }
-    assert_no_validation_messages(&ctx);
 }
 
 /// Dispatch marks (the benchmarks' per-pass times): while on, every dispatch vkalgo records is
@@ -256,7 +250,6 @@ fn dispatch_marks_follow_every_dispatch() {
     ctx.sort(&mut keys).unwrap();
     assert!(ctx.end_dispatch_marks().is_empty());
     unsafe { d.destroy_query_pool(pool, None) };
-    assert_no_validation_messages(&ctx);
 }
 
 /// A set on the caller's memory: fixed pools, exact contents (against a model), operations
@@ -336,7 +329,6 @@ fn set_on_caller_memory() {
     }
     drop(set);
     drop(buffer);
-    assert_no_validation_messages(&ctx);
 }
 
 /// Many contexts made and dropped one after another in one process, and two alive at once:
@@ -369,7 +361,6 @@ fn many_contexts_in_one_process() {
     sorted_on(&first, "the first, after the second was dropped");
     let validated = context();
     sorted_on(&validated, "a context with validation");
-    assert_no_validation_messages(&validated);
 }
 
 /// A record range longer than its buffer (a 4096-byte range on a 256-byte buffer) is refused
@@ -454,5 +445,4 @@ fn ranges_past_their_buffer_are_refused() {
         .unwrap();
     let out: Vec<u32> = bytemuck::cast_slice(&next.mapped().unwrap()[..4 * n as usize]).to_vec();
     assert_eq!(out, (0..n as u32).collect::<Vec<_>>());
-    assert_no_validation_messages(&ctx);
 }

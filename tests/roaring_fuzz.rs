@@ -5,7 +5,7 @@
 //! vkalgo refuses must be refused for a check vkalgo makes and CRoaring does not (listed in
 //! `STRICTER`). `VKALGO_FUZZ_FILES` sets the files per seed (default 3000; CI's bound),
 //! `VKALGO_FUZZ_SEEDS` the seeds (default "1,2"). Needs python3 with pyroaring, as
-//! tests/set.rs's interchange test (`VKALGO_REQUIRE_PYROARING=1`: its absence fails).
+//! tests/set/roaring.rs's interchange test (`VKALGO_REQUIRE_PYROARING=1`: its absence fails).
 
 mod common;
 

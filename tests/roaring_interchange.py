@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Roaring interchange with CRoaring (through pyroaring), driven by tests/set.rs.
+"""Roaring interchange with CRoaring (through pyroaring), driven by tests/set/roaring.rs.
 
   roaring_interchange.py make DIR   writes p_<name>.bin (pyroaring's portable serialization;
                                     p_runs.bin after run_optimize, so with run containers and
@@ -39,7 +39,7 @@ def make(d):
         start = rng.getrandbits(32) & ~0xFFF
         runs.add_range(start, min(start + rng.randrange(1, 9000), 1 << 32))
     runs.add_range((1 << 32) - 70000, 1 << 32)
-    # No array of n = 2r + 1 values in r runs, here or after tests/set.rs inserts 42: CRoaring 5
+    # No array of n = 2r + 1 values in r runs, here or after tests/set/roaring.rs inserts 42: CRoaring 5
     # keeps those as arrays, CRoaring 4 made them runs (src/set/roaring.rs written_form), and
     # vkalgo follows CRoaring 5; the bytes then agree with both.
     runs.update([0, 1, 2, 3, 10, 11, 12])

@@ -74,7 +74,6 @@ fn host_calls_from_four_threads() {
         .map(|t| (0..6u32).filter(|r| (t + r) % 3 == 2).count() as u64)
         .sum();
     assert_eq!(map.size().unwrap(), hash_rounds * 250);
-    assert_no_validation_messages(&ctx);
 }
 
 /// Objects and plans keep their context alive: the caller's handle dropped first, they still
@@ -95,7 +94,7 @@ fn objects_outlive_the_context_handle() {
     let mut out = [0u32; 3];
     map.find(&[3u64, 2, 1], &mut out, None).unwrap();
     assert_eq!(out, [30, 20, 10]);
-    let ctx2 = map.context().clone();
+    let ctx2 = TestContext::new(map.context().clone());
     let mut data = [1u32, 1, 1];
     ctx2.scan_u32(&[1, 1, 1], &mut data, ScanOp::Exclusive).unwrap();
     assert_eq!(data, [0, 1, 2]);
@@ -104,7 +103,6 @@ fn objects_outlive_the_context_handle() {
     assert_eq!(ctx2.handle_count(), 2, "this handle and the plan's are left");
     drop(plan);
     assert_eq!(ctx2.handle_count(), 1, "only this handle is left");
-    assert_no_validation_messages(&ctx2);
 }
 
 /// A host call that times out marks the context lost: later host calls fail, and nothing the
