@@ -289,7 +289,7 @@ fn merge_float_specials() {
 }
 
 /// 2^21 + 2^21 once, with tunings whose tile counts give the partition kernel every width of
-/// boundary search on lavapipe (src/merge/mod.rs partition_lanes): 32 x 1 (131,072 tiles: a
+/// boundary search on lavapipe (src/merge/tuning.rs partition_lanes): 32 x 1 (131,072 tiles: a
 /// binary search per boundary, within its workgroup's window), 32 x 5 (26,215 tiles: clusters
 /// of 2), the default 64 x 7 (9,363 tiles: 4) and 32 x 32 (4,096 tiles: 8); and two set
 /// operations of the deduplicated runs.

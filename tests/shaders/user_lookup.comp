@@ -1,4 +1,4 @@
-// A caller's shader doing hash-map lookups through glsl/public/vkalgo_hash_map.glsl (tests/hash.rs);
+// A caller's shader doing hash-map lookups through glsl/public/vkalgo_hash_map.glsl (tests/hash/);
 // compiled by `cargo xtask shaders` for each key and value width (KEY64, VALUE64).
 #version 460
 #include "vkalgo_hash_map.glsl"

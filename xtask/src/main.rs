@@ -102,7 +102,7 @@ fn shaders(check: bool) -> Result<(), String> {
         (dir.join("table.rs"), rust.into_bytes()),
     ];
     // Plain SPIR-V next to its source, for programs that must not need a compiler at run time:
-    // the benchmark's fill kernel, and a caller's shader using glsl/public/ (tests/hash.rs).
+    // the benchmark's fill kernel, and a caller's shader using glsl/public/ (tests/hash/).
     let fresh = compile(
         &glslc,
         &root,
