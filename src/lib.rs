@@ -54,6 +54,8 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "bench")]
+mod bench;
 pub mod core;
 mod error;
 pub mod hash;

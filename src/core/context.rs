@@ -309,8 +309,8 @@ impl ContextState {
         let LogicalDevice {
             device,
             queue,
-            statistics,
-            shader_clock,
+            #[cfg(feature = "bench")]
+            diagnostics,
         } = create_logical_device(instance, pd, &cap, &profile, queue_family_index)?;
 
         let messenger = match &validation_state {
@@ -350,13 +350,8 @@ impl ContextState {
             Ok(mut ctx) => {
                 ctx.messenger = messenger;
                 ctx.validation = validation_state;
-                ctx.pipelines.shader_clock = shader_clock;
-                if statistics {
-                    ctx.pipelines.statistics = Some(ash::khr::pipeline_executable_properties::Device::new(
-                        instance,
-                        &ctx.device,
-                    ));
-                }
+                #[cfg(feature = "bench")]
+                crate::bench::attach(&mut ctx, instance, diagnostics);
                 Ok(ctx)
             }
             Err(e) => {

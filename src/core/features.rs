@@ -6,20 +6,19 @@ use crate::error::{Result, VkResultExt};
 use ash::vk;
 use std::ffi::c_char;
 
-/// A device made by [`create_logical_device`], with its queue and the diagnostics it enabled.
+/// A device made by [`create_logical_device`], with its queue (and the benchmark's
+/// diagnostics it enabled).
 pub(super) struct LogicalDevice {
     pub device: ash::Device,
     /// Queue 0 of the chosen family.
     pub queue: vk::Queue,
-    /// VK_KHR_pipeline_executable_properties is enabled (`VKALGO_PIPELINE_STATS=1`).
-    pub statistics: bool,
-    /// VK_KHR_shader_clock is enabled (`VKALGO_SORT_CLOCK=1`).
-    pub shader_clock: bool,
+    #[cfg(feature = "bench")]
+    pub diagnostics: crate::bench::Diagnostics,
 }
 
 /// Creates the device of `pd` with one queue of `queue_family_index`: the required features
 /// plus the optional ones that help (as `profile` says which the device has), and the
-/// extensions that `cap` and the diagnostics variables call for.
+/// extensions that `cap` (and with the `bench` feature, the diagnostics variables) call for.
 pub(super) unsafe fn create_logical_device(
     instance: &ash::Instance,
     pd: vk::PhysicalDevice,
@@ -57,29 +56,12 @@ pub(super) unsafe fn create_logical_device(
         device_exts.push(ash::ext::subgroup_size_control::NAME.as_ptr());
         create = create.push_next(&mut f_size_control);
     }
-    // Diagnostics: pipeline statistics from the driver, on request.
-    let statistics = std::env::var("VKALGO_PIPELINE_STATS").is_ok_and(|v| v == "1")
-        && instance
-            .enumerate_device_extension_properties(pd)
-            .unwrap_or_default()
-            .iter()
-            .any(|e| e.extension_name_as_c_str() == Ok(ash::khr::pipeline_executable_properties::NAME));
-    let mut f_statistics =
-        vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default().pipeline_executable_info(true);
-    if statistics {
-        device_exts.push(ash::khr::pipeline_executable_properties::NAME.as_ptr());
-        create = create.push_next(&mut f_statistics);
-    }
-    let shader_clock = std::env::var("VKALGO_SORT_CLOCK").is_ok_and(|v| v == "1")
-        && instance
-            .enumerate_device_extension_properties(pd)
-            .unwrap_or_default()
-            .iter()
-            .any(|e| e.extension_name_as_c_str() == Ok(ash::khr::shader_clock::NAME));
-    let mut f_clock = vk::PhysicalDeviceShaderClockFeaturesKHR::default().shader_subgroup_clock(true);
-    if shader_clock {
-        device_exts.push(ash::khr::shader_clock::NAME.as_ptr());
-        create = create.push_next(&mut f_clock);
+    // The benchmark's diagnostics (src/bench.rs), on request.
+    #[cfg(feature = "bench")]
+    let mut diagnostics = crate::bench::DeviceDiagnostics::requested(instance, pd);
+    #[cfg(feature = "bench")]
+    {
+        create = diagnostics.enable(&mut device_exts, create);
     }
     // A portability implementation's device must be created with VK_KHR_portability_subset.
     let portability_subset = instance
@@ -98,7 +80,7 @@ pub(super) unsafe fn create_logical_device(
     Ok(LogicalDevice {
         device,
         queue,
-        statistics,
-        shader_clock,
+        #[cfg(feature = "bench")]
+        diagnostics: diagnostics.enabled,
     })
 }

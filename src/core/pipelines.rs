@@ -68,12 +68,11 @@ pub(crate) struct Pipelines {
     created_while_recording: AtomicU64,
     /// Debug labels recorded around dispatches (diagnostics for the tests).
     pub(crate) labels_recorded: AtomicU64,
-    /// Diagnostics (`VKALGO_PIPELINE_STATS=1` on vkalgo's own devices): the driver's
-    /// statistics of every pipeline created (registers, shared memory, ...).
-    pub(crate) statistics: Option<ash::khr::pipeline_executable_properties::Device>,
-    pub(crate) collected_statistics: Mutex<Vec<String>>,
+    /// The benchmark's pipeline statistics (src/bench.rs).
+    #[cfg(feature = "bench")]
+    pub(crate) statistics: crate::bench::PipelineStatistics,
     /// Diagnostics: VK_KHR_shader_clock is enabled (kernels may use clock-instrumented
-    /// permutations).
+    /// permutations; only src/bench.rs sets it).
     pub(crate) shader_clock: bool,
     /// Benchmarks: while set, a timestamp after every dispatch (Context::begin_dispatch_marks).
     dispatch_marks: Mutex<Option<DispatchMarks>>,
@@ -119,8 +118,8 @@ impl Pipelines {
             created_while_recording: AtomicU64::new(0),
             labels_recorded: AtomicU64::new(0),
             dispatch_marks: Mutex::new(None),
-            statistics: None,
-            collected_statistics: Mutex::new(Vec::new()),
+            #[cfg(feature = "bench")]
+            statistics: Default::default(),
             shader_clock: false,
         })
     }
@@ -296,22 +295,21 @@ impl Context {
             .module(module)
             .name(c"main")
             .specialization_info(&spec_info);
-        let mut create_flags = vk::PipelineCreateFlags::empty();
-        if self.pipelines.statistics.is_some() {
-            create_flags |= vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR;
-        }
-        let info = [vk::ComputePipelineCreateInfo::default()
-            .flags(create_flags)
+        let info = vk::ComputePipelineCreateInfo::default()
             .stage(stage)
-            .layout(self.pipelines.layout)];
+            .layout(self.pipelines.layout);
+        #[cfg(feature = "bench")]
+        let info = info.flags(self.pipelines.statistics.create_flags());
+        let info = [info];
         let result = self
             .device
             .create_compute_pipelines(self.pipelines.cache, &info, None);
         self.device.destroy_shader_module(module, None);
         let pipeline = result.map_err(|(_, e)| Error::vk("vkCreateComputePipelines", e))?[0];
-        if let Some(stats) = &self.pipelines.statistics {
-            self.collect_statistics(stats, pipeline, shader.name, spec);
-        }
+        #[cfg(feature = "bench")]
+        self.pipelines
+            .statistics
+            .collect(pipeline, shader.name, spec.workgroup_size, spec.vecs_per_thread);
         if let Some(debug) = &self.debug_utils {
             let name = format!(
                 "vkalgo:{} wg{} v{}\0",
@@ -324,57 +322,6 @@ impl Context {
             let _ = debug.set_debug_utils_object_name(&info);
         }
         Ok(pipeline)
-    }
-
-    unsafe fn collect_statistics(
-        &self,
-        loader: &ash::khr::pipeline_executable_properties::Device,
-        pipeline: vk::Pipeline,
-        name: &str,
-        spec: Specialization,
-    ) {
-        let info = vk::PipelineInfoKHR::default().pipeline(pipeline);
-        let count = loader
-            .get_pipeline_executable_properties(&info)
-            .map(|v| v.len())
-            .unwrap_or(0);
-        let mut text = format!("{name} wg{} x{}:", spec.workgroup_size, spec.vecs_per_thread);
-        for index in 0..count as u32 {
-            let exec = vk::PipelineExecutableInfoKHR::default()
-                .pipeline(pipeline)
-                .executable_index(index);
-            let Ok(stats) = loader.get_pipeline_executable_statistics(&exec) else {
-                continue;
-            };
-            for stat in &stats {
-                let value = match stat.format {
-                    vk::PipelineExecutableStatisticFormatKHR::BOOL32 => stat.value.b32 as u64,
-                    vk::PipelineExecutableStatisticFormatKHR::INT64 => stat.value.i64 as u64,
-                    vk::PipelineExecutableStatisticFormatKHR::UINT64 => stat.value.u64,
-                    _ => stat.value.f64 as u64,
-                };
-                let label = stat
-                    .name_as_c_str()
-                    .map(|c| c.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                text += &format!(" {label}={value};");
-            }
-        }
-        if let Ok(mut collected) = self.pipelines.collected_statistics.lock() {
-            collected.push(text);
-        }
-    }
-
-    /// Driver statistics of the pipelines created so far (register counts, shared memory,
-    /// ...), one line per pipeline; empty unless `VKALGO_PIPELINE_STATS=1` was set when a
-    /// default context was created on a driver with VK_KHR_pipeline_executable_properties.
-    #[doc(hidden)]
-    pub fn pipeline_statistics(&self) -> Vec<String> {
-        self.pipelines
-            .collected_statistics
-            .lock()
-            .map(|c| c.clone())
-            .unwrap_or_default()
     }
 
     /// Records a dispatch of `groups` workgroups (split over y when beyond the x limit) with

@@ -113,6 +113,7 @@ impl SortPlan {
     /// buffer range must name a live buffer of that device with the usage vkalgo asks for
     /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
     /// completed; the synchronization contract in the module docs must be met.
+    #[cfg(feature = "bench")]
     #[doc(hidden)]
     pub unsafe fn record_profiled(
         &self,
