@@ -203,7 +203,8 @@ impl Context {
     /// pipelines when they are made ([`Context::prepare_kernels`]), so this is a lookup under
     /// a shared lock; a pipeline missing here is created (and counted, see
     /// [`Context::pipelines_created_while_recording`]).
-    pub(crate) fn kernel(&self, shader: &ShaderSource, spec: Specialization) -> Result<Kernel> {
+    pub(crate) fn kernel(&self, shader: &ShaderSource, spec: impl Into<Specialization>) -> Result<Kernel> {
+        let spec = spec.into();
         let pipelines = &self.pipelines;
         {
             let created = pipelines
@@ -226,13 +227,17 @@ impl Context {
 
     /// Creates the pipelines of `list` that do not exist yet (when a plan or object is made,
     /// or by [`Context::warm_up`]), through the context's pipeline cache.
-    pub(crate) fn prepare_kernels(&self, list: &[(&ShaderSource, Specialization)]) -> Result<()> {
+    pub(crate) fn prepare_kernels<S>(&self, list: &[(&ShaderSource, S)]) -> Result<()>
+    where
+        S: Into<Specialization> + Copy,
+    {
         let pipelines = &self.pipelines;
         let mut created = pipelines
             .created
             .write()
             .map_err(|_| Error::Internal("pipeline map poisoned".into()))?;
         for &(shader, spec) in list {
+            let spec = spec.into();
             if let std::collections::hash_map::Entry::Vacant(slot) = created.entry((shader.name, spec)) {
                 slot.insert(unsafe { self.create_pipeline(shader, spec)? });
             }
