@@ -225,7 +225,7 @@ impl Context {
 
     /// Creates the pipelines of the context's own record calls (the compute copy and fill).
     fn prepare_core_kernels(&self) -> Result<()> {
-        let spec = super::pipelines::Specialization::new(super::copy::COPY_WORKGROUP, 1, 1);
+        let spec = super::copy::COPY_SPEC;
         self.prepare_kernels(&[
             (&super::shaders::COPY_U32X4, spec),
             (&super::shaders::FILL_U32, spec),

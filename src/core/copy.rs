@@ -34,6 +34,16 @@ push_constants! {
 
 pub(crate) const COPY_WORKGROUP: u32 = 256;
 
+/// The specialization of the copy and fill kernels: their workgroup size (they read no other
+/// constant; the others are fixed so that each kernel has one pipeline).
+pub(crate) const COPY_SPEC: Specialization = Specialization {
+    workgroup_size: COPY_WORKGROUP,
+    id1: 1,
+    id2: 1,
+    id5: 1,
+    id6: 0,
+};
+
 /// The largest compute-shader copy: 2^32 - 1 vectors of 16 bytes (the vector count is a u32;
 /// glsl/util/copy.comp addresses each workgroup's vectors from a 64-bit byte address, so
 /// copies beyond 32 GiB are right).
@@ -68,8 +78,7 @@ impl Context {
             return Err(Error::invalid("copy: source and destination overlap"));
         }
         let vec_count = (src.size / 16) as u32;
-        let spec = Specialization::new(COPY_WORKGROUP, 1, 1);
-        let kernel = self.kernel(&shaders::COPY_U32X4, spec)?;
+        let kernel = self.kernel(&shaders::COPY_U32X4, COPY_SPEC)?;
         let push = CopyPush {
             src_addr: self.address_of(src),
             dst_addr: self.address_of(dst),
@@ -127,8 +136,7 @@ impl Context {
         let words = first.1 as u64 + second.1 as u64;
         let groups = u32::try_from(words.div_ceil(COPY_WORKGROUP as u64))
             .map_err(|_| Error::Internal("compute fill: too many words".into()))?;
-        let spec = Specialization::new(COPY_WORKGROUP, 1, 1);
-        let kernel = self.kernel(&shaders::FILL_U32, spec)?;
+        let kernel = self.kernel(&shaders::FILL_U32, COPY_SPEC)?;
         let push = FillPush {
             dst_addr: first.0,
             word_count: first.1,

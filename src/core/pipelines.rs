@@ -13,36 +13,22 @@ use std::sync::{Mutex, RwLock};
 /// Bytes of push constants every pipeline layout declares (the Vulkan minimum guarantee).
 pub(crate) const PUSH_CONSTANT_BYTES: u32 = 128;
 
-/// Tuning values passed as specialization constants (ids 0, 1, 2, 5 and 6 in
-/// glsl/common/vkalgo.glsl; ids 3 and 4 always carry the device's minimum and maximum subgroup
-/// size).
+/// The specialization constants of one pipeline by id, as glsl/common/vkalgo.glsl declares
+/// them. Each algorithm fills them from its own struct (a `From` impl in its module), whose
+/// fields say what its kernels read; ids 3 and 4 always carry the device's minimum and maximum
+/// subgroup size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Specialization {
     /// Invocations per workgroup (constant_id 0, local_size_x_id).
     pub workgroup_size: u32,
-    /// uvec4 vectors per invocation per tile (constant_id 1).
-    pub vecs_per_thread: u32,
-    /// Look-back spins before the fallback (constant_id 2).
-    pub spin_limit: u32,
-    /// The sort's stage split (constant_id 5); 1 for the other algorithms.
-    pub stage_split: u32,
-    /// The sort's key order (constant_id 6): key kind (0 unsigned, 1 signed, 2 float) | 4 for
-    /// descending (the merge's too; its set operations add (op + 1) << 3); 0 for the other
-    /// algorithms.
-    pub key_order: u32,
-}
-
-impl Specialization {
-    /// The constants of an algorithm other than the sort (ids 5 and 6 at their defaults).
-    pub fn new(workgroup_size: u32, vecs_per_thread: u32, spin_limit: u32) -> Self {
-        Specialization {
-            workgroup_size,
-            vecs_per_thread,
-            spin_limit,
-            stage_split: 1,
-            key_order: 0,
-        }
-    }
+    /// constant_id 1 (VECS_PER_THREAD in vkalgo.glsl).
+    pub id1: u32,
+    /// constant_id 2 (SPIN_LIMIT in vkalgo.glsl).
+    pub id2: u32,
+    /// constant_id 5 (declared by the algorithm's own GLSL; 1 where it is not).
+    pub id5: u32,
+    /// constant_id 6 (declared by the algorithm's own GLSL; 0 where it is not).
+    pub id6: u32,
 }
 
 /// A pipeline ready to dispatch, with the layout its push constants go through.
@@ -202,7 +188,8 @@ impl Context {
     /// pipelines when they are made ([`Context::prepare_kernels`]), so this is a lookup under
     /// a shared lock; a pipeline missing here is created (and counted, see
     /// [`Context::pipelines_created_while_recording`]).
-    pub(crate) fn kernel(&self, shader: &ShaderSource, spec: Specialization) -> Result<Kernel> {
+    pub(crate) fn kernel(&self, shader: &ShaderSource, spec: impl Into<Specialization>) -> Result<Kernel> {
+        let spec = spec.into();
         let pipelines = &self.pipelines;
         {
             let created = pipelines
@@ -225,13 +212,17 @@ impl Context {
 
     /// Creates the pipelines of `list` that do not exist yet (when a plan or object is made,
     /// or by [`Context::warm_up`]), through the context's pipeline cache.
-    pub(crate) fn prepare_kernels(&self, list: &[(&ShaderSource, Specialization)]) -> Result<()> {
+    pub(crate) fn prepare_kernels<S>(&self, list: &[(&ShaderSource, S)]) -> Result<()>
+    where
+        S: Into<Specialization> + Copy,
+    {
         let pipelines = &self.pipelines;
         let mut created = pipelines
             .created
             .write()
             .map_err(|_| Error::Internal("pipeline map poisoned".into()))?;
         for &(shader, spec) in list {
+            let spec = spec.into();
             if let std::collections::hash_map::Entry::Vacant(slot) = created.entry((shader.name, spec)) {
                 slot.insert(unsafe { self.create_pipeline(shader, spec)? });
             }
@@ -268,12 +259,12 @@ impl Context {
         // Ids 3 and 4 (the device's subgroup size range) are the same for every pipeline.
         let values = [
             spec.workgroup_size,
-            spec.vecs_per_thread,
-            spec.spin_limit,
+            spec.id1,
+            spec.id2,
             self.profile.min_subgroup_size.max(1),
             self.profile.max_subgroup_size.max(1),
-            spec.stage_split,
-            spec.key_order,
+            spec.id5,
+            spec.id6,
         ];
         let entries: Vec<vk::SpecializationMapEntry> = (0..values.len() as u32)
             .map(|i| vk::SpecializationMapEntry {
@@ -309,12 +300,9 @@ impl Context {
         #[cfg(feature = "bench")]
         self.pipelines
             .statistics
-            .collect(pipeline, shader.name, spec.workgroup_size, spec.vecs_per_thread);
+            .collect(pipeline, shader.name, spec.workgroup_size, spec.id1);
         if let Some(debug) = &self.debug_utils {
-            let name = format!(
-                "vkalgo:{} wg{} v{}\0",
-                shader.name, spec.workgroup_size, spec.vecs_per_thread
-            );
+            let name = format!("vkalgo:{} wg{} v{}\0", shader.name, spec.workgroup_size, spec.id1);
             let name = std::ffi::CStr::from_bytes_with_nul(name.as_bytes()).unwrap_or(c"vkalgo");
             let info = vk::DebugUtilsObjectNameInfoEXT::default()
                 .object_handle(pipeline)

@@ -17,6 +17,37 @@ use crate::error::{Error, Result};
 use crate::Context;
 use ash::vk;
 
+/// The specialization constants of the hash map's kernels (glsl/hash/hash_common.glsl).
+#[derive(Clone, Copy)]
+struct HashSpec {
+    /// Invocations per workgroup (constant_id 0).
+    workgroup_size: u32,
+    /// Keys each invocation of insert, find and erase handles (KEYS_PER_INVOCATION,
+    /// constant_id 1).
+    keys_per_invocation: u32,
+}
+
+impl HashSpec {
+    fn of(tuning: &HashTuning) -> Self {
+        HashSpec {
+            workgroup_size: tuning.workgroup_size,
+            keys_per_invocation: tuning.keys_per_invocation,
+        }
+    }
+}
+
+impl From<HashSpec> for Specialization {
+    fn from(spec: HashSpec) -> Self {
+        Specialization {
+            workgroup_size: spec.workgroup_size,
+            id1: spec.keys_per_invocation,
+            id2: 1,
+            id5: 1,
+            id6: 0,
+        }
+    }
+}
+
 push_constants! {
     /// Push constants of every hash-map kernel (glsl/hash/hash_common.glsl, block `HashPush`).
     pub(crate) struct HashPush {
@@ -308,8 +339,8 @@ impl HashMap {
         }
     }
 
-    fn specialization(&self) -> Specialization {
-        Specialization::new(self.tuning.workgroup_size, self.tuning.keys_per_invocation, 1)
+    fn specialization(&self) -> HashSpec {
+        HashSpec::of(&self.tuning)
     }
 
     /// Dispatches `shader` over `items` work items (keys for insert/find/erase: several per
@@ -680,7 +711,7 @@ impl MapLayout {
             ))
         })?;
         let kernels = kernels(desc.key_type, desc.value_type, bucket_bytes, packed)?;
-        let spec = Specialization::new(tuning.workgroup_size, tuning.keys_per_invocation, 1);
+        let spec = HashSpec::of(&tuning);
         let mut list: Vec<_> = kernels.iter().map(|&k| (k, spec)).collect();
         list.push((&shaders::HASH_META, spec));
         ctx.prepare_kernels(&list)?;

@@ -101,21 +101,55 @@ fn key_order(key_type: KeyType, descending: bool) -> u32 {
     kind | ((descending as u32) << 2)
 }
 
+/// The specialization constants of the merge's and the set operations' kernels
+/// (glsl/merge/merge_common.glsl).
+#[derive(Clone, Copy)]
+pub(super) struct MergeSpec {
+    /// Invocations per workgroup (constant_id 0).
+    pub(super) workgroup_size: u32,
+    /// Items per invocation per tile (ITEMS, constant_id 1).
+    pub(super) items_per_thread: u32,
+    /// Polls of a silent predecessor in the set operations' look-back before the waiter walks
+    /// that tile itself (SPIN_LIMIT, constant_id 2; 0 is the test mode that always does).
+    pub(super) lookback_spins: u32,
+    /// Consecutive tiles one workgroup merges or walks (TILES_PER_GROUP, constant_id 5).
+    pub(super) tiles_per_group: u32,
+    /// Key kind (0 unsigned, 1 signed, 2 float) | 4 for descending (KEY_ORDER bits 0-2,
+    /// constant_id 6).
+    pub(super) key_order: u32,
+    /// The set operation folded into the pipeline as op + 1 (KEY_ORDER bits 3-5); 0: the
+    /// kernel reads it from the push constants.
+    pub(super) set_op: u32,
+}
+
+impl From<MergeSpec> for Specialization {
+    fn from(spec: MergeSpec) -> Self {
+        Specialization {
+            workgroup_size: spec.workgroup_size,
+            id1: spec.items_per_thread,
+            id2: spec.lookback_spins,
+            id5: spec.tiles_per_group,
+            id6: spec.key_order | (spec.set_op << 3),
+        }
+    }
+}
+
 /// The specialization of a plan's kernels: the tuning's tile, the key order.
-pub(super) fn specialization(tuning: &MergeTuning, key_type: KeyType, descending: bool) -> Specialization {
-    Specialization {
+pub(super) fn specialization(tuning: &MergeTuning, key_type: KeyType, descending: bool) -> MergeSpec {
+    MergeSpec {
         workgroup_size: tuning.workgroup_size,
-        vecs_per_thread: tuning.items_per_thread,
-        spin_limit: 1,
-        stage_split: 1,
+        items_per_thread: tuning.items_per_thread,
+        lookback_spins: 1,
+        tiles_per_group: 1,
         key_order: key_order(key_type, descending),
+        set_op: 0,
     }
 }
 
 /// The merge kernel's specialization: the plan's, with its tiles per workgroup.
-pub(super) fn merge_spec(spec: Specialization, value_type: ValueType) -> Specialization {
-    Specialization {
-        stage_split: tiles_per_group(value_type),
+pub(super) fn merge_spec(spec: MergeSpec, value_type: ValueType) -> MergeSpec {
+    MergeSpec {
+        tiles_per_group: tiles_per_group(value_type),
         ..spec
     }
 }
@@ -126,27 +160,22 @@ pub(super) fn merge_groups(tiles: u64, value_type: ValueType) -> Result<u32> {
 }
 
 /// The look-back set operation's specialization: the plan's, with its tiles per workgroup.
-pub(super) fn setop_lookback_spec(spec: Specialization) -> Specialization {
-    Specialization {
-        stage_split: setop_lookback_tiles(),
+pub(super) fn setop_lookback_spec(spec: MergeSpec) -> MergeSpec {
+    MergeSpec {
+        tiles_per_group: setop_lookback_tiles(),
         ..spec
     }
 }
 
 /// A set operation kernel's specialization (setop_count, setop_write, setop_lookback): the
-/// plan's, with the operation in KEY_ORDER's bits 3-5 as op + 1 where the tuning folds it
-/// into the pipeline (glsl/merge/setop.comp `set_op`), else read from the push constants.
-pub(super) fn setop_spec(
-    ctx: &Context,
-    spec: Specialization,
-    key_type: KeyType,
-    op: SetOp,
-) -> Specialization {
+/// plan's, with the operation folded into the pipeline where the tuning says so
+/// (glsl/merge/setop.comp `set_op`), else read from the push constants.
+pub(super) fn setop_spec(ctx: &Context, spec: MergeSpec, key_type: KeyType, op: SetOp) -> MergeSpec {
     if !fold_set_op(ctx.device_class(), key_type) {
         return spec;
     }
-    Specialization {
-        key_order: spec.key_order | ((op as u32 + 1) << 3),
+    MergeSpec {
+        set_op: op as u32 + 1,
         ..spec
     }
 }
@@ -154,11 +183,11 @@ pub(super) fn setop_spec(
 /// The partition kernel's specialization in the two-run modes: the partition's workgroup
 /// (or the tuning's workgroup size where smaller), and as many items per invocation as keep
 /// its tile (workgroup size x items) the merge's.
-pub(super) fn partition_spec(spec: Specialization, tuning: &MergeTuning) -> Specialization {
+pub(super) fn partition_spec(spec: MergeSpec, tuning: &MergeTuning) -> MergeSpec {
     let workgroup_size = partition_workgroup(tuning);
-    Specialization {
+    MergeSpec {
         workgroup_size,
-        vecs_per_thread: (tuning.tile() / workgroup_size as u64) as u32,
+        items_per_thread: (tuning.tile() / workgroup_size as u64) as u32,
         ..spec
     }
 }

@@ -3,12 +3,11 @@
 
 use super::kernels::{
     addr, count_addr, merge_groups, merge_spec, partition_spec, record_check, shader, specialization,
-    two_run_partition_groups, MergePush, MODE_TWO,
+    two_run_partition_groups, MergePush, MergeSpec, MODE_TWO,
 };
 use super::tuning::{fused_tiles, partition_lanes, MergeTuning};
 use super::{check_max, check_overlaps, ALIGNMENT, TILE_ENTRY_BYTES};
 use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements};
-use crate::core::pipelines::Specialization;
 use crate::core::shaders::MergeKernel;
 use crate::error::{Error, Result};
 use crate::sort::{KeyType, ValueType};
@@ -251,7 +250,7 @@ impl MergePlan {
         }
     }
 
-    fn spec(&self) -> Specialization {
+    fn spec(&self) -> MergeSpec {
         specialization(&self.tuning, self.desc.key_type, self.desc.descending)
     }
 

@@ -3,14 +3,13 @@
 
 use super::kernels::{
     count_addr, groups, partition_spec, record_check, setop_lookback_spec, setop_spec, shader,
-    specialization, two_run_partition_groups, MergePush, MODE_TWO_BALANCED,
+    specialization, two_run_partition_groups, MergePush, MergeSpec, MODE_TWO_BALANCED,
 };
 use super::tuning::{
     auto_set_op_lookback, default_lookback_spins, partition_lanes, setop_lookback_tiles, MergeTuning,
 };
 use super::{check_overlaps, ALIGNMENT, MAX_RUN, TILE_ENTRY_BYTES};
 use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements};
-use crate::core::pipelines::Specialization;
 use crate::core::shaders::MergeKernel;
 use crate::error::{Error, Result};
 use crate::scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan};
@@ -155,7 +154,10 @@ impl Context {
             spins => spins,
         };
         let plain = specialization(&tuning, desc.key_type, false);
-        let spec = Specialization { spin_limit, ..plain };
+        let spec = MergeSpec {
+            lookback_spins: spin_limit,
+            ..plain
+        };
         let mut kernels = vec![
             (
                 shader(MergeKernel::Partition, desc.key_type, ValueType::None)?,
@@ -293,8 +295,8 @@ impl SetOpPlan {
         // At least one tile, so that an empty result still writes its count.
         let tiles = (a + b).div_ceil(self.tile_size()).max(1);
         let key_type = self.desc.key_type;
-        let spec = Specialization {
-            spin_limit: self.spin_limit,
+        let spec = MergeSpec {
+            lookback_spins: self.spin_limit,
             ..specialization(&self.tuning, key_type, false)
         };
         let partition = ctx.kernel(

@@ -354,12 +354,16 @@ impl ScanPlan {
         self.small_limit
     }
 
-    fn specialization(&self) -> Specialization {
+    fn specialization(&self) -> ScanSpec {
         self.specialization_of(&self.tuning)
     }
 
-    fn specialization_of(&self, tuning: &ScanTuning) -> Specialization {
-        Specialization::new(tuning.workgroup_size, tuning.vecs_per_thread, self.spin_limit)
+    fn specialization_of(&self, tuning: &ScanTuning) -> ScanSpec {
+        ScanSpec {
+            workgroup_size: tuning.workgroup_size,
+            vecs_per_thread: tuning.vecs_per_thread,
+            lookback_spins: self.spin_limit,
+        }
     }
 
     /// The small path's geometry for `elements`: the smallest tile that holds them (`None`:
@@ -371,7 +375,7 @@ impl ScanPlan {
     }
 
     /// Every pipeline the plan's calls may record (created with the plan).
-    fn kernels(&self) -> Vec<(&'static ShaderSource, Specialization)> {
+    fn kernels(&self) -> Vec<(&'static ShaderSource, ScanSpec)> {
         use crate::core::shaders::*;
         let spec = self.specialization();
         let mut list = vec![(&SCAN_DOWNSWEEP_VEC4, spec), (&SCAN_DOWNSWEEP_SCALAR, spec)];
@@ -569,11 +573,35 @@ enum RecordedPath<'a> {
     ReduceThenScan,
 }
 
+/// The specialization constants of the scan's kernels (glsl/scan/scan_common.glsl).
+#[derive(Clone, Copy)]
+struct ScanSpec {
+    /// Invocations per workgroup (constant_id 0).
+    workgroup_size: u32,
+    /// uvec4 vectors per invocation per tile (VECS_PER_THREAD, constant_id 1).
+    vecs_per_thread: u32,
+    /// Polls of a silent predecessor in the look-back before the waiter computes that tile's
+    /// part itself (SPIN_LIMIT, constant_id 2; 0 is the test mode that always does).
+    lookback_spins: u32,
+}
+
+impl From<ScanSpec> for Specialization {
+    fn from(spec: ScanSpec) -> Self {
+        Specialization {
+            workgroup_size: spec.workgroup_size,
+            id1: spec.vecs_per_thread,
+            id2: spec.lookback_spins,
+            id5: 1,
+            id6: 0,
+        }
+    }
+}
+
 /// What every pass of one recorded scan shares.
 pub(crate) struct Pass<'a> {
     ctx: &'a Context,
     cmd: vk::CommandBuffer,
-    spec: Specialization,
+    spec: ScanSpec,
     vec4: bool,
 }
 

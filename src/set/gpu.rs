@@ -4,15 +4,15 @@
 //! verify.rs, its passes in passes.rs and its record calls in record.rs.
 
 use super::layout::{
-    caller_layout, control_bytes, meta_bytes, part_sizes, ring_capacity, with_forms, ARRAY_BLOCK_BYTES,
-    BITMAP_BLOCK_BYTES, CONTROL_BYTES, DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_D, PACK_MAX_CHUNKS,
+    caller_layout, control_bytes, meta_bytes, part_sizes, ring_capacity, with_forms, SetSpec,
+    ARRAY_BLOCK_BYTES, BITMAP_BLOCK_BYTES, CONTROL_BYTES, DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_D,
+    PACK_MAX_CHUNKS,
 };
 use super::passes::{check_pool_blocks, prepare_kernels, Update};
 use super::roaring::{Chunks, CHUNK_VALUES};
 use crate::core::buffer::{
     BufferRange, GpuBuffer, MemoryLocation, MemoryRequirements, ObjectStorage, STORAGE_ALIGNMENT,
 };
-use crate::core::pipelines::Specialization;
 use crate::core::runner::read_back;
 use crate::core::shaders::ShaderSource;
 use crate::error::{Error, Result};
@@ -356,7 +356,7 @@ impl GpuSet {
     pub(super) fn reader_kernel(
         &self,
         shader: &ShaderSource,
-        spec: Specialization,
+        spec: SetSpec,
     ) -> Result<crate::core::pipelines::Kernel> {
         self.ctx
             .kernel(shader, with_forms(spec, dir_forms(Some(self), None, None)))

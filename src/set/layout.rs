@@ -40,11 +40,46 @@ pub(super) fn control_bytes(packed_entries: Option<u32>) -> u64 {
     }
 }
 
-/// `spec` for a set pipeline whose sets have the directory forms `forms` (specialization
-/// constant 6, which the set kernels read as DIR_FORMS).
-pub(super) fn with_forms(spec: Specialization, forms: u32) -> Specialization {
-    Specialization {
-        key_order: forms,
+/// The specialization constants of the set kernels (glsl/set/set_common.glsl).
+#[derive(Clone, Copy)]
+pub(super) struct SetSpec {
+    /// Invocations per workgroup (constant_id 0).
+    pub(super) workgroup_size: u32,
+    /// Polls of a silent tile in the one-pass filter's look-back before the waiter looks its
+    /// values up itself (SPIN_LIMIT, constant_id 2); 1 for the other kernels.
+    pub(super) lookback_spins: u32,
+    /// Directory forms of the pipeline's sets (DIR_FORMS, constant_id 6: the DIR_PACKED_*
+    /// bits).
+    pub(super) dir_forms: u32,
+}
+
+impl SetSpec {
+    /// A kernel of `workgroup_size` invocations on flat directories, without a look-back.
+    pub(super) fn new(workgroup_size: u32) -> Self {
+        SetSpec {
+            workgroup_size,
+            lookback_spins: 1,
+            dir_forms: 0,
+        }
+    }
+}
+
+impl From<SetSpec> for Specialization {
+    fn from(spec: SetSpec) -> Self {
+        Specialization {
+            workgroup_size: spec.workgroup_size,
+            id1: 1,
+            id2: spec.lookback_spins,
+            id5: 1,
+            id6: spec.dir_forms,
+        }
+    }
+}
+
+/// `spec` for a set pipeline whose sets have the directory forms `forms`.
+pub(super) fn with_forms(spec: SetSpec, forms: u32) -> SetSpec {
+    SetSpec {
+        dir_forms: forms,
         ..spec
     }
 }

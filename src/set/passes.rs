@@ -4,12 +4,11 @@
 //! layer record them.
 
 use super::layout::{
-    with_forms, CHUNKS, CLASSIFY_ONE_KERNEL, DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_D, SCRATCH_HEADER,
-    SET_STATUS_BYTES,
+    with_forms, SetSpec, CHUNKS, CLASSIFY_ONE_KERNEL, DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_D,
+    SCRATCH_HEADER, SET_STATUS_BYTES,
 };
 use super::tuning::{tuned, Knob};
 use crate::core::buffer::{BufferRange, ElementCount};
-use crate::core::pipelines::Specialization;
 use crate::core::shaders::{self, ShaderSource};
 use crate::core::spirv::push_constants;
 use crate::error::{Error, Result};
@@ -142,13 +141,16 @@ pub(super) fn filter_spins(ctx: &Context) -> u32 {
 }
 
 /// The one-pass filter's specialization (SPIN_LIMIT `spins`).
-pub(super) fn filter_lookback_spec(ctx: &Context, spins: u32) -> Specialization {
-    Specialization::new(wg(ctx), 1, spins)
+pub(super) fn filter_lookback_spec(ctx: &Context, spins: u32) -> SetSpec {
+    SetSpec {
+        lookback_spins: spins,
+        ..SetSpec::new(wg(ctx))
+    }
 }
 
 /// The specialization of most set kernels (flat directories).
-pub(super) fn set_spec(ctx: &Context) -> Specialization {
-    Specialization::new(wg(ctx), 1, 1)
+pub(super) fn set_spec(ctx: &Context) -> SetSpec {
+    SetSpec::new(wg(ctx))
 }
 
 pub(super) fn kernel(ctx: &Context, s: &ShaderSource) -> Result<crate::core::pipelines::Kernel> {
@@ -160,7 +162,7 @@ pub(super) fn kernel(ctx: &Context, s: &ShaderSource) -> Result<crate::core::pip
 /// operand or both packed, and the single-set readers with the set packed.
 pub(super) fn prepare_packed_kernels(ctx: &Context) -> Result<()> {
     let spec = set_spec(ctx);
-    let mut list: Vec<(&ShaderSource, Specialization)> = Vec::new();
+    let mut list: Vec<(&ShaderSource, SetSpec)> = Vec::new();
     for forms in [DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_A | DIR_PACKED_B] {
         for (shader, s) in [
             (&shaders::SET_CLASSIFY, spec),
@@ -193,23 +195,23 @@ pub(super) fn prepare_packed_kernels(ctx: &Context) -> Result<()> {
 
 /// The medium array-pair kernel (glsl/set/array_pairs.comp): a workgroup per pair, of
 /// [`wg`] invocations.
-fn medium_pairs_spec(ctx: &Context) -> Specialization {
-    Specialization::new(wg(ctx), 1, 1)
+fn medium_pairs_spec(ctx: &Context) -> SetSpec {
+    SetSpec::new(wg(ctx))
 }
 
 /// The chunk kernel's workgroup (glsl/set/chunk_update.comp): the widest power of two between
 /// [`wg`] and the tuning table's cap that the device allows (its shared memory lets two such
 /// workgroups share a multiprocessor).
-fn update_spec(ctx: &Context) -> Specialization {
+fn update_spec(ctx: &Context) -> SetSpec {
     let cap = tuned(ctx.device_class(), Knob::ChunkKernelWorkgroup);
     let limit = ctx.profile.max_workgroup_invocations.clamp(wg(ctx), cap);
-    Specialization::new(1 << (31 - limit.leading_zeros()), 1, 1)
+    SetSpec::new(1 << (31 - limit.leading_zeros()))
 }
 
 /// The small-pair kernel (glsl/set/small_pairs.comp): one subgroup on GPUs (the kernel needs
 /// at least 32 invocations).
-fn small_pairs_spec(ctx: &Context) -> Specialization {
-    Specialization::new(tuned(ctx.device_class(), Knob::SmallPairsWorkgroup), 1, 1)
+fn small_pairs_spec(ctx: &Context) -> SetSpec {
+    SetSpec::new(tuned(ctx.device_class(), Knob::SmallPairsWorkgroup))
 }
 
 /// The small-pair kernel's permutation: its lists as 16-bit shared-memory values where the
@@ -542,7 +544,7 @@ impl<'a> UpdatePasses<'a> {
     }
 
     /// A kernel of this update: `spec` with the update's directory forms.
-    fn kernel(&self, shader: &ShaderSource, spec: Specialization) -> Result<crate::core::pipelines::Kernel> {
+    fn kernel(&self, shader: &ShaderSource, spec: SetSpec) -> Result<crate::core::pipelines::Kernel> {
         self.ctx.kernel(shader, with_forms(spec, self.u.forms))
     }
 

@@ -318,10 +318,39 @@ fn scratch(
     Ok((block_scan, scratch_size))
 }
 
+/// The specialization constants of the sort's kernels (glsl/sort/sort_common.glsl).
+#[derive(Clone, Copy)]
+pub(super) struct SortSpec {
+    /// Invocations per workgroup (constant_id 0).
+    pub(super) workgroup_size: u32,
+    /// Keys per invocation per tile (KEYS_PER_THREAD, constant_id 1).
+    pub(super) keys_per_thread: u32,
+    /// Polls of a silent predecessor in the look-back before the waiter computes that tile's
+    /// part itself (SPIN_LIMIT, constant_id 2; 0 is the test mode that always does).
+    pub(super) lookback_spins: u32,
+    /// Parts the staged tile is split into per element word (STAGE_SPLIT, constant_id 5); the
+    /// resident kernel reads it as its pool layout (2: the digit counters apart).
+    pub(super) stage_split: u32,
+    /// Key kind (0 unsigned, 1 signed, 2 float) | 4 for descending (KEY_ORDER, constant_id 6).
+    pub(super) key_order: u32,
+}
+
+impl From<SortSpec> for Specialization {
+    fn from(spec: SortSpec) -> Self {
+        Specialization {
+            workgroup_size: spec.workgroup_size,
+            id1: spec.keys_per_thread,
+            id2: spec.lookback_spins,
+            id5: spec.stage_split,
+            id6: spec.key_order,
+        }
+    }
+}
+
 impl SortPlan {
     /// Every pipeline the plan's calls may record (created with the plan; the block scan of
     /// the safe path is a scan plan with its own).
-    fn kernels(&self) -> Result<Vec<(&'static ShaderSource, Specialization)>> {
+    fn kernels(&self) -> Result<Vec<(&'static ShaderSource, SortSpec)>> {
         let spec = self.specialization();
         let (key_type, value_type) = (self.desc.key_type, self.desc.value_type);
         let shader = |kernel| sort_shader(kernel, key_type, value_type);
@@ -448,11 +477,11 @@ impl SortPlan {
         &self.desc
     }
 
-    pub(super) fn specialization(&self) -> Specialization {
-        Specialization {
+    pub(super) fn specialization(&self) -> SortSpec {
+        SortSpec {
             workgroup_size: self.tuning.workgroup_size,
-            vecs_per_thread: self.tuning.keys_per_thread,
-            spin_limit: self.spin_limit,
+            keys_per_thread: self.tuning.keys_per_thread,
+            lookback_spins: self.spin_limit,
             stage_split: self.tuning.stage_split,
             key_order: self.desc.key_type.kind() | ((self.desc.descending as u32) << 2),
         }
@@ -461,10 +490,10 @@ impl SortPlan {
     /// The resident kernel's constants: its own geometry, and in place of the stage split
     /// (it stages the whole tile at once) its pool layout: 2 with the digit counters apart, else
     /// 1 (glsl/sort/sort_common.glsl, RESIDENT_COUNTERS_APART).
-    pub(super) fn resident_specialization(&self) -> Specialization {
-        Specialization {
+    pub(super) fn resident_specialization(&self) -> SortSpec {
+        SortSpec {
             workgroup_size: self.resident_tuning.workgroup_size,
-            vecs_per_thread: self.resident_tuning.keys_per_thread,
+            keys_per_thread: self.resident_tuning.keys_per_thread,
             stage_split: if self.resident_counters_apart { 2 } else { 1 },
             ..self.specialization()
         }

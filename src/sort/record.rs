@@ -1,6 +1,7 @@
 //! Recording a planned sort: the argument checks, the push constants of the first pass, and the
 //! choice of the kernels a count takes (small.rs, onesweep.rs, safe.rs record them).
 
+use super::plan::SortSpec;
 use super::push::{sort_shader, SortPush};
 use super::{onesweep, safe, small, SortArgs, SortPath, SortPlan, SortResult, ValueType, ALIGNMENT};
 use crate::core::buffer::ElementCount;
@@ -101,7 +102,7 @@ impl SortPlan {
 
     /// The specialization constants of the plan's tile kernels.
     pub(crate) fn kernel_specialization(&self) -> Specialization {
-        self.specialization()
+        self.specialization().into()
     }
 
     /// Like [`SortPlan::record`], and writes a timestamp into `pool` after every dispatch,
@@ -238,7 +239,7 @@ pub(crate) struct BucketSplit {
 pub(crate) struct Pass<'a> {
     pub(super) ctx: &'a Context,
     pub(super) cmd: vk::CommandBuffer,
-    pub(super) spec: Specialization,
+    pub(super) spec: SortSpec,
     pub(super) key_type: KeyType,
     value_type: ValueType,
     /// Tiles of the recorded count (of max_count for indirect counts).

@@ -4,9 +4,9 @@
 //! test for counts that use every ranking step); larger ones glsl/sort/small.comp (tile by
 //! tile through global memory in every pass).
 
+use super::plan::SortSpec;
 use super::record::Pass;
 use super::SortPush;
-use crate::core::pipelines::Specialization;
 use crate::core::shaders::SortKernel;
 use crate::error::Result;
 
@@ -21,12 +21,7 @@ pub(super) fn record(pass: &Pass, push: SortPush) -> Result<()> {
 /// "resident", or "resident_all" for a count that uses every ranking step). It reads keys_in /
 /// values_in and writes the result where the plan's result location says: keys_in / values_in
 /// after an even number of passes, keys_out / values_out after an odd number.
-pub(super) fn record_resident(
-    pass: &Pass,
-    push: SortPush,
-    kernel: SortKernel,
-    spec: Specialization,
-) -> Result<()> {
+pub(super) fn record_resident(pass: &Pass, push: SortPush, kernel: SortKernel, spec: SortSpec) -> Result<()> {
     let kernel = pass.ctx.kernel(pass.shader(kernel)?, spec)?;
     unsafe { pass.dispatch(kernel, &push, 1) };
     Ok(())

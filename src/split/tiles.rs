@@ -119,14 +119,44 @@ pub(super) fn double_buffered_rows(desc: &SplitDesc, write: TileWrite, group_lan
         && tuning::scatter_tiles_per_group(desc, write, group_lanes) > 1
 }
 
+/// The specialization constants of the multisplit's kernels (glsl/split/split_common.glsl).
+#[derive(Clone, Copy)]
+pub(super) struct SplitSpec {
+    /// Invocations per workgroup (constant_id 0).
+    pub(super) workgroup_size: u32,
+    /// Words of the tile kernels' shared pool (COUNTER_WORDS, constant_id 1); the tile count
+    /// with [`TILE_VARIANT_COUNT_REGISTERS`] reads it as the vectors a lane loads at once
+    /// (LOAD_VECTORS).
+    pub(super) counter_words: u32,
+    /// The tile kernels' variant bits (TILE_VARIANT, constant_id 2: the `TILE_VARIANT_*`
+    /// above); 1 without a tile path (no split pass spins).
+    pub(super) tile_variant: u32,
+    /// Steps whose elements a lane loads before ranking any of them (BATCH, constant_id 5).
+    pub(super) batch: u32,
+    /// Key kind (0 unsigned, 1 signed, 2 float) | [`SPLIT_KEY_ORDER_INDEXED`] (KEY_ORDER,
+    /// constant_id 6).
+    pub(super) key_order: u32,
+}
+
+impl From<SplitSpec> for Specialization {
+    fn from(spec: SplitSpec) -> Self {
+        Specialization {
+            workgroup_size: spec.workgroup_size,
+            id1: spec.counter_words,
+            id2: spec.tile_variant,
+            id5: spec.batch,
+            id6: spec.key_order,
+        }
+    }
+}
+
 impl SplitPlan {
     /// The specialization constants of every kernel of the plan.
-    pub(super) fn specialization(&self) -> Specialization {
-        Specialization {
+    pub(super) fn specialization(&self) -> SplitSpec {
+        SplitSpec {
             workgroup_size: self.workgroup_size,
-            vecs_per_thread: self.counter_words,
-            // (The tile scatter's variant; no split pass spins.)
-            spin_limit: match self.tile {
+            counter_words: self.counter_words,
+            tile_variant: match self.tile {
                 Some(tile) => {
                     let mut variant = 0;
                     match tile.write {
@@ -153,7 +183,7 @@ impl SplitPlan {
                 }
                 None => 1,
             },
-            stage_split: self.batch,
+            batch: self.batch,
             key_order: key_kind(self.desc.key_type)
                 | if self.splitter_index.is_some() {
                     SPLIT_KEY_ORDER_INDEXED
@@ -165,10 +195,10 @@ impl SplitPlan {
 
     /// The specialization of every pass but the tile scatter (the offsets, the small path,
     /// the Onesweep bucket starts; the count builds on it): the scatter-only bits left out.
-    pub(super) fn pass_specialization(&self) -> Specialization {
+    pub(super) fn pass_specialization(&self) -> SplitSpec {
         let mut spec = self.specialization();
         if self.tile.is_some() {
-            spec.spin_limit &= !TILE_VARIANT_SCATTER_ONLY;
+            spec.tile_variant &= !TILE_VARIANT_SCATTER_ONLY;
         }
         spec
     }
@@ -176,14 +206,14 @@ impl SplitPlan {
     /// The specialization of the counting pass: the tile count keeps only `m` shared
     /// counters (not the scatter's pool, which would cut its occupancy), or counts in
     /// registers, loading that many 16-byte vectors per lane at once.
-    pub(super) fn count_specialization(&self) -> Specialization {
+    pub(super) fn count_specialization(&self) -> SplitSpec {
         let mut spec = self.pass_specialization();
         if self.tile.is_some() {
             if self.count_tiles_per_group() > 1 {
-                spec.spin_limit |= TILE_VARIANT_COUNT_REGISTERS;
-                spec.vecs_per_thread = self.count_load_vectors;
+                spec.tile_variant |= TILE_VARIANT_COUNT_REGISTERS;
+                spec.counter_words = self.count_load_vectors;
             } else {
-                spec.vecs_per_thread = self.desc.bucket_count.next_multiple_of(256);
+                spec.counter_words = self.desc.bucket_count.next_multiple_of(256);
             }
         }
         spec
