@@ -49,6 +49,8 @@ for component in rustfmt clippy; do
 done
 cargo fmt --all --check
 cargo clippy --release --workspace --all-targets -- -D warnings
+# The library alone, without the `bench` feature the benchmark turns on in the workspace build.
+cargo clippy --release -p vkalgo --all-targets -- -D warnings
 
 step "generated files: the precompiled SPIR-V against glsl/ (the C header: a unit test below)"
 cargo xtask shaders --check

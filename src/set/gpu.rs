@@ -36,7 +36,7 @@ pub enum SetOperand<'a> {
     Set(&'a GpuSet),
 }
 
-/// The status a recorded modifying operation writes (8 u32, [`SET_STATUS_BYTES`]).
+/// The status a recorded modifying operation writes (8 u32, [`SET_STATUS_BYTES`](super::SET_STATUS_BYTES)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C)]
 pub struct SetOpStatus {

@@ -99,7 +99,7 @@ const RING_TILES: u64 = 1016;
 const SCRATCH_RING: u64 = 8320;
 /// Where a Onesweep sort leaves its event counters in scratch (16 u32, valid until the next
 /// sort with the same scratch): fallbacks, ring-wait timeouts, tail-wait timeouts, ring-wait
-/// polls, tail-wait polls, look-back steps; with `VKALGO_SORT_CLOCK=1` on a driver with
+/// polls, tail-wait polls, look-back steps; with `VKALGO_SORT_CLOCK=1` (builds with the `bench` feature) on a driver with
 /// VK_KHR_shader_clock, the passes of 4- and 8-byte keys without values or with u32 values
 /// also add each phase's cycles / 16 in counters 8..13
 /// (ticket, key loads + ballots, counter updates, digit scan + ranks + staging, look-back,
