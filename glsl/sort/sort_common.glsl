@@ -1,10 +1,11 @@
 // LSD radix sort: declarations and the tile ranking shared by every sort pass.
 //
 // Permutation defines: KEY_BITS (32 or 64), VALUE_WORDS (0: keys only, 1: u32 values,
-// 2: u64 values). SPLIT_BUCKETS (with BUCKET_FN and, for GLSL, KEY_TYPE_CODE as in
-// glsl/split/): the Onesweep multisplit, one pass whose digit is the key's bucket
-// (glsl/split/bucket_fn.glsl) instead of 8 key bits. Key kind (unsigned, signed, float) and direction are a specialization
-// constant (KEY_ORDER), so the order transform compiles to what the plan's key type needs.
+// 2: u64 values). SPLIT_BUCKETS (with BUCKET_FN and, for GLSL, KEY_TYPE_CODE): the digit
+// pass's bucket hook, one pass whose digit is the key's bucket (glsl/common/bucket_fn.glsl)
+// instead of 8 key bits; the multisplit runs its Onesweep split through it. Key kind (unsigned,
+// signed, float) and direction are a specialization constant (KEY_ORDER), so the order
+// transform compiles to what the plan's key type needs.
 //
 // Digits are RADIX_BITS = 8 bits of the key's ORDER-PRESERVING bits (glsl/common/vkalgo.glsl:
 // unsigned keys as they are, signed keys with the sign bit flipped, floats in IEEE-754
@@ -115,9 +116,9 @@ layout(push_constant) uniform SortPush {
     uint blocks;           // safe path: workgroups of the upsweep/downsweep
     uint tiles_per_block;  // histogram and safe path: tiles per workgroup
     uint reserved;         // keeps the block a multiple of 8 bytes
-    // The Onesweep split (SPLIT_BUCKETS; 0 for sorts): the bucket function's operands
-    // (glsl/split/bucket_fn.glsl) and the split's status word.
-    uint64_t aux;          // SPLITTERS: the splitter index (glsl/split/splitter_index.comp)
+    // The bucket hook (SPLIT_BUCKETS; 0 for sorts): the bucket function's operands
+    // (glsl/common/bucket_fn.glsl) and the split's status word.
+    uint64_t aux;          // SPLITTERS: the splitter index (bucket_fn.glsl's layout)
     uint64_t split_status; // u32 status word (bit 0: a bucket id >= m; bit 1: inconsistent)
     uint bucket_count;     // m (<= RADIX)
     uint id_bits;          // ceil(log2(m))
@@ -158,13 +159,13 @@ uint element_count() {
 }
 
 #ifdef SPLIT_BUCKETS
-// The multisplit's bucket of a raw key: SPLITTERS or GLSL. (BITS needs no permutation: it is
-// a plain sort pass on bits [bit_offset, bit_offset + log2(m)). IDS has no Onesweep split:
-// the bucket of a staged key must come from the key alone.)
+// The bucket hook: the digit is the bucket of a raw key, by SPLITTERS or GLSL. (BITS needs no
+// permutation: it is a plain sort pass on bits [bit_offset, bit_offset + log2(m)). IDS has no
+// Onesweep split: the bucket of a staged key must come from the key alone.)
 #if BUCKET_FN != 1 && BUCKET_FN != 3
 #error "SPLIT_BUCKETS takes BUCKET_FN 1 (SPLITTERS) or 3 (GLSL)"
 #endif
-#include "../split/bucket_fn.glsl"
+#include "../common/bucket_fn.glsl"
 
 // Bits of the split's status word (glsl/split/split_common.glsl STATUS_*).
 #define SPLIT_STATUS_BAD_BUCKET 1u

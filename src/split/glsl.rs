@@ -27,7 +27,7 @@ const TILE_COUNT: &str = include_str!("../../glsl/split/tile_count.comp");
 const TILE_SCATTER: &str = include_str!("../../glsl/split/tile_scatter.comp");
 const BUCKET_STARTS: &str = include_str!("../../glsl/split/bucket_starts.comp");
 const WORKGROUP_SCAN: &str = include_str!("../../glsl/common/workgroup_scan.glsl");
-const BUCKET_FN: &str = include_str!("../../glsl/split/bucket_fn.glsl");
+const BUCKET_FN: &str = include_str!("../../glsl/common/bucket_fn.glsl");
 const SORT_COMMON: &str = include_str!("../../glsl/sort/sort_common.glsl");
 const SORT_HISTOGRAM: &str = include_str!("../../glsl/sort/histogram.comp");
 const SORT_ONESWEEP: &str = include_str!("../../glsl/sort/onesweep.comp");
@@ -182,7 +182,7 @@ fn compile_pass(
             "split_common.glsl" => SPLIT_COMMON,
             "../common/vkalgo.glsl" | "vkalgo.glsl" => COMMON,
             "../common/workgroup_scan.glsl" => WORKGROUP_SCAN,
-            "bucket_fn.glsl" | "../split/bucket_fn.glsl" => BUCKET_FN,
+            "../common/bucket_fn.glsl" => BUCKET_FN,
             "sort_common.glsl" => SORT_COMMON,
             USER_FILE => user,
             other => return Err(format!("no include file {other}")),
