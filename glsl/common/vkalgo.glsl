@@ -8,8 +8,9 @@
 //   constant_id 3, 4: the device's minimum and maximum subgroup size (set for every pipeline)
 //   constant_id 5: the sort's stage split (glsl/sort/sort_common.glsl), the multisplit's load
 //                  batch (glsl/split/split_common.glsl); 1 elsewhere
-//   constant_id 6: the sort's key order (glsl/sort/sort_common.glsl), the set kernels' directory
-//                  forms (glsl/set/set_common.glsl DIR_FORMS); 0 elsewhere
+//   constant_id 6: the key order of the sort and the merge (KEY_ORDER, below), the multisplit's
+//                  key kind (glsl/split/split_common.glsl), the set kernels' directory forms
+//                  (glsl/set/set_common.glsl DIR_FORMS); 0 elsewhere
 #ifndef VKALGO_COMMON_GLSL
 #define VKALGO_COMMON_GLSL
 
@@ -70,6 +71,61 @@ uint load_count(uint64_t count_addr, uint direct_count, uint max_count) {
 // are split over y by the host).
 uint linear_workgroup_id() {
     return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+}
+
+#endif
+
+// ---- key order ----
+//
+// The order-preserving bits of a key, shared by the radix sort (glsl/sort/sort_common.glsl) and
+// the merge path (glsl/merge/merge_common.glsl): an includer that has defined KEY_T and KEY_BITS
+// (32 or 64) defines VKALGO_KEY_ORDER and includes this file again. (A section here rather than
+// a file of its own: every source file a shader includes numbers ids in its SPIR-V, and the
+// packed SPIR-V stays as it was.)
+//
+// The key kind and direction are specialization constant 6, KEY_ORDER: bits 0-1 the key kind
+// (0 unsigned, 1 signed, 2 float), bit 2 descending (the bits above are the includer's). The
+// ordered bits compare as unsigned integers in the key's order: unsigned keys as they are,
+// signed keys with the sign bit flipped, floats in IEEE-754 totalOrder (sign set: all bits
+// flipped; sign clear: the sign bit set), and all bits complemented for a descending order.
+#if defined(VKALGO_KEY_ORDER) && !defined(VKALGO_KEY_ORDER_GLSL)
+#define VKALGO_KEY_ORDER_GLSL
+
+layout(constant_id = 6) const uint KEY_ORDER = 0;
+const uint KEY_KIND = KEY_ORDER & 3u;
+const bool KEY_DESCENDING = (KEY_ORDER & 4u) != 0u;
+
+#if KEY_BITS == 64
+#define KEY_SIGNED_T int64_t
+const uint64_t KEY_SIGN = 0x8000000000000000ul;
+#else
+#define KEY_SIGNED_T int
+const uint KEY_SIGN = 0x80000000u;
+#endif
+
+// The mask ordered_bits xors a key with before the descending complement: none for unsigned
+// keys, the sign bit for signed ones, and for floats all bits where the sign is set, else the
+// sign bit. Branch-free.
+KEY_T order_flip(KEY_T k) {
+    if (KEY_KIND == 1u) {
+        return KEY_SIGN;
+    } else if (KEY_KIND == 2u) {
+        return KEY_T(KEY_SIGNED_T(k) >> (KEY_BITS - 1)) | KEY_SIGN;
+    }
+    return KEY_T(0);
+}
+
+// The key's order-preserving bits.
+KEY_T ordered_bits(KEY_T k) {
+    KEY_T ascending = k ^ order_flip(k);
+    return KEY_DESCENDING ? ~ascending : ascending;
+}
+
+// The inverse of ordered_bits. A float's ordered sign bit is the complement of its own, so
+// the flip is that of the complemented bits.
+KEY_T raw_bits(KEY_T ordered) {
+    KEY_T ascending = KEY_DESCENDING ? ~ordered : ordered;
+    return ascending ^ order_flip(~ascending);
 }
 
 #endif

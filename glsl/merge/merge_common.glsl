@@ -4,9 +4,9 @@
 // Permutation defines: KEY_BITS (32 or 64), VALUE_WORDS (0: keys only, 1: 4-byte values,
 // 2: 8-byte values; 0 where undefined). The key kind (unsigned, signed, float) and the order
 // are a specialization constant (KEY_ORDER, id 6), as in the radix sort: keys are compared
-// through their order-preserving bits (floats in IEEE-754 totalOrder, all bits complemented
-// for a descending order), so every comparison below is an unsigned integer comparison and a
-// merge in either order is an ascending merge of ordered bits.
+// through their order-preserving bits (glsl/common/vkalgo.glsl: floats in IEEE-754
+// totalOrder, all bits complemented for a descending order), so every comparison below is an
+// unsigned integer comparison and a merge in either order is an ascending merge of ordered bits.
 //
 // Co-rank (merge path): the stable merge of A and B (equal keys: A's first) places, among its
 // first d outputs, exactly i elements of A and d - i of B, where i is the number of positions
@@ -32,16 +32,12 @@
 
 #if KEY_BITS == 64
 #define KEY_T uint64_t
-#define KEY_SIGNED_T int64_t
 #define KEY_BYTES 8ul
-const uint64_t KEY_SIGN = 0x8000000000000000ul;
 const uint64_t KEY_MAX = 0xFFFFFFFFFFFFFFFFul;
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer KeyRef { uint64_t v[]; };
 #else
 #define KEY_T uint
-#define KEY_SIGNED_T int
 #define KEY_BYTES 4ul
-const uint KEY_SIGN = 0x80000000u;
 const uint KEY_MAX = 0xFFFFFFFFu;
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyRef { uint v[]; };
 #endif
@@ -94,38 +90,13 @@ layout(push_constant) uniform MergePush {
 #define SET_ANDNOT 2u
 #define SET_XOR 3u
 
-// Key order: bits 0-1 the key kind (0 unsigned, 1 signed, 2 float), bit 2 descending (as the
-// radix sort's KEY_ORDER, glsl/sort/sort_common.glsl).
-layout(constant_id = 6) const uint KEY_ORDER = 0;
-const uint KEY_KIND = KEY_ORDER & 3u;
-const bool KEY_DESCENDING = (KEY_ORDER & 4u) != 0u;
+// Key order (specialization constant 6, KEY_ORDER) and the order transforms ordered_bits /
+// raw_bits, as in the radix sort (glsl/common/vkalgo.glsl, key order).
+#define VKALGO_KEY_ORDER
+#include "../common/vkalgo.glsl"
 
 #define ITEMS VECS_PER_THREAD
 #define TILE (WG_SIZE * ITEMS)
-
-// The same transform as the radix sort's (glsl/sort/sort_common.glsl order_flip): none for
-// unsigned keys, the sign bit for signed ones, for floats all bits where the sign is set, else
-// the sign bit.
-KEY_T order_flip(KEY_T k) {
-    if (KEY_KIND == 1u) {
-        return KEY_SIGN;
-    } else if (KEY_KIND == 2u) {
-        return KEY_T(KEY_SIGNED_T(k) >> (KEY_BITS - 1)) | KEY_SIGN;
-    }
-    return KEY_T(0);
-}
-
-// The key's order-preserving bits (complemented for a descending order).
-KEY_T ordered_bits(KEY_T k) {
-    KEY_T ascending = k ^ order_flip(k);
-    return KEY_DESCENDING ? ~ascending : ascending;
-}
-
-// The inverse of ordered_bits.
-KEY_T raw_bits(KEY_T ordered) {
-    KEY_T ascending = KEY_DESCENDING ? ~ordered : ordered;
-    return ascending ^ order_flip(~ascending);
-}
 
 KEY_T load_key(uint64_t base, uint64_t i) {
     return KeyRef(base + i * KEY_BYTES).v[0];

@@ -1,18 +1,19 @@
 // LSD radix sort: declarations and the tile ranking shared by every sort pass.
 //
 // Permutation defines: KEY_BITS (32 or 64), VALUE_WORDS (0: keys only, 1: u32 values,
-// 2: u64 values). SPLIT_BUCKETS (with BUCKET_FN and, for GLSL, KEY_TYPE_CODE as in
-// glsl/split/): the Onesweep multisplit, one pass whose digit is the key's bucket
-// (glsl/split/bucket_fn.glsl) instead of 8 key bits. Key kind (unsigned, signed, float) and direction are a specialization
-// constant (KEY_ORDER), so the order transform compiles to what the plan's key type needs.
+// 2: u64 values). SPLIT_BUCKETS (with BUCKET_FN and, for GLSL, KEY_TYPE_CODE): the digit
+// pass's bucket hook, one pass whose digit is the key's bucket (glsl/common/bucket_fn.glsl)
+// instead of 8 key bits; the multisplit runs its Onesweep split through it. Key kind (unsigned,
+// signed, float) and direction are a specialization constant (KEY_ORDER), so the order
+// transform compiles to what the plan's key type needs.
 //
-// Digits are RADIX_BITS = 8 bits of the key's ORDER-PRESERVING bits: unsigned keys as they are,
-// signed keys with the sign bit flipped, floats in IEEE-754 totalOrder (sign set: all bits
-// flipped; sign clear: the sign bit set), and all bits complemented for a descending sort. The
-// keys travel between passes in that ordered form: the first pass transforms them as it loads
-// them, the last transforms them back as it writes them, and the passes between take digits
-// with a shift and a mask. (CUB's radix sort transforms in and out in every pass; transforming
-// at every digit is slower: docs/tuning/sort.md#ordered-keys.)
+// Digits are RADIX_BITS = 8 bits of the key's ORDER-PRESERVING bits (glsl/common/vkalgo.glsl:
+// unsigned keys as they are, signed keys with the sign bit flipped, floats in IEEE-754
+// totalOrder, all bits complemented for a descending sort). The keys travel between passes in
+// that ordered form: the first pass transforms them as it loads them, the last transforms them
+// back as it writes them, and the passes between take digits with a shift and a mask. (CUB's
+// radix sort transforms in and out in every pass; transforming at every digit is slower:
+// docs/tuning/sort.md#ordered-keys.)
 //
 // Tile ranking (after Adinets & Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort
 // for GPUs", 2022, and the warp-level multisplit of Ashkiani et al., 2016): subgroup s owns a
@@ -115,9 +116,9 @@ layout(push_constant) uniform SortPush {
     uint blocks;           // safe path: workgroups of the upsweep/downsweep
     uint tiles_per_block;  // histogram and safe path: tiles per workgroup
     uint reserved;         // keeps the block a multiple of 8 bytes
-    // The Onesweep split (SPLIT_BUCKETS; 0 for sorts): the bucket function's operands
-    // (glsl/split/bucket_fn.glsl) and the split's status word.
-    uint64_t aux;          // SPLITTERS: the splitter index (glsl/split/splitter_index.comp)
+    // The bucket hook (SPLIT_BUCKETS; 0 for sorts): the bucket function's operands
+    // (glsl/common/bucket_fn.glsl) and the split's status word.
+    uint64_t aux;          // SPLITTERS: the splitter index (bucket_fn.glsl's layout)
     uint64_t split_status; // u32 status word (bit 0: a bucket id >= m; bit 1: inconsistent)
     uint bucket_count;     // m (<= RADIX)
     uint id_bits;          // ceil(log2(m))
@@ -126,11 +127,6 @@ layout(push_constant) uniform SortPush {
 
 // Parts the staged tile is split into per element word (1 or 2; SortTuning::stage_split).
 layout(constant_id = 5) const uint STAGE_SPLIT = 1;
-// Key order: bits 0-1 the key kind (0 unsigned, 1 signed, 2 float), bit 2 descending.
-layout(constant_id = 6) const uint KEY_ORDER = 0;
-const uint KEY_KIND = KEY_ORDER & 3u;
-const bool KEY_DESCENDING = (KEY_ORDER & 4u) != 0u;
-
 #define RADIX 256u
 #define RADIX_BITS 8u
 #define KEYS_PER_THREAD VECS_PER_THREAD
@@ -153,51 +149,23 @@ const bool KEY_DESCENDING = (KEY_ORDER & 4u) != 0u;
 
 // ---- keys and digits ----
 
-#if KEY_BITS == 64
-#define KEY_SIGNED_T int64_t
-const uint64_t KEY_SIGN = 0x8000000000000000ul;
-#else
-#define KEY_SIGNED_T int
-const uint KEY_SIGN = 0x80000000u;
-#endif
-
-// The mask ordered_bits xors a key with before the descending complement: none for unsigned
-// keys, the sign bit for signed ones, and for floats all bits where the sign is set, else the
-// sign bit. Branch-free.
-KEY_T order_flip(KEY_T k) {
-    if (KEY_KIND == 1u) {
-        return KEY_SIGN;
-    } else if (KEY_KIND == 2u) {
-        return KEY_T(KEY_SIGNED_T(k) >> (KEY_BITS - 1)) | KEY_SIGN;
-    }
-    return KEY_T(0);
-}
-
-// The key's order-preserving bits.
-KEY_T ordered_bits(KEY_T k) {
-    KEY_T ascending = k ^ order_flip(k);
-    return KEY_DESCENDING ? ~ascending : ascending;
-}
-
-// The inverse of ordered_bits. A float's ordered sign bit is the complement of its own, so
-// the flip is that of the complemented bits.
-KEY_T raw_bits(KEY_T ordered) {
-    KEY_T ascending = KEY_DESCENDING ? ~ordered : ordered;
-    return ascending ^ order_flip(~ascending);
-}
+// The key order (KEY_ORDER: bits 0-1 the key kind, bit 2 descending) and the order transforms
+// ordered_bits / raw_bits (glsl/common/vkalgo.glsl, key order).
+#define VKALGO_KEY_ORDER
+#include "../common/vkalgo.glsl"
 
 uint element_count() {
     return load_count(pc.count_addr, pc.count, pc.max_count);
 }
 
 #ifdef SPLIT_BUCKETS
-// The multisplit's bucket of a raw key: SPLITTERS or GLSL. (BITS needs no permutation: it is
-// a plain sort pass on bits [bit_offset, bit_offset + log2(m)). IDS has no Onesweep split:
-// the bucket of a staged key must come from the key alone.)
+// The bucket hook: the digit is the bucket of a raw key, by SPLITTERS or GLSL. (BITS needs no
+// permutation: it is a plain sort pass on bits [bit_offset, bit_offset + log2(m)). IDS has no
+// Onesweep split: the bucket of a staged key must come from the key alone.)
 #if BUCKET_FN != 1 && BUCKET_FN != 3
 #error "SPLIT_BUCKETS takes BUCKET_FN 1 (SPLITTERS) or 3 (GLSL)"
 #endif
-#include "../split/bucket_fn.glsl"
+#include "../common/bucket_fn.glsl"
 
 // Bits of the split's status word (glsl/split/split_common.glsl STATUS_*).
 #define SPLIT_STATUS_BAD_BUCKET 1u

@@ -169,7 +169,7 @@ uint element_count() {
 #define TILE_VARIANT_SHUFFLES_FIRST (1u << 23)
 #define TILE_VARIANT_MATCH_TABLE (1u << 24)
 
-#include "bucket_fn.glsl"
+#include "../common/bucket_fn.glsl"
 
 // ---- lane groups and columns ----
 

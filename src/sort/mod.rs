@@ -68,7 +68,7 @@ pub use plan::SortPlan;
 #[cfg(test)]
 pub(crate) use push::push_layouts;
 pub(crate) use push::SortPush;
-pub(crate) use record::BucketSplit;
+pub(crate) use record::DigitHook;
 pub use tuning::BLOCK_MERGE_MIN_PASSES;
 
 #[cfg(doc)]

@@ -1,7 +1,7 @@
 //! Onesweep (glsl/sort/histogram.comp, glsl/sort/onesweep.comp).
 
 use super::push::histogram_scan_shader;
-use super::record::{BucketSplit, Pass};
+use super::record::{DigitHook, Pass};
 use super::{SortPush, MAX_HISTOGRAM_GROUPS, RING_TILES, SCRATCH_RING};
 use crate::core::buffer::BufferRange;
 use crate::core::shaders::SortKernel;
@@ -9,17 +9,17 @@ use crate::error::Result;
 
 /// Clears the counters, histograms and look-back ring; counts every pass's digits in one read
 /// of the keys and turns the counts into digit starts; then one dispatch per digit pass, one
-/// workgroup per tile. `split` (the Onesweep multisplit, src/split/onesweep.rs) replaces the
+/// workgroup per tile. `hook` (the digit pass's bucket hook, [`DigitHook`]) replaces the
 /// histogram and Onesweep kernels with its bucket kernels where it has them, and sends the
-/// last pass to its output (its input is only read, so a two-pass split runs input ->
+/// last pass to its output (its input is only read, so a two-pass sort runs input ->
 /// alternate -> output).
 pub(super) fn record(
     pass: &Pass,
     mut push: SortPush,
     scratch: &BufferRange,
-    split: Option<&BucketSplit>,
+    hook: Option<&DigitHook>,
 ) -> Result<()> {
-    let (histogram, binning) = match split.and_then(|s| s.kernels) {
+    let (histogram, binning) = match hook.and_then(|h| h.kernels) {
         Some(pair) => pair,
         None => (
             pass.keys_shader(SortKernel::Histogram)?,
@@ -48,9 +48,9 @@ pub(super) fn record(
         // One tile per workgroup (tile ids come from an atomic counter, not the workgroup id).
         push.tiles_per_block = 1;
         for p in 0..push.pass_count {
-            if let (Some(split), true) = (split, p + 1 == push.pass_count) {
-                push.keys_out = split.keys_out;
-                push.values_out = split.values_out;
+            if let (Some(hook), true) = (hook, p + 1 == push.pass_count) {
+                push.keys_out = hook.keys_out;
+                push.values_out = hook.values_out;
             }
             pass.ctx.compute_to_compute(pass.cmd);
             pass.dispatch(binning, &push, pass.tiles as u32);

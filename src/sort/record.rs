@@ -78,25 +78,25 @@ impl SortPlan {
         self.record_inner(&self.ctx, cmd, args, None, None)
     }
 
-    /// Records the plan (a one- or two-pass Onesweep plan) as the Onesweep multisplit
-    /// (src/split/onesweep.rs): `split`'s kernels, bucket operands, status word and output
-    /// (the last pass's; the first of two writes the alternates).
+    /// Records the plan (a one- or two-pass Onesweep plan) with the digit pass's bucket hook:
+    /// `hook`'s kernels, bucket operands, status word and output (the last pass's; the first of
+    /// two writes the alternates).
     ///
     /// # Safety
     /// As [`SortPlan::record`].
-    pub(crate) unsafe fn record_bucket_split(
+    pub(crate) unsafe fn record_with_digit_hook(
         &self,
         ctx: &Context,
         cmd: vk::CommandBuffer,
         args: &SortArgs,
-        split: &BucketSplit,
+        hook: &DigitHook,
     ) -> Result<()> {
         if self.path != SortPath::Onesweep || self.pass_count > 2 {
             return Err(Error::Internal(
                 "multisplit: the bucket split needs a one- or two-pass Onesweep plan".into(),
             ));
         }
-        self.record_inner(ctx, cmd, args, None, Some(split))?;
+        self.record_inner(ctx, cmd, args, None, Some(hook))?;
         Ok(())
     }
 
@@ -134,7 +134,7 @@ impl SortPlan {
         cmd: vk::CommandBuffer,
         args: &SortArgs,
         timestamps: Option<(vk::QueryPool, &std::cell::Cell<u32>)>,
-        split: Option<&BucketSplit>,
+        hook: Option<&DigitHook>,
     ) -> Result<SortResult> {
         if cmd == vk::CommandBuffer::null() {
             return Err(Error::invalid("sort: the command buffer is null"));
@@ -166,12 +166,12 @@ impl SortPlan {
             reserved: 0,
             ..SortPush::default()
         };
-        if let Some(split) = split {
-            push.aux = split.aux;
-            push.split_status = split.status;
-            push.bucket_count = split.bucket_count;
-            push.id_bits = split.id_bits;
-            push.params = split.params;
+        if let Some(hook) = hook {
+            push.aux = hook.aux;
+            push.split_status = hook.status;
+            push.bucket_count = hook.bucket_count;
+            push.id_bits = hook.id_bits;
+            push.params = hook.params;
         }
         let pass = Pass {
             ctx,
@@ -199,7 +199,7 @@ impl SortPlan {
         } else if small {
             small::record(&pass, push)?;
         } else if self.path == SortPath::Onesweep {
-            onesweep::record(&pass, push, &args.scratch, split)?;
+            onesweep::record(&pass, push, &args.scratch, hook)?;
         } else {
             let scan = self
                 .block_scan
@@ -211,17 +211,22 @@ impl SortPlan {
     }
 }
 
-/// The Onesweep multisplit's part of a one- or two-pass sort (src/split/onesweep.rs): the
-/// bucket kernels (histogram, Onesweep pass) compiled with SPLIT_BUCKETS, or `None` for BITS
-/// (the plain sort kernels on the bucket's bits), the push constants they read, and where the
-/// last pass writes.
+/// The digit pass's bucket hook: a one- or two-pass Onesweep sort whose digits are the bits of
+/// each key's bucket rather than of the key (glsl/sort/sort_common.glsl SPLIT_BUCKETS, with the
+/// bucket functions of glsl/common/bucket_fn.glsl). The sort owns the hook; its caller (the
+/// multisplit's Onesweep split) supplies the bucket kernels and operands.
+///
+/// It holds the hook's kernels (histogram, Onesweep pass) compiled with SPLIT_BUCKETS, or `None`
+/// for the plain sort kernels (the bucket's bits are key bits), the push constants they read,
+/// and where the last pass writes.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct BucketSplit {
+pub(crate) struct DigitHook {
     /// (histogram, Onesweep pass) kernels of the bucket function.
     pub kernels: Option<(&'static ShaderSource, &'static ShaderSource)>,
-    /// SPLITTERS: the address of the splitters.
+    /// The bucket function's operand (SPLITTERS: the address of the splitters).
     pub aux: u64,
-    /// The address of the split's u32 status word.
+    /// The address of the u32 status word the kernels raise (a bucket id >= `bucket_count`,
+    /// or a bucket function that answered differently in the passes).
     pub status: u64,
     /// m.
     pub bucket_count: u32,

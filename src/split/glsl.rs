@@ -1,6 +1,7 @@
 //! Run-time compilation of GLSL bucket functions: the caller's source is included as
-//! "vkalgo_bucket.glsl" into the passes a plan records (glsl/split/, embedded here) and compiled
-//! with libshaderc, loaded at run time (`shaderc.rs`).
+//! "vkalgo_bucket.glsl" into the passes a plan records (embedded with the files they include:
+//! src/core/shaders/compiler.rs) and compiled with libshaderc, loaded at run time (`shaderc.rs`),
+//! in the configuration the build uses.
 //!
 //! Caching: the SPIR-V of each (source text, key type, value type, pass) is compiled once per
 //! process and kept for the process's lifetime (a few tens of KiB per distinct source), so it
@@ -10,29 +11,15 @@
 
 use super::shaderc;
 use super::ShaderSource;
-use crate::core::shaders::SplitKernel;
+use crate::core::shaders::{compiler, SplitKernel};
 use crate::error::{Error, Result};
 use crate::sort::{KeyType, ValueType};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-/// The embedded sources the run-time permutations include.
-const COMMON: &str = include_str!("../../glsl/common/vkalgo.glsl");
-const SPLIT_COMMON: &str = include_str!("../../glsl/split/split_common.glsl");
-const HISTOGRAM: &str = include_str!("../../glsl/split/histogram.comp");
-const SCATTER: &str = include_str!("../../glsl/split/scatter.comp");
-const SMALL: &str = include_str!("../../glsl/split/small.comp");
-const TILE_COUNT: &str = include_str!("../../glsl/split/tile_count.comp");
-const TILE_SCATTER: &str = include_str!("../../glsl/split/tile_scatter.comp");
-const BUCKET_STARTS: &str = include_str!("../../glsl/split/bucket_starts.comp");
-const WORKGROUP_SCAN: &str = include_str!("../../glsl/common/workgroup_scan.glsl");
-const BUCKET_FN: &str = include_str!("../../glsl/split/bucket_fn.glsl");
-const SORT_COMMON: &str = include_str!("../../glsl/sort/sort_common.glsl");
-const SORT_HISTOGRAM: &str = include_str!("../../glsl/sort/histogram.comp");
-const SORT_ONESWEEP: &str = include_str!("../../glsl/sort/onesweep.comp");
-
-/// The name under which the caller's source is included (it appears in compile errors).
+/// The name under which the caller's source is included (it appears in compile errors): a
+/// file of an include directory of its own, searched after the embedded files.
 const USER_FILE: &str = "vkalgo_bucket.glsl";
 
 /// A multisplit pass a GLSL bucket function is compiled into.
@@ -57,16 +44,31 @@ pub(super) enum Pass {
 }
 
 impl Pass {
-    fn name_and_source(self) -> (&'static str, &'static str) {
+    /// Every pass.
+    #[cfg(test)]
+    const ALL: [Pass; 8] = [
+        Pass::Histogram,
+        Pass::Scatter,
+        Pass::Small,
+        Pass::TileCount,
+        Pass::TileScatter,
+        Pass::OnesweepHistogram,
+        Pass::Onesweep,
+        Pass::BucketStarts,
+    ];
+
+    /// The pass's name (in its shader's name) and its source's path (relative to glsl/, an
+    /// embedded file of src/core/shaders/compiler.rs).
+    fn name_and_path(self) -> (&'static str, &'static str) {
         match self {
-            Pass::Histogram => ("histogram", HISTOGRAM),
-            Pass::Scatter => ("scatter", SCATTER),
-            Pass::Small => ("small", SMALL),
-            Pass::TileCount => ("tile_count", TILE_COUNT),
-            Pass::TileScatter => ("tile_scatter", TILE_SCATTER),
-            Pass::OnesweepHistogram => ("onesweep_histogram", SORT_HISTOGRAM),
-            Pass::Onesweep => ("onesweep", SORT_ONESWEEP),
-            Pass::BucketStarts => ("bucket_starts", BUCKET_STARTS),
+            Pass::Histogram => ("histogram", "split/histogram.comp"),
+            Pass::Scatter => ("scatter", "split/scatter.comp"),
+            Pass::Small => ("small", "split/small.comp"),
+            Pass::TileCount => ("tile_count", "split/tile_count.comp"),
+            Pass::TileScatter => ("tile_scatter", "split/tile_scatter.comp"),
+            Pass::OnesweepHistogram => ("onesweep_histogram", "sort/histogram.comp"),
+            Pass::Onesweep => ("onesweep", "sort/onesweep.comp"),
+            Pass::BucketStarts => ("bucket_starts", "split/bucket_starts.comp"),
         }
     }
 
@@ -145,10 +147,10 @@ pub(super) fn compile(
         return Ok(*found);
     }
     let id = COMPILATIONS.fetch_add(1, Ordering::Relaxed);
-    let (name, main) = pass.name_and_source();
+    let (name, path) = pass.name_and_path();
     let shader = compile_pass(
         name,
-        main,
+        path,
         source,
         key_type,
         value_type,
@@ -159,9 +161,26 @@ pub(super) fn compile(
     Ok(shader)
 }
 
+/// The included file `requested` names in `requesting` (quoted where `relative`): an embedded
+/// file by glslc's rule, else the caller's `user` source as [`USER_FILE`].
+fn resolve_include(
+    requesting: &str,
+    requested: &str,
+    relative: bool,
+    user: &str,
+) -> std::result::Result<(String, String), String> {
+    if let Some((path, text)) = compiler::resolve_include(requesting, requested, relative) {
+        return Ok((path, text.to_string()));
+    }
+    if requested == USER_FILE {
+        return Ok((USER_FILE.to_string(), user.to_string()));
+    }
+    Err(format!("no include file {requested}"))
+}
+
 fn compile_pass(
     pass: &str,
-    main: &str,
+    path: &str,
     user: &str,
     key_type: KeyType,
     value_type: ValueType,
@@ -177,20 +196,12 @@ fn compile_pass(
     if sort_kernel {
         defines.push(("SPLIT_BUCKETS", "1".to_string()));
     }
-    let includes = |requested: &str| -> std::result::Result<String, String> {
-        let content = match requested {
-            "split_common.glsl" => SPLIT_COMMON,
-            "../common/vkalgo.glsl" | "vkalgo.glsl" => COMMON,
-            "../common/workgroup_scan.glsl" => WORKGROUP_SCAN,
-            "bucket_fn.glsl" | "../split/bucket_fn.glsl" => BUCKET_FN,
-            "sort_common.glsl" => SORT_COMMON,
-            USER_FILE => user,
-            other => return Err(format!("no include file {other}")),
-        };
-        Ok(content.to_string())
+    let main = compiler::embedded(path)
+        .ok_or_else(|| Error::Internal(format!("multisplit: {path} is not embedded")))?;
+    let includes = |requesting: &str, requested: &str, relative: bool| {
+        resolve_include(requesting, requested, relative, user)
     };
-    let file_name = format!("{}/{pass}.comp", if sort_kernel { "sort" } else { "split" });
-    let words = shaderc::compile_compute(main, &file_name, &defines, &includes).map_err(|e| match e {
+    let words = shaderc::compile_compute(main, path, &defines, &includes).map_err(|e| match e {
         Error::CompileError(m) => Error::CompileError(format!("multisplit GLSL bucket function: {m}")),
         Error::Unsupported(m) => Error::Unsupported(format!("multisplit GLSL bucket function: {m}")),
         other => other,
@@ -204,4 +215,56 @@ fn compile_pass(
         .into_boxed_str(),
     );
     Ok(Box::leak(Box::new(ShaderSource::compiled(name, spirv))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `#include` names of a GLSL source (directive lines, whatever their conditions).
+    fn includes_of(source: &str) -> Vec<(&str, bool)> {
+        source
+            .lines()
+            .filter_map(|line| line.trim_start().strip_prefix("#include"))
+            .map(|rest| {
+                let rest = rest.trim();
+                let relative = rest.starts_with('"');
+                let name = rest.trim_matches(|c| c == '"' || c == '<' || c == '>');
+                (name, relative)
+            })
+            .collect()
+    }
+
+    /// Every file the run-time passes include, directly or through others, resolves: to an
+    /// embedded file, or to the caller's function; and every embedded file is one of them.
+    #[test]
+    fn every_include_of_the_passes_resolves() {
+        let mut user_included = false;
+        let mut seen: Vec<String> = Vec::new();
+        for pass in Pass::ALL {
+            let (_, path) = pass.name_and_path();
+            let mut pending = vec![path.to_string()];
+            while let Some(file) = pending.pop() {
+                if seen.contains(&file) {
+                    continue;
+                }
+                let text = compiler::embedded(&file).unwrap_or_else(|| panic!("{file} is not embedded"));
+                for (name, relative) in includes_of(text) {
+                    match resolve_include(&file, name, relative, "") {
+                        Ok((found, _)) if found == USER_FILE => user_included = true,
+                        Ok((found, _)) => pending.push(found),
+                        Err(e) => panic!("{pass:?}: {file} includes {name}: {e}"),
+                    }
+                }
+                seen.push(file);
+            }
+        }
+        assert!(user_included, "no pass includes {USER_FILE}");
+        for (path, _) in compiler::EMBEDDED {
+            assert!(
+                seen.iter().any(|s| s == path),
+                "{path} is embedded but no pass reads it"
+            );
+        }
+    }
 }

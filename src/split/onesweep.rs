@@ -12,13 +12,13 @@
 //! paths' count matrix (m words per tile, written, scanned and read again) by m words per
 //! tile in a fixed ring. The bucket function:
 //! - BITS is a plain sort pass on the ordered key bits `[bit_offset, bit_offset + log2(m))`;
-//! - SPLITTERS and GLSL run the sort's histogram and Onesweep kernels compiled with
-//!   SPLIT_BUCKETS (glsl/split/bucket_fn.glsl), which recompute the bucket from the key where
-//!   the sort takes its digit, and raise the split's status word on a bucket `>= m` (the
-//!   Onesweep pass then writes nothing); they also bound every write by the run the counts
-//!   gave it and raise [`super::STATUS_INCONSISTENT`] where the bucket function answered
-//!   otherwise than in the count (see the module docs of [`super`], "Bucket functions must be
-//!   pure");
+//! - SPLITTERS and GLSL run the sort's histogram and Onesweep kernels through the digit pass's
+//!   bucket hook ([`DigitHook`]: compiled with SPLIT_BUCKETS, glsl/common/bucket_fn.glsl), which
+//!   recompute the bucket from the key where the sort takes its digit, and raise the split's
+//!   status word on a bucket `>= m` (the Onesweep pass then writes nothing); they also bound
+//!   every write by the run the counts gave it and raise [`super::STATUS_INCONSISTENT`] where
+//!   the bucket function answered otherwise than in the count (see the module docs of
+//!   [`super`], "Bucket functions must be pure");
 //! - IDS has no Onesweep form (a staged key's bucket must follow from the key alone).
 //!
 //! Scratch: the status word at [`STATUS_OFFSET`], the sort's Onesweep scratch from
@@ -32,7 +32,7 @@ use crate::core::buffer::ElementCount;
 use crate::core::pipelines::Kernel;
 use crate::core::shaders::{ShaderSource, SplitKernel};
 use crate::error::{Error, Result};
-use crate::sort::{BucketSplit, SortArgs, SortDesc, SortPath, SortPlan, SORT_MAX_COUNT};
+use crate::sort::{DigitHook, SortArgs, SortDesc, SortPath, SortPlan, SORT_MAX_COUNT};
 use crate::Context;
 use ash::vk;
 
@@ -208,7 +208,7 @@ impl OnesweepSplit {
             scratch: sort_scratch,
             count: args.count,
         };
-        let split = BucketSplit {
+        let hook = DigitHook {
             kernels: self.kernels,
             aux: push.aux,
             status,
@@ -221,7 +221,7 @@ impl OnesweepSplit {
         unsafe {
             // (The sort's own compute clear and its barrier follow, covering this one.)
             ctx.record_compute_fill(cmd, scratch, 4, 0)?;
-            self.sort.record_bucket_split(ctx, cmd, &sort_args, &split)?;
+            self.sort.record_with_digit_hook(ctx, cmd, &sort_args, &hook)?;
             match bucket_starts {
                 // Searched in the output (the barrier makes the last pass's writes visible).
                 Some(kernel) => {

@@ -4,6 +4,7 @@
 //! Vulkan SDK, Debian/Ubuntu `libshaderc1`), or at the path in `VKALGO_SHADERC_LIBRARY`; when
 //! none loads the compile is [`Error::Unsupported`] with the names tried and why each failed.
 
+use crate::core::shaders::compiler;
 use crate::error::{Error, Result};
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::sync::OnceLock;
@@ -28,12 +29,17 @@ const LIBRARY_NAMES: &[&str] = &[
     "libshaderc.so",
 ];
 
-// Values of shaderc's C enums (shaderc/shaderc.h, shaderc/env.h).
-const COMPUTE_SHADER: c_int = 2; // shaderc_glsl_compute_shader
+// Values of shaderc's C enums (shaderc/shaderc.h, shaderc/env.h) for the configuration of
+// src/core/shaders/compiler.rs.
+const COMPUTE_SHADER: c_int = 2; // shaderc_glsl_compute_shader (compiler::STAGE)
 const TARGET_ENV_VULKAN: c_int = 0; // shaderc_target_env_vulkan
-const ENV_VERSION_VULKAN_1_2: u32 = (1 << 22) | (2 << 12); // shaderc_env_version_vulkan_1_2
-const SPIRV_VERSION_1_5: c_int = 0x010500; // shaderc_spirv_version_1_5
-const OPTIMIZATION_PERFORMANCE: c_int = 2; // shaderc_optimization_level_performance
+/// shaderc_env_version_vulkan_<major>_<minor> of compiler::TARGET_VULKAN (VK_MAKE_VERSION).
+const ENV_VERSION_VULKAN: u32 = (compiler::TARGET_VULKAN.0 << 22) | (compiler::TARGET_VULKAN.1 << 12);
+/// shaderc_spirv_version_<major>_<minor> of compiler::SPIRV_VERSION.
+const SPIRV_VERSION: c_int = ((compiler::SPIRV_VERSION.0 << 16) | (compiler::SPIRV_VERSION.1 << 8)) as c_int;
+/// shaderc_optimization_level_performance, or _zero, as compiler::OPTIMIZE says.
+const OPTIMIZATION_LEVEL: c_int = if compiler::OPTIMIZE { 2 } else { 0 };
+const INCLUDE_RELATIVE: c_int = 0; // shaderc_include_type_relative (#include "...")
 const STATUS_SUCCESS: c_int = 0; // shaderc_compilation_status_success
 
 /// shaderc_include_result.
@@ -145,8 +151,10 @@ unsafe fn bind(library: libloading::Library) -> std::result::Result<Api, String>
     })
 }
 
-/// Answers `#include "name"`: the file's content, or an error message.
-pub(super) type Includes<'a> = dyn Fn(&str) -> std::result::Result<String, String> + 'a;
+/// Answers an include: given the including file's name, the requested name and whether it is
+/// quoted (`#include "name"`, else `<name>`), the included file's name (the name its own
+/// includes are resolved against) and contents, or an error message.
+pub(super) type Includes<'a> = dyn Fn(&str, &str, bool) -> std::result::Result<(String, String), String> + 'a;
 
 /// An include result with the storage its pointers point into.
 struct OwnedInclude {
@@ -158,16 +166,17 @@ struct OwnedInclude {
 unsafe extern "C" fn resolve_include(
     user_data: *mut c_void,
     requested: *const c_char,
-    _kind: c_int,
-    _requesting: *const c_char,
+    kind: c_int,
+    requesting: *const c_char,
     _depth: usize,
 ) -> *mut IncludeResult {
     // Never unwinds into C: a panic becomes an include error.
     let found = std::panic::catch_unwind(|| {
         let includes = &*(user_data as *const &Includes<'_>);
-        let name = std::ffi::CStr::from_ptr(requested).to_string_lossy().into_owned();
-        match includes(&name) {
-            Ok(content) => (name.into_bytes(), content.into_bytes()),
+        let name = std::ffi::CStr::from_ptr(requested).to_string_lossy();
+        let from = std::ffi::CStr::from_ptr(requesting).to_string_lossy();
+        match includes(&from, &name, kind == INCLUDE_RELATIVE) {
+            Ok((path, content)) => (path.into_bytes(), content.into_bytes()),
             // shaderc reports an include error as an empty name with the message as content.
             Err(message) => (Vec::new(), message.into_bytes()),
         }
@@ -200,8 +209,9 @@ unsafe extern "C" fn release_include(_user_data: *mut c_void, result: *mut Inclu
 }
 
 /// Compiles the compute shader `source` (named `file_name` in messages) with the macro
-/// definitions `defines` for Vulkan 1.2 / SPIR-V 1.5, optimized for speed; `#include "..."`
-/// directives are answered by `includes`. A compile error is [`Error::CompileError`] with the
+/// definitions `defines` with the library's compiler configuration (src/core/shaders/compiler.rs:
+/// Vulkan 1.2, SPIR-V 1.5, optimized for speed); `#include` directives are answered by
+/// `includes`. A compile error is [`Error::CompileError`] with the
 /// compiler's message; a missing shaderc library [`Error::Unsupported`].
 pub(super) fn compile_compute(
     source: &str,
@@ -220,9 +230,9 @@ pub(super) fn compile_compute(
             (api.compiler_release)(compiler);
             return Err(Error::Internal("shaderc could not create a compiler".into()));
         }
-        (api.set_target_env)(options, TARGET_ENV_VULKAN, ENV_VERSION_VULKAN_1_2);
-        (api.set_target_spirv)(options, SPIRV_VERSION_1_5);
-        (api.set_optimization_level)(options, OPTIMIZATION_PERFORMANCE);
+        (api.set_target_env)(options, TARGET_ENV_VULKAN, ENV_VERSION_VULKAN);
+        (api.set_target_spirv)(options, SPIRV_VERSION);
+        (api.set_optimization_level)(options, OPTIMIZATION_LEVEL);
         for (name, value) in defines {
             (api.add_macro_definition)(
                 options,
@@ -275,5 +285,19 @@ pub(super) fn compile_compute(
         (api.options_release)(options);
         (api.compiler_release)(compiler);
         outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The enum values the configuration maps to are shaderc's for Vulkan 1.2, SPIR-V 1.5 and
+    /// the performance level.
+    #[test]
+    fn options_are_the_configurations() {
+        assert_eq!(ENV_VERSION_VULKAN, (1 << 22) | (2 << 12)); // shaderc_env_version_vulkan_1_2
+        assert_eq!(SPIRV_VERSION, 0x010500); // shaderc_spirv_version_1_5
+        assert_eq!(OPTIMIZATION_LEVEL, 2); // shaderc_optimization_level_performance
     }
 }

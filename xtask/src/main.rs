@@ -9,6 +9,11 @@
 //! - `shaders --check`: the same into memory, failing when the committed files differ (CI's
 //!   drift check).
 
+// The compiler configuration the library compiles GLSL bucket functions with at run time (its
+// embedded files and include resolution are the library's half).
+#[allow(dead_code)]
+#[path = "../../src/core/shaders/compiler.rs"]
+mod compiler;
 mod permutations;
 mod spirv;
 
@@ -152,7 +157,8 @@ fn shaders(check: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// Compiles one permutation (with debug info, for the reflection), then strips it.
+/// Compiles one permutation in the library's compiler configuration (src/core/shaders/compiler.rs)
+/// with debug info, for the reflection, then strips it.
 fn compile(
     glslc: &str,
     root: &Path,
@@ -162,18 +168,11 @@ fn compile(
 ) -> Result<Compiled, String> {
     let mut cmd = Command::new(glslc);
     cmd.current_dir(root)
-        .args([
-            "-fshader-stage=compute",
-            "--target-env=vulkan1.2",
-            "--target-spv=spv1.5",
-            "-O",
-            "-g",
-            "-Iglsl/common",
-            "-Iglsl/public",
-        ])
+        .args(compiler::glslc_args())
+        .arg("-g")
         .args(defines.iter().map(|(k, v)| format!("-D{k}={v}")))
         .args(["-o", "-"])
-        .arg(format!("glsl/{file}"));
+        .arg(format!("{}/{file}", compiler::GLSL_DIR));
     let output = cmd.output().map_err(|e| format!("{glslc}: {e}"))?;
     if !output.status.success() {
         return Err(format!(

@@ -9,6 +9,7 @@ use std::borrow::Cow;
 
 #[rustfmt::skip]
 mod table;
+pub(crate) mod compiler;
 pub(crate) use table::*;
 
 impl KeyBits {

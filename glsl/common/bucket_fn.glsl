@@ -1,16 +1,18 @@
-// Multisplit bucket functions, shared by the split passes (split_common.glsl) and the Onesweep
-// split (the sort's histogram and onesweep kernels compiled with SPLIT_BUCKETS).
+// Bucket functions: the bucket of a key, for the multisplit's passes
+// (glsl/split/split_common.glsl) and for the radix sort's digit-pass bucket hook
+// (glsl/sort/sort_common.glsl with SPLIT_BUCKETS: a pass whose digit is the key's bucket, which
+// the multisplit's Onesweep split runs).
 //
-// The includer defines KEY_T, KEY_BITS, KeyRef, ordered_bits(KEY_T) (the sort's
+// The includer defines KEY_T, KEY_BITS, KeyRef, ordered_bits(KEY_T) (the key's
 // order-preserving bits) and BUCKET_FN (0 BITS, 1 SPLITTERS, 2 IDS, 3 GLSL: then
 // KEY_TYPE_CODE 0..5 names the key type of the caller's `uint vkalgo_bucket(T key)`, included
 // as "vkalgo_bucket.glsl"), and a push block `pc` with aux (SPLITTERS: the splitter index
-// splitter_index.comp builds; IDS: one u32 per element), bucket_count, bit_offset (BITS),
-// id_bits and params. With
-// KEY_TYPE_CODE 5 (double) the includer enables GL_EXT_shader_explicit_arithmetic_types_float64 first
-// (extension directives come before any code).
-#ifndef VKALGO_SPLIT_BUCKET_FN_GLSL
-#define VKALGO_SPLIT_BUCKET_FN_GLSL
+// glsl/split/splitter_index.comp builds; IDS: one u32 per element), bucket_count, bit_offset
+// (BITS), id_bits and params. With KEY_TYPE_CODE 5 (double) the includer enables
+// GL_EXT_shader_explicit_arithmetic_types_float64 first (extension directives come before any
+// code).
+#ifndef VKALGO_BUCKET_FN_GLSL
+#define VKALGO_BUCKET_FN_GLSL
 
 // Bucket ids have at most this many bits (m <= 65536).
 #define MAX_ID_BITS 16u
@@ -20,8 +22,8 @@
 // an invocation after 32768 loop iterations (that form made the tile kernels' machine code too
 // large: instruction-fetch bound). The tile kernels (SPLIT_TILE_KERNEL) unroll their loops to
 // exactly the plan's id-bit count, ceil(log2 m) <= 10 there, which the plan fixes in the
-// variant's id-bits field (UNROLLED_ID_BITS; split_common.glsl TILE_VARIANT; a bound that
-// selected between this constant and id_bits was not unrolled by the driver;
+// variant's id-bits field (UNROLLED_ID_BITS; glsl/split/split_common.glsl TILE_VARIANT; a bound
+// that selected between this constant and id_bits was not unrolled by the driver;
 // docs/tuning/split.md#unrolled-id-bits). The other tile shaders (SPLIT_TILES) and the
 // Onesweep split (SPLIT_BUCKETS) run plain loops of id_bits iterations.
 #if defined(SPLIT_TILE_KERNEL)
@@ -51,7 +53,7 @@ KEY_T splitter_at(uint64_t base, uint i) {
 // to 6 loads, no slower than the index's dispatch and table read. The split kernels take the
 // choice from SPLITTERS_INDEXED, a specialization constant the plan sets by the same rule (so
 // that their pipelines hold one search); the sort kernels of the Onesweep split test the
-// count. Must match src/split/mod.rs SPLITTERS_PLAIN_MAX.
+// count. Must match src/split/plan.rs SPLITTERS_PLAIN_MAX.
 #define SPLITTERS_PLAIN_MAX 64u
 
 // The table of the splitter index at `index` (splitter_index.comp's layout: the 16-byte
