@@ -19,7 +19,7 @@ pub(super) const SPLIT_FLAG_TOTAL_STATUS: u32 = 1;
 /// glsl/split/split_common.glsl SCAN_STATE_OFFSET).
 pub(super) const STATUS_BYTES: u64 = 16;
 /// Most buckets a split by SPLITTERS searches the caller's splitters for without an index
-/// (glsl/split/bucket_fn.glsl SPLITTERS_PLAIN_MAX): above, the index's table read is cheaper
+/// (glsl/common/bucket_fn.glsl SPLITTERS_PLAIN_MAX): above, the index's table read is cheaper
 /// than the longer search (docs/tuning/split.md#splitters-index).
 pub(super) const SPLITTERS_PLAIN_MAX: u32 = 64;
 /// Bit of the split kernels' key order constant (glsl/split/split_common.glsl
@@ -30,7 +30,7 @@ pub(super) const SPLIT_KEY_ORDER_INDEXED: u32 = 8;
 pub(super) const SPLITTER_TABLE_MAX_BITS: u32 = 14;
 
 /// The splitter index of a split by SPLITTERS (glsl/split/splitter_index.comp, searched by
-/// glsl/split/bucket_fn.glsl): where it lies in the scratch and the bits of its table.
+/// glsl/common/bucket_fn.glsl): where it lies in the scratch and the bits of its table.
 ///
 /// The index turns a key's bucket from a binary search over all `m - 1` splitters (a chain of
 /// `ceil(log2 m)` dependent loads) into a table read and a search of the few splitters sharing
@@ -474,7 +474,7 @@ mod tests {
     use super::{id_bits, SPLITTERS_PLAIN_MAX};
 
     /// The tile kernels search m - 1 splitters in exactly `id_bits(m)` halving steps
-    /// (glsl/split/bucket_fn.glsl splitters_at_most), which needs m - 1 < 2^id_bits(m); and the
+    /// (glsl/common/bucket_fn.glsl splitters_at_most), which needs m - 1 < 2^id_bits(m); and the
     /// bits hold every bucket id below m, but no fewer would.
     #[test]
     fn id_bits_bound_the_buckets() {
@@ -488,7 +488,7 @@ mod tests {
     /// The plan and the bucket function agree on which splits search without an index.
     #[test]
     fn splitters_plain_max_matches_the_shader() {
-        let glsl = include_str!("../../glsl/split/bucket_fn.glsl");
+        let glsl = include_str!("../../glsl/common/bucket_fn.glsl");
         let define = format!("#define SPLITTERS_PLAIN_MAX {SPLITTERS_PLAIN_MAX}u");
         assert!(glsl.contains(&define), "bucket_fn.glsl lacks `{define}`");
     }
