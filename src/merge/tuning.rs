@@ -482,14 +482,7 @@ mod tests {
 
     #[test]
     fn tables_keep_the_choices() {
-        let keys = [
-            KeyType::U32,
-            KeyType::I32,
-            KeyType::F32,
-            KeyType::U64,
-            KeyType::I64,
-            KeyType::F64,
-        ];
+        let keys = KeyType::ALL;
         for class in [DeviceClass::Nvidia, DeviceClass::OtherGpu, DeviceClass::Cpu] {
             let cpu = class == DeviceClass::Cpu;
             for limit in [128, 192, 256, 384, 512, 1024] {
