@@ -204,7 +204,8 @@ fn one_pass_inserts_and_removals() {
 #[test]
 fn filter_paths() {
     let ctx = context();
-    // A forced path here creates a pipeline while recording (reported; this test never checked it).
+    // The forced diagnostic paths (any spin count, either one-pass form) make their pipeline
+    // on first use, while recording; plans and sets prepare only the pipelines `Auto` takes.
     ctx.allow_pipelines_created_while_recording();
     let mut rng = Rng(23);
     let mut members: Vec<u32> = (0..3000).map(|_| rng.next_u32()).collect();
@@ -320,7 +321,8 @@ fn filter_paths() {
 #[test]
 fn cardinality_paths() {
     let ctx = context();
-    // A forced path here creates a pipeline while recording (reported; this test never checked it).
+    // The forced diagnostic paths (any spin count, either one-pass form) make their pipeline
+    // on first use, while recording; plans and sets prepare only the pipelines `Auto` takes.
     ctx.allow_pipelines_created_while_recording();
     let mut rng = Rng(52);
     let mut va = runs_of(&[
