@@ -164,7 +164,7 @@ jobs_file=$job_logs/jobs
 add_job() {
   local args="--test-threads=1"
   case "${4:-}" in
-    skip) args="$args ${variant_skips[$2]:-}" ;;
+    skip) args="$args $(echo ${variant_skips[$2]:-})" ;;  # one line: the jobs file has a line per job
     int16) args="$args --exact $(echo $set_int16_tests)" ;;
     threads4) [ -n "${threads4_tests[$2]:-}" ] && args="$args --exact $(echo ${threads4_tests[$2]})" ;;
   esac
@@ -184,6 +184,11 @@ done
 add_job 150 set "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1 VKALGO_SHADER_INT16=off" int16
 # Longest first, so that the two workers finish together (the set runs take most of the time).
 sort -t $'\t' -k1,1nr -o "$jobs_file" "$jobs_file"
+if awk -F'\t' 'NF != 5 { bad = 1 } END { exit !bad }' "$jobs_file"; then
+  echo "error: a job line of $jobs_file does not have its five fields:" >&2
+  cat "$jobs_file" >&2
+  exit 1
+fi
 
 # run_job LINE: runs one job line, its output into its own log; prints one line (and the
 # whole log on failure).
