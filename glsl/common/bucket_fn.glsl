@@ -14,8 +14,9 @@
 #ifndef VKALGO_BUCKET_FN_GLSL
 #define VKALGO_BUCKET_FN_GLSL
 
-// Bucket ids have at most this many bits (m <= 65536).
-#define MAX_ID_BITS 16u
+// MAX_ID_BITS (bucket ids have at most this many bits), SPLITTERS_PLAIN_MAX and the status
+// bits: generated from src/split/shared_constants.rs.
+#include "../generated/bucket_fn.glsl"
 
 // The loops over bucket-id bits (ballots, binary searches). The column shaders run up to
 // thousands of steps per invocation: unrolled to MAX_ID_BITS with a guard, since lavapipe stops
@@ -49,12 +50,11 @@ KEY_T splitter_at(uint64_t base, uint i) {
     return SplitterRef(base + uint64_t(i) * uint64_t(KEY_BITS / 8)).v[0];
 }
 
-// Most buckets whose splitters are searched as the caller gave them (aux), with no index: up
-// to 6 loads, no slower than the index's dispatch and table read. The split kernels take the
-// choice from SPLITTERS_INDEXED, a specialization constant the plan sets by the same rule (so
-// that their pipelines hold one search); the sort kernels of the Onesweep split test the
-// count. Must match src/split/plan.rs SPLITTERS_PLAIN_MAX.
-#define SPLITTERS_PLAIN_MAX 64u
+// SPLITTERS_PLAIN_MAX: most buckets whose splitters are searched as the caller gave them (aux),
+// with no index: up to 6 loads, no slower than the index's dispatch and table read. The split
+// kernels take the choice from SPLITTERS_INDEXED, a specialization constant the plan sets by
+// the same rule (so that their pipelines hold one search); the sort kernels of the Onesweep
+// split test the count.
 
 // The table of the splitter index at `index` (splitter_index.comp's layout: the 16-byte
 // header, the m - 1 splitters padded to 16 bytes, the table).

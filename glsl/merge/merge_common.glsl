@@ -22,6 +22,8 @@
 #define VKALGO_MERGE_COMMON_GLSL
 
 #include "../common/vkalgo.glsl"
+// MODE_* and SET_* (generated from src/merge/shared_constants.rs).
+#include "../generated/merge.glsl"
 
 #ifndef KEY_BITS
 #error "KEY_BITS must be defined by the permutation table"
@@ -77,18 +79,11 @@ layout(push_constant) uniform MergePush {
     uint reserved;          // padding to 8-byte alignment (the Rust struct's size)
 } pc;
 
-// Tile-table modes of the partition kernel.
-#define MODE_TWO 0u      // two runs in their own buffers
-#define MODE_UNIFORM 1u  // one array of runs of `width` elements, merged in pairs
-#define MODE_OFFSETS 2u  // one array of `runs` runs given by u32 offsets, merged in pairs
-#define MODE_COUNT_TILES 3u  // MODE_OFFSETS's first step: tiles per pair
-#define MODE_TWO_BALANCED 4u // MODE_TWO with tile bounds on the balanced path (set operations)
-
-// Set operations (src/core/set_op.rs SetOp; the C constants VKALGO_SET_*).
-#define SET_AND 0u
-#define SET_OR 1u
-#define SET_ANDNOT 2u
-#define SET_XOR 3u
+// Tile-table modes of the partition kernel (generated): MODE_TWO, two runs in their own buffers;
+// MODE_UNIFORM, one array of runs of `width` elements, merged in pairs; MODE_OFFSETS, one array
+// of `runs` runs given by u32 offsets, merged in pairs; MODE_COUNT_TILES, MODE_OFFSETS's first
+// step (tiles per pair); MODE_TWO_BALANCED, MODE_TWO with tile bounds on the balanced path (set
+// operations). SET_AND, SET_OR, SET_ANDNOT, SET_XOR: src/core/set_op.rs SetOp.
 
 // Key order (specialization constant 6, KEY_ORDER) and the order transforms ordered_bits /
 // raw_bits, as in the radix sort (glsl/common/vkalgo.glsl, key order).

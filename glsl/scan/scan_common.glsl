@@ -19,6 +19,8 @@
 #define VKALGO_SCAN_COMMON_GLSL
 
 #include "../common/workgroup_scan.glsl"
+// SCAN_FLAG_* (generated from src/scan/shared_constants.rs).
+#include "../generated/scan.glsl"
 
 #ifndef VEC_IO
 #error "VEC_IO must be defined by the permutation table"
@@ -38,11 +40,10 @@ layout(push_constant) uniform ScanPush {
     uint flags;              // look-back: SCAN_FLAG_* bits
 } pc;
 
-// Look-back: the scratch arrives zeroed and the last workgroup leaves it zeroed (no clear is
-// recorded before the dispatch).
-const uint SCAN_FLAG_KEEP_SCRATCH_ZEROED = 1u;
-// Look-back: every invocation reads a status word per step (common/lookback.glsl).
-const uint SCAN_FLAG_WORKGROUP_LOOKBACK = 2u;
+// Look-back flags (generated): SCAN_FLAG_KEEP_SCRATCH_ZEROED, the scratch arrives zeroed and
+// the last workgroup leaves it zeroed (no clear is recorded before the dispatch);
+// SCAN_FLAG_WORKGROUP_LOOKBACK, every invocation reads a status word per step
+// (common/lookback.glsl).
 
 #define TILE_VECS (WG_SIZE * VECS_PER_THREAD)
 #define TILE_ELEMS (TILE_VECS * 4u)

@@ -81,8 +81,7 @@ void push_trivial(uint c, bool full) {
 // with few array and bitmap blocks): every pair that needs a workgroup, copies of an
 // operand's chunk included, is listed for chunk_update.comp, so that the bitmap, small and
 // medium pair kernels need not be launched (each costs its launch even with nothing to do).
-// The blocks bound of a pair is the same whichever kernel writes it.
-#define CLASSIFY_ONE_KERNEL 4u
+// The blocks bound of a pair is the same whichever kernel writes it. (generated/set.glsl)
 
 void main() {
     bool one_kernel = (pc.aux & CLASSIFY_ONE_KERNEL) != 0u;

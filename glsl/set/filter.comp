@@ -16,7 +16,7 @@
 // the tile, so each round of loads is coalesced. Fewer, larger tiles than modes 0 and 1: with
 // one value an invocation the look-back's cost per tile was most of the time where lookups are
 // cheap; more values an invocation serialize its lookups (docs/tuning/set.md#filter-items).
-#define FILTER_ITEMS 4u
+// (generated/set.glsl)
 
 // Each subgroup's count of each row (mode 2: FILTER_ITEMS rows; modes 0 and 1: one).
 shared uint s_scan[FILTER_ITEMS * (WG_SIZE / MIN_SUBGROUP_SIZE)];

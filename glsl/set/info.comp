@@ -141,9 +141,7 @@ uint64_t scan_entries(uint count) {
 }
 
 // Chunks per workgroup of to_array's offsets (modes 0 and 3), and the workgroups
-// (src/set/passes.rs OFFSET_BLOCKS).
-#define OFFSET_BLOCK 256u
-#define OFFSET_BLOCKS (CHUNKS / OFFSET_BLOCK)
+// (OFFSET_BLOCK, OFFSET_BLOCKS: generated/set.glsl).
 // Where mode 0 leaves a block's sums (S_END's words, which only inserts use).
 #define S_BLOCK_CARD(b) (S_END + (b))
 #define S_BLOCK_LISTED(b) (S_END + OFFSET_BLOCKS + (b))

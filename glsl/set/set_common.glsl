@@ -32,6 +32,8 @@
 #define VKALGO_SET_COMMON_GLSL
 
 #include "../common/vkalgo.glsl"
+// The sizes, layout and limits shared with src/set/ (generated from src/set/shared_constants.rs).
+#include "../generated/set.glsl"
 
 // Must match src/set/passes.rs (SetPush).
 layout(push_constant) uniform SetPush {
@@ -52,25 +54,16 @@ layout(push_constant) uniform SetPush {
     uint aux;            // kernel-specific
 } pc;
 
-#define CHUNKS 65536u
+// CHUNKS, ARRAY_MAX, ARRAY_BLOCK_WORDS, BITMAP_WORDS (generated). A full chunk's cardinality:
 #define FULL 65536u
-#define ARRAY_MAX 4096u
-#define ARRAY_BLOCK_WORDS 48u
-#define BITMAP_WORDS 2048u
 // Run chunks: an entry's first word is card | runs << RUN_SHIFT; at most RUN_MAX runs (one
-// array block's words).
-#define RUN_SHIFT 17u
-#define CARD_MASK 0x1FFFFu
-#define RUN_MAX 48u
+// array block's words). RUN_SHIFT, CARD_MASK, RUN_MAX: generated.
 // 16-byte vectors of an array chunk's word stream: a block's 48 words are 12 vectors, so no
 // vector straddles two blocks (the pools' blocks start at 16-byte multiples).
 #define VEC_WORDS 4u
 #define BLOCK_VECS (ARRAY_BLOCK_WORDS / VEC_WORDS)
 
-#define OP_AND 0u
-#define OP_OR 1u
-#define OP_ANDNOT 2u
-#define OP_XOR 3u
+// OP_AND, OP_OR, OP_ANDNOT, OP_XOR (generated): src/core/set_op.rs SetOp.
 
 // Byte offsets in a set's control buffer.
 #define META_CURSORS 64ul
@@ -86,7 +79,7 @@ layout(push_constant) uniform SetPush {
 // first; the full chunks and, from bit 20, the pairs read in the second).
 #define META_CARD_SUMS 88ul
 #define CARD_SUMS_GROUP_SHIFT 40
-#define META_DIR 256ul
+// META_DIR (generated): the directory.
 
 // Pairs of array (or empty) chunks with at most PAIR_SMALL_VALUES values together go to
 // small_pairs.comp, with at most PAIR_MEDIUM_VALUES to array_pairs.comp (their result is an
@@ -142,7 +135,7 @@ uint64_t card_sums_addr() {
 // of operand a's or b's chunk, a run chunk of one run).
 #define TRIVIAL_COPY_A (1u << 17)
 #define TRIVIAL_COPY_B (1u << 18)
-#define S_WORK 32u
+// S_WORK (generated): the first list, after the 32 counters.
 #define S_TRIVIAL (32u + CHUNKS)
 #define S_START (32u + 2u * CHUNKS)
 #define S_END (32u + 3u * CHUNKS)
@@ -160,11 +153,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer UVec2Ref { u
 
 // Directory forms of the pipeline's sets (specialization constant: src/set/passes.rs sets it per
 // pipeline from the sets it records with, so that a pipeline for flat sets has no code for
-// packed ones): DIR_PACKED_D, _A, _B for the sets at pc.meta_d, meta_a, meta_b.
+// packed ones): DIR_PACKED_D, _A, _B (generated) for the sets at pc.meta_d, meta_a, meta_b.
 layout(constant_id = 6) const uint DIR_FORMS = 0u;
-#define DIR_PACKED_D 1u
-#define DIR_PACKED_A 2u
-#define DIR_PACKED_B 4u
 
 // Whether the set at `meta` (one of the push constants' sets) has a packed directory. A
 // destination that is written is never packed (the host unpacks it first); where it is also
@@ -185,9 +175,7 @@ bool dir_packed(uint64_t meta) {
 // chunk of several runs keeps its runs as consecutive words of the array pool, its entry's
 // second word their first word's index (see run_words_addr): a packed set's blocks are never
 // freed, so the runs need no block of their own. A chunk's entry is two dependent loads (the
-// index word is shared by 64 chunks).
-#define DIR_GROUPS 1024u
-#define DIR_INDEX_BYTES 16384ul
+// index word is shared by 64 chunks). DIR_GROUPS, DIR_INDEX_BYTES: generated.
 
 uvec2 dir_entry(uint64_t meta, uint c) {
     if (!dir_packed(meta)) {
@@ -459,8 +447,7 @@ uint range_mask(uint w, uint lo, uint hi) {
 // RUN_PAIR_MAX runs together, go to run_pairs.glsl (one invocation a pair, walking the runs):
 // the result then has at most that many runs (its run boundaries are the operands'), so it is
 // a run chunk in one array block, or an array of at most 2 * RUN_PAIR_MAX + 1 values (where
-// result_form prefers it to the runs), which fits one array block too.
-#define RUN_PAIR_MAX 46u
+// result_form prefers it to the runs), which fits one array block too. RUN_PAIR_MAX: generated.
 
 // The runs of a chunk for run_pairs.glsl (entry's first word x): 0 empty, 1 full, r for a run
 // chunk, RUN_PAIR_NONE for an array or a bitmap.

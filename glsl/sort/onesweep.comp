@@ -80,13 +80,12 @@ void count_in_flight(int change) {
 #define count_in_flight(change)
 #endif
 
-// The ring holds RING_TILES tiles. A look-back walks at most RING_LOOKBACK tiles back before an
+// The ring holds RING_TILES tiles (generated/sort.glsl). A look-back walks at most RING_LOOKBACK tiles back before an
 // overwritten entry can meet it (it then counts the predecessor itself); in practice it walks
 // far fewer. The tail's low TAIL_BITS bits advance out of order: a tile increments it at once
 // when every tile of the earlier groups of 2^TAIL_BITS tiles is done. Groups of 256 tiles,
 // about as many as a large GPU runs at once, so the tail rarely holds a tile back
 // (docs/tuning/sort.md#ring-tail).
-#define RING_TILES 1016u
 #define RING_LOOKBACK 256u
 #define TAIL_BITS 8u
 #define TAIL_MASK (0xFFFFFFFFu << TAIL_BITS)

@@ -26,6 +26,9 @@
 #define VKALGO_SORT_COMMON_GLSL
 
 #include "../common/vkalgo.glsl"
+// RADIX_BITS, RING_TILES and the scratch offsets shared with src/sort/ (generated from
+// src/sort/shared_constants.rs).
+#include "../generated/sort.glsl"
 #extension GL_KHR_memory_scope_semantics : require
 #if defined(SPLIT_BUCKETS) && defined(KEY_TYPE_CODE) && KEY_TYPE_CODE == 5
 // GLSL bucket functions of double keys take a double.
@@ -128,7 +131,6 @@ layout(push_constant) uniform SortPush {
 // Parts the staged tile is split into per element word (1 or 2; SortTuning::stage_split).
 layout(constant_id = 5) const uint STAGE_SPLIT = 1;
 #define RADIX 256u
-#define RADIX_BITS 8u
 #define KEYS_PER_THREAD VECS_PER_THREAD
 #define TILE_KEYS (WG_SIZE * KEYS_PER_THREAD)
 // Rows of per-subgroup digit counters: enough for the smallest subgroup size.
@@ -144,8 +146,8 @@ layout(constant_id = 5) const uint STAGE_SPLIT = 1;
 #define CONSTANT_DIGIT_PASS 0x80000000u
 #define SCRATCH_TAILS 32ul            // u32 per pass: tail iterators (Onesweep)
 #define SCRATCH_HISTOGRAMS 64ul       // u32[8][256]: global digit counts of every pass
-#define SCRATCH_STATS 8256ul          // Onesweep: u32[16] event counters (see src/sort/mod.rs)
-#define SCRATCH_RING 8320ul           // Onesweep: u64[RING_TILES][256]; safe path: block counts
+// SCRATCH_STATS (generated): Onesweep: u32[16] event counters (src/sort/mod.rs)
+// SCRATCH_RING (generated): Onesweep: u64[RING_TILES][256]; safe path: block counts
 
 // ---- keys and digits ----
 
@@ -167,15 +169,11 @@ uint element_count() {
 #endif
 #include "../common/bucket_fn.glsl"
 
-// Bits of the split's status word (glsl/split/split_common.glsl STATUS_*).
-#define SPLIT_STATUS_BAD_BUCKET 1u
-#define SPLIT_STATUS_INCONSISTENT 2u
-
 // Raises STATUS_INCONSISTENT: the bucket function answered differently in the passes (the
 // count, the ranking, the scatter, a look-back's own count of a predecessor), so some element
 // would have left the place counted for it (it is not written; see onesweep.comp).
 void split_report_inconsistent() {
-    atomicOr(U32AtomicRef(pc.split_status).v[0], SPLIT_STATUS_INCONSISTENT);
+    atomicOr(U32AtomicRef(pc.split_status).v[0], STATUS_INCONSISTENT);
 }
 #endif
 

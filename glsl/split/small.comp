@@ -15,8 +15,6 @@
 #include "split_common.glsl"
 #include "../common/workgroup_scan.glsl"
 
-// Must match src/split/mod.rs SMALL_WORDS.
-#define SMALL_WORDS 4096u
 shared uint s_matrix[SMALL_WORDS];
 shared uint s_bad;
 

@@ -26,6 +26,9 @@
 #define VKALGO_SPLIT_COMMON_GLSL
 
 #include "../common/vkalgo.glsl"
+// The constants shared with src/split/ (generated from src/split/shared_constants.rs).
+#include "../generated/bucket_fn.glsl"
+#include "../generated/split.glsl"
 #extension GL_KHR_shader_subgroup_vote : require
 #if defined(KEY_TYPE_CODE) && KEY_TYPE_CODE == 5
 // GLSL bucket functions of double keys take a double.
@@ -78,26 +81,24 @@ layout(push_constant) uniform SplitPush {
     uvec4 params;          // GLSL: vkalgo_params
 } pc;
 
-// Must match src/split/mod.rs (STATUS_* and SPLIT_FLAG_*).
-#define STATUS_BAD_BUCKET 1u
-// The bucket function answered differently in the counting pass and in the pass that places the
-// elements: an element would have been written outside the place counted for it (every write
-// position is bounded by its bucket's counted run, which ends at or before the count, so no
-// write leaves the output ranges; such elements are not written).
-#define STATUS_INCONSISTENT 2u
-// The tile paths: the count pass leaves the status word alone and appends a zero entry to the
-// matrix, so the scanned matrix ends with the total counted (elements with a bucket >= m are
-// not counted); the offsets pass writes the status word from it (see tile_split_bad).
-#define SPLIT_FLAG_TOTAL_STATUS 1u
-// Byte offset of the scan's look-back state in the scratch, after the status word's slot
-// (src/split/mod.rs STATUS_BYTES).
-#define SCAN_STATE_OFFSET 16ul
+// The status word's bits (generated/bucket_fn.glsl): STATUS_BAD_BUCKET, an element had a
+// bucket >= m; STATUS_INCONSISTENT, the bucket function answered differently in the counting
+// pass and in the pass that places the elements: an element would have been written outside
+// the place counted for it (every write position is bounded by its bucket's counted run, which
+// ends at or before the count, so no write leaves the output ranges; such elements are not
+// written).
+// SPLIT_FLAG_TOTAL_STATUS (the tile paths): the count pass leaves the status word alone and
+// appends a zero entry to the matrix, so the scanned matrix ends with the total counted
+// (elements with a bucket >= m are not counted); the offsets pass writes the status word from
+// it (see tile_split_bad).
+// SCAN_STATE_OFFSET: byte offset of the scan's look-back state in the scratch, after the status
+// word's slot.
 
 layout(constant_id = 6) const uint KEY_ORDER = 0;
 const uint KEY_KIND = KEY_ORDER & 3u;
 // Bit 3 of KEY_ORDER: SPLITTERS search the splitter index (src/split/mod.rs
 // SPLIT_KEY_ORDER_INDEXED), so the driver drops the other search from the pipeline.
-const bool SPLITTERS_INDEXED = (KEY_ORDER & 8u) != 0u;
+const bool SPLITTERS_INDEXED = (KEY_ORDER & SPLIT_KEY_ORDER_INDEXED) != 0u;
 
 // Words of the tile shaders' shared pool (VECS_PER_THREAD, constant_id 1, carries it for the
 // split); the column shaders keep their counters in the matrix itself (any m).
@@ -155,19 +156,7 @@ uint element_count() {
 // The bits 0-2 and 16-24 only the tile scatter reads; the other passes' pipelines leave them
 // out (src/split/tiles.rs TILE_VARIANT_SCATTER_ONLY).
 #define TILE_VARIANT SPIN_LIMIT
-#define TILE_VARIANT_STAGED 1u
-#define TILE_VARIANT_REGISTERS 2u
-#define TILE_VARIANT_SUBGROUP_STAGED 4u
-#define TILE_VARIANT_COUNT_REGISTERS 8u
-#define TILE_VARIANT_ID_BITS_SHIFT 8
-#define TILE_VARIANT_ID_BITS_MASK 63u
-#define TILE_VARIANT_TILES_SHIFT 16
-#define TILE_VARIANT_TILES_MASK 15u
-#define TILE_VARIANT_FIRST_ORDER_SHIFT 20
-#define TILE_VARIANT_FIRST_ORDER_MASK 3u
-#define TILE_VARIANT_SUBGROUP_POSITIONS (1u << 22)
-#define TILE_VARIANT_SHUFFLES_FIRST (1u << 23)
-#define TILE_VARIANT_MATCH_TABLE (1u << 24)
+// (The TILE_VARIANT_* values: generated/split.glsl.)
 
 #include "../common/bucket_fn.glsl"
 

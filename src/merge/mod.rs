@@ -70,6 +70,8 @@ mod merge_plan;
 mod merge_sort;
 pub mod reference;
 mod set_op;
+#[cfg(test)]
+pub(crate) mod shared_constants;
 mod tuning;
 
 pub use host::MergeOptions;

@@ -34,6 +34,8 @@ mod host;
 mod lookback;
 mod reduce_then_scan;
 pub mod reference;
+#[cfg(test)]
+pub(crate) mod shared_constants;
 mod tuning;
 
 use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements};

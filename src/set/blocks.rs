@@ -101,7 +101,7 @@ pub(crate) fn op_block_bound(op: SetOp, xa: &[u32], xb: &[u32], d_is_a: bool, d_
 
 /// Runs of at most this many together in two chunks that are each empty, full or a run chunk
 /// make a pair for glsl/set/run_pairs.glsl (set_common.glsl RUN_PAIR_MAX).
-const RUN_PAIR_MAX: u32 = 46;
+pub(super) const RUN_PAIR_MAX: u32 = 46;
 
 /// Whether the chunks with entries' first words `xa` and `xb` are a pair for run_pairs.glsl
 /// (set_common.glsl is_run_pair): each empty (no runs), full (one run) or a run chunk, with at

@@ -20,7 +20,7 @@ pub(super) const CONTROL_BYTES: u64 = META_DIR + CHUNKS * 8;
 /// chunks (the mask of the non-empty ones, the non-empty chunks before them, 0); the entries of
 /// the non-empty chunks follow it.
 pub(super) const DIR_GROUPS: usize = 1024;
-const DIR_INDEX_BYTES: u64 = DIR_GROUPS as u64 * 16;
+pub(super) const DIR_INDEX_BYTES: u64 = DIR_GROUPS as u64 * 16;
 /// [`GpuSet::pack`](super::GpuSet::pack) packs sets of at most this many non-empty chunks
 /// (half the chunks: the directory then takes at most 272 of its 512 KiB). Sets with more
 /// stay flat: packed they would save little and read slower

@@ -157,6 +157,8 @@ mod pools;
 mod record;
 pub mod reference;
 pub(crate) mod roaring;
+#[cfg(test)]
+pub(crate) mod shared_constants;
 mod tuning;
 mod updates;
 mod verify;

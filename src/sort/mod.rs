@@ -57,6 +57,8 @@ mod push;
 mod record;
 pub mod reference;
 mod safe;
+#[cfg(test)]
+pub(crate) mod shared_constants;
 mod small;
 mod tuning;
 

@@ -170,6 +170,8 @@ mod plan;
 mod record;
 pub mod reference;
 mod shaderc;
+#[cfg(test)]
+pub(crate) mod shared_constants;
 mod tiles;
 mod tuning;
 

@@ -471,7 +471,7 @@ pub(super) fn split_shaders() -> impl Iterator<Item = &'static ShaderSource> {
 
 #[cfg(test)]
 mod tests {
-    use super::{id_bits, SPLITTERS_PLAIN_MAX};
+    use super::id_bits;
 
     /// The tile kernels search m - 1 splitters in exactly `id_bits(m)` halving steps
     /// (glsl/common/bucket_fn.glsl splitters_at_most), which needs m - 1 < 2^id_bits(m); and the
@@ -483,13 +483,5 @@ mod tests {
             assert!(((m - 1) as u64) < (1u64 << bits), "m = {m}: {bits} bits");
             assert!(bits == 0 || (m - 1) >= (1 << (bits - 1)), "m = {m}: {bits} bits");
         }
-    }
-
-    /// The plan and the bucket function agree on which splits search without an index.
-    #[test]
-    fn splitters_plain_max_matches_the_shader() {
-        let glsl = include_str!("../../glsl/common/bucket_fn.glsl");
-        let define = format!("#define SPLITTERS_PLAIN_MAX {SPLITTERS_PLAIN_MAX}u");
-        assert!(glsl.contains(&define), "bucket_fn.glsl lacks `{define}`");
     }
 }

@@ -59,24 +59,6 @@ pub(super) const TILE_VARIANT_SCATTER_ONLY: u32 = TILE_VARIANT_STAGED
     | TILE_VARIANT_SHUFFLES_FIRST
     | TILE_VARIANT_MATCH_TABLE;
 
-/// Every named constant of the variant table, with its value (for the test against the GLSL).
-#[cfg(test)]
-const TILE_VARIANT_NAMES: [(&str, u32); 13] = [
-    ("TILE_VARIANT_STAGED", TILE_VARIANT_STAGED),
-    ("TILE_VARIANT_REGISTERS", TILE_VARIANT_REGISTERS),
-    ("TILE_VARIANT_SUBGROUP_STAGED", TILE_VARIANT_SUBGROUP_STAGED),
-    ("TILE_VARIANT_COUNT_REGISTERS", TILE_VARIANT_COUNT_REGISTERS),
-    ("TILE_VARIANT_ID_BITS_SHIFT", TILE_VARIANT_ID_BITS_SHIFT),
-    ("TILE_VARIANT_ID_BITS_MASK", TILE_VARIANT_ID_BITS_MASK),
-    ("TILE_VARIANT_TILES_SHIFT", TILE_VARIANT_TILES_SHIFT),
-    ("TILE_VARIANT_TILES_MASK", TILE_VARIANT_TILES_MASK),
-    ("TILE_VARIANT_FIRST_ORDER_SHIFT", TILE_VARIANT_FIRST_ORDER_SHIFT),
-    ("TILE_VARIANT_FIRST_ORDER_MASK", TILE_VARIANT_FIRST_ORDER_MASK),
-    ("TILE_VARIANT_SUBGROUP_POSITIONS", TILE_VARIANT_SUBGROUP_POSITIONS),
-    ("TILE_VARIANT_SHUFFLES_FIRST", TILE_VARIANT_SHUFFLES_FIRST),
-    ("TILE_VARIANT_MATCH_TABLE", TILE_VARIANT_MATCH_TABLE),
-];
-
 /// How a workgroup of the tile scatter that takes one tile orders its start
 /// (glsl/split/tile_scatter.comp FIRST_TILE_ORDER; chosen by [`tuning::FIRST_TILE_ORDER`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -281,7 +263,7 @@ impl SplitPlan {
 #[cfg(test)]
 mod tests {
     use super::tuning::{match_table, scatter_tiles_per_group};
-    use super::{SplitDesc, TileWrite, TILE_VARIANT_NAMES};
+    use super::{SplitDesc, TileWrite};
     use crate::core::tuning::DeviceClass;
     use crate::{BucketFn, KeyType, ValueType};
 
@@ -377,26 +359,6 @@ mod tests {
                 d.value_type,
                 d.bucket_count
             );
-        }
-    }
-
-    /// The variant table's constants have the same names and values in Rust and GLSL
-    /// (`#define NAME 8`, `8u` or `(1u << 22)`).
-    #[test]
-    fn variant_bits_match_the_shaders() {
-        let glsl = include_str!("../../glsl/split/split_common.glsl");
-        for (name, value) in TILE_VARIANT_NAMES {
-            let define = format!("#define {name} ");
-            let line = glsl
-                .lines()
-                .find_map(|line| line.strip_prefix(&define))
-                .unwrap_or_else(|| panic!("split_common.glsl lacks `{define}`"));
-            let text = line.trim().trim_end_matches('u');
-            let glsl_value = match text.strip_prefix("(1u << ") {
-                Some(shift) => 1u32 << shift.trim_end_matches(')').parse::<u32>().unwrap(),
-                None => text.parse::<u32>().unwrap(),
-            };
-            assert_eq!(glsl_value, value, "{name}");
         }
     }
 }

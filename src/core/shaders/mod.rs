@@ -10,6 +10,8 @@ use std::borrow::Cow;
 #[rustfmt::skip]
 mod table;
 pub(crate) mod compiler;
+#[cfg(test)]
+pub(crate) mod shared_constants;
 pub(crate) use table::*;
 
 impl KeyBits {

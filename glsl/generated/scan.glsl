@@ -1,0 +1,10 @@
+// @generated from src/scan/shared_constants.rs by a unit test; do not edit.
+// `VKALGO_UPDATE_GLSL=1 cargo test -p vkalgo --lib shared_constants` rewrites it.
+// The scan's push flags.
+#ifndef VKALGO_GENERATED_SCAN_GLSL
+#define VKALGO_GENERATED_SCAN_GLSL
+
+#define SCAN_FLAG_KEEP_SCRATCH_ZEROED 1u
+#define SCAN_FLAG_WORKGROUP_LOOKBACK 2u
+
+#endif
