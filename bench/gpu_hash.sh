@@ -32,7 +32,7 @@ if [ -n "${HASH_TESTS:-}" ]; then
     | tee "$OUT/hash-tests.txt" || tests_rc=$?
 fi
 
-"$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/hash_bench "$CUDA_SRC"
+cuda_build hash_bench "$CUDA_SRC"
 
 lp_rc=0
 # LP_ARGS is split into separate arguments on purpose.

@@ -46,7 +46,7 @@ ldd "$LBVH" | grep -E 'vkalgo|vulkan|png|not found' || true
 if [ -n "${LBVH_CUDA:-}" ]; then
   cp "$LBVH_CUDA" /tmp/lbvh_cuda
 else
-  "$NVCC" -O3 -std=c++17 -arch="$ARCH" -Xcompiler -ffp-contract=off -o /tmp/lbvh_cuda bench/cuda/lbvh_cuda.cu
+  cuda_build lbvh_cuda bench/cuda/lbvh_cuda.cu -Xcompiler -ffp-contract=off
 fi
 
 : >"$OUT/lbvh-cuda.txt"

@@ -26,7 +26,7 @@ SIZES="${SIZES:-23 26}"
 SET_SIZES="${SET_SIZES:-24}"
 # shellcheck source=bench/gpu_setup.sh
 . "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
-"$NVCC" -O3 -std=c++17 -arch="$ARCH" -I "$(dirname "$CUDA_SRC")" -o /tmp/merge_bench "$CUDA_SRC"
+cuda_build merge_bench "$CUDA_SRC" -I "$(dirname "$CUDA_SRC")"
 
 PROCESSES="${PROCESSES:-3}"
 cuda_rc=0

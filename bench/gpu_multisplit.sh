@@ -38,7 +38,7 @@ if [ -n "$TESTS" ]; then
   VKALGO_TEST_NO_VALIDATION=1 "$TESTS" --test-threads="${TEST_THREADS:-8}" 2>&1 | tee "$OUT/multisplit-tests.txt" || test_rc=$?
 fi
 
-"$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/multisplit_bench bench/cuda/multisplit_bench.cu
+cuda_build multisplit_bench bench/cuda/multisplit_bench.cu
 sizes_csv=$(echo "$SIZES" | tr ' ' ',')
 ms_csv=$(echo "$MS" | tr ' ' ',')
 cub_rc=0

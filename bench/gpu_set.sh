@@ -45,7 +45,7 @@ if [ -x "$SET_TESTS" ]; then
   VKALGO_TEST_NO_VALIDATION=1 "$SET_TESTS" --test-threads=1 2>&1 | tee "$OUT/set_tests.txt" || rc=1
 fi
 
-"$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/set_bench bench/cuda/set_bench.cu
+cuda_build set_bench bench/cuda/set_bench.cu
 /tmp/set_bench "$LOG2N" 5 | tee "$OUT/cuda.txt" || rc=1
 
 # The set kernels' registers and shared memory (the driver's pipeline statistics), beside the

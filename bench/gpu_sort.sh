@@ -22,7 +22,7 @@ TYPES="${TYPES:-u32 pairs u64 f32}"
 if [ -n "${CUB_BENCH:-}" ]; then
   cp "$CUB_BENCH" /tmp/cub_bench
 else
-  "$NVCC" -O3 -std=c++17 -arch="$ARCH" -o /tmp/cub_bench bench/cuda/cub_bench.cu
+  cuda_build cub_bench bench/cuda/cub_bench.cu
 fi
 
 # shellcheck disable=SC2086
