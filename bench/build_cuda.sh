@@ -5,11 +5,13 @@
 # unpacks it there and the bench/gpu_*.sh scripts run the binaries instead of compiling.
 # The flags are those the scripts' cuda_build calls pass.
 #
-# Environment: NVCC (default: scripts/cuda-toolchain.sh's), ARCH (default sm_90), JOBS (2).
+# Environment: NVCC (default: scripts/cuda-toolchain.sh's), ARCH (default sm_90), JOBS (2),
+# CUCO (cuCollections, default ../shared/third_party/cuco: the vendored snapshot).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NVCC="${NVCC:-$(scripts/cuda-toolchain.sh)}"
 ARCH="${ARCH:-sm_90}"
+CUCO="${CUCO:-../shared/third_party/cuco}"
 lib="$(dirname "$(dirname "$NVCC")")/lib"
 out=build/cuda-bench
 mkdir -p "$out" .cuda
@@ -21,6 +23,7 @@ builds=(
   "multisplit_bench"
   "set_bench"
   "lbvh_cuda -Xcompiler -ffp-contract=off"
+  "cuco_bench --expt-extended-lambda -I bench/cuda -I $CUCO/include"
 )
 build_one() {
   local name=${1%% *} flags=""

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Hash-map benchmark on the GPU machine: builds the linear-probing CUDA baseline
-# (bench/cuda/hash_bench.cu) with nvcc, runs it and `vkalgo-bench hash` in one command, and
-# prints the comparison (bench/compare.py hash) last. Run from the repository root. Arguments
+# Hash-map benchmark on the GPU machine: the CUDA baselines (the linear-probing table of
+# bench/cuda/hash_bench.cu and cuCollections, bench/cuda/cuco_bench.cu: prebuilt by
+# bench/build_cuda.sh, else built here, cuco then from a carried .cuco/), `vkalgo-bench hash`,
+# all in one command, and the comparison (bench/compare.py hash) last. Run from the repository root. Arguments
 # are passed to `vkalgo-bench hash`.
 #
 # Environment:
@@ -10,6 +11,8 @@
 #   CUDA_SRC      the CUDA source (default bench/cuda/hash_bench.cu)
 #   COMPARE       the comparison script (default bench/compare.py hash)
 #   LP_ARGS       arguments of the CUDA program (default "26 10 27 22 0.95")
+#   CUCO_RUNS     cuco_bench runs, ';'-separated (default "map 27 0.5,0.8 10;apply 26 27
+#                 0,10,20,26 10;multimap 24 4 25 10"; empty: none)
 #   ARCH          nvcc target (default sm_90)
 #   HASH_TESTS    the hash integration-test binary (built here with
 #                 `cargo test --release --test hash --no-run`: target/release/deps/hash-<hash>,
@@ -33,6 +36,17 @@ if [ -n "${HASH_TESTS:-}" ]; then
 fi
 
 cuda_build hash_bench "$CUDA_SRC"
+CUCO_RUNS="${CUCO_RUNS-map 27 0.5,0.8 10;apply 26 27 0,10,20,26 10;multimap 24 4 25 10}"
+cuco_rc=0
+: > "$OUT/cuco.txt"
+if [ -n "$CUCO_RUNS" ]; then
+  cuda_build cuco_bench bench/cuda/cuco_bench.cu --expt-extended-lambda -I bench/cuda -I .cuco/include
+  IFS=';' read -ra runs <<< "$CUCO_RUNS"
+  for run in "${runs[@]}"; do
+    # shellcheck disable=SC2086
+    /tmp/cuco_bench $run | tee -a "$OUT/cuco.txt" || cuco_rc=$?
+  done
+fi
 
 lp_rc=0
 # LP_ARGS is split into separate arguments on purpose.
@@ -43,8 +57,9 @@ vk_rc=0
 "$VKALGO_BENCH" hash "$@" | tee "$OUT/vkalgo.txt" || vk_rc=$?
 
 echo
-python3 "$COMPARE" hash "$OUT/cuda_lp.txt" "$OUT/vkalgo.txt" | tee "$OUT/table.md"
+python3 "$COMPARE" hash "$OUT/cuda_lp.txt" "$OUT/cuco.txt" "$OUT/vkalgo.txt" | tee "$OUT/table.md"
 [ "$lp_rc" -eq 0 ] || echo "hash_bench exited with status $lp_rc" >&2
+[ "$cuco_rc" -eq 0 ] || echo "cuco_bench exited with status $cuco_rc" >&2
 [ "$vk_rc" -eq 0 ] || echo "vkalgo-bench exited with status $vk_rc" >&2
 [ "$tests_rc" -eq 0 ] || echo "the hash tests exited with status $tests_rc" >&2
-exit $((lp_rc | vk_rc | tests_rc))
+exit $((lp_rc | cuco_rc | vk_rc | tests_rc))
