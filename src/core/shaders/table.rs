@@ -4,7 +4,7 @@
 use super::ShaderSource;
 
 /// Identifies the permutation list `spirv.bin` was generated with.
-pub(super) const TABLE_ID: u64 = 0x159832504d3d04e5;
+pub(super) const TABLE_ID: u64 = 0x79cd01ba82d6288a;
 
 pub(crate) const COPY_U32X4: ShaderSource = ShaderSource::packed("copy_u32x4", 0);
 pub(crate) const FILL_U32: ShaderSource = ShaderSource::packed("fill_u32", 1);
@@ -36,196 +36,206 @@ const HASH_RETRIEVE_K32V32_B32: ShaderSource = ShaderSource::packed("hash_retrie
 const HASH_RETRIEVE_K32V64_B32: ShaderSource = ShaderSource::packed("hash_retrieve_k32v64_b32", 27);
 const HASH_RETRIEVE_K64V32_B32: ShaderSource = ShaderSource::packed("hash_retrieve_k64v32_b32", 28);
 const HASH_RETRIEVE_K64V64_B32: ShaderSource = ShaderSource::packed("hash_retrieve_k64v64_b32", 29);
-const HASH_INSERT_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_packed_b64", 30);
-const HASH_INSERT_K32V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_b64", 31);
-const HASH_INSERT_K32V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v64_b64", 32);
-const HASH_INSERT_K64V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v32_b64", 33);
-const HASH_INSERT_K64V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v64_b64", 34);
-const HASH_MIGRATE_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_packed_b64", 35);
-const HASH_MIGRATE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_b64", 36);
-const HASH_MIGRATE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v64_b64", 37);
-const HASH_MIGRATE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v32_b64", 38);
-const HASH_MIGRATE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v64_b64", 39);
-const HASH_FIND_K32V32_B64: ShaderSource = ShaderSource::packed("hash_find_k32v32_b64", 40);
-const HASH_FIND_K32V64_B64: ShaderSource = ShaderSource::packed("hash_find_k32v64_b64", 41);
-const HASH_FIND_K64V32_B64: ShaderSource = ShaderSource::packed("hash_find_k64v32_b64", 42);
-const HASH_FIND_K64V64_B64: ShaderSource = ShaderSource::packed("hash_find_k64v64_b64", 43);
-const HASH_ERASE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v32_b64", 44);
-const HASH_ERASE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v64_b64", 45);
-const HASH_ERASE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v32_b64", 46);
-const HASH_ERASE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v64_b64", 47);
-const HASH_RETRIEVE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v32_b64", 48);
-const HASH_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v64_b64", 49);
-const HASH_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v32_b64", 50);
-const HASH_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v64_b64", 51);
-pub(crate) const HASH_META: ShaderSource = ShaderSource::packed("hash_meta", 52);
-pub(crate) const SET_CLASSIFY: ShaderSource = ShaderSource::packed("set_classify", 53);
-pub(crate) const SET_BOUNDARIES: ShaderSource = ShaderSource::packed("set_boundaries", 54);
-pub(crate) const SET_CHUNK_UPDATE: ShaderSource = ShaderSource::packed("set_chunk_update", 55);
-pub(crate) const SET_CHUNK_COUNT: ShaderSource = ShaderSource::packed("set_chunk_count", 56);
-pub(crate) const SET_CHUNK_COUNT_SUMS64: ShaderSource = ShaderSource::packed("set_chunk_count_sums64", 57);
-pub(crate) const SET_ARRAY_PAIRS_MEDIUM: ShaderSource = ShaderSource::packed("set_array_pairs_medium", 58);
-pub(crate) const SET_BITMAP_PAIRS: ShaderSource = ShaderSource::packed("set_bitmap_pairs", 59);
-pub(crate) const SET_SMALL_PAIRS: ShaderSource = ShaderSource::packed("set_small_pairs", 60);
-pub(crate) const SET_SMALL_PAIRS_LIST16: ShaderSource = ShaderSource::packed("set_small_pairs_list16", 61);
-pub(crate) const SET_TRIVIAL: ShaderSource = ShaderSource::packed("set_trivial", 62);
-pub(crate) const SET_CHECK: ShaderSource = ShaderSource::packed("set_check", 63);
-pub(crate) const SET_INFO: ShaderSource = ShaderSource::packed("set_info", 64);
-pub(crate) const SET_TO_ARRAY: ShaderSource = ShaderSource::packed("set_to_array", 65);
-pub(crate) const SET_CONTAINS: ShaderSource = ShaderSource::packed("set_contains", 66);
-pub(crate) const SET_FILTER: ShaderSource = ShaderSource::packed("set_filter", 67);
-pub(crate) const SET_COMPACT: ShaderSource = ShaderSource::packed("set_compact", 68);
-const SORT_HISTOGRAM_SCAN: ShaderSource = ShaderSource::packed("sort_histogram_scan", 69);
-const SORT_ONESWEEP_K32_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0_clock", 70);
-const SORT_ONESWEEP_K32_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1_clock", 71);
-const SORT_ONESWEEP_K64_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0_clock", 72);
-const SORT_ONESWEEP_K64_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1_clock", 73);
-const SORT_HISTOGRAM_K32: ShaderSource = ShaderSource::packed("sort_histogram_k32", 74);
-const SORT_UPSWEEP_K32: ShaderSource = ShaderSource::packed("sort_upsweep_k32", 75);
-const SORT_ONESWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0", 76);
-const SORT_DOWNSWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v0", 77);
-const SORT_SMALL_K32_V0: ShaderSource = ShaderSource::packed("sort_small_k32_v0", 78);
-const SORT_RESIDENT_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_k32_v0", 79);
-const SORT_RESIDENT_ALL_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v0", 80);
-const SORT_ONESWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1", 81);
-const SORT_DOWNSWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v1", 82);
-const SORT_SMALL_K32_V1: ShaderSource = ShaderSource::packed("sort_small_k32_v1", 83);
-const SORT_RESIDENT_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_k32_v1", 84);
-const SORT_RESIDENT_ALL_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v1", 85);
-const SORT_ONESWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v2", 86);
-const SORT_DOWNSWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v2", 87);
-const SORT_SMALL_K32_V2: ShaderSource = ShaderSource::packed("sort_small_k32_v2", 88);
-const SORT_RESIDENT_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_k32_v2", 89);
-const SORT_RESIDENT_ALL_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v2", 90);
-const SORT_HISTOGRAM_K64: ShaderSource = ShaderSource::packed("sort_histogram_k64", 91);
-const SORT_UPSWEEP_K64: ShaderSource = ShaderSource::packed("sort_upsweep_k64", 92);
-const SORT_ONESWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0", 93);
-const SORT_DOWNSWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v0", 94);
-const SORT_SMALL_K64_V0: ShaderSource = ShaderSource::packed("sort_small_k64_v0", 95);
-const SORT_RESIDENT_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_k64_v0", 96);
-const SORT_RESIDENT_ALL_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v0", 97);
-const SORT_BLOCK_MERGE_K64_V0: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v0", 98);
-const SORT_ONESWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1", 99);
-const SORT_DOWNSWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v1", 100);
-const SORT_SMALL_K64_V1: ShaderSource = ShaderSource::packed("sort_small_k64_v1", 101);
-const SORT_RESIDENT_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_k64_v1", 102);
-const SORT_RESIDENT_ALL_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v1", 103);
-const SORT_BLOCK_MERGE_K64_V1: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v1", 104);
-const SORT_ONESWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v2", 105);
-const SORT_DOWNSWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v2", 106);
-const SORT_SMALL_K64_V2: ShaderSource = ShaderSource::packed("sort_small_k64_v2", 107);
-const SORT_RESIDENT_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_k64_v2", 108);
-const SORT_RESIDENT_ALL_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v2", 109);
-const SORT_BLOCK_MERGE_K64_V2: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v2", 110);
-const SPLIT_OFFSETS: ShaderSource = ShaderSource::packed("split_offsets", 111);
-const SPLIT_ONESWEEP_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k32_splitters", 112);
-const SPLIT_SPLITTER_INDEX_K32: ShaderSource = ShaderSource::packed("split_splitter_index_k32", 113);
-const SPLIT_BUCKET_STARTS_K32_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_bits", 114);
-const SPLIT_BUCKET_STARTS_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_splitters", 115);
-const SPLIT_ONESWEEP_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v0_splitters", 116);
-const SPLIT_ONESWEEP_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v1_splitters", 117);
-const SPLIT_ONESWEEP_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v2_splitters", 118);
-const SPLIT_ONESWEEP_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k64_splitters", 119);
-const SPLIT_SPLITTER_INDEX_K64: ShaderSource = ShaderSource::packed("split_splitter_index_k64", 120);
-const SPLIT_BUCKET_STARTS_K64_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_bits", 121);
-const SPLIT_BUCKET_STARTS_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_splitters", 122);
-const SPLIT_ONESWEEP_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v0_splitters", 123);
-const SPLIT_ONESWEEP_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v1_splitters", 124);
-const SPLIT_ONESWEEP_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v2_splitters", 125);
-const SPLIT_HISTOGRAM_K32_BITS: ShaderSource = ShaderSource::packed("split_histogram_k32_bits", 126);
-const SPLIT_TILE_COUNT_K32_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k32_bits", 127);
-const SPLIT_SMALL_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v0_bits", 128);
-const SPLIT_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_bits", 129);
-const SPLIT_TILE_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_bits", 130);
-const SPLIT_SMALL_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v1_bits", 131);
-const SPLIT_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_bits", 132);
-const SPLIT_TILE_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_bits", 133);
-const SPLIT_SMALL_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v2_bits", 134);
-const SPLIT_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_bits", 135);
-const SPLIT_TILE_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_bits", 136);
-const SPLIT_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k32_splitters", 137);
-const SPLIT_TILE_COUNT_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k32_splitters", 138);
-const SPLIT_SMALL_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v0_splitters", 139);
-const SPLIT_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_splitters", 140);
-const SPLIT_TILE_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_splitters", 141);
-const SPLIT_SMALL_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v1_splitters", 142);
-const SPLIT_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_splitters", 143);
-const SPLIT_TILE_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_splitters", 144);
-const SPLIT_SMALL_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v2_splitters", 145);
-const SPLIT_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_splitters", 146);
-const SPLIT_TILE_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_splitters", 147);
-const SPLIT_HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("split_histogram_k32_ids", 148);
-const SPLIT_TILE_COUNT_K32_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k32_ids", 149);
-const SPLIT_SMALL_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v0_ids", 150);
-const SPLIT_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_ids", 151);
-const SPLIT_TILE_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_ids", 152);
-const SPLIT_SMALL_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v1_ids", 153);
-const SPLIT_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_ids", 154);
-const SPLIT_TILE_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_ids", 155);
-const SPLIT_SMALL_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v2_ids", 156);
-const SPLIT_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_ids", 157);
-const SPLIT_TILE_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_ids", 158);
-const SPLIT_HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("split_histogram_k64_bits", 159);
-const SPLIT_TILE_COUNT_K64_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k64_bits", 160);
-const SPLIT_SMALL_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v0_bits", 161);
-const SPLIT_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_bits", 162);
-const SPLIT_TILE_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_bits", 163);
-const SPLIT_SMALL_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v1_bits", 164);
-const SPLIT_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_bits", 165);
-const SPLIT_TILE_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_bits", 166);
-const SPLIT_SMALL_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v2_bits", 167);
-const SPLIT_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_bits", 168);
-const SPLIT_TILE_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_bits", 169);
-const SPLIT_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k64_splitters", 170);
-const SPLIT_TILE_COUNT_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k64_splitters", 171);
-const SPLIT_SMALL_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v0_splitters", 172);
-const SPLIT_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_splitters", 173);
-const SPLIT_TILE_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_splitters", 174);
-const SPLIT_SMALL_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v1_splitters", 175);
-const SPLIT_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_splitters", 176);
-const SPLIT_TILE_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_splitters", 177);
-const SPLIT_SMALL_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v2_splitters", 178);
-const SPLIT_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_splitters", 179);
-const SPLIT_TILE_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_splitters", 180);
-const SPLIT_HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("split_histogram_k64_ids", 181);
-const SPLIT_TILE_COUNT_K64_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k64_ids", 182);
-const SPLIT_SMALL_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v0_ids", 183);
-const SPLIT_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_ids", 184);
-const SPLIT_TILE_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_ids", 185);
-const SPLIT_SMALL_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v1_ids", 186);
-const SPLIT_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_ids", 187);
-const SPLIT_TILE_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_ids", 188);
-const SPLIT_SMALL_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v2_ids", 189);
-const SPLIT_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_ids", 190);
-const SPLIT_TILE_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_ids", 191);
-const MERGE_PARTITION_K32: ShaderSource = ShaderSource::packed("merge_partition_k32", 192);
-const MERGE_CHECK_K32: ShaderSource = ShaderSource::packed("merge_check_k32", 193);
-const MERGE_SETOP_COUNT_K32: ShaderSource = ShaderSource::packed("merge_setop_count_k32", 194);
-const MERGE_SETOP_WRITE_K32: ShaderSource = ShaderSource::packed("merge_setop_write_k32", 195);
-const MERGE_SETOP_LOOKBACK_K32: ShaderSource = ShaderSource::packed("merge_setop_lookback_k32", 196);
-const MERGE_MERGE_K32_V0: ShaderSource = ShaderSource::packed("merge_merge_k32_v0", 197);
-const MERGE_BLOCKSORT_K32_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v0", 198);
-const MERGE_FUSED_K32_V0: ShaderSource = ShaderSource::packed("merge_fused_k32_v0", 199);
-const MERGE_MERGE_K32_V1: ShaderSource = ShaderSource::packed("merge_merge_k32_v1", 200);
-const MERGE_BLOCKSORT_K32_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v1", 201);
-const MERGE_FUSED_K32_V1: ShaderSource = ShaderSource::packed("merge_fused_k32_v1", 202);
-const MERGE_MERGE_K32_V2: ShaderSource = ShaderSource::packed("merge_merge_k32_v2", 203);
-const MERGE_BLOCKSORT_K32_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v2", 204);
-const MERGE_FUSED_K32_V2: ShaderSource = ShaderSource::packed("merge_fused_k32_v2", 205);
-const MERGE_PARTITION_K64: ShaderSource = ShaderSource::packed("merge_partition_k64", 206);
-const MERGE_CHECK_K64: ShaderSource = ShaderSource::packed("merge_check_k64", 207);
-const MERGE_SETOP_COUNT_K64: ShaderSource = ShaderSource::packed("merge_setop_count_k64", 208);
-const MERGE_SETOP_WRITE_K64: ShaderSource = ShaderSource::packed("merge_setop_write_k64", 209);
-const MERGE_SETOP_LOOKBACK_K64: ShaderSource = ShaderSource::packed("merge_setop_lookback_k64", 210);
-const MERGE_MERGE_K64_V0: ShaderSource = ShaderSource::packed("merge_merge_k64_v0", 211);
-const MERGE_BLOCKSORT_K64_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v0", 212);
-const MERGE_FUSED_K64_V0: ShaderSource = ShaderSource::packed("merge_fused_k64_v0", 213);
-const MERGE_MERGE_K64_V1: ShaderSource = ShaderSource::packed("merge_merge_k64_v1", 214);
-const MERGE_BLOCKSORT_K64_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v1", 215);
-const MERGE_FUSED_K64_V1: ShaderSource = ShaderSource::packed("merge_fused_k64_v1", 216);
-const MERGE_MERGE_K64_V2: ShaderSource = ShaderSource::packed("merge_merge_k64_v2", 217);
-const MERGE_BLOCKSORT_K64_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v2", 218);
-const MERGE_FUSED_K64_V2: ShaderSource = ShaderSource::packed("merge_fused_k64_v2", 219);
+const HASH_APPLY_K32V32_PACKED_B32: ShaderSource = ShaderSource::packed("hash_apply_k32v32_packed_b32", 30);
+const HASH_APPLY_K32V32_B32: ShaderSource = ShaderSource::packed("hash_apply_k32v32_b32", 31);
+const HASH_APPLY_K32V64_B32: ShaderSource = ShaderSource::packed("hash_apply_k32v64_b32", 32);
+const HASH_APPLY_K64V32_B32: ShaderSource = ShaderSource::packed("hash_apply_k64v32_b32", 33);
+const HASH_APPLY_K64V64_B32: ShaderSource = ShaderSource::packed("hash_apply_k64v64_b32", 34);
+const HASH_INSERT_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_packed_b64", 35);
+const HASH_INSERT_K32V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_b64", 36);
+const HASH_INSERT_K32V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v64_b64", 37);
+const HASH_INSERT_K64V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v32_b64", 38);
+const HASH_INSERT_K64V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v64_b64", 39);
+const HASH_MIGRATE_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_packed_b64", 40);
+const HASH_MIGRATE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_b64", 41);
+const HASH_MIGRATE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v64_b64", 42);
+const HASH_MIGRATE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v32_b64", 43);
+const HASH_MIGRATE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v64_b64", 44);
+const HASH_FIND_K32V32_B64: ShaderSource = ShaderSource::packed("hash_find_k32v32_b64", 45);
+const HASH_FIND_K32V64_B64: ShaderSource = ShaderSource::packed("hash_find_k32v64_b64", 46);
+const HASH_FIND_K64V32_B64: ShaderSource = ShaderSource::packed("hash_find_k64v32_b64", 47);
+const HASH_FIND_K64V64_B64: ShaderSource = ShaderSource::packed("hash_find_k64v64_b64", 48);
+const HASH_ERASE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v32_b64", 49);
+const HASH_ERASE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v64_b64", 50);
+const HASH_ERASE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v32_b64", 51);
+const HASH_ERASE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v64_b64", 52);
+const HASH_RETRIEVE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v32_b64", 53);
+const HASH_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v64_b64", 54);
+const HASH_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v32_b64", 55);
+const HASH_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v64_b64", 56);
+const HASH_APPLY_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v32_packed_b64", 57);
+const HASH_APPLY_K32V32_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v32_b64", 58);
+const HASH_APPLY_K32V64_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v64_b64", 59);
+const HASH_APPLY_K64V32_B64: ShaderSource = ShaderSource::packed("hash_apply_k64v32_b64", 60);
+const HASH_APPLY_K64V64_B64: ShaderSource = ShaderSource::packed("hash_apply_k64v64_b64", 61);
+pub(crate) const HASH_META: ShaderSource = ShaderSource::packed("hash_meta", 62);
+pub(crate) const SET_CLASSIFY: ShaderSource = ShaderSource::packed("set_classify", 63);
+pub(crate) const SET_BOUNDARIES: ShaderSource = ShaderSource::packed("set_boundaries", 64);
+pub(crate) const SET_CHUNK_UPDATE: ShaderSource = ShaderSource::packed("set_chunk_update", 65);
+pub(crate) const SET_CHUNK_COUNT: ShaderSource = ShaderSource::packed("set_chunk_count", 66);
+pub(crate) const SET_CHUNK_COUNT_SUMS64: ShaderSource = ShaderSource::packed("set_chunk_count_sums64", 67);
+pub(crate) const SET_ARRAY_PAIRS_MEDIUM: ShaderSource = ShaderSource::packed("set_array_pairs_medium", 68);
+pub(crate) const SET_BITMAP_PAIRS: ShaderSource = ShaderSource::packed("set_bitmap_pairs", 69);
+pub(crate) const SET_SMALL_PAIRS: ShaderSource = ShaderSource::packed("set_small_pairs", 70);
+pub(crate) const SET_SMALL_PAIRS_LIST16: ShaderSource = ShaderSource::packed("set_small_pairs_list16", 71);
+pub(crate) const SET_TRIVIAL: ShaderSource = ShaderSource::packed("set_trivial", 72);
+pub(crate) const SET_CHECK: ShaderSource = ShaderSource::packed("set_check", 73);
+pub(crate) const SET_INFO: ShaderSource = ShaderSource::packed("set_info", 74);
+pub(crate) const SET_TO_ARRAY: ShaderSource = ShaderSource::packed("set_to_array", 75);
+pub(crate) const SET_CONTAINS: ShaderSource = ShaderSource::packed("set_contains", 76);
+pub(crate) const SET_FILTER: ShaderSource = ShaderSource::packed("set_filter", 77);
+pub(crate) const SET_COMPACT: ShaderSource = ShaderSource::packed("set_compact", 78);
+const SORT_HISTOGRAM_SCAN: ShaderSource = ShaderSource::packed("sort_histogram_scan", 79);
+const SORT_ONESWEEP_K32_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0_clock", 80);
+const SORT_ONESWEEP_K32_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1_clock", 81);
+const SORT_ONESWEEP_K64_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0_clock", 82);
+const SORT_ONESWEEP_K64_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1_clock", 83);
+const SORT_HISTOGRAM_K32: ShaderSource = ShaderSource::packed("sort_histogram_k32", 84);
+const SORT_UPSWEEP_K32: ShaderSource = ShaderSource::packed("sort_upsweep_k32", 85);
+const SORT_ONESWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0", 86);
+const SORT_DOWNSWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v0", 87);
+const SORT_SMALL_K32_V0: ShaderSource = ShaderSource::packed("sort_small_k32_v0", 88);
+const SORT_RESIDENT_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_k32_v0", 89);
+const SORT_RESIDENT_ALL_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v0", 90);
+const SORT_ONESWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1", 91);
+const SORT_DOWNSWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v1", 92);
+const SORT_SMALL_K32_V1: ShaderSource = ShaderSource::packed("sort_small_k32_v1", 93);
+const SORT_RESIDENT_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_k32_v1", 94);
+const SORT_RESIDENT_ALL_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v1", 95);
+const SORT_ONESWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v2", 96);
+const SORT_DOWNSWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v2", 97);
+const SORT_SMALL_K32_V2: ShaderSource = ShaderSource::packed("sort_small_k32_v2", 98);
+const SORT_RESIDENT_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_k32_v2", 99);
+const SORT_RESIDENT_ALL_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v2", 100);
+const SORT_HISTOGRAM_K64: ShaderSource = ShaderSource::packed("sort_histogram_k64", 101);
+const SORT_UPSWEEP_K64: ShaderSource = ShaderSource::packed("sort_upsweep_k64", 102);
+const SORT_ONESWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0", 103);
+const SORT_DOWNSWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v0", 104);
+const SORT_SMALL_K64_V0: ShaderSource = ShaderSource::packed("sort_small_k64_v0", 105);
+const SORT_RESIDENT_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_k64_v0", 106);
+const SORT_RESIDENT_ALL_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v0", 107);
+const SORT_BLOCK_MERGE_K64_V0: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v0", 108);
+const SORT_ONESWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1", 109);
+const SORT_DOWNSWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v1", 110);
+const SORT_SMALL_K64_V1: ShaderSource = ShaderSource::packed("sort_small_k64_v1", 111);
+const SORT_RESIDENT_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_k64_v1", 112);
+const SORT_RESIDENT_ALL_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v1", 113);
+const SORT_BLOCK_MERGE_K64_V1: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v1", 114);
+const SORT_ONESWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v2", 115);
+const SORT_DOWNSWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v2", 116);
+const SORT_SMALL_K64_V2: ShaderSource = ShaderSource::packed("sort_small_k64_v2", 117);
+const SORT_RESIDENT_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_k64_v2", 118);
+const SORT_RESIDENT_ALL_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v2", 119);
+const SORT_BLOCK_MERGE_K64_V2: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v2", 120);
+const SPLIT_OFFSETS: ShaderSource = ShaderSource::packed("split_offsets", 121);
+const SPLIT_ONESWEEP_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k32_splitters", 122);
+const SPLIT_SPLITTER_INDEX_K32: ShaderSource = ShaderSource::packed("split_splitter_index_k32", 123);
+const SPLIT_BUCKET_STARTS_K32_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_bits", 124);
+const SPLIT_BUCKET_STARTS_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_splitters", 125);
+const SPLIT_ONESWEEP_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v0_splitters", 126);
+const SPLIT_ONESWEEP_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v1_splitters", 127);
+const SPLIT_ONESWEEP_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v2_splitters", 128);
+const SPLIT_ONESWEEP_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k64_splitters", 129);
+const SPLIT_SPLITTER_INDEX_K64: ShaderSource = ShaderSource::packed("split_splitter_index_k64", 130);
+const SPLIT_BUCKET_STARTS_K64_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_bits", 131);
+const SPLIT_BUCKET_STARTS_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_splitters", 132);
+const SPLIT_ONESWEEP_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v0_splitters", 133);
+const SPLIT_ONESWEEP_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v1_splitters", 134);
+const SPLIT_ONESWEEP_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v2_splitters", 135);
+const SPLIT_HISTOGRAM_K32_BITS: ShaderSource = ShaderSource::packed("split_histogram_k32_bits", 136);
+const SPLIT_TILE_COUNT_K32_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k32_bits", 137);
+const SPLIT_SMALL_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v0_bits", 138);
+const SPLIT_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_bits", 139);
+const SPLIT_TILE_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_bits", 140);
+const SPLIT_SMALL_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v1_bits", 141);
+const SPLIT_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_bits", 142);
+const SPLIT_TILE_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_bits", 143);
+const SPLIT_SMALL_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v2_bits", 144);
+const SPLIT_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_bits", 145);
+const SPLIT_TILE_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_bits", 146);
+const SPLIT_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k32_splitters", 147);
+const SPLIT_TILE_COUNT_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k32_splitters", 148);
+const SPLIT_SMALL_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v0_splitters", 149);
+const SPLIT_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_splitters", 150);
+const SPLIT_TILE_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_splitters", 151);
+const SPLIT_SMALL_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v1_splitters", 152);
+const SPLIT_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_splitters", 153);
+const SPLIT_TILE_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_splitters", 154);
+const SPLIT_SMALL_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v2_splitters", 155);
+const SPLIT_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_splitters", 156);
+const SPLIT_TILE_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_splitters", 157);
+const SPLIT_HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("split_histogram_k32_ids", 158);
+const SPLIT_TILE_COUNT_K32_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k32_ids", 159);
+const SPLIT_SMALL_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v0_ids", 160);
+const SPLIT_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_ids", 161);
+const SPLIT_TILE_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_ids", 162);
+const SPLIT_SMALL_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v1_ids", 163);
+const SPLIT_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_ids", 164);
+const SPLIT_TILE_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_ids", 165);
+const SPLIT_SMALL_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v2_ids", 166);
+const SPLIT_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_ids", 167);
+const SPLIT_TILE_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_ids", 168);
+const SPLIT_HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("split_histogram_k64_bits", 169);
+const SPLIT_TILE_COUNT_K64_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k64_bits", 170);
+const SPLIT_SMALL_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v0_bits", 171);
+const SPLIT_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_bits", 172);
+const SPLIT_TILE_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_bits", 173);
+const SPLIT_SMALL_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v1_bits", 174);
+const SPLIT_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_bits", 175);
+const SPLIT_TILE_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_bits", 176);
+const SPLIT_SMALL_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v2_bits", 177);
+const SPLIT_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_bits", 178);
+const SPLIT_TILE_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_bits", 179);
+const SPLIT_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k64_splitters", 180);
+const SPLIT_TILE_COUNT_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k64_splitters", 181);
+const SPLIT_SMALL_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v0_splitters", 182);
+const SPLIT_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_splitters", 183);
+const SPLIT_TILE_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_splitters", 184);
+const SPLIT_SMALL_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v1_splitters", 185);
+const SPLIT_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_splitters", 186);
+const SPLIT_TILE_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_splitters", 187);
+const SPLIT_SMALL_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v2_splitters", 188);
+const SPLIT_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_splitters", 189);
+const SPLIT_TILE_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_splitters", 190);
+const SPLIT_HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("split_histogram_k64_ids", 191);
+const SPLIT_TILE_COUNT_K64_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k64_ids", 192);
+const SPLIT_SMALL_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v0_ids", 193);
+const SPLIT_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_ids", 194);
+const SPLIT_TILE_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_ids", 195);
+const SPLIT_SMALL_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v1_ids", 196);
+const SPLIT_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_ids", 197);
+const SPLIT_TILE_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_ids", 198);
+const SPLIT_SMALL_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v2_ids", 199);
+const SPLIT_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_ids", 200);
+const SPLIT_TILE_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_ids", 201);
+const MERGE_PARTITION_K32: ShaderSource = ShaderSource::packed("merge_partition_k32", 202);
+const MERGE_CHECK_K32: ShaderSource = ShaderSource::packed("merge_check_k32", 203);
+const MERGE_SETOP_COUNT_K32: ShaderSource = ShaderSource::packed("merge_setop_count_k32", 204);
+const MERGE_SETOP_WRITE_K32: ShaderSource = ShaderSource::packed("merge_setop_write_k32", 205);
+const MERGE_SETOP_LOOKBACK_K32: ShaderSource = ShaderSource::packed("merge_setop_lookback_k32", 206);
+const MERGE_MERGE_K32_V0: ShaderSource = ShaderSource::packed("merge_merge_k32_v0", 207);
+const MERGE_BLOCKSORT_K32_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v0", 208);
+const MERGE_FUSED_K32_V0: ShaderSource = ShaderSource::packed("merge_fused_k32_v0", 209);
+const MERGE_MERGE_K32_V1: ShaderSource = ShaderSource::packed("merge_merge_k32_v1", 210);
+const MERGE_BLOCKSORT_K32_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v1", 211);
+const MERGE_FUSED_K32_V1: ShaderSource = ShaderSource::packed("merge_fused_k32_v1", 212);
+const MERGE_MERGE_K32_V2: ShaderSource = ShaderSource::packed("merge_merge_k32_v2", 213);
+const MERGE_BLOCKSORT_K32_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v2", 214);
+const MERGE_FUSED_K32_V2: ShaderSource = ShaderSource::packed("merge_fused_k32_v2", 215);
+const MERGE_PARTITION_K64: ShaderSource = ShaderSource::packed("merge_partition_k64", 216);
+const MERGE_CHECK_K64: ShaderSource = ShaderSource::packed("merge_check_k64", 217);
+const MERGE_SETOP_COUNT_K64: ShaderSource = ShaderSource::packed("merge_setop_count_k64", 218);
+const MERGE_SETOP_WRITE_K64: ShaderSource = ShaderSource::packed("merge_setop_write_k64", 219);
+const MERGE_SETOP_LOOKBACK_K64: ShaderSource = ShaderSource::packed("merge_setop_lookback_k64", 220);
+const MERGE_MERGE_K64_V0: ShaderSource = ShaderSource::packed("merge_merge_k64_v0", 221);
+const MERGE_BLOCKSORT_K64_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v0", 222);
+const MERGE_FUSED_K64_V0: ShaderSource = ShaderSource::packed("merge_fused_k64_v0", 223);
+const MERGE_MERGE_K64_V1: ShaderSource = ShaderSource::packed("merge_merge_k64_v1", 224);
+const MERGE_BLOCKSORT_K64_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v1", 225);
+const MERGE_FUSED_K64_V1: ShaderSource = ShaderSource::packed("merge_fused_k64_v1", 226);
+const MERGE_MERGE_K64_V2: ShaderSource = ShaderSource::packed("merge_merge_k64_v2", 227);
+const MERGE_BLOCKSORT_K64_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v2", 228);
+const MERGE_FUSED_K64_V2: ShaderSource = ShaderSource::packed("merge_fused_k64_v2", 229);
 
 /// The radix sort's kernels (glsl/sort/).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -342,6 +352,8 @@ pub(crate) enum HashOp {
     Erase,
     /// Every live entry.
     Retrieve,
+    /// Insert or apply an operation to the stored value (group-by).
+    Apply,
 }
 
 /// Value width of a hash map (VALUE_BITS).
@@ -687,7 +699,7 @@ pub(crate) fn merge(kernel: MergeKernel, key: KeyBits, values: ValueWords) -> Op
 }
 
 /// The hash family, indexed by [HashOp][KeyBits][HashValueBits][HashCas][HashBucketBytes].
-static HASH_TABLE: [Option<ShaderSource>; 80] = [
+static HASH_TABLE: [Option<ShaderSource>; 96] = [
     Some(HASH_INSERT_K32V32_B32),
     Some(HASH_INSERT_K32V32_B64),
     Some(HASH_INSERT_K32V32_PACKED_B32),
@@ -768,6 +780,22 @@ static HASH_TABLE: [Option<ShaderSource>; 80] = [
     Some(HASH_RETRIEVE_K64V64_B64),
     None,
     None,
+    Some(HASH_APPLY_K32V32_B32),
+    Some(HASH_APPLY_K32V32_B64),
+    Some(HASH_APPLY_K32V32_PACKED_B32),
+    Some(HASH_APPLY_K32V32_PACKED_B64),
+    Some(HASH_APPLY_K32V64_B32),
+    Some(HASH_APPLY_K32V64_B64),
+    None,
+    None,
+    Some(HASH_APPLY_K64V32_B32),
+    Some(HASH_APPLY_K64V32_B64),
+    None,
+    None,
+    Some(HASH_APPLY_K64V64_B32),
+    Some(HASH_APPLY_K64V64_B64),
+    None,
+    None,
 ];
 
 /// The hash map's permutation of `op` for a layout, where one exists.
@@ -807,6 +835,11 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     HASH_RETRIEVE_K32V64_B32,
     HASH_RETRIEVE_K64V32_B32,
     HASH_RETRIEVE_K64V64_B32,
+    HASH_APPLY_K32V32_PACKED_B32,
+    HASH_APPLY_K32V32_B32,
+    HASH_APPLY_K32V64_B32,
+    HASH_APPLY_K64V32_B32,
+    HASH_APPLY_K64V64_B32,
     HASH_INSERT_K32V32_PACKED_B64,
     HASH_INSERT_K32V32_B64,
     HASH_INSERT_K32V64_B64,
@@ -829,6 +862,11 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     HASH_RETRIEVE_K32V64_B64,
     HASH_RETRIEVE_K64V32_B64,
     HASH_RETRIEVE_K64V64_B64,
+    HASH_APPLY_K32V32_PACKED_B64,
+    HASH_APPLY_K32V32_B64,
+    HASH_APPLY_K32V64_B64,
+    HASH_APPLY_K64V32_B64,
+    HASH_APPLY_K64V64_B64,
     HASH_META,
     SET_CLASSIFY,
     SET_BOUNDARIES,
@@ -1011,6 +1049,16 @@ pub(super) const PUSH_CONSTANT_MEMBERS: &[&[(&str, u32)]] = &[
     &[("input_addr", 0), ("output_addr", 8), ("aux_addr", 16), ("count_addr", 24), ("count", 32), ("max_count", 36), ("inclusive", 40), ("tiles_per_partition", 44), ("num_partitions", 48), ("flags", 52)],
     &[("input_addr", 0), ("output_addr", 8), ("aux_addr", 16), ("count_addr", 24), ("count", 32), ("max_count", 36), ("inclusive", 40), ("tiles_per_partition", 44), ("num_partitions", 48), ("flags", 52)],
     &[("input_addr", 0), ("output_addr", 8), ("aux_addr", 16), ("count_addr", 24), ("count", 32), ("max_count", 36), ("inclusive", 40), ("tiles_per_partition", 44), ("num_partitions", 48), ("flags", 52)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
