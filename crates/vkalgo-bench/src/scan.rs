@@ -11,13 +11,12 @@ use std::time::Instant;
 use vkalgo::ash::vk;
 use vkalgo::scan::reference;
 use vkalgo::{
-    Context, ElementCount, GpuBuffer, MemoryLocation, Result, ScanArgs, ScanDesc, ScanOp, ScanPath,
-    ScanTuning,
+    Context, ElementCount, GpuBuffer, Result, ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning,
 };
-use vkalgo_bench::harness::report::{self, rate};
+use vkalgo_bench::harness::report::{self, gbs, rate, Table};
 use vkalgo_bench::harness::{
-    axis, download, flag, median, random_u32, random_values, sized, upload, yardstick, Axis, Options,
-    RandomFill, Timer, MAX_BATCH,
+    axis, download, flag, median, pairs, random_u32, random_values, sized, upload, verified, Axis, Bench,
+    Options, RandomFill, Timing, MAX_BATCH,
 };
 
 const AXES: &[Axis] = &[
@@ -50,48 +49,36 @@ const PATHS: &[(&str, ScanPath)] = &[
 
 /// The tunings of the run: each `--tuning` entry with each spin limit.
 fn tunings(o: &Options) -> Vec<Option<ScanTuning>> {
-    let mut given: Vec<Option<ScanTuning>> = o
-        .tunings("tuning")
-        .into_iter()
-        .map(|(workgroup_size, vecs_per_thread, _)| {
-            Some(ScanTuning {
-                workgroup_size,
-                vecs_per_thread,
-                lookback_spins: 0,
-            })
+    let mut given = o.tuning_choices("tuning", |workgroup_size, vecs_per_thread, _| {
+        Some(ScanTuning {
+            workgroup_size,
+            vecs_per_thread,
+            lookback_spins: 0,
         })
-        .collect();
+    });
     if given.is_empty() {
         given.push(None);
     }
     let spins: Vec<u32> = o.list("spins");
-    given
-        .iter()
-        .flat_map(|t| {
-            spins.iter().map(move |&spins| match (t, spins) {
-                (t, 0) => *t,
-                (Some(t), spins) => Some(ScanTuning {
-                    lookback_spins: spins,
-                    ..*t
-                }),
-                (None, spins) => Some(ScanTuning {
-                    workgroup_size: 256,
-                    vecs_per_thread: 4,
-                    lookback_spins: spins,
-                }),
-            })
+    pairs(&given, &spins)
+        .map(|(t, spins)| match (t, spins) {
+            (t, 0) => t,
+            (Some(t), spins) => Some(ScanTuning {
+                lookback_spins: spins,
+                ..t
+            }),
+            (None, spins) => Some(ScanTuning {
+                workgroup_size: 256,
+                vecs_per_thread: 4,
+                lookback_spins: spins,
+            }),
         })
         .collect()
 }
 
-/// Runs the scan benchmark with the command-line arguments after `scan`.
-pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
-    let o = Options::parse(ctx, "scan", AXES, args);
-    let sizes: Vec<u32> = o.list("sizes");
-    let reps = o.get("reps", 1usize).clamp(1, MAX_BATCH as usize) as u32;
-    let fixed = o.flag("fixed-input");
-    let paths: Vec<(ScanPath, bool)> = o
-        .names("paths")
+/// The `--paths` entries: each path, and whether its plan keeps its scratch zeroed (`+z`).
+fn paths(o: &Options) -> Vec<(ScanPath, bool)> {
+    o.names("paths")
         .iter()
         .filter_map(|p| {
             let (name, kept) = p.strip_suffix("+z").map_or((p.as_str(), false), |n| (n, true));
@@ -100,21 +87,17 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 .find(|(n, _)| *n == name)
                 .map(|&(_, path)| (path, kept))
         })
-        .collect();
-    let timer = Timer::new(ctx)?;
-    let yard = yardstick(ctx, &timer)?;
-    // The scan's buffers are allocated once and reused for every size (as an engine would).
-    let buffer_bytes = ((1u64 << sizes.iter().copied().max().unwrap_or(20)) * 4).max(16);
-    let in_buf = GpuBuffer::new(ctx, buffer_bytes, MemoryLocation::GpuOnly, "bench in")?;
-    let out_buf = GpuBuffer::new(ctx, buffer_bytes, MemoryLocation::GpuOnly, "bench out")?;
-    let fill = RandomFill::new(ctx)?;
-    let mut batch_seed = 0u32;
+        .collect()
+}
+
+/// The scan's table (its title says where the input of each repetition comes from).
+fn table(fixed: bool) -> Table {
     let input_text = if fixed {
         "one upload, scanned every repetition"
     } else {
         "fresh random values written before each repetition"
     };
-    let table = report::table(
+    report::table(
         &format!("scan_exclusive_u32 (bytes moved per element: 8; input: {input_text})"),
         &[
             "path",
@@ -127,19 +110,88 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             "scratch bytes",
             "verified",
         ],
-    );
+    )
+}
+
+/// The variant a row reports: the path the plan took (`_kept_zeroed`: `+z`).
+fn variant(desc: &ScanDesc, plan: &ScanPlan) -> String {
+    let variant = match desc.path {
+        ScanPath::Auto => "auto",
+        ScanPath::Small => "small",
+        _ if plan.path() == ScanPath::Lookback => "lookback",
+        _ => "reduce_then_scan",
+    };
+    format!(
+        "{variant}{}",
+        if desc.keep_scratch_zeroed {
+            "_kept_zeroed"
+        } else {
+            ""
+        }
+    )
+}
+
+/// The tuning a row reports (`default`: the plan's own).
+fn tuning_text(tuning: Option<ScanTuning>) -> String {
+    tuning.map_or("default".to_string(), |t| {
+        if t.lookback_spins == 0 {
+            format!("{}x{}", t.workgroup_size, t.vecs_per_thread)
+        } else {
+            format!("{}x{}s{}", t.workgroup_size, t.vecs_per_thread, t.lookback_spins)
+        }
+    })
+}
+
+/// The scan benchmark's run: the session, the buffers (allocated once at the largest size and
+/// reused for every size, as an engine would), the fill of fresh input, the table.
+struct Scan<'a> {
+    b: Bench<'a>,
+    reps: u32,
+    fixed: bool,
+    in_buf: GpuBuffer,
+    out_buf: GpuBuffer,
+    fill: RandomFill<'a>,
+    /// Seeds of the fresh-input batches so far (never repeated within a run).
+    batch_seed: u32,
+    table: Table,
+}
+
+/// Runs the scan benchmark with the command-line arguments after `scan`.
+pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
+    let o = Options::parse(ctx, "scan", AXES, args);
+    let sizes: Vec<u32> = o.list("sizes");
+    let fixed = o.flag("fixed-input");
+    let (paths, tunings) = (paths(&o), tunings(&o));
+    let b = Bench::new(ctx)?;
+    let buffer_bytes = ((1u64 << sizes.iter().copied().max().unwrap_or(20)) * 4).max(16);
+    let mut scan = Scan {
+        reps: o.get("reps", 1usize).clamp(1, MAX_BATCH as usize) as u32,
+        fixed,
+        in_buf: b.buffer(buffer_bytes, "bench in")?,
+        out_buf: b.buffer(buffer_bytes, "bench out")?,
+        fill: RandomFill::new(ctx)?,
+        batch_seed: 0,
+        table: table(fixed),
+        b,
+    };
     for &log2 in &sizes {
+        scan.size(log2, &paths, &tunings)?;
+    }
+    Ok(())
+}
+
+impl Scan<'_> {
+    /// The cases of 2^log2 elements: the copy on the scan's buffers, then each path and tuning.
+    fn size(&mut self, log2: u32, paths: &[(ScanPath, bool)], tunings: &[Option<ScanTuning>]) -> Result<()> {
         let n = 1usize << log2;
         let input = random_u32(n, log2 as u64 * 1000 + 1);
-        let fixed_expected = reference::scan_u32(&input, ScanOp::Exclusive);
-        let (scan_in, scan_out) = (
-            in_buf.sub_range(0, n as u64 * 4),
-            out_buf.sub_range(0, n as u64 * 4),
-        );
-        upload(ctx, &in_buf, &input)?;
-        yard.check_buffers(ctx, &timer, "scan", n as u64, &scan_in, &scan_out)?;
-        for &(path, kept) in &paths {
-            for tuning in tunings(&o) {
+        let expected = reference::scan_u32(&input, ScanOp::Exclusive);
+        let bytes = n as u64 * 4;
+        let (scan_in, scan_out) = (self.in_buf.sub_range(0, bytes), self.out_buf.sub_range(0, bytes));
+        upload(self.b.ctx, &self.in_buf, &input)?;
+        self.b.check_buffers("scan", n as u64, &scan_in, &scan_out)?;
+        for &(path, kept) in paths {
+            for &tuning in tunings {
                 let desc = ScanDesc {
                     op: ScanOp::Exclusive,
                     path,
@@ -147,107 +199,99 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                     tuning,
                     keep_scratch_zeroed: kept,
                 };
-                let plan = match ctx.scan_plan(&desc) {
-                    Ok(plan) => plan,
-                    Err(e) => {
-                        table.line(&format!("| {path:?} | - | 2^{log2} | skipped: {e} |"));
-                        continue;
-                    }
-                };
-                let scratch_bytes = plan.memory_requirements().scratch.size;
-                let scratch = GpuBuffer::new(ctx, scratch_bytes, MemoryLocation::GpuOnly, "bench scratch")?;
-                if kept {
-                    // Zeroed once; every scan of the plan leaves it zeroed.
-                    ctx.submit_and_wait(|cmd| unsafe {
-                        ctx.device()
-                            .cmd_fill_buffer(cmd, scratch.buffer(), 0, vk::WHOLE_SIZE, 0);
-                        Ok(())
-                    })?;
-                }
-                let args = ScanArgs {
-                    input: scan_in,
-                    output: scan_out,
-                    scratch: scratch.range(),
-                    count: ElementCount::Direct(n as u64),
-                };
-                let wall = Instant::now();
-                if fixed {
-                    // The fresh-input runs overwrite the uploaded input.
-                    upload(ctx, &in_buf, &input)?;
-                }
-                let refill = |cmd: vk::CommandBuffer, seed: u32| {
-                    if !fixed {
-                        unsafe { fill.record(cmd, in_buf.address(), n as u64, seed) };
-                    }
-                    Ok(())
-                };
-                // The yardstick's warm-up, 3 repetitions, then the timed ones.
-                yard.warm(ctx, &timer)?;
-                for (count, timed) in [(3, false), (reps, true)] {
-                    batch_seed += 1;
-                    let seed = batch_seed;
-                    let times = timer.time_each(
-                        count,
-                        |cmd, rep| refill(cmd, RandomFill::seed(seed, rep)),
-                        |cmd, _| unsafe { plan.record(cmd, &args) },
-                    )?;
-                    if !timed {
-                        continue;
-                    }
-                    let got: Vec<u32> = download(ctx, &out_buf, n)?;
-                    let verified = if fixed {
-                        got == fixed_expected
-                    } else {
-                        let last = random_values(n, RandomFill::seed(seed, reps - 1));
-                        got == reference::scan_u32(&last, ScanOp::Exclusive)
-                    };
-                    let ms = median(times);
-                    let gbs = 8.0 * n as f64 / (ms * 1e-3) / 1e9;
-                    let variant = match path {
-                        ScanPath::Auto => "auto",
-                        ScanPath::Small => "small",
-                        _ if plan.path() == ScanPath::Lookback => "lookback",
-                        _ => "reduce_then_scan",
-                    };
-                    let variant = format!("{variant}{}", if kept { "_kept_zeroed" } else { "" });
-                    let tuning_text = desc.tuning.map_or("default".to_string(), |t| {
-                        if t.lookback_spins == 0 {
-                            format!("{}x{}", t.workgroup_size, t.vecs_per_thread)
-                        } else {
-                            format!("{}x{}s{}", t.workgroup_size, t.vecs_per_thread, t.lookback_spins)
-                        }
-                    });
-                    table.row(&[
-                        variant.clone(),
-                        tuning_text.clone(),
-                        format!("2^{log2}"),
-                        format!("{ms:.4}"),
-                        format!("{:.1}", rate(n as u64, ms)),
-                        format!("{gbs:.0}"),
-                        format!("{:.0}%", 100.0 * gbs / yard.gbs),
-                        scratch_bytes.to_string(),
-                        if verified { "yes" } else { "NO" }.to_string(),
-                    ]);
-                    let suffix = desc.tuning.map_or(String::new(), |_| format!("_{tuning_text}"));
-                    let extra = scratch_bytes.to_string();
-                    report::result(
-                        "scan_exclusive_u32",
-                        &format!("{variant}{suffix}"),
-                        n as u64,
-                        ms,
-                        rate(n as u64, ms),
-                        &extra,
-                    );
-                    if !verified {
-                        eprintln!(
-                            "MISMATCH: {variant} {tuning_text} n={n} (wall {:?})",
-                            wall.elapsed()
-                        );
-                        std::process::exit(1);
-                    }
+                let cells = [format!("{path:?}"), "-".into(), format!("2^{log2}")];
+                if let Some(plan) = self.table.or_skip(self.b.ctx.scan_plan(&desc), &cells) {
+                    self.case(log2, &input, &expected, &desc, &plan)?;
                 }
             }
         }
+        Ok(())
     }
-    Ok(())
+
+    /// One case: its scratch, the warm-ups and the timed repetitions, the check against the CPU
+    /// scan of the last repetition's input, the row and the record; exits on a wrong result.
+    fn case(
+        &mut self,
+        log2: u32,
+        input: &[u32],
+        expected: &[u32],
+        desc: &ScanDesc,
+        plan: &ScanPlan,
+    ) -> Result<()> {
+        let (ctx, n) = (self.b.ctx, 1usize << log2);
+        let scratch_bytes = plan.memory_requirements().scratch.size;
+        let scratch = self.b.buffer(scratch_bytes, "bench scratch")?;
+        if desc.keep_scratch_zeroed {
+            // Zeroed once; every scan of the plan leaves it zeroed.
+            ctx.submit_and_wait(|cmd| unsafe {
+                ctx.device()
+                    .cmd_fill_buffer(cmd, scratch.buffer(), 0, vk::WHOLE_SIZE, 0);
+                Ok(())
+            })?;
+        }
+        let args = ScanArgs {
+            input: self.in_buf.sub_range(0, n as u64 * 4),
+            output: self.out_buf.sub_range(0, n as u64 * 4),
+            scratch: scratch.range(),
+            count: ElementCount::Direct(n as u64),
+        };
+        let wall = Instant::now();
+        if self.fixed {
+            // The fresh-input runs overwrite the uploaded input.
+            upload(ctx, &self.in_buf, input)?;
+        }
+        // The warm-up batch fills with the seeds of batch_seed + 1, the timed one of + 2.
+        let (fill, fixed, addr, seed) = (&self.fill, self.fixed, self.in_buf.address(), self.batch_seed);
+        self.batch_seed += 2;
+        let refill = |cmd, timed: bool, rep| {
+            if !fixed {
+                let seed = RandomFill::seed(seed + 1 + timed as u32, rep);
+                unsafe { fill.record(cmd, addr, n as u64, seed) };
+            }
+            Ok(())
+        };
+        let timing = Timing::warm_then_warmup(3, self.reps as usize);
+        let times = self
+            .b
+            .time(timing, refill, |cmd, _| unsafe { plan.record(cmd, &args) })?;
+        let got: Vec<u32> = download(ctx, &self.out_buf, n)?;
+        let ok = if self.fixed {
+            got == expected
+        } else {
+            let last = random_values(n, RandomFill::seed(seed + 2, self.reps - 1));
+            got == reference::scan_u32(&last, ScanOp::Exclusive)
+        };
+        let (variant, tuning_text) = (variant(desc, plan), tuning_text(desc.tuning));
+        let ms = median(times);
+        let gbs = gbs(8.0 * n as f64, ms);
+        self.table.row(&[
+            variant.clone(),
+            tuning_text.clone(),
+            format!("2^{log2}"),
+            format!("{ms:.4}"),
+            format!("{:.1}", rate(n as u64, ms)),
+            format!("{gbs:.0}"),
+            format!("{:.0}%", 100.0 * gbs / self.b.yard.gbs),
+            scratch_bytes.to_string(),
+            verified(ok),
+        ]);
+        let suffix = desc.tuning.map_or(String::new(), |_| format!("_{tuning_text}"));
+        let (variant_suffixed, extra) = (format!("{variant}{suffix}"), scratch_bytes.to_string());
+        report::result(
+            "scan_exclusive_u32",
+            &variant_suffixed,
+            n as u64,
+            ms,
+            rate(n as u64, ms),
+            &extra,
+        );
+        if !ok {
+            eprintln!(
+                "MISMATCH: {variant} {tuning_text} n={n} (wall {:?})",
+                wall.elapsed()
+            );
+            std::process::exit(1);
+        }
+        Ok(())
+    }
 }

@@ -5,6 +5,7 @@
 //! tables, `RESULT` records, the device page and CSV).
 
 mod args;
+mod case;
 mod fresh;
 pub mod report;
 mod timer;
@@ -12,6 +13,7 @@ mod transfer;
 mod yardstick;
 
 pub use args::{axis, flag, sized, Axis, Options};
+pub use case::{pairs, verified, Bench, Timing, Verdicts};
 
 pub use fresh::{mix32, random_values, RandomFill};
 pub use timer::{pass_times, print_pass_times, Timer, MAX_BATCH};
