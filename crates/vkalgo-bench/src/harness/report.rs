@@ -52,6 +52,11 @@ pub fn table(title: &str, columns: &[&str]) -> Table {
     }
 }
 
+/// Starts a table whose header is written as it prints (`"a | b | c"`): see [`table`].
+pub fn table_of(title: &str, header: &str) -> Table {
+    table(title, &header.split(" | ").collect::<Vec<_>>())
+}
+
 impl Table {
     /// A row of cells (fewer than the columns for a row that says why a case was skipped).
     pub fn row(&self, cells: &[String]) {
