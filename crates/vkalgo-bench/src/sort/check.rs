@@ -1,7 +1,11 @@
 //! The sort benchmark's data and checks: random keys, their ranks, the verification of a
 //! sorted output, the per-dispatch times.
 
-use super::*;
+use ash::vk;
+use vkalgo::sort::reference::rank_key;
+use vkalgo::sort::ONESWEEP_STATS_OFFSET;
+use vkalgo::{Context, GpuBuffer, KeyType, Result, SortArgs, ValueType};
+use vkalgo_bench::harness::{download, random_u32, Timer};
 
 /// Random keys as raw words: 4-byte keys one word per key, 8-byte keys two (floats with the
 /// exponent's top bit clear: finite). `key_bits` other than 0 keeps each key below
