@@ -115,6 +115,29 @@ impl<'a> Bench<'a> {
         Ok(median(times))
     }
 
+    /// Records `count` repetitions in one submission, each: `prep` (untimed), then `work`
+    /// between two timestamps, then a full barrier. Returns each repetition's milliseconds of
+    /// `work` alone.
+    pub fn time_regions(
+        &self,
+        count: u32,
+        mut prep: impl FnMut(vk::CommandBuffer, u32) -> Result<()>,
+        mut work: impl FnMut(vk::CommandBuffer, u32) -> Result<()>,
+    ) -> Result<Vec<f64>> {
+        let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
+        let stages = vk::PipelineStageFlags::ALL_COMMANDS;
+        self.timer.regions(|cmd, mark| {
+            for rep in 0..count {
+                prep(cmd, rep)?;
+                mark(cmd);
+                work(cmd, rep)?;
+                mark(cmd);
+                unsafe { self.ctx.memory_barrier(cmd, stages, all, stages, all) };
+            }
+            Ok(())
+        })
+    }
+
     /// Prints each pass of `record`'s recording with its GPU time (`--pass-times`).
     pub fn pass_times(&self, record: impl FnMut(vk::CommandBuffer) -> Result<()>) -> Result<()> {
         print_pass_times(self.ctx, &self.timer, record)
