@@ -5,7 +5,7 @@
 use ash::vk;
 use vkalgo::{BufferRange, Context, GpuBuffer, MemoryLocation, Result};
 
-use super::{median, print_pass_times, yardstick, Timer, Yardstick, MAX_BATCH};
+use super::{full_barrier, median, print_pass_times, yardstick, Timer, Yardstick, MAX_BATCH};
 
 /// How one case is timed: untimed repetitions, then the timed ones in one submission.
 #[derive(Clone, Copy)]
@@ -124,15 +124,13 @@ impl<'a> Bench<'a> {
         mut prep: impl FnMut(vk::CommandBuffer, u32) -> Result<()>,
         mut work: impl FnMut(vk::CommandBuffer, u32) -> Result<()>,
     ) -> Result<Vec<f64>> {
-        let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
-        let stages = vk::PipelineStageFlags::ALL_COMMANDS;
         self.timer.regions(|cmd, mark| {
             for rep in 0..count {
                 prep(cmd, rep)?;
                 mark(cmd);
                 work(cmd, rep)?;
                 mark(cmd);
-                unsafe { self.ctx.memory_barrier(cmd, stages, all, stages, all) };
+                unsafe { full_barrier(self.ctx, cmd) };
             }
             Ok(())
         })

@@ -17,7 +17,7 @@ pub use args::{axis, flag, sized, Axis, Options};
 pub use case::{pairs, verified, Bench, Timing, Verdicts};
 
 pub use fresh::{mix32, random_values, RandomFill};
-pub use timer::{pass_times, print_pass_times, Timer, MAX_BATCH};
+pub use timer::{full_barrier, pass_times, print_pass_times, Timer, MAX_BATCH};
 pub use transfer::{download, random_u32, upload, STAGING_BYTES};
 pub use yardstick::{print_copy_checks, yardstick, Yardstick};
 

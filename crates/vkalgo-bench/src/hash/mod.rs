@@ -18,7 +18,7 @@
 use ash::vk;
 use vkalgo::{Context, GpuBuffer, HashTuning, Result};
 use vkalgo_bench::harness::report;
-use vkalgo_bench::harness::{axis, flag, sized, upload, Axis, Bench, Timer};
+use vkalgo_bench::harness::{axis, flag, full_barrier, sized, upload, Axis, Bench, Timer};
 
 mod churn;
 mod map;
@@ -115,9 +115,7 @@ fn unique_keys(n: usize, salt: u32) -> Vec<u32> {
 
 /// A full barrier: everything before it completes and is visible before what follows.
 fn all_commands_barrier(ctx: &Context, cmd: vk::CommandBuffer) {
-    let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
-    let stages = vk::PipelineStageFlags::ALL_COMMANDS;
-    unsafe { ctx.memory_barrier(cmd, stages, all, stages, all) };
+    unsafe { full_barrier(ctx, cmd) };
 }
 
 /// The hash benchmark's run: the session, the options, the N hit keys and N miss keys (in

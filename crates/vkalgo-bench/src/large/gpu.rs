@@ -2,21 +2,7 @@
 //! slice of the CPU threads.
 
 use super::*;
-
-/// Everything earlier in the queue is complete and visible before what follows.
-///
-/// # Safety
-/// `cmd` is recording on `ctx`'s device.
-pub unsafe fn full_barrier(ctx: &Context, cmd: vk::CommandBuffer) {
-    let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
-    ctx.memory_barrier(
-        cmd,
-        vk::PipelineStageFlags::ALL_COMMANDS,
-        all,
-        vk::PipelineStageFlags::ALL_COMMANDS,
-        all,
-    );
-}
+pub use crate::harness::full_barrier;
 
 /// Writes `bytes` bytes at `offset` of `dst`, chunk by chunk: `fill(first_byte, chunk)` fills
 /// each chunk of the staging buffer on the host first.
