@@ -40,8 +40,11 @@ impl Timing {
 
 /// What every benchmark works with: the context, the GPU timer and the process's yardstick.
 pub struct Bench<'a> {
+    /// The device every benchmark of the process runs on.
     pub ctx: &'a Context,
+    /// The GPU timestamps of this benchmark's measurements.
     pub timer: Timer<'a>,
+    /// The process's yardstick (copy bandwidth, warm-up).
     pub yard: &'static Yardstick,
 }
 
@@ -155,7 +158,7 @@ impl Verdicts {
         verified(ok)
     }
 
-    /// Notes a verdict that is an error message (none: correct) without a cell.
+    /// Notes one result's verdict without making its cell (for rows that say more than `NO`).
     pub fn note(&mut self, ok: bool) {
         self.failed |= !ok;
     }

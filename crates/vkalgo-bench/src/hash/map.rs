@@ -7,7 +7,7 @@ use vkalgo::{
     HashMapDesc, HashTuning, HashValueType, Result,
 };
 use vkalgo_bench::harness::report::{self, rate};
-use vkalgo_bench::harness::{download, median};
+use vkalgo_bench::harness::{download, median, verified};
 
 /// One row of the summary table (and its record).
 pub(super) struct Row {
@@ -27,7 +27,7 @@ impl Row {
             self.n.to_string(),
             format!("{:.3}", self.ms),
             format!("{:.2}", rate(self.n, self.ms)),
-            if self.ok { "yes" } else { "NO" }.to_string(),
+            verified(self.ok),
         ]
     }
 
