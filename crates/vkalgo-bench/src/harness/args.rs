@@ -122,6 +122,34 @@ impl Options {
             .collect()
     }
 
+    /// The entries of axis `name` that parse as `T`, each as `Some`; `None` alone (the plan's or
+    /// the map's own choice) when the axis is empty.
+    pub fn optional<T: FromStr>(&self, name: &str) -> Vec<Option<T>> {
+        let mut given: Vec<Option<T>> = self.list(name).into_iter().map(Some).collect();
+        if self.text(name).is_empty() {
+            given.push(None);
+        }
+        given
+    }
+
+    /// The `--tuning` entries ([`Options::tunings`]) that `make` turns into tunings, each as
+    /// `Some`; `None` alone (the plan's own choice) when the axis is empty.
+    pub fn tuning_choices<T>(
+        &self,
+        name: &str,
+        make: impl Fn(u32, u32, &str) -> Option<T>,
+    ) -> Vec<Option<T>> {
+        let mut given: Vec<Option<T>> = self
+            .tunings(name)
+            .iter()
+            .filter_map(|(wg, per, rest)| make(*wg, *per, rest).map(Some))
+            .collect();
+        if self.text(name).is_empty() {
+            given.push(None);
+        }
+        given
+    }
+
     /// `--tuning` entries such as `512x8,256x16`: (workgroup size, per-invocation count) pairs,
     /// each with what follows a `/` (empty when none); malformed entries are left out.
     pub fn tunings(&self, name: &str) -> Vec<(u32, u32, String)> {

@@ -52,6 +52,11 @@ pub fn table(title: &str, columns: &[&str]) -> Table {
     }
 }
 
+/// Starts a table whose header is written as it prints (`"a | b | c"`): see [`table`].
+pub fn table_of(title: &str, header: &str) -> Table {
+    table(title, &header.split(" | ").collect::<Vec<_>>())
+}
+
 impl Table {
     /// A row of cells (fewer than the columns for a row that says why a case was skipped).
     pub fn row(&self, cells: &[String]) {
@@ -62,6 +67,18 @@ impl Table {
     /// A row written whole (`| a | b |`).
     pub fn line(&self, text: &str) {
         line(text);
+    }
+
+    /// The row of a case that could not run: its first cells, then `skipped: why`.
+    pub fn skip(&self, cells: &[String], why: impl std::fmt::Display) {
+        let mut cells = cells.to_vec();
+        cells.push(format!("skipped: {why}"));
+        self.line(&format!("| {} |", cells.join(" | ")));
+    }
+
+    /// `made`'s value, or `None` after a row saying why the case was skipped ([`Table::skip`]).
+    pub fn or_skip<T>(&self, made: vkalgo::Result<T>, cells: &[String]) -> Option<T> {
+        made.map_err(|e| self.skip(cells, e)).ok()
     }
 }
 
@@ -88,6 +105,11 @@ pub fn result(algo: &str, variant: &str, n: u64, ms: f64, rate: f64, extra: &str
 /// G elements per second of `n` elements in `ms` milliseconds.
 pub fn rate(n: u64, ms: f64) -> f64 {
     n as f64 / (ms * 1e-3) / 1e9
+}
+
+/// GB/s of `bytes` bytes moved in `ms` milliseconds.
+pub fn gbs(bytes: f64, ms: f64) -> f64 {
+    bytes / (ms * 1e-3) / 1e9
 }
 
 /// The device page (`--markdown`): `heading` (device, driver, command), every table and note of

@@ -104,20 +104,29 @@ impl<'a> Timer<'a> {
         mut work: impl FnMut(vk::CommandBuffer, u32) -> Result<()>,
     ) -> Result<Vec<f64>> {
         assert!((1..=MAX_BATCH).contains(&reps));
-        let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
-        let stages = vk::PipelineStageFlags::ALL_COMMANDS;
         self.regions(|cmd, mark| {
             for rep in 0..reps {
                 setup(cmd, rep)?;
-                unsafe { self.ctx.memory_barrier(cmd, stages, all, stages, all) };
+                unsafe { full_barrier(self.ctx, cmd) };
                 mark(cmd);
                 work(cmd, rep)?;
                 mark(cmd);
-                unsafe { self.ctx.memory_barrier(cmd, stages, all, stages, all) };
+                unsafe { full_barrier(self.ctx, cmd) };
             }
             Ok(())
         })
     }
+}
+
+/// Everything earlier in the queue is complete and visible before what follows (the barrier
+/// between every two repetitions of a measurement).
+///
+/// # Safety
+/// `cmd` is recording on `ctx`'s device.
+pub unsafe fn full_barrier(ctx: &Context, cmd: vk::CommandBuffer) {
+    let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
+    let stages = vk::PipelineStageFlags::ALL_COMMANDS;
+    ctx.memory_barrier(cmd, stages, all, stages, all);
 }
 
 /// The passes of `record`'s recording, each as (shader name, GPU milliseconds: from the end of
@@ -131,12 +140,10 @@ pub fn pass_times(
     let mut names = Vec::new();
     let mut runs: Vec<Vec<f64>> = Vec::new();
     for _ in 0..reps.max(1) {
-        let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
-        let stages = vk::PipelineStageFlags::ALL_COMMANDS;
         let stamps = timer.timestamps(|cmd, pool| {
             // SAFETY: the pool's queries were reset in this submission; the marks end below.
             unsafe {
-                ctx.memory_barrier(cmd, stages, all, stages, all);
+                full_barrier(ctx, cmd);
                 ctx.device()
                     .cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 0);
                 ctx.begin_dispatch_marks(pool, 1, TIMESTAMPS);

@@ -170,27 +170,3 @@ pub fn print_copy_checks() {
         ]);
     }
 }
-
-/// The warm-up and the median every algorithm's row reports: `warmup` untimed repetitions of
-/// `setup` then `work`, the yardstick's warm-up, then `reps` timed repetitions (at most
-/// [`MAX_BATCH`], in one submission, full barriers between them). Returns the median
-/// milliseconds of `work` alone.
-pub fn measure(
-    ctx: &Context,
-    timer: &Timer,
-    warmup: u32,
-    reps: usize,
-    mut setup: impl FnMut(ash::vk::CommandBuffer) -> Result<()>,
-    mut work: impl FnMut(ash::vk::CommandBuffer) -> Result<()>,
-) -> Result<f64> {
-    if warmup > 0 {
-        timer.time_each(warmup, |cmd, _| setup(cmd), |cmd, _| work(cmd))?;
-    }
-    yardstick(ctx, timer)?.warm(ctx, timer)?;
-    let reps = reps.clamp(1, MAX_BATCH as usize) as u32;
-    Ok(median(timer.time_each(
-        reps,
-        |cmd, _| setup(cmd),
-        |cmd, _| work(cmd),
-    )?))
-}

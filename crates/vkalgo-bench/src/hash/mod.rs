@@ -16,17 +16,14 @@
 //! values, the first erased keys absent).
 
 use ash::vk;
-use vkalgo::{
-    Context, ElementCount, GpuBuffer, HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap,
-    HashMapDesc, HashTuning, HashValueType, MemoryLocation, Result,
-};
-use vkalgo_bench::harness::report::{self, rate};
-use vkalgo_bench::harness::{axis, download, flag, median, sized, upload, yardstick, Axis, Timer};
+use vkalgo::{Context, GpuBuffer, HashTuning, Result};
+use vkalgo_bench::harness::report;
+use vkalgo_bench::harness::{axis, flag, full_barrier, sized, upload, Axis, Bench, Timer};
 
-mod sweep;
-use sweep::sweep;
 mod churn;
-use churn::churn;
+mod map;
+use map::Row;
+mod sweep;
 
 const AXES: &[Axis] = &[
     sized("log2n", "26", "18", "log2 of the keys inserted, found and erased"),
@@ -53,6 +50,7 @@ const AXES: &[Axis] = &[
     sized("churn-rounds", "30", "10", "churn rounds (at most 100)"),
 ];
 
+/// The parsed options of the run.
 struct Options {
     log2n: u32,
     loads: Vec<f64>,
@@ -70,31 +68,21 @@ struct Options {
     churn_rounds: u32,
 }
 
+/// Parses the arguments after `hash` against [`AXES`].
 fn parse_options(ctx: &Context, args: &[String]) -> Options {
     let o = vkalgo_bench::harness::Options::parse(ctx, "hash", AXES, args);
-    let mut tunings: Vec<Option<HashTuning>> = o
-        .tunings("tuning")
-        .into_iter()
-        .map(|(workgroup_size, keys_per_invocation, _)| {
-            Some(HashTuning {
-                workgroup_size,
-                keys_per_invocation,
-            })
+    let tunings = o.tuning_choices("tuning", |workgroup_size, keys_per_invocation, _| {
+        Some(HashTuning {
+            workgroup_size,
+            keys_per_invocation,
         })
-        .collect();
-    if o.text("tuning").is_empty() {
-        tunings.push(None);
-    }
-    let mut buckets: Vec<Option<u32>> = o.list("buckets").into_iter().map(Some).collect();
-    if o.text("buckets").is_empty() {
-        buckets.push(None);
-    }
+    });
     Options {
         log2n: o.get("log2n", 26),
         loads: o.list("loads"),
         reps: o.get("reps", 1u32).clamp(1, 20),
         tunings,
-        buckets,
+        buckets: o.optional("buckets"),
         unpacked: o.flag("unpacked"),
         sweep: !o.flag("no-sweep"),
         sweep_log2cap: o.get("sweep-log2cap", 27),
@@ -125,57 +113,27 @@ fn unique_keys(n: usize, salt: u32) -> Vec<u32> {
         .collect()
 }
 
+/// A full barrier: everything before it completes and is visible before what follows.
 fn all_commands_barrier(ctx: &Context, cmd: vk::CommandBuffer) {
-    let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
-    let stages = vk::PipelineStageFlags::ALL_COMMANDS;
-    unsafe { ctx.memory_barrier(cmd, stages, all, stages, all) };
+    unsafe { full_barrier(ctx, cmd) };
 }
 
-struct Row {
-    op: &'static str,
-    variant: String,
-    n: u64,
-    ms: f64,
-    ok: bool,
+/// The hash benchmark's run: the session, the options, the N hit keys and N miss keys (in
+/// their buffer) with the hits' values (on the host and in theirs), the output buffer and the
+/// rows so far.
+struct Hash<'a> {
+    b: Bench<'a>,
+    o: Options,
+    values: Vec<u32>,
+    key_buf: GpuBuffer,
+    value_buf: GpuBuffer,
+    out_buf: GpuBuffer,
+    rows: Vec<Row>,
 }
 
-impl Row {
-    /// The row's cells.
-    fn cells(&self) -> [String; 6] {
-        [
-            self.op.to_string(),
-            self.variant.clone(),
-            self.n.to_string(),
-            format!("{:.3}", self.ms),
-            format!("{:.2}", rate(self.n, self.ms)),
-            if self.ok { "yes" } else { "NO" }.to_string(),
-        ]
-    }
-
-    /// Prints the row (the summary table at the end keeps it for the page) and its record.
-    fn print(&self, copy_gbs: f64) {
-        println!("| {} |", self.cells().join(" | "));
-        let algo = format!("hash_{}_u32", self.op);
-        let extra = format!("{copy_gbs:.0}");
-        report::result(
-            &algo,
-            &self.variant,
-            self.n,
-            self.ms,
-            rate(self.n, self.ms),
-            &extra,
-        );
-    }
-}
-
-/// Runs the hash-map benchmark with the command-line arguments after `hash`.
-pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
-    let o = parse_options(ctx, args);
-    let n = 1usize << o.log2n;
-    let timer = Timer::new(ctx)?;
-
-    // Inputs, generated once: N keys (hits), N other keys (misses), values never 0 (so a 0
-    // output means "not found").
+/// Generates the inputs once: N keys (hits), N other keys (misses), values never 0 (so a 0
+/// output means "not found").
+fn inputs(n: usize) -> (Vec<u32>, Vec<u32>) {
     let started = std::time::Instant::now();
     let keys = unique_keys(2 * n, 0x5bd1_e995);
     let values: Vec<u32> = keys[..n].iter().map(|&k| mix32(k ^ 0x2545_f491) | 1).collect();
@@ -184,181 +142,58 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         keys.len(),
         started.elapsed().as_secs_f64()
     );
-    let key_buf = GpuBuffer::new(ctx, 8 * n as u64, MemoryLocation::GpuOnly, "bench keys")?;
-    let value_buf = GpuBuffer::new(ctx, 4 * n as u64, MemoryLocation::GpuOnly, "bench values")?;
-    let out_buf = GpuBuffer::new(ctx, 4 * n as u64, MemoryLocation::GpuOnly, "bench out")?;
+    (keys, values)
+}
+
+/// Runs the hash-map benchmark with the command-line arguments after `hash`.
+pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
+    let o = parse_options(ctx, args);
+    let n = 1usize << o.log2n;
+    let timer = Timer::new(ctx)?;
+    let (keys, values) = inputs(n);
+    let nn = n as u64;
+    let gpu = |bytes: u64, name: &str| GpuBuffer::new(ctx, bytes, vkalgo::MemoryLocation::GpuOnly, name);
+    let (key_buf, value_buf) = (gpu(8 * nn, "bench keys")?, gpu(4 * nn, "bench values")?);
+    let out_buf = gpu(4 * nn, "bench out")?;
     upload(ctx, &key_buf, &keys)?;
     upload(ctx, &value_buf, &values)?;
-    let yard = yardstick(ctx, &timer)?;
-    let copy_gbs = yard.gbs;
+    let b = Bench::with_timer(ctx, timer)?;
     // The copy on the benchmark's own key and output buffers beside the yardstick (the copy
     // goes from the output buffer into the miss keys' half of the key buffer, re-uploaded).
-    yard.check_buffers(
-        ctx,
-        &timer,
-        "hash",
-        n as u64,
-        &out_buf.sub_range(0, 4 * n as u64),
-        &key_buf.sub_range(4 * n as u64, 4 * n as u64),
-    )?;
+    let (from, to) = (out_buf.sub_range(0, 4 * nn), key_buf.sub_range(4 * nn, 4 * nn));
+    b.check_buffers("hash", nn, &from, &to)?;
     upload(ctx, &key_buf, &keys)?;
-
-    let nn = n as u64;
-    let hits = key_buf.sub_range(0, 4 * nn);
-    let misses = key_buf.sub_range(4 * nn, 4 * nn);
-    let vals = value_buf.sub_range(0, 4 * nn);
-    let outs = out_buf.sub_range(0, 4 * nn);
-    let insert_args = HashInsertArgs {
-        keys: hits,
-        values: vals,
-        count: ElementCount::Direct(nn),
-        max_count: nn,
-        status: None,
-        failed_count: None,
+    let mut h = Hash {
+        b,
+        o,
+        values,
+        key_buf,
+        value_buf,
+        out_buf,
+        rows: Vec::new(),
     };
-    let find_args = |keys| HashFindArgs {
-        keys,
-        values: Some(outs),
-        found: None,
-        count: ElementCount::Direct(nn),
-        max_count: nn,
-    };
-    let erase_args = HashEraseArgs {
-        keys: hits,
-        erased: None,
-        count: ElementCount::Direct(nn),
-        max_count: nn,
-    };
-
-    println!("\nhash map, u32 keys and values, N = 2^{} keys", o.log2n);
-    println!("| op | variant | N | ms | G keys/s | verified |");
-    println!("|---|---|---|---|---|---|");
-    let mut rows = Vec::new();
-    let mut variants: Vec<(Option<HashTuning>, Option<u32>, Option<bool>)> = Vec::new();
-    for &bucket in &o.buckets {
-        variants.extend(o.tunings.iter().map(|&t| (t, bucket, None)));
-        if o.unpacked {
-            variants.push((o.tunings[0], bucket, Some(false)));
+    h.maps()?;
+    if h.o.sweep {
+        h.sweep()?;
+    }
+    if h.o.churn {
+        for load in h.o.churn_loads.clone() {
+            let row = h.churn(load)?;
+            h.rows.push(row);
         }
     }
-    for &load in &o.loads {
-        for &(tuning, bucket_bytes, packed) in &variants {
-            let capacity = (n as f64 / load).round() as u64;
-            let map = HashMap::new(
-                ctx,
-                &HashMapDesc {
-                    packed_insert: packed,
-                    bucket_bytes,
-                    tuning,
-                    ..HashMapDesc::new(HashKeyType::U32, HashValueType::U32, capacity)
-                },
-            )?;
-            let t = map.tuning();
-            let variant = format!(
-                "load{load}_b{}_{}x{}{}",
-                map.bucket_bytes(),
-                t.workgroup_size,
-                t.keys_per_invocation,
-                if map.packed_insert() { "" } else { "_unpacked" }
-            );
-            let reps = o.reps;
-            // insert: clear, then the timed insert (warm-up rep first, dropped).
-            yard.warm(ctx, &timer)?;
-            let times = timer.regions(|cmd, mark| {
-                for _ in 0..=reps {
-                    unsafe { map.record_clear(cmd) }?;
-                    all_commands_barrier(ctx, cmd);
-                    mark(cmd);
-                    unsafe { map.record_insert(cmd, &insert_args) }?;
-                    mark(cmd);
-                    all_commands_barrier(ctx, cmd);
-                }
-                Ok(())
-            })?;
-            let ok = map.size()? == nn;
-            rows.push(Row {
-                op: "insert",
-                variant: variant.clone(),
-                n: nn,
-                ms: median(times[1..].to_vec()),
-                ok,
-            });
-            rows.last().unwrap().print(copy_gbs);
-            // find, hits then misses.
-            for (op, keys) in [("find_hit", hits), ("find_miss", misses)] {
-                let args = find_args(keys);
-                yard.warm(ctx, &timer)?;
-                let times = timer.regions(|cmd, mark| {
-                    for _ in 0..=reps {
-                        mark(cmd);
-                        unsafe { map.record_find(cmd, &args) }?;
-                        mark(cmd);
-                        all_commands_barrier(ctx, cmd);
-                    }
-                    Ok(())
-                })?;
-                let got: Vec<u32> = download(ctx, &out_buf, n)?;
-                let ok = if op == "find_hit" {
-                    got == values
-                } else {
-                    got.iter().all(|&v| v == 0)
-                };
-                rows.push(Row {
-                    op,
-                    variant: variant.clone(),
-                    n: nn,
-                    ms: median(times[1..].to_vec()),
-                    ok,
-                });
-                rows.last().unwrap().print(copy_gbs);
-            }
-            // erase: refill (untimed), then the timed erase.
-            yard.warm(ctx, &timer)?;
-            let times = timer.regions(|cmd, mark| {
-                for rep in 0..=reps {
-                    if rep > 0 {
-                        unsafe { map.record_clear(cmd) }?;
-                        all_commands_barrier(ctx, cmd);
-                        unsafe { map.record_insert(cmd, &insert_args) }?;
-                        all_commands_barrier(ctx, cmd);
-                    }
-                    mark(cmd);
-                    unsafe { map.record_erase(cmd, &erase_args) }?;
-                    mark(cmd);
-                    all_commands_barrier(ctx, cmd);
-                }
-                Ok(())
-            })?;
-            let stats = map.stats()?;
-            rows.push(Row {
-                op: "erase",
-                variant: variant.clone(),
-                n: nn,
-                ms: median(times[1..].to_vec()),
-                ok: stats.size == 0 && stats.tombstones <= nn,
-            });
-            rows.last().unwrap().print(copy_gbs);
-        }
-    }
-    if o.sweep {
-        sweep(ctx, &o, &timer, yard, &o.tunings[0], o.buckets[0])?;
-    }
-    if o.churn {
-        for &load in &o.churn_loads {
-            rows.push(churn(ctx, &o, &timer, yard, load)?);
-        }
-    }
-    let table = report::table(
+    let table = report::table_of(
         &format!(
-            "hash map, u32 keys and values (device {}, copy {copy_gbs:.0} GB/s)",
-            ctx.device_name()
+            "hash map, u32 keys and values (device {}, copy {:.0} GB/s)",
+            ctx.device_name(),
+            h.b.yard.gbs
         ),
-        &["op", "variant", "N", "ms", "G keys/s", "verified"],
+        "op | variant | N | ms | G keys/s | verified",
     );
-    for r in &rows {
+    for r in &h.rows {
         table.row(&r.cells());
     }
-    if rows.iter().any(|r| !r.ok) {
+    if h.rows.iter().any(|r| !r.ok) {
         eprintln!("VERIFICATION FAILED");
         std::process::exit(1);
     }

@@ -23,71 +23,19 @@
 use crate::harness::{Timer, STAGING_BYTES};
 use ash::vk;
 use std::sync::OnceLock;
-use vkalgo::{BufferRange, Context, GpuBuffer, MemoryLocation, Result, BUFFER_USAGE};
+use vkalgo::{Context, GpuBuffer, MemoryLocation, Result};
 
 mod cpu;
 mod gpu;
+mod raw;
+mod rows;
 pub use cpu::*;
 pub use gpu::*;
+pub use raw::*;
+pub use rows::*;
 
 /// Bytes in front of every range of the record-layer checks: ranges start at a non-zero offset.
 pub const OFFSET: u64 = 256;
-
-/// One row of the final table.
-pub struct Row {
-    pub what: String,
-    pub n: u64,
-    pub ms: Option<f64>,
-    pub timing: &'static str,
-    pub verdict: Verdict,
-}
-
-pub enum Verdict {
-    Exact,
-    Wrong(String),
-    Refused(String),
-}
-
-impl Row {
-    /// A check that ran through the record layer and was timed on the GPU after a warm-up
-    /// (`wrong`: what differed from the CPU, if anything).
-    pub fn gpu(what: &str, n: u64, ms: f64, wrong: Option<String>) -> Row {
-        Row {
-            what: format!("{what} (record layer)"),
-            n,
-            ms: Some(ms),
-            timing: "GPU, warm",
-            verdict: wrong.map_or(Verdict::Exact, Verdict::Wrong),
-        }
-    }
-
-    /// A check that could not run (`why`: the device refused memory or the plan).
-    pub fn refused(what: &str, n: u64, why: &str) -> Row {
-        Row {
-            what: what.into(),
-            n,
-            ms: None,
-            timing: "-",
-            verdict: Verdict::Refused(why.into()),
-        }
-    }
-}
-
-/// Says what download_compare found wrong: the first wrong `part` (key, value, ...).
-pub fn wrong_at(part: &'static str) -> impl Fn((u64, u32, u32)) -> String {
-    move |(p, got, want)| format!("first wrong {part} at {p}: got {got} want {want}")
-}
-
-impl Verdict {
-    /// The verdict as the table prints it.
-    pub fn text(&self) -> String {
-        match self {
-            Verdict::Exact => "yes (exact)".into(),
-            Verdict::Wrong(m) => format!("NO: {m}"),
-            Verdict::Refused(m) => format!("not run: {m}"),
-        }
-    }
-}
 
 /// What the checks run at (see the module docs).
 pub struct Options {
@@ -182,36 +130,6 @@ pub fn context() -> &'static Context {
 
 /// A check: runs on the context with the options, adds its rows.
 pub type Check<'a> = &'a dyn Fn(&Context, &Options, &mut Vec<Row>) -> Result<()>;
-
-/// Prints the rows as a table, each also as a tab-separated `RESULT\tlarge` line.
-fn print_rows(rows: &[Row]) {
-    println!();
-    println!(
-        "{:<60} {:>14} {:>10} {:<10} verified",
-        "what", "N", "ms", "timing"
-    );
-    for r in rows {
-        let ms = r.ms.map_or("-".to_string(), |m| format!("{m:.2}"));
-        println!(
-            "{:<60} {:>14} {:>10} {:<10} {}",
-            r.what,
-            r.n,
-            ms,
-            r.timing,
-            r.verdict.text()
-        );
-        println!(
-            "RESULT\tlarge\t{}\t{}\t{ms}\t{}",
-            r.what,
-            r.n,
-            match r.verdict {
-                Verdict::Exact => "exact",
-                Verdict::Wrong(_) => "WRONG",
-                Verdict::Refused(_) => "refused",
-            }
-        );
-    }
-}
 
 /// Runs `check` at the environment's count ([`Options::from_env`]), prints its table and
 /// panics when a check ran and failed (a refused allocation is reported, not failed).

@@ -2,6 +2,7 @@
 //! and the rows it reports.
 
 use super::*;
+use vkalgo::{GpuSetCardinalityArgs, GpuSetOpArgs};
 
 /// Panics unless the last recorded operation whose status went to byte `offset` of `status`
 /// wrote its result (a timing of an operation that found the pools short would time no write).
@@ -23,52 +24,52 @@ pub(super) fn assert_card_status(ctx: &Context, status: &GpuBuffer, want: u64, w
     Ok(())
 }
 
-/// Times `record` over `reps` repetitions; with `pass_times`, then prints the GPU time of each
-/// of its passes (they come before the operation's row).
-pub(super) fn time_op(
-    ctx: &Context,
-    timer: &Timer,
-    reps: u32,
-    pass_times: bool,
-    mut record: impl FnMut(vk::CommandBuffer) -> Result<()>,
-) -> Result<Vec<f64>> {
-    let times = timer.time_batch(reps, |cmd, _| record(cmd))?;
-    if pass_times {
-        print_pass_times(ctx, timer, &mut record)?;
+impl Set<'_> {
+    /// Records `d = a op b` through `record_op`, `reserved` (the one-pass recording) or not, on
+    /// [`op_path`] (its status at byte 0 of the status buffer).
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub(super) unsafe fn record_set_op(
+        &self,
+        d: &mut GpuSet,
+        cmd: vk::CommandBuffer,
+        a: &GpuSet,
+        b: &GpuSet,
+        op: SetOp,
+        reserved: bool,
+    ) -> Result<()> {
+        let (scratch, status) = (self.scratch.range(), self.status.sub_range(0, SET_STATUS_BYTES));
+        d.record_op(
+            cmd,
+            &GpuSetOpArgs {
+                path: op_path(),
+                reserved,
+                ..GpuSetOpArgs::new(SetOperand::Set(a), SetOperand::Set(b), op, scratch, status)
+            },
+        )
     }
-    Ok(times)
-}
 
-/// Records `d = a op b` through `record_op`, `reserved` (the one-pass recording) or not, on
-/// [`op_path`].
-///
-/// # Safety
-/// As [`GpuSet::record_op`].
-#[allow(clippy::too_many_arguments)]
-pub(super) unsafe fn record_set_op(
-    d: &mut GpuSet,
-    cmd: vk::CommandBuffer,
-    a: &GpuSet,
-    b: &GpuSet,
-    op: SetOp,
-    reserved: bool,
-    scratch: &GpuBuffer,
-    status: &GpuBuffer,
-) -> Result<()> {
-    d.record_op(
-        cmd,
-        &GpuSetOpArgs {
-            path: op_path(),
-            reserved,
-            ..GpuSetOpArgs::new(
-                SetOperand::Set(a),
-                SetOperand::Set(b),
-                op,
-                scratch.range(),
-                status.sub_range(0, SET_STATUS_BYTES),
-            )
-        },
-    )
+    /// Records the cardinality of `a op b` (its status at byte 128 of the status buffer).
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op_cardinality`].
+    pub(super) unsafe fn record_card(
+        &self,
+        cmd: vk::CommandBuffer,
+        a: &GpuSet,
+        b: &GpuSet,
+        op: SetOp,
+    ) -> Result<()> {
+        let (scratch, status) = (self.scratch.range(), self.status.sub_range(128, SET_STATUS_BYTES));
+        GpuSet::record_op_cardinality(
+            cmd,
+            &GpuSetCardinalityArgs {
+                path: card_path(),
+                ..GpuSetCardinalityArgs::new(a, b, op, scratch, status)
+            },
+        )
+    }
 }
 
 /// The operations' path: `VKALGO_BENCH_OP_PATH` = `pair-kernels` or `one-kernel` (to compare
@@ -79,27 +80,6 @@ pub(super) fn op_path() -> OpPath {
         Ok("one-kernel") => OpPath::OneKernel,
         _ => OpPath::Auto,
     }
-}
-
-/// Records the cardinality of `a op b` (its status at byte 128 of `status`).
-///
-/// # Safety
-/// As [`GpuSet::record_op_cardinality`].
-pub(super) unsafe fn record_card(
-    cmd: vk::CommandBuffer,
-    a: &GpuSet,
-    b: &GpuSet,
-    op: SetOp,
-    scratch: &GpuBuffer,
-    status: &GpuBuffer,
-) -> Result<()> {
-    GpuSet::record_op_cardinality(
-        cmd,
-        &GpuSetCardinalityArgs {
-            path: card_path(),
-            ..GpuSetCardinalityArgs::new(a, b, op, scratch.range(), status.sub_range(128, SET_STATUS_BYTES))
-        },
-    )
 }
 
 /// Pairs of the timed cardinality batches.

@@ -1,7 +1,11 @@
 //! The sort benchmark's data and checks: random keys, their ranks, the verification of a
 //! sorted output, the per-dispatch times.
 
-use super::*;
+use ash::vk;
+use vkalgo::sort::reference::rank_key;
+use vkalgo::sort::ONESWEEP_STATS_OFFSET;
+use vkalgo::{Context, GpuBuffer, KeyType, Result, SortArgs, ValueType};
+use vkalgo_bench::harness::{download, full_barrier, random_u32, Timer};
 
 /// Random keys as raw words: 4-byte keys one word per key, 8-byte keys two (floats with the
 /// exponent's top bit clear: finite). `key_bits` other than 0 keeps each key below
@@ -107,11 +111,9 @@ pub(super) fn phase_times(
     args: &SortArgs,
     restore: impl Fn(vk::CommandBuffer) -> Result<()>,
 ) -> Result<String> {
-    let all = vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE;
-    let stages = vk::PipelineStageFlags::ALL_COMMANDS;
     let stamps = timer.timestamps(|cmd, pool| unsafe {
         restore(cmd)?;
-        ctx.memory_barrier(cmd, stages, all, stages, all);
+        full_barrier(ctx, cmd);
         ctx.device()
             .cmd_write_timestamp(cmd, vk::PipelineStageFlags::BOTTOM_OF_PIPE, pool, 0);
         Ok(1 + plan.record_profiled(cmd, args, pool, 1)?.1)
