@@ -1,7 +1,8 @@
 //! GPU hash map: lock-free insert, find, contains, erase, exact size, retrieve-all, clear and
 //! rehash, with u32 or u64 keys and u32 or u64 values, usable from the host, from the record
 //! layer (your command buffers and buffers), and from your own shaders
-//! (`glsl/public/vkalgo_hash_map.glsl`).
+//! (`glsl/public/vkalgo_hash_map.glsl`). A multimap over the same table, storing every pair
+//! (duplicate keys included), is [`HashMultimap`] ([`multimap`]).
 //!
 //! ```
 //! use vkalgo::{Context, HashKeyType, HashMapDesc, HashValueType};
@@ -108,6 +109,7 @@
 mod geometry;
 mod host;
 mod map;
+pub mod multimap;
 pub mod reference;
 mod tuning;
 
@@ -115,6 +117,10 @@ pub use geometry::{max_capacity, MAX_BATCH, MAX_SLOTS, PROBE_LIMIT};
 #[cfg(test)]
 pub(crate) use map::push_layouts;
 pub use map::HashMap;
+pub use multimap::{
+    HashMultimap, HashMultimapCountArgs, HashMultimapInsertArgs, HashMultimapOffsets,
+    HashMultimapRetrieveArgs,
+};
 
 use crate::core::buffer::{BufferRange, ElementCount};
 
