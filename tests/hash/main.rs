@@ -10,6 +10,7 @@ mod c_abi;
 #[path = "../common/mod.rs"]
 mod common;
 mod host;
+mod multimap;
 mod record;
 
 use common::*;
