@@ -615,7 +615,7 @@ typedef struct VkalgoHashMultimapCountArgs {
   // Keys to count.
   struct VkalgoBufferRange keys;
   // Output: a u32 per key, the number of stored pairs with that key.
-  struct VkalgoBufferRange counts;
+  struct VkalgoBufferRange counts_out;
   // Number of keys when `count_buffer.buffer` is VK_NULL_HANDLE.
   uint64_t count;
   // Indirect count (see `VkalgoHashMultimapInsertArgs`).
@@ -630,14 +630,14 @@ typedef struct VkalgoHashMultimapRetrieveArgs {
   const void *next;
   // Keys to retrieve.
   struct VkalgoBufferRange keys;
-  // Per key, the position in `values` where its values start (for example the exclusive
-  // scan of a recorded count's output).
+  // Per key, the position in `values_out` where its values start (for example the
+  // exclusive scan of a recorded count's output).
   struct VkalgoBufferRange offsets;
   // 32 (u32 offsets) or 64 (u64 offsets).
   uint32_t offset_bits;
   // Output values (room for `capacity` values of the multimap's value type).
-  struct VkalgoBufferRange values;
-  // Values `values` can take: positions at or past it are not written.
+  struct VkalgoBufferRange values_out;
+  // Values `values_out` can take: positions at or past it are not written.
   uint64_t capacity;
   // Number of keys when `count_buffer.buffer` is VK_NULL_HANDLE.
   uint64_t count;
@@ -1471,7 +1471,7 @@ VkalgoResult vkalgo_hash_multimap_record_insert(const struct VkalgoHashMultimap 
                                                 VkCommandBuffer command_buffer,
                                                 const struct VkalgoHashMultimapInsertArgs *args);
 
-// Records counting each key's pairs into `args->counts`. Nothing is recorded on error.
+// Records counting each key's pairs into `args->counts_out`. Nothing is recorded on error.
 VkalgoResult vkalgo_hash_multimap_record_count(const struct VkalgoHashMultimap *mm,
                                                VkCommandBuffer command_buffer,
                                                const struct VkalgoHashMultimapCountArgs *args);

@@ -55,7 +55,7 @@ pub struct VkalgoHashMultimapCountArgs {
     /// Keys to count.
     pub keys: VkalgoBufferRange,
     /// Output: a u32 per key, the number of stored pairs with that key.
-    pub counts: VkalgoBufferRange,
+    pub counts_out: VkalgoBufferRange,
     /// Number of keys when `count_buffer.buffer` is VK_NULL_HANDLE.
     pub count: u64,
     /// Indirect count (see `VkalgoHashMultimapInsertArgs`).
@@ -72,14 +72,14 @@ pub struct VkalgoHashMultimapRetrieveArgs {
     pub next: *const std::ffi::c_void,
     /// Keys to retrieve.
     pub keys: VkalgoBufferRange,
-    /// Per key, the position in `values` where its values start (for example the exclusive
-    /// scan of a recorded count's output).
+    /// Per key, the position in `values_out` where its values start (for example the
+    /// exclusive scan of a recorded count's output).
     pub offsets: VkalgoBufferRange,
     /// 32 (u32 offsets) or 64 (u64 offsets).
     pub offset_bits: u32,
     /// Output values (room for `capacity` values of the multimap's value type).
-    pub values: VkalgoBufferRange,
-    /// Values `values` can take: positions at or past it are not written.
+    pub values_out: VkalgoBufferRange,
+    /// Values `values_out` can take: positions at or past it are not written.
     pub capacity: u64,
     /// Number of keys when `count_buffer.buffer` is VK_NULL_HANDLE.
     pub count: u64,
@@ -348,7 +348,7 @@ pub unsafe extern "C" fn vkalgo_hash_multimap_record_insert(
     })
 }
 
-/// Records counting each key's pairs into `args->counts`. Nothing is recorded on error.
+/// Records counting each key's pairs into `args->counts_out`. Nothing is recorded on error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_hash_multimap_record_count(
     mm: *const VkalgoHashMultimap,
@@ -362,7 +362,7 @@ pub unsafe extern "C" fn vkalgo_hash_multimap_record_count(
         no_extension(a.next, "hash multimap count args")?;
         let args = HashMultimapCountArgs {
             keys: a.keys.to_rust(),
-            counts: a.counts.to_rust(),
+            counts_out: a.counts_out.to_rust(),
             count: element_count(a.count, a.count_buffer),
             max_count: a.max_count,
         };
@@ -396,7 +396,7 @@ pub unsafe extern "C" fn vkalgo_hash_multimap_record_retrieve(
         let args = HashMultimapRetrieveArgs {
             keys: a.keys.to_rust(),
             offsets,
-            values: a.values.to_rust(),
+            values_out: a.values_out.to_rust(),
             capacity: a.capacity,
             count: element_count(a.count, a.count_buffer),
             max_count: a.max_count,

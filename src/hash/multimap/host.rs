@@ -302,7 +302,7 @@ impl HashMultimap {
         let size_address = size.address();
         let args = HashMultimapCountArgs {
             keys: dev_keys.sub_range(0, n * kb),
-            counts: dev_counts.sub_range(0, n * 4),
+            counts_out: dev_counts.sub_range(0, n * 4),
             count: ElementCount::Direct(n),
             max_count: n,
         };
@@ -342,7 +342,7 @@ impl HashMultimap {
         let args = HashMultimapRetrieveArgs {
             keys: counted.keys.sub_range(0, n * kb),
             offsets: HashMultimapOffsets::U64(dev_offsets.sub_range(0, n * 8)),
-            values: dev_values.sub_range(0, total * vb),
+            values_out: dev_values.sub_range(0, total * vb),
             capacity: total,
             count: ElementCount::Direct(n),
             max_count: n,

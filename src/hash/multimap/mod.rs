@@ -107,7 +107,7 @@ pub struct HashMultimapCountArgs {
     /// Keys to count.
     pub keys: BufferRange,
     /// Output u32 per key: the number of stored pairs with that key.
-    pub counts: BufferRange,
+    pub counts_out: BufferRange,
     /// How many keys.
     pub count: ElementCount,
     /// For an indirect count: the most it can be. Ignored for a direct count.
@@ -146,11 +146,11 @@ impl HashMultimapOffsets {
 pub struct HashMultimapRetrieveArgs {
     /// Keys to retrieve.
     pub keys: BufferRange,
-    /// Per key, the position in `values` where its values start.
+    /// Per key, the position in `values_out` where its values start.
     pub offsets: HashMultimapOffsets,
     /// Output values (room for `capacity` values of the multimap's value type).
-    pub values: BufferRange,
-    /// Values `values` can take: positions at or past it are not written.
+    pub values_out: BufferRange,
+    /// Values `values_out` can take: positions at or past it are not written.
     pub capacity: u64,
     /// How many keys.
     pub count: ElementCount,

@@ -106,7 +106,7 @@ impl HashMultimap {
         self.run(cmd, self.kernels.insert, &push, n)
     }
 
-    /// Records counting the stored pairs of each of `args.count` keys into `args.counts` (a u32
+    /// Records counting the stored pairs of each of `args.count` keys into `args.counts_out` (a u32
     /// per key; 0 for absent and reserved keys). Nothing is recorded on error.
     ///
     /// # Safety
@@ -122,14 +122,15 @@ impl HashMultimap {
         let kb = self.key_type().bytes();
         args.keys
             .check(&self.ctx, "hash multimap count keys", n * kb, kb)?;
-        args.counts.check(&self.ctx, "hash multimap counts", n * 4, 4)?;
-        check_no_overlap(what, &[Some(args.keys), count.range], &[Some(args.counts)])?;
+        args.counts_out
+            .check(&self.ctx, "hash multimap counts", n * 4, 4)?;
+        check_no_overlap(what, &[Some(args.keys), count.range], &[Some(args.counts_out)])?;
         if n == 0 {
             return Ok(());
         }
         let push = MultimapPush {
             keys_addr: self.ctx.address_of(&args.keys),
-            out_addr: self.ctx.address_of(&args.counts),
+            out_addr: self.ctx.address_of(&args.counts_out),
             count_addr: count.range.map_or(0, |r| self.ctx.address_of(&r)),
             count: count.direct,
             max_count: n as u32,
@@ -167,16 +168,16 @@ impl HashMultimap {
         let room = args.capacity.checked_mul(vb).ok_or_else(|| {
             crate::Error::invalid(format!("{what}: capacity {} values is too large", args.capacity))
         })?;
-        args.values
+        args.values_out
             .check(&self.ctx, "hash multimap retrieve values", room, vb)?;
-        let values = (args.capacity > 0).then_some(args.values);
+        let values = (args.capacity > 0).then_some(args.values_out);
         check_no_overlap(what, &[Some(args.keys), Some(offsets), count.range], &[values])?;
         if n == 0 || args.capacity == 0 {
             return Ok(());
         }
         let push = MultimapPush {
             keys_addr: self.ctx.address_of(&args.keys),
-            values_addr: self.ctx.address_of(&args.values),
+            values_addr: self.ctx.address_of(&args.values_out),
             offsets_addr: self.ctx.address_of(&offsets),
             count_addr: count.range.map_or(0, |r| self.ctx.address_of(&r)),
             capacity: args.capacity,

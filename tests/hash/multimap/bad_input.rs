@@ -174,7 +174,7 @@ fn count_cases(buf: &GpuBuffer) -> (HashMultimapCountArgs, Vec<(&'static str, Ha
     let null = NULL;
     let count = HashMultimapCountArgs {
         keys: buf.sub_range(0, 400),
-        counts: buf.sub_range(2048, 400),
+        counts_out: buf.sub_range(2048, 400),
         count: ElementCount::Direct(100),
         max_count: 0,
     };
@@ -182,21 +182,21 @@ fn count_cases(buf: &GpuBuffer) -> (HashMultimapCountArgs, Vec<(&'static str, Ha
         (
             "counts overlap keys",
             HashMultimapCountArgs {
-                counts: buf.sub_range(200, 400),
+                counts_out: buf.sub_range(200, 400),
                 ..count
             },
         ),
         (
             "counts too small",
             HashMultimapCountArgs {
-                counts: buf.sub_range(2048, 396),
+                counts_out: buf.sub_range(2048, 396),
                 ..count
             },
         ),
         (
             "null counts",
             HashMultimapCountArgs {
-                counts: null,
+                counts_out: null,
                 ..count
             },
         ),
@@ -223,7 +223,7 @@ fn retrieve_cases(
     let retrieve = HashMultimapRetrieveArgs {
         keys: buf.sub_range(0, 400),
         offsets: HashMultimapOffsets::U32(buf.sub_range(2048, 400)),
-        values: buf.sub_range(4096, 4000),
+        values_out: buf.sub_range(4096, 4000),
         capacity: 1000,
         count: ElementCount::Direct(100),
         max_count: 0,
@@ -232,14 +232,14 @@ fn retrieve_cases(
         (
             "values overlap offsets",
             HashMultimapRetrieveArgs {
-                values: buf.sub_range(2048, 4000),
+                values_out: buf.sub_range(2048, 4000),
                 ..retrieve
             },
         ),
         (
             "values overlap keys",
             HashMultimapRetrieveArgs {
-                values: buf.sub_range(0, 4000),
+                values_out: buf.sub_range(0, 4000),
                 ..retrieve
             },
         ),
@@ -274,7 +274,7 @@ fn retrieve_cases(
         (
             "null values",
             HashMultimapRetrieveArgs {
-                values: null,
+                values_out: null,
                 ..retrieve
             },
         ),
@@ -354,7 +354,7 @@ fn counts_beyond_the_maximum_are_refused() {
                 cmd,
                 &HashMultimapCountArgs {
                     keys: r,
-                    counts: r,
+                    counts_out: r,
                     count,
                     max_count: n,
                 },
@@ -365,7 +365,7 @@ fn counts_beyond_the_maximum_are_refused() {
                 &HashMultimapRetrieveArgs {
                     keys: r,
                     offsets: HashMultimapOffsets::U64(r),
-                    values: r,
+                    values_out: r,
                     capacity: 0,
                     count,
                     max_count: n,

@@ -309,7 +309,7 @@ unsafe fn refused_record_calls(
         INVALID
     );
     let counts_on_keys = VkalgoHashMultimapCountArgs {
-        counts: c_range(buf, AT[3], nq * 4),
+        counts_out: c_range(buf, AT[3], nq * 4),
         ..a.count
     };
     assert_eq!(vkalgo_hash_multimap_record_count(mm, c, &counts_on_keys), INVALID);
@@ -385,7 +385,7 @@ fn record_layer() {
             count: VkalgoHashMultimapCountArgs {
                 next: null(),
                 keys: c_range(&buf, AT[3], nq * 4),
-                counts: c_range(&buf, AT[4], nq * 4),
+                counts_out: c_range(&buf, AT[4], nq * 4),
                 count: nq,
                 count_buffer: none,
                 max_count: 0,
@@ -395,7 +395,7 @@ fn record_layer() {
                 keys: c_range(&buf, AT[3], nq * 4),
                 offsets: c_range(&buf, AT[5], nq * 8),
                 offset_bits: 64,
-                values: c_range(&buf, AT[6], total * 4),
+                values_out: c_range(&buf, AT[6], total * 4),
                 capacity: total,
                 count: nq,
                 count_buffer: none,

@@ -158,7 +158,7 @@ fn count_scan_retrieve<K: HashTestKey, V: HashTestValue>(
     let scratch = GpuBuffer::new(ctx, scratch_bytes, MemoryLocation::GpuOnly, "scan scratch").unwrap();
     let count = HashMultimapCountArgs {
         keys: f.buf.sub_range(f.q_at, nq * kb),
-        counts: f.buf.sub_range(f.cnt_at, nq * 4),
+        counts_out: f.buf.sub_range(f.cnt_at, nq * 4),
         count: f.query_count(),
         max_count: nq,
     };
@@ -171,7 +171,7 @@ fn count_scan_retrieve<K: HashTestKey, V: HashTestValue>(
     let retrieve = HashMultimapRetrieveArgs {
         keys: f.buf.sub_range(f.q_at, nq * kb),
         offsets: HashMultimapOffsets::U32(f.buf.sub_range(f.o_at, nq * 4)),
-        values: f.buf.sub_range(f.vo_at, capacity * vb),
+        values_out: f.buf.sub_range(f.vo_at, capacity * vb),
         capacity,
         count: f.query_count(),
         max_count: nq,
@@ -242,7 +242,7 @@ fn retrieve_u64_offsets<K: HashTestKey, V: HashTestValue>(
     let retrieve = HashMultimapRetrieveArgs {
         keys: f.buf.sub_range(f.q_at, nq * kb),
         offsets: HashMultimapOffsets::U64(f.buf.sub_range(f.o64_at, nq * 8)),
-        values: f.buf.sub_range(out_at, total * vb),
+        values_out: f.buf.sub_range(out_at, total * vb),
         capacity: total,
         count: ElementCount::Direct(nq),
         max_count: 0,
