@@ -26,8 +26,8 @@ macro_rules! finish_submission {
     };
 }
 
-/// How often a host retrieve starts over when inserts from elsewhere changed the multimap
-/// between its count and its retrieve.
+/// How often a host retrieve starts over when the multimap changed between its count and its
+/// retrieve (host inserts wait for a host retrieve; work the caller records may not).
 const RETRIEVE_ATTEMPTS: usize = 4;
 
 /// Where a host retrieve puts the values: the caller's slice (room checked) or a vector sized
@@ -100,6 +100,7 @@ impl HashMultimap {
         let ctx = &self.ctx;
         let n = keys.len() as u64;
         let (kb, vb) = (self.key_type().bytes(), self.value_type().bytes());
+        let _changing = self.host_gate.read().unwrap_or_else(|e| e.into_inner());
         let up_keys = ctx.staging_from(keys)?;
         let up_values = ctx.staging_from(values)?;
         let dev_keys = ctx.device_buffer(n * kb, "vkalgo multimap keys")?;
@@ -220,6 +221,7 @@ impl HashMultimap {
             }
             return Ok(0);
         }
+        let _alone = self.host_gate.write().unwrap_or_else(|e| e.into_inner());
         for _ in 0..RETRIEVE_ATTEMPTS {
             let counted = self.count_offsets(keys)?;
             let total = counted.offsets[keys.len()];
@@ -258,7 +260,7 @@ impl HashMultimap {
         }
         Err(Error::invalid(format!(
             "{what}: the multimap changed between counting and retrieving {RETRIEVE_ATTEMPTS} \
-             times (inserts from elsewhere): retrieve while nothing inserts"
+             times (recorded inserts): retrieve while nothing inserts"
         )))
     }
 
@@ -370,6 +372,7 @@ impl HashMultimap {
 
     /// Removes every pair (size 0; capacity unchanged).
     pub fn clear(&self) -> Result<()> {
+        let _changing = self.host_gate.read().unwrap_or_else(|e| e.into_inner());
         // SAFETY: `cmd` is the runner's recording command buffer.
         self.ctx.submit_and_wait(|cmd| unsafe { self.record_clear(cmd) })
     }

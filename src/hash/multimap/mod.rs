@@ -69,8 +69,9 @@
 //!
 //! The host calls submit to the context's queue and wait: do not call them from inside
 //! [`Context::submit_and_wait`](crate::Context)'s closure. A host retrieve takes two
-//! submissions (count, then retrieve); should an insert from another thread land between
-//! them, it starts over.
+//! submissions (count, then retrieve); host inserts and clears from other threads wait for it,
+//! and should recorded work change the multimap between the two, it starts over (a few
+//! times, then [`Error::InvalidArgument`](crate::Error)).
 
 mod host;
 mod object;

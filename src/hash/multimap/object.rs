@@ -29,6 +29,9 @@ pub struct HashMultimap {
     packed: bool,
     tuning: HashTuning,
     pub(super) kernels: Kernels,
+    /// Host calls that change the pairs (insert, clear) share it; a host retrieve holds it
+    /// alone across its two submissions, so that it counts and retrieves one state.
+    pub(super) host_gate: std::sync::RwLock<()>,
 }
 
 impl Context {
@@ -60,6 +63,7 @@ impl HashMultimap {
             packed: layout.packed,
             tuning: layout.tuning,
             kernels: layout.kernels,
+            host_gate: std::sync::RwLock::new(()),
         };
         // SAFETY: `cmd` is the runner's recording command buffer.
         let cleared = ctx.submit_and_wait(|cmd| unsafe { multimap.record_clear(cmd) });

@@ -190,3 +190,59 @@ fn keeps_its_context_alive() {
     assert_eq!(counts, [2, 1, 0]);
     assert_no_validation_messages(mm.context());
 }
+
+/// Inserts from another thread while this one retrieves: every retrieve is one consistent
+/// snapshot (the host retrieve starts over when the multimap changed between its count and
+/// its retrieve): each key's range holds only its own values, and every batch is in it whole
+/// or not at all.
+#[test]
+fn retrieves_stay_consistent_under_concurrent_inserts() {
+    let ctx = context();
+    let mm = multimap::<u32, u32>(&ctx, 20_000, None, 32);
+    let keys: Vec<u32> = (0..10).collect();
+    const BATCHES: u32 = 60;
+    // Batch b stores (k, k * 1_000_000 + b * 100 + j) for every key k and j < 2.
+    let batch = |b: u32| -> (Vec<u32>, Vec<u32>) {
+        let mut k = Vec::new();
+        let mut v = Vec::new();
+        for key in 0..10u32 {
+            for j in 0..2 {
+                k.push(key);
+                v.push(key * 1_000_000 + b * 100 + j);
+            }
+        }
+        (k, v)
+    };
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            for b in 0..BATCHES {
+                let (k, v) = batch(b);
+                mm.insert(&k, &v).unwrap();
+            }
+        });
+        for _ in 0..40 {
+            let (offsets, values): (Vec<u64>, Vec<u32>) = mm.retrieve(&keys).unwrap();
+            let mut seen: Option<Vec<u32>> = None;
+            for (i, &key) in keys.iter().enumerate() {
+                let mine = &values[offsets[i] as usize..offsets[i + 1] as usize];
+                assert!(
+                    mine.iter().all(|&v| v / 1_000_000 == key),
+                    "key {key}: another key's value"
+                );
+                let mut batches: Vec<u32> = mine.iter().map(|&v| (v % 1_000_000) / 100).collect();
+                batches.sort_unstable();
+                assert!(
+                    batches.chunks(2).all(|c| c.len() == 2 && c[0] == c[1]),
+                    "a batch split"
+                );
+                batches.dedup();
+                assert_eq!(
+                    *seen.get_or_insert_with(|| batches.clone()),
+                    batches,
+                    "keys of different states"
+                );
+            }
+        }
+    });
+    assert_eq!(mm.size().unwrap(), BATCHES as u64 * 20);
+}
