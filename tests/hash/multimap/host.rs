@@ -246,3 +246,36 @@ fn retrieves_stay_consistent_under_concurrent_inserts() {
     });
     assert_eq!(mm.size().unwrap(), BATCHES as u64 * 20);
 }
+
+/// Several keys per invocation (the GPU default is 2; CPU drivers take 1) and other workgroup
+/// sizes: the same results, partial tiles included.
+#[test]
+fn tunings() {
+    let ctx = context();
+    fn run<K: HashTestKey, V: HashTestValue>(ctx: &Context, tuning: HashTuning, seed: u64) {
+        let what = format!("{:?}/{:?} {tuning:?}", K::TYPE, V::TYPE);
+        let desc = HashMapDesc {
+            tuning: Some(tuning),
+            ..desc::<K, V>(3000)
+        };
+        let mm = ctx.hash_multimap(&desc).unwrap();
+        assert_eq!(mm.tuning(), tuning);
+        let mut model = MultimapModel::new();
+        let mut rng = Rng(seed);
+        let (keys, values, hot, absent) = adversarial::<K, V>(&mut rng, 300);
+        insert_all(&mm, &mut model, &keys, &values);
+        let queries = queries_of(&keys, hot, &absent);
+        check_queries::<K, V>(&mm, &model, &queries, &what);
+        check_queries::<K, V>(&mm, &model, &queries[..queries.len() - 1], &what);
+    }
+    for (i, (workgroup_size, keys_per_invocation)) in [(64, 2), (32, 8), (128, 3)].into_iter().enumerate() {
+        let tuning = HashTuning {
+            workgroup_size,
+            keys_per_invocation,
+        };
+        run::<u32, u32>(&ctx, tuning, 40 + i as u64);
+        if ctx.profile().int64_atomics {
+            run::<u64, u64>(&ctx, tuning, 50 + i as u64);
+        }
+    }
+}
