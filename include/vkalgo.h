@@ -307,6 +307,11 @@ typedef struct VkalgoContext VkalgoContext;
 // needs exclusive use of the map.
 typedef struct VkalgoHashMap VkalgoHashMap;
 
+// A GPU hash multimap: stores every pair inserted, duplicate keys and pairs included (owns
+// its device memory). Keeps its context alive: destroy it before or after the context handle.
+// Host calls may come from several threads.
+typedef struct VkalgoHashMultimap VkalgoHashMultimap;
+
 // A merge plan (tuning and scratch size fixed for one context; keeps the context alive).
 //
 // Threads: immutable once created; any thread may query or record it, concurrently.
@@ -594,6 +599,66 @@ typedef struct VkalgoHashRetrieveArgs {
   // A u32 receiving the number of live entries (may exceed `capacity`).
   struct VkalgoBufferRange count_out;
 } VkalgoHashRetrieveArgs;
+
+// The buffers of a recorded multimap insert. Optional ranges: `buffer = VK_NULL_HANDLE` for
+// none.
+typedef struct VkalgoHashMultimapInsertArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // Keys (the multimap's key type).
+  struct VkalgoBufferRange keys;
+  // Values (the multimap's value type), one per key.
+  struct VkalgoBufferRange values;
+  // Number of pairs when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count: a u32 at `count_buffer.offset`, read on the GPU, clamped to
+  // `max_count`. VK_NULL_HANDLE: use `count`.
+  struct VkalgoBufferRange count_buffer;
+  // The largest indirect count (sizes the dispatch and the range checks).
+  uint64_t max_count;
+  // Optional u32 that the number of pairs not stored (no empty slot within the probe bound,
+  // or a reserved key) is ADDED to.
+  struct VkalgoBufferRange failed_count;
+} VkalgoHashMultimapInsertArgs;
+
+// The buffers of a recorded count.
+typedef struct VkalgoHashMultimapCountArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // Keys to count.
+  struct VkalgoBufferRange keys;
+  // Output: a u32 per key, the number of stored pairs with that key.
+  struct VkalgoBufferRange counts_out;
+  // Number of keys when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count (see `VkalgoHashMultimapInsertArgs`).
+  struct VkalgoBufferRange count_buffer;
+  // The largest indirect count.
+  uint64_t max_count;
+} VkalgoHashMultimapCountArgs;
+
+// The buffers of a recorded retrieve.
+typedef struct VkalgoHashMultimapRetrieveArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // Keys to retrieve.
+  struct VkalgoBufferRange keys;
+  // Per key, the position in `values_out` where its values start (for example the
+  // exclusive scan of a recorded count's output).
+  struct VkalgoBufferRange offsets;
+  // 32 (u32 offsets) or 64 (u64 offsets).
+  uint32_t offset_bits;
+  // Output values (room for `capacity` values of the multimap's value type).
+  struct VkalgoBufferRange values_out;
+  // Values `values_out` can take: positions at or past it are not written.
+  uint64_t capacity;
+  // Number of keys when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count (see `VkalgoHashMultimapInsertArgs`).
+  struct VkalgoBufferRange count_buffer;
+  // The largest indirect count.
+  uint64_t max_count;
+} VkalgoHashMultimapRetrieveArgs;
 
 // What to merge: key and value types, the order of both inputs and the output, and for plans
 // the largest runs and the path.
@@ -1365,6 +1430,99 @@ VkalgoResult vkalgo_hash_map_record_insert_or_apply(const struct VkalgoHashMap *
                                                     VkCommandBuffer command_buffer,
                                                     const struct VkalgoHashInsertArgs *args,
                                                     uint32_t op);
+
+// Creates an empty hash multimap on `ctx` (allocates and clears its storage; blocking).
+// `desc` is a hash map's desc: key and value types and capacity (slots, rounded up as for a
+// map; the most pairs the multimap holds). `*out` is set only on success. Errors: unknown
+// key/value type or capacity 0 (INVALID_ARGUMENT), u64 keys/values on a device without 64-bit
+// buffer atomics (UNSUPPORTED), too large (OUT_OF_MEMORY or INVALID_ARGUMENT).
+VkalgoResult vkalgo_hash_multimap_create(struct VkalgoContext *ctx,
+                                         const struct VkalgoHashMapDesc *desc,
+                                         struct VkalgoHashMultimap **out);
+
+// Destroys a multimap and frees its memory (NULL: no-op). Work recorded with it must have
+// finished.
+void vkalgo_hash_multimap_destroy(struct VkalgoHashMultimap *mm);
+
+// Stores `count` pairs (blocking), duplicate keys and duplicate pairs included. A reserved key
+// (the two largest values of the key type) refuses the whole call with INVALID_ARGUMENT
+// before anything changes. Pairs that find no empty slot within the probe bound are not
+// stored: VKALGO_ERROR_TABLE_FULL, with every other pair stored and the size exact.
+VkalgoResult vkalgo_hash_multimap_insert_host(struct VkalgoHashMultimap *mm,
+                                              const void *keys,
+                                              const void *values,
+                                              size_t count);
+
+// The exact number of pairs stored (blocking).
+VkalgoResult vkalgo_hash_multimap_size(struct VkalgoHashMultimap *mm, uint64_t *pairs_out);
+
+// `counts_out[i]` = the number of stored pairs whose key is `keys[i]` (blocking; `count` u32).
+// A reserved key refuses the call (INVALID_ARGUMENT). On error `counts_out` is unchanged.
+VkalgoResult vkalgo_hash_multimap_count_host(struct VkalgoHashMultimap *mm,
+                                             const void *keys,
+                                             size_t count,
+                                             uint32_t *counts_out);
+
+// Every value of each of `count` keys (blocking): key `i`'s values at
+// `values_out[offsets_out[i] .. offsets_out[i + 1])` (`count + 1` offsets, `offsets_out[0] =
+// 0`), in no particular order within a key; `*total_out = offsets_out[count]`. `values_out`
+// has room for `capacity` values (it may be NULL when `capacity` is 0). `capacity` below the
+// total: INVALID_ARGUMENT with `*total_out` set to the total and nothing else written. A
+// reserved key refuses the call (INVALID_ARGUMENT); on any other error nothing is written.
+VkalgoResult vkalgo_hash_multimap_retrieve_host(struct VkalgoHashMultimap *mm,
+                                                const void *keys,
+                                                size_t count,
+                                                uint64_t *offsets_out,
+                                                void *values_out,
+                                                size_t capacity,
+                                                size_t *total_out);
+
+// Removes every pair (blocking).
+VkalgoResult vkalgo_hash_multimap_clear_host(struct VkalgoHashMultimap *mm);
+
+// The number of slots (the requested capacity rounded up): the most pairs it holds.
+VkalgoResult vkalgo_hash_multimap_capacity(const struct VkalgoHashMultimap *mm, uint64_t *out);
+
+// What a shader needs to count and walk keys of the multimap (`VkalgoHashMapView` of
+// `vkalgo/glsl/vkalgo_hash_map.glsl`: `vkalgo_hash_multimap_count_*`,
+// `vkalgo_hash_multimap_first_*` / `_next_*`). Valid until the multimap is destroyed.
+VkalgoResult vkalgo_hash_multimap_device_view(const struct VkalgoHashMultimap *mm,
+                                              struct VkalgoHashMapDeviceView *out);
+
+// Records a barrier ordering multimap operations with each other (COMPUTE_SHADER and TRANSFER
+// writes before COMPUTE_SHADER and TRANSFER reads and writes). Record it between two
+// operations on a multimap.
+VkalgoResult vkalgo_hash_multimap_record_barrier(const struct VkalgoHashMultimap *mm,
+                                                 VkCommandBuffer command_buffer);
+
+// Records emptying the multimap (TRANSFER fills, then a barrier to COMPUTE_SHADER).
+VkalgoResult vkalgo_hash_multimap_record_clear(const struct VkalgoHashMultimap *mm,
+                                               VkCommandBuffer command_buffer);
+
+// Records an insert (see `vkalgo_hash_multimap_insert_host`; reserved keys are skipped and
+// counted as failed). Inputs are read and outputs written in COMPUTE_SHADER. Nothing is
+// recorded on error.
+VkalgoResult vkalgo_hash_multimap_record_insert(const struct VkalgoHashMultimap *mm,
+                                                VkCommandBuffer command_buffer,
+                                                const struct VkalgoHashMultimapInsertArgs *args);
+
+// Records counting each key's pairs into `args->counts_out`. Nothing is recorded on error.
+VkalgoResult vkalgo_hash_multimap_record_count(const struct VkalgoHashMultimap *mm,
+                                               VkCommandBuffer command_buffer,
+                                               const struct VkalgoHashMultimapCountArgs *args);
+
+// Records writing each key's values from its offset on (positions at or past `capacity` are
+// not written). `offset_bits` other than 32 or 64: INVALID_ARGUMENT. Nothing is recorded on
+// error.
+VkalgoResult vkalgo_hash_multimap_record_retrieve(const struct VkalgoHashMultimap *mm,
+                                                  VkCommandBuffer command_buffer,
+                                                  const struct VkalgoHashMultimapRetrieveArgs *args);
+
+// Records writing the number of pairs stored (a u32) to `args->out` (COMPUTE_SHADER write).
+// Nothing is recorded on error.
+VkalgoResult vkalgo_hash_multimap_record_size(const struct VkalgoHashMultimap *mm,
+                                              VkCommandBuffer command_buffer,
+                                              const struct VkalgoHashSizeArgs *args);
 
 // Merges the sorted runs A (`a_count` keys, and values when `desc->value_type` is not
 // `VKALGO_VALUE_NONE`) and B into `out_keys` / `out_values` (`a_count + b_count` elements) on

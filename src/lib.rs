@@ -82,6 +82,10 @@ pub use hash::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashMapDeviceView,
     HashMapStats, HashRehashArgs, HashRetrieveArgs, HashSizeArgs, HashTuning, HashValueType, InsertStatus,
 };
+pub use hash::{
+    HashMultimap, HashMultimapCountArgs, HashMultimapInsertArgs, HashMultimapOffsets,
+    HashMultimapRetrieveArgs,
+};
 pub use merge::{
     MergeArgs, MergeDesc, MergeOptions, MergePath, MergePlan, MergeSortArgs, MergeSortDesc, MergeSortPlan,
     MergeTuning, SegmentedMergeArgs, SetOpArgs, SetOpDesc, SetOpPath, SetOpPlan,
@@ -110,6 +114,7 @@ mod push_constant_tests {
             .into_iter()
             .chain(crate::sort::push_layouts())
             .chain(crate::hash::push_layouts())
+            .chain(crate::hash::multimap::push_layouts())
             .chain(crate::split::push_layouts())
             .chain(crate::merge::push_layouts())
             .chain(crate::set::push_layouts())

@@ -1,4 +1,4 @@
-// vkalgo_hash_map.glsl: look up keys of a vkalgo GPU hash map from your own shaders.
+// vkalgo_hash_map.glsl: look up keys of a vkalgo GPU hash map (or multimap) from your own shaders.
 //
 // Installed with the C header (CMake package: <prefix>/include/vkalgo/glsl/vkalgo_hash_map.glsl;
 // in the source tree: glsl/public/). vkalgo's own hash-map kernels include this file too, so
@@ -282,6 +282,213 @@ bool vkalgo_hash_map_contains_u32(VkalgoHashMapView map, uint key) {
 bool vkalgo_hash_map_contains_u64(VkalgoHashMapView map, uint64_t key) {
     uint unused;
     return vkalgo_hash_map_find_u64_u32(map, key, unused);
+}
+
+// ---- multimaps: every pair stored, duplicate keys included ---------------------------------
+//
+// A vkalgo hash multimap (`HashMultimap::device_view()` in Rust,
+// `vkalgo_hash_multimap_device_view()` in C) has the layout above, the same VkalgoHashMapView
+// and the same probe sequence. It never erases: a slot goes only from empty to a pair, and an
+// insert claims the first empty slot of its key's probe sequence. So every pair of a key lies
+// before the first empty slot of that sequence (all earlier buckets are full), and a walk over
+// a key's pairs ends at the first empty slot (or after max_probes buckets). A multimap's
+// overflow counters are all ones, so vkalgo_hash_map_find_* on its view give one of the key's
+// values, unspecified which. Synchronization as for maps: make the multimap's inserts visible
+// to your shader's stage first, and do not run inserts concurrently with these reads.
+//
+//     uint n = vkalgo_hash_multimap_count_u32(pc.map, key);          // or _count_u64
+//     VkalgoHashMultimapWalk walk;
+//     uint value;                                                    // uint64_t for u64 values
+//     for (bool more = vkalgo_hash_multimap_first_u32_u32(pc.map, key, walk, value); more;
+//          more = vkalgo_hash_multimap_next_u32_u32(pc.map, walk, value)) {
+//         ... // each stored value of `key` once (duplicate pairs as often as stored)
+//     }
+//
+// The walk keeps the bucket it is in (four uvec4) and reads each bucket of the sequence once;
+// the values come in probe order, which is not insertion order.
+
+// Where a walk over one key's pairs stands (vkalgo_hash_multimap_first_* / _next_*).
+struct VkalgoHashMultimapWalk {
+    uvec4 s[4];      // the bucket being walked (vkalgo_hash_load_bucket)
+    uint key_lo;     // the key's low 32 bits
+    uint key_hi;     // its high 32 bits (0 for u32 keys)
+    uint bucket;     // the bucket in s
+    uint step;       // the probe sequence's step
+    uint probe;      // buckets of the sequence before this one; max_probes: the walk is over
+    uint slot;       // the next slot of the bucket to look at
+};
+
+// Slot j (< bucket_slots) of a bucket loaded by vkalgo_hash_load_bucket, as {key low, key high,
+// value low, value high}; words a layout does not have are 0 (8-byte slots) or the slot's
+// unused word (16-byte slots: ignore them).
+uvec4 vkalgo_hash_slot_words(VkalgoHashMapView map, uvec4 s[4], uint j) {
+    if (map.slot_bytes == 8u) {
+        uvec4 q = s[j >> 1u];
+        uvec2 kv = (j & 1u) == 0u ? q.xy : q.zw;
+        return uvec4(kv.x, 0u, kv.y, 0u);
+    }
+    return s[j];
+}
+
+// The number of a key's pairs in the multimap (key words as in vkalgo_hash_find_slot16).
+// Reads each bucket of the sequence once, up to the first bucket that holds an empty slot.
+uint vkalgo_hash_multimap_count_slots(VkalgoHashMapView map, uvec2 h, uint key_lo, uint key_hi,
+                                      bool key64) {
+    uint bucket = vkalgo_hash_first_bucket(h, map.num_buckets);
+    uint step = vkalgo_hash_step(h, map.num_buckets);
+    uint found = 0u;
+    uvec4 s[4];
+    vkalgo_hash_load_bucket(map, bucket, s);
+    for (uint probe = 0u; probe < map.max_probes; ++probe) {
+        // The four uvec4 without an early exit (see vkalgo_hash_map_find_u32_u32). The missing
+        // half of a 32-byte bucket (VKALGO_HASH_NO_SLOTS) matches no key and is not empty.
+        bool any_empty = false;
+        for (uint j = 0u; j < 4u; ++j) {
+            if (map.slot_bytes == 8u) {
+                found += (s[j].x == key_lo ? 1u : 0u) + (s[j].z == key_lo ? 1u : 0u);
+                any_empty = any_empty || s[j].x == VKALGO_HASH_EMPTY_U32 || s[j].z == VKALGO_HASH_EMPTY_U32;
+            } else {
+                bool hi = !key64 || s[j].y == key_hi;
+                found += s[j].x == key_lo && hi ? 1u : 0u;
+                any_empty = any_empty ||
+                            (s[j].x == 0xFFFFFFFFu && (!key64 || s[j].y == 0xFFFFFFFFu));
+            }
+        }
+        if (any_empty) {
+            break;
+        }
+        bucket = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
+        vkalgo_hash_load_bucket(map, bucket, s);
+    }
+    return found;
+}
+
+uint vkalgo_hash_multimap_count_u32(VkalgoHashMapView map, uint key) {
+    if (key >= VKALGO_HASH_ERASED_U32) {
+        return 0u;
+    }
+    return vkalgo_hash_multimap_count_slots(map, vkalgo_hash_u32(key), key, 0u, false);
+}
+
+uint vkalgo_hash_multimap_count_u64(VkalgoHashMapView map, uint64_t key) {
+    if (key >= VKALGO_HASH_ERASED_U64) {
+        return 0u;
+    }
+    uvec2 k = unpackUint2x32(key);
+    return vkalgo_hash_multimap_count_slots(map, vkalgo_hash_u64(key), k.x, k.y, true);
+}
+
+// The next pair of the walk's key: true with its slot words (vkalgo_hash_slot_words), or
+// false when the key has no more pairs (then every later call is false too).
+bool vkalgo_hash_multimap_walk_next(VkalgoHashMapView map, inout VkalgoHashMultimapWalk walk,
+                                    out uvec4 words) {
+    words = uvec4(0u);
+    bool key64 = map.key_bits == 64u;
+    while (walk.probe < map.max_probes) {
+        while (walk.slot < map.bucket_slots) {
+            uvec4 w = vkalgo_hash_slot_words(map, walk.s, walk.slot);
+            walk.slot++;
+            if (w.x == walk.key_lo && (!key64 || w.y == walk.key_hi)) {
+                words = w;
+                return true;
+            }
+            if (w.x == 0xFFFFFFFFu && (!key64 || w.y == 0xFFFFFFFFu)) {
+                walk.probe = map.max_probes;  // an empty slot: no pair of the key lies beyond
+                return false;
+            }
+        }
+        walk.probe++;
+        if (walk.probe < map.max_probes) {
+            walk.bucket = vkalgo_hash_next_bucket(walk.bucket, walk.step, map.num_buckets);
+            vkalgo_hash_load_bucket(map, walk.bucket, walk.s);
+            walk.slot = 0u;
+        }
+    }
+    return false;
+}
+
+// Starts a walk over the pairs of a key (reserved keys have none).
+bool vkalgo_hash_multimap_walk_first(VkalgoHashMapView map, uvec2 h, uint key_lo, uint key_hi,
+                                     bool reserved, out VkalgoHashMultimapWalk walk,
+                                     out uvec4 words) {
+    walk.key_lo = key_lo;
+    walk.key_hi = key_hi;
+    walk.bucket = vkalgo_hash_first_bucket(h, map.num_buckets);
+    walk.step = vkalgo_hash_step(h, map.num_buckets);
+    walk.probe = reserved ? map.max_probes : 0u;
+    walk.slot = 0u;
+    vkalgo_hash_load_bucket(map, walk.bucket, walk.s);
+    return vkalgo_hash_multimap_walk_next(map, walk, words);
+}
+
+bool vkalgo_hash_multimap_first_u32_u32(VkalgoHashMapView map, uint key,
+                                        out VkalgoHashMultimapWalk walk, out uint value) {
+    uvec4 w;
+    bool found = vkalgo_hash_multimap_walk_first(map, vkalgo_hash_u32(key), key, 0u,
+                                                 key >= VKALGO_HASH_ERASED_U32, walk, w);
+    value = w.z;
+    return found;
+}
+
+bool vkalgo_hash_multimap_next_u32_u32(VkalgoHashMapView map, inout VkalgoHashMultimapWalk walk,
+                                       out uint value) {
+    uvec4 w;
+    bool found = vkalgo_hash_multimap_walk_next(map, walk, w);
+    value = w.z;
+    return found;
+}
+
+bool vkalgo_hash_multimap_first_u32_u64(VkalgoHashMapView map, uint key,
+                                        out VkalgoHashMultimapWalk walk, out uint64_t value) {
+    uvec4 w;
+    bool found = vkalgo_hash_multimap_walk_first(map, vkalgo_hash_u32(key), key, 0u,
+                                                 key >= VKALGO_HASH_ERASED_U32, walk, w);
+    value = packUint2x32(w.zw);
+    return found;
+}
+
+bool vkalgo_hash_multimap_next_u32_u64(VkalgoHashMapView map, inout VkalgoHashMultimapWalk walk,
+                                       out uint64_t value) {
+    uvec4 w;
+    bool found = vkalgo_hash_multimap_walk_next(map, walk, w);
+    value = packUint2x32(w.zw);
+    return found;
+}
+
+bool vkalgo_hash_multimap_first_u64_u32(VkalgoHashMapView map, uint64_t key,
+                                        out VkalgoHashMultimapWalk walk, out uint value) {
+    uvec2 k = unpackUint2x32(key);
+    uvec4 w;
+    bool found = vkalgo_hash_multimap_walk_first(map, vkalgo_hash_u64(key), k.x, k.y,
+                                                 key >= VKALGO_HASH_ERASED_U64, walk, w);
+    value = w.z;
+    return found;
+}
+
+bool vkalgo_hash_multimap_next_u64_u32(VkalgoHashMapView map, inout VkalgoHashMultimapWalk walk,
+                                       out uint value) {
+    uvec4 w;
+    bool found = vkalgo_hash_multimap_walk_next(map, walk, w);
+    value = w.z;
+    return found;
+}
+
+bool vkalgo_hash_multimap_first_u64_u64(VkalgoHashMapView map, uint64_t key,
+                                        out VkalgoHashMultimapWalk walk, out uint64_t value) {
+    uvec2 k = unpackUint2x32(key);
+    uvec4 w;
+    bool found = vkalgo_hash_multimap_walk_first(map, vkalgo_hash_u64(key), k.x, k.y,
+                                                 key >= VKALGO_HASH_ERASED_U64, walk, w);
+    value = packUint2x32(w.zw);
+    return found;
+}
+
+bool vkalgo_hash_multimap_next_u64_u64(VkalgoHashMapView map, inout VkalgoHashMultimapWalk walk,
+                                       out uint64_t value) {
+    uvec4 w;
+    bool found = vkalgo_hash_multimap_walk_next(map, walk, w);
+    value = packUint2x32(w.zw);
+    return found;
 }
 
 #endif

@@ -754,7 +754,7 @@ impl MapLayout {
     }
 }
 
-fn slot_bytes(key: HashKeyType, value: HashValueType) -> u64 {
+pub(super) fn slot_bytes(key: HashKeyType, value: HashValueType) -> u64 {
     if key == HashKeyType::U32 && value == HashValueType::U32 {
         8
     } else {
@@ -762,7 +762,7 @@ fn slot_bytes(key: HashKeyType, value: HashValueType) -> u64 {
     }
 }
 
-fn check_cmd(cmd: vk::CommandBuffer, what: &str) -> Result<()> {
+pub(super) fn check_cmd(cmd: vk::CommandBuffer, what: &str) -> Result<()> {
     if cmd == vk::CommandBuffer::null() {
         return Err(Error::invalid(format!("{what}: the command buffer is null")));
     }
@@ -771,13 +771,13 @@ fn check_cmd(cmd: vk::CommandBuffer, what: &str) -> Result<()> {
 
 /// A resolved element count: how many elements to size and dispatch for, the direct count for
 /// the push constants, and the indirect count's range.
-struct Count {
-    elements: u64,
-    direct: u32,
-    range: Option<BufferRange>,
+pub(super) struct Count {
+    pub(super) elements: u64,
+    pub(super) direct: u32,
+    pub(super) range: Option<BufferRange>,
 }
 
-fn resolve_count(ctx: &Context, what: &str, count: ElementCount, max_count: u64) -> Result<Count> {
+pub(super) fn resolve_count(ctx: &Context, what: &str, count: ElementCount, max_count: u64) -> Result<Count> {
     match count {
         ElementCount::Direct(n) => {
             check_batch(what, n)?;
@@ -811,7 +811,7 @@ pub(super) fn check_batch(what: &str, n: u64) -> Result<()> {
 }
 
 /// Outputs must not overlap each other or any input.
-fn check_no_overlap(
+pub(super) fn check_no_overlap(
     what: &str,
     inputs: &[Option<BufferRange>],
     outputs: &[Option<BufferRange>],

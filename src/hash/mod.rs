@@ -1,7 +1,8 @@
 //! GPU hash map: lock-free insert, insert-or-apply (group-by), find, contains, erase, exact
 //! size, retrieve-all, clear and rehash, with u32 or u64 keys and u32 or u64 values, usable from the host, from the record
 //! layer (your command buffers and buffers), and from your own shaders
-//! (`glsl/public/vkalgo_hash_map.glsl`).
+//! (`glsl/public/vkalgo_hash_map.glsl`). A multimap over the same table, storing every pair
+//! (duplicate keys included), is [`HashMultimap`] ([`multimap`]).
 //!
 //! ```
 //! use vkalgo::{Context, HashKeyType, HashMapDesc, HashValueType};
@@ -118,6 +119,7 @@ mod apply;
 mod geometry;
 mod host;
 mod map;
+pub mod multimap;
 pub mod reference;
 #[cfg(test)]
 pub(crate) mod shared_constants;
@@ -127,6 +129,10 @@ pub use geometry::{max_capacity, MAX_BATCH, MAX_SLOTS, PROBE_LIMIT};
 #[cfg(test)]
 pub(crate) use map::push_layouts;
 pub use map::HashMap;
+pub use multimap::{
+    HashMultimap, HashMultimapCountArgs, HashMultimapInsertArgs, HashMultimapOffsets,
+    HashMultimapRetrieveArgs,
+};
 
 use crate::core::buffer::{BufferRange, ElementCount};
 

@@ -11,6 +11,7 @@ mod c_abi;
 #[path = "../common/mod.rs"]
 mod common;
 mod host;
+mod multimap;
 mod record;
 
 use common::*;

@@ -128,6 +128,15 @@ fn shaders(check: bool) -> Result<(), String> {
                 &defines,
             )?;
             outputs.push((root.join(format!("tests/shaders/{name}.spv")), user.spirv));
+            let name = format!("user_multimap_{key}_{value}");
+            let user = compile(
+                &glslc,
+                &root,
+                &name,
+                "../tests/shaders/user_multimap.comp",
+                &defines,
+            )?;
+            outputs.push((root.join(format!("tests/shaders/{name}.spv")), user.spirv));
         }
     }
     let total: usize = compiled.iter().map(|c| c.spirv.len()).sum();

@@ -134,6 +134,12 @@ pub const HASH_OP: Axis = Axis {
             "Apply",
             "Insert or apply an operation to the stored value (group-by).",
         ),
+        ("MultimapInsert", "Multimap: store every pair."),
+        ("MultimapCount", "Multimap: the pairs of each key, counted."),
+        (
+            "MultimapRetrieve",
+            "Multimap: the values of each key, written at its offset.",
+        ),
     ],
 };
 pub const HASH_VALUE_BITS: Axis = Axis {
@@ -314,6 +320,63 @@ fn hash_permutations() -> Vec<Permutation> {
     table.push(standalone(
         "hash_meta",
         "hash/meta.comp",
+        &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
+    ));
+    table
+}
+
+/// The hash multimap (src/hash/multimap): one permutation per op, key/value layout and bucket
+/// size; u32/u32 inserts also with a packed 64-bit pair CAS. Named `multimap_*` (their push
+/// block is `MultimapPush`, not the map's).
+fn multimap_permutations() -> Vec<Permutation> {
+    let mut table = Vec::new();
+    for bucket in ["32", "64"] {
+        for (op, variant) in [
+            ("insert", "MultimapInsert"),
+            ("count", "MultimapCount"),
+            ("retrieve", "MultimapRetrieve"),
+        ] {
+            let mut layouts = Vec::new();
+            if op == "insert" {
+                layouts.push(("32", "32", true));
+            }
+            layouts.extend([
+                ("32", "32", false),
+                ("32", "64", false),
+                ("64", "32", false),
+                ("64", "64", false),
+            ]);
+            for (key, value, packed) in layouts {
+                let mut d = defines(&[("KEY_BITS", key), ("VALUE_BITS", value), ("BUCKET_BYTES", bucket)]);
+                if packed {
+                    d.push(("PACKED_CAS", "1".to_string()));
+                }
+                table.push(member(
+                    &HASH,
+                    &[
+                        variant,
+                        &format!("K{key}"),
+                        &format!("V{value}"),
+                        if packed { "PackedPair" } else { "Key" },
+                        &format!("B{bucket}"),
+                    ],
+                    format!(
+                        "multimap_{op}_k{key}v{value}{}_b{bucket}",
+                        if packed { "_packed" } else { "" }
+                    ),
+                    match op {
+                        "insert" => "hash/multimap_insert.comp",
+                        "count" => "hash/multimap_count.comp",
+                        _ => "hash/multimap_retrieve.comp",
+                    },
+                    d,
+                ));
+            }
+        }
+    }
+    table.push(standalone(
+        "multimap_size",
+        "hash/multimap_size.comp",
         &[("KEY_BITS", "32"), ("VALUE_BITS", "32"), ("BUCKET_BYTES", "32")],
     ));
     table
@@ -617,5 +680,6 @@ pub fn all() -> Vec<Permutation> {
     all.extend(sort_permutations());
     all.extend(split_permutations());
     all.extend(merge_permutations());
+    all.extend(multimap_permutations());
     all
 }

@@ -240,6 +240,108 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
         "packed_insert",
         Err("a typed Rust convenience over insert"),
     ),
+    ("HashMultimap", "new", Ok(&["vkalgo_hash_multimap_create"])),
+    (
+        "HashMultimap",
+        "insert",
+        Ok(&["vkalgo_hash_multimap_insert_host"]),
+    ),
+    ("HashMultimap", "size", Ok(&["vkalgo_hash_multimap_size"])),
+    ("HashMultimap", "count", Ok(&["vkalgo_hash_multimap_count_host"])),
+    (
+        "HashMultimap",
+        "retrieve",
+        Ok(&["vkalgo_hash_multimap_retrieve_host"]),
+    ),
+    (
+        "HashMultimap",
+        "retrieve_into",
+        Ok(&["vkalgo_hash_multimap_retrieve_host"]),
+    ),
+    ("HashMultimap", "clear", Ok(&["vkalgo_hash_multimap_clear_host"])),
+    ("HashMultimap", "capacity", Ok(&["vkalgo_hash_multimap_capacity"])),
+    (
+        "HashMultimap",
+        "device_view",
+        Ok(&["vkalgo_hash_multimap_device_view"]),
+    ),
+    (
+        "HashMultimap",
+        "record_barrier",
+        Ok(&["vkalgo_hash_multimap_record_barrier"]),
+    ),
+    (
+        "HashMultimap",
+        "record_clear",
+        Ok(&["vkalgo_hash_multimap_record_clear"]),
+    ),
+    (
+        "HashMultimap",
+        "record_insert",
+        Ok(&["vkalgo_hash_multimap_record_insert"]),
+    ),
+    (
+        "HashMultimap",
+        "record_count",
+        Ok(&["vkalgo_hash_multimap_record_count"]),
+    ),
+    (
+        "HashMultimap",
+        "record_retrieve",
+        Ok(&["vkalgo_hash_multimap_record_retrieve"]),
+    ),
+    (
+        "HashMultimap",
+        "record_size",
+        Ok(&["vkalgo_hash_multimap_record_size"]),
+    ),
+    ("HashMultimap", "key_type", Err("the caller's own desc")),
+    ("HashMultimap", "value_type", Err("the caller's own desc")),
+    (
+        "HashMultimap",
+        "context",
+        Err("C keeps the context handle itself"),
+    ),
+    (
+        "HashMultimap",
+        "tuning",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "HashMultimap",
+        "num_buckets",
+        Ok(&["vkalgo_hash_multimap_device_view"]),
+    ),
+    (
+        "HashMultimap",
+        "max_probes",
+        Ok(&["vkalgo_hash_multimap_device_view"]),
+    ),
+    (
+        "HashMultimap",
+        "slot_bytes",
+        Ok(&["vkalgo_hash_multimap_device_view"]),
+    ),
+    (
+        "HashMultimap",
+        "bucket_slots",
+        Ok(&["vkalgo_hash_multimap_device_view"]),
+    ),
+    (
+        "HashMultimap",
+        "bucket_bytes",
+        Ok(&["vkalgo_hash_multimap_device_view"]),
+    ),
+    (
+        "HashMultimap",
+        "memory_bytes",
+        Ok(&["vkalgo_context_memory_usage"]),
+    ),
+    (
+        "HashMultimap",
+        "packed_insert",
+        Err("a tuning query for tests and benchmarks"),
+    ),
     ("GpuSet", "new", Ok(&["vkalgo_set_create"])),
     ("GpuSet", "new_in", Ok(&["vkalgo_set_create_in"])),
     (
@@ -428,6 +530,7 @@ mod tests {
             "SetOpPlan",
             "MergeSortPlan",
             "HashMap",
+            "HashMultimap",
             "GpuSet",
         ];
         let mut missing = Vec::new();

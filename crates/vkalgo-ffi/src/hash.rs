@@ -137,7 +137,7 @@ pub struct VkalgoHashRetrieveArgs {
 }
 
 /// The Rust desc of `d` (capacity 0 refused).
-unsafe fn map_desc(d: *const VkalgoHashMapDesc) -> vkalgo::Result<HashMapDesc> {
+pub(crate) unsafe fn map_desc(d: *const VkalgoHashMapDesc) -> vkalgo::Result<HashMapDesc> {
     non_null(d, "desc")?;
     let d = &*d;
     no_extension(d.next, "hash map desc")?;
@@ -211,7 +211,7 @@ macro_rules! with_types_of_map {
 pub(crate) use with_types_of_map;
 
 /// Refuses a batch of more than [`vkalgo::hash::MAX_BATCH`] keys before anything is allocated.
-fn check_batch(count: usize) -> vkalgo::Result<()> {
+pub(crate) fn check_batch(count: usize) -> vkalgo::Result<()> {
     if count as u64 > vkalgo::hash::MAX_BATCH {
         return Err(Error::invalid(format!(
             "{count} keys in one batch: at most {}",
@@ -239,7 +239,7 @@ pub(crate) unsafe fn host_slice<'a, T>(
     Ok(std::slice::from_raw_parts(ptr as *const T, count))
 }
 
-unsafe fn host_slice_mut<'a, T>(
+pub(crate) unsafe fn host_slice_mut<'a, T>(
     ptr: *mut std::ffi::c_void,
     count: usize,
     what: &str,

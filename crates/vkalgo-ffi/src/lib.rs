@@ -9,6 +9,7 @@
 pub mod enums;
 pub mod hash;
 pub mod hash_apply;
+pub mod hash_multimap;
 pub mod merge;
 pub mod merge_sort;
 pub mod scan;

@@ -4,7 +4,7 @@
 use super::ShaderSource;
 
 /// Identifies the permutation list `spirv.bin` was generated with.
-pub(super) const TABLE_ID: u64 = 0x79cd01ba82d6288a;
+pub(super) const TABLE_ID: u64 = 0x60d942e081506070;
 
 pub(crate) const COPY_U32X4: ShaderSource = ShaderSource::packed("copy_u32x4", 0);
 pub(crate) const FILL_U32: ShaderSource = ShaderSource::packed("fill_u32", 1);
@@ -236,6 +236,33 @@ const MERGE_FUSED_K64_V1: ShaderSource = ShaderSource::packed("merge_fused_k64_v
 const MERGE_MERGE_K64_V2: ShaderSource = ShaderSource::packed("merge_merge_k64_v2", 227);
 const MERGE_BLOCKSORT_K64_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v2", 228);
 const MERGE_FUSED_K64_V2: ShaderSource = ShaderSource::packed("merge_fused_k64_v2", 229);
+const MULTIMAP_INSERT_K32V32_PACKED_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_packed_b32", 230);
+const MULTIMAP_INSERT_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_b32", 231);
+const MULTIMAP_INSERT_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v64_b32", 232);
+const MULTIMAP_INSERT_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_insert_k64v32_b32", 233);
+const MULTIMAP_INSERT_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_insert_k64v64_b32", 234);
+const MULTIMAP_COUNT_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_count_k32v32_b32", 235);
+const MULTIMAP_COUNT_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_count_k32v64_b32", 236);
+const MULTIMAP_COUNT_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_count_k64v32_b32", 237);
+const MULTIMAP_COUNT_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_count_k64v64_b32", 238);
+const MULTIMAP_RETRIEVE_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v32_b32", 239);
+const MULTIMAP_RETRIEVE_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v64_b32", 240);
+const MULTIMAP_RETRIEVE_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b32", 241);
+const MULTIMAP_RETRIEVE_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b32", 242);
+const MULTIMAP_INSERT_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_packed_b64", 243);
+const MULTIMAP_INSERT_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_b64", 244);
+const MULTIMAP_INSERT_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v64_b64", 245);
+const MULTIMAP_INSERT_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_insert_k64v32_b64", 246);
+const MULTIMAP_INSERT_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_insert_k64v64_b64", 247);
+const MULTIMAP_COUNT_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_count_k32v32_b64", 248);
+const MULTIMAP_COUNT_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_count_k32v64_b64", 249);
+const MULTIMAP_COUNT_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_count_k64v32_b64", 250);
+const MULTIMAP_COUNT_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_count_k64v64_b64", 251);
+const MULTIMAP_RETRIEVE_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v32_b64", 252);
+const MULTIMAP_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v64_b64", 253);
+const MULTIMAP_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b64", 254);
+const MULTIMAP_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b64", 255);
+pub(crate) const MULTIMAP_SIZE: ShaderSource = ShaderSource::packed("multimap_size", 256);
 
 /// The radix sort's kernels (glsl/sort/).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -354,6 +381,12 @@ pub(crate) enum HashOp {
     Retrieve,
     /// Insert or apply an operation to the stored value (group-by).
     Apply,
+    /// Multimap: store every pair.
+    MultimapInsert,
+    /// Multimap: the pairs of each key, counted.
+    MultimapCount,
+    /// Multimap: the values of each key, written at its offset.
+    MultimapRetrieve,
 }
 
 /// Value width of a hash map (VALUE_BITS).
@@ -699,7 +732,7 @@ pub(crate) fn merge(kernel: MergeKernel, key: KeyBits, values: ValueWords) -> Op
 }
 
 /// The hash family, indexed by [HashOp][KeyBits][HashValueBits][HashCas][HashBucketBytes].
-static HASH_TABLE: [Option<ShaderSource>; 96] = [
+static HASH_TABLE: [Option<ShaderSource>; 144] = [
     Some(HASH_INSERT_K32V32_B32),
     Some(HASH_INSERT_K32V32_B64),
     Some(HASH_INSERT_K32V32_PACKED_B32),
@@ -794,6 +827,54 @@ static HASH_TABLE: [Option<ShaderSource>; 96] = [
     None,
     Some(HASH_APPLY_K64V64_B32),
     Some(HASH_APPLY_K64V64_B64),
+    None,
+    None,
+    Some(MULTIMAP_INSERT_K32V32_B32),
+    Some(MULTIMAP_INSERT_K32V32_B64),
+    Some(MULTIMAP_INSERT_K32V32_PACKED_B32),
+    Some(MULTIMAP_INSERT_K32V32_PACKED_B64),
+    Some(MULTIMAP_INSERT_K32V64_B32),
+    Some(MULTIMAP_INSERT_K32V64_B64),
+    None,
+    None,
+    Some(MULTIMAP_INSERT_K64V32_B32),
+    Some(MULTIMAP_INSERT_K64V32_B64),
+    None,
+    None,
+    Some(MULTIMAP_INSERT_K64V64_B32),
+    Some(MULTIMAP_INSERT_K64V64_B64),
+    None,
+    None,
+    Some(MULTIMAP_COUNT_K32V32_B32),
+    Some(MULTIMAP_COUNT_K32V32_B64),
+    None,
+    None,
+    Some(MULTIMAP_COUNT_K32V64_B32),
+    Some(MULTIMAP_COUNT_K32V64_B64),
+    None,
+    None,
+    Some(MULTIMAP_COUNT_K64V32_B32),
+    Some(MULTIMAP_COUNT_K64V32_B64),
+    None,
+    None,
+    Some(MULTIMAP_COUNT_K64V64_B32),
+    Some(MULTIMAP_COUNT_K64V64_B64),
+    None,
+    None,
+    Some(MULTIMAP_RETRIEVE_K32V32_B32),
+    Some(MULTIMAP_RETRIEVE_K32V32_B64),
+    None,
+    None,
+    Some(MULTIMAP_RETRIEVE_K32V64_B32),
+    Some(MULTIMAP_RETRIEVE_K32V64_B64),
+    None,
+    None,
+    Some(MULTIMAP_RETRIEVE_K64V32_B32),
+    Some(MULTIMAP_RETRIEVE_K64V32_B64),
+    None,
+    None,
+    Some(MULTIMAP_RETRIEVE_K64V64_B32),
+    Some(MULTIMAP_RETRIEVE_K64V64_B64),
     None,
     None,
 ];
@@ -1035,6 +1116,33 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     MERGE_MERGE_K64_V2,
     MERGE_BLOCKSORT_K64_V2,
     MERGE_FUSED_K64_V2,
+    MULTIMAP_INSERT_K32V32_PACKED_B32,
+    MULTIMAP_INSERT_K32V32_B32,
+    MULTIMAP_INSERT_K32V64_B32,
+    MULTIMAP_INSERT_K64V32_B32,
+    MULTIMAP_INSERT_K64V64_B32,
+    MULTIMAP_COUNT_K32V32_B32,
+    MULTIMAP_COUNT_K32V64_B32,
+    MULTIMAP_COUNT_K64V32_B32,
+    MULTIMAP_COUNT_K64V64_B32,
+    MULTIMAP_RETRIEVE_K32V32_B32,
+    MULTIMAP_RETRIEVE_K32V64_B32,
+    MULTIMAP_RETRIEVE_K64V32_B32,
+    MULTIMAP_RETRIEVE_K64V64_B32,
+    MULTIMAP_INSERT_K32V32_PACKED_B64,
+    MULTIMAP_INSERT_K32V32_B64,
+    MULTIMAP_INSERT_K32V64_B64,
+    MULTIMAP_INSERT_K64V32_B64,
+    MULTIMAP_INSERT_K64V64_B64,
+    MULTIMAP_COUNT_K32V32_B64,
+    MULTIMAP_COUNT_K32V64_B64,
+    MULTIMAP_COUNT_K64V32_B64,
+    MULTIMAP_COUNT_K64V64_B64,
+    MULTIMAP_RETRIEVE_K32V32_B64,
+    MULTIMAP_RETRIEVE_K32V64_B64,
+    MULTIMAP_RETRIEVE_K64V32_B64,
+    MULTIMAP_RETRIEVE_K64V64_B64,
+    MULTIMAP_SIZE,
 ];
 
 /// The push-constant block of each shader, (member name, byte offset) in member order,
@@ -1271,4 +1379,31 @@ pub(super) const PUSH_CONSTANT_MEMBERS: &[&[(&str, u32)]] = &[
     &[("a_keys", 0), ("b_keys", 8), ("out_keys", 16), ("a_values", 24), ("b_values", 32), ("out_values", 40), ("tiles_addr", 48), ("a_count_addr", 56), ("b_count_addr", 64), ("aux_addr", 72), ("aux2_addr", 80), ("a_count", 88), ("b_count", 92), ("a_max", 96), ("b_max", 100), ("mode", 104), ("width", 108), ("runs", 112), ("max_tiles", 116), ("lanes", 120), ("reserved", 124)],
     &[("a_keys", 0), ("b_keys", 8), ("out_keys", 16), ("a_values", 24), ("b_values", 32), ("out_values", 40), ("tiles_addr", 48), ("a_count_addr", 56), ("b_count_addr", 64), ("aux_addr", 72), ("aux2_addr", 80), ("a_count", 88), ("b_count", 92), ("a_max", 96), ("b_max", 100), ("mode", 104), ("width", 108), ("runs", 112), ("max_tiles", 116), ("lanes", 120), ("reserved", 124)],
     &[("a_keys", 0), ("b_keys", 8), ("out_keys", 16), ("a_values", 24), ("b_values", 32), ("out_values", 40), ("tiles_addr", 48), ("a_count_addr", 56), ("b_count_addr", 64), ("aux_addr", 72), ("aux2_addr", 80), ("a_count", 88), ("b_count", 92), ("a_max", 96), ("b_max", 100), ("mode", 104), ("width", 108), ("runs", 112), ("max_tiles", 116), ("lanes", 120), ("reserved", 124)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("capacity", 64), ("count", 72), ("max_count", 76), ("num_buckets", 80), ("max_probes", 84), ("flags", 88)],
 ];

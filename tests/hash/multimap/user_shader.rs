@@ -1,0 +1,180 @@
+//! A user shader compiled against glsl/public/vkalgo_hash_map.glsl (tests/shaders/
+//! user_multimap.comp) counts and walks a multimap's keys through its device view, and looks
+//! them up with the map's find; everything must match the model.
+
+use super::*;
+
+#[test]
+fn walks_from_a_user_shader() {
+    let ctx = context();
+    let mut seed = 100;
+    for_every_layout!(ctx, |K, V, packed, bucket| {
+        if packed == Some(true) {
+            continue; // the same table as the key CAS; the shader only reads
+        }
+        run::<K, V>(&ctx, bucket, seed);
+        seed += 1;
+    });
+}
+
+fn run<K: HashTestKey, V: HashTestValue>(ctx: &Context, bucket: u32, seed: u64) {
+    let what = format!("{:?}/{:?} bucket {bucket}", K::TYPE, V::TYPE);
+    let mm = multimap::<K, V>(ctx, 4000, None, bucket);
+    assert_eq!(
+        mm.device_view().bucket_slots as u64 * mm.slot_bytes(),
+        bucket as u64
+    );
+    let mut model = MultimapModel::new();
+    let mut rng = Rng(seed);
+    let (keys, values, hot, absent) = adversarial::<K, V>(&mut rng, 700);
+    insert_all(&mm, &mut model, &keys, &values);
+    let mut queries = queries_of(&keys, hot, &absent);
+    queries.push(K::from_u64(K::MAX));
+    queries.push(K::from_u64(K::MAX - 1));
+    let q64 = to64(&queries);
+    let mut offsets = vec![0u64];
+    for &q in &q64 {
+        offsets.push(offsets.last().unwrap() + model.count(q));
+    }
+    let out = user_shader_walk::<K, V>(ctx, &mm, &queries, &offsets);
+    for (i, &q) in q64.iter().enumerate() {
+        let count = model.count(q);
+        assert_eq!(out.counts[i] as u64, count, "{what}: count of query {i}");
+        assert_eq!(out.walked[i] as u64, count, "{what}: walk of query {i}");
+        assert_eq!(out.found[i] == 1, count > 0, "{what}: find of query {i}");
+        if count > 0 {
+            let v = out.find_values[i].to_u64();
+            assert!(model.sorted_values(q).contains(&v), "{what}: find gave {v:#x}");
+        }
+    }
+    model
+        .check_retrieve(&q64, &offsets, &values64(&out.values))
+        .unwrap_or_else(|e| panic!("{what}: walk: {e}"));
+}
+
+/// What the user shader wrote.
+struct Walked<V> {
+    counts: Vec<u32>,
+    walked: Vec<u32>,
+    values: Vec<V>,
+    find_values: Vec<V>,
+    found: Vec<u32>,
+}
+
+/// tests/shaders/user_multimap.comp for (64-bit keys, 64-bit values), compiled by `cargo
+/// xtask shaders`.
+fn spirv(key64: bool, value64: bool) -> Vec<u32> {
+    let bytes: &[u8] = match (key64, value64) {
+        (false, false) => include_bytes!("../../shaders/user_multimap_k32_v32.spv"),
+        (false, true) => include_bytes!("../../shaders/user_multimap_k32_v64.spv"),
+        (true, false) => include_bytes!("../../shaders/user_multimap_k64_v32.spv"),
+        (true, true) => include_bytes!("../../shaders/user_multimap_k64_v64.spv"),
+    };
+    ash::util::read_spv(&mut std::io::Cursor::new(bytes)).unwrap()
+}
+
+fn user_shader_walk<K: HashTestKey, V: HashTestValue>(
+    ctx: &Context,
+    mm: &HashMultimap,
+    queries: &[K],
+    offsets: &[u64],
+) -> Walked<V> {
+    let spirv = spirv(K::TYPE == HashKeyType::U64, V::TYPE == HashValueType::U64);
+    let n = queries.len() as u64;
+    let total = offsets[queries.len()];
+    let (kb, vb) = (K::TYPE.bytes(), V::TYPE.bytes());
+    let offsets32: Vec<u32> = offsets[..queries.len()].iter().map(|&o| o as u32).collect();
+    // keys, offsets, values, counts, walked, find values, found
+    let k_at = 0;
+    let o_at = k_at + n * kb;
+    let v_at = (o_at + n * 4).next_multiple_of(8);
+    let c_at = v_at + total * vb;
+    let w_at = c_at + n * 4;
+    let f_at = (w_at + n * 4).next_multiple_of(8);
+    let found_at = f_at + n * vb;
+    let mut buf = poisoned_bytes(ctx, found_at + n * 4);
+    put(&mut buf, k_at, queries);
+    put(&mut buf, o_at, &offsets32);
+    #[repr(C)]
+    #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+    struct Push {
+        view: vkalgo::HashMapDeviceView,
+        keys: u64,
+        offsets: u64,
+        values_out: u64,
+        counts_out: u64,
+        walked_out: u64,
+        find_out: u64,
+        found_out: u64,
+        count: u32,
+        room: u32,
+    }
+    let base = buf.address();
+    let push = Push {
+        view: mm.device_view(),
+        keys: base + k_at,
+        offsets: base + o_at,
+        values_out: base + v_at,
+        counts_out: base + c_at,
+        walked_out: base + w_at,
+        find_out: base + f_at,
+        found_out: base + found_at,
+        count: n as u32,
+        room: total as u32,
+    };
+    let d = ctx.device();
+    unsafe {
+        let module = d
+            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&spirv), None)
+            .unwrap();
+        let ranges = [vk::PushConstantRange::default()
+            .stage_flags(vk::ShaderStageFlags::COMPUTE)
+            .size(std::mem::size_of::<Push>() as u32)];
+        let layout = d
+            .create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges),
+                None,
+            )
+            .unwrap();
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(module)
+            .name(c"main");
+        let pipeline = d
+            .create_compute_pipelines(
+                vk::PipelineCache::null(),
+                &[vk::ComputePipelineCreateInfo::default()
+                    .stage(stage)
+                    .layout(layout)],
+                None,
+            )
+            .unwrap()[0];
+        ctx.submit_and_wait(|cmd| {
+            // The multimap was written by earlier submissions (fence-ordered); the inputs by
+            // the host.
+            host_to_compute(ctx, cmd);
+            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline);
+            d.cmd_push_constants(
+                cmd,
+                layout,
+                vk::ShaderStageFlags::COMPUTE,
+                0,
+                bytemuck::bytes_of(&push),
+            );
+            d.cmd_dispatch(cmd, (n as u32).div_ceil(64), 1, 1);
+            compute_to_host(ctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+        d.destroy_pipeline(pipeline, None);
+        d.destroy_pipeline_layout(layout, None);
+        d.destroy_shader_module(module, None);
+    }
+    Walked {
+        counts: get(&mut buf, c_at, n as usize),
+        walked: get(&mut buf, w_at, n as usize),
+        values: get(&mut buf, v_at, total as usize),
+        find_values: get(&mut buf, f_at, n as usize),
+        found: get(&mut buf, found_at, n as usize),
+    }
+}
