@@ -385,15 +385,6 @@ impl Context {
         }
         builtin_shader(desc, pass.kernel(), pass.moves_values())
     }
-
-    fn supports_float64(&self) -> bool {
-        unsafe {
-            self.instance
-                .get_physical_device_features(self.physical_device)
-                .shader_float64
-                == vk::TRUE
-        }
-    }
 }
 
 /// Bits of a bucket id below `m`: ceil(log2(m)).

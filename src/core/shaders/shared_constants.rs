@@ -75,6 +75,7 @@ fn headers() -> Vec<&'static GeneratedHeader> {
         &crate::merge::shared_constants::MERGE,
         &crate::scan::shared_constants::SCAN,
         &crate::set::shared_constants::SET,
+        &crate::reduce::shared_constants::REDUCE,
     ]
 }
 
