@@ -275,6 +275,19 @@ typedef enum VkalgoHashStatus {
   VKALGO_HASH_STATUS_MAX_ENUM = 2147483647,
 } VkalgoHashStatus;
 
+// An operation that combines values: the hash map's insert-or-apply (unsigned values) and the
+// reductions.
+typedef enum VkalgoReduceOp {
+  // The sum (integers wrap).
+  VKALGO_OP_SUM = 0,
+  // The smaller.
+  VKALGO_OP_MIN = 1,
+  // The larger.
+  VKALGO_OP_MAX = 2,
+  // Keeps the enum 32 bits wide; not an operation.
+  VKALGO_REDUCE_OP_MAX_ENUM = 2147483647,
+} VkalgoReduceOp;
+
 // A vkalgo context: a Vulkan device with vkalgo's pipelines and allocator.
 //
 // Lifetime: every object created from a context (hash maps, plans, ...) keeps it alive;
@@ -1330,6 +1343,28 @@ VkalgoResult vkalgo_hash_map_record_size(const struct VkalgoHashMap *map,
 VkalgoResult vkalgo_hash_map_record_retrieve_all(const struct VkalgoHashMap *map,
                                                  VkCommandBuffer command_buffer,
                                                  const struct VkalgoHashRetrieveArgs *args);
+
+// For each (key, value): an absent key is inserted with its value; a present one (in the map
+// before the call, or earlier in the same batch) gets op(stored, value), unsigned (SUM wraps).
+// The result does not depend on the order within the batch. `op`: VKALGO_OP_SUM, _MIN or
+// _MAX (anything else: INVALID_ARGUMENT). Reserved keys (the two largest values of the key
+// type): INVALID_ARGUMENT, nothing changed. Keys that find no free slot are not stored:
+// VKALGO_ERROR_TABLE_FULL, every other key applied and the size exact. Blocking.
+VkalgoResult vkalgo_hash_map_insert_or_apply_host(struct VkalgoHashMap *map,
+                                                  const void *keys,
+                                                  const void *values,
+                                                  size_t count,
+                                                  uint32_t op);
+
+// Records an insert-or-apply (see `vkalgo_hash_map_insert_or_apply_host` for the semantics;
+// the arguments as `vkalgo_hash_map_record_insert`'s: reserved keys are skipped and reported
+// per key). u32/u32 maps with the packed claim take one pass, other layouts two with a
+// barrier between them. Inputs are read and outputs written in COMPUTE_SHADER. Nothing is
+// recorded on error.
+VkalgoResult vkalgo_hash_map_record_insert_or_apply(const struct VkalgoHashMap *map,
+                                                    VkCommandBuffer command_buffer,
+                                                    const struct VkalgoHashInsertArgs *args,
+                                                    uint32_t op);
 
 // Merges the sorted runs A (`a_count` keys, and values when `desc->value_type` is not
 // `VKALGO_VALUE_NONE`) and B into `out_keys` / `out_values` (`a_count + b_count` elements) on

@@ -75,7 +75,7 @@ pub struct ReadmeExamples;
 pub use crate::core::{
     BufferRange, BufferRequirements, Context, ContextOptions, ContextState, DeviceProfile, DeviceSelector,
     DeviceType, ElementCount, ExternalContextDesc, GpuBuffer, MemoryLocation, MemoryRequirements,
-    MemoryUsage, QueueLock, SetOp, BUFFER_USAGE,
+    MemoryUsage, QueueLock, ReduceOp, SetOp, BUFFER_USAGE,
 };
 pub use ash;
 pub use error::{Error, Result};

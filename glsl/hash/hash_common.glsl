@@ -35,6 +35,10 @@
 
 #include "../common/vkalgo.glsl"
 #include "../public/vkalgo_hash_map.glsl"
+#ifdef HASH_APPLY
+// APPLY_* (generated from src/hash/shared_constants.rs).
+#include "../generated/hash.glsl"
+#endif
 
 #if !defined(KEY_BITS) || !defined(VALUE_BITS) || !defined(BUCKET_BYTES)
 #error "KEY_BITS, VALUE_BITS and BUCKET_BYTES must be defined by the permutation table"
@@ -206,6 +210,41 @@ void exchange_value(uint64_t slot_addr, VALUE_T value) {
 #endif
 }
 
+#ifdef HASH_APPLY
+// insert_or_apply (apply.comp): the push constants' mode holds the operation (APPLY_OP_*) and,
+// in the first pass of the two-pass form, APPLY_RESERVE_ONLY (generated/hash.glsl).
+// A found key's value becomes op(stored, value), atomically; the reserve pass leaves it.
+void apply_value(uint64_t slot_addr, VALUE_T value) {
+    if ((pc.mode & APPLY_RESERVE_ONLY) != 0u) {
+        return;
+    }
+    uint op = pc.mode & APPLY_OP_MASK;
+#if VALUE_BITS == 32
+    uint64_t at = slot_addr + VALUE_OFFSET;
+    if (op == APPLY_OP_SUM) {
+        atomicAdd(U32AtomicRef(at).v[0], value);
+    } else if (op == APPLY_OP_MIN) {
+        atomicMin(U32AtomicRef(at).v[0], value);
+    } else {
+        atomicMax(U32AtomicRef(at).v[0], value);
+    }
+#else
+    uint64_t at = slot_addr + VALUE_OFFSET;
+    if (op == APPLY_OP_SUM) {
+        atomicAdd(U64AtomicRef(at).v[0], value);
+    } else if (op == APPLY_OP_MIN) {
+        atomicMin(U64AtomicRef(at).v[0], value);
+    } else {
+        atomicMax(U64AtomicRef(at).v[0], value);
+    }
+#endif
+}
+#define UPDATE_VALUE apply_value
+#else
+// insert.comp and migrate.comp: a found key's value is overwritten.
+#define UPDATE_VALUE exchange_value
+#endif
+
 // No slot (a slot index sentinel).
 const uint NO_SLOT = 0xFFFFFFFFu;
 
@@ -350,7 +389,7 @@ uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, 
             any_free = any_free || is_free(k[j]);
         }
         if (hit != NO_SLOT) {
-            exchange_value(slot_address(bucket_addr, hit), value);
+            UPDATE_VALUE(slot_address(bucket_addr, hit), value);
             return STATUS_UPDATED;
         }
         if (any_free && free_probe == max_probes) {
@@ -407,7 +446,7 @@ uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, 
             }
         }
         if (outcome == STATUS_UPDATED) {
-            exchange_value(slot_address(bucket_addr, at), value);
+            UPDATE_VALUE(slot_address(bucket_addr, at), value);
             return STATUS_UPDATED;
         }
         if (outcome == STATUS_INSERTED) {

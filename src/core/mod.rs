@@ -26,4 +26,4 @@ pub use context::{Context, ContextOptions, ContextState, ExternalContextDesc, Me
 pub use device_select::DeviceSelector;
 pub use profile::{DeviceProfile, DeviceType};
 pub use set_op::SetOp;
-pub use types::{KeyType, ValueType};
+pub use types::{KeyType, ReduceOp, ValueType};

@@ -105,3 +105,39 @@ impl ValueType {
         })
     }
 }
+
+/// An associative, commutative operation that combines values: the hash map's insert-or-apply
+/// (on unsigned values) and the reductions (the values match the C constants `VKALGO_OP_*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+#[non_exhaustive]
+pub enum ReduceOp {
+    /// The sum (integers wrap).
+    Sum = 0,
+    /// The smaller.
+    Min = 1,
+    /// The larger.
+    Max = 2,
+}
+
+impl ReduceOp {
+    /// Every operation, in code order.
+    pub const ALL: [ReduceOp; 3] = [ReduceOp::Sum, ReduceOp::Min, ReduceOp::Max];
+
+    /// The operation with the C value `raw`.
+    pub fn from_raw(raw: u32) -> Result<Self> {
+        ReduceOp::ALL
+            .into_iter()
+            .find(|op| *op as u32 == raw)
+            .ok_or_else(|| Error::invalid(format!("unknown operation {raw} (VKALGO_OP_SUM, _MIN or _MAX)")))
+    }
+
+    /// The operation applied to two unsigned 64-bit values (the low bits for u32 values).
+    pub fn apply_u64(self, a: u64, b: u64) -> u64 {
+        match self {
+            ReduceOp::Sum => a.wrapping_add(b),
+            ReduceOp::Min => a.min(b),
+            ReduceOp::Max => a.max(b),
+        }
+    }
+}

@@ -9,6 +9,7 @@ use super::{
 };
 use crate::core::buffer::ElementCount;
 use crate::core::runner::read_back;
+use crate::core::types::ReduceOp;
 use crate::error::{Error, Result};
 use ash::vk;
 
@@ -56,7 +57,7 @@ impl HashMap {
     /// stored and give [`Error::TableFull`] (with their number) after the call: every other key
     /// is stored and the size is exact.
     pub fn insert<K: HashKey, V: HashValue>(&self, keys: &[K], values: &[V]) -> Result<()> {
-        self.insert_impl(keys, values, None)
+        self.insert_impl(keys, values, None, None)
     }
 
     /// [`HashMap::insert`], also reporting each key's [`InsertStatus`] in `status` (same
@@ -74,27 +75,34 @@ impl HashMap {
                 status.len()
             )));
         }
-        self.insert_impl(keys, values, Some(status))
+        self.insert_impl(keys, values, Some(status), None)
     }
 
-    fn insert_impl<K: HashKey, V: HashValue>(
+    /// An insert (`op` None) or an insert-or-apply of `op`, with optional statuses.
+    pub(super) fn insert_impl<K: HashKey, V: HashValue>(
         &self,
         keys: &[K],
         values: &[V],
         status: Option<&mut [InsertStatus]>,
+        op: Option<ReduceOp>,
     ) -> Result<()> {
-        self.check_types::<K, V>("hash insert")?;
+        let what = if op.is_some() {
+            "hash insert_or_apply"
+        } else {
+            "hash insert"
+        };
+        self.check_types::<K, V>(what)?;
         if keys.len() != values.len() {
             return Err(Error::invalid(format!(
-                "hash insert: {} keys but {} values",
+                "{what}: {} keys but {} values",
                 keys.len(),
                 values.len()
             )));
         }
-        super::map::check_batch("hash insert", keys.len() as u64)?;
+        super::map::check_batch(what, keys.len() as u64)?;
         if let Some(i) = keys.iter().position(|k| k.is_reserved()) {
             return Err(Error::invalid(format!(
-                "hash insert: key {} (index {i}) is reserved (the two largest values of the key type \
+                "{what}: key {} (index {i}) is reserved (the two largest values of the key type \
                  mark empty and erased slots); nothing was inserted",
                 keys[i].to_u64()
             )));
@@ -126,7 +134,10 @@ impl HashMap {
             ctx.record_copy(cmd, &up_values, &dev_values, n * vb);
             ctx.device.cmd_fill_buffer(cmd, counter.buffer(), 0, 16, 0);
             ctx.transfer_to_compute(cmd);
-            self.record_insert(cmd, &args)?;
+            match op {
+                Some(op) => self.record_insert_or_apply(cmd, &args, op)?,
+                None => self.record_insert(cmd, &args)?,
+            }
             self.compute_to_host(cmd);
             if want_status {
                 ctx.compute_to_transfer(cmd);
@@ -150,14 +161,14 @@ impl HashMap {
             read_back(&mut down_status, &mut codes)?;
             for (s, c) in status.iter_mut().zip(codes) {
                 *s = InsertStatus::from_code(c)
-                    .ok_or_else(|| Error::Internal(format!("hash insert: status code {c}")))?;
+                    .ok_or_else(|| Error::Internal(format!("{what}: status code {c}")))?;
             }
         }
         let mut failed = [0u32];
         read_back(&mut counter, &mut failed)?;
         if failed[0] > 0 {
             return Err(Error::TableFull(format!(
-                "hash insert: {} of {n} keys found no free slot within {} buckets and were not \
+                "{what}: {} of {n} keys found no free slot within {} buckets and were not \
                  stored (capacity {}); the other keys are stored",
                 failed[0],
                 self.max_probes(),

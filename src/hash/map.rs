@@ -55,14 +55,14 @@ push_constants! {
         header_addr: u64,
         keys_addr: u64,
         values_addr: u64,
-        flags_addr: u64,
+        pub(super) flags_addr: u64,
         count_addr: u64,
-        failed_addr: u64,
+        pub(super) failed_addr: u64,
         count: u32,
         max_count: u32,
         num_buckets: u32,
         max_probes: u32,
-        mode: u32,
+        pub(super) mode: u32,
         _pad0: u32,
     }
 }
@@ -73,13 +73,15 @@ const META_WRITE_SIZE: u32 = 1;
 const META_WRITE_CURSOR: u32 = 2;
 const META_WRITE_HEADER: u32 = 3;
 
+/// The map's kernels, indexing [`HashMap`]'s kernel list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Op {
+pub(super) enum Op {
     Insert = 0,
     Migrate = 1,
     Find = 2,
     Erase = 3,
     Retrieve = 4,
+    Apply = 5,
 }
 
 /// The shader of each [`Op`] for a layout.
@@ -88,7 +90,7 @@ fn kernels(
     value: HashValueType,
     bucket_bytes: u32,
     packed: bool,
-) -> Result<[&'static ShaderSource; 5]> {
+) -> Result<[&'static ShaderSource; 6]> {
     let key_bits = if key.bytes() == 8 {
         KeyBits::K64
     } else {
@@ -118,6 +120,7 @@ fn kernels(
         find(HashOp::Find, false)?,
         find(HashOp::Erase, false)?,
         find(HashOp::Retrieve, false)?,
+        find(HashOp::Apply, packed)?,
     ])
 }
 
@@ -137,7 +140,7 @@ pub struct HashMap {
     max_probes: u32,
     packed: bool,
     tuning: HashTuning,
-    kernels: [&'static ShaderSource; 5],
+    kernels: [&'static ShaderSource; 6],
 }
 
 impl Context {
@@ -316,12 +319,12 @@ impl HashMap {
         self.storage.address() + HEADER_BYTES
     }
 
-    fn shader(&self, op: Op) -> &'static ShaderSource {
+    pub(super) fn shader(&self, op: Op) -> &'static ShaderSource {
         self.kernels[op as usize]
     }
 
     fn items_per_invocation(&self, shader: &ShaderSource) -> u64 {
-        let per_key = ["hash_insert", "hash_find", "hash_erase"];
+        let per_key = ["hash_insert", "hash_find", "hash_erase", "hash_apply"];
         if per_key.iter().any(|p| shader.name.starts_with(p)) {
             self.tuning.keys_per_invocation as u64
         } else {
@@ -345,7 +348,13 @@ impl HashMap {
 
     /// Dispatches `shader` over `items` work items (keys for insert/find/erase: several per
     /// invocation; buckets or a single item for the others: one per invocation).
-    fn run(&self, cmd: vk::CommandBuffer, shader: &ShaderSource, push: &HashPush, items: u64) -> Result<()> {
+    pub(super) fn run(
+        &self,
+        cmd: vk::CommandBuffer,
+        shader: &ShaderSource,
+        push: &HashPush,
+        items: u64,
+    ) -> Result<()> {
         let kernel = self.ctx.kernel(shader, self.specialization())?;
         let per_group = self.tuning.workgroup_size as u64 * self.items_per_invocation(shader);
         let groups = items.div_ceil(per_group);
@@ -408,25 +417,40 @@ impl HashMap {
     /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
     /// completed; the synchronization contract in the module docs must be met.
     pub unsafe fn record_insert(&self, cmd: vk::CommandBuffer, args: &HashInsertArgs) -> Result<()> {
-        check_cmd(cmd, "hash insert")?;
-        let count = resolve_count(&self.ctx, "hash insert", args.count, args.max_count)?;
+        match self.insert_push("hash insert", cmd, args)? {
+            Some((push, n)) => self.run(cmd, self.shader(Op::Insert), &push, n),
+            None => Ok(()),
+        }
+    }
+
+    /// The checked push constants of an insert-like operation over `args` and its key count;
+    /// `None` for zero keys (nothing to record).
+    pub(super) fn insert_push(
+        &self,
+        what: &str,
+        cmd: vk::CommandBuffer,
+        args: &HashInsertArgs,
+    ) -> Result<Option<(HashPush, u64)>> {
+        check_cmd(cmd, what)?;
+        let count = resolve_count(&self.ctx, what, args.count, args.max_count)?;
         let n = count.elements;
         let (kb, vb) = (self.key_type.bytes(), self.value_type.bytes());
-        args.keys.check(&self.ctx, "hash insert keys", n * kb, kb)?;
-        args.values.check(&self.ctx, "hash insert values", n * vb, vb)?;
+        args.keys.check(&self.ctx, &format!("{what} keys"), n * kb, kb)?;
+        args.values
+            .check(&self.ctx, &format!("{what} values"), n * vb, vb)?;
         if let Some(status) = &args.status {
-            status.check(&self.ctx, "hash insert status", n * 4, 4)?;
+            status.check(&self.ctx, &format!("{what} status"), n * 4, 4)?;
         }
         if let Some(failed) = &args.failed_count {
-            failed.check(&self.ctx, "hash insert failed_count", 4, 4)?;
+            failed.check(&self.ctx, &format!("{what} failed_count"), 4, 4)?;
         }
         check_no_overlap(
-            "hash insert",
+            what,
             &[Some(args.keys), Some(args.values), count.range],
             &[args.status, args.failed_count],
         )?;
         if n == 0 {
-            return Ok(());
+            return Ok(None);
         }
         let push = HashPush {
             keys_addr: self.ctx.address_of(&args.keys),
@@ -438,7 +462,7 @@ impl HashMap {
             max_count: n as u32,
             ..self.base_push()
         };
-        self.run(cmd, self.shader(Op::Insert), &push, n)
+        Ok(Some((push, n)))
     }
 
     /// Records a lookup of `args.count` keys: values (0 when absent) and/or found flags.
@@ -655,7 +679,7 @@ struct MapLayout {
     bucket_slots: u32,
     packed: bool,
     tuning: HashTuning,
-    kernels: [&'static ShaderSource; 5],
+    kernels: [&'static ShaderSource; 6],
     bytes: u64,
 }
 

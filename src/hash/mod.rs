@@ -1,5 +1,5 @@
-//! GPU hash map: lock-free insert, find, contains, erase, exact size, retrieve-all, clear and
-//! rehash, with u32 or u64 keys and u32 or u64 values, usable from the host, from the record
+//! GPU hash map: lock-free insert, insert-or-apply (group-by), find, contains, erase, exact
+//! size, retrieve-all, clear and rehash, with u32 or u64 keys and u32 or u64 values, usable from the host, from the record
 //! layer (your command buffers and buffers), and from your own shaders
 //! (`glsl/public/vkalgo_hash_map.glsl`).
 //!
@@ -59,6 +59,15 @@
 //!   value is the value of *one of* the batch's occurrences, unspecified which (as in the
 //!   seed): split the batch, or deduplicate it, where the last one must win. One occurrence
 //!   reports [`InsertStatus::Inserted`] if the key was new, the others `Updated`.
+//! - **Insert-or-apply** ([`HashMap::insert_or_apply`], [`HashMap::record_insert_or_apply`];
+//!   [`ReduceOp`](crate::ReduceOp) sum, min or max of unsigned values, sums wrapping): each
+//!   distinct key of a batch ends with op over its values in the batch, combined with the value
+//!   it held before; the result does not depend on the order within the batch. A found key's
+//!   value is combined by an atomic operation. u32/u32 maps with the packed claim take one
+//!   pass (a new key's slot gets key and value in one CAS, so no update comes before its
+//!   value); the other layouts take two: absent keys are claimed with the operation's identity
+//!   (0 for sum and max, all ones for min), then every value is applied. A subgroup whose lanes
+//!   all hold one key combines their u32 values first and updates the slot once.
 //! - **Bounded, never hangs**: every operation visits at most
 //!   `min(buckets, 4096)` buckets ([`PROBE_LIMIT`]) per phase (an insert: search, claim,
 //!   counters; an erase: search, counters). An insert that finds no free
@@ -105,10 +114,13 @@
 //! queue and wait: do not call them from inside [`Context::submit_and_wait`](crate::Context)'s
 //! closure, which holds the context's submission lock.
 
+mod apply;
 mod geometry;
 mod host;
 mod map;
 pub mod reference;
+#[cfg(test)]
+pub(crate) mod shared_constants;
 mod tuning;
 
 pub use geometry::{max_capacity, MAX_BATCH, MAX_SLOTS, PROBE_LIMIT};

@@ -458,3 +458,131 @@ fn record_rehash_into_and_stats() {
         vkalgo_context_destroy(cctx);
     }
 }
+
+/// Insert-or-apply through the C ABI: the host call with every operation, unknown operations,
+/// NULL pointers and reserved keys (nothing changed), and the record-layer call.
+#[test]
+fn insert_or_apply() {
+    use std::ffi::c_void;
+    use std::ptr::{null, null_mut};
+    use vkalgo::ash::vk::Handle;
+    use vkalgo_ffi::hash::*;
+    use vkalgo_ffi::hash_apply::*;
+    use vkalgo_ffi::types::*;
+    use vkalgo_ffi::*;
+    let rctx = context();
+    unsafe {
+        let ctx = c_context_with_queue(&rctx);
+        let ok = VkalgoResult::VkalgoSuccess;
+        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
+        let desc = VkalgoHashMapDesc {
+            key_type: VKALGO_KEY_U64,
+            value_type: VKALGO_VALUE_U32,
+            capacity: 100,
+            ..Default::default()
+        };
+        let mut map = null_mut();
+        assert_eq!(vkalgo_hash_map_create(ctx, &desc, &mut map), ok);
+        let keys = [1u64, 2, 1, 3, 1];
+        let values = [5u32, 7, u32::MAX, 2, 4];
+        let (kp, vp) = (keys.as_ptr() as *const c_void, values.as_ptr() as *const c_void);
+        for bad_op in [3u32, 0x7FFF_FFFF, u32::MAX] {
+            assert_eq!(
+                vkalgo_hash_map_insert_or_apply_host(map, kp, vp, 5, bad_op),
+                invalid
+            );
+        }
+        assert_eq!(
+            vkalgo_hash_map_insert_or_apply_host(null_mut(), kp, vp, 5, 0),
+            invalid
+        );
+        assert_eq!(
+            vkalgo_hash_map_insert_or_apply_host(map, null(), vp, 5, 0),
+            invalid
+        );
+        assert_eq!(
+            vkalgo_hash_map_insert_or_apply_host(map, kp, null(), 5, 0),
+            invalid
+        );
+        let reserved = [4u64, u64::MAX - 1];
+        assert_eq!(
+            vkalgo_hash_map_insert_or_apply_host(map, reserved.as_ptr() as *const c_void, vp, 2, 0),
+            invalid
+        );
+        let mut size = 0u64;
+        assert_eq!(vkalgo_hash_map_size_host(map, &mut size), ok);
+        assert_eq!(size, 0, "bad input changed the map");
+        assert_eq!(
+            vkalgo_hash_map_insert_or_apply_host(map, null(), null(), 0, 0),
+            ok
+        );
+        // SUM (key 1: 5 + MAX + 4 wraps to 8), then MIN and MAX on top.
+        let find = |want: [u32; 3], what: &str| {
+            let mut got = [0u32; 3];
+            let lookup = [1u64, 2, 3];
+            let lp = lookup.as_ptr() as *const c_void;
+            assert_eq!(
+                vkalgo_hash_map_find_host(map, lp, got.as_mut_ptr() as *mut c_void, null_mut(), 3),
+                ok
+            );
+            assert_eq!(got, want, "{what}");
+        };
+        assert_eq!(
+            vkalgo_hash_map_insert_or_apply_host(map, kp, vp, 5, VKALGO_OP_SUM.0),
+            ok
+        );
+        find([8, 7, 2], "sum");
+        assert_eq!(
+            vkalgo_hash_map_insert_or_apply_host(map, kp, vp, 5, VKALGO_OP_MIN.0),
+            ok
+        );
+        find([4, 7, 2], "min");
+        assert_eq!(
+            vkalgo_hash_map_insert_or_apply_host(map, kp, vp, 5, VKALGO_OP_MAX.0),
+            ok
+        );
+        find([u32::MAX, 7, 2], "max");
+
+        // The record-layer call: keys at 0, values at 64, through the C struct.
+        let mut buf = GpuBuffer::new(&rctx, 256, MemoryLocation::CpuToGpu, "t").unwrap();
+        {
+            let m = buf.mapped().unwrap();
+            m[..40].copy_from_slice(bytemuck::cast_slice(&keys));
+            m[64..84].copy_from_slice(bytemuck::cast_slice(&[1u32, 1, 1, 1, 1]));
+        }
+        let range = |offset: u64, size: u64| VkalgoBufferRange {
+            buffer: VkBuffer(buf.buffer().as_raw()),
+            offset,
+            size,
+        };
+        let none = VkalgoBufferRange {
+            buffer: VkBuffer(0),
+            offset: 0,
+            size: 0,
+        };
+        let args = VkalgoHashInsertArgs {
+            next: null(),
+            keys: range(0, 40),
+            values: range(64, 20),
+            count: 5,
+            count_buffer: none,
+            max_count: 5,
+            status: none,
+            failed_count: none,
+        };
+        rctx.submit_and_wait(|cmd| {
+            let c = VkCommandBuffer(cmd.as_raw() as *mut c_void);
+            assert_eq!(vkalgo_hash_map_record_insert_or_apply(map, c, null(), 0), invalid);
+            assert_eq!(vkalgo_hash_map_record_insert_or_apply(map, c, &args, 9), invalid);
+            assert_eq!(
+                vkalgo_hash_map_record_insert_or_apply(map, c, &args, VKALGO_OP_SUM.0),
+                ok
+            );
+            Ok(())
+        })
+        .unwrap();
+        find([u32::MAX.wrapping_add(3), 8, 3], "recorded sum");
+        vkalgo_hash_map_destroy(map);
+        vkalgo_context_destroy(ctx);
+    }
+}

@@ -5,6 +5,7 @@
 //! outputs), bad input through the Rust API and the C ABI, and lookups from a user shader
 //! compiled at test time against glsl/public/vkalgo_hash_map.glsl.
 
+mod apply;
 mod bad_input;
 mod c_abi;
 #[path = "../common/mod.rs"]
@@ -18,7 +19,7 @@ use vkalgo::hash::reference::HashModel;
 use vkalgo::{
     BufferRange, Context, ElementCount, Error, GpuBuffer, HashEraseArgs, HashFindArgs, HashInsertArgs,
     HashKeyType, HashMap, HashMapDesc, HashRehashArgs, HashRetrieveArgs, HashSizeArgs, HashTuning,
-    HashValueType, InsertStatus, MemoryLocation,
+    HashValueType, InsertStatus, MemoryLocation, ReduceOp,
 };
 
 fn desc<K: HashTestKey, V: HashTestValue>(capacity: u64) -> HashMapDesc {
@@ -111,6 +112,8 @@ fn check_size(map: &HashMap, model: &HashModel, what: &str) {
 struct RecordOptions {
     offset: u64,
     indirect: Option<u32>,
+    /// Insert-or-apply with this operation instead of an insert.
+    apply: Option<ReduceOp>,
 }
 
 struct Recorded {
@@ -161,7 +164,10 @@ fn record_insert<K: HashTestKey, V: HashTestValue>(
     };
     ctx.submit_and_wait(|cmd| unsafe {
         host_to_compute(ctx, cmd);
-        map.record_insert(cmd, &args)?;
+        match opt.apply {
+            Some(op) => map.record_insert_or_apply(cmd, &args, op)?,
+            None => map.record_insert(cmd, &args)?,
+        }
         compute_to_host(ctx, cmd);
         Ok(())
     })

@@ -22,6 +22,7 @@ fn end_to_end() {
         RecordOptions {
             offset: 24,
             indirect: Some(2000),
+            ..Default::default()
         },
     );
     assert!(rec.status[..2000].iter().all(|&s| s <= 1));

@@ -130,6 +130,10 @@ pub const HASH_OP: Axis = Axis {
         ("Find", "Find (and contains)."),
         ("Erase", "Erase."),
         ("Retrieve", "Every live entry."),
+        (
+            "Apply",
+            "Insert or apply an operation to the stored value (group-by).",
+        ),
     ],
 };
 pub const HASH_VALUE_BITS: Axis = Axis {
@@ -252,12 +256,12 @@ fn util_and_scan() -> Vec<Permutation> {
 }
 
 /// The hash map (src/hash): one permutation per op, key/value layout and bucket size; u32/u32
-/// inserts and migrations also with a packed 64-bit pair CAS.
+/// inserts, migrations and insert-or-applies also with a packed 64-bit pair CAS.
 fn hash_permutations() -> Vec<Permutation> {
     let mut table = Vec::new();
     for bucket in ["32", "64"] {
-        for op in ["insert", "migrate", "find", "erase", "retrieve"] {
-            let packed_too = op == "insert" || op == "migrate";
+        for op in ["insert", "migrate", "find", "erase", "retrieve", "apply"] {
+            let packed_too = op == "insert" || op == "migrate" || op == "apply";
             let mut layouts = Vec::new();
             if packed_too {
                 layouts.push(("32", "32", true));
@@ -278,6 +282,7 @@ fn hash_permutations() -> Vec<Permutation> {
                     "migrate" => "Migrate",
                     "find" => "Find",
                     "erase" => "Erase",
+                    "apply" => "Apply",
                     _ => "Retrieve",
                 };
                 table.push(member(
@@ -298,6 +303,7 @@ fn hash_permutations() -> Vec<Permutation> {
                         "migrate" => "hash/migrate.comp",
                         "find" => "hash/find.comp",
                         "erase" => "hash/erase.comp",
+                        "apply" => "hash/apply.comp",
                         _ => "hash/retrieve.comp",
                     },
                     d,

@@ -164,6 +164,11 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
     ("HashMap", "insert", Ok(&["vkalgo_hash_map_insert_host"])),
     (
         "HashMap",
+        "insert_or_apply",
+        Ok(&["vkalgo_hash_map_insert_or_apply_host"]),
+    ),
+    (
+        "HashMap",
         "insert_with_status",
         Ok(&["vkalgo_hash_map_insert_status_host"]),
     ),
@@ -193,6 +198,11 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
     ),
     ("HashMap", "record_clear", Ok(&["vkalgo_hash_map_record_clear"])),
     ("HashMap", "record_insert", Ok(&["vkalgo_hash_map_record_insert"])),
+    (
+        "HashMap",
+        "record_insert_or_apply",
+        Ok(&["vkalgo_hash_map_record_insert_or_apply"]),
+    ),
     ("HashMap", "record_find", Ok(&["vkalgo_hash_map_record_find"])),
     ("HashMap", "record_erase", Ok(&["vkalgo_hash_map_record_erase"])),
     ("HashMap", "record_size", Ok(&["vkalgo_hash_map_record_size"])),

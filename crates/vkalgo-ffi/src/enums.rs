@@ -51,6 +51,20 @@ pub enum VkalgoSetOp {
     VkalgoSetOpMaxEnum = 0x7FFF_FFFF,
 }
 
+/// An operation that combines values: the hash map's insert-or-apply (unsigned values) and the
+/// reductions.
+#[repr(C)]
+pub enum VkalgoReduceOp {
+    /// The sum (integers wrap).
+    VkalgoOpSum = 0,
+    /// The smaller.
+    VkalgoOpMin = 1,
+    /// The larger.
+    VkalgoOpMax = 2,
+    /// Keeps the enum 32 bits wide; not an operation.
+    VkalgoReduceOpMaxEnum = 0x7FFF_FFFF,
+}
+
 /// Scan operation.
 #[repr(C)]
 pub enum VkalgoScanOp {

@@ -167,7 +167,7 @@ unsafe fn map_desc(d: *const VkalgoHashMapDesc) -> vkalgo::Result<HashMapDesc> {
     Ok(HashMapDesc::new(key_type, value_type, d.capacity))
 }
 
-unsafe fn map_ref<'a>(map: *const VkalgoHashMap) -> vkalgo::Result<&'a HashMap> {
+pub(crate) unsafe fn map_ref<'a>(map: *const VkalgoHashMap) -> vkalgo::Result<&'a HashMap> {
     non_null(map, "map")?;
     Ok(&(*map).map)
 }
@@ -178,7 +178,7 @@ unsafe fn map_mut<'a>(map: *mut VkalgoHashMap) -> vkalgo::Result<&'a mut HashMap
 }
 
 /// Runs `$body` with `$K`/`$V` bound to the map's key and value types.
-macro_rules! with_types {
+macro_rules! with_types_of_map {
     ($map:expr, |$K:ident, $V:ident| $body:expr) => {
         match ($map.key_type(), $map.value_type()) {
             (HashKeyType::U32, HashValueType::U32) => {
@@ -208,6 +208,8 @@ macro_rules! with_types {
     };
 }
 
+pub(crate) use with_types_of_map;
+
 /// Refuses a batch of more than [`vkalgo::hash::MAX_BATCH`] keys before anything is allocated.
 fn check_batch(count: usize) -> vkalgo::Result<()> {
     if count as u64 > vkalgo::hash::MAX_BATCH {
@@ -221,7 +223,7 @@ fn check_batch(count: usize) -> vkalgo::Result<()> {
 
 /// A host array of `count` elements of T at `ptr` (checked for NULL, alignment and a size an
 /// array can have).
-unsafe fn host_slice<'a, T>(
+pub(crate) unsafe fn host_slice<'a, T>(
     ptr: *const std::ffi::c_void,
     count: usize,
     what: &str,
@@ -343,7 +345,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_insert_host(
         if count == 0 {
             return Ok(());
         }
-        with_types!(map, |K, V| {
+        with_types_of_map!(map, |K, V| {
             let keys = host_slice::<K>(keys, count, "keys")?;
             let values = host_slice::<V>(values, count, "values")?;
             map.insert(keys, values)
@@ -369,7 +371,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_insert_status_host(
         check_batch(count)?;
         non_null(status_out, "status_out")?;
         let mut status = try_filled(InsertStatus::Full, count, "status")?;
-        let result = with_types!(map, |K, V| {
+        let result = with_types_of_map!(map, |K, V| {
             let keys = host_slice::<K>(keys, count, "keys")?;
             let values = host_slice::<V>(values, count, "values")?;
             map.insert_with_status(keys, values, &mut status)
@@ -399,7 +401,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_find_host(
             return Ok(());
         }
         check_batch(count)?;
-        with_types!(map, |K, V| {
+        with_types_of_map!(map, |K, V| {
             let keys = host_slice::<K>(keys, count, "keys")?;
             let out = host_slice_mut::<V>(values_out, count, "values_out")?;
             let mut values = try_filled(0 as V, count, "values")?;
@@ -432,7 +434,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_contains_host(
         check_batch(count)?;
         non_null(found_out, "found_out")?;
         let mut found = try_filled(false, count, "found")?;
-        with_types!(map, |K, V| {
+        with_types_of_map!(map, |K, V| {
             let _ = std::marker::PhantomData::<V>;
             let keys = host_slice::<K>(keys, count, "keys")?;
             map.contains(keys, &mut found)
@@ -457,7 +459,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_erase_host(
         if count == 0 {
             return Ok(());
         }
-        with_types!(map, |K, V| {
+        with_types_of_map!(map, |K, V| {
             let _ = std::marker::PhantomData::<V>;
             let keys = host_slice::<K>(keys, count, "keys")?;
             map.erase(keys).map(|_| ())
@@ -573,7 +575,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_retrieve_all_host(
             *count_out = 0;
             return Ok(());
         }
-        with_types!(map, |K, V| {
+        with_types_of_map!(map, |K, V| {
             let keys = host_slice_mut::<K>(keys_out, capacity_out, "keys_out")?;
             let values = host_slice_mut::<V>(values_out, capacity_out, "values_out")?;
             let (k, v) = map.retrieve_all::<K, V>()?;

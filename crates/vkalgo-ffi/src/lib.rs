@@ -8,6 +8,7 @@
 
 pub mod enums;
 pub mod hash;
+pub mod hash_apply;
 pub mod merge;
 pub mod merge_sort;
 pub mod scan;

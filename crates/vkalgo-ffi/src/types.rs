@@ -179,6 +179,14 @@ c_enum_field!(
     }
 );
 c_enum_field!(
+    /// `VkalgoReduceOp` as a C caller stores it (the calls that take it name the field `uint32_t`).
+    VkalgoReduceOp {
+        VKALGO_OP_SUM = VkalgoOpSum,
+        VKALGO_OP_MIN = VkalgoOpMin,
+        VKALGO_OP_MAX = VkalgoOpMax,
+    }
+);
+c_enum_field!(
     /// `VkalgoScanOp` as a C caller stores it.
     VkalgoScanOp {
         VKALGO_SCAN_EXCLUSIVE = VkalgoScanExclusive,

@@ -4,7 +4,7 @@
 use super::ShaderSource;
 
 /// Identifies the permutation list `spirv.bin` was generated with.
-pub(super) const TABLE_ID: u64 = 0x3136df768b9fb1ef;
+pub(super) const TABLE_ID: u64 = 0x5b1ef2dbb8d8efbe;
 
 pub(crate) const COPY_U32X4: ShaderSource = ShaderSource::packed("copy_u32x4", 0);
 pub(crate) const FILL_U32: ShaderSource = ShaderSource::packed("fill_u32", 1);
@@ -36,199 +36,209 @@ const HASH_RETRIEVE_K32V32_B32: ShaderSource = ShaderSource::packed("hash_retrie
 const HASH_RETRIEVE_K32V64_B32: ShaderSource = ShaderSource::packed("hash_retrieve_k32v64_b32", 27);
 const HASH_RETRIEVE_K64V32_B32: ShaderSource = ShaderSource::packed("hash_retrieve_k64v32_b32", 28);
 const HASH_RETRIEVE_K64V64_B32: ShaderSource = ShaderSource::packed("hash_retrieve_k64v64_b32", 29);
-const HASH_INSERT_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_packed_b64", 30);
-const HASH_INSERT_K32V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_b64", 31);
-const HASH_INSERT_K32V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v64_b64", 32);
-const HASH_INSERT_K64V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v32_b64", 33);
-const HASH_INSERT_K64V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v64_b64", 34);
-const HASH_MIGRATE_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_packed_b64", 35);
-const HASH_MIGRATE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_b64", 36);
-const HASH_MIGRATE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v64_b64", 37);
-const HASH_MIGRATE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v32_b64", 38);
-const HASH_MIGRATE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v64_b64", 39);
-const HASH_FIND_K32V32_B64: ShaderSource = ShaderSource::packed("hash_find_k32v32_b64", 40);
-const HASH_FIND_K32V64_B64: ShaderSource = ShaderSource::packed("hash_find_k32v64_b64", 41);
-const HASH_FIND_K64V32_B64: ShaderSource = ShaderSource::packed("hash_find_k64v32_b64", 42);
-const HASH_FIND_K64V64_B64: ShaderSource = ShaderSource::packed("hash_find_k64v64_b64", 43);
-const HASH_ERASE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v32_b64", 44);
-const HASH_ERASE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v64_b64", 45);
-const HASH_ERASE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v32_b64", 46);
-const HASH_ERASE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v64_b64", 47);
-const HASH_RETRIEVE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v32_b64", 48);
-const HASH_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v64_b64", 49);
-const HASH_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v32_b64", 50);
-const HASH_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v64_b64", 51);
-pub(crate) const HASH_META: ShaderSource = ShaderSource::packed("hash_meta", 52);
-pub(crate) const REDUCE_K32: ShaderSource = ShaderSource::packed("reduce_k32", 53);
-pub(crate) const REDUCE_K64: ShaderSource = ShaderSource::packed("reduce_k64", 54);
-pub(crate) const REDUCE_F64_SUM: ShaderSource = ShaderSource::packed("reduce_f64_sum", 55);
-pub(crate) const SET_CLASSIFY: ShaderSource = ShaderSource::packed("set_classify", 56);
-pub(crate) const SET_BOUNDARIES: ShaderSource = ShaderSource::packed("set_boundaries", 57);
-pub(crate) const SET_CHUNK_UPDATE: ShaderSource = ShaderSource::packed("set_chunk_update", 58);
-pub(crate) const SET_CHUNK_COUNT: ShaderSource = ShaderSource::packed("set_chunk_count", 59);
-pub(crate) const SET_CHUNK_COUNT_SUMS64: ShaderSource = ShaderSource::packed("set_chunk_count_sums64", 60);
-pub(crate) const SET_ARRAY_PAIRS_MEDIUM: ShaderSource = ShaderSource::packed("set_array_pairs_medium", 61);
-pub(crate) const SET_BITMAP_PAIRS: ShaderSource = ShaderSource::packed("set_bitmap_pairs", 62);
-pub(crate) const SET_SMALL_PAIRS: ShaderSource = ShaderSource::packed("set_small_pairs", 63);
-pub(crate) const SET_SMALL_PAIRS_LIST16: ShaderSource = ShaderSource::packed("set_small_pairs_list16", 64);
-pub(crate) const SET_TRIVIAL: ShaderSource = ShaderSource::packed("set_trivial", 65);
-pub(crate) const SET_CHECK: ShaderSource = ShaderSource::packed("set_check", 66);
-pub(crate) const SET_INFO: ShaderSource = ShaderSource::packed("set_info", 67);
-pub(crate) const SET_TO_ARRAY: ShaderSource = ShaderSource::packed("set_to_array", 68);
-pub(crate) const SET_CONTAINS: ShaderSource = ShaderSource::packed("set_contains", 69);
-pub(crate) const SET_FILTER: ShaderSource = ShaderSource::packed("set_filter", 70);
-pub(crate) const SET_COMPACT: ShaderSource = ShaderSource::packed("set_compact", 71);
-const SORT_HISTOGRAM_SCAN: ShaderSource = ShaderSource::packed("sort_histogram_scan", 72);
-const SORT_ONESWEEP_K32_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0_clock", 73);
-const SORT_ONESWEEP_K32_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1_clock", 74);
-const SORT_ONESWEEP_K64_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0_clock", 75);
-const SORT_ONESWEEP_K64_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1_clock", 76);
-const SORT_HISTOGRAM_K32: ShaderSource = ShaderSource::packed("sort_histogram_k32", 77);
-const SORT_UPSWEEP_K32: ShaderSource = ShaderSource::packed("sort_upsweep_k32", 78);
-const SORT_ONESWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0", 79);
-const SORT_DOWNSWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v0", 80);
-const SORT_SMALL_K32_V0: ShaderSource = ShaderSource::packed("sort_small_k32_v0", 81);
-const SORT_RESIDENT_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_k32_v0", 82);
-const SORT_RESIDENT_ALL_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v0", 83);
-const SORT_ONESWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1", 84);
-const SORT_DOWNSWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v1", 85);
-const SORT_SMALL_K32_V1: ShaderSource = ShaderSource::packed("sort_small_k32_v1", 86);
-const SORT_RESIDENT_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_k32_v1", 87);
-const SORT_RESIDENT_ALL_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v1", 88);
-const SORT_ONESWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v2", 89);
-const SORT_DOWNSWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v2", 90);
-const SORT_SMALL_K32_V2: ShaderSource = ShaderSource::packed("sort_small_k32_v2", 91);
-const SORT_RESIDENT_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_k32_v2", 92);
-const SORT_RESIDENT_ALL_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v2", 93);
-const SORT_HISTOGRAM_K64: ShaderSource = ShaderSource::packed("sort_histogram_k64", 94);
-const SORT_UPSWEEP_K64: ShaderSource = ShaderSource::packed("sort_upsweep_k64", 95);
-const SORT_ONESWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0", 96);
-const SORT_DOWNSWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v0", 97);
-const SORT_SMALL_K64_V0: ShaderSource = ShaderSource::packed("sort_small_k64_v0", 98);
-const SORT_RESIDENT_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_k64_v0", 99);
-const SORT_RESIDENT_ALL_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v0", 100);
-const SORT_BLOCK_MERGE_K64_V0: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v0", 101);
-const SORT_ONESWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1", 102);
-const SORT_DOWNSWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v1", 103);
-const SORT_SMALL_K64_V1: ShaderSource = ShaderSource::packed("sort_small_k64_v1", 104);
-const SORT_RESIDENT_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_k64_v1", 105);
-const SORT_RESIDENT_ALL_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v1", 106);
-const SORT_BLOCK_MERGE_K64_V1: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v1", 107);
-const SORT_ONESWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v2", 108);
-const SORT_DOWNSWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v2", 109);
-const SORT_SMALL_K64_V2: ShaderSource = ShaderSource::packed("sort_small_k64_v2", 110);
-const SORT_RESIDENT_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_k64_v2", 111);
-const SORT_RESIDENT_ALL_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v2", 112);
-const SORT_BLOCK_MERGE_K64_V2: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v2", 113);
-const SPLIT_OFFSETS: ShaderSource = ShaderSource::packed("split_offsets", 114);
-const SPLIT_ONESWEEP_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k32_splitters", 115);
-const SPLIT_SPLITTER_INDEX_K32: ShaderSource = ShaderSource::packed("split_splitter_index_k32", 116);
-const SPLIT_BUCKET_STARTS_K32_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_bits", 117);
-const SPLIT_BUCKET_STARTS_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_splitters", 118);
-const SPLIT_ONESWEEP_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v0_splitters", 119);
-const SPLIT_ONESWEEP_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v1_splitters", 120);
-const SPLIT_ONESWEEP_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v2_splitters", 121);
-const SPLIT_ONESWEEP_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k64_splitters", 122);
-const SPLIT_SPLITTER_INDEX_K64: ShaderSource = ShaderSource::packed("split_splitter_index_k64", 123);
-const SPLIT_BUCKET_STARTS_K64_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_bits", 124);
-const SPLIT_BUCKET_STARTS_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_splitters", 125);
-const SPLIT_ONESWEEP_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v0_splitters", 126);
-const SPLIT_ONESWEEP_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v1_splitters", 127);
-const SPLIT_ONESWEEP_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v2_splitters", 128);
-const SPLIT_HISTOGRAM_K32_BITS: ShaderSource = ShaderSource::packed("split_histogram_k32_bits", 129);
-const SPLIT_TILE_COUNT_K32_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k32_bits", 130);
-const SPLIT_SMALL_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v0_bits", 131);
-const SPLIT_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_bits", 132);
-const SPLIT_TILE_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_bits", 133);
-const SPLIT_SMALL_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v1_bits", 134);
-const SPLIT_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_bits", 135);
-const SPLIT_TILE_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_bits", 136);
-const SPLIT_SMALL_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v2_bits", 137);
-const SPLIT_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_bits", 138);
-const SPLIT_TILE_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_bits", 139);
-const SPLIT_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k32_splitters", 140);
-const SPLIT_TILE_COUNT_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k32_splitters", 141);
-const SPLIT_SMALL_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v0_splitters", 142);
-const SPLIT_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_splitters", 143);
-const SPLIT_TILE_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_splitters", 144);
-const SPLIT_SMALL_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v1_splitters", 145);
-const SPLIT_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_splitters", 146);
-const SPLIT_TILE_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_splitters", 147);
-const SPLIT_SMALL_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v2_splitters", 148);
-const SPLIT_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_splitters", 149);
-const SPLIT_TILE_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_splitters", 150);
-const SPLIT_HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("split_histogram_k32_ids", 151);
-const SPLIT_TILE_COUNT_K32_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k32_ids", 152);
-const SPLIT_SMALL_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v0_ids", 153);
-const SPLIT_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_ids", 154);
-const SPLIT_TILE_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_ids", 155);
-const SPLIT_SMALL_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v1_ids", 156);
-const SPLIT_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_ids", 157);
-const SPLIT_TILE_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_ids", 158);
-const SPLIT_SMALL_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v2_ids", 159);
-const SPLIT_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_ids", 160);
-const SPLIT_TILE_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_ids", 161);
-const SPLIT_HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("split_histogram_k64_bits", 162);
-const SPLIT_TILE_COUNT_K64_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k64_bits", 163);
-const SPLIT_SMALL_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v0_bits", 164);
-const SPLIT_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_bits", 165);
-const SPLIT_TILE_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_bits", 166);
-const SPLIT_SMALL_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v1_bits", 167);
-const SPLIT_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_bits", 168);
-const SPLIT_TILE_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_bits", 169);
-const SPLIT_SMALL_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v2_bits", 170);
-const SPLIT_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_bits", 171);
-const SPLIT_TILE_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_bits", 172);
-const SPLIT_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k64_splitters", 173);
-const SPLIT_TILE_COUNT_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k64_splitters", 174);
-const SPLIT_SMALL_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v0_splitters", 175);
-const SPLIT_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_splitters", 176);
-const SPLIT_TILE_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_splitters", 177);
-const SPLIT_SMALL_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v1_splitters", 178);
-const SPLIT_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_splitters", 179);
-const SPLIT_TILE_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_splitters", 180);
-const SPLIT_SMALL_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v2_splitters", 181);
-const SPLIT_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_splitters", 182);
-const SPLIT_TILE_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_splitters", 183);
-const SPLIT_HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("split_histogram_k64_ids", 184);
-const SPLIT_TILE_COUNT_K64_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k64_ids", 185);
-const SPLIT_SMALL_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v0_ids", 186);
-const SPLIT_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_ids", 187);
-const SPLIT_TILE_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_ids", 188);
-const SPLIT_SMALL_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v1_ids", 189);
-const SPLIT_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_ids", 190);
-const SPLIT_TILE_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_ids", 191);
-const SPLIT_SMALL_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v2_ids", 192);
-const SPLIT_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_ids", 193);
-const SPLIT_TILE_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_ids", 194);
-const MERGE_PARTITION_K32: ShaderSource = ShaderSource::packed("merge_partition_k32", 195);
-const MERGE_CHECK_K32: ShaderSource = ShaderSource::packed("merge_check_k32", 196);
-const MERGE_SETOP_COUNT_K32: ShaderSource = ShaderSource::packed("merge_setop_count_k32", 197);
-const MERGE_SETOP_WRITE_K32: ShaderSource = ShaderSource::packed("merge_setop_write_k32", 198);
-const MERGE_SETOP_LOOKBACK_K32: ShaderSource = ShaderSource::packed("merge_setop_lookback_k32", 199);
-const MERGE_MERGE_K32_V0: ShaderSource = ShaderSource::packed("merge_merge_k32_v0", 200);
-const MERGE_BLOCKSORT_K32_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v0", 201);
-const MERGE_FUSED_K32_V0: ShaderSource = ShaderSource::packed("merge_fused_k32_v0", 202);
-const MERGE_MERGE_K32_V1: ShaderSource = ShaderSource::packed("merge_merge_k32_v1", 203);
-const MERGE_BLOCKSORT_K32_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v1", 204);
-const MERGE_FUSED_K32_V1: ShaderSource = ShaderSource::packed("merge_fused_k32_v1", 205);
-const MERGE_MERGE_K32_V2: ShaderSource = ShaderSource::packed("merge_merge_k32_v2", 206);
-const MERGE_BLOCKSORT_K32_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v2", 207);
-const MERGE_FUSED_K32_V2: ShaderSource = ShaderSource::packed("merge_fused_k32_v2", 208);
-const MERGE_PARTITION_K64: ShaderSource = ShaderSource::packed("merge_partition_k64", 209);
-const MERGE_CHECK_K64: ShaderSource = ShaderSource::packed("merge_check_k64", 210);
-const MERGE_SETOP_COUNT_K64: ShaderSource = ShaderSource::packed("merge_setop_count_k64", 211);
-const MERGE_SETOP_WRITE_K64: ShaderSource = ShaderSource::packed("merge_setop_write_k64", 212);
-const MERGE_SETOP_LOOKBACK_K64: ShaderSource = ShaderSource::packed("merge_setop_lookback_k64", 213);
-const MERGE_MERGE_K64_V0: ShaderSource = ShaderSource::packed("merge_merge_k64_v0", 214);
-const MERGE_BLOCKSORT_K64_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v0", 215);
-const MERGE_FUSED_K64_V0: ShaderSource = ShaderSource::packed("merge_fused_k64_v0", 216);
-const MERGE_MERGE_K64_V1: ShaderSource = ShaderSource::packed("merge_merge_k64_v1", 217);
-const MERGE_BLOCKSORT_K64_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v1", 218);
-const MERGE_FUSED_K64_V1: ShaderSource = ShaderSource::packed("merge_fused_k64_v1", 219);
-const MERGE_MERGE_K64_V2: ShaderSource = ShaderSource::packed("merge_merge_k64_v2", 220);
-const MERGE_BLOCKSORT_K64_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v2", 221);
-const MERGE_FUSED_K64_V2: ShaderSource = ShaderSource::packed("merge_fused_k64_v2", 222);
+const HASH_APPLY_K32V32_PACKED_B32: ShaderSource = ShaderSource::packed("hash_apply_k32v32_packed_b32", 30);
+const HASH_APPLY_K32V32_B32: ShaderSource = ShaderSource::packed("hash_apply_k32v32_b32", 31);
+const HASH_APPLY_K32V64_B32: ShaderSource = ShaderSource::packed("hash_apply_k32v64_b32", 32);
+const HASH_APPLY_K64V32_B32: ShaderSource = ShaderSource::packed("hash_apply_k64v32_b32", 33);
+const HASH_APPLY_K64V64_B32: ShaderSource = ShaderSource::packed("hash_apply_k64v64_b32", 34);
+const HASH_INSERT_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_packed_b64", 35);
+const HASH_INSERT_K32V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_b64", 36);
+const HASH_INSERT_K32V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v64_b64", 37);
+const HASH_INSERT_K64V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v32_b64", 38);
+const HASH_INSERT_K64V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v64_b64", 39);
+const HASH_MIGRATE_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_packed_b64", 40);
+const HASH_MIGRATE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_b64", 41);
+const HASH_MIGRATE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v64_b64", 42);
+const HASH_MIGRATE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v32_b64", 43);
+const HASH_MIGRATE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v64_b64", 44);
+const HASH_FIND_K32V32_B64: ShaderSource = ShaderSource::packed("hash_find_k32v32_b64", 45);
+const HASH_FIND_K32V64_B64: ShaderSource = ShaderSource::packed("hash_find_k32v64_b64", 46);
+const HASH_FIND_K64V32_B64: ShaderSource = ShaderSource::packed("hash_find_k64v32_b64", 47);
+const HASH_FIND_K64V64_B64: ShaderSource = ShaderSource::packed("hash_find_k64v64_b64", 48);
+const HASH_ERASE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v32_b64", 49);
+const HASH_ERASE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v64_b64", 50);
+const HASH_ERASE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v32_b64", 51);
+const HASH_ERASE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v64_b64", 52);
+const HASH_RETRIEVE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v32_b64", 53);
+const HASH_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v64_b64", 54);
+const HASH_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v32_b64", 55);
+const HASH_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v64_b64", 56);
+const HASH_APPLY_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v32_packed_b64", 57);
+const HASH_APPLY_K32V32_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v32_b64", 58);
+const HASH_APPLY_K32V64_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v64_b64", 59);
+const HASH_APPLY_K64V32_B64: ShaderSource = ShaderSource::packed("hash_apply_k64v32_b64", 60);
+const HASH_APPLY_K64V64_B64: ShaderSource = ShaderSource::packed("hash_apply_k64v64_b64", 61);
+pub(crate) const HASH_META: ShaderSource = ShaderSource::packed("hash_meta", 62);
+pub(crate) const REDUCE_K32: ShaderSource = ShaderSource::packed("reduce_k32", 63);
+pub(crate) const REDUCE_K64: ShaderSource = ShaderSource::packed("reduce_k64", 64);
+pub(crate) const REDUCE_F64_SUM: ShaderSource = ShaderSource::packed("reduce_f64_sum", 65);
+pub(crate) const SET_CLASSIFY: ShaderSource = ShaderSource::packed("set_classify", 66);
+pub(crate) const SET_BOUNDARIES: ShaderSource = ShaderSource::packed("set_boundaries", 67);
+pub(crate) const SET_CHUNK_UPDATE: ShaderSource = ShaderSource::packed("set_chunk_update", 68);
+pub(crate) const SET_CHUNK_COUNT: ShaderSource = ShaderSource::packed("set_chunk_count", 69);
+pub(crate) const SET_CHUNK_COUNT_SUMS64: ShaderSource = ShaderSource::packed("set_chunk_count_sums64", 70);
+pub(crate) const SET_ARRAY_PAIRS_MEDIUM: ShaderSource = ShaderSource::packed("set_array_pairs_medium", 71);
+pub(crate) const SET_BITMAP_PAIRS: ShaderSource = ShaderSource::packed("set_bitmap_pairs", 72);
+pub(crate) const SET_SMALL_PAIRS: ShaderSource = ShaderSource::packed("set_small_pairs", 73);
+pub(crate) const SET_SMALL_PAIRS_LIST16: ShaderSource = ShaderSource::packed("set_small_pairs_list16", 74);
+pub(crate) const SET_TRIVIAL: ShaderSource = ShaderSource::packed("set_trivial", 75);
+pub(crate) const SET_CHECK: ShaderSource = ShaderSource::packed("set_check", 76);
+pub(crate) const SET_INFO: ShaderSource = ShaderSource::packed("set_info", 77);
+pub(crate) const SET_TO_ARRAY: ShaderSource = ShaderSource::packed("set_to_array", 78);
+pub(crate) const SET_CONTAINS: ShaderSource = ShaderSource::packed("set_contains", 79);
+pub(crate) const SET_FILTER: ShaderSource = ShaderSource::packed("set_filter", 80);
+pub(crate) const SET_COMPACT: ShaderSource = ShaderSource::packed("set_compact", 81);
+const SORT_HISTOGRAM_SCAN: ShaderSource = ShaderSource::packed("sort_histogram_scan", 82);
+const SORT_ONESWEEP_K32_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0_clock", 83);
+const SORT_ONESWEEP_K32_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1_clock", 84);
+const SORT_ONESWEEP_K64_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0_clock", 85);
+const SORT_ONESWEEP_K64_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1_clock", 86);
+const SORT_HISTOGRAM_K32: ShaderSource = ShaderSource::packed("sort_histogram_k32", 87);
+const SORT_UPSWEEP_K32: ShaderSource = ShaderSource::packed("sort_upsweep_k32", 88);
+const SORT_ONESWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0", 89);
+const SORT_DOWNSWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v0", 90);
+const SORT_SMALL_K32_V0: ShaderSource = ShaderSource::packed("sort_small_k32_v0", 91);
+const SORT_RESIDENT_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_k32_v0", 92);
+const SORT_RESIDENT_ALL_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v0", 93);
+const SORT_ONESWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1", 94);
+const SORT_DOWNSWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v1", 95);
+const SORT_SMALL_K32_V1: ShaderSource = ShaderSource::packed("sort_small_k32_v1", 96);
+const SORT_RESIDENT_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_k32_v1", 97);
+const SORT_RESIDENT_ALL_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v1", 98);
+const SORT_ONESWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v2", 99);
+const SORT_DOWNSWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v2", 100);
+const SORT_SMALL_K32_V2: ShaderSource = ShaderSource::packed("sort_small_k32_v2", 101);
+const SORT_RESIDENT_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_k32_v2", 102);
+const SORT_RESIDENT_ALL_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v2", 103);
+const SORT_HISTOGRAM_K64: ShaderSource = ShaderSource::packed("sort_histogram_k64", 104);
+const SORT_UPSWEEP_K64: ShaderSource = ShaderSource::packed("sort_upsweep_k64", 105);
+const SORT_ONESWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0", 106);
+const SORT_DOWNSWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v0", 107);
+const SORT_SMALL_K64_V0: ShaderSource = ShaderSource::packed("sort_small_k64_v0", 108);
+const SORT_RESIDENT_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_k64_v0", 109);
+const SORT_RESIDENT_ALL_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v0", 110);
+const SORT_BLOCK_MERGE_K64_V0: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v0", 111);
+const SORT_ONESWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1", 112);
+const SORT_DOWNSWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v1", 113);
+const SORT_SMALL_K64_V1: ShaderSource = ShaderSource::packed("sort_small_k64_v1", 114);
+const SORT_RESIDENT_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_k64_v1", 115);
+const SORT_RESIDENT_ALL_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v1", 116);
+const SORT_BLOCK_MERGE_K64_V1: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v1", 117);
+const SORT_ONESWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v2", 118);
+const SORT_DOWNSWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v2", 119);
+const SORT_SMALL_K64_V2: ShaderSource = ShaderSource::packed("sort_small_k64_v2", 120);
+const SORT_RESIDENT_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_k64_v2", 121);
+const SORT_RESIDENT_ALL_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v2", 122);
+const SORT_BLOCK_MERGE_K64_V2: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v2", 123);
+const SPLIT_OFFSETS: ShaderSource = ShaderSource::packed("split_offsets", 124);
+const SPLIT_ONESWEEP_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k32_splitters", 125);
+const SPLIT_SPLITTER_INDEX_K32: ShaderSource = ShaderSource::packed("split_splitter_index_k32", 126);
+const SPLIT_BUCKET_STARTS_K32_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_bits", 127);
+const SPLIT_BUCKET_STARTS_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_splitters", 128);
+const SPLIT_ONESWEEP_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v0_splitters", 129);
+const SPLIT_ONESWEEP_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v1_splitters", 130);
+const SPLIT_ONESWEEP_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v2_splitters", 131);
+const SPLIT_ONESWEEP_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k64_splitters", 132);
+const SPLIT_SPLITTER_INDEX_K64: ShaderSource = ShaderSource::packed("split_splitter_index_k64", 133);
+const SPLIT_BUCKET_STARTS_K64_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_bits", 134);
+const SPLIT_BUCKET_STARTS_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_splitters", 135);
+const SPLIT_ONESWEEP_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v0_splitters", 136);
+const SPLIT_ONESWEEP_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v1_splitters", 137);
+const SPLIT_ONESWEEP_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v2_splitters", 138);
+const SPLIT_HISTOGRAM_K32_BITS: ShaderSource = ShaderSource::packed("split_histogram_k32_bits", 139);
+const SPLIT_TILE_COUNT_K32_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k32_bits", 140);
+const SPLIT_SMALL_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v0_bits", 141);
+const SPLIT_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_bits", 142);
+const SPLIT_TILE_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_bits", 143);
+const SPLIT_SMALL_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v1_bits", 144);
+const SPLIT_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_bits", 145);
+const SPLIT_TILE_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_bits", 146);
+const SPLIT_SMALL_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v2_bits", 147);
+const SPLIT_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_bits", 148);
+const SPLIT_TILE_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_bits", 149);
+const SPLIT_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k32_splitters", 150);
+const SPLIT_TILE_COUNT_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k32_splitters", 151);
+const SPLIT_SMALL_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v0_splitters", 152);
+const SPLIT_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_splitters", 153);
+const SPLIT_TILE_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_splitters", 154);
+const SPLIT_SMALL_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v1_splitters", 155);
+const SPLIT_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_splitters", 156);
+const SPLIT_TILE_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_splitters", 157);
+const SPLIT_SMALL_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v2_splitters", 158);
+const SPLIT_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_splitters", 159);
+const SPLIT_TILE_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_splitters", 160);
+const SPLIT_HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("split_histogram_k32_ids", 161);
+const SPLIT_TILE_COUNT_K32_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k32_ids", 162);
+const SPLIT_SMALL_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v0_ids", 163);
+const SPLIT_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_ids", 164);
+const SPLIT_TILE_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_ids", 165);
+const SPLIT_SMALL_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v1_ids", 166);
+const SPLIT_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_ids", 167);
+const SPLIT_TILE_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_ids", 168);
+const SPLIT_SMALL_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v2_ids", 169);
+const SPLIT_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_ids", 170);
+const SPLIT_TILE_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_ids", 171);
+const SPLIT_HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("split_histogram_k64_bits", 172);
+const SPLIT_TILE_COUNT_K64_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k64_bits", 173);
+const SPLIT_SMALL_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v0_bits", 174);
+const SPLIT_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_bits", 175);
+const SPLIT_TILE_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_bits", 176);
+const SPLIT_SMALL_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v1_bits", 177);
+const SPLIT_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_bits", 178);
+const SPLIT_TILE_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_bits", 179);
+const SPLIT_SMALL_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v2_bits", 180);
+const SPLIT_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_bits", 181);
+const SPLIT_TILE_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_bits", 182);
+const SPLIT_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k64_splitters", 183);
+const SPLIT_TILE_COUNT_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k64_splitters", 184);
+const SPLIT_SMALL_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v0_splitters", 185);
+const SPLIT_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_splitters", 186);
+const SPLIT_TILE_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_splitters", 187);
+const SPLIT_SMALL_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v1_splitters", 188);
+const SPLIT_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_splitters", 189);
+const SPLIT_TILE_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_splitters", 190);
+const SPLIT_SMALL_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v2_splitters", 191);
+const SPLIT_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_splitters", 192);
+const SPLIT_TILE_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_splitters", 193);
+const SPLIT_HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("split_histogram_k64_ids", 194);
+const SPLIT_TILE_COUNT_K64_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k64_ids", 195);
+const SPLIT_SMALL_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v0_ids", 196);
+const SPLIT_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_ids", 197);
+const SPLIT_TILE_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_ids", 198);
+const SPLIT_SMALL_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v1_ids", 199);
+const SPLIT_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_ids", 200);
+const SPLIT_TILE_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_ids", 201);
+const SPLIT_SMALL_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v2_ids", 202);
+const SPLIT_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_ids", 203);
+const SPLIT_TILE_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_ids", 204);
+const MERGE_PARTITION_K32: ShaderSource = ShaderSource::packed("merge_partition_k32", 205);
+const MERGE_CHECK_K32: ShaderSource = ShaderSource::packed("merge_check_k32", 206);
+const MERGE_SETOP_COUNT_K32: ShaderSource = ShaderSource::packed("merge_setop_count_k32", 207);
+const MERGE_SETOP_WRITE_K32: ShaderSource = ShaderSource::packed("merge_setop_write_k32", 208);
+const MERGE_SETOP_LOOKBACK_K32: ShaderSource = ShaderSource::packed("merge_setop_lookback_k32", 209);
+const MERGE_MERGE_K32_V0: ShaderSource = ShaderSource::packed("merge_merge_k32_v0", 210);
+const MERGE_BLOCKSORT_K32_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v0", 211);
+const MERGE_FUSED_K32_V0: ShaderSource = ShaderSource::packed("merge_fused_k32_v0", 212);
+const MERGE_MERGE_K32_V1: ShaderSource = ShaderSource::packed("merge_merge_k32_v1", 213);
+const MERGE_BLOCKSORT_K32_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v1", 214);
+const MERGE_FUSED_K32_V1: ShaderSource = ShaderSource::packed("merge_fused_k32_v1", 215);
+const MERGE_MERGE_K32_V2: ShaderSource = ShaderSource::packed("merge_merge_k32_v2", 216);
+const MERGE_BLOCKSORT_K32_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v2", 217);
+const MERGE_FUSED_K32_V2: ShaderSource = ShaderSource::packed("merge_fused_k32_v2", 218);
+const MERGE_PARTITION_K64: ShaderSource = ShaderSource::packed("merge_partition_k64", 219);
+const MERGE_CHECK_K64: ShaderSource = ShaderSource::packed("merge_check_k64", 220);
+const MERGE_SETOP_COUNT_K64: ShaderSource = ShaderSource::packed("merge_setop_count_k64", 221);
+const MERGE_SETOP_WRITE_K64: ShaderSource = ShaderSource::packed("merge_setop_write_k64", 222);
+const MERGE_SETOP_LOOKBACK_K64: ShaderSource = ShaderSource::packed("merge_setop_lookback_k64", 223);
+const MERGE_MERGE_K64_V0: ShaderSource = ShaderSource::packed("merge_merge_k64_v0", 224);
+const MERGE_BLOCKSORT_K64_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v0", 225);
+const MERGE_FUSED_K64_V0: ShaderSource = ShaderSource::packed("merge_fused_k64_v0", 226);
+const MERGE_MERGE_K64_V1: ShaderSource = ShaderSource::packed("merge_merge_k64_v1", 227);
+const MERGE_BLOCKSORT_K64_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v1", 228);
+const MERGE_FUSED_K64_V1: ShaderSource = ShaderSource::packed("merge_fused_k64_v1", 229);
+const MERGE_MERGE_K64_V2: ShaderSource = ShaderSource::packed("merge_merge_k64_v2", 230);
+const MERGE_BLOCKSORT_K64_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v2", 231);
+const MERGE_FUSED_K64_V2: ShaderSource = ShaderSource::packed("merge_fused_k64_v2", 232);
 
 /// The radix sort's kernels (glsl/sort/).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -345,6 +355,8 @@ pub(crate) enum HashOp {
     Erase,
     /// Every live entry.
     Retrieve,
+    /// Insert or apply an operation to the stored value (group-by).
+    Apply,
 }
 
 /// Value width of a hash map (VALUE_BITS).
@@ -690,7 +702,7 @@ pub(crate) fn merge(kernel: MergeKernel, key: KeyBits, values: ValueWords) -> Op
 }
 
 /// The hash family, indexed by [HashOp][KeyBits][HashValueBits][HashCas][HashBucketBytes].
-static HASH_TABLE: [Option<ShaderSource>; 80] = [
+static HASH_TABLE: [Option<ShaderSource>; 96] = [
     Some(HASH_INSERT_K32V32_B32),
     Some(HASH_INSERT_K32V32_B64),
     Some(HASH_INSERT_K32V32_PACKED_B32),
@@ -771,6 +783,22 @@ static HASH_TABLE: [Option<ShaderSource>; 80] = [
     Some(HASH_RETRIEVE_K64V64_B64),
     None,
     None,
+    Some(HASH_APPLY_K32V32_B32),
+    Some(HASH_APPLY_K32V32_B64),
+    Some(HASH_APPLY_K32V32_PACKED_B32),
+    Some(HASH_APPLY_K32V32_PACKED_B64),
+    Some(HASH_APPLY_K32V64_B32),
+    Some(HASH_APPLY_K32V64_B64),
+    None,
+    None,
+    Some(HASH_APPLY_K64V32_B32),
+    Some(HASH_APPLY_K64V32_B64),
+    None,
+    None,
+    Some(HASH_APPLY_K64V64_B32),
+    Some(HASH_APPLY_K64V64_B64),
+    None,
+    None,
 ];
 
 /// The hash map's permutation of `op` for a layout, where one exists.
@@ -810,6 +838,11 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     HASH_RETRIEVE_K32V64_B32,
     HASH_RETRIEVE_K64V32_B32,
     HASH_RETRIEVE_K64V64_B32,
+    HASH_APPLY_K32V32_PACKED_B32,
+    HASH_APPLY_K32V32_B32,
+    HASH_APPLY_K32V64_B32,
+    HASH_APPLY_K64V32_B32,
+    HASH_APPLY_K64V64_B32,
     HASH_INSERT_K32V32_PACKED_B64,
     HASH_INSERT_K32V32_B64,
     HASH_INSERT_K32V64_B64,
@@ -832,6 +865,11 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     HASH_RETRIEVE_K32V64_B64,
     HASH_RETRIEVE_K64V32_B64,
     HASH_RETRIEVE_K64V64_B64,
+    HASH_APPLY_K32V32_PACKED_B64,
+    HASH_APPLY_K32V32_B64,
+    HASH_APPLY_K32V64_B64,
+    HASH_APPLY_K64V32_B64,
+    HASH_APPLY_K64V64_B64,
     HASH_META,
     REDUCE_K32,
     REDUCE_K64,
@@ -1017,6 +1055,16 @@ pub(super) const PUSH_CONSTANT_MEMBERS: &[&[(&str, u32)]] = &[
     &[("input_addr", 0), ("output_addr", 8), ("aux_addr", 16), ("count_addr", 24), ("count", 32), ("max_count", 36), ("inclusive", 40), ("tiles_per_partition", 44), ("num_partitions", 48), ("flags", 52)],
     &[("input_addr", 0), ("output_addr", 8), ("aux_addr", 16), ("count_addr", 24), ("count", 32), ("max_count", 36), ("inclusive", 40), ("tiles_per_partition", 44), ("num_partitions", 48), ("flags", 52)],
     &[("input_addr", 0), ("output_addr", 8), ("aux_addr", 16), ("count_addr", 24), ("count", 32), ("max_count", 36), ("inclusive", 40), ("tiles_per_partition", 44), ("num_partitions", 48), ("flags", 52)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],

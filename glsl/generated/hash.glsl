@@ -1,0 +1,13 @@
+// @generated from src/hash/shared_constants.rs by a unit test; do not edit.
+// `VKALGO_UPDATE_GLSL=1 cargo test -p vkalgo --lib shared_constants` rewrites it.
+// The insert-or-apply kernel's mode bits.
+#ifndef VKALGO_GENERATED_HASH_GLSL
+#define VKALGO_GENERATED_HASH_GLSL
+
+#define APPLY_OP_SUM 0u
+#define APPLY_OP_MIN 1u
+#define APPLY_OP_MAX 2u
+#define APPLY_OP_MASK 3u
+#define APPLY_RESERVE_ONLY 4u
+
+#endif
