@@ -40,9 +40,9 @@ pub mod reference;
 pub(crate) mod shared_constants;
 mod tuning;
 
-pub use plan::ReducePlan;
 #[cfg(test)]
 pub(crate) use plan::push_layouts;
+pub use plan::ReducePlan;
 
 use crate::core::buffer::{BufferRange, ElementCount};
 use crate::core::types::{KeyType, ReduceOp};

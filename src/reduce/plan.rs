@@ -86,7 +86,10 @@ impl Context {
             (_, true) => &shaders::REDUCE_F64_SUM,
         };
         let tile = tuning.workgroup_size as u64 * tuning.items_per_invocation as u64;
-        let groups = desc.max_count.div_ceil(tile).clamp(1, tuning.max_workgroups as u64) as u32;
+        let groups = desc
+            .max_count
+            .div_ceil(tile)
+            .clamp(1, tuning.max_workgroups as u64) as u32;
         let plan = ReducePlan {
             ctx: self.clone(),
             desc: *desc,
@@ -201,7 +204,8 @@ impl ReducePlan {
         };
         // SAFETY: `cmd` is recording (documented); the ranges were checked above.
         unsafe {
-            ctx.device.cmd_fill_buffer(cmd, scratch.buffer, scratch.offset, 16, 0);
+            ctx.device
+                .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset, 16, 0);
             ctx.transfer_to_compute(cmd);
             ctx.dispatch(cmd, kernel, &push, self.groups);
         }

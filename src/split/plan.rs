@@ -10,7 +10,6 @@ use crate::core::types::{KeyType, ValueType};
 use crate::error::{Error, Result};
 use crate::scan::{ScanDesc, ScanOp, ScanPath, ScanPlan};
 use crate::Context;
-use ash::vk;
 
 /// Push flag of the tile paths (glsl/split/split_common.glsl): the status word comes from the
 /// scanned matrix's total, written by the offsets pass.

@@ -325,7 +325,11 @@ fn reduce_permutations() -> Vec<Permutation> {
     vec![
         standalone("reduce_k32", "reduce/reduce.comp", &[("KEY_BITS", "32")]),
         standalone("reduce_k64", "reduce/reduce.comp", &[("KEY_BITS", "64")]),
-        standalone("reduce_f64_sum", "reduce/reduce.comp", &[("KEY_BITS", "64"), ("FLOAT64_SUM", "1")]),
+        standalone(
+            "reduce_f64_sum",
+            "reduce/reduce.comp",
+            &[("KEY_BITS", "64"), ("FLOAT64_SUM", "1")],
+        ),
     ]
 }
 

@@ -11,6 +11,7 @@ pub mod hash;
 pub mod hash_apply;
 pub mod merge;
 pub mod merge_sort;
+pub mod reduce;
 pub mod scan;
 pub mod set;
 pub mod set_record;
@@ -111,6 +112,8 @@ zeroed_default!(
     merge_sort::VkalgoMergeSortArgs,
     scan::VkalgoScanDesc,
     scan::VkalgoScanArgs,
+    reduce::VkalgoReduceDesc,
+    reduce::VkalgoReduceArgs,
     set::VkalgoSetDesc,
     set_record::VkalgoSetOpArgs,
     set_record::VkalgoSetCardinalityArgs,

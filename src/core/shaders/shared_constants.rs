@@ -75,11 +75,8 @@ fn headers() -> Vec<&'static GeneratedHeader> {
         &crate::merge::shared_constants::MERGE,
         &crate::scan::shared_constants::SCAN,
         &crate::set::shared_constants::SET,
-<<<<<<< HEAD
-        &crate::reduce::shared_constants::REDUCE,
-=======
         &crate::hash::shared_constants::HASH,
->>>>>>> main
+        &crate::reduce::shared_constants::REDUCE,
     ]
 }
 
