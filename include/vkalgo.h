@@ -326,6 +326,10 @@ typedef struct VkalgoMergeSortPlan VkalgoMergeSortPlan;
 // it, concurrently.
 typedef struct VkalgoMultisplitPlan VkalgoMultisplitPlan;
 
+// A reduce plan (kernel and scratch size fixed for one context, key type, operation and
+// maximum count). Keeps its context alive; immutable once made: any thread may record it.
+typedef struct VkalgoReducePlan VkalgoReducePlan;
+
 // A scan plan (path, tuning, scratch size fixed for one context).
 //
 // Keeps its context alive. Immutable once created: any thread may query it or record it,
@@ -798,6 +802,34 @@ typedef struct VkalgoMergeSortArgs {
   // in `keys`/`values`.
   uint32_t *result_in_alternate;
 } VkalgoMergeSortArgs;
+
+// What to reduce: the key type and the operation.
+typedef struct VkalgoReduceDesc {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // A `VKALGO_KEY_*` code: the sort's six key types.
+  uint32_t key_type;
+  // A `VKALGO_OP_*` code: `VKALGO_OP_SUM` (integers wrap; floats in any summation order),
+  // `_MIN` or `_MAX` (in the sort's order: floats in IEEE-754 totalOrder).
+  uint32_t op;
+} VkalgoReduceDesc;
+
+// The buffers of one recorded reduce.
+typedef struct VkalgoReduceArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The elements (offset a multiple of the key size).
+  struct VkalgoBufferRange input;
+  // One key receiving the result (offset a multiple of the key size).
+  struct VkalgoBufferRange result;
+  // Scratch memory as `vkalgo_reduce_plan_memory_requirements` reports.
+  struct VkalgoBufferRange scratch;
+  // Element count when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count: a u32 at `count_buffer.offset`, read on the GPU (clamped to the plan's
+  // max_count). VK_NULL_HANDLE: use `count`.
+  struct VkalgoBufferRange count_buffer;
+} VkalgoReduceArgs;
 
 // What to scan: the operation, and for plans the path, the largest count and flags.
 typedef struct VkalgoScanDesc {
@@ -1656,6 +1688,42 @@ VkalgoResult vkalgo_merge_sort_segmented_host(struct VkalgoContext *ctx,
                                               size_t count,
                                               const uint32_t *offsets,
                                               size_t runs);
+
+// `*result` = op over `input[0..count)` on the GPU (blocking): one key of the desc's type.
+// `count` 0 gives the identity: SUM 0, MIN the largest key of the type in the sort's order
+// (f32 bits 0x7FFFFFFF, f64 0x7FFFFFFFFFFFFFFF), MAX the smallest (f32 bits 0xFFFFFFFF, f64
+// 0xFFFFFFFFFFFFFFFF). Errors (nothing written): NULL input with count > 0, NULL result, an
+// unknown key type or operation, a count over 2^32 - 1 (INVALID_ARGUMENT); an f64 sum on a
+// device without shaderFloat64 (UNSUPPORTED).
+VkalgoResult vkalgo_reduce_host(struct VkalgoContext *ctx,
+                                const struct VkalgoReduceDesc *desc,
+                                const void *input,
+                                size_t count,
+                                void *result);
+
+// Plans a reduce of up to `max_count` elements (at most 2^32 - 1). `*out` is set only on
+// success; destroy it with `vkalgo_reduce_plan_destroy`.
+VkalgoResult vkalgo_reduce_plan_create(struct VkalgoContext *ctx,
+                                       const struct VkalgoReduceDesc *desc,
+                                       uint64_t max_count,
+                                       struct VkalgoReducePlan **out);
+
+// Destroys a reduce plan (NULL: no-op).
+void vkalgo_reduce_plan_destroy(struct VkalgoReducePlan *plan);
+
+// The scratch memory each `vkalgo_reduce_record` of this plan needs.
+VkalgoResult vkalgo_reduce_plan_memory_requirements(const struct VkalgoReducePlan *plan,
+                                                    struct VkalgoMemoryRequirements *out);
+
+// Records the reduce into the caller's command buffer (on the plan's context, which the plan
+// keeps alive): a fill of the scratch's counter (TRANSFER), a barrier, one dispatch.
+// Synchronization: writes to the input and count buffer must be visible to COMPUTE_SHADER
+// reads; earlier uses of the result and scratch must be complete before COMPUTE_SHADER and
+// TRANSFER; afterwards the result is written by COMPUTE_SHADER (SHADER_WRITE). Nothing is
+// recorded on error.
+VkalgoResult vkalgo_reduce_record(const struct VkalgoReducePlan *plan,
+                                  VkCommandBuffer command_buffer,
+                                  const struct VkalgoReduceArgs *args);
 
 // Scans `count` u32 from `input` into `output` on the GPU (blocking) as `desc` says (its
 // `max_count` is ignored, its flags checked but not used). `input == output` is allowed. On error `output` is

@@ -60,6 +60,7 @@ pub mod core;
 mod error;
 pub mod hash;
 pub mod merge;
+pub mod reduce;
 pub mod scan;
 pub mod set;
 pub mod sort;
@@ -90,6 +91,7 @@ pub use merge::{
     MergeArgs, MergeDesc, MergeOptions, MergePath, MergePlan, MergeSortArgs, MergeSortDesc, MergeSortPlan,
     MergeTuning, SegmentedMergeArgs, SetOpArgs, SetOpDesc, SetOpPath, SetOpPlan,
 };
+pub use reduce::{ReduceArgs, ReduceDesc, ReducePlan, ReduceTuning};
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
 pub use set::{
     GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
@@ -118,6 +120,7 @@ mod push_constant_tests {
             .chain(crate::split::push_layouts())
             .chain(crate::merge::push_layouts())
             .chain(crate::set::push_layouts())
+            .chain(crate::reduce::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {
             let glsl: Vec<(String, u32)> = shader

@@ -84,3 +84,17 @@ pub(super) unsafe fn create_logical_device(
         diagnostics: diagnostics.enabled,
     })
 }
+
+impl crate::Context {
+    /// Whether the device has `shaderFloat64` (vkalgo's own device enables it where it exists):
+    /// the pipelines with double arithmetic need it.
+    pub(crate) fn supports_float64(&self) -> bool {
+        // SAFETY: the instance and physical device live as long as the context.
+        unsafe {
+            self.instance
+                .get_physical_device_features(self.physical_device)
+                .shader_float64
+                == vk::TRUE
+        }
+    }
+}

@@ -162,6 +162,17 @@ impl Context {
         }
     }
 
+    /// Makes compute-shader writes visible to host reads after the fence.
+    pub(crate) unsafe fn compute_to_host(&self, cmd: vk::CommandBuffer) {
+        self.memory_barrier(
+            cmd,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::AccessFlags::SHADER_WRITE,
+            vk::PipelineStageFlags::HOST,
+            vk::AccessFlags::HOST_READ,
+        );
+    }
+
     /// Makes transfer writes visible to host reads after the fence.
     pub(crate) unsafe fn transfer_to_host(&self, cmd: vk::CommandBuffer) {
         self.memory_barrier(

@@ -10,7 +10,6 @@ use crate::core::types::{KeyType, ValueType};
 use crate::error::{Error, Result};
 use crate::scan::{ScanDesc, ScanOp, ScanPath, ScanPlan};
 use crate::Context;
-use ash::vk;
 
 /// Push flag of the tile paths (glsl/split/split_common.glsl): the status word comes from the
 /// scanned matrix's total, written by the offsets pass.
@@ -384,15 +383,6 @@ impl Context {
             return glsl::compile(source, desc.key_type, desc.value_type, pass);
         }
         builtin_shader(desc, pass.kernel(), pass.moves_values())
-    }
-
-    fn supports_float64(&self) -> bool {
-        unsafe {
-            self.instance
-                .get_physical_device_features(self.physical_device)
-                .shader_float64
-                == vk::TRUE
-        }
     }
 }
 

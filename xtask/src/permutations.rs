@@ -382,6 +382,20 @@ fn multimap_permutations() -> Vec<Permutation> {
     table
 }
 
+/// The reduce (src/reduce): 32- and 64-bit keys, and the sum of f64 keys (the one pipeline with
+/// double arithmetic, which needs shaderFloat64).
+fn reduce_permutations() -> Vec<Permutation> {
+    vec![
+        standalone("reduce_k32", "reduce/reduce.comp", &[("KEY_BITS", "32")]),
+        standalone("reduce_k64", "reduce/reduce.comp", &[("KEY_BITS", "64")]),
+        standalone(
+            "reduce_f64_sum",
+            "reduce/reduce.comp",
+            &[("KEY_BITS", "64"), ("FLOAT64_SUM", "1")],
+        ),
+    ]
+}
+
 /// Sets of u32 (src/set): one permutation per pass.
 fn set_permutations() -> Vec<Permutation> {
     vec![
@@ -676,6 +690,7 @@ pub const FAMILIES: &[&Family] = &[&SORT, &SPLIT, &MERGE, &HASH];
 pub fn all() -> Vec<Permutation> {
     let mut all = util_and_scan();
     all.extend(hash_permutations());
+    all.extend(reduce_permutations());
     all.extend(set_permutations());
     all.extend(sort_permutations());
     all.extend(split_permutations());

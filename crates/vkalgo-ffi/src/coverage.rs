@@ -56,6 +56,18 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
         Err("a tuning query for tests and benchmarks"),
     ),
     ("ScanPlan", "record", Ok(&["vkalgo_scan_record"])),
+    ("ReducePlan", "record", Ok(&["vkalgo_reduce_record"])),
+    (
+        "ReducePlan",
+        "memory_requirements",
+        Ok(&["vkalgo_reduce_plan_memory_requirements"]),
+    ),
+    ("ReducePlan", "desc", Err("the caller's own desc")),
+    (
+        "ReducePlan",
+        "tuning",
+        Err("a tuning query for tests and benchmarks"),
+    ),
     (
         "ScanPlan",
         "memory_requirements",
@@ -525,6 +537,7 @@ mod tests {
         let types = [
             "SortPlan",
             "ScanPlan",
+            "ReducePlan",
             "SplitPlan",
             "MergePlan",
             "SetOpPlan",

@@ -12,6 +12,7 @@ pub mod hash_apply;
 pub mod hash_multimap;
 pub mod merge;
 pub mod merge_sort;
+pub mod reduce;
 pub mod scan;
 pub mod set;
 pub mod set_record;
@@ -112,6 +113,8 @@ zeroed_default!(
     merge_sort::VkalgoMergeSortArgs,
     scan::VkalgoScanDesc,
     scan::VkalgoScanArgs,
+    reduce::VkalgoReduceDesc,
+    reduce::VkalgoReduceArgs,
     set::VkalgoSetDesc,
     set_record::VkalgoSetOpArgs,
     set_record::VkalgoSetCardinalityArgs,

@@ -76,6 +76,7 @@ fn headers() -> Vec<&'static GeneratedHeader> {
         &crate::scan::shared_constants::SCAN,
         &crate::set::shared_constants::SET,
         &crate::hash::shared_constants::HASH,
+        &crate::reduce::shared_constants::REDUCE,
     ]
 }
 

@@ -1,0 +1,141 @@
+//! The reduce through the C ABI: the host call with every key type, the identity, bad input
+//! (nothing written), and the record layer on the caller's command buffer.
+
+use super::*;
+use std::ffi::c_void;
+use std::ptr::{null, null_mut};
+use vkalgo_ffi::reduce::*;
+use vkalgo_ffi::types::*;
+use vkalgo_ffi::*;
+
+#[test]
+fn host_and_record() {
+    let rctx = context();
+    unsafe {
+        let ctx = c_context_with_queue(&rctx);
+        let ok = VkalgoResult::VkalgoSuccess;
+        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
+        let desc = |key_type: VkalgoKeyType, op: VkalgoReduceOp| VkalgoReduceDesc {
+            next: null(),
+            key_type: key_type.0,
+            op: op.0,
+        };
+        let ints = [5i32, -9, 3];
+        let mut out = 0x5555_5555u32;
+        let outp = &mut out as *mut u32 as *mut c_void;
+        let inp = ints.as_ptr() as *const c_void;
+        assert_eq!(
+            vkalgo_reduce_host(ctx, &desc(VKALGO_KEY_I32, VKALGO_OP_MIN), inp, 3, outp),
+            ok
+        );
+        assert_eq!(out as i32, -9);
+        assert_eq!(
+            vkalgo_reduce_host(ctx, &desc(VKALGO_KEY_U32, VKALGO_OP_MAX), inp, 3, outp),
+            ok
+        );
+        assert_eq!(out, (-9i32) as u32);
+        assert_eq!(
+            vkalgo_reduce_host(ctx, &desc(VKALGO_KEY_F32, VKALGO_OP_MIN), null(), 0, outp),
+            ok
+        );
+        assert_eq!(out, 0x7FFF_FFFF, "the identity of a float minimum");
+        let wide = [1.5f64, -0.25, 2.0];
+        let mut wide_out = 0f64;
+        let wp = &mut wide_out as *mut f64 as *mut c_void;
+        assert_eq!(
+            vkalgo_reduce_host(
+                ctx,
+                &desc(VKALGO_KEY_F64, VKALGO_OP_SUM),
+                wide.as_ptr() as *const c_void,
+                3,
+                wp
+            ),
+            ok
+        );
+        assert_eq!(wide_out, 3.25);
+        // Bad input: nothing written.
+        out = 77;
+        let bad_op = VkalgoReduceDesc {
+            op: 3,
+            ..desc(VKALGO_KEY_U32, VKALGO_OP_SUM)
+        };
+        let bad_key = VkalgoReduceDesc {
+            key_type: 6,
+            ..desc(VKALGO_KEY_U32, VKALGO_OP_SUM)
+        };
+        let with_next = VkalgoReduceDesc {
+            next: inp,
+            ..desc(VKALGO_KEY_U32, VKALGO_OP_SUM)
+        };
+        for (what, d, input, count, result) in [
+            ("op", &bad_op as *const _, inp, 3, outp),
+            ("key type", &bad_key, inp, 3, outp),
+            ("next", &with_next, inp, 3, outp),
+            ("desc", null(), inp, 3, outp),
+            (
+                "input",
+                &desc(VKALGO_KEY_U32, VKALGO_OP_SUM) as *const _,
+                null(),
+                3,
+                outp,
+            ),
+            (
+                "result",
+                &desc(VKALGO_KEY_U32, VKALGO_OP_SUM) as *const _,
+                inp,
+                3,
+                null_mut(),
+            ),
+        ] {
+            assert_eq!(
+                vkalgo_reduce_host(ctx, d, input, count, result),
+                invalid,
+                "{what}"
+            );
+        }
+        assert_eq!(
+            vkalgo_reduce_host(null_mut(), &desc(VKALGO_KEY_U32, VKALGO_OP_SUM), inp, 3, outp),
+            invalid
+        );
+        assert_eq!(out, 77, "a refused call wrote the result");
+
+        // The record layer: a plan, its scratch, a recorded reduce of u64 keys.
+        let mut plan = null_mut();
+        assert_eq!(
+            vkalgo_reduce_plan_create(ctx, &desc(VKALGO_KEY_U64, VKALGO_OP_SUM), 1000, &mut plan),
+            ok
+        );
+        let mut req = VkalgoMemoryRequirements::default();
+        assert_eq!(vkalgo_reduce_plan_memory_requirements(plan, &mut req), ok);
+        let keys: Vec<u64> = (0..1000u64).map(|i| i * 0x1_0000_0001).collect();
+        let mut buf = GpuBuffer::new(&rctx, 16384 + req.scratch.size, MemoryLocation::CpuToGpu, "t").unwrap();
+        buf.mapped().unwrap()[..8000].copy_from_slice(bytemuck::cast_slice(&keys));
+        use vkalgo::ash::vk::Handle;
+        let range = |offset: u64, size: u64| VkalgoBufferRange {
+            buffer: VkBuffer(buf.buffer().as_raw()),
+            offset,
+            size,
+        };
+        let args = VkalgoReduceArgs {
+            next: null(),
+            input: range(0, 8000),
+            result: range(8192, 8),
+            scratch: range(16384, req.scratch.size),
+            count: 1000,
+            count_buffer: VkalgoBufferRange::default(),
+        };
+        rctx.submit_and_wait(|cmd| {
+            let c = VkCommandBuffer(cmd.as_raw() as *mut c_void);
+            assert_eq!(vkalgo_reduce_record(plan, c, null()), invalid);
+            assert_eq!(vkalgo_reduce_record(plan, c, &args), ok);
+            compute_to_host(&rctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+        let got = u64::from_le_bytes(buf.mapped().unwrap()[8192..8200].try_into().unwrap());
+        assert_eq!(got, reference::reduce(&keys, ReduceOp::Sum));
+        vkalgo_reduce_plan_destroy(plan);
+        vkalgo_reduce_plan_destroy(null_mut());
+        vkalgo_context_destroy(ctx);
+    }
+}
