@@ -83,78 +83,7 @@ const uint STATUS_UPDATED = 1u;   // the key was present (or inserted by another
 const uint STATUS_FULL = 2u;      // no free slot within the probe bound: not stored
 const uint STATUS_RESERVED = 3u;  // a reserved key: not stored
 
-#if KEY_BITS == 32
-#define KEY_T uint
-const uint EMPTY_KEY = VKALGO_HASH_EMPTY_U32;
-const uint ERASED_KEY = VKALGO_HASH_ERASED_U32;
-uvec2 hash_key(uint key) { return vkalgo_hash_u32(key); }
-#else
-#define KEY_T uint64_t
-const uint64_t EMPTY_KEY = VKALGO_HASH_EMPTY_U64;
-const uint64_t ERASED_KEY = VKALGO_HASH_ERASED_U64;
-uvec2 hash_key(uint64_t key) { return vkalgo_hash_u64(key); }
-#endif
-
-#if VALUE_BITS == 32
-#define VALUE_T uint
-#else
-#define VALUE_T uint64_t
-#endif
-
-#if KEY_BITS == 32 && VALUE_BITS == 32
-#define SLOT_BYTES 8
-#else
-#define SLOT_BYTES 16
-#endif
-#define BUCKET_SLOTS (BUCKET_BYTES / SLOT_BYTES)
-// Byte offset of the value within a slot.
-#define VALUE_OFFSET (SLOT_BYTES == 8 ? 4u : 8u)
-
-// Element i of a key / value / u32 array: 64-bit byte addresses (an array index that reaches
-// 2^31 would be negative in SPIR-V's signed access chains).
-KEY_T load_key(uint64_t base, uint i) {
-#if KEY_BITS == 32
-    return U32Ref(base + uint64_t(i) * 4ul).v[0];
-#else
-    return U64Ref(base + uint64_t(i) * 8ul).v[0];
-#endif
-}
-
-void store_key(uint64_t base, uint i, KEY_T key) {
-#if KEY_BITS == 32
-    U32Ref(base + uint64_t(i) * 4ul).v[0] = key;
-#else
-    U64Ref(base + uint64_t(i) * 8ul).v[0] = key;
-#endif
-}
-
-VALUE_T load_value(uint64_t base, uint i) {
-#if VALUE_BITS == 32
-    return U32Ref(base + uint64_t(i) * 4ul).v[0];
-#else
-    return U64Ref(base + uint64_t(i) * 8ul).v[0];
-#endif
-}
-
-void store_value(uint64_t base, uint i, VALUE_T value) {
-#if VALUE_BITS == 32
-    U32Ref(base + uint64_t(i) * 4ul).v[0] = value;
-#else
-    U64Ref(base + uint64_t(i) * 8ul).v[0] = value;
-#endif
-}
-
-void store_flag(uint64_t base, uint i, uint flag) {
-    U32Ref(u32_addr(base, i)).v[0] = flag;
-}
-
-uint64_t bucket_address(uint64_t buckets, uint bucket) {
-    return buckets + uint64_t(bucket) * uint64_t(uint(BUCKET_BYTES));
-}
-
-uint64_t slot_address(uint64_t bucket_addr, uint j) {
-    return bucket_addr + uint64_t(j * uint(SLOT_BYTES));
-}
+#include "hash_layout.glsl"
 
 // The keys of the slots of a bucket (whole uvec4 loads for 8-byte slots), and for 8-byte slots
 // the value words too (the packed claim compares the whole slot).

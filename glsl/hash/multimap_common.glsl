@@ -66,54 +66,13 @@ layout(buffer_reference, std430, buffer_reference_align = 16) coherent buffer Mu
     uint size;  // pairs stored
 };
 
-layout(buffer_reference, std430, buffer_reference_align = 8) buffer MultimapU64Ref { uint64_t v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Ref { uint64_t v[]; };
 
-#if KEY_BITS == 32
-#define KEY_T uint
-const uint EMPTY_KEY = VKALGO_HASH_EMPTY_U32;
-const uint ERASED_KEY = VKALGO_HASH_ERASED_U32;
-uvec2 hash_key(uint key) { return vkalgo_hash_u32(key); }
-#else
-#define KEY_T uint64_t
-const uint64_t EMPTY_KEY = VKALGO_HASH_EMPTY_U64;
-const uint64_t ERASED_KEY = VKALGO_HASH_ERASED_U64;
-uvec2 hash_key(uint64_t key) { return vkalgo_hash_u64(key); }
-#endif
-
-#if VALUE_BITS == 32
-#define VALUE_T uint
-#else
-#define VALUE_T uint64_t
-#endif
-
-#if KEY_BITS == 32 && VALUE_BITS == 32
-#define SLOT_BYTES 8
-#else
-#define SLOT_BYTES 16
-#endif
-#define BUCKET_SLOTS (BUCKET_BYTES / SLOT_BYTES)
+#include "hash_layout.glsl"
 #define BUCKET_VECS (BUCKET_BYTES / 16)
-// Byte offset of the value within a slot.
-#define VALUE_OFFSET (SLOT_BYTES == 8 ? 4u : 8u)
 
 bool is_reserved(KEY_T key) {
     return key >= ERASED_KEY;
-}
-
-KEY_T load_key(uint64_t base, uint i) {
-#if KEY_BITS == 32
-    return U32Ref(base + uint64_t(i) * 4ul).v[0];
-#else
-    return MultimapU64Ref(base + uint64_t(i) * 8ul).v[0];
-#endif
-}
-
-VALUE_T load_value(uint64_t base, uint i) {
-#if VALUE_BITS == 32
-    return U32Ref(base + uint64_t(i) * 4ul).v[0];
-#else
-    return MultimapU64Ref(base + uint64_t(i) * 8ul).v[0];
-#endif
 }
 
 // Value at a u64 position of an output array.
@@ -121,16 +80,8 @@ void store_value_at(uint64_t base, uint64_t position, VALUE_T value) {
 #if VALUE_BITS == 32
     U32Ref(base + position * 4ul).v[0] = value;
 #else
-    MultimapU64Ref(base + position * 8ul).v[0] = value;
+    U64Ref(base + position * 8ul).v[0] = value;
 #endif
-}
-
-uint64_t bucket_address(uint64_t buckets, uint bucket) {
-    return buckets + uint64_t(bucket) * uint64_t(uint(BUCKET_BYTES));
-}
-
-uint64_t slot_address(uint64_t bucket_addr, uint j) {
-    return bucket_addr + uint64_t(j * uint(SLOT_BYTES));
 }
 
 // A whole bucket in BUCKET_VECS uvec4 loads (independent: in flight together).
@@ -187,7 +138,7 @@ bool claim_empty(uint64_t slot_addr, KEY_T key, VALUE_T value) {
 #if VALUE_BITS == 32
         U32Ref(slot_addr + VALUE_OFFSET).v[0] = value;
 #else
-        MultimapU64Ref(slot_addr + VALUE_OFFSET).v[0] = value;
+        U64Ref(slot_addr + VALUE_OFFSET).v[0] = value;
 #endif
     }
     return old == EMPTY_KEY;

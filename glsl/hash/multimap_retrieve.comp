@@ -8,7 +8,7 @@
 
 uint64_t load_offset(uint i) {
     if ((pc.flags & MULTIMAP_OFFSETS_U64) != 0u) {
-        return MultimapU64Ref(pc.offsets_addr + uint64_t(i) * 8ul).v[0];
+        return U64Ref(pc.offsets_addr + uint64_t(i) * 8ul).v[0];
     }
     return uint64_t(U32Ref(u32_addr(pc.offsets_addr, i)).v[0]);
 }
