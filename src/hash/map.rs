@@ -2,6 +2,7 @@
 //! geometry, the kernel of each operation, and the record layer.
 
 use super::geometry::{self, HEADER_BYTES};
+use super::table::TableShape;
 use super::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMapDesc, HashMapDeviceView, HashRehashArgs,
     HashRetrieveArgs, HashSizeArgs, HashTuning, HashValueType,
@@ -685,67 +686,24 @@ struct MapLayout {
 
 impl MapLayout {
     fn new(ctx: &Context, desc: &HashMapDesc) -> Result<Self> {
-        let int64_atomics = ctx.profile.int64_atomics;
-        let wide = desc.key_type == HashKeyType::U64 || desc.value_type == HashValueType::U64;
-        if wide && !int64_atomics {
-            return Err(Error::unsupported(format!(
-                "hash map with {:?} keys and {:?} values needs shaderBufferInt64Atomics, which {} lacks",
-                desc.key_type, desc.value_type, ctx.profile.device_name
-            )));
-        }
-        let packed = match desc.packed_insert {
-            _ if wide => false,
-            None => int64_atomics,
-            Some(true) if !int64_atomics => {
-                return Err(Error::unsupported(format!(
-                    "packed hash-map insert needs shaderBufferInt64Atomics, which {} lacks",
-                    ctx.profile.device_name
-                )))
-            }
-            Some(p) => p,
-        };
-        let tuning = desc.tuning.unwrap_or_else(|| HashTuning::for_device(ctx));
-        let wg = tuning.workgroup_size;
-        if !wg.is_power_of_two() || wg < 32 || wg > ctx.profile.max_workgroup_invocations.min(1024) {
-            return Err(Error::invalid(format!(
-                "hash map: workgroup size {wg} is not a power of two in 32..=device limit"
-            )));
-        }
-        if !(1..=8).contains(&tuning.keys_per_invocation) {
-            return Err(Error::invalid(format!(
-                "hash map: keys_per_invocation {} not in 1..=8",
-                tuning.keys_per_invocation
-            )));
-        }
-        let bucket_bytes = desc
-            .bucket_bytes
-            .unwrap_or_else(|| HashMapDesc::default_bucket_bytes(desc.key_type, desc.value_type));
-        if bucket_bytes != 32 && bucket_bytes != 64 {
-            return Err(Error::invalid(format!(
-                "hash map: bucket_bytes {bucket_bytes} is neither 32 nor 64"
-            )));
-        }
-        let slot_bytes = slot_bytes(desc.key_type, desc.value_type);
-        let bucket_slots = bucket_bytes as u64 / slot_bytes;
-        let buckets = geometry::buckets_for_capacity(desc.capacity, bucket_slots).ok_or_else(|| {
-            Error::invalid(format!(
-                "hash map capacity {} is not in 1..={}",
-                desc.capacity,
-                geometry::MAX_SLOTS
-            ))
-        })?;
+        let TableShape {
+            num_buckets,
+            bucket_slots,
+            bucket_bytes,
+            packed,
+            tuning,
+            bytes,
+        } = TableShape::checked(ctx, desc, "hash map")?;
         let kernels = kernels(desc.key_type, desc.value_type, bucket_bytes, packed)?;
         let spec = HashSpec::of(&tuning);
         let mut list: Vec<_> = kernels.iter().map(|&k| (k, spec)).collect();
         list.push((&shaders::HASH_META, spec));
         ctx.prepare_kernels(&list)?;
-        // Counters, buckets, then one u32 overflow counter per bucket (glsl/hash/hash_common.glsl).
-        let bytes = HEADER_BYTES + buckets * bucket_bytes as u64 + buckets * 4;
         Ok(MapLayout {
             key_type: desc.key_type,
             value_type: desc.value_type,
-            num_buckets: buckets as u32,
-            bucket_slots: bucket_slots as u32,
+            num_buckets,
+            bucket_slots,
             packed,
             tuning,
             kernels,

@@ -7,6 +7,7 @@ use crate::core::shaders::ShaderSource;
 use crate::error::{Error, Result};
 use crate::hash::geometry::{self, HEADER_BYTES};
 use crate::hash::map::slot_bytes;
+use crate::hash::table::TableShape;
 use crate::hash::{HashKeyType, HashMapDesc, HashMapDeviceView, HashTuning, HashValueType};
 use crate::Context;
 use ash::vk;
@@ -203,66 +204,25 @@ struct MultimapLayout {
 }
 
 impl MultimapLayout {
-    /// The checks of a map's desc (src/hash/map.rs), for a multimap.
+    /// The checks of a map's desc (src/hash/table.rs), for a multimap.
     fn new(ctx: &Context, desc: &HashMapDesc) -> Result<Self> {
-        let int64_atomics = ctx.profile.int64_atomics;
-        let wide = desc.key_type == HashKeyType::U64 || desc.value_type == HashValueType::U64;
-        if wide && !int64_atomics {
-            return Err(Error::unsupported(format!(
-                "hash multimap with {:?} keys and {:?} values needs shaderBufferInt64Atomics, which {} lacks",
-                desc.key_type, desc.value_type, ctx.profile.device_name
-            )));
-        }
-        let packed = match desc.packed_insert {
-            _ if wide => false,
-            None => int64_atomics,
-            Some(true) if !int64_atomics => {
-                return Err(Error::unsupported(format!(
-                    "packed hash-multimap insert needs shaderBufferInt64Atomics, which {} lacks",
-                    ctx.profile.device_name
-                )))
-            }
-            Some(p) => p,
-        };
-        let tuning = desc.tuning.unwrap_or_else(|| HashTuning::for_device(ctx));
-        let wg = tuning.workgroup_size;
-        if !wg.is_power_of_two() || wg < 32 || wg > ctx.profile.max_workgroup_invocations.min(1024) {
-            return Err(Error::invalid(format!(
-                "hash multimap: workgroup size {wg} is not a power of two in 32..=device limit"
-            )));
-        }
-        if !(1..=8).contains(&tuning.keys_per_invocation) {
-            return Err(Error::invalid(format!(
-                "hash multimap: keys_per_invocation {} not in 1..=8",
-                tuning.keys_per_invocation
-            )));
-        }
-        let bucket_bytes = desc
-            .bucket_bytes
-            .unwrap_or_else(|| HashMapDesc::default_bucket_bytes(desc.key_type, desc.value_type));
-        if bucket_bytes != 32 && bucket_bytes != 64 {
-            return Err(Error::invalid(format!(
-                "hash multimap: bucket_bytes {bucket_bytes} is neither 32 nor 64"
-            )));
-        }
-        let bucket_slots = bucket_bytes as u64 / slot_bytes(desc.key_type, desc.value_type);
-        let buckets = geometry::buckets_for_capacity(desc.capacity, bucket_slots).ok_or_else(|| {
-            Error::invalid(format!(
-                "hash multimap capacity {} is not in 1..={}",
-                desc.capacity,
-                geometry::MAX_SLOTS
-            ))
-        })?;
+        let TableShape {
+            num_buckets,
+            bucket_slots,
+            bucket_bytes,
+            packed,
+            tuning,
+            bytes,
+        } = TableShape::checked(ctx, desc, "hash multimap")?;
         let kernels = Kernels::of(desc.key_type, desc.value_type, bucket_bytes, packed)?;
         let spec = push::specialization(&tuning);
         let list: Vec<_> = kernels.all().iter().map(|&k| (k, spec)).collect();
         ctx.prepare_kernels(&list)?;
-        // Counters, buckets, then the u32 overflow counter of each bucket (all ones: the map's
-        // lookups read them; glsl/hash/multimap_common.glsl).
-        let bytes = HEADER_BYTES + buckets * bucket_bytes as u64 + buckets * 4;
+        // The overflow counters are all ones (the map's lookups read them;
+        // glsl/hash/multimap_common.glsl).
         Ok(MultimapLayout {
-            num_buckets: buckets as u32,
-            bucket_slots: bucket_slots as u32,
+            num_buckets,
+            bucket_slots,
             packed,
             tuning,
             kernels,
