@@ -587,6 +587,20 @@ pub unsafe extern "C" fn vkalgo_hash_map_retrieve_all_host(
     })
 }
 
+impl From<vkalgo::hash::HashMapDeviceView> for VkalgoHashMapDeviceView {
+    fn from(v: vkalgo::hash::HashMapDeviceView) -> Self {
+        VkalgoHashMapDeviceView {
+            buckets: v.buckets,
+            num_buckets: v.num_buckets,
+            max_probes: v.max_probes,
+            key_bits: v.key_bits,
+            value_bits: v.value_bits,
+            slot_bytes: v.slot_bytes,
+            bucket_slots: v.bucket_slots,
+        }
+    }
+}
+
 /// What a shader needs to look keys up in the map (see `VkalgoHashMapDeviceView`).
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_hash_map_device_view(
@@ -596,16 +610,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_device_view(
     guard("vkalgo_hash_map_device_view", || {
         let map = map_ref(map)?;
         non_null(out, "out")?;
-        let v = map.device_view();
-        *out = VkalgoHashMapDeviceView {
-            buckets: v.buckets,
-            num_buckets: v.num_buckets,
-            max_probes: v.max_probes,
-            key_bits: v.key_bits,
-            value_bits: v.value_bits,
-            slot_bytes: v.slot_bytes,
-            bucket_slots: v.bucket_slots,
-        };
+        *out = map.device_view().into();
         Ok(())
     })
 }

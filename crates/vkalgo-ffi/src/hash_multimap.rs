@@ -283,16 +283,7 @@ pub unsafe extern "C" fn vkalgo_hash_multimap_device_view(
     guard("vkalgo_hash_multimap_device_view", || {
         let mm = multimap_ref(mm)?;
         non_null(out, "out")?;
-        let v = mm.device_view();
-        *out = VkalgoHashMapDeviceView {
-            buckets: v.buckets,
-            num_buckets: v.num_buckets,
-            max_probes: v.max_probes,
-            key_bits: v.key_bits,
-            value_bits: v.value_bits,
-            slot_bytes: v.slot_bytes,
-            bucket_slots: v.bucket_slots,
-        };
+        *out = mm.device_view().into();
         Ok(())
     })
 }
