@@ -35,6 +35,9 @@
 // Warm-up mask bit: bitmap sets.
 #define VKALGO_ALGORITHM_SETS 64
 
+// Warm-up mask bit: reduces (every key type and operation).
+#define VKALGO_ALGORITHM_REDUCE 128
+
 // Context flag: the caller enabled VK_EXT_debug_utils (vkalgo names its pipelines).
 #define VKALGO_CONTEXT_DEBUG_UTILS 1
 

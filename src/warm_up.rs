@@ -20,7 +20,7 @@ pub enum Algorithm {
     Scan = 1,
     /// Radix sorts of every key type, keys only and with u32 or u64 values.
     Sort = 2,
-    /// Hash maps of every key/value layout (default buckets and insert).
+    /// Hash maps and multimaps of every key/value layout (default buckets and insert).
     HashMap = 4,
     /// Merges of every key type, keys only and with values.
     Merge = 8,
@@ -30,11 +30,13 @@ pub enum Algorithm {
     SetOps = 32,
     /// Bitmap sets ([`crate::GpuSet`]).
     Sets = 64,
+    /// Reduces of every key type and operation.
+    Reduce = 128,
 }
 
 impl Algorithm {
     /// Every algorithm warm-up knows.
-    pub const ALL: [Algorithm; 7] = [
+    pub const ALL: [Algorithm; 8] = [
         Algorithm::Scan,
         Algorithm::Sort,
         Algorithm::HashMap,
@@ -42,6 +44,7 @@ impl Algorithm {
         Algorithm::MergeSort,
         Algorithm::SetOps,
         Algorithm::Sets,
+        Algorithm::Reduce,
     ];
 }
 
@@ -77,10 +80,9 @@ impl Context {
                 Algorithm::HashMap => {
                     for k in [HashKeyType::U32, HashKeyType::U64] {
                         for v in [HashValueType::U32, HashValueType::U64] {
-                            skip_unsupported(HashMap::memory_requirements(
-                                self,
-                                &HashMapDesc::new(k, v, 1024),
-                            ))?;
+                            let desc = HashMapDesc::new(k, v, 1024);
+                            skip_unsupported(HashMap::memory_requirements(self, &desc))?;
+                            skip_unsupported(crate::hash::multimap::prepare_kernels(self, &desc))?;
                         }
                     }
                 }
@@ -109,6 +111,13 @@ impl Context {
                     }
                 }
                 Algorithm::Sets => crate::set::prepare_kernels(self)?,
+                Algorithm::Reduce => {
+                    for k in KeyType::ALL {
+                        for op in crate::ReduceOp::ALL {
+                            skip_unsupported(self.reduce_plan(&crate::ReduceDesc::new(k, op, PLAN_COUNT)))?;
+                        }
+                    }
+                }
             }
         }
         Ok(())

@@ -192,8 +192,13 @@ fn pipeline_cache_round_trip() {
 #[test]
 fn warm_up_and_debug_labels() {
     let ctx = context();
-    ctx.warm_up(&[Algorithm::Scan, Algorithm::Sets, Algorithm::HashMap])
-        .unwrap();
+    ctx.warm_up(&[
+        Algorithm::Scan,
+        Algorithm::Sets,
+        Algorithm::HashMap,
+        Algorithm::Reduce,
+    ])
+    .unwrap();
     let labels = ctx.debug_labels_recorded();
     let mut out = vec![0u32; 5];
     ctx.scan_u32(&[1, 2, 3, 4, 5], &mut out, ScanOp::Exclusive)

@@ -445,6 +445,8 @@ pub const VKALGO_ALGORITHM_MERGE_SORT: u32 = 16;
 pub const VKALGO_ALGORITHM_SET_OPS: u32 = 32;
 /// Warm-up mask bit: bitmap sets.
 pub const VKALGO_ALGORITHM_SETS: u32 = 64;
+/// Warm-up mask bit: reduces (every key type and operation).
+pub const VKALGO_ALGORITHM_REDUCE: u32 = 128;
 
 /// Creates the pipelines of the algorithms in `algorithms` (a mask of `VKALGO_ALGORITHM_*`)
 /// now, for every key and value type at the default tuning, through the context's pipeline

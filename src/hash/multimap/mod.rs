@@ -79,6 +79,7 @@ mod push;
 mod record;
 pub mod reference;
 
+pub(crate) use object::prepare_kernels;
 pub use object::HashMultimap;
 #[cfg(test)]
 pub(crate) use push::push_layouts;

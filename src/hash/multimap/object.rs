@@ -193,6 +193,11 @@ impl HashMultimap {
     }
 }
 
+/// Checks `desc` for a multimap and creates its pipelines, allocating nothing ([`crate::Context::warm_up`]).
+pub(crate) fn prepare_kernels(ctx: &Context, desc: &HashMapDesc) -> Result<()> {
+    MultimapLayout::new(ctx, desc).map(|_| ())
+}
+
 /// A checked description: geometry, kernels (with their pipelines created) and size.
 struct MultimapLayout {
     num_buckets: u32,
