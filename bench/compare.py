@@ -22,6 +22,9 @@ hash: Hash-map benchmark comparison: vkalgo (`vkalgo-bench hash`) vs the linear-
 (bench/cuda/hash_bench.cu) and cuCollections (bench/cuda/cuco_bench.cu: static_map in both of its
 configurations, the better one per row; insert_or_apply; static_multimap) from the same run.
 Without cuco rows, quoted static_map figures measured on an H200 stand in (marked as quoted).
+Fixed-load rows meet by operation and load (variant load<L>...), group-by and multimap rows by
+operation and variant (distinct2^<d>, mult<m>); the N column names the other side's N where it
+differs from vkalgo's (bench/gpu_hash.sh runs vkalgo on cuco_bench's workloads: `--log2cap`).
 
 merge: Merge benchmark table: vkalgo against CUB (merges) and Thrust (set operations).
 
@@ -252,34 +255,60 @@ def split_variant(variant):
     return head[len("load"):], rest
 
 
+def natural(text):
+    """Sort key of a variant with numbers in it: distinct2^4 before distinct2^14."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
+
+
+def n_cell(n, **others):
+    """vkalgo's N, with each other side's where it differs (a ratio of unlike workloads)."""
+    differ = [f"{name} {m}" for name, m in others.items() if m is not None and m != n]
+    return f"{n} ({', '.join(differ)})" if differ else str(n)
+
+
 def hash_main(paths):
     rows = hash_parse(paths)
     vk = {}
     lp = {}
     measured = {}
+    measured_n = {}
+    lp_n = {}
+    vk_other = {}
     for impl, algo, variant, n, ms, rate in rows:
         if not algo.startswith("hash_") or algo.startswith("hash_sweep") or variant.endswith("sweep"):
             continue
         op = algo[len("hash_"):-len("_u32")]
-        load, tuning = split_variant(variant)
-        if impl == "vkalgo":
-            vk[(op, load, tuning)] = rate
-        elif impl == "cuda_lp":
-            lp[(op, load)] = rate
-        elif impl.startswith("cuco_"):
+        if impl.startswith("cuco_"):
             # cuCollections measured in this run: its best configuration per operation.
             key = (op, variant)
-            measured[key] = max(measured.get(key, 0.0), rate)
+            if rate > measured.get(key, 0.0):
+                measured[key] = rate
+                measured_n[key] = n
+            continue
+        if not variant.startswith("load"):
+            # Group-by (distinct2^d) and multimap (mult<m>) rows: their own table below.
+            if impl == "vkalgo":
+                vk_other[(op, variant)] = (rate, n)
+            continue
+        load, tuning = split_variant(variant)
+        if impl == "vkalgo":
+            vk[(op, load, tuning)] = (rate, n)
+        elif impl == "cuda_lp":
+            lp[(op, load)] = rate
+            lp_n[(op, load)] = n
     cuco = {(op, v[len("load"):]): r for (op, v), r in measured.items() if v.startswith("load")} or CUCO
+    cuco_n = {(op, v[len("load"):]): n for (op, v), n in measured_n.items() if v.startswith("load")}
     source = "this run, best config" if measured else "H200 anchor, quoted"
     print("### Operations at fixed load (G keys/s; ratio = vkalgo / other)\n")
-    print(f"| op | load | vkalgo variant | vkalgo | linear probing (this run) | vs LP | cuCo ({source}) | vs cuCo |")
-    print("|---|---|---|---:|---:|---:|---:|---:|")
-    for (op, load, tuning), rate in sorted(vk.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][2])):
+    print("N: vkalgo's keys, with LP's and cuCo's where they differ (`vkalgo-bench hash --log2cap C` runs cuco_bench's")
+    print("`map C L` workload: L * 2^C keys in a map of 2^C slots).\n")
+    print(f"| op | load | N | vkalgo variant | vkalgo | linear probing (this run) | vs LP | cuCo ({source}) | vs cuCo |")
+    print("|---|---|---:|---|---:|---:|---:|---:|---:|")
+    for (op, load, tuning), (rate, n) in sorted(vk.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][2])):
         other = lp.get((op, load))
         anchor = cuco.get((op, load))
         print(
-            f"| {op} | {load} | {tuning} | {rate:.2f} | "
+            f"| {op} | {load} | {n_cell(n, LP=lp_n.get((op, load)), cuCo=cuco_n.get((op, load)))} | {tuning} | {rate:.2f} | "
             + (f"{other:.2f} | {rate / other:.2f}x | " if other else "- | - | ")
             + (f"{anchor:.1f} | {rate / anchor:.2f}x |" if anchor else "- | - |")
         )
@@ -309,24 +338,21 @@ def hash_main(paths):
         a, c = sweep_find["vkalgo"][1], sweep_find["cuda_lp"][1]
         print(f"| find hits at load 0.95 | {a:.2f} | {c:.2f} | {a / c:.2f}x | - |")
     for (op, load), anchor in sorted(cuco.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        best = max((r for (o, l, t), r in vk.items() if o == op and l == load), default=None)
+        best = max((r for (o, l, t), (r, n) in vk.items() if o == op and l == load), default=None)
         if best is not None:
             print(f"| {op} at {load}, best variant vs cuCo {anchor:.2f} | {best:.2f} | - | {best / anchor:.2f}x | >= 1.0x |")
     # Group-by and multimap rows (variant = distinct2^d / mult<m>): vkalgo against cuco.
-    other_ops = sorted({(op, v) for (op, v) in measured if not v.startswith("load")})
+    other_ops = sorted({(op, v) for (op, v) in measured if not v.startswith("load")} | set(vk_other))
     if other_ops:
-        vk_other = {}
-        for impl, algo, variant, n, ms, rate in rows:
-            if impl == "vkalgo" and algo.startswith("hash_"):
-                vk_other[(algo[len("hash_"):-len("_u32")], variant)] = rate
         print("\n### Group-by and multimap (G keys/s; ratio = vkalgo / cuCo's best)\n")
-        print("| op | variant | vkalgo | cuCo | ratio |")
-        print("|---|---|---:|---:|---:|")
-        for op, variant in other_ops:
-            c = measured[(op, variant)]
-            v = vk_other.get((op, variant))
-            print(f"| {op} | {variant} | " + (f"{v:.2f}" if v else "-") + f" | {c:.2f} | "
-                  + (f"{v / c:.2f}x" if v else "-") + " |")
+        print("| op | variant | N | vkalgo | cuCo | ratio |")
+        print("|---|---|---:|---:|---:|---:|")
+        for op, variant in sorted(other_ops, key=lambda k: (k[0], natural(k[1]))):
+            c = measured.get((op, variant))
+            v, n = vk_other.get((op, variant), (None, measured_n.get((op, variant))))
+            print(f"| {op} | {variant} | {n_cell(n, cuCo=measured_n.get((op, variant)))} | "
+                  + (f"{v:.2f}" if v else "-") + " | " + (f"{c:.2f}" if c else "-") + " | "
+                  + (f"{v / c:.2f}x" if v and c else "-") + " |")
 
 
 # compare.py merge
