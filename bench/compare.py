@@ -8,6 +8,7 @@ Usage:
     compare.py [FILE ...]                    every algorithm against its reference (below)
     compare.py ab --a FILE... --b FILE...    two builds: each row's median ms and B / A
     compare.py hash FILE...                  the hash map against the CUDA table and cuCollections
+    compare.py join FILE...                  the join example against cuCollections (bench/gpu_join.sh)
     compare.py merge FILE...                 merges and set operations against CUB / Thrust
     compare.py multisplit FILE...            the multisplit against CUB's reduced-bit sort
     compare.py set CUDA VKALGO CROARING      the sets against the CUDA baselines and CRoaring
@@ -25,6 +26,11 @@ Without cuco rows, quoted static_map figures measured on an H200 stand in (marke
 Fixed-load rows meet by operation and load (variant load<L>...), group-by and multimap rows by
 operation and variant (distinct2^<d>, mult<m>); the N column names the other side's N where it
 differs from vkalgo's (bench/gpu_hash.sh runs vkalgo on cuco_bench's workloads: `--log2cap`).
+
+join: The join example (examples/hash_join.rs, `RESULT vkalgo join_<phase>` lines) against the same
+join with cuCollections (bench/cuda/cuco_join.cu, `RESULT cuco join_<phase>`): per phase, both
+sides' median ms and G rows/s and cuCo ms / vkalgo ms (above 1.00: vkalgo is faster), and whether
+both sides joined the same tables into as many pairs (the extra field: pairs=<n>;tables=<checksum>).
 
 merge: Merge benchmark table: vkalgo against CUB (merges) and Thrust (set operations).
 
@@ -355,6 +361,48 @@ def hash_main(paths):
                   + (f"{v / c:.2f}x" if v and c else "-") + " |")
 
 
+# compare.py join
+
+JOIN_PHASES = ("build", "count", "retrieve", "pairs", "groupby", "total")
+
+
+def join_main(paths):
+    rows = {}
+    for path in paths:
+        for line in read_lines(path):
+            start = line.find("RESULT\t")
+            fields = line[start:].rstrip("\r\n").split("\t") if start >= 0 else []
+            if len(fields) < 8 or not fields[2].startswith("join_"):
+                continue
+            _, impl, algo, variant, n, ms, rate, extra = fields[:8]
+            side = "cuco" if impl.startswith("cuco") else impl
+            try:
+                rows[(variant, side, algo[len("join_"):])] = (int(n), float(ms), float(rate), extra)
+            except ValueError:
+                pass
+    for variant in sorted({v for v, _, _ in rows}):
+        extras = {side: r[3] for (v, side, _), r in rows.items() if v == variant}
+        same = len(set(extras.values())) == 1 and set(extras) == {"vkalgo", "cuco"}
+        print(f"### Join {variant} (ratio = cuCo ms / vkalgo ms: above 1.00, vkalgo is faster)\n")
+        print("| phase | N | vkalgo ms | cuCo ms | vkalgo G rows/s | cuCo G rows/s | ratio |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for phase in JOIN_PHASES:
+            vk, cu = rows.get((variant, "vkalgo", phase)), rows.get((variant, "cuco", phase))
+            if not vk and not cu:
+                continue
+            n = (vk or cu)[0]
+            cell = lambda r, i, f: f"{r[i]:{f}}" if r else "-"
+            ratio = f"{cu[1] / vk[1]:.2f}x" if vk and cu and vk[1] > 0 else "-"
+            print(f"| {phase} | {n} | {cell(vk, 1, '.3f')} | {cell(cu, 1, '.3f')} | "
+                  f"{cell(vk, 2, '.3f')} | {cell(cu, 2, '.3f')} | {ratio} |")
+        print("\nvkalgo's retrieve writes R's payloads and its pairs phase S's beside them (scans and hash")
+        print("maps: examples/hash_join/expand.rs); cuCo's retrieve writes both (key, payload) pairs.")
+        print("total: the join (vkalgo build to pairs, cuCo build to retrieve), the group-by apart.")
+        verdict = "yes" if same else "NO: " + ", ".join(f"{k} {v}" for k, v in sorted(extras.items()))
+        print(f"Same tables and pairs on both sides: {verdict}\n")
+    return 0
+
+
 # compare.py merge
 
 REFERENCES = ("cub", "thrust")
@@ -567,7 +615,7 @@ def set_main(paths):
 
 def main(argv):
     args = argv[1:]
-    kinds = {"hash": hash_main, "merge": merge_main, "multisplit": multisplit_main, "set": set_main}
+    kinds = {"hash": hash_main, "join": join_main, "merge": merge_main, "multisplit": multisplit_main, "set": set_main}
     if args and args[0] == "ab":
         a, b, side = [], [], None
         for arg in args[1:]:
