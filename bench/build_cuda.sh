@@ -24,6 +24,7 @@ builds=(
   "set_bench"
   "lbvh_cuda -Xcompiler -ffp-contract=off"
   "cuco_bench --expt-extended-lambda -I bench/cuda -I $CUCO/include"
+  "cuco_join --expt-extended-lambda -I bench/cuda -I $CUCO/include"
 )
 build_one() {
   local name=${1%% *} flags=""

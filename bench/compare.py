@@ -8,6 +8,7 @@ Usage:
     compare.py [FILE ...]                    every algorithm against its reference (below)
     compare.py ab --a FILE... --b FILE...    two builds: each row's median ms and B / A
     compare.py hash FILE...                  the hash map against the CUDA table and cuCollections
+    compare.py join FILE...                  the join example against cuCollections (bench/gpu_join.sh)
     compare.py merge FILE...                 merges and set operations against CUB / Thrust
     compare.py multisplit FILE...            the multisplit against CUB's reduced-bit sort
     compare.py set CUDA VKALGO CROARING      the sets against the CUDA baselines and CRoaring
@@ -22,6 +23,14 @@ hash: Hash-map benchmark comparison: vkalgo (`vkalgo-bench hash`) vs the linear-
 (bench/cuda/hash_bench.cu) and cuCollections (bench/cuda/cuco_bench.cu: static_map in both of its
 configurations, the better one per row; insert_or_apply; static_multimap) from the same run.
 Without cuco rows, quoted static_map figures measured on an H200 stand in (marked as quoted).
+Fixed-load rows meet by operation and load (variant load<L>...), group-by and multimap rows by
+operation and variant (distinct2^<d>, mult<m>); the N column names the other side's N where it
+differs from vkalgo's (bench/gpu_hash.sh runs vkalgo on cuco_bench's workloads: `--log2cap`).
+
+join: The join example (examples/hash_join.rs, `RESULT vkalgo join_<phase>` lines) against the same
+join with cuCollections (bench/cuda/cuco_join.cu, `RESULT cuco join_<phase>`): per phase, both
+sides' median ms and G rows/s and cuCo ms / vkalgo ms (above 1.00: vkalgo is faster), and whether
+both sides joined the same tables into as many pairs (the extra field: pairs=<n>;tables=<checksum>).
 
 merge: Merge benchmark table: vkalgo against CUB (merges) and Thrust (set operations).
 
@@ -252,34 +261,60 @@ def split_variant(variant):
     return head[len("load"):], rest
 
 
+def natural(text):
+    """Sort key of a variant with numbers in it: distinct2^4 before distinct2^14."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
+
+
+def n_cell(n, **others):
+    """vkalgo's N, with each other side's where it differs (a ratio of unlike workloads)."""
+    differ = [f"{name} {m}" for name, m in others.items() if m is not None and m != n]
+    return f"{n} ({', '.join(differ)})" if differ else str(n)
+
+
 def hash_main(paths):
     rows = hash_parse(paths)
     vk = {}
     lp = {}
     measured = {}
+    measured_n = {}
+    lp_n = {}
+    vk_other = {}
     for impl, algo, variant, n, ms, rate in rows:
         if not algo.startswith("hash_") or algo.startswith("hash_sweep") or variant.endswith("sweep"):
             continue
         op = algo[len("hash_"):-len("_u32")]
-        load, tuning = split_variant(variant)
-        if impl == "vkalgo":
-            vk[(op, load, tuning)] = rate
-        elif impl == "cuda_lp":
-            lp[(op, load)] = rate
-        elif impl.startswith("cuco_"):
+        if impl.startswith("cuco_"):
             # cuCollections measured in this run: its best configuration per operation.
             key = (op, variant)
-            measured[key] = max(measured.get(key, 0.0), rate)
+            if rate > measured.get(key, 0.0):
+                measured[key] = rate
+                measured_n[key] = n
+            continue
+        if not variant.startswith("load"):
+            # Group-by (distinct2^d) and multimap (mult<m>) rows: their own table below.
+            if impl == "vkalgo":
+                vk_other[(op, variant)] = (rate, n)
+            continue
+        load, tuning = split_variant(variant)
+        if impl == "vkalgo":
+            vk[(op, load, tuning)] = (rate, n)
+        elif impl == "cuda_lp":
+            lp[(op, load)] = rate
+            lp_n[(op, load)] = n
     cuco = {(op, v[len("load"):]): r for (op, v), r in measured.items() if v.startswith("load")} or CUCO
+    cuco_n = {(op, v[len("load"):]): n for (op, v), n in measured_n.items() if v.startswith("load")}
     source = "this run, best config" if measured else "H200 anchor, quoted"
     print("### Operations at fixed load (G keys/s; ratio = vkalgo / other)\n")
-    print(f"| op | load | vkalgo variant | vkalgo | linear probing (this run) | vs LP | cuCo ({source}) | vs cuCo |")
-    print("|---|---|---|---:|---:|---:|---:|---:|")
-    for (op, load, tuning), rate in sorted(vk.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][2])):
+    print("N: vkalgo's keys, with LP's and cuCo's where they differ (`vkalgo-bench hash --log2cap C` runs cuco_bench's")
+    print("`map C L` workload: L * 2^C keys in a map of 2^C slots).\n")
+    print(f"| op | load | N | vkalgo variant | vkalgo | linear probing (this run) | vs LP | cuCo ({source}) | vs cuCo |")
+    print("|---|---|---:|---|---:|---:|---:|---:|---:|")
+    for (op, load, tuning), (rate, n) in sorted(vk.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][2])):
         other = lp.get((op, load))
         anchor = cuco.get((op, load))
         print(
-            f"| {op} | {load} | {tuning} | {rate:.2f} | "
+            f"| {op} | {load} | {n_cell(n, LP=lp_n.get((op, load)), cuCo=cuco_n.get((op, load)))} | {tuning} | {rate:.2f} | "
             + (f"{other:.2f} | {rate / other:.2f}x | " if other else "- | - | ")
             + (f"{anchor:.1f} | {rate / anchor:.2f}x |" if anchor else "- | - |")
         )
@@ -309,24 +344,63 @@ def hash_main(paths):
         a, c = sweep_find["vkalgo"][1], sweep_find["cuda_lp"][1]
         print(f"| find hits at load 0.95 | {a:.2f} | {c:.2f} | {a / c:.2f}x | - |")
     for (op, load), anchor in sorted(cuco.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        best = max((r for (o, l, t), r in vk.items() if o == op and l == load), default=None)
+        best = max((r for (o, l, t), (r, n) in vk.items() if o == op and l == load), default=None)
         if best is not None:
             print(f"| {op} at {load}, best variant vs cuCo {anchor:.2f} | {best:.2f} | - | {best / anchor:.2f}x | >= 1.0x |")
     # Group-by and multimap rows (variant = distinct2^d / mult<m>): vkalgo against cuco.
-    other_ops = sorted({(op, v) for (op, v) in measured if not v.startswith("load")})
+    other_ops = sorted({(op, v) for (op, v) in measured if not v.startswith("load")} | set(vk_other))
     if other_ops:
-        vk_other = {}
-        for impl, algo, variant, n, ms, rate in rows:
-            if impl == "vkalgo" and algo.startswith("hash_"):
-                vk_other[(algo[len("hash_"):-len("_u32")], variant)] = rate
         print("\n### Group-by and multimap (G keys/s; ratio = vkalgo / cuCo's best)\n")
-        print("| op | variant | vkalgo | cuCo | ratio |")
-        print("|---|---|---:|---:|---:|")
-        for op, variant in other_ops:
-            c = measured[(op, variant)]
-            v = vk_other.get((op, variant))
-            print(f"| {op} | {variant} | " + (f"{v:.2f}" if v else "-") + f" | {c:.2f} | "
-                  + (f"{v / c:.2f}x" if v else "-") + " |")
+        print("| op | variant | N | vkalgo | cuCo | ratio |")
+        print("|---|---|---:|---:|---:|---:|")
+        for op, variant in sorted(other_ops, key=lambda k: (k[0], natural(k[1]))):
+            c = measured.get((op, variant))
+            v, n = vk_other.get((op, variant), (None, measured_n.get((op, variant))))
+            print(f"| {op} | {variant} | {n_cell(n, cuCo=measured_n.get((op, variant)))} | "
+                  + (f"{v:.2f}" if v else "-") + " | " + (f"{c:.2f}" if c else "-") + " | "
+                  + (f"{v / c:.2f}x" if v and c else "-") + " |")
+
+
+# compare.py join
+
+JOIN_PHASES = ("build", "count", "retrieve", "pairs", "groupby", "total")
+
+
+def join_main(paths):
+    rows = {}
+    for path in paths:
+        for line in read_lines(path):
+            start = line.find("RESULT\t")
+            fields = line[start:].rstrip("\r\n").split("\t") if start >= 0 else []
+            if len(fields) < 8 or not fields[2].startswith("join_"):
+                continue
+            _, impl, algo, variant, n, ms, rate, extra = fields[:8]
+            side = "cuco" if impl.startswith("cuco") else impl
+            try:
+                rows[(variant, side, algo[len("join_"):])] = (int(n), float(ms), float(rate), extra)
+            except ValueError:
+                pass
+    for variant in sorted({v for v, _, _ in rows}):
+        extras = {side: r[3] for (v, side, _), r in rows.items() if v == variant}
+        same = len(set(extras.values())) == 1 and set(extras) == {"vkalgo", "cuco"}
+        print(f"### Join {variant} (ratio = cuCo ms / vkalgo ms: above 1.00, vkalgo is faster)\n")
+        print("| phase | N | vkalgo ms | cuCo ms | vkalgo G rows/s | cuCo G rows/s | ratio |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for phase in JOIN_PHASES:
+            vk, cu = rows.get((variant, "vkalgo", phase)), rows.get((variant, "cuco", phase))
+            if not vk and not cu:
+                continue
+            n = (vk or cu)[0]
+            cell = lambda r, i, f: f"{r[i]:{f}}" if r else "-"
+            ratio = f"{cu[1] / vk[1]:.2f}x" if vk and cu and vk[1] > 0 else "-"
+            print(f"| {phase} | {n} | {cell(vk, 1, '.3f')} | {cell(cu, 1, '.3f')} | "
+                  f"{cell(vk, 2, '.3f')} | {cell(cu, 2, '.3f')} | {ratio} |")
+        print("\nvkalgo's retrieve writes R's payloads and its pairs phase S's beside them (scans and hash")
+        print("maps: examples/hash_join/expand.rs); cuCo's retrieve writes both (key, payload) pairs.")
+        print("total: the join (vkalgo build to pairs, cuCo build to retrieve), the group-by apart.")
+        verdict = "yes" if same else "NO: " + ", ".join(f"{k} {v}" for k, v in sorted(extras.items()))
+        print(f"Same tables and pairs on both sides: {verdict}\n")
+    return 0
 
 
 # compare.py merge
@@ -541,7 +615,7 @@ def set_main(paths):
 
 def main(argv):
     args = argv[1:]
-    kinds = {"hash": hash_main, "merge": merge_main, "multisplit": multisplit_main, "set": set_main}
+    kinds = {"hash": hash_main, "join": join_main, "merge": merge_main, "multisplit": multisplit_main, "set": set_main}
     if args and args[0] == "ab":
         a, b, side = [], [], None
         for arg in args[1:]:

@@ -3,7 +3,7 @@
 # bench/cuda/hash_bench.cu and cuCollections, bench/cuda/cuco_bench.cu: prebuilt by
 # bench/build_cuda.sh, else built here, cuco then from a carried .cuco/), `vkalgo-bench hash`,
 # all in one command, and the comparison (bench/compare.py hash) last. Run from the repository root. Arguments
-# are passed to `vkalgo-bench hash`.
+# are passed to `vkalgo-bench hash` after VK_ARGS (a later option wins).
 #
 # Environment:
 #   OUT           output folder (default /tmp/out): cuda_lp.txt, vkalgo.txt, table.md
@@ -13,6 +13,11 @@
 #   LP_ARGS       arguments of the CUDA program (default "26 10 27 22 0.95")
 #   CUCO_RUNS     cuco_bench runs, ';'-separated (default "map 27 0.5,0.8 10;apply 26 27
 #                 0,10,20,26 10;multimap 24 4 25 10"; empty: none)
+#   VK_ARGS       options of `vkalgo-bench hash` that run cuco_bench's workloads of the default
+#                 CUCO_RUNS (default "--log2cap 27 --loads 0.5,0.8 --reps 10 --log2n 26
+#                 --apply-distinct 0,10,20,26 --multimap 4 --multimap-log2n 24
+#                 --multimap-log2cap 25": per load L, L * 2^27 keys in a map of 2^27 slots; the
+#                 group-by of 2^26 keys into 2^27 slots; 2^24 multimap pairs in 2^25 slots)
 #   ARCH          nvcc target (default sm_90)
 #   HASH_TESTS    the hash integration-test binary (built here with
 #                 `cargo test --release --test hash --no-run`: target/release/deps/hash-<hash>,
@@ -53,8 +58,11 @@ lp_rc=0
 # shellcheck disable=SC2086
 /tmp/hash_bench $LP_ARGS | tee "$OUT/cuda_lp.txt" || lp_rc=$?
 
+VK_ARGS="${VK_ARGS-"--log2cap 27 --loads 0.5,0.8 --reps 10 --log2n 26 --apply-distinct 0,10,20,26 --multimap 4 --multimap-log2n 24 --multimap-log2cap 25"}"
 vk_rc=0
-"$VKALGO_BENCH" hash "$@" | tee "$OUT/vkalgo.txt" || vk_rc=$?
+# VK_ARGS is split into separate arguments on purpose.
+# shellcheck disable=SC2086
+"$VKALGO_BENCH" hash $VK_ARGS "$@" | tee "$OUT/vkalgo.txt" || vk_rc=$?
 
 echo
 python3 "$COMPARE" hash "$OUT/cuda_lp.txt" "$OUT/cuco.txt" "$OUT/vkalgo.txt" | tee "$OUT/table.md"

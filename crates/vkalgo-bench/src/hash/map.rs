@@ -51,7 +51,7 @@ type Variant = (Option<HashTuning>, Option<u32>, Option<bool>);
 
 impl Hash<'_> {
     /// Prints `row` and keeps it for the summary table.
-    fn push(&mut self, row: Row) {
+    pub(super) fn push(&mut self, row: Row) {
         row.print(self.b.yard.gbs);
         self.rows.push(row);
     }
@@ -72,7 +72,12 @@ impl Hash<'_> {
 
     /// Every load with every variant, each row printed as it comes.
     pub(super) fn maps(&mut self) -> Result<()> {
-        println!("\nhash map, u32 keys and values, N = 2^{} keys", self.o.log2n);
+        match self.o.log2cap {
+            Some(c) => {
+                println!("\nhash map, u32 keys and values, maps of 2^{c} slots, N = load * 2^{c} keys")
+            }
+            None => println!("\nhash map, u32 keys and values, N = 2^{} keys", self.o.log2n),
+        }
         println!("| op | variant | N | ms | G keys/s | verified |");
         println!("|---|---|---|---|---|---|");
         for load in self.o.loads.clone() {
@@ -83,9 +88,8 @@ impl Hash<'_> {
         Ok(())
     }
 
-    /// The arguments of the insert of the N hit keys with their values.
-    fn insert_args(&self) -> HashInsertArgs {
-        let nn = self.values.len() as u64;
+    /// The arguments of the insert of the `nn` hit keys with their values.
+    fn insert_args(&self, nn: u64) -> HashInsertArgs {
         HashInsertArgs {
             keys: self.key_buf.sub_range(0, 4 * nn),
             values: self.value_buf.sub_range(0, 4 * nn),
@@ -96,9 +100,8 @@ impl Hash<'_> {
         }
     }
 
-    /// The arguments of the lookup of N `keys` into the output buffer.
-    fn find_args(&self, keys: BufferRange) -> HashFindArgs {
-        let nn = self.values.len() as u64;
+    /// The arguments of the lookup of `nn` `keys` into the output buffer.
+    fn find_args(&self, keys: BufferRange, nn: u64) -> HashFindArgs {
         HashFindArgs {
             keys,
             values: Some(self.out_buf.sub_range(0, 4 * nn)),
@@ -108,11 +111,15 @@ impl Hash<'_> {
         }
     }
 
-    /// One map of N / load slots: insert (each after a clear), find hits then misses, erase
-    /// (each after a refill); the first repetition of each batch is a warm-up, dropped.
+    /// One map of N / load slots (capacity mode: N = load * 2^log2cap keys, 2^log2cap slots):
+    /// insert (each after a clear), find hits then misses, erase (each after a refill); the
+    /// first repetition of each batch is a warm-up, dropped.
     fn map_case(&mut self, load: f64, (tuning, bucket_bytes, packed): Variant) -> Result<()> {
-        let (ctx, reps, nn) = (self.b.ctx, self.o.reps, self.values.len() as u64);
-        let capacity = (nn as f64 / load).round() as u64;
+        let (ctx, reps, nn) = (self.b.ctx, self.o.reps, self.o.keys_at(load));
+        let capacity = match self.o.log2cap {
+            Some(c) => 1u64 << c,
+            None => (nn as f64 / load).round() as u64,
+        };
         let desc = HashMapDesc {
             packed_insert: packed,
             bucket_bytes,
@@ -135,7 +142,7 @@ impl Hash<'_> {
             ms,
             ok,
         };
-        let insert_args = self.insert_args();
+        let insert_args = self.insert_args(nn);
         // SAFETY (every recording below): the map and the buffers are live; full barriers.
         let clear = |cmd| {
             unsafe { map.record_clear(cmd) }?;
@@ -151,13 +158,13 @@ impl Hash<'_> {
             self.key_buf.sub_range(4 * nn, 4 * nn),
         );
         for (op, keys) in [("find_hit", hits), ("find_miss", misses)] {
-            let args = self.find_args(keys);
+            let args = self.find_args(keys, nn);
             self.b.warm()?;
             let find = |cmd, _| unsafe { map.record_find(cmd, &args) };
             let times = self.b.time_regions(reps + 1, |_, _| Ok(()), find)?;
             let got: Vec<u32> = download(ctx, &self.out_buf, nn as usize)?;
             let ok = if op == "find_hit" {
-                got == self.values
+                got[..] == self.values[..nn as usize]
             } else {
                 got.iter().all(|&v| v == 0)
             };
