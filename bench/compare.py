@@ -363,7 +363,7 @@ def hash_main(paths):
 
 # compare.py join
 
-JOIN_PHASES = ("build", "count", "retrieve", "pairs", "groupby", "total")
+JOIN_PHASES = ("build", "count", "retrieve", "groupby", "total")
 
 
 def join_main(paths):
@@ -395,8 +395,8 @@ def join_main(paths):
             ratio = f"{cu[1] / vk[1]:.2f}x" if vk and cu and vk[1] > 0 else "-"
             print(f"| {phase} | {n} | {cell(vk, 1, '.3f')} | {cell(cu, 1, '.3f')} | "
                   f"{cell(vk, 2, '.3f')} | {cell(cu, 2, '.3f')} | {ratio} |")
-        print("\nvkalgo's retrieve writes R's payloads and its pairs phase S's beside them (scans and hash")
-        print("maps: examples/hash_join/expand.rs); cuCo's retrieve writes both (key, payload) pairs.")
+        print("\nBoth retrieves write the joined pairs: vkalgo's R's payloads with S's as its tags, cuCo's")
+        print("pair_retrieve both payloads.")
         print("total: the join (vkalgo build to pairs, cuCo build to retrieve), the group-by apart.")
         verdict = "yes" if same else "NO: " + ", ".join(f"{k} {v}" for k, v in sorted(extras.items()))
         print(f"Same tables and pairs on both sides: {verdict}\n")

@@ -665,6 +665,12 @@ typedef struct VkalgoHashMultimapRetrieveArgs {
   struct VkalgoBufferRange count_buffer;
   // The largest indirect count.
   uint64_t max_count;
+  // Optional tags, a u32 per key (VK_NULL_HANDLE: none): key i's tag is written at every
+  // position of `tags_out` where one of its values is written (a join's probe payloads
+  // beside the build payloads, in one pass).
+  struct VkalgoBufferRange tags;
+  // With `tags`: room for `capacity` u32. Both or neither.
+  struct VkalgoBufferRange tags_out;
 } VkalgoHashMultimapRetrieveArgs;
 
 // What to merge: key and value types, the order of both inputs and the output, and for plans

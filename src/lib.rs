@@ -85,7 +85,7 @@ pub use hash::{
 };
 pub use hash::{
     HashMultimap, HashMultimapCountArgs, HashMultimapInsertArgs, HashMultimapOffsets,
-    HashMultimapRetrieveArgs,
+    HashMultimapRetrieveArgs, HashMultimapTags,
 };
 pub use merge::{
     MergeArgs, MergeDesc, MergeOptions, MergePath, MergePlan, MergeSortArgs, MergeSortDesc, MergeSortPlan,

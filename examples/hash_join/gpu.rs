@@ -5,26 +5,46 @@
 //! - **count**: each S row's matches ([`HashMultimap::record_count`], a u32 per row) and their
 //!   exclusive scan (one more entry than rows: the last is the number of pairs). The host then
 //!   reads that number (to size the output, as a join must; outside the GPU times).
-//! - **retrieve**: each S row's R payloads from its offset on ([`HashMultimap::record_retrieve`]).
-//! - **pairs**: S's payload beside each of them (crate::expand), so that the pair j of the join
-//!   is `(out_r[j], out_s[j])`.
+//! - **retrieve**: each S row's R payloads from its offset on, and with S's payloads as the
+//!   retrieve's tags, that row's S payload beside each of them
+//!   ([`HashMultimap::record_retrieve`]): the pair j of the join is `(out_r[j], out_s[j])`.
 //! - **group-by**: [`HashMap::record_insert_or_apply`] (sum) of S's payloads per key.
 //!
 //! Each repetition is two submissions: clear the multimap, build and count; read the number of
-//! pairs; clear the maps, retrieve, pairs and group-by.
+//! pairs; clear the group-by's map, retrieve and group-by.
 
 use crate::data::Table;
-use crate::expand::Expansion;
 use crate::timer::{full_barrier, upload, Timer};
 use vkalgo::ash::vk;
 use vkalgo::{
     Context, ElementCount, Error, GpuBuffer, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashMultimap,
     HashMultimapCountArgs, HashMultimapInsertArgs, HashMultimapOffsets, HashMultimapRetrieveArgs,
-    HashValueType, MemoryLocation, ReduceOp, Result, ScanArgs, ScanDesc, ScanOp, ScanPlan,
+    HashMultimapTags, HashValueType, MemoryLocation, ReduceOp, Result, ScanArgs, ScanDesc, ScanOp, ScanPlan,
 };
 
 /// The phases, in the order [`Join::run`] reports their times.
-pub const PHASES: [&str; 5] = ["build", "count", "retrieve", "pairs", "groupby"];
+pub const PHASES: [&str; 4] = ["build", "count", "retrieve", "groupby"];
+
+/// The join's output: the pairs' R payloads and S payloads (made once their number is known).
+pub struct Pairs {
+    /// How many pairs.
+    pub pairs: u64,
+    /// R's payload of each pair.
+    pub out_r: GpuBuffer,
+    /// S's payload of each pair.
+    pub out_s: GpuBuffer,
+}
+
+impl Pairs {
+    fn new(ctx: &Context, pairs: u64) -> Result<Pairs> {
+        let gpu = |name| GpuBuffer::new(ctx, (4 * pairs).max(16), MemoryLocation::GpuOnly, name);
+        Ok(Pairs {
+            pairs,
+            out_r: gpu("pairs: R payloads")?,
+            out_s: gpu("pairs: S payloads")?,
+        })
+    }
+}
 
 /// A (key, payload) table on the device.
 struct Columns {
@@ -65,7 +85,7 @@ pub struct Join<'a> {
     scratch: GpuBuffer,
     groups: HashMap,
     /// The pairs (made once their number is known).
-    pub expansion: Option<Expansion>,
+    pub pairs: Option<Pairs>,
 }
 
 impl<'a> Join<'a> {
@@ -89,7 +109,7 @@ impl<'a> Join<'a> {
             groups,
             r,
             s,
-            expansion: None,
+            pairs: None,
         })
     }
 
@@ -104,22 +124,22 @@ impl<'a> Join<'a> {
     }
 
     /// One repetition: the first submission (build, count), the number of pairs read, the
-    /// second (retrieve, pairs, group-by). Returns the phases' milliseconds and the pairs.
+    /// second (retrieve, group-by). Returns the phases' milliseconds and the pairs.
     /// R's keys repeat at most twice, so S's rows have at most two matches and the pairs (at
     /// most 2^31) fit the u32 offsets.
-    pub fn run(&mut self, timer: &Timer) -> Result<([f64; 5], u64)> {
+    pub fn run(&mut self, timer: &Timer) -> Result<([f64; 4], u64)> {
         let first = timer.regions(|cmd, mark| self.record_build_count(cmd, mark))?;
         let mapped = self
             .total
             .mapped()
             .ok_or_else(|| Error::Internal("total not mapped".into()))?;
         let pairs = u32::from_le_bytes(mapped[..4].try_into().unwrap()) as u64;
-        if self.expansion.as_ref().map_or(true, |e| e.pairs != pairs) {
-            self.expansion = None; // the old buffers go first
-            self.expansion = Some(Expansion::new(self.ctx, pairs, self.s.rows)?);
+        if self.pairs.as_ref().map_or(true, |p| p.pairs != pairs) {
+            self.pairs = None; // the old buffers go first
+            self.pairs = Some(Pairs::new(self.ctx, pairs)?);
         }
         let second = timer.regions(|cmd, mark| self.record_join_rest(cmd, mark))?;
-        Ok(([first[0], first[1], second[0], second[1], second[2]], pairs))
+        Ok(([first[0], first[1], second[0], second[1]], pairs))
     }
 
     /// Clear, build, count (and the number of pairs copied for the host).
@@ -171,34 +191,31 @@ impl<'a> Join<'a> {
         Ok(())
     }
 
-    /// Clear the maps, retrieve, pairs, group-by.
+    /// Clear the group-by's map, retrieve (the pairs), group-by.
     fn record_join_rest(
         &self,
         cmd: vk::CommandBuffer,
         mark: &mut dyn FnMut(vk::CommandBuffer),
     ) -> Result<()> {
         let (ctx, ns) = (self.ctx, self.s.rows);
-        let e = self.expansion.as_ref().expect("sized by run");
+        let e = self.pairs.as_ref().expect("sized by run");
         // SAFETY (every recording here): as in record_build_count.
-        unsafe {
-            e.record_clear(cmd)?;
-            self.groups.record_clear(cmd)?;
-        }
+        unsafe { self.groups.record_clear(cmd)? };
         full_barrier(ctx, cmd);
         let retrieve = HashMultimapRetrieveArgs {
             keys: self.s.range(&self.s.keys),
             offsets: HashMultimapOffsets::U32(self.s.range(&self.offsets)),
             values_out: e.out_r.sub_range(0, 4 * e.pairs.max(1)),
             capacity: e.pairs,
+            tags: Some(HashMultimapTags {
+                tags: self.s.range(&self.s.payloads),
+                tags_out: e.out_s.sub_range(0, 4 * e.pairs.max(1)),
+            }),
             count: ElementCount::Direct(ns),
             max_count: ns,
         };
         mark(cmd);
         unsafe { self.multimap.record_retrieve(cmd, &retrieve)? };
-        mark(cmd);
-        full_barrier(ctx, cmd);
-        mark(cmd);
-        unsafe { e.record_pairs(cmd, self.s.range(&self.offsets), self.s.range(&self.s.payloads))? };
         mark(cmd);
         full_barrier(ctx, cmd);
         let group_by = HashInsertArgs {

@@ -50,6 +50,8 @@ layout(push_constant) uniform MultimapPush {
     uint64_t out_addr;      // count: per-key u32 counts; size: the u32 written
     uint64_t count_addr;    // indirect count (a u32); 0: direct
     uint64_t failed_addr;   // insert: u32 that the number of pairs not stored is added to; 0: none
+    uint64_t tags_addr;     // retrieve: one u32 tag per key; 0: none
+    uint64_t tags_out_addr; // retrieve: each written value's key's tag, at the value's position
     uint64_t capacity;      // retrieve: values past this position are not written
     uint count;             // direct count
     uint max_count;         // clamp of an indirect count

@@ -13,8 +13,8 @@ uint64_t load_offset(uint i) {
     return uint64_t(U32Ref(u32_addr(pc.offsets_addr, i)).v[0]);
 }
 
-// Writes the values of `key` from position `at` on.
-void retrieve_key(KEY_T key, uint64_t at) {
+// Writes the values of `key` from position `at` on, and with tags, `tag` at each of them.
+void retrieve_key(KEY_T key, uint64_t at, uint tag) {
     uvec2 h = hash_key(key);
     uint bucket = vkalgo_hash_first_bucket(h, pc.num_buckets);
     uint step = vkalgo_hash_step(h, pc.num_buckets);
@@ -28,6 +28,9 @@ void retrieve_key(KEY_T key, uint64_t at) {
             if (k == key) {
                 if (at < pc.capacity) {
                     store_value_at(pc.values_addr, at, slot_value(s, j));
+                    if (pc.tags_out_addr != 0ul) {
+                        U32Ref(pc.tags_out_addr + at * 4ul).v[0] = tag;
+                    }
                 }
                 at++;
             }
@@ -54,7 +57,8 @@ void main() {
         uint i = first + offset;
         KEY_T key = load_key(pc.keys_addr, i);
         if (!is_reserved(key)) {
-            retrieve_key(key, load_offset(i));
+            uint tag = pc.tags_addr != 0ul ? U32Ref(u32_addr(pc.tags_addr, i)).v[0] : 0u;
+            retrieve_key(key, load_offset(i), tag);
         }
     }
 }

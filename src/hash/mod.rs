@@ -132,7 +132,7 @@ pub(crate) use map::push_layouts;
 pub use map::HashMap;
 pub use multimap::{
     HashMultimap, HashMultimapCountArgs, HashMultimapInsertArgs, HashMultimapOffsets,
-    HashMultimapRetrieveArgs,
+    HashMultimapRetrieveArgs, HashMultimapTags,
 };
 
 use crate::core::buffer::{BufferRange, ElementCount};

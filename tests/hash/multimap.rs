@@ -15,7 +15,7 @@ use super::*;
 use vkalgo::hash::multimap::reference::MultimapModel;
 use vkalgo::{
     HashMultimap, HashMultimapCountArgs, HashMultimapInsertArgs, HashMultimapOffsets,
-    HashMultimapRetrieveArgs,
+    HashMultimapRetrieveArgs, HashMultimapTags,
 };
 
 /// Every key/value layout with its packed-insert choices: (key, value, packed).

@@ -11,7 +11,7 @@ use super::types::*;
 use super::{context_ref, guard, no_extension, non_null, try_filled, VkalgoContext, VkalgoResult};
 use vkalgo::hash::{
     HashKeyType, HashMultimap, HashMultimapCountArgs, HashMultimapInsertArgs, HashMultimapOffsets,
-    HashMultimapRetrieveArgs, HashValueType,
+    HashMultimapRetrieveArgs, HashMultimapTags, HashValueType,
 };
 use vkalgo::Context;
 use vkalgo::Error;
@@ -87,6 +87,12 @@ pub struct VkalgoHashMultimapRetrieveArgs {
     pub count_buffer: VkalgoBufferRange,
     /// The largest indirect count.
     pub max_count: u64,
+    /// Optional tags, a u32 per key (VK_NULL_HANDLE: none): key i's tag is written at every
+    /// position of `tags_out` where one of its values is written (a join's probe payloads
+    /// beside the build payloads, in one pass).
+    pub tags: VkalgoBufferRange,
+    /// With `tags`: room for `capacity` u32. Both or neither.
+    pub tags_out: VkalgoBufferRange,
 }
 
 unsafe fn multimap_ref<'a>(mm: *const VkalgoHashMultimap) -> vkalgo::Result<&'a HashMultimap> {
@@ -384,11 +390,21 @@ pub unsafe extern "C" fn vkalgo_hash_multimap_record_retrieve(
                 )))
             }
         };
+        let tags = match (a.tags.to_rust_optional(), a.tags_out.to_rust_optional()) {
+            (None, None) => None,
+            (Some(tags), Some(tags_out)) => Some(HashMultimapTags { tags, tags_out }),
+            _ => {
+                return Err(Error::invalid(
+                    "hash multimap retrieve: tags and tags_out go together (both or neither)",
+                ))
+            }
+        };
         let args = HashMultimapRetrieveArgs {
             keys: a.keys.to_rust(),
             offsets,
             values_out: a.values_out.to_rust(),
             capacity: a.capacity,
+            tags,
             count: element_count(a.count, a.count_buffer),
             max_count: a.max_count,
         };

@@ -346,6 +346,7 @@ impl HashMultimap {
             offsets: HashMultimapOffsets::U64(dev_offsets.sub_range(0, n * 8)),
             values_out: dev_values.sub_range(0, total * vb),
             capacity: total,
+            tags: None,
             count: ElementCount::Direct(n),
             max_count: n,
         };

@@ -143,6 +143,17 @@ impl HashMultimapOffsets {
     }
 }
 
+/// The tags of a recorded retrieve ([`HashMultimapRetrieveArgs::tags`]): key i's tag, `tags`
+/// element i, is written at every position of `tags_out` where one of key i's values is
+/// written in `values_out`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashMultimapTags {
+    /// One u32 per key.
+    pub tags: BufferRange,
+    /// Room for `capacity` u32, written at the positions of the values.
+    pub tags_out: BufferRange,
+}
+
 /// Buffers of a recorded retrieve ([`HashMultimap::record_retrieve`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HashMultimapRetrieveArgs {
@@ -154,6 +165,9 @@ pub struct HashMultimapRetrieveArgs {
     pub values_out: BufferRange,
     /// Values `values_out` can take: positions at or past it are not written.
     pub capacity: u64,
+    /// Optional tags: a u32 per key, written beside each of its values (a join's probe
+    /// payloads, so that one retrieve writes the joined pairs).
+    pub tags: Option<HashMultimapTags>,
     /// How many keys.
     pub count: ElementCount,
     /// For an indirect count: the most it can be. Ignored for a direct count.

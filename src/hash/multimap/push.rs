@@ -18,6 +18,8 @@ push_constants! {
         pub out_addr: u64,
         pub count_addr: u64,
         pub failed_addr: u64,
+        pub tags_addr: u64,
+        pub tags_out_addr: u64,
         pub capacity: u64,
         pub count: u32,
         pub max_count: u32,

@@ -171,7 +171,16 @@ impl HashMultimap {
         args.values_out
             .check(&self.ctx, "hash multimap retrieve values", room, vb)?;
         let values = (args.capacity > 0).then_some(args.values_out);
-        check_no_overlap(what, &[Some(args.keys), Some(offsets), count.range], &[values])?;
+        let mut inputs = vec![Some(args.keys), Some(offsets), count.range];
+        let mut outputs = vec![values];
+        if let Some(t) = &args.tags {
+            t.tags.check(&self.ctx, "hash multimap retrieve tags", n * 4, 4)?;
+            t.tags_out
+                .check(&self.ctx, "hash multimap retrieve tags_out", args.capacity * 4, 4)?;
+            inputs.push(Some(t.tags));
+            outputs.push((args.capacity > 0).then_some(t.tags_out));
+        }
+        check_no_overlap(what, &inputs, &outputs)?;
         if n == 0 || args.capacity == 0 {
             return Ok(());
         }
@@ -181,6 +190,8 @@ impl HashMultimap {
             offsets_addr: self.ctx.address_of(&offsets),
             count_addr: count.range.map_or(0, |r| self.ctx.address_of(&r)),
             capacity: args.capacity,
+            tags_addr: args.tags.map_or(0, |t| self.ctx.address_of(&t.tags)),
+            tags_out_addr: args.tags.map_or(0, |t| self.ctx.address_of(&t.tags_out)),
             count: count.direct,
             max_count: n as u32,
             flags: match args.offsets {

@@ -225,6 +225,7 @@ fn retrieve_cases(
         offsets: HashMultimapOffsets::U32(buf.sub_range(2048, 400)),
         values_out: buf.sub_range(4096, 4000),
         capacity: 1000,
+        tags: None,
         count: ElementCount::Direct(100),
         max_count: 0,
     };
@@ -367,6 +368,7 @@ fn counts_beyond_the_maximum_are_refused() {
                     offsets: HashMultimapOffsets::U64(r),
                     values_out: r,
                     capacity: 0,
+                    tags: None,
                     count,
                     max_count: n,
                 },

@@ -327,6 +327,11 @@ unsafe fn refused_record_calls(
         vkalgo_hash_multimap_record_retrieve(mm, c, &short_offsets),
         INVALID
     );
+    let half_tags = VkalgoHashMultimapRetrieveArgs {
+        tags: c_range(buf, AT[3], nq * 4),
+        ..a.retrieve
+    };
+    assert_eq!(vkalgo_hash_multimap_record_retrieve(mm, c, &half_tags), INVALID);
     let size_next = VkalgoHashSizeArgs {
         next: some_next,
         ..a.size
@@ -400,6 +405,8 @@ fn record_layer() {
                 count: nq,
                 count_buffer: none,
                 max_count: 0,
+                tags: none,
+                tags_out: none,
             },
             size: VkalgoHashSizeArgs {
                 next: null(),

@@ -173,6 +173,7 @@ fn count_scan_retrieve<K: HashTestKey, V: HashTestValue>(
         offsets: HashMultimapOffsets::U32(f.buf.sub_range(f.o_at, nq * 4)),
         values_out: f.buf.sub_range(f.vo_at, capacity * vb),
         capacity,
+        tags: None,
         count: f.query_count(),
         max_count: nq,
     };
@@ -244,6 +245,7 @@ fn retrieve_u64_offsets<K: HashTestKey, V: HashTestValue>(
         offsets: HashMultimapOffsets::U64(f.buf.sub_range(f.o64_at, nq * 8)),
         values_out: f.buf.sub_range(out_at, total * vb),
         capacity: total,
+        tags: None,
         count: ElementCount::Direct(nq),
         max_count: 0,
     };
@@ -263,4 +265,90 @@ fn retrieve_u64_offsets<K: HashTestKey, V: HashTestValue>(
         got[total as usize..].iter().all(|&v| v == poison),
         "{what}: past the total"
     );
+}
+
+/// A retrieve with tags writes a join's pairs in one pass: at every position where a value of
+/// query i is written, tags_out holds query i's tag; nothing past the values is written.
+#[test]
+fn retrieve_with_tags_writes_join_pairs() {
+    let ctx = context();
+    let mm = HashMultimap::new(&ctx, &desc::<u32, u32>(4096)).unwrap();
+    // Build side: keys 0..500, a third of them three times, payload = row.
+    let build_keys: Vec<u32> = (0..800u32)
+        .map(|r| if r < 500 { r } else { (r - 500) * 3 % 500 })
+        .collect();
+    let build_rows: Vec<u32> = (0..800u32).collect();
+    mm.insert(&build_keys, &build_rows).unwrap();
+    // Probe side: keys 0..700 (200 absent), tag = 1_000_000 + probe row.
+    let probe: Vec<u32> = (0..700u32).map(|i| (i * 37) % 700).collect();
+    let tags: Vec<u32> = (0..700u32).map(|i| 1_000_000 + i).collect();
+    let mut counts = vec![0u32; probe.len()];
+    mm.count(&probe, &mut counts).unwrap();
+    let mut offsets = vec![0u32];
+    for &c in &counts {
+        offsets.push(offsets.last().unwrap() + c);
+    }
+    let total = *offsets.last().unwrap() as u64;
+    let n = probe.len() as u64;
+    let (k_at, o_at, t_at) = (0u64, 4096u64, 8192u64);
+    let (v_at, to_at) = (12288u64, 12288 + total * 4 + 64);
+    let mut buf = GpuBuffer::new(&ctx, to_at + total * 4 + 64, MemoryLocation::CpuToGpu, "t").unwrap();
+    {
+        let m = buf.mapped().unwrap();
+        m.fill(0xA5);
+        m[k_at as usize..(k_at + n * 4) as usize].copy_from_slice(bytemuck::cast_slice(&probe));
+        m[o_at as usize..(o_at + n * 4) as usize]
+            .copy_from_slice(bytemuck::cast_slice(&offsets[..probe.len()]));
+        m[t_at as usize..(t_at + n * 4) as usize].copy_from_slice(bytemuck::cast_slice(&tags));
+    }
+    let retrieve = HashMultimapRetrieveArgs {
+        keys: buf.sub_range(k_at, n * 4),
+        offsets: HashMultimapOffsets::U32(buf.sub_range(o_at, n * 4)),
+        values_out: buf.sub_range(v_at, total * 4),
+        capacity: total,
+        tags: Some(HashMultimapTags {
+            tags: buf.sub_range(t_at, n * 4),
+            tags_out: buf.sub_range(to_at, total * 4),
+        }),
+        count: ElementCount::Direct(n),
+        max_count: n,
+    };
+    ctx.submit_and_wait(|cmd| unsafe {
+        host_to_compute(&ctx, cmd);
+        mm.record_retrieve(cmd, &retrieve)?;
+        compute_to_host(&ctx, cmd);
+        Ok(())
+    })
+    .unwrap();
+    let values = get::<u32>(&mut buf, v_at, total as usize);
+    let tags_out = get::<u32>(&mut buf, to_at, total as usize + 4);
+    assert!(
+        tags_out[total as usize..].iter().all(|&w| w == 0xA5A5_A5A5),
+        "tags written past the values"
+    );
+    for (i, &key) in probe.iter().enumerate() {
+        let (a, b) = (offsets[i] as usize, offsets[i + 1] as usize);
+        let mut got: Vec<u32> = values[a..b].to_vec();
+        got.sort_unstable();
+        let mut want: Vec<u32> = (0..800u32).filter(|&r| build_keys[r as usize] == key).collect();
+        want.sort_unstable();
+        assert_eq!(got, want, "probe {i} (key {key}): build rows");
+        assert!(tags_out[a..b].iter().all(|&t| t == tags[i]), "probe {i}: tags");
+    }
+    // Tags without room for them are refused, nothing recorded.
+    let short = HashMultimapRetrieveArgs {
+        tags: Some(HashMultimapTags {
+            tags: buf.sub_range(t_at, n * 4),
+            tags_out: buf.sub_range(to_at, total * 4 - 4),
+        }),
+        ..retrieve
+    };
+    ctx.submit_and_wait(|cmd| unsafe {
+        assert!(matches!(
+            mm.record_retrieve(cmd, &short),
+            Err(Error::InvalidArgument(_))
+        ));
+        Ok(())
+    })
+    .unwrap();
 }

@@ -86,6 +86,7 @@ impl Case {
             offsets: HashMultimapOffsets::U32(scan_args.output),
             values_out: buf.out.sub_range(0, 4 * total.max(1)),
             capacity: total,
+            tags: None,
             count: ElementCount::Direct(q),
             max_count: q,
         };
