@@ -104,7 +104,7 @@ void main() {
     uint n = load_count(pc.count_addr, pc.count, pc.max_count);
     uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
     uint group = linear_workgroup_id();
-    uint tiles = (n + TILE - 1u) / TILE;
+    uint tiles = n / TILE + (n % TILE != 0u ? 1u : 0u);  // no wrap for n near 2^32
     KEY_T acc = identity();
     for (uint t = group; t < tiles; t += groups) {
         uint start = t * TILE;

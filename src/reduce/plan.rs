@@ -60,6 +60,16 @@ pub struct ReducePlan {
     groups: u32,
 }
 
+impl std::fmt::Debug for ReducePlan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReducePlan")
+            .field("desc", &self.desc)
+            .field("tuning", &self.tuning)
+            .field("workgroups", &self.groups)
+            .finish()
+    }
+}
+
 impl Context {
     /// Plans a reduce. Errors: a count over [`REDUCE_MAX_COUNT`] or a bad tuning
     /// ([`Error::InvalidArgument`]); an f64 sum on a device without `shaderFloat64`
