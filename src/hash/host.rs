@@ -166,16 +166,7 @@ impl HashMap {
         }
         let mut failed = [0u32];
         read_back(&mut counter, &mut failed)?;
-        if failed[0] > 0 {
-            return Err(Error::TableFull(format!(
-                "{what}: {} of {n} keys found no free slot within {} buckets and were not \
-                 stored (capacity {}); the other keys are stored",
-                failed[0],
-                self.max_probes(),
-                self.capacity()
-            )));
-        }
-        Ok(())
+        super::table::check_failed(what, "keys", failed[0], n, self.max_probes(), self.capacity())
     }
 
     /// Looks `keys` up: `values[i]` gets the value (0 when absent), `found[i]` (if given)

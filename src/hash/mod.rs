@@ -123,7 +123,7 @@ pub mod multimap;
 pub mod reference;
 #[cfg(test)]
 pub(crate) mod shared_constants;
-mod table;
+pub(crate) mod table;
 mod tuning;
 
 pub use geometry::{max_capacity, MAX_BATCH, MAX_SLOTS, PROBE_LIMIT};

@@ -81,3 +81,22 @@ impl TableShape {
         })
     }
 }
+
+/// The host calls' error when `failed` of `n` items (`items`: "keys", "pairs") found no free
+/// slot within `max_probes` buckets of a table of `capacity` slots; `Ok` when none failed.
+pub(crate) fn check_failed(
+    what: &str,
+    items: &str,
+    failed: u32,
+    n: u64,
+    max_probes: u32,
+    capacity: u64,
+) -> Result<()> {
+    if failed == 0 {
+        return Ok(());
+    }
+    Err(Error::TableFull(format!(
+        "{what}: {failed} of {n} {items} found no free slot within {max_probes} buckets and were \
+         not stored (capacity {capacity}); the other {items} are stored"
+    )))
+}

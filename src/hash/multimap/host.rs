@@ -125,16 +125,7 @@ impl HashMultimap {
         finish_submission!(submitted, up_keys, up_values, dev_keys, dev_values, counter);
         let mut failed = [0u32];
         read_back(&mut counter, &mut failed)?;
-        if failed[0] > 0 {
-            return Err(Error::TableFull(format!(
-                "{what}: {} of {n} pairs found no empty slot within {} buckets and were not \
-                 stored (capacity {}); the other pairs are stored",
-                failed[0],
-                self.max_probes(),
-                self.capacity()
-            )));
-        }
-        Ok(())
+        crate::hash::table::check_failed(what, "pairs", failed[0], n, self.max_probes(), self.capacity())
     }
 
     /// The number of pairs stored.
