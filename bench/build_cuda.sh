@@ -18,6 +18,7 @@ mkdir -p "$out" .cuda
 # name, extra flags (as the scripts' cuda_build lines).
 builds=(
   "cub_bench"
+  "reduce_bench"
   "merge_bench -I bench/cuda"
   "hash_bench"
   "multisplit_bench"

@@ -15,6 +15,7 @@ mod cache;
 mod hash;
 mod memory;
 mod merge;
+mod reduce;
 mod scan;
 mod set;
 mod sort;
@@ -27,6 +28,7 @@ use vkalgo_bench::harness::{print_copy_checks, report};
 type RunFn = fn(&Context, &[String]) -> Result<()>;
 const ALGORITHMS: &[(&str, RunFn)] = &[
     ("scan", scan::run),
+    ("reduce", reduce::run),
     ("sort", sort::run),
     ("hash", hash::run),
     ("merge", merge::run),

@@ -1,0 +1,170 @@
+//! Reduce benchmark: `vkalgo-bench reduce` (options: `vkalgo-bench reduce --help`), the rows of
+//! bench/cuda/reduce_bench.cu (CUB's DeviceReduce) under the same names.
+//!
+//! Each timed repetition reduces fresh full-range random input that a compute shader wrote
+//! just before it (outside the timed region), as the CUB side does; the last repetition's
+//! result is checked against the CPU reduce of that input.
+
+use vkalgo::reduce::reference;
+use vkalgo::{
+    Context, ElementCount, GpuBuffer, KeyType, ReduceArgs, ReduceDesc, ReduceOp, ReducePlan, ReduceTuning, Result,
+    SortKey,
+};
+use vkalgo_bench::harness::report::{self, gbs, rate, Table};
+use vkalgo_bench::harness::{
+    axis, download, median, random_values, sized, verified, Axis, Bench, Options, RandomFill, Timing, MAX_BATCH,
+};
+
+const AXES: &[Axis] = &[
+    sized("sizes", "16,20,24,28", "16,20", "log2 element counts"),
+    sized("reps", "20", "5", "timed repetitions (median)"),
+    axis(
+        "cases",
+        "sum_u32,min_u32,max_u32,sum_u64,max_u64,min_i32",
+        "operation and type: sum|min|max _ u32|i32|u64",
+    ),
+    axis(
+        "tuning",
+        "",
+        "workgroup size x items per invocation, e.g. 256x16 (the plan's own: none given)",
+    ),
+];
+
+const CASES: &[(&str, KeyType, ReduceOp)] = &[
+    ("sum_u32", KeyType::U32, ReduceOp::Sum),
+    ("min_u32", KeyType::U32, ReduceOp::Min),
+    ("max_u32", KeyType::U32, ReduceOp::Max),
+    ("sum_u64", KeyType::U64, ReduceOp::Sum),
+    ("min_u64", KeyType::U64, ReduceOp::Min),
+    ("max_u64", KeyType::U64, ReduceOp::Max),
+    ("sum_i32", KeyType::I32, ReduceOp::Sum),
+    ("min_i32", KeyType::I32, ReduceOp::Min),
+    ("max_i32", KeyType::I32, ReduceOp::Max),
+];
+
+/// The reduce benchmark's run: buffers allocated once at the largest size, the fill, the table.
+struct Reduce<'a> {
+    b: Bench<'a>,
+    reps: u32,
+    input: GpuBuffer,
+    result: GpuBuffer,
+    fill: RandomFill<'a>,
+    batch_seed: u32,
+    table: Table,
+}
+
+/// The CPU reduce of the words `words` read as keys of `key_type`, as 8 little-endian bytes.
+fn expected(words: &[u32], key_type: KeyType, op: ReduceOp) -> u64 {
+    fn of<K: SortKey>(words: &[u32], op: ReduceOp) -> u64 {
+        let keys: Vec<K> = bytemuck::cast_slice::<u32, u8>(words)
+            .chunks_exact(std::mem::size_of::<K>())
+            .map(bytemuck::pod_read_unaligned)
+            .collect();
+        let mut raw = [0u8; 8];
+        raw[..std::mem::size_of::<K>()].copy_from_slice(bytemuck::bytes_of(&reference::reduce(&keys, op)));
+        u64::from_le_bytes(raw)
+    }
+    match key_type {
+        KeyType::U64 => of::<u64>(words, op),
+        KeyType::I32 => of::<i32>(words, op),
+        _ => of::<u32>(words, op),
+    }
+}
+
+impl Reduce<'_> {
+    /// One case: plan, scratch, warm-ups and timed repetitions on fresh input, the check of the
+    /// last repetition, the row and the `RESULT` record (exits on a wrong result).
+    fn case(&mut self, name: &str, key_type: KeyType, op: ReduceOp, log2: u32, tuning: Option<ReduceTuning>) -> Result<()> {
+        let (ctx, n) = (self.b.ctx, 1u64 << log2);
+        let desc = ReduceDesc {
+            tuning,
+            ..ReduceDesc::new(key_type, op, n)
+        };
+        let cells = [name.to_string(), "-".into(), format!("2^{log2}")];
+        let Some(plan): Option<ReducePlan> = self.table.or_skip(ctx.reduce_plan(&desc), &cells) else {
+            return Ok(());
+        };
+        let scratch = self.b.buffer(plan.memory_requirements().scratch.size, "bench scratch")?;
+        let words = n * key_type.bytes() / 4;
+        let args = ReduceArgs {
+            input: self.input.sub_range(0, words * 4),
+            result: self.result.sub_range(0, 8),
+            scratch: scratch.range(),
+            count: ElementCount::Direct(n),
+        };
+        let (fill, addr, seed) = (&self.fill, self.input.address(), self.batch_seed);
+        self.batch_seed += 2;
+        let refill = |cmd, timed: bool, rep| {
+            unsafe { fill.record(cmd, addr, words, RandomFill::seed(seed + 1 + timed as u32, rep)) };
+            Ok(())
+        };
+        let timing = Timing::warm_then_warmup(3, self.reps as usize);
+        let ms = median(self.b.time(timing, refill, |cmd, _| unsafe { plan.record(cmd, &args) })?);
+        let got: Vec<u64> = download(ctx, &self.result, 1)?;
+        let last = random_values(words as usize, RandomFill::seed(seed + 2, self.reps - 1));
+        let mask = if key_type.bytes() == 8 { u64::MAX } else { u64::from(u32::MAX) };
+        let ok = got[0] & mask == expected(&last, key_type, op);
+        let t = plan.tuning();
+        let tuning_text = format!("{}x{}", t.workgroup_size, t.items_per_invocation);
+        let bytes = (n * key_type.bytes()) as f64;
+        self.table.row(&[
+            name.to_string(),
+            tuning_text.clone(),
+            format!("2^{log2}"),
+            format!("{ms:.4}"),
+            format!("{:.1}", rate(n, ms)),
+            format!("{:.0}", gbs(bytes, ms)),
+            format!("{:.0}%", 100.0 * gbs(bytes, ms) / self.b.yard.gbs),
+            verified(ok),
+        ]);
+        let variant = if tuning.is_some() { format!("vkalgo_{tuning_text}") } else { "vkalgo".into() };
+        let scratch_bytes = plan.memory_requirements().scratch.size.to_string();
+        report::result(&format!("reduce_{name}"), &variant, n, ms, rate(n, ms), &scratch_bytes);
+        if !ok {
+            eprintln!("MISMATCH: reduce_{name} {tuning_text} n={n}");
+            std::process::exit(1);
+        }
+        Ok(())
+    }
+}
+
+/// Runs the reduce benchmark with the command-line arguments after `reduce`.
+pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
+    let o = Options::parse(ctx, "reduce", AXES, args);
+    let sizes: Vec<u32> = o.list("sizes");
+    let cases: Vec<(&str, KeyType, ReduceOp)> = o
+        .names("cases")
+        .iter()
+        .filter_map(|c| CASES.iter().find(|(n, _, _)| n == c).copied())
+        .collect();
+    let tunings = o.tuning_choices("tuning", |workgroup_size, items_per_invocation, _| {
+        Some(ReduceTuning {
+            workgroup_size,
+            items_per_invocation,
+            ..ReduceTuning::for_device(ctx)
+        })
+    });
+    let b = Bench::new(ctx)?;
+    let largest = 1u64 << sizes.iter().copied().max().unwrap_or(20);
+    let wide = cases.iter().any(|c| c.1.bytes() == 8);
+    let mut reduce = Reduce {
+        reps: o.get("reps", 1usize).clamp(1, MAX_BATCH as usize) as u32,
+        input: b.buffer(largest * if wide { 8 } else { 4 }, "bench in")?,
+        result: b.buffer(16, "bench result")?,
+        fill: RandomFill::new(ctx)?,
+        batch_seed: 0,
+        table: report::table_of(
+            "reduce (input: fresh full-range random values written before each repetition; GB/s: bytes read)",
+            "case | tuning | N | ms | G elements/s | GB/s | % of copy | verified",
+        ),
+        b,
+    };
+    for &log2 in &sizes {
+        for &(name, key_type, op) in &cases {
+            for &tuning in &tunings {
+                reduce.case(name, key_type, op, log2, tuning)?;
+            }
+        }
+    }
+    Ok(())
+}
