@@ -99,10 +99,11 @@ fn main() -> Result<()> {
     }
     if let Some(path) = markdown {
         let heading = format!(
-            "# vkalgo on {}\n\n{device}; {limits}.\n\nCommand: `{command}` (vkalgo {}). GPU timestamps, \
+            "# vkalgo on {}\n\nDate: {}. {device}; {limits}.\n\nCommand: `{command}` (vkalgo {}). GPU timestamps, \
              medians of repetitions after a warm-up, every result verified against the CPU; \
              regenerate with the command above (docs/benchmarks/README.md).\n",
             p.device_name,
+            report::utc_date(),
             env!("CARGO_PKG_VERSION")
         );
         std::fs::write(&path, report::markdown(&heading))
