@@ -1,6 +1,6 @@
 // @generated from src/hash/shared_constants.rs by a unit test; do not edit.
 // `VKALGO_UPDATE_GLSL=1 cargo test -p vkalgo --lib shared_constants` rewrites it.
-// The insert-or-apply kernel's mode bits.
+// The insert-or-apply kernels' mode bits and shared table.
 #ifndef VKALGO_GENERATED_HASH_GLSL
 #define VKALGO_GENERATED_HASH_GLSL
 
@@ -9,5 +9,7 @@
 #define APPLY_OP_MAX 2u
 #define APPLY_OP_MASK 3u
 #define APPLY_RESERVE_ONLY 4u
+#define APPLY_SHARED_SLOTS_PER_KEY 2u
+#define APPLY_SHARED_SLOTS 2048u
 
 #endif

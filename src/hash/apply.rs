@@ -2,8 +2,8 @@
 //! value), an absent key is inserted with its value and a present one gets op(stored, value);
 //! the result does not depend on the order within the batch (glsl/hash/apply.comp).
 
-use super::map::Op;
-use super::{HashInsertArgs, HashKey, HashMap, HashValue};
+use super::map::{HashPush, Op};
+use super::{HashInsertArgs, HashKey, HashMap, HashTuning, HashValue};
 use crate::core::types::ReduceOp;
 use crate::error::Result;
 use ash::vk;
@@ -13,6 +13,21 @@ pub(super) const APPLY_OP_MASK: u32 = 3;
 /// Mode bit of the two-pass form's first pass: absent keys are claimed with the operation's
 /// identity; no value is combined.
 pub(super) const APPLY_RESERVE_ONLY: u32 = 4;
+/// The shared-memory insert-or-apply's table (glsl/hash/apply_shared.comp): slots per key of a
+/// workgroup's tile, and at most this many slots (three u32 arrays in shared memory).
+pub(super) const APPLY_SHARED_SLOTS_PER_KEY: u32 = 2;
+/// See [`APPLY_SHARED_SLOTS_PER_KEY`].
+pub(super) const APPLY_SHARED_SLOTS: u32 = 2048;
+
+/// Shared memory apply_shared.comp needs beside its table (the workgroup's counters).
+const SHARED_MARGIN: u64 = 256;
+
+/// Bytes of apply_shared.comp's shared table at `tuning`: three u32 per slot.
+fn apply_shared_bytes(tuning: &HashTuning) -> u64 {
+    let per_tile = tuning.workgroup_size * tuning.keys_per_invocation;
+    let slots = (per_tile * APPLY_SHARED_SLOTS_PER_KEY).min(APPLY_SHARED_SLOTS);
+    3 * 4 * slots as u64
+}
 
 impl HashMap {
     /// Records an insert-or-apply of `args.count` keys with their values: an absent key is
@@ -42,10 +57,19 @@ impl HashMap {
         let shader = self.shader(Op::Apply);
         let op_bits = op as u32;
         debug_assert_eq!(op_bits & !APPLY_OP_MASK, 0);
+        // The applying pass: a workgroup's equal keys combined in shared memory first where the
+        // layout allows and no per-key statuses are asked for (apply_shared.comp).
+        let max_groups = super::tuning::apply_shared_groups(self.ctx.device_class());
+        let fits =
+            apply_shared_bytes(&self.tuning()) + SHARED_MARGIN <= self.ctx.profile().max_shared_memory as u64;
+        let apply = |push: &HashPush| match self.apply_shared_shader() {
+            Some(shared) if push.flags_addr == 0 && fits => self.run_grid(cmd, shared, push, n, max_groups),
+            _ => self.run(cmd, shader, push, n),
+        };
         let mut push = push;
         if self.packed_insert() {
             push.mode = op_bits;
-            return self.run(cmd, shader, &push, n);
+            return apply(&push);
         }
         push.mode = op_bits | APPLY_RESERVE_ONLY;
         self.run(cmd, shader, &push, n)?;
@@ -55,7 +79,7 @@ impl HashMap {
         push.mode = op_bits;
         push.flags_addr = 0;
         push.failed_addr = 0;
-        self.run(cmd, shader, &push, n)
+        apply(&push)
     }
 
     /// Inserts `keys` with `values`, or applies `op` to the values of those already present

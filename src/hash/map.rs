@@ -125,6 +125,25 @@ fn kernels(
     ])
 }
 
+/// The shared-memory insert-or-apply for a layout: u32 keys and values only.
+fn apply_shared_kernel(
+    key: HashKeyType,
+    value: HashValueType,
+    bucket_bytes: u32,
+    packed: bool,
+) -> Option<&'static ShaderSource> {
+    if key != HashKeyType::U32 || value != HashValueType::U32 {
+        return None;
+    }
+    let bucket = if bucket_bytes == 64 {
+        HashBucketBytes::B64
+    } else {
+        HashBucketBytes::B32
+    };
+    let cas = if packed { HashCas::PackedPair } else { HashCas::Key };
+    shaders::hash(HashOp::ApplyShared, KeyBits::K32, HashValueBits::V32, cas, bucket)
+}
+
 /// A GPU hash map on a [`Context`]: owns its storage (through the context's gpu-allocator),
 /// records its operations into your command buffers (`record_*`) and offers blocking host
 /// calls (`insert`, `find`, ...). See the [`hash`](crate::hash) module for the scheme and the
@@ -142,6 +161,8 @@ pub struct HashMap {
     packed: bool,
     tuning: HashTuning,
     kernels: [&'static ShaderSource; 6],
+    /// The shared-memory insert-or-apply (u32 keys and values only).
+    apply_shared: Option<&'static ShaderSource>,
 }
 
 impl Context {
@@ -230,6 +251,7 @@ impl HashMap {
             packed: layout.packed,
             tuning: layout.tuning,
             kernels: layout.kernels,
+            apply_shared: layout.apply_shared,
         }
     }
 
@@ -324,6 +346,11 @@ impl HashMap {
         self.kernels[op as usize]
     }
 
+    /// The shared-memory insert-or-apply, where the layout has one (u32 keys and values).
+    pub(super) fn apply_shared_shader(&self) -> Option<&'static ShaderSource> {
+        self.apply_shared
+    }
+
     fn items_per_invocation(&self, shader: &ShaderSource) -> u64 {
         let per_key = ["hash_insert", "hash_find", "hash_erase", "hash_apply"];
         if per_key.iter().any(|p| shader.name.starts_with(p)) {
@@ -359,6 +386,24 @@ impl HashMap {
         let kernel = self.ctx.kernel(shader, self.specialization())?;
         let per_group = self.tuning.workgroup_size as u64 * self.items_per_invocation(shader);
         let groups = items.div_ceil(per_group);
+        // SAFETY: the caller's command buffer is recording (documented on every record call).
+        unsafe { self.ctx.dispatch(cmd, kernel, push, groups as u32) };
+        Ok(())
+    }
+
+    /// Records `shader` over `items` keys on a grid of at most `max_groups` workgroups, each
+    /// walking its share of the tiles (glsl/hash/apply_shared.comp).
+    pub(super) fn run_grid(
+        &self,
+        cmd: vk::CommandBuffer,
+        shader: &ShaderSource,
+        push: &HashPush,
+        items: u64,
+        max_groups: u32,
+    ) -> Result<()> {
+        let kernel = self.ctx.kernel(shader, self.specialization())?;
+        let per_group = self.tuning.workgroup_size as u64 * self.items_per_invocation(shader);
+        let groups = items.div_ceil(per_group).clamp(1, max_groups as u64);
         // SAFETY: the caller's command buffer is recording (documented on every record call).
         unsafe { self.ctx.dispatch(cmd, kernel, push, groups as u32) };
         Ok(())
@@ -681,6 +726,7 @@ struct MapLayout {
     packed: bool,
     tuning: HashTuning,
     kernels: [&'static ShaderSource; 6],
+    apply_shared: Option<&'static ShaderSource>,
     bytes: u64,
 }
 
@@ -695,8 +741,9 @@ impl MapLayout {
             bytes,
         } = TableShape::checked(ctx, desc, "hash map")?;
         let kernels = kernels(desc.key_type, desc.value_type, bucket_bytes, packed)?;
+        let apply_shared = apply_shared_kernel(desc.key_type, desc.value_type, bucket_bytes, packed);
         let spec = HashSpec::of(&tuning);
-        let mut list: Vec<_> = kernels.iter().map(|&k| (k, spec)).collect();
+        let mut list: Vec<_> = kernels.iter().chain(&apply_shared).map(|&k| (k, spec)).collect();
         list.push((&shaders::HASH_META, spec));
         ctx.prepare_kernels(&list)?;
         Ok(MapLayout {
@@ -707,6 +754,7 @@ impl MapLayout {
             packed,
             tuning,
             kernels,
+            apply_shared,
             bytes,
         })
     }

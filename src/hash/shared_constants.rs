@@ -2,7 +2,7 @@
 //! glsl/hash/hash_common.glsl for apply.comp), rendered from this list
 //! (src/core/shaders/shared_constants.rs).
 
-use super::apply::{APPLY_OP_MASK, APPLY_RESERVE_ONLY};
+use super::apply::{APPLY_OP_MASK, APPLY_RESERVE_ONLY, APPLY_SHARED_SLOTS, APPLY_SHARED_SLOTS_PER_KEY};
 use crate::core::shaders::shared_constants::{GeneratedHeader, GlslConstant};
 use crate::ReduceOp;
 
@@ -10,12 +10,14 @@ use crate::ReduceOp;
 pub(crate) const HASH: GeneratedHeader = GeneratedHeader {
     file: "hash",
     source: "src/hash/shared_constants.rs",
-    summary: "The insert-or-apply kernel's mode bits.",
+    summary: "The insert-or-apply kernels' mode bits and shared table.",
     constants: &[
         GlslConstant::uint("APPLY_OP_SUM", ReduceOp::Sum as u32),
         GlslConstant::uint("APPLY_OP_MIN", ReduceOp::Min as u32),
         GlslConstant::uint("APPLY_OP_MAX", ReduceOp::Max as u32),
         GlslConstant::uint("APPLY_OP_MASK", APPLY_OP_MASK),
         GlslConstant::uint("APPLY_RESERVE_ONLY", APPLY_RESERVE_ONLY),
+        GlslConstant::uint("APPLY_SHARED_SLOTS_PER_KEY", APPLY_SHARED_SLOTS_PER_KEY),
+        GlslConstant::uint("APPLY_SHARED_SLOTS", APPLY_SHARED_SLOTS),
     ],
 };

@@ -40,6 +40,39 @@ pub(super) const BUCKET_BYTES: TuningRow<(), u32> = TuningRow {
     anchor: "bucket-bytes",
 };
 
+/// The most workgroups of the shared-memory insert-or-apply (glsl/hash/apply_shared.comp): each
+/// walks its share of the batch's tiles, so fewer workgroups combine more keys each.
+pub(super) const APPLY_SHARED_GROUPS: &[TuningRow<(), u32>] = &[
+    TuningRow {
+        devices: Devices::Nvidia,
+        when: (),
+        choice: 1024,
+        why: "a few resident waves; each workgroup combines a large share of the batch",
+        anchor: "apply-shared",
+    },
+    TuningRow {
+        devices: Devices::OtherGpu,
+        when: (),
+        choice: 1024,
+        why: "NVIDIA's choice, not measured",
+        anchor: "apply-shared",
+    },
+    TuningRow {
+        devices: Devices::Cpu,
+        when: (),
+        choice: 64,
+        why: "few cores: a small grid, each workgroup walking many tiles",
+        anchor: "apply-shared",
+    },
+];
+
+/// The shared-memory insert-or-apply's most workgroups on a device of `class`.
+pub(super) fn apply_shared_groups(class: DeviceClass) -> u32 {
+    first_row(APPLY_SHARED_GROUPS, class, |_| true)
+        .expect("an insert-or-apply grid for every device class")
+        .choice
+}
+
 /// The per-key kernels' tuning on a device of `class` ([`KERNEL_SHAPE`]).
 pub(super) fn default_tuning(class: DeviceClass) -> HashTuning {
     let (workgroup_size, keys_per_invocation) = first_row(KERNEL_SHAPE, class, |_| true)
@@ -62,6 +95,7 @@ mod tests {
     fn every_row_has_its_evidence() {
         assert_anchors(KERNEL_SHAPE, DOC);
         assert_anchors(&[BUCKET_BYTES], DOC);
+        assert_anchors(APPLY_SHARED_GROUPS, DOC);
     }
 
     /// The tables give the choices the code made before it had tables.

@@ -97,12 +97,14 @@ fn group_by<K: HashTestKey, V: HashTestValue>(
         for (k, v) in dedup(&keys).iter().zip(&values) {
             model.insert(k.to_u64(), v.to_u64());
         }
-        // One key only, few keys with a hot one, many keys.
+        // One key only, few keys with a hot one, many keys, and a batch of many tiles per
+        // workgroup of the shared-memory kernel's grid (u32/u32).
         for (n, distinct, hot) in [
             (5000, 1, false),
             (3000, 40, true),
             (6000, 2500, false),
             (7, 3, false),
+            (70_000, 3000, true),
         ] {
             let (keys, values) = batch::<K, V>(&mut rng, &pool, n, distinct, hot);
             map.insert_or_apply(&keys, &values, op).unwrap();

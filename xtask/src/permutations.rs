@@ -134,6 +134,10 @@ pub const HASH_OP: Axis = Axis {
             "Apply",
             "Insert or apply an operation to the stored value (group-by).",
         ),
+        (
+            "ApplyShared",
+            "Insert-or-apply with a workgroup's equal keys combined in shared memory first.",
+        ),
         ("MultimapInsert", "Multimap: store every pair."),
         ("MultimapCount", "Multimap: the pairs of each key, counted."),
         (
@@ -262,22 +266,29 @@ fn util_and_scan() -> Vec<Permutation> {
 }
 
 /// The hash map (src/hash): one permutation per op, key/value layout and bucket size; u32/u32
-/// inserts, migrations and insert-or-applies also with a packed 64-bit pair CAS.
+/// inserts, migrations and insert-or-applies also with a packed 64-bit pair CAS; the
+/// shared-memory insert-or-apply for u32/u32 only.
 fn hash_permutations() -> Vec<Permutation> {
     let mut table = Vec::new();
     for bucket in ["32", "64"] {
-        for op in ["insert", "migrate", "find", "erase", "retrieve", "apply"] {
-            let packed_too = op == "insert" || op == "migrate" || op == "apply";
+        for op in [
+            "insert",
+            "migrate",
+            "find",
+            "erase",
+            "retrieve",
+            "apply",
+            "apply_shared",
+        ] {
+            let packed_too = ["insert", "migrate", "apply", "apply_shared"].contains(&op);
             let mut layouts = Vec::new();
             if packed_too {
                 layouts.push(("32", "32", true));
             }
-            layouts.extend([
-                ("32", "32", false),
-                ("32", "64", false),
-                ("64", "32", false),
-                ("64", "64", false),
-            ]);
+            layouts.push(("32", "32", false));
+            if op != "apply_shared" {
+                layouts.extend([("32", "64", false), ("64", "32", false), ("64", "64", false)]);
+            }
             for (key, value, packed) in layouts {
                 let mut d = defines(&[("KEY_BITS", key), ("VALUE_BITS", value), ("BUCKET_BYTES", bucket)]);
                 if packed {
@@ -289,6 +300,7 @@ fn hash_permutations() -> Vec<Permutation> {
                     "find" => "Find",
                     "erase" => "Erase",
                     "apply" => "Apply",
+                    "apply_shared" => "ApplyShared",
                     _ => "Retrieve",
                 };
                 table.push(member(
@@ -310,6 +322,7 @@ fn hash_permutations() -> Vec<Permutation> {
                         "find" => "hash/find.comp",
                         "erase" => "hash/erase.comp",
                         "apply" => "hash/apply.comp",
+                        "apply_shared" => "hash/apply_shared.comp",
                         _ => "hash/retrieve.comp",
                     },
                     d,

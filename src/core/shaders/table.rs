@@ -4,7 +4,7 @@
 use super::ShaderSource;
 
 /// Identifies the permutation list `spirv.bin` was generated with.
-pub(super) const TABLE_ID: u64 = 0xc39dba63b58c1f2c;
+pub(super) const TABLE_ID: u64 = 0xfab702d88067cc56;
 
 pub(crate) const COPY_U32X4: ShaderSource = ShaderSource::packed("copy_u32x4", 0);
 pub(crate) const FILL_U32: ShaderSource = ShaderSource::packed("fill_u32", 1);
@@ -41,231 +41,235 @@ const HASH_APPLY_K32V32_B32: ShaderSource = ShaderSource::packed("hash_apply_k32
 const HASH_APPLY_K32V64_B32: ShaderSource = ShaderSource::packed("hash_apply_k32v64_b32", 32);
 const HASH_APPLY_K64V32_B32: ShaderSource = ShaderSource::packed("hash_apply_k64v32_b32", 33);
 const HASH_APPLY_K64V64_B32: ShaderSource = ShaderSource::packed("hash_apply_k64v64_b32", 34);
-const HASH_INSERT_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_packed_b64", 35);
-const HASH_INSERT_K32V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_b64", 36);
-const HASH_INSERT_K32V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v64_b64", 37);
-const HASH_INSERT_K64V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v32_b64", 38);
-const HASH_INSERT_K64V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v64_b64", 39);
-const HASH_MIGRATE_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_packed_b64", 40);
-const HASH_MIGRATE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_b64", 41);
-const HASH_MIGRATE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v64_b64", 42);
-const HASH_MIGRATE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v32_b64", 43);
-const HASH_MIGRATE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v64_b64", 44);
-const HASH_FIND_K32V32_B64: ShaderSource = ShaderSource::packed("hash_find_k32v32_b64", 45);
-const HASH_FIND_K32V64_B64: ShaderSource = ShaderSource::packed("hash_find_k32v64_b64", 46);
-const HASH_FIND_K64V32_B64: ShaderSource = ShaderSource::packed("hash_find_k64v32_b64", 47);
-const HASH_FIND_K64V64_B64: ShaderSource = ShaderSource::packed("hash_find_k64v64_b64", 48);
-const HASH_ERASE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v32_b64", 49);
-const HASH_ERASE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v64_b64", 50);
-const HASH_ERASE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v32_b64", 51);
-const HASH_ERASE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v64_b64", 52);
-const HASH_RETRIEVE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v32_b64", 53);
-const HASH_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v64_b64", 54);
-const HASH_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v32_b64", 55);
-const HASH_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v64_b64", 56);
-const HASH_APPLY_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v32_packed_b64", 57);
-const HASH_APPLY_K32V32_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v32_b64", 58);
-const HASH_APPLY_K32V64_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v64_b64", 59);
-const HASH_APPLY_K64V32_B64: ShaderSource = ShaderSource::packed("hash_apply_k64v32_b64", 60);
-const HASH_APPLY_K64V64_B64: ShaderSource = ShaderSource::packed("hash_apply_k64v64_b64", 61);
-pub(crate) const HASH_META: ShaderSource = ShaderSource::packed("hash_meta", 62);
-pub(crate) const REDUCE_K32: ShaderSource = ShaderSource::packed("reduce_k32", 63);
-pub(crate) const REDUCE_K64: ShaderSource = ShaderSource::packed("reduce_k64", 64);
-pub(crate) const REDUCE_F64_SUM: ShaderSource = ShaderSource::packed("reduce_f64_sum", 65);
-pub(crate) const SET_CLASSIFY: ShaderSource = ShaderSource::packed("set_classify", 66);
-pub(crate) const SET_BOUNDARIES: ShaderSource = ShaderSource::packed("set_boundaries", 67);
-pub(crate) const SET_CHUNK_UPDATE: ShaderSource = ShaderSource::packed("set_chunk_update", 68);
-pub(crate) const SET_CHUNK_COUNT: ShaderSource = ShaderSource::packed("set_chunk_count", 69);
-pub(crate) const SET_CHUNK_COUNT_SUMS64: ShaderSource = ShaderSource::packed("set_chunk_count_sums64", 70);
-pub(crate) const SET_ARRAY_PAIRS_MEDIUM: ShaderSource = ShaderSource::packed("set_array_pairs_medium", 71);
-pub(crate) const SET_BITMAP_PAIRS: ShaderSource = ShaderSource::packed("set_bitmap_pairs", 72);
-pub(crate) const SET_SMALL_PAIRS: ShaderSource = ShaderSource::packed("set_small_pairs", 73);
-pub(crate) const SET_SMALL_PAIRS_LIST16: ShaderSource = ShaderSource::packed("set_small_pairs_list16", 74);
-pub(crate) const SET_TRIVIAL: ShaderSource = ShaderSource::packed("set_trivial", 75);
-pub(crate) const SET_CHECK: ShaderSource = ShaderSource::packed("set_check", 76);
-pub(crate) const SET_INFO: ShaderSource = ShaderSource::packed("set_info", 77);
-pub(crate) const SET_TO_ARRAY: ShaderSource = ShaderSource::packed("set_to_array", 78);
-pub(crate) const SET_CONTAINS: ShaderSource = ShaderSource::packed("set_contains", 79);
-pub(crate) const SET_FILTER: ShaderSource = ShaderSource::packed("set_filter", 80);
-pub(crate) const SET_COMPACT: ShaderSource = ShaderSource::packed("set_compact", 81);
-const SORT_HISTOGRAM_SCAN: ShaderSource = ShaderSource::packed("sort_histogram_scan", 82);
-const SORT_ONESWEEP_K32_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0_clock", 83);
-const SORT_ONESWEEP_K32_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1_clock", 84);
-const SORT_ONESWEEP_K64_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0_clock", 85);
-const SORT_ONESWEEP_K64_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1_clock", 86);
-const SORT_HISTOGRAM_K32: ShaderSource = ShaderSource::packed("sort_histogram_k32", 87);
-const SORT_UPSWEEP_K32: ShaderSource = ShaderSource::packed("sort_upsweep_k32", 88);
-const SORT_ONESWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0", 89);
-const SORT_DOWNSWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v0", 90);
-const SORT_SMALL_K32_V0: ShaderSource = ShaderSource::packed("sort_small_k32_v0", 91);
-const SORT_RESIDENT_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_k32_v0", 92);
-const SORT_RESIDENT_ALL_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v0", 93);
-const SORT_ONESWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1", 94);
-const SORT_DOWNSWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v1", 95);
-const SORT_SMALL_K32_V1: ShaderSource = ShaderSource::packed("sort_small_k32_v1", 96);
-const SORT_RESIDENT_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_k32_v1", 97);
-const SORT_RESIDENT_ALL_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v1", 98);
-const SORT_ONESWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v2", 99);
-const SORT_DOWNSWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v2", 100);
-const SORT_SMALL_K32_V2: ShaderSource = ShaderSource::packed("sort_small_k32_v2", 101);
-const SORT_RESIDENT_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_k32_v2", 102);
-const SORT_RESIDENT_ALL_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v2", 103);
-const SORT_HISTOGRAM_K64: ShaderSource = ShaderSource::packed("sort_histogram_k64", 104);
-const SORT_UPSWEEP_K64: ShaderSource = ShaderSource::packed("sort_upsweep_k64", 105);
-const SORT_ONESWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0", 106);
-const SORT_DOWNSWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v0", 107);
-const SORT_SMALL_K64_V0: ShaderSource = ShaderSource::packed("sort_small_k64_v0", 108);
-const SORT_RESIDENT_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_k64_v0", 109);
-const SORT_RESIDENT_ALL_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v0", 110);
-const SORT_BLOCK_MERGE_K64_V0: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v0", 111);
-const SORT_ONESWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1", 112);
-const SORT_DOWNSWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v1", 113);
-const SORT_SMALL_K64_V1: ShaderSource = ShaderSource::packed("sort_small_k64_v1", 114);
-const SORT_RESIDENT_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_k64_v1", 115);
-const SORT_RESIDENT_ALL_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v1", 116);
-const SORT_BLOCK_MERGE_K64_V1: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v1", 117);
-const SORT_ONESWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v2", 118);
-const SORT_DOWNSWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v2", 119);
-const SORT_SMALL_K64_V2: ShaderSource = ShaderSource::packed("sort_small_k64_v2", 120);
-const SORT_RESIDENT_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_k64_v2", 121);
-const SORT_RESIDENT_ALL_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v2", 122);
-const SORT_BLOCK_MERGE_K64_V2: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v2", 123);
-const SPLIT_OFFSETS: ShaderSource = ShaderSource::packed("split_offsets", 124);
-const SPLIT_ONESWEEP_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k32_splitters", 125);
-const SPLIT_SPLITTER_INDEX_K32: ShaderSource = ShaderSource::packed("split_splitter_index_k32", 126);
-const SPLIT_BUCKET_STARTS_K32_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_bits", 127);
-const SPLIT_BUCKET_STARTS_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_splitters", 128);
-const SPLIT_ONESWEEP_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v0_splitters", 129);
-const SPLIT_ONESWEEP_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v1_splitters", 130);
-const SPLIT_ONESWEEP_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v2_splitters", 131);
-const SPLIT_ONESWEEP_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k64_splitters", 132);
-const SPLIT_SPLITTER_INDEX_K64: ShaderSource = ShaderSource::packed("split_splitter_index_k64", 133);
-const SPLIT_BUCKET_STARTS_K64_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_bits", 134);
-const SPLIT_BUCKET_STARTS_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_splitters", 135);
-const SPLIT_ONESWEEP_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v0_splitters", 136);
-const SPLIT_ONESWEEP_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v1_splitters", 137);
-const SPLIT_ONESWEEP_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v2_splitters", 138);
-const SPLIT_HISTOGRAM_K32_BITS: ShaderSource = ShaderSource::packed("split_histogram_k32_bits", 139);
-const SPLIT_TILE_COUNT_K32_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k32_bits", 140);
-const SPLIT_SMALL_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v0_bits", 141);
-const SPLIT_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_bits", 142);
-const SPLIT_TILE_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_bits", 143);
-const SPLIT_SMALL_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v1_bits", 144);
-const SPLIT_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_bits", 145);
-const SPLIT_TILE_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_bits", 146);
-const SPLIT_SMALL_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v2_bits", 147);
-const SPLIT_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_bits", 148);
-const SPLIT_TILE_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_bits", 149);
-const SPLIT_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k32_splitters", 150);
-const SPLIT_TILE_COUNT_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k32_splitters", 151);
-const SPLIT_SMALL_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v0_splitters", 152);
-const SPLIT_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_splitters", 153);
-const SPLIT_TILE_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_splitters", 154);
-const SPLIT_SMALL_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v1_splitters", 155);
-const SPLIT_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_splitters", 156);
-const SPLIT_TILE_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_splitters", 157);
-const SPLIT_SMALL_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v2_splitters", 158);
-const SPLIT_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_splitters", 159);
-const SPLIT_TILE_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_splitters", 160);
-const SPLIT_HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("split_histogram_k32_ids", 161);
-const SPLIT_TILE_COUNT_K32_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k32_ids", 162);
-const SPLIT_SMALL_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v0_ids", 163);
-const SPLIT_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_ids", 164);
-const SPLIT_TILE_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_ids", 165);
-const SPLIT_SMALL_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v1_ids", 166);
-const SPLIT_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_ids", 167);
-const SPLIT_TILE_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_ids", 168);
-const SPLIT_SMALL_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v2_ids", 169);
-const SPLIT_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_ids", 170);
-const SPLIT_TILE_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_ids", 171);
-const SPLIT_HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("split_histogram_k64_bits", 172);
-const SPLIT_TILE_COUNT_K64_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k64_bits", 173);
-const SPLIT_SMALL_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v0_bits", 174);
-const SPLIT_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_bits", 175);
-const SPLIT_TILE_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_bits", 176);
-const SPLIT_SMALL_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v1_bits", 177);
-const SPLIT_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_bits", 178);
-const SPLIT_TILE_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_bits", 179);
-const SPLIT_SMALL_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v2_bits", 180);
-const SPLIT_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_bits", 181);
-const SPLIT_TILE_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_bits", 182);
-const SPLIT_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k64_splitters", 183);
-const SPLIT_TILE_COUNT_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k64_splitters", 184);
-const SPLIT_SMALL_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v0_splitters", 185);
-const SPLIT_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_splitters", 186);
-const SPLIT_TILE_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_splitters", 187);
-const SPLIT_SMALL_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v1_splitters", 188);
-const SPLIT_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_splitters", 189);
-const SPLIT_TILE_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_splitters", 190);
-const SPLIT_SMALL_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v2_splitters", 191);
-const SPLIT_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_splitters", 192);
-const SPLIT_TILE_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_splitters", 193);
-const SPLIT_HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("split_histogram_k64_ids", 194);
-const SPLIT_TILE_COUNT_K64_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k64_ids", 195);
-const SPLIT_SMALL_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v0_ids", 196);
-const SPLIT_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_ids", 197);
-const SPLIT_TILE_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_ids", 198);
-const SPLIT_SMALL_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v1_ids", 199);
-const SPLIT_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_ids", 200);
-const SPLIT_TILE_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_ids", 201);
-const SPLIT_SMALL_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v2_ids", 202);
-const SPLIT_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_ids", 203);
-const SPLIT_TILE_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_ids", 204);
-const MERGE_PARTITION_K32: ShaderSource = ShaderSource::packed("merge_partition_k32", 205);
-const MERGE_CHECK_K32: ShaderSource = ShaderSource::packed("merge_check_k32", 206);
-const MERGE_SETOP_COUNT_K32: ShaderSource = ShaderSource::packed("merge_setop_count_k32", 207);
-const MERGE_SETOP_WRITE_K32: ShaderSource = ShaderSource::packed("merge_setop_write_k32", 208);
-const MERGE_SETOP_LOOKBACK_K32: ShaderSource = ShaderSource::packed("merge_setop_lookback_k32", 209);
-const MERGE_MERGE_K32_V0: ShaderSource = ShaderSource::packed("merge_merge_k32_v0", 210);
-const MERGE_BLOCKSORT_K32_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v0", 211);
-const MERGE_FUSED_K32_V0: ShaderSource = ShaderSource::packed("merge_fused_k32_v0", 212);
-const MERGE_MERGE_K32_V1: ShaderSource = ShaderSource::packed("merge_merge_k32_v1", 213);
-const MERGE_BLOCKSORT_K32_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v1", 214);
-const MERGE_FUSED_K32_V1: ShaderSource = ShaderSource::packed("merge_fused_k32_v1", 215);
-const MERGE_MERGE_K32_V2: ShaderSource = ShaderSource::packed("merge_merge_k32_v2", 216);
-const MERGE_BLOCKSORT_K32_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v2", 217);
-const MERGE_FUSED_K32_V2: ShaderSource = ShaderSource::packed("merge_fused_k32_v2", 218);
-const MERGE_PARTITION_K64: ShaderSource = ShaderSource::packed("merge_partition_k64", 219);
-const MERGE_CHECK_K64: ShaderSource = ShaderSource::packed("merge_check_k64", 220);
-const MERGE_SETOP_COUNT_K64: ShaderSource = ShaderSource::packed("merge_setop_count_k64", 221);
-const MERGE_SETOP_WRITE_K64: ShaderSource = ShaderSource::packed("merge_setop_write_k64", 222);
-const MERGE_SETOP_LOOKBACK_K64: ShaderSource = ShaderSource::packed("merge_setop_lookback_k64", 223);
-const MERGE_MERGE_K64_V0: ShaderSource = ShaderSource::packed("merge_merge_k64_v0", 224);
-const MERGE_BLOCKSORT_K64_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v0", 225);
-const MERGE_FUSED_K64_V0: ShaderSource = ShaderSource::packed("merge_fused_k64_v0", 226);
-const MERGE_MERGE_K64_V1: ShaderSource = ShaderSource::packed("merge_merge_k64_v1", 227);
-const MERGE_BLOCKSORT_K64_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v1", 228);
-const MERGE_FUSED_K64_V1: ShaderSource = ShaderSource::packed("merge_fused_k64_v1", 229);
-const MERGE_MERGE_K64_V2: ShaderSource = ShaderSource::packed("merge_merge_k64_v2", 230);
-const MERGE_BLOCKSORT_K64_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v2", 231);
-const MERGE_FUSED_K64_V2: ShaderSource = ShaderSource::packed("merge_fused_k64_v2", 232);
-const MULTIMAP_INSERT_K32V32_PACKED_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_packed_b32", 233);
-const MULTIMAP_INSERT_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_b32", 234);
-const MULTIMAP_INSERT_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v64_b32", 235);
-const MULTIMAP_INSERT_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_insert_k64v32_b32", 236);
-const MULTIMAP_INSERT_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_insert_k64v64_b32", 237);
-const MULTIMAP_COUNT_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_count_k32v32_b32", 238);
-const MULTIMAP_COUNT_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_count_k32v64_b32", 239);
-const MULTIMAP_COUNT_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_count_k64v32_b32", 240);
-const MULTIMAP_COUNT_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_count_k64v64_b32", 241);
-const MULTIMAP_RETRIEVE_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v32_b32", 242);
-const MULTIMAP_RETRIEVE_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v64_b32", 243);
-const MULTIMAP_RETRIEVE_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b32", 244);
-const MULTIMAP_RETRIEVE_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b32", 245);
-const MULTIMAP_INSERT_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_packed_b64", 246);
-const MULTIMAP_INSERT_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_b64", 247);
-const MULTIMAP_INSERT_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v64_b64", 248);
-const MULTIMAP_INSERT_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_insert_k64v32_b64", 249);
-const MULTIMAP_INSERT_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_insert_k64v64_b64", 250);
-const MULTIMAP_COUNT_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_count_k32v32_b64", 251);
-const MULTIMAP_COUNT_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_count_k32v64_b64", 252);
-const MULTIMAP_COUNT_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_count_k64v32_b64", 253);
-const MULTIMAP_COUNT_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_count_k64v64_b64", 254);
-const MULTIMAP_RETRIEVE_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v32_b64", 255);
-const MULTIMAP_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v64_b64", 256);
-const MULTIMAP_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b64", 257);
-const MULTIMAP_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b64", 258);
-pub(crate) const MULTIMAP_SIZE: ShaderSource = ShaderSource::packed("multimap_size", 259);
+const HASH_APPLY_SHARED_K32V32_PACKED_B32: ShaderSource = ShaderSource::packed("hash_apply_shared_k32v32_packed_b32", 35);
+const HASH_APPLY_SHARED_K32V32_B32: ShaderSource = ShaderSource::packed("hash_apply_shared_k32v32_b32", 36);
+const HASH_INSERT_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_packed_b64", 37);
+const HASH_INSERT_K32V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_b64", 38);
+const HASH_INSERT_K32V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v64_b64", 39);
+const HASH_INSERT_K64V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v32_b64", 40);
+const HASH_INSERT_K64V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v64_b64", 41);
+const HASH_MIGRATE_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_packed_b64", 42);
+const HASH_MIGRATE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_b64", 43);
+const HASH_MIGRATE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v64_b64", 44);
+const HASH_MIGRATE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v32_b64", 45);
+const HASH_MIGRATE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v64_b64", 46);
+const HASH_FIND_K32V32_B64: ShaderSource = ShaderSource::packed("hash_find_k32v32_b64", 47);
+const HASH_FIND_K32V64_B64: ShaderSource = ShaderSource::packed("hash_find_k32v64_b64", 48);
+const HASH_FIND_K64V32_B64: ShaderSource = ShaderSource::packed("hash_find_k64v32_b64", 49);
+const HASH_FIND_K64V64_B64: ShaderSource = ShaderSource::packed("hash_find_k64v64_b64", 50);
+const HASH_ERASE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v32_b64", 51);
+const HASH_ERASE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v64_b64", 52);
+const HASH_ERASE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v32_b64", 53);
+const HASH_ERASE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v64_b64", 54);
+const HASH_RETRIEVE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v32_b64", 55);
+const HASH_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v64_b64", 56);
+const HASH_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v32_b64", 57);
+const HASH_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v64_b64", 58);
+const HASH_APPLY_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v32_packed_b64", 59);
+const HASH_APPLY_K32V32_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v32_b64", 60);
+const HASH_APPLY_K32V64_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v64_b64", 61);
+const HASH_APPLY_K64V32_B64: ShaderSource = ShaderSource::packed("hash_apply_k64v32_b64", 62);
+const HASH_APPLY_K64V64_B64: ShaderSource = ShaderSource::packed("hash_apply_k64v64_b64", 63);
+const HASH_APPLY_SHARED_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_apply_shared_k32v32_packed_b64", 64);
+const HASH_APPLY_SHARED_K32V32_B64: ShaderSource = ShaderSource::packed("hash_apply_shared_k32v32_b64", 65);
+pub(crate) const HASH_META: ShaderSource = ShaderSource::packed("hash_meta", 66);
+pub(crate) const REDUCE_K32: ShaderSource = ShaderSource::packed("reduce_k32", 67);
+pub(crate) const REDUCE_K64: ShaderSource = ShaderSource::packed("reduce_k64", 68);
+pub(crate) const REDUCE_F64_SUM: ShaderSource = ShaderSource::packed("reduce_f64_sum", 69);
+pub(crate) const SET_CLASSIFY: ShaderSource = ShaderSource::packed("set_classify", 70);
+pub(crate) const SET_BOUNDARIES: ShaderSource = ShaderSource::packed("set_boundaries", 71);
+pub(crate) const SET_CHUNK_UPDATE: ShaderSource = ShaderSource::packed("set_chunk_update", 72);
+pub(crate) const SET_CHUNK_COUNT: ShaderSource = ShaderSource::packed("set_chunk_count", 73);
+pub(crate) const SET_CHUNK_COUNT_SUMS64: ShaderSource = ShaderSource::packed("set_chunk_count_sums64", 74);
+pub(crate) const SET_ARRAY_PAIRS_MEDIUM: ShaderSource = ShaderSource::packed("set_array_pairs_medium", 75);
+pub(crate) const SET_BITMAP_PAIRS: ShaderSource = ShaderSource::packed("set_bitmap_pairs", 76);
+pub(crate) const SET_SMALL_PAIRS: ShaderSource = ShaderSource::packed("set_small_pairs", 77);
+pub(crate) const SET_SMALL_PAIRS_LIST16: ShaderSource = ShaderSource::packed("set_small_pairs_list16", 78);
+pub(crate) const SET_TRIVIAL: ShaderSource = ShaderSource::packed("set_trivial", 79);
+pub(crate) const SET_CHECK: ShaderSource = ShaderSource::packed("set_check", 80);
+pub(crate) const SET_INFO: ShaderSource = ShaderSource::packed("set_info", 81);
+pub(crate) const SET_TO_ARRAY: ShaderSource = ShaderSource::packed("set_to_array", 82);
+pub(crate) const SET_CONTAINS: ShaderSource = ShaderSource::packed("set_contains", 83);
+pub(crate) const SET_FILTER: ShaderSource = ShaderSource::packed("set_filter", 84);
+pub(crate) const SET_COMPACT: ShaderSource = ShaderSource::packed("set_compact", 85);
+const SORT_HISTOGRAM_SCAN: ShaderSource = ShaderSource::packed("sort_histogram_scan", 86);
+const SORT_ONESWEEP_K32_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0_clock", 87);
+const SORT_ONESWEEP_K32_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1_clock", 88);
+const SORT_ONESWEEP_K64_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0_clock", 89);
+const SORT_ONESWEEP_K64_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1_clock", 90);
+const SORT_HISTOGRAM_K32: ShaderSource = ShaderSource::packed("sort_histogram_k32", 91);
+const SORT_UPSWEEP_K32: ShaderSource = ShaderSource::packed("sort_upsweep_k32", 92);
+const SORT_ONESWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0", 93);
+const SORT_DOWNSWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v0", 94);
+const SORT_SMALL_K32_V0: ShaderSource = ShaderSource::packed("sort_small_k32_v0", 95);
+const SORT_RESIDENT_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_k32_v0", 96);
+const SORT_RESIDENT_ALL_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v0", 97);
+const SORT_ONESWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1", 98);
+const SORT_DOWNSWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v1", 99);
+const SORT_SMALL_K32_V1: ShaderSource = ShaderSource::packed("sort_small_k32_v1", 100);
+const SORT_RESIDENT_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_k32_v1", 101);
+const SORT_RESIDENT_ALL_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v1", 102);
+const SORT_ONESWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v2", 103);
+const SORT_DOWNSWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v2", 104);
+const SORT_SMALL_K32_V2: ShaderSource = ShaderSource::packed("sort_small_k32_v2", 105);
+const SORT_RESIDENT_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_k32_v2", 106);
+const SORT_RESIDENT_ALL_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v2", 107);
+const SORT_HISTOGRAM_K64: ShaderSource = ShaderSource::packed("sort_histogram_k64", 108);
+const SORT_UPSWEEP_K64: ShaderSource = ShaderSource::packed("sort_upsweep_k64", 109);
+const SORT_ONESWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0", 110);
+const SORT_DOWNSWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v0", 111);
+const SORT_SMALL_K64_V0: ShaderSource = ShaderSource::packed("sort_small_k64_v0", 112);
+const SORT_RESIDENT_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_k64_v0", 113);
+const SORT_RESIDENT_ALL_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v0", 114);
+const SORT_BLOCK_MERGE_K64_V0: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v0", 115);
+const SORT_ONESWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1", 116);
+const SORT_DOWNSWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v1", 117);
+const SORT_SMALL_K64_V1: ShaderSource = ShaderSource::packed("sort_small_k64_v1", 118);
+const SORT_RESIDENT_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_k64_v1", 119);
+const SORT_RESIDENT_ALL_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v1", 120);
+const SORT_BLOCK_MERGE_K64_V1: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v1", 121);
+const SORT_ONESWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v2", 122);
+const SORT_DOWNSWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v2", 123);
+const SORT_SMALL_K64_V2: ShaderSource = ShaderSource::packed("sort_small_k64_v2", 124);
+const SORT_RESIDENT_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_k64_v2", 125);
+const SORT_RESIDENT_ALL_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v2", 126);
+const SORT_BLOCK_MERGE_K64_V2: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v2", 127);
+const SPLIT_OFFSETS: ShaderSource = ShaderSource::packed("split_offsets", 128);
+const SPLIT_ONESWEEP_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k32_splitters", 129);
+const SPLIT_SPLITTER_INDEX_K32: ShaderSource = ShaderSource::packed("split_splitter_index_k32", 130);
+const SPLIT_BUCKET_STARTS_K32_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_bits", 131);
+const SPLIT_BUCKET_STARTS_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_splitters", 132);
+const SPLIT_ONESWEEP_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v0_splitters", 133);
+const SPLIT_ONESWEEP_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v1_splitters", 134);
+const SPLIT_ONESWEEP_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v2_splitters", 135);
+const SPLIT_ONESWEEP_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k64_splitters", 136);
+const SPLIT_SPLITTER_INDEX_K64: ShaderSource = ShaderSource::packed("split_splitter_index_k64", 137);
+const SPLIT_BUCKET_STARTS_K64_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_bits", 138);
+const SPLIT_BUCKET_STARTS_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_splitters", 139);
+const SPLIT_ONESWEEP_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v0_splitters", 140);
+const SPLIT_ONESWEEP_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v1_splitters", 141);
+const SPLIT_ONESWEEP_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v2_splitters", 142);
+const SPLIT_HISTOGRAM_K32_BITS: ShaderSource = ShaderSource::packed("split_histogram_k32_bits", 143);
+const SPLIT_TILE_COUNT_K32_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k32_bits", 144);
+const SPLIT_SMALL_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v0_bits", 145);
+const SPLIT_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_bits", 146);
+const SPLIT_TILE_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_bits", 147);
+const SPLIT_SMALL_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v1_bits", 148);
+const SPLIT_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_bits", 149);
+const SPLIT_TILE_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_bits", 150);
+const SPLIT_SMALL_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v2_bits", 151);
+const SPLIT_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_bits", 152);
+const SPLIT_TILE_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_bits", 153);
+const SPLIT_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k32_splitters", 154);
+const SPLIT_TILE_COUNT_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k32_splitters", 155);
+const SPLIT_SMALL_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v0_splitters", 156);
+const SPLIT_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_splitters", 157);
+const SPLIT_TILE_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_splitters", 158);
+const SPLIT_SMALL_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v1_splitters", 159);
+const SPLIT_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_splitters", 160);
+const SPLIT_TILE_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_splitters", 161);
+const SPLIT_SMALL_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v2_splitters", 162);
+const SPLIT_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_splitters", 163);
+const SPLIT_TILE_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_splitters", 164);
+const SPLIT_HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("split_histogram_k32_ids", 165);
+const SPLIT_TILE_COUNT_K32_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k32_ids", 166);
+const SPLIT_SMALL_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v0_ids", 167);
+const SPLIT_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_ids", 168);
+const SPLIT_TILE_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_ids", 169);
+const SPLIT_SMALL_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v1_ids", 170);
+const SPLIT_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_ids", 171);
+const SPLIT_TILE_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_ids", 172);
+const SPLIT_SMALL_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v2_ids", 173);
+const SPLIT_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_ids", 174);
+const SPLIT_TILE_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_ids", 175);
+const SPLIT_HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("split_histogram_k64_bits", 176);
+const SPLIT_TILE_COUNT_K64_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k64_bits", 177);
+const SPLIT_SMALL_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v0_bits", 178);
+const SPLIT_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_bits", 179);
+const SPLIT_TILE_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_bits", 180);
+const SPLIT_SMALL_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v1_bits", 181);
+const SPLIT_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_bits", 182);
+const SPLIT_TILE_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_bits", 183);
+const SPLIT_SMALL_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v2_bits", 184);
+const SPLIT_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_bits", 185);
+const SPLIT_TILE_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_bits", 186);
+const SPLIT_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k64_splitters", 187);
+const SPLIT_TILE_COUNT_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k64_splitters", 188);
+const SPLIT_SMALL_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v0_splitters", 189);
+const SPLIT_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_splitters", 190);
+const SPLIT_TILE_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_splitters", 191);
+const SPLIT_SMALL_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v1_splitters", 192);
+const SPLIT_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_splitters", 193);
+const SPLIT_TILE_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_splitters", 194);
+const SPLIT_SMALL_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v2_splitters", 195);
+const SPLIT_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_splitters", 196);
+const SPLIT_TILE_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_splitters", 197);
+const SPLIT_HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("split_histogram_k64_ids", 198);
+const SPLIT_TILE_COUNT_K64_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k64_ids", 199);
+const SPLIT_SMALL_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v0_ids", 200);
+const SPLIT_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_ids", 201);
+const SPLIT_TILE_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_ids", 202);
+const SPLIT_SMALL_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v1_ids", 203);
+const SPLIT_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_ids", 204);
+const SPLIT_TILE_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_ids", 205);
+const SPLIT_SMALL_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v2_ids", 206);
+const SPLIT_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_ids", 207);
+const SPLIT_TILE_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_ids", 208);
+const MERGE_PARTITION_K32: ShaderSource = ShaderSource::packed("merge_partition_k32", 209);
+const MERGE_CHECK_K32: ShaderSource = ShaderSource::packed("merge_check_k32", 210);
+const MERGE_SETOP_COUNT_K32: ShaderSource = ShaderSource::packed("merge_setop_count_k32", 211);
+const MERGE_SETOP_WRITE_K32: ShaderSource = ShaderSource::packed("merge_setop_write_k32", 212);
+const MERGE_SETOP_LOOKBACK_K32: ShaderSource = ShaderSource::packed("merge_setop_lookback_k32", 213);
+const MERGE_MERGE_K32_V0: ShaderSource = ShaderSource::packed("merge_merge_k32_v0", 214);
+const MERGE_BLOCKSORT_K32_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v0", 215);
+const MERGE_FUSED_K32_V0: ShaderSource = ShaderSource::packed("merge_fused_k32_v0", 216);
+const MERGE_MERGE_K32_V1: ShaderSource = ShaderSource::packed("merge_merge_k32_v1", 217);
+const MERGE_BLOCKSORT_K32_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v1", 218);
+const MERGE_FUSED_K32_V1: ShaderSource = ShaderSource::packed("merge_fused_k32_v1", 219);
+const MERGE_MERGE_K32_V2: ShaderSource = ShaderSource::packed("merge_merge_k32_v2", 220);
+const MERGE_BLOCKSORT_K32_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v2", 221);
+const MERGE_FUSED_K32_V2: ShaderSource = ShaderSource::packed("merge_fused_k32_v2", 222);
+const MERGE_PARTITION_K64: ShaderSource = ShaderSource::packed("merge_partition_k64", 223);
+const MERGE_CHECK_K64: ShaderSource = ShaderSource::packed("merge_check_k64", 224);
+const MERGE_SETOP_COUNT_K64: ShaderSource = ShaderSource::packed("merge_setop_count_k64", 225);
+const MERGE_SETOP_WRITE_K64: ShaderSource = ShaderSource::packed("merge_setop_write_k64", 226);
+const MERGE_SETOP_LOOKBACK_K64: ShaderSource = ShaderSource::packed("merge_setop_lookback_k64", 227);
+const MERGE_MERGE_K64_V0: ShaderSource = ShaderSource::packed("merge_merge_k64_v0", 228);
+const MERGE_BLOCKSORT_K64_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v0", 229);
+const MERGE_FUSED_K64_V0: ShaderSource = ShaderSource::packed("merge_fused_k64_v0", 230);
+const MERGE_MERGE_K64_V1: ShaderSource = ShaderSource::packed("merge_merge_k64_v1", 231);
+const MERGE_BLOCKSORT_K64_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v1", 232);
+const MERGE_FUSED_K64_V1: ShaderSource = ShaderSource::packed("merge_fused_k64_v1", 233);
+const MERGE_MERGE_K64_V2: ShaderSource = ShaderSource::packed("merge_merge_k64_v2", 234);
+const MERGE_BLOCKSORT_K64_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v2", 235);
+const MERGE_FUSED_K64_V2: ShaderSource = ShaderSource::packed("merge_fused_k64_v2", 236);
+const MULTIMAP_INSERT_K32V32_PACKED_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_packed_b32", 237);
+const MULTIMAP_INSERT_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_b32", 238);
+const MULTIMAP_INSERT_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v64_b32", 239);
+const MULTIMAP_INSERT_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_insert_k64v32_b32", 240);
+const MULTIMAP_INSERT_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_insert_k64v64_b32", 241);
+const MULTIMAP_COUNT_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_count_k32v32_b32", 242);
+const MULTIMAP_COUNT_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_count_k32v64_b32", 243);
+const MULTIMAP_COUNT_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_count_k64v32_b32", 244);
+const MULTIMAP_COUNT_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_count_k64v64_b32", 245);
+const MULTIMAP_RETRIEVE_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v32_b32", 246);
+const MULTIMAP_RETRIEVE_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v64_b32", 247);
+const MULTIMAP_RETRIEVE_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b32", 248);
+const MULTIMAP_RETRIEVE_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b32", 249);
+const MULTIMAP_INSERT_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_packed_b64", 250);
+const MULTIMAP_INSERT_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_b64", 251);
+const MULTIMAP_INSERT_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v64_b64", 252);
+const MULTIMAP_INSERT_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_insert_k64v32_b64", 253);
+const MULTIMAP_INSERT_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_insert_k64v64_b64", 254);
+const MULTIMAP_COUNT_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_count_k32v32_b64", 255);
+const MULTIMAP_COUNT_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_count_k32v64_b64", 256);
+const MULTIMAP_COUNT_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_count_k64v32_b64", 257);
+const MULTIMAP_COUNT_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_count_k64v64_b64", 258);
+const MULTIMAP_RETRIEVE_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v32_b64", 259);
+const MULTIMAP_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v64_b64", 260);
+const MULTIMAP_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b64", 261);
+const MULTIMAP_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b64", 262);
+pub(crate) const MULTIMAP_SIZE: ShaderSource = ShaderSource::packed("multimap_size", 263);
 
 /// The radix sort's kernels (glsl/sort/).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -384,6 +388,8 @@ pub(crate) enum HashOp {
     Retrieve,
     /// Insert or apply an operation to the stored value (group-by).
     Apply,
+    /// Insert-or-apply with a workgroup's equal keys combined in shared memory first.
+    ApplyShared,
     /// Multimap: store every pair.
     MultimapInsert,
     /// Multimap: the pairs of each key, counted.
@@ -735,7 +741,7 @@ pub(crate) fn merge(kernel: MergeKernel, key: KeyBits, values: ValueWords) -> Op
 }
 
 /// The hash family, indexed by [HashOp][KeyBits][HashValueBits][HashCas][HashBucketBytes].
-static HASH_TABLE: [Option<ShaderSource>; 144] = [
+static HASH_TABLE: [Option<ShaderSource>; 160] = [
     Some(HASH_INSERT_K32V32_B32),
     Some(HASH_INSERT_K32V32_B64),
     Some(HASH_INSERT_K32V32_PACKED_B32),
@@ -832,6 +838,22 @@ static HASH_TABLE: [Option<ShaderSource>; 144] = [
     Some(HASH_APPLY_K64V64_B64),
     None,
     None,
+    Some(HASH_APPLY_SHARED_K32V32_B32),
+    Some(HASH_APPLY_SHARED_K32V32_B64),
+    Some(HASH_APPLY_SHARED_K32V32_PACKED_B32),
+    Some(HASH_APPLY_SHARED_K32V32_PACKED_B64),
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
+    None,
     Some(MULTIMAP_INSERT_K32V32_B32),
     Some(MULTIMAP_INSERT_K32V32_B64),
     Some(MULTIMAP_INSERT_K32V32_PACKED_B32),
@@ -924,6 +946,8 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     HASH_APPLY_K32V64_B32,
     HASH_APPLY_K64V32_B32,
     HASH_APPLY_K64V64_B32,
+    HASH_APPLY_SHARED_K32V32_PACKED_B32,
+    HASH_APPLY_SHARED_K32V32_B32,
     HASH_INSERT_K32V32_PACKED_B64,
     HASH_INSERT_K32V32_B64,
     HASH_INSERT_K32V64_B64,
@@ -951,6 +975,8 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     HASH_APPLY_K32V64_B64,
     HASH_APPLY_K64V32_B64,
     HASH_APPLY_K64V64_B64,
+    HASH_APPLY_SHARED_K32V32_PACKED_B64,
+    HASH_APPLY_SHARED_K32V32_B64,
     HASH_META,
     REDUCE_K32,
     REDUCE_K64,
@@ -1163,6 +1189,10 @@ pub(super) const PUSH_CONSTANT_MEMBERS: &[&[(&str, u32)]] = &[
     &[("input_addr", 0), ("output_addr", 8), ("aux_addr", 16), ("count_addr", 24), ("count", 32), ("max_count", 36), ("inclusive", 40), ("tiles_per_partition", 44), ("num_partitions", 48), ("flags", 52)],
     &[("input_addr", 0), ("output_addr", 8), ("aux_addr", 16), ("count_addr", 24), ("count", 32), ("max_count", 36), ("inclusive", 40), ("tiles_per_partition", 44), ("num_partitions", 48), ("flags", 52)],
     &[("input_addr", 0), ("output_addr", 8), ("aux_addr", 16), ("count_addr", 24), ("count", 32), ("max_count", 36), ("inclusive", 40), ("tiles_per_partition", 44), ("num_partitions", 48), ("flags", 52)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
