@@ -177,7 +177,7 @@ fn check_tuning(ctx: &Context, t: &HistogramTuning) -> Result<()> {
         )));
     }
     // The private counts (rounded up) must fit the device's shared memory.
-    let bytes = t.shared_buckets.next_multiple_of(SHARED_WORDS_STEP) as u64 * 4;
+    let bytes = (t.shared_buckets as u64).next_multiple_of(SHARED_WORDS_STEP as u64) * 4;
     if bytes > ctx.profile.max_shared_memory as u64 {
         return Err(Error::invalid(format!(
             "histogram: shared_buckets {} do not fit the device's {} bytes of shared memory",
