@@ -80,7 +80,6 @@ pub use crate::core::{
 };
 pub use ash;
 pub use error::{Error, Result};
-pub use histogram::{HistogramArgs, HistogramDesc, HistogramPlan, HistogramTuning};
 pub use hash::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashMapDeviceView,
     HashMapStats, HashRehashArgs, HashRetrieveArgs, HashSizeArgs, HashTuning, HashValueType, InsertStatus,
@@ -89,6 +88,7 @@ pub use hash::{
     HashMultimap, HashMultimapCountArgs, HashMultimapInsertArgs, HashMultimapOffsets,
     HashMultimapRetrieveArgs, HashMultimapTags,
 };
+pub use histogram::{HistogramArgs, HistogramDesc, HistogramPlan, HistogramTuning};
 pub use merge::{
     MergeArgs, MergeDesc, MergeOptions, MergePath, MergePlan, MergeSortArgs, MergeSortDesc, MergeSortPlan,
     MergeTuning, SegmentedMergeArgs, SetOpArgs, SetOpDesc, SetOpPath, SetOpPlan,

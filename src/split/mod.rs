@@ -180,8 +180,8 @@ pub use desc::{
     STATUS_INCONSISTENT, STATUS_OFFSET,
 };
 pub use glsl::glsl_compilations;
-pub use host::{Bucketing, HostBucketing};
 pub(crate) use host::check_sorted;
+pub use host::{Bucketing, HostBucketing};
 pub use plan::SplitPlan;
 
 use crate::core::shaders::ShaderSource;

@@ -34,7 +34,10 @@ fn host_calls() {
         let mut d = desc(VKALGO_KEY_F32, 1024, VKALGO_BUCKET_BITS);
         d.bit_offset = 22;
         d.value_type = VKALGO_VALUE_U64;
-        assert_eq!(vkalgo_histogram_host(ctx, &d, kp, keys.len(), counts.as_mut_ptr()), ok);
+        assert_eq!(
+            vkalgo_histogram_host(ctx, &d, kp, keys.len(), counts.as_mut_ptr()),
+            ok
+        );
         let bits = Bucketing::Bits {
             bucket_count: 1024,
             bit_offset: 22,
@@ -44,21 +47,30 @@ fn host_calls() {
         let splitters = [-1.0f32, 0.0, 0.0, 2.5];
         let mut d = desc(VKALGO_KEY_F32, 5, VKALGO_BUCKET_SPLITTERS);
         d.splitters = splitters.as_ptr().cast();
-        assert_eq!(vkalgo_histogram_host(ctx, &d, kp, keys.len(), counts.as_mut_ptr()), ok);
+        assert_eq!(
+            vkalgo_histogram_host(ctx, &d, kp, keys.len(), counts.as_mut_ptr()),
+            ok
+        );
         let want = reference::histogram(&keys, &Bucketing::Splitters(&splitters)).unwrap();
         assert_eq!(&counts[..5], &want[..]);
         // IDS.
         let ids: Vec<u32> = (0..7000).map(|i| i % 3).collect();
         let mut d = desc(VKALGO_KEY_F32, 3, VKALGO_BUCKET_IDS);
         d.bucket_ids = ids.as_ptr();
-        assert_eq!(vkalgo_histogram_host(ctx, &d, kp, keys.len(), counts.as_mut_ptr()), ok);
+        assert_eq!(
+            vkalgo_histogram_host(ctx, &d, kp, keys.len(), counts.as_mut_ptr()),
+            ok
+        );
         assert_eq!(&counts[..3], &[2334, 2333, 2333]);
         // GLSL.
         let src = c"uint vkalgo_bucket(float k) { return k < 0.0 ? vkalgo_params.x : vkalgo_params.y; }";
         let mut d = desc(VKALGO_KEY_F32, 2, VKALGO_BUCKET_GLSL);
         d.glsl = src.as_ptr();
         d.params = [1, 0, 0, 0];
-        assert_eq!(vkalgo_histogram_host(ctx, &d, kp, keys.len(), counts.as_mut_ptr()), ok);
+        assert_eq!(
+            vkalgo_histogram_host(ctx, &d, kp, keys.len(), counts.as_mut_ptr()),
+            ok
+        );
         let negative = keys.iter().filter(|&&k| k < 0.0).count() as u64;
         assert_eq!(&counts[..2], &[keys.len() as u64 - negative, negative]);
         // Zero keys: all counts zero (NULL keys allowed).
@@ -162,7 +174,17 @@ fn record_layer() {
         rctx.submit_and_wait(|cmd| {
             let c = VkCommandBuffer(cmd.as_raw() as *mut c_void);
             assert_eq!(vkalgo_histogram_record(plan, c, null()), invalid);
-            assert_eq!(vkalgo_histogram_record(plan, c, &VkalgoHistogramArgs { next: args.keys.size as *const c_void, ..args }), invalid);
+            assert_eq!(
+                vkalgo_histogram_record(
+                    plan,
+                    c,
+                    &VkalgoHistogramArgs {
+                        next: args.keys.size as *const c_void,
+                        ..args
+                    }
+                ),
+                invalid
+            );
             assert_eq!(vkalgo_histogram_record(plan, c, &args), ok);
             compute_to_host(&rctx, cmd);
             Ok(())

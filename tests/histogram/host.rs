@@ -31,7 +31,10 @@ fn every_bucket_fn<K: TestKey>(ctx: &Context, seed: u64) {
         }
         for m in [1u32, 2, 3, 32, 256, 1024, MAX_BUCKETS] {
             let ids: Vec<u32> = (0..n).map(|_| rng.next_u32() % m).collect();
-            let b = Bucketing::Ids { bucket_count: m, ids: &ids };
+            let b = Bucketing::Ids {
+                bucket_count: m,
+                ids: &ids,
+            };
             check(ctx, &keys, &b, &format!("{} IDS m {m}", dist.0));
         }
     }
@@ -73,7 +76,12 @@ fn counts_around_tiles_and_grid() {
             check(&ctx, &keys, &b, &format!("n {n} m {m}"));
         }
         let splitters = splitters_for(&keys, 3, &mut rng);
-        check(&ctx, &keys, &Bucketing::Splitters(&splitters), &format!("n {n} splitters"));
+        check(
+            &ctx,
+            &keys,
+            &Bucketing::Splitters(&splitters),
+            &format!("n {n} splitters"),
+        );
     }
 }
 
@@ -91,7 +99,15 @@ fn skewed_data() {
     }
     let ids = vec![2u32; 300_001];
     let small = &keys[..ids.len()];
-    check(&ctx, small, &Bucketing::Ids { bucket_count: 3, ids: &ids }, "one id");
+    check(
+        &ctx,
+        small,
+        &Bucketing::Ids {
+            bucket_count: 3,
+            ids: &ids,
+        },
+        "one id",
+    );
     // Half the keys in one bucket, the rest spread.
     let mut rng = Rng(5);
     let keys: Vec<u32> = (0..200_000)
@@ -140,7 +156,12 @@ fn glsl_bucket_functions() {
                 )
                 .unwrap();
             let ids: Vec<u32> = keys.iter().map($cpu).collect();
-            assert_eq!(got, reference::count(&ids, $m).unwrap(), "glsl {}", stringify!($t));
+            assert_eq!(
+                got,
+                reference::count(&ids, $m).unwrap(),
+                "glsl {}",
+                stringify!($t)
+            );
         }};
     }
     typed!(
@@ -197,7 +218,13 @@ fn out_of_range_ids_are_refused() {
     let mut ids: Vec<u32> = (0..10_000).map(|i| i % 5).collect();
     ids[9_876] = 5;
     let e = ctx
-        .histogram(&keys, &Bucketing::Ids { bucket_count: 5, ids: &ids })
+        .histogram(
+            &keys,
+            &Bucketing::Ids {
+                bucket_count: 5,
+                ids: &ids,
+            },
+        )
         .unwrap_err();
     assert!(matches!(e, Error::InvalidArgument(_)), "{e}");
     let e = ctx

@@ -15,8 +15,8 @@ use common::*;
 use vkalgo::histogram::reference;
 use vkalgo::split::{BucketFn, MAX_BUCKETS, STATUS_BAD_BUCKET};
 use vkalgo::{
-    Bucketing, Context, ElementCount, Error, GpuBuffer, HistogramArgs, HistogramDesc, HistogramTuning, KeyType,
-    MemoryLocation,
+    Bucketing, Context, ElementCount, Error, GpuBuffer, HistogramArgs, HistogramDesc, HistogramTuning,
+    KeyType, MemoryLocation,
 };
 
 /// Keys of a distribution with the type's special values spread in.
@@ -51,7 +51,9 @@ fn splitters_for<K: TestKey>(keys: &[K], m: u32, rng: &mut Rng) -> Vec<K> {
 
 /// Asserts the GPU histogram of `keys` by `bucketing` equals the reference.
 fn check<K: TestKey>(ctx: &Context, keys: &[K], bucketing: &Bucketing<K>, what: &str) {
-    let got = ctx.histogram(keys, bucketing).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let got = ctx
+        .histogram(keys, bucketing)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
     let want = reference::histogram(keys, bucketing).expect("a reference");
     assert_eq!(got.len(), want.len(), "{what}: length");
     if got != want {

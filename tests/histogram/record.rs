@@ -26,7 +26,10 @@ fn record(
     let scratch_bytes = plan.memory_requirements().scratch.size;
     let keys_at = offset;
     let aux_at = (keys_at + n * 4 + 64).next_multiple_of(16);
-    let aux_len = input.ids.map_or(0, |i| i.len()).max(input.splitters.map_or(0, |s| s.len())) as u64;
+    let aux_len = input
+        .ids
+        .map_or(0, |i| i.len())
+        .max(input.splitters.map_or(0, |s| s.len())) as u64;
     let counts_at = aux_at + aux_len * 4 + 64;
     let count_at = counts_at + m * 4 + 64;
     let scratch_at = (count_at + 64).next_multiple_of(256);
@@ -115,7 +118,12 @@ fn offsets_indirect_counts_and_tunings() {
             if let Some(t) = tuning {
                 assert_eq!(plan.shared_counts(), m <= t.shared_buckets, "{t:?} m {m}");
             }
-            for (offset, indirect) in [(0, None), (24, Some(31_337u32)), (8, Some(0)), (16, Some(u32::MAX))] {
+            for (offset, indirect) in [
+                (0, None),
+                (24, Some(31_337u32)),
+                (8, Some(0)),
+                (16, Some(u32::MAX)),
+            ] {
                 let input = Input {
                     keys: &keys,
                     splitters: None,
@@ -132,7 +140,10 @@ fn offsets_indirect_counts_and_tunings() {
                     .into_iter()
                     .map(|c| c as u32)
                     .collect();
-                assert_eq!(got, want, "{tuning:?} m {m} offset {offset} indirect {indirect:?}");
+                assert_eq!(
+                    got, want,
+                    "{tuning:?} m {m} offset {offset} indirect {indirect:?}"
+                );
                 assert_eq!(status, 0, "status");
                 assert!(poison, "{tuning:?}: written outside the counts");
             }
@@ -162,7 +173,10 @@ fn splitters_and_ids() {
             };
             let (got, status, poison) = record(&ctx, &plan, &input, 16, None);
             let want = reference::histogram(&keys, &Bucketing::Splitters(&splitters)).unwrap();
-            assert!(got.iter().zip(&want).all(|(&a, &b)| a as u64 == b), "splitters m {m}");
+            assert!(
+                got.iter().zip(&want).all(|(&a, &b)| a as u64 == b),
+                "splitters m {m}"
+            );
             assert!(status == 0 && poison, "splitters m {m}");
             let ids: Vec<u32> = (0..keys.len()).map(|_| rng.next_u32() % m).collect();
             let plan = ctx

@@ -406,13 +406,20 @@ fn reduce_permutations() -> Vec<Permutation> {
 fn histogram_permutations() -> Vec<Permutation> {
     let mut table = Vec::new();
     for key_bits in [32, 64] {
-        for (fn_code, fn_name, fn_variant) in [(0, "bits", "Bits"), (1, "splitters", "Splitters"), (2, "ids", "Ids")] {
+        for (fn_code, fn_name, fn_variant) in [
+            (0, "bits", "Bits"),
+            (1, "splitters", "Splitters"),
+            (2, "ids", "Ids"),
+        ] {
             table.push(member(
                 &HISTOGRAM,
                 &[fn_variant, &format!("K{key_bits}")],
                 format!("histogram_k{key_bits}_{fn_name}"),
                 "histogram/histogram.comp",
-                vec![("KEY_BITS", key_bits.to_string()), ("BUCKET_FN", fn_code.to_string())],
+                vec![
+                    ("KEY_BITS", key_bits.to_string()),
+                    ("BUCKET_FN", fn_code.to_string()),
+                ],
             ));
         }
     }

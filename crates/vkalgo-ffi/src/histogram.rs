@@ -115,7 +115,9 @@ pub unsafe extern "C" fn vkalgo_histogram_host(
             BucketFn::Ids if count > 0 => {
                 non_null(d.bucket_ids, "desc->bucket_ids")?;
                 if (d.bucket_ids as usize) % 4 != 0 {
-                    return Err(Error::invalid("histogram: desc->bucket_ids is not 4-byte aligned"));
+                    return Err(Error::invalid(
+                        "histogram: desc->bucket_ids is not 4-byte aligned",
+                    ));
                 }
                 Some(std::slice::from_raw_parts(d.bucket_ids, count))
             }
