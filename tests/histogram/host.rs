@@ -249,3 +249,24 @@ fn out_of_range_ids_are_refused() {
         "after a refusal",
     );
 }
+
+/// Warm-up makes the histogram's pipelines; its dispatches are labelled where
+/// VK_EXT_debug_utils is on (as it is with validation).
+#[test]
+fn warm_up_and_debug_labels() {
+    let ctx = context();
+    ctx.warm_up(&[vkalgo::Algorithm::Histogram]).unwrap();
+    let labels = ctx.debug_labels_recorded();
+    let keys: Vec<u32> = (0..3000).collect();
+    let b = Bucketing::Bits {
+        bucket_count: 256,
+        bit_offset: 2,
+    };
+    check(&ctx, &keys, &b, "after warm-up");
+    if ctx.validation_enabled() {
+        assert!(
+            ctx.debug_labels_recorded() > labels,
+            "the histogram's dispatches were labelled"
+        );
+    }
+}
