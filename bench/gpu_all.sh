@@ -25,6 +25,7 @@ TYPES="${TYPES:-u32 pairs u64 f32}"
 cuda_build cub_bench bench/cuda/cub_bench.cu
 cuda_build merge_bench bench/cuda/merge_bench.cu
 cuda_build reduce_bench bench/cuda/reduce_bench.cu
+cuda_build histogram_bench bench/cuda/histogram_bench.cu
 
 t0=$SECONDS
 # shellcheck disable=SC2086
@@ -32,6 +33,9 @@ t0=$SECONDS
   /tmp/cub_bench copy 28
   /tmp/cub_bench scan $SIZES
   for c in sum_u32 min_u32 max_u32 sum_u64 max_u64 min_i32; do /tmp/reduce_bench "$c" $SIZES; done
+  for c in even_u32_b256 even_u32_b4096 even_u32_b65536 range_u32_b256 range_u32_b4096 even_u64_b256; do
+    /tmp/histogram_bench "$c" $SIZES
+  done
   for t in $TYPES; do /tmp/cub_bench "sort_$t" $SORT_SIZES; done
   # Merge (CUB DeviceMerge) and set operations (Thrust) at vkalgo-bench merge's default sizes.
   for m in merge_keys merge_pairs; do /tmp/merge_bench "$m" 23 26; done

@@ -38,6 +38,9 @@
 // Warm-up mask bit: reduces (every key type and operation).
 #define VKALGO_ALGORITHM_REDUCE 128
 
+// Warm-up mask bit: histograms (every key type and built-in bucket function).
+#define VKALGO_ALGORITHM_HISTOGRAM 256
+
 // Context flag: the caller enabled VK_EXT_debug_utils (vkalgo names its pipelines).
 #define VKALGO_CONTEXT_DEBUG_UTILS 1
 
@@ -84,6 +87,9 @@
 // not written (no write leaves keys_out, values_out or offsets, nor passes the count), and
 // the outputs hold no split.
 #define VKALGO_MULTISPLIT_STATUS_INCONSISTENT 2
+
+// Largest element count of a histogram (2^32 - 1: no u32 count of a recorded histogram wraps).
+#define VKALGO_HISTOGRAM_MAX_COUNT 4294967295
 
 // Status of every vkalgo call: 0 is success, errors are negative and distinct.
 enum VkalgoResult
@@ -314,6 +320,10 @@ typedef struct VkalgoHashMap VkalgoHashMap;
 // its device memory). Keeps its context alive: destroy it before or after the context handle.
 // Host calls may come from several threads.
 typedef struct VkalgoHashMultimap VkalgoHashMultimap;
+
+// A histogram plan (kernel and scratch size fixed for one context, key type, bucket function
+// and maximum count). Keeps its context alive; immutable once made: any thread may record it.
+typedef struct VkalgoHistogramPlan VkalgoHistogramPlan;
 
 // A merge plan (tuning and scratch size fixed for one context; keeps the context alive).
 //
@@ -1234,6 +1244,32 @@ typedef struct VkalgoMultisplitArgs {
   uint32_t params[4];
 } VkalgoMultisplitArgs;
 
+// The buffers of one recorded histogram.
+typedef struct VkalgoHistogramArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // Input keys (offset a multiple of the key size). IDS reads no key: any range, or
+  // VK_NULL_HANDLE.
+  struct VkalgoBufferRange keys;
+  // SPLITTERS: bucket_count - 1 keys (VK_NULL_HANDLE for one bucket or another function).
+  struct VkalgoBufferRange splitters;
+  // IDS: one u32 per element (else VK_NULL_HANDLE).
+  struct VkalgoBufferRange bucket_ids;
+  // bucket_count u32 counts receiving the histogram; left untouched when a bucket id is out
+  // of range.
+  struct VkalgoBufferRange counts;
+  // Scratch as `vkalgo_histogram_plan_memory_requirements` reports; its u32 at byte 0 is
+  // the status word (VKALGO_MULTISPLIT_STATUS_BAD_BUCKET: an id was >= bucket_count).
+  struct VkalgoBufferRange scratch;
+  // Element count when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count: a u32 at `count_buffer.offset`, read on the GPU (clamped to the plan's
+  // max_count). VK_NULL_HANDLE: use `count`.
+  struct VkalgoBufferRange count_buffer;
+  // GLSL: vkalgo_params of this call.
+  uint32_t params[4];
+} VkalgoHistogramArgs;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -2122,6 +2158,48 @@ VkalgoResult vkalgo_multisplit_plan_memory_requirements(const struct VkalgoMulti
 VkalgoResult vkalgo_multisplit_record(const struct VkalgoMultisplitPlan *plan,
                                       VkCommandBuffer command_buffer,
                                       const struct VkalgoMultisplitArgs *args);
+
+// counts[b] = keys in bucket b < bucket_count, with the multisplit's bucket functions (the
+// same VkalgoMultisplitDesc; value_type, path and max_count ignored), on the GPU (blocking).
+// `counts` receives bucket_count u64 counts. SPLITTERS read desc->splitters (bucket_count - 1
+// keys, non-decreasing), IDS desc->bucket_ids (`count` u32, 4-byte aligned). Errors (nothing
+// written): NULL keys with count > 0, NULL counts, an unknown key type or bucket function, a
+// count over VKALGO_HISTOGRAM_MAX_COUNT, a bucket id >= bucket_count (IDS, GLSL), unsorted
+// splitters (INVALID_ARGUMENT); a GLSL source that does not compile (COMPILE).
+VkalgoResult vkalgo_histogram_host(struct VkalgoContext *ctx,
+                                   const struct VkalgoMultisplitDesc *desc,
+                                   const void *keys,
+                                   size_t count,
+                                   uint64_t *counts);
+
+// Plans a histogram of up to `max_count` keys (at most VKALGO_HISTOGRAM_MAX_COUNT) on the
+// multisplit desc `desc` (its splitters, bucket_ids, value_type, path and max_count are not
+// used; a GLSL source is compiled now, or found in the cache). `*out` is set only on success;
+// destroy it with `vkalgo_histogram_plan_destroy`.
+VkalgoResult vkalgo_histogram_plan_create(struct VkalgoContext *ctx,
+                                          const struct VkalgoMultisplitDesc *desc,
+                                          uint64_t max_count,
+                                          struct VkalgoHistogramPlan **out);
+
+// Destroys a histogram plan (NULL: no-op).
+void vkalgo_histogram_plan_destroy(struct VkalgoHistogramPlan *plan);
+
+// The scratch memory (it holds the status word at byte 0) each `vkalgo_histogram_record` of
+// this plan needs.
+VkalgoResult vkalgo_histogram_plan_memory_requirements(const struct VkalgoHistogramPlan *plan,
+                                                       struct VkalgoMemoryRequirements *out);
+
+// Records the histogram into the caller's command buffer (on the plan's context, which the
+// plan keeps alive): a fill of the scratch (TRANSFER), a barrier, the count, a barrier, the
+// finish. Synchronization: writes to the inputs and count buffer must be visible to
+// COMPUTE_SHADER reads; earlier uses of the counts and scratch must be complete before
+// COMPUTE_SHADER and TRANSFER; afterwards the counts and the status word are written by
+// COMPUTE_SHADER (SHADER_WRITE). A bucket id >= bucket_count sets
+// VKALGO_MULTISPLIT_STATUS_BAD_BUCKET in the status word, and then the counts are not
+// written. Nothing is recorded on error.
+VkalgoResult vkalgo_histogram_record(const struct VkalgoHistogramPlan *plan,
+                                     VkCommandBuffer command_buffer,
+                                     const struct VkalgoHistogramArgs *args);
 
 #ifdef __cplusplus
 }  // extern "C"

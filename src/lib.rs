@@ -59,6 +59,7 @@ mod bench;
 pub mod core;
 mod error;
 pub mod hash;
+pub mod histogram;
 pub mod merge;
 pub mod reduce;
 pub mod scan;
@@ -87,6 +88,7 @@ pub use hash::{
     HashMultimap, HashMultimapCountArgs, HashMultimapInsertArgs, HashMultimapOffsets,
     HashMultimapRetrieveArgs, HashMultimapTags,
 };
+pub use histogram::{HistogramArgs, HistogramDesc, HistogramPlan, HistogramTuning};
 pub use merge::{
     MergeArgs, MergeDesc, MergeOptions, MergePath, MergePlan, MergeSortArgs, MergeSortDesc, MergeSortPlan,
     MergeTuning, SegmentedMergeArgs, SetOpArgs, SetOpDesc, SetOpPath, SetOpPlan,
@@ -121,6 +123,7 @@ mod push_constant_tests {
             .chain(crate::merge::push_layouts())
             .chain(crate::set::push_layouts())
             .chain(crate::reduce::push_layouts())
+            .chain(crate::histogram::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {
             let glsl: Vec<(String, u32)> = shader

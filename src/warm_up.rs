@@ -32,11 +32,14 @@ pub enum Algorithm {
     Sets = 64,
     /// Reduces of every key type and operation.
     Reduce = 128,
+    /// Histograms of every key type with the built-in bucket functions (BITS, SPLITTERS and
+    /// IDS; a GLSL one is compiled for its plan), shared and global counts.
+    Histogram = 256,
 }
 
 impl Algorithm {
     /// Every algorithm warm-up knows.
-    pub const ALL: [Algorithm; 8] = [
+    pub const ALL: [Algorithm; 9] = [
         Algorithm::Scan,
         Algorithm::Sort,
         Algorithm::HashMap,
@@ -45,6 +48,7 @@ impl Algorithm {
         Algorithm::SetOps,
         Algorithm::Sets,
         Algorithm::Reduce,
+        Algorithm::Histogram,
     ];
 }
 
@@ -60,6 +64,21 @@ fn skip_unsupported<T>(made: Result<T>) -> Result<()> {
 }
 
 impl Context {
+    /// The histogram's pipelines: every key type and built-in bucket function, with counts
+    /// in shared memory (256 buckets) and global (the most buckets).
+    fn warm_up_histograms(&self) -> Result<()> {
+        use crate::split::{BucketFn, MAX_BUCKETS};
+        for k in KeyType::ALL {
+            for f in [BucketFn::Bits, BucketFn::Splitters, BucketFn::Ids] {
+                for m in [256, MAX_BUCKETS] {
+                    let desc = crate::HistogramDesc::new(k, m, f, PLAN_COUNT);
+                    skip_unsupported(self.histogram_plan(&desc))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Creates the pipelines of `algorithms` now (through the context's pipeline cache), for
     /// every key and value type at the default tuning, so that later plans and objects of
     /// them find their pipelines made. Multisplit plans are left out: their pipelines depend
@@ -118,6 +137,7 @@ impl Context {
                         }
                     }
                 }
+                Algorithm::Histogram => self.warm_up_histograms()?,
             }
         }
         Ok(())

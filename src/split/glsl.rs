@@ -41,12 +41,15 @@ pub(super) enum Pass {
     Onesweep,
     /// glsl/split/bucket_starts.comp (the two-pass Onesweep split's offsets; keys only)
     BucketStarts,
+    /// glsl/histogram/histogram.comp (the histogram's count, on the multisplit's bucket
+    /// functions; keys only)
+    KeyHistogram,
 }
 
 impl Pass {
     /// Every pass.
     #[cfg(test)]
-    const ALL: [Pass; 8] = [
+    const ALL: [Pass; 9] = [
         Pass::Histogram,
         Pass::Scatter,
         Pass::Small,
@@ -55,6 +58,7 @@ impl Pass {
         Pass::OnesweepHistogram,
         Pass::Onesweep,
         Pass::BucketStarts,
+        Pass::KeyHistogram,
     ];
 
     /// The pass's name (in its shader's name) and its source's path (relative to glsl/, an
@@ -69,6 +73,7 @@ impl Pass {
             Pass::OnesweepHistogram => ("onesweep_histogram", "sort/histogram.comp"),
             Pass::Onesweep => ("onesweep", "sort/onesweep.comp"),
             Pass::BucketStarts => ("bucket_starts", "split/bucket_starts.comp"),
+            Pass::KeyHistogram => ("key_histogram", "histogram/histogram.comp"),
         }
     }
 
@@ -77,9 +82,9 @@ impl Pass {
         matches!(self, Pass::OnesweepHistogram | Pass::Onesweep)
     }
 
-    /// The built-in permutations' kernel of this pass.
-    pub(super) fn kernel(self) -> SplitKernel {
-        match self {
+    /// The built-in permutations' kernel of this pass (`None`: not a multisplit kernel).
+    pub(super) fn kernel(self) -> Option<SplitKernel> {
+        Some(match self {
             Pass::Histogram => SplitKernel::Histogram,
             Pass::Scatter => SplitKernel::Scatter,
             Pass::Small => SplitKernel::Small,
@@ -88,14 +93,19 @@ impl Pass {
             Pass::OnesweepHistogram => SplitKernel::OnesweepHistogram,
             Pass::Onesweep => SplitKernel::Onesweep,
             Pass::BucketStarts => SplitKernel::BucketStarts,
-        }
+            Pass::KeyHistogram => return None,
+        })
     }
 
     /// Whether the pass moves values (else it is compiled once for keys only).
     pub(super) fn moves_values(self) -> bool {
         !matches!(
             self,
-            Pass::Histogram | Pass::TileCount | Pass::OnesweepHistogram | Pass::BucketStarts
+            Pass::Histogram
+                | Pass::TileCount
+                | Pass::OnesweepHistogram
+                | Pass::BucketStarts
+                | Pass::KeyHistogram
         )
     }
 }

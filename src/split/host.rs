@@ -62,7 +62,8 @@ pub struct HostBucketing<'a> {
 }
 
 impl<'a, K: SortKey> Bucketing<'a, K> {
-    fn to_host(self) -> Result<HostBucketing<'a>> {
+    /// The bucketing with its data as bytes (the multisplit's and the histogram's host calls).
+    pub(crate) fn to_host(self) -> Result<HostBucketing<'a>> {
         let none = HostBucketing {
             bucket_fn: BucketFn::Bits,
             bucket_count: 0,
@@ -382,7 +383,7 @@ fn check_status(status: u32, m: u32) -> Result<()> {
 }
 
 /// Refuses splitters that are not non-decreasing in the sort's key order.
-fn check_sorted(key_type: KeyType, splitters: &[u8]) -> Result<()> {
+pub(crate) fn check_sorted(key_type: KeyType, splitters: &[u8]) -> Result<()> {
     fn sorted<K: SortKey>(bytes: &[u8]) -> bool {
         let keys: Vec<K> = bytes
             .chunks_exact(std::mem::size_of::<K>())

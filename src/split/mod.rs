@@ -180,6 +180,7 @@ pub use desc::{
     STATUS_INCONSISTENT, STATUS_OFFSET,
 };
 pub use glsl::glsl_compilations;
+pub(crate) use host::check_sorted;
 pub use host::{Bucketing, HostBucketing};
 pub use plan::SplitPlan;
 
@@ -189,6 +190,16 @@ use crate::sort::ValueType;
 use crate::{error::Error, sort::KeyType};
 use plan::*;
 pub(crate) use record::SplitPush;
+
+/// The histogram's counting pass (glsl/histogram/histogram.comp) with the GLSL bucket function
+/// `source` for `key_type` keys, compiled through the multisplit's run-time path and cache
+/// (`glsl.rs`): the hook the histogram room counts GLSL buckets with.
+pub(crate) fn histogram_glsl_shader(
+    source: &str,
+    key_type: crate::sort::KeyType,
+) -> crate::error::Result<&'static ShaderSource> {
+    glsl::compile(source, key_type, ValueType::None, glsl::Pass::KeyHistogram)
+}
 
 /// Every multisplit shader with its push-constant layout (checked against the SPIR-V by a
 /// test).

@@ -304,29 +304,50 @@ impl Context {
                 desc.tile_items
             )));
         }
-        let width = desc.key_type.bits();
-        match desc.bucket_fn {
+        self.check_bucket_fn(
+            "multisplit",
+            desc.key_type,
+            m,
+            desc.bucket_fn,
+            desc.bit_offset,
+            desc.glsl.is_some(),
+        )
+    }
+
+    /// Checks a bucket function of `m` buckets on `key_type` keys against its own rules and the
+    /// device (`what` names the caller in messages): the multisplit's and the histogram's
+    /// check.
+    pub(crate) fn check_bucket_fn(
+        &self,
+        what: &str,
+        key_type: KeyType,
+        m: u32,
+        bucket_fn: BucketFn,
+        bit_offset: u32,
+        has_glsl: bool,
+    ) -> Result<()> {
+        let width = key_type.bits();
+        match bucket_fn {
             BucketFn::Bits => {
                 if !m.is_power_of_two() {
                     return Err(Error::invalid(format!(
-                        "multisplit: BITS needs a power-of-two bucket_count, not {m}"
+                        "{what}: BITS needs a power-of-two bucket_count, not {m}"
                     )));
                 }
-                if desc.bit_offset >= width {
+                if bit_offset >= width {
                     return Err(Error::invalid(format!(
-                        "multisplit: bit_offset {} is not below the key's {width} bits",
-                        desc.bit_offset
+                        "{what}: bit_offset {bit_offset} is not below the key's {width} bits"
                     )));
                 }
             }
-            BucketFn::Glsl if desc.glsl.is_none() => {
-                return Err(Error::invalid("multisplit: GLSL needs a source text"));
+            BucketFn::Glsl if !has_glsl => {
+                return Err(Error::invalid(format!("{what}: GLSL needs a source text")));
             }
             _ => {}
         }
-        if desc.bucket_fn == BucketFn::Glsl && desc.key_type == KeyType::F64 && !self.supports_float64() {
+        if bucket_fn == BucketFn::Glsl && key_type == KeyType::F64 && !self.supports_float64() {
             return Err(Error::unsupported(format!(
-                "multisplit: GLSL bucket functions of double keys need shaderFloat64, which {} lacks",
+                "{what}: GLSL bucket functions of double keys need shaderFloat64, which {} lacks",
                 self.profile.device_name
             )));
         }
@@ -382,7 +403,10 @@ impl Context {
             let source = desc.glsl.as_deref().unwrap_or_default();
             return glsl::compile(source, desc.key_type, desc.value_type, pass);
         }
-        builtin_shader(desc, pass.kernel(), pass.moves_values())
+        let kernel = pass
+            .kernel()
+            .ok_or_else(|| Error::Internal(format!("multisplit: {pass:?} is no multisplit pass")))?;
+        builtin_shader(desc, kernel, pass.moves_values())
     }
 }
 

@@ -181,6 +181,11 @@ pub static SPLIT: Family = Family {
     doc: "The multisplit's built-in permutation of `kernel`, where one exists.",
     axes: &[&SPLIT_KERNEL, &KEY_BITS, &VALUE_WORDS, &BUCKET_FN],
 };
+pub static HISTOGRAM: Family = Family {
+    function: "histogram",
+    doc: "The histogram's counting kernel for a built-in `bucket_fn` and `key` width.",
+    axes: &[&BUCKET_FN, &KEY_BITS],
+};
 pub static MERGE: Family = Family {
     function: "merge",
     doc: "The merge family's permutation of `kernel` for `key` and `values`, where one exists.",
@@ -407,6 +412,31 @@ fn reduce_permutations() -> Vec<Permutation> {
             &[("KEY_BITS", "64"), ("FLOAT64_SUM", "1")],
         ),
     ]
+}
+
+/// The histogram (src/histogram): its kernel per key width and built-in bucket function (GLSL
+/// bucket functions compile at run time from the same source, src/split/glsl.rs).
+fn histogram_permutations() -> Vec<Permutation> {
+    let mut table = Vec::new();
+    for key_bits in [32, 64] {
+        for (fn_code, fn_name, fn_variant) in [
+            (0, "bits", "Bits"),
+            (1, "splitters", "Splitters"),
+            (2, "ids", "Ids"),
+        ] {
+            table.push(member(
+                &HISTOGRAM,
+                &[fn_variant, &format!("K{key_bits}")],
+                format!("histogram_k{key_bits}_{fn_name}"),
+                "histogram/histogram.comp",
+                vec![
+                    ("KEY_BITS", key_bits.to_string()),
+                    ("BUCKET_FN", fn_code.to_string()),
+                ],
+            ));
+        }
+    }
+    table
 }
 
 /// Sets of u32 (src/set): one permutation per pass.
@@ -697,7 +727,7 @@ fn merge_permutations() -> Vec<Permutation> {
 }
 
 /// Every family, in the order the generated lookups are written.
-pub const FAMILIES: &[&Family] = &[&SORT, &SPLIT, &MERGE, &HASH];
+pub const FAMILIES: &[&Family] = &[&SORT, &SPLIT, &MERGE, &HASH, &HISTOGRAM];
 
 /// Every permutation, in the order of the generated table (the pack's order).
 pub fn all() -> Vec<Permutation> {
@@ -709,5 +739,6 @@ pub fn all() -> Vec<Permutation> {
     all.extend(split_permutations());
     all.extend(merge_permutations());
     all.extend(multimap_permutations());
+    all.extend(histogram_permutations());
     all
 }

@@ -13,6 +13,7 @@
 
 mod cache;
 mod hash;
+mod histogram;
 mod memory;
 mod merge;
 mod reduce;
@@ -29,6 +30,7 @@ type RunFn = fn(&Context, &[String]) -> Result<()>;
 const ALGORITHMS: &[(&str, RunFn)] = &[
     ("scan", scan::run),
     ("reduce", reduce::run),
+    ("histogram", histogram::run),
     ("sort", sort::run),
     ("hash", hash::run),
     ("merge", merge::run),

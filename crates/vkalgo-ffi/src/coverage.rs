@@ -63,6 +63,23 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
         Ok(&["vkalgo_reduce_plan_memory_requirements"]),
     ),
     ("ReducePlan", "desc", Err("the caller's own desc")),
+    ("HistogramPlan", "record", Ok(&["vkalgo_histogram_record"])),
+    (
+        "HistogramPlan",
+        "memory_requirements",
+        Ok(&["vkalgo_histogram_plan_memory_requirements"]),
+    ),
+    ("HistogramPlan", "desc", Err("the caller's own desc")),
+    (
+        "HistogramPlan",
+        "tuning",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "HistogramPlan",
+        "shared_counts",
+        Err("a tuning query for tests and benchmarks"),
+    ),
     (
         "ReducePlan",
         "tuning",
@@ -538,6 +555,7 @@ mod tests {
             "SortPlan",
             "ScanPlan",
             "ReducePlan",
+            "HistogramPlan",
             "SplitPlan",
             "MergePlan",
             "SetOpPlan",

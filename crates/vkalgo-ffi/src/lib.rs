@@ -18,6 +18,8 @@ pub mod set;
 pub mod set_record;
 pub mod sort;
 pub mod split;
+// (After split: the histogram takes the multisplit's desc, and the header keeps its order.)
+pub mod histogram;
 pub mod types;
 
 mod coverage;
@@ -115,6 +117,7 @@ zeroed_default!(
     scan::VkalgoScanArgs,
     reduce::VkalgoReduceDesc,
     reduce::VkalgoReduceArgs,
+    histogram::VkalgoHistogramArgs,
     set::VkalgoSetDesc,
     set_record::VkalgoSetOpArgs,
     set_record::VkalgoSetCardinalityArgs,
@@ -447,6 +450,8 @@ pub const VKALGO_ALGORITHM_SET_OPS: u32 = 32;
 pub const VKALGO_ALGORITHM_SETS: u32 = 64;
 /// Warm-up mask bit: reduces (every key type and operation).
 pub const VKALGO_ALGORITHM_REDUCE: u32 = 128;
+/// Warm-up mask bit: histograms (every key type and built-in bucket function).
+pub const VKALGO_ALGORITHM_HISTOGRAM: u32 = 256;
 
 /// Creates the pipelines of the algorithms in `algorithms` (a mask of `VKALGO_ALGORITHM_*`)
 /// now, for every key and value type at the default tuning, through the context's pipeline

@@ -100,7 +100,7 @@ pub struct VkalgoMultisplitPlan {
     plan: SplitPlan,
 }
 
-unsafe fn glsl_text<'a>(glsl: *const c_char) -> vkalgo::Result<Option<&'a str>> {
+pub(crate) unsafe fn glsl_text<'a>(glsl: *const c_char) -> vkalgo::Result<Option<&'a str>> {
     if glsl.is_null() {
         return Ok(None);
     }

@@ -4,7 +4,7 @@
 use super::ShaderSource;
 
 /// Identifies the permutation list `spirv.bin` was generated with.
-pub(super) const TABLE_ID: u64 = 0xfab702d88067cc56;
+pub(super) const TABLE_ID: u64 = 0x0d1b9a40896d2a41;
 
 pub(crate) const COPY_U32X4: ShaderSource = ShaderSource::packed("copy_u32x4", 0);
 pub(crate) const FILL_U32: ShaderSource = ShaderSource::packed("fill_u32", 1);
@@ -270,6 +270,12 @@ const MULTIMAP_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("multima
 const MULTIMAP_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b64", 261);
 const MULTIMAP_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b64", 262);
 pub(crate) const MULTIMAP_SIZE: ShaderSource = ShaderSource::packed("multimap_size", 263);
+const HISTOGRAM_K32_BITS: ShaderSource = ShaderSource::packed("histogram_k32_bits", 264);
+const HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("histogram_k32_splitters", 265);
+const HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("histogram_k32_ids", 266);
+const HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("histogram_k64_bits", 267);
+const HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("histogram_k64_splitters", 268);
+const HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("histogram_k64_ids", 269);
 
 /// The radix sort's kernels (glsl/sort/).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -909,6 +915,21 @@ pub(crate) fn hash(op: HashOp, key: KeyBits, value: HashValueBits, cas: HashCas,
     HASH_TABLE[((((op as usize) * 2 + key as usize) * 2 + value as usize) * 2 + cas as usize) * 2 + bucket as usize].as_ref()
 }
 
+/// The histogram family, indexed by [BucketFnKind][KeyBits].
+static HISTOGRAM_TABLE: [Option<ShaderSource>; 6] = [
+    Some(HISTOGRAM_K32_BITS),
+    Some(HISTOGRAM_K64_BITS),
+    Some(HISTOGRAM_K32_SPLITTERS),
+    Some(HISTOGRAM_K64_SPLITTERS),
+    Some(HISTOGRAM_K32_IDS),
+    Some(HISTOGRAM_K64_IDS),
+];
+
+/// The histogram's counting kernel for a built-in `bucket_fn` and `key` width.
+pub(crate) fn histogram(bucket_fn: BucketFnKind, key: KeyBits) -> Option<&'static ShaderSource> {
+    HISTOGRAM_TABLE[(bucket_fn as usize) * 2 + key as usize].as_ref()
+}
+
 /// Every shader of the pack, in pack order.
 pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     COPY_U32X4,
@@ -1175,6 +1196,12 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     MULTIMAP_RETRIEVE_K64V32_B64,
     MULTIMAP_RETRIEVE_K64V64_B64,
     MULTIMAP_SIZE,
+    HISTOGRAM_K32_BITS,
+    HISTOGRAM_K32_SPLITTERS,
+    HISTOGRAM_K32_IDS,
+    HISTOGRAM_K64_BITS,
+    HISTOGRAM_K64_SPLITTERS,
+    HISTOGRAM_K64_IDS,
 ];
 
 /// The push-constant block of each shader, (member name, byte offset) in member order,
@@ -1445,4 +1472,10 @@ pub(super) const PUSH_CONSTANT_MEMBERS: &[&[(&str, u32)]] = &[
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("tags_addr", 64), ("tags_out_addr", 72), ("capacity", 80), ("count", 88), ("max_count", 92), ("num_buckets", 96), ("max_probes", 100), ("flags", 104)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("tags_addr", 64), ("tags_out_addr", 72), ("capacity", 80), ("count", 88), ("max_count", 92), ("num_buckets", 96), ("max_probes", 100), ("flags", 104)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("tags_addr", 64), ("tags_out_addr", 72), ("capacity", 80), ("count", 88), ("max_count", 92), ("num_buckets", 96), ("max_probes", 100), ("flags", 104)],
+    &[("keys", 0), ("counts", 8), ("scratch", 16), ("count_addr", 24), ("aux", 32), ("count", 40), ("max_count", 44), ("bucket_count", 48), ("bit_offset", 52), ("id_bits", 56), ("pass", 60), ("params", 64)],
+    &[("keys", 0), ("counts", 8), ("scratch", 16), ("count_addr", 24), ("aux", 32), ("count", 40), ("max_count", 44), ("bucket_count", 48), ("bit_offset", 52), ("id_bits", 56), ("pass", 60), ("params", 64)],
+    &[("keys", 0), ("counts", 8), ("scratch", 16), ("count_addr", 24), ("aux", 32), ("count", 40), ("max_count", 44), ("bucket_count", 48), ("bit_offset", 52), ("id_bits", 56), ("pass", 60), ("params", 64)],
+    &[("keys", 0), ("counts", 8), ("scratch", 16), ("count_addr", 24), ("aux", 32), ("count", 40), ("max_count", 44), ("bucket_count", 48), ("bit_offset", 52), ("id_bits", 56), ("pass", 60), ("params", 64)],
+    &[("keys", 0), ("counts", 8), ("scratch", 16), ("count_addr", 24), ("aux", 32), ("count", 40), ("max_count", 44), ("bucket_count", 48), ("bit_offset", 52), ("id_bits", 56), ("pass", 60), ("params", 64)],
+    &[("keys", 0), ("counts", 8), ("scratch", 16), ("count_addr", 24), ("aux", 32), ("count", 40), ("max_count", 44), ("bucket_count", 48), ("bit_offset", 52), ("id_bits", 56), ("pass", 60), ("params", 64)],
 ];
