@@ -1761,10 +1761,10 @@ VkalgoResult vkalgo_reduce_plan_memory_requirements(const struct VkalgoReducePla
                                                     struct VkalgoMemoryRequirements *out);
 
 // Records the reduce into the caller's command buffer (on the plan's context, which the plan
-// keeps alive): a fill of the scratch's counter (TRANSFER), a barrier, one dispatch.
+// keeps alive): a compute fill of the scratch's counter, a barrier, one dispatch.
 // Synchronization: writes to the input and count buffer must be visible to COMPUTE_SHADER
-// reads; earlier uses of the result and scratch must be complete before COMPUTE_SHADER and
-// TRANSFER; afterwards the result is written by COMPUTE_SHADER (SHADER_WRITE). Nothing is
+// reads; earlier uses of the result and scratch must be complete before COMPUTE_SHADER;
+// afterwards the result is written by COMPUTE_SHADER (SHADER_WRITE). Nothing is
 // recorded on error.
 VkalgoResult vkalgo_reduce_record(const struct VkalgoReducePlan *plan,
                                   VkCommandBuffer command_buffer,

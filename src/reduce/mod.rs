@@ -29,9 +29,9 @@
 //!
 //! # Synchronization contract (record layer)
 //! The input and an indirect count are read, the result and the scratch written, in the
-//! `COMPUTE_SHADER` stage; the scratch's counter is zeroed with a `vkCmdFillBuffer` (TRANSFER)
-//! first, followed by a barrier. Order your writes of the input before the call, and the
-//! reads of the result after it, with barriers of your own.
+//! `COMPUTE_SHADER` stage; the scratch's counter is zeroed first by a compute dispatch,
+//! followed by a compute-to-compute barrier. Order your writes of the input before the call,
+//! and the reads of the result after it, with barriers of your own.
 
 mod host;
 mod plan;

@@ -169,8 +169,8 @@ impl ReducePlan {
         }
     }
 
-    /// Records the reduce of `args.count` elements of `args.input` into `args.result`: a fill of
-    /// the scratch's counter (TRANSFER), a barrier, and one dispatch (see the module docs for
+    /// Records the reduce of `args.count` elements of `args.input` into `args.result`: a compute
+    /// fill of the scratch's counter, a barrier, and one dispatch (see the module docs for
     /// the synchronization contract). Nothing is recorded on error.
     ///
     /// # Safety
@@ -212,11 +212,12 @@ impl ReducePlan {
             count: direct.unwrap_or(0) as u32,
             max_count: self.desc.max_count as u32,
         };
-        // SAFETY: `cmd` is recording (documented); the ranges were checked above.
+        // SAFETY: `cmd` is recording (documented); the ranges were checked above. The counter is
+        // cleared by a compute fill: with its compute-to-compute barrier it costs less than a
+        // vkCmdFillBuffer and a transfer barrier (docs/tuning/core.md#compute-fill).
         unsafe {
-            ctx.device
-                .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset, 16, 0);
-            ctx.transfer_to_compute(cmd);
+            ctx.record_compute_fill(cmd, &scratch.part(0, 16), 4, 0)?;
+            ctx.compute_to_compute(cmd);
             ctx.dispatch(cmd, kernel, &push, self.groups);
         }
         Ok(())

@@ -143,10 +143,10 @@ pub unsafe extern "C" fn vkalgo_reduce_plan_memory_requirements(
 }
 
 /// Records the reduce into the caller's command buffer (on the plan's context, which the plan
-/// keeps alive): a fill of the scratch's counter (TRANSFER), a barrier, one dispatch.
+/// keeps alive): a compute fill of the scratch's counter, a barrier, one dispatch.
 /// Synchronization: writes to the input and count buffer must be visible to COMPUTE_SHADER
-/// reads; earlier uses of the result and scratch must be complete before COMPUTE_SHADER and
-/// TRANSFER; afterwards the result is written by COMPUTE_SHADER (SHADER_WRITE). Nothing is
+/// reads; earlier uses of the result and scratch must be complete before COMPUTE_SHADER;
+/// afterwards the result is written by COMPUTE_SHADER (SHADER_WRITE). Nothing is
 /// recorded on error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_reduce_record(
