@@ -77,6 +77,24 @@ float time_once(const Gpu& gpu, Work&& work) {
   return ms;
 }
 
+// The median ms of kRepeats timed calls of `work`, after kWarmup untimed ones, each call after
+// `refill(seed)` (outside the timing) with seeds counting up from `seed`: fresh input for every
+// repetition. Returns with the stream synchronized.
+template <class Refill, class Work>
+std::vector<float> time_fresh(const Gpu& gpu, uint32_t seed, Refill&& refill, Work&& work) {
+  for (int i = 0; i < kWarmup; ++i) {
+    refill(seed++);
+    work();
+  }
+  std::vector<float> times;
+  for (int i = 0; i < kRepeats; ++i) {
+    refill(seed++);
+    times.push_back(time_once(gpu, work));
+  }
+  CUDA_CHECK(cudaStreamSynchronize(gpu.stream));
+  return times;
+}
+
 double median(std::vector<float> v) {
   std::sort(v.begin(), v.end());
   const size_t m = v.size() / 2;

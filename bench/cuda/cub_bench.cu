@@ -286,17 +286,7 @@ void bench_sort(const Gpu& gpu, const char* name, int log2n) {
       CUDA_CHECK_LAUNCH();
     }
   };
-  uint32_t seed = 0x50f7U ^ uint32_t(log2n);
-  for (int i = 0; i < kWarmup; ++i) {
-    refill(seed++);
-    sort();
-  }
-  std::vector<float> times;
-  for (int i = 0; i < kRepeats; ++i) {
-    refill(seed++);
-    times.push_back(time_once(gpu, sort));
-  }
-  CUDA_CHECK(cudaStreamSynchronize(gpu.stream));
+  const std::vector<float> times = time_fresh(gpu, 0x50f7U ^ uint32_t(log2n), refill, sort);
   std::vector<K> h_in(n), h_out(n);
   std::vector<uint32_t> h_vals(kPairs ? n : 0);
   CUDA_CHECK(cudaMemcpy(h_in.data(), d_keys_in, n * sizeof(K), cudaMemcpyDeviceToHost));

@@ -96,17 +96,7 @@ void bench_histogram(const Gpu& gpu, const std::string& name, const Case& c, int
     fill_keys<K><<<grid_for(n, gpu.sm_count), kBlock, 0, gpu.stream>>>(d_in, n, seed);
     CUDA_CHECK_LAUNCH();
   };
-  uint32_t seed = 0x4157U ^ uint32_t(log2n);
-  for (int i = 0; i < kWarmup; ++i) {
-    refill(seed++);
-    histogram();
-  }
-  std::vector<float> times;
-  for (int i = 0; i < kRepeats; ++i) {
-    refill(seed++);
-    times.push_back(time_once(gpu, histogram));
-  }
-  CUDA_CHECK(cudaStreamSynchronize(gpu.stream));
+  const std::vector<float> times = time_fresh(gpu, 0x4157U ^ uint32_t(log2n), refill, histogram);
   std::vector<K> h_in(n);
   std::vector<int> got(size_t(c.bins));
   CUDA_CHECK(cudaMemcpy(h_in.data(), d_in, n * sizeof(K), cudaMemcpyDeviceToHost));

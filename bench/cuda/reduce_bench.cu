@@ -91,17 +91,7 @@ void bench_reduce(const Gpu& gpu, const std::string& name, Op op, int log2n) {
     fill_keys<K><<<grid_for(n, gpu.sm_count), kBlock, 0, gpu.stream>>>(d_in, n, seed);
     CUDA_CHECK_LAUNCH();
   };
-  uint32_t seed = 0x7ed0U ^ uint32_t(log2n);
-  for (int i = 0; i < kWarmup; ++i) {
-    refill(seed++);
-    reduce();
-  }
-  std::vector<float> times;
-  for (int i = 0; i < kRepeats; ++i) {
-    refill(seed++);
-    times.push_back(time_once(gpu, reduce));
-  }
-  CUDA_CHECK(cudaStreamSynchronize(gpu.stream));
+  const std::vector<float> times = time_fresh(gpu, 0x7ed0U ^ uint32_t(log2n), refill, reduce);
   std::vector<K> h_in(n);
   K got{};
   CUDA_CHECK(cudaMemcpy(h_in.data(), d_in, n * sizeof(K), cudaMemcpyDeviceToHost));

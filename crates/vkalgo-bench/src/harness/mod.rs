@@ -1,7 +1,8 @@
 //! The benchmark's harness: GPU timestamps ([`Timer`]), the copy-bandwidth yardstick and the
 //! warm-up before every timed measurement ([`Yardstick`]), one timed case ([`Bench`]: the
 //! warm-ups and the timed repetitions as [`Timing`] says, the median every measurement
-//! reports), staging transfers and random data, the fresh-input fill, the one option parser
+//! reports), staging transfers and random data, the fresh-input fill and the one-pass primitives' rows
+//! ([`FreshInput`], [`StreamRow`]), the one option parser
 //! (axes declared as data: [`Axis`], [`Options`]) and the report ([`report`]: Markdown tables,
 //! `RESULT` records, the device page and CSV).
 
@@ -9,6 +10,7 @@ mod args;
 mod case;
 mod fresh;
 pub mod report;
+mod stream;
 mod timer;
 mod transfer;
 mod yardstick;
@@ -17,6 +19,7 @@ pub use args::{axis, flag, sized, Axis, Options};
 pub use case::{pairs, verified, Bench, Timing, Verdicts};
 
 pub use fresh::{mix32, random_values, RandomFill};
+pub use stream::{FreshInput, StreamRow, STREAM_COLUMNS};
 pub use timer::{full_barrier, pass_times, print_pass_times, Timer, MAX_BATCH};
 pub use transfer::{download, random_u32, upload, STAGING_BYTES};
 pub use yardstick::{print_copy_checks, yardstick, Yardstick};

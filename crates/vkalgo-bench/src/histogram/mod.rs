@@ -14,10 +14,9 @@ use vkalgo::{
     Bucketing, Context, ElementCount, GpuBuffer, HistogramArgs, HistogramDesc, HistogramPlan,
     HistogramTuning, KeyType, Result,
 };
-use vkalgo_bench::harness::report::{self, gbs, rate, Table};
+use vkalgo_bench::harness::report::{self, Table};
 use vkalgo_bench::harness::{
-    axis, download, median, random_values, sized, upload, verified, Axis, Bench, Options, RandomFill, Timing,
-    MAX_BATCH,
+    axis, download, sized, upload, Axis, Bench, FreshInput, Options, StreamRow, MAX_BATCH, STREAM_COLUMNS,
 };
 
 const AXES: &[Axis] = &[
@@ -48,12 +47,9 @@ const CASES: &[(&str, KeyType, BucketFn, u32)] = &[
 /// table.
 struct Histogram<'a> {
     b: Bench<'a>,
-    reps: u32,
-    input: GpuBuffer,
+    input: FreshInput<'a>,
     counts: GpuBuffer,
     splitters: GpuBuffer,
-    fill: RandomFill<'a>,
-    batch_seed: u32,
     table: Table,
 }
 
@@ -111,7 +107,7 @@ impl Histogram<'_> {
         }
         let words = n * key_type.bytes() / 4;
         let args = HistogramArgs {
-            keys: self.input.sub_range(0, words * 4),
+            keys: self.input.buffer.sub_range(0, words * 4),
             splitters: (bucket_fn == BucketFn::Splitters)
                 .then(|| self.splitters.sub_range(0, (m as u64 - 1) * 4)),
             bucket_ids: None,
@@ -120,52 +116,24 @@ impl Histogram<'_> {
             count: ElementCount::Direct(n),
             params: [0; 4],
         };
-        let (fill, addr, seed) = (&self.fill, self.input.address(), self.batch_seed);
-        self.batch_seed += 2;
-        let refill = |cmd, timed: bool, rep| {
-            unsafe { fill.record(cmd, addr, words, RandomFill::seed(seed + 1 + timed as u32, rep)) };
-            Ok(())
-        };
-        let timing = Timing::warm_then_warmup(3, self.reps as usize);
-        let ms = median(
-            self.b
-                .time(timing, refill, |cmd, _| unsafe { plan.record(cmd, &args) })?,
-        );
+        let (ms, last) = self
+            .input
+            .time(&self.b, words, |cmd| unsafe { plan.record(cmd, &args) })?;
         let got: Vec<u32> = download(ctx, &self.counts, m as usize)?;
-        let last = random_values(words as usize, RandomFill::seed(seed + 2, self.reps - 1));
         let want = expected(&last, key_type, m);
-        let ok = got.len() == want.len() && got.iter().zip(&want).all(|(&g, &w)| g as u64 == w);
         let t = plan.tuning();
-        let tuning_text = format!("{}x{}", t.workgroup_size, t.items_per_invocation);
-        let bytes = (n * key_type.bytes()) as f64;
-        self.table.row(&[
-            name.to_string(),
-            tuning_text.clone(),
-            format!("2^{log2}"),
-            format!("{ms:.4}"),
-            format!("{:.1}", rate(n, ms)),
-            format!("{:.0}", gbs(bytes, ms)),
-            format!("{:.0}%", 100.0 * gbs(bytes, ms) / self.b.yard.gbs),
-            verified(ok),
-        ]);
-        let variant = if tuning.is_some() {
-            format!("vkalgo_{tuning_text}")
-        } else {
-            "vkalgo".into()
-        };
-        let scratch_bytes = plan.memory_requirements().scratch.size.to_string();
-        report::result(
-            &format!("histogram_{name}"),
-            &variant,
-            n,
+        StreamRow {
+            algo: format!("histogram_{name}"),
+            case: name,
+            tuning: format!("{}x{}", t.workgroup_size, t.items_per_invocation),
+            tuned: tuning.is_some(),
+            log2,
+            bytes: (n * key_type.bytes()) as f64,
             ms,
-            rate(n, ms),
-            &scratch_bytes,
-        );
-        if !ok {
-            eprintln!("histogram {name} 2^{log2}: wrong counts");
-            std::process::exit(1);
+            scratch_bytes: plan.memory_requirements().scratch.size,
+            ok: got.len() == want.len() && got.iter().zip(&want).all(|(&g, &w)| g as u64 == w),
         }
+        .report(&self.table, &self.b);
         Ok(())
     }
 }
@@ -190,16 +158,14 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let largest = 1u64 << sizes.iter().copied().max().unwrap_or(20);
     let wide = cases.iter().any(|c| c.1.bytes() == 8);
     let most_buckets = cases.iter().map(|c| c.3 as u64).max().unwrap_or(1);
+    let reps = o.get("reps", 1usize).clamp(1, MAX_BATCH as usize) as u32;
     let mut histogram = Histogram {
-        reps: o.get("reps", 1usize).clamp(1, MAX_BATCH as usize) as u32,
-        input: b.buffer(largest * if wide { 8 } else { 4 }, "bench in")?,
+        input: FreshInput::new(&b, largest * if wide { 8 } else { 4 }, reps)?,
         counts: b.buffer(most_buckets * 4, "bench counts")?,
         splitters: b.buffer(most_buckets * 4, "bench splitters")?,
-        fill: RandomFill::new(ctx)?,
-        batch_seed: 0,
         table: report::table_of(
             "histogram (input: fresh full-range random values written before each repetition; GB/s: bytes read)",
-            "case | tuning | N | ms | G elements/s | GB/s | % of copy | verified",
+            STREAM_COLUMNS,
         ),
         b,
     };

@@ -10,10 +10,9 @@ use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, ReduceArgs, ReduceDesc, ReduceOp, ReducePlan, ReduceTuning,
     Result, SortKey,
 };
-use vkalgo_bench::harness::report::{self, gbs, rate, Table};
+use vkalgo_bench::harness::report::{self, Table};
 use vkalgo_bench::harness::{
-    axis, download, median, random_values, sized, verified, Axis, Bench, Options, RandomFill, Timing,
-    MAX_BATCH,
+    axis, download, sized, Axis, Bench, FreshInput, Options, StreamRow, MAX_BATCH, STREAM_COLUMNS,
 };
 
 const AXES: &[Axis] = &[
@@ -43,14 +42,12 @@ const CASES: &[(&str, KeyType, ReduceOp)] = &[
     ("max_i32", KeyType::I32, ReduceOp::Max),
 ];
 
-/// The reduce benchmark's run: buffers allocated once at the largest size, the fill, the table.
+/// The reduce benchmark's run: the fresh input (sized for the largest case), the result, the
+/// table.
 struct Reduce<'a> {
     b: Bench<'a>,
-    reps: u32,
-    input: GpuBuffer,
+    input: FreshInput<'a>,
     result: GpuBuffer,
-    fill: RandomFill<'a>,
-    batch_seed: u32,
     table: Table,
 }
 
@@ -92,66 +89,37 @@ impl Reduce<'_> {
         let Some(plan): Option<ReducePlan> = self.table.or_skip(ctx.reduce_plan(&desc), &cells) else {
             return Ok(());
         };
-        let scratch = self
-            .b
-            .buffer(plan.memory_requirements().scratch.size, "bench scratch")?;
+        let scratch_bytes = plan.memory_requirements().scratch.size;
+        let scratch = self.b.buffer(scratch_bytes, "bench scratch")?;
         let words = n * key_type.bytes() / 4;
         let args = ReduceArgs {
-            input: self.input.sub_range(0, words * 4),
+            input: self.input.buffer.sub_range(0, words * 4),
             result: self.result.sub_range(0, 8),
             scratch: scratch.range(),
             count: ElementCount::Direct(n),
         };
-        let (fill, addr, seed) = (&self.fill, self.input.address(), self.batch_seed);
-        self.batch_seed += 2;
-        let refill = |cmd, timed: bool, rep| {
-            unsafe { fill.record(cmd, addr, words, RandomFill::seed(seed + 1 + timed as u32, rep)) };
-            Ok(())
-        };
-        let timing = Timing::warm_then_warmup(3, self.reps as usize);
-        let ms = median(
-            self.b
-                .time(timing, refill, |cmd, _| unsafe { plan.record(cmd, &args) })?,
-        );
+        let (ms, last) = self
+            .input
+            .time(&self.b, words, |cmd| unsafe { plan.record(cmd, &args) })?;
         let got: Vec<u64> = download(ctx, &self.result, 1)?;
-        let last = random_values(words as usize, RandomFill::seed(seed + 2, self.reps - 1));
         let mask = if key_type.bytes() == 8 {
             u64::MAX
         } else {
             u64::from(u32::MAX)
         };
-        let ok = got[0] & mask == expected(&last, key_type, op);
         let t = plan.tuning();
-        let tuning_text = format!("{}x{}", t.workgroup_size, t.items_per_invocation);
-        let bytes = (n * key_type.bytes()) as f64;
-        self.table.row(&[
-            name.to_string(),
-            tuning_text.clone(),
-            format!("2^{log2}"),
-            format!("{ms:.4}"),
-            format!("{:.1}", rate(n, ms)),
-            format!("{:.0}", gbs(bytes, ms)),
-            format!("{:.0}%", 100.0 * gbs(bytes, ms) / self.b.yard.gbs),
-            verified(ok),
-        ]);
-        let variant = if tuning.is_some() {
-            format!("vkalgo_{tuning_text}")
-        } else {
-            "vkalgo".into()
-        };
-        let scratch_bytes = plan.memory_requirements().scratch.size.to_string();
-        report::result(
-            &format!("reduce_{name}"),
-            &variant,
-            n,
+        StreamRow {
+            algo: format!("reduce_{name}"),
+            case: name,
+            tuning: format!("{}x{}", t.workgroup_size, t.items_per_invocation),
+            tuned: tuning.is_some(),
+            log2,
+            bytes: (n * key_type.bytes()) as f64,
             ms,
-            rate(n, ms),
-            &scratch_bytes,
-        );
-        if !ok {
-            eprintln!("MISMATCH: reduce_{name} {tuning_text} n={n}");
-            std::process::exit(1);
+            scratch_bytes,
+            ok: got[0] & mask == expected(&last, key_type, op),
         }
+        .report(&self.table, &self.b);
         Ok(())
     }
 }
@@ -175,15 +143,13 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let b = Bench::new(ctx)?;
     let largest = 1u64 << sizes.iter().copied().max().unwrap_or(20);
     let wide = cases.iter().any(|c| c.1.bytes() == 8);
+    let reps = o.get("reps", 1usize).clamp(1, MAX_BATCH as usize) as u32;
     let mut reduce = Reduce {
-        reps: o.get("reps", 1usize).clamp(1, MAX_BATCH as usize) as u32,
-        input: b.buffer(largest * if wide { 8 } else { 4 }, "bench in")?,
+        input: FreshInput::new(&b, largest * if wide { 8 } else { 4 }, reps)?,
         result: b.buffer(16, "bench result")?,
-        fill: RandomFill::new(ctx)?,
-        batch_seed: 0,
         table: report::table_of(
             "reduce (input: fresh full-range random values written before each repetition; GB/s: bytes read)",
-            "case | tuning | N | ms | G elements/s | GB/s | % of copy | verified",
+            STREAM_COLUMNS,
         ),
         b,
     };
