@@ -32,11 +32,14 @@ pub enum Algorithm {
     Sets = 64,
     /// Reduces of every key type and operation.
     Reduce = 128,
+    /// Selects of every key and value type, flagged and unique (GLSL predicates compile with
+    /// their plans).
+    Select = 256,
 }
 
 impl Algorithm {
     /// Every algorithm warm-up knows.
-    pub const ALL: [Algorithm; 8] = [
+    pub const ALL: [Algorithm; 9] = [
         Algorithm::Scan,
         Algorithm::Sort,
         Algorithm::HashMap,
@@ -45,6 +48,7 @@ impl Algorithm {
         Algorithm::SetOps,
         Algorithm::Sets,
         Algorithm::Reduce,
+        Algorithm::Select,
     ];
 }
 
@@ -115,6 +119,16 @@ impl Context {
                     for k in KeyType::ALL {
                         for op in crate::ReduceOp::ALL {
                             skip_unsupported(self.reduce_plan(&crate::ReduceDesc::new(k, op, PLAN_COUNT)))?;
+                        }
+                    }
+                }
+                Algorithm::Select => {
+                    for k in KeyType::ALL {
+                        for v in ValueType::ALL {
+                            for mode in [crate::SelectMode::Flagged, crate::SelectMode::Unique] {
+                                let desc = crate::SelectDesc::new(k, v, mode, PLAN_COUNT);
+                                skip_unsupported(self.select_plan(&desc))?;
+                            }
                         }
                     }
                 }

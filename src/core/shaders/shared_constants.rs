@@ -77,6 +77,7 @@ fn headers() -> Vec<&'static GeneratedHeader> {
         &crate::set::shared_constants::SET,
         &crate::hash::shared_constants::HASH,
         &crate::reduce::shared_constants::REDUCE,
+        &crate::select::shared_constants::SELECT,
     ]
 }
 

@@ -4,7 +4,7 @@
 use super::ShaderSource;
 
 /// Identifies the permutation list `spirv.bin` was generated with.
-pub(super) const TABLE_ID: u64 = 0xc39dba63b58c1f2c;
+pub(super) const TABLE_ID: u64 = 0xb6ceca938fb9196d;
 
 pub(crate) const COPY_U32X4: ShaderSource = ShaderSource::packed("copy_u32x4", 0);
 pub(crate) const FILL_U32: ShaderSource = ShaderSource::packed("fill_u32", 1);
@@ -266,6 +266,20 @@ const MULTIMAP_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("multima
 const MULTIMAP_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b64", 257);
 const MULTIMAP_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b64", 258);
 pub(crate) const MULTIMAP_SIZE: ShaderSource = ShaderSource::packed("multimap_size", 259);
+const SELECT_COUNT_K32: ShaderSource = ShaderSource::packed("select_count_k32", 260);
+const SELECT_SCATTER_K32_V0: ShaderSource = ShaderSource::packed("select_scatter_k32_v0", 261);
+const SELECT_LOOKBACK_K32_V0: ShaderSource = ShaderSource::packed("select_lookback_k32_v0", 262);
+const SELECT_SCATTER_K32_V1: ShaderSource = ShaderSource::packed("select_scatter_k32_v1", 263);
+const SELECT_LOOKBACK_K32_V1: ShaderSource = ShaderSource::packed("select_lookback_k32_v1", 264);
+const SELECT_SCATTER_K32_V2: ShaderSource = ShaderSource::packed("select_scatter_k32_v2", 265);
+const SELECT_LOOKBACK_K32_V2: ShaderSource = ShaderSource::packed("select_lookback_k32_v2", 266);
+const SELECT_COUNT_K64: ShaderSource = ShaderSource::packed("select_count_k64", 267);
+const SELECT_SCATTER_K64_V0: ShaderSource = ShaderSource::packed("select_scatter_k64_v0", 268);
+const SELECT_LOOKBACK_K64_V0: ShaderSource = ShaderSource::packed("select_lookback_k64_v0", 269);
+const SELECT_SCATTER_K64_V1: ShaderSource = ShaderSource::packed("select_scatter_k64_v1", 270);
+const SELECT_LOOKBACK_K64_V1: ShaderSource = ShaderSource::packed("select_lookback_k64_v1", 271);
+const SELECT_SCATTER_K64_V2: ShaderSource = ShaderSource::packed("select_scatter_k64_v2", 272);
+const SELECT_LOOKBACK_K64_V2: ShaderSource = ShaderSource::packed("select_lookback_k64_v2", 273);
 
 /// The radix sort's kernels (glsl/sort/).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -417,6 +431,17 @@ pub(crate) enum HashBucketBytes {
     B32,
     /// 64-byte buckets.
     B64,
+}
+
+/// The select's kernels (glsl/select/).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SelectKernel {
+    /// Per-tile counts of kept elements (keys alone).
+    Count,
+    /// The count-scan path's scatter of kept elements.
+    Scatter,
+    /// Select in one pass with decoupled look-back.
+    Lookback,
 }
 
 /// The sort family, indexed by [SortKernel][KeyBits][ValueWords].
@@ -887,6 +912,33 @@ pub(crate) fn hash(op: HashOp, key: KeyBits, value: HashValueBits, cas: HashCas,
     HASH_TABLE[((((op as usize) * 2 + key as usize) * 2 + value as usize) * 2 + cas as usize) * 2 + bucket as usize].as_ref()
 }
 
+/// The select family, indexed by [SelectKernel][KeyBits][ValueWords].
+static SELECT_TABLE: [Option<ShaderSource>; 18] = [
+    Some(SELECT_COUNT_K32),
+    None,
+    None,
+    Some(SELECT_COUNT_K64),
+    None,
+    None,
+    Some(SELECT_SCATTER_K32_V0),
+    Some(SELECT_SCATTER_K32_V1),
+    Some(SELECT_SCATTER_K32_V2),
+    Some(SELECT_SCATTER_K64_V0),
+    Some(SELECT_SCATTER_K64_V1),
+    Some(SELECT_SCATTER_K64_V2),
+    Some(SELECT_LOOKBACK_K32_V0),
+    Some(SELECT_LOOKBACK_K32_V1),
+    Some(SELECT_LOOKBACK_K32_V2),
+    Some(SELECT_LOOKBACK_K64_V0),
+    Some(SELECT_LOOKBACK_K64_V1),
+    Some(SELECT_LOOKBACK_K64_V2),
+];
+
+/// The select's permutation of `kernel` for `key` and `values`, where one exists.
+pub(crate) fn select(kernel: SelectKernel, key: KeyBits, values: ValueWords) -> Option<&'static ShaderSource> {
+    SELECT_TABLE[((kernel as usize) * 2 + key as usize) * 3 + values as usize].as_ref()
+}
+
 /// Every shader of the pack, in pack order.
 pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     COPY_U32X4,
@@ -1149,6 +1201,20 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     MULTIMAP_RETRIEVE_K64V32_B64,
     MULTIMAP_RETRIEVE_K64V64_B64,
     MULTIMAP_SIZE,
+    SELECT_COUNT_K32,
+    SELECT_SCATTER_K32_V0,
+    SELECT_LOOKBACK_K32_V0,
+    SELECT_SCATTER_K32_V1,
+    SELECT_LOOKBACK_K32_V1,
+    SELECT_SCATTER_K32_V2,
+    SELECT_LOOKBACK_K32_V2,
+    SELECT_COUNT_K64,
+    SELECT_SCATTER_K64_V0,
+    SELECT_LOOKBACK_K64_V0,
+    SELECT_SCATTER_K64_V1,
+    SELECT_LOOKBACK_K64_V1,
+    SELECT_SCATTER_K64_V2,
+    SELECT_LOOKBACK_K64_V2,
 ];
 
 /// The push-constant block of each shader, (member name, byte offset) in member order,
@@ -1415,4 +1481,18 @@ pub(super) const PUSH_CONSTANT_MEMBERS: &[&[(&str, u32)]] = &[
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("tags_addr", 64), ("tags_out_addr", 72), ("capacity", 80), ("count", 88), ("max_count", 92), ("num_buckets", 96), ("max_probes", 100), ("flags", 104)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("tags_addr", 64), ("tags_out_addr", 72), ("capacity", 80), ("count", 88), ("max_count", 92), ("num_buckets", 96), ("max_probes", 100), ("flags", 104)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("offsets_addr", 32), ("out_addr", 40), ("count_addr", 48), ("failed_addr", 56), ("tags_addr", 64), ("tags_out_addr", 72), ("capacity", 80), ("count", 88), ("max_count", 92), ("num_buckets", 96), ("max_probes", 100), ("flags", 104)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
 ];
