@@ -7,13 +7,12 @@
 
 use vkalgo::reduce::reference;
 use vkalgo::{
-    Context, ElementCount, GpuBuffer, KeyType, ReduceArgs, ReduceDesc, ReduceOp, ReducePlan, ReduceTuning,
-    Result, SortKey,
+    Context, ElementCount, GpuBuffer, KeyType, ReduceArgs, ReduceDesc, ReduceOp, ReducePlan, ReduceTuning, Result,
+    SortKey,
 };
 use vkalgo_bench::harness::report::{self, gbs, rate, Table};
 use vkalgo_bench::harness::{
-    axis, download, median, random_values, sized, verified, Axis, Bench, Options, RandomFill, Timing,
-    MAX_BATCH,
+    axis, download, median, random_values, sized, verified, Axis, Bench, Options, RandomFill, Timing, MAX_BATCH,
 };
 
 const AXES: &[Axis] = &[
@@ -75,14 +74,7 @@ fn expected(words: &[u32], key_type: KeyType, op: ReduceOp) -> u64 {
 impl Reduce<'_> {
     /// One case: plan, scratch, warm-ups and timed repetitions on fresh input, the check of the
     /// last repetition, the row and the `RESULT` record (exits on a wrong result).
-    fn case(
-        &mut self,
-        name: &str,
-        key_type: KeyType,
-        op: ReduceOp,
-        log2: u32,
-        tuning: Option<ReduceTuning>,
-    ) -> Result<()> {
+    fn case(&mut self, name: &str, key_type: KeyType, op: ReduceOp, log2: u32, tuning: Option<ReduceTuning>) -> Result<()> {
         let (ctx, n) = (self.b.ctx, 1u64 << log2);
         let desc = ReduceDesc {
             tuning,
@@ -92,9 +84,7 @@ impl Reduce<'_> {
         let Some(plan): Option<ReducePlan> = self.table.or_skip(ctx.reduce_plan(&desc), &cells) else {
             return Ok(());
         };
-        let scratch = self
-            .b
-            .buffer(plan.memory_requirements().scratch.size, "bench scratch")?;
+        let scratch = self.b.buffer(plan.memory_requirements().scratch.size, "bench scratch")?;
         let words = n * key_type.bytes() / 4;
         let args = ReduceArgs {
             input: self.input.sub_range(0, words * 4),
@@ -109,17 +99,10 @@ impl Reduce<'_> {
             Ok(())
         };
         let timing = Timing::warm_then_warmup(3, self.reps as usize);
-        let ms = median(
-            self.b
-                .time(timing, refill, |cmd, _| unsafe { plan.record(cmd, &args) })?,
-        );
+        let ms = median(self.b.time(timing, refill, |cmd, _| unsafe { plan.record(cmd, &args) })?);
         let got: Vec<u64> = download(ctx, &self.result, 1)?;
         let last = random_values(words as usize, RandomFill::seed(seed + 2, self.reps - 1));
-        let mask = if key_type.bytes() == 8 {
-            u64::MAX
-        } else {
-            u64::from(u32::MAX)
-        };
+        let mask = if key_type.bytes() == 8 { u64::MAX } else { u64::from(u32::MAX) };
         let ok = got[0] & mask == expected(&last, key_type, op);
         let t = plan.tuning();
         let tuning_text = format!("{}x{}", t.workgroup_size, t.items_per_invocation);
@@ -134,20 +117,9 @@ impl Reduce<'_> {
             format!("{:.0}%", 100.0 * gbs(bytes, ms) / self.b.yard.gbs),
             verified(ok),
         ]);
-        let variant = if tuning.is_some() {
-            format!("vkalgo_{tuning_text}")
-        } else {
-            "vkalgo".into()
-        };
+        let variant = if tuning.is_some() { format!("vkalgo_{tuning_text}") } else { "vkalgo".into() };
         let scratch_bytes = plan.memory_requirements().scratch.size.to_string();
-        report::result(
-            &format!("reduce_{name}"),
-            &variant,
-            n,
-            ms,
-            rate(n, ms),
-            &scratch_bytes,
-        );
+        report::result(&format!("reduce_{name}"), &variant, n, ms, rate(n, ms), &scratch_bytes);
         if !ok {
             eprintln!("MISMATCH: reduce_{name} {tuning_text} n={n}");
             std::process::exit(1);
