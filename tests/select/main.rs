@@ -9,9 +9,10 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod host;
-//mod record;
+mod record;
 
 use common::*;
+use vkalgo::ash::vk;
 use vkalgo::select::reference;
 use vkalgo::{
     Context, ElementCount, Error, GpuBuffer, KeyType, MemoryLocation, SelectArgs, SelectDesc, SelectMode,
