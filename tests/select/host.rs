@@ -10,7 +10,7 @@ fn every_mode<K: TestKey, V: TestValue>(ctx: &Context, seed: u64, counts: &[usiz
     for &n in counts {
         let keys: Vec<K> = unique_keys(n, &mut rng);
         let values: Vec<V> = (0..n).map(V::of).collect();
-        let mut check = |selection: &Selection, params: [u32; 4], what: &str| {
+        let check = |selection: &Selection, params: [u32; 4], what: &str| {
             let (want_keys, want_values) = expected::<K, V>(&keys, selection, |k| pred(k, params));
             let got = ctx.select(&keys, selection).unwrap();
             assert_eq!(bits(&got), bits(&want_keys), "{:?} {what} n {n}", K::KEY_TYPE);

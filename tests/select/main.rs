@@ -4,8 +4,8 @@
 //! patterns), counts around the tiles, both paths, the record layer (indirect counts, offsets),
 //! GLSL predicates, bad input, and the C ABI.
 
-//mod bad_input;
-//mod c_abi;
+mod bad_input;
+mod c_abi;
 #[path = "../common/mod.rs"]
 mod common;
 mod host;

@@ -63,6 +63,23 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
         Ok(&["vkalgo_reduce_plan_memory_requirements"]),
     ),
     ("ReducePlan", "desc", Err("the caller's own desc")),
+    ("SelectPlan", "record", Ok(&["vkalgo_select_record"])),
+    (
+        "SelectPlan",
+        "memory_requirements",
+        Ok(&["vkalgo_select_plan_memory_requirements"]),
+    ),
+    ("SelectPlan", "desc", Err("the caller's own desc")),
+    (
+        "SelectPlan",
+        "tuning",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "SelectPlan",
+        "path",
+        Err("a tuning query for tests and benchmarks"),
+    ),
     (
         "ReducePlan",
         "tuning",
@@ -538,6 +555,7 @@ mod tests {
             "SortPlan",
             "ScanPlan",
             "ReducePlan",
+            "SelectPlan",
             "SplitPlan",
             "MergePlan",
             "SetOpPlan",

@@ -14,6 +14,7 @@ pub mod merge;
 pub mod merge_sort;
 pub mod reduce;
 pub mod scan;
+pub mod select;
 pub mod set;
 pub mod set_record;
 pub mod sort;
@@ -115,6 +116,8 @@ zeroed_default!(
     scan::VkalgoScanArgs,
     reduce::VkalgoReduceDesc,
     reduce::VkalgoReduceArgs,
+    select::VkalgoSelectDesc,
+    select::VkalgoSelectArgs,
     set::VkalgoSetDesc,
     set_record::VkalgoSetOpArgs,
     set_record::VkalgoSetCardinalityArgs,
@@ -447,6 +450,8 @@ pub const VKALGO_ALGORITHM_SET_OPS: u32 = 32;
 pub const VKALGO_ALGORITHM_SETS: u32 = 64;
 /// Warm-up mask bit: reduces (every key type and operation).
 pub const VKALGO_ALGORITHM_REDUCE: u32 = 128;
+/// Warm-up mask bit: selects (every key and value type, FLAGGED and UNIQUE).
+pub const VKALGO_ALGORITHM_SELECT: u32 = 256;
 
 /// Creates the pipelines of the algorithms in `algorithms` (a mask of `VKALGO_ALGORITHM_*`)
 /// now, for every key and value type at the default tuning, through the context's pipeline
