@@ -17,6 +17,7 @@ mod memory;
 mod merge;
 mod reduce;
 mod scan;
+mod select;
 mod set;
 mod sort;
 mod split;
@@ -29,6 +30,7 @@ type RunFn = fn(&Context, &[String]) -> Result<()>;
 const ALGORITHMS: &[(&str, RunFn)] = &[
     ("scan", scan::run),
     ("reduce", reduce::run),
+    ("select", select::run),
     ("sort", sort::run),
     ("hash", hash::run),
     ("merge", merge::run),
