@@ -19,6 +19,7 @@ mkdir -p "$out" .cuda
 builds=(
   "cub_bench"
   "reduce_bench"
+  "select_bench"
   "merge_bench -I bench/cuda"
   "hash_bench"
   "multisplit_bench"
