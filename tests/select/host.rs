@@ -24,9 +24,9 @@ fn every_mode<K: TestKey, V: TestValue>(ctx: &Context, seed: u64, counts: &[usiz
             assert_eq!(got_values, want_values, "{:?} {what} values n {n}", K::KEY_TYPE);
         };
         check(&Selection::Unique, [0; 4], "unique");
-        for p in 0..FLAG_PATTERNS.len() {
+        for (p, (name, _)) in FLAG_PATTERNS.iter().enumerate() {
             let flags = flags_for(n, p, &mut rng);
-            check(&Selection::Flagged(&flags), [0; 4], FLAG_PATTERNS[p].0);
+            check(&Selection::Flagged(&flags), [0; 4], name);
         }
         let params = [3, 1, 0, 0];
         check(&Selection::If { glsl, params }, params, "if");

@@ -22,8 +22,11 @@ use vkalgo::{
 /// Counts around the CPU drivers' tile (256 x 4) and a few tiles of it.
 const COUNTS: &[usize] = &[0, 1, 2, 255, 1023, 1024, 1025, 2047, 2048, 2049, 4097, 70_001];
 
+/// A named flag pattern: the flag of element `i` from the generator.
+type FlagPattern = (&'static str, fn(&mut Rng, usize) -> u8);
+
 /// Flag patterns: every flag set (with values other than 1), none, alternating, random, runs.
-const FLAG_PATTERNS: &[(&str, fn(&mut Rng, usize) -> u8)] = &[
+const FLAG_PATTERNS: &[FlagPattern] = &[
     ("all", |_, i| [1, 0x80, 0xFF, 2][i % 4]),
     ("none", |_, _| 0),
     ("alternating", |_, i| (i % 2) as u8),
@@ -72,7 +75,10 @@ impl TestValue for u64 {
 }
 
 /// A GLSL predicate per key type with its Rust equivalent (reading the params).
-fn predicate<K: TestKey>() -> (&'static str, fn(K, [u32; 4]) -> bool) {
+/// A GLSL predicate's source and its Rust equivalent on a key and the params.
+type Predicate<K> = (&'static str, fn(K, [u32; 4]) -> bool);
+
+fn predicate<K: TestKey>() -> Predicate<K> {
     fn raw<K: SortKey>(k: K) -> u64 {
         let mut b = [0u8; 8];
         b[..std::mem::size_of::<K>()].copy_from_slice(bytemuck::bytes_of(&k));
