@@ -85,3 +85,12 @@ fn null_command_buffer() {
     let r = unsafe { plan.record(vkalgo::ash::vk::CommandBuffer::null(), &args) };
     assert!(matches!(r, Err(Error::InvalidArgument(_))));
 }
+
+/// Warm-up makes the select's pipelines for every key and value type (a plan then finds them).
+#[test]
+fn warm_up() {
+    let ctx = context();
+    ctx.warm_up(&[vkalgo::Algorithm::Select]).unwrap();
+    let keys = [2.0f64, 2.0, -1.0];
+    assert_eq!(ctx.select_pairs(&keys, &[1u64, 2, 3], &Selection::Unique).unwrap().1, vec![1, 3]);
+}
