@@ -35,8 +35,9 @@
 //!
 //! # The count kept
 //! `selected_count` receives one u32, the number of elements kept, at the start of its range.
-//! It is the layout of [`ElementCount::Indirect`], so a later plan of this context can take it
-//! as its count, and of the first word of a `VkDispatchIndirectCommand`.
+//! It is the layout of [`ElementCount::Indirect`]: a later plan of this context takes that
+//! range as its count directly (a `VkDispatchIndirectCommand` counts workgroups, so a dispatch
+//! of your own needs that count converted first).
 //!
 //! # Synchronization contract (record layer)
 //! The inputs, the flags and an indirect count are read, the outputs, the count kept and the

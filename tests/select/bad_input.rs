@@ -92,5 +92,10 @@ fn warm_up() {
     let ctx = context();
     ctx.warm_up(&[vkalgo::Algorithm::Select]).unwrap();
     let keys = [2.0f64, 2.0, -1.0];
-    assert_eq!(ctx.select_pairs(&keys, &[1u64, 2, 3], &Selection::Unique).unwrap().1, vec![1, 3]);
+    assert_eq!(
+        ctx.select_pairs(&keys, &[1u64, 2, 3], &Selection::Unique)
+            .unwrap()
+            .1,
+        vec![1, 3]
+    );
 }

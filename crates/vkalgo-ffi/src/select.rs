@@ -15,24 +15,6 @@ pub const VKALGO_SELECT_UNIQUE: u32 = 2;
 /// test).
 pub const VKALGO_SELECT_MAX_COUNT: u64 = 4294967295;
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn constants_match_rust() {
-        assert_eq!(super::VKALGO_SELECT_MAX_COUNT, vkalgo::SELECT_MAX_COUNT);
-        assert_eq!(
-            super::VKALGO_SELECT_IF,
-            vkalgo::SelectMode::If { glsl: String::new() }.code()
-        );
-        assert_eq!(super::VKALGO_SELECT_UNIQUE, vkalgo::SelectMode::Unique.code());
-        assert_eq!(super::VKALGO_SELECT_FLAGGED, vkalgo::SelectMode::Flagged.code());
-        assert_eq!(
-            super::super::VKALGO_ALGORITHM_SELECT,
-            vkalgo::Algorithm::Select as u32
-        );
-    }
-}
-
 /// What to select. `flags` is data of `vkalgo_select_host` (a recorded select takes a buffer);
 /// plans take the rest.
 #[repr(C)]
@@ -278,4 +260,22 @@ pub unsafe extern "C" fn vkalgo_select_record(
         };
         (*plan).plan.record(command_buffer.to_vk(), &args)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn constants_match_rust() {
+        assert_eq!(super::VKALGO_SELECT_MAX_COUNT, vkalgo::SELECT_MAX_COUNT);
+        assert_eq!(
+            super::VKALGO_SELECT_IF,
+            vkalgo::SelectMode::If { glsl: String::new() }.code()
+        );
+        assert_eq!(super::VKALGO_SELECT_UNIQUE, vkalgo::SelectMode::Unique.code());
+        assert_eq!(super::VKALGO_SELECT_FLAGGED, vkalgo::SelectMode::Flagged.code());
+        assert_eq!(
+            super::super::VKALGO_ALGORITHM_SELECT,
+            vkalgo::Algorithm::Select as u32
+        );
+    }
 }
