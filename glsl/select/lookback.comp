@@ -28,7 +28,7 @@ void main() {
     }
     uint64_t status_addr = pc.aux_addr + SELECT_SCRATCH_STATUS;
     uint start = tile * TILE;
-    uint bits = keep_bits(start, g_n - start);
+    uint bits = keep_bits(start, g_n - start, true);
     uint total = tile_ranks(bits);
     if (gl_LocalInvocationIndex == 0u) {
         lookback_publish(status_addr, tile, tile == 0u ? LOOKBACK_INCLUSIVE : LOOKBACK_AGGREGATE, total);

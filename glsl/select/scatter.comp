@@ -16,7 +16,7 @@ void main() {
         return;
     }
     uint start = tile * TILE;
-    uint bits = keep_bits(start, n - start);
+    uint bits = keep_bits(start, n - start, true);
     uint total = tile_ranks(bits);
     uint prefix = U32Ref(u32_addr(pc.aux_addr, tile)).v[0];
     scatter_tile(start, bits, prefix);

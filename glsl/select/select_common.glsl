@@ -86,10 +86,9 @@ uint load_flag(uint i) {
     return (word >> (uint(at & 3ul) * 8u)) & 0xFFu;
 }
 
-// Whether element `i` is kept.
-bool keep_element(uint i) {
+// Whether element `i`, whose key is `key`, is kept.
+bool keep_element(uint i, KEY_T key) {
 #ifdef SELECT_GLSL
-    KEY_T key = load_key(i);
 #if KEY_TYPE_CODE == 0
     return vkalgo_select(uint(key));
 #elif KEY_TYPE_CODE == 1
@@ -107,9 +106,20 @@ bool keep_element(uint i) {
     if (SELECT_MODE == SELECT_MODE_FLAGGED) {
         return load_flag(i) != 0u;
     }
-    return i == 0u || load_key(i - 1u) != load_key(i);
+    return i == 0u || load_key(i - 1u) != key;
 #endif
 }
+
+// Whether the rule reads the keys (FLAGGED reads only flags: its keys are loaded when written).
+#ifdef SELECT_GLSL
+const bool READS_KEYS = true;
+#else
+const bool READS_KEYS = SELECT_MODE != SELECT_MODE_FLAGGED;
+#endif
+
+// The keys of this invocation's elements of the tile being written, where the rule read them
+// (keep_bits with `hold`), so that the scatter need not load them again.
+KEY_T g_keys[ITEMS];
 
 // This invocation's place in a round (subgroup-major).
 uint round_position() {
@@ -117,14 +127,21 @@ uint round_position() {
 }
 
 // The elements of the tile at `start` this invocation keeps, bit r for round r; `valid`
-// elements of the tile exist.
-uint keep_bits(uint start, uint valid) {
+// elements of the tile exist. `hold`: the keys the rule reads stay in g_keys (the tile this
+// workgroup writes; not a predecessor's counted by the look-back's fallback).
+uint keep_bits(uint start, uint valid, bool hold) {
     uint bits = 0u;
     uint pos = round_position();
     for (uint r = 0u; r < ITEMS; ++r) {
         uint offset = r * WG_SIZE + pos;
-        if (offset < valid && keep_element(start + offset)) {
-            bits |= 1u << r;
+        if (offset < valid) {
+            KEY_T key = READS_KEYS ? load_key(start + offset) : KEY_T(0);
+            if (hold) {
+                g_keys[r] = key;
+            }
+            if (keep_element(start + offset, key)) {
+                bits |= 1u << r;
+            }
         }
     }
     return bits;
@@ -134,7 +151,7 @@ uint keep_bits(uint start, uint valid) {
 // pass), `n` elements in all.
 uint tile_thread_count(uint tile, uint n) {
     uint start = tile * TILE;
-    return bitCount(keep_bits(start, n - start));
+    return bitCount(keep_bits(start, n - start, false));
 }
 
 // The kept elements of each (round, subgroup) before the subgroup-local ranks: exclusive
@@ -179,14 +196,16 @@ uint tile_ranks(uint bits) {
     return total;
 }
 
-// Writes the kept elements of the tile at `start` (bits, g_ranks) from output place `base`.
+// Writes the kept elements of the tile at `start` (bits, g_ranks, g_keys) from output place
+// `base`.
 void scatter_tile(uint start, uint bits, uint base) {
     uint pos = round_position();
     for (uint r = 0u; r < ITEMS; ++r) {
         if ((bits & (1u << r)) != 0u) {
             uint i = start + r * WG_SIZE + pos;
             uint to = base + g_ranks[r];
-            SelectKeyRef(pc.keys_out + uint64_t(to) * KEY_BYTES).v[0] = load_key(i);
+            KEY_T key = READS_KEYS ? g_keys[r] : load_key(i);
+            SelectKeyRef(pc.keys_out + uint64_t(to) * KEY_BYTES).v[0] = key;
 #if VALUE_WORDS > 0
             SelectValueRef(pc.values_out + uint64_t(to) * uint64_t(VALUE_WORDS * 4)).v[0] =
                 SelectValueRef(pc.values_in + uint64_t(i) * uint64_t(VALUE_WORDS * 4)).v[0];
