@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every algorithm in one command on the GPU machine: the CUDA baselines (CUB copy, scan,
-# reduce and sort, built with nvcc from bench/cuda/), then `.devbin/vkalgo-bench` with no algorithm named
+# reduce, select and sort, built with nvcc from bench/cuda/), then `.devbin/vkalgo-bench` with no algorithm named
 # (every algorithm and size in ONE process, each timed case after a warm-up, the copy on each
 # algorithm's own buffers beside the yardstick), then the comparison table. Run from the
 # repository root; arguments go to vkalgo-bench (`--markdown $OUT/h200.md --csv $OUT/h200.csv`
@@ -26,6 +26,7 @@ cuda_build cub_bench bench/cuda/cub_bench.cu
 cuda_build merge_bench bench/cuda/merge_bench.cu
 cuda_build reduce_bench bench/cuda/reduce_bench.cu
 cuda_build histogram_bench bench/cuda/histogram_bench.cu
+cuda_build select_bench bench/cuda/select_bench.cu
 
 t0=$SECONDS
 # shellcheck disable=SC2086
@@ -36,6 +37,7 @@ t0=$SECONDS
   for c in even_u32_b256 even_u32_b4096 even_u32_b65536 range_u32_b256 range_u32_b4096 even_u64_b256; do
     /tmp/histogram_bench "$c" $SIZES
   done
+  for c in flagged_u32 if_u32 unique_u32 flagged_u32_pairs unique_u32_pairs; do /tmp/select_bench "$c" $SIZES; done
   for t in $TYPES; do /tmp/cub_bench "sort_$t" $SORT_SIZES; done
   # Merge (CUB DeviceMerge) and set operations (Thrust) at vkalgo-bench merge's default sizes.
   for m in merge_keys merge_pairs; do /tmp/merge_bench "$m" 23 26; done

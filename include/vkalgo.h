@@ -41,6 +41,9 @@
 // Warm-up mask bit: histograms (every key type and built-in bucket function).
 #define VKALGO_ALGORITHM_HISTOGRAM 256
 
+// Warm-up mask bit: selects (every key and value type, FLAGGED and UNIQUE).
+#define VKALGO_ALGORITHM_SELECT 512
+
 // Context flag: the caller enabled VK_EXT_debug_utils (vkalgo names its pipelines).
 #define VKALGO_CONTEXT_DEBUG_UTILS 1
 
@@ -69,6 +72,19 @@
 // (zero it once before the first call; each look-back scan leaves it zeroed and no clear is
 // recorded before it). The scratch must then serve nothing else.
 #define VKALGO_SCAN_FLAG_KEEP_SCRATCH_ZEROED 1
+
+// Select mode: keep element i where `flags[i] != 0`.
+#define VKALGO_SELECT_FLAGGED 0
+
+// Select mode: keep where the GLSL `bool vkalgo_select(T key)` is true.
+#define VKALGO_SELECT_IF 1
+
+// Select mode: keep the first of each run of equal consecutive keys (equal bits).
+#define VKALGO_SELECT_UNIQUE 2
+
+// The most elements one select takes (2^32 - 1; `vkalgo::SELECT_MAX_COUNT`, checked by a
+// test).
+#define VKALGO_SELECT_MAX_COUNT 4294967295
 
 // Bytes of the status a recorded set operation writes (`sizeof(VkalgoSetOpStatus)`: 8
 // uint32_t); its range needs a 4-byte aligned offset.
@@ -348,6 +364,11 @@ typedef struct VkalgoReducePlan VkalgoReducePlan;
 // Keeps its context alive. Immutable once created: any thread may query it or record it,
 // concurrently; destroying it while another thread uses it is the caller's error.
 typedef struct VkalgoScanPlan VkalgoScanPlan;
+
+// A select plan (kernels, path and scratch size fixed for one context, key and value type,
+// mode and maximum count). Keeps its context alive; immutable once made: any thread may
+// record it.
+typedef struct VkalgoSelectPlan VkalgoSelectPlan;
 
 // A set of uint32_t values on the GPU (owns its device memory, keeps its context alive).
 //
@@ -881,6 +902,59 @@ typedef struct VkalgoScanArgs {
   // max_count). VK_NULL_HANDLE: use `count`.
   struct VkalgoBufferRange count_buffer;
 } VkalgoScanArgs;
+
+// What to select. `flags` is data of `vkalgo_select_host` (a recorded select takes a buffer);
+// plans take the rest.
+typedef struct VkalgoSelectDesc {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // A `VKALGO_KEY_*` code: the sort's six key types.
+  uint32_t key_type;
+  // A `VKALGO_VALUE_*` code (`VKALGO_VALUE_NONE`: keys only).
+  uint32_t value_type;
+  // A `VKALGO_SELECT_*` mode.
+  uint32_t mode;
+  // FLAGGED: `count` bytes, one per element (host call).
+  const uint8_t *flags;
+  // IF: NUL-terminated GLSL source defining `bool vkalgo_select(T key)` (T: uint, int,
+  // float, uint64_t, int64_t or double by the key type), which may read
+  // `uvec4 vkalgo_params`; compiled at run time and cached as the multisplit's GLSL (a
+  // compile error is VKALGO_ERROR_COMPILE). It must be pure: it runs more than once per
+  // element.
+  const char *glsl;
+  // IF: vkalgo_params (host call; a recorded select takes them in its args).
+  uint32_t params[4];
+} VkalgoSelectDesc;
+
+// The buffers of one recorded select. Outputs, the count kept and the scratch must overlap no
+// other range of the call.
+typedef struct VkalgoSelectArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // Input keys (offset a multiple of the key size).
+  struct VkalgoBufferRange keys_in;
+  // Input values (VK_NULL_HANDLE exactly when the plan has no value type).
+  struct VkalgoBufferRange values_in;
+  // FLAGGED: one byte per element, offset a multiple of 4, the range at least the count
+  // rounded up to 4 bytes (whole words are read); else VK_NULL_HANDLE.
+  struct VkalgoBufferRange flags;
+  // Output keys: room for the count; the kept ones come first, in order.
+  struct VkalgoBufferRange keys_out;
+  // Output values (VK_NULL_HANDLE exactly when `values_in` is).
+  struct VkalgoBufferRange values_out;
+  // One u32 receiving the number kept (offset a multiple of 4): usable as the
+  // `count_buffer` of a later record call.
+  struct VkalgoBufferRange selected_count;
+  // Scratch memory as `vkalgo_select_plan_memory_requirements` reports.
+  struct VkalgoBufferRange scratch;
+  // Element count when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count: a u32 at `count_buffer.offset`, read on the GPU (clamped to the plan's
+  // max_count). VK_NULL_HANDLE: use `count`.
+  struct VkalgoBufferRange count_buffer;
+  // IF: vkalgo_params of this call.
+  uint32_t params[4];
+} VkalgoSelectArgs;
 
 // What set to create: the blocks of its pools. A bitmap block (8 KiB) holds one chunk of more
 // than 4096 values; array blocks (192 bytes) hold 1 to 23 per chunk of up to 4096 values.
@@ -1807,6 +1881,51 @@ uint64_t vkalgo_scan_plan_small_limit(const struct VkalgoScanPlan *plan);
 VkalgoResult vkalgo_scan_record(const struct VkalgoScanPlan *plan,
                                 VkCommandBuffer command_buffer,
                                 const struct VkalgoScanArgs *args);
+
+// Selects from `keys_in[0..count)` (and `values_in`) on the GPU (blocking): the kept keys
+// (values) to the start of `keys_out` (`values_out`), in order, and their number to
+// `*selected_count`. Outputs need room for `count` elements (only the kept ones are written);
+// `values_in` and `values_out` are ignored (may be NULL) when the value type is NONE;
+// `keys_in` may equal `keys_out` (and `values_in` `values_out`). `count` 0 is valid
+// (`*selected_count` = 0). Errors (nothing written): NULL data with count > 0, NULL flags in
+// FLAGGED mode with count > 0, NULL glsl in IF mode, an unknown key type, value type or mode,
+// a count over VKALGO_SELECT_MAX_COUNT (INVALID_ARGUMENT); a GLSL predicate that does not
+// compile (COMPILE); no shaderc library (UNSUPPORTED).
+VkalgoResult vkalgo_select_host(struct VkalgoContext *ctx,
+                                const struct VkalgoSelectDesc *desc,
+                                const void *keys_in,
+                                const void *values_in,
+                                size_t count,
+                                void *keys_out,
+                                void *values_out,
+                                uint64_t *selected_count);
+
+// Plans a select of up to `max_count` elements (at most VKALGO_SELECT_MAX_COUNT; the path is
+// the device's choice). `desc->flags` and `desc->params` are not used (a recorded select
+// takes them in its args). `*out` is set only on success; destroy it with
+// `vkalgo_select_plan_destroy`.
+VkalgoResult vkalgo_select_plan_create(struct VkalgoContext *ctx,
+                                       const struct VkalgoSelectDesc *desc,
+                                       uint64_t max_count,
+                                       struct VkalgoSelectPlan **out);
+
+// Destroys a select plan (NULL: no-op).
+void vkalgo_select_plan_destroy(struct VkalgoSelectPlan *plan);
+
+// The scratch memory each `vkalgo_select_record` of this plan needs.
+VkalgoResult vkalgo_select_plan_memory_requirements(const struct VkalgoSelectPlan *plan,
+                                                    struct VkalgoMemoryRequirements *out);
+
+// Records the select into the caller's command buffer (on the plan's context, which the plan
+// keeps alive): on the look-back path a fill of the scratch (TRANSFER), a barrier and one
+// dispatch; on the count-scan path a count, a scan of the tile counts and a scatter, with
+// their barriers. Synchronization: writes to the inputs, flags and count buffer must be
+// visible to COMPUTE_SHADER reads; earlier uses of the outputs, the count kept and the
+// scratch must be complete before COMPUTE_SHADER and TRANSFER; afterwards they are written
+// by COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
+VkalgoResult vkalgo_select_record(const struct VkalgoSelectPlan *plan,
+                                  VkCommandBuffer command_buffer,
+                                  const struct VkalgoSelectArgs *args);
 
 // Creates an empty set on `ctx` into `*out`, with the blocks of `desc` reserved (blocking
 // when any are).

@@ -63,6 +63,7 @@ pub mod histogram;
 pub mod merge;
 pub mod reduce;
 pub mod scan;
+pub mod select;
 pub mod set;
 pub mod sort;
 pub mod split;
@@ -95,6 +96,9 @@ pub use merge::{
 };
 pub use reduce::{ReduceArgs, ReduceDesc, ReducePlan, ReduceTuning};
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
+pub use select::{
+    SelectArgs, SelectDesc, SelectMode, SelectPath, SelectPlan, SelectTuning, Selection, SELECT_MAX_COUNT,
+};
 pub use set::{
     GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
     GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs,
@@ -124,6 +128,7 @@ mod push_constant_tests {
             .chain(crate::set::push_layouts())
             .chain(crate::reduce::push_layouts())
             .chain(crate::histogram::push_layouts())
+            .chain(crate::select::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {
             let glsl: Vec<(String, u32)> = shader

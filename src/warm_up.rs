@@ -35,11 +35,14 @@ pub enum Algorithm {
     /// Histograms of every key type with the built-in bucket functions (BITS, SPLITTERS and
     /// IDS; a GLSL one is compiled for its plan), shared and global counts.
     Histogram = 256,
+    /// Selects of every key and value type, flagged and unique (GLSL predicates compile with
+    /// their plans).
+    Select = 512,
 }
 
 impl Algorithm {
     /// Every algorithm warm-up knows.
-    pub const ALL: [Algorithm; 9] = [
+    pub const ALL: [Algorithm; 10] = [
         Algorithm::Scan,
         Algorithm::Sort,
         Algorithm::HashMap,
@@ -49,6 +52,7 @@ impl Algorithm {
         Algorithm::Sets,
         Algorithm::Reduce,
         Algorithm::Histogram,
+        Algorithm::Select,
     ];
 }
 
@@ -138,6 +142,16 @@ impl Context {
                     }
                 }
                 Algorithm::Histogram => self.warm_up_histograms()?,
+                Algorithm::Select => {
+                    for k in KeyType::ALL {
+                        for v in ValueType::ALL {
+                            for mode in [crate::SelectMode::Flagged, crate::SelectMode::Unique] {
+                                let desc = crate::SelectDesc::new(k, v, mode, PLAN_COUNT);
+                                skip_unsupported(self.select_plan(&desc))?;
+                            }
+                        }
+                    }
+                }
             }
         }
         Ok(())

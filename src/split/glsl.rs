@@ -8,6 +8,9 @@
 //! can serve as a `&'static` shader; pipelines are created from it once per context and
 //! destroyed with the context (the context's pipeline map, keyed by the shader's unique name).
 //! A second plan with the same source therefore compiles nothing.
+//!
+//! Other rooms compile their passes with a caller's GLSL through [`compile_external`] (the
+//! select's predicate): the same compiler, includes and cache.
 
 use super::shaderc;
 use super::ShaderSource;
@@ -110,7 +113,8 @@ impl Pass {
     }
 }
 
-type CacheKey = (String, KeyType, ValueType, Pass);
+/// (source, key type, value type, the pass's unique name).
+type CacheKey = (String, KeyType, ValueType, &'static str);
 
 static CACHE: Mutex<Option<HashMap<CacheKey, &'static ShaderSource>>> = Mutex::new(None);
 /// Numbers the compiled shaders (unique pipeline names).
@@ -148,79 +152,126 @@ pub(super) fn compile(
     } else {
         ValueType::None
     };
-    let key = (source.to_string(), key_type, value_type, pass);
-    let mut cache = CACHE
-        .lock()
-        .map_err(|_| Error::Internal("multisplit: GLSL cache poisoned".into()))?;
-    let cache = cache.get_or_insert_with(HashMap::new);
-    if let Some(found) = cache.get(&key) {
-        return Ok(*found);
-    }
-    let id = COMPILATIONS.fetch_add(1, Ordering::Relaxed);
     let (name, path) = pass.name_and_path();
-    let shader = compile_pass(
-        name,
-        path,
-        source,
-        key_type,
-        value_type,
-        id,
-        pass.is_sort_kernel(),
-    )?;
-    cache.insert(key, shader);
-    Ok(shader)
-}
-
-/// The included file `requested` names in `requesting` (quoted where `relative`): an embedded
-/// file by glslc's rule, else the caller's `user` source as [`USER_FILE`].
-fn resolve_include(
-    requesting: &str,
-    requested: &str,
-    relative: bool,
-    user: &str,
-) -> std::result::Result<(String, String), String> {
-    if let Some((path, text)) = compiler::resolve_include(requesting, requested, relative) {
-        return Ok((path, text.to_string()));
-    }
-    if requested == USER_FILE {
-        return Ok((USER_FILE.to_string(), user.to_string()));
-    }
-    Err(format!("no include file {requested}"))
-}
-
-fn compile_pass(
-    pass: &str,
-    path: &str,
-    user: &str,
-    key_type: KeyType,
-    value_type: ValueType,
-    id: u64,
-    sort_kernel: bool,
-) -> Result<&'static ShaderSource> {
     let mut defines = vec![
         ("KEY_BITS", key_type.bits().to_string()),
         ("VALUE_WORDS", (value_type as u32).to_string()),
         ("BUCKET_FN", "3".to_string()),
         ("KEY_TYPE_CODE", (key_type as u32).to_string()),
     ];
-    if sort_kernel {
+    if pass.is_sort_kernel() {
         defines.push(("SPLIT_BUCKETS", "1".to_string()));
     }
-    let main = compiler::embedded(path)
-        .ok_or_else(|| Error::Internal(format!("multisplit: {path} is not embedded")))?;
-    let includes = |requesting: &str, requested: &str, relative: bool| {
-        resolve_include(requesting, requested, relative, user)
+    let target = Target {
+        name,
+        path,
+        user_file: USER_FILE,
+        what: "multisplit GLSL bucket function",
+        prefix: "split_glsl",
     };
-    let words = shaderc::compile_compute(main, path, &defines, &includes).map_err(|e| match e {
-        Error::CompileError(m) => Error::CompileError(format!("multisplit GLSL bucket function: {m}")),
-        Error::Unsupported(m) => Error::Unsupported(format!("multisplit GLSL bucket function: {m}")),
+    cached(source, key_type, value_type, &target, &defines)
+}
+
+/// A pass compiled with a caller's GLSL source: its unique name, its source (an embedded file
+/// of src/core/shaders/compiler.rs), the name the caller's source is included as, what it is
+/// in messages, and the prefix of its shaders' names.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Target {
+    /// The pass's name, unique among every pass compiled at run time.
+    pub name: &'static str,
+    /// Its source, relative to glsl/.
+    pub path: &'static str,
+    /// The include name of the caller's source.
+    pub user_file: &'static str,
+    /// What the caller's source is, in errors.
+    pub what: &'static str,
+    /// The prefix of the compiled shaders' names (debug labels).
+    pub prefix: &'static str,
+}
+
+/// Another room's pass `target` with the caller's `source` and the macro `defines` (which
+/// must determine the SPIR-V together with the source, the key and value types and the pass),
+/// compiled on first use and cached as the multisplit's passes are.
+pub(crate) fn compile_external(
+    source: &str,
+    key_type: KeyType,
+    value_type: ValueType,
+    target: &Target,
+    defines: &[(&str, String)],
+) -> Result<&'static ShaderSource> {
+    if source.contains('\0') {
+        return Err(Error::invalid(format!(
+            "{}: the GLSL source contains a NUL character",
+            target.what
+        )));
+    }
+    cached(source, key_type, value_type, target, defines)
+}
+
+fn cached(
+    source: &str,
+    key_type: KeyType,
+    value_type: ValueType,
+    target: &Target,
+    defines: &[(&str, String)],
+) -> Result<&'static ShaderSource> {
+    let key = (source.to_string(), key_type, value_type, target.name);
+    let mut cache = CACHE
+        .lock()
+        .map_err(|_| Error::Internal("GLSL cache poisoned".into()))?;
+    let cache = cache.get_or_insert_with(HashMap::new);
+    if let Some(found) = cache.get(&key) {
+        return Ok(*found);
+    }
+    let id = COMPILATIONS.fetch_add(1, Ordering::Relaxed);
+    let shader = compile_pass(target, source, key_type, value_type, id, defines)?;
+    cache.insert(key, shader);
+    Ok(shader)
+}
+
+/// The included file `requested` names in `requesting` (quoted where `relative`): an embedded
+/// file by glslc's rule, else the caller's `user` source as `user_file`.
+fn resolve_include(
+    requesting: &str,
+    requested: &str,
+    relative: bool,
+    user_file: &str,
+    user: &str,
+) -> std::result::Result<(String, String), String> {
+    if let Some((path, text)) = compiler::resolve_include(requesting, requested, relative) {
+        return Ok((path, text.to_string()));
+    }
+    if requested == user_file {
+        return Ok((user_file.to_string(), user.to_string()));
+    }
+    Err(format!("no include file {requested}"))
+}
+
+fn compile_pass(
+    target: &Target,
+    user: &str,
+    key_type: KeyType,
+    value_type: ValueType,
+    id: u64,
+    defines: &[(&str, String)],
+) -> Result<&'static ShaderSource> {
+    let path = target.path;
+    let main = compiler::embedded(path)
+        .ok_or_else(|| Error::Internal(format!("{}: {path} is not embedded", target.what)))?;
+    let includes = |requesting: &str, requested: &str, relative: bool| {
+        resolve_include(requesting, requested, relative, target.user_file, user)
+    };
+    let what = target.what;
+    let words = shaderc::compile_compute(main, path, defines, &includes).map_err(|e| match e {
+        Error::CompileError(m) => Error::CompileError(format!("{what}: {m}")),
+        Error::Unsupported(m) => Error::Unsupported(format!("{what}: {m}")),
         other => other,
     })?;
     let spirv: &'static [u32] = Box::leak(words.into_boxed_slice());
     let name: &'static str = Box::leak(
         format!(
-            "split_glsl{id}_{pass}_k{}_v{}",
-            key_type as u32, value_type as u32
+            "{}{id}_{}_k{}_v{}",
+            target.prefix, target.name, key_type as u32, value_type as u32
         )
         .into_boxed_str(),
     );
@@ -249,10 +300,14 @@ mod tests {
     /// embedded file, or to the caller's function; and every embedded file is one of them.
     #[test]
     fn every_include_of_the_passes_resolves() {
-        let mut user_included = false;
         let mut seen: Vec<String> = Vec::new();
-        for pass in Pass::ALL {
-            let (_, path) = pass.name_and_path();
+        let mut users_found: Vec<&str> = Vec::new();
+        let roots = Pass::ALL
+            .iter()
+            .map(|p| (p.name_and_path().1, USER_FILE))
+            .chain(crate::select::GLSL_TARGETS.iter().map(|t| (t.path, t.user_file)));
+        let roots: Vec<(&str, &str)> = roots.collect();
+        for &(path, user_file) in &roots {
             let mut pending = vec![path.to_string()];
             while let Some(file) = pending.pop() {
                 if seen.contains(&file) {
@@ -260,16 +315,18 @@ mod tests {
                 }
                 let text = compiler::embedded(&file).unwrap_or_else(|| panic!("{file} is not embedded"));
                 for (name, relative) in includes_of(text) {
-                    match resolve_include(&file, name, relative, "") {
-                        Ok((found, _)) if found == USER_FILE => user_included = true,
+                    match resolve_include(&file, name, relative, user_file, "") {
+                        Ok((found, _)) if found == user_file => users_found.push(user_file),
                         Ok((found, _)) => pending.push(found),
-                        Err(e) => panic!("{pass:?}: {file} includes {name}: {e}"),
+                        Err(e) => panic!("{path}: {file} includes {name}: {e}"),
                     }
                 }
                 seen.push(file);
             }
         }
-        assert!(user_included, "no pass includes {USER_FILE}");
+        for (_, user_file) in &roots {
+            assert!(users_found.contains(user_file), "no pass includes {user_file}");
+        }
         for (path, _) in compiler::EMBEDDED {
             assert!(
                 seen.iter().any(|s| s == path),

@@ -163,7 +163,7 @@
 // reference.rs: the CPU reference.
 mod choice;
 mod desc;
-mod glsl;
+pub(crate) mod glsl;
 mod host;
 mod onesweep;
 mod plan;

@@ -191,6 +191,21 @@ pub static MERGE: Family = Family {
     doc: "The merge family's permutation of `kernel` for `key` and `values`, where one exists.",
     axes: &[&MERGE_KERNEL, &KEY_BITS, &VALUE_WORDS],
 };
+pub const SELECT_KERNEL: Axis = Axis {
+    name: "SelectKernel",
+    param: "kernel",
+    doc: "The select's kernels (glsl/select/).",
+    variants: &[
+        ("Count", "Per-tile counts of kept elements (keys alone)."),
+        ("Scatter", "The count-scan path's scatter of kept elements."),
+        ("Lookback", "Select in one pass with decoupled look-back."),
+    ],
+};
+pub static SELECT: Family = Family {
+    function: "select",
+    doc: "The select's permutation of `kernel` for `key` and `values`, where one exists.",
+    axes: &[&SELECT_KERNEL, &KEY_BITS, &VALUE_WORDS],
+};
 pub static HASH: Family = Family {
     function: "hash",
     doc: "The hash map's permutation of `op` for a layout, where one exists.",
@@ -434,6 +449,39 @@ fn histogram_permutations() -> Vec<Permutation> {
                     ("BUCKET_FN", fn_code.to_string()),
                 ],
             ));
+        }
+    }
+    table
+}
+
+/// The select (src/select): per key width, the count pass (keys alone) and the scatter and
+/// look-back passes with each payload. The mode is a specialization constant; GLSL predicates
+/// compile the same passes at run time.
+fn select_permutations() -> Vec<Permutation> {
+    let mut table = Vec::new();
+    for key_bits in ["32", "64"] {
+        let key = format!("K{key_bits}");
+        table.push(member(
+            &SELECT,
+            &["Count", &key, "V0"],
+            format!("select_count_k{key_bits}"),
+            "select/count.comp",
+            defines(&[("KEY_BITS", key_bits), ("VALUE_WORDS", "0")]),
+        ));
+        for value_words in ["0", "1", "2"] {
+            let values = format!("V{value_words}");
+            for (pass, variant, file) in [
+                ("scatter", "Scatter", "select/scatter.comp"),
+                ("lookback", "Lookback", "select/lookback.comp"),
+            ] {
+                table.push(member(
+                    &SELECT,
+                    &[variant, &key, &values],
+                    format!("select_{pass}_k{key_bits}_v{value_words}"),
+                    file,
+                    defines(&[("KEY_BITS", key_bits), ("VALUE_WORDS", value_words)]),
+                ));
+            }
         }
     }
     table
@@ -727,7 +775,7 @@ fn merge_permutations() -> Vec<Permutation> {
 }
 
 /// Every family, in the order the generated lookups are written.
-pub const FAMILIES: &[&Family] = &[&SORT, &SPLIT, &MERGE, &HASH, &HISTOGRAM];
+pub const FAMILIES: &[&Family] = &[&SORT, &SPLIT, &MERGE, &HASH, &HISTOGRAM, &SELECT];
 
 /// Every permutation, in the order of the generated table (the pack's order).
 pub fn all() -> Vec<Permutation> {
@@ -740,5 +788,6 @@ pub fn all() -> Vec<Permutation> {
     all.extend(merge_permutations());
     all.extend(multimap_permutations());
     all.extend(histogram_permutations());
+    all.extend(select_permutations());
     all
 }

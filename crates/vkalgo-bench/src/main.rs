@@ -18,6 +18,7 @@ mod memory;
 mod merge;
 mod reduce;
 mod scan;
+mod select;
 mod set;
 mod sort;
 mod split;
@@ -31,6 +32,7 @@ const ALGORITHMS: &[(&str, RunFn)] = &[
     ("scan", scan::run),
     ("reduce", reduce::run),
     ("histogram", histogram::run),
+    ("select", select::run),
     ("sort", sort::run),
     ("hash", hash::run),
     ("merge", merge::run),

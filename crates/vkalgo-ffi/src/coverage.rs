@@ -80,6 +80,23 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
         "shared_counts",
         Err("a tuning query for tests and benchmarks"),
     ),
+    ("SelectPlan", "record", Ok(&["vkalgo_select_record"])),
+    (
+        "SelectPlan",
+        "memory_requirements",
+        Ok(&["vkalgo_select_plan_memory_requirements"]),
+    ),
+    ("SelectPlan", "desc", Err("the caller's own desc")),
+    (
+        "SelectPlan",
+        "tuning",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "SelectPlan",
+        "path",
+        Err("a tuning query for tests and benchmarks"),
+    ),
     (
         "ReducePlan",
         "tuning",
@@ -556,6 +573,7 @@ mod tests {
             "ScanPlan",
             "ReducePlan",
             "HistogramPlan",
+            "SelectPlan",
             "SplitPlan",
             "MergePlan",
             "SetOpPlan",

@@ -14,6 +14,7 @@ pub mod merge;
 pub mod merge_sort;
 pub mod reduce;
 pub mod scan;
+pub mod select;
 pub mod set;
 pub mod set_record;
 pub mod sort;
@@ -118,6 +119,8 @@ zeroed_default!(
     reduce::VkalgoReduceDesc,
     reduce::VkalgoReduceArgs,
     histogram::VkalgoHistogramArgs,
+    select::VkalgoSelectDesc,
+    select::VkalgoSelectArgs,
     set::VkalgoSetDesc,
     set_record::VkalgoSetOpArgs,
     set_record::VkalgoSetCardinalityArgs,
@@ -452,6 +455,8 @@ pub const VKALGO_ALGORITHM_SETS: u32 = 64;
 pub const VKALGO_ALGORITHM_REDUCE: u32 = 128;
 /// Warm-up mask bit: histograms (every key type and built-in bucket function).
 pub const VKALGO_ALGORITHM_HISTOGRAM: u32 = 256;
+/// Warm-up mask bit: selects (every key and value type, FLAGGED and UNIQUE).
+pub const VKALGO_ALGORITHM_SELECT: u32 = 512;
 
 /// Creates the pipelines of the algorithms in `algorithms` (a mask of `VKALGO_ALGORITHM_*`)
 /// now, for every key and value type at the default tuning, through the context's pipeline

@@ -49,19 +49,25 @@ macro_rules! embed {
     };
 }
 
-/// The GLSL files the run-time compiler reads: the passes a GLSL bucket function is compiled
-/// into and every file they include (the caller's function itself, "vkalgo_bucket.glsl", comes
+/// The GLSL files the run-time compiler reads: the passes a GLSL bucket function or a select
+/// predicate is compiled into and every file they include (the caller's function itself, "vkalgo_bucket.glsl", comes
 /// with the compile). A test in src/split/glsl.rs checks that every include of the passes
 /// resolves here.
 pub const EMBEDDED: &[(&str, &str)] = &[
     embed!("common/bucket_fn.glsl"),
+    embed!("common/lookback.glsl"),
     embed!("common/vkalgo.glsl"),
     embed!("common/workgroup_scan.glsl"),
     embed!("generated/bucket_fn.glsl"),
     embed!("generated/histogram.glsl"),
+    embed!("generated/select.glsl"),
     embed!("generated/sort.glsl"),
     embed!("generated/split.glsl"),
     embed!("histogram/histogram.comp"),
+    embed!("select/count.comp"),
+    embed!("select/lookback.comp"),
+    embed!("select/scatter.comp"),
+    embed!("select/select_common.glsl"),
     embed!("sort/histogram.comp"),
     embed!("sort/onesweep.comp"),
     embed!("sort/sort_common.glsl"),

@@ -4,7 +4,7 @@
 use super::ShaderSource;
 
 /// Identifies the permutation list `spirv.bin` was generated with.
-pub(super) const TABLE_ID: u64 = 0x0d1b9a40896d2a41;
+pub(super) const TABLE_ID: u64 = 0xf6b9f4cd3d1c688c;
 
 pub(crate) const COPY_U32X4: ShaderSource = ShaderSource::packed("copy_u32x4", 0);
 pub(crate) const FILL_U32: ShaderSource = ShaderSource::packed("fill_u32", 1);
@@ -276,6 +276,20 @@ const HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("histogram_k32_ids"
 const HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("histogram_k64_bits", 267);
 const HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("histogram_k64_splitters", 268);
 const HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("histogram_k64_ids", 269);
+const SELECT_COUNT_K32: ShaderSource = ShaderSource::packed("select_count_k32", 270);
+const SELECT_SCATTER_K32_V0: ShaderSource = ShaderSource::packed("select_scatter_k32_v0", 271);
+const SELECT_LOOKBACK_K32_V0: ShaderSource = ShaderSource::packed("select_lookback_k32_v0", 272);
+const SELECT_SCATTER_K32_V1: ShaderSource = ShaderSource::packed("select_scatter_k32_v1", 273);
+const SELECT_LOOKBACK_K32_V1: ShaderSource = ShaderSource::packed("select_lookback_k32_v1", 274);
+const SELECT_SCATTER_K32_V2: ShaderSource = ShaderSource::packed("select_scatter_k32_v2", 275);
+const SELECT_LOOKBACK_K32_V2: ShaderSource = ShaderSource::packed("select_lookback_k32_v2", 276);
+const SELECT_COUNT_K64: ShaderSource = ShaderSource::packed("select_count_k64", 277);
+const SELECT_SCATTER_K64_V0: ShaderSource = ShaderSource::packed("select_scatter_k64_v0", 278);
+const SELECT_LOOKBACK_K64_V0: ShaderSource = ShaderSource::packed("select_lookback_k64_v0", 279);
+const SELECT_SCATTER_K64_V1: ShaderSource = ShaderSource::packed("select_scatter_k64_v1", 280);
+const SELECT_LOOKBACK_K64_V1: ShaderSource = ShaderSource::packed("select_lookback_k64_v1", 281);
+const SELECT_SCATTER_K64_V2: ShaderSource = ShaderSource::packed("select_scatter_k64_v2", 282);
+const SELECT_LOOKBACK_K64_V2: ShaderSource = ShaderSource::packed("select_lookback_k64_v2", 283);
 
 /// The radix sort's kernels (glsl/sort/).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -429,6 +443,17 @@ pub(crate) enum HashBucketBytes {
     B32,
     /// 64-byte buckets.
     B64,
+}
+
+/// The select's kernels (glsl/select/).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SelectKernel {
+    /// Per-tile counts of kept elements (keys alone).
+    Count,
+    /// The count-scan path's scatter of kept elements.
+    Scatter,
+    /// Select in one pass with decoupled look-back.
+    Lookback,
 }
 
 /// The sort family, indexed by [SortKernel][KeyBits][ValueWords].
@@ -930,6 +955,33 @@ pub(crate) fn histogram(bucket_fn: BucketFnKind, key: KeyBits) -> Option<&'stati
     HISTOGRAM_TABLE[(bucket_fn as usize) * 2 + key as usize].as_ref()
 }
 
+/// The select family, indexed by [SelectKernel][KeyBits][ValueWords].
+static SELECT_TABLE: [Option<ShaderSource>; 18] = [
+    Some(SELECT_COUNT_K32),
+    None,
+    None,
+    Some(SELECT_COUNT_K64),
+    None,
+    None,
+    Some(SELECT_SCATTER_K32_V0),
+    Some(SELECT_SCATTER_K32_V1),
+    Some(SELECT_SCATTER_K32_V2),
+    Some(SELECT_SCATTER_K64_V0),
+    Some(SELECT_SCATTER_K64_V1),
+    Some(SELECT_SCATTER_K64_V2),
+    Some(SELECT_LOOKBACK_K32_V0),
+    Some(SELECT_LOOKBACK_K32_V1),
+    Some(SELECT_LOOKBACK_K32_V2),
+    Some(SELECT_LOOKBACK_K64_V0),
+    Some(SELECT_LOOKBACK_K64_V1),
+    Some(SELECT_LOOKBACK_K64_V2),
+];
+
+/// The select's permutation of `kernel` for `key` and `values`, where one exists.
+pub(crate) fn select(kernel: SelectKernel, key: KeyBits, values: ValueWords) -> Option<&'static ShaderSource> {
+    SELECT_TABLE[((kernel as usize) * 2 + key as usize) * 3 + values as usize].as_ref()
+}
+
 /// Every shader of the pack, in pack order.
 pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     COPY_U32X4,
@@ -1202,6 +1254,20 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     HISTOGRAM_K64_BITS,
     HISTOGRAM_K64_SPLITTERS,
     HISTOGRAM_K64_IDS,
+    SELECT_COUNT_K32,
+    SELECT_SCATTER_K32_V0,
+    SELECT_LOOKBACK_K32_V0,
+    SELECT_SCATTER_K32_V1,
+    SELECT_LOOKBACK_K32_V1,
+    SELECT_SCATTER_K32_V2,
+    SELECT_LOOKBACK_K32_V2,
+    SELECT_COUNT_K64,
+    SELECT_SCATTER_K64_V0,
+    SELECT_LOOKBACK_K64_V0,
+    SELECT_SCATTER_K64_V1,
+    SELECT_LOOKBACK_K64_V1,
+    SELECT_SCATTER_K64_V2,
+    SELECT_LOOKBACK_K64_V2,
 ];
 
 /// The push-constant block of each shader, (member name, byte offset) in member order,
@@ -1478,4 +1544,18 @@ pub(super) const PUSH_CONSTANT_MEMBERS: &[&[(&str, u32)]] = &[
     &[("keys", 0), ("counts", 8), ("scratch", 16), ("count_addr", 24), ("aux", 32), ("count", 40), ("max_count", 44), ("bucket_count", 48), ("bit_offset", 52), ("id_bits", 56), ("pass", 60), ("params", 64)],
     &[("keys", 0), ("counts", 8), ("scratch", 16), ("count_addr", 24), ("aux", 32), ("count", 40), ("max_count", 44), ("bucket_count", 48), ("bit_offset", 52), ("id_bits", 56), ("pass", 60), ("params", 64)],
     &[("keys", 0), ("counts", 8), ("scratch", 16), ("count_addr", 24), ("aux", 32), ("count", 40), ("max_count", 44), ("bucket_count", 48), ("bit_offset", 52), ("id_bits", 56), ("pass", 60), ("params", 64)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
 ];

@@ -1,0 +1,228 @@
+// Select (stream compaction): what the passes share. A tile is WG_SIZE * ITEMS elements; in
+// round r an invocation holds element r * WG_SIZE + its position (subgroup-major, so that the
+// elements of a round run through the subgroups in order and every load is coalesced). An
+// element is kept by the mode: a nonzero flag byte (FLAGGED), the caller's GLSL predicate
+// `bool vkalgo_select(T key)` (IF: SELECT_GLSL, compiled at run time with KEY_TYPE_CODE naming
+// T), or a key whose bits differ from its predecessor's (UNIQUE; element 0 is always kept).
+// Kept elements keep their order: an element's place is the number kept before it.
+//
+// Permutations: KEY_BITS 32 or 64; VALUE_WORDS 0, 1 or 2 (none, u32 or u64 values).
+// Specialization: SELECT_MODE (constant_id 5: SELECT_MODE_*), ITEMS (constant_id 1),
+// SPIN_LIMIT (constant_id 2, the look-back's).
+//
+// 64-bit safety: counts and indices are u32 (the plan's maximum count is 2^32 - 1); every
+// element is reached through a 64-bit byte address, and a tile is visited only when it starts
+// below the count, so no index wraps.
+#ifndef VKALGO_SELECT_COMMON_GLSL
+#define VKALGO_SELECT_COMMON_GLSL
+
+#if defined(SELECT_GLSL) && defined(KEY_TYPE_CODE) && KEY_TYPE_CODE == 5
+#extension GL_EXT_shader_explicit_arithmetic_types_float64 : require
+#endif
+#include "../common/vkalgo.glsl"
+#include "../common/workgroup_scan.glsl"
+// SELECT_MODE_* and the scratch layout (generated from src/select/shared_constants.rs).
+#include "../generated/select.glsl"
+
+#if KEY_BITS == 64
+#define KEY_T uint64_t
+#else
+#define KEY_T uint
+#endif
+#if VALUE_WORDS == 2
+#define VALUE_T uint64_t
+#elif VALUE_WORDS == 1
+#define VALUE_T uint
+#endif
+
+layout(constant_id = 5) const uint SELECT_MODE = 0;
+
+// Must match src/select/plan.rs (SelectPush).
+layout(push_constant) uniform SelectPush {
+    uint64_t keys_in;      // KEY_T[count]
+    uint64_t values_in;    // VALUE_T[count] (VALUE_WORDS > 0)
+    uint64_t flags_addr;   // FLAGGED: one byte per element, 4-byte aligned, whole words readable
+    uint64_t keys_out;     // KEY_T[kept]
+    uint64_t values_out;   // VALUE_T[kept] (VALUE_WORDS > 0)
+    uint64_t kept_addr;    // one u32 receiving the number kept
+    uint64_t aux_addr;     // look-back: state; count and scatter passes: the tile counts
+    uint64_t count_addr;   // indirect count (a u32); 0: direct
+    uvec4 params;          // IF: vkalgo_params
+    uint count;            // direct count
+    uint max_count;        // clamp of an indirect count
+} pc;
+
+#if KEY_BITS == 64
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer SelectKeyRef { KEY_T v[]; };
+#else
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer SelectKeyRef { KEY_T v[]; };
+#endif
+#if VALUE_WORDS == 2
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer SelectValueRef { VALUE_T v[]; };
+#elif VALUE_WORDS == 1
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer SelectValueRef { VALUE_T v[]; };
+#endif
+
+#define ITEMS VECS_PER_THREAD
+#define TILE (WG_SIZE * ITEMS)
+#define KEY_BYTES uint64_t(KEY_BITS / 8)
+
+// The caller's four parameters (set from pc.params by main).
+uvec4 vkalgo_params;
+
+#ifdef SELECT_GLSL
+// The caller's predicate, on the key in its own type.
+#include "vkalgo_select.glsl"
+#endif
+
+KEY_T load_key(uint i) {
+    return SelectKeyRef(pc.keys_in + uint64_t(i) * KEY_BYTES).v[0];
+}
+
+// Flag byte `i`, read from its aligned word (no 8-bit storage needed).
+uint load_flag(uint i) {
+    uint64_t at = pc.flags_addr + uint64_t(i);
+    uint word = U32Ref(at & ~3ul).v[0];
+    return (word >> (uint(at & 3ul) * 8u)) & 0xFFu;
+}
+
+// Whether element `i`, whose key is `key`, is kept.
+bool keep_element(uint i, KEY_T key) {
+#ifdef SELECT_GLSL
+#if KEY_TYPE_CODE == 0
+    return vkalgo_select(uint(key));
+#elif KEY_TYPE_CODE == 1
+    return vkalgo_select(int(key));
+#elif KEY_TYPE_CODE == 2
+    return vkalgo_select(uintBitsToFloat(key));
+#elif KEY_TYPE_CODE == 3
+    return vkalgo_select(uint64_t(key));
+#elif KEY_TYPE_CODE == 4
+    return vkalgo_select(int64_t(key));
+#else
+    return vkalgo_select(uint64BitsToDouble(key));
+#endif
+#else
+    if (SELECT_MODE == SELECT_MODE_FLAGGED) {
+        return load_flag(i) != 0u;
+    }
+    return i == 0u || load_key(i - 1u) != key;
+#endif
+}
+
+// Whether the rule reads the keys (FLAGGED reads only flags: its keys are loaded when written).
+#ifdef SELECT_GLSL
+const bool READS_KEYS = true;
+#else
+const bool READS_KEYS = SELECT_MODE != SELECT_MODE_FLAGGED;
+#endif
+
+// The keys of this invocation's elements of the tile being written, where the rule read them
+// (keep_bits with `hold`), so that the scatter need not load them again.
+KEY_T g_keys[ITEMS];
+
+// This invocation's place in a round (subgroup-major).
+uint round_position() {
+    return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+}
+
+// The elements of the tile at `start` this invocation keeps, bit r for round r; `valid`
+// elements of the tile exist. `hold`: the keys the rule reads stay in g_keys (the tile this
+// workgroup writes; not a predecessor's counted by the look-back's fallback).
+uint keep_bits(uint start, uint valid, bool hold) {
+    uint bits = 0u;
+    uint pos = round_position();
+    for (uint r = 0u; r < ITEMS; ++r) {
+        uint offset = r * WG_SIZE + pos;
+        if (offset < valid) {
+            KEY_T key = READS_KEYS ? load_key(start + offset) : KEY_T(0);
+            if (hold) {
+                g_keys[r] = key;
+            }
+            if (keep_element(start + offset, key)) {
+                bits |= 1u << r;
+            }
+        }
+    }
+    return bits;
+}
+
+// This invocation's count of kept elements of tile `tile` (the look-back's fallback, the count
+// pass), `n` elements in all.
+uint tile_thread_count(uint tile, uint n) {
+    uint start = tile * TILE;
+    return bitCount(keep_bits(start, n - start, false));
+}
+
+// The kept elements of each (round, subgroup) before the subgroup-local ranks: exclusive
+// prefixes within the tile after tile_ranks.
+shared uint s_round_counts[ITEMS * ((WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE)];
+
+// The place of round r's element among its tile's kept ones (tile_ranks).
+uint g_ranks[ITEMS];
+
+// Ranks the kept elements of the tile (bits from keep_bits) into g_ranks. Returns the tile's
+// total. Workgroup-uniform control flow.
+uint tile_ranks(uint bits) {
+    uint subgroups = gl_NumSubgroups;
+    for (uint r = 0u; r < ITEMS; ++r) {
+        uvec4 ballot = subgroupBallot((bits & (1u << r)) != 0u);
+        g_ranks[r] = subgroupBallotExclusiveBitCount(ballot);
+        if (subgroupElect()) {
+            s_round_counts[r * subgroups + gl_SubgroupID] = subgroupBallotBitCount(ballot);
+        }
+    }
+    barrier();
+    // Each invocation scans a run of `per` consecutive entries of the ITEMS * subgroups.
+    uint entries = ITEMS * subgroups;
+    uint per = (entries + WG_SIZE - 1u) / WG_SIZE;
+    uint first = gl_LocalInvocationIndex * per;
+    uint sum = 0u;
+    for (uint e = first; e < min(first + per, entries); ++e) {
+        sum += s_round_counts[e];
+    }
+    uint total;
+    uint carry = workgroup_exclusive_scan(sum, total);
+    for (uint e = first; e < min(first + per, entries); ++e) {
+        uint c = s_round_counts[e];
+        s_round_counts[e] = carry;
+        carry += c;
+    }
+    barrier();
+    for (uint r = 0u; r < ITEMS; ++r) {
+        g_ranks[r] += s_round_counts[r * subgroups + gl_SubgroupID];
+    }
+    barrier();  // the counts may be written again by the next tile
+    return total;
+}
+
+// Writes the kept elements of the tile at `start` (bits, g_ranks, g_keys) from output place
+// `base`.
+void scatter_tile(uint start, uint bits, uint base) {
+    uint pos = round_position();
+    for (uint r = 0u; r < ITEMS; ++r) {
+        if ((bits & (1u << r)) != 0u) {
+            uint i = start + r * WG_SIZE + pos;
+            uint to = base + g_ranks[r];
+            KEY_T key = READS_KEYS ? g_keys[r] : load_key(i);
+            SelectKeyRef(pc.keys_out + uint64_t(to) * KEY_BYTES).v[0] = key;
+#if VALUE_WORDS > 0
+            SelectValueRef(pc.values_out + uint64_t(to) * uint64_t(VALUE_WORDS * 4)).v[0] =
+                SelectValueRef(pc.values_in + uint64_t(i) * uint64_t(VALUE_WORDS * 4)).v[0];
+#endif
+        }
+    }
+}
+
+uint select_tile_count(uint n) {
+    return n / TILE + (n % TILE != 0u ? 1u : 0u);  // no wrap for n near 2^32
+}
+
+// Writes the number kept (invocation 0).
+void write_kept(uint kept) {
+    if (gl_LocalInvocationIndex == 0u) {
+        U32Ref(pc.kept_addr).v[0] = kept;
+    }
+}
+
+#endif
