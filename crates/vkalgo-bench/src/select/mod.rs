@@ -14,9 +14,9 @@ use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, Result, SelectArgs, SelectDesc, SelectMode, SelectPlan,
     SelectTuning, Selection, ValueType,
 };
-use vkalgo_bench::harness::report::{self, gbs, rate, Table};
+use vkalgo_bench::harness::report::{self, Table};
 use vkalgo_bench::harness::{
-    axis, download, random_values, sized, upload, verified, Axis, Bench, Options, Timing,
+    axis, download, random_values, sized, upload, Axis, Bench, Options, StreamRow, Timing, STREAM_COLUMNS,
 };
 
 const AXES: &[Axis] = &[
@@ -157,39 +157,21 @@ impl Select<'_> {
         let ms = vkalgo_bench::harness::median(times);
         let ok = self.check(inputs, mode, pairs, n as usize)?;
         let t = plan.tuning();
-        let tuning_text = format!("{}x{}", t.workgroup_size, t.items_per_invocation);
         // Bytes moved: keys (and values) read, the kept half written, flags read.
         let width = if pairs { 8.0 } else { 4.0 };
         let flag_bytes = if mode == Mode::Flagged { 1.0 } else { 0.0 };
-        let bytes = n as f64 * (width * 1.5 + flag_bytes);
-        self.table.row(&[
-            name.to_string(),
-            tuning_text.clone(),
-            format!("2^{log2}"),
-            format!("{ms:.4}"),
-            format!("{:.1}", rate(n, ms)),
-            format!("{:.0}", gbs(bytes, ms)),
-            format!("{:.0}%", 100.0 * gbs(bytes, ms) / self.b.yard.gbs),
-            verified(ok),
-        ]);
-        let variant = if tuning.is_some() {
-            format!("vkalgo_{tuning_text}")
-        } else {
-            "vkalgo".into()
-        };
-        let scratch_bytes = plan.memory_requirements().scratch.size.to_string();
-        report::result(
-            &format!("select_{name}"),
-            &variant,
-            n,
+        StreamRow {
+            algo: format!("select_{name}"),
+            case: name,
+            tuning: format!("{}x{}", t.workgroup_size, t.items_per_invocation),
+            tuned: tuning.is_some(),
+            log2,
+            bytes: n as f64 * (width * 1.5 + flag_bytes),
             ms,
-            rate(n, ms),
-            &scratch_bytes,
-        );
-        if !ok {
-            eprintln!("MISMATCH: select_{name} {tuning_text} n={n}");
-            std::process::exit(1);
+            scratch_bytes: plan.memory_requirements().scratch.size,
+            ok,
         }
+        .report(&self.table, &self.b);
         Ok(())
     }
 
@@ -254,7 +236,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         kept: b.buffer(16, "bench kept")?,
         table: report::table_of(
             "select (input: uploaded once per size, about half kept; GB/s: bytes read and written)",
-            "case | tuning | N | ms | G elements/s | GB/s | % of copy | verified",
+            STREAM_COLUMNS,
         ),
         b,
     };
