@@ -62,6 +62,7 @@ pub mod hash;
 pub mod histogram;
 pub mod merge;
 pub mod reduce;
+pub mod reduce_by_key;
 pub mod scan;
 pub mod set;
 pub mod sort;
@@ -94,6 +95,9 @@ pub use merge::{
     MergeTuning, SegmentedMergeArgs, SetOpArgs, SetOpDesc, SetOpPath, SetOpPlan,
 };
 pub use reduce::{ReduceArgs, ReduceDesc, ReducePlan, ReduceTuning};
+pub use reduce_by_key::{
+    ReduceByKeyArgs, ReduceByKeyDesc, ReduceByKeyPath, ReduceByKeyPlan, ReduceByKeyTuning, ReduceByKeyValue,
+};
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
 pub use set::{
     GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
@@ -124,6 +128,7 @@ mod push_constant_tests {
             .chain(crate::set::push_layouts())
             .chain(crate::reduce::push_layouts())
             .chain(crate::histogram::push_layouts())
+            .chain(crate::reduce_by_key::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {
             let glsl: Vec<(String, u32)> = shader

@@ -35,11 +35,13 @@ pub enum Algorithm {
     /// Histograms of every key type with the built-in bucket functions (BITS, SPLITTERS and
     /// IDS; a GLSL one is compiled for its plan), shared and global counts.
     Histogram = 256,
+    /// Reduce-by-key and run-length encoding of every key and value type and operation.
+    ReduceByKey = 512,
 }
 
 impl Algorithm {
     /// Every algorithm warm-up knows.
-    pub const ALL: [Algorithm; 9] = [
+    pub const ALL: [Algorithm; 10] = [
         Algorithm::Scan,
         Algorithm::Sort,
         Algorithm::HashMap,
@@ -49,6 +51,7 @@ impl Algorithm {
         Algorithm::Sets,
         Algorithm::Reduce,
         Algorithm::Histogram,
+        Algorithm::ReduceByKey,
     ];
 }
 
@@ -138,6 +141,16 @@ impl Context {
                     }
                 }
                 Algorithm::Histogram => self.warm_up_histograms()?,
+                Algorithm::ReduceByKey => {
+                    for k in KeyType::ALL {
+                        for v in ValueType::ALL {
+                            for op in crate::ReduceOp::ALL {
+                                let desc = crate::ReduceByKeyDesc::new(k, v, op, PLAN_COUNT);
+                                skip_unsupported(self.reduce_by_key_plan(&desc))?;
+                            }
+                        }
+                    }
+                }
             }
         }
         Ok(())

@@ -78,6 +78,7 @@ fn headers() -> Vec<&'static GeneratedHeader> {
         &crate::hash::shared_constants::HASH,
         &crate::reduce::shared_constants::REDUCE,
         &crate::histogram::shared_constants::HISTOGRAM,
+        &crate::reduce_by_key::shared_constants::REDUCE_BY_KEY,
     ]
 }
 

@@ -4,7 +4,7 @@
 use super::ShaderSource;
 
 /// Identifies the permutation list `spirv.bin` was generated with.
-pub(super) const TABLE_ID: u64 = 0x0d1b9a40896d2a41;
+pub(super) const TABLE_ID: u64 = 0xfc3bebce9e1db640;
 
 pub(crate) const COPY_U32X4: ShaderSource = ShaderSource::packed("copy_u32x4", 0);
 pub(crate) const FILL_U32: ShaderSource = ShaderSource::packed("fill_u32", 1);
@@ -276,6 +276,25 @@ const HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("histogram_k32_ids"
 const HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("histogram_k64_bits", 267);
 const HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("histogram_k64_splitters", 268);
 const HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("histogram_k64_ids", 269);
+const REDUCE_BY_KEY_LOOKBACK_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v0", 270);
+const REDUCE_BY_KEY_TILE_REDUCE_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v0", 271);
+const REDUCE_BY_KEY_TILE_WRITE_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v0", 272);
+const REDUCE_BY_KEY_LOOKBACK_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v1", 273);
+const REDUCE_BY_KEY_TILE_REDUCE_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v1", 274);
+const REDUCE_BY_KEY_TILE_WRITE_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v1", 275);
+const REDUCE_BY_KEY_LOOKBACK_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v2", 276);
+const REDUCE_BY_KEY_TILE_REDUCE_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v2", 277);
+const REDUCE_BY_KEY_TILE_WRITE_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v2", 278);
+const REDUCE_BY_KEY_LOOKBACK_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v0", 279);
+const REDUCE_BY_KEY_TILE_REDUCE_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v0", 280);
+const REDUCE_BY_KEY_TILE_WRITE_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v0", 281);
+const REDUCE_BY_KEY_LOOKBACK_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v1", 282);
+const REDUCE_BY_KEY_TILE_REDUCE_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v1", 283);
+const REDUCE_BY_KEY_TILE_WRITE_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v1", 284);
+const REDUCE_BY_KEY_LOOKBACK_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v2", 285);
+const REDUCE_BY_KEY_TILE_REDUCE_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v2", 286);
+const REDUCE_BY_KEY_TILE_WRITE_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v2", 287);
+pub(crate) const REDUCE_BY_KEY_SPINE: ShaderSource = ShaderSource::packed("reduce_by_key_spine", 288);
 
 /// The radix sort's kernels (glsl/sort/).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -429,6 +448,17 @@ pub(crate) enum HashBucketBytes {
     B32,
     /// 64-byte buckets.
     B64,
+}
+
+/// The reduce-by-key's kernels (glsl/reduce_by_key/).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReduceByKeyKernel {
+    /// One pass with decoupled look-back.
+    Lookback,
+    /// Each tile's pair (no waiting).
+    TileReduce,
+    /// Each tile's runs, after the spine (no waiting).
+    TileWrite,
 }
 
 /// The sort family, indexed by [SortKernel][KeyBits][ValueWords].
@@ -930,6 +960,33 @@ pub(crate) fn histogram(bucket_fn: BucketFnKind, key: KeyBits) -> Option<&'stati
     HISTOGRAM_TABLE[(bucket_fn as usize) * 2 + key as usize].as_ref()
 }
 
+/// The reduce_by_key family, indexed by [ReduceByKeyKernel][KeyBits][ValueWords].
+static REDUCE_BY_KEY_TABLE: [Option<ShaderSource>; 18] = [
+    Some(REDUCE_BY_KEY_LOOKBACK_K32_V0),
+    Some(REDUCE_BY_KEY_LOOKBACK_K32_V1),
+    Some(REDUCE_BY_KEY_LOOKBACK_K32_V2),
+    Some(REDUCE_BY_KEY_LOOKBACK_K64_V0),
+    Some(REDUCE_BY_KEY_LOOKBACK_K64_V1),
+    Some(REDUCE_BY_KEY_LOOKBACK_K64_V2),
+    Some(REDUCE_BY_KEY_TILE_REDUCE_K32_V0),
+    Some(REDUCE_BY_KEY_TILE_REDUCE_K32_V1),
+    Some(REDUCE_BY_KEY_TILE_REDUCE_K32_V2),
+    Some(REDUCE_BY_KEY_TILE_REDUCE_K64_V0),
+    Some(REDUCE_BY_KEY_TILE_REDUCE_K64_V1),
+    Some(REDUCE_BY_KEY_TILE_REDUCE_K64_V2),
+    Some(REDUCE_BY_KEY_TILE_WRITE_K32_V0),
+    Some(REDUCE_BY_KEY_TILE_WRITE_K32_V1),
+    Some(REDUCE_BY_KEY_TILE_WRITE_K32_V2),
+    Some(REDUCE_BY_KEY_TILE_WRITE_K64_V0),
+    Some(REDUCE_BY_KEY_TILE_WRITE_K64_V1),
+    Some(REDUCE_BY_KEY_TILE_WRITE_K64_V2),
+];
+
+/// The reduce-by-key's permutation of `kernel` for `key` and `values`.
+pub(crate) fn reduce_by_key(kernel: ReduceByKeyKernel, key: KeyBits, values: ValueWords) -> Option<&'static ShaderSource> {
+    REDUCE_BY_KEY_TABLE[((kernel as usize) * 2 + key as usize) * 3 + values as usize].as_ref()
+}
+
 /// Every shader of the pack, in pack order.
 pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     COPY_U32X4,
@@ -1202,6 +1259,25 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     HISTOGRAM_K64_BITS,
     HISTOGRAM_K64_SPLITTERS,
     HISTOGRAM_K64_IDS,
+    REDUCE_BY_KEY_LOOKBACK_K32_V0,
+    REDUCE_BY_KEY_TILE_REDUCE_K32_V0,
+    REDUCE_BY_KEY_TILE_WRITE_K32_V0,
+    REDUCE_BY_KEY_LOOKBACK_K32_V1,
+    REDUCE_BY_KEY_TILE_REDUCE_K32_V1,
+    REDUCE_BY_KEY_TILE_WRITE_K32_V1,
+    REDUCE_BY_KEY_LOOKBACK_K32_V2,
+    REDUCE_BY_KEY_TILE_REDUCE_K32_V2,
+    REDUCE_BY_KEY_TILE_WRITE_K32_V2,
+    REDUCE_BY_KEY_LOOKBACK_K64_V0,
+    REDUCE_BY_KEY_TILE_REDUCE_K64_V0,
+    REDUCE_BY_KEY_TILE_WRITE_K64_V0,
+    REDUCE_BY_KEY_LOOKBACK_K64_V1,
+    REDUCE_BY_KEY_TILE_REDUCE_K64_V1,
+    REDUCE_BY_KEY_TILE_WRITE_K64_V1,
+    REDUCE_BY_KEY_LOOKBACK_K64_V2,
+    REDUCE_BY_KEY_TILE_REDUCE_K64_V2,
+    REDUCE_BY_KEY_TILE_WRITE_K64_V2,
+    REDUCE_BY_KEY_SPINE,
 ];
 
 /// The push-constant block of each shader, (member name, byte offset) in member order,
@@ -1478,4 +1554,23 @@ pub(super) const PUSH_CONSTANT_MEMBERS: &[&[(&str, u32)]] = &[
     &[("keys", 0), ("counts", 8), ("scratch", 16), ("count_addr", 24), ("aux", 32), ("count", 40), ("max_count", 44), ("bucket_count", 48), ("bit_offset", 52), ("id_bits", 56), ("pass", 60), ("params", 64)],
     &[("keys", 0), ("counts", 8), ("scratch", 16), ("count_addr", 24), ("aux", 32), ("count", 40), ("max_count", 44), ("bucket_count", 48), ("bit_offset", 52), ("id_bits", 56), ("pass", 60), ("params", 64)],
     &[("keys", 0), ("counts", 8), ("scratch", 16), ("count_addr", 24), ("aux", 32), ("count", 40), ("max_count", 44), ("bucket_count", 48), ("bit_offset", 52), ("id_bits", 56), ("pass", 60), ("params", 64)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
 ];
