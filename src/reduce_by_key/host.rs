@@ -121,7 +121,10 @@ impl Context {
         let upload = self.staging_from(&input)?;
         let device_in = self.device_buffer(in_bytes, "vkalgo reduce_by_key input")?;
         let device_out = self.device_buffer(out_bytes, "vkalgo reduce_by_key output")?;
-        let scratch = self.device_buffer(plan.memory_requirements().scratch.size, "vkalgo reduce_by_key scratch")?;
+        let scratch = self.device_buffer(
+            plan.memory_requirements().scratch.size,
+            "vkalgo reduce_by_key scratch",
+        )?;
         let mut download = self.readback_buffer(out_bytes)?;
         let args = ReduceByKeyArgs {
             keys_in: device_in.sub_range(0, n * kb),
@@ -143,17 +146,22 @@ impl Context {
         });
         if let Err(Error::Timeout(m)) = submitted {
             // The GPU may still use these buffers: never free them under it.
-            [upload, device_in, device_out, scratch, download].into_iter().for_each(GpuBuffer::leak);
+            [upload, device_in, device_out, scratch, download]
+                .into_iter()
+                .for_each(GpuBuffer::leak);
             return Err(Error::Timeout(m));
         }
         submitted?;
         let mapped = download
             .mapped()
             .ok_or_else(|| Error::Internal("readback buffer is not mapped".into()))?;
-        let word = |at: u64| u32::from_le_bytes(mapped[at as usize..at as usize + 4].try_into().unwrap_or([0; 4]));
+        let word =
+            |at: u64| u32::from_le_bytes(mapped[at as usize..at as usize + 4].try_into().unwrap_or([0; 4]));
         let runs = word(count_at) as u64;
         if runs == 0 || runs > n {
-            return Err(Error::Internal(format!("reduce_by_key: {runs} runs of {n} elements")));
+            return Err(Error::Internal(format!(
+                "reduce_by_key: {runs} runs of {n} elements"
+            )));
         }
         Ok(RunBytes {
             keys: mapped[..(runs * kb) as usize].to_vec(),

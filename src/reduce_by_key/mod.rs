@@ -54,9 +54,9 @@ pub mod reference;
 pub(crate) mod shared_constants;
 mod tuning;
 
+pub use host::RunBytes;
 #[cfg(test)]
 pub(crate) use plan::push_layouts;
-pub use host::RunBytes;
 pub use plan::ReduceByKeyPlan;
 
 use crate::core::buffer::{BufferRange, ElementCount};

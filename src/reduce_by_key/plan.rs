@@ -199,7 +199,10 @@ impl ReduceByKeyPlan {
     }
 
     fn shader(&self, kernel: ReduceByKeyKernel) -> Result<&'static ShaderSource> {
-        let (key, values) = (KeyBits::of(self.desc.key_type), ValueWords::of(self.desc.value_type));
+        let (key, values) = (
+            KeyBits::of(self.desc.key_type),
+            ValueWords::of(self.desc.value_type),
+        );
         shaders::reduce_by_key(kernel, key, values)
             .ok_or_else(|| Error::Internal(format!("reduce_by_key: no shader {kernel:?} {key:?} {values:?}")))
     }
@@ -207,10 +210,18 @@ impl ReduceByKeyPlan {
     /// The plan's pipelines with their specializations, in recording order.
     fn kernels(&self) -> Result<Vec<(&'static ShaderSource, RbkSpec)>> {
         Ok(match self.path {
-            ReduceByKeyPath::Lookback => vec![(self.shader(ReduceByKeyKernel::Lookback)?, self.spec(self.spins))],
+            ReduceByKeyPath::Lookback => {
+                vec![(self.shader(ReduceByKeyKernel::Lookback)?, self.spec(self.spins))]
+            }
             _ => vec![
                 (self.shader(ReduceByKeyKernel::TileReduce)?, self.spec(1)),
-                (&shaders::REDUCE_BY_KEY_SPINE, RbkSpec { items: 1, ..self.spec(1) }),
+                (
+                    &shaders::REDUCE_BY_KEY_SPINE,
+                    RbkSpec {
+                        items: 1,
+                        ..self.spec(1)
+                    },
+                ),
                 (self.shader(ReduceByKeyKernel::TileWrite)?, self.spec(1)),
             ],
         })
@@ -219,10 +230,16 @@ impl ReduceByKeyPlan {
     /// Checks the call's buffers against the plan (sizes, alignment, overlaps).
     fn check_args(&self, args: &ReduceByKeyArgs) -> Result<Checked> {
         let ctx = &self.ctx;
-        let (direct, n) = args.count.resolve(ctx, "reduce_by_key: count", self.desc.max_count)?;
+        let (direct, n) = args
+            .count
+            .resolve(ctx, "reduce_by_key: count", self.desc.max_count)?;
         let kb = self.desc.key_type.bytes();
         let vb = self.desc.value_type.bytes();
-        let ob = if self.desc.value_type == ValueType::U64 { 8 } else { 4 };
+        let ob = if self.desc.value_type == ValueType::U64 {
+            8
+        } else {
+            4
+        };
         args.keys_in.check(ctx, "reduce_by_key keys_in", n * kb, kb)?;
         let mut reads = vec![args.keys_in.part(0, n * kb)];
         match (self.desc.value_type, args.values_in) {
@@ -242,10 +259,12 @@ impl ReduceByKeyPlan {
             reads.push(range.part(0, 4));
         }
         args.keys_out.check(ctx, "reduce_by_key keys_out", n * kb, kb)?;
-        args.values_out.check(ctx, "reduce_by_key values_out", n * ob, ob)?;
+        args.values_out
+            .check(ctx, "reduce_by_key values_out", n * ob, ob)?;
         args.run_count.check(ctx, "reduce_by_key run_count", 4, 4)?;
         let scratch_bytes = self.scratch_bytes();
-        args.scratch.check(ctx, "reduce_by_key scratch", scratch_bytes, 16)?;
+        args.scratch
+            .check(ctx, "reduce_by_key scratch", scratch_bytes, 16)?;
         let writes = [
             args.keys_out.part(0, n * kb),
             args.values_out.part(0, n * ob),

@@ -22,7 +22,11 @@ pub fn reduce_by_key_bytes(
             out_values.push(v);
         } else {
             let last = out_values.last_mut().expect("a run started");
-            *last = if values.is_some() { op.apply_u64(*last, v) } else { *last + 1 };
+            *last = if values.is_some() {
+                op.apply_u64(*last, v)
+            } else {
+                *last + 1
+            };
         }
     }
     (out_keys, out_values)
@@ -41,7 +45,11 @@ pub fn reduce_by_key<K: bytemuck::Pod, V: super::ReduceByKeyValue + Into<u64> + 
         Some(&wide),
         op,
     );
-    let mask = if std::mem::size_of::<V>() == 4 { u32::MAX as u64 } else { u64::MAX };
+    let mask = if std::mem::size_of::<V>() == 4 {
+        u32::MAX as u64
+    } else {
+        u64::MAX
+    };
     let values = v
         .into_iter()
         .map(|x| V::try_from(x & mask).ok().expect("masked to the value's width"))
@@ -51,7 +59,12 @@ pub fn reduce_by_key<K: bytemuck::Pod, V: super::ReduceByKeyValue + Into<u64> + 
 
 /// The run-length encoding of `keys`: each run's key and length.
 pub fn run_length_encode<K: bytemuck::Pod>(keys: &[K]) -> (Vec<K>, Vec<u32>) {
-    let (k, v) = reduce_by_key_bytes(bytemuck::cast_slice(keys), std::mem::size_of::<K>(), None, ReduceOp::Sum);
+    let (k, v) = reduce_by_key_bytes(
+        bytemuck::cast_slice(keys),
+        std::mem::size_of::<K>(),
+        None,
+        ReduceOp::Sum,
+    );
     (from_bytes(&k), v.into_iter().map(|x| x as u32).collect())
 }
 

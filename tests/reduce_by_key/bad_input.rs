@@ -9,7 +9,12 @@ use vkalgo::Error;
 fn refused_and_nothing_written() {
     let ctx = context();
     let plan = ctx
-        .reduce_by_key_plan(&ReduceByKeyDesc::new(KeyType::U64, ValueType::U32, ReduceOp::Sum, 1000))
+        .reduce_by_key_plan(&ReduceByKeyDesc::new(
+            KeyType::U64,
+            ValueType::U32,
+            ReduceOp::Sum,
+            1000,
+        ))
         .unwrap();
     let scratch_bytes = plan.memory_requirements().scratch.size;
     let mut buf = GpuBuffer::new(&ctx, 1 << 17, MemoryLocation::CpuToGpu, "t").unwrap();
@@ -24,14 +29,62 @@ fn refused_and_nothing_written() {
         count: ElementCount::Direct(1000),
     };
     let cases = [
-        ("count over the plan's", ReduceByKeyArgs { count: ElementCount::Direct(1001), ..good }),
-        ("values missing", ReduceByKeyArgs { values_in: None, ..good }),
-        ("keys_out over the keys", ReduceByKeyArgs { keys_out: buf.sub_range(8, 8000), ..good }),
-        ("values_out over keys_out", ReduceByKeyArgs { values_out: buf.sub_range(16384, 4000), ..good }),
-        ("run count in the scratch", ReduceByKeyArgs { run_count: buf.sub_range(32768, 4), ..good }),
-        ("scratch too small", ReduceByKeyArgs { scratch: buf.sub_range(32768, 16), ..good }),
-        ("keys misaligned", ReduceByKeyArgs { keys_in: buf.sub_range(4, 8000), ..good }),
-        ("values_out too small", ReduceByKeyArgs { values_out: buf.sub_range(24576, 3996), ..good }),
+        (
+            "count over the plan's",
+            ReduceByKeyArgs {
+                count: ElementCount::Direct(1001),
+                ..good
+            },
+        ),
+        (
+            "values missing",
+            ReduceByKeyArgs {
+                values_in: None,
+                ..good
+            },
+        ),
+        (
+            "keys_out over the keys",
+            ReduceByKeyArgs {
+                keys_out: buf.sub_range(8, 8000),
+                ..good
+            },
+        ),
+        (
+            "values_out over keys_out",
+            ReduceByKeyArgs {
+                values_out: buf.sub_range(16384, 4000),
+                ..good
+            },
+        ),
+        (
+            "run count in the scratch",
+            ReduceByKeyArgs {
+                run_count: buf.sub_range(32768, 4),
+                ..good
+            },
+        ),
+        (
+            "scratch too small",
+            ReduceByKeyArgs {
+                scratch: buf.sub_range(32768, 16),
+                ..good
+            },
+        ),
+        (
+            "keys misaligned",
+            ReduceByKeyArgs {
+                keys_in: buf.sub_range(4, 8000),
+                ..good
+            },
+        ),
+        (
+            "values_out too small",
+            ReduceByKeyArgs {
+                values_out: buf.sub_range(24576, 3996),
+                ..good
+            },
+        ),
     ];
     for (what, args) in cases {
         let r = ctx.submit_and_wait(|cmd| unsafe { plan.record(cmd, &args) });
@@ -47,8 +100,14 @@ fn refused_and_nothing_written() {
         ..good
     };
     let r = ctx.submit_and_wait(|cmd| unsafe { rle.record(cmd, &with_values) });
-    assert!(matches!(r, Err(Error::InvalidArgument(_))), "values for NONE: {r:?}");
-    assert!(buf.mapped().unwrap().iter().all(|&b| b == 0xA5), "something was written");
+    assert!(
+        matches!(r, Err(Error::InvalidArgument(_))),
+        "values for NONE: {r:?}"
+    );
+    assert!(
+        buf.mapped().unwrap().iter().all(|&b| b == 0xA5),
+        "something was written"
+    );
 }
 
 #[test]
@@ -56,8 +115,14 @@ fn counts_beyond_the_maximum_are_refused() {
     let ctx = context();
     let over = vkalgo::reduce_by_key::REDUCE_BY_KEY_MAX_COUNT + 1;
     let desc = ReduceByKeyDesc::new(KeyType::U32, ValueType::U32, ReduceOp::Sum, over);
-    assert!(matches!(ctx.reduce_by_key_plan(&desc), Err(Error::InvalidArgument(_))));
-    let max = ReduceByKeyDesc { max_count: over - 1, ..desc };
+    assert!(matches!(
+        ctx.reduce_by_key_plan(&desc),
+        Err(Error::InvalidArgument(_))
+    ));
+    let max = ReduceByKeyDesc {
+        max_count: over - 1,
+        ..desc
+    };
     assert!(ctx.reduce_by_key_plan(&max).is_ok());
     for tuning in [(16, 4), (100, 4), (64, 0), (64, 17)] {
         let bad = ReduceByKeyDesc {
@@ -68,11 +133,29 @@ fn counts_beyond_the_maximum_are_refused() {
             }),
             ..desc
         };
-        assert!(matches!(ctx.reduce_by_key_plan(&bad), Err(Error::InvalidArgument(_))), "{tuning:?}");
+        assert!(
+            matches!(ctx.reduce_by_key_plan(&bad), Err(Error::InvalidArgument(_))),
+            "{tuning:?}"
+        );
     }
     let keys = [1u32, 2];
-    let r = ctx.reduce_by_key_host_bytes(KeyType::U32, ValueType::U32, ReduceOp::Sum, bytemuck::cast_slice(&keys), Some(&[0u8; 4]));
-    assert!(matches!(r, Err(Error::InvalidArgument(_))), "values of another length");
-    let r = ctx.reduce_by_key_host_bytes(KeyType::U32, ValueType::U64, ReduceOp::Sum, bytemuck::cast_slice(&keys), None);
+    let r = ctx.reduce_by_key_host_bytes(
+        KeyType::U32,
+        ValueType::U32,
+        ReduceOp::Sum,
+        bytemuck::cast_slice(&keys),
+        Some(&[0u8; 4]),
+    );
+    assert!(
+        matches!(r, Err(Error::InvalidArgument(_))),
+        "values of another length"
+    );
+    let r = ctx.reduce_by_key_host_bytes(
+        KeyType::U32,
+        ValueType::U64,
+        ReduceOp::Sum,
+        bytemuck::cast_slice(&keys),
+        None,
+    );
     assert!(matches!(r, Err(Error::InvalidArgument(_))), "values missing");
 }

@@ -31,24 +31,42 @@ fn host_calls_and_bad_input() {
         let mut runs = 77u64;
         let d = desc(VKALGO_KEY_I64, VKALGO_VALUE_U64, VKALGO_OP_SUM);
         let (ki, vi) = (keys.as_ptr() as *const c_void, values.as_ptr() as *const c_void);
-        let (ko, vo) = (keys_out.as_mut_ptr() as *mut c_void, values_out.as_mut_ptr() as *mut c_void);
-        assert_eq!(vkalgo_reduce_by_key_host(ctx, &d, ki, vi, 6, ko, vo, &mut runs), ok);
+        let (ko, vo) = (
+            keys_out.as_mut_ptr() as *mut c_void,
+            values_out.as_mut_ptr() as *mut c_void,
+        );
+        assert_eq!(
+            vkalgo_reduce_by_key_host(ctx, &d, ki, vi, 6, ko, vo, &mut runs),
+            ok
+        );
         assert_eq!(runs, 3);
         assert_eq!(&keys_out[..3], &[3, -1, 3]);
         assert_eq!(&values_out[..3], &[1, 15, 4]);
         // Run-length encoding: u32 lengths, the op and values ignored.
         let mut lengths = [0u32; 6];
-        let rle = VkalgoReduceByKeyDesc { op: 99, ..desc(VKALGO_KEY_I64, VKALGO_VALUE_NONE, VKALGO_OP_SUM) };
+        let rle = VkalgoReduceByKeyDesc {
+            op: 99,
+            ..desc(VKALGO_KEY_I64, VKALGO_VALUE_NONE, VKALGO_OP_SUM)
+        };
         let lo = lengths.as_mut_ptr() as *mut c_void;
-        assert_eq!(vkalgo_reduce_by_key_host(ctx, &rle, ki, null(), 6, ko, lo, &mut runs), ok);
+        assert_eq!(
+            vkalgo_reduce_by_key_host(ctx, &rle, ki, null(), 6, ko, lo, &mut runs),
+            ok
+        );
         assert_eq!((runs, &lengths[..3]), (3, &[2u32, 3, 1][..]));
-        assert_eq!(vkalgo_reduce_by_key_host(ctx, &rle, null(), null(), 0, null_mut(), null_mut(), &mut runs), ok);
+        assert_eq!(
+            vkalgo_reduce_by_key_host(ctx, &rle, null(), null(), 0, null_mut(), null_mut(), &mut runs),
+            ok
+        );
         assert_eq!(runs, 0);
         // Bad input: nothing written.
         keys_out = [7; 6];
         values_out = [7; 6];
         runs = 7;
-        let (ko, vo) = (keys_out.as_mut_ptr() as *mut c_void, values_out.as_mut_ptr() as *mut c_void);
+        let (ko, vo) = (
+            keys_out.as_mut_ptr() as *mut c_void,
+            values_out.as_mut_ptr() as *mut c_void,
+        );
         let bad_key = VkalgoReduceByKeyDesc { key_type: 6, ..d };
         let bad_value = VkalgoReduceByKeyDesc { value_type: 3, ..d };
         let bad_op = VkalgoReduceByKeyDesc { op: 3, ..d };
@@ -63,10 +81,21 @@ fn host_calls_and_bad_input() {
             ("values", &d, ki, null(), 6),
             ("count", &d, ki, vi, (u32::MAX as usize) + 1),
         ] {
-            assert_eq!(vkalgo_reduce_by_key_host(ctx, dp, keys_in, values_in, count, ko, vo, &mut runs), invalid, "{what}");
+            assert_eq!(
+                vkalgo_reduce_by_key_host(ctx, dp, keys_in, values_in, count, ko, vo, &mut runs),
+                invalid,
+                "{what}"
+            );
         }
-        assert_eq!(vkalgo_reduce_by_key_host(ctx, &d, ki, vi, 6, ko, vo, null_mut()), invalid);
-        assert_eq!((keys_out, values_out, runs), ([7; 6], [7; 6], 7), "written on error");
+        assert_eq!(
+            vkalgo_reduce_by_key_host(ctx, &d, ki, vi, 6, ko, vo, null_mut()),
+            invalid
+        );
+        assert_eq!(
+            (keys_out, values_out, runs),
+            ([7; 6], [7; 6], 7),
+            "written on error"
+        );
         vkalgo_context_destroy(ctx);
     }
 }
@@ -114,7 +143,11 @@ fn record_layer() {
         };
         rctx.submit_and_wait(|cmd| {
             host_to_compute(&rctx, cmd);
-            let r = vkalgo_reduce_by_key_record(plan, VkCommandBuffer(vkalgo::ash::vk::Handle::as_raw(cmd) as *mut c_void), &args);
+            let r = vkalgo_reduce_by_key_record(
+                plan,
+                VkCommandBuffer(vkalgo::ash::vk::Handle::as_raw(cmd) as *mut c_void),
+                &args,
+            );
             assert_eq!(r, ok);
             compute_to_host(&rctx, cmd);
             Ok(())

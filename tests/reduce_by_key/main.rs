@@ -65,7 +65,10 @@ pub fn values_for(n: usize, value_type: ValueType, rng: &mut Rng) -> (Vec<u8>, V
     match value_type {
         ValueType::U32 => {
             let v: Vec<u32> = (0..n).map(|_| rng.next_u32() | 0x8000_0000).collect();
-            (bytemuck::cast_slice(&v).to_vec(), v.iter().map(|&x| x as u64).collect())
+            (
+                bytemuck::cast_slice(&v).to_vec(),
+                v.iter().map(|&x| x as u64).collect(),
+            )
         }
         ValueType::U64 => {
             let v: Vec<u64> = (0..n).map(|_| rng.next_u64() | (1 << 63)).collect();
@@ -76,7 +79,13 @@ pub fn values_for(n: usize, value_type: ValueType, rng: &mut Rng) -> (Vec<u8>, V
 }
 
 /// The reference's runs as (key bytes, value bytes in the output's width).
-pub fn expected(keys: &[u8], kb: usize, values: &[u64], value_type: ValueType, op: ReduceOp) -> (Vec<u8>, Vec<u8>) {
+pub fn expected(
+    keys: &[u8],
+    kb: usize,
+    values: &[u64],
+    value_type: ValueType,
+    op: ReduceOp,
+) -> (Vec<u8>, Vec<u8>) {
     let wide = (value_type != ValueType::None).then_some(values);
     let (k, v) = reference::reduce_by_key_bytes(keys, kb, wide, op);
     let out: Vec<u8> = if value_type == ValueType::U64 {
@@ -140,7 +149,8 @@ pub fn record(
     }
     let args = ReduceByKeyArgs {
         keys_in: buf.sub_range(keys_at, n * kb),
-        values_in: (desc.value_type != ValueType::None).then(|| buf.sub_range(values_at, values.len() as u64)),
+        values_in: (desc.value_type != ValueType::None)
+            .then(|| buf.sub_range(values_at, values.len() as u64)),
         keys_out: buf.sub_range(keys_out_at, n * kb),
         values_out: buf.sub_range(values_out_at, n * ob),
         run_count: buf.sub_range(run_count_at, 4),
@@ -158,7 +168,11 @@ pub fn record(
     })
     .unwrap();
     let m = buf.mapped().unwrap();
-    let runs = u32::from_le_bytes(m[run_count_at as usize..run_count_at as usize + 4].try_into().unwrap());
+    let runs = u32::from_le_bytes(
+        m[run_count_at as usize..run_count_at as usize + 4]
+            .try_into()
+            .unwrap(),
+    );
     let r = runs as u64;
     let poisoned = |from: u64, to: u64| m[from as usize..to as usize].iter().all(|&b| b == 0xA5);
     let poison_held = r <= n

@@ -4,7 +4,13 @@
 
 use super::*;
 
-fn plans(ctx: &Context, key_type: KeyType, value_type: ValueType, op: ReduceOp, max: u64) -> Vec<ReduceByKeyPlan> {
+fn plans(
+    ctx: &Context,
+    key_type: KeyType,
+    value_type: ValueType,
+    op: ReduceOp,
+    max: u64,
+) -> Vec<ReduceByKeyPlan> {
     let tunings = [
         None,
         Some(ReduceByKeyTuning {
@@ -45,7 +51,12 @@ fn both_paths_tunings_offsets_and_indirect_counts() {
         (KeyType::U64, ValueType::U32, ReduceOp::Max),
     ] {
         let n = 9000usize;
-        for runs in [Runs::AllEqual, Runs::Random(300), Runs::Fixed(64), Runs::AllDistinct] {
+        for runs in [
+            Runs::AllEqual,
+            Runs::Random(300),
+            Runs::Fixed(64),
+            Runs::AllDistinct,
+        ] {
             let keys = match key_type {
                 KeyType::U32 => keys_bytes::<u32>(n, runs, &mut rng),
                 KeyType::F64 => keys_bytes::<f64>(n, runs, &mut rng),
@@ -55,12 +66,14 @@ fn both_paths_tunings_offsets_and_indirect_counts() {
             let (values, wide) = values_for(n, value_type, &mut rng);
             let kb = key_type.bytes() as usize;
             for plan in plans(&ctx, key_type, value_type, op, n as u64) {
-                for (offset, indirect) in [(0, None), (24, Some(4097u32)), (8, Some(0)), (16, Some(u32::MAX))] {
+                for (offset, indirect) in [(0, None), (24, Some(4097u32)), (8, Some(0)), (16, Some(u32::MAX))]
+                {
                     let got = record(&ctx, &plan, &keys, &values, offset, indirect);
                     let m = indirect.map_or(n, |c| (c as usize).min(n));
                     let vb = value_type.bytes() as usize;
                     let (wk, wv) = expected(&keys[..m * kb], kb, &wide[..m.min(wide.len())], value_type, op);
-                    let what = format!("{key_type:?} {value_type:?} {op:?} {runs:?} {plan:?} {offset} {indirect:?}");
+                    let what =
+                        format!("{key_type:?} {value_type:?} {op:?} {runs:?} {plan:?} {offset} {indirect:?}");
                     let _ = vb;
                     assert_eq!(got.runs as usize, wk.len() / kb, "{what}");
                     assert!(got.keys == wk, "{what}: keys");

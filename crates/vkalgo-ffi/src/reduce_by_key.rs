@@ -66,7 +66,12 @@ unsafe fn rbk_desc(d: *const VkalgoReduceByKeyDesc, max_count: u64) -> vkalgo::R
         ValueType::None => ReduceOp::Sum,
         _ => ReduceOp::from_raw(d.op)?,
     };
-    Ok(ReduceByKeyDesc::new(KeyType::from_raw(d.key_type)?, value_type, op, max_count))
+    Ok(ReduceByKeyDesc::new(
+        KeyType::from_raw(d.key_type)?,
+        value_type,
+        op,
+        max_count,
+    ))
 }
 
 /// Per maximal run of equal consecutive keys (equal bits: -0.0 and +0.0 differ, NaNs with equal
@@ -103,11 +108,18 @@ pub unsafe extern "C" fn vkalgo_reduce_by_key_host(
                 non_null(values_in, "values_in")?;
             }
             let aligned = |p: usize, a: u64| p as u64 % a == 0;
-            if !aligned(keys_in as usize, kb) || !aligned(keys_out as usize, kb) || !aligned(values_out as usize, ob) {
-                return Err(Error::invalid("reduce_by_key: data not aligned to its element size"));
+            if !aligned(keys_in as usize, kb)
+                || !aligned(keys_out as usize, kb)
+                || !aligned(values_out as usize, ob)
+            {
+                return Err(Error::invalid(
+                    "reduce_by_key: data not aligned to its element size",
+                ));
             }
             if vb > 0 && !aligned(values_in as usize, vb) {
-                return Err(Error::invalid("reduce_by_key: values_in not aligned to its value size"));
+                return Err(Error::invalid(
+                    "reduce_by_key: values_in not aligned to its value size",
+                ));
             }
         }
         // The count is checked before the data is read.

@@ -59,7 +59,6 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     embed!("common/workgroup_scan.glsl"),
     embed!("generated/bucket_fn.glsl"),
     embed!("generated/histogram.glsl"),
-    embed!("generated/reduce_by_key.glsl"),
     embed!("generated/sort.glsl"),
     embed!("generated/split.glsl"),
     embed!("histogram/histogram.comp"),
