@@ -17,6 +17,7 @@ mod histogram;
 mod memory;
 mod merge;
 mod reduce;
+mod reduce_by_key;
 mod scan;
 mod set;
 mod sort;
@@ -31,6 +32,7 @@ const ALGORITHMS: &[(&str, RunFn)] = &[
     ("scan", scan::run),
     ("reduce", reduce::run),
     ("histogram", histogram::run),
+    ("reduce_by_key", reduce_by_key::run),
     ("sort", sort::run),
     ("hash", hash::run),
     ("merge", merge::run),
