@@ -20,6 +20,7 @@ builds=(
   "cub_bench"
   "reduce_bench"
   "histogram_bench"
+  "reduce_by_key_bench"
   "merge_bench -I bench/cuda"
   "hash_bench"
   "multisplit_bench"
