@@ -13,13 +13,19 @@ use vkalgo::{
     Result, ValueType,
 };
 use vkalgo_bench::harness::report::{self, gbs, rate, Table};
-use vkalgo_bench::harness::{axis, download, median, sized, upload, verified, Axis, Bench, Options, Timing, MAX_BATCH};
+use vkalgo_bench::harness::{
+    axis, download, median, sized, upload, verified, Axis, Bench, Options, Timing, MAX_BATCH,
+};
 
 const AXES: &[Axis] = &[
     sized("sizes", "16,20,24,28", "16,20", "log2 element counts"),
     sized("reps", "20", "5", "timed repetitions (median)"),
     axis("runs", "1,8,64", "average run lengths"),
-    axis("cases", "rbk,rle", "rbk: u32 keys, u32 values, sum; rle: run-length encoding of u32 keys"),
+    axis(
+        "cases",
+        "rbk,rle",
+        "rbk: u32 keys, u32 values, sum; rle: run-length encoding of u32 keys",
+    ),
     axis(
         "tuning",
         "",
@@ -79,7 +85,11 @@ fn case(
         tuning,
         ..ReduceByKeyDesc::new(KeyType::U32, value_type, ReduceOp::Sum, n)
     };
-    let name = if rle { "run_length_encode_u32" } else { "reduce_by_key_u32_u32_sum" };
+    let name = if rle {
+        "run_length_encode_u32"
+    } else {
+        "reduce_by_key_u32_u32_sum"
+    };
     let cells = [name.to_string(), "-".into(), format!("2^{log2}")];
     let Some(plan) = table.or_skip(ctx.reduce_by_key_plan(&desc), &cells) else {
         return Ok(());
@@ -98,7 +108,11 @@ fn case(
         count: ElementCount::Direct(n),
     };
     let timing = Timing::warm_then_warmup(3, reps as usize);
-    let ms = median(b.time(timing, |_, _, _| Ok(()), |cmd, _| unsafe { plan.record(cmd, &args) })?);
+    let ms = median(b.time(
+        timing,
+        |_, _, _| Ok(()),
+        |cmd, _| unsafe { plan.record(cmd, &args) },
+    )?);
     let (want_keys, want_values) = if rle {
         reference::run_length_encode(&keys)
     } else {
@@ -167,7 +181,16 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         for case_name in &cases {
             for &mean in means.iter().filter(|&&m| m >= 1) {
                 for &tuning in &tunings {
-                    case(&b, &bufs, &mut table, case_name == "rle", log2, mean, reps, tuning)?;
+                    case(
+                        &b,
+                        &bufs,
+                        &mut table,
+                        case_name == "rle",
+                        log2,
+                        mean,
+                        reps,
+                        tuning,
+                    )?;
                 }
             }
         }
