@@ -21,6 +21,7 @@ builds=(
   "reduce_bench"
   "histogram_bench"
   "select_bench"
+  "reduce_by_key_bench"
   "merge_bench -I bench/cuda"
   "hash_bench"
   "multisplit_bench"

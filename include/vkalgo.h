@@ -44,6 +44,10 @@
 // Warm-up mask bit: selects (every key and value type, FLAGGED and UNIQUE).
 #define VKALGO_ALGORITHM_SELECT 512
 
+// Warm-up mask bit: reduce-by-key and run-length encoding (every key and value type and
+// operation).
+#define VKALGO_ALGORITHM_REDUCE_BY_KEY 1024
+
 // Context flag: the caller enabled VK_EXT_debug_utils (vkalgo names its pipelines).
 #define VKALGO_CONTEXT_DEBUG_UTILS 1
 
@@ -354,6 +358,11 @@ typedef struct VkalgoMergeSortPlan VkalgoMergeSortPlan;
 // Keeps its context alive. Threads: immutable once created; any thread may query or record
 // it, concurrently.
 typedef struct VkalgoMultisplitPlan VkalgoMultisplitPlan;
+
+// A reduce-by-key plan (kernels and scratch size fixed for one context, key type, value
+// type, operation and maximum count). Keeps its context alive; immutable once made: any
+// thread may record it.
+typedef struct VkalgoReduceByKeyPlan VkalgoReduceByKeyPlan;
 
 // A reduce plan (kernel and scratch size fixed for one context, key type, operation and
 // maximum count). Keeps its context alive; immutable once made: any thread may record it.
@@ -1344,6 +1353,47 @@ typedef struct VkalgoHistogramArgs {
   uint32_t params[4];
 } VkalgoHistogramArgs;
 
+// What to reduce by key: the key type, the value type and the operation.
+typedef struct VkalgoReduceByKeyDesc {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // A `VKALGO_KEY_*` code: the sort's six key types. Keys are equal when their bits are.
+  uint32_t key_type;
+  // A `VKALGO_VALUE_*` code. `VKALGO_VALUE_NONE`: run-length encoding: values_out receives
+  // u32 run lengths.
+  uint32_t value_type;
+  // A `VKALGO_OP_*` code for U32/U64 values: SUM (wrapping), MIN, MAX as unsigned. Ignored
+  // for `VKALGO_VALUE_NONE`.
+  uint32_t op;
+} VkalgoReduceByKeyDesc;
+
+// The buffers of one recorded reduce-by-key. Outputs must not overlap each other, the inputs
+// or the scratch.
+typedef struct VkalgoReduceByKeyArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The keys (offset a multiple of the key size).
+  struct VkalgoBufferRange keys_in;
+  // The values (offset a multiple of the value size); VK_NULL_HANDLE exactly for
+  // `VKALGO_VALUE_NONE`.
+  struct VkalgoBufferRange values_in;
+  // Room for `count` keys: each run's key, in order.
+  struct VkalgoBufferRange keys_out;
+  // Room for `count` values (u32 run lengths for `VKALGO_VALUE_NONE`).
+  struct VkalgoBufferRange values_out;
+  // One u32 receiving the number of runs, written on the GPU: usable as the indirect count
+  // (`count_buffer`) of a later vkalgo call or as a workgroup count of a
+  // `vkCmdDispatchIndirect` (after a barrier of your own).
+  struct VkalgoBufferRange run_count;
+  // Scratch memory as `vkalgo_reduce_by_key_plan_memory_requirements` reports.
+  struct VkalgoBufferRange scratch;
+  // Element count when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count: a u32 at `count_buffer.offset`, read on the GPU (clamped to the plan's
+  // max_count). VK_NULL_HANDLE: use `count`.
+  struct VkalgoBufferRange count_buffer;
+} VkalgoReduceByKeyArgs;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -2319,6 +2369,51 @@ VkalgoResult vkalgo_histogram_plan_memory_requirements(const struct VkalgoHistog
 VkalgoResult vkalgo_histogram_record(const struct VkalgoHistogramPlan *plan,
                                      VkCommandBuffer command_buffer,
                                      const struct VkalgoHistogramArgs *args);
+
+// Per maximal run of equal consecutive keys (equal bits: -0.0 and +0.0 differ, NaNs with equal
+// bits are equal): its key in `keys_out` and op over its values in `values_out` (or, for
+// `VKALGO_VALUE_NONE`, its length as a u32), on the GPU (blocking). Outputs need room for
+// `count` runs; `*run_count` = the number of runs. `count` 0 is valid (`*run_count` = 0).
+// Errors (nothing written): NULL data with count > 0, NULL `run_count`, NULL `values_in`
+// with a value type other than NONE, an unknown enum, a count over 2^32 - 1, misaligned
+// data (INVALID_ARGUMENT).
+VkalgoResult vkalgo_reduce_by_key_host(struct VkalgoContext *ctx,
+                                       const struct VkalgoReduceByKeyDesc *desc,
+                                       const void *keys_in,
+                                       const void *values_in,
+                                       size_t count,
+                                       void *keys_out,
+                                       void *values_out,
+                                       uint64_t *run_count);
+
+// Plans a reduce-by-key of up to `max_count` elements (at most 2^32 - 1); `desc`'s path is
+// the device's choice (look-back where it allows inter-workgroup waiting). `*out` is set only
+// on success; destroy it with `vkalgo_reduce_by_key_plan_destroy`.
+VkalgoResult vkalgo_reduce_by_key_plan_create(struct VkalgoContext *ctx,
+                                              const struct VkalgoReduceByKeyDesc *desc,
+                                              uint64_t max_count,
+                                              struct VkalgoReduceByKeyPlan **out);
+
+// Destroys a reduce-by-key plan (NULL: no-op).
+void vkalgo_reduce_by_key_plan_destroy(struct VkalgoReduceByKeyPlan *plan);
+
+// The scratch memory each `vkalgo_reduce_by_key_record` of this plan needs.
+VkalgoResult vkalgo_reduce_by_key_plan_memory_requirements(const struct VkalgoReduceByKeyPlan *plan,
+                                                           struct VkalgoMemoryRequirements *out);
+
+// Elements per tile of the plan (one workgroup's share).
+VkalgoResult vkalgo_reduce_by_key_plan_tile_size(const struct VkalgoReduceByKeyPlan *plan,
+                                                 uint64_t *out);
+
+// Records the reduce-by-key into the caller's command buffer (on the plan's context, which
+// the plan keeps alive): a compute clear of part of the scratch, a barrier and one dispatch
+// (look-back), or three dispatches with barriers between. Synchronization: writes to the
+// inputs and count buffer must be visible to COMPUTE_SHADER reads; earlier uses of the
+// outputs, run count and scratch must be complete before COMPUTE_SHADER; afterwards they are
+// written by COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
+VkalgoResult vkalgo_reduce_by_key_record(const struct VkalgoReduceByKeyPlan *plan,
+                                         VkCommandBuffer command_buffer,
+                                         const struct VkalgoReduceByKeyArgs *args);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -62,6 +62,7 @@ pub mod hash;
 pub mod histogram;
 pub mod merge;
 pub mod reduce;
+pub mod reduce_by_key;
 pub mod scan;
 pub mod select;
 pub mod set;
@@ -95,6 +96,9 @@ pub use merge::{
     MergeTuning, SegmentedMergeArgs, SetOpArgs, SetOpDesc, SetOpPath, SetOpPlan,
 };
 pub use reduce::{ReduceArgs, ReduceDesc, ReducePlan, ReduceTuning};
+pub use reduce_by_key::{
+    ReduceByKeyArgs, ReduceByKeyDesc, ReduceByKeyPath, ReduceByKeyPlan, ReduceByKeyTuning, ReduceByKeyValue,
+};
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
 pub use select::{
     SelectArgs, SelectDesc, SelectMode, SelectPath, SelectPlan, SelectTuning, Selection, SELECT_MAX_COUNT,
@@ -129,6 +133,7 @@ mod push_constant_tests {
             .chain(crate::reduce::push_layouts())
             .chain(crate::histogram::push_layouts())
             .chain(crate::select::push_layouts())
+            .chain(crate::reduce_by_key::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {
             let glsl: Vec<(String, u32)> = shader

@@ -38,11 +38,13 @@ pub enum Algorithm {
     /// Selects of every key and value type, flagged and unique (GLSL predicates compile with
     /// their plans).
     Select = 512,
+    /// Reduce-by-key and run-length encoding of every key and value type and operation.
+    ReduceByKey = 1024,
 }
 
 impl Algorithm {
     /// Every algorithm warm-up knows.
-    pub const ALL: [Algorithm; 10] = [
+    pub const ALL: [Algorithm; 11] = [
         Algorithm::Scan,
         Algorithm::Sort,
         Algorithm::HashMap,
@@ -53,6 +55,7 @@ impl Algorithm {
         Algorithm::Reduce,
         Algorithm::Histogram,
         Algorithm::Select,
+        Algorithm::ReduceByKey,
     ];
 }
 
@@ -148,6 +151,16 @@ impl Context {
                             for mode in [crate::SelectMode::Flagged, crate::SelectMode::Unique] {
                                 let desc = crate::SelectDesc::new(k, v, mode, PLAN_COUNT);
                                 skip_unsupported(self.select_plan(&desc))?;
+                            }
+                        }
+                    }
+                }
+                Algorithm::ReduceByKey => {
+                    for k in KeyType::ALL {
+                        for v in ValueType::ALL {
+                            for op in crate::ReduceOp::ALL {
+                                let desc = crate::ReduceByKeyDesc::new(k, v, op, PLAN_COUNT);
+                                skip_unsupported(self.reduce_by_key_plan(&desc))?;
                             }
                         }
                     }

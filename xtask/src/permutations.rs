@@ -186,6 +186,21 @@ pub static HISTOGRAM: Family = Family {
     doc: "The histogram's counting kernel for a built-in `bucket_fn` and `key` width.",
     axes: &[&BUCKET_FN, &KEY_BITS],
 };
+pub const REDUCE_BY_KEY_KERNEL: Axis = Axis {
+    name: "ReduceByKeyKernel",
+    param: "kernel",
+    doc: "The reduce-by-key's kernels (glsl/reduce_by_key/).",
+    variants: &[
+        ("Lookback", "One pass with decoupled look-back."),
+        ("TileReduce", "Each tile's pair (no waiting)."),
+        ("TileWrite", "Each tile's runs, after the spine (no waiting)."),
+    ],
+};
+pub static REDUCE_BY_KEY: Family = Family {
+    function: "reduce_by_key",
+    doc: "The reduce-by-key's permutation of `kernel` for `key` and `values`.",
+    axes: &[&REDUCE_BY_KEY_KERNEL, &KEY_BITS, &VALUE_WORDS],
+};
 pub static MERGE: Family = Family {
     function: "merge",
     doc: "The merge family's permutation of `kernel` for `key` and `values`, where one exists.",
@@ -487,6 +502,39 @@ fn select_permutations() -> Vec<Permutation> {
     table
 }
 
+/// Reduce-by-key and run-length encoding (src/reduce_by_key): each kernel per key width and
+/// payload (none: run lengths), and the no-waiting path's spine (pairs alone).
+fn reduce_by_key_permutations() -> Vec<Permutation> {
+    let mut table = Vec::new();
+    for key_bits in [32, 64] {
+        for value_words in [0, 1, 2] {
+            for (kernel, variant, file, write) in [
+                ("lookback", "Lookback", "reduce_by_key/lookback.comp", "0"),
+                ("tile_reduce", "TileReduce", "reduce_by_key/tiles.comp", "0"),
+                ("tile_write", "TileWrite", "reduce_by_key/tiles.comp", "1"),
+            ] {
+                table.push(member(
+                    &REDUCE_BY_KEY,
+                    &[variant, &format!("K{key_bits}"), &format!("V{value_words}")],
+                    format!("reduce_by_key_{kernel}_k{key_bits}_v{value_words}"),
+                    file,
+                    vec![
+                        ("KEY_BITS", key_bits.to_string()),
+                        ("VALUE_WORDS", value_words.to_string()),
+                        ("RBK_WRITE", write.to_string()),
+                    ],
+                ));
+            }
+        }
+    }
+    table.push(standalone(
+        "reduce_by_key_spine",
+        "reduce_by_key/spine.comp",
+        &[("KEY_BITS", "32"), ("VALUE_WORDS", "0")],
+    ));
+    table
+}
+
 /// Sets of u32 (src/set): one permutation per pass.
 fn set_permutations() -> Vec<Permutation> {
     vec![
@@ -775,7 +823,7 @@ fn merge_permutations() -> Vec<Permutation> {
 }
 
 /// Every family, in the order the generated lookups are written.
-pub const FAMILIES: &[&Family] = &[&SORT, &SPLIT, &MERGE, &HASH, &HISTOGRAM, &SELECT];
+pub const FAMILIES: &[&Family] = &[&SORT, &SPLIT, &MERGE, &HASH, &HISTOGRAM, &SELECT, &REDUCE_BY_KEY];
 
 /// Every permutation, in the order of the generated table (the pack's order).
 pub fn all() -> Vec<Permutation> {
@@ -789,5 +837,6 @@ pub fn all() -> Vec<Permutation> {
     all.extend(multimap_permutations());
     all.extend(histogram_permutations());
     all.extend(select_permutations());
+    all.extend(reduce_by_key_permutations());
     all
 }

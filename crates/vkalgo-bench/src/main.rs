@@ -17,6 +17,7 @@ mod histogram;
 mod memory;
 mod merge;
 mod reduce;
+mod reduce_by_key;
 mod scan;
 mod select;
 mod set;
@@ -33,6 +34,7 @@ const ALGORITHMS: &[(&str, RunFn)] = &[
     ("reduce", reduce::run),
     ("histogram", histogram::run),
     ("select", select::run),
+    ("reduce_by_key", reduce_by_key::run),
     ("sort", sort::run),
     ("hash", hash::run),
     ("merge", merge::run),

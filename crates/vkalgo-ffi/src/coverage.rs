@@ -56,6 +56,28 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
         Err("a tuning query for tests and benchmarks"),
     ),
     ("ScanPlan", "record", Ok(&["vkalgo_scan_record"])),
+    ("ReduceByKeyPlan", "record", Ok(&["vkalgo_reduce_by_key_record"])),
+    (
+        "ReduceByKeyPlan",
+        "memory_requirements",
+        Ok(&["vkalgo_reduce_by_key_plan_memory_requirements"]),
+    ),
+    (
+        "ReduceByKeyPlan",
+        "tile_size",
+        Ok(&["vkalgo_reduce_by_key_plan_tile_size"]),
+    ),
+    ("ReduceByKeyPlan", "desc", Err("the caller's own desc")),
+    (
+        "ReduceByKeyPlan",
+        "path",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "ReduceByKeyPlan",
+        "tuning",
+        Err("a tuning query for tests and benchmarks"),
+    ),
     ("ReducePlan", "record", Ok(&["vkalgo_reduce_record"])),
     (
         "ReducePlan",
@@ -574,6 +596,7 @@ mod tests {
             "ReducePlan",
             "HistogramPlan",
             "SelectPlan",
+            "ReduceByKeyPlan",
             "SplitPlan",
             "MergePlan",
             "SetOpPlan",

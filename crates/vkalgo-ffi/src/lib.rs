@@ -21,6 +21,8 @@ pub mod sort;
 pub mod split;
 // (After split: the histogram takes the multisplit's desc, and the header keeps its order.)
 pub mod histogram;
+// (After the histogram: the header is appended to.)
+pub mod reduce_by_key;
 pub mod types;
 
 mod coverage;
@@ -457,6 +459,9 @@ pub const VKALGO_ALGORITHM_REDUCE: u32 = 128;
 pub const VKALGO_ALGORITHM_HISTOGRAM: u32 = 256;
 /// Warm-up mask bit: selects (every key and value type, FLAGGED and UNIQUE).
 pub const VKALGO_ALGORITHM_SELECT: u32 = 512;
+/// Warm-up mask bit: reduce-by-key and run-length encoding (every key and value type and
+/// operation).
+pub const VKALGO_ALGORITHM_REDUCE_BY_KEY: u32 = 1024;
 
 /// Creates the pipelines of the algorithms in `algorithms` (a mask of `VKALGO_ALGORITHM_*`)
 /// now, for every key and value type at the default tuning, through the context's pipeline

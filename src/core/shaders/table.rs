@@ -4,7 +4,7 @@
 use super::ShaderSource;
 
 /// Identifies the permutation list `spirv.bin` was generated with.
-pub(super) const TABLE_ID: u64 = 0xf6b9f4cd3d1c688c;
+pub(super) const TABLE_ID: u64 = 0x026b4302afe3ed2d;
 
 pub(crate) const COPY_U32X4: ShaderSource = ShaderSource::packed("copy_u32x4", 0);
 pub(crate) const FILL_U32: ShaderSource = ShaderSource::packed("fill_u32", 1);
@@ -290,6 +290,25 @@ const SELECT_SCATTER_K64_V1: ShaderSource = ShaderSource::packed("select_scatter
 const SELECT_LOOKBACK_K64_V1: ShaderSource = ShaderSource::packed("select_lookback_k64_v1", 281);
 const SELECT_SCATTER_K64_V2: ShaderSource = ShaderSource::packed("select_scatter_k64_v2", 282);
 const SELECT_LOOKBACK_K64_V2: ShaderSource = ShaderSource::packed("select_lookback_k64_v2", 283);
+const REDUCE_BY_KEY_LOOKBACK_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v0", 284);
+const REDUCE_BY_KEY_TILE_REDUCE_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v0", 285);
+const REDUCE_BY_KEY_TILE_WRITE_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v0", 286);
+const REDUCE_BY_KEY_LOOKBACK_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v1", 287);
+const REDUCE_BY_KEY_TILE_REDUCE_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v1", 288);
+const REDUCE_BY_KEY_TILE_WRITE_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v1", 289);
+const REDUCE_BY_KEY_LOOKBACK_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v2", 290);
+const REDUCE_BY_KEY_TILE_REDUCE_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v2", 291);
+const REDUCE_BY_KEY_TILE_WRITE_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v2", 292);
+const REDUCE_BY_KEY_LOOKBACK_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v0", 293);
+const REDUCE_BY_KEY_TILE_REDUCE_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v0", 294);
+const REDUCE_BY_KEY_TILE_WRITE_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v0", 295);
+const REDUCE_BY_KEY_LOOKBACK_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v1", 296);
+const REDUCE_BY_KEY_TILE_REDUCE_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v1", 297);
+const REDUCE_BY_KEY_TILE_WRITE_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v1", 298);
+const REDUCE_BY_KEY_LOOKBACK_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v2", 299);
+const REDUCE_BY_KEY_TILE_REDUCE_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v2", 300);
+const REDUCE_BY_KEY_TILE_WRITE_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v2", 301);
+pub(crate) const REDUCE_BY_KEY_SPINE: ShaderSource = ShaderSource::packed("reduce_by_key_spine", 302);
 
 /// The radix sort's kernels (glsl/sort/).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -454,6 +473,17 @@ pub(crate) enum SelectKernel {
     Scatter,
     /// Select in one pass with decoupled look-back.
     Lookback,
+}
+
+/// The reduce-by-key's kernels (glsl/reduce_by_key/).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReduceByKeyKernel {
+    /// One pass with decoupled look-back.
+    Lookback,
+    /// Each tile's pair (no waiting).
+    TileReduce,
+    /// Each tile's runs, after the spine (no waiting).
+    TileWrite,
 }
 
 /// The sort family, indexed by [SortKernel][KeyBits][ValueWords].
@@ -982,6 +1012,33 @@ pub(crate) fn select(kernel: SelectKernel, key: KeyBits, values: ValueWords) -> 
     SELECT_TABLE[((kernel as usize) * 2 + key as usize) * 3 + values as usize].as_ref()
 }
 
+/// The reduce_by_key family, indexed by [ReduceByKeyKernel][KeyBits][ValueWords].
+static REDUCE_BY_KEY_TABLE: [Option<ShaderSource>; 18] = [
+    Some(REDUCE_BY_KEY_LOOKBACK_K32_V0),
+    Some(REDUCE_BY_KEY_LOOKBACK_K32_V1),
+    Some(REDUCE_BY_KEY_LOOKBACK_K32_V2),
+    Some(REDUCE_BY_KEY_LOOKBACK_K64_V0),
+    Some(REDUCE_BY_KEY_LOOKBACK_K64_V1),
+    Some(REDUCE_BY_KEY_LOOKBACK_K64_V2),
+    Some(REDUCE_BY_KEY_TILE_REDUCE_K32_V0),
+    Some(REDUCE_BY_KEY_TILE_REDUCE_K32_V1),
+    Some(REDUCE_BY_KEY_TILE_REDUCE_K32_V2),
+    Some(REDUCE_BY_KEY_TILE_REDUCE_K64_V0),
+    Some(REDUCE_BY_KEY_TILE_REDUCE_K64_V1),
+    Some(REDUCE_BY_KEY_TILE_REDUCE_K64_V2),
+    Some(REDUCE_BY_KEY_TILE_WRITE_K32_V0),
+    Some(REDUCE_BY_KEY_TILE_WRITE_K32_V1),
+    Some(REDUCE_BY_KEY_TILE_WRITE_K32_V2),
+    Some(REDUCE_BY_KEY_TILE_WRITE_K64_V0),
+    Some(REDUCE_BY_KEY_TILE_WRITE_K64_V1),
+    Some(REDUCE_BY_KEY_TILE_WRITE_K64_V2),
+];
+
+/// The reduce-by-key's permutation of `kernel` for `key` and `values`.
+pub(crate) fn reduce_by_key(kernel: ReduceByKeyKernel, key: KeyBits, values: ValueWords) -> Option<&'static ShaderSource> {
+    REDUCE_BY_KEY_TABLE[((kernel as usize) * 2 + key as usize) * 3 + values as usize].as_ref()
+}
+
 /// Every shader of the pack, in pack order.
 pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     COPY_U32X4,
@@ -1268,6 +1325,25 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     SELECT_LOOKBACK_K64_V1,
     SELECT_SCATTER_K64_V2,
     SELECT_LOOKBACK_K64_V2,
+    REDUCE_BY_KEY_LOOKBACK_K32_V0,
+    REDUCE_BY_KEY_TILE_REDUCE_K32_V0,
+    REDUCE_BY_KEY_TILE_WRITE_K32_V0,
+    REDUCE_BY_KEY_LOOKBACK_K32_V1,
+    REDUCE_BY_KEY_TILE_REDUCE_K32_V1,
+    REDUCE_BY_KEY_TILE_WRITE_K32_V1,
+    REDUCE_BY_KEY_LOOKBACK_K32_V2,
+    REDUCE_BY_KEY_TILE_REDUCE_K32_V2,
+    REDUCE_BY_KEY_TILE_WRITE_K32_V2,
+    REDUCE_BY_KEY_LOOKBACK_K64_V0,
+    REDUCE_BY_KEY_TILE_REDUCE_K64_V0,
+    REDUCE_BY_KEY_TILE_WRITE_K64_V0,
+    REDUCE_BY_KEY_LOOKBACK_K64_V1,
+    REDUCE_BY_KEY_TILE_REDUCE_K64_V1,
+    REDUCE_BY_KEY_TILE_WRITE_K64_V1,
+    REDUCE_BY_KEY_LOOKBACK_K64_V2,
+    REDUCE_BY_KEY_TILE_REDUCE_K64_V2,
+    REDUCE_BY_KEY_TILE_WRITE_K64_V2,
+    REDUCE_BY_KEY_SPINE,
 ];
 
 /// The push-constant block of each shader, (member name, byte offset) in member order,
@@ -1558,4 +1634,23 @@ pub(super) const PUSH_CONSTANT_MEMBERS: &[&[(&str, u32)]] = &[
     &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
     &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
     &[("keys_in", 0), ("values_in", 8), ("flags_addr", 16), ("keys_out", 24), ("values_out", 32), ("kept_addr", 40), ("aux_addr", 48), ("count_addr", 56), ("params", 64), ("count", 80), ("max_count", 84)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
 ];

@@ -1,0 +1,199 @@
+//! Reduce-by-key benchmark: `vkalgo-bench reduce_by_key` (options: `vkalgo-bench reduce_by_key
+//! --help`), the rows of bench/cuda/reduce_by_key_bench.cu (CUB's DeviceReduce::ReduceByKey and
+//! DeviceRunLengthEncode::Encode) under the same names: `reduce_by_key_u32_u32_sum` and
+//! `run_length_encode_u32`, variants `run1`, `run8`, `run64` (the average run length).
+//!
+//! The input is sorted u32 keys in runs of lengths 1..=2L-1 (mean L), with u32 values, made by
+//! the same integer hash as the CUB side and uploaded once; the last repetition's runs are
+//! checked against the CPU reference.
+
+use vkalgo::reduce_by_key::reference;
+use vkalgo::{
+    Context, ElementCount, GpuBuffer, KeyType, ReduceByKeyArgs, ReduceByKeyDesc, ReduceByKeyTuning, ReduceOp,
+    Result, ValueType,
+};
+use vkalgo_bench::harness::report::{self, gbs, rate, Table};
+use vkalgo_bench::harness::{
+    axis, download, median, sized, upload, verified, Axis, Bench, Options, Timing, MAX_BATCH,
+};
+
+const AXES: &[Axis] = &[
+    sized("sizes", "16,20,24,28", "16,20", "log2 element counts"),
+    sized("reps", "20", "5", "timed repetitions (median)"),
+    axis("runs", "1,8,64", "average run lengths"),
+    axis(
+        "cases",
+        "rbk,rle",
+        "rbk: u32 keys, u32 values, sum; rle: run-length encoding of u32 keys",
+    ),
+    axis(
+        "tuning",
+        "",
+        "workgroup size x items per invocation, e.g. 256x8 (the plan's own: none given)",
+    ),
+];
+
+/// The integer hash both sides make their data with (bench/cuda/reduce_by_key_bench.cu).
+fn hash(x: u32) -> u32 {
+    let mut h = x.wrapping_mul(0x9E37_79B1);
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x85EB_CA6B);
+    h ^ (h >> 13)
+}
+
+/// `n` sorted keys in runs of mean length `mean`, and `n` values.
+fn data(n: usize, mean: u32) -> (Vec<u32>, Vec<u32>) {
+    let mut keys = Vec::with_capacity(n);
+    let (mut key, mut run) = (0u32, 0u32);
+    while keys.len() < n {
+        let len = 1 + hash(run) % (2 * mean - 1);
+        key = key.wrapping_add(1 + hash(run ^ 0xA5A5_A5A5) % 7);
+        for _ in 0..(len as usize).min(n - keys.len()) {
+            keys.push(key);
+        }
+        run += 1;
+    }
+    let values = (0..n as u32).map(|i| hash(i ^ 0x5BD1_E995)).collect();
+    (keys, values)
+}
+
+/// The benchmark's buffers, allocated once at the largest size.
+struct Buffers {
+    keys: GpuBuffer,
+    values: GpuBuffer,
+    keys_out: GpuBuffer,
+    values_out: GpuBuffer,
+    run_count: GpuBuffer,
+}
+
+/// One case at one size and run length: plan, warm-ups, timed repetitions, the check, the row
+/// and the `RESULT` record (exits on a wrong result).
+#[allow(clippy::too_many_arguments)]
+fn case(
+    b: &Bench,
+    bufs: &Buffers,
+    table: &mut Table,
+    rle: bool,
+    log2: u32,
+    mean: u32,
+    reps: u32,
+    tuning: Option<ReduceByKeyTuning>,
+) -> Result<()> {
+    let (ctx, n) = (b.ctx, 1u64 << log2);
+    let value_type = if rle { ValueType::None } else { ValueType::U32 };
+    let desc = ReduceByKeyDesc {
+        tuning,
+        ..ReduceByKeyDesc::new(KeyType::U32, value_type, ReduceOp::Sum, n)
+    };
+    let name = if rle {
+        "run_length_encode_u32"
+    } else {
+        "reduce_by_key_u32_u32_sum"
+    };
+    let cells = [name.to_string(), "-".into(), format!("2^{log2}")];
+    let Some(plan) = table.or_skip(ctx.reduce_by_key_plan(&desc), &cells) else {
+        return Ok(());
+    };
+    let (keys, values) = data(n as usize, mean);
+    upload(ctx, &bufs.keys, &keys)?;
+    upload(ctx, &bufs.values, &values)?;
+    let scratch = b.buffer(plan.memory_requirements().scratch.size, "bench scratch")?;
+    let args = ReduceByKeyArgs {
+        keys_in: bufs.keys.sub_range(0, n * 4),
+        values_in: (!rle).then(|| bufs.values.sub_range(0, n * 4)),
+        keys_out: bufs.keys_out.sub_range(0, n * 4),
+        values_out: bufs.values_out.sub_range(0, n * 4),
+        run_count: bufs.run_count.sub_range(0, 4),
+        scratch: scratch.range(),
+        count: ElementCount::Direct(n),
+    };
+    let timing = Timing::warm_then_warmup(3, reps as usize);
+    let ms = median(b.time(
+        timing,
+        |_, _, _| Ok(()),
+        |cmd, _| unsafe { plan.record(cmd, &args) },
+    )?);
+    let (want_keys, want_values) = if rle {
+        reference::run_length_encode(&keys)
+    } else {
+        reference::reduce_by_key(&keys, &values, ReduceOp::Sum)
+    };
+    let runs: Vec<u32> = download(ctx, &bufs.run_count, 1)?;
+    let got_keys: Vec<u32> = download(ctx, &bufs.keys_out, want_keys.len())?;
+    let got_values: Vec<u32> = download(ctx, &bufs.values_out, want_values.len())?;
+    let ok = runs[0] as usize == want_keys.len() && got_keys == want_keys && got_values == want_values;
+    let t = plan.tuning();
+    let tuning_text = format!("{}x{}", t.workgroup_size, t.items_per_invocation);
+    let runs_out = runs[0] as u64;
+    let bytes = (n * if rle { 4 } else { 8 } + runs_out * 8) as f64;
+    let variant = format!("run{mean}");
+    table.row(&[
+        name.to_string(),
+        format!("{variant} {tuning_text}"),
+        format!("2^{log2}"),
+        format!("{ms:.4}"),
+        format!("{:.1}", rate(n, ms)),
+        format!("{:.0}", gbs(bytes, ms)),
+        format!("{:.0}%", 100.0 * gbs(bytes, ms) / b.yard.gbs),
+        verified(ok),
+    ]);
+    let variant = match tuning {
+        Some(_) => format!("{variant}_{tuning_text}"),
+        None => variant,
+    };
+    let scratch_bytes = plan.memory_requirements().scratch.size.to_string();
+    report::result(name, &variant, n, ms, rate(n, ms), &scratch_bytes);
+    if !ok {
+        eprintln!("MISMATCH: {name} run{mean} {tuning_text} n={n}");
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+/// Runs the reduce-by-key benchmark with the command-line arguments after `reduce_by_key`.
+pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
+    let o = Options::parse(ctx, "reduce_by_key", AXES, args);
+    let sizes: Vec<u32> = o.list("sizes");
+    let means: Vec<u32> = o.list("runs");
+    let cases = o.names("cases");
+    let tunings = o.tuning_choices("tuning", |workgroup_size, items_per_invocation, _| {
+        Some(ReduceByKeyTuning {
+            workgroup_size,
+            items_per_invocation,
+            ..ReduceByKeyTuning::for_device(ctx)
+        })
+    });
+    let b = Bench::new(ctx)?;
+    let largest = 4u64 << sizes.iter().copied().max().unwrap_or(20);
+    let bufs = Buffers {
+        keys: b.buffer(largest, "bench keys")?,
+        values: b.buffer(largest, "bench values")?,
+        keys_out: b.buffer(largest, "bench keys out")?,
+        values_out: b.buffer(largest, "bench values out")?,
+        run_count: b.buffer(16, "bench run count")?,
+    };
+    let mut table = report::table_of(
+        "reduce-by-key (input: sorted u32 keys in runs of mean length L, uploaded once; GB/s: bytes read and written)",
+        "case | runs, tuning | N | ms | G elements/s | GB/s | % of copy | verified",
+    );
+    let reps = o.get("reps", 1usize).clamp(1, MAX_BATCH as usize) as u32;
+    for &log2 in &sizes {
+        for case_name in &cases {
+            for &mean in means.iter().filter(|&&m| m >= 1) {
+                for &tuning in &tunings {
+                    case(
+                        &b,
+                        &bufs,
+                        &mut table,
+                        case_name == "rle",
+                        log2,
+                        mean,
+                        reps,
+                        tuning,
+                    )?;
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,27 @@
+#version 460
+// Reduce-by-key without inter-workgroup waiting (src/reduce_by_key), tile t in workgroup t.
+// RBK_WRITE 0: each tile's pair (rbk_common.glsl) into the scratch, at
+// RBK_SCRATCH_HEADER + 16 * tile. RBK_WRITE 1: after the spine (spine.comp) has turned
+// those into the pairs of everything before each tile, each tile writes the runs that end in
+// it.
+#include "rbk_common.glsl"
+
+void main() {
+    uint n = load_count(pc.count_addr, pc.count, pc.max_count);
+    uint tile = linear_workgroup_id();
+    if (tile >= tile_count(n)) {
+        return;
+    }
+    uint64_t slot = pc.scratch + RBK_SCRATCH_HEADER + uint64_t(tile) * 16ul;
+#if !RBK_WRITE
+    uint heads;
+    uint64_t value;
+    tile_pair(tile, n, heads, value);
+    if (gl_LocalInvocationIndex == 0u) {
+        PairRef(slot).v[0] = pair_pack(heads, value);
+    }
+#else
+    uvec4 carry = PairRef(slot).v[0];
+    tile_write(tile, n, carry.x, pair_value(carry));
+#endif
+}
