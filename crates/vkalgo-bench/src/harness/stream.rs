@@ -59,6 +59,9 @@ pub struct StreamRow<'r> {
     pub algo: String,
     /// The case's name in the table.
     pub case: &'r str,
+    /// The `RESULT` variant (`vkalgo`, or the data's shape where the CUDA side names it so);
+    /// `_<tuning>` is appended when the tuning was asked for.
+    pub variant: &'r str,
     /// The kernel shape, e.g. `256x8`.
     pub tuning: String,
     /// Whether the tuning was asked for (the variant then names it).
@@ -87,9 +90,9 @@ impl StreamRow<'_> {
             verified(self.ok),
         ]);
         let variant = if self.tuned {
-            format!("vkalgo_{}", self.tuning)
+            format!("{}_{}", self.variant, self.tuning)
         } else {
-            "vkalgo".into()
+            self.variant.to_string()
         };
         let extra = self.scratch_bytes.to_string();
         report::result(&self.algo, &variant, n, ms, rate(n, ms), &extra);

@@ -125,6 +125,7 @@ impl Histogram<'_> {
         StreamRow {
             algo: format!("histogram_{name}"),
             case: name,
+            variant: "vkalgo",
             tuning: format!("{}x{}", t.workgroup_size, t.items_per_invocation),
             tuned: tuning.is_some(),
             log2,

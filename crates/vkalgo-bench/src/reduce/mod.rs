@@ -111,6 +111,7 @@ impl Reduce<'_> {
         StreamRow {
             algo: format!("reduce_{name}"),
             case: name,
+            variant: "vkalgo",
             tuning: format!("{}x{}", t.workgroup_size, t.items_per_invocation),
             tuned: tuning.is_some(),
             log2,

@@ -12,9 +12,9 @@ use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, ReduceByKeyArgs, ReduceByKeyDesc, ReduceByKeyTuning, ReduceOp,
     Result, ValueType,
 };
-use vkalgo_bench::harness::report::{self, gbs, rate, Table};
+use vkalgo_bench::harness::report::{self, Table};
 use vkalgo_bench::harness::{
-    axis, download, median, sized, upload, verified, Axis, Bench, Options, Timing, MAX_BATCH,
+    axis, download, median, sized, upload, Axis, Bench, Options, StreamRow, Timing, MAX_BATCH, STREAM_COLUMNS,
 };
 
 const AXES: &[Axis] = &[
@@ -123,30 +123,21 @@ fn case(
     let got_values: Vec<u32> = download(ctx, &bufs.values_out, want_values.len())?;
     let ok = runs[0] as usize == want_keys.len() && got_keys == want_keys && got_values == want_values;
     let t = plan.tuning();
-    let tuning_text = format!("{}x{}", t.workgroup_size, t.items_per_invocation);
-    let runs_out = runs[0] as u64;
-    let bytes = (n * if rle { 4 } else { 8 } + runs_out * 8) as f64;
-    let variant = format!("run{mean}");
-    table.row(&[
-        name.to_string(),
-        format!("{variant} {tuning_text}"),
-        format!("2^{log2}"),
-        format!("{ms:.4}"),
-        format!("{:.1}", rate(n, ms)),
-        format!("{:.0}", gbs(bytes, ms)),
-        format!("{:.0}%", 100.0 * gbs(bytes, ms) / b.yard.gbs),
-        verified(ok),
-    ]);
-    let variant = match tuning {
-        Some(_) => format!("{variant}_{tuning_text}"),
-        None => variant,
-    };
-    let scratch_bytes = plan.memory_requirements().scratch.size.to_string();
-    report::result(name, &variant, n, ms, rate(n, ms), &scratch_bytes);
-    if !ok {
-        eprintln!("MISMATCH: {name} run{mean} {tuning_text} n={n}");
-        std::process::exit(1);
+    let bytes = (n * if rle { 4 } else { 8 } + runs[0] as u64 * 8) as f64;
+    let (case, variant) = (format!("{name} run{mean}"), format!("run{mean}"));
+    StreamRow {
+        algo: name.to_string(),
+        case: &case,
+        variant: &variant,
+        tuning: format!("{}x{}", t.workgroup_size, t.items_per_invocation),
+        tuned: tuning.is_some(),
+        log2,
+        bytes,
+        ms,
+        scratch_bytes: plan.memory_requirements().scratch.size,
+        ok,
     }
+    .report(table, b);
     Ok(())
 }
 
@@ -174,7 +165,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     };
     let mut table = report::table_of(
         "reduce-by-key (input: sorted u32 keys in runs of mean length L, uploaded once; GB/s: bytes read and written)",
-        "case | runs, tuning | N | ms | G elements/s | GB/s | % of copy | verified",
+        STREAM_COLUMNS,
     );
     let reps = o.get("reps", 1usize).clamp(1, MAX_BATCH as usize) as u32;
     for &log2 in &sizes {

@@ -163,6 +163,7 @@ impl Select<'_> {
         StreamRow {
             algo: format!("select_{name}"),
             case: name,
+            variant: "vkalgo",
             tuning: format!("{}x{}", t.workgroup_size, t.items_per_invocation),
             tuned: tuning.is_some(),
             log2,
