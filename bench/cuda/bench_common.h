@@ -79,7 +79,8 @@ float time_once(const Gpu& gpu, Work&& work) {
 
 // The median ms of kRepeats timed calls of `work`, after kWarmup untimed ones, each call after
 // `refill(seed)` (outside the timing) with seeds counting up from `seed`: fresh input for every
-// repetition. Returns with the stream synchronized.
+// repetition (a refill that does nothing: the same input every time). Returns with the
+// stream synchronized.
 template <class Refill, class Work>
 std::vector<float> time_fresh(const Gpu& gpu, uint32_t seed, Refill&& refill, Work&& work) {
   for (int i = 0; i < kWarmup; ++i) {

@@ -93,10 +93,7 @@ void bench(const Gpu& gpu, bool rle, uint32_t mean, int log2n) {
     CUDA_CHECK(call(d_temp, tb));
     CUDA_CHECK_LAUNCH();
   };
-  for (int i = 0; i < kWarmup; ++i) run();
-  std::vector<float> times;
-  for (int i = 0; i < kRepeats; ++i) times.push_back(time_once(gpu, run));
-  CUDA_CHECK(cudaStreamSynchronize(gpu.stream));
+  const std::vector<float> times = time_fresh(gpu, 0, [](uint32_t) {}, run);
   std::vector<uint32_t> want_keys, want_values;
   host_runs(h_keys, rle ? nullptr : &h_values, want_keys, want_values);
   int runs = 0;

@@ -132,10 +132,7 @@ void bench_select(const Gpu& gpu, const std::string& name, Mode mode, bool pairs
     CUDA_CHECK(device_select(d_temp, tb, b, num_items, mode, pairs, gpu.stream));
     CUDA_CHECK_LAUNCH();
   };
-  for (int i = 0; i < kWarmup; ++i) select();
-  std::vector<float> times;
-  for (int i = 0; i < kRepeats; ++i) times.push_back(time_once(gpu, select));
-  CUDA_CHECK(cudaStreamSynchronize(gpu.stream));
+  const std::vector<float> times = time_fresh(gpu, 0, [](uint32_t) {}, select);
   if (!check(b, n, mode, pairs)) {
     std::printf("FAIL select_%s N=%zu\n", name.c_str(), n);
     std::exit(1);
