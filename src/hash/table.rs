@@ -1,11 +1,15 @@
 //! What a map and a multimap share: the table a desc describes (its checks: device features,
-//! the packed claim, the tuning, the bucket size, the capacity).
+//! the packed claim, the tuning, the bucket size, the capacity), the storage and geometry
+//! behind both objects with their public accessors, and the host calls' common checks.
 
 use super::geometry::{self, HEADER_BYTES};
 use super::map::slot_bytes;
-use super::{HashKeyType, HashMapDesc, HashTuning, HashValueType};
+use super::{HashKey, HashKeyType, HashMapDesc, HashMapDeviceView, HashTuning, HashValue, HashValueType};
+use crate::core::buffer::ObjectStorage;
+use crate::core::shaders::{self, HashBucketBytes, HashCas, HashOp, HashValueBits, KeyBits, ShaderSource};
 use crate::error::{Error, Result};
 use crate::Context;
+use ash::vk;
 
 /// A checked desc: the table's types and geometry.
 pub(super) struct TableShape {
@@ -100,3 +104,278 @@ pub(crate) fn check_failed(
          not stored (capacity {capacity}); the other {items} are stored"
     )))
 }
+
+/// The storage and geometry of a map or a multimap: what [`super::HashMap`] and
+/// [`super::HashMultimap`] share (each embeds one as `table`).
+pub(super) struct Table {
+    /// "map" or "multimap", for messages.
+    pub(super) noun: &'static str,
+    pub(super) storage: ObjectStorage,
+    pub(super) key_type: HashKeyType,
+    pub(super) value_type: HashValueType,
+    pub(super) num_buckets: u32,
+    pub(super) bucket_slots: u32,
+    pub(super) max_probes: u32,
+    pub(super) packed: bool,
+    pub(super) tuning: HashTuning,
+}
+
+impl Table {
+    /// The table of `desc` checked into `shape`, on `storage`.
+    pub(super) fn new(
+        noun: &'static str,
+        desc: &HashMapDesc,
+        shape: &TableShape,
+        storage: ObjectStorage,
+    ) -> Self {
+        Table {
+            noun,
+            storage,
+            key_type: desc.key_type,
+            value_type: desc.value_type,
+            num_buckets: shape.num_buckets,
+            bucket_slots: shape.bucket_slots,
+            max_probes: geometry::max_probes(shape.num_buckets as u64),
+            packed: shape.packed,
+            tuning: shape.tuning,
+        }
+    }
+
+    /// Slots: slots per bucket * buckets.
+    pub(super) fn capacity(&self) -> u64 {
+        self.num_buckets as u64 * self.bucket_slots as u64
+    }
+
+    /// Bytes per slot: 8 for u32/u32 tables, else 16.
+    pub(super) fn slot_bytes(&self) -> u64 {
+        slot_bytes(self.key_type, self.value_type)
+    }
+
+    /// Bytes per bucket (32 or 64).
+    pub(super) fn bucket_bytes(&self) -> u32 {
+        self.bucket_slots * self.slot_bytes() as u32
+    }
+
+    /// Device address of the counters.
+    pub(super) fn header_address(&self) -> u64 {
+        self.storage.address()
+    }
+
+    /// Device address of the first bucket.
+    pub(super) fn buckets_address(&self) -> u64 {
+        self.storage.address() + HEADER_BYTES
+    }
+
+    /// What a shader needs to walk the table.
+    pub(super) fn device_view(&self) -> HashMapDeviceView {
+        HashMapDeviceView {
+            buckets: self.buckets_address(),
+            num_buckets: self.num_buckets,
+            max_probes: self.max_probes,
+            key_bits: self.key_type.bytes() as u32 * 8,
+            value_bits: self.value_type.bytes() as u32 * 8,
+            slot_bytes: self.slot_bytes() as u32,
+            bucket_slots: self.bucket_slots,
+        }
+    }
+
+    /// Records the fills of a clear: counters 0, buckets all ones (EMPTY keys), the overflow
+    /// counters `overflow` (TRANSFER writes), then a barrier to COMPUTE_SHADER.
+    ///
+    /// # Safety
+    /// `cmd` must be a recording command buffer of `ctx`'s device.
+    pub(super) unsafe fn record_fills(&self, ctx: &Context, cmd: vk::CommandBuffer, overflow: u32) {
+        let d = &ctx.device;
+        let (buffer, at) = (self.storage.buffer(), self.storage.offset());
+        let bucket_bytes = self.num_buckets as u64 * self.bucket_bytes() as u64;
+        let counter_bytes = self.num_buckets as u64 * 4;
+        let counters_at = at + HEADER_BYTES + bucket_bytes;
+        // SAFETY: `cmd` is recording (documented); the ranges lie inside the storage.
+        unsafe {
+            d.cmd_fill_buffer(cmd, buffer, at, HEADER_BYTES, 0);
+            d.cmd_fill_buffer(cmd, buffer, at + HEADER_BYTES, bucket_bytes, u32::MAX);
+            d.cmd_fill_buffer(cmd, buffer, counters_at, counter_bytes, overflow);
+            ctx.transfer_to_compute(cmd);
+        }
+    }
+
+    /// Refuses key and value types other than the table's.
+    pub(super) fn check_types<K: HashKey, V: HashValue>(&self, what: &str) -> Result<()> {
+        if K::TYPE != self.key_type || V::TYPE != self.value_type {
+            return Err(Error::invalid(format!(
+                "{what}: the {} holds {:?} keys and {:?} values, the call passes {:?} and {:?}",
+                self.noun,
+                self.key_type,
+                self.value_type,
+                K::TYPE,
+                V::TYPE
+            )));
+        }
+        Ok(())
+    }
+
+    /// Refuses a key type other than the table's.
+    pub(super) fn check_key_type<K: HashKey>(&self, what: &str) -> Result<()> {
+        if K::TYPE != self.key_type {
+            return Err(Error::invalid(format!(
+                "{what}: the {} holds {:?} keys, the call passes {:?}",
+                self.noun,
+                self.key_type,
+                K::TYPE
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The shader of `op` for a table of `key` and `value` types and `bucket_bytes` buckets
+/// (`packed`: the claim with one 64-bit CAS of the pair); `what` names the object in the error.
+pub(super) fn table_shader(
+    what: &str,
+    op: HashOp,
+    key: HashKeyType,
+    value: HashValueType,
+    bucket_bytes: u32,
+    packed: bool,
+) -> Result<&'static ShaderSource> {
+    let key_bits = if key.bytes() == 8 {
+        KeyBits::K64
+    } else {
+        KeyBits::K32
+    };
+    let value_bits = if value.bytes() == 8 {
+        HashValueBits::V64
+    } else {
+        HashValueBits::V32
+    };
+    let bucket = if bucket_bytes == 64 {
+        HashBucketBytes::B64
+    } else {
+        HashBucketBytes::B32
+    };
+    let cas = if packed { HashCas::PackedPair } else { HashCas::Key };
+    shaders::hash(op, key_bits, value_bits, cas, bucket).ok_or_else(|| {
+        Error::Internal(format!(
+            "{what}: no shader {op:?} for {key:?} keys, {value:?} values, {bucket:?}, {cas:?}"
+        ))
+    })
+}
+
+/// Compute-shader writes visible to host reads.
+///
+/// # Safety
+/// `cmd` must be a recording command buffer of `ctx`'s device.
+pub(super) unsafe fn compute_to_host(ctx: &Context, cmd: vk::CommandBuffer) {
+    // SAFETY: `cmd` is recording (documented).
+    unsafe {
+        ctx.memory_barrier(
+            cmd,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::AccessFlags::SHADER_WRITE,
+            vk::PipelineStageFlags::HOST,
+            vk::AccessFlags::HOST_READ,
+        )
+    };
+}
+
+/// Leaks buffers the GPU may still use after a timed-out submission, then returns the error.
+macro_rules! finish_submission {
+    ($result:expr, $($buffer:expr),* $(,)?) => {
+        match $result {
+            Err(crate::error::Error::Timeout(m)) => {
+                $($buffer.leak();)*
+                return Err(crate::error::Error::Timeout(m));
+            }
+            other => other?,
+        }
+    };
+}
+pub(super) use finish_submission;
+
+/// The public methods a map and a multimap share, written once: expanded inside `impl HashMap`
+/// and `impl HashMultimap` (each has `ctx: Context` and `table: Table` fields); `$noun` names
+/// the object in the docs. The C coverage test (crates/vkalgo-ffi/src/coverage.rs) reads the
+/// `pub fn`s here for every impl that invokes it.
+macro_rules! table_accessors {
+    ($noun:literal) => {
+        #[doc = concat!("The context the ", $noun, " lives on.")]
+        pub fn context(&self) -> &crate::Context {
+            &self.ctx
+        }
+
+        /// Key type.
+        pub fn key_type(&self) -> crate::hash::HashKeyType {
+            self.table.key_type
+        }
+
+        /// Value type.
+        pub fn value_type(&self) -> crate::hash::HashValueType {
+            self.table.value_type
+        }
+
+        #[doc = concat!("Slots of the ", $noun, " (the requested capacity rounded up: slots per ")]
+        /// bucket * buckets): the most entries it can hold.
+        pub fn capacity(&self) -> u64 {
+            self.table.capacity()
+        }
+
+        /// Slots per bucket.
+        pub fn bucket_slots(&self) -> u32 {
+            self.table.bucket_slots
+        }
+
+        /// Bytes per bucket (32 or 64).
+        pub fn bucket_bytes(&self) -> u32 {
+            self.table.bucket_bytes()
+        }
+
+        #[doc = concat!("Buckets of the ", $noun, " (a prime, or 2).")]
+        pub fn num_buckets(&self) -> u32 {
+            self.table.num_buckets
+        }
+
+        /// Buckets an operation visits at most per key.
+        pub fn max_probes(&self) -> u32 {
+            self.table.max_probes
+        }
+
+        /// Whether inserts claim slots with one 64-bit CAS of the `{key, value}` pair.
+        pub fn packed_insert(&self) -> bool {
+            self.table.packed
+        }
+
+        /// The kernel tuning in use.
+        pub fn tuning(&self) -> crate::hash::HashTuning {
+            self.table.tuning
+        }
+
+        #[doc = concat!("Bytes of device memory the ", $noun, " holds.")]
+        pub fn memory_bytes(&self) -> u64 {
+            self.table.storage.size()
+        }
+
+        #[doc = concat!("Bytes per slot: 8 for u32/u32 ", $noun, "s, else 16.")]
+        pub fn slot_bytes(&self) -> u64 {
+            self.table.slot_bytes()
+        }
+
+        #[doc = concat!("Records a barrier that orders ", $noun, " operations (and `record_clear`'s")]
+        /// fills) with each other: COMPUTE_SHADER and TRANSFER writes before COMPUTE_SHADER and
+        #[doc = concat!("TRANSFER reads and writes. Record it between two operations on a ", $noun, ".")]
+        ///
+        /// # Safety
+        /// `cmd` must be a command buffer of this context's device in the recording state; every
+        /// buffer range must name a live buffer of that device with the usage vkalgo asks for
+        /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
+        /// completed; the synchronization contract in the module docs must be met.
+        pub unsafe fn record_barrier(&self, cmd: ash::vk::CommandBuffer) {
+            use ash::vk::{AccessFlags, PipelineStageFlags};
+            let stages = PipelineStageFlags::COMPUTE_SHADER | PipelineStageFlags::TRANSFER;
+            let writes = AccessFlags::SHADER_WRITE | AccessFlags::TRANSFER_WRITE;
+            let all = writes | AccessFlags::SHADER_READ | AccessFlags::TRANSFER_READ;
+            // SAFETY: `cmd` is recording (documented).
+            unsafe { self.ctx.memory_barrier(cmd, stages, writes, stages, all) };
+        }
+    };
+}
+pub(super) use table_accessors;

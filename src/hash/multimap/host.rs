@@ -10,21 +10,8 @@ use crate::core::buffer::{ElementCount, GpuBuffer};
 use crate::core::runner::read_back;
 use crate::error::{Error, Result};
 use crate::hash::map::check_batch;
+use crate::hash::table::{compute_to_host, finish_submission};
 use crate::hash::{HashKey, HashValue};
-use ash::vk;
-
-/// Leaks buffers the GPU may still use after a timed-out submission, then returns the error.
-macro_rules! finish_submission {
-    ($result:expr, $($buffer:expr),* $(,)?) => {
-        match $result {
-            Err(Error::Timeout(m)) => {
-                $($buffer.leak();)*
-                return Err(Error::Timeout(m));
-            }
-            other => other?,
-        }
-    };
-}
 
 /// How often a host retrieve starts over when the multimap changed between its count and its
 /// retrieve (host inserts wait for a host retrieve; work the caller records may not).
@@ -46,28 +33,9 @@ struct Counted {
 }
 
 impl HashMultimap {
-    fn check_types<K: HashKey, V: HashValue>(&self, what: &str) -> Result<()> {
-        if K::TYPE != self.key_type() || V::TYPE != self.value_type() {
-            return Err(Error::invalid(format!(
-                "{what}: the multimap holds {:?} keys and {:?} values, the call passes {:?} and {:?}",
-                self.key_type(),
-                self.value_type(),
-                K::TYPE,
-                V::TYPE
-            )));
-        }
-        Ok(())
-    }
-
     /// Refuses a key type other than the multimap's, a batch over the maximum and reserved keys.
     fn check_keys<K: HashKey>(&self, what: &str, keys: &[K]) -> Result<()> {
-        if K::TYPE != self.key_type() {
-            return Err(Error::invalid(format!(
-                "{what}: the multimap holds {:?} keys, the call passes {:?}",
-                self.key_type(),
-                K::TYPE
-            )));
-        }
+        self.table.check_key_type::<K>(what)?;
         check_batch(what, keys.len() as u64)?;
         if let Some(i) = keys.iter().position(|k| k.is_reserved()) {
             return Err(Error::invalid(format!(
@@ -85,7 +53,7 @@ impl HashMultimap {
     /// their number) after the call: every other pair is stored and the size is exact.
     pub fn insert<K: HashKey, V: HashValue>(&self, keys: &[K], values: &[V]) -> Result<()> {
         let what = "hash multimap insert";
-        self.check_types::<K, V>(what)?;
+        self.table.check_types::<K, V>(what)?;
         if keys.len() != values.len() {
             return Err(Error::invalid(format!(
                 "{what}: {} keys but {} values",
@@ -119,7 +87,7 @@ impl HashMultimap {
             ctx.device.cmd_fill_buffer(cmd, counter.buffer(), 0, 16, 0);
             ctx.transfer_to_compute(cmd);
             self.record_insert(cmd, &args)?;
-            self.compute_to_host(cmd);
+            compute_to_host(&self.ctx, cmd);
             Ok(())
         });
         finish_submission!(submitted, up_keys, up_values, dev_keys, dev_values, counter);
@@ -135,7 +103,7 @@ impl HashMultimap {
         let address = out.address();
         let submitted = ctx.submit_and_wait(|cmd| unsafe {
             self.record_size_at(cmd, address)?;
-            self.compute_to_host(cmd);
+            compute_to_host(&self.ctx, cmd);
             Ok(())
         });
         finish_submission!(submitted, out);
@@ -195,7 +163,7 @@ impl HashMultimap {
         mut out: ValuesOut<V>,
     ) -> Result<u64> {
         let what = "hash multimap retrieve";
-        self.check_types::<K, V>(what)?;
+        self.table.check_types::<K, V>(what)?;
         if offsets.len() != keys.len() + 1 {
             return Err(Error::invalid(format!(
                 "{what}: {} keys need {} offsets, the call has room for {}",
@@ -304,7 +272,7 @@ impl HashMultimap {
             ctx.transfer_to_compute(cmd);
             self.record_size_at(cmd, size_address)?;
             self.record_count(cmd, &args)?;
-            self.compute_to_host(cmd);
+            compute_to_host(&self.ctx, cmd);
             ctx.compute_to_transfer(cmd);
             ctx.record_copy(cmd, &dev_counts, &down, n * 4);
             ctx.transfer_to_host(cmd);
@@ -346,7 +314,7 @@ impl HashMultimap {
             ctx.transfer_to_compute(cmd);
             self.record_size_at(cmd, size_address)?;
             self.record_retrieve(cmd, &args)?;
-            self.compute_to_host(cmd);
+            compute_to_host(&self.ctx, cmd);
             ctx.compute_to_transfer(cmd);
             ctx.record_copy(cmd, &dev_values, &down, total * vb);
             ctx.transfer_to_host(cmd);
@@ -367,16 +335,5 @@ impl HashMultimap {
         let _changing = self.host_gate.read().unwrap_or_else(|e| e.into_inner());
         // SAFETY: `cmd` is the runner's recording command buffer.
         self.ctx.submit_and_wait(|cmd| unsafe { self.record_clear(cmd) })
-    }
-
-    /// Compute-shader writes visible to host reads.
-    unsafe fn compute_to_host(&self, cmd: vk::CommandBuffer) {
-        self.ctx.memory_barrier(
-            cmd,
-            vk::PipelineStageFlags::COMPUTE_SHADER,
-            vk::AccessFlags::SHADER_WRITE,
-            vk::PipelineStageFlags::HOST,
-            vk::AccessFlags::HOST_READ,
-        );
     }
 }
