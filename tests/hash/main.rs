@@ -13,6 +13,7 @@ mod common;
 mod host;
 mod multimap;
 mod record;
+mod user_shader;
 
 use common::*;
 use vkalgo::ash::vk;
