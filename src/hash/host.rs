@@ -3,13 +3,12 @@
 //! on an argument error nothing changes. Host-visible buffers that shaders write directly are
 //! only a few bytes (counters); large outputs go through device-local buffers and copies.
 
-use super::table::{compute_to_host, finish_submission};
 use super::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKey, HashMap, HashMapDesc, HashMapStats, HashRehashArgs,
     HashRetrieveArgs, HashValue, InsertStatus,
 };
 use crate::core::buffer::ElementCount;
-use crate::core::runner::read_back;
+use crate::core::runner::{finish_submission, read_back};
 use crate::core::types::ReduceOp;
 use crate::error::{Error, Result};
 
@@ -101,7 +100,7 @@ impl HashMap {
                 Some(op) => self.record_insert_or_apply(cmd, &args, op)?,
                 None => self.record_insert(cmd, &args)?,
             }
-            compute_to_host(&self.ctx, cmd);
+            self.ctx.compute_to_host(cmd);
             if want_status {
                 ctx.compute_to_transfer(cmd);
                 ctx.record_copy(cmd, &dev_status, &down_status, n * 4);
@@ -274,7 +273,7 @@ impl HashMap {
             // SAFETY: `cmd` is the runner's recording command buffer; `header` outlives it.
             unsafe {
                 self.record_header_copy(cmd, address)?;
-                compute_to_host(&self.ctx, cmd);
+                self.ctx.compute_to_host(cmd);
             }
             Ok(())
         });
@@ -339,7 +338,7 @@ impl HashMap {
         };
         let submitted = ctx.submit_and_wait(|cmd| unsafe {
             self.record_retrieve_all(cmd, &args)?;
-            compute_to_host(&self.ctx, cmd);
+            self.ctx.compute_to_host(cmd);
             ctx.compute_to_transfer(cmd);
             ctx.record_copy(cmd, &dev_keys, &down_keys, size * kb);
             ctx.record_copy(cmd, &dev_values, &down_values, size * vb);
@@ -417,7 +416,7 @@ impl HashMap {
                     failed_count: Some(failed_range),
                 },
             )?;
-            compute_to_host(&self.ctx, cmd);
+            self.ctx.compute_to_host(cmd);
             Ok(())
         });
         if let Err(Error::Timeout(m)) = submitted {

@@ -212,7 +212,11 @@ impl HashMap {
     fn with_storage(ctx: &Context, layout: MapLayout, storage: ObjectStorage) -> Self {
         HashMap {
             ctx: ctx.clone(),
-            table: Table::new("map", &layout.desc, &layout.shape, storage),
+            table: Table {
+                noun: "map",
+                storage,
+                shape: layout.shape,
+            },
             kernels: layout.kernels,
             apply_shared: layout.apply_shared,
         }
@@ -243,7 +247,7 @@ impl HashMap {
     fn items_per_invocation(&self, shader: &ShaderSource) -> u64 {
         let per_key = ["hash_insert", "hash_find", "hash_erase", "hash_apply"];
         if per_key.iter().any(|p| shader.name.starts_with(p)) {
-            self.table.tuning.keys_per_invocation as u64
+            self.table.shape.tuning.keys_per_invocation as u64
         } else {
             1
         }
@@ -253,14 +257,14 @@ impl HashMap {
         HashPush {
             buckets_addr: self.table.buckets_address(),
             header_addr: self.table.header_address(),
-            num_buckets: self.table.num_buckets,
-            max_probes: self.table.max_probes,
+            num_buckets: self.table.shape.num_buckets,
+            max_probes: self.table.shape.max_probes,
             ..Default::default()
         }
     }
 
     fn specialization(&self) -> HashSpec {
-        HashSpec::of(&self.table.tuning)
+        HashSpec::of(&self.table.shape.tuning)
     }
 
     /// Dispatches `shader` over `items` work items (keys for insert/find/erase: several per
@@ -273,7 +277,7 @@ impl HashMap {
         items: u64,
     ) -> Result<()> {
         let kernel = self.ctx.kernel(shader, self.specialization())?;
-        let per_group = self.table.tuning.workgroup_size as u64 * self.items_per_invocation(shader);
+        let per_group = self.table.shape.tuning.workgroup_size as u64 * self.items_per_invocation(shader);
         let groups = items.div_ceil(per_group);
         // SAFETY: the caller's command buffer is recording (documented on every record call).
         unsafe { self.ctx.dispatch(cmd, kernel, push, groups as u32) };
@@ -291,7 +295,7 @@ impl HashMap {
         max_groups: u32,
     ) -> Result<()> {
         let kernel = self.ctx.kernel(shader, self.specialization())?;
-        let per_group = self.table.tuning.workgroup_size as u64 * self.items_per_invocation(shader);
+        let per_group = self.table.shape.tuning.workgroup_size as u64 * self.items_per_invocation(shader);
         let groups = items.div_ceil(per_group).clamp(1, max_groups as u64);
         // SAFETY: the caller's command buffer is recording (documented on every record call).
         unsafe { self.ctx.dispatch(cmd, kernel, push, groups as u32) };
@@ -342,7 +346,10 @@ impl HashMap {
         check_cmd(cmd, what)?;
         let count = resolve_count(&self.ctx, what, args.count, args.max_count)?;
         let n = count.elements;
-        let (kb, vb) = (self.table.key_type.bytes(), self.table.value_type.bytes());
+        let (kb, vb) = (
+            self.table.shape.key_type.bytes(),
+            self.table.shape.value_type.bytes(),
+        );
         args.keys.check(&self.ctx, &format!("{what} keys"), n * kb, kb)?;
         args.values
             .check(&self.ctx, &format!("{what} values"), n * vb, vb)?;
@@ -385,7 +392,10 @@ impl HashMap {
         check_cmd(cmd, "hash find")?;
         let count = resolve_count(&self.ctx, "hash find", args.count, args.max_count)?;
         let n = count.elements;
-        let (kb, vb) = (self.table.key_type.bytes(), self.table.value_type.bytes());
+        let (kb, vb) = (
+            self.table.shape.key_type.bytes(),
+            self.table.shape.value_type.bytes(),
+        );
         args.keys.check(&self.ctx, "hash find keys", n * kb, kb)?;
         if let Some(values) = &args.values {
             values.check(&self.ctx, "hash find values", n * vb, vb)?;
@@ -425,7 +435,7 @@ impl HashMap {
         check_cmd(cmd, "hash erase")?;
         let count = resolve_count(&self.ctx, "hash erase", args.count, args.max_count)?;
         let n = count.elements;
-        let kb = self.table.key_type.bytes();
+        let kb = self.table.shape.key_type.bytes();
         args.keys.check(&self.ctx, "hash erase keys", n * kb, kb)?;
         if let Some(erased) = &args.erased {
             erased.check(&self.ctx, "hash erase flags", n * 4, 4)?;
@@ -492,7 +502,10 @@ impl HashMap {
     pub unsafe fn record_retrieve_all(&self, cmd: vk::CommandBuffer, args: &HashRetrieveArgs) -> Result<()> {
         check_cmd(cmd, "hash retrieve_all")?;
         let capacity = args.capacity.min(self.capacity());
-        let (kb, vb) = (self.table.key_type.bytes(), self.table.value_type.bytes());
+        let (kb, vb) = (
+            self.table.shape.key_type.bytes(),
+            self.table.shape.value_type.bytes(),
+        );
         args.keys
             .check(&self.ctx, "hash retrieve_all keys", capacity * kb, kb)?;
         if let Some(values) = &args.values {
@@ -523,7 +536,8 @@ impl HashMap {
             .kernel(self.shader(Op::Retrieve), self.specialization())?;
         self.ctx.kernel(&shaders::HASH_META, self.specialization())?; // fail before recording
         self.record_meta(cmd, META_RESET_CURSOR, 0)?;
-        let groups = (self.table.num_buckets as u64).div_ceil(self.table.tuning.workgroup_size as u64) as u32;
+        let groups = (self.table.shape.num_buckets as u64)
+            .div_ceil(self.table.shape.tuning.workgroup_size as u64) as u32;
         // SAFETY: `cmd` is recording (documented).
         unsafe {
             self.ctx.compute_to_compute(cmd);
@@ -549,10 +563,15 @@ impl HashMap {
         let HashRehashArgs { dst, failed_count } = *args;
         let failed_count = failed_count.as_ref();
         check_cmd(cmd, "hash rehash")?;
-        if dst.table.key_type != self.table.key_type || dst.table.value_type != self.table.value_type {
+        if dst.table.shape.key_type != self.table.shape.key_type
+            || dst.table.shape.value_type != self.table.shape.value_type
+        {
             return Err(Error::invalid(format!(
                 "hash rehash: destination holds {:?}/{:?}, source {:?}/{:?}",
-                dst.table.key_type, dst.table.value_type, self.table.key_type, self.table.value_type
+                dst.table.shape.key_type,
+                dst.table.shape.value_type,
+                self.table.shape.key_type,
+                self.table.shape.value_type
             )));
         }
         if dst.table.storage.range().overlaps(&self.table.storage.range()) {
@@ -566,10 +585,15 @@ impl HashMap {
         let push = HashPush {
             keys_addr: self.table.buckets_address(),
             failed_addr: failed_count.map_or(0, |r| self.ctx.address_of(r)),
-            count: self.table.num_buckets,
+            count: self.table.shape.num_buckets,
             ..dst.base_push()
         };
-        dst.run(cmd, dst.shader(Op::Migrate), &push, self.table.num_buckets as u64)
+        dst.run(
+            cmd,
+            dst.shader(Op::Migrate),
+            &push,
+            self.table.shape.num_buckets as u64,
+        )
     }
 
     /// Leaks the storage (after a timed-out submission that may still use it: never free
@@ -579,9 +603,8 @@ impl HashMap {
     }
 }
 
-/// A checked description: the desc, its table shape, kernels (with their pipelines created).
+/// A checked description: its table shape, kernels (with their pipelines created).
 struct MapLayout {
-    desc: HashMapDesc,
     shape: TableShape,
     kernels: [&'static ShaderSource; 6],
     apply_shared: Option<&'static ShaderSource>,
@@ -598,7 +621,6 @@ impl MapLayout {
         list.push((&shaders::HASH_META, spec));
         ctx.prepare_kernels(&list)?;
         Ok(MapLayout {
-            desc: *desc,
             shape,
             kernels,
             apply_shared,

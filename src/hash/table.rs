@@ -13,7 +13,11 @@ use ash::vk;
 
 /// A checked desc: the table's types and geometry.
 pub(super) struct TableShape {
+    pub(super) key_type: HashKeyType,
+    pub(super) value_type: HashValueType,
     pub(super) num_buckets: u32,
+    /// Buckets an operation visits at most per key.
+    pub(super) max_probes: u32,
     pub(super) bucket_slots: u32,
     pub(super) bucket_bytes: u32,
     pub(super) packed: bool,
@@ -76,7 +80,10 @@ impl TableShape {
             ))
         })?;
         Ok(TableShape {
+            key_type: desc.key_type,
+            value_type: desc.value_type,
             num_buckets: buckets as u32,
+            max_probes: geometry::max_probes(buckets),
             bucket_slots: bucket_slots as u32,
             bucket_bytes,
             packed,
@@ -111,49 +118,23 @@ pub(super) struct Table {
     /// "map" or "multimap", for messages.
     pub(super) noun: &'static str,
     pub(super) storage: ObjectStorage,
-    pub(super) key_type: HashKeyType,
-    pub(super) value_type: HashValueType,
-    pub(super) num_buckets: u32,
-    pub(super) bucket_slots: u32,
-    pub(super) max_probes: u32,
-    pub(super) packed: bool,
-    pub(super) tuning: HashTuning,
+    pub(super) shape: TableShape,
 }
 
 impl Table {
-    /// The table of `desc` checked into `shape`, on `storage`.
-    pub(super) fn new(
-        noun: &'static str,
-        desc: &HashMapDesc,
-        shape: &TableShape,
-        storage: ObjectStorage,
-    ) -> Self {
-        Table {
-            noun,
-            storage,
-            key_type: desc.key_type,
-            value_type: desc.value_type,
-            num_buckets: shape.num_buckets,
-            bucket_slots: shape.bucket_slots,
-            max_probes: geometry::max_probes(shape.num_buckets as u64),
-            packed: shape.packed,
-            tuning: shape.tuning,
-        }
-    }
-
     /// Slots: slots per bucket * buckets.
     pub(super) fn capacity(&self) -> u64 {
-        self.num_buckets as u64 * self.bucket_slots as u64
+        self.shape.num_buckets as u64 * self.shape.bucket_slots as u64
     }
 
     /// Bytes per slot: 8 for u32/u32 tables, else 16.
     pub(super) fn slot_bytes(&self) -> u64 {
-        slot_bytes(self.key_type, self.value_type)
+        slot_bytes(self.shape.key_type, self.shape.value_type)
     }
 
     /// Bytes per bucket (32 or 64).
     pub(super) fn bucket_bytes(&self) -> u32 {
-        self.bucket_slots * self.slot_bytes() as u32
+        self.shape.bucket_slots * self.slot_bytes() as u32
     }
 
     /// Device address of the counters.
@@ -170,12 +151,12 @@ impl Table {
     pub(super) fn device_view(&self) -> HashMapDeviceView {
         HashMapDeviceView {
             buckets: self.buckets_address(),
-            num_buckets: self.num_buckets,
-            max_probes: self.max_probes,
-            key_bits: self.key_type.bytes() as u32 * 8,
-            value_bits: self.value_type.bytes() as u32 * 8,
+            num_buckets: self.shape.num_buckets,
+            max_probes: self.shape.max_probes,
+            key_bits: self.shape.key_type.bytes() as u32 * 8,
+            value_bits: self.shape.value_type.bytes() as u32 * 8,
             slot_bytes: self.slot_bytes() as u32,
-            bucket_slots: self.bucket_slots,
+            bucket_slots: self.shape.bucket_slots,
         }
     }
 
@@ -187,8 +168,8 @@ impl Table {
     pub(super) unsafe fn record_fills(&self, ctx: &Context, cmd: vk::CommandBuffer, overflow: u32) {
         let d = &ctx.device;
         let (buffer, at) = (self.storage.buffer(), self.storage.offset());
-        let bucket_bytes = self.num_buckets as u64 * self.bucket_bytes() as u64;
-        let counter_bytes = self.num_buckets as u64 * 4;
+        let bucket_bytes = self.shape.num_buckets as u64 * self.bucket_bytes() as u64;
+        let counter_bytes = self.shape.num_buckets as u64 * 4;
         let counters_at = at + HEADER_BYTES + bucket_bytes;
         // SAFETY: `cmd` is recording (documented); the ranges lie inside the storage.
         unsafe {
@@ -201,12 +182,12 @@ impl Table {
 
     /// Refuses key and value types other than the table's.
     pub(super) fn check_types<K: HashKey, V: HashValue>(&self, what: &str) -> Result<()> {
-        if K::TYPE != self.key_type || V::TYPE != self.value_type {
+        if K::TYPE != self.shape.key_type || V::TYPE != self.shape.value_type {
             return Err(Error::invalid(format!(
                 "{what}: the {} holds {:?} keys and {:?} values, the call passes {:?} and {:?}",
                 self.noun,
-                self.key_type,
-                self.value_type,
+                self.shape.key_type,
+                self.shape.value_type,
                 K::TYPE,
                 V::TYPE
             )));
@@ -216,11 +197,11 @@ impl Table {
 
     /// Refuses a key type other than the table's.
     pub(super) fn check_key_type<K: HashKey>(&self, what: &str) -> Result<()> {
-        if K::TYPE != self.key_type {
+        if K::TYPE != self.shape.key_type {
             return Err(Error::invalid(format!(
                 "{what}: the {} holds {:?} keys, the call passes {:?}",
                 self.noun,
-                self.key_type,
+                self.shape.key_type,
                 K::TYPE
             )));
         }
@@ -261,37 +242,6 @@ pub(super) fn table_shader(
     })
 }
 
-/// Compute-shader writes visible to host reads.
-///
-/// # Safety
-/// `cmd` must be a recording command buffer of `ctx`'s device.
-pub(super) unsafe fn compute_to_host(ctx: &Context, cmd: vk::CommandBuffer) {
-    // SAFETY: `cmd` is recording (documented).
-    unsafe {
-        ctx.memory_barrier(
-            cmd,
-            vk::PipelineStageFlags::COMPUTE_SHADER,
-            vk::AccessFlags::SHADER_WRITE,
-            vk::PipelineStageFlags::HOST,
-            vk::AccessFlags::HOST_READ,
-        )
-    };
-}
-
-/// Leaks buffers the GPU may still use after a timed-out submission, then returns the error.
-macro_rules! finish_submission {
-    ($result:expr, $($buffer:expr),* $(,)?) => {
-        match $result {
-            Err(crate::error::Error::Timeout(m)) => {
-                $($buffer.leak();)*
-                return Err(crate::error::Error::Timeout(m));
-            }
-            other => other?,
-        }
-    };
-}
-pub(super) use finish_submission;
-
 /// The public methods a map and a multimap share, written once: expanded inside `impl HashMap`
 /// and `impl HashMultimap` (each has `ctx: Context` and `table: Table` fields); `$noun` names
 /// the object in the docs. The C coverage test (crates/vkalgo-ffi/src/coverage.rs) reads the
@@ -305,12 +255,12 @@ macro_rules! table_accessors {
 
         /// Key type.
         pub fn key_type(&self) -> crate::hash::HashKeyType {
-            self.table.key_type
+            self.table.shape.key_type
         }
 
         /// Value type.
         pub fn value_type(&self) -> crate::hash::HashValueType {
-            self.table.value_type
+            self.table.shape.value_type
         }
 
         #[doc = concat!("Slots of the ", $noun, " (the requested capacity rounded up: slots per ")]
@@ -321,7 +271,7 @@ macro_rules! table_accessors {
 
         /// Slots per bucket.
         pub fn bucket_slots(&self) -> u32 {
-            self.table.bucket_slots
+            self.table.shape.bucket_slots
         }
 
         /// Bytes per bucket (32 or 64).
@@ -331,22 +281,22 @@ macro_rules! table_accessors {
 
         #[doc = concat!("Buckets of the ", $noun, " (a prime, or 2).")]
         pub fn num_buckets(&self) -> u32 {
-            self.table.num_buckets
+            self.table.shape.num_buckets
         }
 
         /// Buckets an operation visits at most per key.
         pub fn max_probes(&self) -> u32 {
-            self.table.max_probes
+            self.table.shape.max_probes
         }
 
         /// Whether inserts claim slots with one 64-bit CAS of the `{key, value}` pair.
         pub fn packed_insert(&self) -> bool {
-            self.table.packed
+            self.table.shape.packed
         }
 
         /// The kernel tuning in use.
         pub fn tuning(&self) -> crate::hash::HashTuning {
-            self.table.tuning
+            self.table.shape.tuning
         }
 
         #[doc = concat!("Bytes of device memory the ", $noun, " holds.")]

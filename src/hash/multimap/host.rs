@@ -7,10 +7,9 @@ use super::{
     HashMultimapRetrieveArgs,
 };
 use crate::core::buffer::{ElementCount, GpuBuffer};
-use crate::core::runner::read_back;
+use crate::core::runner::{finish_submission, read_back};
 use crate::error::{Error, Result};
 use crate::hash::map::check_batch;
-use crate::hash::table::{compute_to_host, finish_submission};
 use crate::hash::{HashKey, HashValue};
 
 /// How often a host retrieve starts over when the multimap changed between its count and its
@@ -87,7 +86,7 @@ impl HashMultimap {
             ctx.device.cmd_fill_buffer(cmd, counter.buffer(), 0, 16, 0);
             ctx.transfer_to_compute(cmd);
             self.record_insert(cmd, &args)?;
-            compute_to_host(&self.ctx, cmd);
+            self.ctx.compute_to_host(cmd);
             Ok(())
         });
         finish_submission!(submitted, up_keys, up_values, dev_keys, dev_values, counter);
@@ -103,7 +102,7 @@ impl HashMultimap {
         let address = out.address();
         let submitted = ctx.submit_and_wait(|cmd| unsafe {
             self.record_size_at(cmd, address)?;
-            compute_to_host(&self.ctx, cmd);
+            self.ctx.compute_to_host(cmd);
             Ok(())
         });
         finish_submission!(submitted, out);
@@ -272,7 +271,7 @@ impl HashMultimap {
             ctx.transfer_to_compute(cmd);
             self.record_size_at(cmd, size_address)?;
             self.record_count(cmd, &args)?;
-            compute_to_host(&self.ctx, cmd);
+            self.ctx.compute_to_host(cmd);
             ctx.compute_to_transfer(cmd);
             ctx.record_copy(cmd, &dev_counts, &down, n * 4);
             ctx.transfer_to_host(cmd);
@@ -314,7 +313,7 @@ impl HashMultimap {
             ctx.transfer_to_compute(cmd);
             self.record_size_at(cmd, size_address)?;
             self.record_retrieve(cmd, &args)?;
-            compute_to_host(&self.ctx, cmd);
+            self.ctx.compute_to_host(cmd);
             ctx.compute_to_transfer(cmd);
             ctx.record_copy(cmd, &dev_values, &down, total * vb);
             ctx.transfer_to_host(cmd);

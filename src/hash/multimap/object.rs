@@ -47,7 +47,11 @@ impl HashMultimap {
         let storage = GpuBuffer::new(ctx, bytes, MemoryLocation::GpuOnly, "vkalgo hash multimap")?;
         let multimap = HashMultimap {
             ctx: ctx.clone(),
-            table: Table::new("multimap", desc, &layout.shape, ObjectStorage::own(storage)),
+            table: Table {
+                noun: "multimap",
+                storage: ObjectStorage::own(storage),
+                shape: layout.shape,
+            },
             kernels: layout.kernels,
             host_gate: std::sync::RwLock::new(()),
         };
@@ -75,8 +79,8 @@ impl HashMultimap {
         MultimapPush {
             buckets_addr: self.table.buckets_address(),
             header_addr: self.table.header_address(),
-            num_buckets: self.table.num_buckets,
-            max_probes: self.table.max_probes,
+            num_buckets: self.table.shape.num_buckets,
+            max_probes: self.table.shape.max_probes,
             ..Default::default()
         }
     }
@@ -92,8 +96,8 @@ impl HashMultimap {
     ) -> Result<()> {
         let kernel = self
             .ctx
-            .kernel(shader, push::specialization(&self.table.tuning))?;
-        let tuning = &self.table.tuning;
+            .kernel(shader, push::specialization(&self.table.shape.tuning))?;
+        let tuning = &self.table.shape.tuning;
         let per_group = tuning.workgroup_size as u64 * tuning.keys_per_invocation as u64;
         let groups = keys.div_ceil(per_group);
         // SAFETY: the caller's command buffer is recording (documented on every record call).
