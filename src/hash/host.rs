@@ -3,6 +3,7 @@
 //! on an argument error nothing changes. Host-visible buffers that shaders write directly are
 //! only a few bytes (counters); large outputs go through device-local buffers and copies.
 
+use super::table::{check_host_keys, UploadedPairs};
 use super::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKey, HashMap, HashMapDesc, HashMapStats, HashRehashArgs,
     HashRetrieveArgs, HashValue, InsertStatus,
@@ -61,39 +62,28 @@ impl HashMap {
                 values.len()
             )));
         }
-        super::map::check_batch(what, keys.len() as u64)?;
-        if let Some(i) = keys.iter().position(|k| k.is_reserved()) {
-            return Err(Error::invalid(format!(
-                "{what}: key {} (index {i}) is reserved (the two largest values of the key type \
-                 mark empty and erased slots); nothing was inserted",
-                keys[i].to_u64()
-            )));
-        }
+        check_host_keys(what, keys, "nothing was inserted")?;
         if keys.is_empty() {
             return Ok(());
         }
         let ctx = &self.ctx;
         let n = keys.len() as u64;
         let (kb, vb) = (self.key_type().bytes(), self.value_type().bytes());
-        let up_keys = ctx.staging_from(keys)?;
-        let up_values = ctx.staging_from(values)?;
-        let dev_keys = ctx.device_buffer(n * kb, "vkalgo hash keys")?;
-        let dev_values = ctx.device_buffer(n * vb, "vkalgo hash values")?;
+        let pairs = UploadedPairs::new(ctx, keys, values, "hash")?;
         let want_status = status.is_some();
         let dev_status = ctx.device_buffer(if want_status { n * 4 } else { 16 }, "vkalgo hash status")?;
         let mut down_status = ctx.readback_buffer(if want_status { n * 4 } else { 16 })?;
         let mut counter = ctx.readback_buffer(16)?;
         let args = HashInsertArgs {
-            keys: dev_keys.sub_range(0, n * kb),
-            values: dev_values.sub_range(0, n * vb),
+            keys: pairs.keys.sub_range(0, n * kb),
+            values: pairs.values.sub_range(0, n * vb),
             count: ElementCount::Direct(n),
             max_count: n,
             status: want_status.then(|| dev_status.sub_range(0, n * 4)),
             failed_count: Some(counter.sub_range(0, 4)),
         };
         let submitted = ctx.submit_and_wait(|cmd| unsafe {
-            ctx.record_copy(cmd, &up_keys, &dev_keys, n * kb);
-            ctx.record_copy(cmd, &up_values, &dev_values, n * vb);
+            pairs.record_copies(ctx, cmd);
             ctx.device.cmd_fill_buffer(cmd, counter.buffer(), 0, 16, 0);
             ctx.transfer_to_compute(cmd);
             match op {
@@ -108,16 +98,7 @@ impl HashMap {
             }
             Ok(())
         });
-        finish_submission!(
-            submitted,
-            up_keys,
-            up_values,
-            dev_keys,
-            dev_values,
-            dev_status,
-            down_status,
-            counter
-        );
+        finish_submission!(submitted, pairs, dev_status, down_status, counter);
         if let Some(status) = status {
             let mut codes = vec![0u32; keys.len()];
             read_back(&mut down_status, &mut codes)?;

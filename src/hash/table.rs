@@ -5,7 +5,7 @@
 use super::geometry::{self, HEADER_BYTES};
 use super::map::slot_bytes;
 use super::{HashKey, HashKeyType, HashMapDesc, HashMapDeviceView, HashTuning, HashValue, HashValueType};
-use crate::core::buffer::ObjectStorage;
+use crate::core::buffer::{GpuBuffer, ObjectStorage};
 use crate::core::shaders::{self, HashBucketBytes, HashCas, HashOp, HashValueBits, KeyBits, ShaderSource};
 use crate::error::{Error, Result};
 use crate::Context;
@@ -206,6 +206,71 @@ impl Table {
             )));
         }
         Ok(())
+    }
+}
+
+/// Refuses a host batch over the maximum or holding a reserved key; `nothing` says what the
+/// refusal left undone ("nothing was inserted").
+pub(super) fn check_host_keys<K: HashKey>(what: &str, keys: &[K], nothing: &str) -> Result<()> {
+    super::map::check_batch(what, keys.len() as u64)?;
+    if let Some(i) = keys.iter().position(|k| k.is_reserved()) {
+        return Err(Error::invalid(format!(
+            "{what}: key {} (index {i}) is reserved (the two largest values of the key type \
+             mark empty and erased slots); {nothing}",
+            keys[i].to_u64()
+        )));
+    }
+    Ok(())
+}
+
+/// A host insert's pairs: staged and in device-local buffers, the copies recorded by
+/// [`UploadedPairs::record_copies`].
+pub(super) struct UploadedPairs {
+    up_keys: GpuBuffer,
+    up_values: GpuBuffer,
+    pub(super) keys: GpuBuffer,
+    pub(super) values: GpuBuffer,
+    key_bytes: u64,
+    value_bytes: u64,
+}
+
+impl UploadedPairs {
+    /// Stages `keys` and `values` and allocates their device copies (named after `label`).
+    pub(super) fn new<K: HashKey, V: HashValue>(
+        ctx: &Context,
+        keys: &[K],
+        values: &[V],
+        label: &str,
+    ) -> Result<Self> {
+        let key_bytes = std::mem::size_of_val(keys) as u64;
+        let value_bytes = std::mem::size_of_val(values) as u64;
+        Ok(UploadedPairs {
+            up_keys: ctx.staging_from(keys)?,
+            up_values: ctx.staging_from(values)?,
+            keys: ctx.device_buffer(key_bytes, &format!("vkalgo {label} keys"))?,
+            values: ctx.device_buffer(value_bytes, &format!("vkalgo {label} values"))?,
+            key_bytes,
+            value_bytes,
+        })
+    }
+
+    /// Records the copies of the staged pairs into the device buffers (TRANSFER writes).
+    ///
+    /// # Safety
+    /// `cmd` must be a recording command buffer of `ctx`'s device.
+    pub(super) unsafe fn record_copies(&self, ctx: &Context, cmd: vk::CommandBuffer) {
+        // SAFETY: `cmd` is recording (documented); the buffers hold the bytes copied.
+        unsafe {
+            ctx.record_copy(cmd, &self.up_keys, &self.keys, self.key_bytes);
+            ctx.record_copy(cmd, &self.up_values, &self.values, self.value_bytes);
+        }
+    }
+
+    /// Leaks the buffers (after a timed-out submission that may still use them).
+    pub(super) fn leak(self) {
+        for buffer in [self.up_keys, self.up_values, self.keys, self.values] {
+            buffer.leak();
+        }
     }
 }
 

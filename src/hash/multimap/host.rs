@@ -9,7 +9,7 @@ use super::{
 use crate::core::buffer::{ElementCount, GpuBuffer};
 use crate::core::runner::{finish_submission, read_back};
 use crate::error::{Error, Result};
-use crate::hash::map::check_batch;
+use crate::hash::table::{check_host_keys, UploadedPairs};
 use crate::hash::{HashKey, HashValue};
 
 /// How often a host retrieve starts over when the multimap changed between its count and its
@@ -35,15 +35,7 @@ impl HashMultimap {
     /// Refuses a key type other than the multimap's, a batch over the maximum and reserved keys.
     fn check_keys<K: HashKey>(&self, what: &str, keys: &[K]) -> Result<()> {
         self.table.check_key_type::<K>(what)?;
-        check_batch(what, keys.len() as u64)?;
-        if let Some(i) = keys.iter().position(|k| k.is_reserved()) {
-            return Err(Error::invalid(format!(
-                "{what}: key {} (index {i}) is reserved (the two largest values of the key type \
-                 mark empty and erased slots); nothing was done",
-                keys[i].to_u64()
-            )));
-        }
-        Ok(())
+        check_host_keys(what, keys, "nothing was done")
     }
 
     /// Stores every pair `keys[i] -> values[i]`, duplicates included. Reserved keys refuse the
@@ -68,28 +60,24 @@ impl HashMultimap {
         let n = keys.len() as u64;
         let (kb, vb) = (self.key_type().bytes(), self.value_type().bytes());
         let _changing = self.host_gate.read().unwrap_or_else(|e| e.into_inner());
-        let up_keys = ctx.staging_from(keys)?;
-        let up_values = ctx.staging_from(values)?;
-        let dev_keys = ctx.device_buffer(n * kb, "vkalgo multimap keys")?;
-        let dev_values = ctx.device_buffer(n * vb, "vkalgo multimap values")?;
+        let pairs = UploadedPairs::new(ctx, keys, values, "multimap")?;
         let mut counter = ctx.readback_buffer(16)?;
         let args = HashMultimapInsertArgs {
-            keys: dev_keys.sub_range(0, n * kb),
-            values: dev_values.sub_range(0, n * vb),
+            keys: pairs.keys.sub_range(0, n * kb),
+            values: pairs.values.sub_range(0, n * vb),
             count: ElementCount::Direct(n),
             max_count: n,
             failed_count: Some(counter.sub_range(0, 4)),
         };
         let submitted = ctx.submit_and_wait(|cmd| unsafe {
-            ctx.record_copy(cmd, &up_keys, &dev_keys, n * kb);
-            ctx.record_copy(cmd, &up_values, &dev_values, n * vb);
+            pairs.record_copies(ctx, cmd);
             ctx.device.cmd_fill_buffer(cmd, counter.buffer(), 0, 16, 0);
             ctx.transfer_to_compute(cmd);
             self.record_insert(cmd, &args)?;
             self.ctx.compute_to_host(cmd);
             Ok(())
         });
-        finish_submission!(submitted, up_keys, up_values, dev_keys, dev_values, counter);
+        finish_submission!(submitted, pairs, counter);
         let mut failed = [0u32];
         read_back(&mut counter, &mut failed)?;
         crate::hash::table::check_failed(what, "pairs", failed[0], n, self.max_probes(), self.capacity())
