@@ -28,6 +28,15 @@ fn desc<K: HashTestKey, V: HashTestValue>(capacity: u64) -> HashMapDesc {
     HashMapDesc::new(K::TYPE, V::TYPE, capacity)
 }
 
+/// A u32/u32 map of `capacity` slots with the given insert claim (`None`: the device's choice).
+fn packed_map(ctx: &Context, packed: Option<bool>, capacity: u64) -> HashMap {
+    let desc = HashMapDesc {
+        packed_insert: packed,
+        ..desc::<u32, u32>(capacity)
+    };
+    HashMap::new(ctx, &desc).unwrap()
+}
+
 /// Inserts through the host layer with per-key status and applies the outcome to the model.
 /// Returns how many keys failed.
 fn insert<K: HashTestKey, V: HashTestValue>(
