@@ -280,7 +280,7 @@ pub(crate) fn non_null_command_buffer(
 
 impl VkalgoHashSizeArgs {
     /// The Rust args of a recorded size (of a map or a multimap).
-    pub(crate) fn to_rust(&self) -> vkalgo::hash::HashSizeArgs {
+    pub(crate) fn to_rust(self) -> vkalgo::hash::HashSizeArgs {
         vkalgo::hash::HashSizeArgs {
             out: self.out.to_rust(),
         }
@@ -289,7 +289,7 @@ impl VkalgoHashSizeArgs {
 
 impl VkalgoHashInsertArgs {
     /// The Rust args of a recorded insert (or insert-or-apply).
-    pub(crate) fn to_rust(&self) -> HashInsertArgs {
+    pub(crate) fn to_rust(self) -> HashInsertArgs {
         HashInsertArgs {
             keys: self.keys.to_rust(),
             values: self.values.to_rust(),
