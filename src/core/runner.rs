@@ -194,3 +194,17 @@ pub(crate) fn read_back<T: bytemuck::Pod>(buffer: &mut GpuBuffer, out: &mut [T])
     bytemuck::cast_slice_mut::<T, u8>(out).copy_from_slice(&mapped[..bytes]);
     Ok(())
 }
+
+/// Leaks buffers the GPU may still use after a timed-out submission, then returns the error.
+macro_rules! finish_submission {
+    ($result:expr, $($buffer:expr),* $(,)?) => {
+        match $result {
+            Err(crate::error::Error::Timeout(m)) => {
+                $($buffer.leak();)*
+                return Err(crate::error::Error::Timeout(m));
+            }
+            other => other?,
+        }
+    };
+}
+pub(crate) use finish_submission;

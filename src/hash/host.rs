@@ -3,54 +3,17 @@
 //! on an argument error nothing changes. Host-visible buffers that shaders write directly are
 //! only a few bytes (counters); large outputs go through device-local buffers and copies.
 
+use super::table::{check_host_keys, UploadedPairs};
 use super::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKey, HashMap, HashMapDesc, HashMapStats, HashRehashArgs,
     HashRetrieveArgs, HashValue, InsertStatus,
 };
 use crate::core::buffer::ElementCount;
-use crate::core::runner::read_back;
+use crate::core::runner::{finish_submission, read_back};
 use crate::core::types::ReduceOp;
 use crate::error::{Error, Result};
-use ash::vk;
-
-/// Leaks buffers the GPU may still use after a timed-out submission, then returns the error.
-macro_rules! finish_submission {
-    ($result:expr, $($buffer:expr),* $(,)?) => {
-        match $result {
-            Err(Error::Timeout(m)) => {
-                $($buffer.leak();)*
-                return Err(Error::Timeout(m));
-            }
-            other => other?,
-        }
-    };
-}
 
 impl HashMap {
-    fn check_types<K: HashKey, V: HashValue>(&self, what: &str) -> Result<()> {
-        if K::TYPE != self.key_type() || V::TYPE != self.value_type() {
-            return Err(Error::invalid(format!(
-                "{what}: the map holds {:?} keys and {:?} values, the call passes {:?} and {:?}",
-                self.key_type(),
-                self.value_type(),
-                K::TYPE,
-                V::TYPE
-            )));
-        }
-        Ok(())
-    }
-
-    fn check_key_type<K: HashKey>(&self, what: &str) -> Result<()> {
-        if K::TYPE != self.key_type() {
-            return Err(Error::invalid(format!(
-                "{what}: the map holds {:?} keys, the call passes {:?}",
-                self.key_type(),
-                K::TYPE
-            )));
-        }
-        Ok(())
-    }
-
     /// Inserts `keys[i] -> values[i]` (an existing key gets the new value; of duplicates in
     /// the batch one value is stored, unspecified which). Reserved keys refuse the whole batch
     /// with [`Error::InvalidArgument`] before any GPU work. Keys that find no free slot are not
@@ -91,7 +54,7 @@ impl HashMap {
         } else {
             "hash insert"
         };
-        self.check_types::<K, V>(what)?;
+        self.table.check_types::<K, V>(what)?;
         if keys.len() != values.len() {
             return Err(Error::invalid(format!(
                 "{what}: {} keys but {} values",
@@ -99,46 +62,35 @@ impl HashMap {
                 values.len()
             )));
         }
-        super::map::check_batch(what, keys.len() as u64)?;
-        if let Some(i) = keys.iter().position(|k| k.is_reserved()) {
-            return Err(Error::invalid(format!(
-                "{what}: key {} (index {i}) is reserved (the two largest values of the key type \
-                 mark empty and erased slots); nothing was inserted",
-                keys[i].to_u64()
-            )));
-        }
+        check_host_keys(what, keys, "nothing was inserted")?;
         if keys.is_empty() {
             return Ok(());
         }
         let ctx = &self.ctx;
         let n = keys.len() as u64;
         let (kb, vb) = (self.key_type().bytes(), self.value_type().bytes());
-        let up_keys = ctx.staging_from(keys)?;
-        let up_values = ctx.staging_from(values)?;
-        let dev_keys = ctx.device_buffer(n * kb, "vkalgo hash keys")?;
-        let dev_values = ctx.device_buffer(n * vb, "vkalgo hash values")?;
+        let pairs = UploadedPairs::new(ctx, keys, values, "hash")?;
         let want_status = status.is_some();
         let dev_status = ctx.device_buffer(if want_status { n * 4 } else { 16 }, "vkalgo hash status")?;
         let mut down_status = ctx.readback_buffer(if want_status { n * 4 } else { 16 })?;
         let mut counter = ctx.readback_buffer(16)?;
         let args = HashInsertArgs {
-            keys: dev_keys.sub_range(0, n * kb),
-            values: dev_values.sub_range(0, n * vb),
+            keys: pairs.keys.sub_range(0, n * kb),
+            values: pairs.values.sub_range(0, n * vb),
             count: ElementCount::Direct(n),
             max_count: n,
             status: want_status.then(|| dev_status.sub_range(0, n * 4)),
             failed_count: Some(counter.sub_range(0, 4)),
         };
         let submitted = ctx.submit_and_wait(|cmd| unsafe {
-            ctx.record_copy(cmd, &up_keys, &dev_keys, n * kb);
-            ctx.record_copy(cmd, &up_values, &dev_values, n * vb);
+            pairs.record_copies(ctx, cmd);
             ctx.device.cmd_fill_buffer(cmd, counter.buffer(), 0, 16, 0);
             ctx.transfer_to_compute(cmd);
             match op {
                 Some(op) => self.record_insert_or_apply(cmd, &args, op)?,
                 None => self.record_insert(cmd, &args)?,
             }
-            self.compute_to_host(cmd);
+            self.ctx.compute_to_host(cmd);
             if want_status {
                 ctx.compute_to_transfer(cmd);
                 ctx.record_copy(cmd, &dev_status, &down_status, n * 4);
@@ -146,16 +98,7 @@ impl HashMap {
             }
             Ok(())
         });
-        finish_submission!(
-            submitted,
-            up_keys,
-            up_values,
-            dev_keys,
-            dev_values,
-            dev_status,
-            down_status,
-            counter
-        );
+        finish_submission!(submitted, pairs, dev_status, down_status, counter);
         if let Some(status) = status {
             let mut codes = vec![0u32; keys.len()];
             read_back(&mut down_status, &mut codes)?;
@@ -177,7 +120,7 @@ impl HashMap {
         values: &mut [V],
         found: Option<&mut [bool]>,
     ) -> Result<()> {
-        self.check_types::<K, V>("hash find")?;
+        self.table.check_types::<K, V>("hash find")?;
         if values.len() != keys.len() || found.as_ref().is_some_and(|f| f.len() != keys.len()) {
             return Err(Error::invalid(
                 "hash find: keys, values and found differ in length",
@@ -195,7 +138,7 @@ impl HashMap {
 
     /// Whether each key is in the map (`found` has the length of `keys`).
     pub fn contains<K: HashKey>(&self, keys: &[K], found: &mut [bool]) -> Result<()> {
-        self.check_key_type::<K>("hash contains")?;
+        self.table.check_key_type::<K>("hash contains")?;
         if found.len() != keys.len() {
             return Err(Error::invalid("hash contains: keys and found differ in length"));
         }
@@ -271,7 +214,7 @@ impl HashMap {
     /// Erases `keys` (absent and reserved keys are no error); returns how many entries were
     /// erased.
     pub fn erase<K: HashKey>(&self, keys: &[K]) -> Result<u64> {
-        self.check_key_type::<K>("hash erase")?;
+        self.table.check_key_type::<K>("hash erase")?;
         super::map::check_batch("hash erase", keys.len() as u64)?;
         if keys.is_empty() {
             return Ok(0);
@@ -311,7 +254,7 @@ impl HashMap {
             // SAFETY: `cmd` is the runner's recording command buffer; `header` outlives it.
             unsafe {
                 self.record_header_copy(cmd, address)?;
-                self.compute_to_host(cmd);
+                self.ctx.compute_to_host(cmd);
             }
             Ok(())
         });
@@ -327,7 +270,7 @@ impl HashMap {
 
     /// Every live entry, in no particular order.
     pub fn retrieve_all<K: HashKey, V: HashValue>(&self) -> Result<(Vec<K>, Vec<V>)> {
-        self.check_types::<K, V>("hash retrieve_all")?;
+        self.table.check_types::<K, V>("hash retrieve_all")?;
         let size = self.size()? as usize;
         let mut keys = vec![K::zeroed(); size];
         let mut values = vec![V::zeroed(); size];
@@ -345,7 +288,7 @@ impl HashMap {
         keys: &mut [K],
         values: &mut [V],
     ) -> Result<usize> {
-        self.check_types::<K, V>("hash retrieve_all")?;
+        self.table.check_types::<K, V>("hash retrieve_all")?;
         if keys.len() != values.len() {
             return Err(Error::invalid(
                 "hash retrieve_all: keys and values differ in length",
@@ -376,7 +319,7 @@ impl HashMap {
         };
         let submitted = ctx.submit_and_wait(|cmd| unsafe {
             self.record_retrieve_all(cmd, &args)?;
-            self.compute_to_host(cmd);
+            self.ctx.compute_to_host(cmd);
             ctx.compute_to_transfer(cmd);
             ctx.record_copy(cmd, &dev_keys, &down_keys, size * kb);
             ctx.record_copy(cmd, &dev_values, &down_values, size * vb);
@@ -454,7 +397,7 @@ impl HashMap {
                     failed_count: Some(failed_range),
                 },
             )?;
-            self.compute_to_host(cmd);
+            self.ctx.compute_to_host(cmd);
             Ok(())
         });
         if let Err(Error::Timeout(m)) = submitted {
@@ -476,16 +419,5 @@ impl HashMap {
         // The old storage is freed with `target` (the GPU is done with it).
         std::mem::swap(self, &mut target);
         Ok(())
-    }
-
-    /// Compute-shader writes visible to host reads.
-    unsafe fn compute_to_host(&self, cmd: vk::CommandBuffer) {
-        self.ctx.memory_barrier(
-            cmd,
-            vk::PipelineStageFlags::COMPUTE_SHADER,
-            vk::AccessFlags::SHADER_WRITE,
-            vk::PipelineStageFlags::HOST,
-            vk::AccessFlags::HOST_READ,
-        );
     }
 }

@@ -1,8 +1,8 @@
 //! The map object: its storage (one gpu-allocator buffer: counters, then the buckets), its
 //! geometry, the kernel of each operation, and the record layer.
 
-use super::geometry::{self, HEADER_BYTES};
-use super::table::TableShape;
+use super::geometry;
+use super::table::{table_accessors, table_shader, Table, TableShape};
 use super::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMapDesc, HashMapDeviceView, HashRehashArgs,
     HashRetrieveArgs, HashSizeArgs, HashTuning, HashValueType,
@@ -12,7 +12,7 @@ use crate::core::buffer::{
     STORAGE_ALIGNMENT,
 };
 use crate::core::pipelines::Specialization;
-use crate::core::shaders::{self, HashBucketBytes, HashCas, HashOp, HashValueBits, KeyBits, ShaderSource};
+use crate::core::shaders::{self, HashOp, ShaderSource};
 use crate::core::spirv::push_constants;
 use crate::error::{Error, Result};
 use crate::Context;
@@ -92,29 +92,7 @@ fn kernels(
     bucket_bytes: u32,
     packed: bool,
 ) -> Result<[&'static ShaderSource; 6]> {
-    let key_bits = if key.bytes() == 8 {
-        KeyBits::K64
-    } else {
-        KeyBits::K32
-    };
-    let value_bits = if value.bytes() == 8 {
-        HashValueBits::V64
-    } else {
-        HashValueBits::V32
-    };
-    let bucket = if bucket_bytes == 64 {
-        HashBucketBytes::B64
-    } else {
-        HashBucketBytes::B32
-    };
-    let find = |op: HashOp, packed: bool| -> Result<&'static ShaderSource> {
-        let cas = if packed { HashCas::PackedPair } else { HashCas::Key };
-        shaders::hash(op, key_bits, value_bits, cas, bucket).ok_or_else(|| {
-            Error::Internal(format!(
-                "hash map: no shader {op:?} for {key:?} keys, {value:?} values, {bucket:?}, {cas:?}"
-            ))
-        })
-    };
+    let find = |op: HashOp, packed: bool| table_shader("hash map", op, key, value, bucket_bytes, packed);
     Ok([
         find(HashOp::Insert, packed)?,
         find(HashOp::Migrate, packed)?,
@@ -135,13 +113,7 @@ fn apply_shared_kernel(
     if key != HashKeyType::U32 || value != HashValueType::U32 {
         return None;
     }
-    let bucket = if bucket_bytes == 64 {
-        HashBucketBytes::B64
-    } else {
-        HashBucketBytes::B32
-    };
-    let cas = if packed { HashCas::PackedPair } else { HashCas::Key };
-    shaders::hash(HashOp::ApplyShared, KeyBits::K32, HashValueBits::V32, cas, bucket)
+    table_shader("hash map", HashOp::ApplyShared, key, value, bucket_bytes, packed).ok()
 }
 
 /// A GPU hash map on a [`Context`]: owns its storage (through the context's gpu-allocator),
@@ -152,14 +124,7 @@ fn apply_shared_kernel(
 /// Dropping the map frees its storage at once: work recorded with it must have finished.
 pub struct HashMap {
     pub(super) ctx: Context,
-    storage: ObjectStorage,
-    key_type: HashKeyType,
-    value_type: HashValueType,
-    num_buckets: u32,
-    bucket_slots: u32,
-    max_probes: u32,
-    packed: bool,
-    tuning: HashTuning,
+    pub(super) table: Table,
     kernels: [&'static ShaderSource; 6],
     /// The shared-memory insert-or-apply (u32 keys and values only).
     apply_shared: Option<&'static ShaderSource>,
@@ -183,7 +148,7 @@ impl HashMap {
         // SAFETY: `cmd` is the runner's recording command buffer.
         let cleared = ctx.submit_and_wait(|cmd| unsafe { map.record_clear(cmd) });
         if let Err(Error::Timeout(m)) = cleared {
-            map.storage.leak();
+            map.table.storage.leak();
             return Err(Error::Timeout(m));
         }
         cleared?;
@@ -194,7 +159,12 @@ impl HashMap {
     /// [`HashMap::record_clear`] (and a barrier) before any other operation.
     pub fn new_uninitialized(ctx: &Context, desc: &HashMapDesc) -> Result<Self> {
         let layout = MapLayout::new(ctx, desc)?;
-        let storage = GpuBuffer::new(ctx, layout.bytes, MemoryLocation::GpuOnly, "vkalgo hash map")?;
+        let storage = GpuBuffer::new(
+            ctx,
+            layout.shape.bytes,
+            MemoryLocation::GpuOnly,
+            "vkalgo hash map",
+        )?;
         Ok(Self::with_storage(ctx, layout, ObjectStorage::own(storage)))
     }
 
@@ -203,7 +173,7 @@ impl HashMap {
     /// [`HashMap::new`] does and creates the map's pipelines.
     pub fn memory_requirements(ctx: &Context, desc: &HashMapDesc) -> Result<MemoryRequirements> {
         let layout = MapLayout::new(ctx, desc)?;
-        Ok(MemoryRequirements::storage(layout.bytes, STORAGE_ALIGNMENT))
+        Ok(MemoryRequirements::storage(layout.shape.bytes, STORAGE_ALIGNMENT))
     }
 
     /// Creates an empty map on the caller's memory: `range` (at least
@@ -235,21 +205,18 @@ impl HashMap {
         range: BufferRange,
     ) -> Result<Self> {
         let layout = MapLayout::new(ctx, desc)?;
-        let storage = ObjectStorage::caller(ctx, "hash map storage", range, layout.bytes)?;
+        let storage = ObjectStorage::caller(ctx, "hash map storage", range, layout.shape.bytes)?;
         Ok(Self::with_storage(ctx, layout, storage))
     }
 
     fn with_storage(ctx: &Context, layout: MapLayout, storage: ObjectStorage) -> Self {
         HashMap {
             ctx: ctx.clone(),
-            storage,
-            key_type: layout.key_type,
-            value_type: layout.value_type,
-            num_buckets: layout.num_buckets,
-            bucket_slots: layout.bucket_slots,
-            max_probes: geometry::max_probes(layout.num_buckets as u64),
-            packed: layout.packed,
-            tuning: layout.tuning,
+            table: Table {
+                noun: "map",
+                storage,
+                shape: layout.shape,
+            },
             kernels: layout.kernels,
             apply_shared: layout.apply_shared,
         }
@@ -257,89 +224,15 @@ impl HashMap {
 
     /// Whether the map lives on memory the caller gave ([`HashMap::new_in`]).
     pub fn on_caller_memory(&self) -> bool {
-        self.storage.is_callers()
+        self.table.storage.is_callers()
     }
 
-    /// The context the map lives on.
-    pub fn context(&self) -> &Context {
-        &self.ctx
-    }
-
-    /// Key type.
-    pub fn key_type(&self) -> HashKeyType {
-        self.key_type
-    }
-
-    /// Value type.
-    pub fn value_type(&self) -> HashValueType {
-        self.value_type
-    }
-
-    /// Slots of the map (the requested capacity rounded up: slots per bucket * buckets).
-    pub fn capacity(&self) -> u64 {
-        self.num_buckets as u64 * self.bucket_slots as u64
-    }
-
-    /// Slots per bucket.
-    pub fn bucket_slots(&self) -> u32 {
-        self.bucket_slots
-    }
-
-    /// Bytes per bucket (32 or 64).
-    pub fn bucket_bytes(&self) -> u32 {
-        self.bucket_slots * self.slot_bytes() as u32
-    }
-
-    /// Buckets of the map (a prime).
-    pub fn num_buckets(&self) -> u32 {
-        self.num_buckets
-    }
-
-    /// Buckets an operation visits at most.
-    pub fn max_probes(&self) -> u32 {
-        self.max_probes
-    }
-
-    /// Whether inserts claim slots with one 64-bit CAS of the `{key, value}` pair.
-    pub fn packed_insert(&self) -> bool {
-        self.packed
-    }
-
-    /// The kernel tuning in use.
-    pub fn tuning(&self) -> HashTuning {
-        self.tuning
-    }
-
-    /// Bytes of device memory the map holds.
-    pub fn memory_bytes(&self) -> u64 {
-        self.storage.size()
-    }
-
-    /// Bytes per slot: 8 for u32/u32 maps, else 16.
-    pub fn slot_bytes(&self) -> u64 {
-        slot_bytes(self.key_type, self.value_type)
-    }
+    table_accessors!("map");
 
     /// What a shader needs to look keys up (glsl/public/vkalgo_hash_map.glsl). Valid until the
     /// map is dropped or rehashed.
     pub fn device_view(&self) -> HashMapDeviceView {
-        HashMapDeviceView {
-            buckets: self.buckets_address(),
-            num_buckets: self.num_buckets,
-            max_probes: self.max_probes,
-            key_bits: self.key_type.bytes() as u32 * 8,
-            value_bits: self.value_type.bytes() as u32 * 8,
-            slot_bytes: self.slot_bytes() as u32,
-            bucket_slots: self.bucket_slots,
-        }
-    }
-
-    fn header_address(&self) -> u64 {
-        self.storage.address()
-    }
-
-    fn buckets_address(&self) -> u64 {
-        self.storage.address() + HEADER_BYTES
+        self.table.device_view()
     }
 
     pub(super) fn shader(&self, op: Op) -> &'static ShaderSource {
@@ -354,7 +247,7 @@ impl HashMap {
     fn items_per_invocation(&self, shader: &ShaderSource) -> u64 {
         let per_key = ["hash_insert", "hash_find", "hash_erase", "hash_apply"];
         if per_key.iter().any(|p| shader.name.starts_with(p)) {
-            self.tuning.keys_per_invocation as u64
+            self.table.shape.tuning.keys_per_invocation as u64
         } else {
             1
         }
@@ -362,16 +255,16 @@ impl HashMap {
 
     fn base_push(&self) -> HashPush {
         HashPush {
-            buckets_addr: self.buckets_address(),
-            header_addr: self.header_address(),
-            num_buckets: self.num_buckets,
-            max_probes: self.max_probes,
+            buckets_addr: self.table.buckets_address(),
+            header_addr: self.table.header_address(),
+            num_buckets: self.table.shape.num_buckets,
+            max_probes: self.table.shape.max_probes,
             ..Default::default()
         }
     }
 
     fn specialization(&self) -> HashSpec {
-        HashSpec::of(&self.tuning)
+        HashSpec::of(&self.table.shape.tuning)
     }
 
     /// Dispatches `shader` over `items` work items (keys for insert/find/erase: several per
@@ -384,7 +277,7 @@ impl HashMap {
         items: u64,
     ) -> Result<()> {
         let kernel = self.ctx.kernel(shader, self.specialization())?;
-        let per_group = self.tuning.workgroup_size as u64 * self.items_per_invocation(shader);
+        let per_group = self.table.shape.tuning.workgroup_size as u64 * self.items_per_invocation(shader);
         let groups = items.div_ceil(per_group);
         // SAFETY: the caller's command buffer is recording (documented on every record call).
         unsafe { self.ctx.dispatch(cmd, kernel, push, groups as u32) };
@@ -402,28 +295,11 @@ impl HashMap {
         max_groups: u32,
     ) -> Result<()> {
         let kernel = self.ctx.kernel(shader, self.specialization())?;
-        let per_group = self.tuning.workgroup_size as u64 * self.items_per_invocation(shader);
+        let per_group = self.table.shape.tuning.workgroup_size as u64 * self.items_per_invocation(shader);
         let groups = items.div_ceil(per_group).clamp(1, max_groups as u64);
         // SAFETY: the caller's command buffer is recording (documented on every record call).
         unsafe { self.ctx.dispatch(cmd, kernel, push, groups as u32) };
         Ok(())
-    }
-
-    /// Records a barrier that orders map operations (and `record_clear`'s fills) with each
-    /// other: COMPUTE_SHADER and TRANSFER writes before COMPUTE_SHADER and TRANSFER reads and
-    /// writes. Record it between two operations on a map.
-    ///
-    /// # Safety
-    /// `cmd` must be a command buffer of this context's device in the recording state; every
-    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
-    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
-    /// completed; the synchronization contract in the module docs must be met.
-    pub unsafe fn record_barrier(&self, cmd: vk::CommandBuffer) {
-        let stages = vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER;
-        let writes = vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE;
-        let all = writes | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_READ;
-        // SAFETY: `cmd` is recording (documented).
-        unsafe { self.ctx.memory_barrier(cmd, stages, writes, stages, all) };
     }
 
     /// Records emptying the map (size and tombstones 0): three `vkCmdFillBuffer` on the map's
@@ -437,18 +313,8 @@ impl HashMap {
     /// completed; the synchronization contract in the module docs must be met.
     pub unsafe fn record_clear(&self, cmd: vk::CommandBuffer) -> Result<()> {
         check_cmd(cmd, "hash clear")?;
-        let d = &self.ctx.device;
-        let buffer = self.storage.buffer();
-        let at = self.storage.offset();
-        let bucket_bytes = self.num_buckets as u64 * self.bucket_bytes() as u64;
-        let counter_bytes = self.num_buckets as u64 * 4;
-        // SAFETY: `cmd` is recording (documented); the ranges lie inside the map's buffer.
-        unsafe {
-            d.cmd_fill_buffer(cmd, buffer, at, HEADER_BYTES, 0);
-            d.cmd_fill_buffer(cmd, buffer, at + HEADER_BYTES, bucket_bytes, u32::MAX);
-            d.cmd_fill_buffer(cmd, buffer, at + HEADER_BYTES + bucket_bytes, counter_bytes, 0);
-            self.ctx.transfer_to_compute(cmd);
-        }
+        // SAFETY: `cmd` is recording (documented). Overflow counters 0: no key has walked on.
+        unsafe { self.table.record_fills(&self.ctx, cmd, 0) };
         Ok(())
     }
 
@@ -480,7 +346,10 @@ impl HashMap {
         check_cmd(cmd, what)?;
         let count = resolve_count(&self.ctx, what, args.count, args.max_count)?;
         let n = count.elements;
-        let (kb, vb) = (self.key_type.bytes(), self.value_type.bytes());
+        let (kb, vb) = (
+            self.table.shape.key_type.bytes(),
+            self.table.shape.value_type.bytes(),
+        );
         args.keys.check(&self.ctx, &format!("{what} keys"), n * kb, kb)?;
         args.values
             .check(&self.ctx, &format!("{what} values"), n * vb, vb)?;
@@ -523,7 +392,10 @@ impl HashMap {
         check_cmd(cmd, "hash find")?;
         let count = resolve_count(&self.ctx, "hash find", args.count, args.max_count)?;
         let n = count.elements;
-        let (kb, vb) = (self.key_type.bytes(), self.value_type.bytes());
+        let (kb, vb) = (
+            self.table.shape.key_type.bytes(),
+            self.table.shape.value_type.bytes(),
+        );
         args.keys.check(&self.ctx, "hash find keys", n * kb, kb)?;
         if let Some(values) = &args.values {
             values.check(&self.ctx, "hash find values", n * vb, vb)?;
@@ -563,7 +435,7 @@ impl HashMap {
         check_cmd(cmd, "hash erase")?;
         let count = resolve_count(&self.ctx, "hash erase", args.count, args.max_count)?;
         let n = count.elements;
-        let kb = self.key_type.bytes();
+        let kb = self.table.shape.key_type.bytes();
         args.keys.check(&self.ctx, "hash erase keys", n * kb, kb)?;
         if let Some(erased) = &args.erased {
             erased.check(&self.ctx, "hash erase flags", n * 4, 4)?;
@@ -630,7 +502,10 @@ impl HashMap {
     pub unsafe fn record_retrieve_all(&self, cmd: vk::CommandBuffer, args: &HashRetrieveArgs) -> Result<()> {
         check_cmd(cmd, "hash retrieve_all")?;
         let capacity = args.capacity.min(self.capacity());
-        let (kb, vb) = (self.key_type.bytes(), self.value_type.bytes());
+        let (kb, vb) = (
+            self.table.shape.key_type.bytes(),
+            self.table.shape.value_type.bytes(),
+        );
         args.keys
             .check(&self.ctx, "hash retrieve_all keys", capacity * kb, kb)?;
         if let Some(values) = &args.values {
@@ -661,7 +536,8 @@ impl HashMap {
             .kernel(self.shader(Op::Retrieve), self.specialization())?;
         self.ctx.kernel(&shaders::HASH_META, self.specialization())?; // fail before recording
         self.record_meta(cmd, META_RESET_CURSOR, 0)?;
-        let groups = (self.num_buckets as u64).div_ceil(self.tuning.workgroup_size as u64) as u32;
+        let groups = (self.table.shape.num_buckets as u64)
+            .div_ceil(self.table.shape.tuning.workgroup_size as u64) as u32;
         // SAFETY: `cmd` is recording (documented).
         unsafe {
             self.ctx.compute_to_compute(cmd);
@@ -687,13 +563,18 @@ impl HashMap {
         let HashRehashArgs { dst, failed_count } = *args;
         let failed_count = failed_count.as_ref();
         check_cmd(cmd, "hash rehash")?;
-        if dst.key_type != self.key_type || dst.value_type != self.value_type {
+        if dst.table.shape.key_type != self.table.shape.key_type
+            || dst.table.shape.value_type != self.table.shape.value_type
+        {
             return Err(Error::invalid(format!(
                 "hash rehash: destination holds {:?}/{:?}, source {:?}/{:?}",
-                dst.key_type, dst.value_type, self.key_type, self.value_type
+                dst.table.shape.key_type,
+                dst.table.shape.value_type,
+                self.table.shape.key_type,
+                self.table.shape.value_type
             )));
         }
-        if dst.storage.range().overlaps(&self.storage.range()) {
+        if dst.table.storage.range().overlaps(&self.table.storage.range()) {
             return Err(Error::invalid(
                 "hash rehash: the destination overlaps the source map",
             ));
@@ -702,60 +583,47 @@ impl HashMap {
             f.check(&self.ctx, "hash rehash failed_count", 4, 4)?;
         }
         let push = HashPush {
-            keys_addr: self.buckets_address(),
+            keys_addr: self.table.buckets_address(),
             failed_addr: failed_count.map_or(0, |r| self.ctx.address_of(r)),
-            count: self.num_buckets,
+            count: self.table.shape.num_buckets,
             ..dst.base_push()
         };
-        dst.run(cmd, dst.shader(Op::Migrate), &push, self.num_buckets as u64)
+        dst.run(
+            cmd,
+            dst.shader(Op::Migrate),
+            &push,
+            self.table.shape.num_buckets as u64,
+        )
     }
 
     /// Leaks the storage (after a timed-out submission that may still use it: never free
     /// memory under the GPU).
     pub(super) fn leak(self) {
-        self.storage.leak();
+        self.table.storage.leak();
     }
 }
 
-/// A checked description: types, geometry, kernels (with their pipelines created) and size.
+/// A checked description: its table shape, kernels (with their pipelines created).
 struct MapLayout {
-    key_type: HashKeyType,
-    value_type: HashValueType,
-    num_buckets: u32,
-    bucket_slots: u32,
-    packed: bool,
-    tuning: HashTuning,
+    shape: TableShape,
     kernels: [&'static ShaderSource; 6],
     apply_shared: Option<&'static ShaderSource>,
-    bytes: u64,
 }
 
 impl MapLayout {
     fn new(ctx: &Context, desc: &HashMapDesc) -> Result<Self> {
-        let TableShape {
-            num_buckets,
-            bucket_slots,
-            bucket_bytes,
-            packed,
-            tuning,
-            bytes,
-        } = TableShape::checked(ctx, desc, "hash map")?;
+        let shape = TableShape::checked(ctx, desc, "hash map")?;
+        let (bucket_bytes, packed) = (shape.bucket_bytes, shape.packed);
         let kernels = kernels(desc.key_type, desc.value_type, bucket_bytes, packed)?;
         let apply_shared = apply_shared_kernel(desc.key_type, desc.value_type, bucket_bytes, packed);
-        let spec = HashSpec::of(&tuning);
+        let spec = HashSpec::of(&shape.tuning);
         let mut list: Vec<_> = kernels.iter().chain(&apply_shared).map(|&k| (k, spec)).collect();
         list.push((&shaders::HASH_META, spec));
         ctx.prepare_kernels(&list)?;
         Ok(MapLayout {
-            key_type: desc.key_type,
-            value_type: desc.value_type,
-            num_buckets,
-            bucket_slots,
-            packed,
-            tuning,
+            shape,
             kernels,
             apply_shared,
-            bytes,
         })
     }
 }

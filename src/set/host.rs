@@ -14,35 +14,11 @@ use super::paths::OpPath;
 use super::record::check_range;
 use super::roaring;
 use crate::core::buffer::{ElementCount, GpuBuffer};
-use crate::core::runner::read_back;
+use crate::core::runner::{finish_submission, read_back};
 use crate::error::{Error, Result};
 use crate::sort::{KeyType, SortArgs, SortDesc, SortResult, ValueType};
 use crate::{Context, SetOp};
 use ash::vk;
-
-/// Leaks buffers the GPU may still use after a timed-out submission, then returns the error.
-macro_rules! finish_submission {
-    ($result:expr, $($buffer:expr),* $(,)?) => {
-        match $result {
-            Err(Error::Timeout(m)) => {
-                $($buffer.leak();)*
-                return Err(Error::Timeout(m));
-            }
-            other => other?,
-        }
-    };
-}
-
-/// Compute-shader writes visible to host reads.
-unsafe fn compute_to_host(ctx: &Context, cmd: vk::CommandBuffer) {
-    ctx.memory_barrier(
-        cmd,
-        vk::PipelineStageFlags::COMPUTE_SHADER,
-        vk::AccessFlags::SHADER_WRITE,
-        vk::PipelineStageFlags::HOST,
-        vk::AccessFlags::HOST_READ,
-    );
-}
 
 fn scratch(ctx: &Context) -> Result<GpuBuffer> {
     ctx.device_buffer(SET_SCRATCH_BYTES, "vkalgo set scratch")
@@ -341,7 +317,7 @@ impl GpuSet {
                 cmd,
                 &GpuSetCardinalityBatchArgs::new(pairs, op, scratch.range(), status_buf.range()),
             )?;
-            compute_to_host(&ctx, cmd);
+            ctx.compute_to_host(cmd);
             Ok(())
         });
         finish_submission!(done, scratch, status_buf);
@@ -453,7 +429,7 @@ impl GpuSet {
                     out: out.sub_range(0, 8),
                 },
             )?;
-            compute_to_host(ctx, cmd);
+            ctx.compute_to_host(cmd);
             Ok(())
         });
         finish_submission!(done, out);

@@ -139,14 +139,7 @@ fn group_by_every_layout_and_operation() {
 fn full_table_keeps_what_it_held() {
     let ctx = context();
     for packed in [Some(true), Some(false)] {
-        let map = HashMap::new(
-            &ctx,
-            &HashMapDesc {
-                packed_insert: packed,
-                ..desc::<u32, u32>(64)
-            },
-        )
-        .unwrap();
+        let map = packed_map(&ctx, packed, 64);
         let mut rng = Rng(9);
         let pool: Vec<u32> = (0..500).map(|_| u32::random(&mut rng)).collect();
         map.insert(&pool[..10], &[5u32; 10]).unwrap();
@@ -192,14 +185,7 @@ fn full_table_keeps_what_it_held() {
 fn record_layer_statuses_and_indirect_count() {
     let ctx = context();
     for packed in [Some(true), Some(false)] {
-        let map = HashMap::new(
-            &ctx,
-            &HashMapDesc {
-                packed_insert: packed,
-                ..desc::<u32, u32>(2000)
-            },
-        )
-        .unwrap();
+        let map = packed_map(&ctx, packed, 2000);
         map.insert(&[7u32], &[100u32]).unwrap();
         let mut keys: Vec<u32> = (0..1200)
             .map(|i| [7, 8, 9, u32::MAX, 10 + i % 300][i as usize % 5])

@@ -479,14 +479,7 @@ fn tunings() {
 fn heavy_contention_on_few_keys() {
     let ctx = context();
     for packed in [Some(true), Some(false)] {
-        let map = HashMap::new(
-            &ctx,
-            &HashMapDesc {
-                packed_insert: packed,
-                ..desc::<u32, u32>(1000)
-            },
-        )
-        .unwrap();
+        let map = packed_map(&ctx, packed, 1000);
         let mut model = HashModel::new();
         let keys: Vec<u32> = (0..200_000u32).map(|i| i % 3).collect();
         let values: Vec<u32> = (0..200_000u32).collect();

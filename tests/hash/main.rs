@@ -13,6 +13,7 @@ mod common;
 mod host;
 mod multimap;
 mod record;
+mod user_shader;
 
 use common::*;
 use vkalgo::ash::vk;
@@ -25,6 +26,15 @@ use vkalgo::{
 
 fn desc<K: HashTestKey, V: HashTestValue>(capacity: u64) -> HashMapDesc {
     HashMapDesc::new(K::TYPE, V::TYPE, capacity)
+}
+
+/// A u32/u32 map of `capacity` slots with the given insert claim (`None`: the device's choice).
+fn packed_map(ctx: &Context, packed: Option<bool>, capacity: u64) -> HashMap {
+    let desc = HashMapDesc {
+        packed_insert: packed,
+        ..desc::<u32, u32>(capacity)
+    };
+    HashMap::new(ctx, &desc).unwrap()
 }
 
 /// Inserts through the host layer with per-key status and applies the outcome to the model.

@@ -133,6 +133,51 @@ fn end_to_end() {
     check_lookups::<u64, u32>(&map, &mut model, &keys, "record rehash");
 }
 
+/// Runs the user shader for the map's types on `query`: (values, found, contains).
+fn user_shader_lookup<K: HashTestKey, V: HashTestValue>(
+    ctx: &Context,
+    map: &HashMap,
+    query: &[K],
+) -> (Vec<V>, Vec<u32>, Vec<u32>) {
+    let spirv: Vec<u32> = crate::user_shader::user_spirv!(
+        "user_lookup",
+        K::TYPE == HashKeyType::U64,
+        V::TYPE == HashValueType::U64
+    );
+    let n = query.len() as u64;
+    let (kb, vb) = (std::mem::size_of::<K>() as u64, std::mem::size_of::<V>() as u64);
+    let mut keys = GpuBuffer::new(ctx, n * kb, MemoryLocation::CpuToGpu, "user keys").unwrap();
+    keys.mapped().unwrap()[..(n * kb) as usize].copy_from_slice(bytemuck::cast_slice(query));
+    let mut outs = GpuBuffer::new(ctx, n * (vb + 8) + 64, MemoryLocation::GpuToCpu, "user outputs").unwrap();
+    let (v_at, f_at, c_at) = (0u64, n * vb, n * vb + n * 4);
+    #[repr(C)]
+    #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+    struct Push {
+        view: vkalgo::HashMapDeviceView,
+        keys: u64,
+        values_out: u64,
+        found_out: u64,
+        contains_out: u64,
+        count: u32,
+        pad: u32,
+    }
+    let push = Push {
+        view: map.device_view(),
+        keys: keys.address(),
+        values_out: outs.address() + v_at,
+        found_out: outs.address() + f_at,
+        contains_out: outs.address() + c_at,
+        count: n as u32,
+        pad: 0,
+    };
+    crate::user_shader::run_user_shader(ctx, &spirv, &push, n as u32);
+    let m = outs.mapped().unwrap();
+    let values: Vec<V> = bytemuck::cast_slice(&m[v_at as usize..f_at as usize]).to_vec();
+    let found: Vec<u32> = bytemuck::cast_slice(&m[f_at as usize..c_at as usize]).to_vec();
+    let contains: Vec<u32> = bytemuck::cast_slice(&m[c_at as usize..(c_at + n * 4) as usize]).to_vec();
+    (values, found, contains)
+}
+
 /// A user shader compiled at test time against glsl/public/vkalgo_hash_map.glsl looks keys up
 /// through the map's device view; its results must match the model.
 #[test]
@@ -176,103 +221,4 @@ fn lookups_from_a_user_shader() {
     run::<u32, u64>(&ctx, 2);
     run::<u64, u32>(&ctx, 3);
     run::<u64, u64>(&ctx, 4);
-}
-
-/// tests/shaders/user_lookup.comp, a caller's shader using the public GLSL include, compiled by
-/// `cargo xtask shaders` for (64-bit keys, 64-bit values).
-fn user_shader_spirv(key64: bool, value64: bool) -> Vec<u32> {
-    let bytes: &[u8] = match (key64, value64) {
-        (false, false) => include_bytes!("../shaders/user_lookup_k32_v32.spv"),
-        (false, true) => include_bytes!("../shaders/user_lookup_k32_v64.spv"),
-        (true, false) => include_bytes!("../shaders/user_lookup_k64_v32.spv"),
-        (true, true) => include_bytes!("../shaders/user_lookup_k64_v64.spv"),
-    };
-    ash::util::read_spv(&mut std::io::Cursor::new(bytes)).unwrap()
-}
-
-/// Runs the user shader for the map's types on `query`: (values, found, contains).
-fn user_shader_lookup<K: HashTestKey, V: HashTestValue>(
-    ctx: &Context,
-    map: &HashMap,
-    query: &[K],
-) -> (Vec<V>, Vec<u32>, Vec<u32>) {
-    let spirv = user_shader_spirv(K::TYPE == HashKeyType::U64, V::TYPE == HashValueType::U64);
-    let n = query.len() as u64;
-    let (kb, vb) = (std::mem::size_of::<K>() as u64, std::mem::size_of::<V>() as u64);
-    let mut keys = GpuBuffer::new(ctx, n * kb, MemoryLocation::CpuToGpu, "user keys").unwrap();
-    keys.mapped().unwrap()[..(n * kb) as usize].copy_from_slice(bytemuck::cast_slice(query));
-    let mut outs = GpuBuffer::new(ctx, n * (vb + 8) + 64, MemoryLocation::GpuToCpu, "user outputs").unwrap();
-    let (v_at, f_at, c_at) = (0u64, n * vb, n * vb + n * 4);
-    #[repr(C)]
-    #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-    struct Push {
-        view: vkalgo::HashMapDeviceView,
-        keys: u64,
-        values_out: u64,
-        found_out: u64,
-        contains_out: u64,
-        count: u32,
-        pad: u32,
-    }
-    let push = Push {
-        view: map.device_view(),
-        keys: keys.address(),
-        values_out: outs.address() + v_at,
-        found_out: outs.address() + f_at,
-        contains_out: outs.address() + c_at,
-        count: n as u32,
-        pad: 0,
-    };
-    let d = ctx.device();
-    unsafe {
-        let module = d
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&spirv), None)
-            .unwrap();
-        let ranges = [vk::PushConstantRange::default()
-            .stage_flags(vk::ShaderStageFlags::COMPUTE)
-            .size(std::mem::size_of::<Push>() as u32)];
-        let layout = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges),
-                None,
-            )
-            .unwrap();
-        let stage = vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::COMPUTE)
-            .module(module)
-            .name(c"main");
-        let pipeline = d
-            .create_compute_pipelines(
-                vk::PipelineCache::null(),
-                &[vk::ComputePipelineCreateInfo::default()
-                    .stage(stage)
-                    .layout(layout)],
-                None,
-            )
-            .unwrap()[0];
-        ctx.submit_and_wait(|cmd| {
-            // The map was written by earlier submissions (fence-ordered); the keys by the host.
-            host_to_compute(ctx, cmd);
-            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline);
-            d.cmd_push_constants(
-                cmd,
-                layout,
-                vk::ShaderStageFlags::COMPUTE,
-                0,
-                bytemuck::bytes_of(&push),
-            );
-            d.cmd_dispatch(cmd, (n as u32).div_ceil(64), 1, 1);
-            compute_to_host(ctx, cmd);
-            Ok(())
-        })
-        .unwrap();
-        d.destroy_pipeline(pipeline, None);
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_shader_module(module, None);
-    }
-    let m = outs.mapped().unwrap();
-    let values: Vec<V> = bytemuck::cast_slice(&m[v_at as usize..f_at as usize]).to_vec();
-    let found: Vec<u32> = bytemuck::cast_slice(&m[f_at as usize..c_at as usize]).to_vec();
-    let contains: Vec<u32> = bytemuck::cast_slice(&m[c_at as usize..(c_at + n * 4) as usize]).to_vec();
-    (values, found, contains)
 }

@@ -210,6 +210,97 @@ macro_rules! with_types_of_map {
 
 pub(crate) use with_types_of_map;
 
+/// Runs `$body` with `$keys` and `$values` rebound to the `$count` host keys and values they
+/// point at, typed by the object's key and value types (checked for NULL and alignment).
+macro_rules! with_host_pairs {
+    ($object:expr, $keys:ident, $values:ident, $count:expr, $body:expr) => {
+        $crate::hash::with_types_of_map!($object, |K, V| {
+            let $keys = $crate::hash::host_slice::<K>($keys, $count, "keys")?;
+            let $values = $crate::hash::host_slice::<V>($values, $count, "values")?;
+            $body
+        })
+    };
+}
+
+pub(crate) use with_host_pairs;
+
+/// A C args struct of the hash room: it starts with the extension pointer `next`.
+pub(crate) trait CArgs {
+    /// The extension pointer (NULL: none is defined yet).
+    fn next(&self) -> *const std::ffi::c_void;
+}
+
+/// Implements [`CArgs`] for args structs with a `next` field.
+macro_rules! c_args {
+    ($($args:ty),* $(,)?) => {
+        $(impl crate::hash::CArgs for $args {
+            fn next(&self) -> *const std::ffi::c_void {
+                self.next
+            }
+        })*
+    };
+}
+
+pub(crate) use c_args;
+
+c_args!(
+    VkalgoHashInsertArgs,
+    VkalgoHashFindArgs,
+    VkalgoHashEraseArgs,
+    VkalgoHashRetrieveArgs,
+    VkalgoHashRehashArgs,
+    VkalgoHashSizeArgs,
+);
+
+/// The args at `args`, checked for NULL and for a `next` that is not NULL (`what` names them).
+pub(crate) unsafe fn args_ref<'a, T: CArgs>(args: *const T, what: &str) -> vkalgo::Result<&'a T> {
+    non_null(args, "args")?;
+    let a = &*args;
+    no_extension(a.next(), what)?;
+    Ok(a)
+}
+
+/// Writes `value` to `*out`, refusing a NULL `out`.
+pub(crate) unsafe fn write_out<T>(out: *mut T, value: T) -> vkalgo::Result<()> {
+    non_null(out, "out")?;
+    *out = value;
+    Ok(())
+}
+
+/// The command buffer, refused when NULL (calls that record nothing but a barrier check it
+/// themselves: Vulkan would not).
+pub(crate) fn non_null_command_buffer(
+    cmd: VkCommandBuffer,
+) -> vkalgo::Result<vkalgo::ash::vk::CommandBuffer> {
+    if cmd.0.is_null() {
+        return Err(Error::invalid("the command buffer is NULL"));
+    }
+    Ok(cmd.to_vk())
+}
+
+impl VkalgoHashSizeArgs {
+    /// The Rust args of a recorded size (of a map or a multimap).
+    pub(crate) fn to_rust(self) -> vkalgo::hash::HashSizeArgs {
+        vkalgo::hash::HashSizeArgs {
+            out: self.out.to_rust(),
+        }
+    }
+}
+
+impl VkalgoHashInsertArgs {
+    /// The Rust args of a recorded insert (or insert-or-apply).
+    pub(crate) fn to_rust(self) -> HashInsertArgs {
+        HashInsertArgs {
+            keys: self.keys.to_rust(),
+            values: self.values.to_rust(),
+            count: element_count(self.count, self.count_buffer),
+            max_count: self.max_count,
+            status: self.status.to_rust_optional(),
+            failed_count: self.failed_count.to_rust_optional(),
+        }
+    }
+}
+
 /// Refuses a batch of more than [`vkalgo::hash::MAX_BATCH`] keys before anything is allocated.
 pub(crate) fn check_batch(count: usize) -> vkalgo::Result<()> {
     if count as u64 > vkalgo::hash::MAX_BATCH {
@@ -264,8 +355,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_create(
         let desc = map_desc(desc)?;
         non_null(out, "out")?;
         let map = HashMap::new(ctx, &desc)?;
-        *out = Box::into_raw(Box::new(VkalgoHashMap { map }));
-        Ok(())
+        super::box_out(out, VkalgoHashMap { map })
     })
 }
 
@@ -317,8 +407,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_create_in(
         } else {
             HashMap::new_in(ctx, &desc, range)?
         };
-        *out = Box::into_raw(Box::new(VkalgoHashMap { map }));
-        Ok(())
+        super::box_out(out, VkalgoHashMap { map })
     })
 }
 
@@ -345,11 +434,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_insert_host(
         if count == 0 {
             return Ok(());
         }
-        with_types_of_map!(map, |K, V| {
-            let keys = host_slice::<K>(keys, count, "keys")?;
-            let values = host_slice::<V>(values, count, "values")?;
-            map.insert(keys, values)
-        })
+        with_host_pairs!(map, keys, values, count, map.insert(keys, values))
     })
 }
 
@@ -519,10 +604,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_stats_host(
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_hash_map_capacity(map: *const VkalgoHashMap, out: *mut u64) -> VkalgoResult {
     guard("vkalgo_hash_map_capacity", || {
-        let map = map_ref(map)?;
-        non_null(out, "out")?;
-        *out = map.capacity();
-        Ok(())
+        write_out(out, map_ref(map)?.capacity())
     })
 }
 
@@ -608,10 +690,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_device_view(
     out: *mut VkalgoHashMapDeviceView,
 ) -> VkalgoResult {
     guard("vkalgo_hash_map_device_view", || {
-        let map = map_ref(map)?;
-        non_null(out, "out")?;
-        *out = map.device_view().into();
-        Ok(())
+        write_out(out, map_ref(map)?.device_view().into())
     })
 }
 
@@ -625,10 +704,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_barrier(
 ) -> VkalgoResult {
     guard("vkalgo_hash_map_record_barrier", || {
         let map = map_ref(map)?;
-        if command_buffer.0.is_null() {
-            return Err(Error::invalid("the command buffer is NULL"));
-        }
-        map.record_barrier(command_buffer.to_vk());
+        map.record_barrier(non_null_command_buffer(command_buffer)?);
         Ok(())
     })
 }
@@ -655,17 +731,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_insert(
 ) -> VkalgoResult {
     guard("vkalgo_hash_map_record_insert", || {
         let map = map_ref(map)?;
-        non_null(args, "args")?;
-        let a = &*args;
-        no_extension(a.next, "hash insert args")?;
-        let args = HashInsertArgs {
-            keys: a.keys.to_rust(),
-            values: a.values.to_rust(),
-            count: element_count(a.count, a.count_buffer),
-            max_count: a.max_count,
-            status: a.status.to_rust_optional(),
-            failed_count: a.failed_count.to_rust_optional(),
-        };
+        let args = args_ref(args, "hash insert args")?.to_rust();
         map.record_insert(command_buffer.to_vk(), &args)
     })
 }
@@ -697,19 +763,15 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_rehash_into(
 ) -> VkalgoResult {
     guard("vkalgo_hash_map_record_rehash_into", || {
         let map = map_ref(map)?;
-        non_null(args, "args")?;
-        let a = &*args;
-        no_extension(a.next, "hash rehash args")?;
+        let a = args_ref(args, "hash rehash args")?;
         non_null(a.dst, "args->dst")?;
         let dst = map_ref(a.dst)?;
-        if command_buffer.0.is_null() {
-            return Err(Error::invalid("the command buffer is NULL"));
-        }
+        let cmd = non_null_command_buffer(command_buffer)?;
         let args = vkalgo::hash::HashRehashArgs {
             dst,
             failed_count: a.failed_count.to_rust_optional(),
         };
-        map.record_rehash_into(command_buffer.to_vk(), &args)
+        map.record_rehash_into(cmd, &args)
     })
 }
 
@@ -722,9 +784,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_find(
 ) -> VkalgoResult {
     guard("vkalgo_hash_map_record_find", || {
         let map = map_ref(map)?;
-        non_null(args, "args")?;
-        let a = &*args;
-        no_extension(a.next, "hash find args")?;
+        let a = args_ref(args, "hash find args")?;
         let args = HashFindArgs {
             keys: a.keys.to_rust(),
             values: a.values.to_rust_optional(),
@@ -745,9 +805,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_erase(
 ) -> VkalgoResult {
     guard("vkalgo_hash_map_record_erase", || {
         let map = map_ref(map)?;
-        non_null(args, "args")?;
-        let a = &*args;
-        no_extension(a.next, "hash erase args")?;
+        let a = args_ref(args, "hash erase args")?;
         let args = HashEraseArgs {
             keys: a.keys.to_rust(),
             erased: a.erased.to_rust_optional(),
@@ -778,11 +836,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_size(
 ) -> VkalgoResult {
     guard("vkalgo_hash_map_record_size", || {
         let map = map_ref(map)?;
-        non_null(args, "args")?;
-        no_extension((*args).next, "hash size args")?;
-        let args = vkalgo::hash::HashSizeArgs {
-            out: (*args).out.to_rust(),
-        };
+        let args = args_ref(args, "hash size args")?.to_rust();
         map.record_size(command_buffer.to_vk(), &args)
     })
 }
@@ -797,9 +851,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_retrieve_all(
 ) -> VkalgoResult {
     guard("vkalgo_hash_map_record_retrieve_all", || {
         let map = map_ref(map)?;
-        non_null(args, "args")?;
-        let a = &*args;
-        no_extension(a.next, "hash retrieve args")?;
+        let a = args_ref(args, "hash retrieve args")?;
         let args = HashRetrieveArgs {
             keys: a.keys.to_rust(),
             values: a.values.to_rust_optional(),

@@ -1,10 +1,10 @@
 //! C ABI of the hash map's insert-or-apply (group-by): the host call and the record layer's
 //! call. `op` is a `VKALGO_OP_*` code (`VkalgoReduceOp`), a plain `uint32_t` in the signatures.
 
-use super::hash::{host_slice, map_ref, with_types_of_map, VkalgoHashInsertArgs, VkalgoHashMap};
+use super::hash::{args_ref, map_ref, with_host_pairs, VkalgoHashInsertArgs, VkalgoHashMap};
 use super::types::*;
-use super::{guard, no_extension, non_null, VkalgoResult};
-use vkalgo::hash::{HashInsertArgs, HashKeyType, HashValueType};
+use super::{guard, VkalgoResult};
+use vkalgo::hash::{HashKeyType, HashValueType};
 use vkalgo::{Error, ReduceOp};
 
 /// For each (key, value): an absent key is inserted with its value; a present one (in the map
@@ -27,11 +27,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_insert_or_apply_host(
         if count == 0 {
             return Ok(());
         }
-        with_types_of_map!(map, |K, V| {
-            let keys = host_slice::<K>(keys, count, "keys")?;
-            let values = host_slice::<V>(values, count, "values")?;
-            map.insert_or_apply(keys, values, op)
-        })
+        with_host_pairs!(map, keys, values, count, map.insert_or_apply(keys, values, op))
     })
 }
 
@@ -50,17 +46,7 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_insert_or_apply(
     guard("vkalgo_hash_map_record_insert_or_apply", || {
         let map = map_ref(map)?;
         let op = ReduceOp::from_raw(op)?;
-        non_null(args, "args")?;
-        let a = &*args;
-        no_extension(a.next, "hash insert args")?;
-        let args = HashInsertArgs {
-            keys: a.keys.to_rust(),
-            values: a.values.to_rust(),
-            count: element_count(a.count, a.count_buffer),
-            max_count: a.max_count,
-            status: a.status.to_rust_optional(),
-            failed_count: a.failed_count.to_rust_optional(),
-        };
+        let args = args_ref(args, "hash insert args")?.to_rust();
         map.record_insert_or_apply(command_buffer.to_vk(), &args, op)
     })
 }

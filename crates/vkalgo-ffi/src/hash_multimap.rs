@@ -5,10 +5,13 @@
 //! Keys and values are arrays of the multimap's key and value types (`uint32_t` or
 //! `uint64_t`, naturally aligned). The desc is the hash map's (`VkalgoHashMapDesc`).
 
-use super::hash::{check_batch, host_slice, host_slice_mut, map_desc, with_types_of_map, VkalgoHashMapDesc};
+use super::hash::{
+    args_ref, c_args, check_batch, host_slice, host_slice_mut, map_desc, non_null_command_buffer,
+};
+use super::hash::{with_host_pairs, with_types_of_map, write_out, VkalgoHashMapDesc};
 use super::hash::{VkalgoHashMapDeviceView, VkalgoHashSizeArgs};
 use super::types::*;
-use super::{context_ref, guard, no_extension, non_null, try_filled, VkalgoContext, VkalgoResult};
+use super::{context_ref, guard, non_null, try_filled, VkalgoContext, VkalgoResult};
 use vkalgo::hash::{
     HashKeyType, HashMultimap, HashMultimapCountArgs, HashMultimapInsertArgs, HashMultimapOffsets,
     HashMultimapRetrieveArgs, HashMultimapTags, HashValueType,
@@ -100,12 +103,11 @@ unsafe fn multimap_ref<'a>(mm: *const VkalgoHashMultimap) -> vkalgo::Result<&'a 
     Ok(&(*mm).mm)
 }
 
-fn non_null_command_buffer(cmd: VkCommandBuffer) -> vkalgo::Result<vkalgo::ash::vk::CommandBuffer> {
-    if cmd.0.is_null() {
-        return Err(Error::invalid("the command buffer is NULL"));
-    }
-    Ok(cmd.to_vk())
-}
+c_args!(
+    VkalgoHashMultimapInsertArgs,
+    VkalgoHashMultimapCountArgs,
+    VkalgoHashMultimapRetrieveArgs,
+);
 
 /// Creates an empty hash multimap on `ctx` (allocates and clears its storage; blocking).
 /// `desc` is a hash map's desc: key and value types and capacity (slots, rounded up as for a
@@ -123,8 +125,7 @@ pub unsafe extern "C" fn vkalgo_hash_multimap_create(
         let desc = map_desc(desc)?;
         non_null(out, "out")?;
         let mm = HashMultimap::new(ctx, &desc)?;
-        *out = Box::into_raw(Box::new(VkalgoHashMultimap { mm }));
-        Ok(())
+        super::box_out(out, VkalgoHashMultimap { mm })
     })
 }
 
@@ -152,11 +153,7 @@ pub unsafe extern "C" fn vkalgo_hash_multimap_insert_host(
             return Ok(());
         }
         check_batch(count)?;
-        with_types_of_map!(mm, |K, V| {
-            let keys = host_slice::<K>(keys, count, "keys")?;
-            let values = host_slice::<V>(values, count, "values")?;
-            mm.insert(keys, values)
-        })
+        with_host_pairs!(mm, keys, values, count, mm.insert(keys, values))
     })
 }
 
@@ -271,10 +268,7 @@ pub unsafe extern "C" fn vkalgo_hash_multimap_capacity(
     out: *mut u64,
 ) -> VkalgoResult {
     guard("vkalgo_hash_multimap_capacity", || {
-        let mm = multimap_ref(mm)?;
-        non_null(out, "out")?;
-        *out = mm.capacity();
-        Ok(())
+        write_out(out, multimap_ref(mm)?.capacity())
     })
 }
 
@@ -287,10 +281,7 @@ pub unsafe extern "C" fn vkalgo_hash_multimap_device_view(
     out: *mut VkalgoHashMapDeviceView,
 ) -> VkalgoResult {
     guard("vkalgo_hash_multimap_device_view", || {
-        let mm = multimap_ref(mm)?;
-        non_null(out, "out")?;
-        *out = mm.device_view().into();
-        Ok(())
+        write_out(out, multimap_ref(mm)?.device_view().into())
     })
 }
 
@@ -331,9 +322,7 @@ pub unsafe extern "C" fn vkalgo_hash_multimap_record_insert(
 ) -> VkalgoResult {
     guard("vkalgo_hash_multimap_record_insert", || {
         let mm = multimap_ref(mm)?;
-        non_null(args, "args")?;
-        let a = &*args;
-        no_extension(a.next, "hash multimap insert args")?;
+        let a = args_ref(args, "hash multimap insert args")?;
         let args = HashMultimapInsertArgs {
             keys: a.keys.to_rust(),
             values: a.values.to_rust(),
@@ -354,9 +343,7 @@ pub unsafe extern "C" fn vkalgo_hash_multimap_record_count(
 ) -> VkalgoResult {
     guard("vkalgo_hash_multimap_record_count", || {
         let mm = multimap_ref(mm)?;
-        non_null(args, "args")?;
-        let a = &*args;
-        no_extension(a.next, "hash multimap count args")?;
+        let a = args_ref(args, "hash multimap count args")?;
         let args = HashMultimapCountArgs {
             keys: a.keys.to_rust(),
             counts_out: a.counts_out.to_rust(),
@@ -378,9 +365,7 @@ pub unsafe extern "C" fn vkalgo_hash_multimap_record_retrieve(
 ) -> VkalgoResult {
     guard("vkalgo_hash_multimap_record_retrieve", || {
         let mm = multimap_ref(mm)?;
-        non_null(args, "args")?;
-        let a = &*args;
-        no_extension(a.next, "hash multimap retrieve args")?;
+        let a = args_ref(args, "hash multimap retrieve args")?;
         let offsets = match a.offset_bits {
             32 => HashMultimapOffsets::U32(a.offsets.to_rust()),
             64 => HashMultimapOffsets::U64(a.offsets.to_rust()),
@@ -422,11 +407,7 @@ pub unsafe extern "C" fn vkalgo_hash_multimap_record_size(
 ) -> VkalgoResult {
     guard("vkalgo_hash_multimap_record_size", || {
         let mm = multimap_ref(mm)?;
-        non_null(args, "args")?;
-        no_extension((*args).next, "hash size args")?;
-        let args = vkalgo::hash::HashSizeArgs {
-            out: (*args).out.to_rust(),
-        };
+        let args = args_ref(args, "hash size args")?.to_rust();
         mm.record_size(command_buffer.to_vk(), &args)
     })
 }

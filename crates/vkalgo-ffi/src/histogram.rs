@@ -159,8 +159,7 @@ pub unsafe extern "C" fn vkalgo_histogram_plan_create(
         let ctx = context_ref(ctx)?;
         non_null(out, "out")?;
         let plan = ctx.histogram_plan(&histogram_desc(desc, max_count)?)?;
-        *out = Box::into_raw(Box::new(VkalgoHistogramPlan { plan }));
-        Ok(())
+        super::box_out(out, VkalgoHistogramPlan { plan })
     })
 }
 

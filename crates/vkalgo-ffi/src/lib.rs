@@ -336,8 +336,9 @@ pub(crate) unsafe fn context_ref<'a>(ctx: *const VkalgoContext) -> vkalgo::Resul
     Ok(&(*ctx).ctx)
 }
 
-/// Writes `value` to `out` after checking it.
-unsafe fn write_out<T>(out: *mut *mut T, value: T) -> vkalgo::Result<()> {
+/// Hands `value` to C as a new handle in `*out` (checked for NULL by the caller first, before
+/// anything is made): every `_create`.
+pub(crate) unsafe fn box_out<T>(out: *mut *mut T, value: T) -> vkalgo::Result<()> {
     *out = Box::into_raw(Box::new(value));
     Ok(())
 }
@@ -357,7 +358,7 @@ pub unsafe extern "C" fn vkalgo_context_create_default(out: *mut *mut VkalgoCont
     guard("vkalgo_context_create_default", || {
         non_null(out, "out")?;
         let ctx = Context::with_options(&ContextOptions::from_env())?;
-        write_out(out, VkalgoContext::new(ctx))
+        box_out(out, VkalgoContext::new(ctx))
     })
 }
 
@@ -394,7 +395,7 @@ pub unsafe extern "C" fn vkalgo_context_create(
             "pipeline_cache_data",
         )?;
         let ctx = Context::with_options(&options)?;
-        write_out(out, VkalgoContext::new(ctx))
+        box_out(out, VkalgoContext::new(ctx))
     })
 }
 
@@ -666,7 +667,7 @@ pub unsafe extern "C" fn vkalgo_context_create_external(
             }),
         };
         let ctx = Context::from_external(&rust_desc)?;
-        write_out(out, VkalgoContext::new(ctx))
+        box_out(out, VkalgoContext::new(ctx))
     })
 }
 

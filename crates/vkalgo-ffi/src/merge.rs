@@ -319,8 +319,7 @@ pub unsafe extern "C" fn vkalgo_merge_plan_create(
         non_null(desc, "desc")?;
         non_null(out, "out")?;
         let plan = ctx.merge_plan(&merge_desc(desc, (*desc).max_a, (*desc).max_b)?)?;
-        *out = Box::into_raw(Box::new(VkalgoMergePlan { plan }));
-        Ok(())
+        super::box_out(out, VkalgoMergePlan { plan })
     })
 }
 
@@ -395,8 +394,7 @@ pub unsafe extern "C" fn vkalgo_sorted_set_op_plan_create(
         let desc = set_op_desc(desc)?;
         non_null(out, "out")?;
         let plan = ctx.set_op_plan(&desc)?;
-        *out = Box::into_raw(Box::new(VkalgoSortedSetOpPlan { plan }));
-        Ok(())
+        super::box_out(out, VkalgoSortedSetOpPlan { plan })
     })
 }
 

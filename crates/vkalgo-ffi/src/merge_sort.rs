@@ -95,8 +95,7 @@ pub unsafe extern "C" fn vkalgo_merge_sort_plan_create(
         non_null(desc, "desc")?;
         non_null(out, "out")?;
         let plan = ctx.merge_sort_plan(&desc_of(desc, (*desc).max_count, (*desc).max_runs)?)?;
-        *out = Box::into_raw(Box::new(VkalgoMergeSortPlan { plan }));
-        Ok(())
+        super::box_out(out, VkalgoMergeSortPlan { plan })
     })
 }
 

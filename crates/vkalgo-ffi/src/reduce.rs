@@ -119,8 +119,7 @@ pub unsafe extern "C" fn vkalgo_reduce_plan_create(
         let ctx = context_ref(ctx)?;
         non_null(out, "out")?;
         let plan = ctx.reduce_plan(&reduce_desc(desc, max_count)?)?;
-        *out = Box::into_raw(Box::new(VkalgoReducePlan { plan }));
-        Ok(())
+        super::box_out(out, VkalgoReducePlan { plan })
     })
 }
 

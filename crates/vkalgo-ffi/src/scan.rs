@@ -128,8 +128,7 @@ pub unsafe extern "C" fn vkalgo_scan_plan_create(
         non_null(desc, "desc")?;
         non_null(out, "out")?;
         let plan = ctx.scan_plan(&scan_desc(desc, (*desc).max_count)?)?;
-        *out = Box::into_raw(Box::new(VkalgoScanPlan { plan }));
-        Ok(())
+        super::box_out(out, VkalgoScanPlan { plan })
     })
 }
 

@@ -79,8 +79,7 @@ pub unsafe extern "C" fn vkalgo_set_create(
         if d.bitmap_blocks > 0 || d.array_blocks > 0 {
             set.reserve(d.bitmap_blocks, d.array_blocks)?;
         }
-        *out = Box::into_raw(Box::new(VkalgoSet { set }));
-        Ok(())
+        super::box_out(out, VkalgoSet { set })
     })
 }
 
@@ -125,8 +124,7 @@ pub unsafe extern "C" fn vkalgo_set_create_in(
             return Err(Error::invalid(format!("set: unknown flags 0x{flags:x}")));
         }
         let set = GpuSet::new_in(ctx, (*range).to_rust(), d.bitmap_blocks, d.array_blocks)?;
-        *out = Box::into_raw(Box::new(VkalgoSet { set }));
-        Ok(())
+        super::box_out(out, VkalgoSet { set })
     })
 }
 
@@ -474,7 +472,6 @@ pub unsafe extern "C" fn vkalgo_set_deserialize_host(
         non_null(out, "out")?;
         let data = slice(data as *const u8, size, "data")?;
         let set = GpuSet::deserialize(ctx, data)?;
-        *out = Box::into_raw(Box::new(VkalgoSet { set }));
-        Ok(())
+        super::box_out(out, VkalgoSet { set })
     })
 }

@@ -473,8 +473,7 @@ pub unsafe extern "C" fn vkalgo_set_insert_plan_create(
         let d = args_ref(desc, |d| d.next, "set insert plan desc")?;
         non_null(out, "out")?;
         let plan = GpuSet::insert_plan(ctx, d.max_count)?;
-        *out = Box::into_raw(Box::new(VkalgoSetInsertPlan { plan }));
-        Ok(())
+        super::box_out(out, VkalgoSetInsertPlan { plan })
     })
 }
 

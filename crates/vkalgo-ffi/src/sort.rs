@@ -140,8 +140,7 @@ pub unsafe extern "C" fn vkalgo_sort_plan_create(
         non_null(desc, "desc")?;
         non_null(out, "out")?;
         let plan = ctx.sort_plan(&sort_desc(desc, (*desc).max_count)?)?;
-        *out = Box::into_raw(Box::new(VkalgoSortPlan { plan }));
-        Ok(())
+        super::box_out(out, VkalgoSortPlan { plan })
     })
 }
 

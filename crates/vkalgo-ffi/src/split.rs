@@ -251,8 +251,7 @@ pub unsafe extern "C" fn vkalgo_multisplit_plan_create(
         non_null(desc, "desc")?;
         non_null(out, "out")?;
         let plan = ctx.split_plan(&split_desc(&*desc, (*desc).max_count)?)?;
-        *out = Box::into_raw(Box::new(VkalgoMultisplitPlan { plan }));
-        Ok(())
+        super::box_out(out, VkalgoMultisplitPlan { plan })
     })
 }
 

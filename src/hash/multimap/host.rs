@@ -7,24 +7,10 @@ use super::{
     HashMultimapRetrieveArgs,
 };
 use crate::core::buffer::{ElementCount, GpuBuffer};
-use crate::core::runner::read_back;
+use crate::core::runner::{finish_submission, read_back};
 use crate::error::{Error, Result};
-use crate::hash::map::check_batch;
+use crate::hash::table::{check_host_keys, UploadedPairs};
 use crate::hash::{HashKey, HashValue};
-use ash::vk;
-
-/// Leaks buffers the GPU may still use after a timed-out submission, then returns the error.
-macro_rules! finish_submission {
-    ($result:expr, $($buffer:expr),* $(,)?) => {
-        match $result {
-            Err(Error::Timeout(m)) => {
-                $($buffer.leak();)*
-                return Err(Error::Timeout(m));
-            }
-            other => other?,
-        }
-    };
-}
 
 /// How often a host retrieve starts over when the multimap changed between its count and its
 /// retrieve (host inserts wait for a host retrieve; work the caller records may not).
@@ -46,37 +32,10 @@ struct Counted {
 }
 
 impl HashMultimap {
-    fn check_types<K: HashKey, V: HashValue>(&self, what: &str) -> Result<()> {
-        if K::TYPE != self.key_type() || V::TYPE != self.value_type() {
-            return Err(Error::invalid(format!(
-                "{what}: the multimap holds {:?} keys and {:?} values, the call passes {:?} and {:?}",
-                self.key_type(),
-                self.value_type(),
-                K::TYPE,
-                V::TYPE
-            )));
-        }
-        Ok(())
-    }
-
     /// Refuses a key type other than the multimap's, a batch over the maximum and reserved keys.
     fn check_keys<K: HashKey>(&self, what: &str, keys: &[K]) -> Result<()> {
-        if K::TYPE != self.key_type() {
-            return Err(Error::invalid(format!(
-                "{what}: the multimap holds {:?} keys, the call passes {:?}",
-                self.key_type(),
-                K::TYPE
-            )));
-        }
-        check_batch(what, keys.len() as u64)?;
-        if let Some(i) = keys.iter().position(|k| k.is_reserved()) {
-            return Err(Error::invalid(format!(
-                "{what}: key {} (index {i}) is reserved (the two largest values of the key type \
-                 mark empty and erased slots); nothing was done",
-                keys[i].to_u64()
-            )));
-        }
-        Ok(())
+        self.table.check_key_type::<K>(what)?;
+        check_host_keys(what, keys, "nothing was done")
     }
 
     /// Stores every pair `keys[i] -> values[i]`, duplicates included. Reserved keys refuse the
@@ -85,7 +44,7 @@ impl HashMultimap {
     /// their number) after the call: every other pair is stored and the size is exact.
     pub fn insert<K: HashKey, V: HashValue>(&self, keys: &[K], values: &[V]) -> Result<()> {
         let what = "hash multimap insert";
-        self.check_types::<K, V>(what)?;
+        self.table.check_types::<K, V>(what)?;
         if keys.len() != values.len() {
             return Err(Error::invalid(format!(
                 "{what}: {} keys but {} values",
@@ -101,28 +60,24 @@ impl HashMultimap {
         let n = keys.len() as u64;
         let (kb, vb) = (self.key_type().bytes(), self.value_type().bytes());
         let _changing = self.host_gate.read().unwrap_or_else(|e| e.into_inner());
-        let up_keys = ctx.staging_from(keys)?;
-        let up_values = ctx.staging_from(values)?;
-        let dev_keys = ctx.device_buffer(n * kb, "vkalgo multimap keys")?;
-        let dev_values = ctx.device_buffer(n * vb, "vkalgo multimap values")?;
+        let pairs = UploadedPairs::new(ctx, keys, values, "multimap")?;
         let mut counter = ctx.readback_buffer(16)?;
         let args = HashMultimapInsertArgs {
-            keys: dev_keys.sub_range(0, n * kb),
-            values: dev_values.sub_range(0, n * vb),
+            keys: pairs.keys.sub_range(0, n * kb),
+            values: pairs.values.sub_range(0, n * vb),
             count: ElementCount::Direct(n),
             max_count: n,
             failed_count: Some(counter.sub_range(0, 4)),
         };
         let submitted = ctx.submit_and_wait(|cmd| unsafe {
-            ctx.record_copy(cmd, &up_keys, &dev_keys, n * kb);
-            ctx.record_copy(cmd, &up_values, &dev_values, n * vb);
+            pairs.record_copies(ctx, cmd);
             ctx.device.cmd_fill_buffer(cmd, counter.buffer(), 0, 16, 0);
             ctx.transfer_to_compute(cmd);
             self.record_insert(cmd, &args)?;
-            self.compute_to_host(cmd);
+            self.ctx.compute_to_host(cmd);
             Ok(())
         });
-        finish_submission!(submitted, up_keys, up_values, dev_keys, dev_values, counter);
+        finish_submission!(submitted, pairs, counter);
         let mut failed = [0u32];
         read_back(&mut counter, &mut failed)?;
         crate::hash::table::check_failed(what, "pairs", failed[0], n, self.max_probes(), self.capacity())
@@ -135,7 +90,7 @@ impl HashMultimap {
         let address = out.address();
         let submitted = ctx.submit_and_wait(|cmd| unsafe {
             self.record_size_at(cmd, address)?;
-            self.compute_to_host(cmd);
+            self.ctx.compute_to_host(cmd);
             Ok(())
         });
         finish_submission!(submitted, out);
@@ -195,7 +150,7 @@ impl HashMultimap {
         mut out: ValuesOut<V>,
     ) -> Result<u64> {
         let what = "hash multimap retrieve";
-        self.check_types::<K, V>(what)?;
+        self.table.check_types::<K, V>(what)?;
         if offsets.len() != keys.len() + 1 {
             return Err(Error::invalid(format!(
                 "{what}: {} keys need {} offsets, the call has room for {}",
@@ -304,7 +259,7 @@ impl HashMultimap {
             ctx.transfer_to_compute(cmd);
             self.record_size_at(cmd, size_address)?;
             self.record_count(cmd, &args)?;
-            self.compute_to_host(cmd);
+            self.ctx.compute_to_host(cmd);
             ctx.compute_to_transfer(cmd);
             ctx.record_copy(cmd, &dev_counts, &down, n * 4);
             ctx.transfer_to_host(cmd);
@@ -346,7 +301,7 @@ impl HashMultimap {
             ctx.transfer_to_compute(cmd);
             self.record_size_at(cmd, size_address)?;
             self.record_retrieve(cmd, &args)?;
-            self.compute_to_host(cmd);
+            self.ctx.compute_to_host(cmd);
             ctx.compute_to_transfer(cmd);
             ctx.record_copy(cmd, &dev_values, &down, total * vb);
             ctx.transfer_to_host(cmd);
@@ -367,16 +322,5 @@ impl HashMultimap {
         let _changing = self.host_gate.read().unwrap_or_else(|e| e.into_inner());
         // SAFETY: `cmd` is the runner's recording command buffer.
         self.ctx.submit_and_wait(|cmd| unsafe { self.record_clear(cmd) })
-    }
-
-    /// Compute-shader writes visible to host reads.
-    unsafe fn compute_to_host(&self, cmd: vk::CommandBuffer) {
-        self.ctx.memory_barrier(
-            cmd,
-            vk::PipelineStageFlags::COMPUTE_SHADER,
-            vk::AccessFlags::SHADER_WRITE,
-            vk::PipelineStageFlags::HOST,
-            vk::AccessFlags::HOST_READ,
-        );
     }
 }

@@ -1,9 +1,10 @@
 //! The multimap's push constants, specialization and kernels (glsl/hash/multimap_*.comp).
 
 use crate::core::pipelines::Specialization;
-use crate::core::shaders::{self, HashBucketBytes, HashCas, HashOp, HashValueBits, KeyBits, ShaderSource};
+use crate::core::shaders::{self, HashOp, ShaderSource};
 use crate::core::spirv::push_constants;
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::hash::table::table_shader;
 use crate::hash::{HashKeyType, HashTuning, HashValueType};
 
 push_constants! {
@@ -61,29 +62,8 @@ impl Kernels {
         bucket_bytes: u32,
         packed: bool,
     ) -> Result<Self> {
-        let key_bits = if key == HashKeyType::U64 {
-            KeyBits::K64
-        } else {
-            KeyBits::K32
-        };
-        let value_bits = if value == HashValueType::U64 {
-            HashValueBits::V64
-        } else {
-            HashValueBits::V32
-        };
-        let bucket = if bucket_bytes == 64 {
-            HashBucketBytes::B64
-        } else {
-            HashBucketBytes::B32
-        };
-        let find = |op: HashOp, packed: bool| -> Result<&'static ShaderSource> {
-            let cas = if packed { HashCas::PackedPair } else { HashCas::Key };
-            shaders::hash(op, key_bits, value_bits, cas, bucket).ok_or_else(|| {
-                Error::Internal(format!(
-                    "hash multimap: no shader {op:?} for {key:?} keys, {value:?} values, {bucket:?}, {cas:?}"
-                ))
-            })
-        };
+        let find =
+            |op: HashOp, packed: bool| table_shader("hash multimap", op, key, value, bucket_bytes, packed);
         Ok(Kernels {
             insert: find(HashOp::MultimapInsert, packed)?,
             count: find(HashOp::MultimapCount, false)?,

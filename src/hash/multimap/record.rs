@@ -8,29 +8,11 @@ use super::{
 };
 use crate::core::shaders;
 use crate::error::Result;
-use crate::hash::geometry::HEADER_BYTES;
 use crate::hash::map::{check_cmd, check_no_overlap, resolve_count};
 use crate::hash::HashSizeArgs;
 use ash::vk;
 
 impl HashMultimap {
-    /// Records a barrier that orders multimap operations (and `record_clear`'s fills) with each
-    /// other: COMPUTE_SHADER and TRANSFER writes before COMPUTE_SHADER and TRANSFER reads and
-    /// writes. Record it between two operations on a multimap.
-    ///
-    /// # Safety
-    /// `cmd` must be a command buffer of this context's device in the recording state; every
-    /// buffer range must name a live buffer of that device with the usage vkalgo asks for
-    /// ([`crate::BUFFER_USAGE`]), kept alive (and not reused) until the recorded commands have
-    /// completed; the synchronization contract in the module docs must be met.
-    pub unsafe fn record_barrier(&self, cmd: vk::CommandBuffer) {
-        let stages = vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER;
-        let writes = vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE;
-        let all = writes | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_READ;
-        // SAFETY: `cmd` is recording (documented).
-        unsafe { self.ctx.memory_barrier(cmd, stages, writes, stages, all) };
-    }
-
     /// Records emptying the multimap (size 0): three `vkCmdFillBuffer` on its storage
     /// (TRANSFER writes), followed by a barrier to COMPUTE_SHADER. Order it after earlier
     /// operations on the multimap with [`HashMultimap::record_barrier`].
@@ -42,25 +24,9 @@ impl HashMultimap {
     /// completed; the synchronization contract in the module docs must be met.
     pub unsafe fn record_clear(&self, cmd: vk::CommandBuffer) -> Result<()> {
         check_cmd(cmd, "hash multimap clear")?;
-        let d = &self.ctx.device;
-        let storage = self.storage();
-        let (buffer, at) = (storage.buffer(), storage.offset());
-        let bucket_bytes = self.num_buckets() as u64 * self.bucket_bytes() as u64;
-        let counter_bytes = self.num_buckets() as u64 * 4;
-        // SAFETY: `cmd` is recording (documented); the ranges lie inside the storage. Buckets
-        // all ones (EMPTY keys), overflow counters all ones (never 0: the map's lookups walk
-        // on to the first EMPTY slot).
-        unsafe {
-            d.cmd_fill_buffer(cmd, buffer, at, HEADER_BYTES, 0);
-            d.cmd_fill_buffer(
-                cmd,
-                buffer,
-                at + HEADER_BYTES,
-                bucket_bytes + counter_bytes,
-                u32::MAX,
-            );
-            self.ctx.transfer_to_compute(cmd);
-        }
+        // SAFETY: `cmd` is recording (documented). Overflow counters all ones (never 0: the
+        // map's lookups walk on to the first EMPTY slot).
+        unsafe { self.table.record_fills(&self.ctx, cmd, u32::MAX) };
         Ok(())
     }
 

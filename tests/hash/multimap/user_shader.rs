@@ -61,25 +61,17 @@ struct Walked<V> {
     found: Vec<u32>,
 }
 
-/// tests/shaders/user_multimap.comp for (64-bit keys, 64-bit values), compiled by `cargo
-/// xtask shaders`.
-fn spirv(key64: bool, value64: bool) -> Vec<u32> {
-    let bytes: &[u8] = match (key64, value64) {
-        (false, false) => include_bytes!("../../shaders/user_multimap_k32_v32.spv"),
-        (false, true) => include_bytes!("../../shaders/user_multimap_k32_v64.spv"),
-        (true, false) => include_bytes!("../../shaders/user_multimap_k64_v32.spv"),
-        (true, true) => include_bytes!("../../shaders/user_multimap_k64_v64.spv"),
-    };
-    ash::util::read_spv(&mut std::io::Cursor::new(bytes)).unwrap()
-}
-
 fn user_shader_walk<K: HashTestKey, V: HashTestValue>(
     ctx: &Context,
     mm: &HashMultimap,
     queries: &[K],
     offsets: &[u64],
 ) -> Walked<V> {
-    let spirv = spirv(K::TYPE == HashKeyType::U64, V::TYPE == HashValueType::U64);
+    let spirv: Vec<u32> = crate::user_shader::user_spirv!(
+        "user_multimap",
+        K::TYPE == HashKeyType::U64,
+        V::TYPE == HashValueType::U64
+    );
     let n = queries.len() as u64;
     let total = offsets[queries.len()];
     let (kb, vb) = (K::TYPE.bytes(), V::TYPE.bytes());
@@ -122,54 +114,7 @@ fn user_shader_walk<K: HashTestKey, V: HashTestValue>(
         count: n as u32,
         room: total as u32,
     };
-    let d = ctx.device();
-    unsafe {
-        let module = d
-            .create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&spirv), None)
-            .unwrap();
-        let ranges = [vk::PushConstantRange::default()
-            .stage_flags(vk::ShaderStageFlags::COMPUTE)
-            .size(std::mem::size_of::<Push>() as u32)];
-        let layout = d
-            .create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges),
-                None,
-            )
-            .unwrap();
-        let stage = vk::PipelineShaderStageCreateInfo::default()
-            .stage(vk::ShaderStageFlags::COMPUTE)
-            .module(module)
-            .name(c"main");
-        let pipeline = d
-            .create_compute_pipelines(
-                vk::PipelineCache::null(),
-                &[vk::ComputePipelineCreateInfo::default()
-                    .stage(stage)
-                    .layout(layout)],
-                None,
-            )
-            .unwrap()[0];
-        ctx.submit_and_wait(|cmd| {
-            // The multimap was written by earlier submissions (fence-ordered); the inputs by
-            // the host.
-            host_to_compute(ctx, cmd);
-            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline);
-            d.cmd_push_constants(
-                cmd,
-                layout,
-                vk::ShaderStageFlags::COMPUTE,
-                0,
-                bytemuck::bytes_of(&push),
-            );
-            d.cmd_dispatch(cmd, (n as u32).div_ceil(64), 1, 1);
-            compute_to_host(ctx, cmd);
-            Ok(())
-        })
-        .unwrap();
-        d.destroy_pipeline(pipeline, None);
-        d.destroy_pipeline_layout(layout, None);
-        d.destroy_shader_module(module, None);
-    }
+    crate::user_shader::run_user_shader(ctx, &spirv, &push, n as u32);
     Walked {
         counts: get(&mut buf, c_at, n as usize),
         walked: get(&mut buf, w_at, n as usize),
