@@ -152,8 +152,7 @@ pub unsafe extern "C" fn vkalgo_reduce_by_key_plan_create(
         let ctx = context_ref(ctx)?;
         non_null(out, "out")?;
         let plan = ctx.reduce_by_key_plan(&rbk_desc(desc, max_count)?)?;
-        *out = Box::into_raw(Box::new(VkalgoReduceByKeyPlan { plan }));
-        Ok(())
+        super::box_out(out, VkalgoReduceByKeyPlan { plan })
     })
 }
 

@@ -206,8 +206,7 @@ pub unsafe extern "C" fn vkalgo_select_plan_create(
         non_null(out, "out")?;
         let (key_type, value_type, mode) = desc_parts(desc)?;
         let plan = ctx.select_plan(&SelectDesc::new(key_type, value_type, mode, max_count))?;
-        *out = Box::into_raw(Box::new(VkalgoSelectPlan { plan }));
-        Ok(())
+        super::box_out(out, VkalgoSelectPlan { plan })
     })
 }
 
