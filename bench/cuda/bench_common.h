@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 #include <vector>
 
 #include "cuda_check.h"
@@ -39,6 +40,29 @@ __global__ void copy_u32x4(const uint4* __restrict__ src, uint4* __restrict__ ds
   }
 }
 
+// Random keys of every width: 4-byte keys from one 32-bit draw, 8-byte keys from two (floats
+// with the exponent's top bit clear, so no NaN or infinity).
+template <class K>
+__global__ void fill_keys(K* out, size_t n, uint32_t seed) {
+  const uint32_t salt = mix32(seed * 0x9e3779b9U + 0x632be5abU);
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const uint32_t lo = mix32(uint32_t(i) * 0x9e3779b9U + salt);
+    if constexpr (std::is_same<K, double>::value) {
+      const uint32_t hi = mix32(lo ^ 0x85ebca6bU ^ uint32_t(i >> 32)) & 0xbfffffffU;
+      out[i] = __longlong_as_double((long long)((uint64_t(hi) << 32) | lo));
+    } else if constexpr (sizeof(K) == 8) {
+      const uint32_t hi = mix32(lo ^ 0x85ebca6bU ^ uint32_t(i >> 32));
+      out[i] = K((uint64_t(hi) << 32) | lo);
+    } else if constexpr (std::is_same<K, float>::value) {
+      const uint32_t bits = lo & 0xbfffffffU;
+      out[i] = __uint_as_float(bits);
+    } else {
+      out[i] = K(lo);
+    }
+  }
+}
+
 // Busy-waits on one thread so that the work queued behind it starts back to back.
 __global__ void spin(long long cycles) {
   const long long start = clock64();
@@ -53,6 +77,29 @@ struct Gpu {
   cudaEvent_t stop = nullptr;
   int sm_count = 0;
 };
+
+// The current device's stream, timing events and multiprocessor count; its properties in
+// `*prop` where given.
+Gpu open_gpu(cudaDeviceProp* prop = nullptr) {
+  int dev = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  cudaDeviceProp p{};
+  CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
+  if (prop) *prop = p;
+  Gpu gpu;
+  gpu.sm_count = p.multiProcessorCount;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaEventCreate(&gpu.start));
+  CUDA_CHECK(cudaEventCreate(&gpu.stop));
+  return gpu;
+}
+
+// Releases what open_gpu made.
+void close_gpu(Gpu& gpu) {
+  CUDA_CHECK(cudaEventDestroy(gpu.stop));
+  CUDA_CHECK(cudaEventDestroy(gpu.start));
+  CUDA_CHECK(cudaStreamDestroy(gpu.stream));
+}
 
 // Blocks of kBlock threads for `items` items, at most 32 per multiprocessor (grid-stride loops
 // cover the rest).

@@ -168,29 +168,6 @@ void bench_copy(const Gpu& gpu, int log2n) {
   CUDA_CHECK(cudaFree(d_src));
 }
 
-// Random keys of every width: 4-byte keys from one 32-bit draw, 8-byte keys from two (floats
-// with the exponent's top bit clear, so no NaN or infinity).
-template <class K>
-__global__ void fill_keys(K* out, size_t n, uint32_t seed) {
-  const uint32_t salt = mix32(seed * 0x9e3779b9U + 0x632be5abU);
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const uint32_t lo = mix32(uint32_t(i) * 0x9e3779b9U + salt);
-    if constexpr (std::is_same<K, double>::value) {
-      const uint32_t hi = mix32(lo ^ 0x85ebca6bU ^ uint32_t(i >> 32)) & 0xbfffffffU;
-      out[i] = __longlong_as_double((long long)((uint64_t(hi) << 32) | lo));
-    } else if constexpr (sizeof(K) == 8) {
-      const uint32_t hi = mix32(lo ^ 0x85ebca6bU ^ uint32_t(i >> 32));
-      out[i] = K((uint64_t(hi) << 32) | lo);
-    } else if constexpr (std::is_same<K, float>::value) {
-      const uint32_t bits = lo & 0xbfffffffU;
-      out[i] = __uint_as_float(bits);
-    } else {
-      out[i] = K(lo);
-    }
-  }
-}
-
 __global__ void fill_iota(uint32_t* out, size_t n) {
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
@@ -360,12 +337,8 @@ int main(int argc, char** argv) {
   std::vector<int> sizes;
   for (int i = 2; i < argc; ++i) sizes.push_back(parse_log2(argv[i], is_copy ? 2 : 1, 30));
 
-  int dev = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
   cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-  Gpu gpu;
-  gpu.sm_count = prop.multiProcessorCount;
+  Gpu gpu = open_gpu(&prop);
   int runtime_version = 0;
   CUDA_CHECK(cudaRuntimeGetVersion(&runtime_version));
 #ifdef CUB_VERSION
@@ -376,9 +349,6 @@ int main(int argc, char** argv) {
               prop.multiProcessorCount, runtime_version);
 #endif
 
-  CUDA_CHECK(cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking));
-  CUDA_CHECK(cudaEventCreate(&gpu.start));
-  CUDA_CHECK(cudaEventCreate(&gpu.stop));
 
   for (int log2n : sizes) {
     if (mode == "sort_u32") {
@@ -406,8 +376,6 @@ int main(int argc, char** argv) {
     }
   }
 
-  CUDA_CHECK(cudaEventDestroy(gpu.stop));
-  CUDA_CHECK(cudaEventDestroy(gpu.start));
-  CUDA_CHECK(cudaStreamDestroy(gpu.stream));
+  close_gpu(gpu);
   return 0;
 }

@@ -29,22 +29,6 @@
 
 namespace {
 
-// Full-range random keys: 4-byte keys from one 32-bit draw, 8-byte keys from two.
-template <class K>
-__global__ void fill_keys(K* out, size_t n, uint32_t seed) {
-  const uint32_t salt = mix32(seed * 0x9e3779b9U + 0x632be5abU);
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const uint32_t lo = mix32(uint32_t(i) * 0x9e3779b9U + salt);
-    if constexpr (sizeof(K) == 8) {
-      const uint32_t hi = mix32(lo ^ 0x85ebca6bU ^ uint32_t(i >> 32));
-      out[i] = K((uint64_t(hi) << 32) | lo);
-    } else {
-      out[i] = K(lo);
-    }
-  }
-}
-
 struct Case {
   bool range;     // HistogramRange (else HistogramEven)
   bool wide;      // u64 keys (else u32)
@@ -149,15 +133,7 @@ int main(int argc, char** argv) {
   if (!ok) usage();
   const Case c = parse_case(mode);
 
-  int dev = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-  Gpu gpu;
-  gpu.sm_count = prop.multiProcessorCount;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking));
-  CUDA_CHECK(cudaEventCreate(&gpu.start));
-  CUDA_CHECK(cudaEventCreate(&gpu.stop));
+  Gpu gpu = open_gpu();
   for (int log2n : sizes) {
     if (c.wide) {
       bench_histogram<uint64_t>(gpu, mode, c, log2n);
@@ -165,8 +141,6 @@ int main(int argc, char** argv) {
       bench_histogram<uint32_t>(gpu, mode, c, log2n);
     }
   }
-  CUDA_CHECK(cudaEventDestroy(gpu.stop));
-  CUDA_CHECK(cudaEventDestroy(gpu.start));
-  CUDA_CHECK(cudaStreamDestroy(gpu.stream));
+  close_gpu(gpu);
   return 0;
 }

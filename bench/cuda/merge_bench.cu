@@ -307,12 +307,8 @@ int main(int argc, char** argv) {
   std::vector<int> sizes;
   for (int i = 2; i < argc; ++i) sizes.push_back(parse_log2(argv[i], is_copy ? 2 : 1, is_copy ? 30 : 29));
 
-  int dev = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
   cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-  Gpu gpu;
-  gpu.sm_count = prop.multiProcessorCount;
+  Gpu gpu = open_gpu(&prop);
   int runtime_version = 0;
   CUDA_CHECK(cudaRuntimeGetVersion(&runtime_version));
 #ifdef CUB_VERSION
@@ -322,9 +318,6 @@ int main(int argc, char** argv) {
   std::printf("device: %s (sm_%d%d, %d SMs), CUDA runtime %d\n", prop.name, prop.major, prop.minor,
               prop.multiProcessorCount, runtime_version);
 #endif
-  CUDA_CHECK(cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking));
-  CUDA_CHECK(cudaEventCreate(&gpu.start));
-  CUDA_CHECK(cudaEventCreate(&gpu.stop));
   for (int log2n : sizes) {
     if (is_copy) {
       bench_copy(gpu, log2n);
@@ -334,8 +327,6 @@ int main(int argc, char** argv) {
       bench_set(gpu, mode, log2n);
     }
   }
-  CUDA_CHECK(cudaEventDestroy(gpu.stop));
-  CUDA_CHECK(cudaEventDestroy(gpu.start));
-  CUDA_CHECK(cudaStreamDestroy(gpu.stream));
+  close_gpu(gpu);
   return 0;
 }

@@ -280,17 +280,10 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  int dev = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
   cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-  Gpu gpu;
-  gpu.sm_count = prop.multiProcessorCount;
+  Gpu gpu = open_gpu(&prop);
   std::printf("device: %s (sm_%d%d, %d SMs), CUB %d\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount,
               int(CUB_VERSION));
-  CUDA_CHECK(cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking));
-  CUDA_CHECK(cudaEventCreate(&gpu.start));
-  CUDA_CHECK(cudaEventCreate(&gpu.stop));
   for (long log2n : sizes) {
     const size_t n = size_t(1) << log2n;
     uint32_t *d_keys = nullptr, *d_values = nullptr;
@@ -328,8 +321,6 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaFree(d_keys));
     CUDA_CHECK(cudaFree(d_values));
   }
-  CUDA_CHECK(cudaEventDestroy(gpu.stop));
-  CUDA_CHECK(cudaEventDestroy(gpu.start));
-  CUDA_CHECK(cudaStreamDestroy(gpu.stream));
+  close_gpu(gpu);
   return 0;
 }

@@ -26,22 +26,6 @@ namespace {
 
 enum class Op { Sum, Min, Max };
 
-// Full-range random keys: 4-byte keys from one 32-bit draw, 8-byte keys from two.
-template <class K>
-__global__ void fill_keys(K* out, size_t n, uint32_t seed) {
-  const uint32_t salt = mix32(seed * 0x9e3779b9U + 0x632be5abU);
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const uint32_t lo = mix32(uint32_t(i) * 0x9e3779b9U + salt);
-    if constexpr (sizeof(K) == 8) {
-      const uint32_t hi = mix32(lo ^ 0x85ebca6bU ^ uint32_t(i >> 32));
-      out[i] = K((uint64_t(hi) << 32) | lo);
-    } else {
-      out[i] = K(lo);
-    }
-  }
-}
-
 // The host reduce the GPU's result must equal (integer sums wrap).
 template <class K>
 K host_reduce(const std::vector<K>& in, Op op) {
@@ -128,15 +112,7 @@ int main(int argc, char** argv) {
   for (const char* k : known) ok = ok || mode == k;
   if (!ok) usage();
 
-  int dev = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-  Gpu gpu;
-  gpu.sm_count = prop.multiProcessorCount;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking));
-  CUDA_CHECK(cudaEventCreate(&gpu.start));
-  CUDA_CHECK(cudaEventCreate(&gpu.stop));
+  Gpu gpu = open_gpu();
   const Op op = mode.rfind("sum", 0) == 0 ? Op::Sum : mode.rfind("min", 0) == 0 ? Op::Min : Op::Max;
   for (int log2n : sizes) {
     if (mode.find("u64") != std::string::npos) {
@@ -147,8 +123,6 @@ int main(int argc, char** argv) {
       bench_reduce<uint32_t>(gpu, mode, op, log2n);
     }
   }
-  CUDA_CHECK(cudaEventDestroy(gpu.stop));
-  CUDA_CHECK(cudaEventDestroy(gpu.start));
-  CUDA_CHECK(cudaStreamDestroy(gpu.stream));
+  close_gpu(gpu);
   return 0;
 }

@@ -134,15 +134,8 @@ int main(int argc, char** argv) {
   const int mean = parse_log2(argv[2], 1, 4096);
   std::vector<int> sizes;
   for (int i = 3; i < argc; ++i) sizes.push_back(parse_log2(argv[i], 1, 30));
-  Gpu gpu;
-  int dev = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-  gpu.sm_count = prop.multiProcessorCount;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking));
-  CUDA_CHECK(cudaEventCreate(&gpu.start));
-  CUDA_CHECK(cudaEventCreate(&gpu.stop));
+  Gpu gpu = open_gpu();
   for (int log2n : sizes) bench(gpu, mode == "rle", uint32_t(mean), log2n);
+  close_gpu(gpu);
   return 0;
 }

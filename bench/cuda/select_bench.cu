@@ -182,18 +182,8 @@ int main(int argc, char** argv) {
     usage();
   }
 
-  int dev = 0;
-  CUDA_CHECK(cudaGetDevice(&dev));
-  cudaDeviceProp prop{};
-  CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-  Gpu gpu;
-  gpu.sm_count = prop.multiProcessorCount;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking));
-  CUDA_CHECK(cudaEventCreate(&gpu.start));
-  CUDA_CHECK(cudaEventCreate(&gpu.stop));
+  Gpu gpu = open_gpu();
   for (int log2n : sizes) bench_select(gpu, name, mode, pairs, log2n);
-  CUDA_CHECK(cudaEventDestroy(gpu.stop));
-  CUDA_CHECK(cudaEventDestroy(gpu.start));
-  CUDA_CHECK(cudaStreamDestroy(gpu.stream));
+  close_gpu(gpu);
   return 0;
 }
