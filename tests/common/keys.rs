@@ -1,6 +1,6 @@
 //! Per-type traits of the key and value types the tests run over.
 
-use super::Rng;
+use super::{Distribution, Rng};
 use vkalgo::hash::{HashKey, HashValue};
 use vkalgo::SortKey;
 
@@ -14,6 +14,21 @@ pub trait TestKey: SortKey + PartialEq + std::fmt::Debug {
     fn specials() -> Vec<Self> {
         Vec::new()
     }
+}
+
+/// `n` keys of a distribution with the type's special values spread in (every 97th key from the
+/// 13th).
+pub fn keys_with_specials<K: TestKey>(n: usize, dist: &Distribution, rng: &mut Rng) -> Vec<K> {
+    let specials = K::specials();
+    (0..n)
+        .map(|i| {
+            if !specials.is_empty() && i % 97 == 13 {
+                specials[(i / 97) % specials.len()]
+            } else {
+                K::from_word(dist.1(rng, i), i)
+            }
+        })
+        .collect()
 }
 
 impl TestKey for u32 {

@@ -9,7 +9,7 @@ fn every_bucket_fn<K: TestKey>(ctx: &Context, seed: u64) {
     let bits = K::KEY_TYPE.bits();
     for (d, dist) in DISTRIBUTIONS.iter().enumerate().take(6) {
         let n = if d == 0 { 5001 } else { 1500 };
-        let keys: Vec<K> = keys_for(n, dist, &mut rng);
+        let keys: Vec<K> = keys_with_specials(n, dist, &mut rng);
         for m in [1u32, 2, 32, 256, 1024, MAX_BUCKETS] {
             let width = m.trailing_zeros();
             for offset in [0, 7, bits.saturating_sub(width).min(bits - 1)] {
@@ -56,7 +56,7 @@ fn every_key_type_and_bucket_fn() {
 fn most_splitters() {
     let ctx = context();
     let mut rng = Rng(9);
-    let keys: Vec<u64> = keys_for(20_000, &DISTRIBUTIONS[0], &mut rng);
+    let keys: Vec<u64> = keys_with_specials(20_000, &DISTRIBUTIONS[0], &mut rng);
     let splitters = splitters_for(&keys, MAX_BUCKETS, &mut rng);
     check(&ctx, &keys, &Bucketing::Splitters(&splitters), "most splitters");
 }
@@ -67,7 +67,7 @@ fn counts_around_tiles_and_grid() {
     let ctx = context();
     let mut rng = Rng(21);
     for n in [0usize, 1, 2, 1023, 1024, 1025, 65_535, 65_536, 65_537, 1_000_003] {
-        let keys: Vec<u32> = keys_for(n, &DISTRIBUTIONS[0], &mut rng);
+        let keys: Vec<u32> = keys_with_specials(n, &DISTRIBUTIONS[0], &mut rng);
         for m in [1u32, 256, MAX_BUCKETS] {
             let b = Bucketing::Bits {
                 bucket_count: m,

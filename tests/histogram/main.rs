@@ -19,20 +19,6 @@ use vkalgo::{
     KeyType, MemoryLocation,
 };
 
-/// Keys of a distribution with the type's special values spread in.
-fn keys_for<K: TestKey>(n: usize, dist: &Distribution, rng: &mut Rng) -> Vec<K> {
-    let specials = K::specials();
-    (0..n)
-        .map(|i| {
-            if !specials.is_empty() && i % 97 == 13 {
-                specials[(i / 97) % specials.len()]
-            } else {
-                K::from_word(dist.1(rng, i), i)
-            }
-        })
-        .collect()
-}
-
 /// `m - 1` sorted splitters drawn from `keys` (or from the distribution where there are too
 /// few keys).
 fn splitters_for<K: TestKey>(keys: &[K], m: u32, rng: &mut Rng) -> Vec<K> {

@@ -27,16 +27,7 @@ fn keys_for<K: TestKey>(n: usize, dist: &Distribution, op: ReduceOp, rng: &mut R
             .map(|i| K::from_small(6 + (dist.1(rng, i) % 5) as u64))
             .collect();
     }
-    let specials = K::specials();
-    (0..n)
-        .map(|i| {
-            if !specials.is_empty() && i % 97 == 13 {
-                specials[(i / 97) % specials.len()]
-            } else {
-                K::from_word(dist.1(rng, i), i)
-            }
-        })
-        .collect()
+    keys_with_specials(n, dist, rng)
 }
 
 /// The bits of a key (keys compare by bits: NaNs and signed zeros exactly).
