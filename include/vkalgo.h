@@ -1967,11 +1967,11 @@ VkalgoResult vkalgo_select_plan_memory_requirements(const struct VkalgoSelectPla
                                                     struct VkalgoMemoryRequirements *out);
 
 // Records the select into the caller's command buffer (on the plan's context, which the plan
-// keeps alive): on the look-back path a fill of the scratch (TRANSFER), a barrier and one
+// keeps alive): on the look-back path a compute fill of the scratch, a barrier and one
 // dispatch; on the count-scan path a count, a scan of the tile counts and a scatter, with
 // their barriers. Synchronization: writes to the inputs, flags and count buffer must be
 // visible to COMPUTE_SHADER reads; earlier uses of the outputs, the count kept and the
-// scratch must be complete before COMPUTE_SHADER and TRANSFER; afterwards they are written
+// scratch must be complete before COMPUTE_SHADER; afterwards they are written
 // by COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
 VkalgoResult vkalgo_select_record(const struct VkalgoSelectPlan *plan,
                                   VkCommandBuffer command_buffer,
@@ -2359,10 +2359,10 @@ VkalgoResult vkalgo_histogram_plan_memory_requirements(const struct VkalgoHistog
                                                        struct VkalgoMemoryRequirements *out);
 
 // Records the histogram into the caller's command buffer (on the plan's context, which the
-// plan keeps alive): a fill of the scratch (TRANSFER), a barrier, the count, a barrier, the
+// plan keeps alive): a compute fill of the scratch, a barrier, the count, a barrier, the
 // finish. Synchronization: writes to the inputs and count buffer must be visible to
 // COMPUTE_SHADER reads; earlier uses of the counts and scratch must be complete before
-// COMPUTE_SHADER and TRANSFER; afterwards the counts and the status word are written by
+// COMPUTE_SHADER; afterwards the counts and the status word are written by
 // COMPUTE_SHADER (SHADER_WRITE). A bucket id >= bucket_count sets
 // VKALGO_MULTISPLIT_STATUS_BAD_BUCKET in the status word, and then the counts are not
 // written. Nothing is recorded on error.

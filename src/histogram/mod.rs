@@ -38,7 +38,7 @@
 //! # Synchronization contract (record layer)
 //! The keys, splitters, bucket ids and an indirect count are read, the counts and the scratch
 //! written, in the `COMPUTE_SHADER` stage; the scratch (status word and running counts) is
-//! zeroed with a `vkCmdFillBuffer` (TRANSFER) first, followed by a barrier, and the two
+//! zeroed by a compute dispatch first, followed by a compute-to-compute barrier, and the two
 //! dispatches are ordered by a barrier of their own. Order your writes of the inputs before
 //! the call, and the reads of the counts and the status word after it, with barriers of your
 //! own.

@@ -285,8 +285,8 @@ impl HistogramPlan {
         Ok((direct, n))
     }
 
-    /// Records the histogram of `args.count` elements into `args.counts`: a fill of the
-    /// scratch (TRANSFER), a barrier, the count, a barrier and the finish (see the module docs
+    /// Records the histogram of `args.count` elements into `args.counts`: a compute fill
+    /// of the scratch, a barrier, the count, a barrier and the finish (see the module docs
     /// for the synchronization contract; the status word says whether a bucket id was out of
     /// range). Nothing is recorded on error.
     ///
@@ -333,11 +333,13 @@ impl HistogramPlan {
         };
         let finish_groups = m.div_ceil(self.tuning.workgroup_size);
         let scratch = args.scratch;
-        // SAFETY: `cmd` is recording (documented); the ranges were checked above.
+        let words = (self.scratch_bytes() / 4) as u32;
+        // SAFETY: `cmd` is recording (documented); the ranges were checked above. A compute
+        // clear and a compute barrier cost less than a fill and a transfer barrier
+        // (docs/tuning/core.md#compute-fill).
         unsafe {
-            ctx.device
-                .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset, self.scratch_bytes(), 0);
-            ctx.transfer_to_compute(cmd);
+            ctx.record_compute_fill(cmd, &scratch.part(0, words as u64 * 4), words, 0)?;
+            ctx.compute_to_compute(cmd);
             ctx.dispatch(cmd, kernel, &push, self.groups);
             ctx.compute_to_compute(cmd);
             ctx.dispatch(cmd, kernel, &finish, finish_groups);

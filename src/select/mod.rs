@@ -41,8 +41,8 @@
 //!
 //! # Synchronization contract (record layer)
 //! The inputs, the flags and an indirect count are read, the outputs, the count kept and the
-//! scratch written, in the `COMPUTE_SHADER` stage; the look-back path zeroes its scratch with a
-//! `vkCmdFillBuffer` (TRANSFER) first, followed by a barrier. Order your writes of the inputs
+//! scratch written, in the `COMPUTE_SHADER` stage; the look-back path zeroes its scratch by a
+//! compute dispatch first, followed by a compute-to-compute barrier. Order your writes of the inputs
 //! before the call, and your reads of the outputs after it, with barriers of your own; vkalgo
 //! records the barriers between its own passes.
 

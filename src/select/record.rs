@@ -56,11 +56,13 @@ impl SelectPlan {
             Shaders::Lookback(shader) => {
                 let kernel = ctx.kernel(shader, self.spec)?;
                 let clear = SCRATCH_STATUS + tiles * 8;
-                // SAFETY: `cmd` is recording (documented); the ranges were checked.
+                // SAFETY: `cmd` is recording (documented); the ranges were checked. A compute
+                // clear and a compute barrier cost less than a fill and a transfer barrier
+                // (docs/tuning/core.md#compute-fill).
                 unsafe {
-                    ctx.device
-                        .cmd_fill_buffer(cmd, args.scratch.buffer, args.scratch.offset, clear, 0);
-                    ctx.transfer_to_compute(cmd);
+                    let words = (clear / 4) as u32;
+                    ctx.record_compute_fill(cmd, &args.scratch.part(0, clear), words, 0)?;
+                    ctx.compute_to_compute(cmd);
                     ctx.dispatch(cmd, kernel, &push, tiles.max(1) as u32);
                 }
             }

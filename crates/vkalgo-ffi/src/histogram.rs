@@ -183,10 +183,10 @@ pub unsafe extern "C" fn vkalgo_histogram_plan_memory_requirements(
 }
 
 /// Records the histogram into the caller's command buffer (on the plan's context, which the
-/// plan keeps alive): a fill of the scratch (TRANSFER), a barrier, the count, a barrier, the
+/// plan keeps alive): a compute fill of the scratch, a barrier, the count, a barrier, the
 /// finish. Synchronization: writes to the inputs and count buffer must be visible to
 /// COMPUTE_SHADER reads; earlier uses of the counts and scratch must be complete before
-/// COMPUTE_SHADER and TRANSFER; afterwards the counts and the status word are written by
+/// COMPUTE_SHADER; afterwards the counts and the status word are written by
 /// COMPUTE_SHADER (SHADER_WRITE). A bucket id >= bucket_count sets
 /// VKALGO_MULTISPLIT_STATUS_BAD_BUCKET in the status word, and then the counts are not
 /// written. Nothing is recorded on error.

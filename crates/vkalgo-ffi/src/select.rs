@@ -229,11 +229,11 @@ pub unsafe extern "C" fn vkalgo_select_plan_memory_requirements(
 }
 
 /// Records the select into the caller's command buffer (on the plan's context, which the plan
-/// keeps alive): on the look-back path a fill of the scratch (TRANSFER), a barrier and one
+/// keeps alive): on the look-back path a compute fill of the scratch, a barrier and one
 /// dispatch; on the count-scan path a count, a scan of the tile counts and a scatter, with
 /// their barriers. Synchronization: writes to the inputs, flags and count buffer must be
 /// visible to COMPUTE_SHADER reads; earlier uses of the outputs, the count kept and the
-/// scratch must be complete before COMPUTE_SHADER and TRANSFER; afterwards they are written
+/// scratch must be complete before COMPUTE_SHADER; afterwards they are written
 /// by COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_select_record(
