@@ -14,12 +14,19 @@
 #   SIZES  log2 sizes for CUB's scan (default "16 20 24 28")
 #   SORT_SIZES  log2 sizes for CUB's sort (default "16 20 24 26 28")
 #   TYPES  CUB sort cases (default "u32 pairs u64 f32")
+#   ALGOS  the algorithms to run (default: all, in one vkalgo-bench process); a list such as
+#          "reduce select histogram reduce_by_key" runs those baselines and one vkalgo-bench
+#          process per name, so that the whole table can be split over device commands of
+#          600 s (names: scan reduce reduce_by_key histogram select sort merge set)
 #   ARCH   nvcc target (default sm_90)
 set -euo pipefail
 
 SIZES="${SIZES:-16 20 24 28}"
 SORT_SIZES="${SORT_SIZES:-16 20 24 26 28}"
 TYPES="${TYPES:-u32 pairs u64 f32}"
+ALGOS="${ALGOS:-all}"
+# wants NAME: whether ALGOS names NAME (or is "all").
+wants() { [ "$ALGOS" = all ] || [[ " $ALGOS " == *" $1 "* ]]; }
 # shellcheck source=bench/gpu_setup.sh
 . "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
 cuda_build cub_bench bench/cuda/cub_bench.cu
@@ -33,23 +40,39 @@ t0=$SECONDS
 # shellcheck disable=SC2086
 {
   /tmp/cub_bench copy 28
-  /tmp/cub_bench scan $SIZES
-  for c in sum_u32 min_u32 max_u32 sum_u64 max_u64 min_i32; do /tmp/reduce_bench "$c" $SIZES; done
-  for c in rbk rle; do for l in 1 8 64; do /tmp/reduce_by_key_bench "$c" "$l" $SIZES; done; done
-  for c in even_u32_b256 even_u32_b4096 even_u32_b65536 range_u32_b256 range_u32_b4096 even_u64_b256; do
-    /tmp/histogram_bench "$c" $SIZES
-  done
-  for c in flagged_u32 if_u32 unique_u32 flagged_u32_pairs unique_u32_pairs; do /tmp/select_bench "$c" $SIZES; done
-  for t in $TYPES; do /tmp/cub_bench "sort_$t" $SORT_SIZES; done
+  if wants scan; then /tmp/cub_bench scan $SIZES; fi
+  if wants reduce; then
+    for c in sum_u32 min_u32 max_u32 sum_u64 max_u64 min_i32; do /tmp/reduce_bench "$c" $SIZES; done
+  fi
+  if wants reduce_by_key; then
+    for c in rbk rle; do for l in 1 8 64; do /tmp/reduce_by_key_bench "$c" "$l" $SIZES; done; done
+  fi
+  if wants histogram; then
+    for c in even_u32_b256 even_u32_b4096 even_u32_b65536 range_u32_b256 range_u32_b4096 even_u64_b256; do
+      /tmp/histogram_bench "$c" $SIZES
+    done
+  fi
+  if wants select; then
+    for c in flagged_u32 if_u32 unique_u32 flagged_u32_pairs unique_u32_pairs; do /tmp/select_bench "$c" $SIZES; done
+  fi
+  if wants sort; then for t in $TYPES; do /tmp/cub_bench "sort_$t" $SORT_SIZES; done; fi
   # Merge (CUB DeviceMerge) and set operations (Thrust) at vkalgo-bench merge's default sizes.
-  for m in merge_keys merge_pairs; do /tmp/merge_bench "$m" 23 26; done
-  for op in set_and set_or set_andnot set_xor; do /tmp/merge_bench "$op" 24; done
+  if wants merge; then for m in merge_keys merge_pairs; do /tmp/merge_bench "$m" 23 26; done; fi
+  if wants set; then for op in set_and set_or set_andnot set_xor; do /tmp/merge_bench "$op" 24; done; fi
 } | tee "$OUT/cub-all.txt"
 echo "CUDA baselines: $((SECONDS - t0)) s"
 
 t0=$SECONDS
 vk_rc=0
-.devbin/vkalgo-bench "$@" | tee "$OUT/vkalgo-all.txt" || vk_rc=$?
+if [ "$ALGOS" = all ]; then
+  .devbin/vkalgo-bench "$@" | tee "$OUT/vkalgo-all.txt" || vk_rc=$?
+else
+  : > "$OUT/vkalgo-all.txt"
+  # The merge benchmark runs the merges and the set operations (Thrust's rows).
+  for a in $(echo "$ALGOS" | sed 's/\bset\b/merge/' | tr ' ' '\n' | awk '!seen[$0]++'); do
+    .devbin/vkalgo-bench "$a" "$@" | tee -a "$OUT/vkalgo-all.txt" || vk_rc=$?
+  done
+fi
 echo "vkalgo-bench: $((SECONDS - t0)) s"
 
 echo
