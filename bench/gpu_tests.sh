@@ -18,6 +18,11 @@ if [ -d .gl ]; then
   ldconfig
 fi
 export VKALGO_TEST_NO_VALIDATION=1
+# The shaderc library the GLSL bucket functions and select predicates load (packed by
+# scripts/build-devbin.sh; it needs libshaderc1, carried in .gl).
+if [ -f .devbin/lib/libshaderc_shared.so.1 ]; then
+  export VKALGO_SHADERC_LIBRARY=$PWD/.devbin/lib/libshaderc_shared.so.1
+fi
 names=()
 large_args=""
 for a in "$@"; do

@@ -7,7 +7,9 @@
 //
 // `even_<type>_b<m>`: m even bins over the key type's whole range (HistogramEven, levels 0 and
 // 2^32 as 64-bit levels for u32 keys: bin b holds the keys whose top log2(m) bits are b, as
-// vkalgo's BITS bucket function; for u64 keys the levels 0 and 2^64 - 1). `range_u32_b<m>`: the
+// vkalgo's BITS bucket function). `even_u64_b<m>` times HistogramRange with the m + 1 levels
+// b * 2^64 / m (the last 2^64 - 1): CUB's HistogramEven refuses 64-bit samples over the whole
+// range (its bin arithmetic has no wider type to compute in). `range_u32_b<m>`: the
 // same bins given as m + 1 levels (HistogramRange; vkalgo's SPLITTERS with the m - 1 inner
 // levels). Each repeat counts fresh full-range random input written just before it (outside
 // the timed region), as vkalgo-bench does; the last repeat's counts are checked against a host
@@ -47,7 +49,7 @@ Case parse_case(const std::string& name) {
 template <class K>
 cudaError_t device_histogram(void* temp, size_t& temp_bytes, const K* in, int* counts, const Case& c,
                              const unsigned long long* d_levels, int n, cudaStream_t s) {
-  if (c.range) {
+  if (c.range || sizeof(K) == 8) {
     return cub::DeviceHistogram::HistogramRange(temp, temp_bytes, in, counts, c.bins + 1, d_levels, n, s);
   }
   const unsigned long long upper = sizeof(K) == 8 ? ~0ULL : (1ULL << 32);
@@ -64,7 +66,11 @@ void bench_histogram(const Gpu& gpu, const std::string& name, const Case& c, int
   CUDA_CHECK(cudaMalloc(&d_in, n * sizeof(K)));
   CUDA_CHECK(cudaMalloc(&d_counts, size_t(c.bins) * sizeof(int)));
   std::vector<unsigned long long> levels(size_t(c.bins) + 1);
-  for (int b = 0; b <= c.bins; ++b) levels[b] = (unsigned long long)b * ((1ULL << 32) / c.bins);
+  const int log2_bins = __builtin_ctz(unsigned(c.bins));
+  for (int b = 0; b <= c.bins; ++b) {
+    levels[b] = sizeof(K) == 8 ? (b == c.bins ? ~0ULL : (unsigned long long)b << (64 - log2_bins))
+                               : (unsigned long long)b * ((1ULL << 32) / c.bins);
+  }
   CUDA_CHECK(cudaMalloc(&d_levels, levels.size() * sizeof(unsigned long long)));
   CUDA_CHECK(cudaMemcpy(d_levels, levels.data(), levels.size() * sizeof(unsigned long long), cudaMemcpyHostToDevice));
   size_t temp_bytes = 0;
