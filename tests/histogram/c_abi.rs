@@ -63,7 +63,8 @@ fn host_calls() {
         );
         assert_eq!(&counts[..3], &[2334, 2333, 2333]);
         // GLSL.
-        let src = c"uint vkalgo_bucket(float k) { return k < 0.0 ? vkalgo_params.x : vkalgo_params.y; }";
+        // The sign bit, not `k < 0.0`: GPUs may flush denormals and order NaNs as they like.
+        let src = c"uint vkalgo_bucket(float k) { return (floatBitsToUint(k) >> 31) != 0u ? vkalgo_params.x : vkalgo_params.y; }";
         let mut d = desc(VKALGO_KEY_F32, 2, VKALGO_BUCKET_GLSL);
         d.glsl = src.as_ptr();
         d.params = [1, 0, 0, 0];
@@ -71,7 +72,7 @@ fn host_calls() {
             vkalgo_histogram_host(ctx, &d, kp, keys.len(), counts.as_mut_ptr()),
             ok
         );
-        let negative = keys.iter().filter(|&&k| k < 0.0).count() as u64;
+        let negative = keys.iter().filter(|k| k.is_sign_negative()).count() as u64;
         assert_eq!(&counts[..2], &[keys.len() as u64 - negative, negative]);
         // Zero keys: all counts zero (NULL keys allowed).
         let d = desc(VKALGO_KEY_U64, 4, VKALGO_BUCKET_BITS);
