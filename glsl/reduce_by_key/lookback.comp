@@ -93,26 +93,31 @@ void main() {
         }
         return;
     }
+    uint start = tile * TILE;
+    uint valid = min(n - start, TILE);
+    stage_tile(start, valid, n);
     uint heads;
     uint64_t value;
-    tile_pair(tile, n, heads, value);
+    uint tile_heads;
+    uint64_t tile_value;
+    staged_tile_pair(start, valid, heads, value, tile_heads, tile_value);
     if (gl_LocalInvocationIndex == 0u) {
-        publish(tile, tile == 0u ? RBK_FLAG_INCLUSIVE : RBK_FLAG_AGGREGATE, heads, value);
+        publish(tile, tile == 0u ? RBK_FLAG_INCLUSIVE : RBK_FLAG_AGGREGATE, tile_heads, tile_value);
     }
     uint carry_heads = 0u;
     uint64_t carry_value = op_identity();
     if (tile > 0u) {
         look_back(tile, n, carry_heads, carry_value);
-        uint inc_heads = heads;
-        uint64_t inc_value = value;
+        uint inc_heads = tile_heads;
+        uint64_t inc_value = tile_value;
         pair_combine(carry_heads, carry_value, inc_heads, inc_value);
         if (gl_LocalInvocationIndex == 0u) {
             publish(tile, RBK_FLAG_INCLUSIVE, inc_heads, inc_value);
         }
-        heads = inc_heads;
     }
     if (tile + 1u == tiles && gl_LocalInvocationIndex == 0u) {
-        U32Ref(pc.run_count).v[0] = heads;
+        U32Ref(pc.run_count).v[0] = carry_heads + tile_heads;
     }
-    tile_write(tile, n, carry_heads, carry_value);
+    pair_combine(carry_heads, carry_value, heads, value);
+    staged_write_runs(start, valid, n, carry_heads, heads, value, tile_heads);
 }

@@ -1,8 +1,9 @@
 // Reduce-by-key and run-length encoding: what every pass shares (src/reduce_by_key).
 //
 // A run is a maximal stretch of consecutive keys with equal bits. A tile is WG_SIZE * ITEMS
-// elements; invocation i of a tile takes ITEMS consecutive elements (a blocked layout, so
-// that its serial walk sees the runs in order). A tile, or any stretch of elements, is
+// elements, staged in shared memory with coalesced loads; invocation i of a tile then takes
+// ITEMS consecutive elements (a blocked layout, so that its serial walk sees the runs in
+// order), and the runs that end in the tile go back out through shared memory, coalesced. A tile, or any stretch of elements, is
 // summarized by a pair (heads, value): how many runs start in it, and op over its elements
 // from its last head to its end (over all of them where no run starts in it). Pairs combine
 // associatively: (a, b) -> (a.heads + b.heads, b.heads > 0 ? b.value : op(a.value, b.value)).
@@ -94,40 +95,57 @@ uint tile_count(uint n) {
     return n / TILE + (n % TILE != 0u ? 1u : 0u);  // no wrap for n near 2^32
 }
 
-// ---- the workgroup's scan of pairs (Hillis-Steele in shared memory) ----
+// ---- the workgroup's scan of pairs (subgroup shuffles, then the subgroups' totals) ----
 
-shared uint s_heads[gl_WorkGroupSize.x];
-shared uint64_t s_value[gl_WorkGroupSize.x];
+shared uint s_sg_heads[(WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE];
+shared uint64_t s_sg_value[(WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE];
 
 // Exclusive scan of every invocation's pair over the workgroup (identity pair for invocation
 // 0); `total_*` get the workgroup's pair. Workgroup-uniform control flow.
 void workgroup_pair_scan(inout uint heads, inout uint64_t value, out uint total_heads,
                          out uint64_t total_value) {
-    uint lid = gl_LocalInvocationIndex;
-    s_heads[lid] = heads;
-    s_value[lid] = value;
-    barrier();
-    for (uint offset = 1u; offset < WG_SIZE; offset *= 2u) {
-        uint h = heads;
-        uint64_t v = value;
-        if (lid >= offset) {
-            pair_combine(s_heads[lid - offset], s_value[lid - offset], h, v);
+    uint lane = gl_SubgroupInvocationID;
+    // Inclusive within the subgroup: lane l combines the pair d lanes down, d = 1, 2, 4, ...
+    for (uint d = 1u; d < gl_SubgroupSize; d *= 2u) {
+        uint from = lane >= d ? lane - d : lane;
+        uint h = subgroupShuffle(heads, from);
+        uint lo = subgroupShuffle(uint(value), from);
+        uint hi = subgroupShuffle(uint(value >> 32), from);
+        if (lane >= d) {
+            pair_combine(h, uint64_t(lo) | (uint64_t(hi) << 32), heads, value);
         }
-        barrier();
-        s_heads[lid] = h;
-        s_value[lid] = v;
-        heads = h;
-        value = v;
-        barrier();
     }
-    total_heads = s_heads[WG_SIZE - 1u];
-    total_value = s_value[WG_SIZE - 1u];
-    heads = lid > 0u ? s_heads[lid - 1u] : 0u;
-    value = lid > 0u ? s_value[lid - 1u] : op_identity();
+    if (lane + 1u == gl_SubgroupSize) {
+        s_sg_heads[gl_SubgroupID] = heads;
+        s_sg_value[gl_SubgroupID] = value;
+    }
+    // Exclusive within the subgroup: the inclusive pair of the lane below.
+    uint from = lane > 0u ? lane - 1u : 0u;
+    uint h = subgroupShuffle(heads, from);
+    uint lo = subgroupShuffle(uint(value), from);
+    uint hi = subgroupShuffle(uint(value >> 32), from);
+    heads = lane > 0u ? h : 0u;
+    value = lane > 0u ? uint64_t(lo) | (uint64_t(hi) << 32) : op_identity();
+    barrier();
+    // The subgroups below this one, then the rest for the total.
+    uint before_heads = 0u;
+    uint64_t before_value = op_identity();
+    for (uint g = 0u; g < gl_NumSubgroups; ++g) {
+        if (g == gl_SubgroupID) {
+            pair_combine(before_heads, before_value, heads, value);
+        }
+        uint gh = s_sg_heads[g];
+        uint64_t gv = s_sg_value[g];
+        pair_combine(before_heads, before_value, gh, gv);
+        before_heads = gh;
+        before_value = gv;
+    }
+    total_heads = before_heads;
+    total_value = before_value;
     barrier();  // the slots may be reused right after
 }
 
-// ---- the tiles ----
+// ---- a tile from global memory (the look-back's fallback for a silent predecessor) ----
 
 // This invocation's pair over its elements of tile `tile` (identity past the count).
 void thread_pair(uint tile, uint n, out uint heads, out uint64_t value) {
@@ -164,54 +182,157 @@ void tile_pair(uint tile, uint n, out uint heads, out uint64_t value) {
     workgroup_pair_scan(h, v, heads, value);
 }
 
-// Writes the runs that end in this invocation's elements of tile `tile`, given the pair of
-// every element before them (`heads` runs started before: the current run is heads - 1).
-void thread_write(uint tile, uint n, uint heads, uint64_t value) {
-    uint start = tile * TILE;
-    uint valid = n - start;
-    uint first = gl_LocalInvocationIndex * ITEMS;
-    if (first >= valid) {
-        return;
-    }
-    uint idx = start + first;
-    KEY_T key = load_key(idx);
-    bool head = idx == 0u || load_key(idx - 1u) != key;
-    for (uint r = 0u; r < ITEMS && first + r < valid; ++r) {
-        uint i = idx + r;
-        uint64_t v = load_value(i);
-        if (head) {
-            heads += 1u;
-            value = v;
-        } else {
-            value = op_apply(value, v);
-        }
-        bool last = i + 1u >= n;
-        KEY_T next = last ? key : load_key(i + 1u);
-        if (last || next != key) {
-            uint run = heads - 1u;
-            KeyRef(pc.keys_out + uint64_t(run) * uint64_t(KEY_BITS / 8)).v[0] = key;
+// ---- the staged tile (not in the spine, which scans the tiles' pairs alone) ----
+#ifndef RBK_SPINE
+
 #if VALUE_WORDS == 2
-            U64Ref(pc.values_out + uint64_t(run) * 8ul).v[0] = value;
+#define STAGED_VALUE_T uint64_t
 #else
-            U32Ref(pc.values_out + uint64_t(run) * 4ul).v[0] = uint(value);
+#define STAGED_VALUE_T uint
+#endif
+
+// Element e of the tile at slot staged(e): one pad slot per 32, so that the blocked walk's
+// stride of ITEMS spreads over the banks.
+uint staged(uint e) {
+    return e + (e >> 5);
+}
+
+#define STAGED_SLOTS (TILE + TILE / 32u)
+shared KEY_T s_keys[STAGED_SLOTS];
+// Values on the way in (VALUE_WORDS > 0), run results on the way out.
+shared STAGED_VALUE_T s_values[STAGED_SLOTS];
+// The key before the tile and the key after it (where they exist).
+shared KEY_T s_edge_keys[2];
+
+// Loads the `valid` elements of the tile at `start` into shared memory, coalesced, with the
+// keys on both sides of it. Workgroup-uniform control flow.
+void stage_tile(uint start, uint valid, uint n) {
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+        uint e = r * WG_SIZE + gl_LocalInvocationIndex;
+        if (e < valid) {
+            s_keys[staged(e)] = load_key(start + e);
+#if VALUE_WORDS > 0
+            s_values[staged(e)] = STAGED_VALUE_T(load_value(start + e));
 #endif
         }
-        head = !last && next != key;
-        key = next;
+    }
+    if (gl_LocalInvocationIndex == 0u) {
+        s_edge_keys[0] = start > 0u ? load_key(start - 1u) : KEY_T(0);
+        s_edge_keys[1] = start + valid < n ? load_key(start + valid) : KEY_T(0);
+    }
+    barrier();
+}
+
+// Whether staged element e (of `valid`, the tile at `start`) starts a run.
+bool staged_head(uint e, uint start) {
+    if (e == 0u) {
+        return start == 0u || s_keys[staged(0u)] != s_edge_keys[0];
+    }
+    return s_keys[staged(e)] != s_keys[staged(e - 1u)];
+}
+
+// Whether staged element e ends a run (`n` elements in all).
+bool staged_end(uint e, uint start, uint valid, uint n) {
+    if (e + 1u == valid) {
+        return start + valid == n || s_edge_keys[1] != s_keys[staged(e)];
+    }
+    return s_keys[staged(e + 1u)] != s_keys[staged(e)];
+}
+
+uint64_t staged_value(uint e) {
+#if VALUE_WORDS > 0
+    return uint64_t(s_values[staged(e)]);
+#else
+    return 1ul;
+#endif
+}
+
+// This invocation's pair over its elements of the staged tile.
+void staged_thread_pair(uint start, uint valid, out uint heads, out uint64_t value) {
+    uint first = gl_LocalInvocationIndex * ITEMS;
+    heads = 0u;
+    value = op_identity();
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+        uint e = first + r;
+        if (e < valid) {
+            uint64_t v = staged_value(e);
+            if (staged_head(e, start)) {
+                heads += 1u;
+                value = v;
+            } else {
+                value = op_apply(value, v);
+            }
+        }
     }
 }
 
-// Writes the runs ending in tile `tile`, given the pair of every element before the tile.
-// Workgroup-uniform control flow.
-void tile_write(uint tile, uint n, uint carry_heads, uint64_t carry_value) {
-    uint h;
-    uint64_t v;
-    thread_pair(tile, n, h, v);
-    uint total_heads;
-    uint64_t total_value;
-    workgroup_pair_scan(h, v, total_heads, total_value);
-    pair_combine(carry_heads, carry_value, h, v);
-    thread_write(tile, n, h, v);
+// The pair of the staged tile: `heads`/`value` become this invocation's exclusive pair within
+// the tile, `tile_*` the tile's. Workgroup-uniform control flow.
+void staged_tile_pair(uint start, uint valid, out uint heads, out uint64_t value,
+                      out uint tile_heads, out uint64_t tile_value) {
+    staged_thread_pair(start, valid, heads, value);
+    workgroup_pair_scan(heads, value, tile_heads, tile_value);
 }
+
+// Writes the runs that end in the staged tile. `carry_heads`: runs started before the tile;
+// `heads`/`value`: the pair of every element before this invocation's (the carry included);
+// `tile_heads`: runs started in the tile. The runs' results gather in shared memory (in place
+// of the tile, after every invocation has read it) and leave it coalesced. Workgroup-uniform
+// control flow.
+void staged_write_runs(uint start, uint valid, uint n, uint carry_heads, uint heads,
+                       uint64_t value, uint tile_heads) {
+    uint first = gl_LocalInvocationIndex * ITEMS;
+    // The run of the tile's first element: the first whose result this tile writes.
+    uint first_run = carry_heads + (staged_head(0u, start) ? 1u : 0u) - 1u;
+    uint runs = carry_heads + tile_heads - first_run - (staged_end(valid - 1u, start, valid, n) ? 0u : 1u);
+    KEY_T end_keys[ITEMS];
+    uint64_t end_values[ITEMS];
+    uint ends = 0u;
+    uint first_end_run = 0u;
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+        uint e = first + r;
+        if (e < valid) {
+            uint64_t v = staged_value(e);
+            if (staged_head(e, start)) {
+                heads += 1u;
+                value = v;
+            } else {
+                value = op_apply(value, v);
+            }
+            if (staged_end(e, start, valid, n)) {
+                if (ends == 0u) {
+                    first_end_run = heads - 1u;
+                }
+                ends |= 1u << r;
+                end_keys[r] = s_keys[staged(e)];
+                end_values[r] = value;
+            }
+        }
+    }
+    barrier();  // every invocation has read the tile
+    uint slot = first_end_run - first_run;
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+        if ((ends & (1u << r)) != 0u) {
+            s_keys[staged(slot)] = end_keys[r];
+            s_values[staged(slot)] = STAGED_VALUE_T(end_values[r]);
+            slot += 1u;
+        }
+    }
+    barrier();
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+        uint j = r * WG_SIZE + gl_LocalInvocationIndex;
+        if (j < runs) {
+            uint run = first_run + j;
+            KeyRef(pc.keys_out + uint64_t(run) * uint64_t(KEY_BITS / 8)).v[0] = s_keys[staged(j)];
+#if VALUE_WORDS == 2
+            U64Ref(pc.values_out + uint64_t(run) * 8ul).v[0] = s_values[staged(j)];
+#else
+            U32Ref(pc.values_out + uint64_t(run) * 4ul).v[0] = s_values[staged(j)];
+#endif
+        }
+    }
+}
+
+#endif  // RBK_SPINE
 
 #endif

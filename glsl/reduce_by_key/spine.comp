@@ -2,6 +2,7 @@
 // Reduce-by-key without inter-workgroup waiting: one workgroup scans the tiles' pairs in the
 // scratch (tiles.comp, RBK_WRITE 0) in place into exclusive ones, the pair of everything
 // before each tile, a workgroup's width of tiles per step; it writes the number of runs.
+#define RBK_SPINE
 #include "rbk_common.glsl"
 
 void main() {

@@ -12,16 +12,22 @@ void main() {
     if (tile >= tile_count(n)) {
         return;
     }
-    uint64_t slot = pc.scratch + RBK_SCRATCH_HEADER + uint64_t(tile) * 16ul;
-#if !RBK_WRITE
+    uint start = tile * TILE;
+    uint valid = min(n - start, TILE);
+    stage_tile(start, valid, n);
     uint heads;
     uint64_t value;
-    tile_pair(tile, n, heads, value);
+    uint tile_heads;
+    uint64_t tile_value;
+    staged_tile_pair(start, valid, heads, value, tile_heads, tile_value);
+    uint64_t slot = pc.scratch + RBK_SCRATCH_HEADER + uint64_t(tile) * 16ul;
+#if !RBK_WRITE
     if (gl_LocalInvocationIndex == 0u) {
-        PairRef(slot).v[0] = pair_pack(heads, value);
+        PairRef(slot).v[0] = pair_pack(tile_heads, tile_value);
     }
 #else
     uvec4 carry = PairRef(slot).v[0];
-    tile_write(tile, n, carry.x, pair_value(carry));
+    pair_combine(carry.x, pair_value(carry), heads, value);
+    staged_write_runs(start, valid, n, carry.x, heads, value, tile_heads);
 #endif
 }
