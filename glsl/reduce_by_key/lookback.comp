@@ -1,7 +1,7 @@
 #version 460
 // Reduce-by-key in one pass with decoupled look-back (tile t is workgroup t). Each tile
 // publishes its pair (rbk_common.glsl) as an aggregate, walks back over its predecessors'
-// published pairs to the first inclusive one, publishes its own inclusive pair and writes the
+// published pairs (a subgroup's width of them per step) to the first inclusive one, publishes its own inclusive pair and writes the
 // runs that end in it. A predecessor that stays silent for SPIN_LIMIT steps has its pair
 // computed from the input by the waiter itself (the fallback of glsl/common/lookback.glsl),
 // so no schedule can hang it; SPIN_LIMIT 0 is a test mode that takes the fallback for every
@@ -31,45 +31,100 @@ void publish(uint tile, uint flag, uint heads, uint64_t value) {
                 gl_StorageSemanticsBuffer, gl_SemanticsRelease);
 }
 
-shared uint s_flag;
-shared uvec4 s_pair;
+#define WALK_PROGRESS 0u
+#define WALK_STALLED 1u
+#define WALK_DONE 2u
 
-// The pair of every element before tile `tile` (> 0). Workgroup-uniform control flow: one
-// invocation reads each predecessor's flag and pair, the workgroup takes the step together.
+// One step of the look-back, from the first subgroup to the workgroup.
+shared uint s_walk_heads;
+shared uint64_t s_walk_value;
+shared int s_walk_next;
+shared uint s_walk_step;
+
+// The pair of lane `from` (subgroup-uniform control flow; `from` within the subgroup).
+void shuffle_pair(uint heads, uint64_t value, uint from, out uint h, out uint64_t v) {
+    h = subgroupShuffle(heads, from);
+    uint lo = subgroupShuffle(uint(value), from);
+    uint hi = subgroupShuffle(uint(value >> 32), from);
+    v = uint64_t(lo) | (uint64_t(hi) << 32);
+}
+
+// The first subgroup's step: lane l reads the flag (and pair) of tile `look - l` (an inclusive
+// identity pair before tile 0), takes the pairs up to the first that is not an aggregate (that
+// one too if it is inclusive) and combines them in tile order into s_walk_*, with where the
+// walk goes next and whether it is done or stalled on a silent tile. Subgroup-uniform control
+// flow.
+void walk_window(int look) {
+    uint lane = gl_SubgroupInvocationID;
+    int idx = look - int(lane);
+    uint flag = RBK_FLAG_INCLUSIVE;
+    uint heads = 0u;
+    uint64_t value = op_identity();
+    if (idx >= 0) {
+        flag = atomicLoad(U32AtomicRef(flag_addr(uint(idx))).v[0], gl_ScopeDevice,
+                          gl_StorageSemanticsBuffer, gl_SemanticsAcquire);
+        if (flag != RBK_FLAG_NONE) {
+            uvec4 p = PairRef(pair_addr(uint(idx), flag == RBK_FLAG_INCLUSIVE)).v[0];
+            heads = p.x;
+            value = pair_value(p);
+        }
+    }
+    uvec4 stops = subgroupBallot(flag != RBK_FLAG_AGGREGATE);
+    bool stopped = stops != uvec4(0u);
+    uint first = stopped ? subgroupBallotFindLSB(stops) : gl_SubgroupSize;
+    uint first_flag = subgroupShuffle(flag, stopped ? first : 0u);
+    bool take = lane < first || (lane == first && flag == RBK_FLAG_INCLUSIVE);
+    if (!take) {
+        heads = 0u;
+        value = op_identity();
+    }
+    // Lane l + d holds an earlier tile than lane l: combine it in front, halving the lanes.
+    for (uint d = 1u; d < gl_SubgroupSize; d *= 2u) {
+        uint h;
+        uint64_t v;
+        shuffle_pair(heads, value, min(lane + d, gl_SubgroupSize - 1u), h, v);
+        if (lane + d < gl_SubgroupSize) {
+            pair_combine(h, v, heads, value);
+        }
+    }
+    if (lane == 0u) {
+        s_walk_heads = heads;
+        s_walk_value = value;
+        s_walk_next = look - int(first);
+        s_walk_step = !stopped ? WALK_PROGRESS
+                    : first_flag == RBK_FLAG_INCLUSIVE ? WALK_DONE
+                    : first == 0u ? WALK_STALLED : WALK_PROGRESS;
+    }
+}
+
+// The pair of every element before tile `tile` (> 0): the first subgroup reads a window of
+// gl_SubgroupSize predecessors per step; a predecessor silent for SPIN_LIMIT steps has its pair
+// computed from its input by the whole workgroup. Workgroup-uniform control flow throughout
+// (lavapipe drops invocations that spin in divergent control flow).
 void look_back(uint tile, uint n, out uint heads, out uint64_t value) {
     heads = 0u;
     value = op_identity();
     int look = int(tile) - 1;
     uint spins = 0u;
-    while (look >= 0) {
-        bool fallback = SPIN_LIMIT == 0u && look == int(tile) - 1;
+    bool fallback = SPIN_LIMIT == 0u;  // the test mode: the nearest predecessor from its input
+    while (true) {
         if (!fallback) {
-            if (gl_LocalInvocationIndex == 0u) {
-                uint flag = atomicLoad(U32AtomicRef(flag_addr(uint(look))).v[0], gl_ScopeDevice,
-                                       gl_StorageSemanticsBuffer, gl_SemanticsAcquire);
-                s_flag = flag;
-                if (flag != RBK_FLAG_NONE) {
-                    s_pair = PairRef(pair_addr(uint(look), flag == RBK_FLAG_INCLUSIVE)).v[0];
-                }
+            if (gl_SubgroupID == 0u) {
+                walk_window(look);
             }
             barrier();
-            uint flag = s_flag;
-            uvec4 p = s_pair;
+            uint step = s_walk_step;
+            pair_combine(s_walk_heads, s_walk_value, heads, value);
+            look = s_walk_next;
             barrier();
-            if (flag != RBK_FLAG_NONE) {
-                pair_combine(p.x, pair_value(p), heads, value);
-                if (flag == RBK_FLAG_INCLUSIVE) {
-                    return;
-                }
-                look -= 1;
-                spins = 0u;
-                continue;
+            if (step == WALK_DONE) {
+                return;
             }
-            spins += 1u;
+            spins = step == WALK_STALLED ? spins + 1u : 0u;
             fallback = spins >= SPIN_LIMIT;
         }
         if (fallback) {
-            // The silent predecessor's pair from its input; before tile 0 there is nothing.
+            // The silent predecessor's pair from its input.
             uint h;
             uint64_t v;
             tile_pair(uint(look), n, h, v);
@@ -79,6 +134,10 @@ void look_back(uint tile, uint n, out uint heads, out uint64_t value) {
             }
             look -= 1;
             spins = 0u;
+            fallback = false;
+            if (look < 0) {
+                return;
+            }
         }
     }
 }
