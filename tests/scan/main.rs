@@ -30,6 +30,7 @@ fn check(
             max_count: n as u64,
             tuning: None,
             keep_scratch_zeroed: false,
+            ..Default::default()
         })
         .unwrap();
     let got = record_scan(ctx, &plan, data, n as u64, layout).unwrap();

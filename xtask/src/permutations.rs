@@ -277,7 +277,8 @@ fn member(
     }
 }
 
-/// The utility and scan permutations.
+/// The utility and scan permutations (the u32 kernels per pass and I/O width, the typed
+/// kernels per element width).
 fn util_and_scan() -> Vec<Permutation> {
     let mut table = vec![
         standalone("copy_u32x4", "util/copy.comp", &[]),
@@ -297,6 +298,16 @@ fn util_and_scan() -> Vec<Permutation> {
             ));
         }
     }
+    // The scans of every other key type and operation (glsl/scan/typed.comp): one module per
+    // element width and one for f64 sums (shaderFloat64); pass, operation and key kind are
+    // specialization constants.
+    table.push(standalone("scan_typed_k32", "scan/typed.comp", &[("KEY_BITS", "32")]));
+    table.push(standalone("scan_typed_k64", "scan/typed.comp", &[("KEY_BITS", "64")]));
+    table.push(standalone(
+        "scan_typed_f64_sum",
+        "scan/typed.comp",
+        &[("KEY_BITS", "64"), ("FLOAT64_SUM", "1")],
+    ));
     table
 }
 
