@@ -7,6 +7,7 @@ mod common;
 mod host;
 mod lookback;
 mod record;
+mod typed;
 
 use common::*;
 use vkalgo::scan::reference;

@@ -1,0 +1,464 @@
+//! Scans of the sort's six key types with SUM, MIN and MAX, exact against the CPU reference
+//! (`vkalgo::scan::reference::scan`): every type x operation x inclusive/exclusive on the
+//! reduce-then-scan and small paths (and what `Auto` and `Lookback` plans record), counts
+//! around the tiles, more tiles than partitions, indirect counts, in place, offsets, special
+//! keys (NaNs, -0.0, extremes), the identities, the host layer, bad input, and the C ABI.
+//!
+//! Float sums are tested on multiples of 0.75 (every partial sum exact, so any association
+//! order gives the reference's result); minima and maxima on the type's special values.
+
+use super::*;
+use std::ffi::c_void;
+use vkalgo::{KeyType, ReduceOp, ScanTuning, SortKey};
+
+/// Tiles of 256 elements (64 invocations x 1 vector x 4): many tiles from few elements.
+const SMALL_TILES: ScanTuning = ScanTuning {
+    workgroup_size: 64,
+    vecs_per_thread: 1,
+    lookback_spins: 0,
+};
+
+/// Keys for a scan with `combine`: float sums take multiples of 0.75 in [-1.5, 1.5] (and some
+/// -0.0); everything else the uniform words with the type's special values spread in.
+fn keys_for<K: TestKey>(n: usize, combine: ReduceOp, seed: u64) -> Vec<K> {
+    let mut rng = Rng(seed);
+    let float = matches!(K::KEY_TYPE, KeyType::F32 | KeyType::F64);
+    if float && combine == ReduceOp::Sum {
+        return (0..n)
+            .map(|i| {
+                if i % 101 == 7 {
+                    K::from_bits64(if K::KEY_TYPE == KeyType::F32 { 0x8000_0000 } else { 1 << 63 })
+                } else {
+                    K::from_small(6 + (rng.next_u32() % 5) as u64)
+                }
+            })
+            .collect();
+    }
+    keys_with_specials(n, &DISTRIBUTIONS[0], &mut rng)
+}
+
+/// The keys' bits as u32 words (keys compare by bits: NaNs and signed zeros exactly).
+fn words<K: SortKey>(keys: &[K]) -> &[u32] {
+    bytemuck::cast_slice(keys)
+}
+
+/// Elements of 32 bits per key.
+fn key_words<K: SortKey>() -> usize {
+    std::mem::size_of::<K>() / 4
+}
+
+/// Scans `data[..count]` with `plan` through the record layer (`data` holds the plan's
+/// max_count keys) and compares with the reference; the output past `count` must keep its
+/// poison.
+fn check_record<K: TestKey>(
+    ctx: &vkalgo::Context,
+    plan: &vkalgo::ScanPlan,
+    data: &[K],
+    count: u64,
+    layout: Layout,
+    what: &str,
+) {
+    let desc = plan.desc();
+    let got = record_scan(ctx, plan, words(data), count, layout).unwrap();
+    let expected = reference::scan(&data[..count as usize], desc.op, desc.combine);
+    let end = count as usize * key_words::<K>();
+    if got[..end] != *words(&expected) {
+        let first = got[..end]
+            .iter()
+            .zip(words(&expected))
+            .position(|(a, b)| a != b)
+            .unwrap()
+            / key_words::<K>();
+        panic!(
+            "{what}: {:?} {:?} {:?} {:?} n={count} {layout:?}: first mismatch at element {first}: got {:?} expected {:?}",
+            K::KEY_TYPE,
+            desc.combine,
+            desc.op,
+            plan.path(),
+            &got[first * key_words::<K>()..(first + 1) * key_words::<K>()],
+            expected[first]
+        );
+    }
+    assert!(
+        got[end..].iter().all(|&w| w == POISON),
+        "{what}: {:?} {:?} wrote past count {count}",
+        K::KEY_TYPE,
+        desc.combine
+    );
+}
+
+fn typed_plan(
+    ctx: &vkalgo::Context,
+    key_type: KeyType,
+    combine: ReduceOp,
+    op: ScanOp,
+    path: ScanPath,
+    max_count: u64,
+    tuning: Option<ScanTuning>,
+) -> vkalgo::ScanPlan {
+    let desc = ScanDesc {
+        tuning,
+        ..ScanDesc::typed(key_type, combine, op, max_count).with_path(path)
+    };
+    ctx.scan_plan(&desc).unwrap()
+}
+
+/// Every type x operation x inclusive/exclusive on both paths without look-back, over counts
+/// around the 256-element tiles; the typed scans' `Lookback` and `Auto` plans record
+/// reduce-then-scan, and i32 sums keep the u32 kernels (look-back included).
+fn matrix_of<K: TestKey>() {
+    let ctx = context();
+    let counts = [1u64, 255, 256, 257, 5 * 256 + 3];
+    let max = *counts.iter().max().unwrap();
+    for (c, combine) in ReduceOp::ALL.into_iter().enumerate() {
+        let data: Vec<K> = keys_for(max as usize, combine, 1000 + c as u64);
+        let u32_kernels = matches!(K::KEY_TYPE, KeyType::U32 | KeyType::I32) && combine == ReduceOp::Sum;
+        for op in [ScanOp::Exclusive, ScanOp::Inclusive] {
+            for path in [ScanPath::ReduceThenScan, ScanPath::Small, ScanPath::Lookback] {
+                if path == ScanPath::Lookback && u32_kernels && !ctx.profile().int64_atomics {
+                    continue;
+                }
+                let plan = typed_plan(&ctx, K::KEY_TYPE, combine, op, path, max, Some(SMALL_TILES));
+                if path == ScanPath::Lookback && !u32_kernels {
+                    assert_eq!(plan.path(), ScanPath::ReduceThenScan, "typed look-back plans");
+                }
+                for &n in &counts {
+                    check_record(&ctx, &plan, &data, n, Layout::default(), "matrix");
+                }
+            }
+        }
+        // The default tuning under Auto (the small path up to its limit on GPUs).
+        let plan = typed_plan(&ctx, K::KEY_TYPE, combine, ScanOp::Inclusive, ScanPath::Auto, max, None);
+        check_record(&ctx, &plan, &data, max, Layout::default(), "auto");
+    }
+}
+
+#[test]
+fn matrix_u32() {
+    matrix_of::<u32>();
+}
+
+#[test]
+fn matrix_i32() {
+    matrix_of::<i32>();
+}
+
+#[test]
+fn matrix_f32() {
+    matrix_of::<f32>();
+}
+
+#[test]
+fn matrix_u64() {
+    matrix_of::<u64>();
+}
+
+#[test]
+fn matrix_i64() {
+    matrix_of::<i64>();
+}
+
+#[test]
+fn matrix_f64() {
+    matrix_of::<f64>();
+}
+
+/// More tiles than partitions (4096): partitions of two tiles, and the partials' scan over
+/// several tiles; one combination per element width and kind.
+#[test]
+fn more_tiles_than_partitions() {
+    let n = 4097 * 256 + 17;
+    let ctx = context();
+    fn run<K: TestKey>(ctx: &vkalgo::Context, combine: ReduceOp, op: ScanOp, n: usize) {
+        let data: Vec<K> = keys_for(n, combine, 7 + n as u64);
+        let path = ScanPath::ReduceThenScan;
+        let plan = typed_plan(ctx, K::KEY_TYPE, combine, op, path, n as u64, Some(SMALL_TILES));
+        check_record(ctx, &plan, &data, n as u64, Layout::default(), "partitions");
+    }
+    run::<u64>(&ctx, ReduceOp::Sum, ScanOp::Exclusive, n);
+    run::<f32>(&ctx, ReduceOp::Min, ScanOp::Inclusive, n);
+    run::<i64>(&ctx, ReduceOp::Max, ScanOp::Exclusive, n);
+    run::<f64>(&ctx, ReduceOp::Sum, ScanOp::Inclusive, n);
+}
+
+/// Indirect counts below the maximum (nothing written past them, 0 included) and above it
+/// (clamped), in place, and buffer offsets, on both paths without look-back.
+#[test]
+fn indirect_in_place_and_offsets() {
+    let ctx = context();
+    fn run<K: TestKey>(ctx: &vkalgo::Context, combine: ReduceOp) {
+        let max = 3000u64;
+        let data: Vec<K> = keys_for(max as usize, combine, 31);
+        for path in [ScanPath::ReduceThenScan, ScanPath::Small] {
+            let plan = typed_plan(ctx, K::KEY_TYPE, combine, ScanOp::Exclusive, path, max, Some(SMALL_TILES));
+            for count in [0u64, 1, 256, 1000, max] {
+                let layout = Layout {
+                    indirect: true,
+                    output_offset: 16,
+                    ..Default::default()
+                };
+                check_record(ctx, &plan, &data, count, layout, "indirect");
+            }
+            for (input_offset, output_offset, in_place) in [(8, 24, false), (64, 0, true), (8, 0, true)] {
+                let layout = Layout {
+                    input_offset,
+                    output_offset,
+                    in_place,
+                    ..Default::default()
+                };
+                check_record(ctx, &plan, &data, max, layout, "offsets / in place");
+            }
+        }
+    }
+    run::<i32>(&ctx, ReduceOp::Min);
+    run::<f32>(&ctx, ReduceOp::Sum);
+    run::<u64>(&ctx, ReduceOp::Max);
+    run::<f64>(&ctx, ReduceOp::Min);
+}
+
+/// An exclusive scan's first element is the identity, as the reduce documents it.
+#[test]
+fn exclusive_scans_start_from_the_identity() {
+    let ctx = context();
+    fn first_of<K: TestKey>(ctx: &vkalgo::Context, combine: ReduceOp) -> Vec<u32> {
+        let data: Vec<K> = keys_for(3, combine, 5);
+        let mut out = vec![K::zeroed(); 3];
+        ctx.scan(&data, &mut out, ScanOp::Exclusive, combine).unwrap();
+        words(&out[..1]).to_vec()
+    }
+    use ReduceOp::*;
+    assert_eq!(first_of::<u32>(&ctx, Min), [0xFFFF_FFFF]);
+    assert_eq!(first_of::<u32>(&ctx, Max), [0]);
+    assert_eq!(first_of::<i32>(&ctx, Min), [0x7FFF_FFFF]);
+    assert_eq!(first_of::<i32>(&ctx, Max), [0x8000_0000]);
+    assert_eq!(first_of::<f32>(&ctx, Min), [0x7FFF_FFFF]);
+    assert_eq!(first_of::<f32>(&ctx, Max), [0xFFFF_FFFF]);
+    assert_eq!(first_of::<f32>(&ctx, Sum), [0]);
+    assert_eq!(first_of::<u64>(&ctx, Min), [u32::MAX; 2]);
+    assert_eq!(first_of::<i64>(&ctx, Min), [u32::MAX, 0x7FFF_FFFF]);
+    assert_eq!(first_of::<i64>(&ctx, Max), [0, 0x8000_0000]);
+    assert_eq!(first_of::<f64>(&ctx, Min), [u32::MAX, 0x7FFF_FFFF]);
+    assert_eq!(first_of::<f64>(&ctx, Max), [u32::MAX; 2]);
+    assert_eq!(first_of::<f64>(&ctx, Sum), [0, 0]);
+    assert_eq!(first_of::<i64>(&ctx, Sum), [0, 0]);
+}
+
+/// Minima and maxima in totalOrder: -0.0 below +0.0, NaNs by their bits.
+#[test]
+fn float_order_is_total() {
+    let ctx = context();
+    let keys = [0.0f32, -0.0, 1.0, f32::NAN, -f32::NAN, f32::NEG_INFINITY];
+    let mut out = [0f32; 6];
+    ctx.scan(&keys, &mut out, ScanOp::Inclusive, ReduceOp::Min).unwrap();
+    let bits: Vec<u32> = out.iter().map(|f| f.to_bits()).collect();
+    let neg_nan = (-f32::NAN).to_bits();
+    assert_eq!(bits, [0, 0x8000_0000, 0x8000_0000, 0x8000_0000, neg_nan, neg_nan]);
+    ctx.scan(&keys, &mut out, ScanOp::Inclusive, ReduceOp::Max).unwrap();
+    let bits: Vec<u32> = out.iter().map(|f| f.to_bits()).collect();
+    let nan = f32::NAN.to_bits();
+    assert_eq!(bits, [0, 0, 1f32.to_bits(), nan, nan, nan]);
+}
+
+/// The host layer: every type and operation, the paths, in place, count 0, mismatched lengths.
+#[test]
+fn host_calls() {
+    let ctx = context();
+    fn run<K: TestKey>(ctx: &vkalgo::Context) {
+        for combine in ReduceOp::ALL {
+            let data: Vec<K> = keys_for(1234, combine, 99);
+            for (op, path) in [
+                (ScanOp::Inclusive, ScanPath::Auto),
+                (ScanOp::Exclusive, ScanPath::ReduceThenScan),
+            ] {
+                let mut out = vec![K::zeroed(); data.len()];
+                ctx.scan_with_path(&data, &mut out, op, combine, path).unwrap();
+                assert!(
+                    words(&out) == words(&reference::scan(&data, op, combine)),
+                    "{:?} {combine:?} {op:?} {path:?}",
+                    K::KEY_TYPE
+                );
+            }
+            let mut in_place = data.clone();
+            ctx.scan_in_place(&mut in_place, ScanOp::Exclusive, combine).unwrap();
+            assert!(words(&in_place) == words(&reference::scan(&data, ScanOp::Exclusive, combine)));
+            ctx.scan::<K>(&[], &mut [], ScanOp::Inclusive, combine).unwrap();
+            let mut short = vec![K::zeroed(); 2];
+            assert!(matches!(
+                ctx.scan(&data[..3], &mut short, ScanOp::Inclusive, combine),
+                Err(vkalgo::Error::InvalidArgument(_))
+            ));
+        }
+    }
+    run::<u32>(&ctx);
+    run::<i32>(&ctx);
+    run::<f32>(&ctx);
+    run::<u64>(&ctx);
+    run::<i64>(&ctx);
+    run::<f64>(&ctx);
+}
+
+/// The record layer refuses ranges not aligned to the element and too short for it.
+#[test]
+fn wide_elements_need_their_alignment_and_size() {
+    use vkalgo::{ElementCount, GpuBuffer, MemoryLocation, ScanArgs};
+    let ctx = context();
+    let plan = typed_plan(&ctx, KeyType::U64, ReduceOp::Sum, ScanOp::Inclusive, ScanPath::Auto, 100, None);
+    let buf = GpuBuffer::new(&ctx, 4096, MemoryLocation::CpuToGpu, "test").unwrap();
+    let scratch = GpuBuffer::new(&ctx, plan.memory_requirements().scratch.size, MemoryLocation::GpuOnly, "s").unwrap();
+    for (input, output) in [
+        (buf.sub_range(4, 800), buf.sub_range(1024, 800)),
+        (buf.sub_range(0, 800), buf.sub_range(1028, 800)),
+        (buf.sub_range(0, 796), buf.sub_range(1024, 800)),
+    ] {
+        let args = ScanArgs {
+            input,
+            output,
+            scratch: scratch.range(),
+            count: ElementCount::Direct(100),
+        };
+        let r = ctx.submit_and_wait(|cmd| unsafe { plan.record(cmd, &args) });
+        assert!(matches!(r, Err(vkalgo::Error::InvalidArgument(_))), "{r:?}");
+    }
+}
+
+/// Through the C ABI: a zeroed desc is a u32 sum; the new fields pick the type and operation
+/// on the host call and the record layer; unknown codes are refused with nothing written.
+#[test]
+fn c_abi_key_type_and_combine() {
+    use vkalgo_ffi::scan::*;
+    use vkalgo_ffi::types::*;
+    use vkalgo_ffi::*;
+    let rctx = context();
+    let rctx: &vkalgo::Context = &rctx;
+    unsafe {
+        let c = c_context_with_queue(rctx);
+        let ok = VkalgoResult::VkalgoSuccess;
+        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
+        let desc = |key_type: VkalgoKeyType, combine: VkalgoReduceOp, op: VkalgoScanOp| VkalgoScanDesc {
+            op,
+            key_type: key_type.0,
+            combine: combine.0,
+            ..Default::default()
+        };
+        // Zeroed: exclusive u32 sum.
+        let ints = [5i32, -9, 3, 7];
+        let mut out = [0x5555_5555u32; 4];
+        let zeroed = VkalgoScanDesc::default();
+        let r = vkalgo_scan_host(c, &zeroed, ints.as_ptr().cast(), out.as_mut_ptr().cast(), 4);
+        assert_eq!((r, out), (ok, [0, 5, (-4i32) as u32, (-1i32) as u32]));
+        let r = vkalgo_scan_host(
+            c,
+            &desc(VKALGO_KEY_I32, VKALGO_OP_MIN, VKALGO_SCAN_INCLUSIVE),
+            ints.as_ptr().cast(),
+            out.as_mut_ptr().cast(),
+            4,
+        );
+        assert_eq!((r, out.map(|w| w as i32)), (ok, [5, -9, -9, -9]));
+        let r = vkalgo_scan_host(
+            c,
+            &desc(VKALGO_KEY_U32, VKALGO_OP_MAX, VKALGO_SCAN_EXCLUSIVE),
+            ints.as_ptr().cast(),
+            out.as_mut_ptr().cast(),
+            4,
+        );
+        assert_eq!((r, out), (ok, [0, 5, (-9i32) as u32, (-9i32) as u32]));
+        let wide = [1.5f64, -0.25, 2.0];
+        let mut wide_out = [9f64; 3];
+        let r = vkalgo_scan_host(
+            c,
+            &desc(VKALGO_KEY_F64, VKALGO_OP_SUM, VKALGO_SCAN_INCLUSIVE),
+            wide.as_ptr().cast(),
+            wide_out.as_mut_ptr().cast(),
+            3,
+        );
+        assert_eq!((r, wide_out), (ok, [1.5, 1.25, 3.25]));
+        let longs = [3i64 << 40, -(1 << 50), 7];
+        let mut long_out = [0i64; 3];
+        let r = vkalgo_scan_host(
+            c,
+            &desc(VKALGO_KEY_I64, VKALGO_OP_MAX, VKALGO_SCAN_EXCLUSIVE),
+            longs.as_ptr().cast(),
+            long_out.as_mut_ptr().cast(),
+            3,
+        );
+        assert_eq!((r, long_out), (ok, [i64::MIN, 3 << 40, 3 << 40]));
+        // Unknown key type or operation: refused, nothing written (host and plan).
+        let before = out;
+        let bad_key = VkalgoScanDesc {
+            key_type: 6,
+            ..zeroed
+        };
+        let bad_combine = VkalgoScanDesc {
+            combine: 3,
+            ..zeroed
+        };
+        let huge_combine = VkalgoScanDesc {
+            combine: u32::MAX,
+            ..zeroed
+        };
+        for (what, d) in [("key", &bad_key), ("combine", &bad_combine), ("combine max", &huge_combine)] {
+            let r = vkalgo_scan_host(c, d, ints.as_ptr().cast(), out.as_mut_ptr().cast(), 4);
+            assert_eq!(r, invalid, "{what}");
+            assert_eq!(out, before, "{what}: nothing written");
+            let mut plan = std::ptr::null_mut();
+            let planned = VkalgoScanDesc { max_count: 10, ..*d };
+            assert_eq!(vkalgo_scan_plan_create(c, &planned, &mut plan), invalid, "{what}");
+            assert!(plan.is_null());
+        }
+        // Misaligned host arrays of 8-byte keys are refused.
+        let r = vkalgo_scan_host(
+            c,
+            &desc(VKALGO_KEY_U64, VKALGO_OP_SUM, VKALGO_SCAN_INCLUSIVE),
+            (longs.as_ptr() as *const u8).add(4) as *const c_void,
+            long_out.as_mut_ptr().cast(),
+            2,
+        );
+        assert_eq!(r, invalid);
+        vkalgo_context_destroy(c);
+
+        // The record layer through the C ABI: a u64 MIN plan on rctx's buffers.
+        let c = c_context_over(rctx);
+        let n = 700u64;
+        let mut plan = std::ptr::null_mut();
+        let planned = VkalgoScanDesc {
+            max_count: n,
+            path: VKALGO_SCAN_PATH_REDUCE_THEN_SCAN,
+            ..desc(VKALGO_KEY_U64, VKALGO_OP_MIN, VKALGO_SCAN_INCLUSIVE)
+        };
+        assert_eq!(vkalgo_scan_plan_create(c, &planned, &mut plan), ok);
+        let data: Vec<u64> = keys_for(n as usize, ReduceOp::Min, 3);
+        let mut input = poisoned(rctx, 2 * n as usize, 0, words(&data));
+        let mut output = poisoned(rctx, 2 * n as usize + 4, 0, &[]);
+        let mut req = std::mem::zeroed::<VkalgoMemoryRequirements>();
+        assert_eq!(vkalgo_scan_plan_memory_requirements(plan, &mut req), ok);
+        let scratch = vkalgo::GpuBuffer::new(rctx, req.scratch.size, vkalgo::MemoryLocation::GpuOnly, "s").unwrap();
+        let range = |b: &vkalgo::GpuBuffer, offset: u64, size: u64| VkalgoBufferRange {
+            buffer: VkBuffer(vkalgo::ash::vk::Handle::as_raw(b.buffer())),
+            offset,
+            size,
+        };
+        let args = VkalgoScanArgs {
+            next: std::ptr::null(),
+            input: range(&input, 0, n * 8),
+            output: range(&output, 0, n * 8),
+            scratch: range(&scratch, 0, req.scratch.size),
+            count: n,
+            count_buffer: VkalgoBufferRange::default(),
+        };
+        rctx.submit_and_wait(|cmd| {
+            host_to_compute(rctx, cmd);
+            let r = vkalgo_scan_record(plan, VkCommandBuffer(vkalgo::ash::vk::Handle::as_raw(cmd) as *mut c_void), &args);
+            assert_eq!(r, ok);
+            compute_to_host(rctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+        let got = read(&mut output);
+        let expected = reference::scan(&data, ScanOp::Inclusive, ReduceOp::Min);
+        assert!(got[..2 * n as usize] == *words(&expected));
+        assert!(got[2 * n as usize..].iter().all(|&w| w == POISON));
+        let _ = read(&mut input);
+        vkalgo_scan_plan_destroy(plan);
+        vkalgo_context_destroy(c);
+    }
+}
