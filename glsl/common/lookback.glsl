@@ -13,6 +13,13 @@
 // Everything here runs in workgroup-uniform control flow (lavapipe drops invocations that spin
 // in divergent control flow).
 //
+// Values are u32 bits combined by an associative, commutative operation, the sum by default. An
+// includer with another operation defines, before including this file:
+//   LOOKBACK_IDENTITY                 its identity;
+//   LOOKBACK_ACCUMULATE(acc, x)       acc = acc combined with x;
+//   LOOKBACK_SUBGROUP_REDUCE(x)       x combined over the subgroup (every lane active);
+//   LOOKBACK_WORKGROUP_REDUCE(x)      x combined over the workgroup (workgroup-uniform).
+//
 // Includers reserve 16 bytes before the status words; the u32 at byte 4 of them counts the
 // fallbacks (diagnostics and tests). SPIN_LIMIT 0 is a test mode: every tile computes its
 // nearest predecessor's aggregate itself, whatever that predecessor published, so the fallback
@@ -24,6 +31,13 @@
 #extension GL_KHR_memory_scope_semantics : require
 
 #include "workgroup_scan.glsl"
+
+#ifndef LOOKBACK_ACCUMULATE
+#define LOOKBACK_IDENTITY 0u
+#define LOOKBACK_ACCUMULATE(acc, x) acc += x
+#define LOOKBACK_SUBGROUP_REDUCE(x) subgroup_sum(x)
+#define LOOKBACK_WORKGROUP_REDUCE(x) workgroup_reduce_add(x)
+#endif
 
 #define LOOKBACK_NOT_READY 0u
 #define LOOKBACK_AGGREGATE 1u
@@ -52,7 +66,7 @@ void lookback_count_fallback(uint64_t status_addr) {
 // Fallback: computes the aggregate of tile `look`, which published nothing, from its input,
 // shares it where the tile has still published nothing, and counts the fallback.
 uint lookback_fallback(uint64_t status_addr, int look) {
-    uint aggregate = workgroup_reduce_add(lookback_fallback_thread_value(uint(look)));
+    uint aggregate = LOOKBACK_WORKGROUP_REDUCE(lookback_fallback_thread_value(uint(look)));
     if (gl_LocalInvocationIndex == 0) {
         atomicCompSwap(U64AtomicRef(status_addr).v[look], 0ul,
                        lookback_pack(LOOKBACK_AGGREGATE, aggregate));
@@ -64,7 +78,8 @@ uint lookback_fallback(uint64_t status_addr, int look) {
 #define LOOKBACK_NO_STOP 0xFFFFFFFFu
 
 // One subgroup's part of a look-back window: lane l reads the status word of tile
-// `nearest - l` (an inclusive prefix of 0 before tile 0). Returns the sum of the values up to
+// `nearest - l` (an inclusive prefix of the identity before tile 0). Returns the combination
+// of the values up to
 // the first word that is not an aggregate (that word included when it is an inclusive
 // prefix); `stop` gets where that word is and its flag (lane << 2 | flag), or LOOKBACK_NO_STOP
 // where every word is an aggregate. Subgroup-uniform control flow.
@@ -74,18 +89,18 @@ uint lookback_window_part(uint64_t status_addr, int nearest, out uint stop) {
     uint64_t status = idx >= 0
         ? atomicLoad(U64AtomicRef(status_addr).v[idx], gl_ScopeDevice, gl_StorageSemanticsNone,
                      gl_SemanticsRelaxed)
-        : lookback_pack(LOOKBACK_INCLUSIVE, 0u);
+        : lookback_pack(LOOKBACK_INCLUSIVE, LOOKBACK_IDENTITY);
     uint flag = uint(status >> 32);
     uint value = uint(status);
     uvec4 stops = subgroupBallot(flag != LOOKBACK_AGGREGATE);
     if (stops == uvec4(0u)) {
         stop = LOOKBACK_NO_STOP;
-        return subgroup_sum(value);
+        return LOOKBACK_SUBGROUP_REDUCE(value);
     }
     uint first = subgroupBallotFindLSB(stops);
     bool take = lane < first || (lane == first && flag == LOOKBACK_INCLUSIVE);
     stop = (first << 2) | subgroupShuffle(flag, first);
-    return subgroup_sum(take ? value : 0u);
+    return LOOKBACK_SUBGROUP_REDUCE(take ? value : LOOKBACK_IDENTITY);
 }
 
 // Test mode (SPIN_LIMIT 0): tile `look`, the nearest predecessor, is always counted by the
@@ -94,17 +109,17 @@ bool lookback_test_mode_start(uint64_t status_addr, inout int look, inout uint p
     if (SPIN_LIMIT != 0u) {
         return false;
     }
-    prefix += lookback_fallback(status_addr, look);
+    LOOKBACK_ACCUMULATE(prefix, lookback_fallback(status_addr, look));
     look -= 1;
     return look < 0;
 }
 
 // A step found tile `look` silent: counts the spin and, at SPIN_LIMIT, computes the tile's
-// aggregate itself (returned; the look-back then goes on before it). Else returns 0.
+// aggregate itself (returned; the look-back then goes on before it). Else returns the identity.
 uint lookback_stalled(uint64_t status_addr, inout int look, inout uint spins) {
     spins += 1u;
     if (spins < SPIN_LIMIT) {
-        return 0u;
+        return LOOKBACK_IDENTITY;
     }
     spins = 0u;
     look -= 1;
@@ -119,7 +134,7 @@ shared uint s_lookback_step;
 // inclusive prefix found walking backwards; the first subgroup reads gl_SubgroupSize status
 // words per step.
 uint lookback_exclusive_prefix(uint64_t status_addr, uint tile) {
-    uint prefix = 0;
+    uint prefix = LOOKBACK_IDENTITY;
     int look = int(tile) - 1;
     uint spins = 0;
     if (lookback_test_mode_start(status_addr, look, prefix)) {
@@ -144,7 +159,7 @@ uint lookback_exclusive_prefix(uint64_t status_addr, uint tile) {
             }
         }
         barrier();
-        prefix += s_lookback_add;
+        LOOKBACK_ACCUMULATE(prefix, s_lookback_add);
         look = s_lookback_next;
         uint step = s_lookback_step;
         barrier();
@@ -152,7 +167,7 @@ uint lookback_exclusive_prefix(uint64_t status_addr, uint tile) {
             break;
         }
         if (step == LOOKBACK_STEP_STALLED) {
-            prefix += lookback_stalled(status_addr, look, spins);
+            LOOKBACK_ACCUMULATE(prefix, lookback_stalled(status_addr, look, spins));
         } else {
             spins = 0;
         }
@@ -174,7 +189,7 @@ shared uint s_window_sum[2u * LOOKBACK_WINDOW_SLOTS];
 shared uint s_window_stop[2u * LOOKBACK_WINDOW_SLOTS];
 
 uint lookback_exclusive_prefix_workgroup(uint64_t status_addr, uint tile) {
-    uint prefix = 0;
+    uint prefix = LOOKBACK_IDENTITY;
     int look = int(tile) - 1;
     uint spins = 0;
     uint step = 0;
@@ -192,26 +207,26 @@ uint lookback_exclusive_prefix_workgroup(uint64_t status_addr, uint tile) {
             s_window_stop[half_base + gl_SubgroupID] = part_stop;
         }
         barrier();
-        uint add = 0u;
+        uint add = LOOKBACK_IDENTITY;
         uint stop = LOOKBACK_NO_STOP;
         uint stop_subgroup = 0u;
         for (uint base = 0u; base < gl_NumSubgroups; base += gl_SubgroupSize) {
             uint k = base + lane;
             uint part_stop_k = k < gl_NumSubgroups ? s_window_stop[half_base + k] : LOOKBACK_NO_STOP;
-            uint part_sum_k = k < gl_NumSubgroups ? s_window_sum[half_base + k] : 0u;
+            uint part_sum_k = k < gl_NumSubgroups ? s_window_sum[half_base + k] : LOOKBACK_IDENTITY;
             uvec4 stopped = subgroupBallot(part_stop_k != LOOKBACK_NO_STOP);
             if (stopped == uvec4(0u)) {
-                add += subgroup_sum(part_sum_k);
+                LOOKBACK_ACCUMULATE(add, LOOKBACK_SUBGROUP_REDUCE(part_sum_k));
             } else {
                 uint first = subgroupBallotFindLSB(stopped);
-                add += subgroup_sum(lane <= first ? part_sum_k : 0u);
+                LOOKBACK_ACCUMULATE(add, LOOKBACK_SUBGROUP_REDUCE(lane <= first ? part_sum_k : LOOKBACK_IDENTITY));
                 stop = subgroupShuffle(part_stop_k, first);
                 stop_subgroup = base + first;
                 break;
             }
         }
         step += 1u;
-        prefix += add;
+        LOOKBACK_ACCUMULATE(prefix, add);
         if (stop == LOOKBACK_NO_STOP) {
             look -= int(gl_NumSubgroups * gl_SubgroupSize); // a window of aggregates
             spins = 0;
@@ -225,7 +240,7 @@ uint lookback_exclusive_prefix_workgroup(uint64_t status_addr, uint tile) {
         if (nearest_silent != 0u) {
             spins = 0;
         } else {
-            prefix += lookback_stalled(status_addr, look, spins);
+            LOOKBACK_ACCUMULATE(prefix, lookback_stalled(status_addr, look, spins));
         }
     }
     return prefix;

@@ -45,7 +45,13 @@ impl Context {
     /// assert_eq!(out, [3, -7, -7, -9]);
     /// # Ok::<(), vkalgo::Error>(())
     /// ```
-    pub fn scan<K: SortKey>(&self, input: &[K], output: &mut [K], op: ScanOp, combine: ReduceOp) -> Result<()> {
+    pub fn scan<K: SortKey>(
+        &self,
+        input: &[K],
+        output: &mut [K],
+        op: ScanOp,
+        combine: ReduceOp,
+    ) -> Result<()> {
         self.scan_with_path(input, output, op, combine, ScanPath::Auto)
     }
 

@@ -1,4 +1,5 @@
-//! Single-pass scan with decoupled look-back (glsl/scan/lookback.comp).
+//! Single-pass scan with decoupled look-back (glsl/scan/lookback.comp; glsl/scan/typed.comp's
+//! look-back permutation for the typed scans of 32-bit elements).
 
 use super::{
     Pass, ScanPush, LOOKBACK_HEADER_BYTES, SCAN_FLAG_KEEP_SCRATCH_ZEROED, SCAN_FLAG_WORKGROUP_LOOKBACK,
@@ -35,10 +36,14 @@ pub(super) fn record(
     if WORKGROUP_LOOKBACK_TILES.contains(&tiles) {
         push.flags |= SCAN_FLAG_WORKGROUP_LOOKBACK;
     }
-    let kernel = pass.ctx.kernel(
-        pass.shader(&shaders::SCAN_LOOKBACK_VEC4, &shaders::SCAN_LOOKBACK_SCALAR),
-        pass.spec,
-    )?;
+    let kernel = match (pass.typed, pass.typed_lookback) {
+        (None, _) => pass.ctx.kernel(
+            pass.shader(&shaders::SCAN_LOOKBACK_VEC4, &shaders::SCAN_LOOKBACK_SCALAR),
+            pass.spec,
+        )?,
+        (Some(_), Some(lookback)) => pass.ctx.kernel(lookback, pass.spec)?,
+        (Some(_), None) => unreachable!("plans of 64-bit elements never take the look-back"),
+    };
     let clear_bytes = clear_bytes(tiles);
     let fill = |cmd| unsafe {
         pass.ctx

@@ -11,12 +11,13 @@
 //! maxima (f32 bits `0xFFFFFFFF`, `i32::MIN`, 0, ...).
 //!
 //! Sums of u32 and i32 (the same bits) take the tuned u32 kernels on every path below. Every
-//! other type and operation takes the typed kernels (glsl/scan/typed.comp), which have the
-//! reduce-then-scan and small paths only: [`ScanPath::Auto`] and [`ScanPath::Lookback`] plans
-//! of those record reduce-then-scan (and the small path up to the small limit under `Auto`);
-//! [`ScanPlan::path`] says so (docs/tuning/scan.md#typed-scans).
+//! other type and operation takes the typed kernels (glsl/scan/typed.comp) on the same paths
+//! and tiles, with one exception: 64-bit elements have no look-back (its status words pack a
+//! flag and a 32-bit value), so [`ScanPath::Auto`] and [`ScanPath::Lookback`] plans of u64,
+//! i64 and f64 scans record reduce-then-scan (and the small path up to the small limit under
+//! `Auto`); [`ScanPlan::path`] says so (docs/tuning/scan.md#typed-scans).
 //!
-//! The paths of the u32 kernels:
+//! The paths:
 //! - [`ScanPath::Lookback`]: single pass, decoupled look-back (tile t is workgroup t; each
 //!   publishes its tile's total before it scans the tile) with a bounded wait that falls back
 //!   to recomputing a stalled predecessor (never hangs, whatever the scheduling). Reads the
@@ -180,8 +181,9 @@ impl Default for ScanDesc {
     }
 }
 
-/// The typed kernel of a scan of `key_type` with `combine` (glsl/scan/typed.comp), or `None`
-/// where the u32 kernels serve: sums of u32 and of i32 (the same bits).
+/// The typed kernel of a scan of `key_type` with `combine` (glsl/scan/typed.comp: its
+/// reduce-then-scan passes), or `None` where the u32 kernels serve: sums of u32 and of i32
+/// (the same bits).
 fn typed_kernel(key_type: KeyType, combine: ReduceOp) -> Option<&'static ShaderSource> {
     use crate::core::shaders::*;
     match (key_type, combine) {
@@ -190,6 +192,12 @@ fn typed_kernel(key_type: KeyType, combine: ReduceOp) -> Option<&'static ShaderS
         (k, _) if k.bits() == 64 => Some(&SCAN_TYPED_K64),
         _ => Some(&SCAN_TYPED_K32),
     }
+}
+
+/// The typed look-back kernel where there is one: 32-bit elements (the status words pack a
+/// flag and a 32-bit value).
+fn typed_lookback_kernel(key_type: KeyType) -> Option<&'static ShaderSource> {
+    (key_type.bits() == 32).then_some(&crate::core::shaders::SCAN_TYPED_LOOKBACK_K32)
 }
 
 /// The buffers of one recorded scan.
@@ -242,7 +250,8 @@ push_constants! {
 /// ScanPush::flags: the typed kernel's input and output are accumulator bits (the scan of the
 /// partials; glsl/scan/typed.comp).
 const SCAN_FLAG_ACCUMULATOR_BITS: u32 = 4;
-/// The typed kernel's passes (TYPED_PASS, constant_id 2): the reduce of each partition.
+/// The typed kernel's passes (TYPED_PASS, bits 4-7 of constant_id 5): the reduce of each
+/// partition.
 const TYPED_PASS_REDUCE: u32 = 0;
 /// The typed kernel's passes: the seeded scan of each partition.
 const TYPED_PASS_DOWNSWEEP: u32 = 1;
@@ -267,6 +276,8 @@ pub struct ScanPlan {
     path: ScanPath,
     /// The typed kernel (`None`: the u32 kernels; see [`typed_kernel`]).
     typed: Option<&'static ShaderSource>,
+    /// The typed look-back kernel (`None` for the u32 kernels and 64-bit elements).
+    typed_lookback: Option<&'static ShaderSource>,
     tuning: ScanTuning,
     spin_limit: u32,
     /// Counts up to this take the small path when the plan's path was Auto (0: never).
@@ -332,9 +343,12 @@ impl Context {
                 self.profile.device_name
             )));
         }
+        let typed_lookback = typed.and_then(|_| typed_lookback_kernel(desc.key_type));
         let path = match desc.path {
-            // The typed kernels have no look-back (module docs).
-            ScanPath::Auto | ScanPath::Lookback if typed.is_some() => ScanPath::ReduceThenScan,
+            // 64-bit elements have no look-back (module docs).
+            ScanPath::Auto | ScanPath::Lookback if typed.is_some() && typed_lookback.is_none() => {
+                ScanPath::ReduceThenScan
+            }
             ScanPath::Auto if self.profile.lookback && !in_place => ScanPath::Lookback,
             ScanPath::Auto => ScanPath::ReduceThenScan,
             ScanPath::Lookback if !self.profile.int64_atomics => {
@@ -398,6 +412,7 @@ impl Context {
             desc: *desc,
             path,
             typed,
+            typed_lookback,
             tuning,
             spin_limit,
             small_limit,
@@ -454,9 +469,11 @@ impl ScanPlan {
             workgroup_size: tuning.workgroup_size,
             vecs_per_thread: tuning.vecs_per_thread,
             lookback_spins: self.spin_limit,
-            typed: self
-                .typed
-                .map(|_| (self.desc.combine, self.desc.key_type.kind())),
+            typed: self.typed.map(|_| TypedSpec {
+                combine: self.desc.combine,
+                key_kind: self.desc.key_type.kind(),
+                pass: TYPED_PASS_DOWNSWEEP,
+            }),
         }
     }
 
@@ -480,6 +497,12 @@ impl ScanPlan {
             if self.path == ScanPath::Small || self.small_limit > 0 {
                 for g in &self.small_geometries {
                     list.push((typed, self.specialization_of(g).pass(TYPED_PASS_DOWNSWEEP)));
+                }
+            }
+            if let (ScanPath::Lookback, Some(lookback)) = (self.path, self.typed_lookback) {
+                list.push((lookback, spec));
+                for (_, tiles) in self.lookback_tiers.iter().filter(|(_, t)| *t != self.tuning) {
+                    list.push((lookback, self.specialization_of(tiles)));
                 }
             }
             return list;
@@ -631,6 +654,7 @@ impl ScanPlan {
             spec: self.specialization(),
             vec4,
             typed: self.typed,
+            typed_lookback: self.typed_lookback,
         };
         match self.recorded_path(elements, in_place) {
             RecordedPath::Small(geometry) => {
@@ -689,20 +713,29 @@ struct ScanSpec {
     workgroup_size: u32,
     /// uvec4 vectors per invocation per tile (VECS_PER_THREAD, constant_id 1).
     vecs_per_thread: u32,
-    /// The u32 kernels: polls of a silent predecessor in the look-back before the waiter
-    /// computes that tile's part itself (SPIN_LIMIT, constant_id 2; 0 is the test mode that
-    /// always does). The typed kernels: the pass (TYPED_PASS, the same constant).
+    /// Polls of a silent predecessor in the look-back before the waiter computes that tile's
+    /// part itself (SPIN_LIMIT, constant_id 2; 0 is the test mode that always does).
     lookback_spins: u32,
-    /// The typed kernels' operation (SCAN_COMBINE, constant_id 5) and key kind (KEY_ORDER,
-    /// constant_id 6); `None` for the u32 kernels.
-    typed: Option<(ReduceOp, u32)>,
+    /// The typed kernels' constants; `None` for the u32 kernels.
+    typed: Option<TypedSpec>,
+}
+
+/// The typed kernels' specialization (glsl/scan/typed.comp).
+#[derive(Clone, Copy)]
+struct TypedSpec {
+    /// The operation (bits 0-3 of TYPED_CONFIG, constant_id 5).
+    combine: ReduceOp,
+    /// The key kind (KEY_ORDER, constant_id 6): 0 unsigned, 1 signed, 2 float.
+    key_kind: u32,
+    /// The pass, TYPED_PASS_* (bits 4-7 of TYPED_CONFIG; the look-back kernel ignores it).
+    pass: u32,
 }
 
 impl ScanSpec {
     /// The typed kernel's `pass` (TYPED_PASS_*).
     fn pass(self, pass: u32) -> Self {
         ScanSpec {
-            lookback_spins: pass,
+            typed: self.typed.map(|t| TypedSpec { pass, ..t }),
             ..self
         }
     }
@@ -711,7 +744,7 @@ impl ScanSpec {
 impl From<ScanSpec> for Specialization {
     fn from(spec: ScanSpec) -> Self {
         let (id5, id6) = match spec.typed {
-            Some((combine, key_kind)) => (combine as u32, key_kind),
+            Some(t) => (t.combine as u32 | t.pass << 4, t.key_kind),
             None => (1, 0),
         };
         Specialization {
@@ -732,6 +765,8 @@ pub(crate) struct Pass<'a> {
     vec4: bool,
     /// The typed kernel (`None`: the u32 kernels).
     typed: Option<&'static ShaderSource>,
+    /// The typed look-back kernel (where `typed` is one of 32-bit elements).
+    typed_lookback: Option<&'static ShaderSource>,
 }
 
 impl Pass<'_> {
@@ -756,6 +791,7 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SCAN_LOOKBACK_VEC4,
         shaders::SCAN_LOOKBACK_SCALAR,
         shaders::SCAN_TYPED_K32,
+        shaders::SCAN_TYPED_LOOKBACK_K32,
         shaders::SCAN_TYPED_K64,
         shaders::SCAN_TYPED_F64_SUM,
     ]

@@ -1,7 +1,7 @@
 //! Scans of the sort's six key types with SUM, MIN and MAX, exact against the CPU reference
-//! (`vkalgo::scan::reference::scan`): every type x operation x inclusive/exclusive on the
-//! reduce-then-scan and small paths (and what `Auto` and `Lookback` plans record), counts
-//! around the tiles, more tiles than partitions, indirect counts, in place, offsets, special
+//! (`vkalgo::scan::reference::scan`): every type x operation x inclusive/exclusive on every
+//! path (64-bit elements' `Lookback` plans record reduce-then-scan), counts around the tiles,
+//! the typed look-back's fallback and kept-zeroed scratch, more tiles than partitions, indirect counts, in place, offsets, special
 //! keys (NaNs, -0.0, extremes), the identities, the host layer, bad input, and the C ABI.
 //!
 //! Float sums are tested on multiples of 0.75 (every partial sum exact, so any association
@@ -27,7 +27,11 @@ fn keys_for<K: TestKey>(n: usize, combine: ReduceOp, seed: u64) -> Vec<K> {
         return (0..n)
             .map(|i| {
                 if i % 101 == 7 {
-                    K::from_bits64(if K::KEY_TYPE == KeyType::F32 { 0x8000_0000 } else { 1 << 63 })
+                    K::from_bits64(if K::KEY_TYPE == KeyType::F32 {
+                        0x8000_0000
+                    } else {
+                        1 << 63
+                    })
                 } else {
                     K::from_small(6 + (rng.next_u32() % 5) as u64)
                 }
@@ -103,32 +107,42 @@ fn typed_plan(
     ctx.scan_plan(&desc).unwrap()
 }
 
-/// Every type x operation x inclusive/exclusive on both paths without look-back, over counts
-/// around the 256-element tiles; the typed scans' `Lookback` and `Auto` plans record
-/// reduce-then-scan, and i32 sums keep the u32 kernels (look-back included).
+/// Every type x operation x inclusive/exclusive on every path, over counts around the
+/// 256-element tiles; `Lookback` plans of 64-bit elements record reduce-then-scan.
 fn matrix_of<K: TestKey>() {
     let ctx = context();
     let counts = [1u64, 255, 256, 257, 5 * 256 + 3];
     let max = *counts.iter().max().unwrap();
     for (c, combine) in ReduceOp::ALL.into_iter().enumerate() {
         let data: Vec<K> = keys_for(max as usize, combine, 1000 + c as u64);
-        let u32_kernels = matches!(K::KEY_TYPE, KeyType::U32 | KeyType::I32) && combine == ReduceOp::Sum;
+        let wide = K::KEY_TYPE.bits() == 64;
         for op in [ScanOp::Exclusive, ScanOp::Inclusive] {
             for path in [ScanPath::ReduceThenScan, ScanPath::Small, ScanPath::Lookback] {
-                if path == ScanPath::Lookback && u32_kernels && !ctx.profile().int64_atomics {
-                    continue;
+                if path == ScanPath::Lookback && !wide && !ctx.profile().int64_atomics {
+                    continue; // the look-back needs 64-bit atomics
                 }
                 let plan = typed_plan(&ctx, K::KEY_TYPE, combine, op, path, max, Some(SMALL_TILES));
-                if path == ScanPath::Lookback && !u32_kernels {
-                    assert_eq!(plan.path(), ScanPath::ReduceThenScan, "typed look-back plans");
-                }
+                let recorded = if wide && path == ScanPath::Lookback {
+                    ScanPath::ReduceThenScan
+                } else {
+                    path
+                };
+                assert_eq!(plan.path(), recorded, "{:?} {combine:?}", K::KEY_TYPE);
                 for &n in &counts {
                     check_record(&ctx, &plan, &data, n, Layout::default(), "matrix");
                 }
             }
         }
         // The default tuning under Auto (the small path up to its limit on GPUs).
-        let plan = typed_plan(&ctx, K::KEY_TYPE, combine, ScanOp::Inclusive, ScanPath::Auto, max, None);
+        let plan = typed_plan(
+            &ctx,
+            K::KEY_TYPE,
+            combine,
+            ScanOp::Inclusive,
+            ScanPath::Auto,
+            max,
+            None,
+        );
         check_record(&ctx, &plan, &data, max, Layout::default(), "auto");
     }
 }
@@ -163,6 +177,109 @@ fn matrix_f64() {
     matrix_of::<f64>();
 }
 
+/// The typed look-back of 32-bit elements: with one spin allowed and in the test mode (every
+/// tile computes its predecessor's aggregate from the input), over counts whose tiles read
+/// their window with one subgroup and with the whole workgroup (33 to 512 tiles), and a plan
+/// that keeps its scratch zeroed over calls of several sizes.
+#[test]
+fn lookback_fallback_and_kept_zeroed_scratch() {
+    use vkalgo::scan::LOOKBACK_FALLBACKS_OFFSET;
+    use vkalgo::{ElementCount, GpuBuffer, MemoryLocation, ScanArgs};
+    let ctx = context_with_lookback(true);
+    if !ctx.profile().int64_atomics {
+        return; // the look-back needs 64-bit atomics
+    }
+    fn run<K: TestKey>(ctx: &vkalgo::Context, combine: ReduceOp, op: ScanOp) {
+        for (n, spins) in [(100_003usize, 1u32), (100_003, u32::MAX), (300_001, u32::MAX)] {
+            let data: Vec<K> = keys_for(n, combine, n as u64 + spins as u64);
+            let tuning = ScanTuning {
+                lookback_spins: spins,
+                ..SMALL_TILES
+            };
+            let plan = typed_plan(
+                ctx,
+                K::KEY_TYPE,
+                combine,
+                op,
+                ScanPath::Lookback,
+                n as u64,
+                Some(tuning),
+            );
+            let (got, fallbacks) =
+                record_scan_counted(ctx, &plan, words(&data), n as u64, Layout::default()).unwrap();
+            let expected = reference::scan(&data, op, combine);
+            assert!(
+                got == words(&expected),
+                "{:?} {combine:?} n={n} spins={spins}",
+                K::KEY_TYPE
+            );
+            if spins == u32::MAX {
+                let tiles = (n as u64).div_ceil(plan.tile_size());
+                assert!(
+                    fallbacks as u64 >= tiles - 1,
+                    "test mode: {fallbacks} fallbacks, {tiles} tiles"
+                );
+            }
+        }
+        // Kept zeroed: no clear recorded, the scratch zeroed again after every call.
+        let max = 70_000u64;
+        let plan = ctx
+            .scan_plan(&ScanDesc {
+                keep_scratch_zeroed: true,
+                tuning: Some(SMALL_TILES),
+                ..ScanDesc::typed(K::KEY_TYPE, combine, op, max).with_path(ScanPath::Lookback)
+            })
+            .unwrap();
+        let mut scratch = GpuBuffer::new(
+            ctx,
+            plan.memory_requirements().scratch.size,
+            MemoryLocation::GpuToCpu,
+            "s",
+        )
+        .unwrap();
+        scratch.mapped().unwrap().fill(0);
+        let mut input = GpuBuffer::new(ctx, max * 4, MemoryLocation::CpuToGpu, "in").unwrap();
+        let mut output = GpuBuffer::new(ctx, max * 4, MemoryLocation::GpuToCpu, "out").unwrap();
+        for (round, n) in [70_000usize, 5, 20_001, 70_000].into_iter().enumerate() {
+            let data: Vec<K> = keys_for(n, combine, round as u64);
+            input.mapped().unwrap()[..n * 4].copy_from_slice(bytemuck::cast_slice(&data));
+            let args = ScanArgs {
+                input: input.sub_range(0, n as u64 * 4),
+                output: output.sub_range(0, n as u64 * 4),
+                scratch: scratch.range(),
+                count: ElementCount::Direct(n as u64),
+            };
+            ctx.submit_and_wait(|cmd| unsafe {
+                host_to_compute(ctx, cmd);
+                plan.record(cmd, &args)?;
+                compute_to_host(ctx, cmd);
+                Ok(())
+            })
+            .unwrap();
+            let got = &output.mapped().unwrap()[..n * 4];
+            let expected = reference::scan(&data, op, combine);
+            assert!(
+                got == bytemuck::cast_slice::<K, u8>(&expected),
+                "kept zeroed round {round}"
+            );
+            let scratch_words: &[u32] = bytemuck::cast_slice(scratch.mapped().unwrap());
+            let fallback_word = (LOOKBACK_FALLBACKS_OFFSET / 4) as usize;
+            let dirty = scratch_words
+                .iter()
+                .enumerate()
+                .find(|&(i, &w)| i != fallback_word && w != 0);
+            assert!(
+                dirty.is_none(),
+                "round {round}: scratch word {dirty:?} left non-zero"
+            );
+        }
+    }
+    run::<f32>(&ctx, ReduceOp::Sum, ScanOp::Inclusive);
+    run::<i32>(&ctx, ReduceOp::Min, ScanOp::Exclusive);
+    run::<u32>(&ctx, ReduceOp::Max, ScanOp::Inclusive);
+    run::<f32>(&ctx, ReduceOp::Max, ScanOp::Exclusive);
+}
+
 /// More tiles than partitions (4096): partitions of two tiles, and the partials' scan over
 /// several tiles; one combination per element width and kind.
 #[test]
@@ -181,16 +298,26 @@ fn more_tiles_than_partitions() {
     run::<f64>(&ctx, ReduceOp::Sum, ScanOp::Inclusive, n);
 }
 
-/// Indirect counts below the maximum (nothing written past them, 0 included) and above it
-/// (clamped), in place, and buffer offsets, on both paths without look-back.
+/// Indirect counts below the maximum (nothing written past them, 0 included), in place (which
+/// a look-back plan records as reduce-then-scan), and buffer offsets, on every path.
 #[test]
 fn indirect_in_place_and_offsets() {
     let ctx = context();
     fn run<K: TestKey>(ctx: &vkalgo::Context, combine: ReduceOp) {
         let max = 3000u64;
         let data: Vec<K> = keys_for(max as usize, combine, 31);
-        for path in [ScanPath::ReduceThenScan, ScanPath::Small] {
-            let plan = typed_plan(ctx, K::KEY_TYPE, combine, ScanOp::Exclusive, path, max, Some(SMALL_TILES));
+        let lookback = K::KEY_TYPE.bits() == 32 && ctx.profile().int64_atomics;
+        let paths = [ScanPath::ReduceThenScan, ScanPath::Small, ScanPath::Lookback];
+        for path in paths.into_iter().filter(|&p| p != ScanPath::Lookback || lookback) {
+            let plan = typed_plan(
+                ctx,
+                K::KEY_TYPE,
+                combine,
+                ScanOp::Exclusive,
+                path,
+                max,
+                Some(SMALL_TILES),
+            );
             for count in [0u64, 1, 256, 1000, max] {
                 let layout = Layout {
                     indirect: true,
@@ -249,11 +376,13 @@ fn float_order_is_total() {
     let ctx = context();
     let keys = [0.0f32, -0.0, 1.0, f32::NAN, -f32::NAN, f32::NEG_INFINITY];
     let mut out = [0f32; 6];
-    ctx.scan(&keys, &mut out, ScanOp::Inclusive, ReduceOp::Min).unwrap();
+    ctx.scan(&keys, &mut out, ScanOp::Inclusive, ReduceOp::Min)
+        .unwrap();
     let bits: Vec<u32> = out.iter().map(|f| f.to_bits()).collect();
     let neg_nan = (-f32::NAN).to_bits();
     assert_eq!(bits, [0, 0x8000_0000, 0x8000_0000, 0x8000_0000, neg_nan, neg_nan]);
-    ctx.scan(&keys, &mut out, ScanOp::Inclusive, ReduceOp::Max).unwrap();
+    ctx.scan(&keys, &mut out, ScanOp::Inclusive, ReduceOp::Max)
+        .unwrap();
     let bits: Vec<u32> = out.iter().map(|f| f.to_bits()).collect();
     let nan = f32::NAN.to_bits();
     assert_eq!(bits, [0, 0, 1f32.to_bits(), nan, nan, nan]);
@@ -279,7 +408,8 @@ fn host_calls() {
                 );
             }
             let mut in_place = data.clone();
-            ctx.scan_in_place(&mut in_place, ScanOp::Exclusive, combine).unwrap();
+            ctx.scan_in_place(&mut in_place, ScanOp::Exclusive, combine)
+                .unwrap();
             assert!(words(&in_place) == words(&reference::scan(&data, ScanOp::Exclusive, combine)));
             ctx.scan::<K>(&[], &mut [], ScanOp::Inclusive, combine).unwrap();
             let mut short = vec![K::zeroed(); 2];
@@ -302,9 +432,23 @@ fn host_calls() {
 fn wide_elements_need_their_alignment_and_size() {
     use vkalgo::{ElementCount, GpuBuffer, MemoryLocation, ScanArgs};
     let ctx = context();
-    let plan = typed_plan(&ctx, KeyType::U64, ReduceOp::Sum, ScanOp::Inclusive, ScanPath::Auto, 100, None);
+    let plan = typed_plan(
+        &ctx,
+        KeyType::U64,
+        ReduceOp::Sum,
+        ScanOp::Inclusive,
+        ScanPath::Auto,
+        100,
+        None,
+    );
     let buf = GpuBuffer::new(&ctx, 4096, MemoryLocation::CpuToGpu, "test").unwrap();
-    let scratch = GpuBuffer::new(&ctx, plan.memory_requirements().scratch.size, MemoryLocation::GpuOnly, "s").unwrap();
+    let scratch = GpuBuffer::new(
+        &ctx,
+        plan.memory_requirements().scratch.size,
+        MemoryLocation::GpuOnly,
+        "s",
+    )
+    .unwrap();
     for (input, output) in [
         (buf.sub_range(4, 800), buf.sub_range(1024, 800)),
         (buf.sub_range(0, 800), buf.sub_range(1028, 800)),
@@ -388,15 +532,16 @@ fn c_abi_key_type_and_combine() {
             key_type: 6,
             ..zeroed
         };
-        let bad_combine = VkalgoScanDesc {
-            combine: 3,
-            ..zeroed
-        };
+        let bad_combine = VkalgoScanDesc { combine: 3, ..zeroed };
         let huge_combine = VkalgoScanDesc {
             combine: u32::MAX,
             ..zeroed
         };
-        for (what, d) in [("key", &bad_key), ("combine", &bad_combine), ("combine max", &huge_combine)] {
+        for (what, d) in [
+            ("key", &bad_key),
+            ("combine", &bad_combine),
+            ("combine max", &huge_combine),
+        ] {
             let r = vkalgo_scan_host(c, d, ints.as_ptr().cast(), out.as_mut_ptr().cast(), 4);
             assert_eq!(r, invalid, "{what}");
             assert_eq!(out, before, "{what}: nothing written");
@@ -431,7 +576,8 @@ fn c_abi_key_type_and_combine() {
         let mut output = poisoned(rctx, 2 * n as usize + 4, 0, &[]);
         let mut req = std::mem::zeroed::<VkalgoMemoryRequirements>();
         assert_eq!(vkalgo_scan_plan_memory_requirements(plan, &mut req), ok);
-        let scratch = vkalgo::GpuBuffer::new(rctx, req.scratch.size, vkalgo::MemoryLocation::GpuOnly, "s").unwrap();
+        let scratch =
+            vkalgo::GpuBuffer::new(rctx, req.scratch.size, vkalgo::MemoryLocation::GpuOnly, "s").unwrap();
         let range = |b: &vkalgo::GpuBuffer, offset: u64, size: u64| VkalgoBufferRange {
             buffer: VkBuffer(vkalgo::ash::vk::Handle::as_raw(b.buffer())),
             offset,
@@ -447,7 +593,11 @@ fn c_abi_key_type_and_combine() {
         };
         rctx.submit_and_wait(|cmd| {
             host_to_compute(rctx, cmd);
-            let r = vkalgo_scan_record(plan, VkCommandBuffer(vkalgo::ash::vk::Handle::as_raw(cmd) as *mut c_void), &args);
+            let r = vkalgo_scan_record(
+                plan,
+                VkCommandBuffer(vkalgo::ash::vk::Handle::as_raw(cmd) as *mut c_void),
+                &args,
+            );
             assert_eq!(r, ok);
             compute_to_host(rctx, cmd);
             Ok(())

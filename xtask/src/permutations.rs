@@ -299,10 +299,23 @@ fn util_and_scan() -> Vec<Permutation> {
         }
     }
     // The scans of every other key type and operation (glsl/scan/typed.comp): one module per
-    // element width and one for f64 sums (shaderFloat64); pass, operation and key kind are
-    // specialization constants.
-    table.push(standalone("scan_typed_k32", "scan/typed.comp", &[("KEY_BITS", "32")]));
-    table.push(standalone("scan_typed_k64", "scan/typed.comp", &[("KEY_BITS", "64")]));
+    // element width, one for f64 sums (shaderFloat64) and the look-back of 32-bit elements
+    // (64-bit atomics); pass, operation and key kind are specialization constants.
+    table.push(standalone(
+        "scan_typed_k32",
+        "scan/typed.comp",
+        &[("KEY_BITS", "32")],
+    ));
+    table.push(standalone(
+        "scan_typed_lookback_k32",
+        "scan/typed.comp",
+        &[("KEY_BITS", "32"), ("TYPED_LOOKBACK", "1")],
+    ));
+    table.push(standalone(
+        "scan_typed_k64",
+        "scan/typed.comp",
+        &[("KEY_BITS", "64")],
+    ));
     table.push(standalone(
         "scan_typed_f64_sum",
         "scan/typed.comp",

@@ -137,7 +137,10 @@ pub unsafe extern "C" fn vkalgo_scan_host(
                 }
                 // The input is copied before anything is written, so input == output (or any
                 // overlap) is fine.
-                let source = try_copy(std::slice::from_raw_parts(input as *const $t, count), "input")?;
+                let source = try_copy(
+                    std::slice::from_raw_parts(input as *const $t, count),
+                    "input",
+                )?;
                 let mut result = try_filled(<$t>::default(), count, "output")?;
                 ctx.scan_with_path(&source, &mut result, desc.op, desc.combine, desc.path)?;
                 std::ptr::copy_nonoverlapping(result.as_ptr(), output as *mut $t, count);
