@@ -25,6 +25,7 @@ TYPES="${TYPES:-u32 pairs u64 f32}"
 cuda_build cub_bench bench/cuda/cub_bench.cu
 cuda_build merge_bench bench/cuda/merge_bench.cu
 cuda_build reduce_bench bench/cuda/reduce_bench.cu
+cuda_build scan_typed_bench bench/cuda/scan_typed_bench.cu
 cuda_build histogram_bench bench/cuda/histogram_bench.cu
 cuda_build select_bench bench/cuda/select_bench.cu
 cuda_build reduce_by_key_bench bench/cuda/reduce_by_key_bench.cu
@@ -34,6 +35,7 @@ t0=$SECONDS
 {
   /tmp/cub_bench copy 28
   /tmp/cub_bench scan $SIZES
+  for c in sum_u64 sum_f32 max_i32 min_u64; do /tmp/scan_typed_bench "$c" $SIZES; done
   for c in sum_u32 min_u32 max_u32 sum_u64 max_u64 min_i32; do /tmp/reduce_bench "$c" $SIZES; done
   for c in rbk rle; do for l in 1 8 64; do /tmp/reduce_by_key_bench "$c" "$l" $SIZES; done; done
   for c in even_u32_b256 even_u32_b4096 even_u32_b65536 range_u32_b256 range_u32_b4096 even_u64_b256; do
