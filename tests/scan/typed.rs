@@ -612,3 +612,42 @@ fn c_abi_key_type_and_combine() {
         vkalgo_context_destroy(c);
     }
 }
+
+/// A forced small path on a CPU driver takes the typed kernel's limit (128 tiles) and refuses
+/// one element more; at the limit it stays exact (the driver's loop cap not reached), for the
+/// widest per-element work: 64-bit minima and f64 sums. Other devices: any count.
+#[test]
+fn small_path_up_to_its_cpu_limit() {
+    let ctx = context();
+    let tile = typed_plan(
+        &ctx,
+        KeyType::U64,
+        ReduceOp::Min,
+        ScanOp::Inclusive,
+        ScanPath::Small,
+        1,
+        None,
+    )
+    .tile_size();
+    let n = 128 * tile;
+    let cpu = ctx.profile().device_type == vkalgo::DeviceType::Cpu;
+    let over = ctx.scan_plan(
+        &ScanDesc::typed(KeyType::U64, ReduceOp::Min, ScanOp::Inclusive, n + 1).with_path(ScanPath::Small),
+    );
+    assert_eq!(over.is_err(), cpu, "{over:?}");
+    fn run<K: TestKey>(ctx: &vkalgo::Context, combine: ReduceOp, n: u64) {
+        let data: Vec<K> = keys_for(n as usize, combine, 77);
+        let plan = typed_plan(
+            ctx,
+            K::KEY_TYPE,
+            combine,
+            ScanOp::Inclusive,
+            ScanPath::Small,
+            n,
+            None,
+        );
+        check_record(ctx, &plan, &data, n, Layout::default(), "small path limit");
+    }
+    run::<u64>(&ctx, ReduceOp::Min, n);
+    run::<f64>(&ctx, ReduceOp::Sum, n);
+}
