@@ -335,9 +335,7 @@ impl Context {
             )));
         }
         let typed = typed_kernel(desc.key_type, desc.combine);
-        if typed.is_some_and(|s| std::ptr::eq(s, &crate::core::shaders::SCAN_TYPED_F64_SUM))
-            && !self.supports_float64()
-        {
+        if desc.key_type == KeyType::F64 && desc.combine == ReduceOp::Sum && !self.supports_float64() {
             return Err(Error::unsupported(format!(
                 "scan: sums of f64 keys need shaderFloat64, which {} lacks",
                 self.profile.device_name

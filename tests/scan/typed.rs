@@ -111,7 +111,7 @@ fn typed_plan(
 /// 256-element tiles; `Lookback` plans of 64-bit elements record reduce-then-scan.
 fn matrix_of<K: TestKey>() {
     let ctx = context();
-    let counts = [1u64, 255, 256, 257, 5 * 256 + 3];
+    let counts = [0u64, 1, 255, 256, 257, 5 * 256 + 3];
     let max = *counts.iter().max().unwrap();
     for (c, combine) in ReduceOp::ALL.into_iter().enumerate() {
         let data: Vec<K> = keys_for(max as usize, combine, 1000 + c as u64);
