@@ -8,13 +8,15 @@
 //   scans the tiles of its part in order, seeded with partials[p], or with the identity when
 //   aux_addr is 0 (also the one-workgroup scan). Reading a tile and writing it back happen in
 //   the same invocation, so in-place scans are safe.
-// - The permutation TYPED_LOOKBACK (32-bit elements only) is the single pass with decoupled
-//   look-back of glsl/scan/lookback.comp instead, its status words carrying accumulator bits
-//   (same scratch layout, flags and fallback; common/lookback.glsl with this operation). A
-//   module of its own: it needs 64-bit atomics, the other passes do not.
+// - The permutation TYPED_LOOKBACK is the single pass with decoupled look-back of
+//   glsl/scan/lookback.comp instead, its status words carrying accumulator bits (the same
+//   scratch layout, flags and fallback, common/lookback.glsl with this operation; 64-bit
+//   elements take two status words per tile). A module of its own: it needs 64-bit atomics,
+//   the other passes do not.
 //
 // Permutations: KEY_BITS 32 or 64; FLOAT64_SUM 1 for sums of f64 keys (the only typed pipeline
-// that needs shaderFloat64); TYPED_LOOKBACK 1 for the look-back. Specialization:
+// that needs shaderFloat64, with TYPED_LOOKBACK too); TYPED_LOOKBACK 1 for the look-back.
+// Specialization:
 // VECS_PER_THREAD (constant_id 1: a tile is WG_SIZE * VECS_PER_THREAD * 4 elements, as in the
 // u32 kernels), SPIN_LIMIT (constant_id 2), TYPED_CONFIG (constant_id 5: the operation
 // REDUCE_OP_* in bits 0-3, the pass in bits 4-7), KEY_ORDER (constant_id 6: the key kind,
@@ -309,15 +311,14 @@ void scan_part(uint n, uint part) {
 }
 
 #if defined(TYPED_LOOKBACK) && TYPED_LOOKBACK
-#if KEY_BITS != 32
-#error "the typed look-back packs 32-bit values into its status words"
-#endif
 // ---- the look-back pass (glsl/scan/lookback.comp with this operation) ----
 
-uint lookback_fallback_thread_value(uint tile) {
+KEY_T lookback_fallback_thread_value(uint tile) {
     return thread_combination_of_tile(pc.input_addr, tile * TILE_ELEMS, TILE_ELEMS);
 }
 
+#define LOOKBACK_VALUE_T KEY_T
+#define LOOKBACK_STATUS_WORDS (KEY_BITS / 32)
 #define LOOKBACK_IDENTITY identity()
 #define LOOKBACK_ACCUMULATE(acc, x) acc = combine(acc, x)
 #define LOOKBACK_SUBGROUP_REDUCE(x) subgroup_combine(x)
@@ -327,14 +328,15 @@ uint lookback_fallback_thread_value(uint tile) {
 
 #include "../common/last_workgroup.glsl"
 
-// As finish_and_clean in glsl/scan/lookback.comp.
+// As finish_and_clean in glsl/scan/lookback.comp (LOOKBACK_STATUS_WORDS words per tile).
 void finish_and_clean(uint tiles) {
     if ((pc.flags & SCAN_FLAG_KEEP_SCRATCH_ZEROED) == 0u ||
         !finished_last_in_first_subgroup(pc.aux_addr + 8ul)) {
         return;
     }
     uint64_t status_addr = pc.aux_addr + 16ul;
-    for (uint t = gl_SubgroupInvocationID; t < tiles; t += gl_SubgroupSize) {
+    uint words = tiles * LOOKBACK_STATUS_WORDS;
+    for (uint t = gl_SubgroupInvocationID; t < words; t += gl_SubgroupSize) {
         U64AtomicRef(status_addr + uint64_t(t) * 8ul).v[0] = 0ul;
     }
     if (subgroupElect()) {

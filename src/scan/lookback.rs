@@ -1,5 +1,5 @@
 //! Single-pass scan with decoupled look-back (glsl/scan/lookback.comp; glsl/scan/typed.comp's
-//! look-back permutation for the typed scans of 32-bit elements).
+//! look-back permutations for the typed scans).
 
 use super::{
     Pass, ScanPush, LOOKBACK_HEADER_BYTES, SCAN_FLAG_KEEP_SCRATCH_ZEROED, SCAN_FLAG_WORKGROUP_LOOKBACK,
@@ -19,9 +19,10 @@ pub(super) enum ScratchState {
     Cleared,
 }
 
-/// Bytes of look-back scratch a scan of `tiles` tiles reads zeroed.
-pub(super) fn clear_bytes(tiles: u64) -> u64 {
-    LOOKBACK_HEADER_BYTES + tiles * 8
+/// Bytes of look-back scratch a scan of `tiles` tiles with `status_bytes` of status per tile
+/// reads zeroed.
+pub(super) fn clear_bytes(tiles: u64, status_bytes: u64) -> u64 {
+    LOOKBACK_HEADER_BYTES + tiles * status_bytes
 }
 
 /// Clears the look-back header and the status words (unless the plan keeps its scratch
@@ -41,10 +42,11 @@ pub(super) fn record(
             pass.shader(&shaders::SCAN_LOOKBACK_VEC4, &shaders::SCAN_LOOKBACK_SCALAR),
             pass.spec,
         )?,
-        (Some(_), Some(lookback)) => pass.ctx.kernel(lookback, pass.spec)?,
-        (Some(_), None) => unreachable!("plans of 64-bit elements never take the look-back"),
+        (Some(_), lookback) => pass
+            .ctx
+            .kernel(lookback.expect("typed plans have a look-back kernel"), pass.spec)?,
     };
-    let clear_bytes = clear_bytes(tiles);
+    let clear_bytes = clear_bytes(tiles, pass.status_bytes);
     let fill = |cmd| unsafe {
         pass.ctx
             .device

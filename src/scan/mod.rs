@@ -11,11 +11,9 @@
 //! maxima (f32 bits `0xFFFFFFFF`, `i32::MIN`, 0, ...).
 //!
 //! Sums of u32 and i32 (the same bits) take the tuned u32 kernels on every path below. Every
-//! other type and operation takes the typed kernels (glsl/scan/typed.comp) on the same paths
-//! and tiles, with one exception: 64-bit elements have no look-back (its status words pack a
-//! flag and a 32-bit value), so [`ScanPath::Auto`] and [`ScanPath::Lookback`] plans of u64,
-//! i64 and f64 scans record reduce-then-scan (and the small path up to the small limit under
-//! `Auto`); [`ScanPlan::path`] says so (docs/tuning/scan.md#typed-scans).
+//! other type and operation takes the typed kernels (glsl/scan/typed.comp) on the same paths,
+//! tiers and tiles (docs/tuning/scan.md#typed-scans); the look-back of 64-bit elements keeps
+//! two status words per tile (its scratch is larger).
 //!
 //! The paths:
 //! - [`ScanPath::Lookback`]: single pass, decoupled look-back (tile t is workgroup t; each
@@ -194,10 +192,15 @@ fn typed_kernel(key_type: KeyType, combine: ReduceOp) -> Option<&'static ShaderS
     }
 }
 
-/// The typed look-back kernel where there is one: 32-bit elements (the status words pack a
-/// flag and a 32-bit value).
-fn typed_lookback_kernel(key_type: KeyType) -> Option<&'static ShaderSource> {
-    (key_type.bits() == 32).then_some(&crate::core::shaders::SCAN_TYPED_LOOKBACK_K32)
+/// The typed look-back kernel of a scan of `key_type` with `combine` (the typed kernel's
+/// TYPED_LOOKBACK permutation).
+fn typed_lookback_kernel(key_type: KeyType, combine: ReduceOp) -> &'static ShaderSource {
+    use crate::core::shaders::*;
+    match (key_type, combine) {
+        (KeyType::F64, ReduceOp::Sum) => &SCAN_TYPED_LOOKBACK_F64_SUM,
+        (k, _) if k.bits() == 64 => &SCAN_TYPED_LOOKBACK_K64,
+        _ => &SCAN_TYPED_LOOKBACK_K32,
+    }
 }
 
 /// The buffers of one recorded scan.
@@ -276,8 +279,11 @@ pub struct ScanPlan {
     path: ScanPath,
     /// The typed kernel (`None`: the u32 kernels; see [`typed_kernel`]).
     typed: Option<&'static ShaderSource>,
-    /// The typed look-back kernel (`None` for the u32 kernels and 64-bit elements).
+    /// The typed look-back kernel (`None` for the u32 kernels).
     typed_lookback: Option<&'static ShaderSource>,
+    /// Bytes of look-back status per tile: 8 (a flag and a 32-bit value in one word), 16 for
+    /// 64-bit elements (two such words).
+    status_bytes: u64,
     tuning: ScanTuning,
     spin_limit: u32,
     /// Counts up to this take the small path when the plan's path was Auto (0: never).
@@ -341,12 +347,9 @@ impl Context {
                 self.profile.device_name
             )));
         }
-        let typed_lookback = typed.and_then(|_| typed_lookback_kernel(desc.key_type));
+        let typed_lookback = typed.map(|_| typed_lookback_kernel(desc.key_type, desc.combine));
+        let status_bytes = 8 * (desc.key_type.bits() as u64 / 32);
         let path = match desc.path {
-            // 64-bit elements have no look-back (module docs).
-            ScanPath::Auto | ScanPath::Lookback if typed.is_some() && typed_lookback.is_none() => {
-                ScanPath::ReduceThenScan
-            }
             ScanPath::Auto if self.profile.lookback && !in_place => ScanPath::Lookback,
             ScanPath::Auto => ScanPath::ReduceThenScan,
             ScanPath::Lookback if !self.profile.int64_atomics => {
@@ -387,7 +390,7 @@ impl Context {
         let rts_bytes = max_partitions * if typed.is_some() { desc.element_bytes() } else { 4 };
         // A look-back plan also fits reduce-then-scan scratch: in-place calls use that path.
         let scratch_size = match path {
-            ScanPath::Lookback => (LOOKBACK_HEADER_BYTES + max_tiles * 8).max(rts_bytes),
+            ScanPath::Lookback => lookback::clear_bytes(max_tiles, status_bytes).max(rts_bytes),
             _ => rts_bytes,
         };
         let spin_limit = match tuning.lookback_spins {
@@ -411,6 +414,7 @@ impl Context {
             path,
             typed,
             typed_lookback,
+            status_bytes,
             tuning,
             spin_limit,
             small_limit,
@@ -544,7 +548,8 @@ impl ScanPlan {
         match self.recorded_path(elements, false) {
             RecordedPath::Lookback(tuning) if elements > 0 => {
                 let tuning = tuning.unwrap_or(&self.tuning);
-                Some(lookback::clear_bytes(elements.div_ceil(tuning.tile_elements())))
+                let tiles = elements.div_ceil(tuning.tile_elements());
+                Some(lookback::clear_bytes(tiles, self.status_bytes))
             }
             _ => None,
         }
@@ -653,6 +658,7 @@ impl ScanPlan {
             vec4,
             typed: self.typed,
             typed_lookback: self.typed_lookback,
+            status_bytes: self.status_bytes,
         };
         match self.recorded_path(elements, in_place) {
             RecordedPath::Small(geometry) => {
@@ -763,8 +769,10 @@ pub(crate) struct Pass<'a> {
     vec4: bool,
     /// The typed kernel (`None`: the u32 kernels).
     typed: Option<&'static ShaderSource>,
-    /// The typed look-back kernel (where `typed` is one of 32-bit elements).
+    /// The typed look-back kernel (where `typed` is one).
     typed_lookback: Option<&'static ShaderSource>,
+    /// Bytes of look-back status per tile ([`ScanPlan`]'s).
+    status_bytes: u64,
 }
 
 impl Pass<'_> {
@@ -791,7 +799,9 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SCAN_TYPED_K32,
         shaders::SCAN_TYPED_LOOKBACK_K32,
         shaders::SCAN_TYPED_K64,
+        shaders::SCAN_TYPED_LOOKBACK_K64,
         shaders::SCAN_TYPED_F64_SUM,
+        shaders::SCAN_TYPED_LOOKBACK_F64_SUM,
     ]
     .into_iter()
     .map(|s| (s, ScanPush::FIELDS, std::mem::size_of::<ScanPush>()))

@@ -1,6 +1,6 @@
 //! Scans of the sort's six key types with SUM, MIN and MAX, exact against the CPU reference
 //! (`vkalgo::scan::reference::scan`): every type x operation x inclusive/exclusive on every
-//! path (64-bit elements' `Lookback` plans record reduce-then-scan), counts around the tiles,
+//! path, counts around the tiles,
 //! the typed look-back's fallback and kept-zeroed scratch, more tiles than partitions, indirect counts, in place, offsets, special
 //! keys (NaNs, -0.0, extremes), the identities, the host layer, bad input, and the C ABI.
 //!
@@ -108,26 +108,20 @@ fn typed_plan(
 }
 
 /// Every type x operation x inclusive/exclusive on every path, over counts around the
-/// 256-element tiles; `Lookback` plans of 64-bit elements record reduce-then-scan.
+/// 256-element tiles.
 fn matrix_of<K: TestKey>() {
     let ctx = context();
     let counts = [0u64, 1, 255, 256, 257, 5 * 256 + 3];
     let max = *counts.iter().max().unwrap();
     for (c, combine) in ReduceOp::ALL.into_iter().enumerate() {
         let data: Vec<K> = keys_for(max as usize, combine, 1000 + c as u64);
-        let wide = K::KEY_TYPE.bits() == 64;
         for op in [ScanOp::Exclusive, ScanOp::Inclusive] {
             for path in [ScanPath::ReduceThenScan, ScanPath::Small, ScanPath::Lookback] {
-                if path == ScanPath::Lookback && !wide && !ctx.profile().int64_atomics {
+                if path == ScanPath::Lookback && !ctx.profile().int64_atomics {
                     continue; // the look-back needs 64-bit atomics
                 }
                 let plan = typed_plan(&ctx, K::KEY_TYPE, combine, op, path, max, Some(SMALL_TILES));
-                let recorded = if wide && path == ScanPath::Lookback {
-                    ScanPath::ReduceThenScan
-                } else {
-                    path
-                };
-                assert_eq!(plan.path(), recorded, "{:?} {combine:?}", K::KEY_TYPE);
+                assert_eq!(plan.path(), path, "{:?} {combine:?}", K::KEY_TYPE);
                 for &n in &counts {
                     check_record(&ctx, &plan, &data, n, Layout::default(), "matrix");
                 }
@@ -177,7 +171,7 @@ fn matrix_f64() {
     matrix_of::<f64>();
 }
 
-/// The typed look-back of 32-bit elements: with one spin allowed and in the test mode (every
+/// The typed look-back: with one spin allowed and in the test mode (every
 /// tile computes its predecessor's aggregate from the input), over counts whose tiles read
 /// their window with one subgroup and with the whole workgroup (33 to 512 tiles), and a plan
 /// that keeps its scratch zeroed over calls of several sizes.
@@ -238,14 +232,15 @@ fn lookback_fallback_and_kept_zeroed_scratch() {
         )
         .unwrap();
         scratch.mapped().unwrap().fill(0);
-        let mut input = GpuBuffer::new(ctx, max * 4, MemoryLocation::CpuToGpu, "in").unwrap();
-        let mut output = GpuBuffer::new(ctx, max * 4, MemoryLocation::GpuToCpu, "out").unwrap();
+        let kb = std::mem::size_of::<K>();
+        let mut input = GpuBuffer::new(ctx, max * kb as u64, MemoryLocation::CpuToGpu, "in").unwrap();
+        let mut output = GpuBuffer::new(ctx, max * kb as u64, MemoryLocation::GpuToCpu, "out").unwrap();
         for (round, n) in [70_000usize, 5, 20_001, 70_000].into_iter().enumerate() {
             let data: Vec<K> = keys_for(n, combine, round as u64);
-            input.mapped().unwrap()[..n * 4].copy_from_slice(bytemuck::cast_slice(&data));
+            input.mapped().unwrap()[..n * kb].copy_from_slice(bytemuck::cast_slice(&data));
             let args = ScanArgs {
-                input: input.sub_range(0, n as u64 * 4),
-                output: output.sub_range(0, n as u64 * 4),
+                input: input.sub_range(0, (n * kb) as u64),
+                output: output.sub_range(0, (n * kb) as u64),
                 scratch: scratch.range(),
                 count: ElementCount::Direct(n as u64),
             };
@@ -256,7 +251,7 @@ fn lookback_fallback_and_kept_zeroed_scratch() {
                 Ok(())
             })
             .unwrap();
-            let got = &output.mapped().unwrap()[..n * 4];
+            let got = &output.mapped().unwrap()[..n * kb];
             let expected = reference::scan(&data, op, combine);
             assert!(
                 got == bytemuck::cast_slice::<K, u8>(&expected),
@@ -278,6 +273,10 @@ fn lookback_fallback_and_kept_zeroed_scratch() {
     run::<i32>(&ctx, ReduceOp::Min, ScanOp::Exclusive);
     run::<u32>(&ctx, ReduceOp::Max, ScanOp::Inclusive);
     run::<f32>(&ctx, ReduceOp::Max, ScanOp::Exclusive);
+    run::<u64>(&ctx, ReduceOp::Sum, ScanOp::Exclusive);
+    run::<i64>(&ctx, ReduceOp::Min, ScanOp::Inclusive);
+    run::<f64>(&ctx, ReduceOp::Sum, ScanOp::Inclusive);
+    run::<f64>(&ctx, ReduceOp::Max, ScanOp::Exclusive);
 }
 
 /// More tiles than partitions (4096): partitions of two tiles, and the partials' scan over
@@ -306,7 +305,7 @@ fn indirect_in_place_and_offsets() {
     fn run<K: TestKey>(ctx: &vkalgo::Context, combine: ReduceOp) {
         let max = 3000u64;
         let data: Vec<K> = keys_for(max as usize, combine, 31);
-        let lookback = K::KEY_TYPE.bits() == 32 && ctx.profile().int64_atomics;
+        let lookback = ctx.profile().int64_atomics;
         let paths = [ScanPath::ReduceThenScan, ScanPath::Small, ScanPath::Lookback];
         for path in paths.into_iter().filter(|&p| p != ScanPath::Lookback || lookback) {
             let plan = typed_plan(

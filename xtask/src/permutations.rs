@@ -298,29 +298,26 @@ fn util_and_scan() -> Vec<Permutation> {
             ));
         }
     }
-    // The scans of every other key type and operation (glsl/scan/typed.comp): one module per
-    // element width, one for f64 sums (shaderFloat64) and the look-back of 32-bit elements
-    // (64-bit atomics); pass, operation and key kind are specialization constants.
-    table.push(standalone(
-        "scan_typed_k32",
-        "scan/typed.comp",
-        &[("KEY_BITS", "32")],
-    ));
-    table.push(standalone(
-        "scan_typed_lookback_k32",
-        "scan/typed.comp",
-        &[("KEY_BITS", "32"), ("TYPED_LOOKBACK", "1")],
-    ));
-    table.push(standalone(
-        "scan_typed_k64",
-        "scan/typed.comp",
-        &[("KEY_BITS", "64")],
-    ));
-    table.push(standalone(
-        "scan_typed_f64_sum",
-        "scan/typed.comp",
-        &[("KEY_BITS", "64"), ("FLOAT64_SUM", "1")],
-    ));
+    // The scans of every other key type and operation (glsl/scan/typed.comp): per element
+    // width and for f64 sums (shaderFloat64), the reduce-then-scan passes and, in a module of
+    // its own (it needs 64-bit atomics), the look-back; pass, operation and key kind are
+    // specialization constants.
+    let typed: [(&str, &[(&'static str, &str)]); 3] = [
+        ("k32", &[("KEY_BITS", "32")]),
+        ("k64", &[("KEY_BITS", "64")]),
+        ("f64_sum", &[("KEY_BITS", "64"), ("FLOAT64_SUM", "1")]),
+    ];
+    for (name, list) in typed {
+        table.push(standalone(&format!("scan_typed_{name}"), "scan/typed.comp", list));
+        let mut lookback = defines(list);
+        lookback.push(("TYPED_LOOKBACK", "1".to_string()));
+        table.push(Permutation {
+            name: format!("scan_typed_lookback_{name}"),
+            file: "scan/typed.comp",
+            defines: lookback,
+            slot: None,
+        });
+    }
     table
 }
 

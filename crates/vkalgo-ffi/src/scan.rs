@@ -38,8 +38,8 @@ pub struct VkalgoScanDesc {
     /// totalOrder). Identities, the first element of an exclusive scan: SUM 0; MIN the largest
     /// key of the type in the sort's order (f32 bits 0x7FFFFFFF, f64 0x7FFFFFFFFFFFFFFF, i32
     /// 0x7FFFFFFF, u32 0xFFFFFFFF); MAX the smallest (f32 bits 0xFFFFFFFF, i32 0x80000000, u32
-    /// 0). Sums of u32 and i32 take the tuned u32 kernels on every path; the other scans take
-    /// reduce-then-scan (or the one-workgroup path) whatever `path` asks.
+    /// 0). Sums of u32 and i32 take the tuned u32 kernels; the other scans a typed kernel on
+    /// the same paths.
     pub combine: u32,
 }
 
