@@ -30,10 +30,12 @@
 // input and output already are accumulator bits (the scan of the partials).
 //
 // Tile layout as in scan_common.glsl: subgroup s owns a contiguous run of
-// gl_SubgroupSize * ITEMS elements, lane l holds its elements k * gl_SubgroupSize + l, so every
-// load and store of a subgroup touches one contiguous span. Subgroup scans of 32-bit values are
-// the subgroup operations; of 64-bit values, steps of 32-bit shuffles (no extended subgroup
-// types needed).
+// gl_SubgroupSize * VECS_PER_THREAD vectors of 4 consecutive elements, lane l holds the vectors
+// k * gl_SubgroupSize + l of that run, so every load and store of a subgroup touches one
+// contiguous span; a lane scans its vector's 4 elements itself and the subgroup scans the
+// vectors' totals (one subgroup scan per 4 elements). Subgroup scans of 32-bit values are the
+// subgroup operations; of 64-bit values, steps of 32-bit shuffles (no extended subgroup types
+// needed).
 #if defined(FLOAT64_SUM) && FLOAT64_SUM
 #extension GL_EXT_shader_explicit_arithmetic_types_float64 : require
 #endif
@@ -172,9 +174,11 @@ uint tile_count(uint n) {
     return n / TILE_ELEMS + (n % TILE_ELEMS != 0u ? 1u : 0u);
 }
 
-// Element k of this invocation, relative to its tile's start.
-uint element_in_tile(uint k) {
-    return (gl_SubgroupID * ITEMS + k) * gl_SubgroupSize + gl_SubgroupInvocationID;
+// Element i of this invocation (element i % 4 of its vector i / 4), relative to its tile's
+// start.
+uint element_in_tile(uint i) {
+    uint vector = (gl_SubgroupID * VECS_PER_THREAD + i / 4u) * gl_SubgroupSize + gl_SubgroupInvocationID;
+    return vector * 4u + i % 4u;
 }
 
 // This invocation's elements of the tile, as accumulator bits (the identity past the end).
@@ -212,10 +216,25 @@ KEY_T thread_combination_of_tile(uint64_t base, uint tile_start, uint valid) {
 // combination of everything before the run). Returns carry combined with the run's total.
 // Subgroup-uniform control flow.
 KEY_T scan_subgroup_run(bool inclusive, KEY_T carry) {
-    for (uint k = 0u; k < ITEMS; ++k) {
-        KEY_T lane_inclusive = subgroup_inclusive(g_vals[k]);
-        KEY_T local = inclusive ? lane_inclusive : subgroup_exclusive_of(lane_inclusive);
-        g_vals[k] = combine(carry, local);
+    for (uint k = 0u; k < VECS_PER_THREAD; ++k) {
+        uint i = 4u * k;
+        KEY_T x0 = g_vals[i];
+        KEY_T x1 = combine(x0, g_vals[i + 1u]);
+        KEY_T x2 = combine(x1, g_vals[i + 2u]);
+        KEY_T x3 = combine(x2, g_vals[i + 3u]);
+        KEY_T lane_inclusive = subgroup_inclusive(x3);
+        KEY_T before = combine(carry, subgroup_exclusive_of(lane_inclusive));
+        if (inclusive) {
+            g_vals[i] = combine(before, x0);
+            g_vals[i + 1u] = combine(before, x1);
+            g_vals[i + 2u] = combine(before, x2);
+            g_vals[i + 3u] = combine(before, x3);
+        } else {
+            g_vals[i] = before;
+            g_vals[i + 1u] = combine(before, x0);
+            g_vals[i + 2u] = combine(before, x1);
+            g_vals[i + 3u] = combine(before, x2);
+        }
         carry = combine(carry, subgroup_read(lane_inclusive, gl_SubgroupSize - 1u));
     }
     return carry;
