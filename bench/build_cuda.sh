@@ -19,6 +19,7 @@ mkdir -p "$out" .cuda
 builds=(
   "cub_bench"
   "reduce_bench"
+  "scan_typed_bench"
   "histogram_bench"
   "select_bench"
   "reduce_by_key_bench"

@@ -32,6 +32,7 @@ wants() { [ "$ALGOS" = all ] || [[ " $ALGOS " == *" $1 "* ]]; }
 cuda_build cub_bench bench/cuda/cub_bench.cu
 cuda_build merge_bench bench/cuda/merge_bench.cu
 cuda_build reduce_bench bench/cuda/reduce_bench.cu
+cuda_build scan_typed_bench bench/cuda/scan_typed_bench.cu
 cuda_build histogram_bench bench/cuda/histogram_bench.cu
 cuda_build select_bench bench/cuda/select_bench.cu
 cuda_build reduce_by_key_bench bench/cuda/reduce_by_key_bench.cu
@@ -40,7 +41,10 @@ t0=$SECONDS
 # shellcheck disable=SC2086
 {
   /tmp/cub_bench copy 28
-  if wants scan; then /tmp/cub_bench scan $SIZES; fi
+  if wants scan; then
+    /tmp/cub_bench scan $SIZES
+    for c in sum_u64 sum_f32 max_i32 min_u64; do /tmp/scan_typed_bench "$c" $SIZES; done
+  fi
   if wants reduce; then
     for c in sum_u32 min_u32 max_u32 sum_u64 max_u64 min_i32; do /tmp/reduce_bench "$c" $SIZES; done
   fi

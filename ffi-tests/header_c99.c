@@ -57,7 +57,8 @@ STATIC_CHECK(offsetof(VkalgoMemoryRequirements, next) == 0 && offsetof(VkalgoMem
 #if UINTPTR_MAX == 0xFFFFFFFFFFFFFFFFu
 STATIC_CHECK(sizeof(VkalgoBufferRange) == 24);
 STATIC_CHECK(offsetof(VkalgoBufferRange, offset) == 8 && offsetof(VkalgoBufferRange, size) == 16);
-STATIC_CHECK(sizeof(VkalgoScanDesc) == 32 && offsetof(VkalgoScanDesc, flags) == 24);
+STATIC_CHECK(sizeof(VkalgoScanDesc) == 40 && offsetof(VkalgoScanDesc, flags) == 24);
+STATIC_CHECK(offsetof(VkalgoScanDesc, key_type) == 28 && offsetof(VkalgoScanDesc, combine) == 32);
 STATIC_CHECK(offsetof(VkalgoScanDesc, op) == 8 && offsetof(VkalgoScanDesc, path) == 12 &&
              offsetof(VkalgoScanDesc, max_count) == 16);
 STATIC_CHECK(sizeof(VkalgoBufferRequirements) == 24);

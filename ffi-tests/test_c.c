@@ -256,6 +256,33 @@ static void test_host(void) {
         }
     }
 
+    {
+        /* Typed scans: key_type and combine pick the elements and the operation. */
+        double depth[4] = {2.5, 0.5, 1.5, -0.0};
+        VkalgoScanDesc d = inclusive;
+        d.key_type = VKALGO_KEY_F64;
+        d.combine = VKALGO_OP_MIN;
+        if (expect(vkalgo_scan_host(ctx, &d, depth, depth, 4), VKALGO_SUCCESS, "scan_host f64 MIN inclusive")) {
+            uint64_t bits[4];
+            memcpy(bits, depth, sizeof bits);
+            check(depth[0] == 2.5 && depth[1] == 0.5 && depth[2] == 0.5 && bits[3] == 0x8000000000000000ull,
+                  "  running minimum {2.5, 0.5, 0.5, -0.0}");
+        }
+        int32_t ints[3] = {4, -9, 7}, maxima[3] = {0, 0, 0};
+        d = exclusive;
+        d.key_type = VKALGO_KEY_I32;
+        d.combine = VKALGO_OP_MAX;
+        if (expect(vkalgo_scan_host(ctx, &d, ints, maxima, 3), VKALGO_SUCCESS, "scan_host i32 MAX exclusive")) {
+            check(maxima[0] == INT32_MIN && maxima[1] == 4 && maxima[2] == 4, "  exclusive maximum {INT32_MIN, 4, 4}");
+        }
+        d.combine = 3; /* unknown operation: refused, nothing written */
+        expect(vkalgo_scan_host(ctx, &d, ints, maxima, 3), VKALGO_ERROR_INVALID_ARGUMENT, "scan_host combine 3");
+        check(maxima[0] == INT32_MIN && maxima[1] == 4 && maxima[2] == 4, "  output untouched");
+        d.combine = VKALGO_OP_MAX;
+        d.key_type = 6; /* unknown key type */
+        expect(vkalgo_scan_host(ctx, &d, ints, maxima, 3), VKALGO_ERROR_INVALID_ARGUMENT, "scan_host key_type 6");
+    }
+
     context_lifetime_case();
 
     /* Bad input: INVALID_ARGUMENT, a message, and the output untouched. */

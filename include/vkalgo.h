@@ -880,11 +880,13 @@ typedef struct VkalgoReduceArgs {
   struct VkalgoBufferRange count_buffer;
 } VkalgoReduceArgs;
 
-// What to scan: the operation, and for plans the path, the largest count and flags.
+// What to scan: exclusive or inclusive, the key type and operation, and for plans the path,
+// the largest count and flags. A zero-initialized desc (with `op` and `path` set) is an
+// exclusive or inclusive sum of u32, as before `key_type` and `combine` existed.
 typedef struct VkalgoScanDesc {
   // Reserved for extension structs: set it to NULL.
   const void *next;
-  // Exclusive or inclusive sum (of u32, wrapping).
+  // Exclusive (the first element is the identity of `combine`) or inclusive.
   enum VkalgoScanOp op;
   // Which kernels to record (`VKALGO_SCAN_PATH_AUTO`: the device decides). Host calls take
   // it too.
@@ -893,9 +895,21 @@ typedef struct VkalgoScanDesc {
   uint64_t max_count;
   // `VKALGO_SCAN_FLAG_*` bits (0: none).
   uint32_t flags;
+  // A `VKALGO_KEY_*` code: the element type (`VKALGO_KEY_U32` = 0, the sort's six types).
+  // Elements are of this type everywhere (host arrays, buffer ranges).
+  uint32_t key_type;
+  // A `VKALGO_OP_*` code: `VKALGO_OP_SUM` = 0 (integers wrap; floats in any association
+  // order, starting from +0.0), `_MIN` or `_MAX` (in the sort's order: floats in IEEE-754
+  // totalOrder). Identities, the first element of an exclusive scan: SUM 0; MIN the largest
+  // key of the type in the sort's order (f32 bits 0x7FFFFFFF, f64 0x7FFFFFFFFFFFFFFF, i32
+  // 0x7FFFFFFF, u32 0xFFFFFFFF); MAX the smallest (f32 bits 0xFFFFFFFF, i32 0x80000000, u32
+  // 0). Sums of u32 and i32 take the tuned u32 kernels; the other scans a typed kernel on
+  // the same paths.
+  uint32_t combine;
 } VkalgoScanDesc;
 
-// The buffers of one recorded scan (u32 elements).
+// The buffers of one recorded scan (elements of the plan's key type; offsets a multiple of
+// the element size).
 typedef struct VkalgoScanArgs {
   // Reserved for extension structs: set it to NULL.
   const void *next;
@@ -1894,13 +1908,15 @@ VkalgoResult vkalgo_reduce_record(const struct VkalgoReducePlan *plan,
                                   VkCommandBuffer command_buffer,
                                   const struct VkalgoReduceArgs *args);
 
-// Scans `count` u32 from `input` into `output` on the GPU (blocking) as `desc` says (its
-// `max_count` is ignored, its flags checked but not used). `input == output` is allowed. On error `output` is
-// unchanged.
+// Scans `count` elements of `desc->key_type` from `input` into `output` on the GPU (blocking)
+// as `desc` says (its `max_count` is ignored, its flags checked but not used). `input ==
+// output` is allowed; both aligned to the element size. Errors (`output` unchanged): NULL
+// pointers with count > 0, an unknown op, path, key type or combine operation, a count over
+// 2^32 - 1 (INVALID_ARGUMENT); an f64 sum on a device without shaderFloat64 (UNSUPPORTED).
 VkalgoResult vkalgo_scan_host(struct VkalgoContext *ctx,
                               const struct VkalgoScanDesc *desc,
-                              const uint32_t *input,
-                              uint32_t *output,
+                              const void *input,
+                              void *output,
                               size_t count);
 
 // Plans a scan of up to `desc->max_count` elements. `*out` is set only on success; destroy

@@ -191,6 +191,7 @@ fn scan_on_a_caller_created_device() {
                         max_count: n as u64,
                         tuning: None,
                         keep_scratch_zeroed: false,
+                        ..Default::default()
                     })
                     .unwrap();
                 let got = record_scan(

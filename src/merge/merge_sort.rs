@@ -123,6 +123,7 @@ impl Context {
                 max_count: max_pairs + 1,
                 tuning: None,
                 keep_scratch_zeroed: false,
+                ..Default::default()
             })?;
             let scan_offset = starts_offset + ((max_pairs + 1) * 4).next_multiple_of(ALIGNMENT);
             let size = scan_offset + scan.memory_requirements().scratch.size.max(ALIGNMENT);

@@ -124,6 +124,7 @@ impl Context {
             max_count: max_tiles + 1,
             tuning: None,
             keep_scratch_zeroed: false,
+            ..Default::default()
         })?;
         let path = match desc.path {
             SetOpPath::Auto if auto_set_op_lookback(self) => SetOpPath::Lookback,

@@ -3,22 +3,21 @@
 use super::{ScanArgs, ScanDesc, ScanOp, ScanPath};
 use crate::core::buffer::ElementCount;
 use crate::core::runner::read_back;
+use crate::core::types::ReduceOp;
 use crate::error::{Error, Result};
+use crate::sort::SortKey;
 use crate::Context;
 
 impl Context {
-    /// Scans `input` into `output` (same length) on the GPU with the profile's path. Counts
+    /// Sums `input` into `output` (same length) on the GPU with the profile's path. Counts
     /// over [`super::SCAN_MAX_COUNT`] are refused ([`Error::InvalidArgument`]) before any work.
     pub fn scan_u32(&self, input: &[u32], output: &mut [u32], op: ScanOp) -> Result<()> {
-        self.scan_u32_with_path(input, output, op, ScanPath::Auto)
+        self.scan(input, output, op, ReduceOp::Sum)
     }
 
-    /// Scans `data` in place on the GPU.
+    /// Sums `data` in place on the GPU.
     pub fn scan_u32_in_place(&self, data: &mut [u32], op: ScanOp) -> Result<()> {
-        // The count is checked before the copy.
-        self.scan_plan(&ScanDesc::new(op, data.len() as u64))?;
-        let input = data.to_vec();
-        self.scan_u32(&input, data, op)
+        self.scan_in_place(data, op, ReduceOp::Sum)
     }
 
     /// Like [`Context::scan_u32`] with an explicit path.
@@ -29,6 +28,50 @@ impl Context {
         op: ScanOp,
         path: ScanPath,
     ) -> Result<()> {
+        self.scan_with_path(input, output, op, ReduceOp::Sum, path)
+    }
+
+    /// Scans `input` into `output` (same length) on the GPU with `combine` (see the
+    /// [`scan`](crate::scan) module for the rules: wrapping integer sums, float sums in any
+    /// order, the sort's order for minima and maxima, the identity first in exclusive scans),
+    /// on the profile's path. Counts over [`super::SCAN_MAX_COUNT`] are refused
+    /// ([`Error::InvalidArgument`]) before any work.
+    ///
+    /// ```
+    /// use vkalgo::{Context, ReduceOp, ScanOp};
+    /// let ctx = Context::new()?;
+    /// let mut out = [0i32; 4];
+    /// ctx.scan(&[3, -7, 5, -9], &mut out, ScanOp::Inclusive, ReduceOp::Min)?;
+    /// assert_eq!(out, [3, -7, -7, -9]);
+    /// # Ok::<(), vkalgo::Error>(())
+    /// ```
+    pub fn scan<K: SortKey>(
+        &self,
+        input: &[K],
+        output: &mut [K],
+        op: ScanOp,
+        combine: ReduceOp,
+    ) -> Result<()> {
+        self.scan_with_path(input, output, op, combine, ScanPath::Auto)
+    }
+
+    /// Scans `data` in place on the GPU (as [`Context::scan`]).
+    pub fn scan_in_place<K: SortKey>(&self, data: &mut [K], op: ScanOp, combine: ReduceOp) -> Result<()> {
+        // The count and the device's support are checked before the copy.
+        self.scan_plan(&ScanDesc::typed(K::KEY_TYPE, combine, op, data.len() as u64))?;
+        let input = data.to_vec();
+        self.scan(&input, data, op, combine)
+    }
+
+    /// Like [`Context::scan`] with an explicit path.
+    pub fn scan_with_path<K: SortKey>(
+        &self,
+        input: &[K],
+        output: &mut [K],
+        op: ScanOp,
+        combine: ReduceOp,
+        path: ScanPath,
+    ) -> Result<()> {
         if input.len() != output.len() {
             return Err(Error::invalid(format!(
                 "scan: input has {} elements but output has {}",
@@ -37,17 +80,11 @@ impl Context {
             )));
         }
         let n = input.len() as u64;
-        let plan = self.scan_plan(&ScanDesc {
-            op,
-            path,
-            max_count: n,
-            tuning: None,
-            keep_scratch_zeroed: false,
-        })?;
+        let plan = self.scan_plan(&ScanDesc::typed(K::KEY_TYPE, combine, op, n).with_path(path))?;
         if n == 0 {
             return Ok(());
         }
-        let bytes = n * 4;
+        let bytes = n * K::KEY_TYPE.bytes();
         let upload = self.staging_from(input)?;
         let device_in = self.device_buffer(bytes, "vkalgo scan input")?;
         let device_out = self.device_buffer(bytes, "vkalgo scan output")?;

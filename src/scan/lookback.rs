@@ -1,4 +1,5 @@
-//! Single-pass scan with decoupled look-back (glsl/scan/lookback.comp).
+//! Single-pass scan with decoupled look-back (glsl/scan/lookback.comp; glsl/scan/typed.comp's
+//! look-back permutations for the typed scans).
 
 use super::{
     Pass, ScanPush, LOOKBACK_HEADER_BYTES, SCAN_FLAG_KEEP_SCRATCH_ZEROED, SCAN_FLAG_WORKGROUP_LOOKBACK,
@@ -18,9 +19,10 @@ pub(super) enum ScratchState {
     Cleared,
 }
 
-/// Bytes of look-back scratch a scan of `tiles` tiles reads zeroed.
-pub(super) fn clear_bytes(tiles: u64) -> u64 {
-    LOOKBACK_HEADER_BYTES + tiles * 8
+/// Bytes of look-back scratch a scan of `tiles` tiles with `status_bytes` of status per tile
+/// reads zeroed.
+pub(super) fn clear_bytes(tiles: u64, status_bytes: u64) -> u64 {
+    LOOKBACK_HEADER_BYTES + tiles * status_bytes
 }
 
 /// Clears the look-back header and the status words (unless the plan keeps its scratch
@@ -35,11 +37,16 @@ pub(super) fn record(
     if WORKGROUP_LOOKBACK_TILES.contains(&tiles) {
         push.flags |= SCAN_FLAG_WORKGROUP_LOOKBACK;
     }
-    let kernel = pass.ctx.kernel(
-        pass.shader(&shaders::SCAN_LOOKBACK_VEC4, &shaders::SCAN_LOOKBACK_SCALAR),
-        pass.spec,
-    )?;
-    let clear_bytes = clear_bytes(tiles);
+    let kernel = match (pass.typed, pass.typed_lookback) {
+        (None, _) => pass.ctx.kernel(
+            pass.shader(&shaders::SCAN_LOOKBACK_VEC4, &shaders::SCAN_LOOKBACK_SCALAR),
+            pass.spec,
+        )?,
+        (Some(_), lookback) => pass
+            .ctx
+            .kernel(lookback.expect("typed plans have a look-back kernel"), pass.spec)?,
+    };
+    let clear_bytes = clear_bytes(tiles, pass.status_bytes);
     let fill = |cmd| unsafe {
         pass.ctx
             .device

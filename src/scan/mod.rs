@@ -1,7 +1,21 @@
-//! Prefix scan (exclusive and inclusive sums of u32), in place or out of place, any count up
-//! to [`SCAN_MAX_COUNT`] (2^32 - 1), direct or indirect counts.
+//! Prefix scan: exclusive and inclusive scans of the sort's six key types ([`KeyType`]) with
+//! [`ReduceOp::Sum`], [`ReduceOp::Min`] or [`ReduceOp::Max`] ([`ScanDesc::combine`]), in place
+//! or out of place, any count up to [`SCAN_MAX_COUNT`] (2^32 - 1), direct or indirect counts.
 //!
-//! Two paths:
+//! The operations are the reduce's ([`crate::reduce`]): sums of integers wrap; sums of floats
+//! are taken in any association order, starting from +0.0 (no prefix is -0.0); f64 sums need
+//! the device feature `shaderFloat64` ([`Error::Unsupported`] without it); minima and maxima
+//! follow the sort's order (floats in IEEE-754 totalOrder, NaNs by their bits). An exclusive
+//! scan's first element is the identity: 0 for sums, the largest key of the type in the sort's
+//! order for minima (f32 bits `0x7FFFFFFF`, `i32::MAX`, `u32::MAX`, ...), the smallest for
+//! maxima (f32 bits `0xFFFFFFFF`, `i32::MIN`, 0, ...).
+//!
+//! Sums of u32 and i32 (the same bits) take the tuned u32 kernels on every path below. Every
+//! other type and operation takes the typed kernels (glsl/scan/typed.comp) on the same paths,
+//! tiers and tiles (docs/tuning/scan.md#typed-scans); the look-back of 64-bit elements keeps
+//! two status words per tile (its scratch is larger).
+//!
+//! The paths:
 //! - [`ScanPath::Lookback`]: single pass, decoupled look-back (tile t is workgroup t; each
 //!   publishes its tile's total before it scans the tile) with a bounded wait that falls back
 //!   to recomputing a stalled predecessor (never hangs, whatever the scheduling). Reads the
@@ -44,11 +58,12 @@ use crate::core::pipelines::Specialization;
 use crate::core::shaders;
 use crate::core::shaders::ShaderSource;
 use crate::core::spirv::push_constants;
+use crate::core::types::{KeyType, ReduceOp};
 use crate::error::{Error, Result};
 use crate::Context;
 use ash::vk;
 
-/// Exclusive or inclusive scan.
+/// Exclusive or inclusive scan (the operation is [`ScanDesc::combine`]; the sums below).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u32)]
 #[non_exhaustive]
@@ -120,28 +135,82 @@ pub struct ScanDesc {
     /// clear dispatch and one barrier less per call, a good part of a small scan's time). The
     /// scratch must then serve no other plan or purpose. The other paths ignore it.
     pub keep_scratch_zeroed: bool,
+    /// Element type ([`KeyType::U32`] by [`ScanDesc::new`]).
+    pub key_type: KeyType,
+    /// How elements combine ([`ReduceOp::Sum`] by [`ScanDesc::new`]; see the module docs).
+    pub combine: ReduceOp,
 }
 
 impl ScanDesc {
-    /// An exclusive or inclusive scan of up to `max_count` elements on the default path.
+    /// An exclusive or inclusive sum of up to `max_count` u32 elements on the default path.
     pub fn new(op: ScanOp, max_count: u64) -> Self {
+        ScanDesc::typed(KeyType::U32, ReduceOp::Sum, op, max_count)
+    }
+
+    /// An exclusive or inclusive scan of up to `max_count` elements of `key_type` with
+    /// `combine` on the default path.
+    pub fn typed(key_type: KeyType, combine: ReduceOp, op: ScanOp, max_count: u64) -> Self {
         ScanDesc {
             op,
             path: ScanPath::Auto,
             max_count,
             tuning: None,
             keep_scratch_zeroed: false,
+            key_type,
+            combine,
         }
+    }
+
+    /// The same description with `path`.
+    pub fn with_path(self, path: ScanPath) -> Self {
+        ScanDesc { path, ..self }
+    }
+
+    /// Bytes of one element.
+    fn element_bytes(&self) -> u64 {
+        self.key_type.bytes()
+    }
+}
+
+impl Default for ScanDesc {
+    /// An exclusive u32 sum of up to 0 elements on the default path.
+    fn default() -> Self {
+        ScanDesc::new(ScanOp::Exclusive, 0)
+    }
+}
+
+/// The typed kernel of a scan of `key_type` with `combine` (glsl/scan/typed.comp: its
+/// reduce-then-scan passes), or `None` where the u32 kernels serve: sums of u32 and of i32
+/// (the same bits).
+fn typed_kernel(key_type: KeyType, combine: ReduceOp) -> Option<&'static ShaderSource> {
+    use crate::core::shaders::*;
+    match (key_type, combine) {
+        (KeyType::U32 | KeyType::I32, ReduceOp::Sum) => None,
+        (KeyType::F64, ReduceOp::Sum) => Some(&SCAN_TYPED_F64_SUM),
+        (k, _) if k.bits() == 64 => Some(&SCAN_TYPED_K64),
+        _ => Some(&SCAN_TYPED_K32),
+    }
+}
+
+/// The typed look-back kernel of a scan of `key_type` with `combine` (the typed kernel's
+/// TYPED_LOOKBACK permutation).
+fn typed_lookback_kernel(key_type: KeyType, combine: ReduceOp) -> &'static ShaderSource {
+    use crate::core::shaders::*;
+    match (key_type, combine) {
+        (KeyType::F64, ReduceOp::Sum) => &SCAN_TYPED_LOOKBACK_F64_SUM,
+        (k, _) if k.bits() == 64 => &SCAN_TYPED_LOOKBACK_K64,
+        _ => &SCAN_TYPED_LOOKBACK_K32,
     }
 }
 
 /// The buffers of one recorded scan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScanArgs {
-    /// u32 input elements (offset a multiple of 4; 16 is faster).
+    /// Input elements of the plan's key type (offset a multiple of the element size; 16 is
+    /// faster for u32 and i32 sums).
     pub input: BufferRange,
-    /// u32 output elements; the same range as `input` scans in place; any other overlap is
-    /// refused.
+    /// Output elements of the plan's key type; the same range as `input` scans in place; any
+    /// other overlap is refused.
     pub output: BufferRange,
     /// Scratch memory as [`ScanPlan::memory_requirements`] asks.
     pub scratch: BufferRange,
@@ -154,7 +223,7 @@ pub struct ScanArgs {
 /// host call and C function. Below it no index arithmetic of the kernels wraps (tiles are only
 /// visited when they start below the count; tile and partition counts stay below 2^25), and
 /// every element is reached through a 64-bit byte address (glsl/scan/scan_common.glsl), so
-/// elements at 2^31 and beyond are scanned right. Sums are modulo 2^32.
+/// elements at 2^31 and beyond are scanned right. Integer sums wrap.
 pub const SCAN_MAX_COUNT: u64 = u32::MAX as u64;
 
 /// Largest number of partitions of the reduce-then-scan path (one scan tile of partials).
@@ -181,6 +250,15 @@ push_constants! {
     }
 }
 
+/// ScanPush::flags: the typed kernel's input and output are accumulator bits (the scan of the
+/// partials; glsl/scan/typed.comp).
+const SCAN_FLAG_ACCUMULATOR_BITS: u32 = 4;
+/// The typed kernel's passes (TYPED_PASS, bits 4-7 of constant_id 5): the reduce of each
+/// partition.
+const TYPED_PASS_REDUCE: u32 = 0;
+/// The typed kernel's passes: the seeded scan of each partition.
+const TYPED_PASS_DOWNSWEEP: u32 = 1;
+
 /// ScanPush::flags: the look-back scratch arrives zeroed and is left zeroed.
 const SCAN_FLAG_KEEP_SCRATCH_ZEROED: u32 = 1;
 /// ScanPush::flags: every invocation of the look-back scan reads a status word per step
@@ -199,6 +277,13 @@ pub struct ScanPlan {
     ctx: Context,
     desc: ScanDesc,
     path: ScanPath,
+    /// The typed kernel (`None`: the u32 kernels; see [`typed_kernel`]).
+    typed: Option<&'static ShaderSource>,
+    /// The typed look-back kernel (`None` for the u32 kernels).
+    typed_lookback: Option<&'static ShaderSource>,
+    /// Bytes of look-back status per tile: 8 (a flag and a 32-bit value in one word), 16 for
+    /// 64-bit elements (two such words).
+    status_bytes: u64,
     tuning: ScanTuning,
     spin_limit: u32,
     /// Counts up to this take the small path when the plan's path was Auto (0: never).
@@ -255,6 +340,15 @@ impl Context {
                 tuning.vecs_per_thread
             )));
         }
+        let typed = typed_kernel(desc.key_type, desc.combine);
+        if desc.key_type == KeyType::F64 && desc.combine == ReduceOp::Sum && !self.supports_float64() {
+            return Err(Error::unsupported(format!(
+                "scan: sums of f64 keys need shaderFloat64, which {} lacks",
+                self.profile.device_name
+            )));
+        }
+        let typed_lookback = typed.map(|_| typed_lookback_kernel(desc.key_type, desc.combine));
+        let status_bytes = 8 * (desc.key_type.bits() as u64 / 32);
         let path = match desc.path {
             ScanPath::Auto if self.profile.lookback && !in_place => ScanPath::Lookback,
             ScanPath::Auto => ScanPath::ReduceThenScan,
@@ -277,20 +371,26 @@ impl Context {
             .iter()
             .map(|(limit, t)| desc.max_count.min(*limit).div_ceil(t.tile_elements()))
             .fold(desc.max_count.div_ceil(tuning.tile_elements()), u64::max);
-        if path == ScanPath::Small && self.is_cpu_device() && max_tiles > SMALL_PATH_MAX_TILES_CPU {
+        let small_max_tiles = if typed.is_some() {
+            SMALL_PATH_MAX_TILES_CPU_TYPED
+        } else {
+            SMALL_PATH_MAX_TILES_CPU
+        };
+        if path == ScanPath::Small && self.is_cpu_device() && max_tiles > small_max_tiles {
             // One invocation walks every tile: CPU drivers end its loops after a fixed number
             // of iterations in total (docs/driver-bugs.md#lavapipe-loop-limit).
             return Err(Error::invalid(format!(
                 "scan: the small path on a CPU driver takes at most {} elements ({} requested)",
-                SMALL_PATH_MAX_TILES_CPU * tuning.tile_elements(),
+                small_max_tiles * tuning.tile_elements(),
                 desc.max_count
             )));
         }
         let (max_partitions, _) = partitioning(max_tiles);
-        let rts_bytes = max_partitions * 4;
+        // One partial per partition, of the element's width (u32 for the u32 kernels).
+        let rts_bytes = max_partitions * if typed.is_some() { desc.element_bytes() } else { 4 };
         // A look-back plan also fits reduce-then-scan scratch: in-place calls use that path.
         let scratch_size = match path {
-            ScanPath::Lookback => (LOOKBACK_HEADER_BYTES + max_tiles * 8).max(rts_bytes),
+            ScanPath::Lookback => lookback::clear_bytes(max_tiles, status_bytes).max(rts_bytes),
             _ => rts_bytes,
         };
         let spin_limit = match tuning.lookback_spins {
@@ -312,6 +412,9 @@ impl Context {
             ctx: self.clone(),
             desc: *desc,
             path,
+            typed,
+            typed_lookback,
+            status_bytes,
             tuning,
             spin_limit,
             small_limit,
@@ -327,6 +430,9 @@ impl Context {
 /// Most tiles a forced [`ScanPath::Small`] plan may span on a CPU driver (its per-invocation
 /// loop cap; every tile costs the walking invocation a few loop iterations).
 const SMALL_PATH_MAX_TILES_CPU: u64 = 1024;
+/// [`SMALL_PATH_MAX_TILES_CPU`] for the typed kernels, whose invocations loop over their
+/// elements of each tile one by one.
+const SMALL_PATH_MAX_TILES_CPU_TYPED: u64 = 128;
 
 impl ScanPlan {
     /// Scratch memory every [`ScanPlan::record`] call needs.
@@ -365,6 +471,11 @@ impl ScanPlan {
             workgroup_size: tuning.workgroup_size,
             vecs_per_thread: tuning.vecs_per_thread,
             lookback_spins: self.spin_limit,
+            typed: self.typed.map(|_| TypedSpec {
+                combine: self.desc.combine,
+                key_kind: self.desc.key_type.kind(),
+                pass: TYPED_PASS_DOWNSWEEP,
+            }),
         }
     }
 
@@ -380,6 +491,24 @@ impl ScanPlan {
     fn kernels(&self) -> Vec<(&'static ShaderSource, ScanSpec)> {
         use crate::core::shaders::*;
         let spec = self.specialization();
+        if let Some(typed) = self.typed {
+            let mut list = vec![(typed, spec.pass(TYPED_PASS_DOWNSWEEP))];
+            if self.path != ScanPath::Small {
+                list.push((typed, spec.pass(TYPED_PASS_REDUCE)));
+            }
+            if self.path == ScanPath::Small || self.small_limit > 0 {
+                for g in &self.small_geometries {
+                    list.push((typed, self.specialization_of(g).pass(TYPED_PASS_DOWNSWEEP)));
+                }
+            }
+            if let (ScanPath::Lookback, Some(lookback)) = (self.path, self.typed_lookback) {
+                list.push((lookback, spec));
+                for (_, tiles) in self.lookback_tiers.iter().filter(|(_, t)| *t != self.tuning) {
+                    list.push((lookback, self.specialization_of(tiles)));
+                }
+            }
+            return list;
+        }
         let mut list = vec![(&SCAN_DOWNSWEEP_VEC4, spec), (&SCAN_DOWNSWEEP_SCALAR, spec)];
         if self.path != ScanPath::Small {
             list.extend([(&SCAN_REDUCE_VEC4, spec), (&SCAN_REDUCE_SCALAR, spec)]);
@@ -419,7 +548,8 @@ impl ScanPlan {
         match self.recorded_path(elements, false) {
             RecordedPath::Lookback(tuning) if elements > 0 => {
                 let tuning = tuning.unwrap_or(&self.tuning);
-                Some(lookback::clear_bytes(elements.div_ceil(tuning.tile_elements())))
+                let tiles = elements.div_ceil(tuning.tile_elements());
+                Some(lookback::clear_bytes(tiles, self.status_bytes))
             }
             _ => None,
         }
@@ -479,9 +609,10 @@ impl ScanPlan {
         if elements == 0 {
             return Ok(()); // nothing to scan (a direct count of 0, or a plan for 0 elements)
         }
-        let bytes = elements * 4;
-        args.input.check(ctx, "scan input", bytes, 4)?;
-        args.output.check(ctx, "scan output", bytes, 4)?;
+        let element = self.desc.element_bytes();
+        let bytes = elements * element;
+        args.input.check(ctx, "scan input", bytes, element)?;
+        args.output.check(ctx, "scan output", bytes, element)?;
         args.scratch.check(
             ctx,
             "scan scratch",
@@ -525,6 +656,9 @@ impl ScanPlan {
             cmd,
             spec: self.specialization(),
             vec4,
+            typed: self.typed,
+            typed_lookback: self.typed_lookback,
+            status_bytes: self.status_bytes,
         };
         match self.recorded_path(elements, in_place) {
             RecordedPath::Small(geometry) => {
@@ -575,7 +709,8 @@ enum RecordedPath<'a> {
     ReduceThenScan,
 }
 
-/// The specialization constants of the scan's kernels (glsl/scan/scan_common.glsl).
+/// The specialization constants of the scan's kernels (glsl/scan/scan_common.glsl,
+/// glsl/scan/typed.comp).
 #[derive(Clone, Copy)]
 struct ScanSpec {
     /// Invocations per workgroup (constant_id 0).
@@ -585,16 +720,43 @@ struct ScanSpec {
     /// Polls of a silent predecessor in the look-back before the waiter computes that tile's
     /// part itself (SPIN_LIMIT, constant_id 2; 0 is the test mode that always does).
     lookback_spins: u32,
+    /// The typed kernels' constants; `None` for the u32 kernels.
+    typed: Option<TypedSpec>,
+}
+
+/// The typed kernels' specialization (glsl/scan/typed.comp).
+#[derive(Clone, Copy)]
+struct TypedSpec {
+    /// The operation (bits 0-3 of TYPED_CONFIG, constant_id 5).
+    combine: ReduceOp,
+    /// The key kind (KEY_ORDER, constant_id 6): 0 unsigned, 1 signed, 2 float.
+    key_kind: u32,
+    /// The pass, TYPED_PASS_* (bits 4-7 of TYPED_CONFIG; the look-back kernel ignores it).
+    pass: u32,
+}
+
+impl ScanSpec {
+    /// The typed kernel's `pass` (TYPED_PASS_*).
+    fn pass(self, pass: u32) -> Self {
+        ScanSpec {
+            typed: self.typed.map(|t| TypedSpec { pass, ..t }),
+            ..self
+        }
+    }
 }
 
 impl From<ScanSpec> for Specialization {
     fn from(spec: ScanSpec) -> Self {
+        let (id5, id6) = match spec.typed {
+            Some(t) => (t.combine as u32 | t.pass << 4, t.key_kind),
+            None => (1, 0),
+        };
         Specialization {
             workgroup_size: spec.workgroup_size,
             id1: spec.vecs_per_thread,
             id2: spec.lookback_spins,
-            id5: 1,
-            id6: 0,
+            id5,
+            id6,
         }
     }
 }
@@ -605,6 +767,12 @@ pub(crate) struct Pass<'a> {
     cmd: vk::CommandBuffer,
     spec: ScanSpec,
     vec4: bool,
+    /// The typed kernel (`None`: the u32 kernels).
+    typed: Option<&'static ShaderSource>,
+    /// The typed look-back kernel (where `typed` is one).
+    typed_lookback: Option<&'static ShaderSource>,
+    /// Bytes of look-back status per tile ([`ScanPlan`]'s).
+    status_bytes: u64,
 }
 
 impl Pass<'_> {
@@ -628,6 +796,12 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SCAN_DOWNSWEEP_SCALAR,
         shaders::SCAN_LOOKBACK_VEC4,
         shaders::SCAN_LOOKBACK_SCALAR,
+        shaders::SCAN_TYPED_K32,
+        shaders::SCAN_TYPED_LOOKBACK_K32,
+        shaders::SCAN_TYPED_K64,
+        shaders::SCAN_TYPED_LOOKBACK_K64,
+        shaders::SCAN_TYPED_F64_SUM,
+        shaders::SCAN_TYPED_LOOKBACK_F64_SUM,
     ]
     .into_iter()
     .map(|s| (s, ScanPush::FIELDS, std::mem::size_of::<ScanPush>()))

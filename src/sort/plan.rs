@@ -302,6 +302,7 @@ fn scratch(
             max_count: 256 * blocks.max(1),
             tuning: None,
             keep_scratch_zeroed: false,
+            ..Default::default()
         })?)
     } else {
         None

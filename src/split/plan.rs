@@ -381,6 +381,7 @@ impl Context {
             max_count: matrix_entries + 1,
             tuning: None,
             keep_scratch_zeroed: false,
+            ..Default::default()
         };
         let out_of_place = self.profile.lookback || tile.is_none();
         let scan = if out_of_place {

@@ -131,6 +131,7 @@ fn refused_and_nothing_written() {
             max_count: 10,
             tuning: bad_tuning,
             keep_scratch_zeroed: false,
+            ..Default::default()
         }),
         Err(Error::InvalidArgument(_))
     ));
@@ -193,11 +194,11 @@ fn counts_beyond_the_maximum_are_refused() {
                 ("path", &unknown_path, 3),
                 ("next", &extended, 3),
             ] {
-                let r = vkalgo_scan_host(c, d, input.as_ptr(), output.as_mut_ptr(), n);
+                let r = vkalgo_scan_host(c, d, input.as_ptr().cast(), output.as_mut_ptr().cast(), n);
                 assert_eq!(r, VkalgoResult::VkalgoErrorInvalidArgument, "{op:?} {what}");
                 assert_eq!(output, [7; 3]);
             }
-            let r = vkalgo_scan_host(c, &desc, input.as_ptr(), output.as_mut_ptr(), 3);
+            let r = vkalgo_scan_host(c, &desc, input.as_ptr().cast(), output.as_mut_ptr().cast(), 3);
             assert_eq!((r, output), (VkalgoResult::VkalgoSuccess, want), "{op:?}");
             output = [7; 3];
         }

@@ -62,6 +62,7 @@ fn count_zero_records_nothing() {
                 max_count: 64,
                 tuning: None,
                 keep_scratch_zeroed: false,
+                ..Default::default()
             })
             .unwrap();
         let got = record_scan(&ctx, &plan, &[7; 64], 0, Layout::default()).unwrap();
@@ -134,6 +135,7 @@ fn tunings() {
                     max_count: n as u64,
                     tuning,
                     keep_scratch_zeroed: false,
+                    ..Default::default()
                 })
                 .unwrap();
             let got = record_scan(&ctx, &plan, &data, n as u64, Layout::default()).unwrap();

@@ -31,6 +31,7 @@ fn fallback_is_exact() {
                     max_count: n as u64,
                     tuning,
                     keep_scratch_zeroed: false,
+                    ..Default::default()
                 })
                 .unwrap();
             let tiles = (n as u64).div_ceil(plan.tile_size());
@@ -88,6 +89,7 @@ fn keeps_scratch_zeroed() {
                     ..t
                 }),
                 keep_scratch_zeroed: true,
+                ..Default::default()
             })
             .unwrap();
         let scratch_bytes = plan.memory_requirements().scratch.size;

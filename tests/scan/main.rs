@@ -1,12 +1,15 @@
 //! Prefix scan on a real Vulkan device (lavapipe in CI), compared exactly with the CPU
-//! reference, through the record layer and the host layer, on both paths.
+//! reference, through the record layer and the host layer, on every path: the u32 sums, and the
+//! six key types with sum, min and max (typed.rs; their C ABI in c_abi.rs).
 
 mod bad_input;
+mod c_abi;
 #[path = "../common/mod.rs"]
 mod common;
 mod host;
 mod lookback;
 mod record;
+mod typed;
 
 use common::*;
 use vkalgo::scan::reference;
@@ -30,6 +33,7 @@ fn check(
             max_count: n as u64,
             tuning: None,
             keep_scratch_zeroed: false,
+            ..Default::default()
         })
         .unwrap();
     let got = record_scan(ctx, &plan, data, n as u64, layout).unwrap();

@@ -50,6 +50,7 @@ fn indirect_counts_below_the_maximum() {
                 max_count: max,
                 tuning: None,
                 keep_scratch_zeroed: false,
+                ..Default::default()
             })
             .unwrap();
         for count in [0u64, 1, 4095, 4096, 4097, 77_777, max] {
@@ -111,6 +112,7 @@ fn large_offsets_odd_tiles() {
                         max_count: n as u64,
                         tuning: Some(tuning),
                         keep_scratch_zeroed: false,
+                        ..Default::default()
                     })
                     .unwrap();
                 let layout = Layout {

@@ -277,7 +277,8 @@ fn member(
     }
 }
 
-/// The utility and scan permutations.
+/// The utility and scan permutations (the u32 kernels per pass and I/O width, the typed
+/// kernels per element width).
 fn util_and_scan() -> Vec<Permutation> {
     let mut table = vec![
         standalone("copy_u32x4", "util/copy.comp", &[]),
@@ -296,6 +297,26 @@ fn util_and_scan() -> Vec<Permutation> {
                 &[("VEC_IO", vec_io)],
             ));
         }
+    }
+    // The scans of every other key type and operation (glsl/scan/typed.comp): per element
+    // width and for f64 sums (shaderFloat64), the reduce-then-scan passes and, in a module of
+    // its own (it needs 64-bit atomics), the look-back; pass, operation and key kind are
+    // specialization constants.
+    let typed: [(&str, &[(&'static str, &str)]); 3] = [
+        ("k32", &[("KEY_BITS", "32")]),
+        ("k64", &[("KEY_BITS", "64")]),
+        ("f64_sum", &[("KEY_BITS", "64"), ("FLOAT64_SUM", "1")]),
+    ];
+    for (name, list) in typed {
+        table.push(standalone(&format!("scan_typed_{name}"), "scan/typed.comp", list));
+        let mut lookback = defines(list);
+        lookback.push(("TYPED_LOOKBACK", "1".to_string()));
+        table.push(Permutation {
+            name: format!("scan_typed_lookback_{name}"),
+            file: "scan/typed.comp",
+            defines: lookback,
+            slot: None,
+        });
     }
     table
 }

@@ -3,7 +3,7 @@
 use super::types::*;
 use super::{context_ref, guard, no_extension, non_null, try_copy, try_filled, VkalgoContext, VkalgoResult};
 use vkalgo::Error;
-use vkalgo::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan};
+use vkalgo::{KeyType, ReduceOp, ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan};
 
 /// A scan plan (path, tuning, scratch size fixed for one context).
 ///
@@ -13,13 +13,15 @@ pub struct VkalgoScanPlan {
     plan: ScanPlan,
 }
 
-/// What to scan: the operation, and for plans the path, the largest count and flags.
+/// What to scan: exclusive or inclusive, the key type and operation, and for plans the path,
+/// the largest count and flags. A zero-initialized desc (with `op` and `path` set) is an
+/// exclusive or inclusive sum of u32, as before `key_type` and `combine` existed.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoScanDesc {
     /// Reserved for extension structs: set it to NULL.
     pub next: *const std::ffi::c_void,
-    /// Exclusive or inclusive sum (of u32, wrapping).
+    /// Exclusive (the first element is the identity of `combine`) or inclusive.
     pub op: VkalgoScanOp,
     /// Which kernels to record (`VKALGO_SCAN_PATH_AUTO`: the device decides). Host calls take
     /// it too.
@@ -28,6 +30,17 @@ pub struct VkalgoScanDesc {
     pub max_count: u64,
     /// `VKALGO_SCAN_FLAG_*` bits (0: none).
     pub flags: u32,
+    /// A `VKALGO_KEY_*` code: the element type (`VKALGO_KEY_U32` = 0, the sort's six types).
+    /// Elements are of this type everywhere (host arrays, buffer ranges).
+    pub key_type: u32,
+    /// A `VKALGO_OP_*` code: `VKALGO_OP_SUM` = 0 (integers wrap; floats in any association
+    /// order, starting from +0.0), `_MIN` or `_MAX` (in the sort's order: floats in IEEE-754
+    /// totalOrder). Identities, the first element of an exclusive scan: SUM 0; MIN the largest
+    /// key of the type in the sort's order (f32 bits 0x7FFFFFFF, f64 0x7FFFFFFFFFFFFFFF, i32
+    /// 0x7FFFFFFF, u32 0xFFFFFFFF); MAX the smallest (f32 bits 0xFFFFFFFF, i32 0x80000000, u32
+    /// 0). Sums of u32 and i32 take the tuned u32 kernels; the other scans a typed kernel on
+    /// the same paths.
+    pub combine: u32,
 }
 
 /// Scan plan flag: the look-back scratch is the plan's own and stays zeroed between calls
@@ -35,7 +48,8 @@ pub struct VkalgoScanDesc {
 /// recorded before it). The scratch must then serve nothing else.
 pub const VKALGO_SCAN_FLAG_KEEP_SCRATCH_ZEROED: u32 = 1;
 
-/// The buffers of one recorded scan (u32 elements).
+/// The buffers of one recorded scan (elements of the plan's key type; offsets a multiple of
+/// the element size).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoScanArgs {
@@ -74,24 +88,32 @@ unsafe fn scan_desc(d: *const VkalgoScanDesc, max_count: u64) -> vkalgo::Result<
         VKALGO_SCAN_PATH_SMALL => ScanPath::Small,
         other => return Err(Error::invalid(format!("scan: unknown path {}", other.0))),
     };
+    let key_type = KeyType::from_raw(d.key_type)
+        .map_err(|_| Error::invalid(format!("scan: unknown key type {}", d.key_type)))?;
+    let combine = ReduceOp::from_raw(d.combine)
+        .map_err(|_| Error::invalid(format!("scan: unknown combine operation {}", d.combine)))?;
     Ok(ScanDesc {
         op,
         path,
         max_count,
         tuning: None,
         keep_scratch_zeroed: d.flags & VKALGO_SCAN_FLAG_KEEP_SCRATCH_ZEROED != 0,
+        key_type,
+        combine,
     })
 }
 
-/// Scans `count` u32 from `input` into `output` on the GPU (blocking) as `desc` says (its
-/// `max_count` is ignored, its flags checked but not used). `input == output` is allowed. On error `output` is
-/// unchanged.
+/// Scans `count` elements of `desc->key_type` from `input` into `output` on the GPU (blocking)
+/// as `desc` says (its `max_count` is ignored, its flags checked but not used). `input ==
+/// output` is allowed; both aligned to the element size. Errors (`output` unchanged): NULL
+/// pointers with count > 0, an unknown op, path, key type or combine operation, a count over
+/// 2^32 - 1 (INVALID_ARGUMENT); an f64 sum on a device without shaderFloat64 (UNSUPPORTED).
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_scan_host(
     ctx: *mut VkalgoContext,
     desc: *const VkalgoScanDesc,
-    input: *const u32,
-    output: *mut u32,
+    input: *const std::ffi::c_void,
+    output: *mut std::ffi::c_void,
     count: usize,
 ) -> VkalgoResult {
     guard("vkalgo_scan_host", || {
@@ -105,12 +127,34 @@ pub unsafe extern "C" fn vkalgo_scan_host(
         }
         non_null(input, "input")?;
         non_null(output, "output")?;
-        // The input is copied before anything is written, so input == output (or any overlap)
-        // is fine.
-        let source = try_copy(std::slice::from_raw_parts(input, count), "input")?;
-        let mut result = try_filled(0u32, count, "output")?;
-        ctx.scan_u32_with_path(&source, &mut result, desc.op, desc.path)?;
-        std::ptr::copy_nonoverlapping(result.as_ptr(), output, count);
+        macro_rules! run {
+            ($t:ty) => {{
+                let align = std::mem::align_of::<$t>();
+                if (input as usize) % align != 0 || (output as usize) % align != 0 {
+                    return Err(Error::invalid(
+                        "scan: input or output is not aligned to its element size",
+                    ));
+                }
+                // The input is copied before anything is written, so input == output (or any
+                // overlap) is fine.
+                let source = try_copy(
+                    std::slice::from_raw_parts(input as *const $t, count),
+                    "input",
+                )?;
+                let mut result = try_filled(<$t>::default(), count, "output")?;
+                ctx.scan_with_path(&source, &mut result, desc.op, desc.combine, desc.path)?;
+                std::ptr::copy_nonoverlapping(result.as_ptr(), output as *mut $t, count);
+            }};
+        }
+        match desc.key_type {
+            KeyType::U32 => run!(u32),
+            KeyType::I32 => run!(i32),
+            KeyType::F32 => run!(f32),
+            KeyType::U64 => run!(u64),
+            KeyType::I64 => run!(i64),
+            KeyType::F64 => run!(f64),
+            other => return Err(Error::invalid(format!("scan: key type {other:?}"))),
+        }
         Ok(())
     })
 }

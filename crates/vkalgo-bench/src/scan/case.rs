@@ -48,6 +48,7 @@ impl Scan<'_> {
                     max_count: n as u64,
                     tuning,
                     keep_scratch_zeroed: kept,
+                    ..Default::default()
                 };
                 let cells = [format!("{path:?}"), "-".into(), format!("2^{log2}")];
                 if let Some(plan) = self.table.or_skip(self.b.ctx.scan_plan(&desc), &cells) {

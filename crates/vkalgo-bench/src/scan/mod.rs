@@ -1,5 +1,7 @@
 //! Prefix-scan benchmark: `vkalgo-bench scan` (options: `vkalgo-bench scan --help`). Paths with
-//! `+z` (e.g. `auto+z`): the plan keeps its scratch zeroed, so no clear is recorded.
+//! `+z` (e.g. `auto+z`): the plan keeps its scratch zeroed, so no clear is recorded. The u32
+//! sums first, then the typed rows of `--types` ([`typed`]: other key types and operations,
+//! beside bench/cuda/scan_typed_bench.cu).
 //!
 //! Each timed repetition scans fresh random input that a compute shader wrote just before it
 //! (outside the timed region), as bench/cuda/cub_bench.cu does for CUB, so both start with the
@@ -9,9 +11,12 @@
 
 use vkalgo::{Context, Result, ScanDesc, ScanPath, ScanPlan, ScanTuning};
 use vkalgo_bench::harness::report;
-use vkalgo_bench::harness::{axis, flag, pairs, sized, Axis, Bench, Options, RandomFill, MAX_BATCH};
+use vkalgo_bench::harness::{
+    axis, flag, pairs, sized, Axis, Bench, FreshInput, Options, RandomFill, MAX_BATCH, STREAM_COLUMNS,
+};
 
 mod case;
+mod typed;
 use case::Scan;
 
 const AXES: &[Axis] = &[
@@ -31,6 +36,11 @@ const AXES: &[Axis] = &[
     flag(
         "fixed-input",
         "scan one uploaded input every repetition instead of fresh input",
+    ),
+    axis(
+        "types",
+        "sum_u64,sum_f32,max_i32,min_u64",
+        "typed rows: sum_u64, sum_f32, max_i32, min_u64 (`none`: the u32 sums only)",
     ),
 ];
 
@@ -142,6 +152,37 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     };
     for &log2 in &sizes {
         scan.size(log2, &paths, &tunings)?;
+    }
+    let cases: Vec<_> = o
+        .names("types")
+        .iter()
+        .filter_map(|c| typed::CASES.iter().find(|(n, _, _)| n == c).copied())
+        .collect();
+    if cases.is_empty() {
+        return Ok(());
+    }
+    let reps = scan.reps;
+    let b = scan.b;
+    let largest = 1u64 << sizes.iter().copied().max().unwrap_or(20);
+    let mut typed = typed::Typed {
+        input: FreshInput::new(&b, largest * 8, reps)?,
+        out_buf: b.buffer(largest * 8, "bench out")?,
+        reps,
+        table: report::table_of(
+            "scan_exclusive typed (input: fresh full-range random values written before each repetition; \
+             sum_f32: one upload of multiples of 0.5; GB/s: bytes read + written)",
+            STREAM_COLUMNS,
+        ),
+        b,
+    };
+    for &log2 in &sizes {
+        for &case in &cases {
+            for &(path, _) in &paths {
+                for &tuning in &tunings {
+                    typed.case(case, log2, path, tuning)?;
+                }
+            }
+        }
     }
     Ok(())
 }
