@@ -28,6 +28,7 @@ cuda_build reduce_bench bench/cuda/reduce_bench.cu
 cuda_build histogram_bench bench/cuda/histogram_bench.cu
 cuda_build select_bench bench/cuda/select_bench.cu
 cuda_build reduce_by_key_bench bench/cuda/reduce_by_key_bench.cu
+cuda_build segmented_sort_bench bench/cuda/segmented_sort_bench.cu
 
 t0=$SECONDS
 # shellcheck disable=SC2086
@@ -41,6 +42,9 @@ t0=$SECONDS
   done
   for c in flagged_u32 if_u32 unique_u32 flagged_u32_pairs unique_u32_pairs; do /tmp/select_bench "$c" $SIZES; done
   for t in $TYPES; do /tmp/cub_bench "sort_$t" $SORT_SIZES; done
+  for c in tiny_u32 huge_u32 power_u32 tiny_u32_pairs huge_u32_pairs power_u32_pairs; do
+    /tmp/segmented_sort_bench "$c" 24 26
+  done
   # Merge (CUB DeviceMerge) and set operations (Thrust) at vkalgo-bench merge's default sizes.
   for m in merge_keys merge_pairs; do /tmp/merge_bench "$m" 23 26; done
   for op in set_and set_or set_andnot set_xor; do /tmp/merge_bench "$op" 24; done
