@@ -23,7 +23,8 @@ use vkalgo::{
 };
 use vkalgo_bench::harness::report::{self, Table};
 use vkalgo_bench::harness::{
-    axis, download, sized, upload, Axis, Bench, FreshInput, Options, StreamRow, MAX_BATCH, STREAM_COLUMNS,
+    axis, download, flag, pass_times, sized, upload, Axis, Bench, FreshInput, Options, StreamRow, MAX_BATCH,
+    STREAM_COLUMNS,
 };
 
 const AXES: &[Axis] = &[
@@ -38,6 +39,10 @@ const AXES: &[Axis] = &[
         "tuning",
         "",
         "workgroup size x items per invocation, e.g. 256x8 (the plan's own: none given)",
+    ),
+    flag(
+        "pass-times",
+        "also the GPU time of each kernel, summed over its dispatches",
     ),
 ];
 
@@ -95,6 +100,7 @@ struct SegmentedSort<'a> {
     input: FreshInput<'a>,
     offsets: GpuBuffer,
     table: Table,
+    pass_times: bool,
 }
 
 impl SegmentedSort<'_> {
@@ -157,6 +163,21 @@ impl SegmentedSort<'_> {
             ok: got == want,
         }
         .report(&self.table, &self.b);
+        if self.pass_times {
+            let mut sums: Vec<(&str, f64, u32)> = Vec::new();
+            for (name, ms) in pass_times(ctx, &self.b.timer, 5, |cmd| unsafe { plan.record(cmd, &args) })? {
+                match sums.iter_mut().find(|s| s.0 == name) {
+                    Some(s) => {
+                        s.1 += ms;
+                        s.2 += 1;
+                    }
+                    None => sums.push((name, ms, 1)),
+                }
+            }
+            for (name, ms, dispatches) in sums {
+                println!("|   pass | {name} x{dispatches} | {ms:.4} ms |");
+            }
+        }
         Ok(())
     }
 }
@@ -187,6 +208,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             "segmented sort (input: fresh full-range random keys and values written before each repetition; GB/s: bytes read and written once)",
             STREAM_COLUMNS,
         ),
+        pass_times: o.flag("pass-times"),
         b,
     };
     for &log2 in &sizes {
