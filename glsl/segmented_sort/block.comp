@@ -19,7 +19,9 @@
 
 shared KEY_T s_keys[TILE];
 shared uint s_src[TILE];
-shared uint s_range[2];
+shared uint s_range[3];
+shared uint s_large[3];
+shared uint s_covered;
 
 // Sort words: the tag in the high 16 bits, the tile position in the low 16 (TILE <= 2^15).
 bool bms_after_tagged(KEY_T a, uint sa, KEY_T b, uint sb) {
@@ -66,12 +68,26 @@ void main() {
     uint base = uint(base64);
     uint len = min(n - base, TILE);
     uint own_end = small ? base + min(n - base, SMALL_LIMIT) : base + len;
-    // The segments of the loaded range's first and last positions bound every search below.
-    if (gl_LocalInvocationIndex < 2u) {
-        s_range[gl_LocalInvocationIndex] =
-            segment_of(gl_LocalInvocationIndex == 0u ? base : base + len - 1u, segs, n);
+    // The segments of the loaded range's first and last positions bound every search below;
+    // with the middle one's they also say whether the workgroup has anything to sort: a small
+    // part has nothing when one segment covers its whole range, a block part nothing when
+    // none of the three segments is large (a large segment within the block holds its middle).
+    if (gl_LocalInvocationIndex < 3u) {
+        uint i = gl_LocalInvocationIndex;
+        uint p = i == 0u ? base : (i == 1u ? base + len - 1u : base + min(TILE / 2u, len - 1u));
+        uint s = segment_of(p, segs, n);
+        uint first = segment_start(s, segs, n);
+        uint end = max(segment_start(s + 1u, segs, n), first);
+        s_range[i] = s;
+        s_large[i] = end - first > SMALL_LIMIT ? 1u : 0u;
+        if (i == 0u) {
+            s_covered = first < base && end >= own_end ? 1u : 0u;
+        }
     }
     barrier();
+    if (small ? s_covered != 0u : (s_large[0] | s_large[1] | s_large[2]) == 0u) {
+        return;
+    }
     uint seg_lo = s_range[0];
     uint seg_hi = s_range[1] + 1u;
     [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
