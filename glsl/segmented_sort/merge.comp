@@ -1,6 +1,7 @@
 #version 460
-// Segmented sort, merge rounds: each workgroup merges one tile of the round's tile table
-// (partition.comp) from the keys into the alternate buffers at the same positions: the tile's
+// Segmented sort, merge rounds: each workgroup merges tiles of the round's tile table
+// (partition.comp; a grid stride over the round's tiles, whose count the rounds' scan holds)
+// from the keys into the alternate buffers at the same positions: the tile's
 // spans of A and B are staged in shared memory (ordered keys), every invocation finds the
 // co-rank of its first output by binary search in shared memory and merges ITEMS outputs by
 // masked keys (equal keys: A's first), writing the raw keys and the values of their sources.
@@ -9,11 +10,8 @@
 
 shared KEY_T s_keys[TILE];
 
-void main() {
-    uint t = linear_workgroup_id();
-    if (t >= pc.max_tiles) {
-        return;
-    }
+// Merges tile t (workgroup-uniform control flow; s_keys is free again after a barrier).
+void merge_tile(uint t) {
     TileSpan s = read_tile(t);
     uint len = s.la + s.lb;
     if (len == 0u || len > TILE) {
@@ -52,5 +50,14 @@ void main() {
             ai += take_a ? 1u : 0u;
             bi += take_a ? 0u : 1u;
         }
+    }
+    barrier();  // every read of s_keys is done before the next tile is staged
+}
+
+void main() {
+    uint tiles = round_tiles();
+    uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+    for (uint t = linear_workgroup_id(); t < tiles; t += groups) {
+        merge_tile(t);
     }
 }

@@ -1,11 +1,12 @@
 #version 460
-// Segmented sort, merge rounds: the tile table of one round (pc.width: elements of each half of
-// a pair). SEGSORT_PASS_COUNT: invocation p writes the tiles of pair p's merge
-// (segsort_common.glsl pair_merge) to starts[p], and 0 to starts[max_pairs], for an exclusive
-// scan in place. SEGSORT_PASS_PARTITION: invocation t finds tile t's pair (the last whose first
+// Segmented sort, merge rounds. SEGSORT_PASS_COUNT (once, for every round): invocation e takes
+// entry e of the rounds' layout (round r, halves of TILE * 2^r elements, has `pairs_r` =
+// ceil(layout_count / (2 * width)) pairs and pairs_r + 1 entries: one per pair, then 0) and
+// writes the tiles of that pair's merge (segsort_common.glsl pair_merge), for one exclusive scan
+// in place of every round's entries. SEGSORT_PASS_PARTITION (each round): every invocation
+// takes tiles of the round by a grid stride; for tile t it finds the pair (the last whose first
 // tile is <= t), the tile's outputs [k0, k1) of the pair's merge and their two co-ranks by
-// binary search in global memory, and writes its entry; tiles past the last get empty
-// entries. No workgroup waits on another.
+// binary search in global memory, and writes the tile's entry. No workgroup waits on another.
 #include "segsort_common.glsl"
 
 // Co-rank of output d of the stable merge of A (la elements at a_base) and B (lb at b_base) by
@@ -24,47 +25,47 @@ uint co_rank(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint d) {
     return lo;
 }
 
-void main() {
-    uint id = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
-    uint n = element_count();
-    uint segs = segment_count();
-    if (pc.pass == SEGSORT_PASS_COUNT) {
-        if (id > pc.max_pairs) {
+// Writes the tiles of entry e of every round's layout.
+void count_entry(uint e, uint n, uint segs) {
+    uint width = TILE;
+    uint first = 0u;
+    // The round of entry e: at most 32 rounds (widths double up to the layout's count).
+    for (uint r = 0u; r < 32u && uint64_t(width) < uint64_t(pc.layout_count); ++r) {
+        uint pairs = uint((uint64_t(pc.layout_count) + 2ul * uint64_t(width) - 1ul) / (2ul * uint64_t(width)));
+        if (e < first + pairs + 1u) {
+            uint p = e - first;
+            uint tiles = 0u;
+            if (p < pairs) {
+                uvec3 m = pair_merge(p, width, n, segs);
+                tiles = (m.z - m.x + TILE - 1u) / TILE;
+            }
+            U32Ref(u32_addr(pc.starts, e)).v[0] = tiles;
             return;
         }
-        uint tiles = 0u;
-        if (id < pc.max_pairs) {
-            uvec3 m = pair_merge(id, n, segs);
-            tiles = (m.z - m.x + TILE - 1u) / TILE;
-        }
-        U32Ref(u32_addr(pc.starts, id)).v[0] = tiles;
-        return;
+        first += pairs + 1u;
+        width *= 2u;
     }
-    uint t = id;
-    if (t >= pc.max_tiles) {
-        return;
-    }
-    uint total = U32Ref(u32_addr(pc.starts, pc.max_pairs)).v[0];
-    if (t >= total) {
-        write_tile(t, 0u, 0u, 0u, 0u, 0u);
-        return;
-    }
+}
+
+// Writes the entry of tile t of this round.
+void partition_tile(uint t, uint n, uint segs) {
+    uint base = round_start(0u);
     // The last pair whose first tile is <= t.
     uint lo = 0u;
-    uint hi = pc.max_pairs;
+    uint hi = pc.pairs;
     while (lo < hi) {
         uint probe = lo + ((hi - lo) >> 1);
-        if (U32Ref(u32_addr(pc.starts, probe)).v[0] <= t) {
+        if (round_start(probe) - base <= t) {
             lo = probe + 1u;
         } else {
             hi = probe;
         }
     }
     uint pair = max(lo, 1u) - 1u;
-    uvec3 m = pair_merge(pair, n, segs);
+    uvec3 m = pair_merge(pair, pc.width, n, segs);
     uint la = m.y - m.x;
     uint lb = m.z - m.y;
-    uint local_tile = t - U32Ref(u32_addr(pc.starts, pair)).v[0];
+    uint local_tile = t - (round_start(pair) - base);
     uint len = la + lb;
     uint k0 = min(local_tile * TILE, len);
     uint k1 = min(k0 + TILE, len);
@@ -77,8 +78,26 @@ void main() {
     uint i0 = co_rank(a_base, la, b_base, lb, k0);
     uint i1 = co_rank(a_base, la, b_base, lb, k1);
     // Consistent even for unsorted input: 0 <= i1 - i0 <= k1 - k0 within both runs.
-    uint take = clamp(i1 >= i0 ? i1 - i0 : 0u, (k1 - k0) > (lb - (k0 - i0)) ? (k1 - k0) - (lb - (k0 - i0)) : 0u,
+    uint b0 = k0 - i0;
+    uint take = clamp(i1 >= i0 ? i1 - i0 : 0u, (k1 - k0) > (lb - b0) ? (k1 - k0) - (lb - b0) : 0u,
                       min(k1 - k0, la - i0));
     i1 = i0 + take;
     write_tile(t, m.x + i0, m.x + i1, m.y + (k0 - i0), m.y + (k1 - i1), m.x + k0);
+}
+
+void main() {
+    uint id = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
+    uint n = element_count();
+    uint segs = segment_count();
+    if (pc.pass == SEGSORT_PASS_COUNT) {
+        if (id < pc.pairs) {
+            count_entry(id, n, segs);
+        }
+        return;
+    }
+    uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * WG_SIZE;
+    uint tiles = round_tiles();
+    for (uint t = id; t < tiles; t += stride) {
+        partition_tile(t, n, segs);
+    }
 }

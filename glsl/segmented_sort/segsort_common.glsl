@@ -65,7 +65,10 @@ layout(push_constant) uniform SegmentedSortPush {
     uint max_segments;
     uint width;              // merge rounds: elements of each of a pair's halves
     uint max_tiles;          // merge rounds: entries of the tile table
-    uint max_pairs;          // merge rounds: pairs the count pass writes (then the total)
+    uint pairs;              // merge rounds: pairs of this round (the host's bound); the count
+                             // pass: entries of every round
+    uint round_base;         // merge rounds: this round's first entry in `starts`
+    uint layout_count;       // the element count the rounds' layout is for (the host's bound)
     uint pass;               // partition.comp: SEGSORT_PASS_*
 } pc;
 
@@ -177,20 +180,20 @@ void write_tile(uint t, uint a0, uint a1, uint b0, uint b1, uint out0) {
     e.v[7] = 0u;
 }
 
-// The part of pair p's merge in round `width`: the one large segment (more than SMALL_LIMIT
-// elements) that holds both the last position of the pair's first half and the first of its
+// The part of pair p's merge in the round of halves of `width` elements: the one large
+// segment (more than SMALL_LIMIT elements) that holds both the last position of the pair's first half and the first of its
 // second half, cut to the pair: A = [x, mid), B = [mid, y); uvec3(x, mid, y), or x == y when
 // the pair merges nothing. Segments that do not straddle the halves' boundary lie in one
 // half, which the rounds before have sorted.
-uvec3 pair_merge(uint p, uint n, uint segs) {
-    uint64_t start64 = uint64_t(p) * 2ul * uint64_t(pc.width);
-    uint64_t mid64 = start64 + uint64_t(pc.width);
+uvec3 pair_merge(uint p, uint width, uint n, uint segs) {
+    uint64_t start64 = uint64_t(p) * 2ul * uint64_t(width);
+    uint64_t mid64 = start64 + uint64_t(width);
     if (mid64 >= uint64_t(n)) {
         return uvec3(0u);
     }
     uint start = uint(start64);
     uint mid = uint(mid64);
-    uint end = uint(min(mid64 + uint64_t(pc.width), uint64_t(n)));
+    uint end = uint(min(mid64 + uint64_t(width), uint64_t(n)));
     uint s = segment_of(mid, segs, n);
     uint first = segment_start(s, segs, n);
     uint last = max(segment_start(s + 1u, segs, n), first);
@@ -198,6 +201,16 @@ uvec3 pair_merge(uint p, uint n, uint segs) {
         return uvec3(0u);
     }
     return uvec3(max(first, start), mid, min(last, end));
+}
+
+// The first entry of this round in `starts` (an exclusive scan of every round's tiles per pair).
+uint round_start(uint i) {
+    return U32Ref(u32_addr(pc.starts, pc.round_base + i)).v[0];
+}
+
+// Tiles of this round's merges (at most the tile table's entries).
+uint round_tiles() {
+    return min(round_start(pc.pairs) - round_start(0u), pc.max_tiles);
 }
 
 #endif

@@ -8,9 +8,9 @@ use crate::core::spirv::push_constants;
 use crate::error::{Error, Result};
 use crate::sort::{KeyType, ValueType};
 
-/// Partition pass: the tiles of each pair's merge (glsl/segmented_sort/partition.comp).
+/// Partition pass: the tiles of each pair's merge in every round (glsl/segmented_sort/partition.comp).
 pub(super) const PASS_COUNT: u32 = 0;
-/// Partition pass: the tile table.
+/// Partition pass: the tile table of one round.
 pub(super) const PASS_PARTITION: u32 = 1;
 /// The tag of padding and of positions a workgroup does not own (sorts after every segment).
 pub(super) const NO_TAG: u32 = 0xFFFF;
@@ -37,7 +37,9 @@ push_constants! {
         pub(super) max_segments: u32,
         pub(super) width: u32,
         pub(super) max_tiles: u32,
-        pub(super) max_pairs: u32,
+        pub(super) pairs: u32,
+        pub(super) round_base: u32,
+        pub(super) layout_count: u32,
         pub(super) pass: u32,
     }
 }

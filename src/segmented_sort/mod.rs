@@ -30,12 +30,13 @@
 //!   both the last position of a block's first half and the first of its second half spans
 //!   both halves (segments are ranges of positions, and each is already sorted within each
 //!   half), so each pair of halves has at most one merge: that segment's part in the first
-//!   half with its part in the second. A partition pass counts the tiles of each pair's merge,
-//!   a scan places them, the partition writes each tile's co-ranks (the merge path, as in
-//!   [`MergePlan`](crate::MergePlan)), the tiles merge into the alternate buffers and are
-//!   copied back. Pairs without a large segment across them cost nothing but their count.
-//!   `ceil(log2(count / tile))` rounds are recorded (the plan's maximum with an indirect count);
-//!   a round whose pairs have no merge writes no element.
+//!   half with its part in the second. Which pairs merge depends on the offsets alone, so one
+//!   pass counts the tiles of every pair's merge in every round and one scan places them; each
+//!   round then writes its tiles' co-ranks (the merge path, as in
+//!   [`MergePlan`](crate::MergePlan)), merges them into the alternate buffers and copies them
+//!   back: three dispatches, each a grid stride over the round's tiles, so a round with few
+//!   merges costs few workgroups. `ceil(log2(count / tile))` rounds are recorded (the plan's
+//!   maximum with an indirect count); a round whose pairs have no merge writes nothing.
 //!
 //! Why merging rather than a radix sort of the large segments: a radix sort needs each
 //! segment's digit histograms and a workgroup per segment or a segment id per key; the merge
@@ -146,6 +147,9 @@ pub struct SegmentedSortTuning {
     pub workgroup_size: u32,
     /// Elements each invocation holds per tile (1..=32; a tile holds at most 2^15 elements).
     pub items_per_invocation: u32,
+    /// The most workgroups of a merge round's kernels (1..=65535): they take the round's
+    /// tiles by a grid stride, so a round with few merges costs few workgroups.
+    pub merge_workgroups: u32,
 }
 
 impl SegmentedSortTuning {

@@ -40,7 +40,32 @@ pub struct SegmentedSortPlan {
     tuning: SegmentedSortTuning,
     end_bit: u32,
     scan: ScanPlan,
+    /// Entries of the tile table (the most tiles of one round).
+    max_tiles: u64,
     layout: ScratchLayout,
+}
+
+/// One merge round of the layout: halves of `width` elements, `pairs` pairs, and its first
+/// entry in the scanned tile counts (each round has `pairs + 1` entries).
+#[derive(Clone, Copy, Debug)]
+struct Round {
+    width: u64,
+    pairs: u64,
+    base: u64,
+}
+
+/// The merge rounds of `count` elements in tiles of `tile` (glsl/segmented_sort/partition.comp
+/// count_entry walks the same layout).
+fn rounds_layout(tile: u64, count: u64) -> Vec<Round> {
+    let mut rounds = Vec::new();
+    let (mut width, mut base) = (tile, 0);
+    while width < count {
+        let pairs = count.div_ceil(2 * width);
+        rounds.push(Round { width, pairs, base });
+        base += pairs + 1;
+        width *= 2;
+    }
+    rounds
 }
 
 impl Context {
@@ -79,12 +104,12 @@ impl Context {
         check_tuning(self, desc, &tuning)?;
         let tile = tuning.tile();
         let n = desc.max_count;
-        let max_pairs = n.div_ceil(2 * tile);
-        let max_tiles = n.div_ceil(tile) + max_pairs + 1;
+        let max_tiles = n.div_ceil(tile) + n.div_ceil(2 * tile) + 1;
+        let entries = rounds_layout(tile, n).iter().map(|r| r.pairs + 1).sum::<u64>();
         let scan = self.scan_plan(&ScanDesc {
             op: ScanOp::Exclusive,
             path: ScanPath::ReduceThenScan,
-            max_count: max_pairs + 1,
+            max_count: entries.max(1),
             tuning: None,
             keep_scratch_zeroed: false,
         })?;
@@ -93,7 +118,7 @@ impl Context {
         let values_alt = a(keys_alt + n * desc.key_type.bytes());
         let tiles = a(values_alt + n * desc.value_type.bytes());
         let starts = a(tiles + max_tiles * TILE_ENTRY_BYTES);
-        let scan_at = a(starts + (max_pairs + 1) * 4);
+        let scan_at = a(starts + entries.max(1) * 4);
         let size = a(scan_at + scan.memory_requirements().scratch.size.max(ALIGNMENT));
         let plan = SegmentedSortPlan {
             ctx: self.clone(),
@@ -101,6 +126,7 @@ impl Context {
             tuning,
             end_bit,
             scan,
+            max_tiles,
             layout: ScratchLayout {
                 keys_alt,
                 values_alt,
@@ -133,6 +159,12 @@ fn check_tuning(ctx: &Context, desc: &SegmentedSortDesc, t: &SegmentedSortTuning
         )));
     }
     // Sort words hold a tag below NO_TAG and a tile position in 16 bits.
+    if !(1..=65535).contains(&t.merge_workgroups) {
+        return Err(Error::invalid(format!(
+            "segmented sort: merge_workgroups {} not in 1..=65535",
+            t.merge_workgroups
+        )));
+    }
     if !(1..=32).contains(&t.items_per_invocation) || t.tile() > 1 << 15 || t.tile() >= NO_TAG as u64 {
         return Err(Error::invalid(format!(
             "segmented sort: items_per_invocation {} not in 1..=32, or a tile over 2^15",
@@ -174,13 +206,7 @@ impl SegmentedSortPlan {
 
     /// Merge rounds recorded for `count` elements: `ceil(log2(count / tile))`.
     pub fn rounds(&self, count: u64) -> u32 {
-        let mut rounds = 0;
-        let mut w = self.tile_size();
-        while w < count {
-            rounds += 1;
-            w *= 2;
-        }
-        rounds
+        rounds_layout(self.tile_size(), count).len() as u32
     }
 
     /// Scratch every [`SegmentedSortPlan::record`] needs: the merge rounds' alternate keys and
@@ -307,46 +333,45 @@ impl SegmentedSortPlan {
             &push,
             groups(n, self.small_limit())? + groups(n, tile)?,
         );
-        let mut w = tile;
-        while w < n {
-            let pairs = n.div_ceil(2 * w);
-            let tiles = n.div_ceil(tile) + pairs;
-            push.width = w as u32;
-            push.max_pairs = pairs as u32;
-            push.max_tiles = tiles as u32;
-            push.pass = PASS_COUNT;
-            // The block pass or the last copy-back wrote the keys; the last partition read the
-            // starts.
+        let rounds = rounds_layout(tile, n);
+        let Some(last) = rounds.last() else {
+            return Ok(());
+        };
+        let entries = last.base + last.pairs + 1;
+        let wg = self.tuning.workgroup_size as u64;
+        let merge_groups = (self.max_tiles.min(n.div_ceil(tile) + rounds[0].pairs + 1) as u32)
+            .min(self.tuning.merge_workgroups);
+        push.layout_count = n as u32;
+        push.max_tiles = self.max_tiles as u32;
+        // Every round's tile counts (from the offsets alone), then one scan of them.
+        push.pairs = entries as u32;
+        push.pass = PASS_COUNT;
+        ctx.compute_to_compute(cmd); // the block pass wrote the keys (read by the rounds)
+        ctx.dispatch(cmd, partition, &push, groups(entries, wg)?);
+        ctx.compute_to_compute(cmd);
+        let starts = scratch(l.starts, entries * 4);
+        self.scan.record(
+            cmd,
+            &ScanArgs {
+                input: starts,
+                output: starts,
+                scratch: scratch(l.scan, l.size - l.scan),
+                count: ElementCount::Direct(entries),
+            },
+        )?;
+        push.pass = PASS_PARTITION;
+        for round in &rounds {
+            push.width = round.width as u32;
+            push.pairs = round.pairs as u32;
+            push.round_base = round.base as u32;
+            // The scan or the last copy-back wrote what the partition reads; the last merge and
+            // copy-back read the tile table it writes.
             ctx.compute_to_compute(cmd);
-            ctx.dispatch(
-                cmd,
-                partition,
-                &push,
-                groups(pairs + 1, self.tuning.workgroup_size as u64)?,
-            );
+            ctx.dispatch(cmd, partition, &push, merge_groups);
             ctx.compute_to_compute(cmd);
-            self.scan.record(
-                cmd,
-                &ScanArgs {
-                    input: scratch(l.starts, (pairs + 1) * 4),
-                    output: scratch(l.starts, (pairs + 1) * 4),
-                    scratch: scratch(l.scan, l.size - l.scan),
-                    count: ElementCount::Direct(pairs + 1),
-                },
-            )?;
+            ctx.dispatch(cmd, merge, &push, merge_groups);
             ctx.compute_to_compute(cmd);
-            push.pass = PASS_PARTITION;
-            ctx.dispatch(
-                cmd,
-                partition,
-                &push,
-                groups(tiles, self.tuning.workgroup_size as u64)?,
-            );
-            ctx.compute_to_compute(cmd);
-            ctx.dispatch(cmd, merge, &push, groups(tiles, 1)?);
-            ctx.compute_to_compute(cmd);
-            ctx.dispatch(cmd, copy_back, &push, groups(tiles, 1)?);
-            w *= 2;
+            ctx.dispatch(cmd, copy_back, &push, merge_groups);
         }
         Ok(())
     }

@@ -12,6 +12,7 @@ pub(super) const DEFAULT_TUNING: &[TuningRow<(), SegmentedSortTuning>] = &[
         choice: SegmentedSortTuning {
             workgroup_size: 256,
             items_per_invocation: 8,
+            merge_workgroups: 2048,
         },
         why: "tiles of 2048: 24 KiB of 8-byte keys and sort words, small segments up to 1024",
         anchor: "default-tuning",
@@ -22,6 +23,7 @@ pub(super) const DEFAULT_TUNING: &[TuningRow<(), SegmentedSortTuning>] = &[
         choice: SegmentedSortTuning {
             workgroup_size: 256,
             items_per_invocation: 8,
+            merge_workgroups: 2048,
         },
         why: "NVIDIA's choice",
         anchor: "default-tuning",
@@ -32,6 +34,7 @@ pub(super) const DEFAULT_TUNING: &[TuningRow<(), SegmentedSortTuning>] = &[
         choice: SegmentedSortTuning {
             workgroup_size: 64,
             items_per_invocation: 8,
+            merge_workgroups: 32,
         },
         why: "small tiles on CPU drivers: every merge round runs in the tests",
         anchor: "default-tuning",

@@ -174,6 +174,7 @@ fn tuning_and_queries() {
     let tuning = SegmentedSortTuning {
         workgroup_size: 32,
         items_per_invocation: 3,
+        merge_workgroups: 5,
     };
     let n = 10_000usize;
     let plan = ctx

@@ -195,6 +195,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         Some(SegmentedSortTuning {
             workgroup_size,
             items_per_invocation,
+            ..SegmentedSortTuning::for_device(ctx)
         })
     });
     let b = Bench::new(ctx)?;
