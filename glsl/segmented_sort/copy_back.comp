@@ -11,12 +11,31 @@ void main() {
     for (uint t = linear_workgroup_id(); t < tiles; t += groups) {
         TileSpan s = read_tile(t);
         uint len = min(s.la + s.lb, TILE);
-        for (uint x = gl_LocalInvocationIndex; x < len; x += WG_SIZE) {
-            uint64_t i = uint64_t(s.out0 + x);
-            store_key(pc.keys, i, load_key(pc.keys_alt, i));
+        // Every load of the tile is issued before the first store.
+        KEY_T keys[ITEMS];
+        [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+            uint x = e * WG_SIZE + gl_LocalInvocationIndex;
+            if (x < len) {
+                keys[e] = load_key(pc.keys_alt, uint64_t(s.out0 + x));
+            }
+        }
 #if VALUE_WORDS > 0
-            store_value(pc.values, i, load_value(pc.values_alt, i));
+        VALUE_T values[ITEMS];
+        [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+            uint x = e * WG_SIZE + gl_LocalInvocationIndex;
+            if (x < len) {
+                values[e] = load_value(pc.values_alt, uint64_t(s.out0 + x));
+            }
+        }
 #endif
+        [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
+            uint x = e * WG_SIZE + gl_LocalInvocationIndex;
+            if (x < len) {
+                store_key(pc.keys, uint64_t(s.out0 + x), keys[e]);
+#if VALUE_WORDS > 0
+                store_value(pc.values, uint64_t(s.out0 + x), values[e]);
+#endif
+            }
         }
     }
 }
