@@ -85,7 +85,7 @@ void main() {
     if (gl_LocalInvocationIndex < 3u) {
         uint i = gl_LocalInvocationIndex;
         uint p = i == 0u ? base : (i == 1u ? base + len - 1u : base + min(TILE / 2u, len - 1u));
-        uint s = segment_of(p, segs, n);
+        uint s = segment_at(p, segs, n);
         uint first = segment_start(s, segs, n);
         uint end = max(segment_start(s + 1u, segs, n), first);
         s_range[i] = s;

@@ -1,5 +1,8 @@
 #version 460
-// Segmented sort, merge rounds. SEGSORT_PASS_COUNT (once, for every round): invocation e takes
+// Segmented sort's bookkeeping. SEGSORT_PASS_SEGMENT_TABLE (first): invocation k writes the
+// segment of position k * SMALL_LIMIT (of the last position past the end), so that the block
+// pass finds the segments of its range by short searches. Merge rounds: SEGSORT_PASS_COUNT
+// (once, for every round): invocation e takes
 // entry e of the rounds' layout (round r, halves of TILE * 2^r elements, has `pairs_r` =
 // ceil(layout_count / (2 * width)) pairs and pairs_r + 1 entries: one per pair, then 0) and
 // writes the tiles of that pair's merge (segsort_common.glsl pair_merge), for one exclusive scan
@@ -89,6 +92,15 @@ void main() {
     uint id = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
     uint n = element_count();
     uint segs = segment_count();
+    if (pc.pass == SEGSORT_PASS_SEGMENT_TABLE) {
+        // Entry k: the segment of position k * SMALL_LIMIT, the last position past the end.
+        uint entries = (pc.layout_count + SMALL_LIMIT - 1u) / SMALL_LIMIT + 1u;
+        if (id < entries && n > 0u) {
+            uint p = uint(min(uint64_t(id) * uint64_t(SMALL_LIMIT), uint64_t(n - 1u)));
+            U32Ref(pc.segment_table).v[id] = segment_of(p, segs, n);
+        }
+        return;
+    }
     if (pc.pass == SEGSORT_PASS_COUNT) {
         if (id < pc.pairs) {
             count_entry(id, n, segs);

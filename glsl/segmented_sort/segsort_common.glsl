@@ -59,6 +59,7 @@ layout(push_constant) uniform SegmentedSortPush {
     uint64_t count_addr;     // 0: use count; else the address of a u32 count
     uint64_t segments_addr;  // 0: use segments; else the address of a u32 segment count
     uint64_t key_mask;       // the bit range in ordered bits (32-bit keys: the low word)
+    uint64_t segment_table;  // the segment of every SMALL_LIMIT-th position (partition.comp)
     uint count;
     uint max_count;
     uint segments;
@@ -147,6 +148,17 @@ uint segment_of(uint p, uint segs, uint n) {
     return segment_of_within(p, 0u, segs, segs, n);
 }
 
+// The segment of position p < n from the segment table (SEGSORT_PASS_SEGMENT_TABLE wrote the
+// segment of every SMALL_LIMIT-th position, then that of the last): a search between the
+// segments of the table's positions around p.
+uint segment_at(uint p, uint segs, uint n) {
+    uint k = p / SMALL_LIMIT;
+    U32Ref table = U32Ref(pc.segment_table);
+    uint lo = table.v[k];
+    uint hi = max(table.v[k + 1u], lo);
+    return segment_of_within(p, lo, hi + 1u, segs, n);
+}
+
 // One tile of a merge round: A = keys[a0, a0 + la) and B = keys[b0, b0 + lb) merge into
 // keys_alt[out0, out0 + la + lb).
 struct TileSpan {
@@ -194,7 +206,7 @@ uvec3 pair_merge(uint p, uint width, uint n, uint segs) {
     uint start = uint(start64);
     uint mid = uint(mid64);
     uint end = uint(min(mid64 + uint64_t(width), uint64_t(n)));
-    uint s = segment_of(mid, segs, n);
+    uint s = segment_at(mid, segs, n);
     uint first = segment_start(s, segs, n);
     uint last = max(segment_start(s + 1u, segs, n), first);
     if (first >= mid || last - first <= SMALL_LIMIT) {

@@ -12,6 +12,8 @@ use crate::sort::{KeyType, ValueType};
 pub(super) const PASS_COUNT: u32 = 0;
 /// Partition pass: the tile table of one round.
 pub(super) const PASS_PARTITION: u32 = 1;
+/// Partition pass (before the block pass): the segment of every small-limit-th position.
+pub(super) const PASS_SEGMENT_TABLE: u32 = 2;
 /// The tag of padding and of positions a workgroup does not own (sorts after every segment).
 pub(super) const NO_TAG: u32 = 0xFFFF;
 /// Bytes of one tile-table entry (glsl/segmented_sort/segsort_common.glsl write_tile).
@@ -31,6 +33,7 @@ push_constants! {
         pub(super) count_addr: u64,
         pub(super) segments_addr: u64,
         pub(super) key_mask: u64,
+        pub(super) segment_table: u64,
         pub(super) count: u32,
         pub(super) max_count: u32,
         pub(super) segments: u32,

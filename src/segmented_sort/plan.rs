@@ -2,7 +2,7 @@
 
 use super::kernels::{
     groups, key_mask, shader, specialization, SegmentedSortPush, NO_TAG, PASS_COUNT, PASS_PARTITION,
-    TILE_ENTRY_BYTES,
+    PASS_SEGMENT_TABLE, TILE_ENTRY_BYTES,
 };
 use super::{
     SegmentedSortArgs, SegmentedSortDesc, SegmentedSortTuning, SEGMENTED_SORT_MAX_COUNT,
@@ -27,6 +27,7 @@ struct ScratchLayout {
     values_alt: u64,
     tiles: u64,
     starts: u64,
+    segment_table: u64,
     scan: u64,
     size: u64,
 }
@@ -52,6 +53,12 @@ struct Round {
     width: u64,
     pairs: u64,
     base: u64,
+}
+
+/// Entries of the segment table of `count` elements: one per small-limit-th position and one
+/// past them (glsl/segmented_sort/partition.comp, SEGSORT_PASS_SEGMENT_TABLE).
+fn table_entries(tile: u64, count: u64) -> u64 {
+    count.div_ceil(tile / 2) + 1
 }
 
 /// The merge rounds of `count` elements in tiles of `tile` (glsl/segmented_sort/partition.comp
@@ -118,7 +125,8 @@ impl Context {
         let values_alt = a(keys_alt + n * desc.key_type.bytes());
         let tiles = a(values_alt + n * desc.value_type.bytes());
         let starts = a(tiles + max_tiles * TILE_ENTRY_BYTES);
-        let scan_at = a(starts + entries.max(1) * 4);
+        let segment_table = a(starts + entries.max(1) * 4);
+        let scan_at = a(segment_table + table_entries(tile, n) * 4);
         let size = a(scan_at + scan.memory_requirements().scratch.size.max(ALIGNMENT));
         let plan = SegmentedSortPlan {
             ctx: self.clone(),
@@ -132,6 +140,7 @@ impl Context {
                 values_alt,
                 tiles,
                 starts,
+                segment_table,
                 scan: scan_at,
                 size,
             },
@@ -321,12 +330,19 @@ impl SegmentedSortPlan {
             count_addr: count_addr(&args.count),
             segments_addr: count_addr(&args.segments),
             key_mask: key_mask(d.begin_bit, self.end_bit),
+            segment_table: addr(scratch(l.segment_table, l.scan - l.segment_table)),
+            layout_count: n as u32,
             count: direct.unwrap_or(0) as u32,
             max_count: d.max_count as u32,
             segments: segs_direct.unwrap_or(0) as u32,
             max_segments: d.max_segments as u32,
             ..Default::default()
         };
+        // The segment of every small-limit-th position, then the block pass.
+        let wg = self.tuning.workgroup_size as u64;
+        push.pass = PASS_SEGMENT_TABLE;
+        ctx.dispatch(cmd, partition, &push, groups(table_entries(tile, n), wg)?);
+        ctx.compute_to_compute(cmd);
         ctx.dispatch(
             cmd,
             block,
@@ -338,10 +354,8 @@ impl SegmentedSortPlan {
             return Ok(());
         };
         let entries = last.base + last.pairs + 1;
-        let wg = self.tuning.workgroup_size as u64;
         let merge_groups = (self.max_tiles.min(n.div_ceil(tile) + rounds[0].pairs + 1) as u32)
             .min(self.tuning.merge_workgroups);
-        push.layout_count = n as u32;
         push.max_tiles = self.max_tiles as u32;
         // Every round's tile counts (from the offsets alone), then one scan of them.
         push.pairs = entries as u32;

@@ -2,7 +2,7 @@
 //! (included by glsl/segmented_sort/segsort_common.glsl), rendered from this list
 //! (src/core/shaders/shared_constants.rs).
 
-use super::kernels::{NO_TAG, PASS_COUNT, PASS_PARTITION};
+use super::kernels::{NO_TAG, PASS_COUNT, PASS_PARTITION, PASS_SEGMENT_TABLE};
 use crate::core::shaders::shared_constants::{GeneratedHeader, GlslConstant};
 
 /// `glsl/generated/segmented_sort.glsl`.
@@ -13,6 +13,7 @@ pub(crate) const SEGMENTED_SORT: GeneratedHeader = GeneratedHeader {
     constants: &[
         GlslConstant::uint("SEGSORT_PASS_COUNT", PASS_COUNT),
         GlslConstant::uint("SEGSORT_PASS_PARTITION", PASS_PARTITION),
+        GlslConstant::uint("SEGSORT_PASS_SEGMENT_TABLE", PASS_SEGMENT_TABLE),
         GlslConstant::uint("SEGSORT_NO_TAG", NO_TAG),
     ],
 };

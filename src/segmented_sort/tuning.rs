@@ -12,7 +12,7 @@ pub(super) const DEFAULT_TUNING: &[TuningRow<(), SegmentedSortTuning>] = &[
         choice: SegmentedSortTuning {
             workgroup_size: 256,
             items_per_invocation: 8,
-            merge_workgroups: 2048,
+            merge_workgroups: 1024,
         },
         why: "tiles of 2048: 24 KiB of 8-byte keys and sort words, small segments up to 1024",
         anchor: "default-tuning",
@@ -23,7 +23,7 @@ pub(super) const DEFAULT_TUNING: &[TuningRow<(), SegmentedSortTuning>] = &[
         choice: SegmentedSortTuning {
             workgroup_size: 256,
             items_per_invocation: 8,
-            merge_workgroups: 2048,
+            merge_workgroups: 1024,
         },
         why: "NVIDIA's choice",
         anchor: "default-tuning",
