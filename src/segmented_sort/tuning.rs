@@ -34,7 +34,7 @@ pub(super) const DEFAULT_TUNING: &[TuningRow<(), SegmentedSortTuning>] = &[
         choice: SegmentedSortTuning {
             workgroup_size: 64,
             items_per_invocation: 8,
-            merge_workgroups: 32,
+            merge_workgroups: 256,
         },
         why: "small tiles on CPU drivers: every merge round runs in the tests",
         anchor: "default-tuning",
