@@ -15,6 +15,9 @@ struct Counts {
     indirect_count: bool,
     /// The segment count through a GPU buffer.
     indirect_segments: bool,
+    /// The indirect segment count's word, where not the offsets' segments (a count over the
+    /// plan's maximum is clamped to it).
+    segment_word: Option<u32>,
 }
 
 /// Runs `plan` on u32 keys and u32 values (`values` None: keys alone) in one host-visible
@@ -56,7 +59,8 @@ fn record(
             put(map, values_at, v);
         }
         put(map, offsets_at, offsets);
-        put(map, counts_at, &[count as u32, offsets.len() as u32 - 1]);
+        let segment_word = counts.segment_word.unwrap_or(offsets.len() as u32 - 1);
+        put(map, counts_at, &[count as u32, segment_word]);
     }
     let args = SegmentedSortArgs {
         keys: buf.sub_range(keys_at, n * 4),
@@ -117,6 +121,7 @@ fn direct_and_indirect_counts() {
                     Counts {
                         indirect_count: false,
                         indirect_segments: false,
+                        segment_word: None,
                     },
                 ),
                 (
@@ -124,6 +129,7 @@ fn direct_and_indirect_counts() {
                     Counts {
                         indirect_count: true,
                         indirect_segments: true,
+                        segment_word: None,
                     },
                 ),
                 (
@@ -131,6 +137,7 @@ fn direct_and_indirect_counts() {
                     Counts {
                         indirect_count: true,
                         indirect_segments: false,
+                        segment_word: None,
                     },
                 ),
                 (
@@ -138,6 +145,7 @@ fn direct_and_indirect_counts() {
                     Counts {
                         indirect_count: false,
                         indirect_segments: true,
+                        segment_word: None,
                     },
                 ),
             ] {
@@ -197,6 +205,7 @@ fn tuning_and_queries() {
         let counts = Counts {
             indirect_count: false,
             indirect_segments: false,
+            segment_word: None,
         };
         let (got_keys, got_values, poison) = record(&ctx, &plan, &keys, Some(&values), n, &offsets32, counts);
         let (mut want_keys, mut want_values) = (keys.clone(), values.clone());
@@ -207,5 +216,36 @@ fn tuning_and_queries() {
             "{}",
             layout.0
         );
+    }
+}
+
+/// An indirect segment count over the plan's maximum is clamped to it: with the plan's most
+/// segments in the offsets, the result is that of those segments.
+#[test]
+fn indirect_segment_count_is_clamped() {
+    let ctx = context();
+    let mut rng = Rng(23);
+    let n = 3000usize;
+    let plan = ctx
+        .segmented_sort_plan(&SegmentedSortDesc::new(
+            KeyType::U32,
+            ValueType::None,
+            n as u64,
+            4,
+        ))
+        .unwrap();
+    let offsets = [0u64, 700, 700, 2500, n as u64];
+    let offsets32: Vec<u32> = offsets.iter().map(|&o| o as u32).collect();
+    let keys: Vec<u32> = keys_with_specials(n, &DISTRIBUTIONS[0], &mut rng);
+    for word in [4u32, 5, 1000, u32::MAX] {
+        let counts = Counts {
+            indirect_count: true,
+            indirect_segments: true,
+            segment_word: Some(word),
+        };
+        let (got, _, poison) = record(&ctx, &plan, &keys, None, n, &offsets32, counts);
+        let mut want = keys.clone();
+        reference::segmented_sort_pairs::<u32, u32>(&mut want, None, &offsets, 0, 0, false);
+        assert!(poison && got == want, "segment word {word}");
     }
 }
