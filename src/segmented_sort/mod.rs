@@ -16,15 +16,19 @@
 //! The record layer cannot read the segment sizes, so every decision is made on the GPU, by
 //! position: the segment of position `p` is the last `s` with `offsets[s] <= p` (a binary
 //! search of the offsets), and a segment is small when it holds at most
-//! [`SegmentedSortPlan::small_limit`] elements (half a tile).
+//! [`SegmentedSortPlan::small_limit`] elements (half a tile). A first pass writes the segment
+//! of every `small_limit`-th position (a segment table), so that later searches are short.
 //! - One dispatch (glsl/segmented_sort/block.comp) sorts every small segment whole and every
 //!   large one within each aligned block of a tile: workgroup w of the first part owns the
 //!   small segments that start in its `small_limit` positions (so they end within a tile of
 //!   its first position), a workgroup of the second part the large segments' positions of one
-//!   block. Each loads the positions it owns into shared memory, tags each key with the start
-//!   of its segment, sorts by (tag, key) with the merge sort's block merge sort
-//!   (glsl/common/block_merge_sort.glsl) and writes every segment back to its own positions.
-//!   Many tiny segments cost this one pass.
+//!   block. Each stages its range's segment starts in shared memory, loads the positions it
+//!   owns, and writes every segment back, sorted, to its own positions: where each of its
+//!   segments holds at most 64 elements, each element counts the keys of its segment that go
+//!   before it (its rank); otherwise each key is tagged with the start of its segment and the
+//!   tile is sorted by (tag, key) with the merge sort's block merge sort
+//!   (glsl/common/block_merge_sort.glsl). Many tiny segments cost this one pass (and the
+//!   merge rounds' dispatches, which then find nothing to merge).
 //! - Merge rounds then finish the large segments, at full device width however few they are:
 //!   round r merges the halves of every aligned block of `2^r` tiles. Only a segment holding
 //!   both the last position of a block's first half and the first of its second half spans
