@@ -155,6 +155,9 @@ uint segment_at(uint p, uint segs, uint n) {
     uint k = p / SMALL_LIMIT;
     U32Ref table = U32Ref(pc.segment_table);
     uint lo = table.v[k];
+    if (k * SMALL_LIMIT == p) {
+        return lo;  // a position of the table (every block pass workgroup's first)
+    }
     uint hi = max(table.v[k + 1u], lo);
     return segment_of_within(p, lo, hi + 1u, segs, n);
 }
