@@ -65,11 +65,11 @@ void main() {
     uint n = element_count();
     uint segs = segment_count();
     uint w = linear_workgroup_id();
-    uint small_groups = (n + SMALL_LIMIT - 1u) / SMALL_LIMIT;
+    uint small_groups = ceil_div(n, SMALL_LIMIT);
     bool small = w < small_groups;
     uint64_t base64 = small ? uint64_t(w) * uint64_t(SMALL_LIMIT)
                             : uint64_t(w - small_groups) * uint64_t(TILE);
-    if (!small && (w - small_groups) >= (n + TILE - 1u) / TILE) {
+    if (!small && (w - small_groups) >= ceil_div(n, TILE)) {
         return;
     }
     if (base64 >= uint64_t(n)) {

@@ -30,23 +30,23 @@ uint co_rank(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint d) {
 
 // Writes the tiles of entry e of every round's layout.
 void count_entry(uint e, uint n, uint segs) {
-    uint width = TILE;
+    uint64_t width = uint64_t(TILE);
     uint first = 0u;
     // The round of entry e: at most 32 rounds (widths double up to the layout's count).
-    for (uint r = 0u; r < 32u && uint64_t(width) < uint64_t(pc.layout_count); ++r) {
-        uint pairs = uint((uint64_t(pc.layout_count) + 2ul * uint64_t(width) - 1ul) / (2ul * uint64_t(width)));
+    for (uint r = 0u; r < 32u && width < uint64_t(pc.layout_count); ++r) {
+        uint pairs = uint((uint64_t(pc.layout_count) + 2ul * width - 1ul) / (2ul * width));
         if (e < first + pairs + 1u) {
             uint p = e - first;
             uint tiles = 0u;
             if (p < pairs) {
-                uvec3 m = pair_merge(p, width, n, segs);
-                tiles = (m.z - m.x + TILE - 1u) / TILE;
+                uvec3 m = pair_merge(p, uint(width), n, segs);
+                tiles = ceil_div(m.z - m.x, TILE);
             }
             U32Ref(u32_addr(pc.starts, e)).v[0] = tiles;
             return;
         }
         first += pairs + 1u;
-        width *= 2u;
+        width *= 2ul;
     }
 }
 
@@ -70,8 +70,8 @@ void partition_tile(uint t, uint n, uint segs) {
     uint lb = m.z - m.y;
     uint local_tile = t - (round_start(pair) - base);
     uint len = la + lb;
-    uint k0 = min(local_tile * TILE, len);
-    uint k1 = min(k0 + TILE, len);
+    uint k0 = uint(min(uint64_t(local_tile) * uint64_t(TILE), uint64_t(len)));
+    uint k1 = uint(min(uint64_t(k0) + uint64_t(TILE), uint64_t(len)));
     if (k0 == k1) {
         write_tile(t, 0u, 0u, 0u, 0u, 0u);
         return;
@@ -94,7 +94,7 @@ void main() {
     uint segs = segment_count();
     if (pc.pass == SEGSORT_PASS_SEGMENT_TABLE) {
         // Entry k: the segment of position k * SMALL_LIMIT, the last position past the end.
-        uint entries = (pc.layout_count + SMALL_LIMIT - 1u) / SMALL_LIMIT + 1u;
+        uint entries = ceil_div(pc.layout_count, SMALL_LIMIT) + 1u;
         if (id < entries && n > 0u) {
             uint p = uint(min(uint64_t(id) * uint64_t(SMALL_LIMIT), uint64_t(n - 1u)));
             U32Ref(pc.segment_table).v[id] = segment_of(p, segs, n);

@@ -82,6 +82,11 @@ layout(push_constant) uniform SegmentedSortPush {
 // larger ones by blocks and merge rounds.
 #define SMALL_LIMIT (TILE / 2u)
 
+// ceil(a / b) without overflow (counts reach 2^32 - 1).
+uint ceil_div(uint a, uint b) {
+    return a / b + (a % b != 0u ? 1u : 0u);
+}
+
 KEY_T masked(KEY_T ordered) {
     return ordered & KEY_T(pc.key_mask);
 }

@@ -24,8 +24,8 @@
 //!   its first position), a workgroup of the second part the large segments' positions of one
 //!   block. Each stages its range's segment starts in shared memory, loads the positions it
 //!   owns, and writes every segment back, sorted, to its own positions: where each of its
-//!   segments holds at most 64 elements, each element counts the keys of its segment that go
-//!   before it (its rank); otherwise each key is tagged with the start of its segment and the
+//!   segments is at most `RANK_LIMIT` elements long (glsl/segmented_sort/block.comp), each
+//!   element counts the keys of its segment that go before it (its rank); otherwise each key is tagged with the start of its segment and the
 //!   tile is sorted by (tag, key) with the merge sort's block merge sort
 //!   (glsl/common/block_merge_sort.glsl). Many tiny segments cost this one pass (and the
 //!   merge rounds' dispatches, which then find nothing to merge).
