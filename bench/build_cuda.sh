@@ -23,6 +23,7 @@ builds=(
   "histogram_bench"
   "select_bench"
   "reduce_by_key_bench"
+  "segmented_sort_bench"
   "merge_bench -I bench/cuda"
   "hash_bench"
   "multisplit_bench"

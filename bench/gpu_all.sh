@@ -17,7 +17,7 @@
 #   ALGOS  the algorithms to run (default: all, in one vkalgo-bench process); a list such as
 #          "reduce select histogram reduce_by_key" runs those baselines and one vkalgo-bench
 #          process per name, so that the whole table can be split over device commands of
-#          600 s (names: scan reduce reduce_by_key histogram select sort merge set)
+#          600 s (names: scan reduce reduce_by_key histogram select sort segmented_sort merge set)
 #   ARCH   nvcc target (default sm_90)
 set -euo pipefail
 
@@ -36,6 +36,7 @@ cuda_build scan_typed_bench bench/cuda/scan_typed_bench.cu
 cuda_build histogram_bench bench/cuda/histogram_bench.cu
 cuda_build select_bench bench/cuda/select_bench.cu
 cuda_build reduce_by_key_bench bench/cuda/reduce_by_key_bench.cu
+cuda_build segmented_sort_bench bench/cuda/segmented_sort_bench.cu
 
 t0=$SECONDS
 # shellcheck disable=SC2086
@@ -60,6 +61,11 @@ t0=$SECONDS
     for c in flagged_u32 if_u32 unique_u32 flagged_u32_pairs unique_u32_pairs; do /tmp/select_bench "$c" $SIZES; done
   fi
   if wants sort; then for t in $TYPES; do /tmp/cub_bench "sort_$t" $SORT_SIZES; done; fi
+  if wants segmented_sort; then
+    for c in tiny_u32 huge_u32 power_u32 tiny_u32_pairs huge_u32_pairs power_u32_pairs; do
+      /tmp/segmented_sort_bench "$c" 24 26
+    done
+  fi
   # Merge (CUB DeviceMerge) and set operations (Thrust) at vkalgo-bench merge's default sizes.
   if wants merge; then for m in merge_keys merge_pairs; do /tmp/merge_bench "$m" 23 26; done; fi
   if wants set; then for op in set_and set_or set_andnot set_xor; do /tmp/merge_bench "$op" 24; done; fi

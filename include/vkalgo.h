@@ -48,6 +48,9 @@
 // operation).
 #define VKALGO_ALGORITHM_REDUCE_BY_KEY 1024
 
+// Warm-up mask bit: segmented sorts (every key type, keys only and with u32 or u64 values).
+#define VKALGO_ALGORITHM_SEGMENTED_SORT 2048
+
 // Context flag: the caller enabled VK_EXT_debug_utils (vkalgo names its pipelines).
 #define VKALGO_CONTEXT_DEBUG_UTILS 1
 
@@ -110,6 +113,14 @@
 
 // Largest element count of a histogram (2^32 - 1: no u32 count of a recorded histogram wraps).
 #define VKALGO_HISTOGRAM_MAX_COUNT 4294967295
+
+// The most elements one segmented sort takes (2^32 - 1; `vkalgo::SEGMENTED_SORT_MAX_COUNT`,
+// checked by a test).
+#define VKALGO_SEGMENTED_SORT_MAX_COUNT 4294967295
+
+// The most segments one segmented sort takes (2^32 - 2; `vkalgo::SEGMENTED_SORT_MAX_SEGMENTS`,
+// checked by a test).
+#define VKALGO_SEGMENTED_SORT_MAX_SEGMENTS 4294967294
 
 // Status of every vkalgo call: 0 is success, errors are negative and distinct.
 enum VkalgoResult
@@ -373,6 +384,9 @@ typedef struct VkalgoReducePlan VkalgoReducePlan;
 // Keeps its context alive. Immutable once created: any thread may query it or record it,
 // concurrently; destroying it while another thread uses it is the caller's error.
 typedef struct VkalgoScanPlan VkalgoScanPlan;
+
+// A segmented sort plan (`vkalgo_segmented_sort_plan_create`); it keeps its context alive.
+typedef struct VkalgoSegmentedSortPlan VkalgoSegmentedSortPlan;
 
 // A select plan (kernels, path and scratch size fixed for one context, key and value type,
 // mode and maximum count). Keeps its context alive; immutable once made: any thread may
@@ -1408,6 +1422,51 @@ typedef struct VkalgoReduceByKeyArgs {
   struct VkalgoBufferRange count_buffer;
 } VkalgoReduceByKeyArgs;
 
+// What to plan a segmented sort for (the host call takes the sort's `VkalgoSortDesc`).
+typedef struct VkalgoSegmentedSortDesc {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The key type (any of the six).
+  enum VkalgoKeyType key_type;
+  // The value type (`VKALGO_VALUE_NONE`: keys only).
+  enum VkalgoValueType value_type;
+  // First order-preserving key bit sorted on (usually 0).
+  uint32_t begin_bit;
+  // One past the last bit sorted on; 0: the key's full width.
+  uint32_t end_bit;
+  // 0 or 1: 1 sorts each segment largest first, still stable.
+  uint32_t descending;
+  // The largest element count a record call sorts (at most VKALGO_SEGMENTED_SORT_MAX_COUNT).
+  uint64_t max_count;
+  // The most segments a record call has (at most VKALGO_SEGMENTED_SORT_MAX_SEGMENTS).
+  uint64_t max_segments;
+} VkalgoSegmentedSortDesc;
+
+// The buffers of one recorded segmented sort. The result is always in `keys`/`values`.
+typedef struct VkalgoSegmentedSortArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The keys, sorted in place (offset a multiple of the key size).
+  struct VkalgoBufferRange keys;
+  // The values (buffer VK_NULL_HANDLE exactly when the plan has no value type).
+  struct VkalgoBufferRange values;
+  // `segment_count + 1` u32 segment starts, non-decreasing from 0 to the count (other
+  // offsets: an unspecified order inside the buffers, never an access outside them).
+  struct VkalgoBufferRange offsets;
+  // Scratch as `vkalgo_segmented_sort_plan_memory_requirements` asks.
+  struct VkalgoBufferRange scratch;
+  // Element count when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count: a u32 at `count_buffer.offset`, read on the GPU (clamped to the plan's
+  // max_count). VK_NULL_HANDLE: use `count`.
+  struct VkalgoBufferRange count_buffer;
+  // Segment count when `segment_count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t segment_count;
+  // Indirect segment count: a u32 read on the GPU (clamped to the plan's max_segments).
+  // VK_NULL_HANDLE: use `segment_count`.
+  struct VkalgoBufferRange segment_count_buffer;
+} VkalgoSegmentedSortArgs;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -2430,6 +2489,47 @@ VkalgoResult vkalgo_reduce_by_key_plan_tile_size(const struct VkalgoReduceByKeyP
 VkalgoResult vkalgo_reduce_by_key_record(const struct VkalgoReduceByKeyPlan *plan,
                                          VkCommandBuffer command_buffer,
                                          const struct VkalgoReduceByKeyArgs *args);
+
+// Stable sort within each segment `[segment_offsets[s], segment_offsets[s + 1])`, `s <
+// segment_count`, with the sort's key types, bit range and order (`desc` as for
+// `vkalgo_sort_host`; its path and max_count are ignored), on the GPU (blocking), in place.
+// `segment_offsets` holds `segment_count + 1` non-decreasing offsets, the first 0 and the last
+// `count`; empty segments are allowed. `values` is NULL exactly when `desc->value_type` is
+// `VKALGO_VALUE_NONE`. Errors (INVALID_ARGUMENT, nothing written): NULL keys or values with
+// count > 0, NULL offsets, an unknown enum, a count over VKALGO_SEGMENTED_SORT_MAX_COUNT,
+// malformed offsets, a bad bit range. count 0 is valid.
+VkalgoResult vkalgo_segmented_sort_host(struct VkalgoContext *ctx,
+                                        const struct VkalgoSortDesc *desc,
+                                        void *keys,
+                                        void *values,
+                                        size_t count,
+                                        const uint64_t *segment_offsets,
+                                        size_t segment_count);
+
+// Plans segmented sorts of up to `desc->max_count` elements in up to `desc->max_segments`
+// segments. `*out` is set only on success; destroy it with
+// `vkalgo_segmented_sort_plan_destroy`.
+VkalgoResult vkalgo_segmented_sort_plan_create(struct VkalgoContext *ctx,
+                                               const struct VkalgoSegmentedSortDesc *desc,
+                                               struct VkalgoSegmentedSortPlan **out);
+
+// Destroys a segmented sort plan (NULL: no-op).
+void vkalgo_segmented_sort_plan_destroy(struct VkalgoSegmentedSortPlan *plan);
+
+// The scratch each `vkalgo_segmented_sort_record` of this plan needs (it holds the merge
+// rounds' alternate keys and values).
+VkalgoResult vkalgo_segmented_sort_plan_memory_requirements(const struct VkalgoSegmentedSortPlan *plan,
+                                                            struct VkalgoMemoryRequirements *out);
+
+// Records the segmented sort into the caller's command buffer (on the plan's context, which
+// the plan keeps alive). Synchronization: writes to the keys, values, offsets and count
+// buffers must be visible to COMPUTE_SHADER (SHADER_READ | SHADER_WRITE for the keys and
+// values); earlier uses of the scratch must be complete before COMPUTE_SHADER; afterwards the
+// sorted keys and values are in `keys`/`values`, written by COMPUTE_SHADER (SHADER_WRITE).
+// Nothing is recorded on error.
+VkalgoResult vkalgo_segmented_sort_record(const struct VkalgoSegmentedSortPlan *plan,
+                                          VkCommandBuffer command_buffer,
+                                          const struct VkalgoSegmentedSortArgs *args);
 
 #ifdef __cplusplus
 }  // extern "C"

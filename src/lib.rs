@@ -64,6 +64,7 @@ pub mod merge;
 pub mod reduce;
 pub mod reduce_by_key;
 pub mod scan;
+pub mod segmented_sort;
 pub mod select;
 pub mod set;
 pub mod sort;
@@ -100,6 +101,10 @@ pub use reduce_by_key::{
     ReduceByKeyArgs, ReduceByKeyDesc, ReduceByKeyPath, ReduceByKeyPlan, ReduceByKeyTuning, ReduceByKeyValue,
 };
 pub use scan::{ScanArgs, ScanDesc, ScanOp, ScanPath, ScanPlan, ScanTuning};
+pub use segmented_sort::{
+    SegmentedSortArgs, SegmentedSortDesc, SegmentedSortOptions, SegmentedSortPlan, SegmentedSortTuning,
+    SEGMENTED_SORT_MAX_COUNT, SEGMENTED_SORT_MAX_SEGMENTS,
+};
 pub use select::{
     SelectArgs, SelectDesc, SelectMode, SelectPath, SelectPlan, SelectTuning, Selection, SELECT_MAX_COUNT,
 };
@@ -133,6 +138,7 @@ mod push_constant_tests {
             .chain(crate::reduce::push_layouts())
             .chain(crate::histogram::push_layouts())
             .chain(crate::select::push_layouts())
+            .chain(crate::segmented_sort::push_layouts())
             .chain(crate::reduce_by_key::push_layouts())
             .chain(crate::core::copy::push_layouts());
         for (shader, fields, size) in layouts {

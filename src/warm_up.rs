@@ -40,11 +40,13 @@ pub enum Algorithm {
     Select = 512,
     /// Reduce-by-key and run-length encoding of every key and value type and operation.
     ReduceByKey = 1024,
+    /// Segmented sorts of every key type, keys only and with u32 or u64 values.
+    SegmentedSort = 2048,
 }
 
 impl Algorithm {
     /// Every algorithm warm-up knows.
-    pub const ALL: [Algorithm; 11] = [
+    pub const ALL: [Algorithm; 12] = [
         Algorithm::Scan,
         Algorithm::Sort,
         Algorithm::HashMap,
@@ -56,6 +58,7 @@ impl Algorithm {
         Algorithm::Histogram,
         Algorithm::Select,
         Algorithm::ReduceByKey,
+        Algorithm::SegmentedSort,
     ];
 }
 
@@ -162,6 +165,14 @@ impl Context {
                                 let desc = crate::ReduceByKeyDesc::new(k, v, op, PLAN_COUNT);
                                 skip_unsupported(self.reduce_by_key_plan(&desc))?;
                             }
+                        }
+                    }
+                }
+                Algorithm::SegmentedSort => {
+                    for k in KeyType::ALL {
+                        for v in ValueType::ALL {
+                            let desc = crate::SegmentedSortDesc::new(k, v, PLAN_COUNT, PLAN_COUNT);
+                            skip_unsupported(self.segmented_sort_plan(&desc))?;
                         }
                     }
                 }

@@ -10,11 +10,22 @@
 // power of two), a function `bool bms_after(BMS_KEY_T a, BMS_KEY_T b)` (a sorts strictly
 // after b), and the shared array `BMS_KEY_T s_keys[BMS_TILE]`; with BMS_SOURCES 1 (the default)
 // also `uint s_src[BMS_TILE]`, for callers that move values by where each key came from.
+// With BMS_TAGGED_SOURCES defined, the includer fills s_src before the call with a word per
+// key that the sort carries along in place of the tile position (a tag that orders before the
+// key, and the position: the segmented sort), and defines
+// `bool bms_after_tagged(BMS_KEY_T a, uint sa, BMS_KEY_T b, uint sb)` instead of bms_after.
 #ifndef VKALGO_BLOCK_MERGE_SORT_GLSL
 #define VKALGO_BLOCK_MERGE_SORT_GLSL
 
 #ifndef BMS_SOURCES
 #define BMS_SOURCES 1
+#endif
+#ifdef BMS_TAGGED_SOURCES
+#define BMS_AFTER(a, sa, b, sb) bms_after_tagged(a, sa, b, sb)
+#define BMS_FIRST_SOURCE(x) s_src[x]
+#else
+#define BMS_AFTER(a, sa, b, sb) bms_after(a, b)
+#define BMS_FIRST_SOURCE(x) (x)
 #endif
 
 // Sorts the tile in s_keys (written and made visible by a barrier before the call; padding that
@@ -30,12 +41,12 @@ void block_merge_sort() {
     [[unroll]] for (uint e = 0u; e < BMS_ITEMS; ++e) {
         k[e] = s_keys[first + e];
 #if BMS_SOURCES
-        src[e] = first + e;
+        src[e] = BMS_FIRST_SOURCE(first + e);
 #endif
     }
     [[unroll]] for (uint r = 0u; r < BMS_ITEMS; ++r) {
         [[unroll]] for (uint e = r & 1u; e + 1u < BMS_ITEMS; e += 2u) {
-            if (bms_after(k[e], k[e + 1u])) {
+            if (BMS_AFTER(k[e], src[e], k[e + 1u], src[e + 1u])) {
                 BMS_KEY_T tk = k[e];
                 k[e] = k[e + 1u];
                 k[e + 1u] = tk;
@@ -67,7 +78,8 @@ void block_merge_sort() {
         uint hi = min(d, w);
         while (lo < hi) {
             uint mid = (lo + hi) >> 1;
-            if (!bms_after(s_keys[pair + mid], s_keys[pair + w + d - 1u - mid])) {
+            if (!BMS_AFTER(s_keys[pair + mid], s_src[pair + mid], s_keys[pair + w + d - 1u - mid],
+                           s_src[pair + w + d - 1u - mid])) {
                 lo = mid + 1u;
             } else {
                 hi = mid;
@@ -80,7 +92,8 @@ void block_merge_sort() {
         [[unroll]] for (uint e = 0u; e < BMS_ITEMS; ++e) {
             BMS_KEY_T ka = s_keys[min(ai, BMS_TILE - 1u)];
             BMS_KEY_T kb = s_keys[min(bi, BMS_TILE - 1u)];
-            bool take_a = ai < a_end && (bi >= b_end || !bms_after(ka, kb));
+            bool take_a = ai < a_end && (bi >= b_end || !BMS_AFTER(ka, s_src[min(ai, BMS_TILE - 1u)], kb,
+                                                                   s_src[min(bi, BMS_TILE - 1u)]));
             k[e] = take_a ? ka : kb;
 #if BMS_SOURCES
             src[e] = take_a ? s_src[ai] : s_src[min(bi, BMS_TILE - 1u)];

@@ -221,6 +221,31 @@ pub static SELECT: Family = Family {
     doc: "The select's permutation of `kernel` for `key` and `values`, where one exists.",
     axes: &[&SELECT_KERNEL, &KEY_BITS, &VALUE_WORDS],
 };
+pub const SEGMENTED_SORT_KERNEL: Axis = Axis {
+    name: "SegmentedSortKernel",
+    param: "kernel",
+    doc: "The segmented sort's kernels (glsl/segmented_sort/).",
+    variants: &[
+        (
+            "Block",
+            "Small segments whole, large ones per block, in shared memory.",
+        ),
+        (
+            "Partition",
+            "Tile counts and tile table of a merge round (keys alone).",
+        ),
+        ("Merge", "A merge round's tiles into the alternate buffers."),
+        (
+            "CopyBack",
+            "A merge round's tiles back from the alternate buffers.",
+        ),
+    ],
+};
+pub static SEGMENTED_SORT: Family = Family {
+    function: "segmented_sort",
+    doc: "The segmented sort's permutation of `kernel` for `key` and `values`, where one exists.",
+    axes: &[&SEGMENTED_SORT_KERNEL, &KEY_BITS, &VALUE_WORDS],
+};
 pub static HASH: Family = Family {
     function: "hash",
     doc: "The hash map's permutation of `op` for a layout, where one exists.",
@@ -844,7 +869,16 @@ fn merge_permutations() -> Vec<Permutation> {
 }
 
 /// Every family, in the order the generated lookups are written.
-pub const FAMILIES: &[&Family] = &[&SORT, &SPLIT, &MERGE, &HASH, &HISTOGRAM, &SELECT, &REDUCE_BY_KEY];
+pub const FAMILIES: &[&Family] = &[
+    &SORT,
+    &SPLIT,
+    &MERGE,
+    &HASH,
+    &HISTOGRAM,
+    &SELECT,
+    &REDUCE_BY_KEY,
+    &SEGMENTED_SORT,
+];
 
 /// Every permutation, in the order of the generated table (the pack's order).
 pub fn all() -> Vec<Permutation> {
@@ -859,5 +893,41 @@ pub fn all() -> Vec<Permutation> {
     all.extend(histogram_permutations());
     all.extend(select_permutations());
     all.extend(reduce_by_key_permutations());
+    all.extend(segmented_sort_permutations());
     all
+}
+
+/// The segmented sort (src/segmented_sort): per key width, the partition (keys alone) and the
+/// block, merge and copy-back kernels per payload.
+fn segmented_sort_permutations() -> Vec<Permutation> {
+    let mut table = Vec::new();
+    for key_bits in [32, 64] {
+        let key = format!("K{key_bits}");
+        table.push(member(
+            &SEGMENTED_SORT,
+            &["Partition", &key, "V0"],
+            format!("segmented_sort_partition_k{key_bits}"),
+            "segmented_sort/partition.comp",
+            vec![("KEY_BITS", key_bits.to_string())],
+        ));
+        for value_words in [0, 1, 2] {
+            for (pass, variant, file) in [
+                ("block", "Block", "segmented_sort/block.comp"),
+                ("merge", "Merge", "segmented_sort/merge.comp"),
+                ("copy_back", "CopyBack", "segmented_sort/copy_back.comp"),
+            ] {
+                table.push(member(
+                    &SEGMENTED_SORT,
+                    &[variant, &key, &format!("V{value_words}")],
+                    format!("segmented_sort_{pass}_k{key_bits}_v{value_words}"),
+                    file,
+                    vec![
+                        ("KEY_BITS", key_bits.to_string()),
+                        ("VALUE_WORDS", value_words.to_string()),
+                    ],
+                ));
+            }
+        }
+    }
+    table
 }

@@ -19,6 +19,7 @@ mod merge;
 mod reduce;
 mod reduce_by_key;
 mod scan;
+mod segmented_sort;
 mod select;
 mod set;
 mod sort;
@@ -36,6 +37,7 @@ const ALGORITHMS: &[(&str, RunFn)] = &[
     ("select", select::run),
     ("reduce_by_key", reduce_by_key::run),
     ("sort", sort::run),
+    ("segmented_sort", segmented_sort::run),
     ("hash", hash::run),
     ("merge", merge::run),
     ("set", set::run),

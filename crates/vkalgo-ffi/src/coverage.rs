@@ -102,6 +102,37 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
         "shared_counts",
         Err("a tuning query for tests and benchmarks"),
     ),
+    (
+        "SegmentedSortPlan",
+        "record",
+        Ok(&["vkalgo_segmented_sort_record"]),
+    ),
+    (
+        "SegmentedSortPlan",
+        "memory_requirements",
+        Ok(&["vkalgo_segmented_sort_plan_memory_requirements"]),
+    ),
+    ("SegmentedSortPlan", "desc", Err("the caller's own desc")),
+    (
+        "SegmentedSortPlan",
+        "tuning",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "SegmentedSortPlan",
+        "tile_size",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "SegmentedSortPlan",
+        "small_limit",
+        Err("a tuning query for tests and benchmarks"),
+    ),
+    (
+        "SegmentedSortPlan",
+        "rounds",
+        Err("a tuning query for tests and benchmarks"),
+    ),
     ("SelectPlan", "record", Ok(&["vkalgo_select_record"])),
     (
         "SelectPlan",
@@ -641,6 +672,7 @@ mod tests {
             "HistogramPlan",
             "SelectPlan",
             "ReduceByKeyPlan",
+            "SegmentedSortPlan",
             "SplitPlan",
             "MergePlan",
             "SetOpPlan",

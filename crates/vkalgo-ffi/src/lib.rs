@@ -23,6 +23,8 @@ pub mod split;
 pub mod histogram;
 // (After the histogram: the header is appended to.)
 pub mod reduce_by_key;
+// (After reduce-by-key: the header is appended to.)
+pub mod segmented_sort;
 pub mod types;
 
 mod coverage;
@@ -463,6 +465,8 @@ pub const VKALGO_ALGORITHM_SELECT: u32 = 512;
 /// Warm-up mask bit: reduce-by-key and run-length encoding (every key and value type and
 /// operation).
 pub const VKALGO_ALGORITHM_REDUCE_BY_KEY: u32 = 1024;
+/// Warm-up mask bit: segmented sorts (every key type, keys only and with u32 or u64 values).
+pub const VKALGO_ALGORITHM_SEGMENTED_SORT: u32 = 2048;
 
 /// Creates the pipelines of the algorithms in `algorithms` (a mask of `VKALGO_ALGORITHM_*`)
 /// now, for every key and value type at the default tuning, through the context's pipeline

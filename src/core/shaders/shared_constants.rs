@@ -79,6 +79,7 @@ fn headers() -> Vec<&'static GeneratedHeader> {
         &crate::reduce::shared_constants::REDUCE,
         &crate::histogram::shared_constants::HISTOGRAM,
         &crate::select::shared_constants::SELECT,
+        &crate::segmented_sort::shared_constants::SEGMENTED_SORT,
         &crate::reduce_by_key::shared_constants::REDUCE_BY_KEY,
     ]
 }

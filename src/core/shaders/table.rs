@@ -4,7 +4,7 @@
 use super::ShaderSource;
 
 /// Identifies the permutation list `spirv.bin` was generated with.
-pub(super) const TABLE_ID: u64 = 0x576cde4149322e2e;
+pub(super) const TABLE_ID: u64 = 0xe08d247c1c853de0;
 
 pub(crate) const COPY_U32X4: ShaderSource = ShaderSource::packed("copy_u32x4", 0);
 pub(crate) const FILL_U32: ShaderSource = ShaderSource::packed("fill_u32", 1);
@@ -315,6 +315,26 @@ const REDUCE_BY_KEY_LOOKBACK_K64_V2: ShaderSource = ShaderSource::packed("reduce
 const REDUCE_BY_KEY_TILE_REDUCE_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v2", 306);
 const REDUCE_BY_KEY_TILE_WRITE_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v2", 307);
 pub(crate) const REDUCE_BY_KEY_SPINE: ShaderSource = ShaderSource::packed("reduce_by_key_spine", 308);
+const SEGMENTED_SORT_PARTITION_K32: ShaderSource = ShaderSource::packed("segmented_sort_partition_k32", 309);
+const SEGMENTED_SORT_BLOCK_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v0", 310);
+const SEGMENTED_SORT_MERGE_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v0", 311);
+const SEGMENTED_SORT_COPY_BACK_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v0", 312);
+const SEGMENTED_SORT_BLOCK_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v1", 313);
+const SEGMENTED_SORT_MERGE_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v1", 314);
+const SEGMENTED_SORT_COPY_BACK_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v1", 315);
+const SEGMENTED_SORT_BLOCK_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v2", 316);
+const SEGMENTED_SORT_MERGE_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v2", 317);
+const SEGMENTED_SORT_COPY_BACK_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v2", 318);
+const SEGMENTED_SORT_PARTITION_K64: ShaderSource = ShaderSource::packed("segmented_sort_partition_k64", 319);
+const SEGMENTED_SORT_BLOCK_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v0", 320);
+const SEGMENTED_SORT_MERGE_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v0", 321);
+const SEGMENTED_SORT_COPY_BACK_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v0", 322);
+const SEGMENTED_SORT_BLOCK_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v1", 323);
+const SEGMENTED_SORT_MERGE_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v1", 324);
+const SEGMENTED_SORT_COPY_BACK_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v1", 325);
+const SEGMENTED_SORT_BLOCK_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v2", 326);
+const SEGMENTED_SORT_MERGE_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v2", 327);
+const SEGMENTED_SORT_COPY_BACK_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v2", 328);
 
 /// The radix sort's kernels (glsl/sort/).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -490,6 +510,19 @@ pub(crate) enum ReduceByKeyKernel {
     TileReduce,
     /// Each tile's runs, after the spine (no waiting).
     TileWrite,
+}
+
+/// The segmented sort's kernels (glsl/segmented_sort/).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SegmentedSortKernel {
+    /// Small segments whole, large ones per block, in shared memory.
+    Block,
+    /// Tile counts and tile table of a merge round (keys alone).
+    Partition,
+    /// A merge round's tiles into the alternate buffers.
+    Merge,
+    /// A merge round's tiles back from the alternate buffers.
+    CopyBack,
 }
 
 /// The sort family, indexed by [SortKernel][KeyBits][ValueWords].
@@ -1045,6 +1078,39 @@ pub(crate) fn reduce_by_key(kernel: ReduceByKeyKernel, key: KeyBits, values: Val
     REDUCE_BY_KEY_TABLE[((kernel as usize) * 2 + key as usize) * 3 + values as usize].as_ref()
 }
 
+/// The segmented_sort family, indexed by [SegmentedSortKernel][KeyBits][ValueWords].
+static SEGMENTED_SORT_TABLE: [Option<ShaderSource>; 24] = [
+    Some(SEGMENTED_SORT_BLOCK_K32_V0),
+    Some(SEGMENTED_SORT_BLOCK_K32_V1),
+    Some(SEGMENTED_SORT_BLOCK_K32_V2),
+    Some(SEGMENTED_SORT_BLOCK_K64_V0),
+    Some(SEGMENTED_SORT_BLOCK_K64_V1),
+    Some(SEGMENTED_SORT_BLOCK_K64_V2),
+    Some(SEGMENTED_SORT_PARTITION_K32),
+    None,
+    None,
+    Some(SEGMENTED_SORT_PARTITION_K64),
+    None,
+    None,
+    Some(SEGMENTED_SORT_MERGE_K32_V0),
+    Some(SEGMENTED_SORT_MERGE_K32_V1),
+    Some(SEGMENTED_SORT_MERGE_K32_V2),
+    Some(SEGMENTED_SORT_MERGE_K64_V0),
+    Some(SEGMENTED_SORT_MERGE_K64_V1),
+    Some(SEGMENTED_SORT_MERGE_K64_V2),
+    Some(SEGMENTED_SORT_COPY_BACK_K32_V0),
+    Some(SEGMENTED_SORT_COPY_BACK_K32_V1),
+    Some(SEGMENTED_SORT_COPY_BACK_K32_V2),
+    Some(SEGMENTED_SORT_COPY_BACK_K64_V0),
+    Some(SEGMENTED_SORT_COPY_BACK_K64_V1),
+    Some(SEGMENTED_SORT_COPY_BACK_K64_V2),
+];
+
+/// The segmented sort's permutation of `kernel` for `key` and `values`, where one exists.
+pub(crate) fn segmented_sort(kernel: SegmentedSortKernel, key: KeyBits, values: ValueWords) -> Option<&'static ShaderSource> {
+    SEGMENTED_SORT_TABLE[((kernel as usize) * 2 + key as usize) * 3 + values as usize].as_ref()
+}
+
 /// Every shader of the pack, in pack order.
 pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     COPY_U32X4,
@@ -1356,6 +1422,26 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     REDUCE_BY_KEY_TILE_REDUCE_K64_V2,
     REDUCE_BY_KEY_TILE_WRITE_K64_V2,
     REDUCE_BY_KEY_SPINE,
+    SEGMENTED_SORT_PARTITION_K32,
+    SEGMENTED_SORT_BLOCK_K32_V0,
+    SEGMENTED_SORT_MERGE_K32_V0,
+    SEGMENTED_SORT_COPY_BACK_K32_V0,
+    SEGMENTED_SORT_BLOCK_K32_V1,
+    SEGMENTED_SORT_MERGE_K32_V1,
+    SEGMENTED_SORT_COPY_BACK_K32_V1,
+    SEGMENTED_SORT_BLOCK_K32_V2,
+    SEGMENTED_SORT_MERGE_K32_V2,
+    SEGMENTED_SORT_COPY_BACK_K32_V2,
+    SEGMENTED_SORT_PARTITION_K64,
+    SEGMENTED_SORT_BLOCK_K64_V0,
+    SEGMENTED_SORT_MERGE_K64_V0,
+    SEGMENTED_SORT_COPY_BACK_K64_V0,
+    SEGMENTED_SORT_BLOCK_K64_V1,
+    SEGMENTED_SORT_MERGE_K64_V1,
+    SEGMENTED_SORT_COPY_BACK_K64_V1,
+    SEGMENTED_SORT_BLOCK_K64_V2,
+    SEGMENTED_SORT_MERGE_K64_V2,
+    SEGMENTED_SORT_COPY_BACK_K64_V2,
 ];
 
 /// The push-constant block of each shader, (member name, byte offset) in member order,
@@ -1671,4 +1757,24 @@ pub(super) const PUSH_CONSTANT_MEMBERS: &[&[(&str, u32)]] = &[
     &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
     &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
     &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
 ];

@@ -1,0 +1,12 @@
+// @generated from src/segmented_sort/shared_constants.rs by a unit test; do not edit.
+// `VKALGO_UPDATE_GLSL=1 cargo test -p vkalgo --lib shared_constants` rewrites it.
+// The segmented sort's partition passes and padding tag.
+#ifndef VKALGO_GENERATED_SEGMENTED_SORT_GLSL
+#define VKALGO_GENERATED_SEGMENTED_SORT_GLSL
+
+#define SEGSORT_PASS_COUNT 0u
+#define SEGSORT_PASS_PARTITION 1u
+#define SEGSORT_PASS_SEGMENT_TABLE 2u
+#define SEGSORT_NO_TAG 65535u
+
+#endif

@@ -1,0 +1,115 @@
+#version 460
+// Segmented sort's bookkeeping. SEGSORT_PASS_SEGMENT_TABLE (first): invocation k writes the
+// segment of position k * SMALL_LIMIT (of the last position past the end), so that the block
+// pass finds the segments of its range by short searches. Merge rounds: SEGSORT_PASS_COUNT
+// (once, for every round): invocation e takes
+// entry e of the rounds' layout (round r, halves of TILE * 2^r elements, has `pairs_r` =
+// ceil(layout_count / (2 * width)) pairs and pairs_r + 1 entries: one per pair, then 0) and
+// writes the tiles of that pair's merge (segsort_common.glsl pair_merge), for one exclusive scan
+// in place of every round's entries. SEGSORT_PASS_PARTITION (each round): every invocation
+// takes tiles of the round by a grid stride; for tile t it finds the pair (the last whose first
+// tile is <= t), the tile's outputs [k0, k1) of the pair's merge and their two co-ranks by
+// binary search in global memory, and writes the tile's entry. No workgroup waits on another.
+#include "segsort_common.glsl"
+
+// Co-rank of output d of the stable merge of A (la elements at a_base) and B (lb at b_base) by
+// masked keys: A elements among its first d outputs (equal keys: A's first). At most 33 probes.
+uint co_rank(uint64_t a_base, uint la, uint64_t b_base, uint lb, uint d) {
+    uint lo = d > lb ? d - lb : 0u;
+    uint hi = min(d, la);
+    while (lo < hi) {
+        uint mid = lo + ((hi - lo) >> 1);
+        if (masked(load_ordered(a_base, uint64_t(mid))) > masked(load_ordered(b_base, uint64_t(d - 1u - mid)))) {
+            hi = mid;
+        } else {
+            lo = mid + 1u;
+        }
+    }
+    return lo;
+}
+
+// Writes the tiles of entry e of every round's layout.
+void count_entry(uint e, uint n, uint segs) {
+    uint64_t width = uint64_t(TILE);
+    uint first = 0u;
+    // The round of entry e: at most 32 rounds (widths double up to the layout's count).
+    for (uint r = 0u; r < 32u && width < uint64_t(pc.layout_count); ++r) {
+        uint pairs = uint((uint64_t(pc.layout_count) + 2ul * width - 1ul) / (2ul * width));
+        if (e < first + pairs + 1u) {
+            uint p = e - first;
+            uint tiles = 0u;
+            if (p < pairs) {
+                uvec3 m = pair_merge(p, uint(width), n, segs);
+                tiles = ceil_div(m.z - m.x, TILE);
+            }
+            U32Ref(u32_addr(pc.starts, e)).v[0] = tiles;
+            return;
+        }
+        first += pairs + 1u;
+        width *= 2ul;
+    }
+}
+
+// Writes the entry of tile t of this round.
+void partition_tile(uint t, uint n, uint segs) {
+    uint base = round_start(0u);
+    // The last pair whose first tile is <= t.
+    uint lo = 0u;
+    uint hi = pc.pairs;
+    while (lo < hi) {
+        uint probe = lo + ((hi - lo) >> 1);
+        if (round_start(probe) - base <= t) {
+            lo = probe + 1u;
+        } else {
+            hi = probe;
+        }
+    }
+    uint pair = max(lo, 1u) - 1u;
+    uvec3 m = pair_merge(pair, pc.width, n, segs);
+    uint la = m.y - m.x;
+    uint lb = m.z - m.y;
+    uint local_tile = t - (round_start(pair) - base);
+    uint len = la + lb;
+    uint k0 = uint(min(uint64_t(local_tile) * uint64_t(TILE), uint64_t(len)));
+    uint k1 = uint(min(uint64_t(k0) + uint64_t(TILE), uint64_t(len)));
+    if (k0 == k1) {
+        write_tile(t, 0u, 0u, 0u, 0u, 0u);
+        return;
+    }
+    uint64_t a_base = pc.keys + uint64_t(m.x) * KEY_BYTES;
+    uint64_t b_base = pc.keys + uint64_t(m.y) * KEY_BYTES;
+    uint i0 = co_rank(a_base, la, b_base, lb, k0);
+    uint i1 = co_rank(a_base, la, b_base, lb, k1);
+    // Consistent even for unsorted input: 0 <= i1 - i0 <= k1 - k0 within both runs.
+    uint b0 = k0 - i0;
+    uint take = clamp(i1 >= i0 ? i1 - i0 : 0u, (k1 - k0) > (lb - b0) ? (k1 - k0) - (lb - b0) : 0u,
+                      min(k1 - k0, la - i0));
+    i1 = i0 + take;
+    write_tile(t, m.x + i0, m.x + i1, m.y + (k0 - i0), m.y + (k1 - i1), m.x + k0);
+}
+
+void main() {
+    uint id = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
+    uint n = element_count();
+    uint segs = segment_count();
+    if (pc.pass == SEGSORT_PASS_SEGMENT_TABLE) {
+        // Entry k: the segment of position k * SMALL_LIMIT, the last position past the end.
+        uint entries = ceil_div(pc.layout_count, SMALL_LIMIT) + 1u;
+        if (id < entries && n > 0u) {
+            uint p = uint(min(uint64_t(id) * uint64_t(SMALL_LIMIT), uint64_t(n - 1u)));
+            U32Ref(pc.segment_table).v[id] = segment_of(p, segs, n);
+        }
+        return;
+    }
+    if (pc.pass == SEGSORT_PASS_COUNT) {
+        if (id < pc.pairs) {
+            count_entry(id, n, segs);
+        }
+        return;
+    }
+    uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * WG_SIZE;
+    uint tiles = round_tiles();
+    for (uint t = id; t < tiles; t += stride) {
+        partition_tile(t, n, segs);
+    }
+}

@@ -1,0 +1,251 @@
+//! The record layer: ranges at offsets into one buffer, poison around the keys and values,
+//! direct and indirect element and segment counts (an indirect count below the plan's
+//! maximum leaves the elements past it untouched), a custom tuning, and the plan's queries.
+
+use super::*;
+use vkalgo::{
+    ElementCount, GpuBuffer, KeyType, MemoryLocation, SegmentedSortArgs, SegmentedSortDesc,
+    SegmentedSortPlan, SegmentedSortTuning, ValueType,
+};
+
+/// How the counts of one recorded sort are passed.
+#[derive(Clone, Copy, Debug)]
+struct Counts {
+    /// The element count through a GPU buffer.
+    indirect_count: bool,
+    /// The segment count through a GPU buffer.
+    indirect_segments: bool,
+    /// The indirect segment count's word, where not the offsets' segments (a count over the
+    /// plan's maximum is clamped to it).
+    segment_word: Option<u32>,
+}
+
+/// Runs `plan` on u32 keys and u32 values (`values` None: keys alone) in one host-visible
+/// buffer, each range at an odd multiple of 16 bytes after poison. Returns the keys and values
+/// of the whole array (`keys.len()` elements: the sorted count may be smaller) and whether the
+/// poison around them held.
+fn record(
+    ctx: &Context,
+    plan: &SegmentedSortPlan,
+    keys: &[u32],
+    values: Option<&[u32]>,
+    count: usize,
+    offsets: &[u32],
+    counts: Counts,
+) -> (Vec<u32>, Option<Vec<u32>>, bool) {
+    let n = keys.len() as u64;
+    let pad = 48u64;
+    let keys_at = pad;
+    let values_at = keys_at + n * 4 + pad;
+    let offsets_at = values_at + n * 4 + pad;
+    // An indirect segment count needs room for the plan's most offsets.
+    let offset_words = if counts.indirect_segments {
+        plan.desc().max_segments + 1
+    } else {
+        offsets.len() as u64
+    };
+    let counts_at = (offsets_at + offset_words * 4 + pad).next_multiple_of(16);
+    let scratch_at = (counts_at + 16 + pad).next_multiple_of(256);
+    let scratch_bytes = plan.memory_requirements().scratch.size;
+    let mut buf = GpuBuffer::new(ctx, scratch_at + scratch_bytes, MemoryLocation::CpuToGpu, "t").unwrap();
+    {
+        let map = buf.mapped().unwrap();
+        map.fill(0xA5);
+        let put = |map: &mut [u8], at: u64, words: &[u32]| {
+            map[at as usize..at as usize + words.len() * 4].copy_from_slice(bytemuck::cast_slice(words));
+        };
+        put(map, keys_at, keys);
+        if let Some(v) = values {
+            put(map, values_at, v);
+        }
+        put(map, offsets_at, offsets);
+        let segment_word = counts.segment_word.unwrap_or(offsets.len() as u32 - 1);
+        put(map, counts_at, &[count as u32, segment_word]);
+    }
+    let args = SegmentedSortArgs {
+        keys: buf.sub_range(keys_at, n * 4),
+        values: values.map(|_| buf.sub_range(values_at, n * 4)),
+        offsets: buf.sub_range(offsets_at, offset_words * 4),
+        scratch: buf.sub_range(scratch_at, scratch_bytes),
+        count: if counts.indirect_count {
+            ElementCount::Indirect(buf.sub_range(counts_at, 4))
+        } else {
+            ElementCount::Direct(count as u64)
+        },
+        segments: if counts.indirect_segments {
+            ElementCount::Indirect(buf.sub_range(counts_at + 4, 4))
+        } else {
+            ElementCount::Direct(offsets.len() as u64 - 1)
+        },
+    };
+    ctx.submit_and_wait(|cmd| unsafe {
+        host_to_compute(ctx, cmd);
+        plan.record(cmd, &args)?;
+        compute_to_host(ctx, cmd);
+        Ok(())
+    })
+    .unwrap();
+    let map = buf.mapped().unwrap();
+    let words = |at: u64, len: u64| -> Vec<u32> {
+        bytemuck::cast_slice(&map[at as usize..(at + len * 4) as usize]).to_vec()
+    };
+    let poisoned = |at: u64| (0..16).all(|i| map[at as usize + i] == 0xA5);
+    let poison = poisoned(keys_at - 16)
+        && poisoned(keys_at + n * 4)
+        && poisoned(values_at - 16)
+        && poisoned(values_at + n * 4);
+    (words(keys_at, n), values.map(|_| words(values_at, n)), poison)
+}
+
+/// Direct and indirect counts, keys alone and pairs, over several layouts; an indirect count
+/// below the plan's maximum sorts only that many elements.
+#[test]
+fn direct_and_indirect_counts() {
+    let ctx = context();
+    let mut rng = Rng(21);
+    let max = 6000usize;
+    let values: Vec<u32> = (0..max as u32).collect();
+    for (with_values, value_type) in [(false, ValueType::None), (true, ValueType::U32)] {
+        let plan = ctx
+            .segmented_sort_plan(&SegmentedSortDesc::new(
+                KeyType::U32,
+                value_type,
+                max as u64,
+                max as u64,
+            ))
+            .unwrap();
+        for layout in LAYOUTS {
+            for (count, counts) in [
+                (
+                    max,
+                    Counts {
+                        indirect_count: false,
+                        indirect_segments: false,
+                        segment_word: None,
+                    },
+                ),
+                (
+                    max,
+                    Counts {
+                        indirect_count: true,
+                        indirect_segments: true,
+                        segment_word: None,
+                    },
+                ),
+                (
+                    4321,
+                    Counts {
+                        indirect_count: true,
+                        indirect_segments: false,
+                        segment_word: None,
+                    },
+                ),
+                (
+                    3333,
+                    Counts {
+                        indirect_count: false,
+                        indirect_segments: true,
+                        segment_word: None,
+                    },
+                ),
+            ] {
+                let keys: Vec<u32> = keys_with_specials(max, &DISTRIBUTIONS[4], &mut rng);
+                let offsets = layout.1(&mut rng, count);
+                let offsets32: Vec<u32> = offsets.iter().map(|&o| o as u32).collect();
+                let v = with_values.then_some(&values[..]);
+                let (got_keys, got_values, poison) = record(&ctx, &plan, &keys, v, count, &offsets32, counts);
+                let (mut want_keys, mut want_values) = (keys.clone(), values.clone());
+                reference::segmented_sort_pairs(
+                    &mut want_keys[..count],
+                    Some(&mut want_values[..count]),
+                    &offsets,
+                    0,
+                    0,
+                    false,
+                );
+                let what = format!("{} count {count} {counts:?} values {with_values}", layout.0);
+                assert!(poison, "{what}: poison overwritten");
+                assert!(got_keys == want_keys, "{what}: keys");
+                if with_values {
+                    assert!(got_values == Some(want_values), "{what}: values");
+                }
+            }
+        }
+    }
+}
+
+/// A tuning of its own (the smallest tile, so many merge rounds), and the plan's queries.
+#[test]
+fn tuning_and_queries() {
+    let ctx = context();
+    let mut rng = Rng(22);
+    let tuning = SegmentedSortTuning {
+        workgroup_size: 32,
+        items_per_invocation: 3,
+        merge_workgroups: 5,
+    };
+    let n = 10_000usize;
+    let plan = ctx
+        .segmented_sort_plan(&SegmentedSortDesc {
+            tuning: Some(tuning),
+            descending: true,
+            ..SegmentedSortDesc::new(KeyType::U32, ValueType::U32, n as u64, n as u64)
+        })
+        .unwrap();
+    assert_eq!(plan.tuning(), tuning);
+    assert_eq!(plan.tile_size(), 96);
+    assert_eq!(plan.small_limit(), 48);
+    assert_eq!(plan.rounds(n as u64), 7);
+    assert_eq!(plan.desc().max_count, n as u64);
+    let values: Vec<u32> = (0..n as u32).collect();
+    for layout in LAYOUTS {
+        let keys: Vec<u32> = keys_with_specials(n, &DISTRIBUTIONS[0], &mut rng);
+        let offsets = layout.1(&mut rng, n);
+        let offsets32: Vec<u32> = offsets.iter().map(|&o| o as u32).collect();
+        let counts = Counts {
+            indirect_count: false,
+            indirect_segments: false,
+            segment_word: None,
+        };
+        let (got_keys, got_values, poison) = record(&ctx, &plan, &keys, Some(&values), n, &offsets32, counts);
+        let (mut want_keys, mut want_values) = (keys.clone(), values.clone());
+        reference::segmented_sort_pairs(&mut want_keys, Some(&mut want_values), &offsets, 0, 0, true);
+        assert!(poison, "{}: poison", layout.0);
+        assert!(
+            got_keys == want_keys && got_values == Some(want_values),
+            "{}",
+            layout.0
+        );
+    }
+}
+
+/// An indirect segment count over the plan's maximum is clamped to it: with the plan's most
+/// segments in the offsets, the result is that of those segments.
+#[test]
+fn indirect_segment_count_is_clamped() {
+    let ctx = context();
+    let mut rng = Rng(23);
+    let n = 3000usize;
+    let plan = ctx
+        .segmented_sort_plan(&SegmentedSortDesc::new(
+            KeyType::U32,
+            ValueType::None,
+            n as u64,
+            4,
+        ))
+        .unwrap();
+    let offsets = [0u64, 700, 700, 2500, n as u64];
+    let offsets32: Vec<u32> = offsets.iter().map(|&o| o as u32).collect();
+    let keys: Vec<u32> = keys_with_specials(n, &DISTRIBUTIONS[0], &mut rng);
+    for word in [4u32, 5, 1000, u32::MAX] {
+        let counts = Counts {
+            indirect_count: true,
+            indirect_segments: true,
+            segment_word: Some(word),
+        };
+        let (got, _, poison) = record(&ctx, &plan, &keys, None, n, &offsets32, counts);
+        let mut want = keys.clone();
+        reference::segmented_sort_pairs::<u32, u32>(&mut want, None, &offsets, 0, 0, false);
+        assert!(poison && got == want, "segment word {word}");
+    }
+}
