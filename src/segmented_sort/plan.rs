@@ -119,6 +119,7 @@ impl Context {
             max_count: entries.max(1),
             tuning: None,
             keep_scratch_zeroed: false,
+            ..Default::default()
         })?;
         let a = |x: u64| x.next_multiple_of(ALIGNMENT);
         let keys_alt = 0;
