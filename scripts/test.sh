@@ -238,6 +238,9 @@ cargo run --release --example delta_stepping 20000 8 40
 step "Rust example: a hash join (multimap build, count, retrieve, pairs) and group-by, checked against the CPU"
 cargo run --release --example hash_join -- --log2r 12 --log2s 14
 
+step "Rust example: a particle system's frame (compact, sort by cell, run-length encode, scan), checked against the CPU"
+cargo run --release --example particles -- 50000 3
+
 step "large-count checks at 2^16 + 5 (the GPU machine runs them at 2^31 + 5; their self-tests ran with the integration tests above)"
 # The checks are the #[ignore]d tests of crates/vkalgo-bench/tests/large_*.rs; each has a
 # normal self-test (every result corrupted: every check must fail), run in the step above.
