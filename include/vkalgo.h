@@ -14,7 +14,7 @@
 #define VKALGO_VERSION_PATCH 0
 
 
-// Warm-up mask bit: scans.
+// Warm-up mask bit: scans (every key type and operation).
 #define VKALGO_ALGORITHM_SCAN 1
 
 // Warm-up mask bit: radix sorts (every key and value type).

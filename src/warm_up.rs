@@ -16,7 +16,7 @@ use crate::{
 #[repr(u32)]
 #[non_exhaustive]
 pub enum Algorithm {
-    /// Scans (every path the device's default plans take).
+    /// Scans of every key type and operation (every path the device's default plans take).
     Scan = 1,
     /// Radix sorts of every key type, keys only and with u32 or u64 values.
     Sort = 2,
@@ -97,7 +97,12 @@ impl Context {
         for &algorithm in algorithms {
             match algorithm {
                 Algorithm::Scan => {
-                    skip_unsupported(self.scan_plan(&ScanDesc::new(ScanOp::Exclusive, PLAN_COUNT)))?;
+                    for k in KeyType::ALL {
+                        for combine in crate::ReduceOp::ALL {
+                            let desc = ScanDesc::typed(k, combine, ScanOp::Exclusive, PLAN_COUNT);
+                            skip_unsupported(self.scan_plan(&desc))?;
+                        }
+                    }
                 }
                 Algorithm::Sort => {
                     for k in KeyType::ALL {

@@ -442,7 +442,7 @@ pub unsafe extern "C" fn vkalgo_context_pipeline_cache_note(ctx: *const VkalgoCo
     (*ctx).cache_note_c.as_ptr()
 }
 
-/// Warm-up mask bit: scans.
+/// Warm-up mask bit: scans (every key type and operation).
 pub const VKALGO_ALGORITHM_SCAN: u32 = 1;
 /// Warm-up mask bit: radix sorts (every key and value type).
 pub const VKALGO_ALGORITHM_SORT: u32 = 2;
