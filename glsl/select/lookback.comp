@@ -40,7 +40,7 @@ void main() {
             lookback_publish(status_addr, tile, LOOKBACK_INCLUSIVE, prefix + total);
         }
     }
-    scatter_tile(start, bits, prefix);
+    scatter_tile(bits, prefix);
     if (tile + 1u == tiles) {
         write_kept(prefix + total);
     }

@@ -19,7 +19,7 @@ void main() {
     uint bits = keep_bits(start, n - start, true);
     uint total = tile_ranks(bits);
     uint prefix = U32Ref(u32_addr(pc.aux_addr, tile)).v[0];
-    scatter_tile(start, bits, prefix);
+    scatter_tile(bits, prefix);
     if (tile + 1u == tiles) {
         write_kept(prefix + total);
     }

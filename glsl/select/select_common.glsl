@@ -117,9 +117,13 @@ const bool READS_KEYS = true;
 const bool READS_KEYS = SELECT_MODE != SELECT_MODE_FLAGGED;
 #endif
 
-// The keys of this invocation's elements of the tile being written, where the rule read them
-// (keep_bits with `hold`), so that the scatter need not load them again.
+// The keys (and values) of this invocation's elements of the tile being written (keep_bits
+// with `hold`), loaded with the rule's input so that the scatter, after the look-back, does
+// not wait for memory again.
 KEY_T g_keys[ITEMS];
+#if VALUE_WORDS > 0
+VALUE_T g_values[ITEMS];
+#endif
 
 // This invocation's place in a round (subgroup-major).
 uint round_position() {
@@ -127,17 +131,20 @@ uint round_position() {
 }
 
 // The elements of the tile at `start` this invocation keeps, bit r for round r; `valid`
-// elements of the tile exist. `hold`: the keys the rule reads stay in g_keys (the tile this
-// workgroup writes; not a predecessor's counted by the look-back's fallback).
+// elements of the tile exist. `hold`: the tile this workgroup writes (not a predecessor's
+// counted by the look-back's fallback): its keys and values stay in g_keys and g_values.
 uint keep_bits(uint start, uint valid, bool hold) {
     uint bits = 0u;
     uint pos = round_position();
     for (uint r = 0u; r < ITEMS; ++r) {
         uint offset = r * WG_SIZE + pos;
         if (offset < valid) {
-            KEY_T key = READS_KEYS ? load_key(start + offset) : KEY_T(0);
+            KEY_T key = READS_KEYS || hold ? load_key(start + offset) : KEY_T(0);
             if (hold) {
                 g_keys[r] = key;
+#if VALUE_WORDS > 0
+                g_values[r] = SelectValueRef(pc.values_in + uint64_t(start + offset) * uint64_t(VALUE_WORDS * 4)).v[0];
+#endif
             }
             if (keep_element(start + offset, key)) {
                 bits |= 1u << r;
@@ -196,19 +203,15 @@ uint tile_ranks(uint bits) {
     return total;
 }
 
-// Writes the kept elements of the tile at `start` (bits, g_ranks, g_keys) from output place
-// `base`.
-void scatter_tile(uint start, uint bits, uint base) {
-    uint pos = round_position();
+// Writes the kept elements of the held tile (bits, g_ranks, g_keys, g_values: keep_bits
+// with `hold`) from output place `base`.
+void scatter_tile(uint bits, uint base) {
     for (uint r = 0u; r < ITEMS; ++r) {
         if ((bits & (1u << r)) != 0u) {
-            uint i = start + r * WG_SIZE + pos;
             uint to = base + g_ranks[r];
-            KEY_T key = READS_KEYS ? g_keys[r] : load_key(i);
-            SelectKeyRef(pc.keys_out + uint64_t(to) * KEY_BYTES).v[0] = key;
+            SelectKeyRef(pc.keys_out + uint64_t(to) * KEY_BYTES).v[0] = g_keys[r];
 #if VALUE_WORDS > 0
-            SelectValueRef(pc.values_out + uint64_t(to) * uint64_t(VALUE_WORDS * 4)).v[0] =
-                SelectValueRef(pc.values_in + uint64_t(i) * uint64_t(VALUE_WORDS * 4)).v[0];
+            SelectValueRef(pc.values_out + uint64_t(to) * uint64_t(VALUE_WORDS * 4)).v[0] = g_values[r];
 #endif
         }
     }
