@@ -71,6 +71,11 @@
 // then keep their lists as 16-bit values).
 #define VKALGO_CONTEXT_INT16_ENABLED 32
 
+// Context flag: the caller enabled `shaderFloat64` on its device (sums of f64 keys in the
+// reduce and the scan, GLSL bucket functions of f64 keys; without it they are refused with
+// VKALGO_ERROR_UNSUPPORTED).
+#define VKALGO_CONTEXT_FLOAT64_ENABLED 64
+
 // Flag of `vkalgo_hash_map_create_in`: do not clear the map (no submission); record
 // `vkalgo_hash_map_record_clear` and a barrier before any other operation on it.
 #define VKALGO_HASH_MAP_UNINITIALIZED 1
@@ -445,7 +450,7 @@ typedef void (*VkalgoQueueLockFn)(void *user_data, uint32_t lock);
 // them. The device needs Vulkan 1.2+ with `bufferDeviceAddress` and `shaderInt64` enabled.
 // Optional features vkalgo uses only when `flags` declares them enabled:
 // `VKALGO_CONTEXT_INT64_ATOMICS_ENABLED`, `VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED`,
-// `VKALGO_CONTEXT_INT16_ENABLED`.
+// `VKALGO_CONTEXT_INT16_ENABLED`, `VKALGO_CONTEXT_FLOAT64_ENABLED`.
 typedef struct VkalgoExternalContextDesc {
   // Reserved for extension structs: set it to NULL.
   const void *next;

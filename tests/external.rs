@@ -151,6 +151,7 @@ fn scan_on_a_caller_created_device() {
                 shader_buffer_int64_atomics: int64_atomics,
                 compute_full_subgroups: false,
                 shader_int16: false,
+                shader_float64: false,
             };
             // Without the caller's queue lock, host calls refuse (record-layer calls work).
             let unlocked = Context::from_external(&desc).unwrap();
@@ -178,6 +179,14 @@ fn scan_on_a_caller_created_device() {
             assert!(!queue_lock.held.load(Ordering::SeqCst), "and released");
             assert_eq!(ctx.profile().int64_atomics, int64_atomics);
             assert!(!ctx.profile().full_subgroups, "not declared enabled: never used");
+            // shaderFloat64 was not enabled on this device: sums of f64 keys are refused
+            // (no module with 64-bit float arithmetic is made), f64 minima still work.
+            assert!(!ctx.profile().float64, "not declared enabled: never used");
+            assert!(matches!(
+                ctx.reduce(&[1.0f64, 2.0], vkalgo::ReduceOp::Sum),
+                Err(vkalgo::Error::Unsupported(_))
+            ));
+            assert_eq!(ctx.reduce(&[1.0f64, -2.0], vkalgo::ReduceOp::Min).unwrap(), -2.0);
             let n = 200_001usize;
             let data = Rng(42).vec_u32(n);
             for path in [ScanPath::ReduceThenScan, ScanPath::Lookback] {

@@ -120,6 +120,9 @@ pub struct ExternalContextDesc {
     /// The caller enabled `shaderInt16` on `device` (the sets' small array pairs then keep
     /// their lists as 16-bit values, which speeds up sparse set operations).
     pub shader_int16: bool,
+    /// The caller enabled `shaderFloat64` on `device` (sums of f64 keys and GLSL bucket
+    /// functions of f64 keys need it; without it they are refused as unsupported).
+    pub shader_float64: bool,
 }
 
 struct Messenger {
@@ -402,6 +405,7 @@ impl ContextState {
         profile.int64_atomics &= desc.shader_buffer_int64_atomics;
         profile.full_subgroups &= desc.compute_full_subgroups;
         profile.int16 &= desc.shader_int16 && profile::int16_allowed_by_env()?;
+        profile.float64 &= desc.shader_float64;
         profile.lookback = DeviceProfile::default_lookback_policy(
             profile.device_type,
             profile.vendor_id,

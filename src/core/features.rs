@@ -30,12 +30,11 @@ pub(super) unsafe fn create_logical_device(
     let queue_info = [vk::DeviceQueueCreateInfo::default()
         .queue_family_index(queue_family_index)
         .queue_priorities(&priorities)];
-    // shaderFloat64 where the device has it: multisplit GLSL bucket functions of f64 keys.
-    let float64 = instance.get_physical_device_features(pd).shader_float64 == vk::TRUE;
+    // shaderFloat64 where the device has it: sums of f64 keys, GLSL bucket functions of f64 keys.
     let features = vk::PhysicalDeviceFeatures::default()
         .shader_int64(true)
         .shader_int16(profile.int16)
-        .shader_float64(float64);
+        .shader_float64(profile.float64);
     let mut f12 = vk::PhysicalDeviceVulkan12Features::default()
         .buffer_device_address(true)
         .shader_buffer_int64_atomics(profile.int64_atomics);
@@ -86,15 +85,11 @@ pub(super) unsafe fn create_logical_device(
 }
 
 impl crate::Context {
-    /// Whether the device has `shaderFloat64` (vkalgo's own device enables it where it exists):
-    /// the pipelines with double arithmetic need it.
+    /// Whether shaders may use 64-bit floats: vkalgo's own device enables `shaderFloat64` where
+    /// the device has it; an external context where the caller says it enabled it
+    /// ([`crate::ExternalContextDesc::shader_float64`]). The pipelines with double arithmetic
+    /// need it.
     pub(crate) fn supports_float64(&self) -> bool {
-        // SAFETY: the instance and physical device live as long as the context.
-        unsafe {
-            self.instance
-                .get_physical_device_features(self.physical_device)
-                .shader_float64
-                == vk::TRUE
-        }
+        self.profile.float64
     }
 }

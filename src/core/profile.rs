@@ -81,6 +81,9 @@ pub struct DeviceProfile {
     /// 16-bit integers in shaders (shaderInt16, enabled where the device has it): the sets'
     /// small array pairs keep their u16 lists as 16-bit shared-memory values.
     pub int16: bool,
+    /// 64-bit floats in shaders (shaderFloat64, enabled where the device has it): sums of f64
+    /// keys (reduce, scan) and GLSL bucket functions of f64 keys.
+    pub float64: bool,
     /// Whether pipelines can require full subgroups (VK_EXT_subgroup_size_control / 1.3).
     pub full_subgroups: bool,
     /// Whether single-pass decoupled look-back algorithms are used by default. Chosen from the
@@ -217,6 +220,7 @@ pub(crate) unsafe fn query_capabilities(instance: &ash::Instance, pd: vk::Physic
         timestamps,
         int64_atomics,
         int16: features.shader_int16 != 0,
+        float64: features.shader_float64 != 0,
         full_subgroups,
         lookback: DeviceProfile::default_lookback_policy(device_type, props.vendor_id, int64_atomics),
     };

@@ -62,7 +62,8 @@ pub unsafe fn c_external_context(
             unsafe extern "system" fn(VkInstance, *const std::ffi::c_char) -> *const c_void,
         >(entry.static_fn().get_instance_proc_addr)),
         flags: flag(ctx.profile().int64_atomics, VKALGO_CONTEXT_INT64_ATOMICS_ENABLED)
-            | flag(int16, VKALGO_CONTEXT_INT16_ENABLED),
+            | flag(int16, VKALGO_CONTEXT_INT16_ENABLED)
+            | flag(ctx.profile().float64, VKALGO_CONTEXT_FLOAT64_ENABLED),
         // Record-layer calls only without a queue.
         queue_lock: if with_queue { Some(no_lock) } else { None },
         ..Default::default()

@@ -538,12 +538,16 @@ pub const VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED: u32 = 16;
 /// Context flag: the caller enabled `shaderInt16` on its device (the sets' small array pairs
 /// then keep their lists as 16-bit values).
 pub const VKALGO_CONTEXT_INT16_ENABLED: u32 = 32;
+/// Context flag: the caller enabled `shaderFloat64` on its device (sums of f64 keys in the
+/// reduce and the scan, GLSL bucket functions of f64 keys; without it they are refused with
+/// VKALGO_ERROR_UNSUPPORTED).
+pub const VKALGO_CONTEXT_FLOAT64_ENABLED: u32 = 64;
 
 /// The caller's Vulkan objects for [`vkalgo_context_create_external`]; vkalgo never destroys
 /// them. The device needs Vulkan 1.2+ with `bufferDeviceAddress` and `shaderInt64` enabled.
 /// Optional features vkalgo uses only when `flags` declares them enabled:
 /// `VKALGO_CONTEXT_INT64_ATOMICS_ENABLED`, `VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED`,
-/// `VKALGO_CONTEXT_INT16_ENABLED`.
+/// `VKALGO_CONTEXT_INT16_ENABLED`, `VKALGO_CONTEXT_FLOAT64_ENABLED`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoExternalContextDesc {
@@ -620,7 +624,8 @@ pub unsafe extern "C" fn vkalgo_context_create_external(
             | VKALGO_CONTEXT_LOOKBACK_OFF
             | VKALGO_CONTEXT_INT64_ATOMICS_ENABLED
             | VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED
-            | VKALGO_CONTEXT_INT16_ENABLED;
+            | VKALGO_CONTEXT_INT16_ENABLED
+            | VKALGO_CONTEXT_FLOAT64_ENABLED;
         if d.flags & !known != 0 {
             return Err(Error::invalid(format!("unknown flags 0x{:x}", d.flags & !known)));
         }
@@ -661,6 +666,7 @@ pub unsafe extern "C" fn vkalgo_context_create_external(
             shader_buffer_int64_atomics: d.flags & VKALGO_CONTEXT_INT64_ATOMICS_ENABLED != 0,
             compute_full_subgroups: d.flags & VKALGO_CONTEXT_FULL_SUBGROUPS_ENABLED != 0,
             shader_int16: d.flags & VKALGO_CONTEXT_INT16_ENABLED != 0,
+            shader_float64: d.flags & VKALGO_CONTEXT_FLOAT64_ENABLED != 0,
             queue_lock: d.queue_lock.map(|lock| {
                 let caller = CallerQueueLock {
                     lock,
