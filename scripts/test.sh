@@ -173,8 +173,8 @@ add_job() {
   esac
   printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${test_bin[$2]}" "$args" >> "$jobs_file"
 }
-declare -A seconds_first=([set]=530 [split]=127 [sort]=60 [merge]=19 [hash]=18 [scan]=8 [reduce]=8 [histogram]=35 [select]=12 [reduce_by_key]=10 [segmented_sort]=60)
-declare -A seconds_variant=([set]=420 [split]=110 [sort]=55 [merge]=16 [hash]=21 [scan]=8 [reduce]=8 [histogram]=35 [select]=30 [reduce_by_key]=10 [segmented_sort]=15)
+declare -A seconds_first=([set]=530 [split]=127 [sort]=60 [merge]=19 [hash]=18 [scan]=70 [reduce]=8 [histogram]=35 [select]=12 [reduce_by_key]=60 [segmented_sort]=60)
+declare -A seconds_variant=([set]=420 [split]=110 [sort]=55 [merge]=16 [hash]=21 [scan]=85 [reduce]=8 [histogram]=35 [select]=30 [reduce_by_key]=85 [segmented_sort]=27)
 for t in "${variant_tests[@]}"; do
   add_job "${seconds_first[$t]}" "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1"
   add_job "${seconds_variant[$t]}" "$t" "LP_NATIVE_VECTOR_WIDTH=128 LP_NUM_THREADS=1" skip
