@@ -154,6 +154,18 @@ static void operations(VkalgoContext *ctx) {
         check(cards[0] == nw && cards[1] == with_d && cards[2] == with_a,
               "op %u batch %" PRIu64 " %" PRIu64 " %" PRIu64 " (want %zu %" PRIu64 " %" PRIu64 ")", op, cards[0],
               cards[1], cards[2], nw, with_d, with_a);
+        /* comparisons: d (= a op b) against a and b, as the model says */
+        {
+            uint8_t eq = 7, sub = 7;
+            expect(vkalgo_set_equals(d, a, &eq), VKALGO_SUCCESS, "vkalgo_set_equals");
+            expect(vkalgo_set_is_subset(d, a, &sub), VKALGO_SUCCESS, "vkalgo_set_is_subset");
+            uint32_t *ca = xmalloc((nw + na + 1) * sizeof *ca);
+            size_t both = model_op(want, nw, va, na, VKALGO_SET_AND, ca);
+            check(eq == (nw == na && both == na) && sub == (both == nw),
+                  "op %u: d equals a %u (want %d), d subset of a %u (want %d)", op, (unsigned)eq, nw == na && both == na, (unsigned)sub,
+                  both == nw);
+            free(ca);
+        }
         /* in place: d (= a op b) op= b, then b op d into d */
         VkalgoSet *e = make_set(ctx, va, na);
         expect(vkalgo_set_op_host(e, e, b, op), VKALGO_SUCCESS, "vkalgo_set_op_host(e, e, b)");
@@ -366,6 +378,13 @@ static void bad_input(VkalgoContext *ctx) {
     expect(vkalgo_set_insert_host(t, v, 1), VKALGO_SUCCESS, "insert after the context handle is gone");
     expect(vkalgo_set_op_host(s, s, t, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "sets of two contexts");
     expect(vkalgo_set_op_cardinality_host(s, t, VKALGO_SET_OR, &c), VKALGO_ERROR_INVALID_ARGUMENT, "cardinality, two contexts");
+    {
+        uint8_t flag = 9;
+        expect(vkalgo_set_equals(s, t, &flag), VKALGO_ERROR_INVALID_ARGUMENT, "equals, two contexts");
+        expect(vkalgo_set_is_subset(s, t, &flag), VKALGO_ERROR_INVALID_ARGUMENT, "is_subset, two contexts");
+        expect(vkalgo_set_equals(s, s, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "equals, out NULL");
+        check(flag == 9, "refused comparisons write nothing");
+    }
     {
         const VkalgoSet *xs[2] = {s, s};
         const VkalgoSet *ys[2] = {s, t};

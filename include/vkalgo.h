@@ -2155,6 +2155,16 @@ VkalgoResult vkalgo_set_op_cardinality_host(const struct VkalgoSet *a,
                                             enum VkalgoSetOp op,
                                             uint64_t *out);
 
+// `*out` = 1 when `a` and `b` hold the same values, else 0 (one submission at most). Sets of
+// different contexts: INVALID_ARGUMENT, `*out` unchanged.
+VkalgoResult vkalgo_set_equals(const struct VkalgoSet *a, const struct VkalgoSet *b, uint8_t *out);
+
+// `*out` = 1 when every value of `a` is in `b` (equal sets count), else 0 (one submission at
+// most). Sets of different contexts: INVALID_ARGUMENT, `*out` unchanged.
+VkalgoResult vkalgo_set_is_subset(const struct VkalgoSet *a,
+                                  const struct VkalgoSet *b,
+                                  uint8_t *out);
+
 // The cardinalities of `a[i] op b[i]` for `count` pairs into `out[i]` (one query set against
 // many: the same set in every `a[i]`), in one submission with the pairs side by side. Sets
 // may appear in several pairs. On an error nothing is written to `out`.

@@ -146,6 +146,7 @@
 
 mod args;
 mod blocks;
+mod compare;
 mod gpu;
 mod host;
 mod image;

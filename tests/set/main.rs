@@ -8,6 +8,7 @@ mod bad_input;
 mod c_abi;
 #[path = "../common/mod.rs"]
 mod common;
+mod compare;
 mod host;
 mod packed;
 mod pairs;

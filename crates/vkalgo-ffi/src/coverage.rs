@@ -465,6 +465,8 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
     ("GpuSet", "contains", Ok(&["vkalgo_set_contains_host"])),
     ("GpuSet", "contains_flags", Ok(&["vkalgo_set_contains_host"])),
     ("GpuSet", "cardinality", Ok(&["vkalgo_set_cardinality_host"])),
+    ("GpuSet", "equals", Ok(&["vkalgo_set_equals"])),
+    ("GpuSet", "is_subset", Ok(&["vkalgo_set_is_subset"])),
     (
         "GpuSet",
         "range_cardinality",

@@ -345,6 +345,40 @@ pub unsafe extern "C" fn vkalgo_set_op_cardinality_host(
     })
 }
 
+/// `*out` = 1 when `a` and `b` hold the same values, else 0 (one submission at most). Sets of
+/// different contexts: INVALID_ARGUMENT, `*out` unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_equals(
+    a: *const VkalgoSet,
+    b: *const VkalgoSet,
+    out: *mut u8,
+) -> VkalgoResult {
+    guard("vkalgo_set_equals", || {
+        let a = set_ref(a, "a")?;
+        let b = set_ref(b, "b")?;
+        non_null(out, "out")?;
+        *out = u8::from(a.equals(b)?);
+        Ok(())
+    })
+}
+
+/// `*out` = 1 when every value of `a` is in `b` (equal sets count), else 0 (one submission at
+/// most). Sets of different contexts: INVALID_ARGUMENT, `*out` unchanged.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_is_subset(
+    a: *const VkalgoSet,
+    b: *const VkalgoSet,
+    out: *mut u8,
+) -> VkalgoResult {
+    guard("vkalgo_set_is_subset", || {
+        let a = set_ref(a, "a")?;
+        let b = set_ref(b, "b")?;
+        non_null(out, "out")?;
+        *out = u8::from(a.is_subset(b)?);
+        Ok(())
+    })
+}
+
 /// The cardinalities of `a[i] op b[i]` for `count` pairs into `out[i]` (one query set against
 /// many: the same set in every `a[i]`), in one submission with the pairs side by side. Sets
 /// may appear in several pairs. On an error nothing is written to `out`.
