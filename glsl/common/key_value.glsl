@@ -1,6 +1,7 @@
 // The key and value types of a permutation (KEY_BITS 32 or 64; VALUE_WORDS 0, 1 or 2: no
 // values, u32 or u64), their sizes in bytes, the largest key and buffer references to arrays
-// of them. Shared by the merge and the segmented sort.
+// of them, and element loads and stores through them. Shared by the merge and the segmented
+// sort.
 #ifndef VKALGO_KEY_VALUE_GLSL
 #define VKALGO_KEY_VALUE_GLSL
 
@@ -31,6 +32,24 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer ValueRef { u
 #define VALUE_T uint
 #define VALUE_BYTES 4ul
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer ValueRef { uint v[]; };
+#endif
+
+KEY_T load_key(uint64_t base, uint64_t i) {
+    return KeyRef(base + i * KEY_BYTES).v[0];
+}
+
+void store_key(uint64_t base, uint64_t i, KEY_T k) {
+    KeyRef(base + i * KEY_BYTES).v[0] = k;
+}
+
+#if VALUE_WORDS > 0
+VALUE_T load_value(uint64_t base, uint64_t i) {
+    return ValueRef(base + i * VALUE_BYTES).v[0];
+}
+
+void store_value(uint64_t base, uint64_t i, VALUE_T v) {
+    ValueRef(base + i * VALUE_BYTES).v[0] = v;
+}
 #endif
 
 #endif

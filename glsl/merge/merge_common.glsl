@@ -67,27 +67,9 @@ layout(push_constant) uniform MergePush {
 #define ITEMS VECS_PER_THREAD
 #define TILE (WG_SIZE * ITEMS)
 
-KEY_T load_key(uint64_t base, uint64_t i) {
-    return KeyRef(base + i * KEY_BYTES).v[0];
-}
-
 KEY_T load_ordered(uint64_t base, uint64_t i) {
     return ordered_bits(load_key(base, i));
 }
-
-void store_key(uint64_t base, uint64_t i, KEY_T k) {
-    KeyRef(base + i * KEY_BYTES).v[0] = k;
-}
-
-#if VALUE_WORDS > 0
-VALUE_T load_value(uint64_t base, uint64_t i) {
-    return ValueRef(base + i * VALUE_BYTES).v[0];
-}
-
-void store_value(uint64_t base, uint64_t i, VALUE_T v) {
-    ValueRef(base + i * VALUE_BYTES).v[0] = v;
-}
-#endif
 
 uint count_a() {
     return load_count(pc.a_count_addr, pc.a_count, pc.a_max);
