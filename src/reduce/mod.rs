@@ -30,7 +30,8 @@
 //! # Synchronization contract (record layer)
 //! The input and an indirect count are read, the result and the scratch written, in the
 //! `COMPUTE_SHADER` stage; the scratch's counter is zeroed first by a compute dispatch,
-//! followed by a compute-to-compute barrier. Order your writes of the input before the call,
+//! followed by a compute-to-compute barrier (none with [`ReduceDesc::keep_scratch_zeroed`]:
+//! the call then writes the scratch only in the reduce's own dispatch). Order your writes of the input before the call,
 //! and the reads of the result after it, with barriers of your own.
 
 mod host;
@@ -62,6 +63,12 @@ pub struct ReduceDesc {
     pub max_count: u64,
     /// Kernel tuning (`None`: vkalgo's choice for the device).
     pub tuning: Option<ReduceTuning>,
+    /// The scratch is this plan's own and arrives zeroed: zero it once before the first call;
+    /// every reduce leaves it zeroed again (its last workgroup resets the counter), and no
+    /// clear is recorded before the dispatch (one dispatch and one barrier less per call, a
+    /// good part of a small reduce's time). The scratch must then serve no other plan or
+    /// purpose.
+    pub keep_scratch_zeroed: bool,
 }
 
 impl ReduceDesc {
@@ -72,6 +79,7 @@ impl ReduceDesc {
             op,
             max_count,
             tuning: None,
+            keep_scratch_zeroed: false,
         }
     }
 }

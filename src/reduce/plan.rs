@@ -170,7 +170,8 @@ impl ReducePlan {
     }
 
     /// Records the reduce of `args.count` elements of `args.input` into `args.result`: a compute
-    /// fill of the scratch's counter, a barrier, and one dispatch (see the module docs for
+    /// fill of the scratch's counter and a barrier (unless the desc keeps the scratch zeroed),
+    /// then one dispatch (see the module docs for
     /// the synchronization contract). Nothing is recorded on error.
     ///
     /// # Safety
@@ -215,9 +216,12 @@ impl ReducePlan {
         // SAFETY: `cmd` is recording (documented); the ranges were checked above. The counter is
         // cleared by a compute fill: with its compute-to-compute barrier it costs less than a
         // vkCmdFillBuffer and a transfer barrier (docs/tuning/core.md#compute-fill).
+        // A kept-zeroed scratch needs no clear: every reduce leaves its counter at zero.
         unsafe {
-            ctx.record_compute_fill(cmd, &scratch.part(0, 16), 4, 0)?;
-            ctx.compute_to_compute(cmd);
+            if !self.desc.keep_scratch_zeroed {
+                ctx.record_compute_fill(cmd, &scratch.part(0, 16), 4, 0)?;
+                ctx.compute_to_compute(cmd);
+            }
             ctx.dispatch(cmd, kernel, &push, self.groups);
         }
         Ok(())

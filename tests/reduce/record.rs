@@ -152,3 +152,75 @@ unsafe fn ctx_compute_to_compute(ctx: &Context, cmd: vkalgo::ash::vk::CommandBuf
         vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_WRITE;
     unsafe { ctx.memory_barrier(cmd, stages, access, stages, access) };
 }
+
+/// A plan that keeps its scratch zeroed: the scratch is zeroed once, then reduces of different
+/// counts (direct, indirect, zero) in one command buffer each leave it zeroed for the next, with
+/// many workgroups (each finishing through the counter) or one.
+#[test]
+fn kept_zeroed_scratch_stays_zeroed() {
+    let ctx = context();
+    let keys: Vec<u32> = (0..20_000u32).map(|i| i.wrapping_mul(0x9E37_79B9)).collect();
+    for tuning in [
+        None,
+        Some(ReduceTuning {
+            workgroup_size: 32,
+            items_per_invocation: 2,
+            max_workgroups: 97,
+        }),
+        Some(ReduceTuning {
+            workgroup_size: 64,
+            items_per_invocation: 4,
+            max_workgroups: 1,
+        }),
+    ] {
+        let plan = ctx
+            .reduce_plan(&ReduceDesc {
+                tuning,
+                keep_scratch_zeroed: true,
+                ..ReduceDesc::new(KeyType::U32, ReduceOp::Max, keys.len() as u64)
+            })
+            .unwrap();
+        let scratch_bytes = plan.memory_requirements().scratch.size;
+        let (input_at, results_at, count_at, scratch_at) = (0u64, 80_000u64, 80_064u64, 81_920u64);
+        let mut buf =
+            GpuBuffer::new(&ctx, scratch_at + scratch_bytes, MemoryLocation::CpuToGpu, "t").unwrap();
+        {
+            let m = buf.mapped().unwrap();
+            m.fill(0);
+            m[..80_000].copy_from_slice(bytemuck::cast_slice(&keys));
+            m[count_at as usize..count_at as usize + 4].copy_from_slice(&1_234u32.to_le_bytes());
+        }
+        let counts = [
+            ElementCount::Direct(20_000),
+            ElementCount::Indirect(buf.sub_range(count_at, 4)),
+            ElementCount::Direct(0),
+            ElementCount::Direct(7),
+        ];
+        ctx.submit_and_wait(|cmd| unsafe {
+            host_to_compute(&ctx, cmd);
+            for (i, &count) in counts.iter().enumerate() {
+                let args = ReduceArgs {
+                    input: buf.sub_range(input_at, 80_000),
+                    result: buf.sub_range(results_at + 4 * i as u64, 4),
+                    scratch: buf.sub_range(scratch_at, scratch_bytes),
+                    count,
+                };
+                plan.record(cmd, &args)?;
+                ctx_compute_to_compute(&ctx, cmd);
+            }
+            compute_to_host(&ctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+        let m = buf.mapped().unwrap();
+        let word = |at: u64| u32::from_le_bytes(m[at as usize..at as usize + 4].try_into().unwrap());
+        for (i, n) in [20_000usize, 1_234, 0, 7].into_iter().enumerate() {
+            assert_eq!(
+                word(results_at + 4 * i as u64),
+                reference::reduce(&keys[..n], ReduceOp::Max),
+                "{tuning:?}: call {i} of {n} keys"
+            );
+        }
+        assert_eq!(word(scratch_at), 0, "{tuning:?}: the counter is back at zero");
+    }
+}

@@ -5,6 +5,7 @@
 //! just before it (outside the timed region), as the CUB side does; the last repetition's
 //! result is checked against the CPU reduce of that input.
 
+use vkalgo::ash::vk;
 use vkalgo::reduce::reference;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, ReduceArgs, ReduceDesc, ReduceOp, ReducePlan, ReduceTuning,
@@ -22,6 +23,11 @@ const AXES: &[Axis] = &[
         "cases",
         "sum_u32,min_u32,max_u32,sum_u64,max_u64,min_i32",
         "operation and type: sum|min|max _ u32|i32|u64",
+    ),
+    axis(
+        "scratch",
+        "cleared",
+        "cleared (a clear before each call) | kept (the plan's scratch kept zeroed)",
     ),
     axis(
         "tuning",
@@ -79,10 +85,12 @@ impl Reduce<'_> {
         op: ReduceOp,
         log2: u32,
         tuning: Option<ReduceTuning>,
+        kept: bool,
     ) -> Result<()> {
         let (ctx, n) = (self.b.ctx, 1u64 << log2);
         let desc = ReduceDesc {
             tuning,
+            keep_scratch_zeroed: kept,
             ..ReduceDesc::new(key_type, op, n)
         };
         let cells = [name.to_string(), "-".into(), format!("2^{log2}")];
@@ -91,6 +99,14 @@ impl Reduce<'_> {
         };
         let scratch_bytes = plan.memory_requirements().scratch.size;
         let scratch = self.b.buffer(scratch_bytes, "bench scratch")?;
+        if kept {
+            // Zeroed once; every reduce of the plan leaves it zeroed.
+            ctx.submit_and_wait(|cmd| unsafe {
+                ctx.device()
+                    .cmd_fill_buffer(cmd, scratch.buffer(), 0, vk::WHOLE_SIZE, 0);
+                Ok(())
+            })?;
+        }
         let words = n * key_type.bytes() / 4;
         let args = ReduceArgs {
             input: self.input.buffer.sub_range(0, words * 4),
@@ -111,7 +127,7 @@ impl Reduce<'_> {
         StreamRow {
             algo: format!("reduce_{name}"),
             case: name,
-            variant: "vkalgo",
+            variant: if kept { "vkalgo_kept_zeroed" } else { "vkalgo" },
             tuning: format!("{}x{}", t.workgroup_size, t.items_per_invocation),
             tuned: tuning.is_some(),
             log2,
@@ -141,6 +157,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             ..ReduceTuning::for_device(ctx)
         })
     });
+    let scratch_modes: Vec<bool> = o.names("scratch").iter().map(|m| m == "kept").collect();
     let b = Bench::new(ctx)?;
     let largest = 1u64 << sizes.iter().copied().max().unwrap_or(20);
     let wide = cases.iter().any(|c| c.1.bytes() == 8);
@@ -157,7 +174,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     for &log2 in &sizes {
         for &(name, key_type, op) in &cases {
             for &tuning in &tunings {
-                reduce.case(name, key_type, op, log2, tuning)?;
+                for &kept in &scratch_modes {
+                    reduce.case(name, key_type, op, log2, tuning, kept)?;
+                }
             }
         }
     }
