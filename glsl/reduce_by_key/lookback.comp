@@ -1,7 +1,7 @@
 #version 460
 // Reduce-by-key in one pass with decoupled look-back (tile t is workgroup t). Each tile
 // publishes its pair (rbk_common.glsl) as an aggregate, walks back over its predecessors'
-// published pairs (a subgroup's width of them per step) to the first inclusive one, publishes its own inclusive pair and writes the
+// published pairs (a workgroup's width of them per step) to the first inclusive one, publishes its own inclusive pair and writes the
 // runs that end in it. A predecessor that stays silent for SPIN_LIMIT steps has its pair
 // computed from the input by the waiter itself (the fallback of glsl/common/lookback.glsl),
 // so no schedule can hang it; SPIN_LIMIT 0 is a test mode that takes the fallback for every
@@ -34,32 +34,26 @@ void publish(uint tile, uint flag, uint heads, uint64_t value) {
 #define WALK_PROGRESS 0u
 #define WALK_STALLED 1u
 #define WALK_DONE 2u
+#define NO_STOP 0xFFFFFFFFu
 
-// One step of the look-back, from the first subgroup to the workgroup.
-shared uint s_walk_heads;
-shared uint64_t s_walk_value;
-shared int s_walk_next;
-shared uint s_walk_step;
+// The flag of the window's stop, passed from its invocation to the workgroup.
+shared uint s_walk_flag;
 
-// The pair of lane `from` (subgroup-uniform control flow; `from` within the subgroup).
-void shuffle_pair(uint heads, uint64_t value, uint from, out uint h, out uint64_t v) {
-    h = subgroupShuffle(heads, from);
-    uint lo = subgroupShuffle(uint(value), from);
-    uint hi = subgroupShuffle(uint(value >> 32), from);
-    v = uint64_t(lo) | (uint64_t(hi) << 32);
-}
+// Where each subgroup's part of a window stops (the invocation index, or NO_STOP).
+shared uint s_window_stop[(WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE];
 
-// The first subgroup's step: lane l reads the flag (and pair) of tile `look - l` (an inclusive
-// identity pair before tile 0), takes the pairs up to the first that is not an aggregate (that
-// one too if it is inclusive) and combines them in tile order into s_walk_*, with where the
-// walk goes next and whether it is done or stalled on a silent tile. Subgroup-uniform control
-// flow.
-void walk_window(int look) {
-    uint lane = gl_SubgroupInvocationID;
-    int idx = look - int(lane);
+// One step of the look-back over a window of WG_SIZE predecessors: invocation i reads the flag
+// (and pair) of tile `look - (WG_SIZE - 1 - i)` (an inclusive identity pair before tile 0), so
+// tiles run in invocation order and `look` is the last. The window's pairs after its last
+// tile that is not an aggregate (that one too if it is inclusive) combine in tile order into
+// `heads`/`value`; returns the step (done, stalled on a silent `look`, or progress) with
+// where the walk goes next in `look`. Workgroup-uniform control flow.
+uint walk_window(inout int look, out uint heads, out uint64_t value) {
+    uint i = gl_LocalInvocationIndex;
+    int idx = look - int(WG_SIZE - 1u - i);
     uint flag = RBK_FLAG_INCLUSIVE;
-    uint heads = 0u;
-    uint64_t value = op_identity();
+    heads = 0u;
+    value = op_identity();
     if (idx >= 0) {
         flag = atomicLoad(U32AtomicRef(flag_addr(uint(idx))).v[0], gl_ScopeDevice,
                           gl_StorageSemanticsBuffer, gl_SemanticsAcquire);
@@ -70,37 +64,43 @@ void walk_window(int look) {
         }
     }
     uvec4 stops = subgroupBallot(flag != RBK_FLAG_AGGREGATE);
-    bool stopped = stops != uvec4(0u);
-    uint first = stopped ? subgroupBallotFindLSB(stops) : gl_SubgroupSize;
-    uint first_flag = subgroupShuffle(flag, stopped ? first : 0u);
-    bool take = lane < first || (lane == first && flag == RBK_FLAG_INCLUSIVE);
+    if (subgroupElect()) {
+        s_window_stop[gl_SubgroupID] = stops == uvec4(0u)
+            ? NO_STOP : gl_SubgroupID * gl_SubgroupSize + subgroupBallotFindMSB(stops);
+    }
+    barrier();
+    uint stop = NO_STOP;
+    for (uint g = gl_NumSubgroups; g > 0u && stop == NO_STOP; --g) {
+        stop = s_window_stop[g - 1u];
+    }
+    // The stop's flag, from its invocation through shared memory.
+    if (i == stop) {
+        s_walk_flag = flag;
+    }
+    bool take = stop == NO_STOP || i > stop || (i == stop && flag == RBK_FLAG_INCLUSIVE);
     if (!take) {
         heads = 0u;
         value = op_identity();
     }
-    // Lane l + d holds an earlier tile than lane l: combine it in front, halving the lanes.
-    for (uint d = 1u; d < gl_SubgroupSize; d *= 2u) {
-        uint h;
-        uint64_t v;
-        shuffle_pair(heads, value, min(lane + d, gl_SubgroupSize - 1u), h, v);
-        if (lane + d < gl_SubgroupSize) {
-            pair_combine(h, v, heads, value);
-        }
+    uint total_heads;
+    uint64_t total_value;
+    workgroup_pair_scan(heads, value, total_heads, total_value);  // its barriers pass s_walk_flag on
+    heads = total_heads;
+    value = total_value;
+    if (stop == NO_STOP) {
+        look -= int(WG_SIZE);
+        return WALK_PROGRESS;
     }
-    if (lane == 0u) {
-        s_walk_heads = heads;
-        s_walk_value = value;
-        s_walk_next = look - int(first);
-        s_walk_step = !stopped ? WALK_PROGRESS
-                    : first_flag == RBK_FLAG_INCLUSIVE ? WALK_DONE
-                    : first == 0u ? WALK_STALLED : WALK_PROGRESS;
-    }
+    uint stop_flag = s_walk_flag;
+    look -= int(WG_SIZE - 1u - stop);
+    return stop_flag == RBK_FLAG_INCLUSIVE ? WALK_DONE
+         : stop == WG_SIZE - 1u ? WALK_STALLED : WALK_PROGRESS;
 }
 
-// The pair of every element before tile `tile` (> 0): the first subgroup reads a window of
-// gl_SubgroupSize predecessors per step; a predecessor silent for SPIN_LIMIT steps has its pair
-// computed from its input by the whole workgroup. Workgroup-uniform control flow throughout
-// (lavapipe drops invocations that spin in divergent control flow).
+// The pair of every element before tile `tile` (> 0): the workgroup reads a window of WG_SIZE
+// predecessors per step; a predecessor silent for SPIN_LIMIT steps has its pair computed from
+// its input by the whole workgroup. Workgroup-uniform control flow throughout (lavapipe drops
+// invocations that spin in divergent control flow).
 void look_back(uint tile, uint n, out uint heads, out uint64_t value) {
     heads = 0u;
     value = op_identity();
@@ -109,14 +109,11 @@ void look_back(uint tile, uint n, out uint heads, out uint64_t value) {
     bool fallback = SPIN_LIMIT == 0u;  // the test mode: the nearest predecessor from its input
     while (true) {
         if (!fallback) {
-            if (gl_SubgroupID == 0u) {
-                walk_window(look);
-            }
-            barrier();
-            uint step = s_walk_step;
-            pair_combine(s_walk_heads, s_walk_value, heads, value);
-            look = s_walk_next;
-            barrier();
+            uint window_heads;
+            uint64_t window_value;
+            uint step = walk_window(look, window_heads, window_value);
+            // The window's tiles come before everything gathered so far.
+            pair_combine(window_heads, window_value, heads, value);
             if (step == WALK_DONE) {
                 return;
             }

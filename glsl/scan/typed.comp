@@ -73,6 +73,9 @@ layout(push_constant) uniform ScanPush {
 
 #if KEY_BITS == 64
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer KeyRef { KEY_T v[]; };
+// Two of a vector's four elements: the vector accesses of full tiles at 16-byte aligned
+// addresses.
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer HalfVectorRef { u64vec2 v[]; };
 #else
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer KeyRef { KEY_T v[]; };
 #endif
@@ -184,15 +187,69 @@ uint element_in_tile(uint i) {
 // This invocation's elements of the tile, as accumulator bits (the identity past the end).
 KEY_T g_vals[ITEMS];
 
+// Whether a tile moves as whole vectors: full, at a 16-byte aligned address (tiles are whole
+// vectors long, so every tile of an aligned range is). Workgroup-uniform.
+bool vector_tile(uint64_t base, uint valid) {
+    return valid >= TILE_ELEMS && (base & 15ul) == 0ul;
+}
+
+// Vector k of this invocation in the tile (element_in_tile(4k) / 4).
+uint vector_in_tile(uint k) {
+    return (gl_SubgroupID * VECS_PER_THREAD + k) * gl_SubgroupSize + gl_SubgroupInvocationID;
+}
+
+// The 4 elements of vector v of a vector tile at tile_addr, as accumulator bits.
+void load_vector(uint64_t tile_addr, uint v, out KEY_T x0, out KEY_T x1, out KEY_T x2, out KEY_T x3) {
+#if KEY_BITS == 64
+    u64vec2 lo = HalfVectorRef(tile_addr).v[2u * v];
+    u64vec2 hi = HalfVectorRef(tile_addr).v[2u * v + 1u];
+    x0 = prepare(lo.x);
+    x1 = prepare(lo.y);
+    x2 = prepare(hi.x);
+    x3 = prepare(hi.y);
+#else
+    uvec4 x = U32x4Ref(tile_addr).v[v];
+    x0 = prepare(x.x);
+    x1 = prepare(x.y);
+    x2 = prepare(x.z);
+    x3 = prepare(x.w);
+#endif
+}
+
 void load_tile(uint64_t base, uint tile_start, uint valid) {
-    for (uint k = 0u; k < ITEMS; ++k) {
+    if (vector_tile(base, valid)) {
+        // One 16-byte access per 16 bytes, each subgroup instruction over a contiguous span
+        // (scalar accesses of a lane's 4 consecutive elements stride the span 4 times).
+        uint64_t tile_addr = base + uint64_t(tile_start) * uint64_t(KEY_BITS / 8);
+        [[unroll]] for (uint k = 0u; k < VECS_PER_THREAD; ++k) {
+            load_vector(tile_addr, vector_in_tile(k), g_vals[4u * k], g_vals[4u * k + 1u], g_vals[4u * k + 2u],
+                        g_vals[4u * k + 3u]);
+        }
+        return;
+    }
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
         uint e = element_in_tile(k);
         g_vals[k] = e < valid ? prepare(load_key(base, tile_start + e)) : identity();
     }
 }
 
 void store_tile(uint64_t base, uint tile_start, uint valid) {
-    for (uint k = 0u; k < ITEMS; ++k) {
+    if (vector_tile(base, valid)) {
+        uint64_t tile_addr = base + uint64_t(tile_start) * uint64_t(KEY_BITS / 8);
+        [[unroll]] for (uint k = 0u; k < VECS_PER_THREAD; ++k) {
+            uint v = vector_in_tile(k);
+#if KEY_BITS == 64
+            HalfVectorRef(tile_addr).v[2u * v] = u64vec2(finish(g_vals[4u * k]), finish(g_vals[4u * k + 1u]));
+            HalfVectorRef(tile_addr).v[2u * v + 1u] =
+                u64vec2(finish(g_vals[4u * k + 2u]), finish(g_vals[4u * k + 3u]));
+#else
+            U32x4Ref(tile_addr).v[v] = uvec4(finish(g_vals[4u * k]), finish(g_vals[4u * k + 1u]),
+                                              finish(g_vals[4u * k + 2u]), finish(g_vals[4u * k + 3u]));
+#endif
+        }
+        return;
+    }
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
         uint e = element_in_tile(k);
         if (e < valid) {
             store_key(base, tile_start + e, finish(g_vals[k]));
@@ -203,7 +260,16 @@ void store_tile(uint64_t base, uint tile_start, uint valid) {
 // The combination of this invocation's elements of a tile read from memory (g_vals untouched).
 KEY_T thread_combination_of_tile(uint64_t base, uint tile_start, uint valid) {
     KEY_T acc = identity();
-    for (uint k = 0u; k < ITEMS; ++k) {
+    if (vector_tile(base, valid)) {
+        uint64_t tile_addr = base + uint64_t(tile_start) * uint64_t(KEY_BITS / 8);
+        [[unroll]] for (uint k = 0u; k < VECS_PER_THREAD; ++k) {
+            KEY_T x0, x1, x2, x3;
+            load_vector(tile_addr, vector_in_tile(k), x0, x1, x2, x3);
+            acc = combine(acc, combine(combine(x0, x1), combine(x2, x3)));
+        }
+        return acc;
+    }
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
         uint e = element_in_tile(k);
         if (e < valid) {
             acc = combine(acc, prepare(load_key(base, tile_start + e)));
@@ -216,7 +282,7 @@ KEY_T thread_combination_of_tile(uint64_t base, uint tile_start, uint valid) {
 // combination of everything before the run). Returns carry combined with the run's total.
 // Subgroup-uniform control flow.
 KEY_T scan_subgroup_run(bool inclusive, KEY_T carry) {
-    for (uint k = 0u; k < VECS_PER_THREAD; ++k) {
+    [[unroll]] for (uint k = 0u; k < VECS_PER_THREAD; ++k) {
         uint i = 4u * k;
         KEY_T x0 = g_vals[i];
         KEY_T x1 = combine(x0, g_vals[i + 1u]);
@@ -282,7 +348,7 @@ KEY_T workgroup_combine(KEY_T x) {
 
 // Applies `prefix` before every element of the tile held in g_vals.
 void combine_into_tile(KEY_T prefix) {
-    for (uint k = 0u; k < ITEMS; ++k) {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
         g_vals[k] = combine(prefix, g_vals[k]);
     }
 }
@@ -377,7 +443,7 @@ void lookback_scan(uint n) {
     uint valid = n - start;
     load_tile(pc.input_addr, start, valid);
     KEY_T mine = identity();
-    for (uint k = 0u; k < ITEMS; ++k) {
+    [[unroll]] for (uint k = 0u; k < ITEMS; ++k) {
         mine = combine(mine, g_vals[k]);
     }
     KEY_T total;
