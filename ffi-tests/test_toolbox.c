@@ -81,6 +81,17 @@ static void test_reduce(VkalgoContext *ctx) {
     expect(vkalgo_reduce_host(ctx, &bad_op, u, n, &untouched), VKALGO_ERROR_INVALID_ARGUMENT, "unknown op");
     VkalgoReduceDesc ok = {NULL, VKALGO_KEY_U32, VKALGO_OP_SUM};
     expect(vkalgo_reduce_host(ctx, &ok, NULL, 5, &untouched), VKALGO_ERROR_INVALID_ARGUMENT, "NULL input, count 5");
+    /* An extension chain: the host call takes VkalgoKeepScratchZeroed and ignores it; an
+       unknown structure type is refused. */
+    VkalgoKeepScratchZeroed kept = {NULL, VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED};
+    VkalgoReduceDesc chained = {&kept, VKALGO_KEY_U32, VKALGO_OP_MAX};
+    uint32_t got_max = SENTINEL;
+    expect(vkalgo_reduce_host(ctx, &chained, u, n, &got_max), VKALGO_SUCCESS, "reduce with an extension chain");
+    check(got_max == max, "u32 max with a chain: %" PRIu32 " (want %" PRIu32 ")", got_max, max);
+    VkalgoExtensionHeader unknown = {NULL, (VkalgoStructureType)99};
+    VkalgoReduceDesc bad_chain = {&unknown, VKALGO_KEY_U32, VKALGO_OP_MAX};
+    expect(vkalgo_reduce_host(ctx, &bad_chain, u, n, &untouched), VKALGO_ERROR_INVALID_ARGUMENT,
+           "unknown extension structure");
     check(untouched == SENTINEL, "the result is untouched after refused calls");
     free(u);
     free(s);

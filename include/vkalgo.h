@@ -333,6 +333,15 @@ typedef enum VkalgoReduceOp {
   VKALGO_REDUCE_OP_MAX_ENUM = 2147483647,
 } VkalgoReduceOp;
 
+// The type of an extension structure chained through a desc's `next` pointer
+// (`VkalgoExtensionHeader::structure_type`).
+typedef enum VkalgoStructureType {
+  // `VkalgoKeepScratchZeroed`.
+  VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED = 1,
+  // Keeps the enum 32 bits wide; not a structure type.
+  VKALGO_STRUCTURE_TYPE_MAX_ENUM = 2147483647,
+} VkalgoStructureType;
+
 // A vkalgo context: a Vulkan device with vkalgo's pipelines and allocator.
 //
 // Lifetime: every object created from a context (hash maps, plans, ...) keeps it alive;
@@ -873,7 +882,7 @@ typedef struct VkalgoMergeSortArgs {
 
 // What to reduce: the key type and the operation.
 typedef struct VkalgoReduceDesc {
-  // Reserved for extension structs: set it to NULL.
+  // NULL, or a chain of extension structures: `VkalgoKeepScratchZeroed` (plans).
   const void *next;
   // A `VKALGO_KEY_*` code: the sort's six key types.
   uint32_t key_type;
@@ -1471,6 +1480,25 @@ typedef struct VkalgoSegmentedSortArgs {
   // VK_NULL_HANDLE: use `segment_count`.
   struct VkalgoBufferRange segment_count_buffer;
 } VkalgoSegmentedSortArgs;
+
+// The fields every extension structure begins with.
+typedef struct VkalgoExtensionHeader {
+  // The next extension structure of the chain, or NULL.
+  const void *next;
+  // A `VKALGO_STRUCTURE_TYPE_*` code: which structure this is.
+  enum VkalgoStructureType structure_type;
+} VkalgoExtensionHeader;
+
+// Chained to a `VkalgoReduceDesc` given to `vkalgo_reduce_plan_create`: the plan's scratch is
+// its own and stays zeroed between calls. Zero it once before the first call; every reduce
+// leaves it zeroed and no clear is recorded before the reduce (one dispatch and one barrier
+// less a call). The scratch must then serve nothing else. The host call ignores it.
+typedef struct VkalgoKeepScratchZeroed {
+  // The next extension structure of the chain, or NULL.
+  const void *next;
+  // `VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED`.
+  enum VkalgoStructureType structure_type;
+} VkalgoKeepScratchZeroed;
 
 #ifdef __cplusplus
 extern "C" {

@@ -154,6 +154,14 @@ pub unsafe fn host_to_compute(ctx: &Context, cmd: vk::CommandBuffer) {
     );
 }
 
+/// Barrier: one recorded call's compute and transfer writes (and reads) before the next call's.
+pub unsafe fn compute_to_compute(ctx: &Context, cmd: vk::CommandBuffer) {
+    let stages = vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER;
+    let access =
+        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_WRITE;
+    ctx.memory_barrier(cmd, stages, access, stages, access);
+}
+
 /// Barrier: compute shader writes visible to the host.
 pub unsafe fn compute_to_host(ctx: &Context, cmd: vk::CommandBuffer) {
     ctx.memory_barrier(

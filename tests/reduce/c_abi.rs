@@ -4,6 +4,7 @@
 use super::*;
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
+use vkalgo_ffi::extensions::*;
 use vkalgo_ffi::reduce::*;
 use vkalgo_ffi::types::*;
 use vkalgo_ffi::*;
@@ -136,6 +137,117 @@ fn host_and_record() {
         assert_eq!(got, reference::reduce(&keys, ReduceOp::Sum));
         vkalgo_reduce_plan_destroy(plan);
         vkalgo_reduce_plan_destroy(null_mut());
+        vkalgo_context_destroy(ctx);
+    }
+}
+
+/// A plan made with `VkalgoKeepScratchZeroed` chained to its desc records no clear: three
+/// reduces on one scratch, zeroed once, each right. Chains with an unknown structure type, a
+/// loop or a misaligned structure are refused, and nothing is made.
+#[test]
+fn kept_zeroed_scratch_by_extension() {
+    let rctx = context();
+    unsafe {
+        let ctx = c_context_with_queue(&rctx);
+        let ok = VkalgoResult::VkalgoSuccess;
+        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
+        let kept = VkalgoKeepScratchZeroed {
+            next: null(),
+            structure_type: VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED,
+        };
+        let desc = |next: *const c_void| VkalgoReduceDesc {
+            next,
+            key_type: VKALGO_KEY_U32.0,
+            op: VKALGO_OP_MAX.0,
+        };
+        // Refused chains.
+        let unknown = VkalgoKeepScratchZeroed {
+            structure_type: VkalgoStructureType(7),
+            ..kept
+        };
+        let mut looped = kept;
+        looped.next = &looped as *const _ as *const c_void;
+        let words = [0u64; 4];
+        let misaligned = (words.as_ptr() as *const u8).add(4) as *const c_void;
+        for (what, next) in [
+            ("unknown type", &unknown as *const _ as *const c_void),
+            ("loop", &looped as *const _ as *const c_void),
+            ("misaligned", misaligned),
+        ] {
+            let mut plan = null_mut();
+            assert_eq!(
+                vkalgo_reduce_plan_create(ctx, &desc(next), 100, &mut plan),
+                invalid,
+                "{what}"
+            );
+            assert!(plan.is_null(), "{what}: a plan was made");
+        }
+        // The host call takes the chain and ignores it.
+        let keys = [4u32, 90, 7];
+        let mut out = 0u32;
+        assert_eq!(
+            vkalgo_reduce_host(
+                ctx,
+                &desc(&kept as *const _ as *const c_void),
+                keys.as_ptr() as *const c_void,
+                3,
+                &mut out as *mut u32 as *mut c_void
+            ),
+            ok
+        );
+        assert_eq!(out, 90);
+
+        let mut plan = null_mut();
+        assert_eq!(
+            vkalgo_reduce_plan_create(ctx, &desc(&kept as *const _ as *const c_void), 5000, &mut plan),
+            ok
+        );
+        let mut req = VkalgoMemoryRequirements::default();
+        assert_eq!(vkalgo_reduce_plan_memory_requirements(plan, &mut req), ok);
+        let input: Vec<u32> = (0..5000u32).map(|i| i.wrapping_mul(0x85EB_CA6B)).collect();
+        let mut buf = GpuBuffer::new(&rctx, 24576 + req.scratch.size, MemoryLocation::CpuToGpu, "t").unwrap();
+        {
+            let m = buf.mapped().unwrap();
+            m.fill(0);
+            m[..20000].copy_from_slice(bytemuck::cast_slice(&input));
+        }
+        use vkalgo::ash::vk::Handle;
+        let range = |offset: u64, size: u64| VkalgoBufferRange {
+            buffer: VkBuffer(buf.buffer().as_raw()),
+            offset,
+            size,
+        };
+        let counts = [5000u64, 1, 2500];
+        rctx.submit_and_wait(|cmd| {
+            let c = VkCommandBuffer(cmd.as_raw() as *mut c_void);
+            host_to_compute(&rctx, cmd);
+            for (i, &count) in counts.iter().enumerate() {
+                let args = VkalgoReduceArgs {
+                    next: null(),
+                    input: range(0, 20000),
+                    result: range(20480 + 4 * i as u64, 4),
+                    scratch: range(24576, req.scratch.size),
+                    count,
+                    count_buffer: VkalgoBufferRange::default(),
+                };
+                assert_eq!(vkalgo_reduce_record(plan, c, &args), ok);
+                compute_to_compute(&rctx, cmd);
+            }
+            compute_to_host(&rctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+        let m = buf.mapped().unwrap();
+        for (i, &count) in counts.iter().enumerate() {
+            let at = 20480 + 4 * i;
+            let got = u32::from_le_bytes(m[at..at + 4].try_into().unwrap());
+            assert_eq!(
+                got,
+                reference::reduce(&input[..count as usize], ReduceOp::Max),
+                "call {i}"
+            );
+        }
+        vkalgo_reduce_plan_destroy(plan);
         vkalgo_context_destroy(ctx);
     }
 }

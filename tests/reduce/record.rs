@@ -132,7 +132,7 @@ fn scratch_reused_in_one_command_buffer() {
     ctx.submit_and_wait(|cmd| unsafe {
         host_to_compute(&ctx, cmd);
         plan.record(cmd, &first)?;
-        ctx_compute_to_compute(&ctx, cmd);
+        compute_to_compute(&ctx, cmd);
         plan.record(cmd, &second)?;
         compute_to_host(&ctx, cmd);
         Ok(())
@@ -142,15 +142,6 @@ fn scratch_reused_in_one_command_buffer() {
     let word = |at: usize| u32::from_le_bytes(m[at..at + 4].try_into().unwrap());
     assert_eq!(word(70_000), reference::reduce(&a, ReduceOp::Sum));
     assert_eq!(word(70_016), reference::reduce(&b, ReduceOp::Sum));
-}
-
-/// Orders the first reduce's scratch writes before the second's fill and dispatch.
-unsafe fn ctx_compute_to_compute(ctx: &Context, cmd: vkalgo::ash::vk::CommandBuffer) {
-    use vkalgo::ash::vk;
-    let stages = vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER;
-    let access =
-        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_WRITE;
-    unsafe { ctx.memory_barrier(cmd, stages, access, stages, access) };
 }
 
 /// A plan that keeps its scratch zeroed: the scratch is zeroed once, then reduces of different
@@ -206,7 +197,7 @@ fn kept_zeroed_scratch_stays_zeroed() {
                     count,
                 };
                 plan.record(cmd, &args)?;
-                ctx_compute_to_compute(&ctx, cmd);
+                compute_to_compute(&ctx, cmd);
             }
             compute_to_host(&ctx, cmd);
             Ok(())

@@ -185,3 +185,13 @@ pub enum VkalgoHashStatus {
     /// Keeps the enum 32 bits wide; not a status.
     VkalgoHashStatusMaxEnum = 0x7FFF_FFFF,
 }
+
+/// The type of an extension structure chained through a desc's `next` pointer
+/// (`VkalgoExtensionHeader::structure_type`).
+#[repr(C)]
+pub enum VkalgoStructureType {
+    /// `VkalgoKeepScratchZeroed`.
+    VkalgoStructureTypeKeepScratchZeroed = 1,
+    /// Keeps the enum 32 bits wide; not a structure type.
+    VkalgoStructureTypeMaxEnum = 0x7FFF_FFFF,
+}

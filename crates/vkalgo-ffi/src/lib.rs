@@ -7,6 +7,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod enums;
+pub mod extensions;
 pub mod hash;
 pub mod hash_apply;
 pub mod hash_multimap;
@@ -121,6 +122,8 @@ zeroed_default!(
     scan::VkalgoScanDesc,
     scan::VkalgoScanArgs,
     reduce::VkalgoReduceDesc,
+    extensions::VkalgoExtensionHeader,
+    extensions::VkalgoKeepScratchZeroed,
     reduce::VkalgoReduceArgs,
     histogram::VkalgoHistogramArgs,
     select::VkalgoSelectDesc,

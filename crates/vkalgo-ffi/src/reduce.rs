@@ -1,5 +1,6 @@
 //! C ABI of the reduce: the host call and the record layer.
 
+use super::extensions::chained_types;
 use super::types::*;
 use super::{context_ref, guard, no_extension, non_null, VkalgoContext, VkalgoResult};
 use vkalgo::{Error, KeyType, ReduceArgs, ReduceDesc, ReduceOp, ReducePlan};
@@ -8,7 +9,7 @@ use vkalgo::{Error, KeyType, ReduceArgs, ReduceDesc, ReduceOp, ReducePlan};
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoReduceDesc {
-    /// Reserved for extension structs: set it to NULL.
+    /// NULL, or a chain of extension structures: `VkalgoKeepScratchZeroed` (plans).
     pub next: *const std::ffi::c_void,
     /// A `VKALGO_KEY_*` code: the sort's six key types.
     pub key_type: u32,
@@ -46,12 +47,19 @@ pub struct VkalgoReduceArgs {
 unsafe fn reduce_desc(d: *const VkalgoReduceDesc, max_count: u64) -> vkalgo::Result<ReduceDesc> {
     non_null(d, "desc")?;
     let d = &*d;
-    no_extension(d.next, "reduce desc")?;
-    Ok(ReduceDesc::new(
-        KeyType::from_raw(d.key_type)?,
-        ReduceOp::from_raw(d.op)?,
-        max_count,
-    ))
+    let chained = chained_types(
+        d.next,
+        "reduce desc",
+        &[VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED],
+    )?;
+    Ok(ReduceDesc {
+        keep_scratch_zeroed: chained.contains(&VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED),
+        ..ReduceDesc::new(
+            KeyType::from_raw(d.key_type)?,
+            ReduceOp::from_raw(d.op)?,
+            max_count,
+        )
+    })
 }
 
 /// `*result` = op over `input[0..count)` on the GPU (blocking): one key of the desc's type.

@@ -187,6 +187,12 @@ c_enum_field!(
     }
 );
 c_enum_field!(
+    /// `VkalgoStructureType` as a C caller stores it.
+    VkalgoStructureType {
+        VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED = VkalgoStructureTypeKeepScratchZeroed,
+    }
+);
+c_enum_field!(
     /// `VkalgoScanOp` as a C caller stores it.
     VkalgoScanOp {
         VKALGO_SCAN_EXCLUSIVE = VkalgoScanExclusive,
