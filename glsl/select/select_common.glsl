@@ -106,7 +106,7 @@ bool keep_element(uint i, KEY_T key) {
     if (SELECT_MODE == SELECT_MODE_FLAGGED) {
         return load_flag(i) != 0u;
     }
-    return i == 0u || load_key(i - 1u) != key;
+    return i == 0u || load_key(i - 1u) != key;  // UNIQUE: keep_bits takes the shuffled key instead
 #endif
 }
 
@@ -130,25 +130,58 @@ uint round_position() {
     return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
 }
 
+// The key before element `i` (> 0) whose own key `key` lane `lane` of this subgroup holds, for
+// UNIQUE: the lane below's key, or for the subgroup's first lane the previous subgroup's,
+// round's or tile's last, read from memory. Subgroup-uniform control flow.
+KEY_T predecessor_key(uint i, KEY_T key, bool exists) {
+    uint lane = gl_SubgroupInvocationID;
+    uint below = lane == 0u ? 0u : lane - 1u;
+#if KEY_BITS == 64
+    KEY_T before = packUint2x32(subgroupShuffle(unpackUint2x32(key), below));
+#else
+    KEY_T before = subgroupShuffle(key, below);
+#endif
+    if (lane == 0u && exists && i > 0u) {
+        before = load_key(i - 1u);
+    }
+    return before;
+}
+
 // The elements of the tile at `start` this invocation keeps, bit r for round r; `valid`
 // elements of the tile exist. `hold`: the tile this workgroup writes (not a predecessor's
 // counted by the look-back's fallback): its keys and values stay in g_keys and g_values.
+// Subgroup-uniform control flow (UNIQUE shuffles each round's keys).
 uint keep_bits(uint start, uint valid, bool hold) {
     uint bits = 0u;
     uint pos = round_position();
-    for (uint r = 0u; r < ITEMS; ++r) {
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
         uint offset = r * WG_SIZE + pos;
-        if (offset < valid) {
-            KEY_T key = READS_KEYS || hold ? load_key(start + offset) : KEY_T(0);
+        bool exists = offset < valid;
+        KEY_T key = (READS_KEYS || hold) && exists ? load_key(start + offset) : KEY_T(0);
+#if !defined(SELECT_GLSL)
+        if (SELECT_MODE == SELECT_MODE_UNIQUE) {
+            KEY_T before = predecessor_key(start + offset, key, exists);
+            if (exists && (start + offset == 0u || before != key)) {
+                bits |= 1u << r;
+            }
+        }
+#endif
+        if (exists) {
             if (hold) {
                 g_keys[r] = key;
 #if VALUE_WORDS > 0
                 g_values[r] = SelectValueRef(pc.values_in + uint64_t(start + offset) * uint64_t(VALUE_WORDS * 4)).v[0];
 #endif
             }
+#if defined(SELECT_GLSL)
             if (keep_element(start + offset, key)) {
                 bits |= 1u << r;
             }
+#else
+            if (SELECT_MODE != SELECT_MODE_UNIQUE && keep_element(start + offset, key)) {
+                bits |= 1u << r;
+            }
+#endif
         }
     }
     return bits;
@@ -172,7 +205,7 @@ uint g_ranks[ITEMS];
 // total. Workgroup-uniform control flow.
 uint tile_ranks(uint bits) {
     uint subgroups = gl_NumSubgroups;
-    for (uint r = 0u; r < ITEMS; ++r) {
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
         uvec4 ballot = subgroupBallot((bits & (1u << r)) != 0u);
         g_ranks[r] = subgroupBallotExclusiveBitCount(ballot);
         if (subgroupElect()) {
@@ -196,7 +229,7 @@ uint tile_ranks(uint bits) {
         carry += c;
     }
     barrier();
-    for (uint r = 0u; r < ITEMS; ++r) {
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
         g_ranks[r] += s_round_counts[r * subgroups + gl_SubgroupID];
     }
     barrier();  // the counts may be written again by the next tile
@@ -206,7 +239,7 @@ uint tile_ranks(uint bits) {
 // Writes the kept elements of the held tile (bits, g_ranks, g_keys, g_values: keep_bits
 // with `hold`) from output place `base`.
 void scatter_tile(uint bits, uint base) {
-    for (uint r = 0u; r < ITEMS; ++r) {
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
         if ((bits & (1u << r)) != 0u) {
             uint to = base + g_ranks[r];
             SelectKeyRef(pc.keys_out + uint64_t(to) * KEY_BYTES).v[0] = g_keys[r];
