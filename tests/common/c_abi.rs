@@ -2,6 +2,12 @@
 
 use vkalgo::ash::vk;
 use vkalgo::Context;
+use vkalgo_ffi::VkalgoResult;
+
+/// `VKALGO_SUCCESS`: what a C call that worked returns.
+pub const OK: VkalgoResult = VkalgoResult::VkalgoSuccess;
+/// `VKALGO_ERROR_INVALID_ARGUMENT`: what a refused call returns.
+pub const INVALID: VkalgoResult = VkalgoResult::VkalgoErrorInvalidArgument;
 
 /// A C context of its own (`vkalgo_context_create_default`). Destroy it with
 /// `vkalgo_context_destroy`.

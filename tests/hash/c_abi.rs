@@ -12,7 +12,6 @@ fn host() {
     use vkalgo_ffi::*;
     unsafe {
         let ctx = c_default_context();
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let desc = VkalgoHashMapDesc {
             key_type: VKALGO_KEY_U32,
             value_type: VKALGO_VALUE_U32,
@@ -20,9 +19,9 @@ fn host() {
             ..Default::default()
         };
         let mut map = null_mut();
-        assert_eq!(vkalgo_hash_map_create(null_mut(), &desc, &mut map), invalid);
-        assert_eq!(vkalgo_hash_map_create(ctx, null(), &mut map), invalid);
-        assert_eq!(vkalgo_hash_map_create(ctx, &desc, null_mut()), invalid);
+        assert_eq!(vkalgo_hash_map_create(null_mut(), &desc, &mut map), INVALID);
+        assert_eq!(vkalgo_hash_map_create(ctx, null(), &mut map), INVALID);
+        assert_eq!(vkalgo_hash_map_create(ctx, &desc, null_mut()), INVALID);
         for (k, v, c) in [
             (VKALGO_KEY_I32, VKALGO_VALUE_U32, 100),
             (VKALGO_KEY_F64, VKALGO_VALUE_U32, 100),
@@ -39,7 +38,7 @@ fn host() {
             };
             assert_eq!(
                 vkalgo_hash_map_create(ctx, &d, &mut map),
-                invalid,
+                INVALID,
                 "{k:?} {v:?} {c}"
             );
             assert!(map.is_null());
@@ -54,9 +53,9 @@ fn host() {
         let values = [10u32, 20, 30, 21];
         let kp = keys.as_ptr() as *const _;
         let vp = values.as_ptr() as *const _;
-        assert_eq!(vkalgo_hash_map_insert_host(null_mut(), kp, vp, 4), invalid);
-        assert_eq!(vkalgo_hash_map_insert_host(map, null(), vp, 4), invalid);
-        assert_eq!(vkalgo_hash_map_insert_host(map, kp, null(), 4), invalid);
+        assert_eq!(vkalgo_hash_map_insert_host(null_mut(), kp, vp, 4), INVALID);
+        assert_eq!(vkalgo_hash_map_insert_host(map, null(), vp, 4), INVALID);
+        assert_eq!(vkalgo_hash_map_insert_host(map, kp, null(), 4), INVALID);
         assert_eq!(
             vkalgo_hash_map_insert_host(map, null(), null(), 0),
             VkalgoResult::VkalgoSuccess
@@ -64,7 +63,7 @@ fn host() {
         let reserved = [5u32, u32::MAX];
         assert_eq!(
             vkalgo_hash_map_insert_host(map, reserved.as_ptr() as *const _, vp, 2),
-            invalid
+            INVALID
         );
         assert_eq!(
             vkalgo_hash_map_insert_host(map, kp, vp, 4),
@@ -76,15 +75,15 @@ fn host() {
             VkalgoResult::VkalgoSuccess
         );
         assert_eq!(size, 3);
-        assert_eq!(vkalgo_hash_map_size_host(map, null_mut()), invalid);
-        assert_eq!(vkalgo_hash_map_size_host(null_mut(), &mut size), invalid);
+        assert_eq!(vkalgo_hash_map_size_host(map, null_mut()), INVALID);
+        assert_eq!(vkalgo_hash_map_size_host(null_mut(), &mut size), INVALID);
         let mut out = [0u32; 4];
         let mut found = [7u8; 4];
         let q = [1u32, 2, 3, 4];
         let qp = q.as_ptr() as *const _;
         assert_eq!(
             vkalgo_hash_map_find_host(map, qp, null_mut(), found.as_mut_ptr(), 4),
-            invalid
+            INVALID
         );
         assert_eq!(
             vkalgo_hash_map_find_host(map, qp, out.as_mut_ptr() as *mut _, found.as_mut_ptr(), 4),
@@ -102,17 +101,17 @@ fn host() {
         let (rkp, rvp) = (rk.as_mut_ptr() as *mut _, rv.as_mut_ptr() as *mut _);
         assert_eq!(
             vkalgo_hash_map_retrieve_all_host(map, rkp, rvp, 2, &mut count),
-            invalid
+            INVALID
         );
         assert_eq!(count, 3);
         assert_eq!(rk, [0; 8]);
         assert_eq!(
             vkalgo_hash_map_retrieve_all_host(map, rkp, rvp, 8, null_mut()),
-            invalid
+            INVALID
         );
         assert_eq!(
             vkalgo_hash_map_retrieve_all_host(map, null_mut(), rvp, 8, &mut count),
-            invalid
+            INVALID
         );
         assert_eq!(
             vkalgo_hash_map_retrieve_all_host(map, rkp, rvp, 8, &mut count),
@@ -123,7 +122,7 @@ fn host() {
         got.sort();
         assert!(got[0] == (1, 10) && got[1].0 == 2 && got[2] == (3, 30));
         // erase, tombstones, rehash, capacity.
-        assert_eq!(vkalgo_hash_map_erase_host(map, null(), 1), invalid);
+        assert_eq!(vkalgo_hash_map_erase_host(map, null(), 1), INVALID);
         assert_eq!(
             vkalgo_hash_map_erase_host(map, qp, 1),
             VkalgoResult::VkalgoSuccess
@@ -134,9 +133,9 @@ fn host() {
             VkalgoResult::VkalgoSuccess
         );
         assert_eq!(stats.tombstones, 0); // the key's bucket held EMPTY slots: it became EMPTY, no tombstone
-        assert_eq!(vkalgo_hash_map_rehash_host(map, 1), invalid);
-        assert_eq!(vkalgo_hash_map_rehash_host(map, 0), invalid);
-        assert_eq!(vkalgo_hash_map_rehash_host(null_mut(), 10), invalid);
+        assert_eq!(vkalgo_hash_map_rehash_host(map, 1), INVALID);
+        assert_eq!(vkalgo_hash_map_rehash_host(map, 0), INVALID);
+        assert_eq!(vkalgo_hash_map_rehash_host(null_mut(), 10), INVALID);
         assert_eq!(
             vkalgo_hash_map_rehash_host(map, 1000),
             VkalgoResult::VkalgoSuccess
@@ -196,7 +195,7 @@ fn host() {
         let bytes = [0u8; 24];
         assert_eq!(
             vkalgo_hash_map_erase_host(small, bytes.as_ptr().add(1) as *const _, 1),
-            invalid
+            INVALID
         );
         let mut view = VkalgoHashMapDeviceView::default();
         assert_eq!(
@@ -251,30 +250,29 @@ fn absurd_counts_are_refused_before_allocating() {
         let dangling = NonNull::<u64>::dangling().as_ptr().cast::<std::ffi::c_void>();
         let counts = [vkalgo::hash::MAX_BATCH as usize + 1, usize::MAX / 2, usize::MAX];
         for count in counts {
-            let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
             assert_eq!(
                 vkalgo_hash_map_find_host(map, k, v, found.as_mut_ptr(), count),
-                invalid,
+                INVALID,
                 "find {count}"
             );
             assert_eq!(
                 vkalgo_hash_map_contains_host(map, k, found.as_mut_ptr(), count),
-                invalid,
+                INVALID,
                 "contains {count}"
             );
             assert_eq!(
                 vkalgo_hash_map_insert_status_host(map, k, v, status.as_mut_ptr(), count),
-                invalid,
+                INVALID,
                 "insert_status {count}"
             );
             assert_eq!(
                 vkalgo_hash_map_insert_host(map, k, v, count),
-                invalid,
+                INVALID,
                 "insert {count}"
             );
             assert_eq!(
                 vkalgo_hash_map_erase_host(map, dangling, count),
-                invalid,
+                INVALID,
                 "erase {count}"
             );
             let message = std::ffi::CStr::from_ptr(vkalgo_last_error_message()).to_string_lossy();
@@ -373,26 +371,25 @@ fn record_rehash_into_and_stats() {
             },
         };
         // Bad arguments: refused before anything is recorded.
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let refused = ctx.submit_and_wait(|cmd| {
             let c = VkCommandBuffer(cmd.as_raw() as *mut c_void);
-            assert_eq!(vkalgo_hash_map_record_rehash_into(src, c, null()), invalid);
-            assert_eq!(vkalgo_hash_map_record_rehash_into(src, c, &args(null())), invalid);
-            assert_eq!(vkalgo_hash_map_record_rehash_into(null(), c, &args(dst)), invalid);
+            assert_eq!(vkalgo_hash_map_record_rehash_into(src, c, null()), INVALID);
+            assert_eq!(vkalgo_hash_map_record_rehash_into(src, c, &args(null())), INVALID);
+            assert_eq!(vkalgo_hash_map_record_rehash_into(null(), c, &args(dst)), INVALID);
             assert_eq!(
                 vkalgo_hash_map_record_rehash_into(src, c, &args(src)),
-                invalid,
+                INVALID,
                 "onto itself"
             );
             let with_next = VkalgoHashRehashArgs {
                 next: &stats as *const _ as *const c_void,
                 ..args(dst)
             };
-            assert_eq!(vkalgo_hash_map_record_rehash_into(src, c, &with_next), invalid);
+            assert_eq!(vkalgo_hash_map_record_rehash_into(src, c, &with_next), INVALID);
             if !skip {
                 assert_eq!(
                     vkalgo_hash_map_record_rehash_into(src, c, &args(other)),
-                    invalid,
+                    INVALID,
                     "types"
                 );
             }
@@ -448,10 +445,10 @@ fn record_rehash_into_and_stats() {
         };
         assert_eq!(
             vkalgo_hash_map_stats_host(dst, &mut bad),
-            invalid,
+            INVALID,
             "next must be NULL"
         );
-        assert_eq!(vkalgo_hash_map_stats_host(dst, null_mut()), invalid);
+        assert_eq!(vkalgo_hash_map_stats_host(dst, null_mut()), INVALID);
         vkalgo_hash_map_destroy(other);
         vkalgo_hash_map_destroy(dst);
         vkalgo_hash_map_destroy(src);
@@ -473,8 +470,6 @@ fn insert_or_apply() {
     let rctx = context();
     unsafe {
         let ctx = c_context_with_queue(&rctx);
-        let ok = VkalgoResult::VkalgoSuccess;
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let desc = VkalgoHashMapDesc {
             key_type: VKALGO_KEY_U64,
             value_type: VKALGO_VALUE_U32,
@@ -482,39 +477,39 @@ fn insert_or_apply() {
             ..Default::default()
         };
         let mut map = null_mut();
-        assert_eq!(vkalgo_hash_map_create(ctx, &desc, &mut map), ok);
+        assert_eq!(vkalgo_hash_map_create(ctx, &desc, &mut map), OK);
         let keys = [1u64, 2, 1, 3, 1];
         let values = [5u32, 7, u32::MAX, 2, 4];
         let (kp, vp) = (keys.as_ptr() as *const c_void, values.as_ptr() as *const c_void);
         for bad_op in [3u32, 0x7FFF_FFFF, u32::MAX] {
             assert_eq!(
                 vkalgo_hash_map_insert_or_apply_host(map, kp, vp, 5, bad_op),
-                invalid
+                INVALID
             );
         }
         assert_eq!(
             vkalgo_hash_map_insert_or_apply_host(null_mut(), kp, vp, 5, 0),
-            invalid
+            INVALID
         );
         assert_eq!(
             vkalgo_hash_map_insert_or_apply_host(map, null(), vp, 5, 0),
-            invalid
+            INVALID
         );
         assert_eq!(
             vkalgo_hash_map_insert_or_apply_host(map, kp, null(), 5, 0),
-            invalid
+            INVALID
         );
         let reserved = [4u64, u64::MAX - 1];
         assert_eq!(
             vkalgo_hash_map_insert_or_apply_host(map, reserved.as_ptr() as *const c_void, vp, 2, 0),
-            invalid
+            INVALID
         );
         let mut size = 0u64;
-        assert_eq!(vkalgo_hash_map_size_host(map, &mut size), ok);
+        assert_eq!(vkalgo_hash_map_size_host(map, &mut size), OK);
         assert_eq!(size, 0, "bad input changed the map");
         assert_eq!(
             vkalgo_hash_map_insert_or_apply_host(map, null(), null(), 0, 0),
-            ok
+            OK
         );
         // SUM (key 1: 5 + MAX + 4 wraps to 8), then MIN and MAX on top.
         let find = |want: [u32; 3], what: &str| {
@@ -523,23 +518,23 @@ fn insert_or_apply() {
             let lp = lookup.as_ptr() as *const c_void;
             assert_eq!(
                 vkalgo_hash_map_find_host(map, lp, got.as_mut_ptr() as *mut c_void, null_mut(), 3),
-                ok
+                OK
             );
             assert_eq!(got, want, "{what}");
         };
         assert_eq!(
             vkalgo_hash_map_insert_or_apply_host(map, kp, vp, 5, VKALGO_OP_SUM.0),
-            ok
+            OK
         );
         find([8, 7, 2], "sum");
         assert_eq!(
             vkalgo_hash_map_insert_or_apply_host(map, kp, vp, 5, VKALGO_OP_MIN.0),
-            ok
+            OK
         );
         find([4, 7, 2], "min");
         assert_eq!(
             vkalgo_hash_map_insert_or_apply_host(map, kp, vp, 5, VKALGO_OP_MAX.0),
-            ok
+            OK
         );
         find([u32::MAX, 7, 2], "max");
 
@@ -572,11 +567,11 @@ fn insert_or_apply() {
         };
         rctx.submit_and_wait(|cmd| {
             let c = VkCommandBuffer(cmd.as_raw() as *mut c_void);
-            assert_eq!(vkalgo_hash_map_record_insert_or_apply(map, c, null(), 0), invalid);
-            assert_eq!(vkalgo_hash_map_record_insert_or_apply(map, c, &args, 9), invalid);
+            assert_eq!(vkalgo_hash_map_record_insert_or_apply(map, c, null(), 0), INVALID);
+            assert_eq!(vkalgo_hash_map_record_insert_or_apply(map, c, &args, 9), INVALID);
             assert_eq!(
                 vkalgo_hash_map_record_insert_or_apply(map, c, &args, VKALGO_OP_SUM.0),
-                ok
+                OK
             );
             Ok(())
         })

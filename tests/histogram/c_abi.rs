@@ -22,8 +22,6 @@ fn desc(key_type: VkalgoKeyType, m: u32, f: VkalgoBucketFn) -> VkalgoMultisplitD
 #[test]
 fn host_calls() {
     let rctx = context();
-    let ok = VkalgoResult::VkalgoSuccess;
-    let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
     unsafe {
         let ctx = c_context_with_queue(&rctx);
         let mut rng = Rng(41);
@@ -36,7 +34,7 @@ fn host_calls() {
         d.value_type = VKALGO_VALUE_U64;
         assert_eq!(
             vkalgo_histogram_host(ctx, &d, kp, keys.len(), counts.as_mut_ptr()),
-            ok
+            OK
         );
         let bits = Bucketing::Bits {
             bucket_count: 1024,
@@ -49,7 +47,7 @@ fn host_calls() {
         d.splitters = splitters.as_ptr().cast();
         assert_eq!(
             vkalgo_histogram_host(ctx, &d, kp, keys.len(), counts.as_mut_ptr()),
-            ok
+            OK
         );
         let want = reference::histogram(&keys, &Bucketing::Splitters(&splitters)).unwrap();
         assert_eq!(&counts[..5], &want[..]);
@@ -59,7 +57,7 @@ fn host_calls() {
         d.bucket_ids = ids.as_ptr();
         assert_eq!(
             vkalgo_histogram_host(ctx, &d, kp, keys.len(), counts.as_mut_ptr()),
-            ok
+            OK
         );
         assert_eq!(&counts[..3], &[2334, 2333, 2333]);
         // GLSL.
@@ -70,13 +68,13 @@ fn host_calls() {
         d.params = [1, 0, 0, 0];
         assert_eq!(
             vkalgo_histogram_host(ctx, &d, kp, keys.len(), counts.as_mut_ptr()),
-            ok
+            OK
         );
         let negative = keys.iter().filter(|k| k.is_sign_negative()).count() as u64;
         assert_eq!(&counts[..2], &[keys.len() as u64 - negative, negative]);
         // Zero keys: all counts zero (NULL keys allowed).
         let d = desc(VKALGO_KEY_U64, 4, VKALGO_BUCKET_BITS);
-        assert_eq!(vkalgo_histogram_host(ctx, &d, null(), 0, counts.as_mut_ptr()), ok);
+        assert_eq!(vkalgo_histogram_host(ctx, &d, null(), 0, counts.as_mut_ptr()), OK);
         assert_eq!(&counts[..4], &[0; 4]);
 
         // Bad input: nothing written.
@@ -125,9 +123,9 @@ fn host_calls() {
             ("GLSL id out of range", &glsl_out_of_range, kp, n, cp),
             ("no splitters", &no_splitters, kp, n, cp),
         ] {
-            assert_eq!(vkalgo_histogram_host(ctx, d, k, count, c), invalid, "{what}");
+            assert_eq!(vkalgo_histogram_host(ctx, d, k, count, c), INVALID, "{what}");
         }
-        assert_eq!(vkalgo_histogram_host(null_mut(), &good, kp, n, cp), invalid);
+        assert_eq!(vkalgo_histogram_host(null_mut(), &good, kp, n, cp), INVALID);
         assert!(counts.iter().all(|&c| c == 77), "a refused call wrote the counts");
         vkalgo_context_destroy(ctx);
     }
@@ -136,21 +134,19 @@ fn host_calls() {
 #[test]
 fn record_layer() {
     let rctx = context();
-    let ok = VkalgoResult::VkalgoSuccess;
-    let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
     unsafe {
         let ctx = c_context_with_queue(&rctx);
         let mut plan = null_mut();
         let d = desc(VKALGO_KEY_U64, 256, VKALGO_BUCKET_BITS);
-        assert_eq!(vkalgo_histogram_plan_create(ctx, &d, 1000, &mut plan), ok);
+        assert_eq!(vkalgo_histogram_plan_create(ctx, &d, 1000, &mut plan), OK);
         let mut none = null_mut();
         assert_eq!(
             vkalgo_histogram_plan_create(ctx, &d, VKALGO_HISTOGRAM_MAX_COUNT + 1, &mut none),
-            invalid
+            INVALID
         );
         assert!(none.is_null());
         let mut req = VkalgoMemoryRequirements::default();
-        assert_eq!(vkalgo_histogram_plan_memory_requirements(plan, &mut req), ok);
+        assert_eq!(vkalgo_histogram_plan_memory_requirements(plan, &mut req), OK);
         let keys: Vec<u64> = (0..1000u64).map(|i| i * 0x1_0000_0001).collect();
         let mut buf = GpuBuffer::new(&rctx, 16384 + req.scratch.size, MemoryLocation::CpuToGpu, "t").unwrap();
         buf.mapped().unwrap()[..8000].copy_from_slice(bytemuck::cast_slice(&keys));
@@ -174,7 +170,7 @@ fn record_layer() {
         };
         rctx.submit_and_wait(|cmd| {
             let c = VkCommandBuffer(cmd.as_raw() as *mut c_void);
-            assert_eq!(vkalgo_histogram_record(plan, c, null()), invalid);
+            assert_eq!(vkalgo_histogram_record(plan, c, null()), INVALID);
             assert_eq!(
                 vkalgo_histogram_record(
                     plan,
@@ -184,9 +180,9 @@ fn record_layer() {
                         ..args
                     }
                 ),
-                invalid
+                INVALID
             );
-            assert_eq!(vkalgo_histogram_record(plan, c, &args), ok);
+            assert_eq!(vkalgo_histogram_record(plan, c, &args), OK);
             compute_to_host(&rctx, cmd);
             Ok(())
         })

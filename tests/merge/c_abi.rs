@@ -10,8 +10,6 @@ fn host() {
     use vkalgo_ffi::*;
     unsafe {
         let ctx = c_default_context();
-        let ok = VkalgoResult::VkalgoSuccess;
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let null = std::ptr::null();
         let null_mut = std::ptr::null_mut();
         // A stable merge of f64 pairs, descending.
@@ -41,7 +39,7 @@ fn host() {
             ok_keys.as_mut_ptr().cast(),
             ok_values.as_mut_ptr().cast(),
         );
-        assert_eq!(r, ok);
+        assert_eq!(r, OK);
         assert!(bits(&ok_keys) == bits(&wk));
         assert_eq!(ok_values, wv.unwrap());
         // Bad merge arguments: a negative result with a message, nothing written.
@@ -155,7 +153,7 @@ fn host() {
             ),
         ];
         for (what, r) in cases {
-            assert_eq!(r, invalid, "{what}");
+            assert_eq!(r, INVALID, "{what}");
             let message = std::ffi::CStr::from_ptr(vkalgo_last_error_message())
                 .to_string_lossy()
                 .into_owned();
@@ -165,7 +163,7 @@ fn host() {
         // Empty inputs with NULL pointers are fine.
         assert_eq!(
             vkalgo_merge_host(ctx, &pairs, null, null, 0, null, null, 0, null_mut, null_mut),
-            ok
+            OK
         );
         assert_eq!(
             vkalgo_merge_host(
@@ -180,7 +178,7 @@ fn host() {
                 op,
                 null_mut
             ),
-            ok
+            OK
         );
         assert_eq!(out, [1, 2, 2, 3, 5]);
 
@@ -213,19 +211,19 @@ fn host() {
                     count,
                 )
             };
-            assert_eq!(set(null_mut, 0, &mut count), ok, "size query {code:?}");
+            assert_eq!(set(null_mut, 0, &mut count), OK, "size query {code:?}");
             assert_eq!(count, want.len());
             let mut out = vec![100i64; want.len() + 1];
             count = 0;
             assert_eq!(
                 set(out.as_mut_ptr().cast(), want.len() - 1, &mut count),
-                invalid,
+                INVALID,
                 "too small {code:?}"
             );
             assert_eq!(count, want.len(), "needed size reported");
             assert!(out.iter().all(|&x| x == 100), "nothing written when too small");
             count = 0;
-            assert_eq!(set(out.as_mut_ptr().cast(), want.len(), &mut count), ok);
+            assert_eq!(set(out.as_mut_ptr().cast(), want.len(), &mut count), OK);
             assert_eq!(
                 (count, &out[..want.len()], out[want.len()]),
                 (want.len(), &want[..], 100)
@@ -267,7 +265,7 @@ fn host() {
             ),
         ];
         for (what, r) in set_cases {
-            assert_eq!(r, invalid, "{what}");
+            assert_eq!(r, INVALID, "{what}");
         }
         assert_eq!((count, out), (77, [0; 8]), "nothing written");
         assert_eq!(
@@ -282,7 +280,7 @@ fn host() {
                 8,
                 std::ptr::null_mut()
             ),
-            invalid,
+            INVALID,
             "NULL out_count"
         );
         // Empty inputs.
@@ -301,7 +299,7 @@ fn host() {
                 0,
                 &mut count
             ),
-            ok
+            OK
         );
         assert_eq!(count, 0);
         assert_eq!(vkalgo_context_validation_message_count(ctx), 0);
@@ -582,7 +580,6 @@ fn merge_sort_and_segmented_merge() {
         );
         // Bad offsets, an unsorted run, values without a value type, a non-NULL next: refused,
         // the keys unchanged.
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let mut bad_offsets = offsets.clone();
         bad_offsets[2] = bad_offsets[3] + 1;
         let mut unsorted = runs_keys.clone();
@@ -603,7 +600,7 @@ fn merge_sort_and_segmented_merge() {
                     offs.as_ptr(),
                     lengths.len()
                 ),
-                invalid,
+                INVALID,
                 "{what}"
             );
             assert_eq!(
@@ -620,7 +617,7 @@ fn merge_sort_and_segmented_merge() {
                 dummy.as_mut_ptr().cast(),
                 total
             ),
-            invalid,
+            INVALID,
             "values with VKALGO_VALUE_NONE"
         );
         let with_next = VkalgoMergeSortDesc {
@@ -629,7 +626,7 @@ fn merge_sort_and_segmented_merge() {
         };
         assert_eq!(
             vkalgo_merge_sort_host(host, &with_next, merged.as_mut_ptr().cast(), null_mut(), total),
-            invalid
+            INVALID
         );
         vkalgo_context_destroy(host);
 
@@ -695,9 +692,9 @@ fn merge_sort_and_segmented_merge() {
                 next: (&args as *const VkalgoMergeSortArgs).cast(),
                 ..args
             };
-            assert_eq!(vkalgo_merge_sort_record(plan, c, &too_many), invalid);
-            assert_eq!(vkalgo_merge_sort_record(plan, c, &extended), invalid);
-            assert_eq!(vkalgo_merge_sort_record(plan, c, null()), invalid);
+            assert_eq!(vkalgo_merge_sort_record(plan, c, &too_many), INVALID);
+            assert_eq!(vkalgo_merge_sort_record(plan, c, &extended), INVALID);
+            assert_eq!(vkalgo_merge_sort_record(plan, c, null()), INVALID);
             common::compute_to_host(&ctx, cmd);
             Ok(())
         })

@@ -14,8 +14,6 @@ fn host_and_record() {
     let rctx = context();
     unsafe {
         let ctx = c_context_with_queue(&rctx);
-        let ok = VkalgoResult::VkalgoSuccess;
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let desc = |key_type: VkalgoKeyType, op: VkalgoReduceOp| VkalgoReduceDesc {
             next: null(),
             key_type: key_type.0,
@@ -27,17 +25,17 @@ fn host_and_record() {
         let inp = ints.as_ptr() as *const c_void;
         assert_eq!(
             vkalgo_reduce_host(ctx, &desc(VKALGO_KEY_I32, VKALGO_OP_MIN), inp, 3, outp),
-            ok
+            OK
         );
         assert_eq!(out as i32, -9);
         assert_eq!(
             vkalgo_reduce_host(ctx, &desc(VKALGO_KEY_U32, VKALGO_OP_MAX), inp, 3, outp),
-            ok
+            OK
         );
         assert_eq!(out, (-9i32) as u32);
         assert_eq!(
             vkalgo_reduce_host(ctx, &desc(VKALGO_KEY_F32, VKALGO_OP_MIN), null(), 0, outp),
-            ok
+            OK
         );
         assert_eq!(out, 0x7FFF_FFFF, "the identity of a float minimum");
         let wide = [1.5f64, -0.25, 2.0];
@@ -51,7 +49,7 @@ fn host_and_record() {
                 3,
                 wp
             ),
-            ok
+            OK
         );
         assert_eq!(wide_out, 3.25);
         // Bad input: nothing written.
@@ -90,13 +88,13 @@ fn host_and_record() {
         ] {
             assert_eq!(
                 vkalgo_reduce_host(ctx, d, input, count, result),
-                invalid,
+                INVALID,
                 "{what}"
             );
         }
         assert_eq!(
             vkalgo_reduce_host(null_mut(), &desc(VKALGO_KEY_U32, VKALGO_OP_SUM), inp, 3, outp),
-            invalid
+            INVALID
         );
         assert_eq!(out, 77, "a refused call wrote the result");
 
@@ -104,10 +102,10 @@ fn host_and_record() {
         let mut plan = null_mut();
         assert_eq!(
             vkalgo_reduce_plan_create(ctx, &desc(VKALGO_KEY_U64, VKALGO_OP_SUM), 1000, &mut plan),
-            ok
+            OK
         );
         let mut req = VkalgoMemoryRequirements::default();
-        assert_eq!(vkalgo_reduce_plan_memory_requirements(plan, &mut req), ok);
+        assert_eq!(vkalgo_reduce_plan_memory_requirements(plan, &mut req), OK);
         let keys: Vec<u64> = (0..1000u64).map(|i| i * 0x1_0000_0001).collect();
         let mut buf = GpuBuffer::new(&rctx, 16384 + req.scratch.size, MemoryLocation::CpuToGpu, "t").unwrap();
         buf.mapped().unwrap()[..8000].copy_from_slice(bytemuck::cast_slice(&keys));
@@ -127,8 +125,8 @@ fn host_and_record() {
         };
         rctx.submit_and_wait(|cmd| {
             let c = VkCommandBuffer(cmd.as_raw() as *mut c_void);
-            assert_eq!(vkalgo_reduce_record(plan, c, null()), invalid);
-            assert_eq!(vkalgo_reduce_record(plan, c, &args), ok);
+            assert_eq!(vkalgo_reduce_record(plan, c, null()), INVALID);
+            assert_eq!(vkalgo_reduce_record(plan, c, &args), OK);
             compute_to_host(&rctx, cmd);
             Ok(())
         })
@@ -149,8 +147,6 @@ fn kept_zeroed_scratch_by_extension() {
     let rctx = context();
     unsafe {
         let ctx = c_context_with_queue(&rctx);
-        let ok = VkalgoResult::VkalgoSuccess;
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let kept = VkalgoKeepScratchZeroed {
             next: null(),
             structure_type: VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED,
@@ -177,7 +173,7 @@ fn kept_zeroed_scratch_by_extension() {
             let mut plan = null_mut();
             assert_eq!(
                 vkalgo_reduce_plan_create(ctx, &desc(next), 100, &mut plan),
-                invalid,
+                INVALID,
                 "{what}"
             );
             assert!(plan.is_null(), "{what}: a plan was made");
@@ -193,17 +189,17 @@ fn kept_zeroed_scratch_by_extension() {
                 3,
                 &mut out as *mut u32 as *mut c_void
             ),
-            ok
+            OK
         );
         assert_eq!(out, 90);
 
         let mut plan = null_mut();
         assert_eq!(
             vkalgo_reduce_plan_create(ctx, &desc(&kept as *const _ as *const c_void), 5000, &mut plan),
-            ok
+            OK
         );
         let mut req = VkalgoMemoryRequirements::default();
-        assert_eq!(vkalgo_reduce_plan_memory_requirements(plan, &mut req), ok);
+        assert_eq!(vkalgo_reduce_plan_memory_requirements(plan, &mut req), OK);
         let input: Vec<u32> = (0..5000u32).map(|i| i.wrapping_mul(0x85EB_CA6B)).collect();
         let mut buf = GpuBuffer::new(&rctx, 24576 + req.scratch.size, MemoryLocation::CpuToGpu, "t").unwrap();
         {
@@ -230,7 +226,7 @@ fn kept_zeroed_scratch_by_extension() {
                     count,
                     count_buffer: VkalgoBufferRange::default(),
                 };
-                assert_eq!(vkalgo_reduce_record(plan, c, &args), ok);
+                assert_eq!(vkalgo_reduce_record(plan, c, &args), OK);
                 compute_to_compute(&rctx, cmd);
             }
             compute_to_host(&rctx, cmd);

@@ -22,8 +22,6 @@ fn host_calls_and_bad_input() {
     let rctx = context();
     unsafe {
         let ctx = c_context_with_queue(&rctx);
-        let ok = VkalgoResult::VkalgoSuccess;
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let keys = [3i64, 3, -1, -1, -1, 3];
         let values = [u64::MAX, 2, 5, 1, 9, 4];
         let mut keys_out = [0i64; 6];
@@ -37,7 +35,7 @@ fn host_calls_and_bad_input() {
         );
         assert_eq!(
             vkalgo_reduce_by_key_host(ctx, &d, ki, vi, 6, ko, vo, &mut runs),
-            ok
+            OK
         );
         assert_eq!(runs, 3);
         assert_eq!(&keys_out[..3], &[3, -1, 3]);
@@ -51,12 +49,12 @@ fn host_calls_and_bad_input() {
         let lo = lengths.as_mut_ptr() as *mut c_void;
         assert_eq!(
             vkalgo_reduce_by_key_host(ctx, &rle, ki, null(), 6, ko, lo, &mut runs),
-            ok
+            OK
         );
         assert_eq!((runs, &lengths[..3]), (3, &[2u32, 3, 1][..]));
         assert_eq!(
             vkalgo_reduce_by_key_host(ctx, &rle, null(), null(), 0, null_mut(), null_mut(), &mut runs),
-            ok
+            OK
         );
         assert_eq!(runs, 0);
         // Bad input: nothing written.
@@ -83,13 +81,13 @@ fn host_calls_and_bad_input() {
         ] {
             assert_eq!(
                 vkalgo_reduce_by_key_host(ctx, dp, keys_in, values_in, count, ko, vo, &mut runs),
-                invalid,
+                INVALID,
                 "{what}"
             );
         }
         assert_eq!(
             vkalgo_reduce_by_key_host(ctx, &d, ki, vi, 6, ko, vo, null_mut()),
-            invalid
+            INVALID
         );
         assert_eq!(
             (keys_out, values_out, runs),
@@ -105,14 +103,13 @@ fn record_layer() {
     let rctx = context();
     unsafe {
         let ctx = c_context_with_queue(&rctx);
-        let ok = VkalgoResult::VkalgoSuccess;
         let d = desc(VKALGO_KEY_U32, VKALGO_VALUE_U32, VKALGO_OP_MAX);
         let mut plan = null_mut();
-        assert_eq!(vkalgo_reduce_by_key_plan_create(ctx, &d, 4000, &mut plan), ok);
+        assert_eq!(vkalgo_reduce_by_key_plan_create(ctx, &d, 4000, &mut plan), OK);
         let mut req = VkalgoMemoryRequirements::default();
-        assert_eq!(vkalgo_reduce_by_key_plan_memory_requirements(plan, &mut req), ok);
+        assert_eq!(vkalgo_reduce_by_key_plan_memory_requirements(plan, &mut req), OK);
         let mut tile = 0u64;
-        assert_eq!(vkalgo_reduce_by_key_plan_tile_size(plan, &mut tile), ok);
+        assert_eq!(vkalgo_reduce_by_key_plan_tile_size(plan, &mut tile), OK);
         assert!(tile > 0);
         let n = 4000usize;
         let keys: Vec<u32> = (0..n as u32).map(|i| i / 700).collect();
@@ -148,7 +145,7 @@ fn record_layer() {
                 VkCommandBuffer(vkalgo::ash::vk::Handle::as_raw(cmd) as *mut c_void),
                 &args,
             );
-            assert_eq!(r, ok);
+            assert_eq!(r, OK);
             compute_to_host(&rctx, cmd);
             Ok(())
         })

@@ -18,8 +18,6 @@ fn key_type_and_combine() {
     let rctx: &vkalgo::Context = &rctx;
     unsafe {
         let c = c_context_with_queue(rctx);
-        let ok = VkalgoResult::VkalgoSuccess;
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let desc = |key_type: VkalgoKeyType, combine: VkalgoReduceOp, op: VkalgoScanOp| VkalgoScanDesc {
             op,
             key_type: key_type.0,
@@ -31,7 +29,7 @@ fn key_type_and_combine() {
         let mut out = [0x5555_5555u32; 4];
         let zeroed = VkalgoScanDesc::default();
         let r = vkalgo_scan_host(c, &zeroed, ints.as_ptr().cast(), out.as_mut_ptr().cast(), 4);
-        assert_eq!((r, out), (ok, [0, 5, (-4i32) as u32, (-1i32) as u32]));
+        assert_eq!((r, out), (OK, [0, 5, (-4i32) as u32, (-1i32) as u32]));
         let r = vkalgo_scan_host(
             c,
             &desc(VKALGO_KEY_I32, VKALGO_OP_MIN, VKALGO_SCAN_INCLUSIVE),
@@ -39,7 +37,7 @@ fn key_type_and_combine() {
             out.as_mut_ptr().cast(),
             4,
         );
-        assert_eq!((r, out.map(|w| w as i32)), (ok, [5, -9, -9, -9]));
+        assert_eq!((r, out.map(|w| w as i32)), (OK, [5, -9, -9, -9]));
         let r = vkalgo_scan_host(
             c,
             &desc(VKALGO_KEY_U32, VKALGO_OP_MAX, VKALGO_SCAN_EXCLUSIVE),
@@ -47,7 +45,7 @@ fn key_type_and_combine() {
             out.as_mut_ptr().cast(),
             4,
         );
-        assert_eq!((r, out), (ok, [0, 5, (-9i32) as u32, (-9i32) as u32]));
+        assert_eq!((r, out), (OK, [0, 5, (-9i32) as u32, (-9i32) as u32]));
         let wide = [1.5f64, -0.25, 2.0];
         let mut wide_out = [9f64; 3];
         let r = vkalgo_scan_host(
@@ -57,7 +55,7 @@ fn key_type_and_combine() {
             wide_out.as_mut_ptr().cast(),
             3,
         );
-        assert_eq!((r, wide_out), (ok, [1.5, 1.25, 3.25]));
+        assert_eq!((r, wide_out), (OK, [1.5, 1.25, 3.25]));
         let longs = [3i64 << 40, -(1 << 50), 7];
         let mut long_out = [0i64; 3];
         let r = vkalgo_scan_host(
@@ -67,7 +65,7 @@ fn key_type_and_combine() {
             long_out.as_mut_ptr().cast(),
             3,
         );
-        assert_eq!((r, long_out), (ok, [i64::MIN, 3 << 40, 3 << 40]));
+        assert_eq!((r, long_out), (OK, [i64::MIN, 3 << 40, 3 << 40]));
         // Unknown key type or operation: refused, nothing written (host and plan).
         let before = out;
         let bad_key = VkalgoScanDesc {
@@ -85,11 +83,11 @@ fn key_type_and_combine() {
             ("combine max", &huge_combine),
         ] {
             let r = vkalgo_scan_host(c, d, ints.as_ptr().cast(), out.as_mut_ptr().cast(), 4);
-            assert_eq!(r, invalid, "{what}");
+            assert_eq!(r, INVALID, "{what}");
             assert_eq!(out, before, "{what}: nothing written");
             let mut plan = std::ptr::null_mut();
             let planned = VkalgoScanDesc { max_count: 10, ..*d };
-            assert_eq!(vkalgo_scan_plan_create(c, &planned, &mut plan), invalid, "{what}");
+            assert_eq!(vkalgo_scan_plan_create(c, &planned, &mut plan), INVALID, "{what}");
             assert!(plan.is_null());
         }
         // Misaligned host arrays of 8-byte keys are refused.
@@ -100,7 +98,7 @@ fn key_type_and_combine() {
             long_out.as_mut_ptr().cast(),
             2,
         );
-        assert_eq!(r, invalid);
+        assert_eq!(r, INVALID);
         vkalgo_context_destroy(c);
 
         // The record layer through the C ABI: a u64 MIN plan on rctx's buffers.
@@ -112,12 +110,12 @@ fn key_type_and_combine() {
             path: VKALGO_SCAN_PATH_REDUCE_THEN_SCAN,
             ..desc(VKALGO_KEY_U64, VKALGO_OP_MIN, VKALGO_SCAN_INCLUSIVE)
         };
-        assert_eq!(vkalgo_scan_plan_create(c, &planned, &mut plan), ok);
+        assert_eq!(vkalgo_scan_plan_create(c, &planned, &mut plan), OK);
         let data: Vec<u64> = keys_for(n as usize, ReduceOp::Min, 3);
         let mut input = poisoned(rctx, 2 * n as usize, 0, words(&data));
         let mut output = poisoned(rctx, 2 * n as usize + 4, 0, &[]);
         let mut req = std::mem::zeroed::<VkalgoMemoryRequirements>();
-        assert_eq!(vkalgo_scan_plan_memory_requirements(plan, &mut req), ok);
+        assert_eq!(vkalgo_scan_plan_memory_requirements(plan, &mut req), OK);
         let scratch =
             vkalgo::GpuBuffer::new(rctx, req.scratch.size, vkalgo::MemoryLocation::GpuOnly, "s").unwrap();
         let range = |b: &vkalgo::GpuBuffer, offset: u64, size: u64| VkalgoBufferRange {
@@ -140,7 +138,7 @@ fn key_type_and_combine() {
                 VkCommandBuffer(vkalgo::ash::vk::Handle::as_raw(cmd) as *mut c_void),
                 &args,
             );
-            assert_eq!(r, ok);
+            assert_eq!(r, OK);
             compute_to_host(rctx, cmd);
             Ok(())
         })

@@ -28,7 +28,6 @@ fn host_calls() {
     let rctx = context();
     unsafe {
         let ctx = c_context_with_queue(&rctx);
-        let ok = VkalgoResult::VkalgoSuccess;
         // i32 keys with u32 values, an empty segment among them.
         let mut keys = [5i32, -9, 3, 3, 8, 1, 0];
         let mut values = [10u32, 11, 12, 13, 14, 15, 16];
@@ -42,7 +41,7 @@ fn host_calls() {
             offsets.as_ptr(),
             3,
         );
-        assert_eq!(r, ok);
+        assert_eq!(r, OK);
         assert_eq!(keys, [-9, 3, 5, 0, 1, 3, 8]);
         assert_eq!(values, [11, 12, 10, 16, 15, 13, 14]);
         // f64 keys alone, descending, larger than a tile.
@@ -70,7 +69,7 @@ fn host_calls() {
             offsets.as_ptr(),
             3,
         );
-        assert_eq!(r, ok);
+        assert_eq!(r, OK);
         assert!(bits(&wide) == bits(&want));
         // u64 values with a bit range.
         let mut k64: Vec<u64> = (0..2000u64).map(|i| (i * 7919) % 1000).collect();
@@ -96,18 +95,18 @@ fn host_calls() {
             offsets.as_ptr(),
             2,
         );
-        assert_eq!(r, ok);
+        assert_eq!(r, OK);
         assert_eq!((k64, Some(v64)), (want_k, want_v));
         // count 0: valid with NULL data (one offset, 0; or several empty segments).
         let zeros = [0u64; 3];
         let d = sort_desc(VKALGO_KEY_U32, VKALGO_VALUE_NONE);
         assert_eq!(
             vkalgo_segmented_sort_host(ctx, &d, null_mut(), null_mut(), 0, zeros.as_ptr(), 0),
-            ok
+            OK
         );
         assert_eq!(
             vkalgo_segmented_sort_host(ctx, &d, null_mut(), null_mut(), 0, zeros.as_ptr(), 2),
-            ok
+            OK
         );
         vkalgo_context_destroy(ctx);
     }
@@ -118,7 +117,6 @@ fn bad_input_writes_nothing() {
     let rctx = context();
     unsafe {
         let ctx = c_context_with_queue(&rctx);
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let original: Vec<u32> = (0..10u32).rev().collect();
         let mut keys = original.clone();
         let mut values: Vec<u32> = (0..10).collect();
@@ -271,7 +269,7 @@ fn bad_input_writes_nothing() {
             ),
         ];
         for (what, r) in calls {
-            assert_eq!(r, invalid, "{what}");
+            assert_eq!(r, INVALID, "{what}");
         }
         assert_eq!(keys, original);
         assert_eq!(values, (0..10).collect::<Vec<u32>>());
@@ -284,8 +282,6 @@ fn record_layer() {
     let rctx = context();
     unsafe {
         let ctx = c_context_with_queue(&rctx);
-        let ok = VkalgoResult::VkalgoSuccess;
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let mut plan = null_mut();
         let desc = VkalgoSegmentedSortDesc {
             next: null(),
@@ -306,12 +302,12 @@ fn record_layer() {
                 },
                 &mut plan
             ),
-            invalid
+            INVALID
         );
         assert!(plan.is_null());
-        assert_eq!(vkalgo_segmented_sort_plan_create(ctx, &desc, &mut plan), ok);
+        assert_eq!(vkalgo_segmented_sort_plan_create(ctx, &desc, &mut plan), OK);
         let mut req = VkalgoMemoryRequirements::default();
-        assert_eq!(vkalgo_segmented_sort_plan_memory_requirements(plan, &mut req), ok);
+        assert_eq!(vkalgo_segmented_sort_plan_memory_requirements(plan, &mut req), OK);
         let keys: Vec<u32> = (0..2000u32).map(|i| (i * 7919) % 2000).collect();
         let offsets = [0u32, 100, 100, 1500, 2000];
         let mut buf = GpuBuffer::new(&rctx, 12288 + req.scratch.size, MemoryLocation::CpuToGpu, "t").unwrap();
@@ -340,13 +336,13 @@ fn record_layer() {
         };
         rctx.submit_and_wait(|cmd| {
             let c = VkCommandBuffer(cmd.as_raw() as *mut c_void);
-            assert_eq!(vkalgo_segmented_sort_record(plan, c, null()), invalid);
+            assert_eq!(vkalgo_segmented_sort_record(plan, c, null()), INVALID);
             assert_eq!(
                 vkalgo_segmented_sort_record(plan, c, &VkalgoSegmentedSortArgs { count: 2001, ..args }),
-                invalid
+                INVALID
             );
             host_to_compute(&rctx, cmd);
-            assert_eq!(vkalgo_segmented_sort_record(plan, c, &args), ok);
+            assert_eq!(vkalgo_segmented_sort_record(plan, c, &args), OK);
             compute_to_host(&rctx, cmd);
             Ok(())
         })

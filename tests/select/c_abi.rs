@@ -25,7 +25,6 @@ fn host_calls_in_every_mode() {
     let rctx = context();
     unsafe {
         let ctx = c_context_with_queue(&rctx);
-        let ok = VkalgoResult::VkalgoSuccess;
         // FLAGGED with u32 values, out of place.
         let keys = [5i32, -9, 3, 3, 8];
         let values = [10u32, 11, 12, 13, 14];
@@ -45,7 +44,7 @@ fn host_calls_in_every_mode() {
             values_out.as_mut_ptr() as *mut c_void,
             &mut kept,
         );
-        assert_eq!(r, ok);
+        assert_eq!(r, OK);
         assert_eq!(
             (kept, &keys_out[..3], &values_out[..3]),
             (3, &[5, 3, 8][..], &[10, 12, 14][..])
@@ -62,7 +61,7 @@ fn host_calls_in_every_mode() {
             null_mut(),
             &mut kept,
         );
-        assert_eq!(r, ok);
+        assert_eq!(r, OK);
         assert_eq!(kept, 4);
         assert_eq!(bits(&wide[..4]), bits(&[1.0, -0.0, 0.0, f64::NAN]));
         // IF with params, u64 keys and u64 values in place.
@@ -77,7 +76,7 @@ fn host_calls_in_every_mode() {
         let (kp, vp) = (k64.as_mut_ptr() as *mut c_void, v64.as_mut_ptr() as *mut c_void);
         assert_eq!(
             vkalgo_select_host(ctx, &if_desc, kp, vp, 3000, kp, vp, &mut kept),
-            ok
+            OK
         );
         let want: Vec<u64> = (0..3000u64).filter(|i| i % 7 >= 4).collect();
         assert_eq!(kept as usize, want.len());
@@ -88,7 +87,7 @@ fn host_calls_in_every_mode() {
         let empty = desc(VKALGO_KEY_U32, VKALGO_VALUE_NONE, VKALGO_SELECT_FLAGGED);
         assert_eq!(
             vkalgo_select_host(ctx, &empty, null(), null(), 0, null_mut(), null_mut(), &mut kept),
-            ok
+            OK
         );
         assert_eq!(kept, 0);
         vkalgo_context_destroy(ctx);
@@ -100,7 +99,6 @@ fn bad_input_writes_nothing() {
     let rctx = context();
     unsafe {
         let ctx = c_context_with_queue(&rctx);
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let keys = [1u32, 2, 3];
         let flags = [1u8, 1, 1];
         let mut out = [7u32; 3];
@@ -150,25 +148,25 @@ fn bad_input_writes_nothing() {
         ];
         for (what, d, kin, n, kout) in cases {
             let r = vkalgo_select_host(ctx, &d, kin, null(), n, kout, null_mut(), &mut kept);
-            assert_eq!(r, invalid, "{what}");
+            assert_eq!(r, INVALID, "{what}");
         }
         let values = VkalgoSelectDesc {
             value_type: VKALGO_VALUE_U32.0,
             ..base
         };
         let r = vkalgo_select_host(ctx, &values, kin, null(), 3, kout, null_mut(), &mut kept);
-        assert_eq!(r, invalid, "NULL values with a value type");
+        assert_eq!(r, INVALID, "NULL values with a value type");
         assert_eq!(
             vkalgo_select_host(ctx, null(), kin, null(), 3, kout, null_mut(), &mut kept),
-            invalid
+            INVALID
         );
         assert_eq!(
             vkalgo_select_host(ctx, &base, kin, null(), 3, kout, null_mut(), null_mut()),
-            invalid
+            INVALID
         );
         assert_eq!(
             vkalgo_select_host(null_mut(), &base, kin, null(), 3, kout, null_mut(), &mut kept),
-            invalid
+            INVALID
         );
         let broken = c"bool vkalgo_select(uint k) { return k +; }";
         let compile = VkalgoSelectDesc {
@@ -188,13 +186,11 @@ fn record_layer() {
     let rctx = context();
     unsafe {
         let ctx = c_context_with_queue(&rctx);
-        let ok = VkalgoResult::VkalgoSuccess;
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let mut plan = null_mut();
         let d = desc(VKALGO_KEY_U32, VKALGO_VALUE_NONE, VKALGO_SELECT_UNIQUE);
-        assert_eq!(vkalgo_select_plan_create(ctx, &d, 2000, &mut plan), ok);
+        assert_eq!(vkalgo_select_plan_create(ctx, &d, 2000, &mut plan), OK);
         let mut req = VkalgoMemoryRequirements::default();
-        assert_eq!(vkalgo_select_plan_memory_requirements(plan, &mut req), ok);
+        assert_eq!(vkalgo_select_plan_memory_requirements(plan, &mut req), OK);
         let keys: Vec<u32> = (0..2000u32).map(|i| i / 4).collect();
         let mut buf = GpuBuffer::new(&rctx, 20480 + req.scratch.size, MemoryLocation::CpuToGpu, "t").unwrap();
         buf.mapped().unwrap()[..8000].copy_from_slice(bytemuck::cast_slice(&keys));
@@ -219,8 +215,8 @@ fn record_layer() {
         };
         rctx.submit_and_wait(|cmd| {
             let c = VkCommandBuffer(cmd.as_raw() as *mut c_void);
-            assert_eq!(vkalgo_select_record(plan, c, null()), invalid);
-            assert_eq!(vkalgo_select_record(plan, c, &args), ok);
+            assert_eq!(vkalgo_select_record(plan, c, null()), INVALID);
+            assert_eq!(vkalgo_select_record(plan, c, &args), OK);
             compute_to_host(&rctx, cmd);
             Ok(())
         })

@@ -4,7 +4,7 @@ use super::*;
 
 /// The sets' record layer through the C ABI (`vkalgo_set_record_*`), each result compared
 /// exactly with the CPU model: an operation into a third set (refused first by its empty
-/// pools: status `ok` 0 and nothing written; then reserved with `reserve_for_op_host` and
+/// pools: status `OK` 0 and nothing written; then reserved with `reserve_for_op_host` and
 /// recorded on the one-pass path alone) and into an operand itself, the cardinalities of
 /// every operation, a batch of them, a sorted insert and a removal, a range, run_optimize, an
 /// unsorted insert through an insert plan with an indirect count, contains, filter, to_array
@@ -21,8 +21,6 @@ fn record_layer() {
     use vkalgo_ffi::types::*;
     use vkalgo_ffi::*;
     let ctx = context();
-    let ok = VkalgoResult::VkalgoSuccess;
-    let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
     let ops = [
         (VKALGO_SET_AND, SetOp::And),
         (VKALGO_SET_OR, SetOp::Or),
@@ -58,12 +56,12 @@ fn record_layer() {
         };
         let to_vec = |s: *const VkalgoSet| -> Vec<u32> {
             let mut card = 0u64;
-            assert_eq!(vkalgo_set_cardinality_host(s, &mut card), ok);
+            assert_eq!(vkalgo_set_cardinality_host(s, &mut card), OK);
             let mut out = vec![0u32; card as usize];
             let mut n = 0usize;
             assert_eq!(
                 vkalgo_set_to_array_host(s, out.as_mut_ptr(), out.len(), &mut n),
-                ok
+                OK
             );
             assert_eq!(n as u64, card);
             out
@@ -78,7 +76,7 @@ fn record_layer() {
         // What the record calls need: one scratch of SET_SCRATCH_BYTES (16-byte aligned), and
         // statuses of VKALGO_SET_STATUS_BYTES that C reads as VkalgoSetOpStatus.
         let mut req = VkalgoMemoryRequirements::default();
-        assert_eq!(vkalgo_set_record_requirements(cctx, &mut req), ok);
+        assert_eq!(vkalgo_set_record_requirements(cctx, &mut req), OK);
         assert_eq!((req.scratch.size, req.scratch.alignment), (SET_SCRATCH_BYTES, 16));
         assert_eq!(req.scratch.usage, vkalgo::BUFFER_USAGE.as_raw());
         assert_eq!(req.storage.size + req.keys_alt.size + req.offsets.size, 0);
@@ -95,8 +93,8 @@ fn record_layer() {
         let vb = mixed_values(&mut rng, 3000, (7 << 16) + 9000);
         let new_set = |values: &[u32]| {
             let mut s = null_mut();
-            assert_eq!(vkalgo_set_create(cctx, &VkalgoSetDesc::default(), &mut s), ok);
-            assert_eq!(vkalgo_set_insert_host(s, values.as_ptr(), values.len()), ok);
+            assert_eq!(vkalgo_set_create(cctx, &VkalgoSetDesc::default(), &mut s), OK);
+            assert_eq!(vkalgo_set_insert_host(s, values.as_ptr(), values.len()), OK);
             s
         };
         let (a, b, c) = (new_set(&va), new_set(&vb), new_set(&[]));
@@ -115,7 +113,7 @@ fn record_layer() {
         submit(&|cmd| {
             assert_eq!(
                 vkalgo_set_record_op(c, cmd, &op_args(a, b, VKALGO_SET_OR, 0, st[0])),
-                ok
+                OK
             )
         });
         let s = read_status(&mut status, 0);
@@ -123,11 +121,11 @@ fn record_layer() {
         assert!(s.need_array_blocks > s.free_array_blocks, "{s:?}");
         same(c, &BTreeSet::new(), "c after the refused op");
         // With the bound reserved, the one-pass path alone (reserved = 1) writes it.
-        assert_eq!(vkalgo_set_reserve_for_op_host(c, a, b, VKALGO_SET_OR), ok);
+        assert_eq!(vkalgo_set_reserve_for_op_host(c, a, b, VKALGO_SET_OR), OK);
         submit(&|cmd| {
             assert_eq!(
                 vkalgo_set_record_op(c, cmd, &op_args(a, b, VKALGO_SET_OR, 1, st[0])),
-                ok
+                OK
             )
         });
         let s = read_status(&mut status, 0);
@@ -135,11 +133,11 @@ fn record_layer() {
         let mut mc = reference::op(&ma, &mb, SetOp::Or);
         same(c, &mc, "c = a OR b");
         // a = a XOR b in place (the destination as operand: the same pointer).
-        assert_eq!(vkalgo_set_reserve_for_op_host(a, a, b, VKALGO_SET_XOR), ok);
+        assert_eq!(vkalgo_set_reserve_for_op_host(a, a, b, VKALGO_SET_XOR), OK);
         submit(&|cmd| {
             assert_eq!(
                 vkalgo_set_record_op(a, cmd, &op_args(a, b, VKALGO_SET_XOR, 0, st[1])),
-                ok
+                OK
             )
         });
         assert_eq!(read_status(&mut status, 1).ok, 1);
@@ -158,8 +156,8 @@ fn record_layer() {
                     status: st[i],
                     ..Default::default()
                 };
-                assert_eq!(vkalgo_set_record_op_cardinality(cmd, &args), ok);
-                assert_eq!(vkalgo_set_record_barrier(a, cmd), ok);
+                assert_eq!(vkalgo_set_record_op_cardinality(cmd, &args), OK);
+                assert_eq!(vkalgo_set_record_barrier(a, cmd), OK);
             }
         });
         for (i, &(_, op)) in ops.iter().enumerate() {
@@ -182,7 +180,7 @@ fn record_layer() {
             statuses: range(&status, 32 * 4, 3 * 32),
             ..Default::default()
         };
-        submit(&|cmd| assert_eq!(vkalgo_set_record_op_cardinality_batch(cmd, &batch), ok));
+        submit(&|cmd| assert_eq!(vkalgo_set_record_op_cardinality_batch(cmd, &batch), OK));
         for (i, (x, y)) in [(&ma, &mb), (&mb, &ma), (&mc, &mb)].into_iter().enumerate() {
             let s = read_status(&mut status, 4 + i);
             assert_eq!(s.ok, 1, "batch pair {i}: {s:?}");
@@ -200,7 +198,7 @@ fn record_layer() {
             |set: *mut VkalgoSet, what: &str, record: &dyn Fn(VkCommandBuffer) -> VkalgoResult| {
                 let status = status_cell.as_mut().unwrap();
                 for attempt in 0..2 {
-                    submit(&|cmd| assert_eq!(record(cmd), ok, "{what}"));
+                    submit(&|cmd| assert_eq!(record(cmd), OK, "{what}"));
                     let s = read_status(status, 0);
                     if s.ok == 1 {
                         return;
@@ -208,7 +206,7 @@ fn record_layer() {
                     assert_eq!(attempt, 0, "{what}: short again after the reservation: {s:?}");
                     assert_eq!(
                         vkalgo_set_reserve_host(set, s.need_bitmap_blocks, s.need_array_blocks),
-                        ok
+                        OK
                     );
                 }
             };
@@ -266,11 +264,11 @@ fn record_layer() {
         });
         same(b, &mb, "b after run_optimize");
         let mut bytes = 0usize;
-        assert_eq!(vkalgo_set_serialize_host(b, null_mut(), 0, &mut bytes), ok);
+        assert_eq!(vkalgo_set_serialize_host(b, null_mut(), 0, &mut bytes), OK);
         let mut file = vec![0u8; bytes];
         assert_eq!(
             vkalgo_set_serialize_host(b, file.as_mut_ptr().cast(), bytes, &mut bytes),
-            ok
+            OK
         );
         assert_eq!(
             file,
@@ -285,11 +283,11 @@ fn record_layer() {
             max_count: 1300,
             ..Default::default()
         };
-        assert_eq!(vkalgo_set_insert_plan_create(cctx, &plan_desc, &mut plan), ok);
+        assert_eq!(vkalgo_set_insert_plan_create(cctx, &plan_desc, &mut plan), OK);
         let mut plan_req = VkalgoMemoryRequirements::default();
         assert_eq!(
             vkalgo_set_insert_plan_memory_requirements(plan, &mut plan_req),
-            ok
+            OK
         );
         let unsorted: Vec<u32> = (0..1300).map(|i| 0x6000_0000 + (i * 7919 % 1100) * 181).collect();
         upload(&mut values, 0, &unsorted);
@@ -308,7 +306,7 @@ fn record_layer() {
             "sort scratch",
         )
         .unwrap();
-        assert_eq!(vkalgo_set_reserve_host(c, 2, 64), ok);
+        assert_eq!(vkalgo_set_reserve_host(c, 2, 64), OK);
         let insert = VkalgoSetInsertArgs {
             plan,
             values: range(&values, 0, 4 * 1300),
@@ -320,7 +318,7 @@ fn record_layer() {
             ..Default::default()
         };
         let mut status = status_cell.take().unwrap();
-        submit(&|cmd| assert_eq!(vkalgo_set_record_insert(c, cmd, &insert), ok));
+        submit(&|cmd| assert_eq!(vkalgo_set_record_insert(c, cmd, &insert), OK));
         assert_eq!(read_status(&mut status, 0).ok, 1, "insert with room reserved");
         mc.extend(&unsorted[..1200]);
         same(c, &mc, "c after the unsorted insert");
@@ -342,7 +340,7 @@ fn record_layer() {
                 flags: range(&out, 4 * flags_at, 4 * n),
                 ..Default::default()
             };
-            assert_eq!(vkalgo_set_record_contains(a, cmd, &contains), ok);
+            assert_eq!(vkalgo_set_record_contains(a, cmd, &contains), OK);
             let filter = VkalgoSetFilterArgs {
                 values: range(&values, 0, 4 * n),
                 count: n,
@@ -351,8 +349,8 @@ fn record_layer() {
                 scratch: one_scratch,
                 ..Default::default()
             };
-            assert_eq!(vkalgo_set_record_filter(a, cmd, &filter), ok);
-            assert_eq!(vkalgo_set_record_barrier(a, cmd), ok);
+            assert_eq!(vkalgo_set_record_filter(a, cmd, &filter), OK);
+            assert_eq!(vkalgo_set_record_barrier(a, cmd), OK);
             let to_array = VkalgoSetToArrayArgs {
                 out: range(&out, 4 * array_at, 4 * card),
                 capacity: card,
@@ -360,14 +358,14 @@ fn record_layer() {
                 scratch: one_scratch,
                 ..Default::default()
             };
-            assert_eq!(vkalgo_set_record_to_array(a, cmd, &to_array), ok);
+            assert_eq!(vkalgo_set_record_to_array(a, cmd, &to_array), OK);
             let range_card = VkalgoSetRangeCardinalityArgs {
                 begin: rb,
                 end: re,
                 out: range(&out, 4 * (counts_at + 4), 8),
                 ..Default::default()
             };
-            assert_eq!(vkalgo_set_record_range_cardinality(a, cmd, &range_card), ok);
+            assert_eq!(vkalgo_set_record_range_cardinality(a, cmd, &range_card), OK);
         });
         let words = read_words(&mut out, (counts_at + 6) as usize);
         let word = |i: u64| words[i as usize];
@@ -397,7 +395,7 @@ fn record_layer() {
         status.mapped().unwrap().fill(0xA5);
         let pattern = status.mapped().unwrap().to_vec();
         let mut plan = null_mut();
-        assert_eq!(vkalgo_set_insert_plan_create(cctx, &plan_desc, &mut plan), ok);
+        assert_eq!(vkalgo_set_insert_plan_create(cctx, &plan_desc, &mut plan), OK);
         let next = &req as *const VkalgoMemoryRequirements as *const c_void;
         submit(&|cmd| {
             let good = op_args(a, b, VKALGO_SET_OR, 0, st[0]);
@@ -450,11 +448,11 @@ fn record_layer() {
                     "status in the scratch",
                 ),
             ] {
-                assert_eq!(vkalgo_set_record_op(a, cmd, &args), invalid, "op: {what}");
+                assert_eq!(vkalgo_set_record_op(a, cmd, &args), INVALID, "op: {what}");
             }
-            assert_eq!(vkalgo_set_record_op(a, cmd, null()), invalid);
-            assert_eq!(vkalgo_set_record_op(null_mut(), cmd, &good), invalid);
-            assert_eq!(vkalgo_set_record_op(a, null_cmd, &good), invalid);
+            assert_eq!(vkalgo_set_record_op(a, cmd, null()), INVALID);
+            assert_eq!(vkalgo_set_record_op(null_mut(), cmd, &good), INVALID);
+            assert_eq!(vkalgo_set_record_op(a, null_cmd, &good), INVALID);
             let message = std::ffi::CStr::from_ptr(vkalgo_last_error_message());
             assert!(!message.to_bytes().is_empty());
             let card = VkalgoSetCardinalityArgs {
@@ -465,15 +463,15 @@ fn record_layer() {
                 status: st[0],
                 ..Default::default()
             };
-            assert_eq!(vkalgo_set_record_op_cardinality(cmd, null()), invalid);
-            assert_eq!(vkalgo_set_record_op_cardinality(null_cmd, &card), invalid);
+            assert_eq!(vkalgo_set_record_op_cardinality(cmd, null()), INVALID);
+            assert_eq!(vkalgo_set_record_op_cardinality(null_cmd, &card), INVALID);
             assert_eq!(
                 vkalgo_set_record_op_cardinality(cmd, &VkalgoSetCardinalityArgs { next, ..card }),
-                invalid
+                INVALID
             );
             assert_eq!(
                 vkalgo_set_record_op_cardinality(cmd, &VkalgoSetCardinalityArgs { b: null(), ..card }),
-                invalid
+                INVALID
             );
             let pairs_with_null = [a as *const VkalgoSet, null()];
             for args in [
@@ -489,7 +487,7 @@ fn record_layer() {
                     ..batch
                 },
             ] {
-                assert_eq!(vkalgo_set_record_op_cardinality_batch(cmd, &args), invalid);
+                assert_eq!(vkalgo_set_record_op_cardinality_batch(cmd, &args), INVALID);
             }
             let sorted = sorted_args(&values, 10, 0);
             for args in [
@@ -505,7 +503,7 @@ fn record_layer() {
                     ..sorted
                 },
             ] {
-                assert_eq!(vkalgo_set_record_insert_sorted(a, cmd, &args), invalid);
+                assert_eq!(vkalgo_set_record_insert_sorted(a, cmd, &args), INVALID);
             }
             for args in [
                 VkalgoSetInsertRangeArgs { next, ..range_args },
@@ -519,11 +517,11 @@ fn record_layer() {
                     ..range_args
                 },
             ] {
-                assert_eq!(vkalgo_set_record_insert_range(a, cmd, &args), invalid);
+                assert_eq!(vkalgo_set_record_insert_range(a, cmd, &args), INVALID);
             }
             assert_eq!(
                 vkalgo_set_record_run_optimize(a, cmd, &VkalgoSetRunOptimizeArgs { next, ..optimize }),
-                invalid
+                INVALID
             );
             let insert = VkalgoSetInsertArgs { plan, ..insert };
             for args in [
@@ -542,7 +540,7 @@ fn record_layer() {
                     ..insert
                 },
             ] {
-                assert_eq!(vkalgo_set_record_insert(a, cmd, &args), invalid);
+                assert_eq!(vkalgo_set_record_insert(a, cmd, &args), INVALID);
             }
             let contains = VkalgoSetContainsArgs {
                 values: none,
@@ -550,7 +548,7 @@ fn record_layer() {
                 flags: range(&status, 0, 20),
                 ..Default::default()
             };
-            assert_eq!(vkalgo_set_record_contains(a, cmd, &contains), invalid);
+            assert_eq!(vkalgo_set_record_contains(a, cmd, &contains), INVALID);
             let filter = VkalgoSetFilterArgs {
                 next,
                 values: range(&values, 0, 40),
@@ -560,7 +558,7 @@ fn record_layer() {
                 scratch: one_scratch,
                 ..Default::default()
             };
-            assert_eq!(vkalgo_set_record_filter(a, cmd, &filter), invalid);
+            assert_eq!(vkalgo_set_record_filter(a, cmd, &filter), INVALID);
             let to_array = VkalgoSetToArrayArgs {
                 out: range(&status, 0, 64),
                 capacity: 16,
@@ -568,16 +566,16 @@ fn record_layer() {
                 scratch: none,
                 ..Default::default()
             };
-            assert_eq!(vkalgo_set_record_to_array(a, cmd, &to_array), invalid);
+            assert_eq!(vkalgo_set_record_to_array(a, cmd, &to_array), INVALID);
             let range_card = VkalgoSetRangeCardinalityArgs {
                 begin: 10,
                 end: 9,
                 out: range(&status, 0, 8),
                 ..Default::default()
             };
-            assert_eq!(vkalgo_set_record_range_cardinality(a, cmd, &range_card), invalid);
-            assert_eq!(vkalgo_set_record_barrier(null(), cmd), invalid);
-            assert_eq!(vkalgo_set_record_barrier(a, null_cmd), invalid);
+            assert_eq!(vkalgo_set_record_range_cardinality(a, cmd, &range_card), INVALID);
+            assert_eq!(vkalgo_set_record_barrier(null(), cmd), INVALID);
+            assert_eq!(vkalgo_set_record_barrier(a, null_cmd), INVALID);
         });
         assert!(
             status.mapped().unwrap().to_vec() == pattern,
@@ -592,26 +590,26 @@ fn record_layer() {
             next: &mut req as *mut VkalgoMemoryRequirements as *mut c_void,
             ..Default::default()
         };
-        assert_eq!(vkalgo_set_record_requirements(cctx, &mut with_next), invalid);
-        assert_eq!(vkalgo_set_record_requirements(cctx, null_mut()), invalid);
+        assert_eq!(vkalgo_set_record_requirements(cctx, &mut with_next), INVALID);
+        assert_eq!(vkalgo_set_record_requirements(cctx, null_mut()), INVALID);
         let mut plan = null_mut();
         let too_many = VkalgoSetInsertPlanDesc {
             max_count: (1 << 24) + 1,
             ..Default::default()
         };
-        assert_eq!(vkalgo_set_insert_plan_create(cctx, &too_many, &mut plan), invalid);
+        assert_eq!(vkalgo_set_insert_plan_create(cctx, &too_many, &mut plan), INVALID);
         let with_next = VkalgoSetInsertPlanDesc { next, ..plan_desc };
         assert_eq!(
             vkalgo_set_insert_plan_create(cctx, &with_next, &mut plan),
-            invalid
+            INVALID
         );
         assert!(plan.is_null());
-        assert_eq!(vkalgo_set_reserve_host(null_mut(), 1, 1), invalid);
+        assert_eq!(vkalgo_set_reserve_host(null_mut(), 1, 1), INVALID);
         assert_eq!(
             vkalgo_set_reserve_for_op_host(a, a, null(), VKALGO_SET_OR),
-            invalid
+            INVALID
         );
-        assert_eq!(vkalgo_set_reserve_for_op_host(a, a, b, VkalgoSetOp(7)), invalid);
+        assert_eq!(vkalgo_set_reserve_for_op_host(a, a, b, VkalgoSetOp(7)), INVALID);
 
         for s in [a, b, c] {
             vkalgo_set_destroy(s);

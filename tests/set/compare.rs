@@ -87,13 +87,11 @@ fn c_abi_and_sets_of_two_contexts() {
     assert!(matches!(a.equals(&foreign), Err(Error::InvalidArgument(_))));
     assert!(matches!(a.is_subset(&foreign), Err(Error::InvalidArgument(_))));
     unsafe {
-        let ok = VkalgoResult::VkalgoSuccess;
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let (cctx, cother) = (c_context_with_queue(&ctx), c_context_with_queue(&other_ctx));
         let new_set = |c: *mut VkalgoContext, values: &[u32]| {
             let mut s = null_mut();
-            assert_eq!(vkalgo_set_create(c, &VkalgoSetDesc::default(), &mut s), ok);
-            assert_eq!(vkalgo_set_insert_host(s, values.as_ptr(), values.len()), ok);
+            assert_eq!(vkalgo_set_create(c, &VkalgoSetDesc::default(), &mut s), OK);
+            assert_eq!(vkalgo_set_insert_host(s, values.as_ptr(), values.len()), OK);
             s
         };
         let (ca, cb, cf) = (
@@ -102,19 +100,19 @@ fn c_abi_and_sets_of_two_contexts() {
             new_set(cother, &[1, 5, 9]),
         );
         let mut out = 7u8;
-        assert_eq!(vkalgo_set_equals(ca, cb, &mut out), ok);
+        assert_eq!(vkalgo_set_equals(ca, cb, &mut out), OK);
         assert_eq!(out, 0);
-        assert_eq!(vkalgo_set_is_subset(ca, cb, &mut out), ok);
+        assert_eq!(vkalgo_set_is_subset(ca, cb, &mut out), OK);
         assert_eq!(out, 1);
-        assert_eq!(vkalgo_set_is_subset(cb, ca, &mut out), ok);
+        assert_eq!(vkalgo_set_is_subset(cb, ca, &mut out), OK);
         assert_eq!(out, 0);
-        assert_eq!(vkalgo_set_equals(ca, ca, &mut out), ok);
+        assert_eq!(vkalgo_set_equals(ca, ca, &mut out), OK);
         assert_eq!(out, 1);
         out = 7;
-        assert_eq!(vkalgo_set_equals(ca, cf, &mut out), invalid);
-        assert_eq!(vkalgo_set_is_subset(ca, cf, &mut out), invalid);
-        assert_eq!(vkalgo_set_equals(null(), cb, &mut out), invalid);
-        assert_eq!(vkalgo_set_is_subset(ca, cb, null_mut()), invalid);
+        assert_eq!(vkalgo_set_equals(ca, cf, &mut out), INVALID);
+        assert_eq!(vkalgo_set_is_subset(ca, cf, &mut out), INVALID);
+        assert_eq!(vkalgo_set_equals(null(), cb, &mut out), INVALID);
+        assert_eq!(vkalgo_set_is_subset(ca, cb, null_mut()), INVALID);
         assert_eq!(out, 7, "refused calls wrote nothing");
         for s in [ca, cb, cf] {
             vkalgo_set_destroy(s);

@@ -66,7 +66,6 @@ fn host() {
         let kp = k.as_mut_ptr().cast();
         let vp = v.as_mut_ptr().cast();
         let null = std::ptr::null_mut();
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let with = |f: &dyn Fn(&mut VkalgoSortDesc)| {
             let mut d = desc(VKALGO_KEY_U32, VKALGO_VALUE_U32);
             f(&mut d);
@@ -114,7 +113,7 @@ fn host() {
             ("NULL desc", vkalgo_sort_host(ctx, std::ptr::null(), kp, vp, 3)),
         ];
         for (what, r) in cases {
-            assert_eq!(r, invalid, "{what}");
+            assert_eq!(r, INVALID, "{what}");
             let message = std::ffi::CStr::from_ptr(vkalgo_last_error_message())
                 .to_string_lossy()
                 .into_owned();
@@ -122,7 +121,7 @@ fn host() {
         }
         assert_eq!(
             vkalgo_sort_host(std::ptr::null_mut(), &with(&|_| {}), kp, vp, 3),
-            invalid,
+            INVALID,
             "NULL context"
         );
         assert_eq!((k.clone(), v.clone()), (vec![3, 2, 1], vec![1, 2, 3]));

@@ -99,7 +99,6 @@ fn host() {
             f(&mut d);
             d
         };
-        let invalid = VkalgoResult::VkalgoErrorInvalidArgument;
         let expect = |what: &str, r: VkalgoResult, want: VkalgoResult| {
             assert_eq!(r, want, "{what}");
             let message = std::ffi::CStr::from_ptr(vkalgo_last_error_message())
@@ -114,8 +113,8 @@ fn host() {
         // A refused description: its name, its change to a valid one, the expected result.
         type BadDesc<'a> = (&'a str, &'a dyn Fn(&mut VkalgoMultisplitDesc), VkalgoResult);
         let bad_descs: [BadDesc; 15] = [
-            ("m = 0", &|d| d.bucket_count = 0, invalid),
-            ("m too large", &|d| d.bucket_count = 1 << 20, invalid),
+            ("m = 0", &|d| d.bucket_count = 0, INVALID),
+            ("m too large", &|d| d.bucket_count = 1 << 20, INVALID),
             (
                 // Refused before the 2^20 - 1 splitters the count implies are read.
                 "SPLITTERS m too large",
@@ -124,20 +123,20 @@ fn host() {
                     d.bucket_count = 1 << 20;
                     d.splitters = unsorted.as_ptr().cast()
                 },
-                invalid,
+                INVALID,
             ),
-            ("BITS m = 3", &|d| d.bucket_count = 3, invalid),
-            ("BITS offset 32", &|d| d.bit_offset = 32, invalid),
-            ("unknown key", &|d| d.key_type = VkalgoKeyType(6), invalid),
-            ("unknown value", &|d| d.value_type = VkalgoValueType(3), invalid),
-            ("unknown fn", &|d| d.bucket_fn = VkalgoBucketFn(4), invalid),
+            ("BITS m = 3", &|d| d.bucket_count = 3, INVALID),
+            ("BITS offset 32", &|d| d.bit_offset = 32, INVALID),
+            ("unknown key", &|d| d.key_type = VkalgoKeyType(6), INVALID),
+            ("unknown value", &|d| d.value_type = VkalgoValueType(3), INVALID),
+            ("unknown fn", &|d| d.bucket_fn = VkalgoBucketFn(4), INVALID),
             (
                 "missing splitters",
                 &|d| {
                     d.bucket_fn = VKALGO_BUCKET_SPLITTERS;
                     d.bucket_count = 3
                 },
-                invalid,
+                INVALID,
             ),
             (
                 "unsorted splitters",
@@ -146,9 +145,9 @@ fn host() {
                     d.bucket_count = 3;
                     d.splitters = unsorted.as_ptr().cast()
                 },
-                invalid,
+                INVALID,
             ),
-            ("missing ids", &|d| d.bucket_fn = VKALGO_BUCKET_IDS, invalid),
+            ("missing ids", &|d| d.bucket_fn = VKALGO_BUCKET_IDS, INVALID),
             (
                 "id >= m",
                 &|d| {
@@ -156,9 +155,9 @@ fn host() {
                     d.bucket_count = 3;
                     d.bucket_ids = ids_bad.as_ptr()
                 },
-                invalid,
+                INVALID,
             ),
-            ("missing GLSL", &|d| d.bucket_fn = VKALGO_BUCKET_GLSL, invalid),
+            ("missing GLSL", &|d| d.bucket_fn = VKALGO_BUCKET_GLSL, INVALID),
             (
                 "GLSL does not compile",
                 &|d| {
@@ -173,7 +172,7 @@ fn host() {
                     d.bucket_fn = VKALGO_BUCKET_GLSL;
                     d.glsl = over_src.as_ptr()
                 },
-                invalid,
+                INVALID,
             ),
         ];
         for (what, change, want) in bad_descs {
@@ -186,33 +185,33 @@ fn host() {
         expect(
             "NULL keys",
             vkalgo_multisplit_host(ctx, &with(&|_| {}), null, vp, 3, op),
-            invalid,
+            INVALID,
         );
         expect(
             "NULL values with a type",
             vkalgo_multisplit_host(ctx, &with(&|_| {}), kp, null, 3, op),
-            invalid,
+            INVALID,
         );
         expect(
             "values without a type",
             vkalgo_multisplit_host(ctx, &with(&|d| d.value_type = VkalgoValueType(0)), kp, vp, 3, op),
-            invalid,
+            INVALID,
         );
         expect(
             "NULL desc",
             vkalgo_multisplit_host(ctx, std::ptr::null(), kp, vp, 3, op),
-            invalid,
+            INVALID,
         );
         // Refused before any byte of the (3-element) arrays is read or a size computed.
         expect(
             "count beyond the maximum",
             vkalgo_multisplit_host(ctx, &with(&|_| {}), kp, vp, usize::MAX, op),
-            invalid,
+            INVALID,
         );
         expect(
             "NULL ctx",
             vkalgo_multisplit_host(null.cast(), &with(&|_| {}), kp, vp, 3, op),
-            invalid,
+            INVALID,
         );
         assert_eq!(
             (k, v, off),
