@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -147,6 +148,26 @@ double median(std::vector<float> v) {
   std::sort(v.begin(), v.end());
   const size_t m = v.size() / 2;
   return v.size() % 2 ? double(v[m]) : 0.5 * (double(v[m - 1]) + double(v[m]));
+}
+
+// One CUB row after its timed calls: with `ok` false prints `FAIL <algo> <variant> N=<n>` and
+// exits 1; else prints a line for people (median ms, G elements/s, GB/s where
+// `bytes_per_element` > 0, temporary bytes) and the record bench/compare.py reads:
+// `RESULT cub <algo> <variant> <n> <median ms> <G elements/s> <temp bytes>`.
+void report_cub(const std::string& algo, const std::string& variant, int log2n, size_t n,
+                const std::vector<float>& times, size_t temp_bytes, bool ok, double bytes_per_element = 0.0) {
+  if (!ok) {
+    std::printf("FAIL %s %s N=%zu\n", algo.c_str(), variant.c_str(), n);
+    std::exit(1);
+  }
+  const double ms = median(times);
+  const double gelems = double(n) / (ms * 1e-3) / 1e9;
+  std::printf("cub %s %s N=2^%d  median %.4f ms  %.2f G elements/s", algo.c_str(), variant.c_str(), log2n, ms, gelems);
+  if (bytes_per_element > 0.0) std::printf("  %.0f GB/s", gelems * bytes_per_element);
+  std::printf("  temp %zu B  ok\n", temp_bytes);
+  std::printf("RESULT\tcub\t%s\t%s\t%zu\t%.6f\t%.4f\t%zu\n", algo.c_str(), variant.c_str(), n, ms, gelems,
+              temp_bytes);
+  std::fflush(stdout);
 }
 
 // Parses a log2 size in [lo, hi]; exits with a message otherwise.

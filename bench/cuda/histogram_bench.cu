@@ -102,16 +102,7 @@ void bench_histogram(const Gpu& gpu, const std::string& name, const Case& c, int
     for (K k : h_in) ++want[size_t(uint64_t(k) >> shift)];
     ok = want == got;
   }
-  if (!ok) {
-    std::printf("FAIL histogram_%s N=%zu\n", name.c_str(), n);
-    std::exit(1);
-  }
-  const double ms = median(times);
-  const double gelems = double(n) / (ms * 1e-3) / 1e9;
-  std::printf("cub histogram_%s N=2^%d  median %.4f ms  %.2f G elements/s  %.0f GB/s  temp %zu B  ok\n",
-              name.c_str(), log2n, ms, gelems, gelems * sizeof(K), temp_bytes);
-  std::printf("RESULT\tcub\thistogram_%s\tcub\t%zu\t%.6f\t%.4f\t%zu\n", name.c_str(), n, ms, gelems, temp_bytes);
-  std::fflush(stdout);
+  report_cub("histogram_" + name, "cub", log2n, n, times, temp_bytes, ok, sizeof(K));
   CUDA_CHECK(cudaFree(d_temp));
   CUDA_CHECK(cudaFree(d_levels));
   CUDA_CHECK(cudaFree(d_counts));

@@ -80,16 +80,7 @@ void bench_reduce(const Gpu& gpu, const std::string& name, Op op, int log2n) {
   K got{};
   CUDA_CHECK(cudaMemcpy(h_in.data(), d_in, n * sizeof(K), cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaMemcpy(&got, d_out, sizeof(K), cudaMemcpyDeviceToHost));
-  if (got != host_reduce(h_in, op)) {
-    std::printf("FAIL reduce_%s N=%zu\n", name.c_str(), n);
-    std::exit(1);
-  }
-  const double ms = median(times);
-  const double gelems = double(n) / (ms * 1e-3) / 1e9;
-  std::printf("cub reduce_%s N=2^%d  median %.4f ms  %.2f G elements/s  %.0f GB/s  temp %zu B  ok\n", name.c_str(),
-              log2n, ms, gelems, gelems * sizeof(K), temp_bytes);
-  std::printf("RESULT\tcub\treduce_%s\tcub\t%zu\t%.6f\t%.4f\t%zu\n", name.c_str(), n, ms, gelems, temp_bytes);
-  std::fflush(stdout);
+  report_cub("reduce_" + name, "cub", log2n, n, times, temp_bytes, got == host_reduce(h_in, op), sizeof(K));
   CUDA_CHECK(cudaFree(d_temp));
   CUDA_CHECK(cudaFree(d_out));
   CUDA_CHECK(cudaFree(d_in));

@@ -102,16 +102,8 @@ void bench(const Gpu& gpu, bool rle, uint32_t mean, int log2n) {
   CUDA_CHECK(cudaMemcpy(got_keys.data(), d_keys_out, want_keys.size() * 4, cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaMemcpy(got_values.data(), d_values_out, want_values.size() * 4, cudaMemcpyDeviceToHost));
   const char* name = rle ? "run_length_encode_u32" : "reduce_by_key_u32_u32_sum";
-  if (size_t(runs) != want_keys.size() || got_keys != want_keys || got_values != want_values) {
-    std::printf("FAIL %s run%u N=%zu\n", name, mean, n);
-    std::exit(1);
-  }
-  const double ms = median(times);
-  const double gelems = double(n) / (ms * 1e-3) / 1e9;
-  std::printf("cub %s run%u N=2^%d  median %.4f ms  %.2f G elements/s  temp %zu B  ok\n", name, mean, log2n, ms,
-              gelems, temp_bytes);
-  std::printf("RESULT\tcub\t%s\trun%u\t%zu\t%.6f\t%.4f\t%zu\n", name, mean, n, ms, gelems, temp_bytes);
-  std::fflush(stdout);
+  report_cub(name, "run" + std::to_string(mean), log2n, n, times, temp_bytes,
+             size_t(runs) == want_keys.size() && got_keys == want_keys && got_values == want_values);
   CUDA_CHECK(cudaFree(d_temp));
   CUDA_CHECK(cudaFree(d_runs));
   CUDA_CHECK(cudaFree(d_values_out));

@@ -99,12 +99,7 @@ void bench_scan(const Gpu& gpu, const std::string& name, Op op, int log2n) {
     const K k = h_in[i];
     acc = op == Op::Sum ? K(acc + k) : op == Op::Min ? (k < acc ? k : acc) : (k > acc ? k : acc);
   }
-  const double ms = median(times);
-  const double gelems = double(n) / (ms * 1e-3) / 1e9;
-  std::printf("cub scan_exclusive_%s N=2^%d  median %.4f ms  %.2f G elements/s  %.0f GB/s (read + write)  temp %zu B  ok\n",
-              name.c_str(), log2n, ms, gelems, gelems * 2.0 * sizeof(K), temp_bytes);
-  std::printf("RESULT\tcub\tscan_exclusive_%s\tcub\t%zu\t%.6f\t%.4f\t%zu\n", name.c_str(), n, ms, gelems, temp_bytes);
-  std::fflush(stdout);
+  report_cub("scan_exclusive_" + name, "cub", log2n, n, times, temp_bytes, true, 2.0 * sizeof(K));  // read + write
   CUDA_CHECK(cudaFree(d_temp));
   CUDA_CHECK(cudaFree(d_out));
   CUDA_CHECK(cudaFree(d_in));

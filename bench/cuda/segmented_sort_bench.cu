@@ -133,17 +133,8 @@ void bench_segmented_sort(const Gpu& gpu, const std::string& name, Layout layout
     CUDA_CHECK_LAUNCH();
   };
   const std::vector<float> times = time_fresh(gpu, 0, refill, sort);
-  if (!check(b, n, offsets, pairs)) {
-    std::printf("FAIL segmented_sort_%s N=%zu\n", name.c_str(), n);
-    std::exit(1);
-  }
-  const double ms = median(times);
-  const double gelems = double(n) / (ms * 1e-3) / 1e9;
-  std::printf("cub segmented_sort_%s N=2^%d segments %d  median %.4f ms  %.2f G elements/s  temp %zu B  ok\n",
-              name.c_str(), log2n, segments, ms, gelems, temp_bytes);
-  std::printf("RESULT\tcub\tsegmented_sort_%s\tcub\t%zu\t%.6f\t%.4f\t%zu\n", name.c_str(), n, ms, gelems,
-              temp_bytes);
-  std::fflush(stdout);
+  std::printf("segmented_sort_%s N=2^%d: %d segments\n", name.c_str(), log2n, segments);
+  report_cub("segmented_sort_" + name, "cub", log2n, n, times, temp_bytes, check(b, n, offsets, pairs));
   CUDA_CHECK(cudaFree(d_temp));
   CUDA_CHECK(cudaFree(b.offsets));
   CUDA_CHECK(cudaFree(b.values_out));

@@ -133,16 +133,7 @@ void bench_select(const Gpu& gpu, const std::string& name, Mode mode, bool pairs
     CUDA_CHECK_LAUNCH();
   };
   const std::vector<float> times = time_fresh(gpu, 0, [](uint32_t) {}, select);
-  if (!check(b, n, mode, pairs)) {
-    std::printf("FAIL select_%s N=%zu\n", name.c_str(), n);
-    std::exit(1);
-  }
-  const double ms = median(times);
-  const double gelems = double(n) / (ms * 1e-3) / 1e9;
-  std::printf("cub select_%s N=2^%d  median %.4f ms  %.2f G elements/s  temp %zu B  ok\n", name.c_str(), log2n, ms,
-              gelems, temp_bytes);
-  std::printf("RESULT\tcub\tselect_%s\tcub\t%zu\t%.6f\t%.4f\t%zu\n", name.c_str(), n, ms, gelems, temp_bytes);
-  std::fflush(stdout);
+  report_cub("select_" + name, "cub", log2n, n, times, temp_bytes, check(b, n, mode, pairs));
   CUDA_CHECK(cudaFree(d_temp));
   CUDA_CHECK(cudaFree(b.kept));
   CUDA_CHECK(cudaFree(b.values_out));
