@@ -7,7 +7,7 @@
 //! the same integer hash as the CUB side and uploaded once; the last repetition's runs are
 //! checked against the CPU reference.
 
-use vkalgo::reduce_by_key::reference;
+use vkalgo::reduce_by_key::{reference, REDUCE_BY_KEY_FALLBACKS_OFFSET};
 use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, ReduceByKeyArgs, ReduceByKeyDesc, ReduceByKeyTuning, ReduceOp,
     Result, ValueType,
@@ -29,7 +29,7 @@ const AXES: &[Axis] = &[
     axis(
         "tuning",
         "",
-        "workgroup size x items per invocation, e.g. 256x8 (the plan's own: none given)",
+        "workgroup size x items per invocation, with /spins before the look-back's fallback, e.g. 256x8 or 256x8/4096 (the plan's own: none given)",
     ),
 ];
 
@@ -119,14 +119,12 @@ fn case(
         reference::reduce_by_key(&keys, &values, ReduceOp::Sum)
     };
     let runs: Vec<u32> = download(ctx, &bufs.run_count, 1)?;
-    // The look-back's fallbacks of the last call (the u32 at byte 4 of the scratch; the other
-    // path leaves it zero): a silent predecessor's pair recomputed from its input.
-    let fallbacks: Vec<u32> = download(ctx, &scratch, 2)?;
-    if fallbacks[1] > 0 {
-        println!(
-            "note: {name} run{mean} 2^{log2}: {} look-back fallbacks in the last call",
-            fallbacks[1]
-        );
+    // The look-back's fallbacks of the last call (the other path leaves the word zero): a
+    // silent predecessor's pair recomputed from its input.
+    let header: Vec<u32> = download(ctx, &scratch, 4)?;
+    let fallbacks = header[REDUCE_BY_KEY_FALLBACKS_OFFSET as usize / 4];
+    if fallbacks > 0 {
+        println!("note: {name} run{mean} 2^{log2}: {fallbacks} look-back fallbacks in the last call");
     }
     let got_keys: Vec<u32> = download(ctx, &bufs.keys_out, want_keys.len())?;
     let got_values: Vec<u32> = download(ctx, &bufs.values_out, want_values.len())?;
@@ -138,7 +136,10 @@ fn case(
         algo: name.to_string(),
         case: &case,
         variant: &variant,
-        tuning: format!("{}x{}", t.workgroup_size, t.items_per_invocation),
+        tuning: format!(
+            "{}x{}/{}",
+            t.workgroup_size, t.items_per_invocation, t.lookback_spins
+        ),
         tuned: tuning.is_some(),
         log2,
         bytes,
@@ -156,11 +157,16 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     let sizes: Vec<u32> = o.list("sizes");
     let means: Vec<u32> = o.list("runs");
     let cases = o.names("cases");
-    let tunings = o.tuning_choices("tuning", |workgroup_size, items_per_invocation, _| {
+    // `256x8/4096`: 4096 look-back spins before the fallback (none given: the device's).
+    let tunings = o.tuning_choices("tuning", |workgroup_size, items_per_invocation, spins| {
         Some(ReduceByKeyTuning {
             workgroup_size,
             items_per_invocation,
-            ..ReduceByKeyTuning::for_device(ctx)
+            lookback_spins: if spins.is_empty() {
+                ReduceByKeyTuning::for_device(ctx).lookback_spins
+            } else {
+                spins.parse().ok()?
+            },
         })
     });
     let b = Bench::new(ctx)?;
