@@ -26,7 +26,7 @@ const AXES: &[Axis] = &[
     ),
     axis(
         "scratch",
-        "cleared",
+        "cleared,kept",
         "cleared (a clear before each call) | kept (the plan's scratch kept zeroed)",
     ),
     axis(
