@@ -88,4 +88,26 @@ static inline void *xmalloc(size_t bytes) {
     return p;
 }
 
+/* A test program's part that runs on a context. */
+typedef void (*context_test)(VkalgoContext *ctx);
+
+/* The main of a test program: runs `tests` in order on one default context, checks that the
+   validation layer reported nothing, prints the totals. Returns the exit status. */
+static inline int run_on_default_context(const context_test *tests, size_t count) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    const double t0 = now_s();
+    VkalgoContext *ctx = NULL;
+    if (!expect(vkalgo_context_create_default(&ctx), VKALGO_SUCCESS, "vkalgo_context_create_default") || !ctx) {
+        printf("== %u checks, %u failures\n", g_checks, g_failures);
+        return 1;
+    }
+    printf("  info  device \"%s\"\n", vkalgo_context_device_name(ctx));
+    for (size_t i = 0; i < count; i++) tests[i](ctx);
+    const uint64_t messages = vkalgo_context_validation_message_count(ctx);
+    check(messages == 0, "validation messages of the default context: %llu", (unsigned long long)messages);
+    vkalgo_context_destroy(ctx);
+    printf("== %u checks, %u failures, %.1f s\n", g_checks, g_failures, now_s() - t0);
+    return g_failures == 0 ? 0 : 1;
+}
+
 #endif

@@ -372,20 +372,6 @@ static void test_bad_input(VkalgoContext *ctx) {
 }
 
 int main(void) {
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    const double t0 = now_s();
-    VkalgoContext *ctx = NULL;
-    if (!expect(vkalgo_context_create_default(&ctx), VKALGO_SUCCESS, "vkalgo_context_create_default") || !ctx) {
-        printf("== %u checks, %u failures\n", g_checks, g_failures);
-        return 1;
-    }
-    printf("  info  device \"%s\"\n", vkalgo_context_device_name(ctx));
-    test_merges(ctx);
-    test_set_ops(ctx);
-    test_bad_input(ctx);
-    const uint64_t messages = vkalgo_context_validation_message_count(ctx);
-    check(messages == 0, "validation messages of the default context: %" PRIu64, messages);
-    vkalgo_context_destroy(ctx);
-    printf("== %u checks, %u failures, %.1f s\n", g_checks, g_failures, now_s() - t0);
-    return g_failures == 0 ? 0 : 1;
+    const context_test tests[] = {test_merges, test_set_ops, test_bad_input};
+    return run_on_default_context(tests, sizeof tests / sizeof tests[0]);
 }

@@ -404,16 +404,6 @@ static void bad_input(VkalgoContext *ctx) {
 }
 
 int main(void) {
-    VkalgoContext *ctx = NULL;
-    if (!expect(vkalgo_context_create_default(&ctx), VKALGO_SUCCESS, "vkalgo_context_create_default")) {
-        return 1;
-    }
-    printf("device: %s\n", vkalgo_context_device_name(ctx));
-    operations(ctx);
-    bad_input(ctx);
-    uint64_t messages = vkalgo_context_validation_message_count(ctx);
-    check(messages == 0, "validation messages: %" PRIu64, messages);
-    vkalgo_context_destroy(ctx);
-    printf("%u checks, %u failures\n", g_checks, g_failures);
-    return g_failures == 0 ? 0 : 1;
+    const context_test tests[] = {operations, bad_input};
+    return run_on_default_context(tests, sizeof tests / sizeof tests[0]);
 }

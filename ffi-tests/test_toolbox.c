@@ -374,22 +374,6 @@ static void test_segmented_sort(VkalgoContext *ctx) {
 }
 
 int main(void) {
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    const double t0 = now_s();
-    VkalgoContext *ctx = NULL;
-    if (!expect(vkalgo_context_create_default(&ctx), VKALGO_SUCCESS, "vkalgo_context_create_default") || !ctx) {
-        printf("== %u checks, %u failures\n", g_checks, g_failures);
-        return 1;
-    }
-    printf("  info  device \"%s\"\n", vkalgo_context_device_name(ctx));
-    test_reduce(ctx);
-    test_select(ctx);
-    test_reduce_by_key(ctx);
-    test_histogram(ctx);
-    test_segmented_sort(ctx);
-    const uint64_t messages = vkalgo_context_validation_message_count(ctx);
-    check(messages == 0, "validation messages of the default context: %" PRIu64, messages);
-    vkalgo_context_destroy(ctx);
-    printf("== %u checks, %u failures, %.1f s\n", g_checks, g_failures, now_s() - t0);
-    return g_failures == 0 ? 0 : 1;
+    const context_test tests[] = {test_reduce, test_select, test_reduce_by_key, test_histogram, test_segmented_sort};
+    return run_on_default_context(tests, sizeof tests / sizeof tests[0]);
 }
