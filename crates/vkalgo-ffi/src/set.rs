@@ -353,13 +353,7 @@ pub unsafe extern "C" fn vkalgo_set_equals(
     b: *const VkalgoSet,
     out: *mut u8,
 ) -> VkalgoResult {
-    guard("vkalgo_set_equals", || {
-        let a = set_ref(a, "a")?;
-        let b = set_ref(b, "b")?;
-        non_null(out, "out")?;
-        *out = u8::from(a.equals(b)?);
-        Ok(())
-    })
+    compare_sets("vkalgo_set_equals", a, b, out, GpuSet::equals)
 }
 
 /// `*out` = 1 when every value of `a` is in `b` (equal sets count), else 0 (one submission at
@@ -370,11 +364,22 @@ pub unsafe extern "C" fn vkalgo_set_is_subset(
     b: *const VkalgoSet,
     out: *mut u8,
 ) -> VkalgoResult {
-    guard("vkalgo_set_is_subset", || {
+    compare_sets("vkalgo_set_is_subset", a, b, out, GpuSet::is_subset)
+}
+
+/// A comparison of two sets into `*out` (1 or 0), written only on success.
+unsafe fn compare_sets(
+    what: &str,
+    a: *const VkalgoSet,
+    b: *const VkalgoSet,
+    out: *mut u8,
+    compare: fn(&GpuSet, &GpuSet) -> vkalgo::Result<bool>,
+) -> VkalgoResult {
+    guard(what, || {
         let a = set_ref(a, "a")?;
         let b = set_ref(b, "b")?;
         non_null(out, "out")?;
-        *out = u8::from(a.is_subset(b)?);
+        *out = u8::from(compare(a, b)?);
         Ok(())
     })
 }
