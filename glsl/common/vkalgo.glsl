@@ -49,6 +49,12 @@ uint subgroup_sum(uint x) {
     return subgroup_total(subgroupExclusiveAdd(x), x);
 }
 
+// The 64-bit x of lane `lane`, shuffled as two 32-bit halves (no extended subgroup types
+// needed).
+uint64_t subgroup_shuffle_u64(uint64_t x, uint lane) {
+    return packUint2x32(subgroupShuffle(unpackUint2x32(x), lane));
+}
+
 // Set bits of a 128-bit mask or vector (a subgroup ballot, four bitmap words).
 uint popcount4(uvec4 m) {
     return uint(bitCount(m.x) + bitCount(m.y) + bitCount(m.z) + bitCount(m.w));

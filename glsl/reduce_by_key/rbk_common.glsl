@@ -109,10 +109,9 @@ void workgroup_pair_scan(inout uint heads, inout uint64_t value, out uint total_
     for (uint d = 1u; d < gl_SubgroupSize; d *= 2u) {
         uint from = lane >= d ? lane - d : lane;
         uint h = subgroupShuffle(heads, from);
-        uint lo = subgroupShuffle(uint(value), from);
-        uint hi = subgroupShuffle(uint(value >> 32), from);
+        uint64_t v = subgroup_shuffle_u64(value, from);
         if (lane >= d) {
-            pair_combine(h, uint64_t(lo) | (uint64_t(hi) << 32), heads, value);
+            pair_combine(h, v, heads, value);
         }
     }
     if (lane + 1u == gl_SubgroupSize) {
@@ -122,10 +121,9 @@ void workgroup_pair_scan(inout uint heads, inout uint64_t value, out uint total_
     // Exclusive within the subgroup: the inclusive pair of the lane below.
     uint from = lane > 0u ? lane - 1u : 0u;
     uint h = subgroupShuffle(heads, from);
-    uint lo = subgroupShuffle(uint(value), from);
-    uint hi = subgroupShuffle(uint(value >> 32), from);
+    uint64_t v = subgroup_shuffle_u64(value, from);
     heads = lane > 0u ? h : 0u;
-    value = lane > 0u ? uint64_t(lo) | (uint64_t(hi) << 32) : op_identity();
+    value = lane > 0u ? v : op_identity();
     barrier();
     // The subgroups below this one, then the rest for the total.
     uint before_heads = 0u;

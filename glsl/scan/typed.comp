@@ -122,7 +122,7 @@ KEY_T combine(KEY_T a, KEY_T b) {
 // The value of lane `lane` (all lanes active).
 KEY_T subgroup_read(KEY_T x, uint lane) {
 #if KEY_BITS == 64
-    return packUint2x32(subgroupShuffle(unpackUint2x32(x), lane));
+    return subgroup_shuffle_u64(x, lane);
 #else
     return subgroupShuffle(x, lane);
 #endif

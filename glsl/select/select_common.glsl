@@ -137,7 +137,7 @@ KEY_T predecessor_key(uint i, KEY_T key, bool exists) {
     uint lane = gl_SubgroupInvocationID;
     uint below = lane == 0u ? 0u : lane - 1u;
 #if KEY_BITS == 64
-    KEY_T before = packUint2x32(subgroupShuffle(unpackUint2x32(key), below));
+    KEY_T before = subgroup_shuffle_u64(key, below);
 #else
     KEY_T before = subgroupShuffle(key, below);
 #endif
