@@ -25,7 +25,7 @@ uint64_t pair_addr(uint tile, bool inclusive) {
 }
 
 // Publishes the pair of `tile` (invocation 0 only).
-void publish(uint tile, uint flag, uint heads, uint64_t value) {
+void publish(uint tile, uint flag, uint heads, VALUE_T value) {
     PairRef(pair_addr(tile, flag == RBK_FLAG_INCLUSIVE)).v[0] = pair_pack(heads, value);
     atomicStore(U32AtomicRef(flag_addr(tile)).v[0], flag, gl_ScopeDevice,
                 gl_StorageSemanticsBuffer, gl_SemanticsRelease);
@@ -48,7 +48,7 @@ shared uint s_window_stop[(WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE
 // tile that is not an aggregate (that one too if it is inclusive) combine in tile order into
 // `heads`/`value`; returns the step (done, stalled on a silent `look`, or progress) with
 // where the walk goes next in `look`. Workgroup-uniform control flow.
-uint walk_window(inout int look, out uint heads, out uint64_t value) {
+uint walk_window(inout int look, out uint heads, out VALUE_T value) {
     uint i = gl_LocalInvocationIndex;
     int idx = look - int(WG_SIZE - 1u - i);
     uint flag = RBK_FLAG_INCLUSIVE;
@@ -83,7 +83,7 @@ uint walk_window(inout int look, out uint heads, out uint64_t value) {
         value = op_identity();
     }
     uint total_heads;
-    uint64_t total_value;
+    VALUE_T total_value;
     workgroup_pair_scan(heads, value, total_heads, total_value);  // its barriers pass s_walk_flag on
     heads = total_heads;
     value = total_value;
@@ -101,7 +101,7 @@ uint walk_window(inout int look, out uint heads, out uint64_t value) {
 // predecessors per step; a predecessor silent for SPIN_LIMIT steps has its pair computed from
 // its input by the whole workgroup. Workgroup-uniform control flow throughout (lavapipe drops
 // invocations that spin in divergent control flow).
-void look_back(uint tile, uint n, out uint heads, out uint64_t value) {
+void look_back(uint tile, uint n, out uint heads, out VALUE_T value) {
     heads = 0u;
     value = op_identity();
     int look = int(tile) - 1;
@@ -110,7 +110,7 @@ void look_back(uint tile, uint n, out uint heads, out uint64_t value) {
     while (true) {
         if (!fallback) {
             uint window_heads;
-            uint64_t window_value;
+            VALUE_T window_value;
             uint step = walk_window(look, window_heads, window_value);
             // The window's tiles come before everything gathered so far.
             pair_combine(window_heads, window_value, heads, value);
@@ -123,7 +123,7 @@ void look_back(uint tile, uint n, out uint heads, out uint64_t value) {
         if (fallback) {
             // The silent predecessor's pair from its input.
             uint h;
-            uint64_t v;
+            VALUE_T v;
             tile_pair(uint(look), n, h, v);
             pair_combine(h, v, heads, value);
             if (gl_LocalInvocationIndex == 0u) {
@@ -153,19 +153,19 @@ void main() {
     uint valid = min(n - start, TILE);
     stage_tile(start, valid, n);
     uint heads;
-    uint64_t value;
+    VALUE_T value;
     uint tile_heads;
-    uint64_t tile_value;
+    VALUE_T tile_value;
     staged_tile_pair(start, valid, heads, value, tile_heads, tile_value);
     if (gl_LocalInvocationIndex == 0u) {
         publish(tile, tile == 0u ? RBK_FLAG_INCLUSIVE : RBK_FLAG_AGGREGATE, tile_heads, tile_value);
     }
     uint carry_heads = 0u;
-    uint64_t carry_value = op_identity();
+    VALUE_T carry_value = op_identity();
     if (tile > 0u) {
         look_back(tile, n, carry_heads, carry_value);
         uint inc_heads = tile_heads;
-        uint64_t inc_value = tile_value;
+        VALUE_T inc_value = tile_value;
         pair_combine(carry_heads, carry_value, inc_heads, inc_value);
         if (gl_LocalInvocationIndex == 0u) {
             publish(tile, RBK_FLAG_INCLUSIVE, inc_heads, inc_value);

@@ -11,7 +11,7 @@
 // Permutations: KEY_BITS 32 or 64; VALUE_WORDS 0 (run-length encoding: every value is 1,
 // summed, written as u32), 1 (u32 values) or 2 (u64 values). Specialization: RBK_OP
 // (constant_id 5: RBK_OP_*), ITEMS (constant_id 1), SPIN_LIMIT (constant_id 2, look-back).
-// Values are combined as u64 (u32 sums wrap modulo 2^32 when written back as u32).
+// Values are combined as VALUE_T: u64 for u64 values, u32 otherwise (u32 sums wrap).
 #ifndef RBK_COMMON_GLSL
 #define RBK_COMMON_GLSL
 
@@ -47,14 +47,24 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Ref { uin
 // A pair in scratch: heads in .x, the value's low and high words in .z and .w.
 layout(buffer_reference, std430, buffer_reference_align = 16) coherent buffer PairRef { uvec4 v[]; };
 
+// The type values combine in: u32 unless the values are u64. The spine, one permutation for
+// every value type, combines the tiles' pairs as u64 (u32 values zero-extended).
+#if VALUE_WORDS == 2 || defined(RBK_SPINE)
+#define WIDE_VALUES 1
+#define VALUE_T uint64_t
+#else
+#define WIDE_VALUES 0
+#define VALUE_T uint
+#endif
+
 #define ITEMS VECS_PER_THREAD
 #define TILE (WG_SIZE * ITEMS)
 
-uint64_t op_identity() {
-    return RBK_OP == RBK_OP_MIN ? ~0ul : 0ul;
+VALUE_T op_identity() {
+    return RBK_OP == RBK_OP_MIN ? ~VALUE_T(0) : VALUE_T(0);
 }
 
-uint64_t op_apply(uint64_t a, uint64_t b) {
+VALUE_T op_apply(VALUE_T a, VALUE_T b) {
     if (RBK_OP == RBK_OP_MIN) {
         return min(a, b);
     } else if (RBK_OP == RBK_OP_MAX) {
@@ -64,30 +74,40 @@ uint64_t op_apply(uint64_t a, uint64_t b) {
 }
 
 // Pair combination (a before b); heads wrap never: at most 2^32 - 1 elements.
-void pair_combine(uint a_heads, uint64_t a_value, inout uint b_heads, inout uint64_t b_value) {
+void pair_combine(uint a_heads, VALUE_T a_value, inout uint b_heads, inout VALUE_T b_value) {
     b_value = b_heads > 0u ? b_value : op_apply(a_value, b_value);
     b_heads += a_heads;
 }
 
-uvec4 pair_pack(uint heads, uint64_t value) {
-    return uvec4(heads, 0u, uint(value), uint(value >> 32));
+#if WIDE_VALUES
+uvec2 unpack_value(VALUE_T v) { return unpackUint2x32(v); }
+VALUE_T pack_value(uvec2 w) { return packUint2x32(w); }
+VALUE_T shuffle_value(VALUE_T v, uint lane) { return subgroup_shuffle_u64(v, lane); }
+#else
+uvec2 unpack_value(VALUE_T v) { return uvec2(v, 0u); }
+VALUE_T pack_value(uvec2 w) { return w.x; }
+VALUE_T shuffle_value(VALUE_T v, uint lane) { return subgroupShuffle(v, lane); }
+#endif
+
+uvec4 pair_pack(uint heads, VALUE_T value) {
+    return uvec4(heads, 0u, unpack_value(value));
 }
 
-uint64_t pair_value(uvec4 p) {
-    return uint64_t(p.z) | (uint64_t(p.w) << 32);
+VALUE_T pair_value(uvec4 p) {
+    return pack_value(p.zw);
 }
 
 KEY_T load_key(uint i) {
     return KeyRef(pc.keys_in + uint64_t(i) * uint64_t(KEY_BITS / 8)).v[0];
 }
 
-uint64_t load_value(uint i) {
+VALUE_T load_value(uint i) {
 #if VALUE_WORDS == 2
     return U64Ref(pc.values_in + uint64_t(i) * 8ul).v[0];
 #elif VALUE_WORDS == 1
-    return uint64_t(U32Ref(pc.values_in + uint64_t(i) * 4ul).v[0]);
+    return U32Ref(pc.values_in + uint64_t(i) * 4ul).v[0];
 #else
-    return 1ul;
+    return VALUE_T(1);
 #endif
 }
 
@@ -98,18 +118,18 @@ uint tile_count(uint n) {
 // ---- the workgroup's scan of pairs (subgroup shuffles, then the subgroups' totals) ----
 
 shared uint s_sg_heads[(WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE];
-shared uint64_t s_sg_value[(WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE];
+shared VALUE_T s_sg_value[(WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE];
 
 // Exclusive scan of every invocation's pair over the workgroup (identity pair for invocation
 // 0); `total_*` get the workgroup's pair. Workgroup-uniform control flow.
-void workgroup_pair_scan(inout uint heads, inout uint64_t value, out uint total_heads,
-                         out uint64_t total_value) {
+void workgroup_pair_scan(inout uint heads, inout VALUE_T value, out uint total_heads,
+                         out VALUE_T total_value) {
     uint lane = gl_SubgroupInvocationID;
     // Inclusive within the subgroup: lane l combines the pair d lanes down, d = 1, 2, 4, ...
     for (uint d = 1u; d < gl_SubgroupSize; d *= 2u) {
         uint from = lane >= d ? lane - d : lane;
         uint h = subgroupShuffle(heads, from);
-        uint64_t v = subgroup_shuffle_u64(value, from);
+        VALUE_T v = shuffle_value(value, from);
         if (lane >= d) {
             pair_combine(h, v, heads, value);
         }
@@ -121,19 +141,19 @@ void workgroup_pair_scan(inout uint heads, inout uint64_t value, out uint total_
     // Exclusive within the subgroup: the inclusive pair of the lane below.
     uint from = lane > 0u ? lane - 1u : 0u;
     uint h = subgroupShuffle(heads, from);
-    uint64_t v = subgroup_shuffle_u64(value, from);
+    VALUE_T v = shuffle_value(value, from);
     heads = lane > 0u ? h : 0u;
     value = lane > 0u ? v : op_identity();
     barrier();
     // The subgroups below this one, then the rest for the total.
     uint before_heads = 0u;
-    uint64_t before_value = op_identity();
+    VALUE_T before_value = op_identity();
     for (uint g = 0u; g < gl_NumSubgroups; ++g) {
         if (g == gl_SubgroupID) {
             pair_combine(before_heads, before_value, heads, value);
         }
         uint gh = s_sg_heads[g];
-        uint64_t gv = s_sg_value[g];
+        VALUE_T gv = s_sg_value[g];
         pair_combine(before_heads, before_value, gh, gv);
         before_heads = gh;
         before_value = gv;
@@ -146,7 +166,7 @@ void workgroup_pair_scan(inout uint heads, inout uint64_t value, out uint total_
 // ---- a tile from global memory (the look-back's fallback for a silent predecessor) ----
 
 // This invocation's pair over its elements of tile `tile` (identity past the count).
-void thread_pair(uint tile, uint n, out uint heads, out uint64_t value) {
+void thread_pair(uint tile, uint n, out uint heads, out VALUE_T value) {
     uint start = tile * TILE;
     uint valid = n - start;
     uint first = gl_LocalInvocationIndex * ITEMS;
@@ -160,7 +180,7 @@ void thread_pair(uint tile, uint n, out uint heads, out uint64_t value) {
     bool has_prev = idx > 0u;
     for (uint r = 0u; r < ITEMS && first + r < valid; ++r) {
         KEY_T key = load_key(idx + r);
-        uint64_t v = load_value(idx + r);
+        VALUE_T v = load_value(idx + r);
         if (!has_prev || key != prev) {
             heads += 1u;
             value = v;
@@ -173,21 +193,15 @@ void thread_pair(uint tile, uint n, out uint heads, out uint64_t value) {
 }
 
 // The pair of tile `tile`, in every invocation. Workgroup-uniform control flow.
-void tile_pair(uint tile, uint n, out uint heads, out uint64_t value) {
+void tile_pair(uint tile, uint n, out uint heads, out VALUE_T value) {
     uint h;
-    uint64_t v;
+    VALUE_T v;
     thread_pair(tile, n, h, v);
     workgroup_pair_scan(h, v, heads, value);
 }
 
 // ---- the staged tile (not in the spine, which scans the tiles' pairs alone) ----
 #ifndef RBK_SPINE
-
-#if VALUE_WORDS == 2
-#define STAGED_VALUE_T uint64_t
-#else
-#define STAGED_VALUE_T uint
-#endif
 
 // Element e of the tile at slot staged(e): one pad slot per 32, so that the blocked walk's
 // stride of ITEMS spreads over the banks.
@@ -198,7 +212,7 @@ uint staged(uint e) {
 #define STAGED_SLOTS (TILE + TILE / 32u)
 shared KEY_T s_keys[STAGED_SLOTS];
 // Values on the way in (VALUE_WORDS > 0), run results on the way out.
-shared STAGED_VALUE_T s_values[STAGED_SLOTS];
+shared VALUE_T s_values[STAGED_SLOTS];
 // The key before the tile and the key after it (where they exist).
 shared KEY_T s_edge_keys[2];
 
@@ -210,7 +224,7 @@ void stage_tile(uint start, uint valid, uint n) {
         if (e < valid) {
             s_keys[staged(e)] = load_key(start + e);
 #if VALUE_WORDS > 0
-            s_values[staged(e)] = STAGED_VALUE_T(load_value(start + e));
+            s_values[staged(e)] = load_value(start + e);
 #endif
         }
     }
@@ -237,23 +251,23 @@ bool staged_end(uint e, uint start, uint valid, uint n) {
     return s_keys[staged(e + 1u)] != s_keys[staged(e)];
 }
 
-uint64_t staged_value(uint e) {
+VALUE_T staged_value(uint e) {
 #if VALUE_WORDS > 0
-    return uint64_t(s_values[staged(e)]);
+    return s_values[staged(e)];
 #else
-    return 1ul;
+    return VALUE_T(1);
 #endif
 }
 
 // This invocation's pair over its elements of the staged tile.
-void staged_thread_pair(uint start, uint valid, out uint heads, out uint64_t value) {
+void staged_thread_pair(uint start, uint valid, out uint heads, out VALUE_T value) {
     uint first = gl_LocalInvocationIndex * ITEMS;
     heads = 0u;
     value = op_identity();
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
         uint e = first + r;
         if (e < valid) {
-            uint64_t v = staged_value(e);
+            VALUE_T v = staged_value(e);
             if (staged_head(e, start)) {
                 heads += 1u;
                 value = v;
@@ -266,8 +280,8 @@ void staged_thread_pair(uint start, uint valid, out uint heads, out uint64_t val
 
 // The pair of the staged tile: `heads`/`value` become this invocation's exclusive pair within
 // the tile, `tile_*` the tile's. Workgroup-uniform control flow.
-void staged_tile_pair(uint start, uint valid, out uint heads, out uint64_t value,
-                      out uint tile_heads, out uint64_t tile_value) {
+void staged_tile_pair(uint start, uint valid, out uint heads, out VALUE_T value,
+                      out uint tile_heads, out VALUE_T tile_value) {
     staged_thread_pair(start, valid, heads, value);
     workgroup_pair_scan(heads, value, tile_heads, tile_value);
 }
@@ -278,19 +292,19 @@ void staged_tile_pair(uint start, uint valid, out uint heads, out uint64_t value
 // of the tile, after every invocation has read it) and leave it coalesced. Workgroup-uniform
 // control flow.
 void staged_write_runs(uint start, uint valid, uint n, uint carry_heads, uint heads,
-                       uint64_t value, uint tile_heads) {
+                       VALUE_T value, uint tile_heads) {
     uint first = gl_LocalInvocationIndex * ITEMS;
     // The run of the tile's first element: the first whose result this tile writes.
     uint first_run = carry_heads + (staged_head(0u, start) ? 1u : 0u) - 1u;
     uint runs = carry_heads + tile_heads - first_run - (staged_end(valid - 1u, start, valid, n) ? 0u : 1u);
     KEY_T end_keys[ITEMS];
-    uint64_t end_values[ITEMS];
+    VALUE_T end_values[ITEMS];
     uint ends = 0u;
     uint first_end_run = 0u;
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
         uint e = first + r;
         if (e < valid) {
-            uint64_t v = staged_value(e);
+            VALUE_T v = staged_value(e);
             if (staged_head(e, start)) {
                 heads += 1u;
                 value = v;
@@ -312,7 +326,7 @@ void staged_write_runs(uint start, uint valid, uint n, uint carry_heads, uint he
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
         if ((ends & (1u << r)) != 0u) {
             s_keys[staged(slot)] = end_keys[r];
-            s_values[staged(slot)] = STAGED_VALUE_T(end_values[r]);
+            s_values[staged(slot)] = end_values[r];
             slot += 1u;
         }
     }

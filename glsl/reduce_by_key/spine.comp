@@ -10,18 +10,18 @@ void main() {
     uint tiles = n / pc.tile_elems + (n % pc.tile_elems != 0u ? 1u : 0u);
     uint64_t pairs = pc.scratch + RBK_SCRATCH_HEADER;
     uint carry_heads = 0u;
-    uint64_t carry_value = op_identity();
+    VALUE_T carry_value = op_identity();
     for (uint base = 0u; base < tiles; base += WG_SIZE) {
         uint t = base + gl_LocalInvocationIndex;
         uint heads = 0u;
-        uint64_t value = op_identity();
+        VALUE_T value = op_identity();
         if (t < tiles) {
             uvec4 p = PairRef(pairs + uint64_t(t) * 16ul).v[0];
             heads = p.x;
             value = pair_value(p);
         }
         uint total_heads;
-        uint64_t total_value;
+        VALUE_T total_value;
         workgroup_pair_scan(heads, value, total_heads, total_value);
         pair_combine(carry_heads, carry_value, heads, value);
         if (t < tiles) {

@@ -16,9 +16,9 @@ void main() {
     uint valid = min(n - start, TILE);
     stage_tile(start, valid, n);
     uint heads;
-    uint64_t value;
+    VALUE_T value;
     uint tile_heads;
-    uint64_t tile_value;
+    VALUE_T tile_value;
     staged_tile_pair(start, valid, heads, value, tile_heads, tile_value);
     uint64_t slot = pc.scratch + RBK_SCRATCH_HEADER + uint64_t(tile) * 16ul;
 #if !RBK_WRITE
