@@ -156,7 +156,7 @@ void main() {
     VALUE_T value;
     uint tile_heads;
     VALUE_T tile_value;
-    staged_tile_pair(start, valid, heads, value, tile_heads, tile_value);
+    staged_tile_pair(start, valid, n, heads, value, tile_heads, tile_value);
     if (gl_LocalInvocationIndex == 0u) {
         publish(tile, tile == 0u ? RBK_FLAG_INCLUSIVE : RBK_FLAG_AGGREGATE, tile_heads, tile_value);
     }

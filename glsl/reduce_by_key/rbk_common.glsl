@@ -259,20 +259,50 @@ VALUE_T staged_value(uint e) {
 #endif
 }
 
-// This invocation's pair over its elements of the staged tile.
-void staged_thread_pair(uint start, uint valid, out uint heads, out VALUE_T value) {
+// This invocation's ITEMS consecutive elements of the staged tile, read once into registers:
+// keys, values, how many of them are in the tile (t_count), and bit r set in t_heads / t_ends
+// where element r starts / ends a run.
+KEY_T t_keys[ITEMS];
+VALUE_T t_values[ITEMS];
+uint t_count;
+uint t_heads;
+uint t_ends;
+
+void read_thread_elements(uint start, uint valid, uint n) {
     uint first = gl_LocalInvocationIndex * ITEMS;
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+        uint e = min(first + r, valid - 1u);
+        t_keys[r] = s_keys[staged(e)];
+        t_values[r] = staged_value(e);
+    }
+    t_count = first < valid ? min(valid - first, ITEMS) : 0u;
+    t_heads = 0u;
+    t_ends = 0u;
+    if (t_count > 0u) {
+        bool head = staged_head(first, start);
+        [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+            if (r < t_count) {
+                // Within the invocation's elements from registers; at their edges from the tile.
+                bool end = r + 1u < t_count ? t_keys[r + 1u] != t_keys[r]
+                                            : staged_end(first + r, start, valid, n);
+                t_heads |= (r == 0u ? head : t_keys[r] != t_keys[r - 1u]) ? 1u << r : 0u;
+                t_ends |= end ? 1u << r : 0u;
+            }
+        }
+    }
+}
+
+// This invocation's pair over its elements of the staged tile (read_thread_elements first).
+void staged_thread_pair(out uint heads, out VALUE_T value) {
     heads = 0u;
     value = op_identity();
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-        uint e = first + r;
-        if (e < valid) {
-            VALUE_T v = staged_value(e);
-            if (staged_head(e, start)) {
+        if (r < t_count) {
+            if ((t_heads & (1u << r)) != 0u) {
                 heads += 1u;
-                value = v;
+                value = t_values[r];
             } else {
-                value = op_apply(value, v);
+                value = op_apply(value, t_values[r]);
             }
         }
     }
@@ -280,9 +310,10 @@ void staged_thread_pair(uint start, uint valid, out uint heads, out VALUE_T valu
 
 // The pair of the staged tile: `heads`/`value` become this invocation's exclusive pair within
 // the tile, `tile_*` the tile's. Workgroup-uniform control flow.
-void staged_tile_pair(uint start, uint valid, out uint heads, out VALUE_T value,
+void staged_tile_pair(uint start, uint valid, uint n, out uint heads, out VALUE_T value,
                       out uint tile_heads, out VALUE_T tile_value) {
-    staged_thread_pair(start, valid, heads, value);
+    read_thread_elements(start, valid, n);
+    staged_thread_pair(heads, value);
     workgroup_pair_scan(heads, value, tile_heads, tile_value);
 }
 
@@ -293,39 +324,29 @@ void staged_tile_pair(uint start, uint valid, out uint heads, out VALUE_T value,
 // control flow.
 void staged_write_runs(uint start, uint valid, uint n, uint carry_heads, uint heads,
                        VALUE_T value, uint tile_heads) {
-    uint first = gl_LocalInvocationIndex * ITEMS;
     // The run of the tile's first element: the first whose result this tile writes.
     uint first_run = carry_heads + (staged_head(0u, start) ? 1u : 0u) - 1u;
     uint runs = carry_heads + tile_heads - first_run - (staged_end(valid - 1u, start, valid, n) ? 0u : 1u);
-    KEY_T end_keys[ITEMS];
+    // Each run's result where it ends, from this invocation's registers (read_thread_elements).
     VALUE_T end_values[ITEMS];
-    uint ends = 0u;
-    uint first_end_run = 0u;
+    // (The run of this invocation's first end: the heads up to and with that element.)
+    uint first_end = uint(findLSB(t_ends)) & 31u;
+    uint first_end_run = heads + uint(bitCount(t_heads & (0xFFFFFFFFu >> (31u - first_end)))) - 1u;
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-        uint e = first + r;
-        if (e < valid) {
-            VALUE_T v = staged_value(e);
-            if (staged_head(e, start)) {
-                heads += 1u;
-                value = v;
+        if (r < t_count) {
+            if ((t_heads & (1u << r)) != 0u) {
+                value = t_values[r];
             } else {
-                value = op_apply(value, v);
+                value = op_apply(value, t_values[r]);
             }
-            if (staged_end(e, start, valid, n)) {
-                if (ends == 0u) {
-                    first_end_run = heads - 1u;
-                }
-                ends |= 1u << r;
-                end_keys[r] = s_keys[staged(e)];
-                end_values[r] = value;
-            }
+            end_values[r] = value;
         }
     }
     barrier();  // every invocation has read the tile
     uint slot = first_end_run - first_run;
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-        if ((ends & (1u << r)) != 0u) {
-            s_keys[staged(slot)] = end_keys[r];
+        if ((t_ends & (1u << r)) != 0u) {
+            s_keys[staged(slot)] = t_keys[r];
             s_values[staged(slot)] = end_values[r];
             slot += 1u;
         }

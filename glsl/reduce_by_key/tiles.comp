@@ -19,7 +19,7 @@ void main() {
     VALUE_T value;
     uint tile_heads;
     VALUE_T tile_value;
-    staged_tile_pair(start, valid, heads, value, tile_heads, tile_value);
+    staged_tile_pair(start, valid, n, heads, value, tile_heads, tile_value);
     uint64_t slot = pc.scratch + RBK_SCRATCH_HEADER + uint64_t(tile) * 16ul;
 #if !RBK_WRITE
     if (gl_LocalInvocationIndex == 0u) {
