@@ -154,7 +154,7 @@ KEY_T predecessor_key(uint i, KEY_T key, bool exists) {
 uint keep_bits(uint start, uint valid, bool hold) {
     uint bits = 0u;
     uint pos = round_position();
-    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+    for (uint r = 0u; r < ITEMS; ++r) {
         uint offset = r * WG_SIZE + pos;
         bool exists = offset < valid;
         KEY_T key = (READS_KEYS || hold) && exists ? load_key(start + offset) : KEY_T(0);
@@ -205,7 +205,7 @@ uint g_ranks[ITEMS];
 // total. Workgroup-uniform control flow.
 uint tile_ranks(uint bits) {
     uint subgroups = gl_NumSubgroups;
-    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+    for (uint r = 0u; r < ITEMS; ++r) {
         uvec4 ballot = subgroupBallot((bits & (1u << r)) != 0u);
         g_ranks[r] = subgroupBallotExclusiveBitCount(ballot);
         if (subgroupElect()) {
@@ -229,7 +229,7 @@ uint tile_ranks(uint bits) {
         carry += c;
     }
     barrier();
-    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+    for (uint r = 0u; r < ITEMS; ++r) {
         g_ranks[r] += s_round_counts[r * subgroups + gl_SubgroupID];
     }
     barrier();  // the counts may be written again by the next tile
@@ -239,7 +239,7 @@ uint tile_ranks(uint bits) {
 // Writes the kept elements of the held tile (bits, g_ranks, g_keys, g_values: keep_bits
 // with `hold`) from output place `base`.
 void scatter_tile(uint bits, uint base) {
-    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+    for (uint r = 0u; r < ITEMS; ++r) {
         if ((bits & (1u << r)) != 0u) {
             uint to = base + g_ranks[r];
             SelectKeyRef(pc.keys_out + uint64_t(to) * KEY_BYTES).v[0] = g_keys[r];

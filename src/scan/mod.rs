@@ -107,8 +107,9 @@ pub struct ScanTuning {
 }
 
 impl ScanTuning {
-    /// The tuning vkalgo uses on this device: 256 invocations x 8 vectors (8192 elements per
-    /// tile) on GPUs, 4 vectors on CPU drivers (`src/scan/tuning.rs`).
+    /// The tuning vkalgo uses on this device for 32-bit elements: 256 invocations x 8 vectors
+    /// (8192 elements per tile) on GPUs, 4 vectors on CPU drivers; 64-bit elements take 4
+    /// vectors on GPUs (`src/scan/tuning.rs`).
     pub fn for_device(ctx: &Context) -> Self {
         tuning::default_tuning(ctx.device_class())
     }
@@ -327,7 +328,9 @@ impl Context {
                 desc.max_count
             )));
         }
-        let tuning = desc.tuning.unwrap_or_else(|| ScanTuning::for_device(self));
+        let tuning = desc
+            .tuning
+            .unwrap_or_else(|| tuning::default_tuning_for(self.device_class(), desc.key_type.bits()));
         let wg = tuning.workgroup_size;
         if !wg.is_power_of_two() || wg < 32 || wg > self.profile.max_workgroup_invocations.min(1024) {
             return Err(Error::invalid(format!(
@@ -363,7 +366,7 @@ impl Context {
         let class = self.device_class();
         let max_invocations = self.profile.max_workgroup_invocations;
         let lookback_tiers = if desc.tuning.is_none() && path == ScanPath::Lookback {
-            tuning::lookback_tiers(class, max_invocations, &tuning)
+            tuning::lookback_tiers(class, max_invocations, &tuning, desc.key_type.bits())
         } else {
             Vec::new()
         };

@@ -45,6 +45,45 @@ pub(super) const DEFAULT_SHAPE: &[TuningRow<(), Shape>] = &[
     },
 ];
 
+/// The default tile of scans of 64-bit elements on GPUs, at every count above
+/// [`WIDE_LOOKBACK_TIERS`]' first row (CPU drivers keep [`DEFAULT_SHAPE`]).
+pub(super) const WIDE_SHAPE: &[TuningRow<(), Shape>] = &[
+    TuningRow {
+        devices: Devices::Nvidia,
+        when: (),
+        choice: Shape {
+            workgroup_size: 256,
+            vecs_per_thread: 4,
+        },
+        why: "16 elements (32 registers) an invocation: the fastest 64-bit tile from 2^20",
+        anchor: "wide-tiles",
+    },
+    TuningRow {
+        devices: Devices::OtherGpu,
+        when: (),
+        choice: Shape {
+            workgroup_size: 256,
+            vecs_per_thread: 4,
+        },
+        why: "NVIDIA's choice, not measured",
+        anchor: "wide-tiles",
+    },
+];
+
+/// The look-back path's tiles by count for 64-bit elements on GPUs: small tiles for small
+/// counts, then [`WIDE_SHAPE`] (no larger tiers: they hold more registers than it).
+pub(super) const WIDE_LOOKBACK_TIERS: &[TuningRow<u64, Tier>] = &[TuningRow {
+    devices: Devices::Gpu,
+    when: 1 << 18,
+    choice: Tier {
+        workgroup_size: None,
+        vecs_per_thread: Some(2),
+        needs_workgroup: 0,
+    },
+    why: "small tiles: more workgroups share a small scan",
+    anchor: "wide-tiles",
+}];
+
 /// Spins of a look-back wait before the waiter computes the predecessor's aggregate itself,
 /// when the tuning asks for the device's default (`lookback_spins` 0).
 pub(super) const LOOKBACK_SPINS: &[TuningRow<(), u32>] = &[
@@ -222,7 +261,19 @@ pub(super) const LOOKBACK_TIERS: &[TuningRow<u64, Tier>] = &[
 
 /// The tuning of plans without the caller's: [`DEFAULT_SHAPE`], spins left to the device.
 pub(super) fn default_tuning(class: DeviceClass) -> ScanTuning {
-    let shape = first_row(DEFAULT_SHAPE, class, |_| true)
+    default_tuning_for(class, 32)
+}
+
+/// The tuning of plans of `key_bits`-bit elements without the caller's: [`WIDE_SHAPE`] for
+/// 64-bit elements on GPUs, else [`DEFAULT_SHAPE`].
+pub(super) fn default_tuning_for(class: DeviceClass, key_bits: u32) -> ScanTuning {
+    let wide = if key_bits == 64 {
+        first_row(WIDE_SHAPE, class, |_| true)
+    } else {
+        None
+    };
+    let shape = wide
+        .or_else(|| first_row(DEFAULT_SHAPE, class, |_| true))
         .expect("a default scan tile for every device class")
         .choice;
     ScanTuning {
@@ -284,8 +335,14 @@ pub(super) fn lookback_tiers(
     class: DeviceClass,
     max_invocations: u32,
     tuning: &ScanTuning,
+    key_bits: u32,
 ) -> Vec<(u64, ScanTuning)> {
-    rows_for(LOOKBACK_TIERS, class, |_| true)
+    let table = if key_bits == 64 && class != DeviceClass::Cpu {
+        WIDE_LOOKBACK_TIERS
+    } else {
+        LOOKBACK_TIERS
+    };
+    rows_for(table, class, |_| true)
         .filter(|row| row.choice.needs_workgroup <= max_invocations)
         .map(|row| {
             let tier = row.choice;
@@ -314,6 +371,8 @@ mod tests {
         assert_anchors(SMALL_LIMIT, DOC);
         assert_anchors(SMALL_TILES, DOC);
         assert_anchors(LOOKBACK_TIERS, DOC);
+        assert_anchors(WIDE_SHAPE, DOC);
+        assert_anchors(WIDE_LOOKBACK_TIERS, DOC);
     }
 
     fn tuning(workgroup_size: u32, vecs_per_thread: u32) -> ScanTuning {
@@ -321,6 +380,28 @@ mod tests {
             workgroup_size,
             vecs_per_thread,
             lookback_spins: 0,
+        }
+    }
+
+    /// 64-bit elements on GPUs: 256 x 4 above 2^18, 256 x 2 up to it; CPU drivers as for
+    /// 32-bit elements.
+    #[test]
+    fn wide_elements_take_half_the_vectors() {
+        for class in CLASSES {
+            let plan = default_tuning_for(class, 64);
+            if class == DeviceClass::Cpu {
+                assert_eq!(plan, default_tuning(class));
+                assert_eq!(
+                    lookback_tiers(class, 1024, &plan, 64),
+                    lookback_tiers(class, 1024, &plan, 32)
+                );
+            } else {
+                assert_eq!(plan, tuning(256, 4));
+                assert_eq!(
+                    lookback_tiers(class, 1024, &plan, 64),
+                    vec![(1u64 << 18, tuning(256, 2))]
+                );
+            }
         }
     }
 
@@ -358,7 +439,7 @@ mod tests {
                             expected.push((u64::MAX, tuning(1024, 8)));
                         }
                     }
-                    assert_eq!(lookback_tiers(class, max, &plan), expected, "{class:?} {max}");
+                    assert_eq!(lookback_tiers(class, max, &plan, 32), expected, "{class:?} {max}");
                 }
             }
         }

@@ -1,5 +1,5 @@
 //! The segmented sort's tuning table: rows per device class, the reason of each in
-//! `docs/tuning/segmented_sort.md` under its anchor (unmeasured: first choices to measure).
+//! `docs/tuning/segmented_sort.md` under its anchor.
 
 use super::SegmentedSortTuning;
 use crate::core::tuning::{first_row, DeviceClass, Devices, TuningRow};
@@ -11,10 +11,10 @@ pub(super) const DEFAULT_TUNING: &[TuningRow<(), SegmentedSortTuning>] = &[
         when: (),
         choice: SegmentedSortTuning {
             workgroup_size: 256,
-            items_per_invocation: 8,
+            items_per_invocation: 4,
             merge_workgroups: 1024,
         },
-        why: "tiles of 2048: 24 KiB of 8-byte keys and sort words, small segments up to 1024",
+        why: "tiles of 1024: the fastest of four shapes on every segment layout but tiny ones",
         anchor: "default-tuning",
     },
     TuningRow {
@@ -22,7 +22,7 @@ pub(super) const DEFAULT_TUNING: &[TuningRow<(), SegmentedSortTuning>] = &[
         when: (),
         choice: SegmentedSortTuning {
             workgroup_size: 256,
-            items_per_invocation: 8,
+            items_per_invocation: 4,
             merge_workgroups: 1024,
         },
         why: "NVIDIA's choice",
