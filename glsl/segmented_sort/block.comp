@@ -32,6 +32,7 @@ shared uint s_covered;
 shared uint s_first_start;
 shared uint s_last_end;
 shared uint s_largest_owned;
+shared uint s_len;
 
 // Sort words: the tag in the high 16 bits, the tile position in the low 16 (TILE <= 2^15).
 bool bms_after_tagged(KEY_T a, uint sa, KEY_T b, uint sb) {
@@ -76,15 +77,18 @@ void main() {
         return;
     }
     uint base = uint(base64);
-    uint len = min(n - base, TILE);
-    uint own_end = small ? base + min(n - base, SMALL_LIMIT) : base + len;
-    // The segments of the loaded range's first and last positions bound every search below;
-    // with the middle one's they also say whether the workgroup has anything to sort: a small
-    // part has nothing when one segment covers its whole range, a block part nothing when
-    // none of the three segments is large (a large segment within the block holds its middle).
+    uint block_len = min(n - base, TILE);
+    uint own_end = small ? base + min(n - base, SMALL_LIMIT) : base + block_len;
+    // The segments of the range's first and last positions bound every search below; with
+    // the middle one's they also say whether the workgroup has anything to sort: a small part
+    // has nothing when one segment covers its whole range, a block part nothing when none of
+    // the three segments is large (a large segment within the block holds its middle). A
+    // small part's last position is its last owned start, and it loads only up to the end of
+    // the last segment it owns (at most TILE positions).
     if (gl_LocalInvocationIndex < 3u) {
         uint i = gl_LocalInvocationIndex;
-        uint p = i == 0u ? base : (i == 1u ? base + len - 1u : base + min(TILE / 2u, len - 1u));
+        uint last = small ? own_end - 1u : base + block_len - 1u;
+        uint p = i == 0u ? base : (i == 1u ? last : base + min(TILE / 2u, block_len - 1u));
         uint s = segment_at(p, segs, n);
         uint first = segment_start(s, segs, n);
         uint end = max(segment_start(s + 1u, segs, n), first);
@@ -96,12 +100,16 @@ void main() {
             s_largest_owned = 0u;
         } else if (i == 1u) {
             s_last_end = end;
+            // A large last segment is not the small part's: it loads up to its start.
+            uint loaded_end = small && end - first > SMALL_LIMIT ? first : end;
+            s_len = small ? min(max(loaded_end, base) - base, TILE) : block_len;
         }
     }
     barrier();
     if (small ? s_covered != 0u : (s_large[0] | s_large[1] | s_large[2]) == 0u) {
         return;
     }
+    uint len = s_len;
     uint seg_lo = s_range[0];
     uint seg_hi = s_range[1];
     uint first_start = s_first_start;
