@@ -151,12 +151,11 @@ void main() {
     }
     uint start = tile * TILE;
     uint valid = min(n - start, TILE);
-    stage_tile(start, valid, n);
     uint heads;
     VALUE_T value;
     uint tile_heads;
     VALUE_T tile_value;
-    staged_tile_pair(start, valid, n, heads, value, tile_heads, tile_value);
+    tile_elements_pair(start, valid, n, heads, value, tile_heads, tile_value);
     if (gl_LocalInvocationIndex == 0u) {
         publish(tile, tile == 0u ? RBK_FLAG_INCLUSIVE : RBK_FLAG_AGGREGATE, tile_heads, tile_value);
     }
@@ -175,5 +174,5 @@ void main() {
         U32Ref(pc.run_count).v[0] = carry_heads + tile_heads;
     }
     pair_combine(carry_heads, carry_value, heads, value);
-    staged_write_runs(start, valid, n, carry_heads, heads, value, tile_heads);
+    write_runs(heads, value);
 }

@@ -1,9 +1,8 @@
 // Reduce-by-key and run-length encoding: what every pass shares (src/reduce_by_key).
 //
 // A run is a maximal stretch of consecutive keys with equal bits. A tile is WG_SIZE * ITEMS
-// elements, staged in shared memory with coalesced loads; invocation i of a tile then takes
-// ITEMS consecutive elements (a blocked layout, so that its serial walk sees the runs in
-// order), and the runs that end in the tile go back out through shared memory, coalesced. A tile, or any stretch of elements, is
+// elements; invocation i of a tile takes ITEMS consecutive elements into registers (below) and
+// writes the runs that end in them. A tile, or any stretch of elements, is
 // summarized by a pair (heads, value): how many runs start in it, and op over its elements
 // from its last head to its end (over all of them where no run starts in it). Pairs combine
 // associatively: (a, b) -> (a.heads + b.heads, b.heads > 0 ? b.value : op(a.value, b.value)).
@@ -200,100 +199,121 @@ void tile_pair(uint tile, uint n, out uint heads, out VALUE_T value) {
     workgroup_pair_scan(h, v, heads, value);
 }
 
-// ---- the staged tile (not in the spine, which scans the tiles' pairs alone) ----
 #ifndef RBK_SPINE
+// ---- a tile in registers (not in the spine, which scans the tiles' pairs alone) ----
+//
+// Invocation i of a tile takes its ITEMS consecutive elements (a blocked layout, so that its
+// serial walk sees the runs in order) straight into registers: 16-byte loads where its
+// elements are whole and aligned, else one by one. No shared memory holds the tile, so that
+// the occupancy is the registers' (the driver's shared memory per multiprocessor is small).
 
-// Element e of the tile at slot staged(e): one pad slot per 32, so that the blocked walk's
-// stride of ITEMS spreads over the banks.
-uint staged(uint e) {
-    return e + (e >> 5);
-}
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer Vec4Ref { uvec4 v[]; };
 
-#define STAGED_SLOTS (TILE + TILE / 32u)
-shared KEY_T s_keys[STAGED_SLOTS];
-// Values on the way in (VALUE_WORDS > 0), run results on the way out.
-shared VALUE_T s_values[STAGED_SLOTS];
-// The key before the tile and the key after it (where they exist).
-shared KEY_T s_edge_keys[2];
-
-// Loads the `valid` elements of the tile at `start` into shared memory, coalesced, with the
-// keys on both sides of it. Workgroup-uniform control flow.
-void stage_tile(uint start, uint valid, uint n) {
-    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-        uint e = r * WG_SIZE + gl_LocalInvocationIndex;
-        if (e < valid) {
-            s_keys[staged(e)] = load_key(start + e);
-#if VALUE_WORDS > 0
-            s_values[staged(e)] = load_value(start + e);
-#endif
-        }
-    }
-    if (gl_LocalInvocationIndex == 0u) {
-        s_edge_keys[0] = start > 0u ? load_key(start - 1u) : KEY_T(0);
-        s_edge_keys[1] = start + valid < n ? load_key(start + valid) : KEY_T(0);
-    }
-    barrier();
-}
-
-// Whether staged element e (of `valid`, the tile at `start`) starts a run.
-bool staged_head(uint e, uint start) {
-    if (e == 0u) {
-        return start == 0u || s_keys[staged(0u)] != s_edge_keys[0];
-    }
-    return s_keys[staged(e)] != s_keys[staged(e - 1u)];
-}
-
-// Whether staged element e ends a run (`n` elements in all).
-bool staged_end(uint e, uint start, uint valid, uint n) {
-    if (e + 1u == valid) {
-        return start + valid == n || s_edge_keys[1] != s_keys[staged(e)];
-    }
-    return s_keys[staged(e + 1u)] != s_keys[staged(e)];
-}
-
-VALUE_T staged_value(uint e) {
-#if VALUE_WORDS > 0
-    return s_values[staged(e)];
-#else
-    return VALUE_T(1);
-#endif
-}
-
-// This invocation's ITEMS consecutive elements of the staged tile, read once into registers:
-// keys, values, how many of them are in the tile (t_count), and bit r set in t_heads / t_ends
-// where element r starts / ends a run.
+// This invocation's elements: keys, values, how many of them are in the tile (t_count), and
+// bit r set in t_heads / t_ends where element r starts / ends a run.
 KEY_T t_keys[ITEMS];
 VALUE_T t_values[ITEMS];
 uint t_count;
 uint t_heads;
 uint t_ends;
 
+// Loads t_keys and t_values of the `t_count` elements from element `idx`.
+void load_thread_elements(uint idx) {
+    uint64_t key_addr = pc.keys_in + uint64_t(idx) * uint64_t(KEY_BITS / 8);
+    bool whole = t_count == ITEMS;
+    if (whole && (ITEMS * KEY_BITS / 32u) % 4u == 0u && (key_addr & 15ul) == 0ul) {
+        [[unroll]] for (uint q = 0u; q < ITEMS * KEY_BITS / 128u; ++q) {
+            uvec4 w = Vec4Ref(key_addr).v[q];
+#if KEY_BITS == 64
+            t_keys[2u * q] = packUint2x32(w.xy);
+            t_keys[2u * q + 1u] = packUint2x32(w.zw);
+#else
+            t_keys[4u * q] = w.x;
+            t_keys[4u * q + 1u] = w.y;
+            t_keys[4u * q + 2u] = w.z;
+            t_keys[4u * q + 3u] = w.w;
+#endif
+        }
+    } else {
+        [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+            t_keys[r] = r < t_count ? load_key(idx + r) : KEY_T(0);
+        }
+    }
+#if VALUE_WORDS > 0
+    uint64_t value_addr = pc.values_in + uint64_t(idx) * uint64_t(VALUE_WORDS * 4);
+    if (whole && (ITEMS * VALUE_WORDS) % 4u == 0u && (value_addr & 15ul) == 0ul) {
+        [[unroll]] for (uint q = 0u; q < ITEMS * VALUE_WORDS / 4u; ++q) {
+            uvec4 w = Vec4Ref(value_addr).v[q];
+#if VALUE_WORDS == 2
+            t_values[2u * q] = packUint2x32(w.xy);
+            t_values[2u * q + 1u] = packUint2x32(w.zw);
+#else
+            t_values[4u * q] = w.x;
+            t_values[4u * q + 1u] = w.y;
+            t_values[4u * q + 2u] = w.z;
+            t_values[4u * q + 3u] = w.w;
+#endif
+        }
+    } else {
+        [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+            t_values[r] = r < t_count ? load_value(idx + r) : VALUE_T(0);
+        }
+    }
+#else
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+        t_values[r] = VALUE_T(1);
+    }
+#endif
+}
+
+KEY_T shuffle_key(KEY_T k, uint lane) {
+#if KEY_BITS == 64
+    return subgroup_shuffle_u64(k, lane);
+#else
+    return subgroupShuffle(k, lane);
+#endif
+}
+
+// Reads this invocation's elements of the tile at `start` (`valid` of them exist, `n` in all)
+// and marks where runs start and end. The keys beside an invocation's elements come from the
+// lanes beside it, or from memory at a subgroup's edges. Subgroup-uniform control flow.
 void read_thread_elements(uint start, uint valid, uint n) {
     uint first = gl_LocalInvocationIndex * ITEMS;
-    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-        uint e = min(first + r, valid - 1u);
-        t_keys[r] = s_keys[staged(e)];
-        t_values[r] = staged_value(e);
-    }
     t_count = first < valid ? min(valid - first, ITEMS) : 0u;
+    uint idx = start + first;
+    load_thread_elements(idx);
+    uint lane = gl_SubgroupInvocationID;
+    KEY_T below = shuffle_key(t_keys[ITEMS - 1u], lane == 0u ? 0u : lane - 1u);
+    KEY_T above = shuffle_key(t_keys[0], min(lane + 1u, gl_SubgroupSize - 1u));
     t_heads = 0u;
     t_ends = 0u;
     if (t_count > 0u) {
-        bool head = staged_head(first, start);
+        // The key before element 0 (none before the first element of all).
+        bool has_before = idx > 0u;
+        if (has_before && lane == 0u) {
+            below = load_key(idx - 1u);
+        }
+        // The key after the last element, where there is one: the next lane's first when
+        // that lane holds elements of this tile, else from memory.
+        uint after = idx + t_count;
+        bool has_after = after < n;
+        if (has_after && (lane + 1u == gl_SubgroupSize || first + t_count >= valid)) {
+            above = load_key(after);
+        }
+        bool head0 = !has_before || t_keys[0] != below;
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             if (r < t_count) {
-                // Within the invocation's elements from registers; at their edges from the tile.
                 bool end = r + 1u < t_count ? t_keys[r + 1u] != t_keys[r]
-                                            : staged_end(first + r, start, valid, n);
-                t_heads |= (r == 0u ? head : t_keys[r] != t_keys[r - 1u]) ? 1u << r : 0u;
+                                            : !has_after || above != t_keys[r];
+                t_heads |= (r == 0u ? head0 : t_keys[r] != t_keys[r - 1u]) ? 1u << r : 0u;
                 t_ends |= end ? 1u << r : 0u;
             }
         }
     }
 }
 
-// This invocation's pair over its elements of the staged tile (read_thread_elements first).
-void staged_thread_pair(out uint heads, out VALUE_T value) {
+// This invocation's pair over its elements (read_thread_elements first).
+void thread_elements_pair(out uint heads, out VALUE_T value) {
     heads = 0u;
     value = op_identity();
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
@@ -308,60 +328,37 @@ void staged_thread_pair(out uint heads, out VALUE_T value) {
     }
 }
 
-// The pair of the staged tile: `heads`/`value` become this invocation's exclusive pair within
-// the tile, `tile_*` the tile's. Workgroup-uniform control flow.
-void staged_tile_pair(uint start, uint valid, uint n, out uint heads, out VALUE_T value,
-                      out uint tile_heads, out VALUE_T tile_value) {
+// The pair of the tile at `start` (`valid` elements, `n` in all), read into registers:
+// `heads`/`value` become this invocation's exclusive pair within the tile, `tile_*` the
+// tile's. Workgroup-uniform control flow.
+void tile_elements_pair(uint start, uint valid, uint n, out uint heads, out VALUE_T value,
+                        out uint tile_heads, out VALUE_T tile_value) {
     read_thread_elements(start, valid, n);
-    staged_thread_pair(heads, value);
+    thread_elements_pair(heads, value);
     workgroup_pair_scan(heads, value, tile_heads, tile_value);
 }
 
-// Writes the runs that end in the staged tile. `carry_heads`: runs started before the tile;
-// `heads`/`value`: the pair of every element before this invocation's (the carry included);
-// `tile_heads`: runs started in the tile. The runs' results gather in shared memory (in place
-// of the tile, after every invocation has read it) and leave it coalesced. Workgroup-uniform
-// control flow.
-void staged_write_runs(uint start, uint valid, uint n, uint carry_heads, uint heads,
-                       VALUE_T value, uint tile_heads) {
-    // The run of the tile's first element: the first whose result this tile writes.
-    uint first_run = carry_heads + (staged_head(0u, start) ? 1u : 0u) - 1u;
-    uint runs = carry_heads + tile_heads - first_run - (staged_end(valid - 1u, start, valid, n) ? 0u : 1u);
-    // Each run's result where it ends, from this invocation's registers (read_thread_elements).
-    VALUE_T end_values[ITEMS];
-    // (The run of this invocation's first end: the heads up to and with that element.)
-    uint first_end = uint(findLSB(t_ends)) & 31u;
-    uint first_end_run = heads + uint(bitCount(t_heads & (0xFFFFFFFFu >> (31u - first_end)))) - 1u;
+// Writes the runs that end in this invocation's elements. `heads`/`value`: the pair of every
+// element before this invocation's, the tiles before included (so `heads` >= 1 wherever an
+// element continues a run).
+void write_runs(uint heads, VALUE_T value) {
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
         if (r < t_count) {
             if ((t_heads & (1u << r)) != 0u) {
+                heads += 1u;
                 value = t_values[r];
             } else {
                 value = op_apply(value, t_values[r]);
             }
-            end_values[r] = value;
-        }
-    }
-    barrier();  // every invocation has read the tile
-    uint slot = first_end_run - first_run;
-    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-        if ((t_ends & (1u << r)) != 0u) {
-            s_keys[staged(slot)] = t_keys[r];
-            s_values[staged(slot)] = end_values[r];
-            slot += 1u;
-        }
-    }
-    barrier();
-    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
-        uint j = r * WG_SIZE + gl_LocalInvocationIndex;
-        if (j < runs) {
-            uint run = first_run + j;
-            KeyRef(pc.keys_out + uint64_t(run) * uint64_t(KEY_BITS / 8)).v[0] = s_keys[staged(j)];
+            if ((t_ends & (1u << r)) != 0u) {
+                uint run = heads - 1u;
+                KeyRef(pc.keys_out + uint64_t(run) * uint64_t(KEY_BITS / 8)).v[0] = t_keys[r];
 #if VALUE_WORDS == 2
-            U64Ref(pc.values_out + uint64_t(run) * 8ul).v[0] = s_values[staged(j)];
+                U64Ref(pc.values_out + uint64_t(run) * 8ul).v[0] = value;
 #else
-            U32Ref(pc.values_out + uint64_t(run) * 4ul).v[0] = s_values[staged(j)];
+                U32Ref(pc.values_out + uint64_t(run) * 4ul).v[0] = value;
 #endif
+            }
         }
     }
 }

@@ -14,12 +14,11 @@ void main() {
     }
     uint start = tile * TILE;
     uint valid = min(n - start, TILE);
-    stage_tile(start, valid, n);
     uint heads;
     VALUE_T value;
     uint tile_heads;
     VALUE_T tile_value;
-    staged_tile_pair(start, valid, n, heads, value, tile_heads, tile_value);
+    tile_elements_pair(start, valid, n, heads, value, tile_heads, tile_value);
     uint64_t slot = pc.scratch + RBK_SCRATCH_HEADER + uint64_t(tile) * 16ul;
 #if !RBK_WRITE
     if (gl_LocalInvocationIndex == 0u) {
@@ -28,6 +27,6 @@ void main() {
 #else
     uvec4 carry = PairRef(slot).v[0];
     pair_combine(carry.x, pair_value(carry), heads, value);
-    staged_write_runs(start, valid, n, carry.x, heads, value, tile_heads);
+    write_runs(heads, value);
 #endif
 }

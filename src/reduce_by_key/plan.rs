@@ -103,15 +103,6 @@ impl Context {
         }
         let tuning = desc.tuning.unwrap_or_else(|| ReduceByKeyTuning::for_device(self));
         check_tuning(self, &tuning)?;
-        let staged = staged_tile_bytes(desc, &tuning);
-        if staged > self.profile.max_shared_memory as u64 {
-            return Err(Error::invalid(format!(
-                "reduce_by_key: a tile of {} elements stages {staged} bytes of shared memory, \
-                 more than the device's {}",
-                tuning.tile_elements(),
-                self.profile.max_shared_memory
-            )));
-        }
         let path = match desc.path {
             ReduceByKeyPath::Auto if self.profile.lookback => ReduceByKeyPath::Lookback,
             ReduceByKeyPath::Auto => ReduceByKeyPath::ReduceThenScan,
@@ -138,15 +129,6 @@ impl Context {
         self.prepare_kernels(&kernels)?;
         Ok(plan)
     }
-}
-
-/// Shared memory of the tile kernels: the staged tile (keys, and values or run results, with
-/// one pad slot per 32), the subgroups' pairs (for subgroups of 4 and up) and the edge keys.
-fn staged_tile_bytes(desc: &ReduceByKeyDesc, t: &ReduceByKeyTuning) -> u64 {
-    let tile = t.tile_elements();
-    let slots = tile + tile / 32;
-    let value_bytes = if desc.value_type == ValueType::U64 { 8 } else { 4 };
-    slots * (desc.key_type.bytes() + value_bytes) + (t.workgroup_size as u64 / 4) * 16 + 16
 }
 
 fn check_tuning(ctx: &Context, t: &ReduceByKeyTuning) -> Result<()> {
