@@ -205,7 +205,8 @@ void tile_pair(uint tile, uint n, out uint heads, out VALUE_T value) {
 // Invocation i of a tile takes its ITEMS consecutive elements (a blocked layout, so that its
 // serial walk sees the runs in order) straight into registers: 16-byte loads where its
 // elements are whole and aligned, else one by one. No shared memory holds the tile, so that
-// the occupancy is the registers' (the driver's shared memory per multiprocessor is small).
+// the occupancy is the registers' (the driver's shared memory per multiprocessor is small);
+// the runs leave through a small window per subgroup (write_runs).
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer Vec4Ref { uvec4 v[]; };
 
@@ -338,10 +339,20 @@ void tile_elements_pair(uint start, uint valid, uint n, out uint heads, out VALU
     workgroup_pair_scan(heads, value, tile_heads, tile_value);
 }
 
+// Each subgroup's runs leave through a window of 4 entries per invocation of shared memory,
+// coalesced: the subgroup's ends are consecutive runs, so a window of them is one stretch of
+// the output (4 * WG_SIZE entries in all, a fraction of a tile).
+#define OUT_WINDOW_PER_LANE 4u
+shared KEY_T s_out_keys[OUT_WINDOW_PER_LANE * WG_SIZE];
+shared VALUE_T s_out_values[OUT_WINDOW_PER_LANE * WG_SIZE];
+
 // Writes the runs that end in this invocation's elements. `heads`/`value`: the pair of every
 // element before this invocation's, the tiles before included (so `heads` >= 1 wherever an
-// element continues a run).
+// element continues a run). Subgroup-uniform control flow.
 void write_runs(uint heads, VALUE_T value) {
+    // Each end's result, and the run of this invocation's first end.
+    VALUE_T end_values[ITEMS];
+    uint first_end_run = 0xFFFFFFFFu;
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
         if (r < t_count) {
             if ((t_heads & (1u << r)) != 0u) {
@@ -350,16 +361,47 @@ void write_runs(uint heads, VALUE_T value) {
             } else {
                 value = op_apply(value, t_values[r]);
             }
+            end_values[r] = value;
+            if ((t_ends & (1u << r)) != 0u && first_end_run == 0xFFFFFFFFu) {
+                first_end_run = heads - 1u;
+            }
+        }
+    }
+    uint ends = uint(bitCount(t_ends));
+    uint before = subgroupExclusiveAdd(ends);
+    uint total = subgroupAdd(ends);
+    // The run of the subgroup's first end.
+    uint base = subgroupMin(ends > 0u ? first_end_run - before : 0xFFFFFFFFu);
+    // (A workgroup smaller than the subgroup has one partial subgroup.)
+    uint window = OUT_WINDOW_PER_LANE * min(gl_SubgroupSize, WG_SIZE);
+    uint slot0 = OUT_WINDOW_PER_LANE * gl_SubgroupID * gl_SubgroupSize;
+    for (uint w = 0u; w < total; w += window) {
+        uint k = before;
+        [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             if ((t_ends & (1u << r)) != 0u) {
-                uint run = heads - 1u;
-                KeyRef(pc.keys_out + uint64_t(run) * uint64_t(KEY_BITS / 8)).v[0] = t_keys[r];
+                uint at = k - w;
+                if (at < window) {
+                    s_out_keys[slot0 + at] = t_keys[r];
+                    s_out_values[slot0 + at] = end_values[r];
+                }
+                k += 1u;
+            }
+        }
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
+        for (uint j = gl_SubgroupInvocationID; j < window; j += gl_SubgroupSize) {
+            if (w + j < total) {
+                uint run = base + w + j;
+                KeyRef(pc.keys_out + uint64_t(run) * uint64_t(KEY_BITS / 8)).v[0] = s_out_keys[slot0 + j];
 #if VALUE_WORDS == 2
-                U64Ref(pc.values_out + uint64_t(run) * 8ul).v[0] = value;
+                U64Ref(pc.values_out + uint64_t(run) * 8ul).v[0] = s_out_values[slot0 + j];
 #else
-                U32Ref(pc.values_out + uint64_t(run) * 4ul).v[0] = value;
+                U32Ref(pc.values_out + uint64_t(run) * 4ul).v[0] = s_out_values[slot0 + j];
 #endif
             }
         }
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
     }
 }
 

@@ -103,6 +103,14 @@ impl Context {
         }
         let tuning = desc.tuning.unwrap_or_else(|| ReduceByKeyTuning::for_device(self));
         check_tuning(self, &tuning)?;
+        let shared = tile_shared_bytes(desc, &tuning);
+        if shared > self.profile.max_shared_memory as u64 {
+            return Err(Error::invalid(format!(
+                "reduce_by_key: workgroups of {} invocations need {shared} bytes of shared memory, \
+                 more than the device's {}",
+                tuning.workgroup_size, self.profile.max_shared_memory
+            )));
+        }
         let path = match desc.path {
             ReduceByKeyPath::Auto if self.profile.lookback => ReduceByKeyPath::Lookback,
             ReduceByKeyPath::Auto => ReduceByKeyPath::ReduceThenScan,
@@ -129,6 +137,14 @@ impl Context {
         self.prepare_kernels(&kernels)?;
         Ok(plan)
     }
+}
+
+/// Shared memory of the tile kernels: the runs' output window (4 keys and values an
+/// invocation), the subgroups' pairs (for subgroups of 4 and up) and the walk's state.
+fn tile_shared_bytes(desc: &ReduceByKeyDesc, t: &ReduceByKeyTuning) -> u64 {
+    let wg = t.workgroup_size as u64;
+    let value_bytes = if desc.value_type == ValueType::U64 { 8 } else { 4 };
+    4 * wg * (desc.key_type.bytes() + value_bytes) + (wg / 4) * 16 + 16
 }
 
 fn check_tuning(ctx: &Context, t: &ReduceByKeyTuning) -> Result<()> {
