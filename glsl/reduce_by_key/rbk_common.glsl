@@ -218,23 +218,34 @@ uint t_count;
 uint t_heads;
 uint t_ends;
 
-// Loads t_keys and t_values of the `t_count` elements from element `idx`.
+// dst[0..ITEMS) from the 16-byte aligned address `addr`, 32-bit or 64-bit elements (ITEMS a
+// multiple of 4 or 2; the unrolled loops' indices stay below ITEMS either way).
+#define LOAD_WHOLE_32(dst, addr)                                        \
+    [[unroll]] for (uint q = 0u; q < ITEMS / 4u; ++q) {                 \
+        uvec4 w = Vec4Ref(addr).v[q];                                   \
+        dst[4u * q] = w.x;                                              \
+        dst[4u * q + 1u] = w.y;                                         \
+        dst[4u * q + 2u] = w.z;                                         \
+        dst[4u * q + 3u] = w.w;                                         \
+    }
+#define LOAD_WHOLE_64(dst, addr)                                        \
+    [[unroll]] for (uint q = 0u; q < ITEMS / 2u; ++q) {                 \
+        uvec4 w = Vec4Ref(addr).v[q];                                   \
+        dst[2u * q] = packUint2x32(w.xy);                               \
+        dst[2u * q + 1u] = packUint2x32(w.zw);                          \
+    }
+
+// Loads t_keys and t_values of the `t_count` elements from element `idx`: whole and aligned
+// runs of 16 bytes as vectors, else element by element.
 void load_thread_elements(uint idx) {
     uint64_t key_addr = pc.keys_in + uint64_t(idx) * uint64_t(KEY_BITS / 8);
     bool whole = t_count == ITEMS;
     if (whole && (ITEMS * KEY_BITS / 32u) % 4u == 0u && (key_addr & 15ul) == 0ul) {
-        [[unroll]] for (uint q = 0u; q < ITEMS * KEY_BITS / 128u; ++q) {
-            uvec4 w = Vec4Ref(key_addr).v[q];
 #if KEY_BITS == 64
-            t_keys[2u * q] = packUint2x32(w.xy);
-            t_keys[2u * q + 1u] = packUint2x32(w.zw);
+        LOAD_WHOLE_64(t_keys, key_addr)
 #else
-            t_keys[4u * q] = w.x;
-            t_keys[4u * q + 1u] = w.y;
-            t_keys[4u * q + 2u] = w.z;
-            t_keys[4u * q + 3u] = w.w;
+        LOAD_WHOLE_32(t_keys, key_addr)
 #endif
-        }
     } else {
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             t_keys[r] = r < t_count ? load_key(idx + r) : KEY_T(0);
@@ -243,18 +254,11 @@ void load_thread_elements(uint idx) {
 #if VALUE_WORDS > 0
     uint64_t value_addr = pc.values_in + uint64_t(idx) * uint64_t(VALUE_WORDS * 4);
     if (whole && (ITEMS * VALUE_WORDS) % 4u == 0u && (value_addr & 15ul) == 0ul) {
-        [[unroll]] for (uint q = 0u; q < ITEMS * VALUE_WORDS / 4u; ++q) {
-            uvec4 w = Vec4Ref(value_addr).v[q];
 #if VALUE_WORDS == 2
-            t_values[2u * q] = packUint2x32(w.xy);
-            t_values[2u * q + 1u] = packUint2x32(w.zw);
+        LOAD_WHOLE_64(t_values, value_addr)
 #else
-            t_values[4u * q] = w.x;
-            t_values[4u * q + 1u] = w.y;
-            t_values[4u * q + 2u] = w.z;
-            t_values[4u * q + 3u] = w.w;
+        LOAD_WHOLE_32(t_values, value_addr)
 #endif
-        }
     } else {
         [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
             t_values[r] = r < t_count ? load_value(idx + r) : VALUE_T(0);
