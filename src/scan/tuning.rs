@@ -75,11 +75,7 @@ pub(super) const WIDE_SHAPE: &[TuningRow<(), Shape>] = &[
 pub(super) const WIDE_LOOKBACK_TIERS: &[TuningRow<u64, Tier>] = &[TuningRow {
     devices: Devices::Gpu,
     when: 1 << 18,
-    choice: Tier {
-        workgroup_size: None,
-        vecs_per_thread: Some(2),
-        needs_workgroup: 0,
-    },
+    choice: SMALL_TIER,
     why: "small tiles: more workgroups share a small scan",
     anchor: "wide-tiles",
 }];
@@ -198,6 +194,13 @@ pub(super) struct Tier {
     pub needs_workgroup: u32,
 }
 
+/// The tier of counts up to 2^18: the plan's workgroup with 2 vectors an invocation.
+const SMALL_TIER: Tier = Tier {
+    workgroup_size: None,
+    vecs_per_thread: Some(2),
+    needs_workgroup: 0,
+};
+
 /// The look-back path's tiles of plans with the default tuning: a count takes the first row
 /// (the device's, whose workgroup it allows) whose `when` (the largest count) reaches it, and
 /// the plan's tuning above every row.
@@ -205,11 +208,7 @@ pub(super) const LOOKBACK_TIERS: &[TuningRow<u64, Tier>] = &[
     TuningRow {
         devices: Devices::Any,
         when: 1 << 18,
-        choice: Tier {
-            workgroup_size: None,
-            vecs_per_thread: Some(2),
-            needs_workgroup: 0,
-        },
+        choice: SMALL_TIER,
         why: "small tiles: more workgroups share a small scan",
         anchor: "lookback-small-tiles",
     },
