@@ -373,7 +373,7 @@ void write_runs(uint heads, VALUE_T value) {
     }
     uint ends = uint(bitCount(t_ends));
     uint before = subgroupExclusiveAdd(ends);
-    uint total = subgroupAdd(ends);
+    uint total = subgroup_total(before, ends);
     // The run of the subgroup's first end.
     uint base = subgroupMin(ends > 0u ? first_end_run - before : 0xFFFFFFFFu);
     // (A workgroup smaller than the subgroup has one partial subgroup.)
