@@ -226,6 +226,12 @@ static void operations(VkalgoContext *ctx) {
         expect(vkalgo_set_pack_host(cl), VKALGO_SUCCESS, "vkalgo_set_pack_host");
         expect(vkalgo_set_is_packed(cl, &is_packed), VKALGO_SUCCESS, "vkalgo_set_is_packed");
         check(is_packed == 1, "is_packed after pack: %u", is_packed);
+        VkalgoSetDeviceView view = {0, 7, 7};
+        expect(vkalgo_set_device_view(cl, &view), VKALGO_SUCCESS, "vkalgo_set_device_view");
+        check(view.control != 0 && view.packed == 1 && view.reserved == 0,
+              "device view of a packed set: packed %u reserved %u", view.packed, view.reserved);
+        expect(vkalgo_set_device_view(NULL, &view), VKALGO_ERROR_INVALID_ARGUMENT, "device_view, set NULL");
+        expect(vkalgo_set_device_view(cl, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "device_view, out NULL");
         expect(vkalgo_set_memory_bytes(cl, &packed_bytes), VKALGO_SUCCESS, "memory packed");
         check(packed_bytes < run_bytes / 4, "pack: %" PRIu64 " -> %" PRIu64 " bytes", run_bytes, packed_bytes);
         check_set(cl, vcl, ncl, "packed");
@@ -236,6 +242,8 @@ static void operations(VkalgoContext *ctx) {
         expect(vkalgo_set_unpack_host(cl), VKALGO_SUCCESS, "vkalgo_set_unpack_host");
         expect(vkalgo_set_is_packed(cl, &is_packed), VKALGO_SUCCESS, "vkalgo_set_is_packed after unpack");
         check(is_packed == 0, "is_packed after unpack: %u", is_packed);
+        expect(vkalgo_set_device_view(cl, &view), VKALGO_SUCCESS, "vkalgo_set_device_view after unpack");
+        check(view.control != 0 && view.packed == 0, "device view after unpack: packed %u", view.packed);
         uint64_t card = 0;
         expect(vkalgo_set_cardinality_host(cl, &card), VKALGO_SUCCESS, "cardinality after unpack");
         check(card == ncl + (vcl[0] != 0), "cardinality after the insert: %" PRIu64, card);

@@ -1254,6 +1254,19 @@ typedef struct VkalgoSetRangeCardinalityArgs {
   struct VkalgoBufferRange out;
 } VkalgoSetRangeCardinalityArgs;
 
+// What a shader needs to test membership in a set: `VkalgoSetView` of
+// `vkalgo/glsl/vkalgo_set.glsl` (same 16-byte layout). Valid until the next call that changes
+// the set (inserts, removals, operations written into it, pack, unpack, reserve, shrink,
+// run_optimize).
+typedef struct VkalgoSetDeviceView {
+  // Device address of the set's control block.
+  uint64_t control;
+  // 1 where the directory is packed (`vkalgo_set_pack_host`), else 0.
+  uint32_t packed;
+  // 0.
+  uint32_t reserved;
+} VkalgoSetDeviceView;
+
 // What to sort: key and value types, bit range, direction, and for plans the largest count
 // and the path.
 typedef struct VkalgoSortDesc {
@@ -2361,6 +2374,9 @@ VkalgoResult vkalgo_set_record_to_array(const struct VkalgoSet *set,
 VkalgoResult vkalgo_set_record_range_cardinality(const struct VkalgoSet *set,
                                                  VkCommandBuffer command_buffer,
                                                  const struct VkalgoSetRangeCardinalityArgs *args);
+
+// What a shader needs to test membership in the set (see `VkalgoSetDeviceView`).
+VkalgoResult vkalgo_set_device_view(const struct VkalgoSet *set, struct VkalgoSetDeviceView *out);
 
 // Sorts `count` keys (and their values) in place on the GPU (blocking), stable, as `desc`
 // says (its `max_count` is ignored). `values` is NULL exactly when `desc->value_type` is

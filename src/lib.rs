@@ -108,6 +108,7 @@ pub use segmented_sort::{
 pub use select::{
     SelectArgs, SelectDesc, SelectMode, SelectPath, SelectPlan, SelectTuning, Selection, SELECT_MAX_COUNT,
 };
+pub use set::SetDeviceView;
 pub use set::{
     GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
     GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs,

@@ -34,6 +34,9 @@
 #include "../common/vkalgo.glsl"
 // The sizes, layout and limits shared with src/set/ (generated from src/set/shared_constants.rs).
 #include "../generated/set.glsl"
+// The lookups a caller's shaders share with the kernels: directory entries, runs, array values,
+// contains.
+#include "../public/vkalgo_set.glsl"
 
 // Must match src/set/passes.rs (SetPush).
 layout(push_constant) uniform SetPush {
@@ -175,21 +178,16 @@ bool dir_packed(uint64_t meta) {
 // chunk of several runs keeps its runs as consecutive words of the array pool, its entry's
 // second word their first word's index (see run_words_addr): a packed set's blocks are never
 // freed, so the runs need no block of their own. A chunk's entry is two dependent loads (the
-// index word is shared by 64 chunks). DIR_GROUPS, DIR_INDEX_BYTES: generated.
+// index word is shared by 64 chunks). DIR_GROUPS, DIR_INDEX_BYTES: generated. The reads are
+// the public include's (glsl/public/vkalgo_set.glsl), through the set's view.
+
+// The view of the set at `meta` for the public lookups (glsl/public/vkalgo_set.glsl).
+VkalgoSetView set_view(uint64_t meta) {
+    return VkalgoSetView(meta, dir_packed(meta) ? 1u : 0u, 0u);
+}
 
 uvec2 dir_entry(uint64_t meta, uint c) {
-    if (!dir_packed(meta)) {
-        return UVec2Ref(meta + META_DIR + uint64_t(c) * 8ul).v[0];
-    }
-    uvec4 g = U32x4Ref(meta + META_DIR + uint64_t(c >> 6) * 16ul).v[0];
-    uint i = c & 63u;
-    uint word = i < 32u ? g.x : g.y;
-    uint bit = i & 31u;
-    if (((word >> bit) & 1u) == 0u) {
-        return uvec2(0u);
-    }
-    uint rank = g.z + bitCount(word & ((1u << bit) - 1u)) + (i < 32u ? 0u : bitCount(g.x));
-    return UVec2Ref(meta + META_DIR + DIR_INDEX_BYTES + uint64_t(rank) * 8ul).v[0];
+    return vkalgo_set_entry(set_view(meta), c);
 }
 
 // Writes chunk c's entry of a destination (always flat).
@@ -328,17 +326,12 @@ uint64_t run_words_addr(uint64_t pool, uint y, bool packed) {
 
 // Run i of a run chunk (entry e) of the set at `meta`: first | last << 16.
 uint chunk_run_word(uint64_t meta, uvec2 e, uint i) {
-    if (chunk_runs(e.x) == 1u) {
-        return e.y;
-    }
-    return U32Ref(run_words_addr(SetMetaRef(meta).ar_pool, e.y, dir_packed(meta))).v[i];
+    return vkalgo_set_run(set_view(meta), e, i);
 }
 
 // Word w of an array chunk's stream (header words first), first block id0, k blocks.
 uint array_stream_word(uint64_t meta, uint id0, uint w) {
-    uint blk = w / ARRAY_BLOCK_WORDS;
-    uint id = blk == 0u ? id0 : U32Ref(array_block_addr(meta, id0)).v[blk - 1u];
-    return U32Ref(array_block_addr(meta, id)).v[w % ARRAY_BLOCK_WORDS];
+    return vkalgo_set_array_word(set_view(meta), id0, w);
 }
 
 // Vector q of an array chunk's word stream, in block `id` (of the pool whose blocks start at
@@ -375,53 +368,12 @@ uint run_word(uint n, uint start, uint g) {
 
 // Value j (0..n-1) of an array chunk of n values.
 uint array_value(uint64_t meta, uint id0, uint n, uint j) {
-    uint h = header_words(n);
-    uint word = array_stream_word(meta, id0, h + j / 2u);
-    return (j & 1u) == 0u ? (word & 0xFFFFu) : (word >> 16);
+    return vkalgo_set_array_value(set_view(meta), id0, n, j);
 }
 
 // Whether v is in the set.
 bool set_contains(uint64_t meta, uint v) {
-    uint c = v >> 16;
-    uint x = v & 0xFFFFu;
-    uvec2 e = dir_entry(meta, c);
-    if (e.x == 0u) {
-        return false;
-    }
-    if (e.x == FULL) {
-        return true;
-    }
-    uint r = chunk_runs(e.x);
-    if (r != 0u) {
-        // The last run starting at or below x (runs ascend), then whether it reaches x.
-        uint lo = 0u;
-        uint hi = r;
-        while (hi - lo > 1u) {
-            uint mid = (lo + hi) / 2u;
-            if ((chunk_run_word(meta, e, mid) & 0xFFFFu) <= x) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        uint run = chunk_run_word(meta, e, lo);
-        return (run & 0xFFFFu) <= x && x <= (run >> 16);
-    }
-    if (e.x > ARRAY_MAX) {
-        uint word = U32Ref(bitmap_word_addr(meta, e.y, x >> 5)).v[0];
-        return ((word >> (x & 31u)) & 1u) != 0u;
-    }
-    uint lo = 0u;
-    uint hi = e.x;
-    while (lo < hi) {
-        uint mid = (lo + hi) / 2u;
-        if (array_value(meta, e.y, e.x, mid) < x) {
-            lo = mid + 1u;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo < e.x && array_value(meta, e.y, e.x, lo) == x;
+    return vkalgo_set_contains(set_view(meta), v);
 }
 
 // Bits [lo, hi) of word w (a 32-bit word of a chunk bitmap), lo <= hi <= 65536.

@@ -163,6 +163,7 @@ pub(crate) mod shared_constants;
 mod tuning;
 mod updates;
 mod verify;
+mod view;
 
 pub use args::{
     GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
@@ -177,3 +178,4 @@ pub use layout::{
 pub(crate) use passes::push_layouts;
 pub use paths::{CardinalityPath, FilterPath, OpPath};
 pub use roaring::{ARRAY_MAX, CHUNK_VALUES};
+pub use view::SetDeviceView;

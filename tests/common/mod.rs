@@ -12,10 +12,12 @@
 pub mod buffers;
 pub mod c_abi;
 pub mod keys;
+pub mod user_shader;
 
 pub use buffers::*;
 pub use c_abi::*;
 pub use keys::*;
+pub use user_shader::*;
 
 use vkalgo::{Context, ContextOptions};
 

@@ -16,6 +16,7 @@ mod paths;
 mod record;
 mod roaring;
 mod runs;
+mod user_shader;
 
 use common::*;
 use std::collections::BTreeSet;

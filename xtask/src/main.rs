@@ -107,7 +107,7 @@ fn shaders(check: bool) -> Result<(), String> {
         (dir.join("table.rs"), rust.into_bytes()),
     ];
     // Plain SPIR-V next to its source, for programs that must not need a compiler at run time:
-    // the benchmark's fill kernel, and a caller's shader using glsl/public/ (tests/hash/).
+    // the benchmark's fill kernel, and a caller's shaders using glsl/public/ (tests/hash/, tests/set/).
     let fresh = compile(
         &glslc,
         &root,
@@ -116,6 +116,8 @@ fn shaders(check: bool) -> Result<(), String> {
         &[],
     )?;
     outputs.push((root.join("crates/vkalgo-bench/src/fresh.spv"), fresh.spirv));
+    let user = compile(&glslc, &root, "user_set", "../tests/shaders/user_set.comp", &[])?;
+    outputs.push((root.join("tests/shaders/user_set.spv"), user.spirv));
     for (key, key64) in [("k32", "0"), ("k64", "1")] {
         for (value, value64) in [("v32", "0"), ("v64", "1")] {
             let defines = [("KEY64", key64.to_string()), ("VALUE64", value64.to_string())];

@@ -462,6 +462,7 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
     ("GpuSet", "unpack", Ok(&["vkalgo_set_unpack_host"])),
     ("GpuSet", "is_packed", Ok(&["vkalgo_set_is_packed"])),
     ("GpuSet", "memory_bytes", Ok(&["vkalgo_set_memory_bytes"])),
+    ("GpuSet", "device_view", Ok(&["vkalgo_set_device_view"])),
     ("GpuSet", "contains", Ok(&["vkalgo_set_contains_host"])),
     ("GpuSet", "contains_flags", Ok(&["vkalgo_set_contains_host"])),
     ("GpuSet", "cardinality", Ok(&["vkalgo_set_cardinality_host"])),

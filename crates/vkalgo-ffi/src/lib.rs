@@ -18,6 +18,7 @@ pub mod scan;
 pub mod select;
 pub mod set;
 pub mod set_record;
+pub mod set_view;
 pub mod sort;
 pub mod split;
 // (After split: the histogram takes the multisplit's desc, and the header keeps its order.)
