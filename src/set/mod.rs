@@ -151,6 +151,8 @@ mod gpu;
 mod host;
 mod image;
 mod layout;
+mod order;
+mod order_host;
 mod passes;
 pub(crate) use passes::prepare_kernels;
 mod paths;
@@ -173,6 +175,7 @@ pub use gpu::{GpuSet, SetOpStatus, SetOperand};
 pub use layout::{
     ARRAY_BLOCK_BYTES, BITMAP_BLOCK_BYTES, PACK_MAX_CHUNKS, SET_SCRATCH_BYTES, SET_STATUS_BYTES,
 };
+pub use order::{GpuSetMinMaxArgs, GpuSetRankArgs, GpuSetSelectArgs, SELECT_OUT_OF_RANGE, SET_MIN_MAX_BYTES};
 #[cfg(test)]
 pub(crate) use passes::push_layouts;
 pub use paths::{CardinalityPath, FilterPath, OpPath};

@@ -10,6 +10,7 @@ mod c_abi;
 mod common;
 mod compare;
 mod host;
+mod order;
 mod packed;
 mod pairs;
 mod paths;

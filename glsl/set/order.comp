@@ -1,0 +1,235 @@
+#version 460
+// Order statistics of a set (src/set/order.rs), by pc.mode (ORDER_* generated):
+// ORDER_RANK: one invocation per query value v (pc.values, u32): the number of the set's
+//     values <= v (u64 as two u32, low first) at out_addr + 8 i.
+// ORDER_SELECT: one invocation per query rank k (pc.values, u64 as two u32, low first): the
+//     value of 0-based rank k (u32) at out_addr + 4 i; a rank >= the cardinality writes
+//     0xFFFFFFFF there and 1 to the u32 at range_lo (zeroed by the host layer first).
+// Both read the exclusive sums of the chunk cardinalities (u32 at scratch S_START + c: the sum
+// of the chunks before c is at most 2^32 - 65536) and the total (u64 at scratch word
+// S_ORDER_TOTAL) that info.comp modes 0 and 3 wrote.
+// ORDER_MIN_MAX: one workgroup: the smallest and largest value and 1 (0 and 0 and 0 for an
+//     empty set) as three u32 at out_addr.
+#include "set_common.glsl"
+
+shared uint s_first;
+shared uint s_last;
+
+// Chunk c's exclusive sum of cardinalities.
+uint chunk_offset(uint c) {
+    return U32Ref(pc.scratch).v[S_START + c];
+}
+
+// The values of chunk entry e that are <= x (x < 65536).
+uint chunk_rank(uvec2 e, uint x) {
+    uint card = chunk_card(e.x);
+    if (card == 0u) {
+        return 0u;
+    }
+    if (card == FULL) {
+        return x + 1u;
+    }
+    uint r = chunk_runs(e.x);
+    if (r != 0u) {
+        uint n = 0u;
+        for (uint i = 0u; i < r; ++i) {
+            uint run = chunk_run_word(pc.meta_d, e, i);
+            uint first = run & 0xFFFFu;
+            if (first <= x) {
+                n += min(run >> 16, x) - first + 1u;
+            }
+        }
+        return n;
+    }
+    if (card > ARRAY_MAX) {
+        // Whole 16-byte vectors below x's, then x's vector's words up to x.
+        uint64_t block = bitmap_block(SetMetaRef(pc.meta_d).bm_pool, e.y);
+        uint q = x >> 7;
+        uint n = 0u;
+        for (uint i = 0u; i < q; ++i) {
+            uvec4 v = U32x4Ref(block).v[i];
+            n += bitCount(v.x) + bitCount(v.y) + bitCount(v.z) + bitCount(v.w);
+        }
+        uvec4 v = U32x4Ref(block).v[q];
+        uint w = (x >> 5) & 3u;
+        uint b = x & 31u;
+        uint last_mask = b == 31u ? 0xFFFFFFFFu : ((2u << b) - 1u);
+        for (uint k = 0u; k < 4u; ++k) {
+            uint m = k < w ? 0xFFFFFFFFu : k == w ? last_mask : 0u;
+            n += bitCount(v[k] & m);
+        }
+        return n;
+    }
+    // Array: the values <= x (upper bound).
+    uint lo = 0u;
+    uint hi = card;
+    while (lo < hi) {
+        uint mid = (lo + hi) / 2u;
+        if (array_value(pc.meta_d, e.y, card, mid) <= x) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+// The j-th smallest value (0-based, j < the chunk's cardinality) of chunk entry e.
+uint chunk_select(uvec2 e, uint j) {
+    uint card = chunk_card(e.x);
+    if (card == FULL) {
+        return j;
+    }
+    uint r = chunk_runs(e.x);
+    if (r != 0u) {
+        uint result = 0u;
+        for (uint i = 0u; i < r; ++i) {
+            uint run = chunk_run_word(pc.meta_d, e, i);
+            uint first = run & 0xFFFFu;
+            uint len = (run >> 16) - first + 1u;
+            if (j < len) {
+                result = first + j;
+                break;
+            }
+            j -= len;
+        }
+        return result;
+    }
+    if (card > ARRAY_MAX) {
+        uint64_t block = bitmap_block(SetMetaRef(pc.meta_d).bm_pool, e.y);
+        uint q = 0u;
+        uvec4 v = U32x4Ref(block).v[0];
+        uint n = bitCount(v.x) + bitCount(v.y) + bitCount(v.z) + bitCount(v.w);
+        while (j >= n && q + 1u < BITMAP_WORDS / 4u) {
+            j -= n;
+            ++q;
+            v = U32x4Ref(block).v[q];
+            n = bitCount(v.x) + bitCount(v.y) + bitCount(v.z) + bitCount(v.w);
+        }
+        uint k = 0u;
+        while (k < 3u && j >= uint(bitCount(v[k]))) {
+            j -= uint(bitCount(v[k]));
+            ++k;
+        }
+        uint word = v[k];
+        for (uint i = 0u; i < j; ++i) {
+            word &= word - 1u;  // drops the lowest set bit
+        }
+        return q * 128u + k * 32u + uint(findLSB(word));
+    }
+    return array_value(pc.meta_d, e.y, card, j);
+}
+
+// The total cardinality (info.comp mode 3's, at scratch word S_ORDER_TOTAL).
+uint64_t total_cardinality() {
+    U32Ref s = U32Ref(pc.scratch);
+    return uint64_t(s.v[S_ORDER_TOTAL]) | (uint64_t(s.v[S_ORDER_TOTAL + 1u]) << 32);
+}
+
+void rank_query(uint i) {
+    uint v = U32Ref(u32_addr(pc.values, i)).v[0];
+    uint c = v >> 16;
+    uint64_t rank = uint64_t(chunk_offset(c)) + uint64_t(chunk_rank(dir_entry(pc.meta_d, c), v & 0xFFFFu));
+    U32Ref dst = U32Ref(pc.out_addr + uint64_t(i) * 8ul);
+    dst.v[0] = uint(rank);
+    dst.v[1] = uint(rank >> 32);
+}
+
+void select_query(uint i) {
+    U32Ref q = U32Ref(pc.values + uint64_t(i) * 8ul);
+    uint64_t k = uint64_t(q.v[0]) | (uint64_t(q.v[1]) << 32);
+    if (k >= total_cardinality()) {
+        U32Ref(u32_addr(pc.out_addr, i)).v[0] = 0xFFFFFFFFu;
+        U32Ref(pc.range_lo).v[0] = 1u;
+        return;
+    }
+    // The last chunk whose exclusive sum is <= k: it holds rank k (the chunks after an empty
+    // one share its sum, and k is below the total).
+    uint lo = 0u;
+    uint hi = CHUNKS;
+    while (hi - lo > 1u) {
+        uint mid = (lo + hi) / 2u;
+        if (uint64_t(chunk_offset(mid)) <= k) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    uint j = uint(k - uint64_t(chunk_offset(lo)));
+    U32Ref(u32_addr(pc.out_addr, i)).v[0] = (lo << 16) | chunk_select(dir_entry(pc.meta_d, lo), j);
+}
+
+// The smallest (or, with `largest`, the largest) value of the non-empty chunk entry e.
+uint chunk_extreme(uvec2 e, bool largest) {
+    uint card = chunk_card(e.x);
+    if (card == FULL) {
+        return largest ? 0xFFFFu : 0u;
+    }
+    uint r = chunk_runs(e.x);
+    if (r != 0u) {
+        uint run = chunk_run_word(pc.meta_d, e, largest ? r - 1u : 0u);
+        return largest ? run >> 16 : run & 0xFFFFu;
+    }
+    if (card > ARRAY_MAX) {
+        for (uint i = 0u; i < BITMAP_WORDS; ++i) {
+            uint w = largest ? BITMAP_WORDS - 1u - i : i;
+            uint word = U32Ref(bitmap_word_addr(pc.meta_d, e.y, w)).v[0];
+            if (word != 0u) {
+                return w * 32u + uint(largest ? findMSB(word) : findLSB(word));
+            }
+        }
+        return 0u;
+    }
+    return array_value(pc.meta_d, e.y, card, largest ? card - 1u : 0u);
+}
+
+// ORDER_MIN_MAX: the first and last non-empty chunks (shared atomics over the directory),
+// then their extreme values by invocation 0.
+void min_max() {
+    uint t = gl_LocalInvocationIndex;
+    if (t == 0u) {
+        s_first = CHUNKS;
+        s_last = 0u;
+    }
+    barrier();
+    uint first = CHUNKS;
+    uint last = 0u;
+    for (uint c = t; c < CHUNKS; c += WG_SIZE) {
+        if (chunk_card(dir_entry(pc.meta_d, c).x) != 0u) {
+            first = min(first, c);
+            last = max(last, c);
+        }
+    }
+    atomicMin(s_first, first);
+    atomicMax(s_last, last);
+    barrier();
+    if (t == 0u) {
+        U32Ref dst = U32Ref(pc.out_addr);
+        if (s_first == CHUNKS) {
+            dst.v[0] = 0u;
+            dst.v[1] = 0u;
+            dst.v[2] = 0u;
+        } else {
+            dst.v[0] = (s_first << 16) | chunk_extreme(dir_entry(pc.meta_d, s_first), false);
+            dst.v[1] = (s_last << 16) | chunk_extreme(dir_entry(pc.meta_d, s_last), true);
+            dst.v[2] = 1u;
+        }
+    }
+}
+
+void main() {
+    if (pc.mode == ORDER_MIN_MAX) {
+        min_max();
+        return;
+    }
+    uint n = load_count(pc.count_addr, pc.count, pc.max_count);
+    uint i = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
+    if (i >= n) {
+        return;
+    }
+    if (pc.mode == ORDER_RANK) {
+        rank_query(i);
+    } else {
+        select_query(i);
+    }
+}
