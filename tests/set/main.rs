@@ -6,6 +6,7 @@
 
 mod bad_input;
 mod c_abi;
+mod c_abi_order;
 #[path = "../common/mod.rs"]
 mod common;
 mod compare;
