@@ -183,6 +183,9 @@ impl GpuSet {
         n: u64,
     ) -> Result<()> {
         let ctx = &self.ctx;
+        if n == 0 && push.count_addr == 0 {
+            return Ok(());
+        }
         let info = self.reader_kernel(&shaders::SET_INFO, set_spec(ctx))?;
         let order = self.reader_kernel(&shaders::SET_ORDER, set_spec(ctx))?;
         let scratch_addr = ctx.address_of(scratch);

@@ -177,7 +177,7 @@ fn order_full_set() {
     set.run_optimize().unwrap();
     assert_eq!(set.minimum().unwrap(), Some(1));
     assert_eq!(set.maximum().unwrap(), Some(u32::MAX - 1));
-    let hole = |v: u64| v >= (7 << 16) + 100 && v < (7 << 16) + 200;
+    let hole = |v: u64| ((7 << 16) + 100..(7 << 16) + 200).contains(&v);
     let rank_of = |q: u32| -> u64 {
         let q = q as u64;
         let below_hole = if q >= (7 << 16) + 200 {
