@@ -20,6 +20,68 @@ uint chunk_offset(uint c) {
     return U32Ref(pc.scratch).v[S_START + c];
 }
 
+// 16-byte vectors of a bitmap block.
+#define BITMAP_VECS (BITMAP_WORDS / 4u)
+
+uint vector_count(uvec4 v) {
+    return uint(bitCount(v.x) + bitCount(v.y) + bitCount(v.z) + bitCount(v.w));
+}
+
+// The values <= x of a bitmap chunk (block at `block`, `card` values): x's vector's bits up
+// to x, and the vectors on the nearer side of x's (those below it added, or those above it
+// subtracted from the cardinality): at most half the block read.
+uint bitmap_rank(uint64_t block, uint card, uint x) {
+    uint q = x >> 7;
+    uvec4 v = U32x4Ref(block).v[q];
+    uint w = (x >> 5) & 3u;
+    uint b = x & 31u;
+    uint last_mask = b == 31u ? 0xFFFFFFFFu : ((2u << b) - 1u);
+    uint mine = 0u;
+    for (uint k = 0u; k < 4u; ++k) {
+        uint m = k < w ? 0xFFFFFFFFu : k == w ? last_mask : 0u;
+        mine += uint(bitCount(v[k] & m));
+    }
+    uint n = 0u;
+    if (q < BITMAP_VECS / 2u) {
+        for (uint i = 0u; i < q; ++i) {
+            n += vector_count(U32x4Ref(block).v[i]);
+        }
+        return n + mine;
+    }
+    for (uint i = q + 1u; i < BITMAP_VECS; ++i) {
+        n += vector_count(U32x4Ref(block).v[i]);
+    }
+    return card - n - (vector_count(v) - mine);
+}
+
+// The j-th smallest value (j < card) of a bitmap chunk (block at `block`, `card` values):
+// vectors, then words, then bits walked from the nearer end (the (card - 1 - j)-th largest
+// from the top): at most half the block read.
+uint bitmap_select(uint64_t block, uint card, uint j) {
+    bool top = j >= card / 2u;
+    uint left = top ? card - 1u - j : j;
+    uint q = top ? BITMAP_VECS - 1u : 0u;
+    uvec4 v = U32x4Ref(block).v[q];
+    uint n = vector_count(v);
+    for (uint s = 1u; s < BITMAP_VECS && left >= n; ++s) {
+        left -= n;
+        q = top ? q - 1u : q + 1u;
+        v = U32x4Ref(block).v[q];
+        n = vector_count(v);
+    }
+    uint k = top ? 3u : 0u;
+    for (uint s = 1u; s < 4u && left >= uint(bitCount(v[k])); ++s) {
+        left -= uint(bitCount(v[k]));
+        k = top ? k - 1u : k + 1u;
+    }
+    uint word = v[k];
+    for (uint i = 0u; i < left; ++i) {
+        // Drops the highest (from the top) or the lowest set bit.
+        word = top ? word & ~(1u << uint(findMSB(word))) : word & (word - 1u);
+    }
+    return q * 128u + k * 32u + uint(top ? findMSB(word) : findLSB(word));
+}
+
 // The values of chunk entry e that are <= x (x < 65536).
 uint chunk_rank(uvec2 e, uint x) {
     uint card = chunk_card(e.x);
@@ -42,23 +104,7 @@ uint chunk_rank(uvec2 e, uint x) {
         return n;
     }
     if (card > ARRAY_MAX) {
-        // Whole 16-byte vectors below x's, then x's vector's words up to x.
-        uint64_t block = bitmap_block(SetMetaRef(pc.meta_d).bm_pool, e.y);
-        uint q = x >> 7;
-        uint n = 0u;
-        for (uint i = 0u; i < q; ++i) {
-            uvec4 v = U32x4Ref(block).v[i];
-            n += bitCount(v.x) + bitCount(v.y) + bitCount(v.z) + bitCount(v.w);
-        }
-        uvec4 v = U32x4Ref(block).v[q];
-        uint w = (x >> 5) & 3u;
-        uint b = x & 31u;
-        uint last_mask = b == 31u ? 0xFFFFFFFFu : ((2u << b) - 1u);
-        for (uint k = 0u; k < 4u; ++k) {
-            uint m = k < w ? 0xFFFFFFFFu : k == w ? last_mask : 0u;
-            n += bitCount(v[k] & m);
-        }
-        return n;
+        return bitmap_rank(bitmap_block(SetMetaRef(pc.meta_d).bm_pool, e.y), card, x);
     }
     // Array: the values <= x (upper bound).
     uint lo = 0u;
@@ -96,26 +142,7 @@ uint chunk_select(uvec2 e, uint j) {
         return result;
     }
     if (card > ARRAY_MAX) {
-        uint64_t block = bitmap_block(SetMetaRef(pc.meta_d).bm_pool, e.y);
-        uint q = 0u;
-        uvec4 v = U32x4Ref(block).v[0];
-        uint n = bitCount(v.x) + bitCount(v.y) + bitCount(v.z) + bitCount(v.w);
-        while (j >= n && q + 1u < BITMAP_WORDS / 4u) {
-            j -= n;
-            ++q;
-            v = U32x4Ref(block).v[q];
-            n = bitCount(v.x) + bitCount(v.y) + bitCount(v.z) + bitCount(v.w);
-        }
-        uint k = 0u;
-        while (k < 3u && j >= uint(bitCount(v[k]))) {
-            j -= uint(bitCount(v[k]));
-            ++k;
-        }
-        uint word = v[k];
-        for (uint i = 0u; i < j; ++i) {
-            word &= word - 1u;  // drops the lowest set bit
-        }
-        return q * 128u + k * 32u + uint(findLSB(word));
+        return bitmap_select(bitmap_block(SetMetaRef(pc.meta_d).bm_pool, e.y), card, j);
     }
     return array_value(pc.meta_d, e.y, card, j);
 }

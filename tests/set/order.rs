@@ -318,3 +318,41 @@ fn order_record_layer() {
     assert_eq!(w[1500..1504], [sorted[0], *sorted.last().unwrap(), 1, POISON]);
     assert_eq!(w[1510..1514], [0, 0, 0, POISON]);
 }
+
+/// Every value of six chunks of different kinds as a rank query and every rank as a select
+/// query: a 4096-value array, a bitmap of every third value, a random bitmap, 48 runs, a full
+/// chunk and one run (after run_optimize), flat and packed.
+#[test]
+fn order_exhaustive_chunks() {
+    let ctx = context();
+    let mut rng = Rng(0x0dd8);
+    let mut values: Vec<u32> = (0..4096u32).map(|i| i * 16).collect();
+    values.extend((0..21_000u32).map(|i| (1 << 16) | (i * 3)));
+    values.extend((0..30_000).map(|_| (2 << 16) | (rng.next_u32() & 0xFFFF)));
+    values.extend(runs_of(&[(3, 48, 700, 600)]));
+    values.extend((4 << 16)..(5 << 16));
+    values.extend(((5 << 16) + 100)..((5 << 16) + 60_000));
+    let mut set = GpuSet::from_values(&ctx, &values).unwrap();
+    set.run_optimize().unwrap();
+    let sorted: Vec<u32> = model_of(&values).into_iter().collect();
+    let queries: Vec<u32> = (0..6 << 16).collect();
+    let picks: Vec<u64> = (0..sorted.len() as u64).collect();
+    for packed in [false, true] {
+        if packed {
+            set.pack().unwrap();
+        }
+        let mut ranks = vec![0u64; queries.len()];
+        set.rank(&queries, &mut ranks).unwrap();
+        for (q, r) in queries.iter().zip(&ranks) {
+            assert_eq!(
+                *r,
+                sorted.partition_point(|v| v <= q) as u64,
+                "packed {packed}: rank of {q}"
+            );
+        }
+        let mut got = vec![0u32; picks.len()];
+        set.select(&picks, &mut got).unwrap();
+        assert!(got == sorted, "packed {packed}: select of every rank");
+        check_select_refused(&set, sorted.len() as u64, "exhaustive");
+    }
+}
