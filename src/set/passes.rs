@@ -653,6 +653,7 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SET_INFO,
         shaders::SET_TO_ARRAY,
         shaders::SET_CONTAINS,
+        shaders::SET_ORDER,
         shaders::SET_FILTER,
         shaders::SET_COMPACT,
         shaders::SET_SMALL_PAIRS,
