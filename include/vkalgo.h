@@ -1043,7 +1043,8 @@ typedef struct VkalgoSetRankArgs {
   // A uint64_t per value (4-byte aligned offset): the number of the set's values at or
   // below it.
   struct VkalgoBufferRange ranks;
-  // The set's scratch (`vkalgo_set_record_requirements`), not overlapping `ranks`.
+  // The set's scratch (`vkalgo_set_record_requirements`), overlapping neither `values` nor
+  // `ranks`.
   struct VkalgoBufferRange scratch;
 } VkalgoSetRankArgs;
 
@@ -1066,7 +1067,7 @@ typedef struct VkalgoSetSelectArgs {
   // A uint32_t: 0 when every rank was below the cardinality, 1 when any was not (zeroed by
   // the recorded work first).
   struct VkalgoBufferRange out_of_range;
-  // The set's scratch (`vkalgo_set_record_requirements`), overlapping neither output.
+  // The set's scratch (`vkalgo_set_record_requirements`), overlapping no other range.
   struct VkalgoBufferRange scratch;
 } VkalgoSetSelectArgs;
 

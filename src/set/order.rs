@@ -44,7 +44,8 @@ pub struct GpuSetRankArgs {
     /// A u64 (two u32, low first; 4-byte aligned offset) per value: the number of the set's
     /// values at or below it (up to 2^32).
     pub ranks: BufferRange,
-    /// [`SET_SCRATCH_BYTES`] bytes (16-byte aligned offset), not overlapping `ranks`.
+    /// [`SET_SCRATCH_BYTES`] bytes (16-byte aligned offset), overlapping neither `values` nor
+    /// `ranks`.
     pub scratch: BufferRange,
 }
 
@@ -64,7 +65,7 @@ pub struct GpuSetSelectArgs {
     /// A u32: 0 when every rank was below the cardinality, 1 when any was not (the call zeroes
     /// it first).
     pub out_of_range: BufferRange,
-    /// [`SET_SCRATCH_BYTES`] bytes (16-byte aligned offset), overlapping neither output.
+    /// [`SET_SCRATCH_BYTES`] bytes (16-byte aligned offset), overlapping no other range.
     pub scratch: BufferRange,
 }
 
@@ -91,10 +92,12 @@ fn query_count(set: &GpuSet, count: ElementCount, max_count: u64, what: &str) ->
     Ok((n, addr))
 }
 
-/// Refuses a scratch that overlaps an output.
-fn check_apart(scratch: &BufferRange, outputs: &[&BufferRange], what: &str) -> Result<()> {
-    if outputs.iter().any(|o| o.overlaps(scratch)) {
-        return Err(Error::invalid(format!("{what}: the scratch overlaps an output")));
+/// Refuses a scratch that overlaps an input or an output.
+fn check_apart(scratch: &BufferRange, ranges: &[&BufferRange], what: &str) -> Result<()> {
+    if ranges.iter().any(|r| r.overlaps(scratch)) {
+        return Err(Error::invalid(format!(
+            "{what}: the scratch overlaps an input or an output"
+        )));
     }
     Ok(())
 }
@@ -119,7 +122,7 @@ impl GpuSet {
         values.check(&self.ctx, "set rank values", n * 4, 4)?;
         ranks.check(&self.ctx, "set ranks", n * 8, 4)?;
         scratch.check(&self.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
-        check_apart(&scratch, &[&ranks], "set rank")?;
+        check_apart(&scratch, &[&values, &ranks], "set rank")?;
         let push = SetPush {
             values: self.ctx.address_of(&values),
             out_addr: self.ctx.address_of(&ranks),
@@ -155,7 +158,7 @@ impl GpuSet {
         values.check(&self.ctx, "set select values", n * 4, 4)?;
         out_of_range.check(&self.ctx, "set select out_of_range", 4, 4)?;
         scratch.check(&self.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
-        check_apart(&scratch, &[&values, &out_of_range], "set select")?;
+        check_apart(&scratch, &[&ranks, &values, &out_of_range], "set select")?;
         if values.overlaps(&out_of_range) {
             return Err(Error::invalid("set select: values and out_of_range overlap"));
         }

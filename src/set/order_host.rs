@@ -24,6 +24,9 @@ impl GpuSet {
 
     /// The smallest and largest values (one submission), `None` when the set is empty.
     fn min_max(&self) -> Result<Option<(u32, u32)>> {
+        if self.known_cardinality() == Some(0) {
+            return Ok(None);
+        }
         let ctx = &self.ctx;
         let mut out = ctx.readback_buffer(16)?;
         let done = ctx.submit_and_wait(|cmd| unsafe {
@@ -87,12 +90,16 @@ impl GpuSet {
     /// `values[i]` = the set's value of 0-based rank `ranks[i]` (the `ranks[i] + 1`-th
     /// smallest). Ranks in any order, duplicates allowed; `values` as long as `ranks`. A rank at
     /// or above the cardinality: [`Error::InvalidArgument`], and nothing is written to
-    /// `values`.
+    /// `values` (refused with no GPU work where the host knows the cardinality, see
+    /// [`GpuSet::cardinality`]).
     pub fn select(&self, ranks: &[u64], values: &mut [u32]) -> Result<()> {
         if ranks.len() != values.len() {
             return Err(Error::invalid("set select: ranks and values differ in length"));
         }
-        if let Some(&big) = ranks.iter().find(|&&k| k >= 1 << 32) {
+        // Refused on the host where the cardinality is known there (or a rank is 2^32 or
+        // more), else by the GPU's out-of-range flag.
+        let bound = self.known_cardinality().unwrap_or(1 << 32);
+        if let Some(&big) = ranks.iter().find(|&&k| k >= bound) {
             return Err(Error::invalid(format!(
                 "set select: rank {big} is not below the cardinality"
             )));

@@ -133,7 +133,12 @@ fn order_every_kind() {
         }
         let sorted: Vec<u32> = model_of(&values).into_iter().collect();
         let what = format!("round {round}");
+        // The cardinality unknown on the host: out-of-range selects are refused by the GPU's
+        // flag; once counted (and packed), by the host.
+        assert!(!set.knows_cardinality(), "{what}");
         check_order(&set, &sorted, &mut rng, &what);
+        assert_eq!(set.cardinality().unwrap(), sorted.len() as u64);
+        check_select_refused(&set, sorted.len() as u64, &format!("{what}, counted"));
         set.pack().unwrap();
         check_order(&set, &sorted, &mut rng, &format!("{what}, packed"));
     }

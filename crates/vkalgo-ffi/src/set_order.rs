@@ -99,7 +99,8 @@ pub struct VkalgoSetRankArgs {
     /// A uint64_t per value (4-byte aligned offset): the number of the set's values at or
     /// below it.
     pub ranks: VkalgoBufferRange,
-    /// The set's scratch (`vkalgo_set_record_requirements`), not overlapping `ranks`.
+    /// The set's scratch (`vkalgo_set_record_requirements`), overlapping neither `values` nor
+    /// `ranks`.
     pub scratch: VkalgoBufferRange,
 }
 
@@ -146,7 +147,7 @@ pub struct VkalgoSetSelectArgs {
     /// A uint32_t: 0 when every rank was below the cardinality, 1 when any was not (zeroed by
     /// the recorded work first).
     pub out_of_range: VkalgoBufferRange,
-    /// The set's scratch (`vkalgo_set_record_requirements`), overlapping neither output.
+    /// The set's scratch (`vkalgo_set_record_requirements`), overlapping no other range.
     pub scratch: VkalgoBufferRange,
 }
 
