@@ -264,86 +264,125 @@ fn order_c_abi_record() {
         assert_eq!(w[1000..1004], [sorted[0], u32::MAX, 1, POISON]);
         assert_eq!(w[1010..1014], [0, 0, 0, POISON]);
 
-        // Refused calls: nothing recorded, nothing written.
-        let before = words(&mut out);
-        let marker = 5u32;
-        let next = &marker as *const u32 as *const c_void;
-        ctx.submit_and_wait(|raw| {
-            let cmd = VkCommandBuffer(raw.as_raw() as *mut c_void);
-            let nocmd = VkCommandBuffer(null_mut());
-            assert_eq!(vkalgo_set_record_rank(null(), cmd, &rank_args), INVALID);
-            assert_eq!(vkalgo_set_record_rank(s, nocmd, &rank_args), INVALID);
-            assert_eq!(vkalgo_set_record_rank(s, cmd, null()), INVALID);
-            assert_eq!(
-                vkalgo_set_record_rank(s, cmd, &VkalgoSetRankArgs { next, ..rank_args }),
-                INVALID
-            );
-            let small = VkalgoSetRankArgs {
-                ranks: range(&out, 0, 399),
-                ..rank_args
-            };
-            assert_eq!(vkalgo_set_record_rank(s, cmd, &small), INVALID);
-            let overlap = VkalgoSetRankArgs {
-                ranks: range(&scratch, 0, 400),
-                ..rank_args
-            };
-            assert_eq!(vkalgo_set_record_rank(s, cmd, &overlap), INVALID);
-            let too_many = VkalgoSetRankArgs {
-                count: 1 << 32,
-                count_buffer: none,
-                ..rank_args
-            };
-            assert_eq!(vkalgo_set_record_rank(s, cmd, &too_many), INVALID);
-            assert_eq!(vkalgo_set_record_select(null(), cmd, &bad_select), INVALID);
-            assert_eq!(vkalgo_set_record_select(s, nocmd, &bad_select), INVALID);
-            assert_eq!(vkalgo_set_record_select(s, cmd, null()), INVALID);
-            assert_eq!(
-                vkalgo_set_record_select(s, cmd, &VkalgoSetSelectArgs { next, ..bad_select }),
-                INVALID
-            );
-            let no_flag = VkalgoSetSelectArgs {
-                out_of_range: none,
-                ..bad_select
-            };
-            assert_eq!(vkalgo_set_record_select(s, cmd, &no_flag), INVALID);
-            let misaligned = VkalgoSetSelectArgs {
-                values: VkalgoBufferRange {
-                    offset: 2001,
-                    ..bad_select.values
-                },
-                ..bad_select
-            };
-            assert_eq!(vkalgo_set_record_select(s, cmd, &misaligned), INVALID);
-            let flag_in_values = VkalgoSetSelectArgs {
-                out_of_range: range(&out, 510, 1),
-                ..bad_select
-            };
-            assert_eq!(vkalgo_set_record_select(s, cmd, &flag_in_values), INVALID);
-            let short_ranks = VkalgoSetSelectArgs {
-                ranks: range(&input, 1000, 399),
-                ..bad_select
-            };
-            assert_eq!(vkalgo_set_record_select(s, cmd, &short_ranks), INVALID);
-            assert_eq!(vkalgo_set_record_min_max(null(), cmd, &mm_set), INVALID);
-            assert_eq!(vkalgo_set_record_min_max(s, nocmd, &mm_set), INVALID);
-            assert_eq!(vkalgo_set_record_min_max(s, cmd, null()), INVALID);
-            assert_eq!(
-                vkalgo_set_record_min_max(s, cmd, &VkalgoSetMinMaxArgs { next, ..mm_set }),
-                INVALID
-            );
-            let short = VkalgoSetMinMaxArgs {
-                next: null(),
-                out: range(&out, 1000, 2),
-            };
-            assert_eq!(vkalgo_set_record_min_max(s, cmd, &short), INVALID);
-            compute_to_host(&ctx, raw);
-            Ok(())
-        })
-        .unwrap();
-        assert_eq!(words(&mut out), before, "a refused record call wrote");
+        check_refused_record_calls(&ctx, s, rank_args, bad_select, mm_set, &mut out);
         for set in [s, empty] {
             vkalgo_set_destroy(set);
         }
         vkalgo_context_destroy(cctx);
     }
+}
+
+/// Refused record calls (NULL set, command buffer or args, a non-NULL `next`, too many values,
+/// ranges too small, misaligned or overlapping the scratch or each other) recorded into one
+/// command buffer: every one INVALID, and nothing in `out` (where the valid arguments
+/// `rank_args`, `bad_select` and `mm_set` write) changes.
+unsafe fn check_refused_record_calls(
+    ctx: &vkalgo::Context,
+    s: *const VkalgoSet,
+    rank_args: VkalgoSetRankArgs,
+    bad_select: VkalgoSetSelectArgs,
+    mm_set: VkalgoSetMinMaxArgs,
+    out: &mut GpuBuffer,
+) {
+    let before = words(out);
+    let marker = 5u32;
+    let next = &marker as *const u32 as *const c_void;
+    ctx.submit_and_wait(|raw| {
+        let cmd = VkCommandBuffer(raw.as_raw() as *mut c_void);
+        let nocmd = VkCommandBuffer(null_mut());
+        assert_eq!(vkalgo_set_record_rank(null(), cmd, &rank_args), INVALID);
+        assert_eq!(vkalgo_set_record_rank(s, nocmd, &rank_args), INVALID);
+        assert_eq!(vkalgo_set_record_rank(s, cmd, null()), INVALID);
+        assert_eq!(
+            vkalgo_set_record_rank(s, cmd, &VkalgoSetRankArgs { next, ..rank_args }),
+            INVALID
+        );
+        let small = VkalgoSetRankArgs {
+            ranks: VkalgoBufferRange {
+                size: 399 * 4,
+                ..rank_args.ranks
+            },
+            ..rank_args
+        };
+        assert_eq!(vkalgo_set_record_rank(s, cmd, &small), INVALID);
+        let overlap = VkalgoSetRankArgs {
+            ranks: VkalgoBufferRange {
+                size: 1600,
+                ..rank_args.scratch
+            },
+            ..rank_args
+        };
+        assert_eq!(vkalgo_set_record_rank(s, cmd, &overlap), INVALID);
+        let input_in_scratch = VkalgoSetRankArgs {
+            values: VkalgoBufferRange {
+                offset: rank_args.scratch.offset + 64,
+                size: 800,
+                ..rank_args.scratch
+            },
+            ..rank_args
+        };
+        assert_eq!(vkalgo_set_record_rank(s, cmd, &input_in_scratch), INVALID);
+        let too_many = VkalgoSetRankArgs {
+            count: 1 << 32,
+            count_buffer: VkalgoBufferRange::default(),
+            ..rank_args
+        };
+        assert_eq!(vkalgo_set_record_rank(s, cmd, &too_many), INVALID);
+        assert_eq!(vkalgo_set_record_select(null(), cmd, &bad_select), INVALID);
+        assert_eq!(vkalgo_set_record_select(s, nocmd, &bad_select), INVALID);
+        assert_eq!(vkalgo_set_record_select(s, cmd, null()), INVALID);
+        assert_eq!(
+            vkalgo_set_record_select(s, cmd, &VkalgoSetSelectArgs { next, ..bad_select }),
+            INVALID
+        );
+        let no_flag = VkalgoSetSelectArgs {
+            out_of_range: VkalgoBufferRange::default(),
+            ..bad_select
+        };
+        assert_eq!(vkalgo_set_record_select(s, cmd, &no_flag), INVALID);
+        let misaligned = VkalgoSetSelectArgs {
+            values: VkalgoBufferRange {
+                offset: 2001,
+                ..bad_select.values
+            },
+            ..bad_select
+        };
+        assert_eq!(vkalgo_set_record_select(s, cmd, &misaligned), INVALID);
+        let flag_in_values = VkalgoSetSelectArgs {
+            out_of_range: VkalgoBufferRange {
+                offset: bad_select.values.offset + 40,
+                size: 4,
+                ..bad_select.values
+            },
+            ..bad_select
+        };
+        assert_eq!(vkalgo_set_record_select(s, cmd, &flag_in_values), INVALID);
+        let short_ranks = VkalgoSetSelectArgs {
+            ranks: VkalgoBufferRange {
+                size: bad_select.ranks.size - 4,
+                ..bad_select.ranks
+            },
+            ..bad_select
+        };
+        assert_eq!(vkalgo_set_record_select(s, cmd, &short_ranks), INVALID);
+        assert_eq!(vkalgo_set_record_min_max(null(), cmd, &mm_set), INVALID);
+        assert_eq!(vkalgo_set_record_min_max(s, nocmd, &mm_set), INVALID);
+        assert_eq!(vkalgo_set_record_min_max(s, cmd, null()), INVALID);
+        assert_eq!(
+            vkalgo_set_record_min_max(s, cmd, &VkalgoSetMinMaxArgs { next, ..mm_set }),
+            INVALID
+        );
+        let short = VkalgoSetMinMaxArgs {
+            next: null(),
+            out: VkalgoBufferRange {
+                size: 8,
+                ..mm_set.out
+            },
+        };
+        assert_eq!(vkalgo_set_record_min_max(s, cmd, &short), INVALID);
+        compute_to_host(ctx, raw);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(words(out), before, "a refused record call wrote");
 }
