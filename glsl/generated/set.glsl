@@ -31,5 +31,6 @@
 #define ORDER_RANK 0u
 #define ORDER_SELECT 1u
 #define ORDER_MIN_MAX 2u
+#define ORDER_MIN_MAX_RESOLVE 3u
 
 #endif

@@ -8,12 +8,11 @@
 // Both read the exclusive sums of the chunk cardinalities (u32 at scratch S_START + c: the sum
 // of the chunks before c is at most 2^32 - 65536) and the total (u64 at scratch word
 // S_ORDER_TOTAL) that info.comp modes 0 and 3 wrote.
-// ORDER_MIN_MAX: one workgroup: the smallest and largest value and 1 (0 and 0 and 0 for an
-//     empty set) as three u32 at out_addr.
+// ORDER_MIN_MAX, then ORDER_MIN_MAX_RESOLVE: the smallest and largest value and 1 (0, 0 and 0
+//     for an empty set) as three u32 at out_addr: one invocation per chunk finds the first
+//     and last non-empty chunks (atomics into out_addr's first two words, zeroed first),
+//     then one invocation their extreme values.
 #include "set_common.glsl"
-
-shared uint s_first;
-shared uint s_last;
 
 // Chunk c's exclusive sum of cardinalities.
 uint chunk_offset(uint c) {
@@ -210,43 +209,46 @@ uint chunk_extreme(uvec2 e, bool largest) {
     return array_value(pc.meta_d, e.y, card, largest ? card - 1u : 0u);
 }
 
-// ORDER_MIN_MAX: the first and last non-empty chunks (shared atomics over the directory),
-// then their extreme values by invocation 0.
-void min_max() {
-    uint t = gl_LocalInvocationIndex;
-    if (t == 0u) {
-        s_first = CHUNKS;
-        s_last = 0u;
+// ORDER_MIN_MAX: one invocation per chunk; each subgroup adds its first and last non-empty
+// chunks to out_addr's two words (zeroed first) with atomicMax of CHUNKS - first and of
+// last + 1 (0 where no chunk is non-empty).
+void min_max_chunks() {
+    uint c = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
+    bool nonempty = c < CHUNKS && chunk_card(dir_entry(pc.meta_d, c).x) != 0u;
+    uint from_first = subgroupMax(nonempty ? CHUNKS - c : 0u);
+    uint past_last = subgroupMax(nonempty ? c + 1u : 0u);
+    if (subgroupElect() && past_last != 0u) {
+        atomicMax(U32AtomicRef(pc.out_addr).v[0], from_first);
+        atomicMax(U32AtomicRef(pc.out_addr).v[1], past_last);
     }
-    barrier();
-    uint first = CHUNKS;
-    uint last = 0u;
-    for (uint c = t; c < CHUNKS; c += WG_SIZE) {
-        if (chunk_card(dir_entry(pc.meta_d, c).x) != 0u) {
-            first = min(first, c);
-            last = max(last, c);
-        }
+}
+
+// ORDER_MIN_MAX_RESOLVE: one invocation: from min_max_chunks' words, the smallest and largest
+// values and 1 (0, 0 and 0 for an empty set) as three u32 at out_addr.
+void min_max_values() {
+    U32Ref dst = U32Ref(pc.out_addr);
+    uint past_last = dst.v[1];
+    if (past_last == 0u) {
+        dst.v[0] = 0u;
+        dst.v[2] = 0u;
+        return;
     }
-    atomicMin(s_first, first);
-    atomicMax(s_last, last);
-    barrier();
-    if (t == 0u) {
-        U32Ref dst = U32Ref(pc.out_addr);
-        if (s_first == CHUNKS) {
-            dst.v[0] = 0u;
-            dst.v[1] = 0u;
-            dst.v[2] = 0u;
-        } else {
-            dst.v[0] = (s_first << 16) | chunk_extreme(dir_entry(pc.meta_d, s_first), false);
-            dst.v[1] = (s_last << 16) | chunk_extreme(dir_entry(pc.meta_d, s_last), true);
-            dst.v[2] = 1u;
-        }
-    }
+    uint first = CHUNKS - dst.v[0];
+    uint last = past_last - 1u;
+    dst.v[0] = (first << 16) | chunk_extreme(dir_entry(pc.meta_d, first), false);
+    dst.v[1] = (last << 16) | chunk_extreme(dir_entry(pc.meta_d, last), true);
+    dst.v[2] = 1u;
 }
 
 void main() {
     if (pc.mode == ORDER_MIN_MAX) {
-        min_max();
+        min_max_chunks();
+        return;
+    }
+    if (pc.mode == ORDER_MIN_MAX_RESOLVE) {
+        if (gl_LocalInvocationIndex == 0u) {
+            min_max_values();
+        }
         return;
     }
     uint n = load_count(pc.count_addr, pc.count, pc.max_count);

@@ -7,7 +7,7 @@
 //! (full: arithmetic; runs: a walk; bitmap: popcounts; array: binary search or index).
 
 use super::gpu::GpuSet;
-use super::layout::SET_SCRATCH_BYTES;
+use super::layout::{CHUNKS, SET_SCRATCH_BYTES};
 use super::passes::{set_spec, wg, SetPush, OFFSET_BLOCKS};
 use crate::core::buffer::{BufferRange, ElementCount};
 use crate::core::shaders;
@@ -21,8 +21,10 @@ pub(super) const S_ORDER_TOTAL: u32 = 24;
 pub(super) const ORDER_RANK: u32 = 0;
 /// ... values of ranks ...
 pub(super) const ORDER_SELECT: u32 = 1;
-/// ... the minimum and the maximum.
+/// ... the first and last non-empty chunks ...
 pub(super) const ORDER_MIN_MAX: u32 = 2;
+/// ... and from them the minimum and the maximum.
+pub(super) const ORDER_MIN_MAX_RESOLVE: u32 = 3;
 
 /// What [`GpuSet::record_select`] writes for a rank at or above the cardinality (besides the
 /// `out_of_range` flag): `u32::MAX`, which is also a value a set may hold, so read the flag.
@@ -215,22 +217,34 @@ impl GpuSet {
     }
 
     /// Records the minimum and the maximum: three u32 into `args.out` (the smallest value, the
-    /// largest, and 1; 0, 0 and 0 for an empty set). One workgroup finds the first and last
-    /// non-empty chunks and their extreme values.
+    /// largest, and 1; 0, 0 and 0 for an empty set). Three passes: `out` zeroed, one
+    /// invocation per chunk adds the first and last non-empty chunks into it (atomics), one
+    /// invocation their extreme values.
     ///
     /// # Safety
     /// As [`GpuSet::record_op`].
     pub unsafe fn record_min_max(&self, cmd: vk::CommandBuffer, args: &GpuSetMinMaxArgs) -> Result<()> {
         let GpuSetMinMaxArgs { out } = *args;
-        out.check(&self.ctx, "set min_max output", SET_MIN_MAX_BYTES, 4)?;
-        let order = self.reader_kernel(&shaders::SET_ORDER, set_spec(&self.ctx))?;
+        let ctx = &self.ctx;
+        out.check(ctx, "set min_max output", SET_MIN_MAX_BYTES, 4)?;
+        let order = self.reader_kernel(&shaders::SET_ORDER, set_spec(ctx))?;
         let push = SetPush {
             meta_d: self.meta(),
-            out_addr: self.ctx.address_of(&out),
+            out_addr: ctx.address_of(&out),
             mode: ORDER_MIN_MAX,
             ..Default::default()
         };
-        unsafe { self.ctx.dispatch(cmd, order, &push, 1) };
+        unsafe {
+            ctx.record_compute_fill(cmd, &out, 2, 0)?;
+            ctx.compute_to_compute(cmd);
+            ctx.dispatch(cmd, order, &push, CHUNKS.div_ceil(wg(ctx) as u64) as u32);
+            ctx.compute_to_compute(cmd);
+            let resolve = SetPush {
+                mode: ORDER_MIN_MAX_RESOLVE,
+                ..push
+            };
+            ctx.dispatch(cmd, order, &resolve, 1);
+        }
         Ok(())
     }
 }

@@ -3,7 +3,7 @@
 
 use super::blocks::RUN_PAIR_MAX;
 use super::layout::*;
-use super::order::{ORDER_MIN_MAX, ORDER_RANK, ORDER_SELECT, S_ORDER_TOTAL};
+use super::order::{ORDER_MIN_MAX, ORDER_MIN_MAX_RESOLVE, ORDER_RANK, ORDER_SELECT, S_ORDER_TOTAL};
 use super::passes::{OFFSET_BLOCK, OFFSET_BLOCKS};
 use super::roaring::{ARRAY_MAX, RUN_MAX};
 use super::tuning::FILTER_ITEMS;
@@ -43,5 +43,6 @@ pub(crate) const SET: GeneratedHeader = GeneratedHeader {
         GlslConstant::uint("ORDER_RANK", ORDER_RANK),
         GlslConstant::uint("ORDER_SELECT", ORDER_SELECT),
         GlslConstant::uint("ORDER_MIN_MAX", ORDER_MIN_MAX),
+        GlslConstant::uint("ORDER_MIN_MAX_RESOLVE", ORDER_MIN_MAX_RESOLVE),
     ],
 };

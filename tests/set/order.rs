@@ -91,7 +91,7 @@ fn check_select_refused(set: &GpuSet, card: u64, what: &str) {
 }
 
 /// The empty set, one value 0, one value 2^32 - 1, both ends, a full chunk, the last chunk
-/// full.
+/// full, a bitmap and an array chunk inside the universe, run chunks inside it.
 #[test]
 fn order_small_sets() {
     let ctx = context();
@@ -103,9 +103,27 @@ fn order_small_sets() {
         ("ends", vec![0, u32::MAX]),
         ("one chunk full", (65536..131072).collect()),
         ("last chunk full", ((u32::MAX - 65535)..=u32::MAX).collect()),
+        (
+            "a bitmap and an array inside",
+            (0..10_000u32)
+                .map(|i| (300 << 16) | (5 + 2 * i))
+                .chain([(40_000 << 16) | 777, (40_000 << 16) | 778])
+                .collect(),
+        ),
+        (
+            "runs inside",
+            ((1000 << 16) + 10..(1000 << 16) + 20)
+                .chain((1000 << 16) + 30..(1000 << 16) + 40)
+                .chain((2000 << 16) + 30..(2000 << 16) + 40)
+                .chain((2000 << 16) + 50..(2000 << 16) + 60)
+                .collect(),
+        ),
     ];
     for (what, values) in cases {
         let mut set = GpuSet::from_values(&ctx, &values).unwrap();
+        if what.starts_with("runs") {
+            set.run_optimize().unwrap();
+        }
         let sorted: Vec<u32> = model_of(&values).into_iter().collect();
         check_order(&set, &sorted, &mut rng, what);
         if !values.is_empty() {
