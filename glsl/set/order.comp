@@ -4,7 +4,7 @@
 //     values <= v (u64 as two u32, low first) at out_addr + 8 i.
 // ORDER_SELECT: one invocation per query rank k (pc.values, u64 as two u32, low first): the
 //     value of 0-based rank k (u32) at out_addr + 4 i; a rank >= the cardinality writes
-//     0xFFFFFFFF there and 1 to the u32 at range_lo (zeroed by the host layer first).
+//     0xFFFFFFFF there and 1 to the u32 at range_lo (zeroed first: src/set/order.rs).
 // Both read the exclusive sums of the chunk cardinalities (u32 at scratch S_START + c: the sum
 // of the chunks before c is at most 2^32 - 65536) and the total (u64 at scratch word
 // S_ORDER_TOTAL) that info.comp modes 0 and 3 wrote.

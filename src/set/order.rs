@@ -5,6 +5,8 @@
 //! query is then one invocation: rank indexes its chunk by the value's high 16 bits, select
 //! finds its chunk by binary search over the sums; both resolve within the chunk by its kind
 //! (full: arithmetic; runs: a walk; bitmap: popcounts; array: binary search or index).
+//! Minimum and maximum: one invocation per chunk finds the first and last non-empty chunks
+//! (atomics into the output), then one invocation their smallest and largest values.
 
 use super::gpu::GpuSet;
 use super::layout::{CHUNKS, SET_SCRATCH_BYTES};
