@@ -7,7 +7,8 @@
  * dst = a = b), operation cardinalities, to_array and filter against a sorted CPU model,
  * serialization round trips (size query, capacity too small), malformed serializations, and
  * bad input (NULL handles and arrays, unknown op, bad ranges, sets of two contexts). A set
- * destroyed after its context still works until then (sets keep their context alive).
+ * destroyed after its context still works until then (sets keep their context alive). Order
+ * statistics: minimum, maximum, rank and select.
  *
  * Prints every check; exits 1 on any failure. */
 #define TEST_RNG_SEED 0x5e75e75e75e75e70ull
@@ -411,7 +412,85 @@ static void bad_input(VkalgoContext *ctx) {
     check(true, "vkalgo_set_destroy(NULL) is a no-op");
 }
 
+/* Order statistics against the sorted model: minimum and maximum (an empty set refused with
+ * *out unchanged), ranks of values in and out of the set (number of values <= each, as
+ * CRoaring's roaring_bitmap_rank) and selects of ranks (a rank >= the cardinality refused,
+ * nothing written), on a set of arrays, a bitmap chunk and runs, and on the full set. */
+static void order_statistics(VkalgoContext *ctx) {
+    enum { N = 3000, Q = 1000 };
+    uint32_t *v = xmalloc((N + 30000 + 3 * 65536 + 8) * sizeof *v);
+    size_t n = 0;
+    for (; n < N; n++) {
+        v[n] = random_value();
+    }
+    for (uint32_t i = 0; i < 30000; i++) {
+        v[n++] = (12u << 16) | (i * 2u);
+    }
+    VkalgoSet *s = make_set(ctx, v, n);
+    expect(vkalgo_set_insert_range_host(s, (20ull << 16) + 5, (23ull << 16) + 9), VKALGO_SUCCESS, "insert_range");
+    for (uint64_t x = (20ull << 16) + 5; x < (23ull << 16) + 9; x++) {
+        v[n++] = (uint32_t)x;
+    }
+    n = sort_unique(v, n);
+    uint32_t lo = 7, hi = 7;
+    expect(vkalgo_set_minimum(s, &lo), VKALGO_SUCCESS, "vkalgo_set_minimum");
+    expect(vkalgo_set_maximum(s, &hi), VKALGO_SUCCESS, "vkalgo_set_maximum");
+    check(lo == v[0] && hi == v[n - 1], "minimum %" PRIu32 ", maximum %" PRIu32, lo, hi);
+    uint32_t q[Q];
+    uint64_t ranks[Q], picks[Q];
+    uint32_t got[Q];
+    for (size_t i = 0; i < Q; i++) {
+        q[i] = i % 2 ? v[rng_u64() % n] : random_value();
+        picks[i] = rng_u64() % n;
+    }
+    expect(vkalgo_set_rank_host(s, q, Q, ranks), VKALGO_SUCCESS, "vkalgo_set_rank_host");
+    bool ok = true;
+    for (size_t i = 0; i < Q; i++) {
+        size_t below = 0, hi_i = n;
+        while (below < hi_i) { /* values <= q[i] */
+            size_t mid = (below + hi_i) / 2;
+            if (v[mid] <= q[i]) below = mid + 1; else hi_i = mid;
+        }
+        ok = ok && ranks[i] == below;
+    }
+    check(ok, "ranks match the model");
+    expect(vkalgo_set_select_host(s, picks, Q, got), VKALGO_SUCCESS, "vkalgo_set_select_host");
+    ok = true;
+    for (size_t i = 0; i < Q; i++) {
+        ok = ok && got[i] == v[picks[i]];
+    }
+    check(ok, "selects match the model");
+    uint64_t bad[2] = {0, n};
+    uint32_t untouched[2] = {7, 7};
+    expect(vkalgo_set_select_host(s, bad, 2, untouched), VKALGO_ERROR_INVALID_ARGUMENT, "select of the cardinality");
+    check(untouched[0] == 7 && untouched[1] == 7, "a refused select writes nothing");
+    expect(vkalgo_set_rank_host(s, NULL, 2, ranks), VKALGO_ERROR_INVALID_ARGUMENT, "rank, values NULL");
+    expect(vkalgo_set_select_host(s, picks, 2, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "select, values_out NULL");
+    expect(vkalgo_set_minimum(NULL, &lo), VKALGO_ERROR_INVALID_ARGUMENT, "minimum, set NULL");
+    expect(vkalgo_set_maximum(s, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "maximum, out NULL");
+    vkalgo_set_destroy(s);
+    free(v);
+
+    VkalgoSet *empty = make_set(ctx, NULL, 0);
+    lo = hi = 7;
+    expect(vkalgo_set_minimum(empty, &lo), VKALGO_ERROR_INVALID_ARGUMENT, "minimum of the empty set");
+    expect(vkalgo_set_maximum(empty, &hi), VKALGO_ERROR_INVALID_ARGUMENT, "maximum of the empty set");
+    check(lo == 7 && hi == 7, "the empty set's minimum and maximum leave *out");
+    expect(vkalgo_set_select_host(empty, bad, 1, untouched), VKALGO_ERROR_INVALID_ARGUMENT, "select in the empty set");
+    uint32_t edge[2] = {0, UINT32_MAX};
+    expect(vkalgo_set_rank_host(empty, edge, 2, ranks), VKALGO_SUCCESS, "ranks in the empty set");
+    check(ranks[0] == 0 && ranks[1] == 0, "ranks in the empty set are 0");
+    /* The full set: 2^32 values. */
+    expect(vkalgo_set_insert_range_host(empty, 0, 1ull << 32), VKALGO_SUCCESS, "insert the universe");
+    expect(vkalgo_set_rank_host(empty, edge, 2, ranks), VKALGO_SUCCESS, "ranks in the full set");
+    check(ranks[0] == 1 && ranks[1] == 1ull << 32, "full set: ranks %" PRIu64 " and %" PRIu64, ranks[0], ranks[1]);
+    uint64_t last[1] = {(1ull << 32) - 1};
+    expect(vkalgo_set_select_host(empty, last, 1, got), VKALGO_SUCCESS, "select 2^32 - 1 in the full set");
+    check(got[0] == UINT32_MAX, "full set: select 2^32 - 1 is 2^32 - 1");
+    vkalgo_set_destroy(empty);
+}
+
 int main(void) {
-    const context_test tests[] = {operations, bad_input};
+    const context_test tests[] = {operations, order_statistics, bad_input};
     return run_on_default_context(tests, sizeof tests / sizeof tests[0]);
 }

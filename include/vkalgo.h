@@ -98,6 +98,13 @@
 // test).
 #define VKALGO_SELECT_MAX_COUNT 4294967295
 
+// What `vkalgo_set_record_select` writes for a rank at or above the cardinality (and sets
+// its `out_of_range` flag): a value a set may also hold, so read the flag.
+#define VKALGO_SET_SELECT_OUT_OF_RANGE 4294967295
+
+// Bytes `vkalgo_set_record_min_max` writes: three uint32_t.
+#define VKALGO_SET_MIN_MAX_BYTES 12
+
 // Bytes of the status a recorded set operation writes (`sizeof(VkalgoSetOpStatus)`: 8
 // uint32_t); its range needs a 4-byte aligned offset.
 #define VKALGO_SET_STATUS_BYTES 32
@@ -1019,6 +1026,59 @@ typedef struct VkalgoSetDesc {
   // the fixed array pool.
   uint32_t array_blocks;
 } VkalgoSetDesc;
+
+// The values and buffers of `vkalgo_set_record_rank`.
+typedef struct VkalgoSetRankArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The values (uint32_t) whose ranks are wanted.
+  struct VkalgoBufferRange values;
+  // Number of values (at most 2^32 - 1) when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count: a uint32_t at `count_buffer.offset`, read on the GPU, clamped to
+  // `max_count`. VK_NULL_HANDLE: use `count`.
+  struct VkalgoBufferRange count_buffer;
+  // The largest indirect count; ignored for a direct count.
+  uint64_t max_count;
+  // A uint64_t per value (4-byte aligned offset): the number of the set's values at or
+  // below it.
+  struct VkalgoBufferRange ranks;
+  // The set's scratch (`vkalgo_set_record_requirements`), overlapping neither `values` nor
+  // `ranks`.
+  struct VkalgoBufferRange scratch;
+} VkalgoSetRankArgs;
+
+// The ranks and buffers of `vkalgo_set_record_select`.
+typedef struct VkalgoSetSelectArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // The 0-based ranks (uint64_t, 4-byte aligned offset).
+  struct VkalgoBufferRange ranks;
+  // Number of ranks (at most 2^32 - 1) when `count_buffer.buffer` is VK_NULL_HANDLE.
+  uint64_t count;
+  // Indirect count: a uint32_t at `count_buffer.offset`, read on the GPU, clamped to
+  // `max_count`. VK_NULL_HANDLE: use `count`.
+  struct VkalgoBufferRange count_buffer;
+  // The largest indirect count; ignored for a direct count.
+  uint64_t max_count;
+  // A uint32_t per rank: the set's value of that rank, `VKALGO_SET_SELECT_OUT_OF_RANGE`
+  // for a rank at or above the cardinality.
+  struct VkalgoBufferRange values;
+  // A uint32_t: 0 when every rank was below the cardinality, 1 when any was not (zeroed by
+  // the recorded work first).
+  struct VkalgoBufferRange out_of_range;
+  // The set's scratch (`vkalgo_set_record_requirements`), overlapping no other range.
+  struct VkalgoBufferRange scratch;
+} VkalgoSetSelectArgs;
+
+// The output of `vkalgo_set_record_min_max`.
+typedef struct VkalgoSetMinMaxArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // `VKALGO_SET_MIN_MAX_BYTES` (4-byte aligned offset) receiving three uint32_t: the
+  // smallest value, the largest value, and 1; 0, 0 and 0 for an empty set.
+  struct VkalgoBufferRange out;
+} VkalgoSetMinMaxArgs;
 
 // The status a recorded set operation (`vkalgo_set_record_op`, `_op_cardinality`,
 // `_op_cardinality_batch`, `_insert_sorted`, `_insert`, `_insert_range`, `_run_optimize`)
@@ -2249,6 +2309,47 @@ VkalgoResult vkalgo_set_deserialize_host(struct VkalgoContext *ctx,
                                          const void *data,
                                          size_t size,
                                          struct VkalgoSet **out);
+
+// The smallest value of the set into `*out`. An empty set: INVALID_ARGUMENT, `*out`
+// unchanged.
+VkalgoResult vkalgo_set_minimum(const struct VkalgoSet *set, uint32_t *out);
+
+// The largest value of the set into `*out`. An empty set: INVALID_ARGUMENT, `*out`
+// unchanged.
+VkalgoResult vkalgo_set_maximum(const struct VkalgoSet *set, uint32_t *out);
+
+// `ranks_out[i]` = the number of the set's values at or below `values[i]` (CRoaring's
+// `roaring_bitmap_rank`; up to 2^32 for the full set), for `count` values in any order.
+// NULL arrays are allowed only with `count` 0.
+VkalgoResult vkalgo_set_rank_host(const struct VkalgoSet *set,
+                                  const uint32_t *values,
+                                  size_t count,
+                                  uint64_t *ranks_out);
+
+// `values_out[i]` = the set's value of 0-based rank `ranks[i]`, for `count` ranks in any
+// order. A rank at or above the cardinality: INVALID_ARGUMENT, and nothing is written. NULL
+// arrays are allowed only with `count` 0.
+VkalgoResult vkalgo_set_select_host(const struct VkalgoSet *set,
+                                    const uint64_t *ranks,
+                                    size_t count,
+                                    uint32_t *values_out);
+
+// Records ranks: `ranks[i]` = the number of the set's values at or below `values[i]`.
+VkalgoResult vkalgo_set_record_rank(const struct VkalgoSet *set,
+                                    VkCommandBuffer command_buffer,
+                                    const struct VkalgoSetRankArgs *args);
+
+// Records select: `values[i]` = the set's value of 0-based rank `ranks[i]`. A rank cannot be
+// refused at record time: one at or above the cardinality writes
+// `VKALGO_SET_SELECT_OUT_OF_RANGE` for that query and sets `*out_of_range` to 1.
+VkalgoResult vkalgo_set_record_select(const struct VkalgoSet *set,
+                                      VkCommandBuffer command_buffer,
+                                      const struct VkalgoSetSelectArgs *args);
+
+// Records the minimum and the maximum of the set into `args->out` (no scratch).
+VkalgoResult vkalgo_set_record_min_max(const struct VkalgoSet *set,
+                                       VkCommandBuffer command_buffer,
+                                       const struct VkalgoSetMinMaxArgs *args);
 
 // The cardinality a cardinality-only operation's status reports: `partial_cardinality +
 // 65536 * full_chunks` (NULL: 0).

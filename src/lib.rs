@@ -111,8 +111,9 @@ pub use select::{
 pub use set::SetDeviceView;
 pub use set::{
     GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
-    GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs,
-    GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs, SetOpStatus, SetOperand,
+    GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetMinMaxArgs, GpuSetOpArgs,
+    GpuSetRangeCardinalityArgs, GpuSetRankArgs, GpuSetRunOptimizeArgs, GpuSetSelectArgs, GpuSetToArrayArgs,
+    SetOpStatus, SetOperand,
 };
 pub use sort::{
     KeyType, SortArgs, SortDesc, SortKey, SortOptions, SortPath, SortPlan, SortResult, SortTuning, SortValue,

@@ -1,6 +1,6 @@
 // @generated from src/set/shared_constants.rs by a unit test; do not edit.
 // `VKALGO_UPDATE_GLSL=1 cargo test -p vkalgo --lib shared_constants` rewrites it.
-// The sets' chunk and block sizes, directory layout, scratch header, kernel limits and operation codes.
+// The sets' chunk and block sizes, directory layout, scratch header, kernel limits, operation codes and order-statistics modes.
 #ifndef VKALGO_GENERATED_SET_GLSL
 #define VKALGO_GENERATED_SET_GLSL
 
@@ -27,5 +27,10 @@
 #define FILTER_ITEMS 4u
 #define OFFSET_BLOCK 256u
 #define OFFSET_BLOCKS 256u
+#define S_ORDER_TOTAL 24u
+#define ORDER_RANK 0u
+#define ORDER_SELECT 1u
+#define ORDER_MIN_MAX 2u
+#define ORDER_MIN_MAX_RESOLVE 3u
 
 #endif

@@ -131,6 +131,8 @@ uint64_t card_sums_addr() {
 #define S_RUN_PAIR_COUNT 16u
 #define S_RUN_PAIRS_ENTRY(i) (S_TRIVIAL + CHUNKS - 1u - (i))
 #define S_FAILED 31u
+// Words S_ORDER_TOTAL and the next (generated): the cardinality order.comp's rank and select
+// read (written there by info.comp mode 3 before them).
 // Lists of CHUNKS words each: chunk_update's work (bitmap_pairs' from the back), trivial
 // chunks, the chunks' runs of sorted values (start and end index), the array pairs' work
 // (small_pairs' from the front, array_pairs' from the back).

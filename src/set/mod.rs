@@ -1,6 +1,7 @@
 //! GPU sets of 32-bit integers ([`GpuSet`]): subsets of `[0, 2^32)` in chunked bitmap/array
 //! containers from GPU block pools, with insert, remove, ranges, contains, (range)
-//! cardinality, AND / OR / ANDNOT / XOR (materialized or counted only), to-array, filter and
+//! cardinality, AND / OR / ANDNOT / XOR (materialized or counted only), to-array, filter, order
+//! statistics (minimum, maximum, rank and select: [`GpuSet::rank`], [`GpuSet::select`]) and
 //! the Roaring portable serialization for interchange with CRoaring, pyroaring, Java's
 //! RoaringBitmap and Iceberg deletion vectors.
 //!
@@ -129,7 +130,8 @@
 //! [`GpuSetCardinalityArgs`], [`GpuSetCardinalityBatchArgs`], [`GpuSetInsertSortedArgs`],
 //! [`GpuSetInsertArgs`], [`GpuSetInsertRangeArgs`], [`GpuSetRunOptimizeArgs`],
 //! [`GpuSetContainsArgs`], [`GpuSetFilterArgs`], [`GpuSetToArrayArgs`],
-//! [`GpuSetRangeCardinalityArgs`]; their scratch and status sizes:
+//! [`GpuSetRangeCardinalityArgs`], [`GpuSetRankArgs`], [`GpuSetSelectArgs`],
+//! [`GpuSetMinMaxArgs`]; their scratch and status sizes:
 //! [`GpuSet::record_requirements`]), check every argument before recording anything, and
 //! record into your command buffer on your buffers (inputs read and outputs written in
 //! `COMPUTE_SHADER` with `SHADER_READ` / `SHADER_WRITE`; make your writes of the inputs visible
@@ -141,8 +143,10 @@
 //! operation writes nothing and its status says so. Many cardinalities (one query set against
 //! many) are one operation with [`GpuSet::record_op_cardinality_batch`]: its pairs run side by
 //! side (those counted in one pass all at once, the others' passes stage by stage, up to 8 at
-//! a time with a scratch each), and they may share sets. The host calls submit to the
-//! context's queue and wait.
+//! a time with a scratch each), and they may share sets. Rank and select read the chunks'
+//! exclusive sums of cardinalities, written into the scratch first (as to-array's offsets);
+//! a recorded select cannot refuse a rank out of range, so it writes [`SELECT_OUT_OF_RANGE`]
+//! for it and sets a flag word. The host calls submit to the context's queue and wait.
 
 mod args;
 mod blocks;
@@ -151,6 +155,8 @@ mod gpu;
 mod host;
 mod image;
 mod layout;
+mod order;
+mod order_host;
 mod passes;
 pub(crate) use passes::prepare_kernels;
 mod paths;
@@ -174,6 +180,7 @@ pub use gpu::{GpuSet, SetOpStatus, SetOperand};
 pub use layout::{
     ARRAY_BLOCK_BYTES, BITMAP_BLOCK_BYTES, PACK_MAX_CHUNKS, SET_SCRATCH_BYTES, SET_STATUS_BYTES,
 };
+pub use order::{GpuSetMinMaxArgs, GpuSetRankArgs, GpuSetSelectArgs, SELECT_OUT_OF_RANGE, SET_MIN_MAX_BYTES};
 #[cfg(test)]
 pub(crate) use passes::push_layouts;
 pub use paths::{CardinalityPath, FilterPath, OpPath};

@@ -116,6 +116,7 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         &shaders::SET_BITMAP_PAIRS,
         &shaders::SET_CLASSIFY,
         &shaders::SET_CONTAINS,
+        &shaders::SET_ORDER,
         &shaders::SET_FILTER,
         &shaders::SET_INFO,
         &shaders::SET_TO_ARRAY,
@@ -178,6 +179,7 @@ pub(super) fn prepare_packed_kernels(ctx: &Context) -> Result<()> {
     }
     for shader in [
         &shaders::SET_CONTAINS,
+        &shaders::SET_ORDER,
         &shaders::SET_FILTER,
         &shaders::SET_INFO,
         &shaders::SET_TO_ARRAY,
@@ -651,6 +653,7 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SET_INFO,
         shaders::SET_TO_ARRAY,
         shaders::SET_CONTAINS,
+        shaders::SET_ORDER,
         shaders::SET_FILTER,
         shaders::SET_COMPACT,
         shaders::SET_SMALL_PAIRS,

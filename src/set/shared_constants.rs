@@ -3,6 +3,7 @@
 
 use super::blocks::RUN_PAIR_MAX;
 use super::layout::*;
+use super::order::{ORDER_MIN_MAX, ORDER_MIN_MAX_RESOLVE, ORDER_RANK, ORDER_SELECT, S_ORDER_TOTAL};
 use super::passes::{OFFSET_BLOCK, OFFSET_BLOCKS};
 use super::roaring::{ARRAY_MAX, RUN_MAX};
 use super::tuning::FILTER_ITEMS;
@@ -13,7 +14,7 @@ use crate::SetOp;
 pub(crate) const SET: GeneratedHeader = GeneratedHeader {
     file: "set",
     source: "src/set/shared_constants.rs",
-    summary: "The sets' chunk and block sizes, directory layout, scratch header, kernel limits and operation codes.",
+    summary: "The sets' chunk and block sizes, directory layout, scratch header, kernel limits, operation codes and order-statistics modes.",
     constants: &[
         GlslConstant::uint("CHUNKS", CHUNKS as u32),
         GlslConstant::uint("ARRAY_MAX", ARRAY_MAX),
@@ -38,5 +39,10 @@ pub(crate) const SET: GeneratedHeader = GeneratedHeader {
         GlslConstant::uint("FILTER_ITEMS", FILTER_ITEMS as u32),
         GlslConstant::uint("OFFSET_BLOCK", OFFSET_BLOCK as u32),
         GlslConstant::uint("OFFSET_BLOCKS", OFFSET_BLOCKS),
+        GlslConstant::uint("S_ORDER_TOTAL", S_ORDER_TOTAL),
+        GlslConstant::uint("ORDER_RANK", ORDER_RANK),
+        GlslConstant::uint("ORDER_SELECT", ORDER_SELECT),
+        GlslConstant::uint("ORDER_MIN_MAX", ORDER_MIN_MAX),
+        GlslConstant::uint("ORDER_MIN_MAX_RESOLVE", ORDER_MIN_MAX_RESOLVE),
     ],
 };

@@ -6,10 +6,12 @@
 
 mod bad_input;
 mod c_abi;
+mod c_abi_order;
 #[path = "../common/mod.rs"]
 mod common;
 mod compare;
 mod host;
+mod order;
 mod packed;
 mod pairs;
 mod paths;

@@ -610,6 +610,7 @@ fn set_permutations() -> Vec<Permutation> {
         standalone("set_info", "set/info.comp", &[]),
         standalone("set_to_array", "set/to_array.comp", &[]),
         standalone("set_contains", "set/contains.comp", &[]),
+        standalone("set_order", "set/order.comp", &[]),
         standalone("set_filter", "set/filter.comp", &[]),
         standalone("set_compact", "set/compact.comp", &[]),
     ]

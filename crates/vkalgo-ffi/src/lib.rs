@@ -17,6 +17,7 @@ pub mod reduce;
 pub mod scan;
 pub mod select;
 pub mod set;
+pub mod set_order;
 pub mod set_record;
 pub mod set_view;
 pub mod sort;
@@ -142,6 +143,9 @@ zeroed_default!(
     set_record::VkalgoSetFilterArgs,
     set_record::VkalgoSetToArrayArgs,
     set_record::VkalgoSetRangeCardinalityArgs,
+    set_order::VkalgoSetRankArgs,
+    set_order::VkalgoSetSelectArgs,
+    set_order::VkalgoSetMinMaxArgs,
     sort::VkalgoSortDesc,
     sort::VkalgoSortArgs,
     split::VkalgoMultisplitDesc,

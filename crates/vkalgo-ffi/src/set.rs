@@ -32,7 +32,7 @@ pub(crate) unsafe fn slice<'a, T>(ptr: *const T, count: usize, what: &str) -> vk
     Ok(std::slice::from_raw_parts(ptr, count))
 }
 
-unsafe fn slice_mut<'a, T>(ptr: *mut T, count: usize, what: &str) -> vkalgo::Result<&'a mut [T]> {
+pub(crate) unsafe fn slice_mut<'a, T>(ptr: *mut T, count: usize, what: &str) -> vkalgo::Result<&'a mut [T]> {
     if count == 0 {
         return Ok(&mut []);
     }

@@ -146,7 +146,7 @@ unsafe fn operand<'a>(
 }
 
 /// The command buffer (VK_NULL_HANDLE: INVALID_ARGUMENT).
-fn command_buffer(cmd: VkCommandBuffer) -> vkalgo::Result<ash::vk::CommandBuffer> {
+pub(crate) fn command_buffer(cmd: VkCommandBuffer) -> vkalgo::Result<ash::vk::CommandBuffer> {
     if cmd.0.is_null() {
         return Err(Error::invalid("the command buffer is NULL"));
     }
@@ -154,7 +154,7 @@ fn command_buffer(cmd: VkCommandBuffer) -> vkalgo::Result<ash::vk::CommandBuffer
 }
 
 /// `*args`, checked: not NULL, `next` NULL (`what` names the struct in the message).
-unsafe fn args_ref<'a, T>(
+pub(crate) unsafe fn args_ref<'a, T>(
     args: *const T,
     next: impl FnOnce(&T) -> *const std::ffi::c_void,
     what: &str,
