@@ -5,7 +5,9 @@
 //! naturally aligned). A map must be destroyed before its context.
 
 use super::types::*;
-use super::{byte_len, context_ref, guard, no_extension, non_null, try_filled, VkalgoContext, VkalgoResult};
+use super::{
+    byte_len, context_ref, guard, no_extension, non_null, try_filled, write_out, VkalgoContext, VkalgoResult,
+};
 use vkalgo::hash::{
     HashEraseArgs, HashFindArgs, HashInsertArgs, HashKeyType, HashMap, HashMapDesc, HashRetrieveArgs,
     HashValueType, InsertStatus,
@@ -258,13 +260,6 @@ pub(crate) unsafe fn args_ref<'a, T: CArgs>(args: *const T, what: &str) -> vkalg
     let a = &*args;
     no_extension(a.next(), what)?;
     Ok(a)
-}
-
-/// Writes `value` to `*out`, refusing a NULL `out`.
-pub(crate) unsafe fn write_out<T>(out: *mut T, value: T) -> vkalgo::Result<()> {
-    non_null(out, "out")?;
-    *out = value;
-    Ok(())
 }
 
 /// The command buffer, refused when NULL (calls that record nothing but a barrier check it

@@ -8,9 +8,10 @@
 use super::hash::{
     args_ref, c_args, check_batch, host_slice, host_slice_mut, map_desc, non_null_command_buffer,
 };
-use super::hash::{with_host_pairs, with_types_of_map, write_out, VkalgoHashMapDesc};
+use super::hash::{with_host_pairs, with_types_of_map, VkalgoHashMapDesc};
 use super::hash::{VkalgoHashMapDeviceView, VkalgoHashSizeArgs};
 use super::types::*;
+use super::write_out;
 use super::{context_ref, guard, non_null, try_filled, VkalgoContext, VkalgoResult};
 use vkalgo::hash::{
     HashKeyType, HashMultimap, HashMultimapCountArgs, HashMultimapInsertArgs, HashMultimapOffsets,

@@ -253,6 +253,13 @@ pub(crate) fn non_null<T>(ptr: *const T, what: &str) -> vkalgo::Result<()> {
     }
 }
 
+/// Writes `value` to `*out`, refusing a NULL `out`.
+pub(crate) unsafe fn write_out<T>(out: *mut T, value: T) -> vkalgo::Result<()> {
+    non_null(out, "out")?;
+    *out = value;
+    Ok(())
+}
+
 /// Refuses a `next` pointer that is not NULL: no extension structure is defined yet.
 pub(crate) fn no_extension<T>(next: *const T, what: &str) -> vkalgo::Result<()> {
     if next.is_null() {

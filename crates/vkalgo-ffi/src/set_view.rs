@@ -1,9 +1,8 @@
 //! C ABI of a set's device view: what a caller's shader needs to test membership through
 //! `vkalgo/glsl/vkalgo_set.glsl`.
 
-use super::hash::write_out;
 use super::set::{set_ref, VkalgoSet};
-use super::{guard, VkalgoResult};
+use super::{guard, write_out, VkalgoResult};
 
 /// What a shader needs to test membership in a set: `VkalgoSetView` of
 /// `vkalgo/glsl/vkalgo_set.glsl` (same 16-byte layout). Valid until the next call that changes
