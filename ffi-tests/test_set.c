@@ -490,7 +490,66 @@ static void order_statistics(VkalgoContext *ctx) {
     vkalgo_set_destroy(empty);
 }
 
+/* Many sets in one call: OR / AND / XOR / ANDNOT of four sets, a batch of pairs sharing
+ * operands, checked against the model; refused calls (no sets, dst an operand, a dst twice)
+ * change nothing. */
+static void many_sets(VkalgoContext *ctx) {
+    enum { N = 4, LEN = 600 };
+    uint32_t *v[N], len[N];
+    VkalgoSet *s[N];
+    for (int i = 0; i < N; i++) {
+        v[i] = xmalloc(LEN * sizeof *v[i]);
+        for (int j = 0; j < LEN; j++) v[i][j] = random_value();
+        len[i] = (uint32_t)sort_unique(v[i], LEN);
+        s[i] = make_set(ctx, v[i], len[i]);
+    }
+    const VkalgoSet *operands[N] = {s[0], s[1], s[2], s[3]};
+    uint32_t *acc = xmalloc(N * LEN * sizeof *acc), *tmp = xmalloc(N * LEN * sizeof *tmp);
+    VkalgoSet *dst = make_set(ctx, NULL, 0);
+    const uint32_t ops[4] = {VKALGO_SET_AND, VKALGO_SET_OR, VKALGO_SET_XOR, VKALGO_SET_ANDNOT};
+    for (int k = 0; k < 4; k++) {
+        uint32_t op = ops[k];
+        /* The model: left to right; ANDNOT subtracts each of the others in turn. */
+        size_t n = len[0];
+        memcpy(acc, v[0], n * sizeof *acc);
+        for (int i = 1; i < N; i++) {
+            n = model_op(acc, n, v[i], len[i], op, tmp);
+            memcpy(acc, tmp, n * sizeof *acc);
+        }
+        expect(vkalgo_set_op_many(dst, operands, N, op), VKALGO_SUCCESS, "vkalgo_set_op_many");
+        check_set(dst, acc, n, "op_many");
+    }
+    /* dst[i] = s0 XOR s[1 + i], one submission. */
+    VkalgoSet *pair_dst[2] = {make_set(ctx, NULL, 0), make_set(ctx, NULL, 0)};
+    const VkalgoSet *pa[2] = {s[0], s[0]}, *pb[2] = {s[1], s[2]};
+    expect(vkalgo_set_op_batch(pair_dst, pa, pb, 2, VKALGO_SET_XOR), VKALGO_SUCCESS, "vkalgo_set_op_batch");
+    for (int i = 0; i < 2; i++) {
+        size_t n = model_op(v[0], len[0], v[1 + i], len[1 + i], VKALGO_SET_XOR, acc);
+        check_set(pair_dst[i], acc, n, "op_batch");
+    }
+    /* Refused: nothing changes. */
+    const VkalgoSet *with_dst[2] = {s[0], pair_dst[1]};
+    VkalgoSet *twice[2] = {pair_dst[0], pair_dst[0]};
+    expect(vkalgo_set_op_many(dst, operands, 0, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "op_many of no sets");
+    expect(vkalgo_set_op_many(pair_dst[1], with_dst, 2, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT,
+           "op_many into an operand");
+    expect(vkalgo_set_op_batch(twice, pa, pb, 2, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT, "op_batch, a dst twice");
+    expect(vkalgo_set_op_batch(pair_dst, with_dst, pb, 2, VKALGO_SET_OR), VKALGO_ERROR_INVALID_ARGUMENT,
+           "op_batch, a dst an operand");
+    size_t n = model_op(v[0], len[0], v[2], len[2], VKALGO_SET_XOR, acc);
+    check_set(pair_dst[1], acc, n, "after refused calls");
+    for (int i = 0; i < N; i++) {
+        vkalgo_set_destroy(s[i]);
+        free(v[i]);
+    }
+    vkalgo_set_destroy(pair_dst[0]);
+    vkalgo_set_destroy(pair_dst[1]);
+    vkalgo_set_destroy(dst);
+    free(acc);
+    free(tmp);
+}
+
 int main(void) {
-    const context_test tests[] = {operations, order_statistics, bad_input};
+    const context_test tests[] = {operations, order_statistics, many_sets, bad_input};
     return run_on_default_context(tests, sizeof tests / sizeof tests[0]);
 }

@@ -2310,6 +2310,25 @@ VkalgoResult vkalgo_set_deserialize_host(struct VkalgoContext *ctx,
                                          size_t size,
                                          struct VkalgoSet **out);
 
+// `*dst = sets[0] op sets[1] op ... op sets[count - 1]`, left to right (ANDNOT: `sets[0]`
+// minus the union of the others; one set: a copy of it). `count` >= 1, no entry NULL, `dst`
+// not one of the operands, every set of the same context: else INVALID_ARGUMENT and `dst`
+// unchanged.
+VkalgoResult vkalgo_set_op_many(struct VkalgoSet *dst,
+                                const struct VkalgoSet *const *sets,
+                                size_t count,
+                                enum VkalgoSetOp op);
+
+// `*dst[i] = *a[i] op *b[i]` for every `i < count`, in one submission. The `dst` sets must
+// be distinct and none may be an operand of any pair; operands may repeat; every set of the
+// same context; no entry NULL: else INVALID_ARGUMENT and nothing changed. `count` 0: nothing
+// to do.
+VkalgoResult vkalgo_set_op_batch(struct VkalgoSet *const *dst,
+                                 const struct VkalgoSet *const *a,
+                                 const struct VkalgoSet *const *b,
+                                 size_t count,
+                                 enum VkalgoSetOp op);
+
 // The smallest value of the set into `*out`. An empty set: INVALID_ARGUMENT, `*out`
 // unchanged.
 VkalgoResult vkalgo_set_minimum(const struct VkalgoSet *set, uint32_t *out);

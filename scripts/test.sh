@@ -132,7 +132,7 @@ declare -A variant_skips=(
     --skip host::cardinality_known_on_the_host --skip host::shrink_to_fit_moves_blocks --skip c_abi::record_layer
     --skip compare::equals_and_subset_against_the_model --skip order::order_exhaustive_chunks
     --skip order::order_full_set --skip order::order_every_kind --skip c_abi_order::
-    --skip user_shader::"
+    --skip user_shader:: --skip many::"
 )
 # With four lavapipe threads workgroups run at once: the tests of what workgroups share (look-back
 # scans, Onesweep's ring and fallback, the multisplit's look-back and tile paths, the set

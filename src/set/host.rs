@@ -260,26 +260,33 @@ impl GpuSet {
             finish_submission!(done, scratch, status_buf);
             let mut words = vec![0u32; (stride / 4) as usize * updates.len()];
             read_back(&mut status_buf, &mut words)?;
-            let mut failed = None;
-            for (j, w) in words.chunks_exact((stride / 4) as usize).enumerate() {
-                let status: SetOpStatus = bytemuck::cast(<[u32; 8]>::try_from(&w[..8]).unwrap());
-                if status.ok != 1 {
-                    failed = Some((j, status));
-                    break;
+            let statuses: Vec<SetOpStatus> = words
+                .chunks_exact((stride / 4) as usize)
+                .map(|w| bytemuck::cast(<[u32; 8]>::try_from(&w[..8]).unwrap()))
+                .collect();
+            let Some(j) = statuses.iter().position(|s| s.ok != 1) else {
+                for (k, w) in words.chunks_exact((stride / 4) as usize).enumerate() {
+                    jobs[start + k].0.set_chunk_bound(w[8]);
                 }
-                jobs[start + j].0.set_chunk_bound(w[8]);
+                break;
+            };
+            for (k, w) in words.chunks_exact((stride / 4) as usize).take(j).enumerate() {
+                jobs[start + k].0.set_chunk_bound(w[8]);
             }
-            match failed {
-                None => break,
-                Some((j, status)) => {
-                    growths += 1;
-                    if growths > 4 * jobs.len() {
-                        return Err(Error::Internal("set: pool growth did not converge".into()));
-                    }
-                    jobs[start + j].0.grow_for(&status)?;
-                    start += j;
+            growths += 1;
+            if growths > 4 * jobs.len() {
+                return Err(Error::Internal("set: pool growth did not converge".into()));
+            }
+            // The failed operation grows, and so does every later one whose own need (counted
+            // though nothing was written) exceeds its free blocks: one more submission for a
+            // batch of fresh destinations, not one per operation.
+            jobs[start + j].0.grow_for(&statuses[j])?;
+            for (k, s) in statuses.iter().enumerate().skip(j + 1) {
+                if s.need_bitmap_blocks > s.free_bitmap_blocks || s.need_array_blocks > s.free_array_blocks {
+                    jobs[start + k].0.grow_for(s)?;
                 }
             }
+            start += j;
         }
         Ok(())
     }

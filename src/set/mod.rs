@@ -1,8 +1,9 @@
 //! GPU sets of 32-bit integers ([`GpuSet`]): subsets of `[0, 2^32)` in chunked bitmap/array
 //! containers from GPU block pools, with insert, remove, ranges, contains, (range)
-//! cardinality, AND / OR / ANDNOT / XOR (materialized or counted only), to-array, filter, order
-//! statistics (minimum, maximum, rank and select: [`GpuSet::rank`], [`GpuSet::select`]) and
-//! the Roaring portable serialization for interchange with CRoaring, pyroaring, Java's
+//! cardinality, AND / OR / ANDNOT / XOR (materialized or counted only; of many sets at once,
+//! [`GpuSet::op_many`], and of many pairs in one submission, [`GpuSet::op_batch`]), to-array,
+//! filter, order statistics (minimum, maximum, rank and select: [`GpuSet::rank`],
+//! [`GpuSet::select`]) and the Roaring portable serialization for interchange with CRoaring, pyroaring, Java's
 //! RoaringBitmap and Iceberg deletion vectors.
 //!
 //! ```
@@ -155,6 +156,7 @@ mod gpu;
 mod host;
 mod image;
 mod layout;
+mod many;
 mod order;
 mod order_host;
 mod passes;

@@ -11,6 +11,7 @@ mod c_abi_order;
 mod common;
 mod compare;
 mod host;
+mod many;
 mod order;
 mod packed;
 mod pairs;

@@ -16,6 +16,7 @@ mod hash;
 mod histogram;
 mod memory;
 mod merge;
+mod realdata;
 mod reduce;
 mod reduce_by_key;
 mod scan;
@@ -45,7 +46,11 @@ const ALGORITHMS: &[(&str, RunFn)] = &[
 ];
 
 /// The probes beside the algorithms (run only when named).
-const PROBES: &[(&str, RunFn)] = &[("memory", memory::run), ("cache", cache::run)];
+const PROBES: &[(&str, RunFn)] = &[
+    ("memory", memory::run),
+    ("cache", cache::run),
+    ("realdata", realdata::run),
+];
 
 /// Takes `--name FILE` out of `args`.
 fn take_file(args: &mut Vec<String>, name: &str) -> Option<String> {

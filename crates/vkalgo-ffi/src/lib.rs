@@ -17,6 +17,7 @@ pub mod reduce;
 pub mod scan;
 pub mod select;
 pub mod set;
+pub mod set_many;
 pub mod set_order;
 pub mod set_record;
 pub mod set_view;
