@@ -22,6 +22,13 @@
 //! # Ok::<(), vkalgo::Error>(())
 //! ```
 //!
+//! # 64-bit sets
+//! [`GpuSet64`](crate::GpuSet64) (module [`set64`](crate::set64)) holds u64 values as
+//! CRoaring's Roaring64 does: a [`GpuSet`] per high 32 bits, the low 32 bits in it; its
+//! operations run every high key's pair of sets in one submission
+//! ([`GpuSet::assign_batch`], [`GpuSet::op_cardinality_batch`]), and it reads and writes the
+//! Roaring64 portable format.
+//!
 //! # Layout
 //! The universe is cut into 65536 **chunks** of 2^16 values (Roaring's containers, so that
 //! interchange maps chunk to container exactly). A **directory** on the GPU holds per chunk its
@@ -155,6 +162,7 @@ mod gpu;
 mod host;
 mod image;
 mod layout;
+mod many;
 mod order;
 mod order_host;
 mod passes;
@@ -180,6 +188,7 @@ pub use gpu::{GpuSet, SetOpStatus, SetOperand};
 pub use layout::{
     ARRAY_BLOCK_BYTES, BITMAP_BLOCK_BYTES, PACK_MAX_CHUNKS, SET_SCRATCH_BYTES, SET_STATUS_BYTES,
 };
+pub(crate) use many::chunks_of_sorted;
 pub use order::{GpuSetMinMaxArgs, GpuSetRankArgs, GpuSetSelectArgs, SELECT_OUT_OF_RANGE, SET_MIN_MAX_BYTES};
 #[cfg(test)]
 pub(crate) use passes::push_layouts;
