@@ -1,11 +1,13 @@
 //! Many sets at once, each step one submission whatever their number (the 64-bit sets of
 //! src/set64/ keep one set per high key): sets made from host chunks, sets downloaded as
-//! chunks, empty sets with free blocks, the block bounds of their operations and their
-//! cardinalities.
+//! chunks, copies made on the GPU, empty sets with free blocks, the block bounds of their
+//! operations and their cardinalities.
 
 use super::blocks::op_block_bound;
-use super::gpu::GpuSet;
-use super::layout::{meta_bytes, ring_capacity, CONTROL_BYTES, META_DIR, PACK_MAX_CHUNKS};
+use super::gpu::{GpuSet, UNKNOWN_CARDINALITY};
+use super::layout::{
+    control_bytes, meta_bytes, part_sizes, ring_capacity, CONTROL_BYTES, META_DIR, PACK_MAX_CHUNKS,
+};
 use super::passes::{check_pool_blocks, prepare_kernels};
 use super::roaring::{Chunks, Container, ARRAY_MAX, CHUNK_VALUES};
 use super::GpuSetRangeCardinalityArgs;
@@ -13,6 +15,7 @@ use crate::core::buffer::ObjectStorage;
 use crate::core::runner::{finish_submission, read_back};
 use crate::error::{Error, Result};
 use crate::{Context, SetOp};
+use ash::vk;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 
 /// Directory bytes one download of [`GpuSet::op_bounds_many`] holds at most (a flat directory
@@ -81,6 +84,99 @@ impl GpuSet {
             .zip(bytes.chunks_exact(3))
             .map(|(s, b)| s.decode_chunks(b))
             .collect()
+    }
+
+    /// Copies of the sets, made on the GPU in one submission: each part (directory, pools,
+    /// rings) copied buffer to buffer, then the copy's own addresses written over the header's
+    /// first 64 bytes. A copy owns its memory and has its source's directory form, pools (free
+    /// blocks included), cursors and host bookkeeping. The sets must come from one context.
+    pub(crate) fn duplicate_many(sets: &[&GpuSet]) -> Result<Vec<GpuSet>> {
+        let Some(first) = sets.first() else {
+            return Ok(Vec::new());
+        };
+        let ctx = &first.ctx;
+        let mut copies = Vec::with_capacity(sets.len());
+        let mut metas = Vec::with_capacity(sets.len());
+        for s in sets {
+            first.check_same_context(s, "set copy")?;
+            let [control, bm_pool, ar_pool, bm_ring, ar_ring] =
+                Self::buffers(ctx, s.bm_blocks, s.ar_blocks, control_bytes(s.packed))?;
+            let meta = meta_bytes(
+                [&bm_pool, &ar_pool, &bm_ring, &ar_ring],
+                s.bm_blocks,
+                s.ar_blocks,
+                [0; 4],
+            );
+            metas.push(ctx.staging_from(&meta[..64])?);
+            copies.push(GpuSet {
+                ctx: ctx.clone(),
+                control,
+                bm_pool,
+                ar_pool,
+                bm_ring,
+                ar_ring,
+                bm_blocks: s.bm_blocks,
+                ar_blocks: s.ar_blocks,
+                packed: s.packed,
+                chunk_bound: AtomicU32::new(s.chunk_bound()),
+                known_cardinality: AtomicU64::new(s.known_cardinality().unwrap_or(UNKNOWN_CARDINALITY)),
+                recorded_writes: AtomicBool::new(false),
+            });
+        }
+        let done = ctx.submit_and_wait(|cmd| unsafe {
+            ctx.compute_to_transfer(cmd);
+            for (s, c) in sets.iter().zip(&copies) {
+                let sizes = part_sizes(s.bm_blocks, s.ar_blocks);
+                let parts = [
+                    (&s.control, &c.control, control_bytes(s.packed)),
+                    (&s.bm_pool, &c.bm_pool, sizes[1]),
+                    (&s.ar_pool, &c.ar_pool, sizes[2]),
+                    (&s.bm_ring, &c.bm_ring, sizes[3]),
+                    (&s.ar_ring, &c.ar_ring, sizes[4]),
+                ];
+                for (src, dst, size) in parts {
+                    if size > 0 {
+                        let region = [vk::BufferCopy {
+                            src_offset: src.offset(),
+                            dst_offset: dst.offset(),
+                            size,
+                        }];
+                        ctx.device
+                            .cmd_copy_buffer(cmd, src.buffer(), dst.buffer(), &region);
+                    }
+                }
+            }
+            // The headers' addresses over the copied ones (a second write of those bytes).
+            ctx.memory_barrier(
+                cmd,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::AccessFlags::TRANSFER_WRITE,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::AccessFlags::TRANSFER_WRITE,
+            );
+            for (c, meta) in copies.iter().zip(&metas) {
+                let region = [vk::BufferCopy {
+                    src_offset: 0,
+                    dst_offset: c.control.offset(),
+                    size: 64,
+                }];
+                ctx.device
+                    .cmd_copy_buffer(cmd, meta.buffer(), c.control.buffer(), &region);
+            }
+            ctx.transfer_to_compute(cmd);
+            Ok(())
+        });
+        if let Err(Error::Timeout(m)) = done {
+            for c in copies {
+                for part in [c.control, c.bm_pool, c.ar_pool, c.bm_ring, c.ar_ring] {
+                    part.leak();
+                }
+            }
+            metas.into_iter().for_each(|m| m.leak());
+            return Err(Error::Timeout(m));
+        }
+        done?;
+        Ok(copies)
     }
 
     /// Empty sets with flat directories and `blocks[i]` = (bitmap, array) blocks free in their
@@ -222,6 +318,12 @@ impl GpuSet {
     /// The cardinality where the host knows it without GPU work ([`GpuSet::cardinality`]).
     pub(crate) fn host_cardinality(&self) -> Option<u64> {
         self.known_cardinality()
+    }
+
+    /// Whether [`GpuSet::pack`] would pack the set: flat, with at most [`PACK_MAX_CHUNKS`]
+    /// non-empty chunks by the host's bound (exact after every blocking write).
+    pub(crate) fn packable(&self) -> bool {
+        self.packed.is_none() && self.chunk_bound() <= PACK_MAX_CHUNKS
     }
 
     /// Whether the host knows the set to be empty: its bound on non-empty chunks is 0 (exact

@@ -30,8 +30,8 @@
 //! Every call is a fixed number of submissions whatever the number of high keys: an
 //! operation runs all its per-key pairs in ONE submission ([`GpuSet::assign_batch`], with each
 //! destination's pools sized first from the operands' directories so that no pair has to
-//! grow them), and a key present in one operand only costs no GPU pass (dropped, or copied
-//! through the host where the operation keeps it); cardinality-only operations, equality and
+//! grow them), and a key present in one operand only costs no GPU pass (dropped, or its 32-bit
+//! set copied buffer to buffer where the operation keeps it); cardinality-only operations, equality and
 //! inclusion count all pairs in one [`GpuSet::op_cardinality_batch`]; contains looks up every
 //! query in one submission; to-array and serialization download every 32-bit set in one.
 //! Writes ([`GpuSet64::insert`], [`GpuSet64::remove`]) are copy-on-write: the values are
@@ -109,8 +109,8 @@ impl GpuSet64 {
     }
 
     /// Gives every 32-bit set its smallest form for reading: written again from the host with
-    /// a packed directory ([`GpuSet::pack`]; a 32-bit set of more than
-    /// [`PACK_MAX_CHUNKS`](crate::set::PACK_MAX_CHUNKS) chunks stays flat) and no free block.
+    /// a packed directory ([`GpuSet::pack`]) and no free block (a 32-bit set of more than
+    /// [`PACK_MAX_CHUNKS`](crate::set::PACK_MAX_CHUNKS) chunks is left as it is).
     /// The results of operations, inserts and removals are flat with the free blocks their
     /// operation reserved; sets made from values or read from a serialization are packed
     /// already (and left alone). Two submissions (a download and an upload) whatever the number
@@ -119,7 +119,7 @@ impl GpuSet64 {
         let keys: Vec<u32> = self
             .sets
             .iter()
-            .filter(|(_, s)| !s.is_packed())
+            .filter(|(_, s)| s.packable())
             .map(|(&k, _)| k)
             .collect();
         if keys.is_empty() {

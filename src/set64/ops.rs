@@ -65,8 +65,8 @@ fn keeps_one_sided(op: SetOp, first: bool) -> bool {
 impl GpuSet64 {
     /// A new set `a op b`. The pairs of 32-bit sets of the keys both operands have run in one
     /// submission (results that come out empty are dropped); the 32-bit sets of keys that one
-    /// operand has and the operation keeps are copied through the host (one download, one
-    /// upload for all of them), the others dropped with no work. Sets of different contexts:
+    /// operand has and the operation keeps are copied buffer to buffer (one more submission for
+    /// all of them), the others dropped with no work. Sets of different contexts:
     /// [`Error::InvalidArgument`](crate::Error::InvalidArgument).
     pub fn op(a: &GpuSet64, b: &GpuSet64, op: SetOp) -> Result<GpuSet64> {
         a.check_same_context(b, "set64 op")?;
@@ -90,8 +90,7 @@ impl GpuSet64 {
             }
         }
         let results = pairwise(&a.ctx, &pairs, op)?;
-        let chunks = GpuSet::to_chunks_many(&copies)?;
-        let copied = GpuSet::from_chunks_many(&a.ctx, &chunks)?;
+        let copied = GpuSet::duplicate_many(&copies)?;
         let mut sets: BTreeMap<u32, GpuSet> = copy_keys.into_iter().zip(copied).collect();
         sets.extend(
             pair_keys

@@ -114,3 +114,53 @@ fn many_keys_on_both_sides() {
     );
     check_pair(&a, &b, &model_of(&va), &model_of(&vb), "many keys");
 }
+
+/// The 32-bit sets a one-sided key copies (buffer to buffer) are sets of their own: with their
+/// sources dropped, the copies (of packed sets, and of flat results with free blocks) answer
+/// every GPU read and serve as operands and as the old sets of inserts and removals.
+#[test]
+fn copies_outlive_their_sources() {
+    let ctx = context();
+    let mut rng = Rng(0xc0b1e5);
+    let va = mixed_values(&mut rng, 6);
+    let vb: Vec<u64> = va.iter().step_by(3).map(|v| v ^ 4).collect();
+    let (ma, mb) = (model_of(&va), model_of(&vb));
+    let empty = GpuSet64::new(&ctx).unwrap();
+    let (copy_of_packed, copy_of_flat, mx) = {
+        let a = GpuSet64::from_values(&ctx, &va).unwrap();
+        let b = GpuSet64::from_values(&ctx, &vb).unwrap();
+        let x = GpuSet64::op(&a, &b, SetOp::Xor).unwrap(); // flat results
+        (
+            GpuSet64::op(&a, &empty, SetOp::Or).unwrap(),
+            GpuSet64::op(&empty, &x, SetOp::Xor).unwrap(),
+            reference::op(&ma, &mb, SetOp::Xor),
+        )
+    }; // a, b and x are gone
+    for (mut set, mut model, what) in [
+        (copy_of_packed, ma, "copy of packed"),
+        (copy_of_flat, mx, "copy of flat"),
+    ] {
+        check(&set, &model, what);
+        let queries: Vec<u64> = model.iter().copied().step_by(11).chain(edge_values()).collect();
+        let mut found = vec![false; queries.len()];
+        set.contains(&queries, &mut found).unwrap();
+        for (q, f) in queries.iter().zip(&found) {
+            assert_eq!(*f, model.contains(q), "{what}: contains {q:#x}");
+        }
+        let other = GpuSet64::from_values(&ctx, &vb).unwrap();
+        assert_eq!(
+            GpuSet64::op_cardinality(&set, &other, SetOp::And).unwrap(),
+            reference::op(&model, &mb, SetOp::And).len() as u64,
+            "{what}: AND cardinality"
+        );
+        let more: Vec<u64> = (0..300u64).map(|i| (i % 3) << 32 | (i * 977)).collect();
+        set.insert(&more).unwrap();
+        model.extend(more.iter().copied());
+        let gone: Vec<u64> = model.iter().copied().step_by(2).collect();
+        set.remove(&gone).unwrap();
+        for v in &gone {
+            model.remove(v);
+        }
+        check(&set, &model, &format!("{what}, written"));
+    }
+}
