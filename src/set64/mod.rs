@@ -27,17 +27,19 @@
 //! offsets below 2^40) cost about what 32-bit sets cost; uniformly random u64 values make one
 //! 32-bit set per value and suit CRoaring's tree better.
 //!
-//! Every call is a fixed number of submissions whatever the number of high keys: an
-//! operation runs all its per-key pairs in ONE submission ([`GpuSet::assign_batch`], with each
-//! destination's pools sized first from the operands' directories so that no pair has to
-//! grow them), and a key present in one operand only costs no GPU pass (dropped, or its 32-bit
-//! set copied buffer to buffer where the operation keeps it); cardinality-only operations, equality and
-//! inclusion count all pairs in one [`GpuSet::op_cardinality_batch`]; contains looks up every
-//! query in one submission; to-array and serialization download every 32-bit set in one.
-//! Writes ([`GpuSet64::insert`], [`GpuSet64::remove`]) are copy-on-write: the values are
-//! sorted on the host, a high key the set lacks gets a new 32-bit set made on the host, and
-//! the 32-bit sets of keys it has are replaced by `old OR new` (`old ANDNOT new`) written by
-//! the GPU into new sets, so that a failed call changes nothing.
+//! Every call takes a fixed number of submissions whatever the number of high keys. An
+//! operation runs the pairs of every key both operands have in ONE submission
+//! ([`GpuSet::assign_batch`]), into new sets whose pools were sized first for the bound of
+//! their operation (from the operands' directories, one download; the new sets made in one
+//! upload), so that no pair has to grow them; a key of one operand only costs no GPU pass:
+//! dropped, or its 32-bit set copied buffer to buffer (one submission for all) where the
+//! operation keeps it. Cardinality-only operations, equality and inclusion count all pairs in
+//! one [`GpuSet::op_cardinality_batch`]; contains looks every query up in one submission;
+//! to-array and serialization download every 32-bit set in one. Writes
+//! ([`GpuSet64::insert`], [`GpuSet64::remove`]) are copy-on-write: the values are sorted on
+//! the host, a high key the set lacks gets a new 32-bit set made on the host, and the 32-bit
+//! sets of the keys it has are replaced by `old OR new` (`old ANDNOT new`) written by the GPU
+//! into new sets as an operation's pairs, so that a failed call changes nothing.
 //!
 //! # Format
 //! The Roaring64 portable format (RoaringFormatSpec's extension for 64-bit implementations):
@@ -51,7 +53,9 @@
 //! [`GpuSet64::deserialize_prefix`] reads one serialization from the front of a longer buffer
 //! and reports the bytes it took (as CRoaring's `roaring64_bitmap_portable_deserialize_safe`
 //! with `roaring64_bitmap_portable_deserialize_size`). Empty 32-bit bitmaps are read (CRoaring
-//! reads them too) and hold no value. Reading takes time and host memory linear in the input.
+//! reads them too) and hold no value. Reading takes time and host memory linear in the input;
+//! the device memory of the sets it makes is linear too, but each non-empty 32-bit bitmap
+//! (at least 15 bytes of input) becomes a packed 32-bit set of more than 16 KiB.
 
 mod ops;
 mod query;
