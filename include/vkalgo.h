@@ -421,6 +421,13 @@ typedef struct VkalgoSelectPlan VkalgoSelectPlan;
 // result of vkalgo_set_op_host) needs exclusive use of it.
 typedef struct VkalgoSet VkalgoSet;
 
+// A set of uint64_t values on the GPU (owns its device memory, keeps its context alive).
+//
+// Threads: calls that only read a set (contains, cardinality, to_array, minimum, maximum,
+// comparisons, serialize, or a set as an operand) may run concurrently; a call that changes a
+// set (insert, remove, the destination of `vkalgo_set64_op`) needs exclusive use of it.
+typedef struct VkalgoSet64 VkalgoSet64;
+
 // The sort `vkalgo_set_record_insert` runs on its values first (an ascending radix sort of
 // uint32_t keys, made for one context, which it keeps alive). Immutable once created: any
 // thread may query or record it.
@@ -2709,6 +2716,124 @@ VkalgoResult vkalgo_segmented_sort_plan_memory_requirements(const struct VkalgoS
 VkalgoResult vkalgo_segmented_sort_record(const struct VkalgoSegmentedSortPlan *plan,
                                           VkCommandBuffer command_buffer,
                                           const struct VkalgoSegmentedSortArgs *args);
+
+// Creates an empty set on `ctx` into `*out` (no GPU work). `*out` is set only on success.
+VkalgoResult vkalgo_set64_create(struct VkalgoContext *ctx, struct VkalgoSet64 **out);
+
+// Destroys a set and frees its memory (NULL: no-op).
+void vkalgo_set64_destroy(struct VkalgoSet64 *set);
+
+// Inserts `count` values (any order, duplicates allowed; NULL only with `count` 0). The
+// values are sorted on the host; high keys the set lacks get new 32-bit sets, the others are
+// rewritten by the GPU in one submission. On an error the set is unchanged.
+VkalgoResult vkalgo_set64_insert(struct VkalgoSet64 *set, const uint64_t *values, size_t count);
+
+// Removes `count` values (any order, duplicates and absent values allowed; NULL only with
+// `count` 0). 32-bit sets left empty are dropped. On an error the set is unchanged.
+VkalgoResult vkalgo_set64_remove(struct VkalgoSet64 *set, const uint64_t *values, size_t count);
+
+// `found_out[i]` = 1 if `values[i]` is in the set, else 0, for `count` values (NULL arrays
+// only with `count` 0). One submission per 2^24 values.
+VkalgoResult vkalgo_set64_contains(const struct VkalgoSet64 *set,
+                                   const uint64_t *values,
+                                   size_t count,
+                                   uint8_t *found_out);
+
+// The number of values in the set into `*out` (the whole universe, 2^64 values, reports
+// 2^64 - 1). Answered on the host where the 32-bit sets' counts are known (sets built from
+// values or read from a serialization, or counted by an earlier call).
+VkalgoResult vkalgo_set64_cardinality(const struct VkalgoSet64 *set, uint64_t *out);
+
+// The values in ascending order into `out` (room for `capacity`), their number into
+// `*written`. Capacity too small: INVALID_ARGUMENT, `*written` = the cardinality, nothing
+// written to `out`. `out` may be NULL only with `capacity` 0.
+VkalgoResult vkalgo_set64_to_array(const struct VkalgoSet64 *set,
+                                   uint64_t *out,
+                                   size_t capacity,
+                                   size_t *written);
+
+// `*dst = a op b` (`op` one of `VKALGO_SET_AND`, `_OR`, `_ANDNOT`, `_XOR`); `dst` may be `a`
+// or `b` (or both). The pairs of 32-bit sets of the high keys both operands have run in one
+// submission. All three sets must come from the same context (else INVALID_ARGUMENT). On an
+// error `dst` is unchanged.
+VkalgoResult vkalgo_set64_op(struct VkalgoSet64 *dst,
+                             const struct VkalgoSet64 *a,
+                             const struct VkalgoSet64 *b,
+                             uint32_t op);
+
+// The cardinality of `a op b` into `*out`, without materializing it (`op` as
+// `vkalgo_set64_op`).
+VkalgoResult vkalgo_set64_op_cardinality(const struct VkalgoSet64 *a,
+                                         const struct VkalgoSet64 *b,
+                                         uint32_t op,
+                                         uint64_t *out);
+
+// The smallest value of the set into `*out`. An empty set: INVALID_ARGUMENT, `*out`
+// unchanged.
+VkalgoResult vkalgo_set64_minimum(const struct VkalgoSet64 *set, uint64_t *out);
+
+// The largest value of the set into `*out`. An empty set: INVALID_ARGUMENT, `*out`
+// unchanged.
+VkalgoResult vkalgo_set64_maximum(const struct VkalgoSet64 *set, uint64_t *out);
+
+// `*out` = 1 when `a` and `b` hold the same values, else 0 (one submission at most). Sets of
+// different contexts: INVALID_ARGUMENT, `*out` unchanged.
+VkalgoResult vkalgo_set64_equals(const struct VkalgoSet64 *a,
+                                 const struct VkalgoSet64 *b,
+                                 uint8_t *out);
+
+// `*out` = 1 when every value of `a` is in `b` (equal sets count), else 0 (one submission
+// at most). Sets of different contexts: INVALID_ARGUMENT, `*out` unchanged.
+VkalgoResult vkalgo_set64_is_subset(const struct VkalgoSet64 *a,
+                                    const struct VkalgoSet64 *b,
+                                    uint8_t *out);
+
+// The size in bytes of the Roaring64 portable serialization `vkalgo_set64_serialize` writes,
+// into `*out`.
+VkalgoResult vkalgo_set64_serialized_size(const struct VkalgoSet64 *set, size_t *out);
+
+// Writes the Roaring64 portable serialization into `out` (room for `capacity` bytes) and its
+// size into `*written`: the bytes CRoaring's `roaring64_bitmap_portable_serialize` writes for
+// the same values after `run_optimize` (a little-endian uint64_t count of 32-bit bitmaps,
+// then per high key, ascending, the key as a little-endian uint32_t and that 32-bit bitmap's
+// Roaring portable serialization). `out` NULL with `capacity` 0: reports the size and
+// succeeds. Capacity too small: INVALID_ARGUMENT, `*written` = the size needed, nothing
+// written to `out`.
+VkalgoResult vkalgo_set64_serialize(const struct VkalgoSet64 *set,
+                                    uint8_t *out,
+                                    size_t capacity,
+                                    size_t *written);
+
+// Creates a set on `ctx` from a Roaring64 portable serialization that is all of the `size`
+// bytes at `data` (as CRoaring's `roaring64_bitmap_portable_deserialize_safe` reads it, but
+// stricter: bytes after the serialization are refused too). Malformed input (truncated, a
+// bitmap count the bytes cannot hold, high keys not strictly ascending, a malformed 32-bit
+// bitmap, trailing bytes): INVALID_ARGUMENT and no set. `*out` is set only on success.
+VkalgoResult vkalgo_set64_deserialize(struct VkalgoContext *ctx,
+                                      const uint8_t *data,
+                                      size_t size,
+                                      struct VkalgoSet64 **out);
+
+// Creates a set on `ctx` from the Roaring64 portable serialization at the start of the `size`
+// bytes at `data`, and the number of bytes it takes into `*read` (the bytes after it are not
+// read: a serialization followed by other data), as CRoaring's
+// `roaring64_bitmap_portable_deserialize_safe` and `_deserialize_size` together. Malformed
+// input: INVALID_ARGUMENT as `vkalgo_set64_deserialize` (but for trailing bytes); `*out` and
+// `*read` are set only on success.
+VkalgoResult vkalgo_set64_deserialize_prefix(struct VkalgoContext *ctx,
+                                             const uint8_t *data,
+                                             size_t size,
+                                             size_t *read,
+                                             struct VkalgoSet64 **out);
+
+// Gives every 32-bit set of the set its smallest form for reading (packed directory, no free
+// block), as `vkalgo_set_pack_host` does for one: results of `vkalgo_set64_op`, inserts and
+// removals are flat with free blocks until then. Two submissions; on an error the set is
+// unchanged.
+VkalgoResult vkalgo_set64_pack(struct VkalgoSet64 *set);
+
+// Bytes of device memory the set's 32-bit sets hold into `*out`.
+VkalgoResult vkalgo_set64_memory_bytes(const struct VkalgoSet64 *set, uint64_t *out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -187,8 +187,10 @@ for t in "${variant_tests[@]}"; do
   add_job "${seconds_variant[$t]}" "$t" "LP_NATIVE_VECTOR_WIDTH=128 LP_NUM_THREADS=1" skip
   add_job "${seconds_variant[$t]}" "$t" "LP_NATIVE_VECTOR_WIDTH=512 LP_NUM_THREADS=1" skip
 done
+# The binaries run once that take much longer than most.
+declare -A seconds_once=([set64]=90)
 for t in $(printf '%s\n' "${!test_bin[@]}" | sort); do
-  [[ " ${variant_tests[*]} " == *" $t "* ]] || add_job 15 "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1"
+  [[ " ${variant_tests[*]} " == *" $t "* ]] || add_job "${seconds_once[$t]:-15}" "$t" "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1"
 done
 # The sets once more without shaderInt16 (lavapipe has it): the small pairs' 32-bit-word lists.
 add_job 150 set "LP_NATIVE_VECTOR_WIDTH=256 LP_NUM_THREADS=1 VKALGO_SHADER_INT16=off" int16

@@ -2,8 +2,9 @@
 //!
 //! GPU data-organization algorithms on Vulkan: prefix scan ([`scan`]), radix sort ([`sort`]),
 //! stable multisplit into buckets ([`split`]), merge and set operations on sorted arrays
-//! ([`merge`]), a GPU hash map ([`HashMap`], module [`hash`]) and sets of u32 in Roaring-style
-//! chunks ([`GpuSet`], module [`set`]).
+//! ([`merge`]), a GPU hash map ([`HashMap`], module [`hash`]), sets of u32 in Roaring-style
+//! chunks ([`GpuSet`], module [`set`]) and sets of u64 over them ([`GpuSet64`], module
+//! [`set64`]).
 //!
 //! Three layers, one implementation:
 //! - **Record layer** for engines: plan once, then record passes into your own command
@@ -67,6 +68,7 @@ pub mod scan;
 pub mod segmented_sort;
 pub mod select;
 pub mod set;
+pub mod set64;
 pub mod sort;
 pub mod split;
 mod warm_up;
@@ -115,6 +117,7 @@ pub use set::{
     GpuSetRangeCardinalityArgs, GpuSetRankArgs, GpuSetRunOptimizeArgs, GpuSetSelectArgs, GpuSetToArrayArgs,
     SetOpStatus, SetOperand,
 };
+pub use set64::GpuSet64;
 pub use sort::{
     KeyType, SortArgs, SortDesc, SortKey, SortOptions, SortPath, SortPlan, SortResult, SortTuning, SortValue,
     ValueType,

@@ -10,9 +10,18 @@ use super::layout::{
 };
 use super::passes::{prepare_kernels, prepare_packed_kernels};
 use super::roaring::{Chunks, Container, ARRAY_MAX, CHUNK_VALUES, RUN_MAX};
+use crate::core::buffer::ObjectStorage;
 use crate::error::{Error, Result};
 use crate::Context;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
+
+/// The bytes a set made on the host uploads ([`GpuSet::prepare_from_chunks`]): its control
+/// buffer (header and directory) and both pools.
+pub(super) struct SetImage {
+    control: Vec<u8>,
+    bm: Vec<u64>,
+    ar: Vec<u32>,
+}
 
 /// A flat directory (two words per chunk) as a packed one: the index (a uvec4 per 64 chunks:
 /// the mask of the non-empty ones, the non-empty chunks before the group, 0), then the
@@ -75,6 +84,28 @@ impl GpuSet {
     /// chunks of several runs as consecutive words of the array pool, after the arrays'
     /// blocks).
     pub(super) fn from_chunks_in(ctx: &Context, chunks: &Chunks, packed: bool) -> Result<Self> {
+        let (set, image) = Self::prepare_from_chunks(ctx, chunks, packed)?;
+        Self::upload(ctx, &set.image_parts(&image))?;
+        Ok(set)
+    }
+
+    /// The parts of [`GpuSet::upload`] that write `image` into this set's buffers.
+    pub(super) fn image_parts<'a>(&'a self, image: &'a SetImage) -> [(&'a ObjectStorage, u64, &'a [u8]); 3] {
+        [
+            (&self.control, 0, &image.control),
+            (&self.bm_pool, 0, bytemuck::cast_slice(&image.bm)),
+            (&self.ar_pool, 0, bytemuck::cast_slice(&image.ar)),
+        ]
+    }
+
+    /// A set's buffers for `chunks` (flat or packed directory, as [`GpuSet::from_chunks_in`])
+    /// and the image to upload into them ([`GpuSet::image_parts`]): the set holds nothing
+    /// until it is uploaded.
+    pub(super) fn prepare_from_chunks(
+        ctx: &Context,
+        chunks: &Chunks,
+        packed: bool,
+    ) -> Result<(Self, SetImage)> {
         prepare_kernels(ctx)?;
         if packed {
             prepare_packed_kernels(ctx)?;
@@ -164,15 +195,12 @@ impl GpuSet {
         control_image[80..84].copy_from_slice(&(chunks.len() as u32).to_le_bytes());
         let dir_image = if packed { pack_directory(&dir) } else { dir };
         control_image[META_DIR as usize..].copy_from_slice(bytemuck::cast_slice(&dir_image));
-        Self::upload(
-            ctx,
-            &[
-                (&control, 0, &control_image),
-                (&bm_pool, 0, bytemuck::cast_slice(&bm)),
-                (&ar_pool, 0, bytemuck::cast_slice(&ar)),
-            ],
-        )?;
-        Ok(GpuSet {
+        let image = SetImage {
+            control: control_image,
+            bm,
+            ar,
+        };
+        let set = GpuSet {
             ctx: ctx.clone(),
             control,
             bm_pool,
@@ -185,19 +213,29 @@ impl GpuSet {
             chunk_bound: AtomicU32::new(chunks.len() as u32),
             known_cardinality: AtomicU64::new(chunks.iter().map(|(_, c)| c.cardinality() as u64).sum()),
             recorded_writes: AtomicBool::new(false),
-        })
+        };
+        Ok((set, image))
     }
 
     /// The set's chunks, downloaded and decoded.
     pub(crate) fn to_chunks(&self) -> Result<Chunks> {
-        let parts = Self::download(
-            &self.ctx,
-            &[
-                (&self.control, META_DIR, self.dir_bytes()),
-                (&self.bm_pool, 0, self.bm_blocks as u64 * BITMAP_BLOCK_BYTES),
-                (&self.ar_pool, 0, self.ar_blocks as u64 * ARRAY_BLOCK_BYTES),
-            ],
-        )?;
+        let parts = Self::download(&self.ctx, &self.chunk_parts())?;
+        self.decode_chunks(&parts)
+    }
+
+    /// The parts of [`GpuSet::download`] that [`GpuSet::decode_chunks`] reads: the directory
+    /// and both pools.
+    pub(super) fn chunk_parts(&self) -> [(&ObjectStorage, u64, u64); 3] {
+        [
+            (&self.control, META_DIR, self.dir_bytes()),
+            (&self.bm_pool, 0, self.bm_blocks as u64 * BITMAP_BLOCK_BYTES),
+            (&self.ar_pool, 0, self.ar_blocks as u64 * ARRAY_BLOCK_BYTES),
+        ]
+    }
+
+    /// The chunks of the downloaded [`GpuSet::chunk_parts`] (directory, bitmap pool, array
+    /// pool).
+    pub(super) fn decode_chunks(&self, parts: &[Vec<u8>]) -> Result<Chunks> {
         let dir = self.flat_directory(&parts[0])?;
         let bm: Vec<u64> = parts[1]
             .chunks_exact(8)

@@ -23,6 +23,13 @@
 //! # Ok::<(), vkalgo::Error>(())
 //! ```
 //!
+//! # 64-bit sets
+//! [`GpuSet64`](crate::GpuSet64) (module [`set64`](crate::set64)) holds u64 values as
+//! CRoaring's Roaring64 does: a [`GpuSet`] per high 32 bits, the low 32 bits in it; its
+//! operations run every high key's pair of sets in one submission
+//! ([`GpuSet::assign_batch`], [`GpuSet::op_cardinality_batch`]), and it reads and writes the
+//! Roaring64 portable format.
+//!
 //! # Layout
 //! The universe is cut into 65536 **chunks** of 2^16 values (Roaring's containers, so that
 //! interchange maps chunk to container exactly). A **directory** on the GPU holds per chunk its
@@ -151,6 +158,7 @@
 
 mod args;
 mod blocks;
+mod bulk;
 mod compare;
 mod gpu;
 mod host;
@@ -178,6 +186,7 @@ pub use args::{
     GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs,
     GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs,
 };
+pub(crate) use bulk::chunks_of_sorted;
 pub use gpu::{GpuSet, SetOpStatus, SetOperand};
 pub use layout::{
     ARRAY_BLOCK_BYTES, BITMAP_BLOCK_BYTES, PACK_MAX_CHUNKS, SET_SCRATCH_BYTES, SET_STATUS_BYTES,

@@ -407,6 +407,20 @@ fn bad(message: String) -> Error {
 
 /// Reads a portable serialization (see the module docs for what is checked).
 pub(crate) fn deserialize(data: &[u8]) -> Result<Chunks> {
+    let (chunks, read) = deserialize_prefix(data)?;
+    if read != data.len() {
+        return Err(bad(format!(
+            "{} trailing bytes after the last container",
+            data.len() - read
+        )));
+    }
+    Ok(chunks)
+}
+
+/// Reads the portable serialization at the start of `data` (checked as [`deserialize`] checks
+/// it, but the bytes after it are left alone), and the number of bytes it takes: the 32-bit
+/// bitmaps inside a Roaring64 serialization.
+pub(crate) fn deserialize_prefix(data: &[u8]) -> Result<(Chunks, usize)> {
     let mut r = Reader { data, pos: 0 };
     let cookie = r.u32("the cookie")?;
     let (count, run_flags) = if cookie & 0xFFFF == SERIAL_COOKIE {
@@ -507,13 +521,7 @@ pub(crate) fn deserialize(data: &[u8]) -> Result<Chunks> {
             None => return Err(bad(format!("container {i} is empty"))),
         }
     }
-    if r.pos != data.len() {
-        return Err(bad(format!(
-            "{} trailing bytes after the last container",
-            data.len() - r.pos
-        )));
-    }
-    Ok(chunks)
+    Ok((chunks, r.pos))
 }
 
 #[cfg(test)]

@@ -470,6 +470,9 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
     ("GpuSet", "rank", Ok(&["vkalgo_set_rank_host"])),
     ("GpuSet", "select", Ok(&["vkalgo_set_select_host"])),
     ("GpuSet", "cardinality", Ok(&["vkalgo_set_cardinality_host"])),
+    ("GpuSet", "op_many", Ok(&["vkalgo_set_op_many"])),
+    ("GpuSet", "assign_many", Ok(&["vkalgo_set_op_many"])),
+    ("GpuSet", "op_batch", Ok(&["vkalgo_set_op_batch"])),
     ("GpuSet", "equals", Ok(&["vkalgo_set_equals"])),
     ("GpuSet", "is_subset", Ok(&["vkalgo_set_is_subset"])),
     (
@@ -482,7 +485,7 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
     (
         "GpuSet",
         "assign_batch",
-        Err("a batch of host calls; C loops vkalgo_set_op_host"),
+        Ok(&["vkalgo_set_op_batch"]),
     ),
     (
         "GpuSet",
@@ -518,6 +521,45 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
         Err("the caller chose create or create_in"),
     ),
     ("GpuSet", "insert_plan", Ok(&["vkalgo_set_insert_plan_create"])),
+    ("GpuSet64", "new", Ok(&["vkalgo_set64_create"])),
+    (
+        "GpuSet64",
+        "from_values",
+        Ok(&["vkalgo_set64_create", "vkalgo_set64_insert"]),
+    ),
+    ("GpuSet64", "context", Err("C keeps the context handle itself")),
+    ("GpuSet64", "is_empty", Ok(&["vkalgo_set64_cardinality"])),
+    (
+        "GpuSet64",
+        "high_keys",
+        Err("the layout's high keys, a diagnostic for Rust callers and tests"),
+    ),
+    ("GpuSet64", "memory_bytes", Ok(&["vkalgo_set64_memory_bytes"])),
+    ("GpuSet64", "pack", Ok(&["vkalgo_set64_pack"])),
+    ("GpuSet64", "insert", Ok(&["vkalgo_set64_insert"])),
+    ("GpuSet64", "remove", Ok(&["vkalgo_set64_remove"])),
+    ("GpuSet64", "contains", Ok(&["vkalgo_set64_contains"])),
+    ("GpuSet64", "cardinality", Ok(&["vkalgo_set64_cardinality"])),
+    ("GpuSet64", "to_array", Ok(&["vkalgo_set64_to_array"])),
+    ("GpuSet64", "to_vec", Ok(&["vkalgo_set64_to_array"])),
+    ("GpuSet64", "minimum", Ok(&["vkalgo_set64_minimum"])),
+    ("GpuSet64", "maximum", Ok(&["vkalgo_set64_maximum"])),
+    ("GpuSet64", "op", Ok(&["vkalgo_set64_op"])),
+    ("GpuSet64", "op_cardinality", Ok(&["vkalgo_set64_op_cardinality"])),
+    ("GpuSet64", "equals", Ok(&["vkalgo_set64_equals"])),
+    ("GpuSet64", "is_subset", Ok(&["vkalgo_set64_is_subset"])),
+    (
+        "GpuSet64",
+        "serialized_size",
+        Ok(&["vkalgo_set64_serialized_size"]),
+    ),
+    ("GpuSet64", "serialize", Ok(&["vkalgo_set64_serialize"])),
+    ("GpuSet64", "deserialize", Ok(&["vkalgo_set64_deserialize"])),
+    (
+        "GpuSet64",
+        "deserialize_prefix",
+        Ok(&["vkalgo_set64_deserialize_prefix"]),
+    ),
     ("GpuSet", "record_barrier", Ok(&["vkalgo_set_record_barrier"])),
     (
         "GpuSet",
@@ -690,6 +732,7 @@ mod tests {
             "HashMap",
             "HashMultimap",
             "GpuSet",
+            "GpuSet64",
         ];
         let mut missing = Vec::new();
         for ty in types {

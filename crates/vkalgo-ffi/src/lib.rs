@@ -29,6 +29,8 @@ pub mod histogram;
 pub mod reduce_by_key;
 // (After reduce-by-key: the header is appended to.)
 pub mod segmented_sort;
+// (After the segmented sort: the header is appended to.)
+pub mod set64;
 pub mod types;
 
 mod coverage;
