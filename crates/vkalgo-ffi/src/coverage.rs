@@ -482,11 +482,7 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
     ),
     ("GpuSet", "assign", Ok(&["vkalgo_set_op_host"])),
     ("GpuSet", "op", Ok(&["vkalgo_set_create", "vkalgo_set_op_host"])),
-    (
-        "GpuSet",
-        "assign_batch",
-        Ok(&["vkalgo_set_op_batch"]),
-    ),
+    ("GpuSet", "assign_batch", Ok(&["vkalgo_set_op_batch"])),
     (
         "GpuSet",
         "op_cardinality",
