@@ -492,7 +492,7 @@ static void order_statistics(VkalgoContext *ctx) {
 
 /* Many sets in one call: OR / AND / XOR / ANDNOT of four sets, a batch of pairs sharing
  * operands, checked against the model; refused calls (no sets, dst an operand, a dst twice)
- * change nothing. */
+ * change nothing; the sets built, counted and listed in bulk. */
 static void many_sets(VkalgoContext *ctx) {
     enum { N = 4, LEN = 600 };
     uint32_t *v[N], len[N];
@@ -538,6 +538,28 @@ static void many_sets(VkalgoContext *ctx) {
            "op_batch, a dst an operand");
     size_t n = model_op(v[0], len[0], v[2], len[2], VKALGO_SET_XOR, acc);
     check_set(pair_dst[1], acc, n, "after refused calls");
+    /* In bulk: the four value lists as one CSR array, built, counted and listed back. */
+    uint64_t offsets[N + 1] = {0};
+    uint32_t *all = xmalloc(N * LEN * sizeof *all);
+    for (int i = 0; i < N; i++) {
+        memcpy(all + offsets[i], v[i], len[i] * sizeof *all);
+        offsets[i + 1] = offsets[i] + len[i];
+    }
+    VkalgoSet *bulk[N] = {NULL};
+    expect(vkalgo_set_from_values_many(ctx, all, offsets, N, bulk), VKALGO_SUCCESS, "vkalgo_set_from_values_many");
+    const VkalgoSet *bulk_list[N] = {bulk[0], bulk[1], bulk[2], bulk[3]};
+    uint64_t cards[N], back_offsets[N + 1];
+    expect(vkalgo_set_cardinalities(bulk_list, N, cards), VKALGO_SUCCESS, "vkalgo_set_cardinalities");
+    size_t written = 0;
+    memset(acc, 0, N * LEN * sizeof *acc);
+    expect(vkalgo_set_to_array_many(bulk_list, N, acc, N * LEN, back_offsets, &written), VKALGO_SUCCESS,
+           "vkalgo_set_to_array_many");
+    check(written == offsets[N] && memcmp(acc, all, written * sizeof *acc) == 0, "to_array_many equals the input");
+    for (int i = 0; i < N; i++) {
+        check(cards[i] == len[i] && back_offsets[i + 1] == offsets[i + 1], "bulk set %d: cardinality and offset", i);
+        vkalgo_set_destroy(bulk[i]);
+    }
+    free(all);
     for (int i = 0; i < N; i++) {
         vkalgo_set_destroy(s[i]);
         free(v[i]);

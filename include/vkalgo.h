@@ -2336,6 +2336,56 @@ VkalgoResult vkalgo_set_op_batch(struct VkalgoSet *const *dst,
                                  size_t count,
                                  enum VkalgoSetOp op);
 
+// Creates `count` sets on `ctx`, set `i` holding `values[offsets[i]..offsets[i + 1]]` (any
+// order, duplicates allowed): `offsets` has `count + 1` entries, starts at 0 and never
+// decreases (CSR; `values` holds `offsets[count]` values). One upload for all; the new sets
+// go to `sets_out[0..count]` (destroy each). Bad offsets or a NULL: INVALID_ARGUMENT, no set.
+VkalgoResult vkalgo_set_from_values_many(struct VkalgoContext *ctx,
+                                         const uint32_t *values,
+                                         const uint64_t *offsets,
+                                         size_t count,
+                                         struct VkalgoSet **sets_out);
+
+// Creates `count` sets on `ctx` from Roaring portable serializations back to back: set `i`
+// from `data[offsets[i]..offsets[i + 1]]` (`offsets`: `count + 1` entries from 0, never
+// decreasing; `data` holds `offsets[count]` bytes). One upload for all; the new sets go to
+// `sets_out[0..count]`. Malformed offsets or serializations: INVALID_ARGUMENT, no set.
+VkalgoResult vkalgo_set_deserialize_many(struct VkalgoContext *ctx,
+                                         const uint8_t *data,
+                                         const uint64_t *offsets,
+                                         size_t count,
+                                         struct VkalgoSet **sets_out);
+
+// The Roaring portable serializations of `sets[0..count]` (each as
+// `vkalgo_set_serialize_host` writes it) back to back into `out` (room for `capacity` bytes),
+// their offsets into `offsets_out` (`count + 1` entries: set `i`'s bytes are
+// `out[offsets_out[i]..offsets_out[i + 1]]`) and the total into `*written`; one download for
+// all. `out` NULL with capacity 0: the size query. Capacity too small: INVALID_ARGUMENT,
+// `*written` = the bytes needed, nothing else written.
+VkalgoResult vkalgo_set_serialize_many(const struct VkalgoSet *const *sets,
+                                       size_t count,
+                                       uint8_t *out,
+                                       size_t capacity,
+                                       uint64_t *offsets_out,
+                                       size_t *written);
+
+// The values of `sets[0..count]` in ascending order, back to back, into `out` (room for
+// `capacity` values), their offsets into `offsets_out` (`count + 1` entries) and the total
+// into `*written`; one download for all. Size query and too small a capacity as
+// `vkalgo_set_serialize_many`.
+VkalgoResult vkalgo_set_to_array_many(const struct VkalgoSet *const *sets,
+                                      size_t count,
+                                      uint32_t *out,
+                                      size_t capacity,
+                                      uint64_t *offsets_out,
+                                      size_t *written);
+
+// The cardinality of each of `sets[0..count]` into `out[0..count]`: those known on the host at
+// once, the others counted in one submission. On an error nothing is written.
+VkalgoResult vkalgo_set_cardinalities(const struct VkalgoSet *const *sets,
+                                      size_t count,
+                                      uint64_t *out);
+
 // The smallest value of the set into `*out`. An empty set: INVALID_ARGUMENT, `*out`
 // unchanged.
 VkalgoResult vkalgo_set_minimum(const struct VkalgoSet *set, uint32_t *out);

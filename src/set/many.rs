@@ -1,9 +1,12 @@
-//! Many sets in one call: the many-way operation (`sets[0] op sets[1] op ...`) and the batch
-//! of independent pairs, on the blocking host layer.
+//! Many sets in one call, on the blocking host layer: the many-way operation (`sets[0] op
+//! sets[1] op ...`), the batch of independent pairs, and sets built, serialized, read,
+//! listed and counted many at a time (their values or bytes back to back, with offsets).
 
+use super::bulk::chunks_of_sorted;
 use super::gpu::{GpuSet, SetOperand};
+use super::roaring;
 use crate::error::{Error, Result};
-use crate::SetOp;
+use crate::{Context, SetOp};
 
 impl GpuSet {
     /// A new set `sets[0] op sets[1] op ... op sets[n - 1]`, left to right; for
@@ -99,6 +102,106 @@ impl GpuSet {
         GpuSet::assign_batch(&mut jobs)?;
         Ok(results)
     }
+}
+
+impl GpuSet {
+    /// One set per part of `values`: set `i` holds `values[offsets[i]..offsets[i + 1]]` (any
+    /// order, duplicates allowed), so `offsets` has one entry more than there are sets, starts
+    /// at 0 and ends at `values.len()` without decreasing (CSR). The chunks are made on the host
+    /// and every set uploaded in one submission; a set of few chunks gets a packed directory
+    /// ([`GpuSet::pack`]). Bad offsets: [`Error::InvalidArgument`], no set made.
+    pub fn from_values_many(ctx: &Context, values: &[u32], offsets: &[u64]) -> Result<Vec<GpuSet>> {
+        let parts = csr_parts(offsets, values.len() as u64, "set from_values_many")?;
+        let mut chunks = Vec::with_capacity(parts.len());
+        for (begin, end) in parts {
+            let part = &values[begin..end];
+            if part.windows(2).all(|w| w[0] < w[1]) {
+                chunks.push(chunks_of_sorted(part));
+            } else {
+                let mut sorted = part.to_vec();
+                sorted.sort_unstable();
+                sorted.dedup();
+                chunks.push(chunks_of_sorted(&sorted));
+            }
+        }
+        GpuSet::from_chunks_many(ctx, &chunks)
+    }
+
+    /// The Roaring portable serializations of the sets ([`GpuSet::serialize`]'s bytes), back to
+    /// back, and their offsets (one entry more than sets: set `i`'s bytes are
+    /// `bytes[offsets[i]..offsets[i + 1]]`). One download for all. Sets of different contexts:
+    /// [`Error::InvalidArgument`].
+    pub fn serialize_many(sets: &[&GpuSet]) -> Result<(Vec<u8>, Vec<u64>)> {
+        let chunks = GpuSet::to_chunks_many(sets)?;
+        let total = chunks.iter().map(roaring::serialized_size).sum::<u64>();
+        let mut bytes = Vec::with_capacity(total as usize);
+        let mut offsets = Vec::with_capacity(sets.len() + 1);
+        offsets.push(0);
+        for c in &chunks {
+            bytes.extend_from_slice(&roaring::serialize(c));
+            offsets.push(bytes.len() as u64);
+        }
+        Ok((bytes, offsets))
+    }
+
+    /// Sets from Roaring portable serializations back to back: set `i` from
+    /// `data[offsets[i]..offsets[i + 1]]` (offsets as [`GpuSet::from_values_many`]'s), every
+    /// set uploaded in one submission. Malformed offsets or serializations (as
+    /// [`GpuSet::deserialize`]): [`Error::InvalidArgument`] naming the set, no set made.
+    pub fn deserialize_many(ctx: &Context, data: &[u8], offsets: &[u64]) -> Result<Vec<GpuSet>> {
+        let parts = csr_parts(offsets, data.len() as u64, "set deserialize_many")?;
+        let mut chunks = Vec::with_capacity(parts.len());
+        for (i, (begin, end)) in parts.into_iter().enumerate() {
+            let c = roaring::deserialize(&data[begin..end])
+                .map_err(|e| Error::invalid(format!("set deserialize_many: set {i}: {e}")))?;
+            chunks.push(c);
+        }
+        GpuSet::from_chunks_many(ctx, &chunks)
+    }
+
+    /// The values of every set in ascending order, back to back, and their offsets (set `i`'s
+    /// values are `values[offsets[i]..offsets[i + 1]]`). One download for all. Sets of
+    /// different contexts: [`Error::InvalidArgument`].
+    pub fn to_array_many(sets: &[&GpuSet]) -> Result<(Vec<u32>, Vec<u64>)> {
+        let chunks = GpuSet::to_chunks_many(sets)?;
+        let total: u64 = chunks
+            .iter()
+            .flat_map(|c| c.iter().map(|(_, k)| k.cardinality() as u64))
+            .sum();
+        let mut values = Vec::with_capacity(total as usize);
+        let mut offsets = Vec::with_capacity(sets.len() + 1);
+        offsets.push(0);
+        for c in &chunks {
+            for (key, container) in c {
+                container.push_values(*key, &mut values);
+            }
+            offsets.push(values.len() as u64);
+        }
+        Ok((values, offsets))
+    }
+
+    /// The cardinality of each set: those the host knows at once, the others counted in one
+    /// submission. Sets of different contexts: [`Error::InvalidArgument`].
+    pub fn cardinalities(sets: &[&GpuSet]) -> Result<Vec<u64>> {
+        GpuSet::cardinality_many(sets)
+    }
+}
+
+/// The `[begin, end)` of each part of a CSR offsets array over `len` elements: one entry more
+/// than parts, starting at 0, ending at `len`, never decreasing.
+fn csr_parts(offsets: &[u64], len: u64, what: &str) -> Result<Vec<(usize, usize)>> {
+    if offsets.first() != Some(&0) || offsets.last() != Some(&len) {
+        return Err(Error::invalid(format!(
+            "{what}: offsets must start at 0 and end at the length ({len}), one more than the sets"
+        )));
+    }
+    if offsets.windows(2).any(|w| w[0] > w[1]) {
+        return Err(Error::invalid(format!("{what}: offsets decrease")));
+    }
+    Ok(offsets
+        .windows(2)
+        .map(|w| (w[0] as usize, w[1] as usize))
+        .collect())
 }
 
 /// An operand of a round: a caller's set or an earlier round's result.

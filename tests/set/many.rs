@@ -238,3 +238,229 @@ fn many_sets_c_abi() {
         vkalgo_context_destroy(cother);
     }
 }
+
+/// Parts of a CSR values array: empty, unsorted with duplicates, a dense chunk (a bitmap), a
+/// full chunk, the universe's edges, sorted sparse values.
+fn csr_parts(rng: &mut Rng) -> (Vec<u32>, Vec<u64>, Vec<BTreeSet<u32>>) {
+    let parts: Vec<Vec<u32>> = vec![
+        Vec::new(),
+        mixed_values(rng, 500, 3 << 16),
+        (0..9000).map(|i| (5 << 16) + (i * 7) % 65536).collect(),
+        ((9u32 << 16)..(10u32 << 16)).collect(),
+        vec![u32::MAX, 0, u32::MAX, 65_535],
+        Vec::new(),
+        (0..300).map(|i| i * 40_000).collect(),
+    ];
+    let mut values = Vec::new();
+    let mut offsets = vec![0u64];
+    for p in &parts {
+        values.extend_from_slice(p);
+        offsets.push(values.len() as u64);
+    }
+    let models = parts.iter().map(|p| model_of(p)).collect();
+    (values, offsets, models)
+}
+
+#[test]
+fn sets_in_bulk_against_the_model() {
+    let ctx = context();
+    let mut rng = Rng(0xb0_1c_55);
+    let (values, offsets, models) = csr_parts(&mut rng);
+    let sets = GpuSet::from_values_many(&ctx, &values, &offsets).unwrap();
+    assert_eq!(sets.len(), models.len());
+    check(&sets[2], &models[2], "from_values_many, a dense part");
+    let refs: Vec<&GpuSet> = sets.iter().collect();
+    let (arrays, array_offsets) = GpuSet::to_array_many(&refs).unwrap();
+    let (bytes, byte_offsets) = GpuSet::serialize_many(&refs).unwrap();
+    let cards = GpuSet::cardinalities(&refs).unwrap();
+    for (i, m) in models.iter().enumerate() {
+        let want: Vec<u32> = m.iter().copied().collect();
+        let (a, b) = (array_offsets[i] as usize, array_offsets[i + 1] as usize);
+        assert_eq!(arrays[a..b], want[..], "to_array_many, set {i}");
+        let (a, b) = (byte_offsets[i] as usize, byte_offsets[i + 1] as usize);
+        assert_eq!(
+            bytes[a..b],
+            reference::serialize(m)[..],
+            "serialize_many, set {i}"
+        );
+        assert_eq!(cards[i], m.len() as u64, "cardinalities, set {i}");
+    }
+    let back = GpuSet::deserialize_many(&ctx, &bytes, &byte_offsets).unwrap();
+    for (i, (s, m)) in back.iter().zip(&models).enumerate() {
+        same_values(s, m, &format!("deserialize_many, set {i}"));
+    }
+    // Sets made in bulk take writes like any other.
+    let mut first = GpuSet::deserialize_many(&ctx, &bytes, &byte_offsets)
+        .unwrap()
+        .swap_remove(1);
+    first.insert(&[7, 8]).unwrap();
+    let mut m = models[1].clone();
+    m.extend([7, 8]);
+    check(&first, &m, "a bulk-made set after an insert");
+    // No sets.
+    assert!(GpuSet::from_values_many(&ctx, &[], &[0]).unwrap().is_empty());
+    assert_eq!(GpuSet::to_array_many(&[]).unwrap(), (vec![], vec![0]));
+}
+
+#[test]
+fn sets_in_bulk_bad_input() {
+    let ctx = context();
+    let other_ctx = context();
+    let values = [1u32, 2, 3, 4];
+    for offsets in [&[][..], &[1, 4], &[0, 3], &[0, 3, 2, 4], &[0, 5]] {
+        assert!(
+            matches!(
+                GpuSet::from_values_many(&ctx, &values, offsets),
+                Err(Error::InvalidArgument(_))
+            ),
+            "offsets {offsets:?}"
+        );
+    }
+    let a = GpuSet::from_values(&ctx, &[1, 2]).unwrap();
+    let (bytes, offsets) = GpuSet::serialize_many(&[&a, &a]).unwrap();
+    let mut damaged = bytes.clone();
+    damaged[offsets[1] as usize] ^= 0xFF; // the second serialization's cookie
+    let e = GpuSet::deserialize_many(&ctx, &damaged, &offsets).err().unwrap();
+    assert!(
+        matches!(&e, Error::InvalidArgument(m) if m.contains("set 1")),
+        "{e}"
+    );
+    assert!(matches!(
+        GpuSet::deserialize_many(&ctx, &bytes, &[0, 3, 2]),
+        Err(Error::InvalidArgument(_))
+    ));
+    let foreign = GpuSet::from_values(&other_ctx, &[1]).unwrap();
+    for r in [
+        GpuSet::to_array_many(&[&a, &foreign]).map(|_| ()),
+        GpuSet::serialize_many(&[&a, &foreign]).map(|_| ()),
+    ] {
+        assert!(matches!(r, Err(Error::InvalidArgument(_))));
+    }
+}
+
+#[test]
+fn sets_in_bulk_c_abi() {
+    use std::ptr::{null, null_mut};
+    use vkalgo_ffi::set::*;
+    use vkalgo_ffi::set_many::*;
+    use vkalgo_ffi::*;
+    let ctx = context();
+    let mut rng = Rng(0xc5_b0_1c);
+    let (values, offsets, models) = csr_parts(&mut rng);
+    let n = models.len();
+    unsafe {
+        let cctx = c_context_with_queue(&ctx);
+        let mut sets = vec![null_mut(); n];
+        assert_eq!(
+            vkalgo_set_from_values_many(cctx, values.as_ptr(), offsets.as_ptr(), n, sets.as_mut_ptr()),
+            OK
+        );
+        let list: Vec<*const VkalgoSet> = sets.iter().map(|&s| s as *const VkalgoSet).collect();
+        let mut cards = vec![0u64; n];
+        assert_eq!(vkalgo_set_cardinalities(list.as_ptr(), n, cards.as_mut_ptr()), OK);
+        let want: Vec<u64> = models.iter().map(|m| m.len() as u64).collect();
+        assert_eq!(cards, want);
+        // Size query, too small, then the values.
+        let mut written = 0usize;
+        let mut offs = vec![0u64; n + 1];
+        assert_eq!(
+            vkalgo_set_to_array_many(list.as_ptr(), n, null_mut(), 0, null_mut(), &mut written),
+            OK
+        );
+        let total: usize = models.iter().map(|m| m.len()).sum();
+        assert_eq!(written, total);
+        let mut out = vec![7u32; total];
+        assert_eq!(
+            vkalgo_set_to_array_many(
+                list.as_ptr(),
+                n,
+                out.as_mut_ptr(),
+                total - 1,
+                offs.as_mut_ptr(),
+                &mut written
+            ),
+            INVALID
+        );
+        assert!(
+            out.iter().all(|&v| v == 7) && offs.iter().all(|&o| o == 0),
+            "too small: nothing written"
+        );
+        assert_eq!(
+            vkalgo_set_to_array_many(
+                list.as_ptr(),
+                n,
+                out.as_mut_ptr(),
+                total,
+                offs.as_mut_ptr(),
+                &mut written
+            ),
+            OK
+        );
+        let flat: Vec<u32> = models.iter().flat_map(|m| m.iter().copied()).collect();
+        assert_eq!(out, flat);
+        assert_eq!(offs, {
+            let mut o = vec![0u64];
+            models
+                .iter()
+                .for_each(|m| o.push(o.last().unwrap() + m.len() as u64));
+            o
+        });
+        // Serializations back to back, read back in bulk.
+        assert_eq!(
+            vkalgo_set_serialize_many(list.as_ptr(), n, null_mut(), 0, null_mut(), &mut written),
+            OK
+        );
+        let mut bytes = vec![0u8; written];
+        assert_eq!(
+            vkalgo_set_serialize_many(
+                list.as_ptr(),
+                n,
+                bytes.as_mut_ptr(),
+                bytes.len(),
+                offs.as_mut_ptr(),
+                &mut written
+            ),
+            OK
+        );
+        let mut back = vec![null_mut(); n];
+        assert_eq!(
+            vkalgo_set_deserialize_many(cctx, bytes.as_ptr(), offs.as_ptr(), n, back.as_mut_ptr()),
+            OK
+        );
+        let back_list: Vec<*const VkalgoSet> = back.iter().map(|&s| s as *const VkalgoSet).collect();
+        let mut again = vec![0u32; total];
+        assert_eq!(
+            vkalgo_set_to_array_many(
+                back_list.as_ptr(),
+                n,
+                again.as_mut_ptr(),
+                total,
+                offs.as_mut_ptr(),
+                &mut written
+            ),
+            OK
+        );
+        assert_eq!(again, flat, "the sets read back in bulk");
+        // Refused: bad offsets, NULL outputs; no set made.
+        let mut none = vec![null_mut(); n];
+        let bad = [0u64, 2, 1];
+        assert_eq!(
+            vkalgo_set_from_values_many(cctx, values.as_ptr(), bad.as_ptr(), 2, none.as_mut_ptr()),
+            INVALID
+        );
+        assert_eq!(
+            vkalgo_set_from_values_many(cctx, values.as_ptr(), offsets.as_ptr(), n, null_mut()),
+            INVALID
+        );
+        assert_eq!(
+            vkalgo_set_deserialize_many(cctx, bytes.as_ptr(), bad.as_ptr(), 2, none.as_mut_ptr()),
+            INVALID
+        );
+        assert_eq!(vkalgo_set_cardinalities(null(), 2, cards.as_mut_ptr()), INVALID);
+        assert!(none.iter().all(|p| p.is_null()), "refused calls made no set");
+        for s in sets.into_iter().chain(back) {
+            vkalgo_set_destroy(s);
+        }
+        vkalgo_context_destroy(cctx);
+    }
+}

@@ -473,6 +473,11 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
     ("GpuSet", "op_many", Ok(&["vkalgo_set_op_many"])),
     ("GpuSet", "assign_many", Ok(&["vkalgo_set_op_many"])),
     ("GpuSet", "op_batch", Ok(&["vkalgo_set_op_batch"])),
+    ("GpuSet", "from_values_many", Ok(&["vkalgo_set_from_values_many"])),
+    ("GpuSet", "serialize_many", Ok(&["vkalgo_set_serialize_many"])),
+    ("GpuSet", "deserialize_many", Ok(&["vkalgo_set_deserialize_many"])),
+    ("GpuSet", "to_array_many", Ok(&["vkalgo_set_to_array_many"])),
+    ("GpuSet", "cardinalities", Ok(&["vkalgo_set_cardinalities"])),
     ("GpuSet", "equals", Ok(&["vkalgo_set_equals"])),
     ("GpuSet", "is_subset", Ok(&["vkalgo_set_is_subset"])),
     (

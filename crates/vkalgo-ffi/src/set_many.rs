@@ -1,10 +1,11 @@
-//! C ABI of many sets in one call: the many-way operation and the batch of independent pairs
-//! (blocking host calls; on an error nothing changes and the call returns
-//! VKALGO_ERROR_INVALID_ARGUMENT or the error that stopped it).
+//! C ABI of many sets in one call: the many-way operation, the batch of independent pairs,
+//! and sets built, serialized, read, listed and counted many at a time (blocking host calls;
+//! on an error nothing changes and the call returns VKALGO_ERROR_INVALID_ARGUMENT or the error
+//! that stopped it).
 
-use super::set::{set_ref, slice, VkalgoSet};
+use super::set::{set_ref, slice, slice_mut, VkalgoSet};
 use super::types::VkalgoSetOp;
-use super::{guard, non_null, VkalgoResult};
+use super::{context_ref, guard, non_null, VkalgoContext, VkalgoResult};
 use std::collections::HashSet;
 use vkalgo::{Error, GpuSet, SetOperand};
 
@@ -86,5 +87,174 @@ pub unsafe extern "C" fn vkalgo_set_op_batch(
             .map(|(&d, &(x, y))| (&mut (*d).set, SetOperand::Set(x), SetOperand::Set(y), op))
             .collect();
         GpuSet::assign_batch(&mut jobs)
+    })
+}
+
+/// The sets of `sets[0..count]` as Rust references (no entry NULL).
+unsafe fn set_list<'a>(sets: *const *const VkalgoSet, count: usize) -> vkalgo::Result<Vec<&'a GpuSet>> {
+    let list = slice(sets, count, "sets")?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(count)
+        .map_err(|_| Error::OutOfMemory(format!("{count} sets: no host memory")))?;
+    for &s in list {
+        out.push(set_ref(s, "sets[i]")?);
+    }
+    Ok(out)
+}
+
+/// Writes the new sets to `out[0..]` (room checked by the caller).
+unsafe fn write_sets(made: Vec<GpuSet>, out: *mut *mut VkalgoSet) -> vkalgo::Result<()> {
+    for (i, set) in made.into_iter().enumerate() {
+        *out.add(i) = Box::into_raw(Box::new(VkalgoSet { set }));
+    }
+    Ok(())
+}
+
+/// Creates `count` sets on `ctx`, set `i` holding `values[offsets[i]..offsets[i + 1]]` (any
+/// order, duplicates allowed): `offsets` has `count + 1` entries, starts at 0 and never
+/// decreases (CSR; `values` holds `offsets[count]` values). One upload for all; the new sets
+/// go to `sets_out[0..count]` (destroy each). Bad offsets or a NULL: INVALID_ARGUMENT, no set.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_from_values_many(
+    ctx: *mut VkalgoContext,
+    values: *const u32,
+    offsets: *const u64,
+    count: usize,
+    sets_out: *mut *mut VkalgoSet,
+) -> VkalgoResult {
+    guard("vkalgo_set_from_values_many", || {
+        let ctx = context_ref(ctx)?;
+        let offsets = slice(
+            offsets,
+            count
+                .checked_add(1)
+                .ok_or_else(|| Error::invalid("count overflows"))?,
+            "offsets",
+        )?;
+        let total =
+            usize::try_from(offsets[count]).map_err(|_| Error::invalid("offsets[count] is too large"))?;
+        let values = slice(values, total, "values")?;
+        if count > 0 {
+            non_null(sets_out, "sets_out")?;
+        }
+        write_sets(GpuSet::from_values_many(ctx, values, offsets)?, sets_out)
+    })
+}
+
+/// Creates `count` sets on `ctx` from Roaring portable serializations back to back: set `i`
+/// from `data[offsets[i]..offsets[i + 1]]` (`offsets`: `count + 1` entries from 0, never
+/// decreasing; `data` holds `offsets[count]` bytes). One upload for all; the new sets go to
+/// `sets_out[0..count]`. Malformed offsets or serializations: INVALID_ARGUMENT, no set.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_deserialize_many(
+    ctx: *mut VkalgoContext,
+    data: *const u8,
+    offsets: *const u64,
+    count: usize,
+    sets_out: *mut *mut VkalgoSet,
+) -> VkalgoResult {
+    guard("vkalgo_set_deserialize_many", || {
+        let ctx = context_ref(ctx)?;
+        let offsets = slice(
+            offsets,
+            count
+                .checked_add(1)
+                .ok_or_else(|| Error::invalid("count overflows"))?,
+            "offsets",
+        )?;
+        let total =
+            usize::try_from(offsets[count]).map_err(|_| Error::invalid("offsets[count] is too large"))?;
+        let data = slice(data, total, "data")?;
+        if count > 0 {
+            non_null(sets_out, "sets_out")?;
+        }
+        write_sets(GpuSet::deserialize_many(ctx, data, offsets)?, sets_out)
+    })
+}
+
+/// Writes `items` into `out` (room for `capacity`) and `offsets` into `offsets_out` (`count + 1`
+/// entries), the number of items into `*written`. `out` NULL with capacity 0: only `*written`
+/// (the size query). Capacity too small: INVALID_ARGUMENT, `*written` = the number needed,
+/// nothing else written.
+unsafe fn write_many<T: Copy>(
+    items: &[T],
+    offsets: &[u64],
+    out: *mut T,
+    capacity: usize,
+    offsets_out: *mut u64,
+    written: *mut usize,
+) -> vkalgo::Result<()> {
+    non_null(written, "written")?;
+    *written = items.len();
+    if out.is_null() && capacity == 0 {
+        return Ok(());
+    }
+    if items.len() > capacity {
+        return Err(Error::invalid(format!(
+            "the output takes {} elements, out has room for {capacity}",
+            items.len()
+        )));
+    }
+    non_null(offsets_out, "offsets_out")?;
+    slice_mut(out, items.len(), "out")?.copy_from_slice(items);
+    std::slice::from_raw_parts_mut(offsets_out, offsets.len()).copy_from_slice(offsets);
+    Ok(())
+}
+
+/// The Roaring portable serializations of `sets[0..count]` (each as
+/// `vkalgo_set_serialize_host` writes it) back to back into `out` (room for `capacity` bytes),
+/// their offsets into `offsets_out` (`count + 1` entries: set `i`'s bytes are
+/// `out[offsets_out[i]..offsets_out[i + 1]]`) and the total into `*written`; one download for
+/// all. `out` NULL with capacity 0: the size query. Capacity too small: INVALID_ARGUMENT,
+/// `*written` = the bytes needed, nothing else written.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_serialize_many(
+    sets: *const *const VkalgoSet,
+    count: usize,
+    out: *mut u8,
+    capacity: usize,
+    offsets_out: *mut u64,
+    written: *mut usize,
+) -> VkalgoResult {
+    guard("vkalgo_set_serialize_many", || {
+        let list = set_list(sets, count)?;
+        let (bytes, offsets) = GpuSet::serialize_many(&list)?;
+        write_many(&bytes, &offsets, out, capacity, offsets_out, written)
+    })
+}
+
+/// The values of `sets[0..count]` in ascending order, back to back, into `out` (room for
+/// `capacity` values), their offsets into `offsets_out` (`count + 1` entries) and the total
+/// into `*written`; one download for all. Size query and too small a capacity as
+/// `vkalgo_set_serialize_many`.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_to_array_many(
+    sets: *const *const VkalgoSet,
+    count: usize,
+    out: *mut u32,
+    capacity: usize,
+    offsets_out: *mut u64,
+    written: *mut usize,
+) -> VkalgoResult {
+    guard("vkalgo_set_to_array_many", || {
+        let list = set_list(sets, count)?;
+        let (values, offsets) = GpuSet::to_array_many(&list)?;
+        write_many(&values, &offsets, out, capacity, offsets_out, written)
+    })
+}
+
+/// The cardinality of each of `sets[0..count]` into `out[0..count]`: those known on the host at
+/// once, the others counted in one submission. On an error nothing is written.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_cardinalities(
+    sets: *const *const VkalgoSet,
+    count: usize,
+    out: *mut u64,
+) -> VkalgoResult {
+    guard("vkalgo_set_cardinalities", || {
+        let list = set_list(sets, count)?;
+        let cards = GpuSet::cardinalities(&list)?;
+        slice_mut(out, count, "out")?.copy_from_slice(&cards);
+        Ok(())
     })
 }

@@ -4,11 +4,13 @@
 //! data.rs) it times what a user of many small sets calls, through the blocking host calls
 //! (wall clock, submission and readback included: `wall` rows) and, where the record layer
 //! records the same work, between GPU timestamps (`gpu` rows): build every bitmap from its
-//! sorted values, serialize each, deserialize each, the successive pairs' AND / OR / ANDNOT /
+//! sorted values, serialize and deserialize them (one call each for all bitmaps: CSR values,
+//! bytes back to back), the successive pairs' AND / OR / ANDNOT /
 //! XOR (`GpuSet::op_batch`; recorded: `record_op` per pair on reserved pools) and their
 //! cardinalities (`GpuSet::op_cardinality_batch`; recorded: `record_op_cardinality_batch`), the
 //! union and intersection of all bitmaps (`GpuSet::op_many`), contains of 2^20 queries spread
-//! over the bitmaps (half of them values of the bitmap), and to-array of every successive AND.
+//! over the bitmaps (half of them values of the bitmap), and to-array of every successive AND
+//! (`GpuSet::to_array_many`).
 //! Every result is checked against the CPU (merges of the sorted lists, the reference
 //! serialization), and each class prints a `DIGEST` line (CRC-32 of its results' bytes: the
 //! serializations of the bitmaps, the values of operations' results) that
@@ -132,22 +134,24 @@ impl<'a> RealData<'a> {
         self.contains()
     }
 
-    /// Build from sorted values, serialize, deserialize: one host call per bitmap.
+    /// Build from sorted values, serialize, deserialize: one call for all bitmaps each
+    /// (`from_values_many`, `serialize_many`, `deserialize_many`).
     fn build_and_serialization(&mut self) -> Result<()> {
         let (ctx, bitmaps) = (self.ctx, &self.data.bitmaps);
-        let (ms, sets) = wall(self.reps, || {
-            bitmaps
-                .iter()
-                .map(|v| GpuSet::from_values(ctx, v))
-                .collect::<Result<Vec<_>>>()
-        })?;
+        let mut values = Vec::with_capacity(self.values as usize);
+        let mut offsets = vec![0u64];
+        for b in bitmaps {
+            values.extend_from_slice(b);
+            offsets.push(values.len() as u64);
+        }
+        let (ms, sets) = wall(self.reps, || GpuSet::from_values_many(ctx, &values, &offsets))?;
         self.row("build", ms, "wall");
-        let (ms, bytes) = wall(self.reps, || {
-            sets.iter().map(|s| s.serialize()).collect::<Result<Vec<_>>>()
-        })?;
+        let refs: Vec<&GpuSet> = sets.iter().collect();
+        let (ms, (bytes, byte_offsets)) = wall(self.reps, || GpuSet::serialize_many(&refs))?;
         self.row("serialize", ms, "wall");
         let mut d = Digest::new();
-        for (b, v) in bytes.iter().zip(bitmaps) {
+        for (i, v) in bitmaps.iter().enumerate() {
+            let b = &bytes[byte_offsets[i] as usize..byte_offsets[i + 1] as usize];
             let model = v.iter().copied().collect();
             assert!(
                 *b == reference::serialize(&model),
@@ -157,20 +161,15 @@ impl<'a> RealData<'a> {
             d.bytes(b);
         }
         self.digest("serialize", &d);
-        let (ms, back) = wall(self.reps, || {
-            bytes
-                .iter()
-                .map(|b| GpuSet::deserialize(ctx, b))
-                .collect::<Result<Vec<_>>>()
-        })?;
+        let (ms, back) = wall(self.reps, || GpuSet::deserialize_many(ctx, &bytes, &byte_offsets))?;
         self.row("deserialize", ms, "wall");
-        for (s, v) in back.iter().zip(bitmaps) {
-            assert!(
-                s.to_vec()? == *v,
-                "{}: a deserialized bitmap differs",
-                self.data.name
-            );
-        }
+        let back: Vec<&GpuSet> = back.iter().collect();
+        let (got, got_offsets) = GpuSet::to_array_many(&back)?;
+        assert!(
+            got == values && got_offsets == offsets,
+            "{}: the bitmaps read back differ",
+            self.data.name
+        );
         self.sets = sets;
         Ok(())
     }
@@ -202,12 +201,11 @@ impl<'a> RealData<'a> {
         self.digest(&format!("{name}_cardinalities"), &d);
         self.recorded_cardinalities(&operands, op, name, &cards)?;
         if op == vkalgo::SetOp::And {
-            let (ms, arrays) = wall(self.reps, || {
-                results.iter().map(|r| r.to_vec()).collect::<Result<Vec<_>>>()
-            })?;
+            let refs: Vec<&GpuSet> = results.iter().collect();
+            let (ms, (values, _)) = wall(self.reps, || GpuSet::to_array_many(&refs))?;
             self.row("to_array", ms, "wall");
             let mut d = Digest::new();
-            arrays.iter().for_each(|a| d.values(a));
+            d.values(&values);
             self.digest("to_array", &d);
         }
         Ok(())
