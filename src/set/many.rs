@@ -4,7 +4,10 @@
 
 use super::bulk::chunks_of_sorted;
 use super::gpu::{GpuSet, SetOperand};
+use super::layout::SET_SCRATCH_BYTES;
 use super::roaring;
+use super::GpuSetToArrayArgs;
+use crate::core::runner::{finish_submission, read_back};
 use crate::error::{Error, Result};
 use crate::{Context, SetOp};
 
@@ -160,22 +163,68 @@ impl GpuSet {
     }
 
     /// The values of every set in ascending order, back to back, and their offsets (set `i`'s
-    /// values are `values[offsets[i]..offsets[i + 1]]`). One download for all. Sets of
-    /// different contexts: [`Error::InvalidArgument`].
+    /// values are `values[offsets[i]..offsets[i + 1]]`): the cardinalities (one submission where
+    /// the host does not know them), then every set's values written on the GPU and downloaded
+    /// in one more. Sets of different contexts: [`Error::InvalidArgument`].
     pub fn to_array_many(sets: &[&GpuSet]) -> Result<(Vec<u32>, Vec<u64>)> {
-        let chunks = GpuSet::to_chunks_many(sets)?;
-        let total: u64 = chunks
-            .iter()
-            .flat_map(|c| c.iter().map(|(_, k)| k.cardinality() as u64))
-            .sum();
-        let mut values = Vec::with_capacity(total as usize);
-        let mut offsets = Vec::with_capacity(sets.len() + 1);
-        offsets.push(0);
-        for c in &chunks {
-            for (key, container) in c {
-                container.push_values(*key, &mut values);
+        if let Some(first) = sets.first() {
+            for s in sets {
+                first.check_same_context(s, "set to_array_many")?;
             }
-            offsets.push(values.len() as u64);
+        }
+        let cards = GpuSet::cardinality_many(sets)?;
+        let mut offsets = Vec::with_capacity(sets.len() + 1);
+        offsets.push(0u64);
+        for &c in &cards {
+            offsets.push(offsets.last().unwrap() + c);
+        }
+        let total = *offsets.last().unwrap();
+        if total > isize::MAX as u64 / 4 {
+            return Err(Error::OutOfMemory("set to_array_many: too many values".into()));
+        }
+        let mut values = vec![0u32; total as usize];
+        if total == 0 {
+            return Ok((values, offsets));
+        }
+        // Each set's values start 16-byte aligned on the GPU; the host packs them.
+        let slots: Vec<u64> = cards
+            .iter()
+            .scan(0u64, |at, &c| {
+                let slot = *at;
+                *at += c.div_ceil(4) * 4;
+                Some(slot)
+            })
+            .collect();
+        let padded = slots.last().unwrap() + cards.last().unwrap().div_ceil(4) * 4;
+        let ctx = &sets[0].ctx;
+        let scratch = ctx.device_buffer(SET_SCRATCH_BYTES, "vkalgo set scratch")?;
+        let dev = ctx.device_buffer(padded * 4, "vkalgo set values out")?;
+        let mut down = ctx.readback_buffer(padded * 4)?;
+        let counts = ctx.device_buffer(8 * sets.len() as u64, "vkalgo set counts")?;
+        let done = ctx.submit_and_wait(|cmd| unsafe {
+            for (i, s) in sets.iter().enumerate().filter(|&(i, _)| cards[i] > 0) {
+                s.record_to_array(
+                    cmd,
+                    &GpuSetToArrayArgs {
+                        out: dev.sub_range(slots[i] * 4, cards[i] * 4),
+                        capacity: cards[i],
+                        count_out: counts.sub_range(8 * i as u64, 8),
+                        scratch: scratch.range(),
+                    },
+                )?;
+                s.record_barrier(cmd); // the next set reuses the scratch
+            }
+            ctx.compute_to_transfer(cmd);
+            ctx.record_copy(cmd, &dev, &down, padded * 4);
+            ctx.transfer_to_host(cmd);
+            Ok(())
+        });
+        finish_submission!(done, scratch, dev, down, counts);
+        let mut all = vec![0u32; padded as usize];
+        read_back(&mut down, &mut all)?;
+        for (i, &c) in cards.iter().enumerate() {
+            let (from, to) = (slots[i] as usize, offsets[i] as usize);
+            values[to..to + c as usize].copy_from_slice(&all[from..from + c as usize]);
         }
         Ok((values, offsets))
     }
@@ -183,6 +232,11 @@ impl GpuSet {
     /// The cardinality of each set: those the host knows at once, the others counted in one
     /// submission. Sets of different contexts: [`Error::InvalidArgument`].
     pub fn cardinalities(sets: &[&GpuSet]) -> Result<Vec<u64>> {
+        if let Some(first) = sets.first() {
+            for s in sets {
+                first.check_same_context(s, "set cardinalities")?;
+            }
+        }
         GpuSet::cardinality_many(sets)
     }
 }

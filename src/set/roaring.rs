@@ -62,29 +62,6 @@ impl Container {
         }
     }
 
-    /// Appends the chunk's values (chunk `key`, ascending) to `out`.
-    pub(crate) fn push_values(&self, key: u16, out: &mut Vec<u32>) {
-        let base = (key as u32) << 16;
-        match self {
-            Container::Array(a) => out.extend(a.iter().map(|&low| base | low as u32)),
-            Container::Bitmap(b) => {
-                for (w, &word) in b.iter().enumerate() {
-                    let mut bits = word;
-                    while bits != 0 {
-                        out.push(base | (w as u32 * 64 + bits.trailing_zeros()));
-                        bits &= bits - 1;
-                    }
-                }
-            }
-            Container::Full => out.extend(base..=base | 0xFFFF),
-            Container::Runs(r) => {
-                for &(first, last) in r {
-                    out.extend(base | first as u32..=base | last as u32);
-                }
-            }
-        }
-    }
-
     /// The same values as an array, a bitmap or a full chunk (by cardinality).
     pub(crate) fn to_plain(&self) -> Container {
         match self {

@@ -333,6 +333,7 @@ fn sets_in_bulk_bad_input() {
     for r in [
         GpuSet::to_array_many(&[&a, &foreign]).map(|_| ()),
         GpuSet::serialize_many(&[&a, &foreign]).map(|_| ()),
+        GpuSet::cardinalities(&[&a, &foreign]).map(|_| ()),
     ] {
         assert!(matches!(r, Err(Error::InvalidArgument(_))));
     }
