@@ -54,18 +54,9 @@ impl GpuSet {
         // Owned intermediate results of the rounds so far, with the operands not yet combined.
         let mut level: Vec<Operand> = sets.iter().map(|s| Operand::Borrowed(s)).collect();
         while level.len() > 2 {
-            let pairs = level.len() / 2;
-            let mut results = (0..pairs)
-                .map(|_| GpuSet::new(&self.ctx))
-                .collect::<Result<Vec<_>>>()?;
-            {
-                let mut jobs: Vec<_> = results
-                    .iter_mut()
-                    .zip(level.chunks_exact(2))
-                    .map(|(d, p)| (d, SetOperand::Set(p[0].get()), SetOperand::Set(p[1].get()), op))
-                    .collect();
-                GpuSet::assign_batch(&mut jobs)?;
-            }
+            let pairs: Vec<(&GpuSet, &GpuSet)> =
+                level.chunks_exact(2).map(|p| (p[0].get(), p[1].get())).collect();
+            let results = GpuSet::op_batch(&pairs, op)?;
             let odd = (level.len() % 2 == 1).then(|| level.pop()).flatten();
             level = results
                 .into_iter()
@@ -77,8 +68,9 @@ impl GpuSet {
         self.assign(SetOperand::Set(a), SetOperand::Set(b), op)
     }
 
-    /// New sets `a_i op b_i`, one per pair, all in one submission ([`GpuSet::assign_batch`]).
-    /// Pairs may share sets. Sets of different contexts: [`Error::InvalidArgument`], nothing
+    /// New sets `a_i op b_i`, one per pair: the operands' directories downloaded once to size
+    /// the results' pools, the empty results made in one upload, every operation in one
+    /// submission ([`GpuSet::assign_batch`]). Pairs may share sets. Sets of different contexts: [`Error::InvalidArgument`], nothing
     /// made.
     pub fn op_batch(pairs: &[(&GpuSet, &GpuSet)], op: SetOp) -> Result<Vec<GpuSet>> {
         let Some((first, _)) = pairs.first() else {
@@ -93,10 +85,10 @@ impl GpuSet {
                 "set op_batch: the sets come from different contexts",
             ));
         }
-        let mut results = pairs
-            .iter()
-            .map(|_| GpuSet::new(ctx))
-            .collect::<Result<Vec<_>>>()?;
+        // Each result starts empty with the blocks its operation may need free (one download
+        // of the operands' directories, one upload), so no operation of the batch grows a pool.
+        let bounds = GpuSet::op_bounds_many(pairs, op)?;
+        let mut results = GpuSet::empty_many(ctx, &bounds)?;
         let mut jobs: Vec<_> = results
             .iter_mut()
             .zip(pairs)
