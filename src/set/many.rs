@@ -68,9 +68,9 @@ impl GpuSet {
         self.assign(SetOperand::Set(a), SetOperand::Set(b), op)
     }
 
-    /// New sets `a_i op b_i`, one per pair: the operands' directories downloaded once to size
-    /// the results' pools, the empty results made in one upload, every operation in one
-    /// submission ([`GpuSet::assign_batch`]). Pairs may share sets. Sets of different contexts: [`Error::InvalidArgument`], nothing
+    /// New sets `a_i op b_i`, one per pair, every operation in one submission
+    /// ([`GpuSet::assign_batch`]; one more where results' pools had to grow). Pairs may share
+    /// sets. Sets of different contexts: [`Error::InvalidArgument`], nothing
     /// made.
     pub fn op_batch(pairs: &[(&GpuSet, &GpuSet)], op: SetOp) -> Result<Vec<GpuSet>> {
         let Some((first, _)) = pairs.first() else {
@@ -85,10 +85,12 @@ impl GpuSet {
                 "set op_batch: the sets come from different contexts",
             ));
         }
-        // Each result starts empty with the blocks its operation may need free (one download
-        // of the operands' directories, one upload), so no operation of the batch grows a pool.
-        let bounds = GpuSet::op_bounds_many(pairs, op)?;
-        let mut results = GpuSet::empty_many(ctx, &bounds)?;
+        // Fresh results: the batch grows every short one at once and runs again (sizing them
+        // first from a download of the operands' directories measured slower on real data).
+        let mut results = pairs
+            .iter()
+            .map(|_| GpuSet::new(ctx))
+            .collect::<Result<Vec<_>>>()?;
         let mut jobs: Vec<_> = results
             .iter_mut()
             .zip(pairs)
