@@ -189,7 +189,8 @@ impl GpuSet {
             check_pool_blocks(bm, ar)?;
             let [control, bm_pool, ar_pool, bm_ring, ar_ring] = Self::buffers(ctx, bm, ar, CONTROL_BYTES)?;
             let meta = meta_bytes([&bm_pool, &ar_pool, &bm_ring, &ar_ring], bm, ar, [0, bm, 0, ar]);
-            let mut control_image = vec![0u8; CONTROL_BYTES as usize];
+            // The header is uploaded, the flat directory zeroed on the GPU.
+            let mut control_image = vec![0u8; META_DIR as usize];
             control_image[..80].copy_from_slice(&meta);
             let ring = |n: u32| -> Vec<u8> {
                 let mut ids: Vec<u32> = (0..n).collect();
@@ -223,8 +224,12 @@ impl GpuSet {
                 ]
             })
             .collect();
+        let zeros: Vec<(&ObjectStorage, u64, u64)> = sets
+            .iter()
+            .map(|s| (&s.control, META_DIR, CONTROL_BYTES - META_DIR))
+            .collect();
         if !parts.is_empty() {
-            Self::upload(ctx, &parts)?;
+            Self::upload_and_zero(ctx, &parts, &zeros)?;
         }
         Ok(sets)
     }

@@ -111,6 +111,16 @@ pub(super) fn le_words(bytes: &[u8]) -> Vec<u32> {
 impl GpuSet {
     /// Uploads byte images into buffers (one submission).
     pub(super) fn upload(ctx: &Context, parts: &[(&ObjectStorage, u64, &[u8])]) -> Result<()> {
+        Self::upload_and_zero(ctx, parts, &[])
+    }
+
+    /// Uploads byte images into buffers and zeroes byte ranges (`(buffer, offset, bytes)`, each
+    /// a multiple of 4) on the GPU, in one submission: zeros cost no staging copy.
+    pub(super) fn upload_and_zero(
+        ctx: &Context,
+        parts: &[(&ObjectStorage, u64, &[u8])],
+        zeros: &[(&ObjectStorage, u64, u64)],
+    ) -> Result<()> {
         let mut staging = Vec::new();
         for (_, _, bytes) in parts {
             staging.push(if bytes.is_empty() {
@@ -120,6 +130,10 @@ impl GpuSet {
             });
         }
         let done = ctx.submit_and_wait(|cmd| unsafe {
+            for (dst, offset, bytes) in zeros {
+                ctx.device
+                    .cmd_fill_buffer(cmd, dst.buffer(), dst.offset() + offset, *bytes, 0);
+            }
             for ((dst, offset, bytes), s) in parts.iter().zip(&staging) {
                 if let Some(s) = s {
                     let region = [vk::BufferCopy {
@@ -282,7 +296,8 @@ impl GpuSet {
 
     /// An empty set (no pool blocks yet: the first operations grow the pools).
     pub fn new(ctx: &Context) -> Result<Self> {
-        Self::from_chunks(ctx, &Chunks::new())
+        let mut made = Self::empty_many(ctx, &[(0, 0)])?;
+        Ok(made.pop().expect("one set made"))
     }
 
     /// A set holding exactly `chunks`, each in its [`Container::gpu_form`] (pools sized to

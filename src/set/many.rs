@@ -85,12 +85,10 @@ impl GpuSet {
                 "set op_batch: the sets come from different contexts",
             ));
         }
-        // Fresh results: the batch grows every short one at once and runs again (sizing them
-        // first from a download of the operands' directories measured slower on real data).
-        let mut results = pairs
-            .iter()
-            .map(|_| GpuSet::new(ctx))
-            .collect::<Result<Vec<_>>>()?;
+        // Empty results made in one submission (their directories zeroed on the GPU); the batch
+        // grows every short one at once and runs again (sizing them first from a download of
+        // the operands' directories measured slower on real data).
+        let mut results = GpuSet::empty_many(ctx, &vec![(0, 0); pairs.len()])?;
         let mut jobs: Vec<_> = results
             .iter_mut()
             .zip(pairs)
