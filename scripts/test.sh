@@ -122,7 +122,8 @@ done
 # busy machine; their XOR and ANDNOT cardinalities run in the path tests) too, and so do the
 # order statistics' cases but the small sets' and the record layer's (about 90 s a run at width
 # 512; those two run the same kernels, the minima and maxima's subgroup steps included), their
-# C calls, and the caller's shader (its lookups have no subgroup steps).
+# C calls, the caller's shader (its lookups have no subgroup steps), and the many-set calls (host
+# compositions of the kernels the other tests run).
 declare -A variant_skips=(
   [sort]="--skip host::large_sort_once"
   [merge]="--skip host::large_merge_once"
