@@ -275,9 +275,14 @@ impl GpuSet {
     }
 
     /// The cardinality of each set: where the host knows it, with no GPU work; the others
-    /// counted in one submission (and remembered, as [`GpuSet::cardinality`] does). The sets
-    /// must come from one context.
+    /// counted in one submission (and remembered, as [`GpuSet::cardinality`] does). Sets of
+    /// different contexts: [`Error::InvalidArgument`], whatever the host knows.
     pub(crate) fn cardinality_many(sets: &[&GpuSet]) -> Result<Vec<u64>> {
+        if let Some(first) = sets.first() {
+            for s in sets {
+                first.check_same_context(s, "set cardinality")?;
+            }
+        }
         let mut out = vec![0u64; sets.len()];
         let mut unknown = Vec::new();
         for (i, s) in sets.iter().enumerate() {
@@ -290,9 +295,6 @@ impl GpuSet {
             return Ok(out);
         };
         let ctx = &sets[i0].ctx;
-        for &i in &unknown {
-            sets[i0].check_same_context(sets[i], "set cardinality")?;
-        }
         let bytes = 8 * unknown.len() as u64;
         let mut counts = ctx.readback_buffer(bytes.max(16))?;
         let done = ctx.submit_and_wait(|cmd| unsafe {

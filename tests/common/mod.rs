@@ -151,3 +151,20 @@ pub fn python_with_pyroaring() -> Option<String> {
     eprintln!("pyroaring not importable: the comparison with CRoaring did not run");
     None
 }
+
+/// CRC-32 (IEEE, as zlib's crc32) of `bytes`: how the tests compare long value lists with
+/// what a Python script printed.
+pub fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}

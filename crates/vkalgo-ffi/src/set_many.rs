@@ -110,6 +110,27 @@ unsafe fn write_sets(made: Vec<GpuSet>, out: *mut *mut VkalgoSet) -> vkalgo::Res
     Ok(())
 }
 
+/// The CSR input of the bulk constructors: `count + 1` offsets, the `offsets[count]` elements
+/// at `data` they index, and `sets_out` checked (room for `count` sets).
+unsafe fn csr_input<'a, T>(
+    data: *const T,
+    offsets: *const u64,
+    count: usize,
+    sets_out: *mut *mut VkalgoSet,
+    what: &str,
+) -> vkalgo::Result<(&'a [T], &'a [u64])> {
+    let entries = count
+        .checked_add(1)
+        .ok_or_else(|| Error::invalid("count overflows"))?;
+    let offsets = slice(offsets, entries, "offsets")?;
+    let total = usize::try_from(offsets[count]).map_err(|_| Error::invalid("offsets[count] is too large"))?;
+    let data = slice(data, total, what)?;
+    if count > 0 {
+        non_null(sets_out, "sets_out")?;
+    }
+    Ok((data, offsets))
+}
+
 /// Creates `count` sets on `ctx`, set `i` holding `values[offsets[i]..offsets[i + 1]]` (any
 /// order, duplicates allowed): `offsets` has `count + 1` entries, starts at 0 and never
 /// decreases (CSR; `values` holds `offsets[count]` values). One upload for all; the new sets
@@ -124,19 +145,7 @@ pub unsafe extern "C" fn vkalgo_set_from_values_many(
 ) -> VkalgoResult {
     guard("vkalgo_set_from_values_many", || {
         let ctx = context_ref(ctx)?;
-        let offsets = slice(
-            offsets,
-            count
-                .checked_add(1)
-                .ok_or_else(|| Error::invalid("count overflows"))?,
-            "offsets",
-        )?;
-        let total =
-            usize::try_from(offsets[count]).map_err(|_| Error::invalid("offsets[count] is too large"))?;
-        let values = slice(values, total, "values")?;
-        if count > 0 {
-            non_null(sets_out, "sets_out")?;
-        }
+        let (values, offsets) = csr_input(values, offsets, count, sets_out, "values")?;
         write_sets(GpuSet::from_values_many(ctx, values, offsets)?, sets_out)
     })
 }
@@ -155,19 +164,7 @@ pub unsafe extern "C" fn vkalgo_set_deserialize_many(
 ) -> VkalgoResult {
     guard("vkalgo_set_deserialize_many", || {
         let ctx = context_ref(ctx)?;
-        let offsets = slice(
-            offsets,
-            count
-                .checked_add(1)
-                .ok_or_else(|| Error::invalid("count overflows"))?,
-            "offsets",
-        )?;
-        let total =
-            usize::try_from(offsets[count]).map_err(|_| Error::invalid("offsets[count] is too large"))?;
-        let data = slice(data, total, "data")?;
-        if count > 0 {
-            non_null(sets_out, "sets_out")?;
-        }
+        let (data, offsets) = csr_input(data, offsets, count, sets_out, "data")?;
         write_sets(GpuSet::deserialize_many(ctx, data, offsets)?, sets_out)
     })
 }
