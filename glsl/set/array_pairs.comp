@@ -17,7 +17,7 @@
 
 #define PAIR_VALUES PAIR_MEDIUM_VALUES
 #define PAIR_LIST_COUNT S_PAIR_MEDIUM_COUNT
-#define PAIR_LIST_ENTRY(i) (S_PAIRS + CHUNKS - 1u - (i))
+#define PAIR_LIST_ENTRY(i) (S_PAIRS + LIST_CAP - 1u - (i))
 #define KEEP_WORDS (PAIR_VALUES / 32u)
 
 // List a in words [0, g_b_base), list b after it.
@@ -88,6 +88,7 @@ uint walk_kept(uint na, uint nb, bool place, uint p) {
 }
 
 void main() {
+    set_begin();
     uint t = gl_LocalInvocationIndex;
     uint n = U32Ref(pc.scratch).v[PAIR_LIST_COUNT];
     bool write = pc.aux == 1u;

@@ -151,6 +151,7 @@ void count_pairs(uint item, uint n, inout PassSums sums) {
 }
 
 void main() {
+    set_begin();
     uint t = gl_LocalInvocationIndex;
     uint n = U32Ref(pc.scratch).v[S_BITMAP_COUNT];
     bool write = pc.aux == 1u;

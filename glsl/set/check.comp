@@ -3,16 +3,32 @@
 // has enough free blocks (and no earlier operation of the batch failed). Writes the
 // operation's status (8 u32 at out_addr): ok, bitmap blocks needed, array blocks needed,
 // free bitmap blocks, free array blocks, partial cardinality sum, full chunks, work chunks.
-// mode 1: cardinality only (no destination; always ok). On the one-pass path
+// mode 1: cardinality only (no destination; always ok). mode 2 (a batch's first pass): clear
+// the scratch counters, and with aux 2 the status. mode 3 (a batch's last pass): the
+// destination's count of non-empty chunks to the status's word 8. On the one-pass path
 // (set_common.glsl one_pass) the counting pass did not run, and the bound classify computed
 // stands for the blocks needed.
 #include "set_common.glsl"
 
 void main() {
+    set_begin();
     if (gl_LocalInvocationIndex != 0u || linear_workgroup_id() != 0u) {
         return;
     }
     U32Ref s = U32Ref(pc.scratch);
+    if (pc.mode == 2u) {
+        for (uint i = 0u; i < S_WORK; i++) {
+            s.v[i] = 0u;
+        }
+        for (uint i = 0u; pc.aux == 2u && i < 8u; i++) {
+            U32Ref(pc.out_addr).v[i] = 0u;
+        }
+        return;
+    }
+    if (pc.mode == 3u) {
+        U32Ref(pc.out_addr).v[8] = U32Ref(pc.meta_d + META_NONEMPTY).v[0];
+        return;
+    }
     uint free_bm = 0u;
     uint free_ar = 0u;
     bool ok = true;

@@ -214,6 +214,7 @@ void runs_to_words(uint r) {
 
 #if !FUSED_COUNT
 void main() {
+    set_begin();
     uint t = gl_LocalInvocationIndex;
     uint n = U32Ref(pc.scratch).v[S_WORK_COUNT];
     // Loaded with n, not after the check below: a round trip more would slow every launch with
@@ -531,6 +532,7 @@ uint count_walk(IntervalList a, IntervalList b) {
 }
 
 void main() {
+    set_begin();
     uint t = gl_LocalInvocationIndex;
     uint op = pc.op;
     if (t == 0u) {

@@ -84,6 +84,7 @@ void push_trivial(uint c, bool full) {
 // The blocks bound of a pair is the same whichever kernel writes it. (generated/set.glsl)
 
 void main() {
+    set_begin();
     bool one_kernel = (pc.aux & CLASSIFY_ONE_KERNEL) != 0u;
     uint aux = pc.aux & 3u;
     // Cardinality mode: decided chunks' values (partial chunks) and full chunks, summed over

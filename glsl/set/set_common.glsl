@@ -55,7 +55,60 @@ layout(push_constant) uniform SetPush {
     uint mode;           // kernel-specific
     uint grid;           // workgroups of a grid-stride dispatch
     uint aux;            // kernel-specific
-} pc;
+    uint64_t jobs;       // SET_BATCH kernels: the dispatch's job table (SetJobRef)
+}
+#ifdef SET_BATCH
+pcb;
+
+// A batch's kernels (the SET_BATCH permutations, src/set/batch.rs) run one job per layer of
+// workgroups (gl_WorkGroupID.z): its sets, scratch, status, operation and list capacity come
+// from its entry of the job table, everything else from the push constants. set_begin() puts
+// both into `pc`, which the code below reads as it reads the push constants elsewhere.
+struct SetParams {
+    uint64_t meta_d;
+    uint64_t meta_a;
+    uint64_t meta_b;
+    uint64_t scratch;
+    uint64_t values;
+    uint64_t out_addr;
+    uint64_t count_addr;
+    uint64_t range_lo;
+    uint64_t range_hi;
+    uint count;
+    uint max_count;
+    uint op;
+    uint mode;
+    uint grid;
+    uint aux;
+    uint list_cap;
+};
+// Must match src/set/batch.rs (SetJob): 48 bytes.
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer SetJobRef {
+    uint64_t meta_d;
+    uint64_t meta_a;
+    uint64_t meta_b;
+    uint64_t scratch;
+    uint64_t out_addr;
+    uint op;
+    uint list_cap;
+};
+#define SET_JOB_BYTES 48ul
+SetParams pc;
+
+void set_begin() {
+    SetJobRef job = SetJobRef(pcb.jobs + uint64_t(gl_WorkGroupID.z) * SET_JOB_BYTES);
+    pc = SetParams(job.meta_d, job.meta_a, job.meta_b, job.scratch, pcb.values, job.out_addr,
+                   pcb.count_addr, pcb.range_lo, pcb.range_hi, pcb.count, pcb.max_count, job.op,
+                   pcb.mode, pcb.grid, pcb.aux, job.list_cap);
+}
+// Entries each of the scratch's chunk lists has room for: the job's bound on listed chunks.
+#define LIST_CAP pc.list_cap
+#else
+pc;
+
+void set_begin() {}
+#define LIST_CAP CHUNKS
+#endif
 
 // CHUNKS, ARRAY_MAX, ARRAY_BLOCK_WORDS, BITMAP_WORDS (generated). A full chunk's cardinality:
 #define FULL 65536u
@@ -118,7 +171,7 @@ uint64_t card_sums_addr() {
 // bitmap_pairs.comp's list (pairs of bitmaps): its length; the entries fill S_WORK's list
 // from the back.
 #define S_BITMAP_COUNT 12u
-#define S_BITMAPS_ENTRY(i) (S_WORK + CHUNKS - 1u - (i))
+#define S_BITMAPS_ENTRY(i) (S_WORK + LIST_CAP - 1u - (i))
 // classify.comp's finished workgroups (the one-pass-only record, aux 1).
 #define S_DONE 13u
 // The copy list of small_pairs.comp (copy_chunk.glsl: chunks whose result is an operand's
@@ -129,22 +182,22 @@ uint64_t card_sums_addr() {
 // run_pairs.glsl's list (pairs of run chunks): its length; the entries fill S_TRIVIAL's list
 // from the back (the two lists hold different chunks).
 #define S_RUN_PAIR_COUNT 16u
-#define S_RUN_PAIRS_ENTRY(i) (S_TRIVIAL + CHUNKS - 1u - (i))
+#define S_RUN_PAIRS_ENTRY(i) (S_TRIVIAL + LIST_CAP - 1u - (i))
 #define S_FAILED 31u
 // Words S_ORDER_TOTAL and the next (generated): the cardinality order.comp's rank and select
 // read (written there by info.comp mode 3 before them).
-// Lists of CHUNKS words each: chunk_update's work (bitmap_pairs' from the back), trivial
-// chunks, the chunks' runs of sorted values (start and end index), the array pairs' work
-// (small_pairs' from the front, array_pairs' from the back).
+// Lists of LIST_CAP words each (CHUNKS outside a batch): chunk_update's work (bitmap_pairs'
+// from the back), trivial chunks, the chunks' runs of sorted values (start and end index), the
+// array pairs' work (small_pairs' from the front, array_pairs' from the back).
 // trivial.comp's entries: chunk | FULL (full), | 0 (empty), | TRIVIAL_COPY_A or _B (the entry
 // of operand a's or b's chunk, a run chunk of one run).
 #define TRIVIAL_COPY_A (1u << 17)
 #define TRIVIAL_COPY_B (1u << 18)
 // S_WORK (generated): the first list, after the 32 counters.
-#define S_TRIVIAL (32u + CHUNKS)
-#define S_START (32u + 2u * CHUNKS)
-#define S_END (32u + 3u * CHUNKS)
-#define S_PAIRS (32u + 4u * CHUNKS)
+#define S_TRIVIAL (S_WORK + LIST_CAP)
+#define S_START (S_WORK + 2u * LIST_CAP)
+#define S_END (S_WORK + 3u * LIST_CAP)
+#define S_PAIRS (S_WORK + 4u * LIST_CAP)
 
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer SetMetaRef {
     uint64_t bm_pool;
@@ -452,7 +505,7 @@ void list_chunk(uint64_t scratch, uint c, uint cls) {
         U32Ref(scratch).v[S_PAIRS + i] = c;
     } else {
         uint i = atomicAdd(U32AtomicRef(scratch).v[S_PAIR_MEDIUM_COUNT], 1u);
-        U32Ref(scratch).v[S_PAIRS + CHUNKS - 1u - i] = c;
+        U32Ref(scratch).v[S_PAIRS + LIST_CAP - 1u - i] = c;
     }
 }
 

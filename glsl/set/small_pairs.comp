@@ -559,6 +559,7 @@ void run_pairs(uint n, bool write, inout PassSums sums) {
 }
 
 void main() {
+    set_begin();
     uint t = gl_LocalInvocationIndex;
     uint n = U32Ref(pc.scratch).v[S_PAIR_COUNT];
     bool write = pc.aux == 1u;

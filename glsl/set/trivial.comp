@@ -8,6 +8,7 @@
 #include "set_common.glsl"
 
 void main() {
+    set_begin();
     if (U32Ref(pc.scratch).v[S_OK] == 0u) {
         return;
     }

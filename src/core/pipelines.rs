@@ -321,8 +321,22 @@ impl Context {
         push: &P,
         groups: u32,
     ) {
+        self.dispatch_layers(cmd, kernel, push, groups, 1);
+    }
+
+    /// Records a dispatch of `layers` layers (z, at most the device's limit) of `groups`
+    /// workgroups each, as [`Context::dispatch`] lays one out: a batch's jobs, one a layer.
+    pub(crate) unsafe fn dispatch_layers<P: bytemuck::Pod>(
+        &self,
+        cmd: vk::CommandBuffer,
+        kernel: Kernel,
+        push: &P,
+        groups: u32,
+        layers: u32,
+    ) {
         debug_assert!(std::mem::size_of::<P>() <= PUSH_CONSTANT_BYTES as usize);
-        if groups == 0 {
+        debug_assert!(layers <= self.profile.max_workgroup_count[2]);
+        if groups == 0 || layers == 0 {
             return;
         }
         let d = &self.device;
@@ -357,7 +371,7 @@ impl Context {
             let y = groups.div_ceil(max_x);
             (groups.div_ceil(y), y)
         };
-        d.cmd_dispatch(cmd, x, y, 1);
+        d.cmd_dispatch(cmd, x, y, layers);
         if let Some(marks) = self
             .pipelines
             .dispatch_marks

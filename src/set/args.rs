@@ -110,8 +110,9 @@ pub struct GpuSetCardinalityBatchArgs<'a> {
     /// each pair as [`GpuSet::record_op_cardinality`] would count it).
     pub path: CardinalityPath,
     /// At least [`SET_SCRATCH_BYTES`](super::SET_SCRATCH_BYTES) bytes (16-byte aligned
-    /// offset): pairs counted by the passes run as many at once as it holds scratches (at
-    /// most 8 are used).
+    /// offset): pairs counted by the passes run as many at once as it holds their chunk lists
+    /// (a few KiB a pair of small sets; a pair whose sets span every chunk takes all of
+    /// `SET_SCRATCH_BYTES`).
     pub scratch: BufferRange,
     /// [`SET_STATUS_BYTES`](super::SET_STATUS_BYTES) bytes a pair: the
     /// [`SetOpStatus`](super::SetOpStatus) of pair `i` at byte `32 i` (the batch zeroes them
@@ -135,6 +136,24 @@ impl<'a> GpuSetCardinalityBatchArgs<'a> {
             statuses,
         }
     }
+}
+
+/// Arguments of [`GpuSet::record_op_batch`]: `dst_i = a_i op b_i` for every job, recorded as
+/// one pass sequence whatever their number.
+#[derive(Clone, Copy)]
+pub struct GpuSetOpBatchArgs<'a> {
+    /// The jobs `(dst_i, a_i, b_i)`, all of one context: distinct flat destinations, none of
+    /// them an operand of any job (operands may repeat and may be packed). None: nothing is
+    /// recorded.
+    pub jobs: &'a [(&'a GpuSet, &'a GpuSet, &'a GpuSet)],
+    /// The operation of every job.
+    pub op: SetOp,
+    /// [`GpuSet::op_batch_scratch_bytes`] bytes for these jobs (16-byte aligned offset).
+    pub scratch: BufferRange,
+    /// [`SET_STATUS_BYTES`](super::SET_STATUS_BYTES) bytes a job: the
+    /// [`SetOpStatus`](super::SetOpStatus) of job `i` at byte `32 i`; must not overlap
+    /// `scratch`.
+    pub statuses: BufferRange,
 }
 
 /// Arguments of [`GpuSet::record_insert_sorted`]: values already sorted ascending.

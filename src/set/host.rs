@@ -7,9 +7,10 @@ use super::args::{
     GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs, GpuSetRangeCardinalityArgs,
     GpuSetToArrayArgs,
 };
+use super::batch::{batch_scratch_bytes, parts_within, record_update_batch, BATCH_STATUS_STRIDE};
 use super::gpu::{GpuSet, SetOpStatus, SetOperand};
-use super::layout::{CARD_BATCH_SCRATCHES, MAX_BATCH, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
-use super::passes::{record_update, record_update_phase, Phase, Update};
+use super::layout::{MAX_BATCH, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
+use super::passes::{record_update_phase, Phase, Update};
 use super::paths::OpPath;
 use super::record::check_range;
 use super::roaring;
@@ -19,6 +20,9 @@ use crate::error::{Error, Result};
 use crate::sort::{KeyType, SortArgs, SortDesc, SortResult, ValueType};
 use crate::{Context, SetOp};
 use ash::vk;
+
+/// Scratch of one submission's batch of operations at most (the batches run one after another).
+const BATCH_SCRATCH_BYTES: u64 = 64 << 20;
 
 fn scratch(ctx: &Context) -> Result<GpuBuffer> {
     ctx.device_buffer(SET_SCRATCH_BYTES, "vkalgo set scratch")
@@ -200,10 +204,11 @@ impl GpuSet {
         Ok(d)
     }
 
-    /// Several operations `dst_i = a_i op_i b_i` in order (later ones see the results of
-    /// earlier ones) in one submission. When a destination's pools are short, that operation
-    /// and the ones after it write nothing (the check pass sees the batch's failure flag); the
-    /// pools grow and the batch goes on from the failed operation in another submission.
+    /// Several operations `dst_i = a_i op_i b_i` in one submission, recorded as one batch
+    /// whatever their number (each pass runs for every operation in one dispatch; the borrow
+    /// rules keep each destination out of the other operations). Operations whose
+    /// destination's pools were short write nothing; their pools grow and they run again, all
+    /// of them in one more submission.
     pub fn assign_batch(jobs: &mut [(&mut GpuSet, SetOperand, SetOperand, SetOp)]) -> Result<()> {
         let Some(first) = jobs.first() else {
             return Ok(());
@@ -221,74 +226,54 @@ impl GpuSet {
         for (d, _, _, _) in jobs.iter_mut() {
             d.unpack()?;
         }
-        let scratch = scratch(&ctx)?;
-        let stride = 64u64;
-        let mut status_buf = ctx.readback_buffer(stride * jobs.len() as u64)?;
-        let mut start = 0;
-        let mut growths = 0;
-        while start < jobs.len() {
-            let mut updates = Vec::with_capacity(jobs.len() - start);
-            for (d, a, b, op) in jobs[start..].iter() {
-                let u = d.op_update(*a, *b, *op, OpPath::Auto)?;
+        let mut pending: Vec<usize> = (0..jobs.len()).collect();
+        for _attempt in 0..4 {
+            let mut updates = Vec::with_capacity(pending.len());
+            for &j in &pending {
+                let (d, a, b, op) = &jobs[j];
+                let u = d.op_update(*a, *b, *op, OpPath::PairKernels)?;
                 d.note_update(&u);
                 updates.push(u);
             }
+            // Batches of at most BATCH_SCRATCH_BYTES of scratch, one after another.
+            let parts = parts_within(&updates, BATCH_SCRATCH_BYTES);
+            let scratch_bytes = parts
+                .iter()
+                .map(|p| batch_scratch_bytes(&updates[p.clone()]))
+                .max()
+                .unwrap_or(16);
+            let scratch = ctx.device_buffer(scratch_bytes, "vkalgo set batch scratch")?;
+            let mut status_buf = ctx.readback_buffer(BATCH_STATUS_STRIDE * updates.len() as u64)?;
             let base = status_buf.address();
             let done = ctx.submit_and_wait(|cmd| unsafe {
-                for (j, u) in updates.iter().enumerate() {
-                    record_update(&ctx, cmd, u, &scratch.range(), base + j as u64 * stride, j == 0)?;
-                    ctx.compute_to_transfer(cmd);
-                    let control = &jobs[start + j].0.control;
-                    let region = [vk::BufferCopy {
-                        src_offset: control.offset() + 80,
-                        dst_offset: j as u64 * stride + 32,
-                        size: 4,
-                    }];
-                    let control = control.buffer();
-                    ctx.device
-                        .cmd_copy_buffer(cmd, control, status_buf.buffer(), &region);
+                for p in &parts {
+                    let slot = |i: usize| base + (p.start + i) as u64 * BATCH_STATUS_STRIDE;
+                    record_update_batch(&ctx, cmd, &updates[p.clone()], &scratch.range(), slot, true)?;
                 }
-                ctx.memory_barrier(
-                    cmd,
-                    vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
-                    vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE,
-                    vk::PipelineStageFlags::HOST,
-                    vk::AccessFlags::HOST_READ,
-                );
+                ctx.compute_to_host(cmd);
                 Ok(())
             });
             finish_submission!(done, scratch, status_buf);
-            let mut words = vec![0u32; (stride / 4) as usize * updates.len()];
+            let stride = (BATCH_STATUS_STRIDE / 4) as usize;
+            let mut words = vec![0u32; stride * updates.len()];
             read_back(&mut status_buf, &mut words)?;
-            let statuses: Vec<SetOpStatus> = words
-                .chunks_exact((stride / 4) as usize)
-                .map(|w| bytemuck::cast(<[u32; 8]>::try_from(&w[..8]).unwrap()))
-                .collect();
-            let Some(j) = statuses.iter().position(|s| s.ok != 1) else {
-                for (k, w) in words.chunks_exact((stride / 4) as usize).enumerate() {
-                    jobs[start + k].0.set_chunk_bound(w[8]);
-                }
-                break;
-            };
-            for (k, w) in words.chunks_exact((stride / 4) as usize).take(j).enumerate() {
-                jobs[start + k].0.set_chunk_bound(w[8]);
-            }
-            growths += 1;
-            if growths > 4 * jobs.len() {
-                return Err(Error::Internal("set: pool growth did not converge".into()));
-            }
-            // The failed operation grows, and so does every later one whose own need (counted
-            // though nothing was written) exceeds its free blocks: one more submission for a
-            // batch of fresh destinations, not one per operation.
-            jobs[start + j].0.grow_for(&statuses[j])?;
-            for (k, s) in statuses.iter().enumerate().skip(j + 1) {
-                if s.need_bitmap_blocks > s.free_bitmap_blocks || s.need_array_blocks > s.free_array_blocks {
-                    jobs[start + k].0.grow_for(s)?;
+            let mut failed = Vec::new();
+            for (k, w) in words.chunks_exact(stride).enumerate() {
+                let status: SetOpStatus = bytemuck::cast(<[u32; 8]>::try_from(&w[..8]).unwrap());
+                let d = &mut jobs[pending[k]].0;
+                if status.ok == 1 {
+                    d.set_chunk_bound(w[8]);
+                } else {
+                    d.grow_for(&status)?;
+                    failed.push(pending[k]);
                 }
             }
-            start += j;
+            if failed.is_empty() {
+                return Ok(());
+            }
+            pending = failed;
         }
-        Ok(())
+        Err(Error::Internal("set: pool growth did not converge".into()))
     }
 
     /// The cardinality of `a op b` without materializing it.
@@ -312,11 +297,12 @@ impl GpuSet {
             }
             GpuSet::card_update(a, b, op)?; // refuses sets of different contexts first
         }
-        let by_passes = pairs
-            .iter()
-            .filter(|(a, b)| !GpuSet::one_pass_suits(a, b))
-            .count();
-        let scratch_bytes = SET_SCRATCH_BYTES * by_passes.clamp(1, CARD_BATCH_SCRATCHES) as u64;
+        // Scratch for every pair counted by the passes in one batch, within BATCH_SCRATCH_BYTES.
+        let mut by_passes = Vec::new();
+        for (a, b) in pairs.iter().filter(|(a, b)| !GpuSet::one_pass_suits(a, b)) {
+            by_passes.push(GpuSet::card_update(a, b, op)?);
+        }
+        let scratch_bytes = batch_scratch_bytes(&by_passes).clamp(SET_SCRATCH_BYTES, BATCH_SCRATCH_BYTES);
         let scratch = ctx.device_buffer(scratch_bytes, "vkalgo set scratch")?;
         let mut status_buf = ctx.readback_buffer(SET_STATUS_BYTES * pairs.len() as u64)?;
         let done = ctx.submit_and_wait(|cmd| unsafe {

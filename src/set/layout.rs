@@ -96,10 +96,6 @@ pub const SET_STATUS_BYTES: u64 = 32;
 /// S_START; 16 bytes, then a u64 status word per tile, within the scratch's last three lists).
 pub(super) const FILTER_STATUS_WORD: u64 = SCRATCH_HEADER + 2 * CHUNKS;
 
-/// Pairs of a cardinality batch counted by the passes side by side at most
-/// ([`GpuSet::record_op_cardinality_batch`](super::GpuSet::record_op_cardinality_batch)), each with a scratch of its own.
-pub(crate) const CARD_BATCH_SCRATCHES: usize = 8;
-
 /// classify.comp's aux flag of [`OpPath::OneKernel`](super::OpPath::OneKernel): every pair listed for
 /// chunk_update.comp (glsl/set/classify.comp CLASSIFY_ONE_KERNEL).
 pub(super) const CLASSIFY_ONE_KERNEL: u32 = 4;

@@ -135,7 +135,7 @@
 //!
 //! # Record layer and synchronization
 //! `record_*` functions take `(cmd, &args)`, one arguments struct each ([`GpuSetOpArgs`],
-//! [`GpuSetCardinalityArgs`], [`GpuSetCardinalityBatchArgs`], [`GpuSetInsertSortedArgs`],
+//! [`GpuSetCardinalityArgs`], [`GpuSetCardinalityBatchArgs`], [`GpuSetOpBatchArgs`], [`GpuSetInsertSortedArgs`],
 //! [`GpuSetInsertArgs`], [`GpuSetInsertRangeArgs`], [`GpuSetRunOptimizeArgs`],
 //! [`GpuSetContainsArgs`], [`GpuSetFilterArgs`], [`GpuSetToArrayArgs`],
 //! [`GpuSetRangeCardinalityArgs`], [`GpuSetRankArgs`], [`GpuSetSelectArgs`],
@@ -157,6 +157,7 @@
 //! for it and sets a flag word. The host calls submit to the context's queue and wait.
 
 mod args;
+mod batch;
 mod blocks;
 mod bulk;
 mod compare;
@@ -183,7 +184,7 @@ mod view;
 
 pub use args::{
     GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
-    GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs,
+    GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs, GpuSetOpBatchArgs,
     GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs,
 };
 pub(crate) use bulk::chunks_of_sorted;

@@ -33,6 +33,8 @@ push_constants! {
         pub(super) mode: u32,
         pub(super) grid: u32,
         pub(super) aux: u32,
+        /// The batch kernels' job table (batch.rs [`SetJob`](super::batch::SetJob)); 0 elsewhere.
+        pub(super) jobs: u64,
     }
 }
 
@@ -69,6 +71,7 @@ pub(super) const MODE_VALUES: u32 = 3;
 pub(super) const MODE_OPTIMIZE: u32 = 4;
 
 /// One modifying (or counting) operation as passes: the push constants that differ.
+#[derive(Clone)]
 pub(crate) struct Update {
     pub d: u64,
     pub a: u64,
@@ -132,7 +135,8 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         (one_pass_card_shader(ctx.profile.int64_atomics), update_spec(ctx)),
         (&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx)),
         (small_pairs_shader(ctx), small_pairs_spec(ctx)),
-    ])
+    ])?;
+    super::batch::prepare_batch_kernels(ctx, 0)
 }
 
 /// Polls of a silent tile before the one-pass filter looks its values up itself (tuning.rs,
@@ -192,7 +196,11 @@ pub(super) fn prepare_packed_kernels(ctx: &Context) -> Result<()> {
             with_forms(filter_lookback_spec(ctx, filter_spins(ctx)), DIR_PACKED_D),
         ));
     }
-    ctx.prepare_kernels(&list)
+    ctx.prepare_kernels(&list)?;
+    for forms in [DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_A | DIR_PACKED_B] {
+        super::batch::prepare_batch_kernels(ctx, forms)?;
+    }
+    Ok(())
 }
 
 /// The medium array-pair kernel (glsl/set/array_pairs.comp): a workgroup per pair, of
@@ -320,6 +328,7 @@ pub(crate) unsafe fn record_one_pass_cardinality(
         mode: u32::from(tail == OnePassTail::ZeroedStatus),
         grid,
         aux: 0,
+        jobs: 0,
     };
     if tail == OnePassTail::ZeroedStatus {
         ctx.dispatch(cmd, count, &push, grid);
@@ -538,6 +547,7 @@ impl<'a> UpdatePasses<'a> {
             mode,
             grid,
             aux,
+            jobs: 0,
         }
     }
 
@@ -573,7 +583,80 @@ impl<'a> UpdatePasses<'a> {
     /// The passes over the chunk pairs, counting (stage 0), writing (1) or adding a
     /// cardinality into the status (2). The work lists are disjoint: they run side by side.
     unsafe fn pair_passes(&self, stage: u32) -> Result<()> {
-        let (ctx, cmd, u) = (self.ctx, self.cmd, self.u);
+        let (ctx, cmd) = (self.ctx, self.cmd);
+        let grids = PairGrids::of(ctx, self.u, stage);
+        for (i, pass) in PAIR_PASSES.iter().enumerate() {
+            let grid = grids.0[i];
+            if grid != 0 {
+                let kernel = self.kernel(pass.shader(ctx), pass.spec(ctx))?;
+                ctx.dispatch(cmd, kernel, &self.push_with(grids.1, stage, grid), grid);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The kernels of an update's pair passes, in the order they are recorded.
+#[derive(Clone, Copy)]
+pub(super) enum PairPass {
+    /// glsl/set/chunk_update.comp: every pair its own kind of kernel does not take.
+    Chunks,
+    /// glsl/set/bitmap_pairs.comp: pairs of bitmaps.
+    Bitmaps,
+    /// glsl/set/small_pairs.comp: pairs of short arrays and chunk copies.
+    Small,
+    /// glsl/set/array_pairs.comp: pairs of medium arrays.
+    Medium,
+}
+
+/// [`PairPass`]es in recording order.
+pub(super) const PAIR_PASSES: [PairPass; 4] = [
+    PairPass::Chunks,
+    PairPass::Bitmaps,
+    PairPass::Small,
+    PairPass::Medium,
+];
+
+impl PairPass {
+    /// The pass's kernel outside a batch.
+    pub(super) fn shader(self, ctx: &Context) -> &'static ShaderSource {
+        match self {
+            PairPass::Chunks => &shaders::SET_CHUNK_UPDATE,
+            PairPass::Bitmaps => &shaders::SET_BITMAP_PAIRS,
+            PairPass::Small => small_pairs_shader(ctx),
+            PairPass::Medium => &shaders::SET_ARRAY_PAIRS_MEDIUM,
+        }
+    }
+
+    /// The pass's kernel in a batch (batch.rs).
+    pub(super) fn batch_shader(self, ctx: &Context) -> &'static ShaderSource {
+        match self {
+            PairPass::Chunks => &shaders::SET_BATCH_CHUNK_UPDATE,
+            PairPass::Bitmaps => &shaders::SET_BATCH_BITMAP_PAIRS,
+            PairPass::Small if ctx.profile.int16 => &shaders::SET_BATCH_SMALL_PAIRS_LIST16,
+            PairPass::Small => &shaders::SET_BATCH_SMALL_PAIRS,
+            PairPass::Medium => &shaders::SET_BATCH_ARRAY_PAIRS_MEDIUM,
+        }
+    }
+
+    /// The pass's specialization (flat directories).
+    pub(super) fn spec(self, ctx: &Context) -> SetSpec {
+        match self {
+            PairPass::Chunks => update_spec(ctx),
+            PairPass::Bitmaps => set_spec(ctx),
+            PairPass::Small => small_pairs_spec(ctx),
+            PairPass::Medium => medium_pairs_spec(ctx),
+        }
+    }
+}
+
+/// The workgroups of an update's pair passes ([`PAIR_PASSES`] order; 0: not launched) and their
+/// push constants' `mode`.
+pub(super) struct PairGrids(pub(super) [u32; 4], pub(super) u32);
+
+impl PairGrids {
+    /// The grids of `u`'s pair passes in `stage` (see [`UpdatePasses`]).
+    pub(super) fn of(ctx: &Context, u: &Update, stage: u32) -> Self {
         let class = ctx.device_class();
         let source_mode = match u.mode {
             MODE_VALUES => 1,
@@ -585,20 +668,14 @@ impl<'a> UpdatePasses<'a> {
         // multiprocessor's worth each on today's GPUs): chunk_update's 18.5 KiB of shared memory
         // fits two per multiprocessor, bitmap_pairs' and the medium pairs' several; workgroups
         // beyond those only queue up, and those that find nothing to do still cost a launch.
-        let with_grid = |kernel, mode, cap: u32| {
-            let grid = self.grid.min(cap);
-            ctx.dispatch(cmd, kernel, &self.push_with(mode, stage, grid), grid)
-        };
-        with_grid(
-            self.kernel(&shaders::SET_CHUNK_UPDATE, update_spec(ctx))?,
-            source_mode,
-            tuned(class, Knob::ChunkKernelGrid),
-        );
+        let grid = chunk_grid(u.bound);
+        let chunks = grid.min(tuned(class, Knob::ChunkKernelGrid));
         if u.one_kernel {
             // Classify listed every pair for chunk_update.comp: the other kernels would only
             // cost their launches.
-            return Ok(());
+            return PairGrids([chunks, 0, 0, 0], source_mode);
         }
+        let mut bitmaps = 0;
         if source_mode == 0 {
             // Workgroups beyond the pairs that can be listed only cost their launch, so the grid
             // follows the operands' smaller bitmap pool, within the tuning table's cap (lower in
@@ -610,30 +687,15 @@ impl<'a> UpdatePasses<'a> {
             } else {
                 Knob::BitmapPairsGrid
             };
-            let bitmaps_grid = pairs.clamp(1, tuned(class, cap));
-            let bitmaps = self.kernel(&shaders::SET_BITMAP_PAIRS, set_spec(ctx))?;
-            ctx.dispatch(
-                cmd,
-                bitmaps,
-                &self.push_with(0, stage, bitmaps_grid),
-                bitmaps_grid,
-            );
+            bitmaps = pairs.clamp(1, tuned(class, cap));
         }
         // Pairs of arrays and chunk copies come only from chunks that hold blocks: operands
         // with few (clustered sets, mostly runs in their entries) launch as few workgroups,
         // not thousands that find nothing (docs/tuning/set.md#array-pair-grids).
         let listed = u.block_chunk_bound.max(1);
-        with_grid(
-            self.kernel(small_pairs_shader(ctx), small_pairs_spec(ctx))?,
-            source_mode,
-            listed,
-        );
-        with_grid(
-            self.kernel(&shaders::SET_ARRAY_PAIRS_MEDIUM, medium_pairs_spec(ctx))?,
-            source_mode,
-            tuned(class, Knob::MediumPairsGrid).min(listed),
-        );
-        Ok(())
+        let small = grid.min(listed);
+        let medium = grid.min(tuned(class, Knob::MediumPairsGrid).min(listed));
+        PairGrids([chunks, bitmaps, small, medium], source_mode)
     }
 }
 

@@ -7,14 +7,13 @@ use super::args::{
     GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs,
     GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs,
 };
+use super::batch::{batch_scratch_bytes, parts_within, record_update_batch};
 use super::gpu::GpuSet;
-use super::layout::{
-    CARD_BATCH_SCRATCHES, FILTER_STATUS_WORD, MAX_BATCH, SET_SCRATCH_BYTES, SET_STATUS_BYTES,
-};
+use super::layout::{FILTER_STATUS_WORD, MAX_BATCH, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use super::passes::{
     chunk_grid, earlier_passes_barrier, filter_lookback_spec, filter_spins, kernel,
     record_cardinality_passes, record_one_pass_cardinality, record_update, record_update_phase, set_spec, wg,
-    OnePassTail, Phase, SetPush, UpdatePasses, OFFSET_BLOCK, OFFSET_BLOCKS,
+    OnePassTail, Phase, SetPush, Update, UpdatePasses, OFFSET_BLOCK, OFFSET_BLOCKS,
 };
 use super::paths::{CardinalityPath, FilterPath};
 use super::tuning::{tuned, Knob, FILTER_ITEMS};
@@ -146,9 +145,10 @@ impl GpuSet {
     /// `32 i` of `args.statuses` ([`SetOpStatus`], [`SET_STATUS_BYTES`] each; the batch zeroes
     /// them first). Pairs that [`GpuSet::record_op_cardinality`] would count in one pass are
     /// all counted at once, adding into their zeroed statuses (no control block is written, so
-    /// the pairs may share sets); the others are counted by the passes, as many at once as
-    /// `args.scratch` holds [`SET_SCRATCH_BYTES`] (at least one, at most 8 used), recorded
-    /// stage by stage so that they wait on the same barriers. The whole batch is one operation
+    /// the pairs may share sets); the others by the passes as batches (each pass for every
+    /// pair in one dispatch), as many pairs a batch as `args.scratch` holds the chunk lists of
+    /// (those of small sets take a few KiB; a pair needing more than the scratch alone is
+    /// counted by itself). The whole batch is one operation
     /// on each of its sets: record [`GpuSet::record_barrier`] between it and another that uses
     /// them.
     ///
@@ -185,14 +185,11 @@ impl GpuSet {
             ));
         }
         let one_pass: Vec<bool> = pairs.iter().map(|(a, b)| path.counts_in_one_pass(a, b)).collect();
-        let by_passes: Vec<usize> = (0..pairs.len()).filter(|&i| !one_pass[i]).collect();
-        let slices = ((scratch.size / SET_SCRATCH_BYTES) as usize)
-            .min(CARD_BATCH_SCRATCHES)
-            .min(by_passes.len())
-            .max(1);
-        let scratches: Vec<BufferRange> = (0..slices as u64)
-            .map(|k| scratch.part(k * SET_SCRATCH_BYTES, SET_SCRATCH_BYTES))
+        let by_passes: Vec<Update> = (0..pairs.len())
+            .filter(|&i| !one_pass[i])
+            .map(|i| updates[i].clone())
             .collect();
+        let passes_status: Vec<usize> = (0..pairs.len()).filter(|&i| !one_pass[i]).collect();
         let status_of = |i: usize| ctx.address_of(&statuses) + i as u64 * SET_STATUS_BYTES;
         unsafe {
             if one_pass.contains(&true) {
@@ -208,20 +205,25 @@ impl GpuSet {
                         ctx,
                         cmd,
                         &updates[i],
-                        &scratches[0],
+                        &scratch,
                         status_of(i),
                         OnePassTail::ZeroedStatus,
                         side_by_side,
                     )?;
                 }
             }
-            for group in by_passes.chunks(slices) {
-                let passes: Vec<UpdatePasses> = group
-                    .iter()
-                    .zip(&scratches)
-                    .map(|(&i, scratch)| UpdatePasses::new(ctx, cmd, &updates[i], scratch, status_of(i)))
-                    .collect();
-                record_cardinality_passes(ctx, cmd, &passes, true)?;
+            // The others as batches (one pass sequence each) within the scratch; a pair whose
+            // lists alone need more than it holds by the passes of one operation.
+            for part in parts_within(&by_passes, scratch.size) {
+                let group = &by_passes[part.clone()];
+                if batch_scratch_bytes(group) <= scratch.size {
+                    let status = |k: usize| status_of(passes_status[part.start + k]);
+                    record_update_batch(ctx, cmd, group, &scratch, status, false)?;
+                } else {
+                    let status = status_of(passes_status[part.start]);
+                    let p = UpdatePasses::new(ctx, cmd, &group[0], &scratch, status);
+                    record_cardinality_passes(ctx, cmd, &[p], true)?;
+                }
             }
             ctx.compute_to_compute(cmd);
         }

@@ -465,3 +465,76 @@ fn sets_in_bulk_c_abi() {
         vkalgo_context_destroy(cctx);
     }
 }
+
+/// A batch of operations as `assign_batch` records it (each pass once for every operation):
+/// operands of every chunk kind, packed and flat in one batch (dispatches per directory form),
+/// destinations that hold values before (their chunks freed or replaced, their pools too small
+/// for some results: those operations run again after growing), in place on either side, every
+/// op.
+#[test]
+fn assign_batch_of_every_kind() {
+    let ctx = context();
+    let mut rng = Rng(0x0b_a7_c4);
+    let lists: Vec<Vec<u32>> = (0..6).map(|_| every_kind_values(&mut rng)).collect();
+    let mut operands: Vec<GpuSet> = lists
+        .iter()
+        .map(|v| GpuSet::from_values(&ctx, v).unwrap())
+        .collect();
+    for (i, s) in operands.iter_mut().enumerate() {
+        s.run_optimize().unwrap();
+        if i % 2 == 1 {
+            s.pack().unwrap();
+        }
+    }
+    let models: Vec<BTreeSet<u32>> = lists.iter().map(|v| model_of(v)).collect();
+    let dst_lists: Vec<Vec<u32>> = (0..8)
+        .map(|i| match i % 4 {
+            0 => Vec::new(),
+            1 => every_kind_values(&mut rng),
+            2 => mixed_values(&mut rng, 500, 40 << 16),
+            _ => vec![7, 1 << 20, u32::MAX],
+        })
+        .collect();
+    let mut dsts: Vec<GpuSet> = dst_lists
+        .iter()
+        .map(|v| GpuSet::from_values(&ctx, v).unwrap())
+        .collect();
+    let dst_models: Vec<BTreeSet<u32>> = dst_lists.iter().map(|v| model_of(v)).collect();
+    let mut jobs: Vec<(&mut GpuSet, SetOperand, SetOperand, SetOp)> = Vec::new();
+    let mut want = Vec::new();
+    for (k, d) in dsts.iter_mut().enumerate() {
+        let op = OPS[k % 4];
+        let (i, j) = (k % 6, (k * 5 + 1) % 6);
+        let (a, b, ma, mb) = match k % 3 {
+            0 => (
+                SetOperand::Set(&operands[i]),
+                SetOperand::Set(&operands[j]),
+                &models[i],
+                &models[j],
+            ),
+            1 => (
+                SetOperand::This,
+                SetOperand::Set(&operands[j]),
+                &dst_models[k],
+                &models[j],
+            ),
+            _ => (
+                SetOperand::Set(&operands[i]),
+                SetOperand::This,
+                &models[i],
+                &dst_models[k],
+            ),
+        };
+        want.push(reference::op(ma, mb, op));
+        jobs.push((d, a, b, op));
+    }
+    GpuSet::assign_batch(&mut jobs).unwrap();
+    drop(jobs);
+    for (k, (d, m)) in dsts.iter().zip(&want).enumerate() {
+        check(d, m, &format!("assign_batch job {k}"));
+    }
+    // The operands are unchanged.
+    for (k, (s, m)) in operands.iter().zip(&models).enumerate() {
+        same_values(s, m, &format!("operand {k} after the batch"));
+    }
+}

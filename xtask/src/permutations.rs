@@ -613,6 +613,35 @@ fn set_permutations() -> Vec<Permutation> {
         standalone("set_order", "set/order.comp", &[]),
         standalone("set_filter", "set/filter.comp", &[]),
         standalone("set_compact", "set/compact.comp", &[]),
+        // A batch's passes (src/set/batch.rs): one job per layer of workgroups.
+        standalone("set_batch_classify", "set/classify.comp", &[("SET_BATCH", "1")]),
+        standalone(
+            "set_batch_chunk_update",
+            "set/chunk_update.comp",
+            &[("SET_BATCH", "1")],
+        ),
+        standalone(
+            "set_batch_array_pairs_medium",
+            "set/array_pairs.comp",
+            &[("SET_BATCH", "1")],
+        ),
+        standalone(
+            "set_batch_bitmap_pairs",
+            "set/bitmap_pairs.comp",
+            &[("SET_BATCH", "1")],
+        ),
+        standalone(
+            "set_batch_small_pairs",
+            "set/small_pairs.comp",
+            &[("LIST16", "0"), ("SET_BATCH", "1")],
+        ),
+        standalone(
+            "set_batch_small_pairs_list16",
+            "set/small_pairs.comp",
+            &[("LIST16", "1"), ("SET_BATCH", "1")],
+        ),
+        standalone("set_batch_trivial", "set/trivial.comp", &[("SET_BATCH", "1")]),
+        standalone("set_batch_check", "set/check.comp", &[("SET_BATCH", "1")]),
     ]
 }
 

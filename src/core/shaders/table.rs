@@ -4,7 +4,7 @@
 use super::ShaderSource;
 
 /// Identifies the permutation list `spirv.bin` was generated with.
-pub(super) const TABLE_ID: u64 = 0xcdadac5b0aedd2bd;
+pub(super) const TABLE_ID: u64 = 0xe93139780b1542b9;
 
 pub(crate) const COPY_U32X4: ShaderSource = ShaderSource::packed("copy_u32x4", 0);
 pub(crate) const FILL_U32: ShaderSource = ShaderSource::packed("fill_u32", 1);
@@ -99,243 +99,251 @@ pub(crate) const SET_CONTAINS: ShaderSource = ShaderSource::packed("set_contains
 pub(crate) const SET_ORDER: ShaderSource = ShaderSource::packed("set_order", 90);
 pub(crate) const SET_FILTER: ShaderSource = ShaderSource::packed("set_filter", 91);
 pub(crate) const SET_COMPACT: ShaderSource = ShaderSource::packed("set_compact", 92);
-const SORT_HISTOGRAM_SCAN: ShaderSource = ShaderSource::packed("sort_histogram_scan", 93);
-const SORT_ONESWEEP_K32_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0_clock", 94);
-const SORT_ONESWEEP_K32_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1_clock", 95);
-const SORT_ONESWEEP_K64_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0_clock", 96);
-const SORT_ONESWEEP_K64_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1_clock", 97);
-const SORT_HISTOGRAM_K32: ShaderSource = ShaderSource::packed("sort_histogram_k32", 98);
-const SORT_UPSWEEP_K32: ShaderSource = ShaderSource::packed("sort_upsweep_k32", 99);
-const SORT_ONESWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0", 100);
-const SORT_DOWNSWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v0", 101);
-const SORT_SMALL_K32_V0: ShaderSource = ShaderSource::packed("sort_small_k32_v0", 102);
-const SORT_RESIDENT_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_k32_v0", 103);
-const SORT_RESIDENT_ALL_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v0", 104);
-const SORT_ONESWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1", 105);
-const SORT_DOWNSWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v1", 106);
-const SORT_SMALL_K32_V1: ShaderSource = ShaderSource::packed("sort_small_k32_v1", 107);
-const SORT_RESIDENT_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_k32_v1", 108);
-const SORT_RESIDENT_ALL_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v1", 109);
-const SORT_ONESWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v2", 110);
-const SORT_DOWNSWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v2", 111);
-const SORT_SMALL_K32_V2: ShaderSource = ShaderSource::packed("sort_small_k32_v2", 112);
-const SORT_RESIDENT_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_k32_v2", 113);
-const SORT_RESIDENT_ALL_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v2", 114);
-const SORT_HISTOGRAM_K64: ShaderSource = ShaderSource::packed("sort_histogram_k64", 115);
-const SORT_UPSWEEP_K64: ShaderSource = ShaderSource::packed("sort_upsweep_k64", 116);
-const SORT_ONESWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0", 117);
-const SORT_DOWNSWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v0", 118);
-const SORT_SMALL_K64_V0: ShaderSource = ShaderSource::packed("sort_small_k64_v0", 119);
-const SORT_RESIDENT_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_k64_v0", 120);
-const SORT_RESIDENT_ALL_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v0", 121);
-const SORT_BLOCK_MERGE_K64_V0: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v0", 122);
-const SORT_ONESWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1", 123);
-const SORT_DOWNSWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v1", 124);
-const SORT_SMALL_K64_V1: ShaderSource = ShaderSource::packed("sort_small_k64_v1", 125);
-const SORT_RESIDENT_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_k64_v1", 126);
-const SORT_RESIDENT_ALL_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v1", 127);
-const SORT_BLOCK_MERGE_K64_V1: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v1", 128);
-const SORT_ONESWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v2", 129);
-const SORT_DOWNSWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v2", 130);
-const SORT_SMALL_K64_V2: ShaderSource = ShaderSource::packed("sort_small_k64_v2", 131);
-const SORT_RESIDENT_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_k64_v2", 132);
-const SORT_RESIDENT_ALL_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v2", 133);
-const SORT_BLOCK_MERGE_K64_V2: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v2", 134);
-const SPLIT_OFFSETS: ShaderSource = ShaderSource::packed("split_offsets", 135);
-const SPLIT_ONESWEEP_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k32_splitters", 136);
-const SPLIT_SPLITTER_INDEX_K32: ShaderSource = ShaderSource::packed("split_splitter_index_k32", 137);
-const SPLIT_BUCKET_STARTS_K32_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_bits", 138);
-const SPLIT_BUCKET_STARTS_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_splitters", 139);
-const SPLIT_ONESWEEP_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v0_splitters", 140);
-const SPLIT_ONESWEEP_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v1_splitters", 141);
-const SPLIT_ONESWEEP_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v2_splitters", 142);
-const SPLIT_ONESWEEP_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k64_splitters", 143);
-const SPLIT_SPLITTER_INDEX_K64: ShaderSource = ShaderSource::packed("split_splitter_index_k64", 144);
-const SPLIT_BUCKET_STARTS_K64_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_bits", 145);
-const SPLIT_BUCKET_STARTS_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_splitters", 146);
-const SPLIT_ONESWEEP_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v0_splitters", 147);
-const SPLIT_ONESWEEP_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v1_splitters", 148);
-const SPLIT_ONESWEEP_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v2_splitters", 149);
-const SPLIT_HISTOGRAM_K32_BITS: ShaderSource = ShaderSource::packed("split_histogram_k32_bits", 150);
-const SPLIT_TILE_COUNT_K32_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k32_bits", 151);
-const SPLIT_SMALL_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v0_bits", 152);
-const SPLIT_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_bits", 153);
-const SPLIT_TILE_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_bits", 154);
-const SPLIT_SMALL_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v1_bits", 155);
-const SPLIT_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_bits", 156);
-const SPLIT_TILE_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_bits", 157);
-const SPLIT_SMALL_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v2_bits", 158);
-const SPLIT_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_bits", 159);
-const SPLIT_TILE_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_bits", 160);
-const SPLIT_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k32_splitters", 161);
-const SPLIT_TILE_COUNT_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k32_splitters", 162);
-const SPLIT_SMALL_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v0_splitters", 163);
-const SPLIT_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_splitters", 164);
-const SPLIT_TILE_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_splitters", 165);
-const SPLIT_SMALL_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v1_splitters", 166);
-const SPLIT_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_splitters", 167);
-const SPLIT_TILE_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_splitters", 168);
-const SPLIT_SMALL_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v2_splitters", 169);
-const SPLIT_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_splitters", 170);
-const SPLIT_TILE_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_splitters", 171);
-const SPLIT_HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("split_histogram_k32_ids", 172);
-const SPLIT_TILE_COUNT_K32_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k32_ids", 173);
-const SPLIT_SMALL_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v0_ids", 174);
-const SPLIT_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_ids", 175);
-const SPLIT_TILE_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_ids", 176);
-const SPLIT_SMALL_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v1_ids", 177);
-const SPLIT_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_ids", 178);
-const SPLIT_TILE_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_ids", 179);
-const SPLIT_SMALL_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v2_ids", 180);
-const SPLIT_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_ids", 181);
-const SPLIT_TILE_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_ids", 182);
-const SPLIT_HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("split_histogram_k64_bits", 183);
-const SPLIT_TILE_COUNT_K64_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k64_bits", 184);
-const SPLIT_SMALL_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v0_bits", 185);
-const SPLIT_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_bits", 186);
-const SPLIT_TILE_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_bits", 187);
-const SPLIT_SMALL_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v1_bits", 188);
-const SPLIT_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_bits", 189);
-const SPLIT_TILE_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_bits", 190);
-const SPLIT_SMALL_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v2_bits", 191);
-const SPLIT_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_bits", 192);
-const SPLIT_TILE_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_bits", 193);
-const SPLIT_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k64_splitters", 194);
-const SPLIT_TILE_COUNT_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k64_splitters", 195);
-const SPLIT_SMALL_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v0_splitters", 196);
-const SPLIT_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_splitters", 197);
-const SPLIT_TILE_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_splitters", 198);
-const SPLIT_SMALL_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v1_splitters", 199);
-const SPLIT_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_splitters", 200);
-const SPLIT_TILE_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_splitters", 201);
-const SPLIT_SMALL_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v2_splitters", 202);
-const SPLIT_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_splitters", 203);
-const SPLIT_TILE_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_splitters", 204);
-const SPLIT_HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("split_histogram_k64_ids", 205);
-const SPLIT_TILE_COUNT_K64_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k64_ids", 206);
-const SPLIT_SMALL_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v0_ids", 207);
-const SPLIT_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_ids", 208);
-const SPLIT_TILE_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_ids", 209);
-const SPLIT_SMALL_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v1_ids", 210);
-const SPLIT_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_ids", 211);
-const SPLIT_TILE_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_ids", 212);
-const SPLIT_SMALL_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v2_ids", 213);
-const SPLIT_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_ids", 214);
-const SPLIT_TILE_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_ids", 215);
-const MERGE_PARTITION_K32: ShaderSource = ShaderSource::packed("merge_partition_k32", 216);
-const MERGE_CHECK_K32: ShaderSource = ShaderSource::packed("merge_check_k32", 217);
-const MERGE_SETOP_COUNT_K32: ShaderSource = ShaderSource::packed("merge_setop_count_k32", 218);
-const MERGE_SETOP_WRITE_K32: ShaderSource = ShaderSource::packed("merge_setop_write_k32", 219);
-const MERGE_SETOP_LOOKBACK_K32: ShaderSource = ShaderSource::packed("merge_setop_lookback_k32", 220);
-const MERGE_MERGE_K32_V0: ShaderSource = ShaderSource::packed("merge_merge_k32_v0", 221);
-const MERGE_BLOCKSORT_K32_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v0", 222);
-const MERGE_FUSED_K32_V0: ShaderSource = ShaderSource::packed("merge_fused_k32_v0", 223);
-const MERGE_MERGE_K32_V1: ShaderSource = ShaderSource::packed("merge_merge_k32_v1", 224);
-const MERGE_BLOCKSORT_K32_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v1", 225);
-const MERGE_FUSED_K32_V1: ShaderSource = ShaderSource::packed("merge_fused_k32_v1", 226);
-const MERGE_MERGE_K32_V2: ShaderSource = ShaderSource::packed("merge_merge_k32_v2", 227);
-const MERGE_BLOCKSORT_K32_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v2", 228);
-const MERGE_FUSED_K32_V2: ShaderSource = ShaderSource::packed("merge_fused_k32_v2", 229);
-const MERGE_PARTITION_K64: ShaderSource = ShaderSource::packed("merge_partition_k64", 230);
-const MERGE_CHECK_K64: ShaderSource = ShaderSource::packed("merge_check_k64", 231);
-const MERGE_SETOP_COUNT_K64: ShaderSource = ShaderSource::packed("merge_setop_count_k64", 232);
-const MERGE_SETOP_WRITE_K64: ShaderSource = ShaderSource::packed("merge_setop_write_k64", 233);
-const MERGE_SETOP_LOOKBACK_K64: ShaderSource = ShaderSource::packed("merge_setop_lookback_k64", 234);
-const MERGE_MERGE_K64_V0: ShaderSource = ShaderSource::packed("merge_merge_k64_v0", 235);
-const MERGE_BLOCKSORT_K64_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v0", 236);
-const MERGE_FUSED_K64_V0: ShaderSource = ShaderSource::packed("merge_fused_k64_v0", 237);
-const MERGE_MERGE_K64_V1: ShaderSource = ShaderSource::packed("merge_merge_k64_v1", 238);
-const MERGE_BLOCKSORT_K64_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v1", 239);
-const MERGE_FUSED_K64_V1: ShaderSource = ShaderSource::packed("merge_fused_k64_v1", 240);
-const MERGE_MERGE_K64_V2: ShaderSource = ShaderSource::packed("merge_merge_k64_v2", 241);
-const MERGE_BLOCKSORT_K64_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v2", 242);
-const MERGE_FUSED_K64_V2: ShaderSource = ShaderSource::packed("merge_fused_k64_v2", 243);
-const MULTIMAP_INSERT_K32V32_PACKED_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_packed_b32", 244);
-const MULTIMAP_INSERT_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_b32", 245);
-const MULTIMAP_INSERT_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v64_b32", 246);
-const MULTIMAP_INSERT_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_insert_k64v32_b32", 247);
-const MULTIMAP_INSERT_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_insert_k64v64_b32", 248);
-const MULTIMAP_COUNT_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_count_k32v32_b32", 249);
-const MULTIMAP_COUNT_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_count_k32v64_b32", 250);
-const MULTIMAP_COUNT_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_count_k64v32_b32", 251);
-const MULTIMAP_COUNT_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_count_k64v64_b32", 252);
-const MULTIMAP_RETRIEVE_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v32_b32", 253);
-const MULTIMAP_RETRIEVE_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v64_b32", 254);
-const MULTIMAP_RETRIEVE_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b32", 255);
-const MULTIMAP_RETRIEVE_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b32", 256);
-const MULTIMAP_INSERT_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_packed_b64", 257);
-const MULTIMAP_INSERT_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_b64", 258);
-const MULTIMAP_INSERT_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v64_b64", 259);
-const MULTIMAP_INSERT_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_insert_k64v32_b64", 260);
-const MULTIMAP_INSERT_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_insert_k64v64_b64", 261);
-const MULTIMAP_COUNT_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_count_k32v32_b64", 262);
-const MULTIMAP_COUNT_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_count_k32v64_b64", 263);
-const MULTIMAP_COUNT_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_count_k64v32_b64", 264);
-const MULTIMAP_COUNT_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_count_k64v64_b64", 265);
-const MULTIMAP_RETRIEVE_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v32_b64", 266);
-const MULTIMAP_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v64_b64", 267);
-const MULTIMAP_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b64", 268);
-const MULTIMAP_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b64", 269);
-pub(crate) const MULTIMAP_SIZE: ShaderSource = ShaderSource::packed("multimap_size", 270);
-const HISTOGRAM_K32_BITS: ShaderSource = ShaderSource::packed("histogram_k32_bits", 271);
-const HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("histogram_k32_splitters", 272);
-const HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("histogram_k32_ids", 273);
-const HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("histogram_k64_bits", 274);
-const HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("histogram_k64_splitters", 275);
-const HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("histogram_k64_ids", 276);
-const SELECT_COUNT_K32: ShaderSource = ShaderSource::packed("select_count_k32", 277);
-const SELECT_SCATTER_K32_V0: ShaderSource = ShaderSource::packed("select_scatter_k32_v0", 278);
-const SELECT_LOOKBACK_K32_V0: ShaderSource = ShaderSource::packed("select_lookback_k32_v0", 279);
-const SELECT_SCATTER_K32_V1: ShaderSource = ShaderSource::packed("select_scatter_k32_v1", 280);
-const SELECT_LOOKBACK_K32_V1: ShaderSource = ShaderSource::packed("select_lookback_k32_v1", 281);
-const SELECT_SCATTER_K32_V2: ShaderSource = ShaderSource::packed("select_scatter_k32_v2", 282);
-const SELECT_LOOKBACK_K32_V2: ShaderSource = ShaderSource::packed("select_lookback_k32_v2", 283);
-const SELECT_COUNT_K64: ShaderSource = ShaderSource::packed("select_count_k64", 284);
-const SELECT_SCATTER_K64_V0: ShaderSource = ShaderSource::packed("select_scatter_k64_v0", 285);
-const SELECT_LOOKBACK_K64_V0: ShaderSource = ShaderSource::packed("select_lookback_k64_v0", 286);
-const SELECT_SCATTER_K64_V1: ShaderSource = ShaderSource::packed("select_scatter_k64_v1", 287);
-const SELECT_LOOKBACK_K64_V1: ShaderSource = ShaderSource::packed("select_lookback_k64_v1", 288);
-const SELECT_SCATTER_K64_V2: ShaderSource = ShaderSource::packed("select_scatter_k64_v2", 289);
-const SELECT_LOOKBACK_K64_V2: ShaderSource = ShaderSource::packed("select_lookback_k64_v2", 290);
-const REDUCE_BY_KEY_LOOKBACK_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v0", 291);
-const REDUCE_BY_KEY_TILE_REDUCE_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v0", 292);
-const REDUCE_BY_KEY_TILE_WRITE_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v0", 293);
-const REDUCE_BY_KEY_LOOKBACK_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v1", 294);
-const REDUCE_BY_KEY_TILE_REDUCE_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v1", 295);
-const REDUCE_BY_KEY_TILE_WRITE_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v1", 296);
-const REDUCE_BY_KEY_LOOKBACK_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v2", 297);
-const REDUCE_BY_KEY_TILE_REDUCE_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v2", 298);
-const REDUCE_BY_KEY_TILE_WRITE_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v2", 299);
-const REDUCE_BY_KEY_LOOKBACK_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v0", 300);
-const REDUCE_BY_KEY_TILE_REDUCE_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v0", 301);
-const REDUCE_BY_KEY_TILE_WRITE_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v0", 302);
-const REDUCE_BY_KEY_LOOKBACK_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v1", 303);
-const REDUCE_BY_KEY_TILE_REDUCE_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v1", 304);
-const REDUCE_BY_KEY_TILE_WRITE_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v1", 305);
-const REDUCE_BY_KEY_LOOKBACK_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v2", 306);
-const REDUCE_BY_KEY_TILE_REDUCE_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v2", 307);
-const REDUCE_BY_KEY_TILE_WRITE_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v2", 308);
-pub(crate) const REDUCE_BY_KEY_SPINE: ShaderSource = ShaderSource::packed("reduce_by_key_spine", 309);
-const SEGMENTED_SORT_PARTITION_K32: ShaderSource = ShaderSource::packed("segmented_sort_partition_k32", 310);
-const SEGMENTED_SORT_BLOCK_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v0", 311);
-const SEGMENTED_SORT_MERGE_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v0", 312);
-const SEGMENTED_SORT_COPY_BACK_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v0", 313);
-const SEGMENTED_SORT_BLOCK_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v1", 314);
-const SEGMENTED_SORT_MERGE_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v1", 315);
-const SEGMENTED_SORT_COPY_BACK_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v1", 316);
-const SEGMENTED_SORT_BLOCK_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v2", 317);
-const SEGMENTED_SORT_MERGE_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v2", 318);
-const SEGMENTED_SORT_COPY_BACK_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v2", 319);
-const SEGMENTED_SORT_PARTITION_K64: ShaderSource = ShaderSource::packed("segmented_sort_partition_k64", 320);
-const SEGMENTED_SORT_BLOCK_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v0", 321);
-const SEGMENTED_SORT_MERGE_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v0", 322);
-const SEGMENTED_SORT_COPY_BACK_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v0", 323);
-const SEGMENTED_SORT_BLOCK_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v1", 324);
-const SEGMENTED_SORT_MERGE_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v1", 325);
-const SEGMENTED_SORT_COPY_BACK_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v1", 326);
-const SEGMENTED_SORT_BLOCK_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v2", 327);
-const SEGMENTED_SORT_MERGE_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v2", 328);
-const SEGMENTED_SORT_COPY_BACK_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v2", 329);
+pub(crate) const SET_BATCH_CLASSIFY: ShaderSource = ShaderSource::packed("set_batch_classify", 93);
+pub(crate) const SET_BATCH_CHUNK_UPDATE: ShaderSource = ShaderSource::packed("set_batch_chunk_update", 94);
+pub(crate) const SET_BATCH_ARRAY_PAIRS_MEDIUM: ShaderSource = ShaderSource::packed("set_batch_array_pairs_medium", 95);
+pub(crate) const SET_BATCH_BITMAP_PAIRS: ShaderSource = ShaderSource::packed("set_batch_bitmap_pairs", 96);
+pub(crate) const SET_BATCH_SMALL_PAIRS: ShaderSource = ShaderSource::packed("set_batch_small_pairs", 97);
+pub(crate) const SET_BATCH_SMALL_PAIRS_LIST16: ShaderSource = ShaderSource::packed("set_batch_small_pairs_list16", 98);
+pub(crate) const SET_BATCH_TRIVIAL: ShaderSource = ShaderSource::packed("set_batch_trivial", 99);
+pub(crate) const SET_BATCH_CHECK: ShaderSource = ShaderSource::packed("set_batch_check", 100);
+const SORT_HISTOGRAM_SCAN: ShaderSource = ShaderSource::packed("sort_histogram_scan", 101);
+const SORT_ONESWEEP_K32_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0_clock", 102);
+const SORT_ONESWEEP_K32_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1_clock", 103);
+const SORT_ONESWEEP_K64_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0_clock", 104);
+const SORT_ONESWEEP_K64_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1_clock", 105);
+const SORT_HISTOGRAM_K32: ShaderSource = ShaderSource::packed("sort_histogram_k32", 106);
+const SORT_UPSWEEP_K32: ShaderSource = ShaderSource::packed("sort_upsweep_k32", 107);
+const SORT_ONESWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0", 108);
+const SORT_DOWNSWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v0", 109);
+const SORT_SMALL_K32_V0: ShaderSource = ShaderSource::packed("sort_small_k32_v0", 110);
+const SORT_RESIDENT_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_k32_v0", 111);
+const SORT_RESIDENT_ALL_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v0", 112);
+const SORT_ONESWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1", 113);
+const SORT_DOWNSWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v1", 114);
+const SORT_SMALL_K32_V1: ShaderSource = ShaderSource::packed("sort_small_k32_v1", 115);
+const SORT_RESIDENT_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_k32_v1", 116);
+const SORT_RESIDENT_ALL_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v1", 117);
+const SORT_ONESWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v2", 118);
+const SORT_DOWNSWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v2", 119);
+const SORT_SMALL_K32_V2: ShaderSource = ShaderSource::packed("sort_small_k32_v2", 120);
+const SORT_RESIDENT_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_k32_v2", 121);
+const SORT_RESIDENT_ALL_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v2", 122);
+const SORT_HISTOGRAM_K64: ShaderSource = ShaderSource::packed("sort_histogram_k64", 123);
+const SORT_UPSWEEP_K64: ShaderSource = ShaderSource::packed("sort_upsweep_k64", 124);
+const SORT_ONESWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0", 125);
+const SORT_DOWNSWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v0", 126);
+const SORT_SMALL_K64_V0: ShaderSource = ShaderSource::packed("sort_small_k64_v0", 127);
+const SORT_RESIDENT_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_k64_v0", 128);
+const SORT_RESIDENT_ALL_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v0", 129);
+const SORT_BLOCK_MERGE_K64_V0: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v0", 130);
+const SORT_ONESWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1", 131);
+const SORT_DOWNSWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v1", 132);
+const SORT_SMALL_K64_V1: ShaderSource = ShaderSource::packed("sort_small_k64_v1", 133);
+const SORT_RESIDENT_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_k64_v1", 134);
+const SORT_RESIDENT_ALL_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v1", 135);
+const SORT_BLOCK_MERGE_K64_V1: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v1", 136);
+const SORT_ONESWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v2", 137);
+const SORT_DOWNSWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v2", 138);
+const SORT_SMALL_K64_V2: ShaderSource = ShaderSource::packed("sort_small_k64_v2", 139);
+const SORT_RESIDENT_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_k64_v2", 140);
+const SORT_RESIDENT_ALL_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v2", 141);
+const SORT_BLOCK_MERGE_K64_V2: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v2", 142);
+const SPLIT_OFFSETS: ShaderSource = ShaderSource::packed("split_offsets", 143);
+const SPLIT_ONESWEEP_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k32_splitters", 144);
+const SPLIT_SPLITTER_INDEX_K32: ShaderSource = ShaderSource::packed("split_splitter_index_k32", 145);
+const SPLIT_BUCKET_STARTS_K32_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_bits", 146);
+const SPLIT_BUCKET_STARTS_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_splitters", 147);
+const SPLIT_ONESWEEP_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v0_splitters", 148);
+const SPLIT_ONESWEEP_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v1_splitters", 149);
+const SPLIT_ONESWEEP_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v2_splitters", 150);
+const SPLIT_ONESWEEP_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k64_splitters", 151);
+const SPLIT_SPLITTER_INDEX_K64: ShaderSource = ShaderSource::packed("split_splitter_index_k64", 152);
+const SPLIT_BUCKET_STARTS_K64_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_bits", 153);
+const SPLIT_BUCKET_STARTS_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_splitters", 154);
+const SPLIT_ONESWEEP_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v0_splitters", 155);
+const SPLIT_ONESWEEP_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v1_splitters", 156);
+const SPLIT_ONESWEEP_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v2_splitters", 157);
+const SPLIT_HISTOGRAM_K32_BITS: ShaderSource = ShaderSource::packed("split_histogram_k32_bits", 158);
+const SPLIT_TILE_COUNT_K32_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k32_bits", 159);
+const SPLIT_SMALL_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v0_bits", 160);
+const SPLIT_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_bits", 161);
+const SPLIT_TILE_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_bits", 162);
+const SPLIT_SMALL_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v1_bits", 163);
+const SPLIT_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_bits", 164);
+const SPLIT_TILE_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_bits", 165);
+const SPLIT_SMALL_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v2_bits", 166);
+const SPLIT_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_bits", 167);
+const SPLIT_TILE_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_bits", 168);
+const SPLIT_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k32_splitters", 169);
+const SPLIT_TILE_COUNT_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k32_splitters", 170);
+const SPLIT_SMALL_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v0_splitters", 171);
+const SPLIT_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_splitters", 172);
+const SPLIT_TILE_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_splitters", 173);
+const SPLIT_SMALL_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v1_splitters", 174);
+const SPLIT_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_splitters", 175);
+const SPLIT_TILE_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_splitters", 176);
+const SPLIT_SMALL_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v2_splitters", 177);
+const SPLIT_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_splitters", 178);
+const SPLIT_TILE_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_splitters", 179);
+const SPLIT_HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("split_histogram_k32_ids", 180);
+const SPLIT_TILE_COUNT_K32_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k32_ids", 181);
+const SPLIT_SMALL_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v0_ids", 182);
+const SPLIT_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_ids", 183);
+const SPLIT_TILE_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_ids", 184);
+const SPLIT_SMALL_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v1_ids", 185);
+const SPLIT_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_ids", 186);
+const SPLIT_TILE_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_ids", 187);
+const SPLIT_SMALL_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v2_ids", 188);
+const SPLIT_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_ids", 189);
+const SPLIT_TILE_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_ids", 190);
+const SPLIT_HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("split_histogram_k64_bits", 191);
+const SPLIT_TILE_COUNT_K64_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k64_bits", 192);
+const SPLIT_SMALL_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v0_bits", 193);
+const SPLIT_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_bits", 194);
+const SPLIT_TILE_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_bits", 195);
+const SPLIT_SMALL_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v1_bits", 196);
+const SPLIT_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_bits", 197);
+const SPLIT_TILE_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_bits", 198);
+const SPLIT_SMALL_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v2_bits", 199);
+const SPLIT_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_bits", 200);
+const SPLIT_TILE_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_bits", 201);
+const SPLIT_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k64_splitters", 202);
+const SPLIT_TILE_COUNT_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k64_splitters", 203);
+const SPLIT_SMALL_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v0_splitters", 204);
+const SPLIT_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_splitters", 205);
+const SPLIT_TILE_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_splitters", 206);
+const SPLIT_SMALL_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v1_splitters", 207);
+const SPLIT_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_splitters", 208);
+const SPLIT_TILE_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_splitters", 209);
+const SPLIT_SMALL_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v2_splitters", 210);
+const SPLIT_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_splitters", 211);
+const SPLIT_TILE_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_splitters", 212);
+const SPLIT_HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("split_histogram_k64_ids", 213);
+const SPLIT_TILE_COUNT_K64_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k64_ids", 214);
+const SPLIT_SMALL_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v0_ids", 215);
+const SPLIT_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_ids", 216);
+const SPLIT_TILE_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_ids", 217);
+const SPLIT_SMALL_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v1_ids", 218);
+const SPLIT_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_ids", 219);
+const SPLIT_TILE_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_ids", 220);
+const SPLIT_SMALL_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v2_ids", 221);
+const SPLIT_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_ids", 222);
+const SPLIT_TILE_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_ids", 223);
+const MERGE_PARTITION_K32: ShaderSource = ShaderSource::packed("merge_partition_k32", 224);
+const MERGE_CHECK_K32: ShaderSource = ShaderSource::packed("merge_check_k32", 225);
+const MERGE_SETOP_COUNT_K32: ShaderSource = ShaderSource::packed("merge_setop_count_k32", 226);
+const MERGE_SETOP_WRITE_K32: ShaderSource = ShaderSource::packed("merge_setop_write_k32", 227);
+const MERGE_SETOP_LOOKBACK_K32: ShaderSource = ShaderSource::packed("merge_setop_lookback_k32", 228);
+const MERGE_MERGE_K32_V0: ShaderSource = ShaderSource::packed("merge_merge_k32_v0", 229);
+const MERGE_BLOCKSORT_K32_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v0", 230);
+const MERGE_FUSED_K32_V0: ShaderSource = ShaderSource::packed("merge_fused_k32_v0", 231);
+const MERGE_MERGE_K32_V1: ShaderSource = ShaderSource::packed("merge_merge_k32_v1", 232);
+const MERGE_BLOCKSORT_K32_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v1", 233);
+const MERGE_FUSED_K32_V1: ShaderSource = ShaderSource::packed("merge_fused_k32_v1", 234);
+const MERGE_MERGE_K32_V2: ShaderSource = ShaderSource::packed("merge_merge_k32_v2", 235);
+const MERGE_BLOCKSORT_K32_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v2", 236);
+const MERGE_FUSED_K32_V2: ShaderSource = ShaderSource::packed("merge_fused_k32_v2", 237);
+const MERGE_PARTITION_K64: ShaderSource = ShaderSource::packed("merge_partition_k64", 238);
+const MERGE_CHECK_K64: ShaderSource = ShaderSource::packed("merge_check_k64", 239);
+const MERGE_SETOP_COUNT_K64: ShaderSource = ShaderSource::packed("merge_setop_count_k64", 240);
+const MERGE_SETOP_WRITE_K64: ShaderSource = ShaderSource::packed("merge_setop_write_k64", 241);
+const MERGE_SETOP_LOOKBACK_K64: ShaderSource = ShaderSource::packed("merge_setop_lookback_k64", 242);
+const MERGE_MERGE_K64_V0: ShaderSource = ShaderSource::packed("merge_merge_k64_v0", 243);
+const MERGE_BLOCKSORT_K64_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v0", 244);
+const MERGE_FUSED_K64_V0: ShaderSource = ShaderSource::packed("merge_fused_k64_v0", 245);
+const MERGE_MERGE_K64_V1: ShaderSource = ShaderSource::packed("merge_merge_k64_v1", 246);
+const MERGE_BLOCKSORT_K64_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v1", 247);
+const MERGE_FUSED_K64_V1: ShaderSource = ShaderSource::packed("merge_fused_k64_v1", 248);
+const MERGE_MERGE_K64_V2: ShaderSource = ShaderSource::packed("merge_merge_k64_v2", 249);
+const MERGE_BLOCKSORT_K64_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v2", 250);
+const MERGE_FUSED_K64_V2: ShaderSource = ShaderSource::packed("merge_fused_k64_v2", 251);
+const MULTIMAP_INSERT_K32V32_PACKED_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_packed_b32", 252);
+const MULTIMAP_INSERT_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_b32", 253);
+const MULTIMAP_INSERT_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v64_b32", 254);
+const MULTIMAP_INSERT_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_insert_k64v32_b32", 255);
+const MULTIMAP_INSERT_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_insert_k64v64_b32", 256);
+const MULTIMAP_COUNT_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_count_k32v32_b32", 257);
+const MULTIMAP_COUNT_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_count_k32v64_b32", 258);
+const MULTIMAP_COUNT_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_count_k64v32_b32", 259);
+const MULTIMAP_COUNT_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_count_k64v64_b32", 260);
+const MULTIMAP_RETRIEVE_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v32_b32", 261);
+const MULTIMAP_RETRIEVE_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v64_b32", 262);
+const MULTIMAP_RETRIEVE_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b32", 263);
+const MULTIMAP_RETRIEVE_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b32", 264);
+const MULTIMAP_INSERT_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_packed_b64", 265);
+const MULTIMAP_INSERT_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_b64", 266);
+const MULTIMAP_INSERT_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v64_b64", 267);
+const MULTIMAP_INSERT_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_insert_k64v32_b64", 268);
+const MULTIMAP_INSERT_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_insert_k64v64_b64", 269);
+const MULTIMAP_COUNT_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_count_k32v32_b64", 270);
+const MULTIMAP_COUNT_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_count_k32v64_b64", 271);
+const MULTIMAP_COUNT_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_count_k64v32_b64", 272);
+const MULTIMAP_COUNT_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_count_k64v64_b64", 273);
+const MULTIMAP_RETRIEVE_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v32_b64", 274);
+const MULTIMAP_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v64_b64", 275);
+const MULTIMAP_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b64", 276);
+const MULTIMAP_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b64", 277);
+pub(crate) const MULTIMAP_SIZE: ShaderSource = ShaderSource::packed("multimap_size", 278);
+const HISTOGRAM_K32_BITS: ShaderSource = ShaderSource::packed("histogram_k32_bits", 279);
+const HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("histogram_k32_splitters", 280);
+const HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("histogram_k32_ids", 281);
+const HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("histogram_k64_bits", 282);
+const HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("histogram_k64_splitters", 283);
+const HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("histogram_k64_ids", 284);
+const SELECT_COUNT_K32: ShaderSource = ShaderSource::packed("select_count_k32", 285);
+const SELECT_SCATTER_K32_V0: ShaderSource = ShaderSource::packed("select_scatter_k32_v0", 286);
+const SELECT_LOOKBACK_K32_V0: ShaderSource = ShaderSource::packed("select_lookback_k32_v0", 287);
+const SELECT_SCATTER_K32_V1: ShaderSource = ShaderSource::packed("select_scatter_k32_v1", 288);
+const SELECT_LOOKBACK_K32_V1: ShaderSource = ShaderSource::packed("select_lookback_k32_v1", 289);
+const SELECT_SCATTER_K32_V2: ShaderSource = ShaderSource::packed("select_scatter_k32_v2", 290);
+const SELECT_LOOKBACK_K32_V2: ShaderSource = ShaderSource::packed("select_lookback_k32_v2", 291);
+const SELECT_COUNT_K64: ShaderSource = ShaderSource::packed("select_count_k64", 292);
+const SELECT_SCATTER_K64_V0: ShaderSource = ShaderSource::packed("select_scatter_k64_v0", 293);
+const SELECT_LOOKBACK_K64_V0: ShaderSource = ShaderSource::packed("select_lookback_k64_v0", 294);
+const SELECT_SCATTER_K64_V1: ShaderSource = ShaderSource::packed("select_scatter_k64_v1", 295);
+const SELECT_LOOKBACK_K64_V1: ShaderSource = ShaderSource::packed("select_lookback_k64_v1", 296);
+const SELECT_SCATTER_K64_V2: ShaderSource = ShaderSource::packed("select_scatter_k64_v2", 297);
+const SELECT_LOOKBACK_K64_V2: ShaderSource = ShaderSource::packed("select_lookback_k64_v2", 298);
+const REDUCE_BY_KEY_LOOKBACK_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v0", 299);
+const REDUCE_BY_KEY_TILE_REDUCE_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v0", 300);
+const REDUCE_BY_KEY_TILE_WRITE_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v0", 301);
+const REDUCE_BY_KEY_LOOKBACK_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v1", 302);
+const REDUCE_BY_KEY_TILE_REDUCE_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v1", 303);
+const REDUCE_BY_KEY_TILE_WRITE_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v1", 304);
+const REDUCE_BY_KEY_LOOKBACK_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v2", 305);
+const REDUCE_BY_KEY_TILE_REDUCE_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v2", 306);
+const REDUCE_BY_KEY_TILE_WRITE_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v2", 307);
+const REDUCE_BY_KEY_LOOKBACK_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v0", 308);
+const REDUCE_BY_KEY_TILE_REDUCE_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v0", 309);
+const REDUCE_BY_KEY_TILE_WRITE_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v0", 310);
+const REDUCE_BY_KEY_LOOKBACK_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v1", 311);
+const REDUCE_BY_KEY_TILE_REDUCE_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v1", 312);
+const REDUCE_BY_KEY_TILE_WRITE_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v1", 313);
+const REDUCE_BY_KEY_LOOKBACK_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v2", 314);
+const REDUCE_BY_KEY_TILE_REDUCE_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v2", 315);
+const REDUCE_BY_KEY_TILE_WRITE_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v2", 316);
+pub(crate) const REDUCE_BY_KEY_SPINE: ShaderSource = ShaderSource::packed("reduce_by_key_spine", 317);
+const SEGMENTED_SORT_PARTITION_K32: ShaderSource = ShaderSource::packed("segmented_sort_partition_k32", 318);
+const SEGMENTED_SORT_BLOCK_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v0", 319);
+const SEGMENTED_SORT_MERGE_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v0", 320);
+const SEGMENTED_SORT_COPY_BACK_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v0", 321);
+const SEGMENTED_SORT_BLOCK_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v1", 322);
+const SEGMENTED_SORT_MERGE_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v1", 323);
+const SEGMENTED_SORT_COPY_BACK_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v1", 324);
+const SEGMENTED_SORT_BLOCK_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v2", 325);
+const SEGMENTED_SORT_MERGE_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v2", 326);
+const SEGMENTED_SORT_COPY_BACK_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v2", 327);
+const SEGMENTED_SORT_PARTITION_K64: ShaderSource = ShaderSource::packed("segmented_sort_partition_k64", 328);
+const SEGMENTED_SORT_BLOCK_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v0", 329);
+const SEGMENTED_SORT_MERGE_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v0", 330);
+const SEGMENTED_SORT_COPY_BACK_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v0", 331);
+const SEGMENTED_SORT_BLOCK_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v1", 332);
+const SEGMENTED_SORT_MERGE_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v1", 333);
+const SEGMENTED_SORT_COPY_BACK_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v1", 334);
+const SEGMENTED_SORT_BLOCK_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v2", 335);
+const SEGMENTED_SORT_MERGE_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v2", 336);
+const SEGMENTED_SORT_COPY_BACK_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v2", 337);
 
 /// The radix sort's kernels (glsl/sort/).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1207,6 +1215,14 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     SET_ORDER,
     SET_FILTER,
     SET_COMPACT,
+    SET_BATCH_CLASSIFY,
+    SET_BATCH_CHUNK_UPDATE,
+    SET_BATCH_ARRAY_PAIRS_MEDIUM,
+    SET_BATCH_BITMAP_PAIRS,
+    SET_BATCH_SMALL_PAIRS,
+    SET_BATCH_SMALL_PAIRS_LIST16,
+    SET_BATCH_TRIVIAL,
+    SET_BATCH_CHECK,
     SORT_HISTOGRAM_SCAN,
     SORT_ONESWEEP_K32_V0_CLOCK,
     SORT_ONESWEEP_K32_V1_CLOCK,
@@ -1526,23 +1542,31 @@ pub(super) const PUSH_CONSTANT_MEMBERS: &[&[(&str, u32)]] = &[
     &[("input_addr", 0), ("result_addr", 8), ("scratch_addr", 16), ("count_addr", 24), ("count", 32), ("max_count", 36)],
     &[("input_addr", 0), ("result_addr", 8), ("scratch_addr", 16), ("count_addr", 24), ("count", 32), ("max_count", 36)],
     &[("input_addr", 0), ("result_addr", 8), ("scratch_addr", 16), ("count_addr", 24), ("count", 32), ("max_count", 36)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
-    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
+    &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
     &[("keys_in", 0), ("keys_out", 8), ("values_in", 16), ("values_out", 24), ("scratch", 32), ("count_addr", 40), ("count", 48), ("max_count", 52), ("begin_bit", 56), ("end_bit", 60), ("pass_index", 64), ("pass_count", 68), ("max_tiles", 72), ("blocks", 76), ("tiles_per_block", 80), ("reserved", 84), ("aux", 88), ("split_status", 96), ("bucket_count", 104), ("id_bits", 108), ("params", 112)],
     &[("keys_in", 0), ("keys_out", 8), ("values_in", 16), ("values_out", 24), ("scratch", 32), ("count_addr", 40), ("count", 48), ("max_count", 52), ("begin_bit", 56), ("end_bit", 60), ("pass_index", 64), ("pass_count", 68), ("max_tiles", 72), ("blocks", 76), ("tiles_per_block", 80), ("reserved", 84), ("aux", 88), ("split_status", 96), ("bucket_count", 104), ("id_bits", 108), ("params", 112)],
     &[("keys_in", 0), ("keys_out", 8), ("values_in", 16), ("values_out", 24), ("scratch", 32), ("count_addr", 40), ("count", 48), ("max_count", 52), ("begin_bit", 56), ("end_bit", 60), ("pass_index", 64), ("pass_count", 68), ("max_tiles", 72), ("blocks", 76), ("tiles_per_block", 80), ("reserved", 84), ("aux", 88), ("split_status", 96), ("bucket_count", 104), ("id_bits", 108), ("params", 112)],
