@@ -29,8 +29,8 @@ use vkalgo::set::{
 use vkalgo::{
     BufferRange, ElementCount, Error, GpuBuffer, GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs,
     GpuSetContainsArgs, GpuSetFilterArgs, GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs,
-    GpuSetOpArgs, GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs, MemoryLocation,
-    SetOp, SetOpStatus, SetOperand,
+    GpuSetOpArgs, GpuSetOpBatchArgs, GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs,
+    MemoryLocation, SetOp, SetOpStatus, SetOperand,
 };
 
 fn model_of(values: &[u32]) -> BTreeSet<u32> {

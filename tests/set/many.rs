@@ -538,3 +538,99 @@ fn assign_batch_of_every_kind() {
         same_values(s, m, &format!("operand {k} after the batch"));
     }
 }
+
+/// `record_op_batch`: every job of one op into fresh destinations (packed and flat operands,
+/// shared ones), one of them without free blocks (its status says what it needs and it stays
+/// empty, the others are written); bad batches are refused before anything is recorded.
+#[test]
+fn record_op_batch_against_the_model() {
+    let ctx = context();
+    let mut rng = Rng(0x7ec_0b);
+    let lists: Vec<Vec<u32>> = (0..4).map(|_| every_kind_values(&mut rng)).collect();
+    let mut operands: Vec<GpuSet> = lists
+        .iter()
+        .map(|v| GpuSet::from_values(&ctx, v).unwrap())
+        .collect();
+    operands[1].run_optimize().unwrap();
+    operands[1].pack().unwrap();
+    let models: Vec<BTreeSet<u32>> = lists.iter().map(|v| model_of(v)).collect();
+    let pairs = [(0usize, 1usize), (1, 2), (2, 3), (3, 3), (0, 2)];
+    let mut refused = 0;
+    for op in OPS {
+        let mut dsts: Vec<GpuSet> = (0..pairs.len()).map(|_| GpuSet::new(&ctx).unwrap()).collect();
+        // Every destination but the last holds the blocks its result may need.
+        for (d, &(i, j)) in dsts.iter_mut().zip(&pairs).take(pairs.len() - 1) {
+            d.reserve_for_op(SetOperand::Set(&operands[i]), SetOperand::Set(&operands[j]), op)
+                .unwrap();
+        }
+        let jobs: Vec<(&GpuSet, &GpuSet, &GpuSet)> = dsts
+            .iter()
+            .zip(&pairs)
+            .map(|(d, &(i, j))| (d, &operands[i], &operands[j]))
+            .collect();
+        let bytes = GpuSet::op_batch_scratch_bytes(&jobs, op).unwrap();
+        let scratch = GpuBuffer::new(&ctx, bytes, MemoryLocation::GpuOnly, "scratch").unwrap();
+        let status_bytes = SET_STATUS_BYTES * jobs.len() as u64;
+        let mut statuses = GpuBuffer::new(&ctx, status_bytes, MemoryLocation::GpuToCpu, "statuses").unwrap();
+        let args = GpuSetOpBatchArgs {
+            jobs: &jobs,
+            op,
+            scratch: scratch.range(),
+            statuses: statuses.range(),
+        };
+        // Refused: scratch a byte short, statuses too small or on the scratch, a destination
+        // twice or among the operands.
+        let short = GpuSetOpBatchArgs {
+            scratch: scratch.sub_range(0, bytes - 16),
+            ..args
+        };
+        let twice = [jobs[0], jobs[0]];
+        let aliased = [jobs[0], (jobs[1].0, jobs[0].0, jobs[1].2)];
+        ctx.submit_and_wait(|cmd| unsafe {
+            for bad in [
+                short,
+                GpuSetOpBatchArgs {
+                    statuses: statuses.sub_range(0, status_bytes - 4),
+                    ..args
+                },
+                GpuSetOpBatchArgs {
+                    statuses: scratch.sub_range(0, status_bytes),
+                    ..args
+                },
+                GpuSetOpBatchArgs { jobs: &twice, ..args },
+                GpuSetOpBatchArgs {
+                    jobs: &aliased,
+                    ..args
+                },
+            ] {
+                assert!(matches!(
+                    GpuSet::record_op_batch(cmd, &bad),
+                    Err(Error::InvalidArgument(_))
+                ));
+            }
+            GpuSet::record_op_batch(cmd, &args)?;
+            compute_to_host(&ctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+        let words = read_words(&mut statuses, 8 * jobs.len());
+        for (k, &(i, j)) in pairs.iter().enumerate() {
+            let status = bytemuck_from(&words[8 * k..8 * k + 8]);
+            let want = reference::op(&models[i], &models[j], op);
+            let what = format!("record_op_batch {op:?} job {k}");
+            if k + 1 < pairs.len() || status.ok == 1 {
+                assert_eq!(status.ok, 1, "{what}: status {status:?}");
+                check(&dsts[k], &want, &what);
+            } else {
+                // Without free blocks: nothing written (an empty result needs none).
+                refused += 1;
+                assert!(
+                    status.need_bitmap_blocks > 0 || status.need_array_blocks > 0,
+                    "{what}"
+                );
+                check(&dsts[k], &BTreeSet::new(), &what);
+            }
+        }
+    }
+    assert!(refused > 0, "no job lacked blocks");
+}

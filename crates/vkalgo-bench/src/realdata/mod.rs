@@ -6,8 +6,9 @@
 //! records the same work, between GPU timestamps (`gpu` rows): build every bitmap from its
 //! sorted values, serialize and deserialize them (one call each for all bitmaps: CSR values,
 //! bytes back to back), the successive pairs' AND / OR / ANDNOT /
-//! XOR (`GpuSet::op_batch`; recorded: `record_op` per pair on reserved pools) and their
-//! cardinalities (`GpuSet::op_cardinality_batch`; recorded: `record_op_cardinality_batch`), the
+//! XOR (`GpuSet::op_batch`; recorded: `record_op_batch` on reserved pools) and their
+//! cardinalities (`GpuSet::op_cardinality_batch`; recorded: `record_op_cardinality_batch`, and
+//! again with every pair on the batched passes: `cardinalities_passes` rows), the
 //! union and intersection of all bitmaps (`GpuSet::op_many`), contains of 2^20 queries spread
 //! over the bitmaps (half of them values of the bitmap), and to-array of every successive AND
 //! (`GpuSet::to_array_many`).
@@ -23,9 +24,9 @@ mod data;
 use data::{merge_op, Dataset, Digest, OPS};
 use std::path::Path;
 use std::time::Instant;
-use vkalgo::set::{reference, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
+use vkalgo::set::{reference, CardinalityPath, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use vkalgo::{
-    Context, GpuBuffer, GpuSet, GpuSetCardinalityBatchArgs, GpuSetOpArgs, MemoryLocation, Result,
+    Context, GpuBuffer, GpuSet, GpuSetCardinalityBatchArgs, GpuSetOpBatchArgs, MemoryLocation, Result,
     SetOpStatus, SetOperand,
 };
 use vkalgo_bench::harness::report::{self, rate};
@@ -211,41 +212,35 @@ impl<'a> RealData<'a> {
         Ok(())
     }
 
-    /// `record_op` of every pair into destinations with the bound reserved, one scratch, a
-    /// barrier between pairs: the GPU time of the batch.
+    /// `record_op_batch` of every pair into destinations with the bound reserved: the GPU
+    /// time of the batch.
     fn recorded_ops(&self, operands: &[(&GpuSet, &GpuSet)], op: vkalgo::SetOp, name: &str) -> Result<()> {
         let ctx = self.ctx;
-        let scratch = GpuBuffer::new(
-            ctx,
-            SET_SCRATCH_BYTES,
-            MemoryLocation::GpuOnly,
-            "realdata scratch",
-        )?;
         let status_bytes = SET_STATUS_BYTES * operands.len() as u64;
         let status = GpuBuffer::new(ctx, status_bytes, MemoryLocation::GpuToCpu, "realdata status")?;
         let timer = Timer::new(ctx)?;
         let mut times = Vec::with_capacity(self.reps);
         for _ in 0..=self.reps {
-            // Fresh destinations each time, with the bound reserved (the one-pass recording).
+            // Fresh destinations each time, with the bound reserved.
             let mut dsts = Vec::with_capacity(operands.len());
             for (a, b) in operands {
                 let mut d = GpuSet::new(ctx)?;
                 d.reserve_for_op(SetOperand::Set(a), SetOperand::Set(b), op)?;
                 dsts.push(d);
             }
+            let jobs: Vec<(&GpuSet, &GpuSet, &GpuSet)> =
+                dsts.iter().zip(operands).map(|(d, (a, b))| (d, *a, *b)).collect();
+            let scratch_bytes = GpuSet::op_batch_scratch_bytes(&jobs, op)?;
+            let scratch = GpuBuffer::new(ctx, scratch_bytes, MemoryLocation::GpuOnly, "realdata scratch")?;
             let t = timer.regions(|cmd, mark| {
                 mark(cmd);
-                for (k, ((a, b), d)) in operands.iter().zip(&dsts).enumerate() {
-                    let st = status.sub_range(k as u64 * SET_STATUS_BYTES, SET_STATUS_BYTES);
-                    let args = GpuSetOpArgs {
-                        reserved: true,
-                        ..GpuSetOpArgs::new(SetOperand::Set(a), SetOperand::Set(b), op, scratch.range(), st)
-                    };
-                    unsafe {
-                        d.record_op(cmd, &args)?;
-                        full_barrier(ctx, cmd);
-                    }
-                }
+                let args = GpuSetOpBatchArgs {
+                    jobs: &jobs,
+                    op,
+                    scratch: scratch.range(),
+                    statuses: status.range(),
+                };
+                unsafe { GpuSet::record_op_batch(cmd, &args)? };
                 mark(cmd);
                 Ok(())
             })?;
@@ -281,29 +276,38 @@ impl<'a> RealData<'a> {
         let status_bytes = SET_STATUS_BYTES * operands.len() as u64;
         let status = GpuBuffer::new(ctx, status_bytes, MemoryLocation::GpuToCpu, "realdata status")?;
         let timer = Timer::new(ctx)?;
-        let mut times = Vec::with_capacity(self.reps);
-        for _ in 0..=self.reps {
-            let t = timer.regions(|cmd, mark| {
-                unsafe {
-                    // The batch takes zeroed statuses.
-                    ctx.device()
-                        .cmd_fill_buffer(cmd, status.buffer(), 0, status_bytes, 0);
-                    full_barrier(ctx, cmd);
-                }
-                mark(cmd);
-                let args = GpuSetCardinalityBatchArgs::new(operands, op, scratch.range(), status.range());
-                unsafe { GpuSet::record_op_cardinality_batch(cmd, &args)? };
-                mark(cmd);
-                Ok(())
-            })?;
-            times.push(t[0]);
+        for (path, suffix) in [(CardinalityPath::Auto, ""), (CardinalityPath::Passes, "_passes")] {
+            let mut times = Vec::with_capacity(self.reps);
+            for _ in 0..=self.reps {
+                let t = timer.regions(|cmd, mark| {
+                    unsafe {
+                        // The batch takes zeroed statuses.
+                        ctx.device()
+                            .cmd_fill_buffer(cmd, status.buffer(), 0, status_bytes, 0);
+                        full_barrier(ctx, cmd);
+                    }
+                    mark(cmd);
+                    let args = GpuSetCardinalityBatchArgs {
+                        path,
+                        ..GpuSetCardinalityBatchArgs::new(operands, op, scratch.range(), status.range())
+                    };
+                    unsafe { GpuSet::record_op_cardinality_batch(cmd, &args)? };
+                    mark(cmd);
+                    Ok(())
+                })?;
+                times.push(t[0]);
+            }
+            let got: Vec<SetOpStatus> = download(ctx, &status, operands.len())?;
+            let got: Vec<u64> = got.iter().map(|s| s.cardinality()).collect();
+            assert_eq!(got, cards, "{} recorded {name} cardinalities", self.data.name);
+            times.remove(0);
+            times.sort_by(f64::total_cmp);
+            self.row(
+                &format!("{name}_cardinalities{suffix}"),
+                times[times.len() / 2],
+                "gpu",
+            );
         }
-        let got: Vec<SetOpStatus> = download(ctx, &status, operands.len())?;
-        let got: Vec<u64> = got.iter().map(|s| s.cardinality()).collect();
-        assert_eq!(got, cards, "{} recorded {name} cardinalities", self.data.name);
-        times.remove(0);
-        times.sort_by(f64::total_cmp);
-        self.row(&format!("{name}_cardinalities"), times[times.len() / 2], "gpu");
         Ok(())
     }
 
