@@ -1,5 +1,5 @@
 #version 460
-// One invocation per chunk (65536): decides what an operation does with each chunk from the
+// One invocation per chunk (65536; in a batch, per group of 64 chunks): decides what an operation does with each chunk from the
 // operands' cardinalities alone (the empty/full summary), and lists the chunks that need a
 // workgroup (array pairs for small_pairs.comp and array_pairs.comp, bitmap pairs for bitmap_pairs.comp, the rest
 // for chunk_update.comp, an operand's chunk that the result keeps unchanged for
@@ -83,6 +83,127 @@ void push_trivial(uint c, bool full) {
 // medium pair kernels need not be launched (each costs its launch even with nothing to do).
 // The blocks bound of a pair is the same whichever kernel writes it. (generated/set.glsl)
 
+// Chunk c: what the operation does with it (listed, trivial, or counted into the sums).
+void classify_chunk(uint c, bool one_kernel, inout uint partial, inout uint full_chunks, inout uvec2 bound,
+                    inout uint listed) {
+    if (pc.mode == 2u) {
+        uint64_t c0 = uint64_t(c) << 16;
+        uint64_t c1 = c0 + 65536ul;
+        uint cd = dir_entry(pc.meta_d, c).x;
+        if (pc.range_lo < c1 && c0 < pc.range_hi && cd != FULL) {
+            if (pc.range_lo <= c0 && c1 <= pc.range_hi) {
+                push_trivial(c, true);
+            } else {
+                list_chunk(pc.scratch, c, CLASS_CHUNK);
+            }
+        }
+    } else if (pc.mode == 4u) {
+        uint cd = dir_entry(pc.meta_d, c).x;
+        if (cd != 0u && cd != FULL) {
+            list_chunk(pc.scratch, c, CLASS_CHUNK);
+        }
+    } else {
+        uint xa = dir_entry(pc.meta_a, c).x;
+        uint xb = dir_entry(pc.meta_b, c).x;
+        uint ca = chunk_card(xa);
+        uint cb = chunk_card(xb);
+        // A run chunk in a, b or (below) as d's old chunk: chunk_update.comp's. Where a or
+        // b is one, the result may be one (run_bound).
+        bool operand_runs = chunk_runs(xa | xb) != 0u;
+        bool runs = operand_runs;
+        uint src;
+        if (decide(pc.op, ca, cb, src)) {
+            uint card = source_card(src, ca, cb);
+            if (pc.mode == 1u) {
+                if (card == FULL) {
+                    full_chunks += 1u;
+                } else {
+                    partial += card;
+                }
+            } else {
+                uint cd = dir_entry(pc.meta_d, c).x;
+                runs = runs || chunk_runs(cd) != 0u;
+                bool same = (src == 0u && pc.meta_d == pc.meta_a) || (src == 1u && pc.meta_d == pc.meta_b);
+                if (card == 0u || card == FULL) {
+                    if (cd != card) {
+                        push_trivial(c, card == FULL);
+                    }
+                } else if (!same) {
+                    if (src <= 1u && chunk_runs(src == 0u ? xa : xb) == 1u) {
+                        // One run, in the entry alone: copied by trivial.comp.
+                        push_trivial_entry(c, src == 0u ? TRIVIAL_COPY_A : TRIVIAL_COPY_B);
+                    } else if (operand_runs && is_run_pair(xa, xb)) {
+                        // A run chunk copied or complemented: run_pairs.glsl.
+                        list_chunk(pc.scratch, c, CLASS_RUNS);
+                        bound += uvec2(0u, 1u);
+                    } else if (src <= 1u && !runs && !one_kernel) {
+                        // An operand's chunk unchanged: copied block by block.
+                        uint i = atomicAdd(U32AtomicRef(pc.scratch).v[S_COPY_COUNT], 1u);
+                        U32Ref(pc.scratch).v[S_COPIES + i] = c | (src << 16);
+                        bound += chunk_blocks(card);
+                    } else {
+                        uint cls = runs || one_kernel ? CLASS_CHUNK : pair_class(ca, cb);
+                        list_chunk(pc.scratch, c, cls);
+                        bound += run_bound(chunk_blocks(card), operand_runs);
+                    }
+                }
+            }
+        } else if (chunk_runs(xa) == 1u && chunk_runs(xb) == 1u
+                   && (pc.mode == 1u || pc.op == OP_AND)) {
+            // Two runs of one interval each (in the entries): every result's cardinality
+            // follows from their overlap, and an intersection is one run or none
+            // (trivial.comp writes it). CRoaring decides such pairs as cheaply.
+            uint overlap = single_runs_overlap(dir_entry(pc.meta_a, c).y, dir_entry(pc.meta_b, c).y);
+            if (pc.mode == 1u) {
+                uint card = overlap_card(pc.op, ca, cb, overlap);
+                if (card == FULL) {
+                    full_chunks += 1u;
+                } else {
+                    partial += card;
+                }
+            } else if (overlap != 0u) {
+                push_trivial_entry(c, TRIVIAL_COPY_A | TRIVIAL_COPY_B);
+            } else if (dir_entry(pc.meta_d, c).x != 0u) {
+                push_trivial(c, false);
+            }
+        } else {
+            // Undecided: both are arrays, bitmaps or runs here (neither empty nor full).
+            // Two run chunks of few runs: run_pairs.glsl, whatever d's old chunk is.
+            listed += 1u;
+            if (operand_runs && is_run_pair(xa, xb)) {
+                list_chunk(pc.scratch, c, CLASS_RUNS);
+                bound += uvec2(0u, 1u);
+            } else {
+                if (pc.mode == 0u) {
+                    runs = runs || chunk_runs(dir_entry(pc.meta_d, c).x) != 0u;
+                }
+                bool bitmaps = ca > ARRAY_MAX && cb > ARRAY_MAX;
+                uint cls = runs || one_kernel ? CLASS_CHUNK : bitmaps ? CLASS_BITMAPS : pair_class(ca, cb);
+                list_chunk(pc.scratch, c, cls);
+                uvec2 range = result_range(pc.op, ca, cb);
+                bound += run_bound(chunk_blocks_between(range.x, range.y), operand_runs);
+            }
+        }
+    }
+}
+
+#ifdef SET_BATCH
+// The chunks of 64-chunk group g that are non-empty in the set at `meta` (bit i: chunk
+// 64 g + i): a packed directory's index word, else the group's 64 entries.
+uvec2 group_chunks(uint64_t meta, uint g) {
+    if (dir_packed(meta)) {
+        return VkalgoSetIndexRef(meta + META_DIR + uint64_t(g) * 16ul).v[0].xy;
+    }
+    uvec2 m = uvec2(0u);
+    for (uint i = 0u; i < 64u; i++) {
+        if (dir_entry(meta, g * 64u + i).x != 0u) {
+            m[i >> 5] |= 1u << (i & 31u);
+        }
+    }
+    return m;
+}
+#endif
+
 void main() {
     set_begin();
     bool one_kernel = (pc.aux & CLASSIFY_ONE_KERNEL) != 0u;
@@ -93,109 +214,32 @@ void main() {
     uint partial = 0u;
     uint full_chunks = 0u;
     uvec2 bound = uvec2(0u);
-    bool listed_here = false;
-    uint c = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
-    if (c < CHUNKS) {
-        if (pc.mode == 2u) {
-            uint64_t c0 = uint64_t(c) << 16;
-            uint64_t c1 = c0 + 65536ul;
-            uint cd = dir_entry(pc.meta_d, c).x;
-            if (pc.range_lo < c1 && c0 < pc.range_hi && cd != FULL) {
-                if (pc.range_lo <= c0 && c1 <= pc.range_hi) {
-                    push_trivial(c, true);
-                } else {
-                    list_chunk(pc.scratch, c, CLASS_CHUNK);
-                }
-            }
-        } else if (pc.mode == 4u) {
-            uint cd = dir_entry(pc.meta_d, c).x;
-            if (cd != 0u && cd != FULL) {
-                list_chunk(pc.scratch, c, CLASS_CHUNK);
-            }
-        } else {
-            uint xa = dir_entry(pc.meta_a, c).x;
-            uint xb = dir_entry(pc.meta_b, c).x;
-            uint ca = chunk_card(xa);
-            uint cb = chunk_card(xb);
-            // A run chunk in a, b or (below) as d's old chunk: chunk_update.comp's. Where a or
-            // b is one, the result may be one (run_bound).
-            bool operand_runs = chunk_runs(xa | xb) != 0u;
-            bool runs = operand_runs;
-            uint src;
-            if (decide(pc.op, ca, cb, src)) {
-                uint card = source_card(src, ca, cb);
-                if (pc.mode == 1u) {
-                    if (card == FULL) {
-                        full_chunks = 1u;
-                    } else {
-                        partial = card;
-                    }
-                } else {
-                    uint cd = dir_entry(pc.meta_d, c).x;
-                    runs = runs || chunk_runs(cd) != 0u;
-                    bool same = (src == 0u && pc.meta_d == pc.meta_a) || (src == 1u && pc.meta_d == pc.meta_b);
-                    if (card == 0u || card == FULL) {
-                        if (cd != card) {
-                            push_trivial(c, card == FULL);
-                        }
-                    } else if (!same) {
-                        if (src <= 1u && chunk_runs(src == 0u ? xa : xb) == 1u) {
-                            // One run, in the entry alone: copied by trivial.comp.
-                            push_trivial_entry(c, src == 0u ? TRIVIAL_COPY_A : TRIVIAL_COPY_B);
-                        } else if (operand_runs && is_run_pair(xa, xb)) {
-                            // A run chunk copied or complemented: run_pairs.glsl.
-                            list_chunk(pc.scratch, c, CLASS_RUNS);
-                            bound = uvec2(0u, 1u);
-                        } else if (src <= 1u && !runs && !one_kernel) {
-                            // An operand's chunk unchanged: copied block by block.
-                            uint i = atomicAdd(U32AtomicRef(pc.scratch).v[S_COPY_COUNT], 1u);
-                            U32Ref(pc.scratch).v[S_COPIES + i] = c | (src << 16);
-                            bound = chunk_blocks(card);
-                        } else {
-                            uint cls = runs || one_kernel ? CLASS_CHUNK : pair_class(ca, cb);
-                            list_chunk(pc.scratch, c, cls);
-                            bound = run_bound(chunk_blocks(card), operand_runs);
-                        }
-                    }
-                }
-            } else if (chunk_runs(xa) == 1u && chunk_runs(xb) == 1u
-                       && (pc.mode == 1u || pc.op == OP_AND)) {
-                // Two runs of one interval each (in the entries): every result's cardinality
-                // follows from their overlap, and an intersection is one run or none
-                // (trivial.comp writes it). CRoaring decides such pairs as cheaply.
-                uint overlap = single_runs_overlap(dir_entry(pc.meta_a, c).y, dir_entry(pc.meta_b, c).y);
-                if (pc.mode == 1u) {
-                    uint card = overlap_card(pc.op, ca, cb, overlap);
-                    if (card == FULL) {
-                        full_chunks = 1u;
-                    } else {
-                        partial = card;
-                    }
-                } else if (overlap != 0u) {
-                    push_trivial_entry(c, TRIVIAL_COPY_A | TRIVIAL_COPY_B);
-                } else if (dir_entry(pc.meta_d, c).x != 0u) {
-                    push_trivial(c, false);
-                }
-            } else {
-                // Undecided: both are arrays, bitmaps or runs here (neither empty nor full).
-                // Two run chunks of few runs: run_pairs.glsl, whatever d's old chunk is.
-                listed_here = true;
-                if (operand_runs && is_run_pair(xa, xb)) {
-                    list_chunk(pc.scratch, c, CLASS_RUNS);
-                    bound = uvec2(0u, 1u);
-                } else {
-                    if (pc.mode == 0u) {
-                        runs = runs || chunk_runs(dir_entry(pc.meta_d, c).x) != 0u;
-                    }
-                    bool bitmaps = ca > ARRAY_MAX && cb > ARRAY_MAX;
-                    uint cls = runs || one_kernel ? CLASS_CHUNK : bitmaps ? CLASS_BITMAPS : pair_class(ca, cb);
-                    list_chunk(pc.scratch, c, cls);
-                    uvec2 range = result_range(pc.op, ca, cb);
-                    bound = run_bound(chunk_blocks_between(range.x, range.y), operand_runs);
-                }
+    uint listed = 0u;
+#ifdef SET_BATCH
+    // A batch (operations and cardinalities of two sets only): one invocation per group of 64
+    // chunks, which classifies only the chunks non-empty in an operand or the destination (a
+    // chunk empty in all three changes nothing) - a batch of small sets skips most of the
+    // 65536. A destination the host knows empty (job flag) is not read.
+    uint g = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
+    if (g < DIR_GROUPS) {
+        uvec2 m = group_chunks(pc.meta_a, g) | group_chunks(pc.meta_b, g);
+        if (pc.mode == 0u && (pc.job_flags & SET_JOB_EMPTY_D) == 0u) {
+            m |= group_chunks(pc.meta_d, g);
+        }
+        for (uint h = 0u; h < 2u; h++) {
+            while (m[h] != 0u) {
+                uint c = g * 64u + h * 32u + uint(findLSB(m[h]));
+                m[h] &= m[h] - 1u;
+                classify_chunk(c, one_kernel, partial, full_chunks, bound, listed);
             }
         }
     }
+#else
+    uint c = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
+    if (c < CHUNKS) {
+        classify_chunk(c, one_kernel, partial, full_chunks, bound, listed);
+    }
+#endif
     if (pc.mode == 0u) {
         bound.x = subgroup_sum(bound.x);
         bound.y = subgroup_sum(bound.y);
@@ -217,9 +261,9 @@ void main() {
     if (pc.mode == 1u && aux == 2u) {
         // Cardinality only, no check pass: the status is ok, and its word 7 counts the
         // chunk pairs listed for a workgroup.
-        uint listed = subgroup_sum(listed_here ? 1u : 0u);
-        if (subgroupElect() && listed != 0u) {
-            atomicAdd(U32AtomicRef(pc.out_addr).v[7], listed);
+        uint listed_sum = subgroup_sum(listed);
+        if (subgroupElect() && listed_sum != 0u) {
+            atomicAdd(U32AtomicRef(pc.out_addr).v[7], listed_sum);
         }
         if (linear_workgroup_id() == 0u && gl_LocalInvocationIndex == 0u) {
             U32Ref(pc.out_addr).v[0] = 1u;

@@ -81,8 +81,9 @@ struct SetParams {
     uint grid;
     uint aux;
     uint list_cap;
+    uint job_flags;
 };
-// Must match src/set/batch.rs (SetJob): 48 bytes.
+// Must match src/set/batch.rs (SetJob): 64 bytes.
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer SetJobRef {
     uint64_t meta_d;
     uint64_t meta_a;
@@ -91,15 +92,19 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Se
     uint64_t out_addr;
     uint op;
     uint list_cap;
+    uint flags;
 };
-#define SET_JOB_BYTES 48ul
+#define SET_JOB_BYTES 64ul
+// Job flag: the destination has no non-empty chunk (the host knows), so classify skips its
+// directory.
+#define SET_JOB_EMPTY_D 1u
 SetParams pc;
 
 void set_begin() {
     SetJobRef job = SetJobRef(pcb.jobs + uint64_t(gl_WorkGroupID.z) * SET_JOB_BYTES);
     pc = SetParams(job.meta_d, job.meta_a, job.meta_b, job.scratch, pcb.values, job.out_addr,
                    pcb.count_addr, pcb.range_lo, pcb.range_hi, pcb.count, pcb.max_count, job.op,
-                   pcb.mode, pcb.grid, pcb.aux, job.list_cap);
+                   pcb.mode, pcb.grid, pcb.aux, job.list_cap, job.flags);
 }
 // Entries each of the scratch's chunk lists has room for: the job's bound on listed chunks.
 #define LIST_CAP pc.list_cap

@@ -9,16 +9,17 @@
 use super::args::GpuSetOpBatchArgs;
 use super::gpu::{GpuSet, SetOperand};
 use super::layout::SET_STATUS_BYTES;
-use super::layout::{with_forms, SetSpec, CHUNKS, SCRATCH_HEADER};
+use super::layout::{with_forms, SetSpec, CHUNKS, DIR_GROUPS, SCRATCH_HEADER};
 use super::passes::{set_spec, wg, PairGrids, SetPush, Update, MODE_CARD, MODE_OP, PAIR_PASSES};
 use super::paths::OpPath;
+use super::tuning::{tuned, Knob};
 use crate::core::buffer::BufferRange;
 use crate::core::shaders::{self, ShaderSource};
 use crate::error::{Error, Result};
 use crate::{Context, SetOp};
 use ash::vk;
 
-/// One job of a batch's kernels (glsl/set/set_common.glsl `SetJobRef`): 48 bytes.
+/// One job of a batch's kernels (glsl/set/set_common.glsl `SetJobRef`): 64 bytes.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
 pub(crate) struct SetJob {
@@ -29,7 +30,13 @@ pub(crate) struct SetJob {
     out_addr: u64,
     op: u32,
     list_cap: u32,
+    /// [`JOB_EMPTY_D`] or 0.
+    flags: u32,
+    pad: [u32; 3],
 }
+
+/// Job flag: the destination has no non-empty chunk (glsl SET_JOB_EMPTY_D).
+const JOB_EMPTY_D: u32 = 1;
 
 const JOB_BYTES: u64 = std::mem::size_of::<SetJob>() as u64;
 
@@ -137,6 +144,8 @@ pub(crate) unsafe fn record_update_batch(
             out_addr: status(i),
             op: u.op,
             list_cap: list_cap(u),
+            flags: if u.dest_empty { JOB_EMPTY_D } else { 0 },
+            pad: [0; 3],
         };
     }
     // Earlier passes on the scratch (a batch before, the caller's) before the table's upload.
@@ -155,7 +164,9 @@ pub(crate) unsafe fn record_update_batch(
     }
     ctx.transfer_to_compute(cmd);
     // Each stage: one dispatch per group, the groups side by side.
-    let stage = |shader: &ShaderSource,
+    let share = tuned(ctx.device_class(), Knob::BatchPassWorkgroups);
+    let stage = |shared: bool,
+                 shader: &ShaderSource,
                  spec_of: &dyn Fn(u32) -> SetSpec,
                  push: SetPush,
                  grid: &dyn Fn(&Update) -> u32|
@@ -163,7 +174,12 @@ pub(crate) unsafe fn record_update_batch(
         for &(start, n) in &groups {
             let members = &order[start..start + n];
             let forms = updates[members[0]].forms;
-            let groups_x = members.iter().map(|&i| grid(&updates[i])).max().unwrap_or(0);
+            let mut groups_x = members.iter().map(|&i| grid(&updates[i])).max().unwrap_or(0);
+            if shared && share != 0 {
+                // Many jobs' workgroups, most of them idle for small sets, would only queue up:
+                // the jobs share the GPU's (each workgroup loops over more of its job's list).
+                groups_x = groups_x.min((share / n as u32).max(1));
+            }
             if groups_x == 0 {
                 continue;
             }
@@ -183,6 +199,7 @@ pub(crate) unsafe fn record_update_batch(
     let check = &shaders::SET_BATCH_CHECK;
     // Clear each job's counters (and a cardinality's status).
     stage(
+        false,
         check,
         &flat,
         SetPush {
@@ -193,9 +210,11 @@ pub(crate) unsafe fn record_update_batch(
         &one,
     )?;
     ctx.compute_to_compute(cmd);
-    let classify_groups = (CHUNKS / wg(ctx) as u64) as u32;
+    // One invocation per group of 64 chunks (glsl/set/classify.comp SET_BATCH).
+    let classify_groups = (DIR_GROUPS as u32).div_ceil(wg(ctx));
     let pass_stage = if card { 2 } else { 0 };
     stage(
+        false,
         &shaders::SET_BATCH_CLASSIFY,
         &formed,
         SetPush {
@@ -210,6 +229,7 @@ pub(crate) unsafe fn record_update_batch(
         for (p, pass) in PAIR_PASSES.iter().enumerate() {
             let mode = PairGrids::of(ctx, first, pass_stage).1;
             stage(
+                true,
                 pass.batch_shader(ctx),
                 &|forms| with_forms(pass.spec(ctx), forms),
                 SetPush {
@@ -228,6 +248,7 @@ pub(crate) unsafe fn record_update_batch(
         return Ok(());
     }
     stage(
+        false,
         check,
         &flat,
         SetPush {
@@ -238,13 +259,18 @@ pub(crate) unsafe fn record_update_batch(
     )?;
     ctx.compute_to_compute(cmd);
     pair_passes(1)?;
-    stage(&shaders::SET_BATCH_TRIVIAL, &formed, SetPush::default(), &|u| {
-        u.bound.div_ceil(wg(ctx)).max(1)
-    })?;
+    stage(
+        true,
+        &shaders::SET_BATCH_TRIVIAL,
+        &formed,
+        SetPush::default(),
+        &|u| u.bound.div_ceil(wg(ctx)).max(1),
+    )?;
     ctx.compute_to_compute(cmd);
     if report {
         // Each destination's count of non-empty chunks into its status.
         stage(
+            false,
             check,
             &flat,
             SetPush {

@@ -100,6 +100,8 @@ pub(crate) struct Update {
     pub one_kernel: bool,
     /// The sets' directory forms ([`dir_forms`]): packed operands are read, never written.
     pub forms: u32,
+    /// The destination has no non-empty chunk (a batch's classification skips its directory).
+    pub dest_empty: bool,
 }
 
 /// Refuses pools of more than 2^31 blocks.

@@ -35,6 +35,9 @@ pub(super) enum Knob {
     OnePassBatchWorkgroups,
     /// ... and each pair at least.
     OnePassBatchMinGrid,
+    /// Workgroups a batch's jobs share in each pair pass (batch.rs), each job at least one;
+    /// 0: each job gets the grid it would get alone.
+    BatchPassWorkgroups,
     /// `CardinalityPath::Auto` counts in one pass where the operands' pools hold at most this
     /// many bitmap blocks together ...
     OnePassBitmapBlocks,
@@ -89,6 +92,9 @@ pub(super) const SET_TUNING: &[TuningRow<Knob, u32>] = &[
     row(Any, OnePassGrid, 256, "grid-stride over the directory", "one-pass-cardinality"),
     row(Any, OnePassBatchWorkgroups, 256, "a batch's one-pass pairs share the GPU", "one-pass-batch"),
     row(Any, OnePassBatchMinGrid, 16, "a batch's one-pass pairs share the GPU", "one-pass-batch"),
+    row(Cpu, BatchPassWorkgroups, 0, "the grids that keep lavapipe's loops short", "batch-pass-grids"),
+    row(Nvidia, BatchPassWorkgroups, 1024, "idle workgroups of many jobs cost more than sharing", "batch-pass-grids"),
+    row(OtherGpu, BatchPassWorkgroups, 1024, "NVIDIA's value as default", "batch-pass-grids"),
     row(Any, OnePassBitmapBlocks, 16, "bitmap pairs counted one after another", "one-pass-cardinality"),
     row(Any, OnePassArrayBlocks, 2048, "few array pairs to walk", "one-pass-cardinality"),
     row(Any, OnePassChunksPerArrayBlock, 4, "most chunks decided by their entries", "one-pass-cardinality"),

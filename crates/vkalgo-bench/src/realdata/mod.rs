@@ -30,7 +30,9 @@ use vkalgo::{
     SetOpStatus, SetOperand,
 };
 use vkalgo_bench::harness::report::{self, rate};
-use vkalgo_bench::harness::{axis, download, full_barrier, sized, Axis, Options, Timer};
+use vkalgo_bench::harness::{
+    axis, download, flag, full_barrier, print_pass_times, sized, Axis, Options, Timer,
+};
 
 const AXES: &[Axis] = &[
     axis("data", "", "folder of the datasets' <name>.bin files (the .bin.gz files, gunzipped)"),
@@ -40,6 +42,7 @@ const AXES: &[Axis] = &[
         "dataset names",
     ),
     sized("reps", "5", "1", "timed repetitions (median)"),
+    flag("pass-times", "also each pass of the AND cardinalities' batch with its GPU time"),
 ];
 
 /// Queries of the contains class, spread over a dataset's bitmaps.
@@ -54,6 +57,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         return Ok(());
     }
     let reps = o.get("reps", 1usize).clamp(1, 20);
+    let pass_times = o.flag("pass-times");
     report::table_of(
         "real datasets (median ms of every bitmap's calls)",
         "class | dataset | values | ms | G values/s | timing",
@@ -66,7 +70,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 continue;
             }
         };
-        RealData::new(ctx, &set, reps)?.run()?;
+        RealData::new(ctx, &set, reps, pass_times)?.run()?;
     }
     Ok(())
 }
@@ -76,6 +80,8 @@ struct RealData<'a> {
     ctx: &'a Context,
     data: &'a Dataset,
     reps: usize,
+    /// `--pass-times`: each pass of the AND cardinalities' batch with its GPU time.
+    pass_times: bool,
     sets: Vec<GpuSet>,
     values: u64,
 }
@@ -94,12 +100,13 @@ fn wall<T>(reps: usize, mut f: impl FnMut() -> Result<T>) -> Result<(f64, T)> {
 }
 
 impl<'a> RealData<'a> {
-    fn new(ctx: &'a Context, data: &'a Dataset, reps: usize) -> Result<Self> {
+    fn new(ctx: &'a Context, data: &'a Dataset, reps: usize, pass_times: bool) -> Result<Self> {
         let values = data.bitmaps.iter().map(|b| b.len() as u64).sum();
         Ok(RealData {
             ctx,
             data,
             reps,
+            pass_times,
             sets: Vec::new(),
             values,
         })
@@ -296,6 +303,15 @@ impl<'a> RealData<'a> {
                     Ok(())
                 })?;
                 times.push(t[0]);
+            }
+            if self.pass_times && path == CardinalityPath::Passes && name == "and" {
+                print_pass_times(ctx, &timer, |cmd| {
+                    let args = GpuSetCardinalityBatchArgs {
+                        path,
+                        ..GpuSetCardinalityBatchArgs::new(operands, op, scratch.range(), status.range())
+                    };
+                    unsafe { GpuSet::record_op_cardinality_batch(cmd, &args) }
+                })?;
             }
             let got: Vec<SetOpStatus> = download(ctx, &status, operands.len())?;
             let got: Vec<u64> = got.iter().map(|s| s.cardinality()).collect();
