@@ -1167,13 +1167,35 @@ typedef struct VkalgoSetCardinalityBatchArgs {
   size_t count;
   // The operation of every pair (`VKALGO_SET_*`).
   enum VkalgoSetOp op;
-  // At least one scratch (`vkalgo_set_record_requirements`); pairs counted by passes run as
-  // many at once as it holds scratches of that size (at most 8 used).
+  // At least one scratch (`vkalgo_set_record_requirements`); pairs counted by the passes
+  // run as many at once as it holds their chunk lists (a few KiB a pair of small sets).
   struct VkalgoBufferRange scratch;
   // `count * VKALGO_SET_STATUS_BYTES`: the `VkalgoSetOpStatus` of pair `i` at byte `32 i`
   // (not overlapping `scratch`).
   struct VkalgoBufferRange statuses;
 } VkalgoSetCardinalityBatchArgs;
+
+// The jobs and buffers of `vkalgo_set_record_op_batch` and
+// `vkalgo_set_op_batch_scratch_bytes`.
+typedef struct VkalgoSetOpBatchArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // `count` destinations: distinct, not packed, none of them an operand of any job.
+  struct VkalgoSet *const *dst;
+  // `count` first operands (sets may repeat; packed ones too).
+  const struct VkalgoSet *const *a;
+  // `count` second operands. All sets of one context.
+  const struct VkalgoSet *const *b;
+  // Number of jobs (0: nothing recorded, the arrays may be NULL).
+  size_t count;
+  // The operation of every job (`VKALGO_SET_*`).
+  enum VkalgoSetOp op;
+  // `vkalgo_set_op_batch_scratch_bytes` bytes (16-byte aligned offset).
+  struct VkalgoBufferRange scratch;
+  // `count * VKALGO_SET_STATUS_BYTES`: the `VkalgoSetOpStatus` of job `i` at byte `32 i`
+  // (not overlapping `scratch`).
+  struct VkalgoBufferRange statuses;
+} VkalgoSetOpBatchArgs;
 
 // The values and buffers of `vkalgo_set_record_insert_sorted`.
 typedef struct VkalgoSetInsertSortedArgs {
@@ -2433,9 +2455,9 @@ uint64_t vkalgo_set_op_status_cardinality(const struct VkalgoSetOpStatus *status
 
 // What the set record calls need of the caller's memory besides their inputs and outputs:
 // `scratch` (`SET_SCRATCH_BYTES`, about 1.25 MiB, at a 16-byte aligned offset, on a buffer
-// with the usage flags it gives) for every call that takes one;
-// `vkalgo_set_record_op_cardinality_batch` runs up to 8 of its pairs side by side when its
-// scratch holds that many. The other ranges are 0. Statuses are `VKALGO_SET_STATUS_BYTES`
+// with the usage flags it gives) for every call that takes one (it holds a batch of pairs of
+// small sets for `vkalgo_set_record_op_cardinality_batch`; `vkalgo_set_record_op_batch`
+// takes `vkalgo_set_op_batch_scratch_bytes`). The other ranges are 0. Statuses are `VKALGO_SET_STATUS_BYTES`
 // each (4-byte aligned). The same on every context today; NULL ctx or out, or `out->next`
 // not NULL: INVALID_ARGUMENT.
 VkalgoResult vkalgo_set_record_requirements(const struct VkalgoContext *ctx,
@@ -2483,6 +2505,21 @@ VkalgoResult vkalgo_set_record_op_cardinality(VkCommandBuffer command_buffer,
 // each of its sets: record `vkalgo_set_record_barrier` between it and another that uses them.
 VkalgoResult vkalgo_set_record_op_cardinality_batch(VkCommandBuffer command_buffer,
                                                     const struct VkalgoSetCardinalityBatchArgs *args);
+
+// `*bytes_out` = the scratch bytes `vkalgo_set_record_op_batch` needs for `args`'s jobs as
+// the sets are now (`scratch` and `statuses` are ignored). Refuses what the record call
+// refuses of the jobs.
+VkalgoResult vkalgo_set_op_batch_scratch_bytes(const struct VkalgoSetOpBatchArgs *args,
+                                               uint64_t *bytes_out);
+
+// Records `*dst[i] = a[i] op b[i]` for `args->count` jobs as one pass sequence whatever their
+// number. A job whose destination lacks free blocks writes nothing and its status says what
+// it needed (`ok` = 0); the others are written. The whole batch is one operation on each of
+// its sets: record `vkalgo_set_record_barrier` between it and other work on them. Sets of
+// different contexts, a destination twice or among the operands, a packed destination,
+// scratch or statuses too small: INVALID_ARGUMENT, nothing recorded.
+VkalgoResult vkalgo_set_record_op_batch(VkCommandBuffer command_buffer,
+                                        const struct VkalgoSetOpBatchArgs *args);
 
 // Records an insert (or, with `args->remove`, a removal) of values already sorted ascending.
 // When the set's pools lack free blocks nothing is written and the status says what was

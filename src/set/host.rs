@@ -299,7 +299,11 @@ impl GpuSet {
         }
         // Scratch for every pair counted by the passes in one batch, within BATCH_SCRATCH_BYTES.
         let mut by_passes = Vec::new();
-        for (a, b) in pairs.iter().filter(|(a, b)| !GpuSet::one_pass_suits(a, b)) {
+        let several = pairs.len() > 1; // all by the passes (record_op_cardinality_batch)
+        for (a, b) in pairs
+            .iter()
+            .filter(|(a, b)| several || !GpuSet::one_pass_suits(a, b))
+        {
             by_passes.push(GpuSet::card_update(a, b, op)?);
         }
         let scratch_bytes = batch_scratch_bytes(&by_passes).clamp(SET_SCRATCH_BYTES, BATCH_SCRATCH_BYTES);

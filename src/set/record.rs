@@ -143,9 +143,11 @@ impl GpuSet {
     /// Records the cardinalities of `a_i op b_i` for many pairs (one query set against many,
     /// say) as one operation whose pairs run side by side, the status of pair `i` at byte
     /// `32 i` of `args.statuses` ([`SetOpStatus`], [`SET_STATUS_BYTES`] each; the batch zeroes
-    /// them first). Pairs that [`GpuSet::record_op_cardinality`] would count in one pass are
-    /// all counted at once, adding into their zeroed statuses (no control block is written, so
-    /// the pairs may share sets); the others by the passes as batches (each pass for every
+    /// them first). On [`CardinalityPath::Auto`] a single pair is counted as
+    /// [`GpuSet::record_op_cardinality`] would count it, several pairs by the passes; pairs
+    /// on a one-pass path are all counted at once, adding into their zeroed statuses (no
+    /// control block is written, so the pairs may share sets); the others by the passes as
+    /// batches (each pass for every
     /// pair in one dispatch), as many pairs a batch as `args.scratch` holds the chunk lists of
     /// (those of small sets take a few KiB; a pair needing more than the scratch alone is
     /// counted by itself). The whole batch is one operation
@@ -184,7 +186,15 @@ impl GpuSet {
                 "set op cardinality batch: scratch and statuses overlap",
             ));
         }
-        let one_pass: Vec<bool> = pairs.iter().map(|(a, b)| path.counts_in_one_pass(a, b)).collect();
+        // Auto counts a batch of several pairs by the batched passes, which pay their launches
+        // once for every pair (docs/tuning/set.md#batch-cardinality-path).
+        let one_pass: Vec<bool> = pairs
+            .iter()
+            .map(|(a, b)| match path {
+                CardinalityPath::Auto if pairs.len() > 1 => false,
+                _ => path.counts_in_one_pass(a, b),
+            })
+            .collect();
         let by_passes: Vec<Update> = (0..pairs.len())
             .filter(|&i| !one_pass[i])
             .map(|i| updates[i].clone())

@@ -6,7 +6,7 @@ use super::*;
 /// exactly with the CPU model: an operation into a third set (refused first by its empty
 /// pools: status `OK` 0 and nothing written; then reserved with `reserve_for_op_host` and
 /// recorded on the one-pass path alone) and into an operand itself, the cardinalities of
-/// every operation, a batch of them, a sorted insert and a removal, a range, run_optimize, an
+/// every operation, a batch of them, a batch of operations, a sorted insert and a removal, a range, run_optimize, an
 /// unsorted insert through an insert plan with an indirect count, contains, filter, to_array
 /// and a range cardinality (with barriers between them); then refused calls (NULL pointers, a
 /// non-NULL `next`, bad counts, ranges, flags, sizes, alignments, overlaps) in one command
@@ -190,6 +190,64 @@ fn record_layer() {
                 "batch pair {i}"
             );
         }
+
+        // A batch of operations into two fresh sets with their bounds reserved (one pass
+        // sequence for both), its scratch sized by vkalgo_set_op_batch_scratch_bytes; then
+        // refused batches (a destination twice or among the operands, scratch a block short,
+        // NULL out, a non-NULL next), which record nothing.
+        let (d0, d1) = (new_set(&[]), new_set(&[]));
+        assert_eq!(vkalgo_set_reserve_for_op_host(d0, a, b, VKALGO_SET_OR), OK);
+        assert_eq!(vkalgo_set_reserve_for_op_host(d1, b, c, VKALGO_SET_OR), OK);
+        let (dsts, firsts, seconds) = ([d0, d1], [a as *const VkalgoSet, b], [b as *const VkalgoSet, c]);
+        let mut op_batch = VkalgoSetOpBatchArgs {
+            dst: dsts.as_ptr(),
+            a: firsts.as_ptr(),
+            b: seconds.as_ptr(),
+            count: 2,
+            op: VKALGO_SET_OR,
+            statuses: range(&status, 32 * 8, 2 * 32),
+            ..Default::default()
+        };
+        let mut bytes = 0u64;
+        assert_eq!(vkalgo_set_op_batch_scratch_bytes(&op_batch, &mut bytes), OK);
+        assert!(bytes > 0 && bytes <= 2 * req.scratch.size, "{bytes}");
+        op_batch.scratch = range(&scratch, 0, bytes);
+        let (twice, aliased) = ([d0, d0], [a as *const VkalgoSet, d1]);
+        submit(&|cmd| {
+            for bad in [
+                VkalgoSetOpBatchArgs {
+                    dst: twice.as_ptr(),
+                    ..op_batch
+                },
+                VkalgoSetOpBatchArgs {
+                    b: aliased.as_ptr(),
+                    ..op_batch
+                },
+                VkalgoSetOpBatchArgs {
+                    scratch: range(&scratch, 0, bytes - 16),
+                    ..op_batch
+                },
+                VkalgoSetOpBatchArgs {
+                    next: &op_batch as *const VkalgoSetOpBatchArgs as *const c_void,
+                    ..op_batch
+                },
+                VkalgoSetOpBatchArgs {
+                    op: VkalgoSetOp(7),
+                    ..op_batch
+                },
+            ] {
+                assert_eq!(vkalgo_set_record_op_batch(cmd, &bad), INVALID);
+            }
+            assert_eq!(vkalgo_set_record_op_batch(cmd, &op_batch), OK);
+        });
+        assert_eq!(vkalgo_set_op_batch_scratch_bytes(&op_batch, null_mut()), INVALID);
+        assert_eq!(vkalgo_set_op_batch_scratch_bytes(null(), &mut bytes), INVALID);
+        for (i, (d, x, y)) in [(d0, &ma, &mb), (d1, &mb, &mc)].into_iter().enumerate() {
+            assert_eq!(read_status(&mut status, 8 + i).ok, 1, "op batch job {i}");
+            same(d, &reference::op(x, y, SetOp::Or), &format!("op batch job {i}"));
+        }
+        vkalgo_set_destroy(d0);
+        vkalgo_set_destroy(d1);
 
         // Writes that may need blocks: recorded, and when the status reports a shortfall,
         // recorded again after vkalgo_set_reserve_host of what it needed.

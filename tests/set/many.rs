@@ -545,7 +545,7 @@ fn assign_batch_of_every_kind() {
 #[test]
 fn record_op_batch_against_the_model() {
     let ctx = context();
-    let mut rng = Rng(0x7ec_0b);
+    let mut rng = Rng(0x0007_ec0b);
     let lists: Vec<Vec<u32>> = (0..4).map(|_| every_kind_values(&mut rng)).collect();
     let mut operands: Vec<GpuSet> = lists
         .iter()

@@ -568,6 +568,12 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
         Ok(&["vkalgo_set_record_requirements"]),
     ),
     ("GpuSet", "record_op", Ok(&["vkalgo_set_record_op"])),
+    ("GpuSet", "record_op_batch", Ok(&["vkalgo_set_record_op_batch"])),
+    (
+        "GpuSet",
+        "op_batch_scratch_bytes",
+        Ok(&["vkalgo_set_op_batch_scratch_bytes"]),
+    ),
     (
         "GpuSet",
         "record_op_cardinality",

@@ -26,7 +26,7 @@ use super::types::*;
 use super::{context_ref, guard, no_extension, non_null, VkalgoContext, VkalgoResult};
 use vkalgo::set::{
     GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
-    GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs,
+    GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs, GpuSetOpBatchArgs,
     GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs, SetOperand,
 };
 use vkalgo::sort::SortPlan;
@@ -77,9 +77,9 @@ pub unsafe extern "C" fn vkalgo_set_op_status_cardinality(status: *const VkalgoS
 
 /// What the set record calls need of the caller's memory besides their inputs and outputs:
 /// `scratch` (`SET_SCRATCH_BYTES`, about 1.25 MiB, at a 16-byte aligned offset, on a buffer
-/// with the usage flags it gives) for every call that takes one;
-/// `vkalgo_set_record_op_cardinality_batch` runs up to 8 of its pairs side by side when its
-/// scratch holds that many. The other ranges are 0. Statuses are `VKALGO_SET_STATUS_BYTES`
+/// with the usage flags it gives) for every call that takes one (it holds a batch of pairs of
+/// small sets for `vkalgo_set_record_op_cardinality_batch`; `vkalgo_set_record_op_batch`
+/// takes `vkalgo_set_op_batch_scratch_bytes`). The other ranges are 0. Statuses are `VKALGO_SET_STATUS_BYTES`
 /// each (4-byte aligned). The same on every context today; NULL ctx or out, or `out->next`
 /// not NULL: INVALID_ARGUMENT.
 #[no_mangle]
@@ -288,8 +288,8 @@ pub struct VkalgoSetCardinalityBatchArgs {
     pub count: usize,
     /// The operation of every pair (`VKALGO_SET_*`).
     pub op: VkalgoSetOp,
-    /// At least one scratch (`vkalgo_set_record_requirements`); pairs counted by passes run as
-    /// many at once as it holds scratches of that size (at most 8 used).
+    /// At least one scratch (`vkalgo_set_record_requirements`); pairs counted by the passes
+    /// run as many at once as it holds their chunk lists (a few KiB a pair of small sets).
     pub scratch: VkalgoBufferRange,
     /// `count * VKALGO_SET_STATUS_BYTES`: the `VkalgoSetOpStatus` of pair `i` at byte `32 i`
     /// (not overlapping `scratch`).
@@ -318,6 +318,94 @@ pub unsafe extern "C" fn vkalgo_set_record_op_cardinality_batch(
         }
         let rust = GpuSetCardinalityBatchArgs::new(&pairs, op, a.scratch.to_rust(), a.statuses.to_rust());
         GpuSet::record_op_cardinality_batch(cmd, &rust)
+    })
+}
+
+/// The jobs and buffers of `vkalgo_set_record_op_batch` and
+/// `vkalgo_set_op_batch_scratch_bytes`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoSetOpBatchArgs {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
+    /// `count` destinations: distinct, not packed, none of them an operand of any job.
+    pub dst: *const *mut VkalgoSet,
+    /// `count` first operands (sets may repeat; packed ones too).
+    pub a: *const *const VkalgoSet,
+    /// `count` second operands. All sets of one context.
+    pub b: *const *const VkalgoSet,
+    /// Number of jobs (0: nothing recorded, the arrays may be NULL).
+    pub count: usize,
+    /// The operation of every job (`VKALGO_SET_*`).
+    pub op: VkalgoSetOp,
+    /// `vkalgo_set_op_batch_scratch_bytes` bytes (16-byte aligned offset).
+    pub scratch: VkalgoBufferRange,
+    /// `count * VKALGO_SET_STATUS_BYTES`: the `VkalgoSetOpStatus` of job `i` at byte `32 i`
+    /// (not overlapping `scratch`).
+    pub statuses: VkalgoBufferRange,
+}
+
+/// The jobs of `args` as the Rust record layer takes them (after the C ABI's checks).
+unsafe fn batch_jobs(args: &VkalgoSetOpBatchArgs) -> Result<Vec<(&GpuSet, &GpuSet, &GpuSet)>, Error> {
+    let dst = slice(args.dst, args.count, "args->dst")?;
+    let (a, b) = (
+        slice(args.a, args.count, "args->a")?,
+        slice(args.b, args.count, "args->b")?,
+    );
+    let mut jobs = Vec::new();
+    jobs.try_reserve_exact(args.count)
+        .map_err(|_| Error::OutOfMemory(format!("{} jobs: no host memory", args.count)))?;
+    for i in 0..args.count {
+        jobs.push((
+            set_ref(dst[i].cast_const(), "args->dst[i]")?,
+            set_ref(a[i], "args->a[i]")?,
+            set_ref(b[i], "args->b[i]")?,
+        ));
+    }
+    Ok(jobs)
+}
+
+/// `*bytes_out` = the scratch bytes `vkalgo_set_record_op_batch` needs for `args`'s jobs as
+/// the sets are now (`scratch` and `statuses` are ignored). Refuses what the record call
+/// refuses of the jobs.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_op_batch_scratch_bytes(
+    args: *const VkalgoSetOpBatchArgs,
+    bytes_out: *mut u64,
+) -> VkalgoResult {
+    guard("vkalgo_set_op_batch_scratch_bytes", || {
+        let a = args_ref(args, |a| a.next, "set op batch args")?;
+        non_null(bytes_out, "bytes_out")?;
+        let op = a.op.to_rust()?;
+        let bytes = GpuSet::op_batch_scratch_bytes(&batch_jobs(a)?, op)?;
+        *bytes_out = bytes;
+        Ok(())
+    })
+}
+
+/// Records `*dst[i] = a[i] op b[i]` for `args->count` jobs as one pass sequence whatever their
+/// number. A job whose destination lacks free blocks writes nothing and its status says what
+/// it needed (`ok` = 0); the others are written. The whole batch is one operation on each of
+/// its sets: record `vkalgo_set_record_barrier` between it and other work on them. Sets of
+/// different contexts, a destination twice or among the operands, a packed destination,
+/// scratch or statuses too small: INVALID_ARGUMENT, nothing recorded.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_record_op_batch(
+    command_buffer: VkCommandBuffer,
+    args: *const VkalgoSetOpBatchArgs,
+) -> VkalgoResult {
+    guard("vkalgo_set_record_op_batch", || {
+        let cmd = self::command_buffer(command_buffer)?;
+        let a = args_ref(args, |a| a.next, "set op batch args")?;
+        let op = a.op.to_rust()?;
+        let jobs = batch_jobs(a)?;
+        let rust = GpuSetOpBatchArgs {
+            jobs: &jobs,
+            op,
+            scratch: a.scratch.to_rust(),
+            statuses: a.statuses.to_rust(),
+        };
+        GpuSet::record_op_batch(cmd, &rust)
     })
 }
 
@@ -788,6 +876,13 @@ mod tests {
             assert_eq!(vkalgo_set_record_op_cardinality(cmd, &card), invalid);
             let batch = VkalgoSetCardinalityBatchArgs::default();
             assert_eq!(vkalgo_set_record_op_cardinality_batch(cmd, &batch), invalid);
+            let op_batch = VkalgoSetOpBatchArgs::default();
+            assert_eq!(vkalgo_set_record_op_batch(cmd, &op_batch), invalid);
+            let mut bytes = 0u64;
+            assert_eq!(
+                vkalgo_set_op_batch_scratch_bytes(std::ptr::null(), &mut bytes),
+                invalid
+            );
             let mut plan = std::ptr::null_mut();
             let desc = VkalgoSetInsertPlanDesc::default();
             assert_eq!(
