@@ -210,6 +210,17 @@ impl GpuSet {
     /// destination's pools were short write nothing; their pools grow and they run again, all
     /// of them in one more submission.
     pub fn assign_batch(jobs: &mut [(&mut GpuSet, SetOperand, SetOperand, SetOp)]) -> Result<()> {
+        Self::run_batch(jobs, false)
+    }
+
+    /// [`GpuSet::assign_batch`]; with `fresh`, the destinations are empty sets made for the
+    /// batch (no view of them exists), and the short ones are replaced by empty sets with the
+    /// blocks they need, all made in one submission, instead of growing each (two submissions
+    /// a set).
+    pub(super) fn run_batch(
+        jobs: &mut [(&mut GpuSet, SetOperand, SetOperand, SetOp)],
+        fresh: bool,
+    ) -> Result<()> {
         let Some(first) = jobs.first() else {
             return Ok(());
         };
@@ -258,18 +269,30 @@ impl GpuSet {
             let mut words = vec![0u32; stride * updates.len()];
             read_back(&mut status_buf, &mut words)?;
             let mut failed = Vec::new();
+            let mut needs = Vec::new();
             for (k, w) in words.chunks_exact(stride).enumerate() {
                 let status: SetOpStatus = bytemuck::cast(<[u32; 8]>::try_from(&w[..8]).unwrap());
                 let d = &mut jobs[pending[k]].0;
                 if status.ok == 1 {
                     d.set_chunk_bound(w[8]);
                 } else {
-                    d.grow_for(&status)?;
+                    if fresh {
+                        // The blocks it needs and an eighth more, as a growth would give.
+                        let more = |need: u32| need.saturating_add(need / 8);
+                        needs.push((more(status.need_bitmap_blocks), more(status.need_array_blocks)));
+                    } else {
+                        d.grow_for(&status)?;
+                    }
                     failed.push(pending[k]);
                 }
             }
             if failed.is_empty() {
                 return Ok(());
+            }
+            if fresh {
+                for (&j, d) in failed.iter().zip(GpuSet::empty_many(&ctx, &needs)?) {
+                    *jobs[j].0 = d;
+                }
             }
             pending = failed;
         }

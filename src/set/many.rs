@@ -90,7 +90,7 @@ impl GpuSet {
     }
 
     /// New sets `a_i op b_i`, one per pair, every operation in one submission
-    /// ([`GpuSet::assign_batch`]; one more where results' pools had to grow). Pairs may share
+    /// ([`GpuSet::assign_batch`]; two more where results needed blocks). Pairs may share
     /// sets. Sets of different contexts: [`Error::InvalidArgument`], nothing
     /// made.
     pub fn op_batch(pairs: &[(&GpuSet, &GpuSet)], op: SetOp) -> Result<Vec<GpuSet>> {
@@ -106,16 +106,17 @@ impl GpuSet {
                 "set op_batch: the sets come from different contexts",
             ));
         }
-        // Empty results made in one submission (their directories zeroed on the GPU); the batch
-        // grows every short one at once and runs again (sizing them first from a download of
-        // the operands' directories measured slower on real data).
+        // Empty results made in one submission (their directories zeroed on the GPU); the short
+        // ones are made again with the blocks they need, in one more submission, and their
+        // operations run again (sizing them first from a download of the operands' directories
+        // measured slower on real data).
         let mut results = GpuSet::empty_many(ctx, &vec![(0, 0); pairs.len()])?;
         let mut jobs: Vec<_> = results
             .iter_mut()
             .zip(pairs)
             .map(|(d, (a, b))| (d, SetOperand::Set(a), SetOperand::Set(b), op))
             .collect();
-        GpuSet::assign_batch(&mut jobs)?;
+        GpuSet::run_batch(&mut jobs, true)?;
         Ok(results)
     }
 }

@@ -722,6 +722,14 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SET_COMPACT,
         shaders::SET_SMALL_PAIRS,
         shaders::SET_SMALL_PAIRS_LIST16,
+        shaders::SET_BATCH_CLASSIFY,
+        shaders::SET_BATCH_CHUNK_UPDATE,
+        shaders::SET_BATCH_ARRAY_PAIRS_MEDIUM,
+        shaders::SET_BATCH_BITMAP_PAIRS,
+        shaders::SET_BATCH_SMALL_PAIRS,
+        shaders::SET_BATCH_SMALL_PAIRS_LIST16,
+        shaders::SET_BATCH_TRIVIAL,
+        shaders::SET_BATCH_CHECK,
     ]
     .into_iter()
     .map(|s| (s, SetPush::FIELDS, std::mem::size_of::<SetPush>()))
