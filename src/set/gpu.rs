@@ -13,7 +13,6 @@ use super::roaring::{Chunks, CHUNK_VALUES};
 use crate::core::buffer::{
     BufferRange, GpuBuffer, MemoryLocation, MemoryRequirements, ObjectStorage, STORAGE_ALIGNMENT,
 };
-use crate::core::runner::read_back;
 use crate::core::shaders::ShaderSource;
 use crate::error::{Error, Result};
 use crate::Context;
@@ -121,23 +120,35 @@ impl GpuSet {
         parts: &[(&ObjectStorage, u64, &[u8])],
         zeros: &[(&ObjectStorage, u64, u64)],
     ) -> Result<()> {
-        let mut staging = Vec::new();
+        // Every image in one staging buffer (16-byte aligned offsets): one allocation, not one
+        // per part (a batch of sets has hundreds of parts).
+        let mut at = Vec::with_capacity(parts.len());
+        let mut total = 0u64;
         for (_, _, bytes) in parts {
-            staging.push(if bytes.is_empty() {
-                None
-            } else {
-                Some(ctx.staging_from(bytes)?)
-            });
+            at.push(total);
+            total += (bytes.len() as u64).next_multiple_of(16);
         }
+        let staging = if total > 0 {
+            let mut image = vec![0u8; total as usize];
+            for ((_, _, bytes), &o) in parts.iter().zip(&at) {
+                image[o as usize..o as usize + bytes.len()].copy_from_slice(bytes);
+            }
+            Some(ctx.staging_from(&image)?)
+        } else {
+            None
+        };
         let done = ctx.submit_and_wait(|cmd| unsafe {
             for (dst, offset, bytes) in zeros {
                 ctx.device
                     .cmd_fill_buffer(cmd, dst.buffer(), dst.offset() + offset, *bytes, 0);
             }
-            for ((dst, offset, bytes), s) in parts.iter().zip(&staging) {
-                if let Some(s) = s {
+            if let Some(s) = &staging {
+                for ((dst, offset, bytes), &o) in parts.iter().zip(&at) {
+                    if bytes.is_empty() {
+                        continue;
+                    }
                     let region = [vk::BufferCopy {
-                        src_offset: 0,
+                        src_offset: o,
                         dst_offset: dst.offset() + *offset,
                         size: bytes.len() as u64,
                     }];
@@ -148,7 +159,9 @@ impl GpuSet {
             Ok(())
         });
         if let Err(Error::Timeout(m)) = done {
-            staging.into_iter().flatten().for_each(|s| s.leak());
+            if let Some(s) = staging {
+                s.leak();
+            }
             return Err(Error::Timeout(m));
         }
         done
@@ -156,37 +169,43 @@ impl GpuSet {
 
     /// Downloads byte ranges of buffers (one submission).
     pub(super) fn download(ctx: &Context, parts: &[(&ObjectStorage, u64, u64)]) -> Result<Vec<Vec<u8>>> {
-        let mut readback = Vec::new();
+        // One readback buffer for every range (16-byte aligned offsets).
+        let mut at = Vec::with_capacity(parts.len());
+        let mut total = 0u64;
         for (_, _, len) in parts {
-            readback.push(ctx.readback_buffer((*len).max(16))?);
+            at.push(total);
+            total += len.next_multiple_of(16);
         }
+        let mut readback = ctx.readback_buffer(total.max(16))?;
         let done = ctx.submit_and_wait(|cmd| unsafe {
             ctx.compute_to_transfer(cmd);
-            for ((src, offset, len), r) in parts.iter().zip(&readback) {
+            for ((src, offset, len), &o) in parts.iter().zip(&at) {
                 if *len > 0 {
                     let region = [vk::BufferCopy {
                         src_offset: src.offset() + *offset,
-                        dst_offset: 0,
+                        dst_offset: o,
                         size: *len,
                     }];
-                    ctx.device.cmd_copy_buffer(cmd, src.buffer(), r.buffer(), &region);
+                    ctx.device
+                        .cmd_copy_buffer(cmd, src.buffer(), readback.buffer(), &region);
                 }
             }
             ctx.transfer_to_host(cmd);
             Ok(())
         });
         if let Err(Error::Timeout(m)) = done {
-            readback.into_iter().for_each(|s| s.leak());
+            readback.leak();
             return Err(Error::Timeout(m));
         }
         done?;
-        let mut out = Vec::new();
-        for ((_, _, len), mut r) in parts.iter().zip(readback) {
-            let mut v = vec![0u8; *len as usize];
-            read_back(&mut r, &mut v)?;
-            out.push(v);
-        }
-        Ok(out)
+        let all = readback
+            .mapped()
+            .ok_or_else(|| Error::Internal("readback buffer is not mapped".into()))?;
+        Ok(parts
+            .iter()
+            .zip(&at)
+            .map(|((_, _, len), &o)| all[o as usize..(o + len) as usize].to_vec())
+            .collect())
     }
 
     pub(super) fn buffers(

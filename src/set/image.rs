@@ -48,8 +48,19 @@ fn pack_directory(dir: &[u32]) -> Vec<u32> {
 /// A packed directory's words (index, then `entries` entries) as a flat one. Errors: an index
 /// that does not match its entries (a corrupt set).
 fn unpack_directory(words: &[u32], entries: u32) -> Result<Vec<u32>> {
-    let corrupt = |m: String| Error::Internal(format!("set download: packed directory {m}"));
     let mut dir = vec![0u32; 2 * CHUNKS as usize];
+    for (c, x, id) in packed_entries(words, entries)? {
+        dir[2 * c] = x;
+        dir[2 * c + 1] = id;
+    }
+    Ok(dir)
+}
+
+/// The non-empty chunks of a downloaded packed directory of `entries` entries, as
+/// (chunk, entry word 0, entry word 1) in chunk order.
+fn packed_entries(words: &[u32], entries: u32) -> Result<Vec<(usize, u32, u32)>> {
+    let corrupt = |m: String| Error::Internal(format!("set download: packed directory {m}"));
+    let mut found = Vec::with_capacity(entries as usize);
     let list = &words[DIR_GROUPS * 4..];
     let mut next = 0u32;
     for g in 0..DIR_GROUPS {
@@ -57,26 +68,26 @@ fn unpack_directory(words: &[u32], entries: u32) -> Result<Vec<u32>> {
         if w[2] != next {
             return Err(corrupt(format!("group {g} starts at {}, expected {next}", w[2])));
         }
-        let mask = w[0] as u64 | (w[1] as u64) << 32;
-        for i in 0..64 {
-            if mask >> i & 1 == 1 {
-                let k = next as usize;
-                if next >= entries {
-                    return Err(corrupt(format!("more than its {entries} entries")));
-                }
-                let c = g * 64 + i;
-                dir[2 * c..2 * c + 2].copy_from_slice(&list[2 * k..2 * k + 2]);
-                if dir[2 * c] == 0 {
-                    return Err(corrupt(format!("chunk {c} marked non-empty, entry empty")));
-                }
-                next += 1;
+        let mut mask = w[0] as u64 | (w[1] as u64) << 32;
+        while mask != 0 {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let k = next as usize;
+            if next >= entries {
+                return Err(corrupt(format!("more than its {entries} entries")));
             }
+            let c = g * 64 + i;
+            if list[2 * k] == 0 {
+                return Err(corrupt(format!("chunk {c} marked non-empty, entry empty")));
+            }
+            found.push((c, list[2 * k], list[2 * k + 1]));
+            next += 1;
         }
     }
     if next != entries {
         return Err(corrupt(format!("{next} chunks marked, {entries} entries")));
     }
-    Ok(dir)
+    Ok(found)
 }
 
 impl GpuSet {
@@ -236,7 +247,15 @@ impl GpuSet {
     /// The chunks of the downloaded [`GpuSet::chunk_parts`] (directory, bitmap pool, array
     /// pool).
     pub(super) fn decode_chunks(&self, parts: &[Vec<u8>]) -> Result<Chunks> {
-        let dir = self.flat_directory(&parts[0])?;
+        // The non-empty chunks only (most of a small set's 65536 are empty).
+        let words = le_words(&parts[0]);
+        let nonempty = match self.packed {
+            Some(n) => packed_entries(&words, n)?,
+            None => (0..CHUNKS as usize)
+                .filter(|&c| words[2 * c] != 0)
+                .map(|c| (c, words[2 * c], words[2 * c + 1]))
+                .collect(),
+        };
         let bm: Vec<u64> = parts[1]
             .chunks_exact(8)
             .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
@@ -244,8 +263,7 @@ impl GpuSet {
         let ar = le_words(&parts[2]);
         let corrupt = |m: String| Error::Internal(format!("set download: {m}"));
         let mut chunks = Chunks::new();
-        for c in 0..CHUNKS as usize {
-            let (x, id) = (dir[2 * c], dir[2 * c + 1]);
+        for (c, x, id) in nonempty {
             let (card, runs) = (x & CARD_MASK, (x >> RUN_SHIFT) as usize);
             let container = match card {
                 _ if runs > 0 => {
