@@ -113,14 +113,17 @@ pub(crate) unsafe fn record_update_batch(
         return Err(Error::Internal("set batch: updates of different kinds".into()));
     }
     scratch.check(ctx, "set batch scratch", batch_scratch_bytes(updates), 16)?;
-    // Jobs in groups of one directory form (a dispatch each), at most the device's layers.
+    // Jobs in groups of one directory form and one size class (a dispatch each), at most the
+    // device's layers: a group's layers all get its largest grid, so jobs of few chunks do not
+    // launch the workgroups of a large one (idle workgroups cost CPU drivers much).
+    let key = |u: &Update| (u.forms, size_class(ctx, u));
     let mut order: Vec<usize> = (0..updates.len()).collect();
-    order.sort_by_key(|&i| updates[i].forms);
+    order.sort_by_key(|&i| key(&updates[i]));
     let max_layers = ctx.profile.max_workgroup_count[2].clamp(1, 65535) as usize;
     let mut groups: Vec<(usize, usize)> = Vec::new(); // (first position in `order`, jobs)
     for (k, &i) in order.iter().enumerate() {
         match groups.last_mut() {
-            Some((start, n)) if updates[order[*start]].forms == updates[i].forms && *n < max_layers => {
+            Some((start, n)) if key(&updates[order[*start]]) == key(&updates[i]) && *n < max_layers => {
                 *n += 1
             }
             _ => groups.push((k, 1)),
@@ -282,6 +285,19 @@ pub(crate) unsafe fn record_update_batch(
         ctx.compute_to_compute(cmd);
     }
     Ok(())
+}
+
+/// The size class of an update in a batch: the power of two at or above the largest grid of
+/// its passes alone.
+fn size_class(ctx: &Context, u: &Update) -> u32 {
+    let pairs = [0, 1, 2].map(|stage| PairGrids::of(ctx, u, stage).0.into_iter().max().unwrap_or(1));
+    let trivial = u.bound.div_ceil(wg(ctx)).max(1);
+    pairs
+        .into_iter()
+        .max()
+        .unwrap_or(1)
+        .max(trivial)
+        .next_power_of_two()
 }
 
 /// `updates` cut into consecutive parts whose batches each take at most `budget` bytes of
