@@ -149,9 +149,10 @@
 //! recorded operations that touch the same set, record [`GpuSet::record_barrier`]. Recorded
 //! modifications need the pool large enough ([`GpuSet::reserve`]); when it is not, the
 //! operation writes nothing and its status says so. Many cardinalities (one query set against
-//! many) are one operation with [`GpuSet::record_op_cardinality_batch`]: its pairs run side by
-//! side (those counted in one pass all at once, the others' passes stage by stage, up to 8 at
-//! a time with a scratch each), and they may share sets. Rank and select read the chunks'
+//! many) are one operation with [`GpuSet::record_op_cardinality_batch`], and many operations
+//! into their own destinations with [`GpuSet::record_op_batch`]: each pass runs for every pair
+//! in one dispatch (one pair per layer of workgroups), and pairs may share operands. Rank and
+//! select read the chunks'
 //! exclusive sums of cardinalities, written into the scratch first (as to-array's offsets);
 //! a recorded select cannot refuse a rank out of range, so it writes [`SELECT_OUT_OF_RANGE`]
 //! for it and sets a flag word. The host calls submit to the context's queue and wait.

@@ -26,7 +26,8 @@ use ash::vk;
 impl GpuSet {
     /// What the record calls need of the caller's memory besides their inputs and outputs:
     /// `scratch` is [`SET_SCRATCH_BYTES`] at a 16-byte aligned offset (every record call that
-    /// takes one; [`GpuSet::record_op_cardinality_batch`] uses up to 8 of them side by side).
+    /// takes one; [`GpuSet::record_op_cardinality_batch`] fits many pairs of small sets in it,
+    /// and [`GpuSet::record_op_batch`] takes [`GpuSet::op_batch_scratch_bytes`]).
     /// The status of a modifying or cardinality-only operation is [`SET_STATUS_BYTES`] at a
     /// 4-byte aligned offset (a [`SetOpStatus`]). Sets' own storage is
     /// [`GpuSet::memory_requirements`].
