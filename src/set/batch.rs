@@ -113,10 +113,13 @@ pub(crate) unsafe fn record_update_batch(
         return Err(Error::Internal("set batch: updates of different kinds".into()));
     }
     scratch.check(ctx, "set batch scratch", batch_scratch_bytes(updates), 16)?;
-    // Jobs in groups of one directory form and one size class (a dispatch each), at most the
-    // device's layers: a group's layers all get its largest grid, so jobs of few chunks do not
-    // launch the workgroups of a large one (idle workgroups cost CPU drivers much).
-    let key = |u: &Update| (u.forms, size_class(ctx, u));
+    // Jobs in groups of one directory form (a dispatch each), at most the device's layers. A
+    // group's layers all get its largest grid: where the jobs do not share the workgroups
+    // (CPU drivers, whose idle workgroups cost much), groups also of one size class, so that
+    // jobs of few chunks do not launch a large one's grid. On GPUs the classes' extra
+    // dispatches cost more than they save (docs/tuning/set.md#batch-pass-grids).
+    let share = tuned(ctx.device_class(), Knob::BatchPassWorkgroups);
+    let key = |u: &Update| (u.forms, if share == 0 { size_class(ctx, u) } else { 0 });
     let mut order: Vec<usize> = (0..updates.len()).collect();
     order.sort_by_key(|&i| key(&updates[i]));
     let max_layers = ctx.profile.max_workgroup_count[2].clamp(1, 65535) as usize;
@@ -167,7 +170,6 @@ pub(crate) unsafe fn record_update_batch(
     }
     ctx.transfer_to_compute(cmd);
     // Each stage: one dispatch per group, the groups side by side.
-    let share = tuned(ctx.device_class(), Knob::BatchPassWorkgroups);
     let stage = |shared: bool,
                  shader: &ShaderSource,
                  spec_of: &dyn Fn(u32) -> SetSpec,
