@@ -8,8 +8,7 @@
 
 use super::args::GpuSetOpBatchArgs;
 use super::gpu::{GpuSet, SetOperand};
-use super::layout::SET_STATUS_BYTES;
-use super::layout::{with_forms, SetSpec, CHUNKS, DIR_GROUPS, SCRATCH_HEADER};
+use super::layout::{with_forms, SetSpec, CHUNKS, DIR_GROUPS, SCRATCH_HEADER, SET_STATUS_BYTES};
 use super::passes::{set_spec, wg, PairGrids, SetPush, Update, MODE_CARD, MODE_OP, PAIR_PASSES};
 use super::paths::OpPath;
 use super::tuning::{tuned, Knob};
