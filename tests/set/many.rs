@@ -634,3 +634,56 @@ fn record_op_batch_against_the_model() {
     }
     assert!(refused > 0, "no job lacked blocks");
 }
+
+/// `record_op_cardinality_batch` with one scratch of `SET_SCRATCH_BYTES`: pairs whose chunk
+/// lists fit it run as batches, a pair whose lists alone need more (a set of every chunk) is
+/// counted by itself; every cardinality exact, on the batched passes and on Auto.
+#[test]
+fn cardinality_batch_within_its_scratch() {
+    let ctx = context();
+    let mut rng = Rng(0x5c_7a_c4);
+    let mut universe = GpuSet::new(&ctx).unwrap();
+    universe.insert_range(0, 1 << 32).unwrap();
+    let lists: Vec<Vec<u32>> = (0..3).map(|_| every_kind_values(&mut rng)).collect();
+    let sets: Vec<GpuSet> = lists
+        .iter()
+        .map(|v| GpuSet::from_values(&ctx, v).unwrap())
+        .collect();
+    let models: Vec<BTreeSet<u32>> = lists.iter().map(|v| model_of(v)).collect();
+    // (a, b) as indices into `sets`; None: the universe.
+    let which = [(Some(0), 1), (None, 2), (Some(1), 2), (Some(2), 0)];
+    let pairs: Vec<(&GpuSet, &GpuSet)> = which
+        .iter()
+        .map(|&(a, b)| (a.map_or(&universe, |i| &sets[i]), &sets[b]))
+        .collect();
+    let scratch = set_scratch(&ctx);
+    let status_bytes = SET_STATUS_BYTES * pairs.len() as u64;
+    let mut statuses = GpuBuffer::new(&ctx, status_bytes, MemoryLocation::GpuToCpu, "statuses").unwrap();
+    for op in OPS {
+        for path in [CardinalityPath::Auto, CardinalityPath::Passes] {
+            let args = GpuSetCardinalityBatchArgs {
+                path,
+                ..GpuSetCardinalityBatchArgs::new(&pairs, op, scratch.range(), statuses.range())
+            };
+            ctx.submit_and_wait(|cmd| unsafe {
+                GpuSet::record_op_cardinality_batch(cmd, &args)?;
+                compute_to_host(&ctx, cmd);
+                Ok(())
+            })
+            .unwrap();
+            let words = read_words(&mut statuses, 8 * pairs.len());
+            for (k, &(a, b)) in which.iter().enumerate() {
+                let status = bytemuck_from(&words[8 * k..8 * k + 8]);
+                let nb = models[b].len() as u64;
+                let want = match (a, op) {
+                    (Some(i), _) => reference::op(&models[i], &models[b], op).len() as u64,
+                    (None, SetOp::And) => nb,
+                    (None, SetOp::Or) => 1 << 32,
+                    (None, _) => (1 << 32) - nb,
+                };
+                assert_eq!(status.ok, 1, "{op:?} {path:?} pair {k}: {status:?}");
+                assert_eq!(status.cardinality(), want, "{op:?} {path:?} pair {k}");
+            }
+        }
+    }
+}
