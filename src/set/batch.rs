@@ -118,16 +118,17 @@ pub(crate) unsafe fn record_update_batch(
     // jobs of few chunks do not launch a large one's grid. On GPUs the classes' extra
     // dispatches cost more than they save (docs/tuning/set.md#batch-pass-grids).
     let share = tuned(ctx.device_class(), Knob::BatchPassWorkgroups);
-    let key = |u: &Update| (u.forms, if share == 0 { size_class(ctx, u) } else { 0 });
+    let keys: Vec<(u32, u32)> = updates
+        .iter()
+        .map(|u| (u.forms, if share == 0 { size_class(ctx, u) } else { 0 }))
+        .collect();
     let mut order: Vec<usize> = (0..updates.len()).collect();
-    order.sort_by_key(|&i| key(&updates[i]));
+    order.sort_by_key(|&i| keys[i]);
     let max_layers = ctx.profile.max_workgroup_count[2].clamp(1, 65535) as usize;
     let mut groups: Vec<(usize, usize)> = Vec::new(); // (first position in `order`, jobs)
     for (k, &i) in order.iter().enumerate() {
         match groups.last_mut() {
-            Some((start, n)) if key(&updates[order[*start]]) == key(&updates[i]) && *n < max_layers => {
-                *n += 1
-            }
+            Some((start, n)) if keys[order[*start]] == keys[i] && *n < max_layers => *n += 1,
             _ => groups.push((k, 1)),
         }
     }
