@@ -30,7 +30,8 @@ push_constants! {
     }
 }
 
-/// Bytes of scratch before the look-back flags or the tiles' pairs (the fallback counter).
+/// Bytes of scratch before the look-back flags or the tiles' pairs (the tile ticket at byte 0,
+/// the fallback counter at byte 4).
 pub(super) const SCRATCH_HEADER: u64 = 16;
 /// Look-back flag of a tile that has published nothing yet.
 pub(super) const FLAG_NONE: u32 = 0;
@@ -55,6 +56,8 @@ struct RbkSpec {
     spins: u32,
     /// The operation (RBK_OP, constant_id 5).
     op: ReduceOp,
+    /// Look-back tiles by atomic ticket (TILE_TICKETS, constant_id 6): CPU drivers.
+    tile_tickets: bool,
 }
 
 impl From<RbkSpec> for Specialization {
@@ -64,7 +67,7 @@ impl From<RbkSpec> for Specialization {
             id1: spec.items,
             id2: spec.spins,
             id5: spec.op as u32,
-            id6: 0,
+            id6: spec.tile_tickets as u32,
         }
     }
 }
@@ -211,6 +214,7 @@ impl ReduceByKeyPlan {
             items: self.tuning.items_per_invocation,
             spins,
             op: self.desc.op,
+            tile_tickets: tuning::tile_tickets(self.ctx.device_class()),
         }
     }
 

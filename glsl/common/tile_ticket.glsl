@@ -1,0 +1,21 @@
+// The tile a single-pass kernel's workgroup takes: the next value of a u32 counter in its
+// scratch (zero before the dispatch), so that every lower tile belongs to a workgroup that has
+// already started. A driver that runs workgroups in per-thread blocks (lavapipe) would
+// otherwise start a block's first tile long before its predecessors and make it compute them
+// one by one; that walk also exhausts lavapipe's budget of loop iterations per invocation,
+// after which loops exit early.
+#ifndef VKALGO_TILE_TICKET_GLSL
+#define VKALGO_TILE_TICKET_GLSL
+
+shared uint s_tile_ticket;
+
+// The workgroup's tile, in every invocation. Workgroup-uniform control flow.
+uint take_tile_ticket(uint64_t counter_addr) {
+    if (gl_LocalInvocationIndex == 0u) {
+        s_tile_ticket = atomicAdd(U32AtomicRef(counter_addr).v[0], 1u);
+    }
+    barrier();
+    return s_tile_ticket;
+}
+
+#endif
