@@ -7,10 +7,12 @@
 //   constant_id 2: spin limit of a look-back wait before the waiter does the work itself
 //   constant_id 3, 4: the device's minimum and maximum subgroup size (set for every pipeline)
 //   constant_id 5: the sort's stage split (glsl/sort/sort_common.glsl), the multisplit's load
-//                  batch (glsl/split/split_common.glsl); 1 elsewhere
+//                  batch (glsl/split/split_common.glsl), the group-by's keys per invocation
+//                  (glsl/hash/apply_shared.comp); 1 elsewhere
 //   constant_id 6: the key order of the sort and the merge (KEY_ORDER, below), the multisplit's
 //                  key kind (glsl/split/split_common.glsl), the set kernels' directory forms
-//                  (glsl/set/set_common.glsl DIR_FORMS); 0 elsewhere
+//                  (glsl/set/set_common.glsl DIR_FORMS), the group-by's shared slots, the
+//                  reduce-by-key's tile tickets; 0 elsewhere
 #ifndef VKALGO_COMMON_GLSL
 #define VKALGO_COMMON_GLSL
 

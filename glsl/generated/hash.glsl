@@ -9,7 +9,5 @@
 #define APPLY_OP_MAX 2u
 #define APPLY_OP_MASK 3u
 #define APPLY_RESERVE_ONLY 4u
-#define APPLY_SHARED_SLOTS_PER_KEY 2u
-#define APPLY_SHARED_SLOTS 2048u
 
 #endif

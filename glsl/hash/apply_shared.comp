@@ -1,33 +1,43 @@
 #version 460
 // Hash map insert-or-apply with each workgroup's equal keys combined in shared memory first
 // (u32 keys and values, no per-key statuses; src/hash/apply.rs picks it). A workgroup walks
-// its share of the batch's tiles (grid-stride), adds each (key, value) to a shared table of
-// SHARED_SLOTS slots (a claim by CAS on the key, the value by a shared atomic on the
-// operation's identity), and at the end applies each slot's combined value to the map once,
-// as apply.comp applies one key. A key that finds no shared slot within SHARED_PROBES goes to
-// the map directly. The same map results as apply.comp (the operations are associative and
-// commutative); the failure counter counts every key a failed slot stood for.
+// its share of the batch's tiles (grid-stride), loads a tile's APPLY_KEYS keys per invocation
+// at once, adds each (key, value) to a shared table of SHARED_SLOTS slots (a key claims a slot
+// by CAS, its value goes in by a shared atomic on the operation's identity), and at the end
+// applies each slot's combined value to the map once, as apply.comp applies one key. A key that
+// finds no shared slot within SHARED_PROBES goes to the map directly. The same map results as
+// apply.comp (the operations are associative and commutative). The failure counter counts
+// the batch's reserved keys and every key left out: all inserts of a key share its fate (slots
+// only go from free to a key during the batch), so only when an insert fails (a full table)
+// does the workgroup walk its keys again and count those the map refuses, each tried once more
+// with the operation's identity. The common path keeps no count of the keys a slot stands for.
 #define HASH_APPLY 1
 #extension GL_KHR_shader_subgroup_vote : require
+#extension GL_KHR_memory_scope_semantics : require
 #include "hash_common.glsl"
 
 #if KEY_BITS != 32 || VALUE_BITS != 32
 #error "apply_shared.comp: u32 keys and values only"
 #endif
 
-// Slots per invocation, so that the final walk costs each invocation at most that many map
-// inserts (CPU drivers cap an invocation's loop iterations), and at most APPLY_SHARED_SLOTS.
-const uint SHARED_SLOTS = WG_SIZE * KEYS_PER_INVOCATION * APPLY_SHARED_SLOTS_PER_KEY
-    > APPLY_SHARED_SLOTS ? APPLY_SHARED_SLOTS
-    : WG_SIZE * KEYS_PER_INVOCATION * APPLY_SHARED_SLOTS_PER_KEY;
+// Keys an invocation loads per tile (constant_id 5) and the shared table's slots (constant_id
+// 6), from src/hash/tuning.rs: on CPU drivers few, so that the final walk's map inserts stay
+// under their cap on an invocation's loop iterations.
+layout(constant_id = 5) const uint APPLY_KEYS = 1;
+layout(constant_id = 6) const uint SHARED_SLOTS = 512;
 const uint SHARED_PROBES = 8u;
 
 shared uint s_key[SHARED_SLOTS];
 shared uint s_value[SHARED_SLOTS];
-shared uint s_keys_held[SHARED_SLOTS];
+shared uint s_any_failed;
 
 uint apply_identity() {
     return (pc.mode & APPLY_OP_MASK) == APPLY_OP_MIN ? ~0u : 0u;
+}
+
+uint apply_op(uint a, uint b) {
+    uint op = pc.mode & APPLY_OP_MASK;
+    return op == APPLY_OP_SUM ? a + b : op == APPLY_OP_MIN ? min(a, b) : max(a, b);
 }
 
 uint combine_in_subgroup(uint value) {
@@ -38,14 +48,25 @@ uint combine_in_subgroup(uint value) {
     return op == APPLY_OP_MIN ? subgroupMin(value) : subgroupMax(value);
 }
 
-// Adds `value` (standing for `keys` keys) to `key`'s shared slot; false when none of the
-// SHARED_PROBES slots from its hash is free or holds it.
-bool add_to_shared(uint key, uint value, uint keys) {
+uint first_shared_slot(uint key) {
     uint h = key * 0x9e3779b1u;
-    uint at = uint((uint64_t(h ^ (h >> 15)) * uint64_t(SHARED_SLOTS)) >> 32);
+    return uint((uint64_t(h ^ (h >> 15)) * uint64_t(SHARED_SLOTS)) >> 32);
+}
+
+uint next_shared_slot(uint at) {
+    return at + 1u == SHARED_SLOTS ? 0u : at + 1u;
+}
+
+// Adds `value` to `key`'s shared slot; false when none of the SHARED_PROBES slots from its hash
+// holds it or is free. A slot already holding the key costs a load and the value's atomic.
+bool add_to_shared(uint key, uint value) {
+    uint at = first_shared_slot(key);
     uint op = pc.mode & APPLY_OP_MASK;
     for (uint p = 0u; p < SHARED_PROBES; ++p) {
-        uint held = atomicCompSwap(s_key[at], EMPTY_KEY, key);
+        uint held = atomicLoad(s_key[at], gl_ScopeWorkgroup, 0, 0);
+        if (held == EMPTY_KEY) {
+            held = atomicCompSwap(s_key[at], EMPTY_KEY, key);
+        }
         if (held == EMPTY_KEY || held == key) {
             if (op == APPLY_OP_SUM) {
                 atomicAdd(s_value[at], value);
@@ -54,10 +75,9 @@ bool add_to_shared(uint key, uint value, uint keys) {
             } else {
                 atomicMax(s_value[at], value);
             }
-            atomicAdd(s_keys_held[at], keys);
             return true;
         }
-        at = at + 1u == SHARED_SLOTS ? 0u : at + 1u;
+        at = next_shared_slot(at);
     }
     return false;
 }
@@ -67,38 +87,63 @@ void main() {
     for (uint s = gl_LocalInvocationIndex; s < SHARED_SLOTS; s += WG_SIZE) {
         s_key[s] = EMPTY_KEY;
         s_value[s] = apply_identity();
-        s_keys_held[s] = 0u;
+    }
+    if (gl_LocalInvocationIndex == 0u) {
+        s_any_failed = 0u;
     }
     barrier();
     uint inserted = 0u;
     uint reused_slots = 0u;
     uint failed = 0u;
-    const uint tile_keys = WG_SIZE * KEYS_PER_INVOCATION;
+    bool any_failed = false;
+    const uint tile_keys = WG_SIZE * APPLY_KEYS;
     uint tiles = n / tile_keys + (n % tile_keys != 0u ? 1u : 0u);
     uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
     for (uint t = linear_workgroup_id(); t < tiles; t += groups) {
         uint first = t * tile_keys;  // below n: t < tiles
-        for (uint r = 0u; r < KEYS_PER_INVOCATION; ++r) {
-            uint offset = key_offset(r);
-            if (offset < n - first) {
-                uint key = load_key(pc.keys_addr, first + offset);
-                uint value = load_value(pc.values_addr, first + offset);
-                if (!is_reserved(key)) {
-                    // A subgroup whose active lanes hold one key combines their values first.
-                    bool uniform_key = subgroupAllEqual(key);
-                    uint keys = 1u;
-                    if (uniform_key) {
-                        value = combine_in_subgroup(value);
-                        keys = subgroup_sum(1u);
-                    }
-                    if ((!uniform_key || subgroupElect()) && !add_to_shared(key, value, keys)) {
-                        bool reused = false;
-                        uint status = insert_key(pc.buckets_addr, pc.num_buckets, pc.max_probes,
-                                                 key, value, reused);
-                        inserted += status == STATUS_INSERTED ? 1u : 0u;
-                        reused_slots += reused ? 1u : 0u;
-                        failed += status >= STATUS_FULL ? keys : 0u;
-                    }
+        // The tile's loads first, so that they are in flight together; a key past the count
+        // reads as the (reserved, skipped) empty key.
+        uint keys[APPLY_KEYS];
+        uint values[APPLY_KEYS];
+        [[unroll]] for (uint r = 0u; r < APPLY_KEYS; ++r) {
+            uint offset = r * WG_SIZE + gl_LocalInvocationIndex;
+            bool present = offset < n - first;
+            keys[r] = present ? load_key(pc.keys_addr, first + offset) : EMPTY_KEY;
+            values[r] = present ? load_value(pc.values_addr, first + offset) : 0u;
+        }
+        // A subgroup whose lanes all hold one key, all of its tile's keys, combines them and
+        // adds them to the shared table at once; where that finds no slot, key by key below.
+        bool one_key = !is_reserved(keys[0]);
+        uint one_value = values[0];
+        [[unroll]] for (uint r = 1u; r < APPLY_KEYS; ++r) {
+            one_key = one_key && keys[r] == keys[0];
+            one_value = apply_op(one_value, values[r]);
+        }
+        if (subgroupAll(one_key) && subgroupAllEqual(keys[0])) {
+            one_value = combine_in_subgroup(one_value);
+            bool added = subgroupElect() && add_to_shared(keys[0], one_value);
+            if (subgroupAny(added)) {
+                continue;
+            }
+        }
+        for (uint r = 0u; r < APPLY_KEYS; ++r) {
+            uint key = keys[r];
+            uint value = values[r];
+            // A reserved key of the batch counts as failed, as in insert.comp.
+            failed += is_reserved(key) && r * WG_SIZE + gl_LocalInvocationIndex < n - first ? 1u : 0u;
+            if (!is_reserved(key)) {
+                // A subgroup whose active lanes hold one key combines their values first.
+                bool uniform_key = subgroupAllEqual(key);
+                if (uniform_key) {
+                    value = combine_in_subgroup(value);
+                }
+                if ((!uniform_key || subgroupElect()) && !add_to_shared(key, value)) {
+                    bool reused = false;
+                    uint status = insert_key(pc.buckets_addr, pc.num_buckets, pc.max_probes,
+                                             key, value, reused);
+                    inserted += status == STATUS_INSERTED ? 1u : 0u;
+                    reused_slots += reused ? 1u : 0u;
+                    any_failed = any_failed || status >= STATUS_FULL;
                 }
             }
         }
@@ -113,7 +158,30 @@ void main() {
                                      s_value[s], reused);
             inserted += status == STATUS_INSERTED ? 1u : 0u;
             reused_slots += reused ? 1u : 0u;
-            failed += status >= STATUS_FULL ? s_keys_held[s] : 0u;
+            any_failed = any_failed || status >= STATUS_FULL;
+        }
+    }
+    if (subgroupAny(any_failed) && subgroupElect()) {
+        s_any_failed = 1u;
+    }
+    barrier();
+    // A full table: the workgroup's keys again, each refused one counted (the identity leaves
+    // a present key's value as it is; an absent one finds no room, as before).
+    if (s_any_failed != 0u) {
+        for (uint t = linear_workgroup_id(); t < tiles; t += groups) {
+            uint first = t * tile_keys;
+            for (uint r = 0u; r < APPLY_KEYS; ++r) {
+                uint offset = r * WG_SIZE + gl_LocalInvocationIndex;
+                if (offset < n - first) {
+                    uint key = load_key(pc.keys_addr, first + offset);
+                    if (!is_reserved(key)) {
+                        bool reused = false;
+                        uint status = insert_key(pc.buckets_addr, pc.num_buckets, pc.max_probes,
+                                                 key, apply_identity(), reused);
+                        failed += status >= STATUS_FULL ? 1u : 0u;
+                    }
+                }
+            }
         }
     }
     // size += inserted, tombstones -= reused, failed += failed

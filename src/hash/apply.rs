@@ -3,7 +3,9 @@
 //! the result does not depend on the order within the batch (glsl/hash/apply.comp).
 
 use super::map::{HashPush, Op};
-use super::{HashInsertArgs, HashKey, HashMap, HashTuning, HashValue};
+use super::{HashInsertArgs, HashKey, HashMap, HashValue};
+use crate::core::profile::DeviceProfile;
+use crate::core::tuning::DeviceClass;
 use crate::core::types::ReduceOp;
 use crate::error::Result;
 use ash::vk;
@@ -13,20 +15,33 @@ pub(super) const APPLY_OP_MASK: u32 = 3;
 /// Mode bit of the two-pass form's first pass: absent keys are claimed with the operation's
 /// identity; no value is combined.
 pub(super) const APPLY_RESERVE_ONLY: u32 = 4;
-/// The shared-memory insert-or-apply's table (glsl/hash/apply_shared.comp): slots per key of a
-/// workgroup's tile, and at most this many slots (three u32 arrays in shared memory).
-pub(super) const APPLY_SHARED_SLOTS_PER_KEY: u32 = 2;
-/// See [`APPLY_SHARED_SLOTS_PER_KEY`].
-pub(super) const APPLY_SHARED_SLOTS: u32 = 2048;
+/// The shape of the shared-memory insert-or-apply (glsl/hash/apply_shared.comp), its own
+/// whatever the map's tuning: invocations per workgroup, keys an invocation loads per tile, and
+/// the slots of the workgroup's shared table (two u32 arrays in shared memory).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ApplySharedShape {
+    /// Invocations per workgroup (constant_id 0).
+    pub workgroup_size: u32,
+    /// Keys an invocation loads per tile (APPLY_KEYS, constant_id 5).
+    pub keys_per_invocation: u32,
+    /// Slots of the shared table (SHARED_SLOTS, constant_id 6).
+    pub slots: u32,
+}
 
 /// Shared memory apply_shared.comp needs beside its table (the workgroup's counters).
 const SHARED_MARGIN: u64 = 256;
 
-/// Bytes of apply_shared.comp's shared table at `tuning`: three u32 per slot.
-fn apply_shared_bytes(tuning: &HashTuning) -> u64 {
-    let per_tile = tuning.workgroup_size * tuning.keys_per_invocation;
-    let slots = (per_tile * APPLY_SHARED_SLOTS_PER_KEY).min(APPLY_SHARED_SLOTS);
-    3 * 4 * slots as u64
+/// The shared-memory insert-or-apply's shape on a device of `class`.
+pub(super) fn apply_shared_shape(class: DeviceClass) -> ApplySharedShape {
+    super::tuning::apply_shared_shape(class)
+}
+
+impl ApplySharedShape {
+    /// Whether the device runs the kernel at this shape (its shared memory and workgroup size).
+    pub(super) fn fits(&self, profile: &DeviceProfile) -> bool {
+        2 * 4 * self.slots as u64 + SHARED_MARGIN <= profile.max_shared_memory as u64
+            && self.workgroup_size <= profile.max_workgroup_invocations
+    }
 }
 
 impl HashMap {
@@ -59,11 +74,14 @@ impl HashMap {
         debug_assert_eq!(op_bits & !APPLY_OP_MASK, 0);
         // The applying pass: a workgroup's equal keys combined in shared memory first where the
         // layout allows and no per-key statuses are asked for (apply_shared.comp).
-        let max_groups = super::tuning::apply_shared_groups(self.ctx.device_class());
-        let fits =
-            apply_shared_bytes(&self.tuning()) + SHARED_MARGIN <= self.ctx.profile().max_shared_memory as u64;
+        let class = self.ctx.device_class();
+        let max_groups = super::tuning::apply_shared_groups(class);
+        let shape = apply_shared_shape(class);
+        let fits = shape.fits(self.ctx.profile());
         let apply = |push: &HashPush| match self.apply_shared_shader() {
-            Some(shared) if push.flags_addr == 0 && fits => self.run_grid(cmd, shared, push, n, max_groups),
+            Some(shared) if push.flags_addr == 0 && fits => {
+                self.run_apply_shared(cmd, shared, push, n, shape, max_groups)
+            }
             _ => self.run(cmd, shader, push, n),
         };
         let mut push = push;

@@ -1,6 +1,7 @@
 //! The map object: its storage (one gpu-allocator buffer: counters, then the buckets), its
 //! geometry, the kernel of each operation, and the record layer.
 
+use super::apply::{apply_shared_shape, ApplySharedShape};
 use super::geometry;
 use super::table::{table_accessors, table_shader, Table, TableShape};
 use super::{
@@ -45,6 +46,18 @@ impl From<HashSpec> for Specialization {
             id2: 1,
             id5: 1,
             id6: 0,
+        }
+    }
+}
+
+impl From<ApplySharedShape> for Specialization {
+    fn from(shape: ApplySharedShape) -> Self {
+        Specialization {
+            workgroup_size: shape.workgroup_size,
+            id1: 1,
+            id2: 1,
+            id5: shape.keys_per_invocation,
+            id6: shape.slots,
         }
     }
 }
@@ -284,18 +297,19 @@ impl HashMap {
         Ok(())
     }
 
-    /// Records `shader` over `items` keys on a grid of at most `max_groups` workgroups, each
-    /// walking its share of the tiles (glsl/hash/apply_shared.comp).
-    pub(super) fn run_grid(
+    /// Records the shared-memory insert-or-apply `shader` over `items` keys on a grid of at most
+    /// `max_groups` workgroups, each walking its share of the tiles (glsl/hash/apply_shared.comp).
+    pub(super) fn run_apply_shared(
         &self,
         cmd: vk::CommandBuffer,
         shader: &ShaderSource,
         push: &HashPush,
         items: u64,
+        shape: ApplySharedShape,
         max_groups: u32,
     ) -> Result<()> {
-        let kernel = self.ctx.kernel(shader, self.specialization())?;
-        let per_group = self.table.shape.tuning.workgroup_size as u64 * self.items_per_invocation(shader);
+        let kernel = self.ctx.kernel(shader, shape)?;
+        let per_group = shape.workgroup_size as u64 * shape.keys_per_invocation as u64;
         let groups = items.div_ceil(per_group).clamp(1, max_groups as u64);
         // SAFETY: the caller's command buffer is recording (documented on every record call).
         unsafe { self.ctx.dispatch(cmd, kernel, push, groups as u32) };
@@ -617,9 +631,13 @@ impl MapLayout {
         let kernels = kernels(desc.key_type, desc.value_type, bucket_bytes, packed)?;
         let apply_shared = apply_shared_kernel(desc.key_type, desc.value_type, bucket_bytes, packed);
         let spec = HashSpec::of(&shape.tuning);
-        let mut list: Vec<_> = kernels.iter().chain(&apply_shared).map(|&k| (k, spec)).collect();
+        let mut list: Vec<_> = kernels.iter().map(|&k| (k, spec)).collect();
         list.push((&shaders::HASH_META, spec));
         ctx.prepare_kernels(&list)?;
+        let apply_shape = apply_shared_shape(ctx.device_class());
+        if let Some(shader) = apply_shared.filter(|_| apply_shape.fits(ctx.profile())) {
+            ctx.prepare_kernels(&[(shader, apply_shape)])?;
+        }
         Ok(MapLayout {
             shape,
             kernels,

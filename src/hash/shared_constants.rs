@@ -2,7 +2,7 @@
 //! glsl/hash/hash_common.glsl for apply.comp), rendered from this list
 //! (src/core/shaders/shared_constants.rs).
 
-use super::apply::{APPLY_OP_MASK, APPLY_RESERVE_ONLY, APPLY_SHARED_SLOTS, APPLY_SHARED_SLOTS_PER_KEY};
+use super::apply::{APPLY_OP_MASK, APPLY_RESERVE_ONLY};
 use crate::core::shaders::shared_constants::{GeneratedHeader, GlslConstant};
 use crate::ReduceOp;
 
@@ -17,7 +17,5 @@ pub(crate) const HASH: GeneratedHeader = GeneratedHeader {
         GlslConstant::uint("APPLY_OP_MAX", ReduceOp::Max as u32),
         GlslConstant::uint("APPLY_OP_MASK", APPLY_OP_MASK),
         GlslConstant::uint("APPLY_RESERVE_ONLY", APPLY_RESERVE_ONLY),
-        GlslConstant::uint("APPLY_SHARED_SLOTS_PER_KEY", APPLY_SHARED_SLOTS_PER_KEY),
-        GlslConstant::uint("APPLY_SHARED_SLOTS", APPLY_SHARED_SLOTS),
     ],
 };

@@ -1,6 +1,7 @@
 //! The hash map's tuning tables: rows per device class, the evidence of each in
 //! `docs/tuning/hash.md` under its anchor.
 
+use super::apply::ApplySharedShape;
 use super::HashTuning;
 use crate::core::tuning::{first_row, DeviceClass, Devices, TuningRow};
 
@@ -39,6 +40,39 @@ pub(super) const BUCKET_BYTES: TuningRow<(), u32> = TuningRow {
     why: "a probe's second sector costs more than shorter probe sequences save",
     anchor: "bucket-bytes",
 };
+
+/// The shared-memory insert-or-apply's shape (glsl/hash/apply_shared.comp).
+pub(super) const APPLY_SHARED_SHAPE: &[TuningRow<(), ApplySharedShape>] = &[
+    TuningRow {
+        devices: Devices::Gpu,
+        when: (),
+        choice: ApplySharedShape {
+            workgroup_size: 256,
+            keys_per_invocation: 8,
+            slots: 2048,
+        },
+        why: "eight loads in flight per invocation; 2048 slots keep 2^10 distinct keys at half load",
+        anchor: "apply-shared",
+    },
+    TuningRow {
+        devices: Devices::Cpu,
+        when: (),
+        choice: ApplySharedShape {
+            workgroup_size: 256,
+            keys_per_invocation: 1,
+            slots: 512,
+        },
+        why: "the final walk stays at two map inserts per invocation",
+        anchor: "cpu-loop-cap",
+    },
+];
+
+/// The shared-memory insert-or-apply's shape on a device of `class` ([`APPLY_SHARED_SHAPE`]).
+pub(super) fn apply_shared_shape(class: DeviceClass) -> ApplySharedShape {
+    first_row(APPLY_SHARED_SHAPE, class, |_| true)
+        .expect("an insert-or-apply shape for every device class")
+        .choice
+}
 
 /// The most workgroups of the shared-memory insert-or-apply (glsl/hash/apply_shared.comp): each
 /// walks its share of the batch's tiles, so fewer workgroups combine more keys each.
@@ -96,6 +130,7 @@ mod tests {
         assert_anchors(KERNEL_SHAPE, DOC);
         assert_anchors(&[BUCKET_BYTES], DOC);
         assert_anchors(APPLY_SHARED_GROUPS, DOC);
+        assert_anchors(APPLY_SHARED_SHAPE, DOC);
     }
 
     /// The tables give the choices the code made before it had tables.

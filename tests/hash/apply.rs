@@ -178,6 +178,48 @@ fn full_table_keeps_what_it_held() {
     }
 }
 
+/// The record layer without statuses (u32 maps: the shared-memory kernel) into a table too
+/// small: the failure counter counts every occurrence of a key left out (all occurrences of a
+/// key share its fate), keys combined in shared memory included.
+#[test]
+fn failure_count_without_statuses() {
+    let ctx = context();
+    for packed in [Some(true), Some(false)] {
+        let map = packed_map(&ctx, packed, 64);
+        let mut rng = Rng(10);
+        let pool: Vec<u32> = (0..300).map(|_| u32::random(&mut rng)).collect();
+        // Runs of one key (a subgroup's lanes equal), then keys drawn from the pool.
+        let mut keys = vec![pool[0]; 700];
+        keys.extend((0..3300).map(|_| pool[rng.next_u32() as usize % pool.len()]));
+        keys.extend([u32::MAX, u32::MAX - 1]);
+        let values: Vec<u32> = (0..keys.len() as u32).collect();
+        let rec = record_insert(
+            &ctx,
+            &map,
+            &keys,
+            &values,
+            RecordOptions {
+                apply: Some(ReduceOp::Sum),
+                no_statuses: true,
+                ..Default::default()
+            },
+        );
+        let (got_k, _): (Vec<u32>, Vec<u32>) = map.retrieve_all().unwrap();
+        let stored: std::collections::HashSet<u32> = got_k.into_iter().collect();
+        assert_eq!(
+            stored.len() as u64,
+            map.capacity(),
+            "packed {packed:?}: every slot used"
+        );
+        let left_out = keys.iter().filter(|k| !stored.contains(k)).count() as u32;
+        assert!(
+            left_out > 700,
+            "packed {packed:?}: the test leaves out keys ({left_out})"
+        );
+        assert_eq!(rec.failed, left_out, "packed {packed:?}: failed");
+    }
+}
+
 /// The record layer: statuses (one Inserted per new key, Updated for the rest, Reserved for
 /// reserved keys, counted as failed), an indirect count below the maximum (nothing past it
 /// written or applied), at an offset.
@@ -201,6 +243,7 @@ fn record_layer_statuses_and_indirect_count() {
                 offset: 40,
                 indirect: Some(1000),
                 apply: Some(ReduceOp::Max),
+                no_statuses: false,
             },
         );
         let live = &keys[..1000];
