@@ -37,6 +37,7 @@
 #extension GL_KHR_memory_scope_semantics : require
 
 #include "workgroup_scan.glsl"
+#include "tile_ticket.glsl"
 
 #ifndef LOOKBACK_VALUE_T
 #define LOOKBACK_VALUE_T uint

@@ -7,10 +7,20 @@
 #ifndef VKALGO_TILE_TICKET_GLSL
 #define VKALGO_TILE_TICKET_GLSL
 
+// 1: tiles by ticket (CPU drivers); 0: tile t is workgroup t (GPUs start workgroups in order,
+// and a ticket costs an atomic and a barrier per tile). Set for every pipeline from
+// src/core/tuning.rs (docs/tuning/core.md#tile-tickets).
+layout(constant_id = 7) const uint TILE_TICKETS = 0;
+
 shared uint s_tile_ticket;
 
-// The workgroup's tile, in every invocation. Workgroup-uniform control flow.
-uint take_tile_ticket(uint64_t counter_addr) {
+// The workgroup's tile, in every invocation: by ticket from the u32 at `counter_addr` (zero
+// before the dispatch) where TILE_TICKETS, else the workgroup id. Workgroup-uniform control
+// flow.
+uint lookback_tile(uint64_t counter_addr) {
+    if (TILE_TICKETS == 0u) {
+        return linear_workgroup_id();
+    }
     if (gl_LocalInvocationIndex == 0u) {
         s_tile_ticket = atomicAdd(U32AtomicRef(counter_addr).v[0], 1u);
     }

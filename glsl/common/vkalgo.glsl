@@ -11,8 +11,10 @@
 //                  (glsl/hash/apply_shared.comp); 1 elsewhere
 //   constant_id 6: the key order of the sort and the merge (KEY_ORDER, below), the multisplit's
 //                  key kind (glsl/split/split_common.glsl), the set kernels' directory forms
-//                  (glsl/set/set_common.glsl DIR_FORMS), the group-by's shared slots, the
-//                  reduce-by-key's tile tickets; 0 elsewhere
+//                  (glsl/set/set_common.glsl DIR_FORMS), the group-by's shared slots; 0
+//                  elsewhere
+//   constant_id 7: look-back tiles by ticket (TILE_TICKETS, glsl/common/tile_ticket.glsl; set
+//                  for every pipeline)
 #ifndef VKALGO_COMMON_GLSL
 #define VKALGO_COMMON_GLSL
 

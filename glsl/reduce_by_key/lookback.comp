@@ -7,7 +7,7 @@
 // so no schedule can hang it; SPIN_LIMIT 0 is a test mode that takes the fallback for every
 // tile's nearest predecessor.
 //
-// On CPU drivers tiles are taken in the order workgroups start (TILE_TICKETS).
+// On CPU drivers tiles are taken in the order workgroups start (common/tile_ticket.glsl).
 //
 // Scratch (zero before, as far as the flags): 16 bytes of header (the u32 at byte 0 hands out
 // the tiles, the one at byte 4 counts fallbacks), one u32 flag per tile (RBK_FLAG_*), then one 16-byte aggregate pair per tile and
@@ -16,10 +16,6 @@
 // writes the number of runs.
 #include "rbk_common.glsl"
 #include "../common/tile_ticket.glsl"
-
-// 1: tiles by ticket (CPU drivers), 0: tile t is workgroup t (GPUs start workgroups in order,
-// and a ticket costs an atomic and a barrier per tile: docs/tuning/scan.md#tile-order).
-layout(constant_id = 6) const uint TILE_TICKETS = 0;
 
 uint64_t flag_addr(uint tile) {
     return pc.scratch + RBK_SCRATCH_HEADER + uint64_t(tile) * 4ul;
@@ -149,7 +145,7 @@ void look_back(uint tile, uint n, out uint heads, out VALUE_T value) {
 void main() {
     uint n = load_count(pc.count_addr, pc.count, pc.max_count);
     uint tiles = tile_count(n);
-    uint tile = TILE_TICKETS != 0u ? take_tile_ticket(pc.scratch) : linear_workgroup_id();
+    uint tile = lookback_tile(pc.scratch);
     if (tile >= tiles) {
         if (tile == 0u && gl_LocalInvocationIndex == 0u) {
             U32Ref(pc.run_count).v[0] = 0u;  // no elements, no runs

@@ -1,9 +1,10 @@
 #version 460
 // Single-pass scan with decoupled look-back and fallback (see common/lookback.glsl).
-// Tile t is workgroup t: GPUs start workgroups in order, and a wait on a tile whose workgroup
-// has not started ends in the fallback (faster than an atomic ticket per tile:
-// docs/tuning/scan.md#tile-order). aux_addr holds the look-back state:
-//   u32 unused (zero), u32 fallback count (test mode), u32 finished workgroups, u32 unused;
+// Tile t is workgroup t on GPUs: they start workgroups in order, and a wait on a tile whose
+// workgroup has not started ends in the fallback (faster than an atomic ticket per tile:
+// docs/tuning/scan.md#tile-order); CPU drivers take tiles by ticket
+// (common/tile_ticket.glsl). aux_addr holds the look-back state:
+//   u32 tile ticket, u32 fallback count (test mode), u32 finished workgroups, u32 unused;
 //   then one u64 status word per tile; all zero at start.
 // Input and output must not overlap: the fallback re-reads a predecessor's input.
 //
@@ -49,7 +50,7 @@ void finish_and_clean(uint tiles) {
 void main() {
     g_n = load_count(pc.count_addr, pc.count, pc.max_count);
     uint num_tiles = tile_count(g_n);
-    uint tile = linear_workgroup_id();
+    uint tile = lookback_tile(pc.aux_addr);
     if (tile >= num_tiles) {
         finish_and_clean(num_tiles);
         return;

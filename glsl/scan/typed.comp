@@ -430,10 +430,11 @@ void finish_and_clean(uint tiles) {
     }
 }
 
-// Tile t is workgroup t (see glsl/scan/lookback.comp): publish the tile's total, scan the tile, look back, store.
+// Tile t as in glsl/scan/lookback.comp: publish the tile's total, scan the tile, look back,
+// store.
 void lookback_scan(uint n) {
     uint num_tiles = tile_count(n);
-    uint tile = linear_workgroup_id();
+    uint tile = lookback_tile(pc.aux_addr);
     if (tile >= num_tiles) {
         finish_and_clean(num_tiles);
         return;

@@ -1,6 +1,6 @@
 #version 460
 // Select in one pass with decoupled look-back and its fallback (common/lookback.glsl): tile t
-// is workgroup t; it ranks its kept elements, publishes their count, looks back for the count
+// (workgroup t, or by ticket on CPU drivers: the u32 at aux_addr) ranks its kept elements, publishes their count, looks back for the count
 // kept before it and writes its kept elements from there. aux_addr holds the look-back state:
 // SELECT_SCRATCH_STATUS bytes of counters, then one u64 status word per tile; all zero at
 // start. The fallback re-reads a predecessor's input, so input and output must not overlap.
@@ -19,7 +19,7 @@ void main() {
     vkalgo_params = pc.params;
     g_n = load_count(pc.count_addr, pc.count, pc.max_count);
     uint tiles = select_tile_count(g_n);
-    uint tile = linear_workgroup_id();
+    uint tile = lookback_tile(pc.aux_addr);
     if (tile >= tiles) {
         if (tile == 0u) {
             write_kept(0u);

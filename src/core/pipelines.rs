@@ -2,6 +2,7 @@
 //! pass, and pipelines created once per context for each (shader, specialization) pair.
 
 use super::shaders::ShaderSource;
+use super::tuning::{tile_tickets, DeviceClass};
 use crate::error::{Error, Result, VkResultExt};
 use crate::Context;
 use ash::vk;
@@ -256,7 +257,8 @@ impl Context {
             .device
             .create_shader_module(&module_info, None)
             .during("vkCreateShaderModule")?;
-        // Ids 3 and 4 (the device's subgroup size range) are the same for every pipeline.
+        // Ids 3 and 4 (the device's subgroup size range) and 7 (look-back tiles by ticket) are
+        // the same for every pipeline.
         let values = [
             spec.workgroup_size,
             spec.id1,
@@ -265,6 +267,7 @@ impl Context {
             self.profile.max_subgroup_size.max(1),
             spec.id5,
             spec.id6,
+            tile_tickets(DeviceClass::of(&self.profile)) as u32,
         ];
         let entries: Vec<vk::SpecializationMapEntry> = (0..values.len() as u32)
             .map(|i| vk::SpecializationMapEntry {

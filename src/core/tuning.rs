@@ -3,7 +3,7 @@
 //! `docs/tuning/<algo>.md`, under the row's anchor.
 
 use super::context::Context;
-use super::profile::DeviceType;
+use super::profile::{DeviceProfile, DeviceType};
 
 /// PCI vendor id of NVIDIA.
 const NVIDIA: u32 = 0x10DE;
@@ -22,14 +22,45 @@ pub(crate) enum DeviceClass {
 impl Context {
     /// The class of this context's device, for the tuning tables.
     pub(crate) fn device_class(&self) -> DeviceClass {
-        if self.profile.device_type == DeviceType::Cpu {
+        DeviceClass::of(&self.profile)
+    }
+}
+
+impl DeviceClass {
+    /// The class of the device `profile` describes.
+    pub(crate) fn of(profile: &DeviceProfile) -> DeviceClass {
+        if profile.device_type == DeviceType::Cpu {
             DeviceClass::Cpu
-        } else if self.profile.vendor_id == NVIDIA {
+        } else if profile.vendor_id == NVIDIA {
             DeviceClass::Nvidia
         } else {
             DeviceClass::OtherGpu
         }
     }
+}
+
+/// Whether the single-pass look-back kernels take their tiles by atomic ticket rather than by
+/// workgroup id (TILE_TICKETS, constant_id 7 of every pipeline: glsl/common/tile_ticket.glsl).
+pub(crate) const TILE_TICKETS: &[TuningRow<(), bool>] = &[
+    TuningRow {
+        devices: Devices::Gpu,
+        when: (),
+        choice: false,
+        why: "GPUs start workgroups in order; a ticket costs an atomic and a barrier per tile",
+        anchor: "tile-tickets",
+    },
+    TuningRow {
+        devices: Devices::Cpu,
+        when: (),
+        choice: true,
+        why: "lavapipe runs workgroups in per-thread blocks: a block's first tile would walk back alone",
+        anchor: "tile-tickets",
+    },
+];
+
+/// Whether a device of `class` takes look-back tiles by ticket ([`TILE_TICKETS`]).
+pub(crate) fn tile_tickets(class: DeviceClass) -> bool {
+    first_row(TILE_TICKETS, class, |_| true).is_some_and(|row| row.choice)
 }
 
 /// The device classes a tuning row applies to.
@@ -125,6 +156,11 @@ pub(crate) fn assert_anchors<W, C>(table: &[TuningRow<W, C>], doc: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn core_rows_have_their_reasons() {
+        assert_anchors(TILE_TICKETS, include_str!("../../docs/tuning/core.md"));
+    }
 
     const TABLE: &[TuningRow<u32, u32>] = &[
         TuningRow {

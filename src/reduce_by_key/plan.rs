@@ -56,8 +56,6 @@ struct RbkSpec {
     spins: u32,
     /// The operation (RBK_OP, constant_id 5).
     op: ReduceOp,
-    /// Look-back tiles by atomic ticket (TILE_TICKETS, constant_id 6): CPU drivers.
-    tile_tickets: bool,
 }
 
 impl From<RbkSpec> for Specialization {
@@ -67,7 +65,7 @@ impl From<RbkSpec> for Specialization {
             id1: spec.items,
             id2: spec.spins,
             id5: spec.op as u32,
-            id6: spec.tile_tickets as u32,
+            id6: 0,
         }
     }
 }
@@ -214,7 +212,6 @@ impl ReduceByKeyPlan {
             items: self.tuning.items_per_invocation,
             spins,
             op: self.desc.op,
-            tile_tickets: tuning::tile_tickets(self.ctx.device_class()),
         }
     }
 

@@ -4,24 +4,6 @@
 use super::ReduceByKeyTuning;
 use crate::core::tuning::{first_row, DeviceClass, Devices, TuningRow};
 
-/// Whether look-back tiles are handed out by an atomic ticket rather than numbered by workgroup.
-pub(super) const TILE_TICKETS: &[TuningRow<(), bool>] = &[
-    TuningRow {
-        devices: Devices::Gpu,
-        when: (),
-        choice: false,
-        why: "GPUs start workgroups in order; a ticket costs an atomic and a barrier per tile",
-        anchor: "tile-tickets",
-    },
-    TuningRow {
-        devices: Devices::Cpu,
-        when: (),
-        choice: true,
-        why: "lavapipe runs workgroups in per-thread blocks: a block's first tile would walk back alone",
-        anchor: "tile-tickets",
-    },
-];
-
 /// The default kernel tuning ([`ReduceByKeyTuning::for_device`]).
 pub(super) const DEFAULT_TUNING: &[TuningRow<(), ReduceByKeyTuning>] = &[
     TuningRow {
@@ -98,13 +80,6 @@ pub(super) fn default_spins(class: DeviceClass) -> u32 {
         .choice
 }
 
-/// Whether the device's look-back takes tiles by ticket ([`TILE_TICKETS`]).
-pub(super) fn tile_tickets(class: DeviceClass) -> bool {
-    first_row(TILE_TICKETS, class, |_| true)
-        .expect("a tile order for every device class")
-        .choice
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,7 +90,6 @@ mod tests {
         let doc = include_str!("../../docs/tuning/reduce_by_key.md");
         assert_anchors(DEFAULT_TUNING, doc);
         assert_anchors(LOOKBACK_SPINS, doc);
-        assert_anchors(TILE_TICKETS, doc);
         for class in [DeviceClass::Nvidia, DeviceClass::OtherGpu, DeviceClass::Cpu] {
             let t = default_tuning(class);
             assert!(t.workgroup_size.is_power_of_two() && (1..=16).contains(&t.items_per_invocation));

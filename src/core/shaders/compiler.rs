@@ -56,6 +56,7 @@ macro_rules! embed {
 pub const EMBEDDED: &[(&str, &str)] = &[
     embed!("common/bucket_fn.glsl"),
     embed!("common/lookback.glsl"),
+    embed!("common/tile_ticket.glsl"),
     embed!("common/vkalgo.glsl"),
     embed!("common/workgroup_scan.glsl"),
     embed!("generated/bucket_fn.glsl"),
