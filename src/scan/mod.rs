@@ -16,7 +16,7 @@
 //! two status words per tile (its scratch is larger).
 //!
 //! The paths:
-//! - [`ScanPath::Lookback`]: single pass, decoupled look-back (tile t is workgroup t; each
+//! - [`ScanPath::Lookback`]: single pass, decoupled look-back (tile t is workgroup t on GPUs, taken by ticket on CPU drivers; each
 //!   publishes its tile's total before it scans the tile) with a bounded wait that falls back
 //!   to recomputing a stalled predecessor (never hangs, whatever the scheduling). Reads the
 //!   input once and writes the output once. Plans with the default tuning size the tiles to
