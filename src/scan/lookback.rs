@@ -26,7 +26,8 @@ pub(super) fn clear_bytes(tiles: u64, status_bytes: u64) -> u64 {
 }
 
 /// Clears the look-back header and the status words (unless the plan keeps its scratch
-/// zeroed), then scans in one dispatch of `tiles` workgroups (tile t is workgroup t on GPUs; by ticket on CPU drivers).
+/// zeroed), then scans in one dispatch of `tiles` workgroups (tile t is workgroup t on GPUs,
+/// taken by ticket on CPU drivers).
 pub(super) fn record(
     pass: &Pass,
     mut push: ScanPush,

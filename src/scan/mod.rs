@@ -16,8 +16,9 @@
 //! two status words per tile (its scratch is larger).
 //!
 //! The paths:
-//! - [`ScanPath::Lookback`]: single pass, decoupled look-back (tile t is workgroup t on GPUs, taken by ticket on CPU drivers; each
-//!   publishes its tile's total before it scans the tile) with a bounded wait that falls back
+//! - [`ScanPath::Lookback`]: single pass, decoupled look-back (tile t is workgroup t on GPUs,
+//!   taken by ticket on CPU drivers; each publishes its tile's total before it scans the
+//!   tile) with a bounded wait that falls back
 //!   to recomputing a stalled predecessor (never hangs, whatever the scheduling). Reads the
 //!   input once and writes the output once. Plans with the default tuning size the tiles to
 //!   the count on GPUs: 256 x 2 vectors up to 2^18, 512 x 2 up to 2^20, 512 x 4 up to 2^21,
