@@ -16,7 +16,6 @@ use crate::core::runner::{finish_submission, read_back};
 use crate::error::{Error, Result};
 use crate::{Context, SetOp};
 use ash::vk;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 
 /// Directory bytes one download of [`GpuSet::op_bounds_many`] holds at most (a flat directory
 /// takes 512 KiB): host-visible memory stays bounded for any number of pairs.
@@ -108,20 +107,14 @@ impl GpuSet {
                 [0; 4],
             );
             metas.push(ctx.staging_from(&meta[..64])?);
-            copies.push(GpuSet {
-                ctx: ctx.clone(),
-                control,
-                bm_pool,
-                ar_pool,
-                bm_ring,
-                ar_ring,
-                bm_blocks: s.bm_blocks,
-                ar_blocks: s.ar_blocks,
-                packed: s.packed,
-                chunk_bound: AtomicU32::new(s.chunk_bound()),
-                known_cardinality: AtomicU64::new(s.known_cardinality().unwrap_or(UNKNOWN_CARDINALITY)),
-                recorded_writes: AtomicBool::new(false),
-            });
+            copies.push(GpuSet::from_parts(
+                ctx,
+                [control, bm_pool, ar_pool, bm_ring, ar_ring],
+                (s.bm_blocks, s.ar_blocks),
+                s.packed,
+                s.chunk_bound(),
+                s.known_cardinality().unwrap_or(UNKNOWN_CARDINALITY),
+            ));
         }
         let done = ctx.submit_and_wait(|cmd| unsafe {
             ctx.compute_to_transfer(cmd);
@@ -198,20 +191,14 @@ impl GpuSet {
                 bytemuck::cast_slice(&ids).to_vec()
             };
             images.push([control_image, ring(bm), ring(ar)]);
-            sets.push(GpuSet {
-                ctx: ctx.clone(),
-                control,
-                bm_pool,
-                ar_pool,
-                bm_ring,
-                ar_ring,
-                bm_blocks: bm,
-                ar_blocks: ar,
-                packed: None,
-                chunk_bound: AtomicU32::new(0),
-                known_cardinality: AtomicU64::new(0),
-                recorded_writes: AtomicBool::new(false),
-            });
+            sets.push(GpuSet::from_parts(
+                ctx,
+                [control, bm_pool, ar_pool, bm_ring, ar_ring],
+                (bm, ar),
+                None,
+                0,
+                0,
+            ));
         }
         let parts: Vec<(&ObjectStorage, u64, &[u8])> = sets
             .iter()

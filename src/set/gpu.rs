@@ -108,6 +108,34 @@ pub(super) fn le_words(bytes: &[u8]) -> Vec<u32> {
 }
 
 impl GpuSet {
+    /// A set over its five buffers (control, bitmap pool, array pool and the pools' rings) of
+    /// `blocks` (bitmap, array) blocks: its directory form (`packed`: the entries of a packed
+    /// one), a bound on its non-empty chunks and its cardinality ([`UNKNOWN_CARDINALITY`] where
+    /// not known); no write recorded yet.
+    pub(super) fn from_parts(
+        ctx: &Context,
+        [control, bm_pool, ar_pool, bm_ring, ar_ring]: [ObjectStorage; 5],
+        (bm_blocks, ar_blocks): (u32, u32),
+        packed: Option<u32>,
+        chunk_bound: u32,
+        cardinality: u64,
+    ) -> GpuSet {
+        GpuSet {
+            ctx: ctx.clone(),
+            control,
+            bm_pool,
+            ar_pool,
+            bm_ring,
+            ar_ring,
+            bm_blocks,
+            ar_blocks,
+            packed,
+            chunk_bound: AtomicU32::new(chunk_bound),
+            known_cardinality: AtomicU64::new(cardinality),
+            recorded_writes: AtomicBool::new(false),
+        }
+    }
+
     /// Uploads byte images into buffers (one submission).
     pub(super) fn upload(ctx: &Context, parts: &[(&ObjectStorage, u64, &[u8])]) -> Result<()> {
         Self::upload_and_zero(ctx, parts, &[])
@@ -292,20 +320,14 @@ impl GpuSet {
                 (&ar_ring, 0, bytemuck::cast_slice(&ar_ring_image)),
             ],
         )?;
-        Ok(GpuSet {
-            ctx: ctx.clone(),
-            control,
-            bm_pool,
-            ar_pool,
-            bm_ring,
-            ar_ring,
-            bm_blocks: bitmap_blocks,
-            ar_blocks: array_blocks,
-            packed: None,
-            chunk_bound: AtomicU32::new(0),
-            known_cardinality: AtomicU64::new(0),
-            recorded_writes: AtomicBool::new(false),
-        })
+        Ok(GpuSet::from_parts(
+            ctx,
+            [control, bm_pool, ar_pool, bm_ring, ar_ring],
+            (bitmap_blocks, array_blocks),
+            None,
+            0,
+            0,
+        ))
     }
 
     /// Whether the set lives on the caller's memory ([`GpuSet::new_in`]).

@@ -13,7 +13,6 @@ use super::roaring::{Chunks, Container, ARRAY_MAX, CHUNK_VALUES, RUN_MAX};
 use crate::core::buffer::ObjectStorage;
 use crate::error::{Error, Result};
 use crate::Context;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
 
 /// The bytes a set made on the host uploads ([`GpuSet::prepare_from_chunks`]): its control
 /// buffer (header and directory) and both pools.
@@ -211,20 +210,14 @@ impl GpuSet {
             bm,
             ar,
         };
-        let set = GpuSet {
-            ctx: ctx.clone(),
-            control,
-            bm_pool,
-            ar_pool,
-            bm_ring,
-            ar_ring,
-            bm_blocks,
-            ar_blocks,
-            packed: entries,
-            chunk_bound: AtomicU32::new(chunks.len() as u32),
-            known_cardinality: AtomicU64::new(chunks.iter().map(|(_, c)| c.cardinality() as u64).sum()),
-            recorded_writes: AtomicBool::new(false),
-        };
+        let set = GpuSet::from_parts(
+            ctx,
+            [control, bm_pool, ar_pool, bm_ring, ar_ring],
+            (bm_blocks, ar_blocks),
+            entries,
+            chunks.len() as u32,
+            chunks.iter().map(|(_, c)| c.cardinality() as u64).sum(),
+        );
         Ok((set, image))
     }
 
