@@ -392,10 +392,15 @@ void lookback_tiles(uint t) {
 #endif
 
 void main() {
-    // Tiles by workgroup id, also on the look-back path: a wait on a tile whose workgroup has
-    // not started ends in the fallback, and GPUs start workgroups in order (an atomic ticket
-    // was slower: docs/tuning/merge.md#set-op-tile-order).
-    uint t = linear_workgroup_id() * (SETOP_WRITE == 2 ? TILES_PER_GROUP : 1u);
+    // Tiles by workgroup id, also on the look-back path on GPUs: a wait on a tile whose
+    // workgroup has not started ends in the fallback, and GPUs start workgroups in order (an
+    // atomic ticket was slower: docs/tuning/merge.md#set-op-tile-order). CPU drivers take the
+    // look-back's tiles by ticket (the u32 at aux_addr; common/tile_ticket.glsl).
+#if SETOP_WRITE == 2
+    uint t = lookback_tile(pc.aux_addr) * TILES_PER_GROUP;
+#else
+    uint t = linear_workgroup_id();
+#endif
     if (t >= pc.max_tiles) {
         return;
     }

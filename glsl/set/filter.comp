@@ -21,7 +21,7 @@
 // Each subgroup's count of each row (mode 2: FILTER_ITEMS rows; modes 0 and 1: one).
 shared uint s_scan[FILTER_ITEMS * (WG_SIZE / MIN_SUBGROUP_SIZE)];
 
-// The status words of mode 2 (16 bytes reserved before them: lookback.glsl's counter).
+// The status words of mode 2 (16 bytes before them: the tile ticket, lookback.glsl's counter).
 uint64_t filter_status_addr() {
     return pc.scratch + uint64_t(S_START) * 4ul + 16ul;
 }
@@ -70,7 +70,8 @@ uint subgroup_counts_scan(uvec4 kept, out uint before) {
 void one_pass(uint n) {
     uint tile_values = WG_SIZE * FILTER_ITEMS;
     uint tiles = (n + tile_values - 1u) / tile_values;
-    uint tile = linear_workgroup_id();
+    // By ticket on CPU drivers: the u32 before the fallback counter (common/tile_ticket.glsl).
+    uint tile = lookback_tile(pc.scratch + uint64_t(S_START) * 4ul);
     uint t = gl_LocalInvocationIndex;
     if (tiles == 0u && tile == 0u && t == 0u) {
         U32Ref(pc.range_lo).v[0] = 0u;
