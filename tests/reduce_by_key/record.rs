@@ -70,11 +70,9 @@ fn both_paths_tunings_offsets_and_indirect_counts() {
                 {
                     let got = record(&ctx, &plan, &keys, &values, offset, indirect);
                     let m = indirect.map_or(n, |c| (c as usize).min(n));
-                    let vb = value_type.bytes() as usize;
                     let (wk, wv) = expected(&keys[..m * kb], kb, &wide[..m.min(wide.len())], value_type, op);
                     let what =
                         format!("{key_type:?} {value_type:?} {op:?} {runs:?} {plan:?} {offset} {indirect:?}");
-                    let _ = vb;
                     assert_eq!(got.runs as usize, wk.len() / kb, "{what}");
                     assert!(got.keys == wk, "{what}: keys");
                     assert!(got.values == wv, "{what}: values");
