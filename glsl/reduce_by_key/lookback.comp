@@ -1,8 +1,8 @@
 #version 460
-// Reduce-by-key in one pass with decoupled look-back (tile t is workgroup t). Each tile
+// Reduce-by-key in one pass with decoupled look-back (tile t is workgroup t on GPUs). Each tile
 // publishes its pair (rbk_common.glsl) as an aggregate, walks back over its predecessors'
-// published pairs (a workgroup's width of them per step) to the first inclusive one, publishes its own inclusive pair and writes the
-// runs that end in it. A predecessor that stays silent for SPIN_LIMIT steps has its pair
+// published pairs (a workgroup's width of them per step) to the first inclusive one,
+// publishes its own inclusive pair and writes the runs that end in it. A predecessor that stays silent for SPIN_LIMIT steps has its pair
 // computed from the input by the waiter itself (the fallback of glsl/common/lookback.glsl),
 // so no schedule can hang it; SPIN_LIMIT 0 is a test mode that takes the fallback for every
 // tile's nearest predecessor.
