@@ -296,6 +296,22 @@ pub(crate) fn try_filled<T: Clone>(value: T, count: usize, what: &str) -> vkalgo
     Ok(v)
 }
 
+/// `item(0..count)` in a host vector (`what`: the items, for the message): OUT_OF_MEMORY when
+/// the allocation fails, never an abort; the first error of `item` otherwise.
+pub(crate) fn try_collect<T>(
+    count: usize,
+    what: &str,
+    mut item: impl FnMut(usize) -> vkalgo::Result<T>,
+) -> vkalgo::Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(count)
+        .map_err(|_| Error::OutOfMemory(format!("{count} {what}: no host memory")))?;
+    for i in 0..count {
+        v.push(item(i)?);
+    }
+    Ok(v)
+}
+
 /// A host copy of `data`: OUT_OF_MEMORY when the allocation fails, never an abort.
 pub(crate) fn try_copy<T: Clone>(data: &[T], what: &str) -> vkalgo::Result<Vec<T>> {
     let mut v = Vec::new();

@@ -5,7 +5,9 @@
 //! `vkalgo_set_serialize_host` report).
 
 use super::types::*;
-use super::{context_ref, guard, no_extension, non_null, try_filled, VkalgoContext, VkalgoResult};
+use super::{
+    context_ref, guard, no_extension, non_null, try_collect, try_filled, VkalgoContext, VkalgoResult,
+};
 use vkalgo::set::{GpuSet, SetOperand};
 use vkalgo::Error;
 
@@ -402,13 +404,9 @@ pub unsafe extern "C" fn vkalgo_set_op_cardinality_batch_host(
         }
         let (a, b) = (slice(a, count, "a")?, slice(b, count, "b")?);
         non_null(out, "out")?;
-        let mut pairs = Vec::new();
-        pairs
-            .try_reserve_exact(count)
-            .map_err(|_| Error::OutOfMemory(format!("{count} pairs: no host memory")))?;
-        for (&x, &y) in a.iter().zip(b) {
-            pairs.push((set_ref(x, "a[i]")?, set_ref(y, "b[i]")?));
-        }
+        let pairs = try_collect(count, "pairs", |i| {
+            Ok((set_ref(a[i], "a[i]")?, set_ref(b[i], "b[i]")?))
+        })?;
         let cards = GpuSet::op_cardinality_batch(&pairs, op)?;
         std::slice::from_raw_parts_mut(out, count).copy_from_slice(&cards);
         Ok(())

@@ -5,7 +5,7 @@
 
 use super::set::{set_ref, slice, slice_mut, VkalgoSet};
 use super::types::VkalgoSetOp;
-use super::{context_ref, guard, non_null, VkalgoContext, VkalgoResult};
+use super::{context_ref, guard, non_null, try_collect, VkalgoContext, VkalgoResult};
 use std::collections::HashSet;
 use vkalgo::{Error, GpuSet, SetOperand};
 
@@ -27,16 +27,12 @@ pub unsafe extern "C" fn vkalgo_set_op_many(
             return Err(Error::invalid("count is 0: no sets"));
         }
         let sets = slice(sets, count, "sets")?;
-        let mut operands = Vec::new();
-        operands
-            .try_reserve_exact(count)
-            .map_err(|_| Error::OutOfMemory(format!("{count} sets: no host memory")))?;
-        for &s in sets {
-            if std::ptr::eq(s, dst) {
+        let operands = try_collect(count, "sets", |i| {
+            if std::ptr::eq(sets[i], dst) {
                 return Err(Error::invalid("dst is one of the operands"));
             }
-            operands.push(set_ref(s, "sets[i]")?);
-        }
+            set_ref(sets[i], "sets[i]")
+        })?;
         (*dst).set.assign_many(&operands, op)
     })
 }
@@ -93,13 +89,7 @@ pub unsafe extern "C" fn vkalgo_set_op_batch(
 /// The sets of `sets[0..count]` as Rust references (no entry NULL).
 unsafe fn set_list<'a>(sets: *const *const VkalgoSet, count: usize) -> vkalgo::Result<Vec<&'a GpuSet>> {
     let list = slice(sets, count, "sets")?;
-    let mut out = Vec::new();
-    out.try_reserve_exact(count)
-        .map_err(|_| Error::OutOfMemory(format!("{count} sets: no host memory")))?;
-    for &s in list {
-        out.push(set_ref(s, "sets[i]")?);
-    }
-    Ok(out)
+    try_collect(count, "sets", |i| set_ref(list[i], "sets[i]"))
 }
 
 /// Writes the new sets to `out[0..]` (room checked by the caller).

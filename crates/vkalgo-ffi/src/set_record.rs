@@ -23,7 +23,7 @@
 
 use super::set::{set_ref, slice, VkalgoSet};
 use super::types::*;
-use super::{context_ref, guard, no_extension, non_null, VkalgoContext, VkalgoResult};
+use super::{context_ref, guard, no_extension, non_null, try_collect, VkalgoContext, VkalgoResult};
 use vkalgo::set::{
     GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
     GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs, GpuSetOpBatchArgs,
@@ -309,13 +309,12 @@ pub unsafe extern "C" fn vkalgo_set_record_op_cardinality_batch(
         let a = args_ref(args, |a| a.next, "set cardinality batch args")?;
         let op = a.op.to_rust()?;
         let (first, second) = (slice(a.a, a.count, "args->a")?, slice(a.b, a.count, "args->b")?);
-        let mut pairs = Vec::new();
-        pairs
-            .try_reserve_exact(a.count)
-            .map_err(|_| Error::OutOfMemory(format!("{} pairs: no host memory", a.count)))?;
-        for (&x, &y) in first.iter().zip(second) {
-            pairs.push((set_ref(x, "args->a[i]")?, set_ref(y, "args->b[i]")?));
-        }
+        let pairs = try_collect(a.count, "pairs", |i| {
+            Ok((
+                set_ref(first[i], "args->a[i]")?,
+                set_ref(second[i], "args->b[i]")?,
+            ))
+        })?;
         let rust = GpuSetCardinalityBatchArgs::new(&pairs, op, a.scratch.to_rust(), a.statuses.to_rust());
         GpuSet::record_op_cardinality_batch(cmd, &rust)
     })
@@ -352,17 +351,13 @@ unsafe fn batch_jobs(args: &VkalgoSetOpBatchArgs) -> Result<Vec<(&GpuSet, &GpuSe
         slice(args.a, args.count, "args->a")?,
         slice(args.b, args.count, "args->b")?,
     );
-    let mut jobs = Vec::new();
-    jobs.try_reserve_exact(args.count)
-        .map_err(|_| Error::OutOfMemory(format!("{} jobs: no host memory", args.count)))?;
-    for i in 0..args.count {
-        jobs.push((
+    try_collect(args.count, "jobs", |i| {
+        Ok((
             set_ref(dst[i].cast_const(), "args->dst[i]")?,
             set_ref(a[i], "args->a[i]")?,
             set_ref(b[i], "args->b[i]")?,
-        ));
-    }
-    Ok(jobs)
+        ))
+    })
 }
 
 /// `*bytes_out` = the scratch bytes `vkalgo_set_record_op_batch` needs for `args`'s jobs as
