@@ -1,6 +1,6 @@
 // @generated from src/hash/shared_constants.rs by a unit test; do not edit.
 // `VKALGO_UPDATE_GLSL=1 cargo test -p vkalgo --lib shared_constants` rewrites it.
-// The insert-or-apply kernels' mode bits and shared table.
+// The insert-or-apply kernels' mode bits; the reclaim's passes and mark.
 #ifndef VKALGO_GENERATED_HASH_GLSL
 #define VKALGO_GENERATED_HASH_GLSL
 
@@ -9,5 +9,10 @@
 #define APPLY_OP_MAX 2u
 #define APPLY_OP_MASK 3u
 #define APPLY_RESERVE_ONLY 4u
+#define RECLAIM_CHECK 0u
+#define RECLAIM_UNMARK 1u
+#define RECLAIM_MARK 2u
+#define RECLAIM_SWEEP 3u
+#define RECLAIM_MARKED 1u
 
 #endif

@@ -4,26 +4,18 @@
 // exactly one succeeds and the size drops by one. Writes a u32 erased flag per key when asked
 // (1: this invocation erased it).
 //
-// The freed slot becomes EMPTY when its bucket (as loaded) holds an EMPTY slot or its overflow
-// counter is 0, else ERASED (a tombstone, counted in the header, reused by later inserts).
-// Then the erase lowers the overflow counters of the buckets its key passed (invariant J in
-// hash_common.glsl); a bucket whose counter it brings to 0 gets its tombstones turned EMPTY.
-// Why EMPTY is safe in both cases: such a bucket lies before no stored key's own bucket in
-// that key's probe sequence (I and J), so no lookup needs to walk past it; emptying its slots
-// keeps I for every key. The evidence is real: while erases run, EMPTY slots stay EMPTY and
-// counters only fall; a counter falls to 0 only after every key passing the bucket was erased.
-// (A tombstone written just after a concurrent sweep of its bucket stays: a later insert
-// reuses it, or a later sweep empties it.)
+// The freed slot becomes EMPTY when its bucket (as loaded) holds an EMPTY slot, else ERASED (a
+// tombstone, counted in the header, reused by later inserts and turned EMPTY by reclaim.comp
+// once no stored key passes its bucket). Why EMPTY is safe: a bucket with an EMPTY slot lies
+// before no stored key's own bucket in that key's probe sequence (invariant I in
+// hash_common.glsl), and while erases run EMPTY slots stay EMPTY.
 #include "hash_common.glsl"
 
 // 0: not erased; 1: erased, the slot is EMPTY; 2: erased, the slot is a tombstone.
-// `swept`: tombstones turned EMPTY by this erase.
-uint erase_key(KEY_T key, out uint swept) {
-    swept = 0u;
+uint erase_key(KEY_T key) {
     uvec2 h = hash_key(key);
-    uint first = vkalgo_hash_first_bucket(h, pc.num_buckets);
     uint step = vkalgo_hash_step(h, pc.num_buckets);
-    uint bucket = first;
+    uint bucket = vkalgo_hash_first_bucket(h, pc.num_buckets);
     for (uint probe = 0u; probe < pc.max_probes; ++probe) {
         uint64_t bucket_addr = bucket_address(pc.buckets_addr, bucket);
         KEY_T k[BUCKET_SLOTS];
@@ -38,8 +30,7 @@ uint erase_key(KEY_T key, out uint swept) {
         }
         if (hit != NO_SLOT) {
             uint64_t slot = slot_address(bucket_addr, hit);
-            bool to_empty = any_empty || load_counter(pc.buckets_addr, pc.num_buckets, bucket) == 0u;
-            KEY_T freed = to_empty ? EMPTY_KEY : ERASED_KEY;
+            KEY_T freed = any_empty ? EMPTY_KEY : ERASED_KEY;
 #if KEY_BITS == 32
             uint old = atomicCompSwap(U32AtomicRef(slot).v[0], key, freed);
 #else
@@ -48,10 +39,9 @@ uint erase_key(KEY_T key, out uint swept) {
             if (old != key) {
                 return 0u;  // another erase of the key in this batch won
             }
-            add_to_passed(pc.buckets_addr, pc.num_buckets, first, step, probe, 0xFFFFFFFFu, swept);
-            return to_empty ? 1u : 2u;
+            return any_empty ? 1u : 2u;
         }
-        if (any_empty || load_counter(pc.buckets_addr, pc.num_buckets, bucket) == 0u) {
+        if (any_empty) {
             return 0u;
         }
         bucket = vkalgo_hash_next_bucket(bucket, step, pc.num_buckets);
@@ -66,16 +56,15 @@ void main() {
         return;
     }
     uint erased = 0u;
-    uint tombstones = 0u;  // added minus swept (u32 arithmetic wraps)
+    uint tombstones = 0u;
     for (uint r = 0u; r < KEYS_PER_INVOCATION; ++r) {
         uint offset = key_offset(r);
         if (offset < n - first) {
             uint i = first + offset;
             KEY_T key = load_key(pc.keys_addr, i);
-            uint swept = 0u;
-            uint outcome = is_reserved(key) ? 0u : erase_key(key, swept);
+            uint outcome = is_reserved(key) ? 0u : erase_key(key);
             erased += outcome != 0u ? 1u : 0u;
-            tombstones += (outcome == 2u ? 1u : 0u) - swept;
+            tombstones += outcome == 2u ? 1u : 0u;
             if (pc.flags_addr != 0ul) {
                 store_flag(pc.flags_addr, i, outcome != 0u ? 1u : 0u);
             }

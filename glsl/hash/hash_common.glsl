@@ -14,13 +14,12 @@
 // erase.comp), ERASED (a tombstone) or a key. Both EMPTY and ERASED slots are free for inserts
 // (erased slots are reused, as cuCollections does); a lookup stops at the first bucket that
 // holds an EMPTY slot, because no key is ever placed beyond such a bucket (invariant I: for
-// every stored key, the buckets before its own in its probe sequence hold no EMPTY slot), or
-// at the first bucket whose overflow counter is 0 (invariant J, see counter_address below).
+// every stored key, the buckets before its own in its probe sequence hold no EMPTY slot).
+// Tombstones no stored key needs are turned back into EMPTY slots by reclaim.comp.
 //
 // Concurrency within one dispatch: inserts run with inserts (no erase in the same dispatch),
 // erases with erases. While inserts run a slot only goes from free to a key (a CAS) and then
-// keeps that key, and counters only rise; while erases run a slot only goes from a key to
-// ERASED or EMPTY, or from ERASED to EMPTY (CASes), and counters only fall.
+// keeps that key; while erases run a slot only goes from a key to ERASED or EMPTY (a CAS).
 // How inserts of one key meet at one slot (no duplicates, exactly one of them counts as new,
 // so the size stays exact) is explained at insert_key below.
 //
@@ -70,9 +69,11 @@ layout(push_constant) uniform HashPush {
 // Counters of a map, at the start of its storage.
 layout(buffer_reference, std430, buffer_reference_align = 16) coherent buffer HashHeaderRef {
     uint size;        // live keys
-    uint tombstones;  // erased slots (reclaimed by rehash)
+    uint tombstones;  // erased slots
     uint cursor;      // retrieve_all: next output position
     uint reserved;
+    uint reclaiming;  // reclaim.comp: 1 while a reclaim runs
+    uint baseline;    // reclaim.comp: tombstones left by the last reclaim (or fewer since)
 };
 
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Ref { uint64_t v[]; };
@@ -221,75 +222,22 @@ bool claim_slot(uint64_t slot_addr, KEY_T seen, uint seen_value, KEY_T key, VALU
 #endif
 }
 
-// Overflow counters (one u32 per bucket, after the buckets): how many stored keys passed the
-// bucket (found it without a free slot) on their way to their own bucket. Invariant J: for
-// every stored key, each bucket before its own in its probe sequence has a counter >= 1 (the
-// key's own contribution, added after its slot was claimed and removed after its erase).
-// A bucket without the key whose counter is 0 therefore also ends a search, and an erase may
-// leave EMPTY (not a tombstone) in it. This is the overflow counting of folly's F14 hash
-// tables (per chunk), kept here beside the EMPTY rule, which stays valid too.
-uint64_t counter_address(uint64_t buckets, uint num_buckets, uint bucket) {
-    return buckets + uint64_t(num_buckets) * uint64_t(uint(BUCKET_BYTES)) + uint64_t(bucket) * 4ul;
-}
-
-uint load_counter(uint64_t buckets, uint num_buckets, uint bucket) {
-    return U32AtomicRef(counter_address(buckets, num_buckets, bucket)).v[0];
-}
-
-// Adds `delta` to the counters of the first `probes` buckets of a probe sequence; returns the
-// number of those counters that this call brought to 0 (with delta = -1), after turning the
-// tombstones of each such bucket into EMPTY slots: `swept` gets how many.
-uint add_to_passed(uint64_t buckets, uint num_buckets, uint first, uint step, uint probes,
-                   uint delta, out uint swept) {
-    swept = 0u;
-    uint zeroed = 0u;
-    uint bucket = first;
-    for (uint q = 0u; q < probes; ++q) {
-        uint old = atomicAdd(U32AtomicRef(counter_address(buckets, num_buckets, bucket)).v[0], delta);
-        if (delta == 0xFFFFFFFFu && old == 1u) {
-            // No stored key passes this bucket any more (J): its tombstones can be EMPTY.
-            zeroed++;
-            uint64_t bucket_addr = bucket_address(buckets, bucket);
-            KEY_T k[BUCKET_SLOTS];
-            uint w[BUCKET_SLOTS];
-            load_bucket_keys(bucket_addr, k, w);
-            [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
-                if (k[j] == ERASED_KEY) {
-                    uint64_t slot = slot_address(bucket_addr, j);
-#if KEY_BITS == 32
-                    uint old_key = atomicCompSwap(U32AtomicRef(slot).v[0], ERASED_KEY, EMPTY_KEY);
-#else
-                    uint64_t old_key = atomicCompSwap(U64AtomicRef(slot).v[0], ERASED_KEY, EMPTY_KEY);
-#endif
-                    swept += old_key == ERASED_KEY ? 1u : 0u;
-                }
-            }
-        }
-        bucket = vkalgo_hash_next_bucket(bucket, step, num_buckets);
-    }
-    return zeroed;
-}
-
 // Inserts or updates one (non-reserved) key: STATUS_INSERTED, STATUS_UPDATED or STATUS_FULL;
 // `reused` tells whether a new key took an ERASED slot (the map's tombstone count drops).
-// Bounded: at most max_probes buckets searched, at most max_probes buckets (one CAS, or two
-// for a packed claim, per free slot) to claim a slot, at most max_probes counters raised.
+// Bounded: at most max_probes buckets searched and at most max_probes buckets (one CAS, or
+// two for a packed claim, per free slot) to claim a slot.
 //
-// 1. Search: the key's probe sequence up to the first bucket that holds an EMPTY slot or has
-//    a zero overflow counter (no key is ever placed beyond such a bucket: invariants I and J),
-//    or max_probes buckets, looking for the key (found: update its value) and remembering the
-//    first free (EMPTY or ERASED) slot.
+// 1. Search: the key's probe sequence up to the first bucket that holds an EMPTY slot (no key
+//    is ever placed beyond such a bucket: invariant I), or max_probes buckets, looking for the
+//    key (found: update its value) and remembering the first free (EMPTY or ERASED) slot.
 // 2. Claim the first free slot in probe order from there (or, if the search saw none, from
 //    the bucket after the last one searched) with a CAS; a slot taken meanwhile by the same
 //    key means another insert of the batch won (update the value), by another key: go on to
 //    the next free slot.
-// 3. Raise the overflow counters of the buckets passed before the claimed one (J).
 // Why inserts of one key in one batch meet at one slot: while inserts run, slots only go from
 // free to a key (and keep that key), so every insert of a key walks the same sequence and
 // sees the same slots turn permanently to other keys; the first slot in probe order that the
-// key claims is the one every other insert of it either claims (one CAS wins) or finds. A
-// search that stops early (a counter not yet raised by a concurrent insert of the same key)
-// only starts the claim walk earlier on the same sequence, over slots taken for good.
+// key claims is the one every other insert of it either claims (one CAS wins) or finds.
 uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, VALUE_T value,
                 out bool reused) {
     reused = false;
@@ -328,19 +276,8 @@ uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, 
         if (any_empty) {
             break;
         }
-        // A full bucket without the key: its counter and the next bucket are loaded together
-        // (one memory round trip per bucket).
-        uint next = vkalgo_hash_next_bucket(bucket, step, num_buckets);
-        uint passed = load_counter(buckets, num_buckets, bucket);
-        load_bucket_keys(bucket_address(buckets, next), k, w);
-        bucket = next;
-        if (passed == 0u) {
-            // No key lies beyond: the search ends; `k` holds the bucket after the last one
-            // searched, where a claim starts if the search saw no free slot (every bucket so
-            // far holds other keys for good).
-            ++probe;
-            break;
-        }
+        bucket = vkalgo_hash_next_bucket(bucket, step, num_buckets);
+        load_bucket_keys(bucket_address(buckets, bucket), k, w);
     }
     bool reload = false;
     if (free_probe != max_probes) {
@@ -379,8 +316,6 @@ uint insert_key(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T key, 
             return STATUS_UPDATED;
         }
         if (outcome == STATUS_INSERTED) {
-            uint unused;
-            add_to_passed(buckets, num_buckets, first, step, probe, 1u, unused);
             return STATUS_INSERTED;
         }
         bucket = vkalgo_hash_next_bucket(bucket, step, num_buckets);

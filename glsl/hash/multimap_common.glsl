@@ -12,9 +12,8 @@
 // its key; it claims the first EMPTY slot of its probe sequence. Hence invariant M: every
 // slot before a stored pair's slot in its key's probe sequence (earlier buckets, and earlier
 // slots of its own bucket) holds a pair. A walk over a key's pairs (count, retrieve) may stop
-// at the first EMPTY slot, or at the end of the first bucket that holds one. The overflow
-// counters after the buckets are all ones (record_clear) and never change: the map's lookups
-// then never end a search early, so they too are right on a multimap.
+// at the first EMPTY slot, or at the end of the first bucket that holds one. The map's lookups
+// (which end at the first bucket holding an EMPTY slot) are right on a multimap too.
 //
 // Concurrency: inserts run with inserts only (count and retrieve are separate dispatches
 // behind barriers). Inserts of one key race for the same EMPTY slots; a CAS decides each, the

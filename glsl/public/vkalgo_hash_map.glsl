@@ -33,12 +33,10 @@
 // when it was inserted: bucket h1 mod n, then + step, + 2 step, ... (mod n), where n =
 // num_buckets is a prime and 1 <= step < n, so the sequence visits every bucket once (double
 // hashing over buckets, as in cuCollections' double_hashing probing scheme with bucket/"window"
-// storage). After the buckets (at buckets + num_buckets * bucket bytes) lies one u32 overflow
-// counter per bucket: how many stored keys passed that bucket on their way to their own. A
-// lookup ends at a bucket that holds the key, holds an empty slot, or has a zero counter (no
-// stored key lies beyond it then); so does max_probes buckets.
+// storage). No key is ever placed beyond a bucket that holds an empty slot, so a lookup ends
+// at a bucket that holds the key or an empty slot, or after max_probes buckets.
 //
-// Addressing: buckets and counters are reached at 64-bit byte addresses
+// Addressing: buckets are reached at 64-bit byte addresses
 // (buckets + bucket * bucket bytes), never through an array index that could reach 2^31.
 #ifndef VKALGO_HASH_MAP_GLSL
 #define VKALGO_HASH_MAP_GLSL
@@ -65,10 +63,6 @@ struct VkalgoHashMapView {
 
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer VkalgoHashBucketRef {
     uvec4 v[];
-};
-
-layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer VkalgoHashCounterRef {
-    uint v;
 };
 
 // murmur3's 32-bit finalizer (the seed's hash): a bijection with full avalanche.
@@ -126,13 +120,6 @@ uint64_t vkalgo_hash_bucket_address(VkalgoHashMapView map, uint bucket) {
     return map.buckets + uint64_t(bucket) * uint64_t(map.slot_bytes * map.bucket_slots);
 }
 
-// The overflow counter of a bucket (see the table layout above).
-uint vkalgo_hash_overflow(VkalgoHashMapView map, uint bucket) {
-    uint64_t bucket_bytes = uint64_t(map.slot_bytes * map.bucket_slots);
-    return VkalgoHashCounterRef(map.buckets + uint64_t(map.num_buckets) * bucket_bytes +
-                                uint64_t(bucket) * 4ul).v;
-}
-
 // Stands in for the missing half of a 32-byte bucket: an ERASED key (u32 or u64), which
 // matches no lookup and is not empty.
 const uvec4 VKALGO_HASH_NO_SLOTS = uvec4(0xFFFFFFFEu, 0xFFFFFFFFu, 0xFFFFFFFEu, 0xFFFFFFFFu);
@@ -181,15 +168,8 @@ bool vkalgo_hash_map_find_u32_u32(VkalgoHashMapView map, uint key, out uint valu
         if (any_empty) {
             return false;
         }
-        // A full bucket without the key: its counter and the next bucket are loaded together
-        // (one memory round trip per bucket, as without counters).
-        uint next = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
-        uint passed = vkalgo_hash_overflow(map, bucket);
-        vkalgo_hash_load_bucket(map, next, s);
-        if (passed == 0u) {
-            return false;
-        }
-        bucket = next;
+        bucket = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
+        vkalgo_hash_load_bucket(map, bucket, s);
     }
     return false;
 }
@@ -221,14 +201,8 @@ bool vkalgo_hash_find_slot16(VkalgoHashMapView map, uvec2 h, uint key_lo, uint k
         if (any_empty) {
             return false;
         }
-        // As in vkalgo_hash_map_find_u32_u32: counter and next bucket in one round trip.
-        uint next = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
-        uint passed = vkalgo_hash_overflow(map, bucket);
-        vkalgo_hash_load_bucket(map, next, s);
-        if (passed == 0u) {
-            return false;
-        }
-        bucket = next;
+        bucket = vkalgo_hash_next_bucket(bucket, step, map.num_buckets);
+        vkalgo_hash_load_bucket(map, bucket, s);
     }
     return false;
 }
@@ -291,9 +265,8 @@ bool vkalgo_hash_map_contains_u64(VkalgoHashMapView map, uint64_t key) {
 // and the same probe sequence. It never erases: a slot goes only from empty to a pair, and an
 // insert claims the first empty slot of its key's probe sequence. So every pair of a key lies
 // before the first empty slot of that sequence (all earlier buckets are full), and a walk over
-// a key's pairs ends at the first empty slot (or after max_probes buckets). A multimap's
-// overflow counters are all ones, so vkalgo_hash_map_find_* on its view give one of the key's
-// values, unspecified which. Synchronization as for maps: make the multimap's inserts visible
+// a key's pairs ends at the first empty slot (or after max_probes buckets).
+// vkalgo_hash_map_find_* on a multimap's view give one of the key's values, unspecified which. Synchronization as for maps: make the multimap's inserts visible
 // to your shader's stage first, and do not run inserts concurrently with these reads.
 //
 //     uint n = vkalgo_hash_multimap_count_u32(pc.map, key);          // or _count_u64

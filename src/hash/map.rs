@@ -21,7 +21,7 @@ use ash::vk;
 
 /// The specialization constants of the hash map's kernels (glsl/hash/hash_common.glsl).
 #[derive(Clone, Copy)]
-struct HashSpec {
+pub(super) struct HashSpec {
     /// Invocations per workgroup (constant_id 0).
     workgroup_size: u32,
     /// Keys each invocation of insert, find and erase handles (KEYS_PER_INVOCATION,
@@ -72,8 +72,8 @@ push_constants! {
         pub(super) flags_addr: u64,
         count_addr: u64,
         pub(super) failed_addr: u64,
-        count: u32,
-        max_count: u32,
+        pub(super) count: u32,
+        pub(super) max_count: u32,
         num_buckets: u32,
         max_probes: u32,
         pub(super) mode: u32,
@@ -96,6 +96,7 @@ pub(super) enum Op {
     Erase = 3,
     Retrieve = 4,
     Apply = 5,
+    Reclaim = 6,
 }
 
 /// The shader of each [`Op`] for a layout.
@@ -104,7 +105,7 @@ fn kernels(
     value: HashValueType,
     bucket_bytes: u32,
     packed: bool,
-) -> Result<[&'static ShaderSource; 6]> {
+) -> Result<[&'static ShaderSource; 7]> {
     let find = |op: HashOp, packed: bool| table_shader("hash map", op, key, value, bucket_bytes, packed);
     Ok([
         find(HashOp::Insert, packed)?,
@@ -113,6 +114,7 @@ fn kernels(
         find(HashOp::Erase, false)?,
         find(HashOp::Retrieve, false)?,
         find(HashOp::Apply, packed)?,
+        find(HashOp::Reclaim, false)?,
     ])
 }
 
@@ -138,7 +140,7 @@ fn apply_shared_kernel(
 pub struct HashMap {
     pub(super) ctx: Context,
     pub(super) table: Table,
-    kernels: [&'static ShaderSource; 6],
+    kernels: [&'static ShaderSource; 7],
     /// The shared-memory insert-or-apply (u32 keys and values only).
     apply_shared: Option<&'static ShaderSource>,
 }
@@ -266,7 +268,7 @@ impl HashMap {
         }
     }
 
-    fn base_push(&self) -> HashPush {
+    pub(super) fn base_push(&self) -> HashPush {
         HashPush {
             buckets_addr: self.table.buckets_address(),
             header_addr: self.table.header_address(),
@@ -276,7 +278,7 @@ impl HashMap {
         }
     }
 
-    fn specialization(&self) -> HashSpec {
+    pub(super) fn specialization(&self) -> HashSpec {
         HashSpec::of(&self.table.shape.tuning)
     }
 
@@ -327,8 +329,8 @@ impl HashMap {
     /// completed; the synchronization contract in the module docs must be met.
     pub unsafe fn record_clear(&self, cmd: vk::CommandBuffer) -> Result<()> {
         check_cmd(cmd, "hash clear")?;
-        // SAFETY: `cmd` is recording (documented). Overflow counters 0: no key has walked on.
-        unsafe { self.table.record_fills(&self.ctx, cmd, 0) };
+        // SAFETY: `cmd` is recording (documented).
+        unsafe { self.table.record_fills(&self.ctx, cmd) };
         Ok(())
     }
 
@@ -438,7 +440,9 @@ impl HashMap {
     }
 
     /// Records an erase of `args.count` keys (their slots become free for later inserts;
-    /// absent and reserved keys are no error). Nothing is recorded on error.
+    /// absent and reserved keys are no error). It starts with the reclaim of tombstones (see
+    /// the module docs): four more dispatches, which return at once unless the tombstones grew
+    /// by 1/32 of the slots since the last reclaim. Nothing is recorded on error.
     ///
     /// # Safety
     /// `cmd` must be a command buffer of this context's device in the recording state; every
@@ -466,6 +470,8 @@ impl HashMap {
             max_count: n as u32,
             ..self.base_push()
         };
+        self.ctx.kernel(self.shader(Op::Erase), self.specialization())?; // fail before recording
+        self.record_reclaim(cmd)?;
         self.run(cmd, self.shader(Op::Erase), &push, n)
     }
 
@@ -620,7 +626,7 @@ impl HashMap {
 /// A checked description: its table shape, kernels (with their pipelines created).
 struct MapLayout {
     shape: TableShape,
-    kernels: [&'static ShaderSource; 6],
+    kernels: [&'static ShaderSource; 7],
     apply_shared: Option<&'static ShaderSource>,
 }
 

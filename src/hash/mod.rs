@@ -35,16 +35,16 @@
 //! short: at load 0.95 a key still finds a free slot within a few buckets.
 //!
 //! As in the seed, a slot's key is claimed with a compare-and-swap and never moves, so
-//! concurrent lookups stay correct without locks. Beside the buckets, each bucket has an
-//! **overflow counter**: how many stored keys passed it (found it without a free slot) on the
-//! way to their own bucket (the overflow counting of folly's F14 tables). A search (lookup,
-//! erase, or an insert looking for its key) ends at the first bucket that holds the key, holds
-//! an EMPTY slot, or has a zero counter: no key lies beyond such a bucket. Erase frees the
-//! key's slot: EMPTY when its bucket holds an EMPTY slot or has a zero counter, else ERASED (a
-//! tombstone); it then lowers the counters of the buckets its key passed, and a bucket whose
-//! counter falls to 0 gets its tombstones turned EMPTY. Inserts reuse both kinds of free slot:
-//! if the key is absent, an insert claims the first free slot (EMPTY or ERASED) in probe
-//! order, as cuCollections does, and raises the counters of the buckets it passed.
+//! concurrent lookups stay correct without locks. No key is ever placed beyond a bucket that
+//! holds an EMPTY slot, so a search (lookup, erase, or an insert looking for its key) ends at
+//! the first bucket that holds the key or an EMPTY slot. Erase frees the key's slot: EMPTY
+//! when its bucket holds an EMPTY slot, else ERASED (a tombstone). Inserts reuse both kinds of
+//! free slot: if the key is absent, an insert claims the first free slot (EMPTY or ERASED) in
+//! probe order, as cuCollections does. Tombstones that no stored key passes on its way to its
+//! own bucket are turned back into EMPTY slots by a **reclaim** that every erase records first
+//! (four dispatches that return at once unless the tombstones grew by 1/32 of the slots since
+//! the last reclaim; glsl/hash/reclaim.comp), in place: long churn keeps the probe sequences
+//! of a fresh map, and the storage is the buckets alone (as cuCollections').
 //! u32/u32 maps claim a slot with one 64-bit CAS of the whole `{key, value}` pair where the
 //! device has 64-bit buffer atomics (cuCollections' packed CAS), else with a key CAS and a
 //! value store. How inserts of one key meet at one slot (no duplicates, exact counting) is
@@ -70,8 +70,8 @@
 //!   (0 for sum and max, all ones for min), then every value is applied. A subgroup whose lanes
 //!   all hold one key combines their u32 values first and updates the slot once.
 //! - **Bounded, never hangs**: every operation visits at most
-//!   `min(buckets, 4096)` buckets ([`PROBE_LIMIT`]) per phase (an insert: search, claim,
-//!   counters; an erase: search, counters). An insert that finds no free
+//!   `min(buckets, 4096)` buckets ([`PROBE_LIMIT`]) per phase (an insert: search and claim;
+//!   an erase: search; a reclaim: each stored key's walk). An insert that finds no free
 //!   slot there does not store its key and reports it ([`InsertStatus::Full`], the failure
 //!   counter, and [`Error::TableFull`](crate::Error) from host calls); everything stored stays
 //!   stored and findable, and the size stays exact. Maps of up to 4096 buckets are scanned
@@ -81,11 +81,11 @@
 //! - **Churn**: erased slots are reused by later inserts, so a map whose live load stays at or
 //!   below ~0.9 survives any number of erase/insert rounds without [`Error::TableFull`](crate::Error)
 //!   and without a rehash (the tests churn maps at loads 0.8 and 0.9 for many rounds).
-//!   Tombstones ([`HashMap::stats`]) do not take room from new keys. Under long churn the
-//!   probe sequences of absent keys grow longer than in a freshly built map (keys stay where
-//!   they were placed; the overflow counters keep them far below the probe bound,
-//!   docs/tuning/hash.md#churn); a [`HashMap::rehash`] (to any capacity, the same one
-//!   included) restores the shortest sequences.
+//!   Tombstones ([`HashMap::stats`]) do not take room from new keys, and the reclaim keeps
+//!   only those that stored keys pass (docs/tuning/hash.md#reclaim), so absent keys' probe
+//!   sequences stay short. Lookups between an erase and the next one see that erase's
+//!   tombstones; a [`HashMap::rehash`] (to any capacity, the same one included) drops them
+//!   all.
 //! - **Capacity rounding**: a map asked for `capacity` slots gets `s * p` slots, `s` the slots
 //!   per bucket and `p` the smallest prime `>= max(2, ceil(capacity / s))` (default buckets:
 //!   u32/u32 maps 100 -> 116 and 2^27 -> 2^27 + 140; other layouts 100 -> 106).
@@ -93,8 +93,8 @@
 //!   largest accepted capacities ([`max_capacity`]) are 2,147,483,578 (2-slot buckets: 16-byte
 //!   slots, 32-byte buckets), 2,147,483,636 (4-slot buckets) and 2,147,483,192 (8-slot
 //!   buckets); larger ones are refused with [`Error::InvalidArgument`](crate::Error). The
-//!   storage (8 bytes per slot for u32/u32, else 16, plus a 4-byte overflow counter per
-//!   bucket and 256 bytes of counters) must also fit one device allocation.
+//!   storage (8 bytes per slot for u32/u32, else 16, and 256 bytes of counters) must also fit
+//!   one device allocation.
 //! - **Batches**: at most [`MAX_BATCH`] = 2^32 - 1 keys per insert, find, contains or erase
 //!   (direct counts and indirect `max_count`); larger ones are refused with
 //!   [`Error::InvalidArgument`](crate::Error), nothing recorded. The kernels address every
@@ -120,6 +120,7 @@ mod geometry;
 mod host;
 mod map;
 pub mod multimap;
+mod reclaim;
 pub mod reference;
 #[cfg(test)]
 pub(crate) mod shared_constants;
@@ -229,8 +230,8 @@ impl HashTuning {
     /// CPU drivers such as lavapipe end every loop of an invocation after a fixed number of
     /// iterations in total (counting the iterations of inner loops they do not unroll): keep
     /// `keys_per_invocation` at 1 there, so that a key probing the whole bound stays below it
-    /// (an insert walks at most 3 x 4096 buckets: search, claim, counters; an erase 2 x 4096;
-    /// the slot loops inside have no early exit, so they unroll).
+    /// (an insert walks at most 2 x 4096 buckets: search and claim; an erase 4096; the slot
+    /// loops inside have no early exit, so they unroll).
     pub fn for_device(ctx: &crate::Context) -> Self {
         tuning::default_tuning(ctx.device_class())
     }

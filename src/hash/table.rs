@@ -22,7 +22,7 @@ pub(super) struct TableShape {
     pub(super) bucket_bytes: u32,
     pub(super) packed: bool,
     pub(super) tuning: HashTuning,
-    /// Bytes of the storage: counters, buckets, one u32 overflow counter per bucket.
+    /// Bytes of the storage: counters, then the buckets.
     pub(super) bytes: u64,
 }
 
@@ -88,7 +88,7 @@ impl TableShape {
             bucket_bytes,
             packed,
             tuning,
-            bytes: HEADER_BYTES + buckets * bucket_bytes as u64 + buckets * 4,
+            bytes: HEADER_BYTES + buckets * bucket_bytes as u64,
         })
     }
 }
@@ -160,22 +160,19 @@ impl Table {
         }
     }
 
-    /// Records the fills of a clear: counters 0, buckets all ones (EMPTY keys), the overflow
-    /// counters `overflow` (TRANSFER writes), then a barrier to COMPUTE_SHADER.
+    /// Records the fills of a clear: counters 0, buckets all ones (EMPTY keys) (TRANSFER
+    /// writes), then a barrier to COMPUTE_SHADER.
     ///
     /// # Safety
     /// `cmd` must be a recording command buffer of `ctx`'s device.
-    pub(super) unsafe fn record_fills(&self, ctx: &Context, cmd: vk::CommandBuffer, overflow: u32) {
+    pub(super) unsafe fn record_fills(&self, ctx: &Context, cmd: vk::CommandBuffer) {
         let d = &ctx.device;
         let (buffer, at) = (self.storage.buffer(), self.storage.offset());
         let bucket_bytes = self.shape.num_buckets as u64 * self.bucket_bytes() as u64;
-        let counter_bytes = self.shape.num_buckets as u64 * 4;
-        let counters_at = at + HEADER_BYTES + bucket_bytes;
         // SAFETY: `cmd` is recording (documented); the ranges lie inside the storage.
         unsafe {
             d.cmd_fill_buffer(cmd, buffer, at, HEADER_BYTES, 0);
             d.cmd_fill_buffer(cmd, buffer, at + HEADER_BYTES, bucket_bytes, u32::MAX);
-            d.cmd_fill_buffer(cmd, buffer, counters_at, counter_bytes, overflow);
             ctx.transfer_to_compute(cmd);
         }
     }

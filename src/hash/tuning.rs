@@ -107,6 +107,32 @@ pub(super) fn apply_shared_groups(class: DeviceClass) -> u32 {
         .choice
 }
 
+/// The most workgroups of a reclaim pass (glsl/hash/reclaim.comp): each strides over the
+/// buckets, so a pass with nothing to do (most erases) launches few workgroups.
+pub(super) const RECLAIM_GROUPS: &[TuningRow<(), u32>] = &[
+    TuningRow {
+        devices: Devices::Gpu,
+        when: (),
+        choice: 1024,
+        why: "a few resident waves: an idle pass costs microseconds",
+        anchor: "reclaim",
+    },
+    TuningRow {
+        devices: Devices::Cpu,
+        when: (),
+        choice: u32::MAX,
+        why: "one bucket per invocation keeps the key walks under the CPU drivers' loop cap",
+        anchor: "cpu-loop-cap",
+    },
+];
+
+/// The reclaim passes' most workgroups on a device of `class`.
+pub(super) fn reclaim_groups(class: DeviceClass) -> u32 {
+    first_row(RECLAIM_GROUPS, class, |_| true)
+        .expect("a reclaim grid for every device class")
+        .choice
+}
+
 /// The per-key kernels' tuning on a device of `class` ([`KERNEL_SHAPE`]).
 pub(super) fn default_tuning(class: DeviceClass) -> HashTuning {
     let (workgroup_size, keys_per_invocation) = first_row(KERNEL_SHAPE, class, |_| true)
@@ -131,6 +157,7 @@ mod tests {
         assert_anchors(&[BUCKET_BYTES], DOC);
         assert_anchors(APPLY_SHARED_GROUPS, DOC);
         assert_anchors(APPLY_SHARED_SHAPE, DOC);
+        assert_anchors(RECLAIM_GROUPS, DOC);
     }
 
     /// The tables give the choices the code made before it had tables.

@@ -12,6 +12,7 @@ mod c_abi;
 mod common;
 mod host;
 mod multimap;
+mod reclaim;
 mod record;
 mod user_shader;
 

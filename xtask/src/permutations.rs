@@ -138,6 +138,10 @@ pub const HASH_OP: Axis = Axis {
             "ApplyShared",
             "Insert-or-apply with a workgroup's equal keys combined in shared memory first.",
         ),
+        (
+            "Reclaim",
+            "Tombstones no stored key needs turned back into empty slots.",
+        ),
         ("MultimapInsert", "Multimap: store every pair."),
         ("MultimapCount", "Multimap: the pairs of each key, counted."),
         (
@@ -360,6 +364,7 @@ fn hash_permutations() -> Vec<Permutation> {
             "retrieve",
             "apply",
             "apply_shared",
+            "reclaim",
         ] {
             let packed_too = ["insert", "migrate", "apply", "apply_shared"].contains(&op);
             let mut layouts = Vec::new();
@@ -382,6 +387,7 @@ fn hash_permutations() -> Vec<Permutation> {
                     "erase" => "Erase",
                     "apply" => "Apply",
                     "apply_shared" => "ApplyShared",
+                    "reclaim" => "Reclaim",
                     _ => "Retrieve",
                 };
                 table.push(member(
@@ -404,6 +410,7 @@ fn hash_permutations() -> Vec<Permutation> {
                         "erase" => "hash/erase.comp",
                         "apply" => "hash/apply.comp",
                         "apply_shared" => "hash/apply_shared.comp",
+                        "reclaim" => "hash/reclaim.comp",
                         _ => "hash/retrieve.comp",
                     },
                     d,

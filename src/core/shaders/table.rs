@@ -4,7 +4,7 @@
 use super::ShaderSource;
 
 /// Identifies the permutation list `spirv.bin` was generated with.
-pub(super) const TABLE_ID: u64 = 0xe93139780b1542b9;
+pub(super) const TABLE_ID: u64 = 0x635d1d7abf28ad25;
 
 pub(crate) const COPY_U32X4: ShaderSource = ShaderSource::packed("copy_u32x4", 0);
 pub(crate) const FILL_U32: ShaderSource = ShaderSource::packed("fill_u32", 1);
@@ -49,301 +49,309 @@ const HASH_APPLY_K64V32_B32: ShaderSource = ShaderSource::packed("hash_apply_k64
 const HASH_APPLY_K64V64_B32: ShaderSource = ShaderSource::packed("hash_apply_k64v64_b32", 40);
 const HASH_APPLY_SHARED_K32V32_PACKED_B32: ShaderSource = ShaderSource::packed("hash_apply_shared_k32v32_packed_b32", 41);
 const HASH_APPLY_SHARED_K32V32_B32: ShaderSource = ShaderSource::packed("hash_apply_shared_k32v32_b32", 42);
-const HASH_INSERT_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_packed_b64", 43);
-const HASH_INSERT_K32V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_b64", 44);
-const HASH_INSERT_K32V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v64_b64", 45);
-const HASH_INSERT_K64V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v32_b64", 46);
-const HASH_INSERT_K64V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v64_b64", 47);
-const HASH_MIGRATE_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_packed_b64", 48);
-const HASH_MIGRATE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_b64", 49);
-const HASH_MIGRATE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v64_b64", 50);
-const HASH_MIGRATE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v32_b64", 51);
-const HASH_MIGRATE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v64_b64", 52);
-const HASH_FIND_K32V32_B64: ShaderSource = ShaderSource::packed("hash_find_k32v32_b64", 53);
-const HASH_FIND_K32V64_B64: ShaderSource = ShaderSource::packed("hash_find_k32v64_b64", 54);
-const HASH_FIND_K64V32_B64: ShaderSource = ShaderSource::packed("hash_find_k64v32_b64", 55);
-const HASH_FIND_K64V64_B64: ShaderSource = ShaderSource::packed("hash_find_k64v64_b64", 56);
-const HASH_ERASE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v32_b64", 57);
-const HASH_ERASE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v64_b64", 58);
-const HASH_ERASE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v32_b64", 59);
-const HASH_ERASE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v64_b64", 60);
-const HASH_RETRIEVE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v32_b64", 61);
-const HASH_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v64_b64", 62);
-const HASH_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v32_b64", 63);
-const HASH_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v64_b64", 64);
-const HASH_APPLY_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v32_packed_b64", 65);
-const HASH_APPLY_K32V32_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v32_b64", 66);
-const HASH_APPLY_K32V64_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v64_b64", 67);
-const HASH_APPLY_K64V32_B64: ShaderSource = ShaderSource::packed("hash_apply_k64v32_b64", 68);
-const HASH_APPLY_K64V64_B64: ShaderSource = ShaderSource::packed("hash_apply_k64v64_b64", 69);
-const HASH_APPLY_SHARED_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_apply_shared_k32v32_packed_b64", 70);
-const HASH_APPLY_SHARED_K32V32_B64: ShaderSource = ShaderSource::packed("hash_apply_shared_k32v32_b64", 71);
-pub(crate) const HASH_META: ShaderSource = ShaderSource::packed("hash_meta", 72);
-pub(crate) const REDUCE_K32: ShaderSource = ShaderSource::packed("reduce_k32", 73);
-pub(crate) const REDUCE_K64: ShaderSource = ShaderSource::packed("reduce_k64", 74);
-pub(crate) const REDUCE_F64_SUM: ShaderSource = ShaderSource::packed("reduce_f64_sum", 75);
-pub(crate) const SET_CLASSIFY: ShaderSource = ShaderSource::packed("set_classify", 76);
-pub(crate) const SET_BOUNDARIES: ShaderSource = ShaderSource::packed("set_boundaries", 77);
-pub(crate) const SET_CHUNK_UPDATE: ShaderSource = ShaderSource::packed("set_chunk_update", 78);
-pub(crate) const SET_CHUNK_COUNT: ShaderSource = ShaderSource::packed("set_chunk_count", 79);
-pub(crate) const SET_CHUNK_COUNT_SUMS64: ShaderSource = ShaderSource::packed("set_chunk_count_sums64", 80);
-pub(crate) const SET_ARRAY_PAIRS_MEDIUM: ShaderSource = ShaderSource::packed("set_array_pairs_medium", 81);
-pub(crate) const SET_BITMAP_PAIRS: ShaderSource = ShaderSource::packed("set_bitmap_pairs", 82);
-pub(crate) const SET_SMALL_PAIRS: ShaderSource = ShaderSource::packed("set_small_pairs", 83);
-pub(crate) const SET_SMALL_PAIRS_LIST16: ShaderSource = ShaderSource::packed("set_small_pairs_list16", 84);
-pub(crate) const SET_TRIVIAL: ShaderSource = ShaderSource::packed("set_trivial", 85);
-pub(crate) const SET_CHECK: ShaderSource = ShaderSource::packed("set_check", 86);
-pub(crate) const SET_INFO: ShaderSource = ShaderSource::packed("set_info", 87);
-pub(crate) const SET_TO_ARRAY: ShaderSource = ShaderSource::packed("set_to_array", 88);
-pub(crate) const SET_CONTAINS: ShaderSource = ShaderSource::packed("set_contains", 89);
-pub(crate) const SET_ORDER: ShaderSource = ShaderSource::packed("set_order", 90);
-pub(crate) const SET_FILTER: ShaderSource = ShaderSource::packed("set_filter", 91);
-pub(crate) const SET_COMPACT: ShaderSource = ShaderSource::packed("set_compact", 92);
-pub(crate) const SET_BATCH_CLASSIFY: ShaderSource = ShaderSource::packed("set_batch_classify", 93);
-pub(crate) const SET_BATCH_CHUNK_UPDATE: ShaderSource = ShaderSource::packed("set_batch_chunk_update", 94);
-pub(crate) const SET_BATCH_ARRAY_PAIRS_MEDIUM: ShaderSource = ShaderSource::packed("set_batch_array_pairs_medium", 95);
-pub(crate) const SET_BATCH_BITMAP_PAIRS: ShaderSource = ShaderSource::packed("set_batch_bitmap_pairs", 96);
-pub(crate) const SET_BATCH_SMALL_PAIRS: ShaderSource = ShaderSource::packed("set_batch_small_pairs", 97);
-pub(crate) const SET_BATCH_SMALL_PAIRS_LIST16: ShaderSource = ShaderSource::packed("set_batch_small_pairs_list16", 98);
-pub(crate) const SET_BATCH_TRIVIAL: ShaderSource = ShaderSource::packed("set_batch_trivial", 99);
-pub(crate) const SET_BATCH_CHECK: ShaderSource = ShaderSource::packed("set_batch_check", 100);
-const SORT_HISTOGRAM_SCAN: ShaderSource = ShaderSource::packed("sort_histogram_scan", 101);
-const SORT_ONESWEEP_K32_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0_clock", 102);
-const SORT_ONESWEEP_K32_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1_clock", 103);
-const SORT_ONESWEEP_K64_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0_clock", 104);
-const SORT_ONESWEEP_K64_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1_clock", 105);
-const SORT_HISTOGRAM_K32: ShaderSource = ShaderSource::packed("sort_histogram_k32", 106);
-const SORT_UPSWEEP_K32: ShaderSource = ShaderSource::packed("sort_upsweep_k32", 107);
-const SORT_ONESWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0", 108);
-const SORT_DOWNSWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v0", 109);
-const SORT_SMALL_K32_V0: ShaderSource = ShaderSource::packed("sort_small_k32_v0", 110);
-const SORT_RESIDENT_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_k32_v0", 111);
-const SORT_RESIDENT_ALL_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v0", 112);
-const SORT_ONESWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1", 113);
-const SORT_DOWNSWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v1", 114);
-const SORT_SMALL_K32_V1: ShaderSource = ShaderSource::packed("sort_small_k32_v1", 115);
-const SORT_RESIDENT_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_k32_v1", 116);
-const SORT_RESIDENT_ALL_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v1", 117);
-const SORT_ONESWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v2", 118);
-const SORT_DOWNSWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v2", 119);
-const SORT_SMALL_K32_V2: ShaderSource = ShaderSource::packed("sort_small_k32_v2", 120);
-const SORT_RESIDENT_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_k32_v2", 121);
-const SORT_RESIDENT_ALL_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v2", 122);
-const SORT_HISTOGRAM_K64: ShaderSource = ShaderSource::packed("sort_histogram_k64", 123);
-const SORT_UPSWEEP_K64: ShaderSource = ShaderSource::packed("sort_upsweep_k64", 124);
-const SORT_ONESWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0", 125);
-const SORT_DOWNSWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v0", 126);
-const SORT_SMALL_K64_V0: ShaderSource = ShaderSource::packed("sort_small_k64_v0", 127);
-const SORT_RESIDENT_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_k64_v0", 128);
-const SORT_RESIDENT_ALL_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v0", 129);
-const SORT_BLOCK_MERGE_K64_V0: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v0", 130);
-const SORT_ONESWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1", 131);
-const SORT_DOWNSWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v1", 132);
-const SORT_SMALL_K64_V1: ShaderSource = ShaderSource::packed("sort_small_k64_v1", 133);
-const SORT_RESIDENT_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_k64_v1", 134);
-const SORT_RESIDENT_ALL_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v1", 135);
-const SORT_BLOCK_MERGE_K64_V1: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v1", 136);
-const SORT_ONESWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v2", 137);
-const SORT_DOWNSWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v2", 138);
-const SORT_SMALL_K64_V2: ShaderSource = ShaderSource::packed("sort_small_k64_v2", 139);
-const SORT_RESIDENT_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_k64_v2", 140);
-const SORT_RESIDENT_ALL_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v2", 141);
-const SORT_BLOCK_MERGE_K64_V2: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v2", 142);
-const SPLIT_OFFSETS: ShaderSource = ShaderSource::packed("split_offsets", 143);
-const SPLIT_ONESWEEP_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k32_splitters", 144);
-const SPLIT_SPLITTER_INDEX_K32: ShaderSource = ShaderSource::packed("split_splitter_index_k32", 145);
-const SPLIT_BUCKET_STARTS_K32_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_bits", 146);
-const SPLIT_BUCKET_STARTS_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_splitters", 147);
-const SPLIT_ONESWEEP_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v0_splitters", 148);
-const SPLIT_ONESWEEP_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v1_splitters", 149);
-const SPLIT_ONESWEEP_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v2_splitters", 150);
-const SPLIT_ONESWEEP_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k64_splitters", 151);
-const SPLIT_SPLITTER_INDEX_K64: ShaderSource = ShaderSource::packed("split_splitter_index_k64", 152);
-const SPLIT_BUCKET_STARTS_K64_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_bits", 153);
-const SPLIT_BUCKET_STARTS_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_splitters", 154);
-const SPLIT_ONESWEEP_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v0_splitters", 155);
-const SPLIT_ONESWEEP_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v1_splitters", 156);
-const SPLIT_ONESWEEP_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v2_splitters", 157);
-const SPLIT_HISTOGRAM_K32_BITS: ShaderSource = ShaderSource::packed("split_histogram_k32_bits", 158);
-const SPLIT_TILE_COUNT_K32_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k32_bits", 159);
-const SPLIT_SMALL_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v0_bits", 160);
-const SPLIT_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_bits", 161);
-const SPLIT_TILE_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_bits", 162);
-const SPLIT_SMALL_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v1_bits", 163);
-const SPLIT_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_bits", 164);
-const SPLIT_TILE_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_bits", 165);
-const SPLIT_SMALL_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v2_bits", 166);
-const SPLIT_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_bits", 167);
-const SPLIT_TILE_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_bits", 168);
-const SPLIT_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k32_splitters", 169);
-const SPLIT_TILE_COUNT_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k32_splitters", 170);
-const SPLIT_SMALL_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v0_splitters", 171);
-const SPLIT_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_splitters", 172);
-const SPLIT_TILE_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_splitters", 173);
-const SPLIT_SMALL_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v1_splitters", 174);
-const SPLIT_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_splitters", 175);
-const SPLIT_TILE_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_splitters", 176);
-const SPLIT_SMALL_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v2_splitters", 177);
-const SPLIT_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_splitters", 178);
-const SPLIT_TILE_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_splitters", 179);
-const SPLIT_HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("split_histogram_k32_ids", 180);
-const SPLIT_TILE_COUNT_K32_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k32_ids", 181);
-const SPLIT_SMALL_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v0_ids", 182);
-const SPLIT_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_ids", 183);
-const SPLIT_TILE_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_ids", 184);
-const SPLIT_SMALL_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v1_ids", 185);
-const SPLIT_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_ids", 186);
-const SPLIT_TILE_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_ids", 187);
-const SPLIT_SMALL_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v2_ids", 188);
-const SPLIT_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_ids", 189);
-const SPLIT_TILE_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_ids", 190);
-const SPLIT_HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("split_histogram_k64_bits", 191);
-const SPLIT_TILE_COUNT_K64_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k64_bits", 192);
-const SPLIT_SMALL_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v0_bits", 193);
-const SPLIT_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_bits", 194);
-const SPLIT_TILE_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_bits", 195);
-const SPLIT_SMALL_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v1_bits", 196);
-const SPLIT_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_bits", 197);
-const SPLIT_TILE_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_bits", 198);
-const SPLIT_SMALL_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v2_bits", 199);
-const SPLIT_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_bits", 200);
-const SPLIT_TILE_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_bits", 201);
-const SPLIT_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k64_splitters", 202);
-const SPLIT_TILE_COUNT_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k64_splitters", 203);
-const SPLIT_SMALL_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v0_splitters", 204);
-const SPLIT_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_splitters", 205);
-const SPLIT_TILE_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_splitters", 206);
-const SPLIT_SMALL_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v1_splitters", 207);
-const SPLIT_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_splitters", 208);
-const SPLIT_TILE_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_splitters", 209);
-const SPLIT_SMALL_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v2_splitters", 210);
-const SPLIT_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_splitters", 211);
-const SPLIT_TILE_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_splitters", 212);
-const SPLIT_HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("split_histogram_k64_ids", 213);
-const SPLIT_TILE_COUNT_K64_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k64_ids", 214);
-const SPLIT_SMALL_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v0_ids", 215);
-const SPLIT_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_ids", 216);
-const SPLIT_TILE_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_ids", 217);
-const SPLIT_SMALL_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v1_ids", 218);
-const SPLIT_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_ids", 219);
-const SPLIT_TILE_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_ids", 220);
-const SPLIT_SMALL_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v2_ids", 221);
-const SPLIT_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_ids", 222);
-const SPLIT_TILE_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_ids", 223);
-const MERGE_PARTITION_K32: ShaderSource = ShaderSource::packed("merge_partition_k32", 224);
-const MERGE_CHECK_K32: ShaderSource = ShaderSource::packed("merge_check_k32", 225);
-const MERGE_SETOP_COUNT_K32: ShaderSource = ShaderSource::packed("merge_setop_count_k32", 226);
-const MERGE_SETOP_WRITE_K32: ShaderSource = ShaderSource::packed("merge_setop_write_k32", 227);
-const MERGE_SETOP_LOOKBACK_K32: ShaderSource = ShaderSource::packed("merge_setop_lookback_k32", 228);
-const MERGE_MERGE_K32_V0: ShaderSource = ShaderSource::packed("merge_merge_k32_v0", 229);
-const MERGE_BLOCKSORT_K32_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v0", 230);
-const MERGE_FUSED_K32_V0: ShaderSource = ShaderSource::packed("merge_fused_k32_v0", 231);
-const MERGE_MERGE_K32_V1: ShaderSource = ShaderSource::packed("merge_merge_k32_v1", 232);
-const MERGE_BLOCKSORT_K32_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v1", 233);
-const MERGE_FUSED_K32_V1: ShaderSource = ShaderSource::packed("merge_fused_k32_v1", 234);
-const MERGE_MERGE_K32_V2: ShaderSource = ShaderSource::packed("merge_merge_k32_v2", 235);
-const MERGE_BLOCKSORT_K32_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v2", 236);
-const MERGE_FUSED_K32_V2: ShaderSource = ShaderSource::packed("merge_fused_k32_v2", 237);
-const MERGE_PARTITION_K64: ShaderSource = ShaderSource::packed("merge_partition_k64", 238);
-const MERGE_CHECK_K64: ShaderSource = ShaderSource::packed("merge_check_k64", 239);
-const MERGE_SETOP_COUNT_K64: ShaderSource = ShaderSource::packed("merge_setop_count_k64", 240);
-const MERGE_SETOP_WRITE_K64: ShaderSource = ShaderSource::packed("merge_setop_write_k64", 241);
-const MERGE_SETOP_LOOKBACK_K64: ShaderSource = ShaderSource::packed("merge_setop_lookback_k64", 242);
-const MERGE_MERGE_K64_V0: ShaderSource = ShaderSource::packed("merge_merge_k64_v0", 243);
-const MERGE_BLOCKSORT_K64_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v0", 244);
-const MERGE_FUSED_K64_V0: ShaderSource = ShaderSource::packed("merge_fused_k64_v0", 245);
-const MERGE_MERGE_K64_V1: ShaderSource = ShaderSource::packed("merge_merge_k64_v1", 246);
-const MERGE_BLOCKSORT_K64_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v1", 247);
-const MERGE_FUSED_K64_V1: ShaderSource = ShaderSource::packed("merge_fused_k64_v1", 248);
-const MERGE_MERGE_K64_V2: ShaderSource = ShaderSource::packed("merge_merge_k64_v2", 249);
-const MERGE_BLOCKSORT_K64_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v2", 250);
-const MERGE_FUSED_K64_V2: ShaderSource = ShaderSource::packed("merge_fused_k64_v2", 251);
-const MULTIMAP_INSERT_K32V32_PACKED_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_packed_b32", 252);
-const MULTIMAP_INSERT_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_b32", 253);
-const MULTIMAP_INSERT_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v64_b32", 254);
-const MULTIMAP_INSERT_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_insert_k64v32_b32", 255);
-const MULTIMAP_INSERT_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_insert_k64v64_b32", 256);
-const MULTIMAP_COUNT_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_count_k32v32_b32", 257);
-const MULTIMAP_COUNT_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_count_k32v64_b32", 258);
-const MULTIMAP_COUNT_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_count_k64v32_b32", 259);
-const MULTIMAP_COUNT_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_count_k64v64_b32", 260);
-const MULTIMAP_RETRIEVE_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v32_b32", 261);
-const MULTIMAP_RETRIEVE_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v64_b32", 262);
-const MULTIMAP_RETRIEVE_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b32", 263);
-const MULTIMAP_RETRIEVE_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b32", 264);
-const MULTIMAP_INSERT_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_packed_b64", 265);
-const MULTIMAP_INSERT_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_b64", 266);
-const MULTIMAP_INSERT_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v64_b64", 267);
-const MULTIMAP_INSERT_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_insert_k64v32_b64", 268);
-const MULTIMAP_INSERT_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_insert_k64v64_b64", 269);
-const MULTIMAP_COUNT_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_count_k32v32_b64", 270);
-const MULTIMAP_COUNT_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_count_k32v64_b64", 271);
-const MULTIMAP_COUNT_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_count_k64v32_b64", 272);
-const MULTIMAP_COUNT_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_count_k64v64_b64", 273);
-const MULTIMAP_RETRIEVE_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v32_b64", 274);
-const MULTIMAP_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v64_b64", 275);
-const MULTIMAP_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b64", 276);
-const MULTIMAP_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b64", 277);
-pub(crate) const MULTIMAP_SIZE: ShaderSource = ShaderSource::packed("multimap_size", 278);
-const HISTOGRAM_K32_BITS: ShaderSource = ShaderSource::packed("histogram_k32_bits", 279);
-const HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("histogram_k32_splitters", 280);
-const HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("histogram_k32_ids", 281);
-const HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("histogram_k64_bits", 282);
-const HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("histogram_k64_splitters", 283);
-const HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("histogram_k64_ids", 284);
-const SELECT_COUNT_K32: ShaderSource = ShaderSource::packed("select_count_k32", 285);
-const SELECT_SCATTER_K32_V0: ShaderSource = ShaderSource::packed("select_scatter_k32_v0", 286);
-const SELECT_LOOKBACK_K32_V0: ShaderSource = ShaderSource::packed("select_lookback_k32_v0", 287);
-const SELECT_SCATTER_K32_V1: ShaderSource = ShaderSource::packed("select_scatter_k32_v1", 288);
-const SELECT_LOOKBACK_K32_V1: ShaderSource = ShaderSource::packed("select_lookback_k32_v1", 289);
-const SELECT_SCATTER_K32_V2: ShaderSource = ShaderSource::packed("select_scatter_k32_v2", 290);
-const SELECT_LOOKBACK_K32_V2: ShaderSource = ShaderSource::packed("select_lookback_k32_v2", 291);
-const SELECT_COUNT_K64: ShaderSource = ShaderSource::packed("select_count_k64", 292);
-const SELECT_SCATTER_K64_V0: ShaderSource = ShaderSource::packed("select_scatter_k64_v0", 293);
-const SELECT_LOOKBACK_K64_V0: ShaderSource = ShaderSource::packed("select_lookback_k64_v0", 294);
-const SELECT_SCATTER_K64_V1: ShaderSource = ShaderSource::packed("select_scatter_k64_v1", 295);
-const SELECT_LOOKBACK_K64_V1: ShaderSource = ShaderSource::packed("select_lookback_k64_v1", 296);
-const SELECT_SCATTER_K64_V2: ShaderSource = ShaderSource::packed("select_scatter_k64_v2", 297);
-const SELECT_LOOKBACK_K64_V2: ShaderSource = ShaderSource::packed("select_lookback_k64_v2", 298);
-const REDUCE_BY_KEY_LOOKBACK_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v0", 299);
-const REDUCE_BY_KEY_TILE_REDUCE_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v0", 300);
-const REDUCE_BY_KEY_TILE_WRITE_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v0", 301);
-const REDUCE_BY_KEY_LOOKBACK_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v1", 302);
-const REDUCE_BY_KEY_TILE_REDUCE_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v1", 303);
-const REDUCE_BY_KEY_TILE_WRITE_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v1", 304);
-const REDUCE_BY_KEY_LOOKBACK_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v2", 305);
-const REDUCE_BY_KEY_TILE_REDUCE_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v2", 306);
-const REDUCE_BY_KEY_TILE_WRITE_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v2", 307);
-const REDUCE_BY_KEY_LOOKBACK_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v0", 308);
-const REDUCE_BY_KEY_TILE_REDUCE_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v0", 309);
-const REDUCE_BY_KEY_TILE_WRITE_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v0", 310);
-const REDUCE_BY_KEY_LOOKBACK_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v1", 311);
-const REDUCE_BY_KEY_TILE_REDUCE_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v1", 312);
-const REDUCE_BY_KEY_TILE_WRITE_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v1", 313);
-const REDUCE_BY_KEY_LOOKBACK_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v2", 314);
-const REDUCE_BY_KEY_TILE_REDUCE_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v2", 315);
-const REDUCE_BY_KEY_TILE_WRITE_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v2", 316);
-pub(crate) const REDUCE_BY_KEY_SPINE: ShaderSource = ShaderSource::packed("reduce_by_key_spine", 317);
-const SEGMENTED_SORT_PARTITION_K32: ShaderSource = ShaderSource::packed("segmented_sort_partition_k32", 318);
-const SEGMENTED_SORT_BLOCK_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v0", 319);
-const SEGMENTED_SORT_MERGE_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v0", 320);
-const SEGMENTED_SORT_COPY_BACK_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v0", 321);
-const SEGMENTED_SORT_BLOCK_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v1", 322);
-const SEGMENTED_SORT_MERGE_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v1", 323);
-const SEGMENTED_SORT_COPY_BACK_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v1", 324);
-const SEGMENTED_SORT_BLOCK_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v2", 325);
-const SEGMENTED_SORT_MERGE_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v2", 326);
-const SEGMENTED_SORT_COPY_BACK_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v2", 327);
-const SEGMENTED_SORT_PARTITION_K64: ShaderSource = ShaderSource::packed("segmented_sort_partition_k64", 328);
-const SEGMENTED_SORT_BLOCK_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v0", 329);
-const SEGMENTED_SORT_MERGE_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v0", 330);
-const SEGMENTED_SORT_COPY_BACK_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v0", 331);
-const SEGMENTED_SORT_BLOCK_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v1", 332);
-const SEGMENTED_SORT_MERGE_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v1", 333);
-const SEGMENTED_SORT_COPY_BACK_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v1", 334);
-const SEGMENTED_SORT_BLOCK_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v2", 335);
-const SEGMENTED_SORT_MERGE_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v2", 336);
-const SEGMENTED_SORT_COPY_BACK_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v2", 337);
+const HASH_RECLAIM_K32V32_B32: ShaderSource = ShaderSource::packed("hash_reclaim_k32v32_b32", 43);
+const HASH_RECLAIM_K32V64_B32: ShaderSource = ShaderSource::packed("hash_reclaim_k32v64_b32", 44);
+const HASH_RECLAIM_K64V32_B32: ShaderSource = ShaderSource::packed("hash_reclaim_k64v32_b32", 45);
+const HASH_RECLAIM_K64V64_B32: ShaderSource = ShaderSource::packed("hash_reclaim_k64v64_b32", 46);
+const HASH_INSERT_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_packed_b64", 47);
+const HASH_INSERT_K32V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v32_b64", 48);
+const HASH_INSERT_K32V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k32v64_b64", 49);
+const HASH_INSERT_K64V32_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v32_b64", 50);
+const HASH_INSERT_K64V64_B64: ShaderSource = ShaderSource::packed("hash_insert_k64v64_b64", 51);
+const HASH_MIGRATE_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_packed_b64", 52);
+const HASH_MIGRATE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v32_b64", 53);
+const HASH_MIGRATE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k32v64_b64", 54);
+const HASH_MIGRATE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v32_b64", 55);
+const HASH_MIGRATE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_migrate_k64v64_b64", 56);
+const HASH_FIND_K32V32_B64: ShaderSource = ShaderSource::packed("hash_find_k32v32_b64", 57);
+const HASH_FIND_K32V64_B64: ShaderSource = ShaderSource::packed("hash_find_k32v64_b64", 58);
+const HASH_FIND_K64V32_B64: ShaderSource = ShaderSource::packed("hash_find_k64v32_b64", 59);
+const HASH_FIND_K64V64_B64: ShaderSource = ShaderSource::packed("hash_find_k64v64_b64", 60);
+const HASH_ERASE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v32_b64", 61);
+const HASH_ERASE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k32v64_b64", 62);
+const HASH_ERASE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v32_b64", 63);
+const HASH_ERASE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_erase_k64v64_b64", 64);
+const HASH_RETRIEVE_K32V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v32_b64", 65);
+const HASH_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k32v64_b64", 66);
+const HASH_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v32_b64", 67);
+const HASH_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("hash_retrieve_k64v64_b64", 68);
+const HASH_APPLY_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v32_packed_b64", 69);
+const HASH_APPLY_K32V32_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v32_b64", 70);
+const HASH_APPLY_K32V64_B64: ShaderSource = ShaderSource::packed("hash_apply_k32v64_b64", 71);
+const HASH_APPLY_K64V32_B64: ShaderSource = ShaderSource::packed("hash_apply_k64v32_b64", 72);
+const HASH_APPLY_K64V64_B64: ShaderSource = ShaderSource::packed("hash_apply_k64v64_b64", 73);
+const HASH_APPLY_SHARED_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("hash_apply_shared_k32v32_packed_b64", 74);
+const HASH_APPLY_SHARED_K32V32_B64: ShaderSource = ShaderSource::packed("hash_apply_shared_k32v32_b64", 75);
+const HASH_RECLAIM_K32V32_B64: ShaderSource = ShaderSource::packed("hash_reclaim_k32v32_b64", 76);
+const HASH_RECLAIM_K32V64_B64: ShaderSource = ShaderSource::packed("hash_reclaim_k32v64_b64", 77);
+const HASH_RECLAIM_K64V32_B64: ShaderSource = ShaderSource::packed("hash_reclaim_k64v32_b64", 78);
+const HASH_RECLAIM_K64V64_B64: ShaderSource = ShaderSource::packed("hash_reclaim_k64v64_b64", 79);
+pub(crate) const HASH_META: ShaderSource = ShaderSource::packed("hash_meta", 80);
+pub(crate) const REDUCE_K32: ShaderSource = ShaderSource::packed("reduce_k32", 81);
+pub(crate) const REDUCE_K64: ShaderSource = ShaderSource::packed("reduce_k64", 82);
+pub(crate) const REDUCE_F64_SUM: ShaderSource = ShaderSource::packed("reduce_f64_sum", 83);
+pub(crate) const SET_CLASSIFY: ShaderSource = ShaderSource::packed("set_classify", 84);
+pub(crate) const SET_BOUNDARIES: ShaderSource = ShaderSource::packed("set_boundaries", 85);
+pub(crate) const SET_CHUNK_UPDATE: ShaderSource = ShaderSource::packed("set_chunk_update", 86);
+pub(crate) const SET_CHUNK_COUNT: ShaderSource = ShaderSource::packed("set_chunk_count", 87);
+pub(crate) const SET_CHUNK_COUNT_SUMS64: ShaderSource = ShaderSource::packed("set_chunk_count_sums64", 88);
+pub(crate) const SET_ARRAY_PAIRS_MEDIUM: ShaderSource = ShaderSource::packed("set_array_pairs_medium", 89);
+pub(crate) const SET_BITMAP_PAIRS: ShaderSource = ShaderSource::packed("set_bitmap_pairs", 90);
+pub(crate) const SET_SMALL_PAIRS: ShaderSource = ShaderSource::packed("set_small_pairs", 91);
+pub(crate) const SET_SMALL_PAIRS_LIST16: ShaderSource = ShaderSource::packed("set_small_pairs_list16", 92);
+pub(crate) const SET_TRIVIAL: ShaderSource = ShaderSource::packed("set_trivial", 93);
+pub(crate) const SET_CHECK: ShaderSource = ShaderSource::packed("set_check", 94);
+pub(crate) const SET_INFO: ShaderSource = ShaderSource::packed("set_info", 95);
+pub(crate) const SET_TO_ARRAY: ShaderSource = ShaderSource::packed("set_to_array", 96);
+pub(crate) const SET_CONTAINS: ShaderSource = ShaderSource::packed("set_contains", 97);
+pub(crate) const SET_ORDER: ShaderSource = ShaderSource::packed("set_order", 98);
+pub(crate) const SET_FILTER: ShaderSource = ShaderSource::packed("set_filter", 99);
+pub(crate) const SET_COMPACT: ShaderSource = ShaderSource::packed("set_compact", 100);
+pub(crate) const SET_BATCH_CLASSIFY: ShaderSource = ShaderSource::packed("set_batch_classify", 101);
+pub(crate) const SET_BATCH_CHUNK_UPDATE: ShaderSource = ShaderSource::packed("set_batch_chunk_update", 102);
+pub(crate) const SET_BATCH_ARRAY_PAIRS_MEDIUM: ShaderSource = ShaderSource::packed("set_batch_array_pairs_medium", 103);
+pub(crate) const SET_BATCH_BITMAP_PAIRS: ShaderSource = ShaderSource::packed("set_batch_bitmap_pairs", 104);
+pub(crate) const SET_BATCH_SMALL_PAIRS: ShaderSource = ShaderSource::packed("set_batch_small_pairs", 105);
+pub(crate) const SET_BATCH_SMALL_PAIRS_LIST16: ShaderSource = ShaderSource::packed("set_batch_small_pairs_list16", 106);
+pub(crate) const SET_BATCH_TRIVIAL: ShaderSource = ShaderSource::packed("set_batch_trivial", 107);
+pub(crate) const SET_BATCH_CHECK: ShaderSource = ShaderSource::packed("set_batch_check", 108);
+const SORT_HISTOGRAM_SCAN: ShaderSource = ShaderSource::packed("sort_histogram_scan", 109);
+const SORT_ONESWEEP_K32_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0_clock", 110);
+const SORT_ONESWEEP_K32_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1_clock", 111);
+const SORT_ONESWEEP_K64_V0_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0_clock", 112);
+const SORT_ONESWEEP_K64_V1_CLOCK: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1_clock", 113);
+const SORT_HISTOGRAM_K32: ShaderSource = ShaderSource::packed("sort_histogram_k32", 114);
+const SORT_UPSWEEP_K32: ShaderSource = ShaderSource::packed("sort_upsweep_k32", 115);
+const SORT_ONESWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v0", 116);
+const SORT_DOWNSWEEP_K32_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v0", 117);
+const SORT_SMALL_K32_V0: ShaderSource = ShaderSource::packed("sort_small_k32_v0", 118);
+const SORT_RESIDENT_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_k32_v0", 119);
+const SORT_RESIDENT_ALL_K32_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v0", 120);
+const SORT_ONESWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v1", 121);
+const SORT_DOWNSWEEP_K32_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v1", 122);
+const SORT_SMALL_K32_V1: ShaderSource = ShaderSource::packed("sort_small_k32_v1", 123);
+const SORT_RESIDENT_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_k32_v1", 124);
+const SORT_RESIDENT_ALL_K32_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v1", 125);
+const SORT_ONESWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k32_v2", 126);
+const SORT_DOWNSWEEP_K32_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k32_v2", 127);
+const SORT_SMALL_K32_V2: ShaderSource = ShaderSource::packed("sort_small_k32_v2", 128);
+const SORT_RESIDENT_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_k32_v2", 129);
+const SORT_RESIDENT_ALL_K32_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k32_v2", 130);
+const SORT_HISTOGRAM_K64: ShaderSource = ShaderSource::packed("sort_histogram_k64", 131);
+const SORT_UPSWEEP_K64: ShaderSource = ShaderSource::packed("sort_upsweep_k64", 132);
+const SORT_ONESWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v0", 133);
+const SORT_DOWNSWEEP_K64_V0: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v0", 134);
+const SORT_SMALL_K64_V0: ShaderSource = ShaderSource::packed("sort_small_k64_v0", 135);
+const SORT_RESIDENT_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_k64_v0", 136);
+const SORT_RESIDENT_ALL_K64_V0: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v0", 137);
+const SORT_BLOCK_MERGE_K64_V0: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v0", 138);
+const SORT_ONESWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v1", 139);
+const SORT_DOWNSWEEP_K64_V1: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v1", 140);
+const SORT_SMALL_K64_V1: ShaderSource = ShaderSource::packed("sort_small_k64_v1", 141);
+const SORT_RESIDENT_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_k64_v1", 142);
+const SORT_RESIDENT_ALL_K64_V1: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v1", 143);
+const SORT_BLOCK_MERGE_K64_V1: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v1", 144);
+const SORT_ONESWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_onesweep_k64_v2", 145);
+const SORT_DOWNSWEEP_K64_V2: ShaderSource = ShaderSource::packed("sort_downsweep_k64_v2", 146);
+const SORT_SMALL_K64_V2: ShaderSource = ShaderSource::packed("sort_small_k64_v2", 147);
+const SORT_RESIDENT_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_k64_v2", 148);
+const SORT_RESIDENT_ALL_K64_V2: ShaderSource = ShaderSource::packed("sort_resident_all_k64_v2", 149);
+const SORT_BLOCK_MERGE_K64_V2: ShaderSource = ShaderSource::packed("sort_block_merge_k64_v2", 150);
+const SPLIT_OFFSETS: ShaderSource = ShaderSource::packed("split_offsets", 151);
+const SPLIT_ONESWEEP_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k32_splitters", 152);
+const SPLIT_SPLITTER_INDEX_K32: ShaderSource = ShaderSource::packed("split_splitter_index_k32", 153);
+const SPLIT_BUCKET_STARTS_K32_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_bits", 154);
+const SPLIT_BUCKET_STARTS_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k32_splitters", 155);
+const SPLIT_ONESWEEP_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v0_splitters", 156);
+const SPLIT_ONESWEEP_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v1_splitters", 157);
+const SPLIT_ONESWEEP_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k32_v2_splitters", 158);
+const SPLIT_ONESWEEP_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_histogram_k64_splitters", 159);
+const SPLIT_SPLITTER_INDEX_K64: ShaderSource = ShaderSource::packed("split_splitter_index_k64", 160);
+const SPLIT_BUCKET_STARTS_K64_BITS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_bits", 161);
+const SPLIT_BUCKET_STARTS_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_bucket_starts_k64_splitters", 162);
+const SPLIT_ONESWEEP_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v0_splitters", 163);
+const SPLIT_ONESWEEP_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v1_splitters", 164);
+const SPLIT_ONESWEEP_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_onesweep_k64_v2_splitters", 165);
+const SPLIT_HISTOGRAM_K32_BITS: ShaderSource = ShaderSource::packed("split_histogram_k32_bits", 166);
+const SPLIT_TILE_COUNT_K32_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k32_bits", 167);
+const SPLIT_SMALL_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v0_bits", 168);
+const SPLIT_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_bits", 169);
+const SPLIT_TILE_SCATTER_K32_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_bits", 170);
+const SPLIT_SMALL_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v1_bits", 171);
+const SPLIT_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_bits", 172);
+const SPLIT_TILE_SCATTER_K32_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_bits", 173);
+const SPLIT_SMALL_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k32_v2_bits", 174);
+const SPLIT_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_bits", 175);
+const SPLIT_TILE_SCATTER_K32_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_bits", 176);
+const SPLIT_HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k32_splitters", 177);
+const SPLIT_TILE_COUNT_K32_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k32_splitters", 178);
+const SPLIT_SMALL_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v0_splitters", 179);
+const SPLIT_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_splitters", 180);
+const SPLIT_TILE_SCATTER_K32_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_splitters", 181);
+const SPLIT_SMALL_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v1_splitters", 182);
+const SPLIT_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_splitters", 183);
+const SPLIT_TILE_SCATTER_K32_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_splitters", 184);
+const SPLIT_SMALL_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k32_v2_splitters", 185);
+const SPLIT_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_splitters", 186);
+const SPLIT_TILE_SCATTER_K32_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_splitters", 187);
+const SPLIT_HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("split_histogram_k32_ids", 188);
+const SPLIT_TILE_COUNT_K32_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k32_ids", 189);
+const SPLIT_SMALL_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v0_ids", 190);
+const SPLIT_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v0_ids", 191);
+const SPLIT_TILE_SCATTER_K32_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v0_ids", 192);
+const SPLIT_SMALL_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v1_ids", 193);
+const SPLIT_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v1_ids", 194);
+const SPLIT_TILE_SCATTER_K32_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v1_ids", 195);
+const SPLIT_SMALL_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k32_v2_ids", 196);
+const SPLIT_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k32_v2_ids", 197);
+const SPLIT_TILE_SCATTER_K32_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k32_v2_ids", 198);
+const SPLIT_HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("split_histogram_k64_bits", 199);
+const SPLIT_TILE_COUNT_K64_BITS: ShaderSource = ShaderSource::packed("split_tile_count_k64_bits", 200);
+const SPLIT_SMALL_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v0_bits", 201);
+const SPLIT_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_bits", 202);
+const SPLIT_TILE_SCATTER_K64_V0_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_bits", 203);
+const SPLIT_SMALL_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v1_bits", 204);
+const SPLIT_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_bits", 205);
+const SPLIT_TILE_SCATTER_K64_V1_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_bits", 206);
+const SPLIT_SMALL_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_small_k64_v2_bits", 207);
+const SPLIT_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_bits", 208);
+const SPLIT_TILE_SCATTER_K64_V2_BITS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_bits", 209);
+const SPLIT_HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_histogram_k64_splitters", 210);
+const SPLIT_TILE_COUNT_K64_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_count_k64_splitters", 211);
+const SPLIT_SMALL_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v0_splitters", 212);
+const SPLIT_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_splitters", 213);
+const SPLIT_TILE_SCATTER_K64_V0_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_splitters", 214);
+const SPLIT_SMALL_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v1_splitters", 215);
+const SPLIT_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_splitters", 216);
+const SPLIT_TILE_SCATTER_K64_V1_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_splitters", 217);
+const SPLIT_SMALL_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_small_k64_v2_splitters", 218);
+const SPLIT_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_splitters", 219);
+const SPLIT_TILE_SCATTER_K64_V2_SPLITTERS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_splitters", 220);
+const SPLIT_HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("split_histogram_k64_ids", 221);
+const SPLIT_TILE_COUNT_K64_IDS: ShaderSource = ShaderSource::packed("split_tile_count_k64_ids", 222);
+const SPLIT_SMALL_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v0_ids", 223);
+const SPLIT_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v0_ids", 224);
+const SPLIT_TILE_SCATTER_K64_V0_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v0_ids", 225);
+const SPLIT_SMALL_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v1_ids", 226);
+const SPLIT_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v1_ids", 227);
+const SPLIT_TILE_SCATTER_K64_V1_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v1_ids", 228);
+const SPLIT_SMALL_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_small_k64_v2_ids", 229);
+const SPLIT_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_scatter_k64_v2_ids", 230);
+const SPLIT_TILE_SCATTER_K64_V2_IDS: ShaderSource = ShaderSource::packed("split_tile_scatter_k64_v2_ids", 231);
+const MERGE_PARTITION_K32: ShaderSource = ShaderSource::packed("merge_partition_k32", 232);
+const MERGE_CHECK_K32: ShaderSource = ShaderSource::packed("merge_check_k32", 233);
+const MERGE_SETOP_COUNT_K32: ShaderSource = ShaderSource::packed("merge_setop_count_k32", 234);
+const MERGE_SETOP_WRITE_K32: ShaderSource = ShaderSource::packed("merge_setop_write_k32", 235);
+const MERGE_SETOP_LOOKBACK_K32: ShaderSource = ShaderSource::packed("merge_setop_lookback_k32", 236);
+const MERGE_MERGE_K32_V0: ShaderSource = ShaderSource::packed("merge_merge_k32_v0", 237);
+const MERGE_BLOCKSORT_K32_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v0", 238);
+const MERGE_FUSED_K32_V0: ShaderSource = ShaderSource::packed("merge_fused_k32_v0", 239);
+const MERGE_MERGE_K32_V1: ShaderSource = ShaderSource::packed("merge_merge_k32_v1", 240);
+const MERGE_BLOCKSORT_K32_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v1", 241);
+const MERGE_FUSED_K32_V1: ShaderSource = ShaderSource::packed("merge_fused_k32_v1", 242);
+const MERGE_MERGE_K32_V2: ShaderSource = ShaderSource::packed("merge_merge_k32_v2", 243);
+const MERGE_BLOCKSORT_K32_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k32_v2", 244);
+const MERGE_FUSED_K32_V2: ShaderSource = ShaderSource::packed("merge_fused_k32_v2", 245);
+const MERGE_PARTITION_K64: ShaderSource = ShaderSource::packed("merge_partition_k64", 246);
+const MERGE_CHECK_K64: ShaderSource = ShaderSource::packed("merge_check_k64", 247);
+const MERGE_SETOP_COUNT_K64: ShaderSource = ShaderSource::packed("merge_setop_count_k64", 248);
+const MERGE_SETOP_WRITE_K64: ShaderSource = ShaderSource::packed("merge_setop_write_k64", 249);
+const MERGE_SETOP_LOOKBACK_K64: ShaderSource = ShaderSource::packed("merge_setop_lookback_k64", 250);
+const MERGE_MERGE_K64_V0: ShaderSource = ShaderSource::packed("merge_merge_k64_v0", 251);
+const MERGE_BLOCKSORT_K64_V0: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v0", 252);
+const MERGE_FUSED_K64_V0: ShaderSource = ShaderSource::packed("merge_fused_k64_v0", 253);
+const MERGE_MERGE_K64_V1: ShaderSource = ShaderSource::packed("merge_merge_k64_v1", 254);
+const MERGE_BLOCKSORT_K64_V1: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v1", 255);
+const MERGE_FUSED_K64_V1: ShaderSource = ShaderSource::packed("merge_fused_k64_v1", 256);
+const MERGE_MERGE_K64_V2: ShaderSource = ShaderSource::packed("merge_merge_k64_v2", 257);
+const MERGE_BLOCKSORT_K64_V2: ShaderSource = ShaderSource::packed("merge_blocksort_k64_v2", 258);
+const MERGE_FUSED_K64_V2: ShaderSource = ShaderSource::packed("merge_fused_k64_v2", 259);
+const MULTIMAP_INSERT_K32V32_PACKED_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_packed_b32", 260);
+const MULTIMAP_INSERT_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_b32", 261);
+const MULTIMAP_INSERT_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_insert_k32v64_b32", 262);
+const MULTIMAP_INSERT_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_insert_k64v32_b32", 263);
+const MULTIMAP_INSERT_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_insert_k64v64_b32", 264);
+const MULTIMAP_COUNT_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_count_k32v32_b32", 265);
+const MULTIMAP_COUNT_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_count_k32v64_b32", 266);
+const MULTIMAP_COUNT_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_count_k64v32_b32", 267);
+const MULTIMAP_COUNT_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_count_k64v64_b32", 268);
+const MULTIMAP_RETRIEVE_K32V32_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v32_b32", 269);
+const MULTIMAP_RETRIEVE_K32V64_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v64_b32", 270);
+const MULTIMAP_RETRIEVE_K64V32_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b32", 271);
+const MULTIMAP_RETRIEVE_K64V64_B32: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b32", 272);
+const MULTIMAP_INSERT_K32V32_PACKED_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_packed_b64", 273);
+const MULTIMAP_INSERT_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v32_b64", 274);
+const MULTIMAP_INSERT_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_insert_k32v64_b64", 275);
+const MULTIMAP_INSERT_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_insert_k64v32_b64", 276);
+const MULTIMAP_INSERT_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_insert_k64v64_b64", 277);
+const MULTIMAP_COUNT_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_count_k32v32_b64", 278);
+const MULTIMAP_COUNT_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_count_k32v64_b64", 279);
+const MULTIMAP_COUNT_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_count_k64v32_b64", 280);
+const MULTIMAP_COUNT_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_count_k64v64_b64", 281);
+const MULTIMAP_RETRIEVE_K32V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v32_b64", 282);
+const MULTIMAP_RETRIEVE_K32V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k32v64_b64", 283);
+const MULTIMAP_RETRIEVE_K64V32_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v32_b64", 284);
+const MULTIMAP_RETRIEVE_K64V64_B64: ShaderSource = ShaderSource::packed("multimap_retrieve_k64v64_b64", 285);
+pub(crate) const MULTIMAP_SIZE: ShaderSource = ShaderSource::packed("multimap_size", 286);
+const HISTOGRAM_K32_BITS: ShaderSource = ShaderSource::packed("histogram_k32_bits", 287);
+const HISTOGRAM_K32_SPLITTERS: ShaderSource = ShaderSource::packed("histogram_k32_splitters", 288);
+const HISTOGRAM_K32_IDS: ShaderSource = ShaderSource::packed("histogram_k32_ids", 289);
+const HISTOGRAM_K64_BITS: ShaderSource = ShaderSource::packed("histogram_k64_bits", 290);
+const HISTOGRAM_K64_SPLITTERS: ShaderSource = ShaderSource::packed("histogram_k64_splitters", 291);
+const HISTOGRAM_K64_IDS: ShaderSource = ShaderSource::packed("histogram_k64_ids", 292);
+const SELECT_COUNT_K32: ShaderSource = ShaderSource::packed("select_count_k32", 293);
+const SELECT_SCATTER_K32_V0: ShaderSource = ShaderSource::packed("select_scatter_k32_v0", 294);
+const SELECT_LOOKBACK_K32_V0: ShaderSource = ShaderSource::packed("select_lookback_k32_v0", 295);
+const SELECT_SCATTER_K32_V1: ShaderSource = ShaderSource::packed("select_scatter_k32_v1", 296);
+const SELECT_LOOKBACK_K32_V1: ShaderSource = ShaderSource::packed("select_lookback_k32_v1", 297);
+const SELECT_SCATTER_K32_V2: ShaderSource = ShaderSource::packed("select_scatter_k32_v2", 298);
+const SELECT_LOOKBACK_K32_V2: ShaderSource = ShaderSource::packed("select_lookback_k32_v2", 299);
+const SELECT_COUNT_K64: ShaderSource = ShaderSource::packed("select_count_k64", 300);
+const SELECT_SCATTER_K64_V0: ShaderSource = ShaderSource::packed("select_scatter_k64_v0", 301);
+const SELECT_LOOKBACK_K64_V0: ShaderSource = ShaderSource::packed("select_lookback_k64_v0", 302);
+const SELECT_SCATTER_K64_V1: ShaderSource = ShaderSource::packed("select_scatter_k64_v1", 303);
+const SELECT_LOOKBACK_K64_V1: ShaderSource = ShaderSource::packed("select_lookback_k64_v1", 304);
+const SELECT_SCATTER_K64_V2: ShaderSource = ShaderSource::packed("select_scatter_k64_v2", 305);
+const SELECT_LOOKBACK_K64_V2: ShaderSource = ShaderSource::packed("select_lookback_k64_v2", 306);
+const REDUCE_BY_KEY_LOOKBACK_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v0", 307);
+const REDUCE_BY_KEY_TILE_REDUCE_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v0", 308);
+const REDUCE_BY_KEY_TILE_WRITE_K32_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v0", 309);
+const REDUCE_BY_KEY_LOOKBACK_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v1", 310);
+const REDUCE_BY_KEY_TILE_REDUCE_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v1", 311);
+const REDUCE_BY_KEY_TILE_WRITE_K32_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v1", 312);
+const REDUCE_BY_KEY_LOOKBACK_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k32_v2", 313);
+const REDUCE_BY_KEY_TILE_REDUCE_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k32_v2", 314);
+const REDUCE_BY_KEY_TILE_WRITE_K32_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k32_v2", 315);
+const REDUCE_BY_KEY_LOOKBACK_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v0", 316);
+const REDUCE_BY_KEY_TILE_REDUCE_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v0", 317);
+const REDUCE_BY_KEY_TILE_WRITE_K64_V0: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v0", 318);
+const REDUCE_BY_KEY_LOOKBACK_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v1", 319);
+const REDUCE_BY_KEY_TILE_REDUCE_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v1", 320);
+const REDUCE_BY_KEY_TILE_WRITE_K64_V1: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v1", 321);
+const REDUCE_BY_KEY_LOOKBACK_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_lookback_k64_v2", 322);
+const REDUCE_BY_KEY_TILE_REDUCE_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_reduce_k64_v2", 323);
+const REDUCE_BY_KEY_TILE_WRITE_K64_V2: ShaderSource = ShaderSource::packed("reduce_by_key_tile_write_k64_v2", 324);
+pub(crate) const REDUCE_BY_KEY_SPINE: ShaderSource = ShaderSource::packed("reduce_by_key_spine", 325);
+const SEGMENTED_SORT_PARTITION_K32: ShaderSource = ShaderSource::packed("segmented_sort_partition_k32", 326);
+const SEGMENTED_SORT_BLOCK_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v0", 327);
+const SEGMENTED_SORT_MERGE_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v0", 328);
+const SEGMENTED_SORT_COPY_BACK_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v0", 329);
+const SEGMENTED_SORT_BLOCK_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v1", 330);
+const SEGMENTED_SORT_MERGE_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v1", 331);
+const SEGMENTED_SORT_COPY_BACK_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v1", 332);
+const SEGMENTED_SORT_BLOCK_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v2", 333);
+const SEGMENTED_SORT_MERGE_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v2", 334);
+const SEGMENTED_SORT_COPY_BACK_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v2", 335);
+const SEGMENTED_SORT_PARTITION_K64: ShaderSource = ShaderSource::packed("segmented_sort_partition_k64", 336);
+const SEGMENTED_SORT_BLOCK_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v0", 337);
+const SEGMENTED_SORT_MERGE_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v0", 338);
+const SEGMENTED_SORT_COPY_BACK_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v0", 339);
+const SEGMENTED_SORT_BLOCK_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v1", 340);
+const SEGMENTED_SORT_MERGE_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v1", 341);
+const SEGMENTED_SORT_COPY_BACK_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v1", 342);
+const SEGMENTED_SORT_BLOCK_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v2", 343);
+const SEGMENTED_SORT_MERGE_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v2", 344);
+const SEGMENTED_SORT_COPY_BACK_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v2", 345);
 
 /// The radix sort's kernels (glsl/sort/).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -464,6 +472,8 @@ pub(crate) enum HashOp {
     Apply,
     /// Insert-or-apply with a workgroup's equal keys combined in shared memory first.
     ApplyShared,
+    /// Tombstones no stored key needs turned back into empty slots.
+    Reclaim,
     /// Multimap: store every pair.
     MultimapInsert,
     /// Multimap: the pairs of each key, counted.
@@ -850,7 +860,7 @@ pub(crate) fn merge(kernel: MergeKernel, key: KeyBits, values: ValueWords) -> Op
 }
 
 /// The hash family, indexed by [HashOp][KeyBits][HashValueBits][HashCas][HashBucketBytes].
-static HASH_TABLE: [Option<ShaderSource>; 160] = [
+static HASH_TABLE: [Option<ShaderSource>; 176] = [
     Some(HASH_INSERT_K32V32_B32),
     Some(HASH_INSERT_K32V32_B64),
     Some(HASH_INSERT_K32V32_PACKED_B32),
@@ -961,6 +971,22 @@ static HASH_TABLE: [Option<ShaderSource>; 160] = [
     None,
     None,
     None,
+    None,
+    None,
+    Some(HASH_RECLAIM_K32V32_B32),
+    Some(HASH_RECLAIM_K32V32_B64),
+    None,
+    None,
+    Some(HASH_RECLAIM_K32V64_B32),
+    Some(HASH_RECLAIM_K32V64_B64),
+    None,
+    None,
+    Some(HASH_RECLAIM_K64V32_B32),
+    Some(HASH_RECLAIM_K64V32_B64),
+    None,
+    None,
+    Some(HASH_RECLAIM_K64V64_B32),
+    Some(HASH_RECLAIM_K64V64_B64),
     None,
     None,
     Some(MULTIMAP_INSERT_K32V32_B32),
@@ -1165,6 +1191,10 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     HASH_APPLY_K64V64_B32,
     HASH_APPLY_SHARED_K32V32_PACKED_B32,
     HASH_APPLY_SHARED_K32V32_B32,
+    HASH_RECLAIM_K32V32_B32,
+    HASH_RECLAIM_K32V64_B32,
+    HASH_RECLAIM_K64V32_B32,
+    HASH_RECLAIM_K64V64_B32,
     HASH_INSERT_K32V32_PACKED_B64,
     HASH_INSERT_K32V32_B64,
     HASH_INSERT_K32V64_B64,
@@ -1194,6 +1224,10 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     HASH_APPLY_K64V64_B64,
     HASH_APPLY_SHARED_K32V32_PACKED_B64,
     HASH_APPLY_SHARED_K32V32_B64,
+    HASH_RECLAIM_K32V32_B64,
+    HASH_RECLAIM_K32V64_B64,
+    HASH_RECLAIM_K64V32_B64,
+    HASH_RECLAIM_K64V64_B64,
     HASH_META,
     REDUCE_K32,
     REDUCE_K64,
@@ -1480,6 +1514,14 @@ pub(super) const PUSH_CONSTANT_MEMBERS: &[&[(&str, u32)]] = &[
     &[("input_addr", 0), ("output_addr", 8), ("aux_addr", 16), ("count_addr", 24), ("count", 32), ("max_count", 36), ("inclusive", 40), ("tiles_per_partition", 44), ("num_partitions", 48), ("flags", 52)],
     &[("input_addr", 0), ("output_addr", 8), ("aux_addr", 16), ("count_addr", 24), ("count", 32), ("max_count", 36), ("inclusive", 40), ("tiles_per_partition", 44), ("num_partitions", 48), ("flags", 52)],
     &[("input_addr", 0), ("output_addr", 8), ("aux_addr", 16), ("count_addr", 24), ("count", 32), ("max_count", 36), ("inclusive", 40), ("tiles_per_partition", 44), ("num_partitions", 48), ("flags", 52)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
+    &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],
     &[("buckets_addr", 0), ("header_addr", 8), ("keys_addr", 16), ("values_addr", 24), ("flags_addr", 32), ("count_addr", 40), ("failed_addr", 48), ("count", 56), ("max_count", 60), ("num_buckets", 64), ("max_probes", 68), ("mode", 72)],

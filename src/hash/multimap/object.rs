@@ -125,8 +125,6 @@ impl MultimapLayout {
         let spec = push::specialization(&shape.tuning);
         let list: Vec<_> = kernels.all().iter().map(|&k| (k, spec)).collect();
         ctx.prepare_kernels(&list)?;
-        // The overflow counters are all ones (the map's lookups read them;
-        // glsl/hash/multimap_common.glsl).
         Ok(MultimapLayout { shape, kernels })
     }
 }

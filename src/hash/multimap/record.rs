@@ -24,9 +24,8 @@ impl HashMultimap {
     /// completed; the synchronization contract in the module docs must be met.
     pub unsafe fn record_clear(&self, cmd: vk::CommandBuffer) -> Result<()> {
         check_cmd(cmd, "hash multimap clear")?;
-        // SAFETY: `cmd` is recording (documented). Overflow counters all ones (never 0: the
-        // map's lookups walk on to the first EMPTY slot).
-        unsafe { self.table.record_fills(&self.ctx, cmd, u32::MAX) };
+        // SAFETY: `cmd` is recording (documented).
+        unsafe { self.table.record_fills(&self.ctx, cmd) };
         Ok(())
     }
 

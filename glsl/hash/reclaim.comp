@@ -1,0 +1,116 @@
+#version 460
+// Hash map reclaim: turns the tombstones that no stored key needs back into EMPTY slots, in
+// place. A tombstone is needed when its bucket lies before a stored key's own bucket in that
+// key's probe sequence (the key was placed past it, invariant I in hash_common.glsl); every
+// other one can be EMPTY. Four dispatches with barriers between them, the push constants'
+// mode naming the pass (generated/hash.glsl):
+//
+// - RECLAIM_CHECK (one invocation): starts a reclaim when the tombstones exceed the baseline
+//   (those the last reclaim left, lowered as inserts reuse tombstones) by more than `count`;
+//   header.reclaiming says so to the passes below, which otherwise return at once.
+// - RECLAIM_UNMARK: every tombstone's value word (unused while the slot is ERASED) becomes 0.
+// - RECLAIM_MARK: every stored key walks its probe sequence from its first bucket to its own
+//   and writes RECLAIM_MARKED into the value word of each tombstone it passes.
+// - RECLAIM_SWEEP: every tombstone without the mark becomes EMPTY; the tombstone count and
+//   the baseline drop by their number.
+//
+// The bucket passes stride over the buckets (max_count buckets apart), so a dispatch that has
+// nothing to do costs few workgroups. Runs alone: no other operation on the map in between.
+#include "hash_common.glsl"
+#include "../generated/hash.glsl"
+
+bool reclaiming() {
+    return HashHeaderRef(pc.header_addr).reclaiming != 0u;
+}
+
+void check() {
+    if (gl_LocalInvocationIndex != 0u || linear_workgroup_id() != 0u) {
+        return;
+    }
+    HashHeaderRef h = HashHeaderRef(pc.header_addr);
+    uint tombstones = h.tombstones;
+    uint baseline = min(h.baseline, tombstones);
+    bool start = tombstones - baseline > pc.count;
+    h.reclaiming = start ? 1u : 0u;
+    h.baseline = start ? tombstones : baseline;
+}
+
+// Writes `word` into the value word of every tombstone of `bucket`.
+void mark_tombstones(uint bucket, uint word) {
+    uint64_t bucket_addr = bucket_address(pc.buckets_addr, bucket);
+    KEY_T k[BUCKET_SLOTS];
+    uint w[BUCKET_SLOTS];
+    load_bucket_keys(bucket_addr, k, w);
+    [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
+        if (k[j] == ERASED_KEY) {
+            U32Ref(slot_address(bucket_addr, j) + VALUE_OFFSET).v[0] = word;
+        }
+    }
+}
+
+// Marks the tombstones of the buckets that the keys stored in `bucket` passed.
+void mark_passed(uint bucket) {
+    KEY_T k[BUCKET_SLOTS];
+    uint w[BUCKET_SLOTS];
+    load_bucket_keys(bucket_address(pc.buckets_addr, bucket), k, w);
+    [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
+        if (!is_free(k[j])) {
+            uvec2 h = hash_key(k[j]);
+            uint step = vkalgo_hash_step(h, pc.num_buckets);
+            uint at = vkalgo_hash_first_bucket(h, pc.num_buckets);
+            // The key lies within max_probes buckets of its sequence.
+            for (uint probe = 0u; probe < pc.max_probes && at != bucket; ++probe) {
+                mark_tombstones(at, RECLAIM_MARKED);
+                at = vkalgo_hash_next_bucket(at, step, pc.num_buckets);
+            }
+        }
+    }
+}
+
+// Turns the unmarked tombstones of `bucket` EMPTY; returns how many.
+uint sweep(uint bucket) {
+    uint64_t bucket_addr = bucket_address(pc.buckets_addr, bucket);
+    KEY_T k[BUCKET_SLOTS];
+    uint w[BUCKET_SLOTS];
+    load_bucket_keys(bucket_addr, k, w);
+    uint swept = 0u;
+    [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
+        if (k[j] == ERASED_KEY) {
+            uint64_t slot = slot_address(bucket_addr, j);
+            if (U32Ref(slot + VALUE_OFFSET).v[0] != RECLAIM_MARKED) {
+#if KEY_BITS == 32
+                U32Ref(slot).v[0] = EMPTY_KEY;
+#else
+                U64Ref(slot).v[0] = EMPTY_KEY;
+#endif
+                swept++;
+            }
+        }
+    }
+    return swept;
+}
+
+void main() {
+    if (pc.mode == RECLAIM_CHECK) {
+        check();
+        return;
+    }
+    if (!reclaiming()) {
+        return;
+    }
+    uint swept = 0u;
+    for (uint bucket = global_index(); bucket < pc.num_buckets; bucket += pc.max_count) {
+        if (pc.mode == RECLAIM_UNMARK) {
+            mark_tombstones(bucket, 0u);
+        } else if (pc.mode == RECLAIM_MARK) {
+            mark_passed(bucket);
+        } else {
+            swept += sweep(bucket);
+        }
+    }
+    if (pc.mode == RECLAIM_SWEEP) {
+        // tombstones -= swept, baseline -= swept
+        add_to_counters(uvec3(0u - swept, 0u - swept, 0u), pc.header_addr + 4ul,
+                        pc.header_addr + 20ul, 0ul);
+    }
+}

@@ -1,0 +1,204 @@
+//! The reclaim of tombstones that every erase records first (glsl/hash/reclaim.comp), checked
+//! slot by slot on a map living in host-visible memory: after a reclaim, exactly the
+//! tombstones that some stored key passes on its way to its own bucket remain, every other one
+//! is EMPTY, keys and values are untouched, and the header counts the tombstones left. Values
+//! equal to the reclaim's mark and to 0 are stored and erased, so a stale value word cannot
+//! pass for a mark.
+
+use super::*;
+
+/// The storage as the GPU left it: header words, then each slot's (key, value word).
+struct Snapshot {
+    header: Vec<u32>,
+    slots: Vec<(u64, u32)>,
+}
+
+const HEADER_BYTES: usize = 256;
+
+fn snapshot<K: HashTestKey>(map: &HashMap, buf: &mut GpuBuffer) -> Snapshot {
+    let bytes = buf.mapped().unwrap().to_vec();
+    let header = bytes[..16 * 4]
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let slot_bytes = map.device_view().slot_bytes as usize;
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let slots = (0..map.capacity() as usize)
+        .map(|s| {
+            let at = HEADER_BYTES + s * slot_bytes;
+            let key = if K::MAX == u32::MAX as u64 {
+                word(at) as u64
+            } else {
+                word(at) as u64 | (word(at + 4) as u64) << 32
+            };
+            let value_offset = if slot_bytes == 8 { 4 } else { 8 };
+            (key, word(at + value_offset))
+        })
+        .collect();
+    Snapshot { header, slots }
+}
+
+fn fmix32(mut h: u32) -> u32 {
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x85eb_ca6b);
+    h ^= h >> 13;
+    h = h.wrapping_mul(0xc2b2_ae35);
+    h ^ (h >> 16)
+}
+
+fn fmix64(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// The key's first bucket and step, as glsl/public/vkalgo_hash_map.glsl computes them.
+fn probe_start(key: u64, key64: bool, buckets: u32) -> (u32, u32) {
+    let (x, y) = if key64 {
+        let h = fmix64(key);
+        ((h >> 32) as u32, h as u32)
+    } else {
+        (fmix32(key as u32), fmix32(key as u32 ^ 0x9e37_79b9))
+    };
+    let range = |h: u32, n: u32| ((h as u64 * n as u64) >> 32) as u32;
+    (range(x, buckets), 1 + range(y, buckets.max(2) - 1))
+}
+
+/// The buckets that some stored key of `s` passes on its way to its own.
+fn passed_buckets(map: &HashMap, s: &Snapshot, key64: bool) -> Vec<bool> {
+    let view = map.device_view();
+    let (buckets, per) = (view.num_buckets, view.bucket_slots as usize);
+    let erased = if key64 { u64::MAX - 1 } else { u32::MAX as u64 - 1 };
+    let mut passed = vec![false; buckets as usize];
+    for (slot, &(key, _)) in s.slots.iter().enumerate() {
+        if key >= erased {
+            continue;
+        }
+        let own = (slot / per) as u32;
+        let (mut at, step) = probe_start(key, key64, buckets);
+        let mut walked = 0;
+        while at != own {
+            passed[at as usize] = true;
+            at = (at + step) % buckets;
+            walked += 1;
+            assert!(walked < view.max_probes, "key {key:#x} lies past the probe bound");
+        }
+    }
+    passed
+}
+
+fn reclaim_exactly<K: HashTestKey, V: HashTestValue>(ctx: &Context, bucket_bytes: u32, seed: u64) {
+    let desc = HashMapDesc {
+        bucket_bytes: Some(bucket_bytes),
+        ..desc::<K, V>(3001)
+    };
+    let req = HashMap::memory_requirements(ctx, &desc).unwrap().storage;
+    let mut buf = GpuBuffer::new(ctx, req.size, MemoryLocation::GpuToCpu, "reclaim test").unwrap();
+    // SAFETY: `buf` has the usage vkalgo asks for, outlives the map and serves nothing else.
+    let map = unsafe { HashMap::new_in(ctx, &desc, buf.range()) }.unwrap();
+    let key64 = K::MAX != u32::MAX as u64;
+    let erased_key = if key64 { u64::MAX - 1 } else { u32::MAX as u64 - 1 };
+    let empty_key = if key64 { u64::MAX } else { u32::MAX as u64 };
+    let what = format!("reclaim {:?}/{:?} bucket {bucket_bytes}", K::TYPE, V::TYPE);
+    let mut rng = Rng(seed);
+    let mut model = HashModel::new();
+    // Fill to 0.95 with values 0 and the mark (1) alternating, so erased slots keep both.
+    let cap = map.capacity() as usize;
+    let mut keys: Vec<K> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    while keys.len() < cap * 95 / 100 {
+        let k = K::random(&mut rng);
+        if seen.insert(k.to_u64()) {
+            keys.push(k);
+        }
+    }
+    let values: Vec<V> = (0..keys.len()).map(|i| V::from_u64(i as u64 % 2)).collect();
+    assert_eq!(insert(&map, &mut model, &keys, &values), 0, "{what}: fill");
+    // Erase 60%: no reclaim yet (the erase checks the tombstones before it runs).
+    let gone: Vec<K> = keys
+        .iter()
+        .step_by(5)
+        .chain(keys.iter().skip(1).step_by(5))
+        .chain(keys.iter().skip(3).step_by(5))
+        .copied()
+        .collect();
+    assert_eq!(map.erase(&gone).unwrap(), gone.len() as u64);
+    model.erase(&gone.iter().map(|k| k.to_u64()).collect::<Vec<_>>());
+    let before = snapshot::<K>(&map, &mut buf);
+    let tombstones_before = before.slots.iter().filter(|s| s.0 == erased_key).count();
+    assert_eq!(
+        before.header[1] as usize, tombstones_before,
+        "{what}: tombstone count"
+    );
+    assert!(
+        tombstones_before > cap / 32,
+        "{what}: too few tombstones ({tombstones_before}) to start a reclaim"
+    );
+    // An erase of one absent key: the reclaim runs first.
+    let absent = loop {
+        let k = K::random(&mut rng);
+        if !seen.contains(&k.to_u64()) {
+            break k;
+        }
+    };
+    assert_eq!(map.erase(&[absent]).unwrap(), 0);
+    let after = snapshot::<K>(&map, &mut buf);
+    let passed = passed_buckets(&map, &before, key64);
+    let per = map.bucket_slots() as usize;
+    let mut left = 0;
+    for (slot, (b, a)) in before.slots.iter().zip(&after.slots).enumerate() {
+        if b.0 == erased_key {
+            let expected = if passed[slot / per] { erased_key } else { empty_key };
+            assert_eq!(
+                a.0,
+                expected,
+                "{what}: slot {slot}, bucket passed: {}",
+                passed[slot / per]
+            );
+            left += (a.0 == erased_key) as usize;
+        } else {
+            assert_eq!(a.0, b.0, "{what}: slot {slot} changed");
+            if b.0 != empty_key {
+                assert_eq!(a.1, b.1, "{what}: value of slot {slot} changed");
+            }
+        }
+    }
+    assert!(left < tombstones_before, "{what}: nothing reclaimed");
+    assert_eq!(
+        after.header[1] as usize, left,
+        "{what}: tombstones after the reclaim"
+    );
+    assert_eq!(after.header[0] as usize, model.len(), "{what}: size");
+    assert_eq!(after.header[5] as usize, left, "{what}: baseline");
+    check_lookups::<K, V>(&map, &mut model, &keys, &what);
+    // The next erase finds nothing new to reclaim and leaves every slot as it is.
+    assert_eq!(map.erase(&[absent]).unwrap(), 0);
+    let again = snapshot::<K>(&map, &mut buf);
+    assert!(
+        again.slots.iter().zip(&after.slots).all(|(x, y)| x.0 == y.0),
+        "{what}: a second reclaim ran"
+    );
+    // Inserts reuse what is left, lookups stay right.
+    let fresh: Vec<K> = gone.iter().take(cap / 4).copied().collect();
+    let fresh_values: Vec<V> = (0..fresh.len()).map(|i| V::from_u64(7 + i as u64)).collect();
+    assert_eq!(
+        insert(&map, &mut model, &fresh, &fresh_values),
+        0,
+        "{what}: refill"
+    );
+    check_lookups::<K, V>(&map, &mut model, &keys, &what);
+    check_size(&map, &model, &what);
+}
+
+#[test]
+fn reclaim_keeps_exactly_the_needed_tombstones() {
+    let ctx = context();
+    for bucket_bytes in [32, 64] {
+        reclaim_exactly::<u32, u32>(&ctx, bucket_bytes, 1);
+        reclaim_exactly::<u32, u64>(&ctx, bucket_bytes, 2);
+        reclaim_exactly::<u64, u32>(&ctx, bucket_bytes, 3);
+        reclaim_exactly::<u64, u64>(&ctx, bucket_bytes, 4);
+    }
+}
