@@ -13,6 +13,7 @@
 #define RECLAIM_UNMARK 1u
 #define RECLAIM_MARK 2u
 #define RECLAIM_SWEEP 3u
+#define RECLAIM_MOVE 4u
 #define RECLAIM_MARKED 1u
 
 #endif

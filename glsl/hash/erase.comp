@@ -70,6 +70,7 @@ void main() {
             }
         }
     }
-    // size -= erased, tombstones += tombstones
-    add_to_counters(uvec3(0u - erased, tombstones, 0u), pc.header_addr, pc.header_addr + 4ul, 0ul);
+    // size -= erased, tombstones += tombstones, erased_since += tombstones
+    add_to_counters(uvec3(0u - erased, tombstones, tombstones), pc.header_addr,
+                    pc.header_addr + 4ul, pc.header_addr + 20ul);
 }

@@ -72,8 +72,8 @@ layout(buffer_reference, std430, buffer_reference_align = 16) coherent buffer Ha
     uint tombstones;  // erased slots
     uint cursor;      // retrieve_all: next output position
     uint reserved;
-    uint reclaiming;  // reclaim.comp: 1 while a reclaim runs
-    uint baseline;    // reclaim.comp: tombstones left by the last reclaim (or fewer since)
+    uint reclaiming;    // reclaim.comp: 1 while a reclaim runs
+    uint erased_since;  // tombstones the erases since the last reclaim left
 };
 
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Ref { uint64_t v[]; };

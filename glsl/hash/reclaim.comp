@@ -1,18 +1,23 @@
 #version 460
-// Hash map reclaim: turns the tombstones that no stored key needs back into EMPTY slots, in
-// place. A tombstone is needed when its bucket lies before a stored key's own bucket in that
-// key's probe sequence (the key was placed past it, invariant I in hash_common.glsl); every
-// other one can be EMPTY. Four dispatches with barriers between them, the push constants'
-// mode naming the pass (generated/hash.glsl):
+// Hash map reclaim: moves stored keys back into tombstones earlier in their probe sequences,
+// then turns the tombstones that no stored key needs back into EMPTY slots, in place. A
+// tombstone is needed when its bucket lies before a stored key's own bucket in that key's
+// probe sequence (the key was placed past it, invariant I in hash_common.glsl); every other
+// one can be EMPTY. Five dispatches with barriers between them, the push constants' mode
+// naming the pass (generated/hash.glsl):
 //
-// - RECLAIM_CHECK (one invocation): starts a reclaim when the tombstones exceed the baseline
-//   (those the last reclaim left, lowered as inserts reuse tombstones) by more than `count`;
-//   header.reclaiming says so to the passes below, which otherwise return at once.
+// - RECLAIM_CHECK (one invocation): starts a reclaim when the erases since the last one left
+//   more than `count` tombstones; header.reclaiming says so to the passes below, which
+//   otherwise return at once.
+// - RECLAIM_MOVE: every stored key takes the first tombstone before its own bucket in its probe
+//   sequence (a CAS decides between keys), with its value; its old slot becomes a tombstone.
+//   Keys placed while the map was fuller thus come back to where a fresh map would hold them,
+//   and the tombstones gather where no key passes them.
 // - RECLAIM_UNMARK: every tombstone's value word (unused while the slot is ERASED) becomes 0.
 // - RECLAIM_MARK: every stored key walks its probe sequence from its first bucket to its own
 //   and writes RECLAIM_MARKED into the value word of each tombstone it passes.
-// - RECLAIM_SWEEP: every tombstone without the mark becomes EMPTY; the tombstone count and
-//   the baseline drop by their number.
+// - RECLAIM_SWEEP: every tombstone without the mark becomes EMPTY; the tombstone count drops
+//   by their number.
 //
 // The bucket passes stride over the buckets (max_count buckets apart), so a dispatch that has
 // nothing to do costs few workgroups. Runs alone: no other operation on the map in between.
@@ -28,11 +33,67 @@ void check() {
         return;
     }
     HashHeaderRef h = HashHeaderRef(pc.header_addr);
-    uint tombstones = h.tombstones;
-    uint baseline = min(h.baseline, tombstones);
-    bool start = tombstones - baseline > pc.count;
+    bool start = h.erased_since > pc.count;
     h.reclaiming = start ? 1u : 0u;
-    h.baseline = start ? tombstones : baseline;
+    if (start) {
+        h.erased_since = 0u;
+    }
+}
+
+// Moves `key` from the slot at `from` into a tombstone of `bucket`, if it holds one that no
+// other key takes first; true when moved.
+bool move_into(uint bucket, KEY_T key, uint64_t from) {
+    uint64_t bucket_addr = bucket_address(pc.buckets_addr, bucket);
+    KEY_T k[BUCKET_SLOTS];
+    uint w[BUCKET_SLOTS];
+    load_bucket_keys(bucket_addr, k, w);
+    bool moved = false;
+    [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
+        if (!moved && k[j] == ERASED_KEY) {
+            uint64_t slot = slot_address(bucket_addr, j);
+#if KEY_BITS == 32
+            moved = atomicCompSwap(U32AtomicRef(slot).v[0], ERASED_KEY, key) == ERASED_KEY;
+#else
+            moved = atomicCompSwap(U64AtomicRef(slot).v[0], ERASED_KEY, key) == ERASED_KEY;
+#endif
+            if (moved) {
+                // The value (and a 16-byte slot's unused word), then the old slot freed.
+#if SLOT_BYTES == 8
+                U32Ref(slot + 4ul).v[0] = U32Ref(from + 4ul).v[0];
+                U32Ref(from).v[0] = ERASED_KEY;
+#else
+                U64Ref(slot + 8ul).v[0] = U64Ref(from + 8ul).v[0];
+#if KEY_BITS == 32
+                U32Ref(from).v[0] = ERASED_KEY;
+#else
+                U64Ref(from).v[0] = ERASED_KEY;
+#endif
+#endif
+            }
+        }
+    }
+    return moved;
+}
+
+// Moves each key stored in `bucket` to the first tombstone before it in its probe sequence.
+void move_back(uint bucket) {
+    uint64_t bucket_addr = bucket_address(pc.buckets_addr, bucket);
+    KEY_T k[BUCKET_SLOTS];
+    uint w[BUCKET_SLOTS];
+    load_bucket_keys(bucket_addr, k, w);
+    [[unroll]] for (uint j = 0u; j < BUCKET_SLOTS; ++j) {
+        if (!is_free(k[j])) {
+            uvec2 h = hash_key(k[j]);
+            uint step = vkalgo_hash_step(h, pc.num_buckets);
+            uint at = vkalgo_hash_first_bucket(h, pc.num_buckets);
+            bool moved = false;
+            // The key lies within max_probes buckets of its sequence.
+            for (uint probe = 0u; probe < pc.max_probes && at != bucket && !moved; ++probe) {
+                moved = move_into(at, k[j], slot_address(bucket_addr, j));
+                at = vkalgo_hash_next_bucket(at, step, pc.num_buckets);
+            }
+        }
+    }
 }
 
 // Writes `word` into the value word of every tombstone of `bucket`.
@@ -100,7 +161,9 @@ void main() {
     }
     uint swept = 0u;
     for (uint bucket = global_index(); bucket < pc.num_buckets; bucket += pc.max_count) {
-        if (pc.mode == RECLAIM_UNMARK) {
+        if (pc.mode == RECLAIM_MOVE) {
+            move_back(bucket);
+        } else if (pc.mode == RECLAIM_UNMARK) {
             mark_tombstones(bucket, 0u);
         } else if (pc.mode == RECLAIM_MARK) {
             mark_passed(bucket);
@@ -109,8 +172,7 @@ void main() {
         }
     }
     if (pc.mode == RECLAIM_SWEEP) {
-        // tombstones -= swept, baseline -= swept
-        add_to_counters(uvec3(0u - swept, 0u - swept, 0u), pc.header_addr + 4ul,
-                        pc.header_addr + 20ul, 0ul);
+        // tombstones -= swept
+        add_to_counters(uvec3(0u - swept, 0u, 0u), pc.header_addr + 4ul, 0ul, 0ul);
     }
 }

@@ -1,6 +1,7 @@
 //! Reclaiming tombstones in place (glsl/hash/reclaim.comp): the passes every erase records
-//! first. Tombstones that no stored key passes on its way to its own bucket become EMPTY
-//! slots again, so long erase/insert churn keeps the probe sequences of a fresh map.
+//! first. Stored keys move back into tombstones earlier in their probe sequences, and the
+//! tombstones that no stored key then passes on its way to its own bucket become EMPTY slots
+//! again, so long erase/insert churn keeps the probe sequences of a fresh map.
 
 use super::map::{HashPush, Op};
 use super::HashMap;
@@ -9,6 +10,8 @@ use ash::vk;
 
 /// reclaim.comp's passes (the push constants' mode; shared with glsl/generated/hash.glsl).
 pub(super) const RECLAIM_CHECK: u32 = 0;
+/// Stored keys moved back into earlier tombstones of their probe sequences.
+pub(super) const RECLAIM_MOVE: u32 = 4;
 /// Every tombstone's value word cleared.
 pub(super) const RECLAIM_UNMARK: u32 = 1;
 /// The tombstones that stored keys pass, marked.
@@ -19,13 +22,13 @@ pub(super) const RECLAIM_SWEEP: u32 = 3;
 #[cfg_attr(not(test), allow(dead_code))] // read by the GLSL only
 pub(super) const RECLAIM_MARKED: u32 = 1;
 
-/// A reclaim starts when the tombstones exceed those the last one left by more than this
-/// share of the slots (1/32): rarely enough that its passes over the table cost less than the
-/// erases that made the tombstones.
+/// A reclaim starts when the erases since the last one left more tombstones than this share of
+/// the slots (1/32): rarely enough that its passes over the table cost about what the erases
+/// that made the tombstones cost.
 const RECLAIM_SHARE: u64 = 32;
 
 impl HashMap {
-    /// Records the reclaim: a one-invocation check, then three passes over the buckets that
+    /// Records the reclaim: a one-invocation check, then four passes over the buckets that
     /// return at once unless the check started a reclaim, with barriers between them and after.
     pub(super) fn record_reclaim(&self, cmd: vk::CommandBuffer) -> Result<()> {
         let kernel = self.ctx.kernel(self.shader(Op::Reclaim), self.specialization())?;
@@ -44,7 +47,7 @@ impl HashMap {
         // SAFETY: the caller's command buffer is recording (documented on every record call).
         unsafe {
             self.ctx.dispatch(cmd, kernel, &push(RECLAIM_CHECK), 1);
-            for mode in [RECLAIM_UNMARK, RECLAIM_MARK, RECLAIM_SWEEP] {
+            for mode in [RECLAIM_MOVE, RECLAIM_UNMARK, RECLAIM_MARK, RECLAIM_SWEEP] {
                 self.ctx.compute_to_compute(cmd);
                 self.ctx.dispatch(cmd, kernel, &push(mode), groups as u32);
             }
