@@ -72,5 +72,5 @@ void main() {
     }
     // size -= erased, tombstones += tombstones, erased_since += tombstones
     add_to_counters(uvec3(0u - erased, tombstones, tombstones), pc.header_addr,
-                    pc.header_addr + 4ul, pc.header_addr + 20ul);
+                    pc.header_addr + 4ul, pc.header_addr + ERASED_SINCE_OFFSET);
 }

@@ -72,9 +72,15 @@ layout(buffer_reference, std430, buffer_reference_align = 16) coherent buffer Ha
     uint tombstones;  // erased slots
     uint cursor;      // retrieve_all: next output position
     uint reserved;
-    uint reclaiming;    // reclaim.comp: 1 while a reclaim runs
+    uint unused[28];
+    // A cache line of its own (byte 128), away from the size and tombstone counters that every
+    // workgroup of an insert or erase adds to.
     uint erased_since;  // tombstones the erases since the last reclaim left
+    uint reclaiming;    // reclaim.comp: 1 while a reclaim runs
 };
+
+// Byte offset of HashHeaderRef.erased_since.
+const uint64_t ERASED_SINCE_OFFSET = 128ul;
 
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Ref { uint64_t v[]; };
 

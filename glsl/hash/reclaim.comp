@@ -11,6 +11,8 @@
 //   otherwise return at once.
 // - RECLAIM_MOVE: every stored key takes the first tombstone before its own bucket in its probe
 //   sequence (a CAS decides between keys), with its value; its old slot becomes a tombstone.
+//   Any bucket before its own keeps invariant I for the key. A key that arrives in a bucket
+//   may be moved on by that bucket's owner in the same pass (move_into says how safely).
 //   Keys placed while the map was fuller thus come back to where a fresh map would hold them,
 //   and the tombstones gather where no key passes them.
 // - RECLAIM_UNMARK: every tombstone's value word (unused while the slot is ERASED) becomes 0.
@@ -40,9 +42,19 @@ void check() {
     }
 }
 
-// Moves `key` from the slot at `from` into a tombstone of `bucket`, if it holds one that no
-// other key takes first; true when moved.
-bool move_into(uint bucket, KEY_T key, uint64_t from) {
+// A whole slot, read and written with one vector access (coherent: never a stale cache line).
+#if SLOT_BYTES == 8
+layout(buffer_reference, std430, buffer_reference_align = 8) coherent buffer SlotRef { uvec2 v; };
+#else
+layout(buffer_reference, std430, buffer_reference_align = 16) coherent buffer SlotRef { uvec4 v; };
+#endif
+
+// Moves the key of the slot at `from` into a tombstone of `bucket`, if it holds one that no
+// other key takes first; true when moved. The tombstone is claimed by a CAS to EMPTY (which
+// no mover claims and no owner moves), then gets the whole slot (key and value) in one vector
+// store: an owner that sees the key arrive in its bucket, and moves it on, reads its value
+// with it (aligned vector accesses are single-copy atomic on the devices vkalgo runs on).
+bool move_into(uint bucket, uint64_t from) {
     uint64_t bucket_addr = bucket_address(pc.buckets_addr, bucket);
     KEY_T k[BUCKET_SLOTS];
     uint w[BUCKET_SLOTS];
@@ -52,22 +64,16 @@ bool move_into(uint bucket, KEY_T key, uint64_t from) {
         if (!moved && k[j] == ERASED_KEY) {
             uint64_t slot = slot_address(bucket_addr, j);
 #if KEY_BITS == 32
-            moved = atomicCompSwap(U32AtomicRef(slot).v[0], ERASED_KEY, key) == ERASED_KEY;
+            moved = atomicCompSwap(U32AtomicRef(slot).v[0], ERASED_KEY, EMPTY_KEY) == ERASED_KEY;
 #else
-            moved = atomicCompSwap(U64AtomicRef(slot).v[0], ERASED_KEY, key) == ERASED_KEY;
+            moved = atomicCompSwap(U64AtomicRef(slot).v[0], ERASED_KEY, EMPTY_KEY) == ERASED_KEY;
 #endif
             if (moved) {
-                // The value (and a 16-byte slot's unused word), then the old slot freed.
-#if SLOT_BYTES == 8
-                U32Ref(slot + 4ul).v[0] = U32Ref(from + 4ul).v[0];
-                U32Ref(from).v[0] = ERASED_KEY;
-#else
-                U64Ref(slot + 8ul).v[0] = U64Ref(from + 8ul).v[0];
+                SlotRef(slot).v = SlotRef(from).v;
 #if KEY_BITS == 32
-                U32Ref(from).v[0] = ERASED_KEY;
+                U32AtomicRef(from).v[0] = ERASED_KEY;
 #else
-                U64Ref(from).v[0] = ERASED_KEY;
-#endif
+                U64AtomicRef(from).v[0] = ERASED_KEY;
 #endif
             }
         }
@@ -89,7 +95,7 @@ void move_back(uint bucket) {
             bool moved = false;
             // The key lies within max_probes buckets of its sequence.
             for (uint probe = 0u; probe < pc.max_probes && at != bucket && !moved; ++probe) {
-                moved = move_into(at, k[j], slot_address(bucket_addr, j));
+                moved = move_into(at, slot_address(bucket_addr, j));
                 at = vkalgo_hash_next_bucket(at, step, pc.num_buckets);
             }
         }
