@@ -573,8 +573,8 @@ typedef struct VkalgoHashMapStats {
   void *next;
   // Live keys.
   uint64_t size;
-  // Tombstones: erased slots of buckets that were full when erased (inserts reuse them; a
-  // rehash drops them).
+  // Tombstones: erased slots of buckets that were full when erased (inserts reuse them; the
+  // reclaim a later erase starts empties those no stored key needs; a rehash drops them).
   uint64_t tombstones;
   // Slots of the map.
   uint64_t capacity;

@@ -441,8 +441,8 @@ impl HashMap {
 
     /// Records an erase of `args.count` keys (their slots become free for later inserts;
     /// absent and reserved keys are no error). It starts with the reclaim of tombstones (see
-    /// the module docs): four more dispatches, which return at once unless the tombstones grew
-    /// by 1/32 of the slots since the last reclaim. Nothing is recorded on error.
+    /// the module docs): five more dispatches, which return at once unless earlier erases left
+    /// tombstones in 1/32 of the slots since the last reclaim. Nothing is recorded on error.
     ///
     /// # Safety
     /// `cmd` must be a command buffer of this context's device in the recording state; every

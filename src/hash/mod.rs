@@ -40,11 +40,12 @@
 //! the first bucket that holds the key or an EMPTY slot. Erase frees the key's slot: EMPTY
 //! when its bucket holds an EMPTY slot, else ERASED (a tombstone). Inserts reuse both kinds of
 //! free slot: if the key is absent, an insert claims the first free slot (EMPTY or ERASED) in
-//! probe order, as cuCollections does. Tombstones that no stored key passes on its way to its
-//! own bucket are turned back into EMPTY slots by a **reclaim** that every erase records first
-//! (four dispatches that return at once unless the tombstones grew by 1/32 of the slots since
-//! the last reclaim; glsl/hash/reclaim.comp), in place: long churn keeps the probe sequences
-//! of a fresh map, and the storage is the buckets alone (as cuCollections').
+//! probe order, as cuCollections does. Every erase first records a **reclaim**
+//! (glsl/hash/reclaim.comp: five dispatches that return at once unless earlier erases left
+//! tombstones in 1/32 of the slots since the last one): stored keys move back into the first
+//! tombstone of their probe sequence, and the tombstones that no stored key then passes on its
+//! way to its own bucket become EMPTY slots, in place. Long churn keeps the probe sequences of
+//! a fresh map, and the storage is the buckets alone (as cuCollections').
 //! u32/u32 maps claim a slot with one 64-bit CAS of the whole `{key, value}` pair where the
 //! device has 64-bit buffer atomics (cuCollections' packed CAS), else with a key CAS and a
 //! value store. How inserts of one key meet at one slot (no duplicates, exact counting) is
@@ -81,11 +82,11 @@
 //! - **Churn**: erased slots are reused by later inserts, so a map whose live load stays at or
 //!   below ~0.9 survives any number of erase/insert rounds without [`Error::TableFull`](crate::Error)
 //!   and without a rehash (the tests churn maps at loads 0.8 and 0.9 for many rounds).
-//!   Tombstones ([`HashMap::stats`]) do not take room from new keys, and the reclaim keeps
-//!   only those that stored keys pass (docs/tuning/hash.md#reclaim), so absent keys' probe
-//!   sequences stay short. Lookups between an erase and the next one see that erase's
-//!   tombstones; a [`HashMap::rehash`] (to any capacity, the same one included) drops them
-//!   all.
+//!   Tombstones ([`HashMap::stats`]) do not take room from new keys, and the reclaim moves
+//!   keys back and keeps only the tombstones that stored keys pass
+//!   (docs/tuning/hash.md#reclaim), so absent keys' probe sequences stay as short as in a
+//!   fresh map. Lookups see the tombstones of the erases since the last reclaim; a
+//!   [`HashMap::rehash`] (to any capacity, the same one included) drops them all.
 //! - **Capacity rounding**: a map asked for `capacity` slots gets `s * p` slots, `s` the slots
 //!   per bucket and `p` the smallest prime `>= max(2, ceil(capacity / s))` (default buckets:
 //!   u32/u32 maps 100 -> 116 and 2^27 -> 2^27 + 140; other layouts 100 -> 106).
@@ -360,8 +361,8 @@ pub struct HashMapDeviceView {
 pub struct HashMapStats {
     /// Live keys.
     pub size: u64,
-    /// Tombstones: erased slots of buckets that were full when erased (inserts reuse them; a
-    /// rehash drops them).
+    /// Tombstones: erased slots of buckets that were full when erased (inserts reuse them; the
+    /// reclaim a later erase starts empties those no stored key needs; a rehash drops them).
     pub tombstones: u64,
     /// Slots of the map.
     pub capacity: u64,

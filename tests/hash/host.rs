@@ -283,14 +283,14 @@ fn overfilling_a_small_table() {
         let new_values: Vec<V> = (0..20).map(|i| V::from_u64(1000 + i)).collect();
         assert_eq!(insert(&map, &mut model, &present, &new_values), 0);
         check_lookups::<K, V>(&map, &mut model, &present, "updated");
-        // Erase 10 of the full table: every bucket is full, so a freed slot is a tombstone
-        // unless no key passed its bucket (overflow counter 0)...
+        // Erase 10 of the full table: every bucket is full, so each freed slot is a
+        // tombstone...
         let gone: Vec<K> = present[..10].to_vec();
         assert_eq!(map.erase(&gone).unwrap(), 10);
         model.erase(&gone.iter().map(|k| k.to_u64()).collect::<Vec<_>>());
         let stats = map.stats().unwrap();
         assert_eq!(stats.size, cap as u64 - 10);
-        assert!(stats.tombstones <= 10, "{stats:?}");
+        assert_eq!(stats.tombstones, 10, "{stats:?}");
         check_lookups::<K, V>(&map, &mut model, &keys, "after erase");
         // ...and inserts reuse them: 10 new keys fit, the 11th to 20th do not.
         let absent: Vec<K> = keys
@@ -307,9 +307,8 @@ fn overfilling_a_small_table() {
         check_size(&map, &model, "tombstones reused");
         check_lookups::<K, V>(&map, &mut model, &keys, "tombstones reused");
         check_retrieve::<K, V>(&map, &mut model, "tombstones reused");
-        // Erase everything (the counters fall back to 0 and the tombstones of their buckets
-        // become EMPTY); fill again with other keys: every free slot is reused (the tombstone
-        // count must then be exactly 0).
+        // Erase everything; fill again with other keys: every free slot is reused (the
+        // tombstone count must then be exactly 0).
         let all_keys: Vec<K> = model.keys().into_iter().map(K::from_u64).collect();
         assert_eq!(map.erase(&all_keys).unwrap(), cap as u64);
         model.erase(&all_keys.iter().map(|k| k.to_u64()).collect::<Vec<_>>());

@@ -566,8 +566,8 @@ pub struct VkalgoHashMapStats {
     pub next: *mut std::ffi::c_void,
     /// Live keys.
     pub size: u64,
-    /// Tombstones: erased slots of buckets that were full when erased (inserts reuse them; a
-    /// rehash drops them).
+    /// Tombstones: erased slots of buckets that were full when erased (inserts reuse them; the
+    /// reclaim a later erase starts empties those no stored key needs; a rehash drops them).
     pub tombstones: u64,
     /// Slots of the map.
     pub capacity: u64,
