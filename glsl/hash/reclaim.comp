@@ -53,7 +53,8 @@ layout(buffer_reference, std430, buffer_reference_align = 16) coherent buffer Sl
 // other key takes first; true when moved. The tombstone is claimed by a CAS to EMPTY (which
 // no mover claims and no owner moves), then gets the whole slot (key and value) in one vector
 // store: an owner that sees the key arrive in its bucket, and moves it on, reads its value
-// with it (aligned vector accesses are single-copy atomic on the devices vkalgo runs on).
+// with it (aligned vector accesses are single-copy atomic on the devices vkalgo runs on; a
+// barrier between two stores breaks lavapipe: docs/driver-bugs.md#lavapipe-divergent-barrier).
 bool move_into(uint bucket, uint64_t from) {
     uint64_t bucket_addr = bucket_address(pc.buckets_addr, bucket);
     KEY_T k[BUCKET_SLOTS];
