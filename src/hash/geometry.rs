@@ -8,8 +8,9 @@
 /// [`super::HashTuning::for_device`]).
 pub const PROBE_LIMIT: u32 = 4096;
 
-/// Bytes of counters in front of the buckets (size, tombstones, retrieve cursor; the rest is
-/// padding so the buckets start 256-byte aligned).
+/// Bytes of counters in front of the buckets (size, tombstones, retrieve cursor at bytes 0-12;
+/// the reclaim's count of tombstones erased since the last one and its flag at bytes 128-136,
+/// a cache line of their own; the rest is padding so the buckets start 256-byte aligned).
 pub const HEADER_BYTES: u64 = 256;
 
 /// Largest number of slots of a map, 2^31 (the size, tombstone and retrieve counters are u32,
