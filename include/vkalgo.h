@@ -1734,7 +1734,8 @@ VkalgoResult vkalgo_hash_map_contains_host(struct VkalgoHashMap *map,
                                            size_t count);
 
 // Erases `count` keys (blocking; their slots are reused by later inserts). Absent and reserved
-// keys are no error.
+// keys are no error. Once erases left tombstones in 1/32 of the slots, the next erase first
+// reclaims them in place (keys moved back, tombstones no key needs emptied).
 VkalgoResult vkalgo_hash_map_erase_host(struct VkalgoHashMap *map, const void *keys, size_t count);
 
 // The exact number of live keys (blocking).
@@ -1801,7 +1802,9 @@ VkalgoResult vkalgo_hash_map_record_find(const struct VkalgoHashMap *map,
                                          VkCommandBuffer command_buffer,
                                          const struct VkalgoHashFindArgs *args);
 
-// Records an erase. Nothing is recorded on error.
+// Records an erase, preceded by the reclaim of tombstones (five dispatches that return at once
+// unless earlier erases left tombstones in 1/32 of the slots since the last reclaim). Nothing
+// is recorded on error.
 VkalgoResult vkalgo_hash_map_record_erase(const struct VkalgoHashMap *map,
                                           VkCommandBuffer command_buffer,
                                           const struct VkalgoHashEraseArgs *args);

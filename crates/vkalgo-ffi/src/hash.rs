@@ -527,7 +527,8 @@ pub unsafe extern "C" fn vkalgo_hash_map_contains_host(
 }
 
 /// Erases `count` keys (blocking; their slots are reused by later inserts). Absent and reserved
-/// keys are no error.
+/// keys are no error. Once erases left tombstones in 1/32 of the slots, the next erase first
+/// reclaims them in place (keys moved back, tombstones no key needs emptied).
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_hash_map_erase_host(
     map: *mut VkalgoHashMap,
@@ -791,7 +792,9 @@ pub unsafe extern "C" fn vkalgo_hash_map_record_find(
     })
 }
 
-/// Records an erase. Nothing is recorded on error.
+/// Records an erase, preceded by the reclaim of tombstones (five dispatches that return at once
+/// unless earlier erases left tombstones in 1/32 of the slots since the last reclaim). Nothing
+/// is recorded on error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_hash_map_record_erase(
     map: *const VkalgoHashMap,
