@@ -124,3 +124,36 @@ impl HashModel {
         Ok(())
     }
 }
+
+/// murmur3's 32-bit finalizer, a bijection of u32: the hash of u32 keys in
+/// glsl/public/vkalgo_hash_map.glsl (`vkalgo_hash_fmix32`).
+pub fn fmix32(mut h: u32) -> u32 {
+    h ^= h >> 16;
+    h = h.wrapping_mul(0x85eb_ca6b);
+    h ^= h >> 13;
+    h = h.wrapping_mul(0xc2b2_ae35);
+    h ^ (h >> 16)
+}
+
+/// murmur3's 64-bit finalizer: the hash of u64 keys (`vkalgo_hash_fmix64`).
+pub fn fmix64(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// The first bucket and the step of `key`'s probe sequence in a map of `buckets` buckets, as
+/// glsl/public/vkalgo_hash_map.glsl computes them (`key64`: a u64-key map). The sequence is
+/// `first`, `first + step`, `first + 2 step`, ... modulo `buckets`.
+pub fn probe_start(key: u64, key64: bool, buckets: u32) -> (u32, u32) {
+    let (x, y) = if key64 {
+        let h = fmix64(key);
+        ((h >> 32) as u32, h as u32)
+    } else {
+        (fmix32(key as u32), fmix32(key as u32 ^ 0x9e37_79b9))
+    };
+    let range = |h: u32, n: u32| ((h as u64 * n as u64) >> 32) as u32;
+    (range(x, buckets), 1 + range(y, buckets.max(2) - 1))
+}

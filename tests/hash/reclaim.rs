@@ -6,6 +6,7 @@
 //! value word cannot pass for a mark.
 
 use super::*;
+use vkalgo::hash::reference::probe_start;
 
 /// The storage as the GPU left it: header words, then each slot's (key, value word).
 struct Snapshot {
@@ -36,34 +37,6 @@ fn snapshot<K: HashTestKey>(map: &HashMap, buf: &mut GpuBuffer) -> Snapshot {
         })
         .collect();
     Snapshot { header, slots }
-}
-
-fn fmix32(mut h: u32) -> u32 {
-    h ^= h >> 16;
-    h = h.wrapping_mul(0x85eb_ca6b);
-    h ^= h >> 13;
-    h = h.wrapping_mul(0xc2b2_ae35);
-    h ^ (h >> 16)
-}
-
-fn fmix64(mut h: u64) -> u64 {
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
-}
-
-/// The key's first bucket and step, as glsl/public/vkalgo_hash_map.glsl computes them.
-fn probe_start(key: u64, key64: bool, buckets: u32) -> (u32, u32) {
-    let (x, y) = if key64 {
-        let h = fmix64(key);
-        ((h >> 32) as u32, h as u32)
-    } else {
-        (fmix32(key as u32), fmix32(key as u32 ^ 0x9e37_79b9))
-    };
-    let range = |h: u32, n: u32| ((h as u64 * n as u64) >> 32) as u32;
-    (range(x, buckets), 1 + range(y, buckets.max(2) - 1))
 }
 
 /// The buckets that some stored key of `s` passes on its way to its own.

@@ -42,14 +42,8 @@ mod options;
 use options::{parse_options, Options};
 mod sweep;
 
-/// murmur3's fmix32: a bijection, so distinct indices give distinct keys.
-fn mix32(mut h: u32) -> u32 {
-    h ^= h >> 16;
-    h = h.wrapping_mul(0x85eb_ca6b);
-    h ^= h >> 13;
-    h = h.wrapping_mul(0xc2b2_ae35);
-    h ^ (h >> 16)
-}
+// murmur3's fmix32: a bijection, so distinct indices give distinct keys.
+use vkalgo::hash::reference::fmix32 as mix32;
 
 /// `n` distinct storable keys: key i = mix32(i ^ salt), skipping the two reserved values.
 fn unique_keys(n: usize, salt: u32) -> Vec<u32> {
