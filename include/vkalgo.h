@@ -1175,6 +1175,23 @@ typedef struct VkalgoSetCardinalityBatchArgs {
   struct VkalgoBufferRange statuses;
 } VkalgoSetCardinalityBatchArgs;
 
+// The sets and buffers of `vkalgo_set_record_op_many_cardinality`.
+typedef struct VkalgoSetManyCardinalityArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // `count` operands, at least one, all of one context; a set may repeat.
+  const struct VkalgoSet *const *sets;
+  // Number of operands.
+  size_t count;
+  // The operation (`VKALGO_SET_*`; ANDNOT: `sets[0]` minus the union of the others).
+  enum VkalgoSetOp op;
+  // `vkalgo_set_op_many_cardinality_scratch_bytes(count)` bytes (16-byte aligned offset).
+  struct VkalgoBufferRange scratch;
+  // `VKALGO_SET_STATUS_BYTES`: the `VkalgoSetOpStatus` (zeroed first by the call; not
+  // overlapping `scratch`).
+  struct VkalgoBufferRange status;
+} VkalgoSetManyCardinalityArgs;
+
 // The jobs and buffers of `vkalgo_set_record_op_batch` and
 // `vkalgo_set_op_batch_scratch_bytes`.
 typedef struct VkalgoSetOpBatchArgs {
@@ -2351,6 +2368,15 @@ VkalgoResult vkalgo_set_op_many(struct VkalgoSet *dst,
                                 size_t count,
                                 enum VkalgoSetOp op);
 
+// `*cardinality_out = |sets[0] op sets[1] op ... op sets[count - 1]|` (ANDNOT: `sets[0]`
+// minus the union of the others) without materializing it, in one submission. `count` >= 1,
+// no entry NULL, every set of the same context: else INVALID_ARGUMENT and
+// `*cardinality_out` untouched. On a CPU driver at most 64 sets (else UNSUPPORTED).
+VkalgoResult vkalgo_set_op_many_cardinality(const struct VkalgoSet *const *sets,
+                                            size_t count,
+                                            enum VkalgoSetOp op,
+                                            uint64_t *cardinality_out);
+
 // `*dst[i] = *a[i] op *b[i]` for every `i < count`, in one submission. The `dst` sets must
 // be distinct and none may be an operand of any pair; operands may repeat; every set of the
 // same context; no entry NULL: else INVALID_ARGUMENT and nothing changed. `count` 0: nothing
@@ -2508,6 +2534,19 @@ VkalgoResult vkalgo_set_record_op_cardinality(VkCommandBuffer command_buffer,
 // each of its sets: record `vkalgo_set_record_barrier` between it and another that uses them.
 VkalgoResult vkalgo_set_record_op_cardinality_batch(VkCommandBuffer command_buffer,
                                                     const struct VkalgoSetCardinalityBatchArgs *args);
+
+// The scratch bytes `vkalgo_set_record_op_many_cardinality` needs for `sets` operands: 16 a
+// set and 256 KiB + 16.
+uint64_t vkalgo_set_op_many_cardinality_scratch_bytes(size_t sets);
+
+// Records `|sets[0] op sets[1] op ... op sets[count - 1]|` without materializing it into a
+// `VkalgoSetOpStatus` (`ok` 1; cardinality = partial_cardinality + full_chunks * 65536): two
+// dispatches whatever the number of sets. It reads the sets: record
+// `vkalgo_set_record_barrier` between it and work that writes them. No sets, NULL entries,
+// sets of different contexts, scratch or status too small or overlapping: INVALID_ARGUMENT;
+// more than 64 sets on a CPU driver: UNSUPPORTED; nothing recorded.
+VkalgoResult vkalgo_set_record_op_many_cardinality(VkCommandBuffer command_buffer,
+                                                   const struct VkalgoSetManyCardinalityArgs *args);
 
 // `*bytes_out` = the scratch bytes `vkalgo_set_record_op_batch` needs for `args`'s jobs as
 // the sets are now (`scratch` and `statuses` are ignored). Refuses what the record call

@@ -113,9 +113,9 @@ pub use select::{
 pub use set::SetDeviceView;
 pub use set::{
     GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
-    GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetMinMaxArgs, GpuSetOpArgs,
-    GpuSetOpBatchArgs, GpuSetRangeCardinalityArgs, GpuSetRankArgs, GpuSetRunOptimizeArgs, GpuSetSelectArgs,
-    GpuSetToArrayArgs, SetOpStatus, SetOperand,
+    GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetManyCardinalityArgs,
+    GpuSetMinMaxArgs, GpuSetOpArgs, GpuSetOpBatchArgs, GpuSetRangeCardinalityArgs, GpuSetRankArgs,
+    GpuSetRunOptimizeArgs, GpuSetSelectArgs, GpuSetToArrayArgs, SetOpStatus, SetOperand,
 };
 pub use set64::GpuSet64;
 pub use sort::{

@@ -98,6 +98,21 @@ impl<'a> GpuSetCardinalityArgs<'a> {
     }
 }
 
+/// Arguments of [`GpuSet::record_op_many_cardinality`]: `|sets[0] op sets[1] op ...|`.
+#[derive(Clone, Copy)]
+pub struct GpuSetManyCardinalityArgs<'a> {
+    /// The operands, at least one, all of one context; a set may appear several times.
+    pub sets: &'a [&'a GpuSet],
+    /// The operation (ANDNOT: `sets[0]` minus the union of the others).
+    pub op: SetOp,
+    /// [`GpuSet::op_many_cardinality_scratch_bytes`] bytes (16-byte aligned offset): the sets'
+    /// device views and the list of chunks to combine.
+    pub scratch: BufferRange,
+    /// [`SET_STATUS_BYTES`](super::SET_STATUS_BYTES) bytes: the [`SetOpStatus`](super::SetOpStatus)
+    /// (zeroed first by the call).
+    pub status: BufferRange,
+}
+
 /// Arguments of [`GpuSet::record_op_cardinality_batch`]: the cardinalities of `a_i op b_i`.
 #[derive(Clone, Copy)]
 pub struct GpuSetCardinalityBatchArgs<'a> {

@@ -1,7 +1,8 @@
 //! GPU sets of 32-bit integers ([`GpuSet`]): subsets of `[0, 2^32)` in chunked bitmap/array
 //! containers from GPU block pools, with insert, remove, ranges, contains, (range)
 //! cardinality, AND / OR / ANDNOT / XOR (materialized or counted only; of many sets at once,
-//! [`GpuSet::op_many`], and of many pairs in one submission, [`GpuSet::op_batch`]), to-array,
+//! [`GpuSet::op_many`] and [`GpuSet::op_many_cardinality`], and of many pairs in one
+//! submission, [`GpuSet::op_batch`]), to-array,
 //! filter, order statistics (minimum, maximum, rank and select: [`GpuSet::rank`],
 //! [`GpuSet::select`]) and the Roaring portable serialization for interchange with CRoaring, pyroaring, Java's
 //! RoaringBitmap and Iceberg deletion vectors.
@@ -151,7 +152,9 @@
 //! operation writes nothing and its status says so. Many cardinalities (one query set against
 //! many) are one operation with [`GpuSet::record_op_cardinality_batch`], and many operations
 //! into their own destinations with [`GpuSet::record_op_batch`]: each pass runs for every pair
-//! in one dispatch (one pair per layer of workgroups), and pairs may share operands. Rank and
+//! in one dispatch (one pair per layer of workgroups), and pairs may share operands. The
+//! cardinality of a many-way operation is two dispatches whatever the number of sets
+//! ([`GpuSet::record_op_many_cardinality`]). Rank and
 //! select read the chunks'
 //! exclusive sums of cardinalities, written into the scratch first (as to-array's offsets);
 //! a recorded select cannot refuse a rank out of range, so it writes [`SELECT_OUT_OF_RANGE`]
@@ -167,6 +170,7 @@ mod host;
 mod image;
 mod layout;
 mod many;
+mod many_cardinality;
 mod order;
 mod order_host;
 mod passes;
@@ -185,14 +189,15 @@ mod view;
 
 pub use args::{
     GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
-    GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs, GpuSetOpBatchArgs,
-    GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs,
+    GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetManyCardinalityArgs, GpuSetOpArgs,
+    GpuSetOpBatchArgs, GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs,
 };
 pub(crate) use bulk::chunks_of_sorted;
 pub use gpu::{GpuSet, SetOpStatus, SetOperand};
 pub use layout::{
     ARRAY_BLOCK_BYTES, BITMAP_BLOCK_BYTES, PACK_MAX_CHUNKS, SET_SCRATCH_BYTES, SET_STATUS_BYTES,
 };
+pub use many_cardinality::SET_MANY_CARDINALITY_CPU_MAX;
 pub use order::{GpuSetMinMaxArgs, GpuSetRankArgs, GpuSetSelectArgs, SELECT_OUT_OF_RANGE, SET_MIN_MAX_BYTES};
 #[cfg(test)]
 pub(crate) use passes::push_layouts;

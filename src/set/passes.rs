@@ -127,6 +127,7 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         &shaders::SET_TO_ARRAY,
         &shaders::SET_TRIVIAL,
         &shaders::SET_COMPACT,
+        &shaders::SET_MANY_CARDINALITY,
     ];
     ctx.prepare_kernels(&list.map(|s| (s, spec)))?;
     if ctx.profile.lookback {
@@ -733,5 +734,10 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
     ]
     .into_iter()
     .map(|s| (s, SetPush::FIELDS, std::mem::size_of::<SetPush>()))
+    .chain(std::iter::once((
+        shaders::SET_MANY_CARDINALITY,
+        super::many_cardinality::ManyCardinalityPush::FIELDS,
+        std::mem::size_of::<super::many_cardinality::ManyCardinalityPush>(),
+    )))
     .collect()
 }

@@ -12,6 +12,7 @@ mod common;
 mod compare;
 mod host;
 mod many;
+mod many_cardinality;
 mod order;
 mod packed;
 mod pairs;
@@ -29,8 +30,8 @@ use vkalgo::set::{
 use vkalgo::{
     BufferRange, ElementCount, Error, GpuBuffer, GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs,
     GpuSetContainsArgs, GpuSetFilterArgs, GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs,
-    GpuSetOpArgs, GpuSetOpBatchArgs, GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs,
-    MemoryLocation, SetOp, SetOpStatus, SetOperand,
+    GpuSetManyCardinalityArgs, GpuSetOpArgs, GpuSetOpBatchArgs, GpuSetRangeCardinalityArgs,
+    GpuSetRunOptimizeArgs, GpuSetToArrayArgs, MemoryLocation, SetOp, SetOpStatus, SetOperand,
 };
 
 fn model_of(values: &[u32]) -> BTreeSet<u32> {

@@ -620,6 +620,7 @@ fn set_permutations() -> Vec<Permutation> {
         standalone("set_order", "set/order.comp", &[]),
         standalone("set_filter", "set/filter.comp", &[]),
         standalone("set_compact", "set/compact.comp", &[]),
+        standalone("set_many_cardinality", "set/many_cardinality.comp", &[]),
         // A batch's passes (src/set/batch.rs): one job per layer of workgroups.
         standalone("set_batch_classify", "set/classify.comp", &[("SET_BATCH", "1")]),
         standalone(

@@ -471,6 +471,21 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
     ("GpuSet", "select", Ok(&["vkalgo_set_select_host"])),
     ("GpuSet", "cardinality", Ok(&["vkalgo_set_cardinality_host"])),
     ("GpuSet", "op_many", Ok(&["vkalgo_set_op_many"])),
+    (
+        "GpuSet",
+        "op_many_cardinality",
+        Ok(&["vkalgo_set_op_many_cardinality"]),
+    ),
+    (
+        "GpuSet",
+        "op_many_cardinality_scratch_bytes",
+        Ok(&["vkalgo_set_op_many_cardinality_scratch_bytes"]),
+    ),
+    (
+        "GpuSet",
+        "record_op_many_cardinality",
+        Ok(&["vkalgo_set_record_op_many_cardinality"]),
+    ),
     ("GpuSet", "assign_many", Ok(&["vkalgo_set_op_many"])),
     ("GpuSet", "op_batch", Ok(&["vkalgo_set_op_batch"])),
     ("GpuSet", "from_values_many", Ok(&["vkalgo_set_from_values_many"])),

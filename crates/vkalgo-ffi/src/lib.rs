@@ -137,6 +137,7 @@ zeroed_default!(
     set_record::VkalgoSetOpArgs,
     set_record::VkalgoSetCardinalityArgs,
     set_record::VkalgoSetCardinalityBatchArgs,
+    set_record::VkalgoSetManyCardinalityArgs,
     set_record::VkalgoSetOpBatchArgs,
     set_record::VkalgoSetInsertSortedArgs,
     set_record::VkalgoSetInsertRangeArgs,

@@ -37,6 +37,30 @@ pub unsafe extern "C" fn vkalgo_set_op_many(
     })
 }
 
+/// `*cardinality_out = |sets[0] op sets[1] op ... op sets[count - 1]|` (ANDNOT: `sets[0]`
+/// minus the union of the others) without materializing it, in one submission. `count` >= 1,
+/// no entry NULL, every set of the same context: else INVALID_ARGUMENT and
+/// `*cardinality_out` untouched. On a CPU driver at most 64 sets (else UNSUPPORTED).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_op_many_cardinality(
+    sets: *const *const VkalgoSet,
+    count: usize,
+    op: VkalgoSetOp,
+    cardinality_out: *mut u64,
+) -> VkalgoResult {
+    guard("vkalgo_set_op_many_cardinality", || {
+        non_null(cardinality_out, "cardinality_out")?;
+        let op = op.to_rust()?;
+        if count == 0 {
+            return Err(Error::invalid("count is 0: no sets"));
+        }
+        let sets = slice(sets, count, "sets")?;
+        let operands = try_collect(count, "sets", |i| set_ref(sets[i], "sets[i]"))?;
+        *cardinality_out = GpuSet::op_many_cardinality(&operands, op)?;
+        Ok(())
+    })
+}
+
 /// `*dst[i] = *a[i] op *b[i]` for every `i < count`, in one submission. The `dst` sets must
 /// be distinct and none may be an operand of any pair; operands may repeat; every set of the
 /// same context; no entry NULL: else INVALID_ARGUMENT and nothing changed. `count` 0: nothing

@@ -26,8 +26,8 @@ use super::types::*;
 use super::{context_ref, guard, no_extension, non_null, try_collect, VkalgoContext, VkalgoResult};
 use vkalgo::set::{
     GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
-    GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs, GpuSetOpBatchArgs,
-    GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs, SetOperand,
+    GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetManyCardinalityArgs, GpuSetOpArgs,
+    GpuSetOpBatchArgs, GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs, SetOperand,
 };
 use vkalgo::sort::SortPlan;
 use vkalgo::Error;
@@ -317,6 +317,59 @@ pub unsafe extern "C" fn vkalgo_set_record_op_cardinality_batch(
         })?;
         let rust = GpuSetCardinalityBatchArgs::new(&pairs, op, a.scratch.to_rust(), a.statuses.to_rust());
         GpuSet::record_op_cardinality_batch(cmd, &rust)
+    })
+}
+
+/// The sets and buffers of `vkalgo_set_record_op_many_cardinality`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoSetManyCardinalityArgs {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
+    /// `count` operands, at least one, all of one context; a set may repeat.
+    pub sets: *const *const VkalgoSet,
+    /// Number of operands.
+    pub count: usize,
+    /// The operation (`VKALGO_SET_*`; ANDNOT: `sets[0]` minus the union of the others).
+    pub op: VkalgoSetOp,
+    /// `vkalgo_set_op_many_cardinality_scratch_bytes(count)` bytes (16-byte aligned offset).
+    pub scratch: VkalgoBufferRange,
+    /// `VKALGO_SET_STATUS_BYTES`: the `VkalgoSetOpStatus` (zeroed first by the call; not
+    /// overlapping `scratch`).
+    pub status: VkalgoBufferRange,
+}
+
+/// The scratch bytes `vkalgo_set_record_op_many_cardinality` needs for `sets` operands: 16 a
+/// set and 256 KiB + 16.
+#[no_mangle]
+pub extern "C" fn vkalgo_set_op_many_cardinality_scratch_bytes(sets: usize) -> u64 {
+    GpuSet::op_many_cardinality_scratch_bytes(sets)
+}
+
+/// Records `|sets[0] op sets[1] op ... op sets[count - 1]|` without materializing it into a
+/// `VkalgoSetOpStatus` (`ok` 1; cardinality = partial_cardinality + full_chunks * 65536): two
+/// dispatches whatever the number of sets. It reads the sets: record
+/// `vkalgo_set_record_barrier` between it and work that writes them. No sets, NULL entries,
+/// sets of different contexts, scratch or status too small or overlapping: INVALID_ARGUMENT;
+/// more than 64 sets on a CPU driver: UNSUPPORTED; nothing recorded.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_record_op_many_cardinality(
+    command_buffer: VkCommandBuffer,
+    args: *const VkalgoSetManyCardinalityArgs,
+) -> VkalgoResult {
+    guard("vkalgo_set_record_op_many_cardinality", || {
+        let cmd = self::command_buffer(command_buffer)?;
+        let a = args_ref(args, |a| a.next, "set many cardinality args")?;
+        let op = a.op.to_rust()?;
+        let sets = slice(a.sets, a.count, "args->sets")?;
+        let operands = try_collect(a.count, "sets", |i| set_ref(sets[i], "args->sets[i]"))?;
+        let rust = GpuSetManyCardinalityArgs {
+            sets: &operands,
+            op,
+            scratch: a.scratch.to_rust(),
+            status: a.status.to_rust(),
+        };
+        GpuSet::record_op_many_cardinality(cmd, &rust)
     })
 }
 

@@ -1,0 +1,215 @@
+//! The cardinality of a many-way operation, `|sets[0] op sets[1] op ... op sets[n - 1]|`,
+//! without materializing it: two dispatches whatever the number of sets
+//! (glsl/set/many_cardinality.comp: the chunks the result may hold listed, then each listed
+//! chunk of every set combined and counted), on the record layer and as a blocking host call.
+
+use super::args::GpuSetManyCardinalityArgs;
+use super::gpu::{GpuSet, SetOpStatus};
+use super::layout::SET_STATUS_BYTES;
+use super::passes::{earlier_passes_barrier, kernel};
+use super::view::SetDeviceView;
+use crate::core::runner::{finish_submission, read_back};
+use crate::core::shaders;
+use crate::core::spirv::push_constants;
+use crate::core::tuning::DeviceClass;
+use crate::error::{Error, Result};
+use crate::SetOp;
+use ash::vk;
+
+push_constants! {
+    /// Push constants of glsl/set/many_cardinality.comp (block `ManyCardinalityPush`).
+    pub(crate) struct ManyCardinalityPush {
+        views: u64,
+        list: u64,
+        status: u64,
+        count: u32,
+        op: u32,
+        mode: u32,
+        per_invocation: u32,
+    }
+}
+
+/// Most sets of one many-way cardinality on a CPU driver: each invocation walks every set's
+/// chunk of its listed chunk, and CPU drivers end an invocation's loops after a fixed number of
+/// iterations (docs/driver-bugs.md#lavapipe-loop-limit).
+pub const SET_MANY_CARDINALITY_CPU_MAX: usize = 64;
+
+/// Workgroups of the combining dispatch, striding over the listed chunks: as many as the
+/// result may have chunks (the sets' host-side bounds), at most a few resident waves on GPUs;
+/// on CPU drivers one chunk a workgroup (the loop cap again). Workgroups past the list return
+/// at once.
+fn combine_groups(class: DeviceClass, sets: &[&GpuSet], op: SetOp) -> u32 {
+    let bound = match op {
+        SetOp::And | SetOp::AndNot => sets[0].chunk_bound(),
+        SetOp::Or | SetOp::Xor => sets
+            .iter()
+            .fold(0u32, |sum, s| sum.saturating_add(s.chunk_bound())),
+    };
+    let most = if class == DeviceClass::Cpu { 65536 } else { 1024 };
+    bound.clamp(1, most)
+}
+
+/// Chunks an invocation of the listing dispatch looks at: one on GPUs; on CPU drivers 64, so
+/// that few workgroups run (each costs much there; 64 chunks of at most 64 sets stay under the
+/// loop cap).
+fn list_per_invocation(class: DeviceClass) -> u32 {
+    if class == DeviceClass::Cpu {
+        64
+    } else {
+        1
+    }
+}
+
+/// The list's bytes in scratch: its length (16 bytes with padding), then a u32 a chunk.
+const LIST_BYTES: u64 = 16 + 65536 * 4;
+
+/// Mode of many_cardinality.comp: list the chunks the result may hold.
+const MODE_LIST: u32 = 0;
+/// Mode of many_cardinality.comp: combine and count the listed chunks.
+const MODE_COMBINE: u32 = 1;
+
+/// Bytes of the sets' device views at the start of the scratch, rounded up to 16.
+fn views_bytes(sets: usize) -> u64 {
+    (sets as u64 * std::mem::size_of::<SetDeviceView>() as u64).next_multiple_of(16)
+}
+
+impl GpuSet {
+    /// Scratch bytes of [`GpuSet::record_op_many_cardinality`] over `sets` sets: 16 a set (their
+    /// device views) and 256 KiB + 16 (the list of chunks to combine).
+    pub fn op_many_cardinality_scratch_bytes(sets: usize) -> u64 {
+        views_bytes(sets) + LIST_BYTES
+    }
+
+    /// Records `|sets[0] op sets[1] op ... op sets[n - 1]|` (left to right; ANDNOT: `sets[0]`
+    /// minus the union of the others) without materializing it, into a [`SetOpStatus`] at
+    /// `args.status` ([`SetOpStatus::cardinality`]; `ok` 1): two dispatches whatever the number
+    /// of sets, after the sets' device views are written to `args.scratch`. Sets may repeat
+    /// and mix flat and packed directories. Reads the sets: no operation that writes one of
+    /// them may overlap it (record [`GpuSet::record_barrier`] between them). No sets, sets of
+    /// different contexts, scratch or status too small or overlapping, more than
+    /// [`SET_MANY_CARDINALITY_CPU_MAX`] sets on a CPU driver: an error, nothing recorded.
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_op_many_cardinality(
+        cmd: vk::CommandBuffer,
+        args: &GpuSetManyCardinalityArgs,
+    ) -> Result<()> {
+        let GpuSetManyCardinalityArgs {
+            sets,
+            op,
+            scratch,
+            status,
+        } = *args;
+        let what = "set op_many cardinality";
+        let first = sets
+            .first()
+            .ok_or_else(|| Error::invalid(format!("{what}: no sets")))?;
+        if sets.iter().any(|s| !s.ctx.same_as(&first.ctx)) {
+            return Err(Error::invalid(format!(
+                "{what}: the sets come from different contexts"
+            )));
+        }
+        let ctx = &first.ctx;
+        let cpu = ctx.device_class() == DeviceClass::Cpu;
+        if cpu && sets.len() > SET_MANY_CARDINALITY_CPU_MAX {
+            return Err(Error::unsupported(format!(
+                "{what}: {} sets, at most {SET_MANY_CARDINALITY_CPU_MAX} on a CPU driver",
+                sets.len()
+            )));
+        }
+        let count = u32::try_from(sets.len())
+            .map_err(|_| Error::invalid(format!("{what}: more than 2^32 - 1 sets")))?;
+        scratch.check(
+            ctx,
+            "set scratch",
+            Self::op_many_cardinality_scratch_bytes(sets.len()),
+            16,
+        )?;
+        status.check(ctx, "set status", SET_STATUS_BYTES, 4)?;
+        if scratch.overlaps(&status) {
+            return Err(Error::invalid(format!("{what}: scratch and status overlap")));
+        }
+        let kernel = kernel(ctx, &shaders::SET_MANY_CARDINALITY)?;
+        let views: Vec<SetDeviceView> = sets.iter().map(|s| s.device_view()).collect();
+        let list = ctx.address_of(&scratch) + views_bytes(sets.len());
+        let per_invocation = list_per_invocation(ctx.device_class());
+        let push = |mode| ManyCardinalityPush {
+            views: ctx.address_of(&scratch),
+            list,
+            status: ctx.address_of(&status),
+            count,
+            op: op as u32,
+            mode,
+            per_invocation,
+        };
+        // SAFETY: `cmd` is recording (documented); the ranges were checked above.
+        unsafe {
+            // Earlier passes on the scratch, the status or the sets, then the views and the
+            // zeroed status.
+            earlier_passes_barrier(ctx, cmd);
+            ctx.memory_barrier(
+                cmd,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::AccessFlags::TRANSFER_WRITE,
+            );
+            let bytes: &[u8] = bytemuck::cast_slice(&views);
+            // vkCmdUpdateBuffer takes at most 65536 bytes, a multiple of 4.
+            for (k, piece) in bytes.chunks(65536).enumerate() {
+                ctx.device
+                    .cmd_update_buffer(cmd, scratch.buffer, scratch.offset + k as u64 * 65536, piece);
+            }
+            ctx.device
+                .cmd_fill_buffer(cmd, status.buffer, status.offset, SET_STATUS_BYTES, 0);
+            let list_at = scratch.offset + views_bytes(sets.len());
+            ctx.device.cmd_fill_buffer(cmd, scratch.buffer, list_at, 16, 0);
+            ctx.transfer_to_compute(cmd);
+            let chunk_groups = 65536u32.div_ceil(per_invocation * super::passes::wg(ctx));
+            ctx.dispatch(cmd, kernel, &push(MODE_LIST), chunk_groups);
+            ctx.compute_to_compute(cmd);
+            let groups = combine_groups(ctx.device_class(), sets, op);
+            ctx.dispatch(cmd, kernel, &push(MODE_COMBINE), groups);
+            ctx.compute_to_compute(cmd);
+        }
+        Ok(())
+    }
+
+    /// `|sets[0] op sets[1] op ... op sets[n - 1]|` ([`GpuSet::record_op_many_cardinality`]),
+    /// one submission. Errors as there.
+    pub fn op_many_cardinality(sets: &[&GpuSet], op: SetOp) -> Result<u64> {
+        let first = sets
+            .first()
+            .ok_or_else(|| Error::invalid("set op_many cardinality: no sets"))?;
+        let ctx = first.ctx.clone();
+        let scratch = ctx.device_buffer(
+            Self::op_many_cardinality_scratch_bytes(sets.len()),
+            "vkalgo set scratch",
+        )?;
+        let mut status_buf = ctx.readback_buffer(SET_STATUS_BYTES)?;
+        let done = ctx.submit_and_wait(|cmd| unsafe {
+            GpuSet::record_op_many_cardinality(
+                cmd,
+                &GpuSetManyCardinalityArgs {
+                    sets,
+                    op,
+                    scratch: scratch.range(),
+                    status: status_buf.range(),
+                },
+            )?;
+            ctx.compute_to_host(cmd);
+            Ok(())
+        });
+        finish_submission!(done, scratch, status_buf);
+        let mut status = [SetOpStatus::default()];
+        read_back(&mut status_buf, &mut status)?;
+        if status[0].ok != 1 {
+            return Err(Error::Internal(format!(
+                "set op_many cardinality: no result ({:?})",
+                status[0]
+            )));
+        }
+        Ok(status[0].cardinality())
+    }
+}
