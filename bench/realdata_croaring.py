@@ -148,6 +148,14 @@ def run(name, bitmaps, reps):
         d = Digest()
         d.add(array.array("I", r.to_array()).tobytes())
         digest(cls, d)
+    # The same operations' cardinalities (CRoaring has no many-way count: the result, then its
+    # cardinality).
+    for cls, f in (("wide_or_cardinality", BitMap.union), ("wide_and_cardinality", BitMap.intersection)):
+        ms, n = timed(reps, lambda: len(f(*bms)))
+        result(cls, ms)
+        d = Digest()
+        d.add(struct.pack("<Q", n))
+        digest(cls, d)
     qs = queries(bitmaps)
     ms, hits = timed(max(1, reps // 2), lambda: [sum(1 for x in q if x in b) for b, q in zip(bms, qs)])
     result("contains", ms)

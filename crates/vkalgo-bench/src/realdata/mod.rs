@@ -9,7 +9,9 @@
 //! XOR (`GpuSet::op_batch`; recorded: `record_op_batch` on reserved pools) and their
 //! cardinalities (`GpuSet::op_cardinality_batch`; recorded: `record_op_cardinality_batch`, and
 //! again with every pair on the batched passes: `cardinalities_passes` rows), the
-//! union and intersection of all bitmaps (`GpuSet::op_many`), contains of 2^20 queries spread
+//! union and intersection of all bitmaps (`GpuSet::op_many`) and their cardinalities alone
+//! (`GpuSet::op_many_cardinality`; recorded: `record_op_many_cardinality`; on CPU drivers only
+//! up to 64 bitmaps), contains of 2^20 queries spread
 //! over the bitmaps (half of them values of the bitmap), and to-array of every successive AND
 //! (`GpuSet::to_array_many`).
 //! Every result is checked against the CPU (merges of the sorted lists, the reference
@@ -24,10 +26,12 @@ mod data;
 use data::{merge_op, Dataset, Digest, OPS};
 use std::path::Path;
 use std::time::Instant;
-use vkalgo::set::{reference, CardinalityPath, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
+use vkalgo::set::{
+    reference, CardinalityPath, SET_MANY_CARDINALITY_CPU_MAX, SET_SCRATCH_BYTES, SET_STATUS_BYTES,
+};
 use vkalgo::{
-    Context, GpuBuffer, GpuSet, GpuSetCardinalityBatchArgs, GpuSetOpBatchArgs, MemoryLocation, Result,
-    SetOpStatus, SetOperand,
+    Context, GpuBuffer, GpuSet, GpuSetCardinalityBatchArgs, GpuSetManyCardinalityArgs, GpuSetOpBatchArgs,
+    MemoryLocation, Result, SetOpStatus, SetOperand,
 };
 use vkalgo_bench::harness::report::{self, rate};
 use vkalgo_bench::harness::{
@@ -139,6 +143,7 @@ impl<'a> RealData<'a> {
             self.successive(&pairs, op, name)?;
         }
         self.wide()?;
+        self.wide_cardinality()?;
         self.contains()
     }
 
@@ -341,6 +346,72 @@ impl<'a> RealData<'a> {
             assert!(got == want, "{} {name}", self.data.name);
             let mut d = Digest::new();
             d.values(&got);
+            self.digest(name, &d);
+        }
+        Ok(())
+    }
+
+    /// The cardinalities of the union and the intersection of every bitmap without the
+    /// results (`GpuSet::op_many_cardinality`; recorded: `record_op_many_cardinality`).
+    fn wide_cardinality(&self) -> Result<()> {
+        let ctx = self.ctx;
+        let all: Vec<&GpuSet> = self.sets.iter().collect();
+        if ctx.is_cpu_device() && all.len() > SET_MANY_CARDINALITY_CPU_MAX {
+            println!(
+                "{}: wide cardinalities not run ({} sets, at most {SET_MANY_CARDINALITY_CPU_MAX} on a CPU driver)",
+                self.data.name,
+                all.len()
+            );
+            return Ok(());
+        }
+        let scratch = GpuBuffer::new(
+            ctx,
+            GpuSet::op_many_cardinality_scratch_bytes(all.len()),
+            MemoryLocation::GpuOnly,
+            "realdata scratch",
+        )?;
+        let status = GpuBuffer::new(ctx, SET_STATUS_BYTES, MemoryLocation::GpuToCpu, "realdata status")?;
+        let timer = Timer::new(ctx)?;
+        for (op, name) in [
+            (vkalgo::SetOp::Or, "wide_or_cardinality"),
+            (vkalgo::SetOp::And, "wide_and_cardinality"),
+        ] {
+            let bitmaps = &self.data.bitmaps;
+            let want = bitmaps[1..]
+                .iter()
+                .fold(bitmaps[0].clone(), |acc, b| merge_op(&acc, b, op))
+                .len() as u64;
+            let (ms, got) = wall(self.reps, || GpuSet::op_many_cardinality(&all, op))?;
+            assert_eq!(got, want, "{} {name}", self.data.name);
+            self.row(name, ms, "wall");
+            let args = GpuSetManyCardinalityArgs {
+                sets: &all,
+                op,
+                scratch: scratch.range(),
+                status: status.range(),
+            };
+            let mut times = Vec::with_capacity(self.reps);
+            for _ in 0..=self.reps {
+                let t = timer.regions(|cmd, mark| {
+                    mark(cmd);
+                    unsafe { GpuSet::record_op_many_cardinality(cmd, &args)? };
+                    mark(cmd);
+                    Ok(())
+                })?;
+                times.push(t[0]);
+            }
+            let recorded: Vec<SetOpStatus> = download(ctx, &status, 1)?;
+            assert_eq!(
+                recorded[0].cardinality(),
+                want,
+                "{} recorded {name}",
+                self.data.name
+            );
+            times.remove(0);
+            times.sort_by(f64::total_cmp);
+            self.row(name, times[times.len() / 2], "gpu");
+            let mut d = Digest::new();
+            d.u64(got);
             self.digest(name, &d);
         }
         Ok(())
