@@ -15,13 +15,7 @@
 //!   row from it). Neither is ever cuCollections' empty-value sentinel (all ones).
 
 /// murmur3's fmix32: a bijection of u32.
-pub fn fmix32(mut h: u32) -> u32 {
-    h ^= h >> 16;
-    h = h.wrapping_mul(0x85eb_ca6b);
-    h ^= h >> 13;
-    h = h.wrapping_mul(0xc2b2_ae35);
-    h ^ (h >> 16)
-}
+pub use vkalgo::hash::reference::fmix32;
 
 /// `n` distinct storable keys: `fmix32(i ^ salt)` for i = 0, 1, ..., skipping the two largest
 /// values (vkalgo's reserved keys, cuCollections' sentinels).

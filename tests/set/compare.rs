@@ -88,16 +88,10 @@ fn c_abi_and_sets_of_two_contexts() {
     assert!(matches!(a.is_subset(&foreign), Err(Error::InvalidArgument(_))));
     unsafe {
         let (cctx, cother) = (c_context_with_queue(&ctx), c_context_with_queue(&other_ctx));
-        let new_set = |c: *mut VkalgoContext, values: &[u32]| {
-            let mut s = null_mut();
-            assert_eq!(vkalgo_set_create(c, &VkalgoSetDesc::default(), &mut s), OK);
-            assert_eq!(vkalgo_set_insert_host(s, values.as_ptr(), values.len()), OK);
-            s
-        };
         let (ca, cb, cf) = (
-            new_set(cctx, &[1, 5, 9]),
-            new_set(cctx, &[1, 5, 9, 12]),
-            new_set(cother, &[1, 5, 9]),
+            c_set(cctx, &[1, 5, 9]),
+            c_set(cctx, &[1, 5, 9, 12]),
+            c_set(cother, &[1, 5, 9]),
         );
         let mut out = 7u8;
         assert_eq!(vkalgo_set_equals(ca, cb, &mut out), OK);

@@ -34,6 +34,15 @@ use vkalgo::{
     GpuSetRunOptimizeArgs, GpuSetToArrayArgs, MemoryLocation, SetOp, SetOpStatus, SetOperand,
 };
 
+/// A C set holding `values` on the C context `c` (the C ABI tests' sets).
+unsafe fn c_set(c: *mut vkalgo_ffi::VkalgoContext, values: &[u32]) -> *mut vkalgo_ffi::set::VkalgoSet {
+    use vkalgo_ffi::set::*;
+    let mut s = std::ptr::null_mut();
+    assert_eq!(vkalgo_set_create(c, &VkalgoSetDesc::default(), &mut s), OK);
+    assert_eq!(vkalgo_set_insert_host(s, values.as_ptr(), values.len()), OK);
+    s
+}
+
 fn model_of(values: &[u32]) -> BTreeSet<u32> {
     values.iter().copied().collect()
 }

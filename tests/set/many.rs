@@ -146,12 +146,6 @@ fn many_sets_c_abi() {
     let other_ctx = context();
     unsafe {
         let (cctx, cother) = (c_context_with_queue(&ctx), c_context_with_queue(&other_ctx));
-        let new_set = |c: *mut VkalgoContext, values: &[u32]| {
-            let mut s = null_mut();
-            assert_eq!(vkalgo_set_create(c, &VkalgoSetDesc::default(), &mut s), OK);
-            assert_eq!(vkalgo_set_insert_host(s, values.as_ptr(), values.len()), OK);
-            s
-        };
         let values = |s: *mut VkalgoSet| {
             let mut out = vec![0u32; 64];
             let mut n = 0usize;
@@ -163,12 +157,12 @@ fn many_sets_c_abi() {
             out
         };
         let (x, y, z) = (
-            new_set(cctx, &[1, 2, 3, 70_000]),
-            new_set(cctx, &[2, 3, 4]),
-            new_set(cctx, &[3, 70_000]),
+            c_set(cctx, &[1, 2, 3, 70_000]),
+            c_set(cctx, &[2, 3, 4]),
+            c_set(cctx, &[3, 70_000]),
         );
-        let f = new_set(cother, &[3]);
-        let (d0, d1) = (new_set(cctx, &[11]), new_set(cctx, &[12]));
+        let f = c_set(cother, &[3]);
+        let (d0, d1) = (c_set(cctx, &[11]), c_set(cctx, &[12]));
         let and = VKALGO_SET_AND;
         let or = VKALGO_SET_OR;
         let andnot = VKALGO_SET_ANDNOT;

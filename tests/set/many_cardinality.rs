@@ -133,18 +133,12 @@ fn op_many_cardinality_c_abi() {
     let other_ctx = context();
     unsafe {
         let (cctx, cother) = (c_context_with_queue(&ctx), c_context_with_queue(&other_ctx));
-        let new_set = |c: *mut VkalgoContext, values: &[u32]| {
-            let mut s = null_mut();
-            assert_eq!(vkalgo_set_create(c, &VkalgoSetDesc::default(), &mut s), OK);
-            assert_eq!(vkalgo_set_insert_host(s, values.as_ptr(), values.len()), OK);
-            s
-        };
         let (x, y, z) = (
-            new_set(cctx, &[1, 2, 3, 70_000]),
-            new_set(cctx, &[2, 3, 4]),
-            new_set(cctx, &[3, 70_000]),
+            c_set(cctx, &[1, 2, 3, 70_000]),
+            c_set(cctx, &[2, 3, 4]),
+            c_set(cctx, &[3, 70_000]),
         );
-        let f = new_set(cother, &[3]);
+        let f = c_set(cother, &[3]);
         let three = [x as *const VkalgoSet, y, z];
         for (op, want) in [
             (VKALGO_SET_AND, 1u64),
