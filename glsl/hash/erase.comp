@@ -1,6 +1,6 @@
 #version 460
 // Hash map erase: KEYS_PER_INVOCATION keys per invocation. The key's slot is freed with a CAS
-// (keys never move, so concurrent lookups stay correct), so of several erases of one key
+// (keys do not move while erases run), so of several erases of one key
 // exactly one succeeds and the size drops by one. Writes a u32 erased flag per key when asked
 // (1: this invocation erased it).
 //

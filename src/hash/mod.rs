@@ -34,8 +34,9 @@
 //! Buckets absorb most collisions, and double hashing keeps the chains of full buckets
 //! short: at load 0.95 a key still finds a free slot within a few buckets.
 //!
-//! As in the seed, a slot's key is claimed with a compare-and-swap and never moves, so
-//! concurrent lookups stay correct without locks. No key is ever placed beyond a bucket that
+//! As in the seed, a slot's key is claimed with a compare-and-swap and does not move while
+//! other operations run (only the reclaim below moves keys, in dispatches of its own), so
+//! concurrent inserts and erases stay correct without locks. No key is ever placed beyond a bucket that
 //! holds an EMPTY slot, so a search (lookup, erase, or an insert looking for its key) ends at
 //! the first bucket that holds the key or an EMPTY slot. Erase frees the key's slot: EMPTY
 //! when its bucket holds an EMPTY slot, else ERASED (a tombstone). Inserts reuse both kinds of
