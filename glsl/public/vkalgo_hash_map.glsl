@@ -29,8 +29,9 @@
 // {u32 key, u32 unused, u64 value}, {u64 key, u32 value, u32 unused} or {u64 key, u64 value}
 // (little endian). The two largest key values are reserved: all ones marks an empty slot, all
 // ones minus one an erased one.
-// A key lives in the first bucket of its probe sequence that had a free (empty or erased) slot
-// when it was inserted: bucket h1 mod n, then + step, + 2 step, ... (mod n), where n =
+// A key lives in a bucket of its probe sequence (the first that had a free, empty or erased,
+// slot when it was inserted, or an earlier one where an erase's reclaim moved it): bucket
+// h1 mod n, then + step, + 2 step, ... (mod n), where n =
 // num_buckets is a prime and 1 <= step < n, so the sequence visits every bucket once (double
 // hashing over buckets, as in cuCollections' double_hashing probing scheme with bucket/"window"
 // storage). No key is ever placed beyond a bucket that holds an empty slot, so a lookup ends
