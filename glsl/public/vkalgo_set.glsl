@@ -114,6 +114,13 @@ uint vkalgo_set_array_value(VkalgoSetView s, uint id0, uint n, uint j) {
     return (j & 1u) == 0u ? (word & 0xFFFFu) : (word >> 16);
 }
 
+// Word w (values 32 w .. 32 w + 31) of a bitmap chunk with entry e.
+uint vkalgo_set_bitmap_word(VkalgoSetView s, uvec2 e, uint w) {
+    uint64_t block = VkalgoSetControlRef(s.control).bitmap_pool
+                   + uint64_t(e.y) * uint64_t(VKALGO_SET_BITMAP_WORDS * 4u);
+    return VkalgoSetWordRef(block + uint64_t(w) * 4ul).v[0];
+}
+
 // Whether v is in the set.
 bool vkalgo_set_contains(VkalgoSetView s, uint v) {
     uint x = v & 0xFFFFu;
@@ -142,9 +149,7 @@ bool vkalgo_set_contains(VkalgoSetView s, uint v) {
         return (run & 0xFFFFu) <= x && x <= (run >> 16);
     }
     if (card > VKALGO_SET_ARRAY_MAX) {
-        uint64_t block = VkalgoSetControlRef(s.control).bitmap_pool
-                       + uint64_t(e.y) * uint64_t(VKALGO_SET_BITMAP_WORDS * 4u);
-        uint word = VkalgoSetWordRef(block + uint64_t(x >> 5) * 4ul).v[0];
+        uint word = vkalgo_set_bitmap_word(s, e, x >> 5);
         return ((word >> (x & 31u)) & 1u) != 0u;
     }
     uint lo = 0u;

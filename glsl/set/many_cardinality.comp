@@ -54,13 +54,6 @@ uint word_index(uint k) {
     return k * WG_SIZE + gl_LocalInvocationIndex;
 }
 
-// Word w of chunk `e` of set `s` where it is a bitmap chunk.
-uint bitmap_word(VkalgoSetView s, uvec2 e, uint w) {
-    uint64_t block = VkalgoSetControlRef(s.control).bitmap_pool
-                   + uint64_t(e.y) * uint64_t(VKALGO_SET_BITMAP_WORDS * 4u);
-    return VkalgoSetWordRef(block + uint64_t(w) * 4ul).v[0];
-}
-
 // The bits of word w (values 32 w .. 32 w + 31) in a run chunk (entry e of set s): a binary
 // search for the first run that ends at or after the word, then the runs that start in it
 // (at most 16: runs are disjoint and not adjacent).
@@ -119,7 +112,7 @@ uint chunk_word(VkalgoSetView s, uvec2 e, uint w) {
         return 0xFFFFFFFFu;
     }
     if ((e.x >> VKALGO_SET_RUN_SHIFT) == 0u && card > VKALGO_SET_ARRAY_MAX) {
-        return bitmap_word(s, e, w);
+        return vkalgo_set_bitmap_word(s, e, w);
     }
     return s_tmp[w];
 }

@@ -9,7 +9,9 @@
 use super::args::GpuSetOpBatchArgs;
 use super::gpu::{GpuSet, SetOperand};
 use super::layout::{with_forms, SetSpec, CHUNKS, DIR_GROUPS, SCRATCH_HEADER, SET_STATUS_BYTES};
-use super::passes::{set_spec, wg, PairGrids, SetPush, Update, MODE_CARD, MODE_OP, PAIR_PASSES};
+use super::passes::{
+    record_upload, set_spec, wg, PairGrids, SetPush, Update, MODE_CARD, MODE_OP, PAIR_PASSES,
+};
 use super::paths::OpPath;
 use super::tuning::{tuned, Knob};
 use crate::core::buffer::BufferRange;
@@ -154,20 +156,8 @@ pub(crate) unsafe fn record_update_batch(
             pad: [0; 3],
         };
     }
-    // Earlier passes on the scratch (a batch before, the caller's) before the table's upload.
-    ctx.memory_barrier(
-        cmd,
-        vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
-        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_WRITE,
-        vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
-        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_WRITE,
-    );
-    let table: &[u8] = bytemuck::cast_slice(&jobs);
-    // vkCmdUpdateBuffer takes at most 65536 bytes, a multiple of 4.
-    for (k, piece) in table.chunks(65536).enumerate() {
-        ctx.device
-            .cmd_update_buffer(cmd, scratch.buffer, scratch.offset + k as u64 * 65536, piece);
-    }
+    // After earlier passes on the scratch (a batch before, the caller's).
+    record_upload(ctx, cmd, scratch, bytemuck::cast_slice(&jobs));
     ctx.transfer_to_compute(cmd);
     // Each stage: one dispatch per group, the groups side by side.
     let stage = |shared: bool,

@@ -6,7 +6,7 @@
 use super::args::GpuSetManyCardinalityArgs;
 use super::gpu::{GpuSet, SetOpStatus};
 use super::layout::SET_STATUS_BYTES;
-use super::passes::{earlier_passes_barrier, kernel};
+use super::passes::{kernel, record_upload};
 use super::view::SetDeviceView;
 use crate::core::runner::{finish_submission, read_back};
 use crate::core::shaders;
@@ -145,22 +145,9 @@ impl GpuSet {
         };
         // SAFETY: `cmd` is recording (documented); the ranges were checked above.
         unsafe {
-            // Earlier passes on the scratch, the status or the sets, then the views and the
-            // zeroed status.
-            earlier_passes_barrier(ctx, cmd);
-            ctx.memory_barrier(
-                cmd,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ,
-                vk::PipelineStageFlags::TRANSFER,
-                vk::AccessFlags::TRANSFER_WRITE,
-            );
-            let bytes: &[u8] = bytemuck::cast_slice(&views);
-            // vkCmdUpdateBuffer takes at most 65536 bytes, a multiple of 4.
-            for (k, piece) in bytes.chunks(65536).enumerate() {
-                ctx.device
-                    .cmd_update_buffer(cmd, scratch.buffer, scratch.offset + k as u64 * 65536, piece);
-            }
+            // After earlier passes on the scratch, the status or the sets: the views, then the
+            // zeroed status and list length.
+            record_upload(ctx, cmd, &scratch, bytemuck::cast_slice(&views));
             ctx.device
                 .cmd_fill_buffer(cmd, status.buffer, status.offset, SET_STATUS_BYTES, 0);
             let list_at = scratch.offset + views_bytes(sets.len());

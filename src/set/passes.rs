@@ -358,6 +358,27 @@ pub(super) unsafe fn earlier_passes_barrier(ctx: &Context, cmd: vk::CommandBuffe
     );
 }
 
+/// Records writing `bytes` (a multiple of 4) at the start of `dst` from the command buffer
+/// (`vkCmdUpdateBuffer`, 65536 bytes at most each), after a barrier that orders earlier
+/// compute passes and transfers on it (or on the sets) first; the caller records the barrier
+/// to its readers. The job table of a batch, the views of a many-way cardinality.
+///
+/// # Safety
+/// `cmd` must be recording; `dst` must hold `bytes` (the caller checked it).
+pub(super) unsafe fn record_upload(ctx: &Context, cmd: vk::CommandBuffer, dst: &BufferRange, bytes: &[u8]) {
+    ctx.memory_barrier(
+        cmd,
+        vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_WRITE,
+        vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+        vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ | vk::AccessFlags::TRANSFER_WRITE,
+    );
+    for (k, piece) in bytes.chunks(65536).enumerate() {
+        ctx.device
+            .cmd_update_buffer(cmd, dst.buffer, dst.offset + k as u64 * 65536, piece);
+    }
+}
+
 /// Scratch words an operation clears first: the counters, and the batch's failure flag (the
 /// header's last word) when it is the first of its batch.
 fn counters_to_clear(first: bool) -> u32 {
