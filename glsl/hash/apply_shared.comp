@@ -11,6 +11,8 @@
 // only go from free to a key during the batch), so only when an insert fails (a full table)
 // does the workgroup walk its keys again and count those the map refuses, each tried once more
 // with the operation's identity. The common path keeps no count of the keys a slot stands for.
+// A subgroup whose tiles hold one key throughout (a batch of few keys) combines them in
+// registers and adds the run to the shared table when the key changes and at the end.
 #define HASH_APPLY 1
 #extension GL_KHR_shader_subgroup_vote : require
 #extension GL_KHR_memory_scope_semantics : require
@@ -82,6 +84,20 @@ bool add_to_shared(uint key, uint value) {
     return false;
 }
 
+// Adds a subgroup's run (a key and its combined value, subgroup-uniform; EMPTY_KEY: none) to
+// the shared table, else to the map, by one invocation.
+void flush_run(uint key, uint value, inout uint inserted, inout uint reused_slots,
+               inout bool any_failed) {
+    if (key == EMPTY_KEY || !subgroupElect() || add_to_shared(key, value)) {
+        return;
+    }
+    bool reused = false;
+    uint status = insert_key(pc.buckets_addr, pc.num_buckets, pc.max_probes, key, value, reused);
+    inserted += status == STATUS_INSERTED ? 1u : 0u;
+    reused_slots += reused ? 1u : 0u;
+    any_failed = any_failed || status >= STATUS_FULL;
+}
+
 void main() {
     uint n = load_count(pc.count_addr, pc.count, pc.max_count);
     for (uint s = gl_LocalInvocationIndex; s < SHARED_SLOTS; s += WG_SIZE) {
@@ -99,32 +115,44 @@ void main() {
     const uint tile_keys = WG_SIZE * APPLY_KEYS;
     uint tiles = n / tile_keys + (n % tile_keys != 0u ? 1u : 0u);
     uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-    for (uint t = linear_workgroup_id(); t < tiles; t += groups) {
-        uint first = t * tile_keys;  // below n: t < tiles
+    // The subgroup's run of whole tiles of one key (subgroup-uniform): combined in registers,
+    // so that a batch of few keys costs no atomic per tile.
+    uint run_key = EMPTY_KEY;
+    uint run_value = apply_identity();
+    // One pass more than the workgroup's tiles (`done`, workgroup-uniform) flushes the run.
+    for (uint t = linear_workgroup_id();; t += groups) {
+        bool done = t >= tiles;
+        uint first = done ? 0u : t * tile_keys;  // below n: t < tiles
         // The tile's loads first, so that they are in flight together; a key past the count
         // reads as the (reserved, skipped) empty key.
         uint keys[APPLY_KEYS];
         uint values[APPLY_KEYS];
         [[unroll]] for (uint r = 0u; r < APPLY_KEYS; ++r) {
             uint offset = r * WG_SIZE + gl_LocalInvocationIndex;
-            bool present = offset < n - first;
+            bool present = !done && offset < n - first;
             keys[r] = present ? load_key(pc.keys_addr, first + offset) : EMPTY_KEY;
             values[r] = present ? load_value(pc.values_addr, first + offset) : 0u;
         }
-        // A subgroup whose lanes all hold one key, all of its tile's keys, combines them and
-        // adds them to the shared table at once; where that finds no slot, key by key below.
+        // A subgroup whose lanes all hold one key, all of its tile's keys, adds them to its
+        // run; a run of another key goes to the shared table (or the map) first.
         bool one_key = !is_reserved(keys[0]);
         uint one_value = values[0];
         [[unroll]] for (uint r = 1u; r < APPLY_KEYS; ++r) {
             one_key = one_key && keys[r] == keys[0];
             one_value = apply_op(one_value, values[r]);
         }
-        if (subgroupAll(one_key) && subgroupAllEqual(keys[0])) {
-            one_value = combine_in_subgroup(one_value);
-            bool added = subgroupElect() && add_to_shared(keys[0], one_value);
-            if (subgroupAny(added)) {
-                continue;
-            }
+        bool uniform_tile = subgroupAll(one_key) && subgroupAllEqual(keys[0]);
+        if ((uniform_tile || done) && keys[0] != run_key) {
+            flush_run(run_key, run_value, inserted, reused_slots, any_failed);
+            run_key = keys[0];  // EMPTY_KEY (no run) when done
+            run_value = apply_identity();
+        }
+        if (done) {
+            break;
+        }
+        if (uniform_tile) {
+            run_value = apply_op(run_value, combine_in_subgroup(one_value));
+            continue;
         }
         for (uint r = 0u; r < APPLY_KEYS; ++r) {
             uint key = keys[r];

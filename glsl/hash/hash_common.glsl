@@ -333,32 +333,7 @@ bool is_reserved(KEY_T key) {
     return key >= ERASED_KEY;
 }
 
-// Workgroup-wide sums of three per-invocation counts, added to global u32 counters by one
-// invocation: one atomic per counter and workgroup instead of one per key. Pass 0u - x to
-// subtract x (u32 arithmetic wraps, so the sums of negated counts are the negated sums).
-// Counter address 0: skipped. Workgroup-uniform control flow.
-shared uint s_counts[3];
-
-void add_to_counters(uvec3 x, uint64_t counter_a, uint64_t counter_b, uint64_t counter_c) {
-    if (gl_LocalInvocationIndex == 0u) {
-        s_counts[0] = 0u;
-        s_counts[1] = 0u;
-        s_counts[2] = 0u;
-    }
-    barrier();
-    uvec3 s = uvec3(subgroup_sum(x.x), subgroup_sum(x.y), subgroup_sum(x.z));
-    if (subgroupElect()) {
-        if (s.x != 0u) atomicAdd(s_counts[0], s.x);
-        if (s.y != 0u) atomicAdd(s_counts[1], s.y);
-        if (s.z != 0u) atomicAdd(s_counts[2], s.z);
-    }
-    barrier();
-    if (gl_LocalInvocationIndex == 0u) {
-        if (s_counts[0] != 0u && counter_a != 0ul) atomicAdd(U32AtomicRef(counter_a).v[0], s_counts[0]);
-        if (s_counts[1] != 0u && counter_b != 0ul) atomicAdd(U32AtomicRef(counter_b).v[0], s_counts[1]);
-        if (s_counts[2] != 0u && counter_c != 0ul) atomicAdd(U32AtomicRef(counter_c).v[0], s_counts[2]);
-    }
-}
+#include "workgroup_counters.glsl"
 
 uint global_index() {
     return linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;

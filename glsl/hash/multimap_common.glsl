@@ -174,28 +174,7 @@ bool multimap_insert(uint64_t buckets, uint num_buckets, uint max_probes, KEY_T 
     return false;
 }
 
-// Workgroup-wide sums of two per-invocation counts, added to global u32 counters by one
-// invocation (one atomic per counter and workgroup). Counter address 0: skipped.
-// Workgroup-uniform control flow.
-shared uint s_counts[2];
-
-void add_to_counters(uvec2 x, uint64_t counter_a, uint64_t counter_b) {
-    if (gl_LocalInvocationIndex == 0u) {
-        s_counts[0] = 0u;
-        s_counts[1] = 0u;
-    }
-    barrier();
-    uvec2 s = uvec2(subgroup_sum(x.x), subgroup_sum(x.y));
-    if (subgroupElect()) {
-        if (s.x != 0u) atomicAdd(s_counts[0], s.x);
-        if (s.y != 0u) atomicAdd(s_counts[1], s.y);
-    }
-    barrier();
-    if (gl_LocalInvocationIndex == 0u) {
-        if (s_counts[0] != 0u && counter_a != 0ul) atomicAdd(U32AtomicRef(counter_a).v[0], s_counts[0]);
-        if (s_counts[1] != 0u && counter_b != 0ul) atomicAdd(U32AtomicRef(counter_b).v[0], s_counts[1]);
-    }
-}
+#include "workgroup_counters.glsl"
 
 // Keys handled by one invocation (specialization constant 1): a workgroup takes a tile of
 // WG_SIZE * KEYS_PER_INVOCATION keys, key tile_start + r * WG_SIZE + local index in round r,

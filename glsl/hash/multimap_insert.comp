@@ -25,5 +25,5 @@ void main() {
             failed += ok ? 0u : 1u;
         }
     }
-    add_to_counters(uvec2(stored, failed), pc.header_addr, pc.failed_addr);
+    add_to_counters(uvec3(stored, failed, 0u), pc.header_addr, pc.failed_addr, 0ul);
 }

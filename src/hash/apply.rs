@@ -28,8 +28,11 @@ pub(super) struct ApplySharedShape {
     pub slots: u32,
 }
 
-/// Shared memory apply_shared.comp needs beside its table (the workgroup's counters).
-const SHARED_MARGIN: u64 = 256;
+/// Shared memory apply_shared.comp needs beside its table: its failure flag, and the
+/// workgroup's counter sums (glsl/hash/workgroup_counters.glsl: 12 bytes a subgroup).
+fn shared_margin(workgroup_size: u32, profile: &DeviceProfile) -> u64 {
+    16 + 12 * workgroup_size.div_ceil(profile.min_subgroup_size.max(1)) as u64
+}
 
 /// The shared-memory insert-or-apply's shape on a device of `class`.
 pub(super) fn apply_shared_shape(class: DeviceClass) -> ApplySharedShape {
@@ -39,7 +42,8 @@ pub(super) fn apply_shared_shape(class: DeviceClass) -> ApplySharedShape {
 impl ApplySharedShape {
     /// Whether the device runs the kernel at this shape (its shared memory and workgroup size).
     pub(super) fn fits(&self, profile: &DeviceProfile) -> bool {
-        2 * 4 * self.slots as u64 + SHARED_MARGIN <= profile.max_shared_memory as u64
+        2 * 4 * self.slots as u64 + shared_margin(self.workgroup_size, profile)
+            <= profile.max_shared_memory as u64
             && self.workgroup_size <= profile.max_workgroup_invocations
     }
 }

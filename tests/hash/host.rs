@@ -473,12 +473,28 @@ fn tunings() {
 }
 
 /// Many invocations inserting, then erasing, the same few keys at once: one slot per key, one
-/// Inserted per key, exact size; one erase per key succeeds.
+/// Inserted per key, exact size; one erase per key succeeds. With 32 x 4 tiles one invocation
+/// holds the same key twice (keys 32 apart: its first and fourth key).
 #[test]
 fn heavy_contention_on_few_keys() {
     let ctx = context();
-    for packed in [Some(true), Some(false)] {
-        let map = packed_map(&ctx, packed, 1000);
+    let tiles = [
+        None,
+        Some(HashTuning {
+            workgroup_size: 32,
+            keys_per_invocation: 4,
+        }),
+    ];
+    for (packed, tuning) in [Some(true), Some(false)]
+        .into_iter()
+        .flat_map(|p| tiles.map(|t| (p, t)))
+    {
+        let desc = HashMapDesc {
+            packed_insert: packed,
+            tuning,
+            ..desc::<u32, u32>(1000)
+        };
+        let map = HashMap::new(&ctx, &desc).unwrap();
         let mut model = HashModel::new();
         let keys: Vec<u32> = (0..200_000u32).map(|i| i % 3).collect();
         let values: Vec<u32> = (0..200_000u32).collect();
