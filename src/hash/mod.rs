@@ -226,8 +226,9 @@ pub struct HashTuning {
 }
 
 impl HashTuning {
-    /// The tuning vkalgo uses on this device: 256 invocations x 2 keys on GPUs (the best insert
-    /// rate, lookups equal), 256 x 1 on CPU drivers (`src/hash/tuning.rs`).
+    /// The tuning vkalgo uses on this device: 256 invocations x 3 keys on GPUs (the best insert
+    /// rate, erases within 1% of their best, lookups equal), 256 x 1 on CPU drivers
+    /// (`src/hash/tuning.rs`).
     ///
     /// CPU drivers such as lavapipe end every loop of an invocation after a fixed number of
     /// iterations in total (counting the iterations of inner loops they do not unroll): keep
