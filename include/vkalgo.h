@@ -1192,6 +1192,23 @@ typedef struct VkalgoSetManyCardinalityArgs {
   struct VkalgoBufferRange status;
 } VkalgoSetManyCardinalityArgs;
 
+// The operands and buffers of `vkalgo_set_record_op_many`.
+typedef struct VkalgoSetOpManyArgs {
+  // Reserved for extension structs: set it to NULL.
+  const void *next;
+  // `count` operands, at least one, all of the destination's context, none of them the
+  // destination; a set may repeat, packed ones too.
+  const struct VkalgoSet *const *sets;
+  // Number of operands.
+  size_t count;
+  // The operation (`VKALGO_SET_*`; ANDNOT: `sets[0]` minus the union of the others).
+  enum VkalgoSetOp op;
+  // `vkalgo_set_op_many_scratch_bytes(count)` bytes (16-byte aligned offset).
+  struct VkalgoBufferRange scratch;
+  // `VKALGO_SET_STATUS_BYTES` receiving a `VkalgoSetOpStatus` (not overlapping `scratch`).
+  struct VkalgoBufferRange status;
+} VkalgoSetOpManyArgs;
+
 // The jobs and buffers of `vkalgo_set_record_op_batch` and
 // `vkalgo_set_op_batch_scratch_bytes`.
 typedef struct VkalgoSetOpBatchArgs {
@@ -2547,6 +2564,21 @@ uint64_t vkalgo_set_op_many_cardinality_scratch_bytes(size_t sets);
 // more than 64 sets on a CPU driver: UNSUPPORTED; nothing recorded.
 VkalgoResult vkalgo_set_record_op_many_cardinality(VkCommandBuffer command_buffer,
                                                    const struct VkalgoSetManyCardinalityArgs *args);
+
+// The scratch bytes `vkalgo_set_record_op_many` needs for `sets` operands:
+// `VKALGO_SET_SCRATCH_BYTES` and 16 a set and for the destination.
+uint64_t vkalgo_set_op_many_scratch_bytes(size_t sets);
+
+// Records `*set = sets[0] op sets[1] op ... op sets[count - 1]` (ANDNOT: `sets[0]` minus the
+// union of the others) as one pass sequence whatever the number of sets. As
+// `vkalgo_set_record_op`: when the set's pools lack free blocks nothing is written and the
+// status says what was needed (`ok` = 0). No sets, NULL entries, the destination among the
+// operands or packed, sets of different contexts, scratch or status too small or
+// overlapping: INVALID_ARGUMENT; more than 32 sets on a CPU driver: UNSUPPORTED; nothing
+// recorded.
+VkalgoResult vkalgo_set_record_op_many(struct VkalgoSet *set,
+                                       VkCommandBuffer command_buffer,
+                                       const struct VkalgoSetOpManyArgs *args);
 
 // `*bytes_out` = the scratch bytes `vkalgo_set_record_op_batch` needs for `args`'s jobs as
 // the sets are now (`scratch` and `statuses` are ignored). Refuses what the record call

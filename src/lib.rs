@@ -114,8 +114,8 @@ pub use set::SetDeviceView;
 pub use set::{
     GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
     GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetManyCardinalityArgs,
-    GpuSetMinMaxArgs, GpuSetOpArgs, GpuSetOpBatchArgs, GpuSetRangeCardinalityArgs, GpuSetRankArgs,
-    GpuSetRunOptimizeArgs, GpuSetSelectArgs, GpuSetToArrayArgs, SetOpStatus, SetOperand,
+    GpuSetMinMaxArgs, GpuSetOpArgs, GpuSetOpBatchArgs, GpuSetOpManyArgs, GpuSetRangeCardinalityArgs,
+    GpuSetRankArgs, GpuSetRunOptimizeArgs, GpuSetSelectArgs, GpuSetToArrayArgs, SetOpStatus, SetOperand,
 };
 pub use set64::GpuSet64;
 pub use sort::{

@@ -23,6 +23,12 @@
 // FUSED_COUNT 1 (the permutation set_chunk_count): a cardinality-only operation in one pass
 // over the directory instead of a work list (see its main below).
 //
+// MANY_WAY 1 (the permutation set_chunk_update_many, mode 4, src/set/many_op.rs): a many-way
+// operation sets[0] op sets[1] op ... op sets[n - 1]. The first operand is sets[0] (meta_a);
+// the second, sb, combines every other set's chunk (`count` device views at `values`, read
+// through the public include, flat and packed alike): their intersection for AND, their
+// symmetric difference for XOR, their union for OR and ANDNOT. Always the bitmap path.
+//
 // Sparse path (array_pair.glsl): when both operands are arrays (or empty, or a run of at most
 // 4096 sorted values) and the result must be an array (AND, ANDNOT, or at most 4096 values
 // together), the operands stay sorted u16 lists in sa and sb. Classify and boundaries list
@@ -42,6 +48,13 @@
 #include "set_common.glsl"
 #include "../common/workgroup_scan.glsl"
 #include "run_pairs.glsl"
+#ifndef MANY_WAY
+#define MANY_WAY 0
+#endif
+#if MANY_WAY
+#include "../public/vkalgo_set.glsl"
+#include "view_words.glsl"
+#endif
 
 #define KEEP_WORDS 128u
 
@@ -155,6 +168,71 @@ void load_chunk(uint64_t meta, uint c, uint which) {
     load_list(meta, e, which, true);
 }
 
+#if MANY_WAY
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer RestViewRef { uvec4 v; };
+
+// The view of the (i + 1)-th set of a many-way operation.
+VkalgoSetView rest_view(uint i) {
+    uvec4 v = RestViewRef(pc.values + uint64_t(i) * 16ul).v;
+    return VkalgoSetView(packUint2x32(v.xy), v.z, v.w);
+}
+
+// sb = chunk c of every set after the first, combined (see the header); sa is overwritten (an
+// array chunk's bitmap under AND). Returns whether one of them is a run chunk.
+// Workgroup-uniform: each decision comes from a directory entry every invocation reads alike.
+bool combine_rest(uint c) {
+    uint t = gl_LocalInvocationIndex;
+    uint rest_op = pc.op == OP_AND ? OP_AND : (pc.op == OP_XOR ? OP_XOR : OP_OR);
+    for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
+        sb[w] = rest_op == OP_AND ? 0xFFFFFFFFu : 0u;
+    }
+    barrier();
+    bool any_run = false;
+    for (uint i = 0u; i < pc.count; ++i) {
+        VkalgoSetView s = rest_view(i);
+        uvec2 e = vkalgo_set_entry(s, c);
+        uint card = e.x & VKALGO_SET_CARD_MASK;
+        uint runs = e.x >> VKALGO_SET_RUN_SHIFT;
+        any_run = any_run || runs != 0u;
+        if (runs == 0u && card != 0u && card <= VKALGO_SET_ARRAY_MAX) {
+            // An array: its values into sb, or (AND) into sa and then sb &= sa.
+            if (rest_op == OP_AND) {
+                for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
+                    sa[w] = 0u;
+                }
+                barrier();
+            }
+            for (uint j = t; j < card; j += WG_SIZE) {
+                uint v = vkalgo_set_array_value(s, e.y, card, j);
+                uint bit = 1u << (v & 31u);
+                if (rest_op == OP_AND) {
+                    atomicOr(sa[v >> 5], bit);
+                } else if (rest_op == OP_OR) {
+                    atomicOr(sb[v >> 5], bit);
+                } else {
+                    atomicXor(sb[v >> 5], bit);
+                }
+            }
+            if (rest_op == OP_AND) {
+                barrier();
+                for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
+                    sb[w] &= sa[w];
+                }
+            }
+        } else {
+            for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
+                uint x = card == 0u ? 0u
+                       : (runs != 0u ? view_run_word(s, e, runs, w)
+                       : (card == VKALGO_SET_FULL ? 0xFFFFFFFFu : vkalgo_set_bitmap_word(s, e, w)));
+                sb[w] = apply_op(rest_op, sb[w], x);
+            }
+        }
+        barrier();
+    }
+    return any_run;
+}
+#endif
+
 // The first (set bits whose lower neighbour is clear) and last (whose upper neighbour is
 // clear) values of the runs of the result bitmap sa in its word w.
 uint run_starts_in(uint w) {
@@ -267,8 +345,9 @@ void main() {
             b_sparse = eb.x <= ARRAY_MAX;
         }
         // (A run chunk's entry is above ARRAY_MAX: it takes the bitmap path.)
-        bool sparse = ea.x <= ARRAY_MAX && b_sparse
+        bool sparse = MANY_WAY == 0 && ea.x <= ARRAY_MAX && b_sparse
                    && (pc.op == OP_AND || pc.op == OP_ANDNOT || ea.x + eb.x <= ARRAY_MAX);
+        bool rest_runs = false;
         barrier();
         uint card;
         if (sparse) {
@@ -281,6 +360,10 @@ void main() {
             barrier();
             card = mark_kept(ea.x, eb.x);
         } else {
+#if MANY_WAY
+            rest_runs = combine_rest(c);
+            load_chunk(pc.meta_a, c, 0u);
+#else
             load_chunk(pc.meta_a, c, 0u);
             if (pc.mode == 0u) {
                 load_chunk(pc.meta_b, c, 1u);
@@ -306,6 +389,7 @@ void main() {
                     sb[w] = range_mask(w, lo, hi);
                 }
             }
+#endif
             if (t == 0u) {
                 s_card = 0u;
             }
@@ -326,6 +410,9 @@ void main() {
         // cardinality-only operation needs no form.
         // (Modes 2 and 3 take a word of one run: results of ranges and run_optimize may run.)
         uint run_bits = pc.mode == 0u ? ea.x | eb.x : (pc.mode == 1u ? ea.x : 1u << RUN_SHIFT);
+        if (MANY_WAY != 0) {
+            run_bits = ea.x | (rest_runs ? 1u << RUN_SHIFT : 0u);
+        }
         bool may_run = !sparse && chunk_runs(run_bits) != 0u;
         uint runs = 0u;
         if (may_run && card != 0u && card != FULL && pc.aux != 2u) {

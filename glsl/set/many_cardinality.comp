@@ -1,9 +1,10 @@
 #version 460
 // |sets[0] op sets[1] op ... op sets[n - 1]| (left to right; ANDNOT: sets[0] minus the union of
 // the others) without materializing it: two dispatches whatever n.
-// - mode MODE_LIST, per_invocation chunks an invocation: the chunks the result may hold (those of sets[0]
-//   for AND and ANDNOT, of any set for OR and XOR) appended to a list in scratch (after the
-//   views: a count, then up to 65536 chunk ids, in no order).
+// - mode MODE_LIST, per_invocation chunks an invocation: the chunks the result may hold (those
+//   of sets[0] for AND and ANDNOT, of any set for OR and XOR) appended to a list (a count,
+//   then up to 65536 chunk ids, in no order). The materializing many-way operation
+//   (chunk_update.comp MANY_WAY) lists the destination's chunks too, and combines them there.
 // - mode MODE_COMBINE: a workgroup takes a listed chunk at a time (grid-stride), combines that
 //   chunk of every set into a shared bitmap of its 2^16 values, and counts it.
 // Each set is read through the public include's lookups (glsl/public/vkalgo_set.glsl), so flat
@@ -15,20 +16,24 @@
 // so control flow stays uniform across the workgroup around its barriers.
 #include "../common/vkalgo.glsl"
 #include "../public/vkalgo_set.glsl"
+#include "view_words.glsl"
 
 // Must match src/set/many_cardinality.rs (ManyCardinalityPush).
 layout(push_constant) uniform ManyCardinalityPush {
-    uint64_t views;   // `count` VkalgoSetView of 16 bytes
-    uint64_t list;    // the list: its length (u32, 16 bytes with padding), then chunk ids
+    uint64_t views;   // `count` VkalgoSetView of 16 bytes (and the destination's after them)
+    uint64_t list;    // the list's length (a u32)
+    uint64_t ids;     // the list's chunk ids (u32 each)
     uint64_t status;  // the SetOpStatus (8 u32)
     uint count;       // sets, at least 1
     uint op;          // SetOp: 0 AND, 1 OR, 2 ANDNOT, 3 XOR
-    uint mode;        // MODE_LIST or MODE_COMBINE
-    uint per_invocation;  // MODE_LIST: chunks an invocation lists
+    uint mode;        // MODE_LIST, MODE_COMBINE or MODE_LIST_WITH_DESTINATION
+    uint per_invocation;  // MODE_LIST*: chunks an invocation lists
 } pc;
 
 const uint MODE_LIST = 0u;
 const uint MODE_COMBINE = 1u;
+// MODE_LIST, and the chunks the view after the sets (the destination) holds.
+const uint MODE_LIST_WITH_DESTINATION = 2u;
 
 const uint OP_AND = 0u;
 const uint OP_OR = 1u;
@@ -54,36 +59,6 @@ uint word_index(uint k) {
     return k * WG_SIZE + gl_LocalInvocationIndex;
 }
 
-// The bits of word w (values 32 w .. 32 w + 31) in a run chunk (entry e of set s): a binary
-// search for the first run that ends at or after the word, then the runs that start in it
-// (at most 16: runs are disjoint and not adjacent).
-uint run_word(VkalgoSetView s, uvec2 e, uint runs, uint w) {
-    uint lo = w << 5;
-    uint hi = lo + 31u;
-    uint a = 0u;
-    uint b = runs;
-    while (a < b) {
-        uint mid = (a + b) / 2u;
-        if ((vkalgo_set_run(s, e, mid) >> 16) < lo) {
-            a = mid + 1u;
-        } else {
-            b = mid;
-        }
-    }
-    uint bits = 0u;
-    for (uint r = a; r < runs; ++r) {
-        uint run = vkalgo_set_run(s, e, r);
-        uint first = run & 0xFFFFu;
-        if (first > hi) {
-            break;
-        }
-        uint from = max(first, lo) - lo;
-        uint to = min(run >> 16, hi) - lo;
-        bits |= (0xFFFFFFFFu >> (31u - to)) & (0xFFFFFFFFu << from);
-    }
-    return bits;
-}
-
 // s_tmp = the values of an array or run chunk (entry e of set s) as a bitmap: each
 // invocation's words of a run chunk, an array's values spread over the workgroup.
 // Workgroup-uniform.
@@ -92,7 +67,7 @@ void chunk_to_tmp(VkalgoSetView s, uvec2 e) {
     uint runs = e.x >> VKALGO_SET_RUN_SHIFT;
     [[unroll]] for (uint k = 0u; k < WORDS_PER_INVOCATION; ++k) {
         uint w = word_index(k);
-        s_tmp[w] = runs != 0u ? run_word(s, e, runs, w) : 0u;
+        s_tmp[w] = runs != 0u ? view_run_word(s, e, runs, w) : 0u;
     }
     barrier();
     if (runs == 0u) {
@@ -145,22 +120,24 @@ void combine(uint i, uint c, uint op, bool first) {
     barrier();
 }
 
-// Appends chunk c to the list where the result may hold values there.
+// Appends chunk c to the list where the result may hold values there (or, with
+// MODE_LIST_WITH_DESTINATION, where the destination holds values that the result replaces).
 void list_chunk(uint c) {
     bool by_first = pc.op == OP_AND || pc.op == OP_ANDNOT;
     uint scan = by_first ? 1u : pc.count;
-    bool any = false;
+    bool any = pc.mode == MODE_LIST_WITH_DESTINATION
+        && (vkalgo_set_entry(set_view(pc.count), c).x & VKALGO_SET_CARD_MASK) != 0u;
     for (uint i = 0u; i < scan && !any; ++i) {
         any = (vkalgo_set_entry(set_view(i), c).x & VKALGO_SET_CARD_MASK) != 0u;
     }
     if (any) {
         uint at = atomicAdd(U32AtomicRef(pc.list).v[0], 1u);
-        U32Ref(pc.list + 16ul + uint64_t(at) * 4ul).v[0] = c;
+        U32Ref(pc.ids + uint64_t(at) * 4ul).v[0] = c;
     }
 }
 
 void main() {
-    if (pc.mode == MODE_LIST) {
+    if (pc.mode != MODE_COMBINE) {
         uint first = (linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex) * pc.per_invocation;
         for (uint c = first; c < min(first + pc.per_invocation, 65536u); ++c) {
             list_chunk(c);
@@ -182,7 +159,7 @@ void main() {
         s_chunk_count = 0u;
     }
     for (uint k = linear_workgroup_id(); k < listed; k += groups) {
-        uint c = U32Ref(pc.list + 16ul + uint64_t(k) * 4ul).v[0];
+        uint c = U32Ref(pc.ids + uint64_t(k) * 4ul).v[0];
         work++;
         if (pc.op == OP_ANDNOT) {
             // sets[0] minus the union of the others: the union into s_acc, then its complement

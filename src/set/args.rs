@@ -113,6 +113,22 @@ pub struct GpuSetManyCardinalityArgs<'a> {
     pub status: BufferRange,
 }
 
+/// Arguments of [`GpuSet::record_op_many`]: `self = sets[0] op sets[1] op ...`.
+#[derive(Clone, Copy)]
+pub struct GpuSetOpManyArgs<'a> {
+    /// The operands, at least one, all of the destination's context, none of them the
+    /// destination; a set may appear several times.
+    pub sets: &'a [&'a GpuSet],
+    /// The operation (ANDNOT: `sets[0]` minus the union of the others).
+    pub op: SetOp,
+    /// [`GpuSet::op_many_scratch_bytes`] bytes (16-byte aligned offset): the operation's
+    /// counters and chunk list, then the sets' device views.
+    pub scratch: BufferRange,
+    /// [`SET_STATUS_BYTES`](super::SET_STATUS_BYTES) bytes: the [`SetOpStatus`](super::SetOpStatus),
+    /// as [`GpuSet::record_op`]'s.
+    pub status: BufferRange,
+}
+
 /// Arguments of [`GpuSet::record_op_cardinality_batch`]: the cardinalities of `a_i op b_i`.
 #[derive(Clone, Copy)]
 pub struct GpuSetCardinalityBatchArgs<'a> {

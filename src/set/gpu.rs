@@ -460,7 +460,13 @@ impl GpuSet {
     /// Raises the bound after recording an update into this set (bounds never shrink: a
     /// bound too high only costs idle workgroups), and forgets the set's cardinality.
     pub(super) fn note_update(&self, u: &Update) {
-        self.chunk_bound.fetch_max(u.result_bound, Ordering::Relaxed);
+        self.note_result_bound(u.result_bound);
+    }
+
+    /// [`GpuSet::note_update`] for a write whose result holds at most `bound` non-empty
+    /// chunks.
+    pub(super) fn note_result_bound(&self, bound: u32) {
+        self.chunk_bound.fetch_max(bound, Ordering::Relaxed);
         self.known_cardinality
             .store(UNKNOWN_CARDINALITY, Ordering::SeqCst);
     }
@@ -468,8 +474,13 @@ impl GpuSet {
     /// [`GpuSet::note_update`] for a write recorded into the caller's command buffer: the
     /// set's cardinality is no longer kept on the host.
     pub(super) fn note_recorded_update(&self, u: &Update) {
+        self.note_recorded_bound(u.result_bound);
+    }
+
+    /// [`GpuSet::note_result_bound`] for a write recorded into the caller's command buffer.
+    pub(super) fn note_recorded_bound(&self, bound: u32) {
         self.recorded_writes.store(true, Ordering::SeqCst);
-        self.note_update(u);
+        self.note_result_bound(bound);
     }
 
     /// The cardinality the host knows: none once a write was recorded into the set.

@@ -45,21 +45,7 @@ impl GpuSet {
             self.note_update(&u);
             let done = ctx.submit_and_wait(|cmd| unsafe {
                 record_update_phase(&ctx, cmd, &u, &scratch.range(), status_buf.address(), true, phase)?;
-                ctx.compute_to_transfer(cmd);
-                let region = [vk::BufferCopy {
-                    src_offset: self.control.offset() + 80,
-                    dst_offset: 32,
-                    size: 4,
-                }];
-                ctx.device
-                    .cmd_copy_buffer(cmd, self.control.buffer(), status_buf.buffer(), &region);
-                ctx.memory_barrier(
-                    cmd,
-                    vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
-                    vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE,
-                    vk::PipelineStageFlags::HOST,
-                    vk::AccessFlags::HOST_READ,
-                );
+                self.record_nonempty_copy(cmd, &status_buf, 32);
                 Ok(())
             });
             finish_submission!(done, scratch, status_buf);
@@ -74,6 +60,35 @@ impl GpuSet {
             self.grow_for(&status[0])?;
         }
         Err(Error::Internal("set: pool growth did not converge".into()))
+    }
+
+    /// Records, after the set's update, the copy of its count of non-empty chunks to byte
+    /// `offset` of `readback` and the barrier to the host's read.
+    ///
+    /// # Safety
+    /// `cmd` must be recording; `readback` must hold 4 bytes at `offset`.
+    pub(super) unsafe fn record_nonempty_copy(
+        &self,
+        cmd: vk::CommandBuffer,
+        readback: &GpuBuffer,
+        offset: u64,
+    ) {
+        let ctx = &self.ctx;
+        ctx.compute_to_transfer(cmd);
+        let region = [vk::BufferCopy {
+            src_offset: self.control.offset() + 80,
+            dst_offset: offset,
+            size: 4,
+        }];
+        ctx.device
+            .cmd_copy_buffer(cmd, self.control.buffer(), readback.buffer(), &region);
+        ctx.memory_barrier(
+            cmd,
+            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+            vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE,
+            vk::PipelineStageFlags::HOST,
+            vk::AccessFlags::HOST_READ,
+        );
     }
 
     /// Builds a set from values in any order, duplicates allowed. Its pools hold exactly the

@@ -5,19 +5,21 @@
 use super::bulk::chunks_of_sorted;
 use super::gpu::{GpuSet, SetOperand};
 use super::layout::SET_SCRATCH_BYTES;
+use super::many_op::SET_MANY_OP_CPU_MAX;
 use super::roaring;
 use super::GpuSetToArrayArgs;
 use crate::core::runner::{finish_submission, read_back};
+use crate::core::tuning::DeviceClass;
 use crate::error::{Error, Result};
 use crate::{Context, SetOp};
 
 impl GpuSet {
     /// A new set `sets[0] op sets[1] op ... op sets[n - 1]`, left to right; for
     /// [`SetOp::AndNot`] `sets[0]` minus the union of the others. One set gives a copy of it.
-    /// AND, OR and XOR combine pairs in rounds (each round's pairs in one submission, about
-    /// log2 n rounds); a union of three or more sets of at most 2^24 values together is one set
-    /// built from all their values instead; ANDNOT is the union of `sets[1..]`, then one
-    /// operation.
+    /// Two or more sets are combined as [`GpuSet::record_op_many`] records it, in one
+    /// submission (one more where the pools grow). On CPU drivers, more than
+    /// [`SET_MANY_OP_CPU_MAX`](super::SET_MANY_OP_CPU_MAX) sets are combined in rounds of
+    /// pairs (a union of small sets: one set built from all their values).
     /// No sets, or sets of different contexts: [`Error::InvalidArgument`].
     pub fn op_many(sets: &[&GpuSet], op: SetOp) -> Result<GpuSet> {
         let first = sets
@@ -40,8 +42,10 @@ impl GpuSet {
                 "set op_many: the sets come from different contexts",
             ));
         }
+        let cpu = self.ctx.device_class() == DeviceClass::Cpu;
         match (op, sets) {
             (_, [only]) => self.assign(SetOperand::Set(only), SetOperand::Set(only), SetOp::Or),
+            _ if !cpu || sets.len() <= SET_MANY_OP_CPU_MAX => self.assign_many_recorded(sets, op),
             (SetOp::AndNot, [head, rest @ ..]) => {
                 let union = GpuSet::op_many(rest, SetOp::Or)?;
                 self.assign(SetOperand::Set(head), SetOperand::Set(&union), SetOp::AndNot)

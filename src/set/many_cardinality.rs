@@ -19,13 +19,14 @@ use ash::vk;
 push_constants! {
     /// Push constants of glsl/set/many_cardinality.comp (block `ManyCardinalityPush`).
     pub(crate) struct ManyCardinalityPush {
-        views: u64,
-        list: u64,
-        status: u64,
-        count: u32,
-        op: u32,
-        mode: u32,
-        per_invocation: u32,
+        pub(super) views: u64,
+        pub(super) list: u64,
+        pub(super) ids: u64,
+        pub(super) status: u64,
+        pub(super) count: u32,
+        pub(super) op: u32,
+        pub(super) mode: u32,
+        pub(super) per_invocation: u32,
     }
 }
 
@@ -52,7 +53,7 @@ fn combine_groups(class: DeviceClass, sets: &[&GpuSet], op: SetOp) -> u32 {
 /// Chunks an invocation of the listing dispatch looks at: one on GPUs; on CPU drivers 64, so
 /// that few workgroups run (each costs much there; 64 chunks of at most 64 sets stay under the
 /// loop cap).
-fn list_per_invocation(class: DeviceClass) -> u32 {
+pub(super) fn list_per_invocation(class: DeviceClass) -> u32 {
     if class == DeviceClass::Cpu {
         64
     } else {
@@ -67,9 +68,12 @@ const LIST_BYTES: u64 = 16 + 65536 * 4;
 const MODE_LIST: u32 = 0;
 /// Mode of many_cardinality.comp: combine and count the listed chunks.
 const MODE_COMBINE: u32 = 1;
+/// Mode of many_cardinality.comp: [`MODE_LIST`], and the chunks of the view after the sets
+/// (a materializing many-way operation's destination, many_op.rs).
+pub(super) const MODE_LIST_WITH_DESTINATION: u32 = 2;
 
 /// Bytes of the sets' device views at the start of the scratch, rounded up to 16.
-fn views_bytes(sets: usize) -> u64 {
+pub(super) fn views_bytes(sets: usize) -> u64 {
     (sets as u64 * std::mem::size_of::<SetDeviceView>() as u64).next_multiple_of(16)
 }
 
@@ -137,6 +141,7 @@ impl GpuSet {
         let push = |mode| ManyCardinalityPush {
             views: ctx.address_of(&scratch),
             list,
+            ids: list + 16,
             status: ctx.address_of(&status),
             count,
             op: op as u32,

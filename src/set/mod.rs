@@ -171,6 +171,7 @@ mod image;
 mod layout;
 mod many;
 mod many_cardinality;
+mod many_op;
 mod order;
 mod order_host;
 mod passes;
@@ -190,7 +191,8 @@ mod view;
 pub use args::{
     GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
     GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetManyCardinalityArgs, GpuSetOpArgs,
-    GpuSetOpBatchArgs, GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs,
+    GpuSetOpBatchArgs, GpuSetOpManyArgs, GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs,
+    GpuSetToArrayArgs,
 };
 pub(crate) use bulk::chunks_of_sorted;
 pub use gpu::{GpuSet, SetOpStatus, SetOperand};
@@ -198,6 +200,7 @@ pub use layout::{
     ARRAY_BLOCK_BYTES, BITMAP_BLOCK_BYTES, PACK_MAX_CHUNKS, SET_SCRATCH_BYTES, SET_STATUS_BYTES,
 };
 pub use many_cardinality::SET_MANY_CARDINALITY_CPU_MAX;
+pub use many_op::SET_MANY_OP_CPU_MAX;
 pub use order::{GpuSetMinMaxArgs, GpuSetRankArgs, GpuSetSelectArgs, SELECT_OUT_OF_RANGE, SET_MIN_MAX_BYTES};
 #[cfg(test)]
 pub(crate) use passes::push_layouts;

@@ -130,6 +130,7 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         &shaders::SET_MANY_CARDINALITY,
     ];
     ctx.prepare_kernels(&list.map(|s| (s, spec)))?;
+    ctx.prepare_kernels(&[(&shaders::SET_CHUNK_UPDATE_MANY, update_spec(ctx))])?;
     if ctx.profile.lookback {
         ctx.prepare_kernels(&[(&shaders::SET_FILTER, filter_lookback_spec(ctx, filter_spins(ctx)))])?;
     }
@@ -184,6 +185,11 @@ pub(super) fn prepare_packed_kernels(ctx: &Context) -> Result<()> {
             list.push((shader, with_forms(s, forms)));
         }
     }
+    // A many-way operation's first operand packed (the others are read through their views).
+    list.push((
+        &shaders::SET_CHUNK_UPDATE_MANY,
+        with_forms(update_spec(ctx), DIR_PACKED_A),
+    ));
     for shader in [
         &shaders::SET_CONTAINS,
         &shaders::SET_ORDER,
@@ -215,7 +221,7 @@ fn medium_pairs_spec(ctx: &Context) -> SetSpec {
 /// The chunk kernel's workgroup (glsl/set/chunk_update.comp): the widest power of two between
 /// [`wg`] and the tuning table's cap that the device allows (its shared memory lets two such
 /// workgroups share a multiprocessor).
-fn update_spec(ctx: &Context) -> SetSpec {
+pub(super) fn update_spec(ctx: &Context) -> SetSpec {
     let cap = tuned(ctx.device_class(), Knob::ChunkKernelWorkgroup);
     let limit = ctx.profile.max_workgroup_invocations.clamp(wg(ctx), cap);
     SetSpec::new(1 << (31 - limit.leading_zeros()))
@@ -732,6 +738,7 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SET_CHUNK_UPDATE,
         shaders::SET_CHUNK_COUNT,
         shaders::SET_CHUNK_COUNT_SUMS64,
+        shaders::SET_CHUNK_UPDATE_MANY,
         shaders::SET_BITMAP_PAIRS,
         shaders::SET_ARRAY_PAIRS_MEDIUM,
         shaders::SET_TRIVIAL,

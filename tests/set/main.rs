@@ -13,6 +13,7 @@ mod compare;
 mod host;
 mod many;
 mod many_cardinality;
+mod many_op;
 mod order;
 mod packed;
 mod pairs;
@@ -30,7 +31,7 @@ use vkalgo::set::{
 use vkalgo::{
     BufferRange, ElementCount, Error, GpuBuffer, GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs,
     GpuSetContainsArgs, GpuSetFilterArgs, GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs,
-    GpuSetManyCardinalityArgs, GpuSetOpArgs, GpuSetOpBatchArgs, GpuSetRangeCardinalityArgs,
+    GpuSetManyCardinalityArgs, GpuSetOpArgs, GpuSetOpBatchArgs, GpuSetOpManyArgs, GpuSetRangeCardinalityArgs,
     GpuSetRunOptimizeArgs, GpuSetToArrayArgs, MemoryLocation, SetOp, SetOpStatus, SetOperand,
 };
 

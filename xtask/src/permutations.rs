@@ -621,6 +621,11 @@ fn set_permutations() -> Vec<Permutation> {
         standalone("set_filter", "set/filter.comp", &[]),
         standalone("set_compact", "set/compact.comp", &[]),
         standalone("set_many_cardinality", "set/many_cardinality.comp", &[]),
+        standalone(
+            "set_chunk_update_many",
+            "set/chunk_update.comp",
+            &[("MANY_WAY", "1")],
+        ),
         // A batch's passes (src/set/batch.rs): one job per layer of workgroups.
         standalone("set_batch_classify", "set/classify.comp", &[("SET_BATCH", "1")]),
         standalone(

@@ -487,6 +487,12 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
         Ok(&["vkalgo_set_record_op_many_cardinality"]),
     ),
     ("GpuSet", "assign_many", Ok(&["vkalgo_set_op_many"])),
+    ("GpuSet", "record_op_many", Ok(&["vkalgo_set_record_op_many"])),
+    (
+        "GpuSet",
+        "op_many_scratch_bytes",
+        Ok(&["vkalgo_set_op_many_scratch_bytes"]),
+    ),
     ("GpuSet", "op_batch", Ok(&["vkalgo_set_op_batch"])),
     ("GpuSet", "from_values_many", Ok(&["vkalgo_set_from_values_many"])),
     ("GpuSet", "serialize_many", Ok(&["vkalgo_set_serialize_many"])),

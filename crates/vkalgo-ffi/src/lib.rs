@@ -138,6 +138,7 @@ zeroed_default!(
     set_record::VkalgoSetCardinalityArgs,
     set_record::VkalgoSetCardinalityBatchArgs,
     set_record::VkalgoSetManyCardinalityArgs,
+    set_record::VkalgoSetOpManyArgs,
     set_record::VkalgoSetOpBatchArgs,
     set_record::VkalgoSetInsertSortedArgs,
     set_record::VkalgoSetInsertRangeArgs,

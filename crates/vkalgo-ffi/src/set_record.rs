@@ -27,7 +27,8 @@ use super::{context_ref, guard, no_extension, non_null, try_collect, VkalgoConte
 use vkalgo::set::{
     GpuSet, GpuSetCardinalityArgs, GpuSetCardinalityBatchArgs, GpuSetContainsArgs, GpuSetFilterArgs,
     GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetManyCardinalityArgs, GpuSetOpArgs,
-    GpuSetOpBatchArgs, GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs, SetOperand,
+    GpuSetOpBatchArgs, GpuSetOpManyArgs, GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs,
+    GpuSetToArrayArgs, SetOperand,
 };
 use vkalgo::sort::SortPlan;
 use vkalgo::Error;
@@ -370,6 +371,62 @@ pub unsafe extern "C" fn vkalgo_set_record_op_many_cardinality(
             status: a.status.to_rust(),
         };
         GpuSet::record_op_many_cardinality(cmd, &rust)
+    })
+}
+
+/// The operands and buffers of `vkalgo_set_record_op_many`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoSetOpManyArgs {
+    /// Reserved for extension structs: set it to NULL.
+    pub next: *const std::ffi::c_void,
+    /// `count` operands, at least one, all of the destination's context, none of them the
+    /// destination; a set may repeat, packed ones too.
+    pub sets: *const *const VkalgoSet,
+    /// Number of operands.
+    pub count: usize,
+    /// The operation (`VKALGO_SET_*`; ANDNOT: `sets[0]` minus the union of the others).
+    pub op: VkalgoSetOp,
+    /// `vkalgo_set_op_many_scratch_bytes(count)` bytes (16-byte aligned offset).
+    pub scratch: VkalgoBufferRange,
+    /// `VKALGO_SET_STATUS_BYTES` receiving a `VkalgoSetOpStatus` (not overlapping `scratch`).
+    pub status: VkalgoBufferRange,
+}
+
+/// The scratch bytes `vkalgo_set_record_op_many` needs for `sets` operands:
+/// `VKALGO_SET_SCRATCH_BYTES` and 16 a set and for the destination.
+#[no_mangle]
+pub extern "C" fn vkalgo_set_op_many_scratch_bytes(sets: usize) -> u64 {
+    GpuSet::op_many_scratch_bytes(sets)
+}
+
+/// Records `*set = sets[0] op sets[1] op ... op sets[count - 1]` (ANDNOT: `sets[0]` minus the
+/// union of the others) as one pass sequence whatever the number of sets. As
+/// `vkalgo_set_record_op`: when the set's pools lack free blocks nothing is written and the
+/// status says what was needed (`ok` = 0). No sets, NULL entries, the destination among the
+/// operands or packed, sets of different contexts, scratch or status too small or
+/// overlapping: INVALID_ARGUMENT; more than 32 sets on a CPU driver: UNSUPPORTED; nothing
+/// recorded.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_set_record_op_many(
+    set: *mut VkalgoSet,
+    command_buffer: VkCommandBuffer,
+    args: *const VkalgoSetOpManyArgs,
+) -> VkalgoResult {
+    guard("vkalgo_set_record_op_many", || {
+        non_null(set, "set")?;
+        let cmd = self::command_buffer(command_buffer)?;
+        let a = args_ref(args, |a| a.next, "set op many args")?;
+        let op = a.op.to_rust()?;
+        let sets = slice(a.sets, a.count, "args->sets")?;
+        let operands = try_collect(a.count, "sets", |i| set_ref(sets[i], "args->sets[i]"))?;
+        let rust = GpuSetOpManyArgs {
+            sets: &operands,
+            op,
+            scratch: a.scratch.to_rust(),
+            status: a.status.to_rust(),
+        };
+        (*set).set.record_op_many(cmd, &rust)
     })
 }
 

@@ -1,0 +1,223 @@
+//! A many-way operation materialized, `self = sets[0] op sets[1] op ... op sets[n - 1]`, as one
+//! pass sequence whatever the number of sets: the chunks the result may hold and those the
+//! destination holds listed (glsl/set/many_cardinality.comp), then each listed chunk counted,
+//! checked against the destination's free blocks and written (glsl/set/chunk_update.comp
+//! MANY_WAY: the first set against the others combined in shared memory), on the record layer
+//! and as the host layer's [`GpuSet::assign_many`].
+
+use super::args::GpuSetOpManyArgs;
+use super::gpu::{dir_forms, GpuSet, SetOpStatus};
+use super::layout::{with_forms, CHUNKS, SCRATCH_HEADER, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
+use super::many_cardinality::{
+    list_per_invocation, views_bytes, ManyCardinalityPush, MODE_LIST_WITH_DESTINATION,
+};
+use super::passes::{chunk_grid, kernel, record_upload, update_spec, wg, SetPush};
+use super::view::SetDeviceView;
+use crate::core::runner::{finish_submission, read_back};
+use crate::core::shaders;
+use crate::core::tuning::DeviceClass;
+use crate::error::{Error, Result};
+use crate::SetOp;
+use ash::vk;
+
+/// Most sets of one recorded many-way operation on a CPU driver: a workgroup walks every set's
+/// chunk of its listed chunk, and CPU drivers end an invocation's loops after a fixed number of
+/// iterations (docs/driver-bugs.md#lavapipe-loop-limit); the host layer combines more in
+/// rounds there.
+pub const SET_MANY_OP_CPU_MAX: usize = 32;
+
+/// chunk_update.comp's mode of a many-way operation.
+const MODE_MANY: u32 = 4;
+
+/// The bound on the result's non-empty chunks: those of `sets[0]` for AND and ANDNOT, of any
+/// set for OR and XOR (the sets' host-side bounds).
+fn result_bound(sets: &[&GpuSet], op: SetOp) -> u32 {
+    match op {
+        SetOp::And | SetOp::AndNot => sets[0].chunk_bound(),
+        SetOp::Or | SetOp::Xor => sets
+            .iter()
+            .fold(0u32, |sum, s| sum.saturating_add(s.chunk_bound()))
+            .min(CHUNKS as u32),
+    }
+}
+
+impl GpuSet {
+    /// Scratch bytes of [`GpuSet::record_op_many`] over `sets` sets:
+    /// [`SET_SCRATCH_BYTES`](super::SET_SCRATCH_BYTES) and 16 a set and for the destination
+    /// (their device views).
+    pub fn op_many_scratch_bytes(sets: usize) -> u64 {
+        SET_SCRATCH_BYTES + views_bytes(sets + 1)
+    }
+
+    /// Records `self = sets[0] op sets[1] op ... op sets[n - 1]` (left to right; ANDNOT:
+    /// `sets[0]` minus the union of the others) as one pass sequence whatever the number of
+    /// sets: the sets' device views written to `args.scratch`, the chunks listed, counted,
+    /// checked and written. As [`GpuSet::record_op`]: when the destination's pools lack free
+    /// blocks nothing is written and the status says what was needed ([`GpuSet::reserve`]).
+    /// The operands may repeat and mix flat and packed directories; the destination is
+    /// written, so it is none of them and not packed. No sets, sets of different contexts, the
+    /// destination among the operands or packed, scratch or status too small or overlapping,
+    /// more than [`SET_MANY_OP_CPU_MAX`] sets on a CPU driver: an error, nothing recorded.
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub unsafe fn record_op_many(&self, cmd: vk::CommandBuffer, args: &GpuSetOpManyArgs) -> Result<()> {
+        // SAFETY: as documented.
+        let bound = unsafe { self.record_many_passes(cmd, args) }?;
+        self.note_recorded_bound(bound);
+        Ok(())
+    }
+
+    /// Records [`GpuSet::record_op_many`]'s passes; returns the bound on the result's
+    /// non-empty chunks.
+    unsafe fn record_many_passes(&self, cmd: vk::CommandBuffer, args: &GpuSetOpManyArgs) -> Result<u32> {
+        let GpuSetOpManyArgs {
+            sets,
+            op,
+            scratch,
+            status,
+        } = *args;
+        let what = "set op_many";
+        self.check_writable(what)?;
+        let first = *sets
+            .first()
+            .ok_or_else(|| Error::invalid(format!("{what}: no sets")))?;
+        if sets.iter().any(|s| !s.ctx.same_as(&self.ctx)) {
+            return Err(Error::invalid(format!(
+                "{what}: the sets come from different contexts"
+            )));
+        }
+        if sets.iter().any(|s| std::ptr::eq(*s, self)) {
+            return Err(Error::invalid(format!(
+                "{what}: the destination is one of the operands"
+            )));
+        }
+        let ctx = &self.ctx;
+        let cpu = ctx.device_class() == DeviceClass::Cpu;
+        if cpu && sets.len() > SET_MANY_OP_CPU_MAX {
+            return Err(Error::unsupported(format!(
+                "{what}: {} sets, at most {SET_MANY_OP_CPU_MAX} on a CPU driver",
+                sets.len()
+            )));
+        }
+        let count = u32::try_from(sets.len())
+            .map_err(|_| Error::invalid(format!("{what}: more than 2^32 - 2 sets")))?;
+        count
+            .checked_add(1)
+            .ok_or_else(|| Error::invalid(format!("{what}: more than 2^32 - 2 sets")))?;
+        scratch.check(ctx, "set scratch", Self::op_many_scratch_bytes(sets.len()), 16)?;
+        status.check(ctx, "set status", SET_STATUS_BYTES, 4)?;
+        if scratch.overlaps(&status) {
+            return Err(Error::invalid(format!("{what}: scratch and status overlap")));
+        }
+        let list_kernel = kernel(ctx, &shaders::SET_MANY_CARDINALITY)?;
+        let forms = dir_forms(None, Some(first), None);
+        let spec = with_forms(update_spec(ctx), forms);
+        let update_kernel = ctx.kernel(&shaders::SET_CHUNK_UPDATE_MANY, spec)?;
+        let check_kernel = kernel(ctx, &shaders::SET_CHECK)?;
+        let bound = result_bound(sets, op);
+        // Every chunk the result or the destination holds is listed.
+        let listed = bound.saturating_add(self.chunk_bound()).min(CHUNKS as u32);
+
+        let views: Vec<SetDeviceView> = sets
+            .iter()
+            .chain(std::iter::once(&self))
+            .map(|s| s.device_view())
+            .collect();
+        let views_range = scratch.part(SET_SCRATCH_BYTES, views_bytes(views.len()));
+        let scratch_addr = ctx.address_of(&scratch);
+        let views_addr = ctx.address_of(&views_range);
+        let per_invocation = list_per_invocation(ctx.device_class());
+        let list = ManyCardinalityPush {
+            views: views_addr,
+            list: scratch_addr, // S_WORK_COUNT, the scratch's first word
+            ids: scratch_addr + SCRATCH_HEADER * 4,
+            status: ctx.address_of(&status),
+            count,
+            op: op as u32,
+            mode: MODE_LIST_WITH_DESTINATION,
+            per_invocation,
+        };
+        // On CPU drivers one listed chunk a workgroup (the loop cap: every set's chunk is
+        // walked for each).
+        let grid = if cpu { listed.max(1) } else { chunk_grid(listed) };
+        let update = |aux| SetPush {
+            meta_d: self.meta(),
+            meta_a: first.meta(),
+            meta_b: 0,
+            scratch: scratch_addr,
+            values: views_addr + 16,
+            out_addr: ctx.address_of(&status),
+            count_addr: 0,
+            range_lo: 0,
+            range_hi: 0,
+            count: count - 1,
+            max_count: 0,
+            op: op as u32,
+            mode: MODE_MANY,
+            grid,
+            aux,
+            jobs: 0,
+        };
+        let check = SetPush {
+            mode: 0, // check.comp: an operation with a destination
+            aux: 0,
+            ..update(0)
+        };
+        // SAFETY: `cmd` is recording (documented); the ranges were checked above.
+        unsafe {
+            // After earlier passes on the scratch, the status or the sets: the views, the
+            // cleared counters (the list's length among them), then the passes.
+            record_upload(ctx, cmd, &views_range, bytemuck::cast_slice(&views));
+            ctx.transfer_to_compute(cmd);
+            ctx.record_compute_fill(cmd, &scratch, SCRATCH_HEADER as u32, 0)?;
+            ctx.compute_to_compute(cmd);
+            let list_groups = (CHUNKS as u32).div_ceil(per_invocation * wg(ctx));
+            ctx.dispatch(cmd, list_kernel, &list, list_groups);
+            ctx.compute_to_compute(cmd);
+            ctx.dispatch(cmd, update_kernel, &update(0), grid);
+            ctx.compute_to_compute(cmd);
+            ctx.dispatch(cmd, check_kernel, &check, 1);
+            ctx.compute_to_compute(cmd);
+            ctx.dispatch(cmd, update_kernel, &update(1), grid);
+            ctx.compute_to_compute(cmd);
+        }
+        Ok(bound)
+    }
+
+    /// `self = sets[0] op sets[1] op ...` through [`GpuSet::record_op_many`] in one
+    /// submission, again after the pools grew where they were short. `self` is unpacked first.
+    pub(super) fn assign_many_recorded(&mut self, sets: &[&GpuSet], op: SetOp) -> Result<()> {
+        self.unpack()?;
+        let ctx = self.ctx.clone();
+        let scratch = ctx.device_buffer(Self::op_many_scratch_bytes(sets.len()), "vkalgo set scratch")?;
+        // The status, then (at 32) the destination's count of non-empty chunks.
+        let mut status_buf = ctx.readback_buffer(64)?;
+        for _ in 0..4 {
+            let args = GpuSetOpManyArgs {
+                sets,
+                op,
+                scratch: scratch.range(),
+                status: status_buf.range().part(0, SET_STATUS_BYTES),
+            };
+            let done = ctx.submit_and_wait(|cmd| unsafe {
+                let bound = self.record_many_passes(cmd, &args)?;
+                self.note_result_bound(bound);
+                self.record_nonempty_copy(cmd, &status_buf, 32);
+                Ok(())
+            });
+            finish_submission!(done, scratch, status_buf);
+            let mut words = [0u32; 9];
+            read_back(&mut status_buf, &mut words)?;
+            let status: SetOpStatus = bytemuck::cast(<[u32; 8]>::try_from(&words[..8]).unwrap());
+            if status.ok == 1 {
+                self.set_chunk_bound(words[8]);
+                return Ok(());
+            }
+            self.grow_for(&status)?;
+        }
+        Err(Error::Internal(
+            "set op_many: pool growth did not converge".into(),
+        ))
+    }
+}
