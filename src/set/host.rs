@@ -28,6 +28,15 @@ fn scratch(ctx: &Context) -> Result<GpuBuffer> {
     ctx.device_buffer(SET_SCRATCH_BYTES, "vkalgo set scratch")
 }
 
+/// The status of an update and, at byte 32 ([`GpuSet::record_nonempty_copy`]), the
+/// destination's count of non-empty chunks, read back.
+pub(super) fn read_status_and_nonempty(readback: &mut GpuBuffer) -> Result<(SetOpStatus, u32)> {
+    let mut words = [0u32; 9];
+    read_back(readback, &mut words)?;
+    let status: SetOpStatus = bytemuck::cast(<[u32; 8]>::try_from(&words[..8]).unwrap());
+    Ok((status, words[8]))
+}
+
 impl GpuSet {
     /// Runs updates built by `update` (called again after each growth), growing the pools
     /// while the GPU reports them short. A packed set is unpacked first.
@@ -49,15 +58,12 @@ impl GpuSet {
                 Ok(())
             });
             finish_submission!(done, scratch, status_buf);
-            let mut words = [0u32; 9];
-            read_back(&mut status_buf, &mut words)?;
-            let status: SetOpStatus = bytemuck::cast(<[u32; 8]>::try_from(&words[..8]).unwrap());
+            let (status, nonempty) = read_status_and_nonempty(&mut status_buf)?;
             if status.ok == 1 {
-                self.set_chunk_bound(words[8]);
+                self.set_chunk_bound(nonempty);
                 return Ok(status);
             }
-            let status = [status];
-            self.grow_for(&status[0])?;
+            self.grow_for(&status)?;
         }
         Err(Error::Internal("set: pool growth did not converge".into()))
     }

@@ -40,14 +40,49 @@ pub const SET_MANY_CARDINALITY_CPU_MAX: usize = 64;
 /// on CPU drivers one chunk a workgroup (the loop cap again). Workgroups past the list return
 /// at once.
 fn combine_groups(class: DeviceClass, sets: &[&GpuSet], op: SetOp) -> u32 {
-    let bound = match op {
+    let most = if class == DeviceClass::Cpu { 65536 } else { 1024 };
+    many_result_bound(sets, op).clamp(1, most)
+}
+
+/// The bound on the non-empty chunks of `sets[0] op sets[1] op ...`: those of `sets[0]` for
+/// AND and ANDNOT, of any set for OR and XOR (the sets' host-side bounds).
+pub(super) fn many_result_bound(sets: &[&GpuSet], op: SetOp) -> u32 {
+    match op {
         SetOp::And | SetOp::AndNot => sets[0].chunk_bound(),
         SetOp::Or | SetOp::Xor => sets
             .iter()
-            .fold(0u32, |sum, s| sum.saturating_add(s.chunk_bound())),
-    };
-    let most = if class == DeviceClass::Cpu { 65536 } else { 1024 };
-    bound.clamp(1, most)
+            .fold(0u32, |sum, s| sum.saturating_add(s.chunk_bound()))
+            .min(65536),
+    }
+}
+
+/// The checks of a many-way call's operands: at least one, all of `ctx`, at most `cpu_max` on
+/// a CPU driver (else [`Error::Unsupported`]), fewer than 2^32 - 1 (the views of the sets and
+/// of a destination are counted in u32). Returns the number of sets.
+pub(super) fn check_many_operands(
+    ctx: &crate::Context,
+    sets: &[&GpuSet],
+    what: &str,
+    cpu_max: usize,
+) -> Result<u32> {
+    if sets.is_empty() {
+        return Err(Error::invalid(format!("{what}: no sets")));
+    }
+    if sets.iter().any(|s| !s.ctx.same_as(ctx)) {
+        return Err(Error::invalid(format!(
+            "{what}: the sets come from different contexts"
+        )));
+    }
+    if ctx.device_class() == DeviceClass::Cpu && sets.len() > cpu_max {
+        return Err(Error::unsupported(format!(
+            "{what}: {} sets, at most {cpu_max} on a CPU driver",
+            sets.len()
+        )));
+    }
+    u32::try_from(sets.len())
+        .ok()
+        .filter(|&n| n < u32::MAX)
+        .ok_or_else(|| Error::invalid(format!("{what}: more than 2^32 - 2 sets")))
 }
 
 /// Chunks an invocation of the listing dispatch looks at: one on GPUs; on CPU drivers 64, so
@@ -109,21 +144,8 @@ impl GpuSet {
         let first = sets
             .first()
             .ok_or_else(|| Error::invalid(format!("{what}: no sets")))?;
-        if sets.iter().any(|s| !s.ctx.same_as(&first.ctx)) {
-            return Err(Error::invalid(format!(
-                "{what}: the sets come from different contexts"
-            )));
-        }
         let ctx = &first.ctx;
-        let cpu = ctx.device_class() == DeviceClass::Cpu;
-        if cpu && sets.len() > SET_MANY_CARDINALITY_CPU_MAX {
-            return Err(Error::unsupported(format!(
-                "{what}: {} sets, at most {SET_MANY_CARDINALITY_CPU_MAX} on a CPU driver",
-                sets.len()
-            )));
-        }
-        let count = u32::try_from(sets.len())
-            .map_err(|_| Error::invalid(format!("{what}: more than 2^32 - 1 sets")))?;
+        let count = check_many_operands(ctx, sets, what, SET_MANY_CARDINALITY_CPU_MAX)?;
         scratch.check(
             ctx,
             "set scratch",

@@ -6,14 +6,16 @@
 //! and as the host layer's [`GpuSet::assign_many`].
 
 use super::args::GpuSetOpManyArgs;
-use super::gpu::{dir_forms, GpuSet, SetOpStatus};
+use super::gpu::{dir_forms, GpuSet};
+use super::host::read_status_and_nonempty;
 use super::layout::{with_forms, CHUNKS, SCRATCH_HEADER, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use super::many_cardinality::{
-    list_per_invocation, views_bytes, ManyCardinalityPush, MODE_LIST_WITH_DESTINATION,
+    check_many_operands, list_per_invocation, many_result_bound, views_bytes, ManyCardinalityPush,
+    MODE_LIST_WITH_DESTINATION,
 };
 use super::passes::{chunk_grid, kernel, record_upload, update_spec, wg, SetPush};
 use super::view::SetDeviceView;
-use crate::core::runner::{finish_submission, read_back};
+use crate::core::runner::finish_submission;
 use crate::core::shaders;
 use crate::core::tuning::DeviceClass;
 use crate::error::{Error, Result};
@@ -28,18 +30,6 @@ pub const SET_MANY_OP_CPU_MAX: usize = 32;
 
 /// chunk_update.comp's mode of a many-way operation.
 const MODE_MANY: u32 = 4;
-
-/// The bound on the result's non-empty chunks: those of `sets[0]` for AND and ANDNOT, of any
-/// set for OR and XOR (the sets' host-side bounds).
-fn result_bound(sets: &[&GpuSet], op: SetOp) -> u32 {
-    match op {
-        SetOp::And | SetOp::AndNot => sets[0].chunk_bound(),
-        SetOp::Or | SetOp::Xor => sets
-            .iter()
-            .fold(0u32, |sum, s| sum.saturating_add(s.chunk_bound()))
-            .min(CHUNKS as u32),
-    }
-}
 
 impl GpuSet {
     /// Scratch bytes of [`GpuSet::record_op_many`] over `sets` sets:
@@ -79,32 +69,15 @@ impl GpuSet {
         } = *args;
         let what = "set op_many";
         self.check_writable(what)?;
-        let first = *sets
-            .first()
-            .ok_or_else(|| Error::invalid(format!("{what}: no sets")))?;
-        if sets.iter().any(|s| !s.ctx.same_as(&self.ctx)) {
-            return Err(Error::invalid(format!(
-                "{what}: the sets come from different contexts"
-            )));
-        }
+        let ctx = &self.ctx;
+        let count = check_many_operands(ctx, sets, what, SET_MANY_OP_CPU_MAX)?;
         if sets.iter().any(|s| std::ptr::eq(*s, self)) {
             return Err(Error::invalid(format!(
                 "{what}: the destination is one of the operands"
             )));
         }
-        let ctx = &self.ctx;
+        let first = sets[0];
         let cpu = ctx.device_class() == DeviceClass::Cpu;
-        if cpu && sets.len() > SET_MANY_OP_CPU_MAX {
-            return Err(Error::unsupported(format!(
-                "{what}: {} sets, at most {SET_MANY_OP_CPU_MAX} on a CPU driver",
-                sets.len()
-            )));
-        }
-        let count = u32::try_from(sets.len())
-            .map_err(|_| Error::invalid(format!("{what}: more than 2^32 - 2 sets")))?;
-        count
-            .checked_add(1)
-            .ok_or_else(|| Error::invalid(format!("{what}: more than 2^32 - 2 sets")))?;
         scratch.check(ctx, "set scratch", Self::op_many_scratch_bytes(sets.len()), 16)?;
         status.check(ctx, "set status", SET_STATUS_BYTES, 4)?;
         if scratch.overlaps(&status) {
@@ -115,7 +88,7 @@ impl GpuSet {
         let spec = with_forms(update_spec(ctx), forms);
         let update_kernel = ctx.kernel(&shaders::SET_CHUNK_UPDATE_MANY, spec)?;
         let check_kernel = kernel(ctx, &shaders::SET_CHECK)?;
-        let bound = result_bound(sets, op);
+        let bound = many_result_bound(sets, op);
         // Every chunk the result or the destination holds is listed.
         let listed = bound.saturating_add(self.chunk_bound()).min(CHUNKS as u32);
 
@@ -207,11 +180,9 @@ impl GpuSet {
                 Ok(())
             });
             finish_submission!(done, scratch, status_buf);
-            let mut words = [0u32; 9];
-            read_back(&mut status_buf, &mut words)?;
-            let status: SetOpStatus = bytemuck::cast(<[u32; 8]>::try_from(&words[..8]).unwrap());
+            let (status, nonempty) = read_status_and_nonempty(&mut status_buf)?;
             if status.ok == 1 {
-                self.set_chunk_bound(words[8]);
+                self.set_chunk_bound(nonempty);
                 return Ok(());
             }
             self.grow_for(&status)?;
