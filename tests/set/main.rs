@@ -44,6 +44,16 @@ unsafe fn c_set(c: *mut vkalgo_ffi::VkalgoContext, values: &[u32]) -> *mut vkalg
     s
 }
 
+/// `size` bytes of `b` from its start, as the C ABI takes a range.
+fn c_range(b: &GpuBuffer, size: u64) -> vkalgo_ffi::types::VkalgoBufferRange {
+    use vkalgo::ash::vk::Handle;
+    vkalgo_ffi::types::VkalgoBufferRange {
+        buffer: vkalgo_ffi::types::VkBuffer(b.buffer().as_raw()),
+        offset: 0,
+        size,
+    }
+}
+
 fn model_of(values: &[u32]) -> BTreeSet<u32> {
     values.iter().copied().collect()
 }

@@ -186,17 +186,12 @@ fn op_many_cardinality_c_abi() {
         assert_eq!(need, GpuSet::op_many_cardinality_scratch_bytes(3));
         let scratch = GpuBuffer::new(&ctx, need, MemoryLocation::GpuOnly, "scratch").unwrap();
         let mut status = GpuBuffer::new(&ctx, 32, MemoryLocation::GpuToCpu, "status").unwrap();
-        let range = |b: &GpuBuffer, size: u64| VkalgoBufferRange {
-            buffer: VkBuffer(b.buffer().as_raw()),
-            offset: 0,
-            size,
-        };
         let args = VkalgoSetManyCardinalityArgs {
             sets: three.as_ptr(),
             count: 3,
             op: VKALGO_SET_XOR,
-            scratch: range(&scratch, need),
-            status: range(&status, 32),
+            scratch: c_range(&scratch, need),
+            status: c_range(&status, 32),
             ..Default::default()
         };
         ctx.submit_and_wait(|cmd| {
@@ -210,7 +205,7 @@ fn op_many_cardinality_c_abi() {
         assert_eq!((s.ok, vkalgo_set_op_status_cardinality(&s)), (1, 3));
         // Refused records: scratch a word short, a non-NULL next.
         let short = VkalgoSetManyCardinalityArgs {
-            scratch: range(&scratch, need - 4),
+            scratch: c_range(&scratch, need - 4),
             ..args
         };
         let extended = VkalgoSetManyCardinalityArgs {

@@ -225,17 +225,12 @@ fn record_op_many_c_abi() {
         assert_eq!(need, GpuSet::op_many_scratch_bytes(3));
         let scratch = GpuBuffer::new(&ctx, need, MemoryLocation::GpuOnly, "scratch").unwrap();
         let mut status = GpuBuffer::new(&ctx, 32, MemoryLocation::GpuToCpu, "status").unwrap();
-        let range = |b: &GpuBuffer, size: u64| VkalgoBufferRange {
-            buffer: VkBuffer(b.buffer().as_raw()),
-            offset: 0,
-            size,
-        };
         let args = VkalgoSetOpManyArgs {
             sets: three.as_ptr(),
             count: 3,
             op: VKALGO_SET_XOR,
-            scratch: range(&scratch, need),
-            status: range(&status, 32),
+            scratch: c_range(&scratch, need),
+            status: c_range(&status, 32),
             ..Default::default()
         };
         let record = |dst: *mut VkalgoSet, args: &VkalgoSetOpManyArgs| {
@@ -273,7 +268,7 @@ fn record_op_many_c_abi() {
                 ..args
             },
             VkalgoSetOpManyArgs {
-                scratch: range(&scratch, need - 4),
+                scratch: c_range(&scratch, need - 4),
                 ..args
             },
             VkalgoSetOpManyArgs {
