@@ -14,6 +14,7 @@
 #define RECLAIM_MARK 2u
 #define RECLAIM_SWEEP 3u
 #define RECLAIM_MOVE 4u
+#define RECLAIM_MOVE_KEY_LAST 5u
 #define RECLAIM_MARKED 1u
 
 #endif

@@ -51,10 +51,12 @@ layout(buffer_reference, std430, buffer_reference_align = 16) coherent buffer Sl
 
 // Moves the key of the slot at `from` into a tombstone of `bucket`, if it holds one that no
 // other key takes first; true when moved. The tombstone is claimed by a CAS to EMPTY (which
-// no mover claims and no owner moves), then gets the whole slot (key and value) in one vector
-// store: an owner that sees the key arrive in its bucket, and moves it on, reads its value
-// with it (aligned vector accesses are single-copy atomic on the devices vkalgo runs on; a
-// barrier between two stores breaks lavapipe: docs/driver-bugs.md#lavapipe-divergent-barrier).
+// no mover claims and no owner moves), then gets the slot so that an owner that sees the key
+// arrive in its bucket, and moves it on, reads the whole key and its value: on GPUs in one
+// vector store of key and value (aligned vector stores are seen whole there), with
+// RECLAIM_MOVE_KEY_LAST (CPU drivers, which store a vector a component at a time) the value
+// first and then the key by a CAS. A barrier between two stores breaks lavapipe
+// (docs/driver-bugs.md#lavapipe-divergent-barrier), so neither form has one.
 bool move_into(uint bucket, uint64_t from) {
     uint64_t bucket_addr = bucket_address(pc.buckets_addr, bucket);
     KEY_T k[BUCKET_SLOTS];
@@ -69,8 +71,26 @@ bool move_into(uint bucket, uint64_t from) {
 #else
             moved = atomicCompSwap(U64AtomicRef(slot).v[0], ERASED_KEY, EMPTY_KEY) == ERASED_KEY;
 #endif
-            if (moved) {
+            if (moved && pc.mode == RECLAIM_MOVE_KEY_LAST) {
+                // The value, then the key by a CAS: an owner sees EMPTY or the whole key, and
+                // its value with it (no barrier between the two stores: the lavapipe entry).
+                KEY_T key;
+                VALUE_T value;
+                load_slot(from, key, value);
+#if VALUE_BITS == 32
+                U32Ref(slot + VALUE_OFFSET).v[0] = value;
+#else
+                U64Ref(slot + VALUE_OFFSET).v[0] = value;
+#endif
+#if KEY_BITS == 32
+                atomicCompSwap(U32AtomicRef(slot).v[0], EMPTY_KEY, key);
+#else
+                atomicCompSwap(U64AtomicRef(slot).v[0], EMPTY_KEY, key);
+#endif
+            } else if (moved) {
                 SlotRef(slot).v = SlotRef(from).v;
+            }
+            if (moved) {
 #if KEY_BITS == 32
                 U32AtomicRef(from).v[0] = ERASED_KEY;
 #else
@@ -168,7 +188,7 @@ void main() {
     }
     uint swept = 0u;
     for (uint bucket = global_index(); bucket < pc.num_buckets; bucket += pc.max_count) {
-        if (pc.mode == RECLAIM_MOVE) {
+        if (pc.mode == RECLAIM_MOVE || pc.mode == RECLAIM_MOVE_KEY_LAST) {
             move_back(bucket);
         } else if (pc.mode == RECLAIM_UNMARK) {
             mark_tombstones(bucket, 0u);

@@ -10,8 +10,12 @@ use ash::vk;
 
 /// reclaim.comp's passes (the push constants' mode; shared with glsl/generated/hash.glsl).
 pub(super) const RECLAIM_CHECK: u32 = 0;
-/// Stored keys moved back into earlier tombstones of their probe sequences.
+/// Stored keys moved back into earlier tombstones of their probe sequences, each with one
+/// vector store of key and value.
 pub(super) const RECLAIM_MOVE: u32 = 4;
+/// [`RECLAIM_MOVE`] with the value stored first and the key after it by a compare-and-swap
+/// (devices whose vector stores are not seen whole: [`super::tuning::RECLAIM_KEY_LAST`]).
+pub(super) const RECLAIM_MOVE_KEY_LAST: u32 = 5;
 /// Every tombstone's value word cleared.
 pub(super) const RECLAIM_UNMARK: u32 = 1;
 /// The tombstones that stored keys pass, marked.
@@ -47,7 +51,13 @@ impl HashMap {
         // SAFETY: the caller's command buffer is recording (documented on every record call).
         unsafe {
             self.ctx.dispatch(cmd, kernel, &push(RECLAIM_CHECK), 1);
-            for mode in [RECLAIM_MOVE, RECLAIM_UNMARK, RECLAIM_MARK, RECLAIM_SWEEP] {
+            let class = self.ctx.device_class();
+            let move_pass = if super::tuning::reclaim_key_last(class) {
+                RECLAIM_MOVE_KEY_LAST
+            } else {
+                RECLAIM_MOVE
+            };
+            for mode in [move_pass, RECLAIM_UNMARK, RECLAIM_MARK, RECLAIM_SWEEP] {
                 self.ctx.compute_to_compute(cmd);
                 self.ctx.dispatch(cmd, kernel, &push(mode), groups as u32);
             }

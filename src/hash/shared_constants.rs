@@ -4,7 +4,8 @@
 
 use super::apply::{APPLY_OP_MASK, APPLY_RESERVE_ONLY};
 use super::reclaim::{
-    RECLAIM_CHECK, RECLAIM_MARK, RECLAIM_MARKED, RECLAIM_MOVE, RECLAIM_SWEEP, RECLAIM_UNMARK,
+    RECLAIM_CHECK, RECLAIM_MARK, RECLAIM_MARKED, RECLAIM_MOVE, RECLAIM_MOVE_KEY_LAST, RECLAIM_SWEEP,
+    RECLAIM_UNMARK,
 };
 use crate::core::shaders::shared_constants::{GeneratedHeader, GlslConstant};
 use crate::ReduceOp;
@@ -25,6 +26,7 @@ pub(crate) const HASH: GeneratedHeader = GeneratedHeader {
         GlslConstant::uint("RECLAIM_MARK", RECLAIM_MARK),
         GlslConstant::uint("RECLAIM_SWEEP", RECLAIM_SWEEP),
         GlslConstant::uint("RECLAIM_MOVE", RECLAIM_MOVE),
+        GlslConstant::uint("RECLAIM_MOVE_KEY_LAST", RECLAIM_MOVE_KEY_LAST),
         GlslConstant::uint("RECLAIM_MARKED", RECLAIM_MARKED),
     ],
 };

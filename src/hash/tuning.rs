@@ -138,6 +138,31 @@ pub(super) const RECLAIM_GROUPS: &[TuningRow<(), u32>] = &[
     },
 ];
 
+/// How the reclaim's move writes a key into the tombstone it claimed: with the value in one
+/// vector store (false), or the value first and the key after it by a compare-and-swap (true),
+/// where a vector store may be seen a component at a time.
+pub(super) const RECLAIM_KEY_LAST: &[TuningRow<(), bool>] = &[
+    TuningRow {
+        devices: Devices::Gpu,
+        when: (),
+        choice: false,
+        why: "an aligned vector store is seen whole: key and value arrive together",
+        anchor: "reclaim-move-store",
+    },
+    TuningRow {
+        devices: Devices::Cpu,
+        when: (),
+        choice: true,
+        why: "lavapipe stores a vector a component at a time: a 64-bit key could be read torn",
+        anchor: "reclaim-move-store",
+    },
+];
+
+/// Whether the reclaim's move on a device of `class` stores the key last ([`RECLAIM_KEY_LAST`]).
+pub(super) fn reclaim_key_last(class: DeviceClass) -> bool {
+    first_row(RECLAIM_KEY_LAST, class, |_| true).is_some_and(|row| row.choice)
+}
+
 /// The reclaim passes' most workgroups on a device of `class`.
 pub(super) fn reclaim_groups(class: DeviceClass) -> u32 {
     first_row(RECLAIM_GROUPS, class, |_| true)
@@ -170,6 +195,7 @@ mod tests {
         assert_anchors(APPLY_SHARED_GROUPS, DOC);
         assert_anchors(APPLY_SHARED_SHAPE, DOC);
         assert_anchors(RECLAIM_GROUPS, DOC);
+        assert_anchors(RECLAIM_KEY_LAST, DOC);
     }
 
     /// The tables give the shapes docs/tuning/hash.md holds the evidence for.
