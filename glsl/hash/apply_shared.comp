@@ -84,18 +84,23 @@ bool add_to_shared(uint key, uint value) {
     return false;
 }
 
-// Adds a subgroup's run (a key and its combined value, subgroup-uniform; EMPTY_KEY: none) to
-// the shared table, else to the map, by one invocation.
-void flush_run(uint key, uint value, inout uint inserted, inout uint reused_slots,
-               inout bool any_failed) {
-    if (key == EMPTY_KEY || !subgroupElect() || add_to_shared(key, value)) {
-        return;
-    }
+// Applies (key, value) to the map, counting what the workgroup adds to the map's counters.
+void apply_to_map(uint key, uint value, inout uint inserted, inout uint reused_slots,
+                  inout bool any_failed) {
     bool reused = false;
     uint status = insert_key(pc.buckets_addr, pc.num_buckets, pc.max_probes, key, value, reused);
     inserted += status == STATUS_INSERTED ? 1u : 0u;
     reused_slots += reused ? 1u : 0u;
     any_failed = any_failed || status >= STATUS_FULL;
+}
+
+// Adds a subgroup's run (a key and its combined value, subgroup-uniform; EMPTY_KEY: none) to
+// the shared table, else to the map, by one invocation.
+void flush_run(uint key, uint value, inout uint inserted, inout uint reused_slots,
+               inout bool any_failed) {
+    if (key != EMPTY_KEY && subgroupElect() && !add_to_shared(key, value)) {
+        apply_to_map(key, value, inserted, reused_slots, any_failed);
+    }
 }
 
 void main() {
@@ -166,12 +171,7 @@ void main() {
                     value = combine_in_subgroup(value);
                 }
                 if ((!uniform_key || subgroupElect()) && !add_to_shared(key, value)) {
-                    bool reused = false;
-                    uint status = insert_key(pc.buckets_addr, pc.num_buckets, pc.max_probes,
-                                             key, value, reused);
-                    inserted += status == STATUS_INSERTED ? 1u : 0u;
-                    reused_slots += reused ? 1u : 0u;
-                    any_failed = any_failed || status >= STATUS_FULL;
+                    apply_to_map(key, value, inserted, reused_slots, any_failed);
                 }
             }
         }
@@ -181,12 +181,7 @@ void main() {
     for (uint s = gl_LocalInvocationIndex; s < SHARED_SLOTS; s += WG_SIZE) {
         uint key = s_key[s];
         if (key != EMPTY_KEY) {
-            bool reused = false;
-            uint status = insert_key(pc.buckets_addr, pc.num_buckets, pc.max_probes, key,
-                                     s_value[s], reused);
-            inserted += status == STATUS_INSERTED ? 1u : 0u;
-            reused_slots += reused ? 1u : 0u;
-            any_failed = any_failed || status >= STATUS_FULL;
+            apply_to_map(key, s_value[s], inserted, reused_slots, any_failed);
         }
     }
     if (subgroupAny(any_failed) && subgroupElect()) {

@@ -14,7 +14,7 @@ use super::passes::{record_update_phase, Phase, Update};
 use super::paths::OpPath;
 use super::record::check_range;
 use super::roaring;
-use crate::core::buffer::{ElementCount, GpuBuffer};
+use crate::core::buffer::{BufferRange, ElementCount, GpuBuffer};
 use crate::core::runner::{finish_submission, read_back};
 use crate::error::{Error, Result};
 use crate::sort::{KeyType, SortArgs, SortDesc, SortResult, ValueType};
@@ -28,39 +28,49 @@ fn scratch(ctx: &Context) -> Result<GpuBuffer> {
     ctx.device_buffer(SET_SCRATCH_BYTES, "vkalgo set scratch")
 }
 
-/// The status of an update and, at byte 32 ([`GpuSet::record_nonempty_copy`]), the
-/// destination's count of non-empty chunks, read back.
-pub(super) fn read_status_and_nonempty(readback: &mut GpuBuffer) -> Result<(SetOpStatus, u32)> {
-    let mut words = [0u32; 9];
-    read_back(readback, &mut words)?;
-    let status: SetOpStatus = bytemuck::cast(<[u32; 8]>::try_from(&words[..8]).unwrap());
-    Ok((status, words[8]))
-}
-
 impl GpuSet {
     /// Runs updates built by `update` (called again after each growth), growing the pools
     /// while the GPU reports them short. A packed set is unpacked first.
     fn run_update(&mut self, update: impl Fn(&GpuSet) -> Result<Update>) -> Result<SetOpStatus> {
-        self.unpack()?;
-        let ctx = self.ctx.clone();
-        let scratch = scratch(&ctx)?;
-        // The status, then (at 32) the destination's count of non-empty chunks.
-        let mut status_buf = ctx.readback_buffer(64)?;
-        for attempt in 0..4 {
+        self.run_growing(SET_SCRATCH_BYTES, |s, cmd, attempt, scratch, status| {
             // After a growth only the check and the write run again: the failed attempt
             // changed nothing, so its chunk lists and block counts in scratch still hold.
             let phase = if attempt == 0 { Phase::All } else { Phase::Retry };
-            let u = update(self)?;
-            self.note_update(&u);
+            let u = update(s)?;
+            s.note_update(&u);
+            // SAFETY: `cmd` is the runner's recording command buffer; the buffers are live.
+            let status = s.ctx.address_of(status);
+            unsafe { record_update_phase(&s.ctx, cmd, &u, scratch, status, true, phase) }
+        })
+    }
+
+    /// Runs an update that `record` records (into one submission, with `scratch_bytes` of
+    /// scratch and a status range; called again, with the attempt's number,
+    /// after each growth), growing the pools while the GPU reports them short; then keeps the
+    /// exact count of non-empty chunks. A packed set is unpacked first.
+    pub(super) fn run_growing(
+        &mut self,
+        scratch_bytes: u64,
+        record: impl Fn(&GpuSet, vk::CommandBuffer, u32, &BufferRange, &BufferRange) -> Result<()>,
+    ) -> Result<SetOpStatus> {
+        self.unpack()?;
+        let ctx = self.ctx.clone();
+        let scratch = ctx.device_buffer(scratch_bytes, "vkalgo set scratch")?;
+        // The status, then (at 32) the destination's count of non-empty chunks.
+        let mut status_buf = ctx.readback_buffer(64)?;
+        for attempt in 0..4 {
             let done = ctx.submit_and_wait(|cmd| unsafe {
-                record_update_phase(&ctx, cmd, &u, &scratch.range(), status_buf.address(), true, phase)?;
+                let status = status_buf.range().part(0, SET_STATUS_BYTES);
+                record(self, cmd, attempt, &scratch.range(), &status)?;
                 self.record_nonempty_copy(cmd, &status_buf, 32);
                 Ok(())
             });
             finish_submission!(done, scratch, status_buf);
-            let (status, nonempty) = read_status_and_nonempty(&mut status_buf)?;
+            let mut words = [0u32; 9];
+            read_back(&mut status_buf, &mut words)?;
+            let status: SetOpStatus = bytemuck::cast(<[u32; 8]>::try_from(&words[..8]).unwrap());
             if status.ok == 1 {
-                self.set_chunk_bound(nonempty);
+                self.set_chunk_bound(words[8]);
                 return Ok(status);
             }
             self.grow_for(&status)?;
@@ -73,12 +83,7 @@ impl GpuSet {
     ///
     /// # Safety
     /// `cmd` must be recording; `readback` must hold 4 bytes at `offset`.
-    pub(super) unsafe fn record_nonempty_copy(
-        &self,
-        cmd: vk::CommandBuffer,
-        readback: &GpuBuffer,
-        offset: u64,
-    ) {
+    unsafe fn record_nonempty_copy(&self, cmd: vk::CommandBuffer, readback: &GpuBuffer, offset: u64) {
         let ctx = &self.ctx;
         ctx.compute_to_transfer(cmd);
         let region = [vk::BufferCopy {

@@ -7,7 +7,6 @@
 
 use super::args::GpuSetOpManyArgs;
 use super::gpu::{dir_forms, GpuSet};
-use super::host::read_status_and_nonempty;
 use super::layout::{with_forms, CHUNKS, SCRATCH_HEADER, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use super::many_cardinality::{
     check_many_operands, list_per_invocation, many_result_bound, views_bytes, ManyCardinalityPush,
@@ -15,7 +14,6 @@ use super::many_cardinality::{
 };
 use super::passes::{chunk_grid, kernel, record_upload, update_spec, wg, SetPush};
 use super::view::SetDeviceView;
-use crate::core::runner::finish_submission;
 use crate::core::shaders;
 use crate::core::tuning::DeviceClass;
 use crate::error::{Error, Result};
@@ -161,34 +159,19 @@ impl GpuSet {
     /// `self = sets[0] op sets[1] op ...` through [`GpuSet::record_op_many`] in one
     /// submission, again after the pools grew where they were short. `self` is unpacked first.
     pub(super) fn assign_many_recorded(&mut self, sets: &[&GpuSet], op: SetOp) -> Result<()> {
-        self.unpack()?;
-        let ctx = self.ctx.clone();
-        let scratch = ctx.device_buffer(Self::op_many_scratch_bytes(sets.len()), "vkalgo set scratch")?;
-        // The status, then (at 32) the destination's count of non-empty chunks.
-        let mut status_buf = ctx.readback_buffer(64)?;
-        for _ in 0..4 {
+        let scratch_bytes = Self::op_many_scratch_bytes(sets.len());
+        self.run_growing(scratch_bytes, |s, cmd, _, scratch, status| {
             let args = GpuSetOpManyArgs {
                 sets,
                 op,
-                scratch: scratch.range(),
-                status: status_buf.range().part(0, SET_STATUS_BYTES),
+                scratch: *scratch,
+                status: *status,
             };
-            let done = ctx.submit_and_wait(|cmd| unsafe {
-                let bound = self.record_many_passes(cmd, &args)?;
-                self.note_result_bound(bound);
-                self.record_nonempty_copy(cmd, &status_buf, 32);
-                Ok(())
-            });
-            finish_submission!(done, scratch, status_buf);
-            let (status, nonempty) = read_status_and_nonempty(&mut status_buf)?;
-            if status.ok == 1 {
-                self.set_chunk_bound(nonempty);
-                return Ok(());
-            }
-            self.grow_for(&status)?;
-        }
-        Err(Error::Internal(
-            "set op_many: pool growth did not converge".into(),
-        ))
+            // SAFETY: `cmd` is the runner's recording command buffer; the buffers are live.
+            let bound = unsafe { s.record_many_passes(cmd, &args) }?;
+            s.note_result_bound(bound);
+            Ok(())
+        })?;
+        Ok(())
     }
 }

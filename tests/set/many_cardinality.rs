@@ -5,21 +5,6 @@
 
 use super::*;
 
-const OPS: [SetOp; 4] = [SetOp::And, SetOp::Or, SetOp::AndNot, SetOp::Xor];
-
-/// The model of `sets[0] op sets[1] op ...` (ANDNOT: the first minus the union of the rest).
-fn many_model(models: &[&BTreeSet<u32>], op: SetOp) -> BTreeSet<u32> {
-    match op {
-        SetOp::AndNot => {
-            let union = models[1..].iter().fold(BTreeSet::new(), |u, m| &u | *m);
-            models[0] - &union
-        }
-        _ => models[1..]
-            .iter()
-            .fold(models[0].clone(), |acc, m| reference::op(&acc, m, op)),
-    }
-}
-
 #[test]
 fn op_many_cardinality_against_the_model() {
     let ctx = context();

@@ -1,24 +1,9 @@
 //! The many-way operation materialized on the record layer (`GpuSet::record_op_many`): every
-//! op, 1 to 9 operands mixing flat and packed sets and empty, full, bitmap, array and run
+//! op, 1 to 7 operands mixing flat and packed sets and empty, full, bitmap, array and run
 //! chunks, into destinations that held other values; pools too short write nothing; bad input
 //! records nothing.
 
 use super::*;
-
-const OPS: [SetOp; 4] = [SetOp::And, SetOp::Or, SetOp::AndNot, SetOp::Xor];
-
-/// The model of `sets[0] op sets[1] op ...` (ANDNOT: the first minus the union of the rest).
-fn many_model(models: &[&BTreeSet<u32>], op: SetOp) -> BTreeSet<u32> {
-    match op {
-        SetOp::AndNot => {
-            let union = models[1..].iter().fold(BTreeSet::new(), |u, m| &u | *m);
-            models[0] - &union
-        }
-        _ => models[1..]
-            .iter()
-            .fold(models[0].clone(), |acc, m| reference::op(&acc, m, op)),
-    }
-}
 
 /// Records `dst = sets[0] op ...` into fresh scratch and status; returns the status.
 fn record_many(

@@ -25,6 +25,17 @@ pub(crate) unsafe fn set_ref<'a>(set: *const VkalgoSet, what: &str) -> vkalgo::R
     Ok(&(*set).set)
 }
 
+/// The `count` sets of the C array `sets` (`what` names it in errors): a NULL array with a
+/// count, or a NULL entry, is refused.
+pub(crate) unsafe fn set_list<'a>(
+    sets: *const *const VkalgoSet,
+    count: usize,
+    what: &str,
+) -> vkalgo::Result<Vec<&'a GpuSet>> {
+    let entries = slice(sets, count, what)?;
+    super::try_collect(count, what, |i| set_ref(entries[i], &format!("{what}[{i}]")))
+}
+
 pub(crate) unsafe fn slice<'a, T>(ptr: *const T, count: usize, what: &str) -> vkalgo::Result<&'a [T]> {
     if count == 0 {
         return Ok(&[]);

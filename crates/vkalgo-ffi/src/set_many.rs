@@ -3,9 +3,9 @@
 //! on an error nothing changes and the call returns VKALGO_ERROR_INVALID_ARGUMENT or the error
 //! that stopped it).
 
-use super::set::{set_ref, slice, slice_mut, VkalgoSet};
+use super::set::{set_list, set_ref, slice, slice_mut, VkalgoSet};
 use super::types::VkalgoSetOp;
-use super::{context_ref, guard, non_null, try_collect, VkalgoContext, VkalgoResult};
+use super::{context_ref, guard, non_null, VkalgoContext, VkalgoResult};
 use std::collections::HashSet;
 use vkalgo::{Error, GpuSet, SetOperand};
 
@@ -26,13 +26,10 @@ pub unsafe extern "C" fn vkalgo_set_op_many(
         if count == 0 {
             return Err(Error::invalid("count is 0: no sets"));
         }
-        let sets = slice(sets, count, "sets")?;
-        let operands = try_collect(count, "sets", |i| {
-            if std::ptr::eq(sets[i], dst) {
-                return Err(Error::invalid("dst is one of the operands"));
-            }
-            set_ref(sets[i], "sets[i]")
-        })?;
+        let operands = set_list(sets, count, "sets")?;
+        if operands.iter().any(|s| std::ptr::eq(*s, &(*dst).set)) {
+            return Err(Error::invalid("dst is one of the operands"));
+        }
         (*dst).set.assign_many(&operands, op)
     })
 }
@@ -54,8 +51,7 @@ pub unsafe extern "C" fn vkalgo_set_op_many_cardinality(
         if count == 0 {
             return Err(Error::invalid("count is 0: no sets"));
         }
-        let sets = slice(sets, count, "sets")?;
-        let operands = try_collect(count, "sets", |i| set_ref(sets[i], "sets[i]"))?;
+        let operands = set_list(sets, count, "sets")?;
         *cardinality_out = GpuSet::op_many_cardinality(&operands, op)?;
         Ok(())
     })
@@ -108,12 +104,6 @@ pub unsafe extern "C" fn vkalgo_set_op_batch(
             .collect();
         GpuSet::assign_batch(&mut jobs)
     })
-}
-
-/// The sets of `sets[0..count]` as Rust references (no entry NULL).
-unsafe fn set_list<'a>(sets: *const *const VkalgoSet, count: usize) -> vkalgo::Result<Vec<&'a GpuSet>> {
-    let list = slice(sets, count, "sets")?;
-    try_collect(count, "sets", |i| set_ref(list[i], "sets[i]"))
 }
 
 /// Writes the new sets to `out[0..]` (room checked by the caller).
@@ -228,7 +218,7 @@ pub unsafe extern "C" fn vkalgo_set_serialize_many(
     written: *mut usize,
 ) -> VkalgoResult {
     guard("vkalgo_set_serialize_many", || {
-        let list = set_list(sets, count)?;
+        let list = set_list(sets, count, "sets")?;
         let (bytes, offsets) = GpuSet::serialize_many(&list)?;
         write_many(&bytes, &offsets, out, capacity, offsets_out, written)
     })
@@ -248,7 +238,7 @@ pub unsafe extern "C" fn vkalgo_set_to_array_many(
     written: *mut usize,
 ) -> VkalgoResult {
     guard("vkalgo_set_to_array_many", || {
-        let list = set_list(sets, count)?;
+        let list = set_list(sets, count, "sets")?;
         let (values, offsets) = GpuSet::to_array_many(&list)?;
         write_many(&values, &offsets, out, capacity, offsets_out, written)
     })
@@ -263,7 +253,7 @@ pub unsafe extern "C" fn vkalgo_set_cardinalities(
     out: *mut u64,
 ) -> VkalgoResult {
     guard("vkalgo_set_cardinalities", || {
-        let list = set_list(sets, count)?;
+        let list = set_list(sets, count, "sets")?;
         let cards = GpuSet::cardinalities(&list)?;
         slice_mut(out, count, "out")?.copy_from_slice(&cards);
         Ok(())

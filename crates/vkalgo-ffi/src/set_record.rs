@@ -21,7 +21,7 @@
 //! VKALGO_ERROR_INVALID_ARGUMENT (or the error that stopped it) with a message. Paths are
 //! chosen by vkalgo (the Rust API's `path` fields are left at `Auto`).
 
-use super::set::{set_ref, slice, VkalgoSet};
+use super::set::{set_list, set_ref, slice, VkalgoSet};
 use super::types::*;
 use super::{context_ref, guard, no_extension, non_null, try_collect, VkalgoContext, VkalgoResult};
 use vkalgo::set::{
@@ -362,8 +362,7 @@ pub unsafe extern "C" fn vkalgo_set_record_op_many_cardinality(
         let cmd = self::command_buffer(command_buffer)?;
         let a = args_ref(args, |a| a.next, "set many cardinality args")?;
         let op = a.op.to_rust()?;
-        let sets = slice(a.sets, a.count, "args->sets")?;
-        let operands = try_collect(a.count, "sets", |i| set_ref(sets[i], "args->sets[i]"))?;
+        let operands = set_list(a.sets, a.count, "args->sets")?;
         let rust = GpuSetManyCardinalityArgs {
             sets: &operands,
             op,
@@ -418,8 +417,7 @@ pub unsafe extern "C" fn vkalgo_set_record_op_many(
         let cmd = self::command_buffer(command_buffer)?;
         let a = args_ref(args, |a| a.next, "set op many args")?;
         let op = a.op.to_rust()?;
-        let sets = slice(a.sets, a.count, "args->sets")?;
-        let operands = try_collect(a.count, "sets", |i| set_ref(sets[i], "args->sets[i]"))?;
+        let operands = set_list(a.sets, a.count, "args->sets")?;
         let rust = GpuSetOpManyArgs {
             sets: &operands,
             op,
