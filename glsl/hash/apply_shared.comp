@@ -2,7 +2,8 @@
 // Hash map insert-or-apply with each workgroup's equal keys combined in shared memory first
 // (u32 keys and values, no per-key statuses; src/hash/apply.rs picks it). A workgroup walks
 // its share of the batch's tiles (grid-stride), loads a tile's APPLY_KEYS keys per invocation
-// at once, adds each (key, value) to a shared table of SHARED_SLOTS slots (a key claims a slot
+// at once (the next tile's loads in flight while one is combined), adds each (key, value) to a
+// shared table of SHARED_SLOTS slots (a key claims a slot
 // by CAS, its value goes in by a shared atomic on the operation's identity), and at the end
 // applies each slot's combined value to the map once, as apply.comp applies one key. A key that
 // finds no shared slot within SHARED_PROBES goes to the map directly. The same map results as
@@ -103,6 +104,20 @@ void flush_run(uint key, uint value, inout uint inserted, inout uint reused_slot
     }
 }
 
+// Tile T's keys and values into KEYS and VALUES, loaded together; past the tiles or the count
+// a key reads as the (reserved, skipped) empty key.
+#define LOAD_TILE(T, KEYS, VALUES) \
+    { \
+        bool live_ = (T) < tiles; \
+        uint tile_first_ = live_ ? (T) * tile_keys : 0u; \
+        [[unroll]] for (uint r = 0u; r < APPLY_KEYS; ++r) { \
+            uint offset_ = r * WG_SIZE + gl_LocalInvocationIndex; \
+            bool present_ = live_ && offset_ < n - tile_first_; \
+            KEYS[r] = present_ ? load_key(pc.keys_addr, tile_first_ + offset_) : EMPTY_KEY; \
+            VALUES[r] = present_ ? load_value(pc.values_addr, tile_first_ + offset_) : 0u; \
+        } \
+    }
+
 void main() {
     uint n = load_count(pc.count_addr, pc.count, pc.max_count);
     for (uint s = gl_LocalInvocationIndex; s < SHARED_SLOTS; s += WG_SIZE) {
@@ -125,19 +140,17 @@ void main() {
     uint run_key = EMPTY_KEY;
     uint run_value = apply_identity();
     // One pass more than the workgroup's tiles (`done`, workgroup-uniform) flushes the run.
-    for (uint t = linear_workgroup_id();; t += groups) {
+    uint keys[APPLY_KEYS];
+    uint values[APPLY_KEYS];
+    uint t = linear_workgroup_id();
+    LOAD_TILE(t, keys, values);
+    for (;; t += groups) {
         bool done = t >= tiles;
         uint first = done ? 0u : t * tile_keys;  // below n: t < tiles
-        // The tile's loads first, so that they are in flight together; a key past the count
-        // reads as the (reserved, skipped) empty key.
-        uint keys[APPLY_KEYS];
-        uint values[APPLY_KEYS];
-        [[unroll]] for (uint r = 0u; r < APPLY_KEYS; ++r) {
-            uint offset = r * WG_SIZE + gl_LocalInvocationIndex;
-            bool present = !done && offset < n - first;
-            keys[r] = present ? load_key(pc.keys_addr, first + offset) : EMPTY_KEY;
-            values[r] = present ? load_value(pc.values_addr, first + offset) : 0u;
-        }
+        // The next tile's loads in flight while this one is combined.
+        uint next_keys[APPLY_KEYS];
+        uint next_values[APPLY_KEYS];
+        LOAD_TILE(t + groups, next_keys, next_values);
         // A subgroup whose lanes all hold one key, all of its tile's keys, adds them to its
         // run; a run of another key goes to the shared table (or the map) first.
         bool one_key = !is_reserved(keys[0]);
@@ -157,23 +170,27 @@ void main() {
         }
         if (uniform_tile) {
             run_value = apply_op(run_value, combine_in_subgroup(one_value));
-            continue;
-        }
-        for (uint r = 0u; r < APPLY_KEYS; ++r) {
-            uint key = keys[r];
-            uint value = values[r];
-            // A reserved key of the batch counts as failed, as in insert.comp.
-            failed += is_reserved(key) && r * WG_SIZE + gl_LocalInvocationIndex < n - first ? 1u : 0u;
-            if (!is_reserved(key)) {
-                // A subgroup whose active lanes hold one key combines their values first.
-                bool uniform_key = subgroupAllEqual(key);
-                if (uniform_key) {
-                    value = combine_in_subgroup(value);
-                }
-                if ((!uniform_key || subgroupElect()) && !add_to_shared(key, value)) {
-                    apply_to_map(key, value, inserted, reused_slots, any_failed);
+        } else {
+            for (uint r = 0u; r < APPLY_KEYS; ++r) {
+                uint key = keys[r];
+                uint value = values[r];
+                // A reserved key of the batch counts as failed, as in insert.comp.
+                failed += is_reserved(key) && r * WG_SIZE + gl_LocalInvocationIndex < n - first ? 1u : 0u;
+                if (!is_reserved(key)) {
+                    // A subgroup whose active lanes hold one key combines their values first.
+                    bool uniform_key = subgroupAllEqual(key);
+                    if (uniform_key) {
+                        value = combine_in_subgroup(value);
+                    }
+                    if ((!uniform_key || subgroupElect()) && !add_to_shared(key, value)) {
+                        apply_to_map(key, value, inserted, reused_slots, any_failed);
+                    }
                 }
             }
+        }
+        [[unroll]] for (uint r = 0u; r < APPLY_KEYS; ++r) {
+            keys[r] = next_keys[r];
+            values[r] = next_values[r];
         }
     }
     barrier();
