@@ -63,6 +63,7 @@ impl Container {
     }
 
     /// The same values as an array, a bitmap or a full chunk (by cardinality).
+    #[cfg(test)]
     pub(crate) fn to_plain(&self) -> Container {
         match self {
             Container::Runs(runs) => {
@@ -248,7 +249,21 @@ fn written_form(c: &Container) -> Written {
         Container::Bitmap(b) if 2 + 4 * bitmap_run_count(b) < 8192 => Written::Runs(bitmap_runs(b)),
         Container::Bitmap(_) => Written::Plain,
         Container::Full => Written::Runs(vec![(0, u16::MAX)]),
-        Container::Runs(_) => unreachable!("serialize writes run chunks by their values"),
+        // A run chunk's runs are maximal, as the array's or bitmap's of its values would be.
+        Container::Runs(r) if 2 + 4 * r.len() < plain_bytes(c) => {
+            Written::Runs(r.iter().map(|&(first, last)| (first, last - first)).collect())
+        }
+        Container::Runs(_) => Written::Plain,
+    }
+}
+
+/// Bytes of a chunk written as an array (up to 4096 values) or a bitmap, by its values alone.
+fn plain_bytes(c: &Container) -> usize {
+    let n = c.cardinality() as usize;
+    if n <= ARRAY_MAX as usize {
+        2 * n
+    } else {
+        8192
     }
 }
 
@@ -256,8 +271,7 @@ fn written_form(c: &Container) -> Written {
 fn written_bytes(c: &Container, w: &Written) -> usize {
     match (w, c) {
         (Written::Runs(r), _) => 2 + 4 * r.len(),
-        (Written::Plain, Container::Array(a)) => 2 * a.len(),
-        (Written::Plain, _) => 8192,
+        (Written::Plain, _) => plain_bytes(c),
     }
 }
 
@@ -294,19 +308,8 @@ fn total_bytes(chunks: &Chunks, forms: &[Written], any_runs: bool) -> usize {
     header_bytes(chunks.len(), any_runs) + data
 }
 
-/// The chunks with run chunks as arrays, bitmaps or full chunks: the serialization picks each
-/// chunk's written form from its values alone.
-fn plain_chunks(chunks: &Chunks) -> std::borrow::Cow<'_, Chunks> {
-    if chunks.iter().any(|(_, c)| matches!(c, Container::Runs(_))) {
-        std::borrow::Cow::Owned(chunks.iter().map(|(k, c)| (*k, c.to_plain())).collect())
-    } else {
-        std::borrow::Cow::Borrowed(chunks)
-    }
-}
-
 /// Bytes of the portable serialization of `chunks` as [`serialize`] writes it.
 pub(crate) fn serialized_size(chunks: &Chunks) -> u64 {
-    let chunks = &*plain_chunks(chunks);
     let (forms, any_runs) = written_forms(chunks);
     total_bytes(chunks, &forms, any_runs) as u64
 }
@@ -314,11 +317,18 @@ pub(crate) fn serialized_size(chunks: &Chunks) -> u64 {
 /// Writes the portable serialization (see the module docs for the containers and cookie).
 /// Each chunk is written by its values alone, whatever its container.
 pub(crate) fn serialize(chunks: &Chunks) -> Vec<u8> {
-    let chunks = &*plain_chunks(chunks);
+    let mut out = Vec::new();
+    serialize_into(chunks, &mut out);
+    out
+}
+
+/// [`serialize`], appended to `out`.
+pub(crate) fn serialize_into(chunks: &Chunks, out: &mut Vec<u8>) {
     let (forms, any_runs) = written_forms(chunks);
     let count = chunks.len();
     let size = total_bytes(chunks, &forms, any_runs);
-    let mut out = Vec::with_capacity(size);
+    let begin = out.len();
+    out.reserve(size);
     if any_runs {
         // count >= 1 here (a run container exists), and count <= 65536 fits the cookie's half.
         out.extend_from_slice(&(SERIAL_COOKIE | ((count as u32 - 1) << 16)).to_le_bytes());
@@ -353,22 +363,46 @@ pub(crate) fn serialize(chunks: &Chunks) -> Vec<u8> {
                     out.extend_from_slice(&len.to_le_bytes());
                 }
             }
-            (Written::Plain, Container::Array(a)) => {
-                for v in a {
-                    out.extend_from_slice(&v.to_le_bytes());
-                }
-            }
-            (Written::Plain, Container::Bitmap(b)) => {
-                for w in b {
-                    out.extend_from_slice(&w.to_le_bytes());
-                }
-            }
+            (Written::Plain, Container::Array(a)) => extend_le_u16(out, a),
+            (Written::Plain, Container::Bitmap(b)) => extend_le_u64(out, b),
             (Written::Plain, Container::Full) => out.resize(out.len() + 8192, 0xFF),
-            (Written::Plain, Container::Runs(_)) => unreachable!("plain_chunks has no run chunk"),
+            (Written::Plain, Container::Runs(r)) if c.cardinality() <= ARRAY_MAX => {
+                for &(first, last) in r {
+                    for v in first..=last {
+                        out.extend_from_slice(&v.to_le_bytes());
+                    }
+                }
+            }
+            (Written::Plain, Container::Runs(r)) => {
+                let mut bits = vec![0u64; 1024];
+                for &(first, last) in r {
+                    set_bit_range(&mut bits, first as u32, last as u32 + 1);
+                }
+                extend_le_u64(out, &bits);
+            }
         }
     }
-    debug_assert_eq!(out.len(), size);
-    out
+    debug_assert_eq!(out.len() - begin, size);
+}
+
+/// Appends `values` as little-endian u16.
+fn extend_le_u16(out: &mut Vec<u8>, values: &[u16]) {
+    if cfg!(target_endian = "little") {
+        out.extend_from_slice(bytemuck::cast_slice(values));
+    } else {
+        values
+            .iter()
+            .for_each(|v| out.extend_from_slice(&v.to_le_bytes()));
+    }
+}
+
+/// Appends `words` as little-endian u64.
+fn extend_le_u64(out: &mut Vec<u8>, words: &[u64]) {
+    if cfg!(target_endian = "little") {
+        out.extend_from_slice(bytemuck::cast_slice(words));
+    } else {
+        words.iter().for_each(|w| out.extend_from_slice(&w.to_le_bytes()));
+    }
 }
 
 struct Reader<'a> {

@@ -353,3 +353,31 @@ fn mutated_serializations_are_refused_or_well_formed() {
     // accepting branch ran.
     assert!(accepted > 0);
 }
+
+/// A run chunk (the GPU's form) is written from its runs exactly as the array, bitmap or full
+/// chunk of its values would be: runs where they are smaller, else the plain container.
+#[test]
+fn run_chunks_written_as_their_values() {
+    let mut next = xorshift(0x5eed_0f20_75c3);
+    for case in 0..400 {
+        // Few long runs (a bitmap's values), many short ones (an array's), and both sides of
+        // the 4096-value and runs-against-plain thresholds.
+        let count = 1 + (next() % RUN_MAX as u64) as usize;
+        let mut runs: Vec<(u16, u16)> = Vec::with_capacity(count);
+        let mut at = (next() % 64) as u32;
+        for _ in 0..count {
+            let len = 1 + (next() % if case % 2 == 0 { 4 } else { 600 }) as u32;
+            if at + len >= CHUNK_VALUES {
+                break;
+            }
+            runs.push((at as u16, (at + len - 1) as u16));
+            at += len + 1 + (next() % 3) as u32;
+        }
+        let container = Container::Runs(runs.clone());
+        let plain = container.to_plain();
+        let as_runs: Chunks = vec![(9, container)];
+        let as_plain: Chunks = vec![(9, plain)];
+        assert_eq!(serialize(&as_runs), serialize(&as_plain), "{runs:?}");
+        assert_eq!(serialized_size(&as_runs), serialized_size(&as_plain), "{runs:?}");
+    }
+}
