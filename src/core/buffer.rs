@@ -6,6 +6,7 @@ use crate::Context;
 use ash::vk;
 use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
 pub use gpu_allocator::MemoryLocation;
+use std::sync::Arc;
 
 /// A range of a caller's buffer. The buffer must have been created with
 /// `SHADER_DEVICE_ADDRESS` and `STORAGE_BUFFER` usage; `offset` and `size` are in bytes.
@@ -337,12 +338,22 @@ impl ElementCount {
 /// Alignment vkalgo asks of the caller's ranges that hold objects.
 pub(crate) const STORAGE_ALIGNMENT: u64 = 256;
 
-/// The storage of an object: vkalgo's own allocation, or a range of the caller's buffer that
-/// vkalgo never frees.
+/// The storage of an object: vkalgo's own allocation, a part of an allocation vkalgo shares
+/// between objects made together, or a range of the caller's buffer that vkalgo never frees.
 pub(crate) struct ObjectStorage {
     range: BufferRange,
     address: u64,
-    own: Option<GpuBuffer>,
+    backing: Backing,
+}
+
+/// Who frees an [`ObjectStorage`]'s memory.
+enum Backing {
+    /// vkalgo's allocation for this object alone.
+    Own(GpuBuffer),
+    /// vkalgo's allocation shared with other objects: freed with the last of them.
+    Shared(Arc<GpuBuffer>),
+    /// The caller's memory.
+    Caller,
 }
 
 impl ObjectStorage {
@@ -351,7 +362,18 @@ impl ObjectStorage {
         ObjectStorage {
             range: buffer.range(),
             address: buffer.address(),
-            own: Some(buffer),
+            backing: Backing::Own(buffer),
+        }
+    }
+
+    /// `size` bytes from `offset` of vkalgo's allocation `buffer`, which other objects share
+    /// (freed with the last of them).
+    pub(crate) fn shared(buffer: &Arc<GpuBuffer>, offset: u64, size: u64) -> Self {
+        debug_assert!(offset + size <= buffer.size());
+        ObjectStorage {
+            range: buffer.range().part(offset, size),
+            address: buffer.address() + offset,
+            backing: Backing::Shared(buffer.clone()),
         }
     }
 
@@ -379,17 +401,17 @@ impl ObjectStorage {
         Ok(ObjectStorage {
             range: range.part(0, bytes),
             address,
-            own: None,
+            backing: Backing::Caller,
         })
     }
 
     /// `size` bytes from `offset` of a storage on the caller's memory, as a storage of its own.
     pub(crate) fn caller_part(&self, offset: u64, size: u64) -> Self {
-        debug_assert!(self.own.is_none() && offset + size <= self.range.size);
+        debug_assert!(self.is_callers() && offset + size <= self.range.size);
         ObjectStorage {
             range: self.range.part(offset, size),
             address: self.address + offset,
-            own: None,
+            backing: Backing::Caller,
         }
     }
 
@@ -418,13 +440,16 @@ impl ObjectStorage {
 
     /// Whether the storage is the caller's.
     pub(crate) fn is_callers(&self) -> bool {
-        self.own.is_none()
+        matches!(self.backing, Backing::Caller)
     }
 
     /// Never frees vkalgo's allocation (the GPU may still use it); the caller's is theirs.
     pub(crate) fn leak(self) {
-        if let Some(b) = self.own {
-            b.leak();
+        match self.backing {
+            Backing::Own(b) => b.leak(),
+            // The shared allocation is never freed: this reference is never dropped.
+            Backing::Shared(b) => std::mem::forget(b),
+            Backing::Caller => {}
         }
     }
 }

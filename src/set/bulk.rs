@@ -3,13 +3,16 @@
 //! chunks, copies made on the GPU, empty sets with free blocks, the block bounds of their
 //! operations and their cardinalities.
 
+use super::arena::SetShape;
 use super::blocks::op_block_bound;
 use super::gpu::{GpuSet, UNKNOWN_CARDINALITY};
+use super::image::chunks_shape;
 use super::layout::{
     control_bytes, meta_bytes, part_sizes, ring_capacity, CONTROL_BYTES, META_DIR, PACK_MAX_CHUNKS,
 };
 use super::passes::{check_pool_blocks, prepare_kernels};
 use super::roaring::{Chunks, Container, ARRAY_MAX, CHUNK_VALUES};
+use super::transfer::StagedUpload;
 use super::GpuSetRangeCardinalityArgs;
 use crate::core::buffer::ObjectStorage;
 use crate::core::runner::{finish_submission, read_back};
@@ -49,14 +52,22 @@ pub(crate) fn chunks_of_sorted(values: &[u32]) -> Chunks {
 }
 
 impl GpuSet {
-    /// Sets holding `chunks[i]` each, uploaded in one submission. A set of at most
+    /// Sets holding `chunks[i]` each (in its [`Container::gpu_form`]), uploaded in one
+    /// submission, small ones sharing allocations ([`GpuSet::buffers_many`]). A set of at most
     /// [`PACK_MAX_CHUNKS`] non-empty chunks gets a packed directory ([`GpuSet::pack`]: read by
     /// every call, unpacked by the first write), a larger or empty one a flat directory.
-    pub(crate) fn from_chunks_many(ctx: &Context, chunks: &[Chunks]) -> Result<Vec<GpuSet>> {
+    pub(crate) fn from_chunks_many(ctx: &Context, mut chunks: Vec<Chunks>) -> Result<Vec<GpuSet>> {
+        for c in chunks.iter_mut() {
+            for (_, container) in c.iter_mut() {
+                *container = std::mem::replace(container, Container::Full).gpu_form();
+            }
+        }
+        let packed = |c: &Chunks| !c.is_empty() && c.len() <= PACK_MAX_CHUNKS as usize;
+        let shapes: Vec<SetShape> = chunks.iter().map(|c| chunks_shape(c, packed(c))).collect();
+        let storage = Self::buffers_many(ctx, &shapes)?;
         let mut made = Vec::with_capacity(chunks.len());
-        for c in chunks {
-            let packed = !c.is_empty() && c.len() <= PACK_MAX_CHUNKS as usize;
-            made.push(Self::prepare_from_chunks(ctx, c, packed)?);
+        for (c, parts) in chunks.iter().zip(storage) {
+            made.push(Self::prepare_from_chunks(ctx, c, packed(c), parts)?);
         }
         let parts: Vec<_> = made
             .iter()
@@ -78,11 +89,12 @@ impl GpuSet {
             first.check_same_context(s, "set download")?;
         }
         let parts: Vec<_> = sets.iter().flat_map(|s| s.chunk_parts()).collect();
-        let bytes = Self::download(&first.ctx, &parts)?;
-        sets.iter()
-            .zip(bytes.chunks_exact(3))
-            .map(|(s, b)| s.decode_chunks(b))
-            .collect()
+        Self::download_with(&first.ctx, &parts, |bytes| {
+            sets.iter()
+                .zip(bytes.chunks_exact(3))
+                .map(|(s, b)| s.decode_chunks(b))
+                .collect()
+        })
     }
 
     /// Copies of the sets, made on the GPU in one submission: each part (directory, pools,
@@ -94,19 +106,29 @@ impl GpuSet {
             return Ok(Vec::new());
         };
         let ctx = &first.ctx;
-        let mut copies = Vec::with_capacity(sets.len());
-        let mut metas = Vec::with_capacity(sets.len());
         for s in sets {
             first.check_same_context(s, "set copy")?;
-            let [control, bm_pool, ar_pool, bm_ring, ar_ring] =
-                Self::buffers(ctx, s.bm_blocks, s.ar_blocks, control_bytes(s.packed))?;
+        }
+        let shapes: Vec<SetShape> = sets
+            .iter()
+            .map(|s| SetShape {
+                bm_blocks: s.bm_blocks,
+                ar_blocks: s.ar_blocks,
+                control_bytes: control_bytes(s.packed),
+            })
+            .collect();
+        let storage = Self::buffers_many(ctx, &shapes)?;
+        let mut copies = Vec::with_capacity(sets.len());
+        // Each copy's header addresses, 64 bytes a set, in one staging buffer.
+        let mut meta_image = Vec::with_capacity(64 * sets.len());
+        for (s, [control, bm_pool, ar_pool, bm_ring, ar_ring]) in sets.iter().zip(storage) {
             let meta = meta_bytes(
                 [&bm_pool, &ar_pool, &bm_ring, &ar_ring],
                 s.bm_blocks,
                 s.ar_blocks,
                 [0; 4],
             );
-            metas.push(ctx.staging_from(&meta[..64])?);
+            meta_image.extend_from_slice(&meta[..64]);
             copies.push(GpuSet::from_parts(
                 ctx,
                 [control, bm_pool, ar_pool, bm_ring, ar_ring],
@@ -116,6 +138,7 @@ impl GpuSet {
                 s.known_cardinality().unwrap_or(UNKNOWN_CARDINALITY),
             ));
         }
+        let metas = ctx.staging_from(&meta_image)?;
         let done = ctx.submit_and_wait(|cmd| unsafe {
             ctx.compute_to_transfer(cmd);
             for (s, c) in sets.iter().zip(&copies) {
@@ -147,14 +170,14 @@ impl GpuSet {
                 vk::PipelineStageFlags::TRANSFER,
                 vk::AccessFlags::TRANSFER_WRITE,
             );
-            for (c, meta) in copies.iter().zip(&metas) {
+            for (i, c) in copies.iter().enumerate() {
                 let region = [vk::BufferCopy {
-                    src_offset: 0,
+                    src_offset: 64 * i as u64,
                     dst_offset: c.control.offset(),
                     size: 64,
                 }];
                 ctx.device
-                    .cmd_copy_buffer(cmd, meta.buffer(), c.control.buffer(), &region);
+                    .cmd_copy_buffer(cmd, metas.buffer(), c.control.buffer(), &region);
             }
             ctx.transfer_to_compute(cmd);
             Ok(())
@@ -165,7 +188,7 @@ impl GpuSet {
                     part.leak();
                 }
             }
-            metas.into_iter().for_each(|m| m.leak());
+            metas.leak();
             return Err(Error::Timeout(m));
         }
         done?;
@@ -175,22 +198,44 @@ impl GpuSet {
     /// Empty sets with flat directories and `blocks[i]` = (bitmap, array) blocks free in their
     /// pools, made in one submission: destinations whose operations need no pool growth.
     pub(crate) fn empty_many(ctx: &Context, blocks: &[(u32, u32)]) -> Result<Vec<GpuSet>> {
+        let (sets, init) = Self::empty_many_staged(ctx, blocks)?;
+        if let Some(init) = init {
+            init.run(ctx)?;
+        }
+        Ok(sets)
+    }
+
+    /// [`GpuSet::empty_many`] with the sets' initialization (headers and rings uploaded,
+    /// directories zeroed) staged, for the caller to record before any use of the sets (`None`
+    /// when there are no sets).
+    pub(super) fn empty_many_staged(
+        ctx: &Context,
+        blocks: &[(u32, u32)],
+    ) -> Result<(Vec<GpuSet>, Option<StagedUpload>)> {
         prepare_kernels(ctx)?;
-        let mut sets = Vec::with_capacity(blocks.len());
-        let mut images = Vec::with_capacity(blocks.len());
         for &(bm, ar) in blocks {
             check_pool_blocks(bm, ar)?;
-            let [control, bm_pool, ar_pool, bm_ring, ar_ring] = Self::buffers(ctx, bm, ar, CONTROL_BYTES)?;
+        }
+        let shapes: Vec<SetShape> = blocks
+            .iter()
+            .map(|&(bm_blocks, ar_blocks)| SetShape {
+                bm_blocks,
+                ar_blocks,
+                control_bytes: CONTROL_BYTES,
+            })
+            .collect();
+        let storage = Self::buffers_many(ctx, &shapes)?;
+        let mut sets = Vec::with_capacity(blocks.len());
+        let mut images = Vec::with_capacity(blocks.len());
+        for (&(bm, ar), [control, bm_pool, ar_pool, bm_ring, ar_ring]) in blocks.iter().zip(storage) {
             let meta = meta_bytes([&bm_pool, &ar_pool, &bm_ring, &ar_ring], bm, ar, [0, bm, 0, ar]);
-            // The header is uploaded, the flat directory zeroed on the GPU.
-            let mut control_image = vec![0u8; META_DIR as usize];
-            control_image[..80].copy_from_slice(&meta);
+            // The header is uploaded over the zeroed control buffer.
             let ring = |n: u32| -> Vec<u8> {
                 let mut ids: Vec<u32> = (0..n).collect();
                 ids.resize(ring_capacity(n) as usize, 0);
                 bytemuck::cast_slice(&ids).to_vec()
             };
-            images.push([control_image, ring(bm), ring(ar)]);
+            images.push([meta.to_vec(), ring(bm), ring(ar)]);
             sets.push(GpuSet::from_parts(
                 ctx,
                 [control, bm_pool, ar_pool, bm_ring, ar_ring],
@@ -199,6 +244,9 @@ impl GpuSet {
                 0,
                 0,
             ));
+        }
+        if sets.is_empty() {
+            return Ok((sets, None));
         }
         let parts: Vec<(&ObjectStorage, u64, &[u8])> = sets
             .iter()
@@ -211,14 +259,10 @@ impl GpuSet {
                 ]
             })
             .collect();
-        let zeros: Vec<(&ObjectStorage, u64, u64)> = sets
-            .iter()
-            .map(|s| (&s.control, META_DIR, CONTROL_BYTES - META_DIR))
-            .collect();
-        if !parts.is_empty() {
-            Self::upload_and_zero(ctx, &parts, &zeros)?;
-        }
-        Ok(sets)
+        let zeros: Vec<(&ObjectStorage, u64, u64)> =
+            sets.iter().map(|s| (&s.control, 0, CONTROL_BYTES)).collect();
+        let init = StagedUpload::new(ctx, &parts, &zeros)?;
+        Ok((sets, Some(init)))
     }
 
     /// For each pair, the (bitmap, array) blocks `a op b` written into an empty set needs at

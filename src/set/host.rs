@@ -14,6 +14,7 @@ use super::passes::{record_update_phase, Phase, Update};
 use super::paths::OpPath;
 use super::record::check_range;
 use super::roaring;
+use super::transfer::StagedUpload;
 use crate::core::buffer::{BufferRange, ElementCount, GpuBuffer};
 use crate::core::runner::{finish_submission, read_back};
 use crate::error::{Error, Result};
@@ -26,6 +27,15 @@ const BATCH_SCRATCH_BYTES: u64 = 64 << 20;
 
 fn scratch(ctx: &Context) -> Result<GpuBuffer> {
     ctx.device_buffer(SET_SCRATCH_BYTES, "vkalgo set scratch")
+}
+
+/// The destinations of a batch of operations ([`GpuSet::run_batch`]).
+pub(super) enum Destinations {
+    /// The caller's sets: a short one grows its pools.
+    Existing,
+    /// Empty sets made for the batch ([`GpuSet::empty_many_staged`]: no view of them exists),
+    /// with their initialization, recorded first in the batch's submission.
+    Fresh(Option<StagedUpload>),
 }
 
 impl GpuSet {
@@ -236,16 +246,15 @@ impl GpuSet {
     /// destination's pools were short write nothing; their pools grow and they run again, all
     /// of them in one more submission.
     pub fn assign_batch(jobs: &mut [(&mut GpuSet, SetOperand, SetOperand, SetOp)]) -> Result<()> {
-        Self::run_batch(jobs, false)
+        Self::run_batch(jobs, Destinations::Existing)
     }
 
-    /// [`GpuSet::assign_batch`]; with `fresh`, the destinations are empty sets made for the
-    /// batch (no view of them exists), and the short ones are replaced by empty sets with the
-    /// blocks they need, all made in one submission, instead of growing each (two submissions
-    /// a set).
+    /// [`GpuSet::assign_batch`] into `destinations`: with fresh ones, the short destinations
+    /// are replaced by empty sets with the blocks they need, made in the next attempt's
+    /// submission, instead of growing each (two submissions a set).
     pub(super) fn run_batch(
         jobs: &mut [(&mut GpuSet, SetOperand, SetOperand, SetOp)],
-        fresh: bool,
+        destinations: Destinations,
     ) -> Result<()> {
         let Some(first) = jobs.first() else {
             return Ok(());
@@ -264,6 +273,10 @@ impl GpuSet {
             d.unpack()?;
         }
         let mut pending: Vec<usize> = (0..jobs.len()).collect();
+        let (fresh, mut init) = match destinations {
+            Destinations::Existing => (false, None),
+            Destinations::Fresh(init) => (true, init),
+        };
         for _attempt in 0..4 {
             let mut updates = Vec::with_capacity(pending.len());
             for &j in &pending {
@@ -283,6 +296,10 @@ impl GpuSet {
             let mut status_buf = ctx.readback_buffer(BATCH_STATUS_STRIDE * updates.len() as u64)?;
             let base = status_buf.address();
             let done = ctx.submit_and_wait(|cmd| unsafe {
+                if let Some(init) = &init {
+                    init.record(&ctx, cmd);
+                    ctx.transfer_to_compute(cmd);
+                }
                 for p in &parts {
                     let slot = |i: usize| base + (p.start + i) as u64 * BATCH_STATUS_STRIDE;
                     record_update_batch(&ctx, cmd, &updates[p.clone()], &scratch.range(), slot, true)?;
@@ -290,7 +307,11 @@ impl GpuSet {
                 ctx.compute_to_host(cmd);
                 Ok(())
             });
+            if let (Err(Error::Timeout(_)), Some(init)) = (&done, init.take()) {
+                init.leak();
+            }
             finish_submission!(done, scratch, status_buf);
+            init = None;
             let stride = (BATCH_STATUS_STRIDE / 4) as usize;
             let mut words = vec![0u32; stride * updates.len()];
             read_back(&mut status_buf, &mut words)?;
@@ -316,9 +337,11 @@ impl GpuSet {
                 return Ok(());
             }
             if fresh {
-                for (&j, d) in failed.iter().zip(GpuSet::empty_many(&ctx, &needs)?) {
+                let (made, made_init) = GpuSet::empty_many_staged(&ctx, &needs)?;
+                for (&j, d) in failed.iter().zip(made) {
                     *jobs[j].0 = d;
                 }
+                init = made_init;
             }
             pending = failed;
         }

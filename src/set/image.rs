@@ -2,6 +2,7 @@
 //! [`GpuSet::from_chunks`], decoded after a download by [`GpuSet::to_chunks`]), and the packed
 //! directory's index.
 
+use super::arena::SetShape;
 use super::blocks::array_blocks;
 use super::gpu::{le_words, GpuSet};
 use super::layout::{
@@ -20,28 +21,6 @@ pub(super) struct SetImage {
     control: Vec<u8>,
     bm: Vec<u64>,
     ar: Vec<u32>,
-}
-
-/// A flat directory (two words per chunk) as a packed one: the index (a uvec4 per 64 chunks:
-/// the mask of the non-empty ones, the non-empty chunks before the group, 0), then the
-/// entries of the non-empty chunks in chunk order.
-fn pack_directory(dir: &[u32]) -> Vec<u32> {
-    let mut index = Vec::with_capacity(DIR_GROUPS * 4);
-    let mut entries = Vec::new();
-    for g in 0..DIR_GROUPS {
-        let mut mask = 0u64;
-        let base = (entries.len() / 2) as u32;
-        for i in 0..64 {
-            let c = g * 64 + i;
-            if dir[2 * c] != 0 {
-                mask |= 1 << i;
-                entries.extend_from_slice(&dir[2 * c..2 * c + 2]);
-            }
-        }
-        index.extend_from_slice(&[mask as u32, (mask >> 32) as u32, base, 0]);
-    }
-    index.extend_from_slice(&entries);
-    index
 }
 
 /// A packed directory's words (index, then `entries` entries) as a flat one. Errors: an index
@@ -89,12 +68,73 @@ fn packed_entries(words: &[u32], entries: u32) -> Result<Vec<(usize, u32, u32)>>
     Ok(found)
 }
 
+/// The pool blocks and directory form a set of `chunks` (each in its [`Container::gpu_form`])
+/// takes ([`GpuSet::prepare_from_chunks`]).
+pub(super) fn chunks_shape(chunks: &Chunks, packed: bool) -> SetShape {
+    let mut bm_blocks = 0u32;
+    let mut array_chunk_blocks = 0u32;
+    let mut packed_run_words = 0usize;
+    for (_, c) in chunks {
+        match c {
+            Container::Bitmap(_) => bm_blocks += 1,
+            Container::Array(a) => array_chunk_blocks += array_blocks(a.len() as u32),
+            Container::Runs(r) if r.len() > 1 => {
+                if packed {
+                    packed_run_words += r.len();
+                } else {
+                    array_chunk_blocks += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    SetShape {
+        bm_blocks,
+        ar_blocks: array_chunk_blocks + packed_run_words.div_ceil(48) as u32,
+        control_bytes: control_bytes(packed.then_some(chunks.len() as u32)),
+    }
+}
+
+/// The directory's words for `entries` (chunk, word 0, word 1) in ascending chunk order: flat
+/// (two words for each of the 65536 chunks) or packed (the index, a uvec4 per 64 chunks: the
+/// mask of the non-empty ones, the non-empty chunks before the group, 0; then the entries of
+/// the non-empty chunks in chunk order).
+fn directory_words(entries: &[(u16, u32, u32)], packed: bool) -> Vec<u32> {
+    if !packed {
+        let mut dir = vec![0u32; 2 * CHUNKS as usize];
+        for &(c, x, id) in entries {
+            dir[2 * c as usize] = x;
+            dir[2 * c as usize + 1] = id;
+        }
+        return dir;
+    }
+    let mut words = vec![0u32; DIR_GROUPS * 4 + 2 * entries.len()];
+    let mut at = 0usize;
+    for g in 0..DIR_GROUPS {
+        let base = at;
+        let mut mask = 0u64;
+        while at < entries.len() && entries[at].0 as usize / 64 == g {
+            mask |= 1 << (entries[at].0 % 64);
+            at += 1;
+        }
+        words[g * 4..g * 4 + 4].copy_from_slice(&[mask as u32, (mask >> 32) as u32, base as u32, 0]);
+    }
+    for (i, &(_, x, id)) in entries.iter().enumerate() {
+        words[DIR_GROUPS * 4 + 2 * i] = x;
+        words[DIR_GROUPS * 4 + 2 * i + 1] = id;
+    }
+    words
+}
+
 impl GpuSet {
     /// [`GpuSet::from_chunks`] with a flat or a packed directory (`packed`: the runs of run
     /// chunks of several runs as consecutive words of the array pool, after the arrays'
     /// blocks).
     pub(super) fn from_chunks_in(ctx: &Context, chunks: &Chunks, packed: bool) -> Result<Self> {
-        let (set, image) = Self::prepare_from_chunks(ctx, chunks, packed)?;
+        let chunks: Chunks = chunks.iter().map(|(k, c)| (*k, c.clone().gpu_form())).collect();
+        let shape = chunks_shape(&chunks, packed);
+        let storage = Self::buffers(ctx, shape.bm_blocks, shape.ar_blocks, shape.control_bytes)?;
+        let (set, image) = Self::prepare_from_chunks(ctx, &chunks, packed, storage)?;
         Self::upload(ctx, &set.image_parts(&image))?;
         Ok(set)
     }
@@ -108,23 +148,25 @@ impl GpuSet {
         ]
     }
 
-    /// A set's buffers for `chunks` (flat or packed directory, as [`GpuSet::from_chunks_in`])
-    /// and the image to upload into them ([`GpuSet::image_parts`]): the set holds nothing
-    /// until it is uploaded.
+    /// A set over `storage` (parts of [`chunks_shape`]'s sizes) for `chunks`, each in its
+    /// [`Container::gpu_form`] (flat or packed directory, as [`GpuSet::from_chunks_in`]), and
+    /// the image to upload into it ([`GpuSet::image_parts`]): the set holds nothing until it
+    /// is uploaded.
     pub(super) fn prepare_from_chunks(
         ctx: &Context,
         chunks: &Chunks,
         packed: bool,
+        storage: [ObjectStorage; 5],
     ) -> Result<(Self, SetImage)> {
         prepare_kernels(ctx)?;
         if packed {
             prepare_packed_kernels(ctx)?;
         }
-        let chunks: Chunks = chunks.iter().map(|(k, c)| (*k, c.clone().gpu_form())).collect();
-        let bm_blocks = chunks
-            .iter()
-            .filter(|(_, c)| matches!(c, Container::Bitmap(_)))
-            .count() as u32;
+        let SetShape {
+            bm_blocks,
+            ar_blocks,
+            control_bytes,
+        } = chunks_shape(chunks, packed);
         let array_chunk_blocks: u32 = chunks
             .iter()
             .map(|(_, c)| match c {
@@ -133,51 +175,40 @@ impl GpuSet {
                 _ => 0,
             })
             .sum();
-        let packed_run_words: usize = chunks
-            .iter()
-            .map(|(_, c)| match c {
-                Container::Runs(r) if packed && r.len() > 1 => r.len(),
-                _ => 0,
-            })
-            .sum();
-        let ar_blocks = array_chunk_blocks + packed_run_words.div_ceil(48) as u32;
-        let entries = packed.then_some(chunks.len() as u32);
-        let [control, bm_pool, ar_pool, bm_ring, ar_ring] =
-            Self::buffers(ctx, bm_blocks, ar_blocks, control_bytes(entries))?;
-        let mut run_words: Vec<u32> = Vec::with_capacity(packed_run_words);
-        let mut dir = vec![0u32; 2 * CHUNKS as usize];
+        let [control, bm_pool, ar_pool, bm_ring, ar_ring] = storage;
+        let mut run_words: Vec<u32> = Vec::new();
+        let mut entries: Vec<(u16, u32, u32)> = Vec::with_capacity(chunks.len());
         let mut bm = Vec::<u64>::with_capacity(bm_blocks as usize * 1024);
         let mut ar = Vec::<u32>::with_capacity(ar_blocks as usize * 48);
         let (mut next_bm, mut next_ar) = (0u32, 0u32);
-        for (key, c) in &chunks {
-            let k = *key as usize;
-            dir[2 * k] = c.cardinality();
-            match c {
-                Container::Full => {}
+        for (key, c) in chunks {
+            let mut x = c.cardinality();
+            let id = match c {
+                Container::Full => 0,
                 Container::Runs(runs) => {
-                    dir[2 * k] |= (runs.len() as u32) << RUN_SHIFT;
                     let word = |&(first, last): &(u16, u16)| first as u32 | (last as u32) << 16;
+                    x |= (runs.len() as u32) << RUN_SHIFT;
                     if runs.len() == 1 {
-                        dir[2 * k + 1] = word(&runs[0]);
+                        word(&runs[0])
                     } else if packed {
-                        dir[2 * k + 1] = array_chunk_blocks * 48 + run_words.len() as u32;
+                        let at = array_chunk_blocks * 48 + run_words.len() as u32;
                         run_words.extend(runs.iter().map(word));
+                        at
                     } else {
-                        dir[2 * k + 1] = next_ar;
                         let start = ar.len();
                         ar.extend(runs.iter().map(word));
                         ar.resize(start + 48, 0);
                         next_ar += 1;
+                        next_ar - 1
                     }
                 }
                 Container::Bitmap(b) => {
-                    dir[2 * k + 1] = next_bm;
-                    next_bm += 1;
                     bm.extend_from_slice(b);
+                    next_bm += 1;
+                    next_bm - 1
                 }
                 Container::Array(a) => {
                     let blocks = array_blocks(a.len() as u32);
-                    dir[2 * k + 1] = next_ar;
                     let start = ar.len();
                     ar.resize(start + blocks as usize * 48, 0);
                     let stream = &mut ar[start..];
@@ -190,8 +221,10 @@ impl GpuSet {
                         stream[h + j] = pair[0] as u32 | (hi << 16);
                     }
                     next_ar += blocks;
+                    next_ar - blocks
                 }
-            }
+            };
+            entries.push((*key, x, id));
         }
         let meta = meta_bytes(
             [&bm_pool, &ar_pool, &bm_ring, &ar_ring],
@@ -200,11 +233,11 @@ impl GpuSet {
             [0; 4],
         );
         ar.extend_from_slice(&run_words);
-        let mut control_image = vec![0u8; control_bytes(entries) as usize];
+        let mut control_image = vec![0u8; control_bytes as usize];
         control_image[..80].copy_from_slice(&meta);
         control_image[80..84].copy_from_slice(&(chunks.len() as u32).to_le_bytes());
-        let dir_image = if packed { pack_directory(&dir) } else { dir };
-        control_image[META_DIR as usize..].copy_from_slice(bytemuck::cast_slice(&dir_image));
+        control_image[META_DIR as usize..]
+            .copy_from_slice(bytemuck::cast_slice(&directory_words(&entries, packed)));
         let image = SetImage {
             control: control_image,
             bm,
@@ -214,7 +247,7 @@ impl GpuSet {
             ctx,
             [control, bm_pool, ar_pool, bm_ring, ar_ring],
             (bm_blocks, ar_blocks),
-            entries,
+            packed.then_some(chunks.len() as u32),
             chunks.len() as u32,
             chunks.iter().map(|(_, c)| c.cardinality() as u64).sum(),
         );
@@ -223,8 +256,7 @@ impl GpuSet {
 
     /// The set's chunks, downloaded and decoded.
     pub(crate) fn to_chunks(&self) -> Result<Chunks> {
-        let parts = Self::download(&self.ctx, &self.chunk_parts())?;
-        self.decode_chunks(&parts)
+        Self::download_with(&self.ctx, &self.chunk_parts(), |parts| self.decode_chunks(parts))
     }
 
     /// The parts of [`GpuSet::download`] that [`GpuSet::decode_chunks`] reads: the directory
@@ -239,9 +271,9 @@ impl GpuSet {
 
     /// The chunks of the downloaded [`GpuSet::chunk_parts`] (directory, bitmap pool, array
     /// pool).
-    pub(super) fn decode_chunks(&self, parts: &[Vec<u8>]) -> Result<Chunks> {
+    pub(super) fn decode_chunks(&self, parts: &[&[u8]]) -> Result<Chunks> {
         // The non-empty chunks only (most of a small set's 65536 are empty).
-        let words = le_words(&parts[0]);
+        let words = le_words(parts[0]);
         let nonempty = match self.packed {
             Some(n) => packed_entries(&words, n)?,
             None => (0..CHUNKS as usize)
@@ -249,11 +281,8 @@ impl GpuSet {
                 .map(|c| (c, words[2 * c], words[2 * c + 1]))
                 .collect(),
         };
-        let bm: Vec<u64> = parts[1]
-            .chunks_exact(8)
-            .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
-            .collect();
-        let ar = le_words(&parts[2]);
+        let bm = parts[1];
+        let ar = le_words(parts[2]);
         let corrupt = |m: String| Error::Internal(format!("set download: {m}"));
         let mut chunks = Chunks::new();
         for (c, x, id) in nonempty {
@@ -293,7 +322,14 @@ impl GpuSet {
                     if id >= self.bm_blocks {
                         return Err(corrupt(format!("chunk {c} bitmap block {id}")));
                     }
-                    Container::Bitmap(bm[id as usize * 1024..id as usize * 1024 + 1024].to_vec())
+                    let block =
+                        &bm[id as usize * BITMAP_BLOCK_BYTES as usize..][..BITMAP_BLOCK_BYTES as usize];
+                    Container::Bitmap(
+                        block
+                            .chunks_exact(8)
+                            .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+                            .collect(),
+                    )
                 }
                 n => {
                     let k = array_blocks(n);

@@ -4,6 +4,7 @@
 
 use super::bulk::chunks_of_sorted;
 use super::gpu::{GpuSet, SetOperand};
+use super::host::Destinations;
 use super::layout::SET_SCRATCH_BYTES;
 use super::many_op::SET_MANY_OP_CPU_MAX;
 use super::roaring;
@@ -110,17 +111,17 @@ impl GpuSet {
                 "set op_batch: the sets come from different contexts",
             ));
         }
-        // Empty results made in one submission (their directories zeroed on the GPU); the short
-        // ones are made again with the blocks they need, in one more submission, and their
-        // operations run again (sizing them first from a download of the operands' directories
-        // measured slower on real data).
-        let mut results = GpuSet::empty_many(ctx, &vec![(0, 0); pairs.len()])?;
+        // Empty results, initialized in the batch's submission (their directories zeroed on
+        // the GPU); the short ones are made again with the blocks they need and their
+        // operations run again, in one more submission (sizing them first from a download of
+        // the operands' directories measured slower on real data).
+        let (mut results, init) = GpuSet::empty_many_staged(ctx, &vec![(0, 0); pairs.len()])?;
         let mut jobs: Vec<_> = results
             .iter_mut()
             .zip(pairs)
             .map(|(d, (a, b))| (d, SetOperand::Set(a), SetOperand::Set(b), op))
             .collect();
-        GpuSet::run_batch(&mut jobs, true)?;
+        GpuSet::run_batch(&mut jobs, Destinations::Fresh(init))?;
         Ok(results)
     }
 }
@@ -145,7 +146,7 @@ impl GpuSet {
                 chunks.push(chunks_of_sorted(&sorted));
             }
         }
-        GpuSet::from_chunks_many(ctx, &chunks)
+        GpuSet::from_chunks_many(ctx, chunks)
     }
 
     /// The Roaring portable serializations of the sets ([`GpuSet::serialize`]'s bytes), back to
@@ -154,12 +155,11 @@ impl GpuSet {
     /// [`Error::InvalidArgument`].
     pub fn serialize_many(sets: &[&GpuSet]) -> Result<(Vec<u8>, Vec<u64>)> {
         let chunks = GpuSet::to_chunks_many(sets)?;
-        let total = chunks.iter().map(roaring::serialized_size).sum::<u64>();
-        let mut bytes = Vec::with_capacity(total as usize);
+        let mut bytes = Vec::new();
         let mut offsets = Vec::with_capacity(sets.len() + 1);
         offsets.push(0);
         for c in &chunks {
-            bytes.extend_from_slice(&roaring::serialize(c));
+            roaring::serialize_into(c, &mut bytes);
             offsets.push(bytes.len() as u64);
         }
         Ok((bytes, offsets))
@@ -177,7 +177,7 @@ impl GpuSet {
                 .map_err(|e| Error::invalid(format!("set deserialize_many: set {i}: {e}")))?;
             chunks.push(c);
         }
-        GpuSet::from_chunks_many(ctx, &chunks)
+        GpuSet::from_chunks_many(ctx, chunks)
     }
 
     /// The values of every set in ascending order, back to back, and their offsets (set `i`'s

@@ -79,6 +79,10 @@
 //! with it. Packed clustered sets take fewer bytes than their Roaring serialization, flat ones
 //! several times more; small sets cost more per value (an array chunk takes at least one
 //! 192-byte block, a packed directory at least its 16 KiB index): docs/tuning/set.md#packed-sets.
+//! Sets made by one call ([`GpuSet::from_values_many`], [`GpuSet::deserialize_many`],
+//! [`GpuSet::op_batch`]) share allocations: sets of up to 4 MiB lie together in buffers of up
+//! to 16 MiB, each freed with the last of its sets (a set kept after the others are dropped
+//! keeps its buffer alive; a pool that grows moves to a buffer of its own).
 //! [`GpuSet::serialize`] writes the bytes CRoaring writes.
 //!
 //! # Operations and the pool
@@ -160,6 +164,7 @@
 //! a recorded select cannot refuse a rank out of range, so it writes [`SELECT_OUT_OF_RANGE`]
 //! for it and sets a flag word. The host calls submit to the context's queue and wait.
 
+mod arena;
 mod args;
 mod batch;
 mod blocks;
@@ -183,6 +188,7 @@ pub mod reference;
 pub(crate) mod roaring;
 #[cfg(test)]
 pub(crate) mod shared_constants;
+mod transfer;
 mod tuning;
 mod updates;
 mod verify;

@@ -86,8 +86,8 @@ impl GpuSet {
             ] {
                 if bytes > 0 {
                     let region = [vk::BufferCopy {
-                        src_offset: 0,
-                        dst_offset: 0,
+                        src_offset: src.offset(),
+                        dst_offset: dst.offset(),
                         size: bytes,
                     }];
                     ctx.device

@@ -131,7 +131,7 @@ impl GpuSet64 {
         }
         let sets: Vec<&GpuSet> = keys.iter().map(|k| &self.sets[k]).collect();
         let chunks = GpuSet::to_chunks_many(&sets)?;
-        let packed = GpuSet::from_chunks_many(&self.ctx, &chunks)?;
+        let packed = GpuSet::from_chunks_many(&self.ctx, chunks)?;
         for (k, s) in keys.into_iter().zip(packed) {
             self.sets.insert(k, s);
         }

@@ -144,7 +144,7 @@ impl GpuSet64 {
     /// A set of non-empty buckets (keys ascending), uploaded in one submission.
     fn from_buckets(ctx: &Context, buckets: Vec<(u32, Chunks)>) -> Result<GpuSet64> {
         let (keys, chunks): (Vec<u32>, Vec<Chunks>) = buckets.into_iter().unzip();
-        let sets = GpuSet::from_chunks_many(ctx, &chunks)?;
+        let sets = GpuSet::from_chunks_many(ctx, chunks)?;
         Ok(GpuSet64 {
             ctx: ctx.clone(),
             sets: keys.into_iter().zip(sets).collect(),

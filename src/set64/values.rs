@@ -31,7 +31,7 @@ fn buckets_of(values: &[u64]) -> Result<Vec<(u32, Vec<u32>)>> {
 /// A 32-bit set per bucket, made on the host and uploaded in one submission.
 fn bucket_sets(ctx: &Context, buckets: &[(u32, Vec<u32>)]) -> Result<Vec<(u32, GpuSet)>> {
     let chunks: Vec<_> = buckets.iter().map(|(_, lows)| chunks_of_sorted(lows)).collect();
-    let sets = GpuSet::from_chunks_many(ctx, &chunks)?;
+    let sets = GpuSet::from_chunks_many(ctx, chunks)?;
     Ok(buckets.iter().map(|(k, _)| *k).zip(sets).collect())
 }
 

@@ -287,6 +287,49 @@ fn sets_in_bulk_against_the_model() {
     assert_eq!(GpuSet::to_array_many(&[]).unwrap(), (vec![], vec![0]));
 }
 
+/// Sets made by one call share allocations (about 31 flat directories each): results kept
+/// after the others are dropped, from the first, a middle and the last allocation, keep their
+/// values and take writes that grow their pools.
+#[test]
+fn shared_allocations_outlive_their_neighbours() {
+    let ctx = context();
+    let mut rng = Rng(0x5a_4e_d0);
+    let lists: Vec<Vec<u32>> = (0..71)
+        .map(|i| mixed_values(&mut rng, 200, (i as u32) << 16))
+        .collect();
+    let mut values = Vec::new();
+    let mut offsets = vec![0u64];
+    for l in &lists {
+        values.extend_from_slice(l);
+        offsets.push(values.len() as u64);
+    }
+    let operands = GpuSet::from_values_many(&ctx, &values, &offsets).unwrap();
+    let pairs: Vec<(&GpuSet, &GpuSet)> = operands.windows(2).map(|w| (&w[0], &w[1])).collect();
+    let mut results = GpuSet::op_batch(&pairs, SetOp::Or).unwrap();
+    drop(pairs);
+    drop(operands);
+    let keep = [0usize, 40, 69];
+    let mut kept: Vec<(usize, GpuSet)> = Vec::new();
+    for &i in keep.iter().rev() {
+        kept.push((i, results.swap_remove(i)));
+    }
+    drop(results);
+    for (i, set) in &mut kept {
+        let mut model = model_of(&lists[*i]);
+        model.extend(&lists[*i + 1]);
+        same_values(
+            set,
+            &model,
+            &format!("result {i} after its neighbours were dropped"),
+        );
+        // Enough values to grow both pools.
+        let more: Vec<u32> = (0..20_000u32).map(|v| (200 << 16) + v * 3).collect();
+        set.insert(&more).unwrap();
+        model.extend(&more);
+        check(set, &model, &format!("result {i} after a growing insert"));
+    }
+}
+
 #[test]
 fn sets_in_bulk_bad_input() {
     let ctx = context();

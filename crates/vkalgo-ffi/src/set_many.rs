@@ -138,7 +138,9 @@ unsafe fn csr_input<'a, T>(
 /// Creates `count` sets on `ctx`, set `i` holding `values[offsets[i]..offsets[i + 1]]` (any
 /// order, duplicates allowed): `offsets` has `count + 1` entries, starts at 0 and never
 /// decreases (CSR; `values` holds `offsets[count]` values). One upload for all; the new sets
-/// go to `sets_out[0..count]` (destroy each). Bad offsets or a NULL: INVALID_ARGUMENT, no set.
+/// go to `sets_out[0..count]` (destroy each; sets of up to 4 MiB share buffers of up to
+/// 16 MiB, each freed with the last of its sets). Bad offsets or a NULL: INVALID_ARGUMENT, no
+/// set.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_set_from_values_many(
     ctx: *mut VkalgoContext,
@@ -157,7 +159,8 @@ pub unsafe extern "C" fn vkalgo_set_from_values_many(
 /// Creates `count` sets on `ctx` from Roaring portable serializations back to back: set `i`
 /// from `data[offsets[i]..offsets[i + 1]]` (`offsets`: `count + 1` entries from 0, never
 /// decreasing; `data` holds `offsets[count]` bytes). One upload for all; the new sets go to
-/// `sets_out[0..count]`. Malformed offsets or serializations: INVALID_ARGUMENT, no set.
+/// `sets_out[0..count]` (buffers shared as `vkalgo_set_from_values_many`'s). Malformed
+/// offsets or serializations: INVALID_ARGUMENT, no set.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_set_deserialize_many(
     ctx: *mut VkalgoContext,

@@ -1,0 +1,212 @@
+//! Transfers between the host and sets' buffers: images uploaded through one staging buffer
+//! (ranges zeroed on the GPU beside them), ranges downloaded through one readback buffer.
+
+use super::gpu::GpuSet;
+use crate::core::buffer::{GpuBuffer, MemoryLocation, ObjectStorage};
+use crate::error::{Error, Result};
+use crate::Context;
+use ash::vk;
+
+/// Byte images staged for upload into sets' buffers, with ranges to zero: recorded into a
+/// submission by [`StagedUpload::record`], or run on its own by [`GpuSet::upload_and_zero`].
+pub(super) struct StagedUpload {
+    /// Every image in one buffer (16-byte aligned offsets): one allocation, not one per part
+    /// (a batch of sets has hundreds of parts). `None` when there are no bytes to upload.
+    staging: Option<GpuBuffer>,
+    /// Copies out of the staging buffer, grouped by target buffer: (target, regions).
+    copies: Vec<(vk::Buffer, Vec<vk::BufferCopy>)>,
+    /// Ranges to zero, contiguous ones merged: (buffer, offset, bytes).
+    fills: Vec<(vk::Buffer, u64, u64)>,
+}
+
+impl StagedUpload {
+    /// Stages `parts` (`(storage, offset, bytes)`) and `zeros` (`(storage, offset, bytes)`,
+    /// each a multiple of 4). A zeroed range may hold parts: they are written after the zeros.
+    pub(super) fn new(
+        ctx: &Context,
+        parts: &[(&ObjectStorage, u64, &[u8])],
+        zeros: &[(&ObjectStorage, u64, u64)],
+    ) -> Result<Self> {
+        let mut at = Vec::with_capacity(parts.len());
+        let mut total = 0u64;
+        for (_, _, bytes) in parts {
+            at.push(total);
+            total += (bytes.len() as u64).next_multiple_of(16);
+        }
+        let staging = if total > 0 {
+            let mut staging = GpuBuffer::new(ctx, total, MemoryLocation::CpuToGpu, "vkalgo upload")?;
+            let mapped = staging
+                .mapped()
+                .ok_or_else(|| Error::Internal("staging buffer is not mapped".into()))?;
+            for ((_, _, bytes), &o) in parts.iter().zip(&at) {
+                mapped[o as usize..o as usize + bytes.len()].copy_from_slice(bytes);
+            }
+            Some(staging)
+        } else {
+            None
+        };
+        // One copy command per run of parts into the same buffer (sets made together share
+        // buffers).
+        let mut copies: Vec<(vk::Buffer, Vec<vk::BufferCopy>)> = Vec::new();
+        for ((dst, offset, bytes), &o) in parts.iter().zip(&at) {
+            if bytes.is_empty() {
+                continue;
+            }
+            let region = vk::BufferCopy {
+                src_offset: o,
+                dst_offset: dst.offset() + offset,
+                size: bytes.len() as u64,
+            };
+            match copies.last_mut() {
+                Some((target, regions)) if *target == dst.buffer() => regions.push(region),
+                _ => copies.push((dst.buffer(), vec![region])),
+            }
+        }
+        // One fill per run of contiguous ranges (the directories of sets made together lie
+        // back to back).
+        let mut fills: Vec<(vk::Buffer, u64, u64)> = Vec::new();
+        for (dst, offset, bytes) in zeros {
+            let (buffer, start) = (dst.buffer(), dst.offset() + offset);
+            match fills.last_mut() {
+                Some((b, o, n)) if *b == buffer && *o + *n == start => *n += bytes,
+                _ => fills.push((buffer, start, *bytes)),
+            }
+        }
+        Ok(StagedUpload {
+            staging,
+            copies,
+            fills,
+        })
+    }
+
+    /// Records the fills, then the copies (TRANSFER writes; the caller orders what reads them).
+    ///
+    /// # Safety
+    /// `cmd` is recording on `ctx`'s device; the target buffers outlive its execution, as does
+    /// this upload.
+    pub(super) unsafe fn record(&self, ctx: &Context, cmd: vk::CommandBuffer) {
+        for &(buffer, offset, bytes) in &self.fills {
+            unsafe { ctx.device.cmd_fill_buffer(cmd, buffer, offset, bytes, 0) };
+        }
+        if let Some(s) = &self.staging {
+            if !self.fills.is_empty() {
+                // The images over the zeros.
+                unsafe {
+                    ctx.memory_barrier(
+                        cmd,
+                        vk::PipelineStageFlags::TRANSFER,
+                        vk::AccessFlags::TRANSFER_WRITE,
+                        vk::PipelineStageFlags::TRANSFER,
+                        vk::AccessFlags::TRANSFER_WRITE,
+                    )
+                };
+            }
+            for (target, regions) in &self.copies {
+                unsafe { ctx.device.cmd_copy_buffer(cmd, s.buffer(), *target, regions) };
+            }
+        }
+    }
+
+    /// Records the upload in a submission of its own and waits for it.
+    pub(super) fn run(self, ctx: &Context) -> Result<()> {
+        let done = ctx.submit_and_wait(|cmd| unsafe {
+            self.record(ctx, cmd);
+            ctx.transfer_to_compute(cmd);
+            Ok(())
+        });
+        if let Err(Error::Timeout(m)) = done {
+            self.leak();
+            return Err(Error::Timeout(m));
+        }
+        done
+    }
+
+    /// Never frees the staging buffer (after a timed-out submission that may still read it).
+    pub(super) fn leak(self) {
+        if let Some(s) = self.staging {
+            s.leak();
+        }
+    }
+}
+
+impl GpuSet {
+    /// Uploads byte images into buffers (one submission).
+    pub(super) fn upload(ctx: &Context, parts: &[(&ObjectStorage, u64, &[u8])]) -> Result<()> {
+        Self::upload_and_zero(ctx, parts, &[])
+    }
+
+    /// Uploads byte images into buffers and zeroes byte ranges ([`StagedUpload::new`]) on the
+    /// GPU, in one submission: zeros cost no staging copy.
+    pub(super) fn upload_and_zero(
+        ctx: &Context,
+        parts: &[(&ObjectStorage, u64, &[u8])],
+        zeros: &[(&ObjectStorage, u64, u64)],
+    ) -> Result<()> {
+        StagedUpload::new(ctx, parts, zeros)?.run(ctx)
+    }
+
+    /// Downloads byte ranges of buffers (one submission).
+    pub(super) fn download(ctx: &Context, parts: &[(&ObjectStorage, u64, u64)]) -> Result<Vec<Vec<u8>>> {
+        Self::download_with(ctx, parts, |bytes| Ok(bytes.iter().map(|b| b.to_vec()).collect()))
+    }
+
+    /// Downloads byte ranges of buffers (one submission) and hands them to `read` as they lie
+    /// in the readback memory, one slice a range.
+    pub(super) fn download_with<T>(
+        ctx: &Context,
+        parts: &[(&ObjectStorage, u64, u64)],
+        read: impl FnOnce(&[&[u8]]) -> Result<T>,
+    ) -> Result<T> {
+        // One readback buffer for every range (16-byte aligned offsets).
+        let mut at = Vec::with_capacity(parts.len());
+        let mut total = 0u64;
+        for (_, _, len) in parts {
+            at.push(total);
+            total += len.next_multiple_of(16);
+        }
+        let mut readback = ctx.readback_buffer(total.max(16))?;
+        let done = ctx.submit_and_wait(|cmd| unsafe {
+            ctx.compute_to_transfer(cmd);
+            // One copy command per run of ranges from the same buffer (sets made together
+            // share buffers).
+            let mut regions: Vec<vk::BufferCopy> = Vec::new();
+            let mut source = vk::Buffer::null();
+            for ((src, offset, len), &o) in parts.iter().zip(&at) {
+                if *len == 0 {
+                    continue;
+                }
+                if src.buffer() != source && !regions.is_empty() {
+                    ctx.device
+                        .cmd_copy_buffer(cmd, source, readback.buffer(), &regions);
+                    regions.clear();
+                }
+                source = src.buffer();
+                regions.push(vk::BufferCopy {
+                    src_offset: src.offset() + *offset,
+                    dst_offset: o,
+                    size: *len,
+                });
+            }
+            if !regions.is_empty() {
+                ctx.device
+                    .cmd_copy_buffer(cmd, source, readback.buffer(), &regions);
+            }
+            ctx.transfer_to_host(cmd);
+            Ok(())
+        });
+        if let Err(Error::Timeout(m)) = done {
+            readback.leak();
+            return Err(Error::Timeout(m));
+        }
+        done?;
+        let all = readback
+            .mapped()
+            .ok_or_else(|| Error::Internal("readback buffer is not mapped".into()))?;
+        let slices: Vec<&[u8]> = parts
+            .iter()
+            .zip(&at)
+            .map(|((_, _, len), &o)| &all[o as usize..(o + len) as usize])
+            .collect();
+        read(&slices)
+    }
+}
