@@ -2,8 +2,8 @@
 // |sets[0] op sets[1] op ... op sets[n - 1]| (left to right; ANDNOT: sets[0] minus the union of
 // the others) without materializing it: two dispatches whatever n.
 // - mode MODE_LIST, per_invocation chunks an invocation: the chunks the result may hold (those
-//   of sets[0] for AND and ANDNOT, of any set for OR and XOR) appended to a list (a count,
-//   then up to 65536 chunk ids, in no order). The materializing many-way operation
+//   every set holds for AND, those of sets[0] for ANDNOT, of any set for OR and XOR) appended
+//   to a list (a count, then up to 65536 chunk ids, in no order). The materializing many-way operation
 //   (chunk_update.comp MANY_WAY) lists the destination's chunks too, and combines them there.
 // - mode MODE_COMBINE: a workgroup takes a listed chunk at a time (grid-stride), combines that
 //   chunk of every set into a shared bitmap of its 2^16 values, and counts it.
@@ -120,15 +120,27 @@ void combine(uint i, uint c, uint op, bool first) {
     barrier();
 }
 
+// Whether set i holds values in chunk c.
+bool holds(uint i, uint c) {
+    return (vkalgo_set_entry(set_view(i), c).x & VKALGO_SET_CARD_MASK) != 0u;
+}
+
 // Appends chunk c to the list where the result may hold values there (or, with
-// MODE_LIST_WITH_DESTINATION, where the destination holds values that the result replaces).
+// MODE_LIST_WITH_DESTINATION, where the destination holds values that the result replaces):
+// for AND where every set holds values, for ANDNOT where the first does, else where any does.
 void list_chunk(uint c) {
-    bool by_first = pc.op == OP_AND || pc.op == OP_ANDNOT;
-    uint scan = by_first ? 1u : pc.count;
-    bool any = pc.mode == MODE_LIST_WITH_DESTINATION
-        && (vkalgo_set_entry(set_view(pc.count), c).x & VKALGO_SET_CARD_MASK) != 0u;
+    bool any = pc.mode == MODE_LIST_WITH_DESTINATION && holds(pc.count, c);
+    if (!any && pc.op == OP_AND) {
+        // Stops at the first set without values there (most chunks: the first set).
+        bool all = true;
+        for (uint i = 0u; i < pc.count && all; ++i) {
+            all = holds(i, c);
+        }
+        any = all;
+    }
+    uint scan = pc.op == OP_AND ? 0u : pc.op == OP_ANDNOT ? 1u : pc.count;
     for (uint i = 0u; i < scan && !any; ++i) {
-        any = (vkalgo_set_entry(set_view(i), c).x & VKALGO_SET_CARD_MASK) != 0u;
+        any = holds(i, c);
     }
     if (any) {
         uint at = atomicAdd(U32AtomicRef(pc.list).v[0], 1u);

@@ -9,7 +9,7 @@ use super::layout::SET_SCRATCH_BYTES;
 use super::many_op::SET_MANY_OP_CPU_MAX;
 use super::roaring;
 use super::GpuSetToArrayArgs;
-use crate::core::runner::{finish_submission, read_back};
+use crate::core::runner::finish_submission;
 use crate::core::tuning::DeviceClass;
 use crate::error::{Error, Result};
 use crate::{Context, SetOp};
@@ -195,9 +195,8 @@ impl GpuSet {
         if total > isize::MAX as u64 / 4 {
             return Err(Error::OutOfMemory("set to_array_many: too many values".into()));
         }
-        let mut values = vec![0u32; total as usize];
         if total == 0 {
-            return Ok((values, offsets));
+            return Ok((Vec::new(), offsets));
         }
         // Each set's values start 16-byte aligned on the GPU; the host packs them.
         let slots: Vec<u64> = cards
@@ -233,11 +232,18 @@ impl GpuSet {
             Ok(())
         });
         finish_submission!(done, scratch, dev, down, counts);
-        let mut all = vec![0u32; padded as usize];
-        read_back(&mut down, &mut all)?;
-        for (i, &c) in cards.iter().enumerate() {
-            let (from, to) = (slots[i] as usize, offsets[i] as usize);
-            values[to..to + c as usize].copy_from_slice(&all[from..from + c as usize]);
+        // Each set's values straight from the readback memory to their place (one copy).
+        let all = down
+            .mapped()
+            .ok_or_else(|| Error::Internal("readback buffer is not mapped".into()))?;
+        let mut values = Vec::with_capacity(total as usize);
+        for (&slot, &c) in slots.iter().zip(&cards) {
+            let bytes = &all[slot as usize * 4..(slot + c) as usize * 4];
+            values.extend(
+                bytes
+                    .chunks_exact(4)
+                    .map(|b| u32::from_le_bytes(b.try_into().unwrap())),
+            );
         }
         Ok((values, offsets))
     }
