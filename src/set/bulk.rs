@@ -19,6 +19,7 @@ use crate::core::runner::{finish_submission, read_back};
 use crate::error::{Error, Result};
 use crate::{Context, SetOp};
 use ash::vk;
+use std::sync::atomic::Ordering;
 
 /// Directory bytes one download of [`GpuSet::op_bounds_many`] holds at most (a flat directory
 /// takes 512 KiB): host-visible memory stays bounded for any number of pairs.
@@ -306,6 +307,9 @@ impl GpuSet {
             set.ar_ring = ar_ring;
             set.bm_blocks = bm;
             set.ar_blocks = ar;
+            // Still empty, as when it was made: no chunk, no value.
+            set.chunk_bound.store(0, Ordering::Relaxed);
+            set.known_cardinality.store(0, Ordering::SeqCst);
         }
         let parts: Vec<(&ObjectStorage, u64, &[u8])> = sets
             .iter()

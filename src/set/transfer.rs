@@ -6,6 +6,24 @@ use crate::core::buffer::{GpuBuffer, MemoryLocation, ObjectStorage};
 use crate::error::{Error, Result};
 use crate::Context;
 use ash::vk;
+use std::collections::HashMap;
+
+/// Copy regions grouped by the buffer on the other side, in first-seen order: one copy
+/// command per buffer, however the parts of sets in shared buffers interleave.
+fn grouped(
+    regions: impl Iterator<Item = (vk::Buffer, vk::BufferCopy)>,
+) -> Vec<(vk::Buffer, Vec<vk::BufferCopy>)> {
+    let mut index: HashMap<vk::Buffer, usize> = HashMap::new();
+    let mut groups: Vec<(vk::Buffer, Vec<vk::BufferCopy>)> = Vec::new();
+    for (buffer, region) in regions {
+        let i = *index.entry(buffer).or_insert_with(|| {
+            groups.push((buffer, Vec::new()));
+            groups.len() - 1
+        });
+        groups[i].1.push(region);
+    }
+    groups
+}
 
 /// Byte images staged for upload into sets' buffers, with ranges to zero: recorded into a
 /// submission by [`StagedUpload::record`], or run on its own by [`GpuSet::upload_and_zero`].
@@ -45,23 +63,17 @@ impl StagedUpload {
         } else {
             None
         };
-        // One copy command per run of parts into the same buffer (sets made together share
-        // buffers).
-        let mut copies: Vec<(vk::Buffer, Vec<vk::BufferCopy>)> = Vec::new();
-        for ((dst, offset, bytes), &o) in parts.iter().zip(&at) {
-            if bytes.is_empty() {
-                continue;
-            }
-            let region = vk::BufferCopy {
-                src_offset: o,
-                dst_offset: dst.offset() + offset,
-                size: bytes.len() as u64,
-            };
-            match copies.last_mut() {
-                Some((target, regions)) if *target == dst.buffer() => regions.push(region),
-                _ => copies.push((dst.buffer(), vec![region])),
-            }
-        }
+        // One copy command per target buffer (sets made together share buffers).
+        let copies = grouped(parts.iter().zip(&at).filter(|(p, _)| !p.2.is_empty()).map(
+            |((dst, offset, bytes), &o)| {
+                let region = vk::BufferCopy {
+                    src_offset: o,
+                    dst_offset: dst.offset() + offset,
+                    size: bytes.len() as u64,
+                };
+                (dst.buffer(), region)
+            },
+        ));
         // One fill per run of contiguous ranges (the directories of sets made together lie
         // back to back).
         let mut fills: Vec<(vk::Buffer, u64, u64)> = Vec::new();
@@ -167,29 +179,20 @@ impl GpuSet {
         let mut readback = ctx.readback_buffer(total.max(16))?;
         let done = ctx.submit_and_wait(|cmd| unsafe {
             ctx.compute_to_transfer(cmd);
-            // One copy command per run of ranges from the same buffer (sets made together
-            // share buffers).
-            let mut regions: Vec<vk::BufferCopy> = Vec::new();
-            let mut source = vk::Buffer::null();
-            for ((src, offset, len), &o) in parts.iter().zip(&at) {
-                if *len == 0 {
-                    continue;
-                }
-                if src.buffer() != source && !regions.is_empty() {
-                    ctx.device
-                        .cmd_copy_buffer(cmd, source, readback.buffer(), &regions);
-                    regions.clear();
-                }
-                source = src.buffer();
-                regions.push(vk::BufferCopy {
-                    src_offset: src.offset() + *offset,
-                    dst_offset: o,
-                    size: *len,
-                });
-            }
-            if !regions.is_empty() {
+            // One copy command per source buffer (sets made together share buffers).
+            let copies = grouped(parts.iter().zip(&at).filter(|(p, _)| p.2 > 0).map(
+                |((src, offset, len), &o)| {
+                    let region = vk::BufferCopy {
+                        src_offset: src.offset() + offset,
+                        dst_offset: o,
+                        size: *len,
+                    };
+                    (src.buffer(), region)
+                },
+            ));
+            for (source, regions) in &copies {
                 ctx.device
-                    .cmd_copy_buffer(cmd, source, readback.buffer(), &regions);
+                    .cmd_copy_buffer(cmd, *source, readback.buffer(), regions);
             }
             ctx.transfer_to_host(cmd);
             Ok(())
