@@ -19,7 +19,6 @@ use crate::core::runner::{finish_submission, read_back};
 use crate::error::{Error, Result};
 use crate::{Context, SetOp};
 use ash::vk;
-use std::sync::atomic::Ordering;
 
 /// Directory bytes one download of [`GpuSet::op_bounds_many`] holds at most (a flat directory
 /// takes 512 KiB): host-visible memory stays bounded for any number of pairs.
@@ -264,65 +263,6 @@ impl GpuSet {
             sets.iter().map(|s| (&s.control, 0, CONTROL_BYTES)).collect();
         let init = StagedUpload::new(ctx, &parts, &zeros)?;
         Ok((sets, Some(init)))
-    }
-
-    /// Gives empty sets with flat directories (made by [`GpuSet::empty_many_staged`], written
-    /// by nothing since) new pools of `blocks[i]` = (bitmap, array) free blocks, keeping their
-    /// directories: the pools allocated together, their headers and rings staged for the caller
-    /// to record before any use of the sets (`None` when there are no sets).
-    pub(super) fn repool_many_staged(
-        sets: &mut [&mut GpuSet],
-        blocks: &[(u32, u32)],
-    ) -> Result<Option<StagedUpload>> {
-        let Some(first) = sets.first() else {
-            return Ok(None);
-        };
-        let ctx = first.ctx.clone();
-        for &(bm, ar) in blocks {
-            check_pool_blocks(bm, ar)?;
-        }
-        let shapes: Vec<SetShape> = blocks
-            .iter()
-            .map(|&(bm_blocks, ar_blocks)| SetShape {
-                bm_blocks,
-                ar_blocks,
-                control_bytes: 0,
-            })
-            .collect();
-        let storage = Self::buffers_many(&ctx, &shapes)?;
-        let mut images = Vec::with_capacity(sets.len());
-        for ((set, &(bm, ar)), [_, bm_pool, ar_pool, bm_ring, ar_ring]) in
-            sets.iter_mut().zip(blocks).zip(storage)
-        {
-            let meta = meta_bytes([&bm_pool, &ar_pool, &bm_ring, &ar_ring], bm, ar, [0, bm, 0, ar]);
-            let ring = |n: u32| -> Vec<u8> {
-                let mut ids: Vec<u32> = (0..n).collect();
-                ids.resize(ring_capacity(n) as usize, 0);
-                bytemuck::cast_slice(&ids).to_vec()
-            };
-            images.push([meta, ring(bm), ring(ar)]);
-            set.bm_pool = bm_pool;
-            set.ar_pool = ar_pool;
-            set.bm_ring = bm_ring;
-            set.ar_ring = ar_ring;
-            set.bm_blocks = bm;
-            set.ar_blocks = ar;
-            // Still empty, as when it was made: no chunk, no value.
-            set.chunk_bound.store(0, Ordering::Relaxed);
-            set.known_cardinality.store(0, Ordering::SeqCst);
-        }
-        let parts: Vec<(&ObjectStorage, u64, &[u8])> = sets
-            .iter()
-            .zip(&images)
-            .flat_map(|(s, [meta, bm, ar])| {
-                [
-                    (&s.control, 0, meta.as_slice()),
-                    (&s.bm_ring, 0, bm.as_slice()),
-                    (&s.ar_ring, 0, ar.as_slice()),
-                ]
-            })
-            .collect();
-        Ok(Some(StagedUpload::new(&ctx, &parts, &[])?))
     }
 
     /// For each pair, the (bitmap, array) blocks `a op b` written into an empty set needs at

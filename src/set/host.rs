@@ -250,8 +250,8 @@ impl GpuSet {
     }
 
     /// [`GpuSet::assign_batch`] into `destinations`: with fresh ones, the short destinations
-    /// get pools of the blocks they need ([`GpuSet::repool_many_staged`]), set up in the next
-    /// attempt's submission, instead of growing each (two submissions a set).
+    /// are replaced by empty sets with the blocks they need, made in the next attempt's
+    /// submission, instead of growing each (two submissions a set).
     pub(super) fn run_batch(
         jobs: &mut [(&mut GpuSet, SetOperand, SetOperand, SetOp)],
         destinations: Destinations,
@@ -337,15 +337,11 @@ impl GpuSet {
                 return Ok(());
             }
             if fresh {
-                // The short results keep their directories (still empty: a short operation
-                // writes nothing) and get pools of the blocks they need.
-                let mut short: Vec<&mut GpuSet> = jobs
-                    .iter_mut()
-                    .enumerate()
-                    .filter(|(j, _)| failed.binary_search(j).is_ok())
-                    .map(|(_, job)| &mut *job.0)
-                    .collect();
-                init = GpuSet::repool_many_staged(&mut short, &needs)?;
+                let (made, made_init) = GpuSet::empty_many_staged(&ctx, &needs)?;
+                for (&j, d) in failed.iter().zip(made) {
+                    *jobs[j].0 = d;
+                }
+                init = made_init;
             }
             pending = failed;
         }
