@@ -55,6 +55,17 @@ impl Context {
         );
     }
 
+    /// After a transfer whose bytes a later transfer writes over or reads.
+    pub(crate) unsafe fn transfer_to_transfer(&self, cmd: vk::CommandBuffer) {
+        self.memory_barrier(
+            cmd,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::AccessFlags::TRANSFER_WRITE,
+            vk::PipelineStageFlags::TRANSFER,
+            vk::AccessFlags::TRANSFER_READ | vk::AccessFlags::TRANSFER_WRITE,
+        );
+    }
+
     /// After a compute pass whose results a transfer (copy to a staging buffer) reads.
     pub(crate) unsafe fn compute_to_transfer(&self, cmd: vk::CommandBuffer) {
         self.memory_barrier(

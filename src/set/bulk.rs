@@ -163,13 +163,7 @@ impl GpuSet {
                 }
             }
             // The headers' addresses over the copied ones (a second write of those bytes).
-            ctx.memory_barrier(
-                cmd,
-                vk::PipelineStageFlags::TRANSFER,
-                vk::AccessFlags::TRANSFER_WRITE,
-                vk::PipelineStageFlags::TRANSFER,
-                vk::AccessFlags::TRANSFER_WRITE,
-            );
+            ctx.transfer_to_transfer(cmd);
             for (i, c) in copies.iter().enumerate() {
                 let region = [vk::BufferCopy {
                     src_offset: 64 * i as u64,

@@ -103,15 +103,7 @@ impl StagedUpload {
         if let Some(s) = &self.staging {
             if !self.fills.is_empty() {
                 // The images over the zeros.
-                unsafe {
-                    ctx.memory_barrier(
-                        cmd,
-                        vk::PipelineStageFlags::TRANSFER,
-                        vk::AccessFlags::TRANSFER_WRITE,
-                        vk::PipelineStageFlags::TRANSFER,
-                        vk::AccessFlags::TRANSFER_WRITE,
-                    )
-                };
+                unsafe { ctx.transfer_to_transfer(cmd) };
             }
             for (target, regions) in &self.copies {
                 unsafe { ctx.device.cmd_copy_buffer(cmd, s.buffer(), *target, regions) };
