@@ -7,12 +7,17 @@ use super::gpu::{GpuSet, SetOperand};
 use super::host::Destinations;
 use super::layout::SET_SCRATCH_BYTES;
 use super::many_op::SET_MANY_OP_CPU_MAX;
+use super::record::TO_ARRAY_PHASES;
 use super::roaring;
 use super::GpuSetToArrayArgs;
 use crate::core::runner::finish_submission;
 use crate::core::tuning::DeviceClass;
 use crate::error::{Error, Result};
 use crate::{Context, SetOp};
+
+/// Scratch bytes [`GpuSet::to_array_many`] gives its sets at most (one
+/// [`SET_SCRATCH_BYTES`] each, a group of sets at a time).
+const TO_ARRAY_SCRATCH_BYTES: u64 = 64 << 20;
 
 impl GpuSet {
     /// A new set `sets[0] op sets[1] op ... op sets[n - 1]`, left to right; for
@@ -209,22 +214,37 @@ impl GpuSet {
             .collect();
         let padded = slots.last().unwrap() + cards.last().unwrap().div_ceil(4) * 4;
         let ctx = &sets[0].ctx;
-        let scratch = ctx.device_buffer(SET_SCRATCH_BYTES, "vkalgo set scratch")?;
+        // Groups of sets with a scratch each, so that a group's sets run each phase side by
+        // side: three barriers a group instead of three a set.
+        let nonempty: Vec<usize> = (0..sets.len()).filter(|&i| cards[i] > 0).collect();
+        let stride = SET_SCRATCH_BYTES.next_multiple_of(256);
+        let group = (TO_ARRAY_SCRATCH_BYTES / stride).clamp(1, nonempty.len() as u64) as usize;
+        let scratch = ctx.device_buffer(stride * group as u64, "vkalgo set scratch")?;
         let dev = ctx.device_buffer(padded * 4, "vkalgo set values out")?;
         let mut down = ctx.readback_buffer(padded * 4)?;
         let counts = ctx.device_buffer(8 * sets.len() as u64, "vkalgo set counts")?;
+        let args: Vec<GpuSetToArrayArgs> = nonempty
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| GpuSetToArrayArgs {
+                out: dev.sub_range(slots[i] * 4, cards[i] * 4),
+                capacity: cards[i],
+                count_out: counts.sub_range(8 * i as u64, 8),
+                scratch: scratch.sub_range((k % group) as u64 * stride, SET_SCRATCH_BYTES),
+            })
+            .collect();
+        for (&i, a) in nonempty.iter().zip(&args) {
+            sets[i].check_to_array(a)?;
+        }
         let done = ctx.submit_and_wait(|cmd| unsafe {
-            for (i, s) in sets.iter().enumerate().filter(|&(i, _)| cards[i] > 0) {
-                s.record_to_array(
-                    cmd,
-                    &GpuSetToArrayArgs {
-                        out: dev.sub_range(slots[i] * 4, cards[i] * 4),
-                        capacity: cards[i],
-                        count_out: counts.sub_range(8 * i as u64, 8),
-                        scratch: scratch.range(),
-                    },
-                )?;
-                s.record_barrier(cmd); // the next set reuses the scratch
+            for part in nonempty.chunks(group).zip(args.chunks(group)) {
+                for phase in 0..TO_ARRAY_PHASES {
+                    for (&i, a) in part.0.iter().zip(part.1) {
+                        sets[i].record_to_array_phase(cmd, a, phase)?;
+                    }
+                    // The next phase reads this one's scratch (the next group reuses it).
+                    ctx.compute_to_compute(cmd);
+                }
             }
             ctx.compute_to_transfer(cmd);
             ctx.record_copy(cmd, &dev, &down, padded * 4);

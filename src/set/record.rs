@@ -23,6 +23,9 @@ use crate::error::{Error, Result};
 use crate::{Context, SetOp};
 use ash::vk;
 
+/// Phases of a recorded to-array ([`GpuSet::record_to_array_phase`]).
+pub(super) const TO_ARRAY_PHASES: u32 = 3;
+
 impl GpuSet {
     /// What the record calls need of the caller's memory besides their inputs and outputs:
     /// `scratch` is [`SET_SCRATCH_BYTES`] at a 16-byte aligned offset (every record call that
@@ -582,39 +585,68 @@ impl GpuSet {
     /// # Safety
     /// As [`GpuSet::record_op`].
     pub unsafe fn record_to_array(&self, cmd: vk::CommandBuffer, args: &GpuSetToArrayArgs) -> Result<()> {
-        let GpuSetToArrayArgs {
-            out,
-            capacity,
-            count_out,
-            scratch,
-        } = *args;
+        self.check_to_array(args)?;
+        for phase in 0..TO_ARRAY_PHASES {
+            if phase > 0 {
+                self.ctx.compute_to_compute(cmd);
+            }
+            // SAFETY: as this call's (documented); the arguments are checked.
+            unsafe { self.record_to_array_phase(cmd, args, phase)? };
+        }
+        Ok(())
+    }
+
+    /// Refuses to-array arguments [`GpuSet::record_to_array`] cannot use.
+    pub(super) fn check_to_array(&self, args: &GpuSetToArrayArgs) -> Result<()> {
+        let capacity = args.capacity.min(u32::MAX as u64);
+        args.out
+            .check(&self.ctx, "set to_array output", capacity * 4, 4)?;
+        args.count_out.check(&self.ctx, "set to_array count", 8, 4)?;
+        args.scratch
+            .check(&self.ctx, "set scratch", SET_SCRATCH_BYTES, 16)
+    }
+
+    /// Records phase `phase` (< [`TO_ARRAY_PHASES`]) of [`GpuSet::record_to_array`] with
+    /// checked arguments: the chunk offsets and the list of non-empty chunks (each block's
+    /// sums, then each block's offsets from the sums before it: glsl/set/info.comp modes 0 and
+    /// 3), then the values. Each phase reads what the one before wrote: the caller puts a
+    /// compute-to-compute barrier between them (sets with scratch of their own share one).
+    ///
+    /// # Safety
+    /// As [`GpuSet::record_op`].
+    pub(super) unsafe fn record_to_array_phase(
+        &self,
+        cmd: vk::CommandBuffer,
+        args: &GpuSetToArrayArgs,
+        phase: u32,
+    ) -> Result<()> {
         let ctx = &self.ctx;
-        let capacity = capacity.min(u32::MAX as u64);
-        out.check(&self.ctx, "set to_array output", capacity * 4, 4)?;
-        count_out.check(&self.ctx, "set to_array count", 8, 4)?;
-        scratch.check(&self.ctx, "set scratch", SET_SCRATCH_BYTES, 16)?;
         let push = SetPush {
             meta_d: self.meta(),
-            scratch: ctx.address_of(&scratch),
-            out_addr: ctx.address_of(&count_out),
+            scratch: ctx.address_of(&args.scratch),
+            out_addr: ctx.address_of(&args.count_out),
             mode: 0,
             ..Default::default()
         };
-        // The chunk offsets and the list of non-empty chunks: each block's sums, then each
-        // block's offsets from the sums before it (glsl/set/info.comp modes 0 and 3).
-        let info = self.reader_kernel(&shaders::SET_INFO, set_spec(ctx))?;
-        let to_array = self.reader_kernel(&shaders::SET_TO_ARRAY, set_spec(ctx))?;
-        ctx.dispatch(cmd, info, &push, OFFSET_BLOCKS);
-        ctx.compute_to_compute(cmd);
-        ctx.dispatch(cmd, info, &SetPush { mode: 3, ..push }, OFFSET_BLOCKS);
-        ctx.compute_to_compute(cmd);
-        let push = SetPush {
-            out_addr: ctx.address_of(&out),
-            max_count: capacity as u32,
-            grid: chunk_grid(self.chunk_bound()),
-            ..push
-        };
-        ctx.dispatch(cmd, to_array, &push, push.grid);
+        match phase {
+            0 | 1 => {
+                let info = self.reader_kernel(&shaders::SET_INFO, set_spec(ctx))?;
+                let mode = if phase == 0 { 0 } else { 3 };
+                // SAFETY: `cmd` is recording (the caller's contract).
+                unsafe { ctx.dispatch(cmd, info, &SetPush { mode, ..push }, OFFSET_BLOCKS) };
+            }
+            _ => {
+                let to_array = self.reader_kernel(&shaders::SET_TO_ARRAY, set_spec(ctx))?;
+                let push = SetPush {
+                    out_addr: ctx.address_of(&args.out),
+                    max_count: args.capacity.min(u32::MAX as u64) as u32,
+                    grid: chunk_grid(self.chunk_bound()),
+                    ..push
+                };
+                // SAFETY: as above.
+                unsafe { ctx.dispatch(cmd, to_array, &push, push.grid) };
+            }
+        }
         Ok(())
     }
 

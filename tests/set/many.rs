@@ -289,7 +289,7 @@ fn sets_in_bulk_against_the_model() {
 
 /// Sets made by one call share allocations (about 31 flat directories each): results kept
 /// after the others are dropped, from the first, a middle and the last allocation, keep their
-/// values and take writes that grow their pools.
+/// values and take writes that grow their pools; to_array_many of them all, in two groups.
 #[test]
 fn shared_allocations_outlive_their_neighbours() {
     let ctx = context();
@@ -307,6 +307,16 @@ fn shared_allocations_outlive_their_neighbours() {
     let pairs: Vec<(&GpuSet, &GpuSet)> = operands.windows(2).map(|w| (&w[0], &w[1])).collect();
     let mut results = GpuSet::op_batch(&pairs, SetOp::Or).unwrap();
     drop(pairs);
+    // to_array_many of more sets than one group of scratch (51 sets) holds.
+    let refs: Vec<&GpuSet> = results.iter().collect();
+    let (arrays, array_offsets) = GpuSet::to_array_many(&refs).unwrap();
+    for i in 0..results.len() {
+        let mut model = model_of(&lists[i]);
+        model.extend(&lists[i + 1]);
+        let want: Vec<u32> = model.into_iter().collect();
+        let (a, b) = (array_offsets[i] as usize, array_offsets[i + 1] as usize);
+        assert!(arrays[a..b] == want[..], "to_array_many, result {i}");
+    }
     drop(operands);
     let keep = [0usize, 40, 69];
     let mut kept: Vec<(usize, GpuSet)> = Vec::new();
