@@ -108,7 +108,7 @@ pub(super) fn le_words(bytes: &[u8]) -> Vec<u32> {
 }
 
 impl GpuSet {
-    /// A set over its five buffers (control, bitmap pool, array pool and the pools' rings) of
+    /// A set over its five parts (control, bitmap pool, array pool and the pools' rings) of
     /// `blocks` (bitmap, array) blocks: its directory form (`packed`: the entries of a packed
     /// one), a bound on its non-empty chunks and its cardinality ([`UNKNOWN_CARDINALITY`] where
     /// not known); no write recorded yet.
