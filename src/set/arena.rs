@@ -20,8 +20,11 @@ const SHARED_SET_MAX: u64 = SHARED_BYTES / 4;
 /// its control buffer (header and directory, flat or packed).
 #[derive(Clone, Copy)]
 pub(super) struct SetShape {
+    /// Blocks of the bitmap pool (8 KiB each).
     pub(super) bm_blocks: u32,
+    /// Blocks of the array pool (192 bytes each).
     pub(super) ar_blocks: u32,
+    /// Bytes of the control buffer (src/set/layout.rs `control_bytes`).
     pub(super) control_bytes: u64,
 }
 
