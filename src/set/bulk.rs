@@ -219,35 +219,41 @@ impl GpuSet {
             })
             .collect();
         let storage = Self::buffers_many(ctx, &shapes)?;
-        let mut sets = Vec::with_capacity(blocks.len());
-        let mut images = Vec::with_capacity(blocks.len());
-        for (&(bm, ar), [control, bm_pool, ar_pool, bm_ring, ar_ring]) in blocks.iter().zip(storage) {
-            let meta = meta_bytes([&bm_pool, &ar_pool, &bm_ring, &ar_ring], bm, ar, [0, bm, 0, ar]);
-            // The header is uploaded over the zeroed control buffer.
-            let ring = |n: u32| -> Vec<u8> {
-                let mut ids: Vec<u32> = (0..n).collect();
-                ids.resize(ring_capacity(n) as usize, 0);
-                bytemuck::cast_slice(&ids).to_vec()
-            };
-            images.push([meta.to_vec(), ring(bm), ring(ar)]);
-            sets.push(GpuSet::from_parts(
-                ctx,
-                [control, bm_pool, ar_pool, bm_ring, ar_ring],
-                (bm, ar),
-                None,
-                0,
-                0,
-            ));
-        }
+        let sets: Vec<GpuSet> = blocks
+            .iter()
+            .zip(storage)
+            .map(|(&blocks, parts)| GpuSet::from_parts(ctx, parts, blocks, None, 0, 0))
+            .collect();
         if sets.is_empty() {
             return Ok((sets, None));
         }
+        let init = Self::stage_empty(ctx, &sets.iter().collect::<Vec<_>>())?;
+        Ok((sets, Some(init)))
+    }
+
+    /// The initialization of new sets as empty sets with flat directories and every pool block
+    /// free, staged for the caller to record: their headers and rings uploaded over zeroed
+    /// control buffers.
+    pub(super) fn stage_empty(ctx: &Context, sets: &[&GpuSet]) -> Result<StagedUpload> {
+        let images: Vec<[Vec<u8>; 3]> = sets
+            .iter()
+            .map(|s| {
+                let (bm, ar) = (s.bm_blocks, s.ar_blocks);
+                let parts = [&s.bm_pool, &s.ar_pool, &s.bm_ring, &s.ar_ring];
+                let free = |n: u32| -> Vec<u8> {
+                    let mut ids: Vec<u32> = (0..n).collect();
+                    ids.resize(ring_capacity(n) as usize, 0);
+                    bytemuck::cast_slice(&ids).to_vec()
+                };
+                [meta_bytes(parts, bm, ar, [0, bm, 0, ar]), free(bm), free(ar)]
+            })
+            .collect();
         let parts: Vec<(&ObjectStorage, u64, &[u8])> = sets
             .iter()
             .zip(&images)
-            .flat_map(|(s, [control, bm, ar])| {
+            .flat_map(|(s, [meta, bm, ar])| {
                 [
-                    (&s.control, 0, control.as_slice()),
+                    (&s.control, 0, meta.as_slice()),
                     (&s.bm_ring, 0, bm.as_slice()),
                     (&s.ar_ring, 0, ar.as_slice()),
                 ]
@@ -255,8 +261,7 @@ impl GpuSet {
             .collect();
         let zeros: Vec<(&ObjectStorage, u64, u64)> =
             sets.iter().map(|s| (&s.control, 0, CONTROL_BYTES)).collect();
-        let init = StagedUpload::new(ctx, &parts, &zeros)?;
-        Ok((sets, Some(init)))
+        StagedUpload::new(ctx, &parts, &zeros)
     }
 
     /// For each pair, the (bitmap, array) blocks `a op b` written into an empty set needs at

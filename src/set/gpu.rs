@@ -4,9 +4,8 @@
 //! verify.rs, its passes in passes.rs and its record calls in record.rs.
 
 use super::layout::{
-    caller_layout, control_bytes, meta_bytes, part_sizes, ring_capacity, with_forms, SetSpec,
-    ARRAY_BLOCK_BYTES, BITMAP_BLOCK_BYTES, CONTROL_BYTES, DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_D,
-    PACK_MAX_CHUNKS,
+    caller_layout, control_bytes, part_sizes, ring_capacity, with_forms, SetSpec, ARRAY_BLOCK_BYTES,
+    BITMAP_BLOCK_BYTES, DIR_PACKED_A, DIR_PACKED_B, DIR_PACKED_D, PACK_MAX_CHUNKS,
 };
 use super::passes::{check_pool_blocks, prepare_kernels, Update};
 use super::roaring::{Chunks, CHUNK_VALUES};
@@ -197,37 +196,9 @@ impl GpuSet {
         let storage = ObjectStorage::caller(ctx, "set storage", range, size)?;
         let sizes = part_sizes(bitmap_blocks, array_blocks);
         let parts: [ObjectStorage; 5] = std::array::from_fn(|p| storage.caller_part(offsets[p], sizes[p]));
-        let [control, bm_pool, ar_pool, bm_ring, ar_ring] = parts;
-        let meta = meta_bytes(
-            [&bm_pool, &ar_pool, &bm_ring, &ar_ring],
-            bitmap_blocks,
-            array_blocks,
-            [0, bitmap_blocks, 0, array_blocks],
-        );
-        let mut control_image = vec![0u8; CONTROL_BYTES as usize];
-        control_image[..80].copy_from_slice(&meta);
-        let ring = |blocks: u32| -> Vec<u32> {
-            let mut ids: Vec<u32> = (0..blocks).collect();
-            ids.resize(ring_capacity(blocks) as usize, 0);
-            ids
-        };
-        let (bm_ring_image, ar_ring_image) = (ring(bitmap_blocks), ring(array_blocks));
-        Self::upload(
-            ctx,
-            &[
-                (&control, 0, &control_image),
-                (&bm_ring, 0, bytemuck::cast_slice(&bm_ring_image)),
-                (&ar_ring, 0, bytemuck::cast_slice(&ar_ring_image)),
-            ],
-        )?;
-        Ok(GpuSet::from_parts(
-            ctx,
-            [control, bm_pool, ar_pool, bm_ring, ar_ring],
-            (bitmap_blocks, array_blocks),
-            None,
-            0,
-            0,
-        ))
+        let set = GpuSet::from_parts(ctx, parts, (bitmap_blocks, array_blocks), None, 0, 0);
+        Self::stage_empty(ctx, &[&set])?.run(ctx)?;
+        Ok(set)
     }
 
     /// Whether the set lives on the caller's memory ([`GpuSet::new_in`]).
