@@ -606,7 +606,7 @@ impl GpuSet {
 
     /// Bytes of the Roaring portable serialization [`GpuSet::serialize`] writes.
     pub fn serialized_size(&self) -> Result<u64> {
-        Ok(roaring::serialized_size(&self.to_chunks()?))
+        Ok(Self::serialize_encoded(&[self])?.0.len() as u64)
     }
 
     /// The Roaring portable serialization, the bytes CRoaring's
@@ -614,7 +614,7 @@ impl GpuSet {
     /// each chunk a run container where its runs take fewer bytes, else an array (up to 4096
     /// values) or a bitmap; cookie 12347 when any chunk is runs, else 12346.
     pub fn serialize(&self) -> Result<Vec<u8>> {
-        Ok(roaring::serialize(&self.to_chunks()?))
+        Ok(Self::serialize_encoded(&[self])?.0)
     }
 
     /// A set from a Roaring portable serialization (cookies 12346 and 12347; array, bitmap

@@ -156,18 +156,16 @@ impl GpuSet {
 
     /// The Roaring portable serializations of the sets ([`GpuSet::serialize`]'s bytes), back to
     /// back, and their offsets (one entry more than sets: set `i`'s bytes are
-    /// `bytes[offsets[i]..offsets[i + 1]]`). One download for all. Sets of different contexts:
+    /// `bytes[offsets[i]..offsets[i + 1]]`). The containers are encoded on the GPU in one
+    /// submission, the headers on the host. Sets of different contexts:
     /// [`Error::InvalidArgument`].
     pub fn serialize_many(sets: &[&GpuSet]) -> Result<(Vec<u8>, Vec<u64>)> {
-        let chunks = GpuSet::to_chunks_many(sets)?;
-        let mut bytes = Vec::new();
-        let mut offsets = Vec::with_capacity(sets.len() + 1);
-        offsets.push(0);
-        for c in &chunks {
-            roaring::serialize_into(c, &mut bytes);
-            offsets.push(bytes.len() as u64);
+        if let Some(first) = sets.first() {
+            for s in sets {
+                first.check_same_context(s, "set serialize_many")?;
+            }
         }
-        Ok((bytes, offsets))
+        GpuSet::serialize_encoded(sets)
     }
 
     /// Sets from Roaring portable serializations back to back: set `i` from

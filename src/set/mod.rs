@@ -186,6 +186,7 @@ mod pools;
 mod record;
 pub mod reference;
 pub(crate) mod roaring;
+mod serialize;
 #[cfg(test)]
 pub(crate) mod shared_constants;
 mod transfer;

@@ -128,6 +128,7 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         &shaders::SET_TRIVIAL,
         &shaders::SET_COMPACT,
         &shaders::SET_MANY_CARDINALITY,
+        &shaders::SET_SERIALIZE,
     ];
     ctx.prepare_kernels(&list.map(|s| (s, spec)))?;
     ctx.prepare_kernels(&[(&shaders::SET_CHUNK_UPDATE_MANY, update_spec(ctx))])?;
@@ -762,10 +763,17 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
     ]
     .into_iter()
     .map(|s| (s, SetPush::FIELDS, std::mem::size_of::<SetPush>()))
-    .chain(std::iter::once((
-        shaders::SET_MANY_CARDINALITY,
-        super::many_cardinality::ManyCardinalityPush::FIELDS,
-        std::mem::size_of::<super::many_cardinality::ManyCardinalityPush>(),
-    )))
+    .chain([
+        (
+            shaders::SET_MANY_CARDINALITY,
+            super::many_cardinality::ManyCardinalityPush::FIELDS,
+            std::mem::size_of::<super::many_cardinality::ManyCardinalityPush>(),
+        ),
+        (
+            shaders::SET_SERIALIZE,
+            super::serialize::SerializePush::FIELDS,
+            std::mem::size_of::<super::serialize::SerializePush>(),
+        ),
+    ])
     .collect()
 }

@@ -29,9 +29,9 @@ pub const ARRAY_MAX: u32 = 4096;
 /// Values per chunk.
 pub const CHUNK_VALUES: u32 = 65536;
 
-const SERIAL_COOKIE_NO_RUNCONTAINER: u32 = 12346;
-const SERIAL_COOKIE: u32 = 12347;
-const NO_OFFSET_THRESHOLD: usize = 4;
+pub(super) const SERIAL_COOKIE_NO_RUNCONTAINER: u32 = 12346;
+pub(super) const SERIAL_COOKIE: u32 = 12347;
+pub(super) const NO_OFFSET_THRESHOLD: usize = 4;
 
 /// One chunk's content on the host.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -284,7 +284,7 @@ fn written_forms(chunks: &Chunks) -> (Vec<Written>, bool) {
 
 /// Bytes of the header: cookie (and count, or the run bitset), keys and cardinalities, and the
 /// offsets where the format has them.
-fn header_bytes(count: usize, any_runs: bool) -> usize {
+pub(super) fn header_bytes(count: usize, any_runs: bool) -> usize {
     if any_runs {
         4 + count.div_ceil(8)
             + 4 * count

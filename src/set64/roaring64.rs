@@ -108,19 +108,28 @@ pub(crate) fn deserialize(data: &[u8]) -> Result<Vec<(u32, Chunks)>> {
 }
 
 impl GpuSet64 {
-    /// Bytes of the Roaring64 portable serialization [`GpuSet64::serialize`] writes (one
-    /// download of every 32-bit set).
+    /// Bytes of the Roaring64 portable serialization [`GpuSet64::serialize`] writes (the
+    /// serialization made and measured).
     pub fn serialized_size(&self) -> Result<u64> {
-        Ok(serialized_size(&self.buckets()?))
+        Ok(self.serialize()?.len() as u64)
     }
 
     /// The Roaring64 portable serialization: the bytes CRoaring's
     /// `roaring64_bitmap_portable_serialize` writes for the same values after `run_optimize`
     /// (pyroaring's `BitMap64(values).serialize()`): the number of 32-bit bitmaps as a
     /// little-endian u64, then per high key, ascending, the key as a little-endian u32 and the
-    /// 32-bit bitmap as [`GpuSet::serialize`] writes it. One download of every 32-bit set.
+    /// 32-bit bitmap as [`GpuSet::serialize`] writes it. Every 32-bit set encoded on the GPU in
+    /// one submission ([`GpuSet::serialize_many`]).
     pub fn serialize(&self) -> Result<Vec<u8>> {
-        Ok(serialize(&self.buckets()?))
+        let sets: Vec<&GpuSet> = self.sets.values().collect();
+        let (bytes, offsets) = GpuSet::serialize_many(&sets)?;
+        let mut out = Vec::with_capacity(COUNT_BYTES + 4 * sets.len() + bytes.len());
+        out.extend_from_slice(&(sets.len() as u64).to_le_bytes());
+        for (key, range) in self.sets.keys().zip(offsets.windows(2)) {
+            out.extend_from_slice(&key.to_le_bytes());
+            out.extend_from_slice(&bytes[range[0] as usize..range[1] as usize]);
+        }
+        Ok(out)
     }
 
     /// A set from a Roaring64 portable serialization that is all of `data` (see the

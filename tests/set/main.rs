@@ -21,6 +21,7 @@ mod paths;
 mod record;
 mod roaring;
 mod runs;
+mod serialize;
 mod user_shader;
 
 use common::*;

@@ -621,6 +621,7 @@ fn set_permutations() -> Vec<Permutation> {
         standalone("set_filter", "set/filter.comp", &[]),
         standalone("set_compact", "set/compact.comp", &[]),
         standalone("set_many_cardinality", "set/many_cardinality.comp", &[]),
+        standalone("set_serialize", "set/serialize.comp", &[]),
         standalone(
             "set_chunk_update_many",
             "set/chunk_update.comp",
