@@ -883,6 +883,8 @@ static void engine_case(Gpu *g, VkalgoContext *ctx, const VkalgoExternalContextD
     check(usage.reserved_bytes >= usage.allocated_bytes, "  %" PRIu64 " allocated, %" PRIu64 " reserved",
           usage.allocated_bytes, usage.reserved_bytes);
     expect(vkalgo_context_memory_usage(ctx, NULL), VKALGO_ERROR_INVALID_ARGUMENT, "memory usage into NULL");
+    expect(vkalgo_context_release_kept_memory(ctx), VKALGO_SUCCESS, "release kept memory");
+    expect(vkalgo_context_release_kept_memory(NULL), VKALGO_ERROR_INVALID_ARGUMENT, "release kept memory of NULL");
     {
         /* An output struct with a `next` (no extension is defined yet): refused, nothing written. */
         static int extension;

@@ -1677,6 +1677,12 @@ VkalgoResult vkalgo_context_warm_up(const struct VkalgoContext *ctx, uint32_t al
 VkalgoResult vkalgo_context_memory_usage(const struct VkalgoContext *ctx,
                                          struct VkalgoMemoryUsage *out);
 
+// Frees the buffers the context keeps for reuse: host calls free their working, staging and
+// readback buffers (and the storage of sets made by one call) into a cache of up to 256 MiB,
+// which `vkalgo_context_memory_usage` counts as reserved, not allocated. NULL ctx:
+// INVALID_ARGUMENT.
+VkalgoResult vkalgo_context_release_kept_memory(const struct VkalgoContext *ctx);
+
 // Creates a context on the caller's device (record-layer calls record into the caller's
 // command buffers; `_host` calls submit to `desc->queue`). `*out` is set only on success.
 VkalgoResult vkalgo_context_create_external(const struct VkalgoExternalContextDesc *desc,

@@ -135,6 +135,42 @@ fn memory_usage_of_small_objects() {
     assert_eq!(ctx.memory_usage().allocated_bytes, before.allocated_bytes);
 }
 
+/// Host calls free their buffers into the context's cache: the next call of like size takes
+/// them (no new memory), they count as reserved, not allocated, and `release_kept_memory`
+/// frees them (the allocator may keep the emptied memory blocks).
+#[test]
+fn host_call_buffers_are_kept_for_reuse() {
+    let ctx = context();
+    let input: Vec<u32> = (0..1u32 << 18)
+        .map(|i| i.wrapping_mul(2_654_435_761) >> 8)
+        .collect();
+    let want = vkalgo::scan::reference::scan_u32(&input, ScanOp::Exclusive);
+    let mut out = vec![0u32; input.len()];
+    let before = ctx.memory_usage();
+    ctx.scan_u32(&input, &mut out, ScanOp::Exclusive).unwrap();
+    assert!(out == want, "first scan");
+    let first = ctx.memory_usage();
+    assert_eq!(
+        first.allocated_bytes, before.allocated_bytes,
+        "kept buffers are not allocated"
+    );
+    assert!(
+        first.reserved_bytes > before.reserved_bytes,
+        "the first call's buffers are kept"
+    );
+    out.fill(0);
+    ctx.scan_u32(&input, &mut out, ScanOp::Exclusive).unwrap();
+    assert!(out == want, "second scan, on kept buffers");
+    assert_eq!(ctx.memory_usage(), first, "the second call took the kept buffers");
+    ctx.release_kept_memory();
+    let released = ctx.memory_usage();
+    assert_eq!(released.allocated_bytes, before.allocated_bytes);
+    // Freed; whether their memory blocks go back to Vulkan is the allocator's choice.
+    assert!(released.reserved_bytes <= first.reserved_bytes);
+    ctx.scan_u32(&input, &mut out, ScanOp::Exclusive).unwrap();
+    assert!(out == want, "a scan after the release");
+}
+
 /// Pipelines come from a saved cache on the next run; data from another device or driver, or
 /// garbage, is ignored with a note and everything still works. Prints the first-plan latency
 /// with and without the cache.

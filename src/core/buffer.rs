@@ -1,6 +1,7 @@
 //! Buffers: the caller's `{VkBuffer, offset, size}` ranges of the record layer, and
 //! [`GpuBuffer`], a buffer with its own memory for the host layer, tests and benchmarks.
 
+use super::recycle::{size_class, Kept};
 use crate::error::{Error, Result, VkResultExt};
 use crate::Context;
 use ash::vk;
@@ -110,6 +111,9 @@ pub struct GpuBuffer {
     allocation: Option<Allocation>,
     size: u64,
     address: u64,
+    /// The size class and location it was made with where the context keeps it for reuse
+    /// when it is freed ([`GpuBuffer::recycled`]).
+    kept_as: Option<(u64, MemoryLocation)>,
 }
 
 /// Device-local buffers from this size up get a dedicated allocation.
@@ -186,7 +190,33 @@ impl GpuBuffer {
             allocation: Some(allocation),
             size,
             address,
+            kept_as: None,
         })
+    }
+
+    /// A buffer of `size` bytes that the context keeps when it is freed, and gives to the next
+    /// such request of the same size class and location (src/core/recycle.rs): made with its
+    /// class's size, which may exceed `size` by an eighth. Sizes the context does not keep get
+    /// a buffer of their own, as [`GpuBuffer::new`] makes it.
+    pub(crate) fn recycled(ctx: &Context, size: u64, location: MemoryLocation, name: &str) -> Result<Self> {
+        let size = size.max(16);
+        let Some(class) = size_class(size) else {
+            return Self::new(ctx, size, location, name);
+        };
+        if let Some(k) = ctx.recycler().take(location, class) {
+            return Ok(GpuBuffer {
+                ctx: ctx.clone(),
+                buffer: k.buffer,
+                allocation: Some(k.allocation),
+                size,
+                address: k.address,
+                kept_as: Some((class, location)),
+            });
+        }
+        let mut b = Self::new(ctx, class, location, name)?;
+        b.size = size;
+        b.kept_as = Some((class, location));
+        Ok(b)
     }
 
     /// The Vulkan buffer.
@@ -238,6 +268,17 @@ impl Drop for GpuBuffer {
             return;
         }
         if let Some(a) = self.allocation.take() {
+            if let (Some((class, location)), false) = (self.kept_as, self.buffer == vk::Buffer::null()) {
+                let evicted = self.ctx.recycler().keep(Kept {
+                    buffer: self.buffer,
+                    allocation: a,
+                    class,
+                    location,
+                    address: self.address,
+                });
+                self.ctx.free_kept(evicted);
+                return;
+            }
             if let Some(allocator) = self.ctx.allocator().as_mut() {
                 let _ = allocator.free(a);
             }

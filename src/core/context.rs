@@ -6,6 +6,7 @@ use super::features::{create_logical_device, LogicalDevice};
 use super::instance::VkalgoInstance;
 use super::pipelines::Pipelines;
 use super::profile::{self, query_capabilities, DeviceProfile, DeviceType};
+use super::recycle::{Kept, Recycler};
 use super::runner::HostRunner;
 use super::validation::{messenger_callback, ValidationState};
 use crate::error::{Error, Result};
@@ -180,6 +181,8 @@ pub struct ContextState {
     pub(crate) pipelines: Pipelines,
     pub(crate) runner: Mutex<Option<HostRunner>>,
     pub(crate) allocator: Mutex<Option<Allocator>>,
+    /// Freed host-call buffers kept for reuse (src/core/recycle.rs); freed before the allocator.
+    pub(crate) recycler: Mutex<Recycler>,
     pub(crate) profile: DeviceProfile,
     pub(crate) device: ash::Device,
     pub(crate) instance: ash::Instance,
@@ -504,6 +507,7 @@ impl ContextState {
             pipelines,
             runner: Mutex::new(None),
             allocator: Mutex::new(Some(allocator)),
+            recycler: Mutex::new(Recycler::default()),
             profile,
             device,
             instance,
@@ -591,16 +595,47 @@ impl Context {
 
     /// Bytes of device and host memory vkalgo has allocated for its objects and buffers, and
     /// the bytes it holds from Vulkan for them (memory blocks, allocated or not).
+    /// Buffers the host calls freed and the context keeps for reuse count as held, not
+    /// allocated ([`Context::release_kept_memory`] frees them).
     pub fn memory_usage(&self) -> MemoryUsage {
+        let kept = self.recycler().bytes();
         match self.allocator().as_ref() {
             Some(a) => {
                 let report = a.generate_report();
                 MemoryUsage {
-                    allocated_bytes: report.total_allocated_bytes,
+                    allocated_bytes: report.total_allocated_bytes.saturating_sub(kept),
                     reserved_bytes: report.total_capacity_bytes,
                 }
             }
             None => MemoryUsage::default(),
+        }
+    }
+
+    /// Frees the buffers the context keeps for reuse: host calls free their working, staging
+    /// and readback buffers (and the storage of sets made by one call) into a cache of up to
+    /// 256 MiB, so that the next call of a like size allocates no memory. Call it to give that
+    /// memory back, e.g. after a burst of host calls; later calls fill the cache again.
+    pub fn release_kept_memory(&self) {
+        let kept = self.recycler().drain();
+        self.free_kept(kept);
+    }
+
+    /// The kept-buffer cache (src/core/recycle.rs).
+    pub(crate) fn recycler(&self) -> MutexGuard<'_, Recycler> {
+        self.recycler.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Frees buffers taken out of the cache.
+    pub(crate) fn free_kept(&self, kept: Vec<Kept>) {
+        if kept.is_empty() {
+            return;
+        }
+        let mut guard = self.allocator();
+        for k in kept {
+            unsafe { self.device.destroy_buffer(k.buffer, None) };
+            if let Some(a) = guard.as_mut() {
+                let _ = a.free(k.allocation);
+            }
         }
     }
 
@@ -632,6 +667,9 @@ impl Drop for ContextState {
                 // The allocator would free every memory block on drop.
                 std::mem::forget(allocator.take());
             }
+            if let Ok(mut kept) = self.recycler.lock() {
+                std::mem::forget(kept.drain());
+            }
             return;
         }
         unsafe {
@@ -644,7 +682,14 @@ impl Drop for ContextState {
                 }
             }
             self.pipelines.destroy(&self.device);
+            let kept = self.recycler.lock().map(|mut r| r.drain()).unwrap_or_default();
             if let Ok(mut a) = self.allocator.lock() {
+                for k in kept {
+                    self.device.destroy_buffer(k.buffer, None);
+                    if let Some(a) = a.as_mut() {
+                        let _ = a.free(k.allocation);
+                    }
+                }
                 a.take();
             }
             if self.owns_device {

@@ -10,6 +10,7 @@ pub(crate) mod features;
 pub(crate) mod instance;
 pub(crate) mod pipelines;
 pub(crate) mod profile;
+pub(crate) mod recycle;
 pub(crate) mod runner;
 pub(crate) mod set_op;
 pub(crate) mod shaders;

@@ -117,15 +117,16 @@ impl Context {
         }
     }
 
-    /// A device-local buffer of `bytes` bytes for the host layer.
+    /// A device-local buffer of `bytes` bytes for the host layer (kept for reuse when freed:
+    /// [`GpuBuffer::recycled`]).
     pub(crate) fn device_buffer(&self, bytes: u64, name: &str) -> Result<GpuBuffer> {
-        GpuBuffer::new(self, bytes, MemoryLocation::GpuOnly, name)
+        GpuBuffer::recycled(self, bytes, MemoryLocation::GpuOnly, name)
     }
 
     /// A host-visible staging buffer holding a copy of `data`.
     pub(crate) fn staging_from<T: bytemuck::Pod>(&self, data: &[T]) -> Result<GpuBuffer> {
         let bytes: &[u8] = bytemuck::cast_slice(data);
-        let mut staging = GpuBuffer::new(
+        let mut staging = GpuBuffer::recycled(
             self,
             bytes.len() as u64,
             MemoryLocation::CpuToGpu,
@@ -138,9 +139,9 @@ impl Context {
         Ok(staging)
     }
 
-    /// A host-visible buffer to download `bytes` bytes into.
+    /// A host-visible buffer to download `bytes` bytes into (kept for reuse when freed).
     pub(crate) fn readback_buffer(&self, bytes: u64) -> Result<GpuBuffer> {
-        GpuBuffer::new(self, bytes, MemoryLocation::GpuToCpu, "vkalgo download")
+        GpuBuffer::recycled(self, bytes, MemoryLocation::GpuToCpu, "vkalgo download")
     }
 
     /// Records a copy of `bytes` bytes between two buffers (offsets 0).

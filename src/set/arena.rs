@@ -57,7 +57,7 @@ impl GpuSet {
             if group.is_empty() {
                 return Ok(());
             }
-            let buffer = Arc::new(GpuBuffer::new(
+            let buffer = Arc::new(GpuBuffer::recycled(
                 ctx,
                 bytes,
                 MemoryLocation::GpuOnly,

@@ -52,7 +52,7 @@ impl StagedUpload {
             total += (bytes.len() as u64).next_multiple_of(16);
         }
         let staging = if total > 0 {
-            let mut staging = GpuBuffer::new(ctx, total, MemoryLocation::CpuToGpu, "vkalgo upload")?;
+            let mut staging = GpuBuffer::recycled(ctx, total, MemoryLocation::CpuToGpu, "vkalgo upload")?;
             let mapped = staging
                 .mapped()
                 .ok_or_else(|| Error::Internal("staging buffer is not mapped".into()))?;

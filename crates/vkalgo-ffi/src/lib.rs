@@ -561,6 +561,19 @@ pub unsafe extern "C" fn vkalgo_context_memory_usage(
     })
 }
 
+/// Frees the buffers the context keeps for reuse: host calls free their working, staging and
+/// readback buffers (and the storage of sets made by one call) into a cache of up to 256 MiB,
+/// which `vkalgo_context_memory_usage` counts as reserved, not allocated. NULL ctx:
+/// INVALID_ARGUMENT.
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_context_release_kept_memory(ctx: *const VkalgoContext) -> VkalgoResult {
+    guard("vkalgo_context_release_kept_memory", || {
+        non_null(ctx, "ctx")?;
+        (*ctx).ctx.release_kept_memory();
+        Ok(())
+    })
+}
+
 /// Context flag: the caller enabled VK_EXT_debug_utils (vkalgo names its pipelines).
 pub const VKALGO_CONTEXT_DEBUG_UTILS: u32 = 1;
 /// Context flag: force single-pass look-back algorithms on.
