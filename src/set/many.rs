@@ -8,7 +8,6 @@ use super::host::Destinations;
 use super::layout::SET_SCRATCH_BYTES;
 use super::many_op::SET_MANY_OP_CPU_MAX;
 use super::record::TO_ARRAY_PHASES;
-use super::roaring;
 use super::GpuSetToArrayArgs;
 use crate::core::runner::finish_submission;
 use crate::core::tuning::DeviceClass;
@@ -169,18 +168,14 @@ impl GpuSet {
     }
 
     /// Sets from Roaring portable serializations back to back: set `i` from
-    /// `data[offsets[i]..offsets[i + 1]]` (offsets as [`GpuSet::from_values_many`]'s), every
-    /// set uploaded in one submission. Malformed offsets or serializations (as
+    /// `data[offsets[i]..offsets[i + 1]]` (offsets as [`GpuSet::from_values_many`]'s): every
+    /// byte checked on the host, the bytes uploaded and every container written into its set
+    /// on the GPU, in one submission (a set of few chunks gets a packed directory, as
+    /// [`GpuSet::pack`] makes it). Malformed offsets or serializations (as
     /// [`GpuSet::deserialize`]): [`Error::InvalidArgument`] naming the set, no set made.
     pub fn deserialize_many(ctx: &Context, data: &[u8], offsets: &[u64]) -> Result<Vec<GpuSet>> {
         let parts = csr_parts(offsets, data.len() as u64, "set deserialize_many")?;
-        let mut chunks = Vec::with_capacity(parts.len());
-        for (i, (begin, end)) in parts.into_iter().enumerate() {
-            let c = roaring::deserialize(&data[begin..end])
-                .map_err(|e| Error::invalid(format!("set deserialize_many: set {i}: {e}")))?;
-            chunks.push(c);
-        }
-        GpuSet::from_chunks_many(ctx, chunks)
+        GpuSet::deserialize_on_gpu(ctx, data, &parts)
     }
 
     /// The values of every set in ascending order, back to back, and their offsets (set `i`'s

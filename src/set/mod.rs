@@ -170,6 +170,7 @@ mod batch;
 mod blocks;
 mod bulk;
 mod compare;
+mod deserialize;
 mod gpu;
 mod host;
 mod image;

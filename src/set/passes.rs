@@ -129,6 +129,7 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         &shaders::SET_COMPACT,
         &shaders::SET_MANY_CARDINALITY,
         &shaders::SET_SERIALIZE,
+        &shaders::SET_DESERIALIZE,
     ];
     ctx.prepare_kernels(&list.map(|s| (s, spec)))?;
     ctx.prepare_kernels(&[(&shaders::SET_CHUNK_UPDATE_MANY, update_spec(ctx))])?;
@@ -773,6 +774,11 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
             shaders::SET_SERIALIZE,
             super::serialize::SerializePush::FIELDS,
             std::mem::size_of::<super::serialize::SerializePush>(),
+        ),
+        (
+            shaders::SET_DESERIALIZE,
+            super::deserialize::DeserializePush::FIELDS,
+            std::mem::size_of::<super::deserialize::DeserializePush>(),
         ),
     ])
     .collect()

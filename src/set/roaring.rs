@@ -410,8 +410,8 @@ struct Reader<'a> {
     pos: usize,
 }
 
-impl Reader<'_> {
-    fn take(&mut self, n: usize, what: &str) -> Result<&[u8]> {
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
         if self.data.len() - self.pos < n {
             return Err(bad(format!(
                 "truncated: {what} needs {n} bytes at offset {}, {} left",
@@ -455,11 +455,105 @@ pub(crate) fn deserialize(data: &[u8]) -> Result<Chunks> {
 /// it, but the bytes after it are left alone), and the number of bytes it takes: the 32-bit
 /// bitmaps inside a Roaring64 serialization.
 pub(crate) fn deserialize_prefix(data: &[u8]) -> Result<(Chunks, usize)> {
+    let (found, read) = scan_prefix(data)?;
+    let mut chunks = Chunks::with_capacity(found.len());
+    for (i, c) in found.iter().enumerate() {
+        let bytes = &data[c.at..c.at + c.len];
+        let container = match c.kind {
+            ContainerKind::Array => Some(Container::Array(
+                bytes
+                    .chunks_exact(2)
+                    .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                    .collect(),
+            )),
+            ContainerKind::Bitmap => Container::from_bitmap(
+                bytes
+                    .chunks_exact(8)
+                    .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+                    .collect(),
+            ),
+            ContainerKind::Runs => {
+                let runs: Vec<(u32, u32)> = bytes
+                    .chunks_exact(4)
+                    .map(|b| {
+                        let start = u16::from_le_bytes([b[0], b[1]]) as u32;
+                        (start, u16::from_le_bytes([b[2], b[3]]) as u32 + 1)
+                    })
+                    .collect();
+                container_of_runs(&runs)
+            }
+        };
+        match container {
+            Some(container) => chunks.push((c.key, container)),
+            None => return Err(bad(format!("container {i} is empty"))),
+        }
+    }
+    Ok((chunks, read))
+}
+
+/// How a container is written in a serialization.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ContainerKind {
+    /// Sorted u16 values.
+    Array,
+    /// 8192 bytes of bits.
+    Bitmap,
+    /// (start, length - 1) u16 pairs.
+    Runs,
+}
+
+/// A container of a checked serialization, where its bytes lie.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ContainerRef {
+    /// Its chunk.
+    pub(crate) key: u16,
+    /// Its values (1..=65536).
+    pub(crate) card: u32,
+    pub(crate) kind: ContainerKind,
+    /// Its bytes: `data[at..at + len]` (an array's values, a bitmap's words, a run
+    /// container's runs after their count).
+    pub(crate) at: usize,
+    pub(crate) len: usize,
+    /// The maximal runs of its values (touching runs of a run container count as one).
+    pub(crate) runs: u32,
+}
+
+impl ContainerRef {
+    /// The form the GPU keeps these values in, as [`Container::gpu_form`] picks it for the
+    /// container [`deserialize_prefix`] reads.
+    pub(crate) fn gpu_form(&self) -> GpuForm {
+        let (n, r) = (self.card as usize, self.runs as usize);
+        if self.card == CHUNK_VALUES {
+            GpuForm::Full
+        } else if r <= RUN_MAX && (n > ARRAY_MAX as usize || 2 + 4 * r < 2 * n) {
+            GpuForm::Runs
+        } else if self.card <= ARRAY_MAX {
+            GpuForm::Array
+        } else {
+            GpuForm::Bitmap
+        }
+    }
+}
+
+/// The forms of a chunk on the GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum GpuForm {
+    Full,
+    /// Up to [`RUN_MAX`] maximal runs.
+    Runs,
+    Array,
+    Bitmap,
+}
+
+/// Checks the portable serialization at the start of `data` (everything [`deserialize`]
+/// checks but trailing bytes) and lists its containers; returns them and the bytes it takes.
+/// One pass over the bytes, no allocation a container.
+pub(crate) fn scan_prefix(data: &[u8]) -> Result<(Vec<ContainerRef>, usize)> {
     let mut r = Reader { data, pos: 0 };
     let cookie = r.u32("the cookie")?;
     let (count, run_flags) = if cookie & 0xFFFF == SERIAL_COOKIE {
         let count = (cookie >> 16) as usize + 1;
-        let flags = r.take(count.div_ceil(8), "the run-container bitset")?.to_vec();
+        let flags = r.take(count.div_ceil(8), "the run-container bitset")?;
         (count, Some(flags))
     } else if cookie == SERIAL_COOKIE_NO_RUNCONTAINER {
         let count = r.u32("the container count")? as usize;
@@ -470,41 +564,47 @@ pub(crate) fn deserialize_prefix(data: &[u8]) -> Result<(Chunks, usize)> {
     } else {
         return Err(bad(format!("unknown cookie {cookie:#x}")));
     };
-    let mut headers = Vec::with_capacity(count);
+    let headers_at = r.pos;
+    r.take(4 * count, "the container headers")?;
+    let header = |i: usize| {
+        let b = &data[headers_at + 4 * i..];
+        (
+            u16::from_le_bytes([b[0], b[1]]),
+            u16::from_le_bytes([b[2], b[3]]) as u32 + 1,
+        )
+    };
+    let has_offsets = run_flags.is_none() || count >= NO_OFFSET_THRESHOLD;
+    let offsets_at = r.pos;
+    if has_offsets {
+        r.take(4 * count, "the offsets")?;
+    }
+    let mut found = Vec::with_capacity(count);
     for i in 0..count {
-        let key = r.u16("a container key")?;
-        let card = r.u16("a container cardinality")? as u32 + 1;
-        if let Some(&(prev, _)) = headers.last() {
-            if key <= prev {
+        let (key, card) = header(i);
+        if i > 0 && key <= header(i - 1).0 {
+            return Err(bad(format!(
+                "container {i}: key {key} not above the previous {}",
+                header(i - 1).0
+            )));
+        }
+        if has_offsets {
+            let b = &data[offsets_at + 4 * i..];
+            let offset = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            if offset as usize != r.pos {
                 return Err(bad(format!(
-                    "container {i}: key {key} not above the previous {prev}"
+                    "container {i}: offset {offset} but the container starts at {}",
+                    r.pos
                 )));
             }
         }
-        headers.push((key, card));
-    }
-    let has_offsets = run_flags.is_none() || count >= NO_OFFSET_THRESHOLD;
-    let mut offsets = Vec::new();
-    if has_offsets {
-        for _ in 0..count {
-            offsets.push(r.u32("an offset")?);
-        }
-    }
-    let mut chunks = Chunks::with_capacity(count);
-    for (i, &(key, card)) in headers.iter().enumerate() {
-        if has_offsets && offsets[i] as usize != r.pos {
-            return Err(bad(format!(
-                "container {i}: offset {} but the container starts at {}",
-                offsets[i], r.pos
-            )));
-        }
-        let is_run = run_flags.as_ref().is_some_and(|f| f[i / 8] & (1 << (i % 8)) != 0);
-        let container = if is_run {
+        let is_run = run_flags.is_some_and(|f| f[i / 8] & (1 << (i % 8)) != 0);
+        let (kind, at, len, runs) = if is_run {
             let count = r.u16("a run count")? as usize;
+            let at = r.pos;
             let bytes = r.take(4 * count, "runs")?;
-            let mut runs = Vec::with_capacity(count);
             let mut total = 0u32;
             let mut next_free = 0u32;
+            let mut joined = 0u32;
             for k in 0..count {
                 let start = u16::from_le_bytes([bytes[4 * k], bytes[4 * k + 1]]) as u32;
                 let len = u16::from_le_bytes([bytes[4 * k + 2], bytes[4 * k + 3]]) as u32 + 1;
@@ -514,7 +614,7 @@ pub(crate) fn deserialize_prefix(data: &[u8]) -> Result<(Chunks, usize)> {
                         start + len
                     )));
                 }
-                runs.push((start, len));
+                joined += u32::from(k == 0 || start != next_free);
                 total += len;
                 next_free = start + len;
             }
@@ -523,39 +623,53 @@ pub(crate) fn deserialize_prefix(data: &[u8]) -> Result<(Chunks, usize)> {
                     "container {i}: runs hold {total} values, header says {card}"
                 )));
             }
-            container_of_runs(&runs)
+            (ContainerKind::Runs, at, 4 * count, joined)
         } else if card <= ARRAY_MAX {
+            let at = r.pos;
             let bytes = r.take(2 * card as usize, "an array container")?;
-            let values: Vec<u16> = bytes
-                .chunks_exact(2)
-                .map(|b| u16::from_le_bytes([b[0], b[1]]))
-                .collect();
-            if values.windows(2).any(|w| w[0] >= w[1]) {
-                return Err(bad(format!(
-                    "container {i}: array values not strictly increasing"
-                )));
+            let mut runs = 0u32;
+            let mut prev: Option<u16> = None;
+            for b in bytes.chunks_exact(2) {
+                let v = u16::from_le_bytes([b[0], b[1]]);
+                match prev {
+                    Some(p) if p >= v => {
+                        return Err(bad(format!(
+                            "container {i}: array values not strictly increasing"
+                        )))
+                    }
+                    Some(p) if p + 1 == v => {}
+                    _ => runs += 1,
+                }
+                prev = Some(v);
             }
-            Some(Container::Array(values))
+            (ContainerKind::Array, at, 2 * card as usize, runs)
         } else {
+            let at = r.pos;
             let bytes = r.take(8192, "a bitmap container")?;
-            let bits: Vec<u64> = bytes
-                .chunks_exact(8)
-                .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
-                .collect();
-            let total: u32 = bits.iter().map(|w| w.count_ones()).sum();
+            let (mut total, mut runs, mut carry) = (0u32, 0u32, 0u64);
+            for b in bytes.chunks_exact(8) {
+                let w = u64::from_le_bytes(b.try_into().unwrap());
+                total += w.count_ones();
+                runs += (w & !((w << 1) | carry)).count_ones();
+                carry = w >> 63;
+            }
             if total != card {
                 return Err(bad(format!(
                     "container {i}: bitmap holds {total} values, header says {card}"
                 )));
             }
-            Container::from_bitmap(bits)
+            (ContainerKind::Bitmap, at, 8192, runs)
         };
-        match container {
-            Some(c) => chunks.push((key, c)),
-            None => return Err(bad(format!("container {i} is empty"))),
-        }
+        found.push(ContainerRef {
+            key,
+            card,
+            kind,
+            at,
+            len,
+            runs,
+        });
     }
-    Ok((chunks, r.pos))
+    Ok((found, r.pos))
 }
 
 #[cfg(test)]

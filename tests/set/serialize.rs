@@ -161,3 +161,104 @@ fn serialize_many_of_no_sets_and_of_empty_sets() {
     let none = BTreeSet::new();
     check_serialized(&[empty, emptied], &[none.clone(), none], "empty sets");
 }
+
+/// A serialization of one bitmap container (cookie 12346), as it is, whatever its runs.
+fn bitmap_file(key: u16, bits: &[u64]) -> Vec<u8> {
+    let card: u32 = bits.iter().map(|w| w.count_ones()).sum();
+    let mut out = Vec::new();
+    out.extend_from_slice(&12346u32.to_le_bytes());
+    out.extend_from_slice(&1u32.to_le_bytes());
+    out.extend_from_slice(&key.to_le_bytes());
+    out.extend_from_slice(&((card - 1) as u16).to_le_bytes());
+    out.extend_from_slice(&16u32.to_le_bytes());
+    for w in bits {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out
+}
+
+/// Serializations that make every placement the GPU reader does: arrays kept and turned into
+/// runs, bitmaps kept, turned into runs and full, run containers turned into a full chunk, runs
+/// (touching runs joined), an array and a bitmap; sets of no chunk, of many (a flat
+/// directory) and of every kind.
+fn placement_files(rng: &mut Rng) -> Vec<Vec<u8>> {
+    let mut files: Vec<Vec<u8>> = boundary_lists(rng)
+        .iter()
+        .map(|l| reference::serialize(&model_of(l)))
+        .collect();
+    // A bitmap container of every value, and one of 42 runs.
+    files.push(bitmap_file(3, &[u64::MAX; 1024]));
+    let mut striped = vec![0u64; 1024];
+    for (w, x) in striped.iter_mut().enumerate() {
+        if w % 25 < 2 {
+            *x = u64::MAX;
+        }
+    }
+    striped[1023] |= 1 << 63;
+    files.push(bitmap_file(9, &striped));
+    // Run containers: the whole chunk in two touching runs; 3 runs of a bitmap's cardinality;
+    // 60 runs of few values (an array) and of many (a bitmap); touching runs that join.
+    files.push(reference::serialize_runs(2, |k| {
+        vec![(0, 30_000 + k), (30_000 + k as u16, 35_536 - k)]
+    }));
+    files.push(reference::serialize_runs(3, |k| {
+        vec![(5, 3000), (9000 + k as u16, 4000), (20_000, 1)]
+    }));
+    files.push(reference::serialize_runs(4, |k| {
+        (0..60).map(|i| ((i * 1000 + k) as u16, 3)).collect()
+    }));
+    files.push(reference::serialize_runs(5, |k| {
+        (0..60).map(|i| ((i * 1000 + k) as u16, 500)).collect()
+    }));
+    files.push(reference::serialize_runs(6, |_| {
+        (0..50).map(|i| ((i * 10) as u16, 10)).collect()
+    }));
+    // No chunk; more chunks than a packed directory takes.
+    files.push(reference::serialize(&BTreeSet::new()));
+    let many: BTreeSet<u32> = (0..40_000u32).map(|c| c << 16 | (c % 7)).collect();
+    files.push(reference::serialize(&many));
+    files
+}
+
+#[test]
+fn deserialized_on_the_gpu_as_the_host_reads() {
+    let ctx = context();
+    let mut rng = Rng(0xde_5e_71);
+    let files = placement_files(&mut rng);
+    let mut data = Vec::new();
+    let mut offsets = vec![0u64];
+    for f in &files {
+        data.extend_from_slice(f);
+        offsets.push(data.len() as u64);
+    }
+    let sets = GpuSet::deserialize_many(&ctx, &data, &offsets).unwrap();
+    assert_eq!(sets.len(), files.len());
+    let models: Vec<BTreeSet<u32>> = files
+        .iter()
+        .map(|f| reference::deserialize(f).unwrap().into_iter().collect())
+        .collect();
+    for (i, (s, m)) in sets.iter().zip(&models).enumerate() {
+        check(s, m, &format!("deserialize_many, set {i}"));
+        // The host reader's set holds the same chunks in the same forms.
+        let host = GpuSet::deserialize(&ctx, &files[i]).unwrap();
+        assert!(
+            s.serialize().unwrap() == host.serialize().unwrap(),
+            "set {i}: as the host reads it"
+        );
+    }
+    check_serialized(&sets, &models, "deserialize_many");
+    // They take writes and operations like any other.
+    let mut first = GpuSet::deserialize_many(&ctx, &data, &offsets)
+        .unwrap()
+        .swap_remove(4);
+    first.insert(&[7, 1 << 30]).unwrap();
+    let mut m = models[4].clone();
+    m.extend([7, 1 << 30]);
+    check(&first, &m, "a set read on the GPU after an insert");
+    let union = GpuSet::op(&sets[6], &sets[7], SetOp::Or).unwrap();
+    check(
+        &union,
+        &reference::op(&models[6], &models[7], SetOp::Or),
+        "an operation on them",
+    );
+}

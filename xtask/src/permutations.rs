@@ -622,6 +622,7 @@ fn set_permutations() -> Vec<Permutation> {
         standalone("set_compact", "set/compact.comp", &[]),
         standalone("set_many_cardinality", "set/many_cardinality.comp", &[]),
         standalone("set_serialize", "set/serialize.comp", &[]),
+        standalone("set_deserialize", "set/deserialize.comp", &[]),
         standalone(
             "set_chunk_update_many",
             "set/chunk_update.comp",
