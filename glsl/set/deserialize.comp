@@ -1,13 +1,14 @@
 #version 460
 // Sets read from Roaring portable serializations on the GPU (src/set/deserialize.rs): the host
 // checked every byte and placed every container (its form on the GPU, its blocks); here each
-// container's values are written into its set's pools and its directory entry, and each
-// packed directory's index is built. Two modes, one dispatch each (they write disjoint bytes):
+// set's control block is written, then each container's values into its set's pools and its
+// directory entry. Two modes, one dispatch each, the second behind a barrier:
 // - MODE_CONTAINERS, a workgroup a container: arrays and bitmaps kept as they are copied;
 //   every other form built from the values as a bitmap in shared memory (runs from it, an
 //   array of a run container's values, a bitmap of its runs).
-// - MODE_INDEX, a workgroup a set: each group of 64 chunks' mask of non-empty chunks and the
-//   number before it (packed directories).
+// - MODE_CONTROL, a workgroup a set: its header (pool and ring addresses, ring masks, zero
+//   cursors, its chunk count), then a packed directory's index (each group of 64 chunks' mask
+//   of non-empty chunks and the number before it) or a flat directory zeroed.
 #include "../common/vkalgo.glsl"
 #include "../common/workgroup_scan.glsl"
 #include "../public/vkalgo_set.glsl"
@@ -16,7 +17,7 @@
 layout(push_constant) uniform DeserializePush {
     uint64_t data;        // the serializations' bytes (readable 8 bytes past the end)
     uint64_t containers;  // `count` placements of 32 bytes
-    uint64_t sets;        // `set_count` set records of 48 bytes
+    uint64_t sets;        // `set_count` set records of 64 bytes
     uint count;           // containers
     uint set_count;
     uint mode;
@@ -24,7 +25,7 @@ layout(push_constant) uniform DeserializePush {
 } pc;
 
 const uint MODE_CONTAINERS = 0u;
-const uint MODE_INDEX = 1u;
+const uint MODE_CONTROL = 1u;
 
 // The container's kind in the serialization (src/set/roaring.rs ContainerKind).
 const uint SRC_ARRAY = 0u;
@@ -50,7 +51,8 @@ shared uint s_bits[VKALGO_SET_BITMAP_WORDS];   // the chunk's values as a bitmap
 shared uint s_stage[VKALGO_SET_BITMAP_WORDS];  // an array's values, two a word
 shared uint s_run[64];                         // the runs' first values, then their words
 
-// A set's record: its control block, pools, directory form and containers.
+// A set's record: its control block, pools, directory form and containers (the header's
+// other words are in the record's last 32 bytes: src/set/deserialize.rs).
 struct SetRecord {
     uint64_t control;
     uint64_t bm_pool;
@@ -61,7 +63,7 @@ struct SetRecord {
 };
 
 SetRecord set_record(uint s) {
-    uint64_t at = pc.sets + uint64_t(s) * 48ul;
+    uint64_t at = pc.sets + uint64_t(s) * 64ul;
     uvec4 r0 = Vec4Ref(at).v;
     uvec4 r1 = Vec4Ref(at + 16ul).v;
     uvec4 r2 = Vec4Ref(at + 32ul).v;
@@ -266,13 +268,38 @@ void place(uint i) {
     barrier();  // the shared arrays are filled again for the next container
 }
 
-// MODE_INDEX: set s's packed index, a group of 64 chunks an invocation.
-void index_set(uint s) {
+// MODE_CONTROL: set s's control block. The header's 64 words: the bitmap pool, array pool,
+// bitmap ring and array ring addresses (words 0-7), the rings' masks (8, 9), zero cursors
+// (16-19), the chunk count (20), zeros elsewhere (src/set/layout.rs meta_bytes).
+void control_set(uint s) {
     SetRecord rec = set_record(s);
+    uint64_t at = pc.sets + uint64_t(s) * 64ul;
+    uvec4 r2 = Vec4Ref(at + 32ul).v;
+    uvec4 rings = Vec4Ref(at + 48ul).v;
+    uint t = gl_LocalInvocationIndex;
+    for (uint w = t; w < uint(VKALGO_SET_DIR_OFFSET) / 4u; w += WG_SIZE) {
+        uint x = 0u;
+        if (w < 2u) {
+            x = unpackUint2x32(rec.bm_pool)[w];
+        } else if (w < 4u) {
+            x = unpackUint2x32(rec.ar_pool)[w - 2u];
+        } else if (w < 8u) {
+            x = rings[w - 4u];
+        } else if (w < 10u) {
+            x = w == 8u ? r2.y : r2.z;
+        } else if (w == 20u) {
+            x = rec.count;
+        }
+        store(rec.control + uint64_t(w) * 4ul, x);
+    }
+    uint64_t dir = rec.control + VKALGO_SET_DIR_OFFSET;
     if (!rec.packed) {
+        for (uint c = t; c < 65536u; c += WG_SIZE) {
+            Vec2Ref(dir + uint64_t(c) * 8ul).v = uvec2(0u);
+        }
         return;
     }
-    for (uint g = gl_LocalInvocationIndex; g < 1024u; g += WG_SIZE) {
+    for (uint g = t; g < 1024u; g += WG_SIZE) {
         uint lo = 0u;
         uint hi = rec.count;
         while (lo < hi) {
@@ -296,7 +323,7 @@ void index_set(uint s) {
                 mask.y |= 1u << (bit - 32u);
             }
         }
-        Vec4Ref(rec.control + VKALGO_SET_DIR_OFFSET + uint64_t(g) * 16ul).v = uvec4(mask, lo, 0u);
+        Vec4Ref(dir + uint64_t(g) * 16ul).v = uvec4(mask, lo, 0u);
     }
 }
 
@@ -305,9 +332,9 @@ void main() {
     if (id >= pc.grid) {
         return;  // past the grid (a dispatch split into rows)
     }
-    if (pc.mode == MODE_INDEX) {
+    if (pc.mode == MODE_CONTROL) {
         for (uint s = id; s < pc.set_count; s += pc.grid) {
-            index_set(s);
+            control_set(s);
         }
         return;
     }

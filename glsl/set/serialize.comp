@@ -39,6 +39,14 @@ const uint MODE_WRITE = 3u;
 const uint BITMAP_BYTES = 8192u;
 const uint RUNS_FLAG = 0x80000000u;
 
+// Where write_chunk's half-words come from.
+const uint DIRECT_NONE = 0u;
+const uint DIRECT_ARRAY = 1u;          // the stored array's values
+const uint DIRECT_BITMAP = 2u;         // the stored bitmap's words
+const uint DIRECT_RUNS = 3u;           // the stored runs (or a full chunk's one run)
+const uint DIRECT_STAGED = 4u;         // s_stage
+const uint DIRECT_STAGED_BITMAP = 5u;  // s_bits
+
 // Consecutive bitmap words of an invocation (the workgroup size is 64 to 1024, a power of two),
 // so that values and runs enumerated word by word come out in order.
 #define WPI (VKALGO_SET_BITMAP_WORDS / WG_SIZE)
@@ -205,6 +213,8 @@ uint half_word(uint h, bool bitmap) {
     return (w >> ((h & 1u) * 16u)) & 0xFFFFu;
 }
 
+void store_halves(uint s, uint slot, uint bytes, uint direct, VkalgoSetView v, uvec2 e, uint card);
+
 // MODE_WRITE: the container bytes of the chunk in `slot` (listed for set s).
 void write_chunk(uint slot, uint s) {
     uint t = gl_LocalInvocationIndex;
@@ -217,6 +227,21 @@ void write_chunk(uint slot, uint s) {
     uvec2 e = vkalgo_set_entry(v, c);
     uint stored_runs = e.x >> VKALGO_SET_RUN_SHIFT;
     bool array = card != VKALGO_SET_FULL && stored_runs == 0u && card <= VKALGO_SET_ARRAY_MAX;
+    bool stored_bitmap = card != VKALGO_SET_FULL && stored_runs == 0u && card > VKALGO_SET_ARRAY_MAX;
+    // Written as stored (an array's values, a bitmap's words, a run chunk's maximal runs, a
+    // full chunk's one run): read straight from the set. Other forms go through s_bits.
+    uint direct = DIRECT_NONE;
+    if (!as_runs && array) {
+        direct = DIRECT_ARRAY;
+    } else if (!as_runs && stored_bitmap) {
+        direct = DIRECT_BITMAP;
+    } else if (as_runs && (card == VKALGO_SET_FULL || stored_runs == (bytes - 2u) / 4u)) {
+        direct = DIRECT_RUNS;
+    }
+    if (direct != DIRECT_NONE) {
+        store_halves(s, slot, bytes, direct, v, e, card);
+        return;
+    }
 
     // The chunk's values as a bitmap.
     for (uint q = 0u; q < WPI; ++q) {
@@ -310,7 +335,32 @@ void write_chunk(uint slot, uint s) {
         barrier();
     }
 
-    // Store the half-words at the set's data base (word-aligned) plus the chunk's even offset.
+    store_halves(s, slot, bytes, bitmap ? DIRECT_STAGED_BITMAP : DIRECT_STAGED, v, e, card);
+}
+
+// Half-word h (u16) of a chunk written as it is stored (`direct`), or staged in shared memory.
+uint chunk_half(uint h, uint direct, VkalgoSetView v, uvec2 e, uint card) {
+    if (direct == DIRECT_ARRAY) {
+        return vkalgo_set_array_value(v, e.y, card, h);
+    }
+    if (direct == DIRECT_BITMAP) {
+        return (vkalgo_set_bitmap_word(v, e, h >> 1) >> ((h & 1u) * 16u)) & 0xFFFFu;
+    }
+    if (direct == DIRECT_RUNS) {
+        uint runs = card == VKALGO_SET_FULL ? 1u : e.x >> VKALGO_SET_RUN_SHIFT;
+        if (h == 0u) {
+            return runs;
+        }
+        uint run = card == VKALGO_SET_FULL ? 0xFFFF0000u : vkalgo_set_run(v, e, (h - 1u) / 2u);
+        return ((h - 1u) & 1u) == 0u ? run & 0xFFFFu : (run >> 16) - (run & 0xFFFFu);
+    }
+    return half_word(h, direct == DIRECT_STAGED_BITMAP);
+}
+
+// Stores the chunk's `bytes` bytes (half-words from chunk_half) at set s's data base
+// (word-aligned) plus the chunk's even offset.
+void store_halves(uint s, uint slot, uint bytes, uint direct, VkalgoSetView v, uvec2 e, uint card) {
+    uint t = gl_LocalInvocationIndex;
     uvec4 tab = table_of(s);
     uint offset = U32Ref(pc.offsets + uint64_t(slot) * 4ul).v[0];
     uint64_t base = pc.data + uint64_t(tab.z) * 4ul;
@@ -323,8 +373,8 @@ void write_chunk(uint slot, uint s) {
         int hi = lo + 1;
         bool lo_in = lo >= 0 && lo < int(halves);
         bool hi_in = hi >= 0 && hi < int(halves);
-        uint word = (lo_in ? half_word(uint(lo), bitmap) : 0u)
-                  | (hi_in ? half_word(uint(hi), bitmap) << 16 : 0u);
+        uint word = (lo_in ? chunk_half(uint(lo), direct, v, e, card) : 0u)
+                  | (hi_in ? chunk_half(uint(hi), direct, v, e, card) << 16 : 0u);
         uint64_t at = base + uint64_t(q) * 4ul;
         if (lo_in && hi_in) {
             U32Ref(at).v[0] = word;

@@ -1,15 +1,15 @@
 //! Sets read from Roaring portable serializations on the GPU (glsl/set/deserialize.comp): the
 //! host checks every byte and places every container (its form on the GPU and its blocks, as
 //! the host-built image would hold them), then one submission copies the bytes to the GPU,
-//! writes every container into its set's pools and directory, and builds the packed indexes.
+//! writes each set's control block (header, packed index or zeroed flat directory) and every
+//! container into its set's pools and directory.
 
 use super::arena::SetShape;
 use super::blocks::array_blocks;
 use super::gpu::GpuSet;
-use super::layout::{control_bytes, meta_bytes, CONTROL_BYTES, META_DIR, PACK_MAX_CHUNKS};
+use super::layout::{control_bytes, ring_capacity, PACK_MAX_CHUNKS};
 use super::passes::{kernel, prepare_kernels, prepare_packed_kernels};
 use super::roaring::{scan_prefix, ContainerKind, ContainerRef, GpuForm};
-use super::transfer::StagedUpload;
 use crate::core::buffer::ObjectStorage;
 use crate::core::shaders;
 use crate::core::spirv::push_constants;
@@ -33,7 +33,7 @@ push_constants! {
 
 /// Modes of deserialize.comp.
 const MODE_CONTAINERS: u32 = 0;
-const MODE_INDEX: u32 = 1;
+const MODE_CONTROL: u32 = 1;
 
 /// Workgroups that stride over the containers on a GPU; on CPU drivers one a container (their
 /// loops end after a fixed number of iterations: docs/driver-bugs.md#lavapipe-loop-limit).
@@ -149,11 +149,12 @@ impl GpuSet {
         let shapes: Vec<SetShape> = placed.iter().map(|p| p.shape).collect();
         let storage = Self::buffers_many(ctx, &shapes)?;
 
-        // One upload: the data, the placements (32 bytes a container), the set records (48
-        // bytes a set).
+        // One upload: the data, the placements (32 bytes a container), the set records (64
+        // bytes a set: control, bitmap pool and array pool addresses; packed, first container;
+        // containers and the rings' masks; the rings' addresses).
         let data_bytes = data.len().next_multiple_of(16) + 16;
         let records_at = data_bytes + containers * 32;
-        let mut staged = vec![0u8; records_at + parts.len() * 48];
+        let mut staged = vec![0u8; records_at + parts.len() * 64];
         staged[..data.len()].copy_from_slice(data);
         let mut at = data_bytes;
         let mut first = 0u32;
@@ -188,46 +189,26 @@ impl GpuSet {
                 staged[at..at + 32].copy_from_slice(bytemuck::cast_slice(&words));
                 at += 32;
             }
-            let [control, bm, ar, _, _] = parts;
-            let record: [u64; 3] = [control.address(), bm.address(), ar.address()];
-            let r = records_at + s * 48;
-            staged[r..r + 24].copy_from_slice(bytemuck::cast_slice(&record));
-            let tail = [u32::from(p.packed), first, p.containers.len() as u32];
-            staged[r + 24..r + 36].copy_from_slice(bytemuck::cast_slice(&tail));
+            let [control, bm, ar, bm_ring, ar_ring] = parts;
+            let mask = |blocks: u32| (ring_capacity(blocks) - 1) as u32;
+            let addresses: [u64; 3] = [control.address(), bm.address(), ar.address()];
+            let words = [
+                u32::from(p.packed),
+                first,
+                p.containers.len() as u32,
+                mask(p.shape.bm_blocks),
+                mask(p.shape.ar_blocks),
+                0,
+            ];
+            let rings: [u64; 2] = [bm_ring.address(), ar_ring.address()];
+            let r = records_at + s * 64;
+            staged[r..r + 24].copy_from_slice(bytemuck::cast_slice(&addresses));
+            staged[r + 24..r + 48].copy_from_slice(bytemuck::cast_slice(&words));
+            staged[r + 48..r + 64].copy_from_slice(bytemuck::cast_slice(&rings));
             first += p.containers.len() as u32;
         }
         let upload = ctx.staging_from(&staged)?;
         let work = ctx.device_buffer(staged.len() as u64, "vkalgo set deserialize")?;
-
-        // Each set's header (addresses, masks, zero cursors, its chunk count) over its control
-        // buffer; flat directories zeroed (packed ones are written whole).
-        let headers: Vec<Vec<u8>> = placed
-            .iter()
-            .zip(&storage)
-            .map(|(p, [_, bm, ar, bm_ring, ar_ring])| {
-                let mut h = meta_bytes(
-                    [bm, ar, bm_ring, ar_ring],
-                    p.shape.bm_blocks,
-                    p.shape.ar_blocks,
-                    [0; 4],
-                );
-                h.extend_from_slice(&(p.containers.len() as u32).to_le_bytes());
-                h.resize(META_DIR as usize, 0);
-                h
-            })
-            .collect();
-        let header_parts: Vec<(&ObjectStorage, u64, &[u8])> = storage
-            .iter()
-            .zip(&headers)
-            .map(|(parts, h)| (&parts[0], 0, h.as_slice()))
-            .collect();
-        let zeros: Vec<(&ObjectStorage, u64, u64)> = storage
-            .iter()
-            .zip(&placed)
-            .filter(|(_, p)| !p.packed)
-            .map(|(parts, _)| (&parts[0], META_DIR, CONTROL_BYTES - META_DIR))
-            .collect();
-        let init = StagedUpload::new(ctx, &header_parts, &zeros)?;
 
         let deserialize = kernel(ctx, &shaders::SET_DESERIALIZE)?;
         let base = ctx.address_of(&work.range());
@@ -255,10 +236,11 @@ impl GpuSet {
             };
             ctx.device
                 .cmd_copy_buffer(cmd, upload.buffer(), work.buffer(), &[region]);
-            init.record(ctx, cmd);
             ctx.transfer_to_compute(cmd);
             if set_count > 0 {
-                ctx.dispatch(cmd, deserialize, &push(MODE_INDEX, set_count), set_count);
+                ctx.dispatch(cmd, deserialize, &push(MODE_CONTROL, set_count), set_count);
+                // Flat directories zeroed before their entries are written.
+                ctx.compute_to_compute(cmd);
             }
             if count > 0 {
                 ctx.dispatch(cmd, deserialize, &push(MODE_CONTAINERS, groups), groups);
@@ -267,7 +249,6 @@ impl GpuSet {
             Ok(())
         });
         if let Err(Error::Timeout(m)) = done {
-            init.leak();
             upload.leak();
             work.leak();
             for parts in storage {

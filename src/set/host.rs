@@ -297,7 +297,7 @@ impl GpuSet {
             let base = status_buf.address();
             let done = ctx.submit_and_wait(|cmd| unsafe {
                 if let Some(init) = &init {
-                    init.record(&ctx, cmd);
+                    init.record(&ctx, cmd)?;
                     ctx.transfer_to_compute(cmd);
                 }
                 for p in &parts {

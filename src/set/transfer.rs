@@ -2,7 +2,7 @@
 //! (ranges zeroed on the GPU beside them), ranges downloaded through one readback buffer.
 
 use super::gpu::GpuSet;
-use crate::core::buffer::{GpuBuffer, MemoryLocation, ObjectStorage};
+use crate::core::buffer::{BufferRange, GpuBuffer, MemoryLocation, ObjectStorage};
 use crate::error::{Error, Result};
 use crate::Context;
 use ash::vk;
@@ -92,29 +92,44 @@ impl StagedUpload {
     }
 
     /// Records the fills, then the copies (TRANSFER writes; the caller orders what reads them).
+    /// The zeros are written by a compute shader, which the copies and every later pass follow
+    /// (`vkCmdFillBuffer` zeroed about 50 GB/s on an H200, a tenth of the compute fill:
+    /// docs/tuning/set.md#staged-zeros).
     ///
     /// # Safety
     /// `cmd` is recording on `ctx`'s device; the target buffers outlive its execution, as does
     /// this upload.
-    pub(super) unsafe fn record(&self, ctx: &Context, cmd: vk::CommandBuffer) {
+    pub(super) unsafe fn record(&self, ctx: &Context, cmd: vk::CommandBuffer) -> Result<()> {
         for &(buffer, offset, bytes) in &self.fills {
-            unsafe { ctx.device.cmd_fill_buffer(cmd, buffer, offset, bytes, 0) };
+            let mut at = offset;
+            while at < offset + bytes {
+                let words = ((offset + bytes - at) / 4).min(1 << 30);
+                let addr = ctx.address_of(&BufferRange::new(buffer, at, words * 4));
+                unsafe { ctx.record_compute_fill_at(cmd, addr, words as u32, 0)? };
+                at += words * 4;
+            }
+        }
+        if !self.fills.is_empty() {
+            // The images over the zeros, and whatever reads the zeros after this.
+            let stages = vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER;
+            let access = vk::AccessFlags::SHADER_READ
+                | vk::AccessFlags::SHADER_WRITE
+                | vk::AccessFlags::TRANSFER_READ
+                | vk::AccessFlags::TRANSFER_WRITE;
+            unsafe { ctx.memory_barrier(cmd, stages, vk::AccessFlags::SHADER_WRITE, stages, access) };
         }
         if let Some(s) = &self.staging {
-            if !self.fills.is_empty() {
-                // The images over the zeros.
-                unsafe { ctx.transfer_to_transfer(cmd) };
-            }
             for (target, regions) in &self.copies {
                 unsafe { ctx.device.cmd_copy_buffer(cmd, s.buffer(), *target, regions) };
             }
         }
+        Ok(())
     }
 
     /// Records the upload in a submission of its own and waits for it.
     pub(super) fn run(self, ctx: &Context) -> Result<()> {
         let done = ctx.submit_and_wait(|cmd| unsafe {
-            self.record(ctx, cmd);
+            self.record(ctx, cmd)?;
             ctx.transfer_to_compute(cmd);
             Ok(())
         });
