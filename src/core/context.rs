@@ -229,12 +229,14 @@ impl Context {
         Ok(ctx)
     }
 
-    /// Creates the pipelines of the context's own record calls (the compute copy and fill).
+    /// Creates the pipelines of the context's own record calls (the compute copy, fill and
+    /// scatter).
     fn prepare_core_kernels(&self) -> Result<()> {
         let spec = super::copy::COPY_SPEC;
         self.prepare_kernels(&[
             (&super::shaders::COPY_U32X4, spec),
             (&super::shaders::FILL_U32, spec),
+            (&super::shaders::SCATTER_U32, spec),
         ])
     }
 

@@ -32,7 +32,21 @@ push_constants! {
     }
 }
 
+push_constants! {
+    /// Push constants of glsl/util/scatter.comp (block `ScatterPush`).
+    pub(crate) struct ScatterPush {
+        src_addr: u64,
+        table: u64,
+        count: u32,
+        grid: u32,
+    }
+}
+
 pub(crate) const COPY_WORKGROUP: u32 = 256;
+
+/// Workgroups of a scatter on GPUs (striding over the ranges); CPU drivers get one a range
+/// (their loops end after a fixed number of iterations: docs/driver-bugs.md#lavapipe-loop-limit).
+const SCATTER_GPU_GROUPS: u32 = 1024;
 
 /// The specialization of the copy and fill kernels: their workgroup size (they read no other
 /// constant; the others are fixed so that each kernel has one pipeline).
@@ -150,6 +164,42 @@ impl Context {
     }
 }
 
+impl Context {
+    /// Records a compute-shader copy of `count` ranges of u32 words: `table` (a device address,
+    /// 16-byte aligned) holds a uvec4 a range (source byte offset from `src_addr`, destination
+    /// address low and high words, words), each range 4-byte aligned on both sides.
+    /// Synchronization: like a compute pass that reads the sources and the table and writes the
+    /// destinations.
+    ///
+    /// # Safety
+    /// As [`Context::record_compute_copy`]; every range lies in live buffers.
+    pub(crate) unsafe fn record_compute_scatter(
+        &self,
+        cmd: vk::CommandBuffer,
+        src_addr: u64,
+        table: u64,
+        count: u32,
+    ) -> Result<()> {
+        if count == 0 {
+            return Ok(());
+        }
+        let kernel = self.kernel(&shaders::SCATTER_U32, COPY_SPEC)?;
+        let grid = if self.device_class() == super::tuning::DeviceClass::Cpu {
+            count
+        } else {
+            count.min(SCATTER_GPU_GROUPS)
+        };
+        let push = ScatterPush {
+            src_addr,
+            table,
+            count,
+            grid,
+        };
+        unsafe { self.dispatch(cmd, kernel, &push, grid) };
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 pub(crate) fn push_layouts() -> Vec<super::spirv::PushCheck> {
     use super::spirv::PushLayout;
@@ -163,6 +213,11 @@ pub(crate) fn push_layouts() -> Vec<super::spirv::PushCheck> {
             shaders::FILL_U32,
             FillPush::FIELDS,
             std::mem::size_of::<FillPush>(),
+        ),
+        (
+            shaders::SCATTER_U32,
+            ScatterPush::FIELDS,
+            std::mem::size_of::<ScatterPush>(),
         ),
     ]
 }

@@ -35,7 +35,14 @@ pub(super) struct StagedUpload {
     copies: Vec<(vk::Buffer, Vec<vk::BufferCopy>)>,
     /// Ranges to zero, contiguous ones merged: (buffer, offset, bytes).
     fills: Vec<(vk::Buffer, u64, u64)>,
+    /// The scattered parts' table in the staging buffer: its offset and its ranges.
+    scatter: (u64, u32),
 }
+
+/// Largest part a staged upload scatters by a compute dispatch; larger ones are copied.
+const SCATTER_MAX_BYTES: u64 = 64 << 10;
+/// Fewest small parts worth a scatter dispatch.
+const SCATTER_MIN_PARTS: usize = 8;
 
 impl StagedUpload {
     /// Stages `parts` (`(storage, offset, bytes)`) and `zeros` (`(storage, offset, bytes)`,
@@ -51,29 +58,56 @@ impl StagedUpload {
             at.push(total);
             total += (bytes.len() as u64).next_multiple_of(16);
         }
+        // Small word-aligned parts go by one scatter dispatch where there are many (a copy
+        // region each cost about 3 us on an H200: docs/tuning/core.md#staged-scatter).
+        let scattered = |(dst, offset, bytes): &(&ObjectStorage, u64, &[u8])| {
+            !bytes.is_empty()
+                && bytes.len() as u64 <= SCATTER_MAX_BYTES
+                && bytes.len() % 4 == 0
+                && (dst.offset() + offset) % 4 == 0
+        };
+        let small = parts.iter().filter(|p| scattered(p)).count();
+        let scatter = small >= SCATTER_MIN_PARTS && total + 16 * small as u64 <= u32::MAX as u64;
+        let table_at = total;
+        if scatter {
+            total += 16 * small as u64;
+        }
+        let mut table_count = 0u32;
         let staging = if total > 0 {
             let mut staging = GpuBuffer::recycled(ctx, total, MemoryLocation::CpuToGpu, "vkalgo upload")?;
             let mapped = staging
                 .mapped()
                 .ok_or_else(|| Error::Internal("staging buffer is not mapped".into()))?;
-            for ((_, _, bytes), &o) in parts.iter().zip(&at) {
+            for (p, &o) in parts.iter().zip(&at) {
+                let (dst, offset, bytes) = p;
                 mapped[o as usize..o as usize + bytes.len()].copy_from_slice(bytes);
+                if scatter && scattered(p) {
+                    let d = dst.address() + offset;
+                    let range = [o as u32, d as u32, (d >> 32) as u32, (bytes.len() / 4) as u32];
+                    let e = (table_at + 16 * table_count as u64) as usize;
+                    mapped[e..e + 16].copy_from_slice(bytemuck::cast_slice(&range));
+                    table_count += 1;
+                }
             }
             Some(staging)
         } else {
             None
         };
-        // One copy command per target buffer (sets made together share buffers).
-        let copies = grouped(parts.iter().zip(&at).filter(|(p, _)| !p.2.is_empty()).map(
-            |((dst, offset, bytes), &o)| {
-                let region = vk::BufferCopy {
-                    src_offset: o,
-                    dst_offset: dst.offset() + offset,
-                    size: bytes.len() as u64,
-                };
-                (dst.buffer(), region)
-            },
-        ));
+        // One copy command per target buffer for the rest (sets made together share buffers).
+        let copies = grouped(
+            parts
+                .iter()
+                .zip(&at)
+                .filter(|(p, _)| !p.2.is_empty() && !(scatter && scattered(p)))
+                .map(|((dst, offset, bytes), &o)| {
+                    let region = vk::BufferCopy {
+                        src_offset: o,
+                        dst_offset: dst.offset() + offset,
+                        size: bytes.len() as u64,
+                    };
+                    (dst.buffer(), region)
+                }),
+        );
         // One fill per run of contiguous ranges (the directories of sets made together lie
         // back to back).
         let mut fills: Vec<(vk::Buffer, u64, u64)> = Vec::new();
@@ -88,6 +122,7 @@ impl StagedUpload {
             staging,
             copies,
             fills,
+            scatter: (table_at, table_count),
         })
     }
 
@@ -121,6 +156,17 @@ impl StagedUpload {
         if let Some(s) = &self.staging {
             for (target, regions) in &self.copies {
                 unsafe { ctx.device.cmd_copy_buffer(cmd, s.buffer(), *target, regions) };
+            }
+            let (table_at, count) = self.scatter;
+            if count > 0 {
+                unsafe { ctx.record_compute_scatter(cmd, s.address(), s.address() + table_at, count)? };
+                // The scattered parts are compute writes: visible to whatever follows.
+                let stages = vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER;
+                let access = vk::AccessFlags::SHADER_READ
+                    | vk::AccessFlags::SHADER_WRITE
+                    | vk::AccessFlags::TRANSFER_READ
+                    | vk::AccessFlags::TRANSFER_WRITE;
+                unsafe { ctx.memory_barrier(cmd, stages, vk::AccessFlags::SHADER_WRITE, stages, access) };
             }
         }
         Ok(())

@@ -312,6 +312,7 @@ fn util_and_scan() -> Vec<Permutation> {
     let mut table = vec![
         standalone("copy_u32x4", "util/copy.comp", &[]),
         standalone("fill_u32", "util/fill.comp", &[]),
+        standalone("scatter_u32", "util/scatter.comp", &[]),
     ];
     for pass in ["reduce", "downsweep", "lookback"] {
         for (io, vec_io) in [("vec4", "1"), ("scalar", "0")] {
