@@ -98,7 +98,7 @@ impl StagedUpload {
             parts
                 .iter()
                 .zip(&at)
-                .filter(|(p, _)| !p.2.is_empty() && !(scatter && scattered(p)))
+                .filter(|(p, _)| !(p.2.is_empty() || scatter && scattered(p)))
                 .map(|((dst, offset, bytes), &o)| {
                     let region = vk::BufferCopy {
                         src_offset: o,
