@@ -1,8 +1,7 @@
 #version 460
 // Copies many small ranges of u32 words, each from a source base address plus an offset to a
 // destination address, one workgroup a range (grid-stride): the many parts of a staged upload
-// in one dispatch, where a vkCmdCopyBuffer region each cost about 3 us on an H200
-// (docs/tuning/core.md#staged-scatter).
+// in one dispatch instead of a vkCmdCopyBuffer region each (docs/tuning/core.md#staged-scatter).
 #include "../common/vkalgo.glsl"
 
 // Must match src/core/copy.rs (ScatterPush).

@@ -58,8 +58,8 @@ impl StagedUpload {
             at.push(total);
             total += (bytes.len() as u64).next_multiple_of(16);
         }
-        // Small word-aligned parts go by one scatter dispatch where there are many (a copy
-        // region each cost about 3 us on an H200: docs/tuning/core.md#staged-scatter).
+        // Small word-aligned parts go by one scatter dispatch where there are many, not a copy
+        // region each (docs/tuning/core.md#staged-scatter).
         let scattered = |(dst, offset, bytes): &(&ObjectStorage, u64, &[u8])| {
             !bytes.is_empty()
                 && bytes.len() as u64 <= SCATTER_MAX_BYTES
@@ -127,9 +127,8 @@ impl StagedUpload {
     }
 
     /// Records the fills, then the copies (TRANSFER writes; the caller orders what reads them).
-    /// The zeros are written by a compute shader, which the copies and every later pass follow
-    /// (`vkCmdFillBuffer` zeroed about 50 GB/s on an H200, a tenth of the compute fill:
-    /// docs/tuning/set.md#staged-zeros).
+    /// The zeros are written by a compute shader (docs/tuning/core.md#compute-fill), which the
+    /// copies and every later pass follow.
     ///
     /// # Safety
     /// `cmd` is recording on `ctx`'s device; the target buffers outlive its execution, as does
