@@ -117,7 +117,7 @@ impl GpuSet {
         data: &[u8],
         parts: &[(usize, usize)],
     ) -> Result<Vec<GpuSet>> {
-        let mut placed = Vec::with_capacity(parts.len());
+        let mut scanned = Vec::with_capacity(parts.len());
         for (i, &(begin, end)) in parts.iter().enumerate() {
             let named = |e: Error| Error::invalid(format!("set deserialize_many: set {i}: {e}"));
             let (mut found, read) = scan_prefix(&data[begin..end]).map_err(named)?;
@@ -130,12 +130,24 @@ impl GpuSet {
             for c in &mut found {
                 c.at += begin;
             }
-            placed.push(place(found));
+            scanned.push(found);
         }
+        Self::from_scanned(ctx, data, scanned)
+    }
+
+    /// Sets of the containers of checked serializations in `data` (their `at` offsets into
+    /// `data`, as [`scan_prefix`] lists them), written on the GPU in one submission.
+    pub(crate) fn from_scanned(
+        ctx: &Context,
+        data: &[u8],
+        scanned: Vec<Vec<ContainerRef>>,
+    ) -> Result<Vec<GpuSet>> {
+        let placed: Vec<PlacedSet> = scanned.into_iter().map(place).collect();
+        let parts_len = placed.len();
         let containers: usize = placed.iter().map(|p| p.containers.len()).sum();
         let count = u32::try_from(containers)
             .map_err(|_| Error::OutOfMemory("set deserialize_many: too many containers".into()))?;
-        let set_count = u32::try_from(parts.len())
+        let set_count = u32::try_from(parts_len)
             .map_err(|_| Error::invalid("set deserialize_many: more than 2^32 - 1 sets"))?;
         if data.len() > (u32::MAX as usize) - DATA_PAD {
             return Err(Error::OutOfMemory(
@@ -154,7 +166,7 @@ impl GpuSet {
         // containers and the rings' masks; the rings' addresses).
         let data_bytes = data.len().next_multiple_of(16) + 16;
         let records_at = data_bytes + containers * 32;
-        let mut staged = vec![0u8; records_at + parts.len() * 64];
+        let mut staged = vec![0u8; records_at + parts_len * 64];
         staged[..data.len()].copy_from_slice(data);
         let mut at = data_bytes;
         let mut first = 0u32;

@@ -456,6 +456,11 @@ pub(crate) fn deserialize(data: &[u8]) -> Result<Chunks> {
 /// bitmaps inside a Roaring64 serialization.
 pub(crate) fn deserialize_prefix(data: &[u8]) -> Result<(Chunks, usize)> {
     let (found, read) = scan_prefix(data)?;
+    Ok((chunks_of(data, &found)?, read))
+}
+
+/// The chunks of containers [`scan_prefix`] found in `data` (their `at` offsets into `data`).
+pub(crate) fn chunks_of(data: &[u8], found: &[ContainerRef]) -> Result<Chunks> {
     let mut chunks = Chunks::with_capacity(found.len());
     for (i, c) in found.iter().enumerate() {
         let bytes = &data[c.at..c.at + c.len];
@@ -488,7 +493,7 @@ pub(crate) fn deserialize_prefix(data: &[u8]) -> Result<(Chunks, usize)> {
             None => return Err(bad(format!("container {i} is empty"))),
         }
     }
-    Ok((chunks, read))
+    Ok(chunks)
 }
 
 /// How a container is written in a serialization.

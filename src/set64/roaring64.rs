@@ -3,7 +3,7 @@
 
 use super::GpuSet64;
 use crate::error::{Error, Result};
-use crate::set::roaring::{self, Chunks};
+use crate::set::roaring::{self, Chunks, ContainerRef};
 use crate::set::GpuSet;
 use crate::Context;
 
@@ -40,6 +40,18 @@ fn bad(message: String) -> Error {
 /// Reads the serialization at the start of `data`: its buckets (high key and chunks, keys
 /// ascending; empty 32-bit bitmaps left out) and the bytes it takes. What follows is not read.
 pub(crate) fn deserialize_prefix(data: &[u8]) -> Result<(Vec<(u32, Chunks)>, usize)> {
+    let (scanned, read) = scan_prefix(data)?;
+    let mut buckets = Vec::with_capacity(scanned.len());
+    for (key, found) in scanned {
+        buckets.push((key, roaring::chunks_of(data, &found)?));
+    }
+    Ok((buckets, read))
+}
+
+/// Checks the serialization at the start of `data` (everything [`deserialize_prefix`] checks)
+/// and lists each non-empty 32-bit bitmap's high key and containers (their offsets into
+/// `data`); returns them and the bytes it takes. One pass over the bytes.
+pub(crate) fn scan_prefix(data: &[u8]) -> Result<(Vec<(u32, Vec<ContainerRef>)>, usize)> {
     let Some(count) = data.get(..COUNT_BYTES) else {
         return Err(bad(format!(
             "truncated: the bitmap count needs {COUNT_BYTES} bytes, {} given",
@@ -79,17 +91,20 @@ pub(crate) fn deserialize_prefix(data: &[u8]) -> Result<(Vec<(u32, Chunks)>, usi
             )));
         }
         pos += 4;
-        let (chunks, read) = roaring::deserialize_prefix(&data[pos..]).map_err(|e| match e {
+        let (mut found, read) = roaring::scan_prefix(&data[pos..]).map_err(|e| match e {
             Error::InvalidArgument(m) => bad(format!(
                 "bitmap {i} (high key {key}, at byte {pos}): {}",
                 m.strip_prefix("set deserialize: ").unwrap_or(&m)
             )),
             other => other,
         })?;
+        for c in &mut found {
+            c.at += pos;
+        }
         pos += read;
         previous = Some(key);
-        if !chunks.is_empty() {
-            buckets.push((key, chunks));
+        if !found.is_empty() {
+            buckets.push((key, found));
         }
     }
     Ok((buckets, pos))
@@ -135,10 +150,18 @@ impl GpuSet64 {
     /// A set from a Roaring64 portable serialization that is all of `data` (see the
     /// [`set64`](crate::set64) module docs for what is checked; trailing bytes are refused:
     /// [`GpuSet64::deserialize_prefix`] reads a serialization followed by other data).
-    /// Malformed input: [`Error::InvalidArgument`], no set made. The 32-bit sets are made on
-    /// the host with packed directories and uploaded in one submission.
+    /// Malformed input: [`Error::InvalidArgument`], no set made. Every byte is checked on the
+    /// host; the 32-bit sets are written on the GPU in one submission, as
+    /// [`GpuSet::deserialize_many`] writes them.
     pub fn deserialize(ctx: &Context, data: &[u8]) -> Result<GpuSet64> {
-        Self::from_buckets(ctx, deserialize(data)?)
+        let (buckets, read) = scan_prefix(data)?;
+        if read != data.len() {
+            return Err(bad(format!(
+                "{} trailing bytes after the last bitmap",
+                data.len() - read
+            )));
+        }
+        Self::from_scanned(ctx, data, buckets)
     }
 
     /// A set from the Roaring64 portable serialization at the start of `data`, and the number
@@ -146,14 +169,14 @@ impl GpuSet64 {
     /// `roaring64_bitmap_portable_deserialize_safe` and `_deserialize_size` together. Checks
     /// as [`GpuSet64::deserialize`] but for trailing bytes.
     pub fn deserialize_prefix(ctx: &Context, data: &[u8]) -> Result<(GpuSet64, usize)> {
-        let (buckets, read) = deserialize_prefix(data)?;
-        Ok((Self::from_buckets(ctx, buckets)?, read))
+        let (buckets, read) = scan_prefix(data)?;
+        Ok((Self::from_scanned(ctx, data, buckets)?, read))
     }
 
-    /// A set of non-empty buckets (keys ascending), uploaded in one submission.
-    fn from_buckets(ctx: &Context, buckets: Vec<(u32, Chunks)>) -> Result<GpuSet64> {
-        let (keys, chunks): (Vec<u32>, Vec<Chunks>) = buckets.into_iter().unzip();
-        let sets = GpuSet::from_chunks_many(ctx, chunks)?;
+    /// A set of non-empty scanned buckets (keys ascending), written on the GPU.
+    fn from_scanned(ctx: &Context, data: &[u8], buckets: Vec<(u32, Vec<ContainerRef>)>) -> Result<GpuSet64> {
+        let (keys, found): (Vec<u32>, Vec<Vec<ContainerRef>>) = buckets.into_iter().unzip();
+        let sets = GpuSet::from_scanned(ctx, data, found)?;
         Ok(GpuSet64 {
             ctx: ctx.clone(),
             sets: keys.into_iter().zip(sets).collect(),
