@@ -48,10 +48,13 @@ pub(crate) fn deserialize_prefix(data: &[u8]) -> Result<(Vec<(u32, Chunks)>, usi
     Ok((buckets, read))
 }
 
+/// Each non-empty 32-bit bitmap of a checked serialization: its high key and containers.
+pub(crate) type ScannedBitmaps = Vec<(u32, Vec<ContainerRef>)>;
+
 /// Checks the serialization at the start of `data` (everything [`deserialize_prefix`] checks)
 /// and lists each non-empty 32-bit bitmap's high key and containers (their offsets into
 /// `data`); returns them and the bytes it takes. One pass over the bytes.
-pub(crate) fn scan_prefix(data: &[u8]) -> Result<(Vec<(u32, Vec<ContainerRef>)>, usize)> {
+pub(crate) fn scan_prefix(data: &[u8]) -> Result<(ScannedBitmaps, usize)> {
     let Some(count) = data.get(..COUNT_BYTES) else {
         return Err(bad(format!(
             "truncated: the bitmap count needs {COUNT_BYTES} bytes, {} given",
@@ -174,7 +177,7 @@ impl GpuSet64 {
     }
 
     /// A set of non-empty scanned buckets (keys ascending), written on the GPU.
-    fn from_scanned(ctx: &Context, data: &[u8], buckets: Vec<(u32, Vec<ContainerRef>)>) -> Result<GpuSet64> {
+    fn from_scanned(ctx: &Context, data: &[u8], buckets: ScannedBitmaps) -> Result<GpuSet64> {
         let (keys, found): (Vec<u32>, Vec<Vec<ContainerRef>>) = buckets.into_iter().unzip();
         let sets = GpuSet::from_scanned(ctx, data, found)?;
         Ok(GpuSet64 {
