@@ -25,6 +25,19 @@ fn grouped(
     groups
 }
 
+/// Makes compute-shader writes visible to later compute and transfer reads and writes.
+///
+/// # Safety
+/// `cmd` is recording on `ctx`'s device.
+unsafe fn shader_writes_to_all(ctx: &Context, cmd: vk::CommandBuffer) {
+    let stages = vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER;
+    let access = vk::AccessFlags::SHADER_READ
+        | vk::AccessFlags::SHADER_WRITE
+        | vk::AccessFlags::TRANSFER_READ
+        | vk::AccessFlags::TRANSFER_WRITE;
+    unsafe { ctx.memory_barrier(cmd, stages, vk::AccessFlags::SHADER_WRITE, stages, access) };
+}
+
 /// Byte images staged for upload into sets' buffers, with ranges to zero: recorded into a
 /// submission by [`StagedUpload::record`], or run on its own by [`GpuSet::upload_and_zero`].
 pub(super) struct StagedUpload {
@@ -145,12 +158,7 @@ impl StagedUpload {
         }
         if !self.fills.is_empty() {
             // The images over the zeros, and whatever reads the zeros after this.
-            let stages = vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER;
-            let access = vk::AccessFlags::SHADER_READ
-                | vk::AccessFlags::SHADER_WRITE
-                | vk::AccessFlags::TRANSFER_READ
-                | vk::AccessFlags::TRANSFER_WRITE;
-            unsafe { ctx.memory_barrier(cmd, stages, vk::AccessFlags::SHADER_WRITE, stages, access) };
+            unsafe { shader_writes_to_all(ctx, cmd) };
         }
         if let Some(s) = &self.staging {
             for (target, regions) in &self.copies {
@@ -160,12 +168,7 @@ impl StagedUpload {
             if count > 0 {
                 unsafe { ctx.record_compute_scatter(cmd, s.address(), s.address() + table_at, count)? };
                 // The scattered parts are compute writes: visible to whatever follows.
-                let stages = vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER;
-                let access = vk::AccessFlags::SHADER_READ
-                    | vk::AccessFlags::SHADER_WRITE
-                    | vk::AccessFlags::TRANSFER_READ
-                    | vk::AccessFlags::TRANSFER_WRITE;
-                unsafe { ctx.memory_barrier(cmd, stages, vk::AccessFlags::SHADER_WRITE, stages, access) };
+                unsafe { shader_writes_to_all(ctx, cmd) };
             }
         }
         Ok(())
