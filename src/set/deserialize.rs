@@ -9,7 +9,7 @@ use super::blocks::array_blocks;
 use super::gpu::GpuSet;
 use super::layout::{control_bytes, ring_capacity, PACK_MAX_CHUNKS};
 use super::passes::{kernel, prepare_kernels, prepare_packed_kernels};
-use super::roaring::{scan_prefix, ContainerKind, ContainerRef, GpuForm};
+use super::roaring::{chunks_of, scan_prefix, ContainerKind, ContainerRef, GpuForm};
 use crate::core::buffer::ObjectStorage;
 use crate::core::shaders;
 use crate::core::spirv::push_constants;
@@ -136,12 +136,20 @@ impl GpuSet {
     }
 
     /// Sets of the containers of checked serializations in `data` (their `at` offsets into
-    /// `data`, as [`scan_prefix`] lists them), written on the GPU in one submission.
+    /// `data`, as [`scan_prefix`] lists them), written on the GPU in one submission. Data of
+    /// 4 GiB or more (past the kernel's 32-bit offsets) is decoded on the host and uploaded.
     pub(crate) fn from_scanned(
         ctx: &Context,
         data: &[u8],
         scanned: Vec<Vec<ContainerRef>>,
     ) -> Result<Vec<GpuSet>> {
+        if data.len() > (u32::MAX as usize) - DATA_PAD {
+            let chunks = scanned
+                .iter()
+                .map(|found| chunks_of(data, found))
+                .collect::<Result<Vec<_>>>()?;
+            return GpuSet::from_chunks_many(ctx, chunks);
+        }
         let placed: Vec<PlacedSet> = scanned.into_iter().map(place).collect();
         let parts_len = placed.len();
         let containers: usize = placed.iter().map(|p| p.containers.len()).sum();
@@ -149,11 +157,6 @@ impl GpuSet {
             .map_err(|_| Error::OutOfMemory("set deserialize_many: too many containers".into()))?;
         let set_count = u32::try_from(parts_len)
             .map_err(|_| Error::invalid("set deserialize_many: more than 2^32 - 1 sets"))?;
-        if data.len() > (u32::MAX as usize) - DATA_PAD {
-            return Err(Error::OutOfMemory(
-                "set deserialize_many: more than 4 GiB of serializations".into(),
-            ));
-        }
         prepare_kernels(ctx)?;
         if placed.iter().any(|p| p.packed) {
             prepare_packed_kernels(ctx)?;
