@@ -106,7 +106,8 @@ impl WorkLayout {
 
 impl GpuSet {
     /// The Roaring portable serializations of `sets` (one context, checked by the caller) back
-    /// to back, and their offsets: the container bytes encoded on the GPU in one submission.
+    /// to back, and their offsets: the container bytes encoded on the GPU in one submission
+    /// (in halves where the sets' bounds pass 2^32 list slots or 16 GiB).
     pub(super) fn serialize_encoded(sets: &[&GpuSet]) -> Result<(Vec<u8>, Vec<u64>)> {
         let Some(first) = sets.first() else {
             return Ok((Vec::new(), vec![0]));
@@ -114,7 +115,19 @@ impl GpuSet {
         let ctx = &first.ctx;
         let count = u32::try_from(sets.len())
             .map_err(|_| Error::invalid("set serialize_many: more than 2^32 - 1 sets"))?;
-        let place = placement(sets)?;
+        let place = match placement(sets) {
+            // Past the kernel's 32-bit slots and words: half the sets at a time.
+            Err(Error::OutOfMemory(_)) if sets.len() > 1 => {
+                let (a, b) = sets.split_at(sets.len() / 2);
+                let (mut bytes, mut offsets) = Self::serialize_encoded(a)?;
+                let (rest, rest_offsets) = Self::serialize_encoded(b)?;
+                let base = bytes.len() as u64;
+                bytes.extend_from_slice(&rest);
+                offsets.extend(rest_offsets[1..].iter().map(|o| o + base));
+                return Ok((bytes, offsets));
+            }
+            other => other?,
+        };
         let slots = *place.slot_base.last().unwrap();
         let data_words = *place.data_base.last().unwrap() as u64;
         let n = sets.len() as u64;
