@@ -51,6 +51,8 @@ shared uint s_bits[VKALGO_SET_BITMAP_WORDS];   // the chunk's values as a bitmap
 shared uint s_stage[VKALGO_SET_BITMAP_WORDS];  // an array's values, two a word
 shared uint s_run[64];                         // the runs' first values, then their words
 
+#include "chunk_bits.glsl"
+
 // A set's record: its control block, pools, directory form and containers (the header's
 // other words are in the record's last 32 bytes: src/set/deserialize.rs).
 struct SetRecord {
@@ -128,17 +130,14 @@ void runs_of_bits() {
     uint ends = 0u;
     for (uint q = 0u; q < WPI; ++q) {
         uint w = t * WPI + q;
-        uint before = w == 0u ? 0u : s_bits[w - 1u] >> 31;
-        uint after = w + 1u == VKALGO_SET_BITMAP_WORDS ? 0u : s_bits[w + 1u] << 31;
-        starts += bitCount(s_bits[w] & ~((s_bits[w] << 1) | before));
-        ends += bitCount(s_bits[w] & ~((s_bits[w] >> 1) | after));
+        starts += bitCount(run_starts(w));
+        ends += bitCount(run_ends(w));
     }
     uint total;
     uint k = workgroup_exclusive_scan(starts, total);
     for (uint q = 0u; q < WPI; ++q) {
         uint w = t * WPI + q;
-        uint before = w == 0u ? 0u : s_bits[w - 1u] >> 31;
-        uint m = s_bits[w] & ~((s_bits[w] << 1) | before);
+        uint m = run_starts(w);
         while (m != 0u) {
             uint b = findLSB(m);
             m &= m - 1u;
@@ -152,8 +151,7 @@ void runs_of_bits() {
     k = workgroup_exclusive_scan(ends, total);
     for (uint q = 0u; q < WPI; ++q) {
         uint w = t * WPI + q;
-        uint after = w + 1u == VKALGO_SET_BITMAP_WORDS ? 0u : s_bits[w + 1u] << 31;
-        uint m = s_bits[w] & ~((s_bits[w] >> 1) | after);
+        uint m = run_ends(w);
         while (m != 0u) {
             uint b = findLSB(m);
             m &= m - 1u;

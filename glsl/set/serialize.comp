@@ -57,6 +57,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer Vec2Ref { uv
 shared uint s_bits[VKALGO_SET_BITMAP_WORDS];   // the chunk's values as a bitmap
 shared uint s_stage[VKALGO_SET_BITMAP_WORDS];  // its written bytes (arrays and runs)
 
+#include "chunk_bits.glsl"
+
 VkalgoSetView set_view(uint s) {
     uvec4 v = Vec4Ref(pc.views + uint64_t(s) * 16ul).v;
     return VkalgoSetView(packUint2x32(v.xy), v.z, v.w);
@@ -273,8 +275,7 @@ void write_chunk(uint slot, uint s) {
         uint mine = 0u;
         for (uint q = 0u; q < WPI; ++q) {
             uint w = t * WPI + q;
-            uint before = w == 0u ? 0u : s_bits[w - 1u] >> 31;
-            mine += bitCount(s_bits[w] & ~((s_bits[w] << 1) | before));
+            mine += bitCount(run_starts(w));
         }
         uint total;
         uint k = workgroup_exclusive_scan(mine, total);
@@ -283,8 +284,7 @@ void write_chunk(uint slot, uint s) {
         }
         for (uint q = 0u; q < WPI; ++q) {
             uint w = t * WPI + q;
-            uint before = w == 0u ? 0u : s_bits[w - 1u] >> 31;
-            uint m = s_bits[w] & ~((s_bits[w] << 1) | before);
+            uint m = run_starts(w);
             while (m != 0u) {
                 uint b = findLSB(m);
                 m &= m - 1u;
@@ -297,14 +297,12 @@ void write_chunk(uint slot, uint s) {
         uint ends = 0u;
         for (uint q = 0u; q < WPI; ++q) {
             uint w = t * WPI + q;
-            uint after = w + 1u == VKALGO_SET_BITMAP_WORDS ? 0u : s_bits[w + 1u] << 31;
-            ends += bitCount(s_bits[w] & ~((s_bits[w] >> 1) | after));
+            ends += bitCount(run_ends(w));
         }
         k = workgroup_exclusive_scan(ends, total);
         for (uint q = 0u; q < WPI; ++q) {
             uint w = t * WPI + q;
-            uint after = w + 1u == VKALGO_SET_BITMAP_WORDS ? 0u : s_bits[w + 1u] << 31;
-            uint m = s_bits[w] & ~((s_bits[w] >> 1) | after);
+            uint m = run_ends(w);
             while (m != 0u) {
                 uint b = findLSB(m);
                 m &= m - 1u;
