@@ -177,14 +177,21 @@ VkalgoSetView rest_view(uint i) {
     return VkalgoSetView(packUint2x32(v.xy), v.z, v.w);
 }
 
+#define MANY_UNION_ACC sb
+#define MANY_UNION_VIEW(i) rest_view(i)
+#include "many_union.glsl"
+
 // sb = chunk c of every set after the first, combined (see the header); sa is overwritten (an
-// array chunk's bitmap under AND). Returns whether one of them is a run chunk.
+// array chunk's bitmap under AND). Returns whether one of them is a run chunk. Unions take
+// every set side by side (many_union.glsl), intersections one set at a time.
 // Workgroup-uniform: each decision comes from a directory entry every invocation reads alike.
 bool combine_rest(uint c) {
     uint t = gl_LocalInvocationIndex;
-    uint rest_op = pc.op == OP_AND ? OP_AND : (pc.op == OP_XOR ? OP_XOR : OP_OR);
+    if (pc.op != OP_AND) {
+        return many_union(c, 0u, pc.count, pc.op == OP_XOR, 0u, BITMAP_WORDS);
+    }
     for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
-        sb[w] = rest_op == OP_AND ? 0xFFFFFFFFu : 0u;
+        sb[w] = 0xFFFFFFFFu;
     }
     barrier();
     bool any_run = false;
@@ -195,36 +202,25 @@ bool combine_rest(uint c) {
         uint runs = e.x >> VKALGO_SET_RUN_SHIFT;
         any_run = any_run || runs != 0u;
         if (runs == 0u && card != 0u && card <= VKALGO_SET_ARRAY_MAX) {
-            // An array: its values into sb, or (AND) into sa and then sb &= sa.
-            if (rest_op == OP_AND) {
-                for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
-                    sa[w] = 0u;
-                }
-                barrier();
+            // An array: its values into sa as a bitmap, then sb &= sa.
+            for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
+                sa[w] = 0u;
             }
+            barrier();
             for (uint j = t; j < card; j += WG_SIZE) {
                 uint v = vkalgo_set_array_value(s, e.y, card, j);
-                uint bit = 1u << (v & 31u);
-                if (rest_op == OP_AND) {
-                    atomicOr(sa[v >> 5], bit);
-                } else if (rest_op == OP_OR) {
-                    atomicOr(sb[v >> 5], bit);
-                } else {
-                    atomicXor(sb[v >> 5], bit);
-                }
+                atomicOr(sa[v >> 5], 1u << (v & 31u));
             }
-            if (rest_op == OP_AND) {
-                barrier();
-                for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
-                    sb[w] &= sa[w];
-                }
+            barrier();
+            for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
+                sb[w] &= sa[w];
             }
         } else {
             for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
                 uint x = card == 0u ? 0u
                        : (runs != 0u ? view_run_word(s, e, runs, w)
                        : (card == VKALGO_SET_FULL ? 0xFFFFFFFFu : vkalgo_set_bitmap_word(s, e, w)));
-                sb[w] = apply_op(rest_op, sb[w], x);
+                sb[w] &= x;
             }
         }
         barrier();

@@ -1,12 +1,14 @@
 #version 460
 // |sets[0] op sets[1] op ... op sets[n - 1]| (left to right; ANDNOT: sets[0] minus the union of
 // the others) without materializing it: two dispatches whatever n.
-// - mode MODE_LIST, per_invocation chunks an invocation: the chunks the result may hold (those
-//   every set holds for AND, those of sets[0] for ANDNOT, of any set for OR and XOR) appended
-//   to a list (a count, then up to 65536 chunk ids, in no order). The materializing many-way operation
+// - mode MODE_LIST, per_workgroup index groups of 64 chunks a workgroup: the chunks the result
+//   may hold (those every set holds for AND, those of sets[0] for ANDNOT, of any set for OR and
+//   XOR), from the sets' 64-chunk masks read side by side, appended to a list (a count, then
+//   up to 65536 chunk ids, in no order). The materializing many-way operation
 //   (chunk_update.comp MANY_WAY) lists the destination's chunks too, and combines them there.
 // - mode MODE_COMBINE: a workgroup takes a listed chunk at a time (grid-stride), combines that
-//   chunk of every set into a shared bitmap of its 2^16 values, and counts it.
+//   chunk of every set into a shared bitmap of its 2^16 values (unions with every set side by
+//   side, many_union.glsl; intersections a set at a time), and counts it.
 // Each set is read through the public include's lookups (glsl/public/vkalgo_set.glsl), so flat
 // and packed sets mix. The counts go to a SetOpStatus (src/set/gpu.rs): ok = 1, the values of
 // chunks that are not full, the full chunks, the chunks that needed work; the caller zeroes
@@ -24,16 +26,25 @@ layout(push_constant) uniform ManyCardinalityPush {
     uint64_t list;    // the list's length (a u32)
     uint64_t ids;     // the list's chunk ids (u32 each)
     uint64_t status;  // the SetOpStatus (8 u32)
+    uint64_t counters;  // MODE_COMBINE's counter a listed chunk (u32), zeroed by MODE_LIST; or 0
     uint count;       // sets, at least 1
     uint op;          // SetOp: 0 AND, 1 OR, 2 ANDNOT, 3 XOR
     uint mode;        // MODE_LIST, MODE_COMBINE or MODE_LIST_WITH_DESTINATION
-    uint per_invocation;  // MODE_LIST*: chunks an invocation lists
+    uint per_workgroup;  // MODE_LIST*: index groups (64 chunks each) a workgroup lists
 } pc;
 
 const uint MODE_LIST = 0u;
 const uint MODE_COMBINE = 1u;
 // MODE_LIST, and the chunks the view after the sets (the destination) holds.
 const uint MODE_LIST_WITH_DESTINATION = 2u;
+
+// Word ranges a listed chunk is split into at most (unions), and the packing of a chunk's
+// counter (`counters`): the slices arrived above SLICE_ARRIVAL_SHIFT, their values below.
+const uint MAX_SLICES = 8u;
+const uint INDEX_GROUPS = 1024u;  // groups of 64 chunks in the universe
+const uint SLICE_ARRIVAL_SHIFT = 24u;
+const uint SLICE_COUNT_MASK = (1u << SLICE_ARRIVAL_SHIFT) - 1u;
+const uint NOT_LAST = 0xFFFFFFFFu;
 
 const uint OP_AND = 0u;
 const uint OP_OR = 1u;
@@ -79,6 +90,10 @@ void chunk_to_tmp(VkalgoSetView s, uvec2 e) {
     }
 }
 
+#define MANY_UNION_ACC s_acc
+#define MANY_UNION_VIEW(i) set_view(i)
+#include "many_union.glsl"
+
 // Word w of chunk e of set s (entry e, not empty): from s_tmp for array and run chunks, which
 // chunk_to_tmp filled.
 uint chunk_word(VkalgoSetView s, uvec2 e, uint w) {
@@ -99,14 +114,12 @@ bool needs_tmp(uvec2 e) {
         && ((e.x >> VKALGO_SET_RUN_SHIFT) != 0u || card <= VKALGO_SET_ARRAY_MAX);
 }
 
-// Combines chunk c of set i into s_acc (`first`: s_acc is not set yet, it becomes the chunk).
-// `op` is OR, XOR or AND here (ANDNOT's tail is an OR into s_tmp's complement below).
-void combine(uint i, uint c, uint op, bool first) {
+// Intersects s_acc with chunk c of set i (`first`: s_acc is not set yet, it becomes the chunk).
+// The unions go through many_union.glsl, every set side by side; an intersection takes one set
+// at a time.
+void intersect(uint i, uint c, bool first) {
     VkalgoSetView s = set_view(i);
     uvec2 e = vkalgo_set_entry(s, c);
-    if ((e.x & VKALGO_SET_CARD_MASK) == 0u && !first && op != OP_AND) {
-        return;  // an empty chunk changes nothing but an intersection
-    }
     if (needs_tmp(e)) {
         chunk_to_tmp(s, e);
     }
@@ -114,45 +127,92 @@ void combine(uint i, uint c, uint op, bool first) {
     [[unroll]] for (uint k = 0u; k < WORDS_PER_INVOCATION; ++k) {
         uint w = word_index(k);
         uint x = empty ? 0u : chunk_word(s, e, w);
-        uint a = first ? x : (op == OP_OR ? s_acc[w] | x : op == OP_XOR ? s_acc[w] ^ x : s_acc[w] & x);
-        s_acc[w] = a;
+        s_acc[w] = first ? x : s_acc[w] & x;
     }
     barrier();
 }
 
-// Whether set i holds values in chunk c.
-bool holds(uint i, uint c) {
-    return (vkalgo_set_entry(set_view(i), c).x & VKALGO_SET_CARD_MASK) != 0u;
+shared uint s_group_mask[2];  // the listed chunks of an index group (64 chunks)
+shared uint s_group_at;       // where they go in the list
+
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer GroupEntryRef { uvec2 v[]; };
+
+// The non-empty chunks of set s among chunks 64 g .. 64 g + 63 as a 64-bit mask (x: the first
+// 32): a packed directory's index word, or a flat directory's 64 entries.
+uvec2 group_mask(VkalgoSetView s, uint g) {
+    uint64_t dir = s.control + VKALGO_SET_DIR_OFFSET;
+    if (s.packed != 0u) {
+        return VkalgoSetIndexRef(dir + uint64_t(g) * 16ul).v[0].xy;
+    }
+    GroupEntryRef entries = GroupEntryRef(dir + uint64_t(g) * 512ul);
+    uvec2 m = uvec2(0u);
+    [[unroll]] for (uint i = 0u; i < 32u; ++i) {
+        m.x |= (entries.v[i].x & VKALGO_SET_CARD_MASK) != 0u ? 1u << i : 0u;
+        m.y |= (entries.v[32u + i].x & VKALGO_SET_CARD_MASK) != 0u ? 1u << i : 0u;
+    }
+    return m;
 }
 
-// Appends chunk c to the list where the result may hold values there (or, with
+// Appends the chunks of index group g (64 chunks) where the result may hold values (or, with
 // MODE_LIST_WITH_DESTINATION, where the destination holds values that the result replaces):
 // for AND where every set holds values, for ANDNOT where the first does, else where any does.
-void list_chunk(uint c) {
-    bool any = pc.mode == MODE_LIST_WITH_DESTINATION && holds(pc.count, c);
-    if (!any && pc.op == OP_AND) {
-        // Stops at the first set without values there (most chunks: the first set).
-        bool all = true;
-        for (uint i = 0u; i < pc.count && all; ++i) {
-            all = holds(i, c);
+// The workgroup's invocations read the sets' masks side by side. Workgroup-uniform.
+void list_group(uint g) {
+    uint t = gl_LocalInvocationIndex;
+    bool all = pc.op == OP_AND;
+    if (t == 0u) {
+        s_group_mask[0] = all ? 0xFFFFFFFFu : 0u;
+        s_group_mask[1] = all ? 0xFFFFFFFFu : 0u;
+    }
+    barrier();
+    uint scan = pc.op == OP_ANDNOT ? 1u : pc.count;
+    uvec2 m = all ? uvec2(0xFFFFFFFFu) : uvec2(0u);
+    if (all && group_mask(set_view(0u), g) == uvec2(0u)) {
+        // An intersection holds nothing where the first set holds nothing.
+        scan = 0u;
+        m = uvec2(0u);
+    }
+    for (uint i = t; i < scan; i += WG_SIZE) {
+        uvec2 x = group_mask(set_view(i), g);
+        m = all ? m & x : m | x;
+    }
+    if (all) {
+        atomicAnd(s_group_mask[0], m.x);
+        atomicAnd(s_group_mask[1], m.y);
+    } else {
+        atomicOr(s_group_mask[0], m.x);
+        atomicOr(s_group_mask[1], m.y);
+    }
+    barrier();
+    uvec2 listed = uvec2(s_group_mask[0], s_group_mask[1]);
+    if (pc.mode == MODE_LIST_WITH_DESTINATION) {
+        listed |= group_mask(set_view(pc.count), g);
+    }
+    uint n = bitCount(listed.x) + bitCount(listed.y);
+    if (t == 0u && n != 0u) {
+        s_group_at = atomicAdd(U32AtomicRef(pc.list).v[0], n);
+    }
+    barrier();
+    if (t < 64u) {
+        uint word = t < 32u ? listed.x : listed.y;
+        uint bit = t & 31u;
+        if (((word >> bit) & 1u) != 0u) {
+            uint rank = bitCount(word & ((1u << bit) - 1u)) + (t < 32u ? 0u : bitCount(listed.x));
+            uint at = s_group_at + rank;
+            U32Ref(pc.ids + uint64_t(at) * 4ul).v[0] = 64u * g + t;
+            if (pc.counters != 0ul) {
+                U32Ref(pc.counters + uint64_t(at) * 4ul).v[0] = 0u;
+            }
         }
-        any = all;
     }
-    uint scan = pc.op == OP_AND ? 0u : pc.op == OP_ANDNOT ? 1u : pc.count;
-    for (uint i = 0u; i < scan && !any; ++i) {
-        any = holds(i, c);
-    }
-    if (any) {
-        uint at = atomicAdd(U32AtomicRef(pc.list).v[0], 1u);
-        U32Ref(pc.ids + uint64_t(at) * 4ul).v[0] = c;
-    }
+    barrier();  // s_group_mask and s_group_at serve the next group
 }
 
 void main() {
     if (pc.mode != MODE_COMBINE) {
-        uint first = (linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex) * pc.per_invocation;
-        for (uint c = first; c < min(first + pc.per_invocation, 65536u); ++c) {
-            list_chunk(c);
+        uint first = linear_workgroup_id() * pc.per_workgroup;
+        for (uint g = first; g < min(first + pc.per_workgroup, INDEX_GROUPS); ++g) {
+            list_group(g);
         }
         return;
     }
@@ -161,7 +221,15 @@ void main() {
     }
     uint listed = U32Ref(pc.list).v[0];
     uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-    if (linear_workgroup_id() >= listed) {
+    // Unions split each listed chunk into `slices` word ranges, as many as keep the grid busy
+    // (few listed chunks: many workgroups a chunk); intersections take whole chunks.
+    uint slices = 1u;
+    while (pc.op != OP_AND && slices < MAX_SLICES && listed * slices * 2u <= groups) {
+        slices *= 2u;
+    }
+    uint slice_words = VKALGO_SET_BITMAP_WORDS / slices;
+    uint items = listed * slices;
+    if (linear_workgroup_id() >= items) {
         return;  // workgroup-uniform
     }
     uint partial = 0u;
@@ -170,30 +238,31 @@ void main() {
     if (gl_LocalInvocationIndex == 0u) {
         s_chunk_count = 0u;
     }
-    for (uint k = linear_workgroup_id(); k < listed; k += groups) {
+    for (uint item = linear_workgroup_id(); item < items; item += groups) {
+        uint k = item / slices;
+        uint w0 = (item % slices) * slice_words;
+        uint w1 = w0 + slice_words;
         uint c = U32Ref(pc.ids + uint64_t(k) * 4ul).v[0];
-        work++;
         if (pc.op == OP_ANDNOT) {
             // sets[0] minus the union of the others: the union into s_acc, then its complement
             // intersected with sets[0].
-            for (uint i = 1u; i < pc.count; ++i) {
-                combine(i, c, OP_OR, i == 1u);
+            many_union(c, 1u, pc.count, false, w0, w1);
+            [[unroll]] for (uint q = 0u; q < WORDS_PER_INVOCATION; ++q) {
+                s_acc[word_index(q)] = ~s_acc[word_index(q)];
             }
-            if (pc.count > 1u) {
-                [[unroll]] for (uint q = 0u; q < WORDS_PER_INVOCATION; ++q) {
-                    s_acc[word_index(q)] = ~s_acc[word_index(q)];
-                }
-                barrier();
-            }
-            combine(0u, c, OP_AND, pc.count == 1u);
-        } else {
+            barrier();
+            intersect(0u, c, false);
+        } else if (pc.op == OP_AND) {
             for (uint i = 0u; i < pc.count; ++i) {
-                combine(i, c, pc.op, i == 0u);
+                intersect(i, c, i == 0u);
             }
+        } else {
+            many_union(c, 0u, pc.count, pc.op == OP_XOR, w0, w1);
         }
         uint mine = 0u;
         [[unroll]] for (uint q = 0u; q < WORDS_PER_INVOCATION; ++q) {
-            mine += bitCount(s_acc[word_index(q)]);
+            uint w = word_index(q);
+            mine += w >= w0 && w < w1 ? bitCount(s_acc[w]) : 0u;
         }
         uint sum = subgroup_sum(mine);
         if (subgroupElect()) {
@@ -201,11 +270,21 @@ void main() {
         }
         barrier();
         if (gl_LocalInvocationIndex == 0u) {
+            // The chunk's slices add their counts and arrivals in one word; the last to
+            // arrive has the chunk's count.
             uint chunk = s_chunk_count;
-            if (chunk == VKALGO_SET_FULL) {
-                full++;
-            } else {
-                partial += chunk;
+            if (slices > 1u) {
+                uint add = (1u << SLICE_ARRIVAL_SHIFT) | chunk;
+                uint sofar = atomicAdd(U32AtomicRef(pc.counters + uint64_t(k) * 4ul).v[0], add) + add;
+                chunk = (sofar >> SLICE_ARRIVAL_SHIFT) == slices ? sofar & SLICE_COUNT_MASK : NOT_LAST;
+            }
+            if (chunk != NOT_LAST) {
+                work++;
+                if (chunk == VKALGO_SET_FULL) {
+                    full++;
+                } else {
+                    partial += chunk;
+                }
             }
             s_chunk_count = 0u;
         }

@@ -23,10 +23,11 @@ push_constants! {
         pub(super) list: u64,
         pub(super) ids: u64,
         pub(super) status: u64,
+        pub(super) counters: u64,
         pub(super) count: u32,
         pub(super) op: u32,
         pub(super) mode: u32,
-        pub(super) per_invocation: u32,
+        pub(super) per_workgroup: u32,
     }
 }
 
@@ -85,19 +86,27 @@ pub(super) fn check_many_operands(
         .ok_or_else(|| Error::invalid(format!("{what}: more than 2^32 - 2 sets")))
 }
 
-/// Chunks an invocation of the listing dispatch looks at: one on GPUs; on CPU drivers 64, so
-/// that few workgroups run (each costs much there; 64 chunks of at most 64 sets stay under the
-/// loop cap).
-pub(super) fn list_per_invocation(class: DeviceClass) -> u32 {
+/// Index groups (64 chunks each, 1024 in all) a workgroup of the listing dispatch looks at: one
+/// on GPUs; on CPU drivers 16, so that few workgroups run (each costs much there).
+pub(super) fn list_groups_per_workgroup(class: DeviceClass) -> u32 {
     if class == DeviceClass::Cpu {
-        64
+        16
     } else {
         1
     }
 }
 
+/// Workgroups of the listing dispatch.
+pub(super) fn list_workgroups(class: DeviceClass) -> u32 {
+    1024u32.div_ceil(list_groups_per_workgroup(class))
+}
+
 /// The list's bytes in scratch: its length (16 bytes with padding), then a u32 a chunk.
 const LIST_BYTES: u64 = 16 + 65536 * 4;
+
+/// The combining dispatch's counter a listed chunk (a u32 each, after the list): the slices
+/// of a chunk that a union splits among workgroups add their counts there.
+const COUNTER_BYTES: u64 = 65536 * 4;
 
 /// Mode of many_cardinality.comp: list the chunks the result may hold.
 const MODE_LIST: u32 = 0;
@@ -114,9 +123,9 @@ pub(super) fn views_bytes(sets: usize) -> u64 {
 
 impl GpuSet {
     /// Scratch bytes of [`GpuSet::record_op_many_cardinality`] over `sets` sets: 16 a set (their
-    /// device views) and 256 KiB + 16 (the list of chunks to combine).
+    /// device views) and 512 KiB + 16 (the list of chunks to combine and a counter each).
     pub fn op_many_cardinality_scratch_bytes(sets: usize) -> u64 {
-        views_bytes(sets) + LIST_BYTES
+        views_bytes(sets) + LIST_BYTES + COUNTER_BYTES
     }
 
     /// Records `|sets[0] op sets[1] op ... op sets[n - 1]|` (left to right; ANDNOT: `sets[0]`
@@ -159,16 +168,17 @@ impl GpuSet {
         let kernel = kernel(ctx, &shaders::SET_MANY_CARDINALITY)?;
         let views: Vec<SetDeviceView> = sets.iter().map(|s| s.device_view()).collect();
         let list = ctx.address_of(&scratch) + views_bytes(sets.len());
-        let per_invocation = list_per_invocation(ctx.device_class());
+        let per_workgroup = list_groups_per_workgroup(ctx.device_class());
         let push = |mode| ManyCardinalityPush {
             views: ctx.address_of(&scratch),
             list,
             ids: list + 16,
             status: ctx.address_of(&status),
+            counters: list + LIST_BYTES,
             count,
             op: op as u32,
             mode,
-            per_invocation,
+            per_workgroup,
         };
         // SAFETY: `cmd` is recording (documented); the ranges were checked above.
         unsafe {
@@ -180,8 +190,7 @@ impl GpuSet {
             let list_at = scratch.offset + views_bytes(sets.len());
             ctx.device.cmd_fill_buffer(cmd, scratch.buffer, list_at, 16, 0);
             ctx.transfer_to_compute(cmd);
-            let chunk_groups = 65536u32.div_ceil(per_invocation * super::passes::wg(ctx));
-            ctx.dispatch(cmd, kernel, &push(MODE_LIST), chunk_groups);
+            ctx.dispatch(cmd, kernel, &push(MODE_LIST), list_workgroups(ctx.device_class()));
             ctx.compute_to_compute(cmd);
             let groups = combine_groups(ctx.device_class(), sets, op);
             ctx.dispatch(cmd, kernel, &push(MODE_COMBINE), groups);

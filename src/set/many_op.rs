@@ -9,8 +9,8 @@ use super::args::GpuSetOpManyArgs;
 use super::gpu::{dir_forms, GpuSet};
 use super::layout::{with_forms, CHUNKS, SCRATCH_HEADER, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use super::many_cardinality::{
-    check_many_operands, list_per_invocation, many_result_bound, views_bytes, ManyCardinalityPush,
-    MODE_LIST_WITH_DESTINATION,
+    check_many_operands, list_groups_per_workgroup, list_workgroups, many_result_bound, views_bytes,
+    ManyCardinalityPush, MODE_LIST_WITH_DESTINATION,
 };
 use super::passes::{chunk_grid, kernel, record_upload, update_spec, wg, SetPush};
 use super::view::SetDeviceView;
@@ -98,16 +98,17 @@ impl GpuSet {
         let views_range = scratch.part(SET_SCRATCH_BYTES, views_bytes(views.len()));
         let scratch_addr = ctx.address_of(&scratch);
         let views_addr = ctx.address_of(&views_range);
-        let per_invocation = list_per_invocation(ctx.device_class());
+        let per_workgroup = list_groups_per_workgroup(ctx.device_class());
         let list = ManyCardinalityPush {
             views: views_addr,
             list: scratch_addr, // S_WORK_COUNT, the scratch's first word
             ids: scratch_addr + SCRATCH_HEADER * 4,
             status: ctx.address_of(&status),
+            counters: 0,
             count,
             op: op as u32,
             mode: MODE_LIST_WITH_DESTINATION,
-            per_invocation,
+            per_workgroup,
         };
         // On CPU drivers one listed chunk a workgroup (the loop cap: every set's chunk is
         // walked for each).
@@ -143,8 +144,7 @@ impl GpuSet {
             ctx.transfer_to_compute(cmd);
             ctx.record_compute_fill(cmd, &scratch, SCRATCH_HEADER as u32, 0)?;
             ctx.compute_to_compute(cmd);
-            let list_groups = (CHUNKS as u32).div_ceil(per_invocation * wg(ctx));
-            ctx.dispatch(cmd, list_kernel, &list, list_groups);
+            ctx.dispatch(cmd, list_kernel, &list, list_workgroups(ctx.device_class()));
             ctx.compute_to_compute(cmd);
             ctx.dispatch(cmd, update_kernel, &update(0), grid);
             ctx.compute_to_compute(cmd);

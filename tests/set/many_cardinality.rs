@@ -56,6 +56,52 @@ fn op_many_cardinality_against_the_model() {
     }
 }
 
+/// Many operands over the same few chunks (more than a workgroup looks up at once): arrays,
+/// bitmaps, runs and a full chunk, whose unions and symmetric differences overlap.
+#[test]
+fn op_many_cardinality_of_many_sets_sharing_chunks() {
+    let ctx = context();
+    let mut rng = Rng(0x6a_57);
+    let mut sets = Vec::new();
+    let mut models = Vec::new();
+    for i in 0..vkalgo::set::SET_MANY_CARDINALITY_CPU_MAX as u32 {
+        let mut values: Vec<u32> = match i % 4 {
+            // Arrays over chunks 0..3.
+            0 => (0..300).map(|_| rng.next_u32() % 262_144).collect(),
+            // Bitmaps.
+            1 => (0..20_000).map(|_| rng.next_u32() % 131_072).collect(),
+            // Runs, shifted a little each set.
+            2 => (0..40u32)
+                .flat_map(|k| (i * 7 + k * 5000)..(i * 7 + k * 5000 + 40 + i))
+                .collect(),
+            _ => (65_536 * (i % 3)..65_536 * (i % 3) + 5 + i).collect(),
+        };
+        if i == 7 {
+            values.extend(131_072..196_608); // a full chunk
+        }
+        let mut set = GpuSet::from_values(&ctx, &values).unwrap();
+        if i % 4 == 2 {
+            set.run_optimize().unwrap();
+        }
+        if i % 5 == 0 {
+            set.pack().unwrap();
+        }
+        sets.push(set);
+        models.push(model_of(&values));
+    }
+    let operands: Vec<&GpuSet> = sets.iter().collect();
+    let operand_models: Vec<&BTreeSet<u32>> = models.iter().collect();
+    for op in OPS {
+        let want = many_model(&operand_models, op).len() as u64;
+        assert_eq!(
+            GpuSet::op_many_cardinality(&operands, op).unwrap(),
+            want,
+            "{op:?} of {} sets",
+            operands.len()
+        );
+    }
+}
+
 #[test]
 fn op_many_cardinality_refuses_bad_input() {
     let ctx = context();

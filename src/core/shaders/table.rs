@@ -1612,7 +1612,7 @@ pub(super) const PUSH_CONSTANT_MEMBERS: &[&[(&str, u32)]] = &[
     &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
     &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
     &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
-    &[("views", 0), ("list", 8), ("ids", 16), ("status", 24), ("count", 32), ("op", 36), ("mode", 40), ("per_invocation", 44)],
+    &[("views", 0), ("list", 8), ("ids", 16), ("status", 24), ("counters", 32), ("count", 40), ("op", 44), ("mode", 48), ("per_workgroup", 52)],
     &[("views", 0), ("table", 8), ("results", 16), ("list", 24), ("offsets", 32), ("data", 40), ("count", 48), ("mode", 52), ("slots", 56), ("grid", 60)],
     &[("data", 0), ("containers", 8), ("sets", 16), ("count", 24), ("set_count", 28), ("mode", 32), ("grid", 36)],
     &[("meta_d", 0), ("meta_a", 8), ("meta_b", 16), ("scratch", 24), ("values", 32), ("out_addr", 40), ("count_addr", 48), ("range_lo", 56), ("range_hi", 64), ("count", 72), ("max_count", 76), ("op", 80), ("mode", 84), ("grid", 88), ("aux", 92), ("jobs", 96)],
