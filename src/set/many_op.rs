@@ -12,7 +12,7 @@ use super::many_cardinality::{
     check_many_operands, list_groups_per_workgroup, list_workgroups, many_result_bound, views_bytes,
     ManyCardinalityPush, MODE_LIST_WITH_DESTINATION,
 };
-use super::passes::{chunk_grid, kernel, record_upload, update_spec, wg, SetPush};
+use super::passes::{chunk_grid, kernel, record_upload, update_spec, SetPush};
 use super::view::SetDeviceView;
 use crate::core::shaders;
 use crate::core::tuning::DeviceClass;
