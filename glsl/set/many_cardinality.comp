@@ -3,7 +3,7 @@
 // the others) without materializing it: two dispatches whatever n.
 // - mode MODE_LIST, per_workgroup index groups of 64 chunks a workgroup: the chunks the result
 //   may hold (those every set holds for AND, those of sets[0] for ANDNOT, of any set for OR and
-//   XOR), from the sets' 64-chunk masks read side by side, appended to a list (a count, then
+//   XOR), from the sets' 64-chunk masks read side by side by a subgroup, appended to a list (a count, then
 //   up to 65536 chunk ids, in no order). The materializing many-way operation
 //   (chunk_update.comp MANY_WAY) lists the destination's chunks too, and combines them there.
 // - mode MODE_COMBINE: a workgroup takes a listed chunk at a time (grid-stride), combines that
@@ -132,9 +132,6 @@ void intersect(uint i, uint c, bool first) {
     barrier();
 }
 
-shared uint s_group_mask[2];  // the listed chunks of an index group (64 chunks)
-shared uint s_group_at;       // where they go in the list
-
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer GroupEntryRef { uvec2 v[]; };
 
 // The non-empty chunks of set s among chunks 64 g .. 64 g + 63 as a 64-bit mask (x: the first
@@ -156,62 +153,59 @@ uvec2 group_mask(VkalgoSetView s, uint g) {
 // Appends the chunks of index group g (64 chunks) where the result may hold values (or, with
 // MODE_LIST_WITH_DESTINATION, where the destination holds values that the result replaces):
 // for AND where every set holds values, for ANDNOT where the first does, else where any does.
-// The workgroup's invocations read the sets' masks side by side. Workgroup-uniform.
+// One subgroup a group, its lanes reading the sets' masks side by side. Subgroup-uniform.
 void list_group(uint g) {
-    uint t = gl_LocalInvocationIndex;
+    uint lane = gl_SubgroupInvocationID;
+    uint width = gl_SubgroupSize;
     bool all = pc.op == OP_AND;
-    if (t == 0u) {
-        s_group_mask[0] = all ? 0xFFFFFFFFu : 0u;
-        s_group_mask[1] = all ? 0xFFFFFFFFu : 0u;
-    }
-    barrier();
     uint scan = pc.op == OP_ANDNOT ? 1u : pc.count;
-    uvec2 m = all ? uvec2(0xFFFFFFFFu) : uvec2(0u);
-    if (all && group_mask(set_view(0u), g) == uvec2(0u)) {
+    uint start = 0u;
+    uvec2 m = uvec2(0u);
+    if (all) {
         // An intersection holds nothing where the first set holds nothing.
-        scan = 0u;
-        m = uvec2(0u);
+        m = group_mask(set_view(0u), g);
+        start = 1u;
+        scan = m == uvec2(0u) ? 0u : scan;
     }
-    for (uint i = t; i < scan; i += WG_SIZE) {
+    for (uint i = start + lane; i < scan; i += width) {
         uvec2 x = group_mask(set_view(i), g);
         m = all ? m & x : m | x;
     }
-    if (all) {
-        atomicAnd(s_group_mask[0], m.x);
-        atomicAnd(s_group_mask[1], m.y);
-    } else {
-        atomicOr(s_group_mask[0], m.x);
-        atomicOr(s_group_mask[1], m.y);
+    // Combined across the lanes by shuffles (a butterfly).
+    for (uint d = 1u; d < width; d <<= 1u) {
+        uvec2 o = subgroupShuffleXor(m, d);
+        m = all ? m & o : m | o;
     }
-    barrier();
-    uvec2 listed = uvec2(s_group_mask[0], s_group_mask[1]);
     if (pc.mode == MODE_LIST_WITH_DESTINATION) {
-        listed |= group_mask(set_view(pc.count), g);
+        m |= group_mask(set_view(pc.count), g);
     }
-    uint n = bitCount(listed.x) + bitCount(listed.y);
-    if (t == 0u && n != 0u) {
-        s_group_at = atomicAdd(U32AtomicRef(pc.list).v[0], n);
+    uint n = bitCount(m.x) + bitCount(m.y);
+    if (n == 0u) {
+        return;
     }
-    barrier();
-    if (t < 64u) {
-        uint word = t < 32u ? listed.x : listed.y;
-        uint bit = t & 31u;
+    uint at = 0u;
+    if (subgroupElect()) {
+        at = atomicAdd(U32AtomicRef(pc.list).v[0], n);
+    }
+    at = subgroupBroadcastFirst(at);
+    for (uint b = lane; b < 64u; b += width) {
+        uint word = b < 32u ? m.x : m.y;
+        uint bit = b & 31u;
         if (((word >> bit) & 1u) != 0u) {
-            uint rank = bitCount(word & ((1u << bit) - 1u)) + (t < 32u ? 0u : bitCount(listed.x));
-            uint at = s_group_at + rank;
-            U32Ref(pc.ids + uint64_t(at) * 4ul).v[0] = 64u * g + t;
+            uint slot = at + bitCount(word & ((1u << bit) - 1u)) + (b < 32u ? 0u : bitCount(m.x));
+            U32Ref(pc.ids + uint64_t(slot) * 4ul).v[0] = 64u * g + b;
             if (pc.counters != 0ul) {
-                U32Ref(pc.counters + uint64_t(at) * 4ul).v[0] = 0u;
+                U32Ref(pc.counters + uint64_t(slot) * 4ul).v[0] = 0u;
             }
         }
     }
-    barrier();  // s_group_mask and s_group_at serve the next group
 }
 
 void main() {
     if (pc.mode != MODE_COMBINE) {
         uint first = linear_workgroup_id() * pc.per_workgroup;
-        for (uint g = first; g < min(first + pc.per_workgroup, INDEX_GROUPS); ++g) {
+        uint last = min(first + pc.per_workgroup, INDEX_GROUPS);
+        for (uint g = first + gl_SubgroupID; g < last; g += gl_NumSubgroups) {
             list_group(g);
         }
         return;
