@@ -5,18 +5,10 @@
 use super::bulk::chunks_of_sorted;
 use super::gpu::{GpuSet, SetOperand};
 use super::host::Destinations;
-use super::layout::SET_SCRATCH_BYTES;
 use super::many_op::SET_MANY_OP_CPU_MAX;
-use super::record::TO_ARRAY_PHASES;
-use super::GpuSetToArrayArgs;
-use crate::core::runner::finish_submission;
 use crate::core::tuning::DeviceClass;
 use crate::error::{Error, Result};
 use crate::{Context, SetOp};
-
-/// Scratch bytes [`GpuSet::to_array_many`] gives its sets at most (one
-/// [`SET_SCRATCH_BYTES`] each, a group of sets at a time).
-const TO_ARRAY_SCRATCH_BYTES: u64 = 64 << 20;
 
 impl GpuSet {
     /// A new set `sets[0] op sets[1] op ... op sets[n - 1]`, left to right; for
@@ -181,7 +173,8 @@ impl GpuSet {
     /// The values of every set in ascending order, back to back, and their offsets (set `i`'s
     /// values are `values[offsets[i]..offsets[i + 1]]`): the cardinalities (one submission where
     /// the host does not know them), then every set's values written on the GPU and downloaded
-    /// in one more. Sets of different contexts: [`Error::InvalidArgument`].
+    /// in one more, three dispatches whatever the number of sets. Sets of different contexts:
+    /// [`Error::InvalidArgument`].
     pub fn to_array_many(sets: &[&GpuSet]) -> Result<(Vec<u32>, Vec<u64>)> {
         let cards = GpuSet::cardinality_many(sets)?;
         let mut offsets = Vec::with_capacity(sets.len() + 1);
@@ -193,71 +186,7 @@ impl GpuSet {
         if total > isize::MAX as u64 / 4 {
             return Err(Error::OutOfMemory("set to_array_many: too many values".into()));
         }
-        if total == 0 {
-            return Ok((Vec::new(), offsets));
-        }
-        // Each set's values start 16-byte aligned on the GPU; the host packs them.
-        let slots: Vec<u64> = cards
-            .iter()
-            .scan(0u64, |at, &c| {
-                let slot = *at;
-                *at += c.div_ceil(4) * 4;
-                Some(slot)
-            })
-            .collect();
-        let padded = slots.last().unwrap() + cards.last().unwrap().div_ceil(4) * 4;
-        let ctx = &sets[0].ctx;
-        // Groups of sets with a scratch each, so that a group's sets run each phase side by
-        // side: three barriers a group instead of three a set.
-        let nonempty: Vec<usize> = (0..sets.len()).filter(|&i| cards[i] > 0).collect();
-        let stride = SET_SCRATCH_BYTES.next_multiple_of(256);
-        let group = (TO_ARRAY_SCRATCH_BYTES / stride).clamp(1, nonempty.len() as u64) as usize;
-        let scratch = ctx.device_buffer(stride * group as u64, "vkalgo set scratch")?;
-        let dev = ctx.device_buffer(padded * 4, "vkalgo set values out")?;
-        let mut down = ctx.readback_buffer(padded * 4)?;
-        let counts = ctx.device_buffer(8 * sets.len() as u64, "vkalgo set counts")?;
-        let args: Vec<GpuSetToArrayArgs> = nonempty
-            .iter()
-            .enumerate()
-            .map(|(k, &i)| GpuSetToArrayArgs {
-                out: dev.sub_range(slots[i] * 4, cards[i] * 4),
-                capacity: cards[i],
-                count_out: counts.sub_range(8 * i as u64, 8),
-                scratch: scratch.sub_range((k % group) as u64 * stride, SET_SCRATCH_BYTES),
-            })
-            .collect();
-        for (&i, a) in nonempty.iter().zip(&args) {
-            sets[i].check_to_array(a)?;
-        }
-        let done = ctx.submit_and_wait(|cmd| unsafe {
-            for part in nonempty.chunks(group).zip(args.chunks(group)) {
-                for phase in 0..TO_ARRAY_PHASES {
-                    for (&i, a) in part.0.iter().zip(part.1) {
-                        sets[i].record_to_array_phase(cmd, a, phase)?;
-                    }
-                    // The next phase reads this one's scratch (the next group reuses it).
-                    ctx.compute_to_compute(cmd);
-                }
-            }
-            ctx.compute_to_transfer(cmd);
-            ctx.record_copy(cmd, &dev, &down, padded * 4);
-            ctx.transfer_to_host(cmd);
-            Ok(())
-        });
-        finish_submission!(done, scratch, dev, down, counts);
-        // Each set's values straight from the readback memory to their place (one copy).
-        let all = down
-            .mapped()
-            .ok_or_else(|| Error::Internal("readback buffer is not mapped".into()))?;
-        let mut values = Vec::with_capacity(total as usize);
-        for (&slot, &c) in slots.iter().zip(&cards) {
-            let bytes = &all[slot as usize * 4..(slot + c) as usize * 4];
-            values.extend(
-                bytes
-                    .chunks_exact(4)
-                    .map(|b| u32::from_le_bytes(b.try_into().unwrap())),
-            );
-        }
+        let values = GpuSet::values_many(sets, &cards, &offsets)?;
         Ok((values, offsets))
     }
 

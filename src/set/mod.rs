@@ -190,6 +190,7 @@ pub(crate) mod roaring;
 mod serialize;
 #[cfg(test)]
 pub(crate) mod shared_constants;
+mod to_array_many;
 mod transfer;
 mod tuning;
 mod updates;

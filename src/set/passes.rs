@@ -130,6 +130,7 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         &shaders::SET_MANY_CARDINALITY,
         &shaders::SET_SERIALIZE,
         &shaders::SET_DESERIALIZE,
+        &shaders::SET_TO_ARRAY_MANY,
     ];
     ctx.prepare_kernels(&list.map(|s| (s, spec)))?;
     ctx.prepare_kernels(&[(&shaders::SET_CHUNK_UPDATE_MANY, update_spec(ctx))])?;
@@ -779,6 +780,11 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
             shaders::SET_DESERIALIZE,
             super::deserialize::DeserializePush::FIELDS,
             std::mem::size_of::<super::deserialize::DeserializePush>(),
+        ),
+        (
+            shaders::SET_TO_ARRAY_MANY,
+            super::to_array_many::ToArrayManyPush::FIELDS,
+            std::mem::size_of::<super::to_array_many::ToArrayManyPush>(),
         ),
     ])
     .collect()

@@ -24,7 +24,7 @@ use crate::{Context, SetOp};
 use ash::vk;
 
 /// Phases of a recorded to-array ([`GpuSet::record_to_array_phase`]).
-pub(super) const TO_ARRAY_PHASES: u32 = 3;
+const TO_ARRAY_PHASES: u32 = 3;
 
 impl GpuSet {
     /// What the record calls need of the caller's memory besides their inputs and outputs:
@@ -610,7 +610,7 @@ impl GpuSet {
     /// checked arguments: the chunk offsets and the list of non-empty chunks (each block's
     /// sums, then each block's offsets from the sums before it: glsl/set/info.comp modes 0 and
     /// 3), then the values. Each phase reads what the one before wrote: the caller puts a
-    /// compute-to-compute barrier between them (sets with scratch of their own share one).
+    /// compute-to-compute barrier between them.
     ///
     /// # Safety
     /// As [`GpuSet::record_op`].

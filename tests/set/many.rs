@@ -287,9 +287,44 @@ fn sets_in_bulk_against_the_model() {
     assert_eq!(GpuSet::to_array_many(&[]).unwrap(), (vec![], vec![0]));
 }
 
+/// to_array_many over every chunk kind (arrays, bitmaps, runs, full chunks) in flat and packed
+/// sets, empty sets among them.
+#[test]
+fn to_array_many_of_every_chunk_kind() {
+    let ctx = context();
+    let mut rng = Rng(0x70_a4_4a);
+    let mut runs: Vec<u32> = (30_000..140_000).collect();
+    runs.extend((0..900u32).flat_map(|k| 200_000 + 37 * k..200_000 + 37 * k + 11));
+    runs.push(u32::MAX);
+    let lists: Vec<Vec<u32>> = vec![
+        runs.clone(),
+        mixed_values(&mut rng, 3000, 7 << 16),
+        Vec::new(),
+        (0..150_000).filter(|v| v % 3 != 0).collect(),
+        runs,
+        vec![0, 65_535, 65_536, u32::MAX - 1],
+    ];
+    let mut sets: Vec<GpuSet> = lists
+        .iter()
+        .map(|v| GpuSet::from_values(&ctx, v).unwrap())
+        .collect();
+    sets[0].run_optimize().unwrap();
+    sets[4].run_optimize().unwrap();
+    sets[4].pack().unwrap();
+    sets[1].pack().unwrap();
+    let refs: Vec<&GpuSet> = sets.iter().collect();
+    let (values, offsets) = GpuSet::to_array_many(&refs).unwrap();
+    assert_eq!(offsets.len(), lists.len() + 1);
+    for (i, l) in lists.iter().enumerate() {
+        let want: Vec<u32> = model_of(l).into_iter().collect();
+        let (a, b) = (offsets[i] as usize, offsets[i + 1] as usize);
+        assert!(values[a..b] == want[..], "to_array_many, set {i}");
+    }
+}
+
 /// Sets made by one call share allocations (about 31 flat directories each): results kept
 /// after the others are dropped, from the first, a middle and the last allocation, keep their
-/// values and take writes that grow their pools; to_array_many of them all, in two groups.
+/// values and take writes that grow their pools; to_array_many of them all.
 #[test]
 fn shared_allocations_outlive_their_neighbours() {
     let ctx = context();
@@ -307,7 +342,6 @@ fn shared_allocations_outlive_their_neighbours() {
     let pairs: Vec<(&GpuSet, &GpuSet)> = operands.windows(2).map(|w| (&w[0], &w[1])).collect();
     let mut results = GpuSet::op_batch(&pairs, SetOp::Or).unwrap();
     drop(pairs);
-    // to_array_many of more sets than one group of scratch (51 sets) holds.
     let refs: Vec<&GpuSet> = results.iter().collect();
     let (arrays, array_offsets) = GpuSet::to_array_many(&refs).unwrap();
     for i in 0..results.len() {

@@ -624,6 +624,7 @@ fn set_permutations() -> Vec<Permutation> {
         standalone("set_many_cardinality", "set/many_cardinality.comp", &[]),
         standalone("set_serialize", "set/serialize.comp", &[]),
         standalone("set_deserialize", "set/deserialize.comp", &[]),
+        standalone("set_to_array_many", "set/to_array_many.comp", &[]),
         standalone(
             "set_chunk_update_many",
             "set/chunk_update.comp",
