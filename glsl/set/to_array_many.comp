@@ -101,16 +101,28 @@ void list_set(uint s) {
         }
         n = workgroup_reduce_add(mine);
     } else {
-        n = 0u;
-        for (uint c0 = 0u; c0 < 65536u; c0 += WG_SIZE) {
-            uint c = c0 + gl_LocalInvocationIndex;
-            uint card = VkalgoSetEntryRef(dir + uint64_t(c) * 8ul).v[0].x & VKALGO_SET_CARD_MASK;
-            uint total;
-            uint at = n + workgroup_exclusive_scan(card != 0u ? 1u : 0u, total);
-            if (card != 0u && at < t.y) {
-                Vec2Ref(slot_addr(t.x + at)).v = uvec2(c, card);
+        // Each invocation a run of consecutive chunks (two entries a load): counted, one scan
+        // of the counts, then listed in order.
+        uint per = 65536u / WG_SIZE;
+        uint first = gl_LocalInvocationIndex * per;
+        uint held = 0u;
+        for (uint i = 0u; i < per; i += 2u) {
+            uvec4 q = Vec4Ref(dir + uint64_t(first + i) * 8ul).v;
+            held += ((q.x & VKALGO_SET_CARD_MASK) != 0u ? 1u : 0u) + ((q.z & VKALGO_SET_CARD_MASK) != 0u ? 1u : 0u);
+        }
+        uint at = workgroup_exclusive_scan(held, n);
+        for (uint i = 0u; i < per && held != 0u; i += 2u) {
+            uvec4 q = Vec4Ref(dir + uint64_t(first + i) * 8ul).v;
+            uvec2 cards = uvec2(q.x, q.z) & VKALGO_SET_CARD_MASK;
+            for (uint k = 0u; k < 2u; ++k) {
+                if (cards[k] != 0u) {
+                    if (at < t.y) {
+                        Vec2Ref(slot_addr(t.x + at)).v = uvec2(first + i + k, cards[k]);
+                    }
+                    at++;
+                    held--;
+                }
             }
-            n += total;
         }
     }
     if (gl_LocalInvocationIndex == 0u) {

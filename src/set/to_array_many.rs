@@ -74,18 +74,24 @@ impl GpuSet {
         if total == 0 {
             return Ok(Vec::new());
         }
+        if cards.contains(&0) {
+            // Empty sets add no values: the others alone go to the GPU.
+            let keep: Vec<usize> = (0..sets.len()).filter(|&i| cards[i] > 0).collect();
+            let kept_sets: Vec<&GpuSet> = keep.iter().map(|&i| sets[i]).collect();
+            let kept_cards: Vec<u64> = keep.iter().map(|&i| cards[i]).collect();
+            let kept_offsets: Vec<u64> = std::iter::once(0)
+                .chain(kept_cards.iter().scan(0u64, |at, &c| {
+                    *at += c;
+                    Some(*at)
+                }))
+                .collect();
+            return Self::values_many(&kept_sets, &kept_cards, &kept_offsets);
+        }
         // Each set's list capacity: its non-empty chunks (exact for a packed directory, the
-        // host's bound otherwise); none for an empty set.
+        // host's bound otherwise).
         let capacity: Vec<u64> = sets
             .iter()
-            .zip(cards)
-            .map(|(s, &c)| {
-                if c == 0 {
-                    0
-                } else {
-                    s.packed.unwrap_or(s.chunk_bound()).min(CHUNKS as u32) as u64
-                }
-            })
+            .map(|s| s.packed.unwrap_or(s.chunk_bound()).min(CHUNKS as u32) as u64)
             .collect();
         let slots: u64 = capacity.iter().sum();
         if slots > u32::MAX as u64 && sets.len() > 1 {
