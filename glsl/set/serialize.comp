@@ -21,7 +21,7 @@ layout(push_constant) uniform SerializePush {
     uint64_t views;    // `count` VkalgoSetView of 16 bytes
     uint64_t table;    // `count` uvec4: list base, list capacity, data base (words), data bound (bytes)
     uint64_t results;  // `count` uvec4: chunks listed, any runs, data bytes, overflow (zeroed first)
-    uint64_t list;     // a uvec2 a slot (MODE_LIST: chunk, 0; MODE_SIZE on: chunk | (card - 1) << 16,
+    uint64_t list;     // a uvec2 a slot (MODE_LIST: chunk, cardinality; MODE_SIZE on: chunk | (card - 1) << 16,
                        // bytes | runs << 31)
     uint64_t offsets;  // a u32 a slot: the chunk's byte offset in its set's data
     uint64_t data;     // the sets' container bytes (zeroed first)
@@ -76,62 +76,16 @@ uint64_t slot_addr(uint slot) {
     return pc.list + uint64_t(slot) * 8ul;
 }
 
-// The set whose list range holds `slot`: the last set whose range starts at or before it.
-uint set_of_slot(uint slot) {
-    uint lo = 0u;
-    uint hi = pc.count;
-    while (hi - lo > 1u) {
-        uint mid = (lo + hi) / 2u;
-        if (table_of(mid).x <= slot) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
+#define LIST_RANGE(s) table_of(s).xy
+#define LIST_SLOT(slot) slot_addr(slot)
+#define LIST_SETS pc.count
+#include "set_lists.glsl"
 
 // MODE_LIST: set s's non-empty chunks, in order, into its list range (at most its capacity;
 // more flag an overflow).
 void list_set(uint s) {
-    VkalgoSetView v = set_view(s);
     uvec4 t = table_of(s);
-    uint n;
-    if (v.packed != 0u) {
-        // The index holds each group's mask and the chunks before it: no scan needed.
-        uint mine = 0u;
-        uint64_t index = v.control + VKALGO_SET_DIR_OFFSET;
-        for (uint g = gl_LocalInvocationIndex; g < 1024u; g += WG_SIZE) {
-            uvec4 idx = VkalgoSetIndexRef(index + uint64_t(g) * 16ul).v[0];
-            uint k = idx.z;
-            for (uint half_ = 0u; half_ < 2u; ++half_) {
-                uint m = half_ == 0u ? idx.x : idx.y;
-                while (m != 0u) {
-                    uint i = findLSB(m);
-                    m &= m - 1u;
-                    if (k < t.y) {
-                        Vec2Ref(slot_addr(t.x + k)).v = uvec2(g * 64u + half_ * 32u + i, 0u);
-                    }
-                    k++;
-                }
-            }
-            mine += bitCount(idx.x) + bitCount(idx.y);
-        }
-        n = workgroup_reduce_add(mine);
-    } else {
-        n = 0u;
-        for (uint c0 = 0u; c0 < 65536u; c0 += WG_SIZE) {
-            uint c = c0 + gl_LocalInvocationIndex;
-            uint x = VkalgoSetEntryRef(v.control + VKALGO_SET_DIR_OFFSET + uint64_t(c) * 8ul).v[0].x;
-            uint held = (x & VKALGO_SET_CARD_MASK) != 0u ? 1u : 0u;
-            uint total;
-            uint at = n + workgroup_exclusive_scan(held, total);
-            if (held != 0u && at < t.y) {
-                Vec2Ref(slot_addr(t.x + at)).v = uvec2(c, 0u);
-            }
-            n += total;
-        }
-    }
+    uint n = list_chunks(set_view(s), t.xy);
     if (gl_LocalInvocationIndex == 0u) {
         U32Ref(result_addr(s)).v[0] = min(n, t.y);
         if (n > t.y) {

@@ -56,75 +56,16 @@ uint64_t slot_addr(uint slot) {
     return pc.list + uint64_t(slot) * 8ul;
 }
 
-// The set whose list range holds `slot`: the last set whose range starts at or before it.
-uint set_of_slot(uint slot) {
-    uint lo = 0u;
-    uint hi = pc.count;
-    while (hi - lo > 1u) {
-        uint mid = (lo + hi) / 2u;
-        if (list_range_of(mid).x <= slot) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
-}
+#define LIST_RANGE(s) list_range_of(s).xy
+#define LIST_SLOT(slot) slot_addr(slot)
+#define LIST_SETS pc.count
+#include "set_lists.glsl"
 
 // MODE_LIST: set s's non-empty chunks and their cardinalities, in order, into its list range
 // (at most its capacity; more flag an overflow).
 void list_set(uint s) {
-    VkalgoSetView v = set_view(s);
     uvec4 t = list_range_of(s);
-    uint64_t dir = v.control + VKALGO_SET_DIR_OFFSET;
-    uint n;
-    if (v.packed != 0u) {
-        // The index holds each group's mask and the chunks before it; the entries follow it in
-        // chunk order.
-        uint mine = 0u;
-        for (uint g = gl_LocalInvocationIndex; g < 1024u; g += WG_SIZE) {
-            uvec4 idx = VkalgoSetIndexRef(dir + uint64_t(g) * 16ul).v[0];
-            uint k = idx.z;
-            for (uint half_ = 0u; half_ < 2u; ++half_) {
-                uint m = half_ == 0u ? idx.x : idx.y;
-                while (m != 0u) {
-                    uint i = findLSB(m);
-                    m &= m - 1u;
-                    if (k < t.y) {
-                        uint x = VkalgoSetEntryRef(dir + VKALGO_SET_DIR_INDEX_BYTES + uint64_t(k) * 8ul).v[0].x;
-                        Vec2Ref(slot_addr(t.x + k)).v = uvec2(g * 64u + half_ * 32u + i, x & VKALGO_SET_CARD_MASK);
-                    }
-                    k++;
-                }
-            }
-            mine += bitCount(idx.x) + bitCount(idx.y);
-        }
-        n = workgroup_reduce_add(mine);
-    } else {
-        // Each invocation a run of consecutive chunks (two entries a load): counted, one scan
-        // of the counts, then listed in order.
-        uint per = 65536u / WG_SIZE;
-        uint first = gl_LocalInvocationIndex * per;
-        uint held = 0u;
-        for (uint i = 0u; i < per; i += 2u) {
-            uvec4 q = Vec4Ref(dir + uint64_t(first + i) * 8ul).v;
-            held += ((q.x & VKALGO_SET_CARD_MASK) != 0u ? 1u : 0u) + ((q.z & VKALGO_SET_CARD_MASK) != 0u ? 1u : 0u);
-        }
-        uint at = workgroup_exclusive_scan(held, n);
-        for (uint i = 0u; i < per && held != 0u; i += 2u) {
-            uvec4 q = Vec4Ref(dir + uint64_t(first + i) * 8ul).v;
-            uvec2 cards = uvec2(q.x, q.z) & VKALGO_SET_CARD_MASK;
-            for (uint k = 0u; k < 2u; ++k) {
-                if (cards[k] != 0u) {
-                    if (at < t.y) {
-                        Vec2Ref(slot_addr(t.x + at)).v = uvec2(first + i + k, cards[k]);
-                    }
-                    at++;
-                    held--;
-                }
-            }
-        }
-    }
+    uint n = list_chunks(set_view(s), t.xy);
     if (gl_LocalInvocationIndex == 0u) {
         U32Ref(result_addr(s)).v[0] = min(n, t.y);
         if (n > t.y) {
