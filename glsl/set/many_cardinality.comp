@@ -1,11 +1,12 @@
 #version 460
 // |sets[0] op sets[1] op ... op sets[n - 1]| (left to right; ANDNOT: sets[0] minus the union of
 // the others) without materializing it: two dispatches whatever n.
-// - mode MODE_LIST, per_workgroup index groups of 64 chunks a workgroup: the chunks the result
-//   may hold (those every set holds for AND, those of sets[0] for ANDNOT, of any set for OR and
-//   XOR), from the sets' 64-chunk masks read side by side by a subgroup, appended to a list (a count, then
-//   up to 65536 chunk ids, in no order). The materializing many-way operation
-//   (chunk_update.comp MANY_WAY) lists the destination's chunks too, and combines them there.
+// - mode MODE_LIST, per_workgroup index groups of 64 chunks a workgroup, a subgroup a group:
+//   the chunks the result may hold (those every set holds for AND, those of sets[0] for ANDNOT,
+//   of any set for OR and XOR), from the sets' 64-chunk masks read side by side, appended to a
+//   list (a count, then up to 65536 chunk ids, in no order). The materializing many-way
+//   operation (chunk_update.comp MANY_WAY) lists the destination's chunks too, and combines
+//   them there.
 // - mode MODE_COMBINE: a workgroup takes a listed chunk at a time (grid-stride), combines that
 //   chunk of every set into a shared bitmap of its 2^16 values (unions with every set side by
 //   side, many_union.glsl; intersections a set at a time), and counts it.
