@@ -169,12 +169,10 @@ void load_chunk(uint64_t meta, uint c, uint which) {
 }
 
 #if MANY_WAY
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer RestViewRef { uvec4 v; };
 
 // The view of the (i + 1)-th set of a many-way operation.
 VkalgoSetView rest_view(uint i) {
-    uvec4 v = RestViewRef(pc.values + uint64_t(i) * 16ul).v;
-    return VkalgoSetView(packUint2x32(v.xy), v.z, v.w);
+    return view_at(pc.values, i);
 }
 
 #define MANY_UNION_ACC sb

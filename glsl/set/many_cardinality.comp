@@ -56,15 +56,13 @@ const uint OP_XOR = 3u;
 // to 1024, a power of two).
 #define WORDS_PER_INVOCATION (VKALGO_SET_BITMAP_WORDS / WG_SIZE)
 
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ViewRef { uvec4 v; };
 
 shared uint s_acc[VKALGO_SET_BITMAP_WORDS];  // the result's chunk so far
 shared uint s_tmp[VKALGO_SET_BITMAP_WORDS];  // an array or run chunk as a bitmap
 shared uint s_chunk_count;
 
 VkalgoSetView set_view(uint i) {
-    uvec4 v = ViewRef(pc.views + uint64_t(i) * 16ul).v;
-    return VkalgoSetView(packUint2x32(v.xy), v.z, v.w);
+    return view_at(pc.views, i);
 }
 
 uint word_index(uint k) {

@@ -3,7 +3,8 @@
 // workgroup's subgroups take different sets side by side and every word is applied by a shared
 // atomic, so no barrier separates one set from the next (docs/tuning/set.md#many-way-union).
 //
-// The includer has included the public include and defines, before including this file:
+// The includer has included the public include and view_words.glsl, and defines, before
+// including this file:
 //   MANY_UNION_ACC        the shared uint[VKALGO_SET_BITMAP_WORDS] that receives the chunk
 //   MANY_UNION_VIEW(i)    the VkalgoSetView of set i
 #ifndef VKALGO_SET_MANY_UNION_GLSL
@@ -34,7 +35,7 @@ void union_array(VkalgoSetView s, uint id0, uint card, bool use_xor, uint lo_val
     uint64_t pool = VkalgoSetControlRef(s.control).array_pool;
     uint64_t block_bytes = uint64_t(VKALGO_SET_ARRAY_BLOCK_WORDS * 4u);
     uint words = (card + 1u) / 2u;
-    uint head = max(1u, (words - 1u + VKALGO_SET_ARRAY_BLOCK_WORDS - 2u) / (VKALGO_SET_ARRAY_BLOCK_WORDS - 1u)) - 1u;
+    uint head = view_array_head(card);
     uint q_first = head / 4u;
     uint q_end = (head + words - 1u) / 4u + 1u;
     uint nq = q_end - q_first;

@@ -60,8 +60,7 @@ shared uint s_stage[VKALGO_SET_BITMAP_WORDS];  // its written bytes (arrays and 
 #include "chunk_bits.glsl"
 
 VkalgoSetView set_view(uint s) {
-    uvec4 v = Vec4Ref(pc.views + uint64_t(s) * 16ul).v;
-    return VkalgoSetView(packUint2x32(v.xy), v.z, v.w);
+    return view_at(pc.views, s);
 }
 
 uvec4 table_of(uint s) {

@@ -10,6 +10,7 @@
 // whose chunks or values pass its capacities (the host's bounds) is flagged and not written.
 #include "../common/vkalgo.glsl"
 #include "../public/vkalgo_set.glsl"
+#include "view_words.glsl"
 #include "../common/workgroup_scan.glsl"
 
 // Must match src/set/to_array_many.rs (ToArrayManyPush).
@@ -35,8 +36,7 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer Vec4Ref { u
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer Vec2Ref { uvec2 v; };
 
 VkalgoSetView set_view(uint s) {
-    uvec4 v = Vec4Ref(pc.views + uint64_t(s) * 16ul).v;
-    return VkalgoSetView(packUint2x32(v.xy), v.z, v.w);
+    return view_at(pc.views, s);
 }
 
 uvec4 list_range_of(uint s) {
@@ -168,7 +168,7 @@ void write_chunk(uint slot, uint s) {
         }
     } else if (card <= VKALGO_SET_ARRAY_MAX) {
         uint words = (card + 1u) / 2u;
-        uint head = max(1u, (words - 1u + VKALGO_SET_ARRAY_BLOCK_WORDS - 2u) / (VKALGO_SET_ARRAY_BLOCK_WORDS - 1u)) - 1u;
+        uint head = view_array_head(card);
         for (uint j = t; j < words; j += WG_SIZE) {
             uint word = vkalgo_set_array_word(v, e.y, head + j);
             emit(at + 2u * j, hi | (word & 0xFFFFu));

@@ -45,6 +45,17 @@ const RUNS_FLAG: u32 = 1 << 31;
 /// loops end after a fixed number of iterations: docs/driver-bugs.md#lavapipe-loop-limit).
 const GPU_SLOT_GROUPS: u32 = 4096;
 
+/// Workgroups of a pass a workgroup a list slot over `slots` slots (serialize.comp,
+/// to_array_many.comp): [`GPU_SLOT_GROUPS`] at most on GPUs, one a slot on CPU drivers.
+pub(super) fn slot_grid(class: DeviceClass, slots: u32) -> u32 {
+    if class == DeviceClass::Cpu {
+        slots
+    } else {
+        slots.min(GPU_SLOT_GROUPS)
+    }
+    .max(1)
+}
+
 /// Where each set's part of the work lies: its list slots and its bytes (on the GPU, a bound).
 struct Placement {
     /// First list slot of each set, then the total (one entry more than sets).
@@ -154,8 +165,7 @@ impl GpuSet {
         let listed_bytes = layout.offsets - layout.results;
         let data_bytes = data_words * 4;
         let mut down = ctx.readback_buffer(listed_bytes + data_bytes.max(4))?;
-        let cpu = ctx.device_class() == DeviceClass::Cpu;
-        let slot_groups = if cpu { slots } else { slots.min(GPU_SLOT_GROUPS) }.max(1);
+        let slot_groups = slot_grid(ctx.device_class(), slots);
         let base = ctx.address_of(&work.range());
         let push = |mode, grid| SerializePush {
             views: base,

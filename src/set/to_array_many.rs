@@ -5,11 +5,11 @@
 use super::gpu::GpuSet;
 use super::layout::CHUNKS;
 use super::passes::kernel;
+use super::serialize::slot_grid;
 use super::view::SetDeviceView;
 use crate::core::runner::finish_submission;
 use crate::core::shaders;
 use crate::core::spirv::push_constants;
-use crate::core::tuning::DeviceClass;
 use crate::error::{Error, Result};
 use ash::vk;
 
@@ -33,10 +33,6 @@ push_constants! {
 const MODE_LIST: u32 = 0;
 const MODE_OFFSETS: u32 = 1;
 const MODE_WRITE: u32 = 2;
-
-/// Workgroups that stride over the listed chunks on a GPU; on CPU drivers one a chunk (their
-/// loops end after a fixed number of iterations: docs/driver-bugs.md#lavapipe-loop-limit).
-const GPU_SLOT_GROUPS: u32 = 4096;
 
 /// Byte offsets of the work buffer's ranges, each 16-aligned: views (0), table, results,
 /// list, offsets; and its size.
@@ -145,8 +141,7 @@ impl GpuSet {
         let out = ctx.device_buffer(padded * 4, "vkalgo set values out")?;
         let results_bytes = n * 16;
         let mut down = ctx.readback_buffer(results_bytes + padded * 4)?;
-        let cpu = ctx.device_class() == DeviceClass::Cpu;
-        let slot_groups = if cpu { slots } else { slots.min(GPU_SLOT_GROUPS) }.max(1);
+        let slot_groups = slot_grid(ctx.device_class(), slots);
         let work_at = ctx.address_of(&work.range());
         let push = |mode, grid| ToArrayManyPush {
             views: work_at,
