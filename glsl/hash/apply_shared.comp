@@ -6,14 +6,16 @@
 // shared table of SHARED_SLOTS slots (a key claims a slot
 // by CAS, its value goes in by a shared atomic on the operation's identity), and at the end
 // applies each slot's combined value to the map once, as apply.comp applies one key. A key that
-// finds no shared slot within SHARED_PROBES goes to the map directly. The same map results as
+// finds no shared slot within its probes goes to the map directly. The same map results as
 // apply.comp (the operations are associative and commutative). The failure counter counts
 // the batch's reserved keys and every key left out: all inserts of a key share its fate (slots
 // only go from free to a key during the batch), so only when an insert fails (a full table)
 // does the workgroup walk its keys again and count those the map refuses, each tried once more
 // with the operation's identity. The common path keeps no count of the keys a slot stands for.
 // A subgroup whose tiles hold one key throughout (a batch of few keys) combines them in
-// registers and adds the run to the shared table when the key changes and at the end.
+// registers, each lane its own values, and adds the run to the shared table when the key
+// changes and at the end. Once half of the table's slots are claimed (a batch of many keys),
+// a key looks at SATURATED_PROBES slots only: the keys it still meets are mostly absent.
 #define HASH_APPLY 1
 #extension GL_KHR_shader_subgroup_vote : require
 #extension GL_KHR_memory_scope_semantics : require
@@ -29,10 +31,12 @@
 layout(constant_id = 5) const uint APPLY_KEYS = 1;
 layout(constant_id = 6) const uint SHARED_SLOTS = 512;
 const uint SHARED_PROBES = 8u;
+const uint SATURATED_PROBES = 2u;
 
 shared uint s_key[SHARED_SLOTS];
 shared uint s_value[SHARED_SLOTS];
 shared uint s_any_failed;
+shared uint s_claimed;  // slots claimed so far
 
 uint apply_identity() {
     return (pc.mode & APPLY_OP_MASK) == APPLY_OP_MIN ? ~0u : 0u;
@@ -60,15 +64,18 @@ uint next_shared_slot(uint at) {
     return at + 1u == SHARED_SLOTS ? 0u : at + 1u;
 }
 
-// Adds `value` to `key`'s shared slot; false when none of the SHARED_PROBES slots from its hash
+// Adds `value` to `key`'s shared slot; false when none of the `probes` slots from its hash
 // holds it or is free. A slot already holding the key costs a load and the value's atomic.
-bool add_to_shared(uint key, uint value) {
+bool add_to_shared(uint key, uint value, uint probes) {
     uint at = first_shared_slot(key);
     uint op = pc.mode & APPLY_OP_MASK;
-    for (uint p = 0u; p < SHARED_PROBES; ++p) {
+    for (uint p = 0u; p < probes; ++p) {
         uint held = atomicLoad(s_key[at], gl_ScopeWorkgroup, 0, 0);
         if (held == EMPTY_KEY) {
             held = atomicCompSwap(s_key[at], EMPTY_KEY, key);
+            if (held == EMPTY_KEY) {
+                atomicAdd(s_claimed, 1u);
+            }
         }
         if (held == EMPTY_KEY || held == key) {
             if (op == APPLY_OP_SUM) {
@@ -95,11 +102,15 @@ void apply_to_map(uint key, uint value, inout uint inserted, inout uint reused_s
     any_failed = any_failed || status >= STATUS_FULL;
 }
 
-// Adds a subgroup's run (a key and its combined value, subgroup-uniform; EMPTY_KEY: none) to
-// the shared table, else to the map, by one invocation.
-void flush_run(uint key, uint value, inout uint inserted, inout uint reused_slots,
+// Adds a subgroup's run (a subgroup-uniform key, EMPTY_KEY: none, and each lane's combined
+// values) to the shared table, else to the map, by one invocation.
+void flush_run(uint key, uint lane_value, inout uint inserted, inout uint reused_slots,
                inout bool any_failed) {
-    if (key != EMPTY_KEY && subgroupElect() && !add_to_shared(key, value)) {
+    if (key == EMPTY_KEY) {
+        return;
+    }
+    uint value = combine_in_subgroup(lane_value);
+    if (subgroupElect() && !add_to_shared(key, value, SHARED_PROBES)) {
         apply_to_map(key, value, inserted, reused_slots, any_failed);
     }
 }
@@ -126,6 +137,7 @@ void main() {
     }
     if (gl_LocalInvocationIndex == 0u) {
         s_any_failed = 0u;
+        s_claimed = 0u;
     }
     barrier();
     uint inserted = 0u;
@@ -135,8 +147,8 @@ void main() {
     const uint tile_keys = WG_SIZE * APPLY_KEYS;
     uint tiles = n / tile_keys + (n % tile_keys != 0u ? 1u : 0u);
     uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-    // The subgroup's run of whole tiles of one key (subgroup-uniform): combined in registers,
-    // so that a batch of few keys costs no atomic per tile.
+    // The subgroup's run of whole tiles of one key (subgroup-uniform), each lane's values
+    // combined in its registers: a batch of few keys costs no atomic and no reduction per tile.
     uint run_key = EMPTY_KEY;
     uint run_value = apply_identity();
     // One pass more than the workgroup's tiles (`done`, workgroup-uniform) flushes the run.
@@ -152,14 +164,17 @@ void main() {
         uint next_values[APPLY_KEYS];
         LOAD_TILE(t + groups, next_keys, next_values);
         // A subgroup whose lanes all hold one key, all of its tile's keys, adds them to its
-        // run; a run of another key goes to the shared table (or the map) first.
+        // run; a run of another key goes to the shared table (or the map) first. A tile that
+        // continues the run costs one vote.
         bool one_key = !is_reserved(keys[0]);
         uint one_value = values[0];
         [[unroll]] for (uint r = 1u; r < APPLY_KEYS; ++r) {
             one_key = one_key && keys[r] == keys[0];
             one_value = apply_op(one_value, values[r]);
         }
-        bool uniform_tile = subgroupAll(one_key) && subgroupAllEqual(keys[0]);
+        bool continues_run = subgroupAll(one_key && keys[0] == run_key);
+        bool uniform_tile =
+            continues_run || (subgroupAll(one_key) && subgroupAllEqual(keys[0]));
         if ((uniform_tile || done) && keys[0] != run_key) {
             flush_run(run_key, run_value, inserted, reused_slots, any_failed);
             run_key = keys[0];  // EMPTY_KEY (no run) when done
@@ -169,8 +184,10 @@ void main() {
             break;
         }
         if (uniform_tile) {
-            run_value = apply_op(run_value, combine_in_subgroup(one_value));
+            run_value = apply_op(run_value, one_value);
         } else {
+            uint claimed = atomicLoad(s_claimed, gl_ScopeWorkgroup, 0, 0);
+            uint probes = claimed > SHARED_SLOTS / 2u ? SATURATED_PROBES : SHARED_PROBES;
             for (uint r = 0u; r < APPLY_KEYS; ++r) {
                 uint key = keys[r];
                 uint value = values[r];
@@ -182,7 +199,7 @@ void main() {
                     if (uniform_key) {
                         value = combine_in_subgroup(value);
                     }
-                    if ((!uniform_key || subgroupElect()) && !add_to_shared(key, value)) {
+                    if ((!uniform_key || subgroupElect()) && !add_to_shared(key, value, probes)) {
                         apply_to_map(key, value, inserted, reused_slots, any_failed);
                     }
                 }

@@ -1,7 +1,7 @@
 //! Insert-or-apply (group-by) against a CPU model: every layout, both claims of u32/u32 maps,
-//! both bucket sizes, every operation; hot keys (one key in every lane), few and many distinct
-//! keys, values that wrap, keys present before the call, full tables, the record layer's
-//! statuses and indirect counts, and bad input.
+//! both bucket sizes, every operation; hot keys (one key in every lane), long runs of one key,
+//! few and many distinct keys, values that wrap, keys present before the call, full tables, the
+//! record layer's statuses and indirect counts, and bad input.
 
 use super::*;
 use std::collections::HashMap as Model;
@@ -113,6 +113,18 @@ fn group_by<K: HashTestKey, V: HashTestValue>(
             model_apply(&mut model, &k64, &v64, op, bits);
             check_entries::<K, V>(&map, &model, &format!("{what} n {n} distinct {distinct}"));
         }
+        // Long runs of one key, the key changing between runs (the shared-memory kernel's
+        // per-lane runs, flushed at each change and at the end).
+        let keys: Vec<K> = [(1, 3000), (2, 1500), (1, 4000), (3, 37), (2, 2600)]
+            .into_iter()
+            .flat_map(|(i, len)| std::iter::repeat(pool[i]).take(len))
+            .collect();
+        let (_, values) = batch::<K, V>(&mut rng, &pool, keys.len(), 1, false);
+        map.insert_or_apply(&keys, &values, op).unwrap();
+        let k64: Vec<u64> = keys.iter().map(|k| k.to_u64()).collect();
+        let v64: Vec<u64> = values.iter().map(|v| v.to_u64()).collect();
+        model_apply(&mut model, &k64, &v64, op, bits);
+        check_entries::<K, V>(&map, &model, &format!("{what} runs of one key"));
     }
 }
 
