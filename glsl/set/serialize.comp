@@ -16,7 +16,7 @@
 #include "view_words.glsl"
 #include "../common/workgroup_scan.glsl"
 
-// Must match src/set/serialize.rs (SerializePush).
+// Must match src/set/serialize.rs (ChunkListPush).
 layout(push_constant) uniform SerializePush {
     uint64_t views;    // `count` VkalgoSetView of 16 bytes
     uint64_t table;    // `count` uvec4: list base, list capacity, data base (words), data bound (bytes)
@@ -24,7 +24,7 @@ layout(push_constant) uniform SerializePush {
     uint64_t list;     // a uvec2 a slot (MODE_LIST: chunk, cardinality; MODE_SIZE on: chunk | (card - 1) << 16,
                        // bytes | runs << 31)
     uint64_t offsets;  // a u32 a slot: the chunk's byte offset in its set's data
-    uint64_t data;     // the sets' container bytes (zeroed first)
+    uint64_t dest;     // the sets' container bytes (zeroed first)
     uint count;        // sets
     uint mode;
     uint slots;        // list slots of all sets
@@ -314,7 +314,7 @@ void store_halves(uint s, uint slot, uint bytes, uint direct, VkalgoSetView v, u
     uint t = gl_LocalInvocationIndex;
     uvec4 tab = table_of(s);
     uint offset = U32Ref(pc.offsets + uint64_t(slot) * 4ul).v[0];
-    uint64_t base = pc.data + uint64_t(tab.z) * 4ul;
+    uint64_t base = pc.dest + uint64_t(tab.z) * 4ul;
     uint first_half = offset >> 1;
     uint halves = bytes >> 1;
     uint first_word = first_half >> 1;

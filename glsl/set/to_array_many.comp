@@ -13,7 +13,7 @@
 #include "view_words.glsl"
 #include "../common/workgroup_scan.glsl"
 
-// Must match src/set/to_array_many.rs (ToArrayManyPush).
+// Must match src/set/serialize.rs (ChunkListPush).
 layout(push_constant) uniform ToArrayManyPush {
     uint64_t views;    // `count` VkalgoSetView of 16 bytes
     uint64_t table;    // `count` pairs of uvec4: (list base, list capacity, 0, 0),
@@ -21,7 +21,7 @@ layout(push_constant) uniform ToArrayManyPush {
     uint64_t results;  // `count` uvec4: chunks listed, 0, overflow, 0 (zeroed first)
     uint64_t list;     // a uvec2 a slot: chunk, cardinality (1 to 65536)
     uint64_t offsets;  // a u32 a slot: the chunk's first value's position in its set's values
-    uint64_t values;   // the output values (u32)
+    uint64_t dest;     // the output values (u32)
     uint count;        // sets
     uint mode;
     uint slots;        // list slots of all sets
@@ -100,7 +100,7 @@ void offsets_of_set(uint s) {
 }
 
 void emit(uint64_t at, uint value) {
-    U32Ref(pc.values + at * 4ul).v[0] = value;
+    U32Ref(pc.dest + at * 4ul).v[0] = value;
 }
 
 // The values of a bitmap chunk (entry e of set v) from output index `at` on. Each subgroup

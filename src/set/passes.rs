@@ -773,8 +773,8 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         ),
         (
             shaders::SET_SERIALIZE,
-            super::serialize::SerializePush::FIELDS,
-            std::mem::size_of::<super::serialize::SerializePush>(),
+            super::serialize::ChunkListPush::FIELDS,
+            std::mem::size_of::<super::serialize::ChunkListPush>(),
         ),
         (
             shaders::SET_DESERIALIZE,
@@ -783,8 +783,8 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         ),
         (
             shaders::SET_TO_ARRAY_MANY,
-            super::to_array_many::ToArrayManyPush::FIELDS,
-            std::mem::size_of::<super::to_array_many::ToArrayManyPush>(),
+            super::serialize::ChunkListPush::FIELDS,
+            std::mem::size_of::<super::serialize::ChunkListPush>(),
         ),
     ])
     .collect()

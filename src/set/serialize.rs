@@ -16,14 +16,16 @@ use crate::error::{Error, Result};
 use ash::vk;
 
 push_constants! {
-    /// Push constants of glsl/set/serialize.comp (block `SerializePush`).
-    pub(crate) struct SerializePush {
+    /// Push constants of the kernels over many sets' listed chunks: glsl/set/serialize.comp
+    /// (block `SerializePush`) and glsl/set/to_array_many.comp (block `ToArrayManyPush`), whose
+    /// `dest` is the container bytes and the values.
+    pub(crate) struct ChunkListPush {
         pub(super) views: u64,
         pub(super) table: u64,
         pub(super) results: u64,
         pub(super) list: u64,
         pub(super) offsets: u64,
-        pub(super) data: u64,
+        pub(super) dest: u64,
         pub(super) count: u32,
         pub(super) mode: u32,
         pub(super) slots: u32,
@@ -167,13 +169,13 @@ impl GpuSet {
         let mut down = ctx.readback_buffer(listed_bytes + data_bytes.max(4))?;
         let slot_groups = slot_grid(ctx.device_class(), slots);
         let base = ctx.address_of(&work.range());
-        let push = |mode, grid| SerializePush {
+        let push = |mode, grid| ChunkListPush {
             views: base,
             table: base + layout.table,
             results: base + layout.results,
             list: base + layout.list,
             offsets: base + layout.offsets,
-            data: base + layout.data,
+            dest: base + layout.data,
             count,
             mode,
             slots,

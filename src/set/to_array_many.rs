@@ -5,29 +5,12 @@
 use super::gpu::GpuSet;
 use super::layout::CHUNKS;
 use super::passes::kernel;
-use super::serialize::slot_grid;
+use super::serialize::{slot_grid, ChunkListPush};
 use super::view::SetDeviceView;
 use crate::core::runner::finish_submission;
 use crate::core::shaders;
-use crate::core::spirv::push_constants;
 use crate::error::{Error, Result};
 use ash::vk;
-
-push_constants! {
-    /// Push constants of glsl/set/to_array_many.comp (block `ToArrayManyPush`).
-    pub(crate) struct ToArrayManyPush {
-        pub(super) views: u64,
-        pub(super) table: u64,
-        pub(super) results: u64,
-        pub(super) list: u64,
-        pub(super) offsets: u64,
-        pub(super) values: u64,
-        pub(super) count: u32,
-        pub(super) mode: u32,
-        pub(super) slots: u32,
-        pub(super) grid: u32,
-    }
-}
 
 /// Modes of to_array_many.comp: list each set's chunks, scan their positions, write them.
 const MODE_LIST: u32 = 0;
@@ -143,13 +126,13 @@ impl GpuSet {
         let mut down = ctx.readback_buffer(results_bytes + padded * 4)?;
         let slot_groups = slot_grid(ctx.device_class(), slots);
         let work_at = ctx.address_of(&work.range());
-        let push = |mode, grid| ToArrayManyPush {
+        let push = |mode, grid| ChunkListPush {
             views: work_at,
             table: work_at + layout.table,
             results: work_at + layout.results,
             list: work_at + layout.list,
             offsets: work_at + layout.offsets,
-            values: ctx.address_of(&out.range()),
+            dest: ctx.address_of(&out.range()),
             count,
             mode,
             slots,
