@@ -2,10 +2,11 @@
 // (join_data.h is the example's generator, written again): R and S tables of (u32 key, u32
 // payload) rows, S's keys drawn from R's with a Zipf-like skew, one in ten a miss.
 //
-//   cuco_join [LOG2R=24] [LOG2S=26] [SEED=1] [REPS=5]
+//   cuco_join [LOG2R=24] [LOG2S=26] [SEED=1] [REPS=5] [WARM_MS=1000]
 //
 // Phases, each timed alone with CUDA events on a held stream (bench_common.h), the median of
-// REPS after a warm-up:
+// REPS after WARM_MS milliseconds of untimed repetitions (at least one), as the example
+// warms up:
 //   build     legacy cuco::static_multimap<uint32_t, uint32_t> (2 |R| slots, made outside the
 //             timing: it has no clear) insert of R's (key, payload) pairs
 //   count     pair_count of S's (key, payload) pairs, keys compared (the total, to the host)
@@ -28,6 +29,7 @@
 #include <thrust/device_vector.h>
 #include <thrust/iterator/zip_iterator.h>
 
+#include <chrono>
 #include <string>
 
 #include "bench_common.h"
@@ -67,6 +69,11 @@ thrust::device_vector<Pair> device_pairs(const join::Table& t) {
 struct Run {
   thrust::device_vector<uint32_t> probe_keys, s_payloads, contained_keys, r_payloads;
   std::vector<float> build, count, retrieve, groupby, total;
+
+  // Forgets the times (the warm-up's).
+  void clear_times() {
+    for (std::vector<float>* t : {&build, &count, &retrieve, &groupby, &total}) t->clear();
+  }
 
   // Room for `pairs` pairs.
   void resize(size_t pairs) {
@@ -143,7 +150,7 @@ void check_groups(const Gpu& gpu, GroupMap& groups, const join::Table& s) {
 
 void result(const std::string& phase, const std::string& variant, size_t rows,
             const std::vector<float>& ms, const std::string& extra) {
-  const double med = median(std::vector<float>(ms.begin() + 1, ms.end()));  // the first warms up
+  const double med = median(ms);
   std::printf("RESULT\tcuco\tjoin_%s\t%s\t%zu\t%.6f\t%.4f\t%s\n", phase.c_str(), variant.c_str(), rows, med,
               double(rows) / med / 1e6, extra.c_str());
 }
@@ -155,6 +162,7 @@ int main(int argc, char** argv) {
   const int log2r = parse_log2(arg(1, "24"), 2, 30), log2s = parse_log2(arg(2, "26"), 0, 30);
   const uint32_t seed = uint32_t(std::strtoul(arg(3, "1"), nullptr, 10));
   const int reps = std::max(1, std::atoi(arg(4, "5")));
+  const double warm_ms = std::max(0.0, std::atof(arg(5, "1000")));
   Gpu gpu;
   CUDA_CHECK(cudaStreamCreate(&gpu.stream));
   CUDA_CHECK(cudaEventCreate(&gpu.start));
@@ -168,7 +176,18 @@ int main(int argc, char** argv) {
   GroupMap groups{2 * std::min(t.r.keys.size(), t.s.keys.size()), cuco::empty_key<uint32_t>{kEmpty},
                   cuco::empty_value<uint32_t>{0}};
   Run run;
-  for (int i = 0; i <= reps; ++i) repetition(gpu, r, s, groups, run);
+  const auto warming = std::chrono::steady_clock::now();
+  auto warmed_ms = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warming).count();
+  };
+  int warm_ups = 0;
+  do {
+    repetition(gpu, r, s, groups, run);
+    ++warm_ups;
+  } while (warmed_ms() < warm_ms);
+  std::printf("warm-up: %d untimed repetitions in %.2f s\n", warm_ups, warmed_ms() / 1e3);
+  run.clear_times();
+  for (int i = 0; i < reps; ++i) repetition(gpu, r, s, groups, run);
   const join::Pairs pairs = run.download();
   check(join::check_join(reference, t, pairs), "join");
   check_groups(gpu, groups, t.s);

@@ -35,7 +35,7 @@ use vkalgo::{
 };
 use vkalgo_bench::harness::report::{self, rate};
 use vkalgo_bench::harness::{
-    axis, download, flag, full_barrier, print_pass_times, sized, Axis, Options, Timer,
+    axis, download, flag, full_barrier, print_pass_times, sized, yardstick, Axis, Options, Timer,
 };
 
 const AXES: &[Axis] = &[
@@ -62,6 +62,8 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     }
     let reps = o.get("reps", 1usize).clamp(1, 20);
     let pass_times = o.flag("pass-times");
+    // The yardstick's buffers before the datasets' (it measures the copy once).
+    yardstick(ctx, &Timer::new(ctx)?)?;
     report::table_of(
         "real datasets (median ms of every bitmap's calls)",
         "class | dataset | values | ms | G values/s | timing",
@@ -90,8 +92,10 @@ struct RealData<'a> {
     values: u64,
 }
 
-/// The median of `reps` timings of `f` in milliseconds (wall clock), after one warm-up call.
-fn wall<T>(reps: usize, mut f: impl FnMut() -> Result<T>) -> Result<(f64, T)> {
+/// The median of `reps` timings of `f` in milliseconds (wall clock), after the GPU's warm-up
+/// ([`warm`]) and one warm-up call.
+fn wall<T>(ctx: &Context, reps: usize, mut f: impl FnMut() -> Result<T>) -> Result<(f64, T)> {
+    warm(ctx)?;
     let mut out = f()?;
     let mut times = Vec::with_capacity(reps);
     for _ in 0..reps {
@@ -101,6 +105,14 @@ fn wall<T>(reps: usize, mut f: impl FnMut() -> Result<T>) -> Result<(f64, T)> {
     }
     times.sort_by(f64::total_cmp);
     Ok((times[times.len() / 2], out))
+}
+
+/// Sustained GPU work (the benchmark's yardstick copies) before each timed class: a GPU left
+/// idle, or given only short bursts between host work, keeps its clocks low and runs the same
+/// passes several times slower (docs/tuning/core.md#warm-clocks).
+fn warm(ctx: &Context) -> Result<()> {
+    let timer = Timer::new(ctx)?;
+    yardstick(ctx, &timer)?.warm(ctx, &timer)
 }
 
 impl<'a> RealData<'a> {
@@ -157,10 +169,12 @@ impl<'a> RealData<'a> {
             values.extend_from_slice(b);
             offsets.push(values.len() as u64);
         }
-        let (ms, sets) = wall(self.reps, || GpuSet::from_values_many(ctx, &values, &offsets))?;
+        let (ms, sets) = wall(self.ctx, self.reps, || {
+            GpuSet::from_values_many(ctx, &values, &offsets)
+        })?;
         self.row("build", ms, "wall");
         let refs: Vec<&GpuSet> = sets.iter().collect();
-        let (ms, (bytes, byte_offsets)) = wall(self.reps, || GpuSet::serialize_many(&refs))?;
+        let (ms, (bytes, byte_offsets)) = wall(self.ctx, self.reps, || GpuSet::serialize_many(&refs))?;
         self.row("serialize", ms, "wall");
         let mut d = Digest::new();
         for (i, v) in bitmaps.iter().enumerate() {
@@ -174,7 +188,9 @@ impl<'a> RealData<'a> {
             d.bytes(b);
         }
         self.digest("serialize", &d);
-        let (ms, back) = wall(self.reps, || GpuSet::deserialize_many(ctx, &bytes, &byte_offsets))?;
+        let (ms, back) = wall(self.ctx, self.reps, || {
+            GpuSet::deserialize_many(ctx, &bytes, &byte_offsets)
+        })?;
         self.row("deserialize", ms, "wall");
         let back: Vec<&GpuSet> = back.iter().collect();
         let (got, got_offsets) = GpuSet::to_array_many(&back)?;
@@ -193,7 +209,7 @@ impl<'a> RealData<'a> {
             .iter()
             .map(|&(i, j)| (&self.sets[i], &self.sets[j]))
             .collect();
-        let (ms, results) = wall(self.reps, || GpuSet::op_batch(&operands, op))?;
+        let (ms, results) = wall(self.ctx, self.reps, || GpuSet::op_batch(&operands, op))?;
         self.row(&format!("{name}_successive"), ms, "wall");
         let bitmaps = &self.data.bitmaps;
         let (mut d, mut cards) = (Digest::new(), Vec::with_capacity(pairs.len()));
@@ -206,7 +222,9 @@ impl<'a> RealData<'a> {
         }
         self.digest(&format!("{name}_successive"), &d);
         self.recorded_ops(&operands, op, name)?;
-        let (ms, got) = wall(self.reps, || GpuSet::op_cardinality_batch(&operands, op))?;
+        let (ms, got) = wall(self.ctx, self.reps, || {
+            GpuSet::op_cardinality_batch(&operands, op)
+        })?;
         assert_eq!(got, cards, "{} {name} cardinalities", self.data.name);
         self.row(&format!("{name}_cardinalities"), ms, "wall");
         let mut d = Digest::new();
@@ -215,7 +233,7 @@ impl<'a> RealData<'a> {
         self.recorded_cardinalities(&operands, op, name, &cards)?;
         if op == vkalgo::SetOp::And {
             let refs: Vec<&GpuSet> = results.iter().collect();
-            let (ms, (values, _)) = wall(self.reps, || GpuSet::to_array_many(&refs))?;
+            let (ms, (values, _)) = wall(self.ctx, self.reps, || GpuSet::to_array_many(&refs))?;
             self.row("to_array", ms, "wall");
             let mut d = Digest::new();
             d.values(&values);
@@ -232,6 +250,7 @@ impl<'a> RealData<'a> {
         let status = GpuBuffer::new(ctx, status_bytes, MemoryLocation::GpuToCpu, "realdata status")?;
         let timer = Timer::new(ctx)?;
         let mut times = Vec::with_capacity(self.reps);
+        warm(ctx)?;
         for _ in 0..=self.reps {
             // Fresh destinations each time, with the bound reserved.
             let mut dsts = Vec::with_capacity(operands.len());
@@ -290,6 +309,7 @@ impl<'a> RealData<'a> {
         let timer = Timer::new(ctx)?;
         for (path, suffix) in [(CardinalityPath::Auto, ""), (CardinalityPath::Passes, "_passes")] {
             let mut times = Vec::with_capacity(self.reps);
+            warm(ctx)?;
             for _ in 0..=self.reps {
                 let t = timer.regions(|cmd, mark| {
                     unsafe {
@@ -336,7 +356,7 @@ impl<'a> RealData<'a> {
     fn wide(&self) -> Result<()> {
         let all: Vec<&GpuSet> = self.sets.iter().collect();
         for (op, name) in [(vkalgo::SetOp::Or, "wide_or"), (vkalgo::SetOp::And, "wide_and")] {
-            let (ms, r) = wall(self.reps, || GpuSet::op_many(&all, op))?;
+            let (ms, r) = wall(self.ctx, self.reps, || GpuSet::op_many(&all, op))?;
             self.row(name, ms, "wall");
             let bitmaps = &self.data.bitmaps;
             let want = bitmaps[1..]
@@ -381,7 +401,7 @@ impl<'a> RealData<'a> {
                 .iter()
                 .fold(bitmaps[0].clone(), |acc, b| merge_op(&acc, b, op))
                 .len() as u64;
-            let (ms, got) = wall(self.reps, || GpuSet::op_many_cardinality(&all, op))?;
+            let (ms, got) = wall(self.ctx, self.reps, || GpuSet::op_many_cardinality(&all, op))?;
             assert_eq!(got, want, "{} {name}", self.data.name);
             self.row(name, ms, "wall");
             let args = GpuSetManyCardinalityArgs {
@@ -391,6 +411,7 @@ impl<'a> RealData<'a> {
                 status: status.range(),
             };
             let mut times = Vec::with_capacity(self.reps);
+            warm(ctx)?;
             for _ in 0..=self.reps {
                 let t = timer.regions(|cmd, mark| {
                     mark(cmd);
@@ -420,7 +441,7 @@ impl<'a> RealData<'a> {
     /// Contains of [`QUERIES`] values spread over the bitmaps, one call per bitmap.
     fn contains(&self) -> Result<()> {
         let queries = queries(&self.data.bitmaps);
-        let (ms, hits) = wall(self.reps, || {
+        let (ms, hits) = wall(self.ctx, self.reps, || {
             let mut hits = Vec::with_capacity(self.sets.len());
             for (s, q) in self.sets.iter().zip(&queries) {
                 let mut flags = vec![0u32; q.len()];
