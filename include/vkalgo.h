@@ -345,6 +345,8 @@ typedef enum VkalgoReduceOp {
 typedef enum VkalgoStructureType {
   // `VkalgoKeepScratchZeroed`.
   VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED = 1,
+  // `VkalgoSegmentLengthBound`.
+  VKALGO_STRUCTURE_TYPE_SEGMENT_LENGTH_BOUND = 2,
   // Keeps the enum 32 bits wide; not a structure type.
   VKALGO_STRUCTURE_TYPE_MAX_ENUM = 2147483647,
 } VkalgoStructureType;
@@ -1574,7 +1576,7 @@ typedef struct VkalgoReduceByKeyArgs {
 
 // What to plan a segmented sort for (the host call takes the sort's `VkalgoSortDesc`).
 typedef struct VkalgoSegmentedSortDesc {
-  // Reserved for extension structs: set it to NULL.
+  // NULL, or a chain of extension structures: `VkalgoSegmentLengthBound`.
   const void *next;
   // The key type (any of the six).
   enum VkalgoKeyType key_type;
@@ -1635,6 +1637,21 @@ typedef struct VkalgoKeepScratchZeroed {
   // `VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED`.
   enum VkalgoStructureType structure_type;
 } VkalgoKeepScratchZeroed;
+
+// Chained to a `VkalgoSegmentedSortDesc` given to `vkalgo_segmented_sort_plan_create`: no
+// segment of any call is longer than `max_segment_length` elements. A bound of at most the
+// plan's small limit (`vkalgo_segmented_sort_plan_small_limit`) records the sort in two
+// dispatches, without the merge rounds; a longer segment is then left in an unspecified order
+// of its own elements (never an access outside the buffers). The host call finds the bound
+// in the offsets itself.
+typedef struct VkalgoSegmentLengthBound {
+  // The next extension structure of the chain, or NULL.
+  const void *next;
+  // `VKALGO_STRUCTURE_TYPE_SEGMENT_LENGTH_BOUND`.
+  enum VkalgoStructureType structure_type;
+  // The most elements any segment holds.
+  uint64_t max_segment_length;
+} VkalgoSegmentLengthBound;
 
 #ifdef __cplusplus
 extern "C" {
@@ -2876,6 +2893,12 @@ void vkalgo_segmented_sort_plan_destroy(struct VkalgoSegmentedSortPlan *plan);
 // rounds' alternate keys and values).
 VkalgoResult vkalgo_segmented_sort_plan_memory_requirements(const struct VkalgoSegmentedSortPlan *plan,
                                                             struct VkalgoMemoryRequirements *out);
+
+// The plan's small limit: segments of at most this many elements are sorted whole by one
+// workgroup, and a `VkalgoSegmentLengthBound` of at most it records no merge rounds (half the
+// tile: 512 elements with the default tuning on GPUs).
+VkalgoResult vkalgo_segmented_sort_plan_small_limit(const struct VkalgoSegmentedSortPlan *plan,
+                                                    uint64_t *out);
 
 // Records the segmented sort into the caller's command buffer (on the plan's context, which
 // the plan keeps alive). Synchronization: writes to the keys, values, offsets and count

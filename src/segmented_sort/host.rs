@@ -117,8 +117,11 @@ impl Context {
                 "segmented sort: the keys and values must hold the element count",
             ));
         }
+        // The longest segment, so that a plan of small segments records no merge rounds.
+        let longest = offsets.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
         let desc = SegmentedSortDesc {
             max_segments: segments,
+            max_segment_len: Some(longest),
             ..*desc
         };
         let plan = self.segmented_sort_plan(&desc)?; // checks the bit range even for count 0
@@ -205,6 +208,7 @@ fn host_desc(
         begin_bit: options.begin_bit,
         end_bit: options.end_bit,
         descending: options.descending,
+        max_segment_len: None,
         tuning: options.tuning,
     }
 }

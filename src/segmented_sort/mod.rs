@@ -41,6 +41,10 @@
 //!   back: three dispatches, each a grid stride over the round's tiles, so a round with few
 //!   merges costs few workgroups. `ceil(log2(count / tile))` rounds are recorded (the plan's
 //!   maximum with an indirect count); a round whose pairs have no merge writes nothing.
+//! - A plan told that no segment is longer than its small limit
+//!   ([`SegmentedSortDesc::max_segment_len`]: an engine's tiles of at most 64 primitives, say)
+//!   records the block pass's small parts alone: no merge rounds, no large parts. The host
+//!   calls find the longest segment in the offsets they check and plan with it.
 //!
 //! Why merging rather than a radix sort of the large segments: a radix sort needs each
 //! segment's digit histograms and a workgroup per segment or a segment id per key; the merge
@@ -102,6 +106,11 @@ pub struct SegmentedSortDesc {
     pub begin_bit: u32,
     /// One past the last bit sorted on; 0 means the key's full width.
     pub end_bit: u32,
+    /// The longest segment any call has, where the caller knows a bound (`None`: up to
+    /// `max_count`). A bound of at most [`SegmentedSortPlan::small_limit`] records the sort in
+    /// two dispatches instead of the block pass and the merge rounds; a longer segment than the
+    /// bound is then left in an unspecified order (never an access outside the buffers).
+    pub max_segment_len: Option<u64>,
     /// Largest key first (still stable).
     pub descending: bool,
     /// Kernel tuning (`None`: [`SegmentedSortTuning::for_device`]).
@@ -120,6 +129,7 @@ impl SegmentedSortDesc {
             begin_bit: 0,
             end_bit: 0,
             descending: false,
+            max_segment_len: None,
             tuning: None,
         }
     }

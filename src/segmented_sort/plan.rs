@@ -214,9 +214,19 @@ impl SegmentedSortPlan {
         self.tuning.tile() / 2
     }
 
-    /// Merge rounds recorded for `count` elements: `ceil(log2(count / tile))`.
+    /// Merge rounds recorded for `count` elements: `ceil(log2(count / tile))`, none where the
+    /// desc bounds every segment to the small limit ([`SegmentedSortPlan::small_segments_only`]).
     pub fn rounds(&self, count: u64) -> u32 {
+        if self.small_segments_only() {
+            return 0;
+        }
         rounds_layout(self.tile_size(), count).len() as u32
+    }
+
+    /// Whether the desc's [`SegmentedSortDesc::max_segment_len`] bounds every segment to the
+    /// small limit: then only the block pass's small parts are recorded.
+    pub fn small_segments_only(&self) -> bool {
+        self.desc.max_segment_len.is_some_and(|l| l <= self.small_limit())
     }
 
     /// Scratch every [`SegmentedSortPlan::record`] needs: the merge rounds' alternate keys and
@@ -344,12 +354,14 @@ impl SegmentedSortPlan {
         push.pass = PASS_SEGMENT_TABLE;
         ctx.dispatch(cmd, partition, &push, groups(table_entries(tile, n), wg)?);
         ctx.compute_to_compute(cmd);
-        ctx.dispatch(
-            cmd,
-            block,
-            &push,
-            groups(n, self.small_limit())? + groups(n, tile)?,
-        );
+        // The large parts (and the rounds) only where a segment may be longer than the small
+        // limit.
+        let small_only = self.small_segments_only();
+        let large_groups = if small_only { 0 } else { groups(n, tile)? };
+        ctx.dispatch(cmd, block, &push, groups(n, self.small_limit())? + large_groups);
+        if small_only {
+            return Ok(());
+        }
         let rounds = rounds_layout(tile, n);
         let Some(last) = rounds.last() else {
             return Ok(());

@@ -5,6 +5,7 @@ use super::*;
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 use vkalgo::{GpuBuffer, MemoryLocation};
+use vkalgo_ffi::extensions::{VkalgoKeepScratchZeroed, VkalgoSegmentLengthBound};
 use vkalgo_ffi::segmented_sort::*;
 use vkalgo_ffi::sort::VkalgoSortDesc;
 use vkalgo_ffi::types::*;
@@ -355,6 +356,86 @@ fn record_layer() {
         assert_eq!(got, want);
         vkalgo_segmented_sort_plan_destroy(plan);
         vkalgo_segmented_sort_plan_destroy(null_mut());
+
+        // A plan bounded to small segments: the small limit queried, segments of at most 64
+        // sorted; a chain with another structure type is refused.
+        let bound = VkalgoSegmentLengthBound {
+            next: null(),
+            structure_type: VKALGO_STRUCTURE_TYPE_SEGMENT_LENGTH_BOUND,
+            max_segment_length: 64,
+        };
+        let zeroed = VkalgoKeepScratchZeroed {
+            next: null(),
+            structure_type: VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED,
+        };
+        let mut refused = null_mut();
+        let wrong = VkalgoSegmentedSortDesc {
+            next: &zeroed as *const _ as *const c_void,
+            ..desc
+        };
+        assert_eq!(
+            vkalgo_segmented_sort_plan_create(ctx, &wrong, &mut refused),
+            INVALID
+        );
+        assert!(refused.is_null());
+        let bounded = VkalgoSegmentedSortDesc {
+            next: &bound as *const _ as *const c_void,
+            max_segments: 2000,
+            ..desc
+        };
+        let mut plan = null_mut();
+        assert_eq!(vkalgo_segmented_sort_plan_create(ctx, &bounded, &mut plan), OK);
+        let mut limit = 0u64;
+        assert_eq!(vkalgo_segmented_sort_plan_small_limit(plan, null_mut()), INVALID);
+        assert_eq!(vkalgo_segmented_sort_plan_small_limit(plan, &mut limit), OK);
+        assert!(limit >= 64 && limit.is_power_of_two(), "small limit {limit}");
+        let mut req = VkalgoMemoryRequirements::default();
+        assert_eq!(vkalgo_segmented_sort_plan_memory_requirements(plan, &mut req), OK);
+        let tiny: Vec<u32> = (0..=2000u32).step_by(40).chain([2000]).collect();
+        let tiny: Vec<u32> = tiny
+            .windows(2)
+            .filter(|w| w[0] != w[1])
+            .map(|w| w[0])
+            .chain([2000])
+            .collect();
+        let segments = tiny.len() as u64 - 1;
+        let mut buf = GpuBuffer::new(&rctx, 16384 + req.scratch.size, MemoryLocation::CpuToGpu, "t").unwrap();
+        {
+            let m = buf.mapped().unwrap();
+            m[..8000].copy_from_slice(bytemuck::cast_slice(&keys));
+            m[8192..8192 + tiny.len() * 4].copy_from_slice(bytemuck::cast_slice(&tiny));
+        }
+        let range = |offset: u64, size: u64| VkalgoBufferRange {
+            buffer: VkBuffer(buf.buffer().as_raw()),
+            offset,
+            size,
+        };
+        let args = VkalgoSegmentedSortArgs {
+            next: null(),
+            keys: range(0, 8000),
+            values: VkalgoBufferRange::default(),
+            offsets: range(8192, tiny.len() as u64 * 4),
+            scratch: range(16384, req.scratch.size),
+            count: 2000,
+            count_buffer: VkalgoBufferRange::default(),
+            segment_count: segments,
+            segment_count_buffer: VkalgoBufferRange::default(),
+        };
+        rctx.submit_and_wait(|cmd| {
+            let c = VkCommandBuffer(cmd.as_raw() as *mut c_void);
+            host_to_compute(&rctx, cmd);
+            assert_eq!(vkalgo_segmented_sort_record(plan, c, &args), OK);
+            compute_to_host(&rctx, cmd);
+            Ok(())
+        })
+        .unwrap();
+        let m = buf.mapped().unwrap();
+        let got: Vec<u32> = bytemuck::cast_slice(&m[..8000]).to_vec();
+        let mut want = keys.clone();
+        let offsets64: Vec<u64> = tiny.iter().map(|&o| o as u64).collect();
+        reference::segmented_sort_pairs::<u32, u32>(&mut want, None, &offsets64, 0, 0, false);
+        assert_eq!(got, want);
+        vkalgo_segmented_sort_plan_destroy(plan);
         vkalgo_context_destroy(ctx);
     }
 }

@@ -249,3 +249,90 @@ fn indirect_segment_count_is_clamped() {
         assert!(poison && got == want, "segment word {word}");
     }
 }
+
+/// A bound on the segments' length: at most the small limit, the plan records no merge rounds
+/// and sorts such layouts exactly (pairs, direct and indirect counts); a segment longer than
+/// the bound is left as some order of its own elements, nothing written outside the buffers.
+#[test]
+fn segment_length_bound() {
+    let ctx = context();
+    let mut rng = Rng(24);
+    let n = 7000usize;
+    let values: Vec<u32> = (0..n as u32).collect();
+    let unbounded = ctx
+        .segmented_sort_plan(&SegmentedSortDesc::new(
+            KeyType::U32,
+            ValueType::U32,
+            n as u64,
+            n as u64,
+        ))
+        .unwrap();
+    let limit = unbounded.small_limit();
+    assert!(!unbounded.small_segments_only() && unbounded.rounds(n as u64) > 0);
+    for bound in [64, limit, limit + 1] {
+        let plan = ctx
+            .segmented_sort_plan(&SegmentedSortDesc {
+                max_segment_len: Some(bound),
+                ..SegmentedSortDesc::new(KeyType::U32, ValueType::U32, n as u64, n as u64)
+            })
+            .unwrap();
+        let small = bound <= limit;
+        assert_eq!(plan.small_segments_only(), small, "bound {bound}");
+        assert_eq!(plan.rounds(n as u64) == 0, small, "bound {bound}");
+        for indirect in [false, true] {
+            let count = if indirect { 5555 } else { n };
+            let counts = Counts {
+                indirect_count: indirect,
+                indirect_segments: indirect,
+                segment_word: None,
+            };
+            // Within the bound: tiny segments, and sizes up to the bound.
+            let within = |r: &mut Rng| (r.next_u64() % (bound + 1)) as usize;
+            for offsets in [
+                from_sizes(count, &mut rng, |r| (r.next_u32() % 65) as usize),
+                from_sizes(count, &mut rng, within),
+            ] {
+                let offsets32: Vec<u32> = offsets.iter().map(|&o| o as u32).collect();
+                let keys: Vec<u32> = keys_with_specials(n, &DISTRIBUTIONS[4], &mut rng);
+                let (got_keys, got_values, poison) =
+                    record(&ctx, &plan, &keys, Some(&values), count, &offsets32, counts);
+                let (mut want_keys, mut want_values) = (keys.clone(), values.clone());
+                reference::segmented_sort_pairs(
+                    &mut want_keys[..count],
+                    Some(&mut want_values[..count]),
+                    &offsets,
+                    0,
+                    0,
+                    false,
+                );
+                let what = format!("bound {bound} count {count} indirect {indirect}");
+                assert!(poison, "{what}: poison overwritten");
+                assert!(got_keys == want_keys && got_values == Some(want_values), "{what}");
+            }
+        }
+        // A segment past the bound: its elements stay a permutation of themselves (keys with
+        // their values), the rest is sorted where the plan is unbounded.
+        let offsets = [0u64, 10, 10 + 3 * limit, n as u64];
+        let offsets32: Vec<u32> = offsets.iter().map(|&o| o as u32).collect();
+        let keys: Vec<u32> = keys_with_specials(n, &DISTRIBUTIONS[0], &mut rng);
+        let counts = Counts {
+            indirect_count: false,
+            indirect_segments: false,
+            segment_word: None,
+        };
+        let (got_keys, got_values, poison) = record(&ctx, &plan, &keys, Some(&values), n, &offsets32, counts);
+        let got_values = got_values.unwrap();
+        assert!(poison, "bound {bound}: poison overwritten past a longer segment");
+        let mut got: Vec<(u32, u32)> = got_keys.iter().copied().zip(got_values.iter().copied()).collect();
+        let mut want: Vec<(u32, u32)> = keys.iter().copied().zip(values.iter().copied()).collect();
+        for s in offsets.windows(2) {
+            let (a, b) = (s[0] as usize, s[1] as usize);
+            got[a..b].sort_unstable();
+            want[a..b].sort_unstable();
+        }
+        assert!(
+            got == want,
+            "bound {bound}: a longer segment lost or moved elements"
+        );
+    }
+}

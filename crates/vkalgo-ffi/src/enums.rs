@@ -192,6 +192,8 @@ pub enum VkalgoHashStatus {
 pub enum VkalgoStructureType {
     /// `VkalgoKeepScratchZeroed`.
     VkalgoStructureTypeKeepScratchZeroed = 1,
+    /// `VkalgoSegmentLengthBound`.
+    VkalgoStructureTypeSegmentLengthBound = 2,
     /// Keeps the enum 32 bits wide; not a structure type.
     VkalgoStructureTypeMaxEnum = 0x7FFF_FFFF,
 }

@@ -28,6 +28,50 @@ pub struct VkalgoKeepScratchZeroed {
     pub structure_type: VkalgoStructureType,
 }
 
+/// Chained to a `VkalgoSegmentedSortDesc` given to `vkalgo_segmented_sort_plan_create`: no
+/// segment of any call is longer than `max_segment_length` elements. A bound of at most the
+/// plan's small limit (`vkalgo_segmented_sort_plan_small_limit`) records the sort in two
+/// dispatches, without the merge rounds; a longer segment is then left in an unspecified order
+/// of its own elements (never an access outside the buffers). The host call finds the bound
+/// in the offsets itself.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VkalgoSegmentLengthBound {
+    /// The next extension structure of the chain, or NULL.
+    pub next: *const std::ffi::c_void,
+    /// `VKALGO_STRUCTURE_TYPE_SEGMENT_LENGTH_BOUND`.
+    pub structure_type: VkalgoStructureType,
+    /// The most elements any segment holds.
+    pub max_segment_length: u64,
+}
+
+/// The last `VkalgoSegmentLengthBound` of the chain from `next` (checked by
+/// [`chained_types`] first), or None.
+///
+/// # Safety
+/// As [`chained_types`].
+pub(crate) unsafe fn segment_length_bound(
+    next: *const std::ffi::c_void,
+    what: &str,
+) -> vkalgo::Result<Option<u64>> {
+    chained_types(next, what, &[VKALGO_STRUCTURE_TYPE_SEGMENT_LENGTH_BOUND])?;
+    let mut bound = None;
+    let mut at = next as *const VkalgoExtensionHeader;
+    while !at.is_null() {
+        let header = std::ptr::read(at);
+        if header.structure_type == VKALGO_STRUCTURE_TYPE_SEGMENT_LENGTH_BOUND {
+            if at as usize % std::mem::align_of::<VkalgoSegmentLengthBound>() != 0 {
+                return Err(Error::invalid(format!(
+                    "{what}: VkalgoSegmentLengthBound is not aligned to 8 bytes"
+                )));
+            }
+            bound = Some(std::ptr::read(at as *const VkalgoSegmentLengthBound).max_segment_length);
+        }
+        at = header.next as *const VkalgoExtensionHeader;
+    }
+    Ok(bound)
+}
+
 /// The longest chain read: a longer one is refused (a chain that loops never ends).
 const MAX_CHAIN: usize = 16;
 

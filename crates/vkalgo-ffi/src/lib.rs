@@ -129,6 +129,7 @@ zeroed_default!(
     reduce::VkalgoReduceDesc,
     extensions::VkalgoExtensionHeader,
     extensions::VkalgoKeepScratchZeroed,
+    extensions::VkalgoSegmentLengthBound,
     reduce::VkalgoReduceArgs,
     histogram::VkalgoHistogramArgs,
     select::VkalgoSelectDesc,

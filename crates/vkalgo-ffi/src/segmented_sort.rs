@@ -1,5 +1,6 @@
 //! C ABI of the segmented sort: the host call and the record layer.
 
+use super::extensions::segment_length_bound;
 use super::sort::{sort_desc, VkalgoSortDesc};
 use super::types::*;
 use super::{
@@ -20,7 +21,7 @@ pub const VKALGO_SEGMENTED_SORT_MAX_SEGMENTS: u64 = 4294967294;
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoSegmentedSortDesc {
-    /// Reserved for extension structs: set it to NULL.
+    /// NULL, or a chain of extension structures: `VkalgoSegmentLengthBound`.
     pub next: *const c_void,
     /// The key type (any of the six).
     pub key_type: VkalgoKeyType,
@@ -73,8 +74,9 @@ pub struct VkalgoSegmentedSortArgs {
 unsafe fn plan_desc(d: *const VkalgoSegmentedSortDesc) -> vkalgo::Result<SegmentedSortDesc> {
     non_null(d, "desc")?;
     let d = &*d;
-    no_extension(d.next, "segmented sort desc")?;
+    let bound = segment_length_bound(d.next, "segmented sort desc")?;
     Ok(SegmentedSortDesc {
+        max_segment_len: bound,
         begin_bit: d.begin_bit,
         end_bit: d.end_bit,
         descending: c_bool(d.descending, "segmented sort: descending")?,
@@ -190,6 +192,22 @@ pub unsafe extern "C" fn vkalgo_segmented_sort_plan_memory_requirements(
     guard("vkalgo_segmented_sort_plan_memory_requirements", || {
         non_null(plan, "plan")?;
         write_requirements(out, (*plan).plan.memory_requirements())
+    })
+}
+
+/// The plan's small limit: segments of at most this many elements are sorted whole by one
+/// workgroup, and a `VkalgoSegmentLengthBound` of at most it records no merge rounds (half the
+/// tile: 512 elements with the default tuning on GPUs).
+#[no_mangle]
+pub unsafe extern "C" fn vkalgo_segmented_sort_plan_small_limit(
+    plan: *const VkalgoSegmentedSortPlan,
+    out: *mut u64,
+) -> VkalgoResult {
+    guard("vkalgo_segmented_sort_plan_small_limit", || {
+        non_null(plan, "plan")?;
+        non_null(out, "out")?;
+        *out = (*plan).plan.small_limit();
+        Ok(())
     })
 }
 

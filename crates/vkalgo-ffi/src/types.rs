@@ -190,6 +190,7 @@ c_enum_field!(
     /// `VkalgoStructureType` as a C caller stores it.
     VkalgoStructureType {
         VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED = VkalgoStructureTypeKeepScratchZeroed,
+        VKALGO_STRUCTURE_TYPE_SEGMENT_LENGTH_BOUND = VkalgoStructureTypeSegmentLengthBound,
     }
 );
 c_enum_field!(

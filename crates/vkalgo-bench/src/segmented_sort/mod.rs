@@ -6,7 +6,8 @@
 //! 6364136223846793005 + 1442695040888963407`, seeded 1, integers only; bench/cuda/ computes
 //! the same offsets):
 //! - `tiny`: sizes `(state >> 33) % 65` (0 to 64 keys, empty segments included; n / 32
-//!   segments);
+//!   segments); `tiny_bounded`: the same, the plan told that no segment exceeds 64
+//!   (`SegmentedSortDesc::max_segment_len`, vkalgo's rows only);
 //! - `huge`: 16 equal segments (the last takes the remainder);
 //! - `power`: sizes `1 + ((state >> 8) & (2^b - 1))` with `b = (state >> 33) % (log2(n) - 1)`
 //!   (log-uniform sizes from 1 to n / 4: a power law, most segments small, most keys in large
@@ -32,8 +33,8 @@ const AXES: &[Axis] = &[
     sized("reps", "10", "3", "timed repetitions (median)"),
     axis(
         "cases",
-        "tiny_u32,huge_u32,power_u32,tiny_u32_pairs,huge_u32_pairs,power_u32_pairs",
-        "layout (tiny|huge|power) _ u32, _pairs with u32 values",
+        "tiny_u32,huge_u32,power_u32,tiny_u32_pairs,huge_u32_pairs,power_u32_pairs,tiny_bounded_u32,tiny_bounded_u32_pairs",
+        "layout (tiny|huge|power|tiny_bounded) _ u32, _pairs with u32 values",
     ),
     axis(
         "tuning",
@@ -50,6 +51,8 @@ const AXES: &[Axis] = &[
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Layout {
     Tiny,
+    /// Tiny's offsets, the plan bounded to segments of 64.
+    TinyBounded,
     Huge,
     Power,
 }
@@ -62,6 +65,8 @@ const CASES: &[(&str, Layout, bool)] = &[
     ("tiny_u32_pairs", Layout::Tiny, true),
     ("huge_u32_pairs", Layout::Huge, true),
     ("power_u32_pairs", Layout::Power, true),
+    ("tiny_bounded_u32", Layout::TinyBounded, false),
+    ("tiny_bounded_u32_pairs", Layout::TinyBounded, true),
 ];
 
 /// The offsets of `n` keys in `layout` (the CUDA side computes the same).
@@ -82,7 +87,7 @@ fn offsets(layout: Layout, n: u64) -> Vec<u64> {
     while at < n {
         let s = next();
         let size = match layout {
-            Layout::Tiny => (s >> 33) % 65,
+            Layout::Tiny | Layout::TinyBounded => (s >> 33) % 65,
             _ => {
                 let bits = (s >> 33) % (log2 - 1);
                 1 + ((s >> 8) & ((1u64 << bits) - 1))
@@ -118,6 +123,7 @@ impl SegmentedSort<'_> {
         let value_type = if pairs { ValueType::U32 } else { ValueType::None };
         let desc = SegmentedSortDesc {
             tuning,
+            max_segment_len: (layout == Layout::TinyBounded).then_some(64),
             ..SegmentedSortDesc::new(KeyType::U32, value_type, n, segments)
         };
         let cells = [name.to_string(), "-".into(), format!("2^{log2}")];
