@@ -126,7 +126,12 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
     (
         "SegmentedSortPlan",
         "small_limit",
-        Err("a tuning query for tests and benchmarks"),
+        Ok(&["vkalgo_segmented_sort_plan_small_limit"]),
+    ),
+    (
+        "SegmentedSortPlan",
+        "small_segments_only",
+        Err("the caller's own bound against the small limit"),
     ),
     (
         "SegmentedSortPlan",
