@@ -14,6 +14,9 @@ pub(super) const PASS_COUNT: u32 = 0;
 pub(super) const PASS_PARTITION: u32 = 1;
 /// Partition pass (before the block pass): the segment of every small-limit-th position.
 pub(super) const PASS_SEGMENT_TABLE: u32 = 2;
+/// The longest segment the tiny kernel sorts (glsl/segmented_sort/tiny.comp): a plan bounded
+/// to it records that kernel alone.
+pub(crate) const TINY_LIMIT: u64 = 64;
 /// The tag of padding and of positions a workgroup does not own (sorts after every segment).
 pub(super) const NO_TAG: u32 = 0xFFFF;
 /// Bytes of one tile-table entry (glsl/segmented_sort/segsort_common.glsl write_tile).

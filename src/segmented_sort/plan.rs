@@ -2,7 +2,7 @@
 
 use super::kernels::{
     groups, key_mask, shader, specialization, SegmentedSortPush, NO_TAG, PASS_COUNT, PASS_PARTITION,
-    PASS_SEGMENT_TABLE, TILE_ENTRY_BYTES,
+    PASS_SEGMENT_TABLE, TILE_ENTRY_BYTES, TINY_LIMIT,
 };
 use super::{
     SegmentedSortArgs, SegmentedSortDesc, SegmentedSortTuning, SEGMENTED_SORT_MAX_COUNT,
@@ -153,6 +153,7 @@ impl Context {
             SegmentedSortKernel::Partition,
             SegmentedSortKernel::Merge,
             SegmentedSortKernel::CopyBack,
+            SegmentedSortKernel::Tiny,
         ] {
             kernels.push((shader(kernel, desc.key_type, desc.value_type)?, spec));
         }
@@ -160,6 +161,9 @@ impl Context {
         Ok(plan)
     }
 }
+
+/// The most workgroups of the tiny kernel (its subgroups stride over the segments past them).
+const TINY_MAX_GROUPS: u64 = 65535;
 
 fn check_tuning(ctx: &Context, desc: &SegmentedSortDesc, t: &SegmentedSortTuning) -> Result<()> {
     let wg = t.workgroup_size;
@@ -224,9 +228,17 @@ impl SegmentedSortPlan {
     }
 
     /// Whether the desc's [`SegmentedSortDesc::max_segment_len`] bounds every segment to the
-    /// small limit: then only the block pass's small parts are recorded.
+    /// small limit: then only the block pass's small parts are recorded (or, for segments of
+    /// at most 64 elements, the tiny kernel alone: [`SegmentedSortPlan::tiny_segments_only`]).
     pub fn small_segments_only(&self) -> bool {
         self.desc.max_segment_len.is_some_and(|l| l <= self.small_limit())
+    }
+
+    /// Whether the desc's [`SegmentedSortDesc::max_segment_len`] is at most 64 (and the small
+    /// limit): one dispatch then sorts every segment, a subgroup a segment
+    /// (glsl/segmented_sort/tiny.comp).
+    pub fn tiny_segments_only(&self) -> bool {
+        self.small_segments_only() && self.desc.max_segment_len.is_some_and(|l| l <= TINY_LIMIT)
     }
 
     /// Scratch every [`SegmentedSortPlan::record`] needs: the merge rounds' alternate keys and
@@ -312,6 +324,35 @@ impl SegmentedSortPlan {
         let d = &self.desc;
         let spec = self.spec();
         let kernel = |k| ctx.kernel(shader(k, d.key_type, d.value_type)?, spec);
+        if self.tiny_segments_only() {
+            // Enough workgroups for a segment a subgroup, each subgroup striding over the rest.
+            let segments = segs_direct.unwrap_or(d.max_segments);
+            let wg = self.tuning.workgroup_size as u64;
+            let per_group = (wg / ctx.profile().max_subgroup_size.max(1) as u64).max(1);
+            let tiny_groups = segments.div_ceil(per_group).clamp(1, TINY_MAX_GROUPS);
+            let tiny = kernel(SegmentedSortKernel::Tiny)?;
+            let push = SegmentedSortPush {
+                keys: ctx.address_of(&args.keys),
+                values: args.values.map_or(0, |r| ctx.address_of(&r)),
+                offsets: ctx.address_of(&args.offsets),
+                count_addr: match &args.count {
+                    ElementCount::Direct(_) => 0,
+                    ElementCount::Indirect(r) => ctx.address_of(r),
+                },
+                segments_addr: match &args.segments {
+                    ElementCount::Direct(_) => 0,
+                    ElementCount::Indirect(r) => ctx.address_of(r),
+                },
+                key_mask: key_mask(d.begin_bit, self.end_bit),
+                count: direct.unwrap_or(0) as u32,
+                max_count: d.max_count as u32,
+                segments: segs_direct.unwrap_or(0) as u32,
+                max_segments: d.max_segments as u32,
+                ..Default::default()
+            };
+            ctx.dispatch(cmd, tiny, &push, tiny_groups as u32);
+            return Ok(());
+        }
         let block = kernel(SegmentedSortKernel::Block)?;
         let partition = kernel(SegmentedSortKernel::Partition)?;
         let merge = kernel(SegmentedSortKernel::Merge)?;

@@ -269,15 +269,17 @@ fn segment_length_bound() {
         .unwrap();
     let limit = unbounded.small_limit();
     assert!(!unbounded.small_segments_only() && unbounded.rounds(n as u64) > 0);
-    for bound in [64, limit, limit + 1] {
+    for bound in [1, 64, 65, limit, limit + 1] {
         let plan = ctx
             .segmented_sort_plan(&SegmentedSortDesc {
                 max_segment_len: Some(bound),
-                ..SegmentedSortDesc::new(KeyType::U32, ValueType::U32, n as u64, n as u64)
+                // Sizes from 0 to the bound: twice as many segments as elements for a bound of 1.
+                ..SegmentedSortDesc::new(KeyType::U32, ValueType::U32, n as u64, 4 * n as u64)
             })
             .unwrap();
         let small = bound <= limit;
         assert_eq!(plan.small_segments_only(), small, "bound {bound}");
+        assert_eq!(plan.tiny_segments_only(), bound <= 64, "bound {bound}");
         assert_eq!(plan.rounds(n as u64) == 0, small, "bound {bound}");
         for indirect in [false, true] {
             let count = if indirect { 5555 } else { n };

@@ -243,6 +243,7 @@ pub const SEGMENTED_SORT_KERNEL: Axis = Axis {
             "CopyBack",
             "A merge round's tiles back from the alternate buffers.",
         ),
+        ("Tiny", "Segments of at most 64 elements, a subgroup a segment."),
     ],
 };
 pub static SEGMENTED_SORT: Family = Family {
@@ -962,6 +963,7 @@ fn segmented_sort_permutations() -> Vec<Permutation> {
                 ("block", "Block", "segmented_sort/block.comp"),
                 ("merge", "Merge", "segmented_sort/merge.comp"),
                 ("copy_back", "CopyBack", "segmented_sort/copy_back.comp"),
+                ("tiny", "Tiny", "segmented_sort/tiny.comp"),
             ] {
                 table.push(member(
                     &SEGMENTED_SORT,

@@ -4,7 +4,7 @@
 use super::ShaderSource;
 
 /// Identifies the permutation list `spirv.bin` was generated with.
-pub(super) const TABLE_ID: u64 = 0xa1d02bd994a95fce;
+pub(super) const TABLE_ID: u64 = 0xa26c90b083423759;
 
 pub(crate) const COPY_U32X4: ShaderSource = ShaderSource::packed("copy_u32x4", 0);
 pub(crate) const FILL_U32: ShaderSource = ShaderSource::packed("fill_u32", 1);
@@ -342,22 +342,28 @@ const SEGMENTED_SORT_PARTITION_K32: ShaderSource = ShaderSource::packed("segment
 const SEGMENTED_SORT_BLOCK_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v0", 333);
 const SEGMENTED_SORT_MERGE_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v0", 334);
 const SEGMENTED_SORT_COPY_BACK_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v0", 335);
-const SEGMENTED_SORT_BLOCK_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v1", 336);
-const SEGMENTED_SORT_MERGE_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v1", 337);
-const SEGMENTED_SORT_COPY_BACK_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v1", 338);
-const SEGMENTED_SORT_BLOCK_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v2", 339);
-const SEGMENTED_SORT_MERGE_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v2", 340);
-const SEGMENTED_SORT_COPY_BACK_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v2", 341);
-const SEGMENTED_SORT_PARTITION_K64: ShaderSource = ShaderSource::packed("segmented_sort_partition_k64", 342);
-const SEGMENTED_SORT_BLOCK_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v0", 343);
-const SEGMENTED_SORT_MERGE_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v0", 344);
-const SEGMENTED_SORT_COPY_BACK_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v0", 345);
-const SEGMENTED_SORT_BLOCK_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v1", 346);
-const SEGMENTED_SORT_MERGE_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v1", 347);
-const SEGMENTED_SORT_COPY_BACK_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v1", 348);
-const SEGMENTED_SORT_BLOCK_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v2", 349);
-const SEGMENTED_SORT_MERGE_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v2", 350);
-const SEGMENTED_SORT_COPY_BACK_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v2", 351);
+const SEGMENTED_SORT_TINY_K32_V0: ShaderSource = ShaderSource::packed("segmented_sort_tiny_k32_v0", 336);
+const SEGMENTED_SORT_BLOCK_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v1", 337);
+const SEGMENTED_SORT_MERGE_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v1", 338);
+const SEGMENTED_SORT_COPY_BACK_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v1", 339);
+const SEGMENTED_SORT_TINY_K32_V1: ShaderSource = ShaderSource::packed("segmented_sort_tiny_k32_v1", 340);
+const SEGMENTED_SORT_BLOCK_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_block_k32_v2", 341);
+const SEGMENTED_SORT_MERGE_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_merge_k32_v2", 342);
+const SEGMENTED_SORT_COPY_BACK_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k32_v2", 343);
+const SEGMENTED_SORT_TINY_K32_V2: ShaderSource = ShaderSource::packed("segmented_sort_tiny_k32_v2", 344);
+const SEGMENTED_SORT_PARTITION_K64: ShaderSource = ShaderSource::packed("segmented_sort_partition_k64", 345);
+const SEGMENTED_SORT_BLOCK_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v0", 346);
+const SEGMENTED_SORT_MERGE_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v0", 347);
+const SEGMENTED_SORT_COPY_BACK_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v0", 348);
+const SEGMENTED_SORT_TINY_K64_V0: ShaderSource = ShaderSource::packed("segmented_sort_tiny_k64_v0", 349);
+const SEGMENTED_SORT_BLOCK_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v1", 350);
+const SEGMENTED_SORT_MERGE_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v1", 351);
+const SEGMENTED_SORT_COPY_BACK_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v1", 352);
+const SEGMENTED_SORT_TINY_K64_V1: ShaderSource = ShaderSource::packed("segmented_sort_tiny_k64_v1", 353);
+const SEGMENTED_SORT_BLOCK_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_block_k64_v2", 354);
+const SEGMENTED_SORT_MERGE_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_merge_k64_v2", 355);
+const SEGMENTED_SORT_COPY_BACK_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_copy_back_k64_v2", 356);
+const SEGMENTED_SORT_TINY_K64_V2: ShaderSource = ShaderSource::packed("segmented_sort_tiny_k64_v2", 357);
 
 /// The radix sort's kernels (glsl/sort/).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -548,6 +554,8 @@ pub(crate) enum SegmentedSortKernel {
     Merge,
     /// A merge round's tiles back from the alternate buffers.
     CopyBack,
+    /// Segments of at most 64 elements, a subgroup a segment.
+    Tiny,
 }
 
 /// The sort family, indexed by [SortKernel][KeyBits][ValueWords].
@@ -1120,7 +1128,7 @@ pub(crate) fn reduce_by_key(kernel: ReduceByKeyKernel, key: KeyBits, values: Val
 }
 
 /// The segmented_sort family, indexed by [SegmentedSortKernel][KeyBits][ValueWords].
-static SEGMENTED_SORT_TABLE: [Option<ShaderSource>; 24] = [
+static SEGMENTED_SORT_TABLE: [Option<ShaderSource>; 30] = [
     Some(SEGMENTED_SORT_BLOCK_K32_V0),
     Some(SEGMENTED_SORT_BLOCK_K32_V1),
     Some(SEGMENTED_SORT_BLOCK_K32_V2),
@@ -1145,6 +1153,12 @@ static SEGMENTED_SORT_TABLE: [Option<ShaderSource>; 24] = [
     Some(SEGMENTED_SORT_COPY_BACK_K64_V0),
     Some(SEGMENTED_SORT_COPY_BACK_K64_V1),
     Some(SEGMENTED_SORT_COPY_BACK_K64_V2),
+    Some(SEGMENTED_SORT_TINY_K32_V0),
+    Some(SEGMENTED_SORT_TINY_K32_V1),
+    Some(SEGMENTED_SORT_TINY_K32_V2),
+    Some(SEGMENTED_SORT_TINY_K64_V0),
+    Some(SEGMENTED_SORT_TINY_K64_V1),
+    Some(SEGMENTED_SORT_TINY_K64_V2),
 ];
 
 /// The segmented sort's permutation of `kernel` for `key` and `values`, where one exists.
@@ -1490,22 +1504,28 @@ pub(crate) const ALL_SHADERS: &[ShaderSource] = &[
     SEGMENTED_SORT_BLOCK_K32_V0,
     SEGMENTED_SORT_MERGE_K32_V0,
     SEGMENTED_SORT_COPY_BACK_K32_V0,
+    SEGMENTED_SORT_TINY_K32_V0,
     SEGMENTED_SORT_BLOCK_K32_V1,
     SEGMENTED_SORT_MERGE_K32_V1,
     SEGMENTED_SORT_COPY_BACK_K32_V1,
+    SEGMENTED_SORT_TINY_K32_V1,
     SEGMENTED_SORT_BLOCK_K32_V2,
     SEGMENTED_SORT_MERGE_K32_V2,
     SEGMENTED_SORT_COPY_BACK_K32_V2,
+    SEGMENTED_SORT_TINY_K32_V2,
     SEGMENTED_SORT_PARTITION_K64,
     SEGMENTED_SORT_BLOCK_K64_V0,
     SEGMENTED_SORT_MERGE_K64_V0,
     SEGMENTED_SORT_COPY_BACK_K64_V0,
+    SEGMENTED_SORT_TINY_K64_V0,
     SEGMENTED_SORT_BLOCK_K64_V1,
     SEGMENTED_SORT_MERGE_K64_V1,
     SEGMENTED_SORT_COPY_BACK_K64_V1,
+    SEGMENTED_SORT_TINY_K64_V1,
     SEGMENTED_SORT_BLOCK_K64_V2,
     SEGMENTED_SORT_MERGE_K64_V2,
     SEGMENTED_SORT_COPY_BACK_K64_V2,
+    SEGMENTED_SORT_TINY_K64_V2,
 ];
 
 /// The push-constant block of each shader, (member name, byte offset) in member order,
@@ -1844,6 +1864,12 @@ pub(super) const PUSH_CONSTANT_MEMBERS: &[&[(&str, u32)]] = &[
     &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
     &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
     &[("keys_in", 0), ("values_in", 8), ("keys_out", 16), ("values_out", 24), ("run_count", 32), ("scratch", 40), ("count_addr", 48), ("count", 56), ("max_count", 60), ("max_tiles", 64), ("tile_elems", 68)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
+    &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
     &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
     &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
     &[("keys", 0), ("values", 8), ("keys_alt", 16), ("values_alt", 24), ("offsets", 32), ("tiles", 40), ("starts", 48), ("count_addr", 56), ("segments_addr", 64), ("key_mask", 72), ("segment_table", 80), ("count", 88), ("max_count", 92), ("segments", 96), ("max_segments", 100), ("width", 104), ("max_tiles", 108), ("pairs", 112), ("round_base", 116), ("layout_count", 120), ("pass", 124)],
