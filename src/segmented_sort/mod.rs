@@ -43,8 +43,11 @@
 //!   maximum with an indirect count); a round whose pairs have no merge writes nothing.
 //! - A plan told that no segment is longer than its small limit
 //!   ([`SegmentedSortDesc::max_segment_len`]: an engine's tiles of at most 64 primitives, say)
-//!   records the block pass's small parts alone: no merge rounds, no large parts. The host
-//!   calls find the longest segment in the offsets they check and plan with it.
+//!   records the block pass's small parts alone: no merge rounds, no large parts. Bounded to
+//!   64 elements, it records one dispatch of glsl/segmented_sort/tiny.comp instead: each
+//!   subgroup sorts whole segments (staged in shared memory, each element's rank counted), a
+//!   grid stride over the segments. The host calls find the longest segment in the offsets
+//!   they check and plan with it.
 //!
 //! Why merging rather than a radix sort of the large segments: a radix sort needs each
 //! segment's digit histograms and a workgroup per segment or a segment id per key; the merge

@@ -162,8 +162,9 @@ impl Context {
     }
 }
 
-/// The most workgroups of the tiny kernel (its subgroups stride over the segments past them).
-const TINY_MAX_GROUPS: u64 = 65535;
+/// The most workgroups of the tiny kernel (its subgroups stride over the segments past them):
+/// docs/tuning/segmented_sort.md#tiny-kernel.
+const TINY_MAX_GROUPS: u64 = 16384;
 
 fn check_tuning(ctx: &Context, desc: &SegmentedSortDesc, t: &SegmentedSortTuning) -> Result<()> {
     let wg = t.workgroup_size;
