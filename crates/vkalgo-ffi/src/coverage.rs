@@ -135,6 +135,11 @@ const COUNTERPARTS: &[(&str, &str, Counterpart)] = &[
     ),
     (
         "SegmentedSortPlan",
+        "tiny_segments_only",
+        Err("the caller's own bound against 64"),
+    ),
+    (
+        "SegmentedSortPlan",
         "rounds",
         Err("a tuning query for tests and benchmarks"),
     ),
