@@ -325,35 +325,6 @@ impl SegmentedSortPlan {
         let d = &self.desc;
         let spec = self.spec();
         let kernel = |k| ctx.kernel(shader(k, d.key_type, d.value_type)?, spec);
-        if self.tiny_segments_only() {
-            // Enough workgroups for a segment a subgroup, each subgroup striding over the rest.
-            let segments = segs_direct.unwrap_or(d.max_segments);
-            let wg = self.tuning.workgroup_size as u64;
-            let per_group = (wg / ctx.profile().max_subgroup_size.max(1) as u64).max(1);
-            let tiny_groups = segments.div_ceil(per_group).clamp(1, TINY_MAX_GROUPS);
-            let tiny = kernel(SegmentedSortKernel::Tiny)?;
-            let push = SegmentedSortPush {
-                keys: ctx.address_of(&args.keys),
-                values: args.values.map_or(0, |r| ctx.address_of(&r)),
-                offsets: ctx.address_of(&args.offsets),
-                count_addr: match &args.count {
-                    ElementCount::Direct(_) => 0,
-                    ElementCount::Indirect(r) => ctx.address_of(r),
-                },
-                segments_addr: match &args.segments {
-                    ElementCount::Direct(_) => 0,
-                    ElementCount::Indirect(r) => ctx.address_of(r),
-                },
-                key_mask: key_mask(d.begin_bit, self.end_bit),
-                count: direct.unwrap_or(0) as u32,
-                max_count: d.max_count as u32,
-                segments: segs_direct.unwrap_or(0) as u32,
-                max_segments: d.max_segments as u32,
-                ..Default::default()
-            };
-            ctx.dispatch(cmd, tiny, &push, tiny_groups as u32);
-            return Ok(());
-        }
         let block = kernel(SegmentedSortKernel::Block)?;
         let partition = kernel(SegmentedSortKernel::Partition)?;
         let merge = kernel(SegmentedSortKernel::Merge)?;
@@ -391,8 +362,17 @@ impl SegmentedSortPlan {
             max_segments: d.max_segments as u32,
             ..Default::default()
         };
-        // The segment of every small-limit-th position, then the block pass.
         let wg = self.tuning.workgroup_size as u64;
+        if self.tiny_segments_only() {
+            // One dispatch: enough workgroups for a segment a subgroup, each subgroup striding
+            // over the rest.
+            let segments = segs_direct.unwrap_or(d.max_segments);
+            let per_group = (wg / ctx.profile().max_subgroup_size.max(1) as u64).max(1);
+            let tiny_groups = segments.div_ceil(per_group).clamp(1, TINY_MAX_GROUPS);
+            ctx.dispatch(cmd, kernel(SegmentedSortKernel::Tiny)?, &push, tiny_groups as u32);
+            return Ok(());
+        }
+        // The segment of every small-limit-th position, then the block pass.
         push.pass = PASS_SEGMENT_TABLE;
         ctx.dispatch(cmd, partition, &push, groups(table_entries(tile, n), wg)?);
         ctx.compute_to_compute(cmd);

@@ -278,6 +278,16 @@ fn bad_input_writes_nothing() {
     }
 }
 
+/// The first 2000 keys of `buf` are `keys` sorted in the segments of `offsets`.
+fn assert_sorted(buf: &mut GpuBuffer, keys: &[u32], offsets: &[u32]) {
+    let m = buf.mapped().unwrap();
+    let got: Vec<u32> = bytemuck::cast_slice(&m[..8000]).to_vec();
+    let mut want = keys.to_vec();
+    let offsets64: Vec<u64> = offsets.iter().map(|&o| o as u64).collect();
+    reference::segmented_sort_pairs::<u32, u32>(&mut want, None, &offsets64, 0, 0, false);
+    assert_eq!(got, want);
+}
+
 #[test]
 fn record_layer() {
     let rctx = context();
@@ -348,12 +358,7 @@ fn record_layer() {
             Ok(())
         })
         .unwrap();
-        let m = buf.mapped().unwrap();
-        let got: Vec<u32> = bytemuck::cast_slice(&m[..8000]).to_vec();
-        let mut want = keys.clone();
-        let offsets64: Vec<u64> = offsets.iter().map(|&o| o as u64).collect();
-        reference::segmented_sort_pairs::<u32, u32>(&mut want, None, &offsets64, 0, 0, false);
-        assert_eq!(got, want);
+        assert_sorted(&mut buf, &keys, &offsets);
         vkalgo_segmented_sort_plan_destroy(plan);
         vkalgo_segmented_sort_plan_destroy(null_mut());
 
@@ -429,12 +434,7 @@ fn record_layer() {
             Ok(())
         })
         .unwrap();
-        let m = buf.mapped().unwrap();
-        let got: Vec<u32> = bytemuck::cast_slice(&m[..8000]).to_vec();
-        let mut want = keys.clone();
-        let offsets64: Vec<u64> = tiny.iter().map(|&o| o as u64).collect();
-        reference::segmented_sort_pairs::<u32, u32>(&mut want, None, &offsets64, 0, 0, false);
-        assert_eq!(got, want);
+        assert_sorted(&mut buf, &keys, &tiny);
         vkalgo_segmented_sort_plan_destroy(plan);
         vkalgo_context_destroy(ctx);
     }

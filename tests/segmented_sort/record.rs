@@ -97,6 +97,14 @@ fn record(
     (words(keys_at, n), values.map(|_| words(values_at, n)), poison)
 }
 
+/// `keys` and `values` with their first `count` sorted ascending in the segments of `offsets`
+/// (the CPU reference).
+fn ascending(keys: &[u32], values: &[u32], count: usize, offsets: &[u64]) -> (Vec<u32>, Vec<u32>) {
+    let (mut k, mut v) = (keys.to_vec(), values.to_vec());
+    reference::segmented_sort_pairs(&mut k[..count], Some(&mut v[..count]), offsets, 0, 0, false);
+    (k, v)
+}
+
 /// Direct and indirect counts, keys alone and pairs, over several layouts; an indirect count
 /// below the plan's maximum sorts only that many elements.
 #[test]
@@ -154,15 +162,7 @@ fn direct_and_indirect_counts() {
                 let offsets32: Vec<u32> = offsets.iter().map(|&o| o as u32).collect();
                 let v = with_values.then_some(&values[..]);
                 let (got_keys, got_values, poison) = record(&ctx, &plan, &keys, v, count, &offsets32, counts);
-                let (mut want_keys, mut want_values) = (keys.clone(), values.clone());
-                reference::segmented_sort_pairs(
-                    &mut want_keys[..count],
-                    Some(&mut want_values[..count]),
-                    &offsets,
-                    0,
-                    0,
-                    false,
-                );
+                let (want_keys, want_values) = ascending(&keys, &values, count, &offsets);
                 let what = format!("{} count {count} {counts:?} values {with_values}", layout.0);
                 assert!(poison, "{what}: poison overwritten");
                 assert!(got_keys == want_keys, "{what}: keys");
@@ -298,15 +298,7 @@ fn segment_length_bound() {
                 let keys: Vec<u32> = keys_with_specials(n, &DISTRIBUTIONS[4], &mut rng);
                 let (got_keys, got_values, poison) =
                     record(&ctx, &plan, &keys, Some(&values), count, &offsets32, counts);
-                let (mut want_keys, mut want_values) = (keys.clone(), values.clone());
-                reference::segmented_sort_pairs(
-                    &mut want_keys[..count],
-                    Some(&mut want_values[..count]),
-                    &offsets,
-                    0,
-                    0,
-                    false,
-                );
+                let (want_keys, want_values) = ascending(&keys, &values, count, &offsets);
                 let what = format!("bound {bound} count {count} indirect {indirect}");
                 assert!(poison, "{what}: poison overwritten");
                 assert!(got_keys == want_keys && got_values == Some(want_values), "{what}");
