@@ -330,3 +330,63 @@ fn segment_length_bound() {
         );
     }
 }
+
+/// Segments of every length at the kernels' boundaries (1-2, powers of two and their
+/// neighbours up to the tile, the small limit and its neighbours), shuffled, with few distinct
+/// keys so that stability shows in the values: unbounded, bounded to 64 (the lengths up to 64)
+/// and bounded to the small limit (the lengths up to it), each exact against the CPU.
+#[test]
+fn segment_lengths_at_every_boundary() {
+    let ctx = context();
+    let mut rng = Rng(25);
+    let unbounded = |max_segment_len: Option<u64>, n: usize, segments: usize| {
+        ctx.segmented_sort_plan(&SegmentedSortDesc {
+            max_segment_len,
+            ..SegmentedSortDesc::new(KeyType::U32, ValueType::U32, n as u64, segments as u64)
+        })
+        .unwrap()
+    };
+    let small = unbounded(None, 1, 1).small_limit() as usize;
+    let tile = 2 * small;
+    let mut lengths: Vec<usize> = vec![0, 1, 2, 3, small - 1, small, small + 1, tile - 1, tile, tile + 1];
+    let mut p = 4;
+    while p <= tile {
+        lengths.extend([p - 1, p, p + 1]);
+        p *= 2;
+    }
+    for bound in [None, Some(64usize), Some(small)] {
+        let mut picked: Vec<usize> = lengths
+            .iter()
+            .copied()
+            .filter(|&l| bound.is_none_or(|b| l <= b))
+            .flat_map(|l| [l, l, l])
+            .collect();
+        // A fixed shuffle, so that every length meets several neighbours.
+        for i in (1..picked.len()).rev() {
+            picked.swap(i, rng.next_u32() as usize % (i + 1));
+        }
+        let mut offsets = vec![0u64];
+        for l in &picked {
+            offsets.push(offsets.last().unwrap() + *l as u64);
+        }
+        let n = *offsets.last().unwrap() as usize;
+        let plan = unbounded(bound.map(|b| b as u64), n, picked.len());
+        let offsets32: Vec<u32> = offsets.iter().map(|&o| o as u32).collect();
+        let values: Vec<u32> = (0..n as u32).collect();
+        for dist in [&DISTRIBUTIONS[4], &DISTRIBUTIONS[3], &DISTRIBUTIONS[0]] {
+            let keys: Vec<u32> = keys_with_specials(n, dist, &mut rng);
+            let counts = Counts {
+                indirect_count: false,
+                indirect_segments: false,
+                segment_word: None,
+            };
+            let (got_keys, got_values, poison) =
+                record(&ctx, &plan, &keys, Some(&values), n, &offsets32, counts);
+            let (want_keys, want_values) = ascending(&keys, &values, n, &offsets);
+            let what = format!("bound {bound:?}, {} keys, {n} elements", dist.0);
+            assert!(poison, "{what}: poison overwritten");
+            assert!(got_keys == want_keys, "{what}: keys");
+            assert!(got_values == Some(want_values), "{what}: values (stability)");
+        }
+    }
+}
