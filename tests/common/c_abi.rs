@@ -1,13 +1,24 @@
 //! C ABI contexts for the tests that go through `vkalgo-ffi`.
 
 use vkalgo::ash::vk;
-use vkalgo::Context;
+use vkalgo::ash::vk::Handle;
+use vkalgo::{Context, GpuBuffer};
+use vkalgo_ffi::types::{VkBuffer, VkalgoBufferRange};
 use vkalgo_ffi::VkalgoResult;
 
 /// `VKALGO_SUCCESS`: what a C call that worked returns.
 pub const OK: VkalgoResult = VkalgoResult::VkalgoSuccess;
 /// `VKALGO_ERROR_INVALID_ARGUMENT`: what a refused call returns.
 pub const INVALID: VkalgoResult = VkalgoResult::VkalgoErrorInvalidArgument;
+
+/// The C range of `size` bytes at `offset` in `buf`.
+pub fn c_range(buf: &GpuBuffer, offset: u64, size: u64) -> VkalgoBufferRange {
+    VkalgoBufferRange {
+        buffer: VkBuffer(buf.buffer().as_raw()),
+        offset,
+        size,
+    }
+}
 
 /// A C context of its own (`vkalgo_context_create_default`). Destroy it with
 /// `vkalgo_context_destroy`.

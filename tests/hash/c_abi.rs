@@ -545,11 +545,7 @@ fn insert_or_apply() {
             m[..40].copy_from_slice(bytemuck::cast_slice(&keys));
             m[64..84].copy_from_slice(bytemuck::cast_slice(&[1u32, 1, 1, 1, 1]));
         }
-        let range = |offset: u64, size: u64| VkalgoBufferRange {
-            buffer: VkBuffer(buf.buffer().as_raw()),
-            offset,
-            size,
-        };
+        let range = |offset: u64, size: u64| c_range(&buf, offset, size);
         let none = VkalgoBufferRange {
             buffer: VkBuffer(0),
             offset: 0,

@@ -4,6 +4,7 @@
 use super::*;
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
+use vkalgo::ash::vk::Handle;
 use vkalgo_ffi::histogram::*;
 use vkalgo_ffi::split::VkalgoMultisplitDesc;
 use vkalgo_ffi::types::*;
@@ -151,12 +152,7 @@ fn record_layer() {
         let mut buf = GpuBuffer::new(&rctx, 16384 + req.scratch.size, MemoryLocation::CpuToGpu, "t").unwrap();
         buf.mapped().unwrap()[..8000].copy_from_slice(bytemuck::cast_slice(&keys));
         buf.mapped().unwrap()[12_000..12_004].copy_from_slice(&600u32.to_le_bytes());
-        use vkalgo::ash::vk::Handle;
-        let range = |offset: u64, size: u64| VkalgoBufferRange {
-            buffer: VkBuffer(buf.buffer().as_raw()),
-            offset,
-            size,
-        };
+        let range = |offset: u64, size: u64| c_range(&buf, offset, size);
         let args = VkalgoHistogramArgs {
             next: null(),
             keys: range(0, 8000),

@@ -4,6 +4,7 @@
 use super::*;
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
+use vkalgo::ash::vk::Handle;
 use vkalgo_ffi::extensions::*;
 use vkalgo_ffi::reduce::*;
 use vkalgo_ffi::types::*;
@@ -109,12 +110,7 @@ fn host_and_record() {
         let keys: Vec<u64> = (0..1000u64).map(|i| i * 0x1_0000_0001).collect();
         let mut buf = GpuBuffer::new(&rctx, 16384 + req.scratch.size, MemoryLocation::CpuToGpu, "t").unwrap();
         buf.mapped().unwrap()[..8000].copy_from_slice(bytemuck::cast_slice(&keys));
-        use vkalgo::ash::vk::Handle;
-        let range = |offset: u64, size: u64| VkalgoBufferRange {
-            buffer: VkBuffer(buf.buffer().as_raw()),
-            offset,
-            size,
-        };
+        let range = |offset: u64, size: u64| c_range(&buf, offset, size);
         let args = VkalgoReduceArgs {
             next: null(),
             input: range(0, 8000),
@@ -207,12 +203,7 @@ fn kept_zeroed_scratch_by_extension() {
             m.fill(0);
             m[..20000].copy_from_slice(bytemuck::cast_slice(&input));
         }
-        use vkalgo::ash::vk::Handle;
-        let range = |offset: u64, size: u64| VkalgoBufferRange {
-            buffer: VkBuffer(buf.buffer().as_raw()),
-            offset,
-            size,
-        };
+        let range = |offset: u64, size: u64| c_range(&buf, offset, size);
         let counts = [5000u64, 1, 2500];
         rctx.submit_and_wait(|cmd| {
             let c = VkCommandBuffer(cmd.as_raw() as *mut c_void);

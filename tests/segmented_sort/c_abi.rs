@@ -4,6 +4,7 @@
 use super::*;
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
+use vkalgo::ash::vk::Handle;
 use vkalgo::{GpuBuffer, MemoryLocation};
 use vkalgo_ffi::extensions::{VkalgoKeepScratchZeroed, VkalgoSegmentLengthBound};
 use vkalgo_ffi::segmented_sort::*;
@@ -328,12 +329,7 @@ fn record_layer() {
             m[8192..8212].copy_from_slice(bytemuck::cast_slice(&offsets));
             m[8448..8452].copy_from_slice(&4u32.to_le_bytes());
         }
-        use vkalgo::ash::vk::Handle;
-        let range = |offset: u64, size: u64| VkalgoBufferRange {
-            buffer: VkBuffer(buf.buffer().as_raw()),
-            offset,
-            size,
-        };
+        let range = |offset: u64, size: u64| c_range(&buf, offset, size);
         let args = VkalgoSegmentedSortArgs {
             next: null(),
             keys: range(0, 8000),
@@ -410,11 +406,7 @@ fn record_layer() {
             m[..8000].copy_from_slice(bytemuck::cast_slice(&keys));
             m[8192..8192 + tiny.len() * 4].copy_from_slice(bytemuck::cast_slice(&tiny));
         }
-        let range = |offset: u64, size: u64| VkalgoBufferRange {
-            buffer: VkBuffer(buf.buffer().as_raw()),
-            offset,
-            size,
-        };
+        let range = |offset: u64, size: u64| c_range(&buf, offset, size);
         let args = VkalgoSegmentedSortArgs {
             next: null(),
             keys: range(0, 8000),

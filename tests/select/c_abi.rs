@@ -4,6 +4,7 @@
 use super::*;
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
+use vkalgo::ash::vk::Handle;
 use vkalgo_ffi::select::*;
 use vkalgo_ffi::types::*;
 use vkalgo_ffi::*;
@@ -194,12 +195,7 @@ fn record_layer() {
         let keys: Vec<u32> = (0..2000u32).map(|i| i / 4).collect();
         let mut buf = GpuBuffer::new(&rctx, 20480 + req.scratch.size, MemoryLocation::CpuToGpu, "t").unwrap();
         buf.mapped().unwrap()[..8000].copy_from_slice(bytemuck::cast_slice(&keys));
-        use vkalgo::ash::vk::Handle;
-        let range = |offset: u64, size: u64| VkalgoBufferRange {
-            buffer: VkBuffer(buf.buffer().as_raw()),
-            offset,
-            size,
-        };
+        let range = |offset: u64, size: u64| c_range(&buf, offset, size);
         let args = VkalgoSelectArgs {
             next: null(),
             keys_in: range(0, 8000),

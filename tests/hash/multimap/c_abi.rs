@@ -264,17 +264,6 @@ fn absurd_counts_are_refused_before_allocating() {
     }
 }
 
-/// A C range of a buffer.
-fn c_range(buf: &GpuBuffer, at: u64, size: u64) -> VkalgoBufferRange {
-    use vkalgo::ash::vk::Handle;
-    let r = buf.sub_range(at, size);
-    VkalgoBufferRange {
-        buffer: VkBuffer(r.buffer.as_raw()),
-        offset: r.offset,
-        size: r.size,
-    }
-}
-
 /// The args of every C record call on one buffer.
 struct CArgs {
     insert: VkalgoHashMultimapInsertArgs,
