@@ -154,11 +154,9 @@ void main() {
     }
     uint start = tile * TILE;
     uint valid = min(n - start, TILE);
-    uint heads;
-    VALUE_T value;
     uint tile_heads;
     VALUE_T tile_value;
-    tile_elements_pair(start, valid, n, heads, value, tile_heads, tile_value);
+    tile_elements_pair(start, valid, n, tile_heads, tile_value);
     if (gl_LocalInvocationIndex == 0u) {
         publish(tile, tile == 0u ? RBK_FLAG_INCLUSIVE : RBK_FLAG_AGGREGATE, tile_heads, tile_value);
     }
@@ -176,6 +174,5 @@ void main() {
     if (tile + 1u == tiles && gl_LocalInvocationIndex == 0u) {
         U32Ref(pc.run_count).v[0] = carry_heads + tile_heads;
     }
-    pair_combine(carry_heads, carry_value, heads, value);
-    write_runs(heads, value);
+    write_runs(carry_heads, carry_value);
 }

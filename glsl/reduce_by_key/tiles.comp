@@ -14,11 +14,9 @@ void main() {
     }
     uint start = tile * TILE;
     uint valid = min(n - start, TILE);
-    uint heads;
-    VALUE_T value;
     uint tile_heads;
     VALUE_T tile_value;
-    tile_elements_pair(start, valid, n, heads, value, tile_heads, tile_value);
+    tile_elements_pair(start, valid, n, tile_heads, tile_value);
     uint64_t slot = pc.scratch + RBK_SCRATCH_HEADER + uint64_t(tile) * 16ul;
 #if !RBK_WRITE
     if (gl_LocalInvocationIndex == 0u) {
@@ -26,7 +24,6 @@ void main() {
     }
 #else
     uvec4 carry = PairRef(slot).v[0];
-    pair_combine(carry.x, pair_value(carry), heads, value);
-    write_runs(heads, value);
+    write_runs(carry.x, pair_value(carry));
 #endif
 }

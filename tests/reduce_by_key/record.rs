@@ -23,6 +23,12 @@ fn plans(
             items_per_invocation: 16,
             lookback_spins: u32::MAX,
         }),
+        // Rows of two elements a lane (items not a multiple of 4).
+        Some(ReduceByKeyTuning {
+            workgroup_size: 64,
+            items_per_invocation: 6,
+            lookback_spins: 0,
+        }),
     ];
     let mut out = Vec::new();
     for path in [ReduceByKeyPath::Lookback, ReduceByKeyPath::ReduceThenScan] {
