@@ -1,6 +1,6 @@
 // @generated from src/reduce_by_key/shared_constants.rs by a unit test; do not edit.
 // `VKALGO_UPDATE_GLSL=1 cargo test -p vkalgo --lib shared_constants` rewrites it.
-// The reduce-by-key's operation codes, look-back flags and scratch layout.
+// The reduce-by-key's operation codes, look-back flags and scratch header.
 #ifndef VKALGO_GENERATED_REDUCE_BY_KEY_GLSL
 #define VKALGO_GENERATED_REDUCE_BY_KEY_GLSL
 

@@ -1,109 +1,140 @@
 #version 460
 // Reduce-by-key in one pass with decoupled look-back (tile t is workgroup t on GPUs). Each tile
-// publishes its pair (rbk_common.glsl) as an aggregate, walks back over its predecessors'
-// published pairs (a workgroup's width of them per step) to the first inclusive one,
-// publishes its own inclusive pair and writes the runs that end in it. A predecessor that stays silent for SPIN_LIMIT steps has its pair
-// computed from the input by the waiter itself (the fallback of glsl/common/lookback.glsl),
-// so no schedule can hang it; SPIN_LIMIT 0 is a test mode that takes the fallback for every
-// tile's nearest predecessor.
+// publishes its pair (rbk_common.glsl) as an aggregate, its first subgroup walks back over the
+// predecessors' published pairs (a subgroup's width of them per step) to the first inclusive
+// one, and the tile publishes its own inclusive pair and writes the runs that end in it. A
+// predecessor that stays silent for SPIN_LIMIT steps has its pair computed from the input by
+// the waiter itself (the fallback of glsl/common/lookback.glsl), so no schedule can hang it;
+// SPIN_LIMIT 0 is a test mode that takes the fallback for every tile's nearest predecessor.
 //
 // On CPU drivers tiles are taken in the order workgroups start (common/tile_ticket.glsl).
 //
-// Scratch (zero before, as far as the flags): 16 bytes of header (the u32 at byte 0 hands out
-// the tiles, the one at byte 4 counts fallbacks), one u32 flag per tile (RBK_FLAG_*), then one 16-byte aggregate pair per tile and
-// one 16-byte inclusive pair per tile. A pair is written before its flag, the flag with a
-// device-scope release; a reader acquires the flag before it reads the pair. The last tile
-// writes the number of runs.
+// Scratch (zero before): 16 bytes of header (the u32 at byte 0 hands out the tiles, the one at
+// byte 4 counts fallbacks), then RBK_STATUS_WORDS u64 status words per tile: the flag
+// (RBK_FLAG_*) in bits 32..33 of each, beside the heads (word 0) and the value's low and high
+// halves (words 1 and 2). Each word is written and read as one relaxed atomic; a reader takes a
+// tile's pair when every word carries the same flag (a tile publishes one aggregate and then
+// one inclusive pair, so equal flags mean parts of one pair) and sees the tile as silent
+// otherwise (docs/tuning/reduce_by_key.md#lookback-status). The last tile writes the number of
+// runs.
+#extension GL_EXT_shader_atomic_int64 : require
 #include "rbk_common.glsl"
 #include "../common/tile_ticket.glsl"
 
-uint64_t flag_addr(uint tile) {
-    return pc.scratch + RBK_SCRATCH_HEADER + uint64_t(tile) * 4ul;
+#if WIDE_VALUES
+#define RBK_STATUS_WORDS 3u
+#else
+#define RBK_STATUS_WORDS 2u
+#endif
+
+uint64_t status_addr(uint tile) {
+    return pc.scratch + RBK_SCRATCH_HEADER + uint64_t(tile) * uint64_t(RBK_STATUS_WORDS * 8u);
 }
 
-uint64_t pair_addr(uint tile, bool inclusive) {
-    uint64_t flags_bytes = (uint64_t(pc.max_tiles) * 4ul + 15ul) & ~15ul;
-    uint64_t base = pc.scratch + RBK_SCRATCH_HEADER + flags_bytes;
-    return base + (inclusive ? uint64_t(pc.max_tiles) * 16ul : 0ul) + uint64_t(tile) * 16ul;
+uint64_t status_word(uint flag, uint bits) {
+    return (uint64_t(flag) << 32) | uint64_t(bits);
 }
 
-// Publishes the pair of `tile` (invocation 0 only).
+// Publishes the pair of `tile` (one invocation).
 void publish(uint tile, uint flag, uint heads, VALUE_T value) {
-    PairRef(pair_addr(tile, flag == RBK_FLAG_INCLUSIVE)).v[0] = pair_pack(heads, value);
-    atomicStore(U32AtomicRef(flag_addr(tile)).v[0], flag, gl_ScopeDevice,
-                gl_StorageSemanticsBuffer, gl_SemanticsRelease);
+    U64AtomicRef status = U64AtomicRef(status_addr(tile));
+    uvec2 halves = unpack_value(value);
+    atomicStore(status.v[0], status_word(flag, heads), gl_ScopeDevice, gl_StorageSemanticsNone,
+                gl_SemanticsRelaxed);
+    atomicStore(status.v[1], status_word(flag, halves.x), gl_ScopeDevice, gl_StorageSemanticsNone,
+                gl_SemanticsRelaxed);
+#if WIDE_VALUES
+    atomicStore(status.v[2], status_word(flag, halves.y), gl_ScopeDevice, gl_StorageSemanticsNone,
+                gl_SemanticsRelaxed);
+#endif
+}
+
+// The flag and pair of tile `idx` (an inclusive identity pair before tile 0); RBK_FLAG_NONE
+// where its words disagree (a publication seen in part).
+uint read_status(int idx, out uint heads, out VALUE_T value) {
+    heads = 0u;
+    value = op_identity();
+    if (idx < 0) {
+        return RBK_FLAG_INCLUSIVE;
+    }
+    U64AtomicRef status = U64AtomicRef(status_addr(uint(idx)));
+    uint64_t w0 = atomicLoad(status.v[0], gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+    uint64_t w1 = atomicLoad(status.v[1], gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+    uint flag = uint(w0 >> 32);
+    bool whole = flag == uint(w1 >> 32);
+    uvec2 halves = uvec2(uint(w1), 0u);
+#if WIDE_VALUES
+    uint64_t w2 = atomicLoad(status.v[2], gl_ScopeDevice, gl_StorageSemanticsNone, gl_SemanticsRelaxed);
+    whole = whole && flag == uint(w2 >> 32);
+    halves.y = uint(w2);
+#endif
+    if (!whole || flag == RBK_FLAG_NONE) {
+        return RBK_FLAG_NONE;
+    }
+    heads = uint(w0);
+    value = pack_value(halves);
+    return flag;
 }
 
 #define WALK_PROGRESS 0u
 #define WALK_STALLED 1u
 #define WALK_DONE 2u
-#define NO_STOP 0xFFFFFFFFu
 
-// The flag of the window's stop, passed from its invocation to the workgroup.
-shared uint s_walk_flag;
+// One step's result, from the first subgroup to the workgroup.
+shared uint s_step_heads;
+shared VALUE_T s_step_value;
+shared int s_step_look;
+shared uint s_step_kind;
 
-// Where each subgroup's part of a window stops (the invocation index, or NO_STOP).
-shared uint s_window_stop[(WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE];
-
-// One step of the look-back over a window of WG_SIZE predecessors: invocation i reads the flag
-// (and pair) of tile `look - (WG_SIZE - 1 - i)` (an inclusive identity pair before tile 0), so
-// tiles run in invocation order and `look` is the last. The window's pairs after its last
-// tile that is not an aggregate (that one too if it is inclusive) combine in tile order into
-// `heads`/`value`; returns the step (done, stalled on a silent `look`, or progress) with
-// where the walk goes next in `look`. Workgroup-uniform control flow.
-uint walk_window(inout int look, out uint heads, out VALUE_T value) {
-    uint i = gl_LocalInvocationIndex;
-    int idx = look - int(WG_SIZE - 1u - i);
-    uint flag = RBK_FLAG_INCLUSIVE;
-    heads = 0u;
-    value = op_identity();
-    if (idx >= 0) {
-        flag = atomicLoad(U32AtomicRef(flag_addr(uint(idx))).v[0], gl_ScopeDevice,
-                          gl_StorageSemanticsBuffer, gl_SemanticsAcquire);
-        if (flag != RBK_FLAG_NONE) {
-            uvec4 p = PairRef(pair_addr(uint(idx), flag == RBK_FLAG_INCLUSIVE)).v[0];
-            heads = p.x;
-            value = pair_value(p);
-        }
+// op over the values of the first `lanes` lanes (a power of two; every one of them active).
+VALUE_T lanes_op(VALUE_T v, uint lanes) {
+    for (uint d = 1u; d < lanes; d *= 2u) {
+        v = op_apply(v, shuffle_value(v, gl_SubgroupInvocationID ^ d));
     }
-    uvec4 stops = subgroupBallot(flag != RBK_FLAG_AGGREGATE);
-    if (subgroupElect()) {
-        s_window_stop[gl_SubgroupID] = stops == uvec4(0u)
-            ? NO_STOP : gl_SubgroupID * gl_SubgroupSize + subgroupBallotFindMSB(stops);
-    }
-    barrier();
-    uint stop = NO_STOP;
-    for (uint g = gl_NumSubgroups; g > 0u && stop == NO_STOP; --g) {
-        stop = s_window_stop[g - 1u];
-    }
-    // The stop's flag, from its invocation through shared memory.
-    if (i == stop) {
-        s_walk_flag = flag;
-    }
-    bool take = stop == NO_STOP || i > stop || (i == stop && flag == RBK_FLAG_INCLUSIVE);
-    if (!take) {
-        heads = 0u;
-        value = op_identity();
-    }
-    uint total_heads;
-    VALUE_T total_value;
-    workgroup_pair_scan(heads, value, total_heads, total_value);  // its barriers pass s_walk_flag on
-    heads = total_heads;
-    value = total_value;
-    if (stop == NO_STOP) {
-        look -= int(WG_SIZE);
-        return WALK_PROGRESS;
-    }
-    uint stop_flag = s_walk_flag;
-    look -= int(WG_SIZE - 1u - stop);
-    return stop_flag == RBK_FLAG_INCLUSIVE ? WALK_DONE
-         : stop == WG_SIZE - 1u ? WALK_STALLED : WALK_PROGRESS;
+    return v;
 }
 
-// The pair of every element before tile `tile` (> 0): the workgroup reads a window of WG_SIZE
-// predecessors per step; a predecessor silent for SPIN_LIMIT steps has its pair computed from
-// its input by the whole workgroup. Workgroup-uniform control flow throughout (lavapipe drops
-// invocations that spin in divergent control flow).
+// One step of the look-back by the first subgroup: lane l reads tile `look - l`. The window's
+// pairs up to its first tile that is not an aggregate (that one too if it is inclusive)
+// combine in tile order into the s_step_* slots, with where the walk goes next and whether it
+// is done, stalled on a silent `look`, or made progress. Subgroup-uniform control flow.
+void walk_window(int look) {
+    uint lane = gl_SubgroupInvocationID;
+    uint lanes = min(gl_SubgroupSize, WG_SIZE);
+    uint heads;
+    VALUE_T value;
+    uint flag = read_status(look - int(lane), heads, value);
+    uvec4 stops = subgroupBallot(flag != RBK_FLAG_AGGREGATE);
+    uint first = stops == uvec4(0u) ? lanes : subgroupBallotFindLSB(stops);
+    uint first_flag = subgroupShuffle(flag, min(first, lanes - 1u));
+    bool take = lane < first || (lane == first && flag == RBK_FLAG_INCLUSIVE);
+    heads = take ? heads : 0u;
+    // Tiles run from the highest lane (oldest) to lane 0: the combined value runs from the
+    // newest taken pair that starts a run (the lowest such lane) to lane 0 (the operations
+    // commute).
+    uvec4 headed = subgroupBallot(heads > 0u);
+    uint newest_head = headed == uvec4(0u) ? lanes : subgroupBallotFindLSB(headed);
+    value = take && lane <= newest_head ? value : op_identity();
+    VALUE_T total_value = lanes_op(value, lanes);
+    uint total_heads = subgroup_sum(heads);
+    if (subgroupElect()) {
+        s_step_heads = total_heads;
+        s_step_value = total_value;
+        if (first == lanes) {
+            s_step_look = look - int(lanes);
+            s_step_kind = WALK_PROGRESS;
+        } else {
+            s_step_look = look - int(first);
+            s_step_kind = first_flag == RBK_FLAG_INCLUSIVE ? WALK_DONE
+                        : first == 0u ? WALK_STALLED : WALK_PROGRESS;
+        }
+    }
+}
+
+// The pair of every element before tile `tile` (> 0): the first subgroup reads a window of
+// predecessors per step while the others wait; a predecessor silent for SPIN_LIMIT steps has
+// its pair computed from its input by the whole workgroup. Workgroup-uniform control flow
+// throughout (lavapipe drops invocations that spin in divergent control flow).
 void look_back(uint tile, uint n, out uint heads, out VALUE_T value) {
     heads = 0u;
     value = op_identity();
@@ -112,15 +143,21 @@ void look_back(uint tile, uint n, out uint heads, out VALUE_T value) {
     bool fallback = SPIN_LIMIT == 0u;  // the test mode: the nearest predecessor from its input
     while (true) {
         if (!fallback) {
-            uint window_heads;
-            VALUE_T window_value;
-            uint step = walk_window(look, window_heads, window_value);
+            if (gl_SubgroupID == 0u) {
+                walk_window(look);
+            }
+            barrier();
+            uint window_heads = s_step_heads;
+            VALUE_T window_value = s_step_value;
+            look = s_step_look;
+            uint kind = s_step_kind;
+            barrier();
             // The window's tiles come before everything gathered so far.
             pair_combine(window_heads, window_value, heads, value);
-            if (step == WALK_DONE) {
+            if (kind == WALK_DONE) {
                 return;
             }
-            spins = step == WALK_STALLED ? spins + 1u : 0u;
+            spins = kind == WALK_STALLED ? spins + 1u : 0u;
             fallback = spins >= SPIN_LIMIT;
         }
         if (fallback) {

@@ -1,8 +1,8 @@
 // Reduce-by-key and run-length encoding: what every pass shares (src/reduce_by_key).
 //
 // A run is a maximal stretch of consecutive keys with equal bits. A tile is WG_SIZE * ITEMS
-// elements; invocation i of a tile takes ITEMS consecutive elements into registers (below) and
-// writes the runs that end in them. A tile, or any stretch of elements, is
+// elements, held in registers in striped rows (below); each invocation writes the runs that
+// end in its elements. A tile, or any stretch of elements, is
 // summarized by a pair (heads, value): how many runs start in it, and op over its elements
 // from its last head to its end (over all of them where no run starts in it). Pairs combine
 // associatively: (a, b) -> (a.heads + b.heads, b.heads > 0 ? b.value : op(a.value, b.value)).

@@ -22,15 +22,16 @@
 //! ```
 //!
 //! # Method
-//! A tile is `workgroup_size * items_per_invocation` elements, one workgroup each; every
-//! invocation walks its consecutive elements. A stretch of elements is summarized by a pair:
+//! A tile is `workgroup_size * items_per_invocation` elements, one workgroup each; each
+//! subgroup holds a contiguous stretch of it in rows of consecutive elements, loaded coalesced
+//! and scanned by subgroup operations. A stretch of elements is summarized by a pair:
 //! the runs that start in it, and the operation over its elements from its last run start to
 //! its end. Pairs combine associatively, so the tiles' pairs are scanned, and each tile writes
 //! the runs that end in it (at the index its run starts give them) once it knows the pair of
 //! everything before it. Two paths ([`ReduceByKeyPath`]):
-//! - Look-back: one dispatch; each tile publishes its pair, then walks back over its
-//!   predecessors' published pairs (decoupled look-back), computing the pair of a predecessor
-//!   that stays silent itself, so no schedule can hang it.
+//! - Look-back: one dispatch; each tile publishes its pair, then its first subgroup walks back
+//!   over its predecessors' published pairs (decoupled look-back), computing the pair of a
+//!   predecessor that stays silent itself, so no schedule can hang it.
 //! - Reduce-then-scan: three dispatches (each tile's pair, one workgroup's scan of the pairs,
 //!   the runs) and no workgroup ever waits for another: for devices without forward-progress
 //!   guarantees between workgroups.

@@ -30,8 +30,8 @@ push_constants! {
     }
 }
 
-/// Bytes of scratch before the look-back flags or the tiles' pairs (the tile ticket at byte 0,
-/// the fallback counter at byte 4).
+/// Bytes of scratch before the look-back status words or the tiles' pairs (the tile ticket at
+/// byte 0, the fallback counter at byte 4).
 pub(super) const SCRATCH_HEADER: u64 = 16;
 /// Look-back flag of a tile that has published nothing yet.
 pub(super) const FLAG_NONE: u32 = 0;
@@ -42,8 +42,17 @@ pub(super) const FLAG_AGGREGATE: u32 = 1;
 /// Look-back flag of a tile whose pair of everything up to its end is published.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(super) const FLAG_INCLUSIVE: u32 = 2;
-/// Bytes of one pair in the scratch.
+/// Bytes of one pair in the scratch (the reduce-then-scan path).
 const PAIR_BYTES: u64 = 16;
+/// Bytes of a tile's look-back status: u64 words of the flag beside the heads and each 32-bit
+/// half of the value (glsl/reduce_by_key/lookback.comp).
+fn status_bytes(value_type: ValueType) -> u64 {
+    if value_type == ValueType::U64 {
+        24
+    } else {
+        16
+    }
+}
 
 /// The specialization constants of the reduce-by-key kernels.
 #[derive(Clone, Copy)]
@@ -191,17 +200,15 @@ impl ReduceByKeyPlan {
         self.tuning.tile_elements()
     }
 
-    /// Scratch every [`ReduceByKeyPlan::record`] call needs: look-back flags and two pairs per
-    /// tile, or one pair per tile.
+    /// Scratch every [`ReduceByKeyPlan::record`] call needs: a look-back status per tile (16
+    /// bytes, 24 with u64 values), or one pair per tile.
     pub fn memory_requirements(&self) -> MemoryRequirements {
         MemoryRequirements::scratch(self.scratch_bytes(), 16)
     }
 
     fn scratch_bytes(&self) -> u64 {
         match self.path {
-            ReduceByKeyPath::Lookback => {
-                SCRATCH_HEADER + (self.max_tiles * 4).next_multiple_of(16) + 2 * self.max_tiles * PAIR_BYTES
-            }
+            ReduceByKeyPath::Lookback => SCRATCH_HEADER + self.max_tiles * status_bytes(self.desc.value_type),
             _ => SCRATCH_HEADER + self.max_tiles * PAIR_BYTES,
         }
     }
@@ -304,8 +311,8 @@ impl ReduceByKeyPlan {
     }
 
     /// Records the reduce-by-key of `args.count` elements: on the look-back path a compute
-    /// clear of the scratch's flags, a barrier and one dispatch; on the reduce-then-scan path
-    /// three dispatches with barriers between (see the module docs for the synchronization
+    /// clear of the scratch's status words, a barrier and one dispatch; on the reduce-then-scan
+    /// path three dispatches with barriers between (see the module docs for the synchronization
     /// contract). Writes the runs and their number. Nothing is recorded on error.
     ///
     /// # Safety
@@ -345,9 +352,9 @@ impl ReduceByKeyPlan {
         // SAFETY: `cmd` is recording (documented); the ranges were checked above.
         unsafe {
             if let [lookback] = pipelines[..] {
-                // The header and the flags of the tiles this call may use, cleared by a compute
+                // The header and the status of the tiles this call may use, cleared by a compute
                 // fill (docs/tuning/core.md#compute-fill).
-                let words = (SCRATCH_HEADER / 4) as u32 + tiles;
+                let words = ((SCRATCH_HEADER + tiles as u64 * status_bytes(self.desc.value_type)) / 4) as u32;
                 ctx.record_compute_fill(cmd, &args.scratch.part(0, words as u64 * 4), words, FLAG_NONE)?;
                 ctx.compute_to_compute(cmd);
                 ctx.dispatch(cmd, lookback, &push, tiles);

@@ -10,7 +10,7 @@ use crate::ReduceOp;
 pub(crate) const REDUCE_BY_KEY: GeneratedHeader = GeneratedHeader {
     file: "reduce_by_key",
     source: "src/reduce_by_key/shared_constants.rs",
-    summary: "The reduce-by-key's operation codes, look-back flags and scratch layout.",
+    summary: "The reduce-by-key's operation codes, look-back flags and scratch header.",
     constants: &[
         GlslConstant::uint("RBK_OP_SUM", ReduceOp::Sum as u32),
         GlslConstant::uint("RBK_OP_MIN", ReduceOp::Min as u32),
