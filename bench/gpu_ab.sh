@@ -7,7 +7,8 @@
 #   bash bench/gpu_ab.sh .vx/ab/bench-old .vx/ab/bench-new [ALGORITHM...]
 #
 # Environment: OUT (output folder, default /tmp/out), BUDGET (seconds; no run starts after it,
-# default 480), RUN_TIMEOUT (seconds per run, default 150).
+# default 480), RUN_TIMEOUT (seconds per run, default 150), ARGS (options for every run after
+# the algorithm's name, e.g. "--sizes 24,28 --cases rbk"; word-split).
 set -uo pipefail
 
 # shellcheck source=bench/gpu_setup.sh
@@ -28,7 +29,8 @@ for alg in "${algorithms[@]}"; do
     bin=$a
     [ "$who" = B ] && bin=$b
     t0=$SECONDS
-    timeout "${RUN_TIMEOUT:-150}" "$bin" "$alg" >> "$OUT/ab-$who-$alg.txt" 2>&1 \
+    # shellcheck disable=SC2086
+    timeout "${RUN_TIMEOUT:-150}" "$bin" "$alg" ${ARGS:-} >> "$OUT/ab-$who-$alg.txt" 2>&1 \
       || echo "exit status $?" >> "$OUT/ab-$who-$alg.txt"
     echo "$alg $who: $((SECONDS - t0)) s"
   done
