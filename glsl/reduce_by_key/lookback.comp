@@ -18,7 +18,7 @@
 // otherwise (docs/tuning/reduce_by_key.md#lookback-status). The last tile writes the number of
 // runs.
 #extension GL_EXT_shader_atomic_int64 : require
-#include "rbk_common.glsl"
+#include "rbk_tile.glsl"
 #include "../common/tile_ticket.glsl"
 
 #if WIDE_VALUES

@@ -4,7 +4,7 @@
 // RBK_SCRATCH_HEADER + 16 * tile. RBK_WRITE 1: after the spine (spine.comp) has turned
 // those into the pairs of everything before each tile, each tile writes the runs that end in
 // it.
-#include "rbk_common.glsl"
+#include "rbk_tile.glsl"
 
 void main() {
     uint n = load_count(pc.count_addr, pc.count, pc.max_count);
