@@ -120,6 +120,37 @@ uint tile_count(uint n) {
 shared uint s_sg_heads[(WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE];
 shared VALUE_T s_sg_value[(WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE];
 
+// The subgroups' pairs combined in tile order: the invocation of each subgroup where `writer`
+// holds its subgroup's pair (`heads`, `value`); `before_*` get the pair of the subgroups before
+// this one, `total_*` the workgroup's. Workgroup-uniform control flow.
+void workgroup_subgroup_pairs(bool writer, uint heads, VALUE_T value, out uint before_heads,
+                              out VALUE_T before_value, out uint total_heads,
+                              out VALUE_T total_value) {
+    if (writer) {
+        s_sg_heads[gl_SubgroupID] = heads;
+        s_sg_value[gl_SubgroupID] = value;
+    }
+    barrier();
+    uint h = 0u;
+    VALUE_T v = op_identity();
+    before_heads = 0u;
+    before_value = op_identity();
+    for (uint g = 0u; g < gl_NumSubgroups; ++g) {
+        if (g == gl_SubgroupID) {
+            before_heads = h;
+            before_value = v;
+        }
+        uint gh = s_sg_heads[g];
+        VALUE_T gv = s_sg_value[g];
+        pair_combine(h, v, gh, gv);
+        h = gh;
+        v = gv;
+    }
+    total_heads = h;
+    total_value = v;
+    barrier();  // the slots may be reused right after
+}
+
 // Exclusive scan of every invocation's pair over the workgroup (identity pair for invocation
 // 0); `total_*` get the workgroup's pair. Workgroup-uniform control flow.
 void workgroup_pair_scan(inout uint heads, inout VALUE_T value, out uint total_heads,
@@ -134,33 +165,17 @@ void workgroup_pair_scan(inout uint heads, inout VALUE_T value, out uint total_h
             pair_combine(h, v, heads, value);
         }
     }
-    if (lane + 1u == gl_SubgroupSize) {
-        s_sg_heads[gl_SubgroupID] = heads;
-        s_sg_value[gl_SubgroupID] = value;
-    }
     // Exclusive within the subgroup: the inclusive pair of the lane below.
     uint from = lane > 0u ? lane - 1u : 0u;
     uint h = subgroupShuffle(heads, from);
     VALUE_T v = shuffle_value(value, from);
+    uint before_heads;
+    VALUE_T before_value;
+    workgroup_subgroup_pairs(lane + 1u == gl_SubgroupSize, heads, value, before_heads, before_value,
+                             total_heads, total_value);
     heads = lane > 0u ? h : 0u;
     value = lane > 0u ? v : op_identity();
-    barrier();
-    // The subgroups below this one, then the rest for the total.
-    uint before_heads = 0u;
-    VALUE_T before_value = op_identity();
-    for (uint g = 0u; g < gl_NumSubgroups; ++g) {
-        if (g == gl_SubgroupID) {
-            pair_combine(before_heads, before_value, heads, value);
-        }
-        uint gh = s_sg_heads[g];
-        VALUE_T gv = s_sg_value[g];
-        pair_combine(before_heads, before_value, gh, gv);
-        before_heads = gh;
-        before_value = gv;
-    }
-    total_heads = before_heads;
-    total_value = before_value;
-    barrier();  // the slots may be reused right after
+    pair_combine(before_heads, before_value, heads, value);
 }
 
 // ---- a tile from global memory (the look-back's fallback for a silent predecessor) ----

@@ -47,6 +47,27 @@ uint element_position(uint j) {
     return t_sg_start + (j / ROW_E) * t_lanes * ROW_E + gl_SubgroupInvocationID * ROW_E + j % ROW_E;
 }
 
+// dst[4q .. 4q + 3] of every row q (ITEMS / 4 rows) from the 16-byte aligned address
+// `addr`, rows `stride` bytes apart: 32-bit or 64-bit elements.
+#define LOAD_ROWS_32(dst, addr, stride)                                 \
+    [[unroll]] for (uint q = 0u; q < ITEMS / 4u; ++q) {                 \
+        uvec4 w = Vec4Ref((addr) + uint64_t(q) * (stride)).v[0];        \
+        dst[4u * q] = w.x;                                              \
+        dst[4u * q + 1u] = w.y;                                         \
+        dst[4u * q + 2u] = w.z;                                         \
+        dst[4u * q + 3u] = w.w;                                         \
+    }
+#define LOAD_ROWS_64(dst, addr, stride)                                 \
+    [[unroll]] for (uint q = 0u; q < ITEMS / 4u; ++q) {                 \
+        Vec4Ref row = Vec4Ref((addr) + uint64_t(q) * (stride));         \
+        uvec4 w0 = row.v[0];                                            \
+        uvec4 w1 = row.v[1];                                            \
+        dst[4u * q] = packUint2x32(w0.xy);                              \
+        dst[4u * q + 1u] = packUint2x32(w0.zw);                         \
+        dst[4u * q + 2u] = packUint2x32(w1.xy);                         \
+        dst[4u * q + 3u] = packUint2x32(w1.zw);                         \
+    }
+
 // Loads t_keys and t_values of the tile at `start` (`valid` elements): 16-byte vectors where the
 // tile is whole and the array aligned, else element by element.
 void load_row_elements(uint start, uint valid) {
@@ -54,24 +75,13 @@ void load_row_elements(uint start, uint valid) {
     uint row_stride = t_lanes * ROW_E;
     bool whole = valid == TILE && ROW_E == 4u;
     uint64_t key_addr = pc.keys_in + uint64_t(start + first) * uint64_t(KEY_BITS / 8);
+    uint64_t key_stride = uint64_t(row_stride) * uint64_t(KEY_BITS / 8);
     if (whole && (pc.keys_in & 15ul) == 0ul) {
-        [[unroll]] for (uint q = 0u; q < ITEMS / 4u; ++q) {
-            uint64_t a = key_addr + uint64_t(q * row_stride) * uint64_t(KEY_BITS / 8);
 #if KEY_BITS == 64
-            uvec4 w0 = Vec4Ref(a).v[0];
-            uvec4 w1 = Vec4Ref(a).v[1];
-            t_keys[4u * q] = packUint2x32(w0.xy);
-            t_keys[4u * q + 1u] = packUint2x32(w0.zw);
-            t_keys[4u * q + 2u] = packUint2x32(w1.xy);
-            t_keys[4u * q + 3u] = packUint2x32(w1.zw);
+        LOAD_ROWS_64(t_keys, key_addr, key_stride)
 #else
-            uvec4 w = Vec4Ref(a).v[0];
-            t_keys[4u * q] = w.x;
-            t_keys[4u * q + 1u] = w.y;
-            t_keys[4u * q + 2u] = w.z;
-            t_keys[4u * q + 3u] = w.w;
+        LOAD_ROWS_32(t_keys, key_addr, key_stride)
 #endif
-        }
     } else {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint p = element_position(j);
@@ -80,24 +90,13 @@ void load_row_elements(uint start, uint valid) {
     }
 #if VALUE_WORDS > 0
     uint64_t value_addr = pc.values_in + uint64_t(start + first) * uint64_t(VALUE_WORDS * 4);
+    uint64_t value_stride = uint64_t(row_stride) * uint64_t(VALUE_WORDS * 4);
     if (whole && (pc.values_in & 15ul) == 0ul) {
-        [[unroll]] for (uint q = 0u; q < ITEMS / 4u; ++q) {
-            uint64_t a = value_addr + uint64_t(q * row_stride) * uint64_t(VALUE_WORDS * 4);
 #if VALUE_WORDS == 2
-            uvec4 w0 = Vec4Ref(a).v[0];
-            uvec4 w1 = Vec4Ref(a).v[1];
-            t_values[4u * q] = packUint2x32(w0.xy);
-            t_values[4u * q + 1u] = packUint2x32(w0.zw);
-            t_values[4u * q + 2u] = packUint2x32(w1.xy);
-            t_values[4u * q + 3u] = packUint2x32(w1.zw);
+        LOAD_ROWS_64(t_values, value_addr, value_stride)
 #else
-            uvec4 w = Vec4Ref(a).v[0];
-            t_values[4u * q] = w.x;
-            t_values[4u * q + 1u] = w.y;
-            t_values[4u * q + 2u] = w.z;
-            t_values[4u * q + 3u] = w.w;
+        LOAD_ROWS_32(t_values, value_addr, value_stride)
 #endif
-        }
     } else {
         [[unroll]] for (uint j = 0u; j < ITEMS; ++j) {
             uint p = element_position(j);
@@ -241,27 +240,8 @@ void tile_elements_pair(uint start, uint valid, uint n, out uint tile_heads,
         carry_value = tv;
     }
     // The subgroups' pairs in tile order.
-    if (subgroupElect()) {
-        s_sg_heads[gl_SubgroupID] = carry_heads;
-        s_sg_value[gl_SubgroupID] = carry_value;
-    }
-    barrier();
-    uint before_heads = 0u;
-    VALUE_T before_value = op_identity();
-    for (uint g = 0u; g < gl_NumSubgroups; ++g) {
-        if (g == gl_SubgroupID) {
-            t_sg_heads = before_heads;
-            t_sg_value = before_value;
-        }
-        uint gh = s_sg_heads[g];
-        VALUE_T gv = s_sg_value[g];
-        pair_combine(before_heads, before_value, gh, gv);
-        before_heads = gh;
-        before_value = gv;
-    }
-    tile_heads = before_heads;
-    tile_value = before_value;
-    barrier();  // the slots may be reused right after
+    workgroup_subgroup_pairs(subgroupElect(), carry_heads, carry_value, t_sg_heads, t_sg_value,
+                             tile_heads, tile_value);
 }
 
 // Each subgroup's runs leave through a window of 4 entries per invocation of shared memory, a
