@@ -1,6 +1,7 @@
-// Select (stream compaction): what the passes share. A tile is WG_SIZE * ITEMS elements; in
-// round r an invocation holds element r * WG_SIZE + its position (subgroup-major, so that the
-// elements of a round run through the subgroups in order and every load is coalesced). An
+// Select (stream compaction): what the passes share. A tile is WG_SIZE * ITEMS elements; each
+// subgroup owns a contiguous stretch of it, ITEMS rows of its lanes, and in round r lane l holds
+// element l of row r (every load coalesced; a row's kept elements are ranked by a ballot, the
+// rows in order by their counts, the subgroups by one workgroup scan). An
 // element is kept by the mode: a nonzero flag byte (FLAGGED), the caller's GLSL predicate
 // `bool vkalgo_select(T key)` (IF: SELECT_GLSL, compiled at run time with KEY_TYPE_CODE naming
 // T), or a key whose bits differ from its predecessor's (UNIQUE; element 0 is always kept).
@@ -125,14 +126,20 @@ KEY_T g_keys[ITEMS];
 VALUE_T g_values[ITEMS];
 #endif
 
-// This invocation's place in a round (subgroup-major).
-uint round_position() {
-    return gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+// The subgroup's lanes (fewer than gl_SubgroupSize in a workgroup smaller than a subgroup).
+uint subgroup_lanes() {
+    return min(gl_SubgroupSize, WG_SIZE);
+}
+
+// Tile position of this invocation's element of round r: row r of its subgroup's stretch.
+uint round_offset(uint r) {
+    uint lanes = subgroup_lanes();
+    return (gl_SubgroupID * ITEMS + r) * lanes + gl_SubgroupInvocationID;
 }
 
 // The key before element `i` (> 0) whose own key `key` lane `lane` of this subgroup holds, for
-// UNIQUE: the lane below's key, or for the subgroup's first lane the previous subgroup's,
-// round's or tile's last, read from memory. Subgroup-uniform control flow.
+// UNIQUE: the lane below's key, or for the subgroup's first lane the previous row's last (or
+// the previous subgroup's or tile's), read from memory. Subgroup-uniform control flow.
 KEY_T predecessor_key(uint i, KEY_T key, bool exists) {
     uint lane = gl_SubgroupInvocationID;
     uint below = lane == 0u ? 0u : lane - 1u;
@@ -153,9 +160,8 @@ KEY_T predecessor_key(uint i, KEY_T key, bool exists) {
 // Subgroup-uniform control flow (UNIQUE shuffles each round's keys).
 uint keep_bits(uint start, uint valid, bool hold) {
     uint bits = 0u;
-    uint pos = round_position();
-    for (uint r = 0u; r < ITEMS; ++r) {
-        uint offset = r * WG_SIZE + pos;
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+        uint offset = round_offset(r);
         bool exists = offset < valid;
         KEY_T key = (READS_KEYS || hold) && exists ? load_key(start + offset) : KEY_T(0);
 #if !defined(SELECT_GLSL)
@@ -194,59 +200,36 @@ uint tile_thread_count(uint tile, uint n) {
     return bitCount(keep_bits(start, n - start, false));
 }
 
-// The kept elements of each (round, subgroup) before the subgroup-local ranks: exclusive
-// prefixes within the tile after tile_ranks.
-shared uint s_round_counts[ITEMS * ((WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE)];
+// The kept elements of the tile before this subgroup's (tile_ranks).
+uint g_subgroup_prefix;
 
-// The place of round r's element among its tile's kept ones (tile_ranks).
-uint g_ranks[ITEMS];
-
-// Ranks the kept elements of the tile (bits from keep_bits) into g_ranks. Returns the tile's
-// total. Workgroup-uniform control flow.
+// Counts the kept elements of the tile (bits from keep_bits) and of the subgroups before this
+// one (g_subgroup_prefix). Returns the tile's total. Workgroup-uniform control flow.
 uint tile_ranks(uint bits) {
-    uint subgroups = gl_NumSubgroups;
-    for (uint r = 0u; r < ITEMS; ++r) {
-        uvec4 ballot = subgroupBallot((bits & (1u << r)) != 0u);
-        g_ranks[r] = subgroupBallotExclusiveBitCount(ballot);
-        if (subgroupElect()) {
-            s_round_counts[r * subgroups + gl_SubgroupID] = subgroupBallotBitCount(ballot);
-        }
-    }
-    barrier();
-    // Each invocation scans a run of `per` consecutive entries of the ITEMS * subgroups.
-    uint entries = ITEMS * subgroups;
-    uint per = (entries + WG_SIZE - 1u) / WG_SIZE;
-    uint first = gl_LocalInvocationIndex * per;
-    uint sum = 0u;
-    for (uint e = first; e < min(first + per, entries); ++e) {
-        sum += s_round_counts[e];
+    uint kept = 0u;
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+        kept += subgroupBallotBitCount(subgroupBallot((bits & (1u << r)) != 0u));
     }
     uint total;
-    uint carry = workgroup_exclusive_scan(sum, total);
-    for (uint e = first; e < min(first + per, entries); ++e) {
-        uint c = s_round_counts[e];
-        s_round_counts[e] = carry;
-        carry += c;
-    }
-    barrier();
-    for (uint r = 0u; r < ITEMS; ++r) {
-        g_ranks[r] += s_round_counts[r * subgroups + gl_SubgroupID];
-    }
-    barrier();  // the counts may be written again by the next tile
+    g_subgroup_prefix = workgroup_exclusive_scan_subgroup_values(kept, total);
     return total;
 }
 
-// Writes the kept elements of the held tile (bits, g_ranks, g_keys, g_values: keep_bits
-// with `hold`) from output place `base`.
+// Writes the kept elements of the held tile (bits, g_keys, g_values: keep_bits with `hold`;
+// tile_ranks) from output place `base`: a row's kept elements after the rows before, in lane
+// order.
 void scatter_tile(uint bits, uint base) {
-    for (uint r = 0u; r < ITEMS; ++r) {
+    uint row_base = base + g_subgroup_prefix;
+    [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
+        uvec4 ballot = subgroupBallot((bits & (1u << r)) != 0u);
         if ((bits & (1u << r)) != 0u) {
-            uint to = base + g_ranks[r];
+            uint to = row_base + subgroupBallotExclusiveBitCount(ballot);
             SelectKeyRef(pc.keys_out + uint64_t(to) * KEY_BYTES).v[0] = g_keys[r];
 #if VALUE_WORDS > 0
             SelectValueRef(pc.values_out + uint64_t(to) * uint64_t(VALUE_WORDS * 4)).v[0] = g_values[r];
 #endif
         }
+        row_base += subgroupBallotBitCount(ballot);
     }
 }
 
