@@ -16,7 +16,8 @@
 // Permutations: KEY_BITS (32 or 64), BUCKET_FN (0 BITS, 1 SPLITTERS, 2 IDS; 3 GLSL, compiled at
 // run time with KEY_TYPE_CODE naming the key type of the caller's function). Specialization:
 // VECS_PER_THREAD (constant_id 1: elements per invocation per tile), SPIN_LIMIT (constant_id 2:
-// SHARED_WORDS, the shared counters), KEY_ORDER (constant_id 6: the key kind).
+// SHARED_WORDS, the shared counters), TREE_NODES (constant_id 5: SPLITTERS searched in shared
+// memory, below), KEY_ORDER (constant_id 6: the key kind).
 #include "../common/vkalgo.glsl"
 // HISTOGRAM_SCRATCH_COUNTS and the pass codes (generated from src/histogram/shared_constants.rs).
 #include "../generated/histogram.glsl"
@@ -59,6 +60,45 @@ layout(push_constant) uniform HistogramPush {
 // SPLITTERS are searched as the caller gave them (no splitter index: each key is met once).
 const bool SPLITTERS_INDEXED = false;
 #include "../common/bucket_fn.glsl"
+
+// SPLITTERS with TREE_NODES > 1 (constant_id 5, a power of two >= m): the m - 1 splitters as
+// ordered bits in shared memory, in breadth-first order of a complete search tree of
+// TREE_NODES - 1 nodes (node j's children 2j and 2j + 1; index 0 unused), the nodes past the
+// last splitter the largest key. The levels near the root sit side by side, so the lanes'
+// first steps read few words of distinct banks (docs/tuning/histogram.md#splitter-tree).
+layout(constant_id = 5) const uint TREE_NODES = 1u;
+const bool SPLITTER_TREE = BUCKET_FN == 1 && TREE_NODES > 1u;
+shared KEY_T s_tree[TREE_NODES];
+
+// Fills s_tree from the caller's splitters. Workgroup-uniform control flow.
+void build_splitter_tree() {
+    uint depth = uint(findMSB(TREE_NODES));
+    uint splitters = pc.bucket_count - 1u;
+    for (uint j = gl_LocalInvocationIndex + 1u; j < TREE_NODES; j += WG_SIZE) {
+        uint level = uint(findMSB(j));
+        // Node j's place in the sorted order: the in-order rank in a complete tree.
+        uint rank = ((2u * (j - (1u << level)) + 1u) << (depth - 1u - level)) - 1u;
+        s_tree[j] = rank < splitters ? ordered_bits(splitter_at(pc.aux, rank)) : ~KEY_T(0);
+    }
+    barrier();
+}
+
+// The number of splitters <= key (its bucket), by a descent of s_tree: one step a level, no
+// branch. A key equal to the largest key also passes the padding nodes: clamped to m - 1.
+uint tree_bucket(KEY_T key) {
+    KEY_T k = ordered_bits(key);
+    uint depth = uint(findMSB(TREE_NODES));
+    uint j = 1u;
+    for (uint level = 0u; level < depth; ++level) {
+        j = 2u * j + (s_tree[j] <= k ? 1u : 0u);
+    }
+    return min(j - TREE_NODES, pc.bucket_count - 1u);
+}
+
+// The bucket of element i, whose key is `key`.
+uint histogram_bucket(KEY_T key, uint64_t i) {
+    return SPLITTER_TREE ? tree_bucket(key) : bucket_of(key, i);
+}
 
 #define ITEMS VECS_PER_THREAD
 #define TILE (WG_SIZE * ITEMS)
@@ -126,6 +166,9 @@ void count_pass() {
         }
         barrier();
     }
+    if (SPLITTER_TREE) {
+        build_splitter_tree();
+    }
     uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
     uint tiles = n / TILE + (n % TILE != 0u ? 1u : 0u); // no wrap for n near 2^32
     for (uint t = linear_workgroup_id(); t < tiles; t += groups) {
@@ -139,7 +182,7 @@ void count_pass() {
             }
             [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
                 uint i = start + r * WG_SIZE + lid;
-                count_bucket(bucket_of(x[r], uint64_t(i)), true);
+                count_bucket(histogram_bucket(x[r], uint64_t(i)), true);
             }
         } else {
             for (uint r = 0u; r < ITEMS; ++r) {
@@ -147,7 +190,7 @@ void count_pass() {
                 bool counted = offset < left;
                 uint b = 0u;
                 if (counted) {
-                    b = bucket_of(load_key(start + offset), uint64_t(start + offset));
+                    b = histogram_bucket(load_key(start + offset), uint64_t(start + offset));
                 }
                 count_bucket(b, counted);
             }

@@ -39,6 +39,9 @@ pub(super) const PASS_FINISH: u32 = 1;
 /// Shared counters are allocated in multiples of this many words (fewer distinct pipelines).
 const SHARED_WORDS_STEP: u32 = 256;
 
+/// Most buckets whose splitters the counting kernel searches as a tree in shared memory.
+const TREE_MAX_BUCKETS: u32 = 4096;
+
 /// The specialization constants of the histogram kernel (glsl/histogram/histogram.comp).
 #[derive(Clone, Copy)]
 struct HistogramSpec {
@@ -48,6 +51,9 @@ struct HistogramSpec {
     items: u32,
     /// Words of the private shared counts; 1: global atomics (SHARED_WORDS, constant_id 2).
     shared_words: u32,
+    /// Nodes of the splitters' search tree in shared memory; 1: none (TREE_NODES,
+    /// constant_id 5).
+    tree_nodes: u32,
     /// The key kind: 0 unsigned, 1 signed, 2 float (KEY_ORDER, constant_id 6).
     key_kind: u32,
 }
@@ -58,7 +64,7 @@ impl From<HistogramSpec> for Specialization {
             workgroup_size: spec.workgroup_size,
             id1: spec.items,
             id2: spec.shared_words,
-            id5: 1,
+            id5: spec.tree_nodes,
             id6: spec.key_kind,
         }
     }
@@ -72,6 +78,7 @@ pub struct HistogramPlan {
     tuning: HistogramTuning,
     shader: &'static ShaderSource,
     shared_words: u32,
+    tree_nodes: u32,
     groups: u32,
 }
 
@@ -81,6 +88,7 @@ impl std::fmt::Debug for HistogramPlan {
             .field("desc", &self.desc)
             .field("tuning", &self.tuning)
             .field("shared_words", &self.shared_words)
+            .field("tree_nodes", &self.tree_nodes)
             .field("workgroups", &self.groups)
             .finish()
     }
@@ -121,6 +129,7 @@ impl Context {
         } else {
             1
         };
+        let tree_nodes = splitter_tree_nodes(desc, shared_words, self.profile.max_shared_memory);
         let tile = tuning.workgroup_size as u64 * tuning.items_per_invocation as u64;
         let groups = desc
             .max_count
@@ -132,11 +141,28 @@ impl Context {
             tuning,
             shader,
             shared_words,
+            tree_nodes,
             groups,
         };
         self.prepare_kernels(&[(shader, plan.spec())])?;
         Ok(plan)
     }
+}
+
+/// Nodes of the search tree the counting kernel builds of the splitters in shared memory (the
+/// next power of two of `m`), or 1 for none: splitters only, at most [`TREE_MAX_BUCKETS`]
+/// buckets, where the tree fits beside the private counts (docs/tuning/histogram.md#splitter-tree).
+fn splitter_tree_nodes(desc: &HistogramDesc, shared_words: u32, max_shared_memory: u32) -> u32 {
+    let m = desc.bucket_count;
+    if desc.bucket_fn != BucketFn::Splitters || !(2..=TREE_MAX_BUCKETS).contains(&m) {
+        return 1;
+    }
+    let nodes = m.next_power_of_two();
+    let bytes = nodes as u64 * desc.key_type.bytes() + shared_words as u64 * 4;
+    if bytes > max_shared_memory as u64 {
+        return 1;
+    }
+    nodes
 }
 
 /// The counting kernel for the plan's key width and bucket function (GLSL: compiled with the
@@ -226,6 +252,7 @@ impl HistogramPlan {
             workgroup_size: self.tuning.workgroup_size,
             items: self.tuning.items_per_invocation,
             shared_words: self.shared_words,
+            tree_nodes: self.tree_nodes,
             key_kind: key_kind(self.desc.key_type),
         }
     }

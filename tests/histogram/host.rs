@@ -20,7 +20,9 @@ fn every_bucket_fn<K: TestKey>(ctx: &Context, seed: u64) {
                 check(ctx, &keys, &b, &format!("{} BITS m {m} offset {offset}", dist.0));
             }
         }
-        for m in [1u32, 2, 3, 32, 256, 1024] {
+        // Up to 4096 buckets the kernel searches a tree of the splitters in shared memory,
+        // above it the splitters as given.
+        for m in [1u32, 2, 3, 32, 256, 1024, 4096, 4097] {
             let splitters = splitters_for(&keys, m, &mut rng);
             check(
                 ctx,
