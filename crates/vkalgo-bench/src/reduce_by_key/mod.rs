@@ -9,8 +9,8 @@
 
 use vkalgo::reduce_by_key::{reference, REDUCE_BY_KEY_FALLBACKS_OFFSET};
 use vkalgo::{
-    Context, ElementCount, GpuBuffer, KeyType, ReduceByKeyArgs, ReduceByKeyDesc, ReduceByKeyTuning, ReduceOp,
-    Result, ValueType,
+    Context, ElementCount, GpuBuffer, KeyType, ReduceByKeyArgs, ReduceByKeyDesc, ReduceByKeyPath,
+    ReduceByKeyTuning, ReduceOp, Result, ValueType,
 };
 use vkalgo_bench::harness::report::{self, Table};
 use vkalgo_bench::harness::{
@@ -31,6 +31,18 @@ const AXES: &[Axis] = &[
         "",
         "workgroup size x items per invocation, with /spins before the look-back's fallback, e.g. 256x8 or 256x8/4096 (the plan's own: none given)",
     ),
+    axis(
+        "paths",
+        "auto",
+        "auto|lookback|reduce_then_scan: the plan's path (auto: the device profile's choice)",
+    ),
+];
+
+/// The paths of the `paths` option by name.
+const PATHS: &[(&str, ReduceByKeyPath)] = &[
+    ("auto", ReduceByKeyPath::Auto),
+    ("lookback", ReduceByKeyPath::Lookback),
+    ("reduce_then_scan", ReduceByKeyPath::ReduceThenScan),
 ];
 
 /// The integer hash both sides make their data with (bench/cuda/reduce_by_key_bench.cu).
@@ -78,11 +90,13 @@ fn case(
     mean: u32,
     reps: u32,
     tuning: Option<ReduceByKeyTuning>,
+    path: (&str, ReduceByKeyPath),
 ) -> Result<()> {
     let (ctx, n) = (b.ctx, 1u64 << log2);
     let value_type = if rle { ValueType::None } else { ValueType::U32 };
     let desc = ReduceByKeyDesc {
         tuning,
+        path: path.1,
         ..ReduceByKeyDesc::new(KeyType::U32, value_type, ReduceOp::Sum, n)
     };
     let name = if rle {
@@ -136,11 +150,17 @@ fn case(
         algo: name.to_string(),
         case: &case,
         variant: &variant,
-        tuning: format!(
-            "{}x{}/{}",
-            t.workgroup_size, t.items_per_invocation, t.lookback_spins
-        ),
-        tuned: tuning.is_some(),
+        tuning: match path.1 {
+            ReduceByKeyPath::Auto => format!(
+                "{}x{}/{}",
+                t.workgroup_size, t.items_per_invocation, t.lookback_spins
+            ),
+            _ => format!(
+                "{}x{}/{} {}",
+                t.workgroup_size, t.items_per_invocation, t.lookback_spins, path.0
+            ),
+        },
+        tuned: tuning.is_some() || path.1 != ReduceByKeyPath::Auto,
         log2,
         bytes,
         ms,
@@ -169,6 +189,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             },
         })
     });
+    let paths: Vec<(&str, ReduceByKeyPath)> = o
+        .names("paths")
+        .iter()
+        .filter_map(|p| PATHS.iter().find(|(n, _)| n == p).copied())
+        .collect();
     let b = Bench::new(ctx)?;
     let largest = 4u64 << sizes.iter().copied().max().unwrap_or(20);
     let bufs = Buffers {
@@ -187,16 +212,19 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         for case_name in &cases {
             for &mean in means.iter().filter(|&&m| m >= 1) {
                 for &tuning in &tunings {
-                    case(
-                        &b,
-                        &bufs,
-                        &mut table,
-                        case_name == "rle",
-                        log2,
-                        mean,
-                        reps,
-                        tuning,
-                    )?;
+                    for &path in &paths {
+                        case(
+                            &b,
+                            &bufs,
+                            &mut table,
+                            case_name == "rle",
+                            log2,
+                            mean,
+                            reps,
+                            tuning,
+                            path,
+                        )?;
+                    }
                 }
             }
         }

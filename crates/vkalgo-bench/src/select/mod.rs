@@ -11,8 +11,8 @@
 
 use vkalgo::select::reference;
 use vkalgo::{
-    Context, ElementCount, GpuBuffer, KeyType, Result, SelectArgs, SelectDesc, SelectMode, SelectPlan,
-    SelectTuning, Selection, ValueType,
+    Context, ElementCount, GpuBuffer, KeyType, Result, SelectArgs, SelectDesc, SelectMode, SelectPath,
+    SelectPlan, SelectTuning, Selection, ValueType,
 };
 use vkalgo_bench::harness::report::{self, Table};
 use vkalgo_bench::harness::{
@@ -32,6 +32,18 @@ const AXES: &[Axis] = &[
         "",
         "workgroup size x items per invocation, e.g. 256x16 (the plan's own: none given)",
     ),
+    axis(
+        "paths",
+        "auto",
+        "auto|lookback|count_scan: the plan's path (auto: the device profile's choice)",
+    ),
+];
+
+/// The paths of the `paths` option by name.
+const PATHS: &[(&str, SelectPath)] = &[
+    ("auto", SelectPath::Auto),
+    ("lookback", SelectPath::Lookback),
+    ("count_scan", SelectPath::CountScan),
 ];
 
 /// The predicate of the `if` cases (CUB's functor keeps the same keys).
@@ -112,6 +124,7 @@ impl Select<'_> {
         case: (&str, Mode, bool),
         log2: u32,
         tuning: Option<SelectTuning>,
+        path: (&str, SelectPath),
     ) -> Result<()> {
         let (name, mode, pairs) = case;
         let (ctx, n) = (self.b.ctx, 1u64 << log2);
@@ -123,6 +136,7 @@ impl Select<'_> {
         };
         let desc = SelectDesc {
             tuning,
+            path: path.1,
             ..SelectDesc::new(KeyType::U32, value_type, select_mode, n)
         };
         let cells = [name.to_string(), "-".into(), format!("2^{log2}")];
@@ -164,8 +178,11 @@ impl Select<'_> {
             algo: format!("select_{name}"),
             case: name,
             variant: "vkalgo",
-            tuning: format!("{}x{}", t.workgroup_size, t.items_per_invocation),
-            tuned: tuning.is_some(),
+            tuning: match path.1 {
+                SelectPath::Auto => format!("{}x{}", t.workgroup_size, t.items_per_invocation),
+                _ => format!("{}x{} {}", t.workgroup_size, t.items_per_invocation, path.0),
+            },
+            tuned: tuning.is_some() || path.1 != SelectPath::Auto,
             log2,
             bytes: n as f64 * (width * 1.5 + flag_bytes),
             ms,
@@ -226,6 +243,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             ..SelectTuning::for_device(ctx)
         })
     });
+    let paths: Vec<(&str, SelectPath)> = o
+        .names("paths")
+        .iter()
+        .filter_map(|p| PATHS.iter().find(|(n, _)| n == p).copied())
+        .collect();
     let b = Bench::new(ctx)?;
     let largest = 1u64 << sizes.iter().copied().max().unwrap_or(20);
     let mut select = Select {
@@ -245,7 +267,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         let inputs = Inputs::new(&select.b, 1usize << log2)?;
         for &case in &cases {
             for &tuning in &tunings {
-                select.case(&inputs, case, log2, tuning)?;
+                for &path in &paths {
+                    select.case(&inputs, case, log2, tuning, path)?;
+                }
             }
         }
     }
