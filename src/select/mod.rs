@@ -21,8 +21,9 @@
 //! ```
 //!
 //! # Method
-//! A tile is `workgroup_size * items_per_invocation` elements; each workgroup ranks the kept
-//! elements of its tile with subgroup ballots and a workgroup scan of the per-round counts.
+//! A tile is `workgroup_size * items_per_invocation` elements, each subgroup a contiguous
+//! stretch of it in rows of its lanes; a row's kept elements are ranked by a ballot, the rows
+//! in order, and the subgroups by one workgroup scan of their counts.
 //! Two paths ([`SelectPath`]):
 //! - [`SelectPath::Lookback`]: one pass: each tile publishes its count and finds the count kept
 //!   before it by decoupled look-back with the scan's bounded wait and fallback (a silent
