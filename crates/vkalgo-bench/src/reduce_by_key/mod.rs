@@ -90,13 +90,13 @@ fn case(
     mean: u32,
     reps: u32,
     tuning: Option<ReduceByKeyTuning>,
-    path: (&str, ReduceByKeyPath),
+    path: ReduceByKeyPath,
 ) -> Result<()> {
     let (ctx, n) = (b.ctx, 1u64 << log2);
     let value_type = if rle { ValueType::None } else { ValueType::U32 };
     let desc = ReduceByKeyDesc {
         tuning,
-        path: path.1,
+        path,
         ..ReduceByKeyDesc::new(KeyType::U32, value_type, ReduceOp::Sum, n)
     };
     let name = if rle {
@@ -150,17 +150,17 @@ fn case(
         algo: name.to_string(),
         case: &case,
         variant: &variant,
-        tuning: match path.1 {
+        tuning: match path {
             ReduceByKeyPath::Auto => format!(
                 "{}x{}/{}",
                 t.workgroup_size, t.items_per_invocation, t.lookback_spins
             ),
             _ => format!(
-                "{}x{}/{} {}",
-                t.workgroup_size, t.items_per_invocation, t.lookback_spins, path.0
+                "{}x{}/{} {path:?}",
+                t.workgroup_size, t.items_per_invocation, t.lookback_spins
             ),
         },
-        tuned: tuning.is_some() || path.1 != ReduceByKeyPath::Auto,
+        tuned: tuning.is_some() || path != ReduceByKeyPath::Auto,
         log2,
         bytes,
         ms,
@@ -189,11 +189,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             },
         })
     });
-    let paths: Vec<(&str, ReduceByKeyPath)> = o
-        .names("paths")
-        .iter()
-        .filter_map(|p| PATHS.iter().find(|(n, _)| n == p).copied())
-        .collect();
+    let paths = o.choices("paths", PATHS);
     let b = Bench::new(ctx)?;
     let largest = 4u64 << sizes.iter().copied().max().unwrap_or(20);
     let bufs = Buffers {

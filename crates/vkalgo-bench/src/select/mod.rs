@@ -124,7 +124,7 @@ impl Select<'_> {
         case: (&str, Mode, bool),
         log2: u32,
         tuning: Option<SelectTuning>,
-        path: (&str, SelectPath),
+        path: SelectPath,
     ) -> Result<()> {
         let (name, mode, pairs) = case;
         let (ctx, n) = (self.b.ctx, 1u64 << log2);
@@ -136,7 +136,7 @@ impl Select<'_> {
         };
         let desc = SelectDesc {
             tuning,
-            path: path.1,
+            path,
             ..SelectDesc::new(KeyType::U32, value_type, select_mode, n)
         };
         let cells = [name.to_string(), "-".into(), format!("2^{log2}")];
@@ -178,11 +178,11 @@ impl Select<'_> {
             algo: format!("select_{name}"),
             case: name,
             variant: "vkalgo",
-            tuning: match path.1 {
+            tuning: match path {
                 SelectPath::Auto => format!("{}x{}", t.workgroup_size, t.items_per_invocation),
-                _ => format!("{}x{} {}", t.workgroup_size, t.items_per_invocation, path.0),
+                _ => format!("{}x{} {path:?}", t.workgroup_size, t.items_per_invocation),
             },
-            tuned: tuning.is_some() || path.1 != SelectPath::Auto,
+            tuned: tuning.is_some() || path != SelectPath::Auto,
             log2,
             bytes: n as f64 * (width * 1.5 + flag_bytes),
             ms,
@@ -243,11 +243,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             ..SelectTuning::for_device(ctx)
         })
     });
-    let paths: Vec<(&str, SelectPath)> = o
-        .names("paths")
-        .iter()
-        .filter_map(|p| PATHS.iter().find(|(n, _)| n == p).copied())
-        .collect();
+    let paths = o.choices("paths", PATHS);
     let b = Bench::new(ctx)?;
     let largest = 1u64 << sizes.iter().copied().max().unwrap_or(20);
     let mut select = Select {
