@@ -1,26 +1,51 @@
 #version 460
 // Segmented sort of tiny segments (a plan bounded to SEGSORT_TINY_LIMIT elements a segment):
-// each subgroup sorts whole segments, one at a time by a grid stride over the segments. It
-// stages a segment's ordered keys in its own part of shared memory; each of its elements then
-// counts the segment's keys that go before it (smaller, or equal and earlier: stable) in a loop
-// every lane of the subgroup runs alike, and is written, with its value, at the segment's start
-// plus that rank. A segment longer than the limit (a broken bound) is left as it is. No
-// subgroup waits on another, and there is no workgroup barrier.
+// each subgroup sorts whole segments, one at a time by a grid stride over the segments. Each
+// lane loads its elements of the segment (lane, lane + subgroup size, ...) into registers and
+// stages one rank word for each in the subgroup's part of shared memory; every lane then
+// counts, in one loop over the staged words, the words that go before each of its elements
+// (smaller, or equal and earlier: stable), and writes the element, with its value, at the
+// segment's start plus that rank. 32-bit keys rank by one 64-bit comparison: the word holds the
+// masked key above the element's position. A segment longer than the limit (a broken bound) is
+// left as it is. No subgroup waits on another, and there is no workgroup barrier.
 #include "segsort_common.glsl"
 
 #define SUBGROUP_SLOTS ((WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE)
+// The most elements of one segment a lane holds.
+#define PER_LANE ((SEGSORT_TINY_LIMIT + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE)
+// Rank words are read four at a time; a segment's words are padded to a multiple of four.
+#define STAGED_LIMIT ((SEGSORT_TINY_LIMIT + 3u) & ~3u)
 
-shared KEY_T s_tiny[SUBGROUP_SLOTS * SEGSORT_TINY_LIMIT];
-#if VALUE_WORDS > 0
-shared VALUE_T s_tiny_values[SUBGROUP_SLOTS * SEGSORT_TINY_LIMIT];
+#if KEY_BITS == 32
+// The masked key above the element's position in the segment (6 bits: SEGSORT_TINY_LIMIT <= 64).
+#define RANK_T uint64_t
+RANK_T rank_word(KEY_T ordered, uint x) {
+    return (uint64_t(masked(ordered)) << 6) | uint64_t(x);
+}
+bool goes_before(RANK_T other, uint y, RANK_T mine, uint x) {
+    return other < mine;
+}
+#else
+#define RANK_T uint64_t
+RANK_T rank_word(KEY_T ordered, uint x) {
+    return masked(ordered);
+}
+bool goes_before(RANK_T other, uint y, RANK_T mine, uint x) {
+    return other < mine || (other == mine && y < x);
+}
 #endif
+// Padding: after every element (the largest word, and a position past the segment).
+const RANK_T RANK_PAD = 0xFFFFFFFFFFFFFFFFul;
+
+shared RANK_T s_rank[SUBGROUP_SLOTS * STAGED_LIMIT];
 
 void main() {
     uint n = element_count();
     uint segs = segment_count();
-    uint slot = gl_SubgroupID * SEGSORT_TINY_LIMIT;
+    uint slot = gl_SubgroupID * STAGED_LIMIT;
     uint subgroups = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_NumSubgroups;
     uint lane = gl_SubgroupInvocationID;
+    uint sg = gl_SubgroupSize;
     for (uint s = linear_workgroup_id() * gl_NumSubgroups + gl_SubgroupID; s < segs; s += subgroups) {
         uint first = segment_start(s, segs, n);
         uint end = max(segment_start(s + 1u, segs, n), first);
@@ -28,27 +53,55 @@ void main() {
         if (len < 2u || len > SEGSORT_TINY_LIMIT) {
             continue;  // subgroup-uniform: every lane reads the same offsets
         }
-        // Each lane's elements: lane, lane + subgroup size, ... (every read of the segment
-        // happens before the subgroup's first write: the sort is in place).
-        for (uint x = lane; x < len; x += gl_SubgroupSize) {
-            s_tiny[slot + x] = load_ordered(pc.keys, uint64_t(first + x));
+        uint staged = (len + 3u) & ~3u;
+        // Every read of the segment happens before the subgroup's first write (in place).
+        KEY_T raw[PER_LANE];
 #if VALUE_WORDS > 0
-            s_tiny_values[slot + x] = load_value(pc.values, uint64_t(first + x));
+        VALUE_T value[PER_LANE];
 #endif
+        RANK_T mine[PER_LANE];
+        [[unroll]] for (uint k = 0u; k < PER_LANE; ++k) {
+            uint x = lane + k * sg;
+            mine[k] = RANK_T(0);  // counts nothing: a lane past the segment writes nothing
+            if (x < len) {
+                raw[k] = load_key(pc.keys, uint64_t(first + x));
+#if VALUE_WORDS > 0
+                value[k] = load_value(pc.values, uint64_t(first + x));
+#endif
+                mine[k] = rank_word(ordered_bits(raw[k]), x);
+                s_rank[slot + x] = mine[k];
+            } else if (x < staged) {
+                s_rank[slot + x] = RANK_PAD;
+            }
         }
         subgroupMemoryBarrierShared();
         subgroupBarrier();
-        for (uint x = lane; x < len; x += gl_SubgroupSize) {
-            KEY_T mine = masked(s_tiny[slot + x]);
-            uint rank = 0u;
-            for (uint y = 0u; y < len; ++y) {
-                KEY_T other = masked(s_tiny[slot + y]);
-                rank += (other < mine || (other == mine && y < x)) ? 1u : 0u;
+        uint rank[PER_LANE];
+        [[unroll]] for (uint k = 0u; k < PER_LANE; ++k) {
+            rank[k] = 0u;
+        }
+        for (uint y = 0u; y < staged; y += 4u) {
+            RANK_T w0 = s_rank[slot + y];
+            RANK_T w1 = s_rank[slot + y + 1u];
+            RANK_T w2 = s_rank[slot + y + 2u];
+            RANK_T w3 = s_rank[slot + y + 3u];
+            [[unroll]] for (uint k = 0u; k < PER_LANE; ++k) {
+                if (k * sg < len) {  // subgroup-uniform
+                    uint x = lane + k * sg;
+                    rank[k] += (goes_before(w0, y, mine[k], x) ? 1u : 0u) +
+                               (goes_before(w1, y + 1u, mine[k], x) ? 1u : 0u) +
+                               (goes_before(w2, y + 2u, mine[k], x) ? 1u : 0u) +
+                               (goes_before(w3, y + 3u, mine[k], x) ? 1u : 0u);
+                }
             }
+        }
+        [[unroll]] for (uint k = 0u; k < PER_LANE; ++k) {
+            if (lane + k * sg < len) {
 #if VALUE_WORDS > 0
-            store_value(pc.values, uint64_t(first + rank), s_tiny_values[slot + x]);
+                store_value(pc.values, uint64_t(first + rank[k]), value[k]);
 #endif
-            store_key(pc.keys, uint64_t(first + rank), raw_bits(s_tiny[slot + x]));
+                store_key(pc.keys, uint64_t(first + rank[k]), raw[k]);
+            }
         }
         // The slot is staged again by the next segment.
         subgroupMemoryBarrierShared();
