@@ -45,8 +45,8 @@
 //!   ([`SegmentedSortDesc::max_segment_len`]: an engine's tiles of at most 64 primitives, say)
 //!   records the block pass's small parts alone: no merge rounds, no large parts. Bounded to
 //!   64 elements, it records one dispatch of glsl/segmented_sort/tiny.comp instead: each
-//!   subgroup sorts whole segments (staged in shared memory, each element's rank counted), a
-//!   grid stride over the segments. The host calls find the longest segment in the offsets
+//!   subgroup sorts whole segments, a grid stride over the segments, each lane holding its
+//!   elements in registers and counting their ranks over the segment's staged rank words. The host calls find the longest segment in the offsets
 //!   they check and plan with it.
 //!
 //! Why merging rather than a radix sort of the large segments: a radix sort needs each

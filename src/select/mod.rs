@@ -31,8 +31,9 @@
 //! - [`SelectPath::CountScan`]: no inter-workgroup waiting: a pass counts each tile's kept
 //!   elements, the scan's plan scans the counts, and a pass writes every tile's kept elements.
 //!
-//! [`SelectPath::Auto`] takes the look-back path where the device profile allows look-back
-//! (never on CPU drivers such as lavapipe), else the count-scan path.
+//! [`SelectPath::Auto`] takes the count-scan path on CPU drivers such as lavapipe (no look-back)
+//! and for flagged and predicate selects on NVIDIA GPUs (there the waiting costs more than the
+//! second read: docs/tuning/select.md#auto-path), else the look-back path.
 //!
 //! # The count kept
 //! `selected_count` receives one u32, the number of elements kept, at the start of its range.
@@ -99,7 +100,7 @@ impl SelectMode {
 #[repr(u32)]
 #[non_exhaustive]
 pub enum SelectPath {
-    /// The device profile decides (look-back where allowed).
+    /// The device profile and the mode decide (module docs).
     Auto = 0,
     /// One pass with decoupled look-back (needs 64-bit buffer atomics).
     Lookback = 1,

@@ -134,7 +134,7 @@ impl Context {
         let tuning = desc.tuning.unwrap_or_else(|| SelectTuning::for_device(self));
         check_tuning(self, &tuning)?;
         let path = match desc.path {
-            SelectPath::Auto if self.profile.lookback => SelectPath::Lookback,
+            SelectPath::Auto if self.profile.lookback => tuning::auto_path(self.device_class(), &desc.mode),
             SelectPath::Auto => SelectPath::CountScan,
             SelectPath::Lookback if !self.profile.int64_atomics => {
                 return Err(Error::unsupported(format!(
