@@ -39,7 +39,7 @@ const AXES: &[Axis] = &[
     axis(
         "tuning",
         "",
-        "workgroup size x items per invocation, e.g. 256x8 (the plan's own: none given)",
+        "workgroup size x items per invocation, with /workgroups of each merge round's dispatches, e.g. 256x8 or 256x4/264 (the plan's own: none given)",
     ),
     flag(
         "pass-times",
@@ -159,7 +159,10 @@ impl SegmentedSort<'_> {
             algo: format!("segmented_sort_{name}"),
             case: name,
             variant: "vkalgo",
-            tuning: format!("{}x{}", t.workgroup_size, t.items_per_invocation),
+            tuning: format!(
+                "{}x{}/{}",
+                t.workgroup_size, t.items_per_invocation, t.merge_workgroups
+            ),
             tuned: tuning.is_some(),
             log2,
             // Read and written once.
@@ -197,11 +200,16 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         .iter()
         .filter_map(|c| CASES.iter().find(|case| case.0 == c).copied())
         .collect();
-    let tunings = o.tuning_choices("tuning", |workgroup_size, items_per_invocation, _| {
+    let tunings = o.tuning_choices("tuning", |workgroup_size, items_per_invocation, rest| {
+        let default = SegmentedSortTuning::for_device(ctx);
+        let merge_workgroups = match rest {
+            "" => default.merge_workgroups,
+            r => r.parse().ok()?,
+        };
         Some(SegmentedSortTuning {
             workgroup_size,
             items_per_invocation,
-            ..SegmentedSortTuning::for_device(ctx)
+            merge_workgroups,
         })
     });
     let b = Bench::new(ctx)?;
