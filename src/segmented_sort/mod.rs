@@ -25,8 +25,9 @@
 //!   block. Each stages its range's segment starts in shared memory, loads the positions it
 //!   owns, and writes every segment back, sorted, to its own positions: where each of its
 //!   segments is at most `RANK_LIMIT` elements long (glsl/segmented_sort/block.comp), each
-//!   element counts the keys of its segment that go before it (its rank); otherwise each key is tagged with the start of its segment and the
-//!   tile is sorted by (tag, key) with the merge sort's block merge sort
+//!   element counts the keys of its segment that go before it (its rank); otherwise each key
+//!   is tagged with the start of its segment and the tile is sorted by (tag, key) with the
+//!   merge sort's block merge sort
 //!   (glsl/common/block_merge_sort.glsl). Many tiny segments cost this one pass (and the
 //!   merge rounds' dispatches, which then find nothing to merge).
 //! - Merge rounds then finish the large segments, at full device width however few they are:
@@ -46,8 +47,8 @@
 //!   records the block pass's small parts alone: no merge rounds, no large parts. Bounded to
 //!   64 elements, it records one dispatch of glsl/segmented_sort/tiny.comp instead: each
 //!   subgroup sorts whole segments, a grid stride over the segments, each lane holding its
-//!   elements in registers and counting their ranks over the segment's staged rank words. The host calls find the longest segment in the offsets
-//!   they check and plan with it.
+//!   elements in registers and counting their ranks over the segment's staged rank words. The
+//!   host calls find the longest segment in the offsets they check and plan with it.
 //!
 //! Why merging rather than a radix sort of the large segments: a radix sort needs each
 //! segment's digit histograms and a workgroup per segment or a segment id per key; the merge

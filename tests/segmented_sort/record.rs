@@ -219,6 +219,55 @@ fn tuning_and_queries() {
     }
 }
 
+/// Mostly empty segments: more segments start in one workgroup's range than a tile holds, so
+/// the block pass cannot stage their starts and sorts its tiny segments by the block merge sort
+/// instead of a subgroup each; a range of staged starts beside it takes the subgroups.
+#[test]
+fn more_segment_starts_than_a_tile() {
+    let ctx = context();
+    let mut rng = Rng(24);
+    let n = 6000usize;
+    let mut offsets = vec![0u64];
+    let mut at = 0u64;
+    while at < n as u64 {
+        // The first half: one segment in 24 holds 1..=12 elements, the rest are empty; the
+        // second half: tiny segments of 0..=64 elements.
+        let size = if at < n as u64 / 2 {
+            if rng.next_u32() % 24 == 0 {
+                1 + rng.next_u32() % 12
+            } else {
+                0
+            }
+        } else {
+            rng.next_u32() % 65
+        };
+        at = (at + size as u64).min(n as u64);
+        offsets.push(at);
+    }
+    let segments = offsets.len() as u64 - 1;
+    let plan = ctx
+        .segmented_sort_plan(&SegmentedSortDesc::new(
+            KeyType::U32,
+            ValueType::U32,
+            n as u64,
+            segments,
+        ))
+        .unwrap();
+    assert!(segments > 4 * plan.tile_size(), "{segments} segments");
+    let keys: Vec<u32> = keys_with_specials(n, &DISTRIBUTIONS[0], &mut rng);
+    let values: Vec<u32> = (0..n as u32).collect();
+    let offsets32: Vec<u32> = offsets.iter().map(|&o| o as u32).collect();
+    let counts = Counts {
+        indirect_count: false,
+        indirect_segments: false,
+        segment_word: None,
+    };
+    let (got_keys, got_values, poison) = record(&ctx, &plan, &keys, Some(&values), n, &offsets32, counts);
+    let (want_keys, want_values) = ascending(&keys, &values, n, &offsets);
+    assert!(poison);
+    assert!(got_keys == want_keys && got_values == Some(want_values));
+}
+
 /// An indirect segment count over the plan's maximum is clamped to it: with the plan's most
 /// segments in the offsets, the result is that of those segments.
 #[test]
