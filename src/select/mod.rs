@@ -122,9 +122,16 @@ pub struct SelectTuning {
 }
 
 impl SelectTuning {
-    /// The tuning vkalgo uses on this device (`src/select/tuning.rs`).
-    pub fn for_device(ctx: &crate::Context) -> Self {
-        tuning::default_tuning(ctx.device_class())
+    /// The tuning vkalgo uses on this device for `path` (`src/select/tuning.rs`;
+    /// [`SelectPath::Auto`]: the look-back path's where the device allows look-back, else the
+    /// count-scan path's).
+    pub fn for_device(ctx: &crate::Context, path: SelectPath) -> Self {
+        let path = match path {
+            SelectPath::Auto if ctx.profile.lookback => SelectPath::Lookback,
+            SelectPath::Auto => SelectPath::CountScan,
+            p => p,
+        };
+        tuning::default_tuning(ctx.device_class(), path)
     }
 
     fn tile_elements(&self) -> u64 {

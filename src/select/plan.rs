@@ -131,8 +131,6 @@ impl Context {
                 desc.max_count
             )));
         }
-        let tuning = desc.tuning.unwrap_or_else(|| SelectTuning::for_device(self));
-        check_tuning(self, &tuning)?;
         let path = match desc.path {
             SelectPath::Auto if self.profile.lookback => tuning::auto_path(self.device_class(), &desc.mode),
             SelectPath::Auto => SelectPath::CountScan,
@@ -144,6 +142,10 @@ impl Context {
             }
             p => p,
         };
+        let tuning = desc
+            .tuning
+            .unwrap_or_else(|| SelectTuning::for_device(self, path));
+        check_tuning(self, &tuning)?;
         let shaders = self.select_shaders(desc, path)?;
         let max_tiles = desc.max_count.div_ceil(tuning.tile_elements()).max(1);
         let (scan, scratch) = match path {
@@ -155,7 +157,7 @@ impl Context {
             }
         };
         let spins = match tuning.lookback_spins {
-            0 => tuning::default_tuning(self.device_class()).lookback_spins,
+            0 => tuning::default_tuning(self.device_class(), path).lookback_spins,
             u32::MAX => 0,
             s => s,
         };

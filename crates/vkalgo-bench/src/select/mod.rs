@@ -240,7 +240,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         Some(SelectTuning {
             workgroup_size,
             items_per_invocation,
-            ..SelectTuning::for_device(ctx)
+            ..SelectTuning::for_device(ctx, SelectPath::Auto)
         })
     });
     let paths = o.choices("paths", PATHS);
