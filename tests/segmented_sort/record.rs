@@ -20,6 +20,15 @@ struct Counts {
     segment_word: Option<u32>,
 }
 
+impl Counts {
+    /// Both counts direct.
+    const DIRECT: Counts = Counts {
+        indirect_count: false,
+        indirect_segments: false,
+        segment_word: None,
+    };
+}
+
 /// Runs `plan` on u32 keys and u32 values (`values` None: keys alone) in one host-visible
 /// buffer, each range at an odd multiple of 16 bytes after poison. Returns the keys and values
 /// of the whole array (`keys.len()` elements: the sorted count may be smaller) and whether the
@@ -124,14 +133,7 @@ fn direct_and_indirect_counts() {
             .unwrap();
         for layout in LAYOUTS {
             for (count, counts) in [
-                (
-                    max,
-                    Counts {
-                        indirect_count: false,
-                        indirect_segments: false,
-                        segment_word: None,
-                    },
-                ),
+                (max, Counts::DIRECT),
                 (
                     max,
                     Counts {
@@ -202,11 +204,7 @@ fn tuning_and_queries() {
         let keys: Vec<u32> = keys_with_specials(n, &DISTRIBUTIONS[0], &mut rng);
         let offsets = layout.1(&mut rng, n);
         let offsets32: Vec<u32> = offsets.iter().map(|&o| o as u32).collect();
-        let counts = Counts {
-            indirect_count: false,
-            indirect_segments: false,
-            segment_word: None,
-        };
+        let counts = Counts::DIRECT;
         let (got_keys, got_values, poison) = record(&ctx, &plan, &keys, Some(&values), n, &offsets32, counts);
         let (mut want_keys, mut want_values) = (keys.clone(), values.clone());
         reference::segmented_sort_pairs(&mut want_keys, Some(&mut want_values), &offsets, 0, 0, true);
@@ -257,11 +255,7 @@ fn more_segment_starts_than_a_tile() {
     let keys: Vec<u32> = keys_with_specials(n, &DISTRIBUTIONS[0], &mut rng);
     let values: Vec<u32> = (0..n as u32).collect();
     let offsets32: Vec<u32> = offsets.iter().map(|&o| o as u32).collect();
-    let counts = Counts {
-        indirect_count: false,
-        indirect_segments: false,
-        segment_word: None,
-    };
+    let counts = Counts::DIRECT;
     let (got_keys, got_values, poison) = record(&ctx, &plan, &keys, Some(&values), n, &offsets32, counts);
     let (want_keys, want_values) = ascending(&keys, &values, n, &offsets);
     assert!(poison);
@@ -358,11 +352,7 @@ fn segment_length_bound() {
         let offsets = [0u64, 10, 10 + 3 * limit, n as u64];
         let offsets32: Vec<u32> = offsets.iter().map(|&o| o as u32).collect();
         let keys: Vec<u32> = keys_with_specials(n, &DISTRIBUTIONS[0], &mut rng);
-        let counts = Counts {
-            indirect_count: false,
-            indirect_segments: false,
-            segment_word: None,
-        };
+        let counts = Counts::DIRECT;
         let (got_keys, got_values, poison) = record(&ctx, &plan, &keys, Some(&values), n, &offsets32, counts);
         let got_values = got_values.unwrap();
         assert!(poison, "bound {bound}: poison overwritten past a longer segment");
@@ -424,11 +414,7 @@ fn segment_lengths_at_every_boundary() {
         let values: Vec<u32> = (0..n as u32).collect();
         for dist in [&DISTRIBUTIONS[4], &DISTRIBUTIONS[3], &DISTRIBUTIONS[0]] {
             let keys: Vec<u32> = keys_with_specials(n, dist, &mut rng);
-            let counts = Counts {
-                indirect_count: false,
-                indirect_segments: false,
-                segment_word: None,
-            };
+            let counts = Counts::DIRECT;
             let (got_keys, got_values, poison) =
                 record(&ctx, &plan, &keys, Some(&values), n, &offsets32, counts);
             let (want_keys, want_values) = ascending(&keys, &values, n, &offsets);
