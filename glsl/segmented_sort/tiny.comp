@@ -16,9 +16,10 @@
 // Rank words are read four at a time; a segment's words are padded to a multiple of four.
 #define STAGED_LIMIT ((SEGSORT_TINY_LIMIT + 3u) & ~3u)
 
-#if KEY_BITS == 32
-// The masked key above the element's position in the segment (6 bits: SEGSORT_TINY_LIMIT <= 64).
+// A rank word: 32-bit keys: the masked key above the element's position in the segment (6
+// bits: SEGSORT_TINY_LIMIT <= 64); 64-bit keys: the masked key (equal keys: by position).
 #define RANK_T uint64_t
+#if KEY_BITS == 32
 RANK_T rank_word(KEY_T ordered, uint x) {
     return (uint64_t(masked(ordered)) << 6) | uint64_t(x);
 }
@@ -26,7 +27,6 @@ bool goes_before(RANK_T other, uint y, RANK_T mine, uint x) {
     return other < mine;
 }
 #else
-#define RANK_T uint64_t
 RANK_T rank_word(KEY_T ordered, uint x) {
     return masked(ordered);
 }
