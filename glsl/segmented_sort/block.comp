@@ -11,18 +11,14 @@
 //
 // A workgroup finds the segment of each position it loads by a binary search of the segment
 // starts inside its range, staged in shared memory (in global memory where empty segments
-// make them more than a tile), and loads the positions it owns (others become padding). Where
-// every segment it owns holds at most RANK_LIMIT elements, each element counts the keys of its
-// segment that go before it (smaller, or equal and earlier) and is written at its segment's
-// start plus that rank. Otherwise each key is tagged with the start of its segment relative
-// to the loaded range (padding: SEGSORT_NO_TAG), the tile is sorted by (tag, masked key),
-// stable, with the block merge sort of common/block_merge_sort.glsl, and element x of the
-// sorted tile, the r-th of its tag, goes to the tag's r-th position. No workgroup waits on
-// another.
+// make them more than a tile), and loads the positions it owns (others become padding).
+// Segments of at most SEGSORT_TINY_LIMIT elements are not owned: tiny.comp sorted them before
+// this pass, so a small part whose staged segments are all tiny is done at once. Each key is
+// tagged with the start of its segment relative to the loaded range (padding: SEGSORT_NO_TAG),
+// the tile is sorted by (tag, masked key), stable, with the block merge sort of
+// common/block_merge_sort.glsl, and element x of the sorted tile, the r-th of its tag, goes to
+// the tag's r-th position. No workgroup waits on another.
 #include "segsort_common.glsl"
-
-// The largest owned segment for which the ranks are counted rather than sorted.
-#define RANK_LIMIT 64u
 
 shared KEY_T s_keys[TILE];
 shared uint s_src[TILE];
@@ -31,7 +27,7 @@ shared uint s_large[3];
 shared uint s_covered;
 shared uint s_first_start;
 shared uint s_last_end;
-shared uint s_largest_owned;
+shared uint s_rest;
 shared uint s_len;
 
 // Sort words: the tag in the high 16 bits, the tile position in the low 16 (TILE <= 2^15).
@@ -97,7 +93,7 @@ void main() {
         if (i == 0u) {
             s_covered = first < base && end >= own_end ? 1u : 0u;
             s_first_start = first;
-            s_largest_owned = 0u;
+            s_rest = 0u;
         } else if (i == 1u) {
             s_last_end = end;
             // A large last segment is not the small part's: it loads up to its start.
@@ -124,18 +120,27 @@ void main() {
         }
     }
     barrier();
+    if (small && staged) {
+        // Done unless a staged segment of the part's is more than tiny.
+        for (uint j = gl_LocalInvocationIndex; j <= inner; j += WG_SIZE) {
+            uint first = j == 0u ? first_start : s_src[j - 1u];
+            uint end = max(j < inner ? s_src[j] : last_end, first);
+            uint sz = end - first;
+            if (first >= base && first < own_end && sz > SEGSORT_TINY_LIMIT && sz <= SMALL_LIMIT) {
+                s_rest = 1u;
+            }
+        }
+        barrier();
+        if (s_rest == 0u) {
+            return;
+        }
+    }
     KEY_T key[ITEMS];
     uint tag[ITEMS];
-    uint size[ITEMS];
-#if VALUE_WORDS > 0
-    VALUE_T value[ITEMS];  // a small part's own values (the counted ranks write them)
-#endif
-    uint largest = 0u;
     [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
         uint x = e * WG_SIZE + gl_LocalInvocationIndex;
         tag[e] = SEGSORT_NO_TAG;
         key[e] = KEY_MAX;
-        size[e] = 0u;
         if (x < len) {
             uint p = base + x;
             uint first;
@@ -161,24 +166,14 @@ void main() {
             }
             end = max(end, first);
             uint sz = end - first;
-            bool owned = small ? (first >= base && first < own_end && sz <= SMALL_LIMIT) : sz > SMALL_LIMIT;
+            // Tiny segments are tiny.comp's.
+            bool owned = small ? (first >= base && first < own_end && sz > SEGSORT_TINY_LIMIT &&
+                                  sz <= SMALL_LIMIT)
+                               : sz > SMALL_LIMIT;
             if (owned) {
                 tag[e] = max(first, base) - base;
-                size[e] = min(end, base + len) - max(first, base);
                 key[e] = load_ordered(pc.keys, uint64_t(p));
-#if VALUE_WORDS > 0
-                if (small) {
-                    value[e] = load_value(pc.values, uint64_t(p));
-                }
-#endif
-                largest = max(largest, sz);
             }
-        }
-    }
-    if (small) {
-        largest = subgroupMax(largest);
-        if (subgroupElect()) {
-            atomicMax(s_largest_owned, largest);
         }
     }
     barrier();  // every read of the staged starts is done
@@ -188,27 +183,6 @@ void main() {
         s_src[x] = (tag[e] << 16) | x;
     }
     barrier();
-    if (small && s_largest_owned <= RANK_LIMIT) {
-        // Every owned element's rank in its segment, counted; every read of the keys and values
-        // happened before the barrier above, so before the workgroup's first write.
-        [[unroll]] for (uint e = 0u; e < ITEMS; ++e) {
-            if (tag[e] != SEGSORT_NO_TAG) {
-                uint x = e * WG_SIZE + gl_LocalInvocationIndex;
-                KEY_T mine = masked(key[e]);
-                uint rank = 0u;
-                for (uint y = tag[e]; y < tag[e] + size[e]; ++y) {
-                    KEY_T other = masked(s_keys[y]);
-                    rank += (other < mine || (other == mine && y < x)) ? 1u : 0u;
-                }
-                uint dest = tag[e] + rank;
-#if VALUE_WORDS > 0
-                store_value(pc.values, uint64_t(base + dest), value[e]);
-#endif
-                store_key(pc.keys, uint64_t(base + dest), raw_bits(key[e]));
-            }
-        }
-        return;
-    }
     block_merge_sort();
     // Element x goes to position base + tag + (x - first_of_tag(tag)).
     uint dest[ITEMS];

@@ -18,18 +18,18 @@
 //! search of the offsets), and a segment is small when it holds at most
 //! [`SegmentedSortPlan::small_limit`] elements (half a tile). A first pass writes the segment
 //! of every `small_limit`-th position (a segment table), so that later searches are short.
-//! - One dispatch (glsl/segmented_sort/block.comp) sorts every small segment whole and every
-//!   large one within each aligned block of a tile: workgroup w of the first part owns the
-//!   small segments that start in its `small_limit` positions (so they end within a tile of
-//!   its first position), a workgroup of the second part the large segments' positions of one
-//!   block. Each stages its range's segment starts in shared memory, loads the positions it
-//!   owns, and writes every segment back, sorted, to its own positions: where each of its
-//!   segments is at most `RANK_LIMIT` elements long (glsl/segmented_sort/block.comp), each
-//!   element counts the keys of its segment that go before it (its rank); otherwise each key
-//!   is tagged with the start of its segment and the tile is sorted by (tag, key) with the
-//!   merge sort's block merge sort
-//!   (glsl/common/block_merge_sort.glsl). Many tiny segments cost this one pass (and the
-//!   merge rounds' dispatches, which then find nothing to merge).
+//! - First the tiny kernel (glsl/segmented_sort/tiny.comp, below) sorts every segment of at
+//!   most 64 elements, a subgroup each.
+//! - One dispatch (glsl/segmented_sort/block.comp) sorts every other small segment whole and
+//!   every large one within each aligned block of a tile: workgroup w of the first part owns
+//!   the small segments of more than 64 elements that start in its `small_limit` positions (so
+//!   they end within a tile of its first position), a workgroup of the second part the large
+//!   segments' positions of one block. Each stages its range's segment starts in shared memory
+//!   (a small part whose segments are all tiny is done there), loads the positions it owns,
+//!   tags each key with the start of its segment, sorts the tile by (tag, key) with the merge
+//!   sort's block merge sort (glsl/common/block_merge_sort.glsl) and writes every segment back,
+//!   sorted, to its own positions. Many tiny segments cost the tiny kernel (and the merge
+//!   rounds' dispatches, which then find nothing to merge).
 //! - Merge rounds then finish the large segments, at full device width however few they are:
 //!   round r merges the halves of every aligned block of `2^r` tiles. Only a segment holding
 //!   both the last position of a block's first half and the first of its second half spans
@@ -44,11 +44,11 @@
 //!   maximum with an indirect count); a round whose pairs have no merge writes nothing.
 //! - A plan told that no segment is longer than its small limit
 //!   ([`SegmentedSortDesc::max_segment_len`]: an engine's tiles of at most 64 primitives, say)
-//!   records the block pass's small parts alone: no merge rounds, no large parts. Bounded to
-//!   64 elements, it records one dispatch of glsl/segmented_sort/tiny.comp instead: each
-//!   subgroup sorts whole segments, a grid stride over the segments, each lane holding its
-//!   elements in registers and counting their ranks over the segment's staged rank words. The
-//!   host calls find the longest segment in the offsets they check and plan with it.
+//!   records the tiny kernel and the block pass's small parts alone: no merge rounds, no large
+//!   parts. Bounded to 64 elements, it records the tiny kernel alone. The tiny kernel's
+//!   subgroups stride over the segments, each lane holding its elements in registers and
+//!   counting their ranks over the segment's staged rank words. The host calls find the
+//!   longest segment in the offsets they check and plan with it.
 //!
 //! Why merging rather than a radix sort of the large segments: a radix sort needs each
 //! segment's digit histograms and a workgroup per segment or a segment id per key; the merge

@@ -363,16 +363,19 @@ impl SegmentedSortPlan {
             ..Default::default()
         };
         let wg = self.tuning.workgroup_size as u64;
+        // The tiny kernel: enough workgroups for a segment a subgroup, each subgroup striding
+        // over the rest.
+        let segments = segs_direct.unwrap_or(d.max_segments);
+        let per_group = (wg / ctx.profile().max_subgroup_size.max(1) as u64).max(1);
+        let tiny_groups = segments.div_ceil(per_group).clamp(1, TINY_MAX_GROUPS) as u32;
         if self.tiny_segments_only() {
-            // One dispatch: enough workgroups for a segment a subgroup, each subgroup striding
-            // over the rest.
-            let segments = segs_direct.unwrap_or(d.max_segments);
-            let per_group = (wg / ctx.profile().max_subgroup_size.max(1) as u64).max(1);
-            let tiny_groups = segments.div_ceil(per_group).clamp(1, TINY_MAX_GROUPS);
-            ctx.dispatch(cmd, kernel(SegmentedSortKernel::Tiny)?, &push, tiny_groups as u32);
+            ctx.dispatch(cmd, kernel(SegmentedSortKernel::Tiny)?, &push, tiny_groups);
             return Ok(());
         }
-        // The segment of every small-limit-th position, then the block pass.
+        // Segments of at most TINY_LIMIT elements by the tiny kernel (the block pass leaves
+        // them), the segment of every small-limit-th position, then the block pass.
+        ctx.dispatch(cmd, kernel(SegmentedSortKernel::Tiny)?, &push, tiny_groups);
+        ctx.compute_to_compute(cmd);
         push.pass = PASS_SEGMENT_TABLE;
         ctx.dispatch(cmd, partition, &push, groups(table_entries(tile, n), wg)?);
         ctx.compute_to_compute(cmd);
