@@ -287,7 +287,8 @@ static void gpu_destroy(Gpu *g) {
 
 static const VkBufferUsageFlags BUFFER_USAGE = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                                VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |
-                                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+                                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                               VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
 
 /* A host-visible, host-coherent buffer with device-address memory, mapped. */
 static bool buffer_create(Gpu *g, VkDeviceSize size, const char *name, Buffer *b) {

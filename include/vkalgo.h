@@ -556,7 +556,9 @@ typedef struct VkalgoMemoryRequirements {
 } VkalgoMemoryRequirements;
 
 // A range of a buffer created with `VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-// VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT`; offset and size in bytes. A range that ends
+// VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT` (a segmented sort's scratch also with
+// `VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT`: the usage its memory requirements report); offset
+// and size in bytes. A range that ends
 // past the buffer's memory requirements (the most Vulkan tells of its size) is refused with
 // VKALGO_ERROR_INVALID_ARGUMENT before anything is recorded; within them it must lie in the
 // buffer.
@@ -2904,8 +2906,9 @@ VkalgoResult vkalgo_segmented_sort_plan_small_limit(const struct VkalgoSegmented
 // the plan keeps alive). Synchronization: writes to the keys, values, offsets and count
 // buffers must be visible to COMPUTE_SHADER (SHADER_READ | SHADER_WRITE for the keys and
 // values); earlier uses of the scratch must be complete before COMPUTE_SHADER; afterwards the
-// sorted keys and values are in `keys`/`values`, written by COMPUTE_SHADER (SHADER_WRITE).
-// Nothing is recorded on error.
+// sorted keys and values are in `keys`/`values`, written by COMPUTE_SHADER (SHADER_WRITE);
+// the scratch (which needs VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT) is last read by DRAW_INDIRECT
+// (INDIRECT_COMMAND_READ: the merge rounds' dispatch sizes). Nothing is recorded on error.
 VkalgoResult vkalgo_segmented_sort_record(const struct VkalgoSegmentedSortPlan *plan,
                                           VkCommandBuffer command_buffer,
                                           const struct VkalgoSegmentedSortArgs *args);

@@ -9,7 +9,9 @@
 // in place of every round's entries. SEGSORT_PASS_PARTITION (each round): every invocation
 // takes tiles of the round by a grid stride; for tile t it finds the pair (the last whose first
 // tile is <= t), the tile's outputs [k0, k1) of the pair's merge and their two co-ranks by
-// binary search in global memory, and writes the tile's entry. No workgroup waits on another.
+// binary search in global memory, and writes the tile's entry. SEGSORT_PASS_ROUND_ARGS (after
+// the scan): invocation r writes round r's dispatch size, so that rounds with no merge
+// dispatch no workgroups. No workgroup waits on another.
 #include "segsort_common.glsl"
 
 // Co-rank of output d of the stable merge of A (la elements at a_base) and B (lb at b_base) by
@@ -88,6 +90,33 @@ void partition_tile(uint t, uint n, uint segs) {
     write_tile(t, m.x + i0, m.x + i1, m.y + (k0 - i0), m.y + (k1 - i1), m.x + k0);
 }
 
+// Writes the dispatch size of every round (`rounds` of them): its tiles (from the scanned
+// counts), at most `max_groups` workgroups, none where no pair of the round merges. The
+// VkDispatchIndirectCommands follow the counts of every round, at the next 16 bytes
+// (src/segmented_sort/plan.rs ScratchLayout::starts).
+void round_args(uint r, uint rounds, uint max_groups) {
+    uint64_t width = uint64_t(TILE);
+    uint entries = 0u;  // of every round
+    uint first = 0u;    // of round r
+    uint pairs = 0u;
+    for (uint i = 0u; i < rounds; ++i) {
+        uint p = uint((uint64_t(pc.layout_count) + 2ul * width - 1ul) / (2ul * width));
+        if (i == r) {
+            first = entries;
+            pairs = p;
+        }
+        entries += p + 1u;
+        width *= 2ul;
+    }
+    U32Ref starts = U32Ref(pc.starts);
+    uint tiles = min(starts.v[first + pairs] - starts.v[first], pc.max_tiles);
+    uint64_t args_at = pc.starts + ((uint64_t(entries) * 4ul + 15ul) & ~15ul) + uint64_t(r) * 16ul;
+    U32Ref args = U32Ref(args_at);
+    args.v[0] = min(tiles, max_groups);
+    args.v[1] = 1u;
+    args.v[2] = 1u;
+}
+
 void main() {
     uint id = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
     uint n = element_count();
@@ -98,6 +127,12 @@ void main() {
         if (id < entries && n > 0u) {
             uint p = uint(min(uint64_t(id) * uint64_t(SMALL_LIMIT), uint64_t(n - 1u)));
             U32Ref(pc.segment_table).v[id] = segment_of(p, segs, n);
+        }
+        return;
+    }
+    if (pc.pass == SEGSORT_PASS_ROUND_ARGS) {
+        if (id < pc.pairs) {
+            round_args(id, pc.pairs, pc.width);
         }
         return;
     }

@@ -38,10 +38,11 @@ layout(push_constant) uniform SegmentedSortPush {
     uint max_count;
     uint segments;
     uint max_segments;
-    uint width;              // merge rounds: elements of each of a pair's halves
+    uint width;              // merge rounds: elements of each of a pair's halves; the
+                             // round-args pass: the most workgroups of a round's dispatch
     uint max_tiles;          // merge rounds: entries of the tile table
     uint pairs;              // merge rounds: pairs of this round (the host's bound); the count
-                             // pass: entries of every round
+                             // pass: entries of every round; the round-args pass: rounds
     uint round_base;         // merge rounds: this round's first entry in `starts`
     uint layout_count;       // the element count the rounds' layout is for (the host's bound)
     uint pass;               // partition.comp: SEGSORT_PASS_*

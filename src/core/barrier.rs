@@ -44,6 +44,20 @@ impl Context {
         );
     }
 
+    /// After a compute pass that wrote `VkDispatchIndirectCommand`s (and data) for later
+    /// indirect dispatches: its writes are visible to their indirect reads and shader accesses.
+    pub(crate) unsafe fn compute_to_indirect(&self, cmd: vk::CommandBuffer) {
+        self.memory_barrier(
+            cmd,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::AccessFlags::SHADER_WRITE,
+            vk::PipelineStageFlags::DRAW_INDIRECT | vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::AccessFlags::INDIRECT_COMMAND_READ
+                | vk::AccessFlags::SHADER_READ
+                | vk::AccessFlags::SHADER_WRITE,
+        );
+    }
+
     /// After a transfer (fill/copy) that a compute pass reads or writes next.
     pub(crate) unsafe fn transfer_to_compute(&self, cmd: vk::CommandBuffer) {
         self.memory_barrier(

@@ -94,12 +94,14 @@ impl Context {
     }
 }
 
-/// Usage flags of every buffer vkalgo creates or asks the caller for.
+/// Usage flags of every buffer vkalgo creates or asks the caller for (`INDIRECT_BUFFER`: the
+/// segmented sort's scratch holds the dispatch sizes of its merge rounds).
 pub const BUFFER_USAGE: vk::BufferUsageFlags = vk::BufferUsageFlags::from_raw(
     vk::BufferUsageFlags::STORAGE_BUFFER.as_raw()
         | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS.as_raw()
         | vk::BufferUsageFlags::TRANSFER_SRC.as_raw()
-        | vk::BufferUsageFlags::TRANSFER_DST.as_raw(),
+        | vk::BufferUsageFlags::TRANSFER_DST.as_raw()
+        | vk::BufferUsageFlags::INDIRECT_BUFFER.as_raw(),
 );
 
 /// A buffer with its own memory (from the context's allocator), usable as a [`BufferRange`].

@@ -1,6 +1,7 @@
 //! Compute pipelines: one layout (push constants only, no descriptor sets) shared by every
 //! pass, and pipelines created once per context for each (shader, specialization) pair.
 
+use super::buffer::BufferRange;
 use super::shaders::ShaderSource;
 use super::tuning::{tile_tickets, DeviceClass};
 use crate::error::{Error, Result, VkResultExt};
@@ -337,11 +338,47 @@ impl Context {
         groups: u32,
         layers: u32,
     ) {
-        debug_assert!(std::mem::size_of::<P>() <= PUSH_CONSTANT_BYTES as usize);
         debug_assert!(layers <= self.profile.max_workgroup_count[2]);
         if groups == 0 || layers == 0 {
             return;
         }
+        let max_x = self.profile.max_workgroup_count[0].clamp(1, 65535);
+        // Beyond the x limit: as few rows as needed, split evenly (x * y >= groups, the
+        // excess under one row; kernels skip linear ids past their work).
+        let (x, y) = if groups <= max_x {
+            (groups, 1)
+        } else {
+            let y = groups.div_ceil(max_x);
+            (groups.div_ceil(y), y)
+        };
+        self.record_dispatch(cmd, kernel, push, |d| d.cmd_dispatch(cmd, x, y, layers));
+    }
+
+    /// Records a dispatch whose workgroup counts the GPU reads from the
+    /// `VkDispatchIndirectCommand` at `args` (a buffer with `INDIRECT_BUFFER` usage), written
+    /// by an earlier pass behind [`Context::compute_to_indirect`]; x at most 65535, y and z 1.
+    pub(crate) unsafe fn dispatch_indirect<P: bytemuck::Pod>(
+        &self,
+        cmd: vk::CommandBuffer,
+        kernel: Kernel,
+        push: &P,
+        args: BufferRange,
+    ) {
+        self.record_dispatch(cmd, kernel, push, |d| {
+            d.cmd_dispatch_indirect(cmd, args.buffer, args.offset)
+        });
+    }
+
+    /// Binds `kernel`, pushes `push`, records `dispatch` and, where asked for, its debug label
+    /// and timestamp.
+    unsafe fn record_dispatch<P: bytemuck::Pod>(
+        &self,
+        cmd: vk::CommandBuffer,
+        kernel: Kernel,
+        push: &P,
+        dispatch: impl FnOnce(&ash::Device),
+    ) {
+        debug_assert!(std::mem::size_of::<P>() <= PUSH_CONSTANT_BYTES as usize);
         let d = &self.device;
         // A VK_EXT_debug_utils label around every dispatch, naming the algorithm and pass
         // ("vkalgo scan_lookback_vec4"), for RenderDoc, Nsight and the validation layer.
@@ -365,16 +402,7 @@ impl Context {
             0,
             bytemuck::bytes_of(push),
         );
-        let max_x = self.profile.max_workgroup_count[0].clamp(1, 65535);
-        // Beyond the x limit: as few rows as needed, split evenly (x * y >= groups, the
-        // excess under one row; kernels skip linear ids past their work).
-        let (x, y) = if groups <= max_x {
-            (groups, 1)
-        } else {
-            let y = groups.div_ceil(max_x);
-            (groups.div_ceil(y), y)
-        };
-        d.cmd_dispatch(cmd, x, y, layers);
+        dispatch(d);
         if let Some(marks) = self
             .pipelines
             .dispatch_marks

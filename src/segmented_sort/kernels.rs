@@ -14,6 +14,11 @@ pub(super) const PASS_COUNT: u32 = 0;
 pub(super) const PASS_PARTITION: u32 = 1;
 /// Partition pass (before the block pass): the segment of every small-limit-th position.
 pub(super) const PASS_SEGMENT_TABLE: u32 = 2;
+/// Partition pass (after the scan of the round counts): each round's dispatch size.
+pub(super) const PASS_ROUND_ARGS: u32 = 3;
+/// Bytes of one round's `VkDispatchIndirectCommand` in the scratch (12 used), after the
+/// scanned round counts (glsl/segmented_sort/partition.comp round_args).
+pub(super) const ROUND_ARGS_BYTES: u64 = 16;
 /// The longest segment the tiny kernel sorts (glsl/segmented_sort/tiny.comp): a plan bounded
 /// to it records that kernel alone.
 pub(crate) const TINY_LIMIT: u64 = 64;

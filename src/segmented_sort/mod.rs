@@ -39,9 +39,10 @@
 //!   pass counts the tiles of every pair's merge in every round and one scan places them; each
 //!   round then writes its tiles' co-ranks (the merge path, as in
 //!   [`MergePlan`](crate::MergePlan)), merges them into the alternate buffers and copies them
-//!   back: three dispatches, each a grid stride over the round's tiles, so a round with few
-//!   merges costs few workgroups. `ceil(log2(count / tile))` rounds are recorded (the plan's
-//!   maximum with an indirect count); a round whose pairs have no merge writes nothing.
+//!   back: three dispatches, each a grid stride over the round's tiles, sized on the GPU
+//!   (indirect dispatches: at most the tuning's merge workgroups, none for a round with no
+//!   merge). `ceil(log2(count / tile))` rounds are recorded (the plan's maximum with an
+//!   indirect count).
 //! - A plan told that no segment is longer than its small limit
 //!   ([`SegmentedSortDesc::max_segment_len`]: an engine's tiles of at most 64 primitives, say)
 //!   records the tiny kernel and the block pass's small parts alone: no merge rounds, no large
@@ -71,7 +72,9 @@
 //! - vkalgo records the barriers between its own passes (compute to compute).
 //! - After: the sorted keys and values are in `keys` and `values` (always: the result never
 //!   ends in the scratch), written by the `COMPUTE_SHADER` stage (`SHADER_WRITE`); add a
-//!   barrier from there before reading them. Scratch holds nothing of use afterwards.
+//!   barrier from there before reading them. Scratch holds nothing of use afterwards; its last
+//!   reads are the merge rounds' dispatch sizes (`DRAW_INDIRECT` stage,
+//!   `INDIRECT_COMMAND_READ`), so a later write of it waits on that stage too.
 
 mod host;
 mod kernels;
@@ -149,7 +152,8 @@ pub struct SegmentedSortArgs {
     /// `segments + 1` u32 segment starts, non-decreasing from 0 to the count.
     pub offsets: BufferRange,
     /// Scratch as [`SegmentedSortPlan::memory_requirements`] asks (it holds the alternate
-    /// keys and values of the merge rounds).
+    /// keys and values of the merge rounds, and their dispatch sizes: the buffer needs
+    /// `INDIRECT_BUFFER` usage, part of [`crate::BUFFER_USAGE`]).
     pub scratch: BufferRange,
     /// How many elements to sort.
     pub count: ElementCount,

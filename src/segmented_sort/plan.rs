@@ -2,7 +2,7 @@
 
 use super::kernels::{
     groups, key_mask, shader, specialization, SegmentedSortPush, NO_TAG, PASS_COUNT, PASS_PARTITION,
-    PASS_SEGMENT_TABLE, TILE_ENTRY_BYTES, TINY_LIMIT,
+    PASS_ROUND_ARGS, PASS_SEGMENT_TABLE, ROUND_ARGS_BYTES, TILE_ENTRY_BYTES, TINY_LIMIT,
 };
 use super::{
     SegmentedSortArgs, SegmentedSortDesc, SegmentedSortTuning, SEGMENTED_SORT_MAX_COUNT,
@@ -26,6 +26,8 @@ struct ScratchLayout {
     keys_alt: u64,
     values_alt: u64,
     tiles: u64,
+    /// Every round's tile counts (scanned in place), then from the next 16 bytes each round's
+    /// `VkDispatchIndirectCommand` (glsl/segmented_sort/partition.comp round_args).
     starts: u64,
     segment_table: u64,
     scan: u64,
@@ -126,7 +128,9 @@ impl Context {
         let values_alt = a(keys_alt + n * desc.key_type.bytes());
         let tiles = a(values_alt + n * desc.value_type.bytes());
         let starts = a(tiles + max_tiles * TILE_ENTRY_BYTES);
-        let segment_table = a(starts + entries.max(1) * 4);
+        // The round counts, then each round's dispatch command at the next 16 bytes.
+        let round_args = a(entries.max(1) * 4) + rounds_layout(tile, n).len() as u64 * ROUND_ARGS_BYTES;
+        let segment_table = a(starts + round_args);
         let scan_at = a(segment_table + table_entries(tile, n) * 4);
         let size = a(scan_at + scan.memory_requirements().scratch.size.max(ALIGNMENT));
         let plan = SegmentedSortPlan {
@@ -411,19 +415,33 @@ impl SegmentedSortPlan {
                 count: ElementCount::Direct(entries),
             },
         )?;
+        // Each round's dispatch size from the scanned counts: rounds with no merge dispatch no
+        // workgroups.
+        push.pass = PASS_ROUND_ARGS;
+        push.pairs = rounds.len() as u32;
+        push.width = merge_groups;
+        ctx.compute_to_compute(cmd);
+        ctx.dispatch(cmd, partition, &push, groups(rounds.len() as u64, wg)?);
+        ctx.compute_to_indirect(cmd);
         push.pass = PASS_PARTITION;
-        for round in &rounds {
+        for (r, round) in rounds.iter().enumerate() {
             push.width = round.width as u32;
             push.pairs = round.pairs as u32;
             push.round_base = round.base as u32;
+            let round_groups = scratch(
+                l.starts + (entries * 4).next_multiple_of(16) + r as u64 * ROUND_ARGS_BYTES,
+                12,
+            );
             // The scan or the last copy-back wrote what the partition reads; the last merge and
             // copy-back read the tile table it writes.
+            if r > 0 {
+                ctx.compute_to_compute(cmd);
+            }
+            ctx.dispatch_indirect(cmd, partition, &push, round_groups);
             ctx.compute_to_compute(cmd);
-            ctx.dispatch(cmd, partition, &push, merge_groups);
+            ctx.dispatch_indirect(cmd, merge, &push, round_groups);
             ctx.compute_to_compute(cmd);
-            ctx.dispatch(cmd, merge, &push, merge_groups);
-            ctx.compute_to_compute(cmd);
-            ctx.dispatch(cmd, copy_back, &push, merge_groups);
+            ctx.dispatch_indirect(cmd, copy_back, &push, round_groups);
         }
         Ok(())
     }

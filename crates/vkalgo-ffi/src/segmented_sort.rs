@@ -215,8 +215,9 @@ pub unsafe extern "C" fn vkalgo_segmented_sort_plan_small_limit(
 /// the plan keeps alive). Synchronization: writes to the keys, values, offsets and count
 /// buffers must be visible to COMPUTE_SHADER (SHADER_READ | SHADER_WRITE for the keys and
 /// values); earlier uses of the scratch must be complete before COMPUTE_SHADER; afterwards the
-/// sorted keys and values are in `keys`/`values`, written by COMPUTE_SHADER (SHADER_WRITE).
-/// Nothing is recorded on error.
+/// sorted keys and values are in `keys`/`values`, written by COMPUTE_SHADER (SHADER_WRITE);
+/// the scratch (which needs VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT) is last read by DRAW_INDIRECT
+/// (INDIRECT_COMMAND_READ: the merge rounds' dispatch sizes). Nothing is recorded on error.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_segmented_sort_record(
     plan: *const VkalgoSegmentedSortPlan,

@@ -48,7 +48,9 @@ pub type PFN_vkGetInstanceProcAddr =
     Option<unsafe extern "system" fn(VkInstance, *const c_char) -> *const c_void>;
 
 /// A range of a buffer created with `VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-/// VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT`; offset and size in bytes. A range that ends
+/// VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT` (a segmented sort's scratch also with
+/// `VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT`: the usage its memory requirements report); offset
+/// and size in bytes. A range that ends
 /// past the buffer's memory requirements (the most Vulkan tells of its size) is refused with
 /// VKALGO_ERROR_INVALID_ARGUMENT before anything is recorded; within them it must lie in the
 /// buffer.
