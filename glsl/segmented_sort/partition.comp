@@ -9,7 +9,8 @@
 // in place of every round's entries. SEGSORT_PASS_PARTITION (each round): every invocation
 // takes tiles of the round by a grid stride; for tile t it finds the pair (the last whose first
 // tile is <= t), the tile's outputs [k0, k1) of the pair's merge and their two co-ranks by
-// binary search in global memory, and writes the tile's entry. SEGSORT_PASS_ROUND_ARGS (after
+// binary search in global memory, and writes the tile's entry. SEGSORT_PASS_BLOCK_ARGS (after
+// the tiny kernel): the block pass's dispatch size. SEGSORT_PASS_ROUND_ARGS (after
 // the scan): invocation r writes round r's dispatch size, so that rounds with no merge
 // dispatch no workgroups. No workgroup waits on another.
 #include "segsort_common.glsl"
@@ -117,16 +118,46 @@ void round_args(uint r, uint rounds, uint max_groups) {
     args.v[2] = 1u;
 }
 
+// Writes the block pass's dispatch size (at the segment table's tail): its small parts where
+// the tiny kernel left a segment, its large parts too where one is longer than SMALL_LIMIT and
+// the plan has them, in rows of at most `max_x` workgroups as the host lays out a dispatch.
+void block_args(uint n, bool large_parts, uint max_x) {
+    uint64_t tail = table_tail();
+    uint longest = U32Ref(tail).v[0];
+    uint groups = 0u;
+    if (longest > SEGSORT_TINY_LIMIT) {
+        groups = ceil_div(n, SMALL_LIMIT);
+    }
+    if (longest > SMALL_LIMIT && large_parts) {
+        groups += ceil_div(n, TILE);
+    }
+    uint rows = max(ceil_div(groups, max_x), 1u);
+    U32Ref args = U32Ref(tail + 16ul);
+    args.v[0] = ceil_div(groups, rows);
+    args.v[1] = rows;
+    args.v[2] = 1u;
+}
+
 void main() {
     uint id = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex;
     uint n = element_count();
     uint segs = segment_count();
     if (pc.pass == SEGSORT_PASS_SEGMENT_TABLE) {
-        // Entry k: the segment of position k * SMALL_LIMIT, the last position past the end.
+        // Entry k: the segment of position k * SMALL_LIMIT, the last position past the end;
+        // the longest segment the tiny kernel leaves, none yet.
+        if (id == 0u) {
+            U32Ref(table_tail()).v[0] = 0u;
+        }
         uint entries = ceil_div(pc.layout_count, SMALL_LIMIT) + 1u;
         if (id < entries && n > 0u) {
             uint p = uint(min(uint64_t(id) * uint64_t(SMALL_LIMIT), uint64_t(n - 1u)));
             U32Ref(pc.segment_table).v[id] = segment_of(p, segs, n);
+        }
+        return;
+    }
+    if (pc.pass == SEGSORT_PASS_BLOCK_ARGS) {
+        if (id == 0u) {
+            block_args(n, pc.pairs != 0u, pc.width);
         }
         return;
     }

@@ -39,13 +39,16 @@ layout(push_constant) uniform SegmentedSortPush {
     uint segments;
     uint max_segments;
     uint width;              // merge rounds: elements of each of a pair's halves; the
-                             // round-args pass: the most workgroups of a round's dispatch
+                             // round-args pass: the most workgroups of a round's dispatch;
+                             // the block-args pass: the most workgroups of a row
     uint max_tiles;          // merge rounds: entries of the tile table
     uint pairs;              // merge rounds: pairs of this round (the host's bound); the count
-                             // pass: entries of every round; the round-args pass: rounds
+                             // pass: entries of every round; the round-args pass: rounds;
+                             // the block-args pass: 1 where the plan has large parts
     uint round_base;         // merge rounds: this round's first entry in `starts`
     uint layout_count;       // the element count the rounds' layout is for (the host's bound)
-    uint pass;               // partition.comp: SEGSORT_PASS_*
+    uint pass;               // partition.comp: SEGSORT_PASS_*; tiny.comp: SEGSORT_PASS_TINY_FIRST
+                             // in an unbounded plan
 } pc;
 
 #define VKALGO_KEY_ORDER
@@ -122,6 +125,14 @@ uint segment_at(uint p, uint segs, uint n) {
     }
     uint hi = max(table.v[k + 1u], lo);
     return segment_of_within(p, lo, hi + 1u, segs, n);
+}
+
+// The segment table's tail, from the next 16 bytes after its entries
+// (src/segmented_sort/kernels.rs TABLE_TAIL_BYTES): the longest segment the tiny kernel left
+// (u32), then at 16 bytes the block pass's VkDispatchIndirectCommand.
+uint64_t table_tail() {
+    uint entries = ceil_div(pc.layout_count, SMALL_LIMIT) + 1u;
+    return pc.segment_table + ((uint64_t(entries) * 4ul + 15ul) & ~15ul);
 }
 
 // One tile of a merge round: A = keys[a0, a0 + la) and B = keys[b0, b0 + lb) merge into

@@ -1,13 +1,16 @@
 #version 460
-// Segmented sort of tiny segments (a plan bounded to SEGSORT_TINY_LIMIT elements a segment):
-// each subgroup sorts whole segments, one at a time by a grid stride over the segments. Each
+// Segmented sort of tiny segments (of at most SEGSORT_TINY_LIMIT elements; a plan bounded to
+// that records this kernel alone, an unbounded plan records it first): each subgroup sorts
+// whole segments, one at a time by a grid stride over the segments. Each
 // lane loads its elements of the segment (lane, lane + subgroup size, ...) into registers and
 // stages one rank word for each in the subgroup's part of shared memory; every lane then
 // counts, in one loop over the staged words, the words that go before each of its elements
 // (smaller, or equal and earlier: stable), and writes the element, with its value, at the
 // segment's start plus that rank. 32-bit keys rank by one 64-bit comparison: the word holds the
-// masked key above the element's position. A segment longer than the limit (a broken bound) is
-// left as it is. No subgroup waits on another, and there is no workgroup barrier.
+// masked key above the element's position. A segment longer than the limit is left as it is
+// (the block pass's; in a bounded plan, a broken bound); in an unbounded plan the longest one
+// left goes to the segment table's tail, which sizes the block pass (partition.comp
+// block_args). No subgroup waits on another, and there is no workgroup barrier.
 #include "segsort_common.glsl"
 
 #define SUBGROUP_SLOTS ((WG_SIZE + MIN_SUBGROUP_SIZE - 1u) / MIN_SUBGROUP_SIZE)
@@ -46,11 +49,13 @@ void main() {
     uint subgroups = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_NumSubgroups;
     uint lane = gl_SubgroupInvocationID;
     uint sg = gl_SubgroupSize;
+    uint longest = 0u;  // of the segments left (subgroup-uniform)
     for (uint s = linear_workgroup_id() * gl_NumSubgroups + gl_SubgroupID; s < segs; s += subgroups) {
         uint first = segment_start(s, segs, n);
         uint end = max(segment_start(s + 1u, segs, n), first);
         uint len = end - first;
         if (len < 2u || len > SEGSORT_TINY_LIMIT) {
+            longest = max(longest, len);
             continue;  // subgroup-uniform: every lane reads the same offsets
         }
         uint staged = (len + 3u) & ~3u;
@@ -106,5 +111,12 @@ void main() {
         // The slot is staged again by the next segment.
         subgroupMemoryBarrierShared();
         subgroupBarrier();
+    }
+    // One atomic a subgroup that left a segment, none where the current maximum is as long.
+    if (pc.pass == SEGSORT_PASS_TINY_FIRST && longest > SEGSORT_TINY_LIMIT && subgroupElect()) {
+        U32AtomicRef left = U32AtomicRef(table_tail());
+        if (left.v[0] < longest) {
+            atomicMax(left.v[0], longest);
+        }
     }
 }

@@ -316,6 +316,12 @@ impl Context {
         Ok(pipeline)
     }
 
+    /// The most workgroups in x of a dispatch vkalgo records (the device's limit, at most
+    /// 65535): larger ones go in rows ([`Context::dispatch`]), as GPU-written sizes must too.
+    pub(crate) fn max_dispatch_x(&self) -> u32 {
+        self.profile.max_workgroup_count[0].clamp(1, 65535)
+    }
+
     /// Records a dispatch of `groups` workgroups (split over y when beyond the x limit) with
     /// `push` as push constants.
     pub(crate) unsafe fn dispatch<P: bytemuck::Pod>(
@@ -342,7 +348,7 @@ impl Context {
         if groups == 0 || layers == 0 {
             return;
         }
-        let max_x = self.profile.max_workgroup_count[0].clamp(1, 65535);
+        let max_x = self.max_dispatch_x();
         // Beyond the x limit: as few rows as needed, split evenly (x * y >= groups, the
         // excess under one row; kernels skip linear ids past their work).
         let (x, y) = if groups <= max_x {

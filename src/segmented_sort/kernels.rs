@@ -16,6 +16,16 @@ pub(super) const PASS_PARTITION: u32 = 1;
 pub(super) const PASS_SEGMENT_TABLE: u32 = 2;
 /// Partition pass (after the scan of the round counts): each round's dispatch size.
 pub(super) const PASS_ROUND_ARGS: u32 = 3;
+/// Partition pass (after the tiny kernel): the block pass's dispatch size from the longest
+/// segment the tiny kernel left.
+pub(super) const PASS_BLOCK_ARGS: u32 = 4;
+/// Tiny kernel in an unbounded plan (its only `pass`): it records the longest segment it
+/// leaves in the segment table's tail.
+pub(super) const PASS_TINY_FIRST: u32 = 5;
+/// Bytes after the segment table's entries (from the next 16 bytes): the longest segment the
+/// tiny kernel left (u32), then at 16 the block pass's `VkDispatchIndirectCommand`
+/// (glsl/segmented_sort/segsort_common.glsl table_tail).
+pub(super) const TABLE_TAIL_BYTES: u64 = 32;
 /// Bytes of one round's `VkDispatchIndirectCommand` in the scratch (12 used), after the
 /// scanned round counts (glsl/segmented_sort/partition.comp round_args).
 pub(super) const ROUND_ARGS_BYTES: u64 = 16;

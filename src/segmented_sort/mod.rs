@@ -19,7 +19,9 @@
 //! [`SegmentedSortPlan::small_limit`] elements (half a tile). A first pass writes the segment
 //! of every `small_limit`-th position (a segment table), so that later searches are short.
 //! - First the tiny kernel (glsl/segmented_sort/tiny.comp, below) sorts every segment of at
-//!   most 64 elements, a subgroup each.
+//!   most 64 elements, a subgroup each, and notes the longest segment it leaves. A one-workgroup
+//!   pass sizes the block pass from that (an indirect dispatch): no workgroups where every
+//!   segment was tiny, only its small parts where none is large.
 //! - One dispatch (glsl/segmented_sort/block.comp) sorts every other small segment whole and
 //!   every large one within each aligned block of a tile: workgroup w of the first part owns
 //!   the small segments of more than 64 elements that start in its `small_limit` positions (so
@@ -29,7 +31,7 @@
 //!   tags each key with the start of its segment, sorts the tile by (tag, key) with the merge
 //!   sort's block merge sort (glsl/common/block_merge_sort.glsl) and writes every segment back,
 //!   sorted, to its own positions. Many tiny segments cost the tiny kernel (and the merge
-//!   rounds' dispatches, which then find nothing to merge).
+//!   rounds' dispatches, which then launch no workgroups).
 //! - Merge rounds then finish the large segments, at full device width however few they are:
 //!   round r merges the halves of every aligned block of `2^r` tiles. Only a segment holding
 //!   both the last position of a block's first half and the first of its second half spans

@@ -1,8 +1,9 @@
 //! The segmented sort plan: its checks, its pipelines, its scratch layout and the record layer.
 
 use super::kernels::{
-    groups, key_mask, shader, specialization, SegmentedSortPush, NO_TAG, PASS_COUNT, PASS_PARTITION,
-    PASS_ROUND_ARGS, PASS_SEGMENT_TABLE, ROUND_ARGS_BYTES, TILE_ENTRY_BYTES, TINY_LIMIT,
+    groups, key_mask, shader, specialization, SegmentedSortPush, NO_TAG, PASS_BLOCK_ARGS, PASS_COUNT,
+    PASS_PARTITION, PASS_ROUND_ARGS, PASS_SEGMENT_TABLE, PASS_TINY_FIRST, ROUND_ARGS_BYTES, TABLE_TAIL_BYTES,
+    TILE_ENTRY_BYTES, TINY_LIMIT,
 };
 use super::{
     SegmentedSortArgs, SegmentedSortDesc, SegmentedSortTuning, SEGMENTED_SORT_MAX_COUNT,
@@ -61,6 +62,12 @@ struct Round {
 /// past them (glsl/segmented_sort/partition.comp, SEGSORT_PASS_SEGMENT_TABLE).
 fn table_entries(tile: u64, count: u64) -> u64 {
     count.div_ceil(tile / 2) + 1
+}
+
+/// Where the segment table's tail begins, relative to the table (glsl/segmented_sort/
+/// segsort_common.glsl table_tail).
+fn table_tail(tile: u64, count: u64) -> u64 {
+    (table_entries(tile, count) * 4).next_multiple_of(16)
 }
 
 /// The merge rounds of `count` elements in tiles of `tile` (glsl/segmented_sort/partition.comp
@@ -131,7 +138,9 @@ impl Context {
         // The round counts, then each round's dispatch command at the next 16 bytes.
         let round_args = a(entries.max(1) * 4) + rounds_layout(tile, n).len() as u64 * ROUND_ARGS_BYTES;
         let segment_table = a(starts + round_args);
-        let scan_at = a(segment_table + table_entries(tile, n) * 4);
+        // The table's entries, then its tail (the longest segment the tiny kernel left, the
+        // block pass's dispatch size) at the next 16 bytes.
+        let scan_at = a(segment_table + table_tail(tile, n) + TABLE_TAIL_BYTES);
         let size = a(scan_at + scan.memory_requirements().scratch.size.max(ALIGNMENT));
         let plan = SegmentedSortPlan {
             ctx: self.clone(),
@@ -309,8 +318,9 @@ impl SegmentedSortPlan {
     }
 
     /// Records the segmented sort (see the module docs for the method and the synchronization
-    /// contract): the block pass, then the merge rounds of the large segments. The result is in
-    /// `args.keys`/`args.values`. Arguments are checked first; on error nothing is recorded.
+    /// contract): the tiny kernel, the block pass, then the merge rounds of the large segments.
+    /// The result is in `args.keys`/`args.values`. Arguments are checked first; on error
+    /// nothing is recorded.
     ///
     /// # Safety
     /// `cmd` must be a command buffer of this context's device in the recording state; every
@@ -372,22 +382,33 @@ impl SegmentedSortPlan {
         let segments = segs_direct.unwrap_or(d.max_segments);
         let per_group = (wg / ctx.profile().max_subgroup_size.max(1) as u64).max(1);
         let tiny_groups = segments.div_ceil(per_group).clamp(1, TINY_MAX_GROUPS) as u32;
+        let tiny = kernel(SegmentedSortKernel::Tiny)?;
         if self.tiny_segments_only() {
-            ctx.dispatch(cmd, kernel(SegmentedSortKernel::Tiny)?, &push, tiny_groups);
+            ctx.dispatch(cmd, tiny, &push, tiny_groups);
             return Ok(());
         }
-        // Segments of at most TINY_LIMIT elements by the tiny kernel (the block pass leaves
-        // them), the segment of every small-limit-th position, then the block pass.
-        ctx.dispatch(cmd, kernel(SegmentedSortKernel::Tiny)?, &push, tiny_groups);
-        ctx.compute_to_compute(cmd);
+        // The segment of every small-limit-th position (and no longest segment yet); the tiny
+        // kernel for the segments of at most TINY_LIMIT elements, noting the longest it
+        // leaves; from that the block pass's size (none where it left none, no large parts
+        // where none is large); the block pass for the rest.
         push.pass = PASS_SEGMENT_TABLE;
         ctx.dispatch(cmd, partition, &push, groups(table_entries(tile, n), wg)?);
+        ctx.compute_to_compute(cmd);
+        push.pass = PASS_TINY_FIRST;
+        ctx.dispatch(cmd, tiny, &push, tiny_groups);
         ctx.compute_to_compute(cmd);
         // The large parts (and the rounds) only where a segment may be longer than the small
         // limit.
         let small_only = self.small_segments_only();
-        let large_groups = if small_only { 0 } else { groups(n, tile)? };
-        ctx.dispatch(cmd, block, &push, groups(n, self.small_limit())? + large_groups);
+        push.pass = PASS_BLOCK_ARGS;
+        push.pairs = u32::from(!small_only);
+        push.width = ctx.max_dispatch_x();
+        ctx.dispatch(cmd, partition, &push, 1);
+        ctx.compute_to_indirect(cmd);
+        push.pairs = 0;
+        push.width = 0;
+        let block_groups = scratch(l.segment_table + table_tail(tile, n) + 16, 12);
+        ctx.dispatch_indirect(cmd, block, &push, block_groups);
         if small_only {
             return Ok(());
         }

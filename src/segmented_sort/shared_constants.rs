@@ -2,7 +2,10 @@
 //! (included by glsl/segmented_sort/segsort_common.glsl), rendered from this list
 //! (src/core/shaders/shared_constants.rs).
 
-use super::kernels::{NO_TAG, PASS_COUNT, PASS_PARTITION, PASS_ROUND_ARGS, PASS_SEGMENT_TABLE, TINY_LIMIT};
+use super::kernels::{
+    NO_TAG, PASS_BLOCK_ARGS, PASS_COUNT, PASS_PARTITION, PASS_ROUND_ARGS, PASS_SEGMENT_TABLE,
+    PASS_TINY_FIRST, TINY_LIMIT,
+};
 use crate::core::shaders::shared_constants::{GeneratedHeader, GlslConstant};
 
 /// `glsl/generated/segmented_sort.glsl`.
@@ -15,6 +18,8 @@ pub(crate) const SEGMENTED_SORT: GeneratedHeader = GeneratedHeader {
         GlslConstant::uint("SEGSORT_PASS_PARTITION", PASS_PARTITION),
         GlslConstant::uint("SEGSORT_PASS_SEGMENT_TABLE", PASS_SEGMENT_TABLE),
         GlslConstant::uint("SEGSORT_PASS_ROUND_ARGS", PASS_ROUND_ARGS),
+        GlslConstant::uint("SEGSORT_PASS_BLOCK_ARGS", PASS_BLOCK_ARGS),
+        GlslConstant::uint("SEGSORT_PASS_TINY_FIRST", PASS_TINY_FIRST),
         GlslConstant::uint("SEGSORT_NO_TAG", NO_TAG),
         GlslConstant::uint("SEGSORT_TINY_LIMIT", TINY_LIMIT as u32),
     ],

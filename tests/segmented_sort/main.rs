@@ -38,6 +38,10 @@ pub const LAYOUTS: &[Layout] = &[
     ("tiny (0..=64)", |r, n| {
         from_sizes(n, r, |r| (r.next_u32() % 65) as usize)
     }),
+    // Longer than tiny but none large: the block pass's small parts alone.
+    ("small (0..=256)", |r, n| {
+        from_sizes(n, r, |r| (r.next_u32() % 257) as usize)
+    }),
     ("few huge", |r, n| {
         let mut cuts: Vec<u64> = (0..3).map(|_| r.next_u64() % (n as u64 + 1)).collect();
         cuts.extend([0, n as u64]);
