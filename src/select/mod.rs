@@ -32,8 +32,9 @@
 //!   elements, the scan's plan scans the counts, and a pass writes every tile's kept elements.
 //!
 //! [`SelectPath::Auto`] takes the count-scan path on CPU drivers such as lavapipe (no look-back)
-//! and for flagged and predicate selects on NVIDIA GPUs (there the waiting costs more than the
-//! second read: docs/tuning/select.md#auto-path), else the look-back path.
+//! and for flagged and predicate selects of at least 2^22 elements (the plan's `max_count`) on
+//! NVIDIA GPUs (there the waiting costs more than the second read; below, the extra dispatches
+//! cost more than the waiting: docs/tuning/select.md#auto-path), else the look-back path.
 //!
 //! # The count kept
 //! `selected_count` receives one u32, the number of elements kept, at the start of its range.

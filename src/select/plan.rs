@@ -132,7 +132,9 @@ impl Context {
             )));
         }
         let path = match desc.path {
-            SelectPath::Auto if self.profile.lookback => tuning::auto_path(self.device_class(), &desc.mode),
+            SelectPath::Auto if self.profile.lookback => {
+                tuning::auto_path(self.device_class(), &desc.mode, desc.max_count)
+            }
             SelectPath::Auto => SelectPath::CountScan,
             SelectPath::Lookback if !self.profile.int64_atomics => {
                 return Err(Error::unsupported(format!(

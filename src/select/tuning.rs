@@ -4,19 +4,19 @@
 use super::{SelectMode, SelectPath, SelectTuning};
 use crate::core::tuning::{first_row, DeviceClass, Devices, TuningRow};
 
-/// The modes a path row is for.
+/// The selects a path row is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Modes {
-    /// Flagged and predicate selects.
-    FlaggedOrIf,
-    /// Every mode.
+    /// Flagged and predicate selects whose plan holds at least this many elements.
+    FlaggedOrIfFrom(u64),
+    /// Every select.
     Any,
 }
 
 impl Modes {
-    fn holds(self, mode: &SelectMode) -> bool {
+    fn holds(self, mode: &SelectMode, max_count: u64) -> bool {
         match self {
-            Modes::FlaggedOrIf => !matches!(mode, SelectMode::Unique),
+            Modes::FlaggedOrIfFrom(least) => !matches!(mode, SelectMode::Unique) && max_count >= least,
             Modes::Any => true,
         }
     }
@@ -27,9 +27,10 @@ impl Modes {
 pub(super) const AUTO_PATH: &[TuningRow<Modes, SelectPath>] = &[
     TuningRow {
         devices: Devices::Nvidia,
-        when: Modes::FlaggedOrIf,
+        when: Modes::FlaggedOrIfFrom(1 << 22),
         choice: SelectPath::CountScan,
-        why: "no look-back wait: flagged selects 1.1-1.35x and predicate ones 1.1-1.4x as fast",
+        why: "no look-back wait: from 2^23 flagged selects 1.1-1.35x and predicate ones 1.1-1.4x \
+              as fast; below 2^22 its extra dispatches cost more (look-back 1.1-1.2x as fast)",
         anchor: "auto-path",
     },
     TuningRow {
@@ -41,9 +42,10 @@ pub(super) const AUTO_PATH: &[TuningRow<Modes, SelectPath>] = &[
     },
 ];
 
-/// The path [`SelectPath::Auto`] takes for `mode` where look-back is allowed ([`AUTO_PATH`]).
-pub(super) fn auto_path(class: DeviceClass, mode: &SelectMode) -> SelectPath {
-    first_row(AUTO_PATH, class, |m| m.holds(mode))
+/// The path [`SelectPath::Auto`] takes for `mode` and a plan of `max_count` elements where
+/// look-back is allowed ([`AUTO_PATH`]).
+pub(super) fn auto_path(class: DeviceClass, mode: &SelectMode, max_count: u64) -> SelectPath {
+    first_row(AUTO_PATH, class, |m| m.holds(mode, max_count))
         .expect("an automatic select path for every device class and mode")
         .choice
 }
@@ -118,5 +120,28 @@ mod tests {
                 assert!(t.workgroup_size.is_power_of_two() && (1..=16).contains(&t.items_per_invocation));
             }
         }
+    }
+
+    #[test]
+    fn automatic_path_by_mode_and_size() {
+        let predicate = SelectMode::If { glsl: String::new() };
+        for mode in [&SelectMode::Flagged, &predicate] {
+            assert_eq!(
+                auto_path(DeviceClass::Nvidia, mode, 1 << 22),
+                SelectPath::CountScan
+            );
+            assert_eq!(
+                auto_path(DeviceClass::Nvidia, mode, (1 << 22) - 1),
+                SelectPath::Lookback
+            );
+            assert_eq!(
+                auto_path(DeviceClass::OtherGpu, mode, 1 << 28),
+                SelectPath::Lookback
+            );
+        }
+        assert_eq!(
+            auto_path(DeviceClass::Nvidia, &SelectMode::Unique, 1 << 28),
+            SelectPath::Lookback
+        );
     }
 }

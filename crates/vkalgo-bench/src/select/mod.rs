@@ -35,7 +35,7 @@ const AXES: &[Axis] = &[
     axis(
         "paths",
         "auto",
-        "auto|lookback|count_scan: the plan's path (auto: chosen by the device and the mode)",
+        "auto|lookback|count_scan: the plan's path (auto: chosen by the device, the mode and the size)",
     ),
 ];
 
