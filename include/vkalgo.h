@@ -975,7 +975,7 @@ typedef struct VkalgoScanArgs {
 // What to select. `flags` is data of `vkalgo_select_host` (a recorded select takes a buffer);
 // plans take the rest.
 typedef struct VkalgoSelectDesc {
-  // Reserved for extension structs: set it to NULL.
+  // NULL, or a chain of extension structures: `VkalgoKeepScratchZeroed` (plans).
   const void *next;
   // A `VKALGO_KEY_*` code: the sort's six key types.
   uint32_t key_type;
@@ -1629,10 +1629,11 @@ typedef struct VkalgoExtensionHeader {
   enum VkalgoStructureType structure_type;
 } VkalgoExtensionHeader;
 
-// Chained to a `VkalgoReduceDesc` given to `vkalgo_reduce_plan_create`: the plan's scratch is
-// its own and stays zeroed between calls. Zero it once before the first call; every reduce
-// leaves it zeroed and no clear is recorded before the reduce (one dispatch and one barrier
-// less a call). The scratch must then serve nothing else. The host call ignores it.
+// Chained to a `VkalgoReduceDesc` or `VkalgoSelectDesc` given to `vkalgo_reduce_plan_create`
+// or `vkalgo_select_plan_create`: the plan's scratch is its own and stays zeroed between
+// calls. Zero it once before the first call; every call leaves it as the plan needs it and no
+// clear is recorded before it (one dispatch and one barrier less a call). The scratch must
+// then serve nothing else. The host calls ignore it.
 typedef struct VkalgoKeepScratchZeroed {
   // The next extension structure of the chain, or NULL.
   const void *next;
@@ -2224,8 +2225,9 @@ VkalgoResult vkalgo_select_host(struct VkalgoContext *ctx,
 
 // Plans a select of up to `max_count` elements (at most VKALGO_SELECT_MAX_COUNT; the path is
 // the device's choice). `desc->flags` and `desc->params` are not used (a recorded select
-// takes them in its args). `*out` is set only on success; destroy it with
-// `vkalgo_select_plan_destroy`.
+// takes them in its args). A chained `VkalgoKeepScratchZeroed` keeps the plan's scratch
+// zeroed between calls (zero it once before the first). `*out` is set only on success;
+// destroy it with `vkalgo_select_plan_destroy`.
 VkalgoResult vkalgo_select_plan_create(struct VkalgoContext *ctx,
                                        const struct VkalgoSelectDesc *desc,
                                        uint64_t max_count,
@@ -2240,7 +2242,7 @@ VkalgoResult vkalgo_select_plan_memory_requirements(const struct VkalgoSelectPla
 
 // Records the select into the caller's command buffer (on the plan's context, which the plan
 // keeps alive): on the look-back path a compute fill of the scratch, a barrier and one
-// dispatch; on the count-scan path a count, a scan of the tile counts and a scatter, with
+// dispatch (the dispatch alone where the scratch is kept zeroed); on the count-scan path a count, a scan of the tile counts and a scatter, with
 // their barriers. Synchronization: writes to the inputs, flags and count buffer must be
 // visible to COMPUTE_SHADER reads; earlier uses of the outputs, the count kept and the
 // scratch must be complete before COMPUTE_SHADER; afterwards they are written

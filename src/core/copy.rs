@@ -125,6 +125,12 @@ impl Context {
         self.record_compute_fill_at(cmd, self.address_of(dst), words, value)
     }
 
+    /// Makes the compute fill's pipeline now, so that a fill recorded after other commands
+    /// cannot fail.
+    pub(crate) fn prepare_compute_fill(&self) -> Result<()> {
+        self.kernel(&shaders::FILL_U32, COPY_SPEC).map(|_| ())
+    }
+
     /// [`Context::record_compute_fill`] at a device address (4-byte aligned, `words` words
     /// of a live buffer: the caller checked them).
     pub(crate) unsafe fn record_compute_fill_at(

@@ -45,7 +45,9 @@
 //! # Synchronization contract (record layer)
 //! The inputs, the flags and an indirect count are read, the outputs, the count kept and the
 //! scratch written, in the `COMPUTE_SHADER` stage; the look-back path zeroes its scratch by a
-//! compute dispatch first, followed by a compute-to-compute barrier. Order your writes of the inputs
+//! compute dispatch first, followed by a compute-to-compute barrier (with
+//! [`SelectDesc::keep_scratch_zeroed`]: none, or past 256 tiles a compute-to-compute barrier
+//! and that clear after the select's dispatch). Order your writes of the inputs
 //! before the call, and your reads of the outputs after it, with barriers of your own; vkalgo
 //! records the barriers between its own passes.
 
@@ -156,6 +158,12 @@ pub struct SelectDesc {
     pub path: SelectPath,
     /// Kernel tuning (`None`: vkalgo's choice for the device).
     pub tuning: Option<SelectTuning>,
+    /// The scratch is this plan's own and stays as the plan needs it between calls: the caller
+    /// zeroes it once before the first call, every select leaves it so (the look-back's last
+    /// workgroup clears its state; the count-scan path's scan likewise), and no clear is
+    /// recorded before the select (one clear dispatch and one barrier less per call, a good
+    /// part of a small select's time). The scratch must then serve no other plan or purpose.
+    pub keep_scratch_zeroed: bool,
 }
 
 impl SelectDesc {
@@ -168,6 +176,7 @@ impl SelectDesc {
             max_count,
             path: SelectPath::Auto,
             tuning: None,
+            keep_scratch_zeroed: false,
         }
     }
 }

@@ -25,6 +25,9 @@ push_constants! {
         pub(super) params: [u32; 4],
         pub(super) count: u32,
         pub(super) max_count: u32,
+        pub(super) options: u32,
+        /// Padding to a multiple of 8 bytes.
+        pub(super) reserved: u32,
     }
 }
 
@@ -35,6 +38,13 @@ pub(super) const MODE_UNIQUE: u32 = 2;
 /// Bytes of look-back counters before the status words in the look-back path's scratch
 /// (glsl/common/lookback.glsl counts its fallbacks in the u32 at byte 4).
 pub(super) const SCRATCH_STATUS: u64 = 16;
+/// The look-back path's count of finished workgroups (a u32 in its scratch's counters), with
+/// [`OPTION_KEEP_SCRATCH_ZEROED`].
+#[cfg_attr(not(test), allow(dead_code))] // read by the GLSL only
+pub(super) const SCRATCH_FINISHED: u64 = 8;
+/// The push constants' `options` bit: the scratch arrives zeroed and the look-back's last
+/// workgroup zeroes it again ([`super::SelectDesc::keep_scratch_zeroed`]).
+pub(super) const OPTION_KEEP_SCRATCH_ZEROED: u32 = 1;
 /// Alignment vkalgo asks of select scratch.
 pub(super) const SCRATCH_ALIGNMENT: u64 = 16;
 
@@ -153,7 +163,10 @@ impl Context {
         let (scan, scratch) = match path {
             SelectPath::Lookback => (None, SCRATCH_STATUS + max_tiles * 8),
             _ => {
-                let scan = self.scan_plan_in_place(&ScanDesc::new(ScanOp::Exclusive, max_tiles))?;
+                let scan = self.scan_plan_in_place(&ScanDesc {
+                    keep_scratch_zeroed: desc.keep_scratch_zeroed,
+                    ..ScanDesc::new(ScanOp::Exclusive, max_tiles)
+                })?;
                 let bytes = counts_bytes(max_tiles) + scan.memory_requirements().scratch.size;
                 (Some(scan), bytes)
             }

@@ -226,3 +226,86 @@ fn record_layer() {
         vkalgo_context_destroy(ctx);
     }
 }
+
+/// A plan made with `VkalgoKeepScratchZeroed` chained to its desc: three recorded selects on
+/// one scratch, zeroed once, each right; the host call takes the chain and ignores it; a chain
+/// with an unknown structure type is refused and makes nothing.
+#[test]
+fn kept_zeroed_scratch_by_extension() {
+    let rctx = context();
+    unsafe {
+        let ctx = c_context_with_queue(&rctx);
+        let kept = vkalgo_ffi::extensions::VkalgoKeepScratchZeroed {
+            next: null(),
+            structure_type: VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED,
+        };
+        let unknown = vkalgo_ffi::extensions::VkalgoKeepScratchZeroed {
+            structure_type: VkalgoStructureType(7),
+            ..kept
+        };
+        let chained = |next: *const c_void| VkalgoSelectDesc {
+            next,
+            ..desc(VKALGO_KEY_U32, VKALGO_VALUE_NONE, VKALGO_SELECT_UNIQUE)
+        };
+        let mut plan = null_mut();
+        let refused = chained(&unknown as *const _ as *const c_void);
+        assert_eq!(vkalgo_select_plan_create(ctx, &refused, 2000, &mut plan), INVALID);
+        assert!(plan.is_null());
+        let d = chained(&kept as *const _ as *const c_void);
+        let keys = [3u32, 3, 9, 9, 9, 1];
+        let (mut out, mut count) = ([0u32; 6], 0u64);
+        let r = vkalgo_select_host(
+            ctx,
+            &d,
+            keys.as_ptr() as *const c_void,
+            null(),
+            6,
+            out.as_mut_ptr() as *mut c_void,
+            null_mut(),
+            &mut count,
+        );
+        assert_eq!((r, count, &out[..3]), (OK, 3, &[3, 9, 1][..]));
+
+        assert_eq!(vkalgo_select_plan_create(ctx, &d, 2000, &mut plan), OK);
+        let mut req = VkalgoMemoryRequirements::default();
+        assert_eq!(vkalgo_select_plan_memory_requirements(plan, &mut req), OK);
+        let mut buf = GpuBuffer::new(&rctx, 20480 + req.scratch.size, MemoryLocation::CpuToGpu, "t").unwrap();
+        buf.mapped().unwrap().fill(0);
+        for (round, (n, run)) in [(2000u32, 4u32), (999, 3), (2000, 1)].into_iter().enumerate() {
+            let keys: Vec<u32> = (0..n).map(|i| i / run).collect();
+            buf.mapped().unwrap()[..n as usize * 4].copy_from_slice(bytemuck::cast_slice(&keys));
+            let range = |offset: u64, size: u64| c_range(&buf, offset, size);
+            let args = VkalgoSelectArgs {
+                next: null(),
+                keys_in: range(0, n as u64 * 4),
+                values_in: VkalgoBufferRange::default(),
+                flags: VkalgoBufferRange::default(),
+                keys_out: range(8192, n as u64 * 4),
+                values_out: VkalgoBufferRange::default(),
+                selected_count: range(16384, 4),
+                scratch: range(20480, req.scratch.size),
+                count: n as u64,
+                count_buffer: VkalgoBufferRange::default(),
+                params: [0; 4],
+            };
+            rctx.submit_and_wait(|cmd| {
+                let c = VkCommandBuffer(cmd.as_raw() as *mut c_void);
+                host_to_compute(&rctx, cmd);
+                assert_eq!(vkalgo_select_record(plan, c, &args), OK);
+                compute_to_host(&rctx, cmd);
+                Ok(())
+            })
+            .unwrap();
+            let m = buf.mapped().unwrap();
+            let word = |at: usize| u32::from_le_bytes(m[at..at + 4].try_into().unwrap());
+            let runs = n.div_ceil(run);
+            assert_eq!(word(16384), runs, "round {round}");
+            assert!(
+                (0..runs).all(|i| word(8192 + i as usize * 4) == i),
+                "round {round}"
+            );
+        }
+        vkalgo_select_plan_destroy(plan);
+        vkalgo_context_destroy(ctx);
+    }
+}

@@ -53,12 +53,31 @@ fn record<K: TestKey, V: TestValue>(
     indirect: Option<u32>,
     params: [u32; 4],
 ) -> (Vec<K>, Vec<V>, u32, bool, u32) {
+    record_with_scratch(ctx, plan, keys, flags, indirect, params, None)
+}
+
+/// [`record`] with the scratch in `scratch` (whole) where given, else poisoned in the call's
+/// buffer.
+fn record_with_scratch<K: TestKey, V: TestValue>(
+    ctx: &Context,
+    plan: &vkalgo::SelectPlan,
+    keys: &[K],
+    flags: Option<&[u8]>,
+    indirect: Option<u32>,
+    params: [u32; 4],
+    scratch: Option<&mut GpuBuffer>,
+) -> (Vec<K>, Vec<V>, u32, bool, u32) {
     let (kb, vb) = (std::mem::size_of::<K>() as u64, std::mem::size_of::<V>() as u64);
     let with_values = plan.desc().value_type != ValueType::None;
     let n = keys.len() as u64;
     // Even counts at a 16-byte aligned offset (the vector loads), odd ones at an 8-byte one.
     let offset = if n % 2 == 0 { 48 } else { 40 };
-    let p = places(n, kb, vb, plan.memory_requirements().scratch.size, offset);
+    let own_scratch = if scratch.is_some() {
+        0
+    } else {
+        plan.memory_requirements().scratch.size
+    };
+    let p = places(n, kb, vb, own_scratch, offset);
     let mut buf = GpuBuffer::new(ctx, p.end, MemoryLocation::CpuToGpu, "t").unwrap();
     let values: Vec<V> = (0..keys.len()).map(V::of).collect();
     {
@@ -79,7 +98,10 @@ fn record<K: TestKey, V: TestValue>(
         keys_out: buf.sub_range(p.keys_out, n * kb),
         values_out: with_values.then(|| buf.sub_range(p.values_out, n * vb)),
         selected_count: buf.sub_range(p.kept, 4),
-        scratch: buf.sub_range(p.scratch, p.end - p.scratch),
+        scratch: match &scratch {
+            Some(s) => s.range(),
+            None => buf.sub_range(p.scratch, p.end - p.scratch),
+        },
         count: match indirect {
             Some(_) => ElementCount::Indirect(buf.sub_range(p.count, 4)),
             None => ElementCount::Direct(n),
@@ -112,11 +134,11 @@ fn record<K: TestKey, V: TestValue>(
     let held = poison(p.keys_out + k * kb, p.keys_out + n * kb + 64)
         && (!with_values || poison(p.values_out + k * vb, p.values_out + n * vb + 64))
         && poison(p.kept + 4, p.kept + 64);
-    let fallbacks = u32::from_le_bytes(
-        m[p.scratch as usize + 4..p.scratch as usize + 8]
-            .try_into()
-            .unwrap(),
-    );
+    let state = match scratch {
+        Some(s) => &s.mapped().unwrap()[..8],
+        None => &m[p.scratch as usize..p.scratch as usize + 8],
+    };
+    let fallbacks = u32::from_le_bytes(state[4..8].try_into().unwrap());
     (got_keys, got_values, kept, held, fallbacks)
 }
 
@@ -328,4 +350,94 @@ fn overlapping_ranges_and_missing_flags_are_refused() {
         plan.record(cmd, &good)
     })
     .unwrap();
+}
+
+/// A plan that keeps its scratch zeroed, on both paths, with the look-back's forced fallback and
+/// in tiles of 32 (more tiles than its last workgroup clears: a clear after the dispatch): one
+/// scratch zeroed once serves rounds of every mode's counts (direct and indirect, larger and
+/// smaller than the round before), each exact, and after each the look-back's state is zero
+/// again but for its fallback count.
+#[test]
+fn kept_zeroed_scratch_across_calls() {
+    let ctx = context();
+    let mut rng = Rng(27);
+    let (glsl, pred) = predicate::<u32>();
+    let fallback = SelectTuning {
+        workgroup_size: 256,
+        items_per_invocation: 4,
+        lookback_spins: u32::MAX,
+    };
+    let small_tiles = SelectTuning {
+        workgroup_size: 32,
+        items_per_invocation: 1,
+        lookback_spins: 32,
+    };
+    for (path, tuning) in [
+        (SelectPath::Lookback, None),
+        (SelectPath::Lookback, Some(fallback)),
+        (SelectPath::Lookback, Some(small_tiles)),
+        (SelectPath::CountScan, None),
+    ] {
+        for mode in [
+            SelectMode::Flagged,
+            SelectMode::Unique,
+            SelectMode::If {
+                glsl: glsl.to_string(),
+            },
+        ] {
+            let desc = SelectDesc {
+                path,
+                tuning,
+                keep_scratch_zeroed: true,
+                ..SelectDesc::new(KeyType::U32, ValueType::U32, mode.clone(), 9000)
+            };
+            let plan = ctx.select_plan(&desc).unwrap();
+            let bytes = plan.memory_requirements().scratch.size;
+            let mut scratch = GpuBuffer::new(&ctx, bytes, MemoryLocation::CpuToGpu, "scratch").unwrap();
+            scratch.mapped().unwrap().fill(0);
+            for (round, (n, indirect)) in [
+                (9000usize, None),
+                (5, None),
+                (9000, Some(4097u32)),
+                (0, None),
+                (7777, None),
+                (9000, Some(9000)),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let keys: Vec<u32> = unique_keys(n, &mut rng);
+                let flags = flags_for(n, 3, &mut rng);
+                let params = [2, 0, 0, 0];
+                let selection = match &mode {
+                    SelectMode::Flagged => Selection::Flagged(&flags),
+                    SelectMode::Unique => Selection::Unique,
+                    _ => Selection::If { glsl, params },
+                };
+                let used = indirect.map_or(n, |c| c as usize);
+                let (want_keys, want_values) =
+                    expected::<u32, u32>(&keys[..used], &selection, |k| pred(k, params));
+                let with_flags = matches!(mode, SelectMode::Flagged).then_some(&flags[..]);
+                let (got_keys, got_values, kept, held, _) = record_with_scratch::<u32, u32>(
+                    &ctx,
+                    &plan,
+                    &keys,
+                    with_flags,
+                    indirect,
+                    params,
+                    Some(&mut scratch),
+                );
+                let what = format!("{path:?} {tuning:?} {mode:?} round {round} n {n} {indirect:?}");
+                assert_eq!(kept as usize, want_keys.len(), "{what}");
+                assert_eq!(got_keys, want_keys, "{what}");
+                assert_eq!(got_values, want_values, "{what}");
+                assert!(held, "{what}: a write past the kept elements");
+                if path == SelectPath::Lookback {
+                    let words: &[u32] = bytemuck::cast_slice(scratch.mapped().unwrap());
+                    let dirty = words.iter().enumerate().find(|&(i, &w)| i != 1 && w != 0);
+                    assert!(dirty.is_none(), "{what}: scratch word {dirty:?} left non-zero");
+                }
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 //! C ABI of the select (stream compaction): the host call and the record layer.
 
+use super::extensions::chained_types;
 use super::types::*;
 use super::{byte_len, context_ref, guard, no_extension, non_null, VkalgoContext, VkalgoResult};
 use std::ffi::{c_char, c_void, CStr};
@@ -20,7 +21,7 @@ pub const VKALGO_SELECT_MAX_COUNT: u64 = 4294967295;
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoSelectDesc {
-    /// Reserved for extension structs: set it to NULL.
+    /// NULL, or a chain of extension structures: `VkalgoKeepScratchZeroed` (plans).
     pub next: *const c_void,
     /// A `VKALGO_KEY_*` code: the sort's six key types.
     pub key_type: u32,
@@ -79,11 +80,17 @@ pub struct VkalgoSelectArgs {
     pub params: [u32; 4],
 }
 
-/// The types and mode of `d` (the GLSL source read for IF).
-unsafe fn desc_parts(d: *const VkalgoSelectDesc) -> vkalgo::Result<(KeyType, ValueType, SelectMode)> {
+/// The types and mode of `d` (the GLSL source read for IF), and whether a
+/// `VkalgoKeepScratchZeroed` is chained.
+unsafe fn desc_parts(d: *const VkalgoSelectDesc) -> vkalgo::Result<(KeyType, ValueType, SelectMode, bool)> {
     non_null(d, "desc")?;
     let d = &*d;
-    no_extension(d.next, "select desc")?;
+    let chained = chained_types(
+        d.next,
+        "select desc",
+        &[VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED],
+    )?;
+    let keep_scratch_zeroed = chained.contains(&VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED);
     let key_type = KeyType::from_raw(d.key_type)?;
     let value_type = ValueType::from_raw(d.value_type)?;
     let mode = match d.mode {
@@ -100,7 +107,7 @@ unsafe fn desc_parts(d: *const VkalgoSelectDesc) -> vkalgo::Result<(KeyType, Val
         }
         other => return Err(Error::invalid(format!("select: unknown mode {other}"))),
     };
-    Ok((key_type, value_type, mode))
+    Ok((key_type, value_type, mode, keep_scratch_zeroed))
 }
 
 /// Selects from `keys_in[0..count)` (and `values_in`) on the GPU (blocking): the kept keys
@@ -126,7 +133,8 @@ pub unsafe extern "C" fn vkalgo_select_host(
 ) -> VkalgoResult {
     guard("vkalgo_select_host", || {
         let ctx = context_ref(ctx)?;
-        let (key_type, value_type, mode) = desc_parts(desc)?;
+        // A chained VkalgoKeepScratchZeroed is for plans: the host call's scratch is its own.
+        let (key_type, value_type, mode, _) = desc_parts(desc)?;
         non_null(selected_count, "selected_count")?;
         if count as u64 > VKALGO_SELECT_MAX_COUNT {
             return Err(Error::invalid(format!(
@@ -192,8 +200,9 @@ pub unsafe extern "C" fn vkalgo_select_host(
 
 /// Plans a select of up to `max_count` elements (at most VKALGO_SELECT_MAX_COUNT; the path is
 /// the device's choice). `desc->flags` and `desc->params` are not used (a recorded select
-/// takes them in its args). `*out` is set only on success; destroy it with
-/// `vkalgo_select_plan_destroy`.
+/// takes them in its args). A chained `VkalgoKeepScratchZeroed` keeps the plan's scratch
+/// zeroed between calls (zero it once before the first). `*out` is set only on success;
+/// destroy it with `vkalgo_select_plan_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_select_plan_create(
     ctx: *mut VkalgoContext,
@@ -204,8 +213,11 @@ pub unsafe extern "C" fn vkalgo_select_plan_create(
     guard("vkalgo_select_plan_create", || {
         let ctx = context_ref(ctx)?;
         non_null(out, "out")?;
-        let (key_type, value_type, mode) = desc_parts(desc)?;
-        let plan = ctx.select_plan(&SelectDesc::new(key_type, value_type, mode, max_count))?;
+        let (key_type, value_type, mode, keep_scratch_zeroed) = desc_parts(desc)?;
+        let plan = ctx.select_plan(&SelectDesc {
+            keep_scratch_zeroed,
+            ..SelectDesc::new(key_type, value_type, mode, max_count)
+        })?;
         super::box_out(out, VkalgoSelectPlan { plan })
     })
 }
@@ -230,7 +242,7 @@ pub unsafe extern "C" fn vkalgo_select_plan_memory_requirements(
 
 /// Records the select into the caller's command buffer (on the plan's context, which the plan
 /// keeps alive): on the look-back path a compute fill of the scratch, a barrier and one
-/// dispatch; on the count-scan path a count, a scan of the tile counts and a scatter, with
+/// dispatch (the dispatch alone where the scratch is kept zeroed); on the count-scan path a count, a scan of the tile counts and a scatter, with
 /// their barriers. Synchronization: writes to the inputs, flags and count buffer must be
 /// visible to COMPUTE_SHADER reads; earlier uses of the outputs, the count kept and the
 /// scratch must be complete before COMPUTE_SHADER; afterwards they are written

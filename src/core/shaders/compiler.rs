@@ -55,6 +55,7 @@ macro_rules! embed {
 /// resolves here.
 pub const EMBEDDED: &[(&str, &str)] = &[
     embed!("common/bucket_fn.glsl"),
+    embed!("common/last_workgroup.glsl"),
     embed!("common/lookback.glsl"),
     embed!("common/tile_ticket.glsl"),
     embed!("common/vkalgo.glsl"),

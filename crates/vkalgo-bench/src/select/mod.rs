@@ -9,6 +9,7 @@
 //! every case. The input is uploaded once per size; every repetition selects from it, and the
 //! last one's output is checked against the CPU reference.
 
+use vkalgo::ash::vk;
 use vkalgo::select::reference;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, Result, SelectArgs, SelectDesc, SelectMode, SelectPath,
@@ -36,6 +37,11 @@ const AXES: &[Axis] = &[
         "paths",
         "auto",
         "auto|lookback|count_scan: the plan's path (auto: chosen by the device, the mode and the size)",
+    ),
+    axis(
+        "scratch",
+        "cleared",
+        "cleared (a clear before each call) | kept (the plan's scratch kept zeroed)",
     ),
 ];
 
@@ -125,6 +131,7 @@ impl Select<'_> {
         log2: u32,
         tuning: Option<SelectTuning>,
         path: SelectPath,
+        kept: bool,
     ) -> Result<()> {
         let (name, mode, pairs) = case;
         let (ctx, n) = (self.b.ctx, 1u64 << log2);
@@ -137,6 +144,7 @@ impl Select<'_> {
         let desc = SelectDesc {
             tuning,
             path,
+            keep_scratch_zeroed: kept,
             ..SelectDesc::new(KeyType::U32, value_type, select_mode, n)
         };
         let cells = [name.to_string(), "-".into(), format!("2^{log2}")];
@@ -146,6 +154,14 @@ impl Select<'_> {
         let scratch = self
             .b
             .buffer(plan.memory_requirements().scratch.size, "bench scratch")?;
+        if kept {
+            // Zeroed once; every select of the plan leaves it as the plan needs it.
+            ctx.submit_and_wait(|cmd| unsafe {
+                ctx.device()
+                    .cmd_fill_buffer(cmd, scratch.buffer(), 0, vk::WHOLE_SIZE, 0);
+                Ok(())
+            })?;
+        }
         let keys_in = if mode == Mode::Unique {
             &inputs.unique_dev
         } else {
@@ -177,11 +193,11 @@ impl Select<'_> {
         StreamRow {
             algo: format!("select_{name}"),
             case: name,
-            variant: "vkalgo",
+            variant: if kept { "vkalgo_kept_zeroed" } else { "vkalgo" },
             tuning: match path {
                 SelectPath::Auto => format!("{}x{}", t.workgroup_size, t.items_per_invocation),
                 _ => format!("{}x{} {path:?}", t.workgroup_size, t.items_per_invocation),
-            },
+            } + if kept { " kept" } else { "" },
             tuned: tuning.is_some() || path != SelectPath::Auto,
             log2,
             bytes: n as f64 * (width * 1.5 + flag_bytes),
@@ -244,6 +260,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         })
     });
     let paths = o.choices("paths", PATHS);
+    let scratch_modes: Vec<bool> = o.names("scratch").iter().map(|m| m == "kept").collect();
     let b = Bench::new(ctx)?;
     let largest = 1u64 << sizes.iter().copied().max().unwrap_or(20);
     let mut select = Select {
@@ -264,7 +281,9 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         for &case in &cases {
             for &tuning in &tunings {
                 for &path in &paths {
-                    select.case(&inputs, case, log2, tuning, path)?;
+                    for &kept in &scratch_modes {
+                        select.case(&inputs, case, log2, tuning, path, kept)?;
+                    }
                 }
             }
         }
