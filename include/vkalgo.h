@@ -1537,7 +1537,7 @@ typedef struct VkalgoHistogramArgs {
 
 // What to reduce by key: the key type, the value type and the operation.
 typedef struct VkalgoReduceByKeyDesc {
-  // Reserved for extension structs: set it to NULL.
+  // NULL, or a chain of extension structures: `VkalgoKeepScratchZeroed` (plans).
   const void *next;
   // A `VKALGO_KEY_*` code: the sort's six key types. Keys are equal when their bits are.
   uint32_t key_type;
@@ -1629,8 +1629,8 @@ typedef struct VkalgoExtensionHeader {
   enum VkalgoStructureType structure_type;
 } VkalgoExtensionHeader;
 
-// Chained to a `VkalgoReduceDesc` or `VkalgoSelectDesc` given to `vkalgo_reduce_plan_create`
-// or `vkalgo_select_plan_create`: the plan's scratch is its own and stays zeroed between
+// Chained to a `VkalgoReduceDesc`, `VkalgoSelectDesc` or `VkalgoReduceByKeyDesc` given to its
+// `*_plan_create`: the plan's scratch is its own and stays zeroed between
 // calls. Zero it once before the first call; every call leaves it as the plan needs it and no
 // clear is recorded before it (one dispatch and one barrier less a call). The scratch must
 // then serve nothing else. The host calls ignore it.
@@ -2839,8 +2839,10 @@ VkalgoResult vkalgo_reduce_by_key_host(struct VkalgoContext *ctx,
                                        uint64_t *run_count);
 
 // Plans a reduce-by-key of up to `max_count` elements (at most 2^32 - 1); `desc`'s path is
-// the device's choice (look-back where it allows inter-workgroup waiting). `*out` is set only
-// on success; destroy it with `vkalgo_reduce_by_key_plan_destroy`.
+// the device's choice (look-back where it allows inter-workgroup waiting). A chained
+// `VkalgoKeepScratchZeroed` keeps the plan's scratch zeroed between calls (zero it once
+// before the first). `*out` is set only on success; destroy it with
+// `vkalgo_reduce_by_key_plan_destroy`.
 VkalgoResult vkalgo_reduce_by_key_plan_create(struct VkalgoContext *ctx,
                                               const struct VkalgoReduceByKeyDesc *desc,
                                               uint64_t max_count,

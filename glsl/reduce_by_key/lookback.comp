@@ -17,9 +17,16 @@
 // one inclusive pair, so equal flags mean parts of one pair) and sees the tile as silent
 // otherwise (docs/tuning/reduce_by_key.md#lookback-status). The last tile writes the number of
 // runs.
+//
+// With RBK_OPTION_KEEP_SCRATCH_ZEROED the caller promises zeroed scratch (vkalgo records no
+// clear) and the last workgroup to finish zeroes it again for the next call: every workgroup
+// counts itself finished (the u32 at RBK_SCRATCH_FINISHED) after its last look-back read and
+// status write, and the one that brings the count to the dispatch's size knows no workgroup
+// reads or writes the state any more.
 #extension GL_EXT_shader_atomic_int64 : require
 #include "rbk_tile.glsl"
 #include "../common/tile_ticket.glsl"
+#include "../common/last_workgroup.glsl"
 
 #if WIDE_VALUES
 #define RBK_STATUS_WORDS 3u
@@ -179,6 +186,24 @@ void look_back(uint tile, uint n, out uint heads, out VALUE_T value) {
     }
 }
 
+// RBK_OPTION_KEEP_SCRATCH_ZEROED: counts this workgroup finished once its look-back reads and
+// status writes are done (before its runs are written); the last one to finish zeroes the
+// status words of the `tiles` tiles, the tile ticket and the count (the fallback count stays
+// for the tests). Only the first subgroup counts and clears. Workgroup-uniform control flow.
+void finish_and_clean(uint tiles) {
+    if ((pc.options & RBK_OPTION_KEEP_SCRATCH_ZEROED) == 0u ||
+        !finished_last_in_first_subgroup(pc.scratch + RBK_SCRATCH_FINISHED)) {
+        return;
+    }
+    for (uint w = gl_SubgroupInvocationID; w < tiles * RBK_STATUS_WORDS; w += gl_SubgroupSize) {
+        U64AtomicRef(pc.scratch + RBK_SCRATCH_HEADER + uint64_t(w) * 8ul).v[0] = 0ul;
+    }
+    if (subgroupElect()) {
+        U32AtomicRef(pc.scratch).v[0] = 0u;
+        U32AtomicRef(pc.scratch + RBK_SCRATCH_FINISHED).v[0] = 0u;
+    }
+}
+
 void main() {
     uint n = load_count(pc.count_addr, pc.count, pc.max_count);
     uint tiles = tile_count(n);
@@ -187,6 +212,7 @@ void main() {
         if (tile == 0u && gl_LocalInvocationIndex == 0u) {
             U32Ref(pc.run_count).v[0] = 0u;  // no elements, no runs
         }
+        finish_and_clean(tiles);
         return;
     }
     uint start = tile * TILE;
@@ -211,5 +237,6 @@ void main() {
     if (tile + 1u == tiles && gl_LocalInvocationIndex == 0u) {
         U32Ref(pc.run_count).v[0] = carry_heads + tile_heads;
     }
+    finish_and_clean(tiles);
     write_runs(carry_heads, carry_value);
 }

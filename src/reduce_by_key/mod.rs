@@ -43,7 +43,9 @@
 //! # Synchronization contract (record layer)
 //! The keys, values and an indirect count are read, the outputs, the run count and the scratch
 //! written, in the `COMPUTE_SHADER` stage; the look-back path first clears part of the scratch
-//! with a compute dispatch followed by a compute-to-compute barrier; the reduce-then-scan
+//! with a compute dispatch followed by a compute-to-compute barrier (with
+//! [`ReduceByKeyDesc::keep_scratch_zeroed`]: none, or past 256 tiles a compute-to-compute
+//! barrier and that clear after the dispatch); the reduce-then-scan
 //! path's dispatches are ordered by barriers of their own. Order your writes of the inputs
 //! before the call, and your reads of the outputs and the run count (a compute read, or an
 //! `INDIRECT_COMMAND_READ` of a `vkCmdDispatchIndirect`) after it, with barriers of your own.
@@ -127,6 +129,13 @@ pub struct ReduceByKeyDesc {
     pub path: ReduceByKeyPath,
     /// Kernel tuning (`None`: vkalgo's choice for the device).
     pub tuning: Option<ReduceByKeyTuning>,
+    /// The look-back path's scratch is this plan's own and stays zeroed between calls: the
+    /// caller zeroes it once before the first call, every call leaves it zeroed again (up to
+    /// 256 tiles the last workgroup clears the look-back state, past them a clear after the
+    /// dispatch), and no clear is recorded before the dispatch (one clear dispatch and one
+    /// barrier less per call, a good part of a small call's time). The scratch must then serve
+    /// no other plan or purpose. The reduce-then-scan path ignores it.
+    pub keep_scratch_zeroed: bool,
 }
 
 impl ReduceByKeyDesc {
@@ -139,6 +148,7 @@ impl ReduceByKeyDesc {
             max_count,
             path: ReduceByKeyPath::Auto,
             tuning: None,
+            keep_scratch_zeroed: false,
         }
     }
 

@@ -27,12 +27,22 @@ push_constants! {
         max_count: u32,
         max_tiles: u32,
         tile_elems: u32,
+        options: u32,
+        /// Padding to a multiple of 8 bytes.
+        reserved: u32,
     }
 }
 
 /// Bytes of scratch before the look-back status words or the tiles' pairs (the tile ticket at
 /// byte 0, the fallback counter at byte 4).
 pub(super) const SCRATCH_HEADER: u64 = 16;
+/// The look-back's count of finished workgroups (a u32 of the header), with
+/// [`OPTION_KEEP_SCRATCH_ZEROED`].
+#[cfg_attr(not(test), allow(dead_code))] // read by the GLSL only
+pub(super) const SCRATCH_FINISHED: u64 = 8;
+/// The push constants' `options` bit: the look-back's scratch arrives zeroed and its last
+/// workgroup zeroes it again ([`super::ReduceByKeyDesc::keep_scratch_zeroed`]).
+pub(super) const OPTION_KEEP_SCRATCH_ZEROED: u32 = 1;
 /// Look-back flag of a tile that has published nothing yet.
 pub(super) const FLAG_NONE: u32 = 0;
 /// Look-back flag of a tile whose own pair is published (the kernels' through the generated
@@ -332,6 +342,14 @@ impl ReduceByKeyPlan {
             pipelines.push(ctx.kernel(shader, spec)?);
         }
         let address = |r: &Option<BufferRange>| r.as_ref().map_or(0, |r| ctx.address_of(r));
+        // A kept-zeroed scratch: up to KEPT_FINISH_MAX_TILES tiles the look-back's last
+        // workgroup clears it; past them a clear after the dispatch costs less than every
+        // workgroup's finish count (docs/tuning/reduce_by_key.md#kept-zeroed).
+        let keep = self.desc.keep_scratch_zeroed && pipelines.len() == 1;
+        let finish_count = keep && checked.tiles <= tuning::KEPT_FINISH_MAX_TILES;
+        if keep && !finish_count {
+            ctx.prepare_compute_fill()?; // nothing recorded yet
+        }
         let push = RbkPush {
             keys_in: ctx.address_of(&args.keys_in),
             values_in: address(&args.values_in),
@@ -347,17 +365,30 @@ impl ReduceByKeyPlan {
             max_count: self.desc.max_count as u32,
             max_tiles: self.max_tiles as u32,
             tile_elems: self.tuning.tile_elements() as u32,
+            options: if finish_count {
+                OPTION_KEEP_SCRATCH_ZEROED
+            } else {
+                0
+            },
+            reserved: 0,
         };
         let tiles = checked.tiles as u32;
         // SAFETY: `cmd` is recording (documented); the ranges were checked above.
         unsafe {
             if let [lookback] = pipelines[..] {
                 // The header and the status of the tiles this call may use, cleared by a compute
-                // fill (docs/tuning/core.md#compute-fill).
+                // fill (docs/tuning/core.md#compute-fill); a kept-zeroed scratch is clear already.
                 let words = ((SCRATCH_HEADER + tiles as u64 * status_bytes(self.desc.value_type)) / 4) as u32;
-                ctx.record_compute_fill(cmd, &args.scratch.part(0, words as u64 * 4), words, FLAG_NONE)?;
-                ctx.compute_to_compute(cmd);
+                let state = args.scratch.part(0, words as u64 * 4);
+                if !keep {
+                    ctx.record_compute_fill(cmd, &state, words, FLAG_NONE)?;
+                    ctx.compute_to_compute(cmd);
+                }
                 ctx.dispatch(cmd, lookback, &push, tiles);
+                if keep && !finish_count {
+                    ctx.compute_to_compute(cmd);
+                    ctx.record_compute_fill(cmd, &state, words, FLAG_NONE)?;
+                }
             } else if let [reduce, spine, write] = pipelines[..] {
                 ctx.dispatch(cmd, reduce, &push, tiles);
                 ctx.compute_to_compute(cmd);

@@ -2,7 +2,9 @@
 //! (included by glsl/reduce_by_key/rbk_common.glsl), rendered from this list
 //! (src/core/shaders/shared_constants.rs).
 
-use super::plan::{FLAG_AGGREGATE, FLAG_INCLUSIVE, FLAG_NONE, SCRATCH_HEADER};
+use super::plan::{
+    FLAG_AGGREGATE, FLAG_INCLUSIVE, FLAG_NONE, OPTION_KEEP_SCRATCH_ZEROED, SCRATCH_FINISHED, SCRATCH_HEADER,
+};
 use crate::core::shaders::shared_constants::{GeneratedHeader, GlslConstant};
 use crate::ReduceOp;
 
@@ -10,7 +12,7 @@ use crate::ReduceOp;
 pub(crate) const REDUCE_BY_KEY: GeneratedHeader = GeneratedHeader {
     file: "reduce_by_key",
     source: "src/reduce_by_key/shared_constants.rs",
-    summary: "The reduce-by-key's operation codes, look-back flags and scratch header.",
+    summary: "The reduce-by-key's operation codes, look-back flags, options and scratch header.",
     constants: &[
         GlslConstant::uint("RBK_OP_SUM", ReduceOp::Sum as u32),
         GlslConstant::uint("RBK_OP_MIN", ReduceOp::Min as u32),
@@ -19,5 +21,7 @@ pub(crate) const REDUCE_BY_KEY: GeneratedHeader = GeneratedHeader {
         GlslConstant::uint("RBK_FLAG_AGGREGATE", FLAG_AGGREGATE),
         GlslConstant::uint("RBK_FLAG_INCLUSIVE", FLAG_INCLUSIVE),
         GlslConstant::uint64("RBK_SCRATCH_HEADER", SCRATCH_HEADER),
+        GlslConstant::uint64("RBK_SCRATCH_FINISHED", SCRATCH_FINISHED),
+        GlslConstant::uint("RBK_OPTION_KEEP_SCRATCH_ZEROED", OPTION_KEEP_SCRATCH_ZEROED),
     ],
 };

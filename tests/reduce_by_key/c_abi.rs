@@ -161,3 +161,81 @@ fn record_layer() {
         vkalgo_context_destroy(ctx);
     }
 }
+
+/// A plan made with `VkalgoKeepScratchZeroed` chained to its desc: three recorded run-length
+/// encodings on one scratch, zeroed once, each right; a chain with an unknown structure type is
+/// refused and makes nothing.
+#[test]
+fn kept_zeroed_scratch_by_extension() {
+    let rctx = context();
+    unsafe {
+        let ctx = c_context_with_queue(&rctx);
+        let kept = vkalgo_ffi::extensions::VkalgoKeepScratchZeroed {
+            next: null(),
+            structure_type: VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED,
+        };
+        let unknown = vkalgo_ffi::extensions::VkalgoKeepScratchZeroed {
+            structure_type: VkalgoStructureType(7),
+            ..kept
+        };
+        let chained = |next: *const c_void| VkalgoReduceByKeyDesc {
+            next,
+            ..desc(VKALGO_KEY_U32, VKALGO_VALUE_NONE, VKALGO_OP_SUM)
+        };
+        let mut plan = null_mut();
+        let refused = chained(&unknown as *const _ as *const c_void);
+        assert_eq!(
+            vkalgo_reduce_by_key_plan_create(ctx, &refused, 4000, &mut plan),
+            INVALID
+        );
+        assert!(plan.is_null());
+        let d = chained(&kept as *const _ as *const c_void);
+        assert_eq!(vkalgo_reduce_by_key_plan_create(ctx, &d, 4000, &mut plan), OK);
+        let mut req = VkalgoMemoryRequirements::default();
+        assert_eq!(vkalgo_reduce_by_key_plan_memory_requirements(plan, &mut req), OK);
+        let mut buf = GpuBuffer::new(&rctx, 65536 + req.scratch.size, MemoryLocation::CpuToGpu, "t").unwrap();
+        buf.mapped().unwrap().fill(0);
+        for (round, (n, run)) in [(4000u32, 7u32), (1001, 3), (4000, 1)].into_iter().enumerate() {
+            let keys: Vec<u32> = (0..n).map(|i| i / run).collect();
+            buf.mapped().unwrap()[..n as usize * 4].copy_from_slice(bytemuck::cast_slice(&keys));
+            let range = |offset: u64, size: u64| VkalgoBufferRange {
+                buffer: VkBuffer(vkalgo::ash::vk::Handle::as_raw(buf.buffer())),
+                offset,
+                size,
+            };
+            let args = VkalgoReduceByKeyArgs {
+                next: null(),
+                keys_in: range(0, n as u64 * 4),
+                values_in: VkalgoBufferRange::default(),
+                keys_out: range(32768, n as u64 * 4),
+                values_out: range(49152, n as u64 * 4),
+                run_count: range(65532, 4),
+                scratch: range(65536, req.scratch.size),
+                count: n as u64,
+                count_buffer: VkalgoBufferRange::default(),
+            };
+            rctx.submit_and_wait(|cmd| {
+                host_to_compute(&rctx, cmd);
+                let c = VkCommandBuffer(vkalgo::ash::vk::Handle::as_raw(cmd) as *mut c_void);
+                assert_eq!(vkalgo_reduce_by_key_record(plan, c, &args), OK);
+                compute_to_host(&rctx, cmd);
+                Ok(())
+            })
+            .unwrap();
+            let m = buf.mapped().unwrap();
+            let word = |at: usize| u32::from_le_bytes(m[at..at + 4].try_into().unwrap());
+            let runs = n.div_ceil(run);
+            assert_eq!(word(65532), runs, "round {round}");
+            for i in 0..runs {
+                let len = run.min(n - i * run);
+                assert_eq!(
+                    (word(32768 + 4 * i as usize), word(49152 + 4 * i as usize)),
+                    (i, len),
+                    "round {round}"
+                );
+            }
+        }
+        vkalgo_reduce_by_key_plan_destroy(plan);
+        vkalgo_context_destroy(ctx);
+    }
+}

@@ -126,6 +126,19 @@ pub fn record(
     offset: u64,
     indirect: Option<u32>,
 ) -> Recorded {
+    record_with_scratch(ctx, plan, keys, values, offset, indirect, None)
+}
+
+/// [`record`] with the scratch in `scratch` (whole) where given.
+pub fn record_with_scratch(
+    ctx: &Context,
+    plan: &ReduceByKeyPlan,
+    keys: &[u8],
+    values: &[u8],
+    offset: u64,
+    indirect: Option<u32>,
+    scratch: Option<&GpuBuffer>,
+) -> Recorded {
     let desc = plan.desc();
     let kb = desc.key_type.bytes();
     let ob: u64 = if desc.value_type == ValueType::U64 { 8 } else { 4 };
@@ -133,11 +146,15 @@ pub fn record(
     let keys_at = offset;
     let values_at = (keys_at + n * kb + 64).next_multiple_of(8);
     let keys_out_at = (values_at + values.len() as u64 + 64).next_multiple_of(8);
-    let values_out_at = keys_out_at + n * kb + 64;
+    let values_out_at = (keys_out_at + n * kb + 64).next_multiple_of(8);
     let count_at = (values_out_at + n * ob + 64).next_multiple_of(8);
     let run_count_at = count_at + 64;
     let scratch_at = (run_count_at + 64).next_multiple_of(256);
-    let scratch_bytes = plan.memory_requirements().scratch.size;
+    let scratch_bytes = if scratch.is_some() {
+        0
+    } else {
+        plan.memory_requirements().scratch.size
+    };
     let total = scratch_at + scratch_bytes;
     let mut buf = GpuBuffer::new(ctx, total, MemoryLocation::CpuToGpu, "t").unwrap();
     {
@@ -154,7 +171,10 @@ pub fn record(
         keys_out: buf.sub_range(keys_out_at, n * kb),
         values_out: buf.sub_range(values_out_at, n * ob),
         run_count: buf.sub_range(run_count_at, 4),
-        scratch: buf.sub_range(scratch_at, scratch_bytes),
+        scratch: match scratch {
+            Some(s) => s.range(),
+            None => buf.sub_range(scratch_at, scratch_bytes),
+        },
         count: match indirect {
             Some(_) => ElementCount::Indirect(buf.sub_range(count_at, 4)),
             None => ElementCount::Direct(n),

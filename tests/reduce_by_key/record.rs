@@ -113,3 +113,64 @@ fn lookback_fallback_over_many_tiles() {
     assert_eq!(got.runs as usize, wk.len() / 4);
     assert!(got.keys == wk && got.values == wv);
 }
+
+/// A look-back plan that keeps its scratch zeroed, in the default tiles (its last workgroup
+/// clears the state), in tiles of 32 (more tiles than that: a clear after the dispatch) and
+/// with the forced fallback: one scratch zeroed once serves calls of every size (direct and
+/// indirect, larger and smaller than the call before), each exact, and after each the state is
+/// zero again but for the fallback count.
+#[test]
+fn kept_zeroed_scratch_across_calls() {
+    let ctx = context();
+    let mut rng = Rng(9);
+    let n = 9000usize;
+    for tuning in [
+        None,
+        Some(ReduceByKeyTuning {
+            workgroup_size: 32,
+            items_per_invocation: 1,
+            lookback_spins: 32,
+        }),
+        Some(ReduceByKeyTuning {
+            workgroup_size: 64,
+            items_per_invocation: 16,
+            lookback_spins: u32::MAX,
+        }),
+    ] {
+        for value_type in [ValueType::U64, ValueType::None] {
+            let desc = ReduceByKeyDesc {
+                path: ReduceByKeyPath::Lookback,
+                tuning,
+                keep_scratch_zeroed: true,
+                ..ReduceByKeyDesc::new(KeyType::U32, value_type, ReduceOp::Sum, n as u64)
+            };
+            let plan = ctx.reduce_by_key_plan(&desc).unwrap();
+            let bytes = plan.memory_requirements().scratch.size;
+            let mut scratch = GpuBuffer::new(&ctx, bytes, MemoryLocation::CpuToGpu, "scratch").unwrap();
+            scratch.mapped().unwrap().fill(0);
+            for (round, (m, indirect)) in [(n, None), (5, None), (n, Some(4097u32)), (0, None), (7777, None)]
+                .into_iter()
+                .enumerate()
+            {
+                let keys = keys_bytes::<u32>(m, Runs::Random(40), &mut rng);
+                let (values, wide) = values_for(m, value_type, &mut rng);
+                let got = record_with_scratch(&ctx, &plan, &keys, &values, 0, indirect, Some(&scratch));
+                let used = indirect.map_or(m, |c| c as usize);
+                let (wk, wv) = expected(
+                    &keys[..used * 4],
+                    4,
+                    &wide[..used.min(wide.len())],
+                    value_type,
+                    ReduceOp::Sum,
+                );
+                let what = format!("{tuning:?} {value_type:?} round {round} n {m} {indirect:?}");
+                assert_eq!(got.runs as usize, wk.len() / 4, "{what}");
+                assert!(got.keys == wk && got.values == wv, "{what}");
+                assert!(got.poison_held, "{what}: written outside the runs");
+                let words: &[u32] = bytemuck::cast_slice(scratch.mapped().unwrap());
+                let dirty = words.iter().enumerate().find(|&(i, &w)| i != 1 && w != 0);
+                assert!(dirty.is_none(), "{what}: scratch word {dirty:?} left non-zero");
+            }
+        }
+    }
+}

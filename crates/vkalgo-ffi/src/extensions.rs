@@ -15,8 +15,8 @@ pub struct VkalgoExtensionHeader {
     pub structure_type: VkalgoStructureType,
 }
 
-/// Chained to a `VkalgoReduceDesc` or `VkalgoSelectDesc` given to `vkalgo_reduce_plan_create`
-/// or `vkalgo_select_plan_create`: the plan's scratch is its own and stays zeroed between
+/// Chained to a `VkalgoReduceDesc`, `VkalgoSelectDesc` or `VkalgoReduceByKeyDesc` given to its
+/// `*_plan_create`: the plan's scratch is its own and stays zeroed between
 /// calls. Zero it once before the first call; every call leaves it as the plan needs it and no
 /// clear is recorded before it (one dispatch and one barrier less a call). The scratch must
 /// then serve nothing else. The host calls ignore it.

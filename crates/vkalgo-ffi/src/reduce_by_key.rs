@@ -1,5 +1,6 @@
 //! C ABI of the reduce-by-key and run-length encoding: the host call and the record layer.
 
+use super::extensions::chained_types;
 use super::types::*;
 use super::{context_ref, guard, no_extension, non_null, VkalgoContext, VkalgoResult};
 use vkalgo::{Error, KeyType, ReduceByKeyArgs, ReduceByKeyDesc, ReduceByKeyPlan, ReduceOp, ValueType};
@@ -8,7 +9,7 @@ use vkalgo::{Error, KeyType, ReduceByKeyArgs, ReduceByKeyDesc, ReduceByKeyPlan, 
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct VkalgoReduceByKeyDesc {
-    /// Reserved for extension structs: set it to NULL.
+    /// NULL, or a chain of extension structures: `VkalgoKeepScratchZeroed` (plans).
     pub next: *const std::ffi::c_void,
     /// A `VKALGO_KEY_*` code: the sort's six key types. Keys are equal when their bits are.
     pub key_type: u32,
@@ -60,18 +61,20 @@ pub struct VkalgoReduceByKeyArgs {
 unsafe fn rbk_desc(d: *const VkalgoReduceByKeyDesc, max_count: u64) -> vkalgo::Result<ReduceByKeyDesc> {
     non_null(d, "desc")?;
     let d = &*d;
-    no_extension(d.next, "reduce_by_key desc")?;
+    let chained = chained_types(
+        d.next,
+        "reduce_by_key desc",
+        &[VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED],
+    )?;
     let value_type = ValueType::from_raw(d.value_type)?;
     let op = match value_type {
         ValueType::None => ReduceOp::Sum,
         _ => ReduceOp::from_raw(d.op)?,
     };
-    Ok(ReduceByKeyDesc::new(
-        KeyType::from_raw(d.key_type)?,
-        value_type,
-        op,
-        max_count,
-    ))
+    Ok(ReduceByKeyDesc {
+        keep_scratch_zeroed: chained.contains(&VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED),
+        ..ReduceByKeyDesc::new(KeyType::from_raw(d.key_type)?, value_type, op, max_count)
+    })
 }
 
 /// Per maximal run of equal consecutive keys (equal bits: -0.0 and +0.0 differ, NaNs with equal
@@ -139,8 +142,10 @@ pub unsafe extern "C" fn vkalgo_reduce_by_key_host(
 }
 
 /// Plans a reduce-by-key of up to `max_count` elements (at most 2^32 - 1); `desc`'s path is
-/// the device's choice (look-back where it allows inter-workgroup waiting). `*out` is set only
-/// on success; destroy it with `vkalgo_reduce_by_key_plan_destroy`.
+/// the device's choice (look-back where it allows inter-workgroup waiting). A chained
+/// `VkalgoKeepScratchZeroed` keeps the plan's scratch zeroed between calls (zero it once
+/// before the first). `*out` is set only on success; destroy it with
+/// `vkalgo_reduce_by_key_plan_destroy`.
 #[no_mangle]
 pub unsafe extern "C" fn vkalgo_reduce_by_key_plan_create(
     ctx: *mut VkalgoContext,

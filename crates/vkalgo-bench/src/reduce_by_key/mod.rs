@@ -7,6 +7,7 @@
 //! the same integer hash as the CUB side and uploaded once; the last repetition's runs are
 //! checked against the CPU reference.
 
+use vkalgo::ash::vk;
 use vkalgo::reduce_by_key::{reference, REDUCE_BY_KEY_FALLBACKS_OFFSET};
 use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, ReduceByKeyArgs, ReduceByKeyDesc, ReduceByKeyPath,
@@ -35,6 +36,11 @@ const AXES: &[Axis] = &[
         "paths",
         "auto",
         "auto|lookback|reduce_then_scan: the plan's path (auto: the device profile's choice)",
+    ),
+    axis(
+        "scratch",
+        "cleared",
+        "cleared (a clear before each call) | kept (the plan's scratch kept zeroed)",
     ),
 ];
 
@@ -91,12 +97,14 @@ fn case(
     reps: u32,
     tuning: Option<ReduceByKeyTuning>,
     path: ReduceByKeyPath,
+    kept: bool,
 ) -> Result<()> {
     let (ctx, n) = (b.ctx, 1u64 << log2);
     let value_type = if rle { ValueType::None } else { ValueType::U32 };
     let desc = ReduceByKeyDesc {
         tuning,
         path,
+        keep_scratch_zeroed: kept,
         ..ReduceByKeyDesc::new(KeyType::U32, value_type, ReduceOp::Sum, n)
     };
     let name = if rle {
@@ -112,6 +120,14 @@ fn case(
     upload(ctx, &bufs.keys, &keys)?;
     upload(ctx, &bufs.values, &values)?;
     let scratch = b.buffer(plan.memory_requirements().scratch.size, "bench scratch")?;
+    if kept {
+        // Zeroed once; every call of the plan leaves it zeroed.
+        ctx.submit_and_wait(|cmd| unsafe {
+            ctx.device()
+                .cmd_fill_buffer(cmd, scratch.buffer(), 0, vk::WHOLE_SIZE, 0);
+            Ok(())
+        })?;
+    }
     let args = ReduceByKeyArgs {
         keys_in: bufs.keys.sub_range(0, n * 4),
         values_in: (!rle).then(|| bufs.values.sub_range(0, n * 4)),
@@ -145,7 +161,8 @@ fn case(
     let ok = runs[0] as usize == want_keys.len() && got_keys == want_keys && got_values == want_values;
     let t = plan.tuning();
     let bytes = (n * if rle { 4 } else { 8 } + runs[0] as u64 * 8) as f64;
-    let (case, variant) = (format!("{name} run{mean}"), format!("run{mean}"));
+    let kept_name = if kept { "_kept_zeroed" } else { "" };
+    let (case, variant) = (format!("{name} run{mean}"), format!("run{mean}{kept_name}"));
     StreamRow {
         algo: name.to_string(),
         case: &case,
@@ -159,7 +176,7 @@ fn case(
                 "{}x{}/{} {path:?}",
                 t.workgroup_size, t.items_per_invocation, t.lookback_spins
             ),
-        },
+        } + if kept { " kept" } else { "" },
         tuned: tuning.is_some() || path != ReduceByKeyPath::Auto,
         log2,
         bytes,
@@ -190,6 +207,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         })
     });
     let paths = o.choices("paths", PATHS);
+    let scratch_modes: Vec<bool> = o.names("scratch").iter().map(|m| m == "kept").collect();
     let b = Bench::new(ctx)?;
     let largest = 4u64 << sizes.iter().copied().max().unwrap_or(20);
     let bufs = Buffers {
@@ -209,17 +227,20 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             for &mean in means.iter().filter(|&&m| m >= 1) {
                 for &tuning in &tunings {
                     for &path in &paths {
-                        case(
-                            &b,
-                            &bufs,
-                            &mut table,
-                            case_name == "rle",
-                            log2,
-                            mean,
-                            reps,
-                            tuning,
-                            path,
-                        )?;
+                        for &kept in &scratch_modes {
+                            case(
+                                &b,
+                                &bufs,
+                                &mut table,
+                                case_name == "rle",
+                                log2,
+                                mean,
+                                reps,
+                                tuning,
+                                path,
+                                kept,
+                            )?;
+                        }
                     }
                 }
             }
