@@ -3,7 +3,10 @@
 use vkalgo::ash::vk;
 use vkalgo::ash::vk::Handle;
 use vkalgo::{Context, GpuBuffer};
-use vkalgo_ffi::types::{VkBuffer, VkalgoBufferRange};
+use vkalgo_ffi::extensions::VkalgoKeepScratchZeroed;
+use vkalgo_ffi::types::{
+    VkBuffer, VkalgoBufferRange, VkalgoStructureType, VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED,
+};
 use vkalgo_ffi::VkalgoResult;
 
 /// `VKALGO_SUCCESS`: what a C call that worked returns.
@@ -18,6 +21,20 @@ pub fn c_range(buf: &GpuBuffer, offset: u64, size: u64) -> VkalgoBufferRange {
         offset,
         size,
     }
+}
+
+/// A `VkalgoKeepScratchZeroed` to chain to a plan's desc, and one of an unknown structure type
+/// (a chain the plan must refuse).
+pub fn keep_scratch_zeroed_chains() -> (VkalgoKeepScratchZeroed, VkalgoKeepScratchZeroed) {
+    let kept = VkalgoKeepScratchZeroed {
+        next: std::ptr::null(),
+        structure_type: VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED,
+    };
+    let unknown = VkalgoKeepScratchZeroed {
+        structure_type: VkalgoStructureType(7),
+        ..kept
+    };
+    (kept, unknown)
 }
 
 /// A C context of its own (`vkalgo_context_create_default`). Destroy it with

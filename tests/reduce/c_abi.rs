@@ -5,7 +5,6 @@ use super::*;
 use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 use vkalgo::ash::vk::Handle;
-use vkalgo_ffi::extensions::*;
 use vkalgo_ffi::reduce::*;
 use vkalgo_ffi::types::*;
 use vkalgo_ffi::*;
@@ -143,20 +142,13 @@ fn kept_zeroed_scratch_by_extension() {
     let rctx = context();
     unsafe {
         let ctx = c_context_with_queue(&rctx);
-        let kept = VkalgoKeepScratchZeroed {
-            next: null(),
-            structure_type: VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED,
-        };
+        let (kept, unknown) = keep_scratch_zeroed_chains();
         let desc = |next: *const c_void| VkalgoReduceDesc {
             next,
             key_type: VKALGO_KEY_U32.0,
             op: VKALGO_OP_MAX.0,
         };
         // Refused chains.
-        let unknown = VkalgoKeepScratchZeroed {
-            structure_type: VkalgoStructureType(7),
-            ..kept
-        };
         let mut looped = kept;
         looped.next = &looped as *const _ as *const c_void;
         let words = [0u64; 4];

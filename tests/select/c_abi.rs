@@ -235,14 +235,7 @@ fn kept_zeroed_scratch_by_extension() {
     let rctx = context();
     unsafe {
         let ctx = c_context_with_queue(&rctx);
-        let kept = vkalgo_ffi::extensions::VkalgoKeepScratchZeroed {
-            next: null(),
-            structure_type: VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED,
-        };
-        let unknown = vkalgo_ffi::extensions::VkalgoKeepScratchZeroed {
-            structure_type: VkalgoStructureType(7),
-            ..kept
-        };
+        let (kept, unknown) = keep_scratch_zeroed_chains();
         let chained = |next: *const c_void| VkalgoSelectDesc {
             next,
             ..desc(VKALGO_KEY_U32, VKALGO_VALUE_NONE, VKALGO_SELECT_UNIQUE)

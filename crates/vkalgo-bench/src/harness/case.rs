@@ -65,6 +65,19 @@ impl<'a> Bench<'a> {
         GpuBuffer::new(self.ctx, bytes, MemoryLocation::GpuOnly, name)
     }
 
+    /// A device-local buffer of `bytes` bytes, zeroed on the GPU (a plan's kept-zeroed scratch,
+    /// zeroed once before its first call).
+    pub fn zeroed_buffer(&self, bytes: u64, name: &str) -> Result<GpuBuffer> {
+        let buffer = self.buffer(bytes, name)?;
+        self.ctx.submit_and_wait(|cmd| unsafe {
+            self.ctx
+                .device()
+                .cmd_fill_buffer(cmd, buffer.buffer(), 0, vk::WHOLE_SIZE, 0);
+            Ok(())
+        })?;
+        Ok(buffer)
+    }
+
     /// The yardstick's warm-up (sustained copies until the GPU runs at full speed).
     pub fn warm(&self) -> Result<()> {
         self.yard.warm(self.ctx, &self.timer)

@@ -5,7 +5,6 @@
 //! just before it (outside the timed region), as the CUB side does; the last repetition's
 //! result is checked against the CPU reduce of that input.
 
-use vkalgo::ash::vk;
 use vkalgo::reduce::reference;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, ReduceArgs, ReduceDesc, ReduceOp, ReducePlan, ReduceTuning,
@@ -98,15 +97,12 @@ impl Reduce<'_> {
             return Ok(());
         };
         let scratch_bytes = plan.memory_requirements().scratch.size;
-        let scratch = self.b.buffer(scratch_bytes, "bench scratch")?;
-        if kept {
-            // Zeroed once; every reduce of the plan leaves it zeroed.
-            ctx.submit_and_wait(|cmd| unsafe {
-                ctx.device()
-                    .cmd_fill_buffer(cmd, scratch.buffer(), 0, vk::WHOLE_SIZE, 0);
-                Ok(())
-            })?;
-        }
+        // Kept: zeroed once; every reduce of the plan leaves it zeroed.
+        let scratch = if kept {
+            self.b.zeroed_buffer(scratch_bytes, "bench scratch")?
+        } else {
+            self.b.buffer(scratch_bytes, "bench scratch")?
+        };
         let words = n * key_type.bytes() / 4;
         let args = ReduceArgs {
             input: self.input.buffer.sub_range(0, words * 4),

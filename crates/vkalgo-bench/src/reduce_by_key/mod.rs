@@ -7,7 +7,6 @@
 //! the same integer hash as the CUB side and uploaded once; the last repetition's runs are
 //! checked against the CPU reference.
 
-use vkalgo::ash::vk;
 use vkalgo::reduce_by_key::{reference, REDUCE_BY_KEY_FALLBACKS_OFFSET};
 use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, ReduceByKeyArgs, ReduceByKeyDesc, ReduceByKeyPath,
@@ -119,15 +118,13 @@ fn case(
     let (keys, values) = data(n as usize, mean);
     upload(ctx, &bufs.keys, &keys)?;
     upload(ctx, &bufs.values, &values)?;
-    let scratch = b.buffer(plan.memory_requirements().scratch.size, "bench scratch")?;
-    if kept {
-        // Zeroed once; every call of the plan leaves it zeroed.
-        ctx.submit_and_wait(|cmd| unsafe {
-            ctx.device()
-                .cmd_fill_buffer(cmd, scratch.buffer(), 0, vk::WHOLE_SIZE, 0);
-            Ok(())
-        })?;
-    }
+    // Kept: zeroed once; every call of the plan leaves it zeroed.
+    let scratch_bytes = plan.memory_requirements().scratch.size;
+    let scratch = if kept {
+        b.zeroed_buffer(scratch_bytes, "bench scratch")?
+    } else {
+        b.buffer(scratch_bytes, "bench scratch")?
+    };
     let args = ReduceByKeyArgs {
         keys_in: bufs.keys.sub_range(0, n * 4),
         values_in: (!rle).then(|| bufs.values.sub_range(0, n * 4)),

@@ -9,7 +9,6 @@
 //! every case. The input is uploaded once per size; every repetition selects from it, and the
 //! last one's output is checked against the CPU reference.
 
-use vkalgo::ash::vk;
 use vkalgo::select::reference;
 use vkalgo::{
     Context, ElementCount, GpuBuffer, KeyType, Result, SelectArgs, SelectDesc, SelectMode, SelectPath,
@@ -151,17 +150,13 @@ impl Select<'_> {
         let Some(plan): Option<SelectPlan> = self.table.or_skip(ctx.select_plan(&desc), &cells) else {
             return Ok(());
         };
-        let scratch = self
-            .b
-            .buffer(plan.memory_requirements().scratch.size, "bench scratch")?;
-        if kept {
-            // Zeroed once; every select of the plan leaves it as the plan needs it.
-            ctx.submit_and_wait(|cmd| unsafe {
-                ctx.device()
-                    .cmd_fill_buffer(cmd, scratch.buffer(), 0, vk::WHOLE_SIZE, 0);
-                Ok(())
-            })?;
-        }
+        // Kept: zeroed once; every select of the plan leaves it as the plan needs it.
+        let scratch_bytes = plan.memory_requirements().scratch.size;
+        let scratch = if kept {
+            self.b.zeroed_buffer(scratch_bytes, "bench scratch")?
+        } else {
+            self.b.buffer(scratch_bytes, "bench scratch")?
+        };
         let keys_in = if mode == Mode::Unique {
             &inputs.unique_dev
         } else {
