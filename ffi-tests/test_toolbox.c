@@ -183,6 +183,26 @@ static void test_select(VkalgoContext *ctx) {
         clean = out_k[i] == 0x5A5A5A5Au;
     }
     check(clean, "refused selects wrote nothing");
+    /* Plans take VkalgoKeepScratchZeroed chained to the desc (the host call ignores it); an
+       unknown structure type is refused and makes no plan. */
+    VkalgoKeepScratchZeroed keep = {NULL, VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED};
+    VkalgoSelectDesc kept_desc = u;
+    kept_desc.next = &keep;
+    VkalgoSelectPlan *plan = NULL;
+    expect(vkalgo_select_plan_create(ctx, &kept_desc, n, &plan), VKALGO_SUCCESS, "select plan, scratch kept zeroed");
+    check(plan != NULL, "a kept-zeroed select plan");
+    vkalgo_select_plan_destroy(plan);
+    memcpy(copy, keys, n * 4);
+    expect(vkalgo_select_host(ctx, &kept_desc, copy, NULL, n, copy, NULL, &count), VKALGO_SUCCESS,
+           "unique with a chain");
+    check(count == kept, "unique with a chain: %" PRIu64 " runs (want %zu)", count, kept);
+    VkalgoExtensionHeader unknown = {NULL, (VkalgoStructureType)99};
+    VkalgoSelectDesc bad_chain = u;
+    bad_chain.next = &unknown;
+    plan = NULL;
+    expect(vkalgo_select_plan_create(ctx, &bad_chain, n, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
+           "select plan with an unknown extension structure");
+    check(plan == NULL, "no plan from a refused chain");
     free(keys);
     free(values);
     free(flags);
@@ -250,6 +270,23 @@ static void test_reduce_by_key(VkalgoContext *ctx) {
     expect(vkalgo_reduce_by_key_host(ctx, &d, keys, NULL, n, out_k, out_v, &untouched), VKALGO_ERROR_INVALID_ARGUMENT,
            "NULL values with a value type");
     check(untouched == 5, "refused calls left the run count");
+    /* Plans take VkalgoKeepScratchZeroed chained to the desc; an unknown structure type is
+       refused and makes no plan. */
+    VkalgoKeepScratchZeroed keep = {NULL, VKALGO_STRUCTURE_TYPE_KEEP_SCRATCH_ZEROED};
+    VkalgoReduceByKeyDesc kept_desc = d;
+    kept_desc.next = &keep;
+    VkalgoReduceByKeyPlan *plan = NULL;
+    expect(vkalgo_reduce_by_key_plan_create(ctx, &kept_desc, n, &plan), VKALGO_SUCCESS,
+           "reduce-by-key plan, scratch kept zeroed");
+    check(plan != NULL, "a kept-zeroed reduce-by-key plan");
+    vkalgo_reduce_by_key_plan_destroy(plan);
+    VkalgoExtensionHeader unknown = {NULL, (VkalgoStructureType)99};
+    VkalgoReduceByKeyDesc bad_chain = d;
+    bad_chain.next = &unknown;
+    plan = NULL;
+    expect(vkalgo_reduce_by_key_plan_create(ctx, &bad_chain, n, &plan), VKALGO_ERROR_INVALID_ARGUMENT,
+           "reduce-by-key plan with an unknown extension structure");
+    check(plan == NULL, "no plan from a refused chain");
     free(keys);
     free(values);
     free(want_k);
