@@ -195,7 +195,8 @@ pub unsafe extern "C" fn vkalgo_reduce_by_key_plan_tile_size(
 
 /// Records the reduce-by-key into the caller's command buffer (on the plan's context, which
 /// the plan keeps alive): a compute clear of part of the scratch, a barrier and one dispatch
-/// (look-back), or three dispatches with barriers between. Synchronization: writes to the
+/// (look-back; with a kept-zeroed scratch the dispatch alone, or past 256 tiles the dispatch,
+/// a barrier and the clear), or three dispatches with barriers between. Synchronization: writes to the
 /// inputs and count buffer must be visible to COMPUTE_SHADER reads; earlier uses of the
 /// outputs, run count and scratch must be complete before COMPUTE_SHADER; afterwards they are
 /// written by COMPUTE_SHADER (SHADER_WRITE). Nothing is recorded on error.

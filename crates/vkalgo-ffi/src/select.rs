@@ -242,7 +242,8 @@ pub unsafe extern "C" fn vkalgo_select_plan_memory_requirements(
 
 /// Records the select into the caller's command buffer (on the plan's context, which the plan
 /// keeps alive): on the look-back path a compute fill of the scratch, a barrier and one
-/// dispatch (the dispatch alone where the scratch is kept zeroed); on the count-scan path a count, a scan of the tile counts and a scatter, with
+/// dispatch (with a kept-zeroed scratch the dispatch alone, or past 256 tiles the dispatch, a
+/// barrier and the fill); on the count-scan path a count, a scan of the tile counts and a scatter, with
 /// their barriers. Synchronization: writes to the inputs, flags and count buffer must be
 /// visible to COMPUTE_SHADER reads; earlier uses of the outputs, the count kept and the
 /// scratch must be complete before COMPUTE_SHADER; afterwards they are written
