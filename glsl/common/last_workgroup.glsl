@@ -3,7 +3,7 @@
 // (a workgroup barrier with device-scope release); the one that brings the count to the
 // dispatch's size (acquire, in invocation 0) sees what all of them wrote. Used for work that
 // must follow a whole grid without another dispatch: the set operations' one-pass decision
-// (finished_last), and the scan's kept-zeroed clean-up (finished_last_in_first_subgroup).
+// (finished_last), and the kept-zeroed look-back states' clean-up (lookback_state_finish).
 #ifndef VKALGO_LAST_WORKGROUP_GLSL
 #define VKALGO_LAST_WORKGROUP_GLSL
 
@@ -66,6 +66,26 @@ bool finished_last_in_first_subgroup(uint64_t counter_addr) {
 // On a counter that is never reset (see first_subgroup_finished_last).
 bool finished_last_of_round_in_first_subgroup(uint64_t counter_addr) {
     return first_subgroup_finished_last(counter_addr, true);
+}
+
+// A look-back state kept zeroed between dispatches (the scan's, the select's, the
+// reduce-by-key's): its 16-byte header at `header_addr` holds the tile ticket at byte 0, the
+// fallback count at 4 and the finished workgroups at 8, its `status_words` u64 words start at
+// `status_addr`. Counts this workgroup finished, once its look-back reads and status writes
+// are done; the last one to finish zeroes the status words, the ticket and the count (the
+// fallback count stays, for the tests). Only the first subgroup counts and clears: the others
+// go on with their tile (docs/tuning/scan.md#finish-count). Workgroup-uniform control flow.
+void lookback_state_finish(uint64_t header_addr, uint64_t status_addr, uint status_words) {
+    if (!finished_last_in_first_subgroup(header_addr + 8ul)) {
+        return;
+    }
+    for (uint w = gl_SubgroupInvocationID; w < status_words; w += gl_SubgroupSize) {
+        U64AtomicRef(status_addr + uint64_t(w) * 8ul).v[0] = 0ul;
+    }
+    if (subgroupElect()) {
+        U32AtomicRef(header_addr).v[0] = 0u;
+        U32AtomicRef(header_addr + 8ul).v[0] = 0u;
+    }
 }
 
 #endif

@@ -27,7 +27,9 @@
 //   LOOKBACK_WORKGROUP_REDUCE(x)      x combined over the workgroup (workgroup-uniform).
 //
 // Includers reserve 16 bytes before the status words; the u32 at byte 4 of them counts the
-// fallbacks (diagnostics and tests). SPIN_LIMIT 0 is a test mode: every tile computes its
+// fallbacks (diagnostics and tests), the one at byte 0 is the tile ticket (tile_ticket.glsl)
+// and the one at byte 8 the finished workgroups of a kept-zeroed state
+// (last_workgroup.glsl lookback_state_finish). SPIN_LIMIT 0 is a test mode: every tile computes its
 // nearest predecessor's aggregate itself, whatever that predecessor published, so the fallback
 // runs for every tile after the first whatever the schedule.
 #ifndef VKALGO_LOOKBACK_GLSL

@@ -19,10 +19,8 @@
 // runs.
 //
 // With RBK_OPTION_KEEP_SCRATCH_ZEROED the caller promises zeroed scratch (vkalgo records no
-// clear) and the last workgroup to finish zeroes it again for the next call: every workgroup
-// counts itself finished (the u32 at RBK_SCRATCH_FINISHED) after its last look-back read and
-// status write, and the one that brings the count to the dispatch's size knows no workgroup
-// reads or writes the state any more.
+// clear) and the last workgroup to finish zeroes it again for the next call
+// (common/last_workgroup.glsl lookback_state_finish).
 #extension GL_EXT_shader_atomic_int64 : require
 #include "rbk_tile.glsl"
 #include "../common/tile_ticket.glsl"
@@ -186,21 +184,11 @@ void look_back(uint tile, uint n, out uint heads, out VALUE_T value) {
     }
 }
 
-// RBK_OPTION_KEEP_SCRATCH_ZEROED: counts this workgroup finished once its look-back reads and
-// status writes are done (before its runs are written); the last one to finish zeroes the
-// status words of the `tiles` tiles, the tile ticket and the count (the fallback count stays
-// for the tests). Only the first subgroup counts and clears. Workgroup-uniform control flow.
+// RBK_OPTION_KEEP_SCRATCH_ZEROED: the last workgroup to finish its look-back (before its runs
+// are written) zeroes the state of the `tiles` tiles. Workgroup-uniform control flow.
 void finish_and_clean(uint tiles) {
-    if ((pc.options & RBK_OPTION_KEEP_SCRATCH_ZEROED) == 0u ||
-        !finished_last_in_first_subgroup(pc.scratch + RBK_SCRATCH_FINISHED)) {
-        return;
-    }
-    for (uint w = gl_SubgroupInvocationID; w < tiles * RBK_STATUS_WORDS; w += gl_SubgroupSize) {
-        U64AtomicRef(pc.scratch + RBK_SCRATCH_HEADER + uint64_t(w) * 8ul).v[0] = 0ul;
-    }
-    if (subgroupElect()) {
-        U32AtomicRef(pc.scratch).v[0] = 0u;
-        U32AtomicRef(pc.scratch + RBK_SCRATCH_FINISHED).v[0] = 0u;
+    if ((pc.options & RBK_OPTION_KEEP_SCRATCH_ZEROED) != 0u) {
+        lookback_state_finish(pc.scratch, pc.scratch + RBK_SCRATCH_HEADER, tiles * RBK_STATUS_WORDS);
     }
 }
 

@@ -27,23 +27,11 @@ uint lookback_fallback_thread_value(uint tile) {
 
 #include "../common/last_workgroup.glsl"
 
-// SCAN_FLAG_KEEP_SCRATCH_ZEROED: counts this workgroup finished once its look-back reads and
-// status writes are done (before the tile is stored); the last one to finish zeroes the status
-// words of the `tiles` tiles and the counters (the fallback count stays for the tests). Only
-// the first subgroup counts and clears: the others go on to store their part of the tile
-// (docs/tuning/scan.md#finish-count). Workgroup-uniform control flow.
+// SCAN_FLAG_KEEP_SCRATCH_ZEROED: the last workgroup to finish its look-back (before its tile
+// is stored) zeroes the state of the `tiles` tiles. Workgroup-uniform control flow.
 void finish_and_clean(uint tiles) {
-    if ((pc.flags & SCAN_FLAG_KEEP_SCRATCH_ZEROED) == 0u ||
-        !finished_last_in_first_subgroup(pc.aux_addr + 8ul)) {
-        return;
-    }
-    uint64_t status_addr = pc.aux_addr + 16ul;
-    for (uint t = gl_SubgroupInvocationID; t < tiles; t += gl_SubgroupSize) {
-        U64AtomicRef(status_addr + uint64_t(t) * 8ul).v[0] = 0ul;
-    }
-    if (subgroupElect()) {
-        U32AtomicRef(pc.aux_addr).v[0] = 0u;
-        U32AtomicRef(pc.aux_addr + 8ul).v[0] = 0u;
+    if ((pc.flags & SCAN_FLAG_KEEP_SCRATCH_ZEROED) != 0u) {
+        lookback_state_finish(pc.aux_addr, pc.aux_addr + 16ul, tiles);
     }
 }
 

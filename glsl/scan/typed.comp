@@ -415,18 +415,8 @@ KEY_T lookback_fallback_thread_value(uint tile) {
 
 // As finish_and_clean in glsl/scan/lookback.comp (LOOKBACK_STATUS_WORDS words per tile).
 void finish_and_clean(uint tiles) {
-    if ((pc.flags & SCAN_FLAG_KEEP_SCRATCH_ZEROED) == 0u ||
-        !finished_last_in_first_subgroup(pc.aux_addr + 8ul)) {
-        return;
-    }
-    uint64_t status_addr = pc.aux_addr + 16ul;
-    uint words = tiles * LOOKBACK_STATUS_WORDS;
-    for (uint t = gl_SubgroupInvocationID; t < words; t += gl_SubgroupSize) {
-        U64AtomicRef(status_addr + uint64_t(t) * 8ul).v[0] = 0ul;
-    }
-    if (subgroupElect()) {
-        U32AtomicRef(pc.aux_addr).v[0] = 0u;
-        U32AtomicRef(pc.aux_addr + 8ul).v[0] = 0u;
+    if ((pc.flags & SCAN_FLAG_KEEP_SCRATCH_ZEROED) != 0u) {
+        lookback_state_finish(pc.aux_addr, pc.aux_addr + 16ul, tiles * LOOKBACK_STATUS_WORDS);
     }
 }
 

@@ -7,10 +7,8 @@
 // The last tile writes the number kept (a count of 0: workgroup 0).
 //
 // With SELECT_OPTION_KEEP_SCRATCH_ZEROED the caller promises zeroed scratch (vkalgo records no
-// clear) and the last workgroup to finish zeroes it again for the next call: every workgroup
-// counts itself finished (the u32 at SELECT_SCRATCH_FINISHED) after its last look-back read
-// and status write, and the one that brings the count to the dispatch's size knows no
-// workgroup reads or writes the state any more.
+// clear) and the last workgroup to finish zeroes it again for the next call
+// (common/last_workgroup.glsl lookback_state_finish).
 #include "select_common.glsl"
 
 uint g_n;
@@ -22,22 +20,11 @@ uint lookback_fallback_thread_value(uint tile) {
 #include "../common/lookback.glsl"
 #include "../common/last_workgroup.glsl"
 
-// SELECT_OPTION_KEEP_SCRATCH_ZEROED: counts this workgroup finished once its look-back reads
-// and status writes are done (before the scatter); the last one to finish zeroes the status
-// words of the `tiles` tiles, the tile ticket and the count (the fallback count stays for the
-// tests). Only the first subgroup counts and clears. Workgroup-uniform control flow.
+// SELECT_OPTION_KEEP_SCRATCH_ZEROED: the last workgroup to finish its look-back (before its
+// scatter) zeroes the state of the `tiles` tiles. Workgroup-uniform control flow.
 void finish_and_clean(uint tiles) {
-    if ((pc.options & SELECT_OPTION_KEEP_SCRATCH_ZEROED) == 0u ||
-        !finished_last_in_first_subgroup(pc.aux_addr + SELECT_SCRATCH_FINISHED)) {
-        return;
-    }
-    uint64_t status_addr = pc.aux_addr + SELECT_SCRATCH_STATUS;
-    for (uint t = gl_SubgroupInvocationID; t < tiles; t += gl_SubgroupSize) {
-        U64AtomicRef(status_addr + uint64_t(t) * 8ul).v[0] = 0ul;
-    }
-    if (subgroupElect()) {
-        U32AtomicRef(pc.aux_addr).v[0] = 0u;
-        U32AtomicRef(pc.aux_addr + SELECT_SCRATCH_FINISHED).v[0] = 0u;
+    if ((pc.options & SELECT_OPTION_KEEP_SCRATCH_ZEROED) != 0u) {
+        lookback_state_finish(pc.aux_addr, pc.aux_addr + SELECT_SCRATCH_STATUS, tiles);
     }
 }
 

@@ -8,6 +8,7 @@ pub(crate) mod copy;
 pub(crate) mod device_select;
 pub(crate) mod features;
 pub(crate) mod instance;
+pub(crate) mod lookback_state;
 pub(crate) mod pipelines;
 pub(crate) mod profile;
 pub(crate) mod recycle;

@@ -4,6 +4,7 @@ use super::{
     tuning, ReduceByKeyArgs, ReduceByKeyDesc, ReduceByKeyPath, ReduceByKeyTuning, REDUCE_BY_KEY_MAX_COUNT,
 };
 use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements};
+use crate::core::lookback_state::{LookbackScratch, KEPT_ZEROED_MAX_TILES};
 use crate::core::pipelines::Specialization;
 use crate::core::shaders::{self, KeyBits, ReduceByKeyKernel, ShaderSource, ValueWords};
 use crate::core::spirv::push_constants;
@@ -36,15 +37,13 @@ push_constants! {
 /// Bytes of scratch before the look-back status words or the tiles' pairs (the tile ticket at
 /// byte 0, the fallback counter at byte 4).
 pub(super) const SCRATCH_HEADER: u64 = 16;
-/// The look-back's count of finished workgroups (a u32 of the header), with
-/// [`OPTION_KEEP_SCRATCH_ZEROED`].
-#[cfg_attr(not(test), allow(dead_code))] // read by the GLSL only
-pub(super) const SCRATCH_FINISHED: u64 = 8;
 /// The push constants' `options` bit: the look-back's scratch arrives zeroed and its last
 /// workgroup zeroes it again ([`super::ReduceByKeyDesc::keep_scratch_zeroed`]).
 pub(super) const OPTION_KEEP_SCRATCH_ZEROED: u32 = 1;
-/// Look-back flag of a tile that has published nothing yet.
+/// Look-back flag of a tile that has published nothing yet: zero, so that a cleared state
+/// reads as nothing published.
 pub(super) const FLAG_NONE: u32 = 0;
+const _: () = assert!(FLAG_NONE == 0);
 /// Look-back flag of a tile whose own pair is published (the kernels' through the generated
 /// header).
 #[cfg_attr(not(test), allow(dead_code))]
@@ -342,15 +341,7 @@ impl ReduceByKeyPlan {
             pipelines.push(ctx.kernel(shader, spec)?);
         }
         let address = |r: &Option<BufferRange>| r.as_ref().map_or(0, |r| ctx.address_of(r));
-        // A kept-zeroed scratch: up to KEPT_FINISH_MAX_TILES tiles the look-back's last
-        // workgroup clears it; past them a clear after the dispatch costs less than every
-        // workgroup's finish count (docs/tuning/reduce_by_key.md#kept-zeroed).
-        let keep = self.desc.keep_scratch_zeroed && pipelines.len() == 1;
-        let finish_count = keep && checked.tiles <= tuning::KEPT_FINISH_MAX_TILES;
-        if keep && !finish_count {
-            ctx.prepare_compute_fill()?; // nothing recorded yet
-        }
-        let push = RbkPush {
+        let mut push = RbkPush {
             keys_in: ctx.address_of(&args.keys_in),
             values_in: address(&args.values_in),
             keys_out: ctx.address_of(&args.keys_out),
@@ -365,30 +356,32 @@ impl ReduceByKeyPlan {
             max_count: self.desc.max_count as u32,
             max_tiles: self.max_tiles as u32,
             tile_elems: self.tuning.tile_elements() as u32,
-            options: if finish_count {
-                OPTION_KEEP_SCRATCH_ZEROED
-            } else {
-                0
-            },
+            options: 0,
             reserved: 0,
         };
         let tiles = checked.tiles as u32;
         // SAFETY: `cmd` is recording (documented); the ranges were checked above.
         unsafe {
             if let [lookback] = pipelines[..] {
-                // The header and the status of the tiles this call may use, cleared by a compute
-                // fill (docs/tuning/core.md#compute-fill); a kept-zeroed scratch is clear already.
-                let words = ((SCRATCH_HEADER + tiles as u64 * status_bytes(self.desc.value_type)) / 4) as u32;
-                let state = args.scratch.part(0, words as u64 * 4);
-                if !keep {
-                    ctx.record_compute_fill(cmd, &state, words, FLAG_NONE)?;
-                    ctx.compute_to_compute(cmd);
-                }
-                ctx.dispatch(cmd, lookback, &push, tiles);
-                if keep && !finish_count {
-                    ctx.compute_to_compute(cmd);
-                    ctx.record_compute_fill(cmd, &state, words, FLAG_NONE)?;
-                }
+                // The header and the status of the tiles this call may use (FLAG_NONE is 0).
+                let state = args.scratch.part(
+                    0,
+                    SCRATCH_HEADER + tiles as u64 * status_bytes(self.desc.value_type),
+                );
+                let scratch = LookbackScratch::of_plan(self.desc.keep_scratch_zeroed);
+                ctx.record_lookback(
+                    cmd,
+                    scratch,
+                    &state,
+                    tiles as u64,
+                    KEPT_ZEROED_MAX_TILES,
+                    |self_cleaning| {
+                        if self_cleaning {
+                            push.options |= OPTION_KEEP_SCRATCH_ZEROED;
+                        }
+                        ctx.dispatch(cmd, lookback, &push, tiles);
+                    },
+                )?;
             } else if let [reduce, spine, write] = pipelines[..] {
                 ctx.dispatch(cmd, reduce, &push, tiles);
                 ctx.compute_to_compute(cmd);

@@ -4,10 +4,6 @@
 use super::ReduceByKeyTuning;
 use crate::core::tuning::{first_row, DeviceClass, Devices, TuningRow};
 
-/// The most look-back tiles whose last workgroup clears a kept-zeroed scratch; past them the
-/// plan records a clear after the dispatch (docs/tuning/reduce_by_key.md#kept-zeroed).
-pub(super) const KEPT_FINISH_MAX_TILES: u64 = 256;
-
 /// The default kernel tuning ([`ReduceByKeyTuning::for_device`]).
 pub(super) const DEFAULT_TUNING: &[TuningRow<(), ReduceByKeyTuning>] = &[
     TuningRow {

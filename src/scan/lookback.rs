@@ -5,19 +5,9 @@ use super::{
     Pass, ScanPush, LOOKBACK_HEADER_BYTES, SCAN_FLAG_KEEP_SCRATCH_ZEROED, SCAN_FLAG_WORKGROUP_LOOKBACK,
 };
 use crate::core::buffer::BufferRange;
+use crate::core::lookback_state::LookbackScratch;
 use crate::core::shaders;
 use crate::error::Result;
-
-/// The state of a look-back scan's scratch when its dispatch is recorded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum ScratchState {
-    /// Unknown: the scan clears it first.
-    Clear,
-    /// Zero, and to be left zero (`ScanDesc::keep_scratch_zeroed`).
-    KeptZeroed,
-    /// Zeroed by the caller's own commands for this call (`ScanPlan::record_precleared`).
-    Cleared,
-}
 
 /// Bytes of look-back scratch a scan of `tiles` tiles with `status_bytes` of status per tile
 /// reads zeroed.
@@ -25,15 +15,16 @@ pub(super) fn clear_bytes(tiles: u64, status_bytes: u64) -> u64 {
     LOOKBACK_HEADER_BYTES + tiles * status_bytes
 }
 
-/// Clears the look-back header and the status words (unless the plan keeps its scratch
-/// zeroed), then scans in one dispatch of `tiles` workgroups (tile t is workgroup t on GPUs,
+/// Clears the look-back header and the status words as `state` says
+/// ([`crate::Context::record_lookback`]; [`LookbackScratch::Cleared`]: a call of
+/// `ScanPlan::record_precleared`), then scans in one dispatch of `tiles` workgroups (tile t is workgroup t on GPUs,
 /// taken by ticket on CPU drivers).
 pub(super) fn record(
     pass: &Pass,
     mut push: ScanPush,
     tiles: u64,
     scratch: &BufferRange,
-    state: ScratchState,
+    state: LookbackScratch,
 ) -> Result<()> {
     if WORKGROUP_LOOKBACK_TILES.contains(&tiles) {
         push.flags |= SCAN_FLAG_WORKGROUP_LOOKBACK;
@@ -47,39 +38,23 @@ pub(super) fn record(
             .ctx
             .kernel(lookback.expect("typed plans have a look-back kernel"), pass.spec)?,
     };
-    let clear_bytes = clear_bytes(tiles, pass.status_bytes);
-    let fill = |cmd| unsafe {
-        pass.ctx
-            .device
-            .cmd_fill_buffer(cmd, scratch.buffer, scratch.offset, clear_bytes, 0)
-    };
+    let state_range = scratch.part(0, clear_bytes(tiles, pass.status_bytes));
+    // SAFETY: `pass.cmd` is recording; the scratch was checked by the plan's record.
     unsafe {
-        if state == ScratchState::Cleared {
-            pass.ctx.dispatch(pass.cmd, kernel, &push, tiles as u32);
-        } else if state == ScratchState::Clear {
-            // A compute clear: with its compute-to-compute barrier it costs less than a
-            // vkCmdFillBuffer and a transfer-to-compute barrier (docs/tuning/core.md#compute-fill).
-            pass.ctx
-                .record_compute_fill(pass.cmd, scratch, (clear_bytes / 4) as u32, 0)?;
-            pass.ctx.compute_to_compute(pass.cmd);
-            pass.ctx.dispatch(pass.cmd, kernel, &push, tiles as u32);
-        } else if tiles <= SELF_CLEANING_MAX_TILES {
-            pass.ctx.dispatch(pass.cmd, kernel, &push, tiles as u32);
-        } else {
-            // Many tiles: the end-of-workgroup count and the last workgroup's clear cost more
-            // than a fill, so the scan runs as a plain one and a fill after it leaves the
-            // scratch zeroed as promised.
-            let plain = ScanPush {
-                flags: push.flags & !SCAN_FLAG_KEEP_SCRATCH_ZEROED,
-                ..push
-            };
-            pass.ctx.dispatch(pass.cmd, kernel, &plain, tiles as u32);
-            pass.ctx.compute_to_transfer(pass.cmd);
-            fill(pass.cmd);
-            pass.ctx.transfer_to_compute(pass.cmd);
-        }
+        pass.ctx.record_lookback(
+            pass.cmd,
+            state,
+            &state_range,
+            tiles,
+            SELF_CLEANING_MAX_TILES,
+            |self_cleaning| {
+                if !self_cleaning {
+                    push.flags &= !SCAN_FLAG_KEEP_SCRATCH_ZEROED;
+                }
+                pass.ctx.dispatch(pass.cmd, kernel, &push, tiles as u32);
+            },
+        )
     }
-    Ok(())
 }
 
 /// Most tiles a scan whose plan keeps its scratch zeroed clears itself (its last workgroup;

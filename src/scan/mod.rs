@@ -54,6 +54,7 @@ pub(crate) mod shared_constants;
 mod tuning;
 
 use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements};
+use crate::core::lookback_state::LookbackScratch;
 use crate::core::pipelines::Specialization;
 #[cfg(test)]
 use crate::core::shaders;
@@ -672,9 +673,8 @@ impl ScanPlan {
             RecordedPath::Lookback(tuning) => {
                 let tiles = self.retile(&mut pass, tuning, elements);
                 let state = match (precleared, self.desc.keep_scratch_zeroed) {
-                    (true, _) => lookback::ScratchState::Cleared,
-                    (false, true) => lookback::ScratchState::KeptZeroed,
-                    (false, false) => lookback::ScratchState::Clear,
+                    (true, _) => LookbackScratch::Cleared,
+                    (false, keep) => LookbackScratch::of_plan(keep),
                 };
                 lookback::record(&pass, push, tiles, &args.scratch, state)
             }

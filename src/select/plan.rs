@@ -38,10 +38,6 @@ pub(super) const MODE_UNIQUE: u32 = 2;
 /// Bytes of look-back counters before the status words in the look-back path's scratch
 /// (glsl/common/lookback.glsl counts its fallbacks in the u32 at byte 4).
 pub(super) const SCRATCH_STATUS: u64 = 16;
-/// The look-back path's count of finished workgroups (a u32 in its scratch's counters), with
-/// [`OPTION_KEEP_SCRATCH_ZEROED`].
-#[cfg_attr(not(test), allow(dead_code))] // read by the GLSL only
-pub(super) const SCRATCH_FINISHED: u64 = 8;
 /// The push constants' `options` bit: the scratch arrives zeroed and the look-back's last
 /// workgroup zeroes it again ([`super::SelectDesc::keep_scratch_zeroed`]).
 pub(super) const OPTION_KEEP_SCRATCH_ZEROED: u32 = 1;

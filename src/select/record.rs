@@ -3,9 +3,9 @@
 use super::plan::{
     counts_bytes, SelectPush, Shaders, OPTION_KEEP_SCRATCH_ZEROED, SCRATCH_ALIGNMENT, SCRATCH_STATUS,
 };
-use super::tuning::KEPT_FINISH_MAX_TILES;
 use super::{SelectArgs, SelectMode, SelectPlan};
 use crate::core::buffer::{BufferRange, ElementCount};
+use crate::core::lookback_state::{LookbackScratch, KEPT_ZEROED_MAX_TILES};
 use crate::core::types::ValueType;
 use crate::error::{Error, Result};
 use crate::scan::ScanArgs;
@@ -39,15 +39,7 @@ impl SelectPlan {
             Some(d) => d.div_ceil(tile),
             None => self.max_tiles,
         };
-        // A kept-zeroed scratch: up to KEPT_FINISH_MAX_TILES tiles the look-back's last
-        // workgroup clears it; past them a clear after the dispatch costs less than every
-        // workgroup's finish count (docs/tuning/select.md#kept-zeroed).
-        let keep = self.desc.keep_scratch_zeroed;
-        let finish_count = keep && tiles <= KEPT_FINISH_MAX_TILES;
-        if keep && !finish_count {
-            ctx.prepare_compute_fill()?; // nothing recorded yet
-        }
-        let push = SelectPush {
+        let mut push = SelectPush {
             keys_in: ctx.address_of(&args.keys_in),
             values_in: address(args.values_in),
             flags_addr: address(args.flags),
@@ -62,31 +54,29 @@ impl SelectPlan {
             params: args.params,
             count: direct.unwrap_or(0) as u32,
             max_count: self.desc.max_count as u32,
-            options: if finish_count {
-                OPTION_KEEP_SCRATCH_ZEROED
-            } else {
-                0
-            },
+            options: 0,
             reserved: 0,
         };
         match self.shaders {
             Shaders::Lookback(shader) => {
                 let kernel = ctx.kernel(shader, self.spec)?;
-                let clear = SCRATCH_STATUS + tiles * 8;
-                let words = (clear / 4) as u32;
-                // SAFETY: `cmd` is recording (documented); the ranges were checked. A compute
-                // clear and a compute barrier cost less than a fill and a transfer barrier
-                // (docs/tuning/core.md#compute-fill); a kept-zeroed scratch is clear already.
+                let state = args.scratch.part(0, SCRATCH_STATUS + tiles * 8);
+                let scratch = LookbackScratch::of_plan(self.desc.keep_scratch_zeroed);
+                // SAFETY: `cmd` is recording (documented); the ranges were checked.
                 unsafe {
-                    if !keep {
-                        ctx.record_compute_fill(cmd, &args.scratch.part(0, clear), words, 0)?;
-                        ctx.compute_to_compute(cmd);
-                    }
-                    ctx.dispatch(cmd, kernel, &push, tiles.max(1) as u32);
-                    if keep && !finish_count {
-                        ctx.compute_to_compute(cmd);
-                        ctx.record_compute_fill(cmd, &args.scratch.part(0, clear), words, 0)?;
-                    }
+                    ctx.record_lookback(
+                        cmd,
+                        scratch,
+                        &state,
+                        tiles,
+                        KEPT_ZEROED_MAX_TILES,
+                        |self_cleaning| {
+                            if self_cleaning {
+                                push.options |= OPTION_KEEP_SCRATCH_ZEROED;
+                            }
+                            ctx.dispatch(cmd, kernel, &push, tiles.max(1) as u32);
+                        },
+                    )?;
                 }
             }
             Shaders::CountScan { count, scatter } => {

@@ -50,10 +50,6 @@ pub(super) fn auto_path(class: DeviceClass, mode: &SelectMode, max_count: u64) -
         .choice
 }
 
-/// The most look-back tiles whose last workgroup clears a kept-zeroed scratch; past them the
-/// plan records a clear after the dispatch (docs/tuning/select.md#kept-zeroed).
-pub(super) const KEPT_FINISH_MAX_TILES: u64 = 256;
-
 /// The default kernel tuning ([`SelectTuning::for_device`]), per path (`None`: any path).
 pub(super) const DEFAULT_TUNING: &[TuningRow<Option<SelectPath>, SelectTuning>] = &[
     TuningRow {
