@@ -142,10 +142,40 @@ fn record_with_scratch<K: TestKey, V: TestValue>(
     (got_keys, got_values, kept, held, fallbacks)
 }
 
+/// One call's input for `mode` (`n` keys with runs of equal keys, flags, the predicate's
+/// params) and the kept keys and values of its first `used` elements.
+struct Call<K, V> {
+    keys: Vec<K>,
+    flags: Vec<u8>,
+    params: [u32; 4],
+    want_keys: Vec<K>,
+    want_values: Vec<V>,
+}
+
+fn call_for<K: TestKey, V: TestValue>(mode: &SelectMode, n: usize, used: usize, rng: &mut Rng) -> Call<K, V> {
+    let (glsl, pred) = predicate::<K>();
+    let keys: Vec<K> = unique_keys(n, rng);
+    let flags = flags_for(n, 3, rng);
+    let params = [2, 0, 0, 0];
+    let selection = match mode {
+        SelectMode::Flagged => Selection::Flagged(&flags),
+        SelectMode::Unique => Selection::Unique,
+        _ => Selection::If { glsl, params },
+    };
+    let (want_keys, want_values) = expected::<K, V>(&keys[..used], &selection, |k| pred(k, params));
+    Call {
+        keys,
+        flags,
+        params,
+        want_keys,
+        want_values,
+    }
+}
+
 /// Both paths, the look-back's forced fallback, every mode, direct and indirect counts.
 fn paths_and_counts<K: TestKey, V: TestValue>(ctx: &Context, value_type: ValueType) {
     let mut rng = Rng(21);
-    let (glsl, pred) = predicate::<K>();
+    let (glsl, _) = predicate::<K>();
     // Tiles of 1024 elements whatever the device's default, so that 9000 keys take 9 tiles.
     let fallback = SelectTuning {
         workgroup_size: 256,
@@ -186,17 +216,14 @@ fn paths_and_counts<K: TestKey, V: TestValue>(ctx: &Context, value_type: ValueTy
                 (9000, Some(4097u32)),
                 (9000, Some(0)),
             ] {
-                let keys: Vec<K> = unique_keys(n, &mut rng);
-                let flags = flags_for(n, 3, &mut rng);
-                let params = [2, 0, 0, 0];
-                let selection = match &mode {
-                    SelectMode::Flagged => Selection::Flagged(&flags),
-                    SelectMode::Unique => Selection::Unique,
-                    _ => Selection::If { glsl, params },
-                };
                 let used = indirect.map_or(n, |c| c as usize);
-                let (want_keys, want_values) =
-                    expected::<K, V>(&keys[..used], &selection, |k| pred(k, params));
+                let Call {
+                    keys,
+                    flags,
+                    params,
+                    want_keys,
+                    want_values,
+                } = call_for::<K, V>(&mode, n, used, &mut rng);
                 let with_flags = matches!(mode, SelectMode::Flagged).then_some(&flags[..]);
                 let (got_keys, got_values, kept, held, fallbacks) =
                     record::<K, V>(ctx, &plan, &keys, with_flags, indirect, params);
@@ -361,7 +388,7 @@ fn overlapping_ranges_and_missing_flags_are_refused() {
 fn kept_zeroed_scratch_across_calls() {
     let ctx = context();
     let mut rng = Rng(27);
-    let (glsl, pred) = predicate::<u32>();
+    let (glsl, _) = predicate::<u32>();
     let fallback = SelectTuning {
         workgroup_size: 256,
         items_per_invocation: 4,
@@ -406,17 +433,14 @@ fn kept_zeroed_scratch_across_calls() {
             .into_iter()
             .enumerate()
             {
-                let keys: Vec<u32> = unique_keys(n, &mut rng);
-                let flags = flags_for(n, 3, &mut rng);
-                let params = [2, 0, 0, 0];
-                let selection = match &mode {
-                    SelectMode::Flagged => Selection::Flagged(&flags),
-                    SelectMode::Unique => Selection::Unique,
-                    _ => Selection::If { glsl, params },
-                };
                 let used = indirect.map_or(n, |c| c as usize);
-                let (want_keys, want_values) =
-                    expected::<u32, u32>(&keys[..used], &selection, |k| pred(k, params));
+                let Call {
+                    keys,
+                    flags,
+                    params,
+                    want_keys,
+                    want_values,
+                } = call_for::<u32, u32>(&mode, n, used, &mut rng);
                 let with_flags = matches!(mode, SelectMode::Flagged).then_some(&flags[..]);
                 let (got_keys, got_values, kept, held, _) = record_with_scratch::<u32, u32>(
                     &ctx,
