@@ -139,21 +139,17 @@ uint round_offset(uint r) {
     return (gl_SubgroupID * ITEMS + r) * lanes + gl_SubgroupInvocationID;
 }
 
-// The key before element `i` (> 0) whose own key `key` lane `lane` of this subgroup holds, for
-// UNIQUE: the lane below's key, or for the subgroup's first lane the previous row's last (or
-// the previous subgroup's or tile's), read from memory. Subgroup-uniform control flow.
-KEY_T predecessor_key(uint i, KEY_T key, bool exists) {
+// The subgroup's keys of one row rotated up a lane, for UNIQUE: lane l receives lane l - 1's
+// key, lane 0 the row's last key (the next row's lane 0 predecessor). Subgroup-uniform control
+// flow.
+KEY_T rotate_up(KEY_T key) {
     uint lane = gl_SubgroupInvocationID;
-    uint below = lane == 0u ? 0u : lane - 1u;
+    uint below = lane == 0u ? subgroup_lanes() - 1u : lane - 1u;
 #if KEY_BITS == 64
-    KEY_T before = subgroup_shuffle_u64(key, below);
+    return subgroup_shuffle_u64(key, below);
 #else
-    KEY_T before = subgroupShuffle(key, below);
+    return subgroupShuffle(key, below);
 #endif
-    if (lane == 0u && exists && i > 0u) {
-        before = load_key(i - 1u);
-    }
-    return before;
 }
 
 // The elements of the tile at `start` this invocation keeps, bit r for round r; `valid`
@@ -162,13 +158,26 @@ KEY_T predecessor_key(uint i, KEY_T key, bool exists) {
 // Subgroup-uniform control flow (UNIQUE shuffles each round's keys).
 uint keep_bits(uint start, uint valid, bool hold) {
     uint bits = 0u;
+#if !defined(SELECT_GLSL)
+    // UNIQUE: lane 0's predecessor, the key before the stretch (from memory) and then each
+    // row's last (the rotation of the row before). Other lanes take the lane below's.
+    KEY_T carried = KEY_T(0);
+    if (SELECT_MODE == SELECT_MODE_UNIQUE && gl_SubgroupInvocationID == 0u) {
+        uint first = round_offset(0u);
+        if (first < valid && start + first > 0u) {
+            carried = load_key(start + first - 1u);
+        }
+    }
+#endif
     [[unroll]] for (uint r = 0u; r < ITEMS; ++r) {
         uint offset = round_offset(r);
         bool exists = offset < valid;
         KEY_T key = (READS_KEYS || hold) && exists ? load_key(start + offset) : KEY_T(0);
 #if !defined(SELECT_GLSL)
         if (SELECT_MODE == SELECT_MODE_UNIQUE) {
-            KEY_T before = predecessor_key(start + offset, key, exists);
+            KEY_T rotated = rotate_up(key);
+            KEY_T before = gl_SubgroupInvocationID == 0u ? carried : rotated;
+            carried = rotated;
             if (exists && (start + offset == 0u || before != key)) {
                 bits |= 1u << r;
             }

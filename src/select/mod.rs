@@ -32,9 +32,10 @@
 //!   elements, the scan's plan scans the counts, and a pass writes every tile's kept elements.
 //!
 //! [`SelectPath::Auto`] takes the count-scan path on CPU drivers such as lavapipe (no look-back)
-//! and for flagged and predicate selects of at least 2^22 elements (the plan's `max_count`) on
-//! NVIDIA GPUs (there the waiting costs more than the second read; below, the extra dispatches
-//! cost more than the waiting: docs/tuning/select.md#auto-path), else the look-back path.
+//! and on NVIDIA GPUs for flagged and predicate selects of at least 2^22 elements and unique
+//! selects of at least 2^24 (the plan's `max_count`; there the waiting costs more than the
+//! second read; below, the extra dispatches cost more than the waiting:
+//! docs/tuning/select.md#auto-path), else the look-back path.
 //!
 //! # The count kept
 //! `selected_count` receives one u32, the number of elements kept, at the start of its range.

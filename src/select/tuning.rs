@@ -9,6 +9,8 @@ use crate::core::tuning::{first_row, DeviceClass, Devices, TuningRow};
 pub(super) enum Modes {
     /// Flagged and predicate selects whose plan holds at least this many elements.
     FlaggedOrIfFrom(u64),
+    /// Unique selects whose plan holds at least this many elements.
+    UniqueFrom(u64),
     /// Every select.
     Any,
 }
@@ -17,6 +19,7 @@ impl Modes {
     fn holds(self, mode: &SelectMode, max_count: u64) -> bool {
         match self {
             Modes::FlaggedOrIfFrom(least) => !matches!(mode, SelectMode::Unique) && max_count >= least,
+            Modes::UniqueFrom(least) => matches!(mode, SelectMode::Unique) && max_count >= least,
             Modes::Any => true,
         }
     }
@@ -34,10 +37,17 @@ pub(super) const AUTO_PATH: &[TuningRow<Modes, SelectPath>] = &[
         anchor: "auto-path",
     },
     TuningRow {
+        devices: Devices::Nvidia,
+        when: Modes::UniqueFrom(1 << 24),
+        choice: SelectPath::CountScan,
+        why: "even with the look-back at 2^24, 1.11-1.15x as fast at 2^28",
+        anchor: "auto-path",
+    },
+    TuningRow {
         devices: Devices::Any,
         when: Modes::Any,
         choice: SelectPath::Lookback,
-        why: "the unique select reads each key and its predecessor once: look-back 6% faster",
+        why: "below the sizes above the count-scan path's extra dispatches cost more",
         anchor: "auto-path",
     },
 ];
@@ -140,7 +150,15 @@ mod tests {
             );
         }
         assert_eq!(
-            auto_path(DeviceClass::Nvidia, &SelectMode::Unique, 1 << 28),
+            auto_path(DeviceClass::Nvidia, &SelectMode::Unique, 1 << 24),
+            SelectPath::CountScan
+        );
+        assert_eq!(
+            auto_path(DeviceClass::Nvidia, &SelectMode::Unique, (1 << 24) - 1),
+            SelectPath::Lookback
+        );
+        assert_eq!(
+            auto_path(DeviceClass::OtherGpu, &SelectMode::Unique, 1 << 28),
             SelectPath::Lookback
         );
     }
