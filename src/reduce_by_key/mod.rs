@@ -103,9 +103,10 @@ pub struct ReduceByKeyTuning {
 }
 
 impl ReduceByKeyTuning {
-    /// The tuning vkalgo uses on this device (`src/reduce_by_key/tuning.rs`).
-    pub fn for_device(ctx: &crate::Context) -> Self {
-        tuning::default_tuning(ctx.device_class())
+    /// The tuning vkalgo uses on this device for a plan of `max_count` elements
+    /// (`src/reduce_by_key/tuning.rs`: smaller tiles for small plans on GPUs).
+    pub fn for_device(ctx: &crate::Context, max_count: u64) -> Self {
+        tuning::default_tuning(ctx.device_class(), max_count)
     }
 
     fn tile_elements(&self) -> u64 {

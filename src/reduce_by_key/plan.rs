@@ -120,7 +120,9 @@ impl Context {
                 desc.max_count
             )));
         }
-        let tuning = desc.tuning.unwrap_or_else(|| ReduceByKeyTuning::for_device(self));
+        let tuning = desc
+            .tuning
+            .unwrap_or_else(|| ReduceByKeyTuning::for_device(self, desc.max_count));
         check_tuning(self, &tuning)?;
         let shared = tile_shared_bytes(desc, &tuning);
         if shared > self.profile.max_shared_memory as u64 {

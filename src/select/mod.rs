@@ -126,16 +126,17 @@ pub struct SelectTuning {
 }
 
 impl SelectTuning {
-    /// The tuning vkalgo uses on this device for `path` (`src/select/tuning.rs`;
+    /// The tuning vkalgo uses on this device for `path` and a plan of `max_count` elements
+    /// (`src/select/tuning.rs`: the look-back path's tiles grow with the plan;
     /// [`SelectPath::Auto`]: the look-back path's where the device allows look-back, else the
     /// count-scan path's).
-    pub fn for_device(ctx: &crate::Context, path: SelectPath) -> Self {
+    pub fn for_device(ctx: &crate::Context, path: SelectPath, max_count: u64) -> Self {
         let path = match path {
             SelectPath::Auto if ctx.profile.lookback => SelectPath::Lookback,
             SelectPath::Auto => SelectPath::CountScan,
             p => p,
         };
-        tuning::default_tuning(ctx.device_class(), path)
+        tuning::default_tuning(ctx.device_class(), path, max_count)
     }
 
     fn tile_elements(&self) -> u64 {

@@ -152,7 +152,7 @@ impl Context {
         };
         let tuning = desc
             .tuning
-            .unwrap_or_else(|| SelectTuning::for_device(self, path));
+            .unwrap_or_else(|| SelectTuning::for_device(self, path, desc.max_count));
         check_tuning(self, &tuning)?;
         let shaders = self.select_shaders(desc, path)?;
         let max_tiles = desc.max_count.div_ceil(tuning.tile_elements()).max(1);
@@ -168,7 +168,7 @@ impl Context {
             }
         };
         let spins = match tuning.lookback_spins {
-            0 => tuning::default_tuning(self.device_class(), path).lookback_spins,
+            0 => tuning::default_tuning(self.device_class(), path, desc.max_count).lookback_spins,
             u32::MAX => 0,
             s => s,
         };

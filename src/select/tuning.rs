@@ -60,57 +60,100 @@ pub(super) fn auto_path(class: DeviceClass, mode: &SelectMode, max_count: u64) -
         .choice
 }
 
-/// The default kernel tuning ([`SelectTuning::for_device`]), per path (`None`: any path).
-pub(super) const DEFAULT_TUNING: &[TuningRow<Option<SelectPath>, SelectTuning>] = &[
+/// Which plans a tile row is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct TileWhen {
+    /// The path (`None`: either).
+    pub path: Option<SelectPath>,
+    /// Plans of at most this many elements (the plan's `max_count`).
+    pub max_count: u64,
+}
+
+impl TileWhen {
+    const fn path(path: Option<SelectPath>) -> Self {
+        TileWhen {
+            path,
+            max_count: u64::MAX,
+        }
+    }
+
+    const fn lookback_up_to(max_count: u64) -> Self {
+        TileWhen {
+            path: Some(SelectPath::Lookback),
+            max_count,
+        }
+    }
+
+    fn holds(&self, path: SelectPath, max_count: u64) -> bool {
+        self.path.map_or(true, |p| p == path) && max_count <= self.max_count
+    }
+}
+
+const fn tile(workgroup_size: u32, items_per_invocation: u32, lookback_spins: u32) -> SelectTuning {
+    SelectTuning {
+        workgroup_size,
+        items_per_invocation,
+        lookback_spins,
+    }
+}
+
+/// The default kernel tuning ([`SelectTuning::for_device`]), per path and plan size.
+pub(super) const DEFAULT_TUNING: &[TuningRow<TileWhen, SelectTuning>] = &[
     TuningRow {
         devices: Devices::Nvidia,
-        when: Some(SelectPath::CountScan),
-        choice: SelectTuning {
-            workgroup_size: 512,
-            items_per_invocation: 16,
-            lookback_spins: 256,
-        },
+        when: TileWhen::path(Some(SelectPath::CountScan)),
+        choice: tile(512, 16, 256),
         why: "the fastest of four tile shapes on the count-scan path, 2-15% faster than 1024 x 16",
         anchor: "count-scan-tuning",
     },
     TuningRow {
+        devices: Devices::Gpu,
+        when: TileWhen::lookback_up_to(1 << 16),
+        choice: tile(256, 8, 256),
+        why: "32 tiles at 2^16: 1.20-1.47x as fast as 1024 x 16, within 3% of the best of six shapes",
+        anchor: "small-tiles",
+    },
+    TuningRow {
+        devices: Devices::Gpu,
+        when: TileWhen::lookback_up_to(1 << 18),
+        choice: tile(512, 8, 256),
+        why: "64 tiles at 2^18: the fastest of six shapes in every mode, 1.18-1.34x as fast as 1024 x 16",
+        anchor: "small-tiles",
+    },
+    TuningRow {
+        devices: Devices::Gpu,
+        when: TileWhen::lookback_up_to(1 << 20),
+        choice: tile(1024, 8, 256),
+        why: "128 tiles at 2^20: level with 1024 x 16 or up to 10% faster (pairs)",
+        anchor: "small-tiles",
+    },
+    TuningRow {
         devices: Devices::Nvidia,
-        when: None,
-        choice: SelectTuning {
-            workgroup_size: 1024,
-            items_per_invocation: 16,
-            lookback_spins: 256,
-        },
+        when: TileWhen::path(None),
+        choice: tile(1024, 16, 256),
         why: "the fastest of six measured tile shapes for flagged selects on the look-back path",
         anchor: "default-tuning",
     },
     TuningRow {
         devices: Devices::OtherGpu,
-        when: None,
-        choice: SelectTuning {
-            workgroup_size: 1024,
-            items_per_invocation: 16,
-            lookback_spins: 256,
-        },
+        when: TileWhen::path(None),
+        choice: tile(1024, 16, 256),
         why: "NVIDIA's look-back choice, not measured",
         anchor: "default-tuning",
     },
     TuningRow {
         devices: Devices::Cpu,
-        when: None,
-        choice: SelectTuning {
-            workgroup_size: 256,
-            items_per_invocation: 4,
-            lookback_spins: 32,
-        },
+        when: TileWhen::path(None),
+        choice: tile(256, 4, 32),
         why: "smaller tiles on CPU drivers, a silent predecessor falls back sooner",
         anchor: "default-tuning",
     },
 ];
 
-/// The device's default tuning for `path` (look-back or count-scan; [`DEFAULT_TUNING`]).
-pub(super) fn default_tuning(class: DeviceClass, path: SelectPath) -> SelectTuning {
-    first_row(DEFAULT_TUNING, class, |when| when.map_or(true, |p| p == path))
+/// The device's default tuning for `path` (look-back or count-scan) and a plan of `max_count`
+/// elements ([`DEFAULT_TUNING`]).
+pub(super) fn default_tuning(class: DeviceClass, path: SelectPath, max_count: u64) -> SelectTuning {
+    first_row(DEFAULT_TUNING, class, |when| when.holds(path, max_count))
         .expect("a default select tuning for every device class")
         .choice
 }
@@ -126,10 +169,31 @@ mod tests {
         assert_anchors(AUTO_PATH, include_str!("../../docs/tuning/select.md"));
         for class in [DeviceClass::Nvidia, DeviceClass::OtherGpu, DeviceClass::Cpu] {
             for path in [SelectPath::Lookback, SelectPath::CountScan] {
-                let t = default_tuning(class, path);
-                assert!(t.workgroup_size.is_power_of_two() && (1..=16).contains(&t.items_per_invocation));
+                for log2 in [0, 16, 17, 18, 20, 21, 24, 32] {
+                    let t = default_tuning(class, path, 1 << log2);
+                    assert!(t.workgroup_size.is_power_of_two() && (1..=16).contains(&t.items_per_invocation));
+                }
             }
         }
+    }
+
+    #[test]
+    fn look_back_tiles_grow_with_the_plan() {
+        let tile = |class, path, n| {
+            let t = default_tuning(class, path, n);
+            (t.workgroup_size, t.items_per_invocation)
+        };
+        let lookback = SelectPath::Lookback;
+        assert_eq!(tile(DeviceClass::Nvidia, lookback, 1 << 16), (256, 8));
+        assert_eq!(tile(DeviceClass::Nvidia, lookback, (1 << 16) + 1), (512, 8));
+        assert_eq!(tile(DeviceClass::Nvidia, lookback, 1 << 20), (1024, 8));
+        assert_eq!(tile(DeviceClass::Nvidia, lookback, (1 << 20) + 1), (1024, 16));
+        assert_eq!(
+            tile(DeviceClass::Nvidia, SelectPath::CountScan, 1 << 16),
+            (512, 16)
+        );
+        assert_eq!(tile(DeviceClass::OtherGpu, lookback, 1 << 18), (512, 8));
+        assert_eq!(tile(DeviceClass::Cpu, lookback, 1 << 16), (256, 4));
     }
 
     #[test]

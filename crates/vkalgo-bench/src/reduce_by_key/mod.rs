@@ -197,7 +197,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             workgroup_size,
             items_per_invocation,
             lookback_spins: if spins.is_empty() {
-                ReduceByKeyTuning::for_device(ctx).lookback_spins
+                0 // the device's default
             } else {
                 spins.parse().ok()?
             },

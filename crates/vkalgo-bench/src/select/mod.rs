@@ -251,7 +251,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         Some(SelectTuning {
             workgroup_size,
             items_per_invocation,
-            ..SelectTuning::for_device(ctx, SelectPath::Auto)
+            lookback_spins: 0, // the device's default
         })
     });
     let paths = o.choices("paths", PATHS);
