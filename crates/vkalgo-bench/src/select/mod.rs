@@ -16,7 +16,8 @@ use vkalgo::{
 };
 use vkalgo_bench::harness::report::{self, Table};
 use vkalgo_bench::harness::{
-    axis, download, random_values, sized, upload, Axis, Bench, Options, StreamRow, Timing, STREAM_COLUMNS,
+    axis, download, flag, print_pass_times, random_values, sized, upload, Axis, Bench, Options, StreamRow,
+    Timing, STREAM_COLUMNS,
 };
 
 const AXES: &[Axis] = &[
@@ -42,6 +43,7 @@ const AXES: &[Axis] = &[
         "cleared",
         "cleared (a clear before each call) | kept (the plan's scratch kept zeroed)",
     ),
+    flag("pass-times", "also each dispatch's GPU time under its row"),
 ];
 
 /// The paths of the `paths` option by name.
@@ -118,6 +120,8 @@ struct Select<'a> {
     values_out: GpuBuffer,
     kept: GpuBuffer,
     table: Table,
+    /// Also print each dispatch's GPU time (`--pass-times`).
+    pass_times: bool,
 }
 
 impl Select<'_> {
@@ -201,6 +205,9 @@ impl Select<'_> {
             ok,
         }
         .report(&self.table, &self.b);
+        if self.pass_times {
+            print_pass_times(ctx, &self.b.timer, |cmd| unsafe { plan.record(cmd, &args) })?;
+        }
         Ok(())
     }
 
@@ -269,6 +276,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
             "select (input: uploaded once per size, about half kept; GB/s: bytes read and written)",
             STREAM_COLUMNS,
         ),
+        pass_times: o.flag("pass-times"),
         b,
     };
     for &log2 in &sizes {
