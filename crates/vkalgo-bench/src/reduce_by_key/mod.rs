@@ -14,7 +14,8 @@ use vkalgo::{
 };
 use vkalgo_bench::harness::report::{self, Table};
 use vkalgo_bench::harness::{
-    axis, download, median, sized, upload, Axis, Bench, Options, StreamRow, Timing, MAX_BATCH, STREAM_COLUMNS,
+    axis, download, flag, median, print_pass_times, sized, upload, Axis, Bench, Options, StreamRow, Timing,
+    MAX_BATCH, STREAM_COLUMNS,
 };
 
 const AXES: &[Axis] = &[
@@ -41,6 +42,7 @@ const AXES: &[Axis] = &[
         "cleared",
         "cleared (a clear before each call) | kept (the plan's scratch kept zeroed)",
     ),
+    flag("pass-times", "also each dispatch's GPU time under its row"),
 ];
 
 /// The paths of the `paths` option by name.
@@ -83,6 +85,13 @@ struct Buffers {
     run_count: GpuBuffer,
 }
 
+/// How every case runs: timed repetitions, and whether each dispatch's time follows its row.
+#[derive(Clone, Copy)]
+struct Runs {
+    reps: u32,
+    pass_times: bool,
+}
+
 /// One case at one size and run length: plan, warm-ups, timed repetitions, the check, the row
 /// and the `RESULT` record (exits on a wrong result).
 #[allow(clippy::too_many_arguments)]
@@ -93,7 +102,7 @@ fn case(
     rle: bool,
     log2: u32,
     mean: u32,
-    reps: u32,
+    runs: Runs,
     tuning: Option<ReduceByKeyTuning>,
     path: ReduceByKeyPath,
     kept: bool,
@@ -134,7 +143,7 @@ fn case(
         scratch: scratch.range(),
         count: ElementCount::Direct(n),
     };
-    let timing = Timing::warm_then_warmup(3, reps as usize);
+    let timing = Timing::warm_then_warmup(3, runs.reps as usize);
     let ms = median(b.time(
         timing,
         |_, _, _| Ok(()),
@@ -145,7 +154,7 @@ fn case(
     } else {
         reference::reduce_by_key(&keys, &values, ReduceOp::Sum)
     };
-    let runs: Vec<u32> = download(ctx, &bufs.run_count, 1)?;
+    let run_count: Vec<u32> = download(ctx, &bufs.run_count, 1)?;
     // The look-back's fallbacks of the last call (the other path leaves the word zero): a
     // silent predecessor's pair recomputed from its input.
     let header: Vec<u32> = download(ctx, &scratch, 4)?;
@@ -155,9 +164,9 @@ fn case(
     }
     let got_keys: Vec<u32> = download(ctx, &bufs.keys_out, want_keys.len())?;
     let got_values: Vec<u32> = download(ctx, &bufs.values_out, want_values.len())?;
-    let ok = runs[0] as usize == want_keys.len() && got_keys == want_keys && got_values == want_values;
+    let ok = run_count[0] as usize == want_keys.len() && got_keys == want_keys && got_values == want_values;
     let t = plan.tuning();
-    let bytes = (n * if rle { 4 } else { 8 } + runs[0] as u64 * 8) as f64;
+    let bytes = (n * if rle { 4 } else { 8 } + run_count[0] as u64 * 8) as f64;
     let kept_name = if kept { "_kept_zeroed" } else { "" };
     let (case, variant) = (format!("{name} run{mean}"), format!("run{mean}{kept_name}"));
     StreamRow {
@@ -182,6 +191,9 @@ fn case(
         ok,
     }
     .report(table, b);
+    if runs.pass_times {
+        print_pass_times(ctx, &b.timer, |cmd| unsafe { plan.record(cmd, &args) })?;
+    }
     Ok(())
 }
 
@@ -218,7 +230,10 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
         "reduce-by-key (input: sorted u32 keys in runs of mean length L, uploaded once; GB/s: bytes read and written)",
         STREAM_COLUMNS,
     );
-    let reps = o.get("reps", 1usize).clamp(1, MAX_BATCH as usize) as u32;
+    let runs = Runs {
+        reps: o.get("reps", 1usize).clamp(1, MAX_BATCH as usize) as u32,
+        pass_times: o.flag("pass-times"),
+    };
     for &log2 in &sizes {
         for case_name in &cases {
             for &mean in means.iter().filter(|&&m| m >= 1) {
@@ -232,7 +247,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                                 case_name == "rle",
                                 log2,
                                 mean,
-                                reps,
+                                runs,
                                 tuning,
                                 path,
                                 kept,
