@@ -63,6 +63,18 @@ pub(crate) fn tile_tickets(class: DeviceClass) -> bool {
     first_row(TILE_TICKETS, class, |_| true).is_some_and(|row| row.choice)
 }
 
+/// A default tile of `workgroup_size` x `items` fitted to a device whose workgroups hold at most
+/// `limit` invocations: the workgroup halved and the items doubled (up to `max_items`) until it
+/// fits, so that the tile keeps its size where it can. Vulkan guarantees at least 128.
+pub(crate) fn fit_workgroup(limit: u32, workgroup_size: u32, items: u32, max_items: u32) -> (u32, u32) {
+    let (mut wg, mut items) = (workgroup_size, items);
+    while wg > limit.max(32) && wg > 32 {
+        wg /= 2;
+        items = (items * 2).min(max_items);
+    }
+    (wg, items)
+}
+
 /// The device classes a tuning row applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Devices {
@@ -155,6 +167,15 @@ pub(crate) fn assert_anchors<W, C>(table: &[TuningRow<W, C>], doc: &str) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn default_tiles_fit_small_workgroup_limits() {
+        assert_eq!(fit_workgroup(1024, 1024, 8, 16), (1024, 8));
+        assert_eq!(fit_workgroup(512, 1024, 8, 16), (512, 16));
+        assert_eq!(fit_workgroup(384, 1024, 8, 16), (256, 16));
+        assert_eq!(fit_workgroup(128, 1024, 16, 16), (128, 16));
+        assert_eq!(fit_workgroup(128, 256, 8, 16), (128, 16));
+    }
     use super::*;
 
     #[test]

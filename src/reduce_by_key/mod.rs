@@ -63,6 +63,7 @@ pub(crate) use plan::push_layouts;
 pub use plan::ReduceByKeyPlan;
 
 use crate::core::buffer::{BufferRange, ElementCount};
+use crate::core::tuning::fit_workgroup;
 use crate::core::types::{KeyType, ReduceOp, ValueType};
 
 /// The most elements one reduce-by-key takes: 2^32 - 1.
@@ -104,9 +105,21 @@ pub struct ReduceByKeyTuning {
 
 impl ReduceByKeyTuning {
     /// The tuning vkalgo uses on this device for a plan of `max_count` elements
-    /// (`src/reduce_by_key/tuning.rs`: smaller tiles for small plans on GPUs).
+    /// (`src/reduce_by_key/tuning.rs`: smaller tiles for small plans on GPUs; a workgroup over
+    /// the device's limit is halved, its items doubled).
     pub fn for_device(ctx: &crate::Context, max_count: u64) -> Self {
-        tuning::default_tuning(ctx.device_class(), max_count)
+        let t = tuning::default_tuning(ctx.device_class(), max_count);
+        let (workgroup_size, items_per_invocation) = fit_workgroup(
+            ctx.profile.max_workgroup_invocations,
+            t.workgroup_size,
+            t.items_per_invocation,
+            16,
+        );
+        ReduceByKeyTuning {
+            workgroup_size,
+            items_per_invocation,
+            ..t
+        }
     }
 
     fn tile_elements(&self) -> u64 {

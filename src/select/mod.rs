@@ -68,6 +68,7 @@ pub use plan::SelectPlan;
 pub(crate) use plan::GLSL_TARGETS;
 
 use crate::core::buffer::{BufferRange, ElementCount};
+use crate::core::tuning::fit_workgroup;
 use crate::core::types::{KeyType, ValueType};
 
 /// The most elements one select takes: 2^32 - 1 (indices and the count kept are u32 in the
@@ -127,7 +128,8 @@ pub struct SelectTuning {
 
 impl SelectTuning {
     /// The tuning vkalgo uses on this device for `path` and a plan of `max_count` elements
-    /// (`src/select/tuning.rs`: the look-back path's tiles grow with the plan;
+    /// (`src/select/tuning.rs`: the look-back path's tiles grow with the plan; a workgroup over
+    /// the device's limit is halved, its items doubled;
     /// [`SelectPath::Auto`]: the look-back path's where the device allows look-back, else the
     /// count-scan path's).
     pub fn for_device(ctx: &crate::Context, path: SelectPath, max_count: u64) -> Self {
@@ -136,7 +138,18 @@ impl SelectTuning {
             SelectPath::Auto => SelectPath::CountScan,
             p => p,
         };
-        tuning::default_tuning(ctx.device_class(), path, max_count)
+        let t = tuning::default_tuning(ctx.device_class(), path, max_count);
+        let (workgroup_size, items_per_invocation) = fit_workgroup(
+            ctx.profile.max_workgroup_invocations,
+            t.workgroup_size,
+            t.items_per_invocation,
+            16,
+        );
+        SelectTuning {
+            workgroup_size,
+            items_per_invocation,
+            ..t
+        }
     }
 
     fn tile_elements(&self) -> u64 {
