@@ -68,15 +68,22 @@ bool finished_last_of_round_in_first_subgroup(uint64_t counter_addr) {
     return first_subgroup_finished_last(counter_addr, true);
 }
 
+// 1: the look-back kernel clears its kept-zeroed state itself (lookback_state_finish), set per
+// pipeline by src/core/lookback_state.rs; 0: it does not, and lookback_state_finish compiles to
+// nothing. A specialization constant and not a push-constant flag: the finish's code alone,
+// never run, made the reduce-by-key's look-back 12-15% slower on the H200
+// (docs/tuning/core.md#self-cleaning-variant).
+layout(constant_id = 8) const uint SELF_CLEANING = 0;
+
 // A look-back state kept zeroed between dispatches (the scan's, the select's, the
-// reduce-by-key's): its 16-byte header at `header_addr` holds the tile ticket at byte 0, the
+// reduce-by-key's), where SELF_CLEANING: its 16-byte header at `header_addr` holds the tile ticket at byte 0, the
 // fallback count at 4 and the finished workgroups at 8, its `status_words` u64 words start at
 // `status_addr`. Counts this workgroup finished, once its look-back reads and status writes
 // are done; the last one to finish zeroes the status words, the ticket and the count (the
 // fallback count stays, for the tests). Only the first subgroup counts and clears: the others
 // go on with their tile (docs/tuning/scan.md#finish-count). Workgroup-uniform control flow.
 void lookback_state_finish(uint64_t header_addr, uint64_t status_addr, uint status_words) {
-    if (!finished_last_in_first_subgroup(header_addr + 8ul)) {
+    if (SELF_CLEANING == 0u || !finished_last_in_first_subgroup(header_addr + 8ul)) {
         return;
     }
     for (uint w = gl_SubgroupInvocationID; w < status_words; w += gl_SubgroupSize) {

@@ -15,6 +15,8 @@
 //                  elsewhere
 //   constant_id 7: look-back tiles by ticket (TILE_TICKETS, glsl/common/tile_ticket.glsl; set
 //                  for every pipeline)
+//   constant_id 8: a look-back kernel that clears its kept-zeroed state itself (SELF_CLEANING,
+//                  glsl/common/last_workgroup.glsl); 0 elsewhere
 #ifndef VKALGO_COMMON_GLSL
 #define VKALGO_COMMON_GLSL
 

@@ -18,8 +18,8 @@
 // otherwise (docs/tuning/reduce_by_key.md#lookback-status). The last tile writes the number of
 // runs.
 //
-// With RBK_OPTION_KEEP_SCRATCH_ZEROED the caller promises zeroed scratch (vkalgo records no
-// clear) and the last workgroup to finish zeroes it again for the next call
+// Self-cleaning (SELF_CLEANING, a kept-zeroed scratch): vkalgo records no clear and the last
+// workgroup to finish zeroes the state again for the next call
 // (common/last_workgroup.glsl lookback_state_finish).
 #extension GL_EXT_shader_atomic_int64 : require
 #include "rbk_tile.glsl"
@@ -184,12 +184,10 @@ void look_back(uint tile, uint n, out uint heads, out VALUE_T value) {
     }
 }
 
-// RBK_OPTION_KEEP_SCRATCH_ZEROED: the last workgroup to finish its look-back (before its runs
-// are written) zeroes the state of the `tiles` tiles. Workgroup-uniform control flow.
+// SELF_CLEANING: the last workgroup to finish its look-back (before its runs are written)
+// zeroes the state of the `tiles` tiles. Workgroup-uniform control flow.
 void finish_and_clean(uint tiles) {
-    if ((pc.options & RBK_OPTION_KEEP_SCRATCH_ZEROED) != 0u) {
-        lookback_state_finish(pc.scratch, pc.scratch + RBK_SCRATCH_HEADER, tiles * RBK_STATUS_WORDS);
-    }
+    lookback_state_finish(pc.scratch, pc.scratch + RBK_SCRATCH_HEADER, tiles * RBK_STATUS_WORDS);
 }
 
 void main() {

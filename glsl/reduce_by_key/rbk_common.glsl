@@ -40,8 +40,6 @@ layout(push_constant) uniform RbkPush {
     uint max_count;        // clamp of an indirect count
     uint max_tiles;        // tiles of the plan's max_count (the scratch's layout)
     uint tile_elems;       // elements per tile (the spine's tiles)
-    uint options;          // RBK_OPTION_* bits
-    uint reserved;         // padding to 8-byte alignment (the Rust struct's size)
 } pc;
 
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer KeyRef { KEY_T v[]; };

@@ -8,8 +8,8 @@
 //   then one u64 status word per tile; all zero at start.
 // Input and output must not overlap: the fallback re-reads a predecessor's input.
 //
-// With SCAN_FLAG_KEEP_SCRATCH_ZEROED the caller promises zeroed scratch (vkalgo records no
-// clear) and the last workgroup to finish zeroes it again for the next scan: every workgroup
+// Self-cleaning (SELF_CLEANING, a kept-zeroed scratch): vkalgo records no clear and the last
+// workgroup to finish zeroes the state again for the next scan: every workgroup
 // counts itself finished after its last look-back read and status write (release), and the one
 // that brings the count to the dispatch's size (acquire) knows no workgroup reads or writes the
 // state any more. With SCAN_FLAG_WORKGROUP_LOOKBACK the whole workgroup reads each look-back
@@ -27,12 +27,10 @@ uint lookback_fallback_thread_value(uint tile) {
 
 #include "../common/last_workgroup.glsl"
 
-// SCAN_FLAG_KEEP_SCRATCH_ZEROED: the last workgroup to finish its look-back (before its tile
-// is stored) zeroes the state of the `tiles` tiles. Workgroup-uniform control flow.
+// SELF_CLEANING: the last workgroup to finish its look-back (before its tile is stored)
+// zeroes the state of the `tiles` tiles. Workgroup-uniform control flow.
 void finish_and_clean(uint tiles) {
-    if ((pc.flags & SCAN_FLAG_KEEP_SCRATCH_ZEROED) != 0u) {
-        lookback_state_finish(pc.aux_addr, pc.aux_addr + 16ul, tiles);
-    }
+    lookback_state_finish(pc.aux_addr, pc.aux_addr + 16ul, tiles);
 }
 
 void main() {

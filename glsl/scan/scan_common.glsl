@@ -40,9 +40,7 @@ layout(push_constant) uniform ScanPush {
     uint flags;              // look-back: SCAN_FLAG_* bits
 } pc;
 
-// Look-back flags (generated): SCAN_FLAG_KEEP_SCRATCH_ZEROED, the scratch arrives zeroed and
-// the last workgroup leaves it zeroed (no clear is recorded before the dispatch);
-// SCAN_FLAG_WORKGROUP_LOOKBACK, every invocation reads a status word per step
+// Look-back flags (generated): SCAN_FLAG_WORKGROUP_LOOKBACK, every invocation reads a status word per step
 // (common/lookback.glsl).
 
 #define TILE_VECS (WG_SIZE * VECS_PER_THREAD)

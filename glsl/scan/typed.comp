@@ -415,9 +415,7 @@ KEY_T lookback_fallback_thread_value(uint tile) {
 
 // As finish_and_clean in glsl/scan/lookback.comp (LOOKBACK_STATUS_WORDS words per tile).
 void finish_and_clean(uint tiles) {
-    if ((pc.flags & SCAN_FLAG_KEEP_SCRATCH_ZEROED) != 0u) {
-        lookback_state_finish(pc.aux_addr, pc.aux_addr + 16ul, tiles * LOOKBACK_STATUS_WORDS);
-    }
+    lookback_state_finish(pc.aux_addr, pc.aux_addr + 16ul, tiles * LOOKBACK_STATUS_WORDS);
 }
 
 // Tile t as in glsl/scan/lookback.comp: publish the tile's total, scan the tile, look back,

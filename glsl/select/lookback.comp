@@ -6,8 +6,8 @@
 // start. The fallback re-reads a predecessor's input, so input and output must not overlap.
 // The last tile writes the number kept (a count of 0: workgroup 0).
 //
-// With SELECT_OPTION_KEEP_SCRATCH_ZEROED the caller promises zeroed scratch (vkalgo records no
-// clear) and the last workgroup to finish zeroes it again for the next call
+// Self-cleaning (SELF_CLEANING, a kept-zeroed scratch): vkalgo records no clear and the last
+// workgroup to finish zeroes the state again for the next call
 // (common/last_workgroup.glsl lookback_state_finish).
 #include "select_common.glsl"
 
@@ -20,12 +20,10 @@ uint lookback_fallback_thread_value(uint tile) {
 #include "../common/lookback.glsl"
 #include "../common/last_workgroup.glsl"
 
-// SELECT_OPTION_KEEP_SCRATCH_ZEROED: the last workgroup to finish its look-back (before its
-// scatter) zeroes the state of the `tiles` tiles. Workgroup-uniform control flow.
+// SELF_CLEANING: the last workgroup to finish its look-back (before its scatter) zeroes the
+// state of the `tiles` tiles. Workgroup-uniform control flow.
 void finish_and_clean(uint tiles) {
-    if ((pc.options & SELECT_OPTION_KEEP_SCRATCH_ZEROED) != 0u) {
-        lookback_state_finish(pc.aux_addr, pc.aux_addr + SELECT_SCRATCH_STATUS, tiles);
-    }
+    lookback_state_finish(pc.aux_addr, pc.aux_addr + SELECT_SCRATCH_STATUS, tiles);
 }
 
 void main() {

@@ -51,8 +51,6 @@ layout(push_constant) uniform SelectPush {
     uvec4 params;          // IF: vkalgo_params
     uint count;            // direct count
     uint max_count;        // clamp of an indirect count
-    uint options;          // SELECT_OPTION_* bits
-    uint reserved;         // padding to 8-byte alignment (the Rust struct's size)
 } pc;
 
 #if KEY_BITS == 64

@@ -56,6 +56,7 @@ pub(crate) const COPY_SPEC: Specialization = Specialization {
     id2: 1,
     id5: 1,
     id6: 0,
+    id8: 0,
 };
 
 /// The largest compute-shader copy: 2^32 - 1 vectors of 16 bytes (the vector count is a u32;

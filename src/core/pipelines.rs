@@ -31,6 +31,9 @@ pub(crate) struct Specialization {
     pub id5: u32,
     /// constant_id 6 (declared by the algorithm's own GLSL; 0 where it is not).
     pub id6: u32,
+    /// constant_id 8 (SELF_CLEANING in glsl/common/last_workgroup.glsl: 1 for a look-back
+    /// kernel that clears its kept-zeroed state itself; 0 elsewhere).
+    pub id8: u32,
 }
 
 /// A pipeline ready to dispatch, with the layout its push constants go through.
@@ -259,7 +262,7 @@ impl Context {
             .create_shader_module(&module_info, None)
             .during("vkCreateShaderModule")?;
         // Ids 3 and 4 (the device's subgroup size range) and 7 (look-back tiles by ticket) are
-        // the same for every pipeline.
+        // the same for every pipeline; id 8 follows id 7.
         let values = [
             spec.workgroup_size,
             spec.id1,
@@ -269,6 +272,7 @@ impl Context {
             spec.id5,
             spec.id6,
             tile_tickets(DeviceClass::of(&self.profile)) as u32,
+            spec.id8,
         ];
         let entries: Vec<vk::SpecializationMapEntry> = (0..values.len() as u32)
             .map(|i| vk::SpecializationMapEntry {

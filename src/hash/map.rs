@@ -46,6 +46,7 @@ impl From<HashSpec> for Specialization {
             id2: 1,
             id5: 1,
             id6: 0,
+            id8: 0,
         }
     }
 }
@@ -58,6 +59,7 @@ impl From<ApplySharedShape> for Specialization {
             id2: 1,
             id5: shape.keys_per_invocation,
             id6: shape.slots,
+            id8: 0,
         }
     }
 }

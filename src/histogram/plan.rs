@@ -66,6 +66,7 @@ impl From<HistogramSpec> for Specialization {
             id2: spec.shared_words,
             id5: spec.tree_nodes,
             id6: spec.key_kind,
+            id8: 0,
         }
     }
 }

@@ -130,6 +130,7 @@ impl From<MergeSpec> for Specialization {
             id2: spec.lookback_spins,
             id5: spec.tiles_per_group,
             id6: spec.key_order | (spec.set_op << 3),
+            id8: 0,
         }
     }
 }

@@ -46,6 +46,7 @@ impl From<ReduceSpec> for Specialization {
             id2: 1,
             id5: spec.op as u32,
             id6: spec.key_kind,
+            id8: 0,
         }
     }
 }

@@ -4,7 +4,7 @@ use super::{
     tuning, ReduceByKeyArgs, ReduceByKeyDesc, ReduceByKeyPath, ReduceByKeyTuning, REDUCE_BY_KEY_MAX_COUNT,
 };
 use crate::core::buffer::{BufferRange, ElementCount, MemoryRequirements};
-use crate::core::lookback_state::{LookbackScratch, KEPT_ZEROED_MAX_TILES};
+use crate::core::lookback_state::{lookback_variants, LookbackScratch, KEPT_ZEROED_MAX_TILES};
 use crate::core::pipelines::Specialization;
 use crate::core::shaders::{self, KeyBits, ReduceByKeyKernel, ShaderSource, ValueWords};
 use crate::core::spirv::push_constants;
@@ -28,18 +28,12 @@ push_constants! {
         max_count: u32,
         max_tiles: u32,
         tile_elems: u32,
-        options: u32,
-        /// Padding to a multiple of 8 bytes.
-        reserved: u32,
     }
 }
 
 /// Bytes of scratch before the look-back status words or the tiles' pairs (the tile ticket at
 /// byte 0, the fallback counter at byte 4).
 pub(super) const SCRATCH_HEADER: u64 = 16;
-/// The push constants' `options` bit: the look-back's scratch arrives zeroed and its last
-/// workgroup zeroes it again ([`super::ReduceByKeyDesc::keep_scratch_zeroed`]).
-pub(super) const OPTION_KEEP_SCRATCH_ZEROED: u32 = 1;
 /// Look-back flag of a tile that has published nothing yet: zero, so that a cleared state
 /// reads as nothing published.
 pub(super) const FLAG_NONE: u32 = 0;
@@ -74,6 +68,8 @@ struct RbkSpec {
     spins: u32,
     /// The operation (RBK_OP, constant_id 5).
     op: ReduceOp,
+    /// The look-back clears its kept-zeroed state itself (SELF_CLEANING, constant_id 8).
+    self_cleaning: bool,
 }
 
 impl From<RbkSpec> for Specialization {
@@ -84,6 +80,7 @@ impl From<RbkSpec> for Specialization {
             id2: spec.spins,
             id5: spec.op as u32,
             id6: 0,
+            id8: spec.self_cleaning as u32,
         }
     }
 }
@@ -230,6 +227,7 @@ impl ReduceByKeyPlan {
             items: self.tuning.items_per_invocation,
             spins,
             op: self.desc.op,
+            self_cleaning: false,
         }
     }
 
@@ -242,12 +240,27 @@ impl ReduceByKeyPlan {
             .ok_or_else(|| Error::Internal(format!("reduce_by_key: no shader {kernel:?} {key:?} {values:?}")))
     }
 
-    /// The plan's pipelines with their specializations, in recording order.
+    /// The look-back kernel, self-cleaning or not.
+    fn lookback_kernel(&self, self_cleaning: bool) -> Result<(&'static ShaderSource, RbkSpec)> {
+        let spec = RbkSpec {
+            self_cleaning,
+            ..self.spec(self.spins)
+        };
+        Ok((self.shader(ReduceByKeyKernel::Lookback)?, spec))
+    }
+
+    /// Every pipeline the plan's calls may record: the look-back's variants, or the
+    /// reduce-then-scan path's three in recording order.
     fn kernels(&self) -> Result<Vec<(&'static ShaderSource, RbkSpec)>> {
         Ok(match self.path {
-            ReduceByKeyPath::Lookback => {
-                vec![(self.shader(ReduceByKeyKernel::Lookback)?, self.spec(self.spins))]
-            }
+            ReduceByKeyPath::Lookback => lookback_variants(
+                self.desc.keep_scratch_zeroed,
+                self.max_tiles,
+                KEPT_ZEROED_MAX_TILES,
+            )
+            .into_iter()
+            .map(|cleaning| self.lookback_kernel(cleaning))
+            .collect::<Result<_>>()?,
             _ => vec![
                 (self.shader(ReduceByKeyKernel::TileReduce)?, self.spec(1)),
                 (
@@ -337,13 +350,8 @@ impl ReduceByKeyPlan {
             return Err(Error::invalid("reduce_by_key: the command buffer is null"));
         }
         let checked = self.check_args(args)?;
-        let kernels = self.kernels()?;
-        let mut pipelines = Vec::with_capacity(kernels.len());
-        for (shader, spec) in kernels {
-            pipelines.push(ctx.kernel(shader, spec)?);
-        }
         let address = |r: &Option<BufferRange>| r.as_ref().map_or(0, |r| ctx.address_of(r));
-        let mut push = RbkPush {
+        let push = RbkPush {
             keys_in: ctx.address_of(&args.keys_in),
             values_in: address(&args.values_in),
             keys_out: ctx.address_of(&args.keys_out),
@@ -358,33 +366,29 @@ impl ReduceByKeyPlan {
             max_count: self.desc.max_count as u32,
             max_tiles: self.max_tiles as u32,
             tile_elems: self.tuning.tile_elements() as u32,
-            options: 0,
-            reserved: 0,
         };
         let tiles = checked.tiles as u32;
         // SAFETY: `cmd` is recording (documented); the ranges were checked above.
         unsafe {
-            if let [lookback] = pipelines[..] {
+            if self.path == ReduceByKeyPath::Lookback {
                 // The header and the status of the tiles this call may use (FLAG_NONE is 0).
                 let state = args.scratch.part(
                     0,
                     SCRATCH_HEADER + tiles as u64 * status_bytes(self.desc.value_type),
                 );
                 let scratch = LookbackScratch::of_plan(self.desc.keep_scratch_zeroed);
-                ctx.record_lookback(
-                    cmd,
-                    scratch,
-                    &state,
-                    tiles as u64,
-                    KEPT_ZEROED_MAX_TILES,
-                    |self_cleaning| {
-                        if self_cleaning {
-                            push.options |= OPTION_KEEP_SCRATCH_ZEROED;
-                        }
-                        ctx.dispatch(cmd, lookback, &push, tiles);
-                    },
-                )?;
-            } else if let [reduce, spine, write] = pipelines[..] {
+                let (shader, spec) =
+                    self.lookback_kernel(scratch.self_cleaning(tiles as u64, KEPT_ZEROED_MAX_TILES))?;
+                let lookback = ctx.kernel(shader, spec)?;
+                ctx.record_lookback(cmd, scratch, &state, tiles as u64, KEPT_ZEROED_MAX_TILES, || {
+                    ctx.dispatch(cmd, lookback, &push, tiles)
+                })?;
+            } else if let [reduce, spine, write] = self
+                .kernels()?
+                .into_iter()
+                .map(|(shader, spec)| ctx.kernel(shader, spec))
+                .collect::<Result<Vec<_>>>()?[..]
+            {
                 ctx.dispatch(cmd, reduce, &push, tiles);
                 ctx.compute_to_compute(cmd);
                 ctx.dispatch(cmd, spine, &push, 1);

@@ -2,7 +2,7 @@
 //! (included by glsl/reduce_by_key/rbk_common.glsl), rendered from this list
 //! (src/core/shaders/shared_constants.rs).
 
-use super::plan::{FLAG_AGGREGATE, FLAG_INCLUSIVE, FLAG_NONE, OPTION_KEEP_SCRATCH_ZEROED, SCRATCH_HEADER};
+use super::plan::{FLAG_AGGREGATE, FLAG_INCLUSIVE, FLAG_NONE, SCRATCH_HEADER};
 use crate::core::shaders::shared_constants::{GeneratedHeader, GlslConstant};
 use crate::ReduceOp;
 
@@ -19,6 +19,5 @@ pub(crate) const REDUCE_BY_KEY: GeneratedHeader = GeneratedHeader {
         GlslConstant::uint("RBK_FLAG_AGGREGATE", FLAG_AGGREGATE),
         GlslConstant::uint("RBK_FLAG_INCLUSIVE", FLAG_INCLUSIVE),
         GlslConstant::uint64("RBK_SCRATCH_HEADER", SCRATCH_HEADER),
-        GlslConstant::uint("RBK_OPTION_KEEP_SCRATCH_ZEROED", OPTION_KEEP_SCRATCH_ZEROED),
     ],
 };

@@ -1,9 +1,7 @@
 //! Single-pass scan with decoupled look-back (glsl/scan/lookback.comp; glsl/scan/typed.comp's
 //! look-back permutations for the typed scans).
 
-use super::{
-    Pass, ScanPush, LOOKBACK_HEADER_BYTES, SCAN_FLAG_KEEP_SCRATCH_ZEROED, SCAN_FLAG_WORKGROUP_LOOKBACK,
-};
+use super::{Pass, ScanPush, ScanSpec, LOOKBACK_HEADER_BYTES, SCAN_FLAG_WORKGROUP_LOOKBACK};
 use crate::core::buffer::BufferRange;
 use crate::core::lookback_state::LookbackScratch;
 use crate::core::shaders;
@@ -29,14 +27,18 @@ pub(super) fn record(
     if WORKGROUP_LOOKBACK_TILES.contains(&tiles) {
         push.flags |= SCAN_FLAG_WORKGROUP_LOOKBACK;
     }
+    let spec = ScanSpec {
+        self_cleaning: state.self_cleaning(tiles, SELF_CLEANING_MAX_TILES),
+        ..pass.spec
+    };
     let kernel = match (pass.typed, pass.typed_lookback) {
         (None, _) => pass.ctx.kernel(
             pass.shader(&shaders::SCAN_LOOKBACK_VEC4, &shaders::SCAN_LOOKBACK_SCALAR),
-            pass.spec,
+            spec,
         )?,
         (Some(_), lookback) => pass
             .ctx
-            .kernel(lookback.expect("typed plans have a look-back kernel"), pass.spec)?,
+            .kernel(lookback.expect("typed plans have a look-back kernel"), spec)?,
     };
     let state_range = scratch.part(0, clear_bytes(tiles, pass.status_bytes));
     // SAFETY: `pass.cmd` is recording; the scratch was checked by the plan's record.
@@ -47,12 +49,7 @@ pub(super) fn record(
             &state_range,
             tiles,
             SELF_CLEANING_MAX_TILES,
-            |self_cleaning| {
-                if !self_cleaning {
-                    push.flags &= !SCAN_FLAG_KEEP_SCRATCH_ZEROED;
-                }
-                pass.ctx.dispatch(pass.cmd, kernel, &push, tiles as u32);
-            },
+            || pass.ctx.dispatch(pass.cmd, kernel, &push, tiles as u32),
         )
     }
 }

@@ -262,8 +262,6 @@ const TYPED_PASS_REDUCE: u32 = 0;
 /// The typed kernel's passes: the seeded scan of each partition.
 const TYPED_PASS_DOWNSWEEP: u32 = 1;
 
-/// ScanPush::flags: the look-back scratch arrives zeroed and is left zeroed.
-const SCAN_FLAG_KEEP_SCRATCH_ZEROED: u32 = 1;
 /// ScanPush::flags: every invocation of the look-back scan reads a status word per step
 /// (glsl/common/lookback.glsl `lookback_exclusive_prefix_workgroup`), for
 /// [`lookback::WORKGROUP_LOOKBACK_TILES`].
@@ -476,6 +474,7 @@ impl ScanPlan {
             workgroup_size: tuning.workgroup_size,
             vecs_per_thread: tuning.vecs_per_thread,
             lookback_spins: self.spin_limit,
+            self_cleaning: false,
             typed: self.typed.map(|_| TypedSpec {
                 combine: self.desc.combine,
                 key_kind: self.desc.key_type.kind(),
@@ -512,6 +511,7 @@ impl ScanPlan {
                     list.push((lookback, self.specialization_of(tiles)));
                 }
             }
+            self.add_self_cleaning(&mut list);
             return list;
         }
         let mut list = vec![(&SCAN_DOWNSWEEP_VEC4, spec), (&SCAN_DOWNSWEEP_SCALAR, spec)];
@@ -531,7 +531,36 @@ impl ScanPlan {
                 list.extend([(&SCAN_LOOKBACK_VEC4, spec), (&SCAN_LOOKBACK_SCALAR, spec)]);
             }
         }
+        self.add_self_cleaning(&mut list);
         list
+    }
+
+    /// A plan that keeps its scratch zeroed: the self-cleaning variant of each look-back kernel
+    /// of `list` beside it (a call past the self-cleaning tiles, or on a cleared scratch, takes
+    /// the plain one).
+    fn add_self_cleaning(&self, list: &mut Vec<(&'static ShaderSource, ScanSpec)>) {
+        if !self.desc.keep_scratch_zeroed {
+            return;
+        }
+        let is_lookback = |shader: &ShaderSource| {
+            self.typed_lookback.is_some_and(|l| l.name == shader.name)
+                || shader.name == crate::core::shaders::SCAN_LOOKBACK_VEC4.name
+                || shader.name == crate::core::shaders::SCAN_LOOKBACK_SCALAR.name
+        };
+        let cleaning: Vec<_> = list
+            .iter()
+            .filter(|(shader, _)| is_lookback(shader))
+            .map(|&(shader, spec)| {
+                (
+                    shader,
+                    ScanSpec {
+                        self_cleaning: true,
+                        ..spec
+                    },
+                )
+            })
+            .collect();
+        list.extend(cleaning);
     }
 
     /// Records the scan into `cmd` (see the module's synchronization contract). Arguments are
@@ -649,11 +678,6 @@ impl ScanPlan {
             count: direct.unwrap_or(0) as u32,
             max_count: max as u32,
             inclusive: (self.desc.op == ScanOp::Inclusive) as u32,
-            flags: if self.desc.keep_scratch_zeroed {
-                SCAN_FLAG_KEEP_SCRATCH_ZEROED
-            } else {
-                0
-            },
             ..Default::default()
         };
         let mut pass = Pass {
@@ -724,6 +748,8 @@ struct ScanSpec {
     /// Polls of a silent predecessor in the look-back before the waiter computes that tile's
     /// part itself (SPIN_LIMIT, constant_id 2; 0 is the test mode that always does).
     lookback_spins: u32,
+    /// The look-back clears its kept-zeroed state itself (SELF_CLEANING, constant_id 8).
+    self_cleaning: bool,
     /// The typed kernels' constants; `None` for the u32 kernels.
     typed: Option<TypedSpec>,
 }
@@ -761,6 +787,7 @@ impl From<ScanSpec> for Specialization {
             id2: spec.lookback_spins,
             id5,
             id6,
+            id8: spec.self_cleaning as u32,
         }
     }
 }

@@ -124,6 +124,7 @@ pub(super) fn specialization(
         id2: 1,
         id5: 1,
         id6: key_order(key_type, descending),
+        id8: 0,
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::{tuning, SelectDesc, SelectMode, SelectPath, SelectTuning, SELECT_MAX_COUNT};
 use crate::core::buffer::MemoryRequirements;
+use crate::core::lookback_state::{lookback_variants, KEPT_ZEROED_MAX_TILES};
 use crate::core::pipelines::Specialization;
 use crate::core::shaders::{self, KeyBits, SelectKernel, ShaderSource, ValueWords};
 use crate::core::spirv::push_constants;
@@ -25,9 +26,6 @@ push_constants! {
         pub(super) params: [u32; 4],
         pub(super) count: u32,
         pub(super) max_count: u32,
-        pub(super) options: u32,
-        /// Padding to a multiple of 8 bytes.
-        pub(super) reserved: u32,
     }
 }
 
@@ -38,9 +36,6 @@ pub(super) const MODE_UNIQUE: u32 = 2;
 /// Bytes of look-back counters before the status words in the look-back path's scratch
 /// (glsl/common/lookback.glsl counts its fallbacks in the u32 at byte 4).
 pub(super) const SCRATCH_STATUS: u64 = 16;
-/// The push constants' `options` bit: the scratch arrives zeroed and the look-back's last
-/// workgroup zeroes it again ([`super::SelectDesc::keep_scratch_zeroed`]).
-pub(super) const OPTION_KEEP_SCRATCH_ZEROED: u32 = 1;
 /// Alignment vkalgo asks of select scratch.
 pub(super) const SCRATCH_ALIGNMENT: u64 = 16;
 
@@ -73,6 +68,18 @@ pub(super) struct SelectSpec {
     spins: u32,
     /// SELECT_MODE (constant_id 5).
     mode: u32,
+    /// The look-back clears its kept-zeroed state itself (SELF_CLEANING, constant_id 8).
+    self_cleaning: bool,
+}
+
+impl SelectSpec {
+    /// The look-back kernel's self-cleaning variant (or not).
+    pub(super) fn self_cleaning(self, self_cleaning: bool) -> Self {
+        SelectSpec {
+            self_cleaning,
+            ..self
+        }
+    }
 }
 
 impl From<SelectSpec> for Specialization {
@@ -83,6 +90,7 @@ impl From<SelectSpec> for Specialization {
             id2: spec.spins,
             id5: spec.mode,
             id6: 0,
+            id8: spec.self_cleaning as u32,
         }
     }
 }
@@ -181,9 +189,17 @@ impl Context {
             items: tuning.items_per_invocation,
             spins,
             mode,
+            self_cleaning: false,
         };
         match shaders {
-            Shaders::Lookback(s) => self.prepare_kernels(&[(s, spec)])?,
+            Shaders::Lookback(s) => {
+                let variants = lookback_variants(desc.keep_scratch_zeroed, max_tiles, KEPT_ZEROED_MAX_TILES);
+                let list: Vec<_> = variants
+                    .into_iter()
+                    .map(|cleaning| (s, spec.self_cleaning(cleaning)))
+                    .collect();
+                self.prepare_kernels(&list)?
+            }
             Shaders::CountScan { count, scatter } => {
                 self.prepare_kernels(&[(count, spec), (scatter, spec)])?
             }

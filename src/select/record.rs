@@ -1,8 +1,6 @@
 //! The record layer: the checks of a call's buffers and the passes of the plan's path.
 
-use super::plan::{
-    counts_bytes, SelectPush, Shaders, OPTION_KEEP_SCRATCH_ZEROED, SCRATCH_ALIGNMENT, SCRATCH_STATUS,
-};
+use super::plan::{counts_bytes, SelectPush, Shaders, SCRATCH_ALIGNMENT, SCRATCH_STATUS};
 use super::{SelectArgs, SelectMode, SelectPlan};
 use crate::core::buffer::{BufferRange, ElementCount};
 use crate::core::lookback_state::{LookbackScratch, KEPT_ZEROED_MAX_TILES};
@@ -39,7 +37,7 @@ impl SelectPlan {
             Some(d) => d.div_ceil(tile),
             None => self.max_tiles,
         };
-        let mut push = SelectPush {
+        let push = SelectPush {
             keys_in: ctx.address_of(&args.keys_in),
             values_in: address(args.values_in),
             flags_addr: address(args.flags),
@@ -54,29 +52,20 @@ impl SelectPlan {
             params: args.params,
             count: direct.unwrap_or(0) as u32,
             max_count: self.desc.max_count as u32,
-            options: 0,
-            reserved: 0,
         };
         match self.shaders {
             Shaders::Lookback(shader) => {
-                let kernel = ctx.kernel(shader, self.spec)?;
                 let state = args.scratch.part(0, SCRATCH_STATUS + tiles * 8);
                 let scratch = LookbackScratch::of_plan(self.desc.keep_scratch_zeroed);
+                let spec = self
+                    .spec
+                    .self_cleaning(scratch.self_cleaning(tiles, KEPT_ZEROED_MAX_TILES));
+                let kernel = ctx.kernel(shader, spec)?;
                 // SAFETY: `cmd` is recording (documented); the ranges were checked.
                 unsafe {
-                    ctx.record_lookback(
-                        cmd,
-                        scratch,
-                        &state,
-                        tiles,
-                        KEPT_ZEROED_MAX_TILES,
-                        |self_cleaning| {
-                            if self_cleaning {
-                                push.options |= OPTION_KEEP_SCRATCH_ZEROED;
-                            }
-                            ctx.dispatch(cmd, kernel, &push, tiles.max(1) as u32);
-                        },
-                    )?;
+                    ctx.record_lookback(cmd, scratch, &state, tiles, KEPT_ZEROED_MAX_TILES, || {
+                        ctx.dispatch(cmd, kernel, &push, tiles.max(1) as u32)
+                    })?;
                 }
             }
             Shaders::CountScan { count, scatter } => {

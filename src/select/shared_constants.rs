@@ -1,7 +1,7 @@
 //! The constants the select shares with its kernels: `glsl/generated/select.glsl` (included by
 //! glsl/select/select_common.glsl), rendered from this list (src/core/shaders/shared_constants.rs).
 
-use super::plan::{MODE_FLAGGED, MODE_UNIQUE, OPTION_KEEP_SCRATCH_ZEROED, SCRATCH_STATUS};
+use super::plan::{MODE_FLAGGED, MODE_UNIQUE, SCRATCH_STATUS};
 use crate::core::shaders::shared_constants::{GeneratedHeader, GlslConstant};
 
 /// `glsl/generated/select.glsl`.
@@ -13,6 +13,5 @@ pub(crate) const SELECT: GeneratedHeader = GeneratedHeader {
         GlslConstant::uint("SELECT_MODE_FLAGGED", MODE_FLAGGED),
         GlslConstant::uint("SELECT_MODE_UNIQUE", MODE_UNIQUE),
         GlslConstant::uint64("SELECT_SCRATCH_STATUS", SCRATCH_STATUS),
-        GlslConstant::uint("SELECT_OPTION_KEEP_SCRATCH_ZEROED", OPTION_KEEP_SCRATCH_ZEROED),
     ],
 };

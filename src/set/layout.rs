@@ -72,6 +72,7 @@ impl From<SetSpec> for Specialization {
             id2: spec.lookback_spins,
             id5: 1,
             id6: spec.dir_forms,
+            id8: 0,
         }
     }
 }

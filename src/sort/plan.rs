@@ -344,6 +344,7 @@ impl From<SortSpec> for Specialization {
             id2: spec.lookback_spins,
             id5: spec.stage_split,
             id6: spec.key_order,
+            id8: 0,
         }
     }
 }

@@ -128,6 +128,7 @@ impl From<SplitSpec> for Specialization {
             id2: spec.tile_variant,
             id5: spec.batch,
             id6: spec.key_order,
+            id8: 0,
         }
     }
 }

@@ -43,6 +43,7 @@ pub(super) fn specialization(tuning: &HashTuning) -> Specialization {
         id2: 1,
         id5: 1,
         id6: 0,
+        id8: 0,
     }
 }
 
