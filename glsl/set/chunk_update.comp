@@ -612,6 +612,152 @@ uint count_walk(IntervalList a, IntervalList b) {
     return shared_values;
 }
 
+// Counts chunk c (entries ea, eb) where the entries decide it or its short lists can be walked,
+// else lists it for the whole workgroup (count_listed).
+void count_or_list(uint op, uint c, uvec2 ea, uvec2 eb, RunPairPools pools, inout PassSums sums,
+                   inout uint read_pairs) {
+    uint card;
+    if (decided_cardinality(op, ea, eb, card)) {
+        pass_sums_count(sums, card);
+        return;
+    }
+    read_pairs++;
+    uint na = interval_count(ea);
+    uint nb = interval_count(eb);
+    if (na <= COUNT_WALK_MAX && nb <= COUNT_WALK_MAX - na) {
+        uint both = count_walk(interval_list(pools.a, ea, na, dir_packed(pc.meta_a)),
+                               interval_list(pools.b, eb, nb, dir_packed(pc.meta_b)));
+        pass_sums_count(sums, overlap_card(op, chunk_card(ea.x), chunk_card(eb.x), both));
+    } else {
+        s_listed[atomicAdd(s_listed_count, 1u)] = c;
+    }
+}
+
+// Counts the listed chunks one after the other through the two shared bitmaps, then empties
+// the list. Workgroup-uniform control flow; begins and ends with a barrier.
+void count_listed(uint op, inout PassSums sums) {
+    uint t = gl_LocalInvocationIndex;
+    barrier();
+    uint listed = s_listed_count;
+    for (uint i = 0u; i < listed; i++) {
+        uint lc = s_listed[i];
+        load_chunk(pc.meta_a, lc, 0u);
+        load_chunk(pc.meta_b, lc, 1u);
+        barrier();
+        uint bits = 0u;
+        for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
+            bits += bitCount(apply_op(op, sa[w], sb[w]));
+        }
+        uint pair_card = workgroup_reduce_add(bits);  // ends with a barrier: sa, sb are free
+        if (t == 0u) {
+            pass_sums_count(sums, pair_card);
+        }
+    }
+    barrier();  // every invocation has read s_listed_count
+    if (t == 0u) {
+        s_listed_count = 0u;
+    }
+    barrier();
+}
+
+// Both operands packed (DIR_FORMS): the walk takes only the chunks the index groups' masks
+// name (AND: both operands', ANDNOT: a's, OR and XOR: either's), not the 65536 entries,
+// numbered in chunk order through each group's prefix in s_group_pre.
+shared uint s_group_pre[DIR_GROUPS];
+
+bool both_packed() {
+    return (DIR_FORMS & (DIR_PACKED_A | DIR_PACKED_B)) == (DIR_PACKED_A | DIR_PACKED_B);
+}
+
+// Index group g of the packed set at `meta`: its mask (two words), the non-empty chunks before
+// it, 0.
+uvec4 index_group(uint64_t meta, uint g) {
+    return VkalgoSetIndexRef(meta + META_DIR + uint64_t(g) * 16ul).v[0];
+}
+
+// The chunks of a group the walk counts, from the operands' masks.
+uvec2 walk_mask(uint op, uvec4 ga, uvec4 gb) {
+    if (op == OP_AND) {
+        return ga.xy & gb.xy;
+    }
+    return op == OP_ANDNOT ? ga.xy : ga.xy | gb.xy;
+}
+
+// Entry of chunk 64g + i of a packed set whose group g is `gi` (uvec2(0): empty).
+uvec2 packed_entry(uint64_t meta, uvec4 gi, uint i) {
+    uint word = i < 32u ? gi.x : gi.y;
+    uint bit = i & 31u;
+    if (((word >> bit) & 1u) == 0u) {
+        return uvec2(0u);
+    }
+    uint rank = gi.z + bitCount(word & ((1u << bit) - 1u)) + (i < 32u ? 0u : bitCount(gi.x));
+    return UVec2Ref(meta + META_DIR + DIR_INDEX_BYTES + uint64_t(rank) * 8ul).v[0];
+}
+
+// Bit (0..63) of the k-th set bit of the 64-bit mask m (k below its count).
+uint nth_set_bit(uvec2 m, uint k) {
+    uint w = m.x;
+    uint at = 0u;
+    uint low_count = uint(bitCount(m.x));
+    if (k >= low_count) {
+        k -= low_count;
+        w = m.y;
+        at = 32u;
+    }
+    for (uint width = 16u; width > 0u; width >>= 1u) {
+        uint low = uint(bitCount(w & ((1u << width) - 1u)));
+        if (k >= low) {
+            k -= low;
+            w >>= width;
+            at += width;
+        }
+    }
+    return at;
+}
+
+// Fills s_group_pre with the exclusive prefix of each group's walked chunks; returns their
+// total. Workgroup-uniform control flow; ends with a barrier.
+uint walk_prefix(uint op) {
+    uint t = gl_LocalInvocationIndex;
+    uint per = max(DIR_GROUPS / WG_SIZE, 1u);
+    uint first = t * per;
+    uint mine = 0u;
+    for (uint g = first; g < min(first + per, DIR_GROUPS); g++) {
+        uvec2 m = walk_mask(op, index_group(pc.meta_a, g), index_group(pc.meta_b, g));
+        mine += uint(bitCount(m.x) + bitCount(m.y));
+    }
+    uint total;
+    uint before = workgroup_exclusive_scan(mine, total);
+    for (uint g = first; g < min(first + per, DIR_GROUPS); g++) {
+        s_group_pre[g] = before;
+        uvec2 m = walk_mask(op, index_group(pc.meta_a, g), index_group(pc.meta_b, g));
+        before += uint(bitCount(m.x) + bitCount(m.y));
+    }
+    barrier();
+    return total;
+}
+
+// Counts or lists walked chunk j (below walk_prefix's total).
+void walk_chunk(uint op, uint j, RunPairPools pools, inout PassSums sums, inout uint read_pairs) {
+    // The group: the last whose prefix is at most j (empty groups before it share its prefix).
+    uint lo = 0u;
+    uint hi = DIR_GROUPS;
+    while (hi - lo > 1u) {
+        uint mid = (lo + hi) >> 1;
+        if (s_group_pre[mid] <= j) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    uvec4 ga = index_group(pc.meta_a, lo);
+    uvec4 gb = index_group(pc.meta_b, lo);
+    uint i = nth_set_bit(walk_mask(op, ga, gb), j - s_group_pre[lo]);
+    uint c = lo * 64u + i;
+    count_or_list(op, c, packed_entry(pc.meta_a, ga, i), packed_entry(pc.meta_b, gb, i), pools, sums,
+                  read_pairs);
+}
+
 void main() {
     set_begin();
     uint t = gl_LocalInvocationIndex;
@@ -623,58 +769,35 @@ void main() {
     PassSums sums = pass_sums_new();
     uint read_pairs = 0u;  // pairs of chunks whose values were read (the status's work chunks)
     RunPairPools pools = run_pair_pools();
-    // (grid and WG_SIZE are powers of two whose product divides CHUNKS, and ENTRY_RUN divides
-    // WG_SIZE: c < CHUNKS, each chunk once.) Each round's entries are loaded a round ahead,
-    // the first before the barrier.
-    uint step = pc.grid * WG_SIZE;
-    uint offset = ((t / ENTRY_RUN) * pc.grid + linear_workgroup_id()) * ENTRY_RUN + t % ENTRY_RUN;
-    uvec2 next_a = dir_entry(pc.meta_a, offset);
-    uvec2 next_b = dir_entry(pc.meta_b, offset);
-    barrier();
-    for (uint base = 0u; base < CHUNKS; base += step) {
-        uint c = base + offset;
-        uvec2 ea = next_a;
-        uvec2 eb = next_b;
-        if (base + step < CHUNKS) {
-            next_a = dir_entry(pc.meta_a, c + step);
-            next_b = dir_entry(pc.meta_b, c + step);
-        }
-        uint card;
-        if (decided_cardinality(op, ea, eb, card)) {
-            pass_sums_count(sums, card);
-        } else {
-            read_pairs++;
-            uint na = interval_count(ea);
-            uint nb = interval_count(eb);
-            if (na <= COUNT_WALK_MAX && nb <= COUNT_WALK_MAX - na) {
-                uint both = count_walk(interval_list(pools.a, ea, na, dir_packed(pc.meta_a)),
-                                       interval_list(pools.b, eb, nb, dir_packed(pc.meta_b)));
-                pass_sums_count(sums, overlap_card(op, chunk_card(ea.x), chunk_card(eb.x), both));
-            } else {
-                s_listed[atomicAdd(s_listed_count, 1u)] = c;
+    if (both_packed()) {
+        // Workgroup g takes walked chunks g * WG_SIZE, then a grid's further.
+        uint chunks = walk_prefix(op);
+        for (uint base = linear_workgroup_id() * WG_SIZE; base < chunks; base += pc.grid * WG_SIZE) {
+            if (base + t < chunks) {
+                walk_chunk(op, base + t, pools, sums, read_pairs);
             }
+            count_listed(op, sums);
         }
+    } else {
+        // (grid and WG_SIZE are powers of two whose product divides CHUNKS, and ENTRY_RUN
+        // divides WG_SIZE: c < CHUNKS, each chunk once.) Each round's entries are loaded a
+        // round ahead, the first before the barrier.
+        uint step = pc.grid * WG_SIZE;
+        uint offset = ((t / ENTRY_RUN) * pc.grid + linear_workgroup_id()) * ENTRY_RUN + t % ENTRY_RUN;
+        uvec2 next_a = dir_entry(pc.meta_a, offset);
+        uvec2 next_b = dir_entry(pc.meta_b, offset);
         barrier();
-        uint listed = s_listed_count;
-        for (uint i = 0u; i < listed; i++) {
-            uint lc = s_listed[i];
-            load_chunk(pc.meta_a, lc, 0u);
-            load_chunk(pc.meta_b, lc, 1u);
-            barrier();
-            uint bits = 0u;
-            for (uint w = t; w < BITMAP_WORDS; w += WG_SIZE) {
-                bits += bitCount(apply_op(op, sa[w], sb[w]));
+        for (uint base = 0u; base < CHUNKS; base += step) {
+            uint c = base + offset;
+            uvec2 ea = next_a;
+            uvec2 eb = next_b;
+            if (base + step < CHUNKS) {
+                next_a = dir_entry(pc.meta_a, c + step);
+                next_b = dir_entry(pc.meta_b, c + step);
             }
-            uint pair_card = workgroup_reduce_add(bits);  // ends with a barrier: sa, sb are free
-            if (t == 0u) {
-                pass_sums_count(sums, pair_card);
-            }
+            count_or_list(op, c, ea, eb, pools, sums, read_pairs);
+            count_listed(op, sums);
         }
-        barrier();  // every invocation has read s_listed_count
-        if (t == 0u) {
-            s_listed_count = 0u;
-        }
-        barrier();
     }
     uvec3 mine = uvec3(subgroup_sum(sums.card_partial), subgroup_sum(sums.card_full), subgroup_sum(read_pairs));
     if (subgroupElect()) {

@@ -10,7 +10,8 @@ use super::args::GpuSetOpBatchArgs;
 use super::gpu::{GpuSet, SetOperand};
 use super::layout::{with_forms, SetSpec, CHUNKS, DIR_GROUPS, SCRATCH_HEADER, SET_STATUS_BYTES};
 use super::passes::{
-    record_upload, set_spec, wg, PairGrids, SetPush, Update, MODE_CARD, MODE_OP, PAIR_PASSES,
+    one_pass_grid, record_upload, set_spec, update_spec, wg, PairGrids, SetPush, Update, MODE_CARD, MODE_OP,
+    PAIR_PASSES,
 };
 use super::paths::OpPath;
 use super::tuning::{tuned, Knob};
@@ -75,6 +76,10 @@ fn batch_kernels(ctx: &Context, forms: u32) -> Vec<(&'static ShaderSource, SetSp
     for pass in PAIR_PASSES {
         list.push((pass.batch_shader(ctx), with_forms(pass.spec(ctx), forms)));
     }
+    list.push((
+        &shaders::SET_BATCH_CHUNK_COUNT,
+        with_forms(update_spec(ctx), forms),
+    ));
     list
 }
 
@@ -275,6 +280,85 @@ pub(crate) unsafe fn record_update_batch(
             &one,
         )?;
         ctx.compute_to_compute(cmd);
+    }
+    Ok(())
+}
+
+/// glsl/set/chunk_update.comp's pc.mode of the one-pass cardinality: the sums go straight into
+/// a status zeroed before (CARD_INTO_ZEROED_STATUS).
+const CARD_INTO_ZEROED_STATUS: u32 = 1;
+
+/// Records the one-pass cardinalities of `updates` ([`MODE_CARD`]) into statuses that are zero
+/// before (update `i`'s at `status(i)`, which it adds into): one dispatch per directory form
+/// (`SET_BATCH_CHUNK_COUNT`, a layer of workgroups per update, the layers sharing
+/// `Knob::OnePassBatchWorkgroups`) after the job table's upload into `table` (16-byte aligned;
+/// as many jobs a dispatch as it holds). The uploads wait for earlier passes, the dispatches
+/// for the uploads and for earlier compute writes (the statuses' clear); the caller records
+/// the barrier to their readers.
+///
+/// # Safety
+/// `cmd` is recording; the sets, `table` and the statuses stay alive until it has run.
+pub(crate) unsafe fn record_one_pass_cardinality_batch(
+    ctx: &Context,
+    cmd: vk::CommandBuffer,
+    updates: &[&Update],
+    table: &BufferRange,
+    status: impl Fn(usize) -> u64,
+) -> Result<()> {
+    if updates.iter().any(|u| u.mode != MODE_CARD) {
+        return Err(Error::Internal("set one-pass batch: not a cardinality".into()));
+    }
+    let mut order: Vec<usize> = (0..updates.len()).collect();
+    order.sort_by_key(|&i| updates[i].forms);
+    let max_layers = ctx.profile.max_workgroup_count[2].clamp(1, 65535) as usize;
+    let per_table = ((table.size / JOB_BYTES) as usize).min(max_layers);
+    if per_table == 0 {
+        return Err(Error::Internal("set one-pass batch: no room for a job".into()));
+    }
+    let spec = update_spec(ctx);
+    for part in order.chunks(per_table) {
+        let jobs: Vec<SetJob> = part
+            .iter()
+            .map(|&i| SetJob {
+                meta_a: updates[i].a,
+                meta_b: updates[i].b,
+                out_addr: status(i),
+                op: updates[i].op,
+                ..SetJob::default()
+            })
+            .collect();
+        record_upload(ctx, cmd, table, bytemuck::cast_slice(&jobs));
+        ctx.memory_barrier(
+            cmd,
+            vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+            vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE,
+            vk::PipelineStageFlags::COMPUTE_SHADER,
+            vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
+        );
+        // One dispatch per run of one directory form.
+        let mut start = 0;
+        while start < part.len() {
+            let forms = updates[part[start]].forms;
+            let n = part[start..]
+                .iter()
+                .take_while(|&&i| updates[i].forms == forms)
+                .count();
+            let members = &part[start..start + n];
+            let grid = members
+                .iter()
+                .map(|&i| one_pass_grid(ctx, spec, updates[i], n as u32))
+                .max()
+                .unwrap_or(1);
+            let kernel = ctx.kernel(&shaders::SET_BATCH_CHUNK_COUNT, with_forms(spec, forms))?;
+            let push = SetPush {
+                mode: CARD_INTO_ZEROED_STATUS,
+                grid,
+                jobs: ctx.address_of(table) + start as u64 * JOB_BYTES,
+                ..Default::default()
+            };
+            ctx.dispatch_layers(cmd, kernel, &push, grid, n as u32);
+            start += n;
+        }
     }
     Ok(())
 }

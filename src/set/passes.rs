@@ -305,25 +305,13 @@ pub(crate) unsafe fn record_one_pass_cardinality(
     side_by_side: u32,
 ) -> Result<()> {
     let spec = update_spec(ctx);
-    let class = ctx.device_class();
     let sums64 = match tail {
         OnePassTail::Sums64 => true,
         OnePassTail::Slots => false,
         OnePassTail::ZeroedStatus => ctx.profile.int64_atomics,
     };
     let count = ctx.kernel(one_pass_card_shader(sums64), with_forms(spec, u.forms))?;
-    let mut grid = (CHUNKS as u32 / spec.workgroup_size).clamp(1, tuned(class, Knob::OnePassGrid));
-    if side_by_side > 1 {
-        // A batch's one-pass pairs share the GPU: fewer workgroups each, more chunks an
-        // invocation (a power of two, so that the grid-stride loop stays within the chunks).
-        let share = (tuned(class, Knob::OnePassBatchWorkgroups) / side_by_side)
-            .max(tuned(class, Knob::OnePassBatchMinGrid));
-        grid = grid.min(1 << (31 - share.leading_zeros()));
-    }
-    debug_assert!(
-        grid.is_power_of_two(),
-        "the finished count needs a power-of-two grid"
-    );
+    let grid = one_pass_grid(ctx, spec, u, side_by_side);
     let push = SetPush {
         meta_d: 0,
         meta_a: u.a,
@@ -351,6 +339,34 @@ pub(crate) unsafe fn record_one_pass_cardinality(
     ctx.dispatch(cmd, count, &push, grid);
     ctx.compute_to_compute(cmd);
     Ok(())
+}
+
+/// Whether the one pass over `u` walks only its operands' non-empty chunks: both packed
+/// (glsl/set/chunk_update.comp FUSED_COUNT `both_packed`).
+fn walks_packed(u: &Update) -> bool {
+    u.forms & (DIR_PACKED_A | DIR_PACKED_B) == DIR_PACKED_A | DIR_PACKED_B
+}
+
+/// Workgroups of the one pass over `u` (a power of two: the finished count and the flat
+/// walk's grid stride need it): the directory's chunks a workgroup's share, at most
+/// `Knob::OnePassGrid`; two packed operands, a workgroup for each `spec.workgroup_size` of
+/// their non-empty chunks at most (docs/tuning/set.md#one-pass-packed). `side_by_side`: how many such passes run at once (a
+/// batch's), which share `Knob::OnePassBatchWorkgroups`.
+pub(crate) fn one_pass_grid(ctx: &Context, spec: SetSpec, u: &Update, side_by_side: u32) -> u32 {
+    let class = ctx.device_class();
+    let mut grid = (CHUNKS as u32 / spec.workgroup_size).clamp(1, tuned(class, Knob::OnePassGrid));
+    if walks_packed(u) {
+        grid = grid.min(u.bound.div_ceil(spec.workgroup_size).max(1).next_power_of_two());
+    }
+    if side_by_side > 1 {
+        // A batch's one-pass pairs share the GPU: fewer workgroups each, more chunks an
+        // invocation (a power of two, so that the grid-stride loop stays within the chunks).
+        let share = (tuned(class, Knob::OnePassBatchWorkgroups) / side_by_side)
+            .max(tuned(class, Knob::OnePassBatchMinGrid));
+        grid = grid.min(1 << (31 - share.leading_zeros()));
+    }
+    debug_assert!(grid.is_power_of_two(), "the one pass needs a power-of-two grid");
+    grid
 }
 
 /// Earlier passes (another operation, a batch's, or the caller's transfers) before a pass

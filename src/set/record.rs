@@ -7,7 +7,9 @@ use super::args::{
     GpuSetInsertArgs, GpuSetInsertRangeArgs, GpuSetInsertSortedArgs, GpuSetOpArgs,
     GpuSetRangeCardinalityArgs, GpuSetRunOptimizeArgs, GpuSetToArrayArgs,
 };
-use super::batch::{batch_scratch_bytes, parts_within, record_update_batch};
+use super::batch::{
+    batch_scratch_bytes, parts_within, record_one_pass_cardinality_batch, record_update_batch,
+};
 use super::gpu::GpuSet;
 use super::layout::{FILTER_STATUS_WORD, MAX_BATCH, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use super::passes::{
@@ -210,21 +212,15 @@ impl GpuSet {
                 // Earlier passes on the statuses or the sets (the caller's barrier), then the
                 // statuses zeroed: the one-pass pairs add their sums into them, touching no
                 // control block, so they all run at once, even where they share a set.
+                // All in one dispatch per directory form, a layer of workgroups each, their job
+                // table in the scratch (which the passes below take again after a barrier).
                 earlier_passes_barrier(ctx, cmd);
                 ctx.record_compute_fill(cmd, &statuses, (status_bytes / 4) as u32, 0)?;
-                ctx.compute_to_compute(cmd);
-                let side_by_side = one_pass.iter().filter(|&&p| p).count() as u32;
-                for i in (0..pairs.len()).filter(|&i| one_pass[i]) {
-                    record_one_pass_cardinality(
-                        ctx,
-                        cmd,
-                        &updates[i],
-                        &scratch,
-                        status_of(i),
-                        OnePassTail::ZeroedStatus,
-                        side_by_side,
-                    )?;
-                }
+                let by_one_pass: Vec<usize> = (0..pairs.len()).filter(|&i| one_pass[i]).collect();
+                let listed: Vec<&Update> = by_one_pass.iter().map(|&i| &updates[i]).collect();
+                record_one_pass_cardinality_batch(ctx, cmd, &listed, &scratch, |k| {
+                    status_of(by_one_pass[k])
+                })?;
             }
             // The others as batches (one pass sequence each) within the scratch; a pair whose
             // lists alone need more than it holds by the passes of one operation.

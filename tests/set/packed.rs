@@ -28,6 +28,8 @@ fn packed_sets() {
         v
     };
     let (scratch, mut status) = scratch_and_status(&ctx);
+    let mut batch_statuses =
+        GpuBuffer::new(&ctx, 4 * SET_STATUS_BYTES, MemoryLocation::GpuToCpu, "statuses").unwrap();
     for round in 0..4 {
         let (va, vb) = (values(&mut rng), values(&mut rng));
         let (ma, mb) = (model_of(&va), model_of(&vb));
@@ -124,6 +126,31 @@ fn packed_sets() {
                 reference::op(&mb, &ma, op).len() as u64,
             ];
             assert_eq!(batch, want, "{}", what(&format!("{op:?} cardinality batch")));
+            // Recorded on the one pass: every pair in one dispatch per directory form.
+            let pairs = [(&a, &b), (&b, &a), (&a, &a), (&b, &b)];
+            let models = [(&ma, &mb), (&mb, &ma), (&ma, &ma), (&mb, &mb)];
+            batch_statuses.mapped().unwrap().fill(0xA5);
+            ctx.submit_and_wait(|cmd| unsafe {
+                let args = GpuSetCardinalityBatchArgs {
+                    path: CardinalityPath::OnePass,
+                    ..GpuSetCardinalityBatchArgs::new(&pairs, op, scratch.range(), batch_statuses.range())
+                };
+                GpuSet::record_op_cardinality_batch(cmd, &args)?;
+                compute_to_host(&ctx, cmd);
+                Ok(())
+            })
+            .unwrap();
+            let words = read_words(&mut batch_statuses, 8 * pairs.len());
+            for (k, (mx, my)) in models.iter().enumerate() {
+                let got = bytemuck_from(&words[8 * k..8 * k + 8]);
+                let want = reference::op(mx, my, op).len() as u64;
+                assert_eq!(
+                    (got.ok, got.cardinality()),
+                    (1, want),
+                    "{}",
+                    what(&format!("{op:?} one-pass batch pair {k}"))
+                );
+            }
         }
         // Recorded, with the blocks of the bound reserved (reserve_for_op reads packed
         // operands' directories).

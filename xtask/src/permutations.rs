@@ -660,6 +660,12 @@ fn set_permutations() -> Vec<Permutation> {
         ),
         standalone("set_batch_trivial", "set/trivial.comp", &[("SET_BATCH", "1")]),
         standalone("set_batch_check", "set/check.comp", &[("SET_BATCH", "1")]),
+        // A batch's one-pass cardinalities, into zeroed statuses.
+        standalone(
+            "set_batch_chunk_count",
+            "set/chunk_update.comp",
+            &[("FUSED_COUNT", "1"), ("SET_BATCH", "1")],
+        ),
     ]
 }
 

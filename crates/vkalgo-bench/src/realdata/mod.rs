@@ -8,7 +8,8 @@
 //! bytes back to back), the successive pairs' AND / OR / ANDNOT /
 //! XOR (`GpuSet::op_batch`; recorded: `record_op_batch` on reserved pools) and their
 //! cardinalities (`GpuSet::op_cardinality_batch`; recorded: `record_op_cardinality_batch`, and
-//! again with every pair on the batched passes: `cardinalities_passes` rows), the
+//! again with every pair on the batched passes and on the one pass: `cardinalities_passes` and
+//! `cardinalities_onepass` rows), the
 //! union and intersection of all bitmaps (`GpuSet::op_many`) and their cardinalities alone
 //! (`GpuSet::op_many_cardinality`; recorded: `record_op_many_cardinality`; on CPU drivers only
 //! up to 64 bitmaps), contains of 2^20 queries spread
@@ -307,7 +308,11 @@ impl<'a> RealData<'a> {
         let status_bytes = SET_STATUS_BYTES * operands.len() as u64;
         let status = GpuBuffer::new(ctx, status_bytes, MemoryLocation::GpuToCpu, "realdata status")?;
         let timer = Timer::new(ctx)?;
-        for (path, suffix) in [(CardinalityPath::Auto, ""), (CardinalityPath::Passes, "_passes")] {
+        for (path, suffix) in [
+            (CardinalityPath::Auto, ""),
+            (CardinalityPath::Passes, "_passes"),
+            (CardinalityPath::OnePass, "_onepass"),
+        ] {
             let mut times = Vec::with_capacity(self.reps);
             warm(ctx)?;
             for _ in 0..=self.reps {
