@@ -778,6 +778,7 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
         shaders::SET_BATCH_SMALL_PAIRS_LIST16,
         shaders::SET_BATCH_TRIVIAL,
         shaders::SET_BATCH_CHECK,
+        shaders::SET_BATCH_CHUNK_COUNT,
     ]
     .into_iter()
     .map(|s| (s, SetPush::FIELDS, std::mem::size_of::<SetPush>()))
