@@ -11,7 +11,7 @@ use super::batch::{batch_scratch_bytes, parts_within, record_update_batch, BATCH
 use super::gpu::{GpuSet, SetOpStatus, SetOperand};
 use super::layout::{MAX_BATCH, SET_SCRATCH_BYTES, SET_STATUS_BYTES};
 use super::passes::{record_update_phase, Phase, Update};
-use super::paths::OpPath;
+use super::paths::{CardinalityPath, OpPath};
 use super::record::check_range;
 use super::roaring;
 use super::transfer::StagedUpload;
@@ -371,10 +371,9 @@ impl GpuSet {
         }
         // Scratch for every pair counted by the passes in one batch, within BATCH_SCRATCH_BYTES.
         let mut by_passes = Vec::new();
-        let several = pairs.len() > 1; // all by the passes (record_op_cardinality_batch)
         for (a, b) in pairs
             .iter()
-            .filter(|(a, b)| several || !GpuSet::one_pass_suits(a, b))
+            .filter(|(a, b)| !CardinalityPath::Auto.counts_in_one_pass_of_batch(pairs.len(), a, b))
         {
             by_passes.push(GpuSet::card_update(a, b, op)?);
         }

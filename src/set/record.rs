@@ -193,13 +193,11 @@ impl GpuSet {
             ));
         }
         // Auto counts a batch of several pairs by the batched passes, which pay their launches
-        // once for every pair (docs/tuning/set.md#batch-cardinality-path).
+        // once for every pair, or on some devices in one pass where it suits
+        // (docs/tuning/set.md#batch-cardinality-path).
         let one_pass: Vec<bool> = pairs
             .iter()
-            .map(|(a, b)| match path {
-                CardinalityPath::Auto if pairs.len() > 1 => false,
-                _ => path.counts_in_one_pass(a, b),
-            })
+            .map(|(a, b)| path.counts_in_one_pass_of_batch(pairs.len(), a, b))
             .collect();
         let by_passes: Vec<Update> = (0..pairs.len())
             .filter(|&i| !one_pass[i])

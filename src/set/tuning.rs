@@ -35,6 +35,10 @@ pub(super) enum Knob {
     OnePassBatchWorkgroups,
     /// ... and each pair at least.
     OnePassBatchMinGrid,
+    /// 1: `CardinalityPath::Auto` counts a batch's pairs that suit the one pass, or whose
+    /// operands are both packed, in one pass (one dispatch for them all); 0: every pair of a
+    /// batch of several by the passes.
+    BatchOnePass,
     /// Workgroups a batch's jobs share in each pair pass (batch.rs), each job at least one;
     /// 0: each job gets the grid it would get alone.
     BatchPassWorkgroups,
@@ -92,6 +96,8 @@ pub(super) const SET_TUNING: &[TuningRow<Knob, u32>] = &[
     row(Any, OnePassGrid, 256, "grid-stride over the directory", "one-pass-cardinality"),
     row(Any, OnePassBatchWorkgroups, 256, "a batch's one-pass pairs share the GPU", "one-pass-batch"),
     row(Any, OnePassBatchMinGrid, 16, "a batch's one-pass pairs share the GPU", "one-pass-batch"),
+    row(Cpu, BatchOnePass, 1, "lavapipe: 8-37x faster than the passes on the real datasets", "batch-cardinality-path"),
+    row(Any, BatchOnePass, 0, "not measured on a GPU since the batch is one dispatch", "batch-cardinality-path"),
     row(Cpu, BatchPassWorkgroups, 0, "the grids that keep lavapipe's loops short", "batch-pass-grids"),
     row(Nvidia, BatchPassWorkgroups, 1024, "idle workgroups of many jobs cost more than sharing", "batch-pass-grids"),
     row(OtherGpu, BatchPassWorkgroups, 1024, "NVIDIA's value as default", "batch-pass-grids"),
@@ -157,6 +163,7 @@ mod tests {
             assert_eq!(tuned(class, OnePassGrid), 256);
             assert_eq!(tuned(class, OnePassBatchWorkgroups), 256);
             assert_eq!(tuned(class, OnePassBatchMinGrid), 16);
+            assert_eq!(tuned(class, BatchOnePass), gpu(0, 1));
             assert_eq!(tuned(class, OnePassBitmapBlocks), 16);
             assert_eq!(tuned(class, OnePassArrayBlocks), 2048);
             assert_eq!(tuned(class, OnePassChunksPerArrayBlock), 4);
