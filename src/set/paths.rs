@@ -60,12 +60,12 @@ impl CardinalityPath {
 
     /// Whether pair `a op b` of a batch of `pairs` pairs is counted in one pass on this path: a
     /// single pair as alone; several on [`CardinalityPath::Auto`] by the passes, except on
-    /// devices whose batches take the one pass (`Knob::BatchOnePass`) for the pairs that suit
-    /// it (docs/tuning/set.md#batch-cardinality-path).
+    /// devices whose batches take the one pass (`Knob::BatchOnePass`) for the pairs of few
+    /// bitmap and array blocks (docs/tuning/set.md#batch-cardinality-path).
     pub(super) fn counts_in_one_pass_of_batch(self, pairs: usize, a: &GpuSet, b: &GpuSet) -> bool {
         match self {
             CardinalityPath::Auto if pairs > 1 => {
-                tuned(a.ctx.device_class(), Knob::BatchOnePass) != 0 && GpuSet::one_pass_suits(a, b)
+                tuned(a.ctx.device_class(), Knob::BatchOnePass) != 0 && GpuSet::one_pass_bounded(a, b)
             }
             _ => self.counts_in_one_pass(a, b),
         }

@@ -115,10 +115,18 @@ impl GpuSet {
     pub fn one_pass_suits(a: &GpuSet, b: &GpuSet) -> bool {
         let class = a.ctx.device_class();
         let array_blocks = a.ar_blocks.saturating_add(b.ar_blocks);
-        a.bm_blocks.saturating_add(b.bm_blocks) <= tuned(class, Knob::OnePassBitmapBlocks)
-            && array_blocks <= tuned(class, Knob::OnePassArrayBlocks)
+        Self::one_pass_bounded(a, b)
             && array_blocks.saturating_mul(tuned(class, Knob::OnePassChunksPerArrayBlock))
                 <= a.chunk_bound().saturating_add(b.chunk_bound())
+    }
+
+    /// Few bitmap and array blocks in the operands' pools: the chunks a one pass lists for
+    /// the whole workgroup are few (on CPU drivers, each invocation's loops stay within
+    /// lavapipe's limit: docs/driver-bugs.md#lavapipe-loop-limit).
+    pub(super) fn one_pass_bounded(a: &GpuSet, b: &GpuSet) -> bool {
+        let class = a.ctx.device_class();
+        a.bm_blocks.saturating_add(b.bm_blocks) <= tuned(class, Knob::OnePassBitmapBlocks)
+            && a.ar_blocks.saturating_add(b.ar_blocks) <= tuned(class, Knob::OnePassArrayBlocks)
     }
 
     /// Records the cardinality of `a op b` on `path`, its status to the address `status`.

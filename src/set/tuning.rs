@@ -35,8 +35,8 @@ pub(super) enum Knob {
     OnePassBatchWorkgroups,
     /// ... and each pair at least.
     OnePassBatchMinGrid,
-    /// 1: `CardinalityPath::Auto` counts a batch's pairs that suit the one pass in one pass
-    /// (one dispatch for them all); 0: every pair of a batch of several by the passes.
+    /// 1: `CardinalityPath::Auto` counts a batch's pairs of few bitmap and array blocks in one
+    /// pass (one dispatch for them all); 0: every pair of a batch of several by the passes.
     BatchOnePass,
     /// Workgroups a batch's jobs share in each pair pass (batch.rs), each job at least one;
     /// 0: each job gets the grid it would get alone.
