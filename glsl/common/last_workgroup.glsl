@@ -71,8 +71,7 @@ bool finished_last_of_round_in_first_subgroup(uint64_t counter_addr) {
 // 1: the look-back kernel clears its kept-zeroed state itself (lookback_state_finish), set per
 // pipeline by src/core/lookback_state.rs; 0: it does not, and lookback_state_finish compiles to
 // nothing. A specialization constant and not a push-constant flag: the finish's code alone,
-// never run, made the reduce-by-key's look-back 12-15% slower on the H200
-// (docs/tuning/core.md#self-cleaning-variant).
+// never run, slowed the kernels that carried it (docs/tuning/core.md#self-cleaning-variant).
 layout(constant_id = 8) const uint SELF_CLEANING = 0;
 
 // A look-back state kept zeroed between dispatches (the scan's, the select's, the

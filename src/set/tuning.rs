@@ -95,7 +95,7 @@ pub(super) const SET_TUNING: &[TuningRow<Knob, u32>] = &[
     row(Any, OnePassGrid, 256, "grid-stride over the directory", "one-pass-cardinality"),
     row(Any, OnePassBatchWorkgroups, 256, "a batch's one-pass pairs share the GPU", "one-pass-batch"),
     row(Any, OnePassBatchMinGrid, 16, "a batch's one-pass pairs share the GPU", "one-pass-batch"),
-    row(Cpu, BatchOnePass, 1, "lavapipe: 8-64x faster than the passes on the real datasets", "batch-cardinality-path"),
+    row(Cpu, BatchOnePass, 1, "one dispatch instead of the passes' launches", "batch-cardinality-path"),
     row(Any, BatchOnePass, 0, "not measured on a GPU since the batch is one dispatch", "batch-cardinality-path"),
     row(Cpu, BatchPassWorkgroups, 0, "the grids that keep lavapipe's loops short", "batch-pass-grids"),
     row(Nvidia, BatchPassWorkgroups, 1024, "idle workgroups of many jobs cost more than sharing", "batch-pass-grids"),
