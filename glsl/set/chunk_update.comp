@@ -539,6 +539,9 @@ const uint ENTRY_RUN = 4u;
 
 shared uint s_listed[WG_SIZE];
 shared uint s_listed_count;
+// Pairs of short lists a round found (count_or_list), counted by count_walked: pair k's
+// entries in sa[2k], sa[2k + 1] and sb[2k], sb[2k + 1] (free between count_listed's chunks).
+shared uint s_walk_count;
 shared uvec3 s_sums;
 
 // A chunk as a sorted list of disjoint intervals (first | last << 16): a run chunk's runs, or
@@ -578,44 +581,13 @@ uint interval_at(IntervalList l, uint i) {
     return v | (v << 16);
 }
 
-// Pairs of lists with at most this many intervals together are walked by one invocation
-// (na + nb steps at most).
+// Pairs of lists with at most this many intervals together are walked by a subgroup
+// (count_walked); larger ones are counted through the shared bitmaps (count_listed).
 #define COUNT_WALK_MAX 512u
 
-// The values two interval lists share: two cursors, the one whose interval ends first moves
-// on (both where they end together); each list's next interval is loaded a step ahead.
-uint count_walk(IntervalList a, IntervalList b) {
-    uint i = 0u;
-    uint j = 0u;
-    uint shared_values = 0u;
-    uint wa = interval_at(a, 0u);
-    uint wb = interval_at(b, 0u);
-    uint next_a = a.n > 1u ? interval_at(a, 1u) : 0u;
-    uint next_b = b.n > 1u ? interval_at(b, 1u) : 0u;
-    while (i < a.n && j < b.n) {
-        uint lo = max(wa & 0xFFFFu, wb & 0xFFFFu);
-        uint hi = min(wa >> 16, wb >> 16);
-        shared_values += lo <= hi ? hi - lo + 1u : 0u;
-        uint end_a = wa >> 16;
-        uint end_b = wb >> 16;
-        if (end_a <= end_b) {
-            i++;
-            wa = next_a;
-            next_a = i + 1u < a.n ? interval_at(a, i + 1u) : 0u;
-        }
-        if (end_b <= end_a) {
-            j++;
-            wb = next_b;
-            next_b = j + 1u < b.n ? interval_at(b, j + 1u) : 0u;
-        }
-    }
-    return shared_values;
-}
-
-// Counts chunk c (entries ea, eb) where the entries decide it or its short lists can be walked,
-// else lists it for the whole workgroup (count_listed).
-void count_or_list(uint op, uint c, uvec2 ea, uvec2 eb, RunPairPools pools, inout PassSums sums,
-                   inout uint read_pairs) {
+// Counts chunk c (entries ea, eb) where the entries decide it, else lists it: short lists for a
+// subgroup (count_walked), others for the whole workgroup (count_listed).
+void count_or_list(uint op, uint c, uvec2 ea, uvec2 eb, inout PassSums sums, inout uint read_pairs) {
     uint card;
     if (decided_cardinality(op, ea, eb, card)) {
         pass_sums_count(sums, card);
@@ -625,12 +597,81 @@ void count_or_list(uint op, uint c, uvec2 ea, uvec2 eb, RunPairPools pools, inou
     uint na = interval_count(ea);
     uint nb = interval_count(eb);
     if (na <= COUNT_WALK_MAX && nb <= COUNT_WALK_MAX - na) {
-        uint both = count_walk(interval_list(pools.a, ea, na, dir_packed(pc.meta_a)),
-                               interval_list(pools.b, eb, nb, dir_packed(pc.meta_b)));
-        pass_sums_count(sums, overlap_card(op, chunk_card(ea.x), chunk_card(eb.x), both));
+        uint k = atomicAdd(s_walk_count, 1u);
+        sa[2u * k] = ea.x;
+        sa[2u * k + 1u] = ea.y;
+        sb[2u * k] = eb.x;
+        sb[2u * k + 1u] = eb.y;
     } else {
         s_listed[atomicAdd(s_listed_count, 1u)] = c;
     }
+}
+
+// The values two interval lists share (a the one of more intervals), counted by the subgroup:
+// each lane takes a contiguous share of a's intervals and walks b with two cursors (the one
+// whose interval ends first moves on; both where they end together) from the first interval that ends at or after its share's first, found by binary search. The
+// chain of dependent loads is a lane's share, not both lists whole.
+uint subgroup_count_walk(IntervalList a, IntervalList b) {
+    uint lanes = gl_SubgroupSize;
+    uint lane = gl_SubgroupInvocationID;
+    uint i = a.n * lane / lanes;
+    uint end = a.n * (lane + 1u) / lanes;
+    uint shared_values = 0u;
+    if (i < end) {
+        uint wa = interval_at(a, i);
+        uint start_a = wa & 0xFFFFu;
+        uint lo = 0u;
+        uint hi = b.n;
+        while (lo < hi) {
+            uint mid = (lo + hi) >> 1;
+            if ((interval_at(b, mid) >> 16) < start_a) {
+                lo = mid + 1u;
+            } else {
+                hi = mid;
+            }
+        }
+        uint j = lo;
+        uint wb = j < b.n ? interval_at(b, j) : 0u;
+        while (i < end && j < b.n) {
+            uint first = max(wa & 0xFFFFu, wb & 0xFFFFu);
+            uint last = min(wa >> 16, wb >> 16);
+            shared_values += first <= last ? last - first + 1u : 0u;
+            uint end_a = wa >> 16;
+            uint end_b = wb >> 16;
+            if (end_a <= end_b) {
+                i++;
+                wa = i < end ? interval_at(a, i) : 0u;
+            }
+            if (end_b <= end_a) {
+                j++;
+                wb = j < b.n ? interval_at(b, j) : 0u;
+            }
+        }
+    }
+    return subgroup_sum(shared_values);
+}
+
+// Counts the pairs of short lists count_or_list found this round (their entries in sa and
+// sb), a subgroup a pair, then empties the list. Workgroup-uniform control flow; begins and
+// ends with a barrier.
+void count_walked(uint op, RunPairPools pools, inout PassSums sums) {
+    barrier();
+    uint pairs = s_walk_count;
+    for (uint k = gl_SubgroupID; k < pairs; k += gl_NumSubgroups) {
+        uvec2 ea = uvec2(sa[2u * k], sa[2u * k + 1u]);
+        uvec2 eb = uvec2(sb[2u * k], sb[2u * k + 1u]);
+        IntervalList la = interval_list(pools.a, ea, interval_count(ea), dir_packed(pc.meta_a));
+        IntervalList lb = interval_list(pools.b, eb, interval_count(eb), dir_packed(pc.meta_b));
+        uint both = la.n >= lb.n ? subgroup_count_walk(la, lb) : subgroup_count_walk(lb, la);
+        if (subgroupElect()) {
+            pass_sums_count(sums, overlap_card(op, chunk_card(ea.x), chunk_card(eb.x), both));
+        }
+    }
+    barrier();  // every subgroup has read the list
+    if (gl_LocalInvocationIndex == 0u) {
+        s_walk_count = 0u;
+    }
+    barrier();
 }
 
 // Counts the listed chunks one after the other through the two shared bitmaps, then empties
@@ -738,7 +779,7 @@ uint walk_prefix(uint op) {
 }
 
 // Counts or lists walked chunk j (below walk_prefix's total).
-void walk_chunk(uint op, uint j, RunPairPools pools, inout PassSums sums, inout uint read_pairs) {
+void walk_chunk(uint op, uint j, inout PassSums sums, inout uint read_pairs) {
     // The group: the last whose prefix is at most j (empty groups before it share its prefix).
     uint lo = 0u;
     uint hi = DIR_GROUPS;
@@ -754,8 +795,7 @@ void walk_chunk(uint op, uint j, RunPairPools pools, inout PassSums sums, inout 
     uvec4 gb = index_group(pc.meta_b, lo);
     uint i = nth_set_bit(walk_mask(op, ga, gb), j - s_group_pre[lo]);
     uint c = lo * 64u + i;
-    count_or_list(op, c, packed_entry(pc.meta_a, ga, i), packed_entry(pc.meta_b, gb, i), pools, sums,
-                  read_pairs);
+    count_or_list(op, c, packed_entry(pc.meta_a, ga, i), packed_entry(pc.meta_b, gb, i), sums, read_pairs);
 }
 
 void main() {
@@ -764,20 +804,35 @@ void main() {
     uint op = pc.op;
     if (t == 0u) {
         s_listed_count = 0u;
+        s_walk_count = 0u;
         s_sums = uvec3(0u);
     }
     PassSums sums = pass_sums_new();
     uint read_pairs = 0u;  // pairs of chunks whose values were read (the status's work chunks)
     RunPairPools pools = run_pair_pools();
     if (both_packed()) {
-        // Workgroup g takes walked chunks g * WG_SIZE, then a grid's further.
         uint chunks = walk_prefix(op);
-        for (uint base = linear_workgroup_id() * WG_SIZE; base < chunks; base += pc.grid * WG_SIZE) {
-            if (base + t < chunks) {
-                walk_chunk(op, base + t, pools, sums, read_pairs);
+#ifdef SET_BATCH
+        // The walked chunks dealt round-robin among the job's workgroups, so that a small
+        // job's few listed chunks are counted side by side.
+        for (uint base = 0u; base * pc.grid < chunks; base += WG_SIZE) {
+            uint j = (base + t) * pc.grid + linear_workgroup_id();
+            if (j < chunks) {
+                walk_chunk(op, j, sums, read_pairs);
             }
+            count_walked(op, pools, sums);
             count_listed(op, sums);
         }
+#else
+        // Workgroup g takes walked chunks g * WG_SIZE, then a grid's further.
+        for (uint base = linear_workgroup_id() * WG_SIZE; base < chunks; base += pc.grid * WG_SIZE) {
+            if (base + t < chunks) {
+                walk_chunk(op, base + t, sums, read_pairs);
+            }
+            count_walked(op, pools, sums);
+            count_listed(op, sums);
+        }
+#endif
     } else {
         // (grid and WG_SIZE are powers of two whose product divides CHUNKS, and ENTRY_RUN
         // divides WG_SIZE: c < CHUNKS, each chunk once.) Each round's entries are loaded a
@@ -795,7 +850,8 @@ void main() {
                 next_a = dir_entry(pc.meta_a, c + step);
                 next_b = dir_entry(pc.meta_b, c + step);
             }
-            count_or_list(op, c, ea, eb, pools, sums, read_pairs);
+            count_or_list(op, c, ea, eb, sums, read_pairs);
+            count_walked(op, pools, sums);
             count_listed(op, sums);
         }
     }

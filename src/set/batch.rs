@@ -290,9 +290,9 @@ const CARD_INTO_ZEROED_STATUS: u32 = 1;
 
 /// Records the one-pass cardinalities of `updates` ([`MODE_CARD`]) into statuses that are zero
 /// before (update `i`'s at `status(i)`, which it adds into): one dispatch per directory form
-/// (`SET_BATCH_CHUNK_COUNT`, a layer of workgroups per update, the layers sharing
-/// `Knob::OnePassBatchWorkgroups`) after the job table's upload into `table` (16-byte aligned;
-/// as many jobs a dispatch as it holds). The uploads wait for earlier passes, the dispatches
+/// and grid (`SET_BATCH_CHUNK_COUNT`, a layer of workgroups per update, each update's grid by
+/// [`one_pass_grid`] for a batch) after the job table's upload into `table` (16-byte aligned;
+/// as many jobs as it holds at a time). The uploads wait for earlier passes, the dispatches
 /// for the uploads and for earlier compute writes (the statuses' clear); the caller records
 /// the barrier to their readers.
 ///
@@ -308,14 +308,21 @@ pub(crate) unsafe fn record_one_pass_cardinality_batch(
     if updates.iter().any(|u| u.mode != MODE_CARD) {
         return Err(Error::Internal("set one-pass batch: not a cardinality".into()));
     }
+    // One dispatch per directory form and grid, the dispatches side by side (no barrier
+    // between them): a job takes only its own grid's workgroups.
+    let spec = update_spec(ctx);
+    let grids: Vec<u32> = updates
+        .iter()
+        .map(|u| one_pass_grid(ctx, spec, u, updates.len() as u32))
+        .collect();
+    let key = |i: usize| (updates[i].forms, grids[i]);
     let mut order: Vec<usize> = (0..updates.len()).collect();
-    order.sort_by_key(|&i| updates[i].forms);
+    order.sort_by_key(|&i| key(i));
     let max_layers = ctx.profile.max_workgroup_count[2].clamp(1, 65535) as usize;
     let per_table = ((table.size / JOB_BYTES) as usize).min(max_layers);
     if per_table == 0 {
         return Err(Error::Internal("set one-pass batch: no room for a job".into()));
     }
-    let spec = update_spec(ctx);
     for part in order.chunks(per_table) {
         let jobs: Vec<SetJob> = part
             .iter()
@@ -335,20 +342,13 @@ pub(crate) unsafe fn record_one_pass_cardinality_batch(
             vk::PipelineStageFlags::COMPUTE_SHADER,
             vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
         );
-        // One dispatch per run of one directory form.
         let mut start = 0;
         while start < part.len() {
-            let forms = updates[part[start]].forms;
+            let (forms, grid) = key(part[start]);
             let n = part[start..]
                 .iter()
-                .take_while(|&&i| updates[i].forms == forms)
+                .take_while(|&&i| key(i) == (forms, grid))
                 .count();
-            let members = &part[start..start + n];
-            let grid = members
-                .iter()
-                .map(|&i| one_pass_grid(ctx, spec, updates[i], n as u32))
-                .max()
-                .unwrap_or(1);
             let kernel = ctx.kernel(&shaders::SET_BATCH_CHUNK_COUNT, with_forms(spec, forms))?;
             let push = SetPush {
                 mode: CARD_INTO_ZEROED_STATUS,

@@ -356,7 +356,15 @@ pub(crate) fn one_pass_grid(ctx: &Context, spec: SetSpec, u: &Update, side_by_si
     let class = ctx.device_class();
     let mut grid = (CHUNKS as u32 / spec.workgroup_size).clamp(1, tuned(class, Knob::OnePassGrid));
     if walks_packed(u) {
-        grid = grid.min(u.bound.div_ceil(spec.workgroup_size).max(1).next_power_of_two());
+        // A workgroup for each `per` non-empty chunks: a workgroup's size of them alone, fewer
+        // in a batch, which deals its jobs' chunks round-robin so that a small job's listed
+        // chunks are counted side by side.
+        let per = if side_by_side > 1 {
+            tuned(class, Knob::OnePassBatchChunksPerWorkgroup).clamp(1, spec.workgroup_size)
+        } else {
+            spec.workgroup_size
+        };
+        grid = grid.min(u.bound.div_ceil(per).max(1).next_power_of_two());
     }
     if side_by_side > 1 {
         // A batch's one-pass pairs share the GPU: fewer workgroups each, more chunks an

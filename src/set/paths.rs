@@ -59,13 +59,14 @@ impl CardinalityPath {
     }
 
     /// Whether pair `a op b` of a batch of `pairs` pairs is counted in one pass on this path: a
-    /// single pair as alone; several on [`CardinalityPath::Auto`] by the passes, except on
-    /// devices whose batches take the one pass (`Knob::BatchOnePass`) for the pairs of few
-    /// bitmap and array blocks (docs/tuning/set.md#batch-cardinality-path).
+    /// single pair as alone; several on [`CardinalityPath::Auto`] in one pass where the device's
+    /// batches take it (`Knob::BatchOnePass`) and the pair has few bitmap and array blocks,
+    /// else by the passes (docs/tuning/set.md#batch-cardinality-path).
     pub(super) fn counts_in_one_pass_of_batch(self, pairs: usize, a: &GpuSet, b: &GpuSet) -> bool {
         match self {
             CardinalityPath::Auto if pairs > 1 => {
-                tuned(a.ctx.device_class(), Knob::BatchOnePass) != 0 && GpuSet::one_pass_bounded(a, b)
+                tuned(a.ctx.device_class(), Knob::BatchOnePass) != 0
+                    && GpuSet::one_pass_bounded_in_batch(a, b)
             }
             _ => self.counts_in_one_pass(a, b),
         }

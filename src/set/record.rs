@@ -124,8 +124,18 @@ impl GpuSet {
     /// the whole workgroup are few (on CPU drivers, each invocation's loops stay within
     /// lavapipe's limit: docs/driver-bugs.md#lavapipe-loop-limit).
     pub(super) fn one_pass_bounded(a: &GpuSet, b: &GpuSet) -> bool {
+        Self::one_pass_within(a, b, Knob::OnePassBitmapBlocks)
+    }
+
+    /// [`GpuSet::one_pass_bounded`] for a pair of a batch, whose workgroups count the pairs'
+    /// listed chunks side by side: at most `Knob::BatchOnePassBitmapBlocks` bitmap blocks.
+    pub(super) fn one_pass_bounded_in_batch(a: &GpuSet, b: &GpuSet) -> bool {
+        Self::one_pass_within(a, b, Knob::BatchOnePassBitmapBlocks)
+    }
+
+    fn one_pass_within(a: &GpuSet, b: &GpuSet, bitmap_blocks: Knob) -> bool {
         let class = a.ctx.device_class();
-        a.bm_blocks.saturating_add(b.bm_blocks) <= tuned(class, Knob::OnePassBitmapBlocks)
+        a.bm_blocks.saturating_add(b.bm_blocks) <= tuned(class, bitmap_blocks)
             && a.ar_blocks.saturating_add(b.ar_blocks) <= tuned(class, Knob::OnePassArrayBlocks)
     }
 

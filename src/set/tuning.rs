@@ -35,6 +35,8 @@ pub(super) enum Knob {
     OnePassBatchWorkgroups,
     /// ... and each pair at least.
     OnePassBatchMinGrid,
+    /// Non-empty chunks of two packed operands a workgroup of a one-pass batch takes.
+    OnePassBatchChunksPerWorkgroup,
     /// 1: `CardinalityPath::Auto` counts a batch's pairs of few bitmap and array blocks in one
     /// pass (one dispatch for them all); 0: every pair of a batch of several by the passes.
     BatchOnePass,
@@ -48,6 +50,10 @@ pub(super) enum Knob {
     OnePassArrayBlocks,
     /// ... and at most one array block for this many non-empty chunks.
     OnePassChunksPerArrayBlock,
+    /// A pair of a cardinality batch is counted in one pass (`Knob::BatchOnePass`) where the
+    /// operands' pools hold at most this many bitmap blocks together (and the array blocks of
+    /// `Knob::OnePassArrayBlocks`).
+    BatchOnePassBitmapBlocks,
     /// [`PACK_MAX_CHUNKS`]: `GpuSet::pack` packs sets of at most this many non-empty chunks.
     PackMaxChunks,
 }
@@ -95,12 +101,16 @@ pub(super) const SET_TUNING: &[TuningRow<Knob, u32>] = &[
     row(Any, OnePassGrid, 256, "grid-stride over the directory", "one-pass-cardinality"),
     row(Any, OnePassBatchWorkgroups, 256, "a batch's one-pass pairs share the GPU", "one-pass-batch"),
     row(Any, OnePassBatchMinGrid, 16, "a batch's one-pass pairs share the GPU", "one-pass-batch"),
+    row(Cpu, OnePassBatchChunksPerWorkgroup, 64, "a workgroup's size of chunks, as alone", "one-pass-batch"),
+    row(Any, OnePassBatchChunksPerWorkgroup, 16, "a small pair's listed chunks side by side", "one-pass-batch"),
     row(Cpu, BatchOnePass, 1, "one dispatch instead of the passes' launches", "batch-cardinality-path"),
-    row(Any, BatchOnePass, 0, "not measured on a GPU since the batch is one dispatch", "batch-cardinality-path"),
+    row(Any, BatchOnePass, 1, "a few dispatches instead of the passes' launches", "batch-cardinality-path"),
     row(Cpu, BatchPassWorkgroups, 0, "the grids that keep lavapipe's loops short", "batch-pass-grids"),
     row(Nvidia, BatchPassWorkgroups, 1024, "idle workgroups of many jobs cost more than sharing", "batch-pass-grids"),
     row(OtherGpu, BatchPassWorkgroups, 1024, "NVIDIA's value as default", "batch-pass-grids"),
     row(Any, OnePassBitmapBlocks, 16, "bitmap pairs counted one after another", "one-pass-cardinality"),
+    row(Cpu, BatchOnePassBitmapBlocks, 16, "as a pair alone", "batch-cardinality-path"),
+    row(Any, BatchOnePassBitmapBlocks, 64, "a batch's workgroups count its listed chunks side by side", "batch-cardinality-path"),
     row(Any, OnePassArrayBlocks, 2048, "few array pairs to walk", "one-pass-cardinality"),
     row(Any, OnePassChunksPerArrayBlock, 4, "most chunks decided by their entries", "one-pass-cardinality"),
     row(Any, PackMaxChunks, PACK_MAX_CHUNKS, "denser sets save little packed and read slower", "pack-max-chunks"),
@@ -162,7 +172,9 @@ mod tests {
             assert_eq!(tuned(class, OnePassGrid), 256);
             assert_eq!(tuned(class, OnePassBatchWorkgroups), 256);
             assert_eq!(tuned(class, OnePassBatchMinGrid), 16);
-            assert_eq!(tuned(class, BatchOnePass), gpu(0, 1));
+            assert_eq!(tuned(class, BatchOnePass), 1);
+            assert_eq!(tuned(class, BatchOnePassBitmapBlocks), gpu(64, 16));
+            assert_eq!(tuned(class, OnePassBatchChunksPerWorkgroup), gpu(16, 64));
             assert_eq!(tuned(class, OnePassBitmapBlocks), 16);
             assert_eq!(tuned(class, OnePassArrayBlocks), 2048);
             assert_eq!(tuned(class, OnePassChunksPerArrayBlock), 4);
