@@ -514,10 +514,10 @@ void main() {
 // invocations, so that chunks which need the whole workgroup are spread over the workgroups
 // even where they lie side by side, while a 32-byte sector of the directory is one load. The
 // invocation of a chunk counts what the entries decide (set_common.glsl decided_cardinality,
-// classify.comp's rules) and walks pairs of short lists (count_walk: run chunks and arrays,
-// at most COUNT_WALK_MAX intervals together); the other pairs (a bitmap, long arrays) are
-// listed in shared memory and counted one after the other by the whole workgroup through the
-// two shared bitmaps. With CARD_SUMS64 each workgroup adds its sums into two 64-bit words of
+// classify.comp's rules) and lists the others in shared memory: pairs of short lists (run
+// chunks and arrays, at most COUNT_WALK_MAX intervals together) for a subgroup each
+// (count_walked), the rest (a bitmap, long arrays) for the whole workgroup, one after the other
+// through the two shared bitmaps (count_listed). With CARD_SUMS64 each workgroup adds its sums into two 64-bit words of
 // a's control block (see the tail below); otherwise its sums go to its own words of the
 // scratch (S_WORK + 4 * workgroup: partial cardinality, full chunks, pairs read), and the
 // workgroup that finishes last (a count in a's control block that is never

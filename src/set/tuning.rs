@@ -38,7 +38,8 @@ pub(super) enum Knob {
     /// Non-empty chunks of two packed operands a workgroup of a one-pass batch takes.
     OnePassBatchChunksPerWorkgroup,
     /// 1: `CardinalityPath::Auto` counts a batch's pairs of few bitmap and array blocks in one
-    /// pass (one dispatch for them all); 0: every pair of a batch of several by the passes.
+    /// pass (a dispatch per directory form and grid for them all); 0: every pair of a batch of
+    /// several by the passes.
     BatchOnePass,
     /// Workgroups a batch's jobs share in each pair pass (batch.rs), each job at least one;
     /// 0: each job gets the grid it would get alone.
@@ -103,7 +104,6 @@ pub(super) const SET_TUNING: &[TuningRow<Knob, u32>] = &[
     row(Any, OnePassBatchMinGrid, 16, "a batch's one-pass pairs share the GPU", "one-pass-batch"),
     row(Cpu, OnePassBatchChunksPerWorkgroup, 64, "a workgroup's size of chunks, as alone", "one-pass-batch"),
     row(Any, OnePassBatchChunksPerWorkgroup, 16, "a small pair's listed chunks side by side", "one-pass-batch"),
-    row(Cpu, BatchOnePass, 1, "one dispatch instead of the passes' launches", "batch-cardinality-path"),
     row(Any, BatchOnePass, 1, "a few dispatches instead of the passes' launches", "batch-cardinality-path"),
     row(Cpu, BatchPassWorkgroups, 0, "the grids that keep lavapipe's loops short", "batch-pass-grids"),
     row(Nvidia, BatchPassWorkgroups, 1024, "idle workgroups of many jobs cost more than sharing", "batch-pass-grids"),
