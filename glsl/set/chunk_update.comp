@@ -515,9 +515,9 @@ void main() {
 // even where they lie side by side, while a 32-byte sector of the directory is one load. The
 // invocation of a chunk counts what the entries decide (set_common.glsl decided_cardinality,
 // classify.comp's rules) and lists the others in shared memory: pairs of short lists (run
-// chunks and arrays, at most COUNT_WALK_MAX intervals together) for a subgroup each
-// (count_walked), the rest (a bitmap, long arrays) for the whole workgroup, one after the other
-// through the two shared bitmaps (count_listed). With CARD_SUMS64 each workgroup adds its sums into two 64-bit words of
+// chunks and arrays, at most COUNT_WALK_MAX intervals together) for a subgroup each, the rest
+// (a bitmap, long arrays) for the whole workgroup, one after the other through the two shared
+// bitmaps (count_collected). With CARD_SUMS64 each workgroup adds its sums into two 64-bit words of
 // a's control block (see the tail below); otherwise its sums go to its own words of the
 // scratch (S_WORK + 4 * workgroup: partial cardinality, full chunks, pairs read), and the
 // workgroup that finishes last (a count in a's control block that is never
@@ -539,8 +539,8 @@ const uint ENTRY_RUN = 4u;
 
 shared uint s_listed[WG_SIZE];
 shared uint s_listed_count;
-// Pairs of short lists a round found (count_or_list), counted by count_walked: pair k's
-// entries in sa[2k], sa[2k + 1] and sb[2k], sb[2k + 1] (free between count_listed's chunks).
+// Pairs of short lists a round found (count_or_list), counted by count_collected: pair k's
+// entries in sa[2k], sa[2k + 1] and sb[2k], sb[2k + 1] (free before the listed chunks).
 shared uint s_walk_count;
 shared uvec3 s_sums;
 
@@ -582,11 +582,11 @@ uint interval_at(IntervalList l, uint i) {
 }
 
 // Pairs of lists with at most this many intervals together are walked by a subgroup
-// (count_walked); larger ones are counted through the shared bitmaps (count_listed).
+// (count_collected); larger ones are counted through the shared bitmaps.
 #define COUNT_WALK_MAX 512u
 
 // Counts chunk c (entries ea, eb) where the entries decide it, else lists it: short lists for a
-// subgroup (count_walked), others for the whole workgroup (count_listed).
+// subgroup, others for the whole workgroup (count_collected).
 void count_or_list(uint op, uint c, uvec2 ea, uvec2 eb, inout PassSums sums, inout uint read_pairs) {
     uint card;
     if (decided_cardinality(op, ea, eb, card)) {
@@ -651,12 +651,15 @@ uint subgroup_count_walk(IntervalList a, IntervalList b) {
     return subgroup_sum(shared_values);
 }
 
-// Counts the pairs of short lists count_or_list found this round (their entries in sa and
-// sb), a subgroup a pair, then empties the list. Workgroup-uniform control flow; begins and
-// ends with a barrier.
-void count_walked(uint op, RunPairPools pools, inout PassSums sums) {
+// Counts what count_or_list listed this round, then empties both lists: the pairs of short
+// lists (their entries in sa and sb) a subgroup a pair, then the other chunks one after the
+// other through the two shared bitmaps. Workgroup-uniform control flow; begins and ends with a
+// barrier.
+void count_collected(uint op, RunPairPools pools, inout PassSums sums) {
+    uint t = gl_LocalInvocationIndex;
     barrier();
     uint pairs = s_walk_count;
+    uint listed = s_listed_count;
     for (uint k = gl_SubgroupID; k < pairs; k += gl_NumSubgroups) {
         uvec2 ea = uvec2(sa[2u * k], sa[2u * k + 1u]);
         uvec2 eb = uvec2(sb[2u * k], sb[2u * k + 1u]);
@@ -667,19 +670,9 @@ void count_walked(uint op, RunPairPools pools, inout PassSums sums) {
             pass_sums_count(sums, overlap_card(op, chunk_card(ea.x), chunk_card(eb.x), both));
         }
     }
-    barrier();  // every subgroup has read the list
-    if (gl_LocalInvocationIndex == 0u) {
-        s_walk_count = 0u;
+    if (listed != 0u) {
+        barrier();  // the walked pairs' entries are read: sa, sb are free
     }
-    barrier();
-}
-
-// Counts the listed chunks one after the other through the two shared bitmaps, then empties
-// the list. Workgroup-uniform control flow; begins and ends with a barrier.
-void count_listed(uint op, inout PassSums sums) {
-    uint t = gl_LocalInvocationIndex;
-    barrier();
-    uint listed = s_listed_count;
     for (uint i = 0u; i < listed; i++) {
         uint lc = s_listed[i];
         load_chunk(pc.meta_a, lc, 0u);
@@ -694,8 +687,9 @@ void count_listed(uint op, inout PassSums sums) {
             pass_sums_count(sums, pair_card);
         }
     }
-    barrier();  // every invocation has read s_listed_count
+    barrier();  // every invocation has read the counts and the walked entries
     if (t == 0u) {
+        s_walk_count = 0u;
         s_listed_count = 0u;
     }
     barrier();
@@ -820,8 +814,7 @@ void main() {
             if (j < chunks) {
                 walk_chunk(op, j, sums, read_pairs);
             }
-            count_walked(op, pools, sums);
-            count_listed(op, sums);
+            count_collected(op, pools, sums);
         }
 #else
         // Workgroup g takes walked chunks g * WG_SIZE, then a grid's further.
@@ -829,8 +822,7 @@ void main() {
             if (base + t < chunks) {
                 walk_chunk(op, base + t, sums, read_pairs);
             }
-            count_walked(op, pools, sums);
-            count_listed(op, sums);
+            count_collected(op, pools, sums);
         }
 #endif
     } else {
@@ -851,8 +843,7 @@ void main() {
                 next_b = dir_entry(pc.meta_b, c + step);
             }
             count_or_list(op, c, ea, eb, sums, read_pairs);
-            count_walked(op, pools, sums);
-            count_listed(op, sums);
+            count_collected(op, pools, sums);
         }
     }
     uvec3 mine = uvec3(subgroup_sum(sums.card_partial), subgroup_sum(sums.card_full), subgroup_sum(read_pairs));
