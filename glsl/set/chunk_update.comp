@@ -609,8 +609,9 @@ void count_or_list(uint op, uint c, uvec2 ea, uvec2 eb, inout PassSums sums, ino
 
 // The values two interval lists share (a the one of more intervals), counted by the subgroup:
 // each lane takes a contiguous share of a's intervals and walks b with two cursors (the one
-// whose interval ends first moves on; both where they end together) from the first interval that ends at or after its share's first, found by binary search. The
-// chain of dependent loads is a lane's share, not both lists whole.
+// whose interval ends first moves on; both where they end together) from the first interval
+// that ends at or after its share's first, found by binary search. The chain of dependent
+// loads is a lane's share, not both lists whole.
 uint subgroup_count_walk(IntervalList a, IntervalList b) {
     uint lanes = gl_SubgroupSize;
     uint lane = gl_SubgroupInvocationID;
@@ -806,25 +807,20 @@ void main() {
     RunPairPools pools = run_pair_pools();
     if (both_packed()) {
         uint chunks = walk_prefix(op);
+        // Each round takes the next grid * WG_SIZE walked chunks: a batch deals them round-robin
+        // among the job's workgroups, so that a small job's few listed chunks are counted side
+        // by side; a single pair gives each workgroup WG_SIZE neighbouring ones.
+        for (uint first = 0u; first < chunks; first += pc.grid * WG_SIZE) {
 #ifdef SET_BATCH
-        // The walked chunks dealt round-robin among the job's workgroups, so that a small
-        // job's few listed chunks are counted side by side.
-        for (uint base = 0u; base * pc.grid < chunks; base += WG_SIZE) {
-            uint j = (base + t) * pc.grid + linear_workgroup_id();
+            uint j = first + t * pc.grid + linear_workgroup_id();
+#else
+            uint j = first + linear_workgroup_id() * WG_SIZE + t;
+#endif
             if (j < chunks) {
                 walk_chunk(op, j, sums, read_pairs);
             }
             count_collected(op, pools, sums);
         }
-#else
-        // Workgroup g takes walked chunks g * WG_SIZE, then a grid's further.
-        for (uint base = linear_workgroup_id() * WG_SIZE; base < chunks; base += pc.grid * WG_SIZE) {
-            if (base + t < chunks) {
-                walk_chunk(op, base + t, sums, read_pairs);
-            }
-            count_collected(op, pools, sums);
-        }
-#endif
     } else {
         // (grid and WG_SIZE are powers of two whose product divides CHUNKS, and ENTRY_RUN
         // divides WG_SIZE: c < CHUNKS, each chunk once.) Each round's entries are loaded a
