@@ -2584,7 +2584,7 @@ VkalgoResult vkalgo_set_record_op_cardinality_batch(VkCommandBuffer command_buff
                                                     const struct VkalgoSetCardinalityBatchArgs *args);
 
 // The scratch bytes `vkalgo_set_record_op_many_cardinality` needs for `sets` operands: 16 a
-// set and 512 KiB + 16.
+// set and 769 KiB + 16.
 uint64_t vkalgo_set_op_many_cardinality_scratch_bytes(size_t sets);
 
 // Records `|sets[0] op sets[1] op ... op sets[count - 1]|` without materializing it into a

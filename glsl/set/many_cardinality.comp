@@ -9,7 +9,10 @@
 //   them there.
 // - mode MODE_COMBINE: a workgroup takes a listed chunk at a time (grid-stride), combines that
 //   chunk of every set into a shared bitmap of its 2^16 values (unions with every set side by
-//   side, many_union.glsl; intersections a set at a time), and counts it.
+//   side, many_union.glsl; intersections a set at a time), and counts it. Where few chunks are
+//   listed, a union splits each into word ranges (slices) and each slice's sets into parts,
+//   every part a workgroup; the parts OR their words into a bitmap in scratch and the last to
+//   arrive counts it (docs/tuning/set.md#many-way-union).
 // Each set is read through the public include's lookups (glsl/public/vkalgo_set.glsl), so flat
 // and packed sets mix. The counts go to a SetOpStatus (src/set/gpu.rs): ok = 1, the values of
 // chunks that are not full, the full chunks, the chunks that needed work; the caller zeroes
@@ -20,6 +23,8 @@
 #include "../common/vkalgo.glsl"
 #include "../public/vkalgo_set.glsl"
 #include "view_words.glsl"
+
+#extension GL_KHR_memory_scope_semantics : require
 
 // Must match src/set/many_cardinality.rs (ManyCardinalityPush).
 layout(push_constant) uniform ManyCardinalityPush {
@@ -46,6 +51,13 @@ const uint INDEX_GROUPS = 1024u;  // groups of 64 chunks in the universe
 const uint SLICE_ARRIVAL_SHIFT = 24u;
 const uint SLICE_COUNT_MASK = (1u << SLICE_ARRIVAL_SHIFT) - 1u;
 const uint NOT_LAST = 0xFFFFFFFFu;
+// The first PART_CHUNKS listed chunks have a bitmap in scratch (after the counters) and a part
+// counter a slice (after the bitmaps), zeroed by MODE_LIST, so that a union may split their
+// sets into up to MAX_PARTS parts (docs/tuning/set.md#many-way-union).
+const uint PART_CHUNKS = 32u;
+const uint MAX_PARTS = 8u;
+const uint64_t COUNTER_BYTES = 65536ul * 4ul;
+const uint64_t PART_BITMAP_BYTES = uint64_t(VKALGO_SET_BITMAP_WORDS) * 4ul;
 
 const uint OP_AND = 0u;
 const uint OP_OR = 1u;
@@ -57,8 +69,15 @@ const uint OP_XOR = 3u;
 #define WORDS_PER_INVOCATION (VKALGO_SET_BITMAP_WORDS / WG_SIZE)
 
 
+// 1: the permutation set_many_union (src/set/many_cardinality.rs) for the listing and for
+// unions (OR, XOR), without the intersections' second bitmap, so that more workgroups fit on a
+// multiprocessor; it ignores an AND or ANDNOT (its status stays not ok).
+#ifndef UNIONS_ONLY
+#define UNIONS_ONLY 0
+#endif
+
 shared uint s_acc[VKALGO_SET_BITMAP_WORDS];  // the result's chunk so far
-shared uint s_tmp[VKALGO_SET_BITMAP_WORDS];  // an array or run chunk as a bitmap
+shared uint s_tmp[UNIONS_ONLY != 0 ? 1 : VKALGO_SET_BITMAP_WORDS];  // an array or run chunk as a bitmap
 shared uint s_chunk_count;
 
 VkalgoSetView set_view(uint i) {
@@ -133,6 +152,17 @@ void intersect(uint i, uint c, bool first) {
 
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer GroupEntryRef { uvec2 v[]; };
 
+// Listed chunk `slot`'s bitmap in scratch (slot < PART_CHUNKS).
+uint64_t part_bitmap(uint slot) {
+    return pc.counters + COUNTER_BYTES + uint64_t(slot) * PART_BITMAP_BYTES;
+}
+
+// The counter of the parts of listed chunk `slot`'s slice `slice` that have arrived.
+uint64_t part_counter(uint slot, uint slice) {
+    return pc.counters + COUNTER_BYTES + uint64_t(PART_CHUNKS) * PART_BITMAP_BYTES
+         + uint64_t(slot * MAX_SLICES + slice) * 4ul;
+}
+
 // The non-empty chunks of set s among chunks 64 g .. 64 g + 63 as a 64-bit mask (x: the first
 // 32): a packed directory's index word, or a flat directory's 64 entries.
 uvec2 group_mask(VkalgoSetView s, uint g) {
@@ -200,13 +230,67 @@ void list_group(uint g) {
     }
 }
 
+// Zeroes the parts' bitmaps and counters (MODE_LIST with counters), a share each workgroup of
+// the listing dispatch: a few stores an invocation, whatever the list turns out to be.
+void zero_parts() {
+    const uint quads = (PART_CHUNKS * VKALGO_SET_BITMAP_WORDS + PART_CHUNKS * MAX_SLICES) / 4u;
+    U32x4Ref parts = U32x4Ref(part_bitmap(0u));
+    uint invocations = gl_NumWorkGroups.x * gl_NumWorkGroups.y * WG_SIZE;
+    for (uint q = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationIndex; q < quads; q += invocations) {
+        parts.v[q] = uvec4(0u);
+    }
+}
+
+shared uint s_part_last;
+
+// Adds the part's union in s_acc's words [w0, w1) to listed chunk k's bitmap in scratch and
+// counts the part arrived; returns true to the whole workgroup where it arrived last, s_acc's
+// words [w0, w1) then the union of every part. Workgroup-uniform control flow.
+bool union_of_parts(uint k, uint slice, uint parts, bool use_xor, uint w0, uint w1) {
+    U32AtomicRef bits = U32AtomicRef(part_bitmap(k));
+    for (uint w = w0 + gl_LocalInvocationIndex; w < w1; w += WG_SIZE) {
+        uint x = s_acc[w];
+        if (x != 0u) {
+            if (use_xor) {
+                atomicXor(bits.v[w], x);
+            } else {
+                atomicOr(bits.v[w], x);
+            }
+        }
+    }
+    // Every invocation's additions before the arrival (device-scope release); the last part's
+    // acquire passed on to the workgroup.
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+    if (gl_LocalInvocationIndex == 0u) {
+        uint arrived = atomicAdd(U32AtomicRef(part_counter(k, slice)).v[0], 1u, gl_ScopeDevice,
+                                 gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+        s_part_last = arrived + 1u == parts ? 1u : 0u;
+    }
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
+                   gl_SemanticsAcquireRelease);
+    if (s_part_last == 0u) {
+        return false;
+    }
+    for (uint w = w0 + gl_LocalInvocationIndex; w < w1; w += WG_SIZE) {
+        s_acc[w] = bits.v[w];
+    }
+    barrier();
+    return true;
+}
+
 void main() {
     if (pc.mode != MODE_COMBINE) {
+        if (pc.counters != 0ul) {
+            zero_parts();
+        }
         uint first = linear_workgroup_id() * pc.per_workgroup;
         uint last = min(first + pc.per_workgroup, INDEX_GROUPS);
         for (uint g = first + gl_SubgroupID; g < last; g += gl_NumSubgroups) {
             list_group(g);
         }
+        return;
+    }
+    if (UNIONS_ONLY != 0 && (pc.op == OP_AND || pc.op == OP_ANDNOT)) {
         return;
     }
     if (linear_workgroup_id() == 0u && gl_LocalInvocationIndex == 0u) {
@@ -220,8 +304,18 @@ void main() {
     while (pc.op != OP_AND && slices < MAX_SLICES && listed * slices * 2u <= groups) {
         slices *= 2u;
     }
+    // Then each slice's sets into parts (at least a set a subgroup), as many as the grid holds.
+    uint first_set = pc.op == OP_ANDNOT ? 1u : 0u;
+    uint union_sets = pc.count - first_set;
+    uint parts = 1u;
+    if (pc.op != OP_AND && listed <= PART_CHUNKS) {
+        while (parts < MAX_PARTS && listed * slices * parts * 2u <= groups
+               && parts * 2u * gl_NumSubgroups <= union_sets) {
+            parts *= 2u;
+        }
+    }
     uint slice_words = VKALGO_SET_BITMAP_WORDS / slices;
-    uint items = listed * slices;
+    uint items = listed * slices * parts;
     if (linear_workgroup_id() >= items) {
         return;  // workgroup-uniform
     }
@@ -232,14 +326,23 @@ void main() {
         s_chunk_count = 0u;
     }
     for (uint item = linear_workgroup_id(); item < items; item += groups) {
-        uint k = item / slices;
-        uint w0 = (item % slices) * slice_words;
+        uint part = item % parts;
+        uint slice = (item / parts) % slices;
+        uint k = item / (parts * slices);
+        uint w0 = slice * slice_words;
         uint w1 = w0 + slice_words;
         uint c = U32Ref(pc.ids + uint64_t(k) * 4ul).v[0];
+        if (pc.op != OP_AND) {
+            // The union of the part's sets (ANDNOT: of sets[1..]) over the slice's words.
+            uint from = first_set + part * union_sets / parts;
+            uint to = first_set + (part + 1u) * union_sets / parts;
+            many_union(c, from, to, pc.op == OP_XOR, w0, w1);
+            if (parts > 1u && !union_of_parts(k, slice, parts, pc.op == OP_XOR, w0, w1)) {
+                continue;  // workgroup-uniform: another part counts the slice
+            }
+        }
         if (pc.op == OP_ANDNOT) {
-            // sets[0] minus the union of the others: the union into s_acc, then its complement
-            // intersected with sets[0].
-            many_union(c, 1u, pc.count, false, w0, w1);
+            // sets[0] minus the union of the others: its complement intersected with sets[0].
             [[unroll]] for (uint q = 0u; q < WORDS_PER_INVOCATION; ++q) {
                 s_acc[word_index(q)] = ~s_acc[word_index(q)];
             }
@@ -249,8 +352,6 @@ void main() {
             for (uint i = 0u; i < pc.count; ++i) {
                 intersect(i, c, i == 0u);
             }
-        } else {
-            many_union(c, 0u, pc.count, pc.op == OP_XOR, w0, w1);
         }
         uint mine = 0u;
         [[unroll]] for (uint q = 0u; q < WORDS_PER_INVOCATION; ++q) {

@@ -109,6 +109,11 @@ const LIST_BYTES: u64 = 16 + 65536 * 4;
 /// of a chunk that a union splits among workgroups add their counts there.
 const COUNTER_BYTES: u64 = 65536 * 4;
 
+/// The parts of a union's slices (after the counters; glsl/set/many_cardinality.comp
+/// PART_CHUNKS, MAX_SLICES): a bitmap of 8 KiB for each of the first 32 listed chunks, then a
+/// u32 for each of their 8 slices.
+const PART_BYTES: u64 = 32 * 8192 + 32 * 8 * 4;
+
 /// Mode of many_cardinality.comp: list the chunks the result may hold.
 const MODE_LIST: u32 = 0;
 /// Mode of many_cardinality.comp: combine and count the listed chunks.
@@ -124,9 +129,10 @@ pub(super) fn views_bytes(sets: usize) -> u64 {
 
 impl GpuSet {
     /// Scratch bytes of [`GpuSet::record_op_many_cardinality`] over `sets` sets: 16 a set (their
-    /// device views) and 512 KiB + 16 (the list of chunks to combine and a counter each).
+    /// device views), 512 KiB + 16 (the list of chunks to combine and a counter each) and 257
+    /// KiB (the bitmaps of the parts a union of few chunks splits its sets into).
     pub fn op_many_cardinality_scratch_bytes(sets: usize) -> u64 {
-        views_bytes(sets) + LIST_BYTES + COUNTER_BYTES
+        views_bytes(sets) + LIST_BYTES + COUNTER_BYTES + PART_BYTES
     }
 
     /// Records `|sets[0] op sets[1] op ... op sets[n - 1]|` (left to right; ANDNOT: `sets[0]`
@@ -166,7 +172,12 @@ impl GpuSet {
         if scratch.overlaps(&status) {
             return Err(Error::invalid(format!("{what}: scratch and status overlap")));
         }
-        let kernel = kernel(ctx, &shaders::SET_MANY_CARDINALITY)?;
+        // The listing and the unions take the permutation without the intersections' bitmap.
+        let list_kernel = kernel(ctx, &shaders::SET_MANY_UNION)?;
+        let combine_kernel = match op {
+            SetOp::Or | SetOp::Xor => list_kernel,
+            SetOp::And | SetOp::AndNot => kernel(ctx, &shaders::SET_MANY_CARDINALITY)?,
+        };
         let views: Vec<SetDeviceView> = sets.iter().map(|s| s.device_view()).collect();
         let list = ctx.address_of(&scratch) + views_bytes(sets.len());
         let per_workgroup = list_groups_per_workgroup(ctx.device_class());
@@ -191,10 +202,15 @@ impl GpuSet {
             let list_at = scratch.offset + views_bytes(sets.len());
             ctx.device.cmd_fill_buffer(cmd, scratch.buffer, list_at, 16, 0);
             ctx.transfer_to_compute(cmd);
-            ctx.dispatch(cmd, kernel, &push(MODE_LIST), list_workgroups(ctx.device_class()));
+            ctx.dispatch(
+                cmd,
+                list_kernel,
+                &push(MODE_LIST),
+                list_workgroups(ctx.device_class()),
+            );
             ctx.compute_to_compute(cmd);
             let groups = combine_groups(ctx.device_class(), sets, op);
-            ctx.dispatch(cmd, kernel, &push(MODE_COMBINE), groups);
+            ctx.dispatch(cmd, combine_kernel, &push(MODE_COMBINE), groups);
             ctx.compute_to_compute(cmd);
         }
         Ok(())

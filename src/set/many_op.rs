@@ -81,7 +81,7 @@ impl GpuSet {
         if scratch.overlaps(&status) {
             return Err(Error::invalid(format!("{what}: scratch and status overlap")));
         }
-        let list_kernel = kernel(ctx, &shaders::SET_MANY_CARDINALITY)?;
+        let list_kernel = kernel(ctx, &shaders::SET_MANY_UNION)?;
         let forms = dir_forms(None, Some(first), None);
         let spec = with_forms(update_spec(ctx), forms);
         let update_kernel = ctx.kernel(&shaders::SET_CHUNK_UPDATE_MANY, spec)?;

@@ -128,6 +128,7 @@ pub(crate) fn prepare_kernels(ctx: &Context) -> Result<()> {
         &shaders::SET_TRIVIAL,
         &shaders::SET_COMPACT,
         &shaders::SET_MANY_CARDINALITY,
+        &shaders::SET_MANY_UNION,
         &shaders::SET_SERIALIZE,
         &shaders::SET_DESERIALIZE,
         &shaders::SET_TO_ARRAY_MANY,
@@ -793,6 +794,11 @@ pub(crate) fn push_layouts() -> Vec<crate::core::spirv::PushCheck> {
     .chain([
         (
             shaders::SET_MANY_CARDINALITY,
+            super::many_cardinality::ManyCardinalityPush::FIELDS,
+            std::mem::size_of::<super::many_cardinality::ManyCardinalityPush>(),
+        ),
+        (
+            shaders::SET_MANY_UNION,
             super::many_cardinality::ManyCardinalityPush::FIELDS,
             std::mem::size_of::<super::many_cardinality::ManyCardinalityPush>(),
         ),

@@ -623,6 +623,11 @@ fn set_permutations() -> Vec<Permutation> {
         standalone("set_filter", "set/filter.comp", &[]),
         standalone("set_compact", "set/compact.comp", &[]),
         standalone("set_many_cardinality", "set/many_cardinality.comp", &[]),
+        standalone(
+            "set_many_union",
+            "set/many_cardinality.comp",
+            &[("UNIONS_ONLY", "1")],
+        ),
         standalone("set_serialize", "set/serialize.comp", &[]),
         standalone("set_deserialize", "set/deserialize.comp", &[]),
         standalone("set_to_array_many", "set/to_array_many.comp", &[]),

@@ -341,7 +341,7 @@ pub struct VkalgoSetManyCardinalityArgs {
 }
 
 /// The scratch bytes `vkalgo_set_record_op_many_cardinality` needs for `sets` operands: 16 a
-/// set and 512 KiB + 16.
+/// set and 769 KiB + 16.
 #[no_mangle]
 pub extern "C" fn vkalgo_set_op_many_cardinality_scratch_bytes(sets: usize) -> u64 {
     GpuSet::op_many_cardinality_scratch_bytes(sets)
