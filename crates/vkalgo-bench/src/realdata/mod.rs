@@ -47,8 +47,16 @@ const AXES: &[Axis] = &[
         "dataset names",
     ),
     sized("reps", "5", "1", "timed repetitions (median)"),
+    axis(
+        "groups",
+        "successive,wide,contains",
+        "classes timed after the build and serialization (which make the sets): successive (the pairs' batches), wide (the many-way operations), contains",
+    ),
     flag("pass-times", "also each pass of the AND cardinalities' batch with its GPU time"),
 ];
+
+/// The groups of classes `--groups` may name.
+const GROUPS: &[&str] = &["successive", "wide", "contains"];
 
 /// Queries of the contains class, spread over a dataset's bitmaps.
 pub const QUERIES: usize = 1 << 20;
@@ -63,6 +71,11 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
     }
     let reps = o.get("reps", 1usize).clamp(1, 20);
     let pass_times = o.flag("pass-times");
+    let groups = o.names("groups");
+    if let Some(g) = groups.iter().find(|g| !GROUPS.contains(&g.as_str())) {
+        println!("realdata: unknown group {g} (groups: {})", GROUPS.join(", "));
+        return Ok(());
+    }
     // The yardstick's buffers before the datasets' (it measures the copy once).
     yardstick(ctx, &Timer::new(ctx)?)?;
     report::table_of(
@@ -77,7 +90,7 @@ pub fn run(ctx: &Context, args: &[String]) -> Result<()> {
                 continue;
             }
         };
-        RealData::new(ctx, &set, reps, pass_times)?.run()?;
+        RealData::new(ctx, &set, reps, pass_times)?.run(&groups)?;
     }
     Ok(())
 }
@@ -149,15 +162,24 @@ impl<'a> RealData<'a> {
         println!("DIGEST\tvkalgo\t{}\t{class}\t{}", self.data.name, d.hex());
     }
 
-    fn run(&mut self) -> Result<()> {
+    /// The build and serialization, then the named groups of classes ([`GROUPS`]).
+    fn run(&mut self, groups: &[String]) -> Result<()> {
         self.build_and_serialization()?;
-        let pairs: Vec<(usize, usize)> = (1..self.sets.len()).map(|i| (i - 1, i)).collect();
-        for (op, name) in OPS {
-            self.successive(&pairs, op, name)?;
+        let wanted = |g: &str| groups.iter().any(|x| x == g);
+        if wanted("successive") {
+            let pairs: Vec<(usize, usize)> = (1..self.sets.len()).map(|i| (i - 1, i)).collect();
+            for (op, name) in OPS {
+                self.successive(&pairs, op, name)?;
+            }
         }
-        self.wide()?;
-        self.wide_cardinality()?;
-        self.contains()
+        if wanted("wide") {
+            self.wide()?;
+            self.wide_cardinality()?;
+        }
+        if wanted("contains") {
+            self.contains()?;
+        }
+        Ok(())
     }
 
     /// Build from sorted values, serialize, deserialize: one call for all bitmaps each
