@@ -12,10 +12,13 @@
 #             realdata_table.md
 #   DATASETS  comma-separated dataset names (default: all nine)
 #   REPS      timed repetitions (default 5)
+#   GROUPS    classes timed after the build and serialization (default
+#             successive,wide,contains; `vkalgo-bench realdata --groups`)
 set -euo pipefail
 # shellcheck source=bench/gpu_setup.sh
 . "$(dirname "${BASH_SOURCE[0]}")/gpu_setup.sh"
 REPS="${REPS:-5}"
+GROUPS="${GROUPS:-successive,wide,contains}"
 DATASETS="${DATASETS:-census-income,census-income_srt,census1881,census1881_srt,uscensus2000,weather_sept_85,weather_sept_85_srt,wikileaks-noquotes,wikileaks-noquotes_srt}"
 if [ -d .pywheels ]; then
   rm -rf /tmp/pyroaring_pkg
@@ -28,7 +31,7 @@ mkdir -p "$data"
 for f in .var/realdata/*.bin.gz; do
   gunzip -c "$f" > "$data/$(basename "$f" .gz)"
 done
-.devbin/vkalgo-bench realdata --data "$data" --datasets "$DATASETS" --reps "$REPS" 2>&1 | tee "$OUT/realdata_vkalgo.txt" | grep -v '^RESULT'
+.devbin/vkalgo-bench realdata --data "$data" --datasets "$DATASETS" --reps "$REPS" --groups "$GROUPS" 2>&1 | tee "$OUT/realdata_vkalgo.txt" | grep -v '^RESULT'
 # One core, as CRoaring's users run it.
-taskset -c 2 python3 bench/realdata_croaring.py "$data" "$REPS" "$DATASETS" > "$OUT/realdata_croaring.txt"
+taskset -c 2 python3 bench/realdata_croaring.py "$data" "$REPS" "$DATASETS" "$GROUPS" > "$OUT/realdata_croaring.txt"
 python3 bench/realdata_table.py "$OUT/realdata_vkalgo.txt" "$OUT/realdata_croaring.txt" | tee "$OUT/realdata_table.md"

@@ -2,7 +2,9 @@
 """CRoaring (through pyroaring) on one CPU core over the real datasets, the classes of
 `vkalgo-bench realdata` (crates/vkalgo-bench/src/realdata/mod.rs says what each times).
 
-Usage: realdata_croaring.py DATA_DIR [reps=5] [dataset,...]
+Usage: realdata_croaring.py DATA_DIR [reps=5] [dataset,...] [group,...]
+(groups as `vkalgo-bench realdata --groups`: successive, wide, contains; default all three;
+the build and serialization always run.)
 DATA_DIR holds the datasets' <name>.bin files (the .bin.gz files of the datasets' folder,
 gunzipped). Output: `RESULT croaring realdata_<class> <dataset> <values> <median ms> <G values/s>
 cpu` and `DIGEST croaring <dataset> <class> <crc32>-<bytes>` lines: the digests are those
@@ -95,7 +97,7 @@ def serialized(bm):
     return c.serialize()
 
 
-def run(name, bitmaps, reps):
+def run(name, bitmaps, reps, groups):
     values = sum(len(v) for v in bitmaps)
 
     def result(cls, ms):
@@ -115,6 +117,22 @@ def run(name, bitmaps, reps):
     digest("serialize", d)
     ms, _ = timed(reps, lambda: [BitMap.deserialize(b) for b in blobs])
     result("deserialize", ms)
+    if "successive" in groups:
+        successive(bms, reps, result, digest)
+    if "wide" in groups:
+        wide(bms, reps, result, digest)
+    if "contains" in groups:
+        qs = queries(bitmaps)
+        ms, hits = timed(max(1, reps // 2), lambda: [sum(1 for x in q if x in b) for b, q in zip(bms, qs)])
+        result("contains", ms)
+        d = Digest()
+        for h in hits:
+            d.add(struct.pack("<Q", h))
+        digest("contains", d)
+
+
+def successive(bms, reps, result, digest):
+    """The successive pairs' operations, their cardinalities, and to_array of the ANDs."""
     pairs = [(bms[i - 1], bms[i]) for i in range(1, len(bms))]
     ops = {
         "and": (lambda a, b: a & b, lambda a, b: a.intersection_cardinality(b)),
@@ -142,6 +160,10 @@ def run(name, bitmaps, reps):
             for a in arrays:
                 d.add(array.array("I", a).tobytes())
             digest("to_array", d)
+
+
+def wide(bms, reps, result, digest):
+    """The many-way union and intersection of every bitmap, and their cardinalities."""
     for cls, f in (("wide_or", BitMap.union), ("wide_and", BitMap.intersection)):
         ms, r = timed(reps, lambda: f(*bms))
         result(cls, ms)
@@ -156,21 +178,15 @@ def run(name, bitmaps, reps):
         d = Digest()
         d.add(struct.pack("<Q", n))
         digest(cls, d)
-    qs = queries(bitmaps)
-    ms, hits = timed(max(1, reps // 2), lambda: [sum(1 for x in q if x in b) for b, q in zip(bms, qs)])
-    result("contains", ms)
-    d = Digest()
-    for h in hits:
-        d.add(struct.pack("<Q", h))
-    digest("contains", d)
 
 
 def main():
     data = sys.argv[1]
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     names = sys.argv[3].split(",") if len(sys.argv) > 3 else DATASETS
+    groups = sys.argv[4].split(",") if len(sys.argv) > 4 else ["successive", "wide", "contains"]
     for name in names:
-        run(name, read(f"{data}/{name}.bin"), reps)
+        run(name, read(f"{data}/{name}.bin"), reps, groups)
 
 
 if __name__ == "__main__":
