@@ -3,7 +3,9 @@
 // (a workgroup barrier with device-scope release); the one that brings the count to the
 // dispatch's size (acquire, in invocation 0) sees what all of them wrote. Used for work that
 // must follow a whole grid without another dispatch: the set operations' one-pass decision
-// (finished_last), and the kept-zeroed look-back states' clean-up (lookback_state_finish).
+// (finished_last), and the kept-zeroed look-back states' clean-up (lookback_state_finish); and
+// the last of a few workgroups sharing one piece of work (arrived_last: the many-way union's
+// parts).
 #ifndef VKALGO_LAST_WORKGROUP_GLSL
 #define VKALGO_LAST_WORKGROUP_GLSL
 
@@ -11,18 +13,36 @@
 
 shared uint s_finished_last;
 
+// Counts this workgroup arrived in the u32 at counter_addr (zero before the first of
+// `arrivals` workgroups), after every invocation's earlier buffer writes and atomics; sets
+// s_finished_last where it is the last of them. Invocation 0 holds the acquire; the caller's
+// barrier follows. Workgroup-uniform control flow.
+void count_arrival(uint64_t counter_addr, uint arrivals) {
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+    if (gl_LocalInvocationIndex == 0u) {
+        uint done = atomicAdd(U32AtomicRef(counter_addr).v[0], 1u, gl_ScopeDevice,
+                              gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+        s_finished_last = done + 1u == arrivals ? 1u : 0u;
+    }
+}
+
 // Returns to every invocation whether this workgroup finished last; reads of other
 // workgroups' writes belong in invocation 0 (which holds the acquire). Workgroup-uniform
 // control flow.
 bool finished_last(uint64_t counter_addr) {
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
-    if (gl_LocalInvocationIndex == 0u) {
-        uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-        uint done = atomicAdd(U32AtomicRef(counter_addr).v[0], 1u, gl_ScopeDevice,
-                              gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
-        s_finished_last = done + 1u == groups ? 1u : 0u;
-    }
+    count_arrival(counter_addr, gl_NumWorkGroups.x * gl_NumWorkGroups.y);
     barrier();
+    return s_finished_last != 0u;
+}
+
+// Returns to every invocation whether this workgroup is the last of `arrivals` to count
+// itself at counter_addr (a share of a dispatch: the parts of one piece of work); there the
+// acquire is passed on to the whole workgroup, so every invocation may read what the others
+// wrote. Workgroup-uniform control flow.
+bool arrived_last(uint64_t counter_addr, uint arrivals) {
+    count_arrival(counter_addr, arrivals);
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
+                   gl_SemanticsAcquireRelease);
     return s_finished_last != 0u;
 }
 

@@ -23,8 +23,7 @@
 #include "../common/vkalgo.glsl"
 #include "../public/vkalgo_set.glsl"
 #include "view_words.glsl"
-
-#extension GL_KHR_memory_scope_semantics : require
+#include "../common/last_workgroup.glsl"
 
 // Must match src/set/many_cardinality.rs (ManyCardinalityPush).
 layout(push_constant) uniform ManyCardinalityPush {
@@ -241,8 +240,6 @@ void zero_parts() {
     }
 }
 
-shared uint s_part_last;
-
 // Adds the part's union in s_acc's words [w0, w1) to listed chunk k's bitmap in scratch and
 // counts the part arrived; returns true to the whole workgroup where it arrived last, s_acc's
 // words [w0, w1) then the union of every part. Workgroup-uniform control flow.
@@ -258,17 +255,7 @@ bool union_of_parts(uint k, uint slice, uint parts, bool use_xor, uint w0, uint 
             }
         }
     }
-    // Every invocation's additions before the arrival (device-scope release); the last part's
-    // acquire passed on to the workgroup.
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
-    if (gl_LocalInvocationIndex == 0u) {
-        uint arrived = atomicAdd(U32AtomicRef(part_counter(k, slice)).v[0], 1u, gl_ScopeDevice,
-                                 gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
-        s_part_last = arrived + 1u == parts ? 1u : 0u;
-    }
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
-                   gl_SemanticsAcquireRelease);
-    if (s_part_last == 0u) {
+    if (!arrived_last(part_counter(k, slice), parts)) {
         return false;
     }
     for (uint w = w0 + gl_LocalInvocationIndex; w < w1; w += WG_SIZE) {
@@ -280,8 +267,8 @@ bool union_of_parts(uint k, uint slice, uint parts, bool use_xor, uint w0, uint 
 
 void main() {
     if (pc.mode != MODE_COMBINE) {
-        if (pc.counters != 0ul) {
-            zero_parts();
+        if (pc.counters != 0ul && pc.op != OP_AND) {
+            zero_parts();  // intersections take no parts
         }
         uint first = linear_workgroup_id() * pc.per_workgroup;
         uint last = min(first + pc.per_workgroup, INDEX_GROUPS);
